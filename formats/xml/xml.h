@@ -1,0 +1,108 @@
+/*
+ * xml.h - what the XML importers share: a streaming element reader over
+ * libxml2's SAX2 interface with network, DTDs and entity expansion off; a
+ * root-element sniffer for recognising files by content; and parsers for the
+ * XML Schema lexical forms (xs:float, xs:int, xs:boolean) both dialects use.
+ * libxml2 appears in xml_sax.c only; nothing of it leaks through here.
+ */
+#ifndef ANIMC_FORMATS_XML_H
+#define ANIMC_FORMATS_XML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../lib/animc.h"
+
+/* ------------------------------------------------------------ sniffing */
+
+/*
+ * The qualified name of the root element of an XML document whose first
+ * `size` bytes are `data` (UTF-8, optional BOM; declaration, comments,
+ * processing instructions and a DOCTYPE are skipped).  False when no root
+ * element starts within those bytes.
+ */
+bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t name_size);
+
+/* ------------------------------------------------------ xs: lexical forms */
+
+/* XML whitespace: space, tab, CR, LF. */
+static inline bool animc_xml_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Trim XML whitespace from both ends of s[0..*len); returns the new start. */
+const char *animc_xs_trim(const char *s, size_t *len);
+
+/*
+ * xs:float: optional sign, digits with an optional fraction and exponent,
+ * or INF, -INF, +INF, NaN.  Rounded as .NET's Single.Parse did (to double,
+ * then to float); "-0" stays negative zero.  Surrounding whitespace is
+ * allowed.  Returns false (and *out untouched) for anything else, including
+ * finite values beyond the float range.
+ */
+bool animc_xs_float(const char *s, size_t len, float *out);
+
+/* xs:int: optional sign and decimal digits, within int32.  *out_of_range
+ * (may be NULL) tells a well-formed but too large number from garbage. */
+bool animc_xs_int(const char *s, size_t len, int32_t *out, bool *out_of_range);
+
+/* xs:int without the int32 limit (for counts that may exceed it). */
+bool animc_xs_int64(const char *s, size_t len, int64_t *out);
+
+/* xs:boolean: true, false, 1, 0. */
+bool animc_xs_bool(const char *s, size_t len, bool *out);
+
+/* ------------------------------------------------------ element reader */
+
+typedef struct animc_xml_element {
+	const char *name;       /* local name */
+	const char *prefix;     /* namespace prefix as written, or NULL */
+	const char *uri;        /* namespace URI, or NULL */
+	uint32_t depth;         /* root = 0 */
+	uint32_t line, column;  /* just after the start tag */
+	/* libxml2's SAX2 arrays, read through the accessors below. */
+	int namespace_count;
+	const char *const *namespaces;   /* prefix, URI pairs */
+	int attribute_count;
+	const char *const *attributes;   /* localname, prefix, URI, value, end */
+} animc_xml_element;
+
+/* Value of attribute `name` (any namespace when `uri` is NULL) as a pointer
+ * into the parser's buffer and a length; false when absent. */
+bool animc_xml_attribute(const animc_xml_element *el, const char *name, const char *uri,
+			 const char **value, size_t *len);
+
+/* Namespace declaration `prefix` on this element (NULL prefix: the default
+ * namespace); returns its URI or NULL. */
+const char *animc_xml_namespace(const animc_xml_element *el, const char *prefix);
+
+typedef enum animc_xml_action {
+	ANIMC_XML_CONTINUE = 0,
+	ANIMC_XML_SKIP,   /* from start: ignore this element's content */
+	ANIMC_XML_STOP    /* abort the parse: an error has been reported */
+} animc_xml_action;
+
+typedef struct animc_xml_handler {
+	animc_xml_action (*start)(void *user, const animc_xml_element *el);
+	/*
+	 * `text` is the character data directly inside the element (comments
+	 * removed, CDATA included), NUL-terminated, not trimmed.
+	 * `has_stray_text` says non-whitespace text also appeared between child
+	 * elements.  Not called for skipped elements.
+	 */
+	animc_xml_action (*end)(void *user, const animc_xml_element *el, const char *text,
+				size_t text_len, bool has_stray_text);
+} animc_xml_handler;
+
+/*
+ * Parse `data` as XML, streaming element events to `handler`.  Malformed XML,
+ * a DOCTYPE, or nesting deeper than `max_depth` is reported to `sink` with
+ * line and column and gives ANIMC_ERR_PARSE.  A handler's STOP ends the parse
+ * with ANIMC_ERR_INVALID; the handler keeps its own, more precise status.
+ */
+animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_depth,
+			     const animc_xml_handler *handler, void *user, animc_diag_sink *sink);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * xml_sax.c - the element reader of xml.h over libxml2's SAX2 interface.
+ * The one place that configures libxml2 for untrusted input: no network, no
+ * DTD (a DOCTYPE is refused, which also rules out entity expansion and
+ * external entities), libxml2's own size limits, and a depth limit.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>
+
+#include "xml.h"
+
+/* Text inside one element larger than this is refused (libxml2's own limit
+ * for a text node without XML_PARSE_HUGE is 10 MB). */
+#define MAX_TEXT_BYTES ((size_t)16 << 20)
+
+typedef struct frame {
+	animc_xml_element el;
+	bool has_stray_text;
+} frame;
+
+typedef struct reader {
+	xmlParserCtxtPtr ctxt;
+	const animc_xml_handler *handler;
+	void *user;
+	animc_diag_sink *sink;
+	uint32_t max_depth;
+	frame *frames;
+	uint32_t depth;       /* open elements */
+	uint32_t skip_depth;  /* >0: inside a skipped subtree, this many levels */
+	char *text;
+	size_t text_len, text_cap;
+	animc_status status;
+} reader;
+
+static void stop(reader *r, animc_status status)
+{
+	if (r->status == ANIMC_OK)
+		r->status = status;
+	xmlStopParser(r->ctxt);
+}
+
+static uint32_t line_of(reader *r)
+{
+	int line = xmlSAX2GetLineNumber(r->ctxt);
+
+	return line > 0 ? (uint32_t)line : 0;
+}
+
+static uint32_t column_of(reader *r)
+{
+	int column = xmlSAX2GetColumnNumber(r->ctxt);
+
+	return column > 0 ? (uint32_t)column : 0;
+}
+
+static void reset_text(reader *r)
+{
+	r->text_len = 0;
+	if (r->text)
+		r->text[0] = '\0';
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!animc_xml_is_space(s[i]))
+			return false;
+	return true;
+}
+
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
+		     int nb_namespaces, const xmlChar **namespaces, int nb_attributes,
+		     int nb_defaulted, const xmlChar **attributes)
+{
+	reader *r = ctx;
+	frame *f;
+	animc_xml_action action;
+
+	(void)nb_defaulted;
+	if (r->status != ANIMC_OK)
+		return;
+	if (r->skip_depth) {
+		r->skip_depth++;
+		return;
+	}
+	if (r->depth >= r->max_depth) {
+		animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
+				  "elements nest deeper than %u levels", r->max_depth);
+		stop(r, ANIMC_ERR_PARSE);
+		return;
+	}
+	if (r->depth) {
+		frame *parent = &r->frames[r->depth - 1];
+
+		if (!is_blank(r->text, r->text_len))
+			parent->has_stray_text = true;
+	}
+	f = &r->frames[r->depth];
+	memset(f, 0, sizeof *f);
+	f->el.name = (const char *)localname;
+	f->el.prefix = (const char *)prefix;
+	f->el.uri = (const char *)uri;
+	f->el.depth = r->depth;
+	f->el.line = line_of(r);
+	f->el.column = column_of(r);
+	f->el.namespace_count = nb_namespaces;
+	f->el.namespaces = (const char *const *)namespaces;
+	f->el.attribute_count = nb_attributes;
+	f->el.attributes = (const char *const *)attributes;
+	reset_text(r);
+	action = r->handler->start ? r->handler->start(r->user, &f->el) : ANIMC_XML_CONTINUE;
+	/* libxml2's arrays are valid only during this callback. */
+	f->el.namespaces = NULL;
+	f->el.attributes = NULL;
+	f->el.namespace_count = f->el.attribute_count = 0;
+	if (action == ANIMC_XML_STOP) {
+		stop(r, ANIMC_ERR_INVALID);
+		return;
+	}
+	if (action == ANIMC_XML_SKIP)
+		r->skip_depth = 1;
+	else
+		r->depth++;
+}
+
+static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+	reader *r = ctx;
+	frame *f;
+	animc_xml_action action = ANIMC_XML_CONTINUE;
+
+	(void)localname;
+	(void)prefix;
+	(void)uri;
+	if (r->status != ANIMC_OK)
+		return;
+	if (r->skip_depth) {
+		r->skip_depth--;
+		reset_text(r);
+		return;
+	}
+	if (r->depth == 0)
+		return;
+	f = &r->frames[--r->depth];
+	if (r->handler->end)
+		action = r->handler->end(r->user, &f->el, r->text ? r->text : "", r->text_len,
+					 f->has_stray_text);
+	/* The parent's text starts afresh after a child. */
+	reset_text(r);
+	if (action == ANIMC_XML_STOP)
+		stop(r, ANIMC_ERR_INVALID);
+}
+
+static void on_characters(void *ctx, const xmlChar *ch, int len)
+{
+	reader *r = ctx;
+	size_t n = len > 0 ? (size_t)len : 0;
+
+	if (r->status != ANIMC_OK || r->skip_depth || r->depth == 0 || n == 0)
+		return;
+	if (n > MAX_TEXT_BYTES - r->text_len) {
+		animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
+				  "text inside <%s> is longer than %zu bytes",
+				  r->frames[r->depth - 1].el.name, MAX_TEXT_BYTES);
+		stop(r, ANIMC_ERR_LIMIT);
+		return;
+	}
+	if (r->text_len + n + 1 > r->text_cap) {
+		size_t cap = r->text_cap ? r->text_cap : 256;
+		char *grown;
+
+		while (cap < r->text_len + n + 1)
+			cap *= 2;
+		grown = realloc(r->text, cap);
+		if (!grown) {
+			stop(r, ANIMC_ERR_NOMEM);
+			return;
+		}
+		r->text = grown;
+		r->text_cap = cap;
+	}
+	memcpy(r->text + r->text_len, ch, n);
+	r->text_len += n;
+	r->text[r->text_len] = '\0';
+}
+
+static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *external_id,
+			       const xmlChar *system_id)
+{
+	reader *r = ctx;
+
+	(void)name;
+	(void)external_id;
+	(void)system_id;
+	animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
+			  "a DOCTYPE is not allowed (no DTDs or entity declarations are read)");
+	stop(r, ANIMC_ERR_PARSE);
+}
+
+static void on_error(void *ctx, xmlErrorPtr error)
+{
+	reader *r = ctx;
+	char message[512];
+	size_t n;
+
+	if (!error || error->level == XML_ERR_NONE)
+		return;
+	/* After our own stop, libxml2 may add "stopped" errors: keep the first. */
+	if (r->status != ANIMC_OK && error->code == XML_ERR_USER_STOP)
+		return;
+	snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
+	n = strlen(message);
+	while (n && (message[n - 1] == '\n' || message[n - 1] == ' '))
+		message[--n] = '\0';
+	if (error->level == XML_ERR_WARNING) {
+		animc_diag_report(r->sink, ANIMC_WARNING, error->line > 0 ? (uint32_t)error->line : 0,
+				  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
+		return;
+	}
+	if (r->status != ANIMC_OK)
+		return;
+	animc_diag_report(r->sink, ANIMC_ERROR, error->line > 0 ? (uint32_t)error->line : 0,
+			  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
+	stop(r, error->code == XML_ERR_NO_MEMORY ? ANIMC_ERR_NOMEM : ANIMC_ERR_PARSE);
+}
+
+animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_depth,
+			     const animc_xml_handler *handler, void *user, animc_diag_sink *sink)
+{
+	xmlSAXHandler sax;
+	reader r;
+	animc_status status;
+
+	if (size > INT_MAX) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is larger than %d bytes", INT_MAX);
+		return ANIMC_ERR_LIMIT;
+	}
+	if (size == 0) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is empty");
+		return ANIMC_ERR_PARSE;
+	}
+	xmlInitParser();
+	memset(&r, 0, sizeof r);
+	r.handler = handler;
+	r.user = user;
+	r.sink = sink;
+	r.max_depth = max_depth ? max_depth : 1;
+	r.frames = calloc(r.max_depth, sizeof *r.frames);
+	if (!r.frames)
+		return ANIMC_ERR_NOMEM;
+
+	memset(&sax, 0, sizeof sax);
+	sax.initialized = XML_SAX2_MAGIC;
+	sax.startElementNs = on_start;
+	sax.endElementNs = on_end;
+	sax.characters = on_characters;
+	sax.cdataBlock = on_characters;
+	sax.ignorableWhitespace = on_characters;
+	sax.internalSubset = on_internal_subset;
+	sax.serror = on_error;
+
+	r.ctxt = xmlCreateMemoryParserCtxt((const char *)data, (int)size);
+	if (!r.ctxt) {
+		free(r.frames);
+		return ANIMC_ERR_NOMEM;
+	}
+	/* Our handler replaces the default one; the context frees its copy. */
+	memcpy(r.ctxt->sax, &sax, sizeof sax);
+	r.ctxt->userData = &r;
+	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
+	r.ctxt->replaceEntities = 0;
+	r.ctxt->loadsubset = 0;
+	r.ctxt->validate = 0;
+
+	xmlParseDocument(r.ctxt);
+	if (r.status == ANIMC_OK && !r.ctxt->wellFormed) {
+		animc_diag_report(sink, ANIMC_ERROR, line_of(&r), column_of(&r), "malformed XML");
+		r.status = ANIMC_ERR_PARSE;
+	}
+	status = r.status;
+	xmlFreeParserCtxt(r.ctxt);
+	free(r.frames);
+	free(r.text);
+	return status;
+}
+
+bool animc_xml_attribute(const animc_xml_element *el, const char *name, const char *uri,
+			 const char **value, size_t *len)
+{
+	for (int i = 0; i < el->attribute_count; i++) {
+		const char *const *a = &el->attributes[i * 5];
+
+		if (strcmp(a[0], name) != 0)
+			continue;
+		if (uri && (!a[2] || strcmp(a[2], uri) != 0))
+			continue;
+		*value = a[3];
+		*len = (size_t)(a[4] - a[3]);
+		return true;
+	}
+	return false;
+}
+
+const char *animc_xml_namespace(const animc_xml_element *el, const char *prefix)
+{
+	for (int i = 0; i < el->namespace_count; i++) {
+		const char *p = el->namespaces[i * 2];
+
+		if ((!p && !prefix) || (p && prefix && strcmp(p, prefix) == 0))
+			return el->namespaces[i * 2 + 1];
+	}
+	return NULL;
+}

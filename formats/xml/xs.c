@@ -1,0 +1,273 @@
+/*
+ * xs.c - XML Schema lexical forms (xs:float, xs:int, xs:boolean) and the
+ * root-element sniffer.  No libxml2 here: these run on raw bytes, the
+ * sniffer before any parser is chosen.
+ */
+#define _GNU_SOURCE
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xml.h"
+
+/* ------------------------------------------------------------- sniffing */
+
+static const uint8_t *skip_past(const uint8_t *p, const uint8_t *end, const char *marker)
+{
+	size_t n = strlen(marker);
+
+	for (; p + n <= end; p++)
+		if (memcmp(p, marker, n) == 0)
+			return p + n;
+	return NULL;
+}
+
+static bool is_name_char(uint8_t c)
+{
+	return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == ':' || c == '-' || c == '.';
+}
+
+bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t name_size)
+{
+	const uint8_t *p = data, *end = data + size;
+
+	if (size >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+		p += 3;
+	while (p && p < end) {
+		if (animc_xml_is_space((char)*p)) {
+			p++;
+		} else if (end - p >= 2 && p[0] == '<' && p[1] == '?') {
+			p = skip_past(p + 2, end, "?>");
+		} else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+			p = skip_past(p + 4, end, "-->");
+		} else if (end - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0) {
+			int brackets = 0;
+
+			for (p += 9; p < end; p++) {
+				if (*p == '[')
+					brackets++;
+				else if (*p == ']')
+					brackets--;
+				else if (*p == '>' && brackets <= 0)
+					break;
+			}
+			p = p < end ? p + 1 : NULL;
+		} else if (*p == '<') {
+			size_t n = 0;
+
+			for (p++; p < end && is_name_char(*p); p++) {
+				if (n + 1 >= name_size)
+					return false;
+				name[n++] = (char)*p;
+			}
+			name[n] = '\0';
+			/* The name must be complete within the bytes we have. */
+			return n > 0 && p < end;
+		} else {
+			return false;
+		}
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ xs: values */
+
+const char *animc_xs_trim(const char *s, size_t *len)
+{
+	size_t n = *len;
+
+	while (n && animc_xml_is_space(*s)) {
+		s++;
+		n--;
+	}
+	while (n && animc_xml_is_space(s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale;
+
+static void make_c_locale(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+/* Exact powers of ten in double. */
+static const double pow10_exact[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+bool animc_xs_float(const char *s, size_t len, float *out)
+{
+	const char *p, *end;
+	bool negative = false, any_digit = false;
+	uint64_t mantissa = 0;
+	int digits = 0, exp10 = 0;
+	bool exact = true;
+	double d;
+
+	s = animc_xs_trim(s, &len);
+	p = s;
+	end = s + len;
+	if (len == 3 && memcmp(s, "NaN", 3) == 0) {
+		*out = NAN;
+		return true;
+	}
+	if ((len == 3 && memcmp(s, "INF", 3) == 0) || (len == 4 && memcmp(s, "+INF", 4) == 0)) {
+		*out = INFINITY;
+		return true;
+	}
+	if (len == 4 && memcmp(s, "-INF", 4) == 0) {
+		*out = -INFINITY;
+		return true;
+	}
+	if (p < end && (*p == '+' || *p == '-'))
+		negative = *p++ == '-';
+	/* Digits, with the value gathered exactly while it fits. */
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		any_digit = true;
+		if (mantissa == 0 && *p == '0')
+			continue;
+		if (digits < 19) {
+			mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+			digits++;
+		} else {
+			exact = false;
+		}
+	}
+	if (p < end && *p == '.') {
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+			any_digit = true;
+			if (mantissa == 0 && *p == '0') {
+				exp10--;
+				continue;
+			}
+			if (digits < 19) {
+				mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+				digits++;
+				exp10--;
+			} else if (*p != '0') {
+				exact = false;
+			}
+		}
+	}
+	if (!any_digit)
+		return false;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		bool exp_negative = false, exp_digit = false;
+		int e = 0;
+
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			exp_negative = *p++ == '-';
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
+			exp_digit = true;
+			if (e < 100000)
+				e = e * 10 + (*p - '0');
+		}
+		if (!exp_digit)
+			return false;
+		exp10 += exp_negative ? -e : e;
+	}
+	if (p != end)
+		return false;
+
+	if (exact && mantissa <= ((uint64_t)1 << 53) && exp10 >= -22 && exp10 <= 22) {
+		/* One correctly rounded operation on exact operands. */
+		d = exp10 < 0 ? (double)mantissa / pow10_exact[-exp10]
+			      : (double)mantissa * pow10_exact[exp10];
+	} else {
+		char buf[512];
+
+		if (len >= sizeof buf)
+			return false;
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		pthread_once(&c_locale_once, make_c_locale);
+		d = c_locale ? strtod_l(buf, NULL, c_locale) : strtod(buf, NULL);
+		d = fabs(d);
+	}
+	if (negative)
+		d = -d;
+	/* Finite text beyond the float range is refused, as Single.Parse did. */
+	if (isinf((float)d))
+		return false;
+	*out = (float)d;
+	return true;
+}
+
+bool animc_xs_int64(const char *s, size_t len, int64_t *out)
+{
+	const char *p, *end;
+	bool negative = false;
+	uint64_t v = 0;
+
+	s = animc_xs_trim(s, &len);
+	p = s;
+	end = s + len;
+	if (p < end && (*p == '+' || *p == '-'))
+		negative = *p++ == '-';
+	if (p == end)
+		return false;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		if (v > ((uint64_t)INT64_MAX + 1 - (uint64_t)(*p - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!negative && v > (uint64_t)INT64_MAX)
+		return false;
+	*out = negative ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+}
+
+bool animc_xs_int(const char *s, size_t len, int32_t *out, bool *out_of_range)
+{
+	int64_t v;
+	const char *t = s;
+	size_t n = len;
+
+	if (out_of_range)
+		*out_of_range = false;
+	if (!animc_xs_int64(s, len, &v)) {
+		/* A long run of digits is out of range, not garbage. */
+		t = animc_xs_trim(t, &n);
+		if (out_of_range && n) {
+			size_t i = (t[0] == '+' || t[0] == '-') ? 1 : 0;
+			bool digits = i < n;
+
+			for (; i < n; i++)
+				digits &= t[i] >= '0' && t[i] <= '9';
+			*out_of_range = digits;
+		}
+		return false;
+	}
+	if (v < INT32_MIN || v > INT32_MAX) {
+		if (out_of_range)
+			*out_of_range = true;
+		return false;
+	}
+	*out = (int32_t)v;
+	return true;
+}
+
+bool animc_xs_bool(const char *s, size_t len, bool *out)
+{
+	s = animc_xs_trim(s, &len);
+	if ((len == 4 && memcmp(s, "true", 4) == 0) || (len == 1 && *s == '1')) {
+		*out = true;
+		return true;
+	}
+	if ((len == 5 && memcmp(s, "false", 5) == 0) || (len == 1 && *s == '0')) {
+		*out = false;
+		return true;
+	}
+	return false;
+}
