@@ -1,0 +1,87 @@
+/*
+ * animc.c - the animc command line: the command table, global options and
+ * help.  Each command lives in its own file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../formats/animc_formats.h"
+#include "../lib/animrt.h"
+#include "cli.h"
+
+static const animc_command *const commands[] = {
+	&animc_cmd_build,
+	&animc_cmd_dump,
+	NULL,
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: animc <command> [options] [args]\n"
+		"\n"
+		"animc compiles skeletal animation sources (RobotGame .Animation XML and more)\n"
+		"into RobotGame-layout XNB files that XNA, FNA and MonoGame load, and inspects\n"
+		"what it wrote.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; commands[i]; i++)
+		fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(out,
+		"  help     show help for a command: animc help build\n"
+		"\n"
+		"options:\n"
+		"  -h, --help     show this help\n"
+		"  --version      show the version\n"
+		"\n"
+		"exit status: 0 all done, 1 some input failed (the rest was still done),\n"
+		"2 usage error (nothing done).\n");
+}
+
+static const animc_command *find_command(const char *name)
+{
+	for (size_t i = 0; commands[i]; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static int run_help(int argc, char **argv)
+{
+	const animc_command *cmd;
+
+	if (argc < 3) {
+		print_usage(stdout);
+		return ANIMC_EXIT_OK;
+	}
+	cmd = find_command(argv[2]);
+	if (!cmd)
+		return cli_usage_error(NULL, "no command '%s'", argv[2]);
+	cmd->help(stdout);
+	return ANIMC_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const animc_command *cmd;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return ANIMC_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		print_usage(stdout);
+		return ANIMC_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("animc %s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMRT_VERSION_MAJOR,
+		       ANIMRT_VERSION_MINOR, ANIMRT_VERSION_PATCH, animrt_has_zstd() ? "yes" : "no");
+		return ANIMC_EXIT_OK;
+	}
+	if (strcmp(argv[1], "help") == 0)
+		return run_help(argc, argv);
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return cli_usage_error(NULL, "no command '%s'", argv[1]);
+	return cmd->run(argc - 1, argv + 1);
+}

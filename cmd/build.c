@@ -1,0 +1,518 @@
+/*
+ * build.c - `animc build`: gathers the sources (files, folders walked in a
+ * fixed order), compiles each independently (import, process, write
+ * atomically), and reports per file and in a summary line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../formats/animc_formats.h"
+#include "cli.h"
+
+typedef struct job {
+	char *path;     /* the source, as the user can find it */
+	char *rel_dir;  /* its folder under OUTDIR ("" for files given directly) */
+	bool is_explicit;
+} job;
+
+typedef struct builder {
+	const char *out_dir;
+	animc_process_options process;
+	animc_xnb_options xnb;
+	animc_import_options import;
+	bool verbose, quiet, warnings_as_errors;
+	cli_diag_printer printer;
+	job *jobs;
+	size_t job_count, job_capacity;
+	unsigned compiled, failed, skipped;
+	/* Outputs written in this run, to refuse a second writer. */
+	char **outputs;
+	size_t output_count, output_capacity;
+} builder;
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"usage: animc build [options] -o OUTDIR INPUT...\n"
+		"\n"
+		"Compile animation sources into .xnb files (XNB v5, RobotGame AnimationSequence\n"
+		"layout) that XNA, FNA and MonoGame load through RobotGame's AnimationReader.\n"
+		"\n"
+		"INPUT is a file or a folder.  A folder is walked recursively (names starting\n"
+		"with '.' are left out) and its tree is mirrored under OUTDIR.  A source that is\n"
+		"one clip (a RobotGame .Animation) becomes OUTDIR/<stem>.xnb; a source holding\n"
+		"named clips becomes OUTDIR/<stem>/<clip>.xnb.  Files no importer recognises\n"
+		"are skipped.  Each source compiles on its own: a bad one is reported and the\n"
+		"others still compile.  Output files appear whole or not at all.\n"
+		"\n"
+		"options:\n"
+		"  -o, --output DIR        where compiled files go (created when missing)\n"
+		"      --exact             reproduce the original XNA pipeline's bytes: validate\n"
+		"                          only, no normalisation; what the original would have\n"
+		"                          written as a corrupt file is an error\n"
+		"      --platform L        XNB platform letter, one of %s (default w)\n"
+		"      --reader-name NAME  type reader name written into the file (default:\n"
+		"                          the original RobotGame AnimationReader)\n"
+		"      --compress KIND     zstd: wrap each file in one zstd frame, named\n"
+		"                          .xnb.zst (XNA, FNA and MonoGame cannot read these;\n"
+		"                          the animc loader can); none (default)\n"
+		"      --zstd-level N      zstd level, 1 to 22 (default 19)\n"
+		"      --warnings-as-errors  a source with warnings fails\n"
+		"  -q, --quiet             print warnings and errors only\n"
+		"  -v, --verbose           also list skipped files, clip details and what the\n"
+		"                          passes changed\n"
+		"  -h, --help              show this help\n"
+		"\n"
+		"The default mode applies lossless passes: keys sorted by time, constant tracks\n"
+		"stored once (fixed), evenly spaced key times stored as an interval, a wrong\n"
+		"KeyFrameSequenceCount corrected (with a warning).\n"
+		"\n"
+		"importers (recognised by content first, file name second):\n",
+		animc_xnb_platforms());
+	for (size_t i = 0; animc_importers[i]; i++)
+		fprintf(out, "  %-10s %s\n", animc_importers[i]->name, animc_importers[i]->description);
+	fprintf(out,
+		"\n"
+		"Diagnostics go to stderr as 'path:line:column: error: message'.\n"
+		"exit status: 0 every source compiled (or was skipped), 1 some source failed,\n"
+		"2 usage error.\n");
+}
+
+static bool add_job(builder *b, const char *path, const char *rel_dir, bool is_explicit)
+{
+	job *j;
+
+	if (b->job_count == b->job_capacity) {
+		size_t capacity = b->job_capacity ? b->job_capacity * 2 : 64;
+		job *grown = realloc(b->jobs, capacity * sizeof *grown);
+
+		if (!grown)
+			return false;
+		b->jobs = grown;
+		b->job_capacity = capacity;
+	}
+	j = &b->jobs[b->job_count];
+	j->path = strdup(path);
+	j->rel_dir = strdup(rel_dir);
+	j->is_explicit = is_explicit;
+	if (!j->path || !j->rel_dir) {
+		free(j->path);
+		free(j->rel_dir);
+		return false;
+	}
+	b->job_count++;
+	return true;
+}
+
+/* Record an output path; false (with the earlier owner) when taken. */
+static bool claim_output(builder *b, const char *path)
+{
+	for (size_t i = 0; i < b->output_count; i++)
+		if (strcmp(b->outputs[i], path) == 0)
+			return false;
+	if (b->output_count == b->output_capacity) {
+		size_t capacity = b->output_capacity ? b->output_capacity * 2 : 64;
+		char **grown = realloc(b->outputs, capacity * sizeof *grown);
+
+		if (!grown)
+			return false;
+		b->outputs = grown;
+		b->output_capacity = capacity;
+	}
+	b->outputs[b->output_count] = strdup(path);
+	if (!b->outputs[b->output_count])
+		return false;
+	b->output_count++;
+	return true;
+}
+
+/* A clip name made safe as a file name (FORMAT.md section 5). */
+static char *safe_clip_name(const char *name, uint32_t index)
+{
+	char *out;
+
+	if (!name[0]) {
+		out = malloc(24);
+		if (out)
+			snprintf(out, 24, "clip%u", index);
+		return out;
+	}
+	out = strdup(name);
+	if (!out)
+		return NULL;
+	for (unsigned char *p = (unsigned char *)out; *p; p++)
+		if (*p < 0x20 || *p == 0x7F || strchr("/\\:*?\"<>|", *p))
+			*p = '_';
+	return out;
+}
+
+static char *output_path(const builder *b, const job *j, const animc_clip_set *set, uint32_t index)
+{
+	const char *base = cli_basename(j->path);
+	size_t stem_len = cli_stem_length(base);
+	const char *ext = b->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
+	char *dir, *name, *path;
+	size_t name_size;
+
+	dir = cli_path_join(b->out_dir, j->rel_dir, NULL);
+	if (!dir)
+		return NULL;
+	if (set->is_single_asset) {
+		name_size = stem_len + strlen(ext) + 1;
+		name = malloc(name_size);
+		if (name)
+			snprintf(name, name_size, "%.*s%s", (int)stem_len, base, ext);
+		path = name ? cli_path_join(dir, name, NULL) : NULL;
+	} else {
+		char *clip = safe_clip_name(set->clips[index]->name, index);
+		char *stem = strndup(base, stem_len);
+
+		name_size = (clip ? strlen(clip) : 0) + strlen(ext) + 1;
+		name = clip ? malloc(name_size) : NULL;
+		if (name)
+			snprintf(name, name_size, "%s%s", clip, ext);
+		path = name && stem ? cli_path_join(dir, stem, name) : NULL;
+		free(clip);
+		free(stem);
+	}
+	free(name);
+	free(dir);
+	return path;
+}
+
+static void report_passes(const animc_pass_stats *s)
+{
+	char line[512];
+	size_t n = 0;
+
+#define PART(cond, ...)                                                                   \
+	do {                                                                              \
+		if ((cond) && n < sizeof line)                                            \
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s", n ? ", " : ""); \
+		if ((cond) && n < sizeof line)                                            \
+			n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);    \
+	} while (0)
+	PART(s->channels_sorted, "%u sorted", s->channels_sorted);
+	PART(s->duplicate_keys_dropped, "%u duplicate keys dropped", s->duplicate_keys_dropped);
+	PART(s->channels_merged, "%u merged onto one timeline", s->channels_merged);
+	PART(s->rotations_flipped, "%u rotations put on one hemisphere", s->rotations_flipped);
+	PART(s->tracks_made_fixed, "%u tracks made fixed", s->tracks_made_fixed);
+	PART(s->channels_collapsed, "%u sequences down to one key", s->channels_collapsed);
+	PART(s->channels_made_uniform, "%u sequences made uniform", s->channels_made_uniform);
+	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
+#undef PART
+	printf("    passes: %s\n", n ? line : "nothing to change");
+}
+
+static uint64_t total_keys(const animc_clip *clip)
+{
+	uint64_t keys = 0;
+
+	for (uint32_t i = 0; i < clip->channel_count; i++)
+		keys += clip->channels[i].key_count;
+	return keys;
+}
+
+/* Compile one clip of a source; true when its file was written. */
+static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t index,
+			 animc_diag_sink *sink, const char *progress)
+{
+	animc_clip *clip = set->clips[index];
+	animc_pass_stats stats = { 0 };
+	uint8_t *bytes = NULL;
+	size_t size = 0;
+	char why[512];
+	char *out;
+	unsigned errors_before = sink->error_count;
+
+	if (animc_clip_process(clip, &b->process, sink, &stats) != ANIMC_OK ||
+	    animc_xnb_write(clip, &b->xnb, &bytes, &size, sink) != ANIMC_OK) {
+		if (sink->error_count == errors_before)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%scannot compile",
+					  clip->name[0] ? "clip '" : "", clip->name,
+					  clip->name[0] ? "': " : "");
+		return false;
+	}
+	out = output_path(b, j, set, index);
+	if (!out) {
+		free(bytes);
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		return false;
+	}
+	if (!claim_output(b, out)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "'%s' is the output of another source (or clip) in this run; not written",
+				  out);
+		free(out);
+		free(bytes);
+		return false;
+	}
+	if (!cli_write_atomic(out, bytes, size, why, sizeof why)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
+		free(out);
+		free(bytes);
+		return false;
+	}
+	if (!b->quiet) {
+		printf("%scompiled %s%s%s%s -> %s (%u bones, %g s, %zu bytes)\n", progress, j->path,
+		       clip->name[0] ? " [" : "", clip->name, clip->name[0] ? "]" : "", out,
+		       clip->channel_count, (double)clip->duration_s, size);
+		if (b->verbose) {
+			printf("    clip '%s': %g s, %u bones, %llu keys\n", clip->name,
+			       (double)clip->duration_s, clip->channel_count,
+			       (unsigned long long)total_keys(clip));
+			report_passes(&stats);
+		}
+	}
+	free(out);
+	free(bytes);
+	return true;
+}
+
+static void compile_job(builder *b, const job *j, size_t number)
+{
+	animc_diag_sink sink = { cli_print_diag, &b->printer, j->path, 0, 0 };
+	animc_import_request request = { 0 };
+	const animc_importer *importer;
+	animc_clip_set set = { 0 };
+	animc_status status;
+	uint8_t *data;
+	size_t size;
+	char why[512], progress[48] = "";
+	bool ok = true;
+
+	if (b->job_count > 1)
+		snprintf(progress, sizeof progress, "[%zu/%zu] ", number, b->job_count);
+	if (!cli_read_file(j->path, &data, &size, why, sizeof why)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+		b->failed++;
+		return;
+	}
+	importer = animc_importer_find(j->path, data,
+				       size < ANIMC_PROBE_HEAD_BYTES ? size : ANIMC_PROBE_HEAD_BYTES);
+	if (!importer) {
+		if (j->is_explicit)
+			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
+		else if (b->verbose)
+			printf("%sskipped %s (no importer recognises it)\n", progress, j->path);
+		free(data);
+		b->skipped++;
+		return;
+	}
+	request.path = j->path;
+	request.data = data;
+	request.size = size;
+	request.options = &b->import;
+	status = importer->import(&request, &set, &sink);
+	free(data);
+	if (status == ANIMC_ERR_NOT_FOUND && !j->is_explicit && sink.error_count == 0) {
+		if (b->verbose)
+			printf("%sskipped %s (holds no animation)\n", progress, j->path);
+		b->skipped++;
+		animc_clip_set_release(&set);
+		return;
+	}
+	if (status != ANIMC_OK) {
+		if (sink.error_count == 0)
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
+					  animc_status_string(status));
+		b->failed++;
+		animc_clip_set_release(&set);
+		return;
+	}
+	for (uint32_t i = 0; i < set.count; i++)
+		ok &= compile_clip(b, j, &set, i, &sink, progress);
+	if (ok && b->warnings_as_errors && sink.warning_count) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
+				  sink.warning_count, sink.warning_count == 1 ? "" : "s");
+		ok = false;
+	}
+	animc_clip_set_release(&set);
+	if (ok)
+		b->compiled++;
+	else
+		b->failed++;
+}
+
+/* Turn the INPUT arguments into jobs; false only when out of memory. */
+static bool gather(builder *b, char **inputs, int count)
+{
+	animc_diag_sink sink = { cli_print_diag, &b->printer, NULL, 0, 0 };
+
+	for (int i = 0; i < count; i++) {
+		struct stat st;
+
+		sink.path = inputs[i];
+		if (stat(inputs[i], &st) != 0) {
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot open: %s", strerror(errno));
+			b->failed++;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			cli_strings files = { 0 };
+			unsigned errors = sink.error_count;
+
+			if (!cli_walk(inputs[i], b->out_dir, &files, &sink)) {
+				cli_strings_release(&files);
+				return false;
+			}
+			b->failed += sink.error_count - errors;
+			for (size_t f = 0; f < files.count; f++) {
+				char *path = cli_path_join(inputs[i], files.items[f], NULL);
+				char *slash = strrchr(files.items[f], '/');
+				bool ok;
+
+				if (!path) {
+					cli_strings_release(&files);
+					return false;
+				}
+				if (slash)
+					*slash = '\0';
+				ok = add_job(b, path, slash ? files.items[f] : "", false);
+				free(path);
+				if (!ok) {
+					cli_strings_release(&files);
+					return false;
+				}
+			}
+			cli_strings_release(&files);
+		} else if (!add_job(b, inputs[i], "", true)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int parse_options(builder *b, int argc, char **argv)
+{
+	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR };
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "exact", no_argument, NULL, O_EXACT },
+		{ "platform", required_argument, NULL, O_PLATFORM },
+		{ "reader-name", required_argument, NULL, O_READER },
+		{ "compress", required_argument, NULL, O_COMPRESS },
+		{ "zstd-level", required_argument, NULL, O_LEVEL },
+		{ "warnings-as-errors", no_argument, NULL, O_WERROR },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:qvh", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			b->out_dir = optarg;
+			break;
+		case O_EXACT:
+			b->process.exact = true;
+			break;
+		case O_PLATFORM:
+			if (strlen(optarg) != 1 || !strchr(animc_xnb_platforms(), optarg[0]))
+				return cli_usage_error("build", "--platform '%s' is not one of the letters %s",
+						       optarg, animc_xnb_platforms());
+			b->xnb.platform = optarg[0];
+			break;
+		case O_READER:
+			if (!optarg[0])
+				return cli_usage_error("build", "--reader-name is empty");
+			b->xnb.reader_name = optarg;
+			break;
+		case O_COMPRESS:
+			if (strcmp(optarg, "zstd") == 0)
+				b->xnb.compression = ANIMC_COMPRESSION_ZSTD;
+			else if (strcmp(optarg, "none") == 0)
+				b->xnb.compression = ANIMC_COMPRESSION_NONE;
+			else
+				return cli_usage_error("build", "--compress '%s': use zstd or none", optarg);
+			break;
+		case O_LEVEL: {
+			char *end;
+			long level = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || level < 1 || level > 22)
+				return cli_usage_error("build", "--zstd-level '%s' is not between 1 and 22",
+						       optarg);
+			b->xnb.zstd_level = (int)level;
+			break;
+		}
+		case O_WERROR:
+			b->warnings_as_errors = true;
+			break;
+		case 'q':
+			b->quiet = true;
+			break;
+		case 'v':
+			b->verbose = true;
+			break;
+		case 'h':
+			help(stdout);
+			return -1;
+		case ':':
+			return cli_usage_error("build", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("build", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!b->out_dir)
+		return cli_usage_error("build", "no output folder: give -o OUTDIR");
+	if (optind >= argc)
+		return cli_usage_error("build", "no inputs: give files or folders to compile");
+	if (b->quiet && b->verbose)
+		return cli_usage_error("build", "--quiet and --verbose contradict each other");
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	builder b;
+	char why[512];
+	int status;
+
+	memset(&b, 0, sizeof b);
+	b.printer.out = stderr;
+	status = parse_options(&b, argc, argv);
+	if (status)
+		return status < 0 ? ANIMC_EXIT_OK : status;
+	b.printer.show_notes = b.verbose;
+	cli_install_signal_cleanup();
+	if (!cli_mkdir_p(b.out_dir, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", b.out_dir, why);
+		return ANIMC_EXIT_FAILED;
+	}
+	if (!gather(&b, argv + optind, argc - optind)) {
+		fprintf(stderr, "animc: error: out of memory\n");
+		return ANIMC_EXIT_FAILED;
+	}
+	for (size_t i = 0; i < b.job_count; i++) {
+		compile_job(&b, &b.jobs[i], i + 1);
+		fflush(stdout);
+	}
+	if (!b.quiet || b.failed)
+		printf("compiled %u, failed %u, skipped %u\n", b.compiled, b.failed, b.skipped);
+	for (size_t i = 0; i < b.job_count; i++) {
+		free(b.jobs[i].path);
+		free(b.jobs[i].rel_dir);
+	}
+	for (size_t i = 0; i < b.output_count; i++)
+		free(b.outputs[i]);
+	free(b.outputs);
+	free(b.jobs);
+	return b.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+}
+
+const animc_command animc_cmd_build = {
+	.name = "build",
+	.summary = "compile sources into .xnb files: animc build -o OUTDIR INPUT...",
+	.run = run,
+	.help = help,
+};

@@ -1,0 +1,106 @@
+/*
+ * cli.c - diagnostic printing, usage errors and JSON output shared by the
+ * commands.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const severity_names[] = { "note", "warning", "error" };
+
+void cli_print_diag(void *user, const animc_diag *d)
+{
+	cli_diag_printer *printer = user;
+	FILE *out = printer && printer->out ? printer->out : stderr;
+
+	if (d->severity == ANIMC_NOTE && printer && !printer->show_notes)
+		return;
+	if (d->path)
+		fputs(d->path, out);
+	else
+		fputs("animc", out);
+	if (d->line) {
+		fprintf(out, ":%u", d->line);
+		if (d->column)
+			fprintf(out, ":%u", d->column);
+	}
+	fprintf(out, ": %s: ", severity_names[d->severity]);
+	if (d->byte_offset >= 0)
+		fprintf(out, "byte %lld: ", (long long)d->byte_offset);
+	fprintf(out, "%s\n", d->message);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "animc%s%s: ", command ? " " : "", command ? command : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'animc help%s%s'.\n", command ? " " : "", command ? command : "");
+	return ANIMC_EXIT_USAGE;
+}
+
+void cli_format_float(float f, char *buf, size_t size)
+{
+	if (f == 0) {
+		snprintf(buf, size, signbit(f) ? "-0" : "0");
+		return;
+	}
+	for (int precision = 1; precision <= 9; precision++) {
+		snprintf(buf, size, "%.*g", precision, (double)f);
+		if (strtof(buf, NULL) == f)
+			return;
+	}
+}
+
+void json_float(FILE *out, float f)
+{
+	char buf[32];
+
+	cli_format_float(f, buf, sizeof buf);
+	fputs(buf, out);
+}
+
+void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p == '\r')
+			fputs("\\r", out);
+		else if (*p < 0x20 || *p == 0x7F)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+void json_floats(FILE *out, const float *v, size_t count, unsigned width)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < count; i++) {
+		if (i)
+			fputs(", ", out);
+		if (width > 1)
+			fputc('[', out);
+		for (unsigned c = 0; c < width; c++) {
+			if (c)
+				fputs(", ", out);
+			json_float(out, v[i * width + c]);
+		}
+		if (width > 1)
+			fputc(']', out);
+	}
+	fputc(']', out);
+}

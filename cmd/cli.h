@@ -1,0 +1,101 @@
+/*
+ * cli.h - what the animc commands share: exit codes, diagnostic printing,
+ * files (whole-file reads, atomic writes, directory walks) and JSON output.
+ * The CLI is the only layer that touches argv, the file system and stdio.
+ */
+#ifndef ANIMC_CMD_CLI_H
+#define ANIMC_CMD_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../lib/animc.h"
+
+/* Exit statuses, as documented in README.md and --help. */
+enum {
+	ANIMC_EXIT_OK = 0,      /* everything asked for was done */
+	ANIMC_EXIT_FAILED = 1,  /* some input failed (the others were still done) */
+	ANIMC_EXIT_USAGE = 2    /* bad command line; nothing was done */
+};
+
+typedef struct animc_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	void (*help)(FILE *out);
+} animc_command;
+
+extern const animc_command animc_cmd_build;
+extern const animc_command animc_cmd_dump;
+
+/* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ----------------------------------------------------------- diagnostics */
+
+typedef struct cli_diag_printer {
+	FILE *out;
+	bool show_notes;
+} cli_diag_printer;
+
+/* An animc_diag_fn printing "path:line:col: severity: message". */
+void cli_print_diag(void *printer, const animc_diag *diag);
+
+/* ----------------------------------------------------------------- files */
+
+#define CLI_MAX_INPUT_BYTES ((size_t)1 << 30)
+
+/* Read a whole regular file (at most CLI_MAX_INPUT_BYTES).  On failure
+ * returns false with a reason in `why`. */
+bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size);
+
+/* Create a directory and its parents (mode 0777 & ~umask). */
+bool cli_mkdir_p(const char *path, char *why, size_t why_size);
+
+/*
+ * Write `data` to `path` atomically: a temporary file in the same folder,
+ * renamed into place, so a reader never sees a partial file; removed on
+ * failure and on SIGINT/SIGTERM.  Creates missing parent folders.
+ */
+bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size);
+
+/* Remove temporary files on SIGINT, SIGTERM and SIGHUP. */
+void cli_install_signal_cleanup(void);
+
+/* A growable list of strings, owned. */
+typedef struct cli_strings {
+	char **items;
+	size_t count, capacity;
+} cli_strings;
+
+bool cli_strings_push(cli_strings *list, const char *s);
+void cli_strings_release(cli_strings *list);
+
+/*
+ * Regular files under `dir`, recursively, as paths relative to it, in byte
+ * order of their names at each level (so the same tree always gives the same
+ * order).  Names starting with '.' are left out, symbolic links to folders
+ * are not followed into a loop, and the folder `exclude` (may be NULL) is
+ * left out.  Problems reading a subfolder are reported through `sink`.
+ */
+bool cli_walk(const char *dir, const char *exclude, cli_strings *out, animc_diag_sink *sink);
+
+/* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
+const char *cli_basename(const char *path);
+/* Length of the stem of a file name: up to its last '.', if that is not the first character. */
+size_t cli_stem_length(const char *name);
+/* Join with '/' into a new malloc()ed string; NULL parts are skipped. */
+char *cli_path_join(const char *a, const char *b, const char *c);
+
+/* ----------------------------------------------------------------- JSON */
+
+/* The shortest decimal that reads back as the same float32; "-0" for
+ * negative zero. */
+void cli_format_float(float f, char *buf, size_t size);
+void json_float(FILE *out, float f);
+void json_string(FILE *out, const char *s);
+void json_floats(FILE *out, const float *v, size_t count, unsigned width);
+
+#endif

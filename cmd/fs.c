@@ -1,0 +1,380 @@
+/*
+ * fs.c - the CLI's file system work: whole-file reads, atomic writes through
+ * a temporary file and rename, recursive folder walks in a fixed order, and
+ * path helpers.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define WHY(...) (why ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
+
+bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t used = 0, cap;
+	int fd;
+
+	*data = NULL;
+	*size = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		WHY("cannot open: %s", strerror(errno));
+		return false;
+	}
+	if (fstat(fd, &st) != 0) {
+		WHY("cannot stat: %s", strerror(errno));
+		close(fd);
+		return false;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		WHY("is a folder");
+		close(fd);
+		return false;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > CLI_MAX_INPUT_BYTES) {
+		WHY("is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
+		close(fd);
+		return false;
+	}
+	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
+	for (;;) {
+		ssize_t n;
+
+		if (used == cap || !buf) {
+			size_t grown_cap = buf ? cap * 2 : cap;
+			uint8_t *grown;
+
+			if (grown_cap > CLI_MAX_INPUT_BYTES + 1) {
+				WHY("is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
+				free(buf);
+				close(fd);
+				return false;
+			}
+			grown = realloc(buf, grown_cap);
+			if (!grown) {
+				WHY("out of memory");
+				free(buf);
+				close(fd);
+				return false;
+			}
+			buf = grown;
+			cap = grown_cap;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			WHY("cannot read: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return false;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	*data = buf;
+	*size = used;
+	return true;
+}
+
+bool cli_mkdir_p(const char *path, char *why, size_t why_size)
+{
+	char *copy = strdup(path);
+	size_t n;
+
+	if (!copy) {
+		WHY("out of memory");
+		return false;
+	}
+	n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	for (char *p = copy + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char saved = *p;
+			struct stat st;
+
+			*p = '\0';
+			if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+				WHY("cannot create folder '%s': %s", copy, strerror(errno));
+				free(copy);
+				return false;
+			}
+			if (stat(copy, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				WHY("'%s' exists and is not a folder", copy);
+				free(copy);
+				return false;
+			}
+			*p = saved;
+			if (saved == '\0')
+				break;
+		}
+	}
+	free(copy);
+	return true;
+}
+
+/* The temporary file being written, for the signal handler. */
+static char pending_temp[4096];
+static volatile sig_atomic_t has_pending_temp;
+
+static void on_fatal_signal(int sig)
+{
+	if (has_pending_temp)
+		unlink(pending_temp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void cli_install_signal_cleanup(void)
+{
+	signal(SIGINT, on_fatal_signal);
+	signal(SIGTERM, on_fatal_signal);
+	signal(SIGHUP, on_fatal_signal);
+}
+
+static mode_t file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
+{
+	const char *base = cli_basename(path);
+	size_t dir_len = (size_t)(base - path);
+	const uint8_t *p = data;
+	int fd, saved;
+
+	if (dir_len + strlen(base) + 16 >= sizeof pending_temp) {
+		WHY("the output path is too long");
+		return false;
+	}
+	if (dir_len) {
+		char dir[sizeof pending_temp];
+
+		memcpy(dir, path, dir_len);
+		dir[dir_len] = '\0';
+		if (!cli_mkdir_p(dir, why, why_size))
+			return false;
+	}
+	snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
+	fd = mkstemp(pending_temp);
+	if (fd < 0) {
+		WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
+		return false;
+	}
+	has_pending_temp = 1;
+	while (size) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		p += n;
+		size -= (size_t)n;
+	}
+	if (fchmod(fd, file_mode()) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(pending_temp, path) != 0)
+		goto fail;
+	has_pending_temp = 0;
+	return true;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(pending_temp);
+	has_pending_temp = 0;
+	WHY("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+	return false;
+}
+
+bool cli_strings_push(cli_strings *list, const char *s)
+{
+	char *copy;
+
+	if (list->count == list->capacity) {
+		size_t capacity = list->capacity ? list->capacity * 2 : 16;
+		char **grown = realloc(list->items, capacity * sizeof *grown);
+
+		if (!grown)
+			return false;
+		list->items = grown;
+		list->capacity = capacity;
+	}
+	copy = strdup(s);
+	if (!copy)
+		return false;
+	list->items[list->count++] = copy;
+	return true;
+}
+
+void cli_strings_release(cli_strings *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		free(list->items[i]);
+	free(list->items);
+	list->items = NULL;
+	list->count = list->capacity = 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct walk_dir {
+	dev_t dev;
+	ino_t ino;
+} walk_dir;
+
+typedef struct walker {
+	animc_diag_sink *sink;
+	cli_strings *out;
+	bool has_exclude;
+	walk_dir exclude;
+	walk_dir stack[256];   /* the folders on the current path, for loops */
+	int depth;
+} walker;
+
+static bool walk(walker *w, const char *root, const char *rel)
+{
+	char *dir_path = cli_path_join(root, rel, NULL);
+	cli_strings names = { 0 };
+	struct dirent *entry;
+	DIR *dir;
+	bool ok = true;
+
+	if (!dir_path)
+		return false;
+	dir = opendir(dir_path);
+	if (!dir) {
+		animc_diag_report(w->sink, ANIMC_ERROR, 0, 0, "cannot read folder '%s': %s", dir_path,
+				  strerror(errno));
+		free(dir_path);
+		return true;
+	}
+	while ((entry = readdir(dir))) {
+		if (entry->d_name[0] == '.')
+			continue;
+		if (!cli_strings_push(&names, entry->d_name)) {
+			ok = false;
+			break;
+		}
+	}
+	closedir(dir);
+	qsort(names.items, names.count, sizeof *names.items, compare_names);
+	for (size_t i = 0; ok && i < names.count; i++) {
+		char *full = cli_path_join(dir_path, names.items[i], NULL);
+		char *child = cli_path_join(rel, names.items[i], NULL);
+		struct stat st;
+
+		if (!full || !child) {
+			ok = false;
+		} else if (stat(full, &st) != 0) {
+			animc_diag_report(w->sink, ANIMC_WARNING, 0, 0, "cannot read '%s': %s", full,
+					  strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			bool loop = w->has_exclude && st.st_dev == w->exclude.dev && st.st_ino == w->exclude.ino;
+
+			for (int d = 0; d < w->depth && !loop; d++)
+				loop = w->stack[d].dev == st.st_dev && w->stack[d].ino == st.st_ino;
+			if (!loop && w->depth < (int)(sizeof w->stack / sizeof w->stack[0])) {
+				w->stack[w->depth].dev = st.st_dev;
+				w->stack[w->depth].ino = st.st_ino;
+				w->depth++;
+				ok = walk(w, root, child);
+				w->depth--;
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			ok = cli_strings_push(w->out, child);
+		}
+		free(full);
+		free(child);
+	}
+	cli_strings_release(&names);
+	free(dir_path);
+	return ok;
+}
+
+bool cli_walk(const char *dir, const char *exclude, cli_strings *out, animc_diag_sink *sink)
+{
+	walker w;
+	struct stat st;
+
+	memset(&w, 0, sizeof w);
+	w.sink = sink;
+	w.out = out;
+	if (exclude && stat(exclude, &st) == 0) {
+		w.has_exclude = true;
+		w.exclude.dev = st.st_dev;
+		w.exclude.ino = st.st_ino;
+	}
+	if (stat(dir, &st) == 0) {
+		w.stack[0].dev = st.st_dev;
+		w.stack[0].ino = st.st_ino;
+		w.depth = 1;
+	}
+	return walk(&w, dir, NULL);
+}
+
+const char *cli_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+size_t cli_stem_length(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && dot != name ? (size_t)(dot - name) : strlen(name);
+}
+
+char *cli_path_join(const char *a, const char *b, const char *c)
+{
+	const char *parts[3] = { a, b, c };
+	size_t len = 1;
+	char *out;
+
+	for (int i = 0; i < 3; i++)
+		if (parts[i])
+			len += strlen(parts[i]) + 1;
+	out = malloc(len);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (int i = 0; i < 3; i++) {
+		size_t n;
+
+		if (!parts[i] || !parts[i][0])
+			continue;
+		n = strlen(out);
+		if (n && out[n - 1] != '/')
+			strcat(out, "/");
+		strcat(out, parts[i]);
+	}
+	return out;
+}
