@@ -263,9 +263,9 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 		       clip->name[0] ? " [" : "", clip->name, clip->name[0] ? "]" : "", out,
 		       clip->channel_count, (double)clip->duration_s, size);
 		if (b->verbose) {
-			printf("    clip '%s': %g s, %u bones, %llu keys\n", clip->name,
-			       (double)clip->duration_s, clip->channel_count,
-			       (unsigned long long)total_keys(clip));
+			printf("    clip%s%s%s: %g s, %u bones, %llu keys\n", clip->name[0] ? " '" : "",
+			       clip->name, clip->name[0] ? "'" : "", (double)clip->duration_s,
+			       clip->channel_count, (unsigned long long)total_keys(clip));
 			report_passes(&stats);
 		}
 	}

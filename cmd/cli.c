@@ -47,14 +47,27 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 void cli_format_float(float f, char *buf, size_t size)
 {
+	char fixed[64] = "";
+
 	if (f == 0) {
 		snprintf(buf, size, signbit(f) ? "-0" : "0");
 		return;
 	}
+	/* Shortest %g form that reads back as the same float... */
 	for (int precision = 1; precision <= 9; precision++) {
 		snprintf(buf, size, "%.*g", precision, (double)f);
 		if (strtof(buf, NULL) == f)
-			return;
+			break;
+	}
+	/* ...unless a plain decimal is as short (150, not 1.5e+02). */
+	if (fabsf(f) >= 1e-5f && fabsf(f) < 1e9f) {
+		for (int decimals = 0; decimals <= 15; decimals++) {
+			snprintf(fixed, sizeof fixed, "%.*f", decimals, (double)f);
+			if (strtof(fixed, NULL) == f)
+				break;
+		}
+		if (strlen(fixed) <= strlen(buf))
+			snprintf(buf, size, "%s", fixed);
 	}
 }
 

@@ -409,7 +409,7 @@ static bool parse(parser *ps)
 		return FAIL(ps, ANIMRT_ERR_READER, at, "no type readers are declared");
 	/* Each reader takes at least 5 bytes (empty name, int32 version). */
 	if (reader_count > left(ps) / 5)
-		return FAIL(ps, ANIMRT_ERR_READER, at, "%u type readers cannot fit in %zu bytes",
+		return FAIL(ps, ANIMRT_ERR_COUNT, at, "%u type readers cannot fit in %zu bytes",
 			    reader_count, left(ps));
 	size_t reader_at = ps->pos;
 	for (uint32_t i = 0; i < reader_count; i++) {

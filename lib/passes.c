@@ -492,8 +492,9 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	if (clip->declared_channel_count != (int64_t)clip->channel_count) {
 		if (clip->declared_channel_count >= 0) {
 			warn(sink, clip, NULL,
-			     "KeyFrameSequenceCount says %lld but %u sequences follow; wrote %u",
+			     "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u",
 			     (long long)clip->declared_channel_count, clip->channel_count,
+			     clip->channel_count == 1 ? "" : "s", clip->channel_count == 1 ? "s" : "",
 			     clip->channel_count);
 			if (stats)
 				stats->declared_count_corrected = true;

@@ -89,8 +89,7 @@ static void check_values(checker *c, const animc_channel *ch, animc_track_kind k
 	}
 }
 
-static void check_track(checker *c, const animc_channel *ch, animc_track_kind kind,
-			animc_validate_stage stage)
+static void check_track(checker *c, const animc_channel *ch, animc_track_kind kind)
 {
 	const animc_track *track = &ch->tracks[kind];
 	const char *name = animc_track_name[kind];
@@ -101,10 +100,6 @@ static void check_track(checker *c, const animc_channel *ch, animc_track_kind ki
 		return;
 	}
 	if (track->times_s) {
-		if (stage == ANIMC_STAGE_WRITABLE) {
-			fail(c, ch, "%s still has its own key times", name);
-			return;
-		}
 		if (track->is_fixed)
 			fail(c, ch, "%s is fixed but has its own key times", name);
 		if (track->value_count < 1)
@@ -141,8 +136,13 @@ static bool timeline_pending(const animc_channel *ch)
 
 static void check_channel(checker *c, const animc_channel *ch, animc_validate_stage stage)
 {
-	bool pending = stage == ANIMC_STAGE_IMPORTED && timeline_pending(ch);
+	bool pending = timeline_pending(ch);
 	bool moving = false;
+
+	if (pending && stage == ANIMC_STAGE_WRITABLE) {
+		fail(c, ch, "tracks still have their own key times (the merge pass has not run)");
+		return;
+	}
 
 	if (!isfinite(ch->duration_s) || ch->duration_s < 0)
 		fail(c, ch, "duration %g s is not a finite non-negative number", (double)ch->duration_s);
@@ -165,13 +165,13 @@ static void check_channel(checker *c, const animc_channel *ch, animc_validate_st
 				check_times(c, ch, "key", ch->times_s, ch->key_count, false);
 		} else if (ch->times_s) {
 			fail(c, ch, "times are given but HasTime is false");
-		} else if (moving && ch->key_count > 1 && !(ch->key_interval_s > 0)) {
+		} else if (moving && ch->key_count > 1 && ch->key_interval_s == 0) {
 			fail(c, ch, "uniform keys (HasTime false) need a KeyInterval above 0, not %g",
 			     (double)ch->key_interval_s);
 		}
 	}
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
-		check_track(c, ch, (animc_track_kind)k, stage);
+		check_track(c, ch, (animc_track_kind)k);
 }
 
 animc_status animc_clip_validate(const animc_clip *clip,
@@ -187,11 +187,13 @@ animc_status animc_clip_validate(const animc_clip *clip,
 		fail(&c, NULL, "duration %g s is not a finite non-negative number", (double)clip->duration_s);
 	if (options->require_declared_count && clip->declared_channel_count != (int64_t)clip->channel_count) {
 		if (clip->declared_channel_count < 0)
-			fail(&c, NULL, "KeyFrameSequenceCount is missing (%u sequences follow)",
-			     clip->channel_count);
+			fail(&c, NULL, "KeyFrameSequenceCount is missing (%u sequence%s follow%s)",
+			     clip->channel_count, clip->channel_count == 1 ? "" : "s",
+			     clip->channel_count == 1 ? "s" : "");
 		else
-			fail(&c, NULL, "KeyFrameSequenceCount is %lld but %u sequences follow",
-			     (long long)clip->declared_channel_count, clip->channel_count);
+			fail(&c, NULL, "KeyFrameSequenceCount is %lld but %u sequence%s follow%s",
+			     (long long)clip->declared_channel_count, clip->channel_count,
+			     clip->channel_count == 1 ? "" : "s", clip->channel_count == 1 ? "s" : "");
 	}
 	for (uint32_t i = 0; i < clip->channel_count; i++)
 		check_channel(&c, &clip->channels[i], options->stage);

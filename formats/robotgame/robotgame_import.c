@@ -55,6 +55,7 @@ typedef struct sequence {
 	char *bone;
 	size_t bone_len;
 	int32_t key_count;
+	uint32_t key_count_line, key_count_column;
 	float duration_s, key_interval_s;
 	bool flags[F_COUNT];
 	uint32_t seen;              /* bit per scalar field, for duplicates */
@@ -287,9 +288,14 @@ static animc_xml_action end_sequence(importer *im, const animc_xml_element *el)
 			return fail(im, ANIMC_ERR_INVALID, el,
 				    "sequence of bone '%s' has no <%s>", s->bone ? s->bone : "",
 				    required[i]);
-	if (s->key_count < 0)
-		return fail(im, ANIMC_ERR_INVALID, el, "bone '%s': KeyCount is negative (%d)",
+	if (s->key_count < 0) {
+		animc_xml_element at = *el;
+
+		at.line = s->key_count_line;
+		at.column = s->key_count_column;
+		return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': KeyCount is negative (%d)",
 			    s->bone ? s->bone : "", s->key_count);
+	}
 	size_t time_count = im->lists[L_TIME].count;
 	if (s->flags[F_HAS_TIME] ? time_count != (size_t)s->key_count : time_count != 0) {
 		animc_xml_element at = *el;
@@ -297,10 +303,11 @@ static animc_xml_action end_sequence(importer *im, const animc_xml_element *el)
 		at.line = s->list_line[L_TIME] ? s->list_line[L_TIME] : el->line;
 		at.column = 0;
 		if (s->flags[F_HAS_TIME])
-			return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': <Time> has %zu values, KeyCount is %d",
-				    s->bone ? s->bone : "", time_count, s->key_count);
-		return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': <Time> has %zu values but HasTime is false",
-			    s->bone ? s->bone : "", time_count);
+			return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': <Time> has %zu value%s, KeyCount is %d",
+				    s->bone ? s->bone : "", time_count, time_count == 1 ? "" : "s",
+				    s->key_count);
+		return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': <Time> has %zu value%s but HasTime is false",
+			    s->bone ? s->bone : "", time_count, time_count == 1 ? "" : "s");
 	}
 
 	index = animc_clip_add_channel(clip, s->bone, s->bone_len);
@@ -405,6 +412,8 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 	case K_KEY_COUNT:
 		if (!once(im, el, SEEN_KEY_COUNT) || !leaf_int(im, el, text, len, &s->key_count))
 			return ANIMC_XML_STOP;
+		s->key_count_line = el->line;
+		s->key_count_column = el->column;
 		break;
 	case K_DURATION:
 		if (!once(im, el, SEEN_DURATION) || !leaf_float(im, el, text, len, &s->duration_s))

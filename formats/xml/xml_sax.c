@@ -59,6 +59,20 @@ static uint32_t column_of(reader *r)
 	return column > 0 ? (uint32_t)column : 0;
 }
 
+/* libxml2 reports a start tag before consuming its '>' (or "/>"): the
+ * column just after the tag, where the element's text starts. */
+static uint32_t column_after_tag(reader *r)
+{
+	uint32_t column = column_of(r);
+	const xmlChar *cur = r->ctxt->input ? r->ctxt->input->cur : NULL;
+
+	if (column && cur && cur[0] == '>')
+		return column + 1;
+	if (column && cur && cur[0] == '/' && cur[1] == '>')
+		return column + 2;
+	return column;
+}
+
 static void reset_text(reader *r)
 {
 	r->text_len = 0;
@@ -108,7 +122,7 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	f->el.uri = (const char *)uri;
 	f->el.depth = r->depth;
 	f->el.line = line_of(r);
-	f->el.column = column_of(r);
+	f->el.column = column_after_tag(r);
 	f->el.namespace_count = nb_namespaces;
 	f->el.namespaces = (const char *const *)namespaces;
 	f->el.attribute_count = nb_attributes;
