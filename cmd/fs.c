@@ -145,12 +145,31 @@ void cli_install_signal_cleanup(void)
 	signal(SIGHUP, on_fatal_signal);
 }
 
+/* The mode new files get (0666 less the umask), read once. */
 static mode_t file_mode(void)
 {
-	mode_t mask = umask(0);
+	static mode_t mode = (mode_t)-1;
 
-	umask(mask);
-	return 0666 & ~mask;
+	if (mode == (mode_t)-1) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	return mode;
+}
+
+/* The last folder made sure of: outputs come in runs of one folder. */
+static char known_dir[sizeof pending_temp];
+
+static bool ensure_dir(const char *dir, char *why, size_t why_size)
+{
+	if (strcmp(dir, known_dir) == 0)
+		return true;
+	if (!cli_mkdir_p(dir, why, why_size))
+		return false;
+	snprintf(known_dir, sizeof known_dir, "%s", dir);
+	return true;
 }
 
 bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
@@ -169,11 +188,23 @@ bool cli_write_atomic(const char *path, const void *data, size_t size, char *why
 
 		memcpy(dir, path, dir_len);
 		dir[dir_len] = '\0';
-		if (!cli_mkdir_p(dir, why, why_size))
+		if (!ensure_dir(dir, why, why_size))
 			return false;
 	}
 	snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
 	fd = mkstemp(pending_temp);
+	if (fd < 0 && errno == ENOENT && dir_len) {
+		/* The folder went away since we made it: make it again. */
+		char dir[sizeof pending_temp];
+
+		known_dir[0] = '\0';
+		memcpy(dir, path, dir_len);
+		dir[dir_len] = '\0';
+		if (!ensure_dir(dir, why, why_size))
+			return false;
+		snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
+		fd = mkstemp(pending_temp);
+	}
 	if (fd < 0) {
 		WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
 		return false;
