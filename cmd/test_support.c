@@ -1,0 +1,384 @@
+/*
+ * test_support.c - helpers for the test suite (see test_support.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+extern char **environ;
+
+uint8_t *test_read_file(const char *path, size_t *size)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t used = 0, cap = 0;
+
+	if (!fp)
+		fail_msg("cannot open '%s': %s", path, strerror(errno));
+	for (;;) {
+		if (used + 1 >= cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		size_t n = fread(buf + used, 1, cap - used - 1, fp);
+
+		used += n;
+		if (n == 0)
+			break;
+	}
+	fclose(fp);
+	buf[used] = 0;
+	if (size)
+		*size = used;
+	return buf;
+}
+
+bool test_write_file(const char *path, const void *data, size_t size)
+{
+	FILE *fp = fopen(path, "wb");
+	bool ok;
+
+	if (!fp)
+		return false;
+	ok = fwrite(data, 1, size, fp) == size;
+	return fclose(fp) == 0 && ok;
+}
+
+bool test_file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+char *test_format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	assert_non_null(s);
+	return s;
+}
+
+char *test_tmpdir(const char *name)
+{
+	const char *build = getenv("ANIMC_BUILD");
+	char *dir = test_format("%s/test-tmp/%s", build ? build : "build", name);
+	char *cmd = test_format("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	return dir;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **test_list_dir(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **list = NULL;
+	size_t n = 0;
+
+	if (!d)
+		fail_msg("cannot read folder '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), slen = suffix ? strlen(suffix) : 0;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (suffix && (len < slen || strcmp(e->d_name + len - slen, suffix) != 0))
+			continue;
+		list = realloc(list, (n + 2) * sizeof *list);
+		assert_non_null(list);
+		list[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (!list) {
+		list = calloc(1, sizeof *list);
+		assert_non_null(list);
+	}
+	qsort(list, n, sizeof *list, compare_strings);
+	list[n] = NULL;
+	return list;
+}
+
+void test_free_list(char **list)
+{
+	if (!list)
+		return;
+	for (char **p = list; *p; p++)
+		free(*p);
+	free(list);
+}
+
+size_t test_count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path = test_format("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0)
+			n += S_ISDIR(st.st_mode) ? test_count_files(path) : 1;
+		free(path);
+	}
+	closedir(d);
+	return n;
+}
+
+const char *test_animc_path(void)
+{
+	const char *bin = getenv("ANIMC_BIN");
+
+	return bin ? bin : "build/animc";
+}
+
+/* Read both pipes to the end without deadlocking on either. */
+static void drain(int out_fd, int err_fd, char **out, char **err)
+{
+	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
+	char *bufs[2] = { NULL, NULL };
+	size_t lens[2] = { 0, 0 }, caps[2] = { 0, 0 };
+	int open_count = 2;
+
+	while (open_count) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			char chunk[65536];
+			ssize_t n;
+
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(fds[i].fd, chunk, sizeof chunk);
+			if (n <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_count--;
+				continue;
+			}
+			if (lens[i] + (size_t)n + 1 > caps[i]) {
+				caps[i] = (lens[i] + (size_t)n + 1) * 2;
+				bufs[i] = realloc(bufs[i], caps[i]);
+				assert_non_null(bufs[i]);
+			}
+			memcpy(bufs[i] + lens[i], chunk, (size_t)n);
+			lens[i] += (size_t)n;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!bufs[i]) {
+			bufs[i] = malloc(1);
+			assert_non_null(bufs[i]);
+		}
+		bufs[i][lens[i]] = '\0';
+	}
+	*out = bufs[0];
+	*err = bufs[1];
+}
+
+test_run test_execv(const char *const *argv)
+{
+	posix_spawn_file_actions_t actions;
+	int out_pipe[2], err_pipe[2], wstatus;
+	test_run run = { -1, NULL, NULL };
+	char *args[64];
+	size_t argc = 0;
+	pid_t pid;
+
+	/* posix_spawn takes char *const[]: give it copies. */
+	for (; argv[argc] && argc < 63; argc++)
+		args[argc] = strdup(argv[argc]);
+	args[argc] = NULL;
+	assert_int_equal(pipe(out_pipe), 0);
+	assert_int_equal(pipe(err_pipe), 0);
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+	posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+	posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
+	posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
+	if (posix_spawnp(&pid, args[0], &actions, NULL, args, environ) != 0)
+		fail_msg("cannot run '%s'", argv[0]);
+	posix_spawn_file_actions_destroy(&actions);
+	for (size_t i = 0; i < argc; i++)
+		free(args[i]);
+	close(out_pipe[1]);
+	close(err_pipe[1]);
+	drain(out_pipe[0], err_pipe[0], &run.out, &run.err);
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	run.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	return run;
+}
+
+static test_run exec_va(const char *first, const char *arg, va_list ap)
+{
+	const char *argv[64];
+	size_t n = 0;
+
+	argv[n++] = first;
+	for (; arg && n < 63; arg = va_arg(ap, const char *))
+		argv[n++] = arg;
+	argv[n] = NULL;
+	return test_execv(argv);
+}
+
+test_run test_animc(const char *arg, ...)
+{
+	va_list ap;
+	test_run run;
+
+	va_start(ap, arg);
+	run = exec_va(test_animc_path(), arg, ap);
+	va_end(ap);
+	return run;
+}
+
+test_run test_exec(const char *arg, ...)
+{
+	va_list ap;
+	test_run run;
+
+	va_start(ap, arg);
+	run = exec_va(arg, va_arg(ap, const char *), ap);
+	va_end(ap);
+	return run;
+}
+
+void test_run_release(test_run *run)
+{
+	free(run->out);
+	free(run->err);
+	run->out = run->err = NULL;
+}
+
+const char *test_corpus_dir(void)
+{
+	struct stat st;
+
+	return stat("../shared/corpus", &st) == 0 && S_ISDIR(st.st_mode) ? "../shared/corpus" : NULL;
+}
+
+static void collect(void *user, const animc_diag *d)
+{
+	test_diags *diags = user;
+	test_diag *item;
+
+	if (diags->echo)
+		fprintf(stderr, "  [diag] %s:%u:%u: %d: %s\n", d->path ? d->path : "-", d->line, d->column,
+			(int)d->severity, d->message);
+	if (diags->count == diags->capacity) {
+		diags->capacity = diags->capacity ? diags->capacity * 2 : 8;
+		diags->items = realloc(diags->items, diags->capacity * sizeof *diags->items);
+		assert_non_null(diags->items);
+	}
+	item = &diags->items[diags->count++];
+	item->severity = d->severity;
+	item->line = d->line;
+	item->column = d->column;
+	item->byte_offset = d->byte_offset;
+	item->message = strdup(d->message);
+}
+
+animc_diag_sink test_diag_sink(test_diags *diags, const char *path)
+{
+	animc_diag_sink sink = { collect, diags, path, 0, 0 };
+
+	return sink;
+}
+
+const test_diag *test_diags_first(const test_diags *diags, animc_severity severity)
+{
+	for (size_t i = 0; i < diags->count; i++)
+		if (diags->items[i].severity == severity)
+			return &diags->items[i];
+	return NULL;
+}
+
+size_t test_diags_count(const test_diags *diags, animc_severity severity)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < diags->count; i++)
+		n += diags->items[i].severity == severity;
+	return n;
+}
+
+void test_diags_release(test_diags *diags)
+{
+	for (size_t i = 0; i < diags->count; i++)
+		free(diags->items[i].message);
+	free(diags->items);
+	diags->items = NULL;
+	diags->count = diags->capacity = 0;
+}
+
+uint32_t test_add_channel(animc_clip *clip, const char *bone, uint32_t key_count, const float *times,
+			  float interval_s, float duration_s)
+{
+	int64_t i = animc_clip_add_channel(clip, bone, strlen(bone));
+	animc_channel *ch;
+
+	assert_true(i >= 0);
+	ch = &clip->channels[i];
+	ch->key_count = key_count;
+	ch->key_interval_s = interval_s;
+	ch->duration_s = duration_s;
+	if (times) {
+		ch->has_time = true;
+		ch->times_s = animc_clip_alloc_floats(clip, key_count);
+		assert_non_null(ch->times_s);
+		memcpy(ch->times_s, times, key_count * sizeof(float));
+	}
+	return (uint32_t)i;
+}
+
+void test_set_track(animc_clip *clip, uint32_t ch, animc_track_kind kind, bool is_fixed,
+		    const float *values, uint32_t count, const float *times)
+{
+	animc_track *t = &clip->channels[ch].tracks[kind];
+
+	t->is_present = true;
+	t->is_fixed = is_fixed;
+	t->value_count = count;
+	t->values = animc_clip_alloc_values(clip, kind, count);
+	assert_non_null(t->values);
+	memcpy(t->values, values, (size_t)count * animc_track_width[kind] * sizeof(float));
+	t->times_s = NULL;
+	if (times) {
+		t->times_s = animc_clip_alloc_floats(clip, count);
+		assert_non_null(t->times_s);
+		memcpy(t->times_s, times, count * sizeof(float));
+	}
+}

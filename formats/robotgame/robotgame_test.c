@@ -1,0 +1,360 @@
+/*
+ * robotgame_test.c - the RobotGame importer on small documents: values,
+ * dialect leniencies (order, unknown elements, absent lists, 1/0 booleans)
+ * and errors with their line and column.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cmd/test_support.h"
+#include "../animc_formats.h"
+
+#define HEAD "<?xml version=\"1.0\" ?>\n" \
+	"<AnimationSequence xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n"
+
+static const char good_doc[] = HEAD
+	"  <KeyFrameSequenceCount>2</KeyFrameSequenceCount>\n"
+	"  <Duration>2.000000</Duration>\n"
+	"  <KeyFrameSequences>\n"
+	"    <KeyFrameSequence>\n"
+	"      <BoneName> L Calf</BoneName>\n"
+	"      <KeyCount>2</KeyCount>\n"
+	"      <Duration>2.000000</Duration>\n"
+	"      <KeyInterval>1.000000</KeyInterval>\n"
+	"      <HasTranslation>true</HasTranslation>\n"
+	"      <HasRotation>true</HasRotation>\n"
+	"      <HasScale>false</HasScale>\n"
+	"      <HasTime>false</HasTime>\n"
+	"      <FixedTranslation>true</FixedTranslation>\n"
+	"      <FixedRotation>false</FixedRotation>\n"
+	"      <FixedScale>false</FixedScale>\n"
+	"      <Translation><Vector3><X>0.650804</X><Y>-0.000000</Y><Z>1E-05</Z></Vector3></Translation>\n"
+	"      <Rotation>\n"
+	"        <Quaternion><X>0</X><Y>0</Y><Z>-0.212213</Z><W>0.977223</W></Quaternion>\n"
+	"        <Quaternion><W>1</W><Z>0</Z><Y>0</Y><X>0</X></Quaternion>\n"
+	"      </Rotation>\n"
+	"    </KeyFrameSequence>\n"
+	"    <KeyFrameSequence>\n"
+	"      <BoneName>Footsteps</BoneName>\n"
+	"      <KeyCount>2</KeyCount>\n"
+	"      <Duration>2</Duration>\n"
+	"      <KeyInterval>0</KeyInterval>\n"
+	"      <HasTranslation>1</HasTranslation>\n"
+	"      <HasTime>1</HasTime>\n"
+	"      <Translation><Vector3><X>1</X><Y>2</Y><Z>3</Z></Vector3>"
+	"<Vector3><X>4</X><Y>5</Y><Z>6</Z></Vector3></Translation>\n"
+	"      <Rotation />\n"
+	"      <Scale xsi:nil=\"true\" />\n"
+	"      <Time><float>0</float><float>1.5</float></Time>\n"
+	"    </KeyFrameSequence>\n"
+	"  </KeyFrameSequences>\n"
+	"</AnimationSequence>\n";
+
+typedef struct imported {
+	animc_status status;
+	animc_clip_set set;
+	test_diags diags;
+} imported;
+
+static imported import_doc(const char *doc, size_t len)
+{
+	imported r = { .diags.echo = getenv("ANIMC_TEST_ECHO") != NULL };
+	animc_diag_sink sink = test_diag_sink(&r.diags, "t.Animation");
+	animc_import_request req = { "t.Animation", (const uint8_t *)doc, len, NULL };
+
+	r.status = animc_importer_robotgame.import(&req, &r.set, &sink);
+	return r;
+}
+
+static imported import_str(const char *doc)
+{
+	return import_doc(doc, strlen(doc));
+}
+
+static void release(imported *r)
+{
+	animc_clip_set_release(&r->set);
+	test_diags_release(&r->diags);
+}
+
+/* Expect an import failure with `status`, its first error at line:column
+ * (column 0: any). */
+static void expect_error(const char *doc, animc_status status, uint32_t line, uint32_t column)
+{
+	imported r = import_str(doc);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+	if (r.status != status)
+		fail_msg("status %d (%s), expected %d; first error: %s", r.status,
+			 animc_status_string(r.status), status, e ? e->message : "none");
+	assert_int_equal(r.set.count, 0);
+	assert_non_null(e);
+	if (line)
+		assert_int_equal(e->line, line);
+	if (column)
+		assert_int_equal(e->column, column);
+	release(&r);
+}
+
+static void imports_every_field(void **state)
+{
+	imported r = import_str(good_doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assert_int_equal(r.set.count, 1);
+	assert_true(r.set.is_single_asset);
+	const animc_clip *clip = r.set.clips[0];
+	assert_int_equal(clip->declared_channel_count, 2);
+	assert_true(clip->duration_s == 2);
+	assert_int_equal(clip->channel_count, 2);
+
+	const animc_channel *a = &clip->channels[0];
+	assert_string_equal(a->bone, "L Calf");   /* trimmed, as the oracle reads it */
+	assert_int_equal(a->line, 6);
+	assert_int_equal(a->key_count, 2);
+	assert_true(a->key_interval_s == 1 && a->duration_s == 2);
+	assert_false(a->has_time);
+	assert_null(a->times_s);
+	assert_true(a->tracks[ANIMC_TRANSLATION].is_present && a->tracks[ANIMC_TRANSLATION].is_fixed);
+	assert_int_equal(a->tracks[ANIMC_TRANSLATION].value_count, 1);
+	const float *t = a->tracks[ANIMC_TRANSLATION].values;
+	assert_true(t[0] == (float)0.650804 && t[1] == 0 && signbit(t[1]) && t[2] == (float)1e-5);
+	assert_int_equal(a->tracks[ANIMC_ROTATION].value_count, 2);
+	const float *q = a->tracks[ANIMC_ROTATION].values;
+	assert_true(q[2] == (float)-0.212213 && q[3] == (float)0.977223);
+	/* Components in any order land in x y z w. */
+	assert_true(q[4] == 0 && q[5] == 0 && q[6] == 0 && q[7] == 1);
+	assert_false(a->tracks[ANIMC_SCALE].is_present);
+
+	const animc_channel *b = &clip->channels[1];
+	assert_string_equal(b->bone, "Footsteps");
+	assert_true(b->has_time);
+	assert_true(b->times_s[0] == 0 && b->times_s[1] == 1.5f);
+	assert_true(b->tracks[ANIMC_TRANSLATION].is_present && !b->tracks[ANIMC_TRANSLATION].is_fixed);
+	assert_true(b->tracks[ANIMC_TRANSLATION].values[5] == 6);
+	/* Missing flags read as false, empty and nil lists as empty. */
+	assert_false(b->tracks[ANIMC_ROTATION].is_present);
+	assert_int_equal(b->tracks[ANIMC_ROTATION].value_count, 0);
+	assert_int_equal(b->tracks[ANIMC_SCALE].value_count, 0);
+	assert_int_equal(animc_clip_process(r.set.clips[0], NULL, NULL, NULL), ANIMC_OK);
+	release(&r);
+}
+
+/* Reverse the order of the children of every <KeyFrameSequence>. */
+static void shuffled_elements_give_the_same_clip(void **state)
+{
+	static const char doc[] = HEAD
+		"<KeyFrameSequences><KeyFrameSequence>"
+		"<Rotation><Quaternion><W>1</W><X>0</X><Y>0</Y><Z>0</Z></Quaternion></Rotation>"
+		"<FixedRotation>true</FixedRotation><HasRotation>true</HasRotation>"
+		"<KeyInterval>0.5</KeyInterval><Duration>1</Duration><KeyCount>3</KeyCount>"
+		"<BoneName>Root</BoneName></KeyFrameSequence></KeyFrameSequences>"
+		"<Duration>1</Duration><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+		"</AnimationSequence>";
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_channel *c = &r.set.clips[0]->channels[0];
+	assert_string_equal(c->bone, "Root");
+	assert_int_equal(c->key_count, 3);
+	assert_true(c->key_interval_s == 0.5f);
+	assert_true(c->tracks[ANIMC_ROTATION].is_fixed);
+	assert_true(c->tracks[ANIMC_ROTATION].values[3] == 1);
+	assert_int_equal(r.set.clips[0]->declared_channel_count, 1);
+	release(&r);
+}
+
+static void unknown_elements_warn_with_their_place(void **state)
+{
+	static const char doc[] = HEAD
+		"<Duration>1</Duration><KeyFrameSequenceCount>0</KeyFrameSequenceCount>\n"
+		"  <Author><Name>someone</Name></Author>\n"
+		"<KeyFrameSequences/></AnimationSequence>";
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	const test_diag *w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_int_equal(w->line, 4);
+	assert_int_equal(w->column, 11);
+	assert_non_null(strstr(w->message, "<Author>"));
+	assert_int_equal(r.set.clips[0]->channel_count, 0);
+	release(&r);
+}
+
+static void missing_count_warns(void **state)
+{
+	imported r = import_str(HEAD "<Duration>1</Duration></AnimationSequence>");
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	assert_int_equal(r.set.clips[0]->declared_channel_count, -1);
+	release(&r);
+}
+
+static void non_finite_values_parse_then_fail_validation(void **state)
+{
+	static const char doc[] = HEAD
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>"
+		"<KeyFrameSequences><KeyFrameSequence><BoneName>Hand</BoneName><KeyCount>1</KeyCount>"
+		"<Duration>1</Duration><KeyInterval>0</KeyInterval><HasTranslation>true</HasTranslation>"
+		"<Translation><Vector3><X>NaN</X><Y>INF</Y><Z>-INF</Z></Vector3></Translation>"
+		"</KeyFrameSequence></KeyFrameSequences></AnimationSequence>";
+	imported r = import_str(doc);
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	const float *t = r.set.clips[0]->channels[0].tracks[0].values;
+	assert_true(isnan(t[0]) && isinf(t[1]) && t[1] > 0 && isinf(t[2]) && t[2] < 0);
+	assert_int_equal(animc_clip_process(r.set.clips[0], NULL, &sink, NULL), ANIMC_ERR_INVALID);
+	assert_non_null(strstr(diags.items[0].message, "'Hand'"));
+	assert_non_null(strstr(diags.items[0].message, "NaN"));
+	assert_int_equal(diags.items[0].line, 3);
+	test_diags_release(&diags);
+	release(&r);
+}
+
+static void value_errors_point_at_the_value(void **state)
+{
+	(void)state;
+	/* Line 3, column just after <Duration>. */
+	expect_error(HEAD "<KeyFrameSequenceCount>0</KeyFrameSequenceCount>\n<Duration>abc</Duration>"
+		     "</AnimationSequence>", ANIMC_ERR_PARSE, 4, 11);
+	expect_error(HEAD "<KeyFrameSequenceCount>abc</KeyFrameSequenceCount></AnimationSequence>",
+		     ANIMC_ERR_PARSE, 3, 24);
+	expect_error(HEAD "<KeyFrameSequenceCount>3000000000</KeyFrameSequenceCount></AnimationSequence>",
+		     ANIMC_ERR_PARSE, 3, 24);
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+		     "<HasScale>yes</HasScale></KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
+		     ANIMC_ERR_PARSE, 4, 11);
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+		     "<KeyCount>-4</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>"
+		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
+		     ANIMC_ERR_INVALID, 4, 0);
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+		     "<KeyCount>1</KeyCount><KeyCount>1</KeyCount></KeyFrameSequence>"
+		     "</KeyFrameSequences></AnimationSequence>", ANIMC_ERR_PARSE, 4, 0);
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+		     "<KeyCount>1</KeyCount><Duration>1</Duration></KeyFrameSequence>"
+		     "</KeyFrameSequences></AnimationSequence>", ANIMC_ERR_INVALID, 3, 60);
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+		     "<Translation><Vector3><X>1</X><Y>2</Y></Vector3></Translation>"
+		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>", ANIMC_ERR_INVALID, 4, 0);
+	expect_error(HEAD "<Duration>1</Duration>oops<KeyFrameSequences/></AnimationSequence>",
+		     ANIMC_ERR_PARSE, 0, 0);
+	expect_error(HEAD "</AnimationSequence>", ANIMC_ERR_INVALID, 2, 0);   /* no Duration */
+}
+
+static void time_list_must_match_keycount(void **state)
+{
+	(void)state;
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>"
+		     "<KeyCount>3</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>\n"
+		     "<HasTime>true</HasTime><Time><float>0</float></Time>"
+		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
+		     ANIMC_ERR_INVALID, 4, 0);
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>"
+		     "<KeyCount>1</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>\n"
+		     "<Time><float>0</float></Time>"
+		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
+		     ANIMC_ERR_INVALID, 4, 0);
+}
+
+static void hostile_xml_is_refused(void **state)
+{
+	(void)state;
+	expect_error("", ANIMC_ERR_PARSE, 0, 0);
+	expect_error("\x01\x02garbage\xff", ANIMC_ERR_PARSE, 1, 0);
+	expect_error(HEAD "<Duration>1</Dur", ANIMC_ERR_PARSE, 0, 0);            /* truncated */
+	expect_error("<?xml version=\"1.0\"?>\n<Other/>", ANIMC_ERR_PARSE, 2, 0);
+	expect_error(HEAD "<Duration>1\xC3\x28</Duration></AnimationSequence>", ANIMC_ERR_PARSE, 3, 0);
+	/* Entity expansion bomb and external entity: refused at the DOCTYPE. */
+	expect_error("<?xml version=\"1.0\"?>\n<!DOCTYPE AnimationSequence [\n"
+		     "<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
+		     "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>\n"
+		     "<AnimationSequence><Duration>&c;</Duration></AnimationSequence>",
+		     ANIMC_ERR_PARSE, 2, 0);
+	expect_error("<?xml version=\"1.0\"?>\n<!DOCTYPE x SYSTEM \"file:///etc/passwd\">\n"
+		     "<AnimationSequence/>", ANIMC_ERR_PARSE, 2, 0);
+	/* An undeclared entity is an error, not an empty string. */
+	expect_error(HEAD "<Duration>&x;</Duration></AnimationSequence>", ANIMC_ERR_PARSE, 3, 0);
+}
+
+static void deep_nesting_ends_quickly(void **state)
+{
+	const size_t depth = 200000;
+	size_t head = strlen(HEAD), n = head + depth * 7 + 32;
+	char *doc = malloc(n), *p = doc;
+
+	(void)state;
+	memcpy(p, HEAD, head);
+	p += head;
+	for (size_t i = 0; i < depth; i++) {
+		memcpy(p, "<a><b>", 6);
+		p += 6;
+	}
+	*p = '\0';
+	imported r = import_doc(doc, (size_t)(p - doc));
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 0);
+	release(&r);
+	/* Deep inside a known element too. */
+	p = doc + head;
+	memcpy(p, "<KeyFrameSequences>", 19);
+	p += 19;
+	for (size_t i = 0; i < depth; i++) {
+		memcpy(p, "<KeyFrameSequence>", 18);
+		p += 18;
+		if ((size_t)(p - doc) + 20 > n)
+			break;
+	}
+	r = import_doc(doc, (size_t)(p - doc));
+	assert_int_not_equal(r.status, ANIMC_OK);
+	release(&r);
+	free(doc);
+}
+
+static void probe_prefers_content(void **state)
+{
+	static const char xna[] = "<?xml version=\"1.0\"?><XnaContent><Asset Type=\"x\"/></XnaContent>";
+
+	(void)state;
+	assert_int_equal(animc_importer_robotgame.probe("a.txt", (const uint8_t *)good_doc,
+							 strlen(good_doc)), ANIMC_PROBE_CONTENT);
+	assert_int_equal(animc_importer_robotgame.probe("a.Animation", (const uint8_t *)"junk", 4),
+			 ANIMC_PROBE_EXTENSION);
+	assert_int_equal(animc_importer_robotgame.probe("a.ANIMATION", (const uint8_t *)"", 0),
+			 ANIMC_PROBE_EXTENSION);
+	assert_int_equal(animc_importer_robotgame.probe("a.xml", (const uint8_t *)xna, strlen(xna)),
+			 ANIMC_PROBE_NO);
+	assert_int_equal(animc_importer_robotgame.probe("a.png", (const uint8_t *)"\x89PNG", 4),
+			 ANIMC_PROBE_NO);
+	assert_ptr_equal(animc_importer_find("x.bin", (const uint8_t *)good_doc, strlen(good_doc)),
+			 &animc_importer_robotgame);
+	assert_null(animc_importer_find("x.bin", (const uint8_t *)"junk", 4));
+	assert_ptr_equal(animc_importer_by_name("robotgame"), &animc_importer_robotgame);
+	assert_null(animc_importer_by_name("nope"));
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(imports_every_field),
+	cmocka_unit_test(shuffled_elements_give_the_same_clip),
+	cmocka_unit_test(unknown_elements_warn_with_their_place),
+	cmocka_unit_test(missing_count_warns),
+	cmocka_unit_test(non_finite_values_parse_then_fail_validation),
+	cmocka_unit_test(value_errors_point_at_the_value),
+	cmocka_unit_test(time_list_must_match_keycount),
+	cmocka_unit_test(hostile_xml_is_refused),
+	cmocka_unit_test(deep_nesting_ends_quickly),
+	cmocka_unit_test(probe_prefers_content),
+};
+
+ANIMC_TEST_GROUP(group_robotgame, tests);

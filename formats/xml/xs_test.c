@@ -1,0 +1,152 @@
+/*
+ * xs_test.c - xs:float/int/boolean parsing and root-element sniffing.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../../cmd/test_support.h"
+#include "xml.h"
+
+static bool parse_float(const char *s, float *out)
+{
+	return animc_xs_float(s, strlen(s), out);
+}
+
+static void floats_as_dotnet_read_them(void **state)
+{
+	float f;
+
+	(void)state;
+	assert_true(parse_float("0.650804", &f));
+	assert_true(f == (float)0.650804);
+	assert_true(parse_float("-0.000000", &f));
+	assert_true(f == 0 && signbit(f));
+	assert_true(parse_float("0.000000", &f));
+	assert_true(f == 0 && !signbit(f));
+	assert_true(parse_float("1E-05", &f));
+	assert_true(f == (float)1e-05);
+	assert_true(parse_float("  \n\t2.5e+2\r\n ", &f));
+	assert_true(f == 250);
+	assert_true(parse_float("+.5", &f) && f == 0.5f);
+	assert_true(parse_float("7.", &f) && f == 7);
+	assert_true(parse_float("-12", &f) && f == -12);
+	assert_true(parse_float("3.4028234663852886e38", &f) && f == 3.4028234663852886e38f);
+	/* Rounded through double, as Single.Parse did: this is 1.0, although
+	 * rounding the decimal straight to float would give the next float up. */
+	assert_true(parse_float("1.00000005960464477550", &f));
+	assert_true(f == 1.0f);
+	/* Many digits, beyond the fast path. */
+	assert_true(parse_float("0.1000000000000000000000000001", &f) && f == 0.1f);
+	assert_true(parse_float("123456789012345678901234567890", &f) && f == 1.2345679e29f);
+}
+
+static void special_floats_parse(void **state)
+{
+	float f;
+
+	(void)state;
+	assert_true(parse_float("NaN", &f) && isnan(f));
+	assert_true(parse_float("INF", &f) && isinf(f) && f > 0);
+	assert_true(parse_float("+INF", &f) && isinf(f) && f > 0);
+	assert_true(parse_float(" -INF ", &f) && isinf(f) && f < 0);
+}
+
+static void malformed_floats_fail(void **state)
+{
+	static const char *const bad[] = {
+		"", " ", "abc", "1.2.3", "0x10", "inf", "nan", "Infinity", "1e", "1e+", "+", "-", ".",
+		"1,5", "1 2", "--1", "1e39", "-1e39", "1.0f", "NAN", "١",
+	};
+	float f = 42;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (parse_float(bad[i], &f))
+			fail_msg("'%s' parsed as %g", bad[i], (double)f);
+	}
+	assert_true(f == 42);
+	/* Not NUL-terminated: only len bytes count. */
+	assert_true(animc_xs_float("1.5junk", 3, &f) && f == 1.5f);
+}
+
+static void ints_within_int32(void **state)
+{
+	int32_t v;
+	bool range;
+
+	(void)state;
+	assert_true(animc_xs_int("10", 2, &v, &range) && v == 10);
+	assert_true(animc_xs_int(" -5\n", 4, &v, &range) && v == -5);
+	assert_true(animc_xs_int("+7", 2, &v, &range) && v == 7);
+	assert_true(animc_xs_int("2147483647", 10, &v, &range) && v == INT32_MAX);
+	assert_true(animc_xs_int("-2147483648", 11, &v, &range) && v == INT32_MIN);
+	assert_false(animc_xs_int("2147483648", 10, &v, &range));
+	assert_true(range);
+	assert_false(animc_xs_int("-99999999999999999999999", 24, &v, &range));
+	assert_true(range);
+	assert_false(animc_xs_int("abc", 3, &v, &range));
+	assert_false(range);
+	assert_false(animc_xs_int("", 0, &v, &range));
+	assert_false(animc_xs_int("1.0", 3, &v, &range));
+	assert_false(range);
+	assert_false(animc_xs_int("-", 1, &v, NULL));
+	int64_t w;
+	assert_true(animc_xs_int64("9223372036854775807", 19, &w) && w == INT64_MAX);
+	assert_true(animc_xs_int64("-9223372036854775808", 20, &w) && w == INT64_MIN);
+	assert_false(animc_xs_int64("9223372036854775808", 19, &w));
+}
+
+static void booleans(void **state)
+{
+	bool b;
+
+	(void)state;
+	assert_true(animc_xs_bool("true", 4, &b) && b);
+	assert_true(animc_xs_bool(" 1 ", 3, &b) && b);
+	assert_true(animc_xs_bool("false", 5, &b) && !b);
+	assert_true(animc_xs_bool("0", 1, &b) && !b);
+	assert_false(animc_xs_bool("True", 4, &b));
+	assert_false(animc_xs_bool("yes", 3, &b));
+	assert_false(animc_xs_bool("", 0, &b));
+	assert_false(animc_xs_bool("2", 1, &b));
+}
+
+static bool root(const char *doc, char *name)
+{
+	return animc_xml_root_name((const uint8_t *)doc, strlen(doc), name, 64);
+}
+
+static void root_element_sniffing(void **state)
+{
+	char name[64];
+
+	(void)state;
+	assert_true(root("<?xml version=\"1.0\" ?>\n<AnimationSequence xmlns:xsi=\"x\">", name));
+	assert_string_equal(name, "AnimationSequence");
+	assert_true(root("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n"
+			 "<!-- a comment <Foo> -->\n<?pi x?>\n<!DOCTYPE x [ <!ENTITY a \"<b>\"> ]>"
+			 "\n<XnaContent>", name));
+	assert_string_equal(name, "XnaContent");
+	assert_true(root("<ns:Root/>", name));
+	assert_string_equal(name, "ns:Root");
+	assert_false(root("", name));
+	assert_false(root("garbage", name));
+	assert_false(root("<?xml version=\"1.0\"", name));
+	assert_false(root("<!-- never closed", name));
+	assert_false(root("<AnimationSeq", name));   /* cut inside the name */
+	assert_false(root("\x00\x01\x02", name));
+	/* A name longer than the buffer is not a match. */
+	char tiny[4];
+	assert_false(animc_xml_root_name((const uint8_t *)"<Animation>", 11, tiny, sizeof tiny));
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(floats_as_dotnet_read_them),
+	cmocka_unit_test(special_floats_parse),
+	cmocka_unit_test(malformed_floats_fail),
+	cmocka_unit_test(ints_within_int32),
+	cmocka_unit_test(booleans),
+	cmocka_unit_test(root_element_sniffing),
+};
+
+ANIMC_TEST_GROUP(group_xs, tests);
