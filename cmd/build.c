@@ -26,6 +26,7 @@ typedef struct builder {
 	animc_xnb_options xnb;
 	animc_import_options import;
 	bool verbose, quiet, warnings_as_errors;
+	cli_strings clip_names;    /* --clip: only these clips of multi-clip sources */
 	cli_diag_printer printer;
 	job *jobs;
 	size_t job_count, job_capacity;
@@ -62,6 +63,9 @@ static void help(FILE *out)
 		"                          .xnb.zst (XNA, FNA and MonoGame cannot read these;\n"
 		"                          the animc loader can); none (default)\n"
 		"      --zstd-level N      zstd level, 1 to 22 (default 19)\n"
+		"      --clip NAME         compile only the clip NAME of sources holding named\n"
+		"                          clips (repeatable); a source without it fails,\n"
+		"                          listing the clips it has\n"
 		"      --warnings-as-errors  a source with warnings fails\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -218,6 +222,42 @@ static uint64_t total_keys(const animc_clip *clip)
 	return keys;
 }
 
+/* Keep only the clips --clip asked for; false (reported) when one is missing. */
+static bool filter_clips(const builder *b, animc_clip_set *set, animc_diag_sink *sink)
+{
+	bool ok = true;
+
+	if (!b->clip_names.count || set->is_single_asset)
+		return true;
+	for (size_t n = 0; n < b->clip_names.count; n++) {
+		bool found = false;
+
+		for (uint32_t i = 0; i < set->count && !found; i++)
+			found = strcmp(set->clips[i]->name, b->clip_names.items[n]) == 0;
+		if (!found) {
+			char list[1024];
+			size_t used = 0;
+
+			list[0] = '\0';
+			for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
+							 i ? ", " : "", set->clips[i]->name);
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no clip '%s'; the clips are: %s",
+					  b->clip_names.items[n], set->count ? list : "none");
+			ok = false;
+		}
+	}
+	for (uint32_t i = set->count; ok && i-- > 0;) {
+		bool wanted = false;
+
+		for (size_t n = 0; n < b->clip_names.count && !wanted; n++)
+			wanted = strcmp(set->clips[i]->name, b->clip_names.items[n]) == 0;
+		if (!wanted)
+			animc_clip_set_remove(set, i);
+	}
+	return ok;
+}
+
 /* Compile one clip of a source; true when its file was written. */
 static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t index,
 			 animc_diag_sink *sink, const char *progress)
@@ -263,9 +303,12 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 		       clip->name[0] ? " [" : "", clip->name, clip->name[0] ? "]" : "", out,
 		       clip->channel_count, (double)clip->duration_s, size);
 		if (b->verbose) {
-			printf("    clip%s%s%s: %g s, %u bones, %llu keys\n", clip->name[0] ? " '" : "",
+			printf("    clip%s%s%s: %g s, %u bones, %llu keys", clip->name[0] ? " '" : "",
 			       clip->name, clip->name[0] ? "'" : "", (double)clip->duration_s,
 			       clip->channel_count, (unsigned long long)total_keys(clip));
+			if (clip->ticks_per_second > 0)
+				printf(", %g ticks per second", clip->ticks_per_second);
+			printf("\n");
 			report_passes(&stats);
 		}
 	}
@@ -325,7 +368,8 @@ static void compile_job(builder *b, const job *j, size_t number)
 		animc_clip_set_release(&set);
 		return;
 	}
-	for (uint32_t i = 0; i < set.count; i++)
+	ok = filter_clips(b, &set, &sink);
+	for (uint32_t i = 0; ok && i < set.count; i++)
 		ok &= compile_clip(b, j, &set, i, &sink, progress);
 	if (ok && b->warnings_as_errors && sink.warning_count) {
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
@@ -390,7 +434,7 @@ static bool gather(builder *b, char **inputs, int count)
 
 static int parse_options(builder *b, int argc, char **argv)
 {
-	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR };
+	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -399,6 +443,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "compress", required_argument, NULL, O_COMPRESS },
 		{ "zstd-level", required_argument, NULL, O_LEVEL },
 		{ "warnings-as-errors", no_argument, NULL, O_WERROR },
+		{ "clip", required_argument, NULL, O_CLIP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -448,6 +493,10 @@ static int parse_options(builder *b, int argc, char **argv)
 		case O_WERROR:
 			b->warnings_as_errors = true;
 			break;
+		case O_CLIP:
+			if (!cli_strings_push(&b->clip_names, optarg))
+				return cli_usage_error("build", "out of memory");
+			break;
 		case 'q':
 			b->quiet = true;
 			break;
@@ -481,8 +530,10 @@ static int run(int argc, char **argv)
 	memset(&b, 0, sizeof b);
 	b.printer.out = stderr;
 	status = parse_options(&b, argc, argv);
-	if (status)
+	if (status) {
+		cli_strings_release(&b.clip_names);
 		return status < 0 ? ANIMC_EXIT_OK : status;
+	}
 	b.printer.show_notes = b.verbose;
 	cli_install_signal_cleanup();
 	if (!cli_mkdir_p(b.out_dir, why, sizeof why)) {
@@ -503,6 +554,7 @@ static int run(int argc, char **argv)
 		free(b.jobs[i].path);
 		free(b.jobs[i].rel_dir);
 	}
+	cli_strings_release(&b.clip_names);
 	for (size_t i = 0; i < b.output_count; i++)
 		free(b.outputs[i]);
 	free(b.outputs);

@@ -39,6 +39,12 @@ typedef struct animc_import_options {
 	/* > 0: key times in ticks are converted with this rate instead of the
 	 * source's own (formats with tick-based time). */
 	double ticks_per_second;
+	/* The model the clips animate (animc build --skeleton), or NULL.
+	 * Importers whose bones are indices name them from it. */
+	const animc_skeleton *skeleton;
+	/* Compose each key with its bone's rest transform from `skeleton`
+	 * (sources whose keys are relative to the bind pose). */
+	bool relative_to_bind;
 } animc_import_options;
 
 typedef struct animc_import_request {

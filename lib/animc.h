@@ -174,6 +174,7 @@ typedef struct animc_channel {
 typedef struct animc_clip {
 	const char *name;               /* "" when the source names none */
 	float duration_s;
+	double ticks_per_second;        /* the rate the source's tick times used; 0 if none */
 	int64_t declared_channel_count; /* the count the source states; -1 if none */
 	uint32_t channel_count;
 	uint32_t channel_capacity;
@@ -208,6 +209,44 @@ animc_status animc_clip_set_add(animc_clip_set *set, animc_clip *clip);
 /* Remove and destroy clip `index`, keeping the order of the others. */
 void animc_clip_set_remove(animc_clip_set *set, uint32_t index);
 void animc_clip_set_release(animc_clip_set *set);
+
+/* --------------------------------------------------------------- skeleton */
+
+/*
+ * A bone of a model's node tree with its rest (bind) transform relative to
+ * its parent.  `local` is the 4x4 matrix in XNA's convention: row vectors,
+ * M11..M44 row by row, translation in local[12..14]; translation, rotation
+ * (x y z w) and scale are its decomposition.
+ */
+typedef struct animc_bone {
+	const char *name;
+	int32_t parent;        /* index of the parent bone; -1 for a root */
+	float local[16];
+	float translation[3];
+	float rotation[4];
+	float scale[3];
+} animc_bone;
+
+/*
+ * The bones of a model, in depth-first pre-order, root first: the order in
+ * which XNA's model processor numbered them.  `arena` owns the names; `bones`
+ * is one allocation.  Zero-initialised = empty.
+ */
+typedef struct animc_skeleton {
+	animc_bone *bones;
+	uint32_t bone_count;
+	animc_arena arena;
+} animc_skeleton;
+
+void animc_skeleton_release(animc_skeleton *skeleton);
+
+/* Index of the first bone named `name`, or -1. */
+int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name);
+
+/* Every bone a clip animates exists in the skeleton; each one that does not
+ * is an error naming it and the clip (ANIMC_ERR_NOT_FOUND). */
+animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
+				  animc_diag_sink *sink);
 
 /* ------------------------------------------------------------ validation */
 
