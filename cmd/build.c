@@ -27,6 +27,8 @@ typedef struct builder {
 	animc_import_options import;
 	bool verbose, quiet, warnings_as_errors;
 	cli_strings clip_names;    /* --clip: only these clips of multi-clip sources */
+	const char *skeleton_path; /* --skeleton */
+	animc_skeleton skeleton;
 	cli_diag_printer printer;
 	job *jobs;
 	size_t job_count, job_capacity;
@@ -66,6 +68,10 @@ static void help(FILE *out)
 		"      --clip NAME         compile only the clip NAME of sources holding named\n"
 		"                          clips (repeatable); a source without it fails,\n"
 		"                          listing the clips it has\n"
+		"      --skeleton MODEL    check that every bone each clip animates is a node of\n"
+		"                          MODEL (any model Assimp reads: .glb, .fbx, .x, ...);\n"
+		"                          a clip with an unknown bone fails.  Sources that\n"
+		"                          number their bones take the names from it\n"
 		"      --warnings-as-errors  a source with warnings fails\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -271,6 +277,7 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 	unsigned errors_before = sink->error_count;
 
 	if (animc_clip_process(clip, &b->process, sink, &stats) != ANIMC_OK ||
+	    (b->skeleton_path && animc_skeleton_check(&b->skeleton, clip, sink) != ANIMC_OK) ||
 	    animc_xnb_write(clip, &b->xnb, &bytes, &size, sink) != ANIMC_OK) {
 		if (sink->error_count == errors_before)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%scannot compile",
@@ -434,7 +441,7 @@ static bool gather(builder *b, char **inputs, int count)
 
 static int parse_options(builder *b, int argc, char **argv)
 {
-	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP };
+	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -444,6 +451,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "zstd-level", required_argument, NULL, O_LEVEL },
 		{ "warnings-as-errors", no_argument, NULL, O_WERROR },
 		{ "clip", required_argument, NULL, O_CLIP },
+		{ "skeleton", required_argument, NULL, O_SKELETON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -493,6 +501,9 @@ static int parse_options(builder *b, int argc, char **argv)
 		case O_WERROR:
 			b->warnings_as_errors = true;
 			break;
+		case O_SKELETON:
+			b->skeleton_path = optarg;
+			break;
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -535,6 +546,15 @@ static int run(int argc, char **argv)
 		return status < 0 ? ANIMC_EXIT_OK : status;
 	}
 	b.printer.show_notes = b.verbose;
+	if (b.skeleton_path) {
+		animc_diag_sink sink = { cli_print_diag, &b.printer, b.skeleton_path, 0, 0 };
+
+		if (animc_skeleton_load(b.skeleton_path, &b.skeleton, &sink) != ANIMC_OK) {
+			cli_strings_release(&b.clip_names);
+			return ANIMC_EXIT_FAILED;
+		}
+		b.import.skeleton = &b.skeleton;
+	}
 	cli_install_signal_cleanup();
 	if (!cli_mkdir_p(b.out_dir, why, sizeof why)) {
 		fprintf(stderr, "%s: error: %s\n", b.out_dir, why);
@@ -555,6 +575,7 @@ static int run(int argc, char **argv)
 		free(b.jobs[i].rel_dir);
 	}
 	cli_strings_release(&b.clip_names);
+	animc_skeleton_release(&b.skeleton);
 	for (size_t i = 0; i < b.output_count; i++)
 		free(b.outputs[i]);
 	free(b.outputs);

@@ -92,6 +92,14 @@ const animc_importer *animc_importer_by_name(const char *name);
 /* The importers, one per format. */
 extern const animc_importer animc_importer_robotgame;
 
+/*
+ * Load the node tree of a model any Assimp importer reads (glTF, FBX, .X,
+ * COLLADA, ...) as a skeleton: every node, depth-first pre-order, root first,
+ * with its local rest transform.  `path` is read by Assimp (models may span
+ * several files).  Release with animc_skeleton_release.
+ */
+animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+
 /* --------------------------------------------------------------- writer */
 
 typedef enum animc_compression {

@@ -240,7 +240,8 @@ typedef struct animc_skeleton {
 
 void animc_skeleton_release(animc_skeleton *skeleton);
 
-/* Index of the first bone named `name`, or -1. */
+/* Index of the first bone named `name` (exactly, else once surrounding
+ * whitespace is left out of both names), or -1. */
 int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name);
 
 /* Every bone a clip animates exists in the skeleton; each one that does not

@@ -140,7 +140,7 @@ static void diag_sink_counts_and_tolerates_null(void **state)
 
 static void skeleton_find_and_check(void **state)
 {
-	static const char *const names[] = { "Root", "Spine", "Head" };
+	static const char *const names[] = { "Root", " Spine", "Head" };
 	animc_skeleton skel = { 0 };
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, "t");
@@ -154,6 +154,8 @@ static void skeleton_find_and_check(void **state)
 		skel.bones[i].parent = i - 1;
 	}
 	assert_int_equal(animc_skeleton_find(&skel, "Head"), 2);
+	assert_int_equal(animc_skeleton_find(&skel, "Spine"), 1);   /* the model says " Spine" */
+	assert_int_equal(animc_skeleton_find(&skel, "Spine "), 1);
 	assert_int_equal(animc_skeleton_find(&skel, "Tail"), -1);
 	animc_clip_add_channel(clip, "Spine", 5);
 	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_OK);

@@ -20,10 +20,38 @@ void animc_skeleton_release(animc_skeleton *skeleton)
 	skeleton->bone_count = 0;
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Equal once surrounding whitespace is left out of both. */
+static bool same_trimmed(const char *a, const char *b)
+{
+	size_t na, nb;
+
+	while (is_space(*a))
+		a++;
+	while (is_space(*b))
+		b++;
+	na = strlen(a);
+	nb = strlen(b);
+	while (na && is_space(a[na - 1]))
+		na--;
+	while (nb && is_space(b[nb - 1]))
+		nb--;
+	return na == nb && memcmp(a, b, na) == 0;
+}
+
 int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name)
 {
 	for (uint32_t i = 0; i < skeleton->bone_count; i++)
 		if (strcmp(skeleton->bones[i].name, name) == 0)
+			return i;
+	/* Importers trim bone names (the original pipeline's output has
+	 * "Footsteps" where the source and the model say " Footsteps"). */
+	for (uint32_t i = 0; i < skeleton->bone_count; i++)
+		if (same_trimmed(skeleton->bones[i].name, name))
 			return i;
 	return -1;
 }

@@ -1,0 +1,107 @@
+/*
+ * assimp_skeleton.c - loads a model's node tree into an animc_skeleton
+ * (animc build --skeleton): every node, in depth-first pre-order, root
+ * first, with its local rest transform.  Together with the Assimp importer,
+ * the only code that includes Assimp.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include "../animc_formats.h"
+
+static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
+{
+	uint32_t n = 1;
+
+	if (depth > 4096)
+		return UINT32_MAX;
+	for (unsigned i = 0; i < node->mNumChildren; i++) {
+		uint32_t sub = count_nodes(node->mChildren[i], depth + 1);
+
+		if (sub == UINT32_MAX || n > UINT32_MAX - 1 - sub)
+			return UINT32_MAX;
+		n += sub;
+	}
+	return n;
+}
+
+static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t parent)
+{
+	animc_bone *bone = &skel->bones[skel->bone_count];
+	int32_t self = (int32_t)skel->bone_count++;
+	const struct aiMatrix4x4 *m = &node->mTransformation;
+	const float rows[4][4] = {
+		{ m->a1, m->a2, m->a3, m->a4 },
+		{ m->b1, m->b2, m->b3, m->b4 },
+		{ m->c1, m->c2, m->c3, m->c4 },
+		{ m->d1, m->d2, m->d3, m->d4 },
+	};
+	struct aiVector3D scaling, position;
+	struct aiQuaternion rotation;
+
+	bone->name = animc_arena_strndup(&skel->arena, node->mName.data, node->mName.length);
+	if (!bone->name)
+		return false;
+	bone->parent = parent;
+	/* Assimp: column vectors, translation in a4 b4 c4.  XNA: row vectors,
+	 * translation in M41 M42 M43.  One is the transpose of the other. */
+	for (int r = 0; r < 4; r++)
+		for (int c = 0; c < 4; c++)
+			bone->local[r * 4 + c] = rows[c][r];
+	aiDecomposeMatrix(m, &scaling, &rotation, &position);
+	bone->translation[0] = position.x;
+	bone->translation[1] = position.y;
+	bone->translation[2] = position.z;
+	bone->rotation[0] = rotation.x;
+	bone->rotation[1] = rotation.y;
+	bone->rotation[2] = rotation.z;
+	bone->rotation[3] = rotation.w;
+	bone->scale[0] = scaling.x;
+	bone->scale[1] = scaling.y;
+	bone->scale[2] = scaling.z;
+	for (unsigned i = 0; i < node->mNumChildren; i++)
+		if (!add_nodes(skel, node->mChildren[i], self))
+			return false;
+	return true;
+}
+
+animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
+{
+	struct aiPropertyStore *props = aiCreatePropertyStore();
+	const struct aiScene *scene;
+	uint32_t count;
+
+	memset(out, 0, sizeof *out);
+	/* Pivots kept as helper nodes would rename the bones: off. */
+	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+	scene = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+	aiReleasePropertyStore(props);
+	if (!scene) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "cannot read the model: %s", aiGetErrorString());
+		return ANIMC_ERR_PARSE;
+	}
+	if (!scene->mRootNode) {
+		aiReleaseImport(scene);
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model has no node tree");
+		return ANIMC_ERR_INVALID;
+	}
+	count = count_nodes(scene->mRootNode, 0);
+	if (count == UINT32_MAX || count > INT32_MAX) {
+		aiReleaseImport(scene);
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model's node tree is too deep or too large");
+		return ANIMC_ERR_LIMIT;
+	}
+	out->bones = calloc(count, sizeof *out->bones);
+	if (!out->bones || !add_nodes(out, scene->mRootNode, -1)) {
+		aiReleaseImport(scene);
+		animc_skeleton_release(out);
+		return ANIMC_ERR_NOMEM;
+	}
+	aiReleaseImport(scene);
+	return ANIMC_OK;
+}
