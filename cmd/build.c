@@ -33,9 +33,11 @@ typedef struct builder {
 	job *jobs;
 	size_t job_count, job_capacity;
 	unsigned compiled, failed, skipped;
-	/* Outputs written in this run, to refuse a second writer. */
-	char **outputs;
-	size_t output_count, output_capacity;
+	/* Outputs written in this run, to refuse a second writer: the paths
+	 * and an open-addressing hash set of their indices (0 = empty slot). */
+	cli_strings outputs;
+	size_t *output_slots;
+	size_t output_slot_count;
 } builder;
 
 static void help(FILE *out)
@@ -119,25 +121,43 @@ static bool add_job(builder *b, const char *path, const char *rel_dir, bool is_e
 	return true;
 }
 
-/* Record an output path; false (with the earlier owner) when taken. */
+static size_t hash_path(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Record an output path; false when this run has written it already (or
+ * when out of memory). */
 static bool claim_output(builder *b, const char *path)
 {
-	for (size_t i = 0; i < b->output_count; i++)
-		if (strcmp(b->outputs[i], path) == 0)
-			return false;
-	if (b->output_count == b->output_capacity) {
-		size_t capacity = b->output_capacity ? b->output_capacity * 2 : 64;
-		char **grown = realloc(b->outputs, capacity * sizeof *grown);
+	size_t mask, i;
 
-		if (!grown)
+	if (b->outputs.count * 2 >= b->output_slot_count) {
+		size_t count = b->output_slot_count ? b->output_slot_count * 2 : 256;
+		size_t *slots = calloc(count, sizeof *slots);
+
+		if (!slots)
 			return false;
-		b->outputs = grown;
-		b->output_capacity = capacity;
+		for (size_t k = 0; k < b->outputs.count; k++) {
+			for (i = hash_path(b->outputs.items[k]) & (count - 1); slots[i]; i = (i + 1) & (count - 1))
+				;
+			slots[i] = k + 1;
+		}
+		free(b->output_slots);
+		b->output_slots = slots;
+		b->output_slot_count = count;
 	}
-	b->outputs[b->output_count] = strdup(path);
-	if (!b->outputs[b->output_count])
+	mask = b->output_slot_count - 1;
+	for (i = hash_path(path) & mask; b->output_slots[i]; i = (i + 1) & mask)
+		if (strcmp(b->outputs.items[b->output_slots[i] - 1], path) == 0)
+			return false;
+	if (!cli_strings_push(&b->outputs, path))
 		return false;
-	b->output_count++;
+	b->output_slots[i] = b->outputs.count;
 	return true;
 }
 
@@ -576,9 +596,8 @@ static int run(int argc, char **argv)
 	}
 	cli_strings_release(&b.clip_names);
 	animc_skeleton_release(&b.skeleton);
-	for (size_t i = 0; i < b.output_count; i++)
-		free(b.outputs[i]);
-	free(b.outputs);
+	cli_strings_release(&b.outputs);
+	free(b.output_slots);
 	free(b.jobs);
 	return b.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }

@@ -172,6 +172,25 @@ static bool ensure_dir(const char *dir, char *why, size_t why_size)
 	return true;
 }
 
+/* Make sure of the folder of `path`, then create the temporary file beside
+ * it (named in pending_temp).  Returns the descriptor or -1 (errno set; why
+ * filled when the folder could not be made). */
+static int open_temp(const char *path, size_t dir_len, const char *base, char *why, size_t why_size)
+{
+	if (dir_len) {
+		char dir[sizeof pending_temp];
+
+		memcpy(dir, path, dir_len);
+		dir[dir_len] = '\0';
+		if (!ensure_dir(dir, why, why_size)) {
+			errno = 0;
+			return -1;
+		}
+	}
+	snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
+	return mkstemp(pending_temp);
+}
+
 bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
 {
 	const char *base = cli_basename(path);
@@ -183,30 +202,15 @@ bool cli_write_atomic(const char *path, const void *data, size_t size, char *why
 		WHY("the output path is too long");
 		return false;
 	}
-	if (dir_len) {
-		char dir[sizeof pending_temp];
-
-		memcpy(dir, path, dir_len);
-		dir[dir_len] = '\0';
-		if (!ensure_dir(dir, why, why_size))
-			return false;
-	}
-	snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
-	fd = mkstemp(pending_temp);
+	fd = open_temp(path, dir_len, base, why, why_size);
 	if (fd < 0 && errno == ENOENT && dir_len) {
 		/* The folder went away since we made it: make it again. */
-		char dir[sizeof pending_temp];
-
 		known_dir[0] = '\0';
-		memcpy(dir, path, dir_len);
-		dir[dir_len] = '\0';
-		if (!ensure_dir(dir, why, why_size))
-			return false;
-		snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
-		fd = mkstemp(pending_temp);
+		fd = open_temp(path, dir_len, base, why, why_size);
 	}
 	if (fd < 0) {
-		WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
+		if (errno)   /* else why says which folder could not be made */
+			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
 		return false;
 	}
 	has_pending_temp = 1;
