@@ -34,7 +34,7 @@ ZSTD_LIBS := $(shell pkg-config --libs libzstd)
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
 	-Wformat=2 -Wcast-qual
 OPT ?= -O2 -g
-CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARNINGS) $(SAN_FLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib $(OPT) $(WARNINGS) $(SAN_FLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # `make test` adds -Werror.  It is left out of the recorded flags: warning-free
 # code compiles to the same objects either way, and CI builds from clean.
@@ -120,7 +120,7 @@ test check:
 golden: $(ANIMC)
 	scripts/regen-golden $(ANIMC)
 
-FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -DANIMRT_WITH_ZSTD $(PKG_CFLAGS)
 FUZZ_LIB_SRC := $(LIB_SRC) $(FORMATS_SRC) $(RT_SRC)
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))

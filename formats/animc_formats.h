@@ -23,7 +23,7 @@
 #ifndef ANIMC_FORMATS_H
 #define ANIMC_FORMATS_H
 
-#include "../lib/animc.h"
+#include "animc.h"  /* lib/: the Makefile adds -Ilib; installed side by side */
 
 #ifdef __cplusplus
 extern "C" {
