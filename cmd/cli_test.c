@@ -75,6 +75,7 @@ static void usage_errors_exit_2(void **state)
 		test_run_release(&r);
 	}
 	assert_false(test_file_exists("build/test-tmp/u/Crane"));
+	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
 }
 
 static void builds_the_sample_folder_mirroring_its_tree(void **state)
@@ -116,8 +117,8 @@ static void output_is_deterministic(void **state)
 	char *a = test_tmpdir("cli-det-a"), *b = test_tmpdir("cli-det-b");
 	test_run r1 = test_animc("build", "-q", "-o", a, SAMPLE, NULL);
 	test_run r2 = test_animc("build", "-q", "-o", b, SAMPLE, NULL);
-	test_run cmp = test_exec("cmp", "-s", "build/test-tmp/cli-det-a/Crane/Idle.xnb",
-				 "build/test-tmp/cli-det-b/Crane/Idle.xnb", NULL);
+	char *ia = test_format("%s/Crane/Idle.xnb", a), *ib = test_format("%s/Crane/Idle.xnb", b);
+	test_run cmp = test_exec("cmp", "-s", ia, ib, NULL);
 	test_run diff = test_exec("diff", "-r", a, b, NULL);
 
 	(void)state;
@@ -129,6 +130,8 @@ static void output_is_deterministic(void **state)
 	test_run_release(&r2);
 	test_run_release(&cmp);
 	test_run_release(&diff);
+	free(ia);
+	free(ib);
 	free(a);
 	free(b);
 }
