@@ -4,6 +4,7 @@
  * and through `animc build`, exit status 1 with no output and no temporary
  * file left.  Deep nesting is generated here rather than stored.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,17 @@ static void cli_fails_each_without_output(void **state)
 	char *summary = test_format("compiled 0, failed %zu, skipped 0\n", n);
 	assert_non_null(strstr(r.out, summary));
 	assert_int_equal(test_count_files(out), 0);
-	/* Every failure names its file. */
+	/* Every line on stderr is a diagnostic (nothing a library printed on
+	 * its own), and every failure names its file. */
+	regex_t re;
+	assert_int_equal(regcomp(&re, "^[^ ]+\\.Animation(:[0-9]+(:[0-9]+)?)?: (error|warning|note): ",
+				 REG_EXTENDED | REG_NOSUB), 0);
+	char *errs = strdup(r.err);
+	for (char *line = strtok(errs, "\n"); line; line = strtok(NULL, "\n"))
+		if (regexec(&re, line, 0, NULL, 0) != 0)
+			fail_msg("stderr line is not a diagnostic: %s", line);
+	free(errs);
+	regfree(&re);
 	for (size_t i = 0; i < n; i++) {
 		char *prefix = test_format("%s: ", inputs[i]);
 		char *with_line = test_format("%s:", inputs[i]);

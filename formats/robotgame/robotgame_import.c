@@ -323,7 +323,8 @@ static animc_xml_action end_sequence(importer *im, const animc_xml_element *el)
 		ch->times_s = animc_clip_alloc_floats(clip, time_count);
 		if (!ch->times_s)
 			return fail(im, ANIMC_ERR_NOMEM, el, "out of memory");
-		memcpy(ch->times_s, im->lists[L_TIME].v, time_count * sizeof(float));
+		if (time_count)
+			memcpy(ch->times_s, im->lists[L_TIME].v, time_count * sizeof(float));
 	}
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
 		animc_track *t = &ch->tracks[k];

@@ -36,6 +36,7 @@ typedef struct reader {
 	char *text;
 	size_t text_len, text_cap;
 	animc_status status;
+	bool global_error_seen;
 } reader;
 
 static void stop(reader *r, animc_status status)
@@ -232,6 +233,10 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	n = strlen(message);
 	while (n && (message[n - 1] == '\n' || message[n - 1] == ' '))
 		message[--n] = '\0';
+	/* One diagnostic, one line: libxml2 puts some details on a second. */
+	for (char *p = message; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
 	if (error->level == XML_ERR_WARNING) {
 		animc_diag_report(r->sink, ANIMC_WARNING, error->line > 0 ? (uint32_t)error->line : 0,
 				  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
@@ -242,6 +247,29 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	animc_diag_report(r->sink, ANIMC_ERROR, error->line > 0 ? (uint32_t)error->line : 0,
 			  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
 	stop(r, error->code == XML_ERR_NO_MEMORY ? ANIMC_ERR_NOMEM : ANIMC_ERR_PARSE);
+}
+
+/* Errors libxml2 raises without a parser context (character encoding
+ * conversion, its I/O layer) would go to stderr; they come here instead,
+ * placed where the parser is. */
+static void on_global_error(void *ctx, xmlErrorPtr error)
+{
+	reader *r = ctx;
+
+	if (!error || error->level == XML_ERR_NONE || r->status != ANIMC_OK || r->global_error_seen)
+		return;
+	r->global_error_seen = true;
+	if (error->domain == XML_FROM_I18N || error->domain == XML_FROM_IO)
+		animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
+				  "the bytes do not match the document's character encoding");
+	else
+		on_error(ctx, error);
+}
+
+static void ignore_generic(void *ctx, const char *msg, ...)
+{
+	(void)ctx;
+	(void)msg;
 }
 
 animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_depth,
@@ -292,7 +320,12 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	r.ctxt->loadsubset = 0;
 	r.ctxt->validate = 0;
 
+	/* Both handlers are per thread in libxml2; restored to the defaults after. */
+	xmlSetStructuredErrorFunc(&r, on_global_error);
+	xmlSetGenericErrorFunc(NULL, ignore_generic);
 	xmlParseDocument(r.ctxt);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	xmlSetGenericErrorFunc(NULL, NULL);
 	if (r.status == ANIMC_OK && !r.ctxt->wellFormed) {
 		animc_diag_report(sink, ANIMC_ERROR, line_of(&r), column_of(&r), "malformed XML");
 		r.status = ANIMC_ERR_PARSE;
