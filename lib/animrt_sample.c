@@ -17,74 +17,116 @@
 /*
  * Slerp weights need acos and sin; libm's double versions cost more than
  * the whole rest of a bone sample.  These polynomials are accurate to about
- * 1e-7 on the ranges used (acos on [0, 1], sin on [0, pi/2]); the weight
- * sin(u a) / sin(a) divides two values of the same approximation, so it
- * stays that accurate even for small angles (animrt_sample_test.c checks
- * against libm's double slerp over a grid of dots and weights).
+ * 1e-7 on the ranges used (acos on [0, 1], sin on [0, pi/2]), and the angle
+ * keeps that relative accuracy down to the nlerp threshold, so the weights
+ * sin(u a) / sin(a) do too (animrt_sample_test.c checks against a double
+ * precision slerp over a grid of angles and weights).
  */
 
-/* acos(x) on [0, 1]: Abramowitz & Stegun 4.4.45, |error| <= 2e-8. */
+/* acos(x) on [0, 1]: Abramowitz & Stegun 4.4.45, |error| <= 2e-8.  The
+ * polynomial in Estrin's form: shorter dependency chains than Horner's. */
 static inline float acos_unit(float x)
 {
-	float p = -0.0012624911f;
+	float x2 = x * x, x4 = x2 * x2;
+	float p01 = 1.5707963050f - 0.2145988016f * x, p23 = 0.0889789874f - 0.0501743046f * x;
+	float p45 = 0.0308918810f - 0.0170881256f * x, p67 = 0.0066700901f - 0.0012624911f * x;
+	float p = (p01 + p23 * x2) + (p45 + p67 * x2) * x4;
 
-	p = p * x + 0.0066700901f;
-	p = p * x - 0.0170881256f;
-	p = p * x + 0.0308918810f;
-	p = p * x - 0.0501743046f;
-	p = p * x + 0.0889789874f;
-	p = p * x - 0.2145988016f;
-	p = p * x + 1.5707963050f;
 	return sqrtf(1.0f - x) * p;
 }
 
 /* sin(x) on [0, pi/2]: Taylor series to x^11, |error| < 6e-8. */
 static inline float sin_quadrant(float x)
 {
-	float x2 = x * x;
-	float p = 1.0f / 39916800.0f;
+	float y = x * x, y2 = y * y;
+	float q01 = 1.0f / 6.0f - y * (1.0f / 120.0f), q23 = 1.0f / 5040.0f - y * (1.0f / 362880.0f);
+	float q = q01 + q23 * y2 + (1.0f / 39916800.0f) * (y2 * y2);
 
-	p = p * x2 - 1.0f / 362880.0f;
-	p = p * x2 + 1.0f / 5040.0f;
-	p = p * x2 - 1.0f / 120.0f;
-	p = p * x2 + 1.0f / 6.0f;
-	return x - x * x2 * p;
+	return x - x * y * q;
 }
 
 /* Above this dot product two keys count as equal: normalised lerp (the
  * original's threshold, XNA's Quaternion.Slerp). */
 #define SLERP_NLERP_DOT 0.999999f
 
+/*
+ * Slerps wait in a batch and run together: a slerp is one long chain of
+ * dependent arithmetic, and running several side by side, without
+ * branches, lets the processor overlap them (and a compiler vectorise).
+ */
+#define SLERP_BATCH 8
+
+typedef struct slerp_batch {
+	uint32_t count;
+	float *out[SLERP_BATCH];
+	const float *a[SLERP_BATCH], *b[SLERP_BATCH];
+	float u[SLERP_BATCH];
+} slerp_batch;
+
+static void slerp_batch_run(slerp_batch *sb)
+{
+	uint32_t n = sb->count;
+	float w0[SLERP_BATCH], w1[SLERP_BATCH], q[SLERP_BATCH][4];
+	bool is_near[SLERP_BATCH];
+
+	for (uint32_t i = 0; i < n; i++) {
+		const float *a = sb->a[i], *b = sb->b[i];
+		float u = sb->u[i];
+		float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+		float sign = dot < 0 ? -1.0f : 1.0f;
+		float d = fabsf(dot);
+		/* Clamped so that the lanes taking the nlerp compute no NaN. */
+		float c = d < SLERP_NLERP_DOT ? d : SLERP_NLERP_DOT;
+		/* sin(acos(c)) = sqrt((1 - c)(1 + c)); 1 - c is exact, so this
+		 * is as accurate as the angle, and runs beside its polynomial. */
+		float angle = acos_unit(c);
+		float inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
+		float s0 = sin_quadrant((1.0f - u) * angle) * inv_sin;
+		float s1 = sin_quadrant(u * angle) * inv_sin;
+
+		is_near[i] = !(d <= SLERP_NLERP_DOT);
+		w0[i] = is_near[i] ? 1.0f - u : s0;
+		w1[i] = sign * (is_near[i] ? u : s1);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const float *a = sb->a[i], *b = sb->b[i];
+
+		for (int k = 0; k < 4; k++)
+			q[i][k] = w0[i] * a[k] + w1[i] * b[k];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		float len2 = q[i][0] * q[i][0] + q[i][1] * q[i][1] + q[i][2] * q[i][2] + q[i][3] * q[i][3];
+		float scale = is_near[i] && len2 > 0 ? 1.0f / sqrtf(len2) : 1.0f;
+
+		for (int k = 0; k < 4; k++)
+			sb->out[i][k] = q[i][k] * scale;
+	}
+	sb->count = 0;
+}
+
+static inline void slerp_batch_add(slerp_batch *sb, float *out, const float *a, const float *b, float u)
+{
+	uint32_t i = sb->count++;
+
+	sb->out[i] = out;
+	sb->a[i] = a;
+	sb->b[i] = b;
+	sb->u[i] = u;
+	if (sb->count == SLERP_BATCH)
+		slerp_batch_run(sb);
+}
+
 void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u)
 {
-	float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-	float sign = 1.0f, w0, w1, q[4];
+	float a_copy[4], b_copy[4];
+	slerp_batch sb;
 
-	if (d < 0) {
-		d = -d;
-		sign = -1.0f;
-	}
-	if (!(d <= SLERP_NLERP_DOT)) {
-		float n;
-
-		w0 = 1.0f - u;
-		w1 = sign * u;
-		for (int k = 0; k < 4; k++)
-			q[k] = w0 * a[k] + w1 * b[k];
-		n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-		n = n > 0 ? 1.0f / sqrtf(n) : 1.0f;
-		for (int k = 0; k < 4; k++)
-			out[k] = q[k] * n;
-		return;
-	}
-	float angle = acos_unit(d);
-	float inv_sin = 1.0f / sin_quadrant(angle);
-
-	w0 = sin_quadrant((1.0f - u) * angle) * inv_sin;
-	w1 = sign * sin_quadrant(u * angle) * inv_sin;
-	for (int k = 0; k < 4; k++)
-		q[k] = w0 * a[k] + w1 * b[k];
-	memcpy(out, q, sizeof q);
+	/* out may be a or b: read both before writing. */
+	memcpy(a_copy, a, sizeof a_copy);
+	memcpy(b_copy, b, sizeof b_copy);
+	sb.count = 0;
+	slerp_batch_add(&sb, out, a_copy, b_copy, u);
+	slerp_batch_run(&sb);
 }
 
 /* out = a * b (Hamilton product, x y z w). */
@@ -101,6 +143,26 @@ static inline void quat_mul(float out[4], const float a[4], const float b[4])
 
 /* ----------------------------------------------------------------- time */
 
+/* t mod d for t > d > 0: exact (the remainder of two floats is a float). */
+static float wrap_past_end(float t, float d)
+{
+	double turns = (double)t / d;
+
+	/* Below 2^29 turns q * d is exact, and so is t - q * d; the division
+	 * may be one off near a multiple of d, which the tests below fix. */
+	if (turns < 536870912.0) {
+		double q = (double)(int32_t)turns;
+		double r = (double)t - q * d;
+
+		if (r < 0)
+			r += d;
+		else if (r >= d)
+			r -= d;
+		return (float)r;
+	}
+	return (float)fmod(t, d);
+}
+
 float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode)
 {
 	if (time_s >= 0 && time_s <= duration_s)
@@ -108,10 +170,9 @@ float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode)
 	if (time_s > duration_s) {
 		if (mode == ANIMRT_PLAY_ONCE)
 			return duration_s;
-		/* fmod of two floats is exact and a float: the same remainder
-		 * the original's repeated subtraction meant. */
+		/* The original subtracted the duration until the time fit. */
 		if (duration_s > 0 && time_s < INFINITY)
-			return (float)fmod(time_s, duration_s);
+			return wrap_past_end(time_s, duration_s);
 		return 0;
 	}
 	/* Negative (or NaN). */
@@ -229,28 +290,28 @@ static inline key_pair find_keys(const animrt_sequence *s, float t, uint32_t *cu
 
 /* -------------------------------------------------------------- sampling */
 
+/* XNA's Vector3.Lerp: exact at u = 0 and monotonic for tiny u. */
 static inline void lerp3(float *out, const float *a, const float *b, float u)
 {
-	float v = 1.0f - u;
+	float q[3] = { a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u };
 
-	out[0] = v * a[0] + u * b[0];
-	out[1] = v * a[1] + u * b[1];
-	out[2] = v * a[2] + u * b[2];
+	memcpy(out, q, sizeof q);
 }
 
 static const float identity_translation[3] = { 0, 0, 0 };
 static const float identity_rotation[4] = { 0, 0, 0, 1 };
 static const float identity_scale[3] = { 1, 1, 1 };
 
-/* One sequence into one bone's slots; returns its ANIMRT_TRACK_* bits. */
-static inline uint8_t sample_sequence(const animrt_sequence *s, float time_s, animrt_play_mode mode,
-				      uint32_t *cursor, float *T, float *R, float *S)
+/* One sequence at local time t (clamped or wrapped already) into one
+ * bone's slots; returns its ANIMRT_TRACK_* bits. */
+static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_t *cursor, float *T,
+				      float *R, float *S, slerp_batch *slerps)
 {
 	key_pair k = { 0, 0, 0 };
 	uint8_t tracks = 0;
 
 	if (s->key_count > 1 && (s->translation_count > 1 || s->rotation_count > 1 || s->scale_count > 1))
-		k = find_keys(s, animrt_time_local(time_s, s->duration_s, mode), cursor);
+		k = find_keys(s, t, cursor);
 
 	if (s->translation_count > 1 && k.u > 0)
 		lerp3(T, s->translation + 3 * (size_t)k.i1, s->translation + 3 * (size_t)k.i2, k.u);
@@ -262,7 +323,8 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float time_s, an
 		tracks |= ANIMRT_TRACK_TRANSLATION;
 
 	if (s->rotation_count > 1 && k.u > 0)
-		animrt_quat_slerp(R, s->rotation + 4 * (size_t)k.i1, s->rotation + 4 * (size_t)k.i2, k.u);
+		slerp_batch_add(slerps, R, s->rotation + 4 * (size_t)k.i1, s->rotation + 4 * (size_t)k.i2,
+				k.u);
 	else if (s->rotation_count > 1)
 		memcpy(R, s->rotation + 4 * (size_t)k.i1, 4 * sizeof(float));
 	else
@@ -284,7 +346,27 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float time_s, an
 void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
 			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3])
 {
-	sample_sequence(seq, time_s, mode, cursor, translation, rotation, scale);
+	slerp_batch slerps = { .count = 0 };
+
+	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation,
+			rotation, scale, &slerps);
+	slerp_batch_run(&slerps);
+}
+
+/* The time rule per sequence, computed once for a run of sequences of one
+ * duration (in RobotGame clips every sequence has the clip's duration). */
+typedef struct local_time_cache {
+	float time_s, duration_s, local_s;
+	animrt_play_mode mode;
+} local_time_cache;
+
+static inline float cached_local_time(local_time_cache *c, float duration_s)
+{
+	if (duration_s != c->duration_s) {
+		c->duration_s = duration_s;
+		c->local_s = animrt_time_local(c->time_s, duration_s, c->mode);
+	}
+	return c->local_s;
 }
 
 static void set_identity(animrt_pose *pose, uint32_t bone)
@@ -306,11 +388,17 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 {
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count)
 		return ANIMRT_ERR_ARGUMENT;
+	local_time_cache lt = { time_s, -1, 0, mode };
+	slerp_batch slerps = { .count = 0 };
+
 	for (uint32_t i = 0; i < clip->sequence_count; i++)
-		pose->tracks[i] = sample_sequence(&clip->sequences[i], time_s, mode,
+		pose->tracks[i] = sample_sequence(&clip->sequences[i],
+						  cached_local_time(&lt, clip->sequences[i].duration_s),
 						  cursors ? &cursors[i] : NULL,
 						  pose->translation + 3 * (size_t)i,
-						  pose->rotation + 4 * (size_t)i, pose->scale + 3 * (size_t)i);
+						  pose->rotation + 4 * (size_t)i, pose->scale + 3 * (size_t)i,
+						  &slerps);
+	slerp_batch_run(&slerps);
 	for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
 		set_identity(pose, i);
 	return ANIMRT_OK;
@@ -322,17 +410,22 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count)
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
+	local_time_cache lt = { time_s, -1, 0, mode };
+	slerp_batch slerps = { .count = 0 };
 
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
 		uint32_t b = binding->bone_of_sequence[i];
 
 		if (b == ANIMRT_NO_BONE)
 			continue;
-		pose->tracks[b] = sample_sequence(&clip->sequences[i], time_s, mode,
+		pose->tracks[b] = sample_sequence(&clip->sequences[i],
+						  cached_local_time(&lt, clip->sequences[i].duration_s),
 						  cursors ? &cursors[b] : NULL,
 						  pose->translation + 3 * (size_t)b,
-						  pose->rotation + 4 * (size_t)b, pose->scale + 3 * (size_t)b);
+						  pose->rotation + 4 * (size_t)b, pose->scale + 3 * (size_t)b,
+						  &slerps);
 	}
+	slerp_batch_run(&slerps);
 	for (uint32_t i = 0; i < binding->unanimated_count; i++)
 		set_identity(pose, binding->unanimated[i]);
 	return ANIMRT_OK;
@@ -459,11 +552,10 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 			float delta[4];
 
 			quat_mul(delta, conj, lr);
+			/* At weight 1 the whole delta, so that reference = base
+			 * gives the layer's quaternion itself, not its negation. */
 			if (w < 1)
 				animrt_quat_slerp(delta, identity_rotation, delta, w);
-			else if (delta[3] < 0)
-				for (int k = 0; k < 4; k++)
-					delta[k] = -delta[k];
 			quat_mul(r, br, delta);
 		}
 		if (w > 0 && (ml & ANIMRT_TRACK_SCALE))
