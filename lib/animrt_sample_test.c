@@ -179,6 +179,26 @@ static void repeat_holds_the_last_key_until_the_wrap(void **state)
 	assert_float_equal(animrt_time_local(-1, 4, ANIMRT_PLAY_REPEAT), 3, 0);
 }
 
+/* Repeat wraps to the exact remainder, as fmod gives it, however far. */
+static void repeat_wraps_to_the_exact_remainder(void **state)
+{
+	(void)state;
+	srand(11);
+	for (int i = 0; i < 100000; i++) {
+		float d = (float)rand() / RAND_MAX * 4 + 1e-3f;
+		float t = d * (1 + (float)rand() / RAND_MAX * (i % 2 ? 10.0f : 1e7f));
+		float got = animrt_time_local(t, d, ANIMRT_PLAY_REPEAT);
+
+		if (t > d && got != (float)fmod(t, d))
+			fail_msg("fmod(%.9g, %.9g): got %.9g, want %.9g", (double)t, (double)d, (double)got,
+				 fmod(t, d));
+	}
+	/* A whole number of turns wraps to 0. */
+	assert_float_equal(animrt_time_local(3 * 0.1f, 0.1f, ANIMRT_PLAY_REPEAT),
+			   (float)fmod(3 * 0.1f, 0.1f), 0);
+	assert_float_equal(animrt_time_local(6, 1.5f, ANIMRT_PLAY_REPEAT), 0, 0);
+}
+
 static void single_keys_and_zero_intervals_do_not_divide_by_zero(void **state)
 {
 	(void)state;
@@ -800,6 +820,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_key_search_at_every_boundary),
 	cmocka_unit_test(timed_key_search_at_every_boundary),
 	cmocka_unit_test(repeat_holds_the_last_key_until_the_wrap),
+	cmocka_unit_test(repeat_wraps_to_the_exact_remainder),
 	cmocka_unit_test(single_keys_and_zero_intervals_do_not_divide_by_zero),
 	cmocka_unit_test(fixed_and_absent_tracks),
 	cmocka_unit_test(rotation_takes_the_shorter_arc),
