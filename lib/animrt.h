@@ -169,7 +169,7 @@ bool animrt_has_zstd(void);
  *     modes: the original picked key 0 as the next key for Repeat and then
  *     overwrote it, so nothing interpolates toward key 0.
  *   - translation and scale lerp, rotation slerps along the shorter arc
- *     (a normalised lerp when the keys are within 1e-6 of each other);
+ *     (a normalised lerp when the two keys' dot product exceeds 0.999999);
  *     fixed tracks and single keys give their one value.
  * Deviations where the original had no defined result: a time before the
  * first key time holds the first key (the original extrapolated), KeyInterval
@@ -314,20 +314,21 @@ void animrt_player_destroy(animrt_player *player);
 /*
  * Start binding's clip at local time 0, time scale 1.  blend_time_s 0 cuts
  * to it; more crossfades from what plays now to it over that many seconds
- * of advance(), then drops the old clip.  As in the original, starting a
- * clip during a crossfade drops the clip fading out and fades from the one
- * fading in.  ANIMRT_ERR_ARGUMENT when a pointer is NULL, the binding's
+ * of advance() (the original counted from the start time; here from 0),
+ * then drops the old clip.  As in the original, starting a clip during a
+ * crossfade drops the clip fading out and fades from the one fading in.  ANIMRT_ERR_ARGUMENT when a pointer is NULL, the binding's
  * bone_count is not the player's, or blend_time_s is negative or not finite.
  */
 animrt_status animrt_player_play(animrt_player *player, const animrt_binding *binding,
 				 animrt_play_mode mode, float blend_time_s);
 
-/* The newest clip's local time in seconds (clamped or wrapped at the clip's
- * duration by its play mode when it is sampled or advanced). */
+/* Set the newest clip's local time in seconds (clamped, or wrapped, at the
+ * clip's duration by its play mode). */
 void animrt_player_set_time(animrt_player *player, float time_s);
 
-/* The newest clip's time scale: 1 plays at normal speed, 0 freezes, 2 plays
- * twice as fast, a negative scale plays backward. */
+/* Set the newest clip's time scale: 1 plays at normal speed, 0 freezes (the
+ * original returned an empty key frame instead), 2 plays twice as fast, a
+ * negative scale plays backward.  Not finite: ignored. */
 void animrt_player_set_time_scale(animrt_player *player, float time_scale);
 
 /*
