@@ -202,7 +202,9 @@ typedef struct animrt_pose {
 	uint8_t *tracks;      /* bone_count, ANIMRT_TRACK_* bits */
 } animrt_pose;
 
-/* Bytes animrt_pose_init needs for bone_count bones; 0 when too many. */
+/* Bytes animrt_pose_init needs for bone_count bones, a multiple of 16 (so
+ * poses carved one after another from one block stay aligned); 0 when too
+ * many. */
 size_t animrt_pose_size_bytes(uint32_t bone_count);
 
 /* Carve a pose for bone_count bones out of `memory` (animrt_pose_size_bytes

@@ -142,7 +142,8 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 	if ((bone_count && !pose_bytes) || cursor_bytes / 2 / sizeof(uint32_t) != bone_count ||
 	    pose_bytes > SIZE_MAX - sizeof *p - cursor_bytes - 16)
 		return fail(err, ANIMRT_ERR_NOMEM, "a player of %u bones is too large", bone_count);
-	/* Struct, pose (16-byte aligned for its quaternions), cursors. */
+	/* Struct, pose (16-byte aligned for its quaternions; its size is a
+	 * multiple of 16, so the cursors after it are aligned), cursors. */
 	size_t pose_at = (sizeof *p + 15) & ~(size_t)15;
 
 	total = pose_at + pose_bytes + cursor_bytes;

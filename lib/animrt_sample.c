@@ -435,12 +435,13 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 
 size_t animrt_pose_size_bytes(uint32_t bone_count)
 {
-	/* Rotation first, so quaternions start 16-byte aligned. */
+	/* Rotation first, so quaternions start 16-byte aligned; a multiple of
+	 * 16 bytes, so that what follows a pose in one block is aligned too. */
 	size_t per_bone = (4 + 3 + 3) * sizeof(float) + 1;
 
-	if (bone_count > SIZE_MAX / per_bone)
+	if (bone_count > (SIZE_MAX - 15) / per_bone)
 		return 0;
-	return (size_t)bone_count * per_bone;
+	return ((size_t)bone_count * per_bone + 15) & ~(size_t)15;
 }
 
 void animrt_pose_init(animrt_pose *pose, void *memory, uint32_t bone_count)

@@ -441,6 +441,8 @@ static void clip_pose_fills_the_callers_arrays(void **state)
 	assert_int_equal(animrt_clip_sample(NULL, 1, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_ERR_ARGUMENT);
 	assert_int_equal(animrt_clip_sample(&clip, 1, ANIMRT_PLAY_ONCE, NULL, NULL), ANIMRT_ERR_ARGUMENT);
 	assert_int_equal(animrt_pose_size_bytes(UINT32_MAX) == 0, SIZE_MAX / 41 < UINT32_MAX);
+	assert_int_equal(animrt_pose_size_bytes(3) % 16, 0);
+	assert_true(animrt_pose_size_bytes(3) >= 3 * 41);
 	free(mem);
 	free(mem2);
 }
