@@ -64,8 +64,10 @@ LIBANIMC := $(BUILD)/libanimc.a
 LIBANIMRT := $(BUILD)/libanimrt.a
 TEST_BIN := $(BUILD)/animc_test
 LIBC_CHECK := $(BUILD)/animrt_libc_check
+BENCH_SAMPLE := $(BUILD)/bench_sample
 
-.PHONY: all run test check golden fuzz fuzz-build bench bench-compile install uninstall clean help
+.PHONY: all run test check golden fuzz fuzz-build bench bench-compile bench-sample install uninstall \
+	clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT)
 
 $(BUILD)/flags: FORCE
@@ -103,6 +105,10 @@ $(BUILD)/libc/%.o: %.c $(BUILD)/flags
 $(LIBC_CHECK): $(BUILD)/libc/lib/check_libc.o $(patsubst %.c,$(BUILD)/libc/%.o,$(RT_SRC))
 	$(CC) $(LDFLAGS_ALL) $^ -lm -o $@
 
+# The sampling benchmark: a program of its own, linked with the loader alone.
+$(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
+	$(CC) $(LDFLAGS_ALL) $^ $(ZSTD_LIBS) -lm -o $@
+
 $(TEST_BIN): $(TEST_OBJ) $(CLI_TEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_TEST_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PKG_LIBS) \
 		$(shell pkg-config --libs cmocka) -lm -o $@
@@ -113,7 +119,7 @@ run: all
 	$(ANIMC) build -o $(BUILD)/out testdata/sample
 
 test check:
-	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK)
+	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN)
 
@@ -134,6 +140,9 @@ fuzz: fuzz-build
 
 bench bench-compile: all
 	scripts/bench-compile $(ANIMC)
+
+bench-sample: all $(BENCH_SAMPLE)
+	scripts/bench-sample $(ANIMC) $(BENCH_SAMPLE)
 
 # ---------------------------------------------------------------- install
 install: all
@@ -166,6 +175,7 @@ help:
 	@echo '  golden         regenerate the expected dumps in testdata/golden (review the diff)'
 	@echo '  fuzz           build the libFuzzer targets and run each FUZZ_SECONDS (default 60)'
 	@echo '  bench          time animc build against xmllint --stream on the corpus'
+	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR)'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'

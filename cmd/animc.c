@@ -12,6 +12,7 @@
 static const animc_command *const commands[] = {
 	&animc_cmd_build,
 	&animc_cmd_dump,
+	&animc_cmd_sample,
 	NULL,
 };
 

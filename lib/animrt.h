@@ -1,8 +1,9 @@
 /*
  * animrt.h - the animc runtime: loads compiled clips (.xnb, and .xnb.zst when
  * built with zstd) after checking every byte against the format
- * (formats/xnb/FORMAT.md).  Depends on the C standard library alone; zstd
- * support is optional (ANIMRT_WITH_ZSTD).
+ * (formats/xnb/FORMAT.md), and evaluates them: poses at a time, play modes,
+ * bone binding, crossfades and additive layers.  Depends on the C standard
+ * library (and libm) alone; zstd support is optional (ANIMRT_WITH_ZSTD).
  *
  * Usage:
  *
@@ -14,12 +15,41 @@
  *     }
  *     for (uint32_t i = 0; i < clip->sequence_count; i++)
  *         printf("%s: %u keys\n", clip->sequences[i].bone, clip->sequences[i].key_count);
+ *
+ *     // The pose at 0.25 s, one bone per sequence, in the file's order.
+ *     animrt_pose pose;
+ *     void *memory = malloc(animrt_pose_size_bytes(clip->sequence_count));
+ *     animrt_pose_init(&pose, memory, clip->sequence_count);
+ *     animrt_clip_sample(clip, 0.25f, ANIMRT_PLAY_REPEAT, NULL, &pose);
+ *     // pose.translation[3 * i ...], pose.rotation[4 * i ...], pose.scale[3 * i ...]
+ *
+ *     // An engine's skeleton: bind once (no string work after this), then
+ *     // play, crossfade and sample every frame without allocating.
+ *     animrt_binding *walk;
+ *     animrt_binding_create(clip, bone_names, bone_count, &walk, &err);
+ *     for (uint32_t i = 0; i < walk->unmatched_count; i++)
+ *         warn("no bone '%s'", clip->sequences[walk->unmatched[i]].bone);
+ *     animrt_player *player;
+ *     animrt_player_create(bone_count, &player, &err);
+ *     animrt_player_play(player, walk, ANIMRT_PLAY_REPEAT, 0.3f);  // 0.3 s crossfade
+ *     every frame: animrt_player_advance(player, dt_s);
+ *                  animrt_player_sample(player, &skeleton_pose);
+ *     animrt_player_destroy(player);
+ *     animrt_binding_destroy(walk);
+ *     free(memory);
  *     animrt_close(clip);
  *
  * Ownership: animrt_open copies what it needs, so the caller's buffer may be
  * freed as soon as it returns.  A clip is one allocation, read-only after
- * open, released by animrt_close (which accepts NULL).  A loaded clip may be
- * read from several threads at once.
+ * open, released by animrt_close (which accepts NULL).  A binding is one
+ * allocation, read-only after create; it points into its clip, which must
+ * outlive it.  A player is one allocation and points to the bindings it
+ * plays.  Poses and key cursors are the caller's memory.  Sampling and
+ * blending never allocate.
+ *
+ * Threads: a loaded clip and a binding may be read and sampled from several
+ * threads at once; a pose, a cursor array or a player belongs to one thread
+ * at a time.
  */
 #ifndef ANIMRT_H
 #define ANIMRT_H
@@ -33,7 +63,7 @@ extern "C" {
 #endif
 
 #define ANIMRT_VERSION_MAJOR 0
-#define ANIMRT_VERSION_MINOR 1
+#define ANIMRT_VERSION_MINOR 2
 #define ANIMRT_VERSION_PATCH 0
 
 typedef enum animrt_status {
@@ -121,6 +151,209 @@ void animrt_close(animrt_clip *clip);
 
 /* True when this build reads .xnb.zst. */
 bool animrt_has_zstd(void);
+
+/* ================================================================ poses
+ *
+ * Conventions: seconds, translation x y z, rotation a quaternion x y z w,
+ * scale x y z.  A track a sequence does not have samples as identity
+ * (0 translation, rotation 0 0 0 1, scale 1).
+ *
+ * Sampling one sequence at a time t follows the original runtime
+ * (KeyFrameSequence with AnimationBinder's time rule; FORMAT.md section 2):
+ *   - time rule, with the sequence's own duration d: ANIMRT_PLAY_ONCE clamps
+ *     t > d to d; ANIMRT_PLAY_REPEAT wraps t > d to fmod(t, d).  A negative
+ *     time clamps to 0 (Once) or wraps into [0, d] (Repeat); NaN is 0.
+ *   - key: with key times, the original binary search (the last key from
+ *     its time on); uniform keys, key = (int)(t / KeyInterval) in double
+ *     precision.  Past the last key the pose holds the last key in both
+ *     modes: the original picked key 0 as the next key for Repeat and then
+ *     overwrote it, so nothing interpolates toward key 0.
+ *   - translation and scale lerp, rotation slerps along the shorter arc
+ *     (a normalised lerp when the two keys' dot product exceeds 0.999999);
+ *     fixed tracks and single keys give their one value.
+ * Deviations where the original had no defined result: a time before the
+ * first key time holds the first key (the original extrapolated), KeyInterval
+ * 0 with several keys gives the last key (the original indexed out of range),
+ * and a duration of 0 makes every time 0.
+ */
+
+typedef enum animrt_play_mode {
+	ANIMRT_PLAY_ONCE = 0,    /* past the end, hold the end */
+	ANIMRT_PLAY_REPEAT       /* past the end, start again */
+} animrt_play_mode;
+
+/* Bits of animrt_pose.tracks: which tracks of a bone a clip animates. */
+#define ANIMRT_TRACK_TRANSLATION 0x1u
+#define ANIMRT_TRACK_ROTATION 0x2u
+#define ANIMRT_TRACK_SCALE 0x4u
+
+/*
+ * A pose: one local transform per bone, as flat arrays (structure of
+ * arrays).  The arrays are the caller's: set them yourself, or carve them
+ * from one block with animrt_pose_init.  `tracks` says, per bone, which
+ * tracks the sampled clip animates (0: the clip does not animate the bone;
+ * its transform is identity); crossfades and layers use it.
+ */
+typedef struct animrt_pose {
+	uint32_t bone_count;
+	float *translation;   /* bone_count * 3 */
+	float *rotation;      /* bone_count * 4 */
+	float *scale;         /* bone_count * 3 */
+	uint8_t *tracks;      /* bone_count, ANIMRT_TRACK_* bits */
+} animrt_pose;
+
+/* Bytes animrt_pose_init needs for bone_count bones, a multiple of 16 (so
+ * poses carved one after another from one block stay aligned); 0 when too
+ * many. */
+size_t animrt_pose_size_bytes(uint32_t bone_count);
+
+/* Carve a pose for bone_count bones out of `memory` (animrt_pose_size_bytes
+ * of it, aligned for float, as malloc returns it) and set it to identity. */
+void animrt_pose_init(animrt_pose *pose, void *memory, uint32_t bone_count);
+
+/* Every bone identity, no tracks. */
+void animrt_pose_reset(animrt_pose *pose);
+
+/*
+ * One sequence at time_s (seconds) by the rule above.  `cursor` (may be
+ * NULL) is the caller's hint of where the last search ended: with it, a time
+ * that moves forward finds its key in a step or two; any value is safe (0
+ * to start).  Writes translation[3], rotation[4], scale[3].
+ */
+void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
+			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3]);
+
+/*
+ * The whole clip at time_s into `pose`, bone i = sequence i.  `cursors`
+ * (may be NULL) holds one cursor per pose bone.  ANIMRT_ERR_ARGUMENT when a
+ * pointer is NULL or the pose has fewer bones than the clip has sequences;
+ * bones past the clip's sequences are set to identity with no tracks.
+ */
+animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				 uint32_t *cursors, animrt_pose *pose);
+
+/*
+ * Crossfade: out = a blended toward b by weight (0 gives a, 1 gives b,
+ * clamped to [0, 1]), per bone and track as the original AnimationBlender:
+ * lerp for translation and scale, shorter-arc slerp for rotation when both
+ * poses animate the track; the one that animates it when only one does;
+ * identity when neither.  out may be a or b.  ANIMRT_ERR_ARGUMENT when a
+ * pointer is NULL or the bone counts differ.
+ */
+animrt_status animrt_pose_blend(const animrt_pose *a, const animrt_pose *b, float weight,
+				animrt_pose *out);
+
+/*
+ * Additive layer: for every track the layer animates, out = base plus the
+ * layer's difference from `reference`, scaled by weight (clamped to [0, 1]):
+ * translation and scale base + w * (layer - reference); rotation
+ * base * slerp(identity, conjugate(reference) * layer, w).  Tracks the layer
+ * does not animate keep the base.  Weight 0 gives the base; weight 1 with
+ * reference = base gives the layer.  reference may be NULL (identity); out
+ * may be base, layer or reference.  ANIMRT_ERR_ARGUMENT when a pointer is
+ * NULL or the bone counts differ.
+ */
+animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
+			      const animrt_pose *reference, float weight, animrt_pose *out);
+
+/* ============================================================== binding */
+
+#define ANIMRT_NO_BONE UINT32_MAX
+
+/*
+ * A clip's sequences mapped once to a caller's bone table, so that sampling
+ * compares no strings.  Read-only after animrt_binding_create.
+ */
+typedef struct animrt_binding {
+	const animrt_clip *clip;
+	uint32_t bone_count;              /* entries of the caller's table */
+	/* clip->sequence_count entries: the table index of each sequence's
+	 * bone, or ANIMRT_NO_BONE.  A bone named twice in the table binds to
+	 * its first entry; two sequences of one bone: the later one wins. */
+	const uint32_t *bone_of_sequence;
+	/* Sequences whose bone the table lacks (the original runtime threw for
+	 * these), in file order; they are left out of poses. */
+	uint32_t unmatched_count;
+	const uint32_t *unmatched;
+	/* Table bones no sequence animates; poses give them identity. */
+	uint32_t unanimated_count;
+	const uint32_t *unanimated;
+} animrt_binding;
+
+/*
+ * Bind `clip` to bone_names[0 .. bone_count) (UTF-8, compared byte for
+ * byte).  Names that do not match are listed in the binding, not errors:
+ * check unmatched_count to be as strict as the original.  One allocation;
+ * the names are not kept.  ANIMRT_ERR_ARGUMENT for NULL pointers (a NULL
+ * name matches nothing), ANIMRT_ERR_NOMEM.  On failure *out is NULL.
+ */
+animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *bone_names,
+				    uint32_t bone_count, animrt_binding **out, animrt_error *err);
+
+void animrt_binding_destroy(animrt_binding *binding);
+
+/* The binding's clip at time_s into `pose` (binding->bone_count bones),
+ * `cursors` (may be NULL) one per pose bone.  ANIMRT_ERR_ARGUMENT when a
+ * pointer is NULL or the pose has another bone count. */
+animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
+				    animrt_play_mode mode, uint32_t *cursors, animrt_pose *pose);
+
+/* =============================================================== player */
+
+/*
+ * Playback state for one skeleton, like the original AnimationBinder and
+ * AnimationBlender together: the clip playing (local time, time scale, play
+ * mode) and, during a crossfade, the clip fading out.  Opaque; one
+ * allocation holding its key cursors and the scratch pose of crossfades.
+ */
+typedef struct animrt_player animrt_player;
+
+/* A player for poses of bone_count bones, playing nothing (identity). */
+animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, animrt_error *err);
+
+void animrt_player_destroy(animrt_player *player);
+
+/*
+ * Start binding's clip at local time 0, time scale 1.  blend_time_s 0 cuts
+ * to it; more crossfades from what plays now to it over that many seconds
+ * of advance() (the original counted from the start time; here from 0),
+ * then drops the old clip.  As in the original, starting a clip during a
+ * crossfade drops the clip fading out and fades from the one fading in.  ANIMRT_ERR_ARGUMENT when a pointer is NULL, the binding's
+ * bone_count is not the player's, or blend_time_s is negative or not finite.
+ */
+animrt_status animrt_player_play(animrt_player *player, const animrt_binding *binding,
+				 animrt_play_mode mode, float blend_time_s);
+
+/* Set the newest clip's local time in seconds (clamped, or wrapped, at the
+ * clip's duration by its play mode). */
+void animrt_player_set_time(animrt_player *player, float time_s);
+
+/* Set the newest clip's time scale: 1 plays at normal speed, 0 freezes (the
+ * original returned an empty key frame instead), 2 plays twice as fast, a
+ * negative scale plays backward.  Not finite: ignored. */
+void animrt_player_set_time_scale(animrt_player *player, float time_scale);
+
+/*
+ * Move time on by dt_s seconds: each clip's local time by dt_s times its
+ * time scale (then clamped for Once, wrapped at the clip's duration for
+ * Repeat), a crossfade by dt_s; a crossfade past its blend time ends.
+ */
+void animrt_player_advance(animrt_player *player, float dt_s);
+
+/* The newest clip's local time; 0 when nothing plays. */
+float animrt_player_time(const animrt_player *player);
+
+/* How far a crossfade has come, 0 to 1; 1 when there is none. */
+float animrt_player_blend_weight(const animrt_player *player);
+
+/* True when the newest clip plays Once and has reached its end, or when
+ * nothing plays. */
+bool animrt_player_is_done(const animrt_player *player);
+
+/* The pose now: the newest clip, or the crossfade of the two.  Nothing
+ * playing gives identity.  ANIMRT_ERR_ARGUMENT when a pointer is NULL or
+ * the pose has another bone count than the player. */
+animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,299 @@
+/*
+ * sample.c - `animc sample`: the pose of a compiled clip at given times,
+ * evaluated by the loader library (animrt_clip_sample), or the crossfade of
+ * two clips at a weight (binding both to one bone table, animrt_pose_blend).
+ * Prints a table, or JSON with one object per line.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/animrt.h"
+#include "cli.h"
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"usage: animc sample [--repeat] [--json] --time SECONDS FILE\n"
+		"       animc sample [--repeat] [--json] --blend OTHER --weight W --time SECONDS FILE\n"
+		"\n"
+		"Print the pose of a compiled clip (.xnb or .xnb.zst) at a time, as the animc\n"
+		"loader library evaluates it: per bone, in the file's sequence order, the\n"
+		"translation (x y z), rotation (quaternion x y z w) and scale (x y z).\n"
+		"A time past the clip's end holds the end, or with --repeat wraps around;\n"
+		"a negative time holds the start, or with --repeat wraps back from the end.\n"
+		"\n"
+		"With --blend, print the crossfade from FILE's pose to OTHER's at weight W\n"
+		"(0 is FILE, 1 is OTHER): lerp of translation and scale, slerp of rotation;\n"
+		"a bone or track only one clip animates takes that clip's value.  Bones are\n"
+		"FILE's, then those only OTHER animates.\n"
+		"\n"
+		"options:\n"
+		"  --time SECONDS   the time to sample; repeat the option for several times\n"
+		"  --repeat         play mode Repeat (default: Once)\n"
+		"  --json           print {\"time\": t, \"bones\": [{\"bone\": name, \"translation\":\n"
+		"                   [x,y,z], \"rotation\": [x,y,z,w], \"scale\": [x,y,z]}, ...]},\n"
+		"                   one object per line and time\n"
+		"  --blend OTHER    crossfade toward the compiled clip OTHER\n"
+		"  --weight W       crossfade weight, 0 to 1 (with --blend)\n"
+		"  -h, --help       show this help\n"
+		"\n"
+		"exit status: 0 printed, 1 a file is unreadable or damaged (the message names\n"
+		"the byte offset), 2 usage error.\n");
+}
+
+/* A float option: the whole text, finite. */
+static bool parse_float(const char *text, float *out)
+{
+	char *end;
+
+	if (!*text)
+		return false;
+	*out = strtof(text, &end);
+	return *end == '\0' && isfinite(*out);
+}
+
+static void print_json(float time_s, const char *const *names, const animrt_pose *pose)
+{
+	printf("{\"time\": ");
+	json_float(stdout, time_s);
+	printf(", \"bones\": [");
+	for (uint32_t i = 0; i < pose->bone_count; i++) {
+		printf("%s{\"bone\": ", i ? ", " : "");
+		json_string(stdout, names[i]);
+		printf(", \"translation\": ");
+		json_floats(stdout, pose->translation + 3 * (size_t)i, 3, 1);
+		printf(", \"rotation\": ");
+		json_floats(stdout, pose->rotation + 4 * (size_t)i, 4, 1);
+		printf(", \"scale\": ");
+		json_floats(stdout, pose->scale + 3 * (size_t)i, 3, 1);
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+static void print_floats(const float *v, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		printf(" %10.6g", (double)v[k]);
+	printf(" ");
+}
+
+static void print_table(const char *title, float time_s, bool repeat, const char *const *names,
+			const animrt_pose *pose)
+{
+	char t[32];
+
+	cli_format_float(time_s, t, sizeof t);
+	printf("%s at %s s (%s): %u bones\n", title, t, repeat ? "repeat" : "once", pose->bone_count);
+	printf("  %-24s%33s %44s %33s\n", "bone", "translation", "rotation", "scale");
+	for (uint32_t i = 0; i < pose->bone_count; i++) {
+		printf("  %-24s", names[i]);
+		print_floats(pose->translation + 3 * (size_t)i, 3);
+		print_floats(pose->rotation + 4 * (size_t)i, 4);
+		print_floats(pose->scale + 3 * (size_t)i, 3);
+		printf("\n");
+	}
+}
+
+static animrt_clip *open_clip(const char *path)
+{
+	animrt_clip *clip;
+	animrt_error err;
+
+	if (animrt_open_file(path, &clip, &err) != ANIMRT_OK) {
+		fprintf(stderr, "%s: error: %s\n", path, err.message);
+		return NULL;
+	}
+	return clip;
+}
+
+static bool has_name(const char *const *names, uint32_t count, const char *name)
+{
+	for (uint32_t i = 0; i < count; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+typedef struct sample_args {
+	const char *path, *other_path;
+	const float *times;
+	size_t time_count;
+	float weight;
+	bool repeat, json;
+} sample_args;
+
+/* Evaluate and print; the clips are open. */
+static int print_poses(const sample_args *a, const animrt_clip *clip, const animrt_clip *other)
+{
+	animrt_play_mode mode = a->repeat ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+	uint32_t max_bones = clip->sequence_count + (other ? other->sequence_count : 0);
+	const char **names = calloc(max_bones ? max_bones : 1, sizeof *names);
+	void *mem[2] = { NULL, NULL };
+	animrt_pose pose[2];
+	animrt_binding *bind[2] = { NULL, NULL };
+	uint32_t bones = 0;
+	int status = ANIMC_EXIT_FAILED;
+	char *title = NULL;
+
+	if (!names)
+		goto nomem;
+	if (!other) {
+		/* One entry per sequence, duplicates included: the file's view. */
+		for (uint32_t i = 0; i < clip->sequence_count; i++)
+			names[bones++] = clip->sequences[i].bone;
+	} else {
+		for (uint32_t c = 0; c < 2; c++) {
+			const animrt_clip *from = c ? other : clip;
+
+			for (uint32_t i = 0; i < from->sequence_count; i++)
+				if (!has_name(names, bones, from->sequences[i].bone))
+					names[bones++] = from->sequences[i].bone;
+		}
+	}
+	for (int p = 0; p < (other ? 2 : 1); p++) {
+		mem[p] = malloc(animrt_pose_size_bytes(bones) + 1);
+		if (!mem[p])
+			goto nomem;
+		animrt_pose_init(&pose[p], mem[p], bones);
+	}
+	if (other) {
+		animrt_error err;
+
+		if (animrt_binding_create(clip, names, bones, &bind[0], &err) != ANIMRT_OK ||
+		    animrt_binding_create(other, names, bones, &bind[1], &err) != ANIMRT_OK) {
+			fprintf(stderr, "animc sample: error: %s\n", err.message);
+			goto out;
+		}
+		size_t n = strlen(a->path) + strlen(a->other_path) + 64;
+
+		title = malloc(n);
+		if (!title)
+			goto nomem;
+		snprintf(title, n, "%s -> %s, weight %g,", a->path, a->other_path, (double)a->weight);
+	}
+	for (size_t i = 0; i < a->time_count; i++) {
+		float t = a->times[i];
+
+		if (other) {
+			animrt_binding_sample(bind[0], t, mode, NULL, &pose[0]);
+			animrt_binding_sample(bind[1], t, mode, NULL, &pose[1]);
+			animrt_pose_blend(&pose[0], &pose[1], a->weight, &pose[0]);
+		} else {
+			animrt_clip_sample(clip, t, mode, NULL, &pose[0]);
+		}
+		if (a->json)
+			print_json(t, names, &pose[0]);
+		else
+			print_table(title ? title : a->path, t, a->repeat, names, &pose[0]);
+	}
+	status = ANIMC_EXIT_OK;
+	goto out;
+nomem:
+	fprintf(stderr, "animc sample: error: out of memory\n");
+out:
+	animrt_binding_destroy(bind[0]);
+	animrt_binding_destroy(bind[1]);
+	free(mem[0]);
+	free(mem[1]);
+	free(names);
+	free(title);
+	return status;
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "time", required_argument, NULL, 't' },
+		{ "repeat", no_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "blend", required_argument, NULL, 'b' },
+		{ "weight", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	sample_args a = { .weight = NAN };
+	float *times = calloc((size_t)argc + 1, sizeof *times);
+	animrt_clip *clip = NULL, *other = NULL;
+	int status = ANIMC_EXIT_USAGE, c;
+
+	if (!times) {
+		fprintf(stderr, "animc sample: error: out of memory\n");
+		return ANIMC_EXIT_FAILED;
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 't') {
+			if (!parse_float(optarg, &times[a.time_count])) {
+				cli_usage_error("sample", "--time '%s' is not a finite number of seconds", optarg);
+				goto out;
+			}
+			a.time_count++;
+		} else if (c == 'r') {
+			a.repeat = true;
+		} else if (c == 'j') {
+			a.json = true;
+		} else if (c == 'b') {
+			a.other_path = optarg;
+		} else if (c == 'w') {
+			if (!parse_float(optarg, &a.weight) || a.weight < 0 || a.weight > 1) {
+				cli_usage_error("sample", "--weight '%s' is not a number from 0 to 1", optarg);
+				goto out;
+			}
+		} else if (c == 'h') {
+			help(stdout);
+			status = ANIMC_EXIT_OK;
+			goto out;
+		} else if (optopt == 't' || optopt == 'b' || optopt == 'w') {
+			cli_usage_error("sample", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
+		} else {
+			cli_usage_error("sample", "unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (argc - optind != 1) {
+		cli_usage_error("sample", "give exactly one compiled file");
+		goto out;
+	}
+	if (!a.time_count) {
+		cli_usage_error("sample", "give the time to sample with --time SECONDS");
+		goto out;
+	}
+	if (a.other_path && isnan(a.weight)) {
+		cli_usage_error("sample", "--blend needs --weight W");
+		goto out;
+	}
+	if (!a.other_path && !isnan(a.weight)) {
+		cli_usage_error("sample", "--weight needs --blend OTHER");
+		goto out;
+	}
+	a.path = argv[optind];
+	a.times = times;
+	status = ANIMC_EXIT_FAILED;
+	clip = open_clip(a.path);
+	if (!clip)
+		goto out;
+	if (a.other_path) {
+		other = open_clip(a.other_path);
+		if (!other)
+			goto out;
+	}
+	status = print_poses(&a, clip, other);
+out:
+	animrt_close(clip);
+	animrt_close(other);
+	free(times);
+	return status;
+}
+
+const animc_command animc_cmd_sample = {
+	.name = "sample",
+	.summary = "print the pose of a compiled clip at a time: animc sample --time T FILE",
+	.run = run,
+	.help = help,
+};
