@@ -475,6 +475,7 @@ static bool add_channel(xna *x, animc_clip *clip, const key_ref *order, uint32_t
 	const keyframe *first = &x->keys[order[0].index];
 	char numbered[24];
 	const char *bone = numbered;
+	size_t bone_len;
 	animc_channel *ch;
 	float *times, *values[ANIMC_TRACK_COUNT];
 	int64_t index;
@@ -483,7 +484,10 @@ static bool add_channel(xna *x, animc_clip *clip, const key_ref *order, uint32_t
 		bone = skel->bones[first->bone].name;
 	else
 		snprintf(numbered, sizeof numbered, "Bone%d", first->bone);
-	index = animc_clip_add_channel(clip, bone, strlen(bone));
+	/* Trimmed like the names of the other importers (Grund.glb has " Footsteps"). */
+	bone_len = strlen(bone);
+	bone = animc_xs_trim(bone, &bone_len);
+	index = animc_clip_add_channel(clip, bone, bone_len);
 	times = animc_clip_alloc_floats(clip, n);
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
 		values[k] = animc_clip_alloc_values(clip, (animc_track_kind)k, n);
@@ -1025,6 +1029,11 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 	case K_KF_VECTOR:
 		if (!parse_vector(x, el, text, len, &k->v[r->index * 3], 3))
 			return ANIMC_XML_STOP;
+		/* Caught here, where the value is, rather than in the channel it lands in. */
+		for (int i = 0; i < 3; i++)
+			if (!isfinite(k->v[r->index * 3 + i]))
+				return fail(x, ANIMC_ERR_INVALID, el, "<%s> holds a number that is not finite",
+					    el->name);
 		break;
 	case K_KF_TRANSFORM:
 		if (!parse_vector(x, el, text, len, k->v, 16))
