@@ -14,6 +14,7 @@
 
 #include "../../lib/xform.h"
 #include "../animc_formats.h"
+#include "../robotgame/sequence.h"
 #include "../xml/xml.h"
 
 /* XnaContent > Asset > clips > entry > Value > Keyframes > keyframe > member > item */
@@ -73,10 +74,7 @@ typedef enum kind {
 	K_SEQ_LIST,        /* Translation, Rotation, Scale, Time */
 } kind;
 
-enum { L_TRANSLATION, L_ROTATION, L_SCALE, L_TIME, L_COUNT };
-enum { F_HAS_T, F_HAS_R, F_HAS_S, F_HAS_TIME, F_FIXED_T, F_FIXED_R, F_FIXED_S, F_COUNT };
 enum { V_POSITION, V_ROTATION, V_SCALE };
-static const unsigned list_width[L_COUNT] = { 3, 4, 3, 1 };
 
 typedef struct rule {
 	kind parent;
@@ -118,17 +116,17 @@ static const rule rules[] = {
 	{ K_SEQUENCE, "KeyCount", K_SEQ_KEY_COUNT, T_SEQ, 0, true, false },
 	{ K_SEQUENCE, "Duration", K_SEQ_SEQ_DURATION, T_SEQ, 0, true, false },
 	{ K_SEQUENCE, "KeyInterval", K_SEQ_INTERVAL, T_SEQ, 0, true, false },
-	{ K_SEQUENCE, "HasTranslation", K_SEQ_FLAG, T_SEQ, F_HAS_T, false, false },
-	{ K_SEQUENCE, "HasRotation", K_SEQ_FLAG, T_SEQ, F_HAS_R, false, false },
-	{ K_SEQUENCE, "HasScale", K_SEQ_FLAG, T_SEQ, F_HAS_S, false, false },
-	{ K_SEQUENCE, "HasTime", K_SEQ_FLAG, T_SEQ, F_HAS_TIME, false, false },
-	{ K_SEQUENCE, "FixedTranslation", K_SEQ_FLAG, T_SEQ, F_FIXED_T, false, false },
-	{ K_SEQUENCE, "FixedRotation", K_SEQ_FLAG, T_SEQ, F_FIXED_R, false, false },
-	{ K_SEQUENCE, "FixedScale", K_SEQ_FLAG, T_SEQ, F_FIXED_S, false, false },
-	{ K_SEQUENCE, "Translation", K_SEQ_LIST, T_SEQ, L_TRANSLATION, false, true },
-	{ K_SEQUENCE, "Rotation", K_SEQ_LIST, T_SEQ, L_ROTATION, false, true },
-	{ K_SEQUENCE, "Scale", K_SEQ_LIST, T_SEQ, L_SCALE, false, true },
-	{ K_SEQUENCE, "Time", K_SEQ_LIST, T_SEQ, L_TIME, false, true },
+	{ K_SEQUENCE, "HasTranslation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_TRANSLATION, false, false },
+	{ K_SEQUENCE, "HasRotation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_ROTATION, false, false },
+	{ K_SEQUENCE, "HasScale", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_SCALE, false, false },
+	{ K_SEQUENCE, "HasTime", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_TIME, false, false },
+	{ K_SEQUENCE, "FixedTranslation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_TRANSLATION, false, false },
+	{ K_SEQUENCE, "FixedRotation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_ROTATION, false, false },
+	{ K_SEQUENCE, "FixedScale", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_SCALE, false, false },
+	{ K_SEQUENCE, "Translation", K_SEQ_LIST, T_SEQ, ANIMC_RG_TRANSLATION, false, true },
+	{ K_SEQUENCE, "Rotation", K_SEQ_LIST, T_SEQ, ANIMC_RG_ROTATION, false, true },
+	{ K_SEQUENCE, "Scale", K_SEQ_LIST, T_SEQ, ANIMC_RG_SCALE, false, true },
+	{ K_SEQUENCE, "Time", K_SEQ_LIST, T_SEQ, ANIMC_RG_TIME, false, true },
 	{ K_SEQ_LIST, NULL, K_LIST_ITEM, T_SEQ, 0, false, false },
 };
 
@@ -177,8 +175,8 @@ typedef struct sequence {
 	int32_t key_count;
 	uint32_t key_count_line, key_count_column;
 	float duration_s, key_interval_s;
-	bool flags[F_COUNT];
-	uint32_t list_line[L_COUNT];
+	bool flags[ANIMC_RG_FLAG_COUNT];
+	uint32_t list_line[ANIMC_RG_LIST_COUNT];
 } sequence;
 
 typedef struct xna {
@@ -214,7 +212,7 @@ typedef struct xna {
 	/* AnimationSequence */
 	animc_clip *seq_clip;
 	sequence seq;
-	floats lists[L_COUNT];
+	floats lists[ANIMC_RG_LIST_COUNT];
 	bool seq_count_seen;
 } xna;
 
@@ -620,60 +618,34 @@ static animc_xml_action end_keyframe(xna *x, const animc_xml_element *el)
 
 /* ----------------------------------------------------- AnimationSequence */
 
-/* The end of a KeyFrameSequence: a channel as the XmlSerializer dialect gives it. */
+/* The end of a KeyFrameSequence: the channel the XmlSerializer dialect gives,
+ * made by the code that dialect's importer uses. */
 static animc_xml_action end_sequence(xna *x, const animc_xml_element *el)
 {
 	sequence *s = &x->seq;
-	animc_clip *clip = x->seq_clip;
-	const char *bone = s->bone ? s->bone : "";
-	size_t time_count = x->lists[L_TIME].count;
-	animc_channel *ch;
-	int64_t index;
+	animc_rg_sequence rg = { s->bone, s->key_count, s->duration_s, s->key_interval_s, { 0 },
+				 { 0 }, { 0 }, s->line };
+	char message[512];
 
-	if (s->key_count < 0)
-		return fail_at(x, ANIMC_ERR_INVALID, s->key_count_line, s->key_count_column,
-			       "bone '%s': KeyCount is negative (%d)", bone, s->key_count);
-	if (s->flags[F_HAS_TIME] ? time_count != (size_t)s->key_count : time_count != 0) {
-		uint32_t line = s->list_line[L_TIME] ? s->list_line[L_TIME] : el->line;
-
-		if (s->flags[F_HAS_TIME])
-			return fail_at(x, ANIMC_ERR_INVALID, line, 0, "bone '%s': <Time> has %zu value%s, KeyCount is %d",
-				       bone, time_count, time_count == 1 ? "" : "s", s->key_count);
-		return fail_at(x, ANIMC_ERR_INVALID, line, 0, "bone '%s': <Time> has %zu value%s but HasTime is false",
-			       bone, time_count, time_count == 1 ? "" : "s");
+	memcpy(rg.flags, s->flags, sizeof rg.flags);
+	for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++) {
+		rg.lists[l] = x->lists[l].v;
+		rg.list_floats[l] = x->lists[l].count;
 	}
-	index = animc_clip_add_channel(clip, bone, strlen(bone));
-	if (index < 0)
-		return nomem(x, el);
-	ch = &clip->channels[index];
-	ch->line = s->line;
-	ch->key_count = (uint32_t)s->key_count;
-	ch->duration_s = s->duration_s;
-	ch->key_interval_s = s->key_interval_s;
-	ch->has_time = s->flags[F_HAS_TIME];
-	if (ch->has_time) {
-		ch->times_s = animc_clip_alloc_floats(clip, time_count);
-		if (!ch->times_s)
-			return nomem(x, el);
-		memcpy(ch->times_s, x->lists[L_TIME].v, time_count * sizeof(float));
+	switch (animc_rg_sequence_add(x->seq_clip, &rg, message, sizeof message)) {
+	case ANIMC_RG_OK:
+		return ANIMC_XML_CONTINUE;
+	case ANIMC_RG_NEGATIVE_KEY_COUNT:
+		return fail_at(x, ANIMC_ERR_INVALID, s->key_count_line, s->key_count_column, "%s", message);
+	case ANIMC_RG_TIME_COUNT:
+		return fail_at(x, ANIMC_ERR_INVALID,
+			       s->list_line[ANIMC_RG_TIME] ? s->list_line[ANIMC_RG_TIME] : el->line, 0, "%s",
+			       message);
+	case ANIMC_RG_LIMIT:
+		return fail(x, ANIMC_ERR_LIMIT, el, "%s", message);
+	default:
+		return fail(x, ANIMC_ERR_NOMEM, el, "%s", message);
 	}
-	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-		animc_track *t = &ch->tracks[k];
-		floats *f = &x->lists[k];
-
-		t->is_present = s->flags[F_HAS_T + k];
-		t->is_fixed = s->flags[F_FIXED_T + k];
-		if (f->count / list_width[k] > UINT32_MAX)
-			return fail(x, ANIMC_ERR_LIMIT, el, "too many values");
-		t->value_count = (uint32_t)(f->count / list_width[k]);
-		if (f->count) {
-			t->values = animc_clip_alloc_floats(clip, f->count);
-			if (!t->values)
-				return nomem(x, el);
-			memcpy(t->values, f->v, f->count * sizeof(float));
-		}
-	}
-	return ANIMC_XML_CONTINUE;
 }
 
 /* ------------------------------------------------------------ elements */
@@ -823,7 +795,8 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	if (parent->kind == K_ROOT && strcmp(el->name, "Asset") == 0) {
 		if (start_asset(x, el) == ANIMC_XML_STOP)
 			return ANIMC_XML_STOP;
-		x->stack[1] = (frame){ .kind = K_ASSET, .name = el->name, .line = el->line, .column = el->column };
+		x->stack[1] = (frame){ .kind = K_ASSET, .name = el->name, .line = el->line,
+				       .column = el->column };
 		return ANIMC_XML_CONTINUE;
 	}
 	i = parent->kind == K_ROOT ? -1 : find_rule(x, parent->kind, el->name);
@@ -874,7 +847,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 		free(x->seq.bone);
 		memset(&x->seq, 0, sizeof x->seq);
 		x->seq.line = el->line;
-		for (int l = 0; l < L_COUNT; l++)
+		for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++)
 			x->lists[l].count = 0;
 		break;
 	default:
@@ -915,12 +888,20 @@ static bool is_container(kind k)
 	}
 }
 
+/* Numbers per item of a number list: a matrix, an int, a vector or a float. */
+static size_t item_width(const rule *r)
+{
+	if (r->kind == K_MATRICES)
+		return 16;
+	return r->kind == K_HIERARCHY ? 1 : animc_rg_list_width[r->index];
+}
+
 /* The end of a number list written whole or item by item. */
 static animc_xml_action end_list(xna *x, const animc_xml_element *el, const frame *f,
 				 const char *text, size_t len)
 {
 	const rule *r = &rules[f->rule];
-	size_t added, width = r->kind == K_MATRICES ? 16 : r->kind == K_HIERARCHY ? 1 : list_width[r->index];
+	size_t added, width = item_width(r);
 	size_t count;
 
 	if (f->item_name) {
@@ -982,7 +963,7 @@ static animc_xml_action end_list_item(xna *x, const animc_xml_element *el, const
 				      const char *text, size_t len)
 {
 	const rule *r = &rules[list->rule];
-	size_t added, width = r->kind == K_MATRICES ? 16 : r->kind == K_HIERARCHY ? 1 : list_width[r->index];
+	size_t added, width = item_width(r);
 
 	if (!parse_list(x, el, text, len, r->kind == K_HIERARCHY, &added))
 		return ANIMC_XML_STOP;
@@ -1241,7 +1222,7 @@ static void release(xna *x)
 	free(x->infos);
 	free(x->hierarchy);
 	free(x->seq.bone);
-	for (int l = 0; l < L_COUNT; l++)
+	for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++)
 		free(x->lists[l].v);
 	animc_clip_destroy(x->seq_clip);
 }
@@ -1289,8 +1270,7 @@ static animc_probe probe_xna(const char *path, const uint8_t *head, size_t size)
 
 const animc_importer animc_importer_xna = {
 	.name = "xna",
-	.description = "XNA IntermediateSerializer XML (<XnaContent>): AnimationData, SkinningData, "
-		       "ModelData, AnimationSequence",
+	.description = "XNA IntermediateSerializer XML (<XnaContent>)",
 	.probe = probe_xna,
 	.import = import_xna,
 };
