@@ -51,7 +51,9 @@ animc_rg_problem animc_rg_sequence_add(animc_clip *clip, const animc_rg_sequence
 		ch->times_s = animc_clip_alloc_floats(clip, time_count);
 		if (!ch->times_s)
 			return ANIMC_RG_NOMEM;
-		memcpy(ch->times_s, s->lists[ANIMC_RG_TIME], time_count * sizeof(float));
+		/* No times (KeyCount 0) may come with no list at all: no copy from NULL. */
+		if (time_count)
+			memcpy(ch->times_s, s->lists[ANIMC_RG_TIME], time_count * sizeof(float));
 	}
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
 		animc_track *t = &ch->tracks[k];
