@@ -597,6 +597,48 @@ static void design_example_compiles_to_two_turns(void **state)
 	free(src);
 }
 
+/* With --relative-to-bind, the design example's identity first keys become
+ * the rest pose Assimp gives for those bones. */
+static void design_example_relative_to_the_grund_rest_pose(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	char *out = test_tmpdir("xna-design-bind");
+	animc_skeleton grund = { 0 };
+	static const char *const clips[] = { "TurnBody", "TurnHead" };
+	static const uint32_t bone_index[] = { 0, 2 };
+
+	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
+	test_run r = test_animc("build", "-q", "--skeleton", model, "--relative-to-bind", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	for (int c = 0; c < 2; c++) {
+		char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
+		const animc_bone *bone = &grund.bones[bone_index[c]];
+		animrt_clip *clip;
+		double dot = 0;
+
+		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+		const animrt_sequence *s = &clip->sequences[0];
+		for (int i = 0; i < 3; i++) {
+			assert_near(s->translation[i], bone->translation[i], 1e-5 * (1 + fabs(bone->translation[i])));
+			assert_near(s->scale[i], bone->scale[i], 1e-5);
+		}
+		for (int i = 0; i < 4; i++)
+			dot += (double)s->rotation[i] * bone->rotation[i];
+		assert_near(fabs(dot), 1, 1e-5);
+		animrt_close(clip);
+		free(xnb);
+	}
+	test_run_release(&r);
+	animc_skeleton_release(&grund);
+	free(out);
+	free(model);
+	free(src);
+}
+
 static void relative_to_bind_needs_a_skeleton(void **state)
 {
 	char *out = test_tmpdir("xna-relative");
@@ -657,6 +699,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
 	cmocka_unit_test(content_beats_the_animation_extension),
 	cmocka_unit_test(design_example_compiles_to_two_turns),
+	cmocka_unit_test(design_example_relative_to_the_grund_rest_pose),
 	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
 	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
 };
