@@ -74,6 +74,10 @@ static void help(FILE *out)
 		"                          MODEL (any model Assimp reads: .glb, .fbx, .x, ...);\n"
 		"                          a clip with an unknown bone fails.  Sources that\n"
 		"                          number their bones take the names from it\n"
+		"      --relative-to-bind  keys of XNA intermediate XML are relative to the bone's\n"
+		"                          rest pose: compose each with the rest transform of\n"
+		"                          MODEL (key x rest), so the output holds absolute\n"
+		"                          local transforms.  Needs --skeleton\n"
 		"      --warnings-as-errors  a source with warnings fails\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -461,7 +465,8 @@ static bool gather(builder *b, char **inputs, int count)
 
 static int parse_options(builder *b, int argc, char **argv)
 {
-	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON };
+	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
+	       O_RELATIVE };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -472,6 +477,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "warnings-as-errors", no_argument, NULL, O_WERROR },
 		{ "clip", required_argument, NULL, O_CLIP },
 		{ "skeleton", required_argument, NULL, O_SKELETON },
+		{ "relative-to-bind", no_argument, NULL, O_RELATIVE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -524,6 +530,9 @@ static int parse_options(builder *b, int argc, char **argv)
 		case O_SKELETON:
 			b->skeleton_path = optarg;
 			break;
+		case O_RELATIVE:
+			b->import.relative_to_bind = true;
+			break;
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -549,6 +558,9 @@ static int parse_options(builder *b, int argc, char **argv)
 		return cli_usage_error("build", "no inputs: give files or folders to compile");
 	if (b->quiet && b->verbose)
 		return cli_usage_error("build", "--quiet and --verbose contradict each other");
+	if (b->import.relative_to_bind && !b->skeleton_path)
+		return cli_usage_error("build", "--relative-to-bind needs --skeleton MODEL: the rest "
+				       "transforms come from the model");
 	return 0;
 }
 

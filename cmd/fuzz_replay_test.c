@@ -10,6 +10,7 @@
 
 int animc_fuzz_robotgame(const uint8_t *data, size_t size);
 int animc_fuzz_loader(const uint8_t *data, size_t size);
+int animc_fuzz_xna(const uint8_t *data, size_t size);
 
 static size_t replay(const char *dir, const char *suffix, int (*entry)(const uint8_t *, size_t))
 {
@@ -45,8 +46,18 @@ static void loader_seeds(void **state)
 	assert_true(replay("testdata/loader", NULL, animc_fuzz_loader) > 0);
 }
 
+static void xna_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/xna", NULL, animc_fuzz_xna) > 0);
+	assert_true(replay("testdata/golden", ".xml", animc_fuzz_xna) > 0);
+	assert_true(replay("testdata/golden", ".Animation", animc_fuzz_xna) > 0);
+	assert_true(replay("testdata/hostile", ".Animation", animc_fuzz_xna) > 0);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(robotgame_seeds),
+	cmocka_unit_test(xna_seeds),
 	cmocka_unit_test(loader_seeds),
 };
 

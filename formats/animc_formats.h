@@ -91,6 +91,7 @@ const animc_importer *animc_importer_by_name(const char *name);
 
 /* The importers, one per format. */
 extern const animc_importer animc_importer_robotgame;
+extern const animc_importer animc_importer_xna;
 
 /*
  * Load the node tree of a model any Assimp importer reads (glTF, FBX, .X,

@@ -11,6 +11,7 @@
 
 #include "../animc_formats.h"
 #include "../xml/xml.h"
+#include "sequence.h"
 
 #define XSI_URI "http://www.w3.org/2001/XMLSchema-instance"
 #define MAX_DEPTH 8
@@ -35,6 +36,11 @@ typedef enum kind {
 
 enum { L_TRANSLATION, L_ROTATION, L_SCALE, L_TIME, L_COUNT };
 enum { F_HAS_T, F_HAS_R, F_HAS_S, F_HAS_TIME, F_FIXED_T, F_FIXED_R, F_FIXED_S, F_COUNT };
+/* sequence.h, which makes the channel, counts lists and flags in this order. */
+_Static_assert((int)L_TIME == (int)ANIMC_RG_TIME && (int)L_COUNT == (int)ANIMC_RG_LIST_COUNT &&
+		       (int)F_FIXED_T == (int)ANIMC_RG_FIXED_TRANSLATION &&
+		       (int)F_COUNT == (int)ANIMC_RG_FLAG_COUNT,
+	       "lists and flags in the order of sequence.h");
 
 static const char *const list_tags[L_COUNT] = { "Translation", "Rotation", "Scale", "Time" };
 static const char *const item_tags[L_COUNT] = { "Vector3", "Quaternion", "Vector3", "float" };
@@ -277,72 +283,40 @@ static bool once(importer *im, const animc_xml_element *el, uint32_t bit)
 static animc_xml_action end_sequence(importer *im, const animc_xml_element *el)
 {
 	sequence *s = &im->seq;
-	animc_clip *clip = im->clip;
 	static const char *const required[] = { "KeyCount", "Duration", "KeyInterval" };
 	static const uint32_t required_bits[] = { SEEN_KEY_COUNT, SEEN_DURATION, SEEN_KEY_INTERVAL };
-	animc_channel *ch;
-	int64_t index;
+	animc_rg_sequence rg = { s->bone, s->key_count, s->duration_s, s->key_interval_s, { 0 },
+				 { 0 }, { 0 }, s->line };
+	char message[512];
+	animc_xml_element at;
 
 	for (int i = 0; i < 3; i++)
 		if (!(s->seen & required_bits[i]))
 			return fail(im, ANIMC_ERR_INVALID, el,
 				    "sequence of bone '%s' has no <%s>", s->bone ? s->bone : "",
 				    required[i]);
-	if (s->key_count < 0) {
-		animc_xml_element at = *el;
-
+	memcpy(rg.flags, s->flags, sizeof rg.flags);
+	for (int l = 0; l < L_COUNT; l++) {
+		rg.lists[l] = im->lists[l].v;
+		rg.list_floats[l] = im->lists[l].count;
+	}
+	at = *el;
+	switch (animc_rg_sequence_add(im->clip, &rg, message, sizeof message)) {
+	case ANIMC_RG_OK:
+		return ANIMC_XML_CONTINUE;
+	case ANIMC_RG_NEGATIVE_KEY_COUNT:
 		at.line = s->key_count_line;
 		at.column = s->key_count_column;
-		return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': KeyCount is negative (%d)",
-			    s->bone ? s->bone : "", s->key_count);
-	}
-	size_t time_count = im->lists[L_TIME].count;
-	if (s->flags[F_HAS_TIME] ? time_count != (size_t)s->key_count : time_count != 0) {
-		animc_xml_element at = *el;
-
+		return fail(im, ANIMC_ERR_INVALID, &at, "%s", message);
+	case ANIMC_RG_TIME_COUNT:
 		at.line = s->list_line[L_TIME] ? s->list_line[L_TIME] : el->line;
 		at.column = 0;
-		if (s->flags[F_HAS_TIME])
-			return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': <Time> has %zu value%s, KeyCount is %d",
-				    s->bone ? s->bone : "", time_count, time_count == 1 ? "" : "s",
-				    s->key_count);
-		return fail(im, ANIMC_ERR_INVALID, &at, "bone '%s': <Time> has %zu value%s but HasTime is false",
-			    s->bone ? s->bone : "", time_count, time_count == 1 ? "" : "s");
+		return fail(im, ANIMC_ERR_INVALID, &at, "%s", message);
+	case ANIMC_RG_LIMIT:
+		return fail(im, ANIMC_ERR_LIMIT, el, "%s", message);
+	default:
+		return fail(im, ANIMC_ERR_NOMEM, el, "%s", message);
 	}
-
-	index = animc_clip_add_channel(clip, s->bone, s->bone_len);
-	if (index < 0)
-		return fail(im, ANIMC_ERR_NOMEM, el, "out of memory");
-	ch = &clip->channels[index];
-	ch->line = s->line;
-	ch->key_count = (uint32_t)s->key_count;
-	ch->duration_s = s->duration_s;
-	ch->key_interval_s = s->key_interval_s;
-	ch->has_time = s->flags[F_HAS_TIME];
-	if (ch->has_time) {
-		ch->times_s = animc_clip_alloc_floats(clip, time_count);
-		if (!ch->times_s)
-			return fail(im, ANIMC_ERR_NOMEM, el, "out of memory");
-		if (time_count)
-			memcpy(ch->times_s, im->lists[L_TIME].v, time_count * sizeof(float));
-	}
-	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-		animc_track *t = &ch->tracks[k];
-		floats *f = &im->lists[k];
-
-		t->is_present = s->flags[F_HAS_T + k];
-		t->is_fixed = s->flags[F_FIXED_T + k];
-		t->value_count = (uint32_t)(f->count / list_width[k]);
-		if (f->count / list_width[k] > UINT32_MAX)
-			return fail(im, ANIMC_ERR_LIMIT, el, "too many values");
-		if (f->count) {
-			t->values = animc_clip_alloc_floats(clip, f->count);
-			if (!t->values)
-				return fail(im, ANIMC_ERR_NOMEM, el, "out of memory");
-			memcpy(t->values, f->v, f->count * sizeof(float));
-		}
-	}
-	return ANIMC_XML_CONTINUE;
 }
 
 static animc_xml_action on_end(void *user, const animc_xml_element *el, const char *text,

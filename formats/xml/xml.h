@@ -2,7 +2,8 @@
  * xml.h - what the XML importers share: a streaming element reader over
  * libxml2's SAX2 interface with network, DTDs and entity expansion off; a
  * root-element sniffer for recognising files by content; and parsers for the
- * XML Schema lexical forms (xs:float, xs:int, xs:boolean) both dialects use.
+ * XML Schema lexical forms (xs:float, xs:int, xs:boolean, xs:duration, lists)
+ * the dialects use.
  * libxml2 appears in xml_sax.c only; nothing of it leaks through here.
  */
 #ifndef ANIMC_FORMATS_XML_H
@@ -53,6 +54,27 @@ bool animc_xs_int64(const char *s, size_t len, int64_t *out);
 
 /* xs:boolean: true, false, 1, 0. */
 bool animc_xs_bool(const char *s, size_t len, bool *out);
+
+/* Ticks (100 ns, .NET's TimeSpan unit) per second. */
+#define ANIMC_TICKS_PER_SECOND 10000000
+
+/*
+ * xs:duration as .NET's XmlConvert.ToTimeSpan read it, in integer ticks of
+ * 100 ns: [-]P[nY][nM][nD][T[nH][nM][n[.f]S]], parts in that order, at least
+ * one, a T only before a time part; a year counts 365 days and a month 30
+ * (as .NET did); fraction digits past the seventh are truncated.  Integer
+ * arithmetic throughout, so PT0.0333333S is exactly 333333 ticks.  Returns
+ * false for anything else or a total beyond int64.
+ */
+bool animc_xs_duration(const char *s, size_t len, int64_t *ticks);
+
+/*
+ * The next whitespace-separated token of a list value (xs:list, and the
+ * compact form IntermediateSerializer writes vectors, matrices and lists
+ * of them in): skips XML whitespace from *cursor, sets token/len and moves
+ * *cursor past it.  False when only whitespace is left.
+ */
+bool animc_xs_list_next(const char **cursor, const char *end, const char **token, size_t *len);
 
 /* ------------------------------------------------------ element reader */
 

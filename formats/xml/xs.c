@@ -1,5 +1,6 @@
 /*
- * xs.c - XML Schema lexical forms (xs:float, xs:int, xs:boolean) and the
+ * xs.c - XML Schema lexical forms (xs:float, xs:int, xs:boolean, xs:duration,
+ * whitespace-separated lists) and the
  * root-element sniffer.  No libxml2 here: these run on raw bytes, the
  * sniffer before any parser is chosen.
  */
@@ -270,4 +271,113 @@ bool animc_xs_bool(const char *s, size_t len, bool *out)
 		return true;
 	}
 	return false;
+}
+
+/* ---------------------------------------------------------- xs:duration */
+
+/* Digits at *p as an unsigned number; false when none or beyond uint64. */
+static bool duration_digits(const char **p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *q = *p;
+
+	if (q == end || *q < '0' || *q > '9')
+		return false;
+	for (; q < end && *q >= '0' && *q <= '9'; q++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*q - '0'), &v))
+			return false;
+	*p = q;
+	*out = v;
+	return true;
+}
+
+bool animc_xs_duration(const char *s, size_t len, int64_t *ticks)
+{
+	/* years, months, days | hours, minutes, seconds */
+	uint64_t part[6] = { 0 }, fraction = 0, total;
+	const char *p, *end;
+	bool negative = false, any = false, time_part = false;
+	int next = 0;   /* the first designator of the current half still allowed */
+
+	s = animc_xs_trim(s, &len);
+	p = s;
+	end = s + len;
+	if (p < end && *p == '-') {
+		negative = true;
+		p++;
+	}
+	if (p == end || *p++ != 'P')
+		return false;
+	while (p < end) {
+		/* M is months before the T and minutes after it. */
+		const char *designators = time_part ? "HMS" : "YMD";
+		uint64_t v;
+		int i;
+
+		if (*p == 'T') {
+			if (time_part || ++p == end)
+				return false;   /* one T, and a time part after it */
+			time_part = true;
+			next = 0;
+			continue;
+		}
+		if (!duration_digits(&p, end, &v) || p == end)
+			return false;
+		if (*p == '.') {
+			/* Only seconds take a fraction: keep 7 digits, truncate the rest. */
+			int digits = 0;
+
+			for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+				if (digits < 7)
+					fraction = fraction * 10 + (uint64_t)(*p - '0');
+			if (!time_part || digits == 0 || p == end || *p != 'S')
+				return false;
+			for (; digits < 7; digits++)
+				fraction *= 10;
+		}
+		for (i = next; i < 3 && designators[i] != *p; i++)
+			;
+		if (i == 3)
+			return false;
+		part[(time_part ? 3 : 0) + i] = v;
+		next = i + 1;
+		any = true;
+		p++;
+	}
+	if (!any)
+		return false;
+	/* As .NET's XsdDuration.TryToTimeSpan: years and months to days, then down to ticks. */
+	if (__builtin_add_overflow(part[0], part[1] / 12, &total) ||
+	    __builtin_mul_overflow(total, 365, &total) ||
+	    __builtin_add_overflow(total, (part[1] % 12) * 30, &total) ||
+	    __builtin_add_overflow(total, part[2], &total) ||
+	    __builtin_mul_overflow(total, 24, &total) || __builtin_add_overflow(total, part[3], &total) ||
+	    __builtin_mul_overflow(total, 60, &total) || __builtin_add_overflow(total, part[4], &total) ||
+	    __builtin_mul_overflow(total, 60, &total) || __builtin_add_overflow(total, part[5], &total) ||
+	    __builtin_mul_overflow(total, (uint64_t)ANIMC_TICKS_PER_SECOND, &total) ||
+	    __builtin_add_overflow(total, fraction, &total) || total > (uint64_t)INT64_MAX)
+		return false;
+	*ticks = negative ? -(int64_t)total : (int64_t)total;
+	return true;
+}
+
+/* ---------------------------------------------------------------- lists */
+
+bool animc_xs_list_next(const char **cursor, const char *end, const char **token, size_t *len)
+{
+	const char *p = *cursor, *start;
+
+	while (p < end && animc_xml_is_space(*p))
+		p++;
+	if (p == end) {
+		*cursor = p;
+		return false;
+	}
+	start = p;
+	while (p < end && !animc_xml_is_space(*p))
+		p++;
+	*token = start;
+	*len = (size_t)(p - start);
+	*cursor = p;
+	return true;
 }

@@ -1,5 +1,6 @@
 /*
- * xs_test.c - xs:float/int/boolean parsing and root-element sniffing.
+ * xs_test.c - xs:float/int/boolean/duration and list parsing, and
+ * root-element sniffing.
  */
 #include <math.h>
 #include <string.h>
@@ -140,6 +141,80 @@ static void root_element_sniffing(void **state)
 	assert_false(animc_xml_root_name((const uint8_t *)"<Animation>", 11, tiny, sizeof tiny));
 }
 
+
+static bool duration(const char *s, int64_t *ticks)
+{
+	return animc_xs_duration(s, strlen(s), ticks);
+}
+
+static void durations_in_integer_ticks(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t ticks;
+	} good[] = {
+		{ "PT0S", 0 },
+		{ "PT1S", 10000000 },
+		/* Exactly, never through a float: 1/30 s as .NET wrote it. */
+		{ "PT0.0333333S", 333333 },
+		{ "PT1M30S", 900000000 },
+		{ "PT1H2M3.5S", 37235000000 },
+		{ "P1DT2H", 936000000000 },
+		{ "-PT1S", -10000000 },
+		{ "-PT0S", 0 },
+		{ "  PT2S\n", 20000000 },
+		{ "PT0.12345678999S", 1234567 },  /* past 7 digits: truncated */
+		{ "PT0.5S", 5000000 },
+		{ "P1D", 864000000000 },
+		{ "PT1H", 36000000000 },
+		{ "PT90M", 54000000000 },
+		{ "P1Y", 365 * 864000000000LL },   /* .NET: a year is 365 days */
+		{ "P1M", 30 * 864000000000LL },    /* and a month 30 */
+		{ "P14M", (365 + 2 * 30) * 864000000000LL },
+		{ "P10675199DT2H48M5.4775807S", INT64_MAX },
+	};
+	static const char *const bad[] = {
+		"", "P", "PT", "T1S", "1S", "P1", "PT1", "P1DT", "PT1S1M", "P1D1Y", "PT1H1H", "P1S",
+		"PT1.S", "PT.5S", "PT1.5M", "P1.5D", "+PT1S", "PT-1S", "P 1D", "PT1 S", "PT1s", "pt1s",
+		"P10675199DT2H48M5.4775808S", "P99999999999999999999D", "PT1S garbage", "PTS", "P-1D",
+	};
+	int64_t t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		t = -42;
+		if (!duration(good[i].text, &t) || t != good[i].ticks)
+			fail_msg("'%s': got %lld, expected %lld", good[i].text, (long long)t,
+				 (long long)good[i].ticks);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		t = -42;
+		if (duration(bad[i], &t))
+			fail_msg("'%s' parsed as %lld", bad[i], (long long)t);
+		assert_true(t == -42);
+	}
+}
+
+static void lists_split_on_xml_whitespace(void **state)
+{
+	const char text[] = " 1 \t-2.5\r\n\n  3E2\t";
+	const char *cursor = text, *end = text + strlen(text), *token;
+	size_t len;
+	float v;
+
+	(void)state;
+	assert_true(animc_xs_list_next(&cursor, end, &token, &len));
+	assert_int_equal(len, 1);
+	assert_true(animc_xs_list_next(&cursor, end, &token, &len));
+	assert_true(animc_xs_float(token, len, &v) && v == -2.5f);
+	assert_true(animc_xs_list_next(&cursor, end, &token, &len));
+	assert_true(animc_xs_float(token, len, &v) && v == 300);
+	assert_false(animc_xs_list_next(&cursor, end, &token, &len));
+	assert_false(animc_xs_list_next(&cursor, end, &token, &len));
+	cursor = text;
+	assert_false(animc_xs_list_next(&cursor, text, &token, &len));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(floats_as_dotnet_read_them),
 	cmocka_unit_test(special_floats_parse),
@@ -147,6 +222,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(ints_within_int32),
 	cmocka_unit_test(booleans),
 	cmocka_unit_test(root_element_sniffing),
+	cmocka_unit_test(durations_in_integer_ticks),
+	cmocka_unit_test(lists_split_on_xml_whitespace),
 };
 
 ANIMC_TEST_GROUP(group_xs, tests);

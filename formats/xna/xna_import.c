@@ -1,0 +1,1276 @@
+/*
+ * xna_import.c - the XNA IntermediateSerializer importer: an <XnaContent>
+ * document whose <Asset> is AnimationData, SkinningData or ModelData (named
+ * clips whose keyframes mix bones, split here into one channel per bone) or
+ * RobotGame's AnimationSequence (one clip, the same one its XmlSerializer
+ * twin gives).  Streamed through the XML element reader; NOTES.md states the
+ * grammar.  Keys stay in document order per bone: sorting them is the sort
+ * pass's work, which warns naming the bone.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/xform.h"
+#include "../animc_formats.h"
+#include "../robotgame/sequence.h"
+#include "../xml/xml.h"
+
+/* XnaContent > Asset > clips > entry > Value > Keyframes > keyframe > member > item */
+#define MAX_DEPTH 10
+#define MAX_ALIASES 64
+
+/* ------------------------------------------------------------- grammar */
+
+typedef enum asset_type {
+	A_NONE = 0,
+	A_ANIMATION_DATA,  /* AnimationClassLibrary.AnimationData: Euler keys */
+	A_SKINNING_DATA,   /* SkinnedModel.SkinningData: matrix keys */
+	A_MODEL_DATA,      /* CustomModelAnimation.ModelData: matrix keys, root clips */
+	A_SEQUENCE,        /* RobotGameData.GameObject.AnimationSequence */
+	A_COUNT
+} asset_type;
+
+static const char *const asset_names[A_COUNT] = {
+	[A_ANIMATION_DATA] = "AnimationClassLibrary.AnimationData",
+	[A_SKINNING_DATA] = "SkinnedModel.SkinningData",
+	[A_MODEL_DATA] = "CustomModelAnimation.ModelData",
+	[A_SEQUENCE] = "RobotGameData.GameObject.AnimationSequence",
+};
+
+#define T_AD (1u << A_ANIMATION_DATA)
+#define T_MATRIX ((1u << A_SKINNING_DATA) | (1u << A_MODEL_DATA))
+#define T_CLIPS (T_AD | T_MATRIX)
+#define T_SEQ (1u << A_SEQUENCE)
+
+typedef enum kind {
+	K_UNKNOWN = 0,
+	K_ROOT,
+	K_ASSET,
+	K_CLIPS,           /* a dictionary of clips (which one in `index`) */
+	K_ENTRY,           /* one Key/Value pair */
+	K_KEY,
+	K_VALUE,
+	K_CLIP_DURATION,
+	K_KEYFRAMES,
+	K_KEYFRAME,
+	K_KF_BONE,
+	K_KF_TIME,
+	K_KF_VECTOR,       /* Position, Rotation (Euler), Scale */
+	K_KF_TRANSFORM,
+	K_MATRICES,        /* BindPose, InverseBindPose */
+	K_HIERARCHY,
+	K_LIST_ITEM,       /* an item of a number list written item by item */
+	K_SEQ_COUNT,
+	K_SEQ_DURATION,
+	K_SEQUENCES,
+	K_SEQUENCE,
+	K_SEQ_BONE,
+	K_SEQ_KEY_COUNT,
+	K_SEQ_SEQ_DURATION,
+	K_SEQ_INTERVAL,
+	K_SEQ_FLAG,
+	K_SEQ_LIST,        /* Translation, Rotation, Scale, Time */
+} kind;
+
+enum { V_POSITION, V_ROTATION, V_SCALE };
+
+typedef struct rule {
+	kind parent;
+	const char *name;   /* NULL: an item of a collection, whatever its name */
+	kind kind;
+	unsigned types;     /* the asset types it belongs to */
+	int index;          /* which dictionary, vector, flag or list */
+	bool is_required;
+	bool may_be_null;   /* Null="true" reads as empty (lists, dictionaries, strings) */
+} rule;
+
+static const rule rules[] = {
+	{ K_ASSET, "AnimationClips", K_CLIPS, T_AD | (1u << A_SKINNING_DATA), 0, false, true },
+	{ K_ASSET, "ModelAnimationClips", K_CLIPS, 1u << A_MODEL_DATA, 0, false, true },
+	{ K_ASSET, "RootAnimationClips", K_CLIPS, 1u << A_MODEL_DATA, 1, false, true },
+	{ K_ASSET, "BindPose", K_MATRICES, T_MATRIX, 0, false, true },
+	{ K_ASSET, "InverseBindPose", K_MATRICES, T_MATRIX, 1, false, true },
+	{ K_ASSET, "SkeletonHierarchy", K_HIERARCHY, T_MATRIX, 0, false, true },
+	{ K_ASSET, "KeyFrameSequenceCount", K_SEQ_COUNT, T_SEQ, 0, false, false },
+	{ K_ASSET, "Duration", K_SEQ_DURATION, T_SEQ, 0, true, false },
+	{ K_ASSET, "KeyFrameSequences", K_SEQUENCES, T_SEQ, 0, false, true },
+	{ K_CLIPS, NULL, K_ENTRY, T_CLIPS, 0, false, false },
+	{ K_ENTRY, "Key", K_KEY, T_CLIPS, 0, true, false },
+	{ K_ENTRY, "Value", K_VALUE, T_CLIPS, 0, true, false },
+	{ K_VALUE, "Duration", K_CLIP_DURATION, T_CLIPS, 0, true, false },
+	{ K_VALUE, "Keyframes", K_KEYFRAMES, T_CLIPS, 0, true, true },
+	{ K_KEYFRAMES, NULL, K_KEYFRAME, T_CLIPS, 0, false, false },
+	{ K_KEYFRAME, "BoneIndex", K_KF_BONE, T_AD, 0, true, false },
+	{ K_KEYFRAME, "Bone", K_KF_BONE, T_MATRIX, 0, true, false },
+	{ K_KEYFRAME, "Time", K_KF_TIME, T_CLIPS, 0, true, false },
+	{ K_KEYFRAME, "Position", K_KF_VECTOR, T_AD, V_POSITION, true, false },
+	{ K_KEYFRAME, "Rotation", K_KF_VECTOR, T_AD, V_ROTATION, true, false },
+	{ K_KEYFRAME, "Scale", K_KF_VECTOR, T_AD, V_SCALE, true, false },
+	{ K_KEYFRAME, "Transform", K_KF_TRANSFORM, T_MATRIX, 0, true, false },
+	{ K_MATRICES, NULL, K_LIST_ITEM, T_MATRIX, 0, false, false },
+	{ K_HIERARCHY, NULL, K_LIST_ITEM, T_MATRIX, 0, false, false },
+	{ K_SEQUENCES, NULL, K_SEQUENCE, T_SEQ, 0, false, false },
+	{ K_SEQUENCE, "BoneName", K_SEQ_BONE, T_SEQ, 0, false, true },
+	{ K_SEQUENCE, "KeyCount", K_SEQ_KEY_COUNT, T_SEQ, 0, true, false },
+	{ K_SEQUENCE, "Duration", K_SEQ_SEQ_DURATION, T_SEQ, 0, true, false },
+	{ K_SEQUENCE, "KeyInterval", K_SEQ_INTERVAL, T_SEQ, 0, true, false },
+	{ K_SEQUENCE, "HasTranslation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_TRANSLATION, false, false },
+	{ K_SEQUENCE, "HasRotation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_ROTATION, false, false },
+	{ K_SEQUENCE, "HasScale", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_SCALE, false, false },
+	{ K_SEQUENCE, "HasTime", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_TIME, false, false },
+	{ K_SEQUENCE, "FixedTranslation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_TRANSLATION, false, false },
+	{ K_SEQUENCE, "FixedRotation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_ROTATION, false, false },
+	{ K_SEQUENCE, "FixedScale", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_SCALE, false, false },
+	{ K_SEQUENCE, "Translation", K_SEQ_LIST, T_SEQ, ANIMC_RG_TRANSLATION, false, true },
+	{ K_SEQUENCE, "Rotation", K_SEQ_LIST, T_SEQ, ANIMC_RG_ROTATION, false, true },
+	{ K_SEQUENCE, "Scale", K_SEQ_LIST, T_SEQ, ANIMC_RG_SCALE, false, true },
+	{ K_SEQUENCE, "Time", K_SEQ_LIST, T_SEQ, ANIMC_RG_TIME, false, true },
+	{ K_SEQ_LIST, NULL, K_LIST_ITEM, T_SEQ, 0, false, false },
+};
+
+#define RULE_COUNT ((int)(sizeof rules / sizeof rules[0]))
+_Static_assert(sizeof rules / sizeof rules[0] <= 64, "one bit of frame.seen per rule");
+
+/* ------------------------------------------------------------- state */
+
+typedef struct floats {
+	float *v;
+	size_t count, capacity;
+} floats;
+
+typedef struct frame {
+	kind kind;
+	int rule;
+	const char *name;       /* libxml2's interned name, valid through the parse */
+	uint64_t seen;          /* bit per member rule seen inside */
+	const char *item_name;  /* the name the first item of a collection used */
+	uint32_t line, column;
+} frame;
+
+typedef struct keyframe {
+	int32_t bone;
+	int64_t ticks;
+	/* AnimationData: position, Euler angles (X pitch, Y yaw, Z roll), scale;
+	 * the matrix types: the 16 elements of Transform. */
+	float v[16];
+	uint32_t line;                      /* the keyframe element */
+	uint32_t bone_line, bone_column;
+	uint32_t time_line, time_column;
+	uint32_t value_line, value_column;  /* Transform */
+} keyframe;
+
+/* What later checks need of each clip built. */
+typedef struct clip_info {
+	size_t clip;                    /* index in the set */
+	uint32_t key_line, key_column;
+	int32_t max_bone;               /* -1 when the clip has no keys */
+	uint32_t bone_line, bone_column;
+} clip_info;
+
+typedef struct sequence {
+	uint32_t line;
+	char *bone;
+	int32_t key_count;
+	uint32_t key_count_line, key_count_column;
+	float duration_s, key_interval_s;
+	bool flags[ANIMC_RG_FLAG_COUNT];
+	uint32_t list_line[ANIMC_RG_LIST_COUNT];
+} sequence;
+
+typedef struct xna {
+	const animc_import_options *options;
+	animc_diag_sink *sink;
+	animc_clip_set *out;
+	animc_status status;
+	asset_type type;
+	frame stack[MAX_DEPTH];
+	bool asset_seen;
+	uint32_t root_line, asset_line;
+	int alias_count;
+	char *alias_prefix[MAX_ALIASES], *alias_uri[MAX_ALIASES];
+	floats numbers;            /* the number list being read */
+	int32_t *ints;             /* SkeletonHierarchy being read */
+	size_t int_count, int_capacity;
+	/* the clip entry being read */
+	int dictionary;            /* 0: the model's clips, 1: RootAnimationClips */
+	char *key;
+	uint32_t key_line, key_column;
+	int64_t duration_ticks;
+	keyframe *keys;
+	size_t key_count, key_capacity;
+	keyframe key_now;
+	clip_info *infos;
+	size_t info_count, info_capacity;
+	/* SkinningData/ModelData members */
+	bool has_matrices[2], has_hierarchy;
+	size_t matrix_count[2];
+	uint32_t matrices_line[2], matrices_column[2], hierarchy_line, hierarchy_column;
+	int32_t *hierarchy;
+	size_t hierarchy_count;
+	/* AnimationSequence */
+	animc_clip *seq_clip;
+	sequence seq;
+	floats lists[ANIMC_RG_LIST_COUNT];
+	bool seq_count_seen;
+} xna;
+
+static animc_xml_action fail_at(xna *x, animc_status status, uint32_t line, uint32_t column,
+				const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static animc_xml_action fail_at(xna *x, animc_status status, uint32_t line, uint32_t column,
+				const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	animc_diag_vreport(x->sink, ANIMC_ERROR, line, column, -1, fmt, ap);
+	va_end(ap);
+	if (x->status == ANIMC_OK)
+		x->status = status;
+	return ANIMC_XML_STOP;
+}
+
+#define fail(x, status, el, ...) fail_at((x), (status), (el)->line, (el)->column, __VA_ARGS__)
+
+static animc_xml_action nomem(xna *x, const animc_xml_element *el)
+{
+	return fail(x, ANIMC_ERR_NOMEM, el, "out of memory");
+}
+
+/* Grow an array of `count` items of `size` bytes to hold one more. */
+static bool grow(void **items, size_t *capacity, size_t count, size_t size, size_t first)
+{
+	size_t cap;
+	void *grown;
+
+	if (count < *capacity)
+		return true;
+	cap = *capacity ? *capacity : first;
+	if (cap > SIZE_MAX / 2 / size)
+		return false;
+	cap = *capacity ? cap * 2 : cap;
+	grown = realloc(*items, cap * size);
+	if (!grown)
+		return false;
+	*items = grown;
+	*capacity = cap;
+	return true;
+}
+
+static bool push_float(floats *f, float v)
+{
+	if (!grow((void **)&f->v, &f->capacity, f->count, sizeof *f->v, 256))
+		return false;
+	f->v[f->count++] = v;
+	return true;
+}
+
+/* A copy of text[0..len) trimmed of XML whitespace, NUL-terminated. */
+static char *trimmed_copy(const char *text, size_t len)
+{
+	const char *t = animc_xs_trim(text, &len);
+	char *copy = malloc(len + 1);
+
+	if (copy) {
+		memcpy(copy, t, len);
+		copy[len] = '\0';
+	}
+	return copy;
+}
+
+/* Quote at most 60 bytes of a value in a message. */
+#define QUOTE_LEN(n) ((int)((n) > 60 ? 60 : (n)))
+
+/* ------------------------------------------------------------ values */
+
+/* Exactly `want` xs:float numbers (a Vector3, a Matrix). */
+static bool parse_vector(xna *x, const animc_xml_element *el, const char *text, size_t len,
+			 float *out, size_t want)
+{
+	const char *cursor = text, *end = text + len, *token;
+	size_t n, count = 0;
+
+	while (animc_xs_list_next(&cursor, end, &token, &n)) {
+		if (count == want) {
+			fail(x, ANIMC_ERR_PARSE, el, "<%s> has more than %zu numbers", el->name, want);
+			return false;
+		}
+		if (!animc_xs_float(token, n, &out[count])) {
+			fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:float",
+			     el->name, QUOTE_LEN(n), token);
+			return false;
+		}
+		count++;
+	}
+	if (count < want) {
+		fail(x, ANIMC_ERR_PARSE, el, "<%s> has %zu number%s; it needs %zu", el->name, count,
+		     count == 1 ? "" : "s", want);
+		return false;
+	}
+	return true;
+}
+
+/* Append the numbers of a list's text to x->numbers (xs:float) or x->ints
+ * (xs:int); *added says how many. */
+static bool parse_list(xna *x, const animc_xml_element *el, const char *text, size_t len,
+		       bool is_int, size_t *added)
+{
+	const char *cursor = text, *end = text + len, *token;
+	size_t n;
+
+	*added = 0;
+	while (animc_xs_list_next(&cursor, end, &token, &n)) {
+		if (is_int) {
+			int32_t v;
+
+			if (!animc_xs_int(token, n, &v, NULL)) {
+				fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:int",
+				     el->name, QUOTE_LEN(n), token);
+				return false;
+			}
+			if (!grow((void **)&x->ints, &x->int_capacity, x->int_count, sizeof *x->ints, 64)) {
+				nomem(x, el);
+				return false;
+			}
+			x->ints[x->int_count++] = v;
+		} else {
+			float v;
+
+			if (!animc_xs_float(token, n, &v)) {
+				fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:float",
+				     el->name, QUOTE_LEN(n), token);
+				return false;
+			}
+			if (!push_float(&x->numbers, v)) {
+				nomem(x, el);
+				return false;
+			}
+		}
+		(*added)++;
+	}
+	return true;
+}
+
+static bool parse_int(xna *x, const animc_xml_element *el, const char *text, size_t len, int32_t *out)
+{
+	bool out_of_range;
+
+	if (animc_xs_int(text, len, out, &out_of_range))
+		return true;
+	text = animc_xs_trim(text, &len);
+	fail(x, ANIMC_ERR_PARSE, el, out_of_range ? "<%s> holds %.*s, which does not fit in an int32"
+						  : "<%s> holds '%.*s', which is not an xs:int",
+	     el->name, QUOTE_LEN(len), text);
+	return false;
+}
+
+static bool parse_float(xna *x, const animc_xml_element *el, const char *text, size_t len, float *out)
+{
+	if (animc_xs_float(text, len, out))
+		return true;
+	text = animc_xs_trim(text, &len);
+	fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:float", el->name,
+	     QUOTE_LEN(len), text);
+	return false;
+}
+
+/* A TimeSpan: xs:duration in ticks, not negative. */
+static bool parse_time(xna *x, const animc_xml_element *el, const char *text, size_t len, int64_t *ticks)
+{
+	if (!animc_xs_duration(text, len, ticks)) {
+		text = animc_xs_trim(text, &len);
+		fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:duration (such as PT1.5S)",
+		     el->name, QUOTE_LEN(len), text);
+		return false;
+	}
+	if (*ticks < 0) {
+		fail(x, ANIMC_ERR_INVALID, el, "<%s> is negative (%.*s)", el->name, QUOTE_LEN(len),
+		     animc_xs_trim(text, &len));
+		return false;
+	}
+	return true;
+}
+
+static float ticks_to_seconds(int64_t ticks)
+{
+	return (float)((double)ticks / ANIMC_TICKS_PER_SECOND);
+}
+
+/* --------------------------------------------------------------- clips */
+
+static const char *const dictionary_prefix[2] = { "", "root." };
+
+/* Translation, rotation and scale of one key; false once reported. */
+static bool key_values(xna *x, const keyframe *k, float t[3], float r[4], float s[3])
+{
+	const animc_import_options *o = x->options;
+	bool is_euler = x->type == A_ANIMATION_DATA;
+	double m[16];
+	animc_decompose_result result;
+
+	if (is_euler) {
+		/* Rotation holds (pitch, yaw, roll) as X, Y, Z. */
+		animc_quat_from_yaw_pitch_roll(k->v[4], k->v[3], k->v[5], r);
+		if (!o->relative_to_bind) {
+			memcpy(t, &k->v[0], 3 * sizeof *t);
+			memcpy(s, &k->v[6], 3 * sizeof *s);
+			return true;
+		}
+		double pos[3] = { k->v[0], k->v[1], k->v[2] };
+		double rot[4] = { r[0], r[1], r[2], r[3] };
+		double scl[3] = { k->v[6], k->v[7], k->v[8] };
+
+		animc_mat4_compose(pos, rot, scl, m);
+	} else {
+		for (int i = 0; i < 16; i++)
+			m[i] = k->v[i];
+	}
+	if (o->relative_to_bind) {
+		/* As the design's player did: keyframe transform x original bone transform. */
+		double rest[16];
+
+		for (int i = 0; i < 16; i++)
+			rest[i] = o->skeleton->bones[k->bone].local[i];
+		animc_mat4_multiply(m, rest, m);
+	}
+	result = animc_mat4_decompose(m, t, r, s);
+	if (result == ANIMC_DECOMPOSE_OK)
+		return true;
+	if (is_euler)
+		fail_at(x, ANIMC_ERR_INVALID, k->line, 0,
+			"the key of bone %d composed with its rest transform does not split into "
+			"scale, rotation and translation: %s", k->bone, animc_decompose_result_string(result));
+	else
+		fail_at(x, ANIMC_ERR_INVALID, k->value_line, k->value_column,
+			"<Transform>%s does not split into scale, rotation and translation: %s",
+			o->relative_to_bind ? " composed with the bone's rest transform" : "",
+			animc_decompose_result_string(result));
+	return false;
+}
+
+/* A key's place in the split: by bone, then as written (the sort pass
+ * orders times, warning). */
+typedef struct key_ref {
+	int32_t bone;
+	uint32_t index;
+} key_ref;
+
+static int compare_key_refs(const void *pa, const void *pb)
+{
+	const key_ref *a = pa, *b = pb;
+
+	if (a->bone != b->bone)
+		return a->bone < b->bone ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/* One channel for keys order[0..n) of one bone. */
+static bool add_channel(xna *x, animc_clip *clip, const key_ref *order, uint32_t n)
+{
+	const animc_skeleton *skel = x->options->skeleton;
+	const keyframe *first = &x->keys[order[0].index];
+	char numbered[24];
+	const char *bone = numbered;
+	size_t bone_len;
+	animc_channel *ch;
+	float *times, *values[ANIMC_TRACK_COUNT];
+	int64_t index;
+
+	if (skel)
+		bone = skel->bones[first->bone].name;
+	else
+		snprintf(numbered, sizeof numbered, "Bone%d", first->bone);
+	/* Trimmed like the names of the other importers (Grund.glb has " Footsteps"). */
+	bone_len = strlen(bone);
+	bone = animc_xs_trim(bone, &bone_len);
+	index = animc_clip_add_channel(clip, bone, bone_len);
+	times = animc_clip_alloc_floats(clip, n);
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+		values[k] = animc_clip_alloc_values(clip, (animc_track_kind)k, n);
+	if (index < 0 || !times || !values[0] || !values[1] || !values[2]) {
+		fail_at(x, ANIMC_ERR_NOMEM, first->line, 0, "out of memory");
+		return false;
+	}
+	ch = &clip->channels[index];
+	/* Where the bone's first key is: the sort pass's warning points there. */
+	ch->line = first->line;
+	ch->key_count = n;
+	ch->has_time = true;
+	ch->times_s = times;
+	ch->duration_s = clip->duration_s;
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		ch->tracks[k].is_present = true;
+		ch->tracks[k].value_count = n;
+		ch->tracks[k].values = values[k];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const keyframe *key = &x->keys[order[i].index];
+
+		times[i] = ticks_to_seconds(key->ticks);
+		if (!key_values(x, key, &values[ANIMC_TRANSLATION][i * 3], &values[ANIMC_ROTATION][i * 4],
+				&values[ANIMC_SCALE][i * 3]))
+			return false;
+	}
+	return true;
+}
+
+/* The end of a dictionary entry: the clip of its Key and Value. */
+static animc_xml_action end_entry(xna *x, const animc_xml_element *el)
+{
+	const char *prefix = dictionary_prefix[x->dictionary];
+	size_t name_len = strlen(prefix) + strlen(x->key);
+	char *name = malloc(name_len + 1);
+	animc_clip *clip;
+	key_ref *order = NULL;
+	clip_info *info;
+	size_t late = 0, first_late = 0;
+	animc_status status;
+
+	if (!name)
+		return nomem(x, el);
+	snprintf(name, name_len + 1, "%s%s", prefix, x->key);
+	clip = animc_clip_create(name);
+	free(name);
+	if (!clip || !grow((void **)&x->infos, &x->info_capacity, x->info_count, sizeof *x->infos, 8)) {
+		animc_clip_destroy(clip);
+		return nomem(x, el);
+	}
+	clip->line = el->line;
+	clip->duration_s = ticks_to_seconds(x->duration_ticks);
+	info = &x->infos[x->info_count];
+	memset(info, 0, sizeof *info);
+	info->key_line = x->key_line;
+	info->key_column = x->key_column;
+	info->max_bone = -1;
+
+	if (x->key_count > UINT32_MAX) {
+		animc_clip_destroy(clip);
+		return fail(x, ANIMC_ERR_LIMIT, el, "clip '%s' has more than %u keyframes", x->key, UINT32_MAX);
+	}
+	if (x->key_count) {
+		order = malloc(x->key_count * sizeof *order);
+		if (!order) {
+			animc_clip_destroy(clip);
+			return nomem(x, el);
+		}
+		for (size_t i = 0; i < x->key_count; i++)
+			order[i] = (key_ref){ x->keys[i].bone, (uint32_t)i };
+		qsort(order, x->key_count, sizeof *order, compare_key_refs);
+	}
+	for (size_t i = 0, j; i < x->key_count; i = j) {
+		for (j = i + 1; j < x->key_count && order[j].bone == order[i].bone; j++)
+			;
+		if (!add_channel(x, clip, &order[i], (uint32_t)(j - i))) {
+			free(order);
+			animc_clip_destroy(clip);
+			return ANIMC_XML_STOP;
+		}
+	}
+	for (size_t i = 0; i < x->key_count; i++) {
+		const keyframe *k = &x->keys[i];
+
+		if (k->bone > info->max_bone) {
+			info->max_bone = k->bone;
+			info->bone_line = k->bone_line;
+			info->bone_column = k->bone_column;
+		}
+		if (k->ticks > x->duration_ticks && late++ == 0)
+			first_late = i;
+	}
+	free(order);
+	if (late) {
+		const keyframe *k = &x->keys[first_late];
+
+		animc_diag_report(x->sink, ANIMC_WARNING, k->time_line, k->time_column,
+				  "clip '%s': %zu key%s past the clip's Duration (%g s), the first at %g s",
+				  clip->name, late, late == 1 ? " lies" : "s lie", (double)clip->duration_s,
+				  (double)ticks_to_seconds(k->ticks));
+	}
+	if (x->key_count == 0)
+		animc_diag_report(x->sink, ANIMC_WARNING, el->line, el->column,
+				  "clip '%s' has no keyframes", clip->name);
+	/* Every channel is the split's own: the count is the one it made. */
+	clip->declared_channel_count = clip->channel_count;
+	info->clip = x->out->count;
+	status = animc_clip_set_add(x->out, clip);
+	if (status != ANIMC_OK)
+		return fail(x, status, el, "out of memory");
+	x->info_count++;
+	return ANIMC_XML_CONTINUE;
+}
+
+/* The end of a keyframe: check it and keep it for its clip. */
+static animc_xml_action end_keyframe(xna *x, const animc_xml_element *el)
+{
+	const animc_skeleton *skel = x->options->skeleton;
+	keyframe *k = &x->key_now;
+
+	if (skel && (uint32_t)k->bone >= skel->bone_count)
+		return fail_at(x, ANIMC_ERR_INVALID, k->bone_line, k->bone_column,
+			       "bone index %d is not in the skeleton (%u bones)", k->bone, skel->bone_count);
+	if (!grow((void **)&x->keys, &x->key_capacity, x->key_count, sizeof *x->keys, 64))
+		return nomem(x, el);
+	x->keys[x->key_count++] = *k;
+	return ANIMC_XML_CONTINUE;
+}
+
+/* ----------------------------------------------------- AnimationSequence */
+
+/* The end of a KeyFrameSequence: the channel the XmlSerializer dialect gives,
+ * made by the code that dialect's importer uses. */
+static animc_xml_action end_sequence(xna *x, const animc_xml_element *el)
+{
+	sequence *s = &x->seq;
+	animc_rg_sequence rg = { s->bone, s->key_count, s->duration_s, s->key_interval_s, { 0 },
+				 { 0 }, { 0 }, s->line };
+	char message[512];
+
+	memcpy(rg.flags, s->flags, sizeof rg.flags);
+	for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++) {
+		rg.lists[l] = x->lists[l].v;
+		rg.list_floats[l] = x->lists[l].count;
+	}
+	switch (animc_rg_sequence_add(x->seq_clip, &rg, message, sizeof message)) {
+	case ANIMC_RG_OK:
+		return ANIMC_XML_CONTINUE;
+	case ANIMC_RG_NEGATIVE_KEY_COUNT:
+		return fail_at(x, ANIMC_ERR_INVALID, s->key_count_line, s->key_count_column, "%s", message);
+	case ANIMC_RG_TIME_COUNT:
+		return fail_at(x, ANIMC_ERR_INVALID,
+			       s->list_line[ANIMC_RG_TIME] ? s->list_line[ANIMC_RG_TIME] : el->line, 0, "%s",
+			       message);
+	case ANIMC_RG_LIMIT:
+		return fail(x, ANIMC_ERR_LIMIT, el, "%s", message);
+	default:
+		return fail(x, ANIMC_ERR_NOMEM, el, "%s", message);
+	}
+}
+
+/* ------------------------------------------------------------ elements */
+
+static bool null_attribute(const animc_xml_element *el)
+{
+	const char *v;
+	size_t n;
+	bool b;
+
+	return animc_xml_attribute(el, "Null", NULL, &v, &n) && animc_xs_bool(v, n, &b) && b;
+}
+
+static int find_rule(const xna *x, kind parent, const char *name)
+{
+	for (int i = 0; i < RULE_COUNT; i++) {
+		const rule *r = &rules[i];
+
+		if (r->parent == parent && (r->types & (1u << x->type)) &&
+		    (!r->name || strcmp(r->name, name) == 0))
+			return i;
+	}
+	return -1;
+}
+
+static const char *alias_uri(const xna *x, const animc_xml_element *el, const char *prefix)
+{
+	const char *uri = animc_xml_namespace(el, prefix);
+
+	for (int i = 0; !uri && i < x->alias_count; i++)
+		if (strcmp(x->alias_prefix[i], prefix) == 0)
+			uri = x->alias_uri[i];
+	return uri;
+}
+
+/* <Asset Type="...">: the full type name, through a namespace alias if one is used. */
+static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
+{
+	const char *type, *colon;
+	size_t len;
+	char full[512];
+
+	if (x->asset_seen)
+		return fail(x, ANIMC_ERR_PARSE, el, "a second <Asset>");
+	x->asset_seen = true;
+	x->asset_line = el->line;
+	if (null_attribute(el))
+		return fail(x, ANIMC_ERR_INVALID, el, "the <Asset> is Null");
+	if (!animc_xml_attribute(el, "Type", NULL, &type, &len))
+		return fail(x, ANIMC_ERR_PARSE, el, "<Asset> has no Type attribute");
+	type = animc_xs_trim(type, &len);
+	colon = memchr(type, ':', len);
+	if (colon) {
+		char prefix[256];
+		size_t prefix_len = (size_t)(colon - type);
+		const char *uri;
+
+		if (prefix_len >= sizeof prefix)
+			return fail(x, ANIMC_ERR_UNSUPPORTED, el, "unsupported asset type '%.*s'",
+				    QUOTE_LEN(len), type);
+		memcpy(prefix, type, prefix_len);
+		prefix[prefix_len] = '\0';
+		uri = alias_uri(x, el, prefix);
+		if (!uri)
+			return fail(x, ANIMC_ERR_PARSE, el,
+				    "Type '%.*s' uses the alias '%s', which no xmlns:%s declares",
+				    QUOTE_LEN(len), type, prefix, prefix);
+		/* The alias stands for a CLR namespace: Alias:Name is Namespace.Name. */
+		snprintf(full, sizeof full, "%s.%.*s", uri, (int)(len - prefix_len - 1), colon + 1);
+	} else {
+		snprintf(full, sizeof full, "%.*s", (int)(len < sizeof full ? len : sizeof full - 1), type);
+	}
+	for (int t = A_NONE + 1; t < A_COUNT; t++)
+		if (strcmp(full, asset_names[t]) == 0)
+			x->type = (asset_type)t;
+	if (x->type == A_NONE)
+		return fail(x, ANIMC_ERR_UNSUPPORTED, el,
+			    "unsupported asset type '%s'; the supported types are %s, %s, %s and %s",
+			    full, asset_names[1], asset_names[2], asset_names[3], asset_names[4]);
+	if (x->type == A_SEQUENCE) {
+		x->seq_clip = animc_clip_create("");
+		if (!x->seq_clip)
+			return nomem(x, el);
+		x->seq_clip->line = el->line;
+	}
+	return ANIMC_XML_CONTINUE;
+}
+
+static animc_xml_action start_root(xna *x, const animc_xml_element *el)
+{
+	if (strcmp(el->name, "XnaContent") != 0 || el->uri)
+		return fail(x, ANIMC_ERR_PARSE, el, "the root element is <%s>, not <XnaContent>", el->name);
+	x->root_line = el->line;
+	/* The aliases Type attributes may use; libxml2's arrays last only this call. */
+	for (int i = 0; i < el->namespace_count && x->alias_count < MAX_ALIASES; i++) {
+		const char *prefix = el->namespaces[i * 2], *uri = el->namespaces[i * 2 + 1];
+		char *p, *u;
+
+		if (!prefix || !uri)
+			continue;
+		p = strdup(prefix);
+		u = strdup(uri);
+		if (!p || !u) {
+			free(p);
+			free(u);
+			return nomem(x, el);
+		}
+		x->alias_prefix[x->alias_count] = p;
+		x->alias_uri[x->alias_count++] = u;
+	}
+	x->stack[0] = (frame){ .kind = K_ROOT, .name = el->name, .line = el->line, .column = el->column };
+	return ANIMC_XML_CONTINUE;
+}
+
+/* An element Null="true": empty where the member allows it, else an error.
+ * Its content is skipped. */
+static animc_xml_action start_null(xna *x, const animc_xml_element *el, const rule *r)
+{
+	if (!r->may_be_null)
+		return fail(x, ANIMC_ERR_INVALID, el, "<%s> is Null; it needs a value", el->name);
+	switch (r->kind) {
+	case K_SEQ_LIST:
+		x->seq.list_line[r->index] = el->line;
+		x->lists[r->index].count = 0;
+		break;
+	case K_SEQ_BONE:
+		free(x->seq.bone);
+		x->seq.bone = NULL;
+		break;
+	default:
+		/* Dictionaries, lists of keyframes, sequences, matrices: none. */
+		break;
+	}
+	return ANIMC_XML_SKIP;
+}
+
+static animc_xml_action on_start(void *user, const animc_xml_element *el)
+{
+	xna *x = user;
+	frame *parent, *f;
+	const rule *r;
+	int i;
+
+	if (el->depth == 0)
+		return start_root(x, el);
+	parent = &x->stack[el->depth - 1];
+	if (parent->kind == K_ROOT && strcmp(el->name, "Asset") == 0) {
+		if (start_asset(x, el) == ANIMC_XML_STOP)
+			return ANIMC_XML_STOP;
+		x->stack[1] = (frame){ .kind = K_ASSET, .name = el->name, .line = el->line,
+				       .column = el->column };
+		return ANIMC_XML_CONTINUE;
+	}
+	i = parent->kind == K_ROOT ? -1 : find_rule(x, parent->kind, el->name);
+	if (i < 0) {
+		animc_diag_report(x->sink, ANIMC_WARNING, el->line, el->column,
+				  "unknown element <%s> in <%s> ignored", el->name, parent->name);
+		return ANIMC_XML_SKIP;
+	}
+	r = &rules[i];
+	if (r->name) {
+		if (parent->seen & ((uint64_t)1 << i))
+			return fail(x, ANIMC_ERR_PARSE, el, "a second <%s> in <%s>", el->name, parent->name);
+		parent->seen |= (uint64_t)1 << i;
+	} else if (!parent->item_name) {
+		parent->item_name = el->name;
+	} else if (strcmp(parent->item_name, el->name) != 0) {
+		/* IntermediateSerializer names every item of a collection alike. */
+		return fail(x, ANIMC_ERR_PARSE, el, "an item <%s> in <%s>, whose items are <%s>", el->name,
+			    parent->name, parent->item_name);
+	}
+	if (null_attribute(el))
+		return start_null(x, el, r);
+	f = &x->stack[el->depth];
+	*f = (frame){ .kind = r->kind, .rule = i, .name = el->name, .line = el->line, .column = el->column };
+	switch (r->kind) {
+	case K_CLIPS:
+		x->dictionary = r->index;
+		break;
+	case K_ENTRY:
+		free(x->key);
+		x->key = NULL;
+		x->key_count = 0;
+		x->duration_ticks = 0;
+		break;
+	case K_KEYFRAME:
+		memset(&x->key_now, 0, sizeof x->key_now);
+		x->key_now.line = el->line;
+		break;
+	case K_MATRICES:
+	case K_HIERARCHY:
+	case K_SEQ_LIST:
+		x->numbers.count = 0;
+		x->int_count = 0;
+		if (r->kind == K_SEQ_LIST)
+			x->seq.list_line[r->index] = el->line;
+		break;
+	case K_SEQUENCE:
+		free(x->seq.bone);
+		memset(&x->seq, 0, sizeof x->seq);
+		x->seq.line = el->line;
+		for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++)
+			x->lists[l].count = 0;
+		break;
+	default:
+		break;
+	}
+	return ANIMC_XML_CONTINUE;
+}
+
+/* Members a container must have, as IntermediateSerializer requires them. */
+static animc_xml_action check_required(xna *x, const frame *f)
+{
+	for (int i = 0; i < RULE_COUNT; i++) {
+		const rule *r = &rules[i];
+
+		if (r->parent == f->kind && r->is_required && (r->types & (1u << x->type)) &&
+		    !(f->seen & ((uint64_t)1 << i)))
+			return fail_at(x, ANIMC_ERR_INVALID, f->line, f->column, "<%s> has no <%s>", f->name,
+				       r->name);
+	}
+	return ANIMC_XML_CONTINUE;
+}
+
+static bool is_container(kind k)
+{
+	switch (k) {
+	case K_ROOT:
+	case K_ASSET:
+	case K_CLIPS:
+	case K_ENTRY:
+	case K_VALUE:
+	case K_KEYFRAMES:
+	case K_KEYFRAME:
+	case K_SEQUENCES:
+	case K_SEQUENCE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Numbers per item of a number list: a matrix, an int, a vector or a float. */
+static size_t item_width(const rule *r)
+{
+	if (r->kind == K_MATRICES)
+		return 16;
+	return r->kind == K_HIERARCHY ? 1 : animc_rg_list_width[r->index];
+}
+
+/* The end of a number list written whole or item by item. */
+static animc_xml_action end_list(xna *x, const animc_xml_element *el, const frame *f,
+				 const char *text, size_t len)
+{
+	const rule *r = &rules[f->rule];
+	size_t added, width = item_width(r);
+	size_t count;
+
+	if (f->item_name) {
+		size_t n = len;
+
+		animc_xs_trim(text, &n);
+		if (n)
+			return fail(x, ANIMC_ERR_PARSE, el, "text mixed with elements inside <%s>", el->name);
+	}
+	if (!parse_list(x, el, text, len, r->kind == K_HIERARCHY, &added))
+		return ANIMC_XML_STOP;
+	count = r->kind == K_HIERARCHY ? x->int_count : x->numbers.count;
+	if (count % width)
+		return fail(x, ANIMC_ERR_PARSE, el, "<%s> has %zu numbers, not a multiple of %zu", el->name,
+			    count, width);
+	switch (r->kind) {
+	case K_MATRICES:
+		for (size_t i = 0; i < count; i++)
+			if (!isfinite(x->numbers.v[i]))
+				return fail(x, ANIMC_ERR_INVALID, el, "matrix %zu of <%s> is not finite",
+					    i / 16, el->name);
+		x->has_matrices[r->index] = true;
+		x->matrix_count[r->index] = count / 16;
+		x->matrices_line[r->index] = el->line;
+		x->matrices_column[r->index] = el->column;
+		break;
+	case K_HIERARCHY:
+		/* Parents come before their children; -1 marks a root. */
+		for (size_t i = 0; i < count; i++)
+			if (x->ints[i] < -1 || (x->ints[i] >= 0 && (size_t)x->ints[i] >= i))
+				return fail(x, ANIMC_ERR_INVALID, el,
+					    "<%s>: bone %zu has parent %d; a parent must be -1 or a bone before it",
+					    el->name, i, x->ints[i]);
+		free(x->hierarchy);
+		x->hierarchy = x->ints;
+		x->hierarchy_count = count;
+		x->ints = NULL;
+		x->int_count = x->int_capacity = 0;
+		x->has_hierarchy = true;
+		x->hierarchy_line = el->line;
+		x->hierarchy_column = el->column;
+		break;
+	default: {
+		floats *dst = &x->lists[r->index];
+
+		/* Swap buffers: the list keeps what was read, `numbers` gets the old one. */
+		floats tmp = *dst;
+		*dst = x->numbers;
+		x->numbers = tmp;
+		x->numbers.count = 0;
+		break;
+	}
+	}
+	return ANIMC_XML_CONTINUE;
+}
+
+/* An item of a number list written item by item: one value of the list's width. */
+static animc_xml_action end_list_item(xna *x, const animc_xml_element *el, const frame *list,
+				      const char *text, size_t len)
+{
+	const rule *r = &rules[list->rule];
+	size_t added, width = item_width(r);
+
+	if (!parse_list(x, el, text, len, r->kind == K_HIERARCHY, &added))
+		return ANIMC_XML_STOP;
+	if (added != width)
+		return fail(x, ANIMC_ERR_PARSE, el, "<%s> in <%s> has %zu number%s; it needs %zu", el->name,
+			    list->name, added, added == 1 ? "" : "s", width);
+	return ANIMC_XML_CONTINUE;
+}
+
+static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const frame *f,
+				 const char *text, size_t len)
+{
+	const rule *r = &rules[f->rule];
+	keyframe *k = &x->key_now;
+	sequence *s = &x->seq;
+
+	switch (f->kind) {
+	case K_KEY:
+		free(x->key);
+		x->key = trimmed_copy(text, len);
+		if (!x->key)
+			return nomem(x, el);
+		x->key_line = el->line;
+		x->key_column = el->column;
+		break;
+	case K_CLIP_DURATION:
+		if (!parse_time(x, el, text, len, &x->duration_ticks))
+			return ANIMC_XML_STOP;
+		break;
+	case K_KF_BONE:
+		if (!parse_int(x, el, text, len, &k->bone))
+			return ANIMC_XML_STOP;
+		if (k->bone < 0)
+			return fail(x, ANIMC_ERR_INVALID, el, "bone index %d is below 0", k->bone);
+		k->bone_line = el->line;
+		k->bone_column = el->column;
+		break;
+	case K_KF_TIME:
+		if (!parse_time(x, el, text, len, &k->ticks))
+			return ANIMC_XML_STOP;
+		k->time_line = el->line;
+		k->time_column = el->column;
+		break;
+	case K_KF_VECTOR:
+		if (!parse_vector(x, el, text, len, &k->v[r->index * 3], 3))
+			return ANIMC_XML_STOP;
+		/* Caught here, where the value is, rather than in the channel it lands in. */
+		for (int i = 0; i < 3; i++)
+			if (!isfinite(k->v[r->index * 3 + i]))
+				return fail(x, ANIMC_ERR_INVALID, el, "<%s> holds a number that is not finite",
+					    el->name);
+		break;
+	case K_KF_TRANSFORM:
+		if (!parse_vector(x, el, text, len, k->v, 16))
+			return ANIMC_XML_STOP;
+		k->value_line = el->line;
+		k->value_column = el->column;
+		break;
+	case K_SEQ_COUNT: {
+		int32_t v;
+
+		if (!parse_int(x, el, text, len, &v))
+			return ANIMC_XML_STOP;
+		x->seq_clip->declared_channel_count = v;
+		x->seq_count_seen = true;
+		break;
+	}
+	case K_SEQ_DURATION:
+		if (!parse_float(x, el, text, len, &x->seq_clip->duration_s))
+			return ANIMC_XML_STOP;
+		break;
+	case K_SEQ_BONE:
+		free(s->bone);
+		/* Trimmed, as the XmlSerializer dialect's importer does, so both give one clip. */
+		s->bone = trimmed_copy(text, len);
+		if (!s->bone)
+			return nomem(x, el);
+		break;
+	case K_SEQ_KEY_COUNT:
+		if (!parse_int(x, el, text, len, &s->key_count))
+			return ANIMC_XML_STOP;
+		s->key_count_line = el->line;
+		s->key_count_column = el->column;
+		break;
+	case K_SEQ_SEQ_DURATION:
+		if (!parse_float(x, el, text, len, &s->duration_s))
+			return ANIMC_XML_STOP;
+		break;
+	case K_SEQ_INTERVAL:
+		if (!parse_float(x, el, text, len, &s->key_interval_s))
+			return ANIMC_XML_STOP;
+		break;
+	case K_SEQ_FLAG:
+		if (!animc_xs_bool(text, len, &s->flags[r->index])) {
+			text = animc_xs_trim(text, &len);
+			return fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:boolean",
+				    el->name, QUOTE_LEN(len), text);
+		}
+		break;
+	default:
+		break;
+	}
+	return ANIMC_XML_CONTINUE;
+}
+
+static animc_xml_action on_end(void *user, const animc_xml_element *el, const char *text,
+			       size_t len, bool stray)
+{
+	xna *x = user;
+	const frame *f = &x->stack[el->depth];
+
+	if (stray)
+		return fail(x, ANIMC_ERR_PARSE, el, "text mixed with elements inside <%s>", el->name);
+	if (is_container(f->kind)) {
+		size_t n = len;
+
+		animc_xs_trim(text, &n);
+		if (n)
+			return fail(x, ANIMC_ERR_PARSE, el, "unexpected text inside <%s>", el->name);
+		if (check_required(x, f) == ANIMC_XML_STOP)
+			return ANIMC_XML_STOP;
+	}
+	switch (f->kind) {
+	case K_ENTRY:
+		return end_entry(x, el);
+	case K_KEYFRAME:
+		return end_keyframe(x, el);
+	case K_SEQUENCE:
+		return end_sequence(x, el);
+	case K_MATRICES:
+	case K_HIERARCHY:
+	case K_SEQ_LIST:
+		return end_list(x, el, f, text, len);
+	case K_LIST_ITEM:
+		return end_list_item(x, el, &x->stack[el->depth - 1], text, len);
+	default:
+		return is_container(f->kind) ? ANIMC_XML_CONTINUE : end_leaf(x, el, f, text, len);
+	}
+}
+
+/* ------------------------------------------------------- whole document */
+
+/* A clip's name and where its Key is, for finding names given twice. */
+typedef struct name_ref {
+	const char *name;
+	size_t order;
+	uint32_t line, column;
+} name_ref;
+
+static int compare_name_refs(const void *pa, const void *pb)
+{
+	const name_ref *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+/* Checks that need the whole document: clip names, bone indices against the
+ * model members, the AnimationSequence's root fields. */
+static animc_status finish(xna *x)
+{
+	animc_status status = ANIMC_OK;
+
+	if (!x->asset_seen) {
+		animc_diag_report(x->sink, ANIMC_ERROR, x->root_line, 0, "no <Asset> in <XnaContent>");
+		return ANIMC_ERR_PARSE;
+	}
+	if (x->type == A_SEQUENCE) {
+		if (!x->seq_count_seen)
+			animc_diag_report(x->sink, ANIMC_WARNING, x->asset_line, 0,
+					  "<Asset> has no <KeyFrameSequenceCount>");
+		x->out->is_single_asset = true;
+		status = animc_clip_set_add(x->out, x->seq_clip);
+		x->seq_clip = NULL;
+		return status;
+	}
+	if (x->info_count > 1) {
+		name_ref *refs = malloc(x->info_count * sizeof *refs);
+
+		if (!refs)
+			return ANIMC_ERR_NOMEM;
+		for (size_t i = 0; i < x->info_count; i++)
+			refs[i] = (name_ref){ x->out->clips[x->infos[i].clip]->name, i, x->infos[i].key_line,
+					      x->infos[i].key_column };
+		qsort(refs, x->info_count, sizeof *refs, compare_name_refs);
+		for (size_t i = 1; i < x->info_count; i++) {
+			if (strcmp(refs[i].name, refs[i - 1].name) == 0) {
+				animc_diag_report(x->sink, ANIMC_ERROR, refs[i].line, refs[i].column,
+						  "a second clip named '%s'", refs[i].name);
+				status = ANIMC_ERR_INVALID;
+			}
+		}
+		free(refs);
+	}
+	/* BindPose, InverseBindPose and SkeletonHierarchy describe one skeleton. */
+	for (int m = 0; m < 2; m++) {
+		static const char *const names[2] = { "BindPose", "InverseBindPose" };
+
+		if (x->has_matrices[m] && x->has_hierarchy && x->matrix_count[m] != x->hierarchy_count) {
+			animc_diag_report(x->sink, ANIMC_ERROR, x->matrices_line[m], x->matrices_column[m],
+					  "<%s> has %zu matrices but <SkeletonHierarchy> has %zu bones",
+					  names[m], x->matrix_count[m], x->hierarchy_count);
+			status = ANIMC_ERR_INVALID;
+		}
+	}
+	if (x->has_matrices[0] && x->has_matrices[1] && x->matrix_count[0] != x->matrix_count[1]) {
+		animc_diag_report(x->sink, ANIMC_ERROR, x->matrices_line[1], x->matrices_column[1],
+				  "<InverseBindPose> has %zu matrices but <BindPose> has %zu",
+				  x->matrix_count[1], x->matrix_count[0]);
+		status = ANIMC_ERR_INVALID;
+	}
+	if (x->has_hierarchy || x->has_matrices[0] || x->has_matrices[1]) {
+		size_t bones = x->has_hierarchy ? x->hierarchy_count
+						: x->matrix_count[x->has_matrices[0] ? 0 : 1];
+
+		for (size_t i = 0; i < x->info_count; i++) {
+			const clip_info *info = &x->infos[i];
+
+			if (info->max_bone >= 0 && (size_t)info->max_bone >= bones) {
+				animc_diag_report(x->sink, ANIMC_ERROR, info->bone_line, info->bone_column,
+						  "clip '%s': bone index %d is not in the asset's skeleton (%zu bones)",
+						  x->out->clips[info->clip]->name, info->max_bone, bones);
+				status = ANIMC_ERR_INVALID;
+			}
+		}
+	}
+	/* The model given with --skeleton should be the one the asset describes. */
+	if (status == ANIMC_OK && x->has_hierarchy && x->options->skeleton) {
+		const animc_skeleton *skel = x->options->skeleton;
+
+		for (size_t i = 0; i < x->hierarchy_count && i < skel->bone_count; i++) {
+			if (skel->bones[i].parent != x->hierarchy[i]) {
+				animc_diag_report(x->sink, ANIMC_WARNING, x->hierarchy_line, x->hierarchy_column,
+						  "<SkeletonHierarchy> gives bone %zu the parent %d, the model %d: "
+						  "the bone names may not be the ones the clips mean",
+						  i, x->hierarchy[i], skel->bones[i].parent);
+				break;
+			}
+		}
+	}
+	if (status == ANIMC_OK && x->info_count == 0)
+		return ANIMC_ERR_NOT_FOUND;
+	return status;
+}
+
+static void release(xna *x)
+{
+	for (int i = 0; i < x->alias_count; i++) {
+		free(x->alias_prefix[i]);
+		free(x->alias_uri[i]);
+	}
+	free(x->numbers.v);
+	free(x->ints);
+	free(x->key);
+	free(x->keys);
+	free(x->infos);
+	free(x->hierarchy);
+	free(x->seq.bone);
+	for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++)
+		free(x->lists[l].v);
+	animc_clip_destroy(x->seq_clip);
+}
+
+static animc_status import_xna(const animc_import_request *req, animc_clip_set *out,
+			       animc_diag_sink *sink)
+{
+	static const animc_xml_handler handler = { on_start, on_end };
+	static const animc_import_options defaults;
+	xna x;
+	animc_status status;
+
+	memset(&x, 0, sizeof x);
+	x.options = req->options ? req->options : &defaults;
+	x.sink = sink;
+	x.out = out;
+	if (x.options->relative_to_bind && !x.options->skeleton) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "keys relative to the bind pose need the model's rest transforms (a skeleton)");
+		return ANIMC_ERR_ARGUMENT;
+	}
+	status = animc_xml_parse(req->data, req->size, MAX_DEPTH, &handler, &x, sink);
+	if (x.status != ANIMC_OK)
+		status = x.status;
+	if (status == ANIMC_OK)
+		status = finish(&x);
+	release(&x);
+	if (status != ANIMC_OK) {
+		/* Nothing of a source that failed is compiled. */
+		animc_clip_set_release(out);
+		memset(out, 0, sizeof *out);
+	}
+	return status;
+}
+
+static animc_probe probe_xna(const char *path, const uint8_t *head, size_t size)
+{
+	char root[64];
+
+	(void)path;
+	return animc_xml_root_name(head, size, root, sizeof root) && strcmp(root, "XnaContent") == 0
+		       ? ANIMC_PROBE_CONTENT
+		       : ANIMC_PROBE_NO;
+}
+
+const animc_importer animc_importer_xna = {
+	.name = "xna",
+	.description = "XNA IntermediateSerializer XML (<XnaContent>)",
+	.probe = probe_xna,
+	.import = import_xna,
+};

@@ -1,0 +1,707 @@
+/*
+ * xna_test.c - the XNA IntermediateSerializer importer on small documents:
+ * the split into per-bone channels, spellings that must give one clip,
+ * TimeSpan ticks, bone names and bounds from a skeleton, composition with
+ * rest transforms, matrix keys, the AnimationSequence twin, errors with
+ * their position; and through the CLI, the design example and the options.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cmd/test_support.h"
+#include "../../lib/animrt.h"
+#include "../animc_formats.h"
+#include "../xml/xml.h"
+
+#define XML "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+#define AD_OPEN XML "<XnaContent>\n<Asset Type=\"AnimationClassLibrary.AnimationData\">\n<AnimationClips>\n"
+#define AD_CLOSE "</AnimationClips>\n</Asset>\n</XnaContent>\n"
+#define CLIP(name, duration, keys) \
+	"<Item><Key>" name "</Key><Value><Duration>" duration "</Duration><Keyframes>\n" keys \
+	"</Keyframes></Value></Item>\n"
+#define KEY(bone, time, pos, rot, scale)                                                         \
+	"<Item><BoneIndex>" #bone "</BoneIndex><Time>" time "</Time><Position>" pos "</Position>" \
+	"<Rotation>" rot "</Rotation><Scale>" scale "</Scale></Item>\n"
+#define SK_OPEN XML "<XnaContent>\n<Asset Type=\"SkinnedModel.SkinningData\">\n<AnimationClips>\n"
+#define MKEY(bone, time, matrix) \
+	"<Item><Bone>" #bone "</Bone><Time>" time "</Time><Transform>" matrix "</Transform></Item>\n"
+#define IDENTITY "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1"
+
+typedef struct imported {
+	animc_status status;
+	animc_clip_set set;
+	test_diags diags;
+} imported;
+
+static imported import_with(const char *doc, const animc_import_options *options)
+{
+	imported r = { .diags.echo = getenv("ANIMC_TEST_ECHO") != NULL };
+	animc_diag_sink sink = test_diag_sink(&r.diags, "t.xml");
+	animc_import_request req = { "t.xml", (const uint8_t *)doc, strlen(doc), options };
+
+	r.status = animc_importer_xna.import(&req, &r.set, &sink);
+	return r;
+}
+
+static imported import_str(const char *doc)
+{
+	return import_with(doc, NULL);
+}
+
+static void release(imported *r)
+{
+	animc_clip_set_release(&r->set);
+	test_diags_release(&r->diags);
+}
+
+static void assert_near(double got, double want, double tolerance)
+{
+	if (!(fabs(got - want) <= tolerance))
+		fail_msg("got %.9g, expected %.9g", got, want);
+}
+
+/* Process a clip in a mode and write it; the caller frees the bytes. */
+static uint8_t *write_clip(animc_clip *clip, bool exact, size_t *size)
+{
+	animc_process_options options = { .exact = exact };
+	uint8_t *bytes;
+
+	assert_int_equal(animc_clip_process(clip, &options, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_xnb_write(clip, NULL, &bytes, size, NULL), ANIMC_OK);
+	return bytes;
+}
+
+/* A three-bone skeleton: Root; Spine at (1,2,3) turned 90 degrees about Y; Head. */
+static animc_bone test_bones[3] = {
+	{ "Root", -1, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }, { 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } },
+	{ "Spine", 0, { 0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 2, 3, 1 }, { 1, 2, 3 },
+	  { 0, 0.70710678f, 0, 0.70710678f }, { 1, 1, 1 } },
+	{ " Head ", 1, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1 }, { 0, 1, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } },
+};
+
+/* ------------------------------------------------------------- the split */
+
+static void keyframes_split_into_one_channel_per_bone(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Mixed", "PT1S",
+		     KEY(2, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT0S", "1 2 3", "0 0 0", "1 1 1")
+		     KEY(2, "PT1S", "0 0 0", "0 1.57079637 0", "1 1 1")
+		     KEY(0, "PT0.5S", "4 5 6", "0 0 0", "2 2 2"))
+		CLIP("Other", "PT2S", KEY(1, "PT2S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assert_false(r.set.is_single_asset);
+	assert_int_equal(r.set.count, 2);
+	const animc_clip *clip = r.set.clips[0];
+	assert_string_equal(clip->name, "Mixed");
+	assert_string_equal(r.set.clips[1]->name, "Other");
+	assert_true(clip->duration_s == 1);
+	assert_int_equal(clip->declared_channel_count, 2);
+	/* By bone index, whatever order the bones came in. */
+	assert_int_equal(clip->channel_count, 2);
+	const animc_channel *a = &clip->channels[0], *b = &clip->channels[1];
+	assert_string_equal(a->bone, "Bone0");
+	assert_string_equal(b->bone, "Bone2");
+	assert_int_equal(a->key_count, 2);
+	assert_true(a->has_time && a->times_s[0] == 0 && a->times_s[1] == 0.5f);
+	assert_true(a->duration_s == 1);
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		assert_true(a->tracks[k].is_present && !a->tracks[k].is_fixed);
+		assert_int_equal(a->tracks[k].value_count, 2);
+		assert_null(a->tracks[k].times_s);
+	}
+	const float *t = a->tracks[ANIMC_TRANSLATION].values, *s = a->tracks[ANIMC_SCALE].values;
+	assert_true(t[0] == 1 && t[1] == 2 && t[2] == 3 && t[3] == 4 && t[5] == 6);
+	assert_true(s[0] == 1 && s[3] == 2);
+	/* The last key turns bone 2 by 90 degrees about Y. */
+	const float *q = &b->tracks[ANIMC_ROTATION].values[4];
+	assert_true(q[0] == 0 && q[2] == 0);
+	assert_near(q[1], sqrt(0.5), 1e-7);
+	assert_near(q[3], sqrt(0.5), 1e-7);
+	release(&r);
+}
+
+static void unsorted_keys_are_sorted_with_a_warning_naming_the_bone(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Walk", "PT1S",
+		     KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(3, "PT1S", "1 0 0", "0 0 0", "1 1 1")
+		     KEY(3, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT1S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	imported r = import_str(doc);
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
+	animc_process_options exact = { .exact = true };
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	animc_clip *clip = r.set.clips[0];
+	/* Kept as written: ordering is the sort pass's. */
+	assert_true(clip->channels[1].times_s[0] == 1 && clip->channels[1].times_s[1] == 0);
+	assert_int_equal(animc_clip_process(clip, &exact, &sink, NULL), ANIMC_ERR_INVALID);
+	test_diags_release(&diags);
+	sink = test_diag_sink(&diags, "t.xml");
+	assert_int_equal(animc_clip_process(clip, NULL, &sink, NULL), ANIMC_OK);
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 1);
+	const test_diag *w = test_diags_first(&diags, ANIMC_WARNING);
+	assert_non_null(strstr(w->message, "'Bone3'"));
+	/* At the bone's first keyframe. */
+	assert_int_equal(w->line, 7);
+	/* Values moved with their times. */
+	assert_true(clip->channels[1].tracks[ANIMC_TRANSLATION].values[3] == 1);
+	test_diags_release(&diags);
+	release(&r);
+}
+
+/* ------------------------------------------------------------- spellings */
+
+/* Each spelling of one document must import to the same bytes. */
+static void spellings_give_one_clip(void **state)
+{
+	static const char *const docs[] = {
+		/* The full type name, custom item names. */
+		XML "<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\"><AnimationClips>"
+		"<AnimationDictionary><Key>Turn</Key><Value><Duration>PT1S</Duration><Keyframes>"
+		"<Keyframe><BoneIndex>1</BoneIndex><Time>PT0S</Time><Position>0.5 1 -2</Position>"
+		"<Rotation>0 0 0</Rotation><Scale>1 1 1</Scale></Keyframe>"
+		"<Keyframe><BoneIndex>1</BoneIndex><Time>PT1S</Time><Position>0.5 1 -2</Position>"
+		"<Rotation>0.25 1.5 -0.5</Rotation><Scale>1 2 1</Scale></Keyframe>"
+		"</Keyframes></Value></AnimationDictionary></AnimationClips></Asset></XnaContent>",
+		/* An alias, Item names, members and entries in another order, a BOM,
+		 * numbers spread over lines with tabs and comments, other lexical forms. */
+		"\xEF\xBB\xBF" XML "<XnaContent xmlns:Anim=\"AnimationClassLibrary\">\n"
+		"<Asset Type=\" Anim:AnimationData \"><AnimationClips>\n"
+		"<Item><Value><Keyframes>\n"
+		"<Item><Scale>1\t1 1</Scale><Rotation>\n 0\n 0 <!-- none -->\n 0\n</Rotation>"
+		"<Position>5E-1 +1 -2.0</Position><Time>-PT0S</Time><BoneIndex>+1</BoneIndex></Item>\n"
+		"<Item><BoneIndex>1</BoneIndex><Time>PT0M1S</Time><Position> .5   1.0 -2</Position>"
+		"<Rotation>2.5e-1<!-- pitch -->\t1.5\r\n-0.5</Rotation><Scale>1 2E0 1</Scale></Item>\n"
+		"</Keyframes><Duration>PT1.0000000S</Duration></Value><Key>Turn</Key></Item>\n"
+		"</AnimationClips></Asset></XnaContent>",
+	};
+	uint8_t *first = NULL;
+	size_t first_size = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		imported r = import_str(docs[i]);
+		size_t size;
+		uint8_t *bytes;
+
+		if (r.status != ANIMC_OK)
+			fail_msg("spelling %zu: %s", i, animc_status_string(r.status));
+		assert_int_equal(r.set.count, 1);
+		assert_string_equal(r.set.clips[0]->name, "Turn");
+		bytes = write_clip(r.set.clips[0], true, &size);
+		if (!first) {
+			first = bytes;
+			first_size = size;
+		} else {
+			assert_int_equal(size, first_size);
+			assert_memory_equal(bytes, first, size);
+			free(bytes);
+		}
+		release(&r);
+	}
+	free(first);
+}
+
+static void times_go_through_integer_ticks(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Long", "P1DT2H",
+		     KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT0.0333333S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT1M30S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT1H2M3.5S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_clip *clip = r.set.clips[0];
+	assert_true(clip->duration_s == 93600.0f);
+	const float *t = clip->channels[0].times_s;
+	assert_true(t[1] == (float)(333333 / 1e7));
+	assert_true(t[2] == 90 && t[3] == 3723.5f);
+	release(&r);
+}
+
+/* ---------------------------------------------------- skeleton and bind */
+
+static void bones_take_the_skeleton_names(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Nod", "PT1S", KEY(2, "PT0S", "0 0 0", "0 0 0", "1 1 1") KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	static const char beyond[] = AD_OPEN
+		CLIP("Nod", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1") KEY(3, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	animc_skeleton skeleton = { test_bones, 3, { 0 } };
+	animc_import_options options = { .skeleton = &skeleton };
+	imported r = import_with(doc, &options);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_string_equal(r.set.clips[0]->channels[0].bone, "Root");
+	assert_string_equal(r.set.clips[0]->channels[1].bone, "Head");   /* trimmed */
+	assert_int_equal(animc_skeleton_check(&skeleton, r.set.clips[0], NULL), ANIMC_OK);
+	release(&r);
+
+	r = import_with(beyond, &options);
+	assert_int_equal(r.status, ANIMC_ERR_INVALID);
+	assert_int_equal(r.set.count, 0);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_int_equal(e->line, 7);
+	assert_int_equal(e->column, 18);   /* just after the second <BoneIndex> */
+	release(&r);
+}
+
+static void relative_to_bind_composes_key_then_rest(void **state)
+{
+	static const char euler[] = AD_OPEN
+		CLIP("Bind", "PT1S",
+		     KEY(1, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(1, "PT1S", "1 0 0", "0 0 0", "1 1 1")
+		     KEY(2, "PT0S", "0 0 0", "0 1.57079637 0", "2 2 2"))
+		AD_CLOSE;
+	static const char matrices[] = SK_OPEN
+		CLIP("Bind", "PT1S", MKEY(1, "PT0S", "2 0 0 0 0 2 0 0 0 0 2 0 0 0 1 1"))
+		AD_CLOSE;
+	animc_skeleton skeleton = { test_bones, 3, { 0 } };
+	animc_import_options options = { .skeleton = &skeleton, .relative_to_bind = true };
+	animc_import_options no_skeleton = { .relative_to_bind = true };
+	imported r = import_with(euler, &options);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_channel *spine = &r.set.clips[0]->channels[0], *head = &r.set.clips[0]->channels[1];
+	const float *t = spine->tracks[ANIMC_TRANSLATION].values, *q = spine->tracks[ANIMC_ROTATION].values;
+	const float *s = spine->tracks[ANIMC_SCALE].values;
+	/* An identity key gives the rest transform. */
+	assert_near(t[0], 1, 1e-6);
+	assert_near(t[1], 2, 1e-6);
+	assert_near(t[2], 3, 1e-6);
+	assert_near(fabs(q[1]), sqrt(0.5), 1e-6);
+	assert_near(fabs(q[3]), sqrt(0.5), 1e-6);
+	assert_near(s[0], 1, 1e-6);
+	/* Key first: (1,0,0) turned by the rest rotation to (0,0,-1), then moved by (1,2,3). */
+	assert_near(t[3], 1, 1e-6);
+	assert_near(t[4], 2, 1e-6);
+	assert_near(t[5], 2, 1e-6);
+	/* Head: rest is a translation (0,1,0); a scale of 2 and a turn compose with it. */
+	t = head->tracks[ANIMC_TRANSLATION].values;
+	q = head->tracks[ANIMC_ROTATION].values;
+	s = head->tracks[ANIMC_SCALE].values;
+	assert_near(t[1], 1, 1e-6);
+	assert_near(fabs(q[1]), sqrt(0.5), 1e-6);
+	assert_near(s[0], 2, 1e-6);
+	assert_near(s[2], 2, 1e-6);
+	release(&r);
+
+	r = import_with(matrices, &options);
+	assert_int_equal(r.status, ANIMC_OK);
+	t = r.set.clips[0]->channels[0].tracks[ANIMC_TRANSLATION].values;
+	s = r.set.clips[0]->channels[0].tracks[ANIMC_SCALE].values;
+	/* (0,0,1) turned to (1,0,0), plus (1,2,3). */
+	assert_near(t[0], 2, 1e-6);
+	assert_near(t[1], 2, 1e-6);
+	assert_near(t[2], 3, 1e-6);
+	assert_near(s[1], 2, 1e-6);
+	release(&r);
+
+	/* Without rest transforms there is nothing to compose with. */
+	r = import_with(euler, &no_skeleton);
+	assert_int_equal(r.status, ANIMC_ERR_ARGUMENT);
+	release(&r);
+}
+
+/* --------------------------------------------------------- matrix keys */
+
+static void matrix_keys_split_into_translation_rotation_scale(void **state)
+{
+	static const char doc[] = SK_OPEN
+		CLIP("Take 001", "PT1S",
+		     MKEY(0, "PT0S", "0 1 0 0 -1 0 0 0 0 0 1 0 4 5 6 1")
+		     MKEY(0, "PT1S", "0 0 -3 0 0 3 0 0 3 0 0 0 0 0 0 1"))
+		"</AnimationClips>\n"
+		"<BindPose>" IDENTITY "\n" IDENTITY "</BindPose>\n"
+		"<InverseBindPose><Item>" IDENTITY "</Item><Item>" IDENTITY "</Item></InverseBindPose>\n"
+		"<SkeletonHierarchy>-1\n0</SkeletonHierarchy>\n"
+		"</Asset>\n</XnaContent>\n";
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_channel *ch = &r.set.clips[0]->channels[0];
+	const float *t = ch->tracks[ANIMC_TRANSLATION].values, *q = ch->tracks[ANIMC_ROTATION].values;
+	const float *s = ch->tracks[ANIMC_SCALE].values;
+	assert_true(t[0] == 4 && t[1] == 5 && t[2] == 6);
+	/* 90 degrees about Z, then 90 degrees about Y with scale 3. */
+	assert_near(fabs(q[2]), sqrt(0.5), 1e-7);
+	assert_near(fabs(q[3]), sqrt(0.5), 1e-7);
+	assert_true(q[2] * q[3] > 0);
+	assert_near(fabs(q[5]), sqrt(0.5), 1e-7);
+	assert_true(q[5] * q[7] > 0);
+	assert_true(s[0] == 1 && s[3] == 3 && s[4] == 3 && s[5] == 3);
+	release(&r);
+}
+
+static void model_data_keeps_root_clips_apart(void **state)
+{
+	static const char doc[] = XML
+		"<XnaContent xmlns:C=\"CustomModelAnimation\"><Asset Type=\"C:ModelData\">\n"
+		"<RootAnimationClips>" CLIP("Walk", "PT1S", MKEY(0, "PT0S", IDENTITY)) "</RootAnimationClips>\n"
+		"<ModelAnimationClips>" CLIP("Walk", "PT1S", MKEY(1, "PT0S", IDENTITY)) "</ModelAnimationClips>\n"
+		"<BindPose Null=\"true\" /><InverseBindPose Null=\"true\" />"
+		"<SkeletonHierarchy>-1 0</SkeletonHierarchy>\n"
+		"</Asset></XnaContent>\n";
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 2);
+	assert_string_equal(r.set.clips[0]->name, "root.Walk");
+	assert_string_equal(r.set.clips[0]->channels[0].bone, "Bone0");
+	assert_string_equal(r.set.clips[1]->name, "Walk");
+	assert_string_equal(r.set.clips[1]->channels[0].bone, "Bone1");
+	release(&r);
+}
+
+/* ------------------------------------------------- AnimationSequence */
+
+static void sequence_compiles_to_the_bytes_of_its_twin(void **state)
+{
+	uint8_t *is_doc = test_read_file("testdata/golden/xna-sequence.xml", NULL);
+	size_t twin_size;
+	uint8_t *twin_doc = test_read_file("testdata/golden/xna-sequence-twin.Animation", &twin_size);
+
+	(void)state;
+	for (int exact = 0; exact < 2; exact++) {
+		imported r = import_str((const char *)is_doc);
+		animc_import_request req = { "twin.Animation", twin_doc, twin_size, NULL };
+		animc_clip_set twin = { 0 };
+		size_t a_size, b_size;
+
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_true(r.set.is_single_asset);
+		assert_int_equal(r.set.count, 1);
+		assert_int_equal(animc_importer_robotgame.import(&req, &twin, NULL), ANIMC_OK);
+		uint8_t *a = write_clip(r.set.clips[0], exact, &a_size);
+		uint8_t *b = write_clip(twin.clips[0], exact, &b_size);
+		assert_int_equal(a_size, b_size);
+		assert_memory_equal(a, b, a_size);
+		free(a);
+		free(b);
+		animc_clip_set_release(&twin);
+		release(&r);
+	}
+	free(is_doc);
+	free(twin_doc);
+}
+
+/* The independent oracle writes the original pipeline's bytes for the twin;
+ * --exact on the IntermediateSerializer document must give exactly those. */
+static void sequence_exact_bytes_agree_with_the_oracle(void **state)
+{
+	static const char oracle[] = "../shared/conformance/xnb_oracle.py";
+	char *out;
+
+	(void)state;
+	if (!test_file_exists(oracle)) {
+		print_message("skipped: %s not found\n", oracle);
+		skip();
+	}
+	out = test_tmpdir("xna-oracle");
+	test_run r = test_animc("build", "-q", "--exact", "-o", out, "testdata/golden/xna-sequence.xml", NULL);
+	char *xnb = test_format("%s/xna-sequence.xnb", out);
+
+	assert_int_equal(r.status, 0);
+	test_run o = test_exec("python3", oracle, "same-bytes", "testdata/golden/xna-sequence-twin.Animation",
+			       xnb, NULL);
+	if (o.status != 0)
+		fail_msg("oracle: %s%s", o.out, o.err);
+	test_run_release(&o);
+	test_run_release(&r);
+	free(xnb);
+	free(out);
+}
+
+/* ------------------------------------------------------------- errors */
+
+static void errors_point_at_the_element(void **state)
+{
+	static const struct {
+		const char *doc;
+		animc_status status;
+		uint32_t line, column;
+	} cases[] = {
+		{ XML "<AnimationSequence/>", ANIMC_ERR_PARSE, 2, 21 },
+		{ XML "<XnaContent>\n</XnaContent>", ANIMC_ERR_PARSE, 2, 0 },
+		{ XML "<XnaContent>\n<Asset/>\n</XnaContent>", ANIMC_ERR_PARSE, 3, 9 },
+		{ XML "<XnaContent><Asset Type=\"A:B\"/></XnaContent>", ANIMC_ERR_PARSE, 2, 32 },
+		{ XML "<XnaContent><Asset Type=\"Foo\"/></XnaContent>", ANIMC_ERR_UNSUPPORTED, 2, 32 },
+		{ XML "<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\" Null=\"true\"/></XnaContent>",
+		  ANIMC_ERR_INVALID, 2, 76 },
+		{ XML "<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\"/>\n"
+		  "<Asset Type=\"AnimationClassLibrary.AnimationData\"/></XnaContent>", ANIMC_ERR_PARSE, 3, 52 },
+		{ AD_OPEN "<Item><Key>A</Key><Value Null=\"true\" /></Item>" AD_CLOSE, ANIMC_ERR_INVALID, 5, 40 },
+		{ AD_OPEN "<Item><Key>A</Key></Item>" AD_CLOSE, ANIMC_ERR_INVALID, 5, 7 },
+		{ AD_OPEN "<Item><Key>A</Key><Value><Keyframes/></Value></Item>" AD_CLOSE, ANIMC_ERR_INVALID, 5, 26 },
+		{ AD_OPEN CLIP("A", "PT1S", KEY(0, "PT1", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE, ANIMC_ERR_PARSE, 6, 37 },
+		{ AD_OPEN CLIP("A", "1", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE, ANIMC_ERR_PARSE, 5, 36 },
+		{ AD_OPEN CLIP("A", "PT1S", KEY(2147483648, "PT0S", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE,
+		  ANIMC_ERR_PARSE, 6, 18 },
+		{ AD_OPEN CLIP("A", "PT1S", KEY(0, "PT0S", "0 0 INF", "0 0 0", "1 1 1")) AD_CLOSE,
+		  ANIMC_ERR_INVALID, 6, 58 },
+		{ AD_OPEN CLIP("A", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1 <!-- -->  1")) AD_CLOSE,
+		  ANIMC_ERR_PARSE, 6, 107 },
+		{ SK_OPEN CLIP("A", "PT1S", MKEY(0, "PT0S", IDENTITY)) "</AnimationClips>"
+		  "<SkeletonHierarchy>-1 x</SkeletonHierarchy></Asset></XnaContent>", ANIMC_ERR_PARSE, 8, 37 },
+		{ SK_OPEN CLIP("A", "PT1S", MKEY(0, "PT0S", IDENTITY)) "</AnimationClips>"
+		  "<BindPose><Item>1 2 3</Item></BindPose></Asset></XnaContent>", ANIMC_ERR_PARSE, 8, 34 },
+		{ SK_OPEN CLIP("A", "PT1S", MKEY(0, "PT0S", IDENTITY)) "</AnimationClips>"
+		  "<BindPose>" IDENTITY "</BindPose><InverseBindPose/></Asset></XnaContent>", ANIMC_ERR_INVALID, 8, 88 },
+		{ SK_OPEN CLIP("A", "PT1S", MKEY(0, "PT0S", "1 0 0 0 0 1 0 0 0 0 1 0 0 NaN 0 1")) AD_CLOSE,
+		  ANIMC_ERR_INVALID, 6, 49 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		imported r = import_str(cases[i].doc);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != cases[i].status)
+			fail_msg("case %zu: status %s, expected %s (%s)", i, animc_status_string(r.status),
+				 animc_status_string(cases[i].status), e ? e->message : "no error");
+		assert_non_null(e);
+		if (e->line != cases[i].line || e->column != cases[i].column)
+			fail_msg("case %zu: error at %u:%u, expected %u:%u: %s", i, e->line, e->column,
+				 cases[i].line, cases[i].column, e->message);
+		assert_int_equal(r.set.count, 0);
+		release(&r);
+	}
+}
+
+static void warnings_for_unknown_members_late_keys_and_empty_clips(void **state)
+{
+	static const char doc[] = AD_OPEN
+		"<Item><Key>A</Key><Value><Duration>PT1S</Duration><Tempo>2</Tempo><Keyframes>\n"
+		KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		KEY(0, "PT2S", "0 0 0", "0 0 0", "1 1 1")
+		"</Keyframes></Value></Item>\n"
+		CLIP("Empty", "PT0S", "")
+		AD_CLOSE;
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 2);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 3);
+	assert_int_equal(r.diags.items[0].line, 5);    /* <Tempo> */
+	assert_int_equal(r.diags.items[1].line, 7);    /* the key at 2 s */
+	assert_int_equal(r.diags.items[2].line, 9);    /* no keyframes */
+	assert_int_equal(r.set.clips[1]->channel_count, 0);
+	release(&r);
+	/* No clips at all: the format's, but nothing to compile. */
+	r = import_str(XML "<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\">"
+		       "<AnimationClips Null=\"true\"/></Asset></XnaContent>");
+	assert_int_equal(r.status, ANIMC_ERR_NOT_FOUND);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+	release(&r);
+}
+
+static void content_beats_the_animation_extension(void **state)
+{
+	static const char xna[] = XML "<XnaContent><Asset Type=\"X\"/></XnaContent>";
+	static const char rg[] = XML "<AnimationSequence/>";
+	const uint8_t *x = (const uint8_t *)xna, *g = (const uint8_t *)rg;
+
+	(void)state;
+	assert_ptr_equal(animc_importer_find("a.Animation", x, strlen(xna)), &animc_importer_xna);
+	assert_ptr_equal(animc_importer_find("a.xml", x, strlen(xna)), &animc_importer_xna);
+	assert_ptr_equal(animc_importer_find("a.Animation", g, strlen(rg)), &animc_importer_robotgame);
+	assert_ptr_equal(animc_importer_find("a.Animation", (const uint8_t *)"junk", 4), &animc_importer_robotgame);
+	assert_null(animc_importer_find("a.xml", (const uint8_t *)"<Other/>", 8));
+	assert_ptr_equal(animc_importer_by_name("xna"), &animc_importer_xna);
+}
+
+/* ------------------------------------------------------------------ CLI */
+
+static void design_example_compiles_to_two_turns(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	animc_skeleton grund = { 0 };
+
+	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
+	for (int with_model = 0; with_model < 2; with_model++) {
+		static const char *const clips[] = { "TurnBody", "TurnHead" };
+		static const uint32_t bone_index[] = { 0, 2 };
+		char *out = test_tmpdir(with_model ? "xna-design-grund" : "xna-design");
+		test_run r = with_model ? test_animc("build", "-q", "--skeleton", model, "-o", out, src, NULL)
+					: test_animc("build", "-q", "-o", out, src, NULL);
+
+		if (r.status != 0)
+			fail_msg("exit %d: %s", r.status, r.err);
+		assert_int_equal(test_count_files(out), 2);
+		for (int c = 0; c < 2; c++) {
+			char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
+			animrt_clip *clip;
+
+			assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+			assert_int_equal(clip->sequence_count, 1);
+			const animrt_sequence *s = &clip->sequences[0];
+			/* The last key: 90 degrees about Y, at one second. */
+			uint32_t last = s->rotation_count - 1;
+			double at = s->has_time ? s->times_s[s->time_count - 1] : last * (double)s->key_interval_s;
+			assert_true(at == 1.0);
+			assert_int_equal(s->key_count, 2);
+			assert_near(s->rotation[last * 4 + 0], 0, 1e-7);
+			assert_near(s->rotation[last * 4 + 1], sqrt(0.5), 1e-7);
+			assert_near(s->rotation[last * 4 + 2], 0, 1e-7);
+			assert_near(s->rotation[last * 4 + 3], sqrt(0.5), 1e-7);
+			if (with_model) {
+				/* Bone N is the model's Nth node, depth-first, root first (trimmed). */
+				const char *name = grund.bones[bone_index[c]].name;
+				size_t n = strlen(name);
+
+				name = animc_xs_trim(name, &n);
+				assert_int_equal(strlen(s->bone), n);
+				assert_memory_equal(s->bone, name, n);
+			} else {
+				char *want = test_format("Bone%u", bone_index[c]);
+
+				assert_string_equal(s->bone, want);
+				free(want);
+			}
+			animrt_close(clip);
+			free(xnb);
+		}
+		test_run_release(&r);
+		free(out);
+	}
+	animc_skeleton_release(&grund);
+	free(model);
+	free(src);
+}
+
+/* With --relative-to-bind, the design example's identity first keys become
+ * the rest pose Assimp gives for those bones. */
+static void design_example_relative_to_the_grund_rest_pose(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	char *out = test_tmpdir("xna-design-bind");
+	animc_skeleton grund = { 0 };
+	static const char *const clips[] = { "TurnBody", "TurnHead" };
+	static const uint32_t bone_index[] = { 0, 2 };
+
+	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
+	test_run r = test_animc("build", "-q", "--skeleton", model, "--relative-to-bind", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	for (int c = 0; c < 2; c++) {
+		char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
+		const animc_bone *bone = &grund.bones[bone_index[c]];
+		animrt_clip *clip;
+		double dot = 0;
+
+		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+		const animrt_sequence *s = &clip->sequences[0];
+		for (int i = 0; i < 3; i++) {
+			assert_near(s->translation[i], bone->translation[i], 1e-5 * (1 + fabs(bone->translation[i])));
+			assert_near(s->scale[i], bone->scale[i], 1e-5);
+		}
+		for (int i = 0; i < 4; i++)
+			dot += (double)s->rotation[i] * bone->rotation[i];
+		assert_near(fabs(dot), 1, 1e-5);
+		animrt_close(clip);
+		free(xnb);
+	}
+	test_run_release(&r);
+	animc_skeleton_release(&grund);
+	free(out);
+	free(model);
+	free(src);
+}
+
+static void relative_to_bind_needs_a_skeleton(void **state)
+{
+	char *out = test_tmpdir("xna-relative");
+
+	(void)state;
+	test_run r = test_animc("build", "--relative-to-bind", "-o", out, "testdata/golden/xna-multiline.xml", NULL);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	free(out);
+}
+
+static void a_failing_clip_writes_no_clip_of_its_source(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Good/One", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP("Bad", "PT1S", KEY(-4, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	char *dir = test_tmpdir("xna-fail"), *out = test_tmpdir("xna-fail-out");
+	char *src = test_format("%s/Clips.xml", dir);
+
+	(void)state;
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	test_run r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Clips.xml:9:"));
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	/* Fixed, both clips land in OUTDIR/<stem>/, names made safe. */
+	char *fixed = strdup(doc);
+	memcpy(strstr(fixed, "-4"), " 4", 2);
+	assert_true(test_write_file(src, fixed, strlen(fixed)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	char *a = test_format("%s/Clips/Good_One.xnb", out), *b = test_format("%s/Clips/Bad.xnb", out);
+	assert_true(test_file_exists(a) && test_file_exists(b));
+	test_run_release(&r);
+	free(a);
+	free(b);
+	free(fixed);
+	free(src);
+	free(dir);
+	free(out);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(keyframes_split_into_one_channel_per_bone),
+	cmocka_unit_test(unsorted_keys_are_sorted_with_a_warning_naming_the_bone),
+	cmocka_unit_test(spellings_give_one_clip),
+	cmocka_unit_test(times_go_through_integer_ticks),
+	cmocka_unit_test(bones_take_the_skeleton_names),
+	cmocka_unit_test(relative_to_bind_composes_key_then_rest),
+	cmocka_unit_test(matrix_keys_split_into_translation_rotation_scale),
+	cmocka_unit_test(model_data_keeps_root_clips_apart),
+	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
+	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
+	cmocka_unit_test(errors_point_at_the_element),
+	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
+	cmocka_unit_test(content_beats_the_animation_extension),
+	cmocka_unit_test(design_example_compiles_to_two_turns),
+	cmocka_unit_test(design_example_relative_to_the_grund_rest_pose),
+	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
+	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
+};
+
+ANIMC_TEST_GROUP(group_xna, tests);
