@@ -91,6 +91,11 @@ const animc_importer *animc_importer_by_name(const char *name);
 
 /* The importers, one per format. */
 extern const animc_importer animc_importer_robotgame;
+/* Every file Assimp reads that holds node animation (.x, .fbx, .dae, .gltf,
+ * .glb, .bvh, .md5anim, .smd, .ms3d, .b3d, ...): one clip per animation,
+ * times from ticks to seconds (formats/assimp/NOTES.md).  Reads
+ * request->path when given (formats that span files), else the bytes. */
+extern const animc_importer animc_importer_assimp;
 
 /*
  * Load the node tree of a model any Assimp importer reads (glTF, FBX, .X,

@@ -8,6 +8,7 @@
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
+	&animc_importer_assimp,
 	NULL,
 };
 
