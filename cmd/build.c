@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,6 +73,11 @@ static void help(FILE *out)
 		"                          MODEL (any model Assimp reads: .glb, .fbx, .x, ...);\n"
 		"                          a clip with an unknown bone fails.  Sources that\n"
 		"                          number their bones take the names from it\n"
+		"      --ticks-per-second N  the rate of tick-based key times (Assimp\n"
+		"                          sources), instead of what each file declares;\n"
+		"                          without it a file that declares none is read at\n"
+		"                          its format's default (.X 4800, others 25), with\n"
+		"                          a warning\n"
 		"      --warnings-as-errors  a source with warnings fails\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -360,10 +366,17 @@ static void compile_job(builder *b, const job *j, size_t number)
 	request.options = &b->import;
 	status = importer->import(&request, &set, &sink);
 	free(data);
-	if (status == ANIMC_ERR_NOT_FOUND && !j->is_explicit && sink.error_count == 0) {
-		if (b->verbose)
-			printf("%sskipped %s (holds no animation)\n", progress, j->path);
-		b->skipped++;
+	/* A static model is normal in an art folder, a mistake on the command
+	 * line. */
+	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
+		if (j->is_explicit) {
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds no animation");
+			b->failed++;
+		} else {
+			if (b->verbose)
+				printf("%sskipped %s (holds no animation)\n", progress, j->path);
+			b->skipped++;
+		}
 		animc_clip_set_release(&set);
 		return;
 	}
@@ -375,9 +388,15 @@ static void compile_job(builder *b, const job *j, size_t number)
 		animc_clip_set_release(&set);
 		return;
 	}
+	/* A clip that fails leaves the others of its source compiled; the
+	 * source still counts as failed. */
 	ok = filter_clips(b, &set, &sink);
-	for (uint32_t i = 0; ok && i < set.count; i++)
-		ok &= compile_clip(b, j, &set, i, &sink, progress);
+	for (uint32_t i = 0, failures = 0; ok && i < set.count; i++) {
+		if (!compile_clip(b, j, &set, i, &sink, progress))
+			failures++;
+		if (i + 1 == set.count)
+			ok = failures == 0;
+	}
 	if (ok && b->warnings_as_errors && sink.warning_count) {
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
 				  sink.warning_count, sink.warning_count == 1 ? "" : "s");
@@ -441,7 +460,8 @@ static bool gather(builder *b, char **inputs, int count)
 
 static int parse_options(builder *b, int argc, char **argv)
 {
-	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON };
+	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
+	       O_TICKS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -452,6 +472,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "warnings-as-errors", no_argument, NULL, O_WERROR },
 		{ "clip", required_argument, NULL, O_CLIP },
 		{ "skeleton", required_argument, NULL, O_SKELETON },
+		{ "ticks-per-second", required_argument, NULL, O_TICKS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -504,6 +525,16 @@ static int parse_options(builder *b, int argc, char **argv)
 		case O_SKELETON:
 			b->skeleton_path = optarg;
 			break;
+		case O_TICKS: {
+			char *end;
+			double rate = strtod(optarg, &end);
+
+			if (end == optarg || *end || !isfinite(rate) || !(rate > 0))
+				return cli_usage_error("build", "--ticks-per-second '%s' is not a number above 0",
+						       optarg);
+			b->import.ticks_per_second = rate;
+			break;
+		}
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
