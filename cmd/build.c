@@ -9,7 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../formats/animc_formats.h"
@@ -34,6 +36,9 @@ typedef struct builder {
 	job *jobs;
 	size_t job_count, job_capacity;
 	unsigned compiled, failed, skipped;
+	/* In a child compiling one source (compile_isolated): where it
+	 * reports the outputs it claims and its counts; -1 otherwise. */
+	int report_fd;
 	/* Outputs written in this run, to refuse a second writer. */
 	char **outputs;
 	size_t output_count, output_capacity;
@@ -270,6 +275,33 @@ static bool filter_clips(const builder *b, animc_clip_set *set, animc_diag_sink 
 	return ok;
 }
 
+/* In a child of compile_isolated: send the parent one record, a kind
+ * letter and a NUL-terminated text.  A record that cannot be sent is lost
+ * with the child's report; the parent then fails the source. */
+static void report_to_parent(const builder *b, char kind, const char *text)
+{
+	size_t size = strlen(text) + 2, done = 0;
+	char *record;
+
+	if (b->report_fd < 0)
+		return;
+	record = malloc(size);
+	if (!record)
+		return;
+	record[0] = kind;
+	memcpy(record + 1, text, size - 1);
+	while (done < size) {
+		ssize_t n = write(b->report_fd, record + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	free(record);
+}
+
 /* Compile one clip of a source; true when its file was written. */
 static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t index,
 			 animc_diag_sink *sink, const char *progress)
@@ -305,6 +337,7 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 		free(bytes);
 		return false;
 	}
+	report_to_parent(b, 'o', out);
 	if (!cli_write_atomic(out, bytes, size, why, sizeof why)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
 		free(out);
@@ -330,17 +363,165 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 	return true;
 }
 
+/* Import one source (taking `data`), compile its clips, count the result. */
+static void compile_source(builder *b, const job *j, const animc_importer *importer, uint8_t *data,
+			   size_t size, animc_diag_sink *sink, const char *progress)
+{
+	animc_import_request request = { j->path, data, size, &b->import };
+	animc_clip_set set = { 0 };
+	animc_status status;
+	bool ok = true;
+
+	status = importer->import(&request, &set, sink);
+	free(data);
+	/* A static model is normal in an art folder, a mistake on the command
+	 * line. */
+	if (status == ANIMC_ERR_NOT_FOUND && sink->error_count == 0) {
+		if (j->is_explicit) {
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds no animation");
+			b->failed++;
+		} else {
+			if (b->verbose)
+				printf("%sskipped %s (holds no animation)\n", progress, j->path);
+			b->skipped++;
+		}
+		animc_clip_set_release(&set);
+		return;
+	}
+	if (status != ANIMC_OK) {
+		if (sink->error_count == 0)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
+					  animc_status_string(status));
+		b->failed++;
+		animc_clip_set_release(&set);
+		return;
+	}
+	/* A clip that fails leaves the others of its source compiled; the
+	 * source still counts as failed. */
+	ok = filter_clips(b, &set, sink);
+	for (uint32_t i = 0, failures = 0; ok && i < set.count; i++) {
+		if (!compile_clip(b, j, &set, i, sink, progress))
+			failures++;
+		if (i + 1 == set.count)
+			ok = failures == 0;
+	}
+	if (ok && b->warnings_as_errors && sink->warning_count) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
+				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
+		ok = false;
+	}
+	animc_clip_set_release(&set);
+	if (ok)
+		b->compiled++;
+	else
+		b->failed++;
+}
+
+/*
+ * Compile a source whose importer can crash on damaged input in a child
+ * process, so that a crash fails that source alone and the run goes on.
+ * The child prints as usual and reports through a pipe the outputs it
+ * claims ('o' records) and its counts ('r'); the parent takes both as its
+ * own.  Costs a fork per such source, small beside what Assimp does.
+ * Compiles in this process when it cannot fork.
+ */
+static void compile_isolated(builder *b, const job *j, const animc_importer *importer,
+			     uint8_t *data, size_t size, animc_diag_sink *sink, const char *progress)
+{
+	char *reply = NULL;
+	size_t used = 0, capacity = 0;
+	bool has_counts = false;
+	int fds[2], status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fds) != 0) {
+		compile_source(b, j, importer, data, size, sink, progress);
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		compile_source(b, j, importer, data, size, sink, progress);
+		return;
+	}
+	if (pid == 0) {
+		unsigned before[3] = { b->compiled, b->failed, b->skipped };
+		char counts[64];
+
+		close(fds[0]);
+		b->report_fd = fds[1];
+		compile_source(b, j, importer, data, size, sink, progress);
+		snprintf(counts, sizeof counts, "%u %u %u", b->compiled - before[0],
+			 b->failed - before[1], b->skipped - before[2]);
+		report_to_parent(b, 'r', counts);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(0);
+	}
+	close(fds[1]);
+	free(data);
+	for (;;) {
+		ssize_t n;
+
+		if (used == capacity) {
+			char *grown = realloc(reply, capacity ? capacity * 2 : 4096);
+
+			if (!grown)
+				break;
+			reply = grown;
+			capacity = capacity ? capacity * 2 : 4096;
+		}
+		n = read(fds[0], reply + used, capacity - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	for (size_t at = 0; at < used;) {
+		char *end = memchr(reply + at, '\0', used - at);
+		unsigned counts[3];
+
+		if (!end)
+			break;   /* cut short by a crash */
+		if (reply[at] == 'o') {
+			claim_output(b, reply + at + 1);
+		} else if (reply[at] == 'r' &&
+			   sscanf(reply + at + 1, "%u %u %u", &counts[0], &counts[1], &counts[2]) == 3) {
+			b->compiled += counts[0];
+			b->failed += counts[1];
+			b->skipped += counts[2];
+			has_counts = true;
+		}
+		at = (size_t)(end - reply) + 1;
+	}
+	free(reply);
+	if (!has_counts) {
+		if (WIFSIGNALED(status))
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "the %s importer crashed on this file (%s); it was not compiled",
+					  importer->name, strsignal(WTERMSIG(status)));
+		else
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "the %s importer ended without a result (exit status %d)",
+					  importer->name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		b->failed++;
+	}
+}
+
 static void compile_job(builder *b, const job *j, size_t number)
 {
 	animc_diag_sink sink = { cli_print_diag, &b->printer, j->path, 0, 0 };
-	animc_import_request request = { 0 };
 	const animc_importer *importer;
-	animc_clip_set set = { 0 };
-	animc_status status;
 	uint8_t *data;
 	size_t size;
 	char why[512], progress[48] = "";
-	bool ok = true;
 
 	if (b->job_count > 1)
 		snprintf(progress, sizeof progress, "[%zu/%zu] ", number, b->job_count);
@@ -360,53 +541,10 @@ static void compile_job(builder *b, const job *j, size_t number)
 		b->skipped++;
 		return;
 	}
-	request.path = j->path;
-	request.data = data;
-	request.size = size;
-	request.options = &b->import;
-	status = importer->import(&request, &set, &sink);
-	free(data);
-	/* A static model is normal in an art folder, a mistake on the command
-	 * line. */
-	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
-		if (j->is_explicit) {
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds no animation");
-			b->failed++;
-		} else {
-			if (b->verbose)
-				printf("%sskipped %s (holds no animation)\n", progress, j->path);
-			b->skipped++;
-		}
-		animc_clip_set_release(&set);
-		return;
-	}
-	if (status != ANIMC_OK) {
-		if (sink.error_count == 0)
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
-					  animc_status_string(status));
-		b->failed++;
-		animc_clip_set_release(&set);
-		return;
-	}
-	/* A clip that fails leaves the others of its source compiled; the
-	 * source still counts as failed. */
-	ok = filter_clips(b, &set, &sink);
-	for (uint32_t i = 0, failures = 0; ok && i < set.count; i++) {
-		if (!compile_clip(b, j, &set, i, &sink, progress))
-			failures++;
-		if (i + 1 == set.count)
-			ok = failures == 0;
-	}
-	if (ok && b->warnings_as_errors && sink.warning_count) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
-				  sink.warning_count, sink.warning_count == 1 ? "" : "s");
-		ok = false;
-	}
-	animc_clip_set_release(&set);
-	if (ok)
-		b->compiled++;
+	if (importer->needs_isolation)
+		compile_isolated(b, j, importer, data, size, &sink, progress);
 	else
-		b->failed++;
+		compile_source(b, j, importer, data, size, &sink, progress);
 }
 
 /* Turn the INPUT arguments into jobs; false only when out of memory. */
@@ -570,6 +708,7 @@ static int run(int argc, char **argv)
 	int status;
 
 	memset(&b, 0, sizeof b);
+	b.report_fd = -1;
 	b.printer.out = stderr;
 	status = parse_options(&b, argc, argv);
 	if (status) {

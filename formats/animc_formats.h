@@ -79,6 +79,10 @@ typedef struct animc_importer {
 	 */
 	animc_status (*import)(const animc_import_request *request, animc_clip_set *out,
 			       animc_diag_sink *sink);
+	/* The import runs a third-party reader that can crash on damaged
+	 * input (Assimp 5.2 does, see formats/assimp/NOTES.md): a caller that
+	 * must outlive a bad file runs it in a child process. */
+	bool needs_isolation;
 } animc_importer;
 
 /* The table, NULL-terminated, in the order probes are tried. */

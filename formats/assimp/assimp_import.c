@@ -599,4 +599,5 @@ const animc_importer animc_importer_assimp = {
 		       ".smd .ms3d .b3d ...",
 	.probe = probe_assimp,
 	.import = import_assimp,
+	.needs_isolation = true,
 };

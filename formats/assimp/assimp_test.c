@@ -758,6 +758,44 @@ static void cli_unreadable_file_fails_naming_it(void **state)
 	free(out);
 }
 
+static void cli_a_crash_in_assimp_fails_that_file_alone(void **state)
+{
+	/* Frames nested 200000 deep: Assimp 5.2's .X parser recurses once per
+	 * level and overflows the stack (`assimp info` dies of it too).  Each
+	 * Assimp source compiles in a child process, so the run goes on. */
+	char *dir = test_tmpdir("assimp-crash");
+	char *deep = test_format("%s/deep.x", dir);
+	char *out = test_format("%s/out", dir);
+	const size_t levels = 200000;
+	size_t used = 0;
+	char *text = malloc(32 + levels * 9);
+	test_run r;
+
+	(void)state;
+	assert_non_null(text);
+	used += (size_t)sprintf(text, "xof 0303txt 0032\n");
+	for (size_t i = 0; i < levels; i++, used += 8)
+		memcpy(text + used, "Frame f{", 8);
+	memset(text + used, '}', levels);
+	used += levels;
+	assert_true(test_write_file(deep, text, used));
+	free(text);
+	r = test_animc("build", "-q", "-o", out, deep, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, deep));
+	assert_int_equal(test_count_files(out), 5);   /* keys.x, after it */
+	test_run_release(&r);
+	/* Outputs claimed in a child are known to the next one: a source
+	 * given twice writes once, and the second is refused. */
+	r = test_animc("build", "-q", "-o", out, KEYS_X, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_count_files(out), 5);
+	test_run_release(&r);
+	free(out);
+	free(deep);
+	free(dir);
+}
+
 /* A glTF file (JSON, data in a base64 URI) with one bone and one clip per
  * entry: translation keys at `times` (seconds), or rotations (x y z w). */
 typedef struct gltf_clip {
@@ -1185,6 +1223,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_a_bad_clip_leaves_the_others_compiled),
+	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(corpus_x_clips_sample_like_assimp),
 	cmocka_unit_test(corpus_fbx_clips_sample_like_assimp),
 	cmocka_unit_test(corpus_bvh_clip_samples_like_assimp),
