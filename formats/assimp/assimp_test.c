@@ -796,6 +796,37 @@ static void cli_a_crash_in_assimp_fails_that_file_alone(void **state)
 	free(dir);
 }
 
+static void cli_files_that_crash_assimp_do_not_stop_the_run(void **state)
+{
+	char **files = test_list_dir("testdata/assimp_crashes", NULL);
+	char *out = test_tmpdir("assimp-crashes");
+	size_t n = 0;
+
+	(void)state;
+	for (char **f = files; *f; f++) {
+		char *path = test_format("testdata/assimp_crashes/%s", *f);
+		test_run r;
+
+		if (strcmp(*f, "README.md") == 0) {
+			free(path);
+			continue;
+		}
+		/* Compiled or failed, but never a killed run. */
+		r = test_animc("build", "-q", "-o", out, path, KEYS_X, NULL);
+		if (r.status != 0 && r.status != 1)
+			fail_msg("%s: exit %d\n%s", path, r.status, r.err);
+		assert_true(test_count_files(out) >= 5);
+		test_run_release(&r);
+		free(path);
+		n++;
+		free(out);
+		out = test_tmpdir("assimp-crashes");
+	}
+	assert_true(n >= 2);
+	test_free_list(files);
+	free(out);
+}
+
 /* A glTF file (JSON, data in a base64 URI) with one bone and one clip per
  * entry: translation keys at `times` (seconds), or rotations (x y z w). */
 typedef struct gltf_clip {
@@ -1224,6 +1255,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_a_bad_clip_leaves_the_others_compiled),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
+	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),
 	cmocka_unit_test(corpus_x_clips_sample_like_assimp),
 	cmocka_unit_test(corpus_fbx_clips_sample_like_assimp),
 	cmocka_unit_test(corpus_bvh_clip_samples_like_assimp),
