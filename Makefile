@@ -14,6 +14,8 @@ SANITIZE ?=
 ifneq ($(SANITIZE),)
 BUILD := $(BUILD)/sanitize
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+# Assimp's leaks on its own error paths are not animc's (see the file).
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/scripts/lsan-assimp.supp:print_suppressions=0
 endif
 
 # Install missing Debian packages before anything asks pkg-config.
