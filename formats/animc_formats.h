@@ -83,6 +83,10 @@ typedef struct animc_importer {
 	 * input (Assimp 5.2 does, see formats/assimp/NOTES.md): a caller that
 	 * must outlive a bad file runs it in a child process. */
 	bool needs_isolation;
+	/* Given request->path, the import reads the file itself and looks at
+	 * no more of request->data than its first ANIMC_PROBE_HEAD_BYTES: a
+	 * caller may pass just those rather than read the whole file twice. */
+	bool reads_path;
 } animc_importer;
 
 /* The table, NULL-terminated, in the order probes are tried. */
