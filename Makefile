@@ -167,7 +167,7 @@ help:
 	@echo '                 (SANITIZE=address,undefined for the sanitizer build)'
 	@echo '  golden         regenerate the expected dumps in testdata/golden (review the diff)'
 	@echo '  fuzz           build the libFuzzer targets and run each FUZZ_SECONDS (default 60)'
-	@echo '  bench          time animc build against xmllint --stream on the corpus'
+	@echo '  bench          time animc build against xmllint --stream and assimp info on the corpus'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR)'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'
