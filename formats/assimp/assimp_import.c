@@ -75,8 +75,9 @@ double animc_assimp_default_rate(const char *format, const char **why)
 		*why = "the DirectX .X format's default";
 		return 4800.0;
 	}
-	/* No format documents one; Assimp's viewer (AnimEvaluator) plays such
-	 * animations at 25, so that is what the author saw. */
+	/* The other formats define no default; Assimp's own viewer
+	 * (AnimEvaluator) plays such animations at 25, so that is the speed
+	 * an artist checking the file there saw. */
 	*why = "the rate Assimp's own viewer assumes";
 	return 25.0;
 }
@@ -595,8 +596,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 
 const animc_importer animc_importer_assimp = {
 	.name = "assimp",
-	.description = "what Assimp reads, with animation: .x .fbx .dae .gltf .glb .bvh .md5anim "
-		       ".smd .ms3d .b3d ...",
+	.description = "animations Assimp reads: .x .fbx .dae .gltf .glb .bvh .md5anim ...",
 	.probe = probe_assimp,
 	.import = import_assimp,
 	.needs_isolation = true,
