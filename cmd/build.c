@@ -5,10 +5,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../formats/animc_formats.h"
@@ -33,6 +37,9 @@ typedef struct builder {
 	job *jobs;
 	size_t job_count, job_capacity;
 	unsigned compiled, failed, skipped;
+	/* In a child compiling one source (compile_isolated): where it
+	 * reports the outputs it claims and its counts; -1 otherwise. */
+	int report_fd;
 	/* Outputs written in this run, to refuse a second writer: the paths
 	 * and an open-addressing hash set of their indices (0 = empty slot). */
 	cli_strings outputs;
@@ -78,6 +85,11 @@ static void help(FILE *out)
 		"                          rest pose: compose each with the rest transform of\n"
 		"                          MODEL (key x rest), so the output holds absolute\n"
 		"                          local transforms.  Needs --skeleton\n"
+		"      --ticks-per-second N  the rate of tick-based key times (Assimp\n"
+		"                          sources), instead of what each file declares;\n"
+		"                          without it a file that declares none is read at\n"
+		"                          its format's default (.X 4800, others 25), with\n"
+		"                          a warning\n"
 		"      --warnings-as-errors  a source with warnings fails\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -288,6 +300,33 @@ static bool filter_clips(const builder *b, animc_clip_set *set, animc_diag_sink 
 	return ok;
 }
 
+/* In a child of compile_isolated: send the parent one record, a kind
+ * letter and a NUL-terminated text.  A record that cannot be sent is lost
+ * with the child's report; the parent then fails the source. */
+static void report_to_parent(const builder *b, char kind, const char *text)
+{
+	size_t size = strlen(text) + 2, done = 0;
+	char *record;
+
+	if (b->report_fd < 0)
+		return;
+	record = malloc(size);
+	if (!record)
+		return;
+	record[0] = kind;
+	memcpy(record + 1, text, size - 1);
+	while (done < size) {
+		ssize_t n = write(b->report_fd, record + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	free(record);
+}
+
 /* Compile one clip of a source; true when its file was written. */
 static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t index,
 			 animc_diag_sink *sink, const char *progress)
@@ -323,6 +362,7 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 		free(bytes);
 		return false;
 	}
+	report_to_parent(b, 'o', out);
 	if (!cli_write_atomic(out, bytes, size, why, sizeof why)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
 		free(out);
@@ -348,63 +388,51 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 	return true;
 }
 
-static void compile_job(builder *b, const job *j, size_t number)
+/* Import one source (taking `data`), compile its clips, count the result. */
+static void compile_source(builder *b, const job *j, const animc_importer *importer, uint8_t *data,
+			   size_t size, animc_diag_sink *sink, const char *progress)
 {
-	animc_diag_sink sink = { cli_print_diag, &b->printer, j->path, 0, 0 };
-	animc_import_request request = { 0 };
-	const animc_importer *importer;
+	animc_import_request request = { j->path, data, size, &b->import };
 	animc_clip_set set = { 0 };
 	animc_status status;
-	uint8_t *data;
-	size_t size;
-	char why[512], progress[48] = "";
 	bool ok = true;
 
-	if (b->job_count > 1)
-		snprintf(progress, sizeof progress, "[%zu/%zu] ", number, b->job_count);
-	if (!cli_read_file(j->path, &data, &size, why, sizeof why)) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
-		b->failed++;
-		return;
-	}
-	importer = animc_importer_find(j->path, data,
-				       size < ANIMC_PROBE_HEAD_BYTES ? size : ANIMC_PROBE_HEAD_BYTES);
-	if (!importer) {
-		if (j->is_explicit)
-			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
-		else if (b->verbose)
-			printf("%sskipped %s (no importer recognises it)\n", progress, j->path);
-		free(data);
-		b->skipped++;
-		return;
-	}
-	request.path = j->path;
-	request.data = data;
-	request.size = size;
-	request.options = &b->import;
-	status = importer->import(&request, &set, &sink);
+	status = importer->import(&request, &set, sink);
 	free(data);
-	if (status == ANIMC_ERR_NOT_FOUND && !j->is_explicit && sink.error_count == 0) {
-		if (b->verbose)
-			printf("%sskipped %s (holds no animation)\n", progress, j->path);
-		b->skipped++;
+	/* A static model is normal in an art folder, a mistake on the command
+	 * line. */
+	if (status == ANIMC_ERR_NOT_FOUND && sink->error_count == 0) {
+		if (j->is_explicit) {
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds no animation");
+			b->failed++;
+		} else {
+			if (b->verbose)
+				printf("%sskipped %s (holds no animation)\n", progress, j->path);
+			b->skipped++;
+		}
 		animc_clip_set_release(&set);
 		return;
 	}
 	if (status != ANIMC_OK) {
-		if (sink.error_count == 0)
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
+		if (sink->error_count == 0)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
 					  animc_status_string(status));
 		b->failed++;
 		animc_clip_set_release(&set);
 		return;
 	}
-	ok = filter_clips(b, &set, &sink);
-	for (uint32_t i = 0; ok && i < set.count; i++)
-		ok &= compile_clip(b, j, &set, i, &sink, progress);
-	if (ok && b->warnings_as_errors && sink.warning_count) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
-				  sink.warning_count, sink.warning_count == 1 ? "" : "s");
+	/* A clip that fails leaves the others of its source compiled; the
+	 * source still counts as failed. */
+	ok = filter_clips(b, &set, sink);
+	for (uint32_t i = 0, failures = 0; ok && i < set.count; i++) {
+		if (!compile_clip(b, j, &set, i, sink, progress))
+			failures++;
+		if (i + 1 == set.count)
+			ok = failures == 0;
+	}
+	if (ok && b->warnings_as_errors && sink->warning_count) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
+				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
 		ok = false;
 	}
 	animc_clip_set_release(&set);
@@ -412,6 +440,248 @@ static void compile_job(builder *b, const job *j, size_t number)
 		b->compiled++;
 	else
 		b->failed++;
+}
+
+/*
+ * Compile a source whose importer can crash on damaged input in a child
+ * process, so that a crash fails that source alone and the run goes on.
+ * The child prints as usual and reports through a pipe the outputs it
+ * claims ('o' records) and its counts ('r'); the parent takes both as its
+ * own.  Costs a fork per such source, small beside what Assimp does.
+ * Compiles in this process when it cannot fork.
+ */
+static void compile_isolated(builder *b, const job *j, const animc_importer *importer,
+			     uint8_t *data, size_t size, animc_diag_sink *sink, const char *progress)
+{
+	char *reply = NULL;
+	size_t used = 0, capacity = 0;
+	bool has_counts = false;
+	int fds[2], status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fds) != 0) {
+		compile_source(b, j, importer, data, size, sink, progress);
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		compile_source(b, j, importer, data, size, sink, progress);
+		return;
+	}
+	if (pid == 0) {
+		unsigned before[3] = { b->compiled, b->failed, b->skipped };
+		char counts[64];
+
+		close(fds[0]);
+		b->report_fd = fds[1];
+		compile_source(b, j, importer, data, size, sink, progress);
+		snprintf(counts, sizeof counts, "%u %u %u", b->compiled - before[0],
+			 b->failed - before[1], b->skipped - before[2]);
+		report_to_parent(b, 'r', counts);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(0);
+	}
+	close(fds[1]);
+	free(data);
+	for (;;) {
+		ssize_t n;
+
+		if (used == capacity) {
+			char *grown = realloc(reply, capacity ? capacity * 2 : 4096);
+
+			if (!grown)
+				break;
+			reply = grown;
+			capacity = capacity ? capacity * 2 : 4096;
+		}
+		n = read(fds[0], reply + used, capacity - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	for (size_t at = 0; at < used;) {
+		char *end = memchr(reply + at, '\0', used - at);
+		unsigned counts[3];
+
+		if (!end)
+			break;   /* cut short by a crash */
+		if (reply[at] == 'o') {
+			claim_output(b, reply + at + 1);
+		} else if (reply[at] == 'r' &&
+			   sscanf(reply + at + 1, "%u %u %u", &counts[0], &counts[1], &counts[2]) == 3) {
+			b->compiled += counts[0];
+			b->failed += counts[1];
+			b->skipped += counts[2];
+			has_counts = true;
+		}
+		at = (size_t)(end - reply) + 1;
+	}
+	free(reply);
+	if (!has_counts) {
+		if (WIFSIGNALED(status))
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "the %s importer crashed on this file (%s); it was not compiled",
+					  importer->name, strsignal(WTERMSIG(status)));
+		else
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "the %s importer ended without a result (exit status %d)",
+					  importer->name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		b->failed++;
+	}
+}
+
+/*
+ * A source file read in two steps, so that a file Assimp reads itself is
+ * not read twice (a large FBX once, not twice): source_open reads the first
+ * ANIMC_PROBE_HEAD_BYTES for the probes, source_read_rest the remainder
+ * from the same descriptor (pipes included) when the importer wants it all.
+ * Same limits and reasons as cli_read_file.
+ */
+typedef struct source {
+	int fd;
+	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	size_t head_size;
+} source;
+
+static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, char *why, size_t why_size)
+{
+	*got = 0;
+	while (*got < want) {
+		ssize_t n = read(fd, buf + *got, want - *got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(why, why_size, "cannot read: %s", strerror(errno));
+			return false;
+		}
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return true;
+}
+
+static bool source_open(source *src, const char *path, char *why, size_t why_size)
+{
+	struct stat st;
+
+	src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0) {
+		snprintf(why, why_size, "cannot open: %s", strerror(errno));
+		return false;
+	}
+	if (fstat(src->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, why_size, "is a folder");
+	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, why, why_size)) {
+		return true;
+	}
+	close(src->fd);
+	return false;
+}
+
+/* The whole file (malloc()ed, NUL-terminated beyond *size); closes the source. */
+static bool source_read_rest(source *src, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+	struct stat st;
+	size_t used = src->head_size, cap = used + 65536, got;
+	uint8_t *buf = NULL;
+	bool ok = false;
+
+	*data = NULL;
+	/* A regular file's size plus a byte to see its end; else grow. */
+	if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= used)
+		cap = (uint64_t)st.st_size < CLI_MAX_INPUT_BYTES + 1 ? (size_t)st.st_size + 1 :
+								   CLI_MAX_INPUT_BYTES + 2;
+	for (;;) {
+		uint8_t *grown;
+
+		if (cap > CLI_MAX_INPUT_BYTES + 1) {
+			snprintf(why, why_size, "is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
+			break;
+		}
+		grown = realloc(buf, cap);
+		if (!grown) {
+			snprintf(why, why_size, "out of memory");
+			break;
+		}
+		if (!buf)
+			memcpy(grown, src->head, used);
+		buf = grown;
+		if (!read_some(src->fd, buf + used, cap - used, &got, why, why_size))
+			break;
+		used += got;
+		if (used < cap) {
+			buf[used] = 0;
+			*data = buf;
+			*size = used;
+			ok = true;
+			break;
+		}
+		cap *= 2;
+	}
+	if (!ok)
+		free(buf);
+	close(src->fd);
+	return ok;
+}
+
+static void compile_job(builder *b, const job *j, size_t number)
+{
+	animc_diag_sink sink = { cli_print_diag, &b->printer, j->path, 0, 0 };
+	const animc_importer *importer;
+	source src;
+	uint8_t *data;
+	size_t size;
+	char why[512], progress[48] = "";
+
+	if (b->job_count > 1)
+		snprintf(progress, sizeof progress, "[%zu/%zu] ", number, b->job_count);
+	if (!source_open(&src, j->path, why, sizeof why)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+		b->failed++;
+		return;
+	}
+	importer = animc_importer_find(j->path, src.head, src.head_size);
+	if (!importer) {
+		close(src.fd);
+		if (j->is_explicit)
+			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
+		else if (b->verbose)
+			printf("%sskipped %s (no importer recognises it)\n", progress, j->path);
+		b->skipped++;
+		return;
+	}
+	if (importer->reads_path) {
+		close(src.fd);
+		size = src.head_size;
+		data = malloc(size + 1);
+		if (data)
+			memcpy(data, src.head, size);
+		else
+			snprintf(why, sizeof why, "out of memory");
+	} else {
+		source_read_rest(&src, &data, &size, why, sizeof why);
+	}
+	if (!data) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+		b->failed++;
+		return;
+	}
+	if (importer->needs_isolation)
+		compile_isolated(b, j, importer, data, size, &sink, progress);
+	else
+		compile_source(b, j, importer, data, size, &sink, progress);
 }
 
 /* Turn the INPUT arguments into jobs; false only when out of memory. */
@@ -466,7 +736,7 @@ static bool gather(builder *b, char **inputs, int count)
 static int parse_options(builder *b, int argc, char **argv)
 {
 	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
-	       O_RELATIVE };
+	       O_RELATIVE, O_TICKS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -478,6 +748,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "clip", required_argument, NULL, O_CLIP },
 		{ "skeleton", required_argument, NULL, O_SKELETON },
 		{ "relative-to-bind", no_argument, NULL, O_RELATIVE },
+		{ "ticks-per-second", required_argument, NULL, O_TICKS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -533,6 +804,16 @@ static int parse_options(builder *b, int argc, char **argv)
 		case O_RELATIVE:
 			b->import.relative_to_bind = true;
 			break;
+		case O_TICKS: {
+			char *end;
+			double rate = strtod(optarg, &end);
+
+			if (end == optarg || *end || !isfinite(rate) || !(rate > 0))
+				return cli_usage_error("build", "--ticks-per-second '%s' is not a number above 0",
+						       optarg);
+			b->import.ticks_per_second = rate;
+			break;
+		}
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -571,6 +852,7 @@ static int run(int argc, char **argv)
 	int status;
 
 	memset(&b, 0, sizeof b);
+	b.report_fd = -1;
 	b.printer.out = stderr;
 	status = parse_options(&b, argc, argv);
 	if (status) {

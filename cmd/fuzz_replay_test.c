@@ -11,6 +11,7 @@
 int animc_fuzz_robotgame(const uint8_t *data, size_t size);
 int animc_fuzz_loader(const uint8_t *data, size_t size);
 int animc_fuzz_xna(const uint8_t *data, size_t size);
+int animc_fuzz_assimp(const uint8_t *data, size_t size);
 
 static size_t replay(const char *dir, const char *suffix, int (*entry)(const uint8_t *, size_t))
 {
@@ -55,10 +56,18 @@ static void xna_seeds(void **state)
 	assert_true(replay("testdata/hostile", ".Animation", animc_fuzz_xna) > 0);
 }
 
+static void assimp_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/assimp", NULL, animc_fuzz_assimp) > 0);
+	assert_true(replay("testdata/assimp", NULL, animc_fuzz_assimp) > 0);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(robotgame_seeds),
 	cmocka_unit_test(xna_seeds),
 	cmocka_unit_test(loader_seeds),
+	cmocka_unit_test(assimp_seeds),
 };
 
 ANIMC_TEST_GROUP(group_fuzz_replay, tests);

@@ -11,12 +11,12 @@
 
 extern const animc_test_group group_clip, group_validate, group_passes, group_animrt, group_xs,
 	group_robotgame, group_xnb, group_cli, group_golden, group_hostile, group_fuzz_replay,
-	group_corpus, group_animrt_sample, group_sample, group_xform, group_xna;
+	group_corpus, group_animrt_sample, group_sample, group_xform, group_xna, group_assimp;
 
 static const animc_test_group *const groups[] = {
 	&group_clip, &group_validate, &group_passes, &group_animrt, &group_xs, &group_robotgame,
 	&group_xnb, &group_cli, &group_golden, &group_hostile, &group_fuzz_replay, &group_corpus,
-	&group_animrt_sample, &group_sample, &group_xform, &group_xna,
+	&group_animrt_sample, &group_sample, &group_xform, &group_xna, &group_assimp,
 };
 
 int main(int argc, char **argv)

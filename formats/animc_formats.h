@@ -79,6 +79,14 @@ typedef struct animc_importer {
 	 */
 	animc_status (*import)(const animc_import_request *request, animc_clip_set *out,
 			       animc_diag_sink *sink);
+	/* The import runs a third-party reader that can crash on damaged
+	 * input (Assimp 5.2 does, see formats/assimp/NOTES.md): a caller that
+	 * must outlive a bad file runs it in a child process. */
+	bool needs_isolation;
+	/* Given request->path, the import reads the file itself and looks at
+	 * no more of request->data than its first ANIMC_PROBE_HEAD_BYTES: a
+	 * caller may pass just those rather than read the whole file twice. */
+	bool reads_path;
 } animc_importer;
 
 /* The table, NULL-terminated, in the order probes are tried. */
@@ -92,6 +100,11 @@ const animc_importer *animc_importer_by_name(const char *name);
 /* The importers, one per format. */
 extern const animc_importer animc_importer_robotgame;
 extern const animc_importer animc_importer_xna;
+/* Every file Assimp reads that holds node animation (.x, .fbx, .dae, .gltf,
+ * .glb, .bvh, .md5anim, .smd, .ms3d, .b3d, ...): one clip per animation,
+ * times from ticks to seconds (formats/assimp/NOTES.md).  Reads
+ * request->path when given (formats that span files), else the bytes. */
+extern const animc_importer animc_importer_assimp;
 
 /*
  * Load the node tree of a model any Assimp importer reads (glTF, FBX, .X,

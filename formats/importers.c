@@ -9,6 +9,7 @@
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
 	&animc_importer_xna,
+	&animc_importer_assimp,
 	NULL,
 };
 

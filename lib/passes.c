@@ -298,6 +298,13 @@ static void evaluate(const float *t, const float *v, uint32_t n, animc_track_kin
 		else
 			hi = mid;
 	}
+	/* At one of its own keys a track is that key, bit for bit; most union
+	 * times are (tracks keyed alike), and slerp would cost acos and sin to
+	 * give back nearly the same value. */
+	if (x == t[lo]) {
+		memcpy(out, &v[(size_t)lo * width], width * sizeof *out);
+		return;
+	}
 	double u = ((double)x - t[lo]) / ((double)t[hi] - t[lo]);
 	const float *a = &v[(size_t)lo * width], *b = &v[(size_t)hi * width];
 

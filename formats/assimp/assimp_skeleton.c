@@ -8,11 +8,9 @@
 #include <string.h>
 
 #include <assimp/cimport.h>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
-#include "../animc_formats.h"
+#include "assimp_internal.h"
 
 static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
 {
@@ -20,8 +18,12 @@ static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
 
 	if (depth > 4096)
 		return UINT32_MAX;
-	for (unsigned i = 0; i < node->mNumChildren; i++) {
-		uint32_t sub = count_nodes(node->mChildren[i], depth + 1);
+	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++) {
+		uint32_t sub;
+
+		if (!node->mChildren[i])
+			continue;
+		sub = count_nodes(node->mChildren[i], depth + 1);
 
 		if (sub == UINT32_MAX || n > UINT32_MAX - 1 - sub)
 			return UINT32_MAX;
@@ -44,7 +46,10 @@ static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t p
 	struct aiVector3D scaling, position;
 	struct aiQuaternion rotation;
 
-	bone->name = animc_arena_strndup(&skel->arena, node->mName.data, node->mName.length);
+	/* Unvalidated scene: the length is not trusted past the buffer. */
+	bone->name = animc_arena_strndup(&skel->arena, node->mName.data,
+					 strnlen(node->mName.data, node->mName.length < MAXLEN ?
+								   node->mName.length : MAXLEN - 1));
 	if (!bone->name)
 		return false;
 	bone->parent = parent;
@@ -64,27 +69,23 @@ static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t p
 	bone->scale[0] = scaling.x;
 	bone->scale[1] = scaling.y;
 	bone->scale[2] = scaling.z;
-	for (unsigned i = 0; i < node->mNumChildren; i++)
-		if (!add_nodes(skel, node->mChildren[i], self))
+	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++)
+		if (node->mChildren[i] && !add_nodes(skel, node->mChildren[i], self))
 			return false;
 	return true;
 }
 
 animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
-	struct aiPropertyStore *props = aiCreatePropertyStore();
 	const struct aiScene *scene;
 	uint32_t count;
 
 	memset(out, 0, sizeof *out);
-	/* Pivots kept as helper nodes would rename the bones: off. */
-	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
-	scene = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
-	aiReleasePropertyStore(props);
-	if (!scene) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "cannot read the model: %s", aiGetErrorString());
+	/* The importer's settings (pivots off among them), so the bones have
+	 * the names the imported channels have. */
+	scene = animc_assimp_scene_open(path, NULL, 0, NULL, sink);
+	if (!scene)
 		return ANIMC_ERR_PARSE;
-	}
 	if (!scene->mRootNode) {
 		aiReleaseImport(scene);
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model has no node tree");

@@ -1,0 +1,604 @@
+/*
+ * assimp_import.c - the Assimp importer: recognises the files Assimp reads
+ * (content first, extension second), reads them with the shared settings,
+ * and turns each aiAnimation into a clip whose tracks keep their own key
+ * times, in seconds, for the passes to merge (see NOTES.md).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+
+#include "../../lib/clip_internal.h"
+#include "../xml/xml.h"
+#include "assimp_internal.h"
+
+/* Longest extension the probe looks up, dot excluded. */
+#define EXT_BYTES 16
+
+/* ------------------------------------------------------------- reading */
+
+const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
+					      const char *format, animc_diag_sink *sink)
+{
+	struct aiPropertyStore *props;
+	const struct aiScene *scene = NULL;
+	const char *why;
+
+	if (!path && size == 0) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is empty");
+		return NULL;
+	}
+	if (!path && size > UINT32_MAX) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is larger than Assimp reads from memory");
+		return NULL;
+	}
+	props = aiCreatePropertyStore();
+	if (!props) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		return NULL;
+	}
+	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_MD5_NO_ANIM_AUTOLOAD, 1);
+	/*
+	 * No post-processing.  Steps such as OptimizeGraph or Debone may drop
+	 * the nodes channels name.  Even ValidateDataStructure is left out: it
+	 * refuses a scene without meshes (an .X file of animation sets only,
+	 * as animators export them), and running it afterwards through
+	 * aiApplyPostProcessing frees the scene twice when it fails (Assimp
+	 * 5.2.5).  What animc reads of a scene it checks itself.
+	 */
+	if (path)
+		scene = aiImportFileExWithProperties(path, 0, NULL, props);
+	else
+		scene = aiImportFileFromMemoryWithProperties((const char *)data, (unsigned)size, 0,
+							     format ? format : "", props);
+	aiReleasePropertyStore(props);
+	if (!scene) {
+		why = aiGetErrorString();
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "Assimp cannot read this file: %s",
+				  why && why[0] ? why : "(it gives no reason)");
+	}
+	return scene;
+}
+
+/* ------------------------------------------------------------ converting */
+
+double animc_assimp_default_rate(const char *format, const char **why)
+{
+	if (format && strcmp(format, "x") == 0) {
+		*why = "the DirectX .X format's default";
+		return 4800.0;
+	}
+	/* The other formats define no default; Assimp's own viewer
+	 * (AnimEvaluator) plays such animations at 25, so that is the speed
+	 * an artist checking the file there saw. */
+	*why = "the rate Assimp's own viewer assumes";
+	return 25.0;
+}
+
+typedef struct converter {
+	const char *format;
+	const animc_import_options *options;
+	animc_diag_sink *sink;
+	uint32_t assumed_count;   /* clips whose rate was assumed */
+	char assumed_clip[2 * MAXLEN]; /* the first of them */
+	double assumed_declared;  /* what that one declared */
+	uint32_t mesh_only_count; /* animations without node channels, left out */
+} converter;
+
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+	/* The loader's rule (lib/animrt.c): what it rejects must not be written. */
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		uint32_t cp;
+		size_t len;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			len = 2;
+			cp = c & 0x1F;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			len = 3;
+			cp = c & 0x0F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			len = 4;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (len > n - i)
+			return false;
+		for (size_t k = 1; k < len; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + k] & 0x3F);
+		}
+		if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/*
+ * An aiString as UTF-8 in `buf`: as it is when it is UTF-8 (Assimp's
+ * convention), otherwise byte by byte as Latin-1, which is what old .X
+ * exporters wrote; *was_latin1 says which.  Stops at a NUL, which the
+ * output format cannot hold.
+ */
+static size_t name_utf8(const struct aiString *s, char buf[2 * MAXLEN], bool *was_latin1)
+{
+	size_t len = strnlen(s->data, s->length < MAXLEN ? s->length : MAXLEN - 1), n = 0;
+
+	*was_latin1 = !valid_utf8((const unsigned char *)s->data, len);
+	if (!*was_latin1) {
+		memcpy(buf, s->data, len);
+		buf[len] = '\0';
+		return len;
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s->data[i];
+
+		if (c < 0x80) {
+			buf[n++] = (char)c;
+		} else {
+			buf[n++] = (char)(0xC0 | c >> 6);
+			buf[n++] = (char)(0x80 | (c & 0x3F));
+		}
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch, const char *fmt, ...)
+{
+	char where[4 * MAXLEN + 64], what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	animc_clip_where(clip, ch, where, sizeof where);
+	animc_diag_report(cv->sink, ANIMC_WARNING, 0, 0, "%s%s", where, what);
+}
+
+/* The rate of one animation's ticks: --ticks-per-second, else the file's,
+ * else the format's default (remembered for one warning per file). */
+static double clip_rate(converter *cv, const struct aiAnimation *anim, const char *clip_name)
+{
+	const char *why;
+
+	if (cv->options && isfinite(cv->options->ticks_per_second) && cv->options->ticks_per_second > 0)
+		return cv->options->ticks_per_second;
+	if (isfinite(anim->mTicksPerSecond) && anim->mTicksPerSecond > 0)
+		return anim->mTicksPerSecond;
+	if (cv->assumed_count++ == 0) {
+		snprintf(cv->assumed_clip, sizeof cv->assumed_clip, "%s", clip_name);
+		cv->assumed_declared = anim->mTicksPerSecond;
+	}
+	return animc_assimp_default_rate(cv->format, &why);
+}
+
+/*
+ * Give a track its own keys.  Assimp holds the first and the last value
+ * outside the keys; the original runtime holds the last one but runs the
+ * first interpolation backwards before the first key, so a track whose keys
+ * start after 0 gets one more key at 0 with the first value.  A lone key
+ * needs none: the merge pass makes it fixed.
+ */
+static float *track_alloc(animc_clip *clip, uint32_t ch, animc_track_kind kind, unsigned key_count,
+			  double first_tick, bool *hold)
+{
+	animc_track *t = &clip->channels[ch].tracks[kind];
+	size_t count;
+
+	*hold = key_count > 1 && first_tick > 0;
+	count = (size_t)key_count + *hold;
+	if (count > UINT32_MAX)
+		return NULL;
+	t->times_s = animc_clip_alloc_floats(clip, count);
+	t->values = animc_clip_alloc_values(clip, kind, count);
+	if (!t->times_s || !t->values)
+		return NULL;
+	t->is_present = true;
+	t->value_count = (uint32_t)count;
+	if (*hold)
+		t->times_s[0] = 0.0f;
+	return t->values;
+}
+
+static animc_status import_vectors(animc_clip *clip, uint32_t ch, animc_track_kind kind,
+				   const struct aiVectorKey *keys, unsigned n, double rate)
+{
+	animc_track *t = &clip->channels[ch].tracks[kind];
+	bool hold;
+	float *v;
+
+	if (n == 0 || !keys)
+		return ANIMC_OK;  /* absent: samples as identity */
+	v = track_alloc(clip, ch, kind, n, keys[0].mTime, &hold);
+	if (!v)
+		return ANIMC_ERR_NOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		float *out = &v[((size_t)i + hold) * 3];
+
+		t->times_s[i + hold] = (float)(keys[i].mTime / rate);
+		out[0] = keys[i].mValue.x;
+		out[1] = keys[i].mValue.y;
+		out[2] = keys[i].mValue.z;
+	}
+	if (hold)
+		memcpy(v, &v[3], 3 * sizeof *v);
+	return ANIMC_OK;
+}
+
+static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t ch,
+				     const struct aiQuatKey *keys, unsigned n, double rate)
+{
+	animc_track *t = &clip->channels[ch].tracks[ANIMC_ROTATION];
+	uint32_t normalised = 0;
+	bool hold;
+	float *v;
+
+	if (n == 0 || !keys)
+		return ANIMC_OK;
+	v = track_alloc(clip, ch, ANIMC_ROTATION, n, keys[0].mTime, &hold);
+	if (!v)
+		return ANIMC_ERR_NOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		const struct aiQuaternion *q = &keys[i].mValue;
+		double x = q->x, y = q->y, z = q->z, w = q->w;   /* Assimp: w x y z */
+		double len = sqrt(x * x + y * y + z * z + w * w);
+		float *out = &v[((size_t)i + hold) * 4];
+
+		t->times_s[i + hold] = (float)(keys[i].mTime / rate);
+		/* Any non-zero quaternion stands for the rotation of its unit
+		 * multiple (Assimp's interpolation normalises too).  A zero or
+		 * non-finite one stands for none: kept, for validation to
+		 * reject naming clip and bone. */
+		if (isfinite(len) && len > 1e-6) {
+			if (fabs(len - 1.0) > ANIMC_UNIT_QUAT_TOLERANCE)
+				normalised++;
+			x /= len;
+			y /= len;
+			z /= len;
+			w /= len;
+		}
+		out[0] = (float)x;
+		out[1] = (float)y;
+		out[2] = (float)z;
+		out[3] = (float)w;
+	}
+	if (hold)
+		memcpy(v, &v[4], 4 * sizeof *v);
+	if (normalised)
+		warn(cv, clip, &clip->channels[ch], "%u rotation key%s not of unit length; normalised",
+		     normalised, normalised == 1 ? " was" : "s were");
+	return ANIMC_OK;
+}
+
+/* Channels of one clip sorted by bone name, then by position. */
+typedef struct bone_ref {
+	const char *bone;
+	uint32_t index;
+} bone_ref;
+
+static int compare_bone_refs(const void *pa, const void *pb)
+{
+	const bone_ref *a = pa, *b = pb;
+	int c = strcmp(a->bone, b->bone);
+
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Two channels animating one bone: the later one wins (as in Assimp's
+ * viewer, which applies channels in order), with a warning. */
+static animc_status drop_duplicate_bones(converter *cv, animc_clip *clip)
+{
+	uint32_t n = clip->channel_count, kept = 0;
+	bone_ref *refs;
+	bool *dropped;
+
+	if (n < 2)
+		return ANIMC_OK;
+	refs = malloc((size_t)n * sizeof *refs);
+	dropped = calloc(n, sizeof *dropped);
+	if (!refs || !dropped) {
+		free(refs);
+		free(dropped);
+		return ANIMC_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		refs[i] = (bone_ref){ clip->channels[i].bone, i };
+	qsort(refs, n, sizeof *refs, compare_bone_refs);
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		if (strcmp(refs[i].bone, refs[i + 1].bone) == 0) {
+			dropped[refs[i].index] = true;
+			warn(cv, clip, &clip->channels[refs[i + 1].index],
+			     "animated by more than one channel; kept the last one");
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (!dropped[i])
+			clip->channels[kept++] = clip->channels[i];
+	clip->channel_count = kept;
+	free(refs);
+	free(dropped);
+	return ANIMC_OK;
+}
+
+static animc_status import_animation(converter *cv, const struct aiAnimation *anim,
+				     animc_clip_set *out)
+{
+	char name[2 * MAXLEN];
+	bool latin1;
+	animc_clip *clip;
+	double rate;
+	animc_status status = ANIMC_OK;
+
+	name_utf8(&anim->mName, name, &latin1);
+	clip = animc_clip_create(name);
+	if (!clip)
+		return ANIMC_ERR_NOMEM;
+	if (latin1)
+		warn(cv, clip, NULL, "the clip name is not UTF-8; read it as Latin-1");
+	rate = clip_rate(cv, anim, name);
+	clip->ticks_per_second = rate;
+	clip->duration_s = (float)(anim->mDuration / rate);
+	for (unsigned c = 0; c < anim->mNumChannels && status == ANIMC_OK; c++) {
+		const struct aiNodeAnim *na = anim->mChannels[c];
+		size_t len;
+		int64_t ch;
+
+		if (!na)
+			continue;
+		len = name_utf8(&na->mNodeName, name, &latin1);
+		/* Pivots are off, so Assimp should make no helper nodes; should
+		 * one appear anyway, its name must not reach a game. */
+		if (strstr(name, "$AssimpFbx$")) {
+			animc_diag_report(cv->sink, ANIMC_ERROR, 0, 0,
+					  "channel '%s' animates an FBX pivot helper node, not a bone",
+					  name);
+			status = ANIMC_ERR_UNSUPPORTED;
+			break;
+		}
+		ch = animc_clip_add_channel(clip, name, len);
+		if (ch < 0) {
+			status = ANIMC_ERR_NOMEM;
+			break;
+		}
+		clip->channels[ch].duration_s = clip->duration_s;
+		if (latin1)
+			warn(cv, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1");
+		status = import_vectors(clip, (uint32_t)ch, ANIMC_TRANSLATION, na->mPositionKeys,
+					na->mNumPositionKeys, rate);
+		if (status == ANIMC_OK)
+			status = import_rotations(cv, clip, (uint32_t)ch, na->mRotationKeys,
+						  na->mNumRotationKeys, rate);
+		if (status == ANIMC_OK)
+			status = import_vectors(clip, (uint32_t)ch, ANIMC_SCALE, na->mScalingKeys,
+						na->mNumScalingKeys, rate);
+	}
+	if (status == ANIMC_OK)
+		status = drop_duplicate_bones(cv, clip);
+	if (status != ANIMC_OK) {
+		animc_clip_destroy(clip);
+		return status;
+	}
+	return animc_clip_set_add(out, clip);
+}
+
+animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *format,
+				       const animc_import_options *options, animc_clip_set *out,
+				       animc_diag_sink *sink)
+{
+	converter cv = { .format = format, .options = options, .sink = sink };
+	animc_status status = ANIMC_OK;
+	const char *why;
+	double rate;
+
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations && status == ANIMC_OK; a++) {
+		const struct aiAnimation *anim = scene->mAnimations[a];
+
+		if (!anim)
+			continue;
+		if (anim->mNumChannels == 0 || !anim->mChannels) {
+			/* Morph-target and vertex animation move meshes, not bones. */
+			cv.mesh_only_count++;
+			continue;
+		}
+		status = import_animation(&cv, anim, out);
+	}
+	if (status != ANIMC_OK)
+		return status;
+	out->is_single_asset = false;
+	if (cv.mesh_only_count)
+		animc_diag_report(sink, ANIMC_WARNING, 0, 0,
+				  "%u animation%s move%s meshes only (morph targets or vertices), which the "
+				  "format cannot hold; left out",
+				  cv.mesh_only_count, cv.mesh_only_count == 1 ? "" : "s",
+				  cv.mesh_only_count == 1 ? "s" : "");
+	if (cv.assumed_count) {
+		char declared[64] = "no";
+
+		if (cv.assumed_declared != 0)
+			snprintf(declared, sizeof declared, "%g (not a rate)", cv.assumed_declared);
+		rate = animc_assimp_default_rate(format, &why);
+		animc_diag_report(sink, ANIMC_WARNING, 0, 0,
+				  "clip '%s'%s: the file declares %s ticks per second; assumed %g, %s "
+				  "(--ticks-per-second sets the rate)",
+				  cv.assumed_clip, cv.assumed_count > 1 ? " and others" : "", declared, rate,
+				  why);
+	}
+	return out->count ? ANIMC_OK : ANIMC_ERR_NOT_FOUND;
+}
+
+/* ---------------------------------------------------------- recognising */
+
+static bool has_prefix(const uint8_t *head, size_t size, const char *magic)
+{
+	size_t n = strlen(magic);
+
+	return size >= n && memcmp(head, magic, n) == 0;
+}
+
+static bool contains(const uint8_t *head, size_t size, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t i = 0; n <= size && i <= size - n; i++)
+		if (head[i] == (uint8_t)needle[0] && memcmp(head + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The format the first bytes show, as a lowercase extension, or NULL.
+ * *is_certain is false for a weak sign (JSON that may be glTF): good
+ * enough as Assimp's hint, not to claim a file.
+ */
+static const char *sniff(const uint8_t *head, size_t size, bool *is_certain)
+{
+	static const struct {
+		const char *magic, *format;
+	} magics[] = {
+		{ "xof ", "x" },                   /* DirectX .X: text, binary, compressed */
+		{ "Kaydara FBX Binary", "fbx" },
+		{ "glTF", "glb" },
+		{ "MS3D000000", "ms3d" },
+		{ "BB3D", "b3d" },
+		{ "IDST", "mdl" },                 /* Half-Life 1 model */
+		{ "LWSC", "lws" },                 /* LightWave scene */
+		{ "ASSIMP.binary-dump.", "assbin" },
+	};
+	char root[64];
+	size_t skip = 0;
+
+	*is_certain = true;
+	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+		if (has_prefix(head, size, magics[i].magic))
+			return magics[i].format;
+	if (has_prefix(head, size, "\xEF\xBB\xBF"))
+		skip = 3;
+	while (skip < size && (head[skip] == ' ' || head[skip] == '\t' || head[skip] == '\r' ||
+			       head[skip] == '\n'))
+		skip++;
+	head += skip;
+	size -= skip;
+	if (has_prefix(head, size, "HIERARCHY"))
+		return "bvh";
+	if (has_prefix(head, size, "MD5Version"))
+		return contains(head, size, "numMeshes") ? "md5mesh" :
+		       contains(head, size, "numCuts") ? "md5camera" : "md5anim";
+	if (has_prefix(head, size, "; FBX") || contains(head, size, "FBXHeaderExtension:"))
+		return "fbx";
+	if (has_prefix(head, size, "version 1") && contains(head, size, "\nnodes"))
+		return "smd";
+	if (animc_xml_root_name(head, size, root, sizeof root) && strcmp(root, "COLLADA") == 0)
+		return "dae";
+	*is_certain = false;
+	if (has_prefix(head, size, "{") && contains(head, size, "\"asset\""))
+		return "gltf";
+	return NULL;
+}
+
+/* The lowercase extension of a path's last component into `ext`; false
+ * when it has none (or one longer than EXT_BYTES - 1). */
+static bool path_extension(const char *path, char ext[EXT_BYTES])
+{
+	const char *base, *dot;
+	size_t n;
+
+	if (!path)
+		return false;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return false;
+	n = strlen(dot + 1);
+	if (n == 0 || n >= EXT_BYTES)
+		return false;
+	for (size_t i = 0; i <= n; i++) {
+		char c = dot[1 + i];
+
+		ext[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+	}
+	return true;
+}
+
+static bool is_animc_xml(const uint8_t *head, size_t size)
+{
+	char root[64];
+
+	/* The XML importers' roots: theirs even when named like a model. */
+	return animc_xml_root_name(head, size, root, sizeof root) &&
+	       (strcmp(root, "AnimationSequence") == 0 || strcmp(root, "XnaContent") == 0);
+}
+
+static animc_probe probe_assimp(const char *path, const uint8_t *head, size_t size)
+{
+	char ext[EXT_BYTES + 1];
+	bool is_certain;
+	size_t n;
+
+	if (is_animc_xml(head, size))
+		return ANIMC_PROBE_NO;
+	if (sniff(head, size, &is_certain) && is_certain)
+		return ANIMC_PROBE_CONTENT;
+	if (!path_extension(path, ext + 1))
+		return ANIMC_PROBE_NO;
+	/* Assimp lists .xml for its Irrlicht and Ogre importers, but most
+	 * .xml files are neither: only Ogre's .mesh.xml is claimed by name. */
+	if (strcmp(ext + 1, "xml") == 0) {
+		n = strlen(path);
+		return n > 9 && strcasecmp(path + n - 9, ".mesh.xml") == 0 ? ANIMC_PROBE_EXTENSION :
+									       ANIMC_PROBE_NO;
+	}
+	ext[0] = '.';
+	return aiIsExtensionSupported(ext) ? ANIMC_PROBE_EXTENSION : ANIMC_PROBE_NO;
+}
+
+static animc_status import_assimp(const animc_import_request *req, animc_clip_set *out,
+				  animc_diag_sink *sink)
+{
+	char ext[EXT_BYTES];
+	const char *format;
+	const struct aiScene *scene;
+	animc_status status;
+	bool is_certain;
+
+	format = sniff(req->data, req->size < ANIMC_PROBE_HEAD_BYTES ? req->size : ANIMC_PROBE_HEAD_BYTES,
+		       &is_certain);
+	if (!format && path_extension(req->path, ext))
+		format = ext;
+	scene = animc_assimp_scene_open(req->path, req->data, req->size, format, sink);
+	if (!scene)
+		return ANIMC_ERR_PARSE;
+	status = animc_assimp_scene_import(scene, format, req->options, out, sink);
+	aiReleaseImport(scene);
+	return status;
+}
+
+const animc_importer animc_importer_assimp = {
+	.name = "assimp",
+	.description = "animations Assimp reads: .x .fbx .dae .gltf .glb .bvh .md5anim ...",
+	.probe = probe_assimp,
+	.import = import_assimp,
+	.needs_isolation = true,
+	.reads_path = true,
+};

@@ -1,0 +1,46 @@
+/*
+ * assimp_internal.h - what the Assimp sources of formats/assimp/ share (and
+ * their tests and fuzz target use): reading a scene with the one set of
+ * import settings, and turning a scene's animations into clips.  Includes
+ * Assimp's C API, so nothing outside formats/assimp/ may include it.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_INTERNAL_H
+#define ANIMC_FORMATS_ASSIMP_INTERNAL_H
+
+#include <assimp/scene.h>
+
+#include "../animc_formats.h"
+
+/*
+ * Read a scene with the settings every animc use of Assimp shares: no
+ * post-processing, not even Assimp's data-structure validation (it refuses
+ * files without meshes), so readers of the scene check the pointers and
+ * counts they use; FBX pivots not preserved (no `$AssimpFbx$` helper
+ * nodes); an .md5mesh not pulling in the .md5anim beside it (that file is
+ * a source of its own).
+ * From `path` when it is not NULL (formats that span several files),
+ * otherwise from `data` with `format` (an extension without the dot, or
+ * NULL) as Assimp's hint.  NULL on failure, with Assimp's message reported
+ * to `sink`.  Release with aiReleaseImport().
+ */
+const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
+					      const char *format, animc_diag_sink *sink);
+
+/*
+ * Turn every aiAnimation with node channels into a clip of `out` (see
+ * NOTES.md): key times from ticks to seconds, quaternions from w x y z to
+ * x y z w and unit length, each track keeping its own key times for the
+ * merge pass.  `format` (lowercase extension, or NULL) picks the rate
+ * assumed when the file declares none.  ANIMC_ERR_NOT_FOUND when the scene
+ * holds no node animation.  Pure: reads the scene, writes `out` and `sink`.
+ */
+animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *format,
+				       const animc_import_options *options, animc_clip_set *out,
+				       animc_diag_sink *sink);
+
+/* The ticks per second assumed for a format whose file declares none: 4800
+ * for .X (the DirectX file format's default), else 25 (what Assimp's own
+ * viewer assumes).  `why` gets a short phrase naming the source of it. */
+double animc_assimp_default_rate(const char *format, const char **why);
+
+#endif
