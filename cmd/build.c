@@ -7,12 +7,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../formats/animc_formats.h"
@@ -32,6 +35,7 @@ typedef struct builder {
 	bool verbose, quiet, warnings_as_errors;
 	cli_strings clip_names;    /* --clip: only these clips of multi-clip sources */
 	const char *skeleton_path; /* --skeleton */
+	double import_timeout_s;   /* --import-timeout; 0 = no limit */
 	animc_skeleton skeleton;
 	cli_diag_printer printer;
 	job *jobs;
@@ -90,7 +94,9 @@ static void help(FILE *out)
 		"                          without it a file that declares none is read at\n"
 		"                          its format's default (.X 4800, others 25), with\n"
 		"                          a warning\n"
-		"      --warnings-as-errors  a source with warnings fails\n"
+		"      --import-timeout S  stop an Assimp import that runs longer than S seconds\n"
+		"                          and fail that file (default 120; 0: no limit)\n"
+		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
 		"                          passes changed\n"
@@ -327,30 +333,42 @@ static void report_to_parent(const builder *b, char kind, const char *text)
 	free(record);
 }
 
-/* Compile one clip of a source; true when its file was written. */
-static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t index,
-			 animc_diag_sink *sink, const char *progress)
+/* A clip of a source, processed and serialised, waiting to be written. */
+typedef struct compiled_clip {
+	uint8_t *bytes;          /* NULL: the clip failed */
+	size_t size;
+	animc_pass_stats stats;
+} compiled_clip;
+
+/* Process, check and serialise one clip; false (reported) when it fails. */
+static bool prepare_clip(builder *b, animc_clip *clip, animc_diag_sink *sink, compiled_clip *out)
 {
-	animc_clip *clip = set->clips[index];
-	animc_pass_stats stats = { 0 };
-	uint8_t *bytes = NULL;
-	size_t size = 0;
-	char why[512];
-	char *out;
 	unsigned errors_before = sink->error_count;
 
-	if (animc_clip_process(clip, &b->process, sink, &stats) != ANIMC_OK ||
+	memset(out, 0, sizeof *out);
+	if (animc_clip_process(clip, &b->process, sink, &out->stats) != ANIMC_OK ||
 	    (b->skeleton_path && animc_skeleton_check(&b->skeleton, clip, sink) != ANIMC_OK) ||
-	    animc_xnb_write(clip, &b->xnb, &bytes, &size, sink) != ANIMC_OK) {
+	    animc_xnb_write(clip, &b->xnb, &out->bytes, &out->size, sink) != ANIMC_OK) {
 		if (sink->error_count == errors_before)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%scannot compile",
 					  clip->name[0] ? "clip '" : "", clip->name,
 					  clip->name[0] ? "': " : "");
+		free(out->bytes);
+		out->bytes = NULL;
 		return false;
 	}
-	out = output_path(b, j, set, index);
+	return true;
+}
+
+/* Write one prepared clip of a source; true when its file was written. */
+static bool write_clip(builder *b, const job *j, const animc_clip_set *set, uint32_t index,
+		       const compiled_clip *compiled, animc_diag_sink *sink, const char *progress)
+{
+	const animc_clip *clip = set->clips[index];
+	char why[512];
+	char *out = output_path(b, j, set, index);
+
 	if (!out) {
-		free(bytes);
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 		return false;
 	}
@@ -359,20 +377,18 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 				  "'%s' is the output of another source (or clip) in this run; not written",
 				  out);
 		free(out);
-		free(bytes);
 		return false;
 	}
 	report_to_parent(b, 'o', out);
-	if (!cli_write_atomic(out, bytes, size, why, sizeof why)) {
+	if (!cli_write_atomic(out, compiled->bytes, compiled->size, why, sizeof why)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
 		free(out);
-		free(bytes);
 		return false;
 	}
 	if (!b->quiet) {
 		printf("%scompiled %s%s%s%s -> %s (%u bones, %g s, %zu bytes)\n", progress, j->path,
 		       clip->name[0] ? " [" : "", clip->name, clip->name[0] ? "]" : "", out,
-		       clip->channel_count, (double)clip->duration_s, size);
+		       clip->channel_count, (double)clip->duration_s, compiled->size);
 		if (b->verbose) {
 			printf("    clip%s%s%s: %g s, %u bones, %llu keys", clip->name[0] ? " '" : "",
 			       clip->name, clip->name[0] ? "'" : "", (double)clip->duration_s,
@@ -380,11 +396,10 @@ static bool compile_clip(builder *b, const job *j, animc_clip_set *set, uint32_t
 			if (clip->ticks_per_second > 0)
 				printf(", %g ticks per second", clip->ticks_per_second);
 			printf("\n");
-			report_passes(&stats);
+			report_passes(&compiled->stats);
 		}
 	}
 	free(out);
-	free(bytes);
 	return true;
 }
 
@@ -421,25 +436,88 @@ static void compile_source(builder *b, const job *j, const animc_importer *impor
 		animc_clip_set_release(&set);
 		return;
 	}
-	/* A clip that fails leaves the others of its source compiled; the
-	 * source still counts as failed. */
+	/* Every clip is processed before any is written, so that a source
+	 * that fails as a whole (--warnings-as-errors) writes nothing.  A clip
+	 * that fails alone leaves the others written; the source still counts
+	 * as failed. */
 	ok = filter_clips(b, &set, sink);
-	for (uint32_t i = 0, failures = 0; ok && i < set.count; i++) {
-		if (!compile_clip(b, j, &set, i, sink, progress))
-			failures++;
-		if (i + 1 == set.count)
-			ok = failures == 0;
+	compiled_clip *compiled = ok && set.count ? calloc(set.count, sizeof *compiled) : NULL;
+	if (ok && set.count && !compiled) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		ok = false;
 	}
+	for (uint32_t i = 0; ok && i < set.count; i++)
+		prepare_clip(b, set.clips[i], sink, &compiled[i]);
 	if (ok && b->warnings_as_errors && sink->warning_count) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors",
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors; nothing written",
 				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
 		ok = false;
 	}
+	for (uint32_t i = 0; ok && i < set.count; i++)
+		if (compiled[i].bytes)
+			write_clip(b, j, &set, i, &compiled[i], sink, progress);
+	for (uint32_t i = 0; compiled && i < set.count; i++)
+		free(compiled[i].bytes);
+	free(compiled);
+	/* Any error in this source (a failed clip included) fails it. */
+	if (sink->error_count)
+		ok = false;
 	animc_clip_set_release(&set);
 	if (ok)
 		b->compiled++;
 	else
 		b->failed++;
+}
+
+/*
+ * Wait until `fd` can be read, at most until `deadline` (set on the first
+ * call from timeout_s; no limit when timeout_s is 0).  False on time out.
+ */
+static bool wait_readable(int fd, double timeout_s, struct timespec *deadline)
+{
+	struct timespec now;
+
+	if (timeout_s <= 0)
+		return true;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (deadline->tv_sec == 0 && deadline->tv_nsec == 0) {
+		double whole = floor(timeout_s);
+
+		deadline->tv_sec = now.tv_sec + (time_t)whole;
+		deadline->tv_nsec = now.tv_nsec + (long)((timeout_s - whole) * 1e9);
+		if (deadline->tv_nsec >= 1000000000L) {
+			deadline->tv_sec++;
+			deadline->tv_nsec -= 1000000000L;
+		}
+	}
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double left_ms = (double)(deadline->tv_sec - now.tv_sec) * 1e3 +
+				 (double)(deadline->tv_nsec - now.tv_nsec) / 1e6;
+		int r;
+
+		if (left_ms <= 0)
+			return false;
+		r = poll(&pfd, 1, left_ms > INT_MAX ? INT_MAX : (int)ceil(left_ms));
+		if (r > 0)
+			return true;
+		if (r < 0 && errno != EINTR)
+			return true;   /* let read() report it */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	}
+}
+
+/* End a child that ran out of time: SIGTERM first, so its handler removes a
+ * temporary file it was writing; SIGKILL if it is still there a second on. */
+static void stop_child(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 100; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
 }
 
 /*
@@ -455,7 +533,8 @@ static void compile_isolated(builder *b, const job *j, const animc_importer *imp
 {
 	char *reply = NULL;
 	size_t used = 0, capacity = 0;
-	bool has_counts = false;
+	bool has_counts = false, timed_out = false;
+	struct timespec deadline;
 	int fds[2], status;
 	pid_t pid;
 
@@ -465,6 +544,7 @@ static void compile_isolated(builder *b, const job *j, const animc_importer *imp
 		compile_source(b, j, importer, data, size, sink, progress);
 		return;
 	}
+	memset(&deadline, 0, sizeof deadline);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -491,6 +571,11 @@ static void compile_isolated(builder *b, const job *j, const animc_importer *imp
 	for (;;) {
 		ssize_t n;
 
+		if (!wait_readable(fds[0], b->import_timeout_s, &deadline)) {
+			stop_child(pid);
+			timed_out = true;
+			break;
+		}
 		if (used == capacity) {
 			char *grown = realloc(reply, capacity ? capacity * 2 : 4096);
 
@@ -507,6 +592,7 @@ static void compile_isolated(builder *b, const job *j, const animc_importer *imp
 		used += (size_t)n;
 	}
 	close(fds[0]);
+	status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	for (size_t at = 0; at < used;) {
@@ -527,7 +613,12 @@ static void compile_isolated(builder *b, const job *j, const animc_importer *imp
 		at = (size_t)(end - reply) + 1;
 	}
 	free(reply);
-	if (!has_counts) {
+	if (timed_out) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "the %s importer did not finish within %g s (--import-timeout); "
+				  "stopped, nothing written", importer->name, b->import_timeout_s);
+		b->failed++;
+	} else if (!has_counts) {
 		if (WIFSIGNALED(status))
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
 					  "the %s importer crashed on this file (%s); it was not compiled",
@@ -736,7 +827,7 @@ static bool gather(builder *b, char **inputs, int count)
 static int parse_options(builder *b, int argc, char **argv)
 {
 	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
-	       O_RELATIVE, O_TICKS };
+	       O_RELATIVE, O_TICKS, O_TIMEOUT };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -749,6 +840,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "skeleton", required_argument, NULL, O_SKELETON },
 		{ "relative-to-bind", no_argument, NULL, O_RELATIVE },
 		{ "ticks-per-second", required_argument, NULL, O_TICKS },
+		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -814,6 +906,16 @@ static int parse_options(builder *b, int argc, char **argv)
 			b->import.ticks_per_second = rate;
 			break;
 		}
+		case O_TIMEOUT: {
+			char *end;
+			double seconds = strtod(optarg, &end);
+
+			if (end == optarg || *end || !isfinite(seconds) || seconds < 0)
+				return cli_usage_error("build", "--import-timeout '%s' is not a number of "
+						       "seconds (0 for no limit)", optarg);
+			b->import_timeout_s = seconds;
+			break;
+		}
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -853,6 +955,7 @@ static int run(int argc, char **argv)
 
 	memset(&b, 0, sizeof b);
 	b.report_fd = -1;
+	b.import_timeout_s = 120;
 	b.printer.out = stderr;
 	status = parse_options(&b, argc, argv);
 	if (status) {

@@ -52,6 +52,7 @@ static void usage_errors_exit_2(void **state)
 		{ "build", "-o", "build/test-tmp/u", "--platform", "Q", SAMPLE },
 		{ "build", "-o", "build/test-tmp/u", "--compress", "lzx", SAMPLE },
 		{ "build", "-o", "build/test-tmp/u", "--zstd-level", "0", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--import-timeout", "-1", SAMPLE },
 		{ "build", "-o", "build/test-tmp/u", "--bogus", SAMPLE },
 		{ "build", "-q", "-v", "-o", "build/test-tmp/u", SAMPLE },
 		{ "build", SAMPLE, "-o", NULL },                          /* -o without a value */
@@ -189,10 +190,13 @@ static void files_given_directly_land_in_outdir(void **state)
 	assert_non_null(strstr(r.err, "Makefile: warning: "));
 	assert_non_null(strstr(r.out, "skipped 1"));
 	test_run_release(&r);
-	/* --warnings-as-errors turns that into a failure. */
+	/* --warnings-as-errors turns that into a failure, writing nothing. */
 	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out,
 		       "testdata/golden/dialect.Animation", NULL);
 	assert_int_equal(r.status, 1);
+	char *dialect = test_format("%s/dialect.xnb", out);
+	assert_false(test_file_exists(dialect));
+	free(dialect);
 	test_run_release(&r);
 	/* A missing input and a dangling link fail; the rest compiles. */
 	char *link = test_format("%s/dangling.Animation", out);
