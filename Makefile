@@ -118,7 +118,7 @@ $(TEST_BIN): $(TEST_OBJ) $(CLI_TEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
 # ------------------------------------------------------------------ goals
 run: all
 	@rm -rf $(BUILD)/out
-	$(ANIMC) build -o $(BUILD)/out testdata/sample
+	$(ANIMC) build --skeleton testdata/sample/Crane/Crane.x -o $(BUILD)/out testdata/sample
 
 test check:
 	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE)
@@ -171,7 +171,8 @@ clean:
 help:
 	@echo 'animc $(VERSION) - make targets:'
 	@echo '  all (default)  build $(ANIMC), $(LIBANIMC) (pipeline), $(LIBANIMRT) (loader)'
-	@echo '  run            build, then compile testdata/sample into $(BUILD)/out'
+	@echo '  run            build, then compile testdata/sample into $(BUILD)/out (checked against'
+	@echo '                 the sample model testdata/sample/Crane/Crane.x)'
 	@echo '  test           build with -Werror and run the whole test suite'
 	@echo '                 (SANITIZE=address,undefined for the sanitizer build)'
 	@echo '  golden         regenerate the expected dumps in testdata/golden (review the diff)'

@@ -79,20 +79,37 @@ static void usage_errors_exit_2(void **state)
 	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
 }
 
+/* What `make run` does: every importer, and the skeleton check. */
 static void builds_the_sample_folder_mirroring_its_tree(void **state)
 {
+	static const char *const outputs[] = {
+		"Crane/Idle.xnb", "Crane/Turn.xnb", "Crane/Wave.xnb",            /* RobotGame */
+		"Crane/Crane/Raise.xnb", "Crane/Crane/Swing.xnb",                 /* .X, Assimp */
+		"Crane/Signals/Nod.xnb", "Crane/Signals/PulseAndTurn.xnb",        /* XNA */
+	};
 	char *out = test_tmpdir("cli-sample");
-	test_run r = test_animc("build", "-o", out, SAMPLE, NULL);
+	test_run r = test_animc("build", "--skeleton", SAMPLE "/Crane/Crane.x", "-o", out, SAMPLE, NULL);
 	char *idle = test_format("%s/Crane/Idle.xnb", out);
-	char *turn = test_format("%s/Crane/Turn.xnb", out);
 
 	(void)state;
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "compiled 3, failed 0, skipped 1\n"));
+	assert_non_null(strstr(r.out, "compiled 5, failed 0, skipped 1\n"));
 	assert_int_equal(strlen(r.err), 0);
-	assert_true(test_file_exists(idle));
-	assert_true(test_file_exists(turn));
-	assert_int_equal(test_count_files(out), 3);
+	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+		char *path = test_format("%s/%s", out, outputs[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("no %s", path);
+		free(path);
+	}
+	assert_int_equal(test_count_files(out), 7);
+	/* The XNA clip's bones take their names from the model. */
+	char *nod = test_format("%s/Crane/Signals/Nod.xnb", out);
+	animrt_clip *named;
+	assert_int_equal(animrt_open_file(nod, &named, NULL), ANIMRT_OK);
+	assert_string_equal(named->sequences[0].bone, "Boom");
+	animrt_close(named);
+	free(nod);
 	/* What was written loads. */
 	animrt_clip *clip;
 	assert_int_equal(animrt_open_file(idle, &clip, NULL), ANIMRT_OK);
@@ -109,7 +126,6 @@ static void builds_the_sample_folder_mirroring_its_tree(void **state)
 	assert_int_equal(strlen(r.out), 0);
 	test_run_release(&r);
 	free(idle);
-	free(turn);
 	free(out);
 }
 
