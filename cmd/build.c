@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../formats/animc_formats.h"
+#include "../lib/animrt_layout.h"
 #include "cli.h"
 
 typedef struct job {
@@ -864,11 +865,16 @@ static int parse_options(builder *b, int argc, char **argv)
 						       optarg, animc_xnb_platforms());
 			b->xnb.platform = optarg[0];
 			break;
-		case O_READER:
+		case O_READER: {
+			size_t bad;
+
 			if (!optarg[0])
 				return cli_usage_error("build", "--reader-name is empty");
+			if (!animrt_utf8_check((const uint8_t *)optarg, strlen(optarg), &bad))
+				return cli_usage_error("build", "--reader-name is not UTF-8 (byte %zu)", bad);
 			b->xnb.reader_name = optarg;
 			break;
+		}
 		case O_COMPRESS:
 			if (strcmp(optarg, "zstd") == 0)
 				b->xnb.compression = ANIMC_COMPRESSION_ZSTD;

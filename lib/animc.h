@@ -271,6 +271,7 @@ typedef enum animc_validate_stage {
  *  - a track with its own times (IMPORTED stage only): >= 1 keys, times >= 0
  *    and strictly increasing, not fixed;
  *  - rotations unit length within ANIMC_UNIT_QUAT_TOLERANCE;
+ *  - bone names UTF-8 (the format's strings; see animrt_layout.h);
  *  - with `require_declared_count`, declared_channel_count equals channel_count.
  * Every breach is reported (naming clip and bone); returns ANIMC_ERR_INVALID
  * when there is any.

@@ -162,57 +162,6 @@ static bool get_7bit(parser *ps, uint32_t *v, const char *what)
 	return true;
 }
 
-static bool valid_utf8(const uint8_t *s, size_t n, size_t *bad)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		uint8_t c = s[i];
-		uint32_t cp;
-		size_t len;
-
-		if (c == 0) {
-			*bad = i;
-			return false;
-		}
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF) {
-			len = 2;
-			cp = c & 0x1F;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			len = 3;
-			cp = c & 0x0F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
-			*bad = i;
-			return false;
-		}
-		if (len > n - i) {
-			*bad = i;
-			return false;
-		}
-		for (size_t k = 1; k < len; k++) {
-			if ((s[i + k] & 0xC0) != 0x80) {
-				*bad = i;
-				return false;
-			}
-			cp = cp << 6 | (s[i + k] & 0x3F);
-		}
-		if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF)) {
-			*bad = i;
-			return false;
-		}
-		i += len;
-	}
-	return true;
-}
-
 /* A length-prefixed UTF-8 string.  When `out` is given it is kept: in the
  * fill pass copied NUL-terminated, in the measure pass counted. */
 static bool get_string(parser *ps, const char **out, uint32_t *out_size, const char *what)
@@ -225,7 +174,7 @@ static bool get_string(parser *ps, const char **out, uint32_t *out_size, const c
 	if (n > left(ps))
 		return FAIL(ps, ANIMRT_ERR_TRUNCATED, at, "%s is %u bytes long, %zu are left", what, n,
 			    left(ps));
-	if (!valid_utf8(ps->data + ps->pos, n, &bad))
+	if (!animrt_utf8_check(ps->data + ps->pos, n, &bad))
 		return FAIL(ps, ANIMRT_ERR_STRING, ps->pos + bad, "%s is not valid UTF-8 without NUL",
 			    what);
 	if (out && ps->is_fill) {

@@ -7,6 +7,7 @@
 #ifndef ANIMRT_LAYOUT_H
 #define ANIMRT_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -155,6 +156,62 @@ static inline float animrt_get_f32(const uint8_t *p)
 
 	memcpy(&f, &v, 4);
 	return f;
+}
+
+/*
+ * Strings (bone and reader names) are UTF-8 without NUL bytes: shortest
+ * forms, no surrogates, nothing past U+10FFFF.  True when s[0..n) is; else
+ * *bad is the offset of the first byte at fault.
+ */
+static inline bool animrt_utf8_check(const uint8_t *s, size_t n, size_t *bad)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint8_t c = s[i];
+		uint32_t cp;
+		size_t len;
+
+		if (c == 0) {
+			*bad = i;
+			return false;
+		}
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			len = 2;
+			cp = c & 0x1F;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			len = 3;
+			cp = c & 0x0F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			len = 4;
+			cp = c & 0x07;
+		} else {
+			*bad = i;
+			return false;
+		}
+		if (len > n - i) {
+			*bad = i;
+			return false;
+		}
+		for (size_t k = 1; k < len; k++) {
+			if ((s[i + k] & 0xC0) != 0x80) {
+				*bad = i;
+				return false;
+			}
+			cp = cp << 6 | (s[i + k] & 0x3F);
+		}
+		if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF)) {
+			*bad = i;
+			return false;
+		}
+		i += len;
+	}
+	return true;
 }
 
 #endif /* ANIMRT_LAYOUT_H */

@@ -4,8 +4,10 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "animc.h"
+#include "animrt_layout.h"
 #include "clip_internal.h"
 
 typedef struct checker {
@@ -138,6 +140,10 @@ static void check_channel(checker *c, const animc_channel *ch, animc_validate_st
 {
 	bool pending = timeline_pending(ch);
 	bool moving = false;
+	size_t bad;
+
+	if (!animrt_utf8_check((const uint8_t *)ch->bone, strlen(ch->bone), &bad))
+		fail(c, ch, "the bone name is not UTF-8 (byte %zu)", bad);
 
 	if (pending && stage == ANIMC_STAGE_WRITABLE) {
 		fail(c, ch, "tracks still have their own key times (the merge pass has not run)");

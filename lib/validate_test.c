@@ -212,6 +212,20 @@ static void own_key_times_only_before_merge(void **state)
 	assert_int_equal(check(clip, ANIMC_STAGE_IMPORTED, false, 1), ANIMC_ERR_INVALID);
 }
 
+static void bone_names_must_be_utf8(void **state)
+{
+	animc_clip *clip = good_clip();
+
+	(void)state;
+	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 0), ANIMC_OK);
+	clip = good_clip();
+	clip->channels[0].bone = animc_arena_strndup(&clip->arena, "Ro\xC3t", 4);
+	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 1), ANIMC_ERR_INVALID);
+	clip = good_clip();
+	clip->channels[0].bone = animc_arena_strndup(&clip->arena, "Kn\xC3\xBC" "chel", 8);
+	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 0), ANIMC_OK);
+}
+
 static void every_breach_is_reported(void **state)
 {
 	animc_clip *clip = good_clip();
@@ -233,6 +247,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_keys_need_an_interval),
 	cmocka_unit_test(declared_count_checked_on_request),
 	cmocka_unit_test(own_key_times_only_before_merge),
+	cmocka_unit_test(bone_names_must_be_utf8),
 	cmocka_unit_test(every_breach_is_reported),
 };
 

@@ -14,6 +14,7 @@
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 
+#include "../../lib/animrt_layout.h"
 #include "../../lib/clip_internal.h"
 #include "../xml/xml.h"
 #include "assimp_internal.h"
@@ -92,45 +93,6 @@ typedef struct converter {
 	uint32_t mesh_only_count; /* animations without node channels, left out */
 } converter;
 
-static bool valid_utf8(const unsigned char *s, size_t n)
-{
-	/* The loader's rule (lib/animrt.c): what it rejects must not be written. */
-	for (size_t i = 0; i < n;) {
-		unsigned char c = s[i];
-		uint32_t cp;
-		size_t len;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF) {
-			len = 2;
-			cp = c & 0x1F;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			len = 3;
-			cp = c & 0x0F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		if (len > n - i)
-			return false;
-		for (size_t k = 1; k < len; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + k] & 0x3F);
-		}
-		if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			return false;
-		i += len;
-	}
-	return true;
-}
-
 /*
  * An aiString as UTF-8 in `buf`: as it is when it is UTF-8 (Assimp's
  * convention), otherwise byte by byte as Latin-1, which is what old .X
@@ -139,9 +101,10 @@ static bool valid_utf8(const unsigned char *s, size_t n)
  */
 static size_t name_utf8(const struct aiString *s, char buf[2 * MAXLEN], bool *was_latin1)
 {
-	size_t len = strnlen(s->data, s->length < MAXLEN ? s->length : MAXLEN - 1), n = 0;
+	size_t len = strnlen(s->data, s->length < MAXLEN ? s->length : MAXLEN - 1), n = 0, bad;
 
-	*was_latin1 = !valid_utf8((const unsigned char *)s->data, len);
+	/* The loader's rule: what it would reject must not be written. */
+	*was_latin1 = !animrt_utf8_check((const uint8_t *)s->data, len, &bad);
 	if (!*was_latin1) {
 		memcpy(buf, s->data, len);
 		buf[len] = '\0';

@@ -11,8 +11,8 @@
 
 #include <assimp/cimport.h>
 
-#include "../../lib/animrt.h"
 #include "assimp_internal.h"
+#include "../fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -55,20 +55,7 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	if (!scene)
 		return 0;
 	if (animc_assimp_scene_import(scene, format, NULL, &set, &sink) == ANIMC_OK) {
-		for (uint32_t i = 0; i < set.count; i++) {
-			uint8_t *xnb;
-			size_t xnb_size;
-			animrt_clip *clip;
-
-			if (animc_clip_process(set.clips[i], NULL, &sink, NULL) != ANIMC_OK)
-				continue;
-			if (animc_xnb_write(set.clips[i], NULL, &xnb, &xnb_size, &sink) != ANIMC_OK)
-				abort();   /* a processed clip always writes */
-			if (animrt_open(xnb, xnb_size, &clip, NULL) != ANIMRT_OK)
-				abort();   /* and the loader accepts what was written */
-			animrt_close(clip);
-			free(xnb);
-		}
+		animc_fuzz_check_set(&set, NULL, &sink);
 	}
 	aiReleaseImport(scene);
 	animc_clip_set_release(&set);

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 
-#include "../../lib/animrt.h"
 #include "../animc_formats.h"
+#include "../fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -23,20 +23,7 @@ static void compile(const uint8_t *data, size_t size, bool exact)
 	animc_diag_sink sink = { 0 };
 
 	if (animc_importer_robotgame.import(&req, &set, &sink) == ANIMC_OK) {
-		for (uint32_t i = 0; i < set.count; i++) {
-			uint8_t *xnb;
-			size_t xnb_size;
-			animrt_clip *clip;
-
-			if (animc_clip_process(set.clips[i], &options, &sink, NULL) != ANIMC_OK)
-				continue;
-			if (animc_xnb_write(set.clips[i], NULL, &xnb, &xnb_size, &sink) != ANIMC_OK)
-				abort();   /* a processed clip always writes */
-			if (animrt_open(xnb, xnb_size, &clip, NULL) != ANIMRT_OK)
-				abort();   /* and the loader accepts what was written */
-			animrt_close(clip);
-			free(xnb);
-		}
+		animc_fuzz_check_set(&set, &options, &sink);
 	}
 	animc_clip_set_release(&set);
 }

@@ -79,6 +79,10 @@ static void platform_and_reader_name(void **state)
 	o.platform = 'Q';
 	assert_int_equal(animc_xnb_write(clip, &o, &bytes, &size, NULL), ANIMC_ERR_ARGUMENT);
 	assert_null(bytes);
+	o.platform = 0;
+	o.reader_name = "Bad\xFFReader";
+	assert_int_equal(animc_xnb_write(clip, &o, &bytes, &size, NULL), ANIMC_ERR_ARGUMENT);
+	assert_null(bytes);
 	/* A reader name of 200 bytes takes a two-byte length. */
 	char long_name[201];
 	memset(long_name, 'R', 200);

@@ -65,6 +65,11 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	}
 	reader = options->reader_name ? options->reader_name : ANIMRT_READER_NAME_DEFAULT;
 	reader_len = strlen(reader);
+	size_t bad;
+	if (!animrt_utf8_check((const uint8_t *)reader, reader_len, &bad)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the reader name is not UTF-8 (byte %zu)", bad);
+		return ANIMC_ERR_ARGUMENT;
+	}
 	if (clip->channel_count > INT32_MAX || reader_len > INT32_MAX) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the clip is too large for the format");
 		return ANIMC_ERR_LIMIT;

@@ -1,0 +1,33 @@
+/*
+ * fuzz_check.h - what every importer fuzz target asks beyond "no crash":
+ * each clip that imports and processes must serialise, and the loader must
+ * accept what was written.  Header-only, for the fuzz targets alone.
+ */
+#ifndef ANIMC_FORMATS_FUZZ_CHECK_H
+#define ANIMC_FORMATS_FUZZ_CHECK_H
+
+#include <stdlib.h>
+
+#include "../lib/animrt.h"
+#include "animc_formats.h"
+
+static inline void animc_fuzz_check_set(animc_clip_set *set, const animc_process_options *options,
+					animc_diag_sink *sink)
+{
+	for (uint32_t i = 0; i < set->count; i++) {
+		uint8_t *xnb;
+		size_t xnb_size;
+		animrt_clip *clip;
+
+		if (animc_clip_process(set->clips[i], options, sink, NULL) != ANIMC_OK)
+			continue;
+		if (animc_xnb_write(set->clips[i], NULL, &xnb, &xnb_size, sink) != ANIMC_OK)
+			abort();   /* a processed clip always writes */
+		if (animrt_open(xnb, xnb_size, &clip, NULL) != ANIMRT_OK)
+			abort();   /* and the loader accepts what was written */
+		animrt_close(clip);
+		free(xnb);
+	}
+}
+
+#endif
