@@ -21,9 +21,10 @@ static void print_usage(FILE *out)
 	fprintf(out,
 		"usage: animc <command> [options] [args]\n"
 		"\n"
-		"animc compiles skeletal animation sources (RobotGame .Animation XML and more)\n"
-		"into RobotGame-layout XNB files that XNA, FNA and MonoGame load, and inspects\n"
-		"what it wrote.\n"
+		"animc compiles skeletal animation sources (RobotGame .Animation XML, XNA\n"
+		"intermediate XML, and .X, FBX, glTF, BVH and the rest Assimp reads) into\n"
+		"RobotGame-layout XNB files that XNA, FNA and MonoGame load, and inspects and\n"
+		"samples what it wrote.  'animc help build' lists the importers.\n"
 		"\n"
 		"commands:\n");
 	for (size_t i = 0; commands[i]; i++)
