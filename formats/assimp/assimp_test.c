@@ -972,80 +972,20 @@ static void slerp(const double *a, const double *b, double u, double *out)
 		out[i] = w0 * a[i] / la + sign * w1 * b[i] / lb;
 }
 
-/* The animrt evaluation rule of the original KeyFrameSequence (FORMAT.md
- * section 2, as ../shared/conformance/xnb_oracle.py samples it). */
+/* The compiled clip, sampled by the loader library (the original runtime's
+ * rule, checked against the conformance oracle in its own tests). */
 static void sample_sequence(const animrt_sequence *s, double t, double tr[3], double rot[4],
 			    double sc[3])
 {
-	uint32_t n = s->key_count, i1 = 0, i2 = 0;
-	double u = 0;
+	float ft[3], fr[4], fs[3];
 
-	if (n > 1) {
-		if (s->has_time && t >= s->times_s[n - 1]) {
-			i1 = n - 1;
-		} else if (s->has_time) {
-			uint32_t lo = 0, hi = n - 1;
-
-			while (hi - lo > 1) {
-				uint32_t mid = (lo + hi) / 2;
-
-				if (s->times_s[mid] < t)
-					lo = mid;
-				else if (s->times_s[mid] > t)
-					hi = mid;
-				else {
-					lo = mid;
-					break;
-				}
-			}
-			i1 = lo;
-		} else {
-			i1 = s->key_interval_s > 0 ? (uint32_t)(t / s->key_interval_s) : 0;
-		}
-		if (i1 >= n - 1) {
-			i1 = i2 = n - 1;
-		} else {
-			i2 = i1 + 1;
-			if (s->has_time) {
-				double span = (double)s->times_s[i2] - s->times_s[i1];
-
-				u = span > 0 ? (t - s->times_s[i1]) / span : 0;
-			} else {
-				u = fmod(t, s->key_interval_s) / s->key_interval_s;
-			}
-		}
-	}
+	animrt_sequence_sample(s, (float)t, ANIMRT_PLAY_ONCE, NULL, ft, fr, fs);
 	for (int c = 0; c < 3; c++) {
-		tr[c] = 0;
-		sc[c] = 1;
+		tr[c] = ft[c];
+		sc[c] = fs[c];
 	}
-	rot[0] = rot[1] = rot[2] = 0;
-	rot[3] = 1;
-	if (s->has_translation) {
-		const float *a = &s->translation[(s->is_fixed_translation ? 0 : i1) * 3];
-		const float *b = &s->translation[(s->is_fixed_translation ? 0 : i2) * 3];
-
-		for (int c = 0; c < 3; c++)
-			tr[c] = a[c] + ((double)b[c] - a[c]) * u;
-	}
-	if (s->has_scale) {
-		const float *a = &s->scale[(s->is_fixed_scale ? 0 : i1) * 3];
-		const float *b = &s->scale[(s->is_fixed_scale ? 0 : i2) * 3];
-
-		for (int c = 0; c < 3; c++)
-			sc[c] = a[c] + ((double)b[c] - a[c]) * u;
-	}
-	if (s->has_rotation) {
-		const float *a = &s->rotation[(s->is_fixed_rotation ? 0 : i1) * 4];
-		const float *b = &s->rotation[(s->is_fixed_rotation ? 0 : i2) * 4];
-		double qa[4], qb[4];
-
-		for (int c = 0; c < 4; c++) {
-			qa[c] = a[c];
-			qb[c] = b[c];
-		}
-		slerp(qa, qb, u, rot);
-	}
+	for (int c = 0; c < 4; c++)
+		rot[c] = fr[c];
 }
 
 /* Assimp's keys evaluated directly at `tick`: clamped outside them, linear
