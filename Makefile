@@ -1,7 +1,25 @@
 # animc - offline animation asset compiler.  One non-recursive Makefile;
 # objects go to $(BUILD).  `make help` lists the targets.
+#
+# Two libraries, each compiled with its own include path, so that a file
+# reaching across the boundary does not compile:
+#   lib/animrt/   libanimrt, the runtime: sees lib/common/ and libc (zstd when
+#                 ANIMRT_ZSTD=1), nothing else;
+#   lib/animc/    libanimc, the pipeline: sees lib/common/ and its own public
+#                 header;
+#   formats/      importers and the writer, part of libanimc: see the public
+#                 pipeline headers, lib/common/ and formats/ itself;
+#   cmd/          the CLI: sees public headers only.
+# lib/common/ is the one header-only description of the compiled format both
+# sides share.  Public headers live in */include/animc/ and are included as
+# <animc/NAME.h>, in the tree and once installed.  Quote includes name files
+# of the same folder (or of formats/ from formats/): `make` refuses a quote
+# include that climbs out with "..", which would get around the include paths.
 
-VERSION := $(shell sed -n 's/^\#define ANIMC_VERSION_STRING "\(.*\)"/\1/p' lib/animc.h)
+ANIMC_VERSION := $(shell sed -n 's/^\#define ANIMC_VERSION_STRING "\(.*\)"/\1/p' \
+	lib/animc/include/animc/animc.h)
+ANIMRT_VERSION := $(shell sed -n 's/^\#define ANIMRT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' \
+	lib/animrt/include/animc/animrt.h | paste -sd.)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -10,12 +28,18 @@ CC ?= cc
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 SANITIZE ?=
+# 0: libanimrt with the C library alone (no .xnb.zst), in $(BUILD)/libc.
+ANIMRT_ZSTD ?= 1
 
+# `override`: a sub-make given BUILD on its command line still adds these.
 ifneq ($(SANITIZE),)
-BUILD := $(BUILD)/sanitize
+override BUILD := $(BUILD)/sanitize
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 # Assimp's leaks on its own error paths are not animc's (see the file).
 export LSAN_OPTIONS ?= suppressions=$(CURDIR)/scripts/lsan-assimp.supp:print_suppressions=0
+endif
+ifeq ($(ANIMRT_ZSTD),0)
+override BUILD := $(BUILD)/libc
 endif
 
 # Install missing Debian packages before anything asks pkg-config.
@@ -27,68 +51,117 @@ $(error the dependencies are missing and could not be installed)
 endif
 endif
 
-PKGS := libxml-2.0 libzstd assimp
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
+ASSIMP_CFLAGS := $(shell pkg-config --cflags assimp)
 ZSTD_CFLAGS := $(shell pkg-config --cflags libzstd)
 ZSTD_LIBS := $(shell pkg-config --libs libzstd)
+PIPELINE_LIBS := $(shell pkg-config --libs libxml-2.0 libzstd assimp)
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
 	-Wformat=2 -Wcast-qual
 OPT ?= -O2 -g
-CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib $(OPT) $(WARNINGS) $(SAN_FLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARNINGS) $(SAN_FLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # `make test` adds -Werror.  It is left out of the recorded flags: warning-free
 # code compiles to the same objects either way, and CI builds from clean.
 WERROR ?=
 CC_WERROR := $(if $(WERROR),-Werror)
 
+# ------------------------------------------------------------ include paths
+RT_PUBLIC := -Ilib/animrt/include
+PIPELINE_PUBLIC := -Ilib/animc/include
+FORMATS_PUBLIC := -Iformats/include
+RT_ZSTD_FLAGS := $(if $(filter 0,$(ANIMRT_ZSTD)),,-DANIMRT_WITH_ZSTD $(ZSTD_CFLAGS))
+
+RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
+PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
+FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
+	$(ASSIMP_CFLAGS) $(ZSTD_CFLAGS)
+CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC)
+# Tests and fuzz targets look inside what they test, and may use every layer.
+CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
+	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(ZSTD_CFLAGS) -DANIMRT_WITH_ZSTD
+TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS)
+
+# The include path of a source file, by where it lives.
+cppflags_for = $(strip \
+	$(if $(filter %_test.c cmd/tests/%,$1),$(TEST_CPPFLAGS), \
+	$(if $(filter lib/animrt/%,$(filter $(FUZZ_SRC) %/check_libc.c,$1)),$(RT_CPPFLAGS), \
+	$(if $(filter $(FUZZ_SRC),$1),$(CHECK_CPPFLAGS), \
+	$(if $(filter lib/animrt/%,$1),$(RT_CPPFLAGS), \
+	$(if $(filter lib/animc/%,$1),$(PIPELINE_CPPFLAGS), \
+	$(if $(filter formats/%,$1),$(FORMATS_CPPFLAGS), \
+	$(if $(filter cmd/%,$1),$(CMD_CPPFLAGS), \
+	$(RT_PUBLIC) $(RT_ZSTD_FLAGS)))))))))
+
 # ------------------------------------------------------------------ sources
-not_main = $(filter-out %_test.c %/test_runner.c %/test_support.c %/check_libc.c \
-	$(wildcard */fuzz_*.c */*/fuzz_*.c),$(1))
-LIB_SRC := $(call not_main,$(filter-out lib/animrt%.c,$(wildcard lib/*.c)))
-FORMATS_SRC := $(call not_main,$(wildcard formats/*.c formats/*/*.c))
-RT_SRC := $(call not_main,$(wildcard lib/animrt*.c))
-CMD_SRC := $(call not_main,$(wildcard cmd/*.c))
-TEST_SRC := $(wildcard lib/*_test.c formats/*/*_test.c cmd/*_test.c) cmd/test_runner.c cmd/test_support.c
-FUZZ_SRC := $(wildcard lib/fuzz_*.c formats/*/fuzz_*.c)
+FUZZ_SRC := $(wildcard lib/*/fuzz_*.c formats/*/fuzz_*.c)
+TESTS_ONLY = %_test.c cmd/tests/% %/check_libc.c $(FUZZ_SRC)
+RT_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/animrt/*.c))
+PIPELINE_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/animc/*.c formats/*.c formats/*/*.c))
+CMD_SRC := $(filter-out $(TESTS_ONLY),$(wildcard cmd/*.c))
+# Unit tests sit beside what they test; process-level suites (they run the
+# animc binary, the oracle or the real runtime) live in cmd/tests/.
+UNIT_SRC := $(wildcard lib/*/*_test.c formats/*/*_test.c) cmd/tests/fuzz_replay_test.c
+SUITE_SRC := $(filter-out $(UNIT_SRC),$(filter %_test.c,$(wildcard cmd/tests/*.c)))
+HARNESS_SRC := cmd/tests/test_runner.c cmd/tests/test_support.c
 FUZZ_NAMES := $(basename $(notdir $(FUZZ_SRC)))
+C_FILES := $(sort $(wildcard lib/*/*.c lib/*/*.h lib/*/include/animc/*.h lib/common/*.h \
+	formats/*.c formats/*.h formats/*/*.c formats/*/*.h formats/include/animc/*.h \
+	cmd/*.c cmd/*.h cmd/tests/*.c cmd/tests/*.h scripts/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJ := $(call obj,$(LIB_SRC) $(FORMATS_SRC))
 RT_OBJ := $(call obj,$(RT_SRC))
+PIPELINE_OBJ := $(call obj,$(PIPELINE_SRC))
 CMD_OBJ := $(call obj,$(CMD_SRC))
-TEST_OBJ := $(call obj,$(TEST_SRC)) $(patsubst %.c,$(BUILD)/replay/%.o,$(FUZZ_SRC))
-CLI_TEST_OBJ := $(filter-out $(BUILD)/obj/cmd/animc.o,$(CMD_OBJ))
+CLI_OBJ := $(filter-out $(BUILD)/obj/cmd/animc.o,$(CMD_OBJ))
+REPLAY_OBJ := $(patsubst %.c,$(BUILD)/replay/%.o,$(FUZZ_SRC))
+UNIT_OBJ := $(call obj,$(UNIT_SRC) $(HARNESS_SRC)) $(REPLAY_OBJ)
+TEST_OBJ := $(UNIT_OBJ) $(call obj,$(SUITE_SRC))
 
 ANIMC := $(BUILD)/animc
 LIBANIMC := $(BUILD)/libanimc.a
 LIBANIMRT := $(BUILD)/libanimrt.a
 TEST_BIN := $(BUILD)/animc_test
-LIBC_CHECK := $(BUILD)/animrt_libc_check
+UNITS_BIN := $(BUILD)/animc_units
+LIBC_BUILD := $(BUILD)/libc
+LIBC_CHECK := $(LIBC_BUILD)/animrt_libc_check
 BENCH_SAMPLE := $(BUILD)/bench_sample
+LAYOUT_OK := $(BUILD)/layout-ok
+PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
-.PHONY: all run test check golden fuzz fuzz-build bench bench-compile bench-sample install uninstall \
-	clean help
-all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT)
+.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-sample \
+	install uninstall clean help libs
+all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
+libs: $(LIBANIMRT) $(PC_FILES)
 
 $(BUILD)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL)' | cmp -s - $@ || echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL)' > $@
+	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD)' | cmp -s - $@ || \
+		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD)' > $@
 FORCE:
 
-$(BUILD)/obj/%.o: %.c $(BUILD)/flags
+# The direction of includes: no quote include climbs out of its folder.
+$(LAYOUT_OK): $(C_FILES)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(PKG_CFLAGS) -DANIMRT_WITH_ZSTD -MMD -MP -c $< -o $@
+	@if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(/|[^"]*\.\./)' $^; then \
+		echo 'error: the quote includes above reach outside their folder; include public' \
+			'headers as <animc/NAME.h> (see the top of the Makefile)' >&2; exit 1; fi
+	@touch $@
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(call cppflags_for,$<) -MMD -MP -c $< -o $@
 
 # Fuzz targets compiled as plain functions, so `make test` replays their seeds.
-$(BUILD)/replay/%.o: %.c $(BUILD)/flags
+$(BUILD)/replay/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(PKG_CFLAGS) -DANIMRT_WITH_ZSTD \
-		-DANIMC_FUZZ_ENTRY=animc_$(notdir $*) \
-		-MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(call cppflags_for,$<) \
+		-DANIMC_FUZZ_ENTRY=animc_$(notdir $*) -MMD -MP -c $< -o $@
 
-$(LIBANIMC): $(LIB_OBJ)
+$(LIBANIMC): $(PIPELINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -96,24 +169,35 @@ $(LIBANIMRT): $(RT_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+RT_LIBS := $(if $(filter 0,$(ANIMRT_ZSTD)),,$(ZSTD_LIBS)) -lm
 $(ANIMC): $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PKG_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) -lm -o $@
 
-# The loader with the C library alone: no zstd, nothing but libc and libm.
-$(BUILD)/libc/%.o: %.c $(BUILD)/flags
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) -MMD -MP -c $< -o $@
+# pkg-config files, each with its own library's version.
+$(BUILD)/animc.pc: lib/animc/animc.pc.in lib/animc/include/animc/animc.h $(BUILD)/flags
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMC_VERSION)|' $< > $@
+$(BUILD)/animrt.pc: lib/animrt/animrt.pc.in lib/animrt/include/animc/animrt.h $(BUILD)/flags
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMRT_VERSION)|' \
+		-e 's|@REQUIRES@|$(if $(filter 0,$(ANIMRT_ZSTD)),,Requires: libzstd)|' $< > $@
 
-$(LIBC_CHECK): $(BUILD)/libc/lib/check_libc.o $(patsubst %.c,$(BUILD)/libc/%.o,$(RT_SRC))
-	$(CC) $(LDFLAGS_ALL) $^ -lm -o $@
+# The runtime with the C library alone, built as `make ANIMRT_ZSTD=0` builds
+# it, and a program that links it with libc and libm only.
+$(LIBC_BUILD)/libanimrt.a: FORCE
+	@$(MAKE) --no-print-directory ANIMRT_ZSTD=0 WERROR=$(WERROR) libs
+$(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_BUILD)/libanimrt.a
+	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
 
 # The sampling benchmark: a program of its own, linked with the loader alone.
 $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $^ $(ZSTD_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 
-$(TEST_BIN): $(TEST_OBJ) $(CLI_TEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_TEST_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PKG_LIBS) \
-		$(shell pkg-config --libs cmocka) -lm -o $@
+$(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
+	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) \
+		$(CMOCKA_LIBS) -lm -o $@
+
+$(UNITS_BIN): $(UNIT_OBJ) $(LIBANIMC) $(LIBANIMRT)
+	$(CC) $(LDFLAGS_ALL) $(UNIT_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) \
+		$(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
 run: all
@@ -125,16 +209,31 @@ test check:
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN)
 
+# The edit-compile loop: unit tests only, no processes started.
+units:
+	@$(MAKE) --no-print-directory WERROR=1 $(UNITS_BIN)
+	@ANIMC_BUILD=$(BUILD) $(UNITS_BIN)
+
 golden: $(ANIMC)
 	scripts/regen-golden $(ANIMC)
 
-FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib -O1 -g -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -DANIMRT_WITH_ZSTD $(PKG_CFLAGS)
-FUZZ_LIB_SRC := $(LIB_SRC) $(FORMATS_SRC) $(RT_SRC)
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all
+FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC)
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
-$(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(filter %/$*.c,$(FUZZ_SRC)) $(FUZZ_LIB_SRC) $(PKG_LIBS) -lm -o $@
+$(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
+	@mkdir -p $(@D)/$*.o
+	@for src in $(filter %/$*.c,$(FUZZ_SRC)) $(FUZZ_LIB_SRC); do \
+		o=$(@D)/$*.o/$$(echo $$src | tr / _).o; \
+		case $$src in \
+		lib/animrt/*) flags="$(RT_CPPFLAGS)" ;; \
+		lib/animc/*) flags="$(PIPELINE_CPPFLAGS)" ;; \
+		*/fuzz_*) flags="$(CHECK_CPPFLAGS)" ;; \
+		*) flags="$(FORMATS_CPPFLAGS)" ;; \
+		esac; \
+		$(FUZZ_CC) $(FUZZ_FLAGS) $$flags -DANIMRT_WITH_ZSTD -c $$src -o $$o || exit 1; \
+	done
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) -lm -o $@
 
 # Each target runs FUZZ_SECONDS on a scratch copy of its seeds in testdata/fuzz/.
 fuzz: fuzz-build
@@ -147,17 +246,16 @@ bench-sample: all $(BENCH_SAMPLE)
 	scripts/bench-sample $(ANIMC) $(BENCH_SAMPLE)
 
 # ---------------------------------------------------------------- install
+PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
+	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/animc
 	install -m 0755 $(ANIMC) $(DESTDIR)$(PREFIX)/bin/animc
 	install -m 0644 $(LIBANIMC) $(LIBANIMRT) $(DESTDIR)$(PREFIX)/lib/
-	install -m 0644 lib/animc.h lib/animrt.h lib/animrt_layout.h $(DESTDIR)$(PREFIX)/include/animc/
-	install -m 0644 formats/animc_formats.h $(DESTDIR)$(PREFIX)/include/animc/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/animc.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/animrt.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc
+	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/animc/
+	install -m 0644 $(PC_FILES) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/animc $(DESTDIR)$(PREFIX)/lib/libanimc.a \
@@ -169,19 +267,21 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@echo 'animc $(VERSION) - make targets:'
-	@echo '  all (default)  build $(ANIMC), $(LIBANIMC) (pipeline), $(LIBANIMRT) (loader)'
+	@echo 'animc $(ANIMC_VERSION) (libanimrt $(ANIMRT_VERSION)) - make targets:'
+	@echo '  all (default)  build $(ANIMC), $(LIBANIMC) (pipeline), $(LIBANIMRT) (runtime)'
 	@echo '  run            build, then compile testdata/sample into $(BUILD)/out (checked against'
 	@echo '                 the sample model testdata/sample/Crane/Crane.x)'
 	@echo '  test           build with -Werror and run the whole test suite'
 	@echo '                 (SANITIZE=address,undefined for the sanitizer build)'
+	@echo '  units          the unit tests alone (no processes started): the edit-compile loop'
 	@echo '  golden         regenerate the expected dumps in testdata/golden (review the diff)'
 	@echo '  fuzz           build the libFuzzer targets and run each FUZZ_SECONDS (default 60)'
 	@echo '  bench          time animc build against xmllint --stream and assimp info on the corpus'
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
-	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR)'
+	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
+	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'
 	@echo 'Missing Debian packages are installed (apt-get) before building.'
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/replay -name '*.d' 2>/dev/null)

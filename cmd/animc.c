@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../formats/animc_formats.h"
-#include "../lib/animrt.h"
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
 #include "cli.h"
 
 static const animc_command *const commands[] = {

@@ -18,8 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../formats/animc_formats.h"
-#include "../lib/animrt_layout.h"
+#include <animc/animc_formats.h>
 #include "cli.h"
 
 typedef struct job {
@@ -870,7 +869,7 @@ static int parse_options(builder *b, int argc, char **argv)
 
 			if (!optarg[0])
 				return cli_usage_error("build", "--reader-name is empty");
-			if (!animrt_utf8_check((const uint8_t *)optarg, strlen(optarg), &bad))
+			if (!animc_utf8_check(optarg, strlen(optarg), &bad))
 				return cli_usage_error("build", "--reader-name is not UTF-8 (byte %zu)", bad);
 			b->xnb.reader_name = optarg;
 			break;

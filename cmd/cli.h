@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/animc.h"
+#include <animc/animc.h>
 
 /* Exit statuses, as documented in README.md and --help. */
 enum {

@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "../lib/animrt.h"
+#include <animc/animrt.h>
 #include "cli.h"
 
 static void help(FILE *out)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/animrt.h"
+#include <animc/animrt.h>
 #include "cli.h"
 
 static void help(FILE *out)

@@ -8,8 +8,8 @@
 
 #include <stdlib.h>
 
-#include "../lib/animrt.h"
-#include "animc_formats.h"
+#include <animc/animrt.h>
+#include <animc/animc_formats.h>
 
 static inline void animc_fuzz_check_set(animc_clip_set *set, const animc_process_options *options,
 					animc_diag_sink *sink)

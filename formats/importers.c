@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "animc_formats.h"
+#include <animc/animc_formats.h>
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lib/animrt.h"
+#include <animc/animrt.h>
 
 #define RUNS 9
 #define TIMES_PER_CLIP 4096

@@ -14,9 +14,7 @@
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 
-#include "../../lib/animrt_layout.h"
-#include "../../lib/clip_internal.h"
-#include "../xml/xml.h"
+#include "xml/xml.h"
 #include "assimp_internal.h"
 
 /* Longest extension the probe looks up, dot excluded. */
@@ -104,7 +102,7 @@ static size_t name_utf8(const struct aiString *s, char buf[2 * MAXLEN], bool *wa
 	size_t len = strnlen(s->data, s->length < MAXLEN ? s->length : MAXLEN - 1), n = 0, bad;
 
 	/* The loader's rule: what it would reject must not be written. */
-	*was_latin1 = !animrt_utf8_check((const uint8_t *)s->data, len, &bad);
+	*was_latin1 = !animc_utf8_check(s->data, len, &bad);
 	if (!*was_latin1) {
 		memcpy(buf, s->data, len);
 		buf[len] = '\0';

@@ -9,7 +9,7 @@
 
 #include <assimp/scene.h>
 
-#include "../animc_formats.h"
+#include <animc/animc_formats.h>
 
 /*
  * Read a scene with the settings every animc use of Assimp shares: no

@@ -12,8 +12,8 @@
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
 
-#include "../../cmd/test_support.h"
-#include "../../lib/animrt.h"
+#include "test_support.h"
+#include <animc/animrt.h>
 #include "assimp_internal.h"
 
 #define KEYS_X "testdata/assimp/keys.x"
@@ -1202,4 +1202,4 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(corpus_fbx_channels_name_real_bones),
 };
 
-ANIMC_TEST_GROUP(group_assimp, tests);
+ANIMC_TEST_GROUP(tests);

@@ -12,7 +12,7 @@
 #include <assimp/cimport.h>
 
 #include "assimp_internal.h"
-#include "../fuzz_check.h"
+#include "fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 
-#include "../animc_formats.h"
-#include "../fuzz_check.h"
+#include <animc/animc_formats.h>
+#include "fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput

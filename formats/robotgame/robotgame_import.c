@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../animc_formats.h"
-#include "../xml/xml.h"
+#include <animc/animc_formats.h>
+#include "xml/xml.h"
 #include "sequence.h"
 
 #define XSI_URI "http://www.w3.org/2001/XMLSchema-instance"

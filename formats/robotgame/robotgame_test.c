@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cmd/test_support.h"
-#include "../animc_formats.h"
+#include "test_support.h"
+#include <animc/animc_formats.h>
 
 #define HEAD "<?xml version=\"1.0\" ?>\n" \
 	"<AnimationSequence xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n"
@@ -357,4 +357,4 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(probe_prefers_content),
 };
 
-ANIMC_TEST_GROUP(group_robotgame, tests);
+ANIMC_TEST_GROUP(tests);

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../lib/animc.h"
+#include <animc/animc.h>
 
 /* The lists, in the order of the clip model's tracks, then Time. */
 enum { ANIMC_RG_TRANSLATION, ANIMC_RG_ROTATION, ANIMC_RG_SCALE, ANIMC_RG_TIME, ANIMC_RG_LIST_COUNT };

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../lib/animc.h"
+#include <animc/animc.h>
 
 /* ------------------------------------------------------------ sniffing */
 

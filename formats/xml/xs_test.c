@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../cmd/test_support.h"
+#include "test_support.h"
 #include "xml.h"
 
 static bool parse_float(const char *s, float *out)
@@ -226,4 +226,4 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lists_split_on_xml_whitespace),
 };
 
-ANIMC_TEST_GROUP(group_xs, tests);
+ANIMC_TEST_GROUP(tests);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../animc_formats.h"
-#include "../fuzz_check.h"
+#include <animc/animc_formats.h>
+#include "fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput

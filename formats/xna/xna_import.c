@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/xform.h"
-#include "../animc_formats.h"
-#include "../robotgame/sequence.h"
-#include "../xml/xml.h"
+#include <animc/animc_xform.h>
+#include <animc/animc_formats.h>
+#include "robotgame/sequence.h"
+#include "xml/xml.h"
 
 /* XnaContent > Asset > clips > entry > Value > Keyframes > keyframe > member > item */
 #define MAX_DEPTH 10

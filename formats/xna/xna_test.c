@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cmd/test_support.h"
-#include "../../lib/animrt.h"
-#include "../animc_formats.h"
-#include "../xml/xml.h"
+#include "test_support.h"
+#include <animc/animrt.h>
+#include <animc/animc_formats.h>
+#include "xml/xml.h"
 
 #define XML "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 #define AD_OPEN XML "<XnaContent>\n<Asset Type=\"AnimationClassLibrary.AnimationData\">\n<AnimationClips>\n"
@@ -704,4 +704,4 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
 };
 
-ANIMC_TEST_GROUP(group_xna, tests);
+ANIMC_TEST_GROUP(tests);

@@ -5,7 +5,7 @@
 #ifndef ANIMC_FORMATS_COMPRESS_H
 #define ANIMC_FORMATS_COMPRESS_H
 
-#include "../animc_formats.h"
+#include <animc/animc_formats.h>
 
 #define ANIMC_ZSTD_DEFAULT_LEVEL 19
 

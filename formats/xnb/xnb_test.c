@@ -7,10 +7,10 @@
 
 #include <zstd.h>
 
-#include "../../cmd/test_support.h"
-#include "../../lib/animrt.h"
-#include "../../lib/animrt_layout.h"
-#include "../animc_formats.h"
+#include "test_support.h"
+#include <animc/animrt.h>
+#include "xnb_layout.h"
+#include <animc/animc_formats.h>
 
 /* One bone "A", one key, translation fixed at (1, 2, 3), clip of 1 s. */
 static animc_clip *tiny_clip(void)
@@ -40,7 +40,7 @@ static void writes_the_original_layout_byte_for_byte(void **state)
 		0x00, 0x00, 0x00, 0x00,             /* 0 scales */
 		0x00, 0x00, 0x00, 0x00,             /* 0 times */
 	};
-	const char *reader = ANIMRT_READER_NAME_DEFAULT;
+	const char *reader = XNB_READER_NAME_DEFAULT;
 	size_t reader_len = strlen(reader), size;
 	animc_clip *clip = tiny_clip();
 	uint8_t *bytes;
@@ -50,7 +50,7 @@ static void writes_the_original_layout_byte_for_byte(void **state)
 	assert_int_equal(animc_xnb_write(clip, NULL, &bytes, &size, NULL), ANIMC_OK);
 	assert_int_equal(size, 10 + 1 + 1 + reader_len + 4 + 1 + 1 + sizeof payload);
 	assert_memory_equal(bytes, "XNBw\x05\x00", 6);
-	assert_int_equal(animrt_get_u32(bytes + 6), size);
+	assert_int_equal(xnb_get_u32(bytes + 6), size);
 	assert_int_equal(bytes[10], 1);                  /* one type reader */
 	assert_int_equal(bytes[11], reader_len);         /* 7-bit length */
 	assert_memory_equal(bytes + 12, reader, reader_len);
@@ -208,4 +208,4 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(round_trip_source_to_loader),
 };
 
-ANIMC_TEST_GROUP(group_xnb, tests);
+ANIMC_TEST_GROUP(tests);

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/animrt_layout.h"
-#include "../animc_formats.h"
+#include "xnb_layout.h"
+#include <animc/animc_formats.h>
 #include "compress.h"
 
 const char *animc_xnb_platforms(void)
 {
-	return ANIMRT_XNB_PLATFORMS;
+	return XNB_PLATFORMS;
 }
 
 /* Add n to *total unless it would pass the 4 GiB the size field can state. */
@@ -24,14 +24,14 @@ static bool add_size(uint64_t *total, uint64_t n)
 
 static uint32_t list_count(const animc_channel *ch, int list)
 {
-	if (list == ANIMRT_LIST_TIME)
+	if (list == XNB_LIST_TIME)
 		return ch->has_time ? ch->key_count : 0;
 	return ch->tracks[list].is_present ? ch->tracks[list].value_count : 0;
 }
 
 static uint8_t *put_string(uint8_t *p, const char *s, size_t len)
 {
-	p += animrt_7bit_put(p, (uint32_t)len);
+	p += xnb_7bit_put(p, (uint32_t)len);
 	memcpy(p, s, len);
 	return p + len;
 }
@@ -39,7 +39,7 @@ static uint8_t *put_string(uint8_t *p, const char *s, size_t len)
 static uint8_t *put_floats(uint8_t *p, const float *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++, p += 4)
-		animrt_put_f32(p, v[i]);
+		xnb_put_f32(p, v[i]);
 	return p;
 }
 
@@ -50,23 +50,23 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	const char *reader;
 	size_t reader_len;
 	char platform;
-	uint64_t total = ANIMRT_XNB_HEADER_SIZE;
+	uint64_t total = XNB_HEADER_SIZE;
 	uint8_t *buf, *p;
 
 	*out = NULL;
 	*out_size = 0;
 	if (!options)
 		options = &defaults;
-	platform = options->platform ? options->platform : ANIMRT_XNB_DEFAULT_PLATFORM;
-	if (!strchr(ANIMRT_XNB_PLATFORMS, platform)) {
+	platform = options->platform ? options->platform : XNB_DEFAULT_PLATFORM;
+	if (!strchr(XNB_PLATFORMS, platform)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "platform '%c' is not one of '%s'", platform,
-				  ANIMRT_XNB_PLATFORMS);
+				  XNB_PLATFORMS);
 		return ANIMC_ERR_ARGUMENT;
 	}
-	reader = options->reader_name ? options->reader_name : ANIMRT_READER_NAME_DEFAULT;
+	reader = options->reader_name ? options->reader_name : XNB_READER_NAME_DEFAULT;
 	reader_len = strlen(reader);
 	size_t bad;
-	if (!animrt_utf8_check((const uint8_t *)reader, reader_len, &bad)) {
+	if (!xnb_utf8_check((const uint8_t *)reader, reader_len, &bad)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the reader name is not UTF-8 (byte %zu)", bad);
 		return ANIMC_ERR_ARGUMENT;
 	}
@@ -76,30 +76,30 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	}
 
 	/* Measure, refusing anything the size field cannot state. */
-	bool fits = add_size(&total, animrt_7bit_size(ANIMRT_READER_COUNT)) &&
-		    add_size(&total, animrt_7bit_size((uint32_t)reader_len) + reader_len + 4) &&
-		    add_size(&total, animrt_7bit_size(ANIMRT_SHARED_RESOURCES)) &&
-		    add_size(&total, animrt_7bit_size(ANIMRT_PRIMARY_READER_INDEX)) &&
-		    add_size(&total, ANIMRT_CLIP_HEAD_SIZE);
+	bool fits = add_size(&total, xnb_7bit_size(XNB_READER_COUNT)) &&
+		    add_size(&total, xnb_7bit_size((uint32_t)reader_len) + reader_len + 4) &&
+		    add_size(&total, xnb_7bit_size(XNB_SHARED_RESOURCES)) &&
+		    add_size(&total, xnb_7bit_size(XNB_PRIMARY_READER_INDEX)) &&
+		    add_size(&total, XNB_CLIP_HEAD_SIZE);
 	for (uint32_t i = 0; fits && i < clip->channel_count; i++) {
 		const animc_channel *ch = &clip->channels[i];
 		size_t bone_len = strlen(ch->bone);
 
 		if (bone_len > INT32_MAX)
 			fits = false;
-		fits = fits && add_size(&total, animrt_7bit_size((uint32_t)bone_len) + bone_len) &&
-		       add_size(&total, ANIMRT_SEQUENCE_HEAD_SIZE);
-		for (int l = 0; fits && l < ANIMRT_LIST_COUNT; l++) {
+		fits = fits && add_size(&total, xnb_7bit_size((uint32_t)bone_len) + bone_len) &&
+		       add_size(&total, XNB_SEQUENCE_HEAD_SIZE);
+		for (int l = 0; fits && l < XNB_LIST_COUNT; l++) {
 			uint32_t n = list_count(ch, l);
 
-			if (n > INT32_MAX || (l != ANIMRT_LIST_TIME && n && !ch->tracks[l].values) ||
-			    (l == ANIMRT_LIST_TIME && n && !ch->times_s)) {
+			if (n > INT32_MAX || (l != XNB_LIST_TIME && n && !ch->tracks[l].values) ||
+			    (l == XNB_LIST_TIME && n && !ch->times_s)) {
 				animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
 						  "bone '%s': %s list is inconsistent; the clip was not validated",
-						  ch->bone, l == ANIMRT_LIST_TIME ? "time" : animc_track_name[l]);
+						  ch->bone, l == XNB_LIST_TIME ? "time" : animc_track_name[l]);
 				return ANIMC_ERR_INVALID;
 			}
-			fits = add_size(&total, 4 + (uint64_t)n * 4 * animrt_list_width[l]);
+			fits = add_size(&total, 4 + (uint64_t)n * 4 * xnb_list_width[l]);
 		}
 	}
 	if (!fits) {
@@ -111,44 +111,44 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	buf = malloc((size_t)total);
 	if (!buf)
 		return ANIMC_ERR_NOMEM;
-	memcpy(buf, ANIMRT_XNB_MAGIC, ANIMRT_XNB_MAGIC_SIZE);
-	buf[ANIMRT_XNB_PLATFORM_OFFSET] = (uint8_t)platform;
-	buf[ANIMRT_XNB_VERSION_OFFSET] = ANIMRT_XNB_FORMAT_VERSION;
-	buf[ANIMRT_XNB_FLAGS_OFFSET] = 0;
-	animrt_put_u32(buf + ANIMRT_XNB_SIZE_OFFSET, (uint32_t)total);
-	p = buf + ANIMRT_XNB_HEADER_SIZE;
-	p += animrt_7bit_put(p, ANIMRT_READER_COUNT);
+	memcpy(buf, XNB_MAGIC, XNB_MAGIC_SIZE);
+	buf[XNB_PLATFORM_OFFSET] = (uint8_t)platform;
+	buf[XNB_VERSION_OFFSET] = XNB_FORMAT_VERSION;
+	buf[XNB_FLAGS_OFFSET] = 0;
+	xnb_put_u32(buf + XNB_SIZE_OFFSET, (uint32_t)total);
+	p = buf + XNB_HEADER_SIZE;
+	p += xnb_7bit_put(p, XNB_READER_COUNT);
 	p = put_string(p, reader, reader_len);
-	animrt_put_u32(p, ANIMRT_READER_VERSION);
+	xnb_put_u32(p, XNB_READER_VERSION);
 	p += 4;
-	p += animrt_7bit_put(p, ANIMRT_SHARED_RESOURCES);
-	p += animrt_7bit_put(p, ANIMRT_PRIMARY_READER_INDEX);
-	animrt_put_u32(p, clip->channel_count);
-	animrt_put_f32(p + 4, clip->duration_s);
-	p += ANIMRT_CLIP_HEAD_SIZE;
+	p += xnb_7bit_put(p, XNB_SHARED_RESOURCES);
+	p += xnb_7bit_put(p, XNB_PRIMARY_READER_INDEX);
+	xnb_put_u32(p, clip->channel_count);
+	xnb_put_f32(p + 4, clip->duration_s);
+	p += XNB_CLIP_HEAD_SIZE;
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
 		const animc_channel *ch = &clip->channels[i];
-		uint8_t flags[ANIMRT_FLAG_COUNT];
+		uint8_t flags[XNB_FLAG_COUNT];
 
 		p = put_string(p, ch->bone, strlen(ch->bone));
-		animrt_put_u32(p, ch->key_count);
-		animrt_put_f32(p + 4, ch->duration_s);
-		animrt_put_f32(p + 8, ch->key_interval_s);
+		xnb_put_u32(p, ch->key_count);
+		xnb_put_f32(p + 4, ch->duration_s);
+		xnb_put_f32(p + 8, ch->key_interval_s);
 		p += 12;
 		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-			flags[ANIMRT_FLAG_HAS(k)] = ch->tracks[k].is_present;
-			flags[ANIMRT_FLAG_FIXED(k)] = ch->tracks[k].is_fixed;
+			flags[XNB_FLAG_HAS(k)] = ch->tracks[k].is_present;
+			flags[XNB_FLAG_FIXED(k)] = ch->tracks[k].is_fixed;
 		}
-		flags[ANIMRT_FLAG_HAS_TIME] = ch->has_time;
-		memcpy(p, flags, ANIMRT_FLAG_COUNT);
-		p += ANIMRT_FLAG_COUNT;
-		for (int l = 0; l < ANIMRT_LIST_COUNT; l++) {
+		flags[XNB_FLAG_HAS_TIME] = ch->has_time;
+		memcpy(p, flags, XNB_FLAG_COUNT);
+		p += XNB_FLAG_COUNT;
+		for (int l = 0; l < XNB_LIST_COUNT; l++) {
 			uint32_t n = list_count(ch, l);
 
-			animrt_put_u32(p, n);
+			xnb_put_u32(p, n);
 			p += 4;
-			p = put_floats(p, l == ANIMRT_LIST_TIME ? ch->times_s : ch->tracks[l].values,
-				       (size_t)n * animrt_list_width[l]);
+			p = put_floats(p, l == XNB_LIST_TIME ? ch->times_s : ch->tracks[l].values,
+				       (size_t)n * xnb_list_width[l]);
 		}
 	}
 	if ((uint64_t)(p - buf) != total) {

@@ -1,0 +1,337 @@
+/*
+ * cli_test.c - the animc command line as users and build scripts meet it:
+ * exit statuses, output names and folders, batches with bad files, atomic
+ * output, diagnostics format, options.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <animc/animrt.h>
+#include "test_support.h"
+
+#define SAMPLE "testdata/sample"
+
+static void help_and_version(void **state)
+{
+	test_run r;
+
+	(void)state;
+	r = test_animc("--help", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: animc"));
+	assert_non_null(strstr(r.out, "build"));
+	test_run_release(&r);
+	r = test_animc("help", "build", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "--exact"));
+	assert_non_null(strstr(r.out, "robotgame"));
+	test_run_release(&r);
+	r = test_animc("build", "--help", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("dump", "--help", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("--version", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ANIMC_VERSION_STRING));
+	test_run_release(&r);
+}
+
+static void usage_errors_exit_2(void **state)
+{
+	static const char *const cases[][6] = {
+		{ NULL },
+		{ "frobnicate", NULL },
+		{ "help", "frobnicate", NULL },
+		{ "build", SAMPLE, NULL },                               /* no -o */
+		{ "build", "-o", "build/test-tmp/u", NULL },              /* no inputs */
+		{ "build", "-o", "build/test-tmp/u", "--platform", "Q", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--compress", "lzx", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--zstd-level", "0", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--import-timeout", "-1", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--bogus", SAMPLE },
+		{ "build", "-q", "-v", "-o", "build/test-tmp/u", SAMPLE },
+		{ "build", SAMPLE, "-o", NULL },                          /* -o without a value */
+		{ "dump", NULL },
+		{ "dump", "a.xnb", "b.xnb", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[8] = { test_animc_path() };
+		size_t n = 1;
+
+		for (size_t k = 0; k < 6 && cases[i][k]; k++)
+			argv[n++] = cases[i][k];
+		argv[n] = NULL;
+		test_run r = test_execv(argv);
+		if (r.status != 2)
+			fail_msg("case %zu (%s ...): exit %d, stderr: %s", i, argv[1] ? argv[1] : "", r.status,
+				 r.err);
+		assert_true(strlen(r.err) > 0);
+		test_run_release(&r);
+	}
+	assert_false(test_file_exists("build/test-tmp/u/Crane"));
+	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
+}
+
+/* What `make run` does: every importer, and the skeleton check. */
+static void builds_the_sample_folder_mirroring_its_tree(void **state)
+{
+	static const char *const outputs[] = {
+		"Crane/Idle.xnb", "Crane/Turn.xnb", "Crane/Wave.xnb",            /* RobotGame */
+		"Crane/Crane/Raise.xnb", "Crane/Crane/Swing.xnb",                 /* .X, Assimp */
+		"Crane/Signals/Nod.xnb", "Crane/Signals/PulseAndTurn.xnb",        /* XNA */
+	};
+	char *out = test_tmpdir("cli-sample");
+	test_run r = test_animc("build", "--skeleton", SAMPLE "/Crane/Crane.x", "-o", out, SAMPLE, NULL);
+	char *idle = test_format("%s/Crane/Idle.xnb", out);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 5, failed 0, skipped 1\n"));
+	assert_int_equal(strlen(r.err), 0);
+	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+		char *path = test_format("%s/%s", out, outputs[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("no %s", path);
+		free(path);
+	}
+	assert_int_equal(test_count_files(out), 7);
+	/* The XNA clip's bones take their names from the model. */
+	char *nod = test_format("%s/Crane/Signals/Nod.xnb", out);
+	animrt_clip *named;
+	assert_int_equal(animrt_open_file(nod, &named, NULL), ANIMRT_OK);
+	assert_string_equal(named->sequences[0].bone, "Boom");
+	animrt_close(named);
+	free(nod);
+	/* What was written loads. */
+	animrt_clip *clip;
+	assert_int_equal(animrt_open_file(idle, &clip, NULL), ANIMRT_OK);
+	assert_int_equal(clip->sequence_count, 5);
+	animrt_close(clip);
+	/* -v lists the skipped file; -q prints nothing on success. */
+	test_run_release(&r);
+	r = test_animc("build", "-v", "-o", out, SAMPLE, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "skipped testdata/sample/README.md"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, SAMPLE, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(strlen(r.out), 0);
+	test_run_release(&r);
+	free(idle);
+	free(out);
+}
+
+static void output_is_deterministic(void **state)
+{
+	char *a = test_tmpdir("cli-det-a"), *b = test_tmpdir("cli-det-b");
+	test_run r1 = test_animc("build", "-q", "-o", a, SAMPLE, NULL);
+	test_run r2 = test_animc("build", "-q", "-o", b, SAMPLE, NULL);
+	char *ia = test_format("%s/Crane/Idle.xnb", a), *ib = test_format("%s/Crane/Idle.xnb", b);
+	test_run cmp = test_exec("cmp", "-s", ia, ib, NULL);
+	test_run diff = test_exec("diff", "-r", a, b, NULL);
+
+	(void)state;
+	assert_int_equal(r1.status, 0);
+	assert_int_equal(r2.status, 0);
+	assert_int_equal(cmp.status, 0);
+	assert_int_equal(diff.status, 0);
+	test_run_release(&r1);
+	test_run_release(&r2);
+	test_run_release(&cmp);
+	test_run_release(&diff);
+	free(ia);
+	free(ib);
+	free(a);
+	free(b);
+}
+
+static void bad_files_fail_alone_without_output(void **state)
+{
+	char *in = test_tmpdir("cli-batch-in");
+	char *out = test_tmpdir("cli-batch-out");
+	char *cmd = test_format("cp testdata/sample/Crane/*.Animation %s/ && "
+				"cp testdata/hostile/nan-rotation.Animation %s/Bad.Animation && "
+				"cp testdata/hostile/truncated.Animation %s/Cut.Animation", in, in, in);
+	regex_t re;
+
+	(void)state;
+	assert_int_equal(system(cmd), 0);
+	test_run r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "compiled 3, failed 2, skipped 0\n"));
+	assert_int_equal(test_count_files(out), 3);   /* nothing partial, no temporaries */
+	char *bad = test_format("%s/Bad.xnb", out);
+	assert_false(test_file_exists(bad));
+	/* Diagnostics: path:line[:column]: error: message. */
+	assert_int_equal(regcomp(&re, "Bad\\.Animation:[0-9]+(:[0-9]+)?: error: ", REG_EXTENDED), 0);
+	assert_int_equal(regexec(&re, r.err, 0, NULL, 0), 0);
+	regfree(&re);
+	assert_int_equal(regcomp(&re, "Cut\\.Animation:[0-9]+:[0-9]+: error: ", REG_EXTENDED), 0);
+	assert_int_equal(regexec(&re, r.err, 0, NULL, 0), 0);
+	regfree(&re);
+	test_run_release(&r);
+	free(bad);
+	free(cmd);
+	free(in);
+	free(out);
+}
+
+static void files_given_directly_land_in_outdir(void **state)
+{
+	char *out = test_tmpdir("cli-direct");
+	char *path = test_format("%s/Turn.xnb", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(test_file_exists(path));
+	test_run_release(&r);
+	/* Two sources with one output name: the second is refused. */
+	r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation",
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "compiled 1, failed 1"));
+	test_run_release(&r);
+	/* A file no importer knows, given directly: a warning, still exit 0. */
+	r = test_animc("build", "-o", out, "Makefile", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "Makefile: warning: "));
+	assert_non_null(strstr(r.out, "skipped 1"));
+	test_run_release(&r);
+	/* --warnings-as-errors turns that into a failure, writing nothing. */
+	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out,
+		       "testdata/golden/dialect.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	char *dialect = test_format("%s/dialect.xnb", out);
+	assert_false(test_file_exists(dialect));
+	free(dialect);
+	test_run_release(&r);
+	/* A missing input and a dangling link fail; the rest compiles. */
+	char *link = test_format("%s/dangling.Animation", out);
+	assert_int_equal(symlink("/no/such/target", link), 0);
+	r = test_animc("build", "-q", "-o", out, "no/such/file.Animation", link,
+		       "testdata/sample/Crane/Idle.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "no/such/file.Animation: error: "));
+	assert_non_null(strstr(r.out, "compiled 1, failed 2"));
+	test_run_release(&r);
+	free(link);
+	free(path);
+	free(out);
+}
+
+static void options_reach_the_file(void **state)
+{
+	char *out = test_tmpdir("cli-options");
+	char *xnb = test_format("%s/Turn.xnb", out), *zst = test_format("%s/Turn.xnb.zst", out);
+	char *unpacked = test_format("%s/unpacked.xnb", out);
+	animrt_clip *clip;
+	size_t size;
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "--platform", "x", "--reader-name", "Game.Reader, Game",
+				"-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	uint8_t *bytes = test_read_file(xnb, &size);
+	assert_int_equal(bytes[3], 'x');
+	free(bytes);
+	assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+	assert_string_equal(clip->container.reader, "Game.Reader, Game");
+	animrt_close(clip);
+
+	r = test_animc("build", "-q", "--compress", "zstd", "-o", out,
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(zst));
+	/* zstd -d gives back exactly the .xnb the plain build writes. */
+	r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	test_run_release(&r);
+	r = test_exec("zstd", "-q", "-d", "-f", zst, "-o", unpacked, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("cmp", xnb, unpacked, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("dump", "--json", zst, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"compression\": \"zstd\""));
+	test_run_release(&r);
+	free(xnb);
+	free(zst);
+	free(unpacked);
+	free(out);
+}
+
+static void dump_reports_damage_with_the_offset(void **state)
+{
+	char *dir = test_tmpdir("cli-dump");
+	char *damaged = test_format("%s/damaged.xnb", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/loader/uniform.xnb", &size);
+
+	(void)state;
+	test_run r = test_animc("dump", "testdata/loader/uniform.xnb", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Root"));
+	test_run_release(&r);
+	bytes[6] ^= 1;   /* the size field */
+	assert_true(test_write_file(damaged, bytes, size));
+	r = test_animc("dump", damaged, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "damaged.xnb: error: byte 6: "));
+	test_run_release(&r);
+	r = test_animc("dump", "--json", "no/such.xnb", NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	r = test_animc("dump", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	free(bytes);
+	free(damaged);
+	free(dir);
+}
+
+static void outdir_inside_an_input_is_left_out(void **state)
+{
+	char *in = test_tmpdir("cli-nested");
+	char *cmd = test_format("cp testdata/sample/Crane/Turn.Animation %s/", in);
+	char *out = test_format("%s/out", in);
+
+	(void)state;
+	assert_int_equal(system(cmd), 0);
+	test_run r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* Again: the outputs of the first run are not inputs now. */
+	r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1, failed 0, skipped 0"));
+	test_run_release(&r);
+	free(cmd);
+	free(out);
+	free(in);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(help_and_version),
+	cmocka_unit_test(usage_errors_exit_2),
+	cmocka_unit_test(builds_the_sample_folder_mirroring_its_tree),
+	cmocka_unit_test(output_is_deterministic),
+	cmocka_unit_test(bad_files_fail_alone_without_output),
+	cmocka_unit_test(files_given_directly_land_in_outdir),
+	cmocka_unit_test(options_reach_the_file),
+	cmocka_unit_test(dump_reports_damage_with_the_offset),
+	cmocka_unit_test(outdir_inside_an_input_is_left_out),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,149 @@
+/*
+ * golden_test.c - each input in testdata/golden compiles, in the default and
+ * the exact mode, to the dumps recorded beside it (scripts/regen-golden
+ * writes those; a reviewer reads their diff).  Inputs are NAME.Animation or
+ * NAME.xml.  A single-clip source has NAME.json and NAME.exact.json; a
+ * source of named clips has one dump per clip, NAME/CLIP.json and
+ * NAME.exact/CLIP.json; NAME.exact.fails says --exact must refuse it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#define GOLDEN "testdata/golden"
+
+static const char *const input_suffixes[] = { ".Animation", ".xml" };
+
+static void compare_dump(const char *name, bool exact, const char *xnb, const char *want_json)
+{
+	test_run dump = test_animc("dump", "--json", xnb, NULL);
+	char *want;
+
+	if (!test_file_exists(want_json))
+		fail_msg("%s (%s): %s has no recorded dump %s; run `make golden` and review the diff",
+			 name, exact ? "exact" : "default", xnb, want_json);
+	want = (char *)test_read_file(want_json, NULL);
+	assert_int_equal(dump.status, 0);
+	if (strcmp(dump.out, want) != 0)
+		fail_msg("%s (%s): dump differs from %s; if the change is intended, run "
+			 "`make golden` and review the diff", name, exact ? "exact" : "default", want_json);
+	free(want);
+	test_run_release(&dump);
+}
+
+/* Compile `src` in a mode and compare every clip's dump with the recorded one. */
+static void check(const char *name, const char *src, bool exact, const char *out)
+{
+	const char *mode = exact ? ".exact" : "";
+	char *want_fail = test_format("%s/%s.exact.fails", GOLDEN, name);
+	char *xnb = test_format("%s/%s.xnb", out, name);
+	char *clip_dir = test_format("%s/%s", out, name);
+	bool must_fail = exact && test_file_exists(want_fail);
+	test_run r = exact ? test_animc("build", "-q", "--exact", "-o", out, src, NULL)
+			   : test_animc("build", "-q", "-o", out, src, NULL);
+
+	if (must_fail) {
+		char *want_json = test_format("%s/%s.exact.json", GOLDEN, name);
+		char *want_dir = test_format("%s/%s.exact", GOLDEN, name);
+
+		assert_false(test_file_exists(want_json));
+		assert_false(test_file_exists(want_dir));
+		assert_int_equal(r.status, 1);
+		assert_false(test_file_exists(xnb));
+		assert_false(test_file_exists(clip_dir));
+		free(want_json);
+		free(want_dir);
+	} else if (r.status != 0) {
+		fail_msg("%s (%s): exit %d: %s", name, exact ? "exact" : "default", r.status, r.err);
+	} else if (test_file_exists(xnb)) {
+		char *want_json = test_format("%s/%s%s.json", GOLDEN, name, mode);
+
+		compare_dump(name, exact, xnb, want_json);
+		free(want_json);
+	} else {
+		/* Named clips: one output per clip, one recorded dump per output. */
+		char *want_dir = test_format("%s/%s%s", GOLDEN, name, mode);
+		char **clips = test_list_dir(clip_dir, ".xnb");
+		char **wanted = test_list_dir(want_dir, ".json");
+		size_t n = 0, n_wanted = 0;
+
+		for (; clips[n]; n++) {
+			char *clip_xnb = test_format("%s/%s", clip_dir, clips[n]);
+			char *want_json;
+
+			clips[n][strlen(clips[n]) - strlen(".xnb")] = '\0';
+			want_json = test_format("%s/%s.json", want_dir, clips[n]);
+			compare_dump(name, exact, clip_xnb, want_json);
+			free(want_json);
+			free(clip_xnb);
+		}
+		while (wanted[n_wanted])
+			n_wanted++;
+		if (n != n_wanted || n == 0)
+			fail_msg("%s (%s): %zu clips compiled, %zu recorded in %s", name,
+				 exact ? "exact" : "default", n, n_wanted, want_dir);
+		test_free_list(clips);
+		test_free_list(wanted);
+		free(want_dir);
+	}
+	test_run_release(&r);
+	free(want_fail);
+	free(xnb);
+	free(clip_dir);
+}
+
+static void golden_dumps_match(void **state)
+{
+	char *out = test_tmpdir("golden"), *out_exact = test_tmpdir("golden-exact");
+	size_t n = 0;
+
+	(void)state;
+	for (size_t s = 0; s < sizeof input_suffixes / sizeof input_suffixes[0]; s++) {
+		char **inputs = test_list_dir(GOLDEN, input_suffixes[s]);
+
+		for (char **p = inputs; *p; p++, n++) {
+			char *src = test_format("%s/%s", GOLDEN, *p);
+
+			(*p)[strlen(*p) - strlen(input_suffixes[s])] = '\0';
+			check(*p, src, false, out);
+			check(*p, src, true, out_exact);
+			free(src);
+		}
+		test_free_list(inputs);
+	}
+	assert_true(n >= 14);
+	free(out);
+	free(out_exact);
+}
+
+/* Every recorded file or folder belongs to an input (no stale expectations). */
+static void no_orphan_expectations(void **state)
+{
+	char **files = test_list_dir(GOLDEN, NULL);
+
+	(void)state;
+	for (char **p = files; *p; p++) {
+		char *dot = strchr(*p, '.');
+		bool found = false;
+
+		if (dot)
+			*dot = '\0';
+		for (size_t s = 0; s < sizeof input_suffixes / sizeof input_suffixes[0]; s++) {
+			char *src = test_format("%s/%s%s", GOLDEN, *p, input_suffixes[s]);
+
+			found |= test_file_exists(src);
+			free(src);
+		}
+		if (!found)
+			fail_msg("%s/%s* has no input %s/%s.Animation or .xml", GOLDEN, *p, GOLDEN, *p);
+	}
+	test_free_list(files);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(golden_dumps_match),
+	cmocka_unit_test(no_orphan_expectations),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,123 @@
+/*
+ * test_support.h - what the unit, CLI, golden and corpus tests share: test
+ * groups gathered into one cmocka run (one summary line), file helpers,
+ * running the animc binary, capturing diagnostics, the corpus location.
+ * Tests run from the repository root (make test does so).
+ */
+#ifndef ANIMC_TEST_SUPPORT_H
+#define ANIMC_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <animc/animc.h>
+
+/*
+ * The tests of one file, registered before main() runs, so that a test
+ * program is whatever test objects it links: `make units` links the unit
+ * tests alone, `make test` everything.  The runner orders groups by file.
+ */
+typedef struct animc_test_group {
+	const char *file;
+	const struct CMUnitTest *tests;
+	size_t count;
+	struct animc_test_group *next;
+} animc_test_group;
+
+void test_group_register(animc_test_group *group);
+
+#define ANIMC_TEST_GROUP(array)                                                          \
+	static animc_test_group test_group_ = { __FILE__, array,                        \
+						 sizeof(array) / sizeof((array)[0]), NULL }; \
+	__attribute__((constructor)) static void test_group_register_(void)             \
+	{                                                                                \
+		test_group_register(&test_group_);                                       \
+	}
+
+/* ---------------------------------------------------------------- files */
+
+/* The whole file, NUL-terminated beyond *size (size may be NULL); fails the
+ * test when unreadable. */
+uint8_t *test_read_file(const char *path, size_t *size);
+bool test_write_file(const char *path, const void *data, size_t size);
+bool test_file_exists(const char *path);
+/* A fresh, empty folder for one test under $ANIMC_BUILD/test-tmp; malloc()ed. */
+char *test_tmpdir(const char *name);
+/* Names of the entries of a folder that end with `suffix` (NULL: all but
+ * dot-files), sorted; NULL-terminated, release with test_free_list. */
+char **test_list_dir(const char *dir, const char *suffix);
+void test_free_list(char **list);
+/* Number of entries (recursively, files only) in a folder, dot-files included. */
+size_t test_count_files(const char *dir);
+/* printf into a new malloc()ed string. */
+char *test_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------ processes */
+
+typedef struct test_run {
+	int status;   /* exit status, or 128 + signal */
+	char *out;    /* stdout, NUL-terminated */
+	char *err;    /* stderr */
+} test_run;
+
+/* Run the animc under test ($ANIMC_BIN) with NULL-terminated arguments. */
+test_run test_animc(const char *arg, ...);
+/* Run argv[0] (searched in PATH) with NULL-terminated arguments. */
+test_run test_exec(const char *arg, ...);
+test_run test_execv(const char *const *argv);
+void test_run_release(test_run *run);
+/* The path of the animc binary under test. */
+const char *test_animc_path(void);
+
+/* --------------------------------------------------------------- corpus */
+
+/* "../shared/corpus" when present, else NULL. */
+const char *test_corpus_dir(void);
+/* Skip the current test (saying so) when the corpus is absent. */
+#define TEST_NEEDS_CORPUS()                                                   \
+	do {                                                                  \
+		if (!test_corpus_dir()) {                                     \
+			print_message("skipped: corpus not found (../shared/corpus)\n"); \
+			skip();                                               \
+		}                                                             \
+	} while (0)
+
+/* ---------------------------------------------------------- diagnostics */
+
+typedef struct test_diag {
+	animc_severity severity;
+	uint32_t line, column;
+	int64_t byte_offset;
+	char *message;
+} test_diag;
+
+typedef struct test_diags {
+	test_diag *items;
+	size_t count, capacity;
+	bool echo;   /* also print them (for debugging a test) */
+} test_diags;
+
+/* A sink collecting into `diags`. */
+animc_diag_sink test_diag_sink(test_diags *diags, const char *path);
+/* The first diagnostic of a severity, or NULL. */
+const test_diag *test_diags_first(const test_diags *diags, animc_severity severity);
+size_t test_diags_count(const test_diags *diags, animc_severity severity);
+void test_diags_release(test_diags *diags);
+
+
+/* ------------------------------------------------------------ clip building */
+
+/* Add a channel: key_count keys at `times` (NULL: uniform at interval_s). */
+uint32_t test_add_channel(animc_clip *clip, const char *bone, uint32_t key_count, const float *times,
+			  float interval_s, float duration_s);
+/* Give channel `ch` a track of `count` values (copied) on its timeline; NULL
+ * times = on the channel timeline, else its own key times. */
+void test_set_track(animc_clip *clip, uint32_t ch, animc_track_kind kind, bool is_fixed,
+		    const float *values, uint32_t count, const float *times);
+
+#endif

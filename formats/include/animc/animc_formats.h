@@ -1,0 +1,145 @@
+/*
+ * animc_formats.h - the formats side of the pipeline: the importer table
+ * (each importer turns one source file into clips of the model in animc.h)
+ * and the XNB writer (a clip into the bytes of formats/xnb/FORMAT.md).
+ *
+ * Usage:
+ *
+ *     const animc_importer *imp = animc_importer_find(path, bytes, size);
+ *     animc_import_request req = { .path = path, .data = bytes, .size = size };
+ *     animc_clip_set set = {0};
+ *     if (imp && imp->import(&req, &set, &sink) == ANIMC_OK) {
+ *         uint8_t *xnb; size_t xnb_size;
+ *         animc_xnb_options o = {0};                     // platform 'w', original reader
+ *         animc_clip_process(set.clips[0], NULL, &sink, NULL);
+ *         if (animc_xnb_write(set.clips[0], &o, &xnb, &xnb_size, &sink) == ANIMC_OK)
+ *             ...; free(xnb);
+ *     }
+ *     animc_clip_set_release(&set);
+ *
+ * Ownership: imported clips belong to the set; the written buffer is the
+ * caller's to free().  Nothing here prints; diagnostics go to the sink.
+ */
+#ifndef ANIMC_FORMATS_H
+#define ANIMC_FORMATS_H
+
+#include <animc/animc.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ importers */
+
+/*
+ * Options of an import; zeroed = defaults.  An importer ignores what does
+ * not apply to its format.
+ */
+typedef struct animc_import_options {
+	/* > 0: key times in ticks are converted with this rate instead of the
+	 * source's own (formats with tick-based time). */
+	double ticks_per_second;
+	/* The model the clips animate (animc build --skeleton), or NULL.
+	 * Importers whose bones are indices name them from it. */
+	const animc_skeleton *skeleton;
+	/* Compose each key with its bone's rest transform from `skeleton`
+	 * (sources whose keys are relative to the bind pose). */
+	bool relative_to_bind;
+} animc_import_options;
+
+typedef struct animc_import_request {
+	const char *path;        /* the source file: named in diagnostics, read by
+				    importers of multi-file formats; may be NULL */
+	const uint8_t *data;     /* the whole file */
+	size_t size;
+	const animc_import_options *options;  /* may be NULL */
+} animc_import_request;
+
+/* How sure a probe is that an input is its format. */
+typedef enum animc_probe {
+	ANIMC_PROBE_NO = 0,
+	ANIMC_PROBE_EXTENSION = 1,  /* the file name suggests it */
+	ANIMC_PROBE_CONTENT = 2     /* the bytes say so (root element, magic) */
+} animc_probe;
+
+/* The first bytes given to probes. */
+#define ANIMC_PROBE_HEAD_BYTES 4096
+
+typedef struct animc_importer {
+	const char *name;         /* "robotgame" */
+	const char *description;  /* one line for --help */
+	/* Look at a path and the first bytes of the file (up to
+	 * ANIMC_PROBE_HEAD_BYTES). */
+	animc_probe (*probe)(const char *path, const uint8_t *head, size_t head_size);
+	/*
+	 * Import every clip of the source into `out` (empty on entry).  Errors
+	 * are reported to `sink` with line and column where the source has
+	 * them.  ANIMC_ERR_NOT_FOUND means the source is of this format but
+	 * holds no animation.
+	 */
+	animc_status (*import)(const animc_import_request *request, animc_clip_set *out,
+			       animc_diag_sink *sink);
+	/* The import runs a third-party reader that can crash on damaged
+	 * input (Assimp 5.2 does, see formats/assimp/NOTES.md): a caller that
+	 * must outlive a bad file runs it in a child process. */
+	bool needs_isolation;
+	/* Given request->path, the import reads the file itself and looks at
+	 * no more of request->data than its first ANIMC_PROBE_HEAD_BYTES: a
+	 * caller may pass just those rather than read the whole file twice. */
+	bool reads_path;
+} animc_importer;
+
+/* The table, NULL-terminated, in the order probes are tried. */
+extern const animc_importer *const animc_importers[];
+
+/* The importer for a file: a content match beats an extension match; the
+ * table order breaks ties.  NULL when none recognises it. */
+const animc_importer *animc_importer_find(const char *path, const uint8_t *head, size_t head_size);
+const animc_importer *animc_importer_by_name(const char *name);
+
+/* The importers, one per format. */
+extern const animc_importer animc_importer_robotgame;
+extern const animc_importer animc_importer_xna;
+/* Every file Assimp reads that holds node animation (.x, .fbx, .dae, .gltf,
+ * .glb, .bvh, .md5anim, .smd, .ms3d, .b3d, ...): one clip per animation,
+ * times from ticks to seconds (formats/assimp/NOTES.md).  Reads
+ * request->path when given (formats that span files), else the bytes. */
+extern const animc_importer animc_importer_assimp;
+
+/*
+ * Load the node tree of a model any Assimp importer reads (glTF, FBX, .X,
+ * COLLADA, ...) as a skeleton: every node, depth-first pre-order, root first,
+ * with its local rest transform.  `path` is read by Assimp (models may span
+ * several files).  Release with animc_skeleton_release.
+ */
+animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+
+/* --------------------------------------------------------------- writer */
+
+typedef enum animc_compression {
+	ANIMC_COMPRESSION_NONE = 0,
+	ANIMC_COMPRESSION_ZSTD       /* one zstd frame around the whole .xnb */
+} animc_compression;
+
+typedef struct animc_xnb_options {
+	char platform;                 /* 0 = 'w'; one of XNB_PLATFORMS */
+	const char *reader_name;       /* NULL = the original AnimationReader */
+	animc_compression compression;
+	int zstd_level;                /* 0 = 19 */
+} animc_xnb_options;
+
+/* The letters --platform accepts. */
+const char *animc_xnb_platforms(void);
+
+/*
+ * Serialise a clip that passed validation for writing.  The output depends
+ * on the clip and options alone.  *out is malloc()ed; on failure it is NULL.
+ */
+animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *options,
+			     uint8_t **out, size_t *out_size, animc_diag_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ANIMC_FORMATS_H */

@@ -1,0 +1,232 @@
+/*
+ * clip.c - the arena, the clip and the clip set: construction and ownership
+ * of the in-memory model.  Invariants live in validate.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+#include "clip_internal.h"
+
+const uint32_t animc_track_width[ANIMC_TRACK_COUNT] = { 3, 4, 3 };
+const char *const animc_track_name[ANIMC_TRACK_COUNT] = { "translation", "rotation", "scale" };
+
+/* ------------------------------------------------------------------ arena */
+
+struct animc_arena_block {
+	struct animc_arena_block *next;
+	size_t used;
+	size_t capacity;
+	_Alignas(16) unsigned char data[];
+};
+
+#define ARENA_BLOCK_BYTES (64u * 1024u)
+
+void *animc_arena_alloc(animc_arena *arena, size_t count, size_t size)
+{
+	struct animc_arena_block *block = arena->head;
+	size_t bytes, offset;
+
+	if (size != 0 && count > SIZE_MAX / size)
+		return NULL;
+	bytes = count * size;
+	if (bytes > SIZE_MAX - 15)
+		return NULL;
+	bytes = (bytes + 15) & ~(size_t)15;
+	if (bytes == 0)
+		bytes = 16;
+	offset = block ? block->used : 0;
+	if (!block || bytes > block->capacity - offset) {
+		size_t capacity = bytes > ARENA_BLOCK_BYTES ? bytes : ARENA_BLOCK_BYTES;
+
+		if (capacity > SIZE_MAX - sizeof *block)
+			return NULL;
+		block = malloc(sizeof *block + capacity);
+		if (!block)
+			return NULL;
+		block->capacity = capacity;
+		block->used = 0;
+		/* A block bigger than the standard size is linked behind the
+		 * current one so the current one keeps filling. */
+		if (arena->head && capacity > ARENA_BLOCK_BYTES) {
+			block->next = arena->head->next;
+			arena->head->next = block;
+		} else {
+			block->next = arena->head;
+			arena->head = block;
+		}
+		arena->total_bytes += capacity;
+		offset = 0;
+	}
+	block->used = offset + bytes;
+	memset(block->data + offset, 0, bytes);
+	return block->data + offset;
+}
+
+char *animc_arena_strndup(animc_arena *arena, const char *s, size_t len)
+{
+	char *copy;
+
+	if (len == SIZE_MAX)
+		return NULL;
+	copy = animc_arena_alloc(arena, len + 1, 1);
+	if (copy && len)
+		memcpy(copy, s, len);
+	return copy;
+}
+
+void animc_arena_release(animc_arena *arena)
+{
+	struct animc_arena_block *block, *next;
+
+	if (!arena)
+		return;
+	for (block = arena->head; block; block = next) {
+		next = block->next;
+		free(block);
+	}
+	arena->head = NULL;
+	arena->total_bytes = 0;
+}
+
+/* ------------------------------------------------------------------- clip */
+
+animc_clip *animc_clip_create(const char *name)
+{
+	animc_clip *clip = calloc(1, sizeof *clip);
+
+	if (!clip)
+		return NULL;
+	if (!name)
+		name = "";
+	clip->name = animc_arena_strndup(&clip->arena, name, strlen(name));
+	if (!clip->name) {
+		free(clip);
+		return NULL;
+	}
+	clip->declared_channel_count = -1;
+	return clip;
+}
+
+void animc_clip_destroy(animc_clip *clip)
+{
+	if (!clip)
+		return;
+	animc_arena_release(&clip->arena);
+	free(clip->channels);
+	free(clip);
+}
+
+int64_t animc_clip_add_channel(animc_clip *clip, const char *bone, size_t bone_len)
+{
+	animc_channel *channel;
+
+	if (clip->channel_count == INT32_MAX)
+		return -1;
+	if (clip->channel_count == clip->channel_capacity) {
+		uint32_t capacity = clip->channel_capacity ? clip->channel_capacity * 2 : 16;
+		animc_channel *grown;
+
+		if (capacity > INT32_MAX)
+			capacity = INT32_MAX;
+		grown = realloc(clip->channels, (size_t)capacity * sizeof *grown);
+		if (!grown)
+			return -1;
+		clip->channels = grown;
+		clip->channel_capacity = capacity;
+	}
+	channel = &clip->channels[clip->channel_count];
+	memset(channel, 0, sizeof *channel);
+	channel->bone = animc_arena_strndup(&clip->arena, bone ? bone : "", bone ? bone_len : 0);
+	if (!channel->bone)
+		return -1;
+	return clip->channel_count++;
+}
+
+float *animc_clip_alloc_floats(animc_clip *clip, size_t count)
+{
+	return animc_arena_alloc(&clip->arena, count, sizeof(float));
+}
+
+float *animc_clip_alloc_values(animc_clip *clip, animc_track_kind kind, size_t count)
+{
+	size_t width = animc_track_width[kind];
+
+	if (count > SIZE_MAX / width)
+		return NULL;
+	return animc_clip_alloc_floats(clip, count * width);
+}
+
+/* --------------------------------------------------------------- clip set */
+
+animc_status animc_clip_set_add(animc_clip_set *set, animc_clip *clip)
+{
+	if (!clip)
+		return ANIMC_ERR_ARGUMENT;
+	if (set->count == set->capacity) {
+		uint32_t capacity = set->capacity ? set->capacity * 2 : 4;
+		animc_clip **grown;
+
+		if (set->capacity > UINT32_MAX / 2) {
+			animc_clip_destroy(clip);
+			return ANIMC_ERR_LIMIT;
+		}
+		grown = realloc(set->clips, (size_t)capacity * sizeof *grown);
+		if (!grown) {
+			animc_clip_destroy(clip);
+			return ANIMC_ERR_NOMEM;
+		}
+		set->clips = grown;
+		set->capacity = capacity;
+	}
+	set->clips[set->count++] = clip;
+	return ANIMC_OK;
+}
+
+void animc_clip_set_remove(animc_clip_set *set, uint32_t index)
+{
+	if (index >= set->count)
+		return;
+	animc_clip_destroy(set->clips[index]);
+	memmove(&set->clips[index], &set->clips[index + 1],
+		(size_t)(set->count - index - 1) * sizeof *set->clips);
+	set->count--;
+}
+
+void animc_clip_set_release(animc_clip_set *set)
+{
+	if (!set)
+		return;
+	for (uint32_t i = 0; i < set->count; i++)
+		animc_clip_destroy(set->clips[i]);
+	free(set->clips);
+	set->clips = NULL;
+	set->count = set->capacity = 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
+		      char *buf, size_t size)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (clip && clip->name && clip->name[0])
+		n = snprintf(buf, size, "clip '%s': ", clip->name);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	if (channel)
+		snprintf(buf + n, size - (size_t)n, "bone '%s': ", channel->bone);
+}
+
+const char *animc_float_class(float f)
+{
+	if (isnan(f))
+		return "NaN";
+	if (isinf(f))
+		return f < 0 ? "-infinite" : "infinite";
+	return "finite";
+}

@@ -1,0 +1,21 @@
+/*
+ * clip_internal.h - helpers shared by the pipeline's own sources: message
+ * prefixes naming clip and bone, float classification, quaternion maths.
+ * Not installed.
+ */
+#ifndef ANIMC_CLIP_INTERNAL_H
+#define ANIMC_CLIP_INTERNAL_H
+
+#include <stddef.h>
+
+#include <animc/animc.h>
+
+/* "NaN", "infinite" or "-infinite" for a non-finite float, "finite" otherwise. */
+const char *animc_float_class(float f);
+
+/* Shortest-arc spherical interpolation of unit quaternions (x y z w), as the
+ * original runtime did, in double precision; out may alias neither input. */
+void animc_quat_slerp(const float a[4], const float b[4], double u, float out[4]);
+void animc_vec_lerp(const float *a, const float *b, unsigned width, double u, float *out);
+
+#endif

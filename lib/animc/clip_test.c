@@ -1,0 +1,185 @@
+/*
+ * clip_test.c - the arena, the clip and the clip set.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc.h>
+
+static void arena_alignment_zeroing_and_big_blocks(void **state)
+{
+	animc_arena arena = { 0 };
+
+	(void)state;
+	for (int i = 1; i < 200; i++) {
+		unsigned char *p = animc_arena_alloc(&arena, (size_t)i, 3);
+
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % 16, 0);
+		for (int j = 0; j < i * 3; j++)
+			assert_int_equal(p[j], 0);
+		memset(p, 0xAB, (size_t)i * 3);
+	}
+	/* A block larger than the standard size, then small ones still work. */
+	unsigned char *big = animc_arena_alloc(&arena, 1, 1 << 20);
+	assert_non_null(big);
+	big[(1 << 20) - 1] = 1;
+	assert_non_null(animc_arena_alloc(&arena, 4, 4));
+	assert_true(arena.total_bytes >= (1u << 20));
+	animc_arena_release(&arena);
+	assert_null(arena.head);
+	animc_arena_release(&arena);   /* twice is fine */
+	animc_arena_release(NULL);
+}
+
+static void arena_refuses_overflowing_sizes(void **state)
+{
+	animc_arena arena = { 0 };
+
+	(void)state;
+	assert_null(animc_arena_alloc(&arena, SIZE_MAX / 2, 4));
+	assert_null(animc_arena_alloc(&arena, 1, SIZE_MAX - 3));
+	assert_null(animc_arena_strndup(&arena, "x", SIZE_MAX));
+	animc_arena_release(&arena);
+}
+
+static void clip_channels_grow_and_keep_names(void **state)
+{
+	animc_clip *clip = animc_clip_create("run");
+
+	(void)state;
+	assert_non_null(clip);
+	assert_string_equal(clip->name, "run");
+	assert_int_equal(clip->declared_channel_count, -1);
+	for (int i = 0; i < 100; i++) {
+		char name[16];
+
+		snprintf(name, sizeof name, "bone%d", i);
+		assert_int_equal(animc_clip_add_channel(clip, name, strlen(name)), i);
+	}
+	assert_int_equal(clip->channel_count, 100);
+	assert_string_equal(clip->channels[0].bone, "bone0");
+	assert_string_equal(clip->channels[99].bone, "bone99");
+	assert_int_equal(clip->channels[42].key_count, 0);
+	assert_false(clip->channels[42].tracks[ANIMC_ROTATION].is_present);
+	/* Names are copied with their length, not up to a NUL beyond it. */
+	assert_int_equal(animc_clip_add_channel(clip, "Spine1", 5), 100);
+	assert_string_equal(clip->channels[100].bone, "Spine");
+	float *v = animc_clip_alloc_values(clip, ANIMC_ROTATION, 3);
+	assert_non_null(v);
+	v[11] = 1.0f;
+	assert_null(animc_clip_alloc_values(clip, ANIMC_ROTATION, SIZE_MAX / 2));
+	animc_clip_destroy(clip);
+	animc_clip_destroy(NULL);
+
+	clip = animc_clip_create(NULL);
+	assert_string_equal(clip->name, "");
+	animc_clip_destroy(clip);
+}
+
+static void clip_set_add_remove_release(void **state)
+{
+	animc_clip_set set = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		char name[8];
+
+		snprintf(name, sizeof name, "c%d", i);
+		assert_int_equal(animc_clip_set_add(&set, animc_clip_create(name)), ANIMC_OK);
+	}
+	assert_int_equal(set.count, 10);
+	animc_clip_set_remove(&set, 3);
+	assert_int_equal(set.count, 9);
+	assert_string_equal(set.clips[3]->name, "c4");
+	assert_string_equal(set.clips[8]->name, "c9");
+	animc_clip_set_remove(&set, 99);
+	assert_int_equal(set.count, 9);
+	assert_int_equal(animc_clip_set_add(&set, NULL), ANIMC_ERR_ARGUMENT);
+	animc_clip_set_release(&set);
+	assert_int_equal(set.count, 0);
+	animc_clip_set_release(&set);
+	animc_clip_set_release(NULL);
+}
+
+static void status_strings_cover_every_status(void **state)
+{
+	(void)state;
+	for (int s = 0; s < ANIMC_STATUS_COUNT; s++) {
+		assert_non_null(animc_status_string((animc_status)s));
+		assert_true(strlen(animc_status_string((animc_status)s)) > 0);
+	}
+	assert_string_equal(animc_status_string(ANIMC_STATUS_COUNT), "unknown status");
+}
+
+static void diag_sink_counts_and_tolerates_null(void **state)
+{
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "x.Animation");
+	animc_diag_sink counting = { 0 };
+
+	(void)state;
+	animc_diag_report(&sink, ANIMC_ERROR, 3, 7, "bad '%s'", "KeyCount");
+	animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "meh");
+	animc_diag_report_at(&sink, ANIMC_ERROR, 42, "at byte");
+	animc_diag_report(NULL, ANIMC_ERROR, 1, 1, "nowhere");
+	animc_diag_report(&counting, ANIMC_ERROR, 1, 1, "counted only");
+	assert_int_equal(sink.error_count, 2);
+	assert_int_equal(sink.warning_count, 1);
+	assert_int_equal(counting.error_count, 1);
+	assert_int_equal(diags.count, 3);
+	assert_int_equal(diags.items[0].line, 3);
+	assert_int_equal(diags.items[0].column, 7);
+	assert_string_equal(diags.items[0].message, "bad 'KeyCount'");
+	assert_int_equal(diags.items[0].byte_offset, -1);
+	assert_int_equal(diags.items[2].byte_offset, 42);
+	test_diags_release(&diags);
+}
+
+static void skeleton_find_and_check(void **state)
+{
+	static const char *const names[] = { "Root", " Spine", "Head" };
+	animc_skeleton skel = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	animc_clip *clip = animc_clip_create("run");
+
+	(void)state;
+	skel.bones = calloc(3, sizeof *skel.bones);
+	skel.bone_count = 3;
+	for (int i = 0; i < 3; i++) {
+		skel.bones[i].name = animc_arena_strndup(&skel.arena, names[i], strlen(names[i]));
+		skel.bones[i].parent = i - 1;
+	}
+	assert_int_equal(animc_skeleton_find(&skel, "Head"), 2);
+	assert_int_equal(animc_skeleton_find(&skel, "Spine"), 1);   /* the model says " Spine" */
+	assert_int_equal(animc_skeleton_find(&skel, "Spine "), 1);
+	assert_int_equal(animc_skeleton_find(&skel, "Tail"), -1);
+	animc_clip_add_channel(clip, "Spine", 5);
+	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_OK);
+	animc_clip_add_channel(clip, "Tail", 4);
+	animc_clip_add_channel(clip, "Wing", 4);
+	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_ERR_NOT_FOUND);
+	assert_int_equal(sink.error_count, 2);
+	assert_non_null(strstr(diags.items[0].message, "'Tail'"));
+	assert_non_null(strstr(diags.items[0].message, "clip 'run'"));
+	animc_clip_destroy(clip);
+	animc_skeleton_release(&skel);
+	animc_skeleton_release(&skel);
+	animc_skeleton_release(NULL);
+	test_diags_release(&diags);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(skeleton_find_and_check),
+	cmocka_unit_test(arena_alignment_zeroing_and_big_blocks),
+	cmocka_unit_test(arena_refuses_overflowing_sizes),
+	cmocka_unit_test(clip_channels_grow_and_keep_names),
+	cmocka_unit_test(clip_set_add_remove_release),
+	cmocka_unit_test(status_strings_cover_every_status),
+	cmocka_unit_test(diag_sink_counts_and_tolerates_null),
+};
+
+ANIMC_TEST_GROUP(tests);

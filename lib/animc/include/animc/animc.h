@@ -1,0 +1,366 @@
+/*
+ * animc.h - the offline side of animc: status codes, diagnostics, the clip
+ * model every importer produces, its validity rule and the processor passes.
+ *
+ * Usage:
+ *
+ *     animc_diag_sink sink = { .fn = print_diag, .path = "Walk.Animation" };
+ *     animc_clip_set set = {0};
+ *     if (importer->import(&request, &set, &sink) == ANIMC_OK) {
+ *         animc_process_options opts = {0};            // zero = lossless defaults
+ *         for (uint32_t i = 0; i < set.count; i++)
+ *             animc_clip_process(set.clips[i], &opts, &sink, NULL);
+ *     }
+ *     animc_clip_set_release(&set);
+ *
+ * Conventions, written once: times and durations in seconds (float), vectors
+ * x y z, quaternions x y z w of unit length, one channel per animated bone.
+ *
+ * Ownership: a clip owns everything reachable from it (one arena, one channel
+ * array); animc_clip_destroy() frees it all.  A clip set owns its clips.
+ * Every release/destroy function accepts NULL or a zeroed struct.
+ *
+ * The library never prints and never exits: problems are returned as an
+ * animc_status and described through the caller's animc_diag_sink.
+ */
+#ifndef ANIMC_H
+#define ANIMC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ANIMC_VERSION_MAJOR 0
+#define ANIMC_VERSION_MINOR 1
+#define ANIMC_VERSION_PATCH 0
+#define ANIMC_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum animc_status {
+	ANIMC_OK = 0,
+	ANIMC_ERR_NOMEM,       /* an allocation failed */
+	ANIMC_ERR_IO,          /* a file could not be read or written */
+	ANIMC_ERR_PARSE,       /* the source is not well-formed in its syntax */
+	ANIMC_ERR_INVALID,     /* well-formed, but breaks an invariant of the clip model */
+	ANIMC_ERR_UNSUPPORTED, /* a kind of input or option this build does not handle */
+	ANIMC_ERR_LIMIT,       /* a size beyond what the format or the tool allows */
+	ANIMC_ERR_NOT_FOUND,   /* a named thing (clip, bone) is not there */
+	ANIMC_ERR_ARGUMENT,    /* a caller passed an impossible argument */
+	ANIMC_STATUS_COUNT
+} animc_status;
+
+/* A short lowercase description of a status; never NULL. */
+const char *animc_status_string(animc_status status);
+
+/* ------------------------------------------------------------- diagnostics */
+
+typedef enum animc_severity {
+	ANIMC_NOTE = 0,
+	ANIMC_WARNING,
+	ANIMC_ERROR
+} animc_severity;
+
+typedef struct animc_diag {
+	animc_severity severity;
+	const char *path;     /* the input it is about; may be NULL */
+	uint32_t line;        /* 1-based; 0 when the problem has no line */
+	uint32_t column;      /* 1-based; 0 when unknown */
+	int64_t byte_offset;  /* for binary input; -1 when unknown */
+	const char *message;  /* lowercase, names the thing that failed in quotes */
+} animc_diag;
+
+typedef void (*animc_diag_fn)(void *user, const animc_diag *diag);
+
+/*
+ * Where diagnostics go.  Zero-initialised, it only counts.  `path` is attached
+ * to every diagnostic reported through it.  The counters are the caller's to
+ * read (and reset).
+ */
+typedef struct animc_diag_sink {
+	animc_diag_fn fn;
+	void *user;
+	const char *path;
+	uint32_t error_count;
+	uint32_t warning_count;
+} animc_diag_sink;
+
+/* Report at a line and column (0 when unknown).  `sink` may be NULL. */
+void animc_diag_report(animc_diag_sink *sink, animc_severity severity,
+		       uint32_t line, uint32_t column, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void animc_diag_vreport(animc_diag_sink *sink, animc_severity severity,
+			uint32_t line, uint32_t column, int64_t byte_offset,
+			const char *fmt, va_list ap);
+/* Report at a byte offset of binary input. */
+void animc_diag_report_at(animc_diag_sink *sink, animc_severity severity,
+			  int64_t byte_offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ------------------------------------------------------------------ arena */
+
+/* A bump allocator: many allocations, one release.  Zero-initialised = empty. */
+typedef struct animc_arena {
+	struct animc_arena_block *head;
+	size_t total_bytes;
+} animc_arena;
+
+/* 16-byte aligned, zero-filled memory, or NULL when out of memory or when
+ * `count * size` overflows. */
+void *animc_arena_alloc(animc_arena *arena, size_t count, size_t size);
+char *animc_arena_strndup(animc_arena *arena, const char *s, size_t len);
+void animc_arena_release(animc_arena *arena);
+
+/* ------------------------------------------------------------- clip model */
+
+typedef enum animc_track_kind {
+	ANIMC_TRANSLATION = 0, /* Vector3 x y z */
+	ANIMC_ROTATION = 1,    /* Quaternion x y z w, unit length */
+	ANIMC_SCALE = 2,       /* Vector3 x y z */
+	ANIMC_TRACK_COUNT
+} animc_track_kind;
+
+/* Floats per value of each track kind: 3, 4, 3. */
+extern const uint32_t animc_track_width[ANIMC_TRACK_COUNT];
+/* "translation", "rotation", "scale". */
+extern const char *const animc_track_name[ANIMC_TRACK_COUNT];
+
+/*
+ * One track of a channel.  Two shapes:
+ *  - on the channel timeline (times_s == NULL): value_count is the channel's
+ *    key_count, or 1 when is_fixed (one value for every key);
+ *  - with its own keys (times_s != NULL, as Assimp gives them): value_count
+ *    keys at times_s[i]; the merge pass moves such tracks onto the channel
+ *    timeline.  A fixed track never has its own times.
+ * An absent track (is_present false) has no values; it samples as identity.
+ * is_fixed is kept for absent tracks too, because the original format stores
+ * the flag independently and exact mode reproduces it.
+ */
+typedef struct animc_track {
+	bool is_present;
+	bool is_fixed;
+	uint32_t value_count;
+	float *values;   /* value_count * animc_track_width[kind] floats */
+	float *times_s;  /* NULL, or value_count key times */
+} animc_track;
+
+/*
+ * One bone's animation: the original KeyFrameSequence.  Keys lie either at
+ * explicit times (has_time, times_s[key_count]) or uniformly at
+ * i * key_interval_s.
+ */
+typedef struct animc_channel {
+	const char *bone;
+	uint32_t key_count;
+	bool has_time;
+	float *times_s;         /* key_count entries when has_time, else NULL */
+	float key_interval_s;
+	float duration_s;
+	animc_track tracks[ANIMC_TRACK_COUNT];
+	uint32_t line;          /* where the source defines it; 0 when unknown */
+} animc_channel;
+
+/*
+ * A clip: the original AnimationSequence.  Memory: `arena` owns the name,
+ * bone names and all key arrays; `channels` is a separate array that
+ * animc_clip_add_channel() grows (so hold channel indices, not pointers,
+ * while adding).
+ */
+typedef struct animc_clip {
+	const char *name;               /* "" when the source names none */
+	float duration_s;
+	double ticks_per_second;        /* the rate the source's tick times used; 0 if none */
+	int64_t declared_channel_count; /* the count the source states; -1 if none */
+	uint32_t channel_count;
+	uint32_t channel_capacity;
+	animc_channel *channels;
+	uint32_t line;                  /* where the source defines it; 0 when unknown */
+	animc_arena arena;
+} animc_clip;
+
+/* A new empty clip named `name` (copied; NULL means ""), or NULL when out of memory. */
+animc_clip *animc_clip_create(const char *name);
+void animc_clip_destroy(animc_clip *clip);
+
+/* Append a zeroed channel for `bone` (copied); returns its index, or -1 when
+ * out of memory or past the limit of 2^31-1 channels. */
+int64_t animc_clip_add_channel(animc_clip *clip, const char *bone, size_t bone_len);
+
+/* Allocate `count` values of a track kind (count * width floats) from the
+ * clip's arena; NULL on overflow or out of memory. */
+float *animc_clip_alloc_values(animc_clip *clip, animc_track_kind kind, size_t count);
+float *animc_clip_alloc_floats(animc_clip *clip, size_t count);
+
+/* "clip 'run': bone 'L Calf': " into buf, for messages about a clip or one of
+ * its channels (channel may be NULL; parts omitted when empty). */
+void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
+		      char *buf, size_t size);
+
+/* The clips one source holds. */
+typedef struct animc_clip_set {
+	animc_clip **clips;
+	uint32_t count;
+	uint32_t capacity;
+	bool is_single_asset; /* the source's asset is one clip: output is <stem>.xnb */
+} animc_clip_set;
+
+/* Takes ownership of `clip` (destroyed on failure too). */
+animc_status animc_clip_set_add(animc_clip_set *set, animc_clip *clip);
+/* Remove and destroy clip `index`, keeping the order of the others. */
+void animc_clip_set_remove(animc_clip_set *set, uint32_t index);
+void animc_clip_set_release(animc_clip_set *set);
+
+/* --------------------------------------------------------------- skeleton */
+
+/*
+ * A bone of a model's node tree with its rest (bind) transform relative to
+ * its parent.  `local` is the 4x4 matrix in XNA's convention: row vectors,
+ * M11..M44 row by row, translation in local[12..14]; translation, rotation
+ * (x y z w) and scale are its decomposition.
+ */
+typedef struct animc_bone {
+	const char *name;
+	int32_t parent;        /* index of the parent bone; -1 for a root */
+	float local[16];
+	float translation[3];
+	float rotation[4];
+	float scale[3];
+} animc_bone;
+
+/*
+ * The bones of a model, in depth-first pre-order, root first: the order in
+ * which XNA's model processor numbered them.  `arena` owns the names; `bones`
+ * is one allocation.  Zero-initialised = empty.
+ */
+typedef struct animc_skeleton {
+	animc_bone *bones;
+	uint32_t bone_count;
+	animc_arena arena;
+} animc_skeleton;
+
+void animc_skeleton_release(animc_skeleton *skeleton);
+
+/* Index of the first bone named `name` (exactly, else once surrounding
+ * whitespace is left out of both names), or -1. */
+int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name);
+
+/* Every bone a clip animates exists in the skeleton; each one that does not
+ * is an error naming it and the clip (ANIMC_ERR_NOT_FOUND). */
+animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
+				  animc_diag_sink *sink);
+
+/* ----------------------------------------------------------------- strings */
+
+/*
+ * The compiled format's rule for strings (bone and reader names): UTF-8
+ * without NUL bytes, shortest forms, no surrogates, nothing past U+10FFFF.
+ * True when s[0..size) follows it; else *bad (may be NULL) is the offset of
+ * the first byte at fault.
+ */
+bool animc_utf8_check(const char *s, size_t size, size_t *bad);
+
+/* ------------------------------------------------------------ validation */
+
+typedef enum animc_validate_stage {
+	/* After import: tracks may still have their own key times. */
+	ANIMC_STAGE_IMPORTED = 0,
+	/* Before write: every track on its channel timeline, as the format needs. */
+	ANIMC_STAGE_WRITABLE
+} animc_validate_stage;
+
+#define ANIMC_UNIT_QUAT_TOLERANCE 1e-3f
+
+/*
+ * The validity rule of a clip, stated once:
+ *  - every float finite; clip and channel durations >= 0; key_interval_s >= 0;
+ *  - key_count >= 1; a uniform channel with more than one key and a
+ *    non-fixed present track has key_interval_s > 0;
+ *  - has_time: key_count times, >= 0, non-decreasing; otherwise no times;
+ *  - a present track on the timeline has key_count values, 1 when fixed;
+ *    an absent one none;
+ *  - a track with its own times (IMPORTED stage only): >= 1 keys, times >= 0
+ *    and strictly increasing, not fixed;
+ *  - rotations unit length within ANIMC_UNIT_QUAT_TOLERANCE;
+ *  - bone names UTF-8 (the format's strings; animc_utf8_check);
+ *  - with `require_declared_count`, declared_channel_count equals channel_count.
+ * Every breach is reported (naming clip and bone); returns ANIMC_ERR_INVALID
+ * when there is any.
+ */
+typedef struct animc_validate_options {
+	animc_validate_stage stage;
+	bool require_declared_count;
+} animc_validate_options;
+
+animc_status animc_clip_validate(const animc_clip *clip,
+				 const animc_validate_options *options,
+				 animc_diag_sink *sink);
+
+/* --------------------------------------------------------------- passes */
+
+/* What the passes changed, for reporting.  Zeroed by the caller. */
+typedef struct animc_pass_stats {
+	uint32_t channels_sorted;      /* keys were out of time order */
+	uint32_t duplicate_keys_dropped;
+	uint32_t tracks_made_fixed;
+	uint32_t channels_merged;      /* tracks with their own times put on one timeline */
+	uint32_t channels_made_uniform;
+	uint32_t channels_collapsed;   /* every track fixed: down to one key */
+	uint32_t rotations_flipped;    /* put on the previous key's hemisphere */
+	bool declared_count_corrected;
+} animc_pass_stats;
+
+/*
+ * Sort keys by time, stably.  Channel timelines: the keys of every non-fixed
+ * track move with their times; equal times are legal and kept.  Tracks with
+ * their own times: sorted, and of keys at one time the last one wins (both
+ * repairs warn, naming clip and bone).
+ */
+animc_status animc_pass_sort(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
+
+/*
+ * A present, non-fixed track whose values all equal its first one (bit for
+ * bit, so the pass is lossless) becomes fixed.  A channel left with no
+ * non-fixed track collapses to one key.
+ */
+animc_status animc_pass_fixed(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
+
+/*
+ * Put every track with its own times on its channel's timeline: the union of
+ * their key times, each track evaluated where it lacks a key (lerp, shortest
+ * arc slerp; clamped outside its keys), consecutive rotations on one
+ * hemisphere.
+ */
+animc_status animc_pass_merge(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
+
+/*
+ * A channel with explicit times that start at 0 and are evenly spaced within
+ * float precision becomes uniform (has_time false, key_interval_s).
+ */
+animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
+
+/* Options of animc_clip_process; zeroed = the lossless default pipeline. */
+typedef struct animc_process_options {
+	/* Validation only, no normalisation: the original pipeline's bytes.  A
+	 * declared channel count that disagrees is then an error. */
+	bool exact;
+} animc_process_options;
+
+/*
+ * The processor: exact mode validates as-is; the default mode sorts,
+ * validates, corrects the declared channel count (warning), then runs the
+ * fixed, merge and uniform passes and validates the result for writing.
+ * `stats` may be NULL.
+ */
+animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
+				animc_diag_sink *sink, animc_pass_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ANIMC_H */

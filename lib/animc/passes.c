@@ -1,0 +1,519 @@
+/*
+ * passes.c - the processor passes (sort, fixed, merge, uniform) and the
+ * default pipeline that chains them.  Each pass takes a clip and leaves a
+ * clip; none reads a clock or a global, so the same input gives the same
+ * output.  New arrays come from the clip's arena.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+#include "clip_internal.h"
+
+/* ------------------------------------------------------------ interpolation */
+
+void animc_vec_lerp(const float *a, const float *b, unsigned width, double u, float *out)
+{
+	for (unsigned i = 0; i < width; i++)
+		out[i] = (float)(a[i] + ((double)b[i] - a[i]) * u);
+}
+
+void animc_quat_slerp(const float a[4], const float b[4], double u, float out[4])
+{
+	double dot = 0, sign = 1, w0, w1;
+
+	for (int i = 0; i < 4; i++)
+		dot += (double)a[i] * b[i];
+	if (dot < 0) {
+		dot = -dot;
+		sign = -1;
+	}
+	if (dot > 0.999999) {
+		w0 = 1.0 - u;
+		w1 = u;
+	} else {
+		double angle = acos(dot), inv = 1.0 / sin(angle);
+
+		w0 = sin((1.0 - u) * angle) * inv;
+		w1 = sin(u * angle) * inv;
+	}
+	for (int i = 0; i < 4; i++)
+		out[i] = (float)(w0 * a[i] + sign * w1 * b[i]);
+}
+
+/* -------------------------------------------------------------- utilities */
+
+static void warn(animc_diag_sink *sink, const animc_clip *clip, const animc_channel *ch,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void warn(animc_diag_sink *sink, const animc_clip *clip, const animc_channel *ch,
+		 const char *fmt, ...)
+{
+	char where[512], what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	animc_clip_where(clip, ch, where, sizeof where);
+	animc_diag_report(sink, ANIMC_WARNING, ch ? ch->line : clip->line, 0, "%s%s", where, what);
+}
+
+static bool is_sorted(const float *t, uint32_t n, bool strictly)
+{
+	for (uint32_t i = 1; i < n; i++)
+		if (strictly ? t[i] <= t[i - 1] : t[i] < t[i - 1])
+			return false;
+	return true;
+}
+
+/* Stable bottom-up merge sort of key indices by time.  Returns NULL when out
+ * of memory; the caller frees the result. */
+static uint32_t *sorted_order(const float *t, uint32_t n)
+{
+	uint32_t *a = malloc((size_t)n * sizeof *a);
+	uint32_t *b = malloc((size_t)n * sizeof *b);
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = i;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				b[k++] = t[a[j]] < t[a[i]] ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		uint32_t *swap = a;
+		a = b;
+		b = swap;
+	}
+	free(b);
+	return a;
+}
+
+/* Reorder n items of `width` floats by `order`; false when out of memory. */
+static bool permute(float *v, const uint32_t *order, uint32_t n, unsigned width)
+{
+	float *tmp = malloc((size_t)n * width * sizeof *tmp);
+
+	if (!tmp)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(&tmp[(size_t)i * width], &v[(size_t)order[i] * width], width * sizeof *v);
+	memcpy(v, tmp, (size_t)n * width * sizeof *v);
+	free(tmp);
+	return true;
+}
+
+/* ------------------------------------------------------------------- sort */
+
+static animc_status sort_timeline(animc_clip *clip, animc_channel *ch, animc_diag_sink *sink,
+				  animc_pass_stats *stats)
+{
+	uint32_t *order;
+	bool ok;
+
+	if (!ch->has_time || !ch->times_s || is_sorted(ch->times_s, ch->key_count, false))
+		return ANIMC_OK;
+	/* Only tracks whose value count matches can move with the times;
+	 * validation reports the others. */
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *t = &ch->tracks[k];
+
+		if (t->is_present && !t->is_fixed && !t->times_s && t->value_count != ch->key_count)
+			return ANIMC_OK;
+	}
+	order = sorted_order(ch->times_s, ch->key_count);
+	if (!order)
+		return ANIMC_ERR_NOMEM;
+	ok = permute(ch->times_s, order, ch->key_count, 1);
+	for (int k = 0; ok && k < ANIMC_TRACK_COUNT; k++) {
+		animc_track *t = &ch->tracks[k];
+
+		if (t->is_present && !t->is_fixed && !t->times_s)
+			ok = permute(t->values, order, ch->key_count, animc_track_width[k]);
+	}
+	free(order);
+	if (!ok)
+		return ANIMC_ERR_NOMEM;
+	warn(sink, clip, ch, "keys were not in time order; sorted them");
+	if (stats)
+		stats->channels_sorted++;
+	return ANIMC_OK;
+}
+
+static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_track_kind kind,
+				   animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	animc_track *t = &ch->tracks[kind];
+	unsigned width = animc_track_width[kind];
+	uint32_t kept = 0, dropped;
+
+	if (!t->is_present || !t->times_s || is_sorted(t->times_s, t->value_count, true))
+		return ANIMC_OK;
+	if (!is_sorted(t->times_s, t->value_count, false)) {
+		uint32_t *order = sorted_order(t->times_s, t->value_count);
+		bool ok;
+
+		if (!order)
+			return ANIMC_ERR_NOMEM;
+		ok = permute(t->times_s, order, t->value_count, 1) &&
+		     permute(t->values, order, t->value_count, width);
+		free(order);
+		if (!ok)
+			return ANIMC_ERR_NOMEM;
+		warn(sink, clip, ch, "%s keys were not in time order; sorted them",
+		     animc_track_name[kind]);
+		if (stats)
+			stats->channels_sorted++;
+	}
+	/* Keys at one time: the last one wins (stable sort kept source order). */
+	for (uint32_t i = 0; i < t->value_count; i++) {
+		if (kept && t->times_s[i] == t->times_s[kept - 1]) {
+			kept--;
+		}
+		t->times_s[kept] = t->times_s[i];
+		memmove(&t->values[(size_t)kept * width], &t->values[(size_t)i * width],
+			width * sizeof *t->values);
+		kept++;
+	}
+	dropped = t->value_count - kept;
+	t->value_count = kept;
+	if (dropped) {
+		warn(sink, clip, ch, "%u %s key%s shared a time with a later key; kept the later value",
+		     dropped, animc_track_name[kind], dropped == 1 ? "" : "s");
+		if (stats)
+			stats->duplicate_keys_dropped += dropped;
+	}
+	return ANIMC_OK;
+}
+
+animc_status animc_pass_sort(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		animc_channel *ch = &clip->channels[i];
+		animc_status status = sort_timeline(clip, ch, sink, stats);
+
+		for (int k = 0; status == ANIMC_OK && k < ANIMC_TRACK_COUNT; k++)
+			status = sort_own_times(clip, ch, (animc_track_kind)k, sink, stats);
+		if (status != ANIMC_OK)
+			return status;
+	}
+	return ANIMC_OK;
+}
+
+/* ------------------------------------------------------------------ fixed */
+
+animc_status animc_pass_fixed(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	(void)sink;
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		animc_channel *ch = &clip->channels[i];
+		bool moving = false;
+
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			animc_track *t = &ch->tracks[k];
+			size_t width = animc_track_width[k];
+			uint32_t n = t->value_count;
+			bool constant = true;
+
+			if (!t->is_present || t->is_fixed || t->times_s || n == 0 || n != ch->key_count)
+				continue;
+			for (uint32_t j = 1; j < n && constant; j++)
+				constant = memcmp(&t->values[j * width], t->values, width * sizeof(float)) == 0;
+			if (!constant) {
+				moving = true;
+				continue;
+			}
+			t->is_fixed = true;
+			t->value_count = 1;
+			if (stats)
+				stats->tracks_made_fixed++;
+		}
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+			if (ch->tracks[k].is_present && ch->tracks[k].times_s)
+				moving = true;
+		if (!moving && ch->key_count > 1) {
+			ch->key_count = 1;
+			ch->has_time = false;
+			ch->times_s = NULL;
+			if (stats)
+				stats->channels_collapsed++;
+		}
+	}
+	return ANIMC_OK;
+}
+
+/* ------------------------------------------------------------------ merge */
+
+static int compare_float(const void *pa, const void *pb)
+{
+	float a = *(const float *)pa, b = *(const float *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The channel timeline's time of key i (explicit or uniform). */
+static float timeline_time(const animc_channel *ch, uint32_t i)
+{
+	return ch->has_time ? ch->times_s[i] : (float)((double)i * ch->key_interval_s);
+}
+
+/* Evaluate keys (times t, n values) at time x: clamp outside, interpolate
+ * inside. */
+static void evaluate(const float *t, const float *v, uint32_t n, animc_track_kind kind,
+		     float x, float *out)
+{
+	unsigned width = animc_track_width[kind];
+	uint32_t lo = 0, hi = n - 1;
+
+	if (n == 1 || x <= t[0]) {
+		memcpy(out, v, width * sizeof *out);
+		return;
+	}
+	if (x >= t[n - 1]) {
+		memcpy(out, &v[(size_t)(n - 1) * width], width * sizeof *out);
+		return;
+	}
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* At one of its own keys a track is that key, bit for bit; most union
+	 * times are (tracks keyed alike), and slerp would cost acos and sin to
+	 * give back nearly the same value. */
+	if (x == t[lo]) {
+		memcpy(out, &v[(size_t)lo * width], width * sizeof *out);
+		return;
+	}
+	double u = ((double)x - t[lo]) / ((double)t[hi] - t[lo]);
+	const float *a = &v[(size_t)lo * width], *b = &v[(size_t)hi * width];
+
+	if (kind == ANIMC_ROTATION)
+		animc_quat_slerp(a, b, u, out);
+	else
+		animc_vec_lerp(a, b, width, u, out);
+}
+
+static animc_status merge_channel(animc_clip *clip, animc_channel *ch, animc_pass_stats *stats)
+{
+	float *src_times[ANIMC_TRACK_COUNT] = { 0 };
+	float *union_times;
+	size_t total = 0;
+	uint32_t n = 0;
+
+	/* Tracks with one key are fixed; the others contribute their times. */
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		animc_track *t = &ch->tracks[k];
+
+		if (!t->is_present || t->is_fixed)
+			continue;
+		if (t->times_s && t->value_count == 1) {
+			t->times_s = NULL;
+			t->is_fixed = true;
+			continue;
+		}
+		if (!t->times_s) {
+			/* Already on the old channel timeline: give it explicit times. */
+			float *times = animc_clip_alloc_floats(clip, ch->key_count);
+
+			if (!times)
+				return ANIMC_ERR_NOMEM;
+			for (uint32_t i = 0; i < ch->key_count; i++)
+				times[i] = timeline_time(ch, i);
+			t->times_s = times;
+		}
+		src_times[k] = t->times_s;
+		total += t->value_count;
+	}
+	if (total == 0) {
+		ch->key_count = 1;
+		ch->has_time = false;
+		ch->times_s = NULL;
+		return ANIMC_OK;
+	}
+	if (total > UINT32_MAX)
+		return ANIMC_ERR_LIMIT;
+	union_times = animc_clip_alloc_floats(clip, total);
+	if (!union_times)
+		return ANIMC_ERR_NOMEM;
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		if (src_times[k]) {
+			memcpy(&union_times[n], src_times[k], ch->tracks[k].value_count * sizeof(float));
+			n += ch->tracks[k].value_count;
+		}
+	}
+	qsort(union_times, n, sizeof *union_times, compare_float);
+	uint32_t unique = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (unique == 0 || union_times[i] != union_times[unique - 1])
+			union_times[unique++] = union_times[i];
+
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		animc_track *t = &ch->tracks[k];
+		unsigned width = animc_track_width[k];
+		float *values;
+
+		if (!src_times[k])
+			continue;
+		values = animc_clip_alloc_values(clip, (animc_track_kind)k, unique);
+		if (!values)
+			return ANIMC_ERR_NOMEM;
+		for (uint32_t i = 0; i < unique; i++)
+			evaluate(t->times_s, t->values, t->value_count, (animc_track_kind)k,
+				 union_times[i], &values[(size_t)i * width]);
+		if (k == ANIMC_ROTATION) {
+			for (uint32_t i = 1; i < unique; i++) {
+				float *q = &values[(size_t)i * 4], *p = q - 4;
+
+				if ((double)p[0] * q[0] + (double)p[1] * q[1] + (double)p[2] * q[2] +
+					    (double)p[3] * q[3] < 0) {
+					for (int c = 0; c < 4; c++)
+						q[c] = -q[c];
+					if (stats)
+						stats->rotations_flipped++;
+				}
+			}
+		}
+		t->values = values;
+		t->value_count = unique;
+		t->times_s = NULL;
+	}
+	ch->times_s = union_times;
+	ch->key_count = unique;
+	ch->has_time = true;
+	if (stats)
+		stats->channels_merged++;
+	return ANIMC_OK;
+}
+
+animc_status animc_pass_merge(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	(void)sink;
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		animc_channel *ch = &clip->channels[i];
+		bool own = false;
+
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+			own |= ch->tracks[k].is_present && ch->tracks[k].times_s;
+		if (own) {
+			animc_status status = merge_channel(clip, ch, stats);
+
+			if (status != ANIMC_OK)
+				return status;
+		}
+	}
+	return ANIMC_OK;
+}
+
+/* ---------------------------------------------------------------- uniform */
+
+/* Evenly spaced within float precision: each time within a few ulps of i*d. */
+static bool evenly_spaced(const float *t, uint32_t n, float *interval)
+{
+	double d;
+	float df;
+
+	if (t[0] != 0 || !(t[n - 1] > 0))
+		return false;
+	d = (double)t[n - 1] / (n - 1);
+	df = (float)d;
+	if (!(df > 0))
+		return false;
+	for (uint32_t i = 1; i < n; i++) {
+		double want = (double)i * df;
+		double tolerance = 4.0 * FLT_EPSILON * fmax(fabs(want), df);
+
+		if (fabs((double)t[i] - want) > tolerance)
+			return false;
+	}
+	*interval = df;
+	return true;
+}
+
+animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	(void)sink;
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		animc_channel *ch = &clip->channels[i];
+		float interval;
+
+		if (!ch->has_time || !ch->times_s)
+			continue;
+		if (ch->key_count == 1) {
+			ch->has_time = false;
+			ch->times_s = NULL;
+		} else if (evenly_spaced(ch->times_s, ch->key_count, &interval)) {
+			ch->has_time = false;
+			ch->times_s = NULL;
+			ch->key_interval_s = interval;
+		} else {
+			continue;
+		}
+		if (stats)
+			stats->channels_made_uniform++;
+	}
+	return ANIMC_OK;
+}
+
+/* -------------------------------------------------------------- pipeline */
+
+animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
+				animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	static const animc_process_options defaults;
+	animc_validate_options strict = { ANIMC_STAGE_WRITABLE, true };
+	animc_validate_options imported = { ANIMC_STAGE_IMPORTED, false };
+	animc_validate_options writable = { ANIMC_STAGE_WRITABLE, false };
+	animc_status status;
+
+	if (!options)
+		options = &defaults;
+	if (options->exact)
+		return animc_clip_validate(clip, &strict, sink);
+
+	status = animc_pass_sort(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_clip_validate(clip, &imported, sink);
+	if (status != ANIMC_OK)
+		return status;
+	if (clip->declared_channel_count != (int64_t)clip->channel_count) {
+		if (clip->declared_channel_count >= 0) {
+			warn(sink, clip, NULL,
+			     "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u",
+			     (long long)clip->declared_channel_count, clip->channel_count,
+			     clip->channel_count == 1 ? "" : "s", clip->channel_count == 1 ? "s" : "",
+			     clip->channel_count);
+			if (stats)
+				stats->declared_count_corrected = true;
+		}
+		clip->declared_channel_count = clip->channel_count;
+	}
+	status = animc_pass_merge(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_pass_fixed(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_pass_uniform(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_clip_validate(clip, &writable, sink);
+	return status;
+}

@@ -1,0 +1,109 @@
+/*
+ * fuzz_loader.c - libFuzzer target for the loader.  Whatever it accepts is
+ * read in full (every list, every name), so a view pointing outside its
+ * allocation shows up under the sanitizers, and then evaluated: sampled at
+ * awkward times in both play modes, bound to its own bone names, played
+ * with a crossfade and layered, so sampling meets every clip the loader
+ * lets through.  Built as a plain function for `make test`, which replays
+ * the seeds in testdata/fuzz/loader.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animrt.h>
+
+#ifndef ANIMC_FUZZ_ENTRY
+#define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size);
+
+static volatile float sink;
+
+static float pose_sum(const animrt_pose *pose)
+{
+	float sum = 0;
+
+	for (uint32_t i = 0; i < pose->bone_count; i++)
+		sum += pose->translation[3 * i] + pose->rotation[4 * i + 3] + pose->scale[3 * i + 2];
+	return sum;
+}
+
+static float evaluate(const animrt_clip *clip)
+{
+	const float d = clip->duration_s;
+	const float times[] = { 0, d * 0.5f, d, nextafterf(d, INFINITY), d * 2.5f, -d - 0.25f, 1e30f,
+				-1e30f, INFINITY, NAN };
+	uint32_t n = clip->sequence_count;
+	const char **names = malloc(((size_t)n + 1) * sizeof *names);
+	void *mem[3] = { malloc(animrt_pose_size_bytes(n) + 1), malloc(animrt_pose_size_bytes(n) + 1),
+			 malloc(animrt_pose_size_bytes(n) + 1) };
+	uint32_t *cursors = calloc((size_t)n + 1, sizeof *cursors);
+	animrt_pose pose[3];
+	animrt_binding *binding = NULL;
+	animrt_player *player = NULL;
+	float sum = 0;
+
+	if (!names || !mem[0] || !mem[1] || !mem[2] || !cursors)
+		goto out;
+	for (int p = 0; p < 3; p++)
+		animrt_pose_init(&pose[p], mem[p], n);
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_ONCE, cursors, &pose[0]);
+		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_REPEAT, cursors, &pose[1]);
+		animrt_pose_blend(&pose[0], &pose[1], 0.5f, &pose[2]);
+		animrt_pose_add(&pose[0], &pose[1], &pose[2], 0.5f, &pose[2]);
+		sum += pose_sum(&pose[2]);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = clip->sequences[i].bone;
+	if (animrt_binding_create(clip, names, n, &binding, NULL) != ANIMRT_OK ||
+	    animrt_player_create(n, &player, NULL) != ANIMRT_OK)
+		goto out;
+	animrt_player_play(player, binding, ANIMRT_PLAY_REPEAT, 0);
+	animrt_player_advance(player, d * 0.3f + 0.01f);
+	animrt_player_play(player, binding, ANIMRT_PLAY_ONCE, 0.2f);
+	animrt_player_set_time_scale(player, -1.5f);
+	for (int step = 0; step < 4; step++) {
+		animrt_player_advance(player, 0.07f);
+		animrt_player_sample(player, &pose[0]);
+		sum += pose_sum(&pose[0]);
+	}
+out:
+	animrt_player_destroy(player);
+	animrt_binding_destroy(binding);
+	for (int p = 0; p < 3; p++)
+		free(mem[p]);
+	free(cursors);
+	free(names);
+	return sum;
+}
+
+int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
+{
+	animrt_clip *clip;
+	animrt_error err;
+	float sum = 0;
+
+	if (animrt_open(data, size, &clip, &err) != ANIMRT_OK)
+		return 0;
+	sum += clip->duration_s + (float)strlen(clip->container.reader);
+	for (uint32_t i = 0; i < clip->sequence_count; i++) {
+		const animrt_sequence *s = &clip->sequences[i];
+
+		sum += (float)strlen(s->bone);
+		for (uint32_t k = 0; k < s->translation_count * 3; k++)
+			sum += s->translation[k];
+		for (uint32_t k = 0; k < s->rotation_count * 4; k++)
+			sum += s->rotation[k];
+		for (uint32_t k = 0; k < s->scale_count * 3; k++)
+			sum += s->scale[k];
+		for (uint32_t k = 0; k < s->time_count; k++)
+			sum += s->times_s[k];
+	}
+	sum += evaluate(clip);
+	sink = sum;
+	animrt_close(clip);
+	return 0;
+}

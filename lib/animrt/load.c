@@ -1,0 +1,637 @@
+/*
+ * animrt.c - the loader: checks a compiled clip byte by byte against the
+ * layout (animrt_layout.h) and copies it into one allocation.  One parse
+ * function runs twice: first to check everything and measure, then to fill.
+ * Standard C only; zstd when built with ANIMRT_WITH_ZSTD.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animrt.h>
+#include "xnb_layout.h"
+
+#ifdef ANIMRT_WITH_ZSTD
+#include <zstd.h>
+#endif
+
+/* The largest .xnb the loader accepts, compressed or not. */
+#define MAX_XNB_BYTES ((size_t)1 << 30)
+
+static const char *const status_strings[ANIMRT_STATUS_COUNT] = {
+	[ANIMRT_OK] = "ok",
+	[ANIMRT_ERR_ARGUMENT] = "invalid argument",
+	[ANIMRT_ERR_NOMEM] = "out of memory",
+	[ANIMRT_ERR_IO] = "cannot read file",
+	[ANIMRT_ERR_TRUNCATED] = "truncated file",
+	[ANIMRT_ERR_MAGIC] = "not a compiled clip",
+	[ANIMRT_ERR_VERSION] = "unsupported XNB version",
+	[ANIMRT_ERR_FLAGS] = "unsupported XNB flags",
+	[ANIMRT_ERR_SIZE] = "wrong size",
+	[ANIMRT_ERR_READER] = "bad type reader table",
+	[ANIMRT_ERR_READER_VERSION] = "unknown reader version",
+	[ANIMRT_ERR_SHARED] = "unexpected shared resources",
+	[ANIMRT_ERR_COUNT] = "bad count",
+	[ANIMRT_ERR_BOOL] = "bad bool byte",
+	[ANIMRT_ERR_VALUE] = "bad value",
+	[ANIMRT_ERR_ORDER] = "key times out of order",
+	[ANIMRT_ERR_STRING] = "bad string",
+	[ANIMRT_ERR_TRAILING] = "trailing bytes",
+	[ANIMRT_ERR_COMPRESSION] = "bad zstd data",
+	[ANIMRT_ERR_UNSUPPORTED] = "unsupported by this build",
+};
+
+const char *animrt_status_string(animrt_status status)
+{
+	if ((unsigned)status >= ANIMRT_STATUS_COUNT)
+		return "unknown status";
+	return status_strings[status];
+}
+
+bool animrt_has_zstd(void)
+{
+#ifdef ANIMRT_WITH_ZSTD
+	return true;
+#else
+	return false;
+#endif
+}
+
+static animrt_status set_error(animrt_error *err, animrt_status status, int64_t offset,
+			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static animrt_status set_error(animrt_error *err, animrt_status status, int64_t offset,
+			       const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (!err)
+		return status;
+	err->status = status;
+	err->byte_offset = offset;
+	if (offset >= 0)
+		n = snprintf(err->message, sizeof err->message, "byte %lld: ", (long long)offset);
+	if (n < 0 || (size_t)n >= sizeof err->message)
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+/* ------------------------------------------------------------------ parser */
+
+typedef struct parser {
+	const uint8_t *data;
+	size_t size;
+	size_t pos;
+	animrt_error *err;
+	animrt_status status;
+	/* Measure pass: sizes.  Fill pass: where things go. */
+	bool is_fill;
+	uint32_t sequence_count;
+	size_t float_count;
+	size_t string_bytes;
+	animrt_clip *clip;
+	animrt_sequence *sequences;
+	float *floats;
+	char *strings;
+} parser;
+
+#define FAIL(ps, st, off, ...) \
+	((ps)->status = set_error((ps)->err, (st), (int64_t)(off), __VA_ARGS__), false)
+
+static size_t left(const parser *ps)
+{
+	return ps->size - ps->pos;
+}
+
+static bool need(parser *ps, size_t n, const char *what)
+{
+	if (n > left(ps))
+		return FAIL(ps, ANIMRT_ERR_TRUNCATED, ps->pos,
+			    "the data ends inside %s (%zu bytes needed, %zu left)", what, n, left(ps));
+	return true;
+}
+
+static bool get_u8(parser *ps, uint8_t *v, const char *what)
+{
+	if (!need(ps, 1, what))
+		return false;
+	*v = ps->data[ps->pos++];
+	return true;
+}
+
+static bool get_i32(parser *ps, int32_t *v, const char *what)
+{
+	if (!need(ps, 4, what))
+		return false;
+	*v = (int32_t)xnb_get_u32(ps->data + ps->pos);
+	ps->pos += 4;
+	return true;
+}
+
+static bool get_finite(parser *ps, float *v, const char *what, bool non_negative)
+{
+	size_t at = ps->pos;
+
+	if (!need(ps, 4, what))
+		return false;
+	*v = xnb_get_f32(ps->data + at);
+	ps->pos += 4;
+	if (!isfinite(*v))
+		return FAIL(ps, ANIMRT_ERR_VALUE, at, "%s is %s", what, isnan(*v) ? "NaN" : "infinite");
+	if (non_negative && *v < 0)
+		return FAIL(ps, ANIMRT_ERR_VALUE, at, "%s is negative (%g)", what, (double)*v);
+	return true;
+}
+
+static bool get_7bit(parser *ps, uint32_t *v, const char *what)
+{
+	size_t used = xnb_7bit_get(ps->data + ps->pos, left(ps), v);
+
+	if (used == 0)
+		return FAIL(ps, ANIMRT_ERR_TRUNCATED, ps->pos, "the data ends inside %s", what);
+	if (used == XNB_7BIT_INVALID)
+		return FAIL(ps, ANIMRT_ERR_COUNT, ps->pos, "%s is not a valid 7-bit encoded int32", what);
+	ps->pos += used;
+	return true;
+}
+
+/* A length-prefixed UTF-8 string.  When `out` is given it is kept: in the
+ * fill pass copied NUL-terminated, in the measure pass counted. */
+static bool get_string(parser *ps, const char **out, uint32_t *out_size, const char *what)
+{
+	size_t at = ps->pos, bad;
+	uint32_t n;
+
+	if (!get_7bit(ps, &n, what))
+		return false;
+	if (n > left(ps))
+		return FAIL(ps, ANIMRT_ERR_TRUNCATED, at, "%s is %u bytes long, %zu are left", what, n,
+			    left(ps));
+	if (!xnb_utf8_check(ps->data + ps->pos, n, &bad))
+		return FAIL(ps, ANIMRT_ERR_STRING, ps->pos + bad, "%s is not valid UTF-8 without NUL",
+			    what);
+	if (out && ps->is_fill) {
+		memcpy(ps->strings, ps->data + ps->pos, n);
+		ps->strings[n] = '\0';
+		*out = ps->strings;
+		ps->strings += (size_t)n + 1;
+	} else if (out) {
+		ps->string_bytes += (size_t)n + 1;
+		*out = NULL;
+	}
+	if (out_size)
+		*out_size = n;
+	ps->pos += n;
+	return true;
+}
+
+static const char *const list_names[XNB_LIST_COUNT] = { "translation", "rotation", "scale", "time" };
+static const char *const flag_names[XNB_FLAG_COUNT] = {
+	"HasTranslation", "HasRotation", "HasScale", "HasTime",
+	"FixedTranslation", "FixedRotation", "FixedScale",
+};
+
+static bool parse_sequence(parser *ps, uint32_t index)
+{
+	animrt_sequence seq;
+	uint8_t flags[XNB_FLAG_COUNT];
+	const float *lists[XNB_LIST_COUNT];
+	uint32_t counts[XNB_LIST_COUNT];
+	char what[96];
+	size_t at = ps->pos;
+	int32_t key_count;
+
+	memset(&seq, 0, sizeof seq);
+	snprintf(what, sizeof what, "the bone name of sequence %u", index);
+	if (!get_string(ps, &seq.bone, &seq.bone_size, what))
+		return false;
+	/* In the measure pass the name is not kept: quote it from the input. */
+	int name_len = seq.bone_size > 40 ? 40 : (int)seq.bone_size;
+	const char *name = (const char *)ps->data + ps->pos - seq.bone_size;
+
+	at = ps->pos;
+	if (!get_i32(ps, &key_count, "KeyCount"))
+		return false;
+	if (key_count < 1)
+		return FAIL(ps, ANIMRT_ERR_COUNT, at, "KeyCount of bone '%.*s' is %d; it must be at least 1",
+			    name_len, name, key_count);
+	seq.key_count = (uint32_t)key_count;
+	if (!get_finite(ps, &seq.duration_s, "sequence Duration", true) ||
+	    !get_finite(ps, &seq.key_interval_s, "KeyInterval", true))
+		return false;
+	for (int f = 0; f < XNB_FLAG_COUNT; f++) {
+		at = ps->pos;
+		if (!get_u8(ps, &flags[f], flag_names[f]))
+			return false;
+		if (flags[f] > 1)
+			return FAIL(ps, ANIMRT_ERR_BOOL, at, "%s of bone '%.*s' is byte %u, not 0 or 1",
+				    flag_names[f], name_len, name, flags[f]);
+	}
+	for (int l = 0; l < XNB_LIST_COUNT; l++) {
+		size_t item_bytes = 4u * xnb_list_width[l];
+		uint32_t want;
+		int32_t count;
+
+		at = ps->pos;
+		if (!get_i32(ps, &count, "a list count"))
+			return false;
+		if (count < 0)
+			return FAIL(ps, ANIMRT_ERR_COUNT, at, "%s count of bone '%.*s' is negative (%d)",
+				    list_names[l], name_len, name, count);
+		if ((size_t)count > left(ps) / item_bytes)
+			return FAIL(ps, ANIMRT_ERR_COUNT, at,
+				    "%s count %d of bone '%.*s' needs %llu bytes, %zu are left",
+				    list_names[l], count, name_len, name,
+				    (unsigned long long)count * item_bytes, left(ps));
+		if (l == XNB_LIST_TIME)
+			want = flags[XNB_FLAG_HAS_TIME] ? seq.key_count : 0;
+		else if (!flags[XNB_FLAG_HAS(l)])
+			want = 0;
+		else
+			want = flags[XNB_FLAG_FIXED(l)] ? 1 : seq.key_count;
+		if ((uint32_t)count != want)
+			return FAIL(ps, ANIMRT_ERR_COUNT, at,
+				    "%s count of bone '%.*s' is %d; its flags and KeyCount %u need %u",
+				    list_names[l], name_len, name, count, seq.key_count, want);
+		counts[l] = want;
+		size_t n = (size_t)want * xnb_list_width[l];
+		for (size_t i = 0; i < n; i++) {
+			float v = xnb_get_f32(ps->data + ps->pos + 4 * i);
+
+			if (!isfinite(v))
+				return FAIL(ps, ANIMRT_ERR_VALUE, ps->pos + 4 * i,
+					    "%s value %zu of bone '%.*s' is %s", list_names[l],
+					    i / xnb_list_width[l], name_len, name,
+					    isnan(v) ? "NaN" : "infinite");
+			if (l == XNB_LIST_TIME && i > 0 &&
+			    v < xnb_get_f32(ps->data + ps->pos + 4 * (i - 1)))
+				return FAIL(ps, ANIMRT_ERR_ORDER, ps->pos + 4 * i,
+					    "time %zu of bone '%.*s' (%g s) is before the previous one",
+					    i, name_len, name, (double)v);
+		}
+		lists[l] = NULL;
+		if (ps->is_fill && n) {
+			for (size_t i = 0; i < n; i++)
+				ps->floats[i] = xnb_get_f32(ps->data + ps->pos + 4 * i);
+			lists[l] = ps->floats;
+			ps->floats += n;
+		} else {
+			ps->float_count += n;
+		}
+		ps->pos += n * 4;
+	}
+	if (!ps->is_fill)
+		return true;
+	seq.has_translation = flags[XNB_FLAG_HAS_TRANSLATION];
+	seq.has_rotation = flags[XNB_FLAG_HAS_ROTATION];
+	seq.has_scale = flags[XNB_FLAG_HAS_SCALE];
+	seq.has_time = flags[XNB_FLAG_HAS_TIME];
+	seq.is_fixed_translation = flags[XNB_FLAG_FIXED_TRANSLATION];
+	seq.is_fixed_rotation = flags[XNB_FLAG_FIXED_ROTATION];
+	seq.is_fixed_scale = flags[XNB_FLAG_FIXED_SCALE];
+	seq.translation_count = counts[XNB_LIST_TRANSLATION];
+	seq.rotation_count = counts[XNB_LIST_ROTATION];
+	seq.scale_count = counts[XNB_LIST_SCALE];
+	seq.time_count = counts[XNB_LIST_TIME];
+	seq.translation = lists[XNB_LIST_TRANSLATION];
+	seq.rotation = lists[XNB_LIST_ROTATION];
+	seq.scale = lists[XNB_LIST_SCALE];
+	seq.times_s = lists[XNB_LIST_TIME];
+	ps->sequences[index] = seq;
+	return true;
+}
+
+/* The smallest sequence: empty name, head, four empty lists. */
+#define MIN_SEQUENCE_BYTES (1 + XNB_SEQUENCE_HEAD_SIZE + 4 * XNB_LIST_COUNT)
+
+static bool parse(parser *ps)
+{
+	animrt_container c;
+	uint32_t reader_count, primary;
+	int32_t sequence_count;
+	float duration;
+	size_t at;
+
+	memset(&c, 0, sizeof c);
+	ps->pos = 0;
+	if (ps->size < XNB_MAGIC_SIZE || memcmp(ps->data, XNB_MAGIC, XNB_MAGIC_SIZE)) {
+		if (ps->size < XNB_MAGIC_SIZE && !memcmp(ps->data, XNB_MAGIC, ps->size))
+			return FAIL(ps, ANIMRT_ERR_TRUNCATED, 0, "the data ends inside the XNB magic");
+		return FAIL(ps, ANIMRT_ERR_MAGIC, 0, "no XNB magic: this is not a compiled clip");
+	}
+	if (!need(ps, XNB_HEADER_SIZE, "the XNB header"))
+		return false;
+	c.platform = (char)ps->data[XNB_PLATFORM_OFFSET];
+	c.format_version = ps->data[XNB_VERSION_OFFSET];
+	c.flags = ps->data[XNB_FLAGS_OFFSET];
+	c.file_size_bytes = xnb_get_u32(ps->data + XNB_SIZE_OFFSET);
+	if (!c.platform || !strchr(XNB_PLATFORMS, c.platform))
+		return FAIL(ps, ANIMRT_ERR_MAGIC, XNB_PLATFORM_OFFSET,
+			    "platform byte 0x%02x is not one of the letters '%s'",
+			    (unsigned)(uint8_t)c.platform, XNB_PLATFORMS);
+	if (c.format_version != XNB_FORMAT_VERSION)
+		return FAIL(ps, ANIMRT_ERR_VERSION, XNB_VERSION_OFFSET,
+			    "XNB format version %u; this loader reads version %d", c.format_version,
+			    XNB_FORMAT_VERSION);
+	if (c.flags & 0xC0)
+		return FAIL(ps, ANIMRT_ERR_FLAGS, XNB_FLAGS_OFFSET,
+			    "flags 0x%02x: LZX/LZ4-compressed XNB is not supported", c.flags);
+	if (c.flags & ~XNB_FLAG_HIDEF)
+		return FAIL(ps, ANIMRT_ERR_FLAGS, XNB_FLAGS_OFFSET, "unknown flag bits 0x%02x",
+			    c.flags & ~XNB_FLAG_HIDEF);
+	if (c.file_size_bytes != ps->size)
+		return FAIL(ps, ANIMRT_ERR_SIZE, XNB_SIZE_OFFSET,
+			    "the header says the file is %u bytes, it is %zu", c.file_size_bytes, ps->size);
+	ps->pos = XNB_HEADER_SIZE;
+
+	at = ps->pos;
+	if (!get_7bit(ps, &reader_count, "the type reader count"))
+		return false;
+	if (reader_count < 1)
+		return FAIL(ps, ANIMRT_ERR_READER, at, "no type readers are declared");
+	/* Each reader takes at least 5 bytes (empty name, int32 version). */
+	if (reader_count > left(ps) / 5)
+		return FAIL(ps, ANIMRT_ERR_COUNT, at, "%u type readers cannot fit in %zu bytes",
+			    reader_count, left(ps));
+	size_t reader_at = ps->pos;
+	for (uint32_t i = 0; i < reader_count; i++) {
+		int32_t version;
+
+		if (!get_string(ps, NULL, NULL, "a type reader name") ||
+		    !get_i32(ps, &version, "a type reader version"))
+			return false;
+	}
+	at = ps->pos;
+	if (!get_7bit(ps, &c.shared_resources, "the shared resource count"))
+		return false;
+	if (c.shared_resources != XNB_SHARED_RESOURCES)
+		return FAIL(ps, ANIMRT_ERR_SHARED, at, "%u shared resources are declared; clips have none",
+			    c.shared_resources);
+	at = ps->pos;
+	if (!get_7bit(ps, &primary, "the asset's type reader index"))
+		return false;
+	if (primary == 0)
+		return FAIL(ps, ANIMRT_ERR_READER, at, "the asset is null (type reader index 0)");
+	if (primary > reader_count)
+		return FAIL(ps, ANIMRT_ERR_READER, at, "the asset uses type reader %u of %u", primary,
+			    reader_count);
+
+	/* Back to the primary reader's entry: its name and version. */
+	size_t after_readers = ps->pos;
+	ps->pos = reader_at;
+	for (uint32_t i = 1; i <= primary; i++) {
+		int32_t version;
+
+		if (!get_string(ps, i == primary ? &c.reader : NULL, NULL, "a type reader name"))
+			return false;
+		at = ps->pos;
+		if (!get_i32(ps, &version, "a type reader version"))
+			return false;
+		c.reader_version = version;
+	}
+	if (c.reader_version != XNB_READER_VERSION)
+		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
+			    "reader version %d is not known; this loader reads version %d",
+			    c.reader_version, XNB_READER_VERSION);
+	ps->pos = after_readers;
+
+	at = ps->pos;
+	if (!get_i32(ps, &sequence_count, "KeyFrameSequenceCount"))
+		return false;
+	if (sequence_count < 0)
+		return FAIL(ps, ANIMRT_ERR_COUNT, at, "KeyFrameSequenceCount is negative (%d)", sequence_count);
+	if (!get_finite(ps, &duration, "the clip Duration", true))
+		return false;
+	if ((size_t)sequence_count > left(ps) / MIN_SEQUENCE_BYTES)
+		return FAIL(ps, ANIMRT_ERR_COUNT, at,
+			    "KeyFrameSequenceCount %d cannot fit in the %zu bytes left", sequence_count,
+			    left(ps));
+	ps->sequence_count = (uint32_t)sequence_count;
+	for (uint32_t i = 0; i < ps->sequence_count; i++)
+		if (!parse_sequence(ps, i))
+			return false;
+	if (left(ps))
+		return FAIL(ps, ANIMRT_ERR_TRAILING, ps->pos, "%zu bytes are left after the last sequence",
+			    left(ps));
+	if (ps->is_fill) {
+		ps->clip->container = c;
+		ps->clip->duration_s = duration;
+		ps->clip->sequence_count = ps->sequence_count;
+		ps->clip->sequences = ps->sequences;
+	}
+	return true;
+}
+
+/* Check, measure, allocate once, fill. */
+static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd, animrt_clip **out,
+			      animrt_error *err)
+{
+	parser ps;
+	size_t seq_bytes, float_bytes, total;
+	unsigned char *block;
+
+	memset(&ps, 0, sizeof ps);
+	ps.data = data;
+	ps.size = size;
+	ps.err = err;
+	if (!parse(&ps))
+		return ps.status;
+
+	seq_bytes = (size_t)ps.sequence_count * sizeof(animrt_sequence);
+	float_bytes = ps.float_count * sizeof(float);
+	total = sizeof(animrt_clip) + seq_bytes + float_bytes + ps.string_bytes;
+	block = malloc(total);
+	if (!block)
+		return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
+	ps.is_fill = true;
+	ps.clip = (animrt_clip *)block;
+	ps.sequences = (animrt_sequence *)(block + sizeof(animrt_clip));
+	ps.floats = (float *)(block + sizeof(animrt_clip) + seq_bytes);
+	ps.strings = (char *)(block + sizeof(animrt_clip) + seq_bytes + float_bytes);
+	ps.float_count = ps.string_bytes = 0;
+	if (!parse(&ps)) {
+		free(block);
+		return ps.status;
+	}
+	ps.clip->container.is_zstd = is_zstd;
+	*out = ps.clip;
+	return ANIMRT_OK;
+}
+
+#ifdef ANIMRT_WITH_ZSTD
+static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **out, animrt_error *err)
+{
+	size_t frame = ZSTD_findFrameCompressedSize(data, size);
+	unsigned long long content;
+	uint8_t *xnb;
+	size_t got;
+	animrt_status status;
+
+	if (ZSTD_isError(frame))
+		return set_error(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame is damaged: %s",
+				 ZSTD_getErrorName(frame));
+	if (frame != size)
+		return set_error(err, ANIMRT_ERR_TRAILING, (int64_t)frame,
+				 "%zu bytes follow the zstd frame", size - frame);
+	content = ZSTD_getFrameContentSize(data, size);
+	if (content == ZSTD_CONTENTSIZE_ERROR)
+		return set_error(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
+	if (content == ZSTD_CONTENTSIZE_UNKNOWN) {
+		/* Written by a streaming compressor: decompress with a cap. */
+		ZSTD_DCtx *dctx = ZSTD_createDCtx();
+		size_t cap = 1 << 16, used = 0;
+
+		xnb = NULL;
+		if (!dctx)
+			return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
+		ZSTD_inBuffer in = { data, size, 0 };
+		for (;;) {
+			uint8_t *grown = realloc(xnb, cap);
+
+			if (!grown) {
+				free(xnb);
+				ZSTD_freeDCtx(dctx);
+				return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
+			}
+			xnb = grown;
+			ZSTD_outBuffer outb = { xnb, cap, used };
+			size_t r = ZSTD_decompressStream(dctx, &outb, &in);
+
+			used = outb.pos;
+			if (ZSTD_isError(r)) {
+				free(xnb);
+				ZSTD_freeDCtx(dctx);
+				return set_error(err, ANIMRT_ERR_COMPRESSION, -1,
+						 "cannot decompress the zstd frame: %s", ZSTD_getErrorName(r));
+			}
+			if (r == 0)
+				break;
+			if (in.pos == in.size && used < cap) {
+				free(xnb);
+				ZSTD_freeDCtx(dctx);
+				return set_error(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
+			}
+			if (used == cap) {
+				if (cap >= MAX_XNB_BYTES) {
+					free(xnb);
+					ZSTD_freeDCtx(dctx);
+					return set_error(err, ANIMRT_ERR_SIZE, -1,
+							 "the zstd frame holds more than %zu bytes",
+							 MAX_XNB_BYTES);
+				}
+				cap *= 2;
+			}
+		}
+		ZSTD_freeDCtx(dctx);
+		got = used;
+	} else {
+		if (content > MAX_XNB_BYTES)
+			return set_error(err, ANIMRT_ERR_SIZE, 0,
+					 "the zstd frame holds %llu bytes, more than the %zu allowed",
+					 content, MAX_XNB_BYTES);
+		xnb = malloc(content ? (size_t)content : 1);
+		if (!xnb)
+			return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %llu bytes", content);
+		got = ZSTD_decompress(xnb, (size_t)content, data, size);
+		if (ZSTD_isError(got) || got != content) {
+			free(xnb);
+			return set_error(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
+					 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
+		}
+	}
+	status = load_xnb(xnb, got, true, out, err);
+	free(xnb);
+	return status;
+}
+#endif
+
+animrt_status animrt_open(const void *data, size_t size, animrt_clip **out, animrt_error *err)
+{
+	const uint8_t *bytes = data;
+
+	if (err) {
+		err->status = ANIMRT_OK;
+		err->byte_offset = -1;
+		err->message[0] = '\0';
+	}
+	if (!out)
+		return set_error(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the result");
+	*out = NULL;
+	if (!data && size)
+		return set_error(err, ANIMRT_ERR_ARGUMENT, -1, "no data");
+	if (size > MAX_XNB_BYTES)
+		return set_error(err, ANIMRT_ERR_SIZE, -1, "%zu bytes is more than the %zu allowed", size,
+				 MAX_XNB_BYTES);
+	if (size >= XNB_ZSTD_MAGIC_SIZE && !memcmp(bytes, XNB_ZSTD_MAGIC, XNB_ZSTD_MAGIC_SIZE)) {
+#ifdef ANIMRT_WITH_ZSTD
+		return load_zstd(bytes, size, out, err);
+#else
+		return set_error(err, ANIMRT_ERR_UNSUPPORTED, 0,
+				 "this is a .xnb.zst file; this build of the loader has no zstd support");
+#endif
+	}
+	return load_xnb(size ? bytes : (const uint8_t *)"", size, false, out, err);
+}
+
+animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error *err)
+{
+	FILE *fp;
+	uint8_t *buf = NULL;
+	size_t size = 0, cap = 0;
+	animrt_status status;
+
+	if (out)
+		*out = NULL;
+	if (!path || !out)
+		return set_error(err, ANIMRT_ERR_ARGUMENT, -1, "no path or no place for the result");
+	fp = fopen(path, "rb");
+	if (!fp)
+		return set_error(err, ANIMRT_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
+	for (;;) {
+		if (size == cap) {
+			size_t grown_cap = cap ? cap * 2 : 1 << 16;
+			uint8_t *grown;
+
+			if (cap > MAX_XNB_BYTES) {
+				free(buf);
+				fclose(fp);
+				return set_error(err, ANIMRT_ERR_SIZE, -1, "'%s' is larger than %zu bytes", path,
+						 MAX_XNB_BYTES);
+			}
+			grown = realloc(buf, grown_cap);
+			if (!grown) {
+				free(buf);
+				fclose(fp);
+				return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", grown_cap);
+			}
+			buf = grown;
+			cap = grown_cap;
+		}
+		size_t n = fread(buf + size, 1, cap - size, fp);
+
+		size += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		fclose(fp);
+		return set_error(err, ANIMRT_ERR_IO, -1, "cannot read '%s'", path);
+	}
+	fclose(fp);
+	status = animrt_open(buf, size, out, err);
+	free(buf);
+	return status;
+}
+
+void animrt_close(animrt_clip *clip)
+{
+	free(clip);
+}

@@ -1,0 +1,357 @@
+/*
+ * animrt_test.c - the loader: accepts what the writer writes, and rejects
+ * each kind of damage with its status code at the right byte offset.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "test_support.h"
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
+#include "xnb_layout.h"
+
+/* Offsets in the sample file (default reader name, 89 bytes). */
+enum {
+	AT_READER_COUNT = 10,
+	AT_READER_VERSION = 10 + 1 + 1 + 89,  /* 101 */
+	AT_SHARED = 105,
+	AT_PRIMARY = 106,
+	AT_SEQ_COUNT = 107,
+	AT_DURATION = 111,
+	AT_SEQ0 = 115,                        /* "Root": 1 + 4 bytes */
+	AT_KEY_COUNT = AT_SEQ0 + 5,
+	AT_SEQ_DURATION = AT_KEY_COUNT + 4,
+	AT_FLAGS = AT_KEY_COUNT + 12,
+	AT_T_COUNT = AT_FLAGS + 7,
+	AT_T_VALUES = AT_T_COUNT + 4,
+	AT_R_COUNT = AT_T_VALUES + 3 * 12,
+	AT_S_COUNT = AT_R_COUNT + 4 + 3 * 16,
+	AT_TIME_COUNT = AT_S_COUNT + 4 + 12,
+	AT_SEQ1 = AT_TIME_COUNT + 4,          /* "Arm", HasTime, 2 keys */
+	AT_SEQ1_TIMES = AT_SEQ1 + 4 + 12 + 7 + 4 + 4 + 2 * 16 + 4 + 4,
+};
+
+/* A clip of two bones: Root uniform (3 keys, T and R keyed, S fixed), Arm
+ * with times (2 rotation keys). */
+static uint8_t *sample_xnb(size_t *size, animc_compression compression)
+{
+	static const float t[9] = { 0, 0, 0, 1, 2, 3, 4, 5, 6 };
+	static const float q[12] = { 0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f, 0, 0, 1, 0 };
+	static const float s1[3] = { 1, 1, 1 };
+	animc_clip *clip = animc_clip_create("");
+	animc_xnb_options o = { .compression = compression };
+	uint8_t *bytes;
+
+	clip->duration_s = 2;
+	uint32_t a = test_add_channel(clip, "Root", 3, NULL, 1, 2);
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, t, 3, NULL);
+	test_set_track(clip, a, ANIMC_ROTATION, false, q, 3, NULL);
+	test_set_track(clip, a, ANIMC_SCALE, true, s1, 1, NULL);
+	uint32_t b = test_add_channel(clip, "Arm", 2, (const float[]){ 0, 1.5f }, 0, 2);
+	test_set_track(clip, b, ANIMC_ROTATION, false, q, 2, NULL);
+	assert_int_equal(animc_xnb_write(clip, &o, &bytes, size, NULL), ANIMC_OK);
+	animc_clip_destroy(clip);
+	return bytes;
+}
+
+/* Open, expect failure with `status` at `offset` (-2: any offset). */
+static void expect_error(const uint8_t *data, size_t size, animrt_status status, int64_t offset)
+{
+	animrt_clip *clip = (animrt_clip *)1;
+	animrt_error err;
+	animrt_status got = animrt_open(data, size, &clip, &err);
+
+	if (got != status)
+		fail_msg("expected status %d (%s), got %d: %s", status, animrt_status_string(status), got,
+			 err.message);
+	assert_null(clip);
+	assert_int_equal(err.status, status);
+	assert_true(strlen(err.message) > 0);
+	if (offset != -2)
+		assert_int_equal(err.byte_offset, offset);
+}
+
+static void put_i32(uint8_t *p, int32_t v)
+{
+	xnb_put_u32(p, (uint32_t)v);
+}
+
+static void loads_what_the_writer_writes(void **state)
+{
+	size_t size;
+	uint8_t *data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+	animrt_clip *clip;
+	animrt_error err;
+
+	(void)state;
+	assert_int_equal(animrt_open(data, size, &clip, &err), ANIMRT_OK);
+	free(data);   /* the clip owns a copy */
+	assert_int_equal(clip->container.platform, 'w');
+	assert_int_equal(clip->container.format_version, 5);
+	assert_int_equal(clip->container.file_size_bytes, size);
+	assert_string_equal(clip->container.reader, XNB_READER_NAME_DEFAULT);
+	assert_false(clip->container.is_zstd);
+	assert_true(clip->duration_s == 2);
+	assert_int_equal(clip->sequence_count, 2);
+	const animrt_sequence *r = &clip->sequences[0], *a = &clip->sequences[1];
+	assert_string_equal(r->bone, "Root");
+	assert_int_equal(r->bone_size, 4);
+	assert_int_equal(r->key_count, 3);
+	assert_true(r->key_interval_s == 1);
+	assert_true(r->has_translation && r->has_rotation && r->has_scale && !r->has_time);
+	assert_true(!r->is_fixed_translation && !r->is_fixed_rotation && r->is_fixed_scale);
+	assert_int_equal(r->translation_count, 3);
+	assert_int_equal(r->scale_count, 1);
+	assert_int_equal(r->time_count, 0);
+	assert_true(r->translation[8] == 6 && r->rotation[7] == 0.70710678f && r->scale[2] == 1);
+	assert_null(r->times_s);
+	assert_string_equal(a->bone, "Arm");
+	assert_true(a->has_time && !a->has_translation);
+	assert_int_equal(a->time_count, 2);
+	assert_true(a->times_s[1] == 1.5f);
+	assert_int_equal(a->translation_count, 0);
+	animrt_close(clip);
+	animrt_close(NULL);
+}
+
+static void sample_offsets_are_right(void **state)
+{
+	size_t size;
+	uint8_t *data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+
+	(void)state;
+	/* Guards the offsets the other tests damage. */
+	assert_int_equal(xnb_get_u32(data + AT_SEQ_COUNT), 2);
+	assert_int_equal(xnb_get_u32(data + AT_KEY_COUNT), 3);
+	assert_int_equal(data[AT_SEQ0], 4);
+	assert_int_equal(xnb_get_u32(data + AT_T_COUNT), 3);
+	assert_int_equal(xnb_get_u32(data + AT_R_COUNT), 3);
+	assert_int_equal(xnb_get_u32(data + AT_S_COUNT), 1);
+	assert_int_equal(xnb_get_u32(data + AT_TIME_COUNT), 0);
+	assert_int_equal(data[AT_SEQ1], 3);
+	assert_true(xnb_get_f32(data + AT_SEQ1_TIMES + 4) == 1.5f);
+	assert_int_equal(AT_SEQ1_TIMES + 8, size);
+	free(data);
+}
+
+static void every_truncation_is_rejected(void **state)
+{
+	size_t size;
+	uint8_t *data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+
+	(void)state;
+	for (size_t n = 0; n < size; n++) {
+		uint8_t *copy = malloc(n + 1);
+		animrt_clip *clip;
+		animrt_error err;
+
+		memcpy(copy, data, n);
+		/* As cut, the size field disagrees (or the header is short). */
+		assert_int_not_equal(animrt_open(copy, n, &clip, &err), ANIMRT_OK);
+		/* With the size field fixed up, the cut itself must be caught. */
+		if (n >= XNB_HEADER_SIZE) {
+			xnb_put_u32(copy + XNB_SIZE_OFFSET, (uint32_t)n);
+			animrt_status s = animrt_open(copy, n, &clip, &err);
+			if (s != ANIMRT_ERR_TRUNCATED && s != ANIMRT_ERR_COUNT)
+				fail_msg("cut at %zu: status %d (%s)", n, s, err.message);
+		}
+		free(copy);
+	}
+	free(data);
+}
+
+static void header_damage(void **state)
+{
+	size_t size;
+	uint8_t *data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+	uint8_t *d = malloc(size + 1);
+
+	(void)state;
+#define DAMAGE(stmt, status, offset)         \
+	do {                                 \
+		memcpy(d, data, size);       \
+		stmt;                        \
+		expect_error(d, size, status, offset); \
+	} while (0)
+	DAMAGE(d[0] = 'Y', ANIMRT_ERR_MAGIC, 0);
+	DAMAGE(d[3] = 'Q', ANIMRT_ERR_MAGIC, 3);
+	DAMAGE(d[4] = 4, ANIMRT_ERR_VERSION, 4);
+	DAMAGE(d[5] = 0x80, ANIMRT_ERR_FLAGS, 5);
+	DAMAGE(d[5] = 0x40, ANIMRT_ERR_FLAGS, 5);
+	DAMAGE(d[5] = 0x02, ANIMRT_ERR_FLAGS, 5);
+	DAMAGE(xnb_put_u32(d + 6, (uint32_t)size + 1), ANIMRT_ERR_SIZE, 6);
+	DAMAGE(d[AT_READER_COUNT] = 0, ANIMRT_ERR_READER, AT_READER_COUNT);
+	DAMAGE(put_i32(d + AT_READER_VERSION, 1), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
+	DAMAGE(d[AT_SHARED] = 1, ANIMRT_ERR_SHARED, AT_SHARED);
+	DAMAGE(d[AT_PRIMARY] = 0, ANIMRT_ERR_READER, AT_PRIMARY);
+	DAMAGE(d[AT_PRIMARY] = 2, ANIMRT_ERR_READER, AT_PRIMARY);
+	DAMAGE(d[AT_READER_COUNT + 1] = 0xFF, ANIMRT_ERR_TRUNCATED, -2);
+	/* HiDef (0x01) is tolerated, as XNA-family runtimes do. */
+	memcpy(d, data, size);
+	d[5] = 0x01;
+	animrt_clip *clip;
+	assert_int_equal(animrt_open(d, size, &clip, NULL), ANIMRT_OK);
+	assert_int_equal(clip->container.flags, 1);
+	animrt_close(clip);
+	/* The reader version message names both versions. */
+	animrt_error err;
+	memcpy(d, data, size);
+	put_i32(d + AT_READER_VERSION, 7);
+	animrt_open(d, size, &clip, &err);
+	assert_non_null(strstr(err.message, "7"));
+	assert_non_null(strstr(err.message, "0"));
+	free(d);
+	free(data);
+}
+
+static void payload_damage(void **state)
+{
+	size_t size;
+	uint8_t *data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+	uint8_t *d = malloc(size + 1);
+
+	(void)state;
+	DAMAGE(put_i32(d + AT_SEQ_COUNT, -1), ANIMRT_ERR_COUNT, AT_SEQ_COUNT);
+	DAMAGE(put_i32(d + AT_SEQ_COUNT, 1000000), ANIMRT_ERR_COUNT, AT_SEQ_COUNT);
+	DAMAGE(put_i32(d + AT_SEQ_COUNT, 1), ANIMRT_ERR_TRAILING, AT_SEQ1);
+	DAMAGE(put_i32(d + AT_SEQ_COUNT, 3), ANIMRT_ERR_TRUNCATED, (int64_t)size);
+	DAMAGE(xnb_put_f32(d + AT_DURATION, -1), ANIMRT_ERR_VALUE, AT_DURATION);
+	DAMAGE(xnb_put_f32(d + AT_DURATION, NAN), ANIMRT_ERR_VALUE, AT_DURATION);
+	DAMAGE(put_i32(d + AT_KEY_COUNT, 0), ANIMRT_ERR_COUNT, AT_KEY_COUNT);
+	DAMAGE(put_i32(d + AT_KEY_COUNT, -3), ANIMRT_ERR_COUNT, AT_KEY_COUNT);
+	DAMAGE(put_i32(d + AT_KEY_COUNT, 4), ANIMRT_ERR_COUNT, AT_T_COUNT);
+	DAMAGE(xnb_put_f32(d + AT_SEQ_DURATION, INFINITY), ANIMRT_ERR_VALUE, AT_SEQ_DURATION);
+	DAMAGE(d[AT_FLAGS + 2] = 2, ANIMRT_ERR_BOOL, AT_FLAGS + 2);
+	DAMAGE(d[AT_FLAGS + 6] = 0xFF, ANIMRT_ERR_BOOL, AT_FLAGS + 6);
+	DAMAGE(d[AT_FLAGS + 2] = 0, ANIMRT_ERR_COUNT, AT_S_COUNT);     /* scale absent, 1 value */
+	DAMAGE(d[AT_FLAGS + 6] = 0, ANIMRT_ERR_COUNT, AT_S_COUNT);     /* not fixed, 1 value */
+	DAMAGE(d[AT_FLAGS + 3] = 1, ANIMRT_ERR_COUNT, AT_TIME_COUNT);  /* HasTime, no times */
+	DAMAGE(put_i32(d + AT_T_COUNT, -1), ANIMRT_ERR_COUNT, AT_T_COUNT);
+	DAMAGE(put_i32(d + AT_T_COUNT, 0x7FFFFFFF), ANIMRT_ERR_COUNT, AT_T_COUNT);
+	DAMAGE(put_i32(d + AT_T_COUNT, 2), ANIMRT_ERR_COUNT, AT_T_COUNT);
+	DAMAGE(xnb_put_f32(d + AT_T_VALUES + 8, NAN), ANIMRT_ERR_VALUE, AT_T_VALUES + 8);
+	DAMAGE(xnb_put_f32(d + AT_SEQ1_TIMES + 4, -1), ANIMRT_ERR_ORDER, AT_SEQ1_TIMES + 4);
+	DAMAGE(d[AT_SEQ0 + 2] = 0xC3, ANIMRT_ERR_STRING, AT_SEQ0 + 2);
+	DAMAGE(d[AT_SEQ0 + 2] = 0x00, ANIMRT_ERR_STRING, AT_SEQ0 + 2);
+	DAMAGE(d[AT_SEQ0] = 0x80, ANIMRT_ERR_TRUNCATED, -2);
+	/* Trailing bytes, with the size field telling the truth. */
+	memcpy(d, data, size);
+	d[size] = 0;
+	xnb_put_u32(d + 6, (uint32_t)size + 1);
+	expect_error(d, size + 1, ANIMRT_ERR_TRAILING, (int64_t)size);
+#undef DAMAGE
+	free(d);
+	free(data);
+}
+
+static void seven_bit_ints(void **state)
+{
+	uint8_t buf[8];
+	uint32_t v;
+
+	(void)state;
+	assert_int_equal(xnb_7bit_put(buf, 0), 1);
+	assert_int_equal(buf[0], 0x00);
+	assert_int_equal(xnb_7bit_put(buf, 127), 1);
+	assert_int_equal(buf[0], 0x7F);
+	assert_int_equal(xnb_7bit_put(buf, 128), 2);
+	assert_memory_equal(buf, "\x80\x01", 2);
+	assert_int_equal(xnb_7bit_put(buf, 300), 2);
+	assert_memory_equal(buf, "\xAC\x02", 2);
+	assert_int_equal(xnb_7bit_put(buf, 0x7FFFFFFF), 5);
+	assert_int_equal(xnb_7bit_size(0x7FFFFFFF), 5);
+	assert_int_equal(xnb_7bit_get(buf, 5, &v), 5);
+	assert_int_equal(v, 0x7FFFFFFF);
+	assert_int_equal(xnb_7bit_get(buf, 4, &v), 0);             /* truncated */
+	assert_int_equal(xnb_7bit_get((const uint8_t *)"\xFF\xFF\xFF\xFF\x0F", 5, &v),
+			 XNB_7BIT_INVALID);                        /* beyond int32 */
+	assert_int_equal(xnb_7bit_get((const uint8_t *)"\x80\x80\x80\x80\x80\x01", 6, &v),
+			 XNB_7BIT_INVALID);                        /* 6 bytes */
+	assert_int_equal(xnb_7bit_get((const uint8_t *)"\xAC\x02", 2, &v), 2);
+	assert_int_equal(v, 300);
+}
+
+static void zstd_frames(void **state)
+{
+	size_t size, zsize;
+	uint8_t *plain = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+	uint8_t *packed = sample_xnb(&zsize, ANIMC_COMPRESSION_ZSTD);
+	animrt_clip *clip;
+	animrt_error err;
+
+	(void)state;
+	assert_memory_equal(packed, XNB_ZSTD_MAGIC, 4);
+	assert_int_equal(animrt_open(packed, zsize, &clip, &err), ANIMRT_OK);
+	assert_true(clip->container.is_zstd);
+	assert_int_equal(clip->sequence_count, 2);
+	animrt_close(clip);
+	/* The frame decompresses to exactly the plain file. */
+	uint8_t *round = malloc(size);
+	assert_int_equal(ZSTD_decompress(round, size, packed, zsize), size);
+	assert_memory_equal(round, plain, size);
+	free(round);
+	/* Trailing bytes after the frame; a damaged frame. */
+	uint8_t *d = malloc(zsize + 1);
+	memcpy(d, packed, zsize);
+	d[zsize] = 7;
+	expect_error(d, zsize + 1, ANIMRT_ERR_TRAILING, (int64_t)zsize);
+	memcpy(d, packed, zsize);
+	d[zsize - 2] ^= 0x55;   /* the checksum */
+	expect_error(d, zsize, ANIMRT_ERR_COMPRESSION, -2);
+	expect_error(packed, zsize - 3, ANIMRT_ERR_COMPRESSION, -2);
+	free(d);
+	/* A frame without a content size (streaming compressor) loads too. */
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(size);
+	uint8_t *stream = malloc(cap);
+	ZSTD_outBuffer out = { stream, cap, 0 };
+	ZSTD_inBuffer in = { plain, size, 0 };
+	assert_false(ZSTD_isError(ZSTD_compressStream2(cctx, &out, &in, ZSTD_e_continue)));
+	ZSTD_inBuffer none = { NULL, 0, 0 };
+	assert_int_equal(ZSTD_compressStream2(cctx, &out, &none, ZSTD_e_end), 0);
+	ZSTD_freeCCtx(cctx);
+	assert_int_equal(ZSTD_getFrameContentSize(stream, out.pos), ZSTD_CONTENTSIZE_UNKNOWN);
+	assert_int_equal(animrt_open(stream, out.pos, &clip, &err), ANIMRT_OK);
+	assert_int_equal(clip->sequence_count, 2);
+	animrt_close(clip);
+	free(stream);
+	free(plain);
+	free(packed);
+	assert_true(animrt_has_zstd());
+}
+
+static void arguments_and_files(void **state)
+{
+	animrt_clip *clip;
+	animrt_error err;
+
+	(void)state;
+	assert_int_equal(animrt_open(NULL, 4, &clip, &err), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_open("XNB", 3, NULL, &err), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_open("", 0, &clip, &err), ANIMRT_ERR_TRUNCATED);
+	assert_int_equal(animrt_open("PK", 2, &clip, &err), ANIMRT_ERR_MAGIC);
+	assert_int_equal(animrt_open("XN", 2, &clip, &err), ANIMRT_ERR_TRUNCATED);
+	assert_int_equal(animrt_open("XNBw\x05", 5, &clip, NULL), ANIMRT_ERR_TRUNCATED);
+	assert_int_equal(animrt_open_file("build/no/such/file.xnb", &clip, &err), ANIMRT_ERR_IO);
+	assert_non_null(strstr(err.message, "file.xnb"));
+	assert_int_equal(animrt_open_file("lib", &clip, &err) == ANIMRT_OK, 0);
+	for (int s = 0; s < ANIMRT_STATUS_COUNT; s++)
+		assert_true(strlen(animrt_status_string((animrt_status)s)) > 0);
+	assert_string_equal(animrt_status_string(ANIMRT_STATUS_COUNT), "unknown status");
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(loads_what_the_writer_writes),
+	cmocka_unit_test(sample_offsets_are_right),
+	cmocka_unit_test(every_truncation_is_rejected),
+	cmocka_unit_test(header_damage),
+	cmocka_unit_test(payload_damage),
+	cmocka_unit_test(seven_bit_ints),
+	cmocka_unit_test(zstd_frames),
+	cmocka_unit_test(arguments_and_files),
+};
+
+ANIMC_TEST_GROUP(tests);

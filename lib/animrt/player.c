@@ -1,0 +1,295 @@
+/*
+ * animrt_player.c - bone binding (a clip's sequences mapped once to a
+ * caller's bone table) and the player (the original AnimationBinder's
+ * playback state with AnimationBlender's crossfade).  Each object is one
+ * allocation made when it is created; advancing and sampling allocate
+ * nothing.  Standard C and libm only.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animrt.h>
+#include "sample.h"
+
+static animrt_status fail(animrt_error *err, animrt_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static animrt_status fail(animrt_error *err, animrt_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return status;
+	err->status = status;
+	err->byte_offset = -1;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+static void clear_error(animrt_error *err)
+{
+	if (err) {
+		err->status = ANIMRT_OK;
+		err->byte_offset = -1;
+		err->message[0] = '\0';
+	}
+}
+
+/* --------------------------------------------------------------- binding */
+
+static uint32_t find_bone(const char *name, const char *const *names, uint32_t count)
+{
+	for (uint32_t b = 0; b < count; b++)
+		if (names[b] && strcmp(names[b], name) == 0)
+			return b;
+	return ANIMRT_NO_BONE;
+}
+
+animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *bone_names,
+				    uint32_t bone_count, animrt_binding **out, animrt_error *err)
+{
+	uint32_t seqs, unmatched = 0, unanimated = 0;
+	animrt_binding *b;
+	uint32_t *of_seq, *unmatched_list, *unanimated_list;
+	size_t words, total;
+
+	clear_error(err);
+	if (!out)
+		return fail(err, ANIMRT_ERR_ARGUMENT, "no place for the binding");
+	*out = NULL;
+	if (!clip || (bone_count && !bone_names))
+		return fail(err, ANIMRT_ERR_ARGUMENT, "no clip or no bone table");
+	seqs = clip->sequence_count;
+	/* bone_of_sequence and unmatched: seqs each; unanimated: bone_count. */
+	words = 2 * (size_t)seqs;
+	if ((size_t)bone_count > (SIZE_MAX - sizeof *b) / sizeof(uint32_t) - words)
+		return fail(err, ANIMRT_ERR_NOMEM, "a table of %u bones is too large", bone_count);
+	words += bone_count;
+	total = sizeof *b + words * sizeof(uint32_t);
+	b = malloc(total);
+	if (!b)
+		return fail(err, ANIMRT_ERR_NOMEM, "cannot allocate %zu bytes", total);
+	of_seq = (uint32_t *)(b + 1);
+	unmatched_list = of_seq + seqs;
+	unanimated_list = unmatched_list + seqs;
+
+	/* Mark animated bones in unanimated_list first, then compact it. */
+	memset(unanimated_list, 0, (size_t)bone_count * sizeof(uint32_t));
+	for (uint32_t i = 0; i < seqs; i++) {
+		of_seq[i] = find_bone(clip->sequences[i].bone, bone_names, bone_count);
+		if (of_seq[i] == ANIMRT_NO_BONE)
+			unmatched_list[unmatched++] = i;
+		else
+			unanimated_list[of_seq[i]] = 1;
+	}
+	for (uint32_t bone = 0; bone < bone_count; bone++)
+		if (!unanimated_list[bone])
+			unanimated_list[unanimated++] = bone;
+
+	b->clip = clip;
+	b->bone_count = bone_count;
+	b->bone_of_sequence = of_seq;
+	b->unmatched_count = unmatched;
+	b->unmatched = unmatched_list;
+	b->unanimated_count = unanimated;
+	b->unanimated = unanimated_list;
+	*out = b;
+	return ANIMRT_OK;
+}
+
+void animrt_binding_destroy(animrt_binding *binding)
+{
+	free(binding);
+}
+
+/* ---------------------------------------------------------------- player */
+
+/* One clip playing: an AnimationBinder for every bone at once. */
+typedef struct player_slot {
+	const animrt_binding *binding;
+	float time_s;
+	float time_scale;
+	animrt_play_mode mode;
+	uint32_t *cursors;   /* bone_count key cursors */
+} player_slot;
+
+struct animrt_player {
+	uint32_t bone_count;
+	/* 0: nothing plays.  1: slots[0] plays.  2: slots[0] fades out,
+	 * slots[1] fades in (the original's first and second binder). */
+	uint32_t slot_count;
+	player_slot slots[2];
+	float blend_time_s;
+	float blend_elapsed_s;
+	animrt_pose scratch;   /* the pose fading out, during a crossfade */
+};
+
+animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, animrt_error *err)
+{
+	size_t pose_bytes = animrt_pose_size_bytes(bone_count), cursor_bytes, total;
+	animrt_player *p;
+
+	clear_error(err);
+	if (!out)
+		return fail(err, ANIMRT_ERR_ARGUMENT, "no place for the player");
+	*out = NULL;
+	cursor_bytes = 2 * (size_t)bone_count * sizeof(uint32_t);
+	if ((bone_count && !pose_bytes) || cursor_bytes / 2 / sizeof(uint32_t) != bone_count ||
+	    pose_bytes > SIZE_MAX - sizeof *p - cursor_bytes - 16)
+		return fail(err, ANIMRT_ERR_NOMEM, "a player of %u bones is too large", bone_count);
+	/* Struct, pose (16-byte aligned for its quaternions; its size is a
+	 * multiple of 16, so the cursors after it are aligned), cursors. */
+	size_t pose_at = (sizeof *p + 15) & ~(size_t)15;
+
+	total = pose_at + pose_bytes + cursor_bytes;
+	p = malloc(total);
+	if (!p)
+		return fail(err, ANIMRT_ERR_NOMEM, "cannot allocate %zu bytes", total);
+	memset(p, 0, sizeof *p);
+	p->bone_count = bone_count;
+	animrt_pose_init(&p->scratch, (unsigned char *)p + pose_at, bone_count);
+	p->slots[0].cursors = (uint32_t *)((unsigned char *)p + pose_at + pose_bytes);
+	p->slots[1].cursors = p->slots[0].cursors + bone_count;
+	memset(p->slots[0].cursors, 0, cursor_bytes);
+	*out = p;
+	return ANIMRT_OK;
+}
+
+void animrt_player_destroy(animrt_player *player)
+{
+	free(player);
+}
+
+/* The fading-out clip is done with: the fading-in one becomes the first
+ * (the original ShiftBinder).  Cursor arrays swap, nothing is copied. */
+static void drop_first(animrt_player *p)
+{
+	uint32_t *cursors = p->slots[0].cursors;
+
+	p->slots[0] = p->slots[1];
+	p->slots[1].cursors = cursors;
+	p->slots[1].binding = NULL;
+	p->slot_count--;
+}
+
+animrt_status animrt_player_play(animrt_player *player, const animrt_binding *binding,
+				 animrt_play_mode mode, float blend_time_s)
+{
+	player_slot *slot;
+
+	if (!player || !binding || binding->bone_count != player->bone_count ||
+	    !(blend_time_s >= 0 && blend_time_s < INFINITY) ||
+	    (mode != ANIMRT_PLAY_ONCE && mode != ANIMRT_PLAY_REPEAT))
+		return ANIMRT_ERR_ARGUMENT;
+	if (blend_time_s == 0)
+		player->slot_count = 0;
+	else if (player->slot_count == 2)
+		drop_first(player);
+	slot = &player->slots[player->slot_count++];
+	slot->binding = binding;
+	slot->time_s = 0;
+	slot->time_scale = 1;
+	slot->mode = mode;
+	memset(slot->cursors, 0, (size_t)player->bone_count * sizeof(uint32_t));
+	player->blend_time_s = blend_time_s;
+	player->blend_elapsed_s = 0;
+	return ANIMRT_OK;
+}
+
+static player_slot *newest(animrt_player *player)
+{
+	return player && player->slot_count ? &player->slots[player->slot_count - 1] : NULL;
+}
+
+static float slot_local_time(const player_slot *slot, float time_s)
+{
+	return animrt_time_local(time_s, slot->binding->clip->duration_s, slot->mode);
+}
+
+void animrt_player_set_time(animrt_player *player, float time_s)
+{
+	player_slot *slot = newest(player);
+
+	if (slot)
+		slot->time_s = slot_local_time(slot, time_s);
+}
+
+void animrt_player_set_time_scale(animrt_player *player, float time_scale)
+{
+	player_slot *slot = newest(player);
+
+	if (slot && isfinite(time_scale))
+		slot->time_scale = time_scale;
+}
+
+void animrt_player_advance(animrt_player *player, float dt_s)
+{
+	if (!player || !isfinite(dt_s))
+		return;
+	for (uint32_t i = 0; i < player->slot_count; i++) {
+		player_slot *slot = &player->slots[i];
+
+		/* A scale of 0 leaves the time alone: frozen. */
+		if (slot->time_scale != 0)
+			slot->time_s = slot_local_time(slot, slot->time_s + slot->time_scale * dt_s);
+	}
+	if (player->slot_count == 2) {
+		player->blend_elapsed_s += dt_s;
+		if (player->blend_elapsed_s > player->blend_time_s)
+			drop_first(player);
+	}
+}
+
+float animrt_player_time(const animrt_player *player)
+{
+	return player && player->slot_count ? player->slots[player->slot_count - 1].time_s : 0;
+}
+
+float animrt_player_blend_weight(const animrt_player *player)
+{
+	if (!player || player->slot_count < 2)
+		return 1;
+	float w = player->blend_elapsed_s / player->blend_time_s;
+
+	return w > 0 ? (w < 1 ? w : 1) : 0;
+}
+
+bool animrt_player_is_done(const animrt_player *player)
+{
+	if (!player || !player->slot_count)
+		return true;
+	const player_slot *slot = &player->slots[player->slot_count - 1];
+
+	return slot->mode == ANIMRT_PLAY_ONCE && slot->time_s >= slot->binding->clip->duration_s;
+}
+
+animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out)
+{
+	animrt_status st;
+
+	if (!player || !out || out->bone_count != player->bone_count ||
+	    (out->bone_count && (!out->translation || !out->rotation || !out->scale || !out->tracks)))
+		return ANIMRT_ERR_ARGUMENT;
+	if (player->slot_count == 0) {
+		animrt_pose_reset(out);
+		return ANIMRT_OK;
+	}
+	const player_slot *first = &player->slots[0], *second = &player->slots[1];
+
+	if (player->slot_count == 1)
+		return animrt_binding_sample(first->binding, first->time_s, first->mode, first->cursors,
+					     out);
+	st = animrt_binding_sample(first->binding, first->time_s, first->mode, first->cursors,
+				   &player->scratch);
+	if (st == ANIMRT_OK)
+		st = animrt_binding_sample(second->binding, second->time_s, second->mode,
+					   second->cursors, out);
+	if (st == ANIMRT_OK)
+		st = animrt_pose_blend(&player->scratch, out, animrt_player_blend_weight(player), out);
+	return st;
+}

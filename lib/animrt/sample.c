@@ -1,0 +1,571 @@
+/*
+ * animrt_sample.c - pose evaluation: one sequence or a whole clip at a time
+ * (the original KeyFrameSequence rule with AnimationBinder's time rule),
+ * crossfades and additive layers of poses.  Reads loaded clips, writes the
+ * caller's arrays; no allocation, no strings, no state but the caller's
+ * cursors.  Standard C and libm only.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <animc/animrt.h>
+#include "sample.h"
+
+/* ------------------------------------------------------------ quaternions */
+
+/*
+ * Slerp weights need acos and sin; libm's double versions cost more than
+ * the whole rest of a bone sample.  These polynomials are accurate to about
+ * 1e-7 on the ranges used (acos on [0, 1], sin on [0, pi/2]), and the angle
+ * keeps that relative accuracy down to the nlerp threshold, so the weights
+ * sin(u a) / sin(a) do too (animrt_sample_test.c checks against a double
+ * precision slerp over a grid of angles and weights).
+ */
+
+/* acos(x) on [0, 1]: Abramowitz & Stegun 4.4.45, |error| <= 2e-8.  The
+ * polynomial in Estrin's form: shorter dependency chains than Horner's. */
+static inline float acos_unit(float x)
+{
+	float x2 = x * x, x4 = x2 * x2;
+	float p01 = 1.5707963050f - 0.2145988016f * x, p23 = 0.0889789874f - 0.0501743046f * x;
+	float p45 = 0.0308918810f - 0.0170881256f * x, p67 = 0.0066700901f - 0.0012624911f * x;
+	float p = (p01 + p23 * x2) + (p45 + p67 * x2) * x4;
+
+	return sqrtf(1.0f - x) * p;
+}
+
+/* sin(x) on [0, pi/2]: Taylor series to x^11, |error| < 6e-8. */
+static inline float sin_quadrant(float x)
+{
+	float y = x * x, y2 = y * y;
+	float q01 = 1.0f / 6.0f - y * (1.0f / 120.0f), q23 = 1.0f / 5040.0f - y * (1.0f / 362880.0f);
+	float q = q01 + q23 * y2 + (1.0f / 39916800.0f) * (y2 * y2);
+
+	return x - x * y * q;
+}
+
+/* Above this dot product two keys count as equal: normalised lerp (the
+ * original's threshold, XNA's Quaternion.Slerp). */
+#define SLERP_NLERP_DOT 0.999999f
+
+/*
+ * Slerps wait in a batch and run together: a slerp is one long chain of
+ * dependent arithmetic, and running several side by side, without
+ * branches, lets the processor overlap them (and a compiler vectorise).
+ */
+#define SLERP_BATCH 8
+
+typedef struct slerp_batch {
+	uint32_t count;
+	float *out[SLERP_BATCH];
+	const float *a[SLERP_BATCH], *b[SLERP_BATCH];
+	float u[SLERP_BATCH];
+} slerp_batch;
+
+static void slerp_batch_run(slerp_batch *sb)
+{
+	uint32_t n = sb->count;
+	float w0[SLERP_BATCH], w1[SLERP_BATCH], q[SLERP_BATCH][4];
+	bool is_near[SLERP_BATCH];
+
+	for (uint32_t i = 0; i < n; i++) {
+		const float *a = sb->a[i], *b = sb->b[i];
+		float u = sb->u[i];
+		float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+		float sign = dot < 0 ? -1.0f : 1.0f;
+		float d = fabsf(dot);
+		/* Clamped so that the lanes taking the nlerp compute no NaN. */
+		float c = d < SLERP_NLERP_DOT ? d : SLERP_NLERP_DOT;
+		/* sin(acos(c)) = sqrt((1 - c)(1 + c)); 1 - c is exact, so this
+		 * is as accurate as the angle, and runs beside its polynomial. */
+		float angle = acos_unit(c);
+		float inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
+		float s0 = sin_quadrant((1.0f - u) * angle) * inv_sin;
+		float s1 = sin_quadrant(u * angle) * inv_sin;
+
+		is_near[i] = !(d <= SLERP_NLERP_DOT);
+		w0[i] = is_near[i] ? 1.0f - u : s0;
+		w1[i] = sign * (is_near[i] ? u : s1);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const float *a = sb->a[i], *b = sb->b[i];
+
+		for (int k = 0; k < 4; k++)
+			q[i][k] = w0[i] * a[k] + w1[i] * b[k];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		float len2 = q[i][0] * q[i][0] + q[i][1] * q[i][1] + q[i][2] * q[i][2] + q[i][3] * q[i][3];
+		float scale = is_near[i] && len2 > 0 ? 1.0f / sqrtf(len2) : 1.0f;
+
+		for (int k = 0; k < 4; k++)
+			sb->out[i][k] = q[i][k] * scale;
+	}
+	sb->count = 0;
+}
+
+static inline void slerp_batch_add(slerp_batch *sb, float *out, const float *a, const float *b, float u)
+{
+	uint32_t i = sb->count++;
+
+	sb->out[i] = out;
+	sb->a[i] = a;
+	sb->b[i] = b;
+	sb->u[i] = u;
+	if (sb->count == SLERP_BATCH)
+		slerp_batch_run(sb);
+}
+
+void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u)
+{
+	float a_copy[4], b_copy[4];
+	slerp_batch sb;
+
+	/* out may be a or b: read both before writing. */
+	memcpy(a_copy, a, sizeof a_copy);
+	memcpy(b_copy, b, sizeof b_copy);
+	sb.count = 0;
+	slerp_batch_add(&sb, out, a_copy, b_copy, u);
+	slerp_batch_run(&sb);
+}
+
+/* out = a * b (Hamilton product, x y z w). */
+static inline void quat_mul(float out[4], const float a[4], const float b[4])
+{
+	float q[4];
+
+	q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+	q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+	q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+	q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+	memcpy(out, q, sizeof q);
+}
+
+/* ----------------------------------------------------------------- time */
+
+/* t mod d for t > d > 0: exact (the remainder of two floats is a float). */
+static float wrap_past_end(float t, float d)
+{
+	double turns = (double)t / d;
+
+	/* Below 2^29 turns q * d is exact, and so is t - q * d; the division
+	 * may be one off near a multiple of d, which the tests below fix. */
+	if (turns < 536870912.0) {
+		double q = (double)(int32_t)turns;
+		double r = (double)t - q * d;
+
+		if (r < 0)
+			r += d;
+		else if (r >= d)
+			r -= d;
+		return (float)r;
+	}
+	return (float)fmod(t, d);
+}
+
+float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode)
+{
+	if (time_s >= 0 && time_s <= duration_s)
+		return time_s;
+	if (time_s > duration_s) {
+		if (mode == ANIMRT_PLAY_ONCE)
+			return duration_s;
+		/* The original subtracted the duration until the time fit. */
+		if (duration_s > 0 && time_s < INFINITY)
+			return wrap_past_end(time_s, duration_s);
+		return 0;
+	}
+	/* Negative (or NaN). */
+	if (mode == ANIMRT_PLAY_REPEAT && time_s < 0 && time_s > -INFINITY && duration_s > 0) {
+		double r = fmod(time_s, duration_s);
+
+		/* -0 stays 0; a remainder so small that r + d rounds to d is
+		 * the end of the previous turn, so d is right. */
+		return r < 0 ? (float)(r + duration_s) : 0.0f;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- key search */
+
+/*
+ * The original GetKeyFrameIndex: the last key from its time on, else a
+ * binary search that stops at a key time equal to t (which matters only
+ * when several keys share a time).
+ */
+static uint32_t search_times(const float *times, uint32_t last, float t)
+{
+	uint32_t lo = 0, hi = last;
+
+	if (t >= times[last])
+		return last;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] < t)
+			lo = mid;
+		else if (times[mid] > t)
+			hi = mid;
+		else
+			return mid;
+	}
+	return lo;
+}
+
+/* How many keys a cursor walks forward before a binary search is cheaper. */
+#define CURSOR_STEPS 4
+
+/*
+ * The key interval of t with explicit times.  When t lies strictly between
+ * two key times the binary search can only find that interval, so a walk
+ * forward from the cursor gives the same answer; a time equal to a key time
+ * or behind the cursor goes to the binary search.
+ */
+static inline uint32_t find_key_timed(const float *times, uint32_t last, float t, uint32_t *cursor)
+{
+	uint32_t k;
+
+	if (t >= times[last])
+		return last;
+	if (cursor) {
+		k = *cursor;
+		if (k < last && times[k] < t) {
+			for (int step = 0; step < CURSOR_STEPS && times[k + 1] <= t; step++)
+				k++;
+			if (times[k] < t && t < times[k + 1]) {
+				*cursor = k;
+				return k;
+			}
+		}
+	}
+	k = search_times(times, last, t);
+	if (cursor)
+		*cursor = k;
+	return k;
+}
+
+typedef struct key_pair {
+	uint32_t i1, i2;
+	float u;   /* 0 at key i1, toward 1 at key i2 */
+} key_pair;
+
+/* The two keys around local time t (already clamped or wrapped) and the
+ * weight between them: CalculateKeyFrameIndex.  At or past the last key,
+ * both are the last key (the original's Repeat index2 = 0 is overwritten). */
+static inline key_pair find_keys(const animrt_sequence *s, float t, uint32_t *cursor)
+{
+	uint32_t last = s->key_count - 1;
+	key_pair k = { last, last, 0 };
+
+	if (s->has_time) {
+		const float *times = s->times_s;
+		uint32_t i = find_key_timed(times, last, t, cursor);
+
+		if (i < last) {
+			float span = times[i + 1] - times[i];
+
+			k.i1 = i;
+			k.i2 = i + 1;
+			/* Before the first key time hold the first key; the
+			 * original extrapolated. */
+			k.u = span > 0 && t > times[i] ? (t - times[i]) / span : 0;
+		}
+	} else if (s->key_interval_s > 0) {
+		/* Double precision: for float t and KeyInterval the quotient
+		 * floors exactly, as the reference computes it. */
+		double q = (double)t / (double)s->key_interval_s;
+
+		if (q < (double)last) {
+			uint32_t i = (uint32_t)q;
+
+			k.i1 = i;
+			k.i2 = i + 1;
+			k.u = (float)(q - (double)i);
+		}
+	}
+	/* KeyInterval 0 with several keys: every key sits at time 0, so the
+	 * last one holds (the original indexed out of range). */
+	return k;
+}
+
+/* -------------------------------------------------------------- sampling */
+
+/* XNA's Vector3.Lerp: exact at u = 0 and monotonic for tiny u. */
+static inline void lerp3(float *out, const float *a, const float *b, float u)
+{
+	float q[3] = { a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u };
+
+	memcpy(out, q, sizeof q);
+}
+
+static const float identity_translation[3] = { 0, 0, 0 };
+static const float identity_rotation[4] = { 0, 0, 0, 1 };
+static const float identity_scale[3] = { 1, 1, 1 };
+
+/* One sequence at local time t (clamped or wrapped already) into one
+ * bone's slots; returns its ANIMRT_TRACK_* bits. */
+static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_t *cursor, float *T,
+				      float *R, float *S, slerp_batch *slerps)
+{
+	key_pair k = { 0, 0, 0 };
+	uint8_t tracks = 0;
+
+	if (s->key_count > 1 && (s->translation_count > 1 || s->rotation_count > 1 || s->scale_count > 1))
+		k = find_keys(s, t, cursor);
+
+	if (s->translation_count > 1 && k.u > 0)
+		lerp3(T, s->translation + 3 * (size_t)k.i1, s->translation + 3 * (size_t)k.i2, k.u);
+	else if (s->translation_count > 1)
+		memcpy(T, s->translation + 3 * (size_t)k.i1, 3 * sizeof(float));
+	else
+		memcpy(T, s->translation_count ? s->translation : identity_translation, 3 * sizeof(float));
+	if (s->has_translation)
+		tracks |= ANIMRT_TRACK_TRANSLATION;
+
+	if (s->rotation_count > 1 && k.u > 0)
+		slerp_batch_add(slerps, R, s->rotation + 4 * (size_t)k.i1, s->rotation + 4 * (size_t)k.i2,
+				k.u);
+	else if (s->rotation_count > 1)
+		memcpy(R, s->rotation + 4 * (size_t)k.i1, 4 * sizeof(float));
+	else
+		memcpy(R, s->rotation_count ? s->rotation : identity_rotation, 4 * sizeof(float));
+	if (s->has_rotation)
+		tracks |= ANIMRT_TRACK_ROTATION;
+
+	if (s->scale_count > 1 && k.u > 0)
+		lerp3(S, s->scale + 3 * (size_t)k.i1, s->scale + 3 * (size_t)k.i2, k.u);
+	else if (s->scale_count > 1)
+		memcpy(S, s->scale + 3 * (size_t)k.i1, 3 * sizeof(float));
+	else
+		memcpy(S, s->scale_count ? s->scale : identity_scale, 3 * sizeof(float));
+	if (s->has_scale)
+		tracks |= ANIMRT_TRACK_SCALE;
+	return tracks;
+}
+
+void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
+			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3])
+{
+	slerp_batch slerps = { .count = 0 };
+
+	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation,
+			rotation, scale, &slerps);
+	slerp_batch_run(&slerps);
+}
+
+/* The time rule per sequence, computed once for a run of sequences of one
+ * duration (in RobotGame clips every sequence has the clip's duration). */
+typedef struct local_time_cache {
+	float time_s, duration_s, local_s;
+	animrt_play_mode mode;
+} local_time_cache;
+
+static inline float cached_local_time(local_time_cache *c, float duration_s)
+{
+	if (duration_s != c->duration_s) {
+		c->duration_s = duration_s;
+		c->local_s = animrt_time_local(c->time_s, duration_s, c->mode);
+	}
+	return c->local_s;
+}
+
+static void set_identity(animrt_pose *pose, uint32_t bone)
+{
+	memcpy(pose->translation + 3 * (size_t)bone, identity_translation, sizeof identity_translation);
+	memcpy(pose->rotation + 4 * (size_t)bone, identity_rotation, sizeof identity_rotation);
+	memcpy(pose->scale + 3 * (size_t)bone, identity_scale, sizeof identity_scale);
+	pose->tracks[bone] = 0;
+}
+
+static bool pose_ok(const animrt_pose *pose)
+{
+	return pose && (pose->bone_count == 0 ||
+			(pose->translation && pose->rotation && pose->scale && pose->tracks));
+}
+
+animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				 uint32_t *cursors, animrt_pose *pose)
+{
+	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count)
+		return ANIMRT_ERR_ARGUMENT;
+	local_time_cache lt = { time_s, -1, 0, mode };
+	slerp_batch slerps = { .count = 0 };
+
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		pose->tracks[i] = sample_sequence(&clip->sequences[i],
+						  cached_local_time(&lt, clip->sequences[i].duration_s),
+						  cursors ? &cursors[i] : NULL,
+						  pose->translation + 3 * (size_t)i,
+						  pose->rotation + 4 * (size_t)i, pose->scale + 3 * (size_t)i,
+						  &slerps);
+	slerp_batch_run(&slerps);
+	for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
+		set_identity(pose, i);
+	return ANIMRT_OK;
+}
+
+animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
+				    animrt_play_mode mode, uint32_t *cursors, animrt_pose *pose)
+{
+	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count)
+		return ANIMRT_ERR_ARGUMENT;
+	const animrt_clip *clip = binding->clip;
+	local_time_cache lt = { time_s, -1, 0, mode };
+	slerp_batch slerps = { .count = 0 };
+
+	for (uint32_t i = 0; i < clip->sequence_count; i++) {
+		uint32_t b = binding->bone_of_sequence[i];
+
+		if (b == ANIMRT_NO_BONE)
+			continue;
+		pose->tracks[b] = sample_sequence(&clip->sequences[i],
+						  cached_local_time(&lt, clip->sequences[i].duration_s),
+						  cursors ? &cursors[b] : NULL,
+						  pose->translation + 3 * (size_t)b,
+						  pose->rotation + 4 * (size_t)b, pose->scale + 3 * (size_t)b,
+						  &slerps);
+	}
+	slerp_batch_run(&slerps);
+	for (uint32_t i = 0; i < binding->unanimated_count; i++)
+		set_identity(pose, binding->unanimated[i]);
+	return ANIMRT_OK;
+}
+
+/* ----------------------------------------------------------------- poses */
+
+size_t animrt_pose_size_bytes(uint32_t bone_count)
+{
+	/* Rotation first, so quaternions start 16-byte aligned; a multiple of
+	 * 16 bytes, so that what follows a pose in one block is aligned too. */
+	size_t per_bone = (4 + 3 + 3) * sizeof(float) + 1;
+
+	if (bone_count > (SIZE_MAX - 15) / per_bone)
+		return 0;
+	return ((size_t)bone_count * per_bone + 15) & ~(size_t)15;
+}
+
+void animrt_pose_init(animrt_pose *pose, void *memory, uint32_t bone_count)
+{
+	float *f = memory;
+
+	pose->bone_count = bone_count;
+	pose->rotation = f;
+	pose->translation = f + 4 * (size_t)bone_count;
+	pose->scale = f + 7 * (size_t)bone_count;
+	pose->tracks = (uint8_t *)(f + 10 * (size_t)bone_count);
+	animrt_pose_reset(pose);
+}
+
+void animrt_pose_reset(animrt_pose *pose)
+{
+	if (!pose_ok(pose))
+		return;
+	for (uint32_t i = 0; i < pose->bone_count; i++)
+		set_identity(pose, i);
+}
+
+static inline float clamp_weight(float w)
+{
+	return w > 0 ? (w < 1 ? w : 1) : 0;   /* NaN gives 0 */
+}
+
+/* One track of a crossfade: a's value, b's, their blend, or identity. */
+static inline void blend_track(float *out, const float *a, const float *b, unsigned ma, unsigned mb,
+			       unsigned bit, float w, unsigned width, const float *identity)
+{
+	const float *from = identity;
+	float q[4];
+
+	if ((ma & bit) && (mb & bit)) {
+		if (w <= 0) {
+			from = a;
+		} else if (w >= 1) {
+			from = b;
+		} else if (width == 4) {
+			animrt_quat_slerp(q, a, b, w);
+			from = q;
+		} else {
+			lerp3(q, a, b, w);
+			from = q;
+		}
+	} else if (ma & bit) {
+		from = a;
+	} else if (mb & bit) {
+		from = b;
+	}
+	memmove(out, from, width * sizeof(float));
+}
+
+static bool same_shape(const animrt_pose *a, const animrt_pose *b)
+{
+	return pose_ok(a) && pose_ok(b) && a->bone_count == b->bone_count;
+}
+
+animrt_status animrt_pose_blend(const animrt_pose *a, const animrt_pose *b, float weight,
+				animrt_pose *out)
+{
+	float w = clamp_weight(weight);
+
+	if (!same_shape(a, b) || !same_shape(a, out))
+		return ANIMRT_ERR_ARGUMENT;
+	for (uint32_t i = 0; i < out->bone_count; i++) {
+		unsigned ma = a->tracks[i], mb = b->tracks[i];
+
+		blend_track(out->translation + 3 * (size_t)i, a->translation + 3 * (size_t)i,
+			    b->translation + 3 * (size_t)i, ma, mb, ANIMRT_TRACK_TRANSLATION, w, 3,
+			    identity_translation);
+		blend_track(out->rotation + 4 * (size_t)i, a->rotation + 4 * (size_t)i,
+			    b->rotation + 4 * (size_t)i, ma, mb, ANIMRT_TRACK_ROTATION, w, 4,
+			    identity_rotation);
+		blend_track(out->scale + 3 * (size_t)i, a->scale + 3 * (size_t)i, b->scale + 3 * (size_t)i,
+			    ma, mb, ANIMRT_TRACK_SCALE, w, 3, identity_scale);
+		out->tracks[i] = (uint8_t)(ma | mb);
+	}
+	return ANIMRT_OK;
+}
+
+animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
+			      const animrt_pose *reference, float weight, animrt_pose *out)
+{
+	float w = clamp_weight(weight);
+
+	if (!same_shape(base, layer) || !same_shape(base, out) ||
+	    (reference && !same_shape(base, reference)))
+		return ANIMRT_ERR_ARGUMENT;
+	for (uint32_t i = 0; i < out->bone_count; i++) {
+		unsigned ml = layer->tracks[i], mb = base->tracks[i];
+		const float *bt = base->translation + 3 * (size_t)i, *lt = layer->translation + 3 * (size_t)i;
+		const float *br = base->rotation + 4 * (size_t)i, *lr = layer->rotation + 4 * (size_t)i;
+		const float *bs = base->scale + 3 * (size_t)i, *ls = layer->scale + 3 * (size_t)i;
+		const float *rt = reference ? reference->translation + 3 * (size_t)i : identity_translation;
+		const float *rr = reference ? reference->rotation + 4 * (size_t)i : identity_rotation;
+		const float *rs = reference ? reference->scale + 3 * (size_t)i : identity_scale;
+		float t[3], r[4], s[3];
+
+		memcpy(t, bt, sizeof t);
+		memcpy(r, br, sizeof r);
+		memcpy(s, bs, sizeof s);
+		if (w > 0 && (ml & ANIMRT_TRACK_TRANSLATION))
+			for (int k = 0; k < 3; k++)
+				t[k] += w * (lt[k] - rt[k]);
+		if (w > 0 && (ml & ANIMRT_TRACK_ROTATION)) {
+			const float conj[4] = { -rr[0], -rr[1], -rr[2], rr[3] };
+			float delta[4];
+
+			quat_mul(delta, conj, lr);
+			/* At weight 1 the whole delta, so that reference = base
+			 * gives the layer's quaternion itself, not its negation. */
+			if (w < 1)
+				animrt_quat_slerp(delta, identity_rotation, delta, w);
+			quat_mul(r, br, delta);
+		}
+		if (w > 0 && (ml & ANIMRT_TRACK_SCALE))
+			for (int k = 0; k < 3; k++)
+				s[k] += w * (ls[k] - rs[k]);
+		memcpy(out->translation + 3 * (size_t)i, t, sizeof t);
+		memcpy(out->rotation + 4 * (size_t)i, r, sizeof r);
+		memcpy(out->scale + 3 * (size_t)i, s, sizeof s);
+		out->tracks[i] = (uint8_t)(mb | ml);
+	}
+	return ANIMRT_OK;
+}

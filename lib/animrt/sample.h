@@ -1,0 +1,23 @@
+/*
+ * animrt_sample.h - what the runtime's sampling files share with each other
+ * and with their tests; not installed.  The public API is animrt.h.
+ */
+#ifndef ANIMRT_SAMPLE_H
+#define ANIMRT_SAMPLE_H
+
+#include <animc/animrt.h>
+
+/*
+ * The original AnimationBinder's time rule for a sequence or clip of
+ * duration_s seconds: Once clamps to [0, duration_s]; Repeat wraps a time
+ * past the end to fmod(time, duration_s) and a negative one into
+ * [0, duration_s]; NaN, or any time with duration 0, gives 0.  A time equal
+ * to the duration stays (the original wrapped only past it).
+ */
+float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode);
+
+/* Shorter-arc slerp from a (u = 0) to b (u = 1), u in [0, 1]; a normalised
+ * lerp when the dot product exceeds 0.999999.  out may be a or b. */
+void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u);
+
+#endif
