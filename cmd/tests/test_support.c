@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -381,4 +382,10 @@ void test_set_track(animc_clip *clip, uint32_t ch, animc_track_kind kind, bool i
 		assert_non_null(t->times_s);
 		memcpy(t->times_s, times, count * sizeof(float));
 	}
+}
+
+void test_assert_near(double got, double want, double tolerance)
+{
+	if (!(fabs(got - want) <= tolerance))
+		fail_msg("got %.9g, expected %.9g", got, want);
 }

@@ -54,6 +54,9 @@ char **test_list_dir(const char *dir, const char *suffix);
 void test_free_list(char **list);
 /* Number of entries (recursively, files only) in a folder, dot-files included. */
 size_t test_count_files(const char *dir);
+/* Fail the test unless |got - want| <= tolerance (NaN fails). */
+void test_assert_near(double got, double want, double tolerance);
+
 /* printf into a new malloc()ed string. */
 char *test_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

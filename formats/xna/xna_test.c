@@ -3,7 +3,7 @@
  * the split into per-bone channels, spellings that must give one clip,
  * TimeSpan ticks, bone names and bounds from a skeleton, composition with
  * rest transforms, matrix keys, the AnimationSequence twin, errors with
- * their position; and through the CLI, the design example and the options.
+ * their position.  Through the CLI: cmd/tests/xna_cli_test.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,19 +14,7 @@
 #include <animc/animc_formats.h>
 #include "xml/xml.h"
 
-#define XML "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-#define AD_OPEN XML "<XnaContent>\n<Asset Type=\"AnimationClassLibrary.AnimationData\">\n<AnimationClips>\n"
-#define AD_CLOSE "</AnimationClips>\n</Asset>\n</XnaContent>\n"
-#define CLIP(name, duration, keys) \
-	"<Item><Key>" name "</Key><Value><Duration>" duration "</Duration><Keyframes>\n" keys \
-	"</Keyframes></Value></Item>\n"
-#define KEY(bone, time, pos, rot, scale)                                                         \
-	"<Item><BoneIndex>" #bone "</BoneIndex><Time>" time "</Time><Position>" pos "</Position>" \
-	"<Rotation>" rot "</Rotation><Scale>" scale "</Scale></Item>\n"
-#define SK_OPEN XML "<XnaContent>\n<Asset Type=\"SkinnedModel.SkinningData\">\n<AnimationClips>\n"
-#define MKEY(bone, time, matrix) \
-	"<Item><Bone>" #bone "</Bone><Time>" time "</Time><Transform>" matrix "</Transform></Item>\n"
-#define IDENTITY "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1"
+#include "xna_fixtures.h"
 
 typedef struct imported {
 	animc_status status;
@@ -53,12 +41,6 @@ static void release(imported *r)
 {
 	animc_clip_set_release(&r->set);
 	test_diags_release(&r->diags);
-}
-
-static void assert_near(double got, double want, double tolerance)
-{
-	if (!(fabs(got - want) <= tolerance))
-		fail_msg("got %.9g, expected %.9g", got, want);
 }
 
 /* Process a clip in a mode and write it; the caller frees the bytes. */
@@ -123,8 +105,8 @@ static void keyframes_split_into_one_channel_per_bone(void **state)
 	/* The last key turns bone 2 by 90 degrees about Y. */
 	const float *q = &b->tracks[ANIMC_ROTATION].values[4];
 	assert_true(q[0] == 0 && q[2] == 0);
-	assert_near(q[1], sqrt(0.5), 1e-7);
-	assert_near(q[3], sqrt(0.5), 1e-7);
+	test_assert_near(q[1], sqrt(0.5), 1e-7);
+	test_assert_near(q[3], sqrt(0.5), 1e-7);
 	release(&r);
 }
 
@@ -288,24 +270,24 @@ static void relative_to_bind_composes_key_then_rest(void **state)
 	const float *t = spine->tracks[ANIMC_TRANSLATION].values, *q = spine->tracks[ANIMC_ROTATION].values;
 	const float *s = spine->tracks[ANIMC_SCALE].values;
 	/* An identity key gives the rest transform. */
-	assert_near(t[0], 1, 1e-6);
-	assert_near(t[1], 2, 1e-6);
-	assert_near(t[2], 3, 1e-6);
-	assert_near(fabs(q[1]), sqrt(0.5), 1e-6);
-	assert_near(fabs(q[3]), sqrt(0.5), 1e-6);
-	assert_near(s[0], 1, 1e-6);
+	test_assert_near(t[0], 1, 1e-6);
+	test_assert_near(t[1], 2, 1e-6);
+	test_assert_near(t[2], 3, 1e-6);
+	test_assert_near(fabs(q[1]), sqrt(0.5), 1e-6);
+	test_assert_near(fabs(q[3]), sqrt(0.5), 1e-6);
+	test_assert_near(s[0], 1, 1e-6);
 	/* Key first: (1,0,0) turned by the rest rotation to (0,0,-1), then moved by (1,2,3). */
-	assert_near(t[3], 1, 1e-6);
-	assert_near(t[4], 2, 1e-6);
-	assert_near(t[5], 2, 1e-6);
+	test_assert_near(t[3], 1, 1e-6);
+	test_assert_near(t[4], 2, 1e-6);
+	test_assert_near(t[5], 2, 1e-6);
 	/* Head: rest is a translation (0,1,0); a scale of 2 and a turn compose with it. */
 	t = head->tracks[ANIMC_TRANSLATION].values;
 	q = head->tracks[ANIMC_ROTATION].values;
 	s = head->tracks[ANIMC_SCALE].values;
-	assert_near(t[1], 1, 1e-6);
-	assert_near(fabs(q[1]), sqrt(0.5), 1e-6);
-	assert_near(s[0], 2, 1e-6);
-	assert_near(s[2], 2, 1e-6);
+	test_assert_near(t[1], 1, 1e-6);
+	test_assert_near(fabs(q[1]), sqrt(0.5), 1e-6);
+	test_assert_near(s[0], 2, 1e-6);
+	test_assert_near(s[2], 2, 1e-6);
 	release(&r);
 
 	r = import_with(matrices, &options);
@@ -313,10 +295,10 @@ static void relative_to_bind_composes_key_then_rest(void **state)
 	t = r.set.clips[0]->channels[0].tracks[ANIMC_TRANSLATION].values;
 	s = r.set.clips[0]->channels[0].tracks[ANIMC_SCALE].values;
 	/* (0,0,1) turned to (1,0,0), plus (1,2,3). */
-	assert_near(t[0], 2, 1e-6);
-	assert_near(t[1], 2, 1e-6);
-	assert_near(t[2], 3, 1e-6);
-	assert_near(s[1], 2, 1e-6);
+	test_assert_near(t[0], 2, 1e-6);
+	test_assert_near(t[1], 2, 1e-6);
+	test_assert_near(t[2], 3, 1e-6);
+	test_assert_near(s[1], 2, 1e-6);
 	release(&r);
 
 	/* Without rest transforms there is nothing to compose with. */
@@ -347,10 +329,10 @@ static void matrix_keys_split_into_translation_rotation_scale(void **state)
 	const float *s = ch->tracks[ANIMC_SCALE].values;
 	assert_true(t[0] == 4 && t[1] == 5 && t[2] == 6);
 	/* 90 degrees about Z, then 90 degrees about Y with scale 3. */
-	assert_near(fabs(q[2]), sqrt(0.5), 1e-7);
-	assert_near(fabs(q[3]), sqrt(0.5), 1e-7);
+	test_assert_near(fabs(q[2]), sqrt(0.5), 1e-7);
+	test_assert_near(fabs(q[3]), sqrt(0.5), 1e-7);
 	assert_true(q[2] * q[3] > 0);
-	assert_near(fabs(q[5]), sqrt(0.5), 1e-7);
+	test_assert_near(fabs(q[5]), sqrt(0.5), 1e-7);
 	assert_true(q[5] * q[7] > 0);
 	assert_true(s[0] == 1 && s[3] == 3 && s[4] == 3 && s[5] == 3);
 	release(&r);
@@ -407,33 +389,6 @@ static void sequence_compiles_to_the_bytes_of_its_twin(void **state)
 	}
 	free(is_doc);
 	free(twin_doc);
-}
-
-/* The independent oracle writes the original pipeline's bytes for the twin;
- * --exact on the IntermediateSerializer document must give exactly those. */
-static void sequence_exact_bytes_agree_with_the_oracle(void **state)
-{
-	static const char oracle[] = "../shared/conformance/xnb_oracle.py";
-	char *out;
-
-	(void)state;
-	if (!test_file_exists(oracle)) {
-		print_message("skipped: %s not found\n", oracle);
-		skip();
-	}
-	out = test_tmpdir("xna-oracle");
-	test_run r = test_animc("build", "-q", "--exact", "-o", out, "testdata/golden/xna-sequence.xml", NULL);
-	char *xnb = test_format("%s/xna-sequence.xnb", out);
-
-	assert_int_equal(r.status, 0);
-	test_run o = test_exec("python3", oracle, "same-bytes", "testdata/golden/xna-sequence-twin.Animation",
-			       xnb, NULL);
-	if (o.status != 0)
-		fail_msg("oracle: %s%s", o.out, o.err);
-	test_run_release(&o);
-	test_run_release(&r);
-	free(xnb);
-	free(out);
 }
 
 /* ------------------------------------------------------------- errors */
@@ -535,155 +490,6 @@ static void content_beats_the_animation_extension(void **state)
 	assert_ptr_equal(animc_importer_by_name("xna"), &animc_importer_xna);
 }
 
-/* ------------------------------------------------------------------ CLI */
-
-static void design_example_compiles_to_two_turns(void **state)
-{
-	(void)state;
-	TEST_NEEDS_CORPUS();
-	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
-	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
-	animc_skeleton grund = { 0 };
-
-	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
-	for (int with_model = 0; with_model < 2; with_model++) {
-		static const char *const clips[] = { "TurnBody", "TurnHead" };
-		static const uint32_t bone_index[] = { 0, 2 };
-		char *out = test_tmpdir(with_model ? "xna-design-grund" : "xna-design");
-		test_run r = with_model ? test_animc("build", "-q", "--skeleton", model, "-o", out, src, NULL)
-					: test_animc("build", "-q", "-o", out, src, NULL);
-
-		if (r.status != 0)
-			fail_msg("exit %d: %s", r.status, r.err);
-		assert_int_equal(test_count_files(out), 2);
-		for (int c = 0; c < 2; c++) {
-			char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
-			animrt_clip *clip;
-
-			assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
-			assert_int_equal(clip->sequence_count, 1);
-			const animrt_sequence *s = &clip->sequences[0];
-			/* The last key: 90 degrees about Y, at one second. */
-			uint32_t last = s->rotation_count - 1;
-			double at = s->has_time ? s->times_s[s->time_count - 1] : last * (double)s->key_interval_s;
-			assert_true(at == 1.0);
-			assert_int_equal(s->key_count, 2);
-			assert_near(s->rotation[last * 4 + 0], 0, 1e-7);
-			assert_near(s->rotation[last * 4 + 1], sqrt(0.5), 1e-7);
-			assert_near(s->rotation[last * 4 + 2], 0, 1e-7);
-			assert_near(s->rotation[last * 4 + 3], sqrt(0.5), 1e-7);
-			if (with_model) {
-				/* Bone N is the model's Nth node, depth-first, root first (trimmed). */
-				const char *name = grund.bones[bone_index[c]].name;
-				size_t n = strlen(name);
-
-				name = animc_xs_trim(name, &n);
-				assert_int_equal(strlen(s->bone), n);
-				assert_memory_equal(s->bone, name, n);
-			} else {
-				char *want = test_format("Bone%u", bone_index[c]);
-
-				assert_string_equal(s->bone, want);
-				free(want);
-			}
-			animrt_close(clip);
-			free(xnb);
-		}
-		test_run_release(&r);
-		free(out);
-	}
-	animc_skeleton_release(&grund);
-	free(model);
-	free(src);
-}
-
-/* With --relative-to-bind, the design example's identity first keys become
- * the rest pose Assimp gives for those bones. */
-static void design_example_relative_to_the_grund_rest_pose(void **state)
-{
-	(void)state;
-	TEST_NEEDS_CORPUS();
-	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
-	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
-	char *out = test_tmpdir("xna-design-bind");
-	animc_skeleton grund = { 0 };
-	static const char *const clips[] = { "TurnBody", "TurnHead" };
-	static const uint32_t bone_index[] = { 0, 2 };
-
-	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
-	test_run r = test_animc("build", "-q", "--skeleton", model, "--relative-to-bind", "-o", out, src, NULL);
-	if (r.status != 0)
-		fail_msg("exit %d: %s", r.status, r.err);
-	for (int c = 0; c < 2; c++) {
-		char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
-		const animc_bone *bone = &grund.bones[bone_index[c]];
-		animrt_clip *clip;
-		double dot = 0;
-
-		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
-		const animrt_sequence *s = &clip->sequences[0];
-		for (int i = 0; i < 3; i++) {
-			assert_near(s->translation[i], bone->translation[i], 1e-5 * (1 + fabs(bone->translation[i])));
-			assert_near(s->scale[i], bone->scale[i], 1e-5);
-		}
-		for (int i = 0; i < 4; i++)
-			dot += (double)s->rotation[i] * bone->rotation[i];
-		assert_near(fabs(dot), 1, 1e-5);
-		animrt_close(clip);
-		free(xnb);
-	}
-	test_run_release(&r);
-	animc_skeleton_release(&grund);
-	free(out);
-	free(model);
-	free(src);
-}
-
-static void relative_to_bind_needs_a_skeleton(void **state)
-{
-	char *out = test_tmpdir("xna-relative");
-
-	(void)state;
-	test_run r = test_animc("build", "--relative-to-bind", "-o", out, "testdata/golden/xna-multiline.xml", NULL);
-	assert_int_equal(r.status, 2);
-	assert_int_equal(test_count_files(out), 0);
-	test_run_release(&r);
-	free(out);
-}
-
-static void a_failing_clip_writes_no_clip_of_its_source(void **state)
-{
-	static const char doc[] = AD_OPEN
-		CLIP("Good/One", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
-		CLIP("Bad", "PT1S", KEY(-4, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
-		AD_CLOSE;
-	char *dir = test_tmpdir("xna-fail"), *out = test_tmpdir("xna-fail-out");
-	char *src = test_format("%s/Clips.xml", dir);
-
-	(void)state;
-	assert_true(test_write_file(src, doc, strlen(doc)));
-	test_run r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "Clips.xml:9:"));
-	assert_int_equal(test_count_files(out), 0);
-	test_run_release(&r);
-	/* Fixed, both clips land in OUTDIR/<stem>/, names made safe. */
-	char *fixed = strdup(doc);
-	memcpy(strstr(fixed, "-4"), " 4", 2);
-	assert_true(test_write_file(src, fixed, strlen(fixed)));
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	char *a = test_format("%s/Clips/Good_One.xnb", out), *b = test_format("%s/Clips/Bad.xnb", out);
-	assert_true(test_file_exists(a) && test_file_exists(b));
-	test_run_release(&r);
-	free(a);
-	free(b);
-	free(fixed);
-	free(src);
-	free(dir);
-	free(out);
-}
-
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keyframes_split_into_one_channel_per_bone),
 	cmocka_unit_test(unsorted_keys_are_sorted_with_a_warning_naming_the_bone),
@@ -694,14 +500,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(matrix_keys_split_into_translation_rotation_scale),
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
-	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
 	cmocka_unit_test(errors_point_at_the_element),
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
 	cmocka_unit_test(content_beats_the_animation_extension),
-	cmocka_unit_test(design_example_compiles_to_two_turns),
-	cmocka_unit_test(design_example_relative_to_the_grund_rest_pose),
-	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
-	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
 };
 
 ANIMC_TEST_GROUP(tests);

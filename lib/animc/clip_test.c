@@ -104,82 +104,11 @@ static void clip_set_add_remove_release(void **state)
 	animc_clip_set_release(NULL);
 }
 
-static void status_strings_cover_every_status(void **state)
-{
-	(void)state;
-	for (int s = 0; s < ANIMC_STATUS_COUNT; s++) {
-		assert_non_null(animc_status_string((animc_status)s));
-		assert_true(strlen(animc_status_string((animc_status)s)) > 0);
-	}
-	assert_string_equal(animc_status_string(ANIMC_STATUS_COUNT), "unknown status");
-}
-
-static void diag_sink_counts_and_tolerates_null(void **state)
-{
-	test_diags diags = { 0 };
-	animc_diag_sink sink = test_diag_sink(&diags, "x.Animation");
-	animc_diag_sink counting = { 0 };
-
-	(void)state;
-	animc_diag_report(&sink, ANIMC_ERROR, 3, 7, "bad '%s'", "KeyCount");
-	animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "meh");
-	animc_diag_report_at(&sink, ANIMC_ERROR, 42, "at byte");
-	animc_diag_report(NULL, ANIMC_ERROR, 1, 1, "nowhere");
-	animc_diag_report(&counting, ANIMC_ERROR, 1, 1, "counted only");
-	assert_int_equal(sink.error_count, 2);
-	assert_int_equal(sink.warning_count, 1);
-	assert_int_equal(counting.error_count, 1);
-	assert_int_equal(diags.count, 3);
-	assert_int_equal(diags.items[0].line, 3);
-	assert_int_equal(diags.items[0].column, 7);
-	assert_string_equal(diags.items[0].message, "bad 'KeyCount'");
-	assert_int_equal(diags.items[0].byte_offset, -1);
-	assert_int_equal(diags.items[2].byte_offset, 42);
-	test_diags_release(&diags);
-}
-
-static void skeleton_find_and_check(void **state)
-{
-	static const char *const names[] = { "Root", " Spine", "Head" };
-	animc_skeleton skel = { 0 };
-	test_diags diags = { 0 };
-	animc_diag_sink sink = test_diag_sink(&diags, "t");
-	animc_clip *clip = animc_clip_create("run");
-
-	(void)state;
-	skel.bones = calloc(3, sizeof *skel.bones);
-	skel.bone_count = 3;
-	for (int i = 0; i < 3; i++) {
-		skel.bones[i].name = animc_arena_strndup(&skel.arena, names[i], strlen(names[i]));
-		skel.bones[i].parent = i - 1;
-	}
-	assert_int_equal(animc_skeleton_find(&skel, "Head"), 2);
-	assert_int_equal(animc_skeleton_find(&skel, "Spine"), 1);   /* the model says " Spine" */
-	assert_int_equal(animc_skeleton_find(&skel, "Spine "), 1);
-	assert_int_equal(animc_skeleton_find(&skel, "Tail"), -1);
-	animc_clip_add_channel(clip, "Spine", 5);
-	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_OK);
-	animc_clip_add_channel(clip, "Tail", 4);
-	animc_clip_add_channel(clip, "Wing", 4);
-	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_ERR_NOT_FOUND);
-	assert_int_equal(sink.error_count, 2);
-	assert_non_null(strstr(diags.items[0].message, "'Tail'"));
-	assert_non_null(strstr(diags.items[0].message, "clip 'run'"));
-	animc_clip_destroy(clip);
-	animc_skeleton_release(&skel);
-	animc_skeleton_release(&skel);
-	animc_skeleton_release(NULL);
-	test_diags_release(&diags);
-}
-
 static const struct CMUnitTest tests[] = {
-	cmocka_unit_test(skeleton_find_and_check),
 	cmocka_unit_test(arena_alignment_zeroing_and_big_blocks),
 	cmocka_unit_test(arena_refuses_overflowing_sizes),
 	cmocka_unit_test(clip_channels_grow_and_keep_names),
 	cmocka_unit_test(clip_set_add_remove_release),
-	cmocka_unit_test(status_strings_cover_every_status),
-	cmocka_unit_test(diag_sink_counts_and_tolerates_null),
 };
 
 ANIMC_TEST_GROUP(tests);

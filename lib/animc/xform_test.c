@@ -11,12 +11,6 @@
 
 #define PI 3.14159265358979323846
 
-static void assert_near(double got, double want, double tolerance)
-{
-	if (!(fabs(got - want) <= tolerance))
-		fail_msg("got %.9g, expected %.9g (tolerance %g)", got, want, tolerance);
-}
-
 /* q and -q are one rotation. */
 static void assert_same_rotation(const float *got, const double *want, double tolerance)
 {
@@ -26,10 +20,10 @@ static void assert_same_rotation(const float *got, const double *want, double to
 		dot += got[i] * want[i];
 	if (dot < 0)
 		for (int i = 0; i < 4; i++)
-			assert_near(-got[i], want[i], tolerance);
+			test_assert_near(-got[i], want[i], tolerance);
 	else
 		for (int i = 0; i < 4; i++)
-			assert_near(got[i], want[i], tolerance);
+			test_assert_near(got[i], want[i], tolerance);
 }
 
 /* XNA's Matrix.CreateRotationX/Y/Z (row vectors). */
@@ -75,7 +69,7 @@ static void yaw_pitch_roll_known_quaternions(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		animc_quat_from_yaw_pitch_roll(cases[i].yaw, cases[i].pitch, cases[i].roll, q);
 		for (int c = 0; c < 4; c++)
-			assert_near(q[c], cases[i].q[c], 2e-7);
+			test_assert_near(q[c], cases[i].q[c], 2e-7);
 	}
 	/* Exactly as XNA rounds: float sin/cos of the half angles. */
 	animc_quat_from_yaw_pitch_roll(1.57079637f, 0, 0, q);
@@ -105,7 +99,7 @@ static void yaw_pitch_roll_is_z_then_x_then_y(void **state)
 			q[c] = qf[c];
 		animc_mat4_from_quat(q, got);
 		for (int e = 0; e < 16; e++)
-			assert_near(got[e], want[e], 1e-6);
+			test_assert_near(got[e], want[e], 1e-6);
 	}
 }
 
@@ -118,12 +112,12 @@ static void multiply_applies_left_first(void **state)
 	rotation_z(PI / 2, r);
 	/* Translate then rotate: (5,0,0) turns to (0,5,0). */
 	animc_mat4_multiply(t, r, tr);
-	assert_near(tr[12], 0, 1e-12);
-	assert_near(tr[13], 5, 1e-12);
+	test_assert_near(tr[12], 0, 1e-12);
+	test_assert_near(tr[13], 5, 1e-12);
 	/* Rotate then translate: the translation stays (5,0,0). */
 	animc_mat4_multiply(r, t, rt);
-	assert_near(rt[12], 5, 1e-12);
-	assert_near(rt[13], 0, 1e-12);
+	test_assert_near(rt[12], 5, 1e-12);
+	test_assert_near(rt[13], 0, 1e-12);
 	/* In place. */
 	animc_mat4_multiply(t, r, t);
 	assert_memory_equal(t, tr, sizeof tr);
@@ -185,7 +179,7 @@ static void decompose_round_trips(void **state)
 		assert_int_equal(animc_mat4_decompose(m, t, r, s), ANIMC_DECOMPOSE_OK);
 		for (int c = 0; c < 3; c++) {
 			assert_true(t[c] == (float)cases[i].t[c]);
-			assert_near(s[c], cases[i].s[c], 1e-6 * cases[i].s[c]);
+			test_assert_near(s[c], cases[i].s[c], 1e-6 * cases[i].s[c]);
 		}
 		assert_same_rotation(r, q, 1e-6);
 		/* And composing the parts gives the matrix again. */
@@ -197,7 +191,7 @@ static void decompose_round_trips(void **state)
 			qf[c] = r[c];
 		animc_mat4_compose(tf, qf, sf, back);
 		for (int e = 0; e < 16; e++)
-			assert_near(back[e], m[e], 1e-5 * (1 + fabs(m[e])));
+			test_assert_near(back[e], m[e], 1e-5 * (1 + fabs(m[e])));
 	}
 }
 

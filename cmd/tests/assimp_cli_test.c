@@ -1,0 +1,559 @@
+/*
+ * assimp_cli_test.c - the Assimp importer through the command line: clip
+ * selection, tick rates, skipped and unreadable files, files that crash
+ * Assimp (each fails alone), a clip with bad keys beside good ones, and the
+ * corpus compiled and sampled against Assimp's own keys.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <assimp/cimport.h>
+#include <assimp/scene.h>
+
+#include "test_support.h"
+#include <animc/animrt.h>
+
+#define KEYS_X "testdata/assimp/keys.x"
+#define NO_RATE_X "testdata/assimp/no_rate.x"
+#define STATIC_X "testdata/assimp/static.x"
+#define BROKEN_X "testdata/assimp/broken.x"
+
+static animrt_clip *open_xnb(const char *path)
+{
+	animrt_clip *clip = NULL;
+	animrt_error err;
+
+	if (animrt_open_file(path, &clip, &err) != ANIMRT_OK)
+		fail_msg("%s: %s", path, err.message);
+	return clip;
+}
+
+static void cli_unknown_clip_lists_the_clips(void **state)
+{
+	char *out = test_tmpdir("assimp-clip");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--clip", "jump", "-o", out, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_count_files(out), 0);
+	/* The clip names are data, not wording. */
+	for (const char *const *n = (const char *const[]){ "rotate", "scale", "move", "matrix", "mixed", NULL };
+	     *n; n++)
+		assert_non_null(strstr(r.err, *n));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--clip", "move", "--clip", "scale", "-o", out, KEYS_X, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(test_count_files(out), 2);
+	char *move = test_format("%s/keys/move.xnb", out);
+	assert_true(test_file_exists(move));
+	free(move);
+	test_run_release(&r);
+	free(out);
+}
+
+static void cli_ticks_per_second_changes_durations(void **state)
+{
+	char *out = test_tmpdir("assimp-rate");
+	char *walk = test_format("%s/no_rate/walk.xnb", out);
+	char *matrix = test_format("%s/keys/matrix.xnb", out);
+	animrt_clip *clip;
+	test_run r;
+
+	(void)state;
+	/* As declared (100) and as the .X default (4800). */
+	r = test_animc("build", "-q", "-o", out, KEYS_X, NO_RATE_X, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	clip = open_xnb(matrix);
+	assert_true(clip->duration_s == 2.0f);
+	animrt_close(clip);
+	clip = open_xnb(walk);
+	assert_true(clip->duration_s == 1.0f);
+	assert_true(clip->sequences[0].key_interval_s == 0.5f);
+	animrt_close(clip);
+	/* Forced for every input: 25 ticks per second. */
+	r = test_animc("build", "-q", "--ticks-per-second", "25", "-o", out, KEYS_X, NO_RATE_X, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	clip = open_xnb(matrix);
+	assert_true(clip->duration_s == 8.0f);
+	animrt_close(clip);
+	clip = open_xnb(walk);
+	assert_true(clip->duration_s == 192.0f);
+	assert_true(clip->sequences[0].duration_s == 192.0f);
+	assert_true(clip->sequences[0].key_interval_s == 96.0f);
+	animrt_close(clip);
+	free(matrix);
+	free(walk);
+	free(out);
+}
+
+static void cli_ticks_per_second_must_be_a_positive_number(void **state)
+{
+	static const char *const bad[] = { "0", "-24", "abc", "24fps", "", "nan", "inf", "1e999" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		test_run r = test_animc("build", "--ticks-per-second", bad[i], "-o", "build/test-tmp/u",
+					KEYS_X, NULL);
+
+		if (r.status != 2)
+			fail_msg("--ticks-per-second '%s': exit %d", bad[i], r.status);
+		test_run_release(&r);
+	}
+	assert_false(test_file_exists("build/test-tmp/u/keys"));
+}
+
+static void cli_static_model_skipped_in_a_folder_fails_given(void **state)
+{
+	char *src = test_tmpdir("assimp-art");
+	char *out = test_tmpdir("assimp-art-out");
+	char *copy_static = test_format("%s/box.x", src);
+	char *copy_keys = test_format("%s/hero.x", src);
+	size_t size;
+	uint8_t *data;
+	test_run r;
+
+	(void)state;
+	data = test_read_file(STATIC_X, &size);
+	assert_true(test_write_file(copy_static, data, size));
+	free(data);
+	data = test_read_file(KEYS_X, &size);
+	assert_true(test_write_file(copy_keys, data, size));
+	free(data);
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(test_count_files(out), 5);   /* hero's clips */
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, copy_static, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, copy_static));
+	test_run_release(&r);
+	free(copy_keys);
+	free(copy_static);
+	free(out);
+	free(src);
+}
+
+static void cli_unreadable_file_fails_naming_it(void **state)
+{
+	char *out = test_tmpdir("assimp-broken");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, BROKEN_X, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, BROKEN_X ": error: "));
+	assert_int_equal(test_count_files(out), 5);   /* the good file still compiles */
+	test_run_release(&r);
+	free(out);
+}
+
+static void cli_a_crash_in_assimp_fails_that_file_alone(void **state)
+{
+	/* Frames nested 200000 deep: Assimp 5.2's .X parser recurses once per
+	 * level and overflows the stack (`assimp info` dies of it too).  Each
+	 * Assimp source compiles in a child process, so the run goes on. */
+	char *dir = test_tmpdir("assimp-crash");
+	char *deep = test_format("%s/deep.x", dir);
+	char *out = test_format("%s/out", dir);
+	const size_t levels = 200000;
+	size_t used = 0;
+	char *text = malloc(32 + levels * 9);
+	test_run r;
+
+	(void)state;
+	assert_non_null(text);
+	used += (size_t)sprintf(text, "xof 0303txt 0032\n");
+	for (size_t i = 0; i < levels; i++, used += 8)
+		memcpy(text + used, "Frame f{", 8);
+	memset(text + used, '}', levels);
+	used += levels;
+	assert_true(test_write_file(deep, text, used));
+	free(text);
+	r = test_animc("build", "-q", "-o", out, deep, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, deep));
+	assert_int_equal(test_count_files(out), 5);   /* keys.x, after it */
+	test_run_release(&r);
+	/* Outputs claimed in a child are known to the next one: a source
+	 * given twice writes once, and the second is refused. */
+	r = test_animc("build", "-q", "-o", out, KEYS_X, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_count_files(out), 5);
+	test_run_release(&r);
+	free(out);
+	free(deep);
+	free(dir);
+}
+
+static void cli_files_that_crash_assimp_do_not_stop_the_run(void **state)
+{
+	char **files = test_list_dir("testdata/assimp_crashes", NULL);
+	char *out = test_tmpdir("assimp-crashes");
+	size_t n = 0;
+
+	(void)state;
+	for (char **f = files; *f; f++) {
+		char *path = test_format("testdata/assimp_crashes/%s", *f);
+		test_run r;
+
+		if (strcmp(*f, "README.md") == 0) {
+			free(path);
+			continue;
+		}
+		/* Compiled or failed, but never a killed or a hanging run. */
+		r = test_animc("build", "-q", "--import-timeout", "2", "-o", out, path, KEYS_X, NULL);
+		if (r.status != 0 && r.status != 1)
+			fail_msg("%s: exit %d\n%s", path, r.status, r.err);
+		assert_true(test_count_files(out) >= 5);
+		test_run_release(&r);
+		free(path);
+		n++;
+		free(out);
+		out = test_tmpdir("assimp-crashes");
+	}
+	assert_true(n >= 3);
+	test_free_list(files);
+	free(out);
+}
+
+/* A glTF file (JSON, data in a base64 URI) with one bone and one clip per
+ * entry: translation keys at `times` (seconds), or rotations (x y z w). */
+typedef struct gltf_clip {
+	const char *name;
+	float times[2];
+	float values[8];
+	bool is_rotation;
+} gltf_clip;
+
+static void base64_append(char **out, size_t *n, const uint8_t *data, size_t size)
+{
+	static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < size; i += 3) {
+		uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < size ? (uint32_t)data[i + 1] << 8 : 0) |
+			     (i + 2 < size ? data[i + 2] : 0);
+
+		(*out)[(*n)++] = table[v >> 18 & 63];
+		(*out)[(*n)++] = table[v >> 12 & 63];
+		(*out)[(*n)++] = i + 1 < size ? table[v >> 6 & 63] : '=';
+		(*out)[(*n)++] = i + 2 < size ? table[v & 63] : '=';
+	}
+}
+
+static void write_gltf(const char *path, const gltf_clip *clips, size_t count)
+{
+	uint8_t bin[1024];
+	char *json = malloc(16384), *b64 = malloc(2048);
+	size_t used = 0, n = 0, b64_len = 0;
+
+	assert_non_null(json);
+	assert_non_null(b64);
+	used += (size_t)snprintf(json + used, 16384 - used,
+				 "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+				 "\"nodes\":[{\"name\":\"Arm\"}],\"bufferViews\":[");
+	for (size_t i = 0; i < count; i++) {
+		size_t values = clips[i].is_rotation ? 8 : 6;
+
+		used += (size_t)snprintf(json + used, 16384 - used,
+					 "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},"
+					 "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}",
+					 i ? "," : "", n, n + 8, values * 4);
+		memcpy(bin + n, clips[i].times, 8);
+		memcpy(bin + n + 8, clips[i].values, values * 4);
+		n += 8 + values * 4;
+	}
+	used += (size_t)snprintf(json + used, 16384 - used, "],\"accessors\":[");
+	for (size_t i = 0; i < count; i++)
+		used += (size_t)snprintf(json + used, 16384 - used,
+					 "%s{\"bufferView\":%zu,\"componentType\":5126,\"count\":2,\"type\":"
+					 "\"SCALAR\",\"min\":[%g],\"max\":[%g]},"
+					 "{\"bufferView\":%zu,\"componentType\":5126,\"count\":2,\"type\":\"%s\"}",
+					 i ? "," : "", 2 * i, (double)clips[i].times[0], (double)clips[i].times[1],
+					 2 * i + 1, clips[i].is_rotation ? "VEC4" : "VEC3");
+	used += (size_t)snprintf(json + used, 16384 - used, "],\"animations\":[");
+	for (size_t i = 0; i < count; i++)
+		used += (size_t)snprintf(json + used, 16384 - used,
+					 "%s{\"name\":\"%s\",\"samplers\":[{\"input\":%zu,\"output\":%zu}],"
+					 "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"%s\"}}]}",
+					 i ? "," : "", clips[i].name, 2 * i, 2 * i + 1,
+					 clips[i].is_rotation ? "rotation" : "translation");
+	base64_append(&b64, &b64_len, bin, n);
+	used += (size_t)snprintf(json + used, 16384 - used,
+				 "],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/"
+				 "octet-stream;base64,%.*s\"}]}",
+				 n, (int)b64_len, b64);
+	assert_true(used < 16384);
+	assert_true(test_write_file(path, json, used));
+	free(b64);
+	free(json);
+}
+
+static void cli_a_bad_clip_leaves_the_others_compiled(void **state)
+{
+	/* glTF is where such keys come from: .X times are unsigned ticks. */
+	static const gltf_clip clips[] = {
+		{ "good", { 0, 1 }, { 0, 0, 0, 1, 1, 1 }, false },
+		{ "nan", { 0, 1 }, { 0, 0, 0, NAN, 1, 1 }, false },
+		{ "zero", { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 0 }, true },
+		{ "negative", { -1, 1 }, { 0, 0, 0, 1, 1, 1 }, false },
+		{ "good2", { 0, 2 }, { 0, 0, 0, 1, 0, 0, 1, 0 }, true },
+	};
+	char *dir = test_tmpdir("assimp-bad-keys");
+	char *src = test_format("%s/hero.gltf", dir);
+	char *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	write_gltf(src, clips, sizeof clips / sizeof clips[0]);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
+		char *xnb = test_format("%s/hero/%s.xnb", out, clips[i].name);
+		bool good = strncmp(clips[i].name, "good", 4) == 0;
+
+		if (test_file_exists(xnb) != good)
+			fail_msg("%s: %s", xnb, good ? "missing" : "written");
+		if (!good)   /* the error names the clip */
+			assert_non_null(strstr(r.err, clips[i].name));
+		free(xnb);
+	}
+	test_run_release(&r);
+	/* glTF's rate is 1000 ticks per second: the 2 s clip lasts 2 s. */
+	char *good2 = test_format("%s/hero/good2.xnb", out);
+	animrt_clip *clip = open_xnb(good2);
+	assert_true(clip->duration_s == 2.0f);
+	animrt_close(clip);
+	free(good2);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+/* --------------------------------------------------------------- corpus */
+
+/* Shortest-arc slerp in double, normalising its inputs. */
+static void slerp(const double *a, const double *b, double u, double *out)
+{
+	double la = 0, lb = 0, dot = 0, sign = 1, w0, w1;
+
+	for (int i = 0; i < 4; i++) {
+		la += a[i] * a[i];
+		lb += b[i] * b[i];
+	}
+	la = sqrt(la);
+	lb = sqrt(lb);
+	for (int i = 0; i < 4; i++)
+		dot += a[i] / la * b[i] / lb;
+	if (dot < 0) {
+		dot = -dot;
+		sign = -1;
+	}
+	if (dot > 0.999999) {
+		w0 = 1 - u;
+		w1 = u;
+	} else {
+		double angle = acos(dot), inv = 1 / sin(angle);
+
+		w0 = sin((1 - u) * angle) * inv;
+		w1 = sin(u * angle) * inv;
+	}
+	for (int i = 0; i < 4; i++)
+		out[i] = w0 * a[i] / la + sign * w1 * b[i] / lb;
+}
+
+/* The compiled clip, sampled by the loader library (the original runtime's
+ * rule, checked against the conformance oracle in its own tests). */
+static void sample_sequence(const animrt_sequence *s, double t, double tr[3], double rot[4],
+			    double sc[3])
+{
+	float ft[3], fr[4], fs[3];
+
+	animrt_sequence_sample(s, (float)t, ANIMRT_PLAY_ONCE, NULL, ft, fr, fs);
+	for (int c = 0; c < 3; c++) {
+		tr[c] = ft[c];
+		sc[c] = fs[c];
+	}
+	for (int c = 0; c < 4; c++)
+		rot[c] = fr[c];
+}
+
+/* Assimp's keys evaluated directly at `tick`: clamped outside them, linear
+ * (slerp for rotations) between them. */
+static unsigned key_before(const double *times, size_t stride, unsigned n, double tick)
+{
+	unsigned lo = 0, hi = n;
+
+	/* The last key at or before tick (0 when none). */
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (*(const double *)((const char *)times + stride * mid) <= tick)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void assimp_vector(const struct aiVectorKey *k, unsigned n, double tick, double out[3])
+{
+	unsigned i = key_before(&k[0].mTime, sizeof *k, n, tick);
+	double u = 0;
+
+	if (i + 1 < n && tick > k[i].mTime)
+		u = (tick - k[i].mTime) / (k[i + 1].mTime - k[i].mTime);
+	const struct aiVector3D *a = &k[i].mValue, *b = i + 1 < n ? &k[i + 1].mValue : a;
+	out[0] = a->x + ((double)b->x - a->x) * u;
+	out[1] = a->y + ((double)b->y - a->y) * u;
+	out[2] = a->z + ((double)b->z - a->z) * u;
+}
+
+static void assimp_rotation(const struct aiQuatKey *k, unsigned n, double tick, double out[4])
+{
+	unsigned i = key_before(&k[0].mTime, sizeof *k, n, tick);
+	double u = 0;
+
+	if (i + 1 < n && tick > k[i].mTime)
+		u = (tick - k[i].mTime) / (k[i + 1].mTime - k[i].mTime);
+	const struct aiQuaternion *a = &k[i].mValue, *b = i + 1 < n ? &k[i + 1].mValue : a;
+	const double qa[4] = { a->x, a->y, a->z, a->w }, qb[4] = { b->x, b->y, b->z, b->w };
+	slerp(qa, qb, u, out);
+}
+
+static double worst_error(const double *got, const double *want, unsigned n, bool either_sign)
+{
+	double same = 0, opposite = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		same = fmax(same, fabs(got[i] - want[i]));
+		opposite = fmax(opposite, fabs(got[i] + want[i]));
+	}
+	return either_sign ? fmin(same, opposite) : same;
+}
+
+static char *safe_name(const char *name, unsigned index)
+{
+	char *s = name[0] ? test_format("%s", name) : test_format("clip%u", index);
+
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || strchr("/\\:*?\"<>|", *p))
+			*p = '_';
+	return s;
+}
+
+/* Compile a corpus file and compare every clip, at 33 times, with Assimp's
+ * own keys; returns the number of clips checked. */
+static unsigned sample_like_assimp(const char *file, const char *stem)
+{
+	char *src = test_format("%s/assimp/%s", test_corpus_dir(), file);
+	char *out = test_tmpdir("assimp-corpus");
+	struct aiPropertyStore *props = aiCreatePropertyStore();
+	const struct aiScene *scene;
+	double worst = 0;
+	test_run r;
+
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s: exit %d\n%s", src, r.status, r.err);
+	test_run_release(&r);
+	aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+	scene = aiImportFileExWithProperties(src, 0, NULL, props);
+	aiReleasePropertyStore(props);
+	assert_non_null(scene);
+	assert_true(scene->mNumAnimations > 0);
+	for (unsigned a = 0; a < scene->mNumAnimations; a++) {
+		const struct aiAnimation *anim = scene->mAnimations[a];
+		double rate = anim->mTicksPerSecond;
+		char *name = safe_name(anim->mName.data, a);
+		char *path = test_format("%s/%s/%s.xnb", out, stem, name);
+		animrt_clip *clip = open_xnb(path);
+
+		assert_true(rate > 0);
+		if (fabs(clip->duration_s - anim->mDuration / rate) > 1e-6 * fmax(1, anim->mDuration / rate))
+			fail_msg("%s: duration %.9g s, Assimp says %.9g s", path, (double)clip->duration_s,
+				 anim->mDuration / rate);
+		assert_int_equal(clip->sequence_count, anim->mNumChannels);
+		for (unsigned c = 0; c < anim->mNumChannels; c++) {
+			const struct aiNodeAnim *na = anim->mChannels[c];
+			const animrt_sequence *s = NULL;
+
+			assert_null(strstr(na->mNodeName.data, "$AssimpFbx$"));
+			for (uint32_t i = 0; i < clip->sequence_count && !s; i++)
+				if (strcmp(clip->sequences[i].bone, na->mNodeName.data) == 0)
+					s = &clip->sequences[i];
+			if (!s)
+				fail_msg("%s: no sequence for bone '%s'", path, na->mNodeName.data);
+			assert_true(s->duration_s == clip->duration_s);
+			for (int k = 0; k <= 32; k++) {
+				double t = clip->duration_s * k / 32.0, tick = t * rate;
+				double tr[3], rot[4], sc[3], want[4], e;
+
+				sample_sequence(s, t, tr, rot, sc);
+				assimp_vector(na->mPositionKeys, na->mNumPositionKeys, tick, want);
+				e = worst_error(tr, want, 3, false);
+				assimp_rotation(na->mRotationKeys, na->mNumRotationKeys, tick, want);
+				e = fmax(e, worst_error(rot, want, 4, true));
+				assimp_vector(na->mScalingKeys, na->mNumScalingKeys, tick, want);
+				e = fmax(e, worst_error(sc, want, 3, false));
+				if (!(e <= 1e-4))
+					fail_msg("%s: bone '%s' at %.6g s differs from Assimp by %g", path,
+						 s->bone, t, e);
+				worst = fmax(worst, e);
+			}
+		}
+		animrt_close(clip);
+		free(path);
+		free(name);
+	}
+	print_message("%s: %u clip%s agree with Assimp's keys (worst difference %.2g)\n", file,
+		      scene->mNumAnimations, scene->mNumAnimations == 1 ? "" : "s", worst);
+	unsigned count = scene->mNumAnimations;
+	aiReleaseImport(scene);
+	free(out);
+	free(src);
+	return count;
+}
+
+static void corpus_x_clips_sample_like_assimp(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	assert_int_equal(sample_like_assimp("anim_test.x", "anim_test"), 1);
+	assert_int_equal(sample_like_assimp("Testwuson.X", "Testwuson"), 3);
+}
+
+static void corpus_fbx_clips_sample_like_assimp(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	assert_int_equal(sample_like_assimp("animation_with_skeleton.fbx", "animation_with_skeleton"), 1);
+	assert_int_equal(sample_like_assimp("huesitos.fbx", "huesitos"), 1);
+}
+
+static void corpus_bvh_clip_samples_like_assimp(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	assert_int_equal(sample_like_assimp("01_01.bvh", "01_01"), 1);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(cli_unknown_clip_lists_the_clips),
+	cmocka_unit_test(cli_ticks_per_second_changes_durations),
+	cmocka_unit_test(cli_ticks_per_second_must_be_a_positive_number),
+	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
+	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
+	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
+	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),
+	cmocka_unit_test(cli_a_bad_clip_leaves_the_others_compiled),
+	cmocka_unit_test(corpus_x_clips_sample_like_assimp),
+	cmocka_unit_test(corpus_fbx_clips_sample_like_assimp),
+	cmocka_unit_test(corpus_bvh_clip_samples_like_assimp),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,199 @@
+/*
+ * xna_cli_test.c - the XNA IntermediateSerializer importer through the
+ * command line: exact bytes against the independent oracle, the design
+ * example against the Grund model (also relative to its rest pose), option
+ * checks, and a failing clip that writes nothing of its source.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
+#include "xml/xml.h"
+#include "xna/xna_fixtures.h"
+
+/* The independent oracle writes the original pipeline's bytes for the twin;
+ * --exact on the IntermediateSerializer document must give exactly those. */
+static void sequence_exact_bytes_agree_with_the_oracle(void **state)
+{
+	static const char oracle[] = "../shared/conformance/xnb_oracle.py";
+	char *out;
+
+	(void)state;
+	if (!test_file_exists(oracle)) {
+		print_message("skipped: %s not found\n", oracle);
+		skip();
+	}
+	out = test_tmpdir("xna-oracle");
+	test_run r = test_animc("build", "-q", "--exact", "-o", out, "testdata/golden/xna-sequence.xml", NULL);
+	char *xnb = test_format("%s/xna-sequence.xnb", out);
+
+	assert_int_equal(r.status, 0);
+	test_run o = test_exec("python3", oracle, "same-bytes", "testdata/golden/xna-sequence-twin.Animation",
+			       xnb, NULL);
+	if (o.status != 0)
+		fail_msg("oracle: %s%s", o.out, o.err);
+	test_run_release(&o);
+	test_run_release(&r);
+	free(xnb);
+	free(out);
+}
+
+static void design_example_compiles_to_two_turns(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	animc_skeleton grund = { 0 };
+
+	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
+	for (int with_model = 0; with_model < 2; with_model++) {
+		static const char *const clips[] = { "TurnBody", "TurnHead" };
+		static const uint32_t bone_index[] = { 0, 2 };
+		char *out = test_tmpdir(with_model ? "xna-design-grund" : "xna-design");
+		test_run r = with_model ? test_animc("build", "-q", "--skeleton", model, "-o", out, src, NULL)
+					: test_animc("build", "-q", "-o", out, src, NULL);
+
+		if (r.status != 0)
+			fail_msg("exit %d: %s", r.status, r.err);
+		assert_int_equal(test_count_files(out), 2);
+		for (int c = 0; c < 2; c++) {
+			char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
+			animrt_clip *clip;
+
+			assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+			assert_int_equal(clip->sequence_count, 1);
+			const animrt_sequence *s = &clip->sequences[0];
+			/* The last key: 90 degrees about Y, at one second. */
+			uint32_t last = s->rotation_count - 1;
+			double at = s->has_time ? s->times_s[s->time_count - 1] : last * (double)s->key_interval_s;
+			assert_true(at == 1.0);
+			assert_int_equal(s->key_count, 2);
+			test_assert_near(s->rotation[last * 4 + 0], 0, 1e-7);
+			test_assert_near(s->rotation[last * 4 + 1], sqrt(0.5), 1e-7);
+			test_assert_near(s->rotation[last * 4 + 2], 0, 1e-7);
+			test_assert_near(s->rotation[last * 4 + 3], sqrt(0.5), 1e-7);
+			if (with_model) {
+				/* Bone N is the model's Nth node, depth-first, root first (trimmed). */
+				const char *name = grund.bones[bone_index[c]].name;
+				size_t n = strlen(name);
+
+				name = animc_xs_trim(name, &n);
+				assert_int_equal(strlen(s->bone), n);
+				assert_memory_equal(s->bone, name, n);
+			} else {
+				char *want = test_format("Bone%u", bone_index[c]);
+
+				assert_string_equal(s->bone, want);
+				free(want);
+			}
+			animrt_close(clip);
+			free(xnb);
+		}
+		test_run_release(&r);
+		free(out);
+	}
+	animc_skeleton_release(&grund);
+	free(model);
+	free(src);
+}
+
+/* With --relative-to-bind, the design example's identity first keys become
+ * the rest pose Assimp gives for those bones. */
+static void design_example_relative_to_the_grund_rest_pose(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/xna/AnimationData.Animation", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	char *out = test_tmpdir("xna-design-bind");
+	animc_skeleton grund = { 0 };
+	static const char *const clips[] = { "TurnBody", "TurnHead" };
+	static const uint32_t bone_index[] = { 0, 2 };
+
+	assert_int_equal(animc_skeleton_load(model, &grund, NULL), ANIMC_OK);
+	test_run r = test_animc("build", "-q", "--skeleton", model, "--relative-to-bind", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	for (int c = 0; c < 2; c++) {
+		char *xnb = test_format("%s/AnimationData/%s.xnb", out, clips[c]);
+		const animc_bone *bone = &grund.bones[bone_index[c]];
+		animrt_clip *clip;
+		double dot = 0;
+
+		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+		const animrt_sequence *s = &clip->sequences[0];
+		for (int i = 0; i < 3; i++) {
+			test_assert_near(s->translation[i], bone->translation[i], 1e-5 * (1 + fabs(bone->translation[i])));
+			test_assert_near(s->scale[i], bone->scale[i], 1e-5);
+		}
+		for (int i = 0; i < 4; i++)
+			dot += (double)s->rotation[i] * bone->rotation[i];
+		test_assert_near(fabs(dot), 1, 1e-5);
+		animrt_close(clip);
+		free(xnb);
+	}
+	test_run_release(&r);
+	animc_skeleton_release(&grund);
+	free(out);
+	free(model);
+	free(src);
+}
+
+static void relative_to_bind_needs_a_skeleton(void **state)
+{
+	char *out = test_tmpdir("xna-relative");
+
+	(void)state;
+	test_run r = test_animc("build", "--relative-to-bind", "-o", out, "testdata/golden/xna-multiline.xml", NULL);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	free(out);
+}
+
+static void a_failing_clip_writes_no_clip_of_its_source(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Good/One", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP("Bad", "PT1S", KEY(-4, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	char *dir = test_tmpdir("xna-fail"), *out = test_tmpdir("xna-fail-out");
+	char *src = test_format("%s/Clips.xml", dir);
+
+	(void)state;
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	test_run r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Clips.xml:9:"));
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	/* Fixed, both clips land in OUTDIR/<stem>/, names made safe. */
+	char *fixed = strdup(doc);
+	memcpy(strstr(fixed, "-4"), " 4", 2);
+	assert_true(test_write_file(src, fixed, strlen(fixed)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	char *a = test_format("%s/Clips/Good_One.xnb", out), *b = test_format("%s/Clips/Bad.xnb", out);
+	assert_true(test_file_exists(a) && test_file_exists(b));
+	test_run_release(&r);
+	free(a);
+	free(b);
+	free(fixed);
+	free(src);
+	free(dir);
+	free(out);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
+	cmocka_unit_test(design_example_compiles_to_two_turns),
+	cmocka_unit_test(design_example_relative_to_the_grund_rest_pose),
+	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
+	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,199 @@
+/*
+ * player_test.c - binding a clip to a bone table once, and the player: time
+ * scale, play modes, done, crossfades (player.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "test_support.h"
+#include <animc/animrt.h>
+#include "sample_fixtures.h"
+
+static void binding_maps_names_once_and_reports_the_rest(void **state)
+{
+	(void)state;
+	static const float tt[3] = { 5, 6, 7 };
+	animrt_sequence seqs[3] = {
+		seq("Root", 4, 1.0f, 3.0f, NULL, tx4, 4, NULL, 0, NULL, 0),
+		seq("Arm", 1, 0, 3.0f, NULL, tt, 1, NULL, 0, NULL, 0),
+		seq("Tail", 1, 0, 3.0f, NULL, tt, 1, NULL, 0, NULL, 0),
+	};
+	animrt_clip clip = { .duration_s = 3, .sequence_count = 3, .sequences = seqs };
+	const char *names[5] = { "Arm", "Leg", "Root", NULL, "Arm" };
+	animrt_binding *b;
+	animrt_error err;
+	animrt_pose pose, wrong;
+	void *mem = pose_new(&pose, 5), *mem2 = pose_new(&wrong, 4);
+
+	assert_int_equal(animrt_binding_create(&clip, names, 5, &b, &err), ANIMRT_OK);
+	assert_int_equal(b->bone_count, 5);
+	assert_int_equal(b->bone_of_sequence[0], 2);
+	assert_int_equal(b->bone_of_sequence[1], 0);     /* the first "Arm" of the table */
+	assert_int_equal(b->bone_of_sequence[2], ANIMRT_NO_BONE);
+	assert_int_equal(b->unmatched_count, 1);
+	assert_int_equal(b->unmatched[0], 2);
+	assert_int_equal(b->unanimated_count, 3);
+	assert_int_equal(b->unanimated[0], 1);
+	assert_int_equal(b->unanimated[1], 3);
+	assert_int_equal(b->unanimated[2], 4);
+
+	for (uint32_t i = 0; i < 5; i++)
+		pose.tracks[i] = 0xff;
+	assert_int_equal(animrt_binding_sample(b, 2.5f, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+	assert_float_equal(pose.translation[3 * 2], 25, EPS);
+	assert_floats(pose.translation, tt, 3, 0);
+	assert_int_equal(pose.tracks[0], ANIMRT_TRACK_TRANSLATION);
+	assert_int_equal(pose.tracks[1], 0);
+	assert_int_equal(pose.tracks[3], 0);
+	assert_int_equal(pose.tracks[4], 0);
+	assert_float_equal(pose.translation[3 * 4], 0, 0);
+	assert_int_equal(animrt_binding_sample(b, 1, ANIMRT_PLAY_ONCE, NULL, &wrong), ANIMRT_ERR_ARGUMENT);
+	animrt_binding_destroy(b);
+
+	/* No table: everything unmatched.  Bad arguments. */
+	assert_int_equal(animrt_binding_create(&clip, NULL, 0, &b, &err), ANIMRT_OK);
+	assert_int_equal(b->unmatched_count, 3);
+	animrt_binding_destroy(b);
+	assert_int_equal(animrt_binding_create(&clip, NULL, 2, &b, &err), ANIMRT_ERR_ARGUMENT);
+	assert_null(b);
+	assert_int_equal(animrt_binding_create(NULL, names, 2, &b, NULL), ANIMRT_ERR_ARGUMENT);
+	animrt_binding_destroy(NULL);
+	free(mem);
+	free(mem2);
+}
+
+typedef struct two_clips {
+	animrt_sequence sa, sb;
+	animrt_clip a, b;
+	animrt_binding *ba, *bb;
+	animrt_pose pose;
+	void *mem;
+} two_clips;
+
+static two_clips *two_clips_new(void)
+{
+	two_clips *c = calloc(1, sizeof *c);
+	const char *names[1] = { "Root" };
+
+	assert_non_null(c);
+	c->sa = seq("Root", 2, 1, 1, NULL, ramp_a, 2, NULL, 0, NULL, 0);
+	c->sb = seq("Root", 2, 1, 1, NULL, ramp_b, 2, NULL, 0, NULL, 0);
+	c->a = (animrt_clip){ .duration_s = 1, .sequence_count = 1, .sequences = &c->sa };
+	c->b = (animrt_clip){ .duration_s = 1, .sequence_count = 1, .sequences = &c->sb };
+	assert_int_equal(animrt_binding_create(&c->a, names, 1, &c->ba, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_binding_create(&c->b, names, 1, &c->bb, NULL), ANIMRT_OK);
+	c->mem = pose_new(&c->pose, 1);
+	return c;
+}
+
+static void two_clips_free(two_clips *c)
+{
+	animrt_binding_destroy(c->ba);
+	animrt_binding_destroy(c->bb);
+	free(c->mem);
+	free(c);
+}
+
+static float player_x(animrt_player *p, two_clips *c)
+{
+	assert_int_equal(animrt_player_sample(p, &c->pose), ANIMRT_OK);
+	return c->pose.translation[0];
+}
+
+static void player_time_scale_and_play_modes(void **state)
+{
+	(void)state;
+	two_clips *c = two_clips_new();
+	animrt_player *p;
+
+	assert_int_equal(animrt_player_create(1, &p, NULL), ANIMRT_OK);
+	assert_true(animrt_player_is_done(p));
+	assert_float_equal(player_x(p, c), 0, 0);          /* nothing plays: identity */
+	assert_int_equal(c->pose.tracks[0], 0);
+
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, 0), ANIMRT_OK);
+	animrt_player_advance(p, 0.25f);
+	assert_float_equal(animrt_player_time(p), 0.25f, 0);
+	assert_float_equal(player_x(p, c), 2.5f, EPS);
+	animrt_player_set_time_scale(p, 0);                 /* frozen */
+	animrt_player_advance(p, 0.5f);
+	assert_float_equal(animrt_player_time(p), 0.25f, 0);
+	animrt_player_set_time_scale(p, 2);                 /* twice as fast */
+	animrt_player_advance(p, 0.25f);
+	assert_float_equal(animrt_player_time(p), 0.75f, EPS);
+	assert_false(animrt_player_is_done(p));
+	animrt_player_advance(p, 0.5f);                     /* Once: clamped, done */
+	assert_float_equal(animrt_player_time(p), 1, 0);
+	assert_true(animrt_player_is_done(p));
+	assert_float_equal(player_x(p, c), 10, 0);
+	animrt_player_advance(p, 10);
+	assert_float_equal(player_x(p, c), 10, 0);
+
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_REPEAT, 0), ANIMRT_OK);
+	animrt_player_advance(p, 1.25f);                    /* Repeat: wrapped */
+	assert_float_equal(animrt_player_time(p), 0.25f, EPS);
+	assert_false(animrt_player_is_done(p));
+	animrt_player_set_time_scale(p, -1);                /* backward, wrapping */
+	animrt_player_advance(p, 0.5f);
+	assert_float_equal(animrt_player_time(p), 0.75f, EPS);
+	animrt_player_set_time(p, 3.5f);
+	assert_float_equal(animrt_player_time(p), 0.5f, EPS);
+	assert_float_equal(player_x(p, c), 5, EPS);
+
+	/* Arguments: a binding for another skeleton size, a bad blend time. */
+	animrt_player *p2;
+	assert_int_equal(animrt_player_create(2, &p2, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_play(p2, c->ba, ANIMRT_PLAY_ONCE, 0), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_player_sample(p2, &c->pose), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, -1), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, NAN), ANIMRT_ERR_ARGUMENT);
+	animrt_player_destroy(p2);
+	animrt_player_destroy(p);
+	animrt_player_destroy(NULL);
+	two_clips_free(c);
+}
+
+static void crossfade_runs_from_the_current_pose_to_the_new_clip(void **state)
+{
+	(void)state;
+	two_clips *c = two_clips_new();
+	animrt_player *p;
+
+	assert_int_equal(animrt_player_create(1, &p, NULL), ANIMRT_OK);
+	animrt_player_play(p, c->ba, ANIMRT_PLAY_REPEAT, 0);
+	animrt_player_advance(p, 0.2f);
+	assert_int_equal(animrt_player_play(p, c->bb, ANIMRT_PLAY_REPEAT, 0.5f), ANIMRT_OK);
+	assert_float_equal(animrt_player_blend_weight(p), 0, 0);
+	assert_float_equal(player_x(p, c), 2, EPS);            /* weight 0: the old clip */
+	animrt_player_advance(p, 0.25f);                       /* a at 0.45, b at 0.25 */
+	assert_float_equal(animrt_player_blend_weight(p), 0.5f, EPS);
+	assert_float_equal(player_x(p, c), (4.5f + 125) / 2, 1e-4);
+	/* Continuity: small steps move the pose a little. */
+	float last = player_x(p, c);
+	for (int i = 0; i < 200; i++) {
+		animrt_player_advance(p, 0.001f);
+		float x = player_x(p, c);
+		assert_true(fabsf(x - last) < 0.5f);
+		last = x;
+	}
+	animrt_player_advance(p, 0.1f);                        /* past the blend time */
+	assert_float_equal(animrt_player_blend_weight(p), 1, 0);
+	assert_float_equal(player_x(p, c), 100 + 100 * animrt_player_time(p), 1e-3);
+	assert_float_equal(animrt_player_time(p), 0.55f, 1e-5);
+
+	/* A clip started during a crossfade drops the one fading out. */
+	animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, 1);     /* b -> a */
+	animrt_player_advance(p, 0.1f);
+	animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, 1);     /* now (a) -> a; b is gone */
+	assert_float_equal(player_x(p, c), 1, EPS);            /* the first a, at 0.1 */
+	animrt_player_destroy(p);
+	two_clips_free(c);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(binding_maps_names_once_and_reports_the_rest),
+	cmocka_unit_test(player_time_scale_and_play_modes),
+	cmocka_unit_test(crossfade_runs_from_the_current_pose_to_the_new_clip),
+};
+
+ANIMC_TEST_GROUP(tests);
