@@ -1,46 +1,175 @@
 /*
- * sequence.c - a RobotGame KeyFrameSequence, as either dialect reads it,
- * made into a channel of the clip model (see sequence.h).
+ * sequence.c - a RobotGame KeyFrameSequence, as either XML dialect spells
+ * it, read member by member and made into a channel of the clip model (see
+ * sequence.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sequence.h"
 
-const unsigned animc_rg_list_width[ANIMC_RG_LIST_COUNT] = { 3, 4, 3, 1 };
+static const char *const member_names[ANIMC_RG_FLAG0] = {
+	"BoneName", "KeyCount", "Duration", "KeyInterval",
+};
 
-animc_rg_problem animc_rg_sequence_add(animc_clip *clip, const animc_rg_sequence *s,
-				       char *message, size_t message_size)
+int animc_rg_member_find(const char *name)
 {
+	for (int m = 0; m < ANIMC_RG_FLAG0; m++)
+		if (strcmp(name, member_names[m]) == 0)
+			return m;
+	for (int f = 0; f < XNB_FLAG_COUNT; f++)
+		if (strcmp(name, xnb_flag_field[f]) == 0)
+			return ANIMC_RG_FLAG0 + f;
+	return -1;
+}
+
+int animc_rg_list_find(const char *name)
+{
+	for (int l = 0; l < XNB_LIST_COUNT; l++)
+		if (strcmp(name, xnb_list_field[l]) == 0)
+			return l;
+	return -1;
+}
+
+bool animc_rg_floats_push(animc_rg_floats *f, const float *v, size_t n)
+{
+	if (n > f->capacity - f->count) {
+		size_t capacity = f->capacity ? f->capacity : 256;
+		float *grown;
+
+		while (capacity - f->count < n) {
+			if (capacity > SIZE_MAX / 2 / sizeof *grown)
+				return false;
+			capacity *= 2;
+		}
+		grown = realloc(f->v, capacity * sizeof *grown);
+		if (!grown)
+			return false;
+		f->v = grown;
+		f->capacity = capacity;
+	}
+	memcpy(f->v + f->count, v, n * sizeof *v);
+	f->count += n;
+	return true;
+}
+
+void animc_rg_sequence_begin(animc_rg_sequence *s, uint32_t line)
+{
+	animc_rg_floats lists[XNB_LIST_COUNT];
+
+	memcpy(lists, s->lists, sizeof lists);
+	free(s->bone);
+	memset(s, 0, sizeof *s);
+	s->line = line;
+	for (int l = 0; l < XNB_LIST_COUNT; l++) {
+		s->lists[l] = lists[l];
+		s->lists[l].count = 0;
+	}
+}
+
+void animc_rg_sequence_release(animc_rg_sequence *s)
+{
+	free(s->bone);
+	for (int l = 0; l < XNB_LIST_COUNT; l++)
+		free(s->lists[l].v);
+	memset(s, 0, sizeof *s);
+}
+
+animc_status animc_rg_sequence_member(animc_rg_sequence *s, animc_rg_member m,
+				      const animc_xml_element *el, const char *text, size_t len,
+				      animc_diag_sink *sink)
+{
+	bool ok = true;
+
+	if (s->seen & (1u << m)) {
+		animc_diag_report(sink, ANIMC_ERROR, el->line, el->column, "a second <%s> in one sequence",
+				  el->name);
+		return ANIMC_ERR_PARSE;
+	}
+	s->seen |= 1u << m;
+	switch (m) {
+	case ANIMC_RG_BONE_NAME: {
+		/* Trimmed, in both dialects, so both give one clip. */
+		const char *b = text ? animc_xs_trim(text, &len) : "";
+
+		free(s->bone);
+		s->bone = strndup(b, text ? len : 0);
+		if (!s->bone) {
+			animc_diag_report(sink, ANIMC_ERROR, el->line, el->column, "out of memory");
+			return ANIMC_ERR_NOMEM;
+		}
+		break;
+	}
+	case ANIMC_RG_KEY_COUNT:
+		ok = animc_xml_leaf_int(el, text, len, &s->key_count, sink);
+		s->key_count_line = el->line;
+		s->key_count_column = el->column;
+		break;
+	case ANIMC_RG_DURATION:
+		ok = animc_xml_leaf_float(el, text, len, &s->duration_s, sink);
+		break;
+	case ANIMC_RG_KEY_INTERVAL:
+		ok = animc_xml_leaf_float(el, text, len, &s->key_interval_s, sink);
+		break;
+	default:
+		ok = animc_xml_leaf_bool(el, text, len, &s->flags[m - ANIMC_RG_FLAG0], sink);
+		break;
+	}
+	return ok ? ANIMC_OK : ANIMC_ERR_PARSE;
+}
+
+static animc_status fail(animc_diag_sink *sink, animc_status status, uint32_t line,
+			 uint32_t column, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static animc_status fail(animc_diag_sink *sink, animc_status status, uint32_t line,
+			 uint32_t column, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	animc_diag_vreport(sink, ANIMC_ERROR, line, column, -1, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
+				   const animc_xml_element *el, animc_diag_sink *sink)
+{
+	static const animc_rg_member required[] = { ANIMC_RG_KEY_COUNT, ANIMC_RG_DURATION,
+						    ANIMC_RG_KEY_INTERVAL };
 	const char *bone = s->bone ? s->bone : "";
-	size_t time_count = s->list_floats[ANIMC_RG_TIME];
-	bool has_time = s->flags[ANIMC_RG_HAS_TIME];
+	size_t time_count = s->lists[XNB_LIST_TIME].count;
+	bool has_time = s->flags[XNB_FLAG_HAS_TIME];
 	animc_channel *ch;
 	int64_t index;
 
-	if (s->key_count < 0) {
-		snprintf(message, message_size, "bone '%s': KeyCount is negative (%d)", bone, s->key_count);
-		return ANIMC_RG_NEGATIVE_KEY_COUNT;
-	}
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+		if (!(s->seen & (1u << required[i])))
+			return fail(sink, ANIMC_ERR_INVALID, el->line, el->column,
+				    "sequence of bone '%s' has no <%s>", bone, member_names[required[i]]);
+	if (s->key_count < 0)
+		return fail(sink, ANIMC_ERR_INVALID, s->key_count_line, s->key_count_column,
+			    "bone '%s': KeyCount is negative (%d)", bone, s->key_count);
 	if (has_time ? time_count != (size_t)s->key_count : time_count != 0) {
+		uint32_t line = s->list_line[XNB_LIST_TIME] ? s->list_line[XNB_LIST_TIME] : el->line;
+
 		if (has_time)
-			snprintf(message, message_size, "bone '%s': <Time> has %zu value%s, KeyCount is %d",
-				 bone, time_count, time_count == 1 ? "" : "s", s->key_count);
-		else
-			snprintf(message, message_size, "bone '%s': <Time> has %zu value%s but HasTime is false",
-				 bone, time_count, time_count == 1 ? "" : "s");
-		return ANIMC_RG_TIME_COUNT;
+			return fail(sink, ANIMC_ERR_INVALID, line, 0,
+				    "bone '%s': <Time> has %zu value%s, KeyCount is %d", bone, time_count,
+				    time_count == 1 ? "" : "s", s->key_count);
+		return fail(sink, ANIMC_ERR_INVALID, line, 0,
+			    "bone '%s': <Time> has %zu value%s but HasTime is false", bone, time_count,
+			    time_count == 1 ? "" : "s");
 	}
-	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-		if (s->list_floats[k] / animc_rg_list_width[k] > UINT32_MAX) {
-			snprintf(message, message_size, "bone '%s': too many values", bone);
-			return ANIMC_RG_LIMIT;
-		}
-	}
-	snprintf(message, message_size, "out of memory");
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+		if (s->lists[k].count / xnb_list_width[k] > UINT32_MAX)
+			return fail(sink, ANIMC_ERR_LIMIT, el->line, el->column, "bone '%s': too many values",
+				    bone);
 	index = animc_clip_add_channel(clip, bone, strlen(bone));
 	if (index < 0)
-		return ANIMC_RG_NOMEM;
+		return fail(sink, ANIMC_ERR_NOMEM, el->line, el->column, "out of memory");
 	ch = &clip->channels[index];
 	ch->line = s->line;
 	ch->key_count = (uint32_t)s->key_count;
@@ -50,25 +179,24 @@ animc_rg_problem animc_rg_sequence_add(animc_clip *clip, const animc_rg_sequence
 	if (has_time) {
 		ch->times_s = animc_clip_alloc_floats(clip, time_count);
 		if (!ch->times_s)
-			return ANIMC_RG_NOMEM;
+			return fail(sink, ANIMC_ERR_NOMEM, el->line, el->column, "out of memory");
 		/* No times (KeyCount 0) may come with no list at all: no copy from NULL. */
 		if (time_count)
-			memcpy(ch->times_s, s->lists[ANIMC_RG_TIME], time_count * sizeof(float));
+			memcpy(ch->times_s, s->lists[XNB_LIST_TIME].v, time_count * sizeof(float));
 	}
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
 		animc_track *t = &ch->tracks[k];
-		size_t n = s->list_floats[k];
+		size_t n = s->lists[k].count;
 
-		t->is_present = s->flags[ANIMC_RG_HAS_TRANSLATION + k];
-		t->is_fixed = s->flags[ANIMC_RG_FIXED_TRANSLATION + k];
-		t->value_count = (uint32_t)(n / animc_rg_list_width[k]);
+		t->is_present = s->flags[XNB_FLAG_HAS(k)];
+		t->is_fixed = s->flags[XNB_FLAG_FIXED(k)];
+		t->value_count = (uint32_t)(n / xnb_list_width[k]);
 		if (n) {
 			t->values = animc_clip_alloc_floats(clip, n);
 			if (!t->values)
-				return ANIMC_RG_NOMEM;
-			memcpy(t->values, s->lists[k], n * sizeof(float));
+				return fail(sink, ANIMC_ERR_NOMEM, el->line, el->column, "out of memory");
+			memcpy(t->values, s->lists[k].v, n * sizeof(float));
 		}
 	}
-	message[0] = '\0';
-	return ANIMC_RG_OK;
+	return ANIMC_OK;
 }

@@ -1,9 +1,11 @@
 /*
- * sequence.h - one RobotGame KeyFrameSequence as a dialect states it, and the
- * one piece of code that makes it a channel.  The XmlSerializer importer
- * (robotgame_import.c) and the IntermediateSerializer one (../xna/) both use
- * it, so the two spellings of an AnimationSequence give the same clip and
- * the same bytes.
+ * sequence.h - one RobotGame KeyFrameSequence read member by member, as
+ * both XML dialects spell it, and the one piece of code that makes it a
+ * channel.  The XmlSerializer importer (robotgame_import.c) and the
+ * IntermediateSerializer one (../xna/) both drive it, so the two spellings
+ * of an AnimationSequence parse their leaves alike, fail alike, and give the
+ * same clip and the same bytes.  Lists and flags are those of the compiled
+ * format (lib/common/xnb_layout.h).
  */
 #ifndef ANIMC_FORMATS_ROBOTGAME_SEQUENCE_H
 #define ANIMC_FORMATS_ROBOTGAME_SEQUENCE_H
@@ -13,46 +15,74 @@
 #include <stdint.h>
 
 #include <animc/animc.h>
+#include "xml/xml.h"
+#include "xnb_layout.h"
 
-/* The lists, in the order of the clip model's tracks, then Time. */
-enum { ANIMC_RG_TRANSLATION, ANIMC_RG_ROTATION, ANIMC_RG_SCALE, ANIMC_RG_TIME, ANIMC_RG_LIST_COUNT };
-/* The flags, in the order the original class declares them. */
-enum {
-	ANIMC_RG_HAS_TRANSLATION, ANIMC_RG_HAS_ROTATION, ANIMC_RG_HAS_SCALE, ANIMC_RG_HAS_TIME,
-	ANIMC_RG_FIXED_TRANSLATION, ANIMC_RG_FIXED_ROTATION, ANIMC_RG_FIXED_SCALE, ANIMC_RG_FLAG_COUNT
-};
+/* The leaf members of a KeyFrameSequence: the bone name, three numbers, then
+ * the flags in xnb_flag order.  (The lists are xnb_list_field[].) */
+typedef enum animc_rg_member {
+	ANIMC_RG_BONE_NAME = 0,
+	ANIMC_RG_KEY_COUNT,
+	ANIMC_RG_DURATION,
+	ANIMC_RG_KEY_INTERVAL,
+	ANIMC_RG_FLAG0,
+	ANIMC_RG_MEMBER_COUNT = ANIMC_RG_FLAG0 + XNB_FLAG_COUNT
+} animc_rg_member;
 
-/* Floats per item of each list: 3, 4, 3, 1. */
-extern const unsigned animc_rg_list_width[ANIMC_RG_LIST_COUNT];
+/* The member whose element name is `name`, or -1. */
+int animc_rg_member_find(const char *name);
 
-typedef struct animc_rg_sequence {
-	const char *bone;          /* trimmed; NULL reads as "" */
-	int32_t key_count;
-	float duration_s, key_interval_s;
-	bool flags[ANIMC_RG_FLAG_COUNT];
-	const float *lists[ANIMC_RG_LIST_COUNT];   /* as read; copied */
-	size_t list_floats[ANIMC_RG_LIST_COUNT];
-	uint32_t line;             /* where the sequence starts */
-} animc_rg_sequence;
+/* The list whose element name is `name` (xnb_list_field), or -1. */
+int animc_rg_list_find(const char *name);
 
-/* What animc_rg_sequence_add found wrong, for the caller to place. */
-typedef enum animc_rg_problem {
-	ANIMC_RG_OK = 0,
-	ANIMC_RG_NEGATIVE_KEY_COUNT,  /* at the KeyCount element */
-	ANIMC_RG_TIME_COUNT,          /* at the Time list (the sequence when absent) */
-	ANIMC_RG_NOMEM,
-	ANIMC_RG_LIMIT
-} animc_rg_problem;
+/* A growable float array. */
+typedef struct animc_rg_floats {
+	float *v;
+	size_t count, capacity;
+} animc_rg_floats;
+
+/* Append n floats; false when out of memory. */
+bool animc_rg_floats_push(animc_rg_floats *f, const float *v, size_t n);
 
 /*
- * Append `s` to `clip` as a channel, values as written (exact mode
- * reproduces them; animc_clip_validate judges them).  The one check made
- * here is what the clip model cannot hold: a negative KeyCount, or a Time
- * list whose length is not KeyCount with HasTime (0 without).  On a problem
- * `message` (naming the bone) says what is wrong and the caller fails the
- * import (after ANIMC_RG_NOMEM the clip may hold a partial channel).
+ * A sequence being read.  Zero-initialised, then animc_rg_sequence_begin at
+ * each <KeyFrameSequence>; the list buffers are reused from one sequence to
+ * the next and freed by animc_rg_sequence_release.
  */
-animc_rg_problem animc_rg_sequence_add(animc_clip *clip, const animc_rg_sequence *s,
-				       char *message, size_t message_size);
+typedef struct animc_rg_sequence {
+	uint32_t line;                     /* where the sequence starts */
+	char *bone;                        /* trimmed, malloc()ed; NULL reads as "" */
+	int32_t key_count;
+	float duration_s, key_interval_s;
+	bool flags[XNB_FLAG_COUNT];
+	uint32_t seen;                     /* bit per animc_rg_member */
+	uint32_t key_count_line, key_count_column;
+	uint32_t list_line[XNB_LIST_COUNT];
+	animc_rg_floats lists[XNB_LIST_COUNT];
+} animc_rg_sequence;
+
+void animc_rg_sequence_begin(animc_rg_sequence *s, uint32_t line);
+void animc_rg_sequence_release(animc_rg_sequence *s);
+
+/*
+ * The text of member `m` at element `el` (text NULL or len 0 for a nil bone
+ * name): parsed as the member's type (string, xs:int, xs:float,
+ * xs:boolean) and kept.  A second occurrence, or text that does not parse,
+ * is reported at `el` (ANIMC_ERR_PARSE).
+ */
+animc_status animc_rg_sequence_member(animc_rg_sequence *s, animc_rg_member m,
+				      const animc_xml_element *el, const char *text, size_t len,
+				      animc_diag_sink *sink);
+
+/*
+ * The end of the sequence (`el` is its element): KeyCount, Duration and
+ * KeyInterval must have been given; then the sequence becomes a channel of
+ * `clip`, values as written (exact mode reproduces them; animc_clip_validate
+ * judges them).  What the clip model cannot hold, a negative KeyCount or a
+ * Time list whose length is not KeyCount with HasTime (0 without), is an
+ * error at the member at fault.
+ */
+animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
+				   const animc_xml_element *el, animc_diag_sink *sink);
 
 #endif

@@ -96,6 +96,10 @@ typedef struct animc_xml_element {
 bool animc_xml_attribute(const animc_xml_element *el, const char *name, const char *uri,
 			 const char **value, size_t *len);
 
+/* True when attribute `name` (any namespace when `uri` is NULL) holds an
+ * xs:boolean true (xsi:nil="true", Null="true"). */
+bool animc_xml_attribute_is_true(const animc_xml_element *el, const char *name, const char *uri);
+
 /* Namespace declaration `prefix` on this element (NULL prefix: the default
  * namespace); returns its URI or NULL. */
 const char *animc_xml_namespace(const animc_xml_element *el, const char *prefix);
@@ -117,6 +121,21 @@ typedef struct animc_xml_handler {
 	animc_xml_action (*end)(void *user, const animc_xml_element *el, const char *text,
 				size_t text_len, bool has_stray_text);
 } animc_xml_handler;
+
+/* At most this many characters of a bad value are quoted in a message. */
+#define ANIMC_XML_QUOTE_LEN(n) ((int)((n) > 60 ? 60 : (n)))
+
+/*
+ * A leaf element's text as xs:int, xs:float or xs:boolean.  Text that is not
+ * one is reported at `el`, naming the element and quoting the text, and
+ * gives false (the value is left alone).
+ */
+bool animc_xml_leaf_int(const animc_xml_element *el, const char *text, size_t len, int32_t *out,
+			animc_diag_sink *sink);
+bool animc_xml_leaf_float(const animc_xml_element *el, const char *text, size_t len, float *out,
+			  animc_diag_sink *sink);
+bool animc_xml_leaf_bool(const animc_xml_element *el, const char *text, size_t len, bool *out,
+			 animc_diag_sink *sink);
 
 /*
  * Parse `data` as XML, streaming element events to `handler`.  Malformed XML,

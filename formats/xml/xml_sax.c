@@ -354,6 +354,15 @@ bool animc_xml_attribute(const animc_xml_element *el, const char *name, const ch
 	return false;
 }
 
+bool animc_xml_attribute_is_true(const animc_xml_element *el, const char *name, const char *uri)
+{
+	const char *v;
+	size_t n;
+	bool b;
+
+	return animc_xml_attribute(el, name, uri, &v, &n) && animc_xs_bool(v, n, &b) && b;
+}
+
 const char *animc_xml_namespace(const animc_xml_element *el, const char *prefix)
 {
 	for (int i = 0; i < el->namespace_count; i++) {

@@ -381,3 +381,44 @@ bool animc_xs_list_next(const char **cursor, const char *end, const char **token
 	*cursor = p;
 	return true;
 }
+
+/* ------------------------------------------------------------ leaf values */
+
+bool animc_xml_leaf_int(const animc_xml_element *el, const char *text, size_t len, int32_t *out,
+			animc_diag_sink *sink)
+{
+	bool out_of_range;
+
+	if (animc_xs_int(text, len, out, &out_of_range))
+		return true;
+	text = animc_xs_trim(text, &len);
+	animc_diag_report(sink, ANIMC_ERROR, el->line, el->column,
+			  out_of_range ? "<%s> holds %.*s, which does not fit in an int32"
+				       : "<%s> holds '%.*s', which is not an xs:int",
+			  el->name, ANIMC_XML_QUOTE_LEN(len), text);
+	return false;
+}
+
+bool animc_xml_leaf_float(const animc_xml_element *el, const char *text, size_t len, float *out,
+			  animc_diag_sink *sink)
+{
+	if (animc_xs_float(text, len, out))
+		return true;
+	text = animc_xs_trim(text, &len);
+	animc_diag_report(sink, ANIMC_ERROR, el->line, el->column,
+			  "<%s> holds '%.*s', which is not an xs:float", el->name,
+			  ANIMC_XML_QUOTE_LEN(len), text);
+	return false;
+}
+
+bool animc_xml_leaf_bool(const animc_xml_element *el, const char *text, size_t len, bool *out,
+			 animc_diag_sink *sink)
+{
+	if (animc_xs_bool(text, len, out))
+		return true;
+	text = animc_xs_trim(text, &len);
+	animc_diag_report(sink, ANIMC_ERROR, el->line, el->column,
+			  "<%s> holds '%.*s', which is not an xs:boolean", el->name,
+			  ANIMC_XML_QUOTE_LEN(len), text);
+	return false;
+}

@@ -66,11 +66,7 @@ typedef enum kind {
 	K_SEQ_DURATION,
 	K_SEQUENCES,
 	K_SEQUENCE,
-	K_SEQ_BONE,
-	K_SEQ_KEY_COUNT,
-	K_SEQ_SEQ_DURATION,
-	K_SEQ_INTERVAL,
-	K_SEQ_FLAG,
+	K_SEQ_MEMBER,      /* BoneName, KeyCount, ..., Has..., Fixed... (which in `index`) */
 	K_SEQ_LIST,        /* Translation, Rotation, Scale, Time */
 } kind;
 
@@ -112,21 +108,18 @@ static const rule rules[] = {
 	{ K_MATRICES, NULL, K_LIST_ITEM, T_MATRIX, 0, false, false },
 	{ K_HIERARCHY, NULL, K_LIST_ITEM, T_MATRIX, 0, false, false },
 	{ K_SEQUENCES, NULL, K_SEQUENCE, T_SEQ, 0, false, false },
-	{ K_SEQUENCE, "BoneName", K_SEQ_BONE, T_SEQ, 0, false, true },
-	{ K_SEQUENCE, "KeyCount", K_SEQ_KEY_COUNT, T_SEQ, 0, true, false },
-	{ K_SEQUENCE, "Duration", K_SEQ_SEQ_DURATION, T_SEQ, 0, true, false },
-	{ K_SEQUENCE, "KeyInterval", K_SEQ_INTERVAL, T_SEQ, 0, true, false },
-	{ K_SEQUENCE, "HasTranslation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_TRANSLATION, false, false },
-	{ K_SEQUENCE, "HasRotation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_ROTATION, false, false },
-	{ K_SEQUENCE, "HasScale", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_SCALE, false, false },
-	{ K_SEQUENCE, "HasTime", K_SEQ_FLAG, T_SEQ, ANIMC_RG_HAS_TIME, false, false },
-	{ K_SEQUENCE, "FixedTranslation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_TRANSLATION, false, false },
-	{ K_SEQUENCE, "FixedRotation", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_ROTATION, false, false },
-	{ K_SEQUENCE, "FixedScale", K_SEQ_FLAG, T_SEQ, ANIMC_RG_FIXED_SCALE, false, false },
-	{ K_SEQUENCE, "Translation", K_SEQ_LIST, T_SEQ, ANIMC_RG_TRANSLATION, false, true },
-	{ K_SEQUENCE, "Rotation", K_SEQ_LIST, T_SEQ, ANIMC_RG_ROTATION, false, true },
-	{ K_SEQUENCE, "Scale", K_SEQ_LIST, T_SEQ, ANIMC_RG_SCALE, false, true },
-	{ K_SEQUENCE, "Time", K_SEQ_LIST, T_SEQ, ANIMC_RG_TIME, false, true },
+	/* The members of a KeyFrameSequence, as the XmlSerializer dialect has
+	 * them (robotgame/sequence.h reads them and checks the required ones). */
+	{ K_SEQUENCE, "BoneName", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_BONE_NAME, false, true },
+	{ K_SEQUENCE, "KeyCount", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_KEY_COUNT, false, false },
+	{ K_SEQUENCE, "Duration", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_DURATION, false, false },
+	{ K_SEQUENCE, "KeyInterval", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_KEY_INTERVAL, false, false },
+#define FLAG_RULE(id, field) { K_SEQUENCE, field, K_SEQ_MEMBER, T_SEQ, ANIMC_RG_FLAG0 + XNB_FLAG_##id, false, false },
+	XNB_FLAGS(FLAG_RULE)
+#undef FLAG_RULE
+#define LIST_RULE(id, field, noun, type, width) { K_SEQUENCE, field, K_SEQ_LIST, T_SEQ, XNB_LIST_##id, false, true },
+	XNB_LISTS(LIST_RULE)
+#undef LIST_RULE
 	{ K_SEQ_LIST, NULL, K_LIST_ITEM, T_SEQ, 0, false, false },
 };
 
@@ -134,11 +127,6 @@ static const rule rules[] = {
 _Static_assert(sizeof rules / sizeof rules[0] <= 64, "one bit of frame.seen per rule");
 
 /* ------------------------------------------------------------- state */
-
-typedef struct floats {
-	float *v;
-	size_t count, capacity;
-} floats;
 
 typedef struct frame {
 	kind kind;
@@ -169,16 +157,6 @@ typedef struct clip_info {
 	uint32_t bone_line, bone_column;
 } clip_info;
 
-typedef struct sequence {
-	uint32_t line;
-	char *bone;
-	int32_t key_count;
-	uint32_t key_count_line, key_count_column;
-	float duration_s, key_interval_s;
-	bool flags[ANIMC_RG_FLAG_COUNT];
-	uint32_t list_line[ANIMC_RG_LIST_COUNT];
-} sequence;
-
 typedef struct xna {
 	const animc_import_options *options;
 	animc_diag_sink *sink;
@@ -190,7 +168,7 @@ typedef struct xna {
 	uint32_t root_line, asset_line;
 	int alias_count;
 	char *alias_prefix[MAX_ALIASES], *alias_uri[MAX_ALIASES];
-	floats numbers;            /* the number list being read */
+	animc_rg_floats numbers;   /* the number list being read */
 	int32_t *ints;             /* SkeletonHierarchy being read */
 	size_t int_count, int_capacity;
 	/* the clip entry being read */
@@ -211,8 +189,7 @@ typedef struct xna {
 	size_t hierarchy_count;
 	/* AnimationSequence */
 	animc_clip *seq_clip;
-	sequence seq;
-	floats lists[ANIMC_RG_LIST_COUNT];
+	animc_rg_sequence seq;
 	bool seq_count_seen;
 } xna;
 
@@ -233,6 +210,14 @@ static animc_xml_action fail_at(xna *x, animc_status status, uint32_t line, uint
 }
 
 #define fail(x, status, el, ...) fail_at((x), (status), (el)->line, (el)->column, __VA_ARGS__)
+
+/* Stop on an error already reported. */
+static animc_xml_action stop(xna *x, animc_status status)
+{
+	if (x->status == ANIMC_OK)
+		x->status = status;
+	return ANIMC_XML_STOP;
+}
 
 static animc_xml_action nomem(xna *x, const animc_xml_element *el)
 {
@@ -259,14 +244,6 @@ static bool grow(void **items, size_t *capacity, size_t count, size_t size, size
 	return true;
 }
 
-static bool push_float(floats *f, float v)
-{
-	if (!grow((void **)&f->v, &f->capacity, f->count, sizeof *f->v, 256))
-		return false;
-	f->v[f->count++] = v;
-	return true;
-}
-
 /* A copy of text[0..len) trimmed of XML whitespace, NUL-terminated. */
 static char *trimmed_copy(const char *text, size_t len)
 {
@@ -279,9 +256,6 @@ static char *trimmed_copy(const char *text, size_t len)
 	}
 	return copy;
 }
-
-/* Quote at most 60 bytes of a value in a message. */
-#define QUOTE_LEN(n) ((int)((n) > 60 ? 60 : (n)))
 
 /* ------------------------------------------------------------ values */
 
@@ -299,7 +273,7 @@ static bool parse_vector(xna *x, const animc_xml_element *el, const char *text, 
 		}
 		if (!animc_xs_float(token, n, &out[count])) {
 			fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:float",
-			     el->name, QUOTE_LEN(n), token);
+			     el->name, ANIMC_XML_QUOTE_LEN(n), token);
 			return false;
 		}
 		count++;
@@ -327,7 +301,7 @@ static bool parse_list(xna *x, const animc_xml_element *el, const char *text, si
 
 			if (!animc_xs_int(token, n, &v, NULL)) {
 				fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:int",
-				     el->name, QUOTE_LEN(n), token);
+				     el->name, ANIMC_XML_QUOTE_LEN(n), token);
 				return false;
 			}
 			if (!grow((void **)&x->ints, &x->int_capacity, x->int_count, sizeof *x->ints, 64)) {
@@ -340,10 +314,10 @@ static bool parse_list(xna *x, const animc_xml_element *el, const char *text, si
 
 			if (!animc_xs_float(token, n, &v)) {
 				fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:float",
-				     el->name, QUOTE_LEN(n), token);
+				     el->name, ANIMC_XML_QUOTE_LEN(n), token);
 				return false;
 			}
-			if (!push_float(&x->numbers, v)) {
+			if (!animc_rg_floats_push(&x->numbers, &v, 1)) {
 				nomem(x, el);
 				return false;
 			}
@@ -353,40 +327,17 @@ static bool parse_list(xna *x, const animc_xml_element *el, const char *text, si
 	return true;
 }
 
-static bool parse_int(xna *x, const animc_xml_element *el, const char *text, size_t len, int32_t *out)
-{
-	bool out_of_range;
-
-	if (animc_xs_int(text, len, out, &out_of_range))
-		return true;
-	text = animc_xs_trim(text, &len);
-	fail(x, ANIMC_ERR_PARSE, el, out_of_range ? "<%s> holds %.*s, which does not fit in an int32"
-						  : "<%s> holds '%.*s', which is not an xs:int",
-	     el->name, QUOTE_LEN(len), text);
-	return false;
-}
-
-static bool parse_float(xna *x, const animc_xml_element *el, const char *text, size_t len, float *out)
-{
-	if (animc_xs_float(text, len, out))
-		return true;
-	text = animc_xs_trim(text, &len);
-	fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:float", el->name,
-	     QUOTE_LEN(len), text);
-	return false;
-}
-
 /* A TimeSpan: xs:duration in ticks, not negative. */
 static bool parse_time(xna *x, const animc_xml_element *el, const char *text, size_t len, int64_t *ticks)
 {
 	if (!animc_xs_duration(text, len, ticks)) {
 		text = animc_xs_trim(text, &len);
 		fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:duration (such as PT1.5S)",
-		     el->name, QUOTE_LEN(len), text);
+		     el->name, ANIMC_XML_QUOTE_LEN(len), text);
 		return false;
 	}
 	if (*ticks < 0) {
-		fail(x, ANIMC_ERR_INVALID, el, "<%s> is negative (%.*s)", el->name, QUOTE_LEN(len),
+		fail(x, ANIMC_ERR_INVALID, el, "<%s> is negative (%.*s)", el->name, ANIMC_XML_QUOTE_LEN(len),
 		     animc_xs_trim(text, &len));
 		return false;
 	}
@@ -616,48 +567,7 @@ static animc_xml_action end_keyframe(xna *x, const animc_xml_element *el)
 	return ANIMC_XML_CONTINUE;
 }
 
-/* ----------------------------------------------------- AnimationSequence */
-
-/* The end of a KeyFrameSequence: the channel the XmlSerializer dialect gives,
- * made by the code that dialect's importer uses. */
-static animc_xml_action end_sequence(xna *x, const animc_xml_element *el)
-{
-	sequence *s = &x->seq;
-	animc_rg_sequence rg = { s->bone, s->key_count, s->duration_s, s->key_interval_s, { 0 },
-				 { 0 }, { 0 }, s->line };
-	char message[512];
-
-	memcpy(rg.flags, s->flags, sizeof rg.flags);
-	for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++) {
-		rg.lists[l] = x->lists[l].v;
-		rg.list_floats[l] = x->lists[l].count;
-	}
-	switch (animc_rg_sequence_add(x->seq_clip, &rg, message, sizeof message)) {
-	case ANIMC_RG_OK:
-		return ANIMC_XML_CONTINUE;
-	case ANIMC_RG_NEGATIVE_KEY_COUNT:
-		return fail_at(x, ANIMC_ERR_INVALID, s->key_count_line, s->key_count_column, "%s", message);
-	case ANIMC_RG_TIME_COUNT:
-		return fail_at(x, ANIMC_ERR_INVALID,
-			       s->list_line[ANIMC_RG_TIME] ? s->list_line[ANIMC_RG_TIME] : el->line, 0, "%s",
-			       message);
-	case ANIMC_RG_LIMIT:
-		return fail(x, ANIMC_ERR_LIMIT, el, "%s", message);
-	default:
-		return fail(x, ANIMC_ERR_NOMEM, el, "%s", message);
-	}
-}
-
 /* ------------------------------------------------------------ elements */
-
-static bool null_attribute(const animc_xml_element *el)
-{
-	const char *v;
-	size_t n;
-	bool b;
-
-	return animc_xml_attribute(el, "Null", NULL, &v, &n) && animc_xs_bool(v, n, &b) && b;
-}
 
 static int find_rule(const xna *x, kind parent, const char *name)
 {
@@ -692,7 +602,7 @@ static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
 		return fail(x, ANIMC_ERR_PARSE, el, "a second <Asset>");
 	x->asset_seen = true;
 	x->asset_line = el->line;
-	if (null_attribute(el))
+	if (animc_xml_attribute_is_true(el, "Null", NULL))
 		return fail(x, ANIMC_ERR_INVALID, el, "the <Asset> is Null");
 	if (!animc_xml_attribute(el, "Type", NULL, &type, &len))
 		return fail(x, ANIMC_ERR_PARSE, el, "<Asset> has no Type attribute");
@@ -705,14 +615,14 @@ static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
 
 		if (prefix_len >= sizeof prefix)
 			return fail(x, ANIMC_ERR_UNSUPPORTED, el, "unsupported asset type '%.*s'",
-				    QUOTE_LEN(len), type);
+				    ANIMC_XML_QUOTE_LEN(len), type);
 		memcpy(prefix, type, prefix_len);
 		prefix[prefix_len] = '\0';
 		uri = alias_uri(x, el, prefix);
 		if (!uri)
 			return fail(x, ANIMC_ERR_PARSE, el,
 				    "Type '%.*s' uses the alias '%s', which no xmlns:%s declares",
-				    QUOTE_LEN(len), type, prefix, prefix);
+				    ANIMC_XML_QUOTE_LEN(len), type, prefix, prefix);
 		/* The alias stands for a CLR namespace: Alias:Name is Namespace.Name. */
 		snprintf(full, sizeof full, "%s.%.*s", uri, (int)(len - prefix_len - 1), colon + 1);
 	} else {
@@ -769,12 +679,16 @@ static animc_xml_action start_null(xna *x, const animc_xml_element *el, const ru
 	switch (r->kind) {
 	case K_SEQ_LIST:
 		x->seq.list_line[r->index] = el->line;
-		x->lists[r->index].count = 0;
+		x->seq.lists[r->index].count = 0;
 		break;
-	case K_SEQ_BONE:
-		free(x->seq.bone);
-		x->seq.bone = NULL;
+	case K_SEQ_MEMBER: {  /* BoneName, the one member that may be Null: "" */
+		animc_status status =
+			animc_rg_sequence_member(&x->seq, (animc_rg_member)r->index, el, NULL, 0, x->sink);
+
+		if (status != ANIMC_OK)
+			return stop(x, status);
 		break;
+	}
 	default:
 		/* Dictionaries, lists of keyframes, sequences, matrices: none. */
 		break;
@@ -817,7 +731,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 		return fail(x, ANIMC_ERR_PARSE, el, "an item <%s> in <%s>, whose items are <%s>", el->name,
 			    parent->name, parent->item_name);
 	}
-	if (null_attribute(el))
+	if (animc_xml_attribute_is_true(el, "Null", NULL))
 		return start_null(x, el, r);
 	f = &x->stack[el->depth];
 	*f = (frame){ .kind = r->kind, .rule = i, .name = el->name, .line = el->line, .column = el->column };
@@ -844,11 +758,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 			x->seq.list_line[r->index] = el->line;
 		break;
 	case K_SEQUENCE:
-		free(x->seq.bone);
-		memset(&x->seq, 0, sizeof x->seq);
-		x->seq.line = el->line;
-		for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++)
-			x->lists[l].count = 0;
+		animc_rg_sequence_begin(&x->seq, el->line);
 		break;
 	default:
 		break;
@@ -893,7 +803,7 @@ static size_t item_width(const rule *r)
 {
 	if (r->kind == K_MATRICES)
 		return 16;
-	return r->kind == K_HIERARCHY ? 1 : animc_rg_list_width[r->index];
+	return r->kind == K_HIERARCHY ? 1 : xnb_list_width[r->index];
 }
 
 /* The end of a number list written whole or item by item. */
@@ -945,10 +855,10 @@ static animc_xml_action end_list(xna *x, const animc_xml_element *el, const fram
 		x->hierarchy_column = el->column;
 		break;
 	default: {
-		floats *dst = &x->lists[r->index];
+		animc_rg_floats *dst = &x->seq.lists[r->index];
 
 		/* Swap buffers: the list keeps what was read, `numbers` gets the old one. */
-		floats tmp = *dst;
+		animc_rg_floats tmp = *dst;
 		*dst = x->numbers;
 		x->numbers = tmp;
 		x->numbers.count = 0;
@@ -978,7 +888,7 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 {
 	const rule *r = &rules[f->rule];
 	keyframe *k = &x->key_now;
-	sequence *s = &x->seq;
+	animc_status status;
 
 	switch (f->kind) {
 	case K_KEY:
@@ -994,8 +904,8 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 			return ANIMC_XML_STOP;
 		break;
 	case K_KF_BONE:
-		if (!parse_int(x, el, text, len, &k->bone))
-			return ANIMC_XML_STOP;
+		if (!animc_xml_leaf_int(el, text, len, &k->bone, x->sink))
+			return stop(x, ANIMC_ERR_PARSE);
 		if (k->bone < 0)
 			return fail(x, ANIMC_ERR_INVALID, el, "bone index %d is below 0", k->bone);
 		k->bone_line = el->line;
@@ -1025,43 +935,21 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 	case K_SEQ_COUNT: {
 		int32_t v;
 
-		if (!parse_int(x, el, text, len, &v))
-			return ANIMC_XML_STOP;
+		if (!animc_xml_leaf_int(el, text, len, &v, x->sink))
+			return stop(x, ANIMC_ERR_PARSE);
 		x->seq_clip->declared_channel_count = v;
 		x->seq_count_seen = true;
 		break;
 	}
 	case K_SEQ_DURATION:
-		if (!parse_float(x, el, text, len, &x->seq_clip->duration_s))
-			return ANIMC_XML_STOP;
+		if (!animc_xml_leaf_float(el, text, len, &x->seq_clip->duration_s, x->sink))
+			return stop(x, ANIMC_ERR_PARSE);
 		break;
-	case K_SEQ_BONE:
-		free(s->bone);
-		/* Trimmed, as the XmlSerializer dialect's importer does, so both give one clip. */
-		s->bone = trimmed_copy(text, len);
-		if (!s->bone)
-			return nomem(x, el);
-		break;
-	case K_SEQ_KEY_COUNT:
-		if (!parse_int(x, el, text, len, &s->key_count))
-			return ANIMC_XML_STOP;
-		s->key_count_line = el->line;
-		s->key_count_column = el->column;
-		break;
-	case K_SEQ_SEQ_DURATION:
-		if (!parse_float(x, el, text, len, &s->duration_s))
-			return ANIMC_XML_STOP;
-		break;
-	case K_SEQ_INTERVAL:
-		if (!parse_float(x, el, text, len, &s->key_interval_s))
-			return ANIMC_XML_STOP;
-		break;
-	case K_SEQ_FLAG:
-		if (!animc_xs_bool(text, len, &s->flags[r->index])) {
-			text = animc_xs_trim(text, &len);
-			return fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:boolean",
-				    el->name, QUOTE_LEN(len), text);
-		}
+	case K_SEQ_MEMBER:
+		status = animc_rg_sequence_member(&x->seq, (animc_rg_member)r->index, el, text, len,
+						  x->sink);
+		if (status != ANIMC_OK)
+			return stop(x, status);
 		break;
 	default:
 		break;
@@ -1091,8 +979,11 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 		return end_entry(x, el);
 	case K_KEYFRAME:
 		return end_keyframe(x, el);
-	case K_SEQUENCE:
-		return end_sequence(x, el);
+	case K_SEQUENCE: {
+		animc_status status = animc_rg_sequence_end(&x->seq, x->seq_clip, el, x->sink);
+
+		return status == ANIMC_OK ? ANIMC_XML_CONTINUE : stop(x, status);
+	}
 	case K_MATRICES:
 	case K_HIERARCHY:
 	case K_SEQ_LIST:
@@ -1221,9 +1112,7 @@ static void release(xna *x)
 	free(x->keys);
 	free(x->infos);
 	free(x->hierarchy);
-	free(x->seq.bone);
-	for (int l = 0; l < ANIMC_RG_LIST_COUNT; l++)
-		free(x->lists[l].v);
+	animc_rg_sequence_release(&x->seq);
 	animc_clip_destroy(x->seq_clip);
 }
 

@@ -1,14 +1,20 @@
 /*
  * xnb_write.c - serialises a clip as an XNB v5 file with the original
- * AnimationWriter payload.  The layout comes from lib/animrt_layout.h, the
- * description the loader reads with, so the two cannot drift apart.
+ * AnimationWriter payload.  The layout comes from lib/common/xnb_layout.h,
+ * the description the loader reads with, so the two cannot drift apart.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "xnb_layout.h"
 #include <animc/animc_formats.h>
 #include "compress.h"
+#include "xnb_layout.h"
+
+/* A track of the clip model is written as the list of the same index. */
+_Static_assert((int)ANIMC_TRANSLATION == (int)XNB_LIST_TRANSLATION &&
+		       (int)ANIMC_ROTATION == (int)XNB_LIST_ROTATION &&
+		       (int)ANIMC_SCALE == (int)XNB_LIST_SCALE && (int)ANIMC_TRACK_COUNT == (int)XNB_LIST_TIME,
+	       "animc_track_kind is the order of the format's track lists");
 
 const char *animc_xnb_platforms(void)
 {
@@ -96,7 +102,7 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 			    (l == XNB_LIST_TIME && n && !ch->times_s)) {
 				animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
 						  "bone '%s': %s list is inconsistent; the clip was not validated",
-						  ch->bone, l == XNB_LIST_TIME ? "time" : animc_track_name[l]);
+						  ch->bone, xnb_list_noun[l]);
 				return ANIMC_ERR_INVALID;
 			}
 			fits = add_size(&total, 4 + (uint64_t)n * 4 * xnb_list_width[l]);

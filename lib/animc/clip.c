@@ -9,9 +9,12 @@
 
 #include <animc/animc.h>
 #include "clip_internal.h"
+#include "xnb_layout.h"
 
-const uint32_t animc_track_width[ANIMC_TRACK_COUNT] = { 3, 4, 3 };
-const char *const animc_track_name[ANIMC_TRACK_COUNT] = { "translation", "rotation", "scale" };
+/* The track kinds are the format's track lists: one description of widths
+ * and names, lib/common/xnb_layout.h. */
+const uint32_t animc_track_width[ANIMC_TRACK_COUNT] = { XNB_TRACK_LISTS(XNB_LIST_WIDTH_) };
+const char *const animc_track_name[ANIMC_TRACK_COUNT] = { XNB_TRACK_LISTS(XNB_LIST_NOUN_) };
 
 /* ------------------------------------------------------------------ arena */
 

@@ -192,12 +192,6 @@ static bool get_string(parser *ps, const char **out, uint32_t *out_size, const c
 	return true;
 }
 
-static const char *const list_names[XNB_LIST_COUNT] = { "translation", "rotation", "scale", "time" };
-static const char *const flag_names[XNB_FLAG_COUNT] = {
-	"HasTranslation", "HasRotation", "HasScale", "HasTime",
-	"FixedTranslation", "FixedRotation", "FixedScale",
-};
-
 static bool parse_sequence(parser *ps, uint32_t index)
 {
 	animrt_sequence seq;
@@ -228,11 +222,11 @@ static bool parse_sequence(parser *ps, uint32_t index)
 		return false;
 	for (int f = 0; f < XNB_FLAG_COUNT; f++) {
 		at = ps->pos;
-		if (!get_u8(ps, &flags[f], flag_names[f]))
+		if (!get_u8(ps, &flags[f], xnb_flag_field[f]))
 			return false;
 		if (flags[f] > 1)
 			return FAIL(ps, ANIMRT_ERR_BOOL, at, "%s of bone '%.*s' is byte %u, not 0 or 1",
-				    flag_names[f], name_len, name, flags[f]);
+				    xnb_flag_field[f], name_len, name, flags[f]);
 	}
 	for (int l = 0; l < XNB_LIST_COUNT; l++) {
 		size_t item_bytes = 4u * xnb_list_width[l];
@@ -244,11 +238,11 @@ static bool parse_sequence(parser *ps, uint32_t index)
 			return false;
 		if (count < 0)
 			return FAIL(ps, ANIMRT_ERR_COUNT, at, "%s count of bone '%.*s' is negative (%d)",
-				    list_names[l], name_len, name, count);
+				    xnb_list_noun[l], name_len, name, count);
 		if ((size_t)count > left(ps) / item_bytes)
 			return FAIL(ps, ANIMRT_ERR_COUNT, at,
 				    "%s count %d of bone '%.*s' needs %llu bytes, %zu are left",
-				    list_names[l], count, name_len, name,
+				    xnb_list_noun[l], count, name_len, name,
 				    (unsigned long long)count * item_bytes, left(ps));
 		if (l == XNB_LIST_TIME)
 			want = flags[XNB_FLAG_HAS_TIME] ? seq.key_count : 0;
@@ -259,7 +253,7 @@ static bool parse_sequence(parser *ps, uint32_t index)
 		if ((uint32_t)count != want)
 			return FAIL(ps, ANIMRT_ERR_COUNT, at,
 				    "%s count of bone '%.*s' is %d; its flags and KeyCount %u need %u",
-				    list_names[l], name_len, name, count, seq.key_count, want);
+				    xnb_list_noun[l], name_len, name, count, seq.key_count, want);
 		counts[l] = want;
 		size_t n = (size_t)want * xnb_list_width[l];
 		for (size_t i = 0; i < n; i++) {
@@ -267,7 +261,7 @@ static bool parse_sequence(parser *ps, uint32_t index)
 
 			if (!isfinite(v))
 				return FAIL(ps, ANIMRT_ERR_VALUE, ps->pos + 4 * i,
-					    "%s value %zu of bone '%.*s' is %s", list_names[l],
+					    "%s value %zu of bone '%.*s' is %s", xnb_list_noun[l],
 					    i / xnb_list_width[l], name_len, name,
 					    isnan(v) ? "NaN" : "infinite");
 			if (l == XNB_LIST_TIME && i > 0 &&

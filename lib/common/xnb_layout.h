@@ -1,8 +1,10 @@
 /*
- * animrt_layout.h - the byte layout of a compiled clip (XNB v5 container,
- * original AnimationWriter payload, reader version 0), described once for the
- * writer (formats/xnb) and the loader (lib/animrt.c).  The normative text is
- * formats/xnb/FORMAT.md.  Standard C only; little-endian on every host.
+ * xnb_layout.h - the byte layout of a compiled clip (XNB v5 container,
+ * original AnimationWriter payload, reader version 0), described once for
+ * both sides of the file: the runtime's loader (lib/animrt/) reads it, the
+ * pipeline (lib/animc/, and the writer and importers in formats/) writes it
+ * and speaks of its fields.  The normative text is formats/xnb/FORMAT.md.
+ * Header-only, standard C only, not installed; little-endian on every host.
  */
 #ifndef ANIMC_XNB_LAYOUT_H
 #define ANIMC_XNB_LAYOUT_H
@@ -44,33 +46,54 @@
 /*
  * KeyFrameSequence, after its bone name string: int32 KeyCount, float32
  * Duration, float32 KeyInterval, the 7 flag bytes in xnb_flag order, then
- * the four lists (int32 count + values) in xnb_list order.
+ * the four lists (int32 count + values) in xnb_list order.  The names are
+ * the original class's field names, which both XML dialects use as element
+ * names; the item type is the .NET type of a list's items.
+ *
+ * The lists, one row each: id, field name, noun for messages, item type,
+ * floats per item.  The three track lists come first, in the order of the
+ * clip model's track kinds (animc_track_kind asserts it).
  */
-enum xnb_flag {
-	XNB_FLAG_HAS_TRANSLATION = 0,
-	XNB_FLAG_HAS_ROTATION,
-	XNB_FLAG_HAS_SCALE,
-	XNB_FLAG_HAS_TIME,
-	XNB_FLAG_FIXED_TRANSLATION,
-	XNB_FLAG_FIXED_ROTATION,
-	XNB_FLAG_FIXED_SCALE,
-	XNB_FLAG_COUNT
-};
+#define XNB_TRACK_LISTS(X)                                          \
+	X(TRANSLATION, "Translation", "translation", "Vector3", 3)  \
+	X(ROTATION, "Rotation", "rotation", "Quaternion", 4)        \
+	X(SCALE, "Scale", "scale", "Vector3", 3)
+#define XNB_LISTS(X) XNB_TRACK_LISTS(X) X(TIME, "Time", "time", "float", 1)
 
-enum xnb_list {
-	XNB_LIST_TRANSLATION = 0,
-	XNB_LIST_ROTATION,
-	XNB_LIST_SCALE,
-	XNB_LIST_TIME,
-	XNB_LIST_COUNT
-};
+/* The flags, in file order: id, field name. */
+#define XNB_FLAGS(X)                                   \
+	X(HAS_TRANSLATION, "HasTranslation")           \
+	X(HAS_ROTATION, "HasRotation")                 \
+	X(HAS_SCALE, "HasScale")                       \
+	X(HAS_TIME, "HasTime")                         \
+	X(FIXED_TRANSLATION, "FixedTranslation")       \
+	X(FIXED_ROTATION, "FixedRotation")             \
+	X(FIXED_SCALE, "FixedScale")
 
-/* Floats per list entry: Vector3, Quaternion (x y z w), Vector3, float. */
-static const unsigned xnb_list_width[XNB_LIST_COUNT] = { 3, 4, 3, 1 };
+#define XNB_LIST_ENUM_(id, field, noun, type, width) XNB_LIST_##id,
+#define XNB_LIST_WIDTH_(id, field, noun, type, width) width,
+#define XNB_LIST_FIELD_(id, field, noun, type, width) field,
+#define XNB_LIST_NOUN_(id, field, noun, type, width) noun,
+#define XNB_LIST_TYPE_(id, field, noun, type, width) type,
+#define XNB_FLAG_ENUM_(id, field) XNB_FLAG_##id,
+#define XNB_FLAG_FIELD_(id, field) field,
+
+enum xnb_list { XNB_LISTS(XNB_LIST_ENUM_) XNB_LIST_COUNT };
+enum xnb_flag { XNB_FLAGS(XNB_FLAG_ENUM_) XNB_FLAG_COUNT };
+
+/* Floats per item of each list: 3, 4, 3, 1. */
+static const unsigned xnb_list_width[XNB_LIST_COUNT] = { XNB_LISTS(XNB_LIST_WIDTH_) };
+static const char *const xnb_list_field[XNB_LIST_COUNT] = { XNB_LISTS(XNB_LIST_FIELD_) };
+static const char *const xnb_list_noun[XNB_LIST_COUNT] = { XNB_LISTS(XNB_LIST_NOUN_) };
+static const char *const xnb_list_type[XNB_LIST_COUNT] = { XNB_LISTS(XNB_LIST_TYPE_) };
+static const char *const xnb_flag_field[XNB_FLAG_COUNT] = { XNB_FLAGS(XNB_FLAG_FIELD_) };
 
 /* Has/Fixed flag of track list k (translation, rotation, scale). */
 #define XNB_FLAG_HAS(k) ((enum xnb_flag)(XNB_FLAG_HAS_TRANSLATION + (k)))
 #define XNB_FLAG_FIXED(k) ((enum xnb_flag)(XNB_FLAG_FIXED_TRANSLATION + (k)))
+_Static_assert(XNB_FLAG_HAS_TIME == XNB_FLAG_HAS_TRANSLATION + XNB_LIST_TIME &&
+		       XNB_FLAG_FIXED_TRANSLATION == XNB_FLAG_HAS_TIME + 1,
+	       "three Has flags in list order, HasTime, then three Fixed flags");
 
 /* Bytes of a sequence before its lists: KeyCount, Duration, KeyInterval, flags. */
 #define XNB_SEQUENCE_HEAD_SIZE (4 + 4 + 4 + XNB_FLAG_COUNT)
