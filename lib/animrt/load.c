@@ -1,6 +1,6 @@
 /*
- * animrt.c - the loader: checks a compiled clip byte by byte against the
- * layout (animrt_layout.h) and copies it into one allocation.  One parse
+ * load.c - the loader: checks a compiled clip byte by byte against the
+ * layout (lib/common/xnb_layout.h) and copies it into one allocation.  One parse
  * function runs twice: first to check everything and measure, then to fill.
  * Standard C only; zstd when built with ANIMRT_WITH_ZSTD.
  */
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "error.h"
 #include "xnb_layout.h"
 
 #ifdef ANIMRT_WITH_ZSTD
@@ -21,36 +22,6 @@
 /* The largest .xnb the loader accepts, compressed or not. */
 #define MAX_XNB_BYTES ((size_t)1 << 30)
 
-static const char *const status_strings[ANIMRT_STATUS_COUNT] = {
-	[ANIMRT_OK] = "ok",
-	[ANIMRT_ERR_ARGUMENT] = "invalid argument",
-	[ANIMRT_ERR_NOMEM] = "out of memory",
-	[ANIMRT_ERR_IO] = "cannot read file",
-	[ANIMRT_ERR_TRUNCATED] = "truncated file",
-	[ANIMRT_ERR_MAGIC] = "not a compiled clip",
-	[ANIMRT_ERR_VERSION] = "unsupported XNB version",
-	[ANIMRT_ERR_FLAGS] = "unsupported XNB flags",
-	[ANIMRT_ERR_SIZE] = "wrong size",
-	[ANIMRT_ERR_READER] = "bad type reader table",
-	[ANIMRT_ERR_READER_VERSION] = "unknown reader version",
-	[ANIMRT_ERR_SHARED] = "unexpected shared resources",
-	[ANIMRT_ERR_COUNT] = "bad count",
-	[ANIMRT_ERR_BOOL] = "bad bool byte",
-	[ANIMRT_ERR_VALUE] = "bad value",
-	[ANIMRT_ERR_ORDER] = "key times out of order",
-	[ANIMRT_ERR_STRING] = "bad string",
-	[ANIMRT_ERR_TRAILING] = "trailing bytes",
-	[ANIMRT_ERR_COMPRESSION] = "bad zstd data",
-	[ANIMRT_ERR_UNSUPPORTED] = "unsupported by this build",
-};
-
-const char *animrt_status_string(animrt_status status)
-{
-	if ((unsigned)status >= ANIMRT_STATUS_COUNT)
-		return "unknown status";
-	return status_strings[status];
-}
-
 bool animrt_has_zstd(void)
 {
 #ifdef ANIMRT_WITH_ZSTD
@@ -58,29 +29,6 @@ bool animrt_has_zstd(void)
 #else
 	return false;
 #endif
-}
-
-static animrt_status set_error(animrt_error *err, animrt_status status, int64_t offset,
-			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static animrt_status set_error(animrt_error *err, animrt_status status, int64_t offset,
-			       const char *fmt, ...)
-{
-	va_list ap;
-	int n = 0;
-
-	if (!err)
-		return status;
-	err->status = status;
-	err->byte_offset = offset;
-	if (offset >= 0)
-		n = snprintf(err->message, sizeof err->message, "byte %lld: ", (long long)offset);
-	if (n < 0 || (size_t)n >= sizeof err->message)
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
-	va_end(ap);
-	return status;
 }
 
 /* ------------------------------------------------------------------ parser */
@@ -103,7 +51,7 @@ typedef struct parser {
 } parser;
 
 #define FAIL(ps, st, off, ...) \
-	((ps)->status = set_error((ps)->err, (st), (int64_t)(off), __VA_ARGS__), false)
+	((ps)->status = animrt_error_set((ps)->err, (st), (int64_t)(off), __VA_ARGS__), false)
 
 static size_t left(const parser *ps)
 {
@@ -443,7 +391,7 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd, an
 	total = sizeof(animrt_clip) + seq_bytes + float_bytes + ps.string_bytes;
 	block = malloc(total);
 	if (!block)
-		return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
+		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	ps.is_fill = true;
 	ps.clip = (animrt_clip *)block;
 	ps.sequences = (animrt_sequence *)(block + sizeof(animrt_clip));
@@ -469,14 +417,14 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 	animrt_status status;
 
 	if (ZSTD_isError(frame))
-		return set_error(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame is damaged: %s",
+		return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame is damaged: %s",
 				 ZSTD_getErrorName(frame));
 	if (frame != size)
-		return set_error(err, ANIMRT_ERR_TRAILING, (int64_t)frame,
+		return animrt_error_set(err, ANIMRT_ERR_TRAILING, (int64_t)frame,
 				 "%zu bytes follow the zstd frame", size - frame);
 	content = ZSTD_getFrameContentSize(data, size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
-		return set_error(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
+		return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
 	if (content == ZSTD_CONTENTSIZE_UNKNOWN) {
 		/* Written by a streaming compressor: decompress with a cap. */
 		ZSTD_DCtx *dctx = ZSTD_createDCtx();
@@ -484,7 +432,7 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 
 		xnb = NULL;
 		if (!dctx)
-			return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
+			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
 		ZSTD_inBuffer in = { data, size, 0 };
 		for (;;) {
 			uint8_t *grown = realloc(xnb, cap);
@@ -492,7 +440,7 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 			if (!grown) {
 				free(xnb);
 				ZSTD_freeDCtx(dctx);
-				return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
+				return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
 			}
 			xnb = grown;
 			ZSTD_outBuffer outb = { xnb, cap, used };
@@ -502,7 +450,7 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 			if (ZSTD_isError(r)) {
 				free(xnb);
 				ZSTD_freeDCtx(dctx);
-				return set_error(err, ANIMRT_ERR_COMPRESSION, -1,
+				return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1,
 						 "cannot decompress the zstd frame: %s", ZSTD_getErrorName(r));
 			}
 			if (r == 0)
@@ -510,13 +458,13 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 			if (in.pos == in.size && used < cap) {
 				free(xnb);
 				ZSTD_freeDCtx(dctx);
-				return set_error(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
+				return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
 			}
 			if (used == cap) {
 				if (cap >= MAX_XNB_BYTES) {
 					free(xnb);
 					ZSTD_freeDCtx(dctx);
-					return set_error(err, ANIMRT_ERR_SIZE, -1,
+					return animrt_error_set(err, ANIMRT_ERR_SIZE, -1,
 							 "the zstd frame holds more than %zu bytes",
 							 MAX_XNB_BYTES);
 				}
@@ -527,16 +475,16 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 		got = used;
 	} else {
 		if (content > MAX_XNB_BYTES)
-			return set_error(err, ANIMRT_ERR_SIZE, 0,
+			return animrt_error_set(err, ANIMRT_ERR_SIZE, 0,
 					 "the zstd frame holds %llu bytes, more than the %zu allowed",
 					 content, MAX_XNB_BYTES);
 		xnb = malloc(content ? (size_t)content : 1);
 		if (!xnb)
-			return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %llu bytes", content);
+			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %llu bytes", content);
 		got = ZSTD_decompress(xnb, (size_t)content, data, size);
 		if (ZSTD_isError(got) || got != content) {
 			free(xnb);
-			return set_error(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
+			return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
 					 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
 		}
 	}
@@ -556,18 +504,18 @@ animrt_status animrt_open(const void *data, size_t size, animrt_clip **out, anim
 		err->message[0] = '\0';
 	}
 	if (!out)
-		return set_error(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the result");
+		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the result");
 	*out = NULL;
 	if (!data && size)
-		return set_error(err, ANIMRT_ERR_ARGUMENT, -1, "no data");
+		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no data");
 	if (size > MAX_XNB_BYTES)
-		return set_error(err, ANIMRT_ERR_SIZE, -1, "%zu bytes is more than the %zu allowed", size,
+		return animrt_error_set(err, ANIMRT_ERR_SIZE, -1, "%zu bytes is more than the %zu allowed", size,
 				 MAX_XNB_BYTES);
 	if (size >= XNB_ZSTD_MAGIC_SIZE && !memcmp(bytes, XNB_ZSTD_MAGIC, XNB_ZSTD_MAGIC_SIZE)) {
 #ifdef ANIMRT_WITH_ZSTD
 		return load_zstd(bytes, size, out, err);
 #else
-		return set_error(err, ANIMRT_ERR_UNSUPPORTED, 0,
+		return animrt_error_set(err, ANIMRT_ERR_UNSUPPORTED, 0,
 				 "this is a .xnb.zst file; this build of the loader has no zstd support");
 #endif
 	}
@@ -584,10 +532,10 @@ animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error
 	if (out)
 		*out = NULL;
 	if (!path || !out)
-		return set_error(err, ANIMRT_ERR_ARGUMENT, -1, "no path or no place for the result");
+		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no path or no place for the result");
 	fp = fopen(path, "rb");
 	if (!fp)
-		return set_error(err, ANIMRT_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
+		return animrt_error_set(err, ANIMRT_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
 	for (;;) {
 		if (size == cap) {
 			size_t grown_cap = cap ? cap * 2 : 1 << 16;
@@ -596,14 +544,14 @@ animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error
 			if (cap > MAX_XNB_BYTES) {
 				free(buf);
 				fclose(fp);
-				return set_error(err, ANIMRT_ERR_SIZE, -1, "'%s' is larger than %zu bytes", path,
+				return animrt_error_set(err, ANIMRT_ERR_SIZE, -1, "'%s' is larger than %zu bytes", path,
 						 MAX_XNB_BYTES);
 			}
 			grown = realloc(buf, grown_cap);
 			if (!grown) {
 				free(buf);
 				fclose(fp);
-				return set_error(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", grown_cap);
+				return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", grown_cap);
 			}
 			buf = grown;
 			cap = grown_cap;
@@ -617,7 +565,7 @@ animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error
 	if (ferror(fp)) {
 		free(buf);
 		fclose(fp);
-		return set_error(err, ANIMRT_ERR_IO, -1, "cannot read '%s'", path);
+		return animrt_error_set(err, ANIMRT_ERR_IO, -1, "cannot read '%s'", path);
 	}
 	fclose(fp);
 	status = animrt_open(buf, size, out, err);

@@ -1,44 +1,17 @@
 /*
- * animrt_player.c - bone binding (a clip's sequences mapped once to a
+ * player.c - bone binding (a clip's sequences mapped once to a
  * caller's bone table) and the player (the original AnimationBinder's
  * playback state with AnimationBlender's crossfade).  Each object is one
  * allocation made when it is created; advancing and sampling allocate
  * nothing.  Standard C and libm only.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "error.h"
 #include "sample.h"
-
-static animrt_status fail(animrt_error *err, animrt_status status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static animrt_status fail(animrt_error *err, animrt_status status, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return status;
-	err->status = status;
-	err->byte_offset = -1;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-static void clear_error(animrt_error *err)
-{
-	if (err) {
-		err->status = ANIMRT_OK;
-		err->byte_offset = -1;
-		err->message[0] = '\0';
-	}
-}
 
 /* --------------------------------------------------------------- binding */
 
@@ -58,22 +31,22 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 	uint32_t *of_seq, *unmatched_list, *unanimated_list;
 	size_t words, total;
 
-	clear_error(err);
+	animrt_error_clear(err);
 	if (!out)
-		return fail(err, ANIMRT_ERR_ARGUMENT, "no place for the binding");
+		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the binding");
 	*out = NULL;
 	if (!clip || (bone_count && !bone_names))
-		return fail(err, ANIMRT_ERR_ARGUMENT, "no clip or no bone table");
+		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no clip or no bone table");
 	seqs = clip->sequence_count;
 	/* bone_of_sequence and unmatched: seqs each; unanimated: bone_count. */
 	words = 2 * (size_t)seqs;
 	if ((size_t)bone_count > (SIZE_MAX - sizeof *b) / sizeof(uint32_t) - words)
-		return fail(err, ANIMRT_ERR_NOMEM, "a table of %u bones is too large", bone_count);
+		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a table of %u bones is too large", bone_count);
 	words += bone_count;
 	total = sizeof *b + words * sizeof(uint32_t);
 	b = malloc(total);
 	if (!b)
-		return fail(err, ANIMRT_ERR_NOMEM, "cannot allocate %zu bytes", total);
+		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	of_seq = (uint32_t *)(b + 1);
 	unmatched_list = of_seq + seqs;
 	unanimated_list = unmatched_list + seqs;
@@ -134,14 +107,14 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 	size_t pose_bytes = animrt_pose_size_bytes(bone_count), cursor_bytes, total;
 	animrt_player *p;
 
-	clear_error(err);
+	animrt_error_clear(err);
 	if (!out)
-		return fail(err, ANIMRT_ERR_ARGUMENT, "no place for the player");
+		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the player");
 	*out = NULL;
 	cursor_bytes = 2 * (size_t)bone_count * sizeof(uint32_t);
 	if ((bone_count && !pose_bytes) || cursor_bytes / 2 / sizeof(uint32_t) != bone_count ||
 	    pose_bytes > SIZE_MAX - sizeof *p - cursor_bytes - 16)
-		return fail(err, ANIMRT_ERR_NOMEM, "a player of %u bones is too large", bone_count);
+		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a player of %u bones is too large", bone_count);
 	/* Struct, pose (16-byte aligned for its quaternions; its size is a
 	 * multiple of 16, so the cursors after it are aligned), cursors. */
 	size_t pose_at = (sizeof *p + 15) & ~(size_t)15;
@@ -149,7 +122,7 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 	total = pose_at + pose_bytes + cursor_bytes;
 	p = malloc(total);
 	if (!p)
-		return fail(err, ANIMRT_ERR_NOMEM, "cannot allocate %zu bytes", total);
+		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	memset(p, 0, sizeof *p);
 	p->bone_count = bone_count;
 	animrt_pose_init(&p->scratch, (unsigned char *)p + pose_at, bone_count);

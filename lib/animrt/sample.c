@@ -1,5 +1,5 @@
 /*
- * animrt_sample.c - pose evaluation: one sequence or a whole clip at a time
+ * sample.c - pose evaluation: one sequence or a whole clip at a time
  * (the original KeyFrameSequence rule with AnimationBinder's time rule),
  * crossfades and additive layers of poses.  Reads loaded clips, writes the
  * caller's arrays; no allocation, no strings, no state but the caller's

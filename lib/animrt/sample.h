@@ -1,5 +1,5 @@
 /*
- * animrt_sample.h - what the runtime's sampling files share with each other
+ * sample.h - what the runtime's sampling files share with each other
  * and with their tests; not installed.  The public API is animrt.h.
  */
 #ifndef ANIMRT_SAMPLE_H

@@ -122,7 +122,7 @@ typedef enum animc_compression {
 } animc_compression;
 
 typedef struct animc_xnb_options {
-	char platform;                 /* 0 = 'w'; one of XNB_PLATFORMS */
+	char platform;                 /* 0 = 'w'; one of animc_xnb_platforms() */
 	const char *reader_name;       /* NULL = the original AnimationReader */
 	animc_compression compression;
 	int zstd_level;                /* 0 = 19 */
