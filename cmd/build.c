@@ -631,121 +631,25 @@ static void compile_isolated(builder *b, const job *j, const animc_importer *imp
 	}
 }
 
-/*
- * A source file read in two steps, so that a file Assimp reads itself is
- * not read twice (a large FBX once, not twice): source_open reads the first
- * ANIMC_PROBE_HEAD_BYTES for the probes, source_read_rest the remainder
- * from the same descriptor (pipes included) when the importer wants it all.
- * Same limits and reasons as cli_read_file.
- */
-typedef struct source {
-	int fd;
-	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
-	size_t head_size;
-} source;
-
-static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, char *why, size_t why_size)
-{
-	*got = 0;
-	while (*got < want) {
-		ssize_t n = read(fd, buf + *got, want - *got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(why, why_size, "cannot read: %s", strerror(errno));
-			return false;
-		}
-		if (n == 0)
-			break;
-		*got += (size_t)n;
-	}
-	return true;
-}
-
-static bool source_open(source *src, const char *path, char *why, size_t why_size)
-{
-	struct stat st;
-
-	src->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (src->fd < 0) {
-		snprintf(why, why_size, "cannot open: %s", strerror(errno));
-		return false;
-	}
-	if (fstat(src->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, why_size, "is a folder");
-	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, why, why_size)) {
-		return true;
-	}
-	close(src->fd);
-	return false;
-}
-
-/* The whole file (malloc()ed, NUL-terminated beyond *size); closes the source. */
-static bool source_read_rest(source *src, uint8_t **data, size_t *size, char *why, size_t why_size)
-{
-	struct stat st;
-	size_t used = src->head_size, cap = used + 65536, got;
-	uint8_t *buf = NULL;
-	bool ok = false;
-
-	*data = NULL;
-	/* A regular file's size plus a byte to see its end; else grow. */
-	if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= used)
-		cap = (uint64_t)st.st_size < CLI_MAX_INPUT_BYTES + 1 ? (size_t)st.st_size + 1 :
-								   CLI_MAX_INPUT_BYTES + 2;
-	for (;;) {
-		uint8_t *grown;
-
-		if (cap > CLI_MAX_INPUT_BYTES + 1) {
-			snprintf(why, why_size, "is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
-			break;
-		}
-		grown = realloc(buf, cap);
-		if (!grown) {
-			snprintf(why, why_size, "out of memory");
-			break;
-		}
-		if (!buf)
-			memcpy(grown, src->head, used);
-		buf = grown;
-		if (!read_some(src->fd, buf + used, cap - used, &got, why, why_size))
-			break;
-		used += got;
-		if (used < cap) {
-			buf[used] = 0;
-			*data = buf;
-			*size = used;
-			ok = true;
-			break;
-		}
-		cap *= 2;
-	}
-	if (!ok)
-		free(buf);
-	close(src->fd);
-	return ok;
-}
-
 static void compile_job(builder *b, const job *j, size_t number)
 {
 	animc_diag_sink sink = { cli_print_diag, &b->printer, j->path, 0, 0 };
 	const animc_importer *importer;
-	source src;
+	cli_source src;
 	uint8_t *data;
 	size_t size;
 	char why[512], progress[48] = "";
 
 	if (b->job_count > 1)
 		snprintf(progress, sizeof progress, "[%zu/%zu] ", number, b->job_count);
-	if (!source_open(&src, j->path, why, sizeof why)) {
+	if (!cli_source_open(&src, j->path, why, sizeof why)) {
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
 		b->failed++;
 		return;
 	}
 	importer = animc_importer_find(j->path, src.head, src.head_size);
 	if (!importer) {
-		close(src.fd);
+		cli_source_close(&src);
 		if (j->is_explicit)
 			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
 		else if (b->verbose)
@@ -754,7 +658,7 @@ static void compile_job(builder *b, const job *j, size_t number)
 		return;
 	}
 	if (importer->reads_path) {
-		close(src.fd);
+		cli_source_close(&src);
 		size = src.head_size;
 		data = malloc(size + 1);
 		if (data)
@@ -762,7 +666,7 @@ static void compile_job(builder *b, const job *j, size_t number)
 		else
 			snprintf(why, sizeof why, "out of memory");
 	} else {
-		source_read_rest(&src, &data, &size, why, sizeof why);
+		cli_source_read_rest(&src, &data, &size, why, sizeof why);
 	}
 	if (!data) {
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);

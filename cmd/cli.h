@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <animc/animc.h>
+#include <animc/animc_formats.h>
 
 /* Exit statuses, as documented in README.md and --help. */
 enum {
@@ -48,8 +48,27 @@ void cli_print_diag(void *printer, const animc_diag *diag);
 
 #define CLI_MAX_INPUT_BYTES ((size_t)1 << 30)
 
-/* Read a whole regular file (at most CLI_MAX_INPUT_BYTES).  On failure
- * returns false with a reason in `why`. */
+/*
+ * A source file read in two steps, so that a file an importer reads itself
+ * (Assimp) is not read twice: cli_source_open reads the first
+ * ANIMC_PROBE_HEAD_BYTES for the probes, cli_source_read_rest the rest from
+ * the same descriptor (pipes included) when the importer wants it all.  On
+ * failure each returns false with a reason in `why` (may be NULL) and leaves
+ * the source closed.
+ */
+typedef struct cli_source {
+	int fd;
+	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	size_t head_size;
+} cli_source;
+
+bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size);
+/* The whole file (malloc()ed, NUL-terminated beyond *size, at most
+ * CLI_MAX_INPUT_BYTES); closes the source either way. */
+bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *why, size_t why_size);
+void cli_source_close(cli_source *src);
+
+/* The whole file at once: open and read the rest. */
 bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size);
 
 /* Create a directory and its parents (mode 0777 & ~umask). */

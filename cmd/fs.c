@@ -1,5 +1,6 @@
 /*
- * fs.c - the CLI's file system work: whole-file reads, atomic writes through
+ * fs.c - the CLI's file system work: reading sources (the head first, the
+ * rest when wanted), atomic writes through
  * a temporary file and rename, recursive folder walks in a fixed order, and
  * path helpers.
  */
@@ -17,76 +18,102 @@
 
 #define WHY(...) (why ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
 
-bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size)
+static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, char *why, size_t why_size)
 {
-	struct stat st;
-	uint8_t *buf = NULL;
-	size_t used = 0, cap;
-	int fd;
+	*got = 0;
+	while (*got < want) {
+		ssize_t n = read(fd, buf + *got, want - *got);
 
-	*data = NULL;
-	*size = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		WHY("cannot open: %s", strerror(errno));
-		return false;
-	}
-	if (fstat(fd, &st) != 0) {
-		WHY("cannot stat: %s", strerror(errno));
-		close(fd);
-		return false;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		WHY("is a folder");
-		close(fd);
-		return false;
-	}
-	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > CLI_MAX_INPUT_BYTES) {
-		WHY("is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
-		close(fd);
-		return false;
-	}
-	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
-	for (;;) {
-		ssize_t n;
-
-		if (used == cap || !buf) {
-			size_t grown_cap = buf ? cap * 2 : cap;
-			uint8_t *grown;
-
-			if (grown_cap > CLI_MAX_INPUT_BYTES + 1) {
-				WHY("is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
-				free(buf);
-				close(fd);
-				return false;
-			}
-			grown = realloc(buf, grown_cap);
-			if (!grown) {
-				WHY("out of memory");
-				free(buf);
-				close(fd);
-				return false;
-			}
-			buf = grown;
-			cap = grown_cap;
-		}
-		n = read(fd, buf + used, cap - used);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			WHY("cannot read: %s", strerror(errno));
-			free(buf);
-			close(fd);
 			return false;
 		}
 		if (n == 0)
 			break;
-		used += (size_t)n;
+		*got += (size_t)n;
 	}
-	close(fd);
-	*data = buf;
-	*size = used;
 	return true;
+}
+
+bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size)
+{
+	struct stat st;
+
+	src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (src->fd < 0) {
+		WHY("cannot open: %s", strerror(errno));
+		return false;
+	}
+	if (fstat(src->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		WHY("is a folder");
+	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, why, why_size)) {
+		return true;
+	}
+	cli_source_close(src);
+	return false;
+}
+
+void cli_source_close(cli_source *src)
+{
+	if (src->fd >= 0)
+		close(src->fd);
+	src->fd = -1;
+}
+
+bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+	struct stat st;
+	size_t used = src->head_size, cap = used + 65536, got;
+	uint8_t *buf = NULL;
+	bool ok = false;
+
+	*data = NULL;
+	/* A regular file's size plus a byte to see its end; else grow. */
+	if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= used)
+		cap = (uint64_t)st.st_size < CLI_MAX_INPUT_BYTES + 1 ? (size_t)st.st_size + 1 :
+								   CLI_MAX_INPUT_BYTES + 2;
+	for (;;) {
+		uint8_t *grown;
+
+		if (cap > CLI_MAX_INPUT_BYTES + 1) {
+			WHY("is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
+			break;
+		}
+		grown = realloc(buf, cap);
+		if (!grown) {
+			WHY("out of memory");
+			break;
+		}
+		if (!buf)
+			memcpy(grown, src->head, used);
+		buf = grown;
+		if (!read_some(src->fd, buf + used, cap - used, &got, why, why_size))
+			break;
+		used += got;
+		if (used < cap) {
+			buf[used] = 0;
+			*data = buf;
+			*size = used;
+			ok = true;
+			break;
+		}
+		cap *= 2;
+	}
+	if (!ok)
+		free(buf);
+	cli_source_close(src);
+	return ok;
+}
+
+bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+	cli_source src;
+
+	*data = NULL;
+	return cli_source_open(&src, path, why, why_size) &&
+	       cli_source_read_rest(&src, data, size, why, why_size);
 }
 
 bool cli_mkdir_p(const char *path, char *why, size_t why_size)

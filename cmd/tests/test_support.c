@@ -15,35 +15,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "test_support.h"
 
 extern char **environ;
 
 uint8_t *test_read_file(const char *path, size_t *size)
 {
-	FILE *fp = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t used = 0, cap = 0;
+	uint8_t *data;
+	size_t n;
+	char why[256];
 
-	if (!fp)
-		fail_msg("cannot open '%s': %s", path, strerror(errno));
-	for (;;) {
-		if (used + 1 >= cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		size_t n = fread(buf + used, 1, cap - used - 1, fp);
-
-		used += n;
-		if (n == 0)
-			break;
-	}
-	fclose(fp);
-	buf[used] = 0;
+	if (!cli_read_file(path, &data, &n, why, sizeof why))
+		fail_msg("cannot read '%s': %s", path, why);
 	if (size)
-		*size = used;
-	return buf;
+		*size = n;
+	return data;
 }
 
 bool test_write_file(const char *path, const void *data, size_t size)
