@@ -13,6 +13,7 @@ static const animc_command *const commands[] = {
 	&animc_cmd_build,
 	&animc_cmd_dump,
 	&animc_cmd_sample,
+	&animc_cmd_batch,
 	NULL,
 };
 

@@ -48,19 +48,27 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 void cli_format_float(float f, char *buf, size_t size)
 {
 	char fixed[64] = "";
+	int lo = 1, hi = 9;
 
 	if (f == 0) {
 		snprintf(buf, size, signbit(f) ? "-0" : "0");
 		return;
 	}
-	/* Shortest %g form that reads back as the same float... */
-	for (int precision = 1; precision <= 9; precision++) {
-		snprintf(buf, size, "%.*g", precision, (double)f);
+	/* Shortest %g form that reads back as the same float: 9 digits always
+	 * do, and a precision that does makes every higher one do, so search. */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		snprintf(buf, size, "%.*g", mid, (double)f);
 		if (strtof(buf, NULL) == f)
-			break;
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	/* ...unless a plain decimal is as short (150, not 1.5e+02). */
-	if (fabsf(f) >= 1e-5f && fabsf(f) < 1e9f) {
+	snprintf(buf, size, "%.*g", lo, (double)f);
+	/* ...unless a plain decimal is as short (150, not 1.5e+02).  Without an
+	 * exponent, the %g form is already that decimal. */
+	if (strchr(buf, 'e') && fabsf(f) >= 1e-5f && fabsf(f) < 1e9f) {
 		for (int decimals = 0; decimals <= 15; decimals++) {
 			snprintf(fixed, sizeof fixed, "%.*f", decimals, (double)f);
 			if (strtof(fixed, NULL) == f)

@@ -30,6 +30,7 @@ typedef struct animc_command {
 extern const animc_command animc_cmd_build;
 extern const animc_command animc_cmd_dump;
 extern const animc_command animc_cmd_sample;
+extern const animc_command animc_cmd_batch;
 
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

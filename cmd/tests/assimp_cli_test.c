@@ -206,7 +206,7 @@ static void cli_files_that_crash_assimp_do_not_stop_the_run(void **state)
 			continue;
 		}
 		/* Compiled or failed, but never a killed or a hanging run. */
-		r = test_animc("build", "-q", "--import-timeout", "2", "-o", out, path, KEYS_X, NULL);
+		r = test_animc("build", "-q", "--import-timeout", "1", "-o", out, path, KEYS_X, NULL);
 		if (r.status != 0 && r.status != 1)
 			fail_msg("%s: exit %d\n%s", path, r.status, r.err);
 		assert_true(test_count_files(out) >= 5);

@@ -6,6 +6,7 @@
  * source of named clips has one dump per clip, NAME/CLIP.json and
  * NAME.exact/CLIP.json; NAME.exact.fails says --exact must refuse it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,25 +16,77 @@
 
 static const char *const input_suffixes[] = { ".Animation", ".xml" };
 
-static void compare_dump(const char *name, bool exact, const char *xnb, const char *want_json)
-{
-	test_run dump = test_animc("dump", "--json", xnb, NULL);
-	char *want;
+/* The dumps to compare, gathered while compiling and run in one `animc
+ * batch` at the end (a process start costs more than a dump). */
+typedef struct pending_dump {
+	char *what;        /* "NAME (mode)" */
+	char *xnb, *want_json;
+} pending_dump;
 
+typedef struct pending_dumps {
+	pending_dump items[256];
+	size_t count;
+} pending_dumps;
+
+static void compare_dump(pending_dumps *p, const char *name, bool exact, const char *xnb,
+			 const char *want_json)
+{
 	if (!test_file_exists(want_json))
 		fail_msg("%s (%s): %s has no recorded dump %s; run `make golden` and review the diff",
 			 name, exact ? "exact" : "default", xnb, want_json);
-	want = (char *)test_read_file(want_json, NULL);
-	assert_int_equal(dump.status, 0);
-	if (strcmp(dump.out, want) != 0)
-		fail_msg("%s (%s): dump differs from %s; if the change is intended, run "
-			 "`make golden` and review the diff", name, exact ? "exact" : "default", want_json);
-	free(want);
-	test_run_release(&dump);
+	assert_true(p->count < sizeof p->items / sizeof p->items[0]);
+	p->items[p->count].what = test_format("%s (%s)", name, exact ? "exact" : "default");
+	p->items[p->count].xnb = strdup(xnb);
+	p->items[p->count].want_json = strdup(want_json);
+	p->count++;
+}
+
+/* Dump every pending file and compare each with its recording.  A dump
+ * ends with a line "}"; the next one starts after it. */
+static void run_dumps(pending_dumps *p, const char *dir)
+{
+	char *requests = test_format("%s/requests", dir);
+	const char *argv[] = { test_animc_path(), "batch", NULL };
+	size_t size = 0, used = 0;
+	char *text = NULL, *at;
+	test_run r;
+
+	for (size_t i = 0; i < p->count; i++)
+		size += strlen(p->items[i].xnb) + 16;
+	text = malloc(size + 1);
+	assert_non_null(text);
+	for (size_t i = 0; i < p->count; i++)
+		used += (size_t)sprintf(text + used, "dump\t--json\t%s\n", p->items[i].xnb);
+	assert_true(test_write_file(requests, text, used));
+	free(text);
+	r = test_execv_stdin(argv, requests);
+	assert_int_equal(r.status, 0);
+	at = r.out;
+	for (size_t i = 0; i < p->count; i++) {
+		char *want = (char *)test_read_file(p->items[i].want_json, NULL);
+		char *end = strstr(at, "\n}\n");
+
+		if (!end)
+			fail_msg("%s: animc batch printed %zu dumps for %zu files", p->items[i].what, i,
+				 p->count);
+		end += 3;
+		if ((size_t)(end - at) != strlen(want) || memcmp(at, want, strlen(want)) != 0)
+			fail_msg("%s: dump differs from %s; if the change is intended, run "
+				 "`make golden` and review the diff", p->items[i].what, p->items[i].want_json);
+		at = end;
+		free(want);
+		free(p->items[i].what);
+		free(p->items[i].xnb);
+		free(p->items[i].want_json);
+	}
+	assert_string_equal(at, "");
+	p->count = 0;
+	test_run_release(&r);
+	free(requests);
 }
 
 /* Compile `src` in a mode and compare every clip's dump with the recorded one. */
-static void check(const char *name, const char *src, bool exact, const char *out)
+static void check(pending_dumps *p, const char *name, const char *src, bool exact, const char *out)
 {
 	const char *mode = exact ? ".exact" : "";
 	char *want_fail = test_format("%s/%s.exact.fails", GOLDEN, name);
@@ -59,7 +112,7 @@ static void check(const char *name, const char *src, bool exact, const char *out
 	} else if (test_file_exists(xnb)) {
 		char *want_json = test_format("%s/%s%s.json", GOLDEN, name, mode);
 
-		compare_dump(name, exact, xnb, want_json);
+		compare_dump(p, name, exact, xnb, want_json);
 		free(want_json);
 	} else {
 		/* Named clips: one output per clip, one recorded dump per output. */
@@ -74,7 +127,7 @@ static void check(const char *name, const char *src, bool exact, const char *out
 
 			clips[n][strlen(clips[n]) - strlen(".xnb")] = '\0';
 			want_json = test_format("%s/%s.json", want_dir, clips[n]);
-			compare_dump(name, exact, clip_xnb, want_json);
+			compare_dump(p, name, exact, clip_xnb, want_json);
 			free(want_json);
 			free(clip_xnb);
 		}
@@ -96,6 +149,7 @@ static void check(const char *name, const char *src, bool exact, const char *out
 static void golden_dumps_match(void **state)
 {
 	char *out = test_tmpdir("golden"), *out_exact = test_tmpdir("golden-exact");
+	pending_dumps *pending = calloc(1, sizeof *pending);
 	size_t n = 0;
 
 	(void)state;
@@ -106,13 +160,15 @@ static void golden_dumps_match(void **state)
 			char *src = test_format("%s/%s", GOLDEN, *p);
 
 			(*p)[strlen(*p) - strlen(input_suffixes[s])] = '\0';
-			check(*p, src, false, out);
-			check(*p, src, true, out_exact);
+			check(pending, *p, src, false, out);
+			check(pending, *p, src, true, out_exact);
 			free(src);
 		}
 		test_free_list(inputs);
 	}
 	assert_true(n >= 14);
+	run_dumps(pending, out);
+	free(pending);
 	free(out);
 	free(out_exact);
 }

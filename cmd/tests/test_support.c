@@ -198,6 +198,11 @@ static void drain(int out_fd, int err_fd, char **out, char **err)
 
 test_run test_execv(const char *const *argv)
 {
+	return test_execv_stdin(argv, NULL);
+}
+
+test_run test_execv_stdin(const char *const *argv, const char *stdin_path)
+{
 	posix_spawn_file_actions_t actions;
 	int out_pipe[2], err_pipe[2], wstatus;
 	test_run run = { -1, NULL, NULL };
@@ -216,6 +221,8 @@ test_run test_execv(const char *const *argv)
 	posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
 	posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
 	posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
+	if (stdin_path)
+		posix_spawn_file_actions_addopen(&actions, 0, stdin_path, O_RDONLY, 0);
 	if (posix_spawnp(&pid, args[0], &actions, NULL, args, environ) != 0)
 		fail_msg("cannot run '%s'", argv[0]);
 	posix_spawn_file_actions_destroy(&actions);

@@ -73,6 +73,9 @@ test_run test_animc(const char *arg, ...);
 /* Run argv[0] (searched in PATH) with NULL-terminated arguments. */
 test_run test_exec(const char *arg, ...);
 test_run test_execv(const char *const *argv);
+/* The same with standard input read from the file `stdin_path` (NULL: this
+ * process's). */
+test_run test_execv_stdin(const char *const *argv, const char *stdin_path);
 void test_run_release(test_run *run);
 /* The path of the animc binary under test. */
 const char *test_animc_path(void);

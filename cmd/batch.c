@@ -1,0 +1,119 @@
+/*
+ * batch.c - `animc batch`: many dump and sample commands in one process, one
+ * per line of standard input, for tools that query many compiled files (a
+ * process start costs more than a dump or a pose).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"usage: animc batch < REQUESTS\n"
+		"\n"
+		"Run many 'dump' and 'sample' commands in this one process.  Each line of\n"
+		"standard input is one command line, its words separated by tabs, for example\n"
+		"\n"
+		"  sample<TAB>--json<TAB>--time<TAB>0.5<TAB>--time<TAB>1<TAB>out/Walk.xnb\n"
+		"  dump<TAB>--json<TAB>out/Run.xnb\n"
+		"\n"
+		"Each command prints what it prints alone, in line order (standard output is\n"
+		"flushed after each line); empty lines are skipped.  A line that fails is\n"
+		"reported naming its number, and the next lines still run.\n"
+		"\n"
+		"options:\n"
+		"  -h, --help  show this help\n"
+		"\n"
+		"exit status: 0 every line succeeded, 1 some line failed, 2 usage error.\n");
+}
+
+/* The commands a batch may run: they only read compiled files. */
+static const animc_command *batch_command(const char *name)
+{
+	if (strcmp(name, animc_cmd_dump.name) == 0)
+		return &animc_cmd_dump;
+	if (strcmp(name, animc_cmd_sample.name) == 0)
+		return &animc_cmd_sample;
+	return NULL;
+}
+
+/* Split `line` in place at tabs into argv (at most `max` words). */
+static int split_tabs(char *line, char **argv, int max)
+{
+	int argc = 0;
+
+	for (char *word = line; argc < max;) {
+		char *tab = strchr(word, '\t');
+
+		argv[argc++] = word;
+		if (!tab)
+			break;
+		*tab = '\0';
+		word = tab + 1;
+	}
+	return argc;
+}
+
+static int run(int argc, char **argv)
+{
+	char *line = NULL;
+	size_t capacity = 0;
+	ssize_t len;
+	unsigned long number = 0;
+	int status = ANIMC_EXIT_OK;
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		help(stdout);
+		return ANIMC_EXIT_OK;
+	}
+	if (argc != 1)
+		return cli_usage_error("batch", "no arguments: the commands come on standard input");
+	while ((len = getline(&line, &capacity, stdin)) >= 0) {
+		const animc_command *cmd;
+		char **words;
+		int count, rc;
+
+		number++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		/* A line of n tabs has n + 1 words. */
+		count = 1;
+		for (ssize_t i = 0; i < len; i++)
+			count += line[i] == '\t';
+		words = calloc((size_t)count + 1, sizeof *words);
+		if (!words) {
+			fprintf(stderr, "animc batch: error: out of memory\n");
+			status = ANIMC_EXIT_FAILED;
+			break;
+		}
+		count = split_tabs(line, words, count);
+		cmd = batch_command(words[0]);
+		if (!cmd) {
+			fprintf(stderr, "animc batch: line %lu: '%s' is not a command a batch runs "
+				"(dump, sample)\n", number, words[0]);
+			rc = ANIMC_EXIT_FAILED;
+		} else {
+			rc = cmd->run(count, words);
+			if (rc != ANIMC_EXIT_OK)
+				fprintf(stderr, "animc batch: line %lu: %s failed (exit status %d)\n", number,
+					words[0], rc);
+		}
+		if (rc != ANIMC_EXIT_OK)
+			status = ANIMC_EXIT_FAILED;
+		free(words);
+		fflush(stdout);
+	}
+	free(line);
+	return status;
+}
+
+const animc_command animc_cmd_batch = {
+	.name = "batch",
+	.summary = "run many dump and sample commands, one per input line: animc batch < FILE",
+	.run = run,
+	.help = help,
+};
