@@ -42,12 +42,16 @@ ifeq ($(ANIMRT_ZSTD),0)
 override BUILD := $(BUILD)/libc
 endif
 
-# Install missing Debian packages before anything asks pkg-config.
+# Install missing Debian packages before anything asks pkg-config (once: a
+# sub-make inherits ANIMC_DEPS_CHECKED).
 GOALS := $(or $(MAKECMDGOALS),all)
+ifeq ($(ANIMC_DEPS_CHECKED),)
 ifneq ($(filter-out help clean,$(GOALS)),)
 DEPS_STATUS := $(shell scripts/install-deps $(GOALS) >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error the dependencies are missing and could not be installed)
+endif
+export ANIMC_DEPS_CHECKED := 1
 endif
 endif
 

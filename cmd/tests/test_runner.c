@@ -1,12 +1,27 @@
 /*
- * test_runner.c - runs every registered test group as one cmocka run, so the
- * suite ends with one summary line.  Groups run in file order, the unit tests
- * first and the process-level suites of cmd/tests/ last.  `animc_test
- * PATTERN` runs the tests whose names match the glob PATTERN.
+ * test_runner.c - runs every registered test group and ends with one
+ * summary line.  Groups run in file order, the unit tests first and the
+ * process-level suites of cmd/tests/ last.
+ *
+ *     animc_test [-jN] [PATTERN]
+ *
+ * PATTERN (a glob) picks tests by name.  With more than one job (the
+ * default: one per online CPU), each test runs in a child process of its
+ * own, N at a time, and its output is printed whole, in test order, as
+ * cmocka prints it; the process-level suites spend most of their time
+ * waiting for the processes they start, so this is most of the suite's
+ * wall time.  -j1 runs everything in this process, one cmocka run.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -28,13 +43,205 @@ static int compare_groups(const void *a, const void *b)
 	return sx != sy ? sx - sy : strcmp(x->file, y->file);
 }
 
+/* ------------------------------------------------------------- parallel */
+
+typedef enum outcome { PENDING = 0, PASSED, SKIPPED, FAILED } outcome;
+
+typedef struct child {
+	pid_t pid;
+	int fd;             /* its stdout and stderr; -1 once read to the end */
+	char *text;
+	size_t used, capacity;
+	outcome result;
+	bool exited;
+} child;
+
+static void append(child *c, const char *data, size_t n)
+{
+	if (c->used + n + 1 > c->capacity) {
+		size_t capacity = c->capacity ? c->capacity * 2 : 4096;
+
+		while (capacity < c->used + n + 1)
+			capacity *= 2;
+		c->text = realloc(c->text, capacity);
+		if (!c->text) {
+			perror("animc_test");
+			exit(2);
+		}
+		c->capacity = capacity;
+	}
+	memcpy(c->text + c->used, data, n);
+	c->used += n;
+	c->text[c->used] = '\0';
+}
+
+/* Run one test in a child whose output goes to a pipe. */
+static void start(child *c, const struct CMUnitTest *test)
+{
+	int fds[2];
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe2(fds, O_CLOEXEC) != 0 || (c->pid = fork()) < 0) {
+		perror("animc_test");
+		exit(2);
+	}
+	if (c->pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[1]);
+		/* One pipe for both streams: line buffering keeps their order. */
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		int failed = _cmocka_run_group_tests("animc", test, 1, NULL, NULL);
+
+		fflush(stdout);
+		fflush(stderr);
+		_exit(failed ? 1 : 0);
+	}
+	close(fds[1]);
+	c->fd = fds[0];
+}
+
+/* What a child's cmocka run says about its one test, from its exit status
+ * and the line that closed the test. */
+static outcome judge(const child *c, int status)
+{
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return FAILED;
+	return strstr(c->text ? c->text : "", "\n[  SKIPPED ] ") ? SKIPPED : PASSED;
+}
+
+/* The child's lines about its test: between cmocka's "Running" header and
+ * its own summary, which the runner replaces with one for the whole run. */
+static void print_test_output(const child *c, const char *name, int status)
+{
+	const char *text = c->text ? c->text : "";
+	const char *start = strstr(text, "[ RUN      ]");
+	const char *end = start ? strstr(start, "[==========]") : NULL;
+
+	if (start)
+		fwrite(start, 1, end ? (size_t)(end - start) : strlen(start), stdout);
+	else
+		fputs(text, stdout);
+	if (!WIFEXITED(status))
+		printf("[  ERROR   ] %s: the test process died (signal %d)\n[  FAILED  ] %s\n", name,
+		       WTERMSIG(status), name);
+}
+
+static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
+{
+	child *kids = calloc(count ? count : 1, sizeof *kids);
+	int *statuses = calloc(count ? count : 1, sizeof *statuses);
+	struct pollfd *pfds = calloc((size_t)jobs, sizeof *pfds);
+	size_t *slot_of = calloc((size_t)jobs, sizeof *slot_of);
+	size_t next = 0, printed = 0, running = 0, passed = 0, skipped = 0, failed = 0;
+
+	if (!kids || !statuses || !pfds || !slot_of) {
+		perror("animc_test");
+		return 2;
+	}
+	printf("[==========] Running %zu test(s).\n", count);
+	while (printed < count) {
+		size_t n = 0;
+
+		while (running < (size_t)jobs && next < count) {
+			start(&kids[next], &tests[next]);
+			next++;
+			running++;
+		}
+		for (size_t i = printed; i < next; i++) {
+			if (kids[i].fd >= 0 && kids[i].pid) {
+				pfds[n].fd = kids[i].fd;
+				pfds[n].events = POLLIN;
+				slot_of[n++] = i;
+			}
+		}
+		if (n && poll(pfds, n, -1) < 0 && errno != EINTR) {
+			perror("animc_test");
+			return 2;
+		}
+		for (size_t k = 0; k < n; k++) {
+			child *c = &kids[slot_of[k]];
+			char buf[65536];
+			ssize_t got;
+
+			if (!(pfds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			got = read(c->fd, buf, sizeof buf);
+			if (got > 0) {
+				append(c, buf, (size_t)got);
+			} else if (got == 0 || errno != EINTR) {
+				close(c->fd);
+				c->fd = -1;
+				while (waitpid(c->pid, &statuses[slot_of[k]], 0) < 0 && errno == EINTR)
+					;
+				c->exited = true;
+				c->result = judge(c, statuses[slot_of[k]]);
+				running--;
+			}
+		}
+		/* Print finished tests in order, as soon as all before them are. */
+		for (; printed < next && kids[printed].exited; printed++) {
+			child *c = &kids[printed];
+
+			print_test_output(c, tests[printed].name, statuses[printed]);
+			fflush(stdout);
+			passed += c->result == PASSED;
+			skipped += c->result == SKIPPED;
+			failed += c->result == FAILED;
+		}
+	}
+	printf("[==========] %zu test(s) run.\n", count);
+	printf("[  PASSED  ] %zu test(s).\n", passed);
+	if (skipped) {
+		printf("[  SKIPPED ] %zu test(s), listed below:\n", skipped);
+		for (size_t i = 0; i < count; i++)
+			if (kids[i].result == SKIPPED)
+				printf("[  SKIPPED ] %s\n", tests[i].name);
+	}
+	if (failed) {
+		printf("[  FAILED  ] %zu test(s), listed below:\n", failed);
+		for (size_t i = 0; i < count; i++)
+			if (kids[i].result == FAILED)
+				printf("[  FAILED  ] %s\n", tests[i].name);
+		printf("\n %zu FAILED TEST(S)\n", failed);
+	}
+	for (size_t i = 0; i < count; i++)
+		free(kids[i].text);
+	free(kids);
+	free(statuses);
+	free(pfds);
+	free(slot_of);
+	return failed ? 1 : 0;
+}
+
+/* ----------------------------------------------------------------- main */
+
 int main(int argc, char **argv)
 {
 	animc_test_group **groups;
 	struct CMUnitTest *all;
+	const char *pattern = NULL;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t group_count = 0, total = 0, n = 0;
 	int failed;
 
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "-j", 2) == 0) {
+			char *end;
+
+			jobs = strtol(argv[i] + 2, &end, 10);
+			if (*end || jobs < 1) {
+				fprintf(stderr, "usage: animc_test [-jN] [PATTERN]\n");
+				return 2;
+			}
+		} else {
+			pattern = argv[i];
+		}
+	}
+	if (jobs < 1)
+		jobs = 1;
 	for (animc_test_group *g = registered; g; g = g->next) {
 		group_count++;
 		total += g->count;
@@ -47,13 +254,14 @@ int main(int argc, char **argv)
 	for (animc_test_group *g = registered; g; g = g->next)
 		groups[group_count++] = g;
 	qsort(groups, group_count, sizeof *groups, compare_groups);
-	for (size_t g = 0; g < group_count; g++) {
-		memcpy(&all[n], groups[g]->tests, groups[g]->count * sizeof *all);
-		n += groups[g]->count;
-	}
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	failed = _cmocka_run_group_tests("animc", all, n, NULL, NULL);
+	for (size_t g = 0; g < group_count; g++)
+		for (size_t t = 0; t < groups[g]->count; t++)
+			if (!pattern || fnmatch(pattern, groups[g]->tests[t].name, 0) == 0)
+				all[n++] = groups[g]->tests[t];
+	if (jobs == 1 || n < 2)
+		failed = _cmocka_run_group_tests("animc", all, n, NULL, NULL);
+	else
+		failed = run_parallel(all, n, jobs);
 	free(all);
 	free(groups);
 	return failed ? 1 : 0;
