@@ -93,6 +93,7 @@ static void start(child *c, const struct CMUnitTest *test)
 		close(fds[1]);
 		/* One pipe for both streams: line buffering keeps their order. */
 		setvbuf(stdout, NULL, _IOLBF, 0);
+		test_current_name = test->name;
 		int failed = _cmocka_run_group_tests("animc", test, 1, NULL, NULL);
 
 		fflush(stdout);

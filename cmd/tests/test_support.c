@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -64,14 +65,28 @@ char *test_format(const char *fmt, ...)
 	return s;
 }
 
+const char *test_current_name;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
 char *test_tmpdir(const char *name)
 {
 	const char *build = getenv("ANIMC_BUILD");
-	char *dir = test_format("%s/test-tmp/%s", build ? build : "build", name);
-	char *cmd = test_format("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	char *dir = test_current_name ? test_format("%s/test-tmp/%s/%s", build ? build : "build",
+						    test_current_name, name)
+				      : test_format("%s/test-tmp/%s", build ? build : "build", name);
+	char why[256];
 
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
+		fail_msg("cannot empty '%s': %s", dir, strerror(errno));
+	if (!cli_mkdir_p(dir, why, sizeof why))
+		fail_msg("cannot create '%s': %s", dir, why);
 	return dir;
 }
 

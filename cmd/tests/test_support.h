@@ -46,8 +46,12 @@ void test_group_register(animc_test_group *group);
 uint8_t *test_read_file(const char *path, size_t *size);
 bool test_write_file(const char *path, const void *data, size_t size);
 bool test_file_exists(const char *path);
-/* A fresh, empty folder for one test under $ANIMC_BUILD/test-tmp; malloc()ed. */
+/* A fresh, empty folder for one test under $ANIMC_BUILD/test-tmp; malloc()ed.
+ * When the runner gives each test a process of its own it sets
+ * test_current_name, and the folder goes under one of that test's, so tests
+ * running at once never share one. */
 char *test_tmpdir(const char *name);
+extern const char *test_current_name;
 /* Names of the entries of a folder that end with `suffix` (NULL: all but
  * dot-files), sorted; NULL-terminated, release with test_free_list. */
 char **test_list_dir(const char *dir, const char *suffix);
