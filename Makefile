@@ -57,9 +57,10 @@ endif
 
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 ASSIMP_CFLAGS := $(shell pkg-config --cflags assimp)
+JANSSON_CFLAGS := $(shell pkg-config --cflags jansson)
 ZSTD_CFLAGS := $(shell pkg-config --cflags libzstd)
 ZSTD_LIBS := $(shell pkg-config --libs libzstd)
-PIPELINE_LIBS := $(shell pkg-config --libs libxml-2.0 libzstd assimp)
+PIPELINE_LIBS := $(shell pkg-config --libs libxml-2.0 libzstd assimp jansson)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -82,11 +83,11 @@ RT_ZSTD_FLAGS := $(if $(filter 0,$(ANIMRT_ZSTD)),,-DANIMRT_WITH_ZSTD $(ZSTD_CFLA
 RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
-	$(ASSIMP_CFLAGS) $(ZSTD_CFLAGS)
+	$(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
 CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC)
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
-	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(ZSTD_CFLAGS) -DANIMRT_WITH_ZSTD
+	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) -DANIMRT_WITH_ZSTD
 TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS)
 
 # The include path of a source file, by where it lives.

@@ -1,14 +1,20 @@
 /*
  * importers.c - the importer table and how an input finds its importer:
- * content first (root element, magic bytes), the file name second.
+ * content first (root element, magic bytes), the file name second; and
+ * which importer reads a model's node tree for --skeleton.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <animc/animc_formats.h>
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
 	&animc_importer_xna,
+	/* Before Assimp, which also claims glTF: ties go to the earlier. */
+	&animc_importer_gltf,
 	&animc_importer_assimp,
 	NULL,
 };
@@ -35,4 +41,32 @@ const animc_importer *animc_importer_by_name(const char *name)
 		if (strcmp(animc_importers[i]->name, name) == 0)
 			return animc_importers[i];
 	return NULL;
+}
+
+animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
+{
+	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	const animc_importer *importer = NULL;
+	size_t used = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	memset(out, 0, sizeof *out);
+	if (fd >= 0) {
+		while (used < sizeof head) {
+			ssize_t n = read(fd, head + used, sizeof head - used);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			used += (size_t)n;
+		}
+		close(fd);
+		importer = animc_importer_find(path, head, used);
+	}
+	/* A model no probe claims (or an unreadable path) goes to Assimp,
+	 * which reads the most model formats and says what is wrong. */
+	if (!importer || !importer->load_skeleton)
+		importer = &animc_importer_assimp;
+	return importer->load_skeleton(path, out, sink);
 }

@@ -557,9 +557,10 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 
 const animc_importer animc_importer_assimp = {
 	.name = "assimp",
-	.description = "animations Assimp reads: .x .fbx .dae .gltf .glb .bvh .md5anim ...",
+	.description = "animations Assimp reads: .x .fbx .dae .bvh .md5anim ... (glTF 1.0)",
 	.probe = probe_assimp,
 	.import = import_assimp,
 	.needs_isolation = true,
 	.reads_path = true,
+	.load_skeleton = animc_assimp_skeleton_load,
 };

@@ -43,4 +43,7 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
  * viewer assumes).  `why` gets a short phrase naming the source of it. */
 double animc_assimp_default_rate(const char *format, const char **why);
 
+/* The node tree of any model Assimp reads (animc_skeleton_load's fallback). */
+animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+
 #endif

@@ -75,7 +75,7 @@ static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t p
 	return true;
 }
 
-animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
+animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
 	const struct aiScene *scene;
 	uint32_t count;

@@ -87,6 +87,10 @@ typedef struct animc_importer {
 	 * no more of request->data than its first ANIMC_PROBE_HEAD_BYTES: a
 	 * caller may pass just those rather than read the whole file twice. */
 	bool reads_path;
+	/* Load the node tree of a model of this format as a skeleton (see
+	 * animc_skeleton_load), reading `path`; NULL when the format holds
+	 * no model. */
+	animc_status (*load_skeleton)(const char *path, animc_skeleton *out, animc_diag_sink *sink);
 } animc_importer;
 
 /* The table, NULL-terminated, in the order probes are tried. */
@@ -100,17 +104,23 @@ const animc_importer *animc_importer_by_name(const char *name);
 /* The importers, one per format. */
 extern const animc_importer animc_importer_robotgame;
 extern const animc_importer animc_importer_xna;
-/* Every file Assimp reads that holds node animation (.x, .fbx, .dae, .gltf,
- * .glb, .bvh, .md5anim, .smd, .ms3d, .b3d, ...): one clip per animation,
+/* glTF 2.0, .gltf and .glb, read natively (formats/gltf/NOTES.md): one
+ * clip per animation, STEP and CUBICSPLINE keys turned into keys the
+ * original runtime plays exactly (STEP) or within 1e-4 (CUBICSPLINE).
+ * Reads files the document names beside request->path. */
+extern const animc_importer animc_importer_gltf;
+/* Every file Assimp reads that holds node animation (.x, .fbx, .dae, .bvh,
+ * .md5anim, .smd, .ms3d, .b3d, glTF 1.0, ...): one clip per animation,
  * times from ticks to seconds (formats/assimp/NOTES.md).  Reads
  * request->path when given (formats that span files), else the bytes. */
 extern const animc_importer animc_importer_assimp;
 
 /*
- * Load the node tree of a model any Assimp importer reads (glTF, FBX, .X,
- * COLLADA, ...) as a skeleton: every node, depth-first pre-order, root first,
- * with its local rest transform.  `path` is read by Assimp (models may span
- * several files).  Release with animc_skeleton_release.
+ * Load the node tree of a model as a skeleton: every node, depth-first
+ * pre-order, root first, with its local rest transform.  The importer that
+ * recognises the file reads it (glTF natively); any other model goes to
+ * Assimp (FBX, .X, COLLADA, ...).  `path` is read (models may span several
+ * files).  Release with animc_skeleton_release.
  */
 animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
 

@@ -1,0 +1,1058 @@
+/*
+ * gltf_import.c - the glTF 2.0 importer: recognises .gltf and .glb (content
+ * first), turns each animation into a clip (each animated node a bone,
+ * each sampler's keys through gltf_keys_build), and reads a document's node
+ * tree as a skeleton for --skeleton.  See NOTES.md for every rule.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <animc/animc_xform.h>
+#include "gltf_internal.h"
+
+/* Rest values of an animated node, for the tracks it does not animate. */
+typedef struct rest {
+	float translation[3], rotation[4], scale[3];
+} rest;
+
+const char *gltf_node_name(gltf_doc *doc, size_t index, char buf[GLTF_PATH_BYTES])
+{
+	json_t *name = gltf_member(json_array_get(doc->nodes_json, index), "name");
+
+	if (name && json_is_string(name) && json_string_length(name) > 0)
+		return json_string_value(name);
+	/* What Assimp's glTF importer names an unnamed node, kept so that
+	 * clips and skeletons built either way bind alike. */
+	gltf_path(buf, "nodes[%zu]", index);
+	return buf;
+}
+
+/* A node's name member, when present, must be a string. */
+static bool check_node(gltf_doc *doc, size_t index)
+{
+	char path[GLTF_PATH_BYTES];
+	json_t *node = json_array_get(doc->nodes_json, index);
+	bool ok;
+
+	gltf_path(path, "nodes[%zu]", index);
+	if (!gltf_expect_object(doc, node, path))
+		return false;
+	gltf_get_string(doc, node, path, "name", false, &ok);
+	return ok;
+}
+
+/* A node's local rest transform: its matrix, or its translation, rotation
+ * and scale (defaults: none, identity, 1). */
+static animc_status node_rest(gltf_doc *doc, size_t index, rest *r, float local[16], bool *has_matrix)
+{
+	char path[GLTF_PATH_BYTES];
+	json_t *node = json_array_get(doc->nodes_json, index);
+	float m[16];
+	bool present, has_t, has_r, has_s;
+	double len;
+
+	gltf_path(path, "nodes[%zu]", index);
+	*r = (rest){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } };
+	if (!gltf_get_floats(doc, node, path, "matrix", m, 16, &present) ||
+	    !gltf_get_floats(doc, node, path, "translation", r->translation, 3, &has_t) ||
+	    !gltf_get_floats(doc, node, path, "rotation", r->rotation, 4, &has_r) ||
+	    !gltf_get_floats(doc, node, path, "scale", r->scale, 3, &has_s))
+		return gltf_status(doc);
+	*has_matrix = present;
+	if (present) {
+		double dm[16];
+
+		if (has_t || has_r || has_s)
+			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "has both a matrix and translation, "
+					 "rotation or scale");
+		/* glTF stores column vectors column by column; that is XNA's row
+		 * vectors row by row: the same 16 floats. */
+		for (int i = 0; i < 16; i++)
+			dm[i] = m[i];
+		if (local)
+			memcpy(local, m, sizeof m);
+		animc_decompose_result res = animc_mat4_decompose(dm, r->translation, r->rotation, r->scale);
+
+		if (res != ANIMC_DECOMPOSE_OK)
+			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "the matrix does not split into "
+					 "translation, rotation and scale: %s",
+					 animc_decompose_result_string(res));
+		return ANIMC_OK;
+	}
+	len = sqrt((double)r->rotation[0] * r->rotation[0] + (double)r->rotation[1] * r->rotation[1] +
+		   (double)r->rotation[2] * r->rotation[2] + (double)r->rotation[3] * r->rotation[3]);
+	if (!(len > 1e-6))
+		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "rotation is a zero quaternion");
+	for (int i = 0; i < 4; i++)
+		r->rotation[i] = (float)(r->rotation[i] / len);
+	if (local) {
+		double t[3], q[4], s[3], dm[16];
+
+		for (int i = 0; i < 3; i++) {
+			t[i] = r->translation[i];
+			s[i] = r->scale[i];
+		}
+		for (int i = 0; i < 4; i++)
+			q[i] = r->rotation[i];
+		animc_mat4_compose(t, q, s, dm);
+		for (int i = 0; i < 16; i++)
+			local[i] = (float)dm[i];
+	}
+	return ANIMC_OK;
+}
+
+/* ------------------------------------------------------------- animations */
+
+/* One channel target of an animation: node, track kind, sampler. */
+typedef struct target {
+	uint64_t node;
+	animc_track_kind kind;
+	uint64_t sampler;
+	uint64_t channel;
+} target;
+
+static int compare_targets(const void *pa, const void *pb)
+{
+	const target *a = pa, *b = pb;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return (a->channel > b->channel) - (a->channel < b->channel);
+}
+
+typedef struct importer {
+	gltf_doc *doc;
+	const animc_import_options *options;
+	const gltf_bounds *bounds;
+	bool *is_joint;          /* per node, when the document has skins */
+	uint32_t mesh_only;      /* animations without node transform channels */
+} importer;
+
+/* The times of a sampler's input: a FLOAT SCALAR accessor, strictly
+ * increasing. */
+static animc_status read_input(importer *im, uint64_t accessor, const char *path, gltf_accessor *acc)
+{
+	animc_status status = gltf_accessor_read(im->doc, accessor, path, acc);
+
+	if (status != ANIMC_OK)
+		return status;
+	if (acc->component_type != GLTF_FLOAT || acc->width != 1) {
+		gltf_accessor_release(acc);
+		return gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key times must be a FLOAT SCALAR "
+				 "accessor (accessors[%llu] is not)", (unsigned long long)accessor);
+	}
+	for (uint32_t i = 1; i < acc->count; i++) {
+		if (!(acc->values[i] > acc->values[i - 1])) {
+			gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key time %u (%g s) is not after key "
+				  "time %u (%g s); times must strictly increase", i, (double)acc->values[i],
+				  i - 1, (double)acc->values[i - 1]);
+			gltf_accessor_release(acc);
+			return gltf_status(im->doc);
+		}
+	}
+	return ANIMC_OK;
+}
+
+typedef struct sampler_info {
+	uint64_t input, output;
+	gltf_interpolation mode;
+} sampler_info;
+
+static animc_status read_sampler(importer *im, json_t *samplers, uint64_t index, const char *anim_path,
+				 sampler_info *out, char path[GLTF_PATH_BYTES])
+{
+	json_t *obj;
+	const char *interp;
+	bool ok;
+
+	gltf_path(path, "%s.samplers[%llu]", anim_path, (unsigned long long)index);
+	obj = gltf_expect_object(im->doc, json_array_get(samplers, index), path);
+	if (!obj)
+		return gltf_status(im->doc);
+	if (!gltf_get_index(im->doc, obj, path, "input", true, json_array_size(im->doc->accessors_json),
+			    &out->input) ||
+	    !gltf_get_index(im->doc, obj, path, "output", true, json_array_size(im->doc->accessors_json),
+			    &out->output))
+		return gltf_status(im->doc);
+	interp = gltf_get_string(im->doc, obj, path, "interpolation", false, &ok);
+	if (!ok)
+		return gltf_status(im->doc);
+	if (!interp || strcmp(interp, "LINEAR") == 0)
+		out->mode = GLTF_LINEAR;
+	else if (strcmp(interp, "STEP") == 0)
+		out->mode = GLTF_STEP;
+	else if (strcmp(interp, "CUBICSPLINE") == 0)
+		out->mode = GLTF_CUBICSPLINE;
+	else
+		return gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "interpolation '%s' is not LINEAR, "
+				 "STEP or CUBICSPLINE", interp);
+	return ANIMC_OK;
+}
+
+/* One track of node `t->node` from its sampler, into the clip's channel. */
+static animc_status import_track(importer *im, json_t *samplers, const char *anim_path, const target *t,
+				 animc_clip *clip, uint32_t ch, float *last_time, uint32_t *dropped)
+{
+	static const char *const kind_types[ANIMC_TRACK_COUNT] = { "VEC3", "VEC4", "VEC3" };
+	char path[GLTF_PATH_BYTES], in_path[GLTF_PATH_BYTES], out_path[GLTF_PATH_BYTES];
+	unsigned width = animc_track_width[t->kind];
+	gltf_accessor input = { 0 }, output = { 0 };
+	gltf_keys keys = { 0 };
+	sampler_info s;
+	animc_status status;
+	uint64_t want;
+	uint32_t off_unit = 0;
+
+	status = read_sampler(im, samplers, t->sampler, anim_path, &s, path);
+	if (status != ANIMC_OK)
+		return status;
+	gltf_path(in_path, "%s.input", path);
+	gltf_path(out_path, "%s.output", path);
+	status = read_input(im, s.input, in_path, &input);
+	if (status != ANIMC_OK)
+		return status;
+	status = gltf_accessor_read(im->doc, s.output, out_path, &output);
+	if (status != ANIMC_OK)
+		goto done;
+	if (output.width != width || output.is_matrix) {
+		status = gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "%s values must be a %s accessor "
+				   "(accessors[%llu] has %u components)", animc_track_name[t->kind],
+				   kind_types[t->kind], (unsigned long long)s.output, output.width);
+		goto done;
+	}
+	want = (uint64_t)input.count * (s.mode == GLTF_CUBICSPLINE ? 3 : 1);
+	if (output.count != want) {
+		status = gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "%u values for %u key times; "
+				   "%s needs %llu", output.count, input.count,
+				   s.mode == GLTF_CUBICSPLINE ? "CUBICSPLINE (in-tangent, value, out-tangent "
+				   "per key)" : "one per key", (unsigned long long)want);
+		goto done;
+	}
+	if (t->kind == ANIMC_ROTATION) {
+		/* Key values are unit quaternions (tangents are not). */
+		for (uint32_t k = 0; k < input.count; k++) {
+			float *q = &output.values[((size_t)k * (s.mode == GLTF_CUBICSPLINE ? 3 : 1) +
+						   (s.mode == GLTF_CUBICSPLINE)) * 4];
+			double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+					  (double)q[3] * q[3]);
+
+			if (!(len > 1e-6)) {
+				status = gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "key %u is a zero "
+						   "quaternion, which is no rotation", k);
+				goto done;
+			}
+			if (fabs(len - 1) > ANIMC_UNIT_QUAT_TOLERANCE && output.component_type == GLTF_FLOAT)
+				off_unit++;
+			for (int c = 0; c < 4; c++)
+				q[c] = (float)(q[c] / len);
+		}
+		if (off_unit)
+			gltf_warn(im->doc, out_path, "%u rotation key%s not of unit length; normalised",
+				  off_unit, off_unit == 1 ? " was" : "s were");
+	}
+	status = gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
+				 input.count, gltf_bound_of(im->bounds, t->kind), &keys);
+	if (status == ANIMC_ERR_LIMIT) {
+		gltf_fail(im->doc, status, path, "the %s curve cannot be followed within %g %s by at most "
+			  "%u keys (are its tangents sane?)", s.mode == GLTF_CUBICSPLINE ? "cubic spline" :
+			  "key", gltf_bound_of(im->bounds, t->kind), t->kind == ANIMC_ROTATION ? "rad" :
+			  "units", GLTF_MAX_BAKED_KEYS);
+		goto done;
+	}
+	if (status != ANIMC_OK) {
+		gltf_fail(im->doc, status, path, "out of memory");
+		goto done;
+	}
+	{
+		animc_track *track = &clip->channels[ch].tracks[t->kind];
+
+		track->times_s = animc_clip_alloc_floats(clip, keys.count);
+		track->values = animc_clip_alloc_values(clip, t->kind, keys.count);
+		if (!track->times_s || !track->values) {
+			status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, path, "out of memory");
+			goto done;
+		}
+		memcpy(track->times_s, keys.times_s, keys.count * sizeof *keys.times_s);
+		memcpy(track->values, keys.values, (size_t)keys.count * width * sizeof *keys.values);
+		track->value_count = keys.count;
+		track->is_present = true;
+		track->is_fixed = false;
+	}
+	if (input.values[input.count - 1] > *last_time)
+		*last_time = input.values[input.count - 1];
+	*dropped += keys.dropped_before_zero;
+done:
+	gltf_keys_release(&keys);
+	gltf_accessor_release(&input);
+	gltf_accessor_release(&output);
+	return status;
+}
+
+/* The last key time of a morph-weights sampler, for the clip's length. */
+static animc_status weights_end(importer *im, json_t *samplers, const char *anim_path, uint64_t sampler,
+				float *last_time)
+{
+	char path[GLTF_PATH_BYTES], in_path[GLTF_PATH_BYTES];
+	gltf_accessor input;
+	sampler_info s;
+	animc_status status = read_sampler(im, samplers, sampler, anim_path, &s, path);
+
+	if (status != ANIMC_OK)
+		return status;
+	gltf_path(in_path, "%s.input", path);
+	status = read_input(im, s.input, in_path, &input);
+	if (status != ANIMC_OK)
+		return status;
+	if (input.values[input.count - 1] > *last_time)
+		*last_time = input.values[input.count - 1];
+	gltf_accessor_release(&input);
+	return ANIMC_OK;
+}
+
+/* The targets of an animation's channels; *count of them in *out (malloc()ed). */
+static animc_status gather_targets(importer *im, json_t *anim, const char *anim_path, json_t *samplers,
+				   target **out, size_t *count, uint32_t *weights, json_t *weight_samplers)
+{
+	char path[GLTF_PATH_BYTES];
+	json_t *channels;
+	size_t n, used = 0;
+	target *targets;
+
+	*out = NULL;
+	*count = 0;
+	if (!gltf_get_array(im->doc, anim, anim_path, "channels", &channels))
+		return gltf_status(im->doc);
+	if (!channels)
+		return gltf_fail(im->doc, ANIMC_ERR_PARSE, anim_path, "'channels' is missing");
+	n = json_array_size(channels);
+	targets = calloc(n ? n : 1, sizeof *targets);
+	if (!targets)
+		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+	for (size_t c = 0; c < n; c++) {
+		char tpath[GLTF_PATH_BYTES];
+		json_t *ch, *tg;
+		const char *what;
+		uint64_t sampler, node;
+		bool ok;
+
+		gltf_path(path, "%s.channels[%zu]", anim_path, c);
+		gltf_path(tpath, "%s.target", path);
+		ch = gltf_expect_object(im->doc, json_array_get(channels, c), path);
+		if (!ch || !gltf_get_index(im->doc, ch, path, "sampler", true, json_array_size(samplers),
+					   &sampler))
+			goto fail;
+		tg = gltf_expect_object(im->doc, gltf_member(ch, "target"), tpath);
+		if (!tg)
+			goto fail;
+		what = gltf_get_string(im->doc, tg, tpath, "path", true, &ok);
+		if (!ok)
+			goto fail;
+		if (!gltf_member(tg, "node")) {
+			gltf_warn(im->doc, tpath, "targets no node ('%s', an extension's); left out", what);
+			continue;
+		}
+		if (!gltf_get_index(im->doc, tg, tpath, "node", true, json_array_size(im->doc->nodes_json),
+				    &node))
+			goto fail;
+		if (strcmp(what, "weights") == 0) {
+			(*weights)++;
+			json_array_append_new(weight_samplers, json_integer((json_int_t)sampler));
+			continue;
+		}
+		animc_track_kind kind;
+
+		if (strcmp(what, "translation") == 0)
+			kind = ANIMC_TRANSLATION;
+		else if (strcmp(what, "rotation") == 0)
+			kind = ANIMC_ROTATION;
+		else if (strcmp(what, "scale") == 0)
+			kind = ANIMC_SCALE;
+		else {
+			gltf_warn(im->doc, tpath, "path '%s' is not translation, rotation, scale or weights; "
+				  "left out", what);
+			continue;
+		}
+		targets[used++] = (target){ node, kind, sampler, c };
+	}
+	qsort(targets, used, sizeof *targets, compare_targets);
+	/* One target used twice: the later channel wins, as in Assimp. */
+	size_t kept = 0;
+	for (size_t i = 0; i < used; i++) {
+		if (kept && targets[kept - 1].node == targets[i].node &&
+		    targets[kept - 1].kind == targets[i].kind) {
+			gltf_path(path, "%s.channels[%llu]", anim_path,
+				 (unsigned long long)targets[i].channel);
+			gltf_warn(im->doc, path, "animates the %s of nodes[%llu] again; kept this channel",
+				  animc_track_name[targets[i].kind], (unsigned long long)targets[i].node);
+			kept--;
+		}
+		targets[kept++] = targets[i];
+	}
+	*out = targets;
+	*count = kept;
+	return ANIMC_OK;
+fail:
+	free(targets);
+	return gltf_status(im->doc);
+}
+
+static animc_status import_animation(importer *im, size_t a, animc_clip_set *set)
+{
+	char anim_path[GLTF_PATH_BYTES], name_buf[GLTF_PATH_BYTES];
+	json_t *anims = gltf_member(im->doc->root, "animations"), *anim, *samplers;
+	json_t *weight_samplers = json_array();
+	target *targets = NULL;
+	size_t count = 0;
+	uint32_t weights = 0, dropped = 0, not_joints = 0;
+	float last_time = 0;
+	const char *name;
+	animc_clip *clip = NULL;
+	animc_status status;
+	bool ok;
+
+	gltf_path(anim_path, "animations[%zu]", a);
+	if (!weight_samplers)
+		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+	anim = gltf_expect_object(im->doc, json_array_get(anims, a), anim_path);
+	if (!anim || !gltf_get_array(im->doc, anim, anim_path, "samplers", &samplers)) {
+		status = gltf_status(im->doc);
+		goto done;
+	}
+	if (!samplers) {
+		status = gltf_fail(im->doc, ANIMC_ERR_PARSE, anim_path, "'samplers' is missing");
+		goto done;
+	}
+	name = gltf_get_string(im->doc, anim, anim_path, "name", false, &ok);
+	if (!ok) {
+		status = gltf_status(im->doc);
+		goto done;
+	}
+	status = gather_targets(im, anim, anim_path, samplers, &targets, &count, &weights, weight_samplers);
+	if (status != ANIMC_OK)
+		goto done;
+	if (count == 0) {
+		/* Morph weights alone (or nothing): nothing a bone plays. */
+		im->mesh_only++;
+		status = ANIMC_OK;
+		goto done;
+	}
+	clip = animc_clip_create(name);
+	if (!clip) {
+		status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < count && status == ANIMC_OK;) {
+		uint64_t node = targets[i].node;
+		const char *bone;
+		bool has[ANIMC_TRACK_COUNT] = { false }, has_matrix;
+		rest r;
+		int64_t ch;
+
+		if (!check_node(im->doc, node)) {
+			status = gltf_status(im->doc);
+			break;
+		}
+		bone = gltf_node_name(im->doc, node, name_buf);
+		ch = animc_clip_add_channel(clip, bone, strlen(bone));
+		if (ch < 0) {
+			status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+			break;
+		}
+		if (im->is_joint && !im->is_joint[node])
+			not_joints++;
+		for (; i < count && targets[i].node == node && status == ANIMC_OK; i++) {
+			status = import_track(im, samplers, anim_path, &targets[i], clip, (uint32_t)ch,
+					      &last_time, &dropped);
+			has[targets[i].kind] = true;
+		}
+		if (status != ANIMC_OK)
+			break;
+		status = node_rest(im->doc, node, &r, NULL, &has_matrix);
+		if (status != ANIMC_OK)
+			break;
+		if (has_matrix) {
+			char npath[GLTF_PATH_BYTES];
+
+			gltf_path(npath, "nodes[%llu]", (unsigned long long)node);
+			gltf_warn(im->doc, npath, "is animated but has a matrix, which glTF forbids; the "
+				  "tracks not animated come from the matrix");
+		}
+		/* Tracks a node's channels leave out keep the node's own value. */
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			animc_track *t = &clip->channels[ch].tracks[k];
+			const float *v = k == ANIMC_TRANSLATION ? r.translation :
+					 k == ANIMC_ROTATION ? r.rotation : r.scale;
+
+			if (has[k])
+				continue;
+			t->values = animc_clip_alloc_values(clip, (animc_track_kind)k, 1);
+			if (!t->values) {
+				status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+				break;
+			}
+			memcpy(t->values, v, animc_track_width[k] * sizeof *v);
+			t->value_count = 1;
+			t->is_present = true;
+			t->is_fixed = true;
+		}
+	}
+	for (size_t w = 0; status == ANIMC_OK && w < json_array_size(weight_samplers); w++)
+		status = weights_end(im, samplers, anim_path,
+				     (uint64_t)json_integer_value(json_array_get(weight_samplers, w)),
+				     &last_time);
+	if (status != ANIMC_OK)
+		goto done;
+	if (weights)
+		gltf_warn(im->doc, anim_path, "%u channel%s animate%s morph-target weights, which the "
+			  "format cannot hold; left out", weights, weights == 1 ? "" : "s",
+			  weights == 1 ? "s" : "");
+	if (dropped)
+		gltf_warn(im->doc, anim_path, "%u key%s before time 0 left out; the value at 0 is "
+			  "interpolated from the keys around it", dropped, dropped == 1 ? "" : "s");
+	if (not_joints)
+		gltf_warn(im->doc, anim_path, "%u animated node%s %s no joint of any skin (the bones "
+			  "of the document's skins)", not_joints, not_joints == 1 ? "" : "s",
+			  not_joints == 1 ? "is" : "are");
+	clip->duration_s = last_time;
+	if (!(clip->duration_s > 0)) {
+		/* A pose: every key at 0.  The original runtime loops a clip by
+		 * subtracting its length, which never ends for 0. */
+		clip->duration_s = 1.0f / 60;
+		gltf_warn(im->doc, anim_path, "lasts 0 s (every key at time 0); written as a pose "
+			  "lasting 1/60 s, since the original runtime cannot loop a clip of length 0");
+	}
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		clip->channels[c].duration_s = clip->duration_s;
+		/* A sequence the passes reduce to one key gets a positive
+		 * KeyInterval: the original runtime divides by it. */
+		clip->channels[c].key_interval_s = clip->duration_s;
+	}
+	status = animc_clip_set_add(set, clip);
+	clip = NULL;
+done:
+	animc_clip_destroy(clip);
+	free(targets);
+	json_decref(weight_samplers);
+	return status;
+}
+
+/* A set of names (open addressing, FNV-1a), each with a number, so that
+ * finding repeated names stays linear however many animations or nodes a
+ * document holds.  The names are borrowed. */
+typedef struct name_set {
+	const char **slots;
+	uint32_t *values;
+	size_t capacity;
+} name_set;
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Room for `expected` names at most. */
+static bool name_set_init(name_set *set, size_t expected)
+{
+	set->capacity = 16;
+	while (set->capacity < expected * 2 + 1)
+		set->capacity *= 2;
+	set->slots = calloc(set->capacity, sizeof *set->slots);
+	set->values = calloc(set->capacity, sizeof *set->values);
+	return set->slots && set->values;
+}
+
+static void name_set_release(name_set *set)
+{
+	free(set->slots);
+	free(set->values);
+}
+
+/* The slot of `name`: where it is, or the empty one where it would go. */
+static size_t name_set_slot(const name_set *set, const char *name)
+{
+	size_t i = name_hash(name) & (set->capacity - 1);
+
+	while (set->slots[i] && strcmp(set->slots[i], name) != 0)
+		i = (i + 1) & (set->capacity - 1);
+	return i;
+}
+
+/* True when `name` was not in the set (it is now, with `value`). */
+static bool name_set_add(name_set *set, const char *name, uint32_t value)
+{
+	size_t i = name_set_slot(set, name);
+
+	if (set->slots[i])
+		return false;
+	set->slots[i] = name;
+	set->values[i] = value;
+	return true;
+}
+
+/* Two nodes of one name both animated in a clip: the later node wins. */
+static animc_status drop_duplicate_bones(importer *im, animc_clip *clip, const char *anim_path)
+{
+	uint32_t kept = 0;
+	name_set seen;
+
+	if (!name_set_init(&seen, clip->channel_count)) {
+		name_set_release(&seen);
+		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+	}
+	/* From the last channel back: the first seen of a name is the one kept. */
+	for (uint32_t i = clip->channel_count; i-- > 0;) {
+		if (name_set_add(&seen, clip->channels[i].bone, i))
+			continue;
+		gltf_warn(im->doc, anim_path, "more than one animated node is named '%s'; kept the last "
+			  "one", clip->channels[i].bone);
+		clip->channels[i].bone = NULL;
+	}
+	for (uint32_t i = 0; i < clip->channel_count; i++)
+		if (clip->channels[i].bone)
+			clip->channels[kept++] = clip->channels[i];
+	clip->channel_count = kept;
+	name_set_release(&seen);
+	return ANIMC_OK;
+}
+
+/* Clips of one name: the later ones get ".1", ".2", ... (the first suffix
+ * no clip has). */
+static animc_status rename_duplicates(importer *im, animc_clip_set *set, const size_t *anim_index)
+{
+	name_set names;   /* every final name; an original's value: the next suffix to try */
+	animc_status status = ANIMC_OK;
+
+	/* The originals, and at most one new name per clip. */
+	if (!name_set_init(&names, (size_t)set->count * 2)) {
+		name_set_release(&names);
+		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+	}
+	for (uint32_t i = 0; i < set->count; i++)
+		name_set_add(&names, set->clips[i]->name, 1);
+	for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++) {
+		animc_clip *clip = set->clips[i];
+		size_t slot = name_set_slot(&names, clip->name);
+		char path[GLTF_PATH_BYTES];
+
+		/* Unnamed clips are numbered by position; the first clip of a
+		 * name (the one the set holds) keeps it. */
+		if (!clip->name[0] || names.slots[slot] == clip->name)
+			continue;
+		for (;;) {
+			size_t len = strlen(clip->name) + 24;
+			char *name = animc_arena_alloc(&clip->arena, len, 1);
+
+			if (!name) {
+				status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+				break;
+			}
+			snprintf(name, len, "%s.%lu", clip->name, (unsigned long)names.values[slot]++);
+			if (!name_set_add(&names, name, 1))
+				continue;
+			gltf_path(path, "animations[%zu]", anim_index[i]);
+			gltf_warn(im->doc, path, "an earlier animation is named '%s' too; this one is "
+				  "written as '%s'", clip->name, name);
+			clip->name = name;
+			break;
+		}
+	}
+	name_set_release(&names);
+	return status;
+}
+
+/* Mark the nodes that are joints of some skin. */
+static animc_status mark_joints(importer *im)
+{
+	json_t *skins;
+	size_t nodes = json_array_size(im->doc->nodes_json);
+
+	if (!gltf_get_array(im->doc, im->doc->root, "", "skins", &skins))
+		return gltf_status(im->doc);
+	if (!skins || json_array_size(skins) == 0)
+		return ANIMC_OK;
+	im->is_joint = calloc(nodes ? nodes : 1, sizeof *im->is_joint);
+	if (!im->is_joint)
+		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+	for (size_t s = 0; s < json_array_size(skins); s++) {
+		char path[GLTF_PATH_BYTES];
+		json_t *skin, *joints;
+
+		gltf_path(path, "skins[%zu]", s);
+		skin = gltf_expect_object(im->doc, json_array_get(skins, s), path);
+		if (!skin || !gltf_get_array(im->doc, skin, path, "joints", &joints))
+			return gltf_status(im->doc);
+		for (size_t j = 0; joints && j < json_array_size(joints); j++) {
+			json_t *v = json_array_get(joints, j);
+			json_int_t node = json_is_integer(v) ? json_integer_value(v) : -1;
+
+			if (node < 0 || (uint64_t)node >= nodes)
+				return gltf_fail(im->doc, ANIMC_ERR_INVALID, NULL, "%s.joints[%zu]: not a node "
+						 "index (0 to %zu)", path, j, nodes ? nodes - 1 : 0);
+			im->is_joint[node] = true;
+		}
+	}
+	return ANIMC_OK;
+}
+
+animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
+			     const gltf_bounds *bounds, animc_clip_set *out)
+{
+	importer im = { .doc = doc, .options = options, .bounds = bounds ? bounds : &gltf_default_bounds };
+	json_t *anims;
+	size_t *anim_index = NULL;
+	animc_status status = ANIMC_OK, failed = ANIMC_OK;
+
+	if (!gltf_get_array(doc, doc->root, "", "animations", &anims))
+		return gltf_status(doc);
+	/* With --skeleton the build checks bones against the model; without,
+	 * the document's own skins say which nodes are bones. */
+	if (!options || !options->skeleton)
+		status = mark_joints(&im);
+	if (status == ANIMC_OK && anims && json_array_size(anims)) {
+		anim_index = calloc(json_array_size(anims), sizeof *anim_index);
+		if (!anim_index)
+			status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+	}
+	/* An animation that cannot be read fails alone (its error names it):
+	 * the others are still imported, as a bad clip of an Assimp source
+	 * fails alone.  The source still fails, having reported an error. */
+	for (size_t a = 0; status == ANIMC_OK && anims && a < json_array_size(anims); a++) {
+		uint32_t before = out->count;
+		animc_status one = import_animation(&im, a, out);
+
+		if (one == ANIMC_ERR_NOMEM) {
+			status = one;
+		} else if (one != ANIMC_OK) {
+			json_t *name = gltf_member(json_array_get(anims, a), "name");
+			char path[GLTF_PATH_BYTES];
+
+			gltf_path(path, "animations[%zu]", a);
+			if (name && json_is_string(name))
+				gltf_fail(doc, one, path, "clip '%s' failed; the other clips are still "
+					  "imported", json_string_value(name));
+			else
+				gltf_fail(doc, one, path, "failed; the other clips are still imported");
+			failed = failed ? failed : one;
+		} else if (out->count > before) {
+			char path[GLTF_PATH_BYTES];
+
+			anim_index[before] = a;
+			gltf_path(path, "animations[%zu]", a);
+			status = drop_duplicate_bones(&im, out->clips[before], path);
+		}
+	}
+	if (status == ANIMC_OK && failed && out->count == 0)
+		status = failed;
+	if (status == ANIMC_OK)
+		status = rename_duplicates(&im, out, anim_index);
+	if (status == ANIMC_OK && im.mesh_only)
+		gltf_warn(doc, NULL, "%u animation%s move%s no node (morph-target weights only, or no "
+			  "channel), which the format cannot hold; left out", im.mesh_only,
+			  im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
+	free(anim_index);
+	free(im.is_joint);
+	if (status != ANIMC_OK) {
+		animc_clip_set_release(out);
+		return status;
+	}
+	out->is_single_asset = false;
+	return out->count ? ANIMC_OK : ANIMC_ERR_NOT_FOUND;
+}
+
+/* --------------------------------------------------------------- skeleton */
+
+animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
+{
+	size_t nodes = json_array_size(doc->nodes_json), root_count = 0, stack_used = 0;
+	int64_t *parent = NULL;
+	size_t *roots = NULL, *stack = NULL;
+	int32_t *bone_of = NULL;
+	json_t *scenes, *scene = NULL;
+	uint64_t scene_index = 0;
+	animc_status status = ANIMC_OK;
+	bool synthetic_root;
+
+	memset(out, 0, sizeof *out);
+	if (!gltf_get_array(doc, doc->root, "", "scenes", &scenes))
+		return gltf_status(doc);
+	if (scenes && json_array_size(scenes)) {
+		if (!gltf_get_index(doc, doc->root, "", "scene", false, json_array_size(scenes), &scene_index))
+			return gltf_status(doc);
+		char path[GLTF_PATH_BYTES];
+
+		gltf_path(path, "scenes[%llu]", (unsigned long long)scene_index);
+		scene = gltf_expect_object(doc, json_array_get(scenes, scene_index), path);
+		if (!scene)
+			return gltf_status(doc);
+	}
+	parent = malloc((nodes ? nodes : 1) * sizeof *parent);
+	roots = malloc((nodes ? nodes : 1) * sizeof *roots);
+	stack = malloc((nodes ? nodes : 1) * sizeof *stack);
+	bone_of = malloc((nodes ? nodes : 1) * sizeof *bone_of);
+	if (!parent || !roots || !stack || !bone_of) {
+		status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < nodes; i++) {
+		parent[i] = -1;
+		bone_of[i] = -1;
+	}
+	/* Each node has at most one parent. */
+	for (size_t i = 0; i < nodes; i++) {
+		char path[GLTF_PATH_BYTES];
+		json_t *children;
+
+		if (!check_node(doc, i)) {
+			status = gltf_status(doc);
+			goto done;
+		}
+		gltf_path(path, "nodes[%zu]", i);
+		if (!gltf_get_array(doc, json_array_get(doc->nodes_json, i), path, "children", &children)) {
+			status = gltf_status(doc);
+			goto done;
+		}
+		for (size_t c = 0; children && c < json_array_size(children); c++) {
+			json_t *v = json_array_get(children, c);
+			json_int_t child = json_is_integer(v) ? json_integer_value(v) : -1;
+
+			if (child < 0 || (uint64_t)child >= nodes) {
+				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: not a node "
+						   "index (0 to %zu)", path, c, nodes ? nodes - 1 : 0);
+				goto done;
+			}
+			if (parent[child] >= 0 || (size_t)child == i) {
+				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: nodes[%lld] "
+						   "already has a parent (nodes[%lld]); the node tree is not a "
+						   "tree", path, c, (long long)child, (long long)parent[child]);
+				goto done;
+			}
+			parent[child] = (int64_t)i;
+		}
+	}
+	if (scene) {
+		json_t *list;
+
+		char spath[GLTF_PATH_BYTES];
+
+		gltf_path(spath, "scenes[%llu]", (unsigned long long)scene_index);
+		if (!gltf_get_array(doc, scene, spath, "nodes", &list)) {
+			status = gltf_status(doc);
+			goto done;
+		}
+		for (size_t i = 0; list && i < json_array_size(list); i++) {
+			json_t *v = json_array_get(list, i);
+			json_int_t node = json_is_integer(v) ? json_integer_value(v) : -1;
+
+			if (node < 0 || (uint64_t)node >= nodes || parent[node] >= 0 ||
+			    root_count >= nodes) {
+				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: not "
+						   "the index of a root node", (unsigned long long)scene_index, i);
+				goto done;
+			}
+			roots[root_count++] = (size_t)node;
+		}
+	} else {
+		for (size_t i = 0; i < nodes; i++)
+			if (parent[i] < 0)
+				roots[root_count++] = i;
+	}
+	/* Several roots (or none) hang under one "ROOT", as Assimp builds it,
+	 * so that bone numbers agree whichever reads the model. */
+	synthetic_root = root_count != 1;
+	out->bones = calloc(nodes + 1, sizeof *out->bones);
+	if (!out->bones) {
+		status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+		goto done;
+	}
+	if (synthetic_root) {
+		animc_bone *b = &out->bones[out->bone_count++];
+		static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+		b->name = animc_arena_strndup(&out->arena, "ROOT", 4);
+		b->parent = -1;
+		memcpy(b->local, identity, sizeof identity);
+		b->rotation[3] = 1;
+		b->scale[0] = b->scale[1] = b->scale[2] = 1;
+		if (!b->name) {
+			status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+			goto done;
+		}
+	}
+	/* Depth-first pre-order without recursion (chains can be deep). */
+	for (size_t r = root_count; r-- > 0;)
+		stack[stack_used++] = roots[r];
+	while (stack_used) {
+		size_t n = stack[--stack_used];
+		char name_buf[GLTF_PATH_BYTES], path[GLTF_PATH_BYTES];
+		const char *name = gltf_node_name(doc, n, name_buf);
+		animc_bone *b;
+		json_t *children;
+		bool has_matrix;
+		rest rt;
+
+		if (bone_of[n] >= 0 || out->bone_count > nodes) {
+			status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "nodes[%zu] is reached twice", n);
+			goto done;
+		}
+		b = &out->bones[out->bone_count];
+		bone_of[n] = (int32_t)out->bone_count++;
+		b->parent = parent[n] >= 0 ? bone_of[parent[n]] : synthetic_root ? 0 : -1;
+		b->name = animc_arena_strndup(&out->arena, name, strlen(name));
+		if (!b->name) {
+			status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+			goto done;
+		}
+		status = node_rest(doc, n, &rt, b->local, &has_matrix);
+		if (status != ANIMC_OK)
+			goto done;
+		memcpy(b->translation, rt.translation, sizeof rt.translation);
+		memcpy(b->rotation, rt.rotation, sizeof rt.rotation);
+		memcpy(b->scale, rt.scale, sizeof rt.scale);
+		gltf_path(path, "nodes[%zu]", n);
+		gltf_get_array(doc, json_array_get(doc->nodes_json, n), path, "children", &children);
+		for (size_t c = children ? json_array_size(children) : 0; c-- > 0;) {
+			if (stack_used >= nodes) {
+				status = gltf_fail(doc, ANIMC_ERR_INVALID, path, "the node tree has a cycle");
+				goto done;
+			}
+			stack[stack_used++] = (size_t)json_integer_value(json_array_get(children, c));
+		}
+	}
+done:
+	free(parent);
+	free(roots);
+	free(stack);
+	free(bone_of);
+	if (status != ANIMC_OK)
+		animc_skeleton_release(out);
+	return status;
+}
+
+/* ------------------------------------------------------------ the importer */
+
+static uint32_t head_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static const uint8_t *find(const uint8_t *head, size_t size, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t i = 0; n <= size && i <= size - n; i++)
+		if (head[i] == (uint8_t)needle[0] && memcmp(head + i, needle, n) == 0)
+			return head + i;
+	return NULL;
+}
+
+/*
+ * The asset's major version as the first bytes show it (its first digit),
+ * -1 when the head does not say (the asset object may come later in a
+ * large document).
+ */
+static int head_version(const uint8_t *head, size_t size)
+{
+	const uint8_t *asset = find(head, size, "\"asset\""), *v, *end = head + size;
+
+	if (!asset)
+		return -1;
+	v = find(asset, (size_t)(end - asset), "\"version\"");
+	if (!v || v - asset > 512)
+		return -1;
+	v += 9;
+	while (v < end && (*v == ' ' || *v == '\t' || *v == '\r' || *v == '\n' || *v == ':'))
+		v++;
+	if (end - v < 2 || v[0] != '"' || v[1] < '0' || v[1] > '9')
+		return -1;
+	return v[1] - '0';
+}
+
+static bool has_extension(const char *path, const char *ext)
+{
+	size_t n = path ? strlen(path) : 0, e = strlen(ext);
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return n > e && strcasecmp(path + n - e, ext) == 0 && (!slash || (size_t)(slash - path) < n - e - 1);
+}
+
+static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size)
+{
+	size_t skip = 0;
+	int version;
+
+	/* "glTF": a GLB container; version 1 (glTF 1.0) is Assimp's. */
+	if (size >= 8 && head_u32(head) == 0x46546C67u)
+		return head_u32(head + 4) == 1 ? ANIMC_PROBE_NO : ANIMC_PROBE_CONTENT;
+	if (size >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
+		skip = 3;
+	while (skip < size && (head[skip] == ' ' || head[skip] == '\t' || head[skip] == '\r' ||
+			       head[skip] == '\n'))
+		skip++;
+	if (skip < size && head[skip] == '{') {
+		version = head_version(head + skip, size - skip);
+		if (version == 1)
+			return ANIMC_PROBE_NO;   /* glTF 1.0: Assimp reads it */
+		if (version >= 0)
+			return ANIMC_PROBE_CONTENT;   /* 2.x, or a later one to refuse */
+	}
+	return has_extension(path, ".gltf") || has_extension(path, ".glb") ? ANIMC_PROBE_EXTENSION :
+									      ANIMC_PROBE_NO;
+}
+
+/* The bake bound of a build.  --tolerance, once the build has one, is
+ * passed through here; until then every build bakes to the default. */
+static const gltf_bounds *bounds_for(const animc_import_options *options)
+{
+	(void)options;
+	return &gltf_default_bounds;
+}
+
+static animc_status import_gltf(const animc_import_request *req, animc_clip_set *out,
+				animc_diag_sink *sink)
+{
+	gltf_doc doc;
+	animc_status status = gltf_doc_parse(&doc, req->path, req->data, req->size, sink);
+
+	if (status == ANIMC_OK)
+		status = gltf_doc_import(&doc, req->options, bounds_for(req->options), out);
+	gltf_doc_release(&doc);
+	return status;
+}
+
+static animc_status skeleton_gltf(const char *path, animc_skeleton *out, animc_diag_sink *sink)
+{
+	uint8_t *data;
+	size_t size;
+	char why[256];
+	gltf_doc doc;
+	animc_status status;
+
+	memset(out, 0, sizeof *out);
+	if (!gltf_read_file(path, GLTF_MAX_BUFFER_BYTES, &data, &size, why, sizeof why)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
+		return ANIMC_ERR_IO;
+	}
+	status = gltf_doc_parse(&doc, path, data, size, sink);
+	if (status == ANIMC_OK)
+		status = gltf_doc_skeleton(&doc, out);
+	gltf_doc_release(&doc);
+	free(data);
+	return status;
+}
+
+const animc_importer animc_importer_gltf = {
+	.name = "gltf",
+	.description = "glTF 2.0 (.gltf, .glb): STEP, LINEAR and CUBICSPLINE keys, skins",
+	.probe = probe_gltf,
+	.import = import_gltf,
+	.load_skeleton = skeleton_gltf,
+};
