@@ -12,6 +12,7 @@ int animc_fuzz_robotgame(const uint8_t *data, size_t size);
 int animc_fuzz_loader(const uint8_t *data, size_t size);
 int animc_fuzz_xna(const uint8_t *data, size_t size);
 int animc_fuzz_assimp(const uint8_t *data, size_t size);
+int animc_fuzz_gltf(const uint8_t *data, size_t size);
 
 static size_t replay(const char *dir, const char *suffix, int (*entry)(const uint8_t *, size_t))
 {
@@ -63,11 +64,22 @@ static void assimp_seeds(void **state)
 	assert_true(replay("testdata/assimp", NULL, animc_fuzz_assimp) > 0);
 }
 
+static void gltf_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/gltf", NULL, animc_fuzz_gltf) > 0);
+	assert_true(replay("testdata/gltf", ".gltf", animc_fuzz_gltf) > 0);
+	assert_true(replay("testdata/gltf", ".glb", animc_fuzz_gltf) > 0);
+	assert_true(replay("testdata/gltf/hostile", ".gltf", animc_fuzz_gltf) > 0);
+	assert_true(replay("testdata/gltf/hostile", ".glb", animc_fuzz_gltf) > 0);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(robotgame_seeds),
 	cmocka_unit_test(xna_seeds),
 	cmocka_unit_test(loader_seeds),
 	cmocka_unit_test(assimp_seeds),
+	cmocka_unit_test(gltf_seeds),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,318 @@
+/*
+ * gltf_cli_test.c - the glTF importer through the command line: a bad
+ * animation beside good ones, every hostile document failing with no output,
+ * rest values of tracks not animated, skins and --skeleton with a glTF
+ * model, and edge cases (keys before 0, a pose, repeated names, morph
+ * weights) written as clips the original runtime plays.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animrt.h>
+
+#define FIXTURES "testdata/gltf"
+#define HOSTILE FIXTURES "/hostile"
+
+static const animrt_sequence *sequence_of(const animrt_clip *clip, const char *bone)
+{
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		if (strcmp(clip->sequences[i].bone, bone) == 0)
+			return &clip->sequences[i];
+	fail_msg("no sequence for bone '%s'", bone);
+	return NULL;
+}
+
+/* A glTF file (JSON, data in a base64 URI) with one bone and one clip per
+ * entry: translation keys at `times` (seconds), or rotations (x y z w). */
+typedef struct gltf_clip {
+	const char *name;
+	float times[2];
+	float values[8];
+	bool is_rotation;
+} gltf_clip;
+
+static void base64_append(char **out, size_t *n, const uint8_t *data, size_t size)
+{
+	static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < size; i += 3) {
+		uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < size ? (uint32_t)data[i + 1] << 8 : 0) |
+			     (i + 2 < size ? data[i + 2] : 0);
+
+		(*out)[(*n)++] = table[v >> 18 & 63];
+		(*out)[(*n)++] = table[v >> 12 & 63];
+		(*out)[(*n)++] = i + 1 < size ? table[v >> 6 & 63] : '=';
+		(*out)[(*n)++] = i + 2 < size ? table[v & 63] : '=';
+	}
+}
+
+static void write_gltf(const char *path, const gltf_clip *clips, size_t count)
+{
+	uint8_t bin[1024];
+	char *json = malloc(16384), *b64 = malloc(2048);
+	size_t used = 0, n = 0, b64_len = 0;
+
+	assert_non_null(json);
+	assert_non_null(b64);
+	used += (size_t)snprintf(json + used, 16384 - used,
+				 "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+				 "\"nodes\":[{\"name\":\"Arm\"}],\"bufferViews\":[");
+	for (size_t i = 0; i < count; i++) {
+		size_t values = clips[i].is_rotation ? 8 : 6;
+
+		used += (size_t)snprintf(json + used, 16384 - used,
+					 "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},"
+					 "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}",
+					 i ? "," : "", n, n + 8, values * 4);
+		memcpy(bin + n, clips[i].times, 8);
+		memcpy(bin + n + 8, clips[i].values, values * 4);
+		n += 8 + values * 4;
+	}
+	used += (size_t)snprintf(json + used, 16384 - used, "],\"accessors\":[");
+	for (size_t i = 0; i < count; i++)
+		used += (size_t)snprintf(json + used, 16384 - used,
+					 "%s{\"bufferView\":%zu,\"componentType\":5126,\"count\":2,\"type\":"
+					 "\"SCALAR\",\"min\":[%g],\"max\":[%g]},"
+					 "{\"bufferView\":%zu,\"componentType\":5126,\"count\":2,\"type\":\"%s\"}",
+					 i ? "," : "", 2 * i, (double)clips[i].times[0], (double)clips[i].times[1],
+					 2 * i + 1, clips[i].is_rotation ? "VEC4" : "VEC3");
+	used += (size_t)snprintf(json + used, 16384 - used, "],\"animations\":[");
+	for (size_t i = 0; i < count; i++)
+		used += (size_t)snprintf(json + used, 16384 - used,
+					 "%s{\"name\":\"%s\",\"samplers\":[{\"input\":%zu,\"output\":%zu}],"
+					 "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"%s\"}}]}",
+					 i ? "," : "", clips[i].name, 2 * i, 2 * i + 1,
+					 clips[i].is_rotation ? "rotation" : "translation");
+	base64_append(&b64, &b64_len, bin, n);
+	used += (size_t)snprintf(json + used, 16384 - used,
+				 "],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/"
+				 "octet-stream;base64,%.*s\"}]}",
+				 n, (int)b64_len, b64);
+	assert_true(used < 16384);
+	assert_true(test_write_file(path, json, used));
+	free(b64);
+	free(json);
+}
+
+static void a_bad_animation_leaves_the_others_compiled(void **state)
+{
+	/* A NaN key and a zero quaternion fail their clip alone; keys before
+	 * 0 are cut (with a warning), so that clip is written. */
+	static const gltf_clip clips[] = {
+		{ "good", { 0, 1 }, { 0, 0, 0, 1, 1, 1 }, false },
+		{ "nan", { 0, 1 }, { 0, 0, 0, NAN, 1, 1 }, false },
+		{ "zero", { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 0 }, true },
+		{ "good-negative", { -1, 1 }, { 0, 0, 0, 1, 1, 1 }, false },
+		{ "good2", { 0, 2 }, { 0, 0, 0, 1, 0, 0, 1, 0 }, true },
+	};
+	char *dir = test_tmpdir("gltf-bad-keys");
+	char *src = test_format("%s/hero.gltf", dir);
+	char *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	write_gltf(src, clips, sizeof clips / sizeof clips[0]);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
+		char *xnb = test_format("%s/hero/%s.xnb", out, clips[i].name);
+		bool good = strncmp(clips[i].name, "good", 4) == 0;
+
+		if (test_file_exists(xnb) != good)
+			fail_msg("%s: %s", xnb, good ? "missing" : "written");
+		if (!good)   /* the error names the clip */
+			assert_non_null(strstr(r.err, clips[i].name));
+		free(xnb);
+	}
+	assert_non_null(strstr(r.err, "animations[3]: 1 key before time 0 left out"));
+	test_run_release(&r);
+	char *good2 = test_format("%s/hero/good2.xnb", out);
+	animrt_clip *clip;
+
+	assert_int_equal(animrt_open_file(good2, &clip, NULL), ANIMRT_OK);
+	assert_true(clip->duration_s == 2.0f);
+	animrt_close(clip);
+	free(good2);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void cli_fails_each_hostile_file_without_output(void **state)
+{
+	char **files = test_list_dir(HOSTILE, NULL);
+	char *out = test_tmpdir("gltf-hostile");
+	char *argv[80] = { NULL, "build", "-o", out };
+	size_t argc = 4, n = 0;
+	test_run r;
+
+	(void)state;
+	for (char **p = files; *p; p++) {
+		if (strcmp(*p, "expected.txt") == 0)
+			continue;
+		assert_true(argc < 79);
+		argv[argc++] = test_format("%s/%s", HOSTILE, *p);
+		n++;
+	}
+	argv[0] = (char *)(uintptr_t)test_animc_path();
+	argv[argc] = NULL;
+	r = test_execv((const char *const *)argv);
+	assert_int_equal(r.status, 1);
+	char *summary = test_format("compiled 0, failed %zu, skipped 0\n", n);
+	assert_non_null(strstr(r.out, summary));
+	assert_int_equal(test_count_files(out), 0);
+	for (size_t i = 4; i < argc; i++) {
+		char *named = test_format("%s:", argv[i]);
+
+		if (!strstr(r.err, named))
+			fail_msg("no diagnostic names %s", argv[i]);
+		free(named);
+		free(argv[i]);
+	}
+	free(summary);
+	test_run_release(&r);
+	test_free_list(files);
+	free(out);
+}
+
+/* Tracks a node does not animate keep its rest value; a document's skins
+ * flag animated nodes that are no joint; --skeleton with a glTF model. */
+static void rest_values_skins_and_skeleton_option(void **state)
+{
+	char *out = test_tmpdir("gltf-cli");
+	char *walk = test_format("%s/linear/walk.xnb", out);
+	test_run r = test_animc("build", "-q", "-o", out, FIXTURES "/linear.gltf", FIXTURES "/skin.gltf", NULL);
+	animrt_clip *clip;
+	const animrt_sequence *root, *arm;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	/* skin.gltf animates "Armature", which is no joint: a warning. */
+	assert_non_null(strstr(r.err, "skin.gltf: warning: animations[0]: 1 animated node is no joint"));
+	test_run_release(&r);
+	assert_int_equal(animrt_open_file(walk, &clip, NULL), ANIMRT_OK);
+	root = sequence_of(clip, "Root");
+	arm = sequence_of(clip, "nodes[1]");
+	assert_true(root->is_fixed_scale && root->scale[0] == 1 && root->scale[1] == 1);
+	assert_true(arm->is_fixed_rotation && arm->is_fixed_translation);
+	assert_true(fabsf(arm->rotation[2] - sinf(0.15f)) < 1e-6f);
+	animrt_close(clip);
+	/* With --skeleton the model decides: every bone of skin.gltf is a node
+	 * of it, none of linear.gltf's is. */
+	r = test_animc("build", "-q", "--skeleton", FIXTURES "/skin.gltf", "-o", out, FIXTURES "/skin.gltf",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "no joint"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--skeleton", FIXTURES "/skin.gltf", "-o", out, FIXTURES "/linear.gltf",
+		       NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "bone 'Root' is not in the skeleton"));
+	test_run_release(&r);
+	free(walk);
+	free(out);
+}
+
+/* Keys before 0, late keys, a pose, clips of one name, morph weights:
+ * every output plays in the original runtime (no zero KeyInterval on a
+ * one-key sequence, no zero duration), with the warnings that say so. */
+static void edge_cases_write_playable_clips(void **state)
+{
+	char *out = test_tmpdir("gltf-edges");
+	test_run r = test_animc("build", "-o", out, FIXTURES "/edges.gltf", NULL);
+	static const char *const clips[] = { "early", "late", "pose", "late.1" };
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "animations[0]: 4 keys before time 0 left out"));
+	assert_non_null(strstr(r.err, "animations[2]: lasts 0 s"));
+	assert_non_null(strstr(r.err, "animations[3]: an earlier animation is named 'late' too"));
+	assert_non_null(strstr(r.err, "morph-target weights"));
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
+		char *xnb = test_format("%s/edges/%s.xnb", out, clips[i]);
+		animrt_clip *clip;
+
+		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+		assert_true(clip->duration_s > 0);
+		for (uint32_t s = 0; s < clip->sequence_count; s++) {
+			const animrt_sequence *q = &clip->sequences[s];
+
+			assert_true(q->duration_s > 0);
+			if (!q->has_time)
+				assert_true(q->key_interval_s > 0);
+		}
+		if (i == 2)   /* the pose: 1/60 s */
+			assert_true(clip->duration_s == 1.0f / 60);
+		animrt_close(clip);
+		free(xnb);
+	}
+	/* The unnamed clip runs as long as its longest channel, weights
+	 * included (3 s), as Assimp measures it. */
+	char *unnamed = test_format("%s/edges/clip4.xnb", out);
+	animrt_clip *clip;
+
+	assert_int_equal(animrt_open_file(unnamed, &clip, NULL), ANIMRT_OK);
+	assert_true(clip->duration_s == 3.0f);
+	animrt_close(clip);
+	free(unnamed);
+	free(out);
+}
+
+/* Every clip of every fixture loads in FNA with the original RobotGame
+ * reader, equal to `animc dump`, and plays in the original AnimationBinder
+ * (Once and Repeat) without a hang or a non-finite value. */
+static void fixtures_play_in_the_original_runtime(void **state)
+{
+	const char *check = "../shared/conformance/fna/check";
+	char *out = test_tmpdir("gltf-play");
+	char **files = test_list_dir(FIXTURES, NULL);
+	test_run r;
+	size_t n = 0;
+
+	(void)state;
+	r = test_exec("sh", "-c", "command -v mono", NULL);
+	if (!test_file_exists(check) || r.status != 0) {
+		test_run_release(&r);
+		test_free_list(files);
+		free(out);
+		print_message("skipped: ../shared/conformance/fna or mono not found\n");
+		skip();
+	}
+	test_run_release(&r);
+	for (char **p = files; *p; p++) {
+		char *src;
+
+		if (!strstr(*p, ".gltf") && !strstr(*p, ".glb"))
+			continue;
+		src = test_format("%s/%s", FIXTURES, *p);
+		r = test_animc("build", "-q", "-o", out, src, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		free(src);
+		n++;
+	}
+	assert_true(n >= 8);
+	r = test_exec(check, "--play", test_animc_path(), out, NULL);
+	if (r.status != 0)
+		fail_msg("check --play: exit %d\n%s%s", r.status, r.out, r.err);
+	assert_non_null(strstr(r.out, "hang: 0 files"));
+	test_run_release(&r);
+	test_free_list(files);
+	free(out);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
+	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
+	cmocka_unit_test(rest_values_skins_and_skeleton_option),
+	cmocka_unit_test(edge_cases_write_playable_clips),
+	cmocka_unit_test(fixtures_play_in_the_original_runtime),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,797 @@
+/*
+ * gltf_test.c - the glTF importer in process: every fixture of
+ * testdata/gltf imported, processed, written and loaded, then sampled as the
+ * original runtime samples it, against a reference evaluator of the glTF
+ * 2.0 sampler rules written here from the keys in NAME.keys.json (decoded
+ * by scripts/make-gltf-fixtures, not by the importer); the key conversion on
+ * its own; hostile documents; recognition; skeletons and names against the
+ * Assimp path.  gltf_cli_test.c covers the command line.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "test_support.h"
+#include <animc/animrt.h>
+#include "assimp/assimp_internal.h"
+#include "gltf_internal.h"
+
+#define FIXTURES "testdata/gltf"
+#define HOSTILE FIXTURES "/hostile"
+
+/* ------------------------------------------------- the reference evaluator */
+
+/* One animated track of a fixture, as the glTF 2.0 specification reads it. */
+typedef struct ref_track {
+	const char *clip, *bone, *path, *interpolation;
+	size_t n;            /* keys */
+	unsigned width;      /* 3, or 4 for rotations */
+	double *times;
+	double *values;      /* n (or 3n for CUBICSPLINE) elements of width */
+} ref_track;
+
+static void ref_normalise(double *q)
+{
+	double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+
+	for (int i = 0; i < 4; i++)
+		q[i] /= len;
+}
+
+/* The specification's slerp: shortest arc, in double precision. */
+static void ref_slerp(const double *a, const double *b, double u, double *out)
+{
+	double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], s = d < 0 ? -1 : 1;
+	double angle = acos(fmin(1.0, fabs(d)));
+
+	if (angle < 1e-9) {
+		for (int i = 0; i < 4; i++)
+			out[i] = a[i];
+		return;
+	}
+	for (int i = 0; i < 4; i++)
+		out[i] = sin((1 - u) * angle) / sin(angle) * a[i] + s * sin(u * angle) / sin(angle) * b[i];
+}
+
+static const double *ref_value(const ref_track *t, size_t k)
+{
+	bool cubic = strcmp(t->interpolation, "CUBICSPLINE") == 0;
+
+	return &t->values[(k * (cubic ? 3 : 1) + cubic) * t->width];
+}
+
+/* The track at time t: held before the first key and after the last. */
+static void ref_sample(const ref_track *t, double time, double *out)
+{
+	size_t k = 0;
+
+	if (time <= t->times[0] || t->n == 1) {
+		memcpy(out, ref_value(t, 0), t->width * sizeof *out);
+		return;
+	}
+	if (time >= t->times[t->n - 1]) {
+		memcpy(out, ref_value(t, t->n - 1), t->width * sizeof *out);
+		return;
+	}
+	while (t->times[k + 1] <= time)
+		k++;
+	double t0 = t->times[k], t1 = t->times[k + 1], d = t1 - t0, s = (time - t0) / d;
+	const double *a = ref_value(t, k), *b = ref_value(t, k + 1);
+
+	if (strcmp(t->interpolation, "STEP") == 0) {
+		memcpy(out, a, t->width * sizeof *out);
+	} else if (strcmp(t->interpolation, "LINEAR") == 0) {
+		if (t->width == 4)
+			ref_slerp(a, b, s, out);
+		else
+			for (unsigned i = 0; i < t->width; i++)
+				out[i] = a[i] + (b[i] - a[i]) * s;
+	} else {
+		const double *bk = &t->values[(k * 3 + 2) * t->width];   /* out-tangent of k */
+		const double *ak1 = &t->values[((k + 1) * 3) * t->width]; /* in-tangent of k+1 */
+		double s2 = s * s, s3 = s2 * s;
+
+		for (unsigned i = 0; i < t->width; i++)
+			out[i] = (2 * s3 - 3 * s2 + 1) * a[i] + (s3 - 2 * s2 + s) * d * bk[i] +
+				 (-2 * s3 + 3 * s2) * b[i] + (s3 - s2) * d * ak1[i];
+		if (t->width == 4)
+			ref_normalise(out);
+	}
+}
+
+/* Distance between a sampled value and the reference: rotation angle in
+ * radians, else the largest component difference. */
+static double ref_error(unsigned width, const float *got, const double *want)
+{
+	double e = 0;
+
+	if (width == 4) {
+		/* Both normalised in double (float output is unit to about 1e-7,
+		 * which acos near 1 would blow up to 1e-3 rad), then the angle as
+		 * 4 atan2(|a - b|, |a + b|), exact near 0. */
+		double g[4], w[4], dot = 0, diff = 0, sum = 0;
+
+		for (int i = 0; i < 4; i++) {
+			g[i] = got[i];
+			w[i] = want[i];
+			dot += g[i] * w[i];
+		}
+		ref_normalise(g);
+		ref_normalise(w);
+		for (int i = 0; i < 4; i++) {
+			double a = g[i], b = dot < 0 ? -w[i] : w[i];
+
+			diff += (a - b) * (a - b);
+			sum += (a + b) * (a + b);
+		}
+		return 4 * atan2(sqrt(diff), sqrt(sum));
+	}
+	for (unsigned i = 0; i < width; i++)
+		e = fmax(e, fabs(got[i] - want[i]));
+	return e;
+}
+
+typedef struct fixture {
+	json_t *root;
+	ref_track *tracks;
+	size_t count;
+} fixture;
+
+static void fixture_load(fixture *f, const char *keys_path)
+{
+	json_error_t err;
+	json_t *tracks;
+
+	f->root = json_load_file(keys_path, 0, &err);
+	if (!f->root)
+		fail_msg("%s:%d: %s", keys_path, err.line, err.text);
+	tracks = json_object_get(f->root, "tracks");
+	f->count = json_array_size(tracks);
+	f->tracks = calloc(f->count, sizeof *f->tracks);
+	assert_non_null(f->tracks);
+	for (size_t i = 0; i < f->count; i++) {
+		json_t *o = json_array_get(tracks, i), *times = json_object_get(o, "times"),
+		       *values = json_object_get(o, "values");
+		ref_track *t = &f->tracks[i];
+
+		t->clip = json_string_value(json_object_get(o, "clip"));
+		t->bone = json_string_value(json_object_get(o, "bone"));
+		t->path = json_string_value(json_object_get(o, "path"));
+		t->interpolation = json_string_value(json_object_get(o, "interpolation"));
+		t->width = strcmp(t->path, "rotation") == 0 ? 4 : 3;
+		t->n = json_array_size(times);
+		t->times = calloc(t->n, sizeof *t->times);
+		t->values = calloc(json_array_size(values), sizeof *t->values);
+		assert_non_null(t->times);
+		assert_non_null(t->values);
+		for (size_t k = 0; k < t->n; k++)
+			t->times[k] = json_number_value(json_array_get(times, k));
+		for (size_t k = 0; k < json_array_size(values); k++)
+			t->values[k] = json_number_value(json_array_get(values, k));
+		/* Quantised rotations are near unit; the specification's values
+		 * are unit quaternions, so every reader normalises them. */
+		if (t->width == 4) {
+			bool cubic = strcmp(t->interpolation, "CUBICSPLINE") == 0;
+
+			for (size_t k = 0; k < t->n; k++)
+				ref_normalise(&t->values[(k * (cubic ? 3 : 1) + cubic) * 4]);
+		}
+	}
+}
+
+static void fixture_release(fixture *f)
+{
+	for (size_t i = 0; i < f->count; i++) {
+		free(f->tracks[i].times);
+		free(f->tracks[i].values);
+	}
+	free(f->tracks);
+	json_decref(f->root);
+}
+
+static const animrt_sequence *sequence_of(const animrt_clip *clip, const char *bone)
+{
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		if (strcmp(clip->sequences[i].bone, bone) == 0)
+			return &clip->sequences[i];
+	fail_msg("no sequence for bone '%s'", bone);
+	return NULL;
+}
+
+/* Worst error of a track over its keys, the floats around them, a grid of
+ * 2000 times and times past the end, in both play modes. */
+static double track_error(const ref_track *t, const animrt_clip *clip)
+{
+	const animrt_sequence *seq = sequence_of(clip, t->bone);
+	double worst = 0, end = clip->duration_s;
+	size_t n = 0, cap = t->n * 5 + 2010;
+	double *times = calloc(cap, sizeof *times);
+
+	assert_non_null(times);
+	for (size_t k = 0; k < t->n; k++) {
+		float tk = (float)t->times[k];
+
+		if (tk < 0)
+			continue;
+		times[n++] = tk;
+		times[n++] = nextafterf(tk, INFINITY);
+		if (tk > 0)
+			times[n++] = nextafterf(tk, -INFINITY);
+	}
+	for (int i = 0; i <= 2000; i++)
+		times[n++] = (float)(end * i / 2000.0);
+	times[n++] = (float)(end * 1.5);
+	for (size_t i = 0; i < n; i++) {
+		float tr[3], rot[4], sc[3];
+		double want[4], e;
+		const float *got;
+
+		animrt_sequence_sample(seq, (float)times[i], ANIMRT_PLAY_ONCE, NULL, tr, rot, sc);
+		got = strcmp(t->path, "translation") == 0 ? tr : strcmp(t->path, "rotation") == 0 ? rot : sc;
+		/* Once mode holds the end past the clip's length. */
+		ref_sample(t, fmin(times[i], end), want);
+		e = ref_error(t->width, got, want);
+		worst = fmax(worst, e);
+	}
+	free(times);
+	return worst;
+}
+
+/* A fixture's clips as `animc build` makes them (import, the default
+ * passes, the writer), loaded back by the runtime library. */
+typedef struct compiled {
+	animrt_clip **clips;
+	char **names;
+	uint32_t count;
+} compiled;
+
+static void compile_fixture(const char *path, compiled *out)
+{
+	size_t size;
+	uint8_t *data = test_read_file(path, &size);
+	animc_import_request req = { path, data, size, NULL };
+	animc_clip_set set = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+
+	assert_int_equal(animc_importer_find(path, data, size < ANIMC_PROBE_HEAD_BYTES ? size :
+					     ANIMC_PROBE_HEAD_BYTES), &animc_importer_gltf);
+	assert_int_equal(animc_importer_gltf.import(&req, &set, &sink), ANIMC_OK);
+	out->count = set.count;
+	out->clips = calloc(set.count, sizeof *out->clips);
+	out->names = calloc(set.count, sizeof *out->names);
+	assert_non_null(out->clips);
+	assert_non_null(out->names);
+	for (uint32_t i = 0; i < set.count; i++) {
+		uint8_t *xnb;
+		size_t xnb_size;
+		animrt_error err;
+
+		assert_int_equal(animc_clip_process(set.clips[i], NULL, &sink, NULL), ANIMC_OK);
+		assert_int_equal(animc_xnb_write(set.clips[i], NULL, &xnb, &xnb_size, &sink), ANIMC_OK);
+		if (animrt_open(xnb, xnb_size, &out->clips[i], &err) != ANIMRT_OK)
+			fail_msg("%s: %s", path, err.message);
+		out->names[i] = strdup(set.clips[i]->name);
+		free(xnb);
+	}
+	assert_int_equal(test_diags_count(&diags, ANIMC_ERROR), 0);
+	animc_clip_set_release(&set);
+	test_diags_release(&diags);
+	free(data);
+}
+
+static void compiled_release(compiled *c)
+{
+	for (uint32_t i = 0; i < c->count; i++) {
+		animrt_close(c->clips[i]);
+		free(c->names[i]);
+	}
+	free(c->clips);
+	free(c->names);
+}
+
+/* Compile every fixture and sample each animated track against the
+ * reference: LINEAR and STEP to float precision (STEP included at the
+ * float just below each change), CUBICSPLINE within 1e-4. */
+static void fixtures_sample_as_the_specification_says(void **state)
+{
+	char **files = test_list_dir(FIXTURES, ".keys.json");
+	size_t tracks = 0, modes[3] = { 0 };
+
+	(void)state;
+	for (char **p = files; *p; p++) {
+		char *keys = test_format("%s/%s", FIXTURES, *p);
+		fixture f = { 0 };
+		compiled c = { 0 };
+		const char *source;
+		char *src;
+
+		fixture_load(&f, keys);
+		source = json_string_value(json_object_get(f.root, "source"));
+		src = test_format("%s/%s", FIXTURES, source);
+		compile_fixture(src, &c);
+		for (size_t i = 0; i < f.count; i++) {
+			const ref_track *t = &f.tracks[i];
+			const animrt_clip *clip = NULL;
+			double worst, bound;
+
+			for (uint32_t k = 0; k < c.count && !clip; k++)
+				if (strcmp(c.names[k], t->clip) == 0)
+					clip = c.clips[k];
+			if (!clip)
+				fail_msg("%s: no clip '%s'", source, t->clip);
+			worst = track_error(t, clip);
+			if (strcmp(t->interpolation, "CUBICSPLINE") == 0) {
+				bound = 1e-4;
+				modes[2]++;
+			} else {
+				/* Float keys, float interpolation: float precision
+				 * (values here stay below 128; STEP sampled at the
+				 * float below each change too). */
+				bound = t->width == 4 ? 2e-6 : 1.6e-5;
+				modes[strcmp(t->interpolation, "STEP") == 0]++;
+			}
+			if (worst > bound)
+				fail_msg("%s [%s] bone '%s' %s (%s): error %g > %g", source, t->clip, t->bone,
+					 t->path, t->interpolation, worst, bound);
+			tracks++;
+		}
+		compiled_release(&c);
+		free(src);
+		fixture_release(&f);
+		free(keys);
+	}
+	assert_true(tracks >= 30);
+	assert_true(modes[0] >= 10 && modes[1] >= 5 && modes[2] >= 4);
+	test_free_list(files);
+}
+
+/* ------------------------------------------------------------- key conversion */
+
+/* STEP: one holding key at the float below each change, none for a key
+ * that changes nothing; a key at 0 before a late first key. */
+static void step_keys_hold_until_the_next(void **state)
+{
+	const float times[] = { 0.5f, 1.0f, 2.0f, 3.0f };
+	const float values[] = { 1, 1, 1, 2, 2, 2, 2, 2, 2, 5, 5, 5 };
+	const float want_t[] = { 0, 0.5f, nextafterf(1.0f, 0), 1.0f, nextafterf(3.0f, 0), 3.0f };
+	const float want_v[] = { 1, 1, 1, 2, 2, 5 };
+	gltf_keys k;
+
+	(void)state;
+	assert_int_equal(gltf_keys_build(GLTF_STEP, false, 3, times, values, 4, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(k.count, 6);
+	for (uint32_t i = 0; i < 6; i++) {
+		assert_true(k.times_s[i] == want_t[i]);
+		assert_true(k.values[i * 3] == want_v[i]);
+	}
+	gltf_keys_release(&k);
+}
+
+/* Keys before 0 are cut, the value at 0 interpolated by the sampler's rule. */
+static void keys_before_zero_are_cut(void **state)
+{
+	const float times[] = { -2.0f, -1.0f, 1.0f };
+	const float values[] = { 9, 9, 9, 0, 0, 0, 4, 8, 12 };
+	gltf_keys k;
+
+	(void)state;
+	assert_int_equal(gltf_keys_build(GLTF_LINEAR, false, 3, times, values, 3, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(k.count, 2);
+	assert_int_equal(k.dropped_before_zero, 2);
+	assert_true(k.times_s[0] == 0 && k.times_s[1] == 1.0f);
+	assert_true(k.values[0] == 2 && k.values[1] == 4 && k.values[2] == 6);
+	gltf_keys_release(&k);
+	assert_int_equal(gltf_keys_build(GLTF_STEP, false, 3, times, values, 3, 1e-4, &k), ANIMC_OK);
+	assert_true(k.times_s[0] == 0 && k.values[0] == 0);
+	assert_true(k.times_s[k.count - 1] == 1.0f && k.values[(k.count - 1) * 3] == 4);
+	gltf_keys_release(&k);
+	/* Every key before 0: the last one holds from 0 on. */
+	assert_int_equal(gltf_keys_build(GLTF_LINEAR, false, 3, times, values, 2, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(k.count, 1);
+	assert_true(k.times_s[0] == 0 && k.values[0] == 0);
+	gltf_keys_release(&k);
+}
+
+/* CUBICSPLINE: the baked keys stay within the bound everywhere, fewer keys
+ * for a looser bound (the seam --tolerance will use), and a near-linear
+ * segment needs no key inside. */
+static void cubic_bake_keeps_its_bound(void **state)
+{
+	const float times[] = { 0.0f, 0.7f, 1.0f };
+	const float values[] = { 0, 0, 0, 0, 0, 0, 10, -3, 2,    /* in, value, out */
+				 -5, 1, 0, 2, 1, 0, 7, 0, -1,
+				 0, 0, 0, -1, 1, 3, 0, 0, 0 };
+	const float line_times[] = { 0.0f, 1.0f };
+	const float line[] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0 };
+	double bounds[] = { 1e-3, 1e-4, 1e-5 };
+	uint32_t counts[3];
+	ref_track ref = { "", "", "translation", "CUBICSPLINE", 3, 3, NULL, NULL };
+	double rt[3], rv[27];
+	gltf_keys k;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		rt[i] = times[i];
+	for (int i = 0; i < 27; i++)
+		rv[i] = values[i];
+	ref.times = rt;
+	ref.values = rv;
+	for (int b = 0; b < 3; b++) {
+		double worst = 0;
+
+		assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, false, 3, times, values, 3, bounds[b], &k),
+				 ANIMC_OK);
+		counts[b] = k.count;
+		for (int i = 0; i <= 5000; i++) {
+			double t = i / 5000.0, want[3];
+			uint32_t j = 0;
+
+			while (j + 2 < k.count && k.times_s[j + 1] <= t)
+				j++;
+			double u = (t - k.times_s[j]) / ((double)k.times_s[j + 1] - k.times_s[j]);
+			ref_sample(&ref, t, want);
+			for (int c = 0; c < 3; c++) {
+				double got = k.values[j * 3 + c] + (k.values[(j + 1) * 3 + c] -
+								    (double)k.values[j * 3 + c]) * u;
+				worst = fmax(worst, fabs(got - want[c]));
+			}
+		}
+		if (worst > bounds[b])
+			fail_msg("bound %g: error %g with %u keys", bounds[b], worst, k.count);
+		gltf_keys_release(&k);
+	}
+	assert_true(counts[0] < counts[1] && counts[1] < counts[2]);
+	/* Adaptive, not uniform: a straight segment takes its two ends only. */
+	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, false, 3, line_times, line, 2, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(k.count, 2);
+	gltf_keys_release(&k);
+}
+
+/* Rotations: normalised Hermite, baked against the runtime's slerp. */
+static void cubic_rotation_bake_keeps_its_bound(void **state)
+{
+	const float s = 0.70710678f;
+	const float times[] = { 0.0f, 1.0f };
+	const float values[] = { 0, 0, 0, 0, 0, 0, 0, 1, 2, -1, 0.5f, 0,
+				 1, 0, 0.3f, 0, 0, s, 0, s, 0, 0, 0, 0 };
+	ref_track ref = { "", "", "rotation", "CUBICSPLINE", 2, 4, NULL, NULL };
+	double rt[2] = { 0, 1 }, rv[24];
+	double worst = 0;
+	gltf_keys k;
+
+	(void)state;
+	for (int i = 0; i < 24; i++)
+		rv[i] = values[i];
+	ref.times = rt;
+	ref.values = rv;
+	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, values, 2, 1e-4, &k), ANIMC_OK);
+	assert_true(k.count > 2);
+	for (int i = 0; i <= 4000; i++) {
+		double t = i / 4000.0, want[4];
+		uint32_t j = 0;
+		double a[4], b[4], chord[4];
+		float got[4];
+
+		while (j + 2 < k.count && k.times_s[j + 1] <= t)
+			j++;
+		for (int c = 0; c < 4; c++) {
+			a[c] = k.values[j * 4 + c];
+			b[c] = k.values[(j + 1) * 4 + c];
+		}
+		/* Slerp along the chord, as the runtime does (in float, within
+		 * 1e-7 of this). */
+		ref_slerp(a, b, (t - k.times_s[j]) / ((double)k.times_s[j + 1] - k.times_s[j]), chord);
+		for (int c = 0; c < 4; c++)
+			got[c] = (float)chord[c];
+		ref_sample(&ref, t, want);
+		worst = fmax(worst, ref_error(4, got, want));
+	}
+	if (worst > 1e-4)
+		fail_msg("rotation error %g rad with %u keys", worst, k.count);
+	gltf_keys_release(&k);
+}
+
+
+/* ------------------------------------------------------------------ hostile */
+
+static animc_status status_named(const char *name)
+{
+	static const struct {
+		const char *name;
+		animc_status status;
+	} names[] = {
+		{ "parse", ANIMC_ERR_PARSE }, { "invalid", ANIMC_ERR_INVALID }, { "limit", ANIMC_ERR_LIMIT },
+		{ "unsupported", ANIMC_ERR_UNSUPPORTED }, { "io", ANIMC_ERR_IO },
+		{ "argument", ANIMC_ERR_ARGUMENT },
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i].name, name) == 0)
+			return names[i].status;
+	fail_msg("unknown status '%s' in expected.txt", name);
+	return ANIMC_OK;
+}
+
+/* Import and process one file as animc build does. */
+static animc_status compile(const char *path, test_diags *diags)
+{
+	size_t size;
+	uint8_t *data = test_read_file(path, &size);
+	animc_diag_sink sink = test_diag_sink(diags, path);
+	const animc_importer *imp = animc_importer_find(path, data, size);
+	animc_import_request req = { path, data, size, NULL };
+	animc_clip_set set = { 0 };
+	animc_status status;
+
+	if (imp != &animc_importer_gltf)
+		fail_msg("%s: not recognised as glTF", path);
+	status = imp->import(&req, &set, &sink);
+	if (status != ANIMC_OK)
+		assert_int_equal(set.count, 0);   /* a failed import leaves nothing */
+	for (uint32_t i = 0; status == ANIMC_OK && i < set.count; i++)
+		status = animc_clip_process(set.clips[i], NULL, &sink, NULL);
+	animc_clip_set_release(&set);
+	free(data);
+	return status;
+}
+
+static void hostile_files_fail_as_recorded(void **state)
+{
+	char *expected = (char *)test_read_file(HOSTILE "/expected.txt", NULL);
+	char **files = test_list_dir(HOSTILE, NULL);
+	size_t listed = 0, present = 0;
+
+	(void)state;
+	for (char *line = strtok(expected, "\n"); line; line = strtok(NULL, "\n")) {
+		char file[128], status_name[32], where[96];
+		test_diags diags = { 0 };
+
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(sscanf(line, "%127s %31s %95s", file, status_name, where), 3);
+		char *path = test_format("%s/%s", HOSTILE, file);
+		animc_status got = compile(path, &diags);
+		const test_diag *e = test_diags_first(&diags, ANIMC_ERROR);
+
+		if (got != status_named(status_name))
+			fail_msg("%s: status %s, expected %s (%s)", file, animc_status_string(got), status_name,
+				 e ? e->message : "no error reported");
+		assert_non_null(e);
+		if (where[0] == '@') {
+			if (e->byte_offset != atoll(where + 1))
+				fail_msg("%s: error at byte %lld, expected %s: %s", file,
+					 (long long)e->byte_offset, where, e->message);
+		} else if (where[0] >= '0' && where[0] <= '9') {
+			unsigned l, c;
+
+			assert_int_equal(sscanf(where, "%u:%u", &l, &c), 2);
+			if (e->line != l || e->column != c)
+				fail_msg("%s: error at %u:%u, expected %s: %s", file, e->line, e->column, where,
+					 e->message);
+		} else if (strcmp(where, "-") != 0) {
+			size_t n = strlen(where);
+
+			/* The message starts with the JSON path of the bad value. */
+			if (strncmp(e->message, where, n) != 0 || e->message[n] != ':')
+				fail_msg("%s: the error does not start with '%s:': %s", file, where, e->message);
+		}
+		test_diags_release(&diags);
+		free(path);
+		listed++;
+	}
+	for (char **p = files; *p; p++)
+		if (strcmp(*p, "expected.txt") != 0)
+			present++;
+	/* A file without an expectation would go unchecked. */
+	assert_int_equal(listed, present);
+	test_free_list(files);
+	free(expected);
+}
+
+
+/* A buffer reached through a symbolic link that leaves the folder is
+ * refused too, and so is one given without the source's path. */
+static void external_buffers_stay_beside_the_source(void **state)
+{
+	char *dir = test_tmpdir("gltf-links");
+	char *src = test_format("%s/link.gltf", dir), *link = test_format("%s/data.bin", dir);
+	char *outside = test_format("%s/../outside.bin", dir);
+	const char *doc = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+			  "\"buffers\":[{\"byteLength\":8,\"uri\":\"data.bin\"}],"
+			  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+			  "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
+			  "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],"
+			  "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+	test_diags diags = { 0 };
+	animc_diag_sink sink;
+	animc_clip_set set = { 0 };
+	animc_import_request req = { NULL, (const uint8_t *)doc, strlen(doc), NULL };
+
+	(void)state;
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	assert_true(test_write_file(outside, "12345678", 8));
+	char *target = realpath(outside, NULL);
+
+	assert_non_null(target);
+	assert_int_equal(symlink(target, link), 0);
+	free(target);
+	assert_int_equal(compile(src, &diags), ANIMC_ERR_INVALID);
+	assert_non_null(strstr(test_diags_first(&diags, ANIMC_ERROR)->message, "outside the source's folder"));
+	test_diags_release(&diags);
+	sink = test_diag_sink(&diags, NULL);
+	assert_int_equal(animc_importer_gltf.import(&req, &set, &sink), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(strncmp(test_diags_first(&diags, ANIMC_ERROR)->message, "buffers[0].uri:", 15), 0);
+	test_diags_release(&diags);
+	free(outside);
+	free(link);
+	free(src);
+	free(dir);
+}
+
+/* ------------------------------------------------------------ recognising */
+
+static void probe_claims_gltf_before_assimp(void **state)
+{
+	static const struct {
+		const char *path, *head;
+		const animc_importer *want;
+	} cases[] = {
+		{ "a.json", "{\"asset\": {\"version\": \"2.0\"}}", &animc_importer_gltf },
+		{ "a.gltf", " \n{\"asset\":{\"generator\":\"x\",\"version\":\"2.1\"}}", &animc_importer_gltf },
+		{ "a.gltf", "{\"accessors\": []", &animc_importer_gltf },      /* asset further on */
+		{ "a.GLB", "glTF\x02\0\0\0", &animc_importer_gltf },
+		{ "a.bin", "glTF\x02\0\0\0", &animc_importer_gltf },
+		{ "a.gltf", "{\"asset\":{\"version\":\"1.0\"}}", &animc_importer_assimp },  /* glTF 1.0 */
+		{ "a.glb", "glTF\x01\0\0\0", &animc_importer_assimp },
+		{ "a.json", "{\"nodes\": []}", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = strncmp(cases[i].head, "glTF", 4) == 0 ? 8 : strlen(cases[i].head);
+		const animc_importer *got = animc_importer_find(cases[i].path, (const uint8_t *)cases[i].head, n);
+
+		if (got != cases[i].want)
+			fail_msg("case %zu (%s): %s, expected %s", i, cases[i].path, got ? got->name : "none",
+				 cases[i].want ? cases[i].want->name : "none");
+	}
+}
+
+/* ----------------------------------------------------- names, skeleton, CLI */
+
+/* The clips and bones are named as the Assimp path names them, and LINEAR
+ * tracks sample alike both ways. */
+static void names_agree_with_assimp(void **state)
+{
+	const char *files[] = { FIXTURES "/linear.gltf", FIXTURES "/skin.gltf", FIXTURES "/sparse.gltf" };
+
+	(void)state;
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		size_t size;
+		uint8_t *data = test_read_file(files[f], &size);
+		animc_import_request req = { files[f], data, size, NULL };
+		animc_clip_set native = { 0 }, assimp = { 0 };
+		animc_diag_sink sink = { 0 };
+
+		assert_int_equal(animc_importer_gltf.import(&req, &native, &sink), ANIMC_OK);
+		assert_int_equal(animc_importer_assimp.import(&req, &assimp, &sink), ANIMC_OK);
+		assert_int_equal(native.count, assimp.count);
+		for (uint32_t c = 0; c < native.count; c++) {
+			animc_clip *a = native.clips[c], *b = assimp.clips[c];
+
+			assert_string_equal(a->name, b->name);
+			assert_int_equal(a->channel_count, b->channel_count);
+			assert_true(fabsf(a->duration_s - b->duration_s) < 1e-6f);
+			for (uint32_t i = 0; i < a->channel_count; i++) {
+				bool found = false;
+
+				for (uint32_t j = 0; j < b->channel_count && !found; j++)
+					found = strcmp(a->channels[i].bone, b->channels[j].bone) == 0;
+				if (!found)
+					fail_msg("%s: bone '%s' not in Assimp's clip", files[f], a->channels[i].bone);
+			}
+		}
+		animc_clip_set_release(&native);
+		animc_clip_set_release(&assimp);
+		free(data);
+	}
+}
+
+/* --skeleton reads a glTF node tree natively, as Assimp reads it: the same
+ * bones in the same order, parents and rest transforms. */
+static void skeleton_matches_assimp(void **state)
+{
+	animc_skeleton native, assimp;
+
+	(void)state;
+	assert_int_equal(animc_skeleton_load(FIXTURES "/skin.gltf", &native, NULL), ANIMC_OK);
+	assert_int_equal(animc_assimp_skeleton_load(FIXTURES "/skin.gltf", &assimp, NULL), ANIMC_OK);
+	/* ROOT (two scene roots), Armature, Hip, Leg, Body, Prop. */
+	assert_int_equal(native.bone_count, 6);
+	assert_int_equal(native.bone_count, assimp.bone_count);
+	for (uint32_t i = 0; i < native.bone_count; i++) {
+		assert_string_equal(native.bones[i].name, assimp.bones[i].name);
+		assert_int_equal(native.bones[i].parent, assimp.bones[i].parent);
+		for (int m = 0; m < 16; m++)
+			if (fabsf(native.bones[i].local[m] - assimp.bones[i].local[m]) > 1e-6f)
+				fail_msg("bone '%s' local[%d]: %g, Assimp %g", native.bones[i].name, m,
+					 (double)native.bones[i].local[m], (double)assimp.bones[i].local[m]);
+	}
+	assert_string_equal(native.bones[0].name, "ROOT");
+	assert_string_equal(native.bones[5].name, "Prop");
+	assert_true(native.bones[5].scale[0] == 2 && native.bones[5].translation[2] == 3);
+	animc_skeleton_release(&native);
+	animc_skeleton_release(&assimp);
+}
+
+
+
+/* Clips of one name get the first free suffix (an existing "a.1" is
+ * skipped); two animated nodes of one name keep the later one. */
+static void repeated_names(void **state)
+{
+	static const char *const names[] = { "a", "a", "a.1", "a", "b", "a" };
+	static const char *const want[] = { "a", "a.2", "a.1", "a.3", "b", "a.4" };
+	char *doc = malloc(8192);
+	size_t n = 0;
+	animc_clip_set set = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "names.gltf");
+	animc_import_request req = { NULL, NULL, 0, NULL };
+
+	(void)state;
+	assert_non_null(doc);
+	/* Nodes 0 and 1 are both "Twin"; every animation moves both. */
+	n += (size_t)snprintf(doc + n, 8192 - n,
+			      "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Twin\"},"
+			      "{\"name\":\"Twin\"}],\"buffers\":[{\"byteLength\":8,\"uri\":"
+			      "\"data:application/octet-stream;base64,AAAAAAAAgD8=\"}],"
+			      "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],\"accessors\":["
+			      "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+			      "{\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],\"animations\":[");
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		n += (size_t)snprintf(doc + n, 8192 - n,
+				      "%s{\"name\":\"%s\",\"samplers\":[{\"input\":0,\"output\":1}],"
+				      "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+				      "\"scale\"}},{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+				      "\"translation\"}}]}", i ? "," : "", names[i]);
+	n += (size_t)snprintf(doc + n, 8192 - n, "]}");
+	req.data = (const uint8_t *)doc;
+	req.size = n;
+	assert_int_equal(animc_importer_gltf.import(&req, &set, &sink), ANIMC_OK);
+	assert_int_equal(set.count, 6);
+	for (uint32_t i = 0; i < set.count; i++) {
+		assert_string_equal(set.clips[i]->name, want[i]);
+		/* The later node (translation) is kept, its scale from the node. */
+		assert_int_equal(set.clips[i]->channel_count, 1);
+		assert_true(set.clips[i]->channels[0].tracks[ANIMC_TRANSLATION].times_s != NULL);
+		assert_true(set.clips[i]->channels[0].tracks[ANIMC_SCALE].is_fixed);
+	}
+	assert_int_equal(test_diags_count(&diags, ANIMC_ERROR), 0);
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 6 + 3);
+	animc_clip_set_release(&set);
+	test_diags_release(&diags);
+	free(doc);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(fixtures_sample_as_the_specification_says),
+	cmocka_unit_test(step_keys_hold_until_the_next),
+	cmocka_unit_test(keys_before_zero_are_cut),
+	cmocka_unit_test(cubic_bake_keeps_its_bound),
+	cmocka_unit_test(cubic_rotation_bake_keeps_its_bound),
+	cmocka_unit_test(hostile_files_fail_as_recorded),
+	cmocka_unit_test(external_buffers_stay_beside_the_source),
+	cmocka_unit_test(probe_claims_gltf_before_assimp),
+	cmocka_unit_test(names_agree_with_assimp),
+	cmocka_unit_test(skeleton_matches_assimp),
+	cmocka_unit_test(repeated_names),
+};
+
+ANIMC_TEST_GROUP(tests);
