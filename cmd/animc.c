@@ -23,7 +23,7 @@ static void print_usage(FILE *out)
 		"usage: animc <command> [options] [args]\n"
 		"\n"
 		"animc compiles skeletal animation sources (RobotGame .Animation XML, XNA\n"
-		"intermediate XML, and .X, FBX, glTF, BVH and the rest Assimp reads) into\n"
+		"intermediate XML, glTF 2.0, and .X, FBX, BVH and the rest Assimp reads) into\n"
 		"RobotGame-layout XNB files that XNA, FNA and MonoGame load, and inspects and\n"
 		"samples what it wrote.  'animc help build' lists the importers.\n"
 		"\n"
