@@ -106,7 +106,8 @@ static void help(FILE *out)
 		"\n"
 		"The default mode applies lossless passes: keys sorted by time, constant tracks\n"
 		"stored once (fixed), evenly spaced key times stored as an interval, a wrong\n"
-		"KeyFrameSequenceCount corrected (with a warning).\n"		"glTF STEP keys are held exactly (a key one float before each step);\n"
+		"KeyFrameSequenceCount corrected (with a warning).\n"
+		"glTF STEP keys are held exactly (a key one float before each step);\n"
 		"CUBICSPLINE curves are baked into keys within 1e-4 (units, radians).\n"
 		"\n"
 		"importers (recognised by content first, file name second):\n",
