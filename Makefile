@@ -60,7 +60,19 @@ ASSIMP_CFLAGS := $(shell pkg-config --cflags assimp)
 JANSSON_CFLAGS := $(shell pkg-config --cflags jansson)
 ZSTD_CFLAGS := $(shell pkg-config --cflags libzstd)
 ZSTD_LIBS := $(shell pkg-config --libs libzstd)
-PIPELINE_LIBS := $(shell pkg-config --libs libxml-2.0 libzstd assimp jansson)
+# Assimp is not linked: formats/assimp/assimp_api.c loads it with dlopen()
+# when a file is read through it, by the soname found here.  Programs that
+# call Assimp themselves (the tests) link it.
+PIPELINE_LIBS := $(shell pkg-config --libs libxml-2.0 libzstd jansson)
+ASSIMP_LIBS := $(shell pkg-config --libs assimp)
+ASSIMP_VERSION := $(shell pkg-config --modversion assimp)
+ASSIMP_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir assimp)/libassimp.so 2>/dev/null | \
+	sed -n 's/^ *SONAME *//p')
+ASSIMP_DEFS := -DANIMC_ASSIMP_VERSION='"$(ASSIMP_VERSION)"' \
+	$(if $(ASSIMP_SONAME),-DANIMC_ASSIMP_SONAME='"$(ASSIMP_SONAME)"')
+# The CLI's build manifest hashes with xxHash (XXH3).
+XXHASH_CFLAGS := $(shell pkg-config --cflags libxxhash)
+XXHASH_LIBS := $(shell pkg-config --libs libxxhash)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -83,12 +95,12 @@ RT_ZSTD_FLAGS := $(if $(filter 0,$(ANIMRT_ZSTD)),,-DANIMRT_WITH_ZSTD $(ZSTD_CFLA
 RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
-	$(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
-CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC)
+	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
+CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) $(XXHASH_CFLAGS)
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
 	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) -DANIMRT_WITH_ZSTD
-TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS)
+TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS)
 
 # The include path of a source file, by where it lives.
 cppflags_for = $(strip \
@@ -176,7 +188,7 @@ $(LIBANIMRT): $(RT_OBJ)
 
 RT_LIBS := $(if $(filter 0,$(ANIMRT_ZSTD)),,$(ZSTD_LIBS)) -lm
 $(ANIMC): $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) $(XXHASH_LIBS) -lm -o $@
 
 # pkg-config files, each with its own library's version.
 $(BUILD)/animc.pc: lib/animc/animc.pc.in lib/animc/include/animc/animc.h $(BUILD)/flags
@@ -198,11 +210,11 @@ $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) \
-		$(CMOCKA_LIBS) -lm -o $@
+		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # The harness reads files with the CLI's reader (cmd/fs.c).
 $(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(CMOCKA_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
 run: all

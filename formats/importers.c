@@ -5,10 +5,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <animc/animc_formats.h>
+
+#include "xml/xml.h"
+#include "xnb/compress.h"
+
+/* formats/assimp/assimp_api.c (its header brings in Assimp's). */
+const char *animc_assimp_version(void);
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
@@ -31,6 +38,11 @@ const animc_importer *animc_importer_find(const char *path, const uint8_t *head,
 			best = animc_importers[i];
 			best_score = score;
 		}
+		/* Nothing beats the first content match (ties go to the table
+		 * order), and the later probes may be costly: Assimp's loads
+		 * Assimp. */
+		if (best_score == ANIMC_PROBE_CONTENT)
+			break;
 	}
 	return best;
 }
@@ -69,4 +81,14 @@ animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_di
 	if (!importer || !importer->load_skeleton)
 		importer = &animc_importer_assimp;
 	return importer->load_skeleton(path, out, sink);
+}
+
+const char *animc_formats_versions(void)
+{
+	static char line[160];
+
+	if (!line[0])
+		snprintf(line, sizeof line, "libxml2 %s, assimp %s, zstd %s", animc_xml_version(),
+			 animc_assimp_version(), animc_zstd_version());
+	return line;
 }

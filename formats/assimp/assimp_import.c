@@ -4,6 +4,7 @@
  * and turns each aiAnimation into a clip whose tracks keep their own key
  * times, in seconds, for the passes to merge (see NOTES.md).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,9 +23,107 @@
 
 /* ------------------------------------------------------------- reading */
 
+/* Files read through Assimp's file system callbacks, plain stdio, so that
+ * the files a format pulls in beside the one named are known. */
+typedef struct read_log {
+	struct aiFileIO io;
+	const char *path;
+	void (*on_read)(void *user, const char *path);
+	void *user;
+} read_log;
+
+static size_t file_read(struct aiFile *f, char *buf, size_t size, size_t count)
+{
+	return fread(buf, size, count, (FILE *)(void *)f->UserData);
+}
+
+static size_t file_write(struct aiFile *f, const char *buf, size_t size, size_t count)
+{
+	(void)f, (void)buf, (void)size, (void)count;
+	return 0;   /* an import writes nothing */
+}
+
+static size_t file_tell(struct aiFile *f)
+{
+	long at = ftell((FILE *)(void *)f->UserData);
+
+	return at < 0 ? 0 : (size_t)at;
+}
+
+static size_t file_size(struct aiFile *f)
+{
+	FILE *fp = (FILE *)(void *)f->UserData;
+	long at = ftell(fp), end;
+
+	if (at < 0 || fseek(fp, 0, SEEK_END) != 0)
+		return 0;
+	end = ftell(fp);
+	fseek(fp, at, SEEK_SET);
+	return end < 0 ? 0 : (size_t)end;
+}
+
+static enum aiReturn file_seek(struct aiFile *f, size_t offset, enum aiOrigin origin)
+{
+	int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
+
+	if (offset > (size_t)LONG_MAX)
+		return aiReturn_FAILURE;
+	return fseek((FILE *)(void *)f->UserData, (long)offset, whence) == 0 ? aiReturn_SUCCESS :
+									      aiReturn_FAILURE;
+}
+
+static void file_flush(struct aiFile *f)
+{
+	(void)f;
+}
+
+static struct aiFile *file_open(struct aiFileIO *io, const char *path, const char *mode)
+{
+	read_log *log = (read_log *)(void *)io;
+	struct aiFile *f;
+	FILE *fp;
+
+	if (!path || !mode || strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+'))
+		return NULL;
+	f = calloc(1, sizeof *f);
+	fp = f ? fopen(path, "rb") : NULL;
+	if (!fp) {
+		free(f);
+		return NULL;
+	}
+	f->ReadProc = file_read;
+	f->WriteProc = file_write;
+	f->TellProc = file_tell;
+	f->FileSizeProc = file_size;
+	f->SeekProc = file_seek;
+	f->FlushProc = file_flush;
+	f->UserData = (aiUserData)(void *)fp;
+	if (log->on_read && strcmp(path, log->path) != 0)
+		log->on_read(log->user, path);
+	return f;
+}
+
+static void file_close(struct aiFileIO *io, struct aiFile *f)
+{
+	(void)io;
+	if (f) {
+		fclose((FILE *)(void *)f->UserData);
+		free(f);
+	}
+}
+
 const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
 					      const char *format, animc_diag_sink *sink)
 {
+	return animc_assimp_scene_read(path, data, size, format, NULL, NULL, sink);
+}
+
+const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
+					      const char *format,
+					      void (*on_read)(void *user, const char *path),
+					      void *user, animc_diag_sink *sink)
+{
+	read_log log = { { file_open, file_close, NULL }, path, on_read, user };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
 	const char *why;
@@ -53,7 +152,7 @@ const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *d
 	 * 5.2.5).  What animc reads of a scene it checks itself.
 	 */
 	if (path)
-		scene = aiImportFileExWithProperties(path, 0, NULL, props);
+		scene = aiImportFileExWithProperties(path, 0, on_read ? &log.io : NULL, props);
 	else
 		scene = aiImportFileFromMemoryWithProperties((const char *)data, (unsigned)size, 0,
 							     format ? format : "", props);
@@ -547,7 +646,9 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		       &is_certain);
 	if (!format && path_extension(req->path, ext))
 		format = ext;
-	scene = animc_assimp_scene_open(req->path, req->data, req->size, format, sink);
+	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
+					req->options ? req->options->on_file_read : NULL,
+					req->options ? req->options->on_file_read_user : NULL, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
 	status = animc_assimp_scene_import(scene, format, req->options, out, sink);

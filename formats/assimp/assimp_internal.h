@@ -7,7 +7,7 @@
 #ifndef ANIMC_FORMATS_ASSIMP_INTERNAL_H
 #define ANIMC_FORMATS_ASSIMP_INTERNAL_H
 
-#include <assimp/scene.h>
+#include "assimp_api.h"
 
 #include <animc/animc_formats.h>
 
@@ -25,6 +25,12 @@
  */
 const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
 					      const char *format, animc_diag_sink *sink);
+/* The same, telling `on_read` (may be NULL) the path of every file other
+ * than `path` that Assimp opens: the siblings of formats that span files. */
+const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
+					      const char *format,
+					      void (*on_read)(void *user, const char *path),
+					      void *user, animc_diag_sink *sink);
 
 /*
  * Turn every aiAnimation with node channels into a clip of `out` (see
@@ -45,5 +51,9 @@ double animc_assimp_default_rate(const char *format, const char **why);
 
 /* The node tree of any model Assimp reads (animc_skeleton_load's fallback). */
 animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+
+/* The Assimp version animc was built against, "5.2.4" (read without
+ * loading Assimp). */
+const char *animc_assimp_version(void);
 
 #endif

@@ -23,6 +23,9 @@
  * processing instructions and a DOCTYPE are skipped).  False when no root
  * element starts within those bytes.
  */
+/* The version of libxml2 in use, "20914" (its own numbering). */
+const char *animc_xml_version(void);
+
 bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t name_size);
 
 /* ------------------------------------------------------ xs: lexical forms */

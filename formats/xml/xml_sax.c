@@ -373,3 +373,8 @@ const char *animc_xml_namespace(const animc_xml_element *el, const char *prefix)
 	}
 	return NULL;
 }
+
+const char *animc_xml_version(void)
+{
+	return xmlParserVersion;
+}

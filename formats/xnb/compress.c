@@ -51,3 +51,8 @@ animc_status animc_zstd_wrap(const uint8_t *data, size_t size, int level, uint8_
 	*out_size = n;
 	return ANIMC_OK;
 }
+
+const char *animc_zstd_version(void)
+{
+	return ZSTD_versionString();
+}

@@ -45,6 +45,12 @@ typedef struct animc_import_options {
 	/* Compose each key with its bone's rest transform from `skeleton`
 	 * (sources whose keys are relative to the bind pose). */
 	bool relative_to_bind;
+	/* Told the path of every file besides the request's own that the
+	 * import reads (a sibling an Assimp reader opens, a glTF buffer), so
+	 * that a build can tell when its outputs are out of date.  May be
+	 * NULL. */
+	void (*on_file_read)(void *user, const char *path);
+	void *on_file_read_user;
 } animc_import_options;
 
 typedef struct animc_import_request {
@@ -100,6 +106,11 @@ extern const animc_importer *const animc_importers[];
  * table order breaks ties.  NULL when none recognises it. */
 const animc_importer *animc_importer_find(const char *path, const uint8_t *head, size_t head_size);
 const animc_importer *animc_importer_by_name(const char *name);
+
+/* The versions of the libraries that shape what the importers and the
+ * writer produce, as one line: "libxml2 2.9.14, assimp 5.2.4, zstd 1.5.4".
+ * A build keys its outputs on it. */
+const char *animc_formats_versions(void);
 
 /* The importers, one per format. */
 extern const animc_importer animc_importer_robotgame;

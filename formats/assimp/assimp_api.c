@@ -1,0 +1,145 @@
+/*
+ * assimp_api.c - loads Assimp with dlopen() the first time an Assimp
+ * function is called (see assimp_api.h), by the soname the build found
+ * (ANIMC_ASSIMP_SONAME).  A program that never reads a file through
+ * Assimp never maps it: compiling XML sources costs what libxml2 costs.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "assimp_internal.h"
+
+#ifndef ANIMC_ASSIMP_VERSION
+#define ANIMC_ASSIMP_VERSION "unknown"
+#endif
+#ifndef ANIMC_ASSIMP_SONAME
+#define ANIMC_ASSIMP_SONAME "libassimp.so.5"
+#endif
+
+static animc_assimp_api api;
+static char load_error[512];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* Stand-ins when Assimp cannot be loaded: each fails, none crashes. */
+static const struct aiScene *no_import_file(const char *file, unsigned flags, struct aiFileIO *fs,
+					    const struct aiPropertyStore *props)
+{
+	(void)file, (void)flags, (void)fs, (void)props;
+	return NULL;
+}
+
+static const struct aiScene *no_import_memory(const char *buffer, unsigned length, unsigned flags,
+					      const char *hint, const struct aiPropertyStore *props)
+{
+	(void)buffer, (void)length, (void)flags, (void)hint, (void)props;
+	return NULL;
+}
+
+static void no_release_import(const struct aiScene *scene)
+{
+	(void)scene;
+}
+
+static const char *no_error_string(void)
+{
+	return load_error;
+}
+
+static aiBool no_extension(const char *extension)
+{
+	(void)extension;
+	return AI_FALSE;
+}
+
+/* A property store the stand-ins accept and ignore. */
+static struct aiPropertyStore *no_create_store(void)
+{
+	static struct aiPropertyStore store;
+
+	return &store;
+}
+
+static void no_release_store(struct aiPropertyStore *store)
+{
+	(void)store;
+}
+
+static void no_set_integer(struct aiPropertyStore *store, const char *name, int value)
+{
+	(void)store, (void)name, (void)value;
+}
+
+static void no_decompose(const struct aiMatrix4x4 *m, struct aiVector3D *scaling,
+			 struct aiQuaternion *rotation, struct aiVector3D *position)
+{
+	(void)m;
+	memset(scaling, 0, sizeof *scaling);
+	memset(rotation, 0, sizeof *rotation);
+	memset(position, 0, sizeof *position);
+}
+
+static void use_stand_ins(void)
+{
+	api.ImportFileExWithProperties = no_import_file;
+	api.ImportFileFromMemoryWithProperties = no_import_memory;
+	api.ReleaseImport = no_release_import;
+	api.GetErrorString = no_error_string;
+	api.IsExtensionSupported = no_extension;
+	api.CreatePropertyStore = no_create_store;
+	api.ReleasePropertyStore = no_release_store;
+	api.SetImportPropertyInteger = no_set_integer;
+	api.DecomposeMatrix = no_decompose;
+}
+
+static void load(void)
+{
+	void *lib = dlopen(ANIMC_ASSIMP_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *missing = NULL;
+
+	if (!lib) {
+		const char *why = dlerror();
+
+		snprintf(load_error, sizeof load_error, "Assimp could not be loaded (%s)",
+			 why ? why : ANIMC_ASSIMP_SONAME);
+		use_stand_ins();
+		return;
+	}
+	/* Through a void * with memcpy: ISO C has no cast from an object
+	 * pointer to a function pointer. */
+#define LOOKUP(field, symbol)                                 \
+	do {                                                  \
+		void *fn = dlsym(lib, symbol);                \
+		if (!fn && !missing)                          \
+			missing = symbol;                     \
+		memcpy(&api.field, &fn, sizeof fn);           \
+	} while (0)
+	LOOKUP(ImportFileExWithProperties, "aiImportFileExWithProperties");
+	LOOKUP(ImportFileFromMemoryWithProperties, "aiImportFileFromMemoryWithProperties");
+	LOOKUP(ReleaseImport, "aiReleaseImport");
+	LOOKUP(GetErrorString, "aiGetErrorString");
+	LOOKUP(IsExtensionSupported, "aiIsExtensionSupported");
+	LOOKUP(CreatePropertyStore, "aiCreatePropertyStore");
+	LOOKUP(ReleasePropertyStore, "aiReleasePropertyStore");
+	LOOKUP(SetImportPropertyInteger, "aiSetImportPropertyInteger");
+	LOOKUP(DecomposeMatrix, "aiDecomposeMatrix");
+#undef LOOKUP
+	if (missing) {
+		snprintf(load_error, sizeof load_error, "Assimp could not be loaded (%s has no %s)",
+			 ANIMC_ASSIMP_SONAME, missing);
+		use_stand_ins();
+		dlclose(lib);
+	}
+}
+
+const animc_assimp_api *animc_assimp(void)
+{
+	pthread_once(&once, load);
+	return &api;
+}
+
+const char *animc_assimp_version(void)
+{
+	return ANIMC_ASSIMP_VERSION;
+}
