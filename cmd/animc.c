@@ -11,6 +11,8 @@
 
 static const animc_command *const commands[] = {
 	&animc_cmd_build,
+	&animc_cmd_outputs,
+	&animc_cmd_clean,
 	&animc_cmd_dump,
 	&animc_cmd_sample,
 	&animc_cmd_batch,

@@ -1,920 +1,448 @@
 /*
- * build.c - `animc build`: gathers the sources (files, folders walked in a
- * fixed order), compiles each independently (import, process, write
- * atomically), and reports per file and in a summary line.
+ * build.c - the commands `animc build`, `animc outputs` and `animc clean`:
+ * they take the lock on OUTDIR, read the manifest, and run the stages of
+ * build.h (plan, compile in workers, commit in job order, report).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <animc/animc_formats.h>
-#include "cli.h"
+#include "build.h"
 
-typedef struct job {
-	char *path;     /* the source, as the user can find it */
-	char *rel_dir;  /* its folder under OUTDIR ("" for files given directly) */
-	bool is_explicit;
-} job;
+static volatile int stop_signal;
 
-typedef struct builder {
-	const char *out_dir;
-	animc_process_options process;
-	animc_xnb_options xnb;
-	animc_import_options import;
-	bool verbose, quiet, warnings_as_errors;
-	cli_strings clip_names;    /* --clip: only these clips of multi-clip sources */
-	const char *skeleton_path; /* --skeleton */
-	double import_timeout_s;   /* --import-timeout; 0 = no limit */
-	animc_skeleton skeleton;
-	cli_diag_printer printer;
-	job *jobs;
-	size_t job_count, job_capacity;
-	unsigned compiled, failed, skipped;
-	/* In a child compiling one source (compile_isolated): where it
-	 * reports the outputs it claims and its counts; -1 otherwise. */
-	int report_fd;
-	/* Outputs written in this run, to refuse a second writer: the paths
-	 * and an open-addressing hash set of their indices (0 = empty slot). */
-	cli_strings outputs;
-	size_t *output_slots;
-	size_t output_slot_count;
-} builder;
-
-static void help(FILE *out)
+static void on_stop(int sig)
 {
-	fprintf(out,
-		"usage: animc build [options] -o OUTDIR INPUT...\n"
-		"\n"
-		"Compile animation sources into .xnb files (XNB v5, RobotGame AnimationSequence\n"
-		"layout) that XNA, FNA and MonoGame load through RobotGame's AnimationReader.\n"
-		"\n"
-		"INPUT is a file or a folder.  A folder is walked recursively (names starting\n"
-		"with '.' are left out) and its tree is mirrored under OUTDIR.  A source that is\n"
-		"one clip (a RobotGame .Animation) becomes OUTDIR/<stem>.xnb; a source holding\n"
-		"named clips becomes OUTDIR/<stem>/<clip>.xnb.  Files no importer recognises\n"
-		"are skipped.  Each source compiles on its own: a bad one is reported and the\n"
-		"others still compile.  Output files appear whole or not at all.\n"
-		"\n"
-		"options:\n"
-		"  -o, --output DIR        where compiled files go (created when missing)\n"
-		"      --exact             reproduce the original XNA pipeline's bytes: validate\n"
-		"                          only, no normalisation; what the original would have\n"
-		"                          written as a corrupt file is an error\n"
-		"      --platform L        XNB platform letter, one of %s (default w)\n"
-		"      --reader-name NAME  type reader name written into the file (default:\n"
-		"                          the original RobotGame AnimationReader)\n"
-		"      --compress KIND     zstd: wrap each file in one zstd frame, named\n"
-		"                          .xnb.zst (XNA, FNA and MonoGame cannot read these;\n"
-		"                          the animc loader can); none (default)\n"
-		"      --zstd-level N      zstd level, 1 to 22 (default 19)\n"
-		"      --clip NAME         compile only the clip NAME of sources holding named\n"
-		"                          clips (repeatable); a source without it fails,\n"
-		"                          listing the clips it has\n"
-		"      --skeleton MODEL    check that every bone each clip animates is a node of\n"
-		"                          MODEL (.gltf/.glb read natively, or any model Assimp\n"
-		"                          reads: .fbx, .x, ...); a clip with an unknown bone\n"
-		"                          fails.  Sources that number their bones take the\n"
-		"                          names from it.  Without it, a glTF source with skins\n"
-		"                          warns of animated nodes that are no joint\n"
-		"      --relative-to-bind  keys of XNA intermediate XML are relative to the bone's\n"
-		"                          rest pose: compose each with the rest transform of\n"
-		"                          MODEL (key x rest), so the output holds absolute\n"
-		"                          local transforms.  Needs --skeleton\n"
-		"      --ticks-per-second N  the rate of tick-based key times (Assimp\n"
-		"                          sources), instead of what each file declares;\n"
-		"                          without it a file that declares none is read at\n"
-		"                          its format's default (.X 4800, others 25), with\n"
-		"                          a warning\n"
-		"      --import-timeout S  stop an Assimp import that runs longer than S seconds\n"
-		"                          and fail that file (default 120; 0: no limit)\n"
-		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
-		"  -q, --quiet             print warnings and errors only\n"
-		"  -v, --verbose           also list skipped files, clip details and what the\n"
-		"                          passes changed\n"
-		"  -h, --help              show this help\n"
-		"\n"
-		"The default mode applies lossless passes: keys sorted by time, constant tracks\n"
-		"stored once (fixed), evenly spaced key times stored as an interval, a wrong\n"
-		"KeyFrameSequenceCount corrected (with a warning).\n"
-		"glTF STEP keys are held exactly (a key one float before each step);\n"
-		"CUBICSPLINE curves are baked into keys within 1e-4 (units, radians).\n"
-		"\n"
-		"importers (recognised by content first, file name second):\n",
-		animc_xnb_platforms());
-	for (size_t i = 0; animc_importers[i]; i++)
-		fprintf(out, "  %-10s %s\n", animc_importers[i]->name, animc_importers[i]->description);
-	fprintf(out,
-		"\n"
-		"Diagnostics go to stderr as 'path:line:column: error: message'.\n"
-		"exit status: 0 every source compiled (or was skipped), 1 some source failed,\n"
-		"2 usage error.\n");
+	stop_signal = sig;
 }
 
-static bool add_job(builder *b, const char *path, const char *rel_dir, bool is_explicit)
+typedef struct run_state {
+	build_ctx *ctx;
+	build_commit commit;
+	build_status_line status;
+	char *manifest_path;
+	double last_save_s;
+	bool is_outputs;
+} run_state;
+
+/* Save what is known so far: the jobs committed, and for the others what
+ * the last run recorded (still true: nothing of theirs was written yet).
+ * A build killed after this rebuilds only what it had not committed. */
+static void save_checkpoint(run_state *rs)
 {
-	job *j;
-
-	if (b->job_count == b->job_capacity) {
-		size_t capacity = b->job_capacity ? b->job_capacity * 2 : 64;
-		job *grown = realloc(b->jobs, capacity * sizeof *grown);
-
-		if (!grown)
-			return false;
-		b->jobs = grown;
-		b->job_capacity = capacity;
-	}
-	j = &b->jobs[b->job_count];
-	j->path = strdup(path);
-	j->rel_dir = strdup(rel_dir);
-	j->is_explicit = is_explicit;
-	if (!j->path || !j->rel_dir) {
-		free(j->path);
-		free(j->rel_dir);
-		return false;
-	}
-	b->job_count++;
-	return true;
-}
-
-static size_t hash_path(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-/* Record an output path; false when this run has written it already (or
- * when out of memory). */
-static bool claim_output(builder *b, const char *path)
-{
-	size_t mask, i;
-
-	if (b->outputs.count * 2 >= b->output_slot_count) {
-		size_t count = b->output_slot_count ? b->output_slot_count * 2 : 256;
-		size_t *slots = calloc(count, sizeof *slots);
-
-		if (!slots)
-			return false;
-		for (size_t k = 0; k < b->outputs.count; k++) {
-			for (i = hash_path(b->outputs.items[k]) & (count - 1); slots[i]; i = (i + 1) & (count - 1))
-				;
-			slots[i] = k + 1;
-		}
-		free(b->output_slots);
-		b->output_slots = slots;
-		b->output_slot_count = count;
-	}
-	mask = b->output_slot_count - 1;
-	for (i = hash_path(path) & mask; b->output_slots[i]; i = (i + 1) & mask)
-		if (strcmp(b->outputs.items[b->output_slots[i] - 1], path) == 0)
-			return false;
-	if (!cli_strings_push(&b->outputs, path))
-		return false;
-	b->output_slots[i] = b->outputs.count;
-	return true;
-}
-
-/* A clip name made safe as a file name (FORMAT.md section 5). */
-static char *safe_clip_name(const char *name, uint32_t index)
-{
-	char *out;
-
-	if (!name[0]) {
-		out = malloc(24);
-		if (out)
-			snprintf(out, 24, "clip%u", index);
-		return out;
-	}
-	out = strdup(name);
-	if (!out)
-		return NULL;
-	for (unsigned char *p = (unsigned char *)out; *p; p++)
-		if (*p < 0x20 || *p == 0x7F || strchr("/\\:*?\"<>|", *p))
-			*p = '_';
-	return out;
-}
-
-static char *output_path(const builder *b, const job *j, const animc_clip_set *set, uint32_t index)
-{
-	const char *base = cli_basename(j->path);
-	size_t stem_len = cli_stem_length(base);
-	const char *ext = b->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
-	char *dir, *name, *path;
-	size_t name_size;
-
-	dir = cli_path_join(b->out_dir, j->rel_dir, NULL);
-	if (!dir)
-		return NULL;
-	if (set->is_single_asset) {
-		name_size = stem_len + strlen(ext) + 1;
-		name = malloc(name_size);
-		if (name)
-			snprintf(name, name_size, "%.*s%s", (int)stem_len, base, ext);
-		path = name ? cli_path_join(dir, name, NULL) : NULL;
-	} else {
-		char *clip = safe_clip_name(set->clips[index]->name, index);
-		char *stem = strndup(base, stem_len);
-
-		name_size = (clip ? strlen(clip) : 0) + strlen(ext) + 1;
-		name = clip ? malloc(name_size) : NULL;
-		if (name)
-			snprintf(name, name_size, "%s%s", clip, ext);
-		path = name && stem ? cli_path_join(dir, stem, name) : NULL;
-		free(clip);
-		free(stem);
-	}
-	free(name);
-	free(dir);
-	return path;
-}
-
-static void report_passes(const animc_pass_stats *s)
-{
-	char line[512];
-	size_t n = 0;
-
-#define PART(cond, ...)                                                                   \
-	do {                                                                              \
-		if ((cond) && n < sizeof line)                                            \
-			n += (size_t)snprintf(line + n, sizeof line - n, "%s", n ? ", " : ""); \
-		if ((cond) && n < sizeof line)                                            \
-			n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);    \
-	} while (0)
-	PART(s->channels_sorted, "%u sorted", s->channels_sorted);
-	PART(s->duplicate_keys_dropped, "%u duplicate keys dropped", s->duplicate_keys_dropped);
-	PART(s->channels_merged, "%u merged onto one timeline", s->channels_merged);
-	PART(s->rotations_flipped, "%u rotations put on one hemisphere", s->rotations_flipped);
-	PART(s->tracks_made_fixed, "%u tracks made fixed", s->tracks_made_fixed);
-	PART(s->channels_collapsed, "%u sequences down to one key", s->channels_collapsed);
-	PART(s->channels_made_uniform, "%u sequences made uniform", s->channels_made_uniform);
-	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
-#undef PART
-	printf("    passes: %s\n", n ? line : "nothing to change");
-}
-
-static uint64_t total_keys(const animc_clip *clip)
-{
-	uint64_t keys = 0;
-
-	for (uint32_t i = 0; i < clip->channel_count; i++)
-		keys += clip->channels[i].key_count;
-	return keys;
-}
-
-/* Keep only the clips --clip asked for; false (reported) when one is missing. */
-static bool filter_clips(const builder *b, animc_clip_set *set, animc_diag_sink *sink)
-{
-	bool ok = true;
-
-	if (!b->clip_names.count || set->is_single_asset)
-		return true;
-	for (size_t n = 0; n < b->clip_names.count; n++) {
-		bool found = false;
-
-		for (uint32_t i = 0; i < set->count && !found; i++)
-			found = strcmp(set->clips[i]->name, b->clip_names.items[n]) == 0;
-		if (!found) {
-			char list[1024];
-			size_t used = 0;
-
-			list[0] = '\0';
-			for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
-				used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
-							 i ? ", " : "", set->clips[i]->name);
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no clip '%s'; the clips are: %s",
-					  b->clip_names.items[n], set->count ? list : "none");
-			ok = false;
-		}
-	}
-	for (uint32_t i = set->count; ok && i-- > 0;) {
-		bool wanted = false;
-
-		for (size_t n = 0; n < b->clip_names.count && !wanted; n++)
-			wanted = strcmp(set->clips[i]->name, b->clip_names.items[n]) == 0;
-		if (!wanted)
-			animc_clip_set_remove(set, i);
-	}
-	return ok;
-}
-
-/* In a child of compile_isolated: send the parent one record, a kind
- * letter and a NUL-terminated text.  A record that cannot be sent is lost
- * with the child's report; the parent then fails the source. */
-static void report_to_parent(const builder *b, char kind, const char *text)
-{
-	size_t size = strlen(text) + 2, done = 0;
-	char *record;
-
-	if (b->report_fd < 0)
-		return;
-	record = malloc(size);
-	if (!record)
-		return;
-	record[0] = kind;
-	memcpy(record + 1, text, size - 1);
-	while (done < size) {
-		ssize_t n = write(b->report_fd, record + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	free(record);
-}
-
-/* A clip of a source, processed and serialised, waiting to be written. */
-typedef struct compiled_clip {
-	uint8_t *bytes;          /* NULL: the clip failed */
+	build_ctx *ctx = rs->ctx;
+	manifest view = rs->commit.next;
+	manifest_entry *entries;
+	size_t n = rs->commit.next.count;
+	char *data, why[512];
 	size_t size;
-	animc_pass_stats stats;
-} compiled_clip;
 
-/* Process, check and serialise one clip; false (reported) when it fails. */
-static bool prepare_clip(builder *b, animc_clip *clip, animc_diag_sink *sink, compiled_clip *out)
+	entries = malloc((rs->commit.next.count + ctx->old.count + 1) * sizeof *entries);
+	if (!entries)
+		return;
+	memcpy(entries, rs->commit.next.entries, n * sizeof *entries);
+	for (size_t i = 0; i < ctx->old.count; i++)
+		if (!manifest_find(&rs->commit.next, ctx->old.entries[i].source))
+			entries[n++] = ctx->old.entries[i];
+	view.entries = entries;
+	view.count = n;
+	view.orphans = ctx->old.orphans;
+	view.orphan_count = ctx->old.orphan_count;
+	if (manifest_format(&view, &data, &size)) {
+		cli_write_atomic(rs->manifest_path, data, size, why, sizeof why);
+		free(data);
+	}
+	free(entries);
+}
+
+/* Commit every job that is done, in order, printing as each goes. */
+static void commit_ready(run_state *rs)
 {
-	unsigned errors_before = sink->error_count;
+	build_plan *plan = &rs->ctx->plan;
+
+	while (rs->commit.committed < plan->count && plan->jobs[rs->commit.committed].is_done) {
+		size_t i = rs->commit.committed;
+
+		build_commit_job(&rs->commit, i);
+		if (rs->is_outputs) {
+			const build_job *j = &plan->jobs[i];
+
+			for (uint32_t d = 0; d < j->result.diag_count; d++)
+				if (j->result.diags[d].severity != ANIMC_NOTE || rs->ctx->options->verbose) {
+					const build_diag *bd = &j->result.diags[d];
+					animc_diag diag = { bd->severity, j->path, bd->line, bd->column,
+							    bd->byte_offset, bd->message };
+
+					cli_print_diag(&rs->ctx->printer, &diag);
+				}
+			for (uint32_t k = 0; k < j->result.output_count; k++) {
+				const build_output *o = &j->result.outputs[k];
+				char *path;
+
+				if (o->is_refused)
+					continue;
+				path = build_output_path(rs->ctx, j, o);
+				if (path) {
+					fputs(path, stdout);
+					fputc('\n', stdout);
+				}
+				free(path);
+			}
+		} else {
+			build_status_print_job(&rs->status, i);
+		}
+	}
+	if (!rs->is_outputs && rs->commit.committed && build_now_s() - rs->last_save_s > 2.0) {
+		save_checkpoint(rs);
+		rs->last_save_s = build_now_s();
+	}
+}
+
+static void hook_done(void *user, size_t job)
+{
+	run_state *rs = user;
+
+	(void)job;
+	build_status_job_done(&rs->status);
+	commit_ready(rs);
+}
+
+static void hook_tick(void *user)
+{
+	run_state *rs = user;
+
+	build_status_tick(&rs->status);
+}
+
+/* Take OUTDIR's lock (OUTDIR/.animc/lock): one build writes a folder at a
+ * time.  -1 when another holds it (said). */
+static int take_lock(const char *out_dir)
+{
+	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
+	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
+	char why[512];
+	int fd = -1;
+
+	if (!dir || !path || !cli_mkdir_p(dir, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", dir ? dir : out_dir, dir && path ? why : "out of memory");
+	} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
+		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+	} else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		fprintf(stderr, "%s: error: another animc is building into this folder; wait for it\n", out_dir);
+		close(fd);
+		fd = -1;
+	}
+	free(dir);
+	free(path);
+	return fd;
+}
+
+static void options_key(const build_options *o, build_hash *out)
+{
+	XXH3_state_t *state = XXH3_createState();
 
 	memset(out, 0, sizeof *out);
-	if (animc_clip_process(clip, &b->process, sink, &out->stats) != ANIMC_OK ||
-	    (b->skeleton_path && animc_skeleton_check(&b->skeleton, clip, sink) != ANIMC_OK) ||
-	    animc_xnb_write(clip, &b->xnb, &out->bytes, &out->size, sink) != ANIMC_OK) {
-		if (sink->error_count == errors_before)
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%scannot compile",
-					  clip->name[0] ? "clip '" : "", clip->name,
-					  clip->name[0] ? "': " : "");
-		free(out->bytes);
-		out->bytes = NULL;
-		return false;
-	}
-	return true;
+	if (!state)
+		return;
+	XXH3_128bits_reset(state);
+	build_key_options(o, build_key_emit_xxh3, state);
+	build_hash_from_state(state, out);
+	XXH3_freeState(state);
 }
 
-/* Write one prepared clip of a source; true when its file was written. */
-static bool write_clip(builder *b, const job *j, const animc_clip_set *set, uint32_t index,
-		       const compiled_clip *compiled, animc_diag_sink *sink, const char *progress)
+/* The --skeleton model's state and hash (the manifest's, when the file is
+ * unchanged).  False (said) when it cannot be read. */
+static bool skeleton_state(build_ctx *ctx)
 {
-	const animc_clip *clip = set->clips[index];
+	const char *path = ctx->options->skeleton_path;
+	struct stat st;
 	char why[512];
-	char *out = output_path(b, j, set, index);
 
-	if (!out) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+	ctx->skeleton.path = strdup(path);
+	if (!ctx->skeleton.path || stat(path, &st) != 0) {
+		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
 		return false;
 	}
-	if (!claim_output(b, out)) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-				  "'%s' is the output of another source (or clip) in this run; not written",
-				  out);
-		free(out);
+	build_file_state_from(&st, &ctx->skeleton.state);
+	if (ctx->has_old && ctx->old.has_skeleton && strcmp(ctx->old.skeleton.path, path) == 0 &&
+	    build_file_state_equal(&ctx->old.skeleton.state, &ctx->skeleton.state)) {
+		ctx->skeleton.hash = ctx->old.skeleton.hash;
+	} else if (!build_hash_file(path, &ctx->skeleton.hash, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", path, why);
 		return false;
 	}
-	report_to_parent(b, 'o', out);
-	if (!cli_write_atomic(out, compiled->bytes, compiled->size, why, sizeof why)) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
-		free(out);
-		return false;
-	}
-	if (!b->quiet) {
-		printf("%scompiled %s%s%s%s -> %s (%u bones, %g s, %zu bytes)\n", progress, j->path,
-		       clip->name[0] ? " [" : "", clip->name, clip->name[0] ? "]" : "", out,
-		       clip->channel_count, (double)clip->duration_s, compiled->size);
-		if (b->verbose) {
-			printf("    clip%s%s%s: %g s, %u bones, %llu keys", clip->name[0] ? " '" : "",
-			       clip->name, clip->name[0] ? "'" : "", (double)clip->duration_s,
-			       clip->channel_count, (unsigned long long)total_keys(clip));
-			if (clip->ticks_per_second > 0)
-				printf(", %g ticks per second", clip->ticks_per_second);
-			printf("\n");
-			report_passes(&compiled->stats);
-		}
-	}
-	free(out);
+	build_file_state_distrust_recent(&ctx->skeleton.state);
+	ctx->has_skeleton_state = true;
 	return true;
 }
 
-/* Import one source (taking `data`), compile its clips, count the result. */
-static void compile_source(builder *b, const job *j, const animc_importer *importer, uint8_t *data,
-			   size_t size, animc_diag_sink *sink, const char *progress)
+/* Before the first compile: the model loaded, the key's shared part hashed. */
+static bool prepare_compile(build_ctx *ctx)
 {
-	animc_import_request request = { j->path, data, size, &b->import };
-	animc_clip_set set = { 0 };
-	animc_status status;
-	bool ok = true;
+	const build_options *o = ctx->options;
+	uint8_t *model = NULL;
+	size_t model_size = 0;
+	char why[512];
 
-	status = importer->import(&request, &set, sink);
-	free(data);
-	/* A static model is normal in an art folder, a mistake on the command
-	 * line. */
-	if (status == ANIMC_ERR_NOT_FOUND && sink->error_count == 0) {
-		if (j->is_explicit) {
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds no animation");
-			b->failed++;
-		} else {
-			if (b->verbose)
-				printf("%sskipped %s (holds no animation)\n", progress, j->path);
-			b->skipped++;
-		}
-		animc_clip_set_release(&set);
-		return;
-	}
-	if (status != ANIMC_OK) {
-		if (sink->error_count == 0)
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
-					  animc_status_string(status));
-		b->failed++;
-		animc_clip_set_release(&set);
-		return;
-	}
-	/* Every clip is processed before any is written, so that a source
-	 * that fails as a whole (--warnings-as-errors) writes nothing.  A clip
-	 * that fails alone leaves the others written; the source still counts
-	 * as failed. */
-	ok = filter_clips(b, &set, sink);
-	compiled_clip *compiled = ok && set.count ? calloc(set.count, sizeof *compiled) : NULL;
-	if (ok && set.count && !compiled) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
-		ok = false;
-	}
-	for (uint32_t i = 0; ok && i < set.count; i++)
-		prepare_clip(b, set.clips[i], sink, &compiled[i]);
-	if (ok && b->warnings_as_errors && sink->warning_count) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors; nothing written",
-				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
-		ok = false;
-	}
-	for (uint32_t i = 0; ok && i < set.count; i++)
-		if (compiled[i].bytes)
-			write_clip(b, j, &set, i, &compiled[i], sink, progress);
-	for (uint32_t i = 0; compiled && i < set.count; i++)
-		free(compiled[i].bytes);
-	free(compiled);
-	/* Any error in this source (a failed clip included) fails it. */
-	if (sink->error_count)
-		ok = false;
-	animc_clip_set_release(&set);
-	if (ok)
-		b->compiled++;
-	else
-		b->failed++;
-}
+	if (o->skeleton_path) {
+		animc_diag_sink sink = { cli_print_diag, &ctx->printer, o->skeleton_path, 0, 0 };
 
-/*
- * Wait until `fd` can be read, at most until `deadline` (set on the first
- * call from timeout_s; no limit when timeout_s is 0).  False on time out.
- */
-static bool wait_readable(int fd, double timeout_s, struct timespec *deadline)
-{
-	struct timespec now;
-
-	if (timeout_s <= 0)
-		return true;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (deadline->tv_sec == 0 && deadline->tv_nsec == 0) {
-		double whole = floor(timeout_s);
-
-		deadline->tv_sec = now.tv_sec + (time_t)whole;
-		deadline->tv_nsec = now.tv_nsec + (long)((timeout_s - whole) * 1e9);
-		if (deadline->tv_nsec >= 1000000000L) {
-			deadline->tv_sec++;
-			deadline->tv_nsec -= 1000000000L;
-		}
-	}
-	for (;;) {
-		struct pollfd pfd = { fd, POLLIN, 0 };
-		double left_ms = (double)(deadline->tv_sec - now.tv_sec) * 1e3 +
-				 (double)(deadline->tv_nsec - now.tv_nsec) / 1e6;
-		int r;
-
-		if (left_ms <= 0)
-			return false;
-		r = poll(&pfd, 1, left_ms > INT_MAX ? INT_MAX : (int)ceil(left_ms));
-		if (r > 0)
-			return true;
-		if (r < 0 && errno != EINTR)
-			return true;   /* let read() report it */
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	}
-}
-
-/* End a child that ran out of time: SIGTERM first, so its handler removes a
- * temporary file it was writing; SIGKILL if it is still there a second on. */
-static void stop_child(pid_t pid)
-{
-	kill(pid, SIGTERM);
-	for (int i = 0; i < 100; i++) {
-		if (waitpid(pid, NULL, WNOHANG) == pid)
-			return;
-		usleep(10000);
-	}
-	kill(pid, SIGKILL);
-}
-
-/*
- * Compile a source whose importer can crash on damaged input in a child
- * process, so that a crash fails that source alone and the run goes on.
- * The child prints as usual and reports through a pipe the outputs it
- * claims ('o' records) and its counts ('r'); the parent takes both as its
- * own.  Costs a fork per such source, small beside what Assimp does.
- * Compiles in this process when it cannot fork.
- */
-static void compile_isolated(builder *b, const job *j, const animc_importer *importer,
-			     uint8_t *data, size_t size, animc_diag_sink *sink, const char *progress)
-{
-	char *reply = NULL;
-	size_t used = 0, capacity = 0;
-	bool has_counts = false, timed_out = false;
-	struct timespec deadline;
-	int fds[2], status;
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	if (pipe(fds) != 0) {
-		compile_source(b, j, importer, data, size, sink, progress);
-		return;
-	}
-	memset(&deadline, 0, sizeof deadline);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		compile_source(b, j, importer, data, size, sink, progress);
-		return;
-	}
-	if (pid == 0) {
-		unsigned before[3] = { b->compiled, b->failed, b->skipped };
-		char counts[64];
-
-		close(fds[0]);
-		b->report_fd = fds[1];
-		compile_source(b, j, importer, data, size, sink, progress);
-		snprintf(counts, sizeof counts, "%u %u %u", b->compiled - before[0],
-			 b->failed - before[1], b->skipped - before[2]);
-		report_to_parent(b, 'r', counts);
-		fflush(stdout);
-		fflush(stderr);
-		_exit(0);
-	}
-	close(fds[1]);
-	free(data);
-	for (;;) {
-		ssize_t n;
-
-		if (!wait_readable(fds[0], b->import_timeout_s, &deadline)) {
-			stop_child(pid);
-			timed_out = true;
-			break;
-		}
-		if (used == capacity) {
-			char *grown = realloc(reply, capacity ? capacity * 2 : 4096);
-
-			if (!grown)
-				break;
-			reply = grown;
-			capacity = capacity ? capacity * 2 : 4096;
-		}
-		n = read(fds[0], reply + used, capacity - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fds[0]);
-	status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	for (size_t at = 0; at < used;) {
-		char *end = memchr(reply + at, '\0', used - at);
-		unsigned counts[3];
-
-		if (!end)
-			break;   /* cut short by a crash */
-		if (reply[at] == 'o') {
-			claim_output(b, reply + at + 1);
-		} else if (reply[at] == 'r' &&
-			   sscanf(reply + at + 1, "%u %u %u", &counts[0], &counts[1], &counts[2]) == 3) {
-			b->compiled += counts[0];
-			b->failed += counts[1];
-			b->skipped += counts[2];
-			has_counts = true;
-		}
-		at = (size_t)(end - reply) + 1;
-	}
-	free(reply);
-	if (timed_out) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-				  "the %s importer did not finish within %g s (--import-timeout); "
-				  "stopped, nothing written", importer->name, b->import_timeout_s);
-		b->failed++;
-	} else if (!has_counts) {
-		if (WIFSIGNALED(status))
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-					  "the %s importer crashed on this file (%s); it was not compiled",
-					  importer->name, strsignal(WTERMSIG(status)));
-		else
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-					  "the %s importer ended without a result (exit status %d)",
-					  importer->name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		b->failed++;
-	}
-}
-
-static void compile_job(builder *b, const job *j, size_t number)
-{
-	animc_diag_sink sink = { cli_print_diag, &b->printer, j->path, 0, 0 };
-	const animc_importer *importer;
-	cli_source src;
-	uint8_t *data;
-	size_t size;
-	char why[512], progress[48] = "";
-
-	if (b->job_count > 1)
-		snprintf(progress, sizeof progress, "[%zu/%zu] ", number, b->job_count);
-	if (!cli_source_open(&src, j->path, why, sizeof why)) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
-		b->failed++;
-		return;
-	}
-	importer = animc_importer_find(j->path, src.head, src.head_size);
-	if (!importer) {
-		cli_source_close(&src);
-		if (j->is_explicit)
-			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
-		else if (b->verbose)
-			printf("%sskipped %s (no importer recognises it)\n", progress, j->path);
-		b->skipped++;
-		return;
-	}
-	if (importer->reads_path) {
-		cli_source_close(&src);
-		size = src.head_size;
-		data = malloc(size + 1);
-		if (data)
-			memcpy(data, src.head, size);
-		else
-			snprintf(why, sizeof why, "out of memory");
-	} else {
-		cli_source_read_rest(&src, &data, &size, why, sizeof why);
-	}
-	if (!data) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
-		b->failed++;
-		return;
-	}
-	if (importer->needs_isolation)
-		compile_isolated(b, j, importer, data, size, &sink, progress);
-	else
-		compile_source(b, j, importer, data, size, &sink, progress);
-}
-
-/* Turn the INPUT arguments into jobs; false only when out of memory. */
-static bool gather(builder *b, char **inputs, int count)
-{
-	animc_diag_sink sink = { cli_print_diag, &b->printer, NULL, 0, 0 };
-
-	for (int i = 0; i < count; i++) {
-		struct stat st;
-
-		sink.path = inputs[i];
-		if (stat(inputs[i], &st) != 0) {
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot open: %s", strerror(errno));
-			b->failed++;
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			cli_strings files = { 0 };
-			unsigned errors = sink.error_count;
-
-			if (!cli_walk(inputs[i], b->out_dir, &files, &sink)) {
-				cli_strings_release(&files);
-				return false;
-			}
-			b->failed += sink.error_count - errors;
-			for (size_t f = 0; f < files.count; f++) {
-				char *path = cli_path_join(inputs[i], files.items[f], NULL);
-				char *slash = strrchr(files.items[f], '/');
-				bool ok;
-
-				if (!path) {
-					cli_strings_release(&files);
-					return false;
-				}
-				if (slash)
-					*slash = '\0';
-				ok = add_job(b, path, slash ? files.items[f] : "", false);
-				free(path);
-				if (!ok) {
-					cli_strings_release(&files);
-					return false;
-				}
-			}
-			cli_strings_release(&files);
-		} else if (!add_job(b, inputs[i], "", true)) {
+		if (!cli_read_file(o->skeleton_path, &model, &model_size, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o->skeleton_path, why);
 			return false;
 		}
+		if (animc_skeleton_load(o->skeleton_path, &ctx->skeleton_model, &sink) != ANIMC_OK) {
+			free(model);
+			return false;
+		}
+		ctx->skeleton_loaded = true;
+		ctx->options->import.skeleton = &ctx->skeleton_model;
 	}
+	ctx->key_prefix = XXH3_createState();
+	if (!ctx->key_prefix) {
+		free(model);
+		return false;
+	}
+	XXH3_128bits_reset(ctx->key_prefix);
+	build_key_prefix(o, model, model_size, build_key_emit_xxh3, ctx->key_prefix);
+	free(model);
 	return true;
 }
 
-static int parse_options(builder *b, int argc, char **argv)
+static void release_ctx(build_ctx *ctx)
 {
-	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
-	       O_RELATIVE, O_TICKS, O_TIMEOUT };
-	static const struct option options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "exact", no_argument, NULL, O_EXACT },
-		{ "platform", required_argument, NULL, O_PLATFORM },
-		{ "reader-name", required_argument, NULL, O_READER },
-		{ "compress", required_argument, NULL, O_COMPRESS },
-		{ "zstd-level", required_argument, NULL, O_LEVEL },
-		{ "warnings-as-errors", no_argument, NULL, O_WERROR },
-		{ "clip", required_argument, NULL, O_CLIP },
-		{ "skeleton", required_argument, NULL, O_SKELETON },
-		{ "relative-to-bind", no_argument, NULL, O_RELATIVE },
-		{ "ticks-per-second", required_argument, NULL, O_TICKS },
-		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:qvh", options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			b->out_dir = optarg;
-			break;
-		case O_EXACT:
-			b->process.exact = true;
-			break;
-		case O_PLATFORM:
-			if (strlen(optarg) != 1 || !strchr(animc_xnb_platforms(), optarg[0]))
-				return cli_usage_error("build", "--platform '%s' is not one of the letters %s",
-						       optarg, animc_xnb_platforms());
-			b->xnb.platform = optarg[0];
-			break;
-		case O_READER: {
-			size_t bad;
-
-			if (!optarg[0])
-				return cli_usage_error("build", "--reader-name is empty");
-			if (!animc_utf8_check(optarg, strlen(optarg), &bad))
-				return cli_usage_error("build", "--reader-name is not UTF-8 (byte %zu)", bad);
-			b->xnb.reader_name = optarg;
-			break;
-		}
-		case O_COMPRESS:
-			if (strcmp(optarg, "zstd") == 0)
-				b->xnb.compression = ANIMC_COMPRESSION_ZSTD;
-			else if (strcmp(optarg, "none") == 0)
-				b->xnb.compression = ANIMC_COMPRESSION_NONE;
-			else
-				return cli_usage_error("build", "--compress '%s': use zstd or none", optarg);
-			break;
-		case O_LEVEL: {
-			char *end;
-			long level = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || level < 1 || level > 22)
-				return cli_usage_error("build", "--zstd-level '%s' is not between 1 and 22",
-						       optarg);
-			b->xnb.zstd_level = (int)level;
-			break;
-		}
-		case O_WERROR:
-			b->warnings_as_errors = true;
-			break;
-		case O_SKELETON:
-			b->skeleton_path = optarg;
-			break;
-		case O_RELATIVE:
-			b->import.relative_to_bind = true;
-			break;
-		case O_TICKS: {
-			char *end;
-			double rate = strtod(optarg, &end);
-
-			if (end == optarg || *end || !isfinite(rate) || !(rate > 0))
-				return cli_usage_error("build", "--ticks-per-second '%s' is not a number above 0",
-						       optarg);
-			b->import.ticks_per_second = rate;
-			break;
-		}
-		case O_TIMEOUT: {
-			char *end;
-			double seconds = strtod(optarg, &end);
-
-			if (end == optarg || *end || !isfinite(seconds) || seconds < 0)
-				return cli_usage_error("build", "--import-timeout '%s' is not a number of "
-						       "seconds (0 for no limit)", optarg);
-			b->import_timeout_s = seconds;
-			break;
-		}
-		case O_CLIP:
-			if (!cli_strings_push(&b->clip_names, optarg))
-				return cli_usage_error("build", "out of memory");
-			break;
-		case 'q':
-			b->quiet = true;
-			break;
-		case 'v':
-			b->verbose = true;
-			break;
-		case 'h':
-			help(stdout);
-			return -1;
-		case ':':
-			return cli_usage_error("build", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("build", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (!b->out_dir)
-		return cli_usage_error("build", "no output folder: give -o OUTDIR");
-	if (optind >= argc)
-		return cli_usage_error("build", "no inputs: give files or folders to compile");
-	if (b->quiet && b->verbose)
-		return cli_usage_error("build", "--quiet and --verbose contradict each other");
-	if (b->import.relative_to_bind && !b->skeleton_path)
-		return cli_usage_error("build", "--relative-to-bind needs --skeleton MODEL: the rest "
-				       "transforms come from the model");
-	return 0;
+	build_plan_release(&ctx->plan);
+	cli_strings_release(&ctx->plan_notes);
+	if (ctx->has_old)
+		manifest_release(&ctx->old);
+	free(ctx->skeleton.path);
+	animc_skeleton_release(&ctx->skeleton_model);
+	if (ctx->key_prefix)
+		XXH3_freeState(ctx->key_prefix);
+	if (ctx->lock_fd >= 0)
+		close(ctx->lock_fd);
 }
 
-static int run(int argc, char **argv)
+static int run_command(build_command command, int argc, char **argv)
 {
-	builder b;
-	char why[512];
-	int status;
+	build_options o;
+	build_ctx ctx;
+	run_state rs;
+	char why[512], *running = NULL;
+	build_totals totals;
+	size_t to_compile = 0;
+	int status = build_options_parse(&o, command, argc, argv);
+	bool completed;
 
-	memset(&b, 0, sizeof b);
-	b.report_fd = -1;
-	b.import_timeout_s = 120;
-	b.printer.out = stderr;
-	status = parse_options(&b, argc, argv);
 	if (status) {
-		cli_strings_release(&b.clip_names);
+		build_options_release(&o);
 		return status < 0 ? ANIMC_EXIT_OK : status;
 	}
-	b.printer.show_notes = b.verbose;
-	if (b.skeleton_path) {
-		animc_diag_sink sink = { cli_print_diag, &b.printer, b.skeleton_path, 0, 0 };
+	memset(&ctx, 0, sizeof ctx);
+	memset(&rs, 0, sizeof rs);
+	ctx.options = &o;
+	ctx.command = command;
+	ctx.printer.out = stderr;
+	ctx.printer.show_notes = o.verbose;
+	ctx.lock_fd = -1;
+	ctx.stop_signal = &stop_signal;
+	rs.ctx = &ctx;
+	rs.is_outputs = command == CMD_OUTPUTS;
+	rs.manifest_path = cli_path_join(o.out_dir, MANIFEST_FILE, NULL);
+	running = cli_path_join(o.out_dir, MANIFEST_DIR "/running", NULL);
+	if (!rs.manifest_path || !running) {
+		status = ANIMC_EXIT_FAILED;
+		goto out;
+	}
+	if (command == CMD_CLEAN) {
+		struct stat st;
 
-		if (animc_skeleton_load(b.skeleton_path, &b.skeleton, &sink) != ANIMC_OK) {
-			cli_strings_release(&b.clip_names);
-			return ANIMC_EXIT_FAILED;
+		if (stat(o.out_dir, &st) != 0) {
+			fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", o.out_dir);
+			goto out;
 		}
-		b.import.skeleton = &b.skeleton;
+		ctx.lock_fd = take_lock(o.out_dir);
+		status = ctx.lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(&ctx);
+		goto out;
 	}
-	cli_install_signal_cleanup();
-	if (!cli_mkdir_p(b.out_dir, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", b.out_dir, why);
-		return ANIMC_EXIT_FAILED;
+	if (command == CMD_BUILD) {
+		if (!cli_mkdir_p(o.out_dir, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o.out_dir, why);
+			status = ANIMC_EXIT_FAILED;
+			goto out;
+		}
+		ctx.lock_fd = take_lock(o.out_dir);
+		if (ctx.lock_fd < 0) {
+			status = ANIMC_EXIT_FAILED;
+			goto out;
+		}
+		/* A run that was killed left temporary files: remove them. */
+		if (access(running, F_OK) == 0) {
+			unsigned swept = build_sweep_temps(o.out_dir);
+
+			if (swept && o.verbose)
+				printf("removed %u temporary file%s of an interrupted build\n", swept,
+				       swept == 1 ? "" : "s");
+		}
+		{
+			int fd = open(running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+			if (fd >= 0)
+				close(fd);
+		}
 	}
-	if (!gather(&b, argv + optind, argc - optind)) {
+	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
+	switch (manifest_load(&ctx.old, rs.manifest_path, why, sizeof why)) {
+	case MANIFEST_LOADED:
+		ctx.has_old = true;
+		break;
+	case MANIFEST_ABSENT:
+		break;
+	default:
+		fprintf(stderr, "%s: warning: %s; compiling every source\n", rs.manifest_path, why);
+		break;
+	}
+	options_key(&o, &ctx.options_key);
+	if (o.skeleton_path && !skeleton_state(&ctx)) {
+		status = ANIMC_EXIT_FAILED;
+		goto out;
+	}
+	if (!build_plan_make(&ctx)) {
 		fprintf(stderr, "animc: error: out of memory\n");
-		return ANIMC_EXIT_FAILED;
+		status = ANIMC_EXIT_FAILED;
+		goto out;
 	}
-	for (size_t i = 0; i < b.job_count; i++) {
-		compile_job(&b, &b.jobs[i], i + 1);
-		fflush(stdout);
+	for (size_t i = 0; i < ctx.plan_notes.count; i++) {
+		fputs("skipped folder ", stdout);
+		cli_fputs_escaped(ctx.plan_notes.items[i], stdout);
+		fputs(" (walked already through another path)\n", stdout);
 	}
-	if (!b.quiet || b.failed)
-		printf("compiled %u, failed %u, skipped %u\n", b.compiled, b.failed, b.skipped);
-	for (size_t i = 0; i < b.job_count; i++) {
-		free(b.jobs[i].path);
-		free(b.jobs[i].rel_dir);
+	build_plan_check(&ctx);
+	for (size_t i = 0; i < ctx.plan.count; i++)
+		to_compile += ctx.plan.jobs[i].needs_compile;
+	if (to_compile && !prepare_compile(&ctx)) {
+		status = ANIMC_EXIT_FAILED;
+		goto out;
 	}
-	cli_strings_release(&b.clip_names);
-	animc_skeleton_release(&b.skeleton);
-	cli_strings_release(&b.outputs);
-	free(b.output_slots);
-	free(b.jobs);
-	return b.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+	if (command == CMD_BUILD) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_stop;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+	}
+	if (!build_commit_init(&rs.commit, &ctx, command == CMD_OUTPUTS)) {
+		status = ANIMC_EXIT_FAILED;
+		goto out;
+	}
+	build_status_init(&rs.status, &ctx, to_compile);
+	rs.last_save_s = build_now_s();
+	commit_ready(&rs);
+	{
+		build_run_hooks hooks = { NULL, hook_done, hook_tick, &rs };
+
+		completed = build_run(&ctx, o.jobs, &hooks);
+	}
+	commit_ready(&rs);
+	if (!completed || stop_signal) {
+		int sig = stop_signal ? stop_signal : SIGTERM;
+
+		build_status_clear(&rs.status);
+		if (command == CMD_BUILD) {
+			save_checkpoint(&rs);
+			unlink(running);
+		}
+		build_commit_release(&rs.commit);
+		release_ctx(&ctx);
+		free(rs.manifest_path);
+		free(running);
+		build_options_release(&o);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
+	build_commit_finish(&rs.commit);
+	if (command == CMD_BUILD) {
+		unsigned stale = (unsigned)rs.commit.next.orphan_count;
+
+		if (!manifest_save(&rs.commit.next, rs.manifest_path, why, sizeof why))
+			fprintf(stderr, "%s: warning: %s; the next build compiles every source\n",
+				rs.manifest_path, why);
+		build_totals_count(&ctx.plan, &totals);
+		if (o.report_path && !build_report_json(&ctx, o.report_path, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o.report_path, why);
+			totals.failed++;
+		}
+		if (o.junit_path && !build_report_junit(&ctx, o.junit_path, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o.junit_path, why);
+			totals.failed++;
+		}
+		if (o.depfile_path && !build_report_depfile(&ctx, o.depfile_path, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o.depfile_path, why);
+			totals.failed++;
+		}
+		if (!o.quiet || totals.failed)
+			build_status_summary(&rs.status, &totals, stale);
+		else
+			build_status_clear(&rs.status);
+		if (rs.commit.pruned && o.verbose)
+			printf("pruned %u output%s\n", rs.commit.pruned, rs.commit.pruned == 1 ? "" : "s");
+		unlink(running);
+	} else {
+		build_totals_count(&ctx.plan, &totals);
+	}
+	status = totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+	build_commit_release(&rs.commit);
+out:
+	fflush(stdout);
+	release_ctx(&ctx);
+	free(rs.manifest_path);
+	free(running);
+	build_options_release(&o);
+	return status;
+}
+
+static int run_build(int argc, char **argv)
+{
+	return run_command(CMD_BUILD, argc, argv);
+}
+
+static int run_outputs(int argc, char **argv)
+{
+	return run_command(CMD_OUTPUTS, argc, argv);
+}
+
+static int run_clean(int argc, char **argv)
+{
+	return run_command(CMD_CLEAN, argc, argv);
 }
 
 const animc_command animc_cmd_build = {
 	.name = "build",
 	.summary = "compile sources into .xnb files: animc build -o OUTDIR INPUT...",
-	.run = run,
-	.help = help,
+	.run = run_build,
+	.help = build_help,
+};
+
+const animc_command animc_cmd_outputs = {
+	.name = "outputs",
+	.summary = "list the files a build would write: animc outputs -o OUTDIR INPUT...",
+	.run = run_outputs,
+	.help = build_outputs_help,
+};
+
+const animc_command animc_cmd_clean = {
+	.name = "clean",
+	.summary = "remove what builds wrote into a folder: animc clean -o OUTDIR",
+	.run = run_clean,
+	.help = build_clean_help,
 };

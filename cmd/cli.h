@@ -28,6 +28,8 @@ typedef struct animc_command {
 } animc_command;
 
 extern const animc_command animc_cmd_build;
+extern const animc_command animc_cmd_outputs;
+extern const animc_command animc_cmd_clean;
 extern const animc_command animc_cmd_dump;
 extern const animc_command animc_cmd_sample;
 extern const animc_command animc_cmd_batch;
@@ -42,7 +44,13 @@ typedef struct cli_diag_printer {
 	bool show_notes;
 } cli_diag_printer;
 
-/* An animc_diag_fn printing "path:line:col: severity: message". */
+/* Print `s` for a human: control characters (a newline, ESC) as \n, \t,
+ * \r or \xHH, so that names taken from files cannot move the cursor or
+ * forge lines. */
+void cli_fputs_escaped(const char *s, FILE *out);
+
+/* An animc_diag_fn printing "path:line:col: severity: message", control
+ * characters escaped. */
 void cli_print_diag(void *printer, const animc_diag *diag);
 
 /* ----------------------------------------------------------------- files */
@@ -64,6 +72,8 @@ typedef struct cli_source {
 } cli_source;
 
 bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size);
+/* "a FIFO", "a socket", "a folder", ... for messages. */
+const char *cli_file_kind(unsigned mode);
 /* The whole file (malloc()ed, NUL-terminated beyond *size, at most
  * CLI_MAX_INPUT_BYTES); closes the source either way. */
 bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *why, size_t why_size);

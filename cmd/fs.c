@@ -37,17 +37,34 @@ static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, char *why,
 	return true;
 }
 
+const char *cli_file_kind(unsigned mode)
+{
+	return S_ISREG(mode) ? "a file" : S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : "not a regular file";
+}
+
 bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size)
 {
 	struct stat st;
+	int flags;
 
-	src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
+	 * refused below, as is every file that is not a regular one. */
+	src->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (src->fd < 0) {
 		WHY("cannot open: %s", strerror(errno));
 		return false;
 	}
-	if (fstat(src->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(src->fd, &st) != 0) {
+		WHY("cannot read: %s", strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
 		WHY("is a folder");
+	} else if (!S_ISREG(st.st_mode)) {
+		WHY("is %s, not a regular file; not read", cli_file_kind(st.st_mode));
+	} else if ((flags = fcntl(src->fd, F_GETFL)) < 0 ||
+		   fcntl(src->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		WHY("cannot read: %s", strerror(errno));
 	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, why, why_size)) {
 		return true;
 	}

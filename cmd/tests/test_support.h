@@ -56,7 +56,8 @@ extern const char *test_current_name;
  * dot-files), sorted; NULL-terminated, release with test_free_list. */
 char **test_list_dir(const char *dir, const char *suffix);
 void test_free_list(char **list);
-/* Number of entries (recursively, files only) in a folder, dot-files included. */
+/* Number of entries (recursively, files only) in a folder, dot-files
+ * included, a build's state folder (.animc) left out. */
 size_t test_count_files(const char *dir);
 /* Fail the test unless |got - want| <= tolerance (NaN fails). */
 void test_assert_near(double got, double want, double tolerance);

@@ -1,0 +1,548 @@
+/*
+ * commit.c - results become files, strictly in job order: each output path
+ * is claimed by the first job that writes it (a later one is refused), an
+ * output whose bytes are already on disk as recorded is left alone (its
+ * mtime kept), others are written atomically.  The manifest of the run is
+ * built as jobs commit; at the end, outputs no source claims any more are
+ * kept as orphans (or removed with --prune).  Also `animc clean` and the
+ * sweep of temporary files a killed run left behind.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+
+char *build_output_path(const build_ctx *ctx, const build_job *job, const build_output *o)
+{
+	(void)job;
+	return cli_path_join(ctx->options->out_dir, o->name, NULL);
+}
+
+/* ---------------------------------------------------------------- claims */
+
+static size_t claim_hash(const char *s)
+{
+	return (size_t)XXH3_64bits(s, strlen(s));
+}
+
+static size_t *claim_find(const build_commit *c, const char *path)
+{
+	size_t mask = c->claim_slot_count - 1;
+
+	if (!c->claim_slot_count)
+		return NULL;
+	for (size_t i = claim_hash(path) & mask; c->claim_slots[i]; i = (i + 1) & mask)
+		if (strcmp(c->claims.items[c->claim_slots[i] - 1], path) == 0)
+			return &c->claim_slots[i];
+	return NULL;
+}
+
+/* Claim an output path for this run; false when it is claimed already (or
+ * out of memory). */
+static bool claim(build_commit *c, const char *path)
+{
+	size_t mask, i;
+
+	if (c->claims.count * 2 >= c->claim_slot_count) {
+		size_t count = c->claim_slot_count ? c->claim_slot_count * 2 : 256;
+		size_t *slots = calloc(count, sizeof *slots);
+
+		if (!slots)
+			return false;
+		for (size_t k = 0; k < c->claims.count; k++) {
+			for (i = claim_hash(c->claims.items[k]) & (count - 1); slots[i]; i = (i + 1) & (count - 1))
+				;
+			slots[i] = k + 1;
+		}
+		free(c->claim_slots);
+		c->claim_slots = slots;
+		c->claim_slot_count = count;
+	}
+	if (claim_find(c, path))
+		return false;
+	if (!cli_strings_push(&c->claims, path))
+		return false;
+	mask = c->claim_slot_count - 1;
+	for (i = claim_hash(path) & mask; c->claim_slots[i]; i = (i + 1) & mask)
+		;
+	c->claim_slots[i] = c->claims.count;
+	return true;
+}
+
+bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
+{
+	memset(c, 0, sizeof *c);
+	c->ctx = ctx;
+	c->is_dry = is_dry;
+	c->next.options = ctx->options_key;
+	if (ctx->options->skeleton_path && ctx->has_skeleton_state) {
+		c->next.has_skeleton = true;
+		c->next.skeleton = ctx->skeleton;
+		c->next.skeleton.path = strdup(ctx->skeleton.path);
+		if (!c->next.skeleton.path)
+			return false;
+	}
+	return true;
+}
+
+void build_commit_release(build_commit *c)
+{
+	manifest_release(&c->next);
+	cli_strings_release(&c->claims);
+	free(c->claim_slots);
+}
+
+/* ----------------------------------------------------------------- writes */
+
+/* The previous run's record of an output path, for this job. */
+static const manifest_output *previous_output(const build_job *j, const char *path)
+{
+	if (!j->previous)
+		return NULL;
+	for (uint32_t i = 0; i < j->previous->output_count; i++)
+		if (strcmp(j->previous->outputs[i].path, path) == 0)
+			return &j->previous->outputs[i];
+	return NULL;
+}
+
+static bool stat_state(const char *path, build_file_state *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	build_file_state_from(&st, out);
+	return true;
+}
+
+static void write_output(build_commit *c, build_job *j, build_output *o)
+{
+	build_result *r = &j->result;
+	const manifest_output *before = previous_output(j, o->name);
+	char *path = build_output_path(c->ctx, j, o);
+	build_file_state now;
+	char why[512];
+
+	if (!path) {
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "out of memory");
+		r->status = BUILD_FAILED;
+		return;
+	}
+	/* The same bytes, on disk as recorded: leave the file (and its mtime). */
+	if (before && build_hash_equal(&before->hash, &o->hash) && before->size == o->size &&
+	    stat_state(path, &now) && build_file_state_equal(&before->state, &now)) {
+		o->state = now;
+		o->is_written = true;
+	} else if (cli_write_atomic(path, o->bytes, o->size, why, sizeof why)) {
+		o->is_written = true;
+		if (!stat_state(path, &o->state))
+			memset(&o->state, 0, sizeof o->state);
+	} else {
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", why);
+		r->status = BUILD_FAILED;
+	}
+	free(path);
+}
+
+static bool copy_deps(manifest_entry *e, const build_result *r)
+{
+	if (!r->dep_count)
+		return true;
+	e->deps = calloc(r->dep_count, sizeof *e->deps);
+	if (!e->deps)
+		return false;
+	for (uint32_t i = 0; i < r->dep_count; i++) {
+		e->deps[i] = r->deps[i];
+		e->deps[i].path = strdup(r->deps[i].path);
+		if (!e->deps[i].path)
+			return false;
+		e->dep_count++;
+	}
+	return true;
+}
+
+static bool copy_outputs(manifest_entry *e, const build_result *r)
+{
+	if (!r->output_count)
+		return true;
+	e->outputs = calloc(r->output_count, sizeof *e->outputs);
+	if (!e->outputs)
+		return false;
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		const build_output *o = &r->outputs[i];
+		manifest_output *m = &e->outputs[e->output_count];
+
+		if (!o->is_written)
+			continue;
+		m->path = strdup(o->name);
+		m->clip = strdup(o->clip);
+		if (!m->path || !m->clip) {
+			manifest_output_release(m);
+			return false;
+		}
+		m->size = o->size;
+		m->hash = o->hash;
+		m->state = o->state;
+		m->bones = o->bones;
+		m->keys = o->keys;
+		m->duration_s = o->duration_s;
+		e->output_count++;
+	}
+	return true;
+}
+
+/* The manifest's record of a committed job. */
+static void record(build_commit *c, const build_job *j)
+{
+	const build_result *r = &j->result;
+	manifest_entry e = { 0 };
+
+	if (!r->has_source || manifest_find(&c->next, j->path))
+		return;
+	e.status = r->status == BUILD_UP_TO_DATE ? BUILD_COMPILED : r->status;
+	memcpy(e.importer, r->importer, sizeof e.importer);
+	e.source = strdup(j->path);
+	e.out_base = strdup(j->out_base);
+	e.skip_reason = r->skip_reason ? strdup(r->skip_reason) : NULL;
+	e.state = r->source_state;
+	e.hash = r->source_hash;
+	e.key = r->key;
+	e.time_s = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->time_s : r->time_s;
+	if (!e.source || !e.out_base || (r->skip_reason && !e.skip_reason) || !copy_deps(&e, r) ||
+	    !copy_outputs(&e, r) || !manifest_add(&c->next, &e))
+		manifest_entry_release(&e);
+}
+
+void build_commit_job(build_commit *c, size_t i)
+{
+	build_job *j = &c->ctx->plan.jobs[i];
+	build_result *r = &j->result;
+
+	if (j->previous)
+		j->previous->is_seen = true;
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+
+		if (!claim(c, o->name)) {
+			char *path = build_output_path(c->ctx, j, o);
+
+			o->is_refused = true;
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+					  "'%s' is the output of another source (or clip) in this run; "
+					  "not written", path ? path : o->name);
+			free(path);
+			r->status = BUILD_FAILED;
+			continue;
+		}
+		if (r->status == BUILD_UP_TO_DATE) {
+			o->is_written = true;
+		} else if (!c->is_dry && o->bytes) {
+			write_output(c, j, o);
+			free(o->bytes);
+			o->bytes = NULL;
+		}
+	}
+	if (!c->is_dry)
+		record(c, j);
+	c->committed = i + 1;
+}
+
+/* ----------------------------------------------------------------- finish */
+
+static bool output_unchanged(const char *path, const manifest_output *o)
+{
+	build_file_state now;
+	build_hash h;
+	char why[256];
+
+	if (!stat_state(path, &now))
+		return false;
+	if (build_file_state_equal(&o->state, &now))
+		return true;
+	return now.size == o->size && build_hash_file(path, &h, why, sizeof why) &&
+	       build_hash_equal(&h, &o->hash);
+}
+
+/* Remove the folders left empty between `path` (a file) and OUTDIR. */
+static void remove_empty_parents(const char *out_dir, char *path)
+{
+	size_t keep = strlen(out_dir);
+
+	for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) > keep;
+	     slash = strrchr(path, '/')) {
+		*slash = '\0';
+		if (rmdir(path) != 0)
+			break;
+	}
+}
+
+/* Remove an output animc wrote, when it is still what animc wrote. */
+static bool remove_output(const build_ctx *ctx, const manifest_output *o, bool *changed)
+{
+	char *path = cli_path_join(ctx->options->out_dir, o->path, NULL);
+	bool removed = false;
+
+	*changed = false;
+	if (!path)
+		return false;
+	if (output_unchanged(path, o)) {
+		removed = unlink(path) == 0;
+		if (removed)
+			remove_empty_parents(ctx->options->out_dir, path);
+	} else {
+		struct stat st;
+
+		*changed = lstat(path, &st) == 0;
+	}
+	free(path);
+	return removed;
+}
+
+static bool source_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool copy_output(manifest_output *dst, const manifest_output *src)
+{
+	*dst = *src;
+	dst->path = strdup(src->path);
+	dst->clip = strdup(src->clip);
+	if (!dst->path || !dst->clip) {
+		manifest_output_release(dst);
+		return false;
+	}
+	return true;
+}
+
+static bool copy_entry(manifest_entry *dst, const manifest_entry *src)
+{
+	*dst = *src;
+	dst->source = strdup(src->source);
+	dst->skip_reason = src->skip_reason ? strdup(src->skip_reason) : NULL;
+	dst->out_base = strdup(src->out_base);
+	dst->deps = NULL;
+	dst->outputs = NULL;
+	dst->dep_count = dst->output_count = 0;
+	if (!dst->source || !dst->out_base || (src->skip_reason && !dst->skip_reason))
+		goto fail;
+	if (src->dep_count && !(dst->deps = calloc(src->dep_count, sizeof *dst->deps)))
+		goto fail;
+	for (uint32_t i = 0; i < src->dep_count; i++) {
+		dst->deps[i] = src->deps[i];
+		if (!(dst->deps[i].path = strdup(src->deps[i].path)))
+			goto fail;
+		dst->dep_count++;
+	}
+	if (src->output_count && !(dst->outputs = calloc(src->output_count, sizeof *dst->outputs)))
+		goto fail;
+	for (uint32_t i = 0; i < src->output_count; i++) {
+		if (!copy_output(&dst->outputs[i], &src->outputs[i]))
+			goto fail;
+		dst->output_count++;
+	}
+	return true;
+fail:
+	manifest_entry_release(dst);
+	return false;
+}
+
+/* Keep an old output as an orphan, or remove it (--prune).  Counts. */
+static void settle_orphan(build_commit *c, const manifest_output *o)
+{
+	char *path;
+	manifest_output copy;
+	bool changed;
+
+	if (claim_find(c, o->path))
+		return;   /* written again this run */
+	if (!claim(c, o->path))
+		return;   /* settle each path once */
+	path = cli_path_join(c->ctx->options->out_dir, o->path, NULL);
+	if (!path)
+		return;
+	if (!output_unchanged(path, o)) {
+		free(path);
+		return;   /* gone, or no longer animc's */
+	}
+	free(path);
+	if (c->ctx->options->prune) {
+		if (remove_output(c->ctx, o, &changed))
+			c->pruned++;
+		return;
+	}
+	if (copy_output(&copy, o) && !manifest_add_orphan(&c->next, &copy))
+		manifest_output_release(&copy);
+}
+
+void build_commit_finish(build_commit *c)
+{
+	build_ctx *ctx = c->ctx;
+
+	if (c->is_dry || !ctx->has_old)
+		return;
+	/* Sources this run did not name: kept as they were, unless the
+	 * source is gone and --prune asks to clean up after it. */
+	for (size_t i = 0; i < ctx->old.count; i++) {
+		const manifest_entry *e = &ctx->old.entries[i];
+		manifest_entry copy;
+
+		if (e->is_seen || manifest_find(&c->next, e->source))
+			continue;
+		if (ctx->options->prune && !source_exists(e->source))
+			continue;   /* its outputs become orphans below, and go */
+		if (!copy_entry(&copy, e))
+			continue;
+		if (!manifest_add(&c->next, &copy)) {
+			manifest_entry_release(&copy);
+			continue;
+		}
+		for (uint32_t k = 0; k < e->output_count; k++)
+			claim(c, e->outputs[k].path);
+	}
+	/* Outputs of the last run that no source claims now: clips a source no
+	 * longer holds, sources gone, names that changed. */
+	for (size_t i = 0; i < ctx->old.count; i++)
+		for (uint32_t k = 0; k < ctx->old.entries[i].output_count; k++)
+			settle_orphan(c, &ctx->old.entries[i].outputs[k]);
+	for (size_t i = 0; i < ctx->old.orphan_count; i++)
+		settle_orphan(c, &ctx->old.orphans[i]);
+}
+
+/* ----------------------------------------------------------------- temps */
+
+/* A temporary file cli_write_atomic makes: ".NAME.XXXXXX", NAME an output
+ * (.xnb, .xnb.zst) or the manifest. */
+static bool is_temp_name(const char *name)
+{
+	size_t n = strlen(name);
+	const char *tail;
+
+	if (n < 9 || name[0] != '.' || name[n - 7] != '.')
+		return false;
+	for (tail = name + n - 6; *tail; tail++)
+		if (!((*tail >= 'a' && *tail <= 'z') || (*tail >= 'A' && *tail <= 'Z') ||
+		      (*tail >= '0' && *tail <= '9')))
+			return false;
+	n -= 7;
+	return (n > 5 && memcmp(name + n - 4, ".xnb", 4) == 0) ||
+	       (n > 9 && memcmp(name + n - 8, ".xnb.zst", 8) == 0) ||
+	       (n == 9 && memcmp(name, ".manifest", 9) == 0);
+}
+
+static unsigned sweep(const char *dir, int depth)
+{
+	DIR *d = depth < 4096 ? opendir(dir) : NULL;
+	struct dirent *entry;
+	unsigned removed = 0;
+
+	if (!d)
+		return 0;
+	while ((entry = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+			continue;
+		path = cli_path_join(dir, entry->d_name, NULL);
+		if (!path)
+			break;
+		if (lstat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				removed += sweep(path, depth + 1);
+			else if (S_ISREG(st.st_mode) && is_temp_name(entry->d_name) && unlink(path) == 0)
+				removed++;
+		}
+		free(path);
+	}
+	closedir(d);
+	return removed;
+}
+
+unsigned build_sweep_temps(const char *dir)
+{
+	return sweep(dir, 0);
+}
+
+/* ----------------------------------------------------------------- clean */
+
+int build_clean(build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+	char *manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
+	char *dir_path = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
+	unsigned removed = 0, left = 0, temps;
+	char why[512];
+	manifest m;
+	int status = ANIMC_EXIT_OK;
+
+	if (!manifest_path || !dir_path) {
+		free(manifest_path);
+		free(dir_path);
+		return ANIMC_EXIT_FAILED;
+	}
+	switch (manifest_load(&m, manifest_path, why, sizeof why)) {
+	case MANIFEST_LOADED:
+		break;
+	case MANIFEST_ABSENT:
+		fprintf(stderr, "%s: warning: no animc manifest here; nothing to clean\n", o->out_dir);
+		free(manifest_path);
+		free(dir_path);
+		return ANIMC_EXIT_OK;
+	default:
+		fprintf(stderr, "%s: error: the manifest cannot be read (%s); nothing removed\n",
+			manifest_path, why);
+		free(manifest_path);
+		free(dir_path);
+		return ANIMC_EXIT_FAILED;
+	}
+	for (size_t i = 0; i < m.count + 1; i++) {
+		const manifest_output *outs = i < m.count ? m.entries[i].outputs : m.orphans;
+		size_t count = i < m.count ? m.entries[i].output_count : m.orphan_count;
+
+		for (size_t k = 0; k < count; k++) {
+			bool changed;
+
+			if (remove_output(ctx, &outs[k], &changed)) {
+				removed++;
+				if (o->verbose)
+					printf("removed %s/%s\n", o->out_dir, outs[k].path);
+			} else if (changed) {
+				left++;
+				fprintf(stderr, "%s/%s: warning: changed since animc wrote it; left\n", o->out_dir,
+					outs[k].path);
+			}
+		}
+	}
+	manifest_release(&m);
+	temps = build_sweep_temps(o->out_dir);
+	unlink(manifest_path);
+	{
+		char *lock = cli_path_join(o->out_dir, MANIFEST_DIR "/lock", NULL);
+		char *running = cli_path_join(o->out_dir, MANIFEST_DIR "/running", NULL);
+
+		if (lock)
+			unlink(lock);
+		if (running)
+			unlink(running);
+		free(lock);
+		free(running);
+	}
+	if (rmdir(dir_path) != 0 && errno != ENOENT) {
+		fprintf(stderr, "%s: warning: not removed: %s\n", dir_path, strerror(errno));
+		status = ANIMC_EXIT_FAILED;
+	}
+	if (!o->quiet)
+		printf("removed %u output%s%s%u temporary file%s; %u left\n", removed, removed == 1 ? "" : "s",
+		       ", ", temps, temps == 1 ? "" : "s", left);
+	free(manifest_path);
+	free(dir_path);
+	return status;
+}

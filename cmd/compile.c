@@ -1,0 +1,438 @@
+/*
+ * compile.c - one job into one result: read the source, find its importer,
+ * import, keep the clips --clip asks for, process, check against the
+ * skeleton, serialise, name the outputs, hash them, and compute the
+ * source's key.  Prints nothing, counts nothing, writes no file: whatever
+ * happens lands in the result, which commit and report use.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+
+/* Longest file name most file systems take (ext4, XFS, btrfs, NTFS). */
+#define NAME_BYTES_MAX 255
+
+typedef struct compile_state {
+	const build_ctx *ctx;
+	const build_job *job;
+	build_result *r;
+	cli_strings reads;   /* other files the import read */
+} compile_state;
+
+static void collect_diag(void *user, const animc_diag *d)
+{
+	compile_state *cs = user;
+
+	build_result_diag(cs->r, d->severity, d->line, d->column, d->byte_offset, "%s", d->message);
+}
+
+static void collect_read(void *user, const char *path)
+{
+	compile_state *cs = user;
+
+	for (size_t i = 0; i < cs->reads.count; i++)
+		if (strcmp(cs->reads.items[i], path) == 0)
+			return;
+	cli_strings_push(&cs->reads, path);
+}
+
+double build_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Windows reserves these device names, alone or before a '.'. */
+static bool is_reserved_on_windows(const char *name)
+{
+	static const char *const reserved[] = { "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$" };
+	size_t n = strcspn(name, ".");
+	char upper[8];
+
+	if (n < 3 || n > 7)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+	upper[n] = '\0';
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strcmp(upper, reserved[i]) == 0)
+			return true;
+	return n == 4 && (memcmp(upper, "COM", 3) == 0 || memcmp(upper, "LPT", 3) == 0) &&
+	       upper[3] >= '0' && upper[3] <= '9';
+}
+
+char *build_safe_name(const char *name, uint32_t index)
+{
+	size_t n = strlen(name);
+	char *out;
+
+	if (!n) {
+		out = malloc(24);
+		if (out)
+			snprintf(out, 24, "clip%u", index);
+		return out;
+	}
+	out = malloc(n + 2);
+	if (!out)
+		return NULL;
+	memcpy(out, name, n + 1);
+	for (unsigned char *p = (unsigned char *)out; *p; p++)
+		if (*p < 0x20 || *p == 0x7F || strchr("/\\:*?\"<>|", *p))
+			*p = '_';
+	/* Leading dots would hide the file ("." and ".." would not even be
+	 * files): each becomes '_'. */
+	for (char *p = out; *p == '.'; p++)
+		*p = '_';
+	if (is_reserved_on_windows(out)) {
+		size_t stem = strcspn(out, ".");
+
+		memmove(out + stem + 1, out + stem, n - stem + 1);
+		out[stem] = '_';
+	}
+	return out;
+}
+
+static uint64_t total_keys(const animc_clip *clip)
+{
+	uint64_t keys = 0;
+
+	for (uint32_t i = 0; i < clip->channel_count; i++)
+		keys += clip->channels[i].key_count;
+	return keys;
+}
+
+/* Keep only the clips --clip asked for; false (reported) when one is missing. */
+static bool filter_clips(const build_options *o, animc_clip_set *set, animc_diag_sink *sink)
+{
+	bool ok = true;
+
+	if (!o->clip_names.count || set->is_single_asset)
+		return true;
+	for (size_t n = 0; n < o->clip_names.count; n++) {
+		bool found = false;
+
+		for (uint32_t i = 0; i < set->count && !found; i++)
+			found = strcmp(set->clips[i]->name, o->clip_names.items[n]) == 0;
+		if (!found) {
+			char list[1024];
+			size_t used = 0;
+
+			list[0] = '\0';
+			for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
+							 i ? ", " : "", set->clips[i]->name);
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no clip '%s'; the clips are: %s",
+					  o->clip_names.items[n], set->count ? list : "none");
+			ok = false;
+		}
+	}
+	for (uint32_t i = set->count; ok && i-- > 0;) {
+		bool wanted = false;
+
+		for (size_t n = 0; n < o->clip_names.count && !wanted; n++)
+			wanted = strcmp(set->clips[i]->name, o->clip_names.items[n]) == 0;
+		if (!wanted)
+			animc_clip_set_remove(set, i);
+	}
+	return ok;
+}
+
+/* Process, check and serialise one clip into `out`; false (reported) when
+ * it fails. */
+static bool prepare_clip(const build_ctx *ctx, animc_clip *clip, animc_diag_sink *sink,
+			 build_output *out)
+{
+	const build_options *o = ctx->options;
+	unsigned errors_before = sink->error_count;
+	uint8_t *bytes = NULL;
+	size_t size = 0;
+
+	if (animc_clip_process(clip, &o->process, sink, &out->passes) != ANIMC_OK ||
+	    (o->skeleton_path && animc_skeleton_check(&ctx->skeleton_model, clip, sink) != ANIMC_OK) ||
+	    animc_xnb_write(clip, &o->xnb, &bytes, &size, sink) != ANIMC_OK) {
+		if (sink->error_count == errors_before)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%scannot compile",
+					  clip->name[0] ? "clip '" : "", clip->name,
+					  clip->name[0] ? "': " : "");
+		free(bytes);
+		return false;
+	}
+	out->bytes = bytes;
+	out->size = size;
+	build_hash_bytes(bytes, size, &out->hash);
+	out->bones = clip->channel_count;
+	out->keys = total_keys(clip);
+	out->duration_s = clip->duration_s;
+	out->ticks_per_second = clip->ticks_per_second;
+	return true;
+}
+
+/* The output's name under the job's folder; NULL (reported) when the clip
+ * name cannot be a file name. */
+static char *output_name(const build_ctx *ctx, const build_job *job, const animc_clip_set *set,
+			 uint32_t index, animc_diag_sink *sink)
+{
+	const char *ext = ctx->options->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
+	const char *clip = set->clips[index]->name;
+	char *safe, *name;
+	size_t size;
+
+	if (set->is_single_asset) {
+		size = strlen(job->out_base) + strlen(ext) + 1;
+		name = malloc(size);
+		if (name)
+			snprintf(name, size, "%s%s", job->out_base, ext);
+		if (name && strlen(job->stem) + strlen(ext) > NAME_BYTES_MAX) {
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "the output name '%s%s' is %zu bytes, more than the %d a file "
+					  "name may have", job->stem, ext, strlen(job->stem) + strlen(ext),
+					  NAME_BYTES_MAX);
+			free(name);
+			return NULL;
+		}
+		return name;
+	}
+	safe = build_safe_name(clip, index);
+	if (!safe)
+		return NULL;
+	if (strlen(safe) + strlen(ext) > NAME_BYTES_MAX) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "clip '%.*s...' (%zu bytes): its name is too long for a file name "
+				  "(at most %zu bytes with '%s'); not written",
+				  40, clip, strlen(clip), NAME_BYTES_MAX - strlen(ext), ext);
+		free(safe);
+		return NULL;
+	}
+	size = strlen(job->out_base) + strlen(safe) + strlen(ext) + 2;
+	name = malloc(size);
+	if (name)
+		snprintf(name, size, "%s/%s%s", job->out_base, safe, ext);
+	free(safe);
+	return name;
+}
+
+/* The name of another file in the key: relative to the source's folder
+ * when it lies under it, so that the key does not depend on where the
+ * tree is. */
+static const char *dep_name(const char *source, const char *dep)
+{
+	const char *base = cli_basename(source);
+	size_t dir_len = (size_t)(base - source);
+
+	return dir_len && strncmp(dep, source, dir_len) == 0 ? dep + dir_len : dep;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Hash the other files the import read into the result and the key. */
+static void add_deps(compile_state *cs, XXH3_state_t *key)
+{
+	build_result *r = cs->r;
+
+	if (!cs->reads.count)
+		return;
+	qsort(cs->reads.items, cs->reads.count, sizeof *cs->reads.items, compare_strings);
+	r->deps = calloc(cs->reads.count, sizeof *r->deps);
+	if (!r->deps)
+		return;
+	for (size_t i = 0; i < cs->reads.count; i++) {
+		build_dep *d = &r->deps[r->dep_count];
+		cli_source src;
+		uint8_t *data = NULL;
+		size_t size = 0;
+		struct stat st;
+		char why[512];
+
+		if (!cli_source_open(&src, cs->reads.items[i], why, sizeof why))
+			continue;   /* gone since: the next run sees the change */
+		if (fstat(src.fd, &st) != 0 || !cli_source_read_rest(&src, &data, &size, why, sizeof why)) {
+			cli_source_close(&src);
+			continue;
+		}
+		d->path = strdup(cs->reads.items[i]);
+		if (!d->path) {
+			free(data);
+			continue;
+		}
+		build_file_state_from(&st, &d->state);
+		build_file_state_distrust_recent(&d->state);
+		build_hash_bytes(data, size, &d->hash);
+		build_key_file("file", dep_name(cs->job->path, d->path), data, size, build_key_emit_xxh3, key);
+		free(data);
+		r->dep_count++;
+	}
+}
+
+/* "ran out of memory", said plainly, when an import hit the worker's cap
+ * (C++ readers say it as std::bad_alloc). */
+static void explain_memory(const build_ctx *ctx, build_result *r)
+{
+	uint64_t limit = ctx->options->memory_limit_bytes;
+
+	for (uint32_t i = 0; i < r->diag_count; i++)
+		if (r->diags[i].severity == ANIMC_ERROR &&
+		    (strstr(r->diags[i].message, "bad_alloc") || strstr(r->diags[i].message, "out of memory"))) {
+			if (limit)
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+						  "ran out of memory: the import needs more than the "
+						  "limit of %llu MiB (--memory-limit)",
+						  (unsigned long long)(limit >> 20));
+			else
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "ran out of memory");
+			return;
+		}
+}
+
+static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sink *sink)
+{
+	const build_ctx *ctx = cs->ctx;
+	build_result *r = cs->r;
+	build_output *outs;
+	bool ok = filter_clips(ctx->options, set, sink);
+	uint32_t written = 0;
+
+	if (!ok || !set->count)
+		return;
+	outs = calloc(set->count, sizeof *outs);
+	if (!outs) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		return;
+	}
+	/* Every clip is processed before any is kept, so that a source that
+	 * fails as a whole (--warnings-as-errors) writes nothing.  A clip that
+	 * fails alone leaves the others; the source still fails. */
+	for (uint32_t i = 0; i < set->count; i++) {
+		if (!prepare_clip(ctx, set->clips[i], sink, &outs[i]))
+			continue;
+		outs[i].name = output_name(ctx, cs->job, set, i, sink);
+		outs[i].clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
+		if (!outs[i].name || !outs[i].clip) {
+			free(outs[i].bytes);
+			free(outs[i].name);
+			free(outs[i].clip);
+			memset(&outs[i], 0, sizeof outs[i]);
+		}
+	}
+	if (ctx->options->warnings_as_errors && sink->warning_count) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors; nothing written",
+				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
+		for (uint32_t i = 0; i < set->count; i++) {
+			free(outs[i].bytes);
+			free(outs[i].name);
+			free(outs[i].clip);
+		}
+		free(outs);
+		return;
+	}
+	for (uint32_t i = 0; i < set->count; i++)
+		if (outs[i].bytes)
+			outs[written++] = outs[i];
+	r->outputs = outs;
+	r->output_count = written;
+}
+
+void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
+{
+	compile_state cs = { ctx, job, r, { 0 } };
+	animc_diag_sink sink = { collect_diag, &cs, job->path, 0, 0 };
+	animc_import_options import = ctx->options->import;
+	const animc_importer *importer;
+	animc_clip_set set = { 0 };
+	XXH3_state_t *key = NULL;
+	double start = build_now_s();
+	cli_source src;
+	uint8_t *data = NULL;
+	size_t size = 0;
+	struct stat st;
+	animc_status status;
+	char why[512];
+
+	memset(r, 0, sizeof *r);
+	r->status = BUILD_FAILED;
+	if (!cli_source_open(&src, job->path, why, sizeof why)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+		goto done;
+	}
+	if (fstat(src.fd, &st) == 0) {
+		build_file_state_from(&st, &r->source_state);
+		build_file_state_distrust_recent(&r->source_state);
+	}
+	importer = animc_importer_find(job->path, src.head, src.head_size);
+	if (!cli_source_read_rest(&src, &data, &size, why, sizeof why)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+		goto done;
+	}
+	r->has_source = true;
+	build_hash_bytes(data, size, &r->source_hash);
+	if (!importer) {
+		r->status = BUILD_SKIPPED;
+		r->skip_reason = strdup("no importer recognises it");
+		if (job->is_explicit)
+			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
+		goto done;
+	}
+	snprintf(r->importer, sizeof r->importer, "%s", importer->name);
+	if (ctx->on_probe)
+		ctx->on_probe(ctx->on_probe_user, importer->name);
+	key = XXH3_createState();
+	if (!key) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "out of memory");
+		goto done;
+	}
+	XXH3_copyState(key, ctx->key_prefix);
+	build_key_file("source", cli_basename(job->path), data, size, build_key_emit_xxh3, key);
+
+	import.on_file_read = collect_read;
+	import.on_file_read_user = &cs;
+	{
+		animc_import_request request = { job->path, data, size, &import };
+
+		status = importer->import(&request, &set, &sink);
+	}
+	free(data);
+	data = NULL;
+	add_deps(&cs, key);
+	build_key_end(build_key_emit_xxh3, key);
+	build_hash_from_state(key, &r->key);
+	/* A static model is normal in an art folder, a mistake on the command
+	 * line. */
+	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
+		if (job->is_explicit) {
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds no animation");
+		} else {
+			r->status = BUILD_SKIPPED;
+			r->skip_reason = strdup("holds no animation");
+		}
+		goto done;
+	}
+	if (status != ANIMC_OK) {
+		if (sink.error_count == 0)
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s",
+					  animc_status_string(status));
+		goto done;
+	}
+	compile_clips(&cs, &set, &sink);
+	if (!sink.error_count)
+		r->status = BUILD_COMPILED;
+done:
+	if (r->status == BUILD_FAILED)
+		explain_memory(ctx, r);
+	animc_clip_set_release(&set);
+	free(data);
+	if (key)
+		XXH3_freeState(key);
+	cli_strings_release(&cs.reads);
+	r->time_s = build_now_s() - start;
+}

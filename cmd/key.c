@@ -1,0 +1,207 @@
+/*
+ * key.c - the source key and the hashes of the build engine.  A source's
+ * key is a canonical byte string (README.md, "Incremental builds", gives it
+ * exactly), version 1:
+ *
+ *   "animc-source-key 1\n"
+ *   "tool animc <version>\n"
+ *   "libs <animc_formats_versions()>\n"
+ *   "option <name> <length>\n<value>\n"          each byte-changing option,
+ *                                                sorted by name, repeats in
+ *                                                the order given
+ *   "skeleton <size>\n<bytes>\n"                 with --skeleton
+ *   "source <length>\n<name>\n<size>\n<bytes>\n" the source, by base name
+ *   "file <length>\n<name>\n<size>\n<bytes>\n"   each other file its import
+ *                                                read, sorted by name
+ *   "end\n"
+ *
+ * The manifest keeps its XXH3-128; a remote cache may hash the same bytes
+ * with SHA-256.  The first part is the same for every source of a run, so
+ * its hash state is computed once and copied.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+
+#define KEY_VERSION "1"
+
+void build_hash_bytes(const void *data, size_t size, build_hash *out)
+{
+	XXH128_canonical_t c;
+
+	XXH128_canonicalFromHash(&c, XXH3_128bits(data, size));
+	memcpy(out->bytes, c.digest, sizeof out->bytes);
+}
+
+void build_hash_from_state(XXH3_state_t *state, build_hash *out)
+{
+	XXH128_canonical_t c;
+
+	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(state));
+	memcpy(out->bytes, c.digest, sizeof out->bytes);
+}
+
+bool build_hash_equal(const build_hash *a, const build_hash *b)
+{
+	return memcmp(a->bytes, b->bytes, sizeof a->bytes) == 0;
+}
+
+void build_hash_hex(const build_hash *h, char out[33])
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 0; i < 16; i++) {
+		out[2 * i] = digits[h->bytes[i] >> 4];
+		out[2 * i + 1] = digits[h->bytes[i] & 15];
+	}
+	out[32] = '\0';
+}
+
+static int hex_value(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool build_hash_parse(const char *hex, build_hash *out)
+{
+	for (int i = 0; i < 16; i++) {
+		int hi = hex_value(hex[2 * i]), lo = hi < 0 ? -1 : hex_value(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		out->bytes[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return hex[32] == '\0';
+}
+
+bool build_hash_file(const char *path, build_hash *out, char *why, size_t why_size)
+{
+	uint8_t *data;
+	size_t size;
+
+	if (!cli_read_file(path, &data, &size, why, why_size))
+		return false;
+	build_hash_bytes(data, size, out);
+	free(data);
+	return true;
+}
+
+void build_file_state_from(const struct stat *st, build_file_state *out)
+{
+	out->size = (uint64_t)st->st_size;
+	out->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	out->ino = (uint64_t)st->st_ino;
+	out->dev = (uint64_t)st->st_dev;
+}
+
+void build_file_state_distrust_recent(build_file_state *s)
+{
+	struct timespec now;
+
+	/* A file changed within the last second may change again within the
+	 * file system's time granularity without its mtime moving: such a
+	 * state is not trusted, and the next run compares contents. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	if ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec - s->mtime_ns < 1000000000)
+		s->mtime_ns = 0;
+}
+
+bool build_file_state_equal(const build_file_state *a, const build_file_state *b)
+{
+	return a->mtime_ns != 0 && a->mtime_ns == b->mtime_ns && a->size == b->size &&
+	       a->ino == b->ino && a->dev == b->dev;
+}
+
+void build_key_emit_xxh3(void *state, const void *data, size_t size)
+{
+	XXH3_128bits_update(state, data, size);
+}
+
+static void emit_str(build_key_emit emit, void *user, const char *s)
+{
+	emit(user, s, strlen(s));
+}
+
+static void emit_header(build_key_emit emit, void *user, const char *word, uint64_t n)
+{
+	char line[64];
+
+	snprintf(line, sizeof line, "%s %llu\n", word, (unsigned long long)n);
+	emit_str(emit, user, line);
+}
+
+static int compare_option_pairs(const void *a, const void *b)
+{
+	const char *const *pa = a, *const *pb = b;
+	int c = strcmp(pa[0], pb[0]);
+
+	/* Stable for repeats: the pairs' positions break ties. */
+	return c ? c : (pa < pb ? -1 : pa > pb);
+}
+
+void build_key_options(const build_options *o, build_key_emit emit, void *user)
+{
+	size_t pairs = o->key_options.count / 2;
+	const char **sorted = pairs ? malloc(pairs * 2 * sizeof *sorted) : NULL;
+
+	emit_str(emit, user, "animc-source-key " KEY_VERSION "\n");
+	emit_str(emit, user, "tool animc " ANIMC_VERSION_STRING "\n");
+	emit_str(emit, user, "libs ");
+	emit_str(emit, user, animc_formats_versions());
+	emit_str(emit, user, "\n");
+	if (pairs && !sorted) {
+		/* Out of memory: the order given still makes a valid key. */
+		for (size_t i = 0; i < pairs; i++) {
+			emit_str(emit, user, "option ");
+			emit_str(emit, user, o->key_options.items[2 * i]);
+			emit_header(emit, user, "", strlen(o->key_options.items[2 * i + 1]));
+			emit_str(emit, user, o->key_options.items[2 * i + 1]);
+			emit_str(emit, user, "\n");
+		}
+		return;
+	}
+	memcpy(sorted, o->key_options.items, pairs * 2 * sizeof *sorted);
+	qsort(sorted, pairs, 2 * sizeof *sorted, compare_option_pairs);
+	for (size_t i = 0; i < pairs; i++) {
+		emit_str(emit, user, "option ");
+		emit_str(emit, user, sorted[2 * i]);
+		emit_header(emit, user, "", strlen(sorted[2 * i + 1]));
+		emit_str(emit, user, sorted[2 * i + 1]);
+		emit_str(emit, user, "\n");
+	}
+	free(sorted);
+}
+
+void build_key_prefix(const build_options *o, const uint8_t *skeleton, size_t skeleton_size,
+		      build_key_emit emit, void *user)
+{
+	build_key_options(o, emit, user);
+	if (skeleton) {
+		emit_header(emit, user, "skeleton", skeleton_size);
+		emit(user, skeleton, skeleton_size);
+		emit_str(emit, user, "\n");
+	}
+}
+
+void build_key_file(const char *role, const char *name, const uint8_t *data, size_t size,
+		    build_key_emit emit, void *user)
+{
+	char line[32];
+
+	emit_header(emit, user, role, strlen(name));
+	emit_str(emit, user, name);
+	snprintf(line, sizeof line, "\n%llu\n", (unsigned long long)size);
+	emit_str(emit, user, line);
+	emit(user, data, size);
+	emit_str(emit, user, "\n");
+}
+
+void build_key_end(build_key_emit emit, void *user)
+{
+	emit_str(emit, user, "end\n");
+}

@@ -1,0 +1,609 @@
+/*
+ * manifest.c - OUTDIR/.animc/manifest: what the last build wrote, for the
+ * next one to skip what is up to date and for `animc clean` to remove.  A
+ * text file of tab-separated fields, one record a line, names escaped:
+ *
+ *   animc-manifest 1
+ *   options <hash>
+ *   skeleton <path> <size> <mtime_ns> <ino> <dev> <hash>        (optional)
+ *   source <path> <status> <importer> <skip reason> <out base> <size>
+ *          <mtime_ns> <ino> <dev> <hash> <key> <time_s>
+ *   dep <path> <size> <mtime_ns> <ino> <dev> <hash>             (of the source above)
+ *   output <path> <clip> <size> <hash> <mtime_ns> <ino> <dev> <bones> <keys> <duration_s>
+ *   orphan ...as output...                     (written by animc, now no source's)
+ *   end <XXH3-128 of every byte before this line>
+ *
+ * Hashes are XXH3-128 in hex; an mtime of 0 means "compare by content".
+ * Written atomically (temporary file, rename).  The reader refuses damage
+ * as a whole (the closing hash), so a damaged manifest means a full build,
+ * never a wrong skip.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "build.h"
+
+#define MANIFEST_MAGIC "animc-manifest"
+#define MANIFEST_VERSION 1
+
+/* ------------------------------------------------------------- memory */
+
+void manifest_output_release(manifest_output *o)
+{
+	free(o->path);
+	free(o->clip);
+	memset(o, 0, sizeof *o);
+}
+
+void manifest_entry_release(manifest_entry *e)
+{
+	free(e->source);
+	free(e->skip_reason);
+	free(e->out_base);
+	for (uint32_t i = 0; i < e->dep_count; i++)
+		free(e->deps[i].path);
+	free(e->deps);
+	for (uint32_t i = 0; i < e->output_count; i++)
+		manifest_output_release(&e->outputs[i]);
+	free(e->outputs);
+	memset(e, 0, sizeof *e);
+}
+
+void manifest_release(manifest *m)
+{
+	for (size_t i = 0; i < m->count; i++)
+		manifest_entry_release(&m->entries[i]);
+	free(m->entries);
+	free(m->index);
+	for (size_t i = 0; i < m->orphan_count; i++)
+		manifest_output_release(&m->orphans[i]);
+	free(m->orphans);
+	free(m->skeleton.path);
+	memset(m, 0, sizeof *m);
+}
+
+static size_t string_hash(const char *s)
+{
+	return (size_t)XXH3_64bits(s, strlen(s));
+}
+
+static bool index_grow(manifest *m)
+{
+	size_t size = m->index_size ? m->index_size * 2 : 256;
+	size_t *index = calloc(size, sizeof *index);
+
+	if (!index)
+		return false;
+	for (size_t k = 0; k < m->count; k++) {
+		size_t i;
+
+		for (i = string_hash(m->entries[k].source) & (size - 1); index[i]; i = (i + 1) & (size - 1))
+			;
+		index[i] = k + 1;
+	}
+	free(m->index);
+	m->index = index;
+	m->index_size = size;
+	return true;
+}
+
+manifest_entry *manifest_find(const manifest *m, const char *source)
+{
+	size_t mask = m->index_size - 1;
+
+	if (!m->index_size)
+		return NULL;
+	for (size_t i = string_hash(source) & mask; m->index[i]; i = (i + 1) & mask)
+		if (strcmp(m->entries[m->index[i] - 1].source, source) == 0)
+			return &m->entries[m->index[i] - 1];
+	return NULL;
+}
+
+manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
+{
+	size_t i, mask;
+
+	if (m->count == m->capacity) {
+		size_t capacity = m->capacity ? m->capacity * 2 : 64;
+		manifest_entry *grown = realloc(m->entries, capacity * sizeof *grown);
+
+		if (!grown)
+			return NULL;
+		m->entries = grown;
+		m->capacity = capacity;
+	}
+	if ((m->count + 1) * 2 >= m->index_size && !index_grow(m))
+		return NULL;
+	m->entries[m->count] = *e;
+	mask = m->index_size - 1;
+	for (i = string_hash(e->source) & mask; m->index[i]; i = (i + 1) & mask)
+		;
+	m->index[i] = ++m->count;
+	return &m->entries[m->count - 1];
+}
+
+bool manifest_add_orphan(manifest *m, const manifest_output *o)
+{
+	if (m->orphan_count == m->orphan_capacity) {
+		size_t capacity = m->orphan_capacity ? m->orphan_capacity * 2 : 16;
+		manifest_output *grown = realloc(m->orphans, capacity * sizeof *grown);
+
+		if (!grown)
+			return false;
+		m->orphans = grown;
+		m->orphan_capacity = capacity;
+	}
+	m->orphans[m->orphan_count++] = *o;
+	return true;
+}
+
+/* -------------------------------------------------------------- writing */
+
+typedef struct text {
+	char *data;
+	size_t size, capacity;
+	bool failed;
+} text;
+
+static void put(text *t, const char *s, size_t n)
+{
+	if (t->failed)
+		return;
+	if (n >= t->capacity - t->size) {
+		size_t capacity = t->capacity ? t->capacity : 4096;
+		char *grown;
+
+		while (n >= capacity - t->size)
+			capacity *= 2;
+		grown = realloc(t->data, capacity);
+		if (!grown) {
+			t->failed = true;
+			return;
+		}
+		t->data = grown;
+		t->capacity = capacity;
+	}
+	memcpy(t->data + t->size, s, n);
+	t->size += n;
+	t->data[t->size] = '\0';
+}
+
+static void put_s(text *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+/* A field: tab first, then the string with \\ \t \n \r and other control
+ * bytes escaped. */
+static void put_field(text *t, const char *s)
+{
+	put(t, "\t", 1);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		char esc[8];
+
+		if (*p == '\\')
+			put(t, "\\\\", 2);
+		else if (*p < 0x20 || *p == 0x7F) {
+			snprintf(esc, sizeof esc, "\\x%02x", *p);
+			put_s(t, esc);
+		} else
+			put(t, (const char *)p, 1);
+	}
+}
+
+static void put_u64(text *t, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	put_field(t, buf);
+}
+
+static void put_hash(text *t, const build_hash *h)
+{
+	char hex[33];
+
+	build_hash_hex(h, hex);
+	put_field(t, hex);
+}
+
+static void put_state(text *t, const build_file_state *s)
+{
+	put_u64(t, s->size);
+	put_u64(t, (uint64_t)s->mtime_ns);
+	put_u64(t, s->ino);
+	put_u64(t, s->dev);
+}
+
+static void put_output(text *t, const char *word, const manifest_output *o)
+{
+	char buf[64];
+
+	put_s(t, word);
+	put_field(t, o->path);
+	put_field(t, o->clip);
+	put_u64(t, o->size);
+	put_hash(t, &o->hash);
+	put_u64(t, (uint64_t)o->state.mtime_ns);
+	put_u64(t, o->state.ino);
+	put_u64(t, o->state.dev);
+	put_u64(t, o->bones);
+	put_u64(t, o->keys);
+	snprintf(buf, sizeof buf, "%.9g", (double)o->duration_s);
+	put_field(t, buf);
+	put(t, "\n", 1);
+}
+
+bool manifest_format(const manifest *m, char **out, size_t *size)
+{
+	text t = { 0 };
+	build_hash closing;
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%s %d\noptions", MANIFEST_MAGIC, MANIFEST_VERSION);
+	put_s(&t, buf);
+	put_hash(&t, &m->options);
+	put(&t, "\n", 1);
+	if (m->has_skeleton) {
+		put_s(&t, "skeleton");
+		put_field(&t, m->skeleton.path);
+		put_state(&t, &m->skeleton.state);
+		put_hash(&t, &m->skeleton.hash);
+		put(&t, "\n", 1);
+	}
+	for (size_t i = 0; i < m->count; i++) {
+		const manifest_entry *e = &m->entries[i];
+
+		put_s(&t, "source");
+		put_field(&t, e->source);
+		put_field(&t, build_status_name(e->status));
+		put_field(&t, e->importer);
+		put_field(&t, e->skip_reason);
+		put_field(&t, e->out_base);
+		put_state(&t, &e->state);
+		put_hash(&t, &e->hash);
+		put_hash(&t, &e->key);
+		snprintf(buf, sizeof buf, "%.6f", e->time_s);
+		put_field(&t, buf);
+		put(&t, "\n", 1);
+		for (uint32_t d = 0; d < e->dep_count; d++) {
+			put_s(&t, "dep");
+			put_field(&t, e->deps[d].path);
+			put_state(&t, &e->deps[d].state);
+			put_hash(&t, &e->deps[d].hash);
+			put(&t, "\n", 1);
+		}
+		for (uint32_t o = 0; o < e->output_count; o++)
+			put_output(&t, "output", &e->outputs[o]);
+	}
+	for (size_t i = 0; i < m->orphan_count; i++)
+		put_output(&t, "orphan", &m->orphans[i]);
+	if (t.failed) {
+		free(t.data);
+		return false;
+	}
+	build_hash_bytes(t.data, t.size, &closing);
+	put_s(&t, "end");
+	put_hash(&t, &closing);
+	put(&t, "\n", 1);
+	if (t.failed) {
+		free(t.data);
+		return false;
+	}
+	*out = t.data;
+	*size = t.size;
+	return true;
+}
+
+bool manifest_save(const manifest *m, const char *path, char *why, size_t why_size)
+{
+	char *data;
+	size_t size;
+	bool ok;
+
+	if (!manifest_format(m, &data, &size)) {
+		snprintf(why, why_size, "out of memory");
+		return false;
+	}
+	ok = cli_write_atomic(path, data, size, why, why_size);
+	free(data);
+	return ok;
+}
+
+/* -------------------------------------------------------------- reading */
+
+#define FIELDS_MAX 16
+
+typedef struct line {
+	char *fields[FIELDS_MAX];   /* unescaped, in place */
+	int count;
+} line;
+
+/* Split a line (NUL-terminated, no newline) at tabs and unescape each field
+ * in place; false on a bad escape or too many fields. */
+static bool split(char *s, line *l)
+{
+	l->count = 0;
+	for (;;) {
+		char *field = s, *out = s;
+
+		if (l->count == FIELDS_MAX)
+			return false;
+		while (*s && *s != '\t') {
+			if (*s != '\\') {
+				*out++ = *s++;
+				continue;
+			}
+			if (s[1] == '\\') {
+				*out++ = '\\';
+				s += 2;
+			} else if (s[1] == 'x' && s[2] && s[3]) {
+				char hex[3] = { s[2], s[3], 0 }, *end;
+				unsigned long v = strtoul(hex, &end, 16);
+
+				if (*end || v == 0)
+					return false;
+				*out++ = (char)v;
+				s += 4;
+			} else {
+				return false;
+			}
+		}
+		l->fields[l->count++] = field;
+		if (!*s) {
+			*out = '\0';
+			return true;
+		}
+		s++;
+		*out = '\0';
+	}
+}
+
+static bool get_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == ' ')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*end && errno == 0;
+}
+
+static bool get_state(char **f, build_file_state *s)
+{
+	uint64_t mtime;
+
+	if (!get_u64(f[0], &s->size) || !get_u64(f[1], &mtime) || !get_u64(f[2], &s->ino) ||
+	    !get_u64(f[3], &s->dev) || mtime > INT64_MAX)
+		return false;
+	s->mtime_ns = (int64_t)mtime;
+	return true;
+}
+
+static bool get_double(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return *s && !*end && *v >= 0 && *v < 1e12;
+}
+
+static bool get_output(const line *l, manifest_output *o)
+{
+	uint64_t bones, mtime;
+	double duration;
+
+	memset(o, 0, sizeof *o);
+	if (l->count != 11 || !l->fields[1][0] || !get_u64(l->fields[3], &o->size) ||
+	    !build_hash_parse(l->fields[4], &o->hash) || !get_u64(l->fields[5], &mtime) ||
+	    mtime > INT64_MAX || !get_u64(l->fields[6], &o->state.ino) ||
+	    !get_u64(l->fields[7], &o->state.dev) || !get_u64(l->fields[8], &bones) ||
+	    bones > UINT32_MAX || !get_u64(l->fields[9], &o->keys) ||
+	    !get_double(l->fields[10], &duration))
+		return false;
+	/* A path that climbs out of OUTDIR is not one animc wrote. */
+	if (l->fields[1][0] == '/' || strstr(l->fields[1], "../") || strcmp(l->fields[1], "..") == 0)
+		return false;
+	o->state.size = o->size;
+	o->state.mtime_ns = (int64_t)mtime;
+	o->bones = (uint32_t)bones;
+	o->duration_s = (float)duration;
+	o->path = strdup(l->fields[1]);
+	o->clip = strdup(l->fields[2]);
+	if (!o->path || !o->clip) {
+		manifest_output_release(o);
+		return false;
+	}
+	return true;
+}
+
+static bool append_dep(manifest_entry *e, const build_dep *d)
+{
+	build_dep *grown = realloc(e->deps, (e->dep_count + 1) * sizeof *grown);
+
+	if (!grown)
+		return false;
+	e->deps = grown;
+	e->deps[e->dep_count++] = *d;
+	return true;
+}
+
+static bool append_output(manifest_entry *e, const manifest_output *o)
+{
+	manifest_output *grown = realloc(e->outputs, (e->output_count + 1) * sizeof *grown);
+
+	if (!grown)
+		return false;
+	e->outputs = grown;
+	e->outputs[e->output_count++] = *o;
+	return true;
+}
+
+static bool parse_status(const char *s, build_status *status)
+{
+	for (int i = 0; i < BUILD_STATUS_COUNT; i++)
+		if (strcmp(s, build_status_name((build_status)i)) == 0 && i != BUILD_UP_TO_DATE) {
+			*status = (build_status)i;
+			return true;
+		}
+	return false;
+}
+
+manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
+				    size_t why_size)
+{
+	char *copy, *at, *end_line;
+	manifest_entry *current = NULL;
+	build_hash closing, want;
+	size_t body;
+	int line_no = 0;
+
+	memset(m, 0, sizeof *m);
+#define DAMAGED(...) do { snprintf(why, why_size, __VA_ARGS__); goto damaged; } while (0)
+	if (size < sizeof MANIFEST_MAGIC || memcmp(data, MANIFEST_MAGIC " ", sizeof MANIFEST_MAGIC) != 0) {
+		snprintf(why, why_size, "it is not an animc manifest");
+		return MANIFEST_FOREIGN;
+	}
+	if (size < 2 + sizeof MANIFEST_MAGIC || memcmp(data + sizeof MANIFEST_MAGIC, "1\n", 2) != 0) {
+		snprintf(why, why_size, "it is of another format version than %d", MANIFEST_VERSION);
+		return MANIFEST_FOREIGN;
+	}
+	if (memchr(data, '\0', size)) {
+		snprintf(why, why_size, "it holds a NUL byte");
+		return MANIFEST_DAMAGED;
+	}
+	/* The closing line: "end\t<hash>\n", over everything before it. */
+	if (size < 38 || data[size - 1] != '\n' || memcmp(data + size - 37, "end\t", 4) != 0 ||
+	    data[size - 38] != '\n') {
+		snprintf(why, why_size, "it is cut short (no closing line)");
+		return MANIFEST_DAMAGED;
+	}
+	body = size - 37;
+	{
+		char hex[33];
+
+		memcpy(hex, data + size - 33, 32);
+		hex[32] = '\0';
+		if (!build_hash_parse(hex, &want)) {
+			snprintf(why, why_size, "its closing line is damaged");
+			return MANIFEST_DAMAGED;
+		}
+	}
+	build_hash_bytes(data, body, &closing);
+	if (!build_hash_equal(&closing, &want)) {
+		snprintf(why, why_size, "its checksum does not match its content");
+		return MANIFEST_DAMAGED;
+	}
+	copy = malloc(body + 1);
+	if (!copy) {
+		snprintf(why, why_size, "out of memory");
+		return MANIFEST_DAMAGED;
+	}
+	memcpy(copy, data, body);
+	copy[body] = '\0';
+	for (at = copy; *at; at = end_line + 1) {
+		line l;
+
+		end_line = strchr(at, '\n');
+		if (!end_line)
+			DAMAGED("line %d has no end", line_no + 1);
+		*end_line = '\0';
+		line_no++;
+		if (line_no == 1)
+			continue;   /* the magic, checked above */
+		if (!split(at, &l))
+			DAMAGED("line %d is not well-formed", line_no);
+		if (strcmp(l.fields[0], "options") == 0 && l.count == 2 && line_no == 2) {
+			if (!build_hash_parse(l.fields[1], &m->options))
+				DAMAGED("line %d: a bad hash", line_no);
+		} else if (line_no == 2) {
+			DAMAGED("line 2 is not the options line");
+		} else if (strcmp(l.fields[0], "skeleton") == 0 && l.count == 7 && !m->has_skeleton &&
+			   m->count == 0) {
+			m->skeleton.path = strdup(l.fields[1]);
+			if (!m->skeleton.path || !get_state(&l.fields[2], &m->skeleton.state) ||
+			    !build_hash_parse(l.fields[6], &m->skeleton.hash))
+				DAMAGED("line %d: a bad skeleton record", line_no);
+			m->has_skeleton = true;
+		} else if (strcmp(l.fields[0], "source") == 0 && l.count == 13) {
+			manifest_entry e = { 0 };
+			double time_s;
+
+			if (!l.fields[1][0] || manifest_find(m, l.fields[1]) ||
+			    !parse_status(l.fields[2], &e.status) || strlen(l.fields[3]) >= sizeof e.importer ||
+			    !get_state(&l.fields[6], &e.state) || !build_hash_parse(l.fields[10], &e.hash) ||
+			    !build_hash_parse(l.fields[11], &e.key) || !get_double(l.fields[12], &time_s))
+				DAMAGED("line %d: a bad source record", line_no);
+			memcpy(e.importer, l.fields[3], strlen(l.fields[3]) + 1);
+			e.time_s = time_s;
+			e.source = strdup(l.fields[1]);
+			e.skip_reason = l.fields[4][0] ? strdup(l.fields[4]) : NULL;
+			e.out_base = strdup(l.fields[5]);
+			if (!e.source || !e.out_base || (l.fields[4][0] && !e.skip_reason) ||
+			    !(current = manifest_add(m, &e))) {
+				manifest_entry_release(&e);
+				DAMAGED("out of memory");
+			}
+		} else if (strcmp(l.fields[0], "dep") == 0 && l.count == 7 && current) {
+			build_dep d = { 0 };
+
+			d.path = strdup(l.fields[1]);
+			if (!d.path || !l.fields[1][0] || !get_state(&l.fields[2], &d.state) ||
+			    !build_hash_parse(l.fields[6], &d.hash) || !append_dep(current, &d)) {
+				free(d.path);
+				DAMAGED("line %d: a bad dependency record", line_no);
+			}
+		} else if ((strcmp(l.fields[0], "output") == 0 && current) ||
+			   strcmp(l.fields[0], "orphan") == 0) {
+			manifest_output o;
+
+			if (!get_output(&l, &o))
+				DAMAGED("line %d: a bad output record", line_no);
+			if (l.fields[0][1] == 'r') {
+				current = NULL;   /* orphans close the source records */
+				if (!manifest_add_orphan(m, &o)) {
+					manifest_output_release(&o);
+					DAMAGED("out of memory");
+				}
+			} else if (!append_output(current, &o)) {
+				manifest_output_release(&o);
+				DAMAGED("out of memory");
+			}
+		} else {
+			DAMAGED("line %d is not a record animc writes", line_no);
+		}
+	}
+	free(copy);
+	if (line_no < 2) {
+		snprintf(why, why_size, "it has no options line");
+		manifest_release(m);
+		return MANIFEST_DAMAGED;
+	}
+	return MANIFEST_LOADED;
+damaged:
+	free(copy);
+	manifest_release(m);
+	return MANIFEST_DAMAGED;
+#undef DAMAGED
+}
+
+manifest_load_status manifest_load(manifest *m, const char *path, char *why, size_t why_size)
+{
+	uint8_t *data;
+	size_t size;
+	manifest_load_status status;
+
+	struct stat st;
+
+	memset(m, 0, sizeof *m);
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return MANIFEST_ABSENT;
+	if (!cli_read_file(path, &data, &size, why, why_size))
+		return MANIFEST_DAMAGED;
+	status = manifest_parse(m, (const char *)data, size, why, why_size);
+	free(data);
+	return status;
+}

@@ -1,0 +1,483 @@
+/*
+ * plan.c - the inputs become jobs, in a fixed order: inputs as given, each
+ * folder walked depth-first with names in byte order.  Each job knows where
+ * its outputs go (OUTDIR, the mirrored folder, the stem).  Then the
+ * manifest decides which jobs are up to date: a source whose file, whose
+ * other files read, whose options and whose outputs are all as recorded is
+ * not compiled.  Inputs that cannot be compiled (missing, a FIFO, a folder
+ * that cannot be read) become jobs whose result is already decided, so
+ * that every report lists them in their place.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+
+static build_job *add_job(build_plan *plan, const char *path, const char *rel_dir, bool is_explicit,
+			  const struct stat *st)
+{
+	build_job *j;
+	const char *base = cli_basename(path);
+	char *stem_raw;
+
+	if (plan->count == plan->capacity) {
+		size_t capacity = plan->capacity ? plan->capacity * 2 : 64;
+		build_job *grown = realloc(plan->jobs, capacity * sizeof *grown);
+
+		if (!grown)
+			return NULL;
+		plan->jobs = grown;
+		plan->capacity = capacity;
+	}
+	j = &plan->jobs[plan->count];
+	memset(j, 0, sizeof *j);
+	j->path = strdup(path);
+	stem_raw = strndup(base, cli_stem_length(base));
+	j->stem = stem_raw ? build_safe_name(stem_raw, 0) : NULL;
+	free(stem_raw);
+	j->out_base = cli_path_join(rel_dir, j->stem, NULL);
+	j->is_explicit = is_explicit;
+	j->needs_compile = true;
+	if (st) {
+		j->has_state = true;
+		build_file_state_from(st, &j->state);
+		j->size = (uint64_t)st->st_size;
+	}
+	if (!j->path || !j->stem || !j->out_base) {
+		free(j->path);
+		free(j->stem);
+		free(j->out_base);
+		return NULL;
+	}
+	plan->count++;
+	return j;
+}
+
+/* A job whose result is decided now: failed (an error), or skipped. */
+static bool add_decided(build_plan *plan, const char *path, bool is_explicit, build_status status,
+			const char *reason, animc_severity severity, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static bool add_decided(build_plan *plan, const char *path, bool is_explicit, build_status status,
+			const char *reason, animc_severity severity, const char *fmt, ...)
+{
+	build_job *j = add_job(plan, path, "", is_explicit, NULL);
+	char message[1024];
+	va_list ap;
+
+	if (!j)
+		return false;
+	j->needs_compile = false;
+	j->is_done = true;
+	j->result.status = status;
+	if (reason)
+		j->result.skip_reason = strdup(reason);
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(message, sizeof message, fmt, ap);
+		va_end(ap);
+		build_result_diag(&j->result, severity, 0, 0, -1, "%s", message);
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ walk */
+
+typedef struct dir_id {
+	dev_t dev;
+	ino_t ino;
+} dir_id;
+
+typedef struct walker {
+	build_ctx *ctx;
+	const char *root;       /* the input folder, as given */
+	const char *rel_root;   /* its folder under OUTDIR ("" without --base) */
+	dir_id *seen;           /* open addressing; ino 0 and dev 0 = empty */
+	size_t seen_size, seen_count;
+	bool has_exclude;
+	dir_id exclude;
+} walker;
+
+static size_t dir_hash(dir_id id)
+{
+	uint64_t h = (uint64_t)id.ino * 0x9E3779B97F4A7C15ull ^ (uint64_t)id.dev;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+/* Remember a folder; false when it was walked already. */
+static bool remember_dir(walker *w, dir_id id)
+{
+	size_t mask, i;
+
+	if (w->seen_count * 2 >= w->seen_size) {
+		size_t size = w->seen_size ? w->seen_size * 2 : 64;
+		dir_id *grown = calloc(size, sizeof *grown);
+
+		if (!grown)
+			return true;   /* out of memory: walk it (a loop still ends at PATH_MAX) */
+		for (size_t k = 0; k < w->seen_size; k++) {
+			if (!w->seen[k].ino && !w->seen[k].dev)
+				continue;
+			for (i = dir_hash(w->seen[k]) & (size - 1); grown[i].ino || grown[i].dev;
+			     i = (i + 1) & (size - 1))
+				;
+			grown[i] = w->seen[k];
+		}
+		free(w->seen);
+		w->seen = grown;
+		w->seen_size = size;
+	}
+	mask = w->seen_size - 1;
+	for (i = dir_hash(id) & mask; w->seen[i].ino || w->seen[i].dev; i = (i + 1) & mask)
+		if (w->seen[i].ino == id.ino && w->seen[i].dev == id.dev)
+			return false;
+	w->seen[i] = id;
+	w->seen_count++;
+	return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool walk(walker *w, const char *rel)
+{
+	build_plan *plan = &w->ctx->plan;
+	char *dir_path = cli_path_join(w->root, rel, NULL);
+	cli_strings names = { 0 };
+	struct dirent *entry;
+	DIR *dir;
+	bool ok = true;
+
+	if (!dir_path)
+		return false;
+	if (strlen(dir_path) >= PATH_MAX - 1) {
+		ok = add_decided(plan, dir_path, false, BUILD_FAILED, NULL, ANIMC_ERROR,
+				 "the folder's path is %zu bytes long, past the system's limit of %d; "
+				 "its files are not compiled", strlen(dir_path), PATH_MAX);
+		free(dir_path);
+		return ok;
+	}
+	dir = opendir(dir_path);
+	if (!dir) {
+		ok = add_decided(plan, dir_path, false, BUILD_FAILED, NULL, ANIMC_ERROR,
+				 "cannot read folder: %s", strerror(errno));
+		free(dir_path);
+		return ok;
+	}
+	while ((entry = readdir(dir))) {
+		if (entry->d_name[0] == '.')
+			continue;
+		if (!cli_strings_push(&names, entry->d_name)) {
+			ok = false;
+			break;
+		}
+	}
+	closedir(dir);
+	qsort(names.items, names.count, sizeof *names.items, compare_names);
+	for (size_t i = 0; ok && i < names.count; i++) {
+		char *full = cli_path_join(dir_path, names.items[i], NULL);
+		char *child = cli_path_join(rel, names.items[i], NULL);
+		struct stat st;
+
+		if (!full || !child) {
+			ok = false;
+		} else if (stat(full, &st) != 0) {
+			ok = add_decided(plan, full, false, BUILD_SKIPPED, "cannot be read", ANIMC_WARNING,
+					 "cannot read: %s", strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			dir_id id = { st.st_dev, st.st_ino };
+
+			if (w->has_exclude && id.dev == w->exclude.dev && id.ino == w->exclude.ino) {
+				/* OUTDIR inside an input: its files are outputs */
+			} else if (!remember_dir(w, id)) {
+				if (w->ctx->options->verbose && !w->ctx->options->quiet)
+					cli_strings_push(&w->ctx->plan_notes, full);
+			} else {
+				ok = walk(w, child);
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
+
+			ok = rel_dir && add_job(plan, full, rel_dir, false, &st);
+			free(rel_dir);
+		} else {
+			char reason[64];
+
+			snprintf(reason, sizeof reason, "%s", cli_file_kind(st.st_mode));
+			ok = add_decided(plan, full, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL);
+		}
+		free(full);
+		free(child);
+	}
+	cli_strings_release(&names);
+	free(dir_path);
+	return ok;
+}
+
+/* The folder of `path` under OUTDIR with --base: its real path relative to
+ * the base's.  NULL (why filled) when it is not under the base. */
+static char *relative_to_base(const char *base_real, const char *dir, char *why, size_t why_size)
+{
+	char *real = realpath(dir, NULL);
+	size_t n = strlen(base_real);
+	char *rel = NULL;
+
+	if (!real) {
+		snprintf(why, why_size, "cannot resolve '%s': %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (strcmp(real, base_real) == 0)
+		rel = strdup("");
+	else if (strncmp(real, base_real, n) == 0 && (real[n] == '/' || (n == 1 && base_real[0] == '/')))
+		rel = strdup(real + n + (real[n] == '/'));
+	else
+		snprintf(why, why_size, "is not under --base '%s'", base_real);
+	free(real);
+	return rel;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *base = cli_basename(path);
+	size_t n = (size_t)(base - path);
+
+	if (!n)
+		return strdup(".");
+	return n == 1 ? strdup("/") : strndup(path, n - 1);
+}
+
+bool build_plan_make(build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+	build_plan *plan = &ctx->plan;
+	char *base_real = NULL;
+	struct stat out_st;
+	bool has_out = stat(o->out_dir, &out_st) == 0;
+
+	if (o->base_dir) {
+		base_real = realpath(o->base_dir, NULL);
+		if (!base_real) {
+			fprintf(stderr, "%s: error: --base: %s\n", o->base_dir, strerror(errno));
+			return false;
+		}
+	}
+	for (size_t i = 0; i < o->inputs.count; i++) {
+		const char *input = o->inputs.items[i];
+		char *rel = NULL, why[512];
+		struct stat st;
+		bool ok = true;
+
+		if (stat(input, &st) != 0) {
+			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
+					 strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			walker w = { ctx, input, "", NULL, 0, 0, has_out, { out_st.st_dev, out_st.st_ino } };
+
+			if (base_real && !(rel = relative_to_base(base_real, input, why, sizeof why))) {
+				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s", why);
+			} else {
+				w.rel_root = rel ? rel : "";
+				remember_dir(&w, (dir_id){ st.st_dev, st.st_ino });
+				ok = walk(&w, NULL);
+			}
+			free(w.seen);
+		} else if (!S_ISREG(st.st_mode)) {
+			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR,
+					 "is %s, not a regular file; not read", cli_file_kind(st.st_mode));
+		} else if (base_real) {
+			char *dir = dir_of(input);
+
+			rel = dir ? relative_to_base(base_real, dir, why, sizeof why) : NULL;
+			if (!rel)
+				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s",
+						 dir ? why : "out of memory");
+			else
+				ok = add_job(plan, input, rel, true, &st) != NULL;
+			free(dir);
+		} else {
+			ok = add_job(plan, input, "", true, &st) != NULL;
+		}
+		free(rel);
+		if (!ok) {
+			free(base_real);
+			return false;
+		}
+	}
+	free(base_real);
+	for (size_t i = 0; i < plan->count; i++)
+		plan->jobs[i].out_dir = cli_path_join(o->out_dir, NULL, NULL);
+	return true;
+}
+
+void build_plan_release(build_plan *plan)
+{
+	for (size_t i = 0; i < plan->count; i++) {
+		build_job *j = &plan->jobs[i];
+
+		free(j->path);
+		free(j->out_dir);
+		free(j->out_base);
+		free(j->stem);
+		build_result_release(&j->result);
+	}
+	free(plan->jobs);
+	memset(plan, 0, sizeof *plan);
+}
+
+/* ------------------------------------------------------ up-to-date check */
+
+/* The file as recorded: by its state, else by its bytes.  *fresh gets the
+ * state to record now. */
+static bool file_matches(const char *path, const build_file_state *recorded, const build_hash *hash,
+			 const build_file_state *known, build_file_state *fresh, bool distrust)
+{
+	struct stat st;
+	build_file_state now;
+	build_hash h;
+	char why[256];
+
+	if (known) {
+		now = *known;
+	} else {
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			return false;
+		build_file_state_from(&st, &now);
+	}
+	*fresh = now;
+	if (distrust)
+		build_file_state_distrust_recent(fresh);
+	if (build_file_state_equal(recorded, &now))
+		return true;
+	if (recorded->size != now.size)
+		return false;
+	return build_hash_file(path, &h, why, sizeof why) && build_hash_equal(&h, hash);
+}
+
+static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *e)
+{
+	build_result *r = &j->result;
+
+	(void)ctx;
+	memset(r, 0, sizeof *r);
+	r->status = e->status == BUILD_SKIPPED ? BUILD_SKIPPED : BUILD_UP_TO_DATE;
+	snprintf(r->importer, sizeof r->importer, "%s", e->importer);
+	if (e->skip_reason && !(r->skip_reason = strdup(e->skip_reason)))
+		return false;
+	r->has_source = true;
+	r->source_hash = e->hash;
+	r->key = e->key;
+	if (e->dep_count) {
+		r->deps = calloc(e->dep_count, sizeof *r->deps);
+		if (!r->deps)
+			return false;
+		for (uint32_t i = 0; i < e->dep_count; i++) {
+			r->deps[i] = e->deps[i];
+			r->deps[i].path = strdup(e->deps[i].path);
+			if (!r->deps[i].path)
+				return false;
+			r->dep_count++;
+		}
+	}
+	if (e->output_count) {
+		r->outputs = calloc(e->output_count, sizeof *r->outputs);
+		if (!r->outputs)
+			return false;
+		for (uint32_t i = 0; i < e->output_count; i++) {
+			const manifest_output *m = &e->outputs[i];
+			build_output *o = &r->outputs[i];
+
+			o->name = strdup(m->path);
+			o->clip = strdup(m->clip);
+			r->output_count++;
+			if (!o->name || !o->clip)
+				return false;
+			o->size = m->size;
+			o->hash = m->hash;
+			o->state = m->state;
+			o->bones = m->bones;
+			o->keys = m->keys;
+			o->duration_s = m->duration_s;
+		}
+	}
+	return true;
+}
+
+/* Whether job `j` can take its result from manifest entry `e`. */
+static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
+{
+	build_file_state fresh;
+	build_file_state *dep_states = NULL, *out_states = NULL;
+	bool ok = false;
+
+	if (e->status == BUILD_FAILED || strcmp(e->out_base, j->out_base) != 0)
+		return false;
+	/* A file named on the command line warns or fails where one found in
+	 * a folder is skipped quietly: ask the importers again. */
+	if (e->status == BUILD_SKIPPED && j->is_explicit)
+		return false;
+	if (!j->has_state || !file_matches(j->path, &e->state, &e->hash, &j->state, &fresh, true))
+		return false;
+	if ((e->dep_count && !(dep_states = calloc(e->dep_count, sizeof *dep_states))) ||
+	    (e->output_count && !(out_states = calloc(e->output_count, sizeof *out_states))))
+		goto out;
+	for (uint32_t i = 0; i < e->dep_count; i++)
+		if (!file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
+				  true))
+			goto out;
+	for (uint32_t i = 0; i < e->output_count; i++) {
+		char *path = cli_path_join(ctx->options->out_dir, e->outputs[i].path, NULL);
+		bool intact = path && file_matches(path, &e->outputs[i].state, &e->outputs[i].hash, NULL,
+						    &out_states[i], false);
+
+		free(path);
+		if (!intact)
+			goto out;
+	}
+	if (!copy_entry_into(ctx, j, e)) {
+		build_result_release(&j->result);
+		goto out;
+	}
+	j->result.source_state = fresh;
+	for (uint32_t i = 0; i < j->result.dep_count; i++)
+		j->result.deps[i].state = dep_states[i];
+	for (uint32_t i = 0; i < j->result.output_count; i++)
+		j->result.outputs[i].state = out_states[i];
+	ok = true;
+out:
+	free(dep_states);
+	free(out_states);
+	return ok;
+}
+
+void build_plan_check(build_ctx *ctx)
+{
+	bool same_options = ctx->has_old && !ctx->options->rebuild &&
+			    build_hash_equal(&ctx->old.options, &ctx->options_key) &&
+			    ctx->old.has_skeleton == (ctx->options->skeleton_path != NULL) &&
+			    (!ctx->old.has_skeleton ||
+			     (ctx->has_skeleton_state && build_hash_equal(&ctx->old.skeleton.hash,
+									  &ctx->skeleton.hash)));
+
+	for (size_t i = 0; i < ctx->plan.count; i++) {
+		build_job *j = &ctx->plan.jobs[i];
+		manifest_entry *e = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
+
+		j->previous = e;
+		if (!j->needs_compile || !e || !same_options)
+			continue;
+		if (is_current(ctx, j, e)) {
+			j->needs_compile = false;
+			j->is_done = true;
+		}
+	}
+}

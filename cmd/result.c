@@ -1,0 +1,349 @@
+/*
+ * result.c - a compiled job's result: building it up, releasing it, and
+ * its bytes on the pipe from a worker process to the parent.  The decoder
+ * checks every length against what is left (a worker that died mid-write
+ * leaves a record that is refused, never half read).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+
+const char *build_status_name(build_status status)
+{
+	static const char *const names[] = { "compiled", "up-to-date", "skipped", "failed" };
+
+	return status < BUILD_STATUS_COUNT ? names[status] : "failed";
+}
+
+void build_result_release(build_result *r)
+{
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		free(r->outputs[i].name);
+		free(r->outputs[i].clip);
+		free(r->outputs[i].bytes);
+	}
+	free(r->outputs);
+	for (uint32_t i = 0; i < r->diag_count; i++)
+		free(r->diags[i].message);
+	free(r->diags);
+	for (uint32_t i = 0; i < r->dep_count; i++)
+		free(r->deps[i].path);
+	free(r->deps);
+	free(r->skip_reason);
+	memset(r, 0, sizeof *r);
+}
+
+void build_result_diag(build_result *r, animc_severity severity, uint32_t line, uint32_t column,
+		       int64_t byte_offset, const char *fmt, ...)
+{
+	char message[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	if (severity == ANIMC_ERROR)
+		r->errors++;
+	else if (severity == ANIMC_WARNING)
+		r->warnings++;
+	if (r->diag_count == r->diag_capacity) {
+		uint32_t capacity = r->diag_capacity ? r->diag_capacity * 2 : 8;
+		build_diag *grown = realloc(r->diags, capacity * sizeof *grown);
+
+		if (!grown)
+			return;
+		r->diags = grown;
+		r->diag_capacity = capacity;
+	}
+	r->diags[r->diag_count] = (build_diag){ severity, line, column, byte_offset, strdup(message) };
+	if (r->diags[r->diag_count].message)
+		r->diag_count++;
+}
+
+/* ------------------------------------------------------------ encoding */
+
+typedef struct writer {
+	uint8_t *data;
+	size_t size, capacity;
+	bool failed;
+} writer;
+
+static void put(writer *w, const void *p, size_t n)
+{
+	if (w->failed)
+		return;
+	if (n > w->capacity - w->size) {
+		size_t capacity = w->capacity ? w->capacity : 256;
+		uint8_t *grown;
+
+		while (n > capacity - w->size)
+			capacity *= 2;
+		grown = realloc(w->data, capacity);
+		if (!grown) {
+			w->failed = true;
+			return;
+		}
+		w->data = grown;
+		w->capacity = capacity;
+	}
+	memcpy(w->data + w->size, p, n);
+	w->size += n;
+}
+
+static void put_u8(writer *w, uint8_t v) { put(w, &v, 1); }
+static void put_u32(writer *w, uint32_t v) { put(w, &v, 4); }
+static void put_u64(writer *w, uint64_t v) { put(w, &v, 8); }
+static void put_f64(writer *w, double v) { put(w, &v, 8); }
+
+static void put_str(writer *w, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	put_u8(w, s != NULL);
+	put_u32(w, (uint32_t)n);
+	put(w, s ? s : "", n);
+}
+
+static void put_state(writer *w, const build_file_state *s)
+{
+	put_u64(w, s->size);
+	put_u64(w, (uint64_t)s->mtime_ns);
+	put_u64(w, s->ino);
+	put_u64(w, s->dev);
+}
+
+bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
+{
+	writer w = { 0 };
+
+	put_u8(&w, (uint8_t)r->status);
+	put_str(&w, r->importer);
+	put_str(&w, r->skip_reason);
+	put_u32(&w, r->output_count);
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		const build_output *o = &r->outputs[i];
+
+		put_str(&w, o->name);
+		put_str(&w, o->clip);
+		put_u64(&w, o->bytes ? o->size : 0);
+		put_u64(&w, o->size);
+		if (o->bytes)
+			put(&w, o->bytes, o->size);
+		put(&w, o->hash.bytes, 16);
+		put_u32(&w, o->bones);
+		put_u64(&w, o->keys);
+		put(&w, &o->duration_s, 4);
+		put_f64(&w, o->ticks_per_second);
+		put(&w, &o->passes, sizeof o->passes);
+	}
+	put_u32(&w, r->diag_count);
+	for (uint32_t i = 0; i < r->diag_count; i++) {
+		const build_diag *d = &r->diags[i];
+
+		put_u8(&w, (uint8_t)d->severity);
+		put_u32(&w, d->line);
+		put_u32(&w, d->column);
+		put_u64(&w, (uint64_t)d->byte_offset);
+		put_str(&w, d->message);
+	}
+	put_u32(&w, r->errors);
+	put_u32(&w, r->warnings);
+	put_u8(&w, r->has_source);
+	put_state(&w, &r->source_state);
+	put(&w, r->source_hash.bytes, 16);
+	put_u32(&w, r->dep_count);
+	for (uint32_t i = 0; i < r->dep_count; i++) {
+		put_str(&w, r->deps[i].path);
+		put_state(&w, &r->deps[i].state);
+		put(&w, r->deps[i].hash.bytes, 16);
+	}
+	put(&w, r->key.bytes, 16);
+	put_f64(&w, r->time_s);
+	if (w.failed) {
+		free(w.data);
+		return false;
+	}
+	*out = w.data;
+	*size = w.size;
+	return true;
+}
+
+/* ------------------------------------------------------------ decoding */
+
+typedef struct reader {
+	const uint8_t *data;
+	size_t size, at;
+	bool failed;
+} reader;
+
+static bool get(reader *r, void *p, size_t n)
+{
+	if (r->failed || n > r->size - r->at) {
+		r->failed = true;
+		memset(p, 0, n);
+		return false;
+	}
+	memcpy(p, r->data + r->at, n);
+	r->at += n;
+	return true;
+}
+
+static uint8_t get_u8(reader *r) { uint8_t v; get(r, &v, 1); return v; }
+static uint32_t get_u32(reader *r) { uint32_t v; get(r, &v, 4); return v; }
+static uint64_t get_u64(reader *r) { uint64_t v; get(r, &v, 8); return v; }
+static double get_f64(reader *r) { double v; get(r, &v, 8); return v; }
+
+/* A string, or NULL when absent (or on damage: r->failed says which). */
+static char *get_str(reader *r)
+{
+	bool present = get_u8(r) != 0;
+	uint32_t n = get_u32(r);
+	char *s;
+
+	if (r->failed || n > r->size - r->at) {
+		r->failed = true;
+		return NULL;
+	}
+	if (!present)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s) {
+		r->failed = true;
+		return NULL;
+	}
+	memcpy(s, r->data + r->at, n);
+	s[n] = '\0';
+	r->at += n;
+	if (strlen(s) != n) {   /* an embedded NUL: not what a worker writes */
+		free(s);
+		r->failed = true;
+		return NULL;
+	}
+	return s;
+}
+
+static void get_state(reader *r, build_file_state *s)
+{
+	s->size = get_u64(r);
+	s->mtime_ns = (int64_t)get_u64(r);
+	s->ino = get_u64(r);
+	s->dev = get_u64(r);
+}
+
+/* calloc for `count` items that must each take at least `min_bytes` of the
+ * record: a count the record cannot hold is damage, not an allocation. */
+static void *get_array(reader *r, uint32_t count, size_t item_size, size_t min_bytes)
+{
+	void *p;
+
+	if (r->failed || (uint64_t)count * min_bytes > r->size - r->at) {
+		r->failed = true;
+		return NULL;
+	}
+	if (!count)
+		return NULL;
+	p = calloc(count, item_size);
+	if (!p)
+		r->failed = true;
+	return p;
+}
+
+bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
+{
+	reader r = { data, size, 0, false };
+	build_result *res = out;
+	char *s;
+
+	memset(res, 0, sizeof *res);
+	res->status = (build_status)get_u8(&r);
+	if (res->status >= BUILD_STATUS_COUNT)
+		r.failed = true;
+	s = get_str(&r);
+	if (s && strlen(s) < sizeof res->importer)
+		memcpy(res->importer, s, strlen(s) + 1);
+	free(s);
+	res->skip_reason = get_str(&r);
+	res->output_count = get_u32(&r);
+	res->outputs = get_array(&r, res->output_count, sizeof *res->outputs, 40);
+	if (!res->outputs)
+		res->output_count = 0;
+	for (uint32_t i = 0; i < res->output_count && !r.failed; i++) {
+		build_output *o = &res->outputs[i];
+		uint64_t held;
+
+		o->name = get_str(&r);
+		o->clip = get_str(&r);
+		held = get_u64(&r);
+		o->size = get_u64(&r);
+		if (!o->name || !o->clip || (held && held != o->size) || held > r.size - r.at) {
+			r.failed = true;
+			break;
+		}
+		if (held) {
+			o->bytes = malloc((size_t)held);
+			if (!o->bytes || !get(&r, o->bytes, (size_t)held)) {
+				r.failed = true;
+				break;
+			}
+		}
+		get(&r, o->hash.bytes, 16);
+		o->bones = get_u32(&r);
+		o->keys = get_u64(&r);
+		get(&r, &o->duration_s, 4);
+		o->ticks_per_second = get_f64(&r);
+		get(&r, &o->passes, sizeof o->passes);
+	}
+	{
+		uint32_t count = get_u32(&r);
+
+		res->diags = get_array(&r, count, sizeof *res->diags, 22);
+		res->diag_capacity = res->diags ? count : 0;
+		for (uint32_t i = 0; i < count && res->diags && !r.failed; i++) {
+			build_diag *d = &res->diags[i];
+
+			d->severity = (animc_severity)get_u8(&r);
+			d->line = get_u32(&r);
+			d->column = get_u32(&r);
+			d->byte_offset = (int64_t)get_u64(&r);
+			d->message = get_str(&r);
+			if (!d->message || d->severity > ANIMC_ERROR) {
+				free(d->message);
+				d->message = NULL;
+				r.failed = true;
+				break;
+			}
+			res->diag_count++;
+		}
+	}
+	res->errors = get_u32(&r);
+	res->warnings = get_u32(&r);
+	res->has_source = get_u8(&r) != 0;
+	get_state(&r, &res->source_state);
+	get(&r, res->source_hash.bytes, 16);
+	{
+		uint32_t count = get_u32(&r);
+
+		res->deps = get_array(&r, count, sizeof *res->deps, 53);
+		for (uint32_t i = 0; i < count && res->deps && !r.failed; i++) {
+			build_dep *d = &res->deps[i];
+
+			d->path = get_str(&r);
+			if (!d->path) {
+				r.failed = true;
+				break;
+			}
+			get_state(&r, &d->state);
+			get(&r, d->hash.bytes, 16);
+			res->dep_count++;
+		}
+	}
+	get(&r, res->key.bytes, 16);
+	res->time_s = get_f64(&r);
+	if (r.failed || r.at != r.size) {
+		build_result_release(res);
+		return false;
+	}
+	return true;
+}
