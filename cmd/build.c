@@ -358,6 +358,10 @@ static int run_command(build_command command, int argc, char **argv)
 
 		build_status_clear(&rs.status);
 		if (command == CMD_BUILD) {
+			/* Nothing half-done stays: staged files of results not
+			 * committed, and what the stopped workers were writing. */
+			build_unstage(&ctx, rs.commit.committed);
+			build_sweep_temps(o.out_dir);
 			save_checkpoint(&rs);
 			unlink(running);
 		}
@@ -394,6 +398,8 @@ static int run_command(build_command command, int argc, char **argv)
 			build_status_summary(&rs.status, &totals, stale);
 		else
 			build_status_clear(&rs.status);
+		if (ctx.lost_workers)
+			build_sweep_temps(o.out_dir);
 		if (rs.commit.pruned && o.verbose)
 			printf("pruned %u output%s\n", rs.commit.pruned, rs.commit.pruned == 1 ? "" : "s");
 		unlink(running);

@@ -135,6 +135,8 @@ typedef struct build_output {
 	double ticks_per_second;
 	animc_pass_stats passes;
 	build_file_state state;   /* of the file on disk, after commit */
+	char *staged;             /* its bytes in this temporary file, to rename */
+	bool is_unchanged;        /* on disk already, as the manifest records */
 	bool is_written;          /* commit wrote it (or found it identical) */
 	bool is_refused;          /* another source of the run claimed the path */
 } build_output;
@@ -292,6 +294,7 @@ typedef struct build_ctx {
 	double start_wall_s;       /* CLOCK_REALTIME at start, for racy mtimes */
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */
 	int lock_fd;               /* OUTDIR/.animc/lock, held for the run; -1 */
+	bool lost_workers;         /* a worker died: it may have left a temporary file */
 	/* Told which importer a compile uses, once it is known (workers pass
 	 * it on, for the messages about a worker that crashed). */
 	void (*on_probe)(void *user, const char *importer);
@@ -346,6 +349,13 @@ typedef struct build_commit {
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
+/* The first half of commit, run where the result is made (in a worker):
+ * each output's bytes into a temporary file beside its place (or nothing,
+ * when the file on disk is already those bytes), so that committing is a
+ * rename.  The bytes are dropped from the result. */
+void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_result *r);
+/* Remove the temporary files of results that were not committed. */
+void build_unstage(build_ctx *ctx, size_t from);
 /* Settle job `i` (jobs are committed strictly in order). */
 void build_commit_job(build_commit *c, size_t i);
 /* After the last job: orphans, --prune, the manifest's new content. */

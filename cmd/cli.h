@@ -69,6 +69,7 @@ typedef struct cli_source {
 	int fd;
 	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
 	size_t head_size;
+	uint64_t size_bytes;   /* the file's size when opened */
 } cli_source;
 
 bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size);
@@ -91,6 +92,16 @@ bool cli_mkdir_p(const char *path, char *why, size_t why_size);
  * failure and on SIGINT/SIGTERM.  Creates missing parent folders.
  */
 bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size);
+
+/*
+ * The first half of an atomic write: `data` in a new temporary file beside
+ * `path` (".NAME.XXXXXX"; folders made), its name in *temp (malloc()ed) and
+ * its stat in *st (may be NULL).  The caller renames it into place or
+ * removes it.
+ */
+struct stat;
+bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
+		    char *why, size_t why_size);
 
 /* Remove temporary files on SIGINT, SIGTERM and SIGHUP. */
 void cli_install_signal_cleanup(void);

@@ -120,12 +120,58 @@ static bool stat_state(const char *path, build_file_state *out)
 	return true;
 }
 
+void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_result *r)
+{
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+		const manifest_output *before = previous_output(job, o->name);
+		char *path;
+		build_file_state now;
+		struct stat st;
+		char why[512];
+
+		if (!o->bytes)
+			continue;
+		path = cli_path_join(ctx->options->out_dir, o->name, NULL);
+		if (!path)
+			continue;   /* the parent writes it */
+		/* The same bytes, on disk as recorded: leave the file (and its
+		 * mtime) alone. */
+		if (before && build_hash_equal(&before->hash, &o->hash) && before->size == o->size &&
+		    stat_state(path, &now) && build_file_state_equal(&before->state, &now)) {
+			o->is_unchanged = true;
+			o->state = now;
+		} else if (cli_write_temp(path, o->bytes, o->size, &o->staged, &st, why, sizeof why)) {
+			build_file_state_from(&st, &o->state);
+		} else {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", why);
+			r->status = BUILD_FAILED;
+		}
+		free(path);
+		free(o->bytes);
+		o->bytes = NULL;
+	}
+}
+
+void build_unstage(build_ctx *ctx, size_t from)
+{
+	for (size_t i = from; i < ctx->plan.count; i++) {
+		build_result *r = &ctx->plan.jobs[i].result;
+
+		for (uint32_t k = 0; k < r->output_count; k++)
+			if (r->outputs[k].staged) {
+				unlink(r->outputs[k].staged);
+				free(r->outputs[k].staged);
+				r->outputs[k].staged = NULL;
+			}
+	}
+}
+
+/* Put an output in place: rename its staged file, or write its bytes. */
 static void write_output(build_commit *c, build_job *j, build_output *o)
 {
 	build_result *r = &j->result;
-	const manifest_output *before = previous_output(j, o->name);
 	char *path = build_output_path(c->ctx, j, o);
-	build_file_state now;
 	char why[512];
 
 	if (!path) {
@@ -133,18 +179,26 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 		r->status = BUILD_FAILED;
 		return;
 	}
-	/* The same bytes, on disk as recorded: leave the file (and its mtime). */
-	if (before && build_hash_equal(&before->hash, &o->hash) && before->size == o->size &&
-	    stat_state(path, &now) && build_file_state_equal(&before->state, &now)) {
-		o->state = now;
+	if (o->is_unchanged) {
 		o->is_written = true;
-	} else if (cli_write_atomic(path, o->bytes, o->size, why, sizeof why)) {
-		o->is_written = true;
-		if (!stat_state(path, &o->state))
-			memset(&o->state, 0, sizeof o->state);
-	} else {
-		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", why);
-		r->status = BUILD_FAILED;
+	} else if (o->staged) {
+		if (rename(o->staged, path) == 0) {
+			o->is_written = true;
+		} else {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': %s", path,
+					  strerror(errno));
+			r->status = BUILD_FAILED;
+			unlink(o->staged);
+		}
+	} else if (o->bytes) {
+		if (cli_write_atomic(path, o->bytes, o->size, why, sizeof why)) {
+			o->is_written = true;
+			if (!stat_state(path, &o->state))
+				memset(&o->state, 0, sizeof o->state);
+		} else {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", why);
+			r->status = BUILD_FAILED;
+		}
 	}
 	free(path);
 }
@@ -231,6 +285,8 @@ void build_commit_job(build_commit *c, size_t i)
 		if (!claim(c, o->name)) {
 			char *path = build_output_path(c->ctx, j, o);
 
+			if (o->staged)
+				unlink(o->staged);
 			o->is_refused = true;
 			build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 					  "'%s' is the output of another source (or clip) in this run; "
@@ -241,7 +297,7 @@ void build_commit_job(build_commit *c, size_t i)
 		}
 		if (r->status == BUILD_UP_TO_DATE) {
 			o->is_written = true;
-		} else if (!c->is_dry && o->bytes) {
+		} else if (!c->is_dry) {
 			write_output(c, j, o);
 			free(o->bytes);
 			o->bytes = NULL;

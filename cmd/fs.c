@@ -47,7 +47,6 @@ const char *cli_file_kind(unsigned mode)
 bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size)
 {
 	struct stat st;
-	int flags;
 
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
 	 * refused below, as is every file that is not a regular one. */
@@ -62,10 +61,9 @@ bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_si
 		WHY("is a folder");
 	} else if (!S_ISREG(st.st_mode)) {
 		WHY("is %s, not a regular file; not read", cli_file_kind(st.st_mode));
-	} else if ((flags = fcntl(src->fd, F_GETFL)) < 0 ||
-		   fcntl(src->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-		WHY("cannot read: %s", strerror(errno));
 	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, why, why_size)) {
+		/* O_NONBLOCK does nothing to a regular file's reads. */
+		src->size_bytes = (uint64_t)st.st_size;
 		return true;
 	}
 	cli_source_close(src);
@@ -81,16 +79,15 @@ void cli_source_close(cli_source *src)
 
 bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *why, size_t why_size)
 {
-	struct stat st;
 	size_t used = src->head_size, cap = used + 65536, got;
 	uint8_t *buf = NULL;
 	bool ok = false;
 
 	*data = NULL;
-	/* A regular file's size plus a byte to see its end; else grow. */
-	if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= used)
-		cap = (uint64_t)st.st_size < CLI_MAX_INPUT_BYTES + 1 ? (size_t)st.st_size + 1 :
-								   CLI_MAX_INPUT_BYTES + 2;
+	/* The file's size plus a byte to see its end; more if it grew. */
+	if (src->size_bytes >= used)
+		cap = src->size_bytes < CLI_MAX_INPUT_BYTES + 1 ? (size_t)src->size_bytes + 1 :
+								  CLI_MAX_INPUT_BYTES + 2;
 	for (;;) {
 		uint8_t *grown;
 
@@ -189,20 +186,6 @@ void cli_install_signal_cleanup(void)
 	signal(SIGHUP, on_fatal_signal);
 }
 
-/* The mode new files get (0666 less the umask), read once. */
-static mode_t file_mode(void)
-{
-	static mode_t mode = (mode_t)-1;
-
-	if (mode == (mode_t)-1) {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	return mode;
-}
-
 /* The last folder made sure of: outputs come in runs of one folder. */
 static char known_dir[sizeof pending_temp];
 
@@ -216,11 +199,16 @@ static bool ensure_dir(const char *dir, char *why, size_t why_size)
 	return true;
 }
 
-/* Make sure of the folder of `path`, then create the temporary file beside
- * it (named in pending_temp).  Returns the descriptor or -1 (errno set; why
- * filled when the folder could not be made). */
-static int open_temp(const char *path, size_t dir_len, const char *base, char *why, size_t why_size)
+/* Create ".BASE.XXXXXX" beside `path` (its folder made when missing), mode
+ * 0666 less the umask, into `name`.  Returns the descriptor or -1 (errno
+ * set; why filled when the folder could not be made). */
+static int open_temp(const char *path, char *name, size_t name_size, char *why, size_t why_size)
 {
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64_t state;
+	const char *base = cli_basename(path);
+	size_t dir_len = (size_t)(base - path);
+
 	if (dir_len) {
 		char dir[sizeof pending_temp];
 
@@ -231,44 +219,116 @@ static int open_temp(const char *path, size_t dir_len, const char *base, char *w
 			return -1;
 		}
 	}
-	snprintf(pending_temp, sizeof pending_temp, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
-	return mkstemp(pending_temp);
+	if (!state)
+		state = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&state;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char tail[7];
+		int fd;
+
+		for (int i = 0; i < 6; i++) {
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			tail[i] = digits[state % (sizeof digits - 1)];
+		}
+		tail[6] = '\0';
+		snprintf(name, name_size, "%.*s.%s.%s", (int)dir_len, path, base, tail);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
 }
 
-bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
+static bool write_full(int fd, const uint8_t *p, size_t size)
 {
-	const char *base = cli_basename(path);
-	size_t dir_len = (size_t)(base - path);
-	const uint8_t *p = data;
-	int fd, saved;
-
-	if (dir_len + strlen(base) + 16 >= sizeof pending_temp) {
-		WHY("the output path is too long");
-		return false;
-	}
-	fd = open_temp(path, dir_len, base, why, why_size);
-	if (fd < 0 && errno == ENOENT && dir_len) {
-		/* The folder went away since we made it: make it again. */
-		known_dir[0] = '\0';
-		fd = open_temp(path, dir_len, base, why, why_size);
-	}
-	if (fd < 0) {
-		if (errno)   /* else why says which folder could not be made */
-			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
-		return false;
-	}
-	has_pending_temp = 1;
 	while (size) {
 		ssize_t n = write(fd, p, size);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			goto fail;
+			return false;
 		p += n;
 		size -= (size_t)n;
 	}
-	if (fchmod(fd, file_mode()) != 0)
+	return true;
+}
+
+bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
+		    char *why, size_t why_size)
+{
+	char name[sizeof pending_temp];
+	int fd, saved;
+
+	*temp = NULL;
+	if (strlen(path) + 16 >= sizeof name) {
+		WHY("the output path '%s' is too long", path);
+		return false;
+	}
+	fd = open_temp(path, name, sizeof name, why, why_size);
+	if (fd < 0 && errno == ENOENT) {
+		/* The folder went away since it was made: make it again. */
+		known_dir[0] = '\0';
+		fd = open_temp(path, name, sizeof name, why, why_size);
+	}
+	if (fd < 0) {
+		if (errno)   /* else why says which folder could not be made */
+			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
+		return false;
+	}
+	if (!write_full(fd, data, size) || (st && fstat(fd, st) != 0)) {
+		saved = errno;
+		close(fd);
+		unlink(name);
+		WHY("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+		return false;
+	}
+	if (close(fd) != 0) {
+		saved = errno;
+		unlink(name);
+		WHY("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+		return false;
+	}
+	*temp = strdup(name);
+	if (!*temp) {
+		unlink(name);
+		WHY("out of memory");
+		return false;
+	}
+	return true;
+}
+
+bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
+{
+	const uint8_t *p = data;
+	sigset_t fatal, saved_mask;
+	int fd, saved;
+
+	if (strlen(path) + 16 >= sizeof pending_temp) {
+		WHY("the output path '%s' is too long", path);
+		return false;
+	}
+	/* The signal handler must see every temporary file that exists: hold
+	 * the signals until the file and its name are both known. */
+	sigemptyset(&fatal);
+	sigaddset(&fatal, SIGINT);
+	sigaddset(&fatal, SIGTERM);
+	sigaddset(&fatal, SIGHUP);
+	sigprocmask(SIG_BLOCK, &fatal, &saved_mask);
+	fd = open_temp(path, pending_temp, sizeof pending_temp, why, why_size);
+	if (fd < 0 && errno == ENOENT) {
+		known_dir[0] = '\0';
+		fd = open_temp(path, pending_temp, sizeof pending_temp, why, why_size);
+	}
+	has_pending_temp = fd >= 0;
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+	if (fd < 0) {
+		if (errno)   /* else why says which folder could not be made */
+			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
+		return false;
+	}
+	if (!write_full(fd, p, size))
 		goto fail;
 	if (close(fd) != 0) {
 		fd = -1;

@@ -23,6 +23,7 @@ void build_result_release(build_result *r)
 		free(r->outputs[i].name);
 		free(r->outputs[i].clip);
 		free(r->outputs[i].bytes);
+		free(r->outputs[i].staged);
 	}
 	free(r->outputs);
 	for (uint32_t i = 0; i < r->diag_count; i++)
@@ -127,6 +128,9 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 
 		put_str(&w, o->name);
 		put_str(&w, o->clip);
+		put_str(&w, o->staged);
+		put_u8(&w, o->is_unchanged);
+		put_state(&w, &o->state);
 		put_u64(&w, o->bytes ? o->size : 0);
 		put_u64(&w, o->size);
 		if (o->bytes)
@@ -275,6 +279,9 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 
 		o->name = get_str(&r);
 		o->clip = get_str(&r);
+		o->staged = get_str(&r);
+		o->is_unchanged = get_u8(&r) != 0;
+		get_state(&r, &o->state);
 		held = get_u64(&r);
 		o->size = get_u64(&r);
 		if (!o->name || !o->clip || (held && held != o->size) || held > r.size - r.at) {

@@ -192,14 +192,18 @@ static _Noreturn void worker_main(pool *p, worker *w)
 
 		if (!read_all(w->job_fd, &index, 4) || index >= ctx->plan.count)
 			_exit(0);
-		if (ftruncate(w->capture_fd, 0) != 0)
-			_exit(1);
 		build_compile(ctx, &ctx->plan.jobs[index], &r);
+		if (ctx->command == CMD_BUILD)
+			build_stage_outputs(ctx, &ctx->plan.jobs[index], &r);
 		fflush(stdout);
 		fflush(stderr);
-		if (captured)
-			add_captured(&r, captured, read_capture(w->capture_fd, captured, CAPTURE_BYTES_MAX),
-				     ANIMC_WARNING);
+		if (captured) {
+			size_t n = read_capture(w->capture_fd, captured, CAPTURE_BYTES_MAX);
+
+			add_captured(&r, captured, n, ANIMC_WARNING);
+			if (n && ftruncate(w->capture_fd, 0) != 0)
+				_exit(1);
+		}
 		if (!build_result_encode(&r, &record, &size))
 			_exit(1);
 		build_result_release(&r);
@@ -315,6 +319,7 @@ static void fail_job(pool *p, worker *w, int status, bool timed_out)
 	free(captured);
 	r->time_s = build_now_s() - j->started_s;
 	j->is_done = true;
+	p->ctx->lost_workers = true;
 }
 
 static void reap(pool *p, worker *w, bool timed_out, const build_run_hooks *hooks)
@@ -362,6 +367,10 @@ static bool drain(pool *p, worker *w, const build_run_hooks *hooks)
 			break;
 		}
 		w->used += (size_t)n;
+		/* Less than there was room for: the pipe is empty now, and
+		 * poll says when more comes. */
+		if (w->used < w->capacity)
+			break;
 	}
 	for (;;) {
 		uint32_t length;
@@ -490,6 +499,8 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 				if (hooks && hooks->on_started)
 					hooks->on_started(hooks->user, (size_t)(j - ctx->plan.jobs));
 				build_compile(ctx, j, &j->result);
+				if (ctx->command == CMD_BUILD)
+					build_stage_outputs(ctx, j, &j->result);
 				j->is_done = true;
 				if (hooks && hooks->on_done)
 					hooks->on_done(hooks->user, (size_t)(j - ctx->plan.jobs));
