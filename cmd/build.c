@@ -376,7 +376,7 @@ static int run_command(build_command command, int argc, char **argv)
 	}
 	build_commit_finish(&rs.commit);
 	if (command == CMD_BUILD) {
-		unsigned stale = (unsigned)rs.commit.next.orphan_count;
+		unsigned stale = rs.commit.stale;
 
 		if (!manifest_save(&rs.commit.next, rs.manifest_path, why, sizeof why))
 			fprintf(stderr, "%s: warning: %s; the next build compiles every source\n",

@@ -345,7 +345,8 @@ typedef struct build_commit {
 	size_t *claim_slots;
 	size_t claim_slot_count;
 	bool is_dry;               /* `animc outputs`: claim, write nothing */
-	unsigned pruned;
+	unsigned pruned;           /* outputs --prune removed */
+	unsigned stale;            /* outputs of sources or clips gone, kept */
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);

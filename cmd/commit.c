@@ -434,6 +434,7 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 			c->pruned++;
 		return;
 	}
+	c->stale++;
 	if (copy_output(&copy, o) && !manifest_add_orphan(&c->next, &copy))
 		manifest_output_release(&copy);
 }
@@ -452,8 +453,11 @@ void build_commit_finish(build_commit *c)
 
 		if (e->is_seen || manifest_find(&c->next, e->source))
 			continue;
-		if (ctx->options->prune && !source_exists(e->source))
-			continue;   /* its outputs become orphans below, and go */
+		if (!source_exists(e->source)) {
+			if (ctx->options->prune)
+				continue;   /* its outputs become orphans below, and go */
+			c->stale += e->output_count;
+		}
 		if (!copy_entry(&copy, e))
 			continue;
 		if (!manifest_add(&c->next, &copy)) {

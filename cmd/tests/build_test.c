@@ -1,0 +1,973 @@
+/*
+ * build_test.c - animc build as a build tool: the same trees, messages and
+ * reports for every -j; incremental builds (edit, touch, delete, rename,
+ * options, the skeleton, a damaged manifest, a build stopped or killed
+ * mid-way); the reports against their schema; depfiles, `animc outputs`,
+ * `animc clean`, response files and --base; and what hostile trees and
+ * files do (FIFOs, link loops, deep folders, clip names, workers that run
+ * out of memory, print, or outlive their build).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "test_support.h"
+
+#define CRANE "testdata/sample/Crane"
+#define KEYS_X "testdata/assimp/keys.x"
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void sh(const char *fmt, ...)
+{
+	va_list ap;
+	char cmd[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
+static size_t count(const char *haystack, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* How many sources a report lists with a status. */
+static size_t report_count(const char *report_path, const char *status)
+{
+	char *text = (char *)test_read_file(report_path, NULL);
+	char *needle = test_format("\"status\": \"%s\"", status);
+	size_t n = count(text, needle);
+
+	free(needle);
+	free(text);
+	return n;
+}
+
+static int64_t mtime_ns(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		fail_msg("no %s", path);
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+/* Set a file's mtime `seconds` into the past, as an edit made earlier. */
+static void age(const char *path, int seconds)
+{
+	struct timespec times[2];
+
+	clock_gettime(CLOCK_REALTIME, &times[0]);
+	times[0].tv_sec -= seconds;
+	times[1] = times[0];
+	if (utimensat(AT_FDCWD, path, times, 0) != 0)
+		fail_msg("utimensat %s: %s", path, strerror(errno));
+}
+
+static void age_tree(const char *dir)
+{
+	sh("find '%s' -type f -exec touch -d '-1 hour' {} +", dir);
+}
+
+/* An XNA AnimationData source with one clip per name (names given as XML
+ * text, so markup and characters may be escaped by the caller). */
+static void write_xna(const char *path, const char *const *names, size_t count_names)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<XnaContent xmlns:Anim=\"AnimationClassLibrary\">\n"
+	      "  <Asset Type=\"Anim:AnimationData\">\n    <AnimationClips>\n", f);
+	for (size_t i = 0; i < count_names; i++)
+		fprintf(f, "      <Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>\n"
+			   "        <Item><BoneIndex>0</BoneIndex><Time>PT0S</Time><Position>0 0 0</Position>"
+			   "<Rotation>0 0 0</Rotation><Scale>1 1 1</Scale></Item>\n"
+			   "        <Item><BoneIndex>0</BoneIndex><Time>PT1S</Time><Position>%zu 0 0</Position>"
+			   "<Rotation>0 0 0</Rotation><Scale>1 1 1</Scale></Item>\n"
+			   "      </Keyframes></Value></Item>\n", names[i], i + 1);
+	fputs("    </AnimationClips>\n  </Asset>\n</XnaContent>\n", f);
+	fclose(f);
+}
+
+/* Temporary files of atomic writes anywhere under `dir`. */
+static size_t count_temps(const char *dir)
+{
+	char *cmd = test_format("find '%s' -type f -name '.*.[A-Za-z0-9][A-Za-z0-9][A-Za-z0-9][A-Za-z0-9][A-Za-z0-9][A-Za-z0-9]' | grep -c . ; true", dir);
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+
+	assert_non_null(p);
+	if (fscanf(p, "%zu", &n) != 1)
+		n = 0;
+	pclose(p);
+	free(cmd);
+	return n;
+}
+
+/* ------------------------------------------------------- the same for any N */
+
+static void every_job_count_gives_the_same_build(void **state)
+{
+	char *in = test_tmpdir("jobs-in");
+	char *work = test_tmpdir("jobs");
+	char *out = test_format("%s/out", work);
+	test_run runs[2];
+	const char *jobs[2] = { "1", "3" };
+
+	(void)state;
+	/* Every kind of result: clips, a failed source, a skipped file, a
+	 * claim two sources make, an Assimp source, warnings. */
+	sh("cp -r testdata/sample/Crane '%s/' && cp testdata/hostile/truncated.Animation '%s/Crane/Cut.Animation'"
+	   " && cp testdata/golden/unsorted.Animation testdata/golden/dialect.Animation '%s/'"
+	   " && cp " KEYS_X " '%s/' && cp " CRANE "/Turn.Animation '%s/Turn.Animation'"
+	   " && mkdir -p '%s/z' && cp " CRANE "/Wave.Animation '%s/z/Turn.Animation'",
+	   in, in, in, in, in, in, in);
+	setenv("SOURCE_DATE_EPOCH", "1", 1);
+	for (int k = 0; k < 2; k++) {
+		char *report = test_format("%s/report%d.json", work, k), *junit = test_format("%s/junit%d.xml", work, k);
+		char *dep = test_format("%s/deps%d.d", work, k), *moved = test_format("%s/out%d", work, k);
+
+		runs[k] = test_animc("build", "-j", jobs[k], "--base", in, "--report", report, "--junit", junit,
+				     "--depfile", dep, "-o", out, in, in, NULL);
+		assert_int_equal(runs[k].status, 1);
+		assert_int_equal(rename(out, moved), 0);
+		free(report);
+		free(junit);
+		free(dep);
+		free(moved);
+	}
+	unsetenv("SOURCE_DATE_EPOCH");
+	assert_string_equal(runs[0].out, runs[1].out);
+	assert_string_equal(runs[0].err, runs[1].err);
+	/* The second walk of the same folder claims the same outputs: each is
+	 * refused, in order. */
+	assert_true(count(runs[0].err, "is the output of another source") >= 7);
+	{
+		const char *pairs[][2] = { { "out0", "out1" }, { "report0.json", "report1.json" },
+					   { "junit0.xml", "junit1.xml" }, { "deps0.d", "deps1.d" } };
+
+		for (size_t i = 0; i < 4; i++) {
+			char *a = test_format("%s/%s", work, pairs[i][0]), *b = test_format("%s/%s", work, pairs[i][1]);
+			test_run diff = test_exec("diff", "-r", "-x", ".animc", a, b, NULL);
+
+			if (diff.status != 0)
+				fail_msg("%s and %s differ:\n%s", a, b, diff.out);
+			test_run_release(&diff);
+			free(a);
+			free(b);
+		}
+	}
+	assert_true(test_count_files(work) > 20);
+	test_run_release(&runs[0]);
+	test_run_release(&runs[1]);
+	free(out);
+	free(in);
+	free(work);
+}
+
+/* -------------------------------------------------------------- incremental */
+
+typedef struct tree {
+	char *in, *out, *report;
+} tree;
+
+static tree make_tree(const char *name)
+{
+	tree t;
+	char *dir = test_tmpdir(name);
+
+	t.in = test_format("%s/in", dir);
+	t.out = test_format("%s/out", dir);
+	t.report = test_format("%s/report.json", dir);
+	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Turn.Animation " CRANE "/Wave.Animation "
+	   CRANE "/Signals.xml '%s/' && cp " KEYS_X " '%s/'", t.in, t.in, t.in);
+	age_tree(t.in);
+	free(dir);
+	return t;
+}
+
+static void free_tree(tree *t)
+{
+	free(t->in);
+	free(t->out);
+	free(t->report);
+}
+
+/* Build with extra arguments; returns the run (status checked by callers). */
+static test_run build(const tree *t, const char *a1, const char *a2, const char *a3)
+{
+	const char *argv[16] = { test_animc_path(), "build", "-q", "--report", t->report, "-o", t->out };
+	size_t n = 7;
+
+	if (a1)
+		argv[n++] = a1;
+	if (a2)
+		argv[n++] = a2;
+	if (a3)
+		argv[n++] = a3;
+	argv[n++] = t->in;
+	argv[n] = NULL;
+	return test_execv(argv);
+}
+
+static void expect(const tree *t, test_run r, int status, size_t compiled, size_t up_to_date)
+{
+	if (r.status != status || report_count(t->report, "compiled") != compiled ||
+	    report_count(t->report, "up-to-date") != up_to_date)
+		fail_msg("exit %d (want %d), compiled %zu (want %zu), up to date %zu (want %zu)\n%s%s", r.status,
+			 status, report_count(t->report, "compiled"), compiled,
+			 report_count(t->report, "up-to-date"), up_to_date, r.out, r.err);
+	test_run_release(&r);
+}
+
+/* The tree OUT holds exactly what a fresh build of the same inputs writes. */
+static void expect_fresh(const tree *t, const char *a1, const char *a2)
+{
+	char *fresh = test_format("%s.fresh", t->out);
+	const char *argv[12] = { test_animc_path(), "build", "-q", "-o", fresh };
+	size_t n = 5;
+	test_run r, diff;
+
+	sh("rm -rf '%s'", fresh);
+	if (a1)
+		argv[n++] = a1;
+	if (a2)
+		argv[n++] = a2;
+	argv[n++] = t->in;
+	argv[n] = NULL;
+	r = test_execv(argv);
+	diff = test_exec("diff", "-r", "-x", ".animc", t->out, fresh, NULL);
+	if (diff.status != 0)
+		fail_msg("the incremental build differs from a fresh one:\n%s", diff.out);
+	test_run_release(&r);
+	test_run_release(&diff);
+	free(fresh);
+}
+
+static void edits_touches_deletes_and_renames(void **state)
+{
+	tree t = make_tree("inc-files");
+	char *turn = test_format("%s/Turn.Animation", t.in), *turn_out = test_format("%s/Turn.xnb", t.out);
+	char *idle_out = test_format("%s/Idle.xnb", t.out), *wave = test_format("%s/Wave.Animation", t.in);
+	char *moved = test_format("%s/Moved.Animation", t.in), *moved_out = test_format("%s/Moved.xnb", t.out);
+	char *wave_out = test_format("%s/Wave.xnb", t.out);
+	int64_t idle_time;
+	test_run r;
+
+	(void)state;
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 5, 0);
+	idle_time = mtime_ns(idle_out);
+	/* Nothing changed: nothing imported, nothing rewritten. */
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 0, 5);
+	assert_true(mtime_ns(idle_out) == idle_time);
+	/* Touched, same bytes: still up to date (the content says so). */
+	sh("touch '%s'", turn);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 0, 5);
+	/* Edited: that source alone. */
+	sh("sed -i 's/<Duration>1.5/<Duration>1.75/' '%s'", turn);
+	age(turn, 3600);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 4);
+	assert_true(mtime_ns(idle_out) == idle_time);
+	expect_fresh(&t, NULL, NULL);
+	/* Deleted: its output stays, counted stale, until --prune. */
+	sh("rm '%s'", wave);
+	r = build(&t, NULL, NULL, NULL);
+	assert_true(test_file_exists(wave_out));
+	expect(&t, r, 0, 0, 4);
+	r = test_animc("build", "-o", t.out, t.in, NULL);
+	assert_non_null(strstr(r.out, "1 stale output (--prune removes them)"));
+	test_run_release(&r);
+	expect(&t, build(&t, "--prune", NULL, NULL), 0, 0, 4);
+	assert_false(test_file_exists(wave_out));
+	/* Renamed: the new name compiles, the old output goes with --prune. */
+	assert_int_equal(rename(turn, moved), 0);
+	expect(&t, build(&t, "--prune", NULL, NULL), 0, 1, 3);
+	assert_true(test_file_exists(moved_out));
+	assert_false(test_file_exists(turn_out));
+	expect_fresh(&t, NULL, NULL);
+	/* An output deleted or damaged by hand: its source compiles again. */
+	sh("rm '%s'", moved_out);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 3);
+	sh("printf X >> '%s'", idle_out);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 3);
+	expect_fresh(&t, NULL, NULL);
+	free(turn);
+	free(turn_out);
+	free(idle_out);
+	free(wave);
+	free(wave_out);
+	free(moved);
+	free(moved_out);
+	free_tree(&t);
+}
+
+static void options_skeleton_and_manifest(void **state)
+{
+	tree t = make_tree("inc-options");
+	char *model = test_format("%s.model/Crane.x", t.in), *manifest_path = test_format("%s/.animc/manifest", t.out);
+	test_run r;
+	size_t size;
+	uint8_t *bytes;
+
+	(void)state;
+	/* The sample's sources, all of whose bones the sample model has. */
+	sh("rm '%s/keys.x' && mkdir -p '%s.model' && cp " CRANE "/Crane.x '%s'", t.in, t.in, model);
+	age(model, 3600);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 4, 0);
+	/* An option that changes bytes: everything. */
+	expect(&t, build(&t, "--platform", "x", NULL), 0, 4, 0);
+	expect_fresh(&t, "--platform", "x");
+	expect(&t, build(&t, "--platform", "x", NULL), 0, 0, 4);
+	/* One that does not: nothing. */
+	expect(&t, build(&t, "--platform", "x", "-j1"), 0, 0, 4);
+	/* The skeleton model: given, then changed. */
+	expect(&t, build(&t, "--skeleton", model, NULL), 0, 4, 0);
+	expect(&t, build(&t, "--skeleton", model, NULL), 0, 0, 4);
+	sh("printf '\\n' >> '%s'", model);
+	age(model, 3000);
+	expect(&t, build(&t, "--skeleton", model, NULL), 0, 4, 0);
+	expect_fresh(&t, "--skeleton", model);
+	/* --rebuild: everything, whatever the manifest says. */
+	expect(&t, build(&t, "--skeleton", model, "--rebuild"), 0, 4, 0);
+	/* A damaged manifest: a warning and a full build, never a wrong skip. */
+	bytes = test_read_file(manifest_path, &size);
+	bytes[size / 2] ^= 0x20;
+	assert_true(test_write_file(manifest_path, bytes, size));
+	free(bytes);
+	r = build(&t, "--skeleton", model, NULL);
+	assert_non_null(strstr(r.err, "manifest: warning: "));
+	expect(&t, r, 0, 4, 0);
+	/* A foreign one, and one cut short. */
+	assert_true(test_write_file(manifest_path, "animc-manifest 9\n", 17));
+	r = build(&t, "--skeleton", model, NULL);
+	assert_non_null(strstr(r.err, "another format version"));
+	expect(&t, r, 0, 4, 0);
+	bytes = test_read_file(manifest_path, &size);
+	assert_true(test_write_file(manifest_path, bytes, size - 10));
+	free(bytes);
+	expect(&t, build(&t, "--skeleton", model, NULL), 0, 4, 0);
+	expect_fresh(&t, "--skeleton", model);
+	free(model);
+	free(manifest_path);
+	free_tree(&t);
+}
+
+/* Start a build in the background (its own process group); returns its pid. */
+static pid_t start_build(const char *out, const char *in, const char *jobs)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		setpgid(0, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(test_animc_path(), "animc", "build", "-q", "-j", jobs, "-o", out, in, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait until `dir` holds at least `n` .xnb files (or the build ended). */
+static void wait_for_outputs(const char *dir, size_t n, pid_t pid)
+{
+	for (int i = 0; i < 2000; i++) {
+		char *cmd = test_format("find '%s' -name '*.xnb' 2>/dev/null | wc -l", dir);
+		FILE *p = popen(cmd, "r");
+		size_t got = 0;
+
+		if (fscanf(p, "%zu", &got) != 1)
+			got = 0;
+		pclose(p);
+		free(cmd);
+		if (got >= n || waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(5000);
+	}
+}
+
+static void a_build_stopped_mid_way_resumes(void **state)
+{
+	char *dir = test_tmpdir("stopped");
+	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir);
+	const size_t half = 60;
+	int status;
+	pid_t pid;
+	test_run r;
+
+	(void)state;
+	/* a*, then a source whose import loops (Assimp's SMD reader on this
+	 * file), then c*: with two workers the c* compile while the loop
+	 * holds the commits behind it, so a stop finds a known state. */
+	sh("mkdir -p '%s' && for i in $(seq 101 %zu); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
+	   "cp " CRANE "/Wave.Animation '%s'/c$i.Animation; done && "
+	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, 100 + half, in, in, in);
+	age_tree(in);
+	/* SIGTERM: the build stops, removes what it had not committed (the c*
+	 * staged), and records what it had (the a*). */
+	pid = start_build(out, in, "2");
+	wait_for_outputs(out, half, pid);
+	usleep(300000);
+	kill(pid, SIGTERM);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	assert_int_equal(test_count_files(out), half);
+	assert_int_equal(count_temps(out), 0);
+	r = test_animc("build", "-q", "--import-timeout", "0.3", "--report", report, "-o", out, in, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	/* Exactly what was not written before is compiled now. */
+	assert_int_equal(report_count(report, "up-to-date"), half);
+	assert_int_equal(report_count(report, "compiled"), half);
+	assert_int_equal(report_count(report, "failed"), 1);
+	assert_int_equal(test_count_files(out), 2 * half);
+	/* SIGKILL, workers and all, with the c* staged in temporary files:
+	 * the next build removes those and completes. */
+	sh("rm -rf '%s'", out);
+	pid = start_build(out, in, "2");
+	wait_for_outputs(out, half, pid);
+	usleep(300000);
+	kill(-pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	assert_true(count_temps(out) > 0);
+	r = test_animc("build", "-q", "--import-timeout", "0.3", "--report", report, "-o", out, in, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	assert_int_equal(count_temps(out), 0);
+	assert_int_equal(test_count_files(out), 2 * half);
+	assert_int_equal(report_count(report, "compiled") + report_count(report, "up-to-date"), 2 * half);
+	sh("rm '%s/b.smd'", in);
+	{
+		tree t = { in, out, report };
+
+		r = build(&t, NULL, NULL, NULL);
+		test_run_release(&r);
+		expect_fresh(&t, NULL, NULL);
+	}
+	free(in);
+	free(out);
+	free(report);
+	free(dir);
+}
+
+/* ------------------------------------------------------------- reports */
+
+static void reports_follow_their_schema(void **state)
+{
+	char *dir = test_tmpdir("reports");
+	char *report = test_format("%s/r.json", dir), *junit = test_format("%s/j.xml", dir);
+	char *out = test_format("%s/out", dir), *bad = test_format("%s/bad.json", dir);
+	test_run r, check;
+
+	(void)state;
+	r = test_animc("build", "--report", report, "--junit", junit, "-o", out, "testdata/sample",
+		       "testdata/hostile/truncated.Animation", "testdata/golden/unsorted.Animation",
+		       "no/such/file.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", report, junit, NULL);
+	if (check.status != 0)
+		fail_msg("%s%s", check.out, check.err);
+	test_run_release(&check);
+	/* What the report says, by value. */
+	{
+		char *text = (char *)test_read_file(report, NULL);
+
+		assert_non_null(strstr(text, "\"version\": 1"));
+		assert_int_equal(count(text, "\"status\": \"failed\""), 2);
+		assert_int_equal(count(text, "\"status\": \"compiled\""), 6);
+		assert_int_equal(count(text, "\"status\": \"skipped\""), 1);
+		assert_non_null(strstr(text, "\"clip\": \"PulseAndTurn\""));
+		assert_non_null(strstr(text, "\"severity\": \"warning\""));
+		assert_non_null(strstr(text, "\"line\": 6, \"column\": 6"));
+		assert_non_null(strstr(text, "\"clips\": 8"));
+		/* A report that breaks the schema is caught: the checker can fail. */
+		char *broken = strstr(text, "\"bytes\": ");
+		assert_non_null(broken);
+		memcpy(broken, "\"bytez\"", 7);
+		assert_true(test_write_file(bad, text, strlen(text)));
+		free(text);
+	}
+	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", bad, NULL);
+	assert_int_equal(check.status, 1);
+	test_run_release(&check);
+	free(report);
+	free(junit);
+	free(out);
+	free(bad);
+	free(dir);
+}
+
+static void depfiles_outputs_and_clean(void **state)
+{
+	char *dir = test_tmpdir("deps");
+	char *out = test_format("%s/out dir", dir), *dep = test_format("%s/d.d", dir);
+	char *mine = test_format("%s/out dir/mine.txt", dir), *idle = test_format("%s/out dir/Crane/Idle.xnb", dir);
+	test_run r, listed;
+	char *text;
+
+	(void)state;
+	/* `animc outputs` before a build: imports to learn the clip names,
+	 * writes nothing. */
+	listed = test_animc("outputs", "-o", out, "testdata/sample", NULL);
+	assert_int_equal(listed.status, 0);
+	assert_int_equal(count(listed.out, "\n"), 7);
+	assert_false(test_file_exists(out));
+	r = test_animc("build", "-q", "--skeleton", CRANE "/Crane.x", "--depfile", dep, "-o", out,
+		       "testdata/sample", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* One line per output: the output, its source, the skeleton; spaces
+	 * escaped as make and ninja read them. */
+	text = (char *)test_read_file(dep, NULL);
+	assert_int_equal(count(text, "\n"), 7);
+	assert_non_null(strstr(text, "out\\ dir/Crane/Idle.xnb: testdata/sample/Crane/Idle.Animation "
+				     "testdata/sample/Crane/Crane.x\n"));
+	free(text);
+	/* After it: the same list (now from the manifest). */
+	r = test_animc("outputs", "-o", out, "testdata/sample", NULL);
+	assert_string_equal(r.out, listed.out);
+	test_run_release(&r);
+	test_run_release(&listed);
+	{
+		char *cmd = test_format("cd '%s' && find . -name '*.xnb' | wc -l", out);
+		FILE *p = popen(cmd, "r");
+		int n = 0;
+
+		assert_int_equal(fscanf(p, "%d", &n), 1);
+		pclose(p);
+		assert_int_equal(n, 7);
+		free(cmd);
+	}
+	/* clean: what animc wrote goes, a file of the user's stays, and so does
+	 * an output changed since. */
+	assert_true(test_write_file(mine, "mine", 4));
+	sh("printf changed > '%s/Crane/Turn.xnb'", out);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "Turn.xnb: warning: changed since animc wrote it"));
+	test_run_release(&r);
+	assert_true(test_file_exists(mine));
+	assert_false(test_file_exists(idle));
+	assert_int_equal(test_count_files(out), 2);
+	{
+		char *state_dir = test_format("%s/.animc", out);
+		struct stat st;
+
+		assert_int_not_equal(stat(state_dir, &st), 0);
+		free(state_dir);
+	}
+	free(out);
+	free(dep);
+	free(mine);
+	free(idle);
+	free(dir);
+}
+
+static void response_files_and_base(void **state)
+{
+	char *dir = test_tmpdir("base");
+	char *list = test_format("%s/changed.txt", dir), *out = test_format("%s/out", dir);
+	char *arg = test_format("@%s", list);
+	test_run r;
+
+	(void)state;
+	/* Two robots with a clip of the same name. */
+	sh("mkdir -p '%s/art/Grund' '%s/art/Hammer' && cp " CRANE "/Turn.Animation '%s/art/Grund/Up_Run.Animation'"
+	   " && cp " CRANE "/Wave.Animation '%s/art/Hammer/Up_Run.Animation'", dir, dir, dir, dir);
+	sh("printf '%%s\\r\\n%%s\\n\\n' '%s/art/Grund/Up_Run.Animation' '%s/art/Hammer/Up_Run.Animation' > '%s'",
+	   dir, dir, list);
+	/* Flat, they collide; with --base they mirror the tree. */
+	r = test_animc("build", "-q", "-o", out, arg, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	sh("rm -rf '%s'", out);
+	{
+		char *base = test_format("%s/art", dir), *a = test_format("%s/Grund/Up_Run.xnb", out);
+		char *b = test_format("%s/Hammer/Up_Run.xnb", out);
+
+		r = test_animc("build", "-q", "--base", base, "-o", out, arg, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_file_exists(a));
+		assert_true(test_file_exists(b));
+		/* A folder with the same base lands where the list did: up to date. */
+		r = test_animc("build", "--base", base, "-o", out, base, NULL);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "2 up to date"));
+		test_run_release(&r);
+		/* A file outside the base is an error naming it. */
+		r = test_animc("build", "-q", "--base", base, "-o", out, CRANE "/Turn.Animation", NULL);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "Turn.Animation: error: is not under --base"));
+		test_run_release(&r);
+		free(base);
+		free(a);
+		free(b);
+	}
+	r = test_animc("build", "-o", out, "@no/such/list", NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(list);
+	free(out);
+	free(arg);
+	free(dir);
+}
+
+static void progress_modes(void **state)
+{
+	char *out = test_tmpdir("progress");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--progress", "always", "-o", out, "testdata/sample", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\r\033[K[6/6]"));
+	assert_null(strstr(r.out, "] compiled "));
+	assert_non_null(strstr(r.out, "compiled 5 sources (7 clips)"));
+	test_run_release(&r);
+	r = test_animc("build", "--rebuild", "--progress", "never", "-o", out, "testdata/sample", NULL);
+	assert_null(strstr(r.out, "\r"));
+	assert_int_equal(count(r.out, "] compiled "), 7);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "sometimes", "-o", out, "testdata/sample", NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(out);
+}
+
+/* ------------------------------------------------------- hostile inputs */
+
+static void fifos_and_special_files(void **state)
+{
+	char *dir = test_tmpdir("fifo");
+	char *fifo = test_format("%s/in/pipe.Animation", dir), *out = test_format("%s/out", dir);
+	char *in = test_format("%s/in", dir);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/'", in, in);
+	assert_int_equal(mkfifo(fifo, 0666), 0);
+	/* Named: an error at once, never a wait for a writer. */
+	r = test_animc("build", "-q", "-o", out, fifo, CRANE "/Idle.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "pipe.Animation: error: is a FIFO, not a regular file"));
+	assert_int_equal(test_count_files(out), 1);
+	test_run_release(&r);
+	/* In a folder: skipped, listed with -v. */
+	r = test_animc("build", "-v", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "skipped "));
+	assert_non_null(strstr(r.out, "pipe.Animation (a FIFO)"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, "/dev/null", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "character device"));
+	test_run_release(&r);
+	free(fifo);
+	free(out);
+	free(in);
+	free(dir);
+}
+
+static void link_loops_and_deep_folders(void **state)
+{
+	char *dir = test_tmpdir("links");
+	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *deep_in = test_format("%s/deep", dir), *deep_out = test_format("%s/deep-out", dir);
+	test_run r;
+
+	(void)state;
+	/* 16 levels of two links to the next level: 65536 paths to one file. */
+	sh("mkdir -p '%s' && cd '%s' && for i in $(seq 0 16); do mkdir -p l$i; done && "
+	   "for i in $(seq 0 15); do ln -s ../l$((i+1)) l$i/a && ln -s ../l$((i+1)) l$i/b; done && "
+	   "cp '%s/" CRANE "/Turn.Animation' l16/", in, in, getenv("PWD") ? getenv("PWD") : ".");
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(test_count_files(out), 1);
+	test_run_release(&r);
+	/* 300 folders deep: compiled, mirrored. */
+	{
+		char *path = strdup(deep_in), *grown;
+
+		for (int i = 0; i < 300; i++) {
+			grown = test_format("%s/d", path);
+			free(path);
+			path = grown;
+		}
+		sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/'", path, path);
+		free(path);
+	}
+	r = test_animc("build", "-q", "-o", deep_out, deep_in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(test_count_files(deep_out), 1);
+	test_run_release(&r);
+	free(in);
+	free(out);
+	free(deep_in);
+	free(deep_out);
+	free(dir);
+}
+
+static void clip_names_that_are_no_file_names(void **state)
+{
+	char *dir = test_tmpdir("names");
+	char *src = test_format("%s/Odd.xml", dir), *out = test_format("%s/out", dir);
+	char long_name[300];
+	const char *names[] = { ".", "..", "CON", "nul.walk", "Lpt1", "line&#10;break&#9;tab", long_name, "ok" };
+	const char *want[] = { "_.xnb", "__.xnb", "CON_.xnb", "nul_.walk.xnb", "Lpt1_.xnb", "line_break_tab.xnb",
+			       "ok.xnb" };
+	test_run r;
+
+	(void)state;
+	memset(long_name, 'x', 260);
+	long_name[260] = '\0';
+	write_xna(src, names, sizeof names / sizeof names[0]);
+	r = test_animc("build", "-o", out, src, NULL);
+	/* The long name fails alone, naming the clip; the others are written. */
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "clip 'xxxxxxxxxx"));
+	assert_non_null(strstr(r.err, "too long for a file name"));
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *path = test_format("%s/Odd/%s", out, want[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("no %s\n%s", path, r.out);
+		free(path);
+	}
+	assert_int_equal(test_count_files(out), 7);
+	/* Control characters reach the terminal escaped. */
+	assert_null(strchr(r.out, '\t'));
+	assert_non_null(strstr(r.out, "[line\\nbreak\\ttab]"));
+	test_run_release(&r);
+	free(src);
+	free(out);
+	free(dir);
+}
+
+static void workers_are_contained(void **state)
+{
+	char *dir = test_tmpdir("workers");
+	char *bvh = test_format("%s/big.bvh", dir), *out = test_format("%s/out", dir);
+	static const char big[] = "HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition "
+				  "Zposition Zrotation Xrotation Yrotation\n\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\n"
+				  "MOTION\nFrames: 50000000\nFrame Time: 0.0333333\n0 0 0 0 0 0\n";
+	test_run r;
+
+	(void)state;
+	/* A file that asks Assimp for gigabytes: "ran out of memory", the
+	 * other file still compiles. */
+	assert_true(test_write_file(bvh, big, sizeof big - 1));
+	r = test_animc("build", "-q", "--memory-limit", "256M", "-o", out, bvh, KEYS_X, NULL);
+	assert_int_equal(r.status, 1);
+#if !defined(__SANITIZE_ADDRESS__)   /* AddressSanitizer needs the address space */
+	assert_non_null(strstr(r.err, "big.bvh: error: ran out of memory"));
+#endif
+	assert_int_equal(test_count_files(out), 5);
+	test_run_release(&r);
+	r = test_animc("build", "--memory-limit", "lots", "-o", out, bvh, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	/* What a worker prints (here the dynamic loader, as it loads Assimp)
+	 * becomes diagnostics naming the file at hand, not raw lines. */
+	setenv("LD_DEBUG", "files", 1);
+	r = test_animc("build", "-q", "-j1", "--rebuild", "-o", out, KEYS_X, NULL);
+	unsetenv("LD_DEBUG");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, KEYS_X ": warning: the importer printed: "));
+	for (char *line = strtok(r.err, "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, "libassimp") && strncmp(line, KEYS_X ": ", strlen(KEYS_X) + 2) != 0)
+			fail_msg("a raw line: %s", line);
+	test_run_release(&r);
+	free(bvh);
+	free(out);
+	free(dir);
+}
+
+static void workers_die_with_their_build(void **state)
+{
+	char *dir = test_tmpdir("orphans");
+	char *out = test_format("%s/out", dir), *in = test_format("%s/in", dir);
+	pid_t pid, worker = 0;
+
+	(void)state;
+	/* An import that loops (Assimp's SMD reader on this file). */
+	sh("mkdir -p '%s' && cp testdata/assimp_crashes/endless_time.smd '%s/'", in, in);
+	pid = start_build(out, in, "1");
+	for (int i = 0; i < 500 && !worker; i++) {
+		char *cmd = test_format("pgrep -P %d", (int)pid);
+		FILE *p = popen(cmd, "r");
+		int found;
+
+		if (fscanf(p, "%d", &found) == 1)
+			worker = found;
+		pclose(p);
+		free(cmd);
+		usleep(10000);
+	}
+	assert_true(worker > 0);
+	usleep(200000);
+	kill(pid, SIGKILL);   /* the build alone, as a build tool's timeout does */
+	waitpid(pid, NULL, 0);
+	for (int i = 0; i < 200 && kill(worker, 0) == 0; i++)
+		usleep(10000);
+	if (kill(worker, 0) == 0) {
+		kill(worker, SIGKILL);
+		fail_msg("worker %d outlived its build", (int)worker);
+	}
+	free(out);
+	free(in);
+	free(dir);
+}
+
+/* -------------------------------------------------------- in-process */
+
+static void manifest_damage_is_never_loaded(void **state)
+{
+	manifest m = { 0 }, back;
+	manifest_entry e = { 0 };
+	manifest_output o = { 0 };
+	char *text, why[256];
+	size_t size, loaded = 0;
+
+	(void)state;
+	e.source = strdup("art/Walk\tbad\nname.Animation");
+	e.out_base = strdup("art/Walk");
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "robotgame");
+	e.state = (build_file_state){ 1234, 1700000000123456789, 42, 7 };
+	build_hash_bytes("source", 6, &e.hash);
+	build_hash_bytes("key", 3, &e.key);
+	o.path = strdup("art/Walk.xnb");
+	o.clip = strdup("");
+	o.size = 99;
+	e.outputs = malloc(sizeof o);
+	e.outputs[0] = o;
+	e.output_count = 1;
+	assert_non_null(manifest_add(&m, &e));
+	assert_true(manifest_format(&m, &text, &size));
+	assert_int_equal(manifest_parse(&back, text, size, why, sizeof why), MANIFEST_LOADED);
+	assert_non_null(manifest_find(&back, "art/Walk\tbad\nname.Animation"));
+	assert_int_equal(manifest_find(&back, "art/Walk\tbad\nname.Animation")->state.mtime_ns,
+			 1700000000123456789);
+	manifest_release(&back);
+	/* Every byte changed, every length cut: refused, never loaded. */
+	for (size_t i = 0; i < size; i++) {
+		for (int bit = 0; bit < 8; bit += 3) {
+			text[i] ^= (char)(1 << bit);
+			if (manifest_parse(&back, text, size, why, sizeof why) == MANIFEST_LOADED)
+				loaded++;
+			manifest_release(&back);
+			text[i] ^= (char)(1 << bit);
+		}
+		if (manifest_parse(&back, text, i, why, sizeof why) == MANIFEST_LOADED)
+			loaded++;
+		manifest_release(&back);
+	}
+	assert_int_equal(loaded, 0);
+	free(text);
+	manifest_release(&m);
+}
+
+static void results_survive_the_pipe_and_damage(void **state)
+{
+	build_result r = { 0 }, back;
+	uint8_t *bytes;
+	size_t size, decoded = 0;
+
+	(void)state;
+	r.status = BUILD_COMPILED;
+	strcpy(r.importer, "xna");
+	r.outputs = calloc(1, sizeof *r.outputs);
+	r.output_count = 1;
+	r.outputs[0].name = strdup("a/b.xnb");
+	r.outputs[0].clip = strdup("b");
+	r.outputs[0].bytes = malloc(5);
+	memcpy(r.outputs[0].bytes, "XNBw\5", 5);
+	r.outputs[0].size = 5;
+	r.outputs[0].bones = 3;
+	build_result_diag(&r, ANIMC_WARNING, 4, 2, -1, "clip 'b': %s", "sorted");
+	assert_true(build_result_encode(&r, &bytes, &size));
+	assert_true(build_result_decode(bytes, size, &back));
+	assert_int_equal(back.output_count, 1);
+	assert_memory_equal(back.outputs[0].bytes, "XNBw\5", 5);
+	assert_string_equal(back.diags[0].message, "clip 'b': sorted");
+	assert_int_equal(back.diags[0].line, 4);
+	assert_int_equal(back.warnings, 1);
+	build_result_release(&back);
+	/* A record cut anywhere (a worker that died writing it) is refused. */
+	for (size_t n = 0; n < size; n++) {
+		if (build_result_decode(bytes, n, &back)) {
+			decoded++;
+			build_result_release(&back);
+		}
+	}
+	assert_int_equal(decoded, 0);
+	free(bytes);
+	build_result_release(&r);
+}
+
+static void safe_names(void **state)
+{
+	static const char *const cases[][2] = {
+		{ ".", "_" }, { "..", "__" }, { ".hidden", "_hidden" }, { "a/b", "a_b" }, { "CON", "CON_" },
+		{ "con.x", "con_.x" }, { "COM7", "COM7_" }, { "COM", "COM" }, { "console", "console" },
+		{ "LPT9.a.b", "LPT9_.a.b" }, { "nul", "nul_" }, { "Walk", "Walk" }, { "a\x1b[2J", "a_[2J" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = build_safe_name(cases[i][0], 0);
+
+		assert_string_equal(got, cases[i][1]);
+		free(got);
+	}
+	{
+		char *empty = build_safe_name("", 3);
+
+		assert_string_equal(empty, "clip3");
+		free(empty);
+	}
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(every_job_count_gives_the_same_build),
+	cmocka_unit_test(edits_touches_deletes_and_renames),
+	cmocka_unit_test(options_skeleton_and_manifest),
+	cmocka_unit_test(a_build_stopped_mid_way_resumes),
+	cmocka_unit_test(reports_follow_their_schema),
+	cmocka_unit_test(depfiles_outputs_and_clean),
+	cmocka_unit_test(response_files_and_base),
+	cmocka_unit_test(progress_modes),
+	cmocka_unit_test(fifos_and_special_files),
+	cmocka_unit_test(link_loops_and_deep_folders),
+	cmocka_unit_test(clip_names_that_are_no_file_names),
+	cmocka_unit_test(workers_are_contained),
+	cmocka_unit_test(workers_die_with_their_build),
+	cmocka_unit_test(manifest_damage_is_never_loaded),
+	cmocka_unit_test(results_survive_the_pipe_and_damage),
+	cmocka_unit_test(safe_names),
+};
+
+ANIMC_TEST_GROUP(tests);
