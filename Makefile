@@ -149,7 +149,7 @@ BENCH_SAMPLE := $(BUILD)/bench_sample
 LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
-.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-sample \
+.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-build bench-sample \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
 libs: $(LIBANIMRT) $(PC_FILES)
@@ -256,8 +256,15 @@ $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 fuzz: fuzz-build
 	scripts/fuzz-run $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-bench bench-compile: all
+bench: all
 	scripts/bench-compile $(ANIMC)
+	scripts/bench-build $(ANIMC)
+
+bench-compile: all
+	scripts/bench-compile $(ANIMC)
+
+bench-build: all
+	scripts/bench-build $(ANIMC)
 
 bench-sample: all $(BENCH_SAMPLE)
 	scripts/bench-sample $(ANIMC) $(BENCH_SAMPLE)
@@ -293,7 +300,10 @@ help:
 	@echo '  units          the unit tests alone (no processes started): the edit-compile loop'
 	@echo '  golden         regenerate the expected dumps in testdata/golden (review the diff)'
 	@echo '  fuzz           build the libFuzzer targets and run each FUZZ_SECONDS (default 60)'
-	@echo '  bench          time animc build against xmllint --stream and assimp info on the corpus'
+	@echo '  bench          bench-compile and bench-build'
+	@echo '  bench-compile  time animc build against xmllint --stream and assimp info on the corpus'
+	@echo '  bench-build    -j2 against -j1, a no-op rebuild of 10,000 files against the full'
+	@echo '                 build, start-up on one file against xmllint (ratios, one run)'
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'

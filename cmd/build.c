@@ -378,7 +378,8 @@ static int run_command(build_command command, int argc, char **argv)
 	if (command == CMD_BUILD) {
 		unsigned stale = rs.commit.stale;
 
-		if (!manifest_save(&rs.commit.next, rs.manifest_path, why, sizeof why))
+		if (rs.commit.dirty &&
+		    !manifest_save(&rs.commit.next, rs.manifest_path, why, sizeof why))
 			fprintf(stderr, "%s: warning: %s; the next build compiles every source\n",
 				rs.manifest_path, why);
 		build_totals_count(&ctx.plan, &totals);

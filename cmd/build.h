@@ -221,6 +221,11 @@ typedef struct manifest {
 	size_t index_size;
 	manifest_output *orphans;  /* written by animc, claimed by no source */
 	size_t orphan_count, orphan_capacity;
+	/* The file this manifest will replace, so that saving the same bytes
+	 * writes nothing. */
+	bool loaded_hash_known;
+	size_t loaded_size;
+	build_hash loaded_hash;
 } manifest;
 
 /* The manifest's file under OUTDIR, and the folder holding it. */
@@ -347,6 +352,7 @@ typedef struct build_commit {
 	bool is_dry;               /* `animc outputs`: claim, write nothing */
 	unsigned pruned;           /* outputs --prune removed */
 	unsigned stale;            /* outputs of sources or clips gone, kept */
+	bool dirty;                /* the manifest differs from the one loaded */
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);

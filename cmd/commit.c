@@ -80,6 +80,11 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 	c->ctx = ctx;
 	c->is_dry = is_dry;
 	c->next.options = ctx->options_key;
+	if (ctx->has_old) {
+		c->next.loaded_hash_known = ctx->old.loaded_hash_known;
+		c->next.loaded_size = ctx->old.loaded_size;
+		c->next.loaded_hash = ctx->old.loaded_hash;
+	}
 	if (ctx->options->skeleton_path && ctx->has_skeleton_state) {
 		c->next.has_skeleton = true;
 		c->next.skeleton = ctx->skeleton;
@@ -250,6 +255,22 @@ static bool copy_outputs(manifest_entry *e, const build_result *r)
 	return true;
 }
 
+/* An entry taken from the manifest, as it was: nothing to write. */
+static bool same_record(const manifest_entry *a, const manifest_entry *b)
+{
+	if (a->status != b->status || a->dep_count != b->dep_count || a->output_count != b->output_count ||
+	    memcmp(&a->state, &b->state, sizeof a->state) != 0)
+		return false;
+	for (uint32_t i = 0; i < a->dep_count; i++)
+		if (memcmp(&a->deps[i].state, &b->deps[i].state, sizeof a->deps[i].state) != 0)
+			return false;
+	for (uint32_t i = 0; i < a->output_count; i++)
+		if (memcmp(&a->outputs[i].state, &b->outputs[i].state, sizeof a->outputs[i].state) != 0 ||
+		    strcmp(a->outputs[i].path, b->outputs[i].path) != 0)
+			return false;
+	return true;
+}
+
 /* The manifest's record of a committed job. */
 static void record(build_commit *c, const build_job *j)
 {
@@ -268,7 +289,14 @@ static void record(build_commit *c, const build_job *j)
 	e.key = r->key;
 	e.time_s = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->time_s : r->time_s;
 	if (!e.source || !e.out_base || (r->skip_reason && !e.skip_reason) || !copy_deps(&e, r) ||
-	    !copy_outputs(&e, r) || !manifest_add(&c->next, &e))
+	    !copy_outputs(&e, r)) {
+		manifest_entry_release(&e);
+		c->dirty = true;
+		return;
+	}
+	if (j->needs_compile || !j->previous || !same_record(j->previous, &e))
+		c->dirty = true;
+	if (!manifest_add(&c->next, &e))
 		manifest_entry_release(&e);
 }
 
@@ -443,8 +471,10 @@ void build_commit_finish(build_commit *c)
 {
 	build_ctx *ctx = c->ctx;
 
-	if (c->is_dry || !ctx->has_old)
+	if (c->is_dry || !ctx->has_old) {
+		c->dirty = true;
 		return;
+	}
 	/* Sources this run did not name: kept as they were, unless the
 	 * source is gone and --prune asks to clean up after it. */
 	for (size_t i = 0; i < ctx->old.count; i++) {
@@ -474,6 +504,14 @@ void build_commit_finish(build_commit *c)
 			settle_orphan(c, &ctx->old.entries[i].outputs[k]);
 	for (size_t i = 0; i < ctx->old.orphan_count; i++)
 		settle_orphan(c, &ctx->old.orphans[i]);
+	if (c->next.count != ctx->old.count || c->next.orphan_count != ctx->old.orphan_count ||
+	    c->pruned || !build_hash_equal(&c->next.options, &ctx->old.options) ||
+	    c->next.has_skeleton != ctx->old.has_skeleton ||
+	    (c->next.has_skeleton &&
+	     (!build_hash_equal(&c->next.skeleton.hash, &ctx->old.skeleton.hash) ||
+	      memcmp(&c->next.skeleton.state, &ctx->old.skeleton.state, sizeof c->next.skeleton.state) ||
+	      strcmp(c->next.skeleton.path, ctx->old.skeleton.path) != 0)))
+		c->dirty = true;
 }
 
 /* ----------------------------------------------------------------- temps */

@@ -179,34 +179,47 @@ static void put_s(text *t, const char *s)
  * bytes escaped. */
 static void put_field(text *t, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
 	put(t, "\t", 1);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+	while (*p) {
+		const unsigned char *run = p;
 		char esc[8];
 
-		if (*p == '\\')
+		while (*p && *p != '\\' && *p >= 0x20 && *p != 0x7F)
+			p++;
+		put(t, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
+		if (*p == '\\') {
 			put(t, "\\\\", 2);
-		else if (*p < 0x20 || *p == 0x7F) {
+		} else {
 			snprintf(esc, sizeof esc, "\\x%02x", *p);
 			put_s(t, esc);
-		} else
-			put(t, (const char *)p, 1);
+		}
+		p++;
 	}
 }
 
 static void put_u64(text *t, uint64_t v)
 {
-	char buf[32];
+	char buf[24], *p = buf + sizeof buf;
 
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	put_field(t, buf);
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	*--p = '\t';
+	put(t, p, (size_t)(buf + sizeof buf - p));
 }
 
 static void put_hash(text *t, const build_hash *h)
 {
-	char hex[33];
+	char hex[34];
 
-	build_hash_hex(h, hex);
-	put_field(t, hex);
+	hex[0] = '\t';
+	build_hash_hex(h, hex + 1);
+	put(t, hex, 33);
 }
 
 static void put_state(text *t, const build_file_state *s)
@@ -306,6 +319,16 @@ bool manifest_save(const manifest *m, const char *path, char *why, size_t why_si
 	if (!manifest_format(m, &data, &size)) {
 		snprintf(why, why_size, "out of memory");
 		return false;
+	}
+	/* What is there already stays, untouched (a no-op build writes nothing). */
+	if (m->loaded_hash_known && size == m->loaded_size) {
+		build_hash h;
+
+		build_hash_bytes(data, size, &h);
+		if (build_hash_equal(&h, &m->loaded_hash)) {
+			free(data);
+			return true;
+		}
 	}
 	ok = cli_write_atomic(path, data, size, why, why_size);
 	free(data);
@@ -452,10 +475,11 @@ static bool parse_status(const char *s, build_status *status)
 	return false;
 }
 
-manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
-				    size_t why_size)
+/* The parser proper: `data` (size + 1 bytes, the last one a NUL the
+ * caller put there) is cut into fields in place; `copy` is freed after. */
+static manifest_load_status parse(manifest *m, char *data, size_t size, char *why, size_t why_size)
 {
-	char *copy, *at, *end_line;
+	char *copy = data, *at, *end_line;
 	manifest_entry *current = NULL;
 	build_hash closing, want;
 	size_t body;
@@ -471,7 +495,7 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 		snprintf(why, why_size, "it is of another format version than %d", MANIFEST_VERSION);
 		return MANIFEST_FOREIGN;
 	}
-	if (memchr(data, '\0', size)) {
+	if (strlen(data) != size) {
 		snprintf(why, why_size, "it holds a NUL byte");
 		return MANIFEST_DAMAGED;
 	}
@@ -497,13 +521,19 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 		snprintf(why, why_size, "its checksum does not match its content");
 		return MANIFEST_DAMAGED;
 	}
-	copy = malloc(body + 1);
-	if (!copy) {
-		snprintf(why, why_size, "out of memory");
-		return MANIFEST_DAMAGED;
-	}
-	memcpy(copy, data, body);
 	copy[body] = '\0';
+	/* Room for every record at once: no array copied as it grows. */
+	{
+		size_t sources = 0;
+
+		for (const char *p = copy; (p = strstr(p, "\nsource\t")); p++)
+			sources++;
+		if (sources) {
+			m->entries = malloc(sources * sizeof *m->entries);
+			if (m->entries)
+				m->capacity = sources;
+		}
+	}
 	for (at = copy; *at; at = end_line + 1) {
 		line l;
 
@@ -576,7 +606,6 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 			DAMAGED("line %d is not a record animc writes", line_no);
 		}
 	}
-	free(copy);
 	if (line_no < 2) {
 		snprintf(why, why_size, "it has no options line");
 		manifest_release(m);
@@ -584,10 +613,27 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 	}
 	return MANIFEST_LOADED;
 damaged:
-	free(copy);
 	manifest_release(m);
 	return MANIFEST_DAMAGED;
 #undef DAMAGED
+}
+
+manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
+				    size_t why_size)
+{
+	char *copy = malloc(size + 1);
+	manifest_load_status status;
+
+	memset(m, 0, sizeof *m);
+	if (!copy) {
+		snprintf(why, why_size, "out of memory");
+		return MANIFEST_DAMAGED;
+	}
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	status = parse(m, copy, size, why, why_size);
+	free(copy);
+	return status;
 }
 
 manifest_load_status manifest_load(manifest *m, const char *path, char *why, size_t why_size)
@@ -603,7 +649,19 @@ manifest_load_status manifest_load(manifest *m, const char *path, char *why, siz
 		return MANIFEST_ABSENT;
 	if (!cli_read_file(path, &data, &size, why, why_size))
 		return MANIFEST_DAMAGED;
-	status = manifest_parse(m, (const char *)data, size, why, why_size);
+	/* cli_read_file ends the bytes with a NUL; parse them in place, after
+	 * hashing what the file holds. */
+	{
+		build_hash whole;
+
+		build_hash_bytes(data, size, &whole);
+		status = parse(m, (char *)data, size, why, why_size);
+		if (status == MANIFEST_LOADED) {
+			m->loaded_hash_known = true;
+			m->loaded_size = size;
+			m->loaded_hash = whole;
+		}
+	}
 	free(data);
 	return status;
 }

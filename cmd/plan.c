@@ -10,8 +10,10 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,17 +146,70 @@ static bool remember_dir(walker *w, dir_id id)
 	return true;
 }
 
-static int compare_names(const void *a, const void *b)
+typedef struct dir_entry {
+	char *name;
+	unsigned char type;   /* d_type: DT_UNKNOWN when the file system does not say */
+	bool has_stat;
+	struct stat st;
+} dir_entry;
+
+static int compare_entries(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const dir_entry *)a)->name, ((const dir_entry *)b)->name);
+}
+
+/* Read a folder's entries (dot names left out), sorted, each stat()ed
+ * relative to the open folder.  The folder is closed before any
+ * recursion, so depth costs no file descriptors. */
+static bool read_dir(walker *w, DIR *dir, const char *dir_path, dir_entry **out, size_t *count)
+{
+	dir_entry *entries = NULL;
+	size_t n = 0, capacity = 0;
+	struct dirent *e;
+
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == capacity) {
+			dir_entry *grown;
+
+			capacity = capacity ? capacity * 2 : 32;
+			grown = realloc(entries, capacity * sizeof *grown);
+			if (!grown)
+				goto fail;
+			entries = grown;
+		}
+		entries[n].name = strdup(e->d_name);
+		entries[n].type = e->d_type;
+		entries[n].has_stat = false;
+		if (!entries[n].name)
+			goto fail;
+		n++;
+	}
+	if (n)
+		qsort(entries, n, sizeof *entries, compare_entries);
+	(void)w, (void)dir_path;
+	for (size_t i = 0; i < n; i++) {
+		entries[i].has_stat = fstatat(dirfd(dir), entries[i].name, &entries[i].st, 0) == 0;
+		if (!entries[i].has_stat)
+			entries[i].st.st_mode = (mode_t)errno;   /* kept for the message */
+	}
+	*out = entries;
+	*count = n;
+	return true;
+fail:
+	for (size_t i = 0; i < n; i++)
+		free(entries[i].name);
+	free(entries);
+	return false;
 }
 
 static bool walk(walker *w, const char *rel)
 {
 	build_plan *plan = &w->ctx->plan;
 	char *dir_path = cli_path_join(w->root, rel, NULL);
-	cli_strings names = { 0 };
-	struct dirent *entry;
+	dir_entry *entries = NULL;
+	size_t count = 0;
 	DIR *dir;
 	bool ok = true;
 
@@ -174,28 +229,21 @@ static bool walk(walker *w, const char *rel)
 		free(dir_path);
 		return ok;
 	}
-	while ((entry = readdir(dir))) {
-		if (entry->d_name[0] == '.')
-			continue;
-		if (!cli_strings_push(&names, entry->d_name)) {
-			ok = false;
-			break;
-		}
-	}
+	ok = read_dir(w, dir, dir_path, &entries, &count);
 	closedir(dir);
-	qsort(names.items, names.count, sizeof *names.items, compare_names);
-	for (size_t i = 0; ok && i < names.count; i++) {
-		char *full = cli_path_join(dir_path, names.items[i], NULL);
-		char *child = cli_path_join(rel, names.items[i], NULL);
-		struct stat st;
+	for (size_t i = 0; ok && i < count; i++) {
+		dir_entry *e = &entries[i];
+		char *full = cli_path_join(dir_path, e->name, NULL);
+		char *child = cli_path_join(rel, e->name, NULL);
+		const struct stat *st = &e->st;
 
 		if (!full || !child) {
 			ok = false;
-		} else if (stat(full, &st) != 0) {
+		} else if (!e->has_stat) {
 			ok = add_decided(plan, full, false, BUILD_SKIPPED, "cannot be read", ANIMC_WARNING,
-					 "cannot read: %s", strerror(errno));
-		} else if (S_ISDIR(st.st_mode)) {
-			dir_id id = { st.st_dev, st.st_ino };
+					 "cannot read: %s", strerror((int)e->st.st_mode));
+		} else if (S_ISDIR(st->st_mode)) {
+			dir_id id = { st->st_dev, st->st_ino };
 
 			if (w->has_exclude && id.dev == w->exclude.dev && id.ino == w->exclude.ino) {
 				/* OUTDIR inside an input: its files are outputs */
@@ -205,21 +253,23 @@ static bool walk(walker *w, const char *rel)
 			} else {
 				ok = walk(w, child);
 			}
-		} else if (S_ISREG(st.st_mode)) {
+		} else if (S_ISREG(st->st_mode)) {
 			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
 
-			ok = rel_dir && add_job(plan, full, rel_dir, false, &st);
+			ok = rel_dir && add_job(plan, full, rel_dir, false, st);
 			free(rel_dir);
 		} else {
 			char reason[64];
 
-			snprintf(reason, sizeof reason, "%s", cli_file_kind(st.st_mode));
+			snprintf(reason, sizeof reason, "%s", cli_file_kind(st->st_mode));
 			ok = add_decided(plan, full, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL);
 		}
 		free(full);
 		free(child);
 	}
-	cli_strings_release(&names);
+	for (size_t i = 0; i < count; i++)
+		free(entries[i].name);
+	free(entries);
 	free(dir_path);
 	return ok;
 }
@@ -264,6 +314,15 @@ bool build_plan_make(build_ctx *ctx)
 	struct stat out_st;
 	bool has_out = stat(o->out_dir, &out_st) == 0;
 
+	/* As many jobs as last time, give or take: no array copied as it grows. */
+	if (ctx->has_old && ctx->old.count > plan->capacity) {
+		build_job *jobs = malloc((ctx->old.count + 256) * sizeof *jobs);
+
+		if (jobs) {
+			plan->jobs = jobs;
+			plan->capacity = ctx->old.count + 256;
+		}
+	}
 	if (o->base_dir) {
 		base_real = realpath(o->base_dir, NULL);
 		if (!base_real) {
@@ -425,7 +484,7 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 	 * a folder is skipped quietly: ask the importers again. */
 	if (e->status == BUILD_SKIPPED && j->is_explicit)
 		return false;
-	if (!j->has_state || !file_matches(j->path, &e->state, &e->hash, &j->state, &fresh, true))
+	if (!file_matches(j->path, &e->state, &e->hash, j->has_state ? &j->state : NULL, &fresh, true))
 		return false;
 	if ((e->dep_count && !(dep_states = calloc(e->dep_count, sizeof *dep_states))) ||
 	    (e->output_count && !(out_states = calloc(e->output_count, sizeof *out_states))))
@@ -459,6 +518,27 @@ out:
 	return ok;
 }
 
+typedef struct check_share {
+	build_ctx *ctx;
+	size_t first, step;
+} check_share;
+
+static void *check_jobs(void *arg)
+{
+	check_share *share = arg;
+	build_ctx *ctx = share->ctx;
+
+	for (size_t i = share->first; i < ctx->plan.count; i += share->step) {
+		build_job *j = &ctx->plan.jobs[i];
+
+		if (j->needs_compile && j->previous && is_current(ctx, j, j->previous)) {
+			j->needs_compile = false;
+			j->is_done = true;
+		}
+	}
+	return NULL;
+}
+
 void build_plan_check(build_ctx *ctx)
 {
 	bool same_options = ctx->has_old && !ctx->options->rebuild &&
@@ -467,17 +547,34 @@ void build_plan_check(build_ctx *ctx)
 			    (!ctx->old.has_skeleton ||
 			     (ctx->has_skeleton_state && build_hash_equal(&ctx->old.skeleton.hash,
 									  &ctx->skeleton.hash)));
+	size_t candidates = 0;
+	unsigned threads = ctx->options->jobs < 8 ? ctx->options->jobs : 8;
+	pthread_t ids[8];
+	check_share shares[8];
 
 	for (size_t i = 0; i < ctx->plan.count; i++) {
 		build_job *j = &ctx->plan.jobs[i];
-		manifest_entry *e = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
 
-		j->previous = e;
-		if (!j->needs_compile || !e || !same_options)
-			continue;
-		if (is_current(ctx, j, e)) {
-			j->needs_compile = false;
-			j->is_done = true;
-		}
+		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
+		candidates += j->needs_compile && j->previous && same_options;
+	}
+	if (!candidates || !same_options)
+		return;
+	/* The check is system calls (a stat per source and output) and, where
+	 * a state changed, hashing: spread over threads, each taking every
+	 * threads-th job.  The threads end before any worker is forked. */
+	if (candidates < 256 || threads < 2)
+		threads = 1;
+	for (unsigned t = 0; t < threads; t++)
+		shares[t] = (check_share){ ctx, t, threads };
+	for (unsigned t = 1; t < threads; t++)
+		if (pthread_create(&ids[t], NULL, check_jobs, &shares[t]) != 0)
+			shares[t].step = 0;
+	check_jobs(&shares[0]);
+	for (unsigned t = 1; t < threads; t++) {
+		if (shares[t].step)
+			pthread_join(ids[t], NULL);
+		else
+			check_jobs(&(check_share){ ctx, t, threads });
 	}
 }
