@@ -313,6 +313,14 @@ static int run_command(build_command command, int argc, char **argv)
 		status = ANIMC_EXIT_FAILED;
 		goto out;
 	}
+	{
+		uint8_t shared[33];
+
+		memcpy(shared, ctx.options_key.bytes, 16);
+		memcpy(shared + 16, ctx.skeleton.hash.bytes, 16);
+		shared[32] = o.skeleton_path != NULL;
+		build_hash_bytes(shared, sizeof shared, &ctx.run_key);
+	}
 	if (!build_plan_make(&ctx)) {
 		fprintf(stderr, "animc: error: out of memory\n");
 		status = ANIMC_EXIT_FAILED;

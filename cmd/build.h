@@ -203,6 +203,7 @@ typedef struct manifest_entry {
 	char *out_base;      /* relative to OUTDIR: "Crane/Turn" (folder and stem) */
 	build_file_state state;
 	build_hash hash, key;
+	build_hash run_key;  /* build_ctx.run_key of the run that compiled it */
 	double time_s;
 	build_dep *deps;
 	uint32_t dep_count;
@@ -291,6 +292,10 @@ typedef struct build_ctx {
 	manifest old;              /* what the last run wrote (empty when none) */
 	bool has_old;
 	build_hash options_key;    /* build_key_options() of this run */
+	/* What every key of this run shares: options_key and the skeleton
+	 * model's hash.  Each manifest entry records the one it was made
+	 * under: an entry made under other options is never up to date. */
+	build_hash run_key;
 	bool has_skeleton_state;
 	build_dep skeleton;        /* the --skeleton model: path, state, hash */
 	animc_skeleton skeleton_model;

@@ -259,6 +259,7 @@ static bool copy_outputs(manifest_entry *e, const build_result *r)
 static bool same_record(const manifest_entry *a, const manifest_entry *b)
 {
 	if (a->status != b->status || a->dep_count != b->dep_count || a->output_count != b->output_count ||
+	    !build_hash_equal(&a->run_key, &b->run_key) ||
 	    memcmp(&a->state, &b->state, sizeof a->state) != 0)
 		return false;
 	for (uint32_t i = 0; i < a->dep_count; i++)
@@ -287,6 +288,7 @@ static void record(build_commit *c, const build_job *j)
 	e.state = r->source_state;
 	e.hash = r->source_hash;
 	e.key = r->key;
+	e.run_key = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->run_key : c->ctx->run_key;
 	e.time_s = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->time_s : r->time_s;
 	if (!e.source || !e.out_base || (r->skip_reason && !e.skip_reason) || !copy_deps(&e, r) ||
 	    !copy_outputs(&e, r)) {

@@ -7,7 +7,7 @@
  *   options <hash>
  *   skeleton <path> <size> <mtime_ns> <ino> <dev> <hash>        (optional)
  *   source <path> <status> <importer> <skip reason> <out base> <size>
- *          <mtime_ns> <ino> <dev> <hash> <key> <time_s>
+ *          <mtime_ns> <ino> <dev> <hash> <key> <run key> <time_s>
  *   dep <path> <size> <mtime_ns> <ino> <dev> <hash>             (of the source above)
  *   output <path> <clip> <size> <hash> <mtime_ns> <ino> <dev> <bones> <keys> <duration_s>
  *   orphan ...as output...                     (written by animc, now no source's)
@@ -278,6 +278,7 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 		put_state(&t, &e->state);
 		put_hash(&t, &e->hash);
 		put_hash(&t, &e->key);
+		put_hash(&t, &e->run_key);
 		snprintf(buf, sizeof buf, "%.6f", e->time_s);
 		put_field(&t, buf);
 		put(&t, "\n", 1);
@@ -558,14 +559,15 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, char *wh
 			    !build_hash_parse(l.fields[6], &m->skeleton.hash))
 				DAMAGED("line %d: a bad skeleton record", line_no);
 			m->has_skeleton = true;
-		} else if (strcmp(l.fields[0], "source") == 0 && l.count == 13) {
+		} else if (strcmp(l.fields[0], "source") == 0 && l.count == 14) {
 			manifest_entry e = { 0 };
 			double time_s;
 
 			if (!l.fields[1][0] || manifest_find(m, l.fields[1]) ||
 			    !parse_status(l.fields[2], &e.status) || strlen(l.fields[3]) >= sizeof e.importer ||
 			    !get_state(&l.fields[6], &e.state) || !build_hash_parse(l.fields[10], &e.hash) ||
-			    !build_hash_parse(l.fields[11], &e.key) || !get_double(l.fields[12], &time_s))
+			    !build_hash_parse(l.fields[11], &e.key) || !build_hash_parse(l.fields[12], &e.run_key) ||
+			    !get_double(l.fields[13], &time_s))
 				DAMAGED("line %d: a bad source record", line_no);
 			memcpy(e.importer, l.fields[3], strlen(l.fields[3]) + 1);
 			e.time_s = time_s;

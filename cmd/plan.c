@@ -531,7 +531,8 @@ static void *check_jobs(void *arg)
 	for (size_t i = share->first; i < ctx->plan.count; i += share->step) {
 		build_job *j = &ctx->plan.jobs[i];
 
-		if (j->needs_compile && j->previous && is_current(ctx, j, j->previous)) {
+		if (j->needs_compile && j->previous &&
+		    build_hash_equal(&j->previous->run_key, &ctx->run_key) && is_current(ctx, j, j->previous)) {
 			j->needs_compile = false;
 			j->is_done = true;
 		}
@@ -541,12 +542,7 @@ static void *check_jobs(void *arg)
 
 void build_plan_check(build_ctx *ctx)
 {
-	bool same_options = ctx->has_old && !ctx->options->rebuild &&
-			    build_hash_equal(&ctx->old.options, &ctx->options_key) &&
-			    ctx->old.has_skeleton == (ctx->options->skeleton_path != NULL) &&
-			    (!ctx->old.has_skeleton ||
-			     (ctx->has_skeleton_state && build_hash_equal(&ctx->old.skeleton.hash,
-									  &ctx->skeleton.hash)));
+	bool same_options = ctx->has_old && !ctx->options->rebuild;
 	size_t candidates = 0;
 	unsigned threads = ctx->options->jobs < 8 ? ctx->options->jobs : 8;
 	pthread_t ids[8];
@@ -556,6 +552,9 @@ void build_plan_check(build_ctx *ctx)
 		build_job *j = &ctx->plan.jobs[i];
 
 		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
+		/* Made under other options (or another skeleton): out of date. */
+		if (j->previous && !build_hash_equal(&j->previous->run_key, &ctx->run_key))
+			continue;
 		candidates += j->needs_compile && j->previous && same_options;
 	}
 	if (!candidates || !same_options)

@@ -14,8 +14,10 @@
 #include "xml/xml.h"
 #include "xnb/compress.h"
 
-/* formats/assimp/assimp_api.c (its header brings in Assimp's). */
+/* formats/assimp/assimp_api.c and formats/gltf/gltf_doc.c (their headers
+ * bring in Assimp's and jansson's). */
 const char *animc_assimp_version(void);
+const char *animc_gltf_jansson_version(void);
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
@@ -88,7 +90,8 @@ const char *animc_formats_versions(void)
 	static char line[160];
 
 	if (!line[0])
-		snprintf(line, sizeof line, "libxml2 %s, assimp %s, zstd %s", animc_xml_version(),
-			 animc_assimp_version(), animc_zstd_version());
+		snprintf(line, sizeof line, "libxml2 %s, assimp %s, jansson %s, zstd %s",
+			 animc_xml_version(), animc_assimp_version(), animc_gltf_jansson_version(),
+			 animc_zstd_version());
 	return line;
 }

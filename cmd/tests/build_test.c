@@ -370,6 +370,40 @@ static void options_skeleton_and_manifest(void **state)
 	free_tree(&t);
 }
 
+/* The other files an import reads are part of its key: a glTF buffer. */
+static void files_an_import_reads_are_dependencies(void **state)
+{
+	char *dir = test_tmpdir("inc-deps");
+	tree t = { test_format("%s/in", dir), test_format("%s/out", dir), test_format("%s/r.json", dir) };
+	char *bin = test_format("%s/wag data.bin", t.in), *dep = test_format("%s/d.d", dir);
+	char *text;
+	size_t size;
+	uint8_t *bytes;
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", t.in, t.in);
+	age_tree(t.in);
+	expect(&t, build(&t, "--depfile", dep, NULL), 0, 1, 0);
+	text = (char *)test_read_file(dep, NULL);
+	assert_non_null(strstr(text, "/wag\\ data.bin\n"));
+	free(text);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 0, 1);
+	/* The buffer changed, same size, an old mtime: the content says so. */
+	bytes = test_read_file(bin, &size);
+	bytes[size - 1] ^= 1;
+	assert_true(test_write_file(bin, bytes, size));
+	free(bytes);
+	age(bin, 600);
+	r = build(&t, NULL, NULL, NULL);
+	expect(&t, r, 0, 1, 0);
+	expect_fresh(&t, NULL, NULL);
+	free(bin);
+	free(dep);
+	free_tree(&t);
+	free(dir);
+}
+
 /* Start a build in the background (its own process group); returns its pid. */
 static pid_t start_build(const char *out, const char *in, const char *jobs)
 {
@@ -955,6 +989,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(every_job_count_gives_the_same_build),
 	cmocka_unit_test(edits_touches_deletes_and_renames),
 	cmocka_unit_test(options_skeleton_and_manifest),
+	cmocka_unit_test(files_an_import_reads_are_dependencies),
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),

@@ -734,6 +734,8 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 			free(file);
 			return false;
 		}
+		if (doc->on_file_read)
+			doc->on_file_read(doc->on_file_read_user, file);
 		if (size < length) {
 			gltf_fail(doc, ANIMC_ERR_INVALID, uri_path, "'%s' is %zu bytes, byteLength says "
 				  "%llu", file, size, (unsigned long long)length);
@@ -1086,4 +1088,9 @@ void gltf_accessor_release(gltf_accessor *acc)
 	free(acc->values);
 	acc->values = NULL;
 	acc->count = 0;
+}
+
+const char *animc_gltf_jansson_version(void)
+{
+	return jansson_version_str();
 }

@@ -1022,6 +1022,11 @@ static animc_status import_gltf(const animc_import_request *req, animc_clip_set 
 	gltf_doc doc;
 	animc_status status = gltf_doc_parse(&doc, req->path, req->data, req->size, sink);
 
+	if (req->options) {
+		doc.on_file_read = req->options->on_file_read;
+		doc.on_file_read_user = req->options->on_file_read_user;
+	}
+
 	if (status == ANIMC_OK)
 		status = gltf_doc_import(&doc, req->options, bounds_for(req->options), out);
 	gltf_doc_release(&doc);

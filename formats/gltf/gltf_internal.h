@@ -60,6 +60,9 @@ typedef struct gltf_doc {
 	size_t buffer_count;
 	gltf_buffer *buffers;
 	animc_status error_status;   /* of the last error reported */
+	/* Told each external buffer file read (animc_import_options). */
+	void (*on_file_read)(void *user, const char *path);
+	void *on_file_read_user;
 } gltf_doc;
 
 /*
@@ -72,6 +75,9 @@ typedef struct gltf_doc {
 animc_status gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data, size_t size,
 			    animc_diag_sink *sink);
 void gltf_doc_release(gltf_doc *doc);
+
+/* The version of jansson in use, "2.14". */
+const char *animc_gltf_jansson_version(void);
 
 /* printf a JSON path into out[GLTF_PATH_BYTES] (cut short when longer). */
 void gltf_path(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -108,7 +108,8 @@ const animc_importer *animc_importer_find(const char *path, const uint8_t *head,
 const animc_importer *animc_importer_by_name(const char *name);
 
 /* The versions of the libraries that shape what the importers and the
- * writer produce, as one line: "libxml2 2.9.14, assimp 5.2.4, zstd 1.5.4".
+ * writer produce, as one line: "libxml2 20914, assimp 5.2.4, jansson 2.14,
+ * zstd 1.5.4".
  * A build keys its outputs on it. */
 const char *animc_formats_versions(void);
 
