@@ -235,6 +235,7 @@ static int run_command(build_command command, int argc, char **argv)
 	build_ctx ctx;
 	run_state rs;
 	char why[512], *running = NULL;
+	bool marked_running = false;
 	build_totals totals;
 	size_t to_compile = 0;
 	int status = build_options_parse(&o, command, argc, argv);
@@ -295,6 +296,7 @@ static int run_command(build_command command, int argc, char **argv)
 
 			if (fd >= 0)
 				close(fd);
+			marked_running = fd >= 0;
 		}
 	}
 	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
@@ -419,6 +421,9 @@ static int run_command(build_command command, int argc, char **argv)
 	build_commit_release(&rs.commit);
 out:
 	fflush(stdout);
+	/* Ending here, the run left no temporary file behind. */
+	if (marked_running)
+		unlink(running);
 	release_ctx(&ctx);
 	free(rs.manifest_path);
 	free(running);

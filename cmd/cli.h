@@ -89,7 +89,9 @@ bool cli_mkdir_p(const char *path, char *why, size_t why_size);
 /*
  * Write `data` to `path` atomically: a temporary file in the same folder,
  * renamed into place, so a reader never sees a partial file; removed on
- * failure and on SIGINT/SIGTERM.  Creates missing parent folders.
+ * failure.  Creates missing parent folders.  (A process stopped by a
+ * signal mid-write may leave ".NAME.XXXXXX": animc build removes those of
+ * its own output folder; see build_sweep_temps.)
  */
 bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size);
 
@@ -103,8 +105,6 @@ struct stat;
 bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
 		    char *why, size_t why_size);
 
-/* Remove temporary files on SIGINT, SIGTERM and SIGHUP. */
-void cli_install_signal_cleanup(void);
 
 /* A growable list of strings, owned. */
 typedef struct cli_strings {

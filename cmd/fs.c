@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -167,27 +166,11 @@ bool cli_mkdir_p(const char *path, char *why, size_t why_size)
 	return true;
 }
 
-/* The temporary file being written, for the signal handler. */
-static char pending_temp[4096];
-static volatile sig_atomic_t has_pending_temp;
-
-static void on_fatal_signal(int sig)
-{
-	if (has_pending_temp)
-		unlink(pending_temp);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void cli_install_signal_cleanup(void)
-{
-	signal(SIGINT, on_fatal_signal);
-	signal(SIGTERM, on_fatal_signal);
-	signal(SIGHUP, on_fatal_signal);
-}
+/* Longest path of a temporary file. */
+#define TEMP_PATH_BYTES 4096
 
 /* The last folder made sure of: outputs come in runs of one folder. */
-static char known_dir[sizeof pending_temp];
+static char known_dir[TEMP_PATH_BYTES];
 
 static bool ensure_dir(const char *dir, char *why, size_t why_size)
 {
@@ -210,7 +193,7 @@ static int open_temp(const char *path, char *name, size_t name_size, char *why, 
 	size_t dir_len = (size_t)(base - path);
 
 	if (dir_len) {
-		char dir[sizeof pending_temp];
+		char dir[TEMP_PATH_BYTES];
 
 		memcpy(dir, path, dir_len);
 		dir[dir_len] = '\0';
@@ -258,7 +241,7 @@ static bool write_full(int fd, const uint8_t *p, size_t size)
 bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
 		    char *why, size_t why_size)
 {
-	char name[sizeof pending_temp];
+	char name[TEMP_PATH_BYTES];
 	int fd, saved;
 
 	*temp = NULL;
@@ -301,52 +284,20 @@ bool cli_write_temp(const char *path, const void *data, size_t size, char **temp
 
 bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
 {
-	const uint8_t *p = data;
-	sigset_t fatal, saved_mask;
-	int fd, saved;
+	char *temp;
+	int saved;
 
-	if (strlen(path) + 16 >= sizeof pending_temp) {
-		WHY("the output path '%s' is too long", path);
+	if (!cli_write_temp(path, data, size, &temp, NULL, why, why_size))
+		return false;
+	if (rename(temp, path) != 0) {
+		saved = errno;
+		unlink(temp);
+		free(temp);
+		WHY("cannot write '%s': %s", path, strerror(saved));
 		return false;
 	}
-	/* The signal handler must see every temporary file that exists: hold
-	 * the signals until the file and its name are both known. */
-	sigemptyset(&fatal);
-	sigaddset(&fatal, SIGINT);
-	sigaddset(&fatal, SIGTERM);
-	sigaddset(&fatal, SIGHUP);
-	sigprocmask(SIG_BLOCK, &fatal, &saved_mask);
-	fd = open_temp(path, pending_temp, sizeof pending_temp, why, why_size);
-	if (fd < 0 && errno == ENOENT) {
-		known_dir[0] = '\0';
-		fd = open_temp(path, pending_temp, sizeof pending_temp, why, why_size);
-	}
-	has_pending_temp = fd >= 0;
-	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-	if (fd < 0) {
-		if (errno)   /* else why says which folder could not be made */
-			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
-		return false;
-	}
-	if (!write_full(fd, p, size))
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(pending_temp, path) != 0)
-		goto fail;
-	has_pending_temp = 0;
+	free(temp);
 	return true;
-fail:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(pending_temp);
-	has_pending_temp = 0;
-	WHY("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
-	return false;
 }
 
 bool cli_strings_push(cli_strings *list, const char *s)

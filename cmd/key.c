@@ -21,6 +21,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -135,46 +136,38 @@ static void emit_header(build_key_emit emit, void *user, const char *word, uint6
 	emit_str(emit, user, line);
 }
 
-static int compare_option_pairs(const void *a, const void *b)
-{
-	const char *const *pa = a, *const *pb = b;
-	int c = strcmp(pa[0], pb[0]);
-
-	/* Stable for repeats: the pairs' positions break ties. */
-	return c ? c : (pa < pb ? -1 : pa > pb);
-}
-
 void build_key_options(const build_options *o, build_key_emit emit, void *user)
 {
 	size_t pairs = o->key_options.count / 2;
-	const char **sorted = pairs ? malloc(pairs * 2 * sizeof *sorted) : NULL;
+	bool *done = pairs ? calloc(pairs, sizeof *done) : NULL;
 
 	emit_str(emit, user, "animc-source-key " KEY_VERSION "\n");
 	emit_str(emit, user, "tool animc " ANIMC_VERSION_STRING "\n");
 	emit_str(emit, user, "libs ");
 	emit_str(emit, user, animc_formats_versions());
 	emit_str(emit, user, "\n");
-	if (pairs && !sorted) {
-		/* Out of memory: the order given still makes a valid key. */
-		for (size_t i = 0; i < pairs; i++) {
-			emit_str(emit, user, "option ");
-			emit_str(emit, user, o->key_options.items[2 * i]);
-			emit_header(emit, user, "", strlen(o->key_options.items[2 * i + 1]));
-			emit_str(emit, user, o->key_options.items[2 * i + 1]);
-			emit_str(emit, user, "\n");
+	/* By name, repeats of one option in the order given: pick the least
+	 * name left each time (a handful of options; no allocation needed
+	 * beyond the marks, and none at all when out of memory: then the
+	 * order given, still a valid key). */
+	for (size_t emitted = 0; emitted < pairs; emitted++) {
+		size_t pick = emitted;
+
+		if (done) {
+			pick = SIZE_MAX;
+			for (size_t i = 0; i < pairs; i++)
+				if (!done[i] && (pick == SIZE_MAX ||
+						 strcmp(o->key_options.items[2 * i], o->key_options.items[2 * pick]) < 0))
+					pick = i;
+			done[pick] = true;
 		}
-		return;
-	}
-	memcpy(sorted, o->key_options.items, pairs * 2 * sizeof *sorted);
-	qsort(sorted, pairs, 2 * sizeof *sorted, compare_option_pairs);
-	for (size_t i = 0; i < pairs; i++) {
 		emit_str(emit, user, "option ");
-		emit_str(emit, user, sorted[2 * i]);
-		emit_header(emit, user, "", strlen(sorted[2 * i + 1]));
-		emit_str(emit, user, sorted[2 * i + 1]);
+		emit_str(emit, user, o->key_options.items[2 * pick]);
+		emit_header(emit, user, "", strlen(o->key_options.items[2 * pick + 1]));
+		emit_str(emit, user, o->key_options.items[2 * pick + 1]);
 		emit_str(emit, user, "\n");
 	}
-	free(sorted);
+	free(done);
 }
 
 void build_key_prefix(const build_options *o, const uint8_t *skeleton, size_t skeleton_size,

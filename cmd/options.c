@@ -378,8 +378,10 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 
-	if (!expand_response_files(o, argc, argv, &args, command))
+	if (!expand_response_files(o, argc, argv, &args, command)) {
+		cli_strings_release(&args);
 		return ANIMC_EXIT_USAGE;
+	}
 	/* The expanded strings live as long as the options. */
 	o->arg_storage = args;
 	/* Room for argv[argc] = NULL, as getopt expects. */
