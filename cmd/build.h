@@ -273,6 +273,7 @@ typedef struct build_job {
 	build_result result;
 	bool is_done;
 	double started_s;                 /* when a worker took it */
+	bool is_deferred;                 /* its manifest record is the previous one */
 	char importer_at_work[32];        /* what the worker says it imports with */
 } build_job;
 
@@ -358,6 +359,7 @@ typedef struct build_commit {
 	unsigned pruned;           /* outputs --prune removed */
 	unsigned stale;            /* outputs of sources or clips gone, kept */
 	bool dirty;                /* the manifest differs from the one loaded */
+	size_t deferred;           /* jobs whose records are left in the old manifest */
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);

@@ -302,6 +302,48 @@ static void record(build_commit *c, const build_job *j)
 		manifest_entry_release(&e);
 }
 
+/* A job whose record is the previous run's, as it was: an up-to-date (or
+ * skipped) source under this run's options whose files are in the states
+ * recorded.  Such records are not copied into the new manifest while
+ * nothing else changed: a no-op build builds no manifest at all. */
+static bool is_unchanged_record(const build_commit *c, const build_job *j)
+{
+	const build_result *r = &j->result;
+	const manifest_entry *p = j->previous;
+	uint32_t written = 0;
+
+	if (j->needs_compile || !p || !r->has_source || !build_hash_equal(&p->run_key, &c->ctx->run_key) ||
+	    (r->status == BUILD_UP_TO_DATE ? p->status != BUILD_COMPILED :
+	     r->status != BUILD_SKIPPED || p->status != BUILD_SKIPPED) ||
+	    memcmp(&r->source_state, &p->state, sizeof p->state) != 0 || r->dep_count != p->dep_count)
+		return false;
+	for (uint32_t i = 0; i < r->dep_count; i++)
+		if (memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0)
+			return false;
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		const build_output *o = &r->outputs[i];
+
+		if (!o->is_written || o->is_refused || written >= p->output_count ||
+		    memcmp(&o->state, &p->outputs[written].state, sizeof o->state) != 0 ||
+		    strcmp(o->name, p->outputs[written].path) != 0)
+			return false;
+		written++;
+	}
+	return written == p->output_count;
+}
+
+/* Record the jobs whose records were left as they were, now that the
+ * manifest changes after all. */
+static void record_deferred(build_commit *c)
+{
+	for (size_t i = 0; i < c->committed; i++)
+		if (c->ctx->plan.jobs[i].is_deferred) {
+			c->ctx->plan.jobs[i].is_deferred = false;
+			record(c, &c->ctx->plan.jobs[i]);
+		}
+	c->deferred = 0;
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -333,8 +375,16 @@ void build_commit_job(build_commit *c, size_t i)
 			o->bytes = NULL;
 		}
 	}
-	if (!c->is_dry)
+	if (!c->is_dry && !c->dirty && is_unchanged_record(c, j)) {
+		j->is_deferred = true;
+		c->deferred++;
+	} else if (!c->is_dry) {
+		if (!c->dirty) {
+			c->dirty = true;
+			record_deferred(c);
+		}
 		record(c, j);
+	}
 	c->committed = i + 1;
 }
 
@@ -506,7 +556,7 @@ void build_commit_finish(build_commit *c)
 			settle_orphan(c, &ctx->old.entries[i].outputs[k]);
 	for (size_t i = 0; i < ctx->old.orphan_count; i++)
 		settle_orphan(c, &ctx->old.orphans[i]);
-	if (c->next.count != ctx->old.count || c->next.orphan_count != ctx->old.orphan_count ||
+	if (c->next.count + c->deferred != ctx->old.count || c->next.orphan_count != ctx->old.orphan_count ||
 	    c->pruned || !build_hash_equal(&c->next.options, &ctx->old.options) ||
 	    c->next.has_skeleton != ctx->old.has_skeleton ||
 	    (c->next.has_skeleton &&
@@ -514,6 +564,8 @@ void build_commit_finish(build_commit *c)
 	      memcmp(&c->next.skeleton.state, &ctx->old.skeleton.state, sizeof c->next.skeleton.state) ||
 	      strcmp(c->next.skeleton.path, ctx->old.skeleton.path) != 0)))
 		c->dirty = true;
+	if (c->dirty)
+		record_deferred(c);
 }
 
 /* ----------------------------------------------------------------- temps */
