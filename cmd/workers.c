@@ -46,6 +46,7 @@ typedef struct worker {
 	pid_t pid;            /* 0: not running */
 	int job_fd, result_fd, capture_fd;
 	size_t job;           /* the job at hand; SIZE_MAX when idle */
+	size_t next_job;      /* sent to it already, to start after; SIZE_MAX: none */
 	double deadline_s;    /* 0: none */
 	uint8_t *buf;
 	size_t used, capacity;
@@ -56,6 +57,8 @@ typedef struct pool {
 	worker *workers;
 	unsigned count;
 	pid_t parent;
+	size_t *retry;          /* jobs to send again (their worker died first) */
+	unsigned retry_count;
 } pool;
 
 static bool write_all(int fd, const void *data, size_t size)
@@ -224,6 +227,7 @@ static void close_worker(worker *w)
 	free(w->buf);
 	memset(w, 0, sizeof *w);
 	w->job = SIZE_MAX;
+	w->next_job = SIZE_MAX;
 }
 
 static bool spawn(pool *p, worker *w)
@@ -271,6 +275,7 @@ static bool spawn(pool *p, worker *w)
 	w->result_fd = result[0];
 	w->capture_fd = capture;
 	w->job = SIZE_MAX;
+	w->next_job = SIZE_MAX;
 	w->used = 0;
 	return true;
 }
@@ -322,9 +327,30 @@ static void fail_job(pool *p, worker *w, int status, bool timed_out)
 	p->ctx->lost_workers = true;
 }
 
+/* Start the job sent after the one that ended, or go idle. */
+static void advance(pool *p, worker *w)
+{
+	w->job = w->next_job;
+	w->next_job = SIZE_MAX;
+	w->deadline_s = 0;
+	if (w->job != SIZE_MAX) {
+		build_job *j = &p->ctx->plan.jobs[w->job];
+
+		j->started_s = build_now_s();
+		j->importer_at_work[0] = '\0';
+		if (p->ctx->options->import_timeout_s > 0)
+			w->deadline_s = j->started_s + p->ctx->options->import_timeout_s;
+	}
+}
+
 static void reap(pool *p, worker *w, bool timed_out, const build_run_hooks *hooks)
 {
 	int status = 0;
+
+	/* A job sent but not started goes to another worker. */
+	if (w->next_job != SIZE_MAX && p->retry_count < p->count)
+		p->retry[p->retry_count++] = w->next_job;
+	w->next_job = SIZE_MAX;
 
 	if (timed_out)
 		kill(w->pid, SIGKILL);
@@ -400,8 +426,7 @@ static bool drain(pool *p, worker *w, const build_run_hooks *hooks)
 			if (!build_result_decode(w->buf + 5, length - 1, &j->result))
 				return false;
 			j->is_done = true;
-			w->job = SIZE_MAX;
-			w->deadline_s = 0;
+			advance(p, w);
 			if (hooks && hooks->on_done)
 				hooks->on_done(hooks->user, job);
 		} else {
@@ -448,7 +473,7 @@ static size_t *dispatch_order(const build_plan *plan, size_t *count)
 
 bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hooks)
 {
-	pool p = { ctx, NULL, 0, getpid() };
+	pool p = { ctx, NULL, 0, getpid(), NULL, 0 };
 	size_t queued, next = 0, busy = 0;
 	size_t *order = dispatch_order(&ctx->plan, &queued);
 	bool stopped = false;
@@ -462,15 +487,20 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 		return true;
 	}
 	p.workers = calloc(worker_count, sizeof *p.workers);
-	if (!p.workers) {
+	p.retry = calloc(worker_count, sizeof *p.retry);
+	if (!p.workers || !p.retry) {
+		free(p.workers);
+		free(p.retry);
 		free(order);
 		return false;
 	}
 	p.count = worker_count;
-	for (unsigned i = 0; i < worker_count; i++)
+	for (unsigned i = 0; i < worker_count; i++) {
 		p.workers[i].job = SIZE_MAX;
+		p.workers[i].next_job = SIZE_MAX;
+	}
 	signal(SIGPIPE, SIG_IGN);
-	while (next < queued || busy) {
+	while (next < queued || p.retry_count || busy) {
 		struct pollfd fds[1024];
 		unsigned polled[1024], nfds = 0;
 		double now, wait_s = 0.25;
@@ -479,13 +509,29 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			stopped = true;
 			break;
 		}
-		for (unsigned i = 0; i < p.count && next < queued; i++) {
+		for (unsigned i = 0; i < p.count && (next < queued || p.retry_count); i++) {
 			worker *w = &p.workers[i];
 			build_job *j;
 			uint32_t index;
 
-			if (w->pid && w->job != SIZE_MAX)
+			if (w->pid && w->job != SIZE_MAX) {
+				/* Send the next job ahead, so that the worker does not
+				 * wait for this process between small jobs; not behind a
+				 * job that took long before, and not near the end, where
+				 * a job waiting behind a slow one would end the run late. */
+				const build_job *head = &ctx->plan.jobs[w->job];
+				size_t left = queued - next;
+
+				if (w->next_job != SIZE_MAX || p.retry_count || left <= 2 * (size_t)p.count ||
+				    (head->previous && head->previous->time_s >= 0.1) || head->size >= (64u << 10))
+					continue;
+				index = (uint32_t)order[next];
+				if (!write_all(w->job_fd, &index, 4))
+					continue;   /* the worker is gone: poll says so */
+				next++;
+				w->next_job = index;
 				continue;
+			}
 			if (!w->pid && !spawn(&p, w)) {
 				bool any = false;
 
@@ -494,7 +540,7 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 				if (any)
 					continue;   /* try again when one is free */
 				/* No process at all: compile here. */
-				j = &ctx->plan.jobs[order[next++]];
+				j = &ctx->plan.jobs[p.retry_count ? p.retry[--p.retry_count] : order[next++]];
 				j->started_s = build_now_s();
 				if (hooks && hooks->on_started)
 					hooks->on_started(hooks->user, (size_t)(j - ctx->plan.jobs));
@@ -506,13 +552,16 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 					hooks->on_done(hooks->user, (size_t)(j - ctx->plan.jobs));
 				continue;
 			}
-			index = (uint32_t)order[next];
+			index = (uint32_t)(p.retry_count ? p.retry[p.retry_count - 1] : order[next]);
 			j = &ctx->plan.jobs[index];
 			if (!write_all(w->job_fd, &index, 4)) {
 				reap(&p, w, false, NULL);
 				continue;
 			}
-			next++;
+			if (p.retry_count)
+				p.retry_count--;
+			else
+				next++;
 			w->job = index;
 			j->started_s = build_now_s();
 			j->importer_at_work[0] = '\0';
@@ -572,6 +621,7 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 		}
 	}
 	free(p.workers);
+	free(p.retry);
 	free(order);
 	return !stopped;
 }
