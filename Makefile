@@ -99,7 +99,7 @@ FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common 
 CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) $(XXHASH_CFLAGS)
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
-	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) -DANIMRT_WITH_ZSTD
+	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS) -DANIMRT_WITH_ZSTD
 TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS)
 
 # The include path of a source file, by where it lives.
@@ -114,7 +114,7 @@ cppflags_for = $(strip \
 	$(RT_PUBLIC) $(RT_ZSTD_FLAGS)))))))))
 
 # ------------------------------------------------------------------ sources
-FUZZ_SRC := $(wildcard lib/*/fuzz_*.c formats/*/fuzz_*.c)
+FUZZ_SRC := $(wildcard lib/*/fuzz_*.c formats/*/fuzz_*.c cmd/fuzz_*.c)
 TESTS_ONLY = %_test.c cmd/tests/% %/check_libc.c $(FUZZ_SRC)
 RT_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/animrt/*.c))
 PIPELINE_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/animc/*.c formats/*.c formats/*/*.c))
@@ -213,7 +213,9 @@ $(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
 		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # The harness reads files with the CLI's reader (cmd/fs.c).
-$(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(LIBANIMC) $(LIBANIMRT)
+# cmd/fuzz_manifest.c replays against the manifest reader.
+MANIFEST_OBJ := $(call obj,cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c)
+$(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(MANIFEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
@@ -236,7 +238,7 @@ golden: $(ANIMC)
 
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC)
+FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c cmd/fs.c
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
 $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 	@mkdir -p $(@D)/$*.o
@@ -245,12 +247,14 @@ $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 		case $$src in \
 		lib/animrt/*) flags="$(RT_CPPFLAGS)" ;; \
 		lib/animc/*) flags="$(PIPELINE_CPPFLAGS)" ;; \
+		cmd/fuzz_*) flags="$(CHECK_CPPFLAGS) $(XXHASH_CFLAGS)" ;; \
+		cmd/*) flags="$(CMD_CPPFLAGS)" ;; \
 		*/fuzz_*) flags="$(CHECK_CPPFLAGS)" ;; \
 		*) flags="$(FORMATS_CPPFLAGS)" ;; \
 		esac; \
 		$(FUZZ_CC) $(FUZZ_FLAGS) $$flags -DANIMRT_WITH_ZSTD -c $$src -o $$o || exit 1; \
 	done
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) $(XXHASH_LIBS) -lm -o $@
 
 # Each target runs FUZZ_SECONDS on a scratch copy of its seeds in testdata/fuzz/.
 fuzz: fuzz-build

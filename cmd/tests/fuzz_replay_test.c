@@ -13,6 +13,7 @@ int animc_fuzz_loader(const uint8_t *data, size_t size);
 int animc_fuzz_xna(const uint8_t *data, size_t size);
 int animc_fuzz_assimp(const uint8_t *data, size_t size);
 int animc_fuzz_gltf(const uint8_t *data, size_t size);
+int animc_fuzz_manifest(const uint8_t *data, size_t size);
 
 static size_t replay(const char *dir, const char *suffix, int (*entry)(const uint8_t *, size_t))
 {
@@ -74,12 +75,19 @@ static void gltf_seeds(void **state)
 	assert_true(replay("testdata/gltf/hostile", ".glb", animc_fuzz_gltf) > 0);
 }
 
+static void manifest_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/manifest", NULL, animc_fuzz_manifest) > 0);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(robotgame_seeds),
 	cmocka_unit_test(xna_seeds),
 	cmocka_unit_test(loader_seeds),
 	cmocka_unit_test(assimp_seeds),
 	cmocka_unit_test(gltf_seeds),
+	cmocka_unit_test(manifest_seeds),
 };
 
 ANIMC_TEST_GROUP(tests);
