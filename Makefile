@@ -68,8 +68,9 @@ ASSIMP_LIBS := $(shell pkg-config --libs assimp)
 ASSIMP_VERSION := $(shell pkg-config --modversion assimp)
 ASSIMP_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir assimp)/libassimp.so 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
-ASSIMP_DEFS := -DANIMC_ASSIMP_VERSION='"$(ASSIMP_VERSION)"' \
-	$(if $(ASSIMP_SONAME),-DANIMC_ASSIMP_SONAME='"$(ASSIMP_SONAME)"')
+# Bare tokens (no quotes to survive shells): the C side makes them strings.
+ASSIMP_DEFS := -DANIMC_ASSIMP_VERSION=$(ASSIMP_VERSION) \
+	$(if $(ASSIMP_SONAME),-DANIMC_ASSIMP_SONAME=$(ASSIMP_SONAME))
 # The CLI's build manifest hashes with xxHash (XXH3).
 XXHASH_CFLAGS := $(shell pkg-config --cflags libxxhash)
 XXHASH_LIBS := $(shell pkg-config --libs libxxhash)

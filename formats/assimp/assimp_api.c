@@ -11,11 +11,18 @@
 
 #include "assimp_internal.h"
 
-#ifndef ANIMC_ASSIMP_VERSION
-#define ANIMC_ASSIMP_VERSION "unknown"
+/* The build gives both as bare tokens (libassimp.so.5, 5.2.4). */
+#define ANIMC_STRING_(x) #x
+#define ANIMC_STRING(x) ANIMC_STRING_(x)
+#ifdef ANIMC_ASSIMP_VERSION
+#define ASSIMP_VERSION_TEXT ANIMC_STRING(ANIMC_ASSIMP_VERSION)
+#else
+#define ASSIMP_VERSION_TEXT "unknown"
 #endif
-#ifndef ANIMC_ASSIMP_SONAME
-#define ANIMC_ASSIMP_SONAME "libassimp.so.5"
+#ifdef ANIMC_ASSIMP_SONAME
+#define ASSIMP_SONAME_TEXT ANIMC_STRING(ANIMC_ASSIMP_SONAME)
+#else
+#define ASSIMP_SONAME_TEXT "libassimp.so.5"
 #endif
 
 static animc_assimp_api api;
@@ -95,14 +102,14 @@ static void use_stand_ins(void)
 
 static void load(void)
 {
-	void *lib = dlopen(ANIMC_ASSIMP_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *lib = dlopen(ASSIMP_SONAME_TEXT, RTLD_NOW | RTLD_LOCAL);
 	const char *missing = NULL;
 
 	if (!lib) {
 		const char *why = dlerror();
 
 		snprintf(load_error, sizeof load_error, "Assimp could not be loaded (%s)",
-			 why ? why : ANIMC_ASSIMP_SONAME);
+			 why ? why : ASSIMP_SONAME_TEXT);
 		use_stand_ins();
 		return;
 	}
@@ -127,7 +134,7 @@ static void load(void)
 #undef LOOKUP
 	if (missing) {
 		snprintf(load_error, sizeof load_error, "Assimp could not be loaded (%s has no %s)",
-			 ANIMC_ASSIMP_SONAME, missing);
+			 ASSIMP_SONAME_TEXT, missing);
 		use_stand_ins();
 		dlclose(lib);
 	}
@@ -141,5 +148,5 @@ const animc_assimp_api *animc_assimp(void)
 
 const char *animc_assimp_version(void)
 {
-	return ANIMC_ASSIMP_VERSION;
+	return ASSIMP_VERSION_TEXT;
 }
