@@ -458,24 +458,30 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	   "cp " CRANE "/Wave.Animation '%s'/c$i.Animation; done && "
 	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, 100 + half, in, in, in);
 	age_tree(in);
-	/* SIGTERM: the build stops, removes what it had not committed (the c*
-	 * staged), and records what it had (the a*). */
-	pid = start_build(out, in, "2");
-	wait_for_outputs(out, half, pid);
-	usleep(300000);
-	kill(pid, SIGTERM);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-	assert_int_equal(test_count_files(out), half);
-	assert_int_equal(count_temps(out), 0);
-	r = test_animc("build", "-q", "--import-timeout", "0.3", "--report", report, "-o", out, in, NULL);
-	assert_int_equal(r.status, 1);
-	test_run_release(&r);
-	/* Exactly what was not written before is compiled now. */
-	assert_int_equal(report_count(report, "up-to-date"), half);
-	assert_int_equal(report_count(report, "compiled"), half);
-	assert_int_equal(report_count(report, "failed"), 1);
-	assert_int_equal(test_count_files(out), 2 * half);
+	/* SIGINT (Ctrl-C) and SIGTERM: the build stops, removes what it had
+	 * not committed (the c* staged), and records what it had (the a*). */
+	for (int k = 0; k < 2; k++) {
+		int sig = k ? SIGTERM : SIGINT;
+
+		sh("rm -rf '%s'", out);
+		pid = start_build(out, in, "2");
+		wait_for_outputs(out, half, pid);
+		usleep(300000);
+		kill(pid, sig);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+		assert_int_equal(test_count_files(out), half);
+		assert_int_equal(count_temps(out), 0);
+		r = test_animc("build", "-q", "--import-timeout", "0.3", "--report", report, "-o", out, in,
+			       NULL);
+		assert_int_equal(r.status, 1);
+		test_run_release(&r);
+		/* Exactly what was not written before is compiled now. */
+		assert_int_equal(report_count(report, "up-to-date"), half);
+		assert_int_equal(report_count(report, "compiled"), half);
+		assert_int_equal(report_count(report, "failed"), 1);
+		assert_int_equal(test_count_files(out), 2 * half);
+	}
 	/* SIGKILL, workers and all, with the c* staged in temporary files:
 	 * the next build removes those and completes. */
 	sh("rm -rf '%s'", out);
