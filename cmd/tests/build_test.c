@@ -445,7 +445,7 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	char *dir = test_tmpdir("stopped");
 	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
 	char *report = test_format("%s/report.json", dir);
-	const size_t half = 60;
+	const size_t half = 30;
 	int status;
 	pid_t pid;
 	test_run r;
@@ -466,13 +466,13 @@ static void a_build_stopped_mid_way_resumes(void **state)
 		sh("rm -rf '%s'", out);
 		pid = start_build(out, in, "2");
 		wait_for_outputs(out, half, pid);
-		usleep(300000);
+		usleep(150000);
 		kill(pid, sig);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sig);
 		assert_int_equal(test_count_files(out), half);
 		assert_int_equal(count_temps(out), 0);
-		r = test_animc("build", "-q", "--import-timeout", "0.3", "--report", report, "-o", out, in,
+		r = test_animc("build", "-q", "--import-timeout", "0.2", "--report", report, "-o", out, in,
 			       NULL);
 		assert_int_equal(r.status, 1);
 		test_run_release(&r);
@@ -487,11 +487,11 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	sh("rm -rf '%s'", out);
 	pid = start_build(out, in, "2");
 	wait_for_outputs(out, half, pid);
-	usleep(300000);
+	usleep(150000);
 	kill(-pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	assert_true(count_temps(out) > 0);
-	r = test_animc("build", "-q", "--import-timeout", "0.3", "--report", report, "-o", out, in, NULL);
+	r = test_animc("build", "-q", "--import-timeout", "0.2", "--report", report, "-o", out, in, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
 	assert_int_equal(count_temps(out), 0);
@@ -747,11 +747,11 @@ static void link_loops_and_deep_folders(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(test_count_files(out), 1);
 	test_run_release(&r);
-	/* 300 folders deep: compiled, mirrored. */
+	/* 260 folders deep: compiled, mirrored. */
 	{
 		char *path = strdup(deep_in), *grown;
 
-		for (int i = 0; i < 300; i++) {
+		for (int i = 0; i < 260; i++) {
 			grown = test_format("%s/d", path);
 			free(path);
 			path = grown;
