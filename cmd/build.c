@@ -4,6 +4,7 @@
  * build.h (plan, compile in workers, commit in job order, report).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -54,9 +55,24 @@ static void save_checkpoint(run_state *rs)
 	view.count = n;
 	view.orphans = ctx->old.orphans;
 	view.orphan_count = ctx->old.orphan_count;
-	if (manifest_format(&view, &data, &size)) {
-		cli_write_atomic(rs->manifest_path, data, size, why, sizeof why);
-		free(data);
+	(void)data, (void)size;
+	view.index = NULL;
+	view.index_size = 0;
+	view.loaded_hash_known = false;
+	/* Found by source when merging with a build running beside this one. */
+	{
+		manifest lookup = { 0 };
+
+		for (size_t i = 0; i < n && lookup.count == i; i++)
+			if (!manifest_add(&lookup, &entries[i]))
+				break;
+		if (lookup.count == n) {
+			view.index = lookup.index;
+			view.index_size = lookup.index_size;
+		}
+		build_manifest_save(ctx, &view, &rs->commit.pruned_sources, rs->manifest_path, why, sizeof why);
+		free(lookup.entries);
+		free(lookup.index);
 	}
 	free(entries);
 }
@@ -120,27 +136,80 @@ static void hook_tick(void *user)
 	build_status_tick(&rs->status);
 }
 
-/* Take OUTDIR's lock (OUTDIR/.animc/lock): one build writes a folder at a
- * time.  -1 when another holds it (said). */
-static int take_lock(const char *out_dir)
+/*
+ * OUTDIR/.animc/lock: every build holds it shared for its whole run, so
+ * builds (per-file make and ninja rules) run side by side; `clean` needs it
+ * alone, and so does removing what killed runs left (a build that finds
+ * itself alone does that first).  Each build marks itself running with
+ * .animc/running.<pid> until it ends cleanly.  Returns the descriptor, or
+ * -1 (said); *alone says whether no other build runs.
+ */
+static int take_lock(const char *out_dir, bool for_clean, bool *alone)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
 	char why[512];
 	int fd = -1;
 
+	*alone = false;
 	if (!dir || !path || !cli_mkdir_p(dir, why, sizeof why)) {
 		fprintf(stderr, "%s: error: %s\n", dir ? dir : out_dir, dir && path ? why : "out of memory");
 	} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
 		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
-	} else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		fprintf(stderr, "%s: error: another animc is building into this folder; wait for it\n", out_dir);
+	} else if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		*alone = true;
+	} else if (for_clean) {
+		fprintf(stderr, "%s: error: a build is writing this folder; clean it when it ends\n", out_dir);
 		close(fd);
 		fd = -1;
+	} else {
+		while (flock(fd, LOCK_SH) != 0 && errno == EINTR)
+			;
 	}
 	free(dir);
 	free(path);
 	return fd;
+}
+
+/* With the lock alone: the markers of runs that did not end cleanly mean
+ * temporary files may be left; remove those and the markers. */
+static void sweep_if_interrupted(const char *out_dir, bool verbose)
+{
+	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	bool any = false;
+
+	while (d && (e = readdir(d)))
+		if (strncmp(e->d_name, "running", 7) == 0) {
+			char *marker = cli_path_join(dir, e->d_name, NULL);
+
+			if (marker)
+				unlink(marker);
+			free(marker);
+			any = true;
+		}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (any) {
+		unsigned swept = build_sweep_temps(out_dir);
+
+		if (swept && verbose)
+			printf("removed %u temporary file%s of an interrupted build\n", swept,
+			       swept == 1 ? "" : "s");
+	}
+}
+
+/* Sweep after this run's own losses (a worker killed mid-write), when no
+ * other build runs; otherwise leave the marker for the next one alone. */
+static bool sweep_own(int lock_fd, const char *out_dir)
+{
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0)
+		return false;
+	build_sweep_temps(out_dir);
+	flock(lock_fd, LOCK_SH);
+	return true;
 }
 
 static void options_key(const build_options *o, build_hash *out)
@@ -256,7 +325,12 @@ static int run_command(build_command command, int argc, char **argv)
 	rs.ctx = &ctx;
 	rs.is_outputs = command == CMD_OUTPUTS;
 	rs.manifest_path = cli_path_join(o.out_dir, MANIFEST_FILE, NULL);
-	running = cli_path_join(o.out_dir, MANIFEST_DIR "/running", NULL);
+	{
+		char name[64];
+
+		snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
+		running = cli_path_join(o.out_dir, name, NULL);
+	}
 	if (!rs.manifest_path || !running) {
 		status = ANIMC_EXIT_FAILED;
 		goto out;
@@ -268,7 +342,9 @@ static int run_command(build_command command, int argc, char **argv)
 			fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", o.out_dir);
 			goto out;
 		}
-		ctx.lock_fd = take_lock(o.out_dir);
+		bool alone;
+
+		ctx.lock_fd = take_lock(o.out_dir, true, &alone);
 		status = ctx.lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(&ctx);
 		goto out;
 	}
@@ -278,18 +354,16 @@ static int run_command(build_command command, int argc, char **argv)
 			status = ANIMC_EXIT_FAILED;
 			goto out;
 		}
-		ctx.lock_fd = take_lock(o.out_dir);
+		bool alone;
+
+		ctx.lock_fd = take_lock(o.out_dir, false, &alone);
 		if (ctx.lock_fd < 0) {
 			status = ANIMC_EXIT_FAILED;
 			goto out;
 		}
-		/* A run that was killed left temporary files: remove them. */
-		if (access(running, F_OK) == 0) {
-			unsigned swept = build_sweep_temps(o.out_dir);
-
-			if (swept && o.verbose)
-				printf("removed %u temporary file%s of an interrupted build\n", swept,
-				       swept == 1 ? "" : "s");
+		if (alone) {
+			sweep_if_interrupted(o.out_dir, o.verbose);
+			flock(ctx.lock_fd, LOCK_SH);
 		}
 		{
 			int fd = open(running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -371,9 +445,9 @@ static int run_command(build_command command, int argc, char **argv)
 			/* Nothing half-done stays: staged files of results not
 			 * committed, and what the stopped workers were writing. */
 			build_unstage(&ctx, rs.commit.committed);
-			build_sweep_temps(o.out_dir);
 			save_checkpoint(&rs);
-			unlink(running);
+			if (sweep_own(ctx.lock_fd, o.out_dir))
+				unlink(running);
 		}
 		build_commit_release(&rs.commit);
 		release_ctx(&ctx);
@@ -389,7 +463,8 @@ static int run_command(build_command command, int argc, char **argv)
 		unsigned stale = rs.commit.stale;
 
 		if (rs.commit.dirty &&
-		    !manifest_save(&rs.commit.next, rs.manifest_path, why, sizeof why))
+		    !build_manifest_save(&ctx, &rs.commit.next, &rs.commit.pruned_sources, rs.manifest_path,
+					 why, sizeof why))
 			fprintf(stderr, "%s: warning: %s; the next build compiles every source\n",
 				rs.manifest_path, why);
 		build_totals_count(&ctx.plan, &totals);
@@ -409,11 +484,10 @@ static int run_command(build_command command, int argc, char **argv)
 			build_status_summary(&rs.status, &totals, stale);
 		else
 			build_status_clear(&rs.status);
-		if (ctx.lost_workers)
-			build_sweep_temps(o.out_dir);
+		if (ctx.lost_workers && !sweep_own(ctx.lock_fd, o.out_dir))
+			marked_running = false;   /* left for the next build alone here */
 		if (rs.commit.pruned && o.verbose)
 			printf("pruned %u output%s\n", rs.commit.pruned, rs.commit.pruned == 1 ? "" : "s");
-		unlink(running);
 	} else {
 		build_totals_count(&ctx.plan, &totals);
 	}

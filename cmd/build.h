@@ -210,6 +210,7 @@ typedef struct manifest_entry {
 	manifest_output *outputs;
 	uint32_t output_count;
 	bool is_seen;        /* a job of this run names it */
+	bool is_ours;        /* recorded by this run (not carried over) */
 } manifest_entry;
 
 typedef struct manifest {
@@ -244,7 +245,10 @@ manifest_load_status manifest_load(manifest *m, const char *path, char *why, siz
 /* Parse manifest bytes (the loader's core; exposed for tests). */
 manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
 				    size_t why_size);
-bool manifest_save(const manifest *m, const char *path, char *why, size_t why_size);
+/* Write it atomically (not when it equals what it was loaded from);
+ * *written (may be NULL) gets the hash of its bytes. */
+bool manifest_save(const manifest *m, const char *path, build_hash *written, char *why,
+		   size_t why_size);
 /* The text form manifest_save writes (malloc()ed). */
 bool manifest_format(const manifest *m, char **out, size_t *size);
 void manifest_release(manifest *m);
@@ -304,8 +308,10 @@ typedef struct build_ctx {
 	XXH3_state_t *key_prefix;  /* build_key_prefix(), for workers to copy */
 	double start_wall_s;       /* CLOCK_REALTIME at start, for racy mtimes */
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */
-	int lock_fd;               /* OUTDIR/.animc/lock, held for the run; -1 */
+	int lock_fd;               /* OUTDIR/.animc/lock, held shared for the run; -1 */
 	bool lost_workers;         /* a worker died: it may have left a temporary file */
+	bool has_saved;            /* `saved` is the hash of what this run last wrote */
+	build_hash saved;
 	/* Told which importer a compile uses, once it is known (workers pass
 	 * it on, for the messages about a worker that crashed). */
 	void (*on_probe)(void *user, const char *importer);
@@ -360,6 +366,7 @@ typedef struct build_commit {
 	unsigned stale;            /* outputs of sources or clips gone, kept */
 	bool dirty;                /* the manifest differs from the one loaded */
 	size_t deferred;           /* jobs whose records are left in the old manifest */
+	cli_strings pruned_sources; /* entries --prune dropped with their outputs */
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
@@ -377,6 +384,12 @@ void build_commit_finish(build_commit *c);
 void build_commit_release(build_commit *c);
 /* Full path of an output: OUTDIR-relative path joined to OUTDIR. */
 char *build_output_path(const build_ctx *ctx, const build_job *job, const build_output *o);
+
+/* Save the manifest a run made, merged with what builds running at the
+ * same time saved since this one read it: entries of this run replace
+ * theirs, theirs stay otherwise.  Under OUTDIR/.animc/manifest.lock. */
+bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
+			 const char *path, char *why, size_t why_size);
 
 /* Remove what animc wrote into OUTDIR (animc clean). */
 int build_clean(build_ctx *ctx);

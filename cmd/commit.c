@@ -98,6 +98,7 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 void build_commit_release(build_commit *c)
 {
 	manifest_release(&c->next);
+	cli_strings_release(&c->pruned_sources);
 	cli_strings_release(&c->claims);
 	free(c->claim_slots);
 }
@@ -298,6 +299,7 @@ static void record(build_commit *c, const build_job *j)
 	}
 	if (j->needs_compile || !j->previous || !same_record(j->previous, &e))
 		c->dirty = true;
+	e.is_ours = true;
 	if (!manifest_add(&c->next, &e))
 		manifest_entry_release(&e);
 }
@@ -467,6 +469,7 @@ static bool copy_entry(manifest_entry *dst, const manifest_entry *src)
 	dst->deps = NULL;
 	dst->outputs = NULL;
 	dst->dep_count = dst->output_count = 0;
+	dst->is_ours = false;
 	if (!dst->source || !dst->out_base || (src->skip_reason && !dst->skip_reason))
 		goto fail;
 	if (src->dep_count && !(dst->deps = calloc(src->dep_count, sizeof *dst->deps)))
@@ -536,8 +539,10 @@ void build_commit_finish(build_commit *c)
 		if (e->is_seen || manifest_find(&c->next, e->source))
 			continue;
 		if (!source_exists(e->source)) {
-			if (ctx->options->prune)
+			if (ctx->options->prune) {
+				cli_strings_push(&c->pruned_sources, e->source);
 				continue;   /* its outputs become orphans below, and go */
+			}
 			c->stale += e->output_count;
 		}
 		if (!copy_entry(&copy, e))
@@ -677,15 +682,22 @@ int build_clean(build_ctx *ctx)
 	temps = build_sweep_temps(o->out_dir);
 	unlink(manifest_path);
 	{
-		char *lock = cli_path_join(o->out_dir, MANIFEST_DIR "/lock", NULL);
-		char *running = cli_path_join(o->out_dir, MANIFEST_DIR "/running", NULL);
+		/* The state files of builds: locks, markers of runs. */
+		DIR *d = opendir(dir_path);
+		struct dirent *e;
 
-		if (lock)
-			unlink(lock);
-		if (running)
-			unlink(running);
-		free(lock);
-		free(running);
+		while (d && (e = readdir(d))) {
+			if (strcmp(e->d_name, "lock") == 0 || strcmp(e->d_name, "manifest.lock") == 0 ||
+			    strncmp(e->d_name, "running.", 8) == 0) {
+				char *file = cli_path_join(dir_path, e->d_name, NULL);
+
+				if (file)
+					unlink(file);
+				free(file);
+			}
+		}
+		if (d)
+			closedir(d);
 	}
 	if (rmdir(dir_path) != 0 && errno != ENOENT) {
 		fprintf(stderr, "%s: warning: not removed: %s\n", dir_path, strerror(errno));

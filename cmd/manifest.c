@@ -19,6 +19,9 @@
  * never a wrong skip.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -311,25 +314,24 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	return true;
 }
 
-bool manifest_save(const manifest *m, const char *path, char *why, size_t why_size)
+bool manifest_save(const manifest *m, const char *path, build_hash *written, char *why, size_t why_size)
 {
 	char *data;
 	size_t size;
+	build_hash h;
 	bool ok;
 
 	if (!manifest_format(m, &data, &size)) {
 		snprintf(why, why_size, "out of memory");
 		return false;
 	}
+	build_hash_bytes(data, size, &h);
+	if (written)
+		*written = h;
 	/* What is there already stays, untouched (a no-op build writes nothing). */
-	if (m->loaded_hash_known && size == m->loaded_size) {
-		build_hash h;
-
-		build_hash_bytes(data, size, &h);
-		if (build_hash_equal(&h, &m->loaded_hash)) {
-			free(data);
-			return true;
-		}
+	if (m->loaded_hash_known && size == m->loaded_size && build_hash_equal(&h, &m->loaded_hash)) {
+		free(data);
+		return true;
 	}
 	ok = cli_write_atomic(path, data, size, why, why_size);
 	free(data);
@@ -666,4 +668,106 @@ manifest_load_status manifest_load(manifest *m, const char *path, char *why, siz
 	}
 	free(data);
 	return status;
+}
+
+/* ------------------------------------------------------------- merging */
+
+static bool has_string(const cli_strings *list, const char *s)
+{
+	for (size_t i = 0; list && i < list->count; i++)
+		if (strcmp(list->items[i], s) == 0)
+			return true;
+	return false;
+}
+
+static bool has_orphan(const manifest_output *list, size_t count, const char *path)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(list[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
+			 const char *path, char *why, size_t why_size)
+{
+	const build_hash *expected = ctx->has_saved ? &ctx->saved : ctx->old.loaded_hash_known ?
+				     &ctx->old.loaded_hash : NULL;
+	char *lock_path = malloc(strlen(path) + 6);
+	manifest latest, view;
+	manifest_entry *entries = NULL;
+	manifest_output *orphans = NULL;
+	char ignored[256];
+	int fd = -1;
+	bool ok;
+
+	if (lock_path) {
+		sprintf(lock_path, "%s.lock", path);
+		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		free(lock_path);
+	}
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+	/* Nobody saved since this run read (or last saved) it, the usual
+	 * case: save ours. */
+	if (manifest_load(&latest, path, ignored, sizeof ignored) != MANIFEST_LOADED ||
+	    (expected && latest.loaded_hash_known && build_hash_equal(&latest.loaded_hash, expected))) {
+		manifest_release(&latest);
+		ok = manifest_save(ours, path, &ctx->saved, why, why_size);
+		ctx->has_saved = ok;
+		if (fd >= 0)
+			close(fd);
+		return ok;
+	}
+	/* Another build saved meanwhile: its entries stay, but for the
+	 * sources this run compiled or dropped. */
+	entries = malloc((ours->count + latest.count + 1) * sizeof *entries);
+	orphans = malloc((ours->orphan_count + latest.orphan_count + 1) * sizeof *orphans);
+	if (!entries || !orphans) {
+		free(entries);
+		free(orphans);
+		manifest_release(&latest);
+		if (fd >= 0)
+			close(fd);
+		snprintf(why, why_size, "out of memory");
+		return false;
+	}
+	view = *ours;
+	view.count = 0;
+	view.orphan_count = 0;
+	view.index = NULL;
+	view.index_size = 0;
+	view.loaded_hash_known = false;
+	for (size_t i = 0; i < ours->count; i++)
+		if (ours->entries[i].is_ours)
+			entries[view.count++] = ours->entries[i];
+	for (size_t i = 0; i < latest.count; i++) {
+		const manifest_entry *mine = manifest_find(ours, latest.entries[i].source);
+
+		if ((!mine || !mine->is_ours) && !has_string(pruned, latest.entries[i].source))
+			entries[view.count++] = latest.entries[i];
+	}
+	for (size_t i = 0; i < ours->orphan_count; i++)
+		orphans[view.orphan_count++] = ours->orphans[i];
+	for (size_t i = 0; i < latest.orphan_count; i++) {
+		bool claimed = has_orphan(ours->orphans, ours->orphan_count, latest.orphans[i].path);
+
+		for (size_t e = 0; e < ours->count && !claimed; e++)
+			if (ours->entries[e].is_ours)
+				claimed = has_orphan(ours->entries[e].outputs, ours->entries[e].output_count,
+						     latest.orphans[i].path);
+		if (!claimed)
+			orphans[view.orphan_count++] = latest.orphans[i];
+	}
+	view.entries = entries;
+	view.orphans = orphans;
+	ok = manifest_save(&view, path, &ctx->saved, why, why_size);
+	ctx->has_saved = ok;
+	free(entries);
+	free(orphans);
+	manifest_release(&latest);
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }

@@ -511,6 +511,50 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	free(dir);
 }
 
+/* Per-file rules of make -j or ninja: builds into one folder at once, each
+ * recording its own sources; none waits for the others to end. */
+static void builds_side_by_side_share_a_folder(void **state)
+{
+	char *dir = test_tmpdir("side-by-side");
+	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/r.json", dir);
+	const size_t n = 8;
+	pid_t pids[8];
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && for i in $(seq 1 %zu); do cp " CRANE "/Wave.Animation '%s'/w$i.Animation; done",
+	   in, n, in);
+	age_tree(in);
+	for (size_t i = 0; i < n; i++) {
+		char *file = test_format("%s/w%zu.Animation", in, i + 1);
+
+		pids[i] = start_build(out, file, "1");
+		free(file);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int status;
+
+		assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	assert_int_equal(test_count_files(out), n);
+	/* Every one of them recorded its source: nothing to do now. */
+	r = test_animc("build", "-q", "--report", report, "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(report_count(report, "up-to-date"), n);
+	/* clean waits for no one, but refuses while a build runs. */
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(in);
+	free(out);
+	free(report);
+	free(dir);
+}
+
 /* ------------------------------------------------------------- reports */
 
 static void reports_follow_their_schema(void **state)
@@ -997,6 +1041,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(options_skeleton_and_manifest),
 	cmocka_unit_test(files_an_import_reads_are_dependencies),
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
+	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(response_files_and_base),
