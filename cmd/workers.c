@@ -451,6 +451,19 @@ static void stop_all(pool *p)
 	}
 }
 
+/* The importer of a job's file needs no process of its own. */
+static bool is_safe_in_process(const build_job *j)
+{
+	const animc_importer *importer;
+	cli_source src;
+
+	if (!cli_source_open(&src, j->path, NULL, 0))
+		return true;   /* the compile says why, as a worker would */
+	importer = animc_importer_find(j->path, src.head, src.head_size);
+	cli_source_close(&src);
+	return !importer || !importer->needs_isolation;
+}
+
 /* Jobs that took long last time (or are large) first, so that a slow file
  * does not end the run alone; the rest in plan order. */
 static size_t *dispatch_order(const build_plan *plan, size_t *count)
@@ -485,6 +498,24 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 	if (worker_count == 0) {
 		free(order);
 		return true;
+	}
+	/* One source, read by an importer of animc's own (not a third-party
+	 * reader that may crash or loop): compile it here.  A per-file make
+	 * rule over an XML source then starts no process. */
+	if (queued == 1 && is_safe_in_process(&ctx->plan.jobs[order[0]])) {
+		build_job *j = &ctx->plan.jobs[order[0]];
+
+		j->started_s = build_now_s();
+		if (hooks && hooks->on_started)
+			hooks->on_started(hooks->user, order[0]);
+		build_compile(ctx, j, &j->result);
+		if (ctx->command == CMD_BUILD)
+			build_stage_outputs(ctx, j, &j->result);
+		j->is_done = true;
+		if (hooks && hooks->on_done)
+			hooks->on_done(hooks->user, order[0]);
+		free(order);
+		return !*ctx->stop_signal;
 	}
 	p.workers = calloc(worker_count, sizeof *p.workers);
 	p.retry = calloc(worker_count, sizeof *p.retry);
