@@ -160,6 +160,11 @@ static void report_passes(const animc_pass_stats *s)
 	PART(s->tracks_made_fixed, "%u tracks made fixed", s->tracks_made_fixed);
 	PART(s->channels_collapsed, "%u sequences down to one key", s->channels_collapsed);
 	PART(s->channels_made_uniform, "%u sequences made uniform", s->channels_made_uniform);
+	PART(s->keys_trimmed, "%u keys outside the clip dropped", s->keys_trimmed);
+	PART(s->intervals_set, "%u one-key sequences given a KeyInterval", s->intervals_set);
+	PART(s->channels_given_times, "%u sequences given times", s->channels_given_times);
+	PART(s->shared_times_split, "%u shared key times split", s->shared_times_split);
+	PART(s->durations_lengthened, "%u durations lengthened", s->durations_lengthened);
 	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
 #undef PART
 	printf("    passes: %s\n", n ? line : "nothing to change");

@@ -483,6 +483,10 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 		}
 		status = import_animation(&cv, anim, out);
 	}
+	/* Half-Life MDL files, for one, repeat sequence names: each clip is
+	 * written, under a name of its own. */
+	if (status == ANIMC_OK)
+		status = animc_clip_set_name_unique(out, sink);
 	if (status != ANIMC_OK)
 		return status;
 	out->is_single_asset = false;

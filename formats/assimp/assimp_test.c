@@ -514,27 +514,24 @@ static void bad_keys_fail_their_clip_only(void **state)
 {
 	struct aiVectorKey good[2] = { { 0, { 0, 0, 0 } }, { 10, { 1, 1, 1 } } };
 	struct aiVectorKey nan_key[2] = { { 0, { 0, 0, 0 } }, { 10, { NAN, 1, 1 } } };
-	struct aiVectorKey negative[2] = { { -5, { 0, 0, 0 } }, { 10, { 1, 1, 1 } } };
 	struct aiVectorKey nan_time[2] = { { 0, { 0, 0, 0 } }, { NAN, { 1, 1, 1 } } };
 	struct aiQuatKey zero[2] = { { 0, { 1, 0, 0, 0 } }, { 10, { 0, 0, 0, 0 } } };
 	struct aiNodeAnim c_good = node_anim("Arm", good, 2, NULL, 0), *p_good[] = { &c_good };
 	struct aiNodeAnim c_nan = node_anim("Arm", nan_key, 2, NULL, 0), *p_nan[] = { &c_nan };
-	struct aiNodeAnim c_neg = node_anim("Arm", negative, 2, NULL, 0), *p_neg[] = { &c_neg };
 	struct aiNodeAnim c_nant = node_anim("Arm", nan_time, 2, NULL, 0), *p_nant[] = { &c_nant };
 	struct aiNodeAnim c_zero = node_anim("Arm", NULL, 0, zero, 2), *p_zero[] = { &c_zero };
 	struct aiAnimation a_good = animation("good", 10, 10, p_good, 1);
 	struct aiAnimation a_nan = animation("nan", 10, 10, p_nan, 1);
-	struct aiAnimation a_neg = animation("negative", 10, 10, p_neg, 1);
 	struct aiAnimation a_nant = animation("nan_time", 10, 10, p_nant, 1);
 	struct aiAnimation a_zero = animation("zero", 10, 10, p_zero, 1);
 	struct aiAnimation a_dur = animation("nan_duration", NAN, 10, p_good, 1);
-	struct aiAnimation *anims[] = { &a_good, &a_nan, &a_neg, &a_nant, &a_zero, &a_dur };
+	struct aiAnimation *anims[] = { &a_good, &a_nan, &a_nant, &a_zero, &a_dur };
 	imported r;
 
 	(void)state;
-	import_scene(&r, anims, 6, NULL, 0);
+	import_scene(&r, anims, 5, NULL, 0);
 	assert_int_equal(r.status, ANIMC_OK);
-	assert_int_equal(r.set.count, 6);
+	assert_int_equal(r.set.count, 5);
 	assert_int_equal(process(&r, r.set.clips[0]), ANIMC_OK);
 	for (uint32_t i = 1; i < r.set.count; i++) {
 		size_t errors = test_diags_count(&r.diags, ANIMC_ERROR);
@@ -564,6 +561,88 @@ static void unsorted_and_repeated_keys_are_repaired_with_warnings(void **state)
 	assert_int_equal(arm->key_count, 3);
 	assert_true(arm->key_interval_s == 1.0f);
 	assert_floats(arm->tracks[ANIMC_TRANSLATION].values, want, 9, 0);
+	release(&r);
+}
+
+/*
+ * An FBX take or a LightWave scene with curve keys before its start and
+ * past its end: after Assimp's take offset, times below 0 and beyond the
+ * duration.  The clip is the take, 0 to its duration: the ends
+ * interpolated, the keys outside dropped, one warning counting them.
+ */
+static void keys_outside_the_take_are_trimmed_to_it(void **state)
+{
+	/* 25 ticks per second, a take of 50 ticks (2 s); keys from -25 to 75. */
+	struct aiVectorKey pos[4] = {
+		{ -25, { -1, 0, 0 } }, { 0, { 0, 0, 0 } }, { 50, { 2, 0, 0 } }, { 75, { 5, 0, 0 } },
+	};
+	struct aiVectorKey shifted[2] = { { -50, { 0, 0, 0 } }, { 25, { 3, 0, 0 } } };
+	struct aiQuatKey rot[2] = { { -25, { 1, 0, 0, 0 } }, { 25, { 0, 0, 0, 1 } } };
+	struct aiNodeAnim arm = node_anim("Arm", pos, 4, rot, 2), leg = node_anim("Leg", shifted, 2, NULL, 0);
+	struct aiNodeAnim *channels[] = { &arm, &leg };
+	struct aiAnimation take = animation("take", 50, 25, channels, 2), *anims[] = { &take };
+	float tr[3], ro[4], sc[3];
+	imported r;
+
+	(void)state;
+	import_scene(&r, anims, 1, "fbx", 0);
+	assert_int_equal(r.status, ANIMC_OK);
+	animc_clip *clip = r.set.clips[0];
+	assert_int_equal(process(&r, clip), ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+	/* 1 + 1 (Arm) + 1 (Arm rotation) + 1 (Leg): one warning. */
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	const test_diag *w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_non_null(strstr(w->message, "4 keys"));
+	assert_non_null(strstr(w->message, "'take'"));
+	assert_true(clip->duration_s == 2.0f);
+
+	/* Through the writer and the loader: sampled as Assimp's own keys. */
+	uint8_t *bytes;
+	size_t size;
+	animrt_clip *out;
+	assert_int_equal(animc_xnb_write(clip, NULL, &bytes, &size, NULL), ANIMC_OK);
+	assert_int_equal(animrt_open(bytes, size, &out, NULL), ANIMRT_OK);
+	const animrt_sequence *s_arm = &out->sequences[0], *s_leg = &out->sequences[1];
+	assert_string_equal(s_arm->bone, "Arm");
+	for (int k = 0; k <= 8; k++) {
+		float t = 0.25f * (float)k;
+		double want_x = t <= 2 ? t : 2, leg_x = 2 + t;   /* Leg: 0 at -2 s to 3 at 1 s */
+
+		animrt_sequence_sample(s_arm, t, ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+		test_assert_near(tr[0], want_x, 1e-6);
+		animrt_sequence_sample(s_leg, t, ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+		test_assert_near(tr[0], t < 1 ? leg_x : 3, 1e-6);
+	}
+	/* Rotation: halfway (at 0 s) between w=1 and x=1 is 90 degrees. */
+	animrt_sequence_sample(s_arm, 0, ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+	test_assert_near(fabs(ro[2]), S45, 1e-6);
+	test_assert_near(fabs(ro[3]), S45, 1e-6);
+	animrt_close(out);
+	free(bytes);
+	release(&r);
+}
+
+/* Half-Life MDL files repeat sequence names: every clip is written. */
+static void clips_sharing_a_name_get_suffixes(void **state)
+{
+	struct aiVectorKey pos[2] = { { 0, { 0, 0, 0 } }, { 10, { 1, 0, 0 } } };
+	struct aiNodeAnim na = node_anim("Hips", pos, 2, NULL, 0), *channels[] = { &na };
+	struct aiAnimation a = animation("arms_up", 10, 10, channels, 1);
+	struct aiAnimation b = animation("walk", 10, 10, channels, 1);
+	struct aiAnimation *anims[] = { &a, &b, &a, &a };
+	imported r;
+
+	(void)state;
+	import_scene(&r, anims, 4, "mdl", 0);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 4);
+	assert_string_equal(r.set.clips[0]->name, "arms_up");
+	assert_string_equal(r.set.clips[1]->name, "walk");
+	assert_string_equal(r.set.clips[2]->name, "arms_up.1");
+	assert_string_equal(r.set.clips[3]->name, "arms_up.2");
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_WARNING)->message, "'arms_up.2'"));
 	release(&r);
 }
 
@@ -664,6 +743,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(quaternions_become_xyzw_of_unit_length),
 	cmocka_unit_test(bad_keys_fail_their_clip_only),
 	cmocka_unit_test(unsorted_and_repeated_keys_are_repaired_with_warnings),
+	cmocka_unit_test(keys_outside_the_take_are_trimmed_to_it),
+	cmocka_unit_test(clips_sharing_a_name_get_suffixes),
 	cmocka_unit_test(a_bone_animated_twice_keeps_the_last_channel),
 	cmocka_unit_test(names_that_are_not_utf8_are_read_as_latin1),
 	cmocka_unit_test(mesh_animations_are_left_out),

@@ -277,6 +277,7 @@ static animc_status import_robotgame(const animc_import_request *req, animc_clip
 		return status;
 	}
 	out->is_single_asset = true;
+	im.clip->is_sequence_source = true;
 	return animc_clip_set_add(out, im.clip);
 }
 

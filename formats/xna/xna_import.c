@@ -640,6 +640,7 @@ static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
 		if (!x->seq_clip)
 			return nomem(x, el);
 		x->seq_clip->line = el->line;
+		x->seq_clip->is_sequence_source = true;
 	}
 	return ANIMC_XML_CONTINUE;
 }

@@ -209,6 +209,96 @@ void animc_clip_set_release(animc_clip_set *set)
 	set->count = set->capacity = 0;
 }
 
+/* Clips of a set in name order, source order among equal names. */
+typedef struct name_ref {
+	const char *name;
+	uint32_t index;
+} name_ref;
+
+static int compare_name_refs(const void *pa, const void *pb)
+{
+	const name_ref *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+static bool name_taken(const name_ref *refs, uint32_t n, const char *name)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(refs[mid].name, name);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+animc_status animc_clip_set_name_unique(animc_clip_set *set, animc_diag_sink *sink)
+{
+	uint32_t n = set->count;
+	name_ref *refs;
+
+	if (n < 2)
+		return ANIMC_OK;
+	refs = malloc((size_t)n * sizeof *refs);
+	if (!refs)
+		return ANIMC_ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		refs[i] = (name_ref){ set->clips[i]->name, i };
+	qsort(refs, n, sizeof *refs, compare_name_refs);
+	/* The names of the sorted list stay the original ones (the arenas
+	 * keep the old strings), so a new name is checked against those: a
+	 * suffixed name can only meet an original name, never another new
+	 * one ("x.1" comes only from the clips named "x"). */
+	for (uint32_t g = 0, end; g < n; g = end) {
+		const char *base = refs[g].name;
+		size_t base_len = strlen(base), list_used = 0;
+		char list[512];
+		uint32_t suffix = 0;
+
+		for (end = g + 1; end < n && strcmp(refs[end].name, base) == 0; end++)
+			;
+		if (end - g < 2 || !base[0])
+			continue;
+		list_used = (size_t)snprintf(list, sizeof list, "'%s'", base);
+		for (uint32_t m = g + 1; m < end; m++) {
+			animc_clip *clip = set->clips[refs[m].index];
+			char *name = malloc(base_len + 16);
+
+			if (!name) {
+				free(refs);
+				return ANIMC_ERR_NOMEM;
+			}
+			do
+				snprintf(name, base_len + 16, "%s.%u", base, ++suffix);
+			while (name_taken(refs, n, name));
+			clip->name = animc_arena_strndup(&clip->arena, name, strlen(name));
+			if (clip->name && list_used < sizeof list)
+				list_used += (size_t)snprintf(list + list_used, sizeof list - list_used,
+							      m + 1 < end ? ", '%s'" : " and '%s'", name);
+			free(name);
+			if (!clip->name) {
+				free(refs);
+				return ANIMC_ERR_NOMEM;
+			}
+		}
+		if (list_used >= sizeof list)
+			memcpy(list + sizeof list - 5, "...", 4);
+		animc_diag_report(sink, ANIMC_WARNING, set->clips[refs[g + 1].index]->line, 0,
+				  "%u clips are named '%s'; wrote them as %s", end - g, base, list);
+	}
+	free(refs);
+	return ANIMC_OK;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 void animc_clip_where(const animc_clip *clip, const animc_channel *channel,

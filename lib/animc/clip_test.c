@@ -104,11 +104,38 @@ static void clip_set_add_remove_release(void **state)
 	animc_clip_set_release(NULL);
 }
 
+/* Clips sharing a name get suffixes in source order, skipping names in use. */
+static void clip_set_names_made_unique(void **state)
+{
+	static const char *const names[] = { "arms_up", "walk", "arms_up", "arms_up.1", "arms_up", "", "" };
+	static const char *const want[] = { "arms_up", "walk", "arms_up.2", "arms_up.1", "arms_up.3", "", "" };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "man.mdl");
+	animc_clip_set set = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		assert_int_equal(animc_clip_set_add(&set, animc_clip_create(names[i])), ANIMC_OK);
+	assert_int_equal(animc_clip_set_name_unique(&set, &sink), ANIMC_OK);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		assert_string_equal(set.clips[i]->name, want[i]);
+	/* One warning for the shared name, listing what each became. */
+	assert_int_equal(sink.warning_count, 1);
+	assert_non_null(strstr(diags.items[0].message, "3 clips are named 'arms_up'"));
+	assert_non_null(strstr(diags.items[0].message, "'arms_up.2' and 'arms_up.3'"));
+	/* Distinct names: nothing happens. */
+	assert_int_equal(animc_clip_set_name_unique(&set, &sink), ANIMC_OK);
+	assert_int_equal(sink.warning_count, 1);
+	test_diags_release(&diags);
+	animc_clip_set_release(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(arena_alignment_zeroing_and_big_blocks),
 	cmocka_unit_test(arena_refuses_overflowing_sizes),
 	cmocka_unit_test(clip_channels_grow_and_keep_names),
 	cmocka_unit_test(clip_set_add_remove_release),
+	cmocka_unit_test(clip_set_names_made_unique),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -425,6 +425,97 @@ animc_status animc_pass_merge(animc_clip *clip, animc_diag_sink *sink, animc_pas
 	return ANIMC_OK;
 }
 
+/* ------------------------------------------------------------------- trim */
+
+static bool is_finite_increasing(const float *t, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!isfinite(t[i]) || (i && !(t[i] > t[i - 1])))
+			return false;
+	return true;
+}
+
+/* Cut one track with its own times to [0, end]; *dropped counts the keys
+ * that went. */
+static animc_status trim_track(animc_clip *clip, animc_track *t, animc_track_kind kind, float end,
+			       uint32_t *dropped)
+{
+	unsigned width = animc_track_width[kind];
+	uint32_t n = t->value_count, first = 0, past = n, count;
+	bool at_start, at_end;
+	float *times, *values;
+
+	*dropped = 0;
+	if (n == 0 || !is_finite_increasing(t->times_s, n) || (t->times_s[0] >= 0 && t->times_s[n - 1] <= end))
+		return ANIMC_OK;
+	while (first < n && t->times_s[first] < 0)
+		first++;
+	while (past > first && t->times_s[past - 1] > end)
+		past--;
+	/* Keys at 0 and at the end, unless a kept key is there already. */
+	at_start = first > 0 && !(first < past && t->times_s[first] == 0);
+	at_end = past < n && !(past > first && t->times_s[past - 1] == end) && !(end == 0 && at_start);
+	count = (past - first) + at_start + at_end;
+	times = animc_clip_alloc_floats(clip, count);
+	values = animc_clip_alloc_values(clip, kind, count);
+	if (!times || !values)
+		return ANIMC_ERR_NOMEM;
+	uint32_t k = 0;
+	if (at_start) {
+		times[k] = 0;
+		evaluate(t->times_s, t->values, n, kind, 0, values);
+		k++;
+	}
+	memcpy(&times[k], &t->times_s[first], (past - first) * sizeof *times);
+	memcpy(&values[(size_t)k * width], &t->values[(size_t)first * width],
+	       (size_t)(past - first) * width * sizeof *values);
+	k += past - first;
+	if (at_end) {
+		times[k] = end;
+		evaluate(t->times_s, t->values, n, kind, end, &values[(size_t)k * width]);
+	}
+	*dropped = n - (past - first);
+	t->times_s = times;
+	t->values = values;
+	t->value_count = count;
+	return ANIMC_OK;
+}
+
+animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	uint32_t total = 0;
+	float end = clip->duration_s;
+
+	if (!isfinite(end) || end < 0)
+		return ANIMC_OK;   /* validation reports it */
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		animc_channel *ch = &clip->channels[i];
+
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			animc_track *t = &ch->tracks[k];
+			uint32_t dropped;
+			animc_status status;
+
+			if (!t->is_present || !t->times_s)
+				continue;
+			status = trim_track(clip, t, (animc_track_kind)k, end, &dropped);
+			if (status != ANIMC_OK)
+				return status;
+			total += dropped;
+		}
+	}
+	if (total) {
+		warn(sink, clip, NULL,
+		     "%u key%s outside the clip's range, 0 to %g s (the take's pre- or post-roll); "
+		     "dropped %s, and interpolated the values at 0 and %g s from the keys around",
+		     total, total == 1 ? " lies" : "s lie", (double)end, total == 1 ? "it" : "them",
+		     (double)end);
+		if (stats)
+			stats->keys_trimmed += total;
+	}
+	return ANIMC_OK;
+}
+
 /* ---------------------------------------------------------------- uniform */
 
 /* Evenly spaced within float precision: each time within a few ulps of i*d. */
@@ -484,14 +575,22 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	animc_validate_options strict = { ANIMC_STAGE_WRITABLE, true };
 	animc_validate_options imported = { ANIMC_STAGE_IMPORTED, false };
 	animc_validate_options writable = { ANIMC_STAGE_WRITABLE, false };
-	animc_status status;
+	animc_status status = ANIMC_OK;
 
 	if (!options)
 		options = &defaults;
-	if (options->exact)
-		return animc_clip_validate(clip, &strict, sink);
+	if (options->exact && clip->is_sequence_source) {
+		/* The original pipeline's bytes: what it would have written
+		 * unplayable is written so, saying so. */
+		status = animc_clip_validate(clip, &strict, sink);
+		if (status == ANIMC_OK)
+			animc_clip_check_playable(clip, ANIMC_WARNING, sink);
+		return status;
+	}
 
 	status = animc_pass_sort(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_pass_trim(clip, sink, stats);
 	if (status == ANIMC_OK)
 		status = animc_clip_validate(clip, &imported, sink);
 	if (status != ANIMC_OK)
@@ -509,11 +608,15 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 		clip->declared_channel_count = clip->channel_count;
 	}
 	status = animc_pass_merge(clip, sink, stats);
-	if (status == ANIMC_OK)
+	if (status == ANIMC_OK && !options->exact)
 		status = animc_pass_fixed(clip, sink, stats);
-	if (status == ANIMC_OK)
+	if (status == ANIMC_OK && !options->exact)
 		status = animc_pass_uniform(clip, sink, stats);
 	if (status == ANIMC_OK)
+		status = animc_pass_playable(clip, sink, stats);
+	if (status == ANIMC_OK)
 		status = animc_clip_validate(clip, &writable, sink);
+	if (status == ANIMC_OK)
+		status = animc_clip_check_playable(clip, ANIMC_ERROR, sink);
 	return status;
 }

@@ -193,6 +193,7 @@ static animc_clip *miscounted_clip(void)
 
 	clip->duration_s = 1;
 	clip->declared_channel_count = 3;
+	clip->is_sequence_source = true;
 	test_set_track(clip, ch, ANIMC_TRANSLATION, false, (const float[]){ 1, 2, 3, 4, 5, 6 }, 2, NULL);
 	return clip;
 }
@@ -243,6 +244,86 @@ static void process_exact_only_validates(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Pre- and post-roll: keys outside [0, duration] go, the values at the
+ * ends are interpolated from the keys around them. */
+static void trim_cuts_own_times_to_the_clip(void **state)
+{
+	static const float times[4] = { -1, 0.5f, 1, 3 };
+	static const float tx[12] = { -3, 0, 0, 0, 0, 0, 2, 0, 0, 6, 0, 0 };
+	static const float rot_times[2] = { -1, 1 };
+	/* 0 and 180 degrees about z: halfway is 90 degrees. */
+	static const float rot[8] = { 0, 0, 0, 1, 0, 0, 1, 0 };
+	static const float early[2] = { -2, -1 }, late[2] = { 3, 4 };
+	static const float sc[6] = { 1, 1, 1, 2, 2, 2 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	animc_pass_stats stats = { 0 };
+	animc_clip *clip = animc_clip_create("take");
+	uint32_t a = test_add_channel(clip, "A", 0, NULL, 0, 2);
+	uint32_t b = test_add_channel(clip, "B", 0, NULL, 0, 2);
+	uint32_t c = test_add_channel(clip, "C", 0, NULL, 0, 2);
+
+	(void)state;
+	clip->duration_s = 2;
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, tx, 4, times);
+	test_set_track(clip, a, ANIMC_ROTATION, false, rot, 2, rot_times);
+	test_set_track(clip, b, ANIMC_SCALE, false, sc, 2, early);
+	test_set_track(clip, c, ANIMC_SCALE, false, sc, 2, late);
+	assert_int_equal(animc_pass_trim(clip, &sink, &stats), ANIMC_OK);
+
+	const animc_track *t = &clip->channels[a].tracks[ANIMC_TRANSLATION];
+	assert_int_equal(t->value_count, 4);
+	assert_true(t->times_s[0] == 0 && t->times_s[1] == 0.5f && t->times_s[2] == 1 &&
+		    t->times_s[3] == 2);
+	/* -3 at -1 s to 0 at 0.5 s: -1 at 0; 2 at 1 s to 6 at 3 s: 4 at 2 s. */
+	test_assert_near(t->values[0], -1, 1e-6);
+	test_assert_near(t->values[9], 4, 1e-6);
+	const animc_track *r = &clip->channels[a].tracks[ANIMC_ROTATION];
+	assert_int_equal(r->value_count, 2);
+	assert_true(r->times_s[0] == 0 && r->times_s[1] == 1);
+	test_assert_near(r->values[2], sqrt(0.5), 1e-6);
+	test_assert_near(r->values[3], sqrt(0.5), 1e-6);
+	/* All keys before 0: the last value holds from 0; all after the end:
+	 * the first one holds up to it. */
+	const animc_track *tb = &clip->channels[b].tracks[ANIMC_SCALE];
+	assert_int_equal(tb->value_count, 1);
+	assert_true(tb->times_s[0] == 0 && tb->values[0] == 2);
+	const animc_track *tc = &clip->channels[c].tracks[ANIMC_SCALE];
+	assert_int_equal(tc->value_count, 1);
+	assert_true(tc->times_s[0] == 2 && tc->values[0] == 1);
+	/* 2 + 1 + 2 + 2 keys dropped, said once. */
+	assert_int_equal(stats.keys_trimmed, 7);
+	assert_int_equal(sink.warning_count, 1);
+	assert_non_null(strstr(diags.items[0].message, "7 keys"));
+	assert_non_null(strstr(diags.items[0].message, "'take'"));
+	/* The whole pipeline takes it. */
+	assert_int_equal(animc_clip_process(clip, NULL, &sink, NULL), ANIMC_OK);
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
+/* Unsorted or non-finite times are validation's to report. */
+static void trim_leaves_broken_times_alone(void **state)
+{
+	static const float nan_times[2] = { -1, NAN }, unsorted[3] = { 1, -1, 0.5f };
+	static const float tx[9] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+	animc_diag_sink sink = { 0 };
+	animc_clip *clip = animc_clip_create("");
+	uint32_t a = test_add_channel(clip, "A", 0, NULL, 0, 1);
+	uint32_t b = test_add_channel(clip, "B", 0, NULL, 0, 1);
+
+	(void)state;
+	clip->duration_s = 1;
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, tx, 2, nan_times);
+	test_set_track(clip, b, ANIMC_TRANSLATION, false, tx, 3, unsorted);
+	assert_int_equal(animc_pass_trim(clip, &sink, NULL), ANIMC_OK);
+	assert_int_equal(sink.warning_count, 0);
+	assert_int_equal(clip->channels[a].tracks[0].value_count, 2);
+	assert_int_equal(clip->channels[b].tracks[0].value_count, 3);
+	assert_int_equal(animc_clip_process(clip, NULL, &sink, NULL), ANIMC_ERR_INVALID);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sort_moves_values_with_times_stably),
 	cmocka_unit_test(sort_of_own_times_keeps_the_last_duplicate),
@@ -252,6 +333,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_only_when_evenly_spaced_from_zero),
 	cmocka_unit_test(process_default_corrects_and_normalises),
 	cmocka_unit_test(process_exact_only_validates),
+	cmocka_unit_test(trim_cuts_own_times_to_the_clip),
+	cmocka_unit_test(trim_leaves_broken_times_alone),
 };
 
 ANIMC_TEST_GROUP(tests);

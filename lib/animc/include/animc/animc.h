@@ -180,6 +180,10 @@ typedef struct animc_clip {
 	uint32_t channel_capacity;
 	animc_channel *channels;
 	uint32_t line;                  /* where the source defines it; 0 when unknown */
+	/* The source spells out the KeyFrameSequences themselves (a RobotGame
+	 * AnimationSequence, in either XML dialect): what the original XNA
+	 * pipeline compiled, so exact mode reproduces its bytes. */
+	bool is_sequence_source;
 	animc_arena arena;
 } animc_clip;
 
@@ -214,6 +218,16 @@ animc_status animc_clip_set_add(animc_clip_set *set, animc_clip *clip);
 /* Remove and destroy clip `index`, keeping the order of the others. */
 void animc_clip_set_remove(animc_clip_set *set, uint32_t index);
 void animc_clip_set_release(animc_clip_set *set);
+
+/*
+ * Give clips that share a name distinct names, so that each one is written:
+ * the first keeps the name, the later ones get a suffix in source order,
+ * "arms_up", "arms_up.1", "arms_up.2", ... (skipping a suffix another clip
+ * of the set already uses as its name).  One warning per shared name
+ * lists what they became.  Unnamed clips ("") are left alone.  Returns
+ * ANIMC_ERR_NOMEM when a name cannot be allocated.
+ */
+animc_status animc_clip_set_name_unique(animc_clip_set *set, animc_diag_sink *sink);
 
 /* --------------------------------------------------------------- skeleton */
 
@@ -300,6 +314,33 @@ animc_status animc_clip_validate(const animc_clip *clip,
 				 const animc_validate_options *options,
 				 animc_diag_sink *sink);
 
+/* ------------------------------------------------------------ playability */
+
+/* The shortest sequence Duration the original runtime can loop, in seconds
+ * (FORMAT.md section 2.1). */
+#define ANIMC_MIN_DURATION_S 0.001f
+/* The most KeyInterval steps a uniform sequence's Duration may span. */
+#define ANIMC_MAX_INTERVAL_STEPS 1e7
+
+/*
+ * The playability rule, stated once: what the original runtime (RobotGame's
+ * KeyFrameSequence driven by AnimationBinder; FORMAT.md section 2.1) needs
+ * to play every sequence of a clip, in both play modes, without looping
+ * forever or computing NaN:
+ *  - Duration >= ANIMC_MIN_DURATION_S: Repeat wraps the time by subtracting
+ *    the Duration in a loop, which never ends for 0 (and hardly for a tiny
+ *    one);
+ *  - uniform keys (HasTime false), one key included: KeyInterval > 0 and
+ *    Duration / KeyInterval <= ANIMC_MAX_INTERVAL_STEPS: the key index is
+ *    (int)(t / KeyInterval) and the weight a subtraction loop by KeyInterval;
+ *  - explicit times: two keys share a time only at the end of the sequence,
+ *    and not at its start above 0: the weight is (t - T1) / (T2 - T1).
+ * Reports each breach at `severity`, naming clip and bone, and returns
+ * ANIMC_ERR_INVALID when there is any.  The clip must pass validation.
+ */
+animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity severity,
+				       animc_diag_sink *sink);
+
 /* --------------------------------------------------------------- passes */
 
 /* What the passes changed, for reporting.  Zeroed by the caller. */
@@ -311,6 +352,11 @@ typedef struct animc_pass_stats {
 	uint32_t channels_made_uniform;
 	uint32_t channels_collapsed;   /* every track fixed: down to one key */
 	uint32_t rotations_flipped;    /* put on the previous key's hemisphere */
+	uint32_t keys_trimmed;         /* own-time keys outside [0, duration] dropped */
+	uint32_t intervals_set;        /* one-key uniform sequences given KeyInterval = Duration */
+	uint32_t channels_given_times; /* uniform keys too dense for the original: explicit times */
+	uint32_t shared_times_split;   /* runs of keys at one time taken apart */
+	uint32_t durations_lengthened; /* sequences (and clips) raised to ANIMC_MIN_DURATION_S */
 	bool declared_count_corrected;
 } animc_pass_stats;
 
@@ -343,18 +389,55 @@ animc_status animc_pass_merge(animc_clip *clip, animc_diag_sink *sink, animc_pas
  */
 animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
 
+/*
+ * Tracks with their own key times (as Assimp gives them) hold a take whose
+ * range is [0, clip duration]: keys before 0 or past the duration are the
+ * take's pre- and post-roll.  Each such track is cut to the range: keys
+ * at 0 and at the duration with the value interpolated from the keys around
+ * them (held beyond the first and last key), the keys outside dropped; one
+ * warning per clip counts them.  Tracks whose times are not finite and
+ * strictly increasing are left for validation to report.
+ */
+animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
+
+/*
+ * Make a valid clip follow the playability rule without changing what
+ * sampling it gives (animrt.h's sampling rule):
+ *  - a clip or sequence shorter than ANIMC_MIN_DURATION_S is lengthened to
+ *    it (one warning per clip); a sequence of 0 s, whose every time is 0,
+ *    first becomes one key holding its pose at 0;
+ *  - a one-key uniform sequence gets KeyInterval = Duration (its one key
+ *    spans the sequence); uniform keys too dense for the original's
+ *    subtraction loop get explicit times;
+ *  - keys sharing a time before the end: the earlier one moves one float
+ *    step earlier (and a sequence starting with such keys above 0 gets a
+ *    key at 0 holding the first value); where no float lies between, the
+ *    earlier keys go (one warning per clip).
+ */
+animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
+
 /* Options of animc_clip_process; zeroed = the lossless default pipeline. */
 typedef struct animc_process_options {
-	/* Validation only, no normalisation: the original pipeline's bytes.  A
-	 * declared channel count that disagrees is then an error. */
+	/*
+	 * No normalisation.  A sequence source (is_sequence_source) is
+	 * validated as it is, for the original pipeline's bytes: a declared
+	 * channel count that disagrees and keys out of order are errors, and
+	 * what breaks the playability rule is written with a warning naming
+	 * the bone.  Other sources, which the original pipeline never
+	 * compiled, keep every key at its own time: the default mode without
+	 * its normalisations (no fixed tracks, collapsed sequences or uniform
+	 * keys); keys are still sorted, trimmed to the clip, put on one
+	 * timeline per bone and made playable, each with its warning.
+	 */
 	bool exact;
 } animc_process_options;
 
 /*
- * The processor: exact mode validates as-is; the default mode sorts,
- * validates, corrects the declared channel count (warning), then runs the
- * fixed, merge and uniform passes and validates the result for writing.
- * `stats` may be NULL.
+ * The processor.  Default mode: sort, trim, validate, correct the declared
+ * channel count (warning), then the merge, fixed, uniform and playable
+ * passes; validate the result for writing and check that it is playable
+ * (an error if not).  Exact mode: see animc_process_options.  `stats` may
+ * be NULL.
  */
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats);

@@ -1,0 +1,335 @@
+/*
+ * playable.c - what the original runtime (RobotGame's KeyFrameSequence and
+ * AnimationBinder) can play: the rule, stated once (animc_clip_check_playable),
+ * and the pass that makes a valid clip follow it without changing what
+ * sampling it gives (animc_pass_playable).  FORMAT.md section 2.1 gives the
+ * reasons.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+#include "clip_internal.h"
+
+static void report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+		   const animc_channel *ch, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+		   const animc_channel *ch, const char *fmt, ...)
+{
+	char where[512], what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	animc_clip_where(clip, ch, where, sizeof where);
+	animc_diag_report(sink, severity, ch ? ch->line : clip->line, 0, "%s%s", where, what);
+}
+
+/*
+ * The first run of keys [*a, *b] (b > a) at one time, from key `from` on,
+ * that the original runtime can land on with a weight of 0 / 0: one that
+ * ends before the last key (a sample at that time may take a key of the
+ * run as the first of the pair), or one that starts the sequence above 0
+ * (a time before it takes keys 0 and 1).  A run ending at the last key is
+ * safe: from its time on, the last key is taken whole.
+ */
+static bool find_shared_run(const float *t, uint32_t n, uint32_t from, uint32_t *a, uint32_t *b)
+{
+	for (uint32_t i = from, j; i + 1 < n; i = j + 1) {
+		for (j = i; j + 1 < n && t[j + 1] == t[i]; j++)
+			;
+		if (j > i && (j < n - 1 || (i == 0 && t[0] > 0))) {
+			*a = i;
+			*b = j;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool is_too_dense(const animc_channel *ch)
+{
+	return (double)ch->duration_s / ch->key_interval_s > ANIMC_MAX_INTERVAL_STEPS;
+}
+
+animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity severity,
+				       animc_diag_sink *sink)
+{
+	unsigned breaches = 0;
+
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		const animc_channel *ch = &clip->channels[i];
+		uint32_t a, b;
+
+		if (ch->duration_s == 0) {
+			report(sink, severity, clip, ch,
+			       "Duration is 0: the original runtime, which loops by subtracting the "
+			       "Duration from the time, loops forever in Repeat mode");
+			breaches++;
+		} else if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
+			report(sink, severity, clip, ch,
+			       "Duration %g s is below %g s: the original runtime, which loops by "
+			       "subtracting the Duration from the time, hardly ever returns in Repeat mode",
+			       (double)ch->duration_s, (double)ANIMC_MIN_DURATION_S);
+			breaches++;
+		}
+		if (!ch->has_time && !(ch->key_interval_s > 0)) {
+			report(sink, severity, clip, ch,
+			       "uniform keys (HasTime false) with KeyInterval %g: the original runtime "
+			       "computes (int)(t / %g) and loops forever (both play modes)",
+			       (double)ch->key_interval_s, (double)ch->key_interval_s);
+			breaches++;
+		} else if (!ch->has_time && is_too_dense(ch)) {
+			report(sink, severity, clip, ch,
+			       "KeyInterval %g s against Duration %g s: the original runtime's loop "
+			       "over KeyInterval steps would run over %g times",
+			       (double)ch->key_interval_s, (double)ch->duration_s, ANIMC_MAX_INTERVAL_STEPS);
+			breaches++;
+		} else if (ch->has_time && ch->times_s &&
+			   find_shared_run(ch->times_s, ch->key_count, 0, &a, &b)) {
+			report(sink, severity, clip, ch,
+			       "keys %u and %u share the time %g s: the original runtime divides by "
+			       "their difference, 0, and gives NaN there", a, a + 1, (double)ch->times_s[a]);
+			breaches++;
+		}
+	}
+	return breaches ? ANIMC_ERR_INVALID : ANIMC_OK;
+}
+
+/* ---------------------------------------------------------------- the pass */
+
+/*
+ * The key animrt's sampling rule takes at time 0 (it takes one key whole
+ * there: no time lies before 0): with times, the original binary search;
+ * uniform keys key 0, or the last when KeyInterval is 0.
+ */
+static uint32_t key_at_zero(const animc_channel *ch)
+{
+	uint32_t last = ch->key_count - 1, lo = 0, hi = last;
+	const float *t = ch->times_s;
+
+	if (!ch->has_time || !t)
+		return ch->key_interval_s > 0 ? 0 : last;
+	if (0 >= t[last])
+		return last;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid] < 0)
+			lo = mid;
+		else if (t[mid] > 0)
+			hi = mid;
+		else
+			return mid;
+	}
+	return lo;
+}
+
+/* Keep the keys from[0..n) of a channel, in that order, at `times` (NULL:
+ * uniform).  New arrays come from the clip's arena. */
+static animc_status rebuild_keys(animc_clip *clip, animc_channel *ch, const float *times,
+				 const uint32_t *from, uint32_t n)
+{
+	float *new_times = NULL;
+
+	if (times) {
+		new_times = animc_clip_alloc_floats(clip, n);
+		if (!new_times)
+			return ANIMC_ERR_NOMEM;
+		memcpy(new_times, times, n * sizeof *new_times);
+	}
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		animc_track *t = &ch->tracks[k];
+		unsigned width = animc_track_width[k];
+		float *values;
+
+		if (!t->is_present || t->is_fixed)
+			continue;
+		values = animc_clip_alloc_values(clip, (animc_track_kind)k, n);
+		if (!values)
+			return ANIMC_ERR_NOMEM;
+		for (uint32_t i = 0; i < n; i++)
+			memcpy(&values[(size_t)i * width], &t->values[(size_t)from[i] * width],
+			       width * sizeof *values);
+		t->values = values;
+		t->value_count = n;
+	}
+	ch->key_count = n;
+	ch->has_time = times != NULL;
+	ch->times_s = new_times;
+	return ANIMC_OK;
+}
+
+/* A sequence of 0 s samples as its pose at 0 at every time: keep that key. */
+static animc_status hold_pose_at_zero(animc_clip *clip, animc_channel *ch)
+{
+	uint32_t key = key_at_zero(ch);
+
+	return rebuild_keys(clip, ch, NULL, &key, 1);
+}
+
+/* Uniform keys too dense for the original's loop: the same keys at explicit
+ * times, i * KeyInterval (as the loader's sampler computes them). */
+static animc_status give_times(animc_clip *clip, animc_channel *ch)
+{
+	float *times = animc_clip_alloc_floats(clip, ch->key_count);
+
+	if (!times)
+		return ANIMC_ERR_NOMEM;
+	for (uint32_t i = 0; i < ch->key_count; i++)
+		times[i] = (float)((double)i * ch->key_interval_s);
+	ch->times_s = times;
+	ch->has_time = true;
+	return ANIMC_OK;
+}
+
+/*
+ * Take apart the runs of keys at one time that find_shared_run finds.  Of
+ * a run at T, the first key moves to the float just below T (the keys
+ * between, which no sample reaches but by the search's chance, go), so
+ * the interpolation toward T and on from T is the one it was; a run that
+ * starts the sequence above 0 also gets a key at 0 holding its first value,
+ * which the loader held there already.  Where no float lies between T and
+ * the key before it (or T is 0), only the run's last key stays.  *split
+ * counts the runs.
+ */
+static animc_status split_shared_times(animc_clip *clip, animc_channel *ch, uint32_t *split)
+{
+	uint32_t n = ch->key_count, a, b, count = 0;
+	const float *t = ch->times_s;
+	float *times;
+	uint32_t *from;
+	animc_status status;
+
+	*split = 0;
+	if (!find_shared_run(t, n, 0, &a, &b))
+		return ANIMC_OK;
+	times = malloc(((size_t)n + 1) * sizeof *times);
+	from = malloc(((size_t)n + 1) * sizeof *from);
+	if (!times || !from) {
+		free(times);
+		free(from);
+		return ANIMC_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n;) {
+		if (!find_shared_run(t, n, i, &a, &b))
+			a = b = n;
+		for (; i < a; i++) {
+			times[count] = t[i];
+			from[count++] = i;
+		}
+		if (a == n)
+			break;
+		float at = t[a], before = nextafterf(at, 0.0f);
+
+		if (at > 0 && (count == 0 || before > times[count - 1])) {
+			if (count == 0 && before > 0) {
+				times[count] = 0;
+				from[count++] = a;
+			}
+			times[count] = before;
+			from[count++] = a;
+		}
+		times[count] = at;
+		from[count++] = b;
+		(*split)++;
+		i = b + 1;
+	}
+	status = rebuild_keys(clip, ch, times, from, count);
+	free(times);
+	free(from);
+	return status;
+}
+
+animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	float clip_was = clip->duration_s;
+	bool clip_short = !(clip->duration_s >= ANIMC_MIN_DURATION_S);
+	uint32_t short_count = 0, held = 0, split_count = 0;
+	const animc_channel *first_short = NULL, *first_split = NULL;
+	float first_split_time = 0;
+	animc_status status = ANIMC_OK;
+
+	if (clip_short)
+		clip->duration_s = ANIMC_MIN_DURATION_S;
+	for (uint32_t i = 0; i < clip->channel_count && status == ANIMC_OK; i++) {
+		animc_channel *ch = &clip->channels[i];
+		uint32_t split;
+
+		if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
+			if (ch->duration_s == 0 && ch->key_count > 1) {
+				status = hold_pose_at_zero(clip, ch);
+				held++;
+			}
+			ch->duration_s = ANIMC_MIN_DURATION_S;
+			if (!first_short)
+				first_short = ch;
+			short_count++;
+		}
+		if (status == ANIMC_OK && !ch->has_time && ch->key_count > 1 &&
+		    ch->key_interval_s > 0 && is_too_dense(ch)) {
+			status = give_times(clip, ch);
+			if (stats)
+				stats->channels_given_times++;
+		}
+		if (status == ANIMC_OK && ch->has_time && ch->times_s) {
+			float at = 0;
+			uint32_t a, b;
+
+			if (find_shared_run(ch->times_s, ch->key_count, 0, &a, &b))
+				at = ch->times_s[a];
+			status = split_shared_times(clip, ch, &split);
+			if (split) {
+				if (!first_split) {
+					first_split = ch;
+					first_split_time = at;
+				}
+				split_count++;
+				if (stats)
+					stats->shared_times_split += split;
+			}
+		}
+		/* Uniform keys left without a usable interval hold one key (more
+		 * would be an invalid clip); it spans the sequence. */
+		if (status == ANIMC_OK && !ch->has_time && (ch->key_count == 1 || !(ch->key_interval_s > 0))) {
+			if (ch->key_count > 1) {
+				uint32_t key = key_at_zero(ch);
+
+				status = rebuild_keys(clip, ch, NULL, &key, 1);
+			}
+			if (!(ch->key_interval_s > 0) || is_too_dense(ch)) {
+				ch->key_interval_s = ch->duration_s;
+				if (stats)
+					stats->intervals_set++;
+			}
+		}
+	}
+	if (status != ANIMC_OK)
+		return status;
+	if (stats)
+		stats->durations_lengthened += short_count + clip_short;
+	if (clip_short)
+		report(sink, ANIMC_WARNING, clip, NULL,
+		       "lasts %g s, less than the %g s the original runtime can play in a loop; written "
+		       "as lasting %g s%s", (double)clip_was, (double)ANIMC_MIN_DURATION_S,
+		       (double)ANIMC_MIN_DURATION_S,
+		       held ? " (sequences of 0 s hold their pose at 0)" : " (its pose does not change)");
+	else if (short_count)
+		report(sink, ANIMC_WARNING, clip, first_short,
+		       "%s less than the %g s the original runtime can play in a loop; written as "
+		       "lasting %g s%s", short_count == 1 ? "lasts" : "and other sequences last",
+		       (double)ANIMC_MIN_DURATION_S, (double)ANIMC_MIN_DURATION_S,
+		       held ? " (sequences of 0 s hold their pose at 0)" : "");
+	if (split_count)
+		report(sink, ANIMC_WARNING, clip, first_split,
+		       "keys share the time %g s%s, where the original runtime divides by 0; moved the "
+		       "earlier key one float step earlier (or dropped it where no float lies between)",
+		       (double)first_split_time,
+		       split_count > 1 ? " (and keys of more sequences share times)" : "");
+	return ANIMC_OK;
+}
