@@ -409,11 +409,14 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	/* A static model is normal in an art folder, a mistake on the command
 	 * line. */
 	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
+		const char *holds = set.holds[0] ? set.holds : "no animation";
+
 		if (job->is_explicit) {
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds no animation");
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds %s", holds);
 		} else {
 			r->status = BUILD_SKIPPED;
-			r->skip_reason = strdup("holds no animation");
+			if (asprintf(&r->skip_reason, "holds %s", holds) < 0)
+				r->skip_reason = NULL;
 		}
 		goto done;
 	}

@@ -188,12 +188,69 @@ static void a_failing_clip_writes_no_clip_of_its_source(void **state)
 	free(out);
 }
 
+/* A Content folder: fonts, game data and clip-split definitions are
+ * XnaContent documents too; a folder build skips them (listing each with
+ * its type under -v) and compiles the animation; named, each is an error. */
+static void content_folder_builds_its_animation_and_skips_the_rest(void **state)
+{
+	static const char *const others[][2] = {
+		{ "Fonts/Hud.spritefont", "'Microsoft.Xna.Framework.Content.Pipeline.Graphics.FontDescription'" },
+		{ "Data/Castle.xml", "'RolePlayingGameData.Map'" },
+		{ "Models/DudeClips.xml", "'SkinnedModelPipeline.AnimationDefinition'" },
+	};
+	char *out = test_tmpdir("content");
+	test_run r = test_animc("build", "-v", "-o", out, "testdata/content", NULL);
+
+	(void)state;
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "compiled 1, failed 0, skipped 4\n"));
+	char *wave = test_format("%s/Animations/Wave/Wave.xnb", out);
+	animrt_clip *clip;
+	assert_int_equal(animrt_open_file(wave, &clip, NULL), ANIMRT_OK);
+	assert_int_equal(clip->sequence_count, 1);
+	animrt_close(clip);
+	assert_int_equal(test_count_files(out), 1);
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		char *line = test_format("skipped testdata/content/%s (holds an XnaContent asset of type %s",
+					 others[i][0], others[i][1]);
+
+		if (!strstr(r.out, line))
+			fail_msg("no '%s' in\n%s", line, r.out);
+		free(line);
+	}
+	test_run_release(&r);
+
+	/* Without -v: silent skips, still exit 0. */
+	r = test_animc("build", "-o", out, "testdata/content", NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "skipped testdata"));
+	test_run_release(&r);
+
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		char *src = test_format("testdata/content/%s", others[i][0]);
+
+		r = test_animc("build", "-o", out, src, NULL);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, src));
+		assert_non_null(strstr(r.err, ": error: holds an XnaContent asset of type "));
+		assert_non_null(strstr(r.err, others[i][1]));
+		test_run_release(&r);
+		free(src);
+	}
+	assert_int_equal(test_count_files(out), 1);
+	free(wave);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
 	cmocka_unit_test(design_example_compiles_to_two_turns),
 	cmocka_unit_test(design_example_relative_to_the_grund_rest_pose),
 	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
 	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
+	cmocka_unit_test(content_folder_builds_its_animation_and_skips_the_rest),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -191,6 +191,8 @@ typedef struct xna {
 	animc_clip *seq_clip;
 	animc_rg_sequence seq;
 	bool seq_count_seen;
+	/* The <Asset> type, when it is not one of the types above. */
+	char other_type[160];
 } xna;
 
 static animc_xml_action fail_at(xna *x, animc_status status, uint32_t line, uint32_t column,
@@ -613,9 +615,10 @@ static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
 		size_t prefix_len = (size_t)(colon - type);
 		const char *uri;
 
-		if (prefix_len >= sizeof prefix)
-			return fail(x, ANIMC_ERR_UNSUPPORTED, el, "unsupported asset type '%.*s'",
-				    ANIMC_XML_QUOTE_LEN(len), type);
+		if (prefix_len >= sizeof prefix) {
+			snprintf(x->other_type, sizeof x->other_type, "%.*s", ANIMC_XML_QUOTE_LEN(len), type);
+			return stop(x, ANIMC_ERR_NOT_FOUND);
+		}
 		memcpy(prefix, type, prefix_len);
 		prefix[prefix_len] = '\0';
 		uri = alias_uri(x, el, prefix);
@@ -631,10 +634,12 @@ static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
 	for (int t = A_NONE + 1; t < A_COUNT; t++)
 		if (strcmp(full, asset_names[t]) == 0)
 			x->type = (asset_type)t;
-	if (x->type == A_NONE)
-		return fail(x, ANIMC_ERR_UNSUPPORTED, el,
-			    "unsupported asset type '%s'; the supported types are %s, %s, %s and %s",
-			    full, asset_names[1], asset_names[2], asset_names[3], asset_names[4]);
+	/* A Content folder holds fonts, game data, clip-split definitions...:
+	 * not animation, as a texture is not (the caller skips or refuses). */
+	if (x->type == A_NONE) {
+		snprintf(x->other_type, sizeof x->other_type, "%.150s", full);
+		return stop(x, ANIMC_ERR_NOT_FOUND);
+	}
 	if (x->type == A_SEQUENCE) {
 		x->seq_clip = animc_clip_create("");
 		if (!x->seq_clip)
@@ -1145,6 +1150,10 @@ static animc_status import_xna(const animc_import_request *req, animc_clip_set *
 		animc_clip_set_release(out);
 		memset(out, 0, sizeof *out);
 	}
+	if (status == ANIMC_ERR_NOT_FOUND && x.other_type[0])
+		snprintf(out->holds, sizeof out->holds,
+			 "an XnaContent asset of type '%s', not an animation type animc compiles",
+			 x.other_type);
 	return status;
 }
 

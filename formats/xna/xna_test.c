@@ -416,7 +416,6 @@ static void errors_point_at_the_element(void **state)
 		{ XML "<XnaContent>\n</XnaContent>", ANIMC_ERR_PARSE, 2, 0 },
 		{ XML "<XnaContent>\n<Asset/>\n</XnaContent>", ANIMC_ERR_PARSE, 3, 9 },
 		{ XML "<XnaContent><Asset Type=\"A:B\"/></XnaContent>", ANIMC_ERR_PARSE, 2, 32 },
-		{ XML "<XnaContent><Asset Type=\"Foo\"/></XnaContent>", ANIMC_ERR_UNSUPPORTED, 2, 32 },
 		{ XML "<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\" Null=\"true\"/></XnaContent>",
 		  ANIMC_ERR_INVALID, 2, 76 },
 		{ XML "<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\"/>\n"
@@ -502,6 +501,51 @@ static void content_beats_the_animation_extension(void **state)
 	assert_ptr_equal(animc_importer_by_name("xna"), &animc_importer_xna);
 }
 
+/* A Content folder's other documents: fonts, game data, clip-split
+ * definitions.  Not animation: ANIMC_ERR_NOT_FOUND and no error (the caller
+ * skips or refuses), the full type name for its messages. */
+static void other_asset_types_hold_no_animation(void **state)
+{
+	static const struct {
+		const char *doc, *type;
+	} cases[] = {
+		{ XML "<XnaContent xmlns:Graphics=\"Microsoft.Xna.Framework.Content.Pipeline.Graphics\">\n"
+		  "<Asset Type=\"Graphics:FontDescription\"><FontName>Kootenay</FontName><Size>14</Size>"
+		  "</Asset></XnaContent>",
+		  "Microsoft.Xna.Framework.Content.Pipeline.Graphics.FontDescription" },
+		{ XML "<XnaContent>\n<Asset Type=\"RolePlayingGameData.Map\"><Name>Castle</Name>"
+		  "<Unterminated></Asset></XnaContent>",   /* not read past <Asset> */
+		  "RolePlayingGameData.Map" },
+		{ XML "<XnaContent xmlns:P=\"SkinnedModelPipeline\"><Asset Type=\" P:AnimationDefinition \">"
+		  "<originalClipName>Take 001</originalClipName></Asset></XnaContent>",
+		  "SkinnedModelPipeline.AnimationDefinition" },
+		{ XML "<XnaContent><Asset Type=\"System.Collections.Generic.List[System.String]\">"
+		  "<Item>a</Item></Asset></XnaContent>",
+		  "System.Collections.Generic.List[System.String]" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		imported r = import_str(cases[i].doc);
+
+		if (r.status != ANIMC_ERR_NOT_FOUND)
+			fail_msg("case %zu: status %s", i, animc_status_string(r.status));
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+		assert_int_equal(r.set.count, 0);
+		char *want = test_format("type '%s'", cases[i].type);
+		if (!strstr(r.set.holds, want))
+			fail_msg("case %zu: holds '%s', expected it to name %s", i, r.set.holds, want);
+		free(want);
+		release(&r);
+	}
+	/* An animation type stays one, and a broken document an error. */
+	imported r = import_str(XML "<XnaContent><Asset Type=\"Nope:Map\"/></XnaContent>");
+	assert_int_equal(r.status, ANIMC_ERR_PARSE);
+	assert_string_equal(r.set.holds, "");
+	release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keyframes_split_into_one_channel_per_bone),
 	cmocka_unit_test(unsorted_keys_are_sorted_with_a_warning_naming_the_bone),
@@ -513,6 +557,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
 	cmocka_unit_test(errors_point_at_the_element),
+	cmocka_unit_test(other_asset_types_hold_no_animation),
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
 	cmocka_unit_test(content_beats_the_animation_extension),
 };

@@ -81,7 +81,9 @@ typedef struct animc_importer {
 	 * Import every clip of the source into `out` (empty on entry).  Errors
 	 * are reported to `sink` with line and column where the source has
 	 * them.  ANIMC_ERR_NOT_FOUND means the source is of this format but
-	 * holds no animation.
+	 * holds no animation (a static model, an XnaContent font): no error is
+	 * reported, and out->holds may say what it holds instead.  The clips
+	 * of a set have distinct names (animc_clip_set_name_unique).
 	 */
 	animc_status (*import)(const animc_import_request *request, animc_clip_set *out,
 			       animc_diag_sink *sink);

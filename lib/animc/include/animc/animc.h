@@ -211,6 +211,11 @@ typedef struct animc_clip_set {
 	uint32_t count;
 	uint32_t capacity;
 	bool is_single_asset; /* the source's asset is one clip: output is <stem>.xnb */
+	/* When an import finds no animation (ANIMC_ERR_NOT_FOUND): what the
+	 * source holds instead, as the object of "holds ...", for messages
+	 * ("an XnaContent asset of type 'Graphics.FontDescription', not
+	 * animation"); "" when the importer does not say. */
+	char holds[256];
 } animc_clip_set;
 
 /* Takes ownership of `clip` (destroyed on failure too). */
