@@ -1,7 +1,8 @@
 /*
  * fuzz_check.h - what every importer fuzz target asks beyond "no crash":
  * each clip that imports and processes must serialise, and the loader must
- * accept what was written.  Header-only, for the fuzz targets alone.
+ * accept what was written; a valid clip the passes could not make playable
+ * is a finding too.  Header-only, for the fuzz targets alone.
  */
 #ifndef ANIMC_FORMATS_FUZZ_CHECK_H
 #define ANIMC_FORMATS_FUZZ_CHECK_H
@@ -19,8 +20,17 @@ static inline void animc_fuzz_check_set(animc_clip_set *set, const animc_process
 		size_t xnb_size;
 		animrt_clip *clip;
 
-		if (animc_clip_process(set->clips[i], options, sink, NULL) != ANIMC_OK)
+		if (animc_clip_process(set->clips[i], options, sink, NULL) != ANIMC_OK) {
+			animc_validate_options writable = { ANIMC_STAGE_WRITABLE, false };
+
+			/* A valid clip the passes left unplayable: the repair failed.
+			 * (Exact mode passes a RobotGame source through untouched.) */
+			if (!(options && options->exact && set->clips[i]->is_sequence_source) &&
+			    animc_clip_validate(set->clips[i], &writable, NULL) == ANIMC_OK &&
+			    animc_clip_check_playable(set->clips[i], ANIMC_ERROR, NULL) != ANIMC_OK)
+				abort();
 			continue;
+		}
 		if (animc_xnb_write(set->clips[i], NULL, &xnb, &xnb_size, sink) != ANIMC_OK)
 			abort();   /* a processed clip always writes */
 		if (animrt_open(xnb, xnb_size, &clip, NULL) != ANIMRT_OK)

@@ -252,7 +252,7 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 	bool clip_short = !(clip->duration_s >= ANIMC_MIN_DURATION_S);
 	uint32_t short_count = 0, held = 0, split_count = 0;
 	const animc_channel *first_short = NULL, *first_split = NULL;
-	float first_split_time = 0;
+	float first_split_time = 0, first_short_was = 0;
 	animc_status status = ANIMC_OK;
 
 	if (clip_short)
@@ -262,13 +262,15 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 		uint32_t split;
 
 		if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
+			if (!first_short) {
+				first_short = ch;
+				first_short_was = ch->duration_s;
+			}
 			if (ch->duration_s == 0 && ch->key_count > 1) {
 				status = hold_pose_at_zero(clip, ch);
 				held++;
 			}
 			ch->duration_s = ANIMC_MIN_DURATION_S;
-			if (!first_short)
-				first_short = ch;
 			short_count++;
 		}
 		if (status == ANIMC_OK && !ch->has_time && ch->key_count > 1 &&
@@ -321,15 +323,15 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 		       held ? " (sequences of 0 s hold their pose at 0)" : " (its pose does not change)");
 	else if (short_count)
 		report(sink, ANIMC_WARNING, clip, first_short,
-		       "%s less than the %g s the original runtime can play in a loop; written as "
-		       "lasting %g s%s", short_count == 1 ? "lasts" : "and other sequences last",
+		       "lasts %g s%s less than the %g s the original runtime can play in a loop; "
+		       "written as lasting %g s%s", (double)first_short_was,
+		       short_count > 1 ? ", as more sequences do," : ",",
 		       (double)ANIMC_MIN_DURATION_S, (double)ANIMC_MIN_DURATION_S,
 		       held ? " (sequences of 0 s hold their pose at 0)" : "");
 	if (split_count)
 		report(sink, ANIMC_WARNING, clip, first_split,
 		       "keys share the time %g s%s, where the original runtime divides by 0; moved the "
 		       "earlier key one float step earlier (or dropped it where no float lies between)",
-		       (double)first_split_time,
-		       split_count > 1 ? " (and keys of more sequences share times)" : "");
+		       (double)first_split_time, split_count > 1 ? " (as in more sequences)" : "");
 	return ANIMC_OK;
 }
