@@ -11,7 +11,7 @@
 static void help(FILE *out)
 {
 	fprintf(out,
-		"usage: animc batch < REQUESTS\n"
+		"usage: animc batch [--reader-name NAME]... < REQUESTS\n"
 		"\n"
 		"Run many 'dump' and 'sample' commands in this one process.  Each line of\n"
 		"standard input is one command line, its words separated by tabs, for example\n"
@@ -24,7 +24,9 @@ static void help(FILE *out)
 		"reported naming its number, and the next lines still run.\n"
 		"\n"
 		"options:\n"
-		"  -h, --help  show this help\n"
+		"  --reader-name NAME  given to every dump and sample line: also take files\n"
+		"                      whose type reader is NAME; repeatable\n"
+		"  -h, --help          show this help\n"
 		"\n"
 		"exit status: 0 every line succeeded, 1 some line failed, 2 usage error.\n");
 }
@@ -64,12 +66,31 @@ static int run(int argc, char **argv)
 	unsigned long number = 0;
 	int status = ANIMC_EXIT_OK;
 
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		help(stdout);
-		return ANIMC_EXIT_OK;
+	/* --reader-name NAME pairs, passed on to every line. */
+	char **readers = calloc((size_t)argc + 1, sizeof *readers);
+	int reader_words = 0;
+
+	if (!readers) {
+		fprintf(stderr, "animc batch: error: out of memory\n");
+		return ANIMC_EXIT_FAILED;
 	}
-	if (argc != 1)
-		return cli_usage_error("batch", "no arguments: the commands come on standard input");
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			help(stdout);
+			free(readers);
+			return ANIMC_EXIT_OK;
+		}
+		if (strcmp(argv[i], "--reader-name") == 0 && i + 1 < argc) {
+			readers[reader_words++] = argv[i];
+			readers[reader_words++] = argv[++i];
+			continue;
+		}
+		free(readers);
+		if (strcmp(argv[i], "--reader-name") == 0)
+			return cli_usage_error("batch", "option '--reader-name' needs a value");
+		return cli_usage_error("batch", "unknown argument '%s': the commands come on standard "
+				       "input", argv[i]);
+	}
 	while ((len = getline(&line, &capacity, stdin)) >= 0) {
 		const animc_command *cmd;
 		char **words;
@@ -84,17 +105,23 @@ static int run(int argc, char **argv)
 		count = 1;
 		for (ssize_t i = 0; i < len; i++)
 			count += line[i] == '\t';
-		words = calloc((size_t)count + 1, sizeof *words);
+		words = calloc((size_t)count + (size_t)reader_words + 1, sizeof *words);
 		if (!words) {
 			fprintf(stderr, "animc batch: error: out of memory\n");
 			status = ANIMC_EXIT_FAILED;
 			break;
 		}
 		count = split_tabs(line, words, count);
+		/* The command word, then the batch's --reader-name options, then the line's. */
+		memmove(words + 1 + reader_words, words + 1, (size_t)(count - 1) * sizeof *words);
+		for (int i = 0; i < reader_words; i++)
+			words[1 + i] = readers[i];
+		count += reader_words;
 		cmd = batch_command(words[0]);
 		if (!cmd) {
-			fprintf(stderr, "animc batch: line %lu: '%s' is not a command a batch runs "
-				"(dump, sample)\n", number, words[0]);
+			fprintf(stderr, "animc batch: line %lu: '", number);
+			cli_print_escaped(stderr, words[0], 0);
+			fprintf(stderr, "' is not a command a batch runs (dump, sample)\n");
 			rc = ANIMC_EXIT_FAILED;
 		} else {
 			rc = cmd->run(count, words);
@@ -108,6 +135,7 @@ static int run(int argc, char **argv)
 		fflush(stdout);
 	}
 	free(line);
+	free(readers);
 	return status;
 }
 

@@ -62,6 +62,41 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return ANIMC_EXIT_USAGE;
 }
 
+bool cli_readers_add(cli_readers *readers, const char *command, const char *name)
+{
+	if (!name[0]) {
+		cli_usage_error(command, "--reader-name is empty");
+		return false;
+	}
+	if (readers->options.reader_name_count == CLI_MAX_READER_NAMES) {
+		cli_usage_error(command, "more than %d --reader-name options", CLI_MAX_READER_NAMES);
+		return false;
+	}
+	readers->names[readers->options.reader_name_count++] = name;
+	readers->options.reader_names = readers->names;
+	return true;
+}
+
+animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
+{
+	animrt_clip *clip;
+	animrt_error err;
+
+	if (animrt_open_file_with(path, readers ? &readers->options : NULL, &clip, &err) == ANIMRT_OK)
+		return clip;
+	/* The message may quote a bone name from the file. */
+	cli_print_escaped(stderr, path, 0);
+	fputs(": error: ", stderr);
+	cli_print_escaped(stderr, err.message, 0);
+	fputc('\n', stderr);
+	if (err.status == ANIMRT_ERR_CONTENT) {
+		cli_print_escaped(stderr, path, 0);
+		fputs(": note: a clip written with 'animc build --reader-name NAME' is read with "
+		      "--reader-name NAME\n", stderr);
+	}
+	return NULL;
+}
+
 void cli_format_float(float f, char *buf, size_t size)
 {
 	char fixed[64] = "";
@@ -94,6 +129,84 @@ void cli_format_float(float f, char *buf, size_t size)
 		if (strlen(fixed) <= strlen(buf))
 			snprintf(buf, size, "%s", fixed);
 	}
+}
+
+/*
+ * One unit of `s` at `p` for a person's terminal, into piece[16]: a whole
+ * UTF-8 character (shortest form, no surrogates) as it is unless it is a
+ * control character, else one byte escaped.  Returns the bytes of `s` used;
+ * *len is the length of the piece.
+ */
+static size_t escape_unit(const unsigned char *p, char piece[16], size_t *len)
+{
+	unsigned char c = p[0];
+	uint32_t cp;
+	size_t n, i;
+
+	if (c == '\\' || c < 0x20 || c == 0x7F) {
+		const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" :
+				    c == '\\' ? "\\\\" : NULL;
+
+		*len = named ? (size_t)snprintf(piece, 16, "%s", named) : (size_t)snprintf(piece, 16, "\\x%02x", c);
+		return 1;
+	}
+	if (c < 0x80) {
+		piece[0] = (char)c;
+		*len = 1;
+		return 1;
+	}
+	n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? (c <= 0xEF ? 3 : 0) : c >= 0xC2 ? 2 : 0;
+	cp = n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			break;
+		cp = cp << 6 | (p[i] & 0x3Fu);
+	}
+	if (n == 0 || i < n || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF)) {
+		*len = (size_t)snprintf(piece, 16, "\\x%02x", c);
+		return 1;
+	}
+	if (cp <= 0x9F) {
+		*len = (size_t)snprintf(piece, 16, "\\u%04x", (unsigned)cp);
+		return n;
+	}
+	memcpy(piece, p, n);
+	*len = n;
+	return n;
+}
+
+size_t cli_print_escaped(FILE *out, const char *s, size_t width)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t printed = 0, len;
+	char piece[16];
+
+	while (*p) {
+		p += escape_unit(p, piece, &len);
+		fwrite(piece, 1, len, out);
+		printed += len;
+	}
+	for (; printed < width; printed++)
+		fputc(' ', out);
+	return printed;
+}
+
+size_t cli_escape(char *buf, size_t size, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used = 0, len;
+	char piece[16];
+
+	while (*p) {
+		p += escape_unit(p, piece, &len);
+		if (size && used < size - 1)
+			memcpy(buf + used, piece, len < size - 1 - used ? len : size - 1 - used);
+		used += len;
+	}
+	if (size)
+		buf[used < size - 1 ? used : size - 1] = '\0';
+	return used;
 }
 
 void json_float(FILE *out, float f)

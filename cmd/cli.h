@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include <animc/animc_formats.h>
+#include <animc/animrt.h>
 
 /* Exit statuses, as documented in README.md and --help. */
 enum {
@@ -52,6 +53,25 @@ void cli_fputs_escaped(const char *s, FILE *out);
 /* An animc_diag_fn printing "path:line:col: severity: message", control
  * characters escaped. */
 void cli_print_diag(void *printer, const animc_diag *diag);
+
+/* ------------------------------------------------------- compiled files */
+
+/* --reader-name NAME of the reading commands (dump, sample): type reader
+ * names taken beside the default (a type part ending in AnimationReader).
+ * The names are argv's; at most CLI_MAX_READER_NAMES. */
+#define CLI_MAX_READER_NAMES 16
+typedef struct cli_readers {
+	const char *names[CLI_MAX_READER_NAMES];
+	animrt_open_options options;
+} cli_readers;
+
+/* Add a --reader-name; false (a usage error printed for `command`) when
+ * there are too many or the name is empty. */
+bool cli_readers_add(cli_readers *readers, const char *command, const char *name);
+
+/* Open a compiled clip taking `readers` (may be NULL); NULL after printing
+ * "path: error: ..." (with a hint for a reader the options do not take). */
+animrt_clip *cli_clip_open(const char *path, const cli_readers *readers);
 
 /* ----------------------------------------------------------------- files */
 
@@ -130,6 +150,23 @@ const char *cli_basename(const char *path);
 size_t cli_stem_length(const char *name);
 /* Join with '/' into a new malloc()ed string; NULL parts are skipped. */
 char *cli_path_join(const char *a, const char *b, const char *c);
+
+/* ------------------------------------------------------------ human text */
+
+/*
+ * Names as they may be shown to a person (tables, progress lines): control
+ * characters (C0, DEL, and the C1 range U+0080..U+009F) and bytes that are
+ * not UTF-8 escaped C-style (\n \t \r \x1b \u0085 \xff), a backslash as
+ * \\, so that nothing in a name moves the cursor, clears the screen or
+ * colours the terminal.  Everything else, UTF-8 included, is printed as it
+ * is.  JSON has its own escaping (json_string).
+ */
+/* Print `s` escaped, left-aligned and padded with spaces to at least
+ * `width` bytes (0: no padding); returns the bytes printed. */
+size_t cli_print_escaped(FILE *out, const char *s, size_t width);
+/* The same into buf, snprintf-style: always NUL-terminated (when size > 0),
+ * returns the length the whole escaped text needs. */
+size_t cli_escape(char *buf, size_t size, const char *s);
 
 /* ----------------------------------------------------------------- JSON */
 

@@ -12,16 +12,24 @@
 static void help(FILE *out)
 {
 	fprintf(out,
-		"usage: animc dump [--json] FILE\n"
+		"usage: animc dump [--json] [--reader-name NAME] FILE\n"
 		"\n"
 		"Check a compiled file (.xnb or .xnb.zst) with the animc loader and print it:\n"
 		"a table by default (per bone: keys, flags, duration), or with --json the JSON\n"
 		"view of FORMAT.md section 4 (floats print as the shortest text that reads\n"
-		"back as the same float32).\n"
+		"back as the same float32).  Control characters in names are escaped in the\n"
+		"table (\\n, \\x1b, ...).\n"
+		"\n"
+		"The file's type reader must be an animation reader: one whose type name ends\n"
+		"in AnimationReader (the original RobotGame reader does), or one given with\n"
+		"--reader-name.  Other XNA content (textures, fonts, ...) is refused, naming\n"
+		"its reader.\n"
 		"\n"
 		"options:\n"
-		"  --json      print JSON\n"
-		"  -h, --help  show this help\n"
+		"  --json              print JSON\n"
+		"  --reader-name NAME  also take files whose type reader is NAME, whole or its\n"
+		"                      type part (before the first comma); repeatable\n"
+		"  -h, --help          show this help\n"
 		"\n"
 		"exit status: 0 printed, 1 the file is unreadable or damaged (the message names\n"
 		"the byte offset), 2 usage error.\n");
@@ -81,9 +89,12 @@ static void print_table(const char *path, const animrt_clip *clip)
 	const animrt_container *c = &clip->container;
 	char duration[32], interval[32];
 
-	printf("%s: XNB v%u, platform '%c', %u bytes%s\n", path, c->format_version, c->platform,
+	cli_print_escaped(stdout, path, 0);
+	printf(": XNB v%u, platform '%c', %u bytes%s\n", c->format_version, c->platform,
 	       c->file_size_bytes, c->is_zstd ? " (in a zstd frame)" : "");
-	printf("reader: %s (version %d)\n", c->reader, c->reader_version);
+	printf("reader: ");
+	cli_print_escaped(stdout, c->reader, 0);
+	printf(" (version %d)\n", c->reader_version);
 	cli_format_float(clip->duration_s, duration, sizeof duration);
 	printf("duration: %s s, %u sequences\n\n", duration, clip->sequence_count);
 	printf("  %-24s %6s %9s %9s  %-7s %-6s %-6s %-6s\n", "bone", "keys", "duration", "interval",
@@ -93,7 +104,9 @@ static void print_table(const char *path, const animrt_clip *clip)
 
 		cli_format_float(s->duration_s, duration, sizeof duration);
 		cli_format_float(s->key_interval_s, interval, sizeof interval);
-		printf("  %-24s %6u %9s %9s  %-7s %-6s %-6s %-6s\n", s->bone, s->key_count, duration,
+		printf("  ");
+		cli_print_escaped(stdout, s->bone, 24);
+		printf(" %6u %9s %9s  %-7s %-6s %-6s %-6s\n", s->key_count, duration,
 		       s->has_time ? "-" : interval, s->has_time ? "times" : "uniform",
 		       track_state(s->has_translation, s->is_fixed_translation),
 		       track_state(s->has_rotation, s->is_fixed_rotation),
@@ -105,32 +118,37 @@ static int run(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "reader-name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	cli_readers readers = { 0 };
 	bool json = false;
 	animrt_clip *clip;
-	animrt_error err;
 	int c;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		if (c == 'j') {
 			json = true;
+		} else if (c == 'n') {
+			if (!cli_readers_add(&readers, "dump", optarg))
+				return ANIMC_EXIT_USAGE;
 		} else if (c == 'h') {
 			help(stdout);
 			return ANIMC_EXIT_OK;
+		} else if (c == ':') {
+			return cli_usage_error("dump", "option '%s' needs a value", argv[optind - 1]);
 		} else {
 			return cli_usage_error("dump", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("dump", "give exactly one compiled file");
-	if (animrt_open_file(argv[optind], &clip, &err) != ANIMRT_OK) {
-		fprintf(stderr, "%s: error: %s\n", argv[optind], err.message);
+	clip = cli_clip_open(argv[optind], &readers);
+	if (!clip)
 		return ANIMC_EXIT_FAILED;
-	}
 	if (json)
 		print_json(clip);
 	else

@@ -38,6 +38,8 @@ static void help(FILE *out)
 		"                   one object per line and time\n"
 		"  --blend OTHER    crossfade toward the compiled clip OTHER\n"
 		"  --weight W       crossfade weight, 0 to 1 (with --blend)\n"
+		"  --reader-name NAME  also take files whose type reader is NAME (as for\n"
+		"                   animc dump); repeatable\n"
 		"  -h, --help       show this help\n"
 		"\n"
 		"exit status: 0 printed, 1 a file is unreadable or damaged (the message names\n"
@@ -87,27 +89,17 @@ static void print_table(const char *title, float time_s, bool repeat, const char
 	char t[32];
 
 	cli_format_float(time_s, t, sizeof t);
-	printf("%s at %s s (%s): %u bones\n", title, t, repeat ? "repeat" : "once", pose->bone_count);
+	cli_print_escaped(stdout, title, 0);
+	printf(" at %s s (%s): %u bones\n", t, repeat ? "repeat" : "once", pose->bone_count);
 	printf("  %-24s%33s %44s %33s\n", "bone", "translation", "rotation", "scale");
 	for (uint32_t i = 0; i < pose->bone_count; i++) {
-		printf("  %-24s", names[i]);
+		printf("  ");
+		cli_print_escaped(stdout, names[i], 24);
 		print_floats(pose->translation + 3 * (size_t)i, 3);
 		print_floats(pose->rotation + 4 * (size_t)i, 4);
 		print_floats(pose->scale + 3 * (size_t)i, 3);
 		printf("\n");
 	}
-}
-
-static animrt_clip *open_clip(const char *path)
-{
-	animrt_clip *clip;
-	animrt_error err;
-
-	if (animrt_open_file(path, &clip, &err) != ANIMRT_OK) {
-		fprintf(stderr, "%s: error: %s\n", path, err.message);
-		return NULL;
-	}
-	return clip;
 }
 
 static bool has_name(const char *const *names, uint32_t count, const char *name)
@@ -212,10 +204,12 @@ static int run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "blend", required_argument, NULL, 'b' },
 		{ "weight", required_argument, NULL, 'w' },
+		{ "reader-name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	sample_args a = { .weight = NAN };
+	cli_readers readers = { 0 };
 	float *times = calloc((size_t)argc + 1, sizeof *times);
 	animrt_clip *clip = NULL, *other = NULL;
 	int status = ANIMC_EXIT_USAGE, c;
@@ -239,6 +233,9 @@ static int run(int argc, char **argv)
 			a.json = true;
 		} else if (c == 'b') {
 			a.other_path = optarg;
+		} else if (c == 'n') {
+			if (!cli_readers_add(&readers, "sample", optarg))
+				goto out;
 		} else if (c == 'w') {
 			if (!parse_float(optarg, &a.weight) || a.weight < 0 || a.weight > 1) {
 				cli_usage_error("sample", "--weight '%s' is not a number from 0 to 1", optarg);
@@ -248,7 +245,7 @@ static int run(int argc, char **argv)
 			help(stdout);
 			status = ANIMC_EXIT_OK;
 			goto out;
-		} else if (optopt == 't' || optopt == 'b' || optopt == 'w') {
+		} else if (optopt == 't' || optopt == 'b' || optopt == 'w' || optopt == 'n') {
 			cli_usage_error("sample", "option '%s' needs a value", argv[optind - 1]);
 			goto out;
 		} else {
@@ -275,11 +272,11 @@ static int run(int argc, char **argv)
 	a.path = argv[optind];
 	a.times = times;
 	status = ANIMC_EXIT_FAILED;
-	clip = open_clip(a.path);
+	clip = cli_clip_open(a.path, &readers);
 	if (!clip)
 		goto out;
 	if (a.other_path) {
-		other = open_clip(a.other_path);
+		other = cli_clip_open(a.other_path, &readers);
 		if (!other)
 			goto out;
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <animc/animrt.h>
+#include "cli.h"
 #include "test_support.h"
 
 #define SAMPLE "testdata/sample"
@@ -58,6 +59,11 @@ static void usage_errors_exit_2(void **state)
 		{ "build", SAMPLE, "-o", NULL },                          /* -o without a value */
 		{ "dump", NULL },
 		{ "dump", "a.xnb", "b.xnb", NULL },
+		{ "dump", "a.xnb", "--reader-name", NULL },
+		{ "dump", "--reader-name", "", "a.xnb", NULL },
+		{ "sample", "--time", "0", "a.xnb", "--reader-name", NULL },
+		{ "batch", "--reader-name", NULL },
+		{ "batch", "a.xnb", NULL },
 	};
 
 	(void)state;
@@ -244,9 +250,43 @@ static void options_reach_the_file(void **state)
 	uint8_t *bytes = test_read_file(xnb, &size);
 	assert_int_equal(bytes[3], 'x');
 	free(bytes);
-	assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+	/* Not an AnimationReader by name: the caller says it takes it. */
+	const char *names[] = { "Game.Reader" };
+	animrt_open_options takes = { names, 1, false };
+	assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_ERR_CONTENT);
+	assert_int_equal(animrt_open_file_with(xnb, &takes, &clip, NULL), ANIMRT_OK);
 	assert_string_equal(clip->container.reader, "Game.Reader, Game");
 	animrt_close(clip);
+	/* So do dump, sample and batch, given --reader-name. */
+	r = test_animc("dump", xnb, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "error: byte 11: holds Game.Reader, not an AnimationSequence"));
+	assert_non_null(strstr(r.err, "--reader-name"));
+	test_run_release(&r);
+	r = test_animc("dump", "--reader-name", "Game.Reader", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "reader: Game.Reader, Game"));
+	test_run_release(&r);
+	r = test_animc("sample", "--time", "0.5", xnb, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	r = test_animc("sample", "--reader-name", "Game.Reader, Game", "--time", "0.5", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Cab"));
+	test_run_release(&r);
+	char *requests = test_format("%s/requests", out), *line = test_format("dump\t--json\t%s\n", xnb);
+	assert_true(test_write_file(requests, line, strlen(line)));
+	const char *plain[] = { test_animc_path(), "batch", NULL };
+	const char *named[] = { test_animc_path(), "batch", "--reader-name", "Game.Reader", NULL };
+	r = test_execv_stdin(plain, requests);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	r = test_execv_stdin(named, requests);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"reader\": \"Game.Reader, Game\""));
+	test_run_release(&r);
+	free(requests);
+	free(line);
 
 	r = test_animc("build", "-q", "--compress", "zstd", "-o", out,
 		       "testdata/sample/Crane/Turn.Animation", NULL);
@@ -301,6 +341,99 @@ static void dump_reports_damage_with_the_offset(void **state)
 	free(dir);
 }
 
+/* Other XNA content is refused by name, before its bytes are read as a clip. */
+static void dump_refuses_other_content_naming_its_reader(void **state)
+{
+	static const char *const files[][2] = {
+		{ "testdata/fuzz/loader/other-vector2.xnb", "Microsoft.Xna.Framework.Content.Vector2Reader" },
+		{ "testdata/fuzz/loader/other-texture2d.xnb", "Microsoft.Xna.Framework.Content.Texture2DReader" },
+		{ "testdata/fuzz/loader/other-model-head.xnb", "Microsoft.Xna.Framework.Content.ModelReader" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *want = test_format("%s: error: byte 11: holds %s, not an AnimationSequence", files[i][0],
+					 files[i][1]);
+		test_run r = test_animc("dump", "--json", files[i][0], NULL);
+
+		assert_int_equal(r.status, 1);
+		assert_string_equal(r.out, "");
+		if (!strstr(r.err, want))
+			fail_msg("no '%s' in '%s'", want, r.err);
+		test_run_release(&r);
+		r = test_animc("sample", "--time", "1", files[i][0], NULL);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, want));
+		test_run_release(&r);
+		free(want);
+	}
+}
+
+static void escaping_makes_names_safe_for_a_terminal(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "L Calf", "L Calf" },
+		{ "a\nb\tc\rd", "a\\nb\\tc\\rd" },
+		{ "\x1b[2J\x1b]0;pwned\x07", "\\x1b[2J\\x1b]0;pwned\\x07" },
+		{ "del\x7f", "del\\x7f" },
+		{ "C:\\art", "C:\\\\art" },
+		{ "Bras\xc3\xa9 \xe2\x82\xac \xf0\x9f\xa6\xb4", "Bras\xc3\xa9 \xe2\x82\xac \xf0\x9f\xa6\xb4" },
+		{ "c1 \xc2\x9b" "2J", "c1 \\u009b2J" },      /* U+009B, CSI to some terminals */
+		{ "bad \xff \xc3", "bad \\xff \\xc3" },
+		{ "overlong \xc0\x80 \xe0\x80\x80", "overlong \\xc0\\x80 \\xe0\\x80\\x80" },
+		{ "surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80" },
+		{ "beyond \xf4\x90\x80\x80", "beyond \\xf4\\x90\\x80\\x80" },
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t need = cli_escape(buf, sizeof buf, cases[i][0]);
+
+		assert_string_equal(buf, cases[i][1]);
+		assert_int_equal(need, strlen(cases[i][1]));
+	}
+	/* Too small a buffer: cut, terminated, and the length needed said. */
+	assert_int_equal(cli_escape(buf, 4, "a\nbc"), 5);
+	assert_string_equal(buf, "a\\n");
+	assert_int_equal(cli_escape(NULL, 0, "\x1b"), 4);
+}
+
+/* A bone name holding a newline and terminal escapes: dump and sample
+ * tables print it escaped; JSON escapes it its own way. */
+static void tables_escape_control_characters_in_names(void **state)
+{
+	static const char evil[] = "Evil\n\x1b[2J\x1b[31mRed";
+	char *dir = test_tmpdir("cli-escape");
+	char *xnb = test_format("%s/evil.xnb", dir);
+	animc_clip *clip = animc_clip_create("");
+	uint8_t *bytes;
+	size_t size;
+
+	(void)state;
+	clip->duration_s = 1;
+	uint32_t ch = test_add_channel(clip, evil, 1, NULL, 1, 1);
+	test_set_track(clip, ch, ANIMC_ROTATION, true, (const float[]){ 0, 0, 0, 1 }, 1, NULL);
+	assert_int_equal(animc_xnb_write(clip, NULL, &bytes, &size, NULL), ANIMC_OK);
+	assert_true(test_write_file(xnb, bytes, size));
+	free(bytes);
+	animc_clip_destroy(clip);
+
+	test_run runs[2] = { test_animc("dump", xnb, NULL), test_animc("sample", "--time", "0", xnb, NULL) };
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(runs[i].status, 0);
+		assert_non_null(strstr(runs[i].out, "Evil\\n\\x1b[2J\\x1b[31mRed"));
+		assert_null(strchr(runs[i].out, '\x1b'));
+		test_run_release(&runs[i]);
+	}
+	test_run r = test_animc("dump", "--json", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"Evil\\n\\u001b[2J\\u001b[31mRed\""));
+	test_run_release(&r);
+	free(xnb);
+	free(dir);
+}
+
 static void outdir_inside_an_input_is_left_out(void **state)
 {
 	char *in = test_tmpdir("cli-nested");
@@ -331,6 +464,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(files_given_directly_land_in_outdir),
 	cmocka_unit_test(options_reach_the_file),
 	cmocka_unit_test(dump_reports_damage_with_the_offset),
+	cmocka_unit_test(dump_refuses_other_content_naming_its_reader),
+	cmocka_unit_test(escaping_makes_names_safe_for_a_terminal),
+	cmocka_unit_test(tables_escape_control_characters_in_names),
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
 };
 

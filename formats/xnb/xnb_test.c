@@ -71,7 +71,11 @@ static void platform_and_reader_name(void **state)
 	(void)state;
 	assert_int_equal(animc_xnb_write(clip, &o, &bytes, &size, NULL), ANIMC_OK);
 	assert_int_equal(bytes[3], 'x');
-	assert_int_equal(animrt_open(bytes, size, &loaded, NULL), ANIMRT_OK);
+	/* Not an AnimationReader by name: the loader takes it when told to. */
+	const char *names[] = { "My.Reader" };
+	animrt_open_options takes = { names, 1, false };
+	assert_int_equal(animrt_open(bytes, size, &loaded, NULL), ANIMRT_ERR_CONTENT);
+	assert_int_equal(animrt_open_with(bytes, size, &takes, &loaded, NULL), ANIMRT_OK);
 	assert_string_equal(loaded->container.reader, "My.Reader, My");
 	assert_int_equal(loaded->container.platform, 'x');
 	animrt_close(loaded);
@@ -86,6 +90,7 @@ static void platform_and_reader_name(void **state)
 	/* A reader name of 200 bytes takes a two-byte length. */
 	char long_name[201];
 	memset(long_name, 'R', 200);
+	memcpy(long_name + 200 - strlen("AnimationReader"), "AnimationReader", strlen("AnimationReader"));
 	long_name[200] = '\0';
 	o.platform = 0;
 	o.reader_name = long_name;

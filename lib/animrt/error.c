@@ -28,6 +28,7 @@ static const char *const status_strings[ANIMRT_STATUS_COUNT] = {
 	[ANIMRT_ERR_TRAILING] = "trailing bytes",
 	[ANIMRT_ERR_COMPRESSION] = "bad zstd data",
 	[ANIMRT_ERR_UNSUPPORTED] = "unsupported by this build",
+	[ANIMRT_ERR_CONTENT] = "not an animation",
 };
 
 const char *animrt_status_string(animrt_status status)

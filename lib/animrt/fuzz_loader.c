@@ -1,5 +1,6 @@
 /*
- * fuzz_loader.c - libFuzzer target for the loader.  Whatever it accepts is
+ * fuzz_loader.c - libFuzzer target for the loader, with the default type
+ * reader rule and with a list of names taken alone.  Whatever it accepts is
  * read in full (every list, every name), so a view pointing outside its
  * allocation shows up under the sanitizers, and then evaluated: sampled at
  * awkward times in both play modes, bound to its own bone names, played
@@ -82,10 +83,17 @@ out:
 
 int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
+	/* Names of the caller's own, taken alone: the reader name rule with a
+	 * list (a generic name's commas in brackets included). */
+	static const char *const names[] = { "Game.ClipReader", "G.List`1[[A.B, C]], G",
+					     "RobotGameData.GameObject.AnimationReader" };
+	static const animrt_open_options listed = { names, 3, true };
 	animrt_clip *clip;
 	animrt_error err;
 	float sum = 0;
 
+	if (animrt_open_with(data, size, &listed, &clip, &err) == ANIMRT_OK)
+		animrt_close(clip);
 	if (animrt_open(data, size, &clip, &err) != ANIMRT_OK)
 		return 0;
 	sum += clip->duration_s + (float)strlen(clip->container.reader);

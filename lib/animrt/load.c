@@ -40,6 +40,7 @@ typedef struct parser {
 	animrt_error *err;
 	animrt_status status;
 	/* Measure pass: sizes.  Fill pass: where things go. */
+	const animrt_open_options *options;
 	bool is_fill;
 	uint32_t sequence_count;
 	size_t float_count;
@@ -250,6 +251,56 @@ static bool parse_sequence(parser *ps, uint32_t index)
 	return true;
 }
 
+/* ---------------------------------------------------------- reader names */
+
+/* The length of a reader name's type part: up to its first comma outside
+ * brackets (generic arguments carry commas), trailing spaces left out. */
+static size_t type_part_size(const char *name, size_t size)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	for (; n < size; n++) {
+		if (name[n] == '[')
+			depth++;
+		else if (name[n] == ']' && depth > 0)
+			depth--;
+		else if (name[n] == ',' && depth == 0)
+			break;
+	}
+	while (n > 0 && name[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+static bool equals(const char *a, size_t a_size, const char *b)
+{
+	size_t b_size = strlen(b);
+
+	return a_size == b_size && memcmp(a, b, a_size) == 0;
+}
+
+bool animrt_reader_is_accepted(const char *name, size_t name_size, const animrt_open_options *options)
+{
+	static const char suffix[] = "AnimationReader";
+	size_t type = name ? type_part_size(name, name_size) : 0;
+
+	if (!name)
+		return false;
+	if (options) {
+		for (uint32_t i = 0; i < options->reader_name_count; i++) {
+			const char *want = options->reader_names ? options->reader_names[i] : NULL;
+
+			if (want && (equals(name, name_size, want) || equals(name, type, want)))
+				return true;
+		}
+		if (options->is_listed_only)
+			return false;
+	}
+	return type >= sizeof suffix - 1 && memcmp(name + type - (sizeof suffix - 1), suffix,
+						   sizeof suffix - 1) == 0;
+}
+
 /* The smallest sequence: empty name, head, four empty lists. */
 #define MIN_SEQUENCE_BYTES (1 + XNB_SEQUENCE_HEAD_SIZE + 4 * XNB_LIST_COUNT)
 
@@ -310,12 +361,9 @@ static bool parse(parser *ps)
 		    !get_i32(ps, &version, "a type reader version"))
 			return false;
 	}
-	at = ps->pos;
+	size_t shared_at = ps->pos;
 	if (!get_7bit(ps, &c.shared_resources, "the shared resource count"))
 		return false;
-	if (c.shared_resources != XNB_SHARED_RESOURCES)
-		return FAIL(ps, ANIMRT_ERR_SHARED, at, "%u shared resources are declared; clips have none",
-			    c.shared_resources);
 	at = ps->pos;
 	if (!get_7bit(ps, &primary, "the asset's type reader index"))
 		return false;
@@ -325,14 +373,30 @@ static bool parse(parser *ps)
 		return FAIL(ps, ANIMRT_ERR_READER, at, "the asset uses type reader %u of %u", primary,
 			    reader_count);
 
-	/* Back to the primary reader's entry: its name and version. */
+	/* Back to the primary reader's entry: its name first (a texture or a
+	 * font is told apart before anything else of it is judged), then its
+	 * version. */
 	size_t after_readers = ps->pos;
 	ps->pos = reader_at;
 	for (uint32_t i = 1; i <= primary; i++) {
+		size_t name_at = ps->pos;
+		uint32_t name_size;
 		int32_t version;
 
-		if (!get_string(ps, i == primary ? &c.reader : NULL, NULL, "a type reader name"))
+		if (!get_string(ps, i == primary ? &c.reader : NULL, &name_size, "a type reader name"))
 			return false;
+		if (i == primary) {
+			const char *name = (const char *)ps->data + ps->pos - name_size;
+
+			if (!animrt_reader_is_accepted(name, name_size, ps->options)) {
+				size_t type = type_part_size(name, name_size);
+
+				return FAIL(ps, ANIMRT_ERR_CONTENT, name_at,
+					    "holds %.*s%s, not an AnimationSequence (its type reader "
+					    "is not an animation reader)",
+					    (int)(type > 120 ? 120 : type), name, type > 120 ? "..." : "");
+			}
+		}
 		at = ps->pos;
 		if (!get_i32(ps, &version, "a type reader version"))
 			return false;
@@ -342,6 +406,9 @@ static bool parse(parser *ps)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
 			    "reader version %d is not known; this loader reads version %d",
 			    c.reader_version, XNB_READER_VERSION);
+	if (c.shared_resources != XNB_SHARED_RESOURCES)
+		return FAIL(ps, ANIMRT_ERR_SHARED, shared_at, "%u shared resources are declared; clips have none",
+			    c.shared_resources);
 	ps->pos = after_readers;
 
 	at = ps->pos;
@@ -372,8 +439,8 @@ static bool parse(parser *ps)
 }
 
 /* Check, measure, allocate once, fill. */
-static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd, animrt_clip **out,
-			      animrt_error *err)
+static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
+			      const animrt_open_options *options, animrt_clip **out, animrt_error *err)
 {
 	parser ps;
 	size_t seq_bytes, float_bytes, total;
@@ -383,6 +450,7 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd, an
 	ps.data = data;
 	ps.size = size;
 	ps.err = err;
+	ps.options = options;
 	if (!parse(&ps))
 		return ps.status;
 
@@ -408,7 +476,8 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd, an
 }
 
 #ifdef ANIMRT_WITH_ZSTD
-static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **out, animrt_error *err)
+static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_open_options *options,
+			       animrt_clip **out, animrt_error *err)
 {
 	size_t frame = ZSTD_findFrameCompressedSize(data, size);
 	unsigned long long content;
@@ -488,13 +557,19 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, animrt_clip **o
 					 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
 		}
 	}
-	status = load_xnb(xnb, got, true, out, err);
+	status = load_xnb(xnb, got, true, options, out, err);
 	free(xnb);
 	return status;
 }
 #endif
 
 animrt_status animrt_open(const void *data, size_t size, animrt_clip **out, animrt_error *err)
+{
+	return animrt_open_with(data, size, NULL, out, err);
+}
+
+animrt_status animrt_open_with(const void *data, size_t size, const animrt_open_options *options,
+			       animrt_clip **out, animrt_error *err)
 {
 	const uint8_t *bytes = data;
 
@@ -513,16 +588,22 @@ animrt_status animrt_open(const void *data, size_t size, animrt_clip **out, anim
 				 MAX_XNB_BYTES);
 	if (size >= XNB_ZSTD_MAGIC_SIZE && !memcmp(bytes, XNB_ZSTD_MAGIC, XNB_ZSTD_MAGIC_SIZE)) {
 #ifdef ANIMRT_WITH_ZSTD
-		return load_zstd(bytes, size, out, err);
+		return load_zstd(bytes, size, options, out, err);
 #else
 		return animrt_error_set(err, ANIMRT_ERR_UNSUPPORTED, 0,
 				 "this is a .xnb.zst file; this build of the loader has no zstd support");
 #endif
 	}
-	return load_xnb(size ? bytes : (const uint8_t *)"", size, false, out, err);
+	return load_xnb(size ? bytes : (const uint8_t *)"", size, false, options, out, err);
 }
 
 animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error *err)
+{
+	return animrt_open_file_with(path, NULL, out, err);
+}
+
+animrt_status animrt_open_file_with(const char *path, const animrt_open_options *options,
+				    animrt_clip **out, animrt_error *err)
 {
 	FILE *fp;
 	uint8_t *buf = NULL;
@@ -568,7 +649,7 @@ animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error
 		return animrt_error_set(err, ANIMRT_ERR_IO, -1, "cannot read '%s'", path);
 	}
 	fclose(fp);
-	status = animrt_open(buf, size, out, err);
+	status = animrt_open_with(buf, size, options, out, err);
 	free(buf);
 	return status;
 }

@@ -343,6 +343,107 @@ static void arguments_and_files(void **state)
 	assert_string_equal(animrt_status_string(ANIMRT_STATUS_COUNT), "unknown status");
 }
 
+/* The sample clip written with another type reader name. */
+static uint8_t *named_xnb(const char *reader, size_t *size)
+{
+	animc_clip *clip = animc_clip_create("");
+	animc_xnb_options o = { .reader_name = reader };
+	uint8_t *bytes;
+
+	clip->duration_s = 1;
+	uint32_t a = test_add_channel(clip, "Root", 1, NULL, 1, 1);
+	test_set_track(clip, a, ANIMC_ROTATION, true, (const float[]){ 0, 0, 0, 1 }, 1, NULL);
+	assert_int_equal(animc_xnb_write(clip, &o, &bytes, size, NULL), ANIMC_OK);
+	animc_clip_destroy(clip);
+	return bytes;
+}
+
+static void reader_names_are_checked_first(void **state)
+{
+	static const char *const others[][2] = {
+		{ "testdata/fuzz/loader/other-vector2.xnb", "holds Microsoft.Xna.Framework.Content.Vector2Reader," },
+		{ "testdata/fuzz/loader/other-texture2d.xnb", "holds Microsoft.Xna.Framework.Content.Texture2DReader," },
+		/* A model declares shared resources: the reader is still what is said. */
+		{ "testdata/fuzz/loader/other-model-head.xnb", "holds Microsoft.Xna.Framework.Content.ModelReader," },
+	};
+	animrt_clip *clip;
+	animrt_error err;
+	size_t size;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		uint8_t *data = test_read_file(others[i][0], &size);
+
+		assert_int_equal(animrt_open(data, size, &clip, &err), ANIMRT_ERR_CONTENT);
+		assert_null(clip);
+		assert_int_equal(err.byte_offset, 11);
+		if (!strstr(err.message, others[i][1]) || !strstr(err.message, "not an AnimationSequence"))
+			fail_msg("%s: '%s'", others[i][0], err.message);
+		free(data);
+	}
+
+	/* A name of the caller's own: refused by default, taken when listed,
+	 * whole or by its type part. */
+	static const char custom[] = "MyGame.Content.ClipReader, MyGame, Version=1.0.0.0";
+	uint8_t *data = named_xnb(custom, &size);
+	const char *whole[] = { custom }, *type_part[] = { "MyGame.Content.ClipReader" }, *wrong[] = { "MyGame" };
+	animrt_open_options by_whole = { whole, 1, false }, by_type = { type_part, 1, false };
+	animrt_open_options by_wrong = { wrong, 1, false };
+	assert_int_equal(animrt_open(data, size, &clip, &err), ANIMRT_ERR_CONTENT);
+	assert_int_equal(animrt_open_with(data, size, &by_wrong, &clip, NULL), ANIMRT_ERR_CONTENT);
+	assert_int_equal(animrt_open_with(data, size, &by_whole, &clip, NULL), ANIMRT_OK);
+	assert_string_equal(clip->container.reader, custom);
+	animrt_close(clip);
+	assert_int_equal(animrt_open_with(data, size, &by_type, &clip, NULL), ANIMRT_OK);
+	animrt_close(clip);
+	free(data);
+
+	/* The original, and any type part ending in AnimationReader, by default;
+	 * a caller can take its listed names only. */
+	data = named_xnb("Studio.Skinned.SkeletalAnimationReader, Studio", &size);
+	assert_int_equal(animrt_open(data, size, &clip, NULL), ANIMRT_OK);
+	animrt_close(clip);
+	animrt_open_options only = { type_part, 1, true };
+	assert_int_equal(animrt_open_with(data, size, &only, &clip, NULL), ANIMRT_ERR_CONTENT);
+	free(data);
+	data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+	assert_int_equal(animrt_open_with(data, size, &only, &clip, NULL), ANIMRT_ERR_CONTENT);
+	assert_int_equal(animrt_open_with(data, size, NULL, &clip, NULL), ANIMRT_OK);
+	animrt_close(clip);
+	free(data);
+}
+
+static void reader_name_rule(void **state)
+{
+#define TAKES(name, options) animrt_reader_is_accepted(name, strlen(name), options)
+	static const char *const listed[] = { "Foo.Reader", NULL, "Bar.Reader, Bar" };
+	animrt_open_options opts = { listed, 3, false };
+
+	(void)state;
+	assert_true(TAKES(XNB_READER_NAME_DEFAULT, NULL));
+	assert_true(TAKES("RobotGameData.GameObject.AnimationReader", NULL));
+	assert_true(TAKES("AnimationReader", NULL));
+	assert_true(TAKES("A.AnimationReader , Asm", NULL));
+	/* Commas inside brackets belong to the type part. */
+	assert_true(TAKES("G.Wrap`1[[X.Y, Asm]].AnimationReader, G", NULL));
+	assert_false(TAKES("G.AnimationReader`1[[X.Y, Asm]], G", NULL));
+	assert_false(TAKES("Microsoft.Xna.Framework.Content.Texture2DReader, Microsoft.Xna.Framework.Graphics",
+			   NULL));
+	assert_false(TAKES("Foo.AnimationReaderX, Foo", NULL));
+	assert_false(TAKES("Foo, AnimationReader", NULL));
+	assert_false(TAKES("", NULL));
+	assert_false(animrt_reader_is_accepted(NULL, 0, NULL));
+	/* Listed: whole, or the type part; a NULL entry is skipped. */
+	assert_true(TAKES("Foo.Reader, Foo, Version=1.0.0.0", &opts));
+	assert_true(TAKES("Bar.Reader, Bar", &opts));
+	assert_false(TAKES("Bar.Reader, Other", &opts));
+	assert_true(TAKES("Any.AnimationReader", &opts));
+	opts.is_listed_only = true;
+	assert_false(TAKES("Any.AnimationReader", &opts));
+	assert_true(TAKES("Foo.Reader", &opts));
+#undef TAKES
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(loads_what_the_writer_writes),
 	cmocka_unit_test(sample_offsets_are_right),
@@ -352,6 +453,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(seven_bit_ints),
 	cmocka_unit_test(zstd_frames),
 	cmocka_unit_test(arguments_and_files),
+	cmocka_unit_test(reader_names_are_checked_first),
+	cmocka_unit_test(reader_name_rule),
 };
 
 ANIMC_TEST_GROUP(tests);

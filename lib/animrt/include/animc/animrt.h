@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define ANIMRT_VERSION_MAJOR 0
-#define ANIMRT_VERSION_MINOR 2
+#define ANIMRT_VERSION_MINOR 3
 #define ANIMRT_VERSION_PATCH 0
 
 typedef enum animrt_status {
@@ -87,6 +87,7 @@ typedef enum animrt_status {
 	ANIMRT_ERR_TRAILING,        /* bytes left after the asset */
 	ANIMRT_ERR_COMPRESSION,     /* a damaged zstd frame */
 	ANIMRT_ERR_UNSUPPORTED,     /* .xnb.zst without zstd support built in */
+	ANIMRT_ERR_CONTENT,         /* other content: its type reader is not an animation reader */
 	ANIMRT_STATUS_COUNT
 } animrt_status;
 
@@ -138,14 +139,47 @@ typedef struct animrt_clip {
 } animrt_clip;
 
 /*
+ * Which type readers a caller takes as AnimationSequence readers.  An XNB
+ * names the reader of its asset ("Namespace.Type, Assembly, Version=...");
+ * the loader checks that name before it reads anything of the asset, and
+ * refuses other content (a texture, a font, a Vector2) with
+ * ANIMRT_ERR_CONTENT, naming its reader.  The "type part" of a name is the
+ * text before its first comma outside brackets.
+ *
+ * Zeroed (or NULL), the default: a reader whose type part ends in
+ * "AnimationReader", as the original RobotGameData.GameObject.AnimationReader
+ * does.  Nothing here is copied or allocated; the names must outlive the
+ * call that uses them.
+ */
+typedef struct animrt_open_options {
+	/* More names to take, each matching a reader name whole or its type
+	 * part ("MyGame.ClipReader" or "MyGame.ClipReader, MyGame"). */
+	const char *const *reader_names;
+	uint32_t reader_name_count;
+	/* Take the listed names only, not the default's AnimationReader rule. */
+	bool is_listed_only;
+} animrt_open_options;
+
+/*
  * Check and load a compiled clip from memory: an .xnb, or a .xnb.zst (one
  * zstd frame around an .xnb) when built with zstd.  On failure *out is NULL
- * and `err` (may be NULL) says what and where.
+ * and `err` (may be NULL) says what and where.  `options` (may be NULL)
+ * says which type readers to take.
  */
+animrt_status animrt_open_with(const void *data, size_t size, const animrt_open_options *options,
+			       animrt_clip **out, animrt_error *err);
+
+/* animrt_open_with, the default reader names. */
 animrt_status animrt_open(const void *data, size_t size, animrt_clip **out, animrt_error *err);
 
 /* The same, reading the file at `path` first. */
+animrt_status animrt_open_file_with(const char *path, const animrt_open_options *options,
+				    animrt_clip **out, animrt_error *err);
 animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error *err);
+
+/* True when `options` (may be NULL: the default) takes the type reader
+ * `name` (name_size bytes, not NUL-terminated). */
+bool animrt_reader_is_accepted(const char *name, size_t name_size, const animrt_open_options *options);
 
 void animrt_close(animrt_clip *clip);
 
