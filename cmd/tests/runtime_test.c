@@ -3,9 +3,9 @@
  * Mono with RobotGame's own reader and playback classes
  * (../shared/conformance/fna/check --play) loads every output, compares
  * every value with `animc dump --json` and plays every clip at 60 fps in
- * both play modes, reporting hangs, exceptions and NaN.  The golden inputs
- * and the sample art, and the shared corpus from every importer, each in
- * both modes; one Mono process per test, over all its files.  Skipped,
+ * both play modes, reporting hangs, exceptions and NaN.  The golden inputs,
+ * the sample art and the glTF fixtures, and the shared corpus from every
+ * importer, each in both modes; one Mono process per test, over all its files.  Skipped,
  * saying so, without ../shared or mono.
  */
 #include <stdlib.h>
@@ -86,6 +86,20 @@ static void golden_outputs_play(void **state)
 		compile(dirs[exact], "testdata/sample", exact, 0);
 		compile(dirs[exact], "testdata/content", exact, 0);
 		compile(dirs[exact], "testdata/fuzz/xna/seed-zero-length.xml", exact, 0);
+		/* The glTF importer's fixtures (not its hostile documents). */
+		for (int k = 0; k < 2; k++) {
+			char **gltf = test_list_dir("testdata/gltf", k ? ".glb" : ".gltf");
+
+			for (char **p = gltf; *p; p++) {
+				char *src = test_format("testdata/gltf/%s", *p);
+				char *out = test_format("%s/gltf", dirs[exact]);
+
+				compile(out, src, exact, 0);
+				free(out);
+				free(src);
+			}
+			test_free_list(gltf);
+		}
 		files += test_count_files(dirs[exact]);
 	}
 	/* A RobotGame source that holds every kind of breach: repaired in the

@@ -518,20 +518,11 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 		gltf_warn(im->doc, anim_path, "%u animated node%s %s no joint of any skin (the bones "
 			  "of the document's skins)", not_joints, not_joints == 1 ? "" : "s",
 			  not_joints == 1 ? "is" : "are");
+	/* A pose (every key at 0) lasts 0 s here; the pipeline's playable pass
+	 * lengthens it, as it gives one-key sequences their KeyInterval. */
 	clip->duration_s = last_time;
-	if (!(clip->duration_s > 0)) {
-		/* A pose: every key at 0.  The original runtime loops a clip by
-		 * subtracting its length, which never ends for 0. */
-		clip->duration_s = 1.0f / 60;
-		gltf_warn(im->doc, anim_path, "lasts 0 s (every key at time 0); written as a pose "
-			  "lasting 1/60 s, since the original runtime cannot loop a clip of length 0");
-	}
-	for (uint32_t c = 0; c < clip->channel_count; c++) {
+	for (uint32_t c = 0; c < clip->channel_count; c++)
 		clip->channels[c].duration_s = clip->duration_s;
-		/* A sequence the passes reduce to one key gets a positive
-		 * KeyInterval: the original runtime divides by it. */
-		clip->channels[c].key_interval_s = clip->duration_s;
-	}
 	status = animc_clip_set_add(set, clip);
 	clip = NULL;
 done:

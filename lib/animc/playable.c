@@ -73,9 +73,10 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 			breaches++;
 		} else if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
 			report(sink, severity, clip, ch,
-			       "Duration %g s is below %g s: the original runtime, which loops by "
-			       "subtracting the Duration from the time, hardly ever returns in Repeat mode",
-			       (double)ch->duration_s, (double)ANIMC_MIN_DURATION_S);
+			       "Duration %g s is shorter than a frame at 60 Hz: the original runtime, "
+			       "which loops by subtracting the Duration from the time, does so over and "
+			       "over each frame in Repeat mode (forever below about 1e-7 s)",
+			       (double)ch->duration_s);
 			breaches++;
 		}
 		if (!ch->has_time && !(ch->key_interval_s > 0)) {
@@ -317,16 +318,14 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 		stats->durations_lengthened += short_count + clip_short;
 	if (clip_short)
 		report(sink, ANIMC_WARNING, clip, NULL,
-		       "lasts %g s, less than the %g s the original runtime can play in a loop; written "
-		       "as lasting %g s%s", (double)clip_was, (double)ANIMC_MIN_DURATION_S,
-		       (double)ANIMC_MIN_DURATION_S,
+		       "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "
+		       "play in a loop; written as lasting 1/60 s%s", (double)clip_was,
 		       held ? " (sequences of 0 s hold their pose at 0)" : " (its pose does not change)");
 	else if (short_count)
 		report(sink, ANIMC_WARNING, clip, first_short,
-		       "lasts %g s%s less than the %g s the original runtime can play in a loop; "
-		       "written as lasting %g s%s", (double)first_short_was,
+		       "lasts %g s%s less than a frame at 60 Hz, which the original runtime cannot "
+		       "play in a loop; written as lasting 1/60 s%s", (double)first_short_was,
 		       short_count > 1 ? ", as more sequences do," : ",",
-		       (double)ANIMC_MIN_DURATION_S, (double)ANIMC_MIN_DURATION_S,
 		       held ? " (sequences of 0 s hold their pose at 0)" : "");
 	if (split_count)
 		report(sink, ANIMC_WARNING, clip, first_split,

@@ -321,9 +321,10 @@ animc_status animc_clip_validate(const animc_clip *clip,
 
 /* ------------------------------------------------------------ playability */
 
-/* The shortest sequence Duration the original runtime can loop, in seconds
+/* The shortest sequence Duration animc writes, in seconds: one frame at
+ * 60 Hz, where looping costs the original runtime one subtraction a frame
  * (FORMAT.md section 2.1). */
-#define ANIMC_MIN_DURATION_S 0.001f
+#define ANIMC_MIN_DURATION_S (1.0f / 60)
 /* The most KeyInterval steps a uniform sequence's Duration may span. */
 #define ANIMC_MAX_INTERVAL_STEPS 1e7
 
