@@ -221,6 +221,43 @@ static void cli_files_that_crash_assimp_do_not_stop_the_run(void **state)
 	free(out);
 }
 
+/* Two animation sets of one name: both written, the second as Wave.1; and
+ * a bind pose of 0 s written as lasting 1/60 s, holding its pose. */
+static void cli_clips_sharing_a_name_are_all_written(void **state)
+{
+	char *out = test_tmpdir("assimp-same-names");
+	char *wave = test_format("%s/same_names/Wave.xnb", out);
+	char *wave1 = test_format("%s/same_names/Wave.1.xnb", out);
+	char *bind = test_format("%s/same_names/Bind.xnb", out);
+	test_run r = test_animc("build", "-o", out, "testdata/assimp/same_names.x", NULL);
+	float tr[3], ro[4], sc[3];
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "'Wave.1'"));
+	test_run_release(&r);
+	animrt_clip *a = open_xnb(wave), *b = open_xnb(wave1), *c = open_xnb(bind);
+	/* The first moves along x in 1 s, the second along z in 2 s. */
+	assert_true(a->duration_s == 1.0f && b->duration_s == 2.0f);
+	animrt_sequence_sample(&a->sequences[0], 0.5f, ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+	test_assert_near(tr[0], 0.5, 1e-6);
+	animrt_sequence_sample(&b->sequences[0], 1, ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+	test_assert_near(tr[2], -1, 1e-6);   /* Assimp turns .X's z round */
+	test_assert_near(tr[0], 0, 1e-6);
+	/* The pose: 1/60 s, its one key, playable. */
+	assert_true(c->duration_s == ANIMC_MIN_DURATION_S);
+	assert_true(c->sequences[0].key_count == 1 && c->sequences[0].key_interval_s > 0);
+	animrt_sequence_sample(&c->sequences[0], 5, ANIMRT_PLAY_REPEAT, NULL, tr, ro, sc);
+	test_assert_near(tr[1], 1, 1e-6);
+	animrt_close(a);
+	animrt_close(b);
+	animrt_close(c);
+	free(wave);
+	free(wave1);
+	free(bind);
+	free(out);
+}
+
 /* --------------------------------------------------------------- corpus */
 
 /* Shortest-arc slerp in double, normalising its inputs. */
@@ -440,6 +477,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),
+	cmocka_unit_test(cli_clips_sharing_a_name_are_all_written),
 	cmocka_unit_test(corpus_x_clips_sample_like_assimp),
 	cmocka_unit_test(corpus_fbx_clips_sample_like_assimp),
 	cmocka_unit_test(corpus_bvh_clip_samples_like_assimp),

@@ -4,8 +4,8 @@
  * (../shared/conformance/fna/check --play) loads every output, compares
  * every value with `animc dump --json` and plays every clip at 60 fps in
  * both play modes, reporting hangs, exceptions and NaN.  The golden inputs,
- * the sample art and the glTF fixtures, and the shared corpus from every
- * importer, each in both modes; one Mono process per test, over all its files.  Skipped,
+ * the sample art, hand-written .X and glTF fixtures, and the shared corpus
+ * from every importer, each in both modes; one Mono process per test, over all its files.  Skipped,
  * saying so, without ../shared or mono.
  */
 #include <stdlib.h>
@@ -86,6 +86,8 @@ static void golden_outputs_play(void **state)
 		compile(dirs[exact], "testdata/sample", exact, 0);
 		compile(dirs[exact], "testdata/content", exact, 0);
 		compile(dirs[exact], "testdata/fuzz/xna/seed-zero-length.xml", exact, 0);
+		compile(dirs[exact], "testdata/assimp/keys.x", exact, 0);
+		compile(dirs[exact], "testdata/assimp/same_names.x", exact, 0);
 		/* The glTF importer's fixtures (not its hostile documents). */
 		for (int k = 0; k < 2; k++) {
 			char **gltf = test_list_dir("testdata/gltf", k ? ".glb" : ".gltf");

@@ -320,7 +320,8 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 		report(sink, ANIMC_WARNING, clip, NULL,
 		       "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "
 		       "play in a loop; written as lasting 1/60 s%s", (double)clip_was,
-		       held ? " (sequences of 0 s hold their pose at 0)" : " (its pose does not change)");
+		       held ? " (sequences of 0 s hold their pose at 0)" :
+		       short_count == clip->channel_count ? " (its pose does not change)" : "");
 	else if (short_count)
 		report(sink, ANIMC_WARNING, clip, first_short,
 		       "lasts %g s%s less than a frame at 60 Hz, which the original runtime cannot "
