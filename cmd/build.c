@@ -404,7 +404,7 @@ static int run_command(build_command command, int argc, char **argv)
 	}
 	for (size_t i = 0; i < ctx.plan_notes.count; i++) {
 		fputs("skipped folder ", stdout);
-		cli_fputs_escaped(ctx.plan_notes.items[i], stdout);
+		cli_print_escaped(stdout, ctx.plan_notes.items[i], 0);
 		fputs(" (walked already through another path)\n", stdout);
 	}
 	build_plan_check(&ctx);

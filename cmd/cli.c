@@ -11,22 +11,6 @@
 
 static const char *const severity_names[] = { "note", "warning", "error" };
 
-void cli_fputs_escaped(const char *s, FILE *out)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p == '\r')
-			fputs("\\r", out);
-		else if (*p < 0x20 || *p == 0x7F)
-			fprintf(out, "\\x%02x", *p);
-		else
-			fputc(*p, out);
-	}
-}
-
 void cli_print_diag(void *user, const animc_diag *d)
 {
 	cli_diag_printer *printer = user;
@@ -35,7 +19,7 @@ void cli_print_diag(void *user, const animc_diag *d)
 	if (d->severity == ANIMC_NOTE && printer && !printer->show_notes)
 		return;
 	if (d->path)
-		cli_fputs_escaped(d->path, out);
+		cli_print_escaped(out, d->path, 0);
 	else
 		fputs("animc", out);
 	if (d->line) {
@@ -46,7 +30,7 @@ void cli_print_diag(void *user, const animc_diag *d)
 	fprintf(out, ": %s: ", severity_names[d->severity]);
 	if (d->byte_offset >= 0)
 		fprintf(out, "byte %lld: ", (long long)d->byte_offset);
-	cli_fputs_escaped(d->message, out);
+	cli_print_escaped(out, d->message, 0);
 	fputc('\n', out);
 }
 

@@ -45,11 +45,6 @@ typedef struct cli_diag_printer {
 	bool show_notes;
 } cli_diag_printer;
 
-/* Print `s` for a human: control characters (a newline, ESC) as \n, \t,
- * \r or \xHH, so that names taken from files cannot move the cursor or
- * forge lines. */
-void cli_fputs_escaped(const char *s, FILE *out);
-
 /* An animc_diag_fn printing "path:line:col: severity: message", control
  * characters escaped. */
 void cli_print_diag(void *printer, const animc_diag *diag);

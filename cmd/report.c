@@ -192,7 +192,7 @@ void build_status_print_job(build_status_line *s, size_t i)
 		if (o->verbose) {
 			fputs(progress, stdout);
 			fputs("skipped ", stdout);
-			cli_fputs_escaped(j->path, stdout);
+			cli_print_escaped(stdout, j->path, 0);
 			printf(" (%s)\n", r->skip_reason ? r->skip_reason : "skipped");
 		}
 		return;
@@ -201,7 +201,7 @@ void build_status_print_job(build_status_line *s, size_t i)
 		if (o->verbose) {
 			fputs(progress, stdout);
 			fputs("up to date ", stdout);
-			cli_fputs_escaped(j->path, stdout);
+			cli_print_escaped(stdout, j->path, 0);
 			fputc('\n', stdout);
 		}
 		return;
@@ -215,14 +215,14 @@ void build_status_print_job(build_status_line *s, size_t i)
 		path = build_output_path(ctx, j, out);
 		fputs(progress, stdout);
 		fputs("compiled ", stdout);
-		cli_fputs_escaped(j->path, stdout);
+		cli_print_escaped(stdout, j->path, 0);
 		if (out->clip[0]) {
 			fputs(" [", stdout);
-			cli_fputs_escaped(out->clip, stdout);
+			cli_print_escaped(stdout, out->clip, 0);
 			fputs("]", stdout);
 		}
 		fputs(" -> ", stdout);
-		cli_fputs_escaped(path ? path : out->name, stdout);
+		cli_print_escaped(stdout, path ? path : out->name, 0);
 		printf(" (%u bones, %g s, %llu bytes)\n", out->bones, (double)out->duration_s,
 		       (unsigned long long)out->size);
 		free(path);
@@ -230,7 +230,7 @@ void build_status_print_job(build_status_line *s, size_t i)
 			fputs("    clip", stdout);
 			if (out->clip[0]) {
 				fputs(" '", stdout);
-				cli_fputs_escaped(out->clip, stdout);
+				cli_print_escaped(stdout, out->clip, 0);
 				fputs("'", stdout);
 			}
 			printf(": %g s, %u bones, %llu keys", (double)out->duration_s, out->bones,

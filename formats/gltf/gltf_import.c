@@ -615,51 +615,6 @@ static animc_status drop_duplicate_bones(importer *im, animc_clip *clip, const c
 	return ANIMC_OK;
 }
 
-/* Clips of one name: the later ones get ".1", ".2", ... (the first suffix
- * no clip has). */
-static animc_status rename_duplicates(importer *im, animc_clip_set *set, const size_t *anim_index)
-{
-	name_set names;   /* every final name; an original's value: the next suffix to try */
-	animc_status status = ANIMC_OK;
-
-	/* The originals, and at most one new name per clip. */
-	if (!name_set_init(&names, (size_t)set->count * 2)) {
-		name_set_release(&names);
-		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
-	}
-	for (uint32_t i = 0; i < set->count; i++)
-		name_set_add(&names, set->clips[i]->name, 1);
-	for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++) {
-		animc_clip *clip = set->clips[i];
-		size_t slot = name_set_slot(&names, clip->name);
-		char path[GLTF_PATH_BYTES];
-
-		/* Unnamed clips are numbered by position; the first clip of a
-		 * name (the one the set holds) keeps it. */
-		if (!clip->name[0] || names.slots[slot] == clip->name)
-			continue;
-		for (;;) {
-			size_t len = strlen(clip->name) + 24;
-			char *name = animc_arena_alloc(&clip->arena, len, 1);
-
-			if (!name) {
-				status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
-				break;
-			}
-			snprintf(name, len, "%s.%lu", clip->name, (unsigned long)names.values[slot]++);
-			if (!name_set_add(&names, name, 1))
-				continue;
-			gltf_path(path, "animations[%zu]", anim_index[i]);
-			gltf_warn(im->doc, path, "an earlier animation is named '%s' too; this one is "
-				  "written as '%s'", clip->name, name);
-			clip->name = name;
-			break;
-		}
-	}
-	name_set_release(&names);
-	return status;
-}
-
 /* Mark the nodes that are joints of some skin. */
 static animc_status mark_joints(importer *im)
 {
@@ -699,7 +654,6 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 {
 	importer im = { .doc = doc, .options = options, .bounds = bounds ? bounds : &gltf_default_bounds };
 	json_t *anims;
-	size_t *anim_index = NULL;
 	animc_status status = ANIMC_OK, failed = ANIMC_OK;
 
 	if (!gltf_get_array(doc, doc->root, "", "animations", &anims))
@@ -708,11 +662,6 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 	 * the document's own skins say which nodes are bones. */
 	if (!options || !options->skeleton)
 		status = mark_joints(&im);
-	if (status == ANIMC_OK && anims && json_array_size(anims)) {
-		anim_index = calloc(json_array_size(anims), sizeof *anim_index);
-		if (!anim_index)
-			status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
-	}
 	/* An animation that cannot be read fails alone (its error names it):
 	 * the others are still imported, as a bad clip of an Assimp source
 	 * fails alone.  The source still fails, having reported an error. */
@@ -736,20 +685,19 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 		} else if (out->count > before) {
 			char path[GLTF_PATH_BYTES];
 
-			anim_index[before] = a;
 			gltf_path(path, "animations[%zu]", a);
 			status = drop_duplicate_bones(&im, out->clips[before], path);
 		}
 	}
 	if (status == ANIMC_OK && failed && out->count == 0)
 		status = failed;
+	/* Clips of one name: the later ones are written as NAME.1, ... */
 	if (status == ANIMC_OK)
-		status = rename_duplicates(&im, out, anim_index);
+		status = animc_clip_set_name_unique(out, doc->sink);
 	if (status == ANIMC_OK && im.mesh_only)
 		gltf_warn(doc, NULL, "%u animation%s move%s no node (morph-target weights only, or no "
 			  "channel), which the format cannot hold; left out", im.mesh_only,
 			  im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
-	free(anim_index);
 	free(im.is_joint);
 	if (status != ANIMC_OK) {
 		animc_clip_set_release(out);
