@@ -7,10 +7,9 @@
  *
  * PATTERN (a glob) picks tests by name.  With more than one job (the
  * default: one per online CPU), each test runs in a child process of its
- * own, N at a time, and its output is printed whole, in test order, as
- * cmocka prints it; the process-level suites spend most of their time
- * waiting for the processes they start, so this is most of the suite's
- * wall time.  -j1 runs everything in this process, one cmocka run.
+ * own, N at a time, the longest first (by the times of the last run), and
+ * its output is printed whole, in test order, as cmocka prints it.  -j1
+ * runs everything in this process, one cmocka run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -130,40 +130,119 @@ static void print_test_output(const child *c, const char *name, int status)
 		       WTERMSIG(status), name);
 }
 
+/*
+ * Costs: how long each test took last time, kept in $ANIMC_BUILD/test-costs
+ * ("seconds<TAB>name" lines), so that the longest start first and overlap
+ * the rest, as ctest does.  A test without a recorded cost starts first.
+ */
+static const char *costs_path(void)
+{
+	static char path[4096];
+	const char *build = getenv("ANIMC_BUILD");
+
+	snprintf(path, sizeof path, "%s/test-costs", build ? build : "build");
+	return path;
+}
+
+static void read_costs(const struct CMUnitTest *tests, size_t count, double *cost)
+{
+	FILE *fp = fopen(costs_path(), "r");
+	char line[512];
+
+	for (size_t i = 0; i < count; i++)
+		cost[i] = 1e9;
+	if (!fp)
+		return;
+	while (fgets(line, sizeof line, fp)) {
+		char *tab = strchr(line, '\t'), *nl;
+
+		if (!tab)
+			continue;
+		*tab = '\0';
+		if ((nl = strchr(tab + 1, '\n')))
+			*nl = '\0';
+		for (size_t i = 0; i < count; i++)
+			if (strcmp(tests[i].name, tab + 1) == 0)
+				cost[i] = strtod(line, NULL);
+	}
+	fclose(fp);
+}
+
+static void write_costs(const struct CMUnitTest *tests, size_t count, const double *took)
+{
+	char tmp[4200];
+	FILE *fp;
+
+	snprintf(tmp, sizeof tmp, "%s.%ld", costs_path(), (long)getpid());
+	fp = fopen(tmp, "w");
+	if (!fp)
+		return;
+	for (size_t i = 0; i < count; i++)
+		fprintf(fp, "%.3f\t%s\n", took[i], tests[i].name);
+	if (fclose(fp) != 0 || rename(tmp, costs_path()) != 0)
+		remove(tmp);
+}
+
+static const double *sort_cost;
+
+static int by_cost(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (sort_cost[x] != sort_cost[y])
+		return sort_cost[x] > sort_cost[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 {
 	child *kids = calloc(count ? count : 1, sizeof *kids);
 	int *statuses = calloc(count ? count : 1, sizeof *statuses);
+	double *cost = calloc(count ? count : 1, sizeof *cost);
+	double *took = calloc(count ? count : 1, sizeof *took);
+	size_t *order = calloc(count ? count : 1, sizeof *order);
+	size_t *running_tests = calloc((size_t)jobs, sizeof *running_tests);
 	struct pollfd *pfds = calloc((size_t)jobs, sizeof *pfds);
-	size_t *slot_of = calloc((size_t)jobs, sizeof *slot_of);
 	size_t next = 0, printed = 0, running = 0, passed = 0, skipped = 0, failed = 0;
 
-	if (!kids || !statuses || !pfds || !slot_of) {
+	if (!kids || !statuses || !cost || !took || !order || !running_tests || !pfds) {
 		perror("animc_test");
 		return 2;
 	}
+	read_costs(tests, count, cost);
+	for (size_t i = 0; i < count; i++)
+		order[i] = i;
+	sort_cost = cost;
+	qsort(order, count, sizeof *order, by_cost);
 	printf("[==========] Running %zu test(s).\n", count);
 	while (printed < count) {
-		size_t n = 0;
-
 		while (running < (size_t)jobs && next < count) {
-			start(&kids[next], &tests[next]);
-			next++;
-			running++;
+			size_t t = order[next++];
+
+			took[t] = now_s();
+			start(&kids[t], &tests[t]);
+			running_tests[running++] = t;
 		}
-		for (size_t i = printed; i < next; i++) {
-			if (kids[i].fd >= 0 && kids[i].pid) {
-				pfds[n].fd = kids[i].fd;
-				pfds[n].events = POLLIN;
-				slot_of[n++] = i;
-			}
+		for (size_t k = 0; k < running; k++) {
+			pfds[k].fd = kids[running_tests[k]].fd;
+			pfds[k].events = POLLIN;
+			pfds[k].revents = 0;
 		}
-		if (n && poll(pfds, n, -1) < 0 && errno != EINTR) {
+		if (running && poll(pfds, running, -1) < 0 && errno != EINTR) {
 			perror("animc_test");
 			return 2;
 		}
-		for (size_t k = 0; k < n; k++) {
-			child *c = &kids[slot_of[k]];
+		for (size_t k = running; k-- > 0;) {
+			size_t t = running_tests[k];
+			child *c = &kids[t];
 			char buf[65536];
 			ssize_t got;
 
@@ -175,15 +254,16 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 			} else if (got == 0 || errno != EINTR) {
 				close(c->fd);
 				c->fd = -1;
-				while (waitpid(c->pid, &statuses[slot_of[k]], 0) < 0 && errno == EINTR)
+				while (waitpid(c->pid, &statuses[t], 0) < 0 && errno == EINTR)
 					;
 				c->exited = true;
-				c->result = judge(c, statuses[slot_of[k]]);
-				running--;
+				c->result = judge(c, statuses[t]);
+				took[t] = now_s() - took[t];
+				running_tests[k] = running_tests[--running];
 			}
 		}
-		/* Print finished tests in order, as soon as all before them are. */
-		for (; printed < next && kids[printed].exited; printed++) {
+		/* Print finished tests in test order, as soon as all before them are. */
+		for (; printed < count && kids[printed].exited; printed++) {
 			child *c = &kids[printed];
 
 			print_test_output(c, tests[printed].name, statuses[printed]);
@@ -193,6 +273,7 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 			failed += c->result == FAILED;
 		}
 	}
+	write_costs(tests, count, took);
 	printf("[==========] %zu test(s) run.\n", count);
 	printf("[  PASSED  ] %zu test(s).\n", passed);
 	if (skipped) {
@@ -212,8 +293,11 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 		free(kids[i].text);
 	free(kids);
 	free(statuses);
+	free(cost);
+	free(took);
+	free(order);
+	free(running_tests);
 	free(pfds);
-	free(slot_of);
 	return failed ? 1 : 0;
 }
 
