@@ -98,6 +98,12 @@ static void help(FILE *out)
 		"                          a warning\n"
 		"      --import-timeout S  stop an Assimp import that runs longer than S seconds\n"
 		"                          and fail that file (default 120; 0: no limit)\n"
+		"      --tolerance T,R,S   lossy: remove keys while the error against the source\n"
+		"                          stays within T model units of translation, R degrees\n"
+		"                          of rotation and S of scale, measured at every key and\n"
+		"                          between keys as the runtime interpolates; 'default'\n"
+		"                          is 0.001,0.05,0.0001.  Output keeps explicit key\n"
+		"                          times and plays in XNA, FNA and MonoGame\n"
 		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -263,6 +269,10 @@ static void report_passes(const animc_pass_stats *s)
 	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
 #undef PART
 	printf("    passes: %s\n", n ? line : "nothing to change");
+	if (s->is_reduced) {
+		cli_format_clip_error(&s->error, line, sizeof line);
+		printf("    %s\n", line);
+	}
 }
 
 static uint64_t total_keys(const animc_clip *clip)
@@ -735,7 +745,7 @@ static bool gather(builder *b, char **inputs, int count)
 static int parse_options(builder *b, int argc, char **argv)
 {
 	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
-	       O_RELATIVE, O_TICKS, O_TIMEOUT };
+	       O_RELATIVE, O_TICKS, O_TIMEOUT, O_TOLERANCE };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -749,6 +759,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "relative-to-bind", no_argument, NULL, O_RELATIVE },
 		{ "ticks-per-second", required_argument, NULL, O_TICKS },
 		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
+		{ "tolerance", required_argument, NULL, O_TOLERANCE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -829,6 +840,11 @@ static int parse_options(builder *b, int argc, char **argv)
 			b->import_timeout_s = seconds;
 			break;
 		}
+		case O_TOLERANCE:
+			if (!cli_parse_tolerance(optarg, &b->process.reduce.tolerance))
+				return cli_usage_error("build", "--tolerance '%s': give 'default' or three "
+						       "numbers >= 0, T,R,S (units, degrees, scale)", optarg);
+			break;
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -854,6 +870,9 @@ static int parse_options(builder *b, int argc, char **argv)
 		return cli_usage_error("build", "no inputs: give files or folders to compile");
 	if (b->quiet && b->verbose)
 		return cli_usage_error("build", "--quiet and --verbose contradict each other");
+	if (b->process.exact && animc_tolerance_is_set(&b->process.reduce.tolerance))
+		return cli_usage_error("build", "--exact and --tolerance contradict each other: --exact "
+				       "writes the source's keys as they are");
 	if (b->import.relative_to_bind && !b->skeleton_path)
 		return cli_usage_error("build", "--relative-to-bind needs --skeleton MODEL: the rest "
 				       "transforms come from the model");

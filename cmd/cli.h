@@ -110,6 +110,15 @@ size_t cli_stem_length(const char *name);
 /* Join with '/' into a new malloc()ed string; NULL parts are skipped. */
 char *cli_path_join(const char *a, const char *b, const char *c);
 
+/* ------------------------------------------------------------- tolerance */
+
+/* "default" (ANIMC_TOLERANCE_*), or "T,R,S": three numbers >= 0 (model
+ * units, degrees, scale).  False when `arg` is neither. */
+bool cli_parse_tolerance(const char *arg, animc_tolerance *out);
+
+/* "error: translation 0.00098, rotation 0.049 deg, scale 0 (keys 8887 -> 6471)" */
+void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size);
+
 /* ----------------------------------------------------------------- JSON */
 
 /* The shortest decimal that reads back as the same float32; "-0" for

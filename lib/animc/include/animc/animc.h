@@ -302,6 +302,49 @@ animc_status animc_clip_validate(const animc_clip *clip,
 
 /* --------------------------------------------------------------- passes */
 
+/* ------------------------------------------------------------- reduction */
+
+/*
+ * Bounds of the error against the source, per track: translation in model
+ * units (distance), rotation in degrees (angle of the relative rotation),
+ * scale absolute (largest component difference).  All zero: lossless.
+ */
+typedef struct animc_tolerance {
+	float translation;
+	float rotation_deg;
+	float scale;
+} animc_tolerance;
+
+/* `--tolerance default`. */
+#define ANIMC_TOLERANCE_TRANSLATION 1e-3f
+#define ANIMC_TOLERANCE_ROTATION_DEG 0.05f
+#define ANIMC_TOLERANCE_SCALE 1e-4f
+
+/* True when any bound is above zero (the lossy passes run). */
+bool animc_tolerance_is_set(const animc_tolerance *tolerance);
+
+/* The worst error a lossy pass left against its source, measured where the
+ * runtime samples (every key and halfway between), and the keys it kept. */
+typedef struct animc_clip_error {
+	double translation;       /* model units */
+	double rotation_deg;
+	double scale;
+	double shell;             /* with a skeleton: model-space shell error, units */
+	uint64_t keys_before;     /* keys of non-constant tracks, source */
+	uint64_t keys_after;      /* the same, output */
+} animc_clip_error;
+
+/* Options of the lossy passes; zeroed = nothing to do. */
+typedef struct animc_reduce_options {
+	animc_tolerance tolerance;
+	/* With a skeleton, the translation bound applies in model space
+	 * through the bone hierarchy, to points on a rigid shell
+	 * shell_distance (model units, > 0) around each bone; NULL: each
+	 * track on its own, in local space. */
+	const animc_skeleton *skeleton;
+	float shell_distance;
+} animc_reduce_options;
+
 /* What the passes changed, for reporting.  Zeroed by the caller. */
 typedef struct animc_pass_stats {
 	uint32_t channels_sorted;      /* keys were out of time order */
@@ -312,6 +355,8 @@ typedef struct animc_pass_stats {
 	uint32_t channels_collapsed;   /* every track fixed: down to one key */
 	uint32_t rotations_flipped;    /* put on the previous key's hemisphere */
 	bool declared_count_corrected;
+	bool is_reduced;               /* a lossy pass ran: `error` holds its result */
+	animc_clip_error error;
 } animc_pass_stats;
 
 /*
@@ -343,17 +388,32 @@ animc_status animc_pass_merge(animc_clip *clip, animc_diag_sink *sink, animc_pas
  */
 animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
 
+/*
+ * Error-bounded key reduction for the original layout.  A track within the
+ * bounds of one value becomes fixed; then each channel keeps, from each kept
+ * key on, the farthest key such that every track of the channel stays within
+ * its bound at every source key and halfway between them, interpolated as
+ * the runtime does (the tracks of a channel share key times).  A channel
+ * whose keys would cost more bytes with explicit times than all of them
+ * without keeps them.  stats->error gets the worst error left.
+ */
+animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *options,
+			       animc_diag_sink *sink, animc_pass_stats *stats);
+
 /* Options of animc_clip_process; zeroed = the lossless default pipeline. */
 typedef struct animc_process_options {
 	/* Validation only, no normalisation: the original pipeline's bytes.  A
 	 * declared channel count that disagrees is then an error. */
 	bool exact;
+	/* With a tolerance, the lossy pass runs after the lossless ones. */
+	animc_reduce_options reduce;
 } animc_process_options;
 
 /*
  * The processor: exact mode validates as-is; the default mode sorts,
  * validates, corrects the declared channel count (warning), then runs the
- * fixed, merge and uniform passes and validates the result for writing.
+ * merge and fixed passes, the reduction when options->reduce has a
+ * tolerance, the uniform pass, and validates the result for writing.
  * `stats` may be NULL.
  */
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
