@@ -401,10 +401,18 @@ animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *opt
 	if (!options || !animc_tolerance_is_set(&options->tolerance))
 		return ANIMC_OK;
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
-		animc_status status = reduce_channel(clip, &clip->channels[i], &options->tolerance, &error);
+		animc_channel *ch = &clip->channels[i];
+		animc_status status = reduce_channel(clip, ch, &options->tolerance, &error);
 
 		if (status != ANIMC_OK)
 			return status;
+		/* One key: no time, and a positive KeyInterval, which the
+		 * original runtime divides by (FORMAT.md, section 2). */
+		if (ch->key_count == 1 && (ch->has_time || !(ch->key_interval_s > 0))) {
+			ch->has_time = false;
+			ch->times_s = NULL;
+			ch->key_interval_s = ch->duration_s > 0 ? ch->duration_s : 1;
+		}
 	}
 	if (stats) {
 		stats->is_reduced = true;

@@ -200,6 +200,9 @@ static void jitter_within_the_bound_becomes_fixed(void **state)
 	const animc_channel *ch = &out->channels[0];
 	assert_true(ch->tracks[ANIMC_TRANSLATION].is_fixed && ch->tracks[ANIMC_ROTATION].is_fixed);
 	assert_int_equal(ch->key_count, 1);
+	/* One key: no time, a KeyInterval the original runtime can divide by. */
+	assert_false(ch->has_time);
+	assert_true(ch->key_interval_s > 0);
 	/* The held value is the middle of the jitter. */
 	test_assert_near(ch->tracks[ANIMC_TRANSLATION].values[0], 1, 1e-6);
 	test_error e = test_compare_clips(src, out, 1000);
