@@ -109,20 +109,64 @@ void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, float p, 
 		interp_lerp3(out, va, vb, u);
 }
 
-/* The first extra check point at or after position p. */
-static uint32_t extra_from(const reduce_curve *c, float p)
+/* The first check point at or after position p. */
+static uint32_t check_from(const reduce_curve *c, float p)
 {
-	uint32_t lo = 0, hi = c->extra_count;
+	uint32_t lo = 0, hi = c->check_count;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (c->extra_pos[mid] < p)
+		if (c->check_pos[mid] < p)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Check points inside interval i: 1 (its middle), or one per
+ * REDUCE_ARC_STEP of a rotation's arc. */
+static uint32_t checks_in_interval(const reduce_curve *c, uint32_t i)
+{
+	if (c->kind != ANIMC_ROTATION)
+		return 1;
+	const float *a = c->value + (size_t)i * 4, *b = a + 4;
+	double dot = fabs((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3]);
+	double arc = acos(dot < 1 ? dot : 1);
+	double m = ceil(arc / REDUCE_ARC_STEP);
+
+	return m < 2 ? 1 : m > 256 ? 255 : (uint32_t)m - 1;
+}
+
+uint32_t reduce_check_count(const reduce_curve *c)
+{
+	uint32_t total = 0;
+
+	for (uint32_t i = 0; i + 1 < c->n; i++)
+		total += checks_in_interval(c, i);
+	return total;
+}
+
+void reduce_check_positions(const reduce_curve *c, float *out)
+{
+	for (uint32_t i = 0; i + 1 < c->n; i++) {
+		uint32_t m = checks_in_interval(c, i);
+
+		for (uint32_t k = 1; k <= m; k++)
+			*out++ = c->pos[i] + (c->pos[i + 1] - c->pos[i]) * ((float)k / (float)(m + 1));
+	}
+}
+
+void reduce_checks_within(const reduce_curve *c, float lo, float hi, reduce_curve *sub)
+{
+	uint32_t k0 = check_from(c, lo), k1 = k0;
+
+	while (k1 < c->check_count && c->check_pos[k1] <= hi)
+		k1++;
+	sub->check_pos = c->check_pos + k0;
+	sub->check_value = c->check_value + (size_t)k0 * c->width;
+	sub->check_count = k1 - k0;
 }
 
 double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early)
@@ -147,14 +191,10 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 			reduce_interpolate(c, a, b, c->pos[i], v);
 			REDUCE_CHECK(reduce_error(c->kind, v, c->value + (size_t)i * c->width));
 		}
-		if (i < b) {
-			reduce_interpolate(c, a, b, 0.5f * (c->pos[i] + c->pos[i + 1]), v);
-			REDUCE_CHECK(reduce_error(c->kind, v, c->mid + (size_t)i * c->width));
-		}
 	}
-	for (uint32_t k = extra_from(c, c->pos[a]); k < c->extra_count && c->extra_pos[k] <= c->pos[b]; k++) {
-		reduce_interpolate(c, a, b, c->extra_pos[k], v);
-		REDUCE_CHECK(reduce_error(c->kind, v, c->extra_value + (size_t)k * c->width));
+	for (uint32_t k = check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		REDUCE_CHECK(reduce_error(c->kind, v, c->check_value + (size_t)k * c->width));
 	}
 #undef REDUCE_CHECK
 	return worst;
@@ -191,13 +231,10 @@ double reduce_constant_error(const reduce_curve *c, const float *value)
 {
 	double worst = 0;
 
-	for (uint32_t i = 0; i < c->n; i++) {
+	for (uint32_t i = 0; i < c->n; i++)
 		worst = fmax(worst, reduce_error(c->kind, value, c->value + (size_t)i * c->width));
-		if (i + 1 < c->n)
-			worst = fmax(worst, reduce_error(c->kind, value, c->mid + (size_t)i * c->width));
-	}
-	for (uint32_t k = 0; k < c->extra_count; k++)
-		worst = fmax(worst, reduce_error(c->kind, value, c->extra_value + (size_t)k * c->width));
+	for (uint32_t k = 0; k < c->check_count; k++)
+		worst = fmax(worst, reduce_error(c->kind, value, c->check_value + (size_t)k * c->width));
 	return worst;
 }
 
@@ -245,7 +282,7 @@ typedef struct channel_work {
 	reduce_curve curves[ANIMC_TRACK_COUNT];
 	int kinds[ANIMC_TRACK_COUNT];
 	uint32_t count;
-	float *pos, *mids[ANIMC_TRACK_COUNT];
+	float *pos, *check_pos[ANIMC_TRACK_COUNT], *check_value[ANIMC_TRACK_COUNT];
 	uint8_t *forced;
 	uint32_t *kept;
 } channel_work;
@@ -253,8 +290,10 @@ typedef struct channel_work {
 static void channel_work_release(channel_work *w)
 {
 	free(w->pos);
-	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
-		free(w->mids[k]);
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		free(w->check_pos[k]);
+		free(w->check_value[k]);
+	}
 	free(w->forced);
 	free(w->kept);
 }
@@ -299,21 +338,27 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		if (!t->is_present || t->is_fixed || t->value_count != n)
 			continue;
 		error->keys_before += n;
-		w.mids[k] = malloc((size_t)(n - 1) * width * sizeof(float));
-		if (!w.mids[k]) {
-			channel_work_release(&w);
-			return ANIMC_ERR_NOMEM;
-		}
-		for (uint32_t i = 0; i + 1 < n; i++)
-			reduce_channel_value(ch, (animc_track_kind)k, 0.5f * (w.pos[i] + w.pos[i + 1]),
-					     w.mids[k] + (size_t)i * width);
 		c->kind = (animc_track_kind)k;
 		c->width = width;
 		c->bound = reduce_bound(tol, (animc_track_kind)k);
 		c->n = n;
 		c->pos = w.pos;
 		c->value = c->stored = t->values;
-		c->mid = w.mids[k];
+		/* Between keys: the source at the check points (times). */
+		uint32_t checks = reduce_check_count(c);
+		w.check_pos[k] = malloc(((size_t)checks + 1) * sizeof(float));
+		w.check_value[k] = malloc(((size_t)checks + 1) * width * sizeof(float));
+		if (!w.check_pos[k] || !w.check_value[k]) {
+			channel_work_release(&w);
+			return ANIMC_ERR_NOMEM;
+		}
+		reduce_check_positions(c, w.check_pos[k]);
+		for (uint32_t i = 0; i < checks; i++)
+			reduce_channel_value(ch, (animc_track_kind)k, w.check_pos[k][i],
+					     w.check_value[k] + (size_t)i * width);
+		c->check_count = checks;
+		c->check_pos = w.check_pos[k];
+		c->check_value = w.check_value[k];
 
 		/* Within the bound of one value: fixed. */
 		float held[4];

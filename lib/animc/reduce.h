@@ -27,12 +27,17 @@ double reduce_error(animc_track_kind kind, const float *a, const float *b);
 /* The bound of a track kind with the margin taken off. */
 double reduce_bound(const animc_tolerance *tolerance, animc_track_kind kind);
 
+/* Between neighbouring candidates a rotation is also checked every this
+ * many radians of the source's arc (a slerp arc and its reduced twin part
+ * furthest inside long arcs); every interval gets at least its middle. */
+#define REDUCE_ARC_STEP 0.05
+
 /*
  * A track as candidate keys and check points, for the greedy selection.
  * Candidates i = 0..n-1 sit at positions pos[i] (grid samples or times,
  * increasing); value[i] is the source there, stored[i] what a kept key would
- * hold (quantised, or the value itself).  mid[i] is the source at the middle
- * of (pos[i], pos[i+1]).  extra_* are further check points (source keys off
+ * hold (quantised, or the value itself).  check_* are the further points
+ * where the source is compared (reduce_check_positions, and source keys off
  * the candidates), sorted by position.
  */
 typedef struct reduce_curve {
@@ -43,11 +48,22 @@ typedef struct reduce_curve {
 	const float *pos;
 	const float *value;
 	const float *stored;
-	const float *mid;
-	uint32_t extra_count;
-	const float *extra_pos;
-	const float *extra_value;
+	uint32_t check_count;
+	const float *check_pos;
+	const float *check_value;
 } reduce_curve;
+
+/* How many check points reduce_check_positions gives for c's candidates
+ * (pos, value, n, kind). */
+uint32_t reduce_check_count(const reduce_curve *c);
+
+/* The check points between c's candidates, in order: the middle of every
+ * interval, and for rotations one every REDUCE_ARC_STEP of arc. */
+void reduce_check_positions(const reduce_curve *c, float *out);
+
+/* The checks of c between positions lo and hi (inclusive): narrows
+ * check_pos / check_value / check_count of *sub. */
+void reduce_checks_within(const reduce_curve *c, float lo, float hi, reduce_curve *sub);
 
 /* The curve's value between kept keys a and b at position p, as the
  * runtime computes it. */
