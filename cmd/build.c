@@ -104,6 +104,11 @@ static void help(FILE *out)
 		"                          between keys as the runtime interpolates; 'default'\n"
 		"                          is 0.001,0.05,0.0001.  Output keeps explicit key\n"
 		"                          times and plays in XNA, FNA and MonoGame\n"
+		"      --layout KIND       original (default): the RobotGame layout, reader\n"
+		"                          version 0; compact: reader version 1, quantised keys\n"
+		"                          on a grid, about a quarter of the size, read by the\n"
+		"                          animc loader only (XNA, FNA and MonoGame cannot read\n"
+		"                          it); implies --tolerance default\n"
 		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -745,7 +750,7 @@ static bool gather(builder *b, char **inputs, int count)
 static int parse_options(builder *b, int argc, char **argv)
 {
 	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
-	       O_RELATIVE, O_TICKS, O_TIMEOUT, O_TOLERANCE };
+	       O_RELATIVE, O_TICKS, O_TIMEOUT, O_TOLERANCE, O_LAYOUT };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -760,6 +765,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "ticks-per-second", required_argument, NULL, O_TICKS },
 		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
 		{ "tolerance", required_argument, NULL, O_TOLERANCE },
+		{ "layout", required_argument, NULL, O_LAYOUT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -845,6 +851,14 @@ static int parse_options(builder *b, int argc, char **argv)
 				return cli_usage_error("build", "--tolerance '%s': give 'default' or three "
 						       "numbers >= 0, T,R,S (units, degrees, scale)", optarg);
 			break;
+		case O_LAYOUT:
+			if (strcmp(optarg, "compact") == 0)
+				b->process.layout = ANIMC_LAYOUT_COMPACT;
+			else if (strcmp(optarg, "original") == 0)
+				b->process.layout = ANIMC_LAYOUT_ORIGINAL;
+			else
+				return cli_usage_error("build", "--layout '%s': use original or compact", optarg);
+			break;
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -870,6 +884,9 @@ static int parse_options(builder *b, int argc, char **argv)
 		return cli_usage_error("build", "no inputs: give files or folders to compile");
 	if (b->quiet && b->verbose)
 		return cli_usage_error("build", "--quiet and --verbose contradict each other");
+	if (b->process.exact && b->process.layout == ANIMC_LAYOUT_COMPACT)
+		return cli_usage_error("build", "--exact and --layout compact contradict each other: --exact "
+				       "writes the original pipeline's bytes");
 	if (b->process.exact && animc_tolerance_is_set(&b->process.reduce.tolerance))
 		return cli_usage_error("build", "--exact and --tolerance contradict each other: --exact "
 				       "writes the source's keys as they are");

@@ -511,11 +511,14 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	status = animc_pass_merge(clip, sink, stats);
 	if (status == ANIMC_OK)
 		status = animc_pass_fixed(clip, sink, stats);
-	if (status == ANIMC_OK && animc_tolerance_is_set(&options->reduce.tolerance))
+	if (status == ANIMC_OK && options->layout == ANIMC_LAYOUT_ORIGINAL &&
+	    animc_tolerance_is_set(&options->reduce.tolerance))
 		status = animc_pass_reduce(clip, &options->reduce, sink, stats);
 	if (status == ANIMC_OK)
 		status = animc_pass_uniform(clip, sink, stats);
 	if (status == ANIMC_OK)
 		status = animc_clip_validate(clip, &writable, sink);
+	if (status == ANIMC_OK && options->layout == ANIMC_LAYOUT_COMPACT)
+		status = animc_pass_compact(clip, &options->reduce, sink, stats);
 	return status;
 }

@@ -180,6 +180,10 @@ typedef struct animc_clip {
 	uint32_t channel_capacity;
 	animc_channel *channels;
 	uint32_t line;                  /* where the source defines it; 0 when unknown */
+	/* The compact layout's encoding of the clip, set by animc_pass_compact
+	 * (in the clip's arena); the writer writes reader version 1 when it is
+	 * there.  NULL otherwise. */
+	const struct animc_compact *compact;
 	animc_arena arena;
 } animc_clip;
 
@@ -400,6 +404,75 @@ animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_p
 animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *options,
 			       animc_diag_sink *sink, animc_pass_stats *stats);
 
+/* ------------------------------------------------------------ compact layout */
+
+/* How a track is stored in the compact layout (FORMAT.md section 7). */
+typedef enum animc_compact_kind {
+	ANIMC_COMPACT_ABSENT = 0,    /* no track */
+	ANIMC_COMPACT_IDENTITY = 1,  /* present, identity: no data */
+	ANIMC_COMPACT_CONSTANT = 2,  /* one value */
+	ANIMC_COMPACT_ANIMATED = 3   /* quantised keys on the clip's grid */
+} animc_compact_kind;
+
+typedef struct animc_compact_track {
+	animc_compact_kind kind;
+	/* CONSTANT: the value as stored (x y z, or x y z w), and whether it
+	 * is stored as float32 (else f16, or 3 x 16 bits for a rotation). */
+	bool is_f32;
+	float value[4];
+	/* Rotations stored as three components: the one left out (0 x .. 3 w),
+	 * the largest of every key, rebuilt >= 0. */
+	uint8_t dropped;
+	/* ANIMATED: bits per component (1..19; 31 float32; 0 each segment its
+	 * own), the clip range kind (0 none, 1 f16, 2 f32, 3 u8 on [-1, 1]),
+	 * its values as stored (min[3], extent[3]) and, for u8, its codes. */
+	uint8_t bits;
+	uint8_t range;
+	float range_values[6];
+	uint8_t range_codes[6];
+	/* bits 0: per segment, 7 bytes: bits (and a rotation's dropped
+	 * component << 5), min[3], extent[3] (256ths of the clip range). */
+	uint8_t *segment_codes;
+	uint32_t key_count;
+	uint32_t *samples;       /* key_count grid samples, increasing */
+	uint32_t *q;             /* key_count * 3: quantised components (the
+				  * three stored), float32 bits when raw */
+} animc_compact_track;
+
+/* A clip encoded for the compact layout: one grid for the clip (sample i
+ * at i / rate_hz seconds) in segments of 64 samples, per bone three
+ * tracks. */
+typedef struct animc_compact {
+	float duration_s;
+	float rate_hz;
+	uint32_t sample_count;
+	uint32_t segment_count;
+	uint32_t bone_count;
+	const char **bones;
+	animc_compact_track (*tracks)[ANIMC_TRACK_COUNT];
+	animc_clip_error error;
+} animc_compact;
+
+/*
+ * Encode the clip for the compact layout within options->tolerance (the
+ * defaults when unset): a grid every source key lies on (or the finest one
+ * tried, with the keys off it checked where they are); each track identity,
+ * one value, or quantised keys with the bit rates, ranges and key set that
+ * cost the fewest bytes within its bound, measured at every grid sample and
+ * halfway between, through the runtime's dequantisation and interpolation.
+ * Sets clip->compact (in the clip's arena); stats->error gets the worst
+ * error.  ANIMC_ERR_UNSUPPORTED, naming the bone, when a channel's duration
+ * is not the clip's (the layout keeps one) or a track cannot be held.
+ */
+animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options,
+				animc_diag_sink *sink, animc_pass_stats *stats);
+
+/* Which binary layout the pipeline prepares and the writer writes. */
+typedef enum animc_layout {
+	ANIMC_LAYOUT_ORIGINAL = 0,   /* reader version 0: XNA, FNA, MonoGame and libanimrt */
+	ANIMC_LAYOUT_COMPACT         /* reader version 1: libanimrt only */
+} animc_layout;
+
 /* Options of animc_clip_process; zeroed = the lossless default pipeline. */
 typedef struct animc_process_options {
 	/* Validation only, no normalisation: the original pipeline's bytes.  A
@@ -407,13 +480,17 @@ typedef struct animc_process_options {
 	bool exact;
 	/* With a tolerance, the lossy pass runs after the lossless ones. */
 	animc_reduce_options reduce;
+	/* ANIMC_LAYOUT_COMPACT: animc_pass_compact runs last (with the default
+	 * tolerance when reduce.tolerance is unset); animc_pass_reduce does not. */
+	animc_layout layout;
 } animc_process_options;
 
 /*
  * The processor: exact mode validates as-is; the default mode sorts,
  * validates, corrects the declared channel count (warning), then runs the
  * merge and fixed passes, the reduction when options->reduce has a
- * tolerance, the uniform pass, and validates the result for writing.
+ * tolerance, the uniform pass, validates the result for writing, and for
+ * the compact layout encodes it (animc_pass_compact).
  * `stats` may be NULL.
  */
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
