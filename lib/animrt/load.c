@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "compact.h"
+#include "compact_layout.h"
 #include "error.h"
 #include "xnb_layout.h"
 
@@ -48,6 +50,12 @@ typedef struct parser {
 	animrt_sequence *sequences;
 	float *floats;
 	char *strings;
+	/* Reader version 1: the compact loader takes over at payload_at. */
+	bool is_compact;
+	size_t payload_at;
+	animrt_container container;
+	const char *reader_name;     /* in the input, reader_name_size bytes */
+	uint32_t reader_name_size;
 } parser;
 
 #define FAIL(ps, st, off, ...) \
@@ -331,17 +339,30 @@ static bool parse(parser *ps)
 	for (uint32_t i = 1; i <= primary; i++) {
 		int32_t version;
 
-		if (!get_string(ps, i == primary ? &c.reader : NULL, NULL, "a type reader name"))
+		uint32_t name_size = 0;
+
+		if (!get_string(ps, i == primary ? &c.reader : NULL, &name_size, "a type reader name"))
 			return false;
+		if (i == primary) {
+			ps->reader_name = (const char *)ps->data + ps->pos - name_size;
+			ps->reader_name_size = name_size;
+		}
 		at = ps->pos;
 		if (!get_i32(ps, &version, "a type reader version"))
 			return false;
 		c.reader_version = version;
 	}
+	if (c.reader_version == COMPACT_READER_VERSION) {
+		/* The compact layout: load_compact.c reads the payload. */
+		ps->is_compact = true;
+		ps->payload_at = after_readers;
+		ps->container = c;
+		return true;
+	}
 	if (c.reader_version != XNB_READER_VERSION)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
-			    "reader version %d is not known; this loader reads version %d",
-			    c.reader_version, XNB_READER_VERSION);
+			    "reader version %d is not known; this loader reads versions %d and %d",
+			    c.reader_version, XNB_READER_VERSION, COMPACT_READER_VERSION);
 	ps->pos = after_readers;
 
 	at = ps->pos;
@@ -367,6 +388,9 @@ static bool parse(parser *ps)
 		ps->clip->duration_s = duration;
 		ps->clip->sequence_count = ps->sequence_count;
 		ps->clip->sequences = ps->sequences;
+		ps->clip->compact = NULL;
+		ps->clip->grid_rate_hz = 0;
+		ps->clip->grid_sample_count = 0;
 	}
 	return true;
 }
@@ -385,6 +409,11 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd, an
 	ps.err = err;
 	if (!parse(&ps))
 		return ps.status;
+	if (ps.is_compact) {
+		ps.container.is_zstd = is_zstd;
+		return animrt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
+					   ps.reader_name_size, out, err);
+	}
 
 	seq_bytes = (size_t)ps.sequence_count * sizeof(animrt_sequence);
 	float_bytes = ps.float_count * sizeof(float);

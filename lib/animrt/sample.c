@@ -11,6 +11,7 @@
 
 #include <animc/animrt.h>
 
+#include "compact.h"
 #include "interp.h"
 #include "sample.h"
 
@@ -250,6 +251,11 @@ void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_pla
 {
 	slerp_batch slerps = { .count = 0 };
 
+	if (seq->compact) {
+		rt_sample_compact_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), translation,
+					   rotation, scale);
+		return;
+	}
 	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation,
 			rotation, scale, &slerps);
 	slerp_batch_run(&slerps);
@@ -293,6 +299,12 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps = { .count = 0 };
 
+	if (clip->compact) {
+		rt_sample_compact_reference(clip, animrt_time_local(time_s, clip->duration_s, mode), NULL, pose);
+		for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
+			set_identity(pose, i);
+		return ANIMRT_OK;
+	}
 	for (uint32_t i = 0; i < clip->sequence_count; i++)
 		pose->tracks[i] = sample_sequence(&clip->sequences[i],
 						  cached_local_time(&lt, clip->sequences[i].duration_s),
@@ -315,6 +327,13 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps = { .count = 0 };
 
+	if (clip->compact) {
+		rt_sample_compact_reference(clip, animrt_time_local(time_s, clip->duration_s, mode),
+					    binding->sample_map, pose);
+		for (uint32_t i = 0; i < binding->unanimated_count; i++)
+			set_identity(pose, binding->unanimated[i]);
+		return ANIMRT_OK;
+	}
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
 		uint32_t b = binding->bone_of_sequence[i];
 
