@@ -29,6 +29,7 @@ typedef struct rt_block {
 
 typedef struct rt_group {
 	uint32_t kind;                  /* ANIMRT_TRANSLATION, ROTATION, SCALE */
+	uint32_t used;                  /* lanes a track fills: the first `used` */
 	uint32_t bone[RT_LANES];        /* the pose slot (sequence) of each lane */
 } rt_group;
 
@@ -69,7 +70,19 @@ static inline uint64_t rt_load_le64(const uint8_t *p)
 #if defined(__GNUC__) || defined(__clang__)
 static inline uint32_t rt_clz64(uint64_t v) { return (uint32_t)__builtin_clzll(v); }  /* v != 0 */
 static inline uint32_t rt_ctz64(uint64_t v) { return (uint32_t)__builtin_ctzll(v); }  /* v != 0 */
+#if defined(__POPCNT__) || defined(__ARM_NEON)
 static inline uint32_t rt_popcount64(uint64_t v) { return (uint32_t)__builtin_popcountll(v); }
+#else
+/* Without a popcount instruction (the x86-64 baseline has none) the
+ * builtin is a library call: count in registers instead. */
+static inline uint32_t rt_popcount64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555u);
+	v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+	v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+	return (uint32_t)((v * 0x0101010101010101u) >> 56);
+}
+#endif
 #else
 static inline uint32_t rt_clz64(uint64_t v)
 {
@@ -114,9 +127,15 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 void rt_decode_key(const struct animrt_compact *c, const rt_block *b, uint32_t lane, uint32_t j,
 		   uint32_t kind, float *out);
 
-/* Local time to grid position: time * rate, clamped to [0, samples - 1]
- * (NaN gives 0). */
-float rt_grid_position(const struct animrt_compact *c, float local_s);
+/* Where a local time falls on the grid: its segment, and its position in
+ * the segment (0 to 64).  The position time * rate is exact in double
+ * (two floats' product), clamped to [0, samples - 1] (NaN gives 0), and
+ * only the part within the segment is rounded to float. */
+typedef struct rt_where {
+	uint32_t segment;
+	float local;
+} rt_where;
+rt_where rt_grid_locate(const struct animrt_compact *c, float local_s);
 
 /* The constant pose (constants, identity, track bits) into `pose` slots
  * through `map` (NULL: the identity). */
@@ -125,6 +144,14 @@ void rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_
 /* One sequence of a compact clip at local time t (animrt_sequence_sample). */
 void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
 				float rotation[4], float scale[3]);
+
+/* One animated track (lane of group g) at `at`, in plain C. */
+void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out);
+
+/* The SIMD sampler (sample_simd.c), same contract as the reference below;
+ * rt_simd_name says which instruction set it was built for. */
+void rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+const char *rt_simd_name(void);
 
 /* The plain C sampler of a compact clip, the reference the SIMD one is
  * tested against: every animated track at local time t into `pose` slots

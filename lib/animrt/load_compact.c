@@ -144,6 +144,7 @@ static bool fill_visit(void *user, compact_walker *w, compact_value *v)
 		uint32_t group = f->group_base[kind] + n / RT_LANES, lane = n % RT_LANES;
 
 		f->groups[group].kind = kind;
+		f->groups[group].used = lane + 1;
 		f->groups[group].bone[lane] = v->bone;
 		f->slot[(size_t)v->bone * 3 + kind] = (int32_t)(group * RT_LANES + lane);
 		f->slot_of_animated[v->animated] = group * RT_LANES + lane;

@@ -300,7 +300,7 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 	slerp_batch slerps = { .count = 0 };
 
 	if (clip->compact) {
-		rt_sample_compact_reference(clip, animrt_time_local(time_s, clip->duration_s, mode), NULL, pose);
+		rt_sample_compact_simd(clip, animrt_time_local(time_s, clip->duration_s, mode), NULL, pose);
 		for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
 			set_identity(pose, i);
 		return ANIMRT_OK;
@@ -328,8 +328,8 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 	slerp_batch slerps = { .count = 0 };
 
 	if (clip->compact) {
-		rt_sample_compact_reference(clip, animrt_time_local(time_s, clip->duration_s, mode),
-					    binding->sample_map, pose);
+		rt_sample_compact_simd(clip, animrt_time_local(time_s, clip->duration_s, mode),
+				       binding->sample_map, pose);
 		for (uint32_t i = 0; i < binding->unanimated_count; i++)
 			set_identity(pose, binding->unanimated[i]);
 		return ANIMRT_OK;

@@ -40,23 +40,25 @@ void rt_decode_key(const struct animrt_compact *c, const rt_block *b, uint32_t l
 		memcpy(out, k, sizeof k);
 }
 
-float rt_grid_position(const struct animrt_compact *c, float local_s)
+rt_where rt_grid_locate(const struct animrt_compact *c, float local_s)
 {
-	float p = local_s * c->rate_hz, last = (float)(c->sample_count - 1);
+	double p = (double)local_s * c->rate_hz, last = (double)(c->sample_count - 1);
+	rt_where at;
 
 	/* NaN and negative give 0. */
-	return p > 0 ? (p < last ? p : last) : 0;
+	p = p > 0 ? (p < last ? p : last) : 0;
+	at.segment = (uint32_t)(p / COMPACT_SEGMENT_SAMPLES);
+	if (at.segment >= c->segment_count)
+		at.segment = c->segment_count - 1;
+	at.local = (float)(p - (double)at.segment * COMPACT_SEGMENT_SAMPLES);
+	return at;
 }
 
-/* One lane of group g at grid position p (clamped to the grid). */
-static void sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, float p, float *out)
+void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out)
 {
-	uint32_t kind = c->groups[g].kind, s = (uint32_t)p >> COMPACT_SEGMENT_SHIFT;
-
-	if (s >= c->segment_count)
-		s = c->segment_count - 1;
+	uint32_t kind = c->groups[g].kind, s = at.segment;
 	const rt_block *b = &c->blocks[(size_t)g * c->segment_count + s];
-	float local = p - (float)(s << COMPACT_SEGMENT_SHIFT);
+	float local = at.local;
 	uint32_t i = (uint32_t)local;
 	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, m = b->mask[lane];
@@ -117,7 +119,7 @@ static float *track_out(animrt_pose *pose, uint32_t kind, uint32_t slot)
 void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
 {
 	const struct animrt_compact *c = clip->compact;
-	float p = rt_grid_position(c, local_s);
+	rt_where at = rt_grid_locate(c, local_s);
 
 	rt_write_image(c, map, pose);
 	for (uint32_t g = 0; g < c->group_count; g++)
@@ -129,7 +131,7 @@ void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const u
 			slot = map ? map[bone] : bone;
 			if (slot == RT_NO_BONE)
 				continue;
-			sample_lane(c, g, lane, p, track_out(pose, c->groups[g].kind, slot));
+			rt_sample_lane(c, g, lane, at, track_out(pose, c->groups[g].kind, slot));
 		}
 }
 
@@ -138,7 +140,7 @@ void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float
 {
 	const struct animrt_compact *c = seq->compact;
 	float *out[3] = { translation, rotation, scale };
-	float p = rt_grid_position(c, local_s);
+	rt_where at = rt_grid_locate(c, local_s);
 
 	memcpy(translation, c->image_translation + 3 * (size_t)seq->index, 3 * sizeof(float));
 	memcpy(rotation, c->image_rotation + 4 * (size_t)seq->index, 4 * sizeof(float));
@@ -147,7 +149,7 @@ void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float
 		int32_t slot = c->slot[(size_t)seq->index * 3 + k];
 
 		if (slot >= 0)
-			sample_lane(c, (uint32_t)slot / RT_LANES, (uint32_t)slot % RT_LANES, p, out[k]);
+			rt_sample_lane(c, (uint32_t)slot / RT_LANES, (uint32_t)slot % RT_LANES, at, out[k]);
 	}
 }
 
