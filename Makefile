@@ -144,8 +144,8 @@ libs: $(LIBANIMRT) $(PC_FILES)
 
 $(BUILD)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD)' | cmp -s - $@ || \
-		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD)' > $@
+	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD) $(HOT_OPT)' | cmp -s - $@ || \
+		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD) $(HOT_OPT)' > $@
 FORCE:
 
 # The direction of includes: no quote include climbs out of its folder.
@@ -156,9 +156,14 @@ $(LAYOUT_OK): $(C_FILES)
 			'headers as <animc/NAME.h> (see the top of the Makefile)' >&2; exit 1; fi
 	@touch $@
 
+# The samplers' inner loops over four lanes want complete unrolling, which
+# -O2 leaves out; HOT_OPT= builds them like everything else.
+HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c
+HOT_OPT ?= -O3
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(call cppflags_for,$<) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(if $(filter $(HOT_SRC),$<),$(HOT_OPT)) $(CC_WERROR) $(call cppflags_for,$<) \
+		-MMD -MP -c $< -o $@
 
 # Fuzz targets compiled as plain functions, so `make test` replays their seeds.
 $(BUILD)/replay/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)

@@ -8,6 +8,7 @@
 #ifndef ANIMRT_COMPACT_H
 #define ANIMRT_COMPACT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -20,16 +21,34 @@
 /* Four tracks of one group in one segment, 16-byte aligned. */
 typedef struct rt_block {
 	uint64_t mask[RT_LANES];        /* bit i: grid sample 64 s + i is a key */
-	uint64_t bit_offset[RT_LANES];  /* the segment's first key, in bits of `keys` */
+	uint32_t key_base[RT_LANES];    /* the segment's first key, in 8-byte units of `keys` */
+	uint32_t dropped[RT_LANES];     /* rotations: the component left out */
+	uint32_t is_raw[RT_LANES];      /* 1: the codes are float32 bits */
+	uint32_t span;                  /* the block's rows in `spans` */
+	uint32_t any_raw;               /* some lane's is_raw */
+	uint32_t any_reordered;         /* some lane's dropped is not 3 (w) */
+	uint32_t reserved;
 	float min[3][RT_LANES];         /* per stored component */
 	float step[3][RT_LANES];
-	uint32_t bits[RT_LANES];        /* per component; COMPACT_RAW_BITS: float32 */
-	uint32_t dropped[RT_LANES];     /* rotations: the component left out */
 } rt_block;
+
+/*
+ * Where grid sample i of a segment falls for the four lanes of a block (its
+ * row i): the key at or before it (j, counted from the segment's first, at
+ * sample k0) and the next key's sample k1 (RT_NEXT_SEGMENT: the next
+ * segment's first; RT_HOLD: none, the last key holds).  Derived from the
+ * masks by the loader, so that the SIMD sampler reads one row per group.
+ */
+#define RT_NEXT_SEGMENT 64
+#define RT_HOLD 255
+typedef struct rt_span {
+	uint8_t j[RT_LANES], k0[RT_LANES], k1[RT_LANES], reserved[RT_LANES];
+} rt_span;
 
 typedef struct rt_group {
 	uint32_t kind;                  /* ANIMRT_TRANSLATION, ROTATION, SCALE */
 	uint32_t used;                  /* lanes a track fills: the first `used` */
+	uint32_t is_wide;               /* keys of 2 units (codes > 16 bits, float32) */
 	uint32_t bone[RT_LANES];        /* the pose slot (sequence) of each lane */
 } rt_group;
 
@@ -41,7 +60,10 @@ struct animrt_compact {
 	uint32_t group_count;
 	const rt_group *groups;
 	const rt_block *blocks;         /* group_count * segment_count, group after group */
-	const uint8_t *keys;            /* the key bits, 8 bytes of slack after them */
+	const rt_span *spans;
+	/* The keys as codes, a track's in time order: one unit (x | y << 16 |
+	 * z << 32) per key, or two (x | y << 32, z) in wide groups. */
+	const uint64_t *keys;
 	/* The pose where nothing moves: constants, identity elsewhere, and
 	 * which tracks each bone has (ANIMRT_TRACK_* bits). */
 	const float *image_translation; /* bone_count * 3 */
@@ -53,19 +75,24 @@ struct animrt_compact {
 	const uint32_t *key_count;      /* bone_count * 3: keys of animated tracks */
 };
 
-/* ---------------------------------------------------------- bit helpers */
-
-/* 8 bytes at p as a little-endian integer (the key bits are LSB first). */
-static inline uint64_t rt_load_le64(const uint8_t *p)
+/* The codes of key j (counted from block b's segment's first) of a lane. */
+static inline void rt_key_codes(const struct animrt_compact *c, const rt_block *b, uint32_t lane, bool is_wide,
+				uint32_t j, uint32_t q[3])
 {
-	uint64_t v;
+	const uint64_t *k = c->keys + b->key_base[lane] + (is_wide ? 2 * (size_t)j : j);
 
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
+	if (is_wide) {
+		q[0] = (uint32_t)k[0];
+		q[1] = (uint32_t)(k[0] >> 32);
+		q[2] = (uint32_t)k[1];
+	} else {
+		q[0] = (uint32_t)(k[0] & 0xFFFF);
+		q[1] = (uint32_t)((k[0] >> 16) & 0xFFFF);
+		q[2] = (uint32_t)((k[0] >> 32) & 0xFFFF);
+	}
 }
+
+/* ---------------------------------------------------------- bit helpers */
 
 #if defined(__GNUC__) || defined(__clang__)
 static inline uint32_t rt_clz64(uint64_t v) { return (uint32_t)__builtin_clzll(v); }  /* v != 0 */
@@ -122,10 +149,10 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 				  animrt_clip **out, animrt_error *err);
 
 /* Decode key j (counted from the segment's first) of lane `lane` of block
- * b: three stored components dequantised, rebuilt to the track's value
- * (3 floats, or x y z w). */
-void rt_decode_key(const struct animrt_compact *c, const rt_block *b, uint32_t lane, uint32_t j,
-		   uint32_t kind, float *out);
+ * b of group g: three stored components dequantised, rebuilt to the track's
+ * value (3 floats, or x y z w). */
+void rt_decode_key(const struct animrt_compact *c, uint32_t g, const rt_block *b, uint32_t lane, uint32_t j,
+		   float *out);
 
 /* Where a local time falls on the grid: its segment, and its position in
  * the segment (0 to 64).  The position time * rate is exact in double

@@ -2,7 +2,10 @@
  * load_compact.c - the loader of reader version 1: runs the layout's one
  * walker (lib/common/compact_layout.h) over the payload twice, first to
  * check every byte and measure, then to fill one allocation with the
- * structures the samplers read (compact.h).  Standard C only.
+ * structures the samplers read (compact.h): the keys as 16- or 32-bit codes
+ * a track after another, per group of four tracks and segment a block of
+ * masks, key offsets and dequantisation, and the rows that say where each
+ * grid sample falls.  Standard C only.
  */
 #include <math.h>
 #include <stdalign.h>
@@ -16,34 +19,36 @@
 #include "compact_layout.h"
 #include "error.h"
 
-/* What the measure pass counts. */
+/* What the measure pass finds, per animated track and in all. */
 typedef struct measure {
-	uint32_t bone_count, segment_count;
-	uint32_t animated[COMPACT_TRACKS];   /* per kind */
+	uint32_t animated_count;
+	uint32_t groups[COMPACT_TRACKS][2];   /* per kind: narrow and wide tracks */
 	size_t name_bytes;
+	uint8_t *is_wide;                     /* per animated track: codes over 16 bits or float32 */
+	uint32_t *keys;                       /* per animated track: its keys */
+	bool is_out_of_memory;
 } measure;
 
 /* The fill pass: where things go. */
 typedef struct filler {
-	const uint8_t *payload;
-	animrt_clip *clip;
 	animrt_sequence *sequences;
 	struct animrt_compact *compact;
 	rt_group *groups;
 	rt_block *blocks;
-	uint8_t *keys;
+	uint64_t *keys;
 	float *image_t, *image_r, *image_s;
 	uint8_t *image_tracks;
 	int32_t *slot;
 	uint32_t *key_count;
 	char *strings;
 	uint16_t *descriptors;
-	uint32_t group_base[COMPACT_TRACKS];  /* first group of each kind */
-	uint32_t placed[COMPACT_TRACKS];      /* animated tracks of each kind placed so far */
-	uint32_t *slot_of_animated;           /* animated index -> group * RT_LANES + lane */
-	float *range;                         /* animated index * 6: the clip range */
+	const measure *m;
+	uint32_t group_base[COMPACT_TRACKS][2];  /* first group of each kind and width */
+	uint32_t placed[COMPACT_TRACKS][2];      /* tracks placed so far */
+	uint32_t *slot_of_animated;              /* animated index -> group * RT_LANES + lane */
+	uint32_t *unit_of_animated;              /* animated index -> its first key's unit */
+	float *range;                            /* animated index * 6: the clip range */
 	uint32_t key_in_track;
-	size_t keys_at;
 } filler;
 
 static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
@@ -52,13 +57,34 @@ static bool measure_visit(void *user, compact_walker *w, compact_value *v)
 {
 	measure *m = user;
 
-	(void)w;
 	switch (v->section) {
 	case COMPACT_NAMES:
 		m->name_bytes += (size_t)v->str_size + 1;
 		break;
-	case COMPACT_FORMATS:
-		m->animated[v->track]++;
+	case COMPACT_FORMATS: {
+		unsigned bits = COMPACT_FORMAT_BITS(v->u);
+
+		if (!m->is_wide) {
+			/* The walker has counted the animated tracks by now. */
+			m->animated_count = w->animated_count;
+			m->is_wide = calloc(w->animated_count ? w->animated_count : 1, 1);
+			m->keys = calloc(w->animated_count ? w->animated_count : 1, sizeof *m->keys);
+			if (!m->is_wide || !m->keys) {
+				m->is_out_of_memory = true;
+				snprintf(w->message, sizeof w->message, "out of memory");
+				return false;
+			}
+		}
+		m->is_wide[v->animated] = bits == COMPACT_RAW_BITS || bits > 16;
+		break;
+	}
+	case COMPACT_SEGMENTS:
+		if ((v->u & 31u) > 16)
+			m->is_wide[v->animated] = 1;
+		break;
+	case COMPACT_MASKS:
+		if (v->u)
+			m->keys[v->animated]++;
 		break;
 	default:
 		break;
@@ -75,10 +101,10 @@ static rt_block *block_of(filler *f, uint32_t slot, uint32_t segment)
 static void set_lane(rt_block *b, uint32_t lane, const float *min, const float *extent, unsigned bits,
 		     unsigned dropped)
 {
-	b->bits[lane] = bits;
 	b->dropped[lane] = dropped;
+	b->is_raw[lane] = bits == COMPACT_RAW_BITS;
 	for (int c = 0; c < 3; c++) {
-		b->min[c][lane] = min[c];
+		b->min[c][lane] = bits == COMPACT_RAW_BITS ? 0 : min[c];
 		b->step[c][lane] = bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], bits);
 	}
 }
@@ -140,10 +166,11 @@ static bool fill_visit(void *user, compact_walker *w, compact_value *v)
 		break;
 	}
 	case COMPACT_FORMATS: {
-		uint32_t kind = v->track, n = f->placed[kind]++;
-		uint32_t group = f->group_base[kind] + n / RT_LANES, lane = n % RT_LANES;
+		uint32_t kind = v->track, wide = f->m->is_wide[v->animated], n = f->placed[kind][wide]++;
+		uint32_t group = f->group_base[kind][wide] + n / RT_LANES, lane = n % RT_LANES;
 
 		f->groups[group].kind = kind;
+		f->groups[group].is_wide = wide;
 		f->groups[group].used = lane + 1;
 		f->groups[group].bone[lane] = v->bone;
 		f->slot[(size_t)v->bone * 3 + kind] = (int32_t)(group * RT_LANES + lane);
@@ -183,24 +210,33 @@ static bool fill_visit(void *user, compact_walker *w, compact_value *v)
 		}
 		break;
 	case COMPACT_KEYS: {
-		uint32_t slot = f->slot_of_animated[v->animated];
+		uint32_t slot = f->slot_of_animated[v->animated], lane = slot % RT_LANES;
 		rt_block *b = block_of(f, slot, v->segment);
-		uint32_t lane = slot % RT_LANES;
+		bool wide = f->m->is_wide[v->animated];
+		uint32_t unit = f->unit_of_animated[v->animated] + (wide ? 2 * v->index : v->index);
+		uint32_t q[3];
 
-		if (v->index == 0 && v->animated == 0)
-			f->keys_at = w->pos;
 		/* The first key of a segment (every segment starts with one). */
 		if ((v->sample & (COMPACT_SEGMENT_SAMPLES - 1)) == 0)
-			b->bit_offset[lane] = v->bit;
+			b->key_base[lane] = unit;
+		for (int k = 0; k < 3; k++) {
+			if (v->bits == COMPACT_RAW_BITS)
+				memcpy(&q[k], &v->f[k], 4);
+			else
+				q[k] = v->q[k];
+		}
+		if (wide) {
+			f->keys[unit] = (uint64_t)q[0] | (uint64_t)q[1] << 32;
+			f->keys[unit + 1] = q[2];
+		} else {
+			f->keys[unit] = (uint64_t)q[0] | (uint64_t)q[1] << 16 | (uint64_t)q[2] << 32;
+		}
 		if (v->track == 1) {
 			float k[3];
 
-			for (int j = 0; j < 3; j++) {
-				if (v->bits == COMPACT_RAW_BITS)
-					k[j] = v->f[j];
-				else
-					k[j] = compact_dequantize(b->min[j][lane], b->step[j][lane], v->q[j]);
-			}
+			for (int j = 0; j < 3; j++)
+				k[j] = v->bits == COMPACT_RAW_BITS ? v->f[j]
+								   : compact_dequantize(b->min[j][lane], b->step[j][lane], q[j]);
 			if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK) {
 				snprintf(w->message, sizeof w->message,
 					 "key %u of the rotation of bone '%s' is longer than a unit quaternion",
@@ -217,6 +253,37 @@ static bool fill_visit(void *user, compact_walker *w, compact_value *v)
 		break;
 	}
 	return true;
+}
+
+/* The rows of every block: where each grid sample falls for each lane. */
+static void build_spans(struct animrt_compact *c, rt_block *blocks, rt_span *spans)
+{
+	uint32_t segs = c->segment_count, row = 0;
+
+	for (uint32_t g = 0; g < c->group_count; g++)
+		for (uint32_t s = 0; s < segs; s++) {
+			rt_block *b = &blocks[(size_t)g * segs + s];
+			uint32_t rows = s + 1 < segs ? COMPACT_SEGMENT_SAMPLES
+						     : c->sample_count - (s << COMPACT_SEGMENT_SHIFT);
+
+			b->span = row;
+			for (uint32_t lane = 0; lane < RT_LANES; lane++) {
+				b->any_raw |= b->is_raw[lane];
+				b->any_reordered |= c->groups[g].kind == ANIMRT_ROTATION && b->dropped[lane] != 3;
+			}
+			for (uint32_t i = 0; i < rows; i++, row++)
+				for (uint32_t lane = 0; lane < RT_LANES; lane++) {
+					uint64_t m = b->mask[lane];
+					uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
+					uint64_t below = m & upto, above = m & ~upto;
+
+					spans[row].j[lane] = (uint8_t)(rt_popcount64(below) - 1);
+					spans[row].k0[lane] = (uint8_t)(63 - rt_clz64(below));
+					spans[row].k1[lane] = above		  ? (uint8_t)rt_ctz64(above)
+							      : s + 1 < segs ? RT_NEXT_SEGMENT
+									     : RT_HOLD;
+				}
+		}
 }
 
 static animrt_status walk_error(const compact_walker *w, animrt_error *err)
@@ -241,31 +308,52 @@ static size_t align_up(size_t n, size_t a)
 	return (n + a - 1) & ~(a - 1);
 }
 
-animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
-				  const animrt_container *container, const char *reader, uint32_t reader_size,
-				  animrt_clip **out, animrt_error *err)
+static animrt_status load(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+			  const char *reader, uint32_t reader_size, measure *m, animrt_clip **out, animrt_error *err)
 {
 	compact_walker w;
-	measure m;
-	filler f;
 
 	memset(&w, 0, sizeof w);
-	memset(&m, 0, sizeof m);
 	w.mode = COMPACT_READ;
 	w.in = data + at;
 	w.size = size - at;
 	w.base_offset = (int64_t)at;
-	if (compact_walk(&w, measure_visit, &m) != COMPACT_OK)
+	if (compact_walk(&w, measure_visit, m) != COMPACT_OK) {
+		if (m->is_out_of_memory)
+			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
 		return walk_error(&w, err);
+	}
+
+	/* Groups per kind and width; key units per track. */
+	uint32_t bones = w.bone_count, segments = w.segment_count, groups = 0, animated = w.animated_count;
+	uint64_t units = 0, rows = 0;
+	for (uint32_t a = 0; a < animated; a++)
+		units += (uint64_t)m->keys[a] * (m->is_wide[a] ? 2 : 1);
+	uint32_t per_kind[COMPACT_TRACKS][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+	/* The kind of each animated track follows from the descriptors, which
+	 * the fill pass reads; count by walking them from the input. */
+	for (uint32_t b = 0, a = 0; b < bones; b++) {
+		uint16_t desc = (uint16_t)(w.in[w.descriptors_at + 2 * (size_t)b] | w.in[w.descriptors_at + 2 * (size_t)b + 1] << 8);
+
+		for (unsigned k = 0; k < COMPACT_TRACKS; k++)
+			if (COMPACT_DESC_KIND(desc, k) == COMPACT_ANIMATED) {
+				per_kind[k][m->is_wide[a]]++;
+				a++;
+			}
+	}
+	for (int k = 0; k < COMPACT_TRACKS; k++)
+		for (int wide = 0; wide < 2; wide++)
+			groups += (per_kind[k][wide] + RT_LANES - 1) / RT_LANES;
+	rows = (uint64_t)groups * w.sample_count;
+	if (units >= UINT32_MAX || rows >= UINT32_MAX)
+		return animrt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
+					"%llu keys in %llu grid rows are more than this loader indexes",
+					(unsigned long long)units, (unsigned long long)rows);
 
 	/* One allocation: the clip, its sequences, the compact structures, the
 	 * images, the names.  Counts are bounded by the bytes they came from. */
-	uint32_t bones = w.bone_count, segments = w.segment_count, groups = 0, animated = w.animated_count;
-	for (int k = 0; k < COMPACT_TRACKS; k++)
-		groups += (m.animated[k] + RT_LANES - 1) / RT_LANES;
-	size_t key_bytes = (size_t)((w.key_bits + 7) / 8);
-	size_t off = 0, o_clip, o_seq, o_compact, o_groups, o_blocks, o_keys, o_t, o_r, o_s, o_tracks, o_slot,
-	       o_count, o_strings, o_desc, o_soa, o_range;
+	size_t off = 0, o_clip, o_seq, o_compact, o_groups, o_blocks, o_spans, o_keys, o_t, o_r, o_s, o_tracks,
+	       o_slot, o_count, o_strings, o_desc, o_soa, o_uoa, o_range;
 #define PLACE(var, bytes, align)                 \
 	do {                                     \
 		off = align_up(off, (align));    \
@@ -277,17 +365,19 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 	PLACE(o_compact, sizeof(struct animrt_compact), alignof(struct animrt_compact));
 	PLACE(o_groups, (size_t)groups * sizeof(rt_group), alignof(rt_group));
 	PLACE(o_blocks, (size_t)groups * segments * sizeof(rt_block), 16);
-	PLACE(o_keys, key_bytes + 8, 8);
+	PLACE(o_spans, (size_t)rows * sizeof(rt_span), 16);
+	PLACE(o_keys, ((size_t)units + 1) * sizeof(uint64_t), 16);
 	PLACE(o_t, (size_t)bones * 3 * sizeof(float), 16);
 	PLACE(o_r, (size_t)bones * 4 * sizeof(float), 16);
 	PLACE(o_s, (size_t)bones * 3 * sizeof(float), 16);
 	PLACE(o_tracks, bones, 1);
 	PLACE(o_slot, (size_t)bones * 3 * sizeof(int32_t), alignof(int32_t));
 	PLACE(o_count, (size_t)bones * 3 * sizeof(uint32_t), alignof(uint32_t));
-	PLACE(o_strings, m.name_bytes + (size_t)reader_size + 1, 1);
+	PLACE(o_strings, m->name_bytes + (size_t)reader_size + 1, 1);
 	/* Scratch of the fill pass, at the end. */
 	PLACE(o_desc, (size_t)bones * sizeof(uint16_t), alignof(uint16_t));
 	PLACE(o_soa, (size_t)animated * sizeof(uint32_t), alignof(uint32_t));
+	PLACE(o_uoa, (size_t)animated * sizeof(uint32_t), alignof(uint32_t));
 	PLACE(o_range, (size_t)animated * 6 * sizeof(float), alignof(float));
 #undef PLACE
 	unsigned char *block = aligned_alloc(16, align_up(off, 16));
@@ -295,14 +385,14 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", off);
 	memset(block, 0, off);
 
+	filler f;
 	memset(&f, 0, sizeof f);
-	f.payload = data + at;
-	f.clip = (animrt_clip *)(block + o_clip);
+	f.m = m;
 	f.sequences = (animrt_sequence *)(block + o_seq);
 	f.compact = (struct animrt_compact *)(block + o_compact);
 	f.groups = (rt_group *)(block + o_groups);
 	f.blocks = (rt_block *)(block + o_blocks);
-	f.keys = block + o_keys;
+	f.keys = (uint64_t *)(block + o_keys);
 	f.image_t = (float *)(block + o_t);
 	f.image_r = (float *)(block + o_r);
 	f.image_s = (float *)(block + o_s);
@@ -312,6 +402,7 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 	f.strings = (char *)(block + o_strings);
 	f.descriptors = (uint16_t *)(block + o_desc);
 	f.slot_of_animated = (uint32_t *)(block + o_soa);
+	f.unit_of_animated = (uint32_t *)(block + o_uoa);
 	f.range = (float *)(block + o_range);
 	for (uint32_t b = 0; b < bones; b++) {
 		memcpy(f.image_t + 3 * (size_t)b, identity_value[0], 3 * sizeof(float));
@@ -320,20 +411,22 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 		for (int k = 0; k < 3; k++)
 			f.slot[(size_t)b * 3 + k] = -1;
 	}
-	/* Lanes no track fills: a valid mask (a key at sample 0) and nothing
-	 * written. */
+	/* Lanes no track fills: a key at sample 0, nothing written. */
 	for (uint32_t g = 0; g < groups; g++) {
 		for (int l = 0; l < RT_LANES; l++)
 			f.groups[g].bone[l] = RT_NO_BONE;
 		for (uint32_t s = 0; s < segments; s++)
-			for (int l = 0; l < RT_LANES; l++) {
+			for (int l = 0; l < RT_LANES; l++)
 				f.blocks[(size_t)g * segments + s].mask[l] = 1;
-				f.blocks[(size_t)g * segments + s].bits[l] = 1;
-			}
 	}
-	for (int k = 0, base = 0; k < COMPACT_TRACKS; k++) {
-		f.group_base[k] = (uint32_t)base;
-		base += (int)((m.animated[k] + RT_LANES - 1) / RT_LANES);
+	for (int k = 0, base = 0; k < COMPACT_TRACKS; k++)
+		for (int wide = 0; wide < 2; wide++) {
+			f.group_base[k][wide] = (uint32_t)base;
+			base += (int)((per_kind[k][wide] + RT_LANES - 1) / RT_LANES);
+		}
+	for (uint32_t a = 0, unit = 0; a < animated; a++) {
+		f.unit_of_animated[a] = unit;
+		unit += m->keys[a] * (m->is_wide[a] ? 2 : 1);
 	}
 	struct animrt_compact *c = f.compact;
 	c->rate_hz = w.rate_hz;
@@ -343,6 +436,7 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 	c->group_count = groups;
 	c->groups = f.groups;
 	c->blocks = f.blocks;
+	c->spans = (const rt_span *)(block + o_spans);
 	c->keys = f.keys;
 	c->image_translation = f.image_t;
 	c->image_rotation = f.image_r;
@@ -363,10 +457,9 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 		free(block);
 		return status;
 	}
-	if (key_bytes)
-		memcpy(f.keys, data + at + f.keys_at, key_bytes);
+	build_spans(c, f.blocks, (rt_span *)(block + o_spans));
 
-	animrt_clip *clip = f.clip;
+	animrt_clip *clip = (animrt_clip *)(block + o_clip);
 	clip->container = *container;
 	/* The reader name after the bone names (f.strings points there now). */
 	memcpy(f.strings, reader, reader_size);
@@ -380,4 +473,18 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 	clip->grid_sample_count = w.sample_count;
 	*out = clip;
 	return ANIMRT_OK;
+}
+
+animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
+				  const animrt_container *container, const char *reader, uint32_t reader_size,
+				  animrt_clip **out, animrt_error *err)
+{
+	measure m;
+	animrt_status status;
+
+	memset(&m, 0, sizeof m);
+	status = load(data, size, at, container, reader, reader_size, &m, out, err);
+	free(m.is_wide);
+	free(m.keys);
+	return status;
 }

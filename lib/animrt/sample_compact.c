@@ -13,28 +13,20 @@
 #include "interp.h"
 #include "sample.h"
 
-void rt_decode_key(const struct animrt_compact *c, const rt_block *b, uint32_t lane, uint32_t j, uint32_t kind,
+void rt_decode_key(const struct animrt_compact *c, uint32_t g, const rt_block *b, uint32_t lane, uint32_t j,
 		   float *out)
 {
-	uint32_t bits = b->bits[lane];
-	uint64_t bit = b->bit_offset[lane] + (uint64_t)j * compact_key_bits(bits);
+	uint32_t q[3];
 	float k[3];
 
-	if (bits == COMPACT_RAW_BITS) {
-		for (int i = 0; i < 3; i++) {
-			uint64_t at = bit + 32u * (unsigned)i;
-			uint32_t u = (uint32_t)(rt_load_le64(c->keys + at / 8) >> (at % 8));
-
-			memcpy(&k[i], &u, 4);
-		}
-	} else {
-		uint64_t v = rt_load_le64(c->keys + bit / 8) >> (bit % 8), mask = ((uint64_t)1 << bits) - 1;
-
-		for (int i = 0; i < 3; i++)
-			k[i] = compact_dequantize(b->min[i][lane], b->step[i][lane],
-						  (uint32_t)((v >> (bits * (unsigned)i)) & mask));
+	rt_key_codes(c, b, lane, c->groups[g].is_wide, j, q);
+	for (int i = 0; i < 3; i++) {
+		if (b->is_raw[lane])
+			memcpy(&k[i], &q[i], 4);
+		else
+			k[i] = compact_dequantize(b->min[i][lane], b->step[i][lane], q[i]);
 	}
-	if (kind == ANIMRT_ROTATION)
+	if (c->groups[g].kind == ANIMRT_ROTATION)
 		compact_rotation_rebuild(k, b->dropped[lane], out);
 	else
 		memcpy(out, k, sizeof k);
@@ -66,15 +58,15 @@ void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, r
 	uint32_t k0 = 63 - rt_clz64(below), j0 = rt_popcount64(below) - 1;
 	float a[4], n[4], u = 0;
 
-	rt_decode_key(c, b, lane, j0, kind, a);
+	rt_decode_key(c, g, b, lane, j0, a);
 	if (above) {
 		uint32_t k1 = rt_ctz64(above);
 
-		rt_decode_key(c, b, lane, j0 + 1, kind, n);
+		rt_decode_key(c, g, b, lane, j0 + 1, n);
 		u = (local - (float)k0) / (float)(k1 - k0);
 	} else if (s + 1 < c->segment_count) {
 		/* The next key is the next segment's first. */
-		rt_decode_key(c, b + 1, lane, 0, kind, n);
+		rt_decode_key(c, g, b + 1, lane, 0, n);
 		u = (local - (float)k0) / (float)(COMPACT_SEGMENT_SAMPLES - k0);
 	}
 	unsigned width = kind == ANIMRT_ROTATION ? 4 : 3;
@@ -180,7 +172,7 @@ uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned 
 			if (times_s)
 				times_s[written] = (float)((double)((s << COMPACT_SEGMENT_SHIFT) + i) / c->rate_hz);
 			if (values)
-				rt_decode_key(c, b, lane, j, track, values + (size_t)written * width);
+				rt_decode_key(c, g, b, lane, j, values + (size_t)written * width);
 			written++;
 		}
 	}

@@ -10,6 +10,7 @@
 #define ANIMRT_SIMD_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -60,6 +61,22 @@ static inline rt_f4 rt_to_float(rt_i4 a) { return _mm_cvtepi32_ps(a); }
 static inline rt_f4 rt_eq_i(rt_i4 a, int32_t x) { return _mm_castsi128_ps(_mm_cmpeq_epi32(a, _mm_set1_epi32(x))); }
 /* Rows a b c d of four lanes each become columns. */
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d) { _MM_TRANSPOSE4_PS(*a, *b, *c, *d); }
+static inline rt_f4 rt_as_float(rt_i4 a) { return _mm_castsi128_ps(a); }
+static inline rt_f4 rt_rsqrt_estimate(rt_f4 a) { return _mm_rsqrt_ps(a); }
+static inline rt_i4 rt_select_i(rt_f4 m, rt_i4 a, rt_i4 b)
+{
+	return _mm_castps_si128(rt_select(m, _mm_castsi128_ps(a), _mm_castsi128_ps(b)));
+}
+static inline bool rt_any(rt_f4 m) { return _mm_movemask_ps(m) != 0; }
+/* Four bytes as four int32 lanes. */
+static inline rt_i4 rt_bytes(const uint8_t *p)
+{
+	int32_t v;
+	__m128i z = _mm_setzero_si128();
+
+	memcpy(&v, p, 4);
+	return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), z), z);
+}
 #elif RT_SIMD_NEON
 static inline rt_f4 rt_load(const float *p) { return vld1q_f32(p); }
 static inline void rt_store(float *p, rt_f4 a) { vst1q_f32(p, a); }
@@ -83,6 +100,17 @@ static inline rt_f4 rt_select(rt_f4 m, rt_f4 a, rt_f4 b) { return vbslq_f32(vrei
 static inline rt_i4 rt_load_i(const uint32_t *p) { return vreinterpretq_s32_u32(vld1q_u32(p)); }
 static inline rt_f4 rt_to_float(rt_i4 a) { return vcvtq_f32_s32(a); }
 static inline rt_f4 rt_eq_i(rt_i4 a, int32_t x) { return vreinterpretq_f32_u32(vceqq_s32(a, vdupq_n_s32(x))); }
+static inline rt_f4 rt_as_float(rt_i4 a) { return vreinterpretq_f32_s32(a); }
+static inline rt_f4 rt_rsqrt_estimate(rt_f4 a) { return vrsqrteq_f32(a); }
+static inline rt_i4 rt_select_i(rt_f4 m, rt_i4 a, rt_i4 b) { return vbslq_s32(vreinterpretq_u32_f32(m), a, b); }
+static inline bool rt_any(rt_f4 m) { return vmaxvq_u32(vreinterpretq_u32_f32(m)) != 0; }
+static inline rt_i4 rt_bytes(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vcreate_u8(v)))));
+}
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 {
 	float32x4x2_t ab = vtrnq_f32(*a, *b), cd = vtrnq_f32(*c, *d);
@@ -119,6 +147,28 @@ static inline rt_f4 rt_select(rt_f4 m, rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_bits_(
 static inline rt_i4 rt_load_i(const uint32_t *p) { rt_i4 r; memcpy(r.v, p, sizeof r.v); return r; }
 static inline rt_f4 rt_to_float(rt_i4 a) { RT_LANEWISE((float)a.v[i]); }
 static inline rt_f4 rt_eq_i(rt_i4 a, int32_t x) { RT_LANEWISE(rt_float_(a.v[i] == x ? ~0u : 0)); }
+static inline rt_f4 rt_as_float(rt_i4 a) { RT_LANEWISE(rt_float_((uint32_t)a.v[i])); }
+static inline rt_f4 rt_rsqrt_estimate(rt_f4 a) { RT_LANEWISE(1.0f / sqrtf(a.v[i])); }
+static inline rt_i4 rt_select_i(rt_f4 m, rt_i4 a, rt_i4 b)
+{
+	rt_i4 r;
+
+	for (int i = 0; i < 4; i++)
+		r.v[i] = rt_bits_(m.v[i]) ? a.v[i] : b.v[i];
+	return r;
+}
+static inline bool rt_any(rt_f4 m)
+{
+	return rt_bits_(m.v[0]) | rt_bits_(m.v[1]) | rt_bits_(m.v[2]) | rt_bits_(m.v[3]);
+}
+static inline rt_i4 rt_bytes(const uint8_t *p)
+{
+	rt_i4 r;
+
+	for (int i = 0; i < 4; i++)
+		r.v[i] = p[i];
+	return r;
+}
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 {
 	rt_f4 m[4] = { *a, *b, *c, *d };
@@ -132,6 +182,16 @@ static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 }
 #undef RT_LANEWISE
 #endif
+
+/* 1 / sqrt(a) for a in [2e-6, 1]: the estimate refined by two Newton steps,
+ * within 2 ulp of the division the scalar rule performs. */
+static inline rt_f4 rt_rsqrt(rt_f4 a)
+{
+	rt_f4 y = rt_rsqrt_estimate(a), half = rt_set1(0.5f), three = rt_set1(3.0f);
+
+	y = rt_mul(rt_mul(half, y), rt_sub(three, rt_mul(rt_mul(a, y), y)));
+	return rt_mul(rt_mul(half, y), rt_sub(three, rt_mul(rt_mul(a, y), y)));
+}
 
 /* ------------------------------------------- the interpolation rule, 4 wide */
 
@@ -159,8 +219,13 @@ static inline rt_f4 rt_sin_quadrant(rt_f4 x)
 	return rt_sub(x, rt_mul(rt_mul(x, y), q));
 }
 
-/* interp_slerp on four quaternions in SoA form (a and b: x y z w rows),
- * weights u: the result into out[4] rows. */
+/*
+ * interp_slerp on four quaternions in SoA form (a and b: x y z w rows),
+ * weights u: the result into out[4] rows.  The same operations in the same
+ * order, but for 1 / sin(angle), which is refined from the reciprocal
+ * square root estimate (within 1e-6 of the division), and the normalising
+ * of near keys, done only when a lane needs it.
+ */
 static inline void rt_slerp4(const rt_f4 a[4], const rt_f4 b[4], rt_f4 u, rt_f4 out[4])
 {
 	rt_f4 dot = rt_add(rt_add(rt_add(rt_mul(a[0], b[0]), rt_mul(a[1], b[1])), rt_mul(a[2], b[2])),
@@ -170,22 +235,23 @@ static inline void rt_slerp4(const rt_f4 a[4], const rt_f4 b[4], rt_f4 u, rt_f4 
 	rt_f4 d = rt_abs(dot);
 	rt_f4 c = rt_select(rt_lt(d, near_dot), d, near_dot);
 	rt_f4 angle = rt_acos_unit(c);
-	rt_f4 inv_sin = rt_div(one, rt_sqrt(rt_mul(rt_sub(one, c), rt_add(one, c))));
+	rt_f4 inv_sin = rt_rsqrt(rt_mul(rt_sub(one, c), rt_add(one, c)));
 	rt_f4 s0 = rt_mul(rt_sin_quadrant(rt_mul(rt_sub(one, u), angle)), inv_sin);
 	rt_f4 s1 = rt_mul(rt_sin_quadrant(rt_mul(u, angle)), inv_sin);
 	rt_f4 is_near = rt_not(rt_le(d, near_dot));
 	rt_f4 w0 = rt_select(is_near, rt_sub(one, u), s0);
 	rt_f4 w1 = rt_mul(sign, rt_select(is_near, u, s1));
-	rt_f4 q[4];
 
 	for (int k = 0; k < 4; k++)
-		q[k] = rt_add(rt_mul(w0, a[k]), rt_mul(w1, b[k]));
-	rt_f4 len2 = rt_add(rt_add(rt_add(rt_mul(q[0], q[0]), rt_mul(q[1], q[1])), rt_mul(q[2], q[2])),
-			    rt_mul(q[3], q[3]));
+		out[k] = rt_add(rt_mul(w0, a[k]), rt_mul(w1, b[k]));
+	if (!rt_any(is_near))
+		return;
+	rt_f4 len2 = rt_add(rt_add(rt_add(rt_mul(out[0], out[0]), rt_mul(out[1], out[1])), rt_mul(out[2], out[2])),
+			    rt_mul(out[3], out[3]));
 	rt_f4 scale = rt_select(rt_and(is_near, rt_gt(len2, rt_set1(0.0f))), rt_div(one, rt_sqrt(len2)), one);
 
 	for (int k = 0; k < 4; k++)
-		out[k] = rt_mul(q[k], scale);
+		out[k] = rt_mul(out[k], scale);
 }
 
 #endif
