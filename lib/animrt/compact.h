@@ -65,9 +65,10 @@ struct animrt_compact {
 	 * z << 32) per key, or two (x | y << 32, z) in wide groups. */
 	const uint64_t *keys;
 	/* The pose where nothing moves: constants, identity elsewhere, and
-	 * which tracks each bone has (ANIMRT_TRACK_* bits). */
+	 * which tracks each bone has (ANIMRT_TRACK_* bits), one block laid
+	 * out as animrt_pose_init lays out a pose (rotation first). */
 	const float *image_translation; /* bone_count * 3 */
-	const float *image_rotation;    /* bone_count * 4 */
+	const float *image_rotation;    /* bone_count * 4, the block's start */
 	const float *image_scale;       /* bone_count * 3 */
 	const uint8_t *image_tracks;    /* bone_count */
 	/* bone_count * 3: group * RT_LANES + lane of an animated track, or -1. */

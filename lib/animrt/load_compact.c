@@ -352,8 +352,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 
 	/* One allocation: the clip, its sequences, the compact structures, the
 	 * images, the names.  Counts are bounded by the bytes they came from. */
-	size_t off = 0, o_clip, o_seq, o_compact, o_groups, o_blocks, o_spans, o_keys, o_t, o_r, o_s, o_tracks,
-	       o_slot, o_count, o_strings, o_desc, o_soa, o_uoa, o_range;
+	size_t off = 0, o_clip, o_seq, o_compact, o_groups, o_blocks, o_spans, o_keys, o_image, o_slot, o_count, o_strings, o_desc, o_soa, o_uoa, o_range;
 #define PLACE(var, bytes, align)                 \
 	do {                                     \
 		off = align_up(off, (align));    \
@@ -367,10 +366,9 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	PLACE(o_blocks, (size_t)groups * segments * sizeof(rt_block), 16);
 	PLACE(o_spans, (size_t)rows * sizeof(rt_span), 16);
 	PLACE(o_keys, ((size_t)units + 1) * sizeof(uint64_t), 16);
-	PLACE(o_t, (size_t)bones * 3 * sizeof(float), 16);
-	PLACE(o_r, (size_t)bones * 4 * sizeof(float), 16);
-	PLACE(o_s, (size_t)bones * 3 * sizeof(float), 16);
-	PLACE(o_tracks, bones, 1);
+	/* The constant pose laid out as animrt_pose_init lays out a pose, so
+	 * that one copy fills one. */
+	PLACE(o_image, (size_t)bones * (10 * sizeof(float) + 1), 16);
 	PLACE(o_slot, (size_t)bones * 3 * sizeof(int32_t), alignof(int32_t));
 	PLACE(o_count, (size_t)bones * 3 * sizeof(uint32_t), alignof(uint32_t));
 	PLACE(o_strings, m->name_bytes + (size_t)reader_size + 1, 1);
@@ -393,10 +391,10 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	f.groups = (rt_group *)(block + o_groups);
 	f.blocks = (rt_block *)(block + o_blocks);
 	f.keys = (uint64_t *)(block + o_keys);
-	f.image_t = (float *)(block + o_t);
-	f.image_r = (float *)(block + o_r);
-	f.image_s = (float *)(block + o_s);
-	f.image_tracks = block + o_tracks;
+	f.image_r = (float *)(block + o_image);
+	f.image_t = f.image_r + 4 * (size_t)bones;
+	f.image_s = f.image_r + 7 * (size_t)bones;
+	f.image_tracks = (uint8_t *)(f.image_r + 10 * (size_t)bones);
 	f.slot = (int32_t *)(block + o_slot);
 	f.key_count = (uint32_t *)(block + o_count);
 	f.strings = (char *)(block + o_strings);

@@ -82,6 +82,12 @@ void rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_
 {
 	uint32_t n = c->bone_count;
 
+	if (!map && pose->bone_count == n && pose->translation == pose->rotation + 4 * (size_t)n &&
+	    pose->scale == pose->rotation + 7 * (size_t)n && (float *)pose->tracks == pose->rotation + 10 * (size_t)n) {
+		/* A pose as animrt_pose_init lays it out: the image's layout. */
+		memcpy(pose->rotation, c->image_rotation, (size_t)n * (10 * sizeof(float) + 1));
+		return;
+	}
 	if (!map) {
 		memcpy(pose->translation, c->image_translation, (size_t)n * 3 * sizeof(float));
 		memcpy(pose->rotation, c->image_rotation, (size_t)n * 4 * sizeof(float));

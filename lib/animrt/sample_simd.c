@@ -13,6 +13,7 @@
 
 #include "compact.h"
 #include "compact_layout.h"
+#include "interp.h"
 #include "simd.h"
 
 const char *rt_simd_name(void)
@@ -79,6 +80,31 @@ typedef struct unpacked {
 	rt_span row;                                 /* where t falls, per lane */
 } unpacked;
 
+/* One lerp lane in scalar registers (groups of one or two lerps cost less
+ * so than four wide): the same operations as the reference. */
+static void lerp_lane(const rt_block *b, const rt_block *next, const unpacked *u, uint32_t lane, float local,
+		      float *out)
+{
+	const rt_block *bb = u->row.k1[lane] == RT_NEXT_SEGMENT ? next : b;
+	float ka[3], kb[3];
+
+	for (int k = 0; k < 3; k++) {
+		if (b->is_raw[lane])
+			memcpy(&ka[k], &u->qa[k][lane], 4);
+		else
+			ka[k] = compact_dequantize(b->min[k][lane], b->step[k][lane], u->qa[k][lane]);
+		if (bb->is_raw[lane])
+			memcpy(&kb[k], &u->qb[k][lane], 4);
+		else
+			kb[k] = compact_dequantize(bb->min[k][lane], bb->step[k][lane], u->qb[k][lane]);
+	}
+	float k0 = (float)u->row.k0[lane], w = (local - k0) / ((float)u->row.k1[lane] - k0);
+	if (u->row.k1[lane] == RT_HOLD || !(w > 0))
+		memcpy(out, ka, sizeof ka);
+	else
+		interp_lerp3(out, ka, kb, w);
+}
+
 static inline void store3(float *to, rt_f4 v)
 {
 	float lane[4];
@@ -140,6 +166,17 @@ void rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32
 			const rt_block *b = &c->blocks[(size_t)g * segs + s];
 			const rt_group *grp = &c->groups[g];
 			const unpacked *u = &un[n];
+
+			if (grp->kind != ANIMRT_ROTATION && grp->used <= 2) {
+				for (uint32_t lane = 0; lane < grp->used; lane++) {
+					uint32_t slot = map ? map[grp->bone[lane]] : grp->bone[lane];
+
+					if (slot != RT_NO_BONE)
+						lerp_lane(b, s + 1 < segs ? b + 1 : b, u, lane, at.local,
+							  slot_out(pose, grp->kind, slot));
+				}
+				continue;
+			}
 			rt_i4 k0i = rt_bytes(u->row.k0), k1i = rt_bytes(u->row.k1);
 			rt_f4 k0 = rt_to_float(k0i), k1 = rt_to_float(k1i);
 			rt_f4 hold = rt_eq_i(k1i, RT_HOLD), next = rt_eq_i(k1i, RT_NEXT_SEGMENT);
