@@ -14,6 +14,7 @@
 #include "compact.h"
 #include "interp.h"
 #include "sample.h"
+#include "simd.h"
 
 /* ------------------------------------------------------------ quaternions */
 
@@ -26,13 +27,44 @@
 
 typedef struct slerp_batch {
 	uint32_t count;
+	bool is_reference;   /* the scalar loop (the reference), else four wide */
 	float *out[SLERP_BATCH];
 	const float *a[SLERP_BATCH], *b[SLERP_BATCH];
 	float u[SLERP_BATCH];
 } slerp_batch;
 
+/* The batch four wide (simd.h), transposed in and out; a short last group
+ * repeats its first slerp in the empty lanes and stores only its own. */
+static void slerp_batch_run_simd(slerp_batch *sb)
+{
+	for (uint32_t first = 0; first < sb->count; first += 4) {
+		uint32_t n = sb->count - first < 4 ? sb->count - first : 4;
+		rt_f4 a[4], b[4], out[4];
+		float u[4];
+
+		for (uint32_t lane = 0; lane < 4; lane++) {
+			uint32_t i = first + (lane < n ? lane : 0);
+
+			a[lane] = rt_load(sb->a[i]);
+			b[lane] = rt_load(sb->b[i]);
+			u[lane] = sb->u[i];
+		}
+		rt_transpose(&a[0], &a[1], &a[2], &a[3]);
+		rt_transpose(&b[0], &b[1], &b[2], &b[3]);
+		rt_slerp4(a, b, rt_load(u), out);
+		rt_transpose(&out[0], &out[1], &out[2], &out[3]);
+		for (uint32_t lane = 0; lane < n; lane++)
+			rt_store(sb->out[first + lane], out[lane]);
+	}
+	sb->count = 0;
+}
+
 static void slerp_batch_run(slerp_batch *sb)
 {
+	if (!sb->is_reference) {
+		slerp_batch_run_simd(sb);
+		return;
+	}
 	uint32_t n = sb->count;
 	float w0[SLERP_BATCH], w1[SLERP_BATCH], q[SLERP_BATCH][4];
 	bool is_near[SLERP_BATCH];
@@ -80,6 +112,7 @@ void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u
 	memcpy(a_copy, a, sizeof a_copy);
 	memcpy(b_copy, b, sizeof b_copy);
 	sb.count = 0;
+	sb.is_reference = true;
 	slerp_batch_add(&sb, out, a_copy, b_copy, u);
 	slerp_batch_run(&sb);
 }
@@ -291,16 +324,23 @@ static bool pose_ok(const animrt_pose *pose)
 			(pose->translation && pose->rotation && pose->scale && pose->tracks));
 }
 
-animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
-				 uint32_t *cursors, animrt_pose *pose)
+/* The clip (or a binding's) at time_s: four wide, or with the reference's
+ * scalar code. */
+static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+					uint32_t *cursors, animrt_pose *pose, bool is_reference)
 {
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count)
 		return ANIMRT_ERR_ARGUMENT;
 	local_time_cache lt = { time_s, -1, 0, mode };
-	slerp_batch slerps = { .count = 0 };
+	slerp_batch slerps = { .count = 0, .is_reference = is_reference };
 
 	if (clip->compact) {
-		rt_sample_compact_simd(clip, animrt_time_local(time_s, clip->duration_s, mode), NULL, pose);
+		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
+
+		if (is_reference)
+			rt_sample_compact_reference(clip, local_s, NULL, pose);
+		else
+			rt_sample_compact_simd(clip, local_s, NULL, pose);
 		for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
 			set_identity(pose, i);
 		return ANIMRT_OK;
@@ -318,18 +358,22 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 	return ANIMRT_OK;
 }
 
-animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
-				    animrt_play_mode mode, uint32_t *cursors, animrt_pose *pose)
+static inline animrt_status binding_sample(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+					   uint32_t *cursors, animrt_pose *pose, bool is_reference)
 {
 	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count)
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
 	local_time_cache lt = { time_s, -1, 0, mode };
-	slerp_batch slerps = { .count = 0 };
+	slerp_batch slerps = { .count = 0, .is_reference = is_reference };
 
 	if (clip->compact) {
-		rt_sample_compact_simd(clip, animrt_time_local(time_s, clip->duration_s, mode),
-				       binding->sample_map, pose);
+		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
+
+		if (is_reference)
+			rt_sample_compact_reference(clip, local_s, binding->sample_map, pose);
+		else
+			rt_sample_compact_simd(clip, local_s, binding->sample_map, pose);
 		for (uint32_t i = 0; i < binding->unanimated_count; i++)
 			set_identity(pose, binding->unanimated[i]);
 		return ANIMRT_OK;
@@ -350,6 +394,30 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 	for (uint32_t i = 0; i < binding->unanimated_count; i++)
 		set_identity(pose, binding->unanimated[i]);
 	return ANIMRT_OK;
+}
+
+animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				 uint32_t *cursors, animrt_pose *pose)
+{
+	return clip_sample(clip, time_s, mode, cursors, pose, false);
+}
+
+animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				       uint32_t *cursors, animrt_pose *pose)
+{
+	return clip_sample(clip, time_s, mode, cursors, pose, true);
+}
+
+animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+				    uint32_t *cursors, animrt_pose *pose)
+{
+	return binding_sample(binding, time_s, mode, cursors, pose, false);
+}
+
+animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+					  uint32_t *cursors, animrt_pose *pose)
+{
+	return binding_sample(binding, time_s, mode, cursors, pose, true);
 }
 
 /* ----------------------------------------------------------------- poses */
