@@ -356,6 +356,16 @@ static inline bool compact_fail(compact_walker *w, compact_result r, size_t at, 
 	return false;
 }
 
+/* The visitor stopped the walk with its own message in w->message. */
+static inline bool compact_visitor_failed(compact_walker *w, size_t at)
+{
+	if (w->result == COMPACT_OK) {
+		w->result = COMPACT_ERR_VISITOR;
+		w->error_offset = w->base_offset + (int64_t)at;
+	}
+	return false;
+}
+
 static inline const uint8_t *compact_bytes(const compact_walker *w)
 {
 	return w->mode == COMPACT_READ ? w->in : w->out;
@@ -535,11 +545,11 @@ static inline bool compact_mask_bit(const compact_walker *w, uint32_t t, uint32_
 #define COMPACT_VISIT(w, visit, user, v, io)                              \
 	do {                                                              \
 		if ((w)->mode == COMPACT_WRITE && !(visit)((user), (w), (v))) \
-			return compact_fail((w), COMPACT_ERR_VISITOR, (w)->pos, "%s", (w)->message); \
+			return compact_visitor_failed((w), (w)->pos); \
 		if (!(io))                                                \
 			return false;                                     \
 		if ((w)->mode == COMPACT_READ && !(visit)((user), (w), (v))) \
-			return compact_fail((w), COMPACT_ERR_VISITOR, (w)->pos, "%s", (w)->message); \
+			return compact_visitor_failed((w), (w)->pos); \
 	} while (0)
 
 static inline bool compact_walk_scalar(compact_walker *w, const struct compact_section_desc *s,
@@ -600,7 +610,7 @@ static inline bool compact_walk_names(compact_walker *w, compact_visit_fn visit,
 		v.index = v.bone = i;
 		if (w->mode == COMPACT_WRITE) {
 			if (!visit(user, w, &v))
-				return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				return compact_visitor_failed(w, at);
 			if (!xnb_utf8_check((const uint8_t *)v.str, v.str_size, &bad))
 				return compact_fail(w, COMPACT_ERR_STRING, at, "bone name %u is not UTF-8", i);
 			size_t k = xnb_7bit_put(len, v.str_size);
@@ -626,7 +636,7 @@ static inline bool compact_walk_names(compact_walker *w, compact_visit_fn visit,
 		v.str_size = n;
 		w->pos += n;
 		if (!visit(user, w, &v))
-			return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+			return compact_visitor_failed(w, at);
 	}
 	return true;
 }
@@ -713,7 +723,7 @@ static inline bool compact_walk_constant(compact_walker *w, compact_visit_fn vis
 	v.track = track;
 	v.descriptor = desc;
 	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
-		return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return compact_visitor_failed(w, at);
 	if (track == 1 && !is_f32) {
 		/* Three 16-bit components; the one left out is rebuilt. */
 		unsigned dropped = COMPACT_DESC_DROPPED(desc), k = 0;
@@ -750,7 +760,7 @@ static inline bool compact_walk_constant(compact_walker *w, compact_visit_fn vis
 		}
 	}
 	if (w->mode == COMPACT_READ && !visit(user, w, &v))
-		return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return compact_visitor_failed(w, at);
 	return true;
 }
 
@@ -767,7 +777,7 @@ static inline bool compact_walk_format(compact_walker *w, compact_visit_fn visit
 	v.bone = bone;
 	v.track = track;
 	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
-		return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return compact_visitor_failed(w, at);
 	b = (uint8_t)v.u;
 	if (!compact_io_bytes(w, &b, 1, "a track format"))
 		return false;
@@ -785,7 +795,7 @@ static inline bool compact_walk_format(compact_walker *w, compact_visit_fn visit
 				    "out in its descriptor", bone);
 	w->segmented_count += bits == COMPACT_SEGMENTED;
 	if (w->mode == COMPACT_READ && !visit(user, w, &v))
-		return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return compact_visitor_failed(w, at);
 	return true;
 }
 
@@ -808,10 +818,10 @@ static inline bool compact_walk_range(compact_walker *w, compact_visit_fn visit,
 			v.f[c] = -1.0f;
 			v.f[3 + c] = 2.0f;
 		}
-		return visit(user, w, &v) || compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return visit(user, w, &v) || compact_visitor_failed(w, at);
 	}
 	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
-		return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return compact_visitor_failed(w, at);
 	if (range == COMPACT_RANGE_U8) {
 		/* The visitor gives the codes in q (min) and x (extent). */
 		uint8_t b[6];
@@ -845,7 +855,7 @@ static inline bool compact_walk_range(compact_walker *w, compact_visit_fn visit,
 		}
 	}
 	if (w->mode == COMPACT_READ && !visit(user, w, &v))
-		return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+		return compact_visitor_failed(w, at);
 	return true;
 }
 
@@ -887,7 +897,7 @@ static inline bool compact_walk_segments(compact_walker *w, compact_visit_fn vis
 			v.segment = s;
 			v.format = format;
 			if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
-				return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				return compact_visitor_failed(w, at);
 			b[0] = (uint8_t)v.u;
 			for (int c = 0; c < 3; c++) {
 				b[1 + c] = (uint8_t)v.q[c];
@@ -912,7 +922,7 @@ static inline bool compact_walk_segments(compact_walker *w, compact_visit_fn vis
 							    "the range of segment %u of bone %u passes its "
 							    "track's", s, bone_);
 			if (w->mode == COMPACT_READ && !visit(user, w, &v))
-				return compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				return compact_visitor_failed(w, at);
 		}
 		ordinal++;
 	});
@@ -946,7 +956,7 @@ static inline bool compact_walk_masks(compact_walker *w, compact_visit_fn visit,
 			v.format = format;
 			v.bit = w->bit;
 			if (w->mode == COMPACT_WRITE && !visit(user, w, &v)) {
-				ok = compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				ok = compact_visitor_failed(w, at);
 				break;
 			}
 			v.u &= 1u;
@@ -961,7 +971,7 @@ static inline bool compact_walk_masks(compact_walker *w, compact_visit_fn visit,
 				w->key_bits += compact_key_bits(kb);
 			}
 			if (ok && w->mode == COMPACT_READ && !visit(user, w, &v))
-				ok = compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				ok = compact_visitor_failed(w, at);
 		}
 		if (!ok)
 			return false;
@@ -999,7 +1009,7 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 			v.bits = compact_segment_bits(w, format, ordinal, v.segment);
 			v.bit = w->bit;
 			if (w->mode == COMPACT_WRITE && !visit(user, w, &v)) {
-				ok = compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				ok = compact_visitor_failed(w, at);
 				break;
 			}
 			for (int c = 0; ok && c < 3; c++) {
@@ -1018,7 +1028,7 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 				}
 			}
 			if (ok && w->mode == COMPACT_READ && !visit(user, w, &v))
-				ok = compact_fail(w, COMPACT_ERR_VISITOR, at, "%s", w->message);
+				ok = compact_visitor_failed(w, at);
 			key++;
 		}
 		if (!ok)
