@@ -88,7 +88,7 @@ CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC)
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
 	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) -DANIMRT_WITH_ZSTD
-TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS)
+TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS)
 
 # The include path of a source file, by where it lives.
 cppflags_for = $(strip \
