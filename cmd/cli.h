@@ -31,6 +31,7 @@ extern const animc_command animc_cmd_build;
 extern const animc_command animc_cmd_dump;
 extern const animc_command animc_cmd_sample;
 extern const animc_command animc_cmd_batch;
+extern const animc_command animc_cmd_plot;
 
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
