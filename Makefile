@@ -99,7 +99,8 @@ cppflags_for = $(strip \
 	$(if $(filter lib/animc/%,$1),$(PIPELINE_CPPFLAGS), \
 	$(if $(filter formats/%,$1),$(FORMATS_CPPFLAGS), \
 	$(if $(filter cmd/%,$1),$(CMD_CPPFLAGS), \
-	$(RT_PUBLIC) $(RT_ZSTD_FLAGS)))))))))
+	$(if $(filter scripts/bench_compact.c,$1),$(RT_CPPFLAGS) -Ilib/animrt, \
+	$(RT_PUBLIC) $(RT_ZSTD_FLAGS))))))))))
 
 # ------------------------------------------------------------------ sources
 FUZZ_SRC := $(wildcard lib/*/fuzz_*.c formats/*/fuzz_*.c)
@@ -134,10 +135,11 @@ UNITS_BIN := $(BUILD)/animc_units
 LIBC_BUILD := $(BUILD)/libc
 LIBC_CHECK := $(LIBC_BUILD)/animrt_libc_check
 BENCH_SAMPLE := $(BUILD)/bench_sample
+BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
-.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-sample \
+.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-sample bench-compact \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
 libs: $(LIBANIMRT) $(PC_FILES)
@@ -197,8 +199,11 @@ $(LIBC_BUILD)/libanimrt.a: FORCE
 $(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_BUILD)/libanimrt.a
 	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
 
-# The sampling benchmark: a program of its own, linked with the loader alone.
+# The sampling benchmarks: programs of their own, linked with the loader
+# alone (bench_compact reaches the scalar reference samplers in sample.h).
 $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
+	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
+$(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
@@ -215,7 +220,7 @@ run: all
 	$(ANIMC) build --skeleton testdata/sample/Crane/Crane.x -o $(BUILD)/out testdata/sample
 
 test check:
-	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE)
+	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN)
 
@@ -255,6 +260,9 @@ bench bench-compile: all
 bench-sample: all $(BENCH_SAMPLE)
 	scripts/bench-sample $(ANIMC) $(BENCH_SAMPLE)
 
+bench-compact: all $(BENCH_COMPACT)
+	scripts/bench-compact $(ANIMC) $(BENCH_COMPACT)
+
 # ---------------------------------------------------------------- install
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
 	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
@@ -288,6 +296,8 @@ help:
 	@echo '  fuzz           build the libFuzzer targets and run each FUZZ_SECONDS (default 60)'
 	@echo '  bench          time animc build against xmllint --stream and assimp info on the corpus'
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
+	@echo '  bench-compact  the lossy outputs on the corpus: size and speed ratios against the'
+	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
