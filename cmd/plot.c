@@ -270,6 +270,8 @@ static void dots(FILE *out, const frame *f, const keys *k, unsigned width, unsig
 	for (uint32_t i = 0; i < k->count; i++) {
 		float v = k->values[(size_t)i * width + c];
 
+		if (k->times[i] > f->t_end)
+			continue;   /* a grid sample past the end: never sampled */
 		/* Rotations: on the hemisphere of the source curve at that time. */
 		if (align_to && align_to[i] < 0)
 			v = -v;

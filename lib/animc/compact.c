@@ -28,6 +28,10 @@ _Static_assert(ANIMC_TRACK_COUNT == COMPACT_TRACKS, "three tracks per bone");
 /* How far from a grid sample a key time may sit and count as on it, in grid
  * steps (the float rounding of key times). */
 #define GRID_SLACK 1e-3
+/* How far past a grid sample the duration may end and still end there, in
+ * grid steps: key intervals written with six digits make 150 steps of 1/30 s
+ * end 5e-5 s short of 5 s. */
+#define END_SLACK 1e-2
 /* Subdivisions of the finest key spacing tried for a grid every key lies on. */
 #define GRID_MAX_DIVISOR 16
 /* Bit rates tried above the smallest that holds the quantisation alone. */
@@ -104,8 +108,9 @@ static animc_status find_grid(const animc_clip *clip, grid *out, animc_diag_sink
 	}
 	out->rate_hz = (float)(1.0 / h);
 	out->step_s = 1.0 / out->rate_hz;
+	/* The grid covers the duration. */
 	double span = d / out->step_s;
-	double samples = fabs(span - floor(span + 0.5)) <= GRID_SLACK ? floor(span + 0.5) + 1 : ceil(span) + 1;
+	double samples = fabs(span - floor(span + 0.5)) <= END_SLACK ? floor(span + 0.5) + 1 : ceil(span) + 1;
 	if (samples > COMPACT_MAX_SAMPLES) {
 		animc_diag_report(sink, ANIMC_ERROR, clip->line, 0,
 				  "clip '%s': %.0f grid samples (%g s at %g Hz) pass the compact layout's %u",
