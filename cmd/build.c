@@ -109,6 +109,10 @@ static void help(FILE *out)
 		"                          on a grid, about a quarter of the size, read by the\n"
 		"                          animc loader only (XNA, FNA and MonoGame cannot read\n"
 		"                          it); implies --tolerance default\n"
+		"      --shell-distance D  with --skeleton, a lossy build bounds the model-space\n"
+		"                          error of every point D model units around each bone\n"
+		"                          (through the bone hierarchy) by T, instead of each\n"
+		"                          track by T, R and S (default 1)\n"
 		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
 		"  -q, --quiet             print warnings and errors only\n"
 		"  -v, --verbose           also list skipped files, clip details and what the\n"
@@ -274,6 +278,9 @@ static void report_passes(const animc_pass_stats *s)
 	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
 #undef PART
 	printf("    passes: %s\n", n ? line : "nothing to change");
+	/* The lossy passes' error (stats->error: translation, rotation_deg,
+	 * scale, shell, keys_before, keys_after) is what a per-clip build
+	 * report (issue 10) takes from here. */
 	if (s->is_reduced) {
 		cli_format_clip_error(&s->error, line, sizeof line);
 		printf("    %s\n", line);
@@ -750,7 +757,7 @@ static bool gather(builder *b, char **inputs, int count)
 static int parse_options(builder *b, int argc, char **argv)
 {
 	enum { O_EXACT = 256, O_PLATFORM, O_READER, O_COMPRESS, O_LEVEL, O_WERROR, O_CLIP, O_SKELETON,
-	       O_RELATIVE, O_TICKS, O_TIMEOUT, O_TOLERANCE, O_LAYOUT };
+	       O_RELATIVE, O_TICKS, O_TIMEOUT, O_TOLERANCE, O_LAYOUT, O_SHELL };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "exact", no_argument, NULL, O_EXACT },
@@ -766,6 +773,7 @@ static int parse_options(builder *b, int argc, char **argv)
 		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
 		{ "tolerance", required_argument, NULL, O_TOLERANCE },
 		{ "layout", required_argument, NULL, O_LAYOUT },
+		{ "shell-distance", required_argument, NULL, O_SHELL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -859,6 +867,16 @@ static int parse_options(builder *b, int argc, char **argv)
 			else
 				return cli_usage_error("build", "--layout '%s': use original or compact", optarg);
 			break;
+		case O_SHELL: {
+			char *end;
+			double d = strtod(optarg, &end);
+
+			if (end == optarg || *end || !isfinite(d) || !(d > 0) || d > 1e30)
+				return cli_usage_error("build", "--shell-distance '%s': give a distance > 0 in "
+						       "model units", optarg);
+			b->process.reduce.shell_distance = (float)d;
+			break;
+		}
 		case O_CLIP:
 			if (!cli_strings_push(&b->clip_names, optarg))
 				return cli_usage_error("build", "out of memory");
@@ -890,6 +908,9 @@ static int parse_options(builder *b, int argc, char **argv)
 	if (b->process.exact && animc_tolerance_is_set(&b->process.reduce.tolerance))
 		return cli_usage_error("build", "--exact and --tolerance contradict each other: --exact "
 				       "writes the source's keys as they are");
+	if (b->process.reduce.shell_distance > 0 && !b->skeleton_path)
+		return cli_usage_error("build", "--shell-distance needs --skeleton MODEL: the shell is "
+				       "measured through the model's bones");
 	if (b->import.relative_to_bind && !b->skeleton_path)
 		return cli_usage_error("build", "--relative-to-bind needs --skeleton MODEL: the rest "
 				       "transforms come from the model");
@@ -920,6 +941,10 @@ static int run(int argc, char **argv)
 			return ANIMC_EXIT_FAILED;
 		}
 		b.import.skeleton = &b.skeleton;
+		/* The lossy passes measure the error on the model's shell. */
+		b.process.reduce.skeleton = &b.skeleton;
+		if (!(b.process.reduce.shell_distance > 0))
+			b.process.reduce.shell_distance = CLI_SHELL_DISTANCE;
 	}
 	cli_install_signal_cleanup();
 	if (!cli_mkdir_p(b.out_dir, why, sizeof why)) {

@@ -49,6 +49,8 @@ void cli_print_diag(void *printer, const animc_diag *diag);
 /* ----------------------------------------------------------------- files */
 
 #define CLI_MAX_INPUT_BYTES ((size_t)1 << 30)
+/* --shell-distance when --skeleton is given without it, in model units. */
+#define CLI_SHELL_DISTANCE 1.0f
 
 /*
  * A source file read in two steps, so that a file an importer reads itself

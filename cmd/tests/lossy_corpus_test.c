@@ -5,7 +5,8 @@
  * bounds of its lossless twin through libanimrt at 60 Hz, every key and
  * 1 kHz; the SIMD samplers equal to the scalar references on every output;
  * the reduced original-layout clips played by the original runtime (FNA on
- * Mono, when there).  Skipped, saying so, without the corpus.
+ * Mono, when there); with --skeleton, the Grund clips within T in model
+ * space on the rigid shell.  Skipped, saying so, without the corpus.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 #include <string.h>
 
 #include "test_support.h"
+#include <animc/animc_formats.h>
+#include <animc/animc_xform.h>
 #include <animc/animrt.h>
 #include "sample.h"
 
@@ -201,9 +204,170 @@ static void reduced_outputs_play_in_the_original_runtime(void **state)
 	free(out);
 }
 
+/* Every skeleton bone's model matrix from a sampled pose (bones the clip
+ * does not animate at rest): the runtime's values, composed here. */
+static void model_pose(const animc_skeleton *skel, const animrt_clip *clip, const animrt_pose *pose,
+		       double *world)
+{
+	for (uint32_t b = 0; b < skel->bone_count; b++) {
+		double local[16];
+		int64_t seq = -1;
+
+		for (uint32_t i = 0; i < clip->sequence_count && seq < 0; i++)
+			if (strcmp(clip->sequences[i].bone, skel->bones[b].name) == 0)
+				seq = i;
+		if (seq >= 0) {
+			double t[3], r[4], sc[3];
+
+			for (int k = 0; k < 3; k++) {
+				t[k] = pose->translation[3 * seq + k];
+				sc[k] = pose->scale[3 * seq + k];
+			}
+			for (int k = 0; k < 4; k++)
+				r[k] = pose->rotation[4 * seq + k];
+			animc_mat4_compose(t, r, sc, local);
+		} else {
+			for (int k = 0; k < 16; k++)
+				local[k] = skel->bones[b].local[k];
+		}
+		int32_t p = skel->bones[b].parent;
+		if (p >= 0)
+			animc_mat4_multiply(local, world + (size_t)p * 16, world + (size_t)b * 16);
+		else
+			memcpy(world + (size_t)b * 16, local, sizeof local);
+	}
+}
+
+/* The worst displacement, source a against lossy b, of the points at
+ * `distance` along each bone's six local axes, through the skeleton, at
+ * 60 Hz, 1 kHz and every source key. */
+static double shell_error(const animc_skeleton *skel, const animrt_clip *a, const animrt_clip *b, double distance)
+{
+	uint32_t n = a->sequence_count;
+	void *ma = malloc(animrt_pose_size_bytes(n)), *mb = malloc(animrt_pose_size_bytes(n));
+	double *wa = malloc(skel->bone_count * 16 * sizeof *wa), *wb = malloc(skel->bone_count * 16 * sizeof *wb);
+	animrt_pose pa, pb;
+	double worst = 0;
+	size_t count = (size_t)(a->duration_s * 1000) + 2, keys = 0;
+
+	animrt_pose_init(&pa, ma, n);
+	animrt_pose_init(&pb, mb, n);
+	for (uint32_t s = 0; s < n; s++)
+		keys += a->sequences[s].key_count;
+	for (size_t i = 0; i < count + (size_t)(a->duration_s * 60) + 1 + keys; i++) {
+		float t;
+
+		if (i < count)
+			t = fminf((float)(i / 1000.0), a->duration_s);
+		else if (i < count + (size_t)(a->duration_s * 60) + 1)
+			t = (float)((i - count) / 60.0);
+		else {
+			size_t k = i - count - (size_t)(a->duration_s * 60) - 1;
+			uint32_t s = 0;
+
+			while (k >= a->sequences[s].key_count)
+				k -= a->sequences[s++].key_count;
+			const animrt_sequence *q = &a->sequences[s];
+			t = q->has_time ? q->times_s[k] : (float)((double)k * q->key_interval_s);
+			if (!(t <= a->duration_s))
+				continue;
+		}
+		assert_int_equal(animrt_clip_sample(a, t, ANIMRT_PLAY_ONCE, NULL, &pa), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample(b, t, ANIMRT_PLAY_ONCE, NULL, &pb), ANIMRT_OK);
+		model_pose(skel, a, &pa, wa);
+		model_pose(skel, b, &pb, wb);
+		for (uint32_t bone = 0; bone < skel->bone_count; bone++)
+			for (int axis = 0; axis < 6; axis++) {
+				double p[3] = { 0, 0, 0 }, d2 = 0;
+				const double *x = wa + (size_t)bone * 16, *y = wb + (size_t)bone * 16;
+
+				p[axis % 3] = axis < 3 ? distance : -distance;
+				for (int c = 0; c < 3; c++) {
+					double u = p[0] * x[c] + p[1] * x[4 + c] + p[2] * x[8 + c] + x[12 + c];
+					double v = p[0] * y[c] + p[1] * y[4 + c] + p[2] * y[8 + c] + y[12 + c];
+
+					d2 += (u - v) * (u - v);
+				}
+				worst = fmax(worst, sqrt(d2));
+			}
+	}
+	free(ma);
+	free(mb);
+	free(wa);
+	free(wb);
+	return worst;
+}
+
+/* With --skeleton the bound T holds in model space: every point one unit
+ * (the default shell distance) around each of Grund's bones, both layouts. */
+static void shell_outputs_stay_within_T_in_model_space(void **state)
+{
+	static const char *tolerance = "0.005,0.05,0.0001";
+	const double bound = 0.005;
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/robotgame/Grund", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	char *lossless = test_tmpdir("shell-lossless"), *reduced = test_tmpdir("shell-reduced"),
+	     *compact = test_tmpdir("shell-compact");
+	const char *reduced_opts[] = { "--skeleton", model, "--tolerance", tolerance, NULL };
+	const char *compact_opts[] = { "--skeleton", model, "--tolerance", tolerance, "--layout", "compact", NULL };
+	animc_skeleton skel;
+	char **files = NULL;
+	double worst[2] = { 0, 0 };
+
+	memset(&skel, 0, sizeof skel);
+	assert_int_equal(animc_skeleton_load(model, &skel, NULL), ANIMC_OK);
+	build(lossless, NULL, src);
+	build(reduced, reduced_opts, src);
+	build(compact, compact_opts, src);
+	size_t n = list_xnb(lossless, "", &files, 0);
+	assert_int_equal(n, 46);
+	for (size_t i = 0; i < n; i++) {
+		const char *dirs[3] = { lossless, reduced, compact };
+		uint8_t *data[3];
+		size_t size[3];
+		animrt_clip *clip[3];
+		animrt_error err;
+
+		for (int k = 0; k < 3; k++) {
+			char *path = test_format("%s/%s", dirs[k], files[i]);
+
+			data[k] = test_read_file(path, &size[k]);
+			if (animrt_open(data[k], size[k], &clip[k], &err) != ANIMRT_OK)
+				fail_msg("%s: %s", path, err.message);
+			free(path);
+		}
+		for (int k = 0; k < 2; k++) {
+			double e = shell_error(&skel, clip[0], clip[k + 1], 1.0);
+
+			if (!(e <= bound))
+				fail_msg("%s (%s): shell error %g passes %g", files[i], k ? "compact" : "reduced", e,
+					 bound);
+			worst[k] = fmax(worst[k], e);
+		}
+		for (int k = 0; k < 3; k++) {
+			animrt_close(clip[k]);
+			free(data[k]);
+		}
+		free(files[i]);
+	}
+	print_message("Grund with --skeleton, T %g: worst shell error reduced %.3g, compact %.3g\n", bound,
+		      worst[0], worst[1]);
+	animc_skeleton_release(&skel);
+	free(files);
+	free(src);
+	free(model);
+	free(lossless);
+	free(reduced);
+	free(compact);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lossy_outputs_stay_within_the_default_bounds),
 	cmocka_unit_test(reduced_outputs_play_in_the_original_runtime),
+	cmocka_unit_test(shell_outputs_stay_within_T_in_model_space),
 };
 
 ANIMC_TEST_GROUP(tests);

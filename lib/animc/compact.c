@@ -18,6 +18,7 @@
 #include "compact_layout.h"
 #include "interp.h"
 #include "reduce.h"
+#include "shell.h"
 
 _Static_assert((int)ANIMC_COMPACT_ABSENT == COMPACT_ABSENT && (int)ANIMC_COMPACT_IDENTITY == COMPACT_IDENTITY &&
 		       (int)ANIMC_COMPACT_CONSTANT == COMPACT_CONSTANT &&
@@ -36,6 +37,8 @@ _Static_assert(ANIMC_TRACK_COUNT == COMPACT_TRACKS, "three tracks per bone");
 #define GRID_MAX_DIVISOR 16
 /* Bit rates tried above the smallest that holds the quantisation alone. */
 #define EXTRA_BITS 6
+/* Doublings of a shell's local bounds tried when the grid cannot hold them. */
+#define SHELL_MAX_LOOSEN 24
 
 /* ------------------------------------------------------------------ grid */
 
@@ -663,6 +666,74 @@ static bool constant_store(animc_track_kind kind, const float *held, bool is_f32
 	return true;
 }
 
+/* The value key k of an animated track decodes to, as the runtime
+ * decodes it. */
+static void track_key_value(const animc_compact_track *tr, animc_track_kind kind, uint32_t k, float *out)
+{
+	quantiser z;
+	float min[3], extent[3];
+
+	memset(&z, 0, sizeof z);
+	z.kind = kind;
+	z.dropped = tr->dropped;
+	z.bits = tr->bits;
+	memcpy(min, tr->range_values, sizeof min);
+	memcpy(extent, tr->range_values + 3, sizeof extent);
+	if (tr->bits == COMPACT_SEGMENTED) {
+		const uint8_t *code = tr->segment_codes + (size_t)(tr->samples[k] >> COMPACT_SEGMENT_SHIFT) *
+							      COMPACT_SEGMENT_CODE_SIZE;
+
+		z.bits = code[0] & 31u;
+		z.dropped = code[0] >> 5;
+		for (int j = 0; j < 3; j++)
+			compact_subrange(tr->range_values[j], tr->range_values[3 + j], code[1 + j], code[4 + j],
+					 &min[j], &extent[j]);
+	}
+	for (int j = 0; j < 3 && z.bits != COMPACT_RAW_BITS; j++) {
+		z.min[j] = min[j];
+		z.step[j] = compact_step(extent[j], z.bits);
+	}
+	decode(&z, tr->q + (size_t)k * 3, out);
+}
+
+/* The compact encoding (ctx) of a channel's track at clip time t, as the
+ * runtime samples it: a shell_value_fn. */
+static void encoded_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
+{
+	const animc_compact *cp = ctx;
+	const animc_compact_track *tr = &cp->tracks[channel][kind];
+	unsigned w = animc_track_width[kind];
+
+	if (tr->kind == ANIMC_COMPACT_ABSENT || tr->kind == ANIMC_COMPACT_IDENTITY) {
+		memcpy(out, reduce_identity(kind), w * sizeof *out);
+		return;
+	}
+	if (tr->kind == ANIMC_COMPACT_CONSTANT) {
+		memcpy(out, tr->value, w * sizeof *out);
+		return;
+	}
+	double p = (double)t * cp->rate_hz, last = (double)(cp->sample_count - 1);
+	p = p > 0 ? (p < last ? p : last) : 0;
+	uint32_t lo = 0, hi = tr->key_count - 1;
+	while (lo < hi) {   /* the last key at or before p */
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+
+		if ((double)tr->samples[mid] <= p)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	track_key_value(tr, kind, lo, out);
+	if (lo + 1 >= tr->key_count || (double)tr->samples[lo] >= p)
+		return;
+	float b[4], u = (float)((p - tr->samples[lo]) / (double)(tr->samples[lo + 1] - tr->samples[lo]));
+	track_key_value(tr, kind, lo + 1, b);
+	if (kind == ANIMC_ROTATION)
+		interp_slerp(out, out, b, u);
+	else
+		interp_lerp3(out, out, b, u);
+}
+
 static animc_status encode_track(encoder *e, animc_clip *clip, const animc_channel *ch, animc_track_kind kind,
 				 animc_compact_track *out, animc_diag_sink *sink)
 {
@@ -796,32 +867,8 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 
 	/* Its error, measured again from the stored codes, as the runtime
 	 * decodes them. */
-	for (uint32_t k = 0; k < out->key_count; k++) {
-		quantiser z;
-		uint32_t s = out->samples[k] >> COMPACT_SEGMENT_SHIFT;
-
-		memset(&z, 0, sizeof z);
-		z.kind = kind;
-		z.dropped = dropped;
-		z.bits = best.bits;
-		float min[3], extent[3];
-		memcpy(min, best.range.min, sizeof min);
-		memcpy(extent, best.range.extent, sizeof extent);
-		if (best.bits == COMPACT_SEGMENTED) {
-			const uint8_t *code = out->segment_codes + (size_t)s * COMPACT_SEGMENT_CODE_SIZE;
-
-			z.bits = code[0] & 31u;
-			z.dropped = code[0] >> 5;
-			for (int j = 0; j < 3; j++)
-				compact_subrange(best.range.min[j], best.range.extent[j], code[1 + j], code[4 + j], &min[j],
-						 &extent[j]);
-		}
-		for (int j = 0; j < 3 && z.bits != COMPACT_RAW_BITS; j++) {
-			z.min[j] = min[j];
-			z.step[j] = compact_step(extent[j], z.bits);
-		}
-		decode(&z, out->q + (size_t)k * 3, e->stored + (size_t)out->samples[k] * w);
-	}
+	for (uint32_t k = 0; k < out->key_count; k++)
+		track_key_value(out, kind, k, e->stored + (size_t)out->samples[k] * w);
 	c.stored = e->stored;
 	for (uint32_t k = 0; k + 1 < out->key_count; k++)
 		note_error(&e->error, kind, reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
@@ -850,6 +897,93 @@ static void encoder_release(encoder *e)
 	free(e->best_q);
 	free(e->seg_codes);
 	free(e->best_seg_codes);
+}
+
+static animc_status encode_channel(encoder *e, animc_clip *clip, uint32_t i, animc_compact *out,
+				   animc_diag_sink *sink)
+{
+	animc_status status = ANIMC_OK;
+
+	for (int k = 0; status == ANIMC_OK && k < ANIMC_TRACK_COUNT; k++)
+		status = encode_track(e, clip, &clip->channels[i], (animc_track_kind)k, &out->tracks[i][k], sink);
+	return status;
+}
+
+static void merge_error(animc_clip_error *into, const animc_clip_error *e)
+{
+	into->translation = fmax(into->translation, e->translation);
+	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
+	into->scale = fmax(into->scale, e->scale);
+	into->keys_before += e->keys_before;
+	into->keys_after += e->keys_after;
+}
+
+/* With a skeleton: each channel within local bounds from the shell, then
+ * rounds of measuring the model-space error and encoding again the chains
+ * that pass it (shell.h). */
+static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_reduce_options *options,
+				      animc_compact *out, animc_diag_sink *sink)
+{
+	uint32_t n = clip->channel_count;
+	animc_tolerance *bounds = malloc((n ? n : 1) * sizeof *bounds);
+	animc_clip_error *errors = calloc(n ? n : 1, sizeof *errors);
+	uint8_t *dirty = malloc(n ? n : 1), *held = calloc(n ? n : 1, 1);
+	animc_status status = bounds && errors && dirty && held ? ANIMC_OK : ANIMC_ERR_NOMEM;
+	animc_reduce_options used = *options;
+	shell s;
+	int rounds = 0;
+	double worst = 0;
+
+	used.tolerance = *e->tolerance;   /* the defaults, when unset */
+	memset(&s, 0, sizeof s);
+	if (status == ANIMC_OK)
+		status = shell_init(&s, clip, &used, reduce_channels_value, clip->channels, e->g.rate_hz);
+	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+		shell_local_tolerance(&s, i, &used.tolerance, &bounds[i]);
+		dirty[i] = 1;
+	}
+	while (status == ANIMC_OK) {
+		for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+			if (!dirty[i])
+				continue;
+			/* Bounds the grid cannot hold (source keys off it) are
+			 * loosened until it can, and held there. */
+			for (int loosen = 0;; loosen++) {
+				memset(&e->error, 0, sizeof e->error);
+				e->tolerance = &bounds[i];
+				status = encode_channel(e, clip, i, out, loosen < SHELL_MAX_LOOSEN ? NULL : sink);
+				if (status != ANIMC_ERR_UNSUPPORTED || loosen == SHELL_MAX_LOOSEN)
+					break;
+				bounds[i].translation *= 2;
+				bounds[i].rotation_deg *= 2;
+				bounds[i].scale *= 2;
+				held[i] = 1;
+			}
+			errors[i] = e->error;
+		}
+		if (status != ANIMC_OK)
+			break;
+		out->rate_hz = e->g.rate_hz;
+		out->sample_count = e->g.sample_count;
+		worst = shell_measure(&s, reduce_channels_value, clip->channels, encoded_value, out);
+		memset(dirty, 0, n ? n : 1);
+		if (++rounds == SHELL_MAX_ROUNDS || shell_tighten(&s, bounds, held, dirty) == 0)
+			break;
+	}
+	memset(&e->error, 0, sizeof e->error);
+	if (status == ANIMC_OK) {
+		for (uint32_t i = 0; i < n; i++)
+			merge_error(&e->error, &errors[i]);
+		e->error.shell = worst;
+		shell_report(&s, clip, worst, rounds, sink);
+	}
+	e->tolerance = NULL;
+	shell_release(&s);
+	free(bounds);
+	free(errors);
+	free(dirty);
+	free(held);
+	return status;
 }
 
 animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
@@ -920,12 +1054,13 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 	out->sample_count = e.g.sample_count;
 	out->segment_count = e.g.segment_count;
 	out->bone_count = clip->channel_count;
-	status = ANIMC_OK;
-	for (uint32_t i = 0; status == ANIMC_OK && i < clip->channel_count; i++) {
+	for (uint32_t i = 0; i < clip->channel_count; i++)
 		out->bones[i] = clip->channels[i].bone;
-		for (int k = 0; status == ANIMC_OK && k < ANIMC_TRACK_COUNT; k++)
-			status = encode_track(&e, clip, &clip->channels[i], (animc_track_kind)k, &out->tracks[i][k], sink);
-	}
+	if (options && options->skeleton && options->shell_distance > 0 && e.tolerance->translation > 0)
+		status = encode_with_shell(&e, clip, options, out, sink);
+	else
+		for (uint32_t i = 0; status == ANIMC_OK && i < clip->channel_count; i++)
+			status = encode_channel(&e, clip, i, out, sink);
 	out->error = e.error;
 	encoder_release(&e);
 	if (status != ANIMC_OK)

@@ -14,6 +14,7 @@
 #include "clip_internal.h"
 #include "interp.h"
 #include "reduce.h"
+#include "shell.h"
 
 bool animc_tolerance_is_set(const animc_tolerance *t)
 {
@@ -436,27 +437,134 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 	return ANIMC_OK;
 }
 
+/* One key: no time, and a positive KeyInterval, which the original runtime
+ * divides by (FORMAT.md, section 2). */
+static void playable_single_key(animc_channel *ch)
+{
+	if (ch->key_count == 1 && (ch->has_time || !(ch->key_interval_s > 0))) {
+		ch->has_time = false;
+		ch->times_s = NULL;
+		ch->key_interval_s = ch->duration_s > 0 ? ch->duration_s : 1;
+	}
+}
+
+static void merge_error(animc_clip_error *into, const animc_clip_error *e)
+{
+	into->translation = fmax(into->translation, e->translation);
+	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
+	into->scale = fmax(into->scale, e->scale);
+	into->shell = fmax(into->shell, e->shell);
+	into->keys_before += e->keys_before;
+	into->keys_after += e->keys_after;
+}
+
+/* A copy of `from` whose key arrays are its own (in the clip's arena). */
+static animc_status channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to)
+{
+	*to = *from;
+	if (from->has_time && from->times_s) {
+		to->times_s = animc_clip_alloc_floats(clip, from->key_count ? from->key_count : 1);
+		if (!to->times_s)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->times_s, from->times_s, (size_t)from->key_count * sizeof *to->times_s);
+	}
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *t = &from->tracks[k];
+		size_t count = (size_t)t->value_count * animc_track_width[k];
+
+		if (!t->values || count == 0)
+			continue;
+		to->tracks[k].values = animc_clip_alloc_floats(clip, count);
+		if (!to->tracks[k].values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->tracks[k].values, t->values, count * sizeof(float));
+	}
+	return ANIMC_OK;
+}
+
+void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
+{
+	const animc_channel *ch = (const animc_channel *)ctx + channel;
+
+	reduce_channel_value(ch, kind, t < ch->duration_s ? t : ch->duration_s, out);
+}
+
+/* With a skeleton: local bounds from the shell, then rounds of measuring
+ * the model-space error and tightening the chains that pass it. */
+static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_options *options,
+				      animc_diag_sink *sink, animc_clip_error *error)
+{
+	uint32_t n = clip->channel_count;
+	animc_channel *source = malloc((n ? n : 1) * sizeof *source);
+	animc_tolerance *bounds = malloc((n ? n : 1) * sizeof *bounds);
+	animc_clip_error *errors = calloc(n ? n : 1, sizeof *errors);
+	uint8_t *dirty = malloc(n ? n : 1);
+	animc_status status = source && bounds && errors && dirty ? ANIMC_OK : ANIMC_ERR_NOMEM;
+	shell s;
+	int rounds = 0;
+	double worst = 0;
+
+	memset(&s, 0, sizeof s);
+	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++)
+		status = channel_copy(clip, &clip->channels[i], &source[i]);
+	if (status == ANIMC_OK)
+		status = shell_init(&s, clip, options, reduce_channels_value, source, 0);
+	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+		shell_local_tolerance(&s, i, &options->tolerance, &bounds[i]);
+		dirty[i] = 1;
+	}
+	while (status == ANIMC_OK) {
+		for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+			if (!dirty[i])
+				continue;
+			status = channel_copy(clip, &source[i], &clip->channels[i]);
+			memset(&errors[i], 0, sizeof errors[i]);
+			if (status == ANIMC_OK)
+				status = reduce_channel(clip, &clip->channels[i], &bounds[i], &errors[i]);
+			playable_single_key(&clip->channels[i]);
+		}
+		if (status != ANIMC_OK)
+			break;
+		worst = shell_measure(&s, reduce_channels_value, source, reduce_channels_value, clip->channels);
+		memset(dirty, 0, n ? n : 1);
+		if (++rounds == SHELL_MAX_ROUNDS || shell_tighten(&s, bounds, NULL, dirty) == 0)
+			break;
+	}
+	if (status == ANIMC_OK) {
+		for (uint32_t i = 0; i < n; i++)
+			merge_error(error, &errors[i]);
+		error->shell = worst;
+		shell_report(&s, clip, worst, rounds, sink);
+	}
+	shell_release(&s);
+	free(source);
+	free(bounds);
+	free(errors);
+	free(dirty);
+	return status;
+}
+
 animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
 			       animc_pass_stats *stats)
 {
 	animc_clip_error error;
 
-	(void)sink;
 	memset(&error, 0, sizeof error);
 	if (!options || !animc_tolerance_is_set(&options->tolerance))
 		return ANIMC_OK;
-	for (uint32_t i = 0; i < clip->channel_count; i++) {
-		animc_channel *ch = &clip->channels[i];
-		animc_status status = reduce_channel(clip, ch, &options->tolerance, &error);
+	if (options->skeleton && options->shell_distance > 0 && options->tolerance.translation > 0) {
+		animc_status status = reduce_with_shell(clip, options, sink, &error);
 
 		if (status != ANIMC_OK)
 			return status;
-		/* One key: no time, and a positive KeyInterval, which the
-		 * original runtime divides by (FORMAT.md, section 2). */
-		if (ch->key_count == 1 && (ch->has_time || !(ch->key_interval_s > 0))) {
-			ch->has_time = false;
-			ch->times_s = NULL;
-			ch->key_interval_s = ch->duration_s > 0 ? ch->duration_s : 1;
+	} else {
+		for (uint32_t i = 0; i < clip->channel_count; i++) {
+			animc_channel *ch = &clip->channels[i];
+			animc_status status = reduce_channel(clip, ch, &options->tolerance, &error);
+
+			if (status != ANIMC_OK)
+				return status;
+			playable_single_key(ch);
 		}
 	}
 	if (stats) {

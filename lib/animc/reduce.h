@@ -19,6 +19,10 @@
  * wrapped), as libanimrt samples it: identity when absent. */
 void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out);
 
+/* reduce_channel_value over an array of channels (ctx), at clip time t
+ * clamped to the channel's duration: a shell_value_fn (shell.h). */
+void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out);
+
 /* The error of value a against the source value b, in the bound's unit:
  * translation distance, rotation angle in degrees, scale largest component
  * difference. */
