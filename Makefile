@@ -139,7 +139,7 @@ BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
-.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-sample bench-compact \
+.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-sample bench-compact check-simd \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
 libs: $(LIBANIMRT) $(PC_FILES)
@@ -263,6 +263,9 @@ bench-sample: all $(BENCH_SAMPLE)
 bench-compact: all $(BENCH_COMPACT)
 	scripts/bench-compact $(ANIMC) $(BENCH_COMPACT)
 
+check-simd:
+	scripts/check-simd
+
 # ---------------------------------------------------------------- install
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
 	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
@@ -298,6 +301,8 @@ help:
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
 	@echo '  bench-compact  the lossy outputs on the corpus: size and speed ratios against the'
 	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
+	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
+	@echo '                 the scalar references'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'

@@ -77,6 +77,22 @@ static inline rt_i4 rt_bytes(const uint8_t *p)
 	memcpy(&v, p, 4);
 	return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), z), z);
 }
+/* The 16-bit codes x y z of four 64-bit key units (x | y << 16 | z << 32),
+ * one unit per lane, as three int32 rows. */
+static inline void rt_codes16(const uint64_t *k0, const uint64_t *k1, const uint64_t *k2, const uint64_t *k3,
+			      rt_i4 out[3])
+{
+	__m128i a = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)k0),
+				       _mm_loadl_epi64((const __m128i *)(const void *)k1));
+	__m128i b = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)k2),
+				       _mm_loadl_epi64((const __m128i *)(const void *)k3));
+	__m128i lo = _mm_unpacklo_epi16(a, b), hi = _mm_unpackhi_epi16(a, b), z = _mm_setzero_si128();
+	__m128i xy = _mm_unpacklo_epi16(lo, hi), zw = _mm_unpackhi_epi16(lo, hi);
+
+	out[0] = _mm_unpacklo_epi16(xy, z);
+	out[1] = _mm_unpackhi_epi16(xy, z);
+	out[2] = _mm_unpacklo_epi16(zw, z);
+}
 #elif RT_SIMD_NEON
 static inline rt_f4 rt_load(const float *p) { return vld1q_f32(p); }
 static inline void rt_store(float *p, rt_f4 a) { vst1q_f32(p, a); }
@@ -110,6 +126,20 @@ static inline rt_i4 rt_bytes(const uint8_t *p)
 
 	memcpy(&v, p, 4);
 	return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vcreate_u8(v)))));
+}
+static inline void rt_codes16(const uint64_t *k0, const uint64_t *k1, const uint64_t *k2, const uint64_t *k3,
+			      rt_i4 out[3])
+{
+	uint16x4x2_t ab = vzip_u16(vld1_u16((const uint16_t *)(const void *)k0),
+				   vld1_u16((const uint16_t *)(const void *)k1));   /* x0 x1 y0 y1 | z0 z1 . . */
+	uint16x4x2_t cd = vzip_u16(vld1_u16((const uint16_t *)(const void *)k2),
+				   vld1_u16((const uint16_t *)(const void *)k3));
+	uint32x2x2_t xy = vzip_u32(vreinterpret_u32_u16(ab.val[0]), vreinterpret_u32_u16(cd.val[0]));
+	uint32x2x2_t zw = vzip_u32(vreinterpret_u32_u16(ab.val[1]), vreinterpret_u32_u16(cd.val[1]));
+
+	out[0] = vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_u32(xy.val[0])));
+	out[1] = vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_u32(xy.val[1])));
+	out[2] = vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_u32(zw.val[0])));
 }
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 {
@@ -168,6 +198,15 @@ static inline rt_i4 rt_bytes(const uint8_t *p)
 	for (int i = 0; i < 4; i++)
 		r.v[i] = p[i];
 	return r;
+}
+static inline void rt_codes16(const uint64_t *k0, const uint64_t *k1, const uint64_t *k2, const uint64_t *k3,
+			      rt_i4 out[3])
+{
+	const uint64_t *k[4] = { k0, k1, k2, k3 };
+
+	for (int i = 0; i < 4; i++)
+		for (int c = 0; c < 3; c++)
+			out[c].v[i] = (int32_t)((*k[i] >> (16 * c)) & 0xFFFF);
 }
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 {
