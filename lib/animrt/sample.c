@@ -282,8 +282,12 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_
 void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
 			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3])
 {
-	slerp_batch slerps = { .count = 0 };
+	slerp_batch slerps;
 
+	/* Only the count and the flag: zeroing the arrays would cost more
+	 * than a bone sample. */
+	slerps.count = 0;
+	slerps.is_reference = false;
 	if (seq->compact) {
 		rt_sample_compact_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), translation,
 					   rotation, scale);
@@ -332,7 +336,10 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count)
 		return ANIMRT_ERR_ARGUMENT;
 	local_time_cache lt = { time_s, -1, 0, mode };
-	slerp_batch slerps = { .count = 0, .is_reference = is_reference };
+	slerp_batch slerps;
+
+	slerps.count = 0;
+	slerps.is_reference = is_reference;
 
 	if (clip->compact) {
 		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
@@ -365,7 +372,10 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
 	local_time_cache lt = { time_s, -1, 0, mode };
-	slerp_batch slerps = { .count = 0, .is_reference = is_reference };
+	slerp_batch slerps;
+
+	slerps.count = 0;
+	slerps.is_reference = is_reference;
 
 	if (clip->compact) {
 		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
