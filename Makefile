@@ -101,7 +101,7 @@ CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) $(XXHASH_CFLAG
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
 	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS) -DANIMRT_WITH_ZSTD
-TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS)
+TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS)
 
 # The include path of a source file, by where it lives.
 cppflags_for = $(strip \
@@ -112,7 +112,8 @@ cppflags_for = $(strip \
 	$(if $(filter lib/animc/%,$1),$(PIPELINE_CPPFLAGS), \
 	$(if $(filter formats/%,$1),$(FORMATS_CPPFLAGS), \
 	$(if $(filter cmd/%,$1),$(CMD_CPPFLAGS), \
-	$(RT_PUBLIC) $(RT_ZSTD_FLAGS)))))))))
+	$(if $(filter scripts/bench_compact.c,$1),$(RT_CPPFLAGS) -Ilib/animrt, \
+	$(RT_PUBLIC) $(RT_ZSTD_FLAGS))))))))))
 
 # ------------------------------------------------------------------ sources
 FUZZ_SRC := $(wildcard lib/*/fuzz_*.c formats/*/fuzz_*.c cmd/fuzz_*.c)
@@ -147,18 +148,20 @@ UNITS_BIN := $(BUILD)/animc_units
 LIBC_BUILD := $(BUILD)/libc
 LIBC_CHECK := $(LIBC_BUILD)/animrt_libc_check
 BENCH_SAMPLE := $(BUILD)/bench_sample
+BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
 .PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-build bench-sample \
+	bench-compact check-simd \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
 libs: $(LIBANIMRT) $(PC_FILES)
 
 $(BUILD)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD)' | cmp -s - $@ || \
-		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD)' > $@
+	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD) $(HOT_OPT)' | cmp -s - $@ || \
+		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD) $(HOT_OPT)' > $@
 FORCE:
 
 # The direction of includes: no quote include climbs out of its folder.
@@ -169,9 +172,14 @@ $(LAYOUT_OK): $(C_FILES)
 			'headers as <animc/NAME.h> (see the top of the Makefile)' >&2; exit 1; fi
 	@touch $@
 
+# The samplers' inner loops over four lanes want complete unrolling, which
+# -O2 leaves out; HOT_OPT= builds them like everything else.
+HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c
+HOT_OPT ?= -O3
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(call cppflags_for,$<) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(if $(filter $(HOT_SRC),$<),$(HOT_OPT)) $(CC_WERROR) $(call cppflags_for,$<) \
+		-MMD -MP -c $< -o $@
 
 # Fuzz targets compiled as plain functions, so `make test` replays their seeds.
 $(BUILD)/replay/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
@@ -205,8 +213,11 @@ $(LIBC_BUILD)/libanimrt.a: FORCE
 $(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_BUILD)/libanimrt.a
 	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
 
-# The sampling benchmark: a program of its own, linked with the loader alone.
+# The sampling benchmarks: programs of their own, linked with the loader
+# alone (bench_compact reaches the scalar reference samplers in sample.h).
 $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
+	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
+$(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
@@ -225,7 +236,7 @@ run: all
 	$(ANIMC) build --skeleton testdata/sample/Crane/Crane.x -o $(BUILD)/out testdata/sample
 
 test check:
-	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE)
+	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN)
 
@@ -274,6 +285,12 @@ bench-build: all
 bench-sample: all $(BENCH_SAMPLE)
 	scripts/bench-sample $(ANIMC) $(BENCH_SAMPLE)
 
+bench-compact: all $(BENCH_COMPACT)
+	scripts/bench-compact $(ANIMC) $(BENCH_COMPACT)
+
+check-simd:
+	scripts/check-simd
+
 # ---------------------------------------------------------------- install
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
 	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
@@ -310,6 +327,10 @@ help:
 	@echo '  bench-build    -j2 against -j1, a no-op rebuild of 10,000 files against the full'
 	@echo '                 build, start-up on one file against xmllint (ratios, one run)'
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
+	@echo '  bench-compact  the lossy outputs on the corpus: size and speed ratios against the'
+	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
+	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
+	@echo '                 the scalar references'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'

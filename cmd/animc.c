@@ -16,6 +16,7 @@ static const animc_command *const commands[] = {
 	&animc_cmd_dump,
 	&animc_cmd_sample,
 	&animc_cmd_batch,
+	&animc_cmd_plot,
 	NULL,
 };
 

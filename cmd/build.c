@@ -272,6 +272,8 @@ static bool prepare_compile(build_ctx *ctx)
 		}
 		ctx->skeleton_loaded = true;
 		ctx->options->import.skeleton = &ctx->skeleton_model;
+		/* The lossy passes measure the error on the model's shell. */
+		ctx->options->process.reduce.skeleton = &ctx->skeleton_model;
 	}
 	ctx->key_prefix = XXH3_createState();
 	if (!ctx->key_prefix) {

@@ -239,3 +239,40 @@ void json_floats(FILE *out, const float *v, size_t count, unsigned width)
 	}
 	fputc(']', out);
 }
+
+bool cli_parse_tolerance(const char *arg, animc_tolerance *out)
+{
+	double v[3];
+	const char *p = arg;
+
+	if (strcmp(arg, "default") == 0) {
+		out->translation = ANIMC_TOLERANCE_TRANSLATION;
+		out->rotation_deg = ANIMC_TOLERANCE_ROTATION_DEG;
+		out->scale = ANIMC_TOLERANCE_SCALE;
+		return true;
+	}
+	for (int i = 0; i < 3; i++) {
+		char *end;
+
+		v[i] = strtod(p, &end);
+		if (end == p || !isfinite(v[i]) || v[i] < 0 || v[i] > 1e30 || *end != (i < 2 ? ',' : '\0'))
+			return false;
+		p = end + 1;
+	}
+	out->translation = (float)v[0];
+	out->rotation_deg = (float)v[1];
+	out->scale = (float)v[2];
+	return true;
+}
+
+void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "error: translation %.3g, rotation %.3g deg, scale %.3g", e->translation,
+			 e->rotation_deg, e->scale);
+
+	if (n >= 0 && (size_t)n < size && e->shell > 0)
+		n += snprintf(buf + n, size - (size_t)n, ", shell %.3g", e->shell);
+	if (n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " (keys %llu -> %llu)", (unsigned long long)e->keys_before,
+			 (unsigned long long)e->keys_after);
+}

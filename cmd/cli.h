@@ -34,6 +34,7 @@ extern const animc_command animc_cmd_clean;
 extern const animc_command animc_cmd_dump;
 extern const animc_command animc_cmd_sample;
 extern const animc_command animc_cmd_batch;
+extern const animc_command animc_cmd_plot;
 
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -71,6 +72,8 @@ animrt_clip *cli_clip_open(const char *path, const cli_readers *readers);
 /* ----------------------------------------------------------------- files */
 
 #define CLI_MAX_INPUT_BYTES ((size_t)1 << 30)
+/* --shell-distance when --skeleton is given without it, in model units. */
+#define CLI_SHELL_DISTANCE 1.0f
 
 /*
  * A source file read in two steps, so that a file an importer reads itself
@@ -162,6 +165,15 @@ size_t cli_print_escaped(FILE *out, const char *s, size_t width);
 /* The same into buf, snprintf-style: always NUL-terminated (when size > 0),
  * returns the length the whole escaped text needs. */
 size_t cli_escape(char *buf, size_t size, const char *s);
+
+/* ------------------------------------------------------------- tolerance */
+
+/* "default" (ANIMC_TOLERANCE_*), or "T,R,S": three numbers >= 0 (model
+ * units, degrees, scale).  False when `arg` is neither. */
+bool cli_parse_tolerance(const char *arg, animc_tolerance *out);
+
+/* "error: translation 0.00098, rotation 0.049 deg, scale 0 (keys 8887 -> 6471)" */
+void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size);
 
 /* ----------------------------------------------------------------- JSON */
 

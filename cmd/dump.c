@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <animc/animrt.h>
@@ -18,7 +19,8 @@ static void help(FILE *out)
 		"a table by default (per bone: keys, flags, duration), or with --json the JSON\n"
 		"view of FORMAT.md section 4 (floats print as the shortest text that reads\n"
 		"back as the same float32).  Control characters in names are escaped in the\n"
-		"table (\\n, \\x1b, ...).\n"
+		"table (\\n, \\x1b, ...).  Compact files (--layout compact, reader version 1)\n"
+		"print each track as absent, constant or its keys, decoded (section 7).\n"
 		"\n"
 		"The file's type reader must be an animation reader: one whose type name ends\n"
 		"in AnimationReader (the original RobotGame reader does), or one given with\n"
@@ -35,6 +37,67 @@ static void help(FILE *out)
 		"the byte offset), 2 usage error.\n");
 }
 
+/* A compact clip's track in the JSON view of FORMAT.md section 7. */
+static void print_compact_track(const animrt_clip *clip, uint32_t seq, unsigned track, bool has,
+				const float *constant)
+{
+	unsigned width = track == ANIMRT_ROTATION ? 4 : 3;
+	uint32_t n = animrt_track_keys(clip, seq, track, 0, 0, NULL, NULL);
+
+	if (!has) {
+		printf("{\"kind\": \"absent\"}");
+		return;
+	}
+	if (!n) {
+		printf("{\"kind\": \"constant\", \"value\": ");
+		json_floats(stdout, constant, 1, width);
+		printf("}");
+		return;
+	}
+	float *times = malloc(n * sizeof *times), *values = malloc((size_t)n * width * sizeof *values);
+	if (!times || !values) {
+		free(times);
+		free(values);
+		printf("{\"kind\": \"keys\", \"keys\": null}");
+		return;
+	}
+	animrt_track_keys(clip, seq, track, 0, n, times, values);
+	printf("{\"kind\": \"keys\", \"keys\": [");
+	for (uint32_t k = 0; k < n; k++) {
+		printf("%s[", k ? ", " : "");
+		json_float(stdout, times[k]);
+		for (unsigned c = 0; c < width; c++) {
+			printf(", ");
+			json_float(stdout, values[(size_t)k * width + c]);
+		}
+		printf("]");
+	}
+	printf("]}");
+	free(times);
+	free(values);
+}
+
+static void print_compact_json(const animrt_clip *clip)
+{
+	printf("  \"layout\": \"compact\", \"grid\": {\"rate\": ");
+	json_float(stdout, clip->grid_rate_hz);
+	printf(", \"samples\": %u},\n  \"sequences\": [", clip->grid_sample_count);
+	for (uint32_t i = 0; i < clip->sequence_count; i++) {
+		const animrt_sequence *s = &clip->sequences[i];
+
+		printf("%s\n    {\"bone\": ", i ? "," : "");
+		json_string(stdout, s->bone);
+		printf(",\n     \"translation\": ");
+		print_compact_track(clip, i, ANIMRT_TRANSLATION, s->has_translation, s->translation);
+		printf(",\n     \"rotation\": ");
+		print_compact_track(clip, i, ANIMRT_ROTATION, s->has_rotation, s->rotation);
+		printf(",\n     \"scale\": ");
+		print_compact_track(clip, i, ANIMRT_SCALE, s->has_scale, s->scale);
+		printf("}");
+	}
+	printf("%s]\n}\n", clip->sequence_count ? "\n  " : "");
+}
+
 static void print_json(const animrt_clip *clip)
 {
 	const animrt_container *c = &clip->container;
@@ -49,7 +112,12 @@ static void print_json(const animrt_clip *clip)
 	       c->reader_version, c->shared_resources, c->is_zstd ? "zstd" : "none");
 	printf("  \"duration\": ");
 	json_float(stdout, clip->duration_s);
-	printf(",\n  \"sequences\": [");
+	printf(",\n");
+	if (clip->compact) {
+		print_compact_json(clip);
+		return;
+	}
+	printf("  \"sequences\": [");
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
 		const animrt_sequence *s = &clip->sequences[i];
 
@@ -96,7 +164,36 @@ static void print_table(const char *path, const animrt_clip *clip)
 	cli_print_escaped(stdout, c->reader, 0);
 	printf(" (version %d)\n", c->reader_version);
 	cli_format_float(clip->duration_s, duration, sizeof duration);
-	printf("duration: %s s, %u sequences\n\n", duration, clip->sequence_count);
+	printf("duration: %s s, %u sequences\n", duration, clip->sequence_count);
+	if (clip->compact) {
+		char rate[32];
+
+		cli_format_float(clip->grid_rate_hz, rate, sizeof rate);
+		printf("compact layout: a grid of %u samples at %s Hz; keys per track\n\n", clip->grid_sample_count,
+		       rate);
+		printf("  %-24s %-8s %-8s %-8s\n", "bone", "trans", "rot", "scale");
+		for (uint32_t i = 0; i < clip->sequence_count; i++) {
+			const animrt_sequence *s = &clip->sequences[i];
+			bool has[3] = { s->has_translation, s->has_rotation, s->has_scale };
+			char cell[3][16];
+
+			for (unsigned k = 0; k < 3; k++) {
+				uint32_t n = animrt_track_keys(clip, i, k, 0, 0, NULL, NULL);
+
+				if (!has[k])
+					snprintf(cell[k], sizeof cell[k], "-");
+				else if (!n)
+					snprintf(cell[k], sizeof cell[k], "fixed");
+				else
+					snprintf(cell[k], sizeof cell[k], "%u", n);
+			}
+			printf("  ");
+			cli_print_escaped(stdout, s->bone, 24);
+			printf(" %-8s %-8s %-8s\n", cell[0], cell[1], cell[2]);
+		}
+		return;
+	}
+	printf("\n");
 	printf("  %-24s %6s %9s %9s  %-7s %-6s %-6s %-6s\n", "bone", "keys", "duration", "interval",
 	       "time", "trans", "rot", "scale");
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {

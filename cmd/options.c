@@ -154,6 +154,35 @@ static bool set_timeout(build_options *o, const char *arg, char *why, size_t why
 	return true;
 }
 
+static bool set_tolerance(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!cli_parse_tolerance(arg, &o->process.reduce.tolerance))
+		return WHY("--tolerance '%s': give 'default' or three numbers >= 0, T,R,S (units, "
+			   "degrees, scale)", arg);
+	return true;
+}
+
+static bool set_layout(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (strcmp(arg, "compact") == 0)
+		o->process.layout = ANIMC_LAYOUT_COMPACT;
+	else if (strcmp(arg, "original") == 0)
+		o->process.layout = ANIMC_LAYOUT_ORIGINAL;
+	else
+		return WHY("--layout '%s': use original or compact", arg);
+	return true;
+}
+
+static bool set_shell(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	double d;
+
+	if (!parse_double(arg, &d) || !(d > 0) || d > 1e30)
+		return WHY("--shell-distance '%s': give a distance > 0 in model units", arg);
+	o->process.reduce.shell_distance = (float)d;
+	return true;
+}
+
 static bool set_memory(build_options *o, const char *arg, char *why, size_t why_size)
 {
 	char *end;
@@ -272,6 +301,9 @@ static const option_def option_table[] = {
 	{ "skeleton", 0, true, FOR_COMPILE, KIND_MODEL, set_skeleton },
 	{ "relative-to-bind", 0, false, FOR_COMPILE, KIND_OUTPUT, set_relative },
 	{ "ticks-per-second", 0, true, FOR_COMPILE, KIND_OUTPUT, set_ticks },
+	{ "tolerance", 0, true, FOR_COMPILE, KIND_OUTPUT, set_tolerance },
+	{ "layout", 0, true, FOR_COMPILE, KIND_OUTPUT, set_layout },
+	{ "shell-distance", 0, true, FOR_COMPILE, KIND_OUTPUT, set_shell },
 	{ "import-timeout", 0, true, FOR_COMPILE, KIND_RUN, set_timeout },
 	{ "memory-limit", 0, true, FOR_COMPILE, KIND_RUN, set_memory },
 	{ "jobs", 'j', true, FOR_COMPILE, KIND_RUN, set_jobs },
@@ -442,6 +474,24 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	if (o->import.relative_to_bind && !o->skeleton_path)
 		return cli_usage_error(command_name(command), "--relative-to-bind needs --skeleton MODEL: "
 				       "the rest transforms come from the model");
+	if (o->process.exact && o->process.layout == ANIMC_LAYOUT_COMPACT)
+		return cli_usage_error(command_name(command), "--exact and --layout compact contradict "
+				       "each other: --exact writes the original pipeline's bytes");
+	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
+		return cli_usage_error(command_name(command), "--exact and --tolerance contradict each "
+				       "other: --exact writes the source's keys as they are");
+	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
+		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
+				       "the shell is measured through the model's bones");
+	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
+		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
+	/* The compact layout is lossy: the default tolerance unless one is
+	 * given.  Importers that bake curves bake within a part of it. */
+	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&
+	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
+		cli_parse_tolerance("default", &o->process.reduce.tolerance);
+	if (animc_tolerance_is_set(&o->process.reduce.tolerance))
+		o->import.tolerance = &o->process.reduce.tolerance;
 	return status;
 }
 
@@ -509,6 +559,21 @@ void build_help(FILE *out)
 		"                          without it a file that declares none is read at\n"
 		"                          its format's default (.X 4800, others 25), with\n"
 		"                          a warning\n"
+		"      --tolerance T,R,S   lossy: remove keys while the error against the source\n"
+		"                          stays within T model units of translation, R degrees\n"
+		"                          of rotation and S of scale, measured at every key and\n"
+		"                          between keys as the runtime interpolates; 'default'\n"
+		"                          is 0.001,0.05,0.0001.  Output keeps explicit key\n"
+		"                          times and plays in XNA, FNA and MonoGame\n"
+		"      --layout KIND       original (default): the RobotGame layout, reader\n"
+		"                          version 0; compact: reader version 1, quantised keys\n"
+		"                          on a grid, about a quarter of the size, read by the\n"
+		"                          animc loader only (XNA, FNA and MonoGame cannot read\n"
+		"                          it); implies --tolerance default\n"
+		"      --shell-distance D  with --skeleton, a lossy build bounds the model-space\n"
+		"                          error of every point D model units around each bone\n"
+		"                          (through the bone hierarchy) by T, instead of each\n"
+		"                          track by T, R and S (default 1)\n"
 		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
 		"\n"
 		"build options:\n"

@@ -168,6 +168,10 @@ static void report_passes(const animc_pass_stats *s)
 	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
 #undef PART
 	printf("    passes: %s\n", n ? line : "nothing to change");
+	if (s->is_reduced) {
+		cli_format_clip_error(&s->error, line, sizeof line);
+		printf("    %s\n", line);
+	}
 }
 
 void build_status_print_job(build_status_line *s, size_t i)
@@ -380,7 +384,17 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 			fprintf(f, ", \"bones\": %u, \"keys\": %llu, \"duration_s\": ", o->bones,
 				(unsigned long long)o->keys);
 			json_float(f, o->duration_s);
-			fprintf(f, ", \"xxh3_128\": \"%s\"}", hex);
+			fprintf(f, ", \"xxh3_128\": \"%s\"", hex);
+			if (o->passes.is_reduced) {
+				const animc_clip_error *e = &o->passes.error;
+
+				fprintf(f, ", \"error\": {\"translation\": %.9g, \"rotation_deg\": %.9g, "
+					   "\"scale\": %.9g, \"shell\": %.9g, \"keys_before\": %llu, "
+					   "\"keys_after\": %llu}",
+					e->translation, e->rotation_deg, e->scale, e->shell,
+					(unsigned long long)e->keys_before, (unsigned long long)e->keys_after);
+			}
+			fputc('}', f);
 			free(out_path);
 			first = false;
 		}

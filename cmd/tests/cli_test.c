@@ -44,7 +44,7 @@ static void help_and_version(void **state)
 
 static void usage_errors_exit_2(void **state)
 {
-	static const char *const cases[][6] = {
+	static const char *const cases[][8] = {
 		{ NULL },
 		{ "frobnicate", NULL },
 		{ "help", "frobnicate", NULL },
@@ -57,6 +57,14 @@ static void usage_errors_exit_2(void **state)
 		{ "build", "-o", "build/test-tmp/u", "--bogus", SAMPLE },
 		{ "build", "-q", "-v", "-o", "build/test-tmp/u", SAMPLE },
 		{ "build", SAMPLE, "-o", NULL },                          /* -o without a value */
+		{ "build", "-o", "build/test-tmp/u", "--tolerance", "0.1,0.1", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--tolerance", "0.1,-1,0", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--tolerance", "nan,0,0", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--layout", "tiny", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--exact", "--tolerance", "default", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--exact", "--layout", "compact", SAMPLE },
+		{ "build", "-o", "build/test-tmp/u", "--shell-distance", "1", SAMPLE },   /* no --skeleton */
+		{ "build", "-o", "build/test-tmp/u", "--skeleton", SAMPLE "/Crane/Crane.x", "--shell-distance", "0", SAMPLE },
 		{ "dump", NULL },
 		{ "dump", "a.xnb", "b.xnb", NULL },
 		{ "dump", "a.xnb", "--reader-name", NULL },
@@ -68,10 +76,10 @@ static void usage_errors_exit_2(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *argv[8] = { test_animc_path() };
+		const char *argv[10] = { test_animc_path() };
 		size_t n = 1;
 
-		for (size_t k = 0; k < 6 && cases[i][k]; k++)
+		for (size_t k = 0; k < 8 && cases[i][k]; k++)
 			argv[n++] = cases[i][k];
 		argv[n] = NULL;
 		test_run r = test_execv(argv);

@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
+
 #include "cli.h"
 #include "test_support.h"
 
@@ -399,4 +402,107 @@ void test_assert_near(double got, double want, double tolerance)
 {
 	if (!(fabs(got - want) <= tolerance))
 		fail_msg("got %.9g, expected %.9g", got, want);
+}
+
+/* ------------------------------------------------------- runtime error */
+
+static double angle_deg(const float *a, const float *b)
+{
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+	double w = aw * bw + ax * bx + ay * by + az * bz;
+	double x = aw * bx - ax * bw - ay * bz + az * by;
+	double y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx;
+
+	return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w)) * (180.0 / 3.14159265358979323846);
+}
+
+static void compare_at(const animrt_clip *a, const animrt_clip *b, animrt_pose *pa, animrt_pose *pb,
+		       float t, test_error *e)
+{
+	assert_int_equal(animrt_clip_sample(a, t, ANIMRT_PLAY_ONCE, NULL, pa), ANIMRT_OK);
+	assert_int_equal(animrt_clip_sample(b, t, ANIMRT_PLAY_ONCE, NULL, pb), ANIMRT_OK);
+	for (uint32_t i = 0; i < a->sequence_count; i++) {
+		double d2 = 0, ds = 0;
+
+		for (int k = 0; k < 3; k++) {
+			double d = (double)pa->translation[3 * i + k] - pb->translation[3 * i + k];
+
+			d2 += d * d;
+			ds = fmax(ds, fabs((double)pa->scale[3 * i + k] - pb->scale[3 * i + k]));
+		}
+		e->translation = fmax(e->translation, sqrt(d2));
+		e->scale = fmax(e->scale, ds);
+		e->rotation_deg = fmax(e->rotation_deg, angle_deg(pa->rotation + 4 * i, pb->rotation + 4 * i));
+		e->samples++;
+	}
+}
+
+test_error test_compare_compiled(const uint8_t *source, size_t source_size, const uint8_t *compiled,
+				 size_t compiled_size, double extra_hz)
+{
+	animrt_clip *a = NULL, *b = NULL;
+	animrt_error err;
+	test_error e = { 0, 0, 0, 0 };
+
+	if (animrt_open(source, source_size, &a, &err) != ANIMRT_OK)
+		fail_msg("source: %s", err.message);
+	if (animrt_open(compiled, compiled_size, &b, &err) != ANIMRT_OK)
+		fail_msg("compiled: %s", err.message);
+	assert_int_equal(a->sequence_count, b->sequence_count);
+	for (uint32_t i = 0; i < a->sequence_count; i++)
+		assert_string_equal(a->sequences[i].bone, b->sequences[i].bone);
+	uint32_t n = a->sequence_count;
+	void *ma = malloc(animrt_pose_size_bytes(n ? n : 1)), *mb = malloc(animrt_pose_size_bytes(n ? n : 1));
+	animrt_pose pa, pb;
+
+	assert_true(ma && mb);
+	animrt_pose_init(&pa, ma, n);
+	animrt_pose_init(&pb, mb, n);
+	float d = a->duration_s;
+	for (int i = 0;; i++) {
+		float t = (float)(i / 60.0);
+
+		if (t > d)
+			break;
+		compare_at(a, b, &pa, &pb, t, &e);
+	}
+	compare_at(a, b, &pa, &pb, d, &e);
+	for (uint32_t s = 0; s < n; s++) {
+		const animrt_sequence *q = &a->sequences[s];
+
+		for (uint32_t k = 0; k < q->key_count; k++) {
+			float t = q->has_time ? q->times_s[k] : (float)((double)k * q->key_interval_s);
+
+			if (t <= d)
+				compare_at(a, b, &pa, &pb, t, &e);
+		}
+	}
+	if (extra_hz > 0)
+		for (uint64_t i = 0;; i++) {
+			float t = (float)((double)i / extra_hz);
+
+			if (t > d)
+				break;
+			compare_at(a, b, &pa, &pb, t, &e);
+		}
+	free(ma);
+	free(mb);
+	animrt_close(a);
+	animrt_close(b);
+	return e;
+}
+
+test_error test_compare_clips(const animc_clip *source, const animc_clip *processed, double extra_hz)
+{
+	uint8_t *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	test_error e;
+
+	assert_int_equal(animc_xnb_write(source, NULL, &a, &na, NULL), ANIMC_OK);
+	assert_int_equal(animc_xnb_write(processed, NULL, &b, &nb, NULL), ANIMC_OK);
+	e = test_compare_compiled(a, na, b, nb, extra_hz);
+	free(a);
+	free(b);
+	return e;
 }

@@ -131,4 +131,25 @@ uint32_t test_add_channel(animc_clip *clip, const char *bone, uint32_t key_count
 void test_set_track(animc_clip *clip, uint32_t ch, animc_track_kind kind, bool is_fixed,
 		    const float *values, uint32_t count, const float *times);
 
+/* ------------------------------------------------------- runtime error */
+
+/* The worst difference between two compiled clips sampled by libanimrt
+ * (Once), per track kind: translation distance, rotation angle in degrees,
+ * scale largest component difference. */
+typedef struct test_error {
+	double translation, rotation_deg, scale;
+	size_t samples;   /* bone samples compared */
+} test_error;
+
+/* Load `source` and `compiled` (.xnb bytes of one clip, the same bones) and
+ * compare them at 60 Hz from 0 to the duration, at every key time of every
+ * sequence of the source, and at `extra_hz` (0: none) over the same span;
+ * fails the test when either does not load or their bones differ. */
+test_error test_compare_compiled(const uint8_t *source, size_t source_size, const uint8_t *compiled,
+				 size_t compiled_size, double extra_hz);
+
+/* The same for one clip model: written losslessly (the source) and as
+ * `processed` is now (animc_xnb_write with default options). */
+test_error test_compare_clips(const animc_clip *source, const animc_clip *processed, double extra_hz);
+
 #endif

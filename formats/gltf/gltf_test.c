@@ -250,11 +250,11 @@ typedef struct compiled {
 	uint32_t count;
 } compiled;
 
-static void compile_fixture(const char *path, compiled *out)
+static void compile_fixture(const char *path, const animc_import_options *options, compiled *out)
 {
 	size_t size;
 	uint8_t *data = test_read_file(path, &size);
-	animc_import_request req = { path, data, size, NULL };
+	animc_import_request req = { path, data, size, options };
 	animc_clip_set set = { 0 };
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, path);
@@ -314,7 +314,7 @@ static void fixtures_sample_as_the_specification_says(void **state)
 		fixture_load(&f, keys);
 		source = json_string_value(json_object_get(f.root, "source"));
 		src = test_format("%s/%s", FIXTURES, source);
-		compile_fixture(src, &c);
+		compile_fixture(src, NULL, &c);
 		for (size_t i = 0; i < f.count; i++) {
 			const ref_track *t = &f.tracks[i];
 			const animrt_clip *clip = NULL;
@@ -349,6 +349,45 @@ static void fixtures_sample_as_the_specification_says(void **state)
 	assert_true(tracks >= 30);
 	assert_true(modes[0] >= 10 && modes[1] >= 5 && modes[2] >= 4);
 	test_free_list(files);
+}
+
+/* With a build's tolerance, CUBICSPLINE curves are baked within a tenth of
+ * it (so that the reduction has the rest): fewer keys than the 1e-4 bake
+ * without one, and each track still within that tenth of the curve. */
+static void cubic_bake_follows_the_tolerance(void **state)
+{
+	const animc_tolerance tolerance = { 0.02f, 2.0f, 0.02f };
+	const animc_import_options options = { .tolerance = &tolerance };
+	const double tenth[3] = { 0.002, 0.2 * 3.14159265358979323846 / 180.0, 0.002 };
+	fixture f = { 0 };
+	compiled dense = { 0 }, loose = { 0 };
+	uint32_t dense_keys = 0, loose_keys = 0;
+
+	(void)state;
+	fixture_load(&f, FIXTURES "/cubic.keys.json");
+	compile_fixture(FIXTURES "/cubic.gltf", NULL, &dense);
+	compile_fixture(FIXTURES "/cubic.gltf", &options, &loose);
+	assert_int_equal(dense.count, loose.count);
+	for (size_t i = 0; i < f.count; i++) {
+		const ref_track *t = &f.tracks[i];
+		int kind = strcmp(t->path, "translation") == 0 ? 0 : strcmp(t->path, "rotation") == 0 ? 1 : 2;
+		double worst;
+
+		for (uint32_t k = 0; k < loose.count; k++) {
+			if (strcmp(loose.names[k], t->clip) != 0)
+				continue;
+			worst = track_error(t, loose.clips[k]);
+			if (worst > tenth[kind])
+				fail_msg("bone '%s' %s: error %g > %g", t->bone, t->path, worst, tenth[kind]);
+			dense_keys += sequence_of(dense.clips[k], t->bone)->key_count;
+			loose_keys += sequence_of(loose.clips[k], t->bone)->key_count;
+		}
+	}
+	if (!(loose_keys < dense_keys))
+		fail_msg("%u keys with the tolerance, %u without", loose_keys, dense_keys);
+	compiled_release(&dense);
+	compiled_release(&loose);
+	fixture_release(&f);
 }
 
 /* ------------------------------------------------------------- key conversion */
@@ -787,6 +826,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keys_before_zero_are_cut),
 	cmocka_unit_test(cubic_bake_keeps_its_bound),
 	cmocka_unit_test(cubic_rotation_bake_keeps_its_bound),
+	cmocka_unit_test(cubic_bake_follows_the_tolerance),
 	cmocka_unit_test(hostile_files_fail_as_recorded),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),

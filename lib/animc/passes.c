@@ -610,6 +610,10 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	status = animc_pass_merge(clip, sink, stats);
 	if (status == ANIMC_OK && !options->exact)
 		status = animc_pass_fixed(clip, sink, stats);
+	/* Lossy, so never in exact mode; the compact layout encodes instead. */
+	if (status == ANIMC_OK && !options->exact && options->layout == ANIMC_LAYOUT_ORIGINAL &&
+	    animc_tolerance_is_set(&options->reduce.tolerance))
+		status = animc_pass_reduce(clip, &options->reduce, sink, stats);
 	if (status == ANIMC_OK && !options->exact)
 		status = animc_pass_uniform(clip, sink, stats);
 	if (status == ANIMC_OK)
@@ -618,5 +622,7 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 		status = animc_clip_validate(clip, &writable, sink);
 	if (status == ANIMC_OK)
 		status = animc_clip_check_playable(clip, ANIMC_ERROR, sink);
+	if (status == ANIMC_OK && options->layout == ANIMC_LAYOUT_COMPACT)
+		status = animc_pass_compact(clip, &options->reduce, sink, stats);
 	return status;
 }

@@ -109,6 +109,21 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 			sum += s->scale[k];
 		for (uint32_t k = 0; k < s->time_count; k++)
 			sum += s->times_s[k];
+		/* Compact clips: every key of every animated track, and each
+		 * sequence on its own. */
+		for (unsigned track = 0; track < 3; track++) {
+			uint32_t n = animrt_track_keys(clip, i, track, 0, 0, NULL, NULL);
+			float *t = malloc(((size_t)n + 1) * sizeof *t), *v = malloc(((size_t)n + 1) * 4 * sizeof *v);
+
+			if (t && v && animrt_track_keys(clip, i, track, 0, n, t, v) == n)
+				for (uint32_t k = 0; k < n; k++)
+					sum += t[k] + v[(size_t)k * (track == 1 ? 4 : 3)];
+			free(t);
+			free(v);
+		}
+		float tr[3], rot[4], sc[3];
+		animrt_sequence_sample(s, clip->duration_s * 0.37f, ANIMRT_PLAY_REPEAT, NULL, tr, rot, sc);
+		sum += tr[0] + rot[3] + sc[2];
 	}
 	sum += evaluate(clip);
 	sink = sum;

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "compact.h"
+#include "compact_layout.h"
 #include "error.h"
 #include "xnb_layout.h"
 
@@ -49,6 +51,12 @@ typedef struct parser {
 	animrt_sequence *sequences;
 	float *floats;
 	char *strings;
+	/* Reader version 1: the compact loader takes over at payload_at. */
+	bool is_compact;
+	size_t payload_at;
+	animrt_container container;
+	const char *reader_name;     /* in the input, reader_name_size bytes */
+	uint32_t reader_name_size;
 } parser;
 
 #define FAIL(ps, st, off, ...) \
@@ -380,7 +388,7 @@ static bool parse(parser *ps)
 	ps->pos = reader_at;
 	for (uint32_t i = 1; i <= primary; i++) {
 		size_t name_at = ps->pos;
-		uint32_t name_size;
+		uint32_t name_size = 0;
 		int32_t version;
 
 		if (!get_string(ps, i == primary ? &c.reader : NULL, &name_size, "a type reader name"))
@@ -396,19 +404,28 @@ static bool parse(parser *ps)
 					    "is not an animation reader)",
 					    (int)(type > 120 ? 120 : type), name, type > 120 ? "..." : "");
 			}
+			ps->reader_name = name;
+			ps->reader_name_size = name_size;
 		}
 		at = ps->pos;
 		if (!get_i32(ps, &version, "a type reader version"))
 			return false;
 		c.reader_version = version;
 	}
-	if (c.reader_version != XNB_READER_VERSION)
+	if (c.reader_version != XNB_READER_VERSION && c.reader_version != COMPACT_READER_VERSION)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
-			    "reader version %d is not known; this loader reads version %d",
-			    c.reader_version, XNB_READER_VERSION);
+			    "reader version %d is not known; this loader reads versions %d and %d",
+			    c.reader_version, XNB_READER_VERSION, COMPACT_READER_VERSION);
 	if (c.shared_resources != XNB_SHARED_RESOURCES)
 		return FAIL(ps, ANIMRT_ERR_SHARED, shared_at, "%u shared resources are declared; clips have none",
 			    c.shared_resources);
+	if (c.reader_version == COMPACT_READER_VERSION) {
+		/* The compact layout: load_compact.c reads the payload. */
+		ps->is_compact = true;
+		ps->payload_at = after_readers;
+		ps->container = c;
+		return true;
+	}
 	ps->pos = after_readers;
 
 	at = ps->pos;
@@ -434,6 +451,9 @@ static bool parse(parser *ps)
 		ps->clip->duration_s = duration;
 		ps->clip->sequence_count = ps->sequence_count;
 		ps->clip->sequences = ps->sequences;
+		ps->clip->compact = NULL;
+		ps->clip->grid_rate_hz = 0;
+		ps->clip->grid_sample_count = 0;
 	}
 	return true;
 }
@@ -453,6 +473,11 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 	ps.options = options;
 	if (!parse(&ps))
 		return ps.status;
+	if (ps.is_compact) {
+		ps.container.is_zstd = is_zstd;
+		return animrt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
+					   ps.reader_name_size, out, err);
+	}
 
 	seq_bytes = (size_t)ps.sequence_count * sizeof(animrt_sequence);
 	float_bytes = ps.float_count * sizeof(float);

@@ -28,7 +28,7 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 {
 	uint32_t seqs, unmatched = 0, unanimated = 0;
 	animrt_binding *b;
-	uint32_t *of_seq, *unmatched_list, *unanimated_list;
+	uint32_t *of_seq, *unmatched_list, *unanimated_list, *map;
 	size_t words, total;
 
 	animrt_error_clear(err);
@@ -38,8 +38,9 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 	if (!clip || (bone_count && !bone_names))
 		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no clip or no bone table");
 	seqs = clip->sequence_count;
-	/* bone_of_sequence and unmatched: seqs each; unanimated: bone_count. */
-	words = 2 * (size_t)seqs;
+	/* bone_of_sequence, unmatched, sample_map: seqs each; unanimated:
+	 * bone_count. */
+	words = 3 * (size_t)seqs;
 	if ((size_t)bone_count > (SIZE_MAX - sizeof *b) / sizeof(uint32_t) - words)
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a table of %u bones is too large", bone_count);
 	words += bone_count;
@@ -49,7 +50,8 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	of_seq = (uint32_t *)(b + 1);
 	unmatched_list = of_seq + seqs;
-	unanimated_list = unmatched_list + seqs;
+	map = unmatched_list + seqs;
+	unanimated_list = map + seqs;
 
 	/* Mark animated bones in unanimated_list first, then compact it. */
 	memset(unanimated_list, 0, (size_t)bone_count * sizeof(uint32_t));
@@ -60,6 +62,15 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 		else
 			unanimated_list[of_seq[i]] = 1;
 	}
+	/* A bone two sequences animate takes the later one's values: only that
+	 * one is sampled (2 marks a bone a later sequence took). */
+	for (uint32_t i = seqs; i-- > 0;) {
+		uint32_t bone = of_seq[i];
+
+		map[i] = bone == ANIMRT_NO_BONE || unanimated_list[bone] == 2 ? ANIMRT_NO_BONE : bone;
+		if (bone != ANIMRT_NO_BONE)
+			unanimated_list[bone] = 2;
+	}
 	for (uint32_t bone = 0; bone < bone_count; bone++)
 		if (!unanimated_list[bone])
 			unanimated_list[unanimated++] = bone;
@@ -67,6 +78,7 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 	b->clip = clip;
 	b->bone_count = bone_count;
 	b->bone_of_sequence = of_seq;
+	b->sample_map = map;
 	b->unmatched_count = unmatched;
 	b->unmatched = unmatched_list;
 	b->unanimated_count = unanimated;

@@ -10,44 +10,13 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+
+#include "compact.h"
+#include "interp.h"
 #include "sample.h"
+#include "simd.h"
 
 /* ------------------------------------------------------------ quaternions */
-
-/*
- * Slerp weights need acos and sin; libm's double versions cost more than
- * the whole rest of a bone sample.  These polynomials are accurate to about
- * 1e-7 on the ranges used (acos on [0, 1], sin on [0, pi/2]), and the angle
- * keeps that relative accuracy down to the nlerp threshold, so the weights
- * sin(u a) / sin(a) do too (animrt_sample_test.c checks against a double
- * precision slerp over a grid of angles and weights).
- */
-
-/* acos(x) on [0, 1]: Abramowitz & Stegun 4.4.45, |error| <= 2e-8.  The
- * polynomial in Estrin's form: shorter dependency chains than Horner's. */
-static inline float acos_unit(float x)
-{
-	float x2 = x * x, x4 = x2 * x2;
-	float p01 = 1.5707963050f - 0.2145988016f * x, p23 = 0.0889789874f - 0.0501743046f * x;
-	float p45 = 0.0308918810f - 0.0170881256f * x, p67 = 0.0066700901f - 0.0012624911f * x;
-	float p = (p01 + p23 * x2) + (p45 + p67 * x2) * x4;
-
-	return sqrtf(1.0f - x) * p;
-}
-
-/* sin(x) on [0, pi/2]: Taylor series to x^11, |error| < 6e-8. */
-static inline float sin_quadrant(float x)
-{
-	float y = x * x, y2 = y * y;
-	float q01 = 1.0f / 6.0f - y * (1.0f / 120.0f), q23 = 1.0f / 5040.0f - y * (1.0f / 362880.0f);
-	float q = q01 + q23 * y2 + (1.0f / 39916800.0f) * (y2 * y2);
-
-	return x - x * y * q;
-}
-
-/* Above this dot product two keys count as equal: normalised lerp (the
- * original's threshold, XNA's Quaternion.Slerp). */
-#define SLERP_NLERP_DOT 0.999999f
 
 /*
  * Slerps wait in a batch and run together: a slerp is one long chain of
@@ -58,35 +27,53 @@ static inline float sin_quadrant(float x)
 
 typedef struct slerp_batch {
 	uint32_t count;
+	bool is_reference;   /* the scalar loop (the reference), else four wide */
 	float *out[SLERP_BATCH];
 	const float *a[SLERP_BATCH], *b[SLERP_BATCH];
 	float u[SLERP_BATCH];
 } slerp_batch;
 
+/* The batch four wide (simd.h), transposed in and out; a short last group
+ * repeats its first slerp in the empty lanes and stores only its own. */
+static void slerp_batch_run_simd(slerp_batch *sb)
+{
+	for (uint32_t first = 0; first < sb->count; first += 4) {
+		uint32_t n = sb->count - first < 4 ? sb->count - first : 4;
+		rt_f4 a[4], b[4], out[4];
+		float u[4];
+
+		for (uint32_t lane = 0; lane < 4; lane++) {
+			uint32_t i = first + (lane < n ? lane : 0);
+
+			a[lane] = rt_load(sb->a[i]);
+			b[lane] = rt_load(sb->b[i]);
+			u[lane] = sb->u[i];
+		}
+		rt_transpose(&a[0], &a[1], &a[2], &a[3]);
+		rt_transpose(&b[0], &b[1], &b[2], &b[3]);
+		rt_slerp4(a, b, rt_load(u), out);
+		rt_transpose(&out[0], &out[1], &out[2], &out[3]);
+		for (uint32_t lane = 0; lane < n; lane++)
+			rt_store(sb->out[first + lane], out[lane]);
+	}
+	sb->count = 0;
+}
+
 static void slerp_batch_run(slerp_batch *sb)
 {
+	if (!sb->is_reference) {
+		slerp_batch_run_simd(sb);
+		return;
+	}
 	uint32_t n = sb->count;
 	float w0[SLERP_BATCH], w1[SLERP_BATCH], q[SLERP_BATCH][4];
 	bool is_near[SLERP_BATCH];
 
 	for (uint32_t i = 0; i < n; i++) {
 		const float *a = sb->a[i], *b = sb->b[i];
-		float u = sb->u[i];
 		float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-		float sign = dot < 0 ? -1.0f : 1.0f;
-		float d = fabsf(dot);
-		/* Clamped so that the lanes taking the nlerp compute no NaN. */
-		float c = d < SLERP_NLERP_DOT ? d : SLERP_NLERP_DOT;
-		/* sin(acos(c)) = sqrt((1 - c)(1 + c)); 1 - c is exact, so this
-		 * is as accurate as the angle, and runs beside its polynomial. */
-		float angle = acos_unit(c);
-		float inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
-		float s0 = sin_quadrant((1.0f - u) * angle) * inv_sin;
-		float s1 = sin_quadrant(u * angle) * inv_sin;
 
-		is_near[i] = !(d <= SLERP_NLERP_DOT);
-		w0[i] = is_near[i] ? 1.0f - u : s0;
-		w1[i] = sign * (is_near[i] ? u : s1);
+		interp_slerp_weights(dot, sb->u[i], &w0[i], &w1[i], &is_near[i]);
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const float *a = sb->a[i], *b = sb->b[i];
@@ -125,6 +112,7 @@ void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u
 	memcpy(a_copy, a, sizeof a_copy);
 	memcpy(b_copy, b, sizeof b_copy);
 	sb.count = 0;
+	sb.is_reference = true;
 	slerp_batch_add(&sb, out, a_copy, b_copy, u);
 	slerp_batch_run(&sb);
 }
@@ -188,30 +176,6 @@ float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode)
 
 /* ------------------------------------------------------------- key search */
 
-/*
- * The original GetKeyFrameIndex: the last key from its time on, else a
- * binary search that stops at a key time equal to t (which matters only
- * when several keys share a time).
- */
-static uint32_t search_times(const float *times, uint32_t last, float t)
-{
-	uint32_t lo = 0, hi = last;
-
-	if (t >= times[last])
-		return last;
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] < t)
-			lo = mid;
-		else if (times[mid] > t)
-			hi = mid;
-		else
-			return mid;
-	}
-	return lo;
-}
-
 /* How many keys a cursor walks forward before a binary search is cheaper. */
 #define CURSOR_STEPS 4
 
@@ -238,7 +202,7 @@ static inline uint32_t find_key_timed(const float *times, uint32_t last, float t
 			}
 		}
 	}
-	k = search_times(times, last, t);
+	k = interp_search_times(times, last, t);
 	if (cursor)
 		*cursor = k;
 	return k;
@@ -257,46 +221,18 @@ static inline key_pair find_keys(const animrt_sequence *s, float t, uint32_t *cu
 	uint32_t last = s->key_count - 1;
 	key_pair k = { last, last, 0 };
 
-	if (s->has_time) {
-		const float *times = s->times_s;
-		uint32_t i = find_key_timed(times, last, t, cursor);
-
-		if (i < last) {
-			float span = times[i + 1] - times[i];
-
-			k.i1 = i;
-			k.i2 = i + 1;
-			/* Before the first key time hold the first key; the
-			 * original extrapolated. */
-			k.u = span > 0 && t > times[i] ? (t - times[i]) / span : 0;
-		}
-	} else if (s->key_interval_s > 0) {
-		/* Double precision: for float t and KeyInterval the quotient
-		 * floors exactly, as the reference computes it. */
-		double q = (double)t / (double)s->key_interval_s;
-
-		if (q < (double)last) {
-			uint32_t i = (uint32_t)q;
-
-			k.i1 = i;
-			k.i2 = i + 1;
-			k.u = (float)(q - (double)i);
-		}
-	}
-	/* KeyInterval 0 with several keys: every key sits at time 0, so the
-	 * last one holds (the original indexed out of range). */
+	/* Before the first key time the first key holds (the original
+	 * extrapolated); KeyInterval 0 with several keys puts every key at 0,
+	 * so the last one holds (the original indexed out of range). */
+	if (s->has_time)
+		interp_timed_weight(s->times_s, find_key_timed(s->times_s, last, t, cursor), last, t, &k.i1,
+				    &k.i2, &k.u);
+	else
+		interp_uniform_keys(s->key_interval_s, last, t, &k.i1, &k.i2, &k.u);
 	return k;
 }
 
 /* -------------------------------------------------------------- sampling */
-
-/* XNA's Vector3.Lerp: exact at u = 0 and monotonic for tiny u. */
-static inline void lerp3(float *out, const float *a, const float *b, float u)
-{
-	float q[3] = { a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u };
-
-	memcpy(out, q, sizeof q);
-}
 
 static const float identity_translation[3] = { 0, 0, 0 };
 static const float identity_rotation[4] = { 0, 0, 0, 1 };
@@ -314,7 +250,7 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_
 		k = find_keys(s, t, cursor);
 
 	if (s->translation_count > 1 && k.u > 0)
-		lerp3(T, s->translation + 3 * (size_t)k.i1, s->translation + 3 * (size_t)k.i2, k.u);
+		interp_lerp3(T, s->translation + 3 * (size_t)k.i1, s->translation + 3 * (size_t)k.i2, k.u);
 	else if (s->translation_count > 1)
 		memcpy(T, s->translation + 3 * (size_t)k.i1, 3 * sizeof(float));
 	else
@@ -333,7 +269,7 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_
 		tracks |= ANIMRT_TRACK_ROTATION;
 
 	if (s->scale_count > 1 && k.u > 0)
-		lerp3(S, s->scale + 3 * (size_t)k.i1, s->scale + 3 * (size_t)k.i2, k.u);
+		interp_lerp3(S, s->scale + 3 * (size_t)k.i1, s->scale + 3 * (size_t)k.i2, k.u);
 	else if (s->scale_count > 1)
 		memcpy(S, s->scale + 3 * (size_t)k.i1, 3 * sizeof(float));
 	else
@@ -346,8 +282,17 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_
 void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
 			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3])
 {
-	slerp_batch slerps = { .count = 0 };
+	slerp_batch slerps;
 
+	/* Only the count and the flag: zeroing the arrays would cost more
+	 * than a bone sample. */
+	slerps.count = 0;
+	slerps.is_reference = false;
+	if (seq->compact) {
+		rt_sample_compact_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), translation,
+					   rotation, scale);
+		return;
+	}
 	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation,
 			rotation, scale, &slerps);
 	slerp_batch_run(&slerps);
@@ -383,14 +328,30 @@ static bool pose_ok(const animrt_pose *pose)
 			(pose->translation && pose->rotation && pose->scale && pose->tracks));
 }
 
-animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
-				 uint32_t *cursors, animrt_pose *pose)
+/* The clip (or a binding's) at time_s: four wide, or with the reference's
+ * scalar code. */
+static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+					uint32_t *cursors, animrt_pose *pose, bool is_reference)
 {
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count)
 		return ANIMRT_ERR_ARGUMENT;
 	local_time_cache lt = { time_s, -1, 0, mode };
-	slerp_batch slerps = { .count = 0 };
+	slerp_batch slerps;
 
+	slerps.count = 0;
+	slerps.is_reference = is_reference;
+
+	if (clip->compact) {
+		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
+
+		if (is_reference)
+			rt_sample_compact_reference(clip, local_s, NULL, pose);
+		else
+			rt_sample_compact_simd(clip, local_s, NULL, pose);
+		for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
+			set_identity(pose, i);
+		return ANIMRT_OK;
+	}
 	for (uint32_t i = 0; i < clip->sequence_count; i++)
 		pose->tracks[i] = sample_sequence(&clip->sequences[i],
 						  cached_local_time(&lt, clip->sequences[i].duration_s),
@@ -404,15 +365,29 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 	return ANIMRT_OK;
 }
 
-animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
-				    animrt_play_mode mode, uint32_t *cursors, animrt_pose *pose)
+static inline animrt_status binding_sample(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+					   uint32_t *cursors, animrt_pose *pose, bool is_reference)
 {
 	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count)
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
 	local_time_cache lt = { time_s, -1, 0, mode };
-	slerp_batch slerps = { .count = 0 };
+	slerp_batch slerps;
 
+	slerps.count = 0;
+	slerps.is_reference = is_reference;
+
+	if (clip->compact) {
+		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
+
+		if (is_reference)
+			rt_sample_compact_reference(clip, local_s, binding->sample_map, pose);
+		else
+			rt_sample_compact_simd(clip, local_s, binding->sample_map, pose);
+		for (uint32_t i = 0; i < binding->unanimated_count; i++)
+			set_identity(pose, binding->unanimated[i]);
+		return ANIMRT_OK;
+	}
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
 		uint32_t b = binding->bone_of_sequence[i];
 
@@ -429,6 +404,30 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 	for (uint32_t i = 0; i < binding->unanimated_count; i++)
 		set_identity(pose, binding->unanimated[i]);
 	return ANIMRT_OK;
+}
+
+animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				 uint32_t *cursors, animrt_pose *pose)
+{
+	return clip_sample(clip, time_s, mode, cursors, pose, false);
+}
+
+animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				       uint32_t *cursors, animrt_pose *pose)
+{
+	return clip_sample(clip, time_s, mode, cursors, pose, true);
+}
+
+animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+				    uint32_t *cursors, animrt_pose *pose)
+{
+	return binding_sample(binding, time_s, mode, cursors, pose, false);
+}
+
+animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+					  uint32_t *cursors, animrt_pose *pose)
+{
+	return binding_sample(binding, time_s, mode, cursors, pose, true);
 }
 
 /* ----------------------------------------------------------------- poses */
@@ -485,7 +484,7 @@ static inline void blend_track(float *out, const float *a, const float *b, unsig
 			animrt_quat_slerp(q, a, b, w);
 			from = q;
 		} else {
-			lerp3(q, a, b, w);
+			interp_lerp3(q, a, b, w);
 			from = q;
 		}
 	} else if (ma & bit) {

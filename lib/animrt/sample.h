@@ -20,4 +20,16 @@ float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode);
  * lerp when the dot product exceeds 0.999999.  out may be a or b. */
 void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u);
 
+/*
+ * The scalar reference samplers: today's original-layout sampler (scalar
+ * slerps) and the plain C compact sampler, the same contracts as
+ * animrt_clip_sample and animrt_binding_sample.  The public calls run the
+ * SIMD samplers (simd.h); tests hold them to these, and the benchmarks time
+ * them side by side.
+ */
+animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				       uint32_t *cursors, animrt_pose *pose);
+animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+					  uint32_t *cursors, animrt_pose *pose);
+
 #endif

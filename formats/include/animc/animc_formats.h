@@ -51,6 +51,11 @@ typedef struct animc_import_options {
 	 * NULL. */
 	void (*on_file_read)(void *user, const char *path);
 	void *on_file_read_user;
+	/* The error the build allows (--tolerance; --layout compact implies
+	 * the defaults), or NULL.  Importers that bake curves into keys (glTF
+	 * CUBICSPLINE) bake within a tenth of it, leaving the rest to the
+	 * reduction; without one, within 1e-4. */
+	const animc_tolerance *tolerance;
 } animc_import_options;
 
 typedef struct animc_import_request {

@@ -184,6 +184,10 @@ typedef struct animc_clip {
 	 * AnimationSequence, in either XML dialect): what the original XNA
 	 * pipeline compiled, so exact mode reproduces its bytes. */
 	bool is_sequence_source;
+	/* The compact layout's encoding of the clip, set by animc_pass_compact
+	 * (in the clip's arena); the writer writes reader version 1 when it is
+	 * there.  NULL otherwise. */
+	const struct animc_compact *compact;
 	animc_arena arena;
 } animc_clip;
 
@@ -349,6 +353,49 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 
 /* --------------------------------------------------------------- passes */
 
+/* ------------------------------------------------------------- reduction */
+
+/*
+ * Bounds of the error against the source, per track: translation in model
+ * units (distance), rotation in degrees (angle of the relative rotation),
+ * scale absolute (largest component difference).  All zero: lossless.
+ */
+typedef struct animc_tolerance {
+	float translation;
+	float rotation_deg;
+	float scale;
+} animc_tolerance;
+
+/* `--tolerance default`. */
+#define ANIMC_TOLERANCE_TRANSLATION 1e-3f
+#define ANIMC_TOLERANCE_ROTATION_DEG 0.05f
+#define ANIMC_TOLERANCE_SCALE 1e-4f
+
+/* True when any bound is above zero (the lossy passes run). */
+bool animc_tolerance_is_set(const animc_tolerance *tolerance);
+
+/* The worst error a lossy pass left against its source, measured where the
+ * runtime samples (every key and halfway between), and the keys it kept. */
+typedef struct animc_clip_error {
+	double translation;       /* model units */
+	double rotation_deg;
+	double scale;
+	double shell;             /* with a skeleton: model-space shell error, units */
+	uint64_t keys_before;     /* keys of non-constant tracks, source */
+	uint64_t keys_after;      /* the same, output */
+} animc_clip_error;
+
+/* Options of the lossy passes; zeroed = nothing to do. */
+typedef struct animc_reduce_options {
+	animc_tolerance tolerance;
+	/* With a skeleton, the translation bound applies in model space
+	 * through the bone hierarchy, to points on a rigid shell
+	 * shell_distance (model units, > 0) around each bone; NULL: each
+	 * track on its own, in local space. */
+	const animc_skeleton *skeleton;
+	float shell_distance;
+} animc_reduce_options;
+
 /* What the passes changed, for reporting.  Zeroed by the caller. */
 typedef struct animc_pass_stats {
 	uint32_t channels_sorted;      /* keys were out of time order */
@@ -364,6 +411,8 @@ typedef struct animc_pass_stats {
 	uint32_t shared_times_split;   /* runs of keys at one time taken apart */
 	uint32_t durations_lengthened; /* sequences (and clips) raised to ANIMC_MIN_DURATION_S */
 	bool declared_count_corrected;
+	bool is_reduced;               /* a lossy pass ran: `error` holds its result */
+	animc_clip_error error;
 } animc_pass_stats;
 
 /*
@@ -422,6 +471,87 @@ animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass
  */
 animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
 
+/*
+ * Error-bounded key reduction for the original layout.  A track within the
+ * bounds of one value becomes fixed; then each channel keeps, from each kept
+ * key on, the farthest key such that every track of the channel stays within
+ * its bound at every source key and halfway between them, interpolated as
+ * the runtime does (the tracks of a channel share key times).  A channel
+ * whose keys would cost more bytes with explicit times than all of them
+ * without keeps them.  stats->error gets the worst error left.
+ */
+animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *options,
+			       animc_diag_sink *sink, animc_pass_stats *stats);
+
+/* ------------------------------------------------------------ compact layout */
+
+/* How a track is stored in the compact layout (FORMAT.md section 7). */
+typedef enum animc_compact_kind {
+	ANIMC_COMPACT_ABSENT = 0,    /* no track */
+	ANIMC_COMPACT_IDENTITY = 1,  /* present, identity: no data */
+	ANIMC_COMPACT_CONSTANT = 2,  /* one value */
+	ANIMC_COMPACT_ANIMATED = 3   /* quantised keys on the clip's grid */
+} animc_compact_kind;
+
+typedef struct animc_compact_track {
+	animc_compact_kind kind;
+	/* CONSTANT: the value as stored (x y z, or x y z w), and whether it
+	 * is stored as float32 (else f16, or 3 x 16 bits for a rotation). */
+	bool is_f32;
+	float value[4];
+	/* Rotations stored as three components: the one left out (0 x .. 3 w),
+	 * the largest of every key, rebuilt >= 0. */
+	uint8_t dropped;
+	/* ANIMATED: bits per component (1..19; 31 float32; 0 each segment its
+	 * own), the clip range kind (0 none, 1 f16, 2 f32, 3 u8 on [-1, 1]),
+	 * its values as stored (min[3], extent[3]) and, for u8, its codes. */
+	uint8_t bits;
+	uint8_t range;
+	float range_values[6];
+	uint8_t range_codes[6];
+	/* bits 0: per segment, 7 bytes: bits (and a rotation's dropped
+	 * component << 5), min[3], extent[3] (256ths of the clip range). */
+	uint8_t *segment_codes;
+	uint32_t key_count;
+	uint32_t *samples;       /* key_count grid samples, increasing */
+	uint32_t *q;             /* key_count * 3: quantised components (the
+				  * three stored), float32 bits when raw */
+} animc_compact_track;
+
+/* A clip encoded for the compact layout: one grid for the clip (sample i
+ * at i / rate_hz seconds) in segments of 64 samples, per bone three
+ * tracks. */
+typedef struct animc_compact {
+	float duration_s;
+	float rate_hz;
+	uint32_t sample_count;
+	uint32_t segment_count;
+	uint32_t bone_count;
+	const char **bones;
+	animc_compact_track (*tracks)[ANIMC_TRACK_COUNT];
+	animc_clip_error error;
+} animc_compact;
+
+/*
+ * Encode the clip for the compact layout within options->tolerance (the
+ * defaults when unset): a grid every source key lies on (or the finest one
+ * tried, with the keys off it checked where they are); each track identity,
+ * one value, or quantised keys with the bit rates, ranges and key set that
+ * cost the fewest bytes within its bound, measured at every grid sample and
+ * halfway between, through the runtime's dequantisation and interpolation.
+ * Sets clip->compact (in the clip's arena); stats->error gets the worst
+ * error.  ANIMC_ERR_UNSUPPORTED, naming the bone, when a channel's duration
+ * is not the clip's (the layout keeps one) or a track cannot be held.
+ */
+animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options,
+				animc_diag_sink *sink, animc_pass_stats *stats);
+
+/* Which binary layout the pipeline prepares and the writer writes. */
+typedef enum animc_layout {
+	ANIMC_LAYOUT_ORIGINAL = 0,   /* reader version 0: XNA, FNA, MonoGame and libanimrt */
+	ANIMC_LAYOUT_COMPACT         /* reader version 1: libanimrt only */
+} animc_layout;
+
 /* Options of animc_clip_process; zeroed = the lossless default pipeline. */
 typedef struct animc_process_options {
 	/*
@@ -436,14 +566,20 @@ typedef struct animc_process_options {
 	 * timeline per bone and made playable, each with its warning.
 	 */
 	bool exact;
+	/* With a tolerance, the lossy pass runs after the lossless ones. */
+	animc_reduce_options reduce;
+	/* ANIMC_LAYOUT_COMPACT: animc_pass_compact runs last (with the default
+	 * tolerance when reduce.tolerance is unset); animc_pass_reduce does not. */
+	animc_layout layout;
 } animc_process_options;
 
 /*
  * The processor.  Default mode: sort, trim, validate, correct the declared
- * channel count (warning), then the merge, fixed, uniform and playable
- * passes; validate the result for writing and check that it is playable
- * (an error if not).  Exact mode: see animc_process_options.  `stats` may
- * be NULL.
+ * channel count (warning), then the merge and fixed passes, the reduction
+ * when options->reduce has a tolerance, the uniform and playable passes;
+ * validate the result for writing and check that it is playable (an error
+ * if not); for the compact layout, encode it (animc_pass_compact).  Exact
+ * mode: see animc_process_options.  `stats` may be NULL.
  */
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats);

@@ -102,7 +102,16 @@ typedef struct animrt_error {
 	char message[256];
 } animrt_error;
 
-/* One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2. */
+/* A compact clip's keys and grid (reader version 1); opaque. */
+typedef struct animrt_compact animrt_compact;
+
+/*
+ * One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2.  In a
+ * compact clip (reader version 1, clip->compact set) the lists hold the
+ * constant tracks only (fixed, count 1; identity when the layout stores
+ * none); an animated track has its has_ flag, count 0 and no list: read its
+ * keys with animrt_track_keys.  key_count is then its tracks' most keys.
+ */
 typedef struct animrt_sequence {
 	const char *bone;            /* UTF-8, NUL-terminated, no NUL inside */
 	uint32_t bone_size;          /* bytes, without the terminator */
@@ -118,6 +127,10 @@ typedef struct animrt_sequence {
 	const float *rotation;       /* rotation_count * 4: x y z w */
 	const float *scale;          /* scale_count * 3 */
 	const float *times_s;        /* time_count, non-decreasing */
+	/* Compact clips: the clip's keys and this sequence's index in it (for
+	 * animrt_sequence_sample); NULL and 0 otherwise. */
+	const animrt_compact *compact;
+	uint32_t index;
 } animrt_sequence;
 
 typedef struct animrt_container {
@@ -126,7 +139,7 @@ typedef struct animrt_container {
 	uint8_t flags;               /* 0, or 0x01 (HiDef) */
 	uint32_t file_size_bytes;    /* of the .xnb, as the header states */
 	const char *reader;          /* type reader name of the asset */
-	int32_t reader_version;      /* 0 */
+	int32_t reader_version;      /* 0 (original layout) or 1 (compact layout) */
 	uint32_t shared_resources;   /* 0 */
 	bool is_zstd;                /* the file was a .xnb.zst */
 } animrt_container;
@@ -136,7 +149,30 @@ typedef struct animrt_clip {
 	float duration_s;
 	uint32_t sequence_count;
 	const animrt_sequence *sequences;
+	/* Reader version 1: keys quantised on one grid of grid_sample_count
+	 * samples, sample i at i / grid_rate_hz seconds (FORMAT.md section 7).
+	 * NULL and 0 for the original layout. */
+	const animrt_compact *compact;
+	float grid_rate_hz;
+	uint32_t grid_sample_count;
 } animrt_clip;
+
+/* Tracks of a sequence, in the order of the clip model and the file. */
+#define ANIMRT_TRANSLATION 0
+#define ANIMRT_ROTATION 1
+#define ANIMRT_SCALE 2
+
+/*
+ * The keys of one animated track of a compact clip (`track` one of
+ * ANIMRT_TRANSLATION, ANIMRT_ROTATION, ANIMRT_SCALE): returns how many it
+ * has (0 when the track is constant or absent, the sequence or track out of
+ * range, or the clip of the original layout, whose lists are in
+ * `sequences`).  With times_s or values (either may be NULL), fills up to
+ * `capacity` keys from key `first`: times in seconds and values (3 floats,
+ * or x y z w for rotations) as the samplers decode them.
+ */
+uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
+			   uint32_t capacity, float *times_s, float *values);
 
 /*
  * Which type readers a caller takes as AnimationSequence readers.  An XNB
@@ -305,6 +341,9 @@ typedef struct animrt_binding {
 	 * bone, or ANIMRT_NO_BONE.  A bone named twice in the table binds to
 	 * its first entry; two sequences of one bone: the later one wins. */
 	const uint32_t *bone_of_sequence;
+	/* bone_of_sequence with each sequence but the last of its bone left
+	 * out (ANIMRT_NO_BONE): what sampling writes. */
+	const uint32_t *sample_map;
 	/* Sequences whose bone the table lacks (the original runtime threw for
 	 * these), in file order; they are left out of poses. */
 	uint32_t unmatched_count;

@@ -1,0 +1,534 @@
+/*
+ * plot.c - `animc plot`: one bone's track of a compiled file against its
+ * source, as an SVG a person can read: per component the source's curve
+ * and keys and the compiled curve and keys, then the error over time as a
+ * band under the bound.  Both sides are sampled by libanimrt (the source
+ * compiled losslessly in memory), so the picture is what plays.  The SVG is
+ * written by hand: no dependency.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
+#include "cli.h"
+
+#define WIDTH 960.0
+#define LEFT 78.0
+#define RIGHT 24.0
+#define PANEL 132.0
+#define GAP 34.0
+#define TOP 64.0
+/* Samples along the time axis: about one per pixel. */
+#define STEPS 858
+
+static void help(FILE *out)
+{
+	fprintf(out,
+		"usage: animc plot --bone NAME [options] -o OUT.svg COMPILED SOURCE\n"
+		"\n"
+		"Draw one bone's track of a compiled file (.xnb or .xnb.zst, either layout)\n"
+		"against its source, as an SVG: for each component the source's curve and keys\n"
+		"(blue) and the compiled curve and keys (orange), then the error over time as a\n"
+		"band with the bound dashed.  SOURCE is what the file was compiled from (any\n"
+		"format animc build reads, or a lossless .xnb); both are sampled by the animc\n"
+		"loader, so the plot shows what plays.  It opens in any browser.\n"
+		"\n"
+		"options:\n"
+		"  -o, --output FILE       the SVG to write\n"
+		"      --bone NAME         the bone (its sequence's name)\n"
+		"      --track KIND        rotation (default), translation or scale\n"
+		"      --clip NAME         the clip of a source holding several\n"
+		"      --tolerance T,R,S   the bound drawn in the error band (default: 'default',\n"
+		"                          0.001,0.05,0.0001)\n"
+		"      --ticks-per-second N  as for animc build\n"
+		"  -h, --help              show this help\n"
+		"\n"
+		"Rotations plot x y z w, each compiled quaternion on the source's hemisphere;\n"
+		"their error is the angle between the two rotations in degrees.\n"
+		"\n"
+		"exit status: 0 written, 1 a file cannot be read or has no such bone or clip,\n"
+		"2 usage error.\n");
+}
+
+/* ------------------------------------------------------------- loading */
+
+static bool is_compiled(const uint8_t *data, size_t size)
+{
+	return (size >= 3 && memcmp(data, "XNB", 3) == 0) ||
+	       (size >= 4 && memcmp(data, "\x28\xb5\x2f\xfd", 4) == 0);
+}
+
+static void print_diag(void *user, const animc_diag *diag)
+{
+	cli_print_diag(user, diag);
+}
+
+/* The source as libanimrt plays it: a compiled file loaded, or an asset
+ * imported, its clip chosen, processed losslessly and compiled in memory. */
+static animrt_clip *load_source(const char *path, const char *clip_name, double ticks_per_second,
+				cli_diag_printer *printer)
+{
+	uint8_t *data = NULL, *xnb = NULL;
+	size_t size = 0, xnb_size = 0;
+	char why[512];
+	animrt_clip *clip = NULL;
+	animrt_error err;
+	animc_diag_sink sink = { print_diag, printer, path, 0, 0 };
+
+	if (!cli_read_file(path, &data, &size, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", path, why);
+		return NULL;
+	}
+	if (is_compiled(data, size)) {
+		if (animrt_open(data, size, &clip, &err) != ANIMRT_OK)
+			fprintf(stderr, "%s: error: %s\n", path, err.message);
+		free(data);
+		return clip;
+	}
+	const animc_importer *importer = animc_importer_find(path, data, size < ANIMC_PROBE_HEAD_BYTES ? size
+											 : ANIMC_PROBE_HEAD_BYTES);
+	animc_import_options options = { 0 };
+	animc_import_request request = { path, data, size, &options };
+	animc_clip_set set = { 0 };
+
+	options.ticks_per_second = ticks_per_second;
+	if (!importer) {
+		fprintf(stderr, "%s: error: no importer recognises this file\n", path);
+		free(data);
+		return NULL;
+	}
+	if (importer->import(&request, &set, &sink) != ANIMC_OK) {
+		free(data);
+		animc_clip_set_release(&set);
+		return NULL;
+	}
+	free(data);
+	uint32_t pick = set.count;
+	for (uint32_t i = 0; i < set.count; i++)
+		if ((clip_name && strcmp(set.clips[i]->name, clip_name) == 0) || (!clip_name && set.count == 1))
+			pick = i;
+	if (pick == set.count) {
+		fprintf(stderr, "%s: error: %s; it holds:", path,
+			clip_name ? "no clip by that name" : "several clips: give --clip NAME");
+		for (uint32_t i = 0; i < set.count; i++)
+			fprintf(stderr, " '%s'", set.clips[i]->name);
+		fprintf(stderr, "\n");
+		animc_clip_set_release(&set);
+		return NULL;
+	}
+	animc_process_options lossless = { 0 };
+	if (animc_clip_process(set.clips[pick], &lossless, &sink, NULL) != ANIMC_OK ||
+	    animc_xnb_write(set.clips[pick], NULL, &xnb, &xnb_size, &sink) != ANIMC_OK) {
+		animc_clip_set_release(&set);
+		return NULL;
+	}
+	animc_clip_set_release(&set);
+	if (animrt_open(xnb, xnb_size, &clip, &err) != ANIMRT_OK)
+		fprintf(stderr, "%s: error: %s\n", path, err.message);
+	free(xnb);
+	return clip;
+}
+
+static int find_bone(const animrt_clip *clip, const char *bone)
+{
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		if (strcmp(clip->sequences[i].bone, bone) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* A track's keys: times and values (width floats each), malloc()ed. */
+typedef struct keys {
+	uint32_t count;
+	float *times, *values;
+} keys;
+
+static keys track_keys(const animrt_clip *clip, uint32_t seq, unsigned track)
+{
+	const animrt_sequence *s = &clip->sequences[seq];
+	unsigned width = track == ANIMRT_ROTATION ? 4 : 3;
+	keys k = { 0, NULL, NULL };
+
+	if (clip->compact) {
+		k.count = animrt_track_keys(clip, seq, track, 0, 0, NULL, NULL);
+		k.times = malloc(((size_t)k.count + 1) * sizeof *k.times);
+		k.values = malloc(((size_t)k.count + 1) * width * sizeof *k.values);
+		if (k.times && k.values)
+			animrt_track_keys(clip, seq, track, 0, k.count, k.times, k.values);
+		else
+			k.count = 0;
+		return k;
+	}
+	uint32_t n = track == 0 ? s->translation_count : track == 1 ? s->rotation_count : s->scale_count;
+	const float *v = track == 0 ? s->translation : track == 1 ? s->rotation : s->scale;
+	if (n < 2)
+		return k;
+	k.times = malloc(n * sizeof *k.times);
+	k.values = malloc((size_t)n * width * sizeof *k.values);
+	if (!k.times || !k.values)
+		return k;
+	k.count = n;
+	for (uint32_t i = 0; i < n; i++)
+		k.times[i] = s->has_time ? s->times_s[i] : (float)((double)i * s->key_interval_s);
+	memcpy(k.values, v, (size_t)n * width * sizeof *v);
+	return k;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static double angle_deg(const float *a, const float *b)
+{
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+	double w = aw * bw + ax * bx + ay * by + az * bz;
+	double x = aw * bx - ax * bw - ay * bz + az * by;
+	double y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx;
+
+	return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w)) * (180.0 / 3.14159265358979323846);
+}
+
+static double track_error(unsigned track, const float *src, const float *cmp)
+{
+	double e = 0;
+
+	if (track == ANIMRT_ROTATION)
+		return angle_deg(src, cmp);
+	for (int c = 0; c < 3; c++) {
+		double d = (double)src[c] - cmp[c];
+
+		e = track == ANIMRT_TRANSLATION ? e + d * d : fmax(e, fabs(d));
+	}
+	return track == ANIMRT_TRANSLATION ? sqrt(e) : e;
+}
+
+/* ------------------------------------------------------------------ SVG */
+
+static void svg_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '>')
+			fputs("&gt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '"')
+			fputs("&quot;", out);
+		else if ((unsigned char)*s < 0x20)
+			fputc('?', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+typedef struct frame {
+	double top, t_end, lo, hi;
+} frame;
+
+static double px(const frame *f, double t)
+{
+	return LEFT + (f->t_end > 0 ? t / f->t_end : 0) * (WIDTH - LEFT - RIGHT);
+}
+
+static double py(const frame *f, double v)
+{
+	return f->top + PANEL - (v - f->lo) / (f->hi - f->lo) * PANEL;
+}
+
+static void panel(FILE *out, const frame *f, const char *label)
+{
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#bbb\"/>\n",
+		LEFT, f->top, WIDTH - LEFT - RIGHT, PANEL);
+	for (int i = 1; i < 4; i++)
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", LEFT,
+			f->top + PANEL * i / 4, WIDTH - RIGHT, f->top + PANEL * i / 4);
+	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", f->top + 14, label);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.6g</text>\n", LEFT - 4,
+		f->top + 9, f->hi);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.6g</text>\n", LEFT - 4,
+		f->top + PANEL, f->lo);
+}
+
+static void polyline(FILE *out, const frame *f, const float *t, const float *v, size_t n, size_t stride,
+		     const char *style)
+{
+	fprintf(out, "<polyline fill=\"none\" %s points=\"", style);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "", px(f, t[i]), py(f, v[i * stride]));
+	fprintf(out, "\"/>\n");
+}
+
+static void dots(FILE *out, const frame *f, const keys *k, unsigned width, unsigned c, const float *align_to,
+		 const char *style)
+{
+	for (uint32_t i = 0; i < k->count; i++) {
+		float v = k->values[(size_t)i * width + c];
+
+		if (k->times[i] > f->t_end)
+			continue;   /* a grid sample past the end: never sampled */
+		/* Rotations: on the hemisphere of the source curve at that time. */
+		if (align_to && align_to[i] < 0)
+			v = -v;
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" %s/>\n", px(f, k->times[i]), py(f, v), style);
+	}
+}
+
+/* --------------------------------------------------------------- command */
+
+typedef struct plot_args {
+	const char *out_path, *bone, *clip;
+	unsigned track;
+	animc_tolerance tolerance;
+	double ticks_per_second;
+	const char *compiled_path, *source_path;
+} plot_args;
+
+static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_clip *cmp, uint32_t si,
+		      uint32_t ci)
+{
+	unsigned track = a->track, width = track == ANIMRT_ROTATION ? 4 : 3;
+	double end = src->duration_s > cmp->duration_s ? src->duration_s : cmp->duration_s;
+	float *t = malloc(STEPS * sizeof *t), *sv = malloc(STEPS * 4 * sizeof *sv), *cv = malloc(STEPS * 4 * sizeof *cv);
+	float *err = malloc(STEPS * sizeof *err);
+	keys sk = track_keys(src, si, track), ck = track_keys(cmp, ci, track);
+	float *ck_sign = malloc(((size_t)ck.count + 1) * sizeof *ck_sign);
+	char why[512];
+	int status = ANIMC_EXIT_OK;
+
+	if (!t || !sv || !cv || !err || !ck_sign) {
+		fprintf(stderr, "animc: error: out of memory\n");
+		status = ANIMC_EXIT_FAILED;
+		goto done;
+	}
+	double worst = 0, worst_t = 0;
+	for (int i = 0; i < STEPS; i++) {
+		float tr[3], ro[4], sc[3], *s = sv + 4 * (size_t)i, *c = cv + 4 * (size_t)i;
+
+		t[i] = (float)(end * i / (STEPS - 1));
+		animrt_sequence_sample(&src->sequences[si], t[i], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+		memcpy(s, track == 0 ? tr : track == 1 ? ro : sc, width * sizeof(float));
+		animrt_sequence_sample(&cmp->sequences[ci], t[i], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+		memcpy(c, track == 0 ? tr : track == 1 ? ro : sc, width * sizeof(float));
+		if (track == ANIMRT_ROTATION && s[0] * c[0] + s[1] * c[1] + s[2] * c[2] + s[3] * c[3] < 0)
+			for (int k = 0; k < 4; k++)
+				c[k] = -c[k];
+		err[i] = (float)track_error(track, s, c);
+		if (err[i] > worst) {
+			worst = err[i];
+			worst_t = t[i];
+		}
+	}
+	/* Compiled rotation keys onto the source's hemisphere at their time. */
+	for (uint32_t k = 0; k < ck.count; k++) {
+		float tr[3], ro[4], sc[3];
+		const float *q = ck.values + (size_t)k * width;
+
+		ck_sign[k] = 1;
+		if (track == ANIMRT_ROTATION) {
+			animrt_sequence_sample(&src->sequences[si], ck.times[k], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+			ck_sign[k] = ro[0] * q[0] + ro[1] * q[1] + ro[2] * q[2] + ro[3] * q[3] < 0 ? -1.0f : 1.0f;
+		}
+	}
+	double bound = track == 0 ? a->tolerance.translation : track == 1 ? a->tolerance.rotation_deg : a->tolerance.scale;
+	const char *unit = track == 0 ? "units" : track == 1 ? "degrees" : "";
+	static const char *const names[3][4] = { { "x", "y", "z", "" }, { "x", "y", "z", "w" }, { "x", "y", "z", "" } };
+	static const char *const track_names[3] = { "translation", "rotation", "scale" };
+	double height = TOP + (width + 1) * (PANEL + GAP) + 20;
+
+	/* Built in memory, written whole (no partial plot on failure). */
+	char *svg = NULL;
+	size_t svg_size = 0;
+	FILE *out = open_memstream(&svg, &svg_size);
+	if (!out) {
+		fprintf(stderr, "animc: error: out of memory\n");
+		status = ANIMC_EXIT_FAILED;
+		goto done;
+	}
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\">\n", WIDTH, height, WIDTH, height);
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(out, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
+	svg_text(out, a->bone);
+	fprintf(out, " %s: ", track_names[track]);
+	svg_text(out, a->compiled_path);
+	fprintf(out, " against ");
+	svg_text(out, a->source_path);
+	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source); "
+		"%.6g s</text>\n", cmp->compact ? "compact" : "original", ck.count, ck.count == 1 ? "" : "s", sk.count, end);
+	fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\"><tspan fill=\"#1f77b4\">&#9679; source keys, "
+		"curve</tspan>   <tspan fill=\"#e07000\">&#9675; compiled keys, - - curve</tspan>   <tspan "
+		"fill=\"#c62828\">error band, bound dashed</tspan></text>\n");
+	for (unsigned c = 0; c < width; c++) {
+		frame f = { TOP + c * (PANEL + GAP), end, INFINITY, -INFINITY };
+
+		for (int i = 0; i < STEPS; i++) {
+			f.lo = fmin(f.lo, fmin(sv[4 * i + c], cv[4 * i + c]));
+			f.hi = fmax(f.hi, fmax(sv[4 * i + c], cv[4 * i + c]));
+		}
+		for (uint32_t k = 0; k < sk.count; k++) {
+			f.lo = fmin(f.lo, sk.values[(size_t)k * width + c]);
+			f.hi = fmax(f.hi, sk.values[(size_t)k * width + c]);
+		}
+		double pad = (f.hi - f.lo) * 0.06;
+		if (!(pad > 1e-6))
+			pad = 0.5;
+		f.lo -= pad;
+		f.hi += pad;
+		panel(out, &f, names[track][c]);
+		polyline(out, &f, t, sv + c, STEPS, 4, "stroke=\"#1f77b4\" stroke-width=\"1.6\" class=\"source\"");
+		polyline(out, &f, t, cv + c, STEPS, 4,
+			 "stroke=\"#e07000\" stroke-width=\"1.4\" stroke-dasharray=\"6 3\" class=\"compiled\"");
+		dots(out, &f, &sk, width, c, NULL, "r=\"2.2\" fill=\"#1f77b4\" class=\"source-key\"");
+		dots(out, &f, &ck, width, c, track == ANIMRT_ROTATION ? ck_sign : NULL,
+		     "r=\"4\" fill=\"none\" stroke=\"#e07000\" stroke-width=\"1.3\" class=\"compiled-key\"");
+	}
+	/* The error band. */
+	frame f = { TOP + width * (PANEL + GAP), end, 0, fmax(fmax(worst, bound) * 1.15, 1e-9) };
+	panel(out, &f, "error");
+	fprintf(out, "<polygon fill=\"#c62828\" fill-opacity=\"0.28\" stroke=\"#c62828\" stroke-width=\"1\" "
+		"class=\"error\" points=\"%.1f,%.1f", px(&f, 0), py(&f, 0));
+	for (int i = 0; i < STEPS; i++)
+		fprintf(out, " %.1f,%.1f", px(&f, t[i]), py(&f, err[i]));
+	fprintf(out, " %.1f,%.1f\"/>\n", px(&f, end), py(&f, 0));
+	if (bound > 0)
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c62828\" "
+			"stroke-dasharray=\"8 4\" class=\"bound\"/>\n", LEFT, py(&f, bound), WIDTH - RIGHT, py(&f, bound));
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" class=\"worst\">worst %.4g %s at %.4g s; "
+		"bound %.4g</text>\n", LEFT + 8, f.top + 16, worst, unit, worst_t, bound);
+	for (int i = 0; i <= 4; i++)
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.3g s</text>\n",
+			px(&f, end * i / 4), f.top + PANEL + 14, end * i / 4);
+	fprintf(out, "</svg>\n");
+	if (fclose(out) != 0 || !cli_write_atomic(a->out_path, svg, svg_size, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", a->out_path, svg ? why : "out of memory");
+		free(svg);
+		status = ANIMC_EXIT_FAILED;
+		goto done;
+	}
+	free(svg);
+	printf("%s: %s of '%s', worst error %.4g %s at %.4g s\n", a->out_path, track_names[track], a->bone, worst,
+	       unit, worst_t);
+done:
+	free(t);
+	free(sv);
+	free(cv);
+	free(err);
+	free(ck_sign);
+	free(sk.times);
+	free(sk.values);
+	free(ck.times);
+	free(ck.values);
+	return status;
+}
+
+static int run(int argc, char **argv)
+{
+	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS };
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "bone", required_argument, NULL, O_BONE },
+		{ "track", required_argument, NULL, O_TRACK },
+		{ "clip", required_argument, NULL, O_CLIP },
+		{ "tolerance", required_argument, NULL, O_TOLERANCE },
+		{ "ticks-per-second", required_argument, NULL, O_TICKS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	plot_args a;
+	int c;
+
+	memset(&a, 0, sizeof a);
+	a.track = ANIMRT_ROTATION;
+	cli_parse_tolerance("default", &a.tolerance);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a.out_path = optarg;
+			break;
+		case O_BONE:
+			a.bone = optarg;
+			break;
+		case O_TRACK:
+			if (strcmp(optarg, "translation") == 0)
+				a.track = ANIMRT_TRANSLATION;
+			else if (strcmp(optarg, "rotation") == 0)
+				a.track = ANIMRT_ROTATION;
+			else if (strcmp(optarg, "scale") == 0)
+				a.track = ANIMRT_SCALE;
+			else
+				return cli_usage_error("plot", "--track '%s': use translation, rotation or scale", optarg);
+			break;
+		case O_CLIP:
+			a.clip = optarg;
+			break;
+		case O_TOLERANCE:
+			if (!cli_parse_tolerance(optarg, &a.tolerance))
+				return cli_usage_error("plot", "--tolerance '%s': give 'default' or T,R,S", optarg);
+			break;
+		case O_TICKS: {
+			char *end;
+
+			a.ticks_per_second = strtod(optarg, &end);
+			if (end == optarg || *end || !(a.ticks_per_second > 0) || !isfinite(a.ticks_per_second))
+				return cli_usage_error("plot", "--ticks-per-second '%s' is not a number above 0", optarg);
+			break;
+		}
+		case 'h':
+			help(stdout);
+			return ANIMC_EXIT_OK;
+		case ':':
+			return cli_usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!a.out_path)
+		return cli_usage_error("plot", "no output: give -o OUT.svg");
+	if (!a.bone)
+		return cli_usage_error("plot", "no bone: give --bone NAME");
+	if (argc - optind != 2)
+		return cli_usage_error("plot", "give the compiled file, then its source");
+	a.compiled_path = argv[optind];
+	a.source_path = argv[optind + 1];
+
+	cli_diag_printer printer = { 0 };
+	printer.out = stderr;
+	animrt_clip *cmp = NULL, *src = NULL;
+	animrt_error err;
+	int status = ANIMC_EXIT_FAILED;
+
+	if (animrt_open_file(a.compiled_path, &cmp, &err) != ANIMRT_OK) {
+		fprintf(stderr, "%s: error: %s\n", a.compiled_path, err.message);
+		return ANIMC_EXIT_FAILED;
+	}
+	src = load_source(a.source_path, a.clip, a.ticks_per_second, &printer);
+	if (src) {
+		int si = find_bone(src, a.bone), ci = find_bone(cmp, a.bone);
+
+		if (ci < 0)
+			fprintf(stderr, "%s: error: no bone '%s'\n", a.compiled_path, a.bone);
+		else if (si < 0)
+			fprintf(stderr, "%s: error: no bone '%s'\n", a.source_path, a.bone);
+		else
+			status = write_plot(&a, src, cmp, (uint32_t)si, (uint32_t)ci);
+	}
+	animrt_close(src);
+	animrt_close(cmp);
+	return status;
+}
+
+const animc_command animc_cmd_plot = {
+	.name = "plot",
+	.summary = "draw a bone's track against its source as SVG: animc plot --bone NAME -o OUT.svg FILE SOURCE",
+	.run = run,
+	.help = help,
+};

@@ -1,0 +1,373 @@
+/*
+ * lossy_corpus_test.c - the lossy outputs on real data: the RobotGame and
+ * Assimp corpus compiled losslessly, with --tolerance default (original
+ * layout) and with --layout compact; every lossy clip within the default
+ * bounds of its lossless twin through libanimrt at 60 Hz, every key and
+ * 1 kHz; the SIMD samplers equal to the scalar references on every output;
+ * the reduced original-layout clips played by the original runtime (FNA on
+ * Mono, when there); with --skeleton, the Grund clips within T in model
+ * space on the rigid shell.  Skipped, saying so, without the corpus.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc_formats.h>
+#include <animc/animc_xform.h>
+#include <animc/animrt.h>
+#include "sample.h"
+
+#define FNA_CHECK "../shared/conformance/fna/check"
+
+/* The .xnb files under dir, relative to it, sorted. */
+static size_t list_xnb(const char *dir, const char *rel, char ***out, size_t count)
+{
+	char *path = rel[0] ? test_format("%s/%s", dir, rel) : test_format("%s", dir);
+	char **names = test_list_dir(path, NULL);
+
+	for (char **p = names; *p; p++) {
+		char *sub = rel[0] ? test_format("%s/%s", rel, *p) : test_format("%s", *p);
+		char *full = test_format("%s/%s", dir, sub);
+		size_t n = strlen(sub);
+
+		if (n > 4 && strcmp(sub + n - 4, ".xnb") == 0) {
+			*out = realloc(*out, (count + 1) * sizeof **out);
+			(*out)[count++] = sub;
+		} else {
+			char **inner = test_list_dir(full, NULL);
+
+			if (inner[0])
+				count = list_xnb(dir, sub, out, count);
+			test_free_list(inner);
+			free(sub);
+		}
+		free(full);
+	}
+	test_free_list(names);
+	free(path);
+	return count;
+}
+
+static void build(const char *out, const char *const *extra, const char *corpus)
+{
+	const char *argv[16];
+	int n = 0;
+
+	argv[n++] = test_animc_path();
+	argv[n++] = "build";
+	argv[n++] = "-q";
+	for (; extra && *extra; extra++)
+		argv[n++] = *extra;
+	argv[n++] = "-o";
+	argv[n++] = out;
+	argv[n++] = corpus;
+	argv[n] = NULL;
+	test_run r = test_execv(argv);
+	if (r.status != 0)
+		fail_msg("animc build %s: exit %d\n%s", corpus, r.status, r.err);
+	test_run_release(&r);
+}
+
+/* The SIMD sampler and the scalar reference on one loaded file. */
+static void samplers_agree(const animrt_clip *clip, const char *name)
+{
+	uint32_t n = clip->sequence_count;
+	void *ma = malloc(animrt_pose_size_bytes(n ? n : 1)), *mb = malloc(animrt_pose_size_bytes(n ? n : 1));
+	animrt_pose a, b;
+
+	animrt_pose_init(&a, ma, n);
+	animrt_pose_init(&b, mb, n);
+	for (int i = 0; i < 400; i++) {
+		float t = clip->duration_s * (float)i / 397.0f;
+
+		assert_int_equal(rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &a), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample(clip, t, ANIMRT_PLAY_ONCE, NULL, &b), ANIMRT_OK);
+		for (uint32_t k = 0; k < 3 * n; k++)
+			if (!(fabs(a.translation[k] - b.translation[k]) <= 1e-5 && fabs(a.scale[k] - b.scale[k]) <= 1e-5))
+				fail_msg("%s: samplers differ at %g s", name, (double)t);
+		for (uint32_t k = 0; k < 4 * n; k++)
+			if (!(fabs(a.rotation[k] - b.rotation[k]) <= 1e-5))
+				fail_msg("%s: slerps differ by %g at %g s", name, fabs(a.rotation[k] - b.rotation[k]),
+					 (double)t);
+	}
+	free(ma);
+	free(mb);
+}
+
+static void lossy_outputs_stay_within_the_default_bounds(void **state)
+{
+	static const char *const reduced_opts[] = { "--tolerance", "default", NULL };
+	static const char *const compact_opts[] = { "--layout", "compact", NULL };
+	static const char *const corpora[] = { "robotgame", "assimp" };
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	for (int c = 0; c < 2; c++) {
+		char *src = test_format("%s/%s", test_corpus_dir(), corpora[c]);
+		char *lossless = test_tmpdir("lossless"), *reduced = test_tmpdir("reduced"), *compact = test_tmpdir("compact");
+		char **files = NULL;
+		size_t bytes[3] = { 0, 0, 0 };
+		test_error worst[2] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+
+		build(lossless, NULL, src);
+		build(reduced, reduced_opts, src);
+		build(compact, compact_opts, src);
+		size_t n = list_xnb(lossless, "", &files, 0);
+		assert_true(n >= (c == 0 ? 61u : 7u));
+		for (size_t i = 0; i < n; i++) {
+			const char *dirs[3] = { lossless, reduced, compact };
+			uint8_t *data[3];
+			size_t size[3];
+
+			for (int k = 0; k < 3; k++) {
+				char *path = test_format("%s/%s", dirs[k], files[i]);
+
+				data[k] = test_read_file(path, &size[k]);
+				bytes[k] += size[k];
+				animrt_clip *clip;
+				animrt_error err;
+				if (animrt_open(data[k], size[k], &clip, &err) != ANIMRT_OK)
+					fail_msg("%s: %s", path, err.message);
+				samplers_agree(clip, path);
+				animrt_close(clip);
+				free(path);
+			}
+			for (int k = 0; k < 2; k++) {
+				test_error e = test_compare_compiled(data[0], size[0], data[k + 1], size[k + 1], 1000);
+
+				if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
+				      e.scale <= ANIMC_TOLERANCE_SCALE))
+					fail_msg("%s (%s): error %g units, %g degrees, %g scale", files[i],
+						 k ? "compact" : "reduced", e.translation, e.rotation_deg, e.scale);
+				worst[k].translation = fmax(worst[k].translation, e.translation);
+				worst[k].rotation_deg = fmax(worst[k].rotation_deg, e.rotation_deg);
+				worst[k].scale = fmax(worst[k].scale, e.scale);
+			}
+			for (int k = 0; k < 3; k++)
+				free(data[k]);
+			free(files[i]);
+		}
+		print_message("%s: %zu clips; reduced %.3f of the lossless bytes (worst %.2g, %.3g deg, %.2g), "
+			      "compact %.3f (worst %.2g, %.3g deg, %.2g)\n", corpora[c], n,
+			      (double)bytes[1] / bytes[0], worst[0].translation, worst[0].rotation_deg, worst[0].scale,
+			      (double)bytes[2] / bytes[0], worst[1].translation, worst[1].rotation_deg, worst[1].scale);
+		assert_true(bytes[2] < bytes[1] && bytes[1] < bytes[0]);
+		free(files);
+		free(src);
+		free(lossless);
+		free(reduced);
+		free(compact);
+	}
+}
+
+/* The reduced original layout plays in the original runtime: FNA with the
+ * original RobotGame AnimationReader and AnimationBinder, every clip in Once
+ * and Repeat at 60 fps.  The Assimp corpus's bind pose lasts 0 s, which the
+ * original AnimationBinder cannot wrap in Repeat whatever its keys; it is
+ * left out here. */
+static void reduced_outputs_play_in_the_original_runtime(void **state)
+{
+	static const char *const reduced_opts[] = { "--tolerance", "default", NULL };
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	test_run probe = test_exec("sh", "-c", "command -v mono", NULL);
+	bool has_mono = probe.status == 0;
+	test_run_release(&probe);
+	if (!has_mono || !test_file_exists(FNA_CHECK)) {
+		print_message("skipped: no mono or no %s (apt-get install mono-runtime libmono-system4.0-cil)\n",
+			      FNA_CHECK);
+		skip();
+	}
+	char *out = test_tmpdir("reduced-fna");
+	char *robotgame = test_format("%s/robotgame", test_corpus_dir());
+	char *assimp = test_format("%s/assimp", test_corpus_dir());
+	char *rg_out = test_format("%s/robotgame", out), *as_out = test_format("%s/assimp", out);
+	char *bind = test_format("%s/Testwuson/Wuson_Bind.xnb", as_out);
+
+	build(rg_out, reduced_opts, robotgame);
+	build(as_out, reduced_opts, assimp);
+	assert_true(test_file_exists(bind));
+	assert_int_equal(remove(bind), 0);
+	test_run r = test_exec(FNA_CHECK, "--play", test_animc_path(), out, NULL);
+	if (r.status != 0)
+		fail_msg("fna/check --play: exit %d\n%s%s", r.status, r.out, r.err);
+	assert_non_null(strstr(r.out, "67/67 loaded files played without hang, exception or non-finite value"));
+	test_run_release(&r);
+	free(bind);
+	free(rg_out);
+	free(as_out);
+	free(robotgame);
+	free(assimp);
+	free(out);
+}
+
+/* Every skeleton bone's model matrix from a sampled pose (bones the clip
+ * does not animate at rest): the runtime's values, composed here. */
+static void model_pose(const animc_skeleton *skel, const animrt_clip *clip, const animrt_pose *pose,
+		       double *world)
+{
+	for (uint32_t b = 0; b < skel->bone_count; b++) {
+		double local[16];
+		int64_t seq = -1;
+
+		for (uint32_t i = 0; i < clip->sequence_count && seq < 0; i++)
+			if (strcmp(clip->sequences[i].bone, skel->bones[b].name) == 0)
+				seq = i;
+		if (seq >= 0) {
+			double t[3], r[4], sc[3];
+
+			for (int k = 0; k < 3; k++) {
+				t[k] = pose->translation[3 * seq + k];
+				sc[k] = pose->scale[3 * seq + k];
+			}
+			for (int k = 0; k < 4; k++)
+				r[k] = pose->rotation[4 * seq + k];
+			animc_mat4_compose(t, r, sc, local);
+		} else {
+			for (int k = 0; k < 16; k++)
+				local[k] = skel->bones[b].local[k];
+		}
+		int32_t p = skel->bones[b].parent;
+		if (p >= 0)
+			animc_mat4_multiply(local, world + (size_t)p * 16, world + (size_t)b * 16);
+		else
+			memcpy(world + (size_t)b * 16, local, sizeof local);
+	}
+}
+
+/* The worst displacement, source a against lossy b, of the points at
+ * `distance` along each bone's six local axes, through the skeleton, at
+ * 60 Hz, 1 kHz and every source key. */
+static double shell_error(const animc_skeleton *skel, const animrt_clip *a, const animrt_clip *b, double distance)
+{
+	uint32_t n = a->sequence_count;
+	void *ma = malloc(animrt_pose_size_bytes(n)), *mb = malloc(animrt_pose_size_bytes(n));
+	double *wa = malloc(skel->bone_count * 16 * sizeof *wa), *wb = malloc(skel->bone_count * 16 * sizeof *wb);
+	animrt_pose pa, pb;
+	double worst = 0;
+	size_t count = (size_t)(a->duration_s * 1000) + 2, keys = 0;
+
+	animrt_pose_init(&pa, ma, n);
+	animrt_pose_init(&pb, mb, n);
+	for (uint32_t s = 0; s < n; s++)
+		keys += a->sequences[s].key_count;
+	for (size_t i = 0; i < count + (size_t)(a->duration_s * 60) + 1 + keys; i++) {
+		float t;
+
+		if (i < count)
+			t = fminf((float)(i / 1000.0), a->duration_s);
+		else if (i < count + (size_t)(a->duration_s * 60) + 1)
+			t = (float)((i - count) / 60.0);
+		else {
+			size_t k = i - count - (size_t)(a->duration_s * 60) - 1;
+			uint32_t s = 0;
+
+			while (k >= a->sequences[s].key_count)
+				k -= a->sequences[s++].key_count;
+			const animrt_sequence *q = &a->sequences[s];
+			t = q->has_time ? q->times_s[k] : (float)((double)k * q->key_interval_s);
+			if (!(t <= a->duration_s))
+				continue;
+		}
+		assert_int_equal(animrt_clip_sample(a, t, ANIMRT_PLAY_ONCE, NULL, &pa), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample(b, t, ANIMRT_PLAY_ONCE, NULL, &pb), ANIMRT_OK);
+		model_pose(skel, a, &pa, wa);
+		model_pose(skel, b, &pb, wb);
+		for (uint32_t bone = 0; bone < skel->bone_count; bone++)
+			for (int axis = 0; axis < 6; axis++) {
+				double p[3] = { 0, 0, 0 }, d2 = 0;
+				const double *x = wa + (size_t)bone * 16, *y = wb + (size_t)bone * 16;
+
+				p[axis % 3] = axis < 3 ? distance : -distance;
+				for (int c = 0; c < 3; c++) {
+					double u = p[0] * x[c] + p[1] * x[4 + c] + p[2] * x[8 + c] + x[12 + c];
+					double v = p[0] * y[c] + p[1] * y[4 + c] + p[2] * y[8 + c] + y[12 + c];
+
+					d2 += (u - v) * (u - v);
+				}
+				worst = fmax(worst, sqrt(d2));
+			}
+	}
+	free(ma);
+	free(mb);
+	free(wa);
+	free(wb);
+	return worst;
+}
+
+/* With --skeleton the bound T holds in model space: every point one unit
+ * (the default shell distance) around each of Grund's bones, both layouts. */
+static void shell_outputs_stay_within_T_in_model_space(void **state)
+{
+	static const char *tolerance = "0.005,0.05,0.0001";
+	const double bound = 0.005;
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/robotgame/Grund", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	char *lossless = test_tmpdir("shell-lossless"), *reduced = test_tmpdir("shell-reduced"),
+	     *compact = test_tmpdir("shell-compact");
+	const char *reduced_opts[] = { "--skeleton", model, "--tolerance", tolerance, NULL };
+	const char *compact_opts[] = { "--skeleton", model, "--tolerance", tolerance, "--layout", "compact", NULL };
+	animc_skeleton skel;
+	char **files = NULL;
+	double worst[2] = { 0, 0 };
+
+	memset(&skel, 0, sizeof skel);
+	assert_int_equal(animc_skeleton_load(model, &skel, NULL), ANIMC_OK);
+	build(lossless, NULL, src);
+	build(reduced, reduced_opts, src);
+	build(compact, compact_opts, src);
+	size_t n = list_xnb(lossless, "", &files, 0);
+	assert_int_equal(n, 46);
+	for (size_t i = 0; i < n; i++) {
+		const char *dirs[3] = { lossless, reduced, compact };
+		uint8_t *data[3];
+		size_t size[3];
+		animrt_clip *clip[3];
+		animrt_error err;
+
+		for (int k = 0; k < 3; k++) {
+			char *path = test_format("%s/%s", dirs[k], files[i]);
+
+			data[k] = test_read_file(path, &size[k]);
+			if (animrt_open(data[k], size[k], &clip[k], &err) != ANIMRT_OK)
+				fail_msg("%s: %s", path, err.message);
+			free(path);
+		}
+		for (int k = 0; k < 2; k++) {
+			double e = shell_error(&skel, clip[0], clip[k + 1], 1.0);
+
+			if (!(e <= bound))
+				fail_msg("%s (%s): shell error %g passes %g", files[i], k ? "compact" : "reduced", e,
+					 bound);
+			worst[k] = fmax(worst[k], e);
+		}
+		for (int k = 0; k < 3; k++) {
+			animrt_close(clip[k]);
+			free(data[k]);
+		}
+		free(files[i]);
+	}
+	print_message("Grund with --skeleton, T %g: worst shell error reduced %.3g, compact %.3g\n", bound,
+		      worst[0], worst[1]);
+	animc_skeleton_release(&skel);
+	free(files);
+	free(src);
+	free(model);
+	free(lossless);
+	free(reduced);
+	free(compact);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(lossy_outputs_stay_within_the_default_bounds),
+	cmocka_unit_test(reduced_outputs_play_in_the_original_runtime),
+	cmocka_unit_test(shell_outputs_stay_within_T_in_model_space),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,155 @@
+/*
+ * plot_test.c - `animc plot`: an SVG that parses, with one panel per
+ * component and the error band, every compiled key drawn, the worst error it
+ * states within the bound, for both layouts and for a lossless .xnb as the
+ * source; a missing bone or clip is an error naming it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#define SWAY "testdata/compact/sway.Animation"
+
+static size_t count(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The number of keys `animc dump` gives a compact track ("  Spine  -  91  -"). */
+static unsigned dump_keys(const char *xnb, const char *bone, int column)
+{
+	test_run r = test_animc("dump", xnb, NULL);
+	char *line = strstr(r.out, bone);
+	char cells[3][32];
+
+	assert_non_null(line);
+	assert_int_equal(sscanf(line + strlen(bone), "%31s %31s %31s", cells[0], cells[1], cells[2]), 3);
+	unsigned n = (unsigned)strtoul(cells[column], NULL, 10);
+	test_run_release(&r);
+	return n;
+}
+
+static void plot_draws_tracks_keys_and_the_error_band(void **state)
+{
+	char *out = test_tmpdir("plot");
+	char *xnb = test_format("%s/sway.xnb", out), *svg = test_format("%s/spine.svg", out);
+	char *tsvg = test_format("%s/root.svg", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "--layout", "compact", "-o", out, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	r = test_animc("plot", "--bone", "Spine", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	double worst = -1;
+	char *at = strstr(r.out, "worst error ");
+	assert_non_null(at);
+	worst = strtod(at + strlen("worst error "), NULL);
+	assert_true(worst > 0 && worst <= 0.05);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	unsigned keys = dump_keys(xnb, "Spine", 1);
+	assert_true(strncmp(text, "<?xml", 5) == 0 && strstr(text, "</svg>\n"));
+	assert_int_equal(count(text, "class=\"source\""), 4);      /* x y z w */
+	assert_int_equal(count(text, "class=\"compiled\""), 4);
+	assert_int_equal(count(text, "class=\"compiled-key\""), 4 * keys);
+	assert_int_equal(count(text, "class=\"source-key\""), 4 * 151);
+	assert_int_equal(count(text, "class=\"error\""), 1);
+	assert_int_equal(count(text, "class=\"bound\""), 1);
+	assert_non_null(strstr(text, "bound 0.05"));
+	free(text);
+	test_run py = test_exec("python3", "-c", "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])", svg, NULL);
+	assert_int_equal(py.status, 0);
+	test_run_release(&py);
+
+	/* A translation: three panels; its bound in units. */
+	r = test_animc("plot", "--bone", "Root", "--track", "translation", "-o", tsvg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(tsvg, NULL);
+	assert_int_equal(count(text, "class=\"source\""), 3);
+	assert_non_null(strstr(text, "bound 0.001"));
+	free(text);
+	free(tsvg);
+	free(svg);
+	free(xnb);
+	free(out);
+}
+
+/* The original layout reduced, against a lossless .xnb as its source. */
+static void plot_reads_the_original_layout_and_compiled_sources(void **state)
+{
+	char *out = test_tmpdir("plot-original");
+	char *lossless = test_format("%s/lossless", out), *reduced = test_format("%s/reduced", out);
+	char *src = test_format("%s/sway.xnb", lossless), *xnb = test_format("%s/sway.xnb", reduced);
+	char *svg = test_format("%s/arm.svg", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "-o", lossless, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--tolerance", "default", "-o", reduced, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Arm", "--track", "scale", "-o", svg, xnb, src, NULL);
+	assert_int_equal(r.status, 0);
+	char *at = strstr(r.out, "worst error ");
+	assert_non_null(at);
+	assert_true(strtod(at + strlen("worst error "), NULL) <= 1e-4);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	assert_non_null(strstr(text, "original layout"));
+	assert_int_equal(count(text, "class=\"source\""), 3);
+	free(text);
+	free(svg);
+	free(xnb);
+	free(src);
+	free(reduced);
+	free(lossless);
+	free(out);
+}
+
+static void plot_names_what_is_missing(void **state)
+{
+	char *out = test_tmpdir("plot-errors");
+	char *xnb = test_format("%s/sway.xnb", out), *svg = test_format("%s/x.svg", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "--layout", "compact", "-o", out, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Tail", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "no bone 'Tail'"));
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	/* A source of several clips needs --clip, and names them. */
+	r = test_animc("plot", "--bone", "Root", "-o", svg, xnb, "testdata/golden/xna-modeldata.xml", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "--clip"));
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Spine", xnb, SWAY, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Spine", "--track", "twist", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(svg);
+	free(xnb);
+	free(out);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
+	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
+	cmocka_unit_test(plot_names_what_is_missing),
+};
+
+ANIMC_TEST_GROUP(tests);

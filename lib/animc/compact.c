@@ -1,0 +1,1074 @@
+/*
+ * compact.c - the compact layout's encoder (animc_pass_compact): one grid
+ * for the clip, and per track the cheapest of identity, constant, or
+ * quantised keys (one bit rate and range for the track, or one per segment)
+ * that stays within the bound, measured with the runtime's dequantisation
+ * and interpolation (lib/common/compact_layout.h, interp.h).  Pure; the
+ * encoding lives in the clip's arena.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+
+#include "clip_internal.h"
+#include "compact_layout.h"
+#include "interp.h"
+#include "reduce.h"
+#include "shell.h"
+
+_Static_assert((int)ANIMC_COMPACT_ABSENT == COMPACT_ABSENT && (int)ANIMC_COMPACT_IDENTITY == COMPACT_IDENTITY &&
+		       (int)ANIMC_COMPACT_CONSTANT == COMPACT_CONSTANT &&
+		       (int)ANIMC_COMPACT_ANIMATED == COMPACT_ANIMATED,
+	       "the public kinds are the layout's");
+_Static_assert(ANIMC_TRACK_COUNT == COMPACT_TRACKS, "three tracks per bone");
+
+/* How far from a grid sample a key time may sit and count as on it, in grid
+ * steps (the float rounding of key times). */
+#define GRID_SLACK 1e-3
+/* How far past a grid sample the duration may end and still end there, in
+ * grid steps: key intervals written with six digits make 150 steps of 1/30 s
+ * end 5e-5 s short of 5 s. */
+#define END_SLACK 1e-2
+/* Subdivisions of the finest key spacing tried for a grid every key lies on. */
+#define GRID_MAX_DIVISOR 16
+/* Bit rates tried above the smallest that holds the quantisation alone. */
+#define EXTRA_BITS 6
+/* Doublings of a shell's local bounds tried when the grid cannot hold them. */
+#define SHELL_MAX_LOOSEN 24
+
+/* ------------------------------------------------------------------ grid */
+
+typedef struct grid {
+	double step_s;       /* 1 / rate_hz, as the runtime's rate gives it */
+	float rate_hz;
+	uint32_t sample_count;
+	uint32_t segment_count;
+	bool is_exact;       /* every source key lies on it */
+} grid;
+
+/* Is every key time of the clip a multiple of h? */
+static bool keys_on_grid(const animc_clip *clip, double h)
+{
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const animc_channel *ch = &clip->channels[c];
+
+		if (ch->key_count < 2)
+			continue;
+		for (uint32_t i = 0; i < ch->key_count; i++) {
+			double g = (ch->has_time ? ch->times_s[i] : (double)i * ch->key_interval_s) / h;
+
+			if (fabs(g - floor(g + 0.5)) > GRID_SLACK)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The grid: the finest key spacing, or the largest part of it (down to
+ * 1/GRID_MAX_DIVISOR) that every key time is a multiple of.  When none is,
+ * the finest part, and the keys off it are checked where they are. */
+static animc_status find_grid(const animc_clip *clip, grid *out, animc_diag_sink *sink)
+{
+	double h0 = 0, d = clip->duration_s;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const animc_channel *ch = &clip->channels[c];
+
+		if (ch->key_count < 2)
+			continue;
+		if (!ch->has_time) {
+			if (ch->key_interval_s > 0 && (h0 == 0 || ch->key_interval_s < h0))
+				h0 = ch->key_interval_s;
+			continue;
+		}
+		for (uint32_t i = 1; i < ch->key_count; i++) {
+			double gap = (double)ch->times_s[i] - ch->times_s[i - 1];
+
+			if (gap > 1e-7 * fmax(1.0, ch->times_s[i]) && (h0 == 0 || gap < h0))
+				h0 = gap;
+		}
+	}
+	memset(out, 0, sizeof *out);
+	out->rate_hz = 1;
+	out->step_s = 1;
+	out->sample_count = 1;
+	out->segment_count = 1;
+	out->is_exact = true;
+	if (h0 == 0 || d == 0)
+		return ANIMC_OK;   /* nothing moves: one sample */
+	double h = h0 / GRID_MAX_DIVISOR;
+	out->is_exact = false;
+	for (int m = 1; m <= GRID_MAX_DIVISOR; m++) {
+		if (keys_on_grid(clip, h0 / m)) {
+			h = h0 / m;
+			out->is_exact = true;
+			break;
+		}
+	}
+	out->rate_hz = (float)(1.0 / h);
+	out->step_s = 1.0 / out->rate_hz;
+	/* The grid covers the duration. */
+	double span = d / out->step_s;
+	double samples = fabs(span - floor(span + 0.5)) <= END_SLACK ? floor(span + 0.5) + 1 : ceil(span) + 1;
+	if (samples > COMPACT_MAX_SAMPLES) {
+		animc_diag_report(sink, ANIMC_ERROR, clip->line, 0,
+				  "clip '%s': %.0f grid samples (%g s at %g Hz) pass the compact layout's %u",
+				  clip->name, samples, d, (double)out->rate_hz, COMPACT_MAX_SAMPLES);
+		return ANIMC_ERR_LIMIT;
+	}
+	out->sample_count = (uint32_t)samples;
+	out->segment_count = (out->sample_count + COMPACT_SEGMENT_SAMPLES - 1) >> COMPACT_SEGMENT_SHIFT;
+	return ANIMC_OK;
+}
+
+/* ------------------------------------------------------------ quantiser */
+
+/* The three components a track stores of value v: x y z, or for a rotation
+ * the three other than `dropped`, of the sign that makes `dropped` >= 0. */
+static void stored_components(animc_track_kind kind, unsigned dropped, const float *v, float out[3])
+{
+	unsigned k = 0;
+
+	if (kind != ANIMC_ROTATION) {
+		memcpy(out, v, 3 * sizeof *out);
+		return;
+	}
+	float sign = v[dropped] < 0 ? -1.0f : 1.0f;
+	for (unsigned c = 0; c < 4; c++)
+		if (c != dropped)
+			out[k++] = sign * v[c];
+}
+
+/* The component a rotation leaves out over samples [from, to]: the one
+ * whose smallest magnitude is largest, so rebuilding it is well
+ * conditioned. */
+static unsigned choose_dropped(const float *values, uint32_t from, uint32_t to)
+{
+	unsigned best = 3;
+	float best_low = -1;
+
+	for (unsigned c = 0; c < 4; c++) {
+		float low = INFINITY;
+
+		for (uint32_t i = from; i <= to; i++)
+			low = fminf(low, fabsf(values[(size_t)i * 4 + c]));
+		if (low > best_low + 1e-6f) {
+			best_low = low;
+			best = c;
+		}
+	}
+	return best;
+}
+
+typedef struct quantiser {
+	animc_track_kind kind;
+	unsigned bits;        /* 1..COMPACT_MAX_BITS, or COMPACT_RAW_BITS */
+	unsigned dropped;     /* rotations: the component left out */
+	float min[3], step[3];
+} quantiser;
+
+/* The value the runtime decodes from codes q. */
+static void decode(const quantiser *z, const uint32_t q[3], float *out)
+{
+	float kept[3];
+
+	for (int c = 0; c < 3; c++) {
+		if (z->bits == COMPACT_RAW_BITS)
+			memcpy(&kept[c], &q[c], 4);
+		else
+			kept[c] = compact_dequantize(z->min[c], z->step[c], q[c]);
+	}
+	if (z->kind == ANIMC_ROTATION)
+		compact_rotation_rebuild(kept, z->dropped, out);
+	else
+		memcpy(out, kept, sizeof kept);
+}
+
+/* v as stored: codes q[3] and the value the runtime will decode; false when
+ * no code keeps a rotation within unit length. */
+static bool quantise(const quantiser *z, const float *v, uint32_t q[3], float *out)
+{
+	float s[3];
+
+	stored_components(z->kind, z->dropped, v, s);
+	if (z->bits == COMPACT_RAW_BITS) {
+		memcpy(q, s, sizeof s);
+		decode(z, q, out);
+		return z->kind != ANIMC_ROTATION || s[0] * s[0] + s[1] * s[1] + s[2] * s[2] <= 1.0f + COMPACT_ROTATION_SLACK;
+	}
+	uint32_t top = (1u << z->bits) - 1, lo[3], hi[3];
+	for (int c = 0; c < 3; c++) {
+		double r = z->step[c] > 0 ? ((double)s[c] - z->min[c]) / z->step[c] : 0;
+
+		r = r < 0 ? 0 : r > top ? top : r;
+		lo[c] = (uint32_t)r;
+		hi[c] = lo[c] < top && r > lo[c] ? lo[c] + 1 : lo[c];
+		q[c] = (r - lo[c]) > (hi[c] - r) ? hi[c] : lo[c];
+	}
+	if (z->kind != ANIMC_ROTATION) {
+		decode(z, q, out);
+		return true;
+	}
+	/* A rotation: of the 8 codes around it, the one nearest in angle whose
+	 * stored components stay within unit length. */
+	double best = -1;
+	for (int corner = 0; corner < 8; corner++) {
+		uint32_t cq[3];
+		float d[4], k[3];
+
+		for (int c = 0; c < 3; c++) {
+			cq[c] = (corner >> c) & 1 ? hi[c] : lo[c];
+			k[c] = compact_dequantize(z->min[c], z->step[c], cq[c]);
+		}
+		if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK)
+			continue;
+		compact_rotation_rebuild(k, z->dropped, d);
+		double e = reduce_error(ANIMC_ROTATION, d, v);
+		if (best < 0 || e < best) {
+			best = e;
+			memcpy(q, cq, sizeof cq);
+			memcpy(out, d, sizeof d);
+		}
+	}
+	return best >= 0;
+}
+
+/* A track's clip range as stored. */
+typedef struct clip_range {
+	unsigned kind;            /* COMPACT_RANGE_* */
+	float min[3], extent[3];
+	uint8_t codes[6];         /* COMPACT_RANGE_U8 */
+} clip_range;
+
+/* The range [lo, hi] per component as `kind` stores it, covering it in
+ * float; false when the kind cannot hold it. */
+static bool make_clip_range(unsigned kind, const float lo[3], const float hi[3], clip_range *r)
+{
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	for (int c = 0; c < 3; c++) {
+		if (kind == COMPACT_RANGE_NONE) {
+			r->min[c] = -1.0f;
+			r->extent[c] = 2.0f;
+		} else if (kind == COMPACT_RANGE_U8) {
+			int m = (int)floorf((lo[c] + 1.0f) * 128.0f), x;
+
+			m = m < 0 ? 0 : m > 255 ? 255 : m;
+			x = (int)ceilf((hi[c] + 1.0f) * 128.0f) - m - 1;
+			x = x < 0 ? 0 : x;
+			for (;;) {
+				if (m + x > 255)
+					return false;
+				compact_unit_range((uint32_t)m, (uint32_t)x, &r->min[c], &r->extent[c]);
+				if (r->min[c] <= lo[c] && r->min[c] + r->extent[c] >= hi[c])
+					break;
+				if (r->min[c] > lo[c] && m > 0)
+					m--;
+				else
+					x++;
+			}
+			r->codes[c] = (uint8_t)m;
+			r->codes[3 + c] = (uint8_t)x;
+		} else if (kind == COMPACT_RANGE_F16) {
+			uint16_t m16, e16;
+
+			if (!compact_f32_to_f16(lo[c], COMPACT_ROUND_DOWN, &m16))
+				return false;
+			r->min[c] = compact_f16_to_f32(m16);
+			if (!compact_f32_to_f16(hi[c] - r->min[c], COMPACT_ROUND_UP, &e16))
+				return false;
+			r->extent[c] = compact_f16_to_f32(e16);
+			for (int guard = 0; r->min[c] + r->extent[c] < hi[c]; guard++) {
+				if (guard > 4 || !compact_f32_to_f16(nextafterf(r->extent[c], INFINITY),
+								      COMPACT_ROUND_UP, &e16))
+					return false;
+				r->extent[c] = compact_f16_to_f32(e16);
+			}
+		} else {
+			r->min[c] = lo[c];
+			r->extent[c] = hi[c] - lo[c];
+			while (r->min[c] + r->extent[c] < hi[c])
+				r->extent[c] = nextafterf(r->extent[c], INFINITY);
+		}
+		if (!isfinite(r->extent[c]) || !isfinite(r->min[c] + 2 * r->extent[c]))
+			return false;
+	}
+	return true;
+}
+
+/* The part of the clip range covering [lo, hi]: codes m[3], x[3] and the
+ * range as the runtime computes it. */
+static void make_segment_range(const clip_range *r, const float lo[3], const float hi[3], uint8_t m[3],
+			       uint8_t x[3], float min[3], float extent[3])
+{
+	for (int c = 0; c < 3; c++) {
+		int mc = 0, xc = 255;
+
+		if (r->extent[c] > 0) {
+			mc = (int)floorf((lo[c] - r->min[c]) / r->extent[c] * 256.0f);
+			mc = mc < 0 ? 0 : mc > 255 ? 255 : mc;
+			xc = (int)ceilf((hi[c] - r->min[c]) / r->extent[c] * 256.0f) - mc - 1;
+			xc = xc < 0 ? 0 : xc > 255 - mc ? 255 - mc : xc;
+		}
+		for (;;) {
+			compact_subrange(r->min[c], r->extent[c], (uint32_t)mc, (uint32_t)xc, &min[c], &extent[c]);
+			if ((min[c] <= lo[c] || mc == 0) && (min[c] + extent[c] >= hi[c] || mc + xc >= 255))
+				break;
+			if (min[c] > lo[c] && mc > 0)
+				mc--;
+			else
+				xc++;
+		}
+		m[c] = (uint8_t)mc;
+		x[c] = (uint8_t)xc;
+	}
+}
+
+/* ------------------------------------------------------------ one track */
+
+typedef struct encoder {
+	const animc_clip *clip;
+	const animc_tolerance *tolerance;
+	grid g;
+	uint8_t *forced;        /* sample_count: segment starts and the last sample */
+	uint32_t *kept;
+	float *value, *stored, *pos, *comps, *seg_stored;
+	/* Check points between grid samples (and source keys off the grid). */
+	float *check_pos, *check_value, *keys_off_grid;
+	size_t check_capacity;
+	uint32_t *q;            /* sample_count * 3 */
+	/* the choice so far, and the one being tried */
+	uint8_t *is_key, *best_is_key;
+	uint32_t *try_q, *best_q;
+	uint8_t *seg_codes, *best_seg_codes;
+	animc_clip_error error;
+} encoder;
+
+static void note_error(animc_clip_error *e, animc_track_kind kind, double err)
+{
+	double *slot = kind == ANIMC_TRANSLATION ? &e->translation : kind == ANIMC_ROTATION ? &e->rotation_deg
+											    : &e->scale;
+
+	if (err > *slot)
+		*slot = err;
+}
+
+/* Room for n check points in e. */
+static bool reserve_checks(encoder *e, size_t n)
+{
+	if (n <= e->check_capacity)
+		return true;
+	float *pos = realloc(e->check_pos, n * sizeof *pos);
+	if (pos)
+		e->check_pos = pos;
+	float *value = realloc(e->check_value, n * 4 * sizeof *value);
+	if (value)
+		e->check_value = value;
+	if (!pos || !value)
+		return false;
+	e->check_capacity = n;
+	return true;
+}
+
+/* The source's local time at grid position p (the grid may pass the end). */
+static float time_at(const encoder *e, const animc_channel *ch, float p)
+{
+	float t = (float)((double)p * e->g.step_s);
+
+	return t < ch->duration_s ? t : ch->duration_s;
+}
+
+/* The source of one track at the grid samples and at the check points
+ * between them: reduce_check_positions' and, on a grid some key is off,
+ * the track's own key times. */
+static animc_status sample_source(encoder *e, const animc_channel *ch, animc_track_kind kind, reduce_curve *c)
+{
+	unsigned width = animc_track_width[kind];
+	uint32_t n = e->g.sample_count, off = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		e->pos[i] = (float)i;
+		reduce_channel_value(ch, kind, time_at(e, ch, (float)i), e->value + (size_t)i * width);
+	}
+	/* Rotations at unit length: the source may be off by its validation
+	 * tolerance, which the angle ignores and drop-one storage does not. */
+	if (kind == ANIMC_ROTATION)
+		for (uint32_t i = 0; i < n; i++) {
+			float *q = e->value + (size_t)i * 4;
+			double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+					  (double)q[3] * q[3]);
+
+			for (int k = 0; k < 4; k++)
+				q[k] = (float)(q[k] / (len > 0 ? len : 1));
+		}
+	memset(c, 0, sizeof *c);
+	c->kind = kind;
+	c->width = width;
+	c->bound = reduce_bound(e->tolerance, kind);
+	c->n = n;
+	c->pos = e->pos;
+	c->value = e->value;
+	if (!e->g.is_exact && ch->key_count > 1 && ch->tracks[kind].value_count > 1)
+		for (uint32_t k = 0; k < ch->key_count; k++) {
+			float t = ch->has_time ? ch->times_s[k] : (float)((double)k * ch->key_interval_s);
+			float p = t * e->g.rate_hz;
+
+			if (t <= ch->duration_s && p != floorf(p) && p < (float)(n - 1))
+				e->keys_off_grid[off++] = p;
+		}
+	uint32_t between = reduce_check_count(c);
+	if (!reserve_checks(e, (size_t)between + off + 1))
+		return ANIMC_ERR_NOMEM;
+	/* Two sorted lists, merged in place: the grid's after room for the
+	 * keys off it. */
+	reduce_check_positions(c, e->check_pos + off);
+	uint32_t i = off, j = 0, out = 0;
+	float *merged = e->check_pos;
+	while (j < off || i < off + between) {
+		if (i < off + between && (j >= off || merged[i] <= e->keys_off_grid[j]))
+			merged[out++] = merged[i++];
+		else
+			merged[out++] = e->keys_off_grid[j++];
+	}
+	for (uint32_t k = 0; k < out; k++)
+		reduce_channel_value(ch, kind, time_at(e, ch, merged[k]), e->check_value + (size_t)k * width);
+	c->check_count = out;
+	c->check_pos = e->check_pos;
+	c->check_value = e->check_value;
+	return ANIMC_OK;
+}
+
+typedef struct track_choice {
+	clip_range range;
+	unsigned bits;           /* COMPACT_SEGMENTED: per segment */
+	uint32_t kept;
+	uint64_t cost_bits;
+} track_choice;
+
+static void keep_if_better(encoder *e, const track_choice *try, track_choice *best)
+{
+	uint32_t n = e->g.sample_count;
+
+	if (best->kept != 0 && try->cost_bits >= best->cost_bits)
+		return;
+	*best = *try;
+	memcpy(e->best_is_key, e->is_key, n);
+	memcpy(e->best_q, e->try_q, (size_t)n * 3 * sizeof *e->try_q);
+	if (try->bits == COMPACT_SEGMENTED)
+		memcpy(e->best_seg_codes, e->seg_codes, (size_t)e->g.segment_count * COMPACT_SEGMENT_CODE_SIZE);
+}
+
+/* One bit rate and range for the whole track. */
+static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip_range *range, track_choice *best)
+{
+	uint32_t n = c->n;
+	double worst = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		float *s = e->stored + (size_t)i * c->width;
+
+		if (!quantise(z, c->value + (size_t)i * c->width, e->try_q + (size_t)i * 3, s))
+			return;
+		worst = fmax(worst, reduce_error(c->kind, s, c->value + (size_t)i * c->width));
+		if (worst > c->bound)
+			return;
+	}
+	c->stored = e->stored;
+	uint32_t kept = reduce_greedy(c, 1, e->forced, e->kept);
+	if (kept == 0)
+		return;
+	memset(e->is_key, 0, n);
+	for (uint32_t i = 0; i < kept; i++)
+		e->is_key[e->kept[i]] = 1;
+	track_choice t = { *range, z->bits, kept,
+			   (uint64_t)compact_range_size(range->kind) * 8 + (uint64_t)kept * compact_key_bits(z->bits) };
+	keep_if_better(e, &t, best);
+}
+
+/* The smallest bit rate whose quantisation of samples [from, to] alone
+ * stays within the bound, or 0. */
+static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, const float *min,
+			      const float *extent, uint32_t from, uint32_t to)
+{
+	for (unsigned bits = 1; bits <= COMPACT_MAX_BITS; bits++) {
+		bool ok = true;
+
+		z->bits = bits;
+		for (int k = 0; k < 3; k++) {
+			z->min[k] = min[k];
+			z->step[k] = compact_step(extent[k], bits);
+		}
+		for (uint32_t i = from; ok && i <= to; i++) {
+			float s[4];
+			uint32_t q[3];
+
+			ok = quantise(z, c->value + (size_t)i * c->width, q, s) &&
+			     reduce_error(c->kind, s, c->value + (size_t)i * c->width) <= c->bound;
+		}
+		if (ok)
+			return bits;
+	}
+	(void)e;
+	return 0;
+}
+
+/* Bits, range and (rotations) the component left out, per segment, from
+ * the last segment back, so that each segment's last span knows the next
+ * segment's first key as decoded.  The clip range covers every segment's
+ * stored components. */
+static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, track_choice *best)
+{
+	uint32_t n = c->n, segs = e->g.segment_count;
+	unsigned w = c->width;
+	uint32_t kept_total = 0;
+	float clip_lo[3], clip_hi[3], comp[3];
+	clip_range range;
+
+	for (uint32_t s = 0; s < segs; s++) {
+		uint32_t start = s << COMPACT_SEGMENT_SHIFT;
+		uint32_t own_end = s + 1 < segs ? start + COMPACT_SEGMENT_SAMPLES - 1 : n - 1;
+		unsigned dropped = c->kind == ANIMC_ROTATION ? choose_dropped(c->value, start, own_end) : 0;
+
+		e->seg_codes[(size_t)s * COMPACT_SEGMENT_CODE_SIZE] = (uint8_t)(dropped << 5);
+		for (uint32_t i = start; i <= own_end; i++) {
+			stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
+			for (int k = 0; k < 3; k++) {
+				clip_lo[k] = i ? fminf(clip_lo[k], comp[k]) : comp[k];
+				clip_hi[k] = i ? fmaxf(clip_hi[k], comp[k]) : comp[k];
+			}
+		}
+	}
+	if (!make_clip_range(range_kind, clip_lo, clip_hi, &range))
+		return;
+	uint64_t cost = (uint64_t)compact_range_size(range.kind) * 8;
+	memset(e->is_key, 0, n);
+	for (uint32_t s = segs; s-- > 0;) {
+		uint32_t start = s << COMPACT_SEGMENT_SHIFT;
+		uint32_t own_end = s + 1 < segs ? start + COMPACT_SEGMENT_SAMPLES - 1 : n - 1;
+		uint32_t end = s + 1 < segs ? own_end + 1 : own_end;
+		uint8_t *code = e->seg_codes + (size_t)s * COMPACT_SEGMENT_CODE_SIZE;
+		unsigned dropped = code[0] >> 5;
+		float lo[3], hi[3], min[3], extent[3];
+		uint8_t m[3], x[3];
+		quantiser z;
+
+		for (uint32_t i = start; i <= own_end; i++) {
+			stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
+			for (int k = 0; k < 3; k++) {
+				lo[k] = i == start ? comp[k] : fminf(lo[k], comp[k]);
+				hi[k] = i == start ? comp[k] : fmaxf(hi[k], comp[k]);
+			}
+		}
+		make_segment_range(&range, lo, hi, m, x, min, extent);
+		memset(&z, 0, sizeof z);
+		z.kind = c->kind;
+		z.dropped = dropped;
+		unsigned first = smallest_bits(e, c, &z, min, extent, start, own_end);
+		uint64_t seg_best = UINT64_MAX;
+		unsigned seg_bits = 0;
+		reduce_curve sub = *c;
+
+		sub.pos = c->pos + start;
+		sub.value = c->value + (size_t)start * w;
+		sub.n = end - start + 1;
+		sub.stored = e->stored + (size_t)start * w;
+		reduce_checks_within(c, (float)start, (float)end, &sub);
+		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
+			bool ok = true;
+
+			z.bits = bits;
+			for (int k = 0; k < 3; k++) {
+				z.min[k] = min[k];
+				z.step[k] = compact_step(extent[k], bits);
+			}
+			for (uint32_t i = start; ok && i <= own_end; i++)
+				ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
+					      e->stored + (size_t)i * w);
+			if (!ok)
+				continue;
+			if (end != own_end)
+				memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
+			uint32_t kept = reduce_greedy(&sub, 1, NULL, e->kept);
+			if (kept == 0)
+				continue;
+			uint32_t own = end != own_end ? kept - 1 : kept;
+			uint64_t bits_cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * 3 * bits;
+			if (bits_cost < seg_best) {
+				seg_best = bits_cost;
+				seg_bits = bits;
+				for (uint32_t i = start; i <= own_end; i++)
+					e->is_key[i] = 0;
+				for (uint32_t i = 0; i < own; i++) {
+					uint32_t at = start + e->kept[i];
+
+					e->is_key[at] = 1;
+					memcpy(e->try_q + (size_t)at * 3, e->q + (size_t)at * 3, 3 * sizeof *e->q);
+				}
+				memcpy(e->seg_stored + (size_t)start * w, e->stored + (size_t)start * w,
+				       (size_t)(own_end - start + 1) * w * sizeof(float));
+			}
+		}
+		if (seg_best == UINT64_MAX)
+			return;
+		code[0] = (uint8_t)(seg_bits | dropped << 5);
+		memcpy(code + 1, m, 3);
+		memcpy(code + 4, x, 3);
+		cost += seg_best;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		kept_total += e->is_key[i];
+	track_choice t = { range, COMPACT_SEGMENTED, kept_total, cost };
+	keep_if_better(e, &t, best);
+}
+
+/* A constant as the layout stores it: f16 (translation, scale) or 3 x 16
+ * bits with the largest component left out (rotation), or float32; false
+ * when the short form cannot hold it. */
+static bool constant_store(animc_track_kind kind, const float *held, bool is_f32, float *out, unsigned *dropped)
+{
+	*dropped = 0;
+	if (is_f32) {
+		memcpy(out, held, (kind == ANIMC_ROTATION ? 4 : 3) * sizeof *out);
+		if (kind != ANIMC_ROTATION)
+			out[3] = 0;
+		return true;
+	}
+	if (kind == ANIMC_ROTATION) {
+		float v[4], k[3];
+		unsigned d = 0;
+
+		for (unsigned c = 1; c < 4; c++)
+			if (fabsf(held[c]) > fabsf(held[d]))
+				d = c;
+		for (int c = 0; c < 4; c++)
+			v[c] = held[d] < 0 ? -held[c] : held[c];
+		stored_components(ANIMC_ROTATION, d, v, k);
+		for (int c = 0; c < 3; c++)
+			k[c] = compact_u16_to_unit(compact_unit_to_u16(k[c]));
+		if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK)
+			return false;
+		compact_rotation_rebuild(k, d, out);
+		*dropped = d;
+		return true;
+	}
+	for (int c = 0; c < 3; c++) {
+		uint16_t h;
+
+		if (!compact_f32_to_f16(held[c], COMPACT_ROUND_NEAREST, &h))
+			return false;
+		out[c] = compact_f16_to_f32(h);
+	}
+	out[3] = 0;
+	return true;
+}
+
+/* The value key k of an animated track decodes to, as the runtime
+ * decodes it. */
+static void track_key_value(const animc_compact_track *tr, animc_track_kind kind, uint32_t k, float *out)
+{
+	quantiser z;
+	float min[3], extent[3];
+
+	memset(&z, 0, sizeof z);
+	z.kind = kind;
+	z.dropped = tr->dropped;
+	z.bits = tr->bits;
+	memcpy(min, tr->range_values, sizeof min);
+	memcpy(extent, tr->range_values + 3, sizeof extent);
+	if (tr->bits == COMPACT_SEGMENTED) {
+		const uint8_t *code = tr->segment_codes + (size_t)(tr->samples[k] >> COMPACT_SEGMENT_SHIFT) *
+							      COMPACT_SEGMENT_CODE_SIZE;
+
+		z.bits = code[0] & 31u;
+		z.dropped = code[0] >> 5;
+		for (int j = 0; j < 3; j++)
+			compact_subrange(tr->range_values[j], tr->range_values[3 + j], code[1 + j], code[4 + j],
+					 &min[j], &extent[j]);
+	}
+	for (int j = 0; j < 3 && z.bits != COMPACT_RAW_BITS; j++) {
+		z.min[j] = min[j];
+		z.step[j] = compact_step(extent[j], z.bits);
+	}
+	decode(&z, tr->q + (size_t)k * 3, out);
+}
+
+/* The compact encoding (ctx) of a channel's track at clip time t, as the
+ * runtime samples it: a shell_value_fn. */
+static void encoded_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
+{
+	const animc_compact *cp = ctx;
+	const animc_compact_track *tr = &cp->tracks[channel][kind];
+	unsigned w = animc_track_width[kind];
+
+	if (tr->kind == ANIMC_COMPACT_ABSENT || tr->kind == ANIMC_COMPACT_IDENTITY) {
+		memcpy(out, reduce_identity(kind), w * sizeof *out);
+		return;
+	}
+	if (tr->kind == ANIMC_COMPACT_CONSTANT) {
+		memcpy(out, tr->value, w * sizeof *out);
+		return;
+	}
+	double p = (double)t * cp->rate_hz, last = (double)(cp->sample_count - 1);
+	p = p > 0 ? (p < last ? p : last) : 0;
+	uint32_t lo = 0, hi = tr->key_count - 1;
+	while (lo < hi) {   /* the last key at or before p */
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+
+		if ((double)tr->samples[mid] <= p)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	track_key_value(tr, kind, lo, out);
+	if (lo + 1 >= tr->key_count || (double)tr->samples[lo] >= p)
+		return;
+	float b[4], u = (float)((p - tr->samples[lo]) / (double)(tr->samples[lo + 1] - tr->samples[lo]));
+	track_key_value(tr, kind, lo + 1, b);
+	if (kind == ANIMC_ROTATION)
+		interp_slerp(out, out, b, u);
+	else
+		interp_lerp3(out, out, b, u);
+}
+
+static animc_status encode_track(encoder *e, animc_clip *clip, const animc_channel *ch, animc_track_kind kind,
+				 animc_compact_track *out, animc_diag_sink *sink)
+{
+	const animc_track *t = &ch->tracks[kind];
+	uint32_t n = e->g.sample_count;
+	unsigned w = animc_track_width[kind];
+	reduce_curve c;
+
+	memset(out, 0, sizeof *out);
+	if (!t->is_present) {
+		out->kind = ANIMC_COMPACT_ABSENT;
+		return ANIMC_OK;
+	}
+	animc_status status = sample_source(e, ch, kind, &c);
+	if (status != ANIMC_OK)
+		return status;
+	if (t->value_count > 1 && ch->key_count > 1)
+		e->error.keys_before += ch->key_count;
+
+	/* Identity, then one value (short forms first), within the bound. */
+	double err = reduce_constant_error(&c, reduce_identity(kind));
+	if (err <= c.bound) {
+		out->kind = ANIMC_COMPACT_IDENTITY;
+		note_error(&e->error, kind, err);
+		return ANIMC_OK;
+	}
+	float held[4];
+	reduce_constant_candidate(&c, held);
+	for (int pass = 0; pass < 2; pass++) {
+		float v[4];
+		unsigned dropped;
+
+		if (!constant_store(kind, held, pass == 1, v, &dropped))
+			continue;
+		err = reduce_constant_error(&c, v);
+		if (err <= c.bound) {
+			out->kind = ANIMC_COMPACT_CONSTANT;
+			out->is_f32 = pass == 1;
+			out->dropped = (uint8_t)dropped;
+			memcpy(out->value, v, sizeof v);
+			note_error(&e->error, kind, err);
+			return ANIMC_OK;
+		}
+	}
+
+	/* Keys.  Rotations leave out their largest component. */
+	unsigned dropped = kind == ANIMC_ROTATION ? choose_dropped(e->value, 0, n - 1) : 0;
+	float lo[3], hi[3];
+	for (uint32_t i = 0; i < n; i++) {
+		stored_components(kind, dropped, e->value + (size_t)i * w, e->comps + (size_t)i * 3);
+		for (int k = 0; k < 3; k++) {
+			float v = e->comps[(size_t)i * 3 + k];
+
+			lo[k] = i ? fminf(lo[k], v) : v;
+			hi[k] = i ? fmaxf(hi[k], v) : v;
+		}
+	}
+	track_choice best;
+	memset(&best, 0, sizeof best);
+	for (unsigned kind_r = COMPACT_RANGE_NONE; kind_r <= COMPACT_RANGE_U8; kind_r++) {
+		clip_range range;
+		quantiser z;
+
+		if ((kind_r == COMPACT_RANGE_NONE || kind_r == COMPACT_RANGE_U8) && kind != ANIMC_ROTATION)
+			continue;
+		if (!make_clip_range(kind_r, lo, hi, &range))
+			continue;
+		memset(&z, 0, sizeof z);
+		z.kind = kind;
+		z.dropped = dropped;
+		unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
+		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
+			z.bits = bits;
+			for (int k = 0; k < 3; k++)
+				z.step[k] = compact_step(range.extent[k], bits);
+			try_flat(e, &c, &z, &range, &best);
+		}
+		if (e->g.segment_count > 1)
+			try_segmented(e, &c, kind_r, &best);
+	}
+	if (best.kept == 0) {
+		clip_range none;
+		quantiser z;
+
+		memset(&none, 0, sizeof none);
+		memset(&z, 0, sizeof z);
+		z.kind = kind;
+		z.bits = COMPACT_RAW_BITS;
+		z.dropped = dropped;
+		try_flat(e, &c, &z, &none, &best);
+		if (best.kept == 0) {
+			char where[512];
+
+			animc_clip_where(e->clip, ch, where, sizeof where);
+			animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
+					  "%s%s: the compact layout's grid (%g Hz) cannot hold the keys within "
+					  "the tolerance; the original layout can", where, animc_track_name[kind],
+					  (double)e->g.rate_hz);
+			return ANIMC_ERR_UNSUPPORTED;
+		}
+	}
+
+	/* The choice, stored. */
+	out->kind = ANIMC_COMPACT_ANIMATED;
+	out->dropped = (uint8_t)dropped;
+	out->bits = (uint8_t)best.bits;
+	out->range = (uint8_t)best.range.kind;
+	for (int k = 0; k < 3; k++) {
+		out->range_values[k] = best.range.min[k];
+		out->range_values[3 + k] = best.range.extent[k];
+	}
+	memcpy(out->range_codes, best.range.codes, sizeof out->range_codes);
+	out->key_count = best.kept;
+	out->samples = animc_arena_alloc(&clip->arena, best.kept, sizeof *out->samples);
+	out->q = animc_arena_alloc(&clip->arena, best.kept, 3 * sizeof *out->q);
+	if (!out->samples || !out->q)
+		return ANIMC_ERR_NOMEM;
+	if (best.bits == COMPACT_SEGMENTED) {
+		out->segment_codes = animc_arena_alloc(&clip->arena, e->g.segment_count, COMPACT_SEGMENT_CODE_SIZE);
+		if (!out->segment_codes)
+			return ANIMC_ERR_NOMEM;
+		memcpy(out->segment_codes, e->best_seg_codes, (size_t)e->g.segment_count * COMPACT_SEGMENT_CODE_SIZE);
+	}
+	for (uint32_t i = 0, k = 0; i < n; i++) {
+		if (!e->best_is_key[i])
+			continue;
+		out->samples[k] = i;
+		memcpy(out->q + (size_t)k * 3, e->best_q + (size_t)i * 3, 3 * sizeof *out->q);
+		k++;
+	}
+
+	/* Its error, measured again from the stored codes, as the runtime
+	 * decodes them. */
+	for (uint32_t k = 0; k < out->key_count; k++)
+		track_key_value(out, kind, k, e->stored + (size_t)out->samples[k] * w);
+	c.stored = e->stored;
+	for (uint32_t k = 0; k + 1 < out->key_count; k++)
+		note_error(&e->error, kind, reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
+	e->error.keys_after += out->key_count;
+	return ANIMC_OK;
+}
+
+/* ------------------------------------------------------------------ pass */
+
+static void encoder_release(encoder *e)
+{
+	free(e->forced);
+	free(e->kept);
+	free(e->value);
+	free(e->stored);
+	free(e->pos);
+	free(e->check_pos);
+	free(e->check_value);
+	free(e->keys_off_grid);
+	free(e->comps);
+	free(e->seg_stored);
+	free(e->q);
+	free(e->is_key);
+	free(e->best_is_key);
+	free(e->try_q);
+	free(e->best_q);
+	free(e->seg_codes);
+	free(e->best_seg_codes);
+}
+
+static animc_status encode_channel(encoder *e, animc_clip *clip, uint32_t i, animc_compact *out,
+				   animc_diag_sink *sink)
+{
+	animc_status status = ANIMC_OK;
+
+	for (int k = 0; status == ANIMC_OK && k < ANIMC_TRACK_COUNT; k++)
+		status = encode_track(e, clip, &clip->channels[i], (animc_track_kind)k, &out->tracks[i][k], sink);
+	return status;
+}
+
+static void merge_error(animc_clip_error *into, const animc_clip_error *e)
+{
+	into->translation = fmax(into->translation, e->translation);
+	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
+	into->scale = fmax(into->scale, e->scale);
+	into->keys_before += e->keys_before;
+	into->keys_after += e->keys_after;
+}
+
+/* With a skeleton: each channel within local bounds from the shell, then
+ * rounds of measuring the model-space error and encoding again the chains
+ * that pass it (shell.h). */
+static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_reduce_options *options,
+				      animc_compact *out, animc_diag_sink *sink)
+{
+	uint32_t n = clip->channel_count;
+	animc_tolerance *bounds = malloc((n ? n : 1) * sizeof *bounds);
+	animc_clip_error *errors = calloc(n ? n : 1, sizeof *errors);
+	uint8_t *dirty = malloc(n ? n : 1), *held = calloc(n ? n : 1, 1);
+	animc_status status = bounds && errors && dirty && held ? ANIMC_OK : ANIMC_ERR_NOMEM;
+	animc_reduce_options used = *options;
+	shell s;
+	int rounds = 0;
+	double worst = 0;
+
+	used.tolerance = *e->tolerance;   /* the defaults, when unset */
+	memset(&s, 0, sizeof s);
+	if (status == ANIMC_OK)
+		status = shell_init(&s, clip, &used, reduce_channels_value, clip->channels, e->g.rate_hz);
+	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+		shell_local_tolerance(&s, i, &used.tolerance, &bounds[i]);
+		dirty[i] = 1;
+	}
+	while (status == ANIMC_OK) {
+		for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+			if (!dirty[i])
+				continue;
+			/* Bounds the grid cannot hold (source keys off it) are
+			 * loosened until it can, and held there. */
+			for (int loosen = 0;; loosen++) {
+				memset(&e->error, 0, sizeof e->error);
+				e->tolerance = &bounds[i];
+				status = encode_channel(e, clip, i, out, loosen < SHELL_MAX_LOOSEN ? NULL : sink);
+				if (status != ANIMC_ERR_UNSUPPORTED || loosen == SHELL_MAX_LOOSEN)
+					break;
+				bounds[i].translation *= 2;
+				bounds[i].rotation_deg *= 2;
+				bounds[i].scale *= 2;
+				held[i] = 1;
+			}
+			errors[i] = e->error;
+		}
+		if (status != ANIMC_OK)
+			break;
+		out->rate_hz = e->g.rate_hz;
+		out->sample_count = e->g.sample_count;
+		worst = shell_measure(&s, reduce_channels_value, clip->channels, encoded_value, out);
+		memset(dirty, 0, n ? n : 1);
+		if (++rounds == SHELL_MAX_ROUNDS || shell_tighten(&s, bounds, held, dirty) == 0)
+			break;
+	}
+	memset(&e->error, 0, sizeof e->error);
+	if (status == ANIMC_OK) {
+		for (uint32_t i = 0; i < n; i++)
+			merge_error(&e->error, &errors[i]);
+		e->error.shell = worst;
+		shell_report(&s, clip, worst, rounds, sink);
+	}
+	e->tolerance = NULL;
+	shell_release(&s);
+	free(bounds);
+	free(errors);
+	free(dirty);
+	free(held);
+	return status;
+}
+
+animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
+				animc_pass_stats *stats)
+{
+	static const animc_tolerance defaults = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						  ANIMC_TOLERANCE_SCALE };
+	encoder e;
+	animc_compact *out;
+	animc_status status;
+	uint32_t most_keys = 0;
+
+	memset(&e, 0, sizeof e);
+	e.clip = clip;
+	e.tolerance = options && animc_tolerance_is_set(&options->tolerance) ? &options->tolerance : &defaults;
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		const animc_channel *ch = &clip->channels[i];
+
+		if (ch->duration_s != clip->duration_s) {
+			char where[512];
+
+			animc_clip_where(clip, ch, where, sizeof where);
+			animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
+					  "%sits duration %g s is not the clip's %g s; the compact layout keeps "
+					  "one duration per clip (the original layout keeps each)", where,
+					  (double)ch->duration_s, (double)clip->duration_s);
+			return ANIMC_ERR_UNSUPPORTED;
+		}
+		if (ch->key_count > most_keys)
+			most_keys = ch->key_count;
+	}
+	status = find_grid(clip, &e.g, sink);
+	if (status != ANIMC_OK)
+		return status;
+	size_t n = e.g.sample_count, segs = e.g.segment_count;
+	e.forced = calloc(n, 1);
+	e.kept = malloc(n * sizeof *e.kept);
+	e.value = malloc(n * 4 * sizeof *e.value);
+	e.stored = malloc(n * 4 * sizeof *e.stored);
+	e.seg_stored = malloc(n * 4 * sizeof *e.seg_stored);
+	e.comps = malloc(n * 3 * sizeof *e.comps);
+	e.pos = malloc(n * sizeof *e.pos);
+	e.keys_off_grid = malloc(((size_t)most_keys + 1) * sizeof *e.keys_off_grid);
+	e.q = malloc(n * 3 * sizeof *e.q);
+	e.is_key = malloc(n);
+	e.best_is_key = malloc(n);
+	e.try_q = calloc(n * 3, sizeof *e.try_q);
+	e.best_q = malloc(n * 3 * sizeof *e.best_q);
+	e.seg_codes = malloc(segs * COMPACT_SEGMENT_CODE_SIZE);
+	e.best_seg_codes = malloc(segs * COMPACT_SEGMENT_CODE_SIZE);
+	out = animc_arena_alloc(&clip->arena, 1, sizeof *out);
+	if (out) {
+		out->bones = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
+					       sizeof *out->bones);
+		out->tracks = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
+						sizeof *out->tracks);
+	}
+	if (!e.forced || !e.kept || !e.value || !e.stored || !e.seg_stored || !e.comps || !e.pos ||
+	    !e.keys_off_grid || !e.q || !e.is_key || !e.best_is_key || !e.try_q || !e.best_q ||
+	    !e.seg_codes || !e.best_seg_codes || !out || !out->bones || !out->tracks) {
+		encoder_release(&e);
+		return ANIMC_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		e.forced[i] = i % COMPACT_SEGMENT_SAMPLES == 0 || i + 1 == n;
+	out->duration_s = clip->duration_s;
+	out->rate_hz = e.g.rate_hz;
+	out->sample_count = e.g.sample_count;
+	out->segment_count = e.g.segment_count;
+	out->bone_count = clip->channel_count;
+	for (uint32_t i = 0; i < clip->channel_count; i++)
+		out->bones[i] = clip->channels[i].bone;
+	if (options && options->skeleton && options->shell_distance > 0 && e.tolerance->translation > 0)
+		status = encode_with_shell(&e, clip, options, out, sink);
+	else
+		for (uint32_t i = 0; status == ANIMC_OK && i < clip->channel_count; i++)
+			status = encode_channel(&e, clip, i, out, sink);
+	out->error = e.error;
+	encoder_release(&e);
+	if (status != ANIMC_OK)
+		return status;
+	clip->compact = out;
+	if (stats) {
+		stats->is_reduced = true;
+		stats->error = out->error;
+	}
+	return ANIMC_OK;
+}

@@ -1,0 +1,562 @@
+/*
+ * reduce.c - error-bounded key reduction: the source as the runtime samples
+ * it, the error of a track, the greedy key selection both lossy passes use,
+ * and the pass for the original layout (animc_pass_reduce).  Pure: clip in,
+ * clip out, no clock, no global; new arrays come from the clip's arena.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+
+#include "clip_internal.h"
+#include "interp.h"
+#include "reduce.h"
+#include "shell.h"
+
+bool animc_tolerance_is_set(const animc_tolerance *t)
+{
+	return t && (t->translation > 0 || t->rotation_deg > 0 || t->scale > 0);
+}
+
+/* ------------------------------------------------------------- the source */
+
+static const float identity_value[ANIMC_TRACK_COUNT][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
+
+const float *reduce_identity(animc_track_kind kind)
+{
+	return identity_value[kind];
+}
+
+void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out)
+{
+	const animc_track *tr = &ch->tracks[kind];
+	unsigned width = animc_track_width[kind];
+	uint32_t i1 = 0, i2 = 0;
+	float u = 0;
+
+	if (!tr->is_present || tr->value_count == 0) {
+		memcpy(out, identity_value[kind], width * sizeof *out);
+		return;
+	}
+	if (tr->value_count == 1 || ch->key_count < 2) {
+		memcpy(out, tr->values, width * sizeof *out);
+		return;
+	}
+	uint32_t last = ch->key_count - 1;
+	if (ch->has_time)
+		interp_timed_weight(ch->times_s, interp_search_times(ch->times_s, last, t), last, t, &i1, &i2, &u);
+	else
+		interp_uniform_keys(ch->key_interval_s, last, t, &i1, &i2, &u);
+	const float *a = tr->values + (size_t)i1 * width, *b = tr->values + (size_t)i2 * width;
+	if (!(u > 0))
+		memcpy(out, a, width * sizeof *out);
+	else if (kind == ANIMC_ROTATION)
+		interp_slerp(out, a, b, u);
+	else
+		interp_lerp3(out, a, b, u);
+}
+
+double reduce_error(animc_track_kind kind, const float *a, const float *b)
+{
+	if (kind == ANIMC_TRANSLATION) {
+		double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
+
+		return sqrt(dx * dx + dy * dy + dz * dz);
+	}
+	if (kind == ANIMC_SCALE) {
+		double e = 0;
+
+		for (int c = 0; c < 3; c++)
+			e = fmax(e, fabs((double)a[c] - b[c]));
+		return e;
+	}
+	/* The angle of conj(a) * b, from its vector and scalar parts: precise
+	 * for small angles, where acos is not.  Neither needs unit length. */
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+	double w = aw * bw + ax * bx + ay * by + az * bz;
+	double x = aw * bx - ax * bw - ay * bz + az * by;
+	double y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx;
+	double v = sqrt(x * x + y * y + z * z);
+
+	return 2.0 * atan2(v, fabs(w)) * (180.0 / 3.14159265358979323846);
+}
+
+double reduce_bound(const animc_tolerance *t, animc_track_kind kind)
+{
+	double b = kind == ANIMC_TRANSLATION ? t->translation : kind == ANIMC_ROTATION ? t->rotation_deg : t->scale;
+
+	return b * (1.0 - REDUCE_MARGIN);
+}
+
+/* --------------------------------------------------------------- greedy */
+
+void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, float p, float *out)
+{
+	const float *va = c->stored + (size_t)a * c->width, *vb = c->stored + (size_t)b * c->width;
+	float span = c->pos[b] - c->pos[a];
+	float u = span > 0 && p > c->pos[a] ? (p - c->pos[a]) / span : 0;
+
+	if (p >= c->pos[b])
+		memcpy(out, vb, c->width * sizeof *out);
+	else if (!(u > 0))
+		memcpy(out, va, c->width * sizeof *out);
+	else if (c->kind == ANIMC_ROTATION)
+		interp_slerp(out, va, vb, u);
+	else
+		interp_lerp3(out, va, vb, u);
+}
+
+/* The first check point at or after position p. */
+static uint32_t check_from(const reduce_curve *c, float p)
+{
+	uint32_t lo = 0, hi = c->check_count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->check_pos[mid] < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Check points inside interval i: 1 (its middle), or one per
+ * REDUCE_ARC_STEP of a rotation's arc. */
+static uint32_t checks_in_interval(const reduce_curve *c, uint32_t i)
+{
+	if (c->kind != ANIMC_ROTATION)
+		return 1;
+	const float *a = c->value + (size_t)i * 4, *b = a + 4;
+	double dot = fabs((double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3]);
+	double arc = acos(dot < 1 ? dot : 1);
+	double m = ceil(arc / REDUCE_ARC_STEP);
+
+	return m < 2 ? 1 : m > 256 ? 255 : (uint32_t)m - 1;
+}
+
+uint32_t reduce_check_count(const reduce_curve *c)
+{
+	uint32_t total = 0;
+
+	for (uint32_t i = 0; i + 1 < c->n; i++)
+		total += checks_in_interval(c, i);
+	return total;
+}
+
+void reduce_check_positions(const reduce_curve *c, float *out)
+{
+	for (uint32_t i = 0; i + 1 < c->n; i++) {
+		uint32_t m = checks_in_interval(c, i);
+
+		for (uint32_t k = 1; k <= m; k++)
+			*out++ = c->pos[i] + (c->pos[i + 1] - c->pos[i]) * ((float)k / (float)(m + 1));
+	}
+}
+
+void reduce_checks_within(const reduce_curve *c, float lo, float hi, reduce_curve *sub)
+{
+	uint32_t k0 = check_from(c, lo), k1 = k0;
+
+	while (k1 < c->check_count && c->check_pos[k1] <= hi)
+		k1++;
+	sub->check_pos = c->check_pos + k0;
+	sub->check_value = c->check_value + (size_t)k0 * c->width;
+	sub->check_count = k1 - k0;
+}
+
+double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early)
+{
+	float v[4];
+	double worst = 0, e;
+
+#define REDUCE_CHECK(expr)                                  \
+	do {                                                \
+		e = (expr);                                 \
+		if (e > worst)                              \
+			worst = e;                          \
+		if (stop_early && worst > c->bound)         \
+			return -1;                          \
+	} while (0)
+
+	for (uint32_t i = a; i <= b; i++) {
+		if (i == a || i == b) {
+			REDUCE_CHECK(reduce_error(c->kind, c->stored + (size_t)i * c->width,
+						  c->value + (size_t)i * c->width));
+		} else {
+			reduce_interpolate(c, a, b, c->pos[i], v);
+			REDUCE_CHECK(reduce_error(c->kind, v, c->value + (size_t)i * c->width));
+		}
+	}
+	for (uint32_t k = check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		REDUCE_CHECK(reduce_error(c->kind, v, c->check_value + (size_t)k * c->width));
+	}
+#undef REDUCE_CHECK
+	return worst;
+}
+
+uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept)
+{
+	uint32_t n = curves[0].n, a = 0, kept_count = 1;
+
+	kept[0] = 0;
+	while (a + 1 < n) {
+		uint32_t best = 0;
+
+		for (uint32_t j = a + 1; j < n; j++) {
+			bool ok = true;
+
+			for (uint32_t k = 0; ok && k < count; k++)
+				ok = reduce_span_error(&curves[k], a, j, true) >= 0;
+			if (!ok)
+				break;
+			best = j;
+			if (forced && forced[j])
+				break;
+		}
+		if (best == 0)
+			return 0;
+		kept[kept_count++] = best;
+		a = best;
+	}
+	return kept_count;
+}
+
+double reduce_constant_error(const reduce_curve *c, const float *value)
+{
+	double worst = 0;
+
+	for (uint32_t i = 0; i < c->n; i++)
+		worst = fmax(worst, reduce_error(c->kind, value, c->value + (size_t)i * c->width));
+	for (uint32_t k = 0; k < c->check_count; k++)
+		worst = fmax(worst, reduce_error(c->kind, value, c->check_value + (size_t)k * c->width));
+	return worst;
+}
+
+/* ------------------------------------------------- the original layout */
+
+/* The key time of channel key i, as the runtime places it. */
+static float key_time(const animc_channel *ch, uint32_t i)
+{
+	return ch->has_time ? ch->times_s[i] : (float)((double)i * ch->key_interval_s);
+}
+
+void reduce_constant_candidate(const reduce_curve *c, float *out)
+{
+	if (c->kind == ANIMC_ROTATION) {
+		double sum[4] = { 0, 0, 0, 0 }, len = 0;
+		const float *first = c->value;
+
+		for (uint32_t i = 0; i < c->n; i++) {
+			const float *q = c->value + (size_t)i * 4;
+			double sign = (double)q[0] * first[0] + (double)q[1] * first[1] + (double)q[2] * first[2] +
+				      (double)q[3] * first[3] < 0 ? -1 : 1;
+
+			for (int k = 0; k < 4; k++)
+				sum[k] += sign * q[k];
+		}
+		for (int k = 0; k < 4; k++)
+			len += sum[k] * sum[k];
+		len = sqrt(len);
+		for (int k = 0; k < 4; k++)
+			out[k] = len > 0 ? (float)(sum[k] / len) : first[k];
+		return;
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		float lo = c->value[k], hi = c->value[k];
+
+		for (uint32_t i = 1; i < c->n; i++) {
+			lo = fminf(lo, c->value[(size_t)i * 3 + k]);
+			hi = fmaxf(hi, c->value[(size_t)i * 3 + k]);
+		}
+		out[k] = lo + (hi - lo) * 0.5f;
+	}
+}
+
+typedef struct channel_work {
+	reduce_curve curves[ANIMC_TRACK_COUNT];
+	int kinds[ANIMC_TRACK_COUNT];
+	uint32_t count;
+	float *pos, *check_pos[ANIMC_TRACK_COUNT], *check_value[ANIMC_TRACK_COUNT];
+	uint8_t *forced;
+	uint32_t *kept;
+} channel_work;
+
+static void channel_work_release(channel_work *w)
+{
+	free(w->pos);
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		free(w->check_pos[k]);
+		free(w->check_value[k]);
+	}
+	free(w->forced);
+	free(w->kept);
+}
+
+static void note_error(animc_clip_error *e, animc_track_kind kind, double err)
+{
+	double *slot = kind == ANIMC_TRANSLATION ? &e->translation : kind == ANIMC_ROTATION ? &e->rotation_deg
+											    : &e->scale;
+
+	if (err > *slot)
+		*slot = err;
+}
+
+static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const animc_tolerance *tol,
+				   animc_clip_error *error)
+{
+	channel_work w;
+	uint32_t n = ch->key_count;
+
+	memset(&w, 0, sizeof w);
+	if (n < 2)
+		return ANIMC_OK;
+	w.pos = malloc((size_t)n * sizeof *w.pos);
+	w.forced = calloc(n, 1);
+	w.kept = malloc((size_t)n * sizeof *w.kept);
+	if (!w.pos || !w.forced || !w.kept) {
+		channel_work_release(&w);
+		return ANIMC_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		w.pos[i] = key_time(ch, i);
+	/* Keys that share a time make a step: both stay. */
+	for (uint32_t i = 0; i + 1 < n; i++)
+		if (!(w.pos[i + 1] > w.pos[i]))
+			w.forced[i] = w.forced[i + 1] = 1;
+
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		animc_track *t = &ch->tracks[k];
+		unsigned width = animc_track_width[k];
+		reduce_curve *c = &w.curves[w.count];
+
+		if (!t->is_present || t->is_fixed || t->value_count != n)
+			continue;
+		error->keys_before += n;
+		c->kind = (animc_track_kind)k;
+		c->width = width;
+		c->bound = reduce_bound(tol, (animc_track_kind)k);
+		c->n = n;
+		c->pos = w.pos;
+		c->value = c->stored = t->values;
+		/* Between keys: the source at the check points (times). */
+		uint32_t checks = reduce_check_count(c);
+		w.check_pos[k] = malloc(((size_t)checks + 1) * sizeof(float));
+		w.check_value[k] = malloc(((size_t)checks + 1) * width * sizeof(float));
+		if (!w.check_pos[k] || !w.check_value[k]) {
+			channel_work_release(&w);
+			return ANIMC_ERR_NOMEM;
+		}
+		reduce_check_positions(c, w.check_pos[k]);
+		for (uint32_t i = 0; i < checks; i++)
+			reduce_channel_value(ch, (animc_track_kind)k, w.check_pos[k][i],
+					     w.check_value[k] + (size_t)i * width);
+		c->check_count = checks;
+		c->check_pos = w.check_pos[k];
+		c->check_value = w.check_value[k];
+
+		/* Within the bound of one value: fixed. */
+		float held[4];
+		reduce_constant_candidate(c, held);
+		double e = reduce_constant_error(c, held);
+		if (e > c->bound) {
+			memcpy(held, t->values, width * sizeof *held);
+			e = reduce_constant_error(c, held);
+		}
+		if (e <= c->bound) {
+			memcpy(t->values, held, width * sizeof *held);
+			t->is_fixed = true;
+			t->value_count = 1;
+			note_error(error, (animc_track_kind)k, e);
+			continue;
+		}
+		w.kinds[w.count++] = k;
+	}
+	if (w.count == 0) {
+		/* Every track holds one value: one key. */
+		ch->key_count = 1;
+		ch->has_time = false;
+		ch->times_s = NULL;
+		channel_work_release(&w);
+		return ANIMC_OK;
+	}
+	uint32_t kept = reduce_greedy(w.curves, w.count, w.forced, w.kept);
+	if (kept == 0) {
+		/* Float values interpolate exactly between neighbours: cannot
+		 * happen unless the bound is below float rounding. */
+		for (uint32_t i = 0; i < n; i++)
+			w.kept[i] = i;
+		kept = n;
+	}
+	/* Explicit times cost 4 bytes a key: fewer keys must pay for them. */
+	uint64_t key_bytes = 0;
+	for (uint32_t k = 0; k < w.count; k++)
+		key_bytes += 4u * w.curves[k].width;
+	if (kept < n && (uint64_t)kept * (key_bytes + 4) >= (uint64_t)n * (key_bytes + (ch->has_time ? 4 : 0))) {
+		for (uint32_t i = 0; i < n; i++)
+			w.kept[i] = i;
+		kept = n;
+	}
+	for (uint32_t k = 0; k < w.count; k++) {
+		const reduce_curve *c = &w.curves[k];
+
+		for (uint32_t i = 0; i + 1 < kept; i++)
+			note_error(error, c->kind, reduce_span_error(c, w.kept[i], w.kept[i + 1], false));
+		error->keys_after += kept;
+	}
+	if (kept < n) {
+		float *times = animc_clip_alloc_floats(clip, kept);
+
+		if (!times) {
+			channel_work_release(&w);
+			return ANIMC_ERR_NOMEM;
+		}
+		for (uint32_t i = 0; i < kept; i++)
+			times[i] = w.pos[w.kept[i]];
+		for (uint32_t k = 0; k < w.count; k++) {
+			animc_track *t = &ch->tracks[w.kinds[k]];
+			unsigned width = animc_track_width[w.kinds[k]];
+
+			/* In place: kept[i] >= i. */
+			for (uint32_t i = 0; i < kept; i++)
+				memmove(t->values + (size_t)i * width, t->values + (size_t)w.kept[i] * width,
+					width * sizeof(float));
+			t->value_count = kept;
+		}
+		ch->times_s = times;
+		ch->has_time = true;
+		ch->key_count = kept;
+	}
+	channel_work_release(&w);
+	return ANIMC_OK;
+}
+
+static void merge_error(animc_clip_error *into, const animc_clip_error *e)
+{
+	into->translation = fmax(into->translation, e->translation);
+	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
+	into->scale = fmax(into->scale, e->scale);
+	into->shell = fmax(into->shell, e->shell);
+	into->keys_before += e->keys_before;
+	into->keys_after += e->keys_after;
+}
+
+/* A copy of `from` whose key arrays are its own (in the clip's arena). */
+static animc_status channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to)
+{
+	*to = *from;
+	if (from->has_time && from->times_s) {
+		to->times_s = animc_clip_alloc_floats(clip, from->key_count ? from->key_count : 1);
+		if (!to->times_s)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->times_s, from->times_s, (size_t)from->key_count * sizeof *to->times_s);
+	}
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *t = &from->tracks[k];
+		size_t count = (size_t)t->value_count * animc_track_width[k];
+
+		if (!t->values || count == 0)
+			continue;
+		to->tracks[k].values = animc_clip_alloc_floats(clip, count);
+		if (!to->tracks[k].values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->tracks[k].values, t->values, count * sizeof(float));
+	}
+	return ANIMC_OK;
+}
+
+void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
+{
+	const animc_channel *ch = (const animc_channel *)ctx + channel;
+
+	reduce_channel_value(ch, kind, t < ch->duration_s ? t : ch->duration_s, out);
+}
+
+/* With a skeleton: local bounds from the shell, then rounds of measuring
+ * the model-space error and tightening the chains that pass it. */
+static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_options *options,
+				      animc_diag_sink *sink, animc_clip_error *error)
+{
+	uint32_t n = clip->channel_count;
+	animc_channel *source = malloc((n ? n : 1) * sizeof *source);
+	animc_tolerance *bounds = malloc((n ? n : 1) * sizeof *bounds);
+	animc_clip_error *errors = calloc(n ? n : 1, sizeof *errors);
+	uint8_t *dirty = malloc(n ? n : 1);
+	animc_status status = source && bounds && errors && dirty ? ANIMC_OK : ANIMC_ERR_NOMEM;
+	shell s;
+	int rounds = 0;
+	double worst = 0;
+
+	memset(&s, 0, sizeof s);
+	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++)
+		status = channel_copy(clip, &clip->channels[i], &source[i]);
+	if (status == ANIMC_OK)
+		status = shell_init(&s, clip, options, reduce_channels_value, source, 0);
+	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+		shell_local_tolerance(&s, i, &options->tolerance, &bounds[i]);
+		dirty[i] = 1;
+	}
+	while (status == ANIMC_OK) {
+		for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
+			if (!dirty[i])
+				continue;
+			status = channel_copy(clip, &source[i], &clip->channels[i]);
+			memset(&errors[i], 0, sizeof errors[i]);
+			if (status == ANIMC_OK)
+				status = reduce_channel(clip, &clip->channels[i], &bounds[i], &errors[i]);
+		}
+		if (status != ANIMC_OK)
+			break;
+		worst = shell_measure(&s, reduce_channels_value, source, reduce_channels_value, clip->channels);
+		memset(dirty, 0, n ? n : 1);
+		if (++rounds == SHELL_MAX_ROUNDS || shell_tighten(&s, bounds, NULL, dirty) == 0)
+			break;
+	}
+	if (status == ANIMC_OK) {
+		for (uint32_t i = 0; i < n; i++)
+			merge_error(error, &errors[i]);
+		error->shell = worst;
+		shell_report(&s, clip, worst, rounds, sink);
+	}
+	shell_release(&s);
+	free(source);
+	free(bounds);
+	free(errors);
+	free(dirty);
+	return status;
+}
+
+animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
+			       animc_pass_stats *stats)
+{
+	animc_clip_error error;
+
+	memset(&error, 0, sizeof error);
+	if (!options || !animc_tolerance_is_set(&options->tolerance))
+		return ANIMC_OK;
+	if (options->skeleton && options->shell_distance > 0 && options->tolerance.translation > 0) {
+		animc_status status = reduce_with_shell(clip, options, sink, &error);
+
+		if (status != ANIMC_OK)
+			return status;
+	} else {
+		for (uint32_t i = 0; i < clip->channel_count; i++) {
+			animc_channel *ch = &clip->channels[i];
+			animc_status status = reduce_channel(clip, ch, &options->tolerance, &error);
+
+			if (status != ANIMC_OK)
+				return status;
+		}
+	}
+	if (stats) {
+		stats->is_reduced = true;
+		stats->error = error;
+	}
+	return ANIMC_OK;
+}

@@ -1,0 +1,101 @@
+/*
+ * reduce.h - what the reduction pass (reduce.c) and the compact encoder
+ * (compact.c) share: the source as the runtime samples it, the error of a
+ * track, and the greedy key selection over candidate points.  Not installed.
+ */
+#ifndef ANIMC_REDUCE_H
+#define ANIMC_REDUCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+/* Part of the bound kept back for float rounding and, for slerp arcs, the
+ * curvature between check points. */
+#define REDUCE_MARGIN 0.02
+
+/* The value of track `kind` of `ch` at local time t (already clamped or
+ * wrapped), as libanimrt samples it: identity when absent. */
+void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out);
+
+/* reduce_channel_value over an array of channels (ctx), at clip time t
+ * clamped to the channel's duration: a shell_value_fn (shell.h). */
+void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out);
+
+/* The error of value a against the source value b, in the bound's unit:
+ * translation distance, rotation angle in degrees, scale largest component
+ * difference. */
+double reduce_error(animc_track_kind kind, const float *a, const float *b);
+
+/* The bound of a track kind with the margin taken off. */
+double reduce_bound(const animc_tolerance *tolerance, animc_track_kind kind);
+
+/* Between neighbouring candidates a rotation is also checked every this
+ * many radians of the source's arc (a slerp arc and its reduced twin part
+ * furthest inside long arcs); every interval gets at least its middle. */
+#define REDUCE_ARC_STEP 0.05
+
+/*
+ * A track as candidate keys and check points, for the greedy selection.
+ * Candidates i = 0..n-1 sit at positions pos[i] (grid samples or times,
+ * increasing); value[i] is the source there, stored[i] what a kept key would
+ * hold (quantised, or the value itself).  check_* are the further points
+ * where the source is compared (reduce_check_positions, and source keys off
+ * the candidates), sorted by position.
+ */
+typedef struct reduce_curve {
+	animc_track_kind kind;
+	unsigned width;        /* floats per value: 3, or 4 for rotations */
+	double bound;
+	uint32_t n;
+	const float *pos;
+	const float *value;
+	const float *stored;
+	uint32_t check_count;
+	const float *check_pos;
+	const float *check_value;
+} reduce_curve;
+
+/* How many check points reduce_check_positions gives for c's candidates
+ * (pos, value, n, kind). */
+uint32_t reduce_check_count(const reduce_curve *c);
+
+/* The check points between c's candidates, in order: the middle of every
+ * interval, and for rotations one every REDUCE_ARC_STEP of arc. */
+void reduce_check_positions(const reduce_curve *c, float *out);
+
+/* The checks of c between positions lo and hi (inclusive): narrows
+ * check_pos / check_value / check_count of *sub. */
+void reduce_checks_within(const reduce_curve *c, float lo, float hi, reduce_curve *sub);
+
+/* The curve's value between kept keys a and b at position p, as the
+ * runtime computes it. */
+void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, float p, float *out);
+
+/* The worst error of the span between kept keys a < b against every check
+ * point in [pos[a], pos[b]], or -1 as soon as one passes the bound (when
+ * stop_early). */
+double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early);
+
+/*
+ * Keep the first and last candidate, every `forced` one (may be NULL), and
+ * from each kept key the farthest next candidate such that every curve of
+ * the `count` (one key set for all, as the original layout's channels need)
+ * stays within its bound.  kept gets the indices (room for n); returns how
+ * many, or 0 when even neighbouring candidates break a bound (the stored
+ * values are too coarse).
+ */
+uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept);
+
+/* Identity of a track kind: 0 0 0, 0 0 0 1, 1 1 1. */
+const float *reduce_identity(animc_track_kind kind);
+
+/* A value to hold a track at: the component midrange (translation, scale),
+ * or the normalised mean on the first point's hemisphere (rotation). */
+void reduce_constant_candidate(const reduce_curve *c, float *out);
+
+/* The worst error of one value held over every point of the curve. */
+double reduce_constant_error(const reduce_curve *c, const float *value);
+
+#endif

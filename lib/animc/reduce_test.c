@@ -1,0 +1,294 @@
+/*
+ * reduce_test.c - error-bounded key reduction for the original layout: the
+ * bounds hold where libanimrt samples the output (60 Hz, every source key,
+ * 1 kHz), keys go where they can, and stay where they must.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc.h>
+
+#define PI 3.14159265358979323846
+
+static const animc_tolerance DEFAULT_TOLERANCE = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						   ANIMC_TOLERANCE_SCALE };
+
+static void axis_angle(float out[4], double ax, double ay, double az, double angle_rad)
+{
+	double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle_rad / 2) / n;
+
+	out[0] = (float)(ax * s);
+	out[1] = (float)(ay * s);
+	out[2] = (float)(az * s);
+	out[3] = (float)cos(angle_rad / 2);
+}
+
+/* A clip of smooth motion with holds and a turn: what the pass has to keep
+ * within its bounds; `timed` gives it explicit times (uneven at the start). */
+static animc_clip *wavy_clip(bool timed)
+{
+	enum { N = 91 };
+	float times[N], t[3 * N], r[4 * N], s[3 * N];
+	animc_clip *clip = animc_clip_create("wave");
+
+	clip->duration_s = 3;
+	for (int i = 0; i < N; i++) {
+		double x = i / 30.0;
+
+		times[i] = timed ? (float)(i < 4 ? x * x : x) : (float)x;
+		/* A hold from 1 s to 1.5 s, then motion again. */
+		double m = x < 1 ? x : x < 1.5 ? 1 : x - 0.5;
+		t[3 * i] = (float)(0.1 * sin(0.7 * m));
+		t[3 * i + 1] = (float)(0.05 * m);
+		t[3 * i + 2] = (float)(0.01 * cos(1.5 * m));
+		axis_angle(&r[4 * i], 0.2 + 0.1 * sin(m), 1, 0.1 * cos(0.5 * m), 0.3 * sin(0.5 * m) + 0.1);
+		s[3 * i] = (float)(1 + 0.01 * sin(0.8 * m));
+		s[3 * i + 1] = 1;
+		s[3 * i + 2] = (float)(1 + 0.00005 * sin(m));
+	}
+	uint32_t ch = test_add_channel(clip, "Arm", N, timed ? times : NULL, timed ? 0 : 1.0f / 30, 3);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, N, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, r, N, NULL);
+	test_set_track(clip, ch, ANIMC_SCALE, false, s, N, NULL);
+	clip->declared_channel_count = 1;
+	return clip;
+}
+
+static void check_bounds(const test_error *e, const animc_tolerance *tol)
+{
+	assert_true(e->translation <= tol->translation);
+	assert_true(e->rotation_deg <= tol->rotation_deg);
+	assert_true(e->scale <= tol->scale);
+}
+
+static void bounds_hold_where_the_runtime_samples(void **state)
+{
+	(void)state;
+	for (int timed = 0; timed < 2; timed++) {
+		animc_clip *src = wavy_clip(timed), *out = wavy_clip(timed);
+		animc_process_options lossless = { 0 }, lossy = { 0 };
+		animc_pass_stats stats = { 0 };
+
+		lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+		assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+		assert_int_equal(animc_clip_process(out, &lossy, NULL, &stats), ANIMC_OK);
+		assert_true(stats.is_reduced);
+		/* Keys went: the hold and the near-linear stretches (91 down
+		 * to 10 or 13 when written). */
+		const animc_channel *ch = &out->channels[0];
+		assert_true(ch->key_count <= 20);
+		assert_true(ch->has_time);
+		assert_int_equal(stats.error.keys_before, 3 * 91);
+		assert_true(stats.error.keys_after < stats.error.keys_before);
+		/* The pass's own measure, and libanimrt's at 60 Hz, every key
+		 * and 1 kHz, stay within the bounds. */
+		test_error e = test_compare_clips(src, out, 1000);
+		check_bounds(&e, &DEFAULT_TOLERANCE);
+		assert_true(stats.error.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG);
+		assert_true(e.rotation_deg > 1e-3);   /* it is lossy: not the same clip */
+		/* Scale z moves by 1e-4 at most around 1: within the bound of
+		 * one value, but x does not, so the track stays keyed. */
+		assert_false(ch->tracks[ANIMC_SCALE].is_fixed);
+		animc_clip_destroy(src);
+		animc_clip_destroy(out);
+	}
+}
+
+static void tighter_bounds_keep_more_keys(void **state)
+{
+	animc_tolerance tight = { 1e-5f, 0.001f, 1e-6f };
+	uint32_t keys[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		animc_clip *src = wavy_clip(false), *out = wavy_clip(false);
+		animc_process_options lossless = { 0 }, lossy = { 0 };
+
+		lossy.reduce.tolerance = k ? tight : DEFAULT_TOLERANCE;
+		assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+		assert_int_equal(animc_clip_process(out, &lossy, NULL, NULL), ANIMC_OK);
+		keys[k] = out->channels[0].key_count;
+		test_error e = test_compare_clips(src, out, 1000);
+		check_bounds(&e, &lossy.reduce.tolerance);
+		animc_clip_destroy(src);
+		animc_clip_destroy(out);
+	}
+	assert_true(keys[1] > keys[0]);
+}
+
+/* Two quarter turns about one axis: the middle key lies on the slerp of its
+ * neighbours, so it goes, and the runtime's slerp keeps the path between
+ * them exactly (an nlerp would leave 8 degrees at a quarter of the span). */
+static void a_half_turn_keeps_its_ends(void **state)
+{
+	float r[12];
+	animc_clip *src = animc_clip_create("turn"), *out = animc_clip_create("turn");
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	axis_angle(&r[0], 0, 1, 0, 0);
+	axis_angle(&r[4], 0, 1, 0, PI / 2);
+	axis_angle(&r[8], 0, 1, 0, PI);
+	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
+		c->duration_s = 2;
+		uint32_t ch = test_add_channel(c, "Turn", 3, NULL, 1, 2);
+		test_set_track(c, ch, ANIMC_ROTATION, false, r, 3, NULL);
+		c->declared_channel_count = 1;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(out, &lossy, NULL, &stats), ANIMC_OK);
+	assert_int_equal(out->channels[0].key_count, 2);
+	/* Evenly spaced from 0: back to a KeyInterval, no times. */
+	assert_false(out->channels[0].has_time);
+	test_assert_near(out->channels[0].key_interval_s, 2, 0);
+	test_error e = test_compare_clips(src, out, 1000);
+	assert_true(e.rotation_deg < 1e-3);
+	animc_clip_destroy(src);
+	animc_clip_destroy(out);
+}
+
+/* A bend that the key in the middle makes: removing it would leave more
+ * than the bound at that key, so it stays. */
+static void a_bend_keeps_its_key(void **state)
+{
+	float r[12];
+	animc_clip *clip = animc_clip_create("bend");
+	animc_process_options lossy = { 0 };
+
+	(void)state;
+	axis_angle(&r[0], 1, 0, 0, 0);
+	axis_angle(&r[4], 1, 0, 0, 0.1);
+	axis_angle(&r[8], 0, 1, 0, 0.1);
+	clip->duration_s = 2;
+	uint32_t ch = test_add_channel(clip, "Bend", 3, NULL, 1, 2);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, r, 3, NULL);
+	clip->declared_channel_count = 1;
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, NULL), ANIMC_OK);
+	assert_int_equal(clip->channels[0].key_count, 3);
+	animc_clip_destroy(clip);
+}
+
+static void jitter_within_the_bound_becomes_fixed(void **state)
+{
+	float t[3 * 8], r[4 * 8];
+	animc_clip *src = animc_clip_create("still"), *out = animc_clip_create("still");
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		t[3 * i] = 1 + (i % 2 ? 4e-4f : -4e-4f);
+		t[3 * i + 1] = 2;
+		t[3 * i + 2] = 3;
+		axis_angle(&r[4 * i], 0, 0, 1, 0.5 + (i % 3) * 0.0003);
+	}
+	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
+		c->duration_s = 0.7f;
+		uint32_t ch = test_add_channel(c, "Still", 8, NULL, 0.1f, 0.7f);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, 8, NULL);
+		test_set_track(c, ch, ANIMC_ROTATION, false, r, 8, NULL);
+		c->declared_channel_count = 1;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(out, &lossy, NULL, &stats), ANIMC_OK);
+	const animc_channel *ch = &out->channels[0];
+	assert_true(ch->tracks[ANIMC_TRANSLATION].is_fixed && ch->tracks[ANIMC_ROTATION].is_fixed);
+	assert_int_equal(ch->key_count, 1);
+	/* One key: no time, and (the playable pass) a KeyInterval the original
+	 * runtime can divide by. */
+	assert_false(ch->has_time);
+	assert_true(ch->key_interval_s > 0);
+	/* The held value is the middle of the jitter. */
+	test_assert_near(ch->tracks[ANIMC_TRANSLATION].values[0], 1, 1e-6);
+	test_error e = test_compare_clips(src, out, 1000);
+	check_bounds(&e, &DEFAULT_TOLERANCE);
+	test_assert_near(e.translation, 4e-4, 1e-6);
+	assert_int_equal(stats.error.keys_after, 0);
+	animc_clip_destroy(src);
+	animc_clip_destroy(out);
+}
+
+/* Removing one key of ten would need ten explicit times: 9 x (12 + 4) bytes
+ * is more than 10 x 12, so the channel keeps its keys and its interval. */
+static void keys_stay_when_times_would_cost_more(void **state)
+{
+	float t[3 * 10];
+	animc_clip *clip = animc_clip_create("walk");
+	animc_process_options lossy = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		t[3 * i] = i == 5 ? (t[3 * 4] + 1.0f * 5) / 2 : (float)(i * i) * 0.01f;
+		t[3 * i + 1] = 0;
+		t[3 * i + 2] = 0;
+	}
+	t[3 * 5] = (t[3 * 4] + t[3 * 6]) / 2;   /* only key 5 lies on its neighbours' line */
+	clip->duration_s = 0.9f;
+	uint32_t ch = test_add_channel(clip, "Hip", 10, NULL, 0.1f, 0.9f);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, 10, NULL);
+	clip->declared_channel_count = 1;
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, NULL), ANIMC_OK);
+	assert_int_equal(clip->channels[0].key_count, 10);
+	assert_false(clip->channels[0].has_time);
+	animc_clip_destroy(clip);
+}
+
+/* Two keys at one time make a step: both stay, whatever the bound. */
+static void a_step_keeps_both_keys(void **state)
+{
+	static const float times[4] = { 0, 1, 1, 2 };
+	static const float t[12] = { 0, 0, 0, 1, 0, 0, 5, 0, 0, 6, 0, 0 };
+	animc_clip *clip = animc_clip_create("step");
+	animc_process_options lossy = { 0 };
+
+	(void)state;
+	clip->duration_s = 2;
+	uint32_t ch = test_add_channel(clip, "Hip", 4, times, 0, 2);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, 4, NULL);
+	clip->declared_channel_count = 1;
+	lossy.reduce.tolerance = (animc_tolerance){ 2, 2, 2 };
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, NULL), ANIMC_OK);
+	const animc_channel *c = &clip->channels[0];
+	assert_int_equal(c->key_count, 4);
+	assert_true(c->tracks[0].values[3] == 1 && c->tracks[0].values[6] == 5);
+	animc_clip_destroy(clip);
+}
+
+static void no_tolerance_changes_nothing(void **state)
+{
+	animc_clip *a = wavy_clip(true), *b = wavy_clip(true);
+	animc_process_options lossless = { 0 };
+	animc_reduce_options none = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	assert_int_equal(animc_clip_process(a, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(b, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_pass_reduce(b, &none, NULL, &stats), ANIMC_OK);
+	assert_false(stats.is_reduced);
+	assert_int_equal(b->channels[0].key_count, a->channels[0].key_count);
+	test_error e = test_compare_clips(a, b, 0);
+	assert_true(e.translation == 0 && e.rotation_deg == 0 && e.scale == 0);
+	animc_clip_destroy(a);
+	animc_clip_destroy(b);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(bounds_hold_where_the_runtime_samples),
+	cmocka_unit_test(tighter_bounds_keep_more_keys),
+	cmocka_unit_test(a_half_turn_keeps_its_ends),
+	cmocka_unit_test(a_bend_keeps_its_key),
+	cmocka_unit_test(jitter_within_the_bound_becomes_fixed),
+	cmocka_unit_test(keys_stay_when_times_would_cost_more),
+	cmocka_unit_test(a_step_keeps_both_keys),
+	cmocka_unit_test(no_tolerance_changes_nothing),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,191 @@
+/*
+ * compact.h - a loaded compact clip (reader version 1) as the samplers read
+ * it: animated tracks in groups of four of one kind, and per group and
+ * segment one block of their masks, key offsets and dequantisation in
+ * structure-of-arrays form.  Built by load_compact.c, read by
+ * sample_compact.c and sample_simd.c.  Private to the runtime.
+ */
+#ifndef ANIMRT_COMPACT_H
+#define ANIMRT_COMPACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <animc/animrt.h>
+
+#define RT_LANES 4
+/* A lane no track fills: its results are not written. */
+#define RT_NO_BONE UINT32_MAX
+
+/* Four tracks of one group in one segment, 16-byte aligned. */
+typedef struct rt_block {
+	uint64_t mask[RT_LANES];        /* bit i: grid sample 64 s + i is a key */
+	uint32_t key_base[RT_LANES];    /* the segment's first key, in 8-byte units of `keys` */
+	uint32_t dropped[RT_LANES];     /* rotations: the component left out */
+	uint32_t is_raw[RT_LANES];      /* 1: the codes are float32 bits */
+	uint32_t span;                  /* the block's rows in `spans` */
+	uint32_t any_raw;               /* some lane's is_raw */
+	uint32_t any_reordered;         /* some lane's dropped is not 3 (w) */
+	uint32_t reserved;
+	float min[3][RT_LANES];         /* per stored component */
+	float step[3][RT_LANES];
+} rt_block;
+
+/*
+ * Where grid sample i of a segment falls for the four lanes of a block (its
+ * row i): the key at or before it (j, counted from the segment's first, at
+ * sample k0) and the next key's sample k1 (RT_NEXT_SEGMENT: the next
+ * segment's first; RT_HOLD: none, the last key holds).  Derived from the
+ * masks by the loader, so that the SIMD sampler reads one row per group.
+ */
+#define RT_NEXT_SEGMENT 64
+#define RT_HOLD 255
+typedef struct rt_span {
+	uint8_t j[RT_LANES], k0[RT_LANES], k1[RT_LANES], reserved[RT_LANES];
+} rt_span;
+
+typedef struct rt_group {
+	uint32_t kind;                  /* ANIMRT_TRANSLATION, ROTATION, SCALE */
+	uint32_t used;                  /* lanes a track fills: the first `used` */
+	uint32_t is_wide;               /* keys of 2 units (codes > 16 bits, float32) */
+	uint32_t bone[RT_LANES];        /* the pose slot (sequence) of each lane */
+} rt_group;
+
+struct animrt_compact {
+	float rate_hz;
+	uint32_t sample_count;
+	uint32_t segment_count;
+	uint32_t bone_count;
+	uint32_t group_count;
+	const rt_group *groups;
+	const rt_block *blocks;         /* group_count * segment_count, group after group */
+	const rt_span *spans;
+	/* The keys as codes, a track's in time order: one unit (x | y << 16 |
+	 * z << 32) per key, or two (x | y << 32, z) in wide groups. */
+	const uint64_t *keys;
+	/* The pose where nothing moves: constants, identity elsewhere, and
+	 * which tracks each bone has (ANIMRT_TRACK_* bits), one block laid
+	 * out as animrt_pose_init lays out a pose (rotation first). */
+	const float *image_translation; /* bone_count * 3 */
+	const float *image_rotation;    /* bone_count * 4, the block's start */
+	const float *image_scale;       /* bone_count * 3 */
+	const uint8_t *image_tracks;    /* bone_count */
+	/* bone_count * 3: group * RT_LANES + lane of an animated track, or -1. */
+	const int32_t *slot;
+	const uint32_t *key_count;      /* bone_count * 3: keys of animated tracks */
+};
+
+/* The codes of key j (counted from block b's segment's first) of a lane. */
+static inline void rt_key_codes(const struct animrt_compact *c, const rt_block *b, uint32_t lane, bool is_wide,
+				uint32_t j, uint32_t q[3])
+{
+	const uint64_t *k = c->keys + b->key_base[lane] + (is_wide ? 2 * (size_t)j : j);
+
+	if (is_wide) {
+		q[0] = (uint32_t)k[0];
+		q[1] = (uint32_t)(k[0] >> 32);
+		q[2] = (uint32_t)k[1];
+	} else {
+		q[0] = (uint32_t)(k[0] & 0xFFFF);
+		q[1] = (uint32_t)((k[0] >> 16) & 0xFFFF);
+		q[2] = (uint32_t)((k[0] >> 32) & 0xFFFF);
+	}
+}
+
+/* ---------------------------------------------------------- bit helpers */
+
+#if defined(__GNUC__) || defined(__clang__)
+static inline uint32_t rt_clz64(uint64_t v) { return (uint32_t)__builtin_clzll(v); }  /* v != 0 */
+static inline uint32_t rt_ctz64(uint64_t v) { return (uint32_t)__builtin_ctzll(v); }  /* v != 0 */
+#if defined(__POPCNT__) || defined(__ARM_NEON)
+static inline uint32_t rt_popcount64(uint64_t v) { return (uint32_t)__builtin_popcountll(v); }
+#else
+/* Without a popcount instruction (the x86-64 baseline has none) the
+ * builtin is a library call: count in registers instead. */
+static inline uint32_t rt_popcount64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555u);
+	v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+	v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+	return (uint32_t)((v * 0x0101010101010101u) >> 56);
+}
+#endif
+#else
+static inline uint32_t rt_clz64(uint64_t v)
+{
+	uint32_t n = 0;
+
+	while (!(v & ((uint64_t)1 << 63))) {
+		v <<= 1;
+		n++;
+	}
+	return n;
+}
+static inline uint32_t rt_ctz64(uint64_t v)
+{
+	uint32_t n = 0;
+
+	while (!(v & 1)) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+static inline uint32_t rt_popcount64(uint64_t v)
+{
+	uint32_t n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+#endif
+
+/* Load the payload at `at` of an XNB whose container says reader version
+ * 1 (load.c has read the container into *container, and found the reader
+ * name at reader[0..reader_size) of the input). */
+animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
+				  const animrt_container *container, const char *reader, uint32_t reader_size,
+				  animrt_clip **out, animrt_error *err);
+
+/* Decode key j (counted from the segment's first) of lane `lane` of block
+ * b of group g: three stored components dequantised, rebuilt to the track's
+ * value (3 floats, or x y z w). */
+void rt_decode_key(const struct animrt_compact *c, uint32_t g, const rt_block *b, uint32_t lane, uint32_t j,
+		   float *out);
+
+/* Where a local time falls on the grid: its segment, and its position in
+ * the segment (0 to 64).  The position time * rate is exact in double
+ * (two floats' product), clamped to [0, samples - 1] (NaN gives 0), and
+ * only the part within the segment is rounded to float. */
+typedef struct rt_where {
+	uint32_t segment;
+	float local;
+} rt_where;
+rt_where rt_grid_locate(const struct animrt_compact *c, float local_s);
+
+/* The constant pose (constants, identity, track bits) into `pose` slots
+ * through `map` (NULL: the identity). */
+void rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_pose *pose);
+
+/* One sequence of a compact clip at local time t (animrt_sequence_sample). */
+void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
+				float rotation[4], float scale[3]);
+
+/* One animated track (lane of group g) at `at`, in plain C. */
+void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out);
+
+/* The SIMD sampler (sample_simd.c), same contract as the reference below;
+ * rt_simd_name says which instruction set it was built for. */
+void rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+const char *rt_simd_name(void);
+
+/* The plain C sampler of a compact clip, the reference the SIMD one is
+ * tested against: every animated track at local time t into `pose` slots
+ * through `map` (sequence -> pose slot, RT_NO_BONE: left out; NULL: the
+ * identity).  Constants and identity come from the image first. */
+void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map,
+				 animrt_pose *pose);
+
+#endif

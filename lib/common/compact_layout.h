@@ -1,0 +1,1107 @@
+/*
+ * compact_layout.h - reader version 1, the compact layout (FORMAT.md section
+ * 7): its sections in one table, the codecs of its fields, its checks, and
+ * one walker that both the writer (formats/xnb, write mode) and the loader
+ * (lib/animrt, read mode) run over that table.  Neither side has a walk of
+ * its own: the writer's visitor supplies values, the loader's receives them
+ * checked.  Header-only, standard C only, not installed; little-endian, bit
+ * fields LSB first.
+ */
+#ifndef ANIMC_COMPACT_LAYOUT_H
+#define ANIMC_COMPACT_LAYOUT_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xnb_layout.h"
+
+#define COMPACT_READER_VERSION 1
+/* The type reader a compact file names by default: not RobotGame's, so that
+ * an XNA-family runtime refuses it by name instead of misreading it. */
+#define COMPACT_READER_NAME_DEFAULT "animc.CompactAnimationReader, animc"
+/* Grid samples per segment: one 64-bit key mask per track and segment. */
+#define COMPACT_SEGMENT_SHIFT 6
+#define COMPACT_SEGMENT_SAMPLES (1u << COMPACT_SEGMENT_SHIFT)
+/* Bits per quantised component: 1..19, so that a key (3 components) and
+ * its bit offset in a byte fit one 64-bit load; 31 means raw float32. */
+#define COMPACT_MAX_BITS 19
+#define COMPACT_RAW_BITS 31
+/* Grid samples per clip: grid positions stay exact in a float. */
+#define COMPACT_MAX_SAMPLES (1u << 24)
+/* How far past 1 the squared length of a drop-W rotation may be (rounding
+ * of its quantised components); W is then 0. */
+#define COMPACT_ROTATION_SLACK (1.0f / 1024)
+
+/* Track kinds of the descriptor, 2 bits per track (translation, rotation,
+ * scale in the clip model's order). */
+enum compact_kind {
+	COMPACT_ABSENT = 0,    /* no track: identity, not animated */
+	COMPACT_IDENTITY = 1,  /* a track whose value is identity: no data */
+	COMPACT_CONSTANT = 2,  /* one value */
+	COMPACT_ANIMATED = 3   /* keys on the grid */
+};
+#define COMPACT_TRACKS 3
+#define COMPACT_DESC_KIND(desc, track) ((unsigned)((desc) >> (2 * (track))) & 3u)
+/* Bit 6 + track: that track's constant is float32 (else f16, or 3 x u16). */
+#define COMPACT_DESC_F32(track) (1u << (6 + (track)))
+/* Bits 9-10: the component a stored rotation leaves out (0 x .. 3 w); it is
+ * the largest of every key, kept >= 0, and rebuilt from the other three. */
+#define COMPACT_DESC_DROPPED(desc) ((unsigned)((desc) >> 9) & 3u)
+#define COMPACT_DESC_DROP(component) ((uint32_t)(component) << 9)
+#define COMPACT_DESC_RESERVED 0xF800u
+
+/*
+ * Format byte of an animated track: bits per component (low 5 bits: 1..19,
+ * 31 raw float32, or 0 when each segment has its own bits and range), the
+ * clip range kind (bits 5-6), bit 7 zero.
+ */
+enum compact_range {
+	COMPACT_RANGE_NONE = 0,  /* rotation only: components span [-1, 1] */
+	COMPACT_RANGE_F16 = 1,   /* f16 min[3], f16 extent[3] */
+	COMPACT_RANGE_F32 = 2,   /* f32 min[3], f32 extent[3] */
+	COMPACT_RANGE_U8 = 3     /* rotation only: u8 min[3], u8 extent[3] on [-1, 1] */
+};
+#define COMPACT_SEGMENTED 0
+#define COMPACT_FORMAT(bits, range) ((uint8_t)((bits) | (range) << 5))
+#define COMPACT_FORMAT_BITS(f) ((unsigned)(f) & 31u)
+#define COMPACT_FORMAT_RANGE(f) (((unsigned)(f) >> 5) & 3u)
+
+/* Bits of one key: three components. */
+static inline unsigned compact_key_bits(unsigned bits)
+{
+	return bits == COMPACT_RAW_BITS ? 96u : 3u * bits;
+}
+
+/* Bytes of a range of each kind. */
+static inline unsigned compact_range_size(unsigned range)
+{
+	static const unsigned size[4] = { 0, 12, 24, 6 };
+
+	return size[range & 3u];
+}
+
+/* A segment's own bits and range: u8 bits (low 5 bits; for rotations the
+ * component left out in bits 5-6), u8 min[3], u8 extent[3], the range a
+ * part of the clip range: min + extent * m / 256, extent * (x + 1) / 256,
+ * with m + x <= 255. */
+#define COMPACT_SEGMENT_CODE_SIZE 7
+
+/* A part of a range in 256ths, as the runtime computes it. */
+static inline void compact_subrange(float min, float extent, uint32_t m, uint32_t x, float *sub_min,
+				    float *sub_extent)
+{
+	*sub_min = min + extent * ((float)m * (1.0f / 256.0f));
+	*sub_extent = extent * ((float)(x + 1) * (1.0f / 256.0f));
+}
+
+/* A u8 range on [-1, 1]: -1 + m / 128, (x + 1) / 128. */
+static inline void compact_unit_range(uint32_t m, uint32_t x, float *min, float *extent)
+{
+	*min = -1.0f + (float)m * (1.0f / 128.0f);
+	*extent = (float)(x + 1) * (1.0f / 128.0f);
+}
+
+/* ------------------------------------------------------------ value codecs */
+
+/* IEEE binary16 to float (exact). */
+static inline float compact_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 31u, man = h & 0x3FFu, bits;
+	float f;
+
+	if (exp == 0) {
+		/* Zero or subnormal: man * 2^-24. */
+		f = (float)man * (1.0f / 16777216.0f);
+		return sign ? -f : f;
+	}
+	if (exp == 31)
+		bits = sign | 0x7F800000u | man << 13;
+	else
+		bits = sign | (exp + 112) << 23 | man << 13;
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+/* Float to binary16, round to nearest even; f finite, |f| <= 65504. */
+static inline uint16_t compact_f16_nearest(float f)
+{
+	uint32_t x, i;
+	uint16_t sign;
+
+	memcpy(&x, &f, 4);
+	sign = (uint16_t)((x >> 16) & 0x8000u);
+	x &= 0x7FFFFFFFu;
+	if (x >= 0x38800000u) {
+		/* Normal: rebias the exponent, round 23 mantissa bits to 10. */
+		uint32_t m = x - (112u << 23);
+
+		return (uint16_t)(sign | ((m + 0xFFFu + ((m >> 13) & 1u)) >> 13));
+	}
+	/* Subnormal (or the smallest normal after rounding): f * 2^24. */
+	float a = fabsf(f) * 16777216.0f, frac;
+	i = (uint32_t)a;
+	frac = a - (float)i;
+	if (frac > 0.5f || (frac == 0.5f && (i & 1u)))
+		i++;
+	return (uint16_t)(sign | i);
+}
+
+/* Rounding of compact_f32_to_f16. */
+enum compact_round { COMPACT_ROUND_NEAREST, COMPACT_ROUND_DOWN, COMPACT_ROUND_UP };
+
+/* Float to binary16, rounded as asked; false when f is not finite or the
+ * result would not be. */
+static inline bool compact_f32_to_f16(float f, enum compact_round round, uint16_t *out)
+{
+	uint16_t h;
+	float v;
+
+	if (!isfinite(f) || fabsf(f) > 65504.0f)
+		return false;
+	h = compact_f16_nearest(f);
+	v = compact_f16_to_f32(h);
+	if (round == COMPACT_ROUND_UP && v < f)
+		h = (h & 0x8000u) ? (h == 0x8000u ? 0x0001u : (uint16_t)(h - 1)) : (uint16_t)(h + 1);
+	else if (round == COMPACT_ROUND_DOWN && v > f)
+		h = (h & 0x8000u) ? (uint16_t)(h + 1) : (h == 0 ? 0x8001u : (uint16_t)(h - 1));
+	if ((h & 0x7FFFu) > 0x7BFFu)
+		return false;
+	*out = h;
+	return true;
+}
+
+/* A constant rotation component in 16 bits: [-1, 1] on 65535 steps. */
+static inline float compact_u16_to_unit(uint16_t q)
+{
+	return (float)q * (2.0f / 65535.0f) - 1.0f;
+}
+
+static inline uint16_t compact_unit_to_u16(float v)
+{
+	float q = (v + 1.0f) * (65535.0f / 2.0f) + 0.5f;
+
+	return q <= 0 ? 0 : q >= 65535.0f ? 65535 : (uint16_t)q;
+}
+
+/* W of a drop-W rotation (W >= 0), in this order of operations. */
+static inline float compact_rotation_w(float x, float y, float z)
+{
+	float n = x * x + y * y + z * z;
+
+	return n < 1.0f ? sqrtf(1.0f - n) : 0.0f;
+}
+
+/* The step of a quantised track: extent / (2^bits - 1), in float. */
+static inline float compact_step(float extent, unsigned bits)
+{
+	return extent / (float)((1u << bits) - 1u);
+}
+
+/* A quantised component: min + q * step, in float. */
+static inline float compact_dequantize(float min, float step, uint32_t q)
+{
+	return min + (float)q * step;
+}
+
+/* -------------------------------------------------------------- sections */
+
+enum compact_section {
+	COMPACT_SEQUENCE_COUNT,
+	COMPACT_DURATION,
+	COMPACT_RATE,
+	COMPACT_SAMPLE_COUNT,
+	COMPACT_NAMES,
+	COMPACT_DESCRIPTORS,
+	COMPACT_CONSTANTS,
+	COMPACT_FORMATS,
+	COMPACT_RANGES,
+	COMPACT_SEGMENTS,
+	COMPACT_MASKS,
+	COMPACT_KEYS,
+	COMPACT_SECTION_COUNT
+};
+
+/* How an element is coded. */
+enum compact_codec {
+	COMPACT_U32,       /* uint32 */
+	COMPACT_F32,       /* float32 */
+	COMPACT_STRING,    /* 7-bit encoded length, UTF-8 bytes */
+	COMPACT_U16,       /* uint16 */
+	COMPACT_CONSTANT_VALUE, /* by its descriptor: f16 x3, f32 x3, u16 x3, f32 x4 */
+	COMPACT_U8,        /* uint8 */
+	COMPACT_RANGE_VALUE,    /* by its format byte: nothing, f16 x6, f32 x6, u8 x6 */
+	COMPACT_SEGMENT_CODES,  /* segmented tracks: 7 bytes per segment */
+	COMPACT_MASK_BITS, /* N bits per animated track */
+	COMPACT_KEY_BITS   /* keys of each animated track, 3 x bits each */
+};
+
+/* How many elements a section has. */
+enum compact_count {
+	COMPACT_ONE,
+	COMPACT_PER_BONE,
+	COMPACT_PER_CONSTANT,   /* tracks of kind COMPACT_CONSTANT, bone order, T R S */
+	COMPACT_PER_ANIMATED,   /* tracks of kind COMPACT_ANIMATED, bone order, T R S */
+	COMPACT_PER_SEGMENT,    /* segmented animated tracks x segments */
+	COMPACT_PER_SAMPLE,     /* animated tracks x grid samples (bits) */
+	COMPACT_PER_KEY         /* the set bits of the masks (keys) */
+};
+
+/* The layout, in file order.  `what` names the field in messages. */
+static const struct compact_section_desc {
+	enum compact_section id;
+	const char *what;
+	enum compact_codec codec;
+	enum compact_count count;
+} compact_sections[COMPACT_SECTION_COUNT] = {
+	{ COMPACT_SEQUENCE_COUNT, "the sequence count", COMPACT_U32, COMPACT_ONE },
+	{ COMPACT_DURATION, "the clip duration", COMPACT_F32, COMPACT_ONE },
+	{ COMPACT_RATE, "the grid rate", COMPACT_F32, COMPACT_ONE },
+	{ COMPACT_SAMPLE_COUNT, "the grid sample count", COMPACT_U32, COMPACT_ONE },
+	{ COMPACT_NAMES, "a bone name", COMPACT_STRING, COMPACT_PER_BONE },
+	{ COMPACT_DESCRIPTORS, "a track descriptor", COMPACT_U16, COMPACT_PER_BONE },
+	{ COMPACT_CONSTANTS, "a constant track value", COMPACT_CONSTANT_VALUE, COMPACT_PER_CONSTANT },
+	{ COMPACT_FORMATS, "a track format", COMPACT_U8, COMPACT_PER_ANIMATED },
+	{ COMPACT_RANGES, "a track range", COMPACT_RANGE_VALUE, COMPACT_PER_ANIMATED },
+	{ COMPACT_SEGMENTS, "a segment's bits and range", COMPACT_SEGMENT_CODES, COMPACT_PER_SEGMENT },
+	{ COMPACT_MASKS, "the key masks", COMPACT_MASK_BITS, COMPACT_PER_SAMPLE },
+	{ COMPACT_KEYS, "the keys", COMPACT_KEY_BITS, COMPACT_PER_KEY },
+};
+
+/* --------------------------------------------------------------- walker */
+
+typedef enum compact_mode { COMPACT_READ, COMPACT_WRITE } compact_mode;
+
+typedef enum compact_result {
+	COMPACT_OK = 0,
+	COMPACT_ERR_TRUNCATED,   /* the data ends inside a field */
+	COMPACT_ERR_COUNT,       /* a count out of range or beyond the bytes left */
+	COMPACT_ERR_VALUE,       /* a value the layout does not allow */
+	COMPACT_ERR_STRING,      /* a name not UTF-8, or holding NUL */
+	COMPACT_ERR_TRAILING,    /* bytes after the keys */
+	COMPACT_ERR_NOMEM,       /* write mode: the output could not grow */
+	COMPACT_ERR_VISITOR      /* the visitor stopped the walk (its message) */
+} compact_result;
+
+/*
+ * One element as the walker and a visitor exchange it.  Write mode: the
+ * walker sets where (section, index, bone, track, animated) and the
+ * visitor fills the value; read mode: the walker fills all of it, checked.
+ */
+typedef struct compact_value {
+	enum compact_section section;
+	uint32_t index;       /* element within its section */
+	uint32_t bone;        /* per-bone and per-track sections */
+	uint32_t track;       /* per-track sections: 0 translation, 1 rotation, 2 scale */
+	uint32_t animated;    /* FORMATS..KEYS: the animated track's index */
+	uint32_t sample;      /* MASKS: grid sample; KEYS: the key's index in its track */
+	uint16_t descriptor;  /* CONSTANTS: the bone's descriptor */
+	uint8_t format;       /* RANGES..KEYS: the track's format byte */
+	uint32_t segment;     /* SEGMENTS, KEYS: the segment */
+	uint32_t bits;        /* KEYS: bits per component of this key (31: raw) */
+	uint32_t x[3];        /* SEGMENTS: extent codes (q: min codes, u: bits) */
+	uint64_t bit;         /* MASKS, KEYS: the element's first bit, from the section start */
+	uint32_t u;           /* U32, U16, U8 fields; MASKS: the bit */
+	uint32_t q[3];        /* KEYS: quantised components */
+	float f[6];           /* F32; constants (x y z, or x y z w); range min[3]
+			       * extent[3] (decoded); raw keys (3) */
+	const char *str;      /* NAMES (read: points into the input, not terminated) */
+	uint32_t str_size;
+} compact_value;
+
+/* Returns false to stop the walk; it may set w->message first. */
+struct compact_walker;
+typedef bool (*compact_visit_fn)(void *user, struct compact_walker *w, compact_value *v);
+
+typedef struct compact_walker {
+	compact_mode mode;
+	const uint8_t *in;       /* read: the payload */
+	uint8_t *out;            /* write: the payload so far (malloc'd, grows) */
+	size_t cap;
+	size_t size;             /* read: payload bytes; write: bytes written */
+	size_t pos;              /* next byte */
+	uint64_t bit;            /* bit sections: next bit, from the section start */
+	int64_t base_offset;     /* the payload's offset in the file, for messages */
+	/* What the walk has seen so far. */
+	uint32_t bone_count, sample_count, constant_count, animated_count;
+	float duration_s, rate_hz;
+	size_t descriptors_at, formats_at, segments_at, masks_at;
+	uint32_t segment_count, segmented_count;
+	uint64_t key_count, key_bits;
+	/* The failure: status, file offset, message. */
+	compact_result result;
+	int64_t error_offset;
+	char message[200];
+} compact_walker;
+
+static inline bool compact_fail(compact_walker *w, compact_result r, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static inline bool compact_fail(compact_walker *w, compact_result r, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->result != COMPACT_OK)
+		return false;
+	w->result = r;
+	w->error_offset = w->base_offset + (int64_t)at;
+	va_start(ap, fmt);
+	vsnprintf(w->message, sizeof w->message, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* The visitor stopped the walk with its own message in w->message. */
+static inline bool compact_visitor_failed(compact_walker *w, size_t at)
+{
+	if (w->result == COMPACT_OK) {
+		w->result = COMPACT_ERR_VISITOR;
+		w->error_offset = w->base_offset + (int64_t)at;
+	}
+	return false;
+}
+
+static inline const uint8_t *compact_bytes(const compact_walker *w)
+{
+	return w->mode == COMPACT_READ ? w->in : w->out;
+}
+
+/* Room for n more bytes: read, they are there; write, the buffer grows. */
+static inline bool compact_need(compact_walker *w, size_t n, const char *what)
+{
+	if (w->mode == COMPACT_READ) {
+		if (n > w->size - w->pos)
+			return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos,
+					    "the data ends inside %s (%zu bytes needed, %zu left)", what, n,
+					    w->size - w->pos);
+		return true;
+	}
+	if (n > w->cap - w->pos) {
+		size_t cap = w->cap ? w->cap : 256;
+		uint8_t *grown;
+
+		while (n > cap - w->pos) {
+			if (cap > SIZE_MAX / 2)
+				return compact_fail(w, COMPACT_ERR_NOMEM, w->pos, "the payload is too large");
+			cap *= 2;
+		}
+		grown = (uint8_t *)realloc(w->out, cap);
+		if (!grown)
+			return compact_fail(w, COMPACT_ERR_NOMEM, w->pos, "out of memory");
+		memset(grown + w->cap, 0, cap - w->cap);
+		w->out = grown;
+		w->cap = cap;
+	}
+	return true;
+}
+
+static inline bool compact_io_bytes(compact_walker *w, uint8_t *p, size_t n, const char *what)
+{
+	if (!compact_need(w, n, what))
+		return false;
+	if (w->mode == COMPACT_READ)
+		memcpy(p, w->in + w->pos, n);
+	else
+		memcpy(w->out + w->pos, p, n);
+	w->pos += n;
+	if (w->mode == COMPACT_WRITE && w->pos > w->size)
+		w->size = w->pos;
+	return true;
+}
+
+static inline bool compact_io_u16(compact_walker *w, uint32_t *v, const char *what)
+{
+	uint8_t b[2] = { (uint8_t)*v, (uint8_t)(*v >> 8) };
+
+	if (!compact_io_bytes(w, b, 2, what))
+		return false;
+	*v = (uint32_t)b[0] | (uint32_t)b[1] << 8;
+	return true;
+}
+
+static inline bool compact_io_u32(compact_walker *w, uint32_t *v, const char *what)
+{
+	uint8_t b[4];
+
+	xnb_put_u32(b, *v);
+	if (!compact_io_bytes(w, b, 4, what))
+		return false;
+	*v = xnb_get_u32(b);
+	return true;
+}
+
+static inline bool compact_io_f32(compact_walker *w, float *v, const char *what)
+{
+	uint8_t b[4];
+
+	xnb_put_f32(b, *v);
+	if (!compact_io_bytes(w, b, 4, what))
+		return false;
+	*v = xnb_get_f32(b);
+	return true;
+}
+
+/* A finite f16; write mode rounds to nearest (the visitor gives values that
+ * are f16 already when it needs exactness). */
+static inline bool compact_io_f16(compact_walker *w, float *v, const char *what)
+{
+	size_t at = w->pos;
+	uint16_t h = 0;
+	uint32_t u;
+
+	if (w->mode == COMPACT_WRITE && !compact_f32_to_f16(*v, COMPACT_ROUND_NEAREST, &h))
+		return compact_fail(w, COMPACT_ERR_VALUE, at, "%s %g does not fit an f16", what, (double)*v);
+	u = h;
+	if (!compact_io_u16(w, &u, what))
+		return false;
+	*v = compact_f16_to_f32((uint16_t)u);
+	if (!isfinite(*v))
+		return compact_fail(w, COMPACT_ERR_VALUE, at, "%s is %s", what, isnan(*v) ? "NaN" : "infinite");
+	return true;
+}
+
+static inline bool compact_finite(compact_walker *w, float v, size_t at, const char *what)
+{
+	if (!isfinite(v))
+		return compact_fail(w, COMPACT_ERR_VALUE, at, "%s is %s", what, isnan(v) ? "NaN" : "infinite");
+	return true;
+}
+
+/* n bits (<= 32), LSB first, at w->bit from the section start w->pos. */
+static inline bool compact_io_bits(compact_walker *w, uint32_t *v, unsigned n, const char *what)
+{
+	uint64_t end = w->bit + n;
+	size_t bytes = (size_t)((end + 7) / 8);
+
+	if (w->mode == COMPACT_READ) {
+		if (bytes > w->size - w->pos)
+			return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos + (size_t)(w->bit / 8),
+					    "the data ends inside %s", what);
+		uint32_t r = 0;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t b = w->bit + i;
+			r |= (uint32_t)((w->in[w->pos + (size_t)(b / 8)] >> (b % 8)) & 1u) << i;
+		}
+		*v = r;
+	} else {
+		if (!compact_need(w, bytes, what))
+			return false;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t b = w->bit + i;
+			if ((*v >> i) & 1u)
+				w->out[w->pos + (size_t)(b / 8)] |= (uint8_t)(1u << (b % 8));
+		}
+		if (w->pos + bytes > w->size)
+			w->size = w->pos + bytes;
+	}
+	w->bit = end;
+	return true;
+}
+
+/* End of a bit section: the padding bits are zero; move to the next byte. */
+static inline bool compact_end_bits(compact_walker *w, const char *what)
+{
+	size_t bytes = (size_t)((w->bit + 7) / 8);
+
+	if (w->mode == COMPACT_READ && w->bit % 8) {
+		uint8_t last = w->in[w->pos + bytes - 1];
+		if (last >> (w->bit % 8))
+			return compact_fail(w, COMPACT_ERR_VALUE, w->pos + bytes - 1,
+					    "the padding bits after %s are not zero", what);
+	}
+	w->pos += bytes;
+	w->bit = 0;
+	if (w->mode == COMPACT_WRITE && w->pos > w->size)
+		w->size = w->pos;
+	return true;
+}
+
+static inline uint16_t compact_descriptor(const compact_walker *w, uint32_t bone)
+{
+	const uint8_t *p = compact_bytes(w) + w->descriptors_at + 2 * (size_t)bone;
+
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint8_t compact_format(const compact_walker *w, uint32_t animated)
+{
+	return compact_bytes(w)[w->formats_at + animated];
+}
+
+/* Is grid sample `sample` a key of animated track `t`?  (After MASKS.) */
+static inline bool compact_mask_bit(const compact_walker *w, uint32_t t, uint32_t sample)
+{
+	uint64_t b = (uint64_t)t * w->sample_count + sample;
+
+	return (compact_bytes(w)[w->masks_at + (size_t)(b / 8)] >> (b % 8)) & 1u;
+}
+
+/* Visit one element: write mode asks the visitor first, read mode after. */
+#define COMPACT_VISIT(w, visit, user, v, io)                              \
+	do {                                                              \
+		if ((w)->mode == COMPACT_WRITE && !(visit)((user), (w), (v))) \
+			return compact_visitor_failed((w), (w)->pos); \
+		if (!(io))                                                \
+			return false;                                     \
+		if ((w)->mode == COMPACT_READ && !(visit)((user), (w), (v))) \
+			return compact_visitor_failed((w), (w)->pos); \
+	} while (0)
+
+static inline bool compact_walk_scalar(compact_walker *w, const struct compact_section_desc *s,
+				       compact_visit_fn visit, void *user)
+{
+	compact_value v;
+	size_t at = w->pos;
+
+	memset(&v, 0, sizeof v);
+	v.section = s->id;
+	if (s->codec == COMPACT_U32) {
+		COMPACT_VISIT(w, visit, user, &v, compact_io_u32(w, &v.u, s->what));
+		if (s->id == COMPACT_SEQUENCE_COUNT) {
+			/* Each bone takes at least 3 bytes: name length, descriptor. */
+			if (v.u > INT32_MAX || (w->mode == COMPACT_READ && v.u > (w->size - w->pos) / 3))
+				return compact_fail(w, COMPACT_ERR_COUNT, at,
+						    "sequence count %u cannot fit in the %zu bytes left", v.u,
+						    w->size - w->pos);
+			w->bone_count = v.u;
+		} else {
+			double grid_end = (double)w->duration_s * w->rate_hz + 1.0;
+			if (v.u < 1 || v.u > COMPACT_MAX_SAMPLES || (double)(v.u - 1) > ceil(grid_end * (1 + 1e-6)))
+				return compact_fail(w, COMPACT_ERR_COUNT, at,
+						    "grid sample count %u: it must be 1 to %u and fit the duration "
+						    "(%g s at %g Hz)", v.u, COMPACT_MAX_SAMPLES,
+						    (double)w->duration_s, (double)w->rate_hz);
+			w->sample_count = v.u;
+		}
+	} else {
+		COMPACT_VISIT(w, visit, user, &v, compact_io_f32(w, &v.f[0], s->what));
+		if (!compact_finite(w, v.f[0], at, s->what))
+			return false;
+		if (s->id == COMPACT_DURATION) {
+			if (v.f[0] < 0)
+				return compact_fail(w, COMPACT_ERR_VALUE, at, "the clip duration is negative (%g)",
+						    (double)v.f[0]);
+			w->duration_s = v.f[0];
+		} else {
+			if (!(v.f[0] > 0))
+				return compact_fail(w, COMPACT_ERR_VALUE, at, "the grid rate %g is not positive",
+						    (double)v.f[0]);
+			w->rate_hz = v.f[0];
+		}
+	}
+	return true;
+}
+
+static inline bool compact_walk_names(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	for (uint32_t i = 0; i < w->bone_count; i++) {
+		compact_value v;
+		size_t at = w->pos, bad;
+		uint8_t len[XNB_7BIT_MAX_SIZE];
+		uint32_t n;
+
+		memset(&v, 0, sizeof v);
+		v.section = COMPACT_NAMES;
+		v.index = v.bone = i;
+		if (w->mode == COMPACT_WRITE) {
+			if (!visit(user, w, &v))
+				return compact_visitor_failed(w, at);
+			if (!xnb_utf8_check((const uint8_t *)v.str, v.str_size, &bad))
+				return compact_fail(w, COMPACT_ERR_STRING, at, "bone name %u is not UTF-8", i);
+			size_t k = xnb_7bit_put(len, v.str_size);
+			if (!compact_io_bytes(w, len, k, "a bone name") ||
+			    !compact_io_bytes(w, (uint8_t *)(uintptr_t)v.str, v.str_size, "a bone name"))
+				return false;
+			continue;
+		}
+		size_t used = xnb_7bit_get(w->in + w->pos, w->size - w->pos, &n);
+		if (used == 0)
+			return compact_fail(w, COMPACT_ERR_TRUNCATED, at, "the data ends inside bone name %u", i);
+		if (used == XNB_7BIT_INVALID)
+			return compact_fail(w, COMPACT_ERR_COUNT, at,
+					    "the length of bone name %u is not a valid 7-bit encoded int32", i);
+		w->pos += used;
+		if (n > w->size - w->pos)
+			return compact_fail(w, COMPACT_ERR_TRUNCATED, at, "bone name %u is %u bytes long, %zu are left",
+					    i, n, w->size - w->pos);
+		if (!xnb_utf8_check(w->in + w->pos, n, &bad))
+			return compact_fail(w, COMPACT_ERR_STRING, w->pos + bad,
+					    "bone name %u is not valid UTF-8 without NUL", i);
+		v.str = (const char *)w->in + w->pos;
+		v.str_size = n;
+		w->pos += n;
+		if (!visit(user, w, &v))
+			return compact_visitor_failed(w, at);
+	}
+	return true;
+}
+
+static inline bool compact_walk_descriptors(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	w->descriptors_at = w->pos;
+	if (w->mode == COMPACT_READ && w->bone_count > (w->size - w->pos) / 2)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos,
+				    "the data ends inside the track descriptors");
+	for (uint32_t i = 0; i < w->bone_count; i++) {
+		compact_value v;
+		size_t at = w->pos;
+
+		memset(&v, 0, sizeof v);
+		v.section = COMPACT_DESCRIPTORS;
+		v.index = v.bone = i;
+		COMPACT_VISIT(w, visit, user, &v, compact_io_u16(w, &v.u, "a track descriptor"));
+		if (v.u & COMPACT_DESC_RESERVED)
+			return compact_fail(w, COMPACT_ERR_VALUE, at,
+					    "track descriptor 0x%04x of bone %u sets reserved bits", v.u, i);
+		unsigned rkind = COMPACT_DESC_KIND(v.u, 1);
+		if (COMPACT_DESC_DROPPED(v.u) &&
+		    !(rkind == COMPACT_ANIMATED || (rkind == COMPACT_CONSTANT && !(v.u & COMPACT_DESC_F32(1)))))
+			return compact_fail(w, COMPACT_ERR_VALUE, at,
+					    "track descriptor 0x%04x of bone %u leaves out a component of a "
+					    "rotation that stores all four", v.u, i);
+		for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
+			unsigned kind = COMPACT_DESC_KIND(v.u, k);
+
+			if ((v.u & COMPACT_DESC_F32(k)) && kind != COMPACT_CONSTANT)
+				return compact_fail(w, COMPACT_ERR_VALUE, at,
+						    "track descriptor 0x%04x of bone %u: a float32 flag on a "
+						    "track that is not constant", v.u, i);
+			w->constant_count += kind == COMPACT_CONSTANT;
+			w->animated_count += kind == COMPACT_ANIMATED;
+		}
+	}
+	return true;
+}
+
+/* Runs `body` for each track of `kind`, in bone order, T R S, with bone_,
+ * track_, desc_ and index_ (the track's index among those of its kind) in
+ * scope; `continue` in body goes on to the next track. */
+#define COMPACT_EACH_TRACK(w, kind, body)                                              \
+	do {                                                                           \
+		uint32_t index_ = 0;                                                   \
+		for (uint32_t bone_ = 0; bone_ < (w)->bone_count; bone_++) {           \
+			uint16_t desc_ = compact_descriptor((w), bone_);               \
+			(void)desc_;                                                   \
+			for (uint32_t track_ = 0; track_ < COMPACT_TRACKS; track_++) { \
+				if (COMPACT_DESC_KIND(desc_, track_) != (kind))        \
+					continue;                                      \
+				for (int once_ = 1; once_; once_ = 0, index_++) {      \
+					body;                                          \
+				}                                                      \
+			}                                                              \
+		}                                                                      \
+	} while (0)
+
+/* A rotation from its three stored components and the one left out
+ * (rebuilt >= 0): out[4] x y z w. */
+static inline void compact_rotation_rebuild(const float kept[3], unsigned dropped, float out[4])
+{
+	float r = compact_rotation_w(kept[0], kept[1], kept[2]);
+	unsigned k = 0;
+
+	for (unsigned c = 0; c < 4; c++)
+		out[c] = c == dropped ? r : kept[k++];
+}
+
+static inline bool compact_walk_constant(compact_walker *w, compact_visit_fn visit, void *user,
+					 uint32_t bone, uint32_t track, uint32_t index, uint16_t desc)
+{
+	compact_value v;
+	size_t at = w->pos;
+	bool is_f32 = desc & COMPACT_DESC_F32(track);
+	const char *what = "a constant track value";
+
+	memset(&v, 0, sizeof v);
+	v.section = COMPACT_CONSTANTS;
+	v.index = index;
+	v.bone = bone;
+	v.track = track;
+	v.descriptor = desc;
+	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	if (track == 1 && !is_f32) {
+		/* Three 16-bit components; the one left out is rebuilt. */
+		unsigned dropped = COMPACT_DESC_DROPPED(desc), k = 0;
+		float kept[3];
+		for (unsigned c = 0; c < 4; c++) {
+			uint32_t q;
+			if (c == dropped)
+				continue;
+			q = compact_unit_to_u16(v.f[c]);
+			if (!compact_io_u16(w, &q, what))
+				return false;
+			kept[k++] = compact_u16_to_unit((uint16_t)q);
+		}
+		if (kept[0] * kept[0] + kept[1] * kept[1] + kept[2] * kept[2] > 1.0f + COMPACT_ROTATION_SLACK)
+			return compact_fail(w, COMPACT_ERR_VALUE, at,
+					    "the constant rotation of bone %u is longer than a unit quaternion", bone);
+		compact_rotation_rebuild(kept, dropped, v.f);
+	} else {
+		unsigned n = track == 1 ? 4 : 3;
+		for (unsigned c = 0; c < n; c++) {
+			size_t c_at = w->pos;
+			if (!(is_f32 ? compact_io_f32(w, &v.f[c], what) : compact_io_f16(w, &v.f[c], what)) ||
+			    !compact_finite(w, v.f[c], c_at, what))
+				return false;
+		}
+		if (track == 1) {
+			double len2 = 0;
+			for (int c = 0; c < 4; c++)
+				len2 += (double)v.f[c] * v.f[c];
+			if (fabs(sqrt(len2) - 1) > 1e-3)
+				return compact_fail(w, COMPACT_ERR_VALUE, at,
+						    "the constant rotation of bone %u is not unit length "
+						    "(length %g)", bone, sqrt(len2));
+		}
+	}
+	if (w->mode == COMPACT_READ && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	return true;
+}
+
+static inline bool compact_walk_format(compact_walker *w, compact_visit_fn visit, void *user,
+				       uint32_t bone, uint32_t track, uint32_t index)
+{
+	compact_value v;
+	size_t at = w->pos;
+	uint8_t b;
+
+	memset(&v, 0, sizeof v);
+	v.section = COMPACT_FORMATS;
+	v.index = v.animated = index;
+	v.bone = bone;
+	v.track = track;
+	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	b = (uint8_t)v.u;
+	if (!compact_io_bytes(w, &b, 1, "a track format"))
+		return false;
+	v.u = b;
+	unsigned bits = COMPACT_FORMAT_BITS(b), range = COMPACT_FORMAT_RANGE(b);
+	bool is_rotation_range = range == COMPACT_RANGE_NONE || range == COMPACT_RANGE_U8;
+	if ((b & 0x80) || (bits > COMPACT_MAX_BITS && bits != COMPACT_RAW_BITS) ||
+	    (bits == COMPACT_RAW_BITS && range != COMPACT_RANGE_NONE) ||
+	    (is_rotation_range && bits != COMPACT_RAW_BITS && track != 1))
+		return compact_fail(w, COMPACT_ERR_VALUE, at, "track format 0x%02x of bone %u is not valid", b,
+				    bone);
+	if (bits == COMPACT_SEGMENTED && COMPACT_DESC_DROPPED(compact_descriptor(w, bone)) && track == 1)
+		return compact_fail(w, COMPACT_ERR_VALUE, at,
+				    "the rotation of bone %u has its bits per segment, and a component left "
+				    "out in its descriptor", bone);
+	w->segmented_count += bits == COMPACT_SEGMENTED;
+	if (w->mode == COMPACT_READ && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	return true;
+}
+
+static inline bool compact_walk_range(compact_walker *w, compact_visit_fn visit, void *user, uint32_t bone,
+				      uint32_t track, uint32_t index)
+{
+	compact_value v;
+	size_t at = w->pos;
+
+	memset(&v, 0, sizeof v);
+	v.section = COMPACT_RANGES;
+	v.index = v.animated = index;
+	v.bone = bone;
+	v.track = track;
+	v.format = compact_format(w, index);
+	unsigned range = COMPACT_FORMAT_RANGE(v.format);
+	if (range == COMPACT_RANGE_NONE) {
+		/* Rotation components span [-1, 1]; raw keys need no range. */
+		for (int c = 0; c < 3; c++) {
+			v.f[c] = -1.0f;
+			v.f[3 + c] = 2.0f;
+		}
+		return visit(user, w, &v) || compact_visitor_failed(w, at);
+	}
+	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	if (range == COMPACT_RANGE_U8) {
+		/* The visitor gives the codes in q (min) and x (extent). */
+		uint8_t b[6];
+		for (int c = 0; c < 3; c++) {
+			b[c] = (uint8_t)v.q[c];
+			b[3 + c] = (uint8_t)v.x[c];
+		}
+		if (!compact_io_bytes(w, b, 6, "a track range"))
+			return false;
+		for (int c = 0; c < 3; c++) {
+			v.q[c] = b[c];
+			v.x[c] = b[3 + c];
+			if (v.q[c] + v.x[c] > 255)
+				return compact_fail(w, COMPACT_ERR_VALUE, at + (size_t)c,
+						    "the rotation range of bone %u passes 1", bone);
+			compact_unit_range(v.q[c], v.x[c], &v.f[c], &v.f[3 + c]);
+		}
+	} else {
+		for (int c = 0; c < 6; c++) {
+			size_t c_at = w->pos;
+			const char *what = c < 3 ? "a range minimum" : "a range extent";
+			if (!(range == COMPACT_RANGE_F16 ? compact_io_f16(w, &v.f[c], what)
+							   : compact_io_f32(w, &v.f[c], what)) ||
+			    !compact_finite(w, v.f[c], c_at, what))
+				return false;
+			/* 2 x extent: a segment's range may reach past the end by less than one extent. */
+			if (c >= 3 && (v.f[c] < 0 || !isfinite(v.f[c - 3] + 2 * v.f[c])))
+				return compact_fail(w, COMPACT_ERR_VALUE, c_at,
+						    "range extent %g of bone %u is negative or overflows",
+						    (double)v.f[c], bone);
+		}
+	}
+	if (w->mode == COMPACT_READ && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	return true;
+}
+
+/* The bits of segment s of the track at `animated` (segmented: from the
+ * segment codes; else the format's).  `ordinal` is the track's index among
+ * the segmented ones. */
+static inline unsigned compact_segment_bits(const compact_walker *w, uint8_t format, uint32_t ordinal,
+					    uint32_t s)
+{
+	if (COMPACT_FORMAT_BITS(format) != COMPACT_SEGMENTED)
+		return COMPACT_FORMAT_BITS(format);
+	return compact_bytes(w)[w->segments_at +
+				((size_t)ordinal * w->segment_count + s) * COMPACT_SEGMENT_CODE_SIZE] & 31u;
+}
+
+static inline bool compact_walk_segments(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	uint32_t ordinal = 0;
+
+	w->segments_at = w->pos;
+	if (w->mode == COMPACT_READ &&
+	    (uint64_t)w->segmented_count * w->segment_count > (w->size - w->pos) / COMPACT_SEGMENT_CODE_SIZE)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the data ends inside the segment codes");
+	COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+		uint8_t format = compact_format(w, index_);
+		if (COMPACT_FORMAT_BITS(format) != COMPACT_SEGMENTED)
+			continue;
+		for (uint32_t s = 0; s < w->segment_count; s++) {
+			compact_value v;
+			size_t at = w->pos;
+			uint8_t b[COMPACT_SEGMENT_CODE_SIZE];
+
+			memset(&v, 0, sizeof v);
+			v.section = COMPACT_SEGMENTS;
+			v.index = ordinal * w->segment_count + s;
+			v.animated = index_;
+			v.bone = bone_;
+			v.track = track_;
+			v.segment = s;
+			v.format = format;
+			if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+				return compact_visitor_failed(w, at);
+			b[0] = (uint8_t)v.u;
+			for (int c = 0; c < 3; c++) {
+				b[1 + c] = (uint8_t)v.q[c];
+				b[4 + c] = (uint8_t)v.x[c];
+			}
+			if (!compact_io_bytes(w, b, COMPACT_SEGMENT_CODE_SIZE, "a segment's bits and range"))
+				return false;
+			v.u = b[0];
+			for (int c = 0; c < 3; c++) {
+				v.q[c] = b[1 + c];
+				v.x[c] = b[4 + c];
+			}
+			if ((v.u & 31u) < 1 || (v.u & 31u) > COMPACT_MAX_BITS || (v.u & 0x80u) ||
+			    (track_ != 1 && (v.u >> 5)))
+				return compact_fail(w, COMPACT_ERR_VALUE, at,
+						    "segment %u of bone %u: code byte 0x%02x is not 1 to %u bits "
+						    "(and for a rotation the component left out)", s, bone_, v.u,
+						    COMPACT_MAX_BITS);
+			for (int c = 0; c < 3; c++)
+				if (v.q[c] + v.x[c] > 255)
+					return compact_fail(w, COMPACT_ERR_VALUE, at + 1 + (size_t)c,
+							    "the range of segment %u of bone %u passes its "
+							    "track's", s, bone_);
+			if (w->mode == COMPACT_READ && !visit(user, w, &v))
+				return compact_visitor_failed(w, at);
+		}
+		ordinal++;
+	});
+	return true;
+}
+
+static inline bool compact_walk_masks(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	uint64_t bits = (uint64_t)w->animated_count * w->sample_count;
+	uint32_t ordinal = 0;
+
+	w->masks_at = w->pos;
+	if (w->mode == COMPACT_READ && (bits + 7) / 8 > w->size - w->pos)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos,
+				    "the key masks need %llu bytes, %zu are left",
+				    (unsigned long long)((bits + 7) / 8), w->size - w->pos);
+	bool ok = true;
+	COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+		uint8_t format = compact_format(w, index_);
+		for (uint32_t s = 0; ok && s < w->sample_count; s++) {
+			compact_value v;
+			size_t at = w->pos + (size_t)(w->bit / 8);
+
+			memset(&v, 0, sizeof v);
+			v.section = COMPACT_MASKS;
+			v.index = (uint32_t)(w->bit);
+			v.animated = index_;
+			v.bone = bone_;
+			v.track = track_;
+			v.sample = s;
+			v.format = format;
+			v.bit = w->bit;
+			if (w->mode == COMPACT_WRITE && !visit(user, w, &v)) {
+				ok = compact_visitor_failed(w, at);
+				break;
+			}
+			v.u &= 1u;
+			ok = compact_io_bits(w, &v.u, 1, "the key masks");
+			if (ok && !v.u && (s % COMPACT_SEGMENT_SAMPLES == 0 || s == w->sample_count - 1))
+				ok = compact_fail(w, COMPACT_ERR_VALUE, at,
+						  "the key mask of bone %u misses grid sample %u, which "
+						  "starts a segment or ends the grid", bone_, s);
+			if (ok && v.u) {
+				unsigned kb = compact_segment_bits(w, format, ordinal, s >> COMPACT_SEGMENT_SHIFT);
+				w->key_count++;
+				w->key_bits += compact_key_bits(kb);
+			}
+			if (ok && w->mode == COMPACT_READ && !visit(user, w, &v))
+				ok = compact_visitor_failed(w, at);
+		}
+		if (!ok)
+			return false;
+		ordinal += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+	});
+	return compact_end_bits(w, "the key masks");
+}
+
+static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	uint32_t ordinal = 0;
+
+	if (w->mode == COMPACT_READ && (w->key_bits + 7) / 8 > w->size - w->pos)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the keys need %llu bytes, %zu are left",
+				    (unsigned long long)((w->key_bits + 7) / 8), w->size - w->pos);
+	bool ok = true;
+	COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+		uint8_t format = compact_format(w, index_);
+		uint32_t key = 0;
+		for (uint32_t s = 0; ok && s < w->sample_count; s++) {
+			compact_value v;
+			size_t at = w->pos + (size_t)(w->bit / 8);
+
+			if (!compact_mask_bit(w, index_, s))
+				continue;
+			memset(&v, 0, sizeof v);
+			v.section = COMPACT_KEYS;
+			v.index = key;
+			v.animated = index_;
+			v.bone = bone_;
+			v.track = track_;
+			v.sample = s;
+			v.segment = s >> COMPACT_SEGMENT_SHIFT;
+			v.format = format;
+			v.bits = compact_segment_bits(w, format, ordinal, v.segment);
+			v.bit = w->bit;
+			if (w->mode == COMPACT_WRITE && !visit(user, w, &v)) {
+				ok = compact_visitor_failed(w, at);
+				break;
+			}
+			for (int c = 0; ok && c < 3; c++) {
+				if (v.bits == COMPACT_RAW_BITS) {
+					uint32_t u;
+					memcpy(&u, &v.f[c], 4);
+					ok = compact_io_bits(w, &u, 32, "the keys");
+					memcpy(&v.f[c], &u, 4);
+					ok = ok && compact_finite(w, v.f[c], at, "a raw key");
+				} else {
+					if (w->mode == COMPACT_WRITE && v.q[c] >> v.bits)
+						ok = compact_fail(w, COMPACT_ERR_VALUE, at,
+								  "key %u of bone %u does not fit %u bits",
+								  key, bone_, v.bits);
+					ok = ok && compact_io_bits(w, &v.q[c], v.bits, "the keys");
+				}
+			}
+			if (ok && w->mode == COMPACT_READ && !visit(user, w, &v))
+				ok = compact_visitor_failed(w, at);
+			key++;
+		}
+		if (!ok)
+			return false;
+		ordinal += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+	});
+	return compact_end_bits(w, "the keys");
+}
+
+/*
+ * Walk the payload of a reader version 1 clip (what follows the XNB body
+ * header), section after section of compact_sections[].  Read mode: w->in,
+ * w->size, w->base_offset set; every byte is checked, each element goes to
+ * `visit` after its checks, and nothing may follow the keys.  Write mode:
+ * w->out grows (the caller frees it); `visit` fills each element, which is
+ * checked by the same rules.  Returns COMPACT_OK, or the failure with
+ * w->error_offset and w->message set.
+ */
+static inline compact_result compact_walk(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	for (int i = 0; i < COMPACT_SECTION_COUNT; i++) {
+		const struct compact_section_desc *s = &compact_sections[i];
+		bool ok = true;
+
+		switch (s->codec) {
+		case COMPACT_U32:
+		case COMPACT_F32:
+			ok = compact_walk_scalar(w, s, visit, user);
+			w->segment_count = (w->sample_count + COMPACT_SEGMENT_SAMPLES - 1) >> COMPACT_SEGMENT_SHIFT;
+			break;
+		case COMPACT_STRING:
+			ok = compact_walk_names(w, visit, user);
+			break;
+		case COMPACT_U16:
+			ok = compact_walk_descriptors(w, visit, user);
+			break;
+		case COMPACT_CONSTANT_VALUE:
+			COMPACT_EACH_TRACK(w, COMPACT_CONSTANT, {
+				if (!compact_walk_constant(w, visit, user, bone_, track_, index_, desc_))
+					return w->result;
+			});
+			break;
+		case COMPACT_U8:
+			w->formats_at = w->pos;
+			COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+				if (!compact_walk_format(w, visit, user, bone_, track_, index_))
+					return w->result;
+			});
+			break;
+		case COMPACT_RANGE_VALUE:
+			COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+				if (!compact_walk_range(w, visit, user, bone_, track_, index_))
+					return w->result;
+			});
+			break;
+		case COMPACT_SEGMENT_CODES:
+			ok = compact_walk_segments(w, visit, user);
+			break;
+		case COMPACT_MASK_BITS:
+			ok = compact_walk_masks(w, visit, user);
+			break;
+		case COMPACT_KEY_BITS:
+			ok = compact_walk_keys(w, visit, user);
+			break;
+		}
+		if (!ok)
+			return w->result != COMPACT_OK ? w->result : COMPACT_ERR_VALUE;
+	}
+	if (w->mode == COMPACT_READ && w->pos != w->size) {
+		compact_fail(w, COMPACT_ERR_TRAILING, w->pos, "%zu bytes are left after the keys", w->size - w->pos);
+		return w->result;
+	}
+	return COMPACT_OK;
+}
+
+#endif /* ANIMC_COMPACT_LAYOUT_H */

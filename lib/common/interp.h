@@ -1,0 +1,165 @@
+/*
+ * interp.h - the format's interpolation rule in the runtime's float
+ * arithmetic: lerp for translation and scale, shorter-arc slerp for rotation
+ * (a normalised lerp above the original's dot threshold).  libanimrt samples
+ * with these formulas; the pipeline's reduction measures its error with them,
+ * so what it checks is what the runtime computes.  Header-only, standard C.
+ */
+#ifndef ANIMC_INTERP_H
+#define ANIMC_INTERP_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Above this dot product two keys count as equal: normalised lerp (the
+ * original's threshold, XNA's Quaternion.Slerp). */
+#define INTERP_NLERP_DOT 0.999999f
+
+/*
+ * Slerp weights need acos and sin; libm's double versions cost more than a
+ * whole bone sample.  These polynomials are accurate to about 1e-7 on the
+ * ranges used (acos on [0, 1], sin on [0, pi/2]), and the angle keeps that
+ * relative accuracy down to the nlerp threshold, so the weights
+ * sin(u a) / sin(a) do too.
+ */
+
+/* acos(x) on [0, 1]: Abramowitz & Stegun 4.4.45, |error| <= 2e-8, in
+ * Estrin's form (shorter dependency chains than Horner's). */
+static inline float interp_acos_unit(float x)
+{
+	float x2 = x * x, x4 = x2 * x2;
+	float p01 = 1.5707963050f - 0.2145988016f * x, p23 = 0.0889789874f - 0.0501743046f * x;
+	float p45 = 0.0308918810f - 0.0170881256f * x, p67 = 0.0066700901f - 0.0012624911f * x;
+	float p = (p01 + p23 * x2) + (p45 + p67 * x2) * x4;
+
+	return sqrtf(1.0f - x) * p;
+}
+
+/* sin(x) on [0, pi/2]: Taylor series to x^11, |error| < 6e-8. */
+static inline float interp_sin_quadrant(float x)
+{
+	float y = x * x, y2 = y * y;
+	float q01 = 1.0f / 6.0f - y * (1.0f / 120.0f), q23 = 1.0f / 5040.0f - y * (1.0f / 362880.0f);
+	float q = q01 + q23 * y2 + (1.0f / 39916800.0f) * (y2 * y2);
+
+	return x - x * y * q;
+}
+
+/*
+ * The slerp weights of a (w0) and b (w1) for weight u and dot product dot
+ * of the two keys; *is_near when the normalised lerp applies (the result
+ * then needs normalising).  Branch-free apart from the selects, so a
+ * compiler may vectorise a loop of them.
+ */
+static inline void interp_slerp_weights(float dot, float u, float *w0, float *w1, bool *is_near)
+{
+	float sign = dot < 0 ? -1.0f : 1.0f;
+	float d = fabsf(dot);
+	/* Clamped so that the lanes taking the nlerp compute no NaN. */
+	float c = d < INTERP_NLERP_DOT ? d : INTERP_NLERP_DOT;
+	/* sin(acos(c)) = sqrt((1 - c)(1 + c)); 1 - c is exact, so this is as
+	 * accurate as the angle, and runs beside its polynomial. */
+	float angle = interp_acos_unit(c);
+	float inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
+	float s0 = interp_sin_quadrant((1.0f - u) * angle) * inv_sin;
+	float s1 = interp_sin_quadrant(u * angle) * inv_sin;
+
+	*is_near = !(d <= INTERP_NLERP_DOT);
+	*w0 = *is_near ? 1.0f - u : s0;
+	*w1 = sign * (*is_near ? u : s1);
+}
+
+/* out = slerp(a, b, u), u in [0, 1]; out may be a or b. */
+static inline void interp_slerp(float out[4], const float a[4], const float b[4], float u)
+{
+	float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+	float w0, w1, q[4];
+	bool is_near;
+
+	interp_slerp_weights(dot, u, &w0, &w1, &is_near);
+	for (int k = 0; k < 4; k++)
+		q[k] = w0 * a[k] + w1 * b[k];
+	float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+	float scale = is_near && len2 > 0 ? 1.0f / sqrtf(len2) : 1.0f;
+
+	for (int k = 0; k < 4; k++)
+		out[k] = q[k] * scale;
+}
+
+/* XNA's Vector3.Lerp: exact at u = 0 and monotonic for tiny u.  out may be
+ * a or b. */
+static inline void interp_lerp3(float out[3], const float a[3], const float b[3], float u)
+{
+	float q[3] = { a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u };
+
+	out[0] = q[0];
+	out[1] = q[1];
+	out[2] = q[2];
+}
+
+/*
+ * The key interval of a sequence at local time t, by the original
+ * KeyFrameSequence rule: *i1 and *i2 the keys around t, *u the weight from
+ * i1 toward i2 (0 when t holds i1).  `last` is the last key's index.
+ *  - explicit times: the last key from its time on, else the original binary
+ *    search (which stops at a key time equal to t); before the first key time
+ *    the first key holds;
+ *  - uniform keys: (int)(t / key_interval) in double precision; KeyInterval 0
+ *    with several keys holds the last key.
+ * At or past the last key both are the last key.
+ */
+static inline uint32_t interp_search_times(const float *times, uint32_t last, float t)
+{
+	uint32_t lo = 0, hi = last;
+
+	if (t >= times[last])
+		return last;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] < t)
+			lo = mid;
+		else if (times[mid] > t)
+			hi = mid;
+		else
+			return mid;
+	}
+	return lo;
+}
+
+static inline void interp_timed_weight(const float *times, uint32_t i, uint32_t last, float t,
+				       uint32_t *i1, uint32_t *i2, float *u)
+{
+	*i1 = *i2 = last;
+	*u = 0;
+	if (i < last) {
+		float span = times[i + 1] - times[i];
+
+		*i1 = i;
+		*i2 = i + 1;
+		*u = span > 0 && t > times[i] ? (t - times[i]) / span : 0;
+	}
+}
+
+static inline void interp_uniform_keys(float key_interval_s, uint32_t last, float t, uint32_t *i1,
+				       uint32_t *i2, float *u)
+{
+	*i1 = *i2 = last;
+	*u = 0;
+	if (key_interval_s > 0) {
+		/* Double precision: for float t and KeyInterval the quotient
+		 * floors exactly, as the reference computes it. */
+		double q = (double)t / (double)key_interval_s;
+
+		if (q < (double)last) {
+			uint32_t i = (uint32_t)q;
+
+			*i1 = i;
+			*i2 = i + 1;
+			*u = (float)(q - (double)i);
+		}
+	}
+}
+
+#endif /* ANIMC_INTERP_H */

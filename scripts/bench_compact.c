@@ -1,0 +1,240 @@
+/*
+ * bench_compact.c - the lossy outputs measured against the lossless one in
+ * one run: worst error, and the time of a bone sample by today's scalar
+ * sampler of the original layout (the baseline, rt_clip_sample_reference),
+ * the SIMD sampler on the same files, on the reduced original layout, and
+ * on the compact layout.  Driven by scripts/bench-compact; built by
+ * `make bench-compact` (not part of the libraries).
+ *
+ * usage: bench_compact < TRIPLES
+ * Each line of standard input: LOSSLESS.xnb <tab> REDUCED.xnb <tab> COMPACT.xnb
+ * (one clip compiled three ways).  Prints "key value" lines.
+ *
+ * Errors: at 60 Hz from 0 to the duration, at every key of the lossless
+ * file, and at 1 kHz, in Once mode: translation distance, rotation angle in
+ * degrees, scale largest component difference.
+ * Timing: each contender samples every clip in turn, many rounds, at random
+ * times (Once; drawn before timing, fixed seed) and at 60 Hz playback
+ * (Repeat); passes of about 10 ms, contenders interleaved with a rotating
+ * start, RUNS runs each in thread CPU time; the median in ns per bone.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <animc/animrt.h>
+#include "sample.h"
+
+#define RUNS 31
+#define TIMES 4096
+#define MAX_CLIPS 4096
+
+typedef struct clip3 {
+	animrt_clip *c[3];          /* lossless, reduced, compact */
+	animrt_pose pose;
+	void *mem;
+	uint32_t *cursors;
+	float *times;
+} clip3;
+
+static clip3 clips[MAX_CLIPS];
+static size_t clip_count, bone_count;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static double rng_unit(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (double)((rng * 0x2545F4914F6CDD1Du) >> 11) / 9007199254740992.0;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* ------------------------------------------------------------------ error */
+
+typedef struct error3 {
+	double t, r, s;
+} error3;
+
+static double angle_deg(const float *a, const float *b)
+{
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+	double w = aw * bw + ax * bx + ay * by + az * bz;
+	double x = aw * bx - ax * bw - ay * bz + az * by;
+	double y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx;
+
+	return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w)) * (180.0 / 3.14159265358979323846);
+}
+
+static void compare_at(clip3 *k, int which, animrt_pose *a, animrt_pose *b, float t, error3 *e)
+{
+	animrt_clip_sample(k->c[0], t, ANIMRT_PLAY_ONCE, NULL, a);
+	animrt_clip_sample(k->c[which], t, ANIMRT_PLAY_ONCE, NULL, b);
+	for (uint32_t i = 0; i < k->c[0]->sequence_count; i++) {
+		double d2 = 0, ds = 0;
+
+		for (int c = 0; c < 3; c++) {
+			double d = (double)a->translation[3 * i + c] - b->translation[3 * i + c];
+
+			d2 += d * d;
+			ds = fmax(ds, fabs((double)a->scale[3 * i + c] - b->scale[3 * i + c]));
+		}
+		e->t = fmax(e->t, sqrt(d2));
+		e->s = fmax(e->s, ds);
+		e->r = fmax(e->r, angle_deg(a->rotation + 4 * i, b->rotation + 4 * i));
+	}
+}
+
+static error3 worst_error(int which)
+{
+	error3 e = { 0, 0, 0 };
+
+	for (size_t n = 0; n < clip_count; n++) {
+		clip3 *k = &clips[n];
+		uint32_t bones = k->c[0]->sequence_count;
+		void *ma = malloc(animrt_pose_size_bytes(bones ? bones : 1)), *mb = malloc(animrt_pose_size_bytes(bones ? bones : 1));
+		animrt_pose a, b;
+		float d = k->c[0]->duration_s;
+
+		animrt_pose_init(&a, ma, bones);
+		animrt_pose_init(&b, mb, bones);
+		for (int i = 0; (float)(i / 60.0) <= d; i++)
+			compare_at(k, which, &a, &b, (float)(i / 60.0), &e);
+		for (int i = 0; (float)(i / 1000.0) <= d; i++)
+			compare_at(k, which, &a, &b, (float)(i / 1000.0), &e);
+		compare_at(k, which, &a, &b, d, &e);
+		for (uint32_t s = 0; s < bones; s++) {
+			const animrt_sequence *q = &k->c[0]->sequences[s];
+
+			for (uint32_t j = 0; j < q->key_count; j++) {
+				float t = q->has_time ? q->times_s[j] : (float)((double)j * q->key_interval_s);
+
+				if (t <= d)
+					compare_at(k, which, &a, &b, t, &e);
+			}
+		}
+		free(ma);
+		free(mb);
+	}
+	return e;
+}
+
+/* ----------------------------------------------------------------- timing */
+
+enum { BASELINE, SIMD_V0, SIMD_REDUCED, SIMD_COMPACT, CONTENDERS };
+static const char *const names[CONTENDERS] = { "baseline_scalar_v0", "simd_v0", "simd_reduced", "simd_compact" };
+static const int file_of[CONTENDERS] = { 0, 0, 1, 2 };
+
+static void pass(int who, int playback, size_t rounds)
+{
+	for (size_t r = 0; r < rounds; r++) {
+		float play_t = (float)r * (1.0f / 60);
+
+		for (size_t n = 0; n < clip_count; n++) {
+			clip3 *k = &clips[n];
+			const animrt_clip *c = k->c[file_of[who]];
+			float t = playback ? play_t : k->times[r % TIMES];
+			animrt_play_mode mode = playback ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+
+			if (who == BASELINE)
+				rt_clip_sample_reference(c, t, mode, k->cursors, &k->pose);
+			else
+				animrt_clip_sample(c, t, mode, k->cursors, &k->pose);
+		}
+	}
+}
+
+int main(void)
+{
+	char line[8192];
+
+	while (fgets(line, sizeof line, stdin) && clip_count < MAX_CLIPS) {
+		char *paths[3], *save = NULL;
+		clip3 *k = &clips[clip_count];
+
+		line[strcspn(line, "\n")] = '\0';
+		paths[0] = strtok_r(line, "\t", &save);
+		paths[1] = strtok_r(NULL, "\t", &save);
+		paths[2] = strtok_r(NULL, "\t", &save);
+		if (!paths[0] || !paths[1] || !paths[2]) {
+			fprintf(stderr, "bench_compact: a line needs three files\n");
+			return 2;
+		}
+		for (int i = 0; i < 3; i++) {
+			animrt_error err;
+
+			if (animrt_open_file(paths[i], &k->c[i], &err) != ANIMRT_OK) {
+				fprintf(stderr, "%s: error: %s\n", paths[i], err.message);
+				return 1;
+			}
+		}
+		uint32_t n = k->c[0]->sequence_count;
+		size_t bytes = animrt_pose_size_bytes(n ? n : 1);
+		k->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+		k->cursors = calloc((size_t)n + 1, sizeof *k->cursors);
+		k->times = malloc(TIMES * sizeof *k->times);
+		if (!k->mem || !k->cursors || !k->times)
+			return 1;
+		animrt_pose_init(&k->pose, k->mem, n);
+		for (int i = 0; i < TIMES; i++)
+			k->times[i] = (float)(rng_unit() * k->c[0]->duration_s);
+		bone_count += n;
+		clip_count++;
+	}
+	if (!clip_count) {
+		fprintf(stderr, "usage: bench_compact < LOSSLESS<tab>REDUCED<tab>COMPACT lines\n");
+		return 2;
+	}
+	error3 er = worst_error(1), ec = worst_error(2);
+	printf("clips %zu\nbones %zu\n", clip_count, bone_count);
+	printf("error_reduced %.9g %.9g %.9g\nerror_compact %.9g %.9g %.9g\n", er.t, er.r, er.s, ec.t, ec.r, ec.s);
+
+	double ns[CONTENDERS][2][RUNS];
+	size_t rounds[CONTENDERS][2];
+	for (int who = 0; who < CONTENDERS; who++)
+		for (int m = 0; m < 2; m++) {
+			size_t r = 4;
+
+			for (;;) {
+				double t0 = now_s();
+
+				pass(who, m, r);
+				if (now_s() - t0 >= 0.005)
+					break;
+				r *= 2;
+			}
+			rounds[who][m] = r * 2;
+		}
+	for (int run = 0; run < RUNS; run++)
+		for (int m = 0; m < 2; m++)
+			for (int j = 0; j < CONTENDERS; j++) {
+				int who = (j + run) % CONTENDERS;
+				double t0 = now_s();
+
+				pass(who, m, rounds[who][m]);
+				ns[who][m][run] = (now_s() - t0) * 1e9 / ((double)rounds[who][m] * (double)bone_count);
+			}
+	for (int who = 0; who < CONTENDERS; who++)
+		for (int m = 0; m < 2; m++) {
+			qsort(ns[who][m], RUNS, sizeof ns[who][m][0], compare_doubles);
+			printf("%s_%s_ns %.3f\n", names[who], m ? "playback" : "random", ns[who][m][RUNS / 2]);
+		}
+	return 0;
+}
