@@ -603,6 +603,26 @@ static void reports_follow_their_schema(void **state)
 	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", bad, NULL);
 	assert_int_equal(check.status, 1);
 	test_run_release(&check);
+	/* A lossy build reports each output's error, within the tolerance. */
+	r = test_animc("build", "-q", "--tolerance", "0.01,1,0.001", "--report", report, "-o", out,
+		       "testdata/sample/Crane/Wave.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", report, NULL);
+	if (check.status != 0)
+		fail_msg("%s%s", check.out, check.err);
+	test_run_release(&check);
+	{
+		char *text = (char *)test_read_file(report, NULL);
+		char *e = strstr(text, "\"error\": {\"translation\": ");
+		double translation, rotation;
+
+		assert_non_null(e);
+		assert_int_equal(sscanf(e, "\"error\": {\"translation\": %lf, \"rotation_deg\": %lf",
+					&translation, &rotation), 2);
+		assert_true(translation <= 0.01 && rotation <= 1);
+		free(text);
+	}
 	free(report);
 	free(junit);
 	free(out);
