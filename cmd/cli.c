@@ -203,8 +203,24 @@ void json_float(FILE *out, float f)
 
 void json_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	while (*p) {
+		size_t len = 1, bad;
+
+		if (*p >= 0x80) {
+			len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
+			if (strnlen((const char *)p, len) < len || !animc_utf8_check((const char *)p, len, &bad) ||
+			    len == 1) {
+				fputs("\\ufffd", out);
+				p++;
+				continue;
+			}
+			fwrite(p, 1, len, out);
+			p += len;
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
@@ -217,6 +233,7 @@ void json_string(FILE *out, const char *s)
 			fprintf(out, "\\u%04x", *p);
 		else
 			fputc(*p, out);
+		p++;
 	}
 	fputc('"', out);
 }

@@ -101,6 +101,9 @@ void cli_source_close(cli_source *src);
 /* The whole file at once: open and read the rest. */
 bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size);
 
+/* Write all of data[0..size) to fd, going on after EINTR and short writes. */
+bool cli_write_all(int fd, const void *data, size_t size);
+
 /* Create a directory and its parents (mode 0777 & ~umask). */
 bool cli_mkdir_p(const char *path, char *why, size_t why_size);
 
@@ -181,6 +184,9 @@ void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size);
  * negative zero. */
 void cli_format_float(float f, char *buf, size_t size);
 void json_float(FILE *out, float f);
+/* A JSON string: quotes, backslashes and control characters escaped, and a
+ * byte that is not part of UTF-8 written as U+FFFD, so that the output is
+ * always valid JSON whatever a file name holds. */
 void json_string(FILE *out, const char *s);
 void json_floats(FILE *out, const float *v, size_t count, unsigned width);
 

@@ -223,8 +223,10 @@ static int open_temp(const char *path, char *name, size_t name_size, char *why, 
 	return -1;
 }
 
-static bool write_full(int fd, const uint8_t *p, size_t size)
+bool cli_write_all(int fd, const void *data, size_t size)
 {
+	const uint8_t *p = data;
+
 	while (size) {
 		ssize_t n = write(fd, p, size);
 
@@ -260,7 +262,7 @@ bool cli_write_temp(const char *path, const void *data, size_t size, char **temp
 			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
 		return false;
 	}
-	if (!write_full(fd, data, size) || (st && fstat(fd, st) != 0)) {
+	if (!cli_write_all(fd, data, size) || (st && fstat(fd, st) != 0)) {
 		saved = errno;
 		close(fd);
 		unlink(name);

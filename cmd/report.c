@@ -265,43 +265,6 @@ void build_status_summary(build_status_line *s, const build_totals *t, unsigned 
 
 /* A JSON string: control characters escaped, bytes that are not UTF-8
  * written as U+FFFD (JSON text is UTF-8). */
-static void json_text(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (*p) {
-		size_t len = 1, bad;
-
-		if (*p >= 0x80) {
-			len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
-			if (strnlen((const char *)p, len) < len || !animc_utf8_check((const char *)p, len, &bad) ||
-			    len == 1) {
-				fputs("\\ufffd", out);
-				p++;
-				continue;
-			}
-			fwrite(p, 1, len, out);
-			p += len;
-			continue;
-		}
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p == '\r')
-			fputs("\\r", out);
-		else if (*p < 0x20 || *p == 0x7F)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-		p++;
-	}
-	fputc('"', out);
-}
-
 static const char *const severity_names[] = { "note", "warning", "error" };
 
 static bool finish_file(FILE *f, const char *tmp, const char *path, char *why, size_t why_size)
@@ -357,15 +320,15 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 		bool first = true;
 
 		fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
-		json_text(f, j->path);
+		json_string(f, j->path);
 		fputs(", \"importer\": ", f);
 		if (r->importer[0])
-			json_text(f, r->importer);
+			json_string(f, r->importer);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"status\": \"%s\", \"reason\": ", build_status_name(r->status));
 		if (r->status == BUILD_SKIPPED && r->skip_reason)
-			json_text(f, r->skip_reason);
+			json_string(f, r->skip_reason);
 		else
 			fputs("null", f);
 		fputs(",\n     \"outputs\": [", f);
@@ -378,9 +341,9 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 			out_path = build_output_path(ctx, j, o);
 			build_hash_hex(&o->hash, hex);
 			fprintf(f, "%s\n       {\"path\": ", first ? "" : ",");
-			json_text(f, out_path ? out_path : o->name);
+			json_string(f, out_path ? out_path : o->name);
 			fprintf(f, ", \"bytes\": %llu, \"clip\": ", (unsigned long long)o->size);
-			json_text(f, o->clip);
+			json_string(f, o->clip);
 			fprintf(f, ", \"bones\": %u, \"keys\": %llu, \"duration_s\": ", o->bones,
 				(unsigned long long)o->keys);
 			json_float(f, o->duration_s);
@@ -405,7 +368,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 
 			fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", k ? "," : "",
 				severity_names[d->severity]);
-			json_text(f, d->message);
+			json_string(f, d->message);
 			fprintf(f, ", \"line\": %u, \"column\": %u}", d->line, d->column);
 		}
 		fputs(r->diag_count ? "\n     ]" : "]", f);

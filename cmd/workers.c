@@ -61,23 +61,6 @@ typedef struct pool {
 	unsigned retry_count;
 } pool;
 
-static bool write_all(int fd, const void *data, size_t size)
-{
-	const uint8_t *p = data;
-
-	while (size) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		size -= (size_t)n;
-	}
-	return true;
-}
-
 static bool read_all(int fd, void *data, size_t size)
 {
 	uint8_t *p = data;
@@ -99,8 +82,8 @@ static bool send_record(int fd, char kind, const void *body, size_t size)
 {
 	uint32_t length = (uint32_t)size + 1;
 
-	return size < RECORD_BYTES_MAX && write_all(fd, &length, 4) && write_all(fd, &kind, 1) &&
-	       write_all(fd, body, size);
+	return size < RECORD_BYTES_MAX && cli_write_all(fd, &length, 4) && cli_write_all(fd, &kind, 1) &&
+	       cli_write_all(fd, body, size);
 }
 
 /* ------------------------------------------------------------ the worker */
@@ -557,7 +540,7 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 				    (head->previous && head->previous->time_s >= 0.1) || head->size >= (64u << 10))
 					continue;
 				index = (uint32_t)order[next];
-				if (!write_all(w->job_fd, &index, 4))
+				if (!cli_write_all(w->job_fd, &index, 4))
 					continue;   /* the worker is gone: poll says so */
 				next++;
 				w->next_job = index;
@@ -585,7 +568,7 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			}
 			index = (uint32_t)(p.retry_count ? p.retry[p.retry_count - 1] : order[next]);
 			j = &ctx->plan.jobs[index];
-			if (!write_all(w->job_fd, &index, 4)) {
+			if (!cli_write_all(w->job_fd, &index, 4)) {
 				reap(&p, w, false, NULL);
 				continue;
 			}

@@ -14,40 +14,6 @@
 
 #define HOSTILE "testdata/hostile"
 
-static animc_status status_named(const char *name)
-{
-	if (strcmp(name, "parse") == 0)
-		return ANIMC_ERR_PARSE;
-	if (strcmp(name, "invalid") == 0)
-		return ANIMC_ERR_INVALID;
-	if (strcmp(name, "limit") == 0)
-		return ANIMC_ERR_LIMIT;
-	if (strcmp(name, "unsupported") == 0)
-		return ANIMC_ERR_UNSUPPORTED;
-	fail_msg("unknown status '%s' in expected.txt", name);
-	return ANIMC_OK;
-}
-
-/* Import and process one file as `animc build` does. */
-static animc_status compile(const char *path, test_diags *diags)
-{
-	size_t size;
-	uint8_t *data = test_read_file(path, &size);
-	animc_diag_sink sink = test_diag_sink(diags, path);
-	const animc_importer *imp = animc_importer_find(path, data, size);
-	animc_import_request req = { path, data, size, NULL };
-	animc_clip_set set = { 0 };
-	animc_status status;
-
-	assert_non_null(imp);
-	status = imp->import(&req, &set, &sink);
-	for (uint32_t i = 0; status == ANIMC_OK && i < set.count; i++)
-		status = animc_clip_process(set.clips[i], NULL, &sink, NULL);
-	animc_clip_set_release(&set);
-	free(data);
-	return status;
-}
-
 static void each_file_fails_as_recorded(void **state)
 {
 	char *expected = (char *)test_read_file(HOSTILE "/expected.txt", NULL);
@@ -66,10 +32,10 @@ static void each_file_fails_as_recorded(void **state)
 		assert_int_equal(sscanf(line, "%127s %31s %31s", file, status_name, where), 3);
 		assert_int_equal(sscanf(where, "%u:%15s", &want_line, col_text), 2);
 		char *path = test_format("%s/%s", HOSTILE, file);
-		animc_status got = compile(path, &diags);
+		animc_status got = test_compile_file(path, &diags, NULL);
 		const test_diag *e = test_diags_first(&diags, ANIMC_ERROR);
 
-		if (got != status_named(status_name))
+		if (got != test_status_named(status_name))
 			fail_msg("%s: status %s, expected %s (%s)", file, animc_status_string(got), status_name,
 				 e ? e->message : "no error reported");
 		assert_non_null(e);

@@ -506,3 +506,43 @@ test_error test_compare_clips(const animc_clip *source, const animc_clip *proces
 	free(b);
 	return e;
 }
+
+animc_status test_status_named(const char *name)
+{
+	static const struct {
+		const char *name;
+		animc_status status;
+	} names[] = {
+		{ "parse", ANIMC_ERR_PARSE }, { "invalid", ANIMC_ERR_INVALID }, { "limit", ANIMC_ERR_LIMIT },
+		{ "unsupported", ANIMC_ERR_UNSUPPORTED }, { "io", ANIMC_ERR_IO },
+		{ "argument", ANIMC_ERR_ARGUMENT },
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i].name, name) == 0)
+			return names[i].status;
+	fail_msg("unknown status '%s' in expected.txt", name);
+	return ANIMC_OK;
+}
+
+animc_status test_compile_file(const char *path, test_diags *diags, const animc_importer *want)
+{
+	size_t size;
+	uint8_t *data = test_read_file(path, &size);
+	animc_diag_sink sink = test_diag_sink(diags, path);
+	const animc_importer *imp = animc_importer_find(path, data, size);
+	animc_import_request req = { path, data, size, NULL };
+	animc_clip_set set = { 0 };
+	animc_status status;
+
+	if (!imp || (want && imp != want))
+		fail_msg("%s: not recognised as %s", path, want ? want->name : "any format");
+	status = imp->import(&req, &set, &sink);
+	if (status != ANIMC_OK)
+		assert_int_equal(set.count, 0);
+	for (uint32_t i = 0; status == ANIMC_OK && i < set.count; i++)
+		status = animc_clip_process(set.clips[i], NULL, &sink, NULL);
+	animc_clip_set_release(&set);
+	free(data);
+	return status;
+}

@@ -113,6 +113,16 @@ typedef struct test_diags {
 	bool echo;   /* also print them (for debugging a test) */
 } test_diags;
 
+/* The status a hostile fixture's expected.txt names: parse, invalid, limit,
+ * unsupported, io, argument (an unknown name fails the test). */
+animc_status test_status_named(const char *name);
+
+/* Import a file through the importer that recognises it (which must be
+ * `want` when not NULL) and process its clips as `animc build` does; the
+ * diagnostics go to `diags`.  A failed import leaves no clip behind. */
+struct animc_importer;
+animc_status test_compile_file(const char *path, test_diags *diags, const struct animc_importer *want);
+
 /* A sink collecting into `diags`. */
 animc_diag_sink test_diag_sink(test_diags *diags, const char *path);
 /* The first diagnostic of a severity, or NULL. */

@@ -539,47 +539,6 @@ static void cubic_rotation_bake_keeps_its_bound(void **state)
 
 /* ------------------------------------------------------------------ hostile */
 
-static animc_status status_named(const char *name)
-{
-	static const struct {
-		const char *name;
-		animc_status status;
-	} names[] = {
-		{ "parse", ANIMC_ERR_PARSE }, { "invalid", ANIMC_ERR_INVALID }, { "limit", ANIMC_ERR_LIMIT },
-		{ "unsupported", ANIMC_ERR_UNSUPPORTED }, { "io", ANIMC_ERR_IO },
-		{ "argument", ANIMC_ERR_ARGUMENT },
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i].name, name) == 0)
-			return names[i].status;
-	fail_msg("unknown status '%s' in expected.txt", name);
-	return ANIMC_OK;
-}
-
-/* Import and process one file as animc build does. */
-static animc_status compile(const char *path, test_diags *diags)
-{
-	size_t size;
-	uint8_t *data = test_read_file(path, &size);
-	animc_diag_sink sink = test_diag_sink(diags, path);
-	const animc_importer *imp = animc_importer_find(path, data, size);
-	animc_import_request req = { path, data, size, NULL };
-	animc_clip_set set = { 0 };
-	animc_status status;
-
-	if (imp != &animc_importer_gltf)
-		fail_msg("%s: not recognised as glTF", path);
-	status = imp->import(&req, &set, &sink);
-	if (status != ANIMC_OK)
-		assert_int_equal(set.count, 0);   /* a failed import leaves nothing */
-	for (uint32_t i = 0; status == ANIMC_OK && i < set.count; i++)
-		status = animc_clip_process(set.clips[i], NULL, &sink, NULL);
-	animc_clip_set_release(&set);
-	free(data);
-	return status;
-}
-
 static void hostile_files_fail_as_recorded(void **state)
 {
 	char *expected = (char *)test_read_file(HOSTILE "/expected.txt", NULL);
@@ -595,10 +554,10 @@ static void hostile_files_fail_as_recorded(void **state)
 			continue;
 		assert_int_equal(sscanf(line, "%127s %31s %95s", file, status_name, where), 3);
 		char *path = test_format("%s/%s", HOSTILE, file);
-		animc_status got = compile(path, &diags);
+		animc_status got = test_compile_file(path, &diags, &animc_importer_gltf);
 		const test_diag *e = test_diags_first(&diags, ANIMC_ERROR);
 
-		if (got != status_named(status_name))
+		if (got != test_status_named(status_name))
 			fail_msg("%s: status %s, expected %s (%s)", file, animc_status_string(got), status_name,
 				 e ? e->message : "no error reported");
 		assert_non_null(e);
@@ -660,7 +619,7 @@ static void external_buffers_stay_beside_the_source(void **state)
 	assert_non_null(target);
 	assert_int_equal(symlink(target, link), 0);
 	free(target);
-	assert_int_equal(compile(src, &diags), ANIMC_ERR_INVALID);
+	assert_int_equal(test_compile_file(src, &diags, &animc_importer_gltf), ANIMC_ERR_INVALID);
 	assert_non_null(strstr(test_diags_first(&diags, ANIMC_ERROR)->message, "outside the source's folder"));
 	test_diags_release(&diags);
 	sink = test_diag_sink(&diags, NULL);
