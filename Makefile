@@ -74,6 +74,11 @@ ASSIMP_DEFS := -DANIMC_ASSIMP_VERSION=$(ASSIMP_VERSION) \
 # The CLI's build manifest hashes with xxHash (XXH3).
 XXHASH_CFLAGS := $(shell pkg-config --cflags libxxhash)
 XXHASH_LIBS := $(shell pkg-config --libs libxxhash)
+# The build cache: libcurl's headers only (cmd/cache_http.c loads the library
+# when a cache URL is used), nettle for SHA-256.
+CURL_CFLAGS := $(shell pkg-config --cflags libcurl)
+NETTLE_CFLAGS := $(shell pkg-config --cflags nettle)
+CMD_LIBS := $(shell pkg-config --libs nettle) -pthread
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -97,11 +102,13 @@ RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
 	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
-CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) $(XXHASH_CFLAGS)
+CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) $(XXHASH_CFLAGS) $(CURL_CFLAGS) \
+	$(NETTLE_CFLAGS)
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
 	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS) -DANIMRT_WITH_ZSTD
-TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS)
+TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS) $(CURL_CFLAGS) \
+	$(NETTLE_CFLAGS)
 
 # The include path of a source file, by where it lives.
 cppflags_for = $(strip \
@@ -197,7 +204,7 @@ $(LIBANIMRT): $(RT_OBJ)
 
 RT_LIBS := $(if $(filter 0,$(ANIMRT_ZSTD)),,$(ZSTD_LIBS)) -lm
 $(ANIMC): $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) $(XXHASH_LIBS) -lm -o $@
+	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
 
 # pkg-config files, each with its own library's version.
 $(BUILD)/animc.pc: lib/animc/animc.pc.in lib/animc/include/animc/animc.h $(BUILD)/flags
@@ -222,12 +229,13 @@ $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) \
-		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
+		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # The harness reads files with the CLI's reader (cmd/fs.c).
-# cmd/fuzz_manifest.c replays against the manifest reader.
+# cmd/fuzz_manifest.c replays against the manifest reader, cmd/fuzz_action.c
+# against the cache entry decoder (cmd/cache_action.c).
 MANIFEST_OBJ := $(call obj,cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c)
-$(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(MANIFEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
+$(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(BUILD)/obj/cmd/cache_action.o $(MANIFEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
@@ -250,7 +258,9 @@ golden: $(ANIMC)
 
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c cmd/fs.c
+# cmd/cache_action.c: the cache entry decoder (cmd/fuzz_action.c).
+FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c cmd/fs.c \
+	cmd/cache_action.c
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
 $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 	@mkdir -p $(@D)/$*.o

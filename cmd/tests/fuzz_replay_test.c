@@ -14,6 +14,7 @@ int animc_fuzz_xna(const uint8_t *data, size_t size);
 int animc_fuzz_assimp(const uint8_t *data, size_t size);
 int animc_fuzz_gltf(const uint8_t *data, size_t size);
 int animc_fuzz_manifest(const uint8_t *data, size_t size);
+int animc_fuzz_action(const uint8_t *data, size_t size);
 
 static size_t replay(const char *dir, const char *suffix, int (*entry)(const uint8_t *, size_t))
 {
@@ -81,6 +82,12 @@ static void manifest_seeds(void **state)
 	assert_true(replay("testdata/fuzz/manifest", NULL, animc_fuzz_manifest) > 0);
 }
 
+static void action_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/action", NULL, animc_fuzz_action) > 0);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(robotgame_seeds),
 	cmocka_unit_test(xna_seeds),
@@ -88,6 +95,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(assimp_seeds),
 	cmocka_unit_test(gltf_seeds),
 	cmocka_unit_test(manifest_seeds),
+	cmocka_unit_test(action_seeds),
 };
 
 ANIMC_TEST_GROUP(tests);

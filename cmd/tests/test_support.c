@@ -7,11 +7,16 @@
 #include <math.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <pwd.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -545,4 +550,216 @@ animc_status test_compile_file(const char *path, test_diags *diags, const animc_
 	animc_clip_set_release(&set);
 	free(data);
 	return status;
+}
+
+/* ------------------------------------------------------------ servers */
+
+int test_free_port(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof addr;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	close(fd);
+	return ntohs(addr.sin_port);
+}
+
+static const char *nginx_path(void)
+{
+	static const char *const candidates[] = { "/usr/sbin/nginx", "/usr/local/sbin/nginx", NULL };
+
+	for (size_t i = 0; candidates[i]; i++)
+		if (access(candidates[i], X_OK) == 0)
+			return candidates[i];
+	return NULL;
+}
+
+static bool port_answers(int port)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static void write_nginx_config(const test_nginx *s, const char *user, const char *password)
+{
+	char *conf = test_format("%s/nginx.conf", s->dir);
+	char *htpasswd = test_format("%s/htpasswd", s->dir);
+	struct passwd *me = getpwuid(geteuid());
+	char *auth = user ? test_format("      auth_basic \"cache\";\n      auth_basic_user_file %s;\n", htpasswd)
+			  : strdup("");
+	FILE *fp;
+
+	if (user) {
+		fp = fopen(htpasswd, "w");
+		assert_non_null(fp);
+		/* nginx reads "{PLAIN}" passwords as they are. */
+		fprintf(fp, "%s:{PLAIN}%s\n", user, password ? password : "");
+		fclose(fp);
+	}
+	fp = fopen(conf, "w");
+	assert_non_null(fp);
+	/* One process (master_process off), so that the test's SIGTERM and its
+	 * death signal reach all of nginx. */
+	if (geteuid() == 0 && me)
+		fprintf(fp, "user %s;\n", me->pw_name);
+	fprintf(fp,
+		"daemon off;\n"
+		"master_process off;\n"
+		"worker_processes 1;\n"
+		"pid %1$s/nginx.pid;\n"
+		"error_log %1$s/error.log warn;\n"
+		"events { worker_connections 256; }\n"
+		"http {\n"
+		"  access_log off;\n"
+		"  client_body_temp_path %1$s/body;\n"
+		"  proxy_temp_path %1$s/proxy;\n"
+		"  fastcgi_temp_path %1$s/fastcgi;\n"
+		"  uwsgi_temp_path %1$s/uwsgi;\n"
+		"  scgi_temp_path %1$s/scgi;\n"
+		"  server {\n"
+		"    listen 127.0.0.1:%2$d;\n"
+		"    client_max_body_size 0;\n"
+		"    location / {\n"
+		"      root %3$s;\n"
+		"      dav_methods PUT;\n"
+		"      create_full_put_path on;\n"
+		"      dav_access user:rw group:r all:r;\n"
+		"    }\n"
+		"    location /ro/ {\n"
+		"      alias %3$s/;\n"
+		"    }\n"
+		"    location /auth/ {\n"
+		"      root %3$s;\n"
+		"      dav_methods PUT;\n"
+		"      create_full_put_path on;\n"
+		"%4$s"
+		"    }\n"
+		"  }\n"
+		"}\n",
+		s->dir, s->port, s->root, auth);
+	fclose(fp);
+	free(auth);
+	free(conf);
+	free(htpasswd);
+}
+
+/* Servers running, for test_nginx_teardown. */
+static int running_servers[8];
+
+static void note_server(int pid, bool is_running)
+{
+	for (size_t i = 0; i < sizeof running_servers / sizeof *running_servers; i++)
+		if (running_servers[i] == (is_running ? 0 : pid)) {
+			running_servers[i] = is_running ? pid : 0;
+			return;
+		}
+}
+
+int test_nginx_teardown(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof running_servers / sizeof *running_servers; i++)
+		if (running_servers[i]) {
+			kill(running_servers[i], SIGKILL);
+			waitpid(running_servers[i], NULL, 0);
+			running_servers[i] = 0;
+		}
+	return 0;
+}
+
+void test_nginx_start(test_nginx *s, const char *dir, const char *user, const char *password)
+{
+	const char *nginx = nginx_path();
+	char why[256];
+
+	memset(s, 0, sizeof *s);
+	if (!nginx) {
+		print_message("skipped: nginx not found (apt-get install nginx)\n");
+		skip();
+	}
+	/* nginx reads relative paths from its prefix: give it absolute ones. */
+	s->dir = realpath(dir, NULL);
+	assert_non_null(s->dir);
+	dir = s->dir;
+	s->root = test_format("%s/root", dir);
+	assert_true(cli_mkdir_p(s->root, why, sizeof why));
+	/* A port can be taken between choosing it and nginx binding it. */
+	for (int attempt = 0; attempt < 5 && !s->pid; attempt++) {
+		char *conf = test_format("%s/nginx.conf", dir), *log = test_format("%s/error.log", dir);
+		pid_t pid;
+
+		s->port = test_free_port();
+		write_nginx_config(s, user, password);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int null = open("/dev/null", O_RDWR);
+			int err = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			dup2(null, 0);
+			dup2(null, 1);
+			if (err >= 0)
+				dup2(err, 2);
+			execl(nginx, "nginx", "-p", dir, "-c", conf, "-e", log, (char *)NULL);
+			_exit(127);
+		}
+		for (int i = 0; i < 500; i++) {
+			int status;
+
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				break;
+			if (port_answers(s->port)) {
+				s->pid = pid;
+				break;
+			}
+			usleep(10000);
+		}
+		if (!s->pid) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		free(conf);
+		free(log);
+	}
+	if (!s->pid)
+		fail_msg("nginx did not start (see %s/error.log)", dir);
+	note_server(s->pid, true);
+	s->url = test_format("http://127.0.0.1:%d", s->port);
+}
+
+void test_nginx_stop(test_nginx *s)
+{
+	if (!s->pid)
+		return;
+	note_server(s->pid, false);
+	kill(s->pid, SIGTERM);
+	for (int i = 0; i < 300; i++) {
+		if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
+			s->pid = 0;
+			return;
+		}
+		usleep(10000);
+	}
+	kill(s->pid, SIGKILL);
+	waitpid(s->pid, NULL, 0);
+	s->pid = 0;
+}
+
+void test_nginx_release(test_nginx *s)
+{
+	test_nginx_stop(s);
+	free(s->dir);
+	free(s->root);
+	free(s->url);
+	memset(s, 0, sizeof *s);
 }

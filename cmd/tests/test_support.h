@@ -98,6 +98,35 @@ const char *test_corpus_dir(void);
 		}                                                             \
 	} while (0)
 
+/* ------------------------------------------------------------ servers */
+
+/*
+ * Debian's nginx on a free loopback port, serving a folder of its own under
+ * `dir` (root/), one process that dies with the test process.  Locations:
+ *   /          GET and WebDAV PUT (create_full_put_path on): a Bazel HTTP cache
+ *   /ro/       the same folder, GET only (a PUT answers 405)
+ *   /auth/     GET and PUT of its own folder (root/auth/), basic
+ *              authentication of `user` and `password` (when given)
+ * test_nginx_start skips the test when nginx is not installed.
+ */
+typedef struct test_nginx {
+	char *dir;      /* its folder: nginx.conf, logs */
+	char *root;     /* what it serves */
+	char *url;      /* "http://127.0.0.1:PORT" */
+	int port;
+	int pid;        /* 0 once stopped */
+} test_nginx;
+
+void test_nginx_start(test_nginx *server, const char *dir, const char *user, const char *password);
+/* Stop it (SIGTERM, then SIGKILL) and wait for it; safe to call twice. */
+void test_nginx_stop(test_nginx *server);
+void test_nginx_release(test_nginx *server);
+/* A cmocka teardown stopping every server this process started and has not
+ * stopped: it runs when a test fails too. */
+int test_nginx_teardown(void **state);
+/* A loopback port nothing listens on at the time of the call. */
+int test_free_port(void);
+
 /* ---------------------------------------------------------- diagnostics */
 
 typedef struct test_diag {

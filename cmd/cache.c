@@ -1,0 +1,1078 @@
+/*
+ * cache.c - the build cache's front (see cache.h): digests, the queue of
+ * lookups and stores, the thread that works through them, and the folder
+ * backend (--cache-dir).  The HTTP client is cache_http.c.
+ *
+ * A folder cache has the remote's layout, DIR/ac/<hex> and DIR/cas/<hex>, so
+ * a folder nginx serves and a --cache-dir folder are the same thing.  Each
+ * file is written under a name no other writer uses (host, process, counter)
+ * in the same folder and renamed into place: on a local disk and on NFS a
+ * reader sees a whole entry or none, and two machines storing one entry at
+ * once each rename a whole file over the other's.  Readers check every blob
+ * against its digest (and the entry's own header line), so a damaged file is
+ * a miss, removed so that the next store writes it again.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nettle/sha2.h>
+
+#include "cli.h"
+#include "cache_internal.h"
+
+/* ---------------------------------------------------------------- digests */
+
+void cli_sha256(const void *data, size_t size, uint8_t out[CLI_SHA256_BYTES])
+{
+	struct sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, size, data);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+}
+
+void cli_digest_of(const void *data, size_t size, cli_digest *out)
+{
+	cli_sha256(data, size, out->sha256);
+	out->size_bytes = size;
+}
+
+bool cli_digest_equal(const cli_digest *a, const cli_digest *b)
+{
+	return a->size_bytes == b->size_bytes && memcmp(a->sha256, b->sha256, CLI_SHA256_BYTES) == 0;
+}
+
+void cli_cache_result_release(cli_cache_result *result)
+{
+	if (!result)
+		return;
+	for (size_t i = 0; i < result->output_count; i++) {
+		free(result->outputs[i].path);
+		free(result->outputs[i].data);
+	}
+	free(result->outputs);
+	free(result->meta);
+	memset(result, 0, sizeof *result);
+}
+
+/* ------------------------------------------------------------------- URLs */
+
+void cli_url_redact(const char *url, char *out, size_t out_size)
+{
+	const char *scheme_end = strstr(url, "://");
+	const char *authority = scheme_end ? scheme_end + 3 : url;
+	size_t authority_len = strcspn(authority, "/?#");
+	const char *at = NULL;
+	size_t path_len;
+
+	for (size_t i = 0; i < authority_len; i++)
+		if (authority[i] == '@')
+			at = authority + i;
+	path_len = strcspn(authority + authority_len, "?#");
+	if (at)
+		snprintf(out, out_size, "%.*s%.*s%.*s", (int)(authority - url), url,
+			 (int)(authority + authority_len - at - 1), at + 1, (int)path_len,
+			 authority + authority_len);
+	else
+		snprintf(out, out_size, "%.*s", (int)(authority + authority_len + path_len - url), url);
+}
+
+/* ------------------------------------------------------------ the cache */
+
+typedef struct lookup lookup;
+typedef struct store store;
+
+/* One output of a lookup, fetched from the remote. */
+typedef struct blob_ref {
+	lookup *lookup;
+	size_t index;
+} blob_ref;
+
+struct lookup {
+	cli_cache *cache;
+	size_t id;
+	char hex[CLI_SHA256_HEX_BYTES];  /* the action entry's name */
+	cli_cache_status status;         /* under the lock */
+	cli_cache_result result;         /* a hit's, until taken */
+	/* The thread's, while it fetches from the remote. */
+	cli_action action;
+	uint8_t **blobs;
+	blob_ref *refs;
+	size_t blobs_pending;
+	bool has_failed;
+	lookup *next;
+};
+
+struct store {
+	cli_cache *cache;
+	char hex[CLI_SHA256_HEX_BYTES];
+	cli_cache_result result;   /* a copy of the caller's */
+	cli_action action;         /* its paths are result's */
+	uint8_t *entry;            /* the encoded action entry */
+	size_t entry_size;
+	size_t puts_pending;
+	bool has_failed;
+	store *next;
+};
+
+struct cli_cache {
+	char *url, *dir;
+	char shown_url[512];
+	bool is_read_only;
+	animc_diag_sink *sink;
+	cache_remote *remote;
+
+	pthread_mutex_t lock;
+	pthread_cond_t work;       /* the thread: something queued, or stop */
+	pthread_cond_t done;       /* the caller: a lookup finished */
+	pthread_t thread;
+	bool has_thread, is_stopping;
+	lookup *lookup_head, *lookup_tail;
+	store *store_head, *store_tail;
+	lookup **by_id;            /* lookups by id, until taken */
+	size_t by_id_capacity;
+	cli_strings messages;      /* warnings for the caller to print */
+	bool is_warned[CLI_CACHE_PROBLEM_COUNT];
+	cli_cache_stats stats;
+
+	/* The thread's. */
+	size_t active_lookups, active_stores;
+	bool is_dir_writable;
+	bool has_dir[2];           /* ac/, cas/ made */
+	char host[64];
+	unsigned long temp_counter;
+};
+
+void cache_warn(cli_cache *cache, cli_cache_problem kind, const char *fmt, ...)
+{
+	char *message = NULL;
+	va_list ap;
+
+	pthread_mutex_lock(&cache->lock);
+	cache->stats.errors++;
+	cache->stats.problems[kind]++;
+	if (!cache->is_warned[kind]) {
+		cache->is_warned[kind] = true;
+		va_start(ap, fmt);
+		if (vasprintf(&message, fmt, ap) < 0)
+			message = NULL;
+		va_end(ap);
+		if (message)
+			cli_strings_push(&cache->messages, message);
+		free(message);
+	}
+	pthread_mutex_unlock(&cache->lock);
+}
+
+static void emit(cli_cache *cache, const char *message)
+{
+	if (cache->sink)
+		animc_diag_report(cache->sink, ANIMC_WARNING, 0, 0, "%s", message);
+	else
+		fprintf(stderr, "animc: warning: %s\n", message);
+}
+
+/* Print the warnings the thread left, on the caller's thread. */
+static void flush_warnings(cli_cache *cache)
+{
+	cli_strings messages;
+
+	pthread_mutex_lock(&cache->lock);
+	messages = cache->messages;
+	memset(&cache->messages, 0, sizeof cache->messages);
+	pthread_mutex_unlock(&cache->lock);
+	for (size_t i = 0; i < messages.count; i++)
+		emit(cache, messages.items[i]);
+	cli_strings_release(&messages);
+}
+
+/* -------------------------------------------------------- folder backend */
+
+static const char *const kind_names[2] = { "ac", "cas" };
+enum { KIND_AC, KIND_CAS };
+
+static char *dir_path(const cli_cache *cache, int kind, const char *hex)
+{
+	return cli_path_join(cache->dir, kind_names[kind], hex);
+}
+
+/* 1: read, 0: not there, -1: failed (warned of).  A file longer than
+ * `max_bytes` is damaged: removed, and a miss. */
+static int dir_read(cli_cache *cache, int kind, const char *hex, size_t max_bytes, uint8_t **data,
+		    size_t *size)
+{
+	char *path = dir_path(cache, kind, hex);
+	struct stat st;
+	int fd, rc = -1;
+	size_t done = 0;
+
+	*data = NULL;
+	if (!path)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			rc = 0;
+		else
+			cache_warn(cache, CLI_CACHE_DIR_READ, "cache folder '%s': cannot read '%s': %s",
+				   cache->dir, path, strerror(errno));
+		free(path);
+		return rc;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		cache_warn(cache, CLI_CACHE_DIR_READ, "cache folder '%s': '%s' is not a readable file",
+			   cache->dir, path);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max_bytes) {
+		cache_warn(cache, CLI_CACHE_CORRUPT,
+			   "cache folder '%s': '%s' is longer than it can be; removed, compiling instead",
+			   cache->dir, path);
+		unlink(path);
+		goto out;
+	}
+	*data = malloc((size_t)st.st_size + 1);
+	if (!*data)
+		goto out;
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, *data + done, (size_t)st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	if (done != (size_t)st.st_size) {
+		cache_warn(cache, CLI_CACHE_DIR_READ, "cache folder '%s': cannot read '%s'", cache->dir, path);
+		free(*data);
+		*data = NULL;
+		goto out;
+	}
+	(*data)[done] = 0;
+	*size = done;
+	rc = 1;
+out:
+	close(fd);
+	free(path);
+	return rc;
+}
+
+static void dir_remove(cli_cache *cache, int kind, const char *hex)
+{
+	char *path = dir_path(cache, kind, hex);
+
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/* Write one file: a name of this writer's own in the same folder, then a
+ * rename.  A blob already there with its size is left as it is (readers
+ * check its digest). */
+static bool dir_write(cli_cache *cache, int kind, const char *hex, const uint8_t *data, size_t size)
+{
+	char *path = dir_path(cache, kind, hex), *temp = NULL, why[512];
+	struct stat st;
+	const uint8_t *p = data;
+	size_t left = size;
+	int fd = -1;
+
+	if (!path)
+		return false;
+	if (kind == KIND_CAS && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size) {
+		free(path);
+		return true;
+	}
+	if (!cache->has_dir[kind]) {
+		char *folder = cli_path_join(cache->dir, kind_names[kind], NULL);
+
+		if (!folder || !cli_mkdir_p(folder, why, sizeof why)) {
+			cache_warn(cache, CLI_CACHE_DIR_WRITE, "cache folder '%s': %s; not storing there",
+				   cache->dir, folder ? why : "out of memory");
+			free(folder);
+			goto fail;
+		}
+		free(folder);
+		cache->has_dir[kind] = true;
+	}
+	if (asprintf(&temp, "%s/%s/.%s.%s.%ld.%lu.tmp", cache->dir, kind_names[kind], hex, cache->host,
+		     (long)getpid(), ++cache->temp_counter) < 0) {
+		temp = NULL;
+		goto fail;
+	}
+	fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		goto fail_errno;
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail_errno;
+		p += n;
+		left -= (size_t)n;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail_errno;
+	}
+	fd = -1;
+	if (rename(temp, path) != 0)
+		goto fail_errno;
+	free(temp);
+	free(path);
+	return true;
+fail_errno:
+	cache_warn(cache, CLI_CACHE_DIR_WRITE, "cache folder '%s': cannot write '%s': %s; not storing there",
+		   cache->dir, path, strerror(errno ? errno : EIO));
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (temp)
+		unlink(temp);
+	free(temp);
+	free(path);
+	cache->is_dir_writable = false;
+	return false;
+}
+
+/* Blobs first, the entry last: a reader that finds the entry finds them. */
+static void dir_store(cli_cache *cache, const char *hex, const cli_action *action, uint8_t *const *blobs,
+		      const uint8_t *entry, size_t entry_size)
+{
+	for (size_t i = 0; i < action->output_count && cache->is_dir_writable; i++) {
+		char blob_hex[CLI_SHA256_HEX_BYTES];
+
+		if (!action->outputs[i].digest.size_bytes)
+			continue;
+		cli_hex(action->outputs[i].digest.sha256, CLI_SHA256_BYTES, blob_hex);
+		if (!dir_write(cache, KIND_CAS, blob_hex, blobs[i], action->outputs[i].digest.size_bytes))
+			return;
+	}
+	if (cache->is_dir_writable)
+		dir_write(cache, KIND_AC, hex, entry, entry_size);
+}
+
+/* Move a decoded entry and its checked blobs into a result. */
+static bool make_result(cli_action *action, uint8_t **blobs, cli_cache_result *result)
+{
+	memset(result, 0, sizeof *result);
+	result->outputs = calloc(action->output_count ? action->output_count : 1, sizeof *result->outputs);
+	if (!result->outputs)
+		return false;
+	for (size_t i = 0; i < action->output_count; i++) {
+		result->outputs[i].path = action->outputs[i].path;
+		result->outputs[i].data = blobs[i];
+		result->outputs[i].size = action->outputs[i].digest.size_bytes;
+		action->outputs[i].path = NULL;
+		blobs[i] = NULL;
+	}
+	result->output_count = action->output_count;
+	result->meta = action->meta;
+	result->meta_size = action->meta_size;
+	action->meta = NULL;
+	cli_action_release(action);
+	return true;
+}
+
+static bool blob_matches(const uint8_t *data, size_t size, const cli_digest *want)
+{
+	cli_digest got;
+
+	cli_digest_of(data, size, &got);
+	return cli_digest_equal(&got, want);
+}
+
+static uint8_t *empty_blob(void)
+{
+	return calloc(1, 1);
+}
+
+static bool dir_lookup(cli_cache *cache, lookup *l)
+{
+	uint8_t *entry, **blobs;
+	size_t size;
+	cli_action action;
+	char why[256];
+	bool ok = true;
+
+	if (dir_read(cache, KIND_AC, l->hex, CLI_ACTION_MAX_BYTES, &entry, &size) != 1)
+		return false;
+	if (!cli_action_decode(entry, size, &action, why, sizeof why)) {
+		cache_warn(cache, CLI_CACHE_CORRUPT,
+			   "cache folder '%s': entry ac/%s is damaged (%s); removed, compiling instead", cache->dir,
+			   l->hex, why);
+		dir_remove(cache, KIND_AC, l->hex);
+		free(entry);
+		return false;
+	}
+	free(entry);
+	blobs = calloc(action.output_count ? action.output_count : 1, sizeof *blobs);
+	for (size_t i = 0; blobs && ok && i < action.output_count; i++) {
+		const cli_digest *digest = &action.outputs[i].digest;
+		char hex[CLI_SHA256_HEX_BYTES];
+		int rc;
+
+		if (!digest->size_bytes) {
+			ok = (blobs[i] = empty_blob()) != NULL;
+			continue;
+		}
+		cli_hex(digest->sha256, CLI_SHA256_BYTES, hex);
+		rc = dir_read(cache, KIND_CAS, hex, digest->size_bytes, &blobs[i], &size);
+		if (rc == 1 && !blob_matches(blobs[i], size, digest)) {
+			cache_warn(cache, CLI_CACHE_CORRUPT,
+				   "cache folder '%s': cas/%s does not match its digest; removed, compiling instead",
+				   cache->dir, hex);
+			dir_remove(cache, KIND_CAS, hex);
+			rc = -1;
+		}
+		ok = rc == 1;
+	}
+	if (blobs && ok && make_result(&action, blobs, &l->result)) {
+		free(blobs);
+		return true;
+	}
+	for (size_t i = 0; blobs && i < action.output_count; i++)
+		free(blobs[i]);
+	free(blobs);
+	cli_action_release(&action);
+	return false;
+}
+
+/* -------------------------------------------------------------- lookups */
+
+static void finish_lookup(cli_cache *cache, lookup *l, cli_cache_status status)
+{
+	if (status != CLI_CACHE_HIT)
+		cli_cache_result_release(&l->result);
+	pthread_mutex_lock(&cache->lock);
+	l->status = status;
+	if (status == CLI_CACHE_HIT) {
+		cache->stats.hits++;
+		for (size_t i = 0; i < l->result.output_count; i++)
+			cache->stats.fetched_bytes += l->result.outputs[i].size;
+	} else {
+		cache->stats.misses++;
+	}
+	pthread_cond_broadcast(&cache->done);
+	pthread_mutex_unlock(&cache->lock);
+}
+
+static void finish_remote_lookup(lookup *l)
+{
+	cli_cache *cache = l->cache;
+	bool is_hit = false;
+
+	cache->active_lookups--;
+	if (!l->has_failed) {
+		if (cache->dir && cache->is_dir_writable && !cache->is_read_only) {
+			uint8_t *entry;
+			size_t size;
+
+			/* What the remote had, kept in the folder too. */
+			if (cli_action_encode(&l->action, &entry, &size)) {
+				dir_store(cache, l->hex, &l->action, l->blobs, entry, size);
+				free(entry);
+			}
+		}
+		is_hit = make_result(&l->action, l->blobs, &l->result);
+	}
+	for (size_t i = 0; l->blobs && i < l->action.output_count; i++)
+		free(l->blobs[i]);
+	free(l->blobs);
+	free(l->refs);
+	l->blobs = NULL;
+	l->refs = NULL;
+	cli_action_release(&l->action);
+	finish_lookup(cache, l, is_hit ? CLI_CACHE_HIT : CLI_CACHE_MISS);
+}
+
+static void on_blob(void *user, remote_outcome outcome, uint8_t *body, size_t size)
+{
+	blob_ref *ref = user;
+	lookup *l = ref->lookup;
+	const cli_digest *digest = &l->action.outputs[ref->index].digest;
+
+	if (outcome == REMOTE_OK && blob_matches(body, size, digest)) {
+		char hex[CLI_SHA256_HEX_BYTES];
+
+		cli_hex(digest->sha256, CLI_SHA256_BYTES, hex);
+		cache_remote_note_present(l->cache->remote, hex);
+		l->blobs[ref->index] = body;
+		body = NULL;
+	} else {
+		if (outcome == REMOTE_OK) {
+			char hex[CLI_SHA256_HEX_BYTES];
+
+			cli_hex(digest->sha256, CLI_SHA256_BYTES, hex);
+			cache_warn(l->cache, CLI_CACHE_CORRUPT,
+				   "remote cache '%s': cas/%s does not match its digest; compiling instead",
+				   l->cache->shown_url, hex);
+		}
+		l->has_failed = true;
+	}
+	free(body);
+	if (--l->blobs_pending == 0)
+		finish_remote_lookup(l);
+}
+
+static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t size)
+{
+	lookup *l = user;
+	cli_cache *cache = l->cache;
+	char why[256];
+	size_t n;
+
+	if (outcome != REMOTE_OK) {
+		free(body);
+		l->has_failed = true;
+		finish_remote_lookup(l);
+		return;
+	}
+	if (!cli_action_decode(body, size, &l->action, why, sizeof why)) {
+		cache_warn(cache, CLI_CACHE_CORRUPT, "remote cache '%s': entry ac/%s is unusable (%s); compiling instead",
+			   cache->shown_url, l->hex, why);
+		free(body);
+		l->has_failed = true;
+		finish_remote_lookup(l);
+		return;
+	}
+	free(body);
+	n = l->action.output_count;
+	l->blobs = calloc(n ? n : 1, sizeof *l->blobs);
+	l->refs = calloc(n ? n : 1, sizeof *l->refs);
+	if (!l->blobs || !l->refs) {
+		l->has_failed = true;
+		finish_remote_lookup(l);
+		return;
+	}
+	/* One count for this function, so that no callback finishes the lookup
+	 * before every blob is asked for. */
+	l->blobs_pending = 1;
+	for (size_t i = 0; i < n && !l->has_failed; i++) {
+		const cli_digest *digest = &l->action.outputs[i].digest;
+		char hex[CLI_SHA256_HEX_BYTES];
+
+		if (!digest->size_bytes) {
+			l->blobs[i] = empty_blob();
+			l->has_failed = !l->blobs[i];
+			continue;
+		}
+		cli_hex(digest->sha256, CLI_SHA256_BYTES, hex);
+		l->refs[i] = (blob_ref){ l, i };
+		if (digest->size_bytes > CLI_MAX_INPUT_BYTES ||
+		    !cache_remote_get(cache->remote, "cas", hex, (size_t)digest->size_bytes, on_blob, &l->refs[i]))
+			l->has_failed = true;
+		else
+			l->blobs_pending++;
+	}
+	if (--l->blobs_pending == 0)
+		finish_remote_lookup(l);
+}
+
+static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
+{
+	/* Nobody waits for what was still queued at close. */
+	if (is_stopping) {
+		finish_lookup(cache, l, CLI_CACHE_MISS);
+		return;
+	}
+	if (cache->dir && dir_lookup(cache, l)) {
+		finish_lookup(cache, l, CLI_CACHE_HIT);
+		return;
+	}
+	if (cache->remote &&
+	    cache_remote_get(cache->remote, "ac", l->hex, CLI_ACTION_MAX_BYTES, on_entry, l)) {
+		cache->active_lookups++;
+		return;
+	}
+	finish_lookup(cache, l, CLI_CACHE_MISS);
+}
+
+/* --------------------------------------------------------------- stores */
+
+static void free_store(store *s)
+{
+	cli_cache *cache = s->cache;
+
+	pthread_mutex_lock(&cache->lock);
+	cache->active_stores--;
+	pthread_mutex_unlock(&cache->lock);
+	cli_cache_result_release(&s->result);
+	free(s->action.outputs);
+	free(s->entry);
+	free(s);
+}
+
+static void on_entry_stored(void *user, remote_outcome outcome, uint8_t *body, size_t size)
+{
+	store *s = user;
+
+	(void)size;
+	free(body);
+	if (outcome == REMOTE_OK) {
+		pthread_mutex_lock(&s->cache->lock);
+		s->cache->stats.stored++;
+		for (size_t i = 0; i < s->result.output_count; i++)
+			s->cache->stats.stored_bytes += s->result.outputs[i].size;
+		pthread_mutex_unlock(&s->cache->lock);
+	}
+	free_store(s);
+}
+
+static void store_entry(store *s)
+{
+	if (s->has_failed || cache_remote_put(s->cache->remote, "ac", s->hex, s->entry, s->entry_size,
+					      on_entry_stored, s) != REMOTE_PUT_QUEUED)
+		free_store(s);
+}
+
+static void on_blob_stored(void *user, remote_outcome outcome, uint8_t *body, size_t size)
+{
+	store *s = user;
+
+	(void)size;
+	free(body);
+	if (outcome != REMOTE_OK)
+		s->has_failed = true;
+	if (--s->puts_pending == 0)
+		store_entry(s);
+}
+
+static void start_store(cli_cache *cache, store *s)
+{
+	cli_cache_result *r = &s->result;
+
+	s->action.outputs = calloc(r->output_count, sizeof *s->action.outputs);
+	if (!s->action.outputs) {
+		free_store(s);
+		return;
+	}
+	for (size_t i = 0; i < r->output_count; i++) {
+		s->action.outputs[i].path = r->outputs[i].path;
+		cli_digest_of(r->outputs[i].data, r->outputs[i].size, &s->action.outputs[i].digest);
+	}
+	s->action.output_count = r->output_count;
+	s->action.meta = r->meta;
+	s->action.meta_size = r->meta_size;
+	if (!cli_action_encode(&s->action, &s->entry, &s->entry_size)) {
+		free_store(s);
+		return;
+	}
+	if (cache->dir && cache->is_dir_writable) {
+		uint8_t **blobs = calloc(r->output_count, sizeof *blobs);
+
+		for (size_t i = 0; blobs && i < r->output_count; i++)
+			blobs[i] = r->outputs[i].data;
+		if (blobs)
+			dir_store(cache, s->hex, &s->action, blobs, s->entry, s->entry_size);
+		free(blobs);
+		if (!cache->remote) {
+			pthread_mutex_lock(&cache->lock);
+			cache->stats.stored++;
+			for (size_t i = 0; i < r->output_count; i++)
+				cache->stats.stored_bytes += r->outputs[i].size;
+			pthread_mutex_unlock(&cache->lock);
+		}
+	}
+	if (!cache->remote) {
+		free_store(s);
+		return;
+	}
+	s->puts_pending = 1;
+	for (size_t i = 0; i < r->output_count && !s->has_failed; i++) {
+		char hex[CLI_SHA256_HEX_BYTES];
+
+		if (!r->outputs[i].size)
+			continue;
+		cli_hex(s->action.outputs[i].digest.sha256, CLI_SHA256_BYTES, hex);
+		switch (cache_remote_put(cache->remote, "cas", hex, r->outputs[i].data, r->outputs[i].size,
+					 on_blob_stored, s)) {
+		case REMOTE_PUT_QUEUED:
+			s->puts_pending++;
+			break;
+		case REMOTE_PUT_PRESENT:
+			break;
+		case REMOTE_PUT_REFUSED:
+			s->has_failed = true;
+			break;
+		}
+	}
+	if (--s->puts_pending == 0)
+		store_entry(s);
+}
+
+/* ------------------------------------------------------------ the thread */
+
+static void *thread_main(void *arg)
+{
+	cli_cache *cache = arg;
+
+	for (;;) {
+		lookup *lookups;
+		store *stores;
+		bool is_busy, is_stopping;
+
+		pthread_mutex_lock(&cache->lock);
+		for (;;) {
+			is_busy = cache->remote && cache_remote_is_busy(cache->remote);
+			if (cache->lookup_head || cache->store_head || is_busy || cache->is_stopping)
+				break;
+			pthread_cond_wait(&cache->work, &cache->lock);
+		}
+		lookups = cache->lookup_head;
+		stores = cache->store_head;
+		cache->lookup_head = cache->lookup_tail = NULL;
+		cache->store_head = cache->store_tail = NULL;
+		is_stopping = cache->is_stopping;
+		pthread_mutex_unlock(&cache->lock);
+
+		/* Lookups first: the caller waits for them. */
+		while (lookups) {
+			lookup *next = lookups->next;
+
+			start_lookup(cache, lookups, is_stopping);
+			lookups = next;
+		}
+		while (stores) {
+			store *next = stores->next;
+
+			start_store(cache, stores);
+			stores = next;
+		}
+		if (cache->remote && cache_remote_is_busy(cache->remote)) {
+			cache_remote_step(cache->remote, 1000);
+			continue;
+		}
+		pthread_mutex_lock(&cache->lock);
+		if (cache->is_stopping && !cache->lookup_head && !cache->store_head && !cache->active_lookups &&
+		    !cache->active_stores) {
+			pthread_mutex_unlock(&cache->lock);
+			break;
+		}
+		pthread_mutex_unlock(&cache->lock);
+	}
+	return NULL;
+}
+
+/* Start the thread on first use, with every signal blocked in it: signals
+ * stay the caller's. */
+static void ensure_thread(cli_cache *cache)
+{
+	sigset_t all, old;
+
+	if (cache->has_thread)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	cache->has_thread = pthread_create(&cache->thread, NULL, thread_main, cache) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Wake the thread, wherever it waits. */
+static void kick(cli_cache *cache)
+{
+	pthread_cond_signal(&cache->work);
+	if (cache->remote)
+		cache_remote_wakeup(cache->remote);
+}
+
+/* -------------------------------------------------------------- the API */
+
+#define WHY(...) (why && why_size ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
+
+static bool url_is_acceptable(const char *url, char *why, size_t why_size)
+{
+	const char *authority;
+	size_t authority_len;
+
+	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
+		WHY("the cache URL must start with http:// or https://");
+		return false;
+	}
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		if (*p <= ' ' || *p == 0x7F) {
+			WHY("the cache URL holds a space or control character");
+			return false;
+		}
+	authority = strstr(url, "://") + 3;
+	authority_len = strcspn(authority, "/?#");
+	if (!authority_len) {
+		WHY("the cache URL has no host");
+		return false;
+	}
+	if (memchr(authority, '@', authority_len)) {
+		WHY("the cache URL holds credentials; give them in ANIMC_CACHE_USER and "
+		    "ANIMC_CACHE_PASSWORD, or in a netrc file (see 'animc help build')");
+		return false;
+	}
+	if (strchr(url, '?') || strchr(url, '#')) {
+		WHY("the cache URL has a query or fragment; the protocol appends /ac/ and /cas/ to it");
+		return false;
+	}
+	return true;
+}
+
+bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why, size_t why_size)
+{
+	cli_cache *cache;
+
+	*out = NULL;
+	if ((!options->url || !options->url[0]) && (!options->dir || !options->dir[0])) {
+		WHY("a cache needs a URL or a folder");
+		return false;
+	}
+	if (options->url && options->url[0] && !url_is_acceptable(options->url, why, why_size))
+		return false;
+	if (options->timeout_s < 0 || options->timeout_s > 3600) {
+		WHY("the cache time-out must be between 0 and 3600 seconds");
+		return false;
+	}
+	cache = calloc(1, sizeof *cache);
+	if (!cache) {
+		WHY("out of memory");
+		return false;
+	}
+	pthread_mutex_init(&cache->lock, NULL);
+	pthread_cond_init(&cache->work, NULL);
+	pthread_cond_init(&cache->done, NULL);
+	cache->is_read_only = options->is_read_only;
+	cache->sink = options->sink;
+	if (options->dir && options->dir[0]) {
+		size_t len = strlen(options->dir);
+
+		while (len > 1 && options->dir[len - 1] == '/')
+			len--;
+		cache->dir = strndup(options->dir, len);
+		cache->is_dir_writable = !options->is_read_only;
+		if (gethostname(cache->host, sizeof cache->host - 1) != 0)
+			snprintf(cache->host, sizeof cache->host, "host");
+		for (char *p = cache->host; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
+				*p = '-';
+	}
+	if (options->url && options->url[0]) {
+		size_t len = strlen(options->url);
+
+		while (len > 8 && options->url[len - 1] == '/')
+			len--;
+		cache->url = strndup(options->url, len);
+		if (cache->url) {
+			cli_url_redact(cache->url, cache->shown_url, sizeof cache->shown_url);
+			cache->remote = cache_remote_create(cache, cache->url, cache->shown_url,
+							    options->timeout_s > 0 ? options->timeout_s : 5,
+							    options->max_transfers ? options->max_transfers : 8);
+		}
+	}
+	if ((options->dir && options->dir[0] && !cache->dir) || (options->url && options->url[0] && !cache->url)) {
+		WHY("out of memory");
+		cli_cache_close(cache, NULL);
+		return false;
+	}
+	*out = cache;
+	flush_warnings(cache);
+	return true;
+}
+
+void cli_cache_lookup(cli_cache *cache, size_t id, const void *key, size_t key_size)
+{
+	uint8_t hash[CLI_SHA256_BYTES];
+	lookup *l;
+
+	if (!cache)
+		return;
+	l = calloc(1, sizeof *l);
+	if (!l)
+		return;
+	l->cache = cache;
+	l->id = id;
+	l->status = CLI_CACHE_PENDING;
+	cli_sha256(key, key_size, hash);
+	cli_hex(hash, sizeof hash, l->hex);
+	pthread_mutex_lock(&cache->lock);
+	if (id >= cache->by_id_capacity) {
+		size_t capacity = cache->by_id_capacity ? cache->by_id_capacity : 64;
+		lookup **grown;
+
+		while (capacity <= id)
+			capacity *= 2;
+		grown = realloc(cache->by_id, capacity * sizeof *grown);
+		if (!grown) {
+			pthread_mutex_unlock(&cache->lock);
+			free(l);
+			return;
+		}
+		memset(grown + cache->by_id_capacity, 0, (capacity - cache->by_id_capacity) * sizeof *grown);
+		cache->by_id = grown;
+		cache->by_id_capacity = capacity;
+	}
+	if (cache->by_id[id]) {
+		/* A second lookup under one id: the first one's answer stands. */
+		pthread_mutex_unlock(&cache->lock);
+		free(l);
+		return;
+	}
+	cache->by_id[id] = l;
+	cache->stats.lookups++;
+	if (cache->lookup_tail)
+		cache->lookup_tail->next = l;
+	else
+		cache->lookup_head = l;
+	cache->lookup_tail = l;
+	pthread_mutex_unlock(&cache->lock);
+	ensure_thread(cache);
+	kick(cache);
+	flush_warnings(cache);
+}
+
+cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cache_result *result)
+{
+	cli_cache_status status = CLI_CACHE_MISS;
+	lookup *l;
+
+	memset(result, 0, sizeof *result);
+	if (!cache)
+		return CLI_CACHE_MISS;
+	pthread_mutex_lock(&cache->lock);
+	l = id < cache->by_id_capacity ? cache->by_id[id] : NULL;
+	if (l && cache->has_thread) {
+		while (wait && l->status == CLI_CACHE_PENDING)
+			pthread_cond_wait(&cache->done, &cache->lock);
+		status = l->status;
+		if (status != CLI_CACHE_PENDING) {
+			/* The thread is done with it. */
+			cache->by_id[id] = NULL;
+			*result = l->result;
+			free(l);
+		}
+	}
+	pthread_mutex_unlock(&cache->lock);
+	flush_warnings(cache);
+	return status;
+}
+
+void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const cli_cache_result *result)
+{
+	uint8_t hash[CLI_SHA256_BYTES];
+	store *s;
+	bool ok = true;
+
+	if (!cache || cache->is_read_only || !result->output_count)
+		return;
+	for (size_t i = 0; i < result->output_count; i++)
+		if (!cli_action_path_is_safe(result->outputs[i].path))
+			return;
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return;
+	s->cache = cache;
+	cli_sha256(key, key_size, hash);
+	cli_hex(hash, sizeof hash, s->hex);
+	s->result.outputs = calloc(result->output_count, sizeof *s->result.outputs);
+	s->result.meta = malloc(result->meta_size + 1);
+	ok = s->result.outputs && s->result.meta;
+	for (size_t i = 0; ok && i < result->output_count; i++) {
+		cli_cache_output *o = &s->result.outputs[i];
+
+		o->path = strdup(result->outputs[i].path);
+		o->data = malloc(result->outputs[i].size + 1);
+		o->size = result->outputs[i].size;
+		s->result.output_count = i + 1;
+		ok = o->path && o->data;
+		if (ok && o->size)
+			memcpy(o->data, result->outputs[i].data, o->size);
+	}
+	if (!ok) {
+		cli_cache_result_release(&s->result);
+		free(s);
+		return;
+	}
+	if (result->meta_size)
+		memcpy(s->result.meta, result->meta, result->meta_size);
+	s->result.meta_size = result->meta_size;
+	pthread_mutex_lock(&cache->lock);
+	/* Counted here, so the thread never sees the count drop to zero while
+	 * the store waits in the queue. */
+	cache->active_stores++;
+	if (cache->store_tail)
+		cache->store_tail->next = s;
+	else
+		cache->store_head = s;
+	cache->store_tail = s;
+	pthread_mutex_unlock(&cache->lock);
+	ensure_thread(cache);
+	kick(cache);
+	flush_warnings(cache);
+}
+
+void cli_cache_close(cli_cache *cache, cli_cache_stats *stats)
+{
+	size_t skipped_gets = 0, skipped_puts = 0;
+
+	if (stats)
+		memset(stats, 0, sizeof *stats);
+	if (!cache)
+		return;
+	if (cache->has_thread) {
+		pthread_mutex_lock(&cache->lock);
+		cache->is_stopping = true;
+		pthread_mutex_unlock(&cache->lock);
+		kick(cache);
+		pthread_join(cache->thread, NULL);
+	}
+	if (cache->remote) {
+		cache_remote_skipped(cache->remote, &skipped_gets, &skipped_puts);
+		cache_remote_destroy(cache->remote);
+	}
+	flush_warnings(cache);
+	if (skipped_gets || skipped_puts) {
+		char message[1024];
+
+		snprintf(message, sizeof message,
+			 "remote cache '%s' given up after the problem above: %zu lookups and %zu stores not "
+			 "made; those sources were compiled here",
+			 cache->shown_url, skipped_gets, skipped_puts);
+		emit(cache, message);
+	} else if (cache->stats.errors > 1) {
+		char message[128];
+
+		snprintf(message, sizeof message, "cache: %zu problems in all, the first of each kind shown above",
+			 cache->stats.errors);
+		emit(cache, message);
+	}
+	cache->stats.skipped_lookups = skipped_gets;
+	cache->stats.skipped_stores = skipped_puts;
+	if (stats)
+		*stats = cache->stats;
+	for (size_t i = 0; i < cache->by_id_capacity; i++)
+		if (cache->by_id[i]) {
+			cli_cache_result_release(&cache->by_id[i]->result);
+			free(cache->by_id[i]);
+		}
+	free(cache->by_id);
+	/* Lookups still queued (the thread never started) were in by_id. */
+	for (store *s = cache->store_head, *next; s; s = next) {
+		next = s->next;
+		cli_cache_result_release(&s->result);
+		free(s);
+	}
+	cli_strings_release(&cache->messages);
+	pthread_mutex_destroy(&cache->lock);
+	pthread_cond_destroy(&cache->work);
+	pthread_cond_destroy(&cache->done);
+	free(cache->url);
+	free(cache->dir);
+	free(cache);
+}

@@ -1,0 +1,224 @@
+/*
+ * cache.h - the build cache and sharding: what compiling a source produced,
+ * kept under the source's key in a Bazel HTTP remote cache (--cache-url), in
+ * a folder with the same layout (--cache-dir), or both; and --shard, a stable
+ * share of the sources for one machine of many.
+ *
+ *     cli_cache *cache;
+ *     cli_cache_options opt = { .url = url };
+ *
+ *     if (!cli_cache_open(&opt, &cache, why, sizeof why))   // a usage error
+ *             ...
+ *     for (i = 0; i < job_count; i++)                        // all at once:
+ *             cli_cache_lookup(cache, i, key[i], key_size);  // they run in parallel
+ *     for (i = 0; i < job_count; i++)
+ *             if (cli_cache_take(cache, i, true, &result) == CLI_CACHE_HIT)
+ *                     commit result.outputs (digests already checked);
+ *             else
+ *                     compile, commit, then cli_cache_store(cache, key[i], ...);
+ *     cli_cache_close(cache, &stats);                        // waits for uploads
+ *
+ * The cache only ever saves work.  Every problem it meets (a server down,
+ * slow, refusing, answering garbage, or bytes that do not match their digest)
+ * is a warning, printed once per kind and run, and a miss: the caller
+ * compiles.  No function here fails a build.
+ *
+ * Remote transfers run on a thread of the cache's own, through libcurl,
+ * loaded when a URL is first used (so commands that do not use a remote do
+ * not pay for loading it).  The caller's thread only queues work and takes
+ * results; warnings reach the caller's sink from the caller's thread, inside
+ * cli_cache_lookup, _take, _store and _close.
+ *
+ * Credentials never come from the command line: a URL given with a user name
+ * or password is refused.  They come from the environment
+ * (ANIMC_CACHE_USER and ANIMC_CACHE_PASSWORD, or ANIMC_CACHE_HEADER for a
+ * token header) or a netrc file (ANIMC_CACHE_NETRC, else ~/.netrc), and
+ * messages never print them: URLs are shown through cli_url_redact.
+ */
+#ifndef ANIMC_CMD_CACHE_H
+#define ANIMC_CMD_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+/* --------------------------------------------------------------- digests */
+
+/* SHA-256 (nettle) of a byte string; the digest of the protocol is the hash
+ * and the size together. */
+#define CLI_SHA256_BYTES 32
+#define CLI_SHA256_HEX_BYTES 65 /* 64 lowercase hex digits and a NUL */
+
+typedef struct cli_digest {
+	uint8_t sha256[CLI_SHA256_BYTES];
+	uint64_t size_bytes;
+} cli_digest;
+
+void cli_sha256(const void *data, size_t size, uint8_t out[CLI_SHA256_BYTES]);
+void cli_digest_of(const void *data, size_t size, cli_digest *out);
+bool cli_digest_equal(const cli_digest *a, const cli_digest *b);
+/* Lowercase hex of `size` bytes into `out` (2 * size + 1 bytes). */
+void cli_hex(const uint8_t *bytes, size_t size, char *out);
+
+/* ----------------------------------------------------- the action result */
+
+/*
+ * What the cache keeps for one source: its outputs (paths relative to the
+ * output folder, with their bytes) and `meta`, bytes the caller wants back
+ * with them (its stats and diagnostics), opaque here.
+ */
+typedef struct cli_cache_output {
+	char *path;        /* '/'-separated, relative, no "." or ".." parts */
+	uint8_t *data;
+	size_t size;
+} cli_cache_output;
+
+typedef struct cli_cache_result {
+	cli_cache_output *outputs;
+	size_t output_count;
+	uint8_t *meta;
+	size_t meta_size;
+} cli_cache_result;
+
+/* Free what a result owns (all of it, for results the cache gave out);
+ * accepts an empty result. */
+void cli_cache_result_release(cli_cache_result *result);
+
+/*
+ * The action cache entry: REAPI's ActionResult protobuf message
+ * (build.bazel.remote.execution.v2), so servers that validate entries
+ * (bazel-remote) accept it.  Written: output_files = 2 (OutputFile: path = 1,
+ * digest = 2 (Digest: hash = 1, size_bytes = 2)), then stdout_raw = 5, which
+ * holds the line "animc-cache 1 outputs=N\n" followed by the caller's meta.
+ * That line, written last, makes a cut-short entry unreadable rather than an
+ * entry with fewer outputs.
+ */
+typedef struct cli_action_output {
+	char *path;
+	cli_digest digest;
+} cli_action_output;
+
+typedef struct cli_action {
+	cli_action_output *outputs;
+	size_t output_count;
+	uint8_t *meta;
+	size_t meta_size;
+} cli_action;
+
+#define CLI_ACTION_MAX_OUTPUTS 65536u
+#define CLI_ACTION_MAX_PATH_BYTES 4096u
+#define CLI_ACTION_MAX_BYTES ((size_t)64 << 20)
+
+/* The encoded entry (malloc()ed) for `action`; false when out of memory. */
+bool cli_action_encode(const cli_action *action, uint8_t **data, size_t *size);
+/*
+ * Decode an entry strictly: every length is bounds-checked, fields this
+ * program does not write are skipped by wire type (servers add some), and
+ * anything that cannot be a complete animc entry (a path that is absolute or
+ * climbs, a bad hash, a duplicate path, output directories, a non-zero exit
+ * code, no header line or the wrong output count) fails with the reason and
+ * byte offset in `why`.  On success the caller owns *action.
+ */
+bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, char *why,
+		       size_t why_size);
+void cli_action_release(cli_action *action);
+/* Whether a relative output path is safe to write under the output folder. */
+bool cli_action_path_is_safe(const char *path);
+
+/* ------------------------------------------------------------- the cache */
+
+typedef struct cli_cache cli_cache;
+
+typedef struct cli_cache_options {
+	const char *url;          /* Bazel HTTP remote cache (http:// or https://), or NULL */
+	const char *dir;          /* a folder with the same ac/ and cas/ layout, or NULL */
+	bool is_read_only;        /* look up and fetch; never store */
+	/* A remote transfer fails when its connection is not made, or it sends
+	 * and receives nothing, for this long; and in any case after 12 times
+	 * this.  0: 5 s.  Whole seconds (at least 1) but for the connection. */
+	double timeout_s;
+	unsigned max_transfers;   /* remote transfers in flight at once; 0: 8 */
+	animc_diag_sink *sink;    /* warnings (NULL: printed to stderr) */
+} cli_cache_options;
+
+typedef enum cli_cache_status {
+	CLI_CACHE_PENDING,  /* not known yet (only when not waiting) */
+	CLI_CACHE_HIT,      /* the outputs, each checked against its digest */
+	CLI_CACHE_MISS      /* not there, not usable, or not asked */
+} cli_cache_status;
+
+/* What can go wrong; the first of each kind in a run is a warning. */
+typedef enum cli_cache_problem {
+	CLI_CACHE_NO_LIBCURL,     /* libcurl could not be loaded */
+	CLI_CACHE_UNREACHABLE,    /* no connection, or it broke */
+	CLI_CACHE_TIMEOUT,        /* no progress within the time-out */
+	CLI_CACHE_DENIED,         /* a read answered 401, 403 or 407 */
+	CLI_CACHE_REFUSED,        /* a store answered with another 4xx */
+	CLI_CACHE_SERVER_ERROR,   /* 5xx, or a status the protocol has no place for */
+	CLI_CACHE_CORRUPT,        /* bytes that do not match their digest, a bad entry */
+	CLI_CACHE_DIR_READ,       /* the cache folder could not be read */
+	CLI_CACHE_DIR_WRITE,      /* ... or written */
+	CLI_CACHE_PROBLEM_COUNT
+} cli_cache_problem;
+
+typedef struct cli_cache_stats {
+	size_t lookups, hits, misses, stored;
+	size_t errors;            /* problems met, all kinds */
+	size_t problems[CLI_CACHE_PROBLEM_COUNT];
+	size_t skipped_lookups, skipped_stores; /* not made: the remote had been given up */
+	uint64_t fetched_bytes, stored_bytes;
+} cli_cache_stats;
+
+/*
+ * Check the options and make a cache; false, with the reason in `why`, for a
+ * URL that is not http(s)://, carries credentials, or a read-only cache with
+ * nothing to read.  Needs at least one of url and dir.  Nothing is contacted
+ * yet: a server that is down shows later, as warnings.
+ */
+bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, char *why, size_t why_size);
+/* Look a key up in the background; `id` (small, caller-chosen, unique per
+ * lookup) names it for cli_cache_take. */
+void cli_cache_lookup(cli_cache *cache, size_t id, const void *key, size_t key_size);
+/* The outcome of lookup `id`; with `wait`, never CLI_CACHE_PENDING.  On a hit
+ * the caller owns *result (cli_cache_result_release).  An id never looked up
+ * is a miss. */
+cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cache_result *result);
+/* Store a result under `key` in the background (the cache copies it); output
+ * blobs go first, the action entry only once they are all stored.  Does
+ * nothing for a read-only cache, or a result with no outputs. */
+void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const cli_cache_result *result);
+/* Wait for the stores still under way (each bounded by the time-outs), stop
+ * the thread, print a closing warning when transfers were given up, and free
+ * everything.  `stats` may be NULL; accepts NULL. */
+void cli_cache_close(cli_cache *cache, cli_cache_stats *stats);
+
+/*
+ * `url` without what may be secret: user name, password, query and fragment
+ * ("https://user:pw@host/c?t=x" -> "https://host/c").  Into `out`.
+ */
+void cli_url_redact(const char *url, char *out, size_t out_size);
+
+/* --------------------------------------------------------------- shards */
+
+/*
+ * --shard K/N: a source belongs to shard
+ *     1 + (first 8 bytes of SHA-256(path), big-endian) mod N
+ * where path is the source's path relative to its input root, as bytes.
+ * Each path's shard depends on that path and N alone: the N shards are
+ * disjoint, cover every source, and adding a source moves no other.
+ */
+typedef struct cli_shard {
+	uint32_t index; /* K, 1-based */
+	uint32_t count; /* N */
+} cli_shard;
+
+#define CLI_SHARD_MAX 65536u
+
+/* Parse "K/N", 1 <= K <= N <= CLI_SHARD_MAX. */
+bool cli_shard_parse(const char *text, cli_shard *shard);
+uint32_t cli_shard_of(const char *relative_path, uint32_t count);
+bool cli_shard_has(const cli_shard *shard, const char *relative_path);
+
+#endif

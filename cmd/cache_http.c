@@ -1,0 +1,740 @@
+/*
+ * cache_http.c - the Bazel HTTP remote cache client: GET and PUT of
+ * URL/ac/<hex> and URL/cas/<hex> through libcurl's multi interface, several
+ * transfers at once over kept-alive connections, on the cache's thread.
+ *
+ * libcurl is loaded with dlopen() when a cache URL is used: linked in, its
+ * TLS, LDAP, SSH and Kerberos libraries cost every animc process tens of
+ * milliseconds to start, which a per-file build rule pays each time.  Its
+ * ABI (libcurl.so.4) has been stable since 2006; the headers come from
+ * libcurl4-openssl-dev through pkg-config.
+ *
+ * The remote is given up for the rest of the run when it cannot be reached,
+ * times out, denies access, or fails three transfers in a row; stores alone
+ * are given up when one is refused (4xx).  Each kind is warned of once.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "cache_internal.h"
+
+#define LIBCURL_SONAME "libcurl.so.4"
+/* Failed transfers in a row (not 404s) after which the remote is given up. */
+#define MAX_FAILURES_IN_A_ROW 3
+
+/* ---------------------------------------------------------------- libcurl */
+
+typedef struct curl_api {
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *easy, CURLoption option, ...);
+	CURLcode (*easy_getinfo)(CURL *easy, CURLINFO info, ...);
+	void (*easy_reset)(CURL *easy);
+	void (*easy_cleanup)(CURL *easy);
+	const char *(*easy_strerror)(CURLcode code);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_setopt)(CURLM *multi, CURLMoption option, ...);
+	CURLMcode (*multi_add_handle)(CURLM *multi, CURL *easy);
+	CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *easy);
+	CURLMcode (*multi_perform)(CURLM *multi, int *running);
+	CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd extra[], unsigned extra_count,
+				int timeout_ms, int *ret);
+	CURLMcode (*multi_wakeup)(CURLM *multi);
+	CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
+	CURLMcode (*multi_cleanup)(CURLM *multi);
+	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
+	void (*slist_free_all)(struct curl_slist *list);
+} curl_api;
+
+static curl_api curl;
+static bool is_curl_loaded;
+
+/* Load the library once per process; false with the reason in `why`. */
+static bool load_curl(char *why, size_t why_size)
+{
+	void *lib;
+
+	if (is_curl_loaded)
+		return true;
+	lib = dlopen(LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		const char *error = dlerror();
+
+		snprintf(why, why_size, "%s", error ? error : "not found");
+		return false;
+	}
+#define LOAD(field, name)                                                        \
+	do {                                                                     \
+		*(void **)&curl.field = dlsym(lib, name);                        \
+		if (!curl.field) {                                               \
+			snprintf(why, why_size, "%s has no %s", LIBCURL_SONAME, name); \
+			return false;                                            \
+		}                                                                \
+	} while (0)
+	LOAD(global_init, "curl_global_init");
+	LOAD(global_cleanup, "curl_global_cleanup");
+	LOAD(easy_init, "curl_easy_init");
+	LOAD(easy_setopt, "curl_easy_setopt");
+	LOAD(easy_getinfo, "curl_easy_getinfo");
+	LOAD(easy_reset, "curl_easy_reset");
+	LOAD(easy_cleanup, "curl_easy_cleanup");
+	LOAD(easy_strerror, "curl_easy_strerror");
+	LOAD(multi_init, "curl_multi_init");
+	LOAD(multi_setopt, "curl_multi_setopt");
+	LOAD(multi_add_handle, "curl_multi_add_handle");
+	LOAD(multi_remove_handle, "curl_multi_remove_handle");
+	LOAD(multi_perform, "curl_multi_perform");
+	LOAD(multi_poll, "curl_multi_poll");
+	LOAD(multi_wakeup, "curl_multi_wakeup");
+	LOAD(multi_info_read, "curl_multi_info_read");
+	LOAD(multi_cleanup, "curl_multi_cleanup");
+	LOAD(slist_append, "curl_slist_append");
+	LOAD(slist_free_all, "curl_slist_free_all");
+#undef LOAD
+	/* The library stays loaded: the process may open another cache. */
+	is_curl_loaded = true;
+	return true;
+}
+
+/* ------------------------------------------------------------- the remote */
+
+typedef struct waiter {
+	remote_done_fn fn;
+	void *user;
+} waiter;
+
+/* A CAS blob this run stored, is storing, or fetched. */
+typedef struct blob {
+	char hex[CLI_SHA256_HEX_BYTES];
+	bool is_present;         /* else a PUT of it is under way */
+	waiter *waiters;         /* stores waiting for that PUT */
+	size_t waiter_count, waiter_capacity;
+} blob;
+
+typedef struct transfer transfer;
+struct transfer {
+	cache_remote *remote;
+	CURL *easy;
+	bool is_put;
+	char name[4 + CLI_SHA256_HEX_BYTES]; /* "ac/<hex>" or "cas/<hex>" */
+	const uint8_t *put_data;
+	size_t put_size, put_off;
+	uint8_t *body;
+	size_t size, capacity, max_bytes;
+	bool is_too_large;
+	remote_done_fn fn;
+	void *user;
+	blob *blob;              /* a CAS PUT: its blob, whose waiters hear of it too */
+	char error[CURL_ERROR_SIZE];
+	transfer *next;
+};
+
+struct cache_remote {
+	cli_cache *cache;
+	const char *url, *shown_url;
+	double timeout_s;
+	unsigned max_transfers;
+	CURLM *multi;
+	struct curl_slist *headers;
+	char *user, *password, *netrc, *header; /* from the environment; never printed */
+	transfer *gets, *gets_tail, *puts, *puts_tail;
+	transfer **in_flight;
+	size_t in_flight_count;
+	CURL **idle;             /* easy handles to reuse */
+	size_t idle_count;
+	blob **blobs;            /* open addressing by hash */
+	size_t blob_count, blob_capacity;
+	bool is_down, is_put_down;
+	unsigned failures_in_a_row;
+	size_t skipped_gets, skipped_puts;
+};
+
+static char *env_copy(const char *name)
+{
+	const char *value = getenv(name);
+
+	return value && value[0] ? strdup(value) : NULL;
+}
+
+cache_remote *cache_remote_create(cli_cache *cache, const char *url, const char *shown_url, double timeout_s,
+				  unsigned max_transfers)
+{
+	cache_remote *r;
+	char why[512];
+	static bool is_initialised;
+
+	if (!load_curl(why, sizeof why)) {
+		cache_warn(cache, CLI_CACHE_NO_LIBCURL,
+			   "remote cache '%s' not used: cannot load libcurl (%s); install libcurl4", shown_url, why);
+		return NULL;
+	}
+	if (!is_initialised) {
+		if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+			cache_warn(cache, CLI_CACHE_NO_LIBCURL, "remote cache '%s' not used: libcurl failed to start",
+				   shown_url);
+			return NULL;
+		}
+		is_initialised = true;
+	}
+	r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->cache = cache;
+	r->url = url;
+	r->shown_url = shown_url;
+	r->timeout_s = timeout_s;
+	r->max_transfers = max_transfers;
+	r->in_flight = calloc(max_transfers, sizeof *r->in_flight);
+	r->idle = calloc(max_transfers, sizeof *r->idle);
+	r->multi = curl.multi_init();
+	r->user = env_copy("ANIMC_CACHE_USER");
+	r->password = env_copy("ANIMC_CACHE_PASSWORD");
+	r->netrc = env_copy("ANIMC_CACHE_NETRC");
+	r->header = env_copy("ANIMC_CACHE_HEADER");
+	/* No "Expect: 100-continue" round trip before each PUT. */
+	r->headers = curl.slist_append(NULL, "Expect:");
+	if (r->headers && r->header)
+		r->headers = curl.slist_append(r->headers, r->header);
+	if (!r->in_flight || !r->idle || !r->multi || !r->headers) {
+		cache_remote_destroy(r);
+		return NULL;
+	}
+	curl.multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)max_transfers);
+	curl.multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)max_transfers);
+	return r;
+}
+
+void cache_remote_destroy(cache_remote *r)
+{
+	if (!r)
+		return;
+	/* The cache's thread has finished: nothing is in flight or queued. */
+	for (size_t i = 0; i < r->idle_count; i++)
+		curl.easy_cleanup(r->idle[i]);
+	for (size_t i = 0; i < r->blob_capacity; i++)
+		if (r->blobs[i]) {
+			free(r->blobs[i]->waiters);
+			free(r->blobs[i]);
+		}
+	free(r->blobs);
+	if (r->multi)
+		curl.multi_cleanup(r->multi);
+	if (r->headers)
+		curl.slist_free_all(r->headers);
+	free(r->in_flight);
+	free(r->idle);
+	free(r->user);
+	if (r->password)
+		memset(r->password, 0, strlen(r->password));
+	free(r->password);
+	free(r->netrc);
+	if (r->header)
+		memset(r->header, 0, strlen(r->header));
+	free(r->header);
+	free(r);
+}
+
+void cache_remote_wakeup(cache_remote *r)
+{
+	curl.multi_wakeup(r->multi);
+}
+
+bool cache_remote_is_busy(const cache_remote *r)
+{
+	return r->in_flight_count || r->gets || r->puts;
+}
+
+void cache_remote_skipped(const cache_remote *r, size_t *gets, size_t *puts)
+{
+	*gets = r->skipped_gets;
+	*puts = r->skipped_puts;
+}
+
+/* ------------------------------------------------------------------ blobs */
+
+static size_t blob_slot(const cache_remote *r, const char *hex)
+{
+	uint64_t h = 0;
+
+	for (int i = 0; i < 16; i++)
+		h = h << 4 | (uint64_t)(hex[i] <= '9' ? hex[i] - '0' : hex[i] - 'a' + 10);
+	return (size_t)(h & (r->blob_capacity - 1));
+}
+
+static blob *blob_find(const cache_remote *r, const char *hex)
+{
+	if (!r->blob_capacity)
+		return NULL;
+	for (size_t i = blob_slot(r, hex);; i = (i + 1) & (r->blob_capacity - 1)) {
+		if (!r->blobs[i])
+			return NULL;
+		if (strcmp(r->blobs[i]->hex, hex) == 0)
+			return r->blobs[i];
+	}
+}
+
+static bool blob_place(cache_remote *r, blob *b)
+{
+	size_t i;
+
+	if (2 * (r->blob_count + 1) > r->blob_capacity) {
+		size_t capacity = r->blob_capacity ? r->blob_capacity * 2 : 256;
+		blob **old = r->blobs;
+		size_t old_capacity = r->blob_capacity;
+
+		r->blobs = calloc(capacity, sizeof *r->blobs);
+		if (!r->blobs) {
+			r->blobs = old;
+			return false;
+		}
+		r->blob_capacity = capacity;
+		for (size_t j = 0; j < old_capacity; j++)
+			if (old[j]) {
+				for (i = blob_slot(r, old[j]->hex); r->blobs[i]; i = (i + 1) & (capacity - 1))
+					;
+				r->blobs[i] = old[j];
+			}
+		free(old);
+	}
+	for (i = blob_slot(r, b->hex); r->blobs[i]; i = (i + 1) & (r->blob_capacity - 1))
+		;
+	r->blobs[i] = b;
+	r->blob_count++;
+	return true;
+}
+
+static blob *blob_add(cache_remote *r, const char *hex, bool is_present)
+{
+	blob *b = calloc(1, sizeof *b);
+
+	if (!b)
+		return NULL;
+	snprintf(b->hex, sizeof b->hex, "%s", hex);
+	b->is_present = is_present;
+	if (!blob_place(r, b)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* Take a blob out again (its PUT failed), keeping the probe chains whole. */
+static void blob_remove(cache_remote *r, blob *b)
+{
+	size_t i = blob_slot(r, b->hex);
+
+	while (r->blobs[i] != b)
+		i = (i + 1) & (r->blob_capacity - 1);
+	r->blobs[i] = NULL;
+	r->blob_count--;
+	for (i = (i + 1) & (r->blob_capacity - 1); r->blobs[i]; i = (i + 1) & (r->blob_capacity - 1)) {
+		blob *moved = r->blobs[i];
+
+		r->blobs[i] = NULL;
+		r->blob_count--;
+		blob_place(r, moved);
+	}
+	free(b->waiters);
+	free(b);
+}
+
+void cache_remote_note_present(cache_remote *r, const char *hex)
+{
+	blob *b = blob_find(r, hex);
+
+	if (b)
+		return;
+	blob_add(r, hex, true);
+}
+
+/* -------------------------------------------------------------- transfers */
+
+static void enqueue(transfer **head, transfer **tail, transfer *t)
+{
+	t->next = NULL;
+	if (*tail)
+		(*tail)->next = t;
+	else
+		*head = t;
+	*tail = t;
+}
+
+static transfer *new_transfer(cache_remote *r, bool is_put, const char *kind, const char *hex,
+			      remote_done_fn fn, void *user)
+{
+	transfer *t = calloc(1, sizeof *t);
+
+	if (!t)
+		return NULL;
+	t->remote = r;
+	t->is_put = is_put;
+	snprintf(t->name, sizeof t->name, "%s/%s", kind, hex);
+	t->fn = fn;
+	t->user = user;
+	return t;
+}
+
+bool cache_remote_get(cache_remote *r, const char *kind, const char *hex, size_t max_bytes, remote_done_fn fn,
+		      void *user)
+{
+	transfer *t;
+
+	if (r->is_down) {
+		r->skipped_gets++;
+		return false;
+	}
+	t = new_transfer(r, false, kind, hex, fn, user);
+	if (!t)
+		return false;
+	t->max_bytes = max_bytes;
+	enqueue(&r->gets, &r->gets_tail, t);
+	return true;
+}
+
+remote_put_status cache_remote_put(cache_remote *r, const char *kind, const char *hex, const uint8_t *data,
+				   size_t size, remote_done_fn fn, void *user)
+{
+	bool is_cas = strcmp(kind, "cas") == 0;
+	blob *b = is_cas ? blob_find(r, hex) : NULL;
+	transfer *t;
+
+	if (b && b->is_present)
+		return REMOTE_PUT_PRESENT;
+	if (r->is_down || r->is_put_down) {
+		r->skipped_puts++;
+		return REMOTE_PUT_REFUSED;
+	}
+	if (b) {
+		if (b->waiter_count == b->waiter_capacity) {
+			size_t capacity = b->waiter_capacity ? b->waiter_capacity * 2 : 4;
+			waiter *grown = realloc(b->waiters, capacity * sizeof *grown);
+
+			if (!grown)
+				return REMOTE_PUT_REFUSED;
+			b->waiters = grown;
+			b->waiter_capacity = capacity;
+		}
+		b->waiters[b->waiter_count++] = (waiter){ fn, user };
+		return REMOTE_PUT_QUEUED;
+	}
+	t = new_transfer(r, true, kind, hex, fn, user);
+	if (!t)
+		return REMOTE_PUT_REFUSED;
+	if (is_cas && !(t->blob = blob_add(r, hex, false))) {
+		free(t);
+		return REMOTE_PUT_REFUSED;
+	}
+	t->put_data = data;
+	t->put_size = size;
+	enqueue(&r->puts, &r->puts_tail, t);
+	return REMOTE_PUT_QUEUED;
+}
+
+static size_t on_body(char *data, size_t one, size_t n, void *user)
+{
+	transfer *t = user;
+	size_t size = one * n;
+
+	(void)one;
+	if (t->is_put)
+		return size;   /* what a server says to a PUT is of no use */
+	if (size > t->max_bytes - t->size) {
+		t->is_too_large = true;
+		return 0;
+	}
+	if (t->size + size + 1 > t->capacity) {
+		size_t capacity = t->capacity ? t->capacity : 4096;
+		uint8_t *grown;
+
+		while (capacity < t->size + size + 1)
+			capacity *= 2;
+		if (capacity > t->max_bytes + 1)
+			capacity = t->max_bytes + 1;
+		grown = realloc(t->body, capacity);
+		if (!grown)
+			return 0;
+		t->body = grown;
+		t->capacity = capacity;
+	}
+	memcpy(t->body + t->size, data, size);
+	t->size += size;
+	return size;
+}
+
+static size_t on_read(char *buffer, size_t one, size_t n, void *user)
+{
+	transfer *t = user;
+	size_t size = one * n, left = t->put_size - t->put_off;
+
+	if (size > left)
+		size = left;
+	memcpy(buffer, t->put_data + t->put_off, size);
+	t->put_off += size;
+	return size;
+}
+
+/* libcurl rewinds an upload to send it again on a fresh connection when a
+ * kept-alive one turned out closed. */
+static int on_seek(void *user, curl_off_t offset, int origin)
+{
+	transfer *t = user;
+
+	if (origin != SEEK_SET || offset < 0 || (uint64_t)offset > t->put_size)
+		return CURL_SEEKFUNC_FAIL;
+	t->put_off = (size_t)offset;
+	return CURL_SEEKFUNC_OK;
+}
+
+static bool start(cache_remote *r, transfer *t)
+{
+	CURL *easy = r->idle_count ? r->idle[--r->idle_count] : curl.easy_init();
+	long timeout_ms = (long)(r->timeout_s * 1000);
+	long stall_s = (long)ceil(r->timeout_s);
+	char *url;
+
+	if (!easy)
+		return false;
+	if (asprintf(&url, "%s/%s", r->url, t->name) < 0) {
+		curl.easy_cleanup(easy);
+		return false;
+	}
+	curl.easy_reset(easy);
+	curl.easy_setopt(easy, CURLOPT_URL, url);
+	free(url);   /* libcurl keeps its own copy */
+	curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+	curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+	curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, stall_s > 0 ? stall_s : 1L);
+	curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS, 12 * timeout_ms);
+	curl.easy_setopt(easy, CURLOPT_HTTPHEADER, r->headers);
+	curl.easy_setopt(easy, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	if (r->netrc)
+		curl.easy_setopt(easy, CURLOPT_NETRC_FILE, r->netrc);
+	if (r->user)
+		curl.easy_setopt(easy, CURLOPT_USERNAME, r->user);
+	if (r->password)
+		curl.easy_setopt(easy, CURLOPT_PASSWORD, r->password);
+	curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+	curl.easy_setopt(easy, CURLOPT_WRITEDATA, t);
+	curl.easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
+	curl.easy_setopt(easy, CURLOPT_PRIVATE, (char *)t);
+	if (t->is_put) {
+		curl.easy_setopt(easy, CURLOPT_UPLOAD, 1L);
+		curl.easy_setopt(easy, CURLOPT_READFUNCTION, on_read);
+		curl.easy_setopt(easy, CURLOPT_READDATA, t);
+		curl.easy_setopt(easy, CURLOPT_SEEKFUNCTION, on_seek);
+		curl.easy_setopt(easy, CURLOPT_SEEKDATA, t);
+		curl.easy_setopt(easy, CURLOPT_INFILESIZE_LARGE, (curl_off_t)t->put_size);
+	} else if (t->max_bytes < ((size_t)1 << 20)) {
+		/* A blob's size is known: one allocation. */
+		t->body = malloc(t->max_bytes + 1);
+		t->capacity = t->body ? t->max_bytes + 1 : 0;
+	}
+	if (curl.multi_add_handle(r->multi, easy) != CURLM_OK) {
+		curl.easy_cleanup(easy);
+		return false;
+	}
+	t->easy = easy;
+	r->in_flight[r->in_flight_count++] = t;
+	return true;
+}
+
+/* Hand a finished transfer back: to its caller, and to the stores waiting
+ * for the same blob. */
+static void finish(cache_remote *r, transfer *t, remote_outcome outcome)
+{
+	blob *b = t->blob;
+
+	if (t->easy) {
+		curl.multi_remove_handle(r->multi, t->easy);
+		if (r->idle_count < r->max_transfers)
+			r->idle[r->idle_count++] = t->easy;
+		else
+			curl.easy_cleanup(t->easy);
+		for (size_t i = 0; i < r->in_flight_count; i++)
+			if (r->in_flight[i] == t) {
+				r->in_flight[i] = r->in_flight[--r->in_flight_count];
+				break;
+			}
+	}
+	if (outcome == REMOTE_OK && t->body)
+		t->body[t->size] = 0;
+	else if (outcome != REMOTE_OK) {
+		free(t->body);
+		t->body = NULL;
+		t->size = 0;
+	}
+	if (b) {
+		waiter *waiters = b->waiters;
+		size_t count = b->waiter_count;
+
+		b->waiters = NULL;
+		b->waiter_count = b->waiter_capacity = 0;
+		if (outcome == REMOTE_OK)
+			b->is_present = true;
+		else
+			blob_remove(r, b);
+		for (size_t i = 0; i < count; i++)
+			waiters[i].fn(waiters[i].user, outcome, NULL, 0);
+		free(waiters);
+	}
+	t->fn(t->user, outcome, t->body, t->size);
+	free(t);
+}
+
+/* Give the remote up: every transfer queued or in flight fails now. */
+static void go_down(cache_remote *r, bool is_puts_only)
+{
+	r->is_put_down = true;
+	if (!is_puts_only)
+		r->is_down = true;
+	for (size_t i = 0; i < r->in_flight_count;) {
+		transfer *t = r->in_flight[i];
+
+		if (is_puts_only && !t->is_put) {
+			i++;
+			continue;
+		}
+		*(t->is_put ? &r->skipped_puts : &r->skipped_gets) += 1;
+		finish(r, t, REMOTE_FAILED);   /* moves the last one into slot i */
+	}
+	while (r->puts) {
+		transfer *t = r->puts;
+
+		r->puts = t->next;
+		r->skipped_puts++;
+		finish(r, t, REMOTE_FAILED);
+	}
+	r->puts_tail = NULL;
+	while (!is_puts_only && r->gets) {
+		transfer *t = r->gets;
+
+		r->gets = t->next;
+		r->skipped_gets++;
+		finish(r, t, REMOTE_FAILED);
+	}
+	if (!is_puts_only)
+		r->gets_tail = NULL;
+}
+
+static void count_failure(cache_remote *r)
+{
+	if (++r->failures_in_a_row >= MAX_FAILURES_IN_A_ROW)
+		go_down(r, false);
+}
+
+/* What a finished transfer's status and code mean. */
+static void judge(cache_remote *r, transfer *t, CURLcode code)
+{
+	const char *method = t->is_put ? "PUT" : "GET";
+	long status = 0;
+
+	curl.easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (code == CURLE_OK && (status == 200 || (t->is_put && (status == 201 || status == 204)))) {
+		r->failures_in_a_row = 0;
+		finish(r, t, REMOTE_OK);
+		return;
+	}
+	if (code == CURLE_OK && status == 404 && !t->is_put) {
+		r->failures_in_a_row = 0;
+		finish(r, t, REMOTE_NOT_FOUND);
+		return;
+	}
+	if (code == CURLE_OK && (status == 401 || status == 403 || status == 407) && !t->is_put) {
+		cache_warn(r->cache, CLI_CACHE_DENIED,
+			   "remote cache '%s': %s %s answered %ld (check ANIMC_CACHE_USER, ANIMC_CACHE_PASSWORD, "
+			   "ANIMC_CACHE_HEADER or the netrc file); not used for the rest of this run",
+			   r->shown_url, method, t->name, status);
+		finish(r, t, REMOTE_FAILED);
+		go_down(r, false);
+		return;
+	}
+	if (code == CURLE_OK && t->is_put && status >= 400 && status < 500) {
+		cache_warn(r->cache, CLI_CACHE_REFUSED,
+			   "remote cache '%s': %s %s answered %ld; results of this run are not stored there",
+			   r->shown_url, method, t->name, status);
+		finish(r, t, REMOTE_FAILED);
+		go_down(r, true);
+		return;
+	}
+	if (code == CURLE_OK) {
+		cache_warn(r->cache, CLI_CACHE_SERVER_ERROR, "remote cache '%s': %s %s answered %ld; compiling instead",
+			   r->shown_url, method, t->name, status);
+		finish(r, t, REMOTE_FAILED);
+		count_failure(r);
+		return;
+	}
+	if (t->is_too_large) {
+		cache_warn(r->cache, CLI_CACHE_CORRUPT,
+			   "remote cache '%s': %s is longer than its digest says; compiling instead", r->shown_url,
+			   t->name);
+		finish(r, t, REMOTE_FAILED);
+		return;
+	}
+	if (code == CURLE_OPERATION_TIMEDOUT) {
+		cache_warn(r->cache, CLI_CACHE_TIMEOUT,
+			   "remote cache '%s': %s %s made no progress within %g s; not used for the rest of this "
+			   "run",
+			   r->shown_url, method, t->name, r->timeout_s);
+		finish(r, t, REMOTE_FAILED);
+		go_down(r, false);
+		return;
+	}
+	/* libcurl's message names the host and port, never the credentials. */
+	cache_warn(r->cache, CLI_CACHE_UNREACHABLE, "remote cache '%s': %s %s failed: %s; compiling instead",
+		   r->shown_url, method, t->name, t->error[0] ? t->error : curl.easy_strerror(code));
+	finish(r, t, REMOTE_FAILED);
+	if (code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
+	    code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR ||
+	    code == CURLE_PEER_FAILED_VERIFICATION)
+		go_down(r, false);
+	else
+		count_failure(r);
+}
+
+void cache_remote_step(cache_remote *r, int timeout_ms)
+{
+	CURLMsg *msg;
+	int running = 0, left;
+
+	/* Reads first: the build waits for them; stores can trail. */
+	while (r->in_flight_count < r->max_transfers && (r->gets || r->puts)) {
+		transfer **head = r->gets ? &r->gets : &r->puts;
+		transfer **tail = r->gets ? &r->gets_tail : &r->puts_tail;
+		transfer *t = *head;
+
+		*head = t->next;
+		if (!*head)
+			*tail = NULL;
+		if (!start(r, t)) {
+			*(t->is_put ? &r->skipped_puts : &r->skipped_gets) += 1;
+			finish(r, t, REMOTE_FAILED);
+		}
+	}
+	curl.multi_perform(r->multi, &running);
+	while ((msg = curl.multi_info_read(r->multi, &left))) {
+		char *private = NULL;
+		transfer *t;
+
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &private);
+		t = (transfer *)(void *)private;
+		/* go_down may already have finished it. */
+		for (size_t i = 0; t && i < r->in_flight_count; i++)
+			if (r->in_flight[i] == t) {
+				judge(r, t, msg->data.result);
+				break;
+			}
+	}
+	if (r->in_flight_count && !((r->gets || r->puts) && r->in_flight_count < r->max_transfers))
+		curl.multi_poll(r->multi, NULL, 0, timeout_ms, NULL);
+}

@@ -1,0 +1,64 @@
+/*
+ * cache_internal.h - what the cache's front (cache.c) and its HTTP client
+ * (cache_http.c) share.  Everything here but cache_remote_create and
+ * cache_remote_wakeup runs on the cache's thread.
+ */
+#ifndef ANIMC_CMD_CACHE_INTERNAL_H
+#define ANIMC_CMD_CACHE_INTERNAL_H
+
+#include "cache.h"
+
+/* Count one problem of `kind`; the first of each kind becomes a warning for
+ * the caller. */
+void cache_warn(cli_cache *cache, cli_cache_problem kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------ the remote */
+
+typedef enum remote_outcome {
+	REMOTE_OK,         /* a GET's body, or a PUT stored */
+	REMOTE_NOT_FOUND,  /* GET: 404 */
+	REMOTE_FAILED      /* anything else, already warned of */
+} remote_outcome;
+
+/* A finished transfer.  A GET's body (malloc()ed, NUL beyond size) passes to
+ * the callee; NULL otherwise. */
+typedef void (*remote_done_fn)(void *user, remote_outcome outcome, uint8_t *body, size_t size);
+
+typedef struct cache_remote cache_remote;
+
+/* Load libcurl and set up transfers to `url` (on the caller's thread, before
+ * the cache's thread starts); NULL, warned of, when libcurl is missing. */
+cache_remote *cache_remote_create(cli_cache *cache, const char *url, const char *shown_url,
+				  double timeout_s, unsigned max_transfers);
+void cache_remote_destroy(cache_remote *remote);
+/* Make a cache_remote_step under way return now; any thread. */
+void cache_remote_wakeup(cache_remote *remote);
+
+/* Queue GET URL/kind/hex (kind "ac" or "cas"); a body longer than
+ * `max_bytes` fails as corrupt.  False, and no callback, when the remote is
+ * no longer used (it failed). */
+bool cache_remote_get(cache_remote *remote, const char *kind, const char *hex, size_t max_bytes,
+		      remote_done_fn fn, void *user);
+
+typedef enum remote_put_status {
+	REMOTE_PUT_QUEUED,   /* fn is called when done */
+	REMOTE_PUT_PRESENT,  /* this run already stored or fetched the blob: no call */
+	REMOTE_PUT_REFUSED   /* stores no longer made: no call */
+} remote_put_status;
+
+/* Queue PUT URL/kind/hex; `data` must live until fn is called.  Blobs of
+ * "cas" are stored once per run: a second store of one waits for the first. */
+remote_put_status cache_remote_put(cache_remote *remote, const char *kind, const char *hex,
+				   const uint8_t *data, size_t size, remote_done_fn fn, void *user);
+/* Note a blob known to be on the server (fetched), so it is not stored again. */
+void cache_remote_note_present(cache_remote *remote, const char *hex);
+
+bool cache_remote_is_busy(const cache_remote *remote);
+/* Run transfers: start queued ones, wait up to `timeout_ms` for progress,
+ * call back for those done. */
+void cache_remote_step(cache_remote *remote, int timeout_ms);
+/* Transfers not made because the remote had failed: lookups, stores. */
+void cache_remote_skipped(const cache_remote *remote, size_t *gets, size_t *puts);
+
+#endif
