@@ -47,11 +47,6 @@ void cli_digest_of(const void *data, size_t size, cli_digest *out)
 	out->size_bytes = size;
 }
 
-bool cli_digest_equal(const cli_digest *a, const cli_digest *b)
-{
-	return a->size_bytes == b->size_bytes && memcmp(a->sha256, b->sha256, CLI_SHA256_BYTES) == 0;
-}
-
 void cli_cache_result_release(cli_cache_result *result)
 {
 	if (!result)

@@ -45,6 +45,11 @@ void cli_hex(const uint8_t *bytes, size_t size, char *out)
 	out[2 * size] = '\0';
 }
 
+bool cli_digest_equal(const cli_digest *a, const cli_digest *b)
+{
+	return a->size_bytes == b->size_bytes && memcmp(a->sha256, b->sha256, CLI_SHA256_BYTES) == 0;
+}
+
 bool cli_action_path_is_safe(const char *path)
 {
 	const char *part = path;
