@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nettle/sha2.h>
@@ -132,6 +133,9 @@ struct cli_cache {
 	pthread_cond_t done;       /* the caller: a lookup finished */
 	pthread_t thread;
 	bool has_thread, is_stopping;
+	double stop_deadline_s;    /* close: give up stores after this (< 0: never) */
+	int wake[2];               /* cli_cache_fd: a byte when a lookup finishes */
+	bool is_woken;
 	lookup *lookup_head, *lookup_tail;
 	store *store_head, *store_tail;
 	lookup **by_id;            /* lookups by id, until taken */
@@ -142,6 +146,7 @@ struct cli_cache {
 
 	/* The thread's. */
 	size_t active_lookups, active_stores;
+	bool is_abandoned;
 	bool is_dir_writable;
 	bool has_dir[2];           /* ac/, cas/ made */
 	char host[64];
@@ -461,6 +466,9 @@ static void finish_lookup(cli_cache *cache, lookup *l, cli_cache_status status)
 	} else {
 		cache->stats.misses++;
 	}
+	if (!cache->is_woken && cache->wake[1] >= 0) {
+		cache->is_woken = write(cache->wake[1], "", 1) == 1;
+	}
 	pthread_cond_broadcast(&cache->done);
 	pthread_mutex_unlock(&cache->lock);
 }
@@ -711,6 +719,30 @@ static void start_store(cli_cache *cache, store *s)
 
 /* ------------------------------------------------------------ the thread */
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Past the deadline close gave: drop the stores still to make. */
+static void abandon(cli_cache *cache)
+{
+	size_t dropped;
+
+	pthread_mutex_lock(&cache->lock);
+	dropped = cache->active_stores;
+	pthread_mutex_unlock(&cache->lock);
+	cache->is_abandoned = true;
+	if (cache->remote)
+		cache_remote_abandon(cache->remote);
+	pthread_mutex_lock(&cache->lock);
+	cache->stats.abandoned_stores = dropped;
+	pthread_mutex_unlock(&cache->lock);
+}
+
 static void *thread_main(void *arg)
 {
 	cli_cache *cache = arg;
@@ -719,6 +751,8 @@ static void *thread_main(void *arg)
 		lookup *lookups;
 		store *stores;
 		bool is_busy, is_stopping;
+		double deadline;
+		int wait_ms = 1000;
 
 		pthread_mutex_lock(&cache->lock);
 		for (;;) {
@@ -732,8 +766,17 @@ static void *thread_main(void *arg)
 		cache->lookup_head = cache->lookup_tail = NULL;
 		cache->store_head = cache->store_tail = NULL;
 		is_stopping = cache->is_stopping;
+		deadline = cache->stop_deadline_s;
 		pthread_mutex_unlock(&cache->lock);
 
+		if (is_stopping && deadline >= 0 && !cache->is_abandoned) {
+			double left = deadline - now_s();
+
+			if (left <= 0)
+				abandon(cache);
+			else if (left < 1)
+				wait_ms = (int)(left * 1000) + 1;
+		}
 		/* Lookups first: the caller waits for them. */
 		while (lookups) {
 			lookup *next = lookups->next;
@@ -744,11 +787,14 @@ static void *thread_main(void *arg)
 		while (stores) {
 			store *next = stores->next;
 
-			start_store(cache, stores);
+			if (cache->is_abandoned)
+				free_store(stores);
+			else
+				start_store(cache, stores);
 			stores = next;
 		}
 		if (cache->remote && cache_remote_is_busy(cache->remote)) {
-			cache_remote_step(cache->remote, 1000);
+			cache_remote_step(cache->remote, wait_ms);
 			continue;
 		}
 		pthread_mutex_lock(&cache->lock);
@@ -843,6 +889,9 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	pthread_mutex_init(&cache->lock, NULL);
 	pthread_cond_init(&cache->work, NULL);
 	pthread_cond_init(&cache->done, NULL);
+	if (pipe2(cache->wake, O_CLOEXEC | O_NONBLOCK) != 0)
+		cache->wake[0] = cache->wake[1] = -1;
+	cache->stop_deadline_s = -1;
 	cache->is_read_only = options->is_read_only;
 	cache->sink = options->sink;
 	if (options->dir && options->dir[0]) {
@@ -873,7 +922,7 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	}
 	if ((options->dir && options->dir[0] && !cache->dir) || (options->url && options->url[0] && !cache->url)) {
 		WHY("out of memory");
-		cli_cache_close(cache, NULL);
+		cli_cache_close(cache, -1, NULL);
 		return false;
 	}
 	*out = cache;
@@ -941,6 +990,13 @@ cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cach
 	if (!cache)
 		return CLI_CACHE_MISS;
 	pthread_mutex_lock(&cache->lock);
+	if (cache->is_woken) {
+		char bytes[16];
+
+		while (read(cache->wake[0], bytes, sizeof bytes) > 0)
+			;
+		cache->is_woken = false;
+	}
 	l = id < cache->by_id_capacity ? cache->by_id[id] : NULL;
 	if (l && cache->has_thread) {
 		while (wait && l->status == CLI_CACHE_PENDING)
@@ -1012,7 +1068,12 @@ void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const c
 	flush_warnings(cache);
 }
 
-void cli_cache_close(cli_cache *cache, cli_cache_stats *stats)
+int cli_cache_fd(const cli_cache *cache)
+{
+	return cache ? cache->wake[0] : -1;
+}
+
+void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 {
 	size_t skipped_gets = 0, skipped_puts = 0;
 
@@ -1023,6 +1084,7 @@ void cli_cache_close(cli_cache *cache, cli_cache_stats *stats)
 	if (cache->has_thread) {
 		pthread_mutex_lock(&cache->lock);
 		cache->is_stopping = true;
+		cache->stop_deadline_s = wait_s >= 0 ? now_s() + wait_s : -1;
 		pthread_mutex_unlock(&cache->lock);
 		kick(cache);
 		pthread_join(cache->thread, NULL);
@@ -1032,6 +1094,14 @@ void cli_cache_close(cli_cache *cache, cli_cache_stats *stats)
 		cache_remote_destroy(cache->remote);
 	}
 	flush_warnings(cache);
+	if (cache->stats.abandoned_stores) {
+		char message[1024];
+
+		snprintf(message, sizeof message,
+			 "cache '%s': %zu results not stored: the build was done %g s before they were",
+			 cache->remote ? cache->shown_url : cache->dir, cache->stats.abandoned_stores, wait_s);
+		emit(cache, message);
+	}
 	if (skipped_gets || skipped_puts) {
 		char message[1024];
 
@@ -1064,6 +1134,10 @@ void cli_cache_close(cli_cache *cache, cli_cache_stats *stats)
 		free(s);
 	}
 	cli_strings_release(&cache->messages);
+	if (cache->wake[0] >= 0) {
+		close(cache->wake[0]);
+		close(cache->wake[1]);
+	}
 	pthread_mutex_destroy(&cache->lock);
 	pthread_cond_destroy(&cache->work);
 	pthread_cond_destroy(&cache->done);

@@ -16,7 +16,7 @@
  *                     commit result.outputs (digests already checked);
  *             else
  *                     compile, commit, then cli_cache_store(cache, key[i], ...);
- *     cli_cache_close(cache, &stats);                        // waits for uploads
+ *     cli_cache_close(cache, 5.0, &stats);                   // waits for uploads
  *
  * The cache only ever saves work.  Every problem it meets (a server down,
  * slow, refusing, answering garbage, or bytes that do not match their digest)
@@ -168,6 +168,7 @@ typedef struct cli_cache_stats {
 	size_t errors;            /* problems met, all kinds */
 	size_t problems[CLI_CACHE_PROBLEM_COUNT];
 	size_t skipped_lookups, skipped_stores; /* not made: the remote had been given up */
+	size_t abandoned_stores;  /* not made: close's wait ran out */
 	uint64_t fetched_bytes, stored_bytes;
 } cli_cache_stats;
 
@@ -183,16 +184,21 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, char *w
 void cli_cache_lookup(cli_cache *cache, size_t id, const void *key, size_t key_size);
 /* The outcome of lookup `id`; with `wait`, never CLI_CACHE_PENDING.  On a hit
  * the caller owns *result (cli_cache_result_release).  An id never looked up
- * is a miss. */
+ * is a miss.  A caller that does not wait polls cli_cache_fd. */
 cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cache_result *result);
 /* Store a result under `key` in the background (the cache copies it); output
  * blobs go first, the action entry only once they are all stored.  Does
  * nothing for a read-only cache, or a result with no outputs. */
 void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const cli_cache_result *result);
-/* Wait for the stores still under way (each bounded by the time-outs), stop
- * the thread, print a closing warning when transfers were given up, and free
- * everything.  `stats` may be NULL; accepts NULL. */
-void cli_cache_close(cli_cache *cache, cli_cache_stats *stats);
+/* A descriptor that becomes readable when a lookup has finished, for a
+ * caller's poll() loop; cli_cache_take empties it, so after each wake the
+ * caller takes every lookup it still waits for.  -1 for a NULL cache. */
+int cli_cache_fd(const cli_cache *cache);
+/* Wait for the stores still under way, `wait_s` seconds at most (< 0: as
+ * long as they take, each bounded by the time-outs), then drop the rest;
+ * stop the thread, print a closing warning when work was dropped or given
+ * up, and free everything.  `stats` may be NULL; accepts a NULL cache. */
+void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats);
 
 /*
  * `url` without what may be secret: user name, password, query and fragment

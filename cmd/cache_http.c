@@ -625,6 +625,16 @@ static void go_down(cache_remote *r, bool is_puts_only)
 		r->gets_tail = NULL;
 }
 
+void cache_remote_abandon(cache_remote *r)
+{
+	size_t gets = r->skipped_gets, puts = r->skipped_puts;
+
+	go_down(r, false);
+	/* Not skipped after a failure: counted by the cache as abandoned. */
+	r->skipped_gets = gets;
+	r->skipped_puts = puts;
+}
+
 static void count_failure(cache_remote *r)
 {
 	if (++r->failures_in_a_row >= MAX_FAILURES_IN_A_ROW)

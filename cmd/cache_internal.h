@@ -58,6 +58,8 @@ bool cache_remote_is_busy(const cache_remote *remote);
 /* Run transfers: start queued ones, wait up to `timeout_ms` for progress,
  * call back for those done. */
 void cache_remote_step(cache_remote *remote, int timeout_ms);
+/* Stop: every transfer queued or in flight fails now (close's deadline). */
+void cache_remote_abandon(cache_remote *remote);
 /* Transfers not made because the remote had failed: lookups, stores. */
 void cache_remote_skipped(const cache_remote *remote, size_t *gets, size_t *puts);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,7 +533,7 @@ static void remote_round_trip(void **state)
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 20, 3, false);
 	store_seeds(cache, 21, 2, 2, true);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 22);
 	assert_int_equal(stats.errors, 0);
 
@@ -549,7 +550,7 @@ static void remote_round_trip(void **state)
 	assert_int_equal(lookup_seeds(cache, 1, 20, 3, false), 20);
 	assert_int_equal(lookup_seeds(cache, 21, 2, 2, true), 2);
 	assert_int_equal(lookup_seeds(cache, 100, 3, 3, false), 0);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.hits, 22);
 	assert_int_equal(stats.misses, 3);
 	assert_int_equal(stats.errors, 0);
@@ -572,7 +573,7 @@ static void remote_corrupt_entry(void **state)
 	test_nginx_start(&server, dir, NULL, NULL);
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 2, 2, false);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 
 	/* A blob of seed 1 changed on the server, same size: a miss, warned of. */
 	blob = blob_file(server.root, 1, 1, 3001);
@@ -582,7 +583,7 @@ static void remote_corrupt_entry(void **state)
 	assert_int_equal(truncate(entry, 20), 0);
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 2, 2, false), 0);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.problems[CLI_CACHE_CORRUPT], 2);
 	assert_int_equal(stats.misses, 2);
 	/* Once per kind, however many of it. */
@@ -591,10 +592,10 @@ static void remote_corrupt_entry(void **state)
 	/* Compiled again and stored, which mends both. */
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 2, 2, false);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 2, 2, false), 2);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 	test_nginx_release(&server);
 	test_diags_release(&diags);
@@ -619,7 +620,7 @@ static void remote_server_stopped(void **state)
 	test_nginx_start(&server, dir, NULL, NULL);
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 300, 2, false);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 
 	cache = open_cache(server.url, NULL, false, 2, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 20, 2, false), 20);
@@ -628,7 +629,7 @@ static void remote_server_stopped(void **state)
 	assert_int_equal(lookup_seeds(cache, 21, 20, 2, false), 0);
 	/* Compiled locally, and stored: nowhere to store them. */
 	store_seeds(cache, 21, 20, 2, false);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_true(now_s() - start < 10);
 	assert_int_equal(stats.hits, 20);
 	assert_int_equal(stats.misses, 20);
@@ -666,7 +667,7 @@ static void remote_server_stopped(void **state)
 		}
 		cli_cache_result_release(&got);
 	}
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.hits, hits);
 	assert_int_equal(stats.hits + stats.misses, 300);
 	assert_true(stats.errors > 0 || hits == 300);
@@ -691,7 +692,7 @@ static void remote_refused_store(void **state)
 	ro = test_format("%s/ro", server.url);
 	cache = open_cache(ro, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 30, 2, false);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 0);
 	assert_int_equal(stats.problems[CLI_CACHE_REFUSED], 1);
 	assert_true(test_diags_count(&diags, ANIMC_WARNING) <= 2);
@@ -701,16 +702,16 @@ static void remote_refused_store(void **state)
 	/* What the writable location stored, the read-only one serves. */
 	cache = open_cache(server.url, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 5, 2, false);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 	cache = open_cache(ro, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 5, 2, false), 5);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 
 	/* --cache-read-only: nothing is sent. */
 	cache = open_cache(server.url, NULL, true, 0, &sink);
 	store_seeds(cache, 50, 5, 2, false);
 	assert_int_equal(lookup_seeds(cache, 1, 5, 2, false), 5);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 0);
 	{
 		char *file = entry_file(server.root, 50);
@@ -747,7 +748,7 @@ static void remote_stalled(void **state)
 	cache = open_cache(url, NULL, false, 1, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 12, 2, false), 0);
 	store_seeds(cache, 1, 12, 2, false);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	/* One time-out, then the remote is given up: seconds, not 12 of them. */
 	assert_true(now_s() - start < 8);
 	assert_int_equal(stats.misses, 12);
@@ -757,6 +758,96 @@ static void remote_stalled(void **state)
 	close(fd);
 	test_diags_release(&diags);
 	free(url);
+}
+
+/* A slow server when the build is done: close waits as long as it is told,
+ * then drops the stores still to make. */
+static void remote_close_gives_up_waiting(void **state)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof addr;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	cli_cache *cache;
+	cli_cache_stats stats;
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	char *url;
+	double start;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(listen(fd, 64), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	url = test_format("http://127.0.0.1:%d", ntohs(addr.sin_port));
+	cache = open_cache(url, NULL, false, 30, &sink);
+	store_seeds(cache, 1, 20, 2, false);
+	start = now_s();
+	cli_cache_close(cache, 0.3, &stats);
+	assert_true(now_s() - start < 5);
+	assert_int_equal(stats.stored, 0);
+	assert_int_equal(stats.abandoned_stores, 20);
+	assert_int_equal(stats.errors, 0);
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 1);
+	close(fd);
+	test_diags_release(&diags);
+	free(url);
+}
+
+/* Lookups taken without waiting, woken by the cache's descriptor. */
+static void remote_poll_descriptor(void **state)
+{
+	char *dir = test_tmpdir("remote_poll_descriptor");
+	test_nginx server;
+	cli_cache *cache;
+	cli_cache_stats stats;
+	bool is_done[41] = { false };
+	unsigned left = 40, hits = 0, wakes = 0;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	store_seeds(cache, 1, 20, 1, false);
+	cli_cache_close(cache, -1, NULL);
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	assert_true(cli_cache_fd(cache) >= 0);
+	for (unsigned seed = 1; seed <= 40; seed++) {
+		char *key = key_of(seed);
+
+		cli_cache_lookup(cache, seed, key, strlen(key));
+		free(key);
+	}
+	while (left) {
+		struct pollfd p = { cli_cache_fd(cache), POLLIN, 0 };
+
+		assert_int_equal(poll(&p, 1, 10000), 1);
+		wakes++;
+		for (unsigned seed = 1; seed <= 40; seed++) {
+			cli_cache_result got;
+			cli_cache_status status;
+
+			if (is_done[seed])
+				continue;
+			status = cli_cache_take(cache, seed, false, &got);
+			if (status == CLI_CACHE_PENDING)
+				continue;
+			is_done[seed] = true;
+			left--;
+			if (status == CLI_CACHE_HIT) {
+				cli_cache_result want = make_result(seed, 1, 3000 + seed, false);
+
+				assert_same_result(&got, &want);
+				cli_cache_result_release(&want);
+				hits++;
+			}
+			cli_cache_result_release(&got);
+		}
+	}
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(hits, 20);
+	assert_true(wakes >= 1);
+	test_nginx_release(&server);
+	free(dir);
 }
 
 /* Nothing listens: a miss at once. */
@@ -772,7 +863,7 @@ static void remote_unreachable(void **state)
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 50, 1, false), 0);
 	store_seeds(cache, 1, 50, 1, false);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.misses, 50);
 	assert_int_equal(stats.problems[CLI_CACHE_UNREACHABLE], 1);
 	assert_true(stats.skipped_lookups + stats.skipped_stores >= 90);
@@ -816,7 +907,7 @@ static void remote_credentials(void **state)
 	/* None given: 401, the remote is given up, the build goes on. */
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 3, 1, false), 0);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.problems[CLI_CACHE_DENIED], 1);
 
 	/* From the environment. */
@@ -824,17 +915,17 @@ static void remote_credentials(void **state)
 	setenv("ANIMC_CACHE_PASSWORD", password, 1);
 	cache = open_cache(url, NULL, false, 0, &sink);
 	store_seeds(cache, 1, 3, 1, false);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 3);
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 3, 1, false), 3);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 
 	/* A wrong password: denied, and the warning repeats neither. */
 	setenv("ANIMC_CACHE_PASSWORD", "pw-wrong-0000", 1);
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 3, 1, false), 0);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.problems[CLI_CACHE_DENIED], 1);
 	unset_credentials();
 
@@ -847,7 +938,7 @@ static void remote_credentials(void **state)
 	setenv("ANIMC_CACHE_NETRC", netrc, 1);
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 3, 1, false), 3);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 	unset_credentials();
 
@@ -855,7 +946,7 @@ static void remote_credentials(void **state)
 	setenv("ANIMC_CACHE_HEADER", "Authorization: Basic YW5pbWMtY2k6cHctN0hxMi1zZWNyZXQ=", 1);
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 3, 1, false), 3);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 	unset_credentials();
 
@@ -865,7 +956,7 @@ static void remote_credentials(void **state)
 	test_nginx_stop(&server);
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 3, 1, false), 0);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	unset_credentials();
 
 	assert_true(diags.count >= 3);
@@ -897,7 +988,7 @@ static void dir_round_trip(void **state)
 	assert_int_equal(lookup_seeds(cache, 1, 10, 3, false), 0);
 	store_seeds(cache, 1, 10, 3, false);
 	store_seeds(cache, 11, 1, 2, true);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 11);
 	file = entry_file(cache_dir, 4);
 	assert_true(test_file_exists(file));
@@ -908,7 +999,7 @@ static void dir_round_trip(void **state)
 	cache = open_cache(NULL, cache_dir, true, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 10, 3, false), 10);
 	assert_int_equal(lookup_seeds(cache, 11, 1, 2, true), 1);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 
 	/* A damaged blob and a damaged entry: misses, removed, then mended. */
@@ -919,17 +1010,17 @@ static void dir_round_trip(void **state)
 	assert_int_equal(truncate(file, 50), 0);
 	cache = open_cache(NULL, cache_dir, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 10, 3, false), 8);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.problems[CLI_CACHE_CORRUPT], 2);
 	assert_false(test_file_exists(file));
 	free(file);
 	cache = open_cache(NULL, cache_dir, false, 0, &sink);
 	store_seeds(cache, 3, 3, 3, false);
 	assert_int_equal(lookup_seeds(cache, 100, 1, 3, false), 0);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 	cache = open_cache(NULL, cache_dir, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 10, 3, false), 10);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 	test_diags_release(&diags);
 	free(cache_dir);
@@ -994,7 +1085,7 @@ static void dir_concurrent_writers(void **state)
 				}
 				free(key);
 			}
-			cli_cache_close(cache, &stats);
+			cli_cache_close(cache, -1, &stats);
 			_exit(bad ? bad : stats.errors ? 10 : 0);
 		}
 	}
@@ -1011,7 +1102,7 @@ static void dir_concurrent_writers(void **state)
 		cli_cache_stats stats;
 
 		assert_int_equal(lookup_seeds(cache, 0, SEEDS, 2, false), SEEDS);
-		cli_cache_close(cache, &stats);
+		cli_cache_close(cache, -1, &stats);
 		assert_int_equal(stats.errors, 0);
 		assert_int_equal(test_count_files(cache_dir), SEEDS + SEEDS * 2);
 	}
@@ -1032,15 +1123,15 @@ static void dir_in_front_of_remote(void **state)
 	test_nginx_start(&server, dir, NULL, NULL);
 	cache = open_cache(server.url, NULL, false, 0, NULL);
 	store_seeds(cache, 1, 6, 2, false);
-	cli_cache_close(cache, NULL);
+	cli_cache_close(cache, -1, NULL);
 	cache = open_cache(server.url, cache_dir, false, 0, NULL);
 	assert_int_equal(lookup_seeds(cache, 1, 6, 2, false), 6);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 	test_nginx_stop(&server);
 	cache = open_cache(NULL, cache_dir, true, 0, NULL);
 	assert_int_equal(lookup_seeds(cache, 1, 6, 2, false), 6);
-	cli_cache_close(cache, &stats);
+	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.errors, 0);
 	test_nginx_release(&server);
 	free(cache_dir);
@@ -1061,6 +1152,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_refused_store, test_nginx_teardown),
 	cmocka_unit_test(remote_stalled),
 	cmocka_unit_test(remote_unreachable),
+	cmocka_unit_test(remote_close_gives_up_waiting),
+	cmocka_unit_test_teardown(remote_poll_descriptor, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_credentials, teardown_credentials),
 	cmocka_unit_test(dir_round_trip),
 	cmocka_unit_test(dir_concurrent_writers),
