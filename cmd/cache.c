@@ -61,6 +61,32 @@ void cli_cache_result_release(cli_cache_result *result)
 	memset(result, 0, sizeof *result);
 }
 
+static bool copy_result(const cli_cache_result *from, cli_cache_result *to)
+{
+	memset(to, 0, sizeof *to);
+	to->outputs = calloc(from->output_count ? from->output_count : 1, sizeof *to->outputs);
+	to->meta = malloc(from->meta_size + 1);
+	if (!to->outputs || !to->meta)
+		goto fail;
+	for (size_t i = 0; i < from->output_count; i++) {
+		cli_cache_output *o = &to->outputs[i];
+
+		to->output_count = i + 1;
+		o->path = strdup(from->outputs[i].path);
+		o->data = malloc(from->outputs[i].size + 1);
+		if (!o->path || !o->data)
+			goto fail;
+		o->size = from->outputs[i].size;
+		memcpy(o->data, from->outputs[i].data, o->size);
+	}
+	memcpy(to->meta, from->meta, from->meta_size);
+	to->meta_size = from->meta_size;
+	return true;
+fail:
+	cli_cache_result_release(to);
+	return false;
+}
+
 /* ------------------------------------------------------------------- URLs */
 
 void cli_url_redact(const char *url, char *out, size_t out_size)
@@ -88,6 +114,72 @@ void cli_url_redact(const char *url, char *out, size_t out_size)
 typedef struct lookup lookup;
 typedef struct store store;
 
+/* Hex names to pointers, open addressing; entries are never removed (a
+ * value goes back to NULL instead). */
+typedef struct keymap {
+	char (*keys)[CLI_SHA256_HEX_BYTES];
+	void **values;
+	size_t count, capacity;
+} keymap;
+
+static char miss_mark, stored_mark;
+#define MISS_MARK ((void *)&miss_mark)
+#define STORED_MARK ((void *)&stored_mark)
+
+static size_t keymap_hash(const char *hex, size_t capacity)
+{
+	uint64_t h = 0;
+
+	for (int i = 0; i < 16; i++)
+		h = h << 4 | (uint64_t)(hex[i] <= '9' ? hex[i] - '0' : hex[i] - 'a' + 10);
+	return (size_t)(h & (capacity - 1));
+}
+
+/* The value slot of `hex`, made (NULL) when absent; NULL when out of memory. */
+static void **keymap_slot(keymap *m, const char *hex)
+{
+	size_t i;
+
+	if (2 * (m->count + 1) > m->capacity) {
+		size_t capacity = m->capacity ? m->capacity * 2 : 256;
+		char(*keys)[CLI_SHA256_HEX_BYTES] = calloc(capacity, sizeof *keys);
+		void **values = calloc(capacity, sizeof *values);
+
+		if (!keys || !values) {
+			free(keys);
+			free(values);
+			return NULL;
+		}
+		for (size_t j = 0; j < m->capacity; j++) {
+			if (!m->keys[j][0])
+				continue;
+			for (i = keymap_hash(m->keys[j], capacity); keys[i][0]; i = (i + 1) & (capacity - 1))
+				;
+			memcpy(keys[i], m->keys[j], CLI_SHA256_HEX_BYTES);
+			values[i] = m->values[j];
+		}
+		free(m->keys);
+		free(m->values);
+		m->keys = keys;
+		m->values = values;
+		m->capacity = capacity;
+	}
+	for (i = keymap_hash(hex, m->capacity); m->keys[i][0]; i = (i + 1) & (m->capacity - 1))
+		if (strcmp(m->keys[i], hex) == 0)
+			return &m->values[i];
+	memcpy(m->keys[i], hex, CLI_SHA256_HEX_BYTES);
+	m->values[i] = NULL;
+	m->count++;
+	return &m->values[i];
+}
+
+static void keymap_release(keymap *m)
+{
+	free(m->keys);
+	free(m->values);
+	memset(m, 0, sizeof *m);
+}
+
 /* One output of a lookup, fetched from the remote. */
 typedef struct blob_ref {
 	lookup *lookup;
@@ -106,7 +198,8 @@ struct lookup {
 	blob_ref *refs;
 	size_t blobs_pending;
 	bool has_failed;
-	lookup *next;
+	lookup *followers;               /* lookups of the same key, waiting for this one */
+	lookup *next;                    /* in the queue, or among the followers */
 };
 
 struct store {
@@ -147,6 +240,10 @@ struct cli_cache {
 	/* The thread's. */
 	size_t active_lookups, active_stores;
 	bool is_abandoned;
+	/* Keys this run asked for (a lookup under way, or MISS_MARK) and keys
+	 * it stored: identical sources (one file in several folders) cost one
+	 * lookup and one store. */
+	keymap asked, stored;
 	bool is_dir_writable;
 	bool has_dir[2];           /* ac/, cas/ made */
 	char host[64];
@@ -473,6 +570,24 @@ static void finish_lookup(cli_cache *cache, lookup *l, cli_cache_status status)
 	pthread_mutex_unlock(&cache->lock);
 }
 
+/* A lookup that asked the remote is done: the same answer for the lookups
+ * of the same key that waited for it, then its own. */
+static void complete_lookup(cli_cache *cache, lookup *l, cli_cache_status status)
+{
+	void **slot = keymap_slot(&cache->asked, l->hex);
+
+	if (slot)
+		*slot = status == CLI_CACHE_HIT ? NULL : MISS_MARK;
+	while (l->followers) {
+		lookup *f = l->followers;
+		bool is_hit = status == CLI_CACHE_HIT && copy_result(&l->result, &f->result);
+
+		l->followers = f->next;
+		finish_lookup(cache, f, is_hit ? CLI_CACHE_HIT : CLI_CACHE_MISS);
+	}
+	finish_lookup(cache, l, status);
+}
+
 static void finish_remote_lookup(lookup *l)
 {
 	cli_cache *cache = l->cache;
@@ -499,7 +614,7 @@ static void finish_remote_lookup(lookup *l)
 	l->blobs = NULL;
 	l->refs = NULL;
 	cli_action_release(&l->action);
-	finish_lookup(cache, l, is_hit ? CLI_CACHE_HIT : CLI_CACHE_MISS);
+	complete_lookup(cache, l, is_hit ? CLI_CACHE_HIT : CLI_CACHE_MISS);
 }
 
 static void on_blob(void *user, remote_outcome outcome, uint8_t *body, size_t size)
@@ -587,9 +702,23 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 
 static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 {
+	void **slot;
+
 	/* Nobody waits for what was still queued at close. */
 	if (is_stopping) {
 		finish_lookup(cache, l, CLI_CACHE_MISS);
+		return;
+	}
+	slot = keymap_slot(&cache->asked, l->hex);
+	if (slot && *slot == MISS_MARK) {
+		finish_lookup(cache, l, CLI_CACHE_MISS);
+		return;
+	}
+	if (slot && *slot) {
+		lookup *leader = *slot;
+
+		l->next = leader->followers;
+		leader->followers = l;
 		return;
 	}
 	if (cache->dir && dir_lookup(cache, l)) {
@@ -599,8 +728,12 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 	if (cache->remote &&
 	    cache_remote_get(cache->remote, "ac", l->hex, CLI_ACTION_MAX_BYTES, on_entry, l)) {
 		cache->active_lookups++;
+		if (slot)
+			*slot = l;
 		return;
 	}
+	if (slot)
+		*slot = MISS_MARK;
 	finish_lookup(cache, l, CLI_CACHE_MISS);
 }
 
@@ -657,6 +790,15 @@ static void on_blob_stored(void *user, remote_outcome outcome, uint8_t *body, si
 static void start_store(cli_cache *cache, store *s)
 {
 	cli_cache_result *r = &s->result;
+	void **slot = keymap_slot(&cache->stored, s->hex);
+
+	/* One store per key and run. */
+	if (slot && *slot) {
+		free_store(s);
+		return;
+	}
+	if (slot)
+		*slot = STORED_MARK;
 
 	s->action.outputs = calloc(r->output_count, sizeof *s->action.outputs);
 	if (!s->action.outputs) {
@@ -1134,6 +1276,8 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 		free(s);
 	}
 	cli_strings_release(&cache->messages);
+	keymap_release(&cache->asked);
+	keymap_release(&cache->stored);
 	if (cache->wake[0] >= 0) {
 		close(cache->wake[0]);
 		close(cache->wake[1]);

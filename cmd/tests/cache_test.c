@@ -604,6 +604,81 @@ static void remote_corrupt_entry(void **state)
 	free(dir);
 }
 
+/* The requests nginx logged, as "METHOD URI STATUS" lines; count those
+ * starting with `prefix`. */
+static size_t count_requests(const test_nginx *server, const char *prefix)
+{
+	char *path = test_format("%s/access.log", server->dir);
+	char *log = (char *)test_read_file(path, NULL), *line = log;
+	size_t n = 0;
+
+	while (*line) {
+		n += strncmp(line, prefix, strlen(prefix)) == 0;
+		line += strcspn(line, "\n");
+		line += *line == '\n';
+	}
+	free(log);
+	free(path);
+	return n;
+}
+
+/* Blobs go up before the entry that names them; identical sources (one
+ * key) cost one lookup and one store. */
+static void remote_order_and_sharing(void **state)
+{
+	char *dir = test_tmpdir("remote_order_and_sharing"), *path, *log, *line;
+	test_nginx server;
+	cli_cache *cache;
+	cli_cache_stats stats;
+	size_t cas_puts = 0, ac_puts = 0;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	store_seeds(cache, 1, 5, 3, false);
+	store_seeds(cache, 1, 5, 3, false);   /* the same keys again: no request */
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(stats.stored, 5);
+	/* Logged as each finishes: the k-th entry after 3k blobs at least
+	 * (each store's own three). */
+	path = test_format("%s/access.log", server.dir);
+	log = (char *)test_read_file(path, NULL);
+	for (line = log; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+		if (strncmp(line, "PUT /cas/", 9) == 0)
+			cas_puts++;
+		else if (strncmp(line, "PUT /ac/", 8) == 0)
+			assert_true(cas_puts >= 3 * ++ac_puts);
+	}
+	assert_int_equal(cas_puts, 15);
+	assert_int_equal(count_requests(&server, "PUT /ac/"), 5);
+	free(log);
+	free(path);
+
+	/* Ten lookups of one key: one entry and three blobs fetched, ten
+	 * whole copies. */
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	for (unsigned id = 0; id < 10; id++) {
+		char *key = key_of(2);
+
+		cli_cache_lookup(cache, id, key, strlen(key));
+		free(key);
+	}
+	for (unsigned id = 0; id < 10; id++) {
+		cli_cache_result got, want = make_result(2, 3, 3002, false);
+
+		assert_int_equal(cli_cache_take(cache, id, true, &got), CLI_CACHE_HIT);
+		assert_same_result(&got, &want);
+		cli_cache_result_release(&got);
+		cli_cache_result_release(&want);
+	}
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(stats.hits, 10);
+	assert_int_equal(count_requests(&server, "GET /ac/"), 1);
+	assert_int_equal(count_requests(&server, "GET /cas/"), 3);
+	test_nginx_release(&server);
+	free(dir);
+}
+
 /* The server goes away in the middle: warnings, misses, nothing wrong. */
 static void remote_server_stopped(void **state)
 {
@@ -1148,6 +1223,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(url_redaction),
 	cmocka_unit_test_teardown(remote_round_trip, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_corrupt_entry, test_nginx_teardown),
+	cmocka_unit_test_teardown(remote_order_and_sharing, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_server_stopped, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_refused_store, test_nginx_teardown),
 	cmocka_unit_test(remote_stalled),

@@ -107,6 +107,7 @@ const char *test_corpus_dir(void);
  *   /ro/       the same folder, GET only (a PUT answers 405)
  *   /auth/     GET and PUT of its own folder (root/auth/), basic
  *              authentication of `user` and `password` (when given)
+ * Requests are logged to dir/access.log as "METHOD URI STATUS" lines.
  * test_nginx_start skips the test when nginx is not installed.
  */
 typedef struct test_nginx {
