@@ -1072,9 +1072,13 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	return true;
 }
 
-void cli_cache_lookup(cli_cache *cache, size_t id, const void *key, size_t key_size)
+void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key)
 {
-	uint8_t hash[CLI_SHA256_BYTES];
+	cli_sha256(bytes, size, key->sha256);
+}
+
+void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key)
+{
 	lookup *l;
 
 	if (!cache)
@@ -1085,8 +1089,7 @@ void cli_cache_lookup(cli_cache *cache, size_t id, const void *key, size_t key_s
 	l->cache = cache;
 	l->id = id;
 	l->status = CLI_CACHE_PENDING;
-	cli_sha256(key, key_size, hash);
-	cli_hex(hash, sizeof hash, l->hex);
+	cli_hex(key->sha256, CLI_SHA256_BYTES, l->hex);
 	pthread_mutex_lock(&cache->lock);
 	if (id >= cache->by_id_capacity) {
 		size_t capacity = cache->by_id_capacity ? cache->by_id_capacity : 64;
@@ -1156,9 +1159,8 @@ cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cach
 	return status;
 }
 
-void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const cli_cache_result *result)
+void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache_result *result)
 {
-	uint8_t hash[CLI_SHA256_BYTES];
 	store *s;
 	bool ok = true;
 
@@ -1171,8 +1173,7 @@ void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const c
 	if (!s)
 		return;
 	s->cache = cache;
-	cli_sha256(key, key_size, hash);
-	cli_hex(hash, sizeof hash, s->hex);
+	cli_hex(key->sha256, CLI_SHA256_BYTES, s->hex);
 	s->result.outputs = calloc(result->output_count, sizeof *s->result.outputs);
 	s->result.meta = malloc(result->meta_size + 1);
 	ok = s->result.outputs && s->result.meta;

@@ -9,13 +9,15 @@
  *
  *     if (!cli_cache_open(&opt, &cache, why, sizeof why))   // a usage error
  *             ...
- *     for (i = 0; i < job_count; i++)                        // all at once:
- *             cli_cache_lookup(cache, i, key[i], key_size);  // they run in parallel
+ *     for (i = 0; i < job_count; i++) {                      // all at once:
+ *             cli_cache_key_of(key_bytes[i], key_size[i], &key[i]);
+ *             cli_cache_lookup(cache, i, &key[i]);           // they run in parallel
+ *     }
  *     for (i = 0; i < job_count; i++)
  *             if (cli_cache_take(cache, i, true, &result) == CLI_CACHE_HIT)
  *                     commit result.outputs (digests already checked);
  *             else
- *                     compile, commit, then cli_cache_store(cache, key[i], ...);
+ *                     compile, commit, then cli_cache_store(cache, &key[i], ...);
  *     cli_cache_close(cache, 5.0, &stats);                   // waits for uploads
  *
  * The cache only ever saves work.  Every problem it meets (a server down,
@@ -179,9 +181,17 @@ typedef struct cli_cache_stats {
  * yet: a server that is down shows later, as warnings.
  */
 bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, char *why, size_t why_size);
+/* A source's key as the cache names it: the SHA-256 of the key's bytes;
+ * its entry is URL/ac/<the hash in hex>. */
+typedef struct cli_cache_key {
+	uint8_t sha256[CLI_SHA256_BYTES];
+} cli_cache_key;
+
+void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key);
+
 /* Look a key up in the background; `id` (small, caller-chosen, unique per
  * lookup) names it for cli_cache_take. */
-void cli_cache_lookup(cli_cache *cache, size_t id, const void *key, size_t key_size);
+void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key);
 /* The outcome of lookup `id`; with `wait`, never CLI_CACHE_PENDING.  On a hit
  * the caller owns *result (cli_cache_result_release).  An id never looked up
  * is a miss.  A caller that does not wait polls cli_cache_fd. */
@@ -189,7 +199,7 @@ cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cach
 /* Store a result under `key` in the background (the cache copies it); output
  * blobs go first, the action entry only once they are all stored.  Does
  * nothing for a read-only cache, or a result with no outputs. */
-void cli_cache_store(cli_cache *cache, const void *key, size_t key_size, const cli_cache_result *result);
+void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache_result *result);
 /* A descriptor that becomes readable when a lookup has finished, for a
  * caller's poll() loop; cli_cache_take empties it, so after each wake the
  * caller takes every lookup it still waits for.  -1 for a NULL cache. */

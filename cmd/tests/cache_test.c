@@ -74,9 +74,19 @@ static void assert_same_result(const cli_cache_result *got, const cli_cache_resu
 	assert_memory_equal(got->meta, want->meta, want->meta_size);
 }
 
-static char *key_of(unsigned seed)
+static char *key_text(unsigned seed)
 {
 	return test_format("animc-key-%u", seed);
+}
+
+static cli_cache_key key_of(unsigned seed)
+{
+	char *text = key_text(seed);
+	cli_cache_key key;
+
+	cli_cache_key_of(text, strlen(text), &key);
+	free(text);
+	return key;
 }
 
 static cli_cache *open_cache(const char *url, const char *dir, bool is_read_only, double timeout_s,
@@ -96,11 +106,11 @@ static void store_seeds(cli_cache *cache, unsigned first, unsigned count, size_t
 {
 	for (unsigned seed = first; seed < first + count; seed++) {
 		cli_cache_result r = make_result(seed, outputs, 3000 + seed, has_big);
-		char *key = key_of(seed);
+		cli_cache_key key = key_of(seed);
 
-		cli_cache_store(cache, key, strlen(key), &r);
+		
+cli_cache_store(cache, &key, &r);
 		cli_cache_result_release(&r);
-		free(key);
 	}
 }
 
@@ -111,10 +121,10 @@ static unsigned lookup_seeds(cli_cache *cache, unsigned first, unsigned count, s
 	unsigned hits = 0;
 
 	for (unsigned seed = first; seed < first + count; seed++) {
-		char *key = key_of(seed);
+		cli_cache_key key = key_of(seed);
 
-		cli_cache_lookup(cache, seed, key, strlen(key));
-		free(key);
+		
+cli_cache_lookup(cache, seed, &key);
 	}
 	for (unsigned seed = first; seed < first + count; seed++) {
 		cli_cache_result got;
@@ -144,7 +154,7 @@ static void hex_of(const void *data, size_t size, char *hex)
 /* The file a seed's entry or one of its blobs lands in, under `root`. */
 static char *entry_file(const char *root, unsigned seed)
 {
-	char *key = key_of(seed), hex[CLI_SHA256_HEX_BYTES];
+	char *key = key_text(seed), hex[CLI_SHA256_HEX_BYTES];
 
 	hex_of(key, strlen(key), hex);
 	free(key);
@@ -658,10 +668,10 @@ static void remote_order_and_sharing(void **state)
 	 * whole copies. */
 	cache = open_cache(server.url, NULL, false, 0, NULL);
 	for (unsigned id = 0; id < 10; id++) {
-		char *key = key_of(2);
+		cli_cache_key key = key_of(2);
 
-		cli_cache_lookup(cache, id, key, strlen(key));
-		free(key);
+		
+cli_cache_lookup(cache, id, &key);
 	}
 	for (unsigned id = 0; id < 10; id++) {
 		cli_cache_result got, want = make_result(2, 3, 3002, false);
@@ -719,10 +729,10 @@ static void remote_server_stopped(void **state)
 	test_nginx_start(&server, dir, NULL, NULL);
 	cache = open_cache(server.url, NULL, false, 2, &sink);
 	for (unsigned seed = 1; seed <= 300; seed++) {
-		char *key = key_of(seed);
+		cli_cache_key key = key_of(seed);
 
-		cli_cache_lookup(cache, seed, key, strlen(key));
-		free(key);
+		
+cli_cache_lookup(cache, seed, &key);
 	}
 	hits = 0;
 	for (unsigned seed = 1; seed <= 300; seed++) {
@@ -887,10 +897,10 @@ static void remote_poll_descriptor(void **state)
 	cache = open_cache(server.url, NULL, false, 0, NULL);
 	assert_true(cli_cache_fd(cache) >= 0);
 	for (unsigned seed = 1; seed <= 40; seed++) {
-		char *key = key_of(seed);
+		cli_cache_key key = key_of(seed);
 
-		cli_cache_lookup(cache, seed, key, strlen(key));
-		free(key);
+		
+cli_cache_lookup(cache, seed, &key);
 	}
 	while (left) {
 		struct pollfd p = { cli_cache_fd(cache), POLLIN, 0 };
@@ -1142,23 +1152,23 @@ static void dir_concurrent_writers(void **state)
 				_exit(11);
 			for (unsigned round = 0; round < ROUNDS; round++) {
 				unsigned seed = round % SEEDS;
-				char *key = key_of(seed);
+				cli_cache_key key = key_of(seed);
 
-				if (p < 2) {
+				
+if (p < 2) {
 					/* Both writers: the same seeds in the same order. */
 					cli_cache_result r = make_result(seed, 2, 3000 + seed, false);
 
-					cli_cache_store(cache, key, strlen(key), &r);
+					cli_cache_store(cache, &key, &r);
 					cli_cache_result_release(&r);
 				} else {
 					cli_cache_result got;
 
-					cli_cache_lookup(cache, round, key, strlen(key));
+					cli_cache_lookup(cache, round, &key);
 					if (cli_cache_take(cache, round, true, &got) == CLI_CACHE_HIT && !is_seed_result(&got, seed))
 						bad = 12;
 					cli_cache_result_release(&got);
 				}
-				free(key);
 			}
 			cli_cache_close(cache, -1, &stats);
 			_exit(bad ? bad : stats.errors ? 10 : 0);
