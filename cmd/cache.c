@@ -227,6 +227,7 @@ struct cli_cache {
 	pthread_t thread;
 	bool has_thread, is_stopping;
 	double stop_deadline_s;    /* close: give up stores after this (< 0: never) */
+	bool is_kicked;            /* the thread was woken and has not taken the queue yet */
 	int wake[2];               /* cli_cache_fd: a byte when a lookup finishes */
 	bool is_woken;
 	lookup *lookup_head, *lookup_tail;
@@ -907,6 +908,7 @@ static void *thread_main(void *arg)
 		stores = cache->store_head;
 		cache->lookup_head = cache->lookup_tail = NULL;
 		cache->store_head = cache->store_tail = NULL;
+		cache->is_kicked = false;
 		is_stopping = cache->is_stopping;
 		deadline = cache->stop_deadline_s;
 		pthread_mutex_unlock(&cache->lock);
@@ -964,9 +966,18 @@ static void ensure_thread(cli_cache *cache)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Wake the thread, wherever it waits. */
+/* Wake the thread, wherever it waits; once until it takes the queue, not
+ * once per item (a build queues thousands in a row). */
 static void kick(cli_cache *cache)
 {
+	bool is_needed;
+
+	pthread_mutex_lock(&cache->lock);
+	is_needed = !cache->is_kicked;
+	cache->is_kicked = true;
+	pthread_mutex_unlock(&cache->lock);
+	if (!is_needed)
+		return;
 	pthread_cond_signal(&cache->work);
 	if (cache->remote)
 		cache_remote_wakeup(cache->remote);
@@ -1228,6 +1239,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 		pthread_mutex_lock(&cache->lock);
 		cache->is_stopping = true;
 		cache->stop_deadline_s = wait_s >= 0 ? now_s() + wait_s : -1;
+		cache->is_kicked = false;   /* this wake must go through */
 		pthread_mutex_unlock(&cache->lock);
 		kick(cache);
 		pthread_join(cache->thread, NULL);
