@@ -199,12 +199,16 @@ struct lookup {
 	size_t blobs_pending;
 	bool has_failed;
 	lookup *followers;               /* lookups of the same key, waiting for this one */
+	cli_cache_keyer keyer;           /* computes the key on the thread; NULL: hex is set */
+	void *keyer_user;
 	lookup *next;                    /* in the queue, or among the followers */
 };
 
 struct store {
 	cli_cache *cache;
 	char hex[CLI_SHA256_HEX_BYTES];
+	bool is_by_id;             /* under the key lookup `id` computed */
+	size_t id;
 	cli_cache_result result;   /* a copy of the caller's */
 	cli_action action;         /* its paths are result's */
 	uint8_t *entry;            /* the encoded action entry */
@@ -245,6 +249,10 @@ struct cli_cache {
 	 * it stored: identical sources (one file in several folders) cost one
 	 * lookup and one store. */
 	keymap asked, stored;
+	/* The key of each lookup id, for stores by id ("" when none). */
+	char (*hex_by_id)[CLI_SHA256_HEX_BYTES];
+	size_t hex_by_id_capacity;
+	bool can_store;            /* under the lock: a store could still be made */
 	bool is_dir_writable;
 	bool has_dir[2];           /* ac/, cas/ made */
 	char host[64];
@@ -551,11 +559,21 @@ static bool dir_lookup(cli_cache *cache, lookup *l)
 
 /* -------------------------------------------------------------- lookups */
 
+/* On the thread, under the lock: what cli_cache_is_storing says, known by
+ * the time a lookup's answer is. */
+static void update_can_store(cli_cache *cache)
+{
+	cache->can_store = !cache->is_read_only && !cache->is_abandoned &&
+			   ((cache->dir && cache->is_dir_writable) ||
+			    (cache->remote && cache_remote_can_put(cache->remote)));
+}
+
 static void finish_lookup(cli_cache *cache, lookup *l, cli_cache_status status)
 {
 	if (status != CLI_CACHE_HIT)
 		cli_cache_result_release(&l->result);
 	pthread_mutex_lock(&cache->lock);
+	update_can_store(cache);
 	l->status = status;
 	if (status == CLI_CACHE_HIT) {
 		cache->stats.hits++;
@@ -701,15 +719,51 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 		finish_remote_lookup(l);
 }
 
+/* Remember lookup id's key for the store that may follow. */
+static void note_key(cli_cache *cache, size_t id, const char *hex)
+{
+	if (id >= cache->hex_by_id_capacity) {
+		size_t capacity = cache->hex_by_id_capacity ? cache->hex_by_id_capacity : 256;
+		char(*grown)[CLI_SHA256_HEX_BYTES];
+
+		while (capacity <= id)
+			capacity *= 2;
+		grown = realloc(cache->hex_by_id, capacity * sizeof *grown);
+		if (!grown)
+			return;
+		memset(grown + cache->hex_by_id_capacity, 0,
+		       (capacity - cache->hex_by_id_capacity) * sizeof *grown);
+		cache->hex_by_id = grown;
+		cache->hex_by_id_capacity = capacity;
+	}
+	memcpy(cache->hex_by_id[id], hex, CLI_SHA256_HEX_BYTES);
+}
+
+static bool is_usable(const cli_cache *cache)
+{
+	return cache->dir || (cache->remote && cache_remote_can_get(cache->remote));
+}
+
 static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 {
 	void **slot;
 
-	/* Nobody waits for what was still queued at close. */
-	if (is_stopping) {
+	/* Nobody waits for what was still queued at close, and a remote given
+	 * up is not worth the key. */
+	if (is_stopping || !is_usable(cache)) {
 		finish_lookup(cache, l, CLI_CACHE_MISS);
 		return;
 	}
+	if (l->keyer) {
+		cli_cache_key key;
+
+		if (!l->keyer(l->keyer_user, l->id, &key)) {
+			finish_lookup(cache, l, CLI_CACHE_MISS);
+			return;
+		}
+		cli_hex(key.sha256, CLI_SHA256_BYTES, l->hex);
+	}
+	note_key(cache, l->id, l->hex);
 	slot = keymap_slot(&cache->asked, l->hex);
 	if (slot && *slot == MISS_MARK) {
 		finish_lookup(cache, l, CLI_CACHE_MISS);
@@ -791,7 +845,16 @@ static void on_blob_stored(void *user, remote_outcome outcome, uint8_t *body, si
 static void start_store(cli_cache *cache, store *s)
 {
 	cli_cache_result *r = &s->result;
-	void **slot = keymap_slot(&cache->stored, s->hex);
+	void **slot;
+
+	if (s->is_by_id) {
+		if (s->id >= cache->hex_by_id_capacity || !cache->hex_by_id[s->id][0]) {
+			free_store(s);   /* its lookup made no key */
+			return;
+		}
+		memcpy(s->hex, cache->hex_by_id[s->id], CLI_SHA256_HEX_BYTES);
+	}
+	slot = keymap_slot(&cache->stored, s->hex);
 
 	/* One store per key and run. */
 	if (slot && *slot) {
@@ -937,10 +1000,13 @@ static void *thread_main(void *arg)
 				start_store(cache, stores);
 			stores = next;
 		}
-		if (cache->remote && cache_remote_is_busy(cache->remote)) {
+		if (cache->remote && cache_remote_is_busy(cache->remote))
 			cache_remote_step(cache->remote, wait_ms);
+		pthread_mutex_lock(&cache->lock);
+		update_can_store(cache);
+		pthread_mutex_unlock(&cache->lock);
+		if (cache->remote && cache_remote_is_busy(cache->remote))
 			continue;
-		}
 		pthread_mutex_lock(&cache->lock);
 		if (cache->is_stopping && !cache->lookup_head && !cache->store_head && !cache->active_lookups &&
 		    !cache->active_stores) {
@@ -1046,6 +1112,7 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 		cache->wake[0] = cache->wake[1] = -1;
 	cache->stop_deadline_s = -1;
 	cache->is_read_only = options->is_read_only;
+	cache->can_store = !options->is_read_only;
 	cache->sink = options->sink;
 	if (options->dir && options->dir[0]) {
 		size_t len = strlen(options->dir);
@@ -1088,19 +1155,10 @@ void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key)
 	cli_sha256(bytes, size, key->sha256);
 }
 
-void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key)
+static void enqueue_lookup(cli_cache *cache, lookup *l)
 {
-	lookup *l;
+	size_t id = l->id;
 
-	if (!cache)
-		return;
-	l = calloc(1, sizeof *l);
-	if (!l)
-		return;
-	l->cache = cache;
-	l->id = id;
-	l->status = CLI_CACHE_PENDING;
-	cli_hex(key->sha256, CLI_SHA256_BYTES, l->hex);
 	pthread_mutex_lock(&cache->lock);
 	if (id >= cache->by_id_capacity) {
 		size_t capacity = cache->by_id_capacity ? cache->by_id_capacity : 64;
@@ -1137,6 +1195,51 @@ void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key)
 	flush_warnings(cache);
 }
 
+static lookup *new_lookup(cli_cache *cache, size_t id)
+{
+	lookup *l = calloc(1, sizeof *l);
+
+	if (l) {
+		l->cache = cache;
+		l->id = id;
+		l->status = CLI_CACHE_PENDING;
+	}
+	return l;
+}
+
+void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key)
+{
+	lookup *l = cache ? new_lookup(cache, id) : NULL;
+
+	if (!l)
+		return;
+	cli_hex(key->sha256, CLI_SHA256_BYTES, l->hex);
+	enqueue_lookup(cache, l);
+}
+
+void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user)
+{
+	lookup *l = cache ? new_lookup(cache, id) : NULL;
+
+	if (!l)
+		return;
+	l->keyer = keyer;
+	l->keyer_user = user;
+	enqueue_lookup(cache, l);
+}
+
+bool cli_cache_is_storing(cli_cache *cache)
+{
+	bool can_store;
+
+	if (!cache)
+		return false;
+	pthread_mutex_lock(&cache->lock);
+	can_store = cache->can_store;
+	pthread_mutex_unlock(&cache->lock);
+	return can_store;
+}
+
 cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cache_result *result)
 {
 	cli_cache_status status = CLI_CACHE_MISS;
@@ -1170,7 +1273,7 @@ cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cach
 	return status;
 }
 
-void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache_result *result)
+static void enqueue_store(cli_cache *cache, const cli_cache_key *key, size_t id, const cli_cache_result *result)
 {
 	store *s;
 	bool ok = true;
@@ -1184,7 +1287,12 @@ void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache
 	if (!s)
 		return;
 	s->cache = cache;
-	cli_hex(key->sha256, CLI_SHA256_BYTES, s->hex);
+	if (key) {
+		cli_hex(key->sha256, CLI_SHA256_BYTES, s->hex);
+	} else {
+		s->is_by_id = true;
+		s->id = id;
+	}
 	s->result.outputs = calloc(result->output_count, sizeof *s->result.outputs);
 	s->result.meta = malloc(result->meta_size + 1);
 	ok = s->result.outputs && s->result.meta;
@@ -1220,6 +1328,16 @@ void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache
 	ensure_thread(cache);
 	kick(cache);
 	flush_warnings(cache);
+}
+
+void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache_result *result)
+{
+	enqueue_store(cache, key, 0, result);
+}
+
+void cli_cache_store_id(cli_cache *cache, size_t id, const cli_cache_result *result)
+{
+	enqueue_store(cache, NULL, id, result);
 }
 
 int cli_cache_fd(const cli_cache *cache)
@@ -1291,6 +1409,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	cli_strings_release(&cache->messages);
 	keymap_release(&cache->asked);
 	keymap_release(&cache->stored);
+	free(cache->hex_by_id);
 	if (cache->wake[0] >= 0) {
 		close(cache->wake[0]);
 		close(cache->wake[1]);

@@ -192,6 +192,14 @@ void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key);
 /* Look a key up in the background; `id` (small, caller-chosen, unique per
  * lookup) names it for cli_cache_take. */
 void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key);
+/* The same, with the key computed on the cache's thread by `keyer`
+ * (reading a source and hashing it takes time a build's main loop does not
+ * have); false from it makes the lookup a miss.  `user` must live until
+ * the lookup is taken or the cache closed; keyer may run at any time until
+ * then, but never for a lookup the cache no longer needs. */
+typedef bool (*cli_cache_keyer)(void *user, size_t id, cli_cache_key *key);
+void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user);
+
 /* The outcome of lookup `id`; with `wait`, never CLI_CACHE_PENDING.  On a hit
  * the caller owns *result (cli_cache_result_release).  An id never looked up
  * is a miss.  A caller that does not wait polls cli_cache_fd. */
@@ -200,6 +208,12 @@ cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cach
  * blobs go first, the action entry only once they are all stored.  Does
  * nothing for a read-only cache, or a result with no outputs. */
 void cli_cache_store(cli_cache *cache, const cli_cache_key *key, const cli_cache_result *result);
+/* Store under the key lookup `id` had (nothing, when it had none). */
+void cli_cache_store_id(cli_cache *cache, size_t id, const cli_cache_result *result);
+/* Whether a store could still be made (not read-only, nothing given up):
+ * a caller can spare itself the work of making one. */
+bool cli_cache_is_storing(cli_cache *cache);
+
 /* A descriptor that becomes readable when a lookup has finished, for a
  * caller's poll() loop; cli_cache_take empties it, so after each wake the
  * caller takes every lookup it still waits for.  -1 for a NULL cache. */

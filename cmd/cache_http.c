@@ -246,6 +246,16 @@ void cache_remote_wakeup(cache_remote *r)
 	curl.multi_wakeup(r->multi);
 }
 
+bool cache_remote_can_get(const cache_remote *r)
+{
+	return !r->is_down;
+}
+
+bool cache_remote_can_put(const cache_remote *r)
+{
+	return !r->is_down && !r->is_put_down;
+}
+
 bool cache_remote_is_busy(const cache_remote *r)
 {
 	return r->in_flight_count || r->gets || r->puts;

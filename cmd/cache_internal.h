@@ -55,6 +55,9 @@ remote_put_status cache_remote_put(cache_remote *remote, const char *kind, const
 void cache_remote_note_present(cache_remote *remote, const char *hex);
 
 bool cache_remote_is_busy(const cache_remote *remote);
+/* Not given up (for reads; for stores). */
+bool cache_remote_can_get(const cache_remote *remote);
+bool cache_remote_can_put(const cache_remote *remote);
 /* Run transfers: start queued ones, wait up to `timeout_ms` for progress,
  * call back for those done. */
 void cache_remote_step(cache_remote *remote, int timeout_ms);

@@ -689,6 +689,52 @@ cli_cache_lookup(cache, id, &key);
 	free(dir);
 }
 
+/* Keys made on the cache's thread; the seed is the id; odd ones fail. */
+static bool seed_keyer(void *user, size_t id, cli_cache_key *key)
+{
+	unsigned *calls = user;
+
+	__atomic_add_fetch(calls, 1, __ATOMIC_RELAXED);
+	*key = key_of((unsigned)id);
+	return id % 2 == 0;
+}
+
+/* Lookups keyed on the cache's thread, and stores under the key of the
+ * lookup of the same id. */
+static void remote_keys_on_the_thread(void **state)
+{
+	char *dir = test_tmpdir("remote_keys_on_the_thread");
+	test_nginx server;
+	cli_cache *cache;
+	cli_cache_stats stats;
+	unsigned calls = 0;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	assert_true(cli_cache_is_storing(cache));
+	for (unsigned seed = 1; seed <= 10; seed++)
+		cli_cache_lookup_with(cache, seed, seed_keyer, &calls);
+	for (unsigned seed = 1; seed <= 10; seed++) {
+		cli_cache_result got, r = make_result(seed, 2, 3000 + seed, false);
+
+		assert_int_equal(cli_cache_take(cache, seed, true, &got), CLI_CACHE_MISS);
+		cli_cache_store_id(cache, seed, &r);
+		cli_cache_result_release(&r);
+	}
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(calls, 10);
+	/* The even seeds had keys, so were stored: under the same keys as
+	 * cli_cache_store would have used. */
+	assert_int_equal(stats.stored, 5);
+	cache = open_cache(server.url, NULL, true, 0, NULL);
+	assert_false(cli_cache_is_storing(cache));
+	assert_int_equal(lookup_seeds(cache, 1, 10, 2, false), 5);
+	cli_cache_close(cache, -1, NULL);
+	test_nginx_release(&server);
+	free(dir);
+}
+
 /* The server goes away in the middle: warnings, misses, nothing wrong. */
 static void remote_server_stopped(void **state)
 {
@@ -947,6 +993,8 @@ static void remote_unreachable(void **state)
 	(void)state;
 	cache = open_cache(url, NULL, false, 0, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 50, 1, false), 0);
+	/* Given up: the caller can spare itself making results to store. */
+	assert_false(cli_cache_is_storing(cache));
 	store_seeds(cache, 1, 50, 1, false);
 	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.misses, 50);
@@ -1234,6 +1282,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_round_trip, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_corrupt_entry, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_order_and_sharing, test_nginx_teardown),
+	cmocka_unit_test_teardown(remote_keys_on_the_thread, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_server_stopped, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_refused_store, test_nginx_teardown),
 	cmocka_unit_test(remote_stalled),
