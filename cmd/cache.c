@@ -232,6 +232,12 @@ struct cli_cache {
 	bool has_thread, is_stopping;
 	double stop_deadline_s;    /* close: give up stores after this (< 0: never) */
 	bool is_kicked;            /* the thread was woken and has not taken the queue yet */
+	/* Loading libcurl takes tens of milliseconds: the thread does it, from
+	 * the start, beside the caller's own work; then is_ready. */
+	bool is_ready;
+	pthread_cond_t ready;
+	double timeout_s;
+	unsigned max_transfers;
 	int wake[2];               /* cli_cache_fd: a byte when a lookup finishes */
 	bool is_woken;
 	lookup *lookup_head, *lookup_tail;
@@ -952,7 +958,16 @@ static void abandon(cli_cache *cache)
 static void *thread_main(void *arg)
 {
 	cli_cache *cache = arg;
+	cache_remote *remote = NULL;
 
+	if (cache->url)
+		remote = cache_remote_create(cache, cache->url, cache->shown_url, cache->timeout_s,
+					     cache->max_transfers);
+	pthread_mutex_lock(&cache->lock);
+	cache->remote = remote;
+	cache->is_ready = true;
+	pthread_cond_broadcast(&cache->ready);
+	pthread_mutex_unlock(&cache->lock);
 	for (;;) {
 		lookup *lookups;
 		store *stores;
@@ -1038,15 +1053,18 @@ static void kick(cli_cache *cache)
 {
 	bool is_needed;
 
+	cache_remote *remote;
+
 	pthread_mutex_lock(&cache->lock);
 	is_needed = !cache->is_kicked;
 	cache->is_kicked = true;
+	remote = cache->remote;
 	pthread_mutex_unlock(&cache->lock);
 	if (!is_needed)
 		return;
 	pthread_cond_signal(&cache->work);
-	if (cache->remote)
-		cache_remote_wakeup(cache->remote);
+	if (remote)
+		cache_remote_wakeup(remote);
 }
 
 /* -------------------------------------------------------------- the API */
@@ -1085,6 +1103,11 @@ static bool url_is_acceptable(const char *url, char *why, size_t why_size)
 	return true;
 }
 
+bool cli_cache_url_check(const char *url, char *why, size_t why_size)
+{
+	return url_is_acceptable(url, why, why_size);
+}
+
 bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why, size_t why_size)
 {
 	cli_cache *cache;
@@ -1108,6 +1131,7 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	pthread_mutex_init(&cache->lock, NULL);
 	pthread_cond_init(&cache->work, NULL);
 	pthread_cond_init(&cache->done, NULL);
+	pthread_cond_init(&cache->ready, NULL);
 	if (pipe2(cache->wake, O_CLOEXEC | O_NONBLOCK) != 0)
 		cache->wake[0] = cache->wake[1] = -1;
 	cache->stop_deadline_s = -1;
@@ -1135,9 +1159,8 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 		cache->url = strndup(options->url, len);
 		if (cache->url) {
 			cli_url_redact(cache->url, cache->shown_url, sizeof cache->shown_url);
-			cache->remote = cache_remote_create(cache, cache->url, cache->shown_url,
-							    options->timeout_s > 0 ? options->timeout_s : 5,
-							    options->max_transfers ? options->max_transfers : 8);
+			cache->timeout_s = options->timeout_s > 0 ? options->timeout_s : 5;
+			cache->max_transfers = options->max_transfers ? options->max_transfers : 8;
 		}
 	}
 	if ((options->dir && options->dir[0] && !cache->dir) || (options->url && options->url[0] && !cache->url)) {
@@ -1146,8 +1169,25 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 		return false;
 	}
 	*out = cache;
-	flush_warnings(cache);
+	ensure_thread(cache);
+	if (!cache->has_thread) {
+		WHY("cannot start a thread");
+		cli_cache_close(cache, -1, NULL);
+		*out = NULL;
+		return false;
+	}
 	return true;
+}
+
+void cli_cache_before_fork(cli_cache *cache)
+{
+	if (!cache)
+		return;
+	pthread_mutex_lock(&cache->lock);
+	while (!cache->is_ready)
+		pthread_cond_wait(&cache->ready, &cache->lock);
+	pthread_mutex_unlock(&cache->lock);
+	flush_warnings(cache);
 }
 
 void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key)
@@ -1417,6 +1457,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	pthread_mutex_destroy(&cache->lock);
 	pthread_cond_destroy(&cache->work);
 	pthread_cond_destroy(&cache->done);
+	pthread_cond_destroy(&cache->ready);
 	free(cache->url);
 	free(cache->dir);
 	free(cache);

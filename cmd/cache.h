@@ -26,8 +26,8 @@
  * compiles.  No function here fails a build.
  *
  * Remote transfers run on a thread of the cache's own, through libcurl,
- * loaded when a URL is first used (so commands that do not use a remote do
- * not pay for loading it).  The caller's thread only queues work and takes
+ * which that thread loads as it starts (so commands that do not use a
+ * remote do not pay for loading it, and those that do go on meanwhile).  The caller's thread only queues work and takes
  * results; warnings reach the caller's sink from the caller's thread, inside
  * cli_cache_lookup, _take, _store and _close.
  *
@@ -181,6 +181,8 @@ typedef struct cli_cache_stats {
  * yet: a server that is down shows later, as warnings.
  */
 bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, char *why, size_t why_size);
+/* The URL checks of cli_cache_open alone (for option parsing). */
+bool cli_cache_url_check(const char *url, char *why, size_t why_size);
 /* A source's key as the cache names it: the SHA-256 of the key's bytes;
  * its entry is URL/ac/<the hash in hex>. */
 typedef struct cli_cache_key {
@@ -188,6 +190,10 @@ typedef struct cli_cache_key {
 } cli_cache_key;
 
 void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key);
+
+/* Call before fork(): waits until the thread has loaded libcurl, so that no
+ * child starts with the dynamic loader's state half-changed. */
+void cli_cache_before_fork(cli_cache *cache);
 
 /* Look a key up in the background; `id` (small, caller-chosen, unique per
  * lookup) names it for cli_cache_take. */

@@ -1,7 +1,7 @@
 /*
  * cache_internal.h - what the cache's front (cache.c) and its HTTP client
- * (cache_http.c) share.  Everything here but cache_remote_create and
- * cache_remote_wakeup runs on the cache's thread.
+ * (cache_http.c) share.  Everything here but cache_remote_wakeup runs on
+ * the cache's thread.
  */
 #ifndef ANIMC_CMD_CACHE_INTERNAL_H
 #define ANIMC_CMD_CACHE_INTERNAL_H
@@ -27,8 +27,8 @@ typedef void (*remote_done_fn)(void *user, remote_outcome outcome, uint8_t *body
 
 typedef struct cache_remote cache_remote;
 
-/* Load libcurl and set up transfers to `url` (on the caller's thread, before
- * the cache's thread starts); NULL, warned of, when libcurl is missing. */
+/* Load libcurl and set up transfers to `url` (the cache's thread does, first
+ * thing); NULL, warned of, when libcurl is missing. */
 cache_remote *cache_remote_create(cli_cache *cache, const char *url, const char *shown_url,
 				  double timeout_s, unsigned max_transfers);
 void cache_remote_destroy(cache_remote *remote);

@@ -518,6 +518,9 @@ static void url_redaction(void **state)
 	assert_false(cli_cache_open(&opt, &cache, why, sizeof why));
 	assert_null(strstr(why, "pw-0451"));
 	assert_null(strstr(why, "animc:"));
+	assert_false(cli_cache_url_check(opt.url, why, sizeof why));
+	assert_null(strstr(why, "pw-0451"));
+	assert_true(cli_cache_url_check("https://cache.example:8443/animc", why, sizeof why));
 	opt.url = "ftp://127.0.0.1/c";
 	assert_false(cli_cache_open(&opt, &cache, why, sizeof why));
 	opt.url = "http://127.0.0.1/c?x=1";
