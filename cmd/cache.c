@@ -258,6 +258,10 @@ struct cli_cache {
 	/* The key of each lookup id, for stores by id ("" when none). */
 	char (*hex_by_id)[CLI_SHA256_HEX_BYTES];
 	size_t hex_by_id_capacity;
+	/* Under the lock: lookups whose key an earlier lookup of the run asked
+	 * for (a store of theirs would be the earlier one's again). */
+	uint8_t *is_repeat_by_id;
+	size_t is_repeat_capacity;
 	bool can_store;            /* under the lock: a store could still be made */
 	bool is_dir_writable;
 	bool has_dir[2];           /* ac/, cas/ made */
@@ -745,6 +749,27 @@ static void note_key(cli_cache *cache, size_t id, const char *hex)
 	memcpy(cache->hex_by_id[id], hex, CLI_SHA256_HEX_BYTES);
 }
 
+static void note_repeat(cli_cache *cache, size_t id)
+{
+	pthread_mutex_lock(&cache->lock);
+	if (id >= cache->is_repeat_capacity) {
+		size_t capacity = cache->is_repeat_capacity ? cache->is_repeat_capacity : 256;
+		uint8_t *grown;
+
+		while (capacity <= id)
+			capacity *= 2;
+		grown = realloc(cache->is_repeat_by_id, capacity);
+		if (grown) {
+			memset(grown + cache->is_repeat_capacity, 0, capacity - cache->is_repeat_capacity);
+			cache->is_repeat_by_id = grown;
+			cache->is_repeat_capacity = capacity;
+		}
+	}
+	if (id < cache->is_repeat_capacity)
+		cache->is_repeat_by_id[id] = 1;
+	pthread_mutex_unlock(&cache->lock);
+}
+
 static bool is_usable(const cli_cache *cache)
 {
 	return cache->dir || (cache->remote && cache_remote_can_get(cache->remote));
@@ -771,6 +796,9 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 	}
 	note_key(cache, l->id, l->hex);
 	slot = keymap_slot(&cache->asked, l->hex);
+	if (slot && *slot) {
+		note_repeat(cache, l->id);
+	}
 	if (slot && *slot == MISS_MARK) {
 		finish_lookup(cache, l, CLI_CACHE_MISS);
 		return;
@@ -1380,6 +1408,18 @@ void cli_cache_store_id(cli_cache *cache, size_t id, const cli_cache_result *res
 	enqueue_store(cache, NULL, id, result);
 }
 
+bool cli_cache_wants_store(cli_cache *cache, size_t id)
+{
+	bool wants;
+
+	if (!cache)
+		return false;
+	pthread_mutex_lock(&cache->lock);
+	wants = cache->can_store && !(id < cache->is_repeat_capacity && cache->is_repeat_by_id[id]);
+	pthread_mutex_unlock(&cache->lock);
+	return wants;
+}
+
 int cli_cache_fd(const cli_cache *cache)
 {
 	return cache ? cache->wake[0] : -1;
@@ -1450,6 +1490,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	keymap_release(&cache->asked);
 	keymap_release(&cache->stored);
 	free(cache->hex_by_id);
+	free(cache->is_repeat_by_id);
 	if (cache->wake[0] >= 0) {
 		close(cache->wake[0]);
 		close(cache->wake[1]);

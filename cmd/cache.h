@@ -219,6 +219,10 @@ void cli_cache_store_id(cli_cache *cache, size_t id, const cli_cache_result *res
 /* Whether a store could still be made (not read-only, nothing given up):
  * a caller can spare itself the work of making one. */
 bool cli_cache_is_storing(cli_cache *cache);
+/* Whether a store by id would be of use: stores are on, and no earlier
+ * lookup of this run had the same key (one source in several folders is
+ * stored once).  Known once the lookup has come back. */
+bool cli_cache_wants_store(cli_cache *cache, size_t id);
 
 /* A descriptor that becomes readable when a lookup has finished, for a
  * caller's poll() loop; cli_cache_take empties it, so after each wake the

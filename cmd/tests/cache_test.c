@@ -684,6 +684,11 @@ cli_cache_lookup(cache, id, &key);
 		cli_cache_result_release(&got);
 		cli_cache_result_release(&want);
 	}
+	/* Only the first of them (the queue is worked in order) would have a
+	 * store worth making. */
+	assert_true(cli_cache_wants_store(cache, 0));
+	for (unsigned id = 1; id < 10; id++)
+		assert_false(cli_cache_wants_store(cache, id));
 	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.hits, 10);
 	assert_int_equal(count_requests(&server, "GET /ac/"), 1);
