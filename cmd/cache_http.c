@@ -144,7 +144,9 @@ struct cache_remote {
 	CURLM *multi;
 	struct curl_slist *headers;
 	char *user, *password, *netrc, *header; /* from the environment; never printed */
-	transfer *gets, *gets_tail, *puts, *puts_tail;
+	/* Queued: blobs of entries already fetched (a lookup half done is
+	 * finished before others begin), entries, stores. */
+	transfer *blob_gets, *blob_gets_tail, *gets, *gets_tail, *puts, *puts_tail;
 	transfer **in_flight;
 	size_t in_flight_count;
 	CURL **idle;             /* easy handles to reuse */
@@ -258,7 +260,7 @@ bool cache_remote_can_put(const cache_remote *r)
 
 bool cache_remote_is_busy(const cache_remote *r)
 {
-	return r->in_flight_count || r->gets || r->puts;
+	return r->in_flight_count || r->blob_gets || r->gets || r->puts;
 }
 
 void cache_remote_skipped(const cache_remote *r, size_t *gets, size_t *puts)
@@ -404,7 +406,10 @@ bool cache_remote_get(cache_remote *r, const char *kind, const char *hex, size_t
 	if (!t)
 		return false;
 	t->max_bytes = max_bytes;
-	enqueue(&r->gets, &r->gets_tail, t);
+	if (strcmp(kind, "cas") == 0)
+		enqueue(&r->blob_gets, &r->blob_gets_tail, t);
+	else
+		enqueue(&r->gets, &r->gets_tail, t);
 	return true;
 }
 
@@ -624,15 +629,19 @@ static void go_down(cache_remote *r, bool is_puts_only)
 		finish(r, t, REMOTE_FAILED);
 	}
 	r->puts_tail = NULL;
-	while (!is_puts_only && r->gets) {
-		transfer *t = r->gets;
+	for (int q = 0; q < 2 && !is_puts_only; q++) {
+		transfer **head = q ? &r->gets : &r->blob_gets;
 
-		r->gets = t->next;
-		r->skipped_gets++;
-		finish(r, t, REMOTE_FAILED);
+		while (*head) {
+			transfer *t = *head;
+
+			*head = t->next;
+			r->skipped_gets++;
+			finish(r, t, REMOTE_FAILED);
+		}
 	}
 	if (!is_puts_only)
-		r->gets_tail = NULL;
+		r->gets_tail = r->blob_gets_tail = NULL;
 }
 
 void cache_remote_abandon(cache_remote *r)
@@ -725,10 +734,11 @@ void cache_remote_step(cache_remote *r, int timeout_ms)
 	CURLMsg *msg;
 	int running = 0, left;
 
-	/* Reads first: the build waits for them; stores can trail. */
-	while (r->in_flight_count < r->max_transfers && (r->gets || r->puts)) {
-		transfer **head = r->gets ? &r->gets : &r->puts;
-		transfer **tail = r->gets ? &r->gets_tail : &r->puts_tail;
+	/* Reads first, the blobs of lookups under way before new lookups: the
+	 * build waits for them in order; stores can trail. */
+	while (r->in_flight_count < r->max_transfers && (r->blob_gets || r->gets || r->puts)) {
+		transfer **head = r->blob_gets ? &r->blob_gets : r->gets ? &r->gets : &r->puts;
+		transfer **tail = r->blob_gets ? &r->blob_gets_tail : r->gets ? &r->gets_tail : &r->puts_tail;
 		transfer *t = *head;
 
 		*head = t->next;
@@ -755,6 +765,7 @@ void cache_remote_step(cache_remote *r, int timeout_ms)
 				break;
 			}
 	}
-	if (r->in_flight_count && !((r->gets || r->puts) && r->in_flight_count < r->max_transfers))
+	if (r->in_flight_count &&
+	    !((r->blob_gets || r->gets || r->puts) && r->in_flight_count < r->max_transfers))
 		curl.multi_poll(r->multi, NULL, 0, timeout_ms, NULL);
 }
