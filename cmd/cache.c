@@ -240,6 +240,9 @@ struct cli_cache {
 	unsigned max_transfers;
 	int wake[2];               /* cli_cache_fd: a byte when a lookup finishes */
 	bool is_woken;
+	bool is_wake_wanted;       /* cli_cache_fd armed it since the last take */
+	size_t finished_count, seen_count;  /* lookups finished; as of the last take */
+	bool is_polling;           /* the thread waits in curl's poll (else on `work`) */
 	lookup *lookup_head, *lookup_tail;
 	store *store_head, *store_tail;
 	lookup **by_id;            /* lookups by id, until taken */
@@ -592,9 +595,9 @@ static void finish_lookup(cli_cache *cache, lookup *l, cli_cache_status status)
 	} else {
 		cache->stats.misses++;
 	}
-	if (!cache->is_woken && cache->wake[1] >= 0) {
+	cache->finished_count++;
+	if (cache->is_wake_wanted && !cache->is_woken && cache->wake[1] >= 0)
 		cache->is_woken = write(cache->wake[1], "", 1) == 1;
-	}
 	pthread_cond_broadcast(&cache->done);
 	pthread_mutex_unlock(&cache->lock);
 }
@@ -1043,8 +1046,20 @@ static void *thread_main(void *arg)
 				start_store(cache, stores);
 			stores = next;
 		}
-		if (cache->remote && cache_remote_is_busy(cache->remote))
-			cache_remote_step(cache->remote, wait_ms);
+		if (cache->remote && cache_remote_is_busy(cache->remote)) {
+			bool is_kicked;
+
+			/* From here a kick wakes curl's poll; one that came before
+			 * (it only signalled `work`) means no waiting at all. */
+			pthread_mutex_lock(&cache->lock);
+			is_kicked = cache->is_kicked;
+			cache->is_polling = true;
+			pthread_mutex_unlock(&cache->lock);
+			cache_remote_step(cache->remote, is_kicked ? 0 : wait_ms);
+			pthread_mutex_lock(&cache->lock);
+			cache->is_polling = false;
+			pthread_mutex_unlock(&cache->lock);
+		}
 		pthread_mutex_lock(&cache->lock);
 		update_can_store(cache);
 		pthread_mutex_unlock(&cache->lock);
@@ -1086,7 +1101,8 @@ static void kick(cli_cache *cache)
 	pthread_mutex_lock(&cache->lock);
 	is_needed = !cache->is_kicked;
 	cache->is_kicked = true;
-	remote = cache->remote;
+	/* Waiting in curl's poll: only its wakeup reaches it. */
+	remote = cache->is_polling ? cache->remote : NULL;
 	pthread_mutex_unlock(&cache->lock);
 	if (!is_needed)
 		return;
@@ -1317,12 +1333,14 @@ cli_cache_status cli_cache_take(cli_cache *cache, size_t id, bool wait, cli_cach
 	if (!cache)
 		return CLI_CACHE_MISS;
 	pthread_mutex_lock(&cache->lock);
+	cache->seen_count = cache->finished_count;
+	cache->is_wake_wanted = false;
 	if (cache->is_woken) {
-		char bytes[16];
+		char byte;
 
-		while (read(cache->wake[0], bytes, sizeof bytes) > 0)
-			;
-		cache->is_woken = false;
+		/* One byte per arming, written once. */
+		if (read(cache->wake[0], &byte, 1) == 1)
+			cache->is_woken = false;
 	}
 	l = id < cache->by_id_capacity ? cache->by_id[id] : NULL;
 	if (l && cache->has_thread) {
@@ -1420,9 +1438,17 @@ bool cli_cache_wants_store(cli_cache *cache, size_t id)
 	return wants;
 }
 
-int cli_cache_fd(const cli_cache *cache)
+int cli_cache_fd(cli_cache *cache)
 {
-	return cache ? cache->wake[0] : -1;
+	if (!cache)
+		return -1;
+	pthread_mutex_lock(&cache->lock);
+	cache->is_wake_wanted = true;
+	/* Some finished already since the caller last took: readable now. */
+	if (cache->finished_count != cache->seen_count && !cache->is_woken && cache->wake[1] >= 0)
+		cache->is_woken = write(cache->wake[1], "", 1) == 1;
+	pthread_mutex_unlock(&cache->lock);
+	return cache->wake[0];
 }
 
 void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)

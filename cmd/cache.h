@@ -224,10 +224,12 @@ bool cli_cache_is_storing(cli_cache *cache);
  * stored once).  Known once the lookup has come back. */
 bool cli_cache_wants_store(cli_cache *cache, size_t id);
 
-/* A descriptor that becomes readable when a lookup has finished, for a
- * caller's poll() loop; cli_cache_take empties it, so after each wake the
- * caller takes every lookup it still waits for.  -1 for a NULL cache. */
-int cli_cache_fd(const cli_cache *cache);
+/* A descriptor for a caller's poll() loop, armed by this call: it becomes
+ * readable once a lookup has finished since the caller last called
+ * cli_cache_take (at once, if one has).  cli_cache_take empties it; after
+ * each wake the caller takes every lookup it still waits for.  Unarmed,
+ * it costs the cache nothing.  -1 for a NULL cache. */
+int cli_cache_fd(cli_cache *cache);
 /* Wait for the stores still under way, `wait_s` seconds at most (< 0: as
  * long as they take, each bounded by the time-outs), then drop the rest;
  * stop the thread, print a closing warning when work was dropped or given
