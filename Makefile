@@ -160,7 +160,7 @@ LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
 .PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-build bench-sample \
-	bench-compact check-simd \
+	bench-compact check-simd bench-cache \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
 libs: $(LIBANIMRT) $(PC_FILES)
@@ -301,6 +301,9 @@ bench-compact: all $(BENCH_COMPACT)
 check-simd:
 	scripts/check-simd
 
+bench-cache: all
+	scripts/bench-cache $(ANIMC)
+
 # ---------------------------------------------------------------- install
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
 	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
@@ -341,6 +344,7 @@ help:
 	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
 	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
 	@echo '                 the scalar references'
+	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
 	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
