@@ -25,11 +25,13 @@
  * is a warning, printed once per kind and run, and a miss: the caller
  * compiles.  No function here fails a build.
  *
- * Remote transfers run on a thread of the cache's own, through libcurl,
- * which that thread loads as it starts (so commands that do not use a
- * remote do not pay for loading it, and those that do go on meanwhile).  The caller's thread only queues work and takes
- * results; warnings reach the caller's sink from the caller's thread, inside
- * cli_cache_lookup, _take, _store and _close.
+ * Lookups and stores run on a thread of the cache's own; remote transfers
+ * go through libcurl, which that thread loads as it starts (commands that
+ * use no remote do not pay for loading it; those that do go on meanwhile).
+ * The caller's thread only queues work and takes results; warnings reach
+ * the caller's sink from the caller's thread, inside cli_cache_lookup,
+ * _take, _store, _before_fork and _close.  Identical keys within a run
+ * cost one request: later lookups wait for the first and get copies.
  *
  * Credentials never come from the command line: a URL given with a user name
  * or password is refused.  They come from the environment
@@ -175,14 +177,15 @@ typedef struct cli_cache_stats {
 } cli_cache_stats;
 
 /*
- * Check the options and make a cache; false, with the reason in `why`, for a
- * URL that is not http(s)://, carries credentials, or a read-only cache with
- * nothing to read.  Needs at least one of url and dir.  Nothing is contacted
- * yet: a server that is down shows later, as warnings.
+ * Check the options and make a cache, starting its thread; false, with the
+ * reason in `why`, for a URL that is not http(s)://, carries credentials or
+ * a query, or for neither a URL nor a folder.  Nothing is contacted yet: a
+ * server that is down shows later, as warnings.
  */
 bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, char *why, size_t why_size);
 /* The URL checks of cli_cache_open alone (for option parsing). */
 bool cli_cache_url_check(const char *url, char *why, size_t why_size);
+
 /* A source's key as the cache names it: the SHA-256 of the key's bytes;
  * its entry is URL/ac/<the hash in hex>. */
 typedef struct cli_cache_key {
