@@ -635,6 +635,17 @@ static size_t count_requests(const test_nginx *server, const char *prefix)
 	return n;
 }
 
+/* nginx logs a request just after answering it: wait (2 s at most) until
+ * `want` requests starting with `prefix` are in the log; their count. */
+static size_t await_requests(const test_nginx *server, const char *prefix, size_t want)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 400 && (n = count_requests(server, prefix)) < want; i++)
+		usleep(5000);
+	return n;
+}
+
 /* Blobs go up before the entry that names them; identical sources (one
  * key) cost one lookup and one store. */
 static void remote_order_and_sharing(void **state)
@@ -652,6 +663,7 @@ static void remote_order_and_sharing(void **state)
 	store_seeds(cache, 1, 5, 3, false);   /* the same keys again: no request */
 	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 5);
+	assert_int_equal(await_requests(&server, "PUT /ac/", 5), 5);
 	/* Logged as each finishes: the k-th entry after 3k blobs at least
 	 * (each store's own three). */
 	path = test_format("%s/access.log", server.dir);
@@ -691,8 +703,8 @@ cli_cache_lookup(cache, id, &key);
 		assert_false(cli_cache_wants_store(cache, id));
 	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.hits, 10);
-	assert_int_equal(count_requests(&server, "GET /ac/"), 1);
-	assert_int_equal(count_requests(&server, "GET /cas/"), 3);
+	assert_int_equal(await_requests(&server, "GET /ac/", 1), 1);
+	assert_int_equal(await_requests(&server, "GET /cas/", 3), 3);
 	test_nginx_release(&server);
 	free(dir);
 }
