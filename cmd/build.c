@@ -124,7 +124,8 @@ static void hook_done(void *user, size_t job)
 {
 	run_state *rs = user;
 
-	(void)job;
+	/* Before commit renames its staged outputs. */
+	build_cache_store(rs->ctx, job);
 	build_status_job_done(&rs->status);
 	commit_ready(rs);
 }
@@ -282,12 +283,17 @@ static bool prepare_compile(build_ctx *ctx)
 	}
 	XXH3_128bits_reset(ctx->key_prefix);
 	build_key_prefix(o, model, model_size, build_key_emit_xxh3, ctx->key_prefix);
+	if (ctx->command == CMD_BUILD && !build_cache_open(ctx, model, model_size)) {
+		free(model);
+		return false;
+	}
 	free(model);
 	return true;
 }
 
 static void release_ctx(build_ctx *ctx)
 {
+	build_cache_close(ctx, 0);
 	build_plan_release(&ctx->plan);
 	cli_strings_release(&ctx->plan_notes);
 	if (ctx->has_old)
@@ -351,6 +357,11 @@ static int run_command(build_command command, int argc, char **argv)
 		goto out;
 	}
 	if (command == CMD_BUILD) {
+		/* First: the cache loads libcurl while the rest gets ready. */
+		if (!build_cache_start(&ctx)) {
+			status = ANIMC_EXIT_FAILED;
+			goto out;
+		}
 		if (!cli_mkdir_p(o.out_dir, why, sizeof why)) {
 			fprintf(stderr, "%s: error: %s\n", o.out_dir, why);
 			status = ANIMC_EXIT_FAILED;
@@ -409,6 +420,7 @@ static int run_command(build_command command, int argc, char **argv)
 		cli_print_escaped(stdout, ctx.plan_notes.items[i], 0);
 		fputs(" (walked already through another path)\n", stdout);
 	}
+	build_plan_shard(&ctx);
 	build_plan_check(&ctx);
 	for (size_t i = 0; i < ctx.plan.count; i++)
 		to_compile += ctx.plan.jobs[i].needs_compile;
@@ -439,6 +451,7 @@ static int run_command(build_command command, int argc, char **argv)
 		completed = build_run(&ctx, o.jobs, &hooks);
 	}
 	commit_ready(&rs);
+	build_cache_close(&ctx, build_now_s() - rs.status.start_s);
 	if (!completed || stop_signal) {
 		int sig = stop_signal ? stop_signal : SIGTERM;
 

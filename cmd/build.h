@@ -23,6 +23,7 @@
 
 #include <xxhash.h>
 
+#include "cache.h"
 #include "cli.h"
 
 /* --------------------------------------------------------------- options */
@@ -42,6 +43,12 @@ typedef struct build_options {
 	unsigned jobs;
 	build_progress progress;
 	const char *report_path, *junit_path, *depfile_path, *base_dir;
+	/* The shared cache (--cache-url or ANIMC_CACHE_URL, --cache-dir) and
+	 * --shard (count 0: all sources). */
+	const char *cache_url, *cache_dir;
+	bool cache_read_only;
+	double cache_timeout_s;
+	cli_shard shard;
 	/* The options that change what is written, as "name\0value" pairs in
 	 * the order given: every option of kind OUTPUT in the table of
 	 * options.c lands here, and the source key covers all of it. */
@@ -117,10 +124,11 @@ typedef enum build_status {
 	BUILD_UP_TO_DATE,
 	BUILD_SKIPPED,
 	BUILD_FAILED,
+	BUILD_CACHED,        /* fetched from the cache: not imported */
 	BUILD_STATUS_COUNT
 } build_status;
 
-/* "compiled", "up-to-date", "skipped", "failed" (the report's words). */
+/* "compiled", "up-to-date", "skipped", "failed", "cached" (the report's words). */
 const char *build_status_name(build_status status);
 
 typedef struct build_output {
@@ -312,6 +320,19 @@ typedef struct build_ctx {
 	bool lost_workers;         /* a worker died: it may have left a temporary file */
 	bool has_saved;            /* `saved` is the hash of what this run last wrote */
 	build_hash saved;
+	/* The shared cache (build_cache.c); NULL when none. */
+	cli_cache *cache;
+	uint8_t *cache_prefix;     /* the cache key's shared part */
+	size_t cache_prefix_size;
+	double *cache_asked_s;     /* per job: when its lookup went out; 0: none pending */
+	size_t cache_ahead;        /* dispatch order: looked up so far */
+	double compile_s_sum;      /* compiles of this run, for how long to wait */
+	unsigned compile_count;
+	unsigned cache_hits, cache_misses;  /* answers taken so far */
+	double cache_first_s;      /* when the first lookup went out */
+	size_t cache_waiting_job;  /* a free worker waits for its lookup ... */
+	double cache_waiting_since_s;  /* ... since then (0: none) */
+	cli_cache_stats cache_stats;
 	/* Told which importer a compile uses, once it is known (workers pass
 	 * it on, for the messages about a worker that crashed). */
 	void (*on_probe)(void *user, const char *importer);
@@ -350,6 +371,33 @@ typedef struct build_run_hooks {
 } build_run_hooks;
 
 bool build_run(build_ctx *ctx, unsigned workers, const build_run_hooks *hooks);
+
+/* ----------------------------------------------------------------- cache */
+
+typedef enum build_cache_verdict {
+	CACHE_COMPILE,  /* compile it (a miss, no cache, or no answer in time) */
+	CACHE_DONE,     /* a hit: its result is in place, nothing to compile */
+	CACHE_WAIT      /* ask again within *wait_s */
+} build_cache_verdict;
+
+/* Open the cache of --cache-url/--cache-dir (none: nothing to do), as early
+ * as can be: it loads libcurl meanwhile.  False (said) on failure. */
+bool build_cache_start(build_ctx *ctx);
+/* Before the first compile: the key's shared part (the --skeleton model's
+ * bytes join it). */
+bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size);
+/* Look up the sources of order[] up to a little past `next`. */
+void build_cache_ahead(build_ctx *ctx, const size_t *order, size_t count, size_t next);
+/* Before job i goes to a worker. */
+build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, double *wait_s);
+/* Readable when a lookup has come back (-1: no cache). */
+int build_cache_fd(build_ctx *ctx);
+/* After job i compiled: store its result. */
+void build_cache_store(build_ctx *ctx, size_t i);
+/* At the end: wait a little for stores, then stop (stats kept in ctx). */
+void build_cache_close(build_ctx *ctx, double build_s);
+/* Drop the jobs outside --shard K/N (their manifest entries stay). */
+void build_plan_shard(build_ctx *ctx);
 
 /* ---------------------------------------------------------------- commit */
 
@@ -399,7 +447,7 @@ unsigned build_sweep_temps(const char *dir);
 /* ---------------------------------------------------------------- report */
 
 typedef struct build_totals {
-	unsigned sources, compiled, up_to_date, skipped, failed;
+	unsigned sources, compiled, up_to_date, skipped, failed, cached;
 	unsigned clips, warnings, errors;
 	uint64_t output_bytes;
 } build_totals;

@@ -281,7 +281,7 @@ static void record(build_commit *c, const build_job *j)
 
 	if (!r->has_source || manifest_find(&c->next, j->path))
 		return;
-	e.status = r->status == BUILD_UP_TO_DATE ? BUILD_COMPILED : r->status;
+	e.status = r->status == BUILD_UP_TO_DATE || r->status == BUILD_CACHED ? BUILD_COMPILED : r->status;
 	memcpy(e.importer, r->importer, sizeof e.importer);
 	e.source = strdup(j->path);
 	e.out_base = strdup(j->out_base);

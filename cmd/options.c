@@ -260,6 +260,44 @@ static bool set_base(build_options *o, const char *arg, char *why, size_t why_si
 	return true;
 }
 
+static bool set_cache_url(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	/* Checked now, a usage error: http(s)://, and no credentials. */
+	if (!cli_cache_url_check(arg, why, why_size))
+		return false;
+	o->cache_url = arg;
+	return true;
+}
+
+static bool set_cache_dir(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!arg[0])
+		return WHY("--cache-dir is empty");
+	o->cache_dir = arg;
+	return true;
+}
+
+static bool set_cache_read_only(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	(void)arg, (void)why, (void)why_size;
+	o->cache_read_only = true;
+	return true;
+}
+
+static bool set_cache_timeout(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!parse_double(arg, &o->cache_timeout_s) || o->cache_timeout_s <= 0 || o->cache_timeout_s > 3600)
+		return WHY("--cache-timeout '%s' is not a number of seconds between 0 and 3600", arg);
+	return true;
+}
+
+static bool set_shard(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!cli_shard_parse(arg, &o->shard))
+		return WHY("--shard '%s' is not K/N with 1 <= K <= N <= %u", arg, CLI_SHARD_MAX);
+	return true;
+}
+
 static bool set_rebuild(build_options *o, const char *arg, char *why, size_t why_size)
 {
 	(void)arg, (void)why, (void)why_size;
@@ -314,6 +352,11 @@ static const option_def option_table[] = {
 	{ "base", 0, true, FOR_COMPILE, KIND_RUN, set_base },
 	{ "rebuild", 0, false, FOR_COMPILE, KIND_RUN, set_rebuild },
 	{ "prune", 0, false, FOR_BUILD, KIND_RUN, set_prune },
+	{ "shard", 0, true, FOR_COMPILE, KIND_RUN, set_shard },
+	{ "cache-url", 0, true, FOR_BUILD, KIND_RUN, set_cache_url },
+	{ "cache-dir", 0, true, FOR_BUILD, KIND_RUN, set_cache_dir },
+	{ "cache-read-only", 0, false, FOR_BUILD, KIND_RUN, set_cache_read_only },
+	{ "cache-timeout", 0, true, FOR_BUILD, KIND_RUN, set_cache_timeout },
 	{ "quiet", 'q', false, FOR_ALL, KIND_RUN, set_quiet },
 	{ "verbose", 'v', false, FOR_ALL, KIND_RUN, set_verbose },
 };
@@ -385,6 +428,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	memset(o, 0, sizeof *o);
 	o->import_timeout_s = 120;
 	o->memory_limit_bytes = 4ull << 30;
+	o->cache_url = getenv("ANIMC_CACHE_URL") && getenv("ANIMC_CACHE_URL")[0] ? getenv("ANIMC_CACHE_URL") : NULL;
 	{
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -596,6 +640,19 @@ void build_help(FILE *out)
 		"      --junit FILE        write a JUnit XML report, one test case per source\n"
 		"      --depfile FILE      write make/ninja dependency lines: each output\n"
 		"                          depends on its source and on every file read for it\n"
+		"      --shard K/N         compile only the sources of shard K of N: those whose\n"
+		"                          path under their input folder hashes to K (README.md,\n"
+		"                          \"Scaling out\"); the N shards are disjoint and whole\n"
+		"      --cache-url URL     a Bazel HTTP remote cache (nginx with WebDAV,\n"
+		"                          bazel-remote, ...), also from ANIMC_CACHE_URL: a source\n"
+		"                          found there is fetched, not compiled; one compiled is\n"
+		"                          stored.  Credentials come from ANIMC_CACHE_USER and\n"
+		"                          ANIMC_CACHE_PASSWORD, ANIMC_CACHE_HEADER or a netrc\n"
+		"                          file (ANIMC_CACHE_NETRC, else ~/.netrc), never the URL\n"
+		"      --cache-dir DIR     the same cache in a folder (a shared one works too)\n"
+		"      --cache-read-only   fetch from the cache, never store into it\n"
+		"      --cache-timeout S   give the remote up when a transfer makes no progress\n"
+		"                          for S seconds (default 5); it never fails a build\n"
 		"      --progress WHEN     auto (default: one updating line when stdout is a\n"
 		"                          terminal, a line per source otherwise), always,\n"
 		"                          never (a line per source)\n"

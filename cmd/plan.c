@@ -378,17 +378,19 @@ bool build_plan_make(build_ctx *ctx)
 	return true;
 }
 
+static void release_job(build_job *j)
+{
+	free(j->path);
+	free(j->out_dir);
+	free(j->out_base);
+	free(j->stem);
+	build_result_release(&j->result);
+}
+
 void build_plan_release(build_plan *plan)
 {
-	for (size_t i = 0; i < plan->count; i++) {
-		build_job *j = &plan->jobs[i];
-
-		free(j->path);
-		free(j->out_dir);
-		free(j->out_base);
-		free(j->stem);
-		build_result_release(&j->result);
-	}
+	for (size_t i = 0; i < plan->count; i++)
+		release_job(&plan->jobs[i]);
 	free(plan->jobs);
 	memset(plan, 0, sizeof *plan);
 }
@@ -576,4 +578,33 @@ void build_plan_check(build_ctx *ctx)
 		else
 			check_jobs(&(check_share){ ctx, t, threads });
 	}
+}
+
+void build_plan_shard(build_ctx *ctx)
+{
+	build_plan *plan = &ctx->plan;
+	const cli_shard *shard = &ctx->options->shard;
+	size_t kept = 0;
+
+	if (!shard->count)
+		return;
+	for (size_t i = 0; i < plan->count; i++) {
+		build_job *j = &plan->jobs[i];
+		/* The source's path under its input folder (or --base): its
+		 * mirrored folder and its file name. */
+		const char *slash = strrchr(j->out_base, '/');
+		char *rel = NULL;
+		bool is_mine;
+
+		if (asprintf(&rel, "%.*s%s%s", slash ? (int)(slash - j->out_base) : 0, j->out_base,
+			     slash ? "/" : "", cli_basename(j->path)) < 0)
+			rel = NULL;
+		is_mine = !rel || cli_shard_has(shard, rel);
+		free(rel);
+		if (is_mine)
+			plan->jobs[kept++] = *j;
+		else
+			release_job(j);
+	}
+	plan->count = kept;
 }

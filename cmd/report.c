@@ -34,6 +34,7 @@ void build_totals_count(const build_plan *plan, build_totals *t)
 		case BUILD_COMPILED: t->compiled++; break;
 		case BUILD_UP_TO_DATE: t->up_to_date++; break;
 		case BUILD_SKIPPED: t->skipped++; break;
+		case BUILD_CACHED: t->cached++; break;
 		default: t->failed++; break;
 		}
 		for (uint32_t k = 0; k < r->output_count; k++)
@@ -218,7 +219,7 @@ void build_status_print_job(build_status_line *s, size_t i)
 			continue;
 		path = build_output_path(ctx, j, out);
 		fputs(progress, stdout);
-		fputs("compiled ", stdout);
+		fputs(r->status == BUILD_CACHED ? "cached " : "compiled ", stdout);
 		cli_print_escaped(stdout, j->path, 0);
 		if (out->clip[0]) {
 			fputs(" [", stdout);
@@ -255,6 +256,10 @@ void build_status_summary(build_status_line *s, const build_totals *t, unsigned 
 	       t->warnings, t->warnings == 1 ? "" : "s");
 	if (t->up_to_date)
 		printf(", %u up to date", t->up_to_date);
+	if (t->cached)
+		printf(", %u cached", t->cached);
+	if (s->ctx->options->shard.count)
+		printf(" (shard %u/%u)", s->ctx->options->shard.index, s->ctx->options->shard.count);
 	if (stale)
 		printf(", %u stale output%s (--prune removes them)", stale, stale == 1 ? "" : "s");
 	printf("\n");
@@ -313,7 +318,11 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 	if (!f)
 		return false;
 	build_totals_count(plan, &t);
-	fprintf(f, "{\n  \"version\": 1,\n  \"tool\": \"animc %s\",\n  \"sources\": [", ANIMC_VERSION_STRING);
+	fprintf(f, "{\n  \"version\": 1,\n  \"tool\": \"animc %s\",\n", ANIMC_VERSION_STRING);
+	if (ctx->options->shard.count)
+		fprintf(f, "  \"shard\": {\"index\": %u, \"count\": %u},\n", ctx->options->shard.index,
+			ctx->options->shard.count);
+	fputs("  \"sources\": [", f);
 	for (size_t i = 0; i < plan->count; i++) {
 		const build_job *j = &plan->jobs[i];
 		const build_result *r = &j->result;
@@ -375,10 +384,10 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 		fprintf(f, ",\n     \"time_s\": %.6f}", times ? r->time_s : 0.0);
 	}
 	fprintf(f, "%s],\n  \"totals\": {\"sources\": %u, \"compiled\": %u, \"up_to_date\": %u, "
-		"\"skipped\": %u, \"failed\": %u, \"clips\": %u, \"warnings\": %u, \"errors\": %u, "
-		"\"bytes\": %llu}\n}\n",
-		plan->count ? "\n  " : "", t.sources, t.compiled, t.up_to_date, t.skipped, t.failed, t.clips,
-		t.warnings, t.errors, (unsigned long long)t.output_bytes);
+		"\"cached\": %u, \"skipped\": %u, \"failed\": %u, \"clips\": %u, \"warnings\": %u, "
+		"\"errors\": %u, \"bytes\": %llu}\n}\n",
+		plan->count ? "\n  " : "", t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
+		t.clips, t.warnings, t.errors, (unsigned long long)t.output_bytes);
 	ok = finish_file(f, tmp, path, why, why_size);
 	free(tmp);
 	return ok;
@@ -490,7 +499,10 @@ bool build_report_junit(const build_ctx *ctx, const char *path, char *why, size_
 			if (!o->is_written || o->is_refused)
 				continue;
 			if (!has_out)
-				fputs("      <system-out>", f);
+				fputs(r->status == BUILD_CACHED ? "      <system-out>fetched from the shared cache, not "
+								  "compiled&#10;"
+								: "      <system-out>",
+				      f);
 			has_out = true;
 			out_path = build_output_path(ctx, j, o);
 			xml_text(f, out_path ? out_path : o->name);

@@ -12,7 +12,7 @@
 
 const char *build_status_name(build_status status)
 {
-	static const char *const names[] = { "compiled", "up-to-date", "skipped", "failed" };
+	static const char *const names[] = { "compiled", "up-to-date", "skipped", "failed", "cached" };
 
 	return status < BUILD_STATUS_COUNT ? names[status] : "failed";
 }

@@ -233,6 +233,7 @@ static bool spawn(pool *p, worker *w)
 	}
 	fflush(stdout);
 	fflush(stderr);
+	cli_cache_before_fork(p->ctx->cache);
 	pid = fork();
 	if (pid < 0) {
 		close(capture);
@@ -467,6 +468,37 @@ static size_t *dispatch_order(const build_plan *plan, size_t *count)
 	return order;
 }
 
+/* The next job in dispatch order that needs a worker, settling cache hits
+ * on the way (they need none); SIZE_MAX when none is left, or when the
+ * next one's lookup is worth waiting for (*is_waiting set, *wait_s
+ * lowered).  Does not take the job: the caller moves *next on. */
+static size_t next_to_compile(build_ctx *ctx, const size_t *order, size_t queued, size_t *next,
+			      double *wait_s, bool *is_waiting, const build_run_hooks *hooks)
+{
+	while (*next < queued) {
+		size_t index = order[*next];
+		double cache_wait_s = 0;
+
+		build_cache_ahead(ctx, order, queued, *next);
+		switch (build_cache_check(ctx, index, &cache_wait_s)) {
+		case CACHE_DONE:
+			(*next)++;
+			ctx->plan.jobs[index].is_done = true;
+			if (hooks && hooks->on_done)
+				hooks->on_done(hooks->user, index);
+			continue;
+		case CACHE_WAIT:
+			*is_waiting = true;
+			if (cache_wait_s < *wait_s)
+				*wait_s = cache_wait_s;
+			return SIZE_MAX;
+		case CACHE_COMPILE:
+			return index;
+		}
+	}
+	return SIZE_MAX;
+}
+
 bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hooks)
 {
 	pool p = { ctx, NULL, 0, getpid(), NULL, 0 };
@@ -488,6 +520,21 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 	if (queued == 1 && is_safe_in_process(&ctx->plan.jobs[order[0]])) {
 		build_job *j = &ctx->plan.jobs[order[0]];
 
+		/* The cache first, as for a worker. */
+		for (;;) {
+			double wait_s = 1;
+			bool is_waiting = false;
+			struct pollfd fd;
+
+			if (next_to_compile(ctx, order, queued, &next, &wait_s, &is_waiting, hooks) != SIZE_MAX)
+				break;
+			if (!is_waiting) {   /* a hit, settled */
+				free(order);
+				return !*ctx->stop_signal;
+			}
+			fd = (struct pollfd){ build_cache_fd(ctx), POLLIN, 0 };
+			poll(&fd, 1, (int)(wait_s * 1000) + 1);
+		}
 		j->started_s = build_now_s();
 		if (hooks && hooks->on_started)
 			hooks->on_started(hooks->user, order[0]);
@@ -515,9 +562,10 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 	}
 	signal(SIGPIPE, SIG_IGN);
 	while (next < queued || p.retry_count || busy) {
-		struct pollfd fds[1024];
-		unsigned polled[1024], nfds = 0;
+		struct pollfd fds[1025];
+		unsigned polled[1025], nfds = 0;
 		double now, wait_s = 0.25;
+		bool is_waiting = false;
 
 		if (*ctx->stop_signal) {
 			stopped = true;
@@ -536,15 +584,27 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 				const build_job *head = &ctx->plan.jobs[w->job];
 				size_t left = queued - next;
 
+				size_t pick;
+
 				if (w->next_job != SIZE_MAX || p.retry_count || left <= 2 * (size_t)p.count ||
 				    (head->previous && head->previous->time_s >= 0.1) || head->size >= (64u << 10))
 					continue;
-				index = (uint32_t)order[next];
+				pick = next_to_compile(ctx, order, queued, &next, &wait_s, &is_waiting, hooks);
+				if (pick == SIZE_MAX)
+					continue;
+				index = (uint32_t)pick;
 				if (!cli_write_all(w->job_fd, &index, 4))
 					continue;   /* the worker is gone: poll says so */
 				next++;
 				w->next_job = index;
 				continue;
+			}
+			/* A job for a free worker: the cache settles hits first. */
+			if (!p.retry_count) {
+				size_t pick = next_to_compile(ctx, order, queued, &next, &wait_s, &is_waiting, hooks);
+
+				if (pick == SIZE_MAX)
+					break;
 			}
 			if (!w->pid && !spawn(&p, w)) {
 				bool any = false;
@@ -596,11 +656,14 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			polled[nfds++] = i;
 		}
 		busy = nfds;
+		/* A free worker waits for a lookup: wake when one comes back. */
+		if (is_waiting && build_cache_fd(ctx) >= 0)
+			fds[nfds++] = (struct pollfd){ build_cache_fd(ctx), POLLIN, 0 };
 		if (!nfds)
 			continue;
 		if (poll(fds, nfds, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR)
 			break;
-		for (unsigned k = 0; k < nfds; k++) {
+		for (unsigned k = 0; k < busy; k++) {
 			worker *w = &p.workers[polled[k]];
 
 			if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) && !drain(&p, w, hooks))

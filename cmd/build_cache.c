@@ -1,0 +1,436 @@
+/*
+ * build_cache.c - the build's side of the shared cache (cache.h): each
+ * source's cache key, lookups a little ahead of the workers, a hit turned
+ * into a result with no import, a compiled result stored.  (--shard is
+ * the plan's: build_plan_shard in plan.c.)
+ *
+ * A source's cache key is the SHA-256 of the source key of key.c with two
+ * changes, behind a line of its own:
+ *     "animc-cache-key 1\n" <prefix: versions, options, skeleton>
+ *     "source <length>\n<name>\n32\n<XXH3-128 of the source, hex>\n" "end\n"
+ * The source enters by its XXH3-128, hashed on the cache's thread: SHA-256
+ * over the bytes of every source costs a build of small sources more than
+ * the 10% a cache may.  The other files its import read are left out: they
+ * are known only once it has run.  The entry records them (by name under
+ * the source's folder) with their hashes, and a hit whose files differ
+ * here is a miss.
+ *
+ * The cache never holds a worker up for long: when a worker is free and
+ * the next source's lookup has not come back, it waits no longer than a
+ * compile takes (a tenth of that while lookups mostly miss), then compiles
+ * (see patience_s).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "build.h"
+
+/* Lookups made ahead of the next source to dispatch. */
+#define LOOKAHEAD 256
+/* Before any lookup has come back, how long (from the first) free workers
+ * wait for one. */
+#define FIRST_GRACE_S 0.25
+
+typedef struct byte_buffer {
+	uint8_t *data;
+	size_t size, capacity;
+	bool is_broken;
+} byte_buffer;
+
+static void emit_buffer(void *user, const void *data, size_t size)
+{
+	byte_buffer *b = user;
+
+	if (b->is_broken)
+		return;
+	if (size > b->capacity - b->size) {
+		size_t capacity = b->capacity ? b->capacity : 4096;
+		uint8_t *grown;
+
+		while (capacity - b->size < size)
+			capacity *= 2;
+		grown = realloc(b->data, capacity);
+		if (!grown) {
+			b->is_broken = true;
+			return;
+		}
+		b->data = grown;
+		b->capacity = capacity;
+	}
+	memcpy(b->data + b->size, data, size);
+	b->size += size;
+}
+
+bool build_cache_start(build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+	cli_cache_options opt = { .url = o->cache_url, .dir = o->cache_dir, .is_read_only = o->cache_read_only,
+				  .timeout_s = o->cache_timeout_s };
+	char why[512];
+
+	if (!o->cache_url && !o->cache_dir)
+		return true;
+	if (!cli_cache_open(&opt, &ctx->cache, why, sizeof why)) {
+		fprintf(stderr, "animc: error: %s\n", why);
+		return false;
+	}
+	return true;
+}
+
+bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
+{
+	byte_buffer prefix = { NULL, 0, 0, false };
+
+	if (!ctx->cache)
+		return true;
+	emit_buffer(&prefix, "animc-cache-key 1\n", 18);
+	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
+	ctx->cache_asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *ctx->cache_asked_s);
+	if (prefix.is_broken || !ctx->cache_asked_s) {
+		free(prefix.data);
+		fprintf(stderr, "animc: error: out of memory\n");
+		return false;
+	}
+	ctx->cache_prefix = prefix.data;
+	ctx->cache_prefix_size = prefix.size;
+	return true;
+}
+
+/* A source's cache key, on the cache's thread: false when its file cannot
+ * be read (it then compiles, and says so). */
+static bool key_source(void *user, size_t i, cli_cache_key *out)
+{
+	const build_ctx *ctx = user;
+	const build_job *j = &ctx->plan.jobs[i];
+	byte_buffer key = { NULL, 0, 0, false };
+	build_hash h;
+	char hex[33];
+	uint8_t *data;
+	size_t size;
+	char why[256];
+
+	if (!cli_read_file(j->path, &data, &size, why, sizeof why))
+		return false;
+	/* The source by its XXH3-128 (see above). */
+	build_hash_bytes(data, size, &h);
+	free(data);
+	build_hash_hex(&h, hex);
+	emit_buffer(&key, ctx->cache_prefix, ctx->cache_prefix_size);
+	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
+	build_key_end(emit_buffer, &key);
+	if (!key.is_broken)
+		cli_cache_key_of(key.data, key.size, out);
+	free(key.data);
+	return !key.is_broken;
+}
+
+static void ask(build_ctx *ctx, size_t i)
+{
+	cli_cache_lookup_with(ctx->cache, i, key_source, ctx);
+	ctx->cache_asked_s[i] = build_now_s();
+	if (!ctx->cache_first_s)
+		ctx->cache_first_s = ctx->cache_asked_s[i];
+}
+
+void build_cache_ahead(build_ctx *ctx, const size_t *order, size_t count, size_t next)
+{
+	if (!ctx->cache || !ctx->cache_prefix)
+		return;
+	/* Topped up in batches: the cache's thread is woken once a batch. */
+	if (ctx->cache_ahead >= count || ctx->cache_ahead >= next + LOOKAHEAD / 2)
+		return;
+	while (ctx->cache_ahead < count && ctx->cache_ahead < next + LOOKAHEAD) {
+		ask(ctx, order[ctx->cache_ahead]);
+		ctx->cache_ahead++;
+	}
+}
+
+int build_cache_fd(build_ctx *ctx)
+{
+	return ctx->cache ? cli_cache_fd(ctx->cache) : -1;
+}
+
+/* Outputs are named under OUTDIR ("copy1/Grund/Idle.xnb"); the cache names
+ * them under the source's own folder ("Idle.xnb"), so that one source in
+ * several folders is one entry. */
+static size_t job_folder_len(const build_job *j)
+{
+	const char *slash = strrchr(j->out_base, '/');
+
+	return slash ? (size_t)(slash - j->out_base) : 0;
+}
+
+static char *folder_join(const build_job *j, const char *name)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "%.*s/%s", (int)job_folder_len(j), j->out_base, name) < 0)
+		return NULL;
+	return s;
+}
+
+/* Where a name under OUTDIR goes on under the source's folder. */
+static size_t name_in_folder(const build_job *j, const char *name)
+{
+	size_t n = job_folder_len(j);
+
+	return n && strncmp(name, j->out_base, n) == 0 && name[n] == '/' ? n + 1 : 0;
+}
+
+/* The name of another file, relative to the source's folder when under it
+ * (as the key names it). */
+static size_t dep_name_at(const char *source, const char *dep)
+{
+	const char *base = cli_basename(source);
+	size_t dir_len = (size_t)(base - source);
+
+	return dir_len && strncmp(dep, source, dir_len) == 0 ? dir_len : 0;
+}
+
+/* A hit as this run's result: outputs from the cache, the rest from the
+ * entry's meta (the compile's result, bytes left out).  False when the
+ * entry does not fit this source (another layout of outputs, other files
+ * read that differ here): the source compiles. */
+static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
+{
+	build_result r;
+	XXH3_state_t *key = NULL;
+	uint8_t *data = NULL;
+	size_t size;
+	char why[256];
+	bool ok = false;
+
+	if (!build_result_decode(hit->meta, hit->meta_size, &r))
+		return false;
+	if (r.status != BUILD_COMPILED || r.output_count != hit->output_count)
+		goto out;
+	for (uint32_t i = 0; i < r.output_count; i++) {
+		build_output *o = &r.outputs[i];
+		char *name;
+
+		if (!o->name || strcmp(o->name, hit->outputs[i].path) != 0 || o->staged)
+			goto out;
+		/* Named in the entry under the source's own folder. */
+		name = job_folder_len(j) ? folder_join(j, o->name) : strdup(o->name);
+		if (!name)
+			goto out;
+		free(o->name);
+		o->name = name;
+		o->is_unchanged = o->is_written = o->is_refused = false;
+		memset(&o->state, 0, sizeof o->state);
+	}
+	/* The source as it is now, for the manifest and the local key. */
+	if (!cli_read_file(j->path, &data, &size, why, sizeof why) || !(key = XXH3_createState()))
+		goto out;
+	r.has_source = true;
+	build_hash_bytes(data, size, &r.source_hash);
+	r.source_state = j->state;
+	build_file_state_distrust_recent(&r.source_state);
+	XXH3_copyState(key, ctx->key_prefix);
+	build_key_file("source", cli_basename(j->path), data, size, build_key_emit_xxh3, key);
+	free(data);
+	data = NULL;
+	/* The other files its import read must be as they were. */
+	for (uint32_t i = 0; i < r.dep_count; i++) {
+		build_dep *d = &r.deps[i];
+
+		/* Named under the source's folder: anything else was another
+		 * machine's path, and is not read here. */
+		if (!d->path || !cli_action_path_is_safe(d->path))
+			goto out;
+	}
+	for (uint32_t i = 0; i < r.dep_count; i++) {
+		build_dep *d = &r.deps[i];
+		const char *base = cli_basename(j->path);
+		char *folder = base > j->path + 1 ? strndup(j->path, (size_t)(base - j->path - 1)) : NULL;
+		char *path = folder ? cli_path_join(folder, d->path, NULL) : strdup(d->path);
+		build_hash h;
+		struct stat st;
+
+		free(folder);
+		if (!path || !cli_read_file(path, &data, &size, why, sizeof why)) {
+			free(path);
+			goto out;
+		}
+		build_hash_bytes(data, size, &h);
+		if (!build_hash_equal(&h, &d->hash) || stat(path, &st) != 0) {
+			free(path);
+			goto out;
+		}
+		build_key_file("file", path + dep_name_at(j->path, path), data, size, build_key_emit_xxh3, key);
+		free(data);
+		data = NULL;
+		build_file_state_from(&st, &d->state);
+		build_file_state_distrust_recent(&d->state);
+		free(d->path);
+		d->path = path;
+	}
+	build_key_end(build_key_emit_xxh3, key);
+	build_hash_from_state(key, &r.key);
+	for (uint32_t i = 0; i < r.output_count; i++) {
+		build_output *o = &r.outputs[i];
+
+		o->bytes = hit->outputs[i].data;
+		o->size = hit->outputs[i].size;
+		hit->outputs[i].data = NULL;
+		build_hash_bytes(o->bytes, o->size, &o->hash);
+	}
+	r.status = BUILD_CACHED;
+	r.time_s = 0;
+	build_result_release(&j->result);
+	j->result = r;
+	ok = true;
+out:
+	free(data);
+	if (key)
+		XXH3_freeState(key);
+	if (!ok)
+		build_result_release(&r);
+	return ok;
+}
+
+/* How long a free worker may wait for job i's lookup.  While no lookup has
+ * come back, a quarter second from the first; while most come back as hits,
+ * as long as a compile takes (waiting is cheaper than compiling, and lets
+ * the lookups catch up on a busy machine); while most are misses, a tenth
+ * of that (a miss means compiling anyway). */
+static double patience_s(const build_ctx *ctx, double now)
+{
+	unsigned answered = ctx->cache_hits + ctx->cache_misses;
+	double compile_s = ctx->compile_count ? ctx->compile_s_sum / ctx->compile_count : FIRST_GRACE_S;
+
+	if (!answered)
+		return ctx->cache_first_s + FIRST_GRACE_S - now;
+	return 2 * ctx->cache_hits >= answered ? compile_s : compile_s / 10;
+}
+
+build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, double *wait_s)
+{
+	build_job *j = &ctx->plan.jobs[i];
+	cli_cache_result hit;
+	double now, patience;
+
+	if (!ctx->cache || !ctx->cache_asked_s || !ctx->cache_asked_s[i])
+		return CACHE_COMPILE;
+	/* --rebuild compiles every source (and stores it): nothing fetched. */
+	if (ctx->options->rebuild)
+		return CACHE_COMPILE;
+	switch (cli_cache_take(ctx->cache, i, false, &hit)) {
+	case CLI_CACHE_HIT: {
+		bool ok = take_hit(ctx, j, &hit);
+
+		cli_cache_result_release(&hit);
+		ctx->cache_asked_s[i] = 0;
+		ctx->cache_hits++;
+		return ok ? CACHE_DONE : CACHE_COMPILE;
+	}
+	case CLI_CACHE_MISS:
+		ctx->cache_asked_s[i] = 0;
+		ctx->cache_misses++;
+		return CACHE_COMPILE;
+	case CLI_CACHE_PENDING:
+		break;
+	}
+	now = build_now_s();
+	if (!ctx->cache_waiting_since_s || ctx->cache_waiting_job != i) {
+		ctx->cache_waiting_job = i;
+		ctx->cache_waiting_since_s = now;
+	}
+	patience = patience_s(ctx, now) - (now - ctx->cache_waiting_since_s);
+	if (patience <= 0) {
+		ctx->cache_asked_s[i] = 0;   /* its answer, when it comes, is not used */
+		return CACHE_COMPILE;
+	}
+	*wait_s = patience;
+	return CACHE_WAIT;
+}
+
+void build_cache_store(build_ctx *ctx, size_t i)
+{
+	build_job *j = &ctx->plan.jobs[i];
+	build_result *r = &j->result, copy;
+	cli_cache_result res = { 0 };
+	bool ok = true;
+
+	if (!ctx->cache || r->status != BUILD_COMPILED)
+		return;
+	ctx->compile_s_sum += r->time_s;
+	ctx->compile_count++;
+	if (!r->output_count || !cli_cache_wants_store(ctx->cache, i))
+		return;
+	res.outputs = calloc(r->output_count, sizeof *res.outputs);
+	if (!res.outputs)
+		goto out;
+	for (uint32_t k = 0; ok && k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+		char why[256];
+
+		res.outputs[k].path = o->name + name_in_folder(j, o->name);
+		if (o->bytes) {
+			res.outputs[k].data = o->bytes;
+			res.outputs[k].size = o->size;
+		} else {
+			/* Staged by the worker, or already in place with these
+			 * bytes (left alone). */
+			char *path = o->staged ? NULL : cli_path_join(ctx->options->out_dir, o->name, NULL);
+
+			ok = (o->staged || path) &&
+			     cli_read_file(o->staged ? o->staged : path, &res.outputs[k].data, &res.outputs[k].size,
+					   why, sizeof why) &&
+			     res.outputs[k].size == o->size;
+			free(path);
+		}
+		res.output_count = k + 1;
+	}
+	if (!ok)
+		goto out;
+	/* The meta: this result without its bytes, other files by their names
+	 * relative to the source's folder. */
+	copy = *r;
+	copy.outputs = calloc(r->output_count, sizeof *copy.outputs);
+	copy.deps = r->dep_count ? calloc(r->dep_count, sizeof *copy.deps) : NULL;
+	if (!copy.outputs || (r->dep_count && !copy.deps)) {
+		free(copy.outputs);
+		free(copy.deps);
+		goto out;
+	}
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		copy.outputs[k] = r->outputs[k];
+		copy.outputs[k].name = r->outputs[k].name + name_in_folder(j, r->outputs[k].name);
+		copy.outputs[k].bytes = NULL;
+		copy.outputs[k].staged = NULL;
+	}
+	for (uint32_t k = 0; k < r->dep_count; k++) {
+		copy.deps[k] = r->deps[k];
+		copy.deps[k].path = r->deps[k].path + dep_name_at(j->path, r->deps[k].path);
+	}
+	if (build_result_encode(&copy, &res.meta, &res.meta_size))
+		cli_cache_store_id(ctx->cache, i, &res);
+	free(copy.outputs);
+	free(copy.deps);
+out:
+	for (uint32_t k = 0; k < res.output_count; k++)
+		if (res.outputs[k].data != r->outputs[k].bytes)
+			free(res.outputs[k].data);
+	free(res.outputs);
+	free(res.meta);
+}
+
+void build_cache_close(build_ctx *ctx, double build_s)
+{
+	cli_cache_stats stats;
+
+	if (!ctx->cache)
+		return;
+	/* Stores still under way get a tenth of the build's time (a second at
+	 * least): the cache never makes a build much slower. */
+	cli_cache_close(ctx->cache, build_s / 10 > 1 ? build_s / 10 : 1, &stats);
+	ctx->cache = NULL;
+	ctx->cache_stats = stats;
+	free(ctx->cache_asked_s);
+	free(ctx->cache_prefix);
+	ctx->cache_asked_s = NULL;
+	ctx->cache_prefix = NULL;
+}
