@@ -1,0 +1,393 @@
+/*
+ * scale_test.c - `animc build` past one machine: two "machines" (two empty
+ * output folders) sharing one cache on Debian's nginx (WebDAV, loopback) or
+ * in a folder; a damaged entry; the server stopped in the middle of a
+ * build; --shard.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "cli.h"
+#include "test_support.h"
+
+static const char *const sample_files[] = { "Crane.x", "Idle.Animation", "Signals.xml", "Turn.Animation",
+					    "Wave.Animation" };
+#define SAMPLE_COUNT (sizeof sample_files / sizeof *sample_files)
+
+/* The sample sources (every importer: Assimp, RobotGame XML, XNA XML),
+ * without the README the build would skip, in `dir`/src. */
+static char *sample_sources(const char *dir)
+{
+	char *src = test_format("%s/src", dir), why[256];
+
+	assert_true(cli_mkdir_p(src, why, sizeof why));
+	for (size_t i = 0; i < SAMPLE_COUNT; i++) {
+		char *from = test_format("testdata/sample/Crane/%s", sample_files[i]);
+		char *to = test_format("%s/%s", src, sample_files[i]);
+		size_t size;
+		uint8_t *data = test_read_file(from, &size);
+
+		assert_true(test_write_file(to, data, size));
+		free(data);
+		free(from);
+		free(to);
+	}
+	return src;
+}
+
+/* `copies` folders of distinct XML sources (each RobotGame sample with a
+ * comment naming its copy), for builds that take a while. */
+static char *many_sources(const char *dir, unsigned copies)
+{
+	static const char *const xml[] = { "Idle.Animation", "Turn.Animation", "Wave.Animation" };
+	char *src = test_format("%s/many", dir), why[256];
+
+	for (unsigned c = 0; c < copies; c++)
+		for (size_t i = 0; i < 3; i++) {
+			char *from = test_format("testdata/sample/Crane/%s", xml[i]);
+			char *folder = test_format("%s/copy%03u", src, c);
+			char *to = test_format("%s/%s", folder, xml[i]);
+			size_t size;
+			uint8_t *data = test_read_file(from, &size);
+			FILE *fp;
+
+			assert_true(cli_mkdir_p(folder, why, sizeof why));
+			fp = fopen(to, "wb");
+			assert_non_null(fp);
+			fwrite(data, 1, size, fp);
+			fprintf(fp, "<!-- copy %u -->\n", c);
+			fclose(fp);
+			free(data);
+			free(from);
+			free(folder);
+			free(to);
+		}
+	return src;
+}
+
+/* The statuses of a JSON report, space-separated, in source order. */
+static char *report_statuses(const char *report)
+{
+	test_run run = test_exec("python3", "-c",
+				 "import json, sys\n"
+				 "r = json.load(open(sys.argv[1]))\n"
+				 "print(' '.join(s['status'] for s in r['sources']), end='')\n"
+				 "print(' | shard', r.get('shard'), 'cached', r['totals'].get('cached'), end='')\n",
+				 report, NULL);
+	char *out;
+
+	assert_int_equal(run.status, 0);
+	out = strdup(run.out);
+	test_run_release(&run);
+	return out;
+}
+
+/* How many times `word` stands in `text` as a whole word. */
+static size_t count_word(const char *text, const char *word)
+{
+	size_t n = 0, len = strlen(word);
+
+	for (const char *p = strstr(text, word); p; p = strstr(p + len, word))
+		n += (p == text || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+	return n;
+}
+
+/* Every file under `a` (but .animc/) is under `b` with the same bytes, and
+ * the other way round. */
+static void assert_same_tree(const char *a, const char *b)
+{
+	test_run run = test_exec("diff", "-r", "-x", ".animc", a, b, NULL);
+
+	if (run.status != 0)
+		fail_msg("%s and %s differ:\n%s", a, b, run.out);
+	test_run_release(&run);
+}
+
+static size_t count_entries(const char *root, const char *kind)
+{
+	char *dir = test_format("%s/%s", root, kind);
+	size_t n = test_count_files(dir);
+
+	free(dir);
+	return n;
+}
+
+/* ---------------------------------------------------------- the tests */
+
+/* Machine 1 compiles and stores; machine 2 compiles nothing. */
+static void two_machines_share_a_remote(void **state)
+{
+	char *dir = test_tmpdir("two_machines_share_a_remote"), *src = sample_sources(dir);
+	char *out1 = test_format("%s/out1", dir), *out2 = test_format("%s/out2", dir);
+	char *r1 = test_format("%s/r1.json", dir), *r2 = test_format("%s/r2.json", dir), *statuses;
+	char *junit = test_format("%s/r2.xml", dir);
+	test_nginx server;
+	test_run run;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	run = test_animc("build", "--cache-url", server.url, "--report", r1, "-o", out1, src, NULL);
+	assert_int_equal(run.status, 0);
+	assert_null(strstr(run.err, "warning"));
+	test_run_release(&run);
+	statuses = report_statuses(r1);
+	assert_int_equal(count_word(statuses, "compiled"), SAMPLE_COUNT);
+	free(statuses);
+	/* Five entries, one per source; the seven clips' bytes. */
+	assert_int_equal(count_entries(server.root, "ac"), SAMPLE_COUNT);
+	assert_int_equal(count_entries(server.root, "cas"), 7);
+
+	run = test_animc("build", "--cache-url", server.url, "--report", r2, "--junit", junit, "-o", out2, src,
+			 NULL);
+	assert_int_equal(run.status, 0);
+	{
+		/* JUnit: five passing cases, each saying where it came from. */
+		char *xml = (char *)test_read_file(junit, NULL);
+		size_t n = 0;
+
+		for (const char *p = strstr(xml, "fetched from the shared cache"); p;
+		     p = strstr(p + 1, "fetched from the shared cache"))
+			n++;
+		assert_int_equal(n, SAMPLE_COUNT);
+		assert_null(strstr(xml, "<failure"));
+		free(xml);
+	}
+	if (!strstr(run.out, "5 cached"))
+		fail_msg("machine 2 compiled:\n%s%s", run.out, run.err);
+	test_run_release(&run);
+	statuses = report_statuses(r2);
+	assert_int_equal(count_word(statuses, "cached"), SAMPLE_COUNT + 1);   /* and the totals' word */
+	assert_int_equal(count_word(statuses, "compiled"), 0);
+	assert_non_null(strstr(statuses, "cached 5"));
+	free(statuses);
+	assert_same_tree(out1, out2);
+
+	/* What a hit wrote is in machine 2's manifest: built again with no
+	 * cache, nothing is compiled. */
+	run = test_animc("build", "--report", r2, "-o", out2, src, NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	statuses = report_statuses(r2);
+	assert_int_equal(count_word(statuses, "up-to-date"), SAMPLE_COUNT);
+	free(statuses);
+	test_nginx_release(&server);
+	free(junit);
+	free(r1);
+	free(r2);
+	free(out1);
+	free(out2);
+	free(src);
+	free(dir);
+}
+
+/* The same with a cache folder, and --cache-read-only. */
+static void two_machines_share_a_folder(void **state)
+{
+	char *dir = test_tmpdir("two_machines_share_a_folder"), *src = sample_sources(dir);
+	char *cache = test_format("%s/cache", dir), *out1 = test_format("%s/out1", dir);
+	char *out2 = test_format("%s/out2", dir), *r2 = test_format("%s/r2.json", dir), *statuses;
+	test_run run;
+
+	(void)state;
+	run = test_animc("build", "--cache-dir", cache, "--cache-read-only", "-o", out1, src, NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	assert_false(test_file_exists(cache));
+	run = test_animc("build", "--cache-dir", cache, "--rebuild", "-o", out1, src, NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	assert_int_equal(count_entries(cache, "ac"), SAMPLE_COUNT);
+	run = test_animc("build", "--cache-dir", cache, "--cache-read-only", "--report", r2, "-o", out2, src,
+			 NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	statuses = report_statuses(r2);
+	assert_non_null(strstr(statuses, "cached 5"));
+	free(statuses);
+	assert_same_tree(out1, out2);
+	free(r2);
+	free(out1);
+	free(out2);
+	free(cache);
+	free(src);
+	free(dir);
+}
+
+/* A damaged blob on the server: that source compiles again, correctly,
+ * with a warning; the others are fetched. */
+static void damaged_entry_compiles_again(void **state)
+{
+	char *dir = test_tmpdir("damaged_entry_compiles_again"), *src = sample_sources(dir);
+	char *out1 = test_format("%s/out1", dir), *out2 = test_format("%s/out2", dir);
+	char *r2 = test_format("%s/r2.json", dir), *statuses, *cas = test_format("%s/root/cas", dir);
+	char **blobs;
+	test_nginx server;
+	test_run run;
+	FILE *fp;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	run = test_animc("build", "--cache-url", server.url, "-o", out1, src, NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	blobs = test_list_dir(cas, NULL);
+	assert_non_null(blobs[0]);
+	{
+		char *blob = test_format("%s/%s", cas, blobs[0]);
+
+		fp = fopen(blob, "r+b");
+		assert_non_null(fp);
+		fseek(fp, 10, SEEK_SET);
+		fputc('!', fp);
+		fclose(fp);
+		free(blob);
+	}
+	test_free_list(blobs);
+	run = test_animc("build", "--cache-url", server.url, "--report", r2, "-o", out2, src, NULL);
+	assert_int_equal(run.status, 0);
+	assert_non_null(strstr(run.err, "does not match its digest"));
+	test_run_release(&run);
+	statuses = report_statuses(r2);
+	assert_int_equal(count_word(statuses, "compiled"), 1);
+	assert_non_null(strstr(statuses, "cached 4"));
+	free(statuses);
+	assert_same_tree(out1, out2);
+	test_nginx_release(&server);
+	free(cas);
+	free(r2);
+	free(out1);
+	free(out2);
+	free(src);
+	free(dir);
+}
+
+/* The server stops while machine 2 builds: warnings, and a build as whole
+ * and as right as machine 1's. */
+static void server_stopped_mid_build(void **state)
+{
+	char *dir = test_tmpdir("server_stopped_mid_build"), *src = many_sources(dir, 200);
+	char *out1 = test_format("%s/out1", dir), *out2 = test_format("%s/out2", dir);
+	char *r2 = test_format("%s/r2.json", dir), *log = test_format("%s/access.log", dir);
+	char *err = test_format("%s/err.txt", dir), *statuses;
+	test_nginx server;
+	test_run run;
+	pid_t pid;
+	int status;
+	size_t lines = 0;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	run = test_animc("build", "-q", "--cache-url", server.url, "-o", out1, src, NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	assert_int_equal(truncate(log, 0), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, 2);
+		freopen("/dev/null", "w", stdout);
+		execl(test_animc_path(), "animc", "build", "-q", "-j1", "--cache-url", server.url, "--report", r2,
+		      "-o", out2, src, (char *)NULL);
+		_exit(127);
+	}
+	/* Stopped after some 40 requests of the 1,200 or so a full fetch makes. */
+	for (int i = 0; i < 20000 && lines < 40; i++) {
+		FILE *fp = fopen(log, "r");
+		int c;
+
+		lines = 0;
+		if (fp) {
+			while ((c = fgetc(fp)) != EOF)
+				lines += c == '\n';
+			fclose(fp);
+		}
+		usleep(500);
+	}
+	test_nginx_stop(&server);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	{
+		char *text = (char *)test_read_file(err, NULL);
+
+		assert_non_null(strstr(text, "warning"));
+		assert_non_null(strstr(text, "compiled here"));
+		free(text);
+	}
+	statuses = report_statuses(r2);
+	assert_true(count_word(statuses, "cached") >= 2);     /* some came from the server */
+	assert_true(count_word(statuses, "compiled") >= 1);   /* the rest were compiled */
+	assert_int_equal(count_word(statuses, "compiled") + count_word(statuses, "cached") - 1, 600);
+	free(statuses);
+	assert_same_tree(out1, out2);
+	test_nginx_release(&server);
+	free(err);
+	free(log);
+	free(r2);
+	free(out1);
+	free(out2);
+	free(src);
+	free(dir);
+}
+
+/* --shard K/N: disjoint shards, together the whole build. */
+static void shards_partition_a_build(void **state)
+{
+	char *dir = test_tmpdir("shards_partition_a_build"), *src = many_sources(dir, 10);
+	char *all = test_format("%s/all", dir), *merged = test_format("%s/merged", dir);
+	size_t total = 0;
+	test_run run;
+
+	(void)state;
+	run = test_animc("build", "-q", "-o", all, src, NULL);
+	assert_int_equal(run.status, 0);
+	test_run_release(&run);
+	for (unsigned k = 1; k <= 3; k++) {
+		char *shard = test_format("%u/3", k), *report = test_format("%s/r%u.json", dir, k);
+		char *statuses, *want = test_format("shard {'index': %u, 'count': 3}", k);
+
+		/* All three shards write into one folder, one after the other:
+		 * a shard leaves the others' outputs alone. */
+		run = test_animc("build", "--shard", shard, "--report", report, "-o", merged, src, NULL);
+		assert_int_equal(run.status, 0);
+		assert_non_null(strstr(run.out, shard));
+		test_run_release(&run);
+		statuses = report_statuses(report);
+		assert_non_null(strstr(statuses, want));
+		total += count_word(statuses, "compiled");
+		assert_true(count_word(statuses, "compiled") > 0);
+		free(statuses);
+		free(want);
+		free(report);
+		free(shard);
+	}
+	assert_int_equal(total, 30);
+	assert_same_tree(all, merged);
+	run = test_animc("build", "--shard", "4/3", "-o", merged, src, NULL);
+	assert_int_equal(run.status, 2);
+	test_run_release(&run);
+	free(all);
+	free(merged);
+	free(src);
+	free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
+	cmocka_unit_test(two_machines_share_a_folder),
+	cmocka_unit_test_teardown(damaged_entry_compiles_again, test_nginx_teardown),
+	cmocka_unit_test_teardown(server_stopped_mid_build, test_nginx_teardown),
+	cmocka_unit_test(shards_partition_a_build),
+};
+
+ANIMC_TEST_GROUP(tests);
