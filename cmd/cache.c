@@ -236,6 +236,12 @@ struct cli_cache {
 	 * the start, beside the caller's own work; then is_ready. */
 	bool is_ready;
 	pthread_cond_t ready;
+	/* fork() while the thread is inside malloc (or libcurl, or the
+	 * sanitizers' allocator) leaves the child a lock nobody will release:
+	 * around a fork the thread is parked where it holds none. */
+	unsigned pause_count;      /* cli_cache_before_fork calls not yet undone */
+	bool is_parked;
+	pthread_cond_t parked;     /* the thread: parked; the caller: resume */
 	double timeout_s;
 	unsigned max_transfers;
 	int wake[2];               /* cli_cache_fd: a byte when a lookup finishes */
@@ -1008,6 +1014,14 @@ static void *thread_main(void *arg)
 
 		pthread_mutex_lock(&cache->lock);
 		for (;;) {
+			/* The one place a fork may happen: nothing held but this. */
+			if (cache->pause_count) {
+				cache->is_parked = true;
+				pthread_cond_broadcast(&cache->parked);
+				while (cache->pause_count)
+					pthread_cond_wait(&cache->parked, &cache->lock);
+				cache->is_parked = false;
+			}
 			is_busy = cache->remote && cache_remote_is_busy(cache->remote);
 			if (cache->lookup_head || cache->store_head || is_busy || cache->is_stopping)
 				break;
@@ -1176,6 +1190,7 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	pthread_cond_init(&cache->work, NULL);
 	pthread_cond_init(&cache->done, NULL);
 	pthread_cond_init(&cache->ready, NULL);
+	pthread_cond_init(&cache->parked, NULL);
 	if (pipe2(cache->wake, O_CLOEXEC | O_NONBLOCK) != 0)
 		cache->wake[0] = cache->wake[1] = -1;
 	cache->stop_deadline_s = -1;
@@ -1225,11 +1240,34 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 
 void cli_cache_before_fork(cli_cache *cache)
 {
-	if (!cache)
+	cache_remote *remote;
+
+	if (!cache || !cache->has_thread)
 		return;
 	pthread_mutex_lock(&cache->lock);
 	while (!cache->is_ready)
 		pthread_cond_wait(&cache->ready, &cache->lock);
+	cache->pause_count++;
+	remote = cache->is_polling ? cache->remote : NULL;
+	pthread_cond_signal(&cache->work);
+	pthread_mutex_unlock(&cache->lock);
+	if (remote)
+		cache_remote_wakeup(remote);
+	pthread_mutex_lock(&cache->lock);
+	while (!cache->is_parked)
+		pthread_cond_wait(&cache->parked, &cache->lock);
+	/* Returns holding nothing: the thread stays parked until after_fork. */
+	pthread_mutex_unlock(&cache->lock);
+}
+
+void cli_cache_after_fork(cli_cache *cache)
+{
+	if (!cache || !cache->has_thread)
+		return;
+	pthread_mutex_lock(&cache->lock);
+	if (cache->pause_count)
+		cache->pause_count--;
+	pthread_cond_broadcast(&cache->parked);
 	pthread_mutex_unlock(&cache->lock);
 	flush_warnings(cache);
 }
@@ -1525,6 +1563,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	pthread_cond_destroy(&cache->work);
 	pthread_cond_destroy(&cache->done);
 	pthread_cond_destroy(&cache->ready);
+	pthread_cond_destroy(&cache->parked);
 	free(cache->url);
 	free(cache->dir);
 	free(cache);

@@ -194,9 +194,13 @@ typedef struct cli_cache_key {
 
 void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key);
 
-/* Call before fork(): waits until the thread has loaded libcurl, so that no
- * child starts with the dynamic loader's state half-changed. */
+/* Around fork(): before_fork waits until the thread has loaded libcurl and
+ * is parked where it holds no lock (a child forked while it is inside
+ * malloc, libcurl or the dynamic loader would inherit their locks held);
+ * after_fork, in the parent, lets it go on.  The child must not use the
+ * cache. */
 void cli_cache_before_fork(cli_cache *cache);
+void cli_cache_after_fork(cli_cache *cache);
 
 /* Look a key up in the background; `id` (small, caller-chosen, unique per
  * lookup) names it for cli_cache_take. */

@@ -235,6 +235,8 @@ static bool spawn(pool *p, worker *w)
 	fflush(stderr);
 	cli_cache_before_fork(p->ctx->cache);
 	pid = fork();
+	if (pid != 0)
+		cli_cache_after_fork(p->ctx->cache);
 	if (pid < 0) {
 		close(capture);
 		close(job[0]);

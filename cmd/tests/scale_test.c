@@ -18,6 +18,21 @@
 #include "cli.h"
 #include "test_support.h"
 
+/* A build that must succeed; what it said, when it did not. */
+static void expect_ok(const test_run *run)
+{
+	if (run->status != 0) {
+		const char *last = strrchr(run->out, '\n');
+
+		/* Its messages, and the summary line (cmocka's message is short). */
+		while (last && last > run->out && last[-1] != '\n')
+			last--;
+		print_message("exit status %d; stderr:\n%s\nsummary: %s\n", run->status, run->err,
+			      last ? last : run->out);
+		fail();
+	}
+}
+
 static const char *const sample_files[] = { "Crane.x", "Idle.Animation", "Signals.xml", "Turn.Animation",
 					    "Wave.Animation" };
 #define SAMPLE_COUNT (sizeof sample_files / sizeof *sample_files)
@@ -84,7 +99,7 @@ static char *report_statuses(const char *report)
 				 report, NULL);
 	char *out;
 
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	out = strdup(run.out);
 	test_run_release(&run);
 	return out;
@@ -135,7 +150,7 @@ static void two_machines_share_a_remote(void **state)
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
 	run = test_animc("build", "--cache-url", server.url, "--report", r1, "-o", out1, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	assert_null(strstr(run.err, "warning"));
 	test_run_release(&run);
 	statuses = report_statuses(r1);
@@ -147,7 +162,7 @@ static void two_machines_share_a_remote(void **state)
 
 	run = test_animc("build", "--cache-url", server.url, "--report", r2, "--junit", junit, "-o", out2, src,
 			 NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	{
 		/* JUnit: five passing cases, each saying where it came from. */
 		char *xml = (char *)test_read_file(junit, NULL);
@@ -173,7 +188,7 @@ static void two_machines_share_a_remote(void **state)
 	/* What a hit wrote is in machine 2's manifest: built again with no
 	 * cache, nothing is compiled. */
 	run = test_animc("build", "--report", r2, "-o", out2, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	statuses = report_statuses(r2);
 	assert_int_equal(count_word(statuses, "up-to-date"), SAMPLE_COUNT);
@@ -198,16 +213,16 @@ static void two_machines_share_a_folder(void **state)
 
 	(void)state;
 	run = test_animc("build", "--cache-dir", cache, "--cache-read-only", "-o", out1, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	assert_false(test_file_exists(cache));
 	run = test_animc("build", "--cache-dir", cache, "--rebuild", "-o", out1, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(count_entries(cache, "ac"), SAMPLE_COUNT);
 	run = test_animc("build", "--cache-dir", cache, "--cache-read-only", "--report", r2, "-o", out2, src,
 			 NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	statuses = report_statuses(r2);
 	assert_non_null(strstr(statuses, "cached 5"));
@@ -236,7 +251,7 @@ static void damaged_entry_compiles_again(void **state)
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
 	run = test_animc("build", "--cache-url", server.url, "-o", out1, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	blobs = test_list_dir(cas, NULL);
 	assert_non_null(blobs[0]);
@@ -252,7 +267,7 @@ static void damaged_entry_compiles_again(void **state)
 	}
 	test_free_list(blobs);
 	run = test_animc("build", "--cache-url", server.url, "--report", r2, "-o", out2, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	assert_non_null(strstr(run.err, "does not match its digest"));
 	test_run_release(&run);
 	statuses = report_statuses(r2);
@@ -286,7 +301,7 @@ static void server_stopped_mid_build(void **state)
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
 	run = test_animc("build", "-q", "--cache-url", server.url, "-o", out1, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(truncate(log, 0), 0);
 	pid = fork();
@@ -350,7 +365,7 @@ static void shards_partition_a_build(void **state)
 
 	(void)state;
 	run = test_animc("build", "-q", "-o", all, src, NULL);
-	assert_int_equal(run.status, 0);
+	expect_ok(&run);
 	test_run_release(&run);
 	for (unsigned k = 1; k <= 3; k++) {
 		char *shard = test_format("%u/3", k), *report = test_format("%s/r%u.json", dir, k);
@@ -359,7 +374,7 @@ static void shards_partition_a_build(void **state)
 		/* All three shards write into one folder, one after the other:
 		 * a shard leaves the others' outputs alone. */
 		run = test_animc("build", "--shard", shard, "--report", report, "-o", merged, src, NULL);
-		assert_int_equal(run.status, 0);
+		expect_ok(&run);
 		assert_non_null(strstr(run.out, shard));
 		test_run_release(&run);
 		statuses = report_statuses(report);
