@@ -168,18 +168,38 @@ static void read_costs(const struct CMUnitTest *tests, size_t count, double *cos
 	fclose(fp);
 }
 
+/* The costs of this run, keeping those of tests it did not run (the units
+ * binary and a filtered run share the file with the whole suite). */
 static void write_costs(const struct CMUnitTest *tests, size_t count, const double *took)
 {
-	char tmp[4200];
-	FILE *fp;
+	FILE *in = fopen(costs_path(), "r"), *out;
+	char tmp[4200], line[512];
 
 	snprintf(tmp, sizeof tmp, "%s.%ld", costs_path(), (long)getpid());
-	fp = fopen(tmp, "w");
-	if (!fp)
+	out = fopen(tmp, "w");
+	if (!out) {
+		if (in)
+			fclose(in);
 		return;
+	}
+	while (in && fgets(line, sizeof line, in)) {
+		char *tab = strchr(line, '\t'), *nl;
+		bool ran = false;
+
+		if (!tab)
+			continue;
+		if ((nl = strchr(tab + 1, '\n')))
+			*nl = '\0';
+		for (size_t i = 0; i < count && !ran; i++)
+			ran = strcmp(tests[i].name, tab + 1) == 0;
+		if (!ran)
+			fprintf(out, "%s\n", line);
+	}
+	if (in)
+		fclose(in);
 	for (size_t i = 0; i < count; i++)
-		fprintf(fp, "%.3f\t%s\n", took[i], tests[i].name);
-	if (fclose(fp) != 0 || rename(tmp, costs_path()) != 0)
+		fprintf(out, "%.3f\t%s\n", took[i], tests[i].name);
+	if (fclose(out) != 0 || rename(tmp, costs_path()) != 0)
 		remove(tmp);
 }
 
