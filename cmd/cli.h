@@ -136,15 +136,6 @@ typedef struct cli_strings {
 bool cli_strings_push(cli_strings *list, const char *s);
 void cli_strings_release(cli_strings *list);
 
-/*
- * Regular files under `dir`, recursively, as paths relative to it, in byte
- * order of their names at each level (so the same tree always gives the same
- * order).  Names starting with '.' are left out, symbolic links to folders
- * are not followed into a loop, and the folder `exclude` (may be NULL) is
- * left out.  Problems reading a subfolder are reported through `sink`.
- */
-bool cli_walk(const char *dir, const char *exclude, cli_strings *out, animc_diag_sink *sink);
-
 /* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
 const char *cli_basename(const char *path);
 /* Length of the stem of a file name: up to its last '.', if that is not the first character. */
