@@ -8,11 +8,6 @@
 
 #include "compress.h"
 
-int animc_zstd_max_level(void)
-{
-	return ZSTD_maxCLevel();
-}
-
 animc_status animc_zstd_wrap(const uint8_t *data, size_t size, int level, uint8_t **out,
 			     size_t *out_size, animc_diag_sink *sink)
 {

@@ -17,7 +17,4 @@ animc_status animc_zstd_wrap(const uint8_t *data, size_t size, int level, uint8_
 /* The version of the zstd library in use, "1.5.4". */
 const char *animc_zstd_version(void);
 
-/* The level range the linked zstd accepts. */
-int animc_zstd_max_level(void);
-
 #endif
