@@ -239,8 +239,9 @@ $(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(BUILD)/obj/cmd/cache_action.o 
 	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
+# Incremental: a second `make run` compiles nothing (the manifest in
+# $(BUILD)/out/.animc says every source is up to date).
 run: all
-	@rm -rf $(BUILD)/out
 	$(ANIMC) build --skeleton testdata/sample/Crane/Crane.x -o $(BUILD)/out testdata/sample
 
 test check:
