@@ -446,7 +446,7 @@ static int run_command(build_command command, int argc, char **argv)
 	rs.last_save_s = build_now_s();
 	commit_ready(&rs);
 	{
-		build_run_hooks hooks = { NULL, hook_done, hook_tick, &rs };
+		build_run_hooks hooks = { hook_done, hook_tick, &rs };
 
 		completed = build_run(&ctx, o.jobs, &hooks);
 	}

@@ -364,7 +364,6 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r);
  * on_done in no particular order as results arrive, and on_tick now and
  * then (for progress).  Returns false when it was stopped by a signal. */
 typedef struct build_run_hooks {
-	void (*on_started)(void *user, size_t job);
 	void (*on_done)(void *user, size_t job);
 	void (*on_tick)(void *user);
 	void *user;
