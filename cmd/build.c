@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +214,42 @@ static bool sweep_own(int lock_fd, const char *out_dir)
 	return true;
 }
 
+/* The manifest is read and parsed on a thread of its own while the plan
+ * walks the inputs: neither needs the other until the check. */
+typedef struct manifest_loader {
+	manifest *m;
+	const char *path;
+	manifest_load_status status;
+	char why[512];
+	pthread_t thread;
+	bool is_threaded;
+} manifest_loader;
+
+static void *load_manifest(void *arg)
+{
+	manifest_loader *l = arg;
+
+	l->status = manifest_load(l->m, l->path, l->why, sizeof l->why);
+	return NULL;
+}
+
+static void manifest_loader_start(manifest_loader *l, manifest *m, const char *path)
+{
+	l->m = m;
+	l->path = path;
+	l->is_threaded = pthread_create(&l->thread, NULL, load_manifest, l) == 0;
+	if (!l->is_threaded)
+		load_manifest(l);
+}
+
+static manifest_load_status manifest_loader_finish(manifest_loader *l)
+{
+	if (l->is_threaded)
+		pthread_join(l->thread, NULL);
+	l->is_threaded = false;
+	return l->status;
+}
+
 static void options_key(const build_options *o, build_hash *out)
 {
 	XXH3_state_t *state = XXH3_createState();
@@ -316,7 +353,8 @@ static int run_command(build_command command, int argc, char **argv)
 	build_totals totals;
 	size_t to_compile = 0;
 	int status = build_options_parse(&o, command, argc, argv);
-	bool completed;
+	manifest_loader loader = { 0 };
+	bool completed, plan_ok;
 
 	if (status) {
 		build_options_release(&o);
@@ -387,17 +425,24 @@ static int run_command(build_command command, int argc, char **argv)
 		}
 	}
 	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
-	switch (manifest_load(&ctx.old, rs.manifest_path, why, sizeof why)) {
+	manifest_loader_start(&loader, &ctx.old, rs.manifest_path);
+	options_key(&o, &ctx.options_key);
+	plan_ok = build_plan_make(&ctx);
+	switch (manifest_loader_finish(&loader)) {
 	case MANIFEST_LOADED:
 		ctx.has_old = true;
 		break;
 	case MANIFEST_ABSENT:
 		break;
 	default:
-		fprintf(stderr, "%s: warning: %s; compiling every source\n", rs.manifest_path, why);
+		fprintf(stderr, "%s: warning: %s; compiling every source\n", rs.manifest_path, loader.why);
 		break;
 	}
-	options_key(&o, &ctx.options_key);
+	if (!plan_ok) {
+		fprintf(stderr, "animc: error: out of memory\n");
+		status = ANIMC_EXIT_FAILED;
+		goto out;
+	}
 	if (o.skeleton_path && !skeleton_state(&ctx)) {
 		status = ANIMC_EXIT_FAILED;
 		goto out;
@@ -409,11 +454,6 @@ static int run_command(build_command command, int argc, char **argv)
 		memcpy(shared + 16, ctx.skeleton.hash.bytes, 16);
 		shared[32] = o.skeleton_path != NULL;
 		build_hash_bytes(shared, sizeof shared, &ctx.run_key);
-	}
-	if (!build_plan_make(&ctx)) {
-		fprintf(stderr, "animc: error: out of memory\n");
-		status = ANIMC_EXIT_FAILED;
-		goto out;
 	}
 	for (size_t i = 0; i < ctx.plan_notes.count; i++) {
 		fputs("skipped folder ", stdout);

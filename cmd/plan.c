@@ -149,7 +149,7 @@ static bool remember_dir(walker *w, dir_id id)
 typedef struct dir_entry {
 	char *name;
 	unsigned char type;   /* d_type: DT_UNKNOWN when the file system does not say */
-	bool has_stat;
+	bool has_stat;        /* `st` read (not for DT_REG) */
 	struct stat st;
 } dir_entry;
 
@@ -158,10 +158,12 @@ static int compare_entries(const void *a, const void *b)
 	return strcmp(((const dir_entry *)a)->name, ((const dir_entry *)b)->name);
 }
 
-/* Read a folder's entries (dot names left out), sorted, each stat()ed
- * relative to the open folder.  The folder is closed before any
- * recursion, so depth costs no file descriptors. */
-static bool read_dir(walker *w, DIR *dir, const char *dir_path, dir_entry **out, size_t *count)
+/* Read a folder's entries (dot names left out), sorted.  Each is stat()ed
+ * relative to the open folder, but for those the folder lists as regular
+ * files: their states are read by build_plan_check, on its threads.  The
+ * folder is closed before any recursion, so depth costs no file
+ * descriptors. */
+static bool read_dir(DIR *dir, dir_entry **out, size_t *count)
 {
 	dir_entry *entries = NULL;
 	size_t n = 0, capacity = 0;
@@ -188,8 +190,9 @@ static bool read_dir(walker *w, DIR *dir, const char *dir_path, dir_entry **out,
 	}
 	if (n)
 		qsort(entries, n, sizeof *entries, compare_entries);
-	(void)w, (void)dir_path;
 	for (size_t i = 0; i < n; i++) {
+		if (entries[i].type == DT_REG)
+			continue;
 		entries[i].has_stat = fstatat(dirfd(dir), entries[i].name, &entries[i].st, 0) == 0;
 		if (!entries[i].has_stat)
 			entries[i].st.st_mode = (mode_t)errno;   /* kept for the message */
@@ -229,7 +232,7 @@ static bool walk(walker *w, const char *rel)
 		free(dir_path);
 		return ok;
 	}
-	ok = read_dir(w, dir, dir_path, &entries, &count);
+	ok = read_dir(dir, &entries, &count);
 	closedir(dir);
 	for (size_t i = 0; ok && i < count; i++) {
 		dir_entry *e = &entries[i];
@@ -239,6 +242,11 @@ static bool walk(walker *w, const char *rel)
 
 		if (!full || !child) {
 			ok = false;
+		} else if (e->type == DT_REG) {
+			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
+
+			ok = rel_dir && add_job(plan, full, rel_dir, false, NULL);
+			free(rel_dir);
 		} else if (!e->has_stat) {
 			ok = add_decided(plan, full, false, BUILD_SKIPPED, "cannot be read", ANIMC_WARNING,
 					 "cannot read: %s", strerror((int)e->st.st_mode));
@@ -314,15 +322,6 @@ bool build_plan_make(build_ctx *ctx)
 	struct stat out_st;
 	bool has_out = stat(o->out_dir, &out_st) == 0;
 
-	/* As many jobs as last time, give or take: no array copied as it grows. */
-	if (ctx->has_old && ctx->old.count > plan->capacity) {
-		build_job *jobs = malloc((ctx->old.count + 256) * sizeof *jobs);
-
-		if (jobs) {
-			plan->jobs = jobs;
-			plan->capacity = ctx->old.count + 256;
-		}
-	}
 	if (o->base_dir) {
 		base_real = realpath(o->base_dir, NULL);
 		if (!base_real) {
@@ -523,7 +522,39 @@ out:
 typedef struct check_share {
 	build_ctx *ctx;
 	size_t first, step;
+	bool same_options;   /* the manifest may say a job is up to date */
 } check_share;
+
+/* A source found in a folder, whose state the walk left to this check: it
+ * may have gone, or become something else, since the folder listed it. */
+static void stat_source(build_job *j)
+{
+	struct stat st;
+	char message[256];
+	int error = 0;
+
+	if (j->has_state || !j->needs_compile || j->is_done)
+		return;
+	if (stat(j->path, &st) != 0) {
+		error = errno;
+	} else if (S_ISREG(st.st_mode)) {
+		j->has_state = true;
+		build_file_state_from(&st, &j->state);
+		j->size = (uint64_t)st.st_size;
+		return;
+	}
+	/* As the walk would have said it. */
+	j->needs_compile = false;
+	j->is_done = true;
+	j->result.status = BUILD_SKIPPED;
+	if (error) {
+		j->result.skip_reason = strdup("cannot be read");
+		build_result_diag(&j->result, ANIMC_WARNING, 0, 0, -1, "cannot read: %s",
+				  strerror_r(error, message, sizeof message));
+	} else {
+		j->result.skip_reason = strdup(cli_file_kind(st.st_mode));
+	}
+}
 
 static void *check_jobs(void *arg)
 {
@@ -533,7 +564,8 @@ static void *check_jobs(void *arg)
 	for (size_t i = share->first; i < ctx->plan.count; i += share->step) {
 		build_job *j = &ctx->plan.jobs[i];
 
-		if (j->needs_compile && j->previous &&
+		stat_source(j);
+		if (share->same_options && j->needs_compile && j->previous &&
 		    build_hash_equal(&j->previous->run_key, &ctx->run_key) && is_current(ctx, j, j->previous)) {
 			j->needs_compile = false;
 			j->is_done = true;
@@ -545,7 +577,7 @@ static void *check_jobs(void *arg)
 void build_plan_check(build_ctx *ctx)
 {
 	bool same_options = ctx->has_old && !ctx->options->rebuild;
-	size_t candidates = 0;
+	size_t work = 0;
 	unsigned threads = ctx->options->jobs < 8 ? ctx->options->jobs : 8;
 	pthread_t ids[8];
 	check_share shares[8];
@@ -554,20 +586,22 @@ void build_plan_check(build_ctx *ctx)
 		build_job *j = &ctx->plan.jobs[i];
 
 		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
+		work += j->needs_compile && !j->has_state;
 		/* Made under other options (or another skeleton): out of date. */
 		if (j->previous && !build_hash_equal(&j->previous->run_key, &ctx->run_key))
 			continue;
-		candidates += j->needs_compile && j->previous && same_options;
+		work += j->needs_compile && j->previous && same_options;
 	}
-	if (!candidates || !same_options)
+	if (!work)
 		return;
-	/* The check is system calls (a stat per source and output) and, where
-	 * a state changed, hashing: spread over threads, each taking every
-	 * threads-th job.  The threads end before any worker is forked. */
-	if (candidates < 256 || threads < 2)
+	/* The check is system calls (the state of each source the walk found,
+	 * a stat per output of the last run) and, where a state changed,
+	 * hashing: spread over threads, each taking every threads-th job.  The
+	 * threads end before any worker is forked. */
+	if (work < 256 || threads < 2)
 		threads = 1;
 	for (unsigned t = 0; t < threads; t++)
-		shares[t] = (check_share){ ctx, t, threads };
+		shares[t] = (check_share){ ctx, t, threads, same_options };
 	for (unsigned t = 1; t < threads; t++)
 		if (pthread_create(&ids[t], NULL, check_jobs, &shares[t]) != 0)
 			shares[t].step = 0;
@@ -576,7 +610,7 @@ void build_plan_check(build_ctx *ctx)
 		if (shares[t].step)
 			pthread_join(ids[t], NULL);
 		else
-			check_jobs(&(check_share){ ctx, t, threads });
+			check_jobs(&(check_share){ ctx, t, threads, same_options });
 	}
 }
 
