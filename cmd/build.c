@@ -439,7 +439,6 @@ static int run_command(build_command command, int argc, char **argv)
 		break;
 	}
 	if (!plan_ok) {
-		fprintf(stderr, "animc: error: out of memory\n");
 		status = ANIMC_EXIT_FAILED;
 		goto out;
 	}

@@ -340,7 +340,8 @@ typedef struct build_ctx {
 } build_ctx;
 
 /* Walk the inputs into jobs (messages for missing inputs, non-regular
- * files named directly, ...); false only when out of memory. */
+ * files named directly, ...); false, having said why on stderr, when
+ * --base cannot be resolved or memory runs out. */
 bool build_plan_make(build_ctx *ctx);
 /* Mark the jobs the manifest shows up to date (or skipped as before). */
 void build_plan_check(build_ctx *ctx);

@@ -367,6 +367,7 @@ bool build_plan_make(build_ctx *ctx)
 		}
 		free(rel);
 		if (!ok) {
+			fprintf(stderr, "animc: error: out of memory\n");
 			free(base_real);
 			return false;
 		}

@@ -733,6 +733,11 @@ static void response_files_and_base(void **state)
 		assert_int_equal(r.status, 1);
 		assert_non_null(strstr(r.err, "Turn.Animation: error: is not under --base"));
 		test_run_release(&r);
+		/* A base that does not exist: one message, naming it. */
+		r = test_animc("build", "-q", "--base", "no/such/base", "-o", out, CRANE "/Turn.Animation", NULL);
+		assert_int_equal(r.status, 1);
+		assert_string_equal(r.err, "no/such/base: error: --base: No such file or directory\n");
+		test_run_release(&r);
 		free(base);
 		free(a);
 		free(b);
