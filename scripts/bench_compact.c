@@ -18,6 +18,7 @@
  * (Repeat); passes of about 10 ms, contenders interleaved with a rotating
  * start, RUNS runs each in thread CPU time; the median in ns per bone.
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,15 @@ typedef struct clip3 {
 
 static clip3 clips[MAX_CLIPS];
 static size_t clip_count, bone_count;
+/* Heap bytes the loaded clips hold, per file kind (glibc's count). */
+static size_t loaded_bytes[3];
+
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return m.uordblks + m.hblkhd;
+}
 
 static double now_s(void)
 {
@@ -179,11 +189,13 @@ int main(void)
 		}
 		for (int i = 0; i < 3; i++) {
 			animrt_error err;
+			size_t before = heap_in_use();
 
 			if (animrt_open_file(paths[i], &k->c[i], &err) != ANIMRT_OK) {
 				fprintf(stderr, "%s: error: %s\n", paths[i], err.message);
 				return 1;
 			}
+			loaded_bytes[i] += heap_in_use() - before;
 		}
 		uint32_t n = k->c[0]->sequence_count;
 		size_t bytes = animrt_pose_size_bytes(n ? n : 1);
@@ -204,6 +216,7 @@ int main(void)
 	}
 	error3 er = worst_error(1), ec = worst_error(2);
 	printf("clips %zu\nbones %zu\n", clip_count, bone_count);
+	printf("loaded_bytes %zu %zu %zu\n", loaded_bytes[0], loaded_bytes[1], loaded_bytes[2]);
 	printf("error_reduced %.9g %.9g %.9g\nerror_compact %.9g %.9g %.9g\n", er.t, er.r, er.s, ec.t, ec.r, ec.s);
 
 	double ns[CONTENDERS][2][RUNS];

@@ -1,9 +1,9 @@
 /*
  * compact.h - a loaded compact clip (reader version 1) as the samplers read
- * it: animated tracks in groups of four of one kind, and per group and
- * segment one block of their masks, key offsets and dequantisation in
- * structure-of-arrays form.  Built by load_compact.c, read by
- * sample_compact.c and sample_simd.c.  Private to the runtime.
+ * it: the keys decoded once, to floats; animated tracks in groups of four
+ * of one kind; per group and segment one block of their masks and key
+ * offsets; for rotations the arcs between keys.  Built by load_compact.c,
+ * read by sample_compact.c and sample_simd.c.  Private to the runtime.
  */
 #ifndef ANIMRT_COMPACT_H
 #define ANIMRT_COMPACT_H
@@ -18,19 +18,14 @@
 /* A lane no track fills: its results are not written. */
 #define RT_NO_BONE UINT32_MAX
 
-/* Four tracks of one group in one segment, 16-byte aligned. */
+/* Four tracks of one group in one segment. */
 typedef struct rt_block {
 	uint64_t mask[RT_LANES];        /* bit i: grid sample 64 s + i is a key */
-	uint32_t key_base[RT_LANES];    /* the segment's first key, in 8-byte units of `keys` */
-	uint32_t dropped[RT_LANES];     /* rotations: the component left out */
-	uint32_t is_raw[RT_LANES];      /* 1: the codes are float32 bits */
+	uint32_t key_base[RT_LANES];    /* the segment's first key, an index into `keys` */
 	uint32_t span;                  /* the block's rows in `spans` */
-	uint32_t any_raw;               /* some lane's is_raw */
-	uint32_t any_reordered;         /* some lane's dropped is not 3 (w) */
-	uint32_t reserved;
-	float min[3][RT_LANES];         /* per stored component */
-	float step[3][RT_LANES];
+	uint32_t reserved[3];
 } rt_block;
+_Static_assert(sizeof(rt_block) == 64, "a block is one cache line");
 
 /*
  * Where grid sample i of a segment falls for the four lanes of a block (its
@@ -38,6 +33,8 @@ typedef struct rt_block {
  * sample k0) and the next key's sample k1 (RT_NEXT_SEGMENT: the next
  * segment's first; RT_HOLD: none, the last key holds).  Derived from the
  * masks by the loader, so that the SIMD sampler reads one row per group.
+ * A track's keys are consecutive in `keys`, so the next key is always the
+ * one after key j, in the next segment too.
  */
 #define RT_NEXT_SEGMENT 64
 #define RT_HOLD 255
@@ -48,9 +45,20 @@ typedef struct rt_span {
 typedef struct rt_group {
 	uint32_t kind;                  /* ANIMRT_TRANSLATION, ROTATION, SCALE */
 	uint32_t used;                  /* lanes a track fills: the first `used` */
-	uint32_t is_wide;               /* keys of 2 units (codes > 16 bits, float32) */
 	uint32_t bone[RT_LANES];        /* the pose slot (sequence) of each lane */
 } rt_group;
+
+/*
+ * The slerp from a rotation key to the next one of its track, with the
+ * quantities interp_slerp_weights derives from their dot product alone,
+ * computed by the loader with the same operations: the angle, and 1 /
+ * sin(angle) with the sign of the dot product.  `angle` is -1 where the two
+ * keys are near (the normalised lerp applies; the sign is then +-1).
+ */
+typedef struct rt_arc {
+	float angle;
+	float signed_inv_sin;
+} rt_arc;
 
 struct animrt_compact {
 	float rate_hz;
@@ -61,9 +69,13 @@ struct animrt_compact {
 	const rt_group *groups;
 	const rt_block *blocks;         /* group_count * segment_count, group after group */
 	const rt_span *spans;
-	/* The keys as codes, a track's in time order: one unit (x | y << 16 |
-	 * z << 32) per key, or two (x | y << 32, z) in wide groups. */
-	const uint64_t *keys;
+	/* The keys as the file's codes decode them (FORMAT.md 7.4): x y z w
+	 * per key (w 0 for translation and scale), 16-byte aligned, a track's
+	 * keys consecutive in time order, the rotation tracks' first. */
+	const float *keys;
+	/* One per rotation key: the arc to the next key of its track (the
+	 * last key's is never read). */
+	const rt_arc *arcs;
 	/* The pose where nothing moves: constants, identity elsewhere, and
 	 * which tracks each bone has (ANIMRT_TRACK_* bits), one block laid
 	 * out as animrt_pose_init lays out a pose (rotation first). */
@@ -76,21 +88,17 @@ struct animrt_compact {
 	const uint32_t *key_count;      /* bone_count * 3: keys of animated tracks */
 };
 
-/* The codes of key j (counted from block b's segment's first) of a lane. */
-static inline void rt_key_codes(const struct animrt_compact *c, const rt_block *b, uint32_t lane, bool is_wide,
-				uint32_t j, uint32_t q[3])
+/* Key j (counted from block b's segment's first) of a lane. */
+static inline const float *rt_key(const struct animrt_compact *c, const rt_block *b, uint32_t lane, uint32_t j)
 {
-	const uint64_t *k = c->keys + b->key_base[lane] + (is_wide ? 2 * (size_t)j : j);
+	return c->keys + 4 * ((size_t)b->key_base[lane] + j);
+}
 
-	if (is_wide) {
-		q[0] = (uint32_t)k[0];
-		q[1] = (uint32_t)(k[0] >> 32);
-		q[2] = (uint32_t)k[1];
-	} else {
-		q[0] = (uint32_t)(k[0] & 0xFFFF);
-		q[1] = (uint32_t)((k[0] >> 16) & 0xFFFF);
-		q[2] = (uint32_t)((k[0] >> 32) & 0xFFFF);
-	}
+/* The arc from key j of a lane (of a rotation group) to the next. */
+static inline const rt_arc *rt_key_arc(const struct animrt_compact *c, const rt_block *b, uint32_t lane,
+				       uint32_t j)
+{
+	return &c->arcs[(size_t)b->key_base[lane] + j];
 }
 
 /* ---------------------------------------------------------- bit helpers */
@@ -148,12 +156,6 @@ static inline uint32_t rt_popcount64(uint64_t v)
 animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 				  const animrt_container *container, const char *reader, uint32_t reader_size,
 				  animrt_clip **out, animrt_error *err);
-
-/* Decode key j (counted from the segment's first) of lane `lane` of block
- * b of group g: three stored components dequantised, rebuilt to the track's
- * value (3 floats, or x y z w). */
-void rt_decode_key(const struct animrt_compact *c, uint32_t g, const rt_block *b, uint32_t lane, uint32_t j,
-		   float *out);
 
 /* Where a local time falls on the grid: its segment, and its position in
  * the segment (0 to 64).  The position time * rate is exact in double

@@ -2,7 +2,9 @@
  * sample_compact.c - a compact clip (reader version 1) sampled in plain C,
  * one track at a time: the reference the SIMD sampler is tested against,
  * and what reads keys back (animrt_track_keys).  The rule is FORMAT.md
- * section 7; the arithmetic is lib/common's (compact_layout.h, interp.h).
+ * section 7; the arithmetic is lib/common's (interp.h).  It finds the keys
+ * from the masks and slerps them whole, so it checks the loader's rows and
+ * arcs, which only the SIMD sampler reads.
  */
 #include <string.h>
 
@@ -13,23 +15,12 @@
 #include "interp.h"
 #include "sample.h"
 
-void rt_decode_key(const struct animrt_compact *c, uint32_t g, const rt_block *b, uint32_t lane, uint32_t j,
-		   float *out)
+/* Key j (counted from the segment's first) of lane `lane` of block b of
+ * group g, as the loader decoded it: 3 floats, or x y z w. */
+static void decode_key(const struct animrt_compact *c, uint32_t g, const rt_block *b, uint32_t lane, uint32_t j,
+		       float *out)
 {
-	uint32_t q[3];
-	float k[3];
-
-	rt_key_codes(c, b, lane, c->groups[g].is_wide, j, q);
-	for (int i = 0; i < 3; i++) {
-		if (b->is_raw[lane])
-			memcpy(&k[i], &q[i], 4);
-		else
-			k[i] = compact_dequantize(b->min[i][lane], b->step[i][lane], q[i]);
-	}
-	if (c->groups[g].kind == ANIMRT_ROTATION)
-		compact_rotation_rebuild(k, b->dropped[lane], out);
-	else
-		memcpy(out, k, sizeof k);
+	memcpy(out, rt_key(c, b, lane, j), (c->groups[g].kind == ANIMRT_ROTATION ? 4 : 3) * sizeof *out);
 }
 
 rt_where rt_grid_locate(const struct animrt_compact *c, float local_s)
@@ -58,15 +49,15 @@ void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, r
 	uint32_t k0 = 63 - rt_clz64(below), j0 = rt_popcount64(below) - 1;
 	float a[4], n[4], u = 0;
 
-	rt_decode_key(c, g, b, lane, j0, a);
+	decode_key(c, g, b, lane, j0, a);
 	if (above) {
 		uint32_t k1 = rt_ctz64(above);
 
-		rt_decode_key(c, g, b, lane, j0 + 1, n);
+		decode_key(c, g, b, lane, j0 + 1, n);
 		u = (local - (float)k0) / (float)(k1 - k0);
 	} else if (s + 1 < c->segment_count) {
 		/* The next key is the next segment's first. */
-		rt_decode_key(c, g, b + 1, lane, 0, n);
+		decode_key(c, g, b + 1, lane, 0, n);
 		u = (local - (float)k0) / (float)(COMPACT_SEGMENT_SAMPLES - k0);
 	}
 	unsigned width = kind == ANIMRT_ROTATION ? 4 : 3;
@@ -178,7 +169,7 @@ uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned 
 			if (times_s)
 				times_s[written] = (float)((double)((s << COMPACT_SEGMENT_SHIFT) + i) / c->rate_hz);
 			if (values)
-				rt_decode_key(c, g, b, lane, j, values + (size_t)written * width);
+				decode_key(c, g, b, lane, j, values + (size_t)written * width);
 			written++;
 		}
 	}

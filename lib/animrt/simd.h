@@ -46,7 +46,6 @@ static inline rt_f4 rt_sub(rt_f4 a, rt_f4 b) { return _mm_sub_ps(a, b); }
 static inline rt_f4 rt_mul(rt_f4 a, rt_f4 b) { return _mm_mul_ps(a, b); }
 static inline rt_f4 rt_div(rt_f4 a, rt_f4 b) { return _mm_div_ps(a, b); }
 static inline rt_f4 rt_sqrt(rt_f4 a) { return _mm_sqrt_ps(a); }
-static inline rt_f4 rt_min(rt_f4 a, rt_f4 b) { return _mm_min_ps(a, b); }
 static inline rt_f4 rt_abs(rt_f4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 /* Masks: all bits set where true. */
 static inline rt_f4 rt_lt(rt_f4 a, rt_f4 b) { return _mm_cmplt_ps(a, b); }
@@ -56,17 +55,11 @@ static inline rt_f4 rt_not(rt_f4 m) { return _mm_xor_ps(m, _mm_castsi128_ps(_mm_
 static inline rt_f4 rt_and(rt_f4 a, rt_f4 b) { return _mm_and_ps(a, b); }
 /* m ? a : b */
 static inline rt_f4 rt_select(rt_f4 m, rt_f4 a, rt_f4 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
-static inline rt_i4 rt_load_i(const uint32_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 static inline rt_f4 rt_to_float(rt_i4 a) { return _mm_cvtepi32_ps(a); }
 static inline rt_f4 rt_eq_i(rt_i4 a, int32_t x) { return _mm_castsi128_ps(_mm_cmpeq_epi32(a, _mm_set1_epi32(x))); }
 /* Rows a b c d of four lanes each become columns. */
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d) { _MM_TRANSPOSE4_PS(*a, *b, *c, *d); }
-static inline rt_f4 rt_as_float(rt_i4 a) { return _mm_castsi128_ps(a); }
 static inline rt_f4 rt_rsqrt_estimate(rt_f4 a) { return _mm_rsqrt_ps(a); }
-static inline rt_i4 rt_select_i(rt_f4 m, rt_i4 a, rt_i4 b)
-{
-	return _mm_castps_si128(rt_select(m, _mm_castsi128_ps(a), _mm_castsi128_ps(b)));
-}
 static inline bool rt_any(rt_f4 m) { return _mm_movemask_ps(m) != 0; }
 /* Four bytes as four int32 lanes. */
 static inline rt_i4 rt_bytes(const uint8_t *p)
@@ -77,21 +70,21 @@ static inline rt_i4 rt_bytes(const uint8_t *p)
 	memcpy(&v, p, 4);
 	return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), z), z);
 }
-/* The 16-bit codes x y z of four 64-bit key units (x | y << 16 | z << 32),
- * one unit per lane, as three int32 rows. */
-static inline void rt_codes16(const uint64_t *k0, const uint64_t *k1, const uint64_t *k2, const uint64_t *k3,
-			      rt_i4 out[3])
+static inline rt_f4 rt_xor(rt_f4 a, rt_f4 b) { return _mm_xor_ps(a, b); }
+/* The sign bit of each lane, alone. */
+static inline rt_f4 rt_sign_bit(rt_f4 a) { return _mm_and_ps(a, _mm_set1_ps(-0.0f)); }
+/* Two floats at each of p0..p3 (8-byte aligned or not): the first of each
+ * as one row, the second as another. */
+static inline void rt_arcs(const float *p0, const float *p1, const float *p2, const float *p3, rt_f4 *first,
+			   rt_f4 *second)
 {
-	__m128i a = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)k0),
-				       _mm_loadl_epi64((const __m128i *)(const void *)k1));
-	__m128i b = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)k2),
-				       _mm_loadl_epi64((const __m128i *)(const void *)k3));
-	__m128i lo = _mm_unpacklo_epi16(a, b), hi = _mm_unpackhi_epi16(a, b), z = _mm_setzero_si128();
-	__m128i xy = _mm_unpacklo_epi16(lo, hi), zw = _mm_unpackhi_epi16(lo, hi);
+	__m128 ab = _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p0),
+							_mm_loadl_epi64((const __m128i *)(const void *)p1)));
+	__m128 cd = _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p2),
+							_mm_loadl_epi64((const __m128i *)(const void *)p3)));
 
-	out[0] = _mm_unpacklo_epi16(xy, z);
-	out[1] = _mm_unpackhi_epi16(xy, z);
-	out[2] = _mm_unpacklo_epi16(zw, z);
+	*first = _mm_shuffle_ps(ab, cd, _MM_SHUFFLE(2, 0, 2, 0));
+	*second = _mm_shuffle_ps(ab, cd, _MM_SHUFFLE(3, 1, 3, 1));
 }
 #elif RT_SIMD_NEON
 static inline rt_f4 rt_load(const float *p) { return vld1q_f32(p); }
@@ -102,7 +95,6 @@ static inline rt_f4 rt_sub(rt_f4 a, rt_f4 b) { return vsubq_f32(a, b); }
 static inline rt_f4 rt_mul(rt_f4 a, rt_f4 b) { return vmulq_f32(a, b); }
 static inline rt_f4 rt_div(rt_f4 a, rt_f4 b) { return vdivq_f32(a, b); }
 static inline rt_f4 rt_sqrt(rt_f4 a) { return vsqrtq_f32(a); }
-static inline rt_f4 rt_min(rt_f4 a, rt_f4 b) { return vminq_f32(a, b); }
 static inline rt_f4 rt_abs(rt_f4 a) { return vabsq_f32(a); }
 static inline rt_f4 rt_lt(rt_f4 a, rt_f4 b) { return vreinterpretq_f32_u32(vcltq_f32(a, b)); }
 static inline rt_f4 rt_le(rt_f4 a, rt_f4 b) { return vreinterpretq_f32_u32(vcleq_f32(a, b)); }
@@ -113,12 +105,9 @@ static inline rt_f4 rt_and(rt_f4 a, rt_f4 b)
 	return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
 }
 static inline rt_f4 rt_select(rt_f4 m, rt_f4 a, rt_f4 b) { return vbslq_f32(vreinterpretq_u32_f32(m), a, b); }
-static inline rt_i4 rt_load_i(const uint32_t *p) { return vreinterpretq_s32_u32(vld1q_u32(p)); }
 static inline rt_f4 rt_to_float(rt_i4 a) { return vcvtq_f32_s32(a); }
 static inline rt_f4 rt_eq_i(rt_i4 a, int32_t x) { return vreinterpretq_f32_u32(vceqq_s32(a, vdupq_n_s32(x))); }
-static inline rt_f4 rt_as_float(rt_i4 a) { return vreinterpretq_f32_s32(a); }
 static inline rt_f4 rt_rsqrt_estimate(rt_f4 a) { return vrsqrteq_f32(a); }
-static inline rt_i4 rt_select_i(rt_f4 m, rt_i4 a, rt_i4 b) { return vbslq_s32(vreinterpretq_u32_f32(m), a, b); }
 static inline bool rt_any(rt_f4 m) { return vmaxvq_u32(vreinterpretq_u32_f32(m)) != 0; }
 static inline rt_i4 rt_bytes(const uint8_t *p)
 {
@@ -127,19 +116,21 @@ static inline rt_i4 rt_bytes(const uint8_t *p)
 	memcpy(&v, p, 4);
 	return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vcreate_u8(v)))));
 }
-static inline void rt_codes16(const uint64_t *k0, const uint64_t *k1, const uint64_t *k2, const uint64_t *k3,
-			      rt_i4 out[3])
+static inline rt_f4 rt_xor(rt_f4 a, rt_f4 b)
 {
-	uint16x4x2_t ab = vzip_u16(vld1_u16((const uint16_t *)(const void *)k0),
-				   vld1_u16((const uint16_t *)(const void *)k1));   /* x0 x1 y0 y1 | z0 z1 . . */
-	uint16x4x2_t cd = vzip_u16(vld1_u16((const uint16_t *)(const void *)k2),
-				   vld1_u16((const uint16_t *)(const void *)k3));
-	uint32x2x2_t xy = vzip_u32(vreinterpret_u32_u16(ab.val[0]), vreinterpret_u32_u16(cd.val[0]));
-	uint32x2x2_t zw = vzip_u32(vreinterpret_u32_u16(ab.val[1]), vreinterpret_u32_u16(cd.val[1]));
+	return vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+}
+static inline rt_f4 rt_sign_bit(rt_f4 a)
+{
+	return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(a), vdupq_n_u32(0x80000000u)));
+}
+static inline void rt_arcs(const float *p0, const float *p1, const float *p2, const float *p3, rt_f4 *first,
+			   rt_f4 *second)
+{
+	float32x4_t ab = vcombine_f32(vld1_f32(p0), vld1_f32(p1)), cd = vcombine_f32(vld1_f32(p2), vld1_f32(p3));
 
-	out[0] = vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_u32(xy.val[0])));
-	out[1] = vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_u32(xy.val[1])));
-	out[2] = vreinterpretq_s32_u32(vmovl_u16(vreinterpret_u16_u32(zw.val[0])));
+	*first = vuzp1q_f32(ab, cd);
+	*second = vuzp2q_f32(ab, cd);
 }
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 {
@@ -166,7 +157,6 @@ static inline rt_f4 rt_sub(rt_f4 a, rt_f4 b) { RT_LANEWISE(a.v[i] - b.v[i]); }
 static inline rt_f4 rt_mul(rt_f4 a, rt_f4 b) { RT_LANEWISE(a.v[i] * b.v[i]); }
 static inline rt_f4 rt_div(rt_f4 a, rt_f4 b) { RT_LANEWISE(a.v[i] / b.v[i]); }
 static inline rt_f4 rt_sqrt(rt_f4 a) { RT_LANEWISE(sqrtf(a.v[i])); }
-static inline rt_f4 rt_min(rt_f4 a, rt_f4 b) { RT_LANEWISE(a.v[i] < b.v[i] ? a.v[i] : b.v[i]); }
 static inline rt_f4 rt_abs(rt_f4 a) { RT_LANEWISE(fabsf(a.v[i])); }
 static inline rt_f4 rt_lt(rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_float_(a.v[i] < b.v[i] ? ~0u : 0)); }
 static inline rt_f4 rt_le(rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_float_(a.v[i] <= b.v[i] ? ~0u : 0)); }
@@ -174,19 +164,9 @@ static inline rt_f4 rt_gt(rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_float_(a.v[i] > b.v
 static inline rt_f4 rt_not(rt_f4 m) { RT_LANEWISE(rt_float_(~rt_bits_(m.v[i]))); }
 static inline rt_f4 rt_and(rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_float_(rt_bits_(a.v[i]) & rt_bits_(b.v[i]))); }
 static inline rt_f4 rt_select(rt_f4 m, rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_bits_(m.v[i]) ? a.v[i] : b.v[i]); }
-static inline rt_i4 rt_load_i(const uint32_t *p) { rt_i4 r; memcpy(r.v, p, sizeof r.v); return r; }
 static inline rt_f4 rt_to_float(rt_i4 a) { RT_LANEWISE((float)a.v[i]); }
 static inline rt_f4 rt_eq_i(rt_i4 a, int32_t x) { RT_LANEWISE(rt_float_(a.v[i] == x ? ~0u : 0)); }
-static inline rt_f4 rt_as_float(rt_i4 a) { RT_LANEWISE(rt_float_((uint32_t)a.v[i])); }
 static inline rt_f4 rt_rsqrt_estimate(rt_f4 a) { RT_LANEWISE(1.0f / sqrtf(a.v[i])); }
-static inline rt_i4 rt_select_i(rt_f4 m, rt_i4 a, rt_i4 b)
-{
-	rt_i4 r;
-
-	for (int i = 0; i < 4; i++)
-		r.v[i] = rt_bits_(m.v[i]) ? a.v[i] : b.v[i];
-	return r;
-}
 static inline bool rt_any(rt_f4 m)
 {
 	return rt_bits_(m.v[0]) | rt_bits_(m.v[1]) | rt_bits_(m.v[2]) | rt_bits_(m.v[3]);
@@ -199,14 +179,17 @@ static inline rt_i4 rt_bytes(const uint8_t *p)
 		r.v[i] = p[i];
 	return r;
 }
-static inline void rt_codes16(const uint64_t *k0, const uint64_t *k1, const uint64_t *k2, const uint64_t *k3,
-			      rt_i4 out[3])
+static inline rt_f4 rt_xor(rt_f4 a, rt_f4 b) { RT_LANEWISE(rt_float_(rt_bits_(a.v[i]) ^ rt_bits_(b.v[i]))); }
+static inline rt_f4 rt_sign_bit(rt_f4 a) { RT_LANEWISE(rt_float_(rt_bits_(a.v[i]) & 0x80000000u)); }
+static inline void rt_arcs(const float *p0, const float *p1, const float *p2, const float *p3, rt_f4 *first,
+			   rt_f4 *second)
 {
-	const uint64_t *k[4] = { k0, k1, k2, k3 };
+	const float *p[4] = { p0, p1, p2, p3 };
 
-	for (int i = 0; i < 4; i++)
-		for (int c = 0; c < 3; c++)
-			out[c].v[i] = (int32_t)((*k[i] >> (16 * c)) & 0xFFFF);
+	for (int i = 0; i < 4; i++) {
+		first->v[i] = p[i][0];
+		second->v[i] = p[i][1];
+	}
 }
 static inline void rt_transpose(rt_f4 *a, rt_f4 *b, rt_f4 *c, rt_f4 *d)
 {
@@ -258,6 +241,26 @@ static inline rt_f4 rt_sin_quadrant(rt_f4 x)
 	return rt_sub(x, rt_mul(rt_mul(x, y), q));
 }
 
+/* The end of interp_slerp for four quaternions in SoA form (a and b: x y z
+ * w rows) with weights w0 and w1: their sum, normalised in the lanes that
+ * took the normalised lerp (is_near), only when one did. */
+static inline void rt_slerp_finish(const rt_f4 a[4], const rt_f4 b[4], rt_f4 w0, rt_f4 w1, rt_f4 is_near,
+				   rt_f4 out[4])
+{
+	rt_f4 one = rt_set1(1.0f);
+
+	for (int k = 0; k < 4; k++)
+		out[k] = rt_add(rt_mul(w0, a[k]), rt_mul(w1, b[k]));
+	if (!rt_any(is_near))
+		return;
+	rt_f4 len2 = rt_add(rt_add(rt_add(rt_mul(out[0], out[0]), rt_mul(out[1], out[1])), rt_mul(out[2], out[2])),
+			    rt_mul(out[3], out[3]));
+	rt_f4 scale = rt_select(rt_and(is_near, rt_gt(len2, rt_set1(0.0f))), rt_div(one, rt_sqrt(len2)), one);
+
+	for (int k = 0; k < 4; k++)
+		out[k] = rt_mul(out[k], scale);
+}
+
 /*
  * interp_slerp on four quaternions in SoA form (a and b: x y z w rows),
  * weights u: the result into out[4] rows.  The same operations in the same
@@ -281,16 +284,7 @@ static inline void rt_slerp4(const rt_f4 a[4], const rt_f4 b[4], rt_f4 u, rt_f4 
 	rt_f4 w0 = rt_select(is_near, rt_sub(one, u), s0);
 	rt_f4 w1 = rt_mul(sign, rt_select(is_near, u, s1));
 
-	for (int k = 0; k < 4; k++)
-		out[k] = rt_add(rt_mul(w0, a[k]), rt_mul(w1, b[k]));
-	if (!rt_any(is_near))
-		return;
-	rt_f4 len2 = rt_add(rt_add(rt_add(rt_mul(out[0], out[0]), rt_mul(out[1], out[1])), rt_mul(out[2], out[2])),
-			    rt_mul(out[3], out[3]));
-	rt_f4 scale = rt_select(rt_and(is_near, rt_gt(len2, rt_set1(0.0f))), rt_div(one, rt_sqrt(len2)), one);
-
-	for (int k = 0; k < 4; k++)
-		out[k] = rt_mul(out[k], scale);
+	rt_slerp_finish(a, b, w0, w1, is_near, out);
 }
 
 #endif
