@@ -947,8 +947,6 @@ static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size
 									      ANIMC_PROBE_NO;
 }
 
-/* The bake bound of a build.  --tolerance, once the build has one, is
- * passed through here; until then every build bakes to the default. */
 /* The bake's bounds: a tenth of the build's tolerance, so that the
  * reduction, measured against the baked keys, keeps the output within 1.1
  * times the tolerance of the spline (NOTES.md); the defaults for a kind the
