@@ -98,6 +98,29 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 	return true;
 }
 
+bool build_cache_skips(const build_options *o, const build_job *j)
+{
+	cli_source src;
+	bool skips = false;
+
+	if (!j->has_state || j->size >= o->cache_min_size)
+		return false;
+	/* Only the readers that run in the build's own processes are asked
+	 * (Assimp's probe would load Assimp here): by name first, which
+	 * costs no read (a rename that fools it costs time, never output),
+	 * then by content. */
+	for (size_t i = 0; animc_importers[i] && !skips; i++)
+		skips = !animc_importers[i]->needs_isolation &&
+			animc_importers[i]->probe(j->path, (const uint8_t *)"", 0) != ANIMC_PROBE_NO;
+	if (skips || !cli_source_open(&src, j->path, NULL, 0))
+		return skips;   /* unreadable: the compile says why */
+	for (size_t i = 0; animc_importers[i] && !skips; i++)
+		skips = !animc_importers[i]->needs_isolation &&
+			animc_importers[i]->probe(j->path, src.head, src.head_size) == ANIMC_PROBE_CONTENT;
+	cli_source_close(&src);
+	return skips;
+}
+
 /* A source's cache key, on the cache's thread: false when its file cannot
  * be read (it then compiles, and says so). */
 static bool key_source(void *user, size_t i, cli_cache_key *out)
@@ -128,6 +151,8 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 
 static void ask(build_ctx *ctx, size_t i)
 {
+	if (ctx->plan.jobs[i].skips_cache)
+		return;
 	cli_cache_lookup_with(ctx->cache, i, key_source, ctx);
 	ctx->cache_asked_s[i] = build_now_s();
 	if (!ctx->cache_first_s)
@@ -306,7 +331,7 @@ static double patience_s(const build_ctx *ctx, double now)
 	return 2 * ctx->cache_hits >= answered ? compile_s : compile_s / 10;
 }
 
-build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, double *wait_s)
+build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, bool is_worker_free, double *wait_s)
 {
 	build_job *j = &ctx->plan.jobs[i];
 	cli_cache_result hit;
@@ -333,6 +358,8 @@ build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, double *wait_s)
 	case CLI_CACHE_PENDING:
 		break;
 	}
+	if (!is_worker_free)
+		return CACHE_WAIT;
 	now = build_now_s();
 	if (!ctx->cache_waiting_since_s || ctx->cache_waiting_job != i) {
 		ctx->cache_waiting_job = i;
@@ -358,7 +385,7 @@ void build_cache_store(build_ctx *ctx, size_t i)
 		return;
 	ctx->compile_s_sum += r->time_s;
 	ctx->compile_count++;
-	if (!r->output_count || !cli_cache_wants_store(ctx->cache, i))
+	if (j->skips_cache || !r->output_count || !cli_cache_wants_store(ctx->cache, i))
 		return;
 	res.outputs = calloc(r->output_count, sizeof *res.outputs);
 	if (!res.outputs)

@@ -183,7 +183,8 @@ static bool set_shell(build_options *o, const char *arg, char *why, size_t why_s
 	return true;
 }
 
-static bool set_memory(build_options *o, const char *arg, char *why, size_t why_size)
+/* A size such as 4G, 512M, 256K or 1000 (bytes); false when it is not one. */
+static bool parse_size(const char *arg, uint64_t *bytes)
 {
 	char *end;
 	double value;
@@ -200,8 +201,15 @@ static bool set_memory(build_options *o, const char *arg, char *why, size_t why_
 		}
 	}
 	if (end == arg || *end || errno || !isfinite(value) || value < 0 || value * (double)unit > 1e18)
+		return false;
+	*bytes = (uint64_t)(value * (double)unit);
+	return true;
+}
+
+static bool set_memory(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!parse_size(arg, &o->memory_limit_bytes))
 		return WHY("--memory-limit '%s' is not a size (such as 4G or 512M; 0 for no limit)", arg);
-	o->memory_limit_bytes = (uint64_t)(value * (double)unit);
 	if (o->memory_limit_bytes && o->memory_limit_bytes < (64ull << 20))
 		return WHY("--memory-limit '%s' is below 64M, too little to start an import", arg);
 	return true;
@@ -291,6 +299,13 @@ static bool set_cache_timeout(build_options *o, const char *arg, char *why, size
 	return true;
 }
 
+static bool set_cache_min_size(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!parse_size(arg, &o->cache_min_size))
+		return WHY("--cache-min-size '%s' is not a size (such as 256K or 1M; 0: every source)", arg);
+	return true;
+}
+
 static bool set_shard(build_options *o, const char *arg, char *why, size_t why_size)
 {
 	if (!cli_shard_parse(arg, &o->shard))
@@ -357,6 +372,7 @@ static const option_def option_table[] = {
 	{ "cache-dir", 0, true, FOR_BUILD, KIND_RUN, set_cache_dir },
 	{ "cache-read-only", 0, false, FOR_BUILD, KIND_RUN, set_cache_read_only },
 	{ "cache-timeout", 0, true, FOR_BUILD, KIND_RUN, set_cache_timeout },
+	{ "cache-min-size", 0, true, FOR_BUILD, KIND_RUN, set_cache_min_size },
 	{ "quiet", 'q', false, FOR_ALL, KIND_RUN, set_quiet },
 	{ "verbose", 'v', false, FOR_ALL, KIND_RUN, set_verbose },
 };
@@ -428,6 +444,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	memset(o, 0, sizeof *o);
 	o->import_timeout_s = 120;
 	o->memory_limit_bytes = 4ull << 30;
+	o->cache_min_size = BUILD_CACHE_MIN_SIZE;
 	o->cache_url = getenv("ANIMC_CACHE_URL") && getenv("ANIMC_CACHE_URL")[0] ? getenv("ANIMC_CACHE_URL") : NULL;
 	{
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -653,6 +670,10 @@ void build_help(FILE *out)
 		"      --cache-read-only   fetch from the cache, never store into it\n"
 		"      --cache-timeout S   give the remote up when a transfer makes no progress\n"
 		"                          for S seconds (default 5); it never fails a build\n"
+		"      --cache-min-size SIZE  sources animc's own readers read (RobotGame and\n"
+		"                          XNA XML, glTF) that are smaller compile without the\n"
+		"                          cache: cheaper than a round trip (default 256K;\n"
+		"                          0: every source goes through the cache)\n"
 		"      --progress WHEN     auto (default: one updating line when stdout is a\n"
 		"                          terminal, a line per source otherwise), always,\n"
 		"                          never (a line per source)\n"

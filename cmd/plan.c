@@ -524,6 +524,7 @@ typedef struct check_share {
 	build_ctx *ctx;
 	size_t first, step;
 	bool same_options;   /* the manifest may say a job is up to date */
+	bool has_cache;      /* a shared cache is set up: which sources skip it */
 } check_share;
 
 /* A source found in a folder, whose state the walk left to this check: it
@@ -571,6 +572,8 @@ static void *check_jobs(void *arg)
 			j->needs_compile = false;
 			j->is_done = true;
 		}
+		if (share->has_cache && j->needs_compile && !j->is_done)
+			j->skips_cache = build_cache_skips(ctx->options, j);
 	}
 	return NULL;
 }
@@ -578,6 +581,7 @@ static void *check_jobs(void *arg)
 void build_plan_check(build_ctx *ctx)
 {
 	bool same_options = ctx->has_old && !ctx->options->rebuild;
+	bool has_cache = ctx->options->cache_url || ctx->options->cache_dir;
 	size_t work = 0;
 	unsigned threads = ctx->options->jobs < 8 ? ctx->options->jobs : 8;
 	pthread_t ids[8];
@@ -587,7 +591,7 @@ void build_plan_check(build_ctx *ctx)
 		build_job *j = &ctx->plan.jobs[i];
 
 		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
-		work += j->needs_compile && !j->has_state;
+		work += j->needs_compile && (!j->has_state || has_cache);
 		/* Made under other options (or another skeleton): out of date. */
 		if (j->previous && !build_hash_equal(&j->previous->run_key, &ctx->run_key))
 			continue;
@@ -602,7 +606,7 @@ void build_plan_check(build_ctx *ctx)
 	if (work < 256 || threads < 2)
 		threads = 1;
 	for (unsigned t = 0; t < threads; t++)
-		shares[t] = (check_share){ ctx, t, threads, same_options };
+		shares[t] = (check_share){ ctx, t, threads, same_options, has_cache };
 	for (unsigned t = 1; t < threads; t++)
 		if (pthread_create(&ids[t], NULL, check_jobs, &shares[t]) != 0)
 			shares[t].step = 0;
@@ -611,7 +615,7 @@ void build_plan_check(build_ctx *ctx)
 		if (shares[t].step)
 			pthread_join(ids[t], NULL);
 		else
-			check_jobs(&(check_share){ ctx, t, threads, same_options });
+			check_jobs(&(check_share){ ctx, t, threads, same_options, has_cache });
 	}
 }
 

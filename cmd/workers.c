@@ -558,17 +558,18 @@ static size_t *dispatch_order(const build_plan *plan, size_t *count)
 
 /* The next job in dispatch order that needs a worker, settling cache hits
  * on the way (they need none); SIZE_MAX when none is left, or when the
- * next one's lookup is worth waiting for (*is_waiting set, *wait_s
- * lowered).  Does not take the job: the caller moves *next on. */
+ * next one's lookup is under way and, with a worker free, worth waiting
+ * for (*is_waiting set, *wait_s lowered).  Does not take the job: the
+ * caller moves *next on. */
 static size_t next_to_compile(build_ctx *ctx, const size_t *order, size_t queued, size_t *next,
-			      double *wait_s, bool *is_waiting, const build_run_hooks *hooks)
+			      bool is_worker_free, double *wait_s, bool *is_waiting, const build_run_hooks *hooks)
 {
 	while (*next < queued) {
 		size_t index = order[*next];
 		double cache_wait_s = 0;
 
 		build_cache_ahead(ctx, order, queued, *next);
-		switch (build_cache_check(ctx, index, &cache_wait_s)) {
+		switch (build_cache_check(ctx, index, is_worker_free, &cache_wait_s)) {
 		case CACHE_DONE:
 			(*next)++;
 			ctx->plan.jobs[index].is_done = true;
@@ -694,7 +695,7 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			bool is_waiting = false;
 			struct pollfd fd;
 
-			if (next_to_compile(ctx, order, queued, &next, &wait_s, &is_waiting, hooks) != SIZE_MAX)
+			if (next_to_compile(ctx, order, queued, &next, true, &wait_s, &is_waiting, hooks) != SIZE_MAX)
 				break;
 			if (!is_waiting) {   /* a hit, settled */
 				free(order);
@@ -726,6 +727,19 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 		atomic_store(&p.workers[i].slot->importer_position, IDLE);
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* Workers that sources compiled without a lookup will keep busy are
+	 * forked before the first lookup starts the cache's thread: a fork
+	 * while it loads libcurl would wait for it (cli_cache_before_fork).
+	 * The others as jobs come (none, when every source is a hit). */
+	if (ctx->cache) {
+		size_t local = 0;
+
+		for (size_t k = 0; k < queued && local < worker_count; k++)
+			local += ctx->plan.jobs[order[k]].skips_cache;
+		for (unsigned i = 0; i < local; i++)
+			if (!spawn(&p, &p.workers[i]))
+				break;
+	}
 	while (next < queued || p.finished < atomic_load(&p.queue->tail)) {
 		struct pollfd fds[1025];
 		unsigned polled[1025], nfds = 0, worker_fds, alive = 0;
@@ -738,16 +752,17 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			break;
 		}
 		/* Fill the queue.  With no cache every job goes in at once; with
-		 * one, a job goes in once its lookup has answered (a hit needs
-		 * no worker), no more than one ahead of each worker, so that
-		 * the lookups keep ahead of the compiles. */
+		 * one, a job goes in once its lookup has answered as a miss (a
+		 * hit needs no worker), in dispatch order.  A lookup under way
+		 * holds the jobs after it back; while the queue has a job for
+		 * each worker, it costs no patience (build_cache_check). */
 		while (next < queued) {
 			size_t pick;
+			bool is_worker_free;
 
 			tail = atomic_load(&p.queue->tail);
-			if (ctx->cache && tail - atomic_load(&p.queue->head) >= worker_count)
-				break;
-			pick = next_to_compile(ctx, order, queued, &next, &wait_s, &is_waiting, hooks);
+			is_worker_free = tail - atomic_load(&p.queue->head) < worker_count;
+			pick = next_to_compile(ctx, order, queued, &next, is_worker_free, &wait_s, &is_waiting, hooks);
 			if (pick == SIZE_MAX)
 				break;
 			append(&p, pick);
@@ -780,6 +795,9 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			}
 			break;
 		}
+		/* The last jobs were hits: nothing to wait for. */
+		if (next == queued && p.finished == atomic_load(&p.queue->tail))
+			break;
 		deadline_s = check_deadlines(&p, hooks);
 		if (deadline_s < wait_s)
 			wait_s = deadline_s;

@@ -149,7 +149,7 @@ static void two_machines_share_a_remote(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "--cache-url", server.url, "--report", r1, "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "--report", r1, "-o", out1, src, NULL);
 	expect_ok(&run);
 	assert_null(strstr(run.err, "warning"));
 	test_run_release(&run);
@@ -160,7 +160,7 @@ static void two_machines_share_a_remote(void **state)
 	assert_int_equal(count_entries(server.root, "ac"), SAMPLE_COUNT);
 	assert_int_equal(count_entries(server.root, "cas"), 7);
 
-	run = test_animc("build", "--cache-url", server.url, "--report", r2, "--junit", junit, "-o", out2, src,
+	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2, "--junit", junit, "-o", out2, src,
 			 NULL);
 	expect_ok(&run);
 	{
@@ -212,15 +212,15 @@ static void two_machines_share_a_folder(void **state)
 	test_run run;
 
 	(void)state;
-	run = test_animc("build", "--cache-dir", cache, "--cache-read-only", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--cache-read-only", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_false(test_file_exists(cache));
-	run = test_animc("build", "--cache-dir", cache, "--rebuild", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--rebuild", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(count_entries(cache, "ac"), SAMPLE_COUNT);
-	run = test_animc("build", "--cache-dir", cache, "--cache-read-only", "--report", r2, "-o", out2, src,
+	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--cache-read-only", "--report", r2, "-o", out2, src,
 			 NULL);
 	expect_ok(&run);
 	test_run_release(&run);
@@ -228,6 +228,50 @@ static void two_machines_share_a_folder(void **state)
 	assert_non_null(strstr(statuses, "cached 5"));
 	free(statuses);
 	assert_same_tree(out1, out2);
+	free(r2);
+	free(out1);
+	free(out2);
+	free(cache);
+	free(src);
+	free(dir);
+}
+
+/* By default, sources animc's own readers compile faster than a fetch
+ * (small RobotGame and XNA XML) skip the cache: no entry, no lookup; the
+ * Assimp source goes through it.  The tests above pass --cache-min-size 0
+ * to put every source through it. */
+static void small_own_format_sources_skip_the_cache(void **state)
+{
+	char *dir = test_tmpdir("small_own_format_sources_skip_the_cache"), *src = sample_sources(dir);
+	char *cache = test_format("%s/cache", dir), *out1 = test_format("%s/out1", dir);
+	char *out2 = test_format("%s/out2", dir), *r2 = test_format("%s/r2.json", dir), *statuses;
+	test_run run;
+
+	(void)state;
+	run = test_animc("build", "--cache-dir", cache, "-o", out1, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	assert_int_equal(count_entries(cache, "ac"), 1);   /* Crane.x alone */
+	run = test_animc("build", "--cache-dir", cache, "--report", r2, "-o", out2, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	statuses = report_statuses(r2);
+	/* Crane.x, Idle, Signals.xml (by its content), Turn, Wave. */
+	if (strstr(statuses, "cached compiled compiled compiled compiled |") != statuses)
+		fail_msg("statuses: %s", statuses);
+	free(statuses);
+	assert_same_tree(out1, out2);
+	/* With 0, every source is stored. */
+	run = test_exec("rm", "-rf", out1, NULL);
+	test_run_release(&run);
+	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "-o", out1, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	assert_int_equal(count_entries(cache, "ac"), SAMPLE_COUNT);
+	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "lots", "-o", out1, src, NULL);
+	assert_int_equal(run.status, 2);
+	assert_non_null(strstr(run.err, "--cache-min-size 'lots' is not a size"));
+	test_run_release(&run);
 	free(r2);
 	free(out1);
 	free(out2);
@@ -250,7 +294,7 @@ static void damaged_entry_compiles_again(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "--cache-url", server.url, "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	blobs = test_list_dir(cas, NULL);
@@ -266,7 +310,7 @@ static void damaged_entry_compiles_again(void **state)
 		free(blob);
 	}
 	test_free_list(blobs);
-	run = test_animc("build", "--cache-url", server.url, "--report", r2, "-o", out2, src, NULL);
+	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2, "-o", out2, src, NULL);
 	expect_ok(&run);
 	assert_non_null(strstr(run.err, "does not match its digest"));
 	test_run_release(&run);
@@ -300,7 +344,7 @@ static void server_stopped_mid_build(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "-q", "--cache-url", server.url, "-o", out1, src, NULL);
+	run = test_animc("build", "-q", "--cache-url", server.url, "--cache-min-size", "0", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(truncate(log, 0), 0);
@@ -311,7 +355,7 @@ static void server_stopped_mid_build(void **state)
 
 		dup2(fd, 2);
 		freopen("/dev/null", "w", stdout);
-		execl(test_animc_path(), "animc", "build", "-q", "-j1", "--cache-url", server.url, "--report", r2,
+		execl(test_animc_path(), "animc", "build", "-q", "-j1", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2,
 		      "-o", out2, src, (char *)NULL);
 		_exit(127);
 	}
@@ -401,6 +445,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),
 	cmocka_unit_test_teardown(damaged_entry_compiles_again, test_nginx_teardown),
+	cmocka_unit_test(small_own_format_sources_skip_the_cache),
 	cmocka_unit_test_teardown(server_stopped_mid_build, test_nginx_teardown),
 	cmocka_unit_test(shards_partition_a_build),
 };
