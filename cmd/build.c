@@ -395,7 +395,8 @@ static int run_command(build_command command, int argc, char **argv)
 		goto out;
 	}
 	if (command == CMD_BUILD) {
-		/* First: the cache loads libcurl while the rest gets ready. */
+		/* First: a cache URL or folder that cannot be used is said
+		 * before any work. */
 		if (!build_cache_start(&ctx)) {
 			status = ANIMC_EXIT_FAILED;
 			goto out;

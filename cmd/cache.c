@@ -122,8 +122,9 @@ typedef struct keymap {
 	size_t count, capacity;
 } keymap;
 
-static char miss_mark, stored_mark;
+static char miss_mark, hit_mark, stored_mark;
 #define MISS_MARK ((void *)&miss_mark)
+#define HIT_MARK ((void *)&hit_mark)
 #define STORED_MARK ((void *)&stored_mark)
 
 static size_t keymap_hash(const char *hex, size_t capacity)
@@ -232,10 +233,6 @@ struct cli_cache {
 	bool has_thread, is_stopping;
 	double stop_deadline_s;    /* close: give up stores after this (< 0: never) */
 	bool is_kicked;            /* the thread was woken and has not taken the queue yet */
-	/* Loading libcurl takes tens of milliseconds: the thread does it, from
-	 * the start, beside the caller's own work; then is_ready. */
-	bool is_ready;
-	pthread_cond_t ready;
 	/* fork() while the thread is inside malloc (or libcurl, or the
 	 * sanitizers' allocator) leaves the child a lock nobody will release:
 	 * around a fork the thread is parked where it holds none. */
@@ -260,9 +257,10 @@ struct cli_cache {
 	/* The thread's. */
 	size_t active_lookups, active_stores;
 	bool is_abandoned;
-	/* Keys this run asked for (a lookup under way, or MISS_MARK) and keys
+	/* Keys this run asked for (a lookup under way, MISS_MARK, or HIT_MARK:
+	 * a hit, whose copies went to their takers, is fetched again) and keys
 	 * it stored: identical sources (one file in several folders) cost one
-	 * lookup and one store. */
+	 * lookup (while it is under way) and one store. */
 	keymap asked, stored;
 	/* The key of each lookup id, for stores by id ("" when none). */
 	char (*hex_by_id)[CLI_SHA256_HEX_BYTES];
@@ -615,7 +613,7 @@ static void complete_lookup(cli_cache *cache, lookup *l, cli_cache_status status
 	void **slot = keymap_slot(&cache->asked, l->hex);
 
 	if (slot)
-		*slot = status == CLI_CACHE_HIT ? NULL : MISS_MARK;
+		*slot = status == CLI_CACHE_HIT ? HIT_MARK : MISS_MARK;
 	while (l->followers) {
 		lookup *f = l->followers;
 		bool is_hit = status == CLI_CACHE_HIT && copy_result(&l->result, &f->result);
@@ -812,7 +810,7 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 		finish_lookup(cache, l, CLI_CACHE_MISS);
 		return;
 	}
-	if (slot && *slot) {
+	if (slot && *slot && *slot != HIT_MARK) {
 		lookup *leader = *slot;
 
 		l->next = leader->followers;
@@ -820,6 +818,8 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 		return;
 	}
 	if (cache->dir && dir_lookup(cache, l)) {
+		if (slot)
+			*slot = HIT_MARK;
 		finish_lookup(cache, l, CLI_CACHE_HIT);
 		return;
 	}
@@ -995,16 +995,8 @@ static void abandon(cli_cache *cache)
 static void *thread_main(void *arg)
 {
 	cli_cache *cache = arg;
-	cache_remote *remote = NULL;
+	bool is_remote_made = false;
 
-	if (cache->url)
-		remote = cache_remote_create(cache, cache->url, cache->shown_url, cache->timeout_s,
-					     cache->max_transfers);
-	pthread_mutex_lock(&cache->lock);
-	cache->remote = remote;
-	cache->is_ready = true;
-	pthread_cond_broadcast(&cache->ready);
-	pthread_mutex_unlock(&cache->lock);
 	for (;;) {
 		lookup *lookups;
 		store *stores;
@@ -1026,6 +1018,21 @@ static void *thread_main(void *arg)
 			if (cache->lookup_head || cache->store_head || is_busy || cache->is_stopping)
 				break;
 			pthread_cond_wait(&cache->work, &cache->lock);
+		}
+		/* libcurl (tens of milliseconds to load) once a lookup or a store
+		 * needs it: a build whose sources all skip the cache, or one with
+		 * nothing to compile, never loads it.  Loaded between two
+		 * parkings (no fork happens during the load), before the queue
+		 * is taken (what was queued meanwhile goes in the same batch). */
+		if ((cache->lookup_head || cache->store_head) && cache->url && !is_remote_made) {
+			cache_remote *remote;
+
+			pthread_mutex_unlock(&cache->lock);
+			remote = cache_remote_create(cache, cache->url, cache->shown_url, cache->timeout_s,
+						     cache->max_transfers);
+			pthread_mutex_lock(&cache->lock);
+			cache->remote = remote;
+			is_remote_made = true;
 		}
 		lookups = cache->lookup_head;
 		stores = cache->store_head;
@@ -1189,7 +1196,6 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	pthread_mutex_init(&cache->lock, NULL);
 	pthread_cond_init(&cache->work, NULL);
 	pthread_cond_init(&cache->done, NULL);
-	pthread_cond_init(&cache->ready, NULL);
 	pthread_cond_init(&cache->parked, NULL);
 	if (pipe2(cache->wake, O_CLOEXEC | O_NONBLOCK) != 0)
 		cache->wake[0] = cache->wake[1] = -1;
@@ -1245,8 +1251,6 @@ void cli_cache_before_fork(cli_cache *cache)
 	if (!cache || !cache->has_thread)
 		return;
 	pthread_mutex_lock(&cache->lock);
-	while (!cache->is_ready)
-		pthread_cond_wait(&cache->ready, &cache->lock);
 	cache->pause_count++;
 	remote = cache->is_polling ? cache->remote : NULL;
 	pthread_cond_signal(&cache->work);
@@ -1516,7 +1520,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 
 		snprintf(message, sizeof message,
 			 "cache '%s': %zu results not stored: the build was done %g s before they were",
-			 cache->remote ? cache->shown_url : cache->dir, cache->stats.abandoned_stores, wait_s);
+			 cache->url ? cache->shown_url : cache->dir, cache->stats.abandoned_stores, wait_s);
 		emit(cache, message);
 	}
 	if (skipped_gets || skipped_puts) {
@@ -1562,7 +1566,6 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	pthread_mutex_destroy(&cache->lock);
 	pthread_cond_destroy(&cache->work);
 	pthread_cond_destroy(&cache->done);
-	pthread_cond_destroy(&cache->ready);
 	pthread_cond_destroy(&cache->parked);
 	free(cache->url);
 	free(cache->dir);

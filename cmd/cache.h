@@ -26,8 +26,8 @@
  * compiles.  No function here fails a build.
  *
  * Lookups and stores run on a thread of the cache's own; remote transfers
- * go through libcurl, which that thread loads as it starts (commands that
- * use no remote do not pay for loading it; those that do go on meanwhile).
+ * go through libcurl, which that thread loads when the first lookup or store
+ * needs it (a build with nothing to look up loads nothing).
  * The caller's thread only queues work and takes results; warnings reach
  * the caller's sink from the caller's thread, inside cli_cache_lookup,
  * _take, _store, _before_fork and _close.  Identical keys within a run
@@ -194,9 +194,10 @@ typedef struct cli_cache_key {
 
 void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key);
 
-/* Around fork(): before_fork waits until the thread has loaded libcurl and
- * is parked where it holds no lock (a child forked while it is inside
- * malloc, libcurl or the dynamic loader would inherit their locks held);
+/* Around fork(): before_fork waits until the thread is parked where it
+ * holds no lock, between two batches of work (a child forked while it is
+ * inside malloc, libcurl or the dynamic loader, loading libcurl say, would
+ * inherit their locks held);
  * after_fork, in the parent, lets it go on.  The child must not use the
  * cache. */
 void cli_cache_before_fork(cli_cache *cache);

@@ -728,8 +728,9 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 	}
 	signal(SIGPIPE, SIG_IGN);
 	/* Workers that sources compiled without a lookup will keep busy are
-	 * forked before the first lookup starts the cache's thread: a fork
-	 * while it loads libcurl would wait for it (cli_cache_before_fork).
+	 * forked before the first lookup, which has the cache's thread load
+	 * libcurl: a fork during the load would wait for it
+	 * (cli_cache_before_fork).
 	 * The others as jobs come (none, when every source is a hit). */
 	if (ctx->cache) {
 		size_t local = 0;

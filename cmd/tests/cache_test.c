@@ -685,8 +685,7 @@ static void remote_order_and_sharing(void **state)
 	for (unsigned id = 0; id < 10; id++) {
 		cli_cache_key key = key_of(2);
 
-		
-cli_cache_lookup(cache, id, &key);
+		cli_cache_lookup(cache, id, &key);
 	}
 	for (unsigned id = 0; id < 10; id++) {
 		cli_cache_result got, want = make_result(2, 3, 3002, false);
