@@ -672,7 +672,7 @@ void build_help(FILE *out)
 		"                          for S seconds (default 5); it never fails a build\n"
 		"      --cache-min-size SIZE  sources animc's own readers read (RobotGame and\n"
 		"                          XNA XML, glTF) that are smaller compile without the\n"
-		"                          cache: cheaper than a round trip (default 256K;\n"
+		"                          cache: cheaper than a fetch (default 1M;\n"
 		"                          0: every source goes through the cache)\n"
 		"      --progress WHEN     auto (default: one updating line when stdout is a\n"
 		"                          terminal, a line per source otherwise), always,\n"
