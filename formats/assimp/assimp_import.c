@@ -226,14 +226,11 @@ static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch,
 
 static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch, const char *fmt, ...)
 {
-	char where[4 * MAXLEN + 64], what[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	animc_clip_vreport(cv->sink, ANIMC_WARNING, clip, ch, fmt, ap);
 	va_end(ap);
-	animc_clip_where(clip, ch, where, sizeof where);
-	animc_diag_report(cv->sink, ANIMC_WARNING, 0, 0, "%s%s", where, what);
 }
 
 /* The rate of one animation's ticks: --ticks-per-second, else the file's,

@@ -315,6 +315,27 @@ void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
 		snprintf(buf + n, size - (size_t)n, "bone '%s': ", channel->bone);
 }
 
+void animc_clip_vreport(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+			const animc_channel *channel, const char *fmt, va_list ap)
+{
+	/* Room for the longest names a reader keeps (Assimp's: 1,024 bytes). */
+	char where[4160], what[1024];
+
+	vsnprintf(what, sizeof what, fmt, ap);
+	animc_clip_where(clip, channel, where, sizeof where);
+	animc_diag_report(sink, severity, channel ? channel->line : clip->line, 0, "%s%s", where, what);
+}
+
+void animc_clip_report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+		       const animc_channel *channel, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	animc_clip_vreport(sink, severity, clip, channel, fmt, ap);
+	va_end(ap);
+}
+
 const char *animc_float_class(float f)
 {
 	if (isnan(f))

@@ -825,12 +825,9 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		z.dropped = dropped;
 		try_flat(e, &c, &z, &none, &best);
 		if (best.kept == 0) {
-			char where[512];
-
-			animc_clip_where(e->clip, ch, where, sizeof where);
-			animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
-					  "%s%s: the compact layout's grid (%g Hz) cannot hold the keys within "
-					  "the tolerance; the original layout can", where, animc_track_name[kind],
+			animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
+					  "%s: the compact layout's grid (%g Hz) cannot hold the keys within "
+					  "the tolerance; the original layout can", animc_track_name[kind],
 					  (double)e->g.rate_hz);
 			return ANIMC_ERR_UNSUPPORTED;
 		}
@@ -1003,12 +1000,9 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 		const animc_channel *ch = &clip->channels[i];
 
 		if (ch->duration_s != clip->duration_s) {
-			char where[512];
-
-			animc_clip_where(clip, ch, where, sizeof where);
-			animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
-					  "%sits duration %g s is not the clip's %g s; the compact layout keeps "
-					  "one duration per clip (the original layout keeps each)", where,
+			animc_clip_report(sink, ANIMC_ERROR, clip, ch,
+					  "its duration %g s is not the clip's %g s; the compact layout keeps "
+					  "one duration per clip (the original layout keeps each)",
 					  (double)ch->duration_s, (double)clip->duration_s);
 			return ANIMC_ERR_UNSUPPORTED;
 		}

@@ -47,22 +47,6 @@ void animc_quat_slerp(const float a[4], const float b[4], double u, float out[4]
 
 /* -------------------------------------------------------------- utilities */
 
-static void warn(animc_diag_sink *sink, const animc_clip *clip, const animc_channel *ch,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void warn(animc_diag_sink *sink, const animc_clip *clip, const animc_channel *ch,
-		 const char *fmt, ...)
-{
-	char where[512], what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	animc_clip_where(clip, ch, where, sizeof where);
-	animc_diag_report(sink, ANIMC_WARNING, ch ? ch->line : clip->line, 0, "%s%s", where, what);
-}
-
 static bool is_sorted(const float *t, uint32_t n, bool strictly)
 {
 	for (uint32_t i = 1; i < n; i++)
@@ -151,7 +135,7 @@ static animc_status sort_timeline(animc_clip *clip, animc_channel *ch, animc_dia
 	free(order);
 	if (!ok)
 		return ANIMC_ERR_NOMEM;
-	warn(sink, clip, ch, "keys were not in time order; sorted them");
+	animc_clip_report(sink, ANIMC_WARNING, clip, ch, "keys were not in time order; sorted them");
 	if (stats)
 		stats->channels_sorted++;
 	return ANIMC_OK;
@@ -177,8 +161,8 @@ static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_tr
 		free(order);
 		if (!ok)
 			return ANIMC_ERR_NOMEM;
-		warn(sink, clip, ch, "%s keys were not in time order; sorted them",
-		     animc_track_name[kind]);
+		animc_clip_report(sink, ANIMC_WARNING, clip, ch, "%s keys were not in time order; sorted them",
+				  animc_track_name[kind]);
 		if (stats)
 			stats->channels_sorted++;
 	}
@@ -195,8 +179,9 @@ static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_tr
 	dropped = t->value_count - kept;
 	t->value_count = kept;
 	if (dropped) {
-		warn(sink, clip, ch, "%u %s key%s shared a time with a later key; kept the later value",
-		     dropped, animc_track_name[kind], dropped == 1 ? "" : "s");
+		animc_clip_report(sink, ANIMC_WARNING, clip, ch,
+				  "%u %s key%s shared a time with a later key; kept the later value", dropped,
+				  animc_track_name[kind], dropped == 1 ? "" : "s");
 		if (stats)
 			stats->duplicate_keys_dropped += dropped;
 	}
@@ -505,11 +490,11 @@ animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass
 		}
 	}
 	if (total) {
-		warn(sink, clip, NULL,
-		     "%u key%s outside the clip's range, 0 to %g s (the take's pre- or post-roll); "
-		     "dropped %s, and interpolated the values at 0 and %g s from the keys around",
-		     total, total == 1 ? " lies" : "s lie", (double)end, total == 1 ? "it" : "them",
-		     (double)end);
+		animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+				  "%u key%s outside the clip's range, 0 to %g s (the take's pre- or post-roll); "
+				  "dropped %s, and interpolated the values at 0 and %g s from the keys around",
+				  total, total == 1 ? " lies" : "s lie", (double)end, total == 1 ? "it" : "them",
+				  (double)end);
 		if (stats)
 			stats->keys_trimmed += total;
 	}
@@ -597,11 +582,11 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 		return status;
 	if (clip->declared_channel_count != (int64_t)clip->channel_count) {
 		if (clip->declared_channel_count >= 0) {
-			warn(sink, clip, NULL,
-			     "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u",
-			     (long long)clip->declared_channel_count, clip->channel_count,
-			     clip->channel_count == 1 ? "" : "s", clip->channel_count == 1 ? "s" : "",
-			     clip->channel_count);
+			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+					  "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u",
+					  (long long)clip->declared_channel_count, clip->channel_count,
+					  clip->channel_count == 1 ? "" : "s", clip->channel_count == 1 ? "s" : "",
+					  clip->channel_count);
 			if (stats)
 				stats->declared_count_corrected = true;
 		}

@@ -14,22 +14,6 @@
 #include <animc/animc.h>
 #include "clip_internal.h"
 
-static void report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
-		   const animc_channel *ch, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
-		   const animc_channel *ch, const char *fmt, ...)
-{
-	char where[512], what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	animc_clip_where(clip, ch, where, sizeof where);
-	animc_diag_report(sink, severity, ch ? ch->line : clip->line, 0, "%s%s", where, what);
-}
-
 /*
  * The first run of keys [*a, *b] (b > a) at one time, from key `from` on,
  * that the original runtime can land on with a weight of 0 / 0: one that
@@ -67,35 +51,35 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 		uint32_t a, b;
 
 		if (ch->duration_s == 0) {
-			report(sink, severity, clip, ch,
-			       "Duration is 0: the original runtime, which loops by subtracting the "
-			       "Duration from the time, loops forever in Repeat mode");
+			animc_clip_report(sink, severity, clip, ch,
+					  "Duration is 0: the original runtime, which loops by subtracting the "
+					  "Duration from the time, loops forever in Repeat mode");
 			breaches++;
 		} else if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
-			report(sink, severity, clip, ch,
-			       "Duration %g s is shorter than a frame at 60 Hz: the original runtime, "
-			       "which loops by subtracting the Duration from the time, does so over and "
-			       "over each frame in Repeat mode (forever below about 1e-7 s)",
-			       (double)ch->duration_s);
+			animc_clip_report(sink, severity, clip, ch,
+					  "Duration %g s is shorter than a frame at 60 Hz: the original runtime, "
+					  "which loops by subtracting the Duration from the time, does so over and "
+					  "over each frame in Repeat mode (forever below about 1e-7 s)",
+					  (double)ch->duration_s);
 			breaches++;
 		}
 		if (!ch->has_time && !(ch->key_interval_s > 0)) {
-			report(sink, severity, clip, ch,
-			       "uniform keys (HasTime false) with KeyInterval %g: the original runtime "
-			       "computes (int)(t / %g) and loops forever (both play modes)",
-			       (double)ch->key_interval_s, (double)ch->key_interval_s);
+			animc_clip_report(sink, severity, clip, ch,
+					  "uniform keys (HasTime false) with KeyInterval %g: the original runtime "
+					  "computes (int)(t / %g) and loops forever (both play modes)",
+					  (double)ch->key_interval_s, (double)ch->key_interval_s);
 			breaches++;
 		} else if (!ch->has_time && is_too_dense(ch)) {
-			report(sink, severity, clip, ch,
-			       "KeyInterval %g s against Duration %g s: the original runtime's loop "
-			       "over KeyInterval steps would run over %g times",
-			       (double)ch->key_interval_s, (double)ch->duration_s, ANIMC_MAX_INTERVAL_STEPS);
+			animc_clip_report(sink, severity, clip, ch,
+					  "KeyInterval %g s against Duration %g s: the original runtime's loop "
+					  "over KeyInterval steps would run over %g times",
+					  (double)ch->key_interval_s, (double)ch->duration_s, ANIMC_MAX_INTERVAL_STEPS);
 			breaches++;
 		} else if (ch->has_time && ch->times_s &&
 			   find_shared_run(ch->times_s, ch->key_count, 0, &a, &b)) {
-			report(sink, severity, clip, ch,
-			       "keys %u and %u share the time %g s: the original runtime divides by "
-			       "their difference, 0, and gives NaN there", a, a + 1, (double)ch->times_s[a]);
+			animc_clip_report(sink, severity, clip, ch,
+					  "keys %u and %u share the time %g s: the original runtime divides by "
+					  "their difference, 0, and gives NaN there", a, a + 1, (double)ch->times_s[a]);
 			breaches++;
 		}
 	}
@@ -317,21 +301,21 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 	if (stats)
 		stats->durations_lengthened += short_count + clip_short;
 	if (clip_short)
-		report(sink, ANIMC_WARNING, clip, NULL,
-		       "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "
-		       "play in a loop; written as lasting 1/60 s%s", (double)clip_was,
-		       held ? " (sequences of 0 s hold their pose at 0)" :
-		       short_count == clip->channel_count ? " (its pose does not change)" : "");
+		animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+				  "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "
+				  "play in a loop; written as lasting 1/60 s%s", (double)clip_was,
+				  held ? " (sequences of 0 s hold their pose at 0)" :
+				  short_count == clip->channel_count ? " (its pose does not change)" : "");
 	else if (short_count)
-		report(sink, ANIMC_WARNING, clip, first_short,
-		       "lasts %g s%s less than a frame at 60 Hz, which the original runtime cannot "
-		       "play in a loop; written as lasting 1/60 s%s", (double)first_short_was,
-		       short_count > 1 ? ", as more sequences do," : ",",
-		       held ? " (sequences of 0 s hold their pose at 0)" : "");
+		animc_clip_report(sink, ANIMC_WARNING, clip, first_short,
+				  "lasts %g s%s less than a frame at 60 Hz, which the original runtime cannot "
+				  "play in a loop; written as lasting 1/60 s%s", (double)first_short_was,
+				  short_count > 1 ? ", as more sequences do," : ",",
+				  held ? " (sequences of 0 s hold their pose at 0)" : "");
 	if (split_count)
-		report(sink, ANIMC_WARNING, clip, first_split,
-		       "keys share the time %g s%s, where the original runtime divides by 0; moved the "
-		       "earlier key one float step earlier (or dropped it where no float lies between)",
-		       (double)first_split_time, split_count > 1 ? " (as in more sequences)" : "");
+		animc_clip_report(sink, ANIMC_WARNING, clip, first_split,
+				  "keys share the time %g s%s, where the original runtime divides by 0; moved the "
+				  "earlier key one float step earlier (or dropped it where no float lies between)",
+				  (double)first_split_time, split_count > 1 ? " (as in more sequences)" : "");
 	return ANIMC_OK;
 }

@@ -294,16 +294,13 @@ void shell_report(const shell *s, const animc_clip *clip, double worst, int roun
 {
 	double t = s->bound / (1.0 - REDUCE_MARGIN);
 	uint32_t at = 0;
-	char where[512];
 
 	if (!(worst > t))
 		return;
 	for (uint32_t b = 1; b < s->bone_count; b++)
 		if (s->error[b] > s->error[at])
 			at = b;
-	animc_clip_where(clip, NULL, where, sizeof where);
-	animc_diag_report(sink, ANIMC_WARNING, clip->line, 0,
-			  "%smodel-space shell error %g passes the bound %g after %d rounds of "
-			  "tightening (worst at bone '%s')", where, worst, t, rounds,
-			  s->skeleton->bones[at].name);
+	animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+			  "model-space shell error %g passes the bound %g after %d rounds of "
+			  "tightening (worst at bone '%s')", worst, t, rounds, s->skeleton->bones[at].name);
 }

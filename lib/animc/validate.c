@@ -21,16 +21,11 @@ static void fail(checker *c, const animc_channel *channel, const char *fmt, ...)
 
 static void fail(checker *c, const animc_channel *channel, const char *fmt, ...)
 {
-	char what[768];
-	char where[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	animc_clip_vreport(c->sink, ANIMC_ERROR, c->clip, channel, fmt, ap);
 	va_end(ap);
-	animc_clip_where(c->clip, channel, where, sizeof where);
-	animc_diag_report(c->sink, ANIMC_ERROR, channel ? channel->line : c->clip->line, 0,
-			  "%s%s", where, what);
 	c->errors++;
 }
 

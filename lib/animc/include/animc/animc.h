@@ -208,6 +208,14 @@ float *animc_clip_alloc_floats(animc_clip *clip, size_t count);
  * its channels (channel may be NULL; parts omitted when empty). */
 void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
 		      char *buf, size_t size);
+/* Report about a clip or one of its channels (channel may be NULL): the
+ * message behind animc_clip_where's prefix, at the channel's line, else the
+ * clip's. */
+void animc_clip_report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+		       const animc_channel *channel, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void animc_clip_vreport(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+			const animc_channel *channel, const char *fmt, va_list ap);
 
 /* The clips one source holds. */
 typedef struct animc_clip_set {
