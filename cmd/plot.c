@@ -180,33 +180,6 @@ static keys track_keys(const animrt_clip *clip, uint32_t seq, unsigned track)
 	return k;
 }
 
-/* ---------------------------------------------------------------- errors */
-
-static double angle_deg(const float *a, const float *b)
-{
-	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
-	double w = aw * bw + ax * bx + ay * by + az * bz;
-	double x = aw * bx - ax * bw - ay * bz + az * by;
-	double y = aw * by - ay * bw - az * bx + ax * bz;
-	double z = aw * bz - az * bw - ax * by + ay * bx;
-
-	return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w)) * (180.0 / 3.14159265358979323846);
-}
-
-static double track_error(unsigned track, const float *src, const float *cmp)
-{
-	double e = 0;
-
-	if (track == ANIMRT_ROTATION)
-		return angle_deg(src, cmp);
-	for (int c = 0; c < 3; c++) {
-		double d = (double)src[c] - cmp[c];
-
-		e = track == ANIMRT_TRANSLATION ? e + d * d : fmax(e, fabs(d));
-	}
-	return track == ANIMRT_TRANSLATION ? sqrt(e) : e;
-}
-
 /* ------------------------------------------------------------------ SVG */
 
 static void svg_text(FILE *out, const char *s)
@@ -318,7 +291,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		if (track == ANIMRT_ROTATION && s[0] * c[0] + s[1] * c[1] + s[2] * c[2] + s[3] * c[3] < 0)
 			for (int k = 0; k < 4; k++)
 				c[k] = -c[k];
-		err[i] = (float)track_error(track, s, c);
+		err[i] = (float)animc_track_error((animc_track_kind)track, s, c);
 		if (err[i] > worst) {
 			worst = err[i];
 			worst_t = t[i];

@@ -227,7 +227,7 @@ static bool quantise(const quantiser *z, const float *v, uint32_t q[3], float *o
 		if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK)
 			continue;
 		compact_rotation_rebuild(k, z->dropped, d);
-		double e = reduce_error(ANIMC_ROTATION, d, v);
+		double e = animc_track_error(ANIMC_ROTATION, d, v);
 		if (best < 0 || e < best) {
 			best = e;
 			memcpy(q, cq, sizeof cq);
@@ -473,7 +473,7 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 
 		if (!quantise(z, c->value + (size_t)i * c->width, e->try_q + (size_t)i * 3, s))
 			return;
-		worst = fmax(worst, reduce_error(c->kind, s, c->value + (size_t)i * c->width));
+		worst = fmax(worst, animc_track_error(c->kind, s, c->value + (size_t)i * c->width));
 		if (worst > c->bound)
 			return;
 	}
@@ -507,7 +507,7 @@ static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, c
 			uint32_t q[3];
 
 			ok = quantise(z, c->value + (size_t)i * c->width, q, s) &&
-			     reduce_error(c->kind, s, c->value + (size_t)i * c->width) <= c->bound;
+			     animc_track_error(c->kind, s, c->value + (size_t)i * c->width) <= c->bound;
 		}
 		if (ok)
 			return bits;

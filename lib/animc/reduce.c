@@ -59,7 +59,7 @@ void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float 
 		interp_lerp3(out, a, b, u);
 }
 
-double reduce_error(animc_track_kind kind, const float *a, const float *b)
+double animc_track_error(animc_track_kind kind, const float *a, const float *b)
 {
 	if (kind == ANIMC_TRANSLATION) {
 		double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
@@ -186,16 +186,16 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 
 	for (uint32_t i = a; i <= b; i++) {
 		if (i == a || i == b) {
-			REDUCE_CHECK(reduce_error(c->kind, c->stored + (size_t)i * c->width,
+			REDUCE_CHECK(animc_track_error(c->kind, c->stored + (size_t)i * c->width,
 						  c->value + (size_t)i * c->width));
 		} else {
 			reduce_interpolate(c, a, b, c->pos[i], v);
-			REDUCE_CHECK(reduce_error(c->kind, v, c->value + (size_t)i * c->width));
+			REDUCE_CHECK(animc_track_error(c->kind, v, c->value + (size_t)i * c->width));
 		}
 	}
 	for (uint32_t k = check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
-		REDUCE_CHECK(reduce_error(c->kind, v, c->check_value + (size_t)k * c->width));
+		REDUCE_CHECK(animc_track_error(c->kind, v, c->check_value + (size_t)k * c->width));
 	}
 #undef REDUCE_CHECK
 	return worst;
@@ -233,9 +233,9 @@ double reduce_constant_error(const reduce_curve *c, const float *value)
 	double worst = 0;
 
 	for (uint32_t i = 0; i < c->n; i++)
-		worst = fmax(worst, reduce_error(c->kind, value, c->value + (size_t)i * c->width));
+		worst = fmax(worst, animc_track_error(c->kind, value, c->value + (size_t)i * c->width));
 	for (uint32_t k = 0; k < c->check_count; k++)
-		worst = fmax(worst, reduce_error(c->kind, value, c->check_value + (size_t)k * c->width));
+		worst = fmax(worst, animc_track_error(c->kind, value, c->check_value + (size_t)k * c->width));
 	return worst;
 }
 

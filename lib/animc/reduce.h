@@ -23,11 +23,6 @@ void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float 
  * clamped to the channel's duration: a shell_value_fn (shell.h). */
 void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out);
 
-/* The error of value a against the source value b, in the bound's unit:
- * translation distance, rotation angle in degrees, scale largest component
- * difference. */
-double reduce_error(animc_track_kind kind, const float *a, const float *b);
-
 /* The bound of a track kind with the margin taken off. */
 double reduce_bound(const animc_tolerance *tolerance, animc_track_kind kind);
 

@@ -382,6 +382,11 @@ typedef struct animc_tolerance {
 /* True when any bound is above zero (the lossy passes run). */
 bool animc_tolerance_is_set(const animc_tolerance *tolerance);
 
+/* The error of value a against value b of a track of `kind`, in its bound's
+ * unit above: what the lossy passes measure and -v reports.  Rotations are
+ * x y z w and need not be of unit length. */
+double animc_track_error(animc_track_kind kind, const float *a, const float *b);
+
 /* The worst error a lossy pass left against its source, measured where the
  * runtime samples (every key and halfway between), and the keys it kept. */
 typedef struct animc_clip_error {
