@@ -153,7 +153,7 @@ typedef struct build_output {
 	build_file_state state;   /* of the file on disk, after commit */
 	char *staged;             /* its bytes in this temporary file, to rename */
 	bool is_unchanged;        /* on disk already, as the manifest records */
-	bool is_written;          /* commit wrote it (or found it identical) */
+	bool is_written;          /* commit wrote it (or found it identical); never when refused */
 	bool is_refused;          /* another source of the run claimed the path */
 } build_output;
 

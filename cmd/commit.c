@@ -325,7 +325,7 @@ static bool is_unchanged_record(const build_commit *c, const build_job *j)
 	for (uint32_t i = 0; i < r->output_count; i++) {
 		const build_output *o = &r->outputs[i];
 
-		if (!o->is_written || o->is_refused || written >= p->output_count ||
+		if (!o->is_written || written >= p->output_count ||
 		    memcmp(&o->state, &p->outputs[written].state, sizeof o->state) != 0 ||
 		    strcmp(o->name, p->outputs[written].path) != 0)
 			return false;

@@ -38,7 +38,7 @@ void build_totals_count(const build_plan *plan, build_totals *t)
 		default: t->failed++; break;
 		}
 		for (uint32_t k = 0; k < r->output_count; k++)
-			if (r->outputs[k].is_written && !r->outputs[k].is_refused) {
+			if (r->outputs[k].is_written) {
 				if (r->status != BUILD_UP_TO_DATE)
 					t->clips++;
 				t->output_bytes += r->outputs[k].size;
@@ -215,7 +215,7 @@ void build_status_print_job(build_status_line *s, size_t i)
 		const build_output *out = &r->outputs[k];
 		char *path;
 
-		if (!out->is_written || out->is_refused)
+		if (!out->is_written)
 			continue;
 		path = build_output_path(ctx, j, out);
 		fputs(progress, stdout);
@@ -345,7 +345,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 			const build_output *o = &r->outputs[k];
 			char *out_path, hex[33];
 
-			if (!o->is_written || o->is_refused)
+			if (!o->is_written)
 				continue;
 			out_path = build_output_path(ctx, j, o);
 			build_hash_hex(&o->hash, hex);
@@ -496,7 +496,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, char *why, size_
 			const build_output *o = &r->outputs[k];
 			char *out_path;
 
-			if (!o->is_written || o->is_refused)
+			if (!o->is_written)
 				continue;
 			if (!has_out)
 				fputs(r->status == BUILD_CACHED ? "      <system-out>fetched from the shared cache, not "
@@ -563,7 +563,7 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, char *why, siz
 			const build_output *o = &r->outputs[k];
 			char *out_path;
 
-			if (!o->is_written || o->is_refused)
+			if (!o->is_written)
 				continue;
 			out_path = build_output_path(ctx, j, o);
 			if (!out_path)
