@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include <animc/animrt.h>
+#include "bench_util.h"
 #include "sample.h"
 
 #define RUNS 31
@@ -50,30 +51,6 @@ static size_t heap_in_use(void)
 	struct mallinfo2 m = mallinfo2();
 
 	return m.uordblks + m.hblkhd;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-static double rng_unit(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (double)((rng * 0x2545F4914F6CDD1Du) >> 11) / 9007199254740992.0;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* ------------------------------------------------------------------ error */

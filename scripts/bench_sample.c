@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include <animc/animrt.h>
+#include "bench_util.h"
 
 #define RUNS 9
 #define TIMES_PER_CLIP 4096
@@ -34,34 +35,6 @@ typedef struct bench_clip {
 	uint32_t *cursors;
 	float *times;
 } bench_clip;
-
-/* The thread's CPU time: on a machine shared with other work, time spent
- * descheduled is not the code's. */
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-
-static double rng_unit(void)
-{
-	/* xorshift64*: reproducible, no libc state. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (double)((rng_state * 0x2545F4914F6CDD1Du) >> 11) / 9007199254740992.0;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 enum { LOOP_RANDOM, LOOP_PLAYBACK, LOOP_MEMCPY };
 
