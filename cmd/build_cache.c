@@ -33,34 +33,10 @@
  * wait for one. */
 #define FIRST_GRACE_S 0.25
 
-typedef struct byte_buffer {
-	uint8_t *data;
-	size_t size, capacity;
-	bool is_broken;
-} byte_buffer;
-
+/* build_key_* callbacks append to a cli_bytes. */
 static void emit_buffer(void *user, const void *data, size_t size)
 {
-	byte_buffer *b = user;
-
-	if (b->is_broken)
-		return;
-	if (size > b->capacity - b->size) {
-		size_t capacity = b->capacity ? b->capacity : 4096;
-		uint8_t *grown;
-
-		while (capacity - b->size < size)
-			capacity *= 2;
-		grown = realloc(b->data, capacity);
-		if (!grown) {
-			b->is_broken = true;
-			return;
-		}
-		b->data = grown;
-		b->capacity = capacity;
-	}
-	memcpy(b->data + b->size, data, size);
-	b->size += size;
+	cli_bytes_put(user, data, size);
 }
 
 bool build_cache_start(build_ctx *ctx)
@@ -81,7 +57,7 @@ bool build_cache_start(build_ctx *ctx)
 
 bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 {
-	byte_buffer prefix = { NULL, 0, 0, false };
+	cli_bytes prefix = { 0 };
 
 	if (!ctx->cache)
 		return true;
@@ -127,7 +103,7 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 {
 	const build_ctx *ctx = user;
 	const build_job *j = &ctx->plan.jobs[i];
-	byte_buffer key = { NULL, 0, 0, false };
+	cli_bytes key = { 0 };
 	build_hash h;
 	char hex[33];
 	uint8_t *data;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "cli.h"
 
 /* Field numbers and wire types of remote_execution.proto. */
 enum {
@@ -83,38 +84,11 @@ void cli_action_release(cli_action *action)
 
 /* ---------------------------------------------------------------- encode */
 
-typedef struct buffer {
-	uint8_t *data;
-	size_t size, capacity;
-	bool is_broken;
-} buffer;
+typedef cli_bytes buffer;
 
 static void put(buffer *b, const void *data, size_t size)
 {
-	if (b->is_broken)
-		return;
-	if (size > b->capacity - b->size) {
-		size_t capacity = b->capacity ? b->capacity : 256;
-		uint8_t *grown;
-
-		while (capacity - b->size < size) {
-			if (capacity > SIZE_MAX / 2) {
-				b->is_broken = true;
-				return;
-			}
-			capacity *= 2;
-		}
-		grown = realloc(b->data, capacity);
-		if (!grown) {
-			b->is_broken = true;
-			return;
-		}
-		b->data = grown;
-		b->capacity = capacity;
-	}
-	if (size)
-		memcpy(b->data + b->size, data, size);
-	b->size += size;
+	cli_bytes_put(b, data, size);
 }
 
 static void put_varint(buffer *b, uint64_t v)
@@ -156,7 +130,7 @@ static size_t varint_size(uint64_t v)
 
 bool cli_action_encode(const cli_action *action, uint8_t **data, size_t *size)
 {
-	buffer b = { NULL, 0, 0, false };
+	buffer b = { 0 };
 	char header[64];
 	int header_len = snprintf(header, sizeof header, HEADER_PREFIX "%zu\n", action->output_count);
 

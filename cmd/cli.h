@@ -127,6 +127,17 @@ bool cli_write_temp(const char *path, const void *data, size_t size, char **temp
 		    char *why, size_t why_size);
 
 
+/* Bytes appended at the end, in a buffer that grows; is_broken once memory
+ * runs out (later appends do nothing).  The bytes are followed by a NUL,
+ * so text can be read as a string. */
+typedef struct cli_bytes {
+	uint8_t *data;
+	size_t size, capacity;
+	bool is_broken;
+} cli_bytes;
+
+void cli_bytes_put(cli_bytes *b, const void *data, size_t size);
+
 /* A growable list of strings, owned. */
 typedef struct cli_strings {
 	char **items;

@@ -302,6 +302,35 @@ bool cli_write_atomic(const char *path, const void *data, size_t size, char *why
 	return true;
 }
 
+void cli_bytes_put(cli_bytes *b, const void *data, size_t size)
+{
+	if (b->is_broken)
+		return;
+	if (size >= b->capacity - b->size) {
+		size_t capacity = b->capacity ? b->capacity : 256;
+		uint8_t *grown;
+
+		while (size >= capacity - b->size) {
+			if (capacity > SIZE_MAX / 2) {
+				b->is_broken = true;
+				return;
+			}
+			capacity *= 2;
+		}
+		grown = realloc(b->data, capacity);
+		if (!grown) {
+			b->is_broken = true;
+			return;
+		}
+		b->data = grown;
+		b->capacity = capacity;
+	}
+	if (size)
+		memcpy(b->data + b->size, data, size);
+	b->size += size;
+	b->data[b->size] = '\0';
+}
+
 bool cli_strings_push(cli_strings *list, const char *s)
 {
 	char *copy;

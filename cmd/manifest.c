@@ -144,33 +144,11 @@ bool manifest_add_orphan(manifest *m, const manifest_output *o)
 
 /* -------------------------------------------------------------- writing */
 
-typedef struct text {
-	char *data;
-	size_t size, capacity;
-	bool failed;
-} text;
+typedef cli_bytes text;
 
 static void put(text *t, const char *s, size_t n)
 {
-	if (t->failed)
-		return;
-	if (n >= t->capacity - t->size) {
-		size_t capacity = t->capacity ? t->capacity : 4096;
-		char *grown;
-
-		while (n >= capacity - t->size)
-			capacity *= 2;
-		grown = realloc(t->data, capacity);
-		if (!grown) {
-			t->failed = true;
-			return;
-		}
-		t->data = grown;
-		t->capacity = capacity;
-	}
-	memcpy(t->data + t->size, s, n);
-	t->size += n;
-	t->data[t->size] = '\0';
+	cli_bytes_put(t, s, n);
 }
 
 static void put_s(text *t, const char *s)
@@ -297,7 +275,7 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	}
 	for (size_t i = 0; i < m->orphan_count; i++)
 		put_output(&t, "orphan", &m->orphans[i]);
-	if (t.failed) {
+	if (t.is_broken) {
 		free(t.data);
 		return false;
 	}
@@ -305,11 +283,11 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	put_s(&t, "end");
 	put_hash(&t, &closing);
 	put(&t, "\n", 1);
-	if (t.failed) {
+	if (t.is_broken) {
 		free(t.data);
 		return false;
 	}
-	*out = t.data;
+	*out = (char *)t.data;
 	*size = t.size;
 	return true;
 }

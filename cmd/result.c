@@ -65,32 +65,11 @@ void build_result_diag(build_result *r, animc_severity severity, uint32_t line, 
 
 /* ------------------------------------------------------------ encoding */
 
-typedef struct writer {
-	uint8_t *data;
-	size_t size, capacity;
-	bool failed;
-} writer;
+typedef cli_bytes writer;
 
 static void put(writer *w, const void *p, size_t n)
 {
-	if (w->failed)
-		return;
-	if (n > w->capacity - w->size) {
-		size_t capacity = w->capacity ? w->capacity : 256;
-		uint8_t *grown;
-
-		while (n > capacity - w->size)
-			capacity *= 2;
-		grown = realloc(w->data, capacity);
-		if (!grown) {
-			w->failed = true;
-			return;
-		}
-		w->data = grown;
-		w->capacity = capacity;
-	}
-	memcpy(w->data + w->size, p, n);
-	w->size += n;
+	cli_bytes_put(w, p, n);
 }
 
 static void put_u8(writer *w, uint8_t v) { put(w, &v, 1); }
@@ -165,7 +144,7 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 	}
 	put(&w, r->key.bytes, 16);
 	put_f64(&w, r->time_s);
-	if (w.failed) {
+	if (w.is_broken) {
 		free(w.data);
 		return false;
 	}
