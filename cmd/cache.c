@@ -737,43 +737,46 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 }
 
 /* Remember lookup id's key for the store that may follow. */
+/* An array indexed by lookup id with room for index `id`, new items zero:
+ * `items` itself, or moved; NULL when memory runs out (`items` is then as
+ * it was). */
+static void *grow_by_id(void *items, size_t *capacity, size_t id, size_t item_size)
+{
+	size_t n = *capacity ? *capacity : 64;
+	uint8_t *grown;
+
+	if (id < *capacity)
+		return items;
+	while (n <= id)
+		n *= 2;
+	grown = realloc(items, n * item_size);
+	if (!grown)
+		return NULL;
+	memset(grown + *capacity * item_size, 0, (n - *capacity) * item_size);
+	*capacity = n;
+	return grown;
+}
+
 static void note_key(cli_cache *cache, size_t id, const char *hex)
 {
-	if (id >= cache->hex_by_id_capacity) {
-		size_t capacity = cache->hex_by_id_capacity ? cache->hex_by_id_capacity : 256;
-		char(*grown)[CLI_SHA256_HEX_BYTES];
+	void *grown = grow_by_id(cache->hex_by_id, &cache->hex_by_id_capacity, id, sizeof *cache->hex_by_id);
 
-		while (capacity <= id)
-			capacity *= 2;
-		grown = realloc(cache->hex_by_id, capacity * sizeof *grown);
-		if (!grown)
-			return;
-		memset(grown + cache->hex_by_id_capacity, 0,
-		       (capacity - cache->hex_by_id_capacity) * sizeof *grown);
-		cache->hex_by_id = grown;
-		cache->hex_by_id_capacity = capacity;
-	}
+	if (!grown)
+		return;
+	cache->hex_by_id = grown;
 	memcpy(cache->hex_by_id[id], hex, CLI_SHA256_HEX_BYTES);
 }
 
 static void note_repeat(cli_cache *cache, size_t id)
 {
-	pthread_mutex_lock(&cache->lock);
-	if (id >= cache->is_repeat_capacity) {
-		size_t capacity = cache->is_repeat_capacity ? cache->is_repeat_capacity : 256;
-		uint8_t *grown;
+	uint8_t *grown;
 
-		while (capacity <= id)
-			capacity *= 2;
-		grown = realloc(cache->is_repeat_by_id, capacity);
-		if (grown) {
-			memset(grown + cache->is_repeat_capacity, 0, capacity - cache->is_repeat_capacity);
-			cache->is_repeat_by_id = grown;
-			cache->is_repeat_capacity = capacity;
-		}
+	pthread_mutex_lock(&cache->lock);
+	grown = grow_by_id(cache->is_repeat_by_id, &cache->is_repeat_capacity, id, 1);
+	if (grown) {
+		cache->is_repeat_by_id = grown;
+		grown[id] = 1;
 	}
-	if (id < cache->is_repeat_capacity)
-		cache->is_repeat_by_id[id] = 1;
 	pthread_mutex_unlock(&cache->lock);
 }
 
@@ -1284,24 +1287,16 @@ void cli_cache_key_of(const void *bytes, size_t size, cli_cache_key *key)
 static void enqueue_lookup(cli_cache *cache, lookup *l)
 {
 	size_t id = l->id;
+	lookup **grown;
 
 	pthread_mutex_lock(&cache->lock);
-	if (id >= cache->by_id_capacity) {
-		size_t capacity = cache->by_id_capacity ? cache->by_id_capacity : 64;
-		lookup **grown;
-
-		while (capacity <= id)
-			capacity *= 2;
-		grown = realloc(cache->by_id, capacity * sizeof *grown);
-		if (!grown) {
-			pthread_mutex_unlock(&cache->lock);
-			free(l);
-			return;
-		}
-		memset(grown + cache->by_id_capacity, 0, (capacity - cache->by_id_capacity) * sizeof *grown);
-		cache->by_id = grown;
-		cache->by_id_capacity = capacity;
+	grown = grow_by_id(cache->by_id, &cache->by_id_capacity, id, sizeof *cache->by_id);
+	if (!grown) {
+		pthread_mutex_unlock(&cache->lock);
+		free(l);
+		return;
 	}
+	cache->by_id = grown;
 	if (cache->by_id[id]) {
 		/* A second lookup under one id: the first one's answer stands. */
 		pthread_mutex_unlock(&cache->lock);
