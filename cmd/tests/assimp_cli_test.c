@@ -407,14 +407,10 @@ static unsigned sample_like_assimp(const char *file, const char *stem)
 		assert_int_equal(clip->sequence_count, anim->mNumChannels);
 		for (unsigned c = 0; c < anim->mNumChannels; c++) {
 			const struct aiNodeAnim *na = anim->mChannels[c];
-			const animrt_sequence *s = NULL;
+			const animrt_sequence *s;
 
 			assert_null(strstr(na->mNodeName.data, "$AssimpFbx$"));
-			for (uint32_t i = 0; i < clip->sequence_count && !s; i++)
-				if (strcmp(clip->sequences[i].bone, na->mNodeName.data) == 0)
-					s = &clip->sequences[i];
-			if (!s)
-				fail_msg("%s: no sequence for bone '%s'", path, na->mNodeName.data);
+			s = test_sequence_of(clip, na->mNodeName.data);
 			assert_true(s->duration_s == clip->duration_s);
 			for (int k = 0; k <= 32; k++) {
 				double t = clip->duration_s * k / 32.0, tick = t * rate;

@@ -18,15 +18,6 @@
 #define FIXTURES "testdata/gltf"
 #define HOSTILE FIXTURES "/hostile"
 
-static const animrt_sequence *sequence_of(const animrt_clip *clip, const char *bone)
-{
-	for (uint32_t i = 0; i < clip->sequence_count; i++)
-		if (strcmp(clip->sequences[i].bone, bone) == 0)
-			return &clip->sequences[i];
-	fail_msg("no sequence for bone '%s'", bone);
-	return NULL;
-}
-
 /* A glTF file (JSON, data in a base64 URI) with one bone and one clip per
  * entry: translation keys at `times` (seconds), or rotations (x y z w). */
 typedef struct gltf_clip {
@@ -196,8 +187,8 @@ static void rest_values_skins_and_skeleton_option(void **state)
 	assert_non_null(strstr(r.err, "skin.gltf: warning: animations[0]: 1 animated node is no joint"));
 	test_run_release(&r);
 	assert_int_equal(animrt_open_file(walk, &clip, NULL), ANIMRT_OK);
-	root = sequence_of(clip, "Root");
-	arm = sequence_of(clip, "nodes[1]");
+	root = test_sequence_of(clip, "Root");
+	arm = test_sequence_of(clip, "nodes[1]");
 	assert_true(root->is_fixed_scale && root->scale[0] == 1 && root->scale[1] == 1);
 	assert_true(arm->is_fixed_rotation && arm->is_fixed_translation);
 	assert_true(fabsf(arm->rotation[2] - sinf(0.15f)) < 1e-6f);

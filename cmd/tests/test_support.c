@@ -409,6 +409,15 @@ void test_assert_near(double got, double want, double tolerance)
 		fail_msg("got %.9g, expected %.9g", got, want);
 }
 
+const animrt_sequence *test_sequence_of(const animrt_clip *clip, const char *bone)
+{
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		if (strcmp(clip->sequences[i].bone, bone) == 0)
+			return &clip->sequences[i];
+	fail_msg("no sequence for bone '%s'", bone);
+	return NULL;
+}
+
 /* ------------------------------------------------------- runtime error */
 
 static double angle_deg(const float *a, const float *b)

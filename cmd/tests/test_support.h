@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <animc/animc.h>
+#include <animc/animrt.h>
 
 /*
  * The tests of one file, registered before main() runs, so that a test
@@ -170,6 +171,9 @@ uint32_t test_add_channel(animc_clip *clip, const char *bone, uint32_t key_count
  * times = on the channel timeline, else its own key times. */
 void test_set_track(animc_clip *clip, uint32_t ch, animc_track_kind kind, bool is_fixed,
 		    const float *values, uint32_t count, const float *times);
+
+/* The sequence of `bone` in a loaded clip; fails the test when it has none. */
+const animrt_sequence *test_sequence_of(const animrt_clip *clip, const char *bone);
 
 /* ------------------------------------------------------- runtime error */
 

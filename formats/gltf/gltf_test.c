@@ -194,20 +194,11 @@ static void fixture_release(fixture *f)
 	json_decref(f->root);
 }
 
-static const animrt_sequence *sequence_of(const animrt_clip *clip, const char *bone)
-{
-	for (uint32_t i = 0; i < clip->sequence_count; i++)
-		if (strcmp(clip->sequences[i].bone, bone) == 0)
-			return &clip->sequences[i];
-	fail_msg("no sequence for bone '%s'", bone);
-	return NULL;
-}
-
 /* Worst error of a track over its keys, the floats around them, a grid of
  * 2000 times and times past the end, in both play modes. */
 static double track_error(const ref_track *t, const animrt_clip *clip)
 {
-	const animrt_sequence *seq = sequence_of(clip, t->bone);
+	const animrt_sequence *seq = test_sequence_of(clip, t->bone);
 	double worst = 0, end = clip->duration_s;
 	size_t n = 0, cap = t->n * 5 + 2010;
 	double *times = calloc(cap, sizeof *times);
@@ -379,8 +370,8 @@ static void cubic_bake_follows_the_tolerance(void **state)
 			worst = track_error(t, loose.clips[k]);
 			if (worst > tenth[kind])
 				fail_msg("bone '%s' %s: error %g > %g", t->bone, t->path, worst, tenth[kind]);
-			dense_keys += sequence_of(dense.clips[k], t->bone)->key_count;
-			loose_keys += sequence_of(loose.clips[k], t->bone)->key_count;
+			dense_keys += test_sequence_of(dense.clips[k], t->bone)->key_count;
+			loose_keys += test_sequence_of(loose.clips[k], t->bone)->key_count;
 		}
 	}
 	if (!(loose_keys < dense_keys))
