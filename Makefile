@@ -9,7 +9,9 @@
 #                 header;
 #   formats/      importers and the writer, part of libanimc: see the public
 #                 pipeline headers, lib/common/ and formats/ itself;
-#   cmd/          the CLI: sees public headers only.
+#   lib/build/    the build engine (libanimbuild.a, not installed): sees the
+#                 public headers and its own folders;
+#   cmd/          the commands: see public headers and lib/build/.
 # lib/common/ is the one header-only description of the compiled format both
 # sides share.  Public headers live in */include/animc/ and are included as
 # <animc/NAME.h>, in the tree and once installed.  Quote includes name files
@@ -102,12 +104,14 @@ RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
 	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
-CMD_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) $(XXHASH_CFLAGS) $(CURL_CFLAGS) \
-	$(NETTLE_CFLAGS)
+ENGINE_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/build -Ilib/build/cache \
+	$(XXHASH_CFLAGS) $(CURL_CFLAGS) $(NETTLE_CFLAGS)
+CMD_CPPFLAGS := $(ENGINE_CPPFLAGS)
 # Tests and fuzz targets look inside what they test, and may use every layer.
 CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/common \
-	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS) -DANIMRT_WITH_ZSTD
-TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS) $(CURL_CFLAGS) \
+	$(XML_CFLAGS) $(ASSIMP_CFLAGS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS) -DANIMRT_WITH_ZSTD \
+	-Ilib/build -Ilib/build/cache
+TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS) $(CURL_CFLAGS) \
 	$(NETTLE_CFLAGS)
 
 # The include path of a source file, by where it lives.
@@ -118,29 +122,33 @@ cppflags_for = $(strip \
 	$(if $(filter lib/animrt/%,$1),$(RT_CPPFLAGS), \
 	$(if $(filter lib/animc/%,$1),$(PIPELINE_CPPFLAGS), \
 	$(if $(filter formats/%,$1),$(FORMATS_CPPFLAGS), \
+	$(if $(filter lib/build/%,$1),$(ENGINE_CPPFLAGS), \
 	$(if $(filter cmd/%,$1),$(CMD_CPPFLAGS), \
 	$(if $(filter scripts/bench_compact.c,$1),$(RT_CPPFLAGS) -Ilib/animrt, \
-	$(RT_PUBLIC) $(RT_ZSTD_FLAGS))))))))))
+	$(RT_PUBLIC) $(RT_ZSTD_FLAGS)))))))))))
 
 # ------------------------------------------------------------------ sources
-FUZZ_SRC := $(wildcard lib/*/fuzz_*.c formats/*/fuzz_*.c cmd/fuzz_*.c)
+FUZZ_SRC := $(wildcard lib/*/fuzz_*.c lib/build/cache/fuzz_*.c formats/*/fuzz_*.c)
 TESTS_ONLY = %_test.c cmd/tests/% %/check_libc.c $(FUZZ_SRC)
 RT_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/animrt/*.c))
+ENGINE_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/build/*.c lib/build/cache/*.c))
 PIPELINE_SRC := $(filter-out $(TESTS_ONLY),$(wildcard lib/animc/*.c formats/*.c formats/*/*.c))
 CMD_SRC := $(filter-out $(TESTS_ONLY),$(wildcard cmd/*.c))
 # Unit tests sit beside what they test; process-level suites (they run the
 # animc binary, the oracle or the real runtime) live in cmd/tests/.
-UNIT_SRC := $(wildcard lib/*/*_test.c formats/*/*_test.c) cmd/tests/fuzz_replay_test.c
+UNIT_SRC := $(wildcard lib/*/*_test.c lib/build/cache/*_test.c formats/*/*_test.c) \
+	cmd/tests/fuzz_replay_test.c
 SUITE_SRC := $(filter-out $(UNIT_SRC),$(filter %_test.c,$(wildcard cmd/tests/*.c)))
 HARNESS_SRC := cmd/tests/test_runner.c cmd/tests/test_support.c
 FUZZ_NAMES := $(basename $(notdir $(FUZZ_SRC)))
 C_FILES := $(sort $(wildcard lib/*/*.c lib/*/*.h lib/*/include/animc/*.h lib/common/*.h \
 	formats/*.c formats/*.h formats/*/*.c formats/*/*.h formats/include/animc/*.h \
-	cmd/*.c cmd/*.h cmd/tests/*.c cmd/tests/*.h scripts/*.c))
+	lib/build/cache/*.c lib/build/cache/*.h cmd/*.c cmd/*.h cmd/tests/*.c cmd/tests/*.h scripts/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 RT_OBJ := $(call obj,$(RT_SRC))
 PIPELINE_OBJ := $(call obj,$(PIPELINE_SRC))
+ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
 CMD_OBJ := $(call obj,$(CMD_SRC))
 CLI_OBJ := $(filter-out $(BUILD)/obj/cmd/animc.o,$(CMD_OBJ))
 REPLAY_OBJ := $(patsubst %.c,$(BUILD)/replay/%.o,$(FUZZ_SRC))
@@ -150,6 +158,7 @@ TEST_OBJ := $(UNIT_OBJ) $(call obj,$(SUITE_SRC))
 ANIMC := $(BUILD)/animc
 LIBANIMC := $(BUILD)/libanimc.a
 LIBANIMRT := $(BUILD)/libanimrt.a
+LIBANIMBUILD := $(BUILD)/libanimbuild.a
 TEST_BIN := $(BUILD)/animc_test
 UNITS_BIN := $(BUILD)/animc_units
 LIBC_BUILD := $(BUILD)/libc
@@ -202,9 +211,14 @@ $(LIBANIMRT): $(RT_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(LIBANIMBUILD): $(ENGINE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 RT_LIBS := $(if $(filter 0,$(ANIMRT_ZSTD)),,$(ZSTD_LIBS)) -lm
-$(ANIMC): $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
+ENGINE_LINK := $(LIBANIMBUILD) $(LIBANIMC) $(LIBANIMRT)
+$(ANIMC): $(CMD_OBJ) $(ENGINE_LINK)
+	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
 
 # pkg-config files, each with its own library's version.
 $(BUILD)/animc.pc: lib/animc/animc.pc.in lib/animc/include/animc/animc.h $(BUILD)/flags
@@ -227,16 +241,14 @@ $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
 $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
 	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 
-$(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(LIBANIMC) $(LIBANIMRT) $(PIPELINE_LIBS) \
+$(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK)
+	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) \
 		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
-# The harness reads files with the CLI's reader (cmd/fs.c).
-# cmd/fuzz_manifest.c replays against the manifest reader, cmd/fuzz_action.c
-# against the cache entry decoder (cmd/cache_action.c).
-MANIFEST_OBJ := $(call obj,cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c)
-$(UNITS_BIN): $(UNIT_OBJ) $(BUILD)/obj/cmd/fs.o $(BUILD)/obj/cmd/cache_action.o $(MANIFEST_OBJ) $(LIBANIMC) $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMOCKA_LIBS) -lm -o $@
+# The unit tests link the engine library whole: the harness reads files with
+# its reader, and the fuzz replays reach the manifest and cache decoders.
+$(UNITS_BIN): $(UNIT_OBJ) $(ENGINE_LINK)
+	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
 # Incremental: a second `make run` compiles nothing (the manifest in
@@ -259,9 +271,10 @@ golden: $(ANIMC)
 
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
-# cmd/cache_action.c: the cache entry decoder (cmd/fuzz_action.c).
-FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) cmd/manifest.c cmd/key.c cmd/result.c cmd/cli.c cmd/fs.c \
-	cmd/cache_action.c
+# The engine's readers: the manifest (lib/build/fuzz_manifest.c) and the cache
+# entry decoder (lib/build/cache/fuzz_action.c).
+FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) lib/build/manifest.c lib/build/key.c lib/build/result.c \
+	lib/build/cli.c lib/build/fs.c lib/build/cache/cache_action.c
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
 $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 	@mkdir -p $(@D)/$*.o
@@ -270,8 +283,8 @@ $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 		case $$src in \
 		lib/animrt/*) flags="$(RT_CPPFLAGS)" ;; \
 		lib/animc/*) flags="$(PIPELINE_CPPFLAGS)" ;; \
-		cmd/fuzz_*) flags="$(CHECK_CPPFLAGS) $(XXHASH_CFLAGS)" ;; \
-		cmd/*) flags="$(CMD_CPPFLAGS)" ;; \
+		lib/build/fuzz_*|lib/build/*/fuzz_*) flags="$(CHECK_CPPFLAGS) $(ENGINE_CPPFLAGS)" ;; \
+		lib/build/*) flags="$(ENGINE_CPPFLAGS)" ;; \
 		*/fuzz_*) flags="$(CHECK_CPPFLAGS)" ;; \
 		*) flags="$(FORMATS_CPPFLAGS)" ;; \
 		esac; \

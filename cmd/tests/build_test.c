@@ -577,7 +577,7 @@ static void reports_follow_their_schema(void **state)
 		       "no/such/file.Animation", NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
-	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", report, junit, NULL);
+	check = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, junit, NULL);
 	if (check.status != 0)
 		fail_msg("%s%s", check.out, check.err);
 	test_run_release(&check);
@@ -600,7 +600,7 @@ static void reports_follow_their_schema(void **state)
 		assert_true(test_write_file(bad, text, strlen(text)));
 		free(text);
 	}
-	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", bad, NULL);
+	check = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", bad, NULL);
 	assert_int_equal(check.status, 1);
 	test_run_release(&check);
 	/* A lossy build reports each output's error, within the tolerance. */
@@ -608,7 +608,7 @@ static void reports_follow_their_schema(void **state)
 		       "testdata/sample/Crane/Wave.Animation", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	check = test_exec("python3", "scripts/check-reports", "cmd/report.schema.json", report, NULL);
+	check = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, NULL);
 	if (check.status != 0)
 		fail_msg("%s%s", check.out, check.err);
 	test_run_release(&check);

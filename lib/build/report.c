@@ -3,7 +3,7 @@
  * messages and lines (in job order, so the same for any number of
  * workers), the status line that updates in place on a terminal, the
  * summary, and the files for tools: the JSON report (schema version 1,
- * cmd/report.schema.json), JUnit XML and make/ninja depfiles.
+ * lib/build/report.schema.json), JUnit XML and make/ninja depfiles.
  */
 #define _GNU_SOURCE
 #include <errno.h>
