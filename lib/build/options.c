@@ -72,6 +72,34 @@ static bool set_platform(build_options *o, const char *arg, char *why, size_t wh
 	return true;
 }
 
+static bool set_scale(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	double v;
+
+	if (!parse_double(arg, &v) || !(v > 0))
+		return WHY("--scale '%s' is not a positive number", arg);
+	o->units.scale = v;
+	return true;
+}
+
+static bool set_rotate(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	const char *p = arg;
+	double v[3];
+
+	for (int i = 0; i < 3; i++) {
+		char *end;
+
+		errno = 0;
+		v[i] = strtod(p, &end);
+		if (end == p || errno || !isfinite(v[i]) || *end != (i < 2 ? ',' : '\0'))
+			return WHY("--rotate '%s' is not three angles X,Y,Z in degrees", arg);
+		p = end + 1;
+	}
+	memcpy(o->units.rotation_deg, v, sizeof v);
+	return true;
+}
+
 static bool set_reader(build_options *o, const char *arg, char *why, size_t why_size)
 {
 	size_t bad;
@@ -347,6 +375,8 @@ static const option_def option_table[] = {
 	{ "exact", 0, false, FOR_COMPILE, KIND_OUTPUT, set_exact },
 	{ "platform", 0, true, FOR_COMPILE, KIND_OUTPUT, set_platform },
 	{ "reader-name", 0, true, FOR_COMPILE, KIND_OUTPUT, set_reader },
+	{ "scale", 0, true, FOR_COMPILE, KIND_OUTPUT, set_scale },
+	{ "rotate", 0, true, FOR_COMPILE, KIND_OUTPUT, set_rotate },
 	{ "compress", 0, true, FOR_COMPILE, KIND_OUTPUT, set_compress },
 	{ "zstd-level", 0, true, FOR_COMPILE, KIND_OUTPUT, set_level },
 	{ "warnings-as-errors", 0, false, FOR_COMPILE, KIND_OUTPUT, set_werror },
@@ -594,6 +624,13 @@ void build_help(FILE *out)
 		"                          warning.  Other sources: every key kept at its time\n"
 		"                          (nothing made fixed or uniform)\n"
 		"      --platform L        XNB platform letter, one of %s (default w)\n"
+		"      --scale F           multiply every translation by F (model units; as\n"
+		"                          MonoGame's ModelProcessor Scale)\n"
+		"      --rotate X,Y,Z      turn the model: about Z, then X, then Y, degrees (as\n"
+		"                          its RotationX/Y/Z), applied to the root bones' keys,\n"
+		"                          then --scale.  The roots come from --skeleton MODEL,\n"
+		"                          else from the source's own node tree; a --skeleton\n"
+		"                          model is converted alike\n"
 		"      --reader-name NAME  type reader name written into the file (default:\n"
 		"                          the original RobotGame AnimationReader); animc dump\n"
 		"                          reads a name not ending in AnimationReader only when\n"
