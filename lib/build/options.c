@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "options.h"
 
 typedef enum option_kind {
 	KIND_RUN,     /* how the run goes: not in the key */
