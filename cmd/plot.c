@@ -223,10 +223,10 @@ static const char *key_count_reason(const animrt_clip *cmp, uint32_t compiled, u
 
 	if (cmp->compact) {
 		cli_format_float(cmp->grid_rate_hz, rate, sizeof rate);
-		snprintf(buf, size, ": a compact clip resamples each track on a grid of %u samples at %s Hz and "
-			 "keeps the samples the tolerance needs", cmp->grid_sample_count, rate);
+		snprintf(buf, size, ": the compact grid, %u samples at %s Hz, resamples the track",
+			 cmp->grid_sample_count, rate);
 	} else if (compiled < source) {
-		snprintf(buf, size, ": keys that their neighbours interpolate within the tolerance were dropped");
+		snprintf(buf, size, ": keys their neighbours give within the tolerance are dropped");
 	} else {
 		snprintf(buf, size, "%s", "");
 	}
@@ -312,9 +312,9 @@ static void panel(FILE *out, const frame *f, const char *label)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", LEFT,
 			f->top + PANEL * i / 4, WIDTH - RIGHT, f->top + PANEL * i / 4);
 	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", f->top + 14, label);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.6g</text>\n", LEFT - 4,
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
 		f->top + 9, f->hi);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.6g</text>\n", LEFT - 4,
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
 		f->top + PANEL, f->lo);
 }
 
@@ -342,6 +342,41 @@ static void dots(FILE *out, const frame *f, const keys *k, unsigned width, unsig
 	}
 }
 
+/* Characters of 12-pixel text that fit the picture's width, about. */
+#define LINE_CHARS 140
+
+/* Lines `text` takes wrapped at spaces to LINE_CHARS (a word longer than
+ * that makes a line of its own); with `out`, draw them as <tspan>s. */
+static int wrapped_lines(FILE *out, const char *text)
+{
+	int lines = 0;
+
+	while (*text) {
+		size_t len = strlen(text), cut = len;
+
+		if (len > LINE_CHARS) {
+			cut = LINE_CHARS;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = strcspn(text, " ");
+		}
+		if (out) {
+			char *piece = strndup(text, cut);
+
+			fprintf(out, "<tspan x=\"8\" dy=\"%d\">", lines ? 15 : 0);
+			svg_text(out, piece ? piece : "");
+			fprintf(out, "</tspan>");
+			free(piece);
+		}
+		lines++;
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+	return lines;
+}
+
 /* --------------------------------------------------------------- command */
 
 typedef struct plot_args {
@@ -361,7 +396,10 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	float *err = malloc(STEPS * sizeof *err);
 	keys sk = track_keys(src, si, track), ck = track_keys(cmp, ci, track);
 	float *ck_sign = malloc(((size_t)ck.count + 1) * sizeof *ck_sign);
-	char *warning = mismatch(cmp, src);
+	char *mismatched = mismatch(cmp, src);
+	char *warning = NULL;
+	if (mismatched && asprintf(&warning, "warning: %s", mismatched) < 0)
+		warning = NULL;
 	char why[512], reason[256];
 	int status = ANIMC_EXIT_OK;
 
@@ -403,8 +441,9 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	const char *unit = track == 0 ? "units" : track == 1 ? "degrees" : "";
 	static const char *const names[3][4] = { { "x", "y", "z", "" }, { "x", "y", "z", "w" }, { "x", "y", "z", "" } };
 	static const char *const track_names[3] = { "translation", "rotation", "scale" };
-	/* A warning takes a line above the panels. */
-	double top = TOP + (warning ? 16 : 0);
+	/* A warning takes lines above the panels. */
+	int warning_lines = warning ? wrapped_lines(NULL, warning) : 0;
+	double top = TOP + 15 * warning_lines;
 	double height = top + (width + 1) * (PANEL + GAP) + 20;
 
 	/* Built in memory, written whole (no partial plot on failure). */
@@ -440,8 +479,8 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		ck.count == sk.count && !cmp->compact ? "" : key_count_reason(cmp, ck.count, sk.count, reason, sizeof reason),
 		end);
 	if (warning) {
-		fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\" fill=\"#c62828\" class=\"warning\">warning: ");
-		svg_text(out, warning);
+		fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\" fill=\"#c62828\" class=\"warning\">");
+		wrapped_lines(out, warning);
 		fprintf(out, "</text>\n");
 	}
 	fprintf(out, "<text x=\"8\" y=\"%.0f\" font-size=\"12\"><tspan fill=\"#1f77b4\">&#9679; source keys, "
@@ -498,9 +537,10 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	printf("%s: %s of '%s', worst error %.4g %s at %.4g s\n", a->out_path, track_names[track], a->bone, worst,
 	       unit, worst_t);
 	if (warning)
-		fprintf(stderr, "animc plot: warning: %s\n", warning);
+		fprintf(stderr, "animc plot: %s\n", warning);
 done:
 	free(warning);
+	free(mismatched);
 	free(t);
 	free(sv);
 	free(cv);
