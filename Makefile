@@ -282,7 +282,7 @@ FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,addres
 # The engine's readers: the manifest (lib/build/fuzz_manifest.c) and the cache
 # entry decoder (lib/build/cache/fuzz_action.c).
 FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) lib/build/manifest.c lib/build/key.c lib/build/result.c \
-	lib/build/cli.c lib/build/fs.c lib/build/cache/cache_action.c
+	lib/build/cli.c lib/build/fs.c lib/build/cache/cache_action.c lib/build/cache/cache_digest.c
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
 $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 	@mkdir -p $(@D)/$*.o
@@ -298,7 +298,7 @@ $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 		esac; \
 		$(FUZZ_CC) $(FUZZ_FLAGS) $$flags -DANIMRT_WITH_ZSTD -c $$src -o $$o || exit 1; \
 	done
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) $(XXHASH_LIBS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
 
 # Each target runs FUZZ_SECONDS on a scratch copy of its seeds in testdata/fuzz/.
 fuzz: fuzz-build

@@ -14,7 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "compile.h"
+#include "engine.h"
 
 /* Longest file name most file systems take (ext4, XFS, btrfs, NTFS). */
 #define NAME_BYTES_MAX 255
@@ -41,14 +42,6 @@ static void collect_read(void *user, const char *path)
 		if (strcmp(cs->reads.items[i], path) == 0)
 			return;
 	cli_strings_push(&cs->reads, path);
-}
-
-double build_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Windows reserves these device names, alone or before a '.'. */

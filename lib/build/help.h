@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "build.h"
+#include "options.h"
 #include "cli.h"
 
 /* What an option does to a build: only OUTPUT and MODEL options join each

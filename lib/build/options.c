@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "options.h"
 #include "help.h"
 
 /* The commands an option belongs to. */
