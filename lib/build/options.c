@@ -64,6 +64,34 @@ static bool set_platform(build_options *o, const char *arg, char *why, size_t wh
 	return true;
 }
 
+static bool set_scale(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	double v;
+
+	if (!parse_double(arg, &v) || !(v > 0))
+		return WHY("--scale '%s' is not a positive number", arg);
+	o->units.scale = v;
+	return true;
+}
+
+static bool set_rotate(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	const char *p = arg;
+	double v[3];
+
+	for (int i = 0; i < 3; i++) {
+		char *end;
+
+		errno = 0;
+		v[i] = strtod(p, &end);
+		if (end == p || errno || !isfinite(v[i]) || *end != (i < 2 ? ',' : '\0'))
+			return WHY("--rotate '%s' is not three angles X,Y,Z in degrees", arg);
+		p = end + 1;
+	}
+	memcpy(o->units.rotation_deg, v, sizeof v);
+	return true;
+}
+
 static bool set_reader(build_options *o, const char *arg, char *why, size_t why_size)
 {
 	size_t bad;
@@ -359,6 +387,22 @@ static const option_def option_table[] = {
 	    NULL,
 	    build_option_values_platforms },
 	  set_platform },
+	{ { "scale", 0, "F", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "multiply every translation by F, as MonoGame's ModelProcessor Scale",
+	    "F is a number above 0; Mixamo files, for example, need 0.01.  A --skeleton model is "
+	    "scaled alike.",
+	    NULL },
+	  set_scale },
+	{ { "rotate", 0, "X,Y,Z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "turn the model by these angles in degrees, as MonoGame's ModelProcessor RotationX, "
+	    "RotationY and RotationZ: about Z first, then X, then Y, then --scale",
+	    "The rotation follows the transform of each root bone (a bone with no parent): its keys "
+	    "turn about the model's origin, while the other bones' keys, relative to their parents, "
+	    "only scale.  The roots come from --skeleton MODEL, which is converted alike, else from the "
+	    "source's own node tree (glTF and Assimp sources); a source without one (RobotGame and XNA "
+	    "XML) needs --skeleton.  Mixamo files, for example, need 90,0,0.",
+	    NULL },
+	  set_rotate },
 	{ { "reader-name", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "type reader name written into the file (default: the original RobotGame AnimationReader); "
 	    "animc dump reads a name not ending in AnimationReader only when given it with "

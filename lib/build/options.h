@@ -25,6 +25,7 @@ typedef struct build_options {
 	animc_process_options process;
 	animc_xnb_options xnb;
 	animc_import_options import;
+	animc_units units;           /* --scale, --rotate */
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
 	cli_strings clip_names;      /* --clip */
 	const char *skeleton_path;   /* --skeleton */
