@@ -23,6 +23,7 @@
 
 #include <xxhash.h>
 
+#include "author.h"
 #include "cache.h"
 #include "cli.h"
 
@@ -44,6 +45,7 @@ typedef struct build_options {
 	animc_import_options import;
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
 	cli_strings clip_names;      /* --clip */
+	build_author_options author; /* --split, --clips, --root-motion, ... (author.h) */
 	const char *skeleton_path;   /* --skeleton */
 	double import_timeout_s;     /* 0: no limit */
 	uint64_t memory_limit_bytes; /* per worker; 0: no limit */

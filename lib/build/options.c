@@ -341,6 +341,34 @@ static bool set_verbose(build_options *o, const char *arg, char *why, size_t why
 	return true;
 }
 
+static bool set_split(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_split(&o->author, arg, why, why_size);
+}
+
+static bool set_clips(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!arg[0])
+		return WHY("--clips is empty");
+	o->author.clips_path = arg;
+	return true;
+}
+
+static bool set_root_motion(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_root_motion(&o->author, arg, why, why_size);
+}
+
+static bool set_up_axis(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_up_axis(&o->author, arg, why, why_size);
+}
+
+static bool set_additive(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_additive(&o->author, arg, why, why_size);
+}
+
 /* Every option, once.  A new option that changes output bytes is KIND_OUTPUT. */
 static const option_def option_table[] = {
 	{ "output", 'o', true, FOR_ALL, KIND_RUN, set_output },
@@ -351,6 +379,11 @@ static const option_def option_table[] = {
 	{ "zstd-level", 0, true, FOR_COMPILE, KIND_OUTPUT, set_level },
 	{ "warnings-as-errors", 0, false, FOR_COMPILE, KIND_OUTPUT, set_werror },
 	{ "clip", 0, true, FOR_COMPILE, KIND_OUTPUT, set_clip },
+	{ "split", 0, true, FOR_COMPILE, KIND_OUTPUT, set_split },
+	{ "clips", 0, true, FOR_COMPILE, KIND_OUTPUT, set_clips },
+	{ "root-motion", 0, true, FOR_COMPILE, KIND_OUTPUT, set_root_motion },
+	{ "up-axis", 0, true, FOR_COMPILE, KIND_OUTPUT, set_up_axis },
+	{ "additive-reference", 0, true, FOR_COMPILE, KIND_OUTPUT, set_additive },
 	{ "skeleton", 0, true, FOR_COMPILE, KIND_MODEL, set_skeleton },
 	{ "relative-to-bind", 0, false, FOR_COMPILE, KIND_OUTPUT, set_relative },
 	{ "ticks-per-second", 0, true, FOR_COMPILE, KIND_OUTPUT, set_ticks },
@@ -541,6 +574,12 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
 		return cli_usage_error(command_name(command), "--exact and --tolerance contradict each "
 				       "other: --exact writes the source's keys as they are");
+	if (o->author.clips_path && o->author.splits.count)
+		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
+				       "give the parts in one place");
+	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
+		return cli_usage_error(command_name(command), "--additive-reference bind needs --skeleton "
+				       "MODEL: the rest pose comes from the model");
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
 		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");
@@ -559,6 +598,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 void build_options_release(build_options *o)
 {
 	cli_strings_release(&o->clip_names);
+	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
 	cli_strings_release(&o->inputs);
 	cli_strings_release(&o->arg_storage);
@@ -605,6 +645,29 @@ void build_help(FILE *out)
 		"      --clip NAME         compile only the clip NAME of sources holding named\n"
 		"                          clips (repeatable); a source without it fails,\n"
 		"                          listing the clips it has\n"
+		"      --split [TAKE/]NAME=START:END  cut the clip NAME out of a take of each\n"
+		"                          source named on the command line (repeatable):\n"
+		"                          START to END in seconds, or frames at the source's\n"
+		"                          frame rate with 'f' (Run=40f:85f); without TAKE/,\n"
+		"                          the source's only take.  Written as\n"
+		"                          OUTDIR/<stem>/NAME.xnb; the take itself is not.\n"
+		"                          Without --split or --clips, a sidecar\n"
+		"                          STEM_Anims.xml beside a source (an XnaContent\n"
+		"                          AnimationDefinition) splits it the same way\n"
+		"      --clips FILE        split each source named on the command line by the\n"
+		"                          AnimationDefinition document FILE\n"
+		"      --root-motion BONE[,yaw]  take BONE's travel in the ground plane (and,\n"
+		"                          with ,yaw, its turn about the up axis) out of each\n"
+		"                          clip, relative to its first frame: the clip plays\n"
+		"                          in place, and CLIP.motion.xnb beside it holds the\n"
+		"                          motion as one sequence named BONE\n"
+		"      --up-axis x|y|z     the up axis of --root-motion (default: z for\n"
+		"                          RobotGame sources, y for the others)\n"
+		"      --additive-reference first-frame|bind|CLIP  store each clip as its\n"
+		"                          difference from a reference pose, a layer for\n"
+		"                          animrt_pose_add: the clip's own first frame, the rest\n"
+		"                          pose of --skeleton, or the first frame of the clip\n"
+		"                          CLIP of the same source\n"
 		"      --skeleton MODEL    check that every bone each clip animates is a node of\n"
 		"                          MODEL (.gltf/.glb read natively, or any model Assimp\n"
 		"                          reads: .fbx, .x, ...); a clip with an unknown bone\n"
