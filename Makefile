@@ -168,7 +168,7 @@ BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
-.PHONY: all run test check units golden fuzz fuzz-build bench bench-compile bench-build bench-sample \
+.PHONY: all run test check units golden docs fuzz fuzz-build bench bench-compile bench-build bench-sample \
 	bench-compact check-simd bench-cache \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
@@ -269,12 +269,20 @@ units:
 golden: $(ANIMC)
 	scripts/regen-golden $(ANIMC)
 
+# Generated from the option table and the commands' help: the manual, the
+# man page, the bash completion.  The test suite fails when one is stale.
+GENERATED_DOCS := docs/cli.md docs/animc.1 docs/animc.bash-completion
+docs: $(ANIMC)
+	$(ANIMC) help --markdown > docs/cli.md
+	$(ANIMC) help --man > docs/animc.1
+	$(ANIMC) help --completion > docs/animc.bash-completion
+
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
 # The engine's readers: the manifest (lib/build/fuzz_manifest.c) and the cache
 # entry decoder (lib/build/cache/fuzz_action.c).
 FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) lib/build/manifest.c lib/build/key.c lib/build/result.c \
-	lib/build/cli.c lib/build/fs.c lib/build/cache/cache_action.c
+	lib/build/cli.c lib/build/fs.c lib/build/cache/cache_action.c lib/build/cache/cache_digest.c
 fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
 $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 	@mkdir -p $(@D)/$*.o
@@ -290,7 +298,7 @@ $(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
 		esac; \
 		$(FUZZ_CC) $(FUZZ_FLAGS) $$flags -DANIMRT_WITH_ZSTD -c $$src -o $$o || exit 1; \
 	done
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) $(XXHASH_LIBS) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
 
 # Each target runs FUZZ_SECONDS on a scratch copy of its seeds in testdata/fuzz/.
 fuzz: fuzz-build
@@ -324,16 +332,20 @@ PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/include/animc
+		$(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 $(ANIMC) $(DESTDIR)$(PREFIX)/bin/animc
 	install -m 0644 $(LIBANIMC) $(LIBANIMRT) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/animc/
 	install -m 0644 $(PC_FILES) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 0644 docs/animc.1 $(DESTDIR)$(PREFIX)/share/man/man1/animc.1
+	install -m 0644 docs/animc.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/animc $(DESTDIR)$(PREFIX)/lib/libanimc.a \
 		$(DESTDIR)$(PREFIX)/lib/libanimrt.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc $(DESTDIR)$(PREFIX)/share/man/man1/animc.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
 	rm -rf $(DESTDIR)$(PREFIX)/include/animc
 
 clean:
@@ -348,6 +360,8 @@ help:
 	@echo '                 (SANITIZE=address,undefined for the sanitizer build)'
 	@echo '  units          the unit tests alone (no processes started): the edit-compile loop'
 	@echo '  golden         regenerate the expected dumps in testdata/golden (review the diff)'
+	@echo '  docs           regenerate docs/cli.md, docs/animc.1 and the bash completion from'
+	@echo '                 the option table (the tests fail when they are stale)'
 	@echo '  fuzz           build the libFuzzer targets and run each FUZZ_SECONDS (default 60)'
 	@echo '  bench          bench-compile and bench-build'
 	@echo '  bench-compile  time animc build against xmllint --stream and assimp info on the corpus'
@@ -359,7 +373,8 @@ help:
 	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
 	@echo '                 the scalar references'
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
-	@echo '  install        install CLI, libraries, headers, .pc files (PREFIX, DESTDIR);'
+	@echo '  install        install CLI, libraries, headers, .pc files, man page, bash'
+	@echo '                 completion (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'

@@ -8,6 +8,7 @@
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
 #include "cli.h"
+#include "help.h"
 
 static const animc_command *const commands[] = {
 	&animc_cmd_build,
@@ -59,6 +60,15 @@ static int run_help(int argc, char **argv)
 	if (argc < 3) {
 		print_usage(stdout);
 		return ANIMC_EXIT_OK;
+	}
+	/* Not listed: `make docs` writes docs/cli.md, docs/animc.1 and
+	 * docs/animc.bash-completion with these. */
+	if (strcmp(argv[2], "--markdown") == 0 || strcmp(argv[2], "--man") == 0 ||
+	    strcmp(argv[2], "--completion") == 0) {
+		build_doc_write(stdout, argv[2][2] == 'm' && argv[2][3] == 'a' && argv[2][4] == 'r' ?
+			BUILD_DOC_MARKDOWN : argv[2][3] == 'a' ? BUILD_DOC_MAN : BUILD_DOC_COMPLETION,
+			commands, print_usage);
+		return fflush(stdout) == 0 ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 	}
 	cmd = find_command(argv[2]);
 	if (!cmd)

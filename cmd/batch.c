@@ -19,6 +19,10 @@ static void help(FILE *out)
 		"  sample<TAB>--json<TAB>--time<TAB>0.5<TAB>--time<TAB>1<TAB>out/Walk.xnb\n"
 		"  dump<TAB>--json<TAB>out/Run.xnb\n"
 		"\n"
+		"A line without tabs that starts with 'dump ' or 'sample ' is split at runs of\n"
+		"spaces instead, as typed: 'sample --time 0.5 out/Walk.xnb'.  A file name with\n"
+		"a space in it needs the tabs.\n"
+		"\n"
 		"Each command prints what it prints alone, in line order (standard output is\n"
 		"flushed after each line); empty lines are skipped.  A line that fails is\n"
 		"reported naming its number, and the next lines still run.\n"
@@ -39,6 +43,37 @@ static const animc_command *batch_command(const char *name)
 	if (strcmp(name, animc_cmd_sample.name) == 0)
 		return &animc_cmd_sample;
 	return NULL;
+}
+
+/* Split `line` in place at runs of spaces into argv (at most `max` words);
+ * leading and trailing spaces make no words. */
+static int split_spaces(char *line, char **argv, int max)
+{
+	int argc = 0;
+
+	for (char *p = line; *p && argc < max;) {
+		while (*p == ' ')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		argv[argc++] = p;
+		p += strcspn(p, " ");
+	}
+	return argc;
+}
+
+/* True when `line` (len bytes) has no tab and its first word, up to a
+ * space, is a command a batch runs: a line typed with spaces. */
+static bool is_spaced_line(const char *line, size_t len)
+{
+	size_t n = strcspn(line, " ");
+	char word[16];
+
+	if (memchr(line, '\t', len) || n == len || n >= sizeof word)
+		return false;
+	memcpy(word, line, n);
+	word[n] = '\0';
+	return batch_command(word) != NULL;
 }
 
 /* Split `line` in place at tabs into argv (at most `max` words). */
@@ -101,17 +136,18 @@ static int run(int argc, char **argv)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		/* A line of n tabs has n + 1 words. */
+		/* A line of n separators has at most n + 1 words. */
+		bool spaced = is_spaced_line(line, (size_t)len);
 		count = 1;
 		for (ssize_t i = 0; i < len; i++)
-			count += line[i] == '\t';
+			count += line[i] == (spaced ? ' ' : '\t');
 		words = calloc((size_t)count + (size_t)reader_words + 1, sizeof *words);
 		if (!words) {
 			fprintf(stderr, "animc batch: error: out of memory\n");
 			status = ANIMC_EXIT_FAILED;
 			break;
 		}
-		count = split_tabs(line, words, count);
+		count = spaced ? split_spaces(line, words, count) : split_tabs(line, words, count);
 		/* The command word, then the batch's --reader-name options, then the line's. */
 		memmove(words + 1 + reader_words, words + 1, (size_t)(count - 1) * sizeof *words);
 		for (int i = 0; i < reader_words; i++)
@@ -121,13 +157,16 @@ static int run(int argc, char **argv)
 		if (!cmd) {
 			fprintf(stderr, "animc batch: line %lu: '", number);
 			cli_print_escaped(stderr, words[0], 0);
-			fprintf(stderr, "' is not a command a batch runs (dump, sample)\n");
+			fprintf(stderr, "' is not a command a batch runs (dump, sample)%s\n",
+				strchr(words[0], ' ') ? "; the words of a line are separated by tabs" : "");
 			rc = ANIMC_EXIT_FAILED;
 		} else {
 			rc = cmd->run(count, words);
 			if (rc != ANIMC_EXIT_OK)
-				fprintf(stderr, "animc batch: line %lu: %s failed (exit status %d)\n", number,
-					words[0], rc);
+				fprintf(stderr, "animc batch: line %lu: %s failed (exit status %d)%s\n", number,
+					words[0], rc,
+					spaced ? "; the line has no tabs, so its words were split at spaces: "
+						 "separate them by tabs if a file name has a space" : "");
 		}
 		if (rc != ANIMC_EXIT_OK)
 			status = ANIMC_EXIT_FAILED;

@@ -9,6 +9,7 @@
 
 #include <animc/animrt.h>
 #include "cli.h"
+#include "table.h"
 
 static void help(FILE *out)
 {
@@ -156,6 +157,7 @@ static void print_table(const char *path, const animrt_clip *clip)
 {
 	const animrt_container *c = &clip->container;
 	char duration[32], interval[32];
+	size_t name_width = 24;
 
 	cli_print_escaped(stdout, path, 0);
 	printf(": XNB v%u, platform '%c', %u bytes%s\n", c->format_version, c->platform,
@@ -164,14 +166,17 @@ static void print_table(const char *path, const animrt_clip *clip)
 	cli_print_escaped(stdout, c->reader, 0);
 	printf(" (version %d)\n", c->reader_version);
 	cli_format_float(clip->duration_s, duration, sizeof duration);
-	printf("duration: %s s, %u sequences\n", duration, clip->sequence_count);
+	printf("duration: %s s, %u %s\n", duration, clip->sequence_count,
+	       table_noun(clip->sequence_count, "sequence", "sequences"));
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		name_width = table_name_width(name_width, clip->sequences[i].bone);
 	if (clip->compact) {
 		char rate[32];
 
 		cli_format_float(clip->grid_rate_hz, rate, sizeof rate);
-		printf("compact layout: a grid of %u samples at %s Hz; keys per track\n\n", clip->grid_sample_count,
-		       rate);
-		printf("  %-24s %-8s %-8s %-8s\n", "bone", "trans", "rot", "scale");
+		printf("compact layout: a grid of %u %s at %s Hz; keys per track\n\n", clip->grid_sample_count,
+		       table_noun(clip->grid_sample_count, "sample", "samples"), rate);
+		printf("  %-*s %-8s %-8s %s\n", (int)name_width, "bone", "trans", "rot", "scale");
 		for (uint32_t i = 0; i < clip->sequence_count; i++) {
 			const animrt_sequence *s = &clip->sequences[i];
 			bool has[3] = { s->has_translation, s->has_rotation, s->has_scale };
@@ -188,22 +193,25 @@ static void print_table(const char *path, const animrt_clip *clip)
 					snprintf(cell[k], sizeof cell[k], "%u", n);
 			}
 			printf("  ");
-			cli_print_escaped(stdout, s->bone, 24);
-			printf(" %-8s %-8s %-8s\n", cell[0], cell[1], cell[2]);
+			cli_print_escaped(stdout, s->bone, name_width);
+			/* The last column is padded to its header, so rows are one width. */
+			printf(" %-8s %-8s %-5s\n", cell[0], cell[1], cell[2]);
 		}
 		return;
 	}
 	printf("\n");
-	printf("  %-24s %6s %9s %9s  %-7s %-6s %-6s %-6s\n", "bone", "keys", "duration", "interval",
-	       "time", "trans", "rot", "scale");
+	/* Durations print as they read back (0.96666664) when that fits ten
+	 * characters, rounded when not; --json has every digit. */
+	printf("  %-*s %6s %10s %10s  %-7s %-6s %-6s %s\n", (int)name_width, "bone", "keys", "duration",
+	       "interval", "time", "trans", "rot", "scale");
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
 		const animrt_sequence *s = &clip->sequences[i];
 
-		cli_format_float(s->duration_s, duration, sizeof duration);
-		cli_format_float(s->key_interval_s, interval, sizeof interval);
+		table_format_value(s->duration_s, 0, 10, duration, sizeof duration);
+		table_format_value(s->key_interval_s, 0, 10, interval, sizeof interval);
 		printf("  ");
-		cli_print_escaped(stdout, s->bone, 24);
-		printf(" %6u %9s %9s  %-7s %-6s %-6s %-6s\n", s->key_count, duration,
+		cli_print_escaped(stdout, s->bone, name_width);
+		printf(" %6u %10s %10s  %-7s %-6s %-6s %-5s\n", s->key_count, duration,
 		       s->has_time ? "-" : interval, s->has_time ? "times" : "uniform",
 		       track_state(s->has_translation, s->is_fixed_translation),
 		       track_state(s->has_rotation, s->is_fixed_rotation),

@@ -143,6 +143,96 @@ static int find_bone(const animrt_clip *clip, const char *bone)
 	return -1;
 }
 
+/* "path: error: no bone 'X'; it has: 'A', 'B'" (as --clip lists clips). */
+static void report_no_bone(const char *path, const animrt_clip *clip, const char *bone)
+{
+	fprintf(stderr, "%s: error: no bone '", path);
+	cli_print_escaped(stderr, bone, 0);
+	fprintf(stderr, "'; it has:");
+	for (uint32_t i = 0; i < clip->sequence_count; i++) {
+		fprintf(stderr, "%s '", i ? "," : "");
+		cli_print_escaped(stderr, clip->sequences[i].bone, 0);
+		fprintf(stderr, "'");
+	}
+	fprintf(stderr, "%s\n", clip->sequence_count ? "" : " no sequences");
+}
+
+/* The bones of `a` that `b` lacks, as " 'X', 'Y'" (at most 8, then "and N
+ * more") into a memstream; returns how many. */
+static uint32_t list_missing(FILE *out, const animrt_clip *a, const animrt_clip *b)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < a->sequence_count; i++) {
+		const char *bone = a->sequences[i].bone;
+
+		if (find_bone(b, bone) >= 0 || find_bone(a, bone) != (int)i)
+			continue;
+		if (n < 8) {
+			fprintf(out, "%s '", n ? "," : "");
+			cli_print_escaped(out, bone, 0);
+			fprintf(out, "'");
+		}
+		n++;
+	}
+	if (n > 8)
+		fprintf(out, " and %u more", n - 8);
+	return n;
+}
+
+/*
+ * When the compiled clip and the source do not look like one clip (their
+ * durations differ, or a bone is in one only), a sentence saying so,
+ * malloc()ed; NULL when they agree.  The plot is drawn either way: a bone
+ * dropped on purpose (--skeleton) is no error.
+ */
+static char *mismatch(const animrt_clip *cmp, const animrt_clip *src)
+{
+	char *text = NULL, dc[32], ds[32];
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	double scale = fmax(1.0, fmax(cmp->duration_s, src->duration_s));
+	bool durations = fabs((double)cmp->duration_s - src->duration_s) > 1e-4 * scale;
+	uint32_t only_cmp, only_src;
+
+	if (!out)
+		return NULL;
+	fprintf(out, "the compiled file and the source may be different clips:");
+	if (durations) {
+		cli_format_float(cmp->duration_s, dc, sizeof dc);
+		cli_format_float(src->duration_s, ds, sizeof ds);
+		fprintf(out, " the compiled clip lasts %s s, the source %s s;", dc, ds);
+	}
+	fprintf(out, " bones only in the compiled file:");
+	only_cmp = list_missing(out, cmp, src);
+	fprintf(out, "%s; only in the source:", only_cmp ? "" : " none");
+	only_src = list_missing(out, src, cmp);
+	fprintf(out, "%s", only_src ? "" : " none");
+	if (fclose(out) != 0 || (!durations && !only_cmp && !only_src)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Why a track has other keys compiled than in its source, or "". */
+static const char *key_count_reason(const animrt_clip *cmp, uint32_t compiled, uint32_t source, char *buf,
+				    size_t size)
+{
+	char rate[32];
+
+	if (cmp->compact) {
+		cli_format_float(cmp->grid_rate_hz, rate, sizeof rate);
+		snprintf(buf, size, ": the compact grid, %u samples at %s Hz, resamples the track",
+			 cmp->grid_sample_count, rate);
+	} else if (compiled < source) {
+		snprintf(buf, size, ": keys their neighbours give within the tolerance are dropped");
+	} else {
+		snprintf(buf, size, "%s", "");
+	}
+	return buf;
+}
+
 /* A track's keys: times and values (width floats each), malloc()ed. */
 typedef struct keys {
 	uint32_t count;
@@ -222,9 +312,9 @@ static void panel(FILE *out, const frame *f, const char *label)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", LEFT,
 			f->top + PANEL * i / 4, WIDTH - RIGHT, f->top + PANEL * i / 4);
 	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", f->top + 14, label);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.6g</text>\n", LEFT - 4,
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
 		f->top + 9, f->hi);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.6g</text>\n", LEFT - 4,
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
 		f->top + PANEL, f->lo);
 }
 
@@ -252,6 +342,41 @@ static void dots(FILE *out, const frame *f, const keys *k, unsigned width, unsig
 	}
 }
 
+/* Characters of 12-pixel text that fit the picture's width, about. */
+#define LINE_CHARS 140
+
+/* Lines `text` takes wrapped at spaces to LINE_CHARS (a word longer than
+ * that makes a line of its own); with `out`, draw them as <tspan>s. */
+static int wrapped_lines(FILE *out, const char *text)
+{
+	int lines = 0;
+
+	while (*text) {
+		size_t len = strlen(text), cut = len;
+
+		if (len > LINE_CHARS) {
+			cut = LINE_CHARS;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = strcspn(text, " ");
+		}
+		if (out) {
+			char *piece = strndup(text, cut);
+
+			fprintf(out, "<tspan x=\"8\" dy=\"%d\">", lines ? 15 : 0);
+			svg_text(out, piece ? piece : "");
+			fprintf(out, "</tspan>");
+			free(piece);
+		}
+		lines++;
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+	return lines;
+}
+
 /* --------------------------------------------------------------- command */
 
 typedef struct plot_args {
@@ -271,7 +396,11 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	float *err = malloc(STEPS * sizeof *err);
 	keys sk = track_keys(src, si, track), ck = track_keys(cmp, ci, track);
 	float *ck_sign = malloc(((size_t)ck.count + 1) * sizeof *ck_sign);
-	char why[512];
+	char *mismatched = mismatch(cmp, src);
+	char *warning = NULL;
+	if (mismatched && asprintf(&warning, "warning: %s", mismatched) < 0)
+		warning = NULL;
+	char why[512], reason[256];
 	int status = ANIMC_EXIT_OK;
 
 	if (!t || !sv || !cv || !err || !ck_sign) {
@@ -312,7 +441,10 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	const char *unit = track == 0 ? "units" : track == 1 ? "degrees" : "";
 	static const char *const names[3][4] = { { "x", "y", "z", "" }, { "x", "y", "z", "w" }, { "x", "y", "z", "" } };
 	static const char *const track_names[3] = { "translation", "rotation", "scale" };
-	double height = TOP + (width + 1) * (PANEL + GAP) + 20;
+	/* A warning takes lines above the panels. */
+	int warning_lines = warning ? wrapped_lines(NULL, warning) : 0;
+	double top = TOP + 15 * warning_lines;
+	double height = top + (width + 1) * (PANEL + GAP) + 20;
 
 	/* Built in memory, written whole (no partial plot on failure). */
 	char *svg = NULL;
@@ -326,20 +458,36 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"sans-serif\">\n", WIDTH, height, WIDTH, height);
-	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(out, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
+	/* The document's title has the full paths (a viewer shows it); the
+	 * heading drawn has base names, which fit the width. */
+	fprintf(out, "<title>");
 	svg_text(out, a->bone);
 	fprintf(out, " %s: ", track_names[track]);
 	svg_text(out, a->compiled_path);
 	fprintf(out, " against ");
 	svg_text(out, a->source_path);
-	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source); "
-		"%.6g s</text>\n", cmp->compact ? "compact" : "original", ck.count, ck.count == 1 ? "" : "s", sk.count, end);
-	fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\"><tspan fill=\"#1f77b4\">&#9679; source keys, "
+	fprintf(out, "</title>\n");
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(out, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
+	svg_text(out, a->bone);
+	fprintf(out, " %s: ", track_names[track]);
+	svg_text(out, cli_basename(a->compiled_path));
+	fprintf(out, " against ");
+	svg_text(out, cli_basename(a->source_path));
+	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source%s); "
+		"%.6g s</text>\n", cmp->compact ? "compact" : "original", ck.count, ck.count == 1 ? "" : "s", sk.count,
+		ck.count == sk.count && !cmp->compact ? "" : key_count_reason(cmp, ck.count, sk.count, reason, sizeof reason),
+		end);
+	if (warning) {
+		fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\" fill=\"#c62828\" class=\"warning\">");
+		wrapped_lines(out, warning);
+		fprintf(out, "</text>\n");
+	}
+	fprintf(out, "<text x=\"8\" y=\"%.0f\" font-size=\"12\"><tspan fill=\"#1f77b4\">&#9679; source keys, "
 		"curve</tspan>   <tspan fill=\"#e07000\">&#9675; compiled keys, - - curve</tspan>   <tspan "
-		"fill=\"#c62828\">error band, bound dashed</tspan></text>\n");
+		"fill=\"#c62828\">error band, bound dashed</tspan></text>\n", top - 10);
 	for (unsigned c = 0; c < width; c++) {
-		frame f = { TOP + c * (PANEL + GAP), end, INFINITY, -INFINITY };
+		frame f = { top + c * (PANEL + GAP), end, INFINITY, -INFINITY };
 
 		for (int i = 0; i < STEPS; i++) {
 			f.lo = fmin(f.lo, fmin(sv[4 * i + c], cv[4 * i + c]));
@@ -363,7 +511,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		     "r=\"4\" fill=\"none\" stroke=\"#e07000\" stroke-width=\"1.3\" class=\"compiled-key\"");
 	}
 	/* The error band. */
-	frame f = { TOP + width * (PANEL + GAP), end, 0, fmax(fmax(worst, bound) * 1.15, 1e-9) };
+	frame f = { top + width * (PANEL + GAP), end, 0, fmax(fmax(worst, bound) * 1.15, 1e-9) };
 	panel(out, &f, "error");
 	fprintf(out, "<polygon fill=\"#c62828\" fill-opacity=\"0.28\" stroke=\"#c62828\" stroke-width=\"1\" "
 		"class=\"error\" points=\"%.1f,%.1f", px(&f, 0), py(&f, 0));
@@ -388,7 +536,11 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	free(svg);
 	printf("%s: %s of '%s', worst error %.4g %s at %.4g s\n", a->out_path, track_names[track], a->bone, worst,
 	       unit, worst_t);
+	if (warning)
+		fprintf(stderr, "animc plot: %s\n", warning);
 done:
+	free(warning);
+	free(mismatched);
 	free(t);
 	free(sv);
 	free(cv);
@@ -488,9 +640,9 @@ static int run(int argc, char **argv)
 		int si = find_bone(src, a.bone), ci = find_bone(cmp, a.bone);
 
 		if (ci < 0)
-			fprintf(stderr, "%s: error: no bone '%s'\n", a.compiled_path, a.bone);
+			report_no_bone(a.compiled_path, cmp, a.bone);
 		else if (si < 0)
-			fprintf(stderr, "%s: error: no bone '%s'\n", a.source_path, a.bone);
+			report_no_bone(a.source_path, src, a.bone);
 		else
 			status = write_plot(&a, src, cmp, (uint32_t)si, (uint32_t)ci);
 	}

@@ -12,6 +12,7 @@
 
 #include <animc/animrt.h>
 #include "cli.h"
+#include "table.h"
 
 static void help(FILE *out)
 {
@@ -76,30 +77,78 @@ static void print_json(float time_s, const char *const *names, const animrt_pose
 	printf("]}\n");
 }
 
+/* Every value to six significant digits (fewer when that does not fit; --json
+ * has them all), right-aligned in ten characters, one space before each, one
+ * more between groups (translation, rotation, scale). */
+#define VALUE_WIDTH 10
+
 static void print_floats(const float *v, unsigned n)
 {
-	for (unsigned k = 0; k < n; k++)
-		printf(" %10.6g", (double)v[k]);
-	printf(" ");
+	char text[32];
+
+	for (unsigned k = 0; k < n; k++) {
+		table_format_value(v[k], 6, VALUE_WIDTH, text, sizeof text);
+		printf(" %*s", VALUE_WIDTH, text);
+	}
 }
 
 static void print_table(const char *title, float time_s, bool repeat, const char *const *names,
 			const animrt_pose *pose)
 {
+	size_t name_width = 24;
 	char t[32];
 
+	for (uint32_t i = 0; i < pose->bone_count; i++)
+		name_width = table_name_width(name_width, names[i]);
 	cli_format_float(time_s, t, sizeof t);
 	cli_print_escaped(stdout, title, 0);
-	printf(" at %s s (%s): %u bones\n", t, repeat ? "repeat" : "once", pose->bone_count);
-	printf("  %-24s%33s %44s %33s\n", "bone", "translation", "rotation", "scale");
+	printf(" at %s s (%s): %u %s\n", t, repeat ? "repeat" : "once", pose->bone_count,
+	       table_noun(pose->bone_count, "bone", "bones"));
+	printf("  %-*s%*s %*s %*s\n", (int)name_width, "bone", 3 * (VALUE_WIDTH + 1), "translation",
+	       4 * (VALUE_WIDTH + 1), "rotation", 3 * (VALUE_WIDTH + 1), "scale");
 	for (uint32_t i = 0; i < pose->bone_count; i++) {
 		printf("  ");
-		cli_print_escaped(stdout, names[i], 24);
+		cli_print_escaped(stdout, names[i], name_width);
 		print_floats(pose->translation + 3 * (size_t)i, 3);
+		printf(" ");
 		print_floats(pose->rotation + 4 * (size_t)i, 4);
+		printf(" ");
 		print_floats(pose->scale + 3 * (size_t)i, 3);
 		printf("\n");
 	}
+}
+
+/*
+ * A note on stderr when time_s is outside [0, duration] of `clip` at `path`:
+ * the pose printed is then the one at another time (FORMAT.md section 2's
+ * time rule, animrt.h), which a person asking for 99 s of a 1 s clip may
+ * not expect.  The clip's duration stands for its sequences', which may
+ * differ.
+ */
+static void note_time_outside(const char *path, const animrt_clip *clip, float time_s, bool repeat)
+{
+	double d = clip->duration_s, at;
+	char t[32], end[32], local[32];
+
+	if (time_s >= 0 && time_s <= d)
+		return;
+	if (!repeat || d <= 0)
+		at = time_s > d ? d : 0;
+	else if (time_s > d)
+		at = fmod(time_s, d);
+	else
+		at = fmod(time_s, d) < 0 ? fmod(time_s, d) + d : 0;
+	cli_format_float(time_s, t, sizeof t);
+	cli_format_float((float)d, end, sizeof end);
+	cli_format_float((float)at, local, sizeof local);
+	fprintf(stderr, "animc sample: note: ");
+	cli_print_escaped(stderr, path, 0);
+	if (!repeat || d <= 0)
+		fprintf(stderr, " lasts %s s; %s s %s, so its pose at %s s is printed (--repeat wraps)\n", end,
+			t, time_s > d ? "is past its end" : "is before its start", local);
+	else
+		fprintf(stderr, " lasts %s s; %s s wraps (--repeat), so its pose at %s s is printed\n", end, t,
+			local);
 }
 
 static bool has_name(const char *const *names, uint32_t count, const char *name)
@@ -170,6 +219,9 @@ static int print_poses(const sample_args *a, const animrt_clip *clip, const anim
 	for (size_t i = 0; i < a->time_count; i++) {
 		float t = a->times[i];
 
+		note_time_outside(a->path, clip, t, a->repeat);
+		if (other)
+			note_time_outside(a->other_path, other, t, a->repeat);
 		if (other) {
 			animrt_binding_sample(bind[0], t, mode, NULL, &pose[0]);
 			animrt_binding_sample(bind[1], t, mode, NULL, &pose[1]);

@@ -265,6 +265,20 @@ static void options_reach_the_file(void **state)
 	assert_int_equal(animrt_open_file_with(xnb, &takes, &clip, NULL), ANIMRT_OK);
 	assert_string_equal(clip->container.reader, "Game.Reader, Game");
 	animrt_close(clip);
+	/* Today's MonoGame letters, DesktopVK here, reach the file and load. */
+	r = test_animc("build", "-q", "--platform", "V", "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(xnb, &size);
+	assert_int_equal(bytes[3], 'V');
+	free(bytes);
+	assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+	assert_int_equal(clip->container.platform, 'V');
+	animrt_close(clip);
+	r = test_animc("build", "-q", "--platform", "x", "--reader-name", "Game.Reader, Game",
+		       "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
 	/* So do dump, sample and batch, given --reader-name. */
 	r = test_animc("dump", xnb, NULL);
 	assert_int_equal(r.status, 1);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -116,6 +117,94 @@ static void plot_reads_the_original_layout_and_compiled_sources(void **state)
 	free(out);
 }
 
+/* The text of the first element that starts with `open` (up to its "</"),
+ * malloc()ed. */
+static char *element_text(const char *svg, const char *open)
+{
+	const char *at = strstr(svg, open);
+
+	assert_non_null(at);
+	at = strchr(at, '>') + 1;
+	return test_format("%.*s", (int)(strstr(at, "</") - at), at);
+}
+
+/* The heading holds base names, short enough for the picture; the full
+ * paths are in the SVG's <title>; the key counts say why they differ. */
+static void plot_heading_is_short_and_explains_the_key_count(void **state)
+{
+	char *out = test_tmpdir("plot-heading");
+	char *dir = test_format("%s/a-rather-long-folder-name/and-another-one-below-it", out);
+	char *xnb = test_format("%s/sway.xnb", dir), *svg = test_format("%s/root.svg", out);
+	char cwd[4096];
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *src = test_format("%s/%s", cwd, SWAY);
+	test_run r = test_animc("build", "-q", "--layout", "compact", "-o", dir, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Root", "-o", svg, xnb, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	char *title = element_text(text, "<title");
+	char *heading = element_text(text, "<text");
+	assert_non_null(strstr(title, xnb));
+	assert_non_null(strstr(title, src));
+	assert_null(strstr(heading, "/"));
+	assert_non_null(strstr(heading, "sway.xnb"));
+	assert_non_null(strstr(heading, "sway.Animation"));
+	/* 151 keys in the source, and the compact grid of 151 samples named
+	 * as what the compiled keys sit on. */
+	char *counts = strstr(text, "in the source");
+	assert_non_null(counts);
+	assert_non_null(strstr(counts, "151 samples"));
+	free(heading);
+	free(title);
+	free(text);
+	free(src);
+	free(svg);
+	free(xnb);
+	free(dir);
+	free(out);
+}
+
+/* Another clip as the source: plotted, with a warning on stderr and in the
+ * picture that the bones and durations disagree. */
+static void plot_warns_when_the_source_is_another_clip(void **state)
+{
+	char *out = test_tmpdir("plot-other");
+	char *xnb = test_format("%s/sway.xnb", out), *svg = test_format("%s/root.svg", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "-o", out, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* sway: Root, Spine, Arm over 5 s; uniform: Root, Arm over 1 s. */
+	r = test_animc("plot", "--bone", "Root", "-o", svg, xnb, "testdata/golden/uniform.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "warning"));
+	assert_non_null(strstr(r.err, "'Spine'"));
+	assert_non_null(strstr(r.err, " 5 s"));
+	assert_non_null(strstr(r.err, " 1 s"));
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	assert_int_equal(count(text, "class=\"warning\""), 1);
+	free(text);
+	/* Its own source: no warning. */
+	r = test_animc("plot", "--bone", "Root", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	text = (char *)test_read_file(svg, NULL);
+	assert_int_equal(count(text, "class=\"warning\""), 0);
+	free(text);
+	free(svg);
+	free(xnb);
+	free(out);
+}
+
 static void plot_names_what_is_missing(void **state)
 {
 	char *out = test_tmpdir("plot-errors");
@@ -128,6 +217,8 @@ static void plot_names_what_is_missing(void **state)
 	r = test_animc("plot", "--bone", "Tail", "-o", svg, xnb, SWAY, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "no bone 'Tail'"));
+	/* ...and lists the bones there are. */
+	assert_non_null(strstr(r.err, "'Root', 'Spine', 'Arm'"));
 	assert_false(test_file_exists(svg));
 	test_run_release(&r);
 	/* A source of several clips needs --clip, and names them. */
@@ -149,6 +240,8 @@ static void plot_names_what_is_missing(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
+	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
+	cmocka_unit_test(plot_warns_when_the_source_is_another_clip),
 	cmocka_unit_test(plot_names_what_is_missing),
 };
 

@@ -103,6 +103,64 @@ static void platform_and_reader_name(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* MonoGame's identifiers, legacy and current, both ways: the writer writes
+ * each, the loader reads each back; a file of another content type is
+ * refused by its reader's name whatever its letter, known or not. */
+static void every_monogame_platform_letter(void **state)
+{
+	static const char monogame[] = "wxmiadXWnpMrPgl" "5OSbVGsv";
+	animc_clip *clip = tiny_clip();
+	size_t texture_size;
+	uint8_t *texture = test_read_file("testdata/fuzz/loader/other-texture2d.xnb", &texture_size);
+
+	(void)state;
+	for (const char *l = monogame; *l; l++) {
+		animc_xnb_options o = { .platform = *l };
+		animrt_clip *loaded;
+		animrt_error err;
+		uint8_t *bytes;
+		size_t size;
+
+		assert_non_null(strchr(animc_xnb_platforms(), *l));
+		assert_int_equal(animc_xnb_write(clip, &o, &bytes, &size, NULL), ANIMC_OK);
+		assert_int_equal(bytes[3], *l);
+		assert_int_equal(animrt_open(bytes, size, &loaded, &err), ANIMRT_OK);
+		assert_int_equal(loaded->container.platform, *l);
+		animrt_close(loaded);
+		free(bytes);
+		texture[3] = (uint8_t)*l;
+		assert_int_equal(animrt_open(texture, texture_size, &loaded, &err), ANIMRT_ERR_CONTENT);
+		assert_int_equal(err.byte_offset, 11);
+		assert_non_null(strstr(err.message, "Texture2DReader"));
+	}
+	/* Letters no runtime knows: the texture is still named; a clip is
+	 * refused at the platform byte. */
+	for (const char *l = "Q\001z"; *l; l++) {
+		animc_xnb_options o = { .platform = *l };
+		animrt_clip *loaded;
+		animrt_error err;
+		uint8_t *bytes;
+		size_t size;
+
+		assert_null(strchr(animc_xnb_platforms(), *l));
+		assert_int_equal(animc_xnb_write(clip, &o, &bytes, &size, NULL), ANIMC_ERR_ARGUMENT);
+		texture[3] = (uint8_t)*l;
+		assert_int_equal(animrt_open(texture, texture_size, &loaded, &err), ANIMRT_ERR_CONTENT);
+		assert_non_null(strstr(err.message, "Texture2DReader"));
+		assert_int_equal(animc_xnb_write(clip, NULL, &bytes, &size, NULL), ANIMC_OK);
+		bytes[3] = (uint8_t)*l;
+		assert_int_equal(animrt_open(bytes, size, &loaded, &err), ANIMRT_ERR_MAGIC);
+		assert_int_equal(err.byte_offset, 3);
+		free(bytes);
+	}
+	/* Broken beyond the letter too: the letter is what is reported. */
+	texture[3] = 'Q';
+	texture[4] = 9;
+	assert_int_equal(animrt_open(texture, texture_size, &(animrt_clip *){ NULL }, NULL), ANIMRT_ERR_MAGIC);
+	free(texture);
+	animc_clip_destroy(clip);
+}
+
 static void output_is_deterministic_and_zstd_wraps_it(void **state)
 {
 	animc_clip *clip = tiny_clip();
@@ -208,6 +266,7 @@ static void round_trip_source_to_loader(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(writes_the_original_layout_byte_for_byte),
 	cmocka_unit_test(platform_and_reader_name),
+	cmocka_unit_test(every_monogame_platform_letter),
 	cmocka_unit_test(output_is_deterministic_and_zstd_wraps_it),
 	cmocka_unit_test(refuses_an_unvalidated_clip),
 	cmocka_unit_test(round_trip_source_to_loader),

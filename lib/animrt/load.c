@@ -57,6 +57,7 @@ typedef struct parser {
 	animrt_container container;
 	const char *reader_name;     /* in the input, reader_name_size bytes */
 	uint32_t reader_name_size;
+	bool is_platform_waived;     /* parsing on past an unknown platform letter */
 } parser;
 
 #define FAIL(ps, st, off, ...) \
@@ -333,10 +334,26 @@ static bool parse(parser *ps)
 	c.format_version = ps->data[XNB_VERSION_OFFSET];
 	c.flags = ps->data[XNB_FLAGS_OFFSET];
 	c.file_size_bytes = xnb_get_u32(ps->data + XNB_SIZE_OFFSET);
-	if (!c.platform || !strchr(XNB_PLATFORMS, c.platform))
+	if ((!c.platform || !strchr(XNB_PLATFORMS, c.platform)) && !ps->is_platform_waived) {
+		/* A texture of a platform newer than this list is still refused
+		 * for what it holds: the rest is parsed as if the letter were
+		 * known, and another reader's name wins over the letter. */
+		parser peek = *ps;
+		animrt_error peek_err;
+
+		peek.err = &peek_err;
+		peek.is_fill = false;
+		peek.is_platform_waived = true;
+		if (!parse(&peek) && peek.status == ANIMRT_ERR_CONTENT) {
+			if (ps->err)
+				*ps->err = peek_err;
+			ps->status = peek.status;
+			return false;
+		}
 		return FAIL(ps, ANIMRT_ERR_MAGIC, XNB_PLATFORM_OFFSET,
 			    "platform byte 0x%02x is not one of the letters '%s'",
 			    (unsigned)(uint8_t)c.platform, XNB_PLATFORMS);
+	}
 	if (c.format_version != XNB_FORMAT_VERSION)
 		return FAIL(ps, ANIMRT_ERR_VERSION, XNB_VERSION_OFFSET,
 			    "XNB format version %u; this loader reads version %d", c.format_version,

@@ -25,7 +25,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "build.h"
+#include "build_cache.h"
+#include "engine.h"
 
 /* Lookups made ahead of the next source to dispatch. */
 #define LOOKAHEAD 256

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "commit.h"
+#include "engine.h"
 
 char *build_output_path(const build_ctx *ctx, const build_job *job, const build_output *o)
 {

@@ -14,7 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "compile.h"
+#include "engine.h"
 
 /* Longest file name most file systems take (ext4, XFS, btrfs, NTFS). */
 #define NAME_BYTES_MAX 255
@@ -24,6 +25,7 @@ typedef struct compile_state {
 	const build_job *job;
 	build_result *r;
 	cli_strings reads;   /* other files the import read */
+	animc_process_options process;  /* the run's, with a converted skeleton */
 } compile_state;
 
 static void collect_diag(void *user, const animc_diag *d)
@@ -50,14 +52,6 @@ static void collect_read(void *user, const char *path)
 		if (strcmp(cs->reads.items[i], path) == 0)
 			return;
 	cli_strings_push(&cs->reads, path);
-}
-
-double build_now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Windows reserves these device names, alone or before a '.'. */
@@ -157,15 +151,15 @@ static bool filter_clips(const build_options *o, animc_clip_set *set, animc_diag
 
 /* Process, check and serialise one clip into `out`; false (reported) when
  * it fails. */
-static bool prepare_clip(const build_ctx *ctx, animc_clip *clip, animc_diag_sink *sink,
-			 build_output *out)
+static bool prepare_clip(const build_ctx *ctx, const animc_process_options *process, animc_clip *clip,
+			 animc_diag_sink *sink, build_output *out)
 {
 	const build_options *o = ctx->options;
 	unsigned errors_before = sink->error_count;
 	uint8_t *bytes = NULL;
 	size_t size = 0;
 
-	if (animc_clip_process(clip, &o->process, sink, &out->passes) != ANIMC_OK ||
+	if (animc_clip_process(clip, process, sink, &out->passes) != ANIMC_OK ||
 	    (o->skeleton_path && animc_skeleton_check(&ctx->skeleton_model, clip, sink) != ANIMC_OK) ||
 	    animc_xnb_write(clip, &o->xnb, &bytes, &size, sink) != ANIMC_OK) {
 		if (sink->error_count == errors_before)
@@ -323,7 +317,7 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 	 * fails as a whole (--warnings-as-errors) writes nothing.  A clip that
 	 * fails alone leaves the others; the source still fails. */
 	for (uint32_t i = 0; i < set->count; i++) {
-		if (!prepare_clip(ctx, set->clips[i], sink, &outs[i]))
+		if (!prepare_clip(ctx, &cs->process, set->clips[i], sink, &outs[i]))
 			continue;
 		outs[i].name = output_name(ctx, cs->job, set, i, sink);
 		outs[i].clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
@@ -352,9 +346,58 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 	r->output_count = written;
 }
 
+/* --scale and --rotate: the clips converted; with a skeleton, a converted
+ * copy for the lossy passes (`model`, released by the caller).  The roots
+ * come from --skeleton, else from the source's own node tree.  False
+ * (reported) when a rotation has no tree to find its roots in. */
+static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
+			  animc_skeleton *model, animc_diag_sink *sink)
+{
+	const build_ctx *ctx = cs->ctx;
+	const animc_units *units = &ctx->options->units;
+	const animc_skeleton *hierarchy = ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
+	animc_skeleton own = { 0 };
+	bool ok = true;
+
+	if (animc_units_is_identity(units) || !set->count)
+		return true;
+	if (!hierarchy && animc_units_has_rotation(units)) {
+		if (!importer->load_skeleton) {
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "--rotate turns the root bones, and this %s source has no "
+					  "bone hierarchy to find them in: give --skeleton MODEL",
+					  importer->name);
+			return false;
+		}
+		if (importer->load_skeleton(cs->job->path, &own, sink) != ANIMC_OK)
+			return false;
+		hierarchy = &own;
+	}
+	for (uint32_t i = 0; i < set->count && ok; i++)
+		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
+	animc_skeleton_release(&own);
+	if (ok && cs->process.reduce.skeleton) {
+		const animc_skeleton *from = cs->process.reduce.skeleton;
+
+		model->bones = malloc((from->bone_count ? from->bone_count : 1) * sizeof *model->bones);
+		if (!model->bones) {
+			ok = false;
+		} else {
+			memcpy(model->bones, from->bones, from->bone_count * sizeof *model->bones);
+			model->bone_count = from->bone_count;
+			ok = animc_skeleton_apply_units(model, units) == ANIMC_OK;
+			cs->process.reduce.skeleton = model;
+		}
+	}
+	if (!ok)
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+	return ok;
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
-	compile_state cs = { ctx, job, r, { 0 } };
+	animc_skeleton converted = { 0 };
+	compile_state cs = { ctx, job, r, { 0 }, ctx->options->process };
 	animc_diag_sink sink = { collect_diag, &cs, job->path, 0, 0 };
 	animc_import_options import = ctx->options->import;
 	const animc_importer *importer;
@@ -441,13 +484,15 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 					  animc_status_string(status));
 		goto done;
 	}
-	compile_clips(&cs, &set, &sink);
+	if (convert_units(&cs, importer, &set, &converted, &sink))
+		compile_clips(&cs, &set, &sink);
 	if (!sink.error_count)
 		r->status = BUILD_COMPILED;
 done:
 	if (r->status == BUILD_FAILED)
 		explain_memory(ctx, r);
 	animc_clip_set_release(&set);
+	animc_skeleton_release(&converted);
 	free(data);
 	if (key)
 		XXH3_freeState(key);

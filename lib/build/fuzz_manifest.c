@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
+#include "manifest.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput

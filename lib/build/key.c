@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "key.h"
 
 #define KEY_VERSION "1"
 

@@ -26,7 +26,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "build.h"
+#include "manifest.h"
+#include "engine.h"
 
 #define MANIFEST_MAGIC "animc-manifest"
 #define MANIFEST_VERSION 1

@@ -1,10 +1,11 @@
 /*
  * options.c - the options of `animc build`, `animc outputs` and
- * `animc clean`: one table, response files (@FILE), help.  Each option has
- * a kind: OUTPUT options change what is written (bytes, or which files), so
- * the table feeds them into every source's key (key.c): an option added
- * here as OUTPUT makes builds made without it out of date, with no other
- * change.
+ * `animc clean`: one table, with each option's help, and response files
+ * (@FILE).  Each option has a kind: OUTPUT options change what is written
+ * (bytes, or which files), so the table feeds them into every source's key
+ * (key.c): an option added here as OUTPUT makes builds made without it out
+ * of date, with no other change.  help.c prints the help and the manual
+ * from the same rows.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,13 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build.h"
-
-typedef enum option_kind {
-	KIND_RUN,     /* how the run goes: not in the key */
-	KIND_OUTPUT,  /* changes what is written: name and value join the key */
-	KIND_MODEL    /* names a file whose bytes join the key (--skeleton) */
-} option_kind;
+#include "options.h"
+#include "help.h"
 
 /* The commands an option belongs to. */
 #define FOR_BUILD (1u << CMD_BUILD)
@@ -30,11 +26,7 @@ typedef enum option_kind {
 #define FOR_COMPILE (FOR_BUILD | FOR_OUTPUTS)
 
 typedef struct option_def {
-	const char *name;
-	int short_name;        /* 0: none */
-	bool has_arg;
-	unsigned commands;
-	option_kind kind;
+	build_option_doc doc;  /* name, value, commands, kind and help: help.h */
 	/* Store the value: 0, or an error message in why (a usage error). */
 	bool (*set)(build_options *o, const char *arg, char *why, size_t why_size);
 } option_def;
@@ -69,6 +61,34 @@ static bool set_platform(build_options *o, const char *arg, char *why, size_t wh
 	if (strlen(arg) != 1 || !strchr(animc_xnb_platforms(), arg[0]))
 		return WHY("--platform '%s' is not one of the letters %s", arg, animc_xnb_platforms());
 	o->xnb.platform = arg[0];
+	return true;
+}
+
+static bool set_scale(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	double v;
+
+	if (!parse_double(arg, &v) || !(v > 0))
+		return WHY("--scale '%s' is not a positive number", arg);
+	o->units.scale = v;
+	return true;
+}
+
+static bool set_rotate(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	const char *p = arg;
+	double v[3];
+
+	for (int i = 0; i < 3; i++) {
+		char *end;
+
+		errno = 0;
+		v[i] = strtod(p, &end);
+		if (end == p || errno || !isfinite(v[i]) || *end != (i < 2 ? ',' : '\0'))
+			return WHY("--rotate '%s' is not three angles X,Y,Z in degrees", arg);
+		p = end + 1;
+	}
+	memcpy(o->units.rotation_deg, v, sizeof v);
 	return true;
 }
 
@@ -354,62 +374,259 @@ static bool set_clips(build_options *o, const char *arg, char *why, size_t why_s
 	return true;
 }
 
-static bool set_root_motion(build_options *o, const char *arg, char *why, size_t why_size)
-{
-	return build_author_root_motion(&o->author, arg, why, why_size);
-}
-
-static bool set_up_axis(build_options *o, const char *arg, char *why, size_t why_size)
-{
-	return build_author_up_axis(&o->author, arg, why, why_size);
-}
-
-static bool set_additive(build_options *o, const char *arg, char *why, size_t why_size)
-{
-	return build_author_additive(&o->author, arg, why, why_size);
-}
-
-/* Every option, once.  A new option that changes output bytes is KIND_OUTPUT. */
+/* Every option, once, in the order help lists them: the options that change
+ * what is written (BUILD_OPTION_OUTPUT, BUILD_OPTION_MODEL) first, then
+ * those of the run.  The help, the manual (docs/cli.md, docs/animc.1) and
+ * the bash completion are made from these rows (help.c); `make docs`
+ * rewrites the generated files.  A new option that changes output bytes is
+ * BUILD_OPTION_OUTPUT. */
 static const option_def option_table[] = {
-	{ "output", 'o', true, FOR_ALL, KIND_RUN, set_output },
-	{ "exact", 0, false, FOR_COMPILE, KIND_OUTPUT, set_exact },
-	{ "platform", 0, true, FOR_COMPILE, KIND_OUTPUT, set_platform },
-	{ "reader-name", 0, true, FOR_COMPILE, KIND_OUTPUT, set_reader },
-	{ "compress", 0, true, FOR_COMPILE, KIND_OUTPUT, set_compress },
-	{ "zstd-level", 0, true, FOR_COMPILE, KIND_OUTPUT, set_level },
-	{ "warnings-as-errors", 0, false, FOR_COMPILE, KIND_OUTPUT, set_werror },
-	{ "clip", 0, true, FOR_COMPILE, KIND_OUTPUT, set_clip },
-	{ "split", 0, true, FOR_COMPILE, KIND_OUTPUT, set_split },
-	{ "clips", 0, true, FOR_COMPILE, KIND_OUTPUT, set_clips },
-	{ "root-motion", 0, true, FOR_COMPILE, KIND_OUTPUT, set_root_motion },
-	{ "up-axis", 0, true, FOR_COMPILE, KIND_OUTPUT, set_up_axis },
-	{ "additive-reference", 0, true, FOR_COMPILE, KIND_OUTPUT, set_additive },
-	{ "skeleton", 0, true, FOR_COMPILE, KIND_MODEL, set_skeleton },
-	{ "relative-to-bind", 0, false, FOR_COMPILE, KIND_OUTPUT, set_relative },
-	{ "ticks-per-second", 0, true, FOR_COMPILE, KIND_OUTPUT, set_ticks },
-	{ "tolerance", 0, true, FOR_COMPILE, KIND_OUTPUT, set_tolerance },
-	{ "layout", 0, true, FOR_COMPILE, KIND_OUTPUT, set_layout },
-	{ "shell-distance", 0, true, FOR_COMPILE, KIND_OUTPUT, set_shell },
-	{ "import-timeout", 0, true, FOR_COMPILE, KIND_RUN, set_timeout },
-	{ "memory-limit", 0, true, FOR_COMPILE, KIND_RUN, set_memory },
-	{ "jobs", 'j', true, FOR_COMPILE, KIND_RUN, set_jobs },
-	{ "progress", 0, true, FOR_BUILD, KIND_RUN, set_progress },
-	{ "report", 0, true, FOR_BUILD, KIND_RUN, set_report },
-	{ "junit", 0, true, FOR_BUILD, KIND_RUN, set_junit },
-	{ "depfile", 0, true, FOR_BUILD, KIND_RUN, set_depfile },
-	{ "base", 0, true, FOR_COMPILE, KIND_RUN, set_base },
-	{ "rebuild", 0, false, FOR_COMPILE, KIND_RUN, set_rebuild },
-	{ "prune", 0, false, FOR_BUILD, KIND_RUN, set_prune },
-	{ "shard", 0, true, FOR_COMPILE, KIND_RUN, set_shard },
-	{ "cache-url", 0, true, FOR_BUILD, KIND_RUN, set_cache_url },
-	{ "cache-dir", 0, true, FOR_BUILD, KIND_RUN, set_cache_dir },
-	{ "cache-read-only", 0, false, FOR_BUILD, KIND_RUN, set_cache_read_only },
-	{ "cache-timeout", 0, true, FOR_BUILD, KIND_RUN, set_cache_timeout },
-	{ "cache-min-size", 0, true, FOR_BUILD, KIND_RUN, set_cache_min_size },
-	{ "quiet", 'q', false, FOR_ALL, KIND_RUN, set_quiet },
-	{ "verbose", 'v', false, FOR_ALL, KIND_RUN, set_verbose },
+	{ { "exact", 0, NULL, FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "RobotGame sources: reproduce the original XNA pipeline's bytes: validate only, no "
+	    "normalisation; what the original would have written as a corrupt file is an error, what "
+	    "its runtime cannot play a warning.  Other sources: every key kept at its time (nothing "
+	    "made fixed or uniform)",
+	    "For RobotGame sources (AnimationSequence, either XML dialect): an input the original would"
+	    " have written as a corrupt file (a KeyFrameSequenceCount that disagrees, times out of "
+	    "order) is an error, and one the original runtime cannot play is written with a warning "
+	    "naming the bone.  Other sources, which the original pipeline never compiled, keep every "
+	    "key at its own time (no fixed tracks, collapsed sequences or uniform keys), and are "
+	    "otherwise compiled as in the default mode.  It contradicts --layout compact and "
+	    "--tolerance.",
+	    NULL },
+	  set_exact },
+	{ { "platform", 0, "L", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "XNB platform letter (default w)",
+	    NULL,
+	    build_option_values_platforms },
+	  set_platform },
+	{ { "scale", 0, "F", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "multiply every translation by F, as MonoGame's ModelProcessor Scale",
+	    "F is a number above 0; Mixamo files, for example, need 0.01.  A --skeleton model is "
+	    "scaled alike.",
+	    NULL },
+	  set_scale },
+	{ { "rotate", 0, "X,Y,Z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "turn the model by these angles in degrees, as MonoGame's ModelProcessor RotationX, "
+	    "RotationY and RotationZ: about Z first, then X, then Y, then --scale",
+	    "The rotation follows the transform of each root bone (a bone with no parent): its keys "
+	    "turn about the model's origin, while the other bones' keys, relative to their parents, "
+	    "only scale.  The roots come from --skeleton MODEL, which is converted alike, else from the "
+	    "source's own node tree (glTF and Assimp sources); a source without one (RobotGame and XNA "
+	    "XML) needs --skeleton.  Mixamo files, for example, need 90,0,0.",
+	    NULL },
+	  set_rotate },
+	{ { "reader-name", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "type reader name written into the file (default: the original RobotGame AnimationReader); "
+	    "animc dump reads a name not ending in AnimationReader only when given it with "
+	    "--reader-name",
+	    "The default is RobotGameData.GameObject.AnimationReader, RobotGameData, Version=1.0.0.0, "
+	    "Culture=neutral.  The name must be UTF-8 and not empty.",
+	    NULL },
+	  set_reader },
+	{ { "compress", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "zstd: wrap each file in one zstd frame, named .xnb.zst (XNA, FNA and MonoGame cannot read "
+	    "these; the animc loader can); none (default)",
+	    "zstd -d gives back the exact .xnb.",
+	    "zstd none" },
+	  set_compress },
+	{ { "zstd-level", 0, "N", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "zstd level, 1 to 22 (default 19)",
+	    NULL,
+	    NULL },
+	  set_level },
+	{ { "clip", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "compile only the clip NAME of sources holding named clips (repeatable); a source without "
+	    "it fails, listing the clips it has",
+	    NULL,
+	    NULL },
+	  set_clip },
+	{ { "split", 0, "[TAKE/]NAME=START:END", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "cut the clip NAME out of a take of each source named on the command line (repeatable): "
+	    "START to END in seconds, or frames at the source's frame rate with 'f' (Run=40f:85f); "
+	    "without TAKE/, the source's only take",
+	    "Each part is written as OUTDIR/<stem>/NAME.xnb; the take itself is not, the other takes "
+	    "are.  A part starts with the take's pose at START and ends with its pose at END "
+	    "(interpolated as the runtime does between keys), its keys shifted to start at 0.  Without "
+	    "--split or --clips, a sidecar STEM_Anims.xml beside a source (an XnaContent "
+	    "AnimationDefinition, as the XNA skinned-model samples write) splits it the same way; the "
+	    "sidecar is part of the source's key, depfile and manifest, and a folder build lists it "
+	    "as used by its source rather than compiling it.",
+	    NULL },
+	  set_split },
+	{ { "clips", 0, "FILE", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "split each source named on the command line by the AnimationDefinition document FILE "
+	    "(instead of its STEM_Anims.xml)",
+	    NULL,
+	    NULL },
+	  set_clips },
+	{ { "skeleton", 0, "MODEL", FOR_COMPILE, BUILD_OPTION_MODEL,
+	    "check that every bone each clip animates is a node of MODEL (.gltf/.glb read natively, or "
+	    "any model Assimp reads: .fbx, .x, ...); a clip with an unknown bone fails.  Sources that "
+	    "number their bones take the names from it.  Without it, a glTF source with skins warns of "
+	    "animated nodes that are no joint",
+	    "The model's bytes are part of each source's key: a changed model compiles everything "
+	    "again.",
+	    NULL },
+	  set_skeleton },
+	{ { "relative-to-bind", 0, NULL, FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "keys of XNA intermediate XML are relative to the bone's rest pose: compose each with the "
+	    "rest transform of MODEL (key x rest), so the output holds absolute local transforms.  "
+	    "Needs --skeleton",
+	    NULL,
+	    NULL },
+	  set_relative },
+	{ { "ticks-per-second", 0, "N", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "the rate of tick-based key times (Assimp sources), for every input, instead of what each "
+	    "file declares; without it a file that declares none is read at its format's default (.X "
+	    "4800, others 25), with a warning",
+	    "N is a number above 0.",
+	    NULL },
+	  set_ticks },
+	{ { "tolerance", 0, "T,R,S", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "lossy: remove keys while the error against the source stays within T model units of "
+	    "translation, R degrees of rotation and S of scale, measured at every key and between keys "
+	    "as the runtime interpolates; 'default' is 0.001,0.05,0.0001.  Output keeps explicit key "
+	    "times and plays in XNA, FNA and MonoGame",
+	    "docs/build.md (\"Lossy outputs\") describes the reduction.",
+	    NULL },
+	  set_tolerance },
+	{ { "layout", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "original (default): the RobotGame layout, reader version 0; compact: reader version 1, "
+	    "quantised keys on a grid, about a quarter of the size, read by the animc loader only (XNA,"
+	    " FNA and MonoGame cannot read it); implies --tolerance default",
+	    NULL,
+	    "original compact" },
+	  set_layout },
+	{ { "shell-distance", 0, "D", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "with --skeleton, a lossy build bounds the model-space error of every point D model units "
+	    "around each bone (through the bone hierarchy) by T, instead of each track by T, R and S "
+	    "(default 1)",
+	    NULL,
+	    NULL },
+	  set_shell },
+	{ { "warnings-as-errors", 0, NULL, FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "a source with warnings fails, writing nothing",
+	    NULL,
+	    NULL },
+	  set_werror },
+	{ { "output", 'o', "DIR", FOR_ALL, BUILD_OPTION_RUN,
+	    "where compiled files go (created when missing)",
+	    NULL,
+	    NULL },
+	  set_output },
+	{ { "jobs", 'j', "N", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "compile in N worker processes (default: the number of online CPUs, at most 64); outputs, "
+	    "messages and reports are the same for every N",
+	    NULL,
+	    NULL },
+	  set_jobs },
+	{ { "base", 0, "DIR", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "mirror the tree from DIR: an input under DIR lands under OUTDIR at its path relative to "
+	    "DIR (a list of changed files then lands as a folder build would); an input outside it is "
+	    "an error",
+	    NULL,
+	    NULL },
+	  set_base },
+	{ { "rebuild", 0, NULL, FOR_COMPILE, BUILD_OPTION_RUN,
+	    "compile every source, whatever the manifest says",
+	    NULL,
+	    NULL },
+	  set_rebuild },
+	{ { "prune", 0, NULL, FOR_BUILD, BUILD_OPTION_RUN,
+	    "remove outputs whose source no longer exists, and outputs of clips a source no longer "
+	    "holds (off by default: the summary counts them as stale; animc clean removes them too)",
+	    NULL,
+	    NULL },
+	  set_prune },
+	{ { "import-timeout", 0, "S", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "stop an import that runs longer than S seconds and fail that file (default 120; 0: no "
+	    "limit)",
+	    NULL,
+	    NULL },
+	  set_timeout },
+	{ { "memory-limit", 0, "SIZE", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "address space of each worker process (default 4G; 0: no limit; K, M, G, T suffixes; at "
+	    "least 64M): an import that needs more fails with \"ran out of memory\"",
+	    NULL,
+	    NULL },
+	  set_memory },
+	{ { "report", 0, "FILE", FOR_BUILD, BUILD_OPTION_RUN,
+	    "write a JSON report (docs/build.md gives its schema)",
+	    NULL,
+	    NULL },
+	  set_report },
+	{ { "junit", 0, "FILE", FOR_BUILD, BUILD_OPTION_RUN,
+	    "write a JUnit XML report, one test case per source, failures carrying their diagnostics",
+	    NULL,
+	    NULL },
+	  set_junit },
+	{ { "depfile", 0, "FILE", FOR_BUILD, BUILD_OPTION_RUN,
+	    "write make/ninja dependency lines: each output depends on its source, the --skeleton model"
+	    " and every other file its import read",
+	    NULL,
+	    NULL },
+	  set_depfile },
+	{ { "shard", 0, "K/N", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "compile only the sources of shard K of N: those whose path under their input folder hashes"
+	    " to K (docs/scaling.md); the N shards are disjoint and together the whole build",
+	    NULL,
+	    NULL },
+	  set_shard },
+	{ { "cache-url", 0, "URL", FOR_BUILD, BUILD_OPTION_RUN,
+	    "a Bazel HTTP remote cache (nginx with WebDAV, bazel-remote, ...), also from "
+	    "ANIMC_CACHE_URL: a source found there is fetched, not compiled; one compiled is stored.  "
+	    "Credentials come from ANIMC_CACHE_USER and ANIMC_CACHE_PASSWORD, ANIMC_CACHE_HEADER or a "
+	    "netrc file (ANIMC_CACHE_NETRC, else ~/.netrc), never the URL",
+	    "docs/scaling.md describes the protocol, the servers and CI set-ups.",
+	    NULL },
+	  set_cache_url },
+	{ { "cache-dir", 0, "DIR", FOR_BUILD, BUILD_OPTION_RUN,
+	    "the same cache in a folder, local or shared (NFS)",
+	    NULL,
+	    NULL },
+	  set_cache_dir },
+	{ { "cache-read-only", 0, NULL, FOR_BUILD, BUILD_OPTION_RUN,
+	    "fetch from the cache, never store into it",
+	    NULL,
+	    NULL },
+	  set_cache_read_only },
+	{ { "cache-timeout", 0, "S", FOR_BUILD, BUILD_OPTION_RUN,
+	    "give the remote up when a transfer makes no progress for S seconds (default 5); it never "
+	    "fails a build",
+	    NULL,
+	    NULL },
+	  set_cache_timeout },
+	{ { "cache-min-size", 0, "SIZE", FOR_BUILD, BUILD_OPTION_RUN,
+	    "sources animc's own readers read (RobotGame and XNA XML, glTF) that are smaller compile "
+	    "without the cache (default 1M; 0: every source goes through the cache)",
+	    "docs/scaling.md (\"Only sources worth a fetch\") gives the reason for the default.",
+	    NULL },
+	  set_cache_min_size },
+	{ { "progress", 0, "WHEN", FOR_BUILD, BUILD_OPTION_RUN,
+	    "auto (default: one updating line when stdout is a terminal, a line per source otherwise), "
+	    "always, never (a line per source)",
+	    "The updating line shows the sources done and the total, the time left, and a file at work "
+	    "for more than a second.",
+	    "auto always never" },
+	  set_progress },
+	{ { "quiet", 'q', NULL, FOR_ALL, BUILD_OPTION_RUN,
+	    "print warnings and errors only",
+	    NULL,
+	    NULL },
+	  set_quiet },
+	{ { "verbose", 'v', NULL, FOR_ALL, BUILD_OPTION_RUN,
+	    "also list skipped and up-to-date files, clip details and what the passes changed",
+	    NULL,
+	    NULL },
+	  set_verbose },
 };
 #define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
+
+const build_option_doc *build_option_doc_at(size_t i)
+{
+	return i < OPTION_COUNT ? &option_table[i].doc : NULL;
+}
 
 static const char *command_name(build_command c)
 {
@@ -487,16 +704,16 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	for (size_t i = 0; i < OPTION_COUNT; i++) {
 		const option_def *d = &option_table[i];
 
-		if (!(d->commands & (1u << command)))
+		if (!(d->doc.commands & (1u << command)))
 			continue;
-		longs[n].name = d->name;
-		longs[n].has_arg = d->has_arg ? required_argument : no_argument;
+		longs[n].name = d->doc.name;
+		longs[n].has_arg = d->doc.arg ? required_argument : no_argument;
 		longs[n].flag = NULL;
 		longs[n].val = 256 + (int)i;
 		n++;
-		if (d->short_name) {
-			shorts[used++] = (char)d->short_name;
-			if (d->has_arg)
+		if (d->doc.short_name) {
+			shorts[used++] = (char)d->doc.short_name;
+			if (d->doc.arg)
 				shorts[used++] = ':';
 		}
 	}
@@ -526,12 +743,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		char why[512];
 
 		if (c == 'h') {
-			if (command == CMD_BUILD)
-				build_help(stdout);
-			else if (command == CMD_OUTPUTS)
-				build_outputs_help(stdout);
-			else
-				build_clean_help(stdout);
+			build_help_print(stdout, command);
 			return -1;
 		}
 		if (c == ':')
@@ -541,16 +753,17 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 			d = &option_table[c - 256];
 		} else {
 			for (size_t i = 0; i < OPTION_COUNT && !d; i++)
-				if (option_table[i].short_name == c && (option_table[i].commands & (1u << command)))
+				if (option_table[i].doc.short_name == c &&
+				    (option_table[i].doc.commands & (1u << command)))
 					d = &option_table[i];
 		}
 		if (!d)
 			return cli_usage_error(command_name(command), "unknown option '%s'", argv[optind - 1]);
-		if (!d->set(o, d->has_arg ? optarg : NULL, why, sizeof why))
+		if (!d->set(o, d->doc.arg ? optarg : NULL, why, sizeof why))
 			return cli_usage_error(command_name(command), "%s", why);
-		if (d->kind == KIND_OUTPUT &&
-		    (!cli_strings_push(&o->key_options, d->name) ||
-		     !cli_strings_push(&o->key_options, d->has_arg ? optarg : "")))
+		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
+		    (!cli_strings_push(&o->key_options, d->doc.name) ||
+		     !cli_strings_push(&o->key_options, d->doc.arg ? optarg : "")))
 			return cli_usage_error(command_name(command), "out of memory");
 	}
 	for (int i = optind; i < argc; i++)
@@ -577,9 +790,6 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	if (o->author.clips_path && o->author.splits.count)
 		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
 				       "give the parts in one place");
-	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--additive-reference bind needs --skeleton "
-				       "MODEL: the rest pose comes from the model");
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
 		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");
@@ -602,192 +812,4 @@ void build_options_release(build_options *o)
 	cli_strings_release(&o->key_options);
 	cli_strings_release(&o->inputs);
 	cli_strings_release(&o->arg_storage);
-}
-
-void build_help(FILE *out)
-{
-	fprintf(out,
-		"usage: animc build [options] -o OUTDIR INPUT...\n"
-		"\n"
-		"Compile animation sources into .xnb files (XNB v5, RobotGame AnimationSequence\n"
-		"layout) that XNA, FNA and MonoGame load through RobotGame's AnimationReader.\n"
-		"\n"
-		"INPUT is a file or a folder (or @FILE: the arguments listed in FILE, one a\n"
-		"line).  A folder is walked recursively (names starting with '.' are left out,\n"
-		"each folder is walked once however many links reach it) and its tree is\n"
-		"mirrored under OUTDIR.  A source that is one clip (a RobotGame .Animation)\n"
-		"becomes OUTDIR/<stem>.xnb; a source holding named clips becomes\n"
-		"OUTDIR/<stem>/<clip>.xnb.  Files no importer recognises are skipped.  Each\n"
-		"source compiles on its own: a bad one is reported and the others still\n"
-		"compile.  Output files appear whole or not at all.\n"
-		"\n"
-		"Builds are incremental: OUTDIR/.animc/manifest records each source's key (its\n"
-		"bytes, the other files its import read, the options below that change output,\n"
-		"the versions of animc and its libraries) and its outputs.  A source whose key\n"
-		"and outputs are unchanged is neither imported nor rewritten.\n"
-		"\n"
-		"output options (they change what is written, so they are part of the key):\n"
-		"      --exact             RobotGame sources: reproduce the original XNA\n"
-		"                          pipeline's bytes: validate only, no normalisation;\n"
-		"                          what the original would have written as a corrupt\n"
-		"                          file is an error, what its runtime cannot play a\n"
-		"                          warning.  Other sources: every key kept at its time\n"
-		"                          (nothing made fixed or uniform)\n"
-		"      --platform L        XNB platform letter, one of %s (default w)\n"
-		"      --reader-name NAME  type reader name written into the file (default:\n"
-		"                          the original RobotGame AnimationReader); animc dump\n"
-		"                          reads a name not ending in AnimationReader only when\n"
-		"                          given it with --reader-name\n"
-		"      --compress KIND     zstd: wrap each file in one zstd frame, named\n"
-		"                          .xnb.zst (XNA, FNA and MonoGame cannot read these;\n"
-		"                          the animc loader can); none (default)\n"
-		"      --zstd-level N      zstd level, 1 to 22 (default 19)\n"
-		"      --clip NAME         compile only the clip NAME of sources holding named\n"
-		"                          clips (repeatable); a source without it fails,\n"
-		"                          listing the clips it has\n"
-		"      --split [TAKE/]NAME=START:END  cut the clip NAME out of a take of each\n"
-		"                          source named on the command line (repeatable):\n"
-		"                          START to END in seconds, or frames at the source's\n"
-		"                          frame rate with 'f' (Run=40f:85f); without TAKE/,\n"
-		"                          the source's only take.  Written as\n"
-		"                          OUTDIR/<stem>/NAME.xnb; the take itself is not.\n"
-		"                          Without --split or --clips, a sidecar\n"
-		"                          STEM_Anims.xml beside a source (an XnaContent\n"
-		"                          AnimationDefinition) splits it the same way\n"
-		"      --clips FILE        split each source named on the command line by the\n"
-		"                          AnimationDefinition document FILE\n"
-		"      --root-motion BONE[,yaw]  take BONE's travel in the ground plane (and,\n"
-		"                          with ,yaw, its turn about the up axis) out of each\n"
-		"                          clip, relative to its first frame: the clip plays\n"
-		"                          in place, and CLIP.motion.xnb beside it holds the\n"
-		"                          motion as one sequence named BONE\n"
-		"      --up-axis x|y|z     the up axis of --root-motion (default: z for\n"
-		"                          RobotGame sources, y for the others)\n"
-		"      --additive-reference first-frame|bind|CLIP  store each clip as its\n"
-		"                          difference from a reference pose, a layer for\n"
-		"                          animrt_pose_add: the clip's own first frame, the rest\n"
-		"                          pose of --skeleton, or the first frame of the clip\n"
-		"                          CLIP of the same source\n"
-		"      --skeleton MODEL    check that every bone each clip animates is a node of\n"
-		"                          MODEL (.gltf/.glb read natively, or any model Assimp\n"
-		"                          reads: .fbx, .x, ...); a clip with an unknown bone\n"
-		"                          fails.  Sources that number their bones take the\n"
-		"                          names from it.  Without it, a glTF source with skins\n"
-		"                          warns of animated nodes that are no joint\n"
-		"      --relative-to-bind  keys of XNA intermediate XML are relative to the bone's\n"
-		"                          rest pose: compose each with the rest transform of\n"
-		"                          MODEL (key x rest), so the output holds absolute\n"
-		"                          local transforms.  Needs --skeleton\n"
-		"      --ticks-per-second N  the rate of tick-based key times (Assimp\n"
-		"                          sources), instead of what each file declares;\n"
-		"                          without it a file that declares none is read at\n"
-		"                          its format's default (.X 4800, others 25), with\n"
-		"                          a warning\n"
-		"      --tolerance T,R,S   lossy: remove keys while the error against the source\n"
-		"                          stays within T model units of translation, R degrees\n"
-		"                          of rotation and S of scale, measured at every key and\n"
-		"                          between keys as the runtime interpolates; 'default'\n"
-		"                          is 0.001,0.05,0.0001.  Output keeps explicit key\n"
-		"                          times and plays in XNA, FNA and MonoGame\n"
-		"      --layout KIND       original (default): the RobotGame layout, reader\n"
-		"                          version 0; compact: reader version 1, quantised keys\n"
-		"                          on a grid, about a quarter of the size, read by the\n"
-		"                          animc loader only (XNA, FNA and MonoGame cannot read\n"
-		"                          it); implies --tolerance default\n"
-		"      --shell-distance D  with --skeleton, a lossy build bounds the model-space\n"
-		"                          error of every point D model units around each bone\n"
-		"                          (through the bone hierarchy) by T, instead of each\n"
-		"                          track by T, R and S (default 1)\n"
-		"      --warnings-as-errors  a source with warnings fails, writing nothing\n"
-		"\n"
-		"build options:\n"
-		"  -o, --output DIR        where compiled files go (created when missing)\n"
-		"  -j, --jobs N            compile in N worker processes (default: the number\n"
-		"                          of online CPUs); output is the same for every N\n"
-		"      --base DIR          mirror the tree from DIR: an input under DIR lands\n"
-		"                          under OUTDIR at its path relative to DIR (a list of\n"
-		"                          changed files then lands as a folder build would)\n"
-		"      --rebuild           compile every source, whatever the manifest says\n"
-		"      --prune             remove outputs whose source no longer exists, and\n"
-		"                          outputs of clips a source no longer holds (off by\n"
-		"                          default: the summary counts them as stale)\n"
-		"      --import-timeout S  stop an import that runs longer than S seconds and\n"
-		"                          fail that file (default 120; 0: no limit)\n"
-		"      --memory-limit SIZE  address space of each worker process (default 4G;\n"
-		"                          0: no limit): an import that needs more fails with\n"
-		"                          \"ran out of memory\"\n"
-		"      --report FILE       write a JSON report (README.md gives its schema)\n"
-		"      --junit FILE        write a JUnit XML report, one test case per source\n"
-		"      --depfile FILE      write make/ninja dependency lines: each output\n"
-		"                          depends on its source and on every file read for it\n"
-		"      --shard K/N         compile only the sources of shard K of N: those whose\n"
-		"                          path under their input folder hashes to K (README.md,\n"
-		"                          \"Scaling out\"); the N shards are disjoint and whole\n"
-		"      --cache-url URL     a Bazel HTTP remote cache (nginx with WebDAV,\n"
-		"                          bazel-remote, ...), also from ANIMC_CACHE_URL: a source\n"
-		"                          found there is fetched, not compiled; one compiled is\n"
-		"                          stored.  Credentials come from ANIMC_CACHE_USER and\n"
-		"                          ANIMC_CACHE_PASSWORD, ANIMC_CACHE_HEADER or a netrc\n"
-		"                          file (ANIMC_CACHE_NETRC, else ~/.netrc), never the URL\n"
-		"      --cache-dir DIR     the same cache in a folder (a shared one works too)\n"
-		"      --cache-read-only   fetch from the cache, never store into it\n"
-		"      --cache-timeout S   give the remote up when a transfer makes no progress\n"
-		"                          for S seconds (default 5); it never fails a build\n"
-		"      --cache-min-size SIZE  sources animc's own readers read (RobotGame and\n"
-		"                          XNA XML, glTF) that are smaller compile without the\n"
-		"                          cache: cheaper than a fetch (default 1M;\n"
-		"                          0: every source goes through the cache)\n"
-		"      --progress WHEN     auto (default: one updating line when stdout is a\n"
-		"                          terminal, a line per source otherwise), always,\n"
-		"                          never (a line per source)\n"
-		"  -q, --quiet             print warnings and errors only\n"
-		"  -v, --verbose           also list skipped and up-to-date files, clip details\n"
-		"                          and what the passes changed\n"
-		"  -h, --help              show this help\n"
-		"\n"
-		"The default mode applies lossless passes: keys sorted by time, constant tracks\n"
-		"stored once (fixed), evenly spaced key times stored as an interval, a wrong\n"
-		"KeyFrameSequenceCount corrected (with a warning).  Every output plays in the\n"
-		"original runtime: one-key sequences get an interval, clips shorter than\n"
-		"1/60 s are lengthened to it (with a warning).\n"
-		"glTF STEP keys are held exactly (a key one float before each step);\n"
-		"CUBICSPLINE curves are baked into keys within 1e-4 (units, radians).\n"
-		"\n"
-		"importers (recognised by content first, file name second):\n",
-		animc_xnb_platforms());
-	for (size_t i = 0; animc_importers[i]; i++)
-		fprintf(out, "  %-10s %s\n", animc_importers[i]->name, animc_importers[i]->description);
-	fprintf(out,
-		"\n"
-		"Related commands: 'animc outputs' lists what a build would write, 'animc clean'\n"
-		"removes what builds wrote.\n"
-		"Diagnostics go to stderr as 'path:line:column: error: message'.\n"
-		"exit status: 0 every source compiled (or was skipped), 1 some source failed,\n"
-		"2 usage error.\n");
-}
-
-void build_outputs_help(FILE *out)
-{
-	fprintf(out,
-		"usage: animc outputs [options] -o OUTDIR INPUT...\n"
-		"\n"
-		"Print the files 'animc build' would write for these inputs and options, one\n"
-		"path a line, in build order, writing nothing.  A source holding named clips\n"
-		"is imported to learn its clip names, unless the manifest in OUTDIR shows it\n"
-		"up to date.  Takes the output options of 'animc build' and -o, -j, --base,\n"
-		"--rebuild, --import-timeout, --memory-limit, -q, -v.\n"
-		"exit status: 0 every source could be planned, 1 some source failed, 2 usage\n"
-		"error.\n");
-}
-
-void build_clean_help(FILE *out)
-{
-	fprintf(out,
-		"usage: animc clean -o OUTDIR\n"
-		"\n"
-		"Remove everything animc build wrote into OUTDIR, as its manifest records it:\n"
-		"the outputs (those changed since animc wrote them are left, with a warning),\n"
-		"temporary files of interrupted runs, the folders left empty, and\n"
-		"OUTDIR/.animc.  Nothing else is touched.\n"
-		"exit status: 0 done, 1 something could not be removed, 2 usage error.\n");
 }

@@ -20,7 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "plan.h"
+#include "engine.h"
 
 static build_job *add_job(build_plan *plan, const char *path, const char *rel_dir, bool is_explicit,
 			  const struct stat *st)

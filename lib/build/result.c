@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
+#include "result.h"
 
 const char *build_status_name(build_status status)
 {

@@ -44,7 +44,8 @@
 
 #include <linux/futex.h>
 
-#include "build.h"
+#include "runner.h"
+#include "engine.h"
 
 /* What a worker's captured output may add to its job's diagnostics. */
 #define CAPTURE_BYTES_MAX 16384
@@ -101,14 +102,6 @@ typedef struct pool {
 	size_t mapping_size;
 	size_t finished;         /* positions whose job has its result */
 } pool;
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* Shared memory between processes: no FUTEX_PRIVATE_FLAG. */
 static void futex_wait(_Atomic uint32_t *word, uint32_t seen, long timeout_ms)
@@ -177,7 +170,7 @@ static bool take(shared_queue *q, worker_slot *slot, uint32_t *position)
 
 		if (head < atomic_load(&q->tail)) {
 			atomic_store(&slot->importer_position, IDLE);
-			atomic_store(&slot->started_ns, now_ns());
+			atomic_store(&slot->started_ns, build_now_ns());
 			atomic_store(&slot->position, head);
 			if (atomic_compare_exchange_strong(&q->head, &head, head + 1)) {
 				*position = head;
@@ -402,7 +395,7 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	if (captured && !timed_out)
 		add_captured(r, captured, size, ANIMC_NOTE);
 	free(captured);
-	r->time_s = (double)(now_ns() - atomic_load(&w->slot->started_ns)) / 1e9;
+	r->time_s = (double)(build_now_ns() - atomic_load(&w->slot->started_ns)) / 1e9;
 	j->is_done = true;
 	p->finished++;
 	p->ctx->lost_workers = true;
@@ -650,7 +643,7 @@ static double check_deadlines(pool *p, const build_run_hooks *hooks)
 {
 	double timeout_s = p->ctx->options->import_timeout_s, first = 1e9;
 	uint32_t head = atomic_load(&p->queue->head);
-	int64_t now = now_ns();
+	int64_t now = build_now_ns();
 
 	if (timeout_s <= 0)
 		return first;

@@ -25,8 +25,11 @@
 #define XNB_FORMAT_VERSION 5
 #define XNB_FLAG_HIDEF 0x01  /* the only flag a loader tolerates */
 #define XNB_DEFAULT_PLATFORM 'w'
-/* Platform letters XNA-family runtimes accept. */
-#define XNB_PLATFORMS "wxmiadXWnpMrPgl"
+/* Platform letters XNA-family runtimes accept: XNA's and MonoGame's legacy
+ * ones (w x m i a d X W n p M r P g l), then MonoGame's current ones
+ * (5 PlayStation 5, O Xbox One, S Switch, b WebAssembly, V DesktopVK,
+ * G Windows GDK, s Xbox Series, v PS Vita). */
+#define XNB_PLATFORMS "wxmiadXWnpMrPgl5OSbVGsv"
 
 /* Body: type readers, shared resources, primary asset reader index. */
 #define XNB_READER_NAME_DEFAULT \

@@ -63,6 +63,8 @@ typedef struct cli_digest {
 void cli_sha256(const void *data, size_t size, uint8_t out[CLI_SHA256_BYTES]);
 void cli_digest_of(const void *data, size_t size, cli_digest *out);
 bool cli_digest_equal(const cli_digest *a, const cli_digest *b);
+/* Whether data[0..size) has the digest `want`. */
+bool cli_digest_matches(const void *data, size_t size, const cli_digest *want);
 /* Lowercase hex of `size` bytes into `out` (2 * size + 1 bytes). */
 void cli_hex(const uint8_t *bytes, size_t size, char *out);
 

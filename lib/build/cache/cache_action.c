@@ -10,6 +10,7 @@
 
 #include "cache.h"
 #include "cli.h"
+#include "cache_internal.h"
 
 /* Field numbers and wire types of remote_execution.proto. */
 enum {
@@ -34,22 +35,6 @@ enum {
 };
 
 #define HEADER_PREFIX "animc-cache 1 outputs="
-
-void cli_hex(const uint8_t *bytes, size_t size, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < size; i++) {
-		out[2 * i] = digits[bytes[i] >> 4];
-		out[2 * i + 1] = digits[bytes[i] & 15];
-	}
-	out[2 * size] = '\0';
-}
-
-bool cli_digest_equal(const cli_digest *a, const cli_digest *b)
-{
-	return a->size_bytes == b->size_bytes && memcmp(a->sha256, b->sha256, CLI_SHA256_BYTES) == 0;
-}
 
 bool cli_action_path_is_safe(const char *path)
 {
@@ -511,4 +496,26 @@ bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, cha
 bad:
 	cli_action_release(action);
 	return false;
+}
+
+/* Move a decoded entry and its checked blobs into a result. */
+bool cli_action_to_result(cli_action *action, uint8_t **blobs, cli_cache_result *result)
+{
+	memset(result, 0, sizeof *result);
+	result->outputs = calloc(action->output_count ? action->output_count : 1, sizeof *result->outputs);
+	if (!result->outputs)
+		return false;
+	for (size_t i = 0; i < action->output_count; i++) {
+		result->outputs[i].path = action->outputs[i].path;
+		result->outputs[i].data = blobs[i];
+		result->outputs[i].size = action->outputs[i].digest.size_bytes;
+		action->outputs[i].path = NULL;
+		blobs[i] = NULL;
+	}
+	result->output_count = action->output_count;
+	result->meta = action->meta;
+	result->meta_size = action->meta_size;
+	action->meta = NULL;
+	cli_action_release(action);
+	return true;
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <curl/curl.h>
 
@@ -768,4 +769,65 @@ void cache_remote_step(cache_remote *r, int timeout_ms)
 	if (r->in_flight_count &&
 	    !((r->blob_gets || r->gets || r->puts) && r->in_flight_count < r->max_transfers))
 		curl.multi_poll(r->multi, NULL, 0, timeout_ms, NULL);
+}
+
+/* ------------------------------------------------------------------- URLs */
+
+#define WHY(...) (why && why_size ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
+
+void cli_url_redact(const char *url, char *out, size_t out_size)
+{
+	const char *scheme_end = strstr(url, "://");
+	const char *authority = scheme_end ? scheme_end + 3 : url;
+	size_t authority_len = strcspn(authority, "/?#");
+	const char *at = NULL;
+	size_t path_len;
+
+	for (size_t i = 0; i < authority_len; i++)
+		if (authority[i] == '@')
+			at = authority + i;
+	path_len = strcspn(authority + authority_len, "?#");
+	if (at)
+		snprintf(out, out_size, "%.*s%.*s%.*s", (int)(authority - url), url,
+			 (int)(authority + authority_len - at - 1), at + 1, (int)path_len,
+			 authority + authority_len);
+	else
+		snprintf(out, out_size, "%.*s", (int)(authority + authority_len + path_len - url), url);
+}
+
+static bool url_is_acceptable(const char *url, char *why, size_t why_size)
+{
+	const char *authority;
+	size_t authority_len;
+
+	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
+		WHY("the cache URL must start with http:// or https://");
+		return false;
+	}
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		if (*p <= ' ' || *p == 0x7F) {
+			WHY("the cache URL holds a space or control character");
+			return false;
+		}
+	authority = strstr(url, "://") + 3;
+	authority_len = strcspn(authority, "/?#");
+	if (!authority_len) {
+		WHY("the cache URL has no host");
+		return false;
+	}
+	if (memchr(authority, '@', authority_len)) {
+		WHY("the cache URL holds credentials; give them in ANIMC_CACHE_USER and "
+		    "ANIMC_CACHE_PASSWORD, or in a netrc file (see 'animc help build')");
+		return false;
+	}
+	if (strchr(url, '?') || strchr(url, '#')) {
+		WHY("the cache URL has a query or fragment; the protocol appends /ac/ and /cas/ to it");
+		return false;
+	}
+	return true;
+}
+
+bool cli_cache_url_check(const char *url, char *why, size_t why_size)
+{
+	return url_is_acceptable(url, why, why_size);
 }

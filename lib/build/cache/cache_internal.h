@@ -1,7 +1,8 @@
 /*
- * cache_internal.h - what the cache's front (cache.c) and its HTTP client
- * (cache_http.c) share.  Everything here but cache_remote_wakeup runs on
- * the cache's thread.
+ * cache_internal.h - what the parts of the cache share: the queue and its
+ * thread (cache_queue.c), the folder store (cache_dir.c), the HTTP client
+ * (cache_http.c) and the action codec (cache_action.c).  Everything here
+ * but cache_remote_wakeup runs on the cache's thread.
  */
 #ifndef ANIMC_CMD_CACHE_INTERNAL_H
 #define ANIMC_CMD_CACHE_INTERNAL_H
@@ -12,6 +13,32 @@
  * the caller. */
 void cache_warn(cli_cache *cache, cli_cache_problem kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Move a decoded entry and its checked blobs (blobs[i] for output i, taken)
+ * into a result; false when out of memory (nothing taken). */
+bool cli_action_to_result(cli_action *action, uint8_t **blobs, cli_cache_result *result);
+
+/* ------------------------------------------------------ the folder store */
+
+typedef struct cache_dir {
+	cli_cache *cache;          /* warned through */
+	char *path;                /* DIR, without a trailing '/' */
+	bool is_writable;          /* not read-only, and no write failed yet */
+	bool has_kind[2];          /* ac/, cas/ made */
+	char host[64];             /* in temporary names */
+	unsigned long temp_counter;
+} cache_dir;
+
+/* False when out of memory. */
+bool cache_dir_init(cache_dir *d, cli_cache *cache, const char *path, bool is_read_only);
+void cache_dir_release(cache_dir *d);
+/* A hit: the entry under `hex` and its blobs, each checked against its
+ * digest, in *result.  A damaged file is warned of and removed. */
+bool cache_dir_lookup(cache_dir *d, const char *hex, cli_cache_result *result);
+/* Blobs first, the entry last: a reader that finds the entry finds them.
+ * A failed write is warned of and stops stores there (is_writable). */
+void cache_dir_store(cache_dir *d, const char *hex, const cli_action *action, uint8_t *const *blobs,
+		     const uint8_t *entry, size_t entry_size);
 
 /* ------------------------------------------------------------ the remote */
 

@@ -288,6 +288,35 @@ int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name);
 animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
 				  animc_diag_sink *sink);
 
+/* ------------------------------------------------------------ units, axes */
+
+/*
+ * Units and axes, as MonoGame's ModelProcessor converts a model (its Scale
+ * and RotationX/Y/Z): the rotation about Z first, then X, then Y (degrees),
+ * then the uniform scale.  The scale multiplies every translation; the
+ * rotation follows each root bone's transform (M' = M * R), so the whole
+ * model turns about its origin.  Zeroed = identity (scale 0 means 1).
+ */
+typedef struct animc_units {
+	double scale;
+	double rotation_deg[3];   /* about X, Y, Z */
+} animc_units;
+
+bool animc_units_is_identity(const animc_units *units);   /* NULL: true */
+bool animc_units_has_rotation(const animc_units *units);
+/* The rotation as a unit quaternion x y z w (Rz, then Rx, then Ry). */
+void animc_units_rotation(const animc_units *units, double out[4]);
+/*
+ * Convert a clip's keys in place.  The roots are the channels whose bone
+ * has no parent in `hierarchy` (or is not in it); with `hierarchy` NULL,
+ * every channel is a root.  A root without a rotation track gets a fixed
+ * one.  ANIMC_ERR_ARGUMENT when the scale is not finite and positive.
+ */
+animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units,
+				    const animc_skeleton *hierarchy);
+/* The same for a model's rest transforms (local and its decomposition). */
+animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units);
+
 /* ----------------------------------------------------------------- strings */
 
 /*

@@ -1,16 +1,7 @@
 /*
- * cache.c - the build cache's front (see cache.h): digests, the queue of
- * lookups and stores, the thread that works through them, and the folder
- * backend (--cache-dir).  The HTTP client is cache_http.c.
- *
- * A folder cache has the remote's layout, DIR/ac/<hex> and DIR/cas/<hex>, so
- * a folder nginx serves and a --cache-dir folder are the same thing.  Each
- * file is written under a name no other writer uses (host, process, counter)
- * in the same folder and renamed into place: on a local disk and on NFS a
- * reader sees a whole entry or none, and two machines storing one entry at
- * once each rename a whole file over the other's.  Readers check every blob
- * against its digest (and the entry's own header line), so a damaged file is
- * a miss, removed so that the next store writes it again.
+ * cache_queue.c - the build cache's front (see cache.h): the queue of
+ * lookups and stores and the thread that works through them, against the
+ * folder store (cache_dir.c) and the HTTP client (cache_http.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,24 +20,8 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "cache_internal.h"
-
-/* ---------------------------------------------------------------- digests */
-
-void cli_sha256(const void *data, size_t size, uint8_t out[CLI_SHA256_BYTES])
-{
-	struct sha256_ctx ctx;
-
-	sha256_init(&ctx);
-	sha256_update(&ctx, size, data);
-	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
-}
-
-void cli_digest_of(const void *data, size_t size, cli_digest *out)
-{
-	cli_sha256(data, size, out->sha256);
-	out->size_bytes = size;
-}
 
 void cli_cache_result_release(cli_cache_result *result)
 {
@@ -85,28 +60,6 @@ static bool copy_result(const cli_cache_result *from, cli_cache_result *to)
 fail:
 	cli_cache_result_release(to);
 	return false;
-}
-
-/* ------------------------------------------------------------------- URLs */
-
-void cli_url_redact(const char *url, char *out, size_t out_size)
-{
-	const char *scheme_end = strstr(url, "://");
-	const char *authority = scheme_end ? scheme_end + 3 : url;
-	size_t authority_len = strcspn(authority, "/?#");
-	const char *at = NULL;
-	size_t path_len;
-
-	for (size_t i = 0; i < authority_len; i++)
-		if (authority[i] == '@')
-			at = authority + i;
-	path_len = strcspn(authority + authority_len, "?#");
-	if (at)
-		snprintf(out, out_size, "%.*s%.*s%.*s", (int)(authority - url), url,
-			 (int)(authority + authority_len - at - 1), at + 1, (int)path_len,
-			 authority + authority_len);
-	else
-		snprintf(out, out_size, "%.*s", (int)(authority + authority_len + path_len - url), url);
 }
 
 /* ------------------------------------------------------------ the cache */
@@ -220,7 +173,9 @@ struct store {
 };
 
 struct cli_cache {
-	char *url, *dir;
+	char *url;
+	cache_dir *dir;            /* the folder store; NULL: none */
+	cache_dir folder;
 	char shown_url[512];
 	bool is_read_only;
 	animc_diag_sink *sink;
@@ -270,10 +225,6 @@ struct cli_cache {
 	uint8_t *is_repeat_by_id;
 	size_t is_repeat_capacity;
 	bool can_store;            /* under the lock: a store could still be made */
-	bool is_dir_writable;
-	bool has_dir[2];           /* ac/, cas/ made */
-	char host[64];
-	unsigned long temp_counter;
 };
 
 void cache_warn(cli_cache *cache, cli_cache_problem kind, const char *fmt, ...)
@@ -319,269 +270,13 @@ static void flush_warnings(cli_cache *cache)
 	cli_strings_release(&messages);
 }
 
-/* -------------------------------------------------------- folder backend */
-
-static const char *const kind_names[2] = { "ac", "cas" };
-enum { KIND_AC, KIND_CAS };
-
-static char *dir_path(const cli_cache *cache, int kind, const char *hex)
-{
-	return cli_path_join(cache->dir, kind_names[kind], hex);
-}
-
-/* 1: read, 0: not there, -1: failed (warned of).  A file longer than
- * `max_bytes` is damaged: removed, and a miss. */
-static int dir_read(cli_cache *cache, int kind, const char *hex, size_t max_bytes, uint8_t **data,
-		    size_t *size)
-{
-	char *path = dir_path(cache, kind, hex);
-	struct stat st;
-	int fd, rc = -1;
-	size_t done = 0;
-
-	*data = NULL;
-	if (!path)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			rc = 0;
-		else
-			cache_warn(cache, CLI_CACHE_DIR_READ, "cache folder '%s': cannot read '%s': %s",
-				   cache->dir, path, strerror(errno));
-		free(path);
-		return rc;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		cache_warn(cache, CLI_CACHE_DIR_READ, "cache folder '%s': '%s' is not a readable file",
-			   cache->dir, path);
-		goto out;
-	}
-	if ((uint64_t)st.st_size > max_bytes) {
-		cache_warn(cache, CLI_CACHE_CORRUPT,
-			   "cache folder '%s': '%s' is longer than it can be; removed, compiling instead",
-			   cache->dir, path);
-		unlink(path);
-		goto out;
-	}
-	*data = malloc((size_t)st.st_size + 1);
-	if (!*data)
-		goto out;
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, *data + done, (size_t)st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	if (done != (size_t)st.st_size) {
-		cache_warn(cache, CLI_CACHE_DIR_READ, "cache folder '%s': cannot read '%s'", cache->dir, path);
-		free(*data);
-		*data = NULL;
-		goto out;
-	}
-	(*data)[done] = 0;
-	*size = done;
-	rc = 1;
-out:
-	close(fd);
-	free(path);
-	return rc;
-}
-
-static void dir_remove(cli_cache *cache, int kind, const char *hex)
-{
-	char *path = dir_path(cache, kind, hex);
-
-	if (path)
-		unlink(path);
-	free(path);
-}
-
-/* Write one file: a name of this writer's own in the same folder, then a
- * rename.  A blob already there with its size is left as it is (readers
- * check its digest). */
-static bool dir_write(cli_cache *cache, int kind, const char *hex, const uint8_t *data, size_t size)
-{
-	char *path = dir_path(cache, kind, hex), *temp = NULL, why[512];
-	struct stat st;
-	const uint8_t *p = data;
-	size_t left = size;
-	int fd = -1;
-
-	if (!path)
-		return false;
-	if (kind == KIND_CAS && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size) {
-		free(path);
-		return true;
-	}
-	if (!cache->has_dir[kind]) {
-		char *folder = cli_path_join(cache->dir, kind_names[kind], NULL);
-
-		if (!folder || !cli_mkdir_p(folder, why, sizeof why)) {
-			cache_warn(cache, CLI_CACHE_DIR_WRITE, "cache folder '%s': %s; not storing there",
-				   cache->dir, folder ? why : "out of memory");
-			free(folder);
-			goto fail;
-		}
-		free(folder);
-		cache->has_dir[kind] = true;
-	}
-	if (asprintf(&temp, "%s/%s/.%s.%s.%ld.%lu.tmp", cache->dir, kind_names[kind], hex, cache->host,
-		     (long)getpid(), ++cache->temp_counter) < 0) {
-		temp = NULL;
-		goto fail;
-	}
-	fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0)
-		goto fail_errno;
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail_errno;
-		p += n;
-		left -= (size_t)n;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail_errno;
-	}
-	fd = -1;
-	if (rename(temp, path) != 0)
-		goto fail_errno;
-	free(temp);
-	free(path);
-	return true;
-fail_errno:
-	cache_warn(cache, CLI_CACHE_DIR_WRITE, "cache folder '%s': cannot write '%s': %s; not storing there",
-		   cache->dir, path, strerror(errno ? errno : EIO));
-fail:
-	if (fd >= 0)
-		close(fd);
-	if (temp)
-		unlink(temp);
-	free(temp);
-	free(path);
-	cache->is_dir_writable = false;
-	return false;
-}
-
-/* Blobs first, the entry last: a reader that finds the entry finds them. */
-static void dir_store(cli_cache *cache, const char *hex, const cli_action *action, uint8_t *const *blobs,
-		      const uint8_t *entry, size_t entry_size)
-{
-	for (size_t i = 0; i < action->output_count && cache->is_dir_writable; i++) {
-		char blob_hex[CLI_SHA256_HEX_BYTES];
-
-		if (!action->outputs[i].digest.size_bytes)
-			continue;
-		cli_hex(action->outputs[i].digest.sha256, CLI_SHA256_BYTES, blob_hex);
-		if (!dir_write(cache, KIND_CAS, blob_hex, blobs[i], action->outputs[i].digest.size_bytes))
-			return;
-	}
-	if (cache->is_dir_writable)
-		dir_write(cache, KIND_AC, hex, entry, entry_size);
-}
-
-/* Move a decoded entry and its checked blobs into a result. */
-static bool make_result(cli_action *action, uint8_t **blobs, cli_cache_result *result)
-{
-	memset(result, 0, sizeof *result);
-	result->outputs = calloc(action->output_count ? action->output_count : 1, sizeof *result->outputs);
-	if (!result->outputs)
-		return false;
-	for (size_t i = 0; i < action->output_count; i++) {
-		result->outputs[i].path = action->outputs[i].path;
-		result->outputs[i].data = blobs[i];
-		result->outputs[i].size = action->outputs[i].digest.size_bytes;
-		action->outputs[i].path = NULL;
-		blobs[i] = NULL;
-	}
-	result->output_count = action->output_count;
-	result->meta = action->meta;
-	result->meta_size = action->meta_size;
-	action->meta = NULL;
-	cli_action_release(action);
-	return true;
-}
-
-static bool blob_matches(const uint8_t *data, size_t size, const cli_digest *want)
-{
-	cli_digest got;
-
-	cli_digest_of(data, size, &got);
-	return cli_digest_equal(&got, want);
-}
-
-static uint8_t *empty_blob(void)
-{
-	return calloc(1, 1);
-}
-
-static bool dir_lookup(cli_cache *cache, lookup *l)
-{
-	uint8_t *entry, **blobs;
-	size_t size;
-	cli_action action;
-	char why[256];
-	bool ok = true;
-
-	if (dir_read(cache, KIND_AC, l->hex, CLI_ACTION_MAX_BYTES, &entry, &size) != 1)
-		return false;
-	if (!cli_action_decode(entry, size, &action, why, sizeof why)) {
-		cache_warn(cache, CLI_CACHE_CORRUPT,
-			   "cache folder '%s': entry ac/%s is damaged (%s); removed, compiling instead", cache->dir,
-			   l->hex, why);
-		dir_remove(cache, KIND_AC, l->hex);
-		free(entry);
-		return false;
-	}
-	free(entry);
-	blobs = calloc(action.output_count ? action.output_count : 1, sizeof *blobs);
-	for (size_t i = 0; blobs && ok && i < action.output_count; i++) {
-		const cli_digest *digest = &action.outputs[i].digest;
-		char hex[CLI_SHA256_HEX_BYTES];
-		int rc;
-
-		if (!digest->size_bytes) {
-			ok = (blobs[i] = empty_blob()) != NULL;
-			continue;
-		}
-		cli_hex(digest->sha256, CLI_SHA256_BYTES, hex);
-		rc = dir_read(cache, KIND_CAS, hex, digest->size_bytes, &blobs[i], &size);
-		if (rc == 1 && !blob_matches(blobs[i], size, digest)) {
-			cache_warn(cache, CLI_CACHE_CORRUPT,
-				   "cache folder '%s': cas/%s does not match its digest; removed, compiling instead",
-				   cache->dir, hex);
-			dir_remove(cache, KIND_CAS, hex);
-			rc = -1;
-		}
-		ok = rc == 1;
-	}
-	if (blobs && ok && make_result(&action, blobs, &l->result)) {
-		free(blobs);
-		return true;
-	}
-	for (size_t i = 0; blobs && i < action.output_count; i++)
-		free(blobs[i]);
-	free(blobs);
-	cli_action_release(&action);
-	return false;
-}
-
-/* -------------------------------------------------------------- lookups */
 
 /* On the thread, under the lock: what cli_cache_is_storing says, known by
  * the time a lookup's answer is. */
 static void update_can_store(cli_cache *cache)
 {
 	cache->can_store = !cache->is_read_only && !cache->is_abandoned &&
-			   ((cache->dir && cache->is_dir_writable) ||
+			   ((cache->dir && cache->dir->is_writable) ||
 			    (cache->remote && cache_remote_can_put(cache->remote)));
 }
 
@@ -631,17 +326,17 @@ static void finish_remote_lookup(lookup *l)
 
 	cache->active_lookups--;
 	if (!l->has_failed) {
-		if (cache->dir && cache->is_dir_writable && !cache->is_read_only) {
+		if (cache->dir && cache->dir->is_writable && !cache->is_read_only) {
 			uint8_t *entry;
 			size_t size;
 
 			/* What the remote had, kept in the folder too. */
 			if (cli_action_encode(&l->action, &entry, &size)) {
-				dir_store(cache, l->hex, &l->action, l->blobs, entry, size);
+				cache_dir_store(cache->dir, l->hex, &l->action, l->blobs, entry, size);
 				free(entry);
 			}
 		}
-		is_hit = make_result(&l->action, l->blobs, &l->result);
+		is_hit = cli_action_to_result(&l->action, l->blobs, &l->result);
 	}
 	for (size_t i = 0; l->blobs && i < l->action.output_count; i++)
 		free(l->blobs[i]);
@@ -659,7 +354,7 @@ static void on_blob(void *user, remote_outcome outcome, uint8_t *body, size_t si
 	lookup *l = ref->lookup;
 	const cli_digest *digest = &l->action.outputs[ref->index].digest;
 
-	if (outcome == REMOTE_OK && blob_matches(body, size, digest)) {
+	if (outcome == REMOTE_OK && cli_digest_matches(body, size, digest)) {
 		char hex[CLI_SHA256_HEX_BYTES];
 
 		cli_hex(digest->sha256, CLI_SHA256_BYTES, hex);
@@ -720,7 +415,7 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 		char hex[CLI_SHA256_HEX_BYTES];
 
 		if (!digest->size_bytes) {
-			l->blobs[i] = empty_blob();
+			l->blobs[i] = calloc(1, 1);   /* an empty blob */
 			l->has_failed = !l->blobs[i];
 			continue;
 		}
@@ -820,7 +515,7 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 		leader->followers = l;
 		return;
 	}
-	if (cache->dir && dir_lookup(cache, l)) {
+	if (cache->dir && cache_dir_lookup(cache->dir, l->hex, &l->result)) {
 		if (slot)
 			*slot = HIT_MARK;
 		finish_lookup(cache, l, CLI_CACHE_HIT);
@@ -926,13 +621,13 @@ static void start_store(cli_cache *cache, store *s)
 		free_store(s);
 		return;
 	}
-	if (cache->dir && cache->is_dir_writable) {
+	if (cache->dir && cache->dir->is_writable) {
 		uint8_t **blobs = calloc(r->output_count, sizeof *blobs);
 
 		for (size_t i = 0; blobs && i < r->output_count; i++)
 			blobs[i] = r->outputs[i].data;
 		if (blobs)
-			dir_store(cache, s->hex, &s->action, blobs, s->entry, s->entry_size);
+			cache_dir_store(cache->dir, s->hex, &s->action, blobs, s->entry, s->entry_size);
 		free(blobs);
 		if (!cache->remote) {
 			pthread_mutex_lock(&cache->lock);
@@ -970,14 +665,6 @@ static void start_store(cli_cache *cache, store *s)
 }
 
 /* ------------------------------------------------------------ the thread */
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Past the deadline close gave: drop the stores still to make. */
 static void abandon(cli_cache *cache)
@@ -1047,7 +734,7 @@ static void *thread_main(void *arg)
 		pthread_mutex_unlock(&cache->lock);
 
 		if (is_stopping && deadline >= 0 && !cache->is_abandoned) {
-			double left = deadline - now_s();
+			double left = deadline - build_now_s();
 
 			if (left <= 0)
 				abandon(cache);
@@ -1139,43 +826,6 @@ static void kick(cli_cache *cache)
 
 #define WHY(...) (why && why_size ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
 
-static bool url_is_acceptable(const char *url, char *why, size_t why_size)
-{
-	const char *authority;
-	size_t authority_len;
-
-	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
-		WHY("the cache URL must start with http:// or https://");
-		return false;
-	}
-	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
-		if (*p <= ' ' || *p == 0x7F) {
-			WHY("the cache URL holds a space or control character");
-			return false;
-		}
-	authority = strstr(url, "://") + 3;
-	authority_len = strcspn(authority, "/?#");
-	if (!authority_len) {
-		WHY("the cache URL has no host");
-		return false;
-	}
-	if (memchr(authority, '@', authority_len)) {
-		WHY("the cache URL holds credentials; give them in ANIMC_CACHE_USER and "
-		    "ANIMC_CACHE_PASSWORD, or in a netrc file (see 'animc help build')");
-		return false;
-	}
-	if (strchr(url, '?') || strchr(url, '#')) {
-		WHY("the cache URL has a query or fragment; the protocol appends /ac/ and /cas/ to it");
-		return false;
-	}
-	return true;
-}
-
-bool cli_cache_url_check(const char *url, char *why, size_t why_size)
-{
-	return url_is_acceptable(url, why, why_size);
-}
-
 bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why, size_t why_size)
 {
 	cli_cache *cache;
@@ -1185,7 +835,7 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 		WHY("a cache needs a URL or a folder");
 		return false;
 	}
-	if (options->url && options->url[0] && !url_is_acceptable(options->url, why, why_size))
+	if (options->url && options->url[0] && !cli_cache_url_check(options->url, why, why_size))
 		return false;
 	if (options->timeout_s < 0 || options->timeout_s > 3600) {
 		WHY("the cache time-out must be between 0 and 3600 seconds");
@@ -1206,19 +856,9 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 	cache->is_read_only = options->is_read_only;
 	cache->can_store = !options->is_read_only;
 	cache->sink = options->sink;
-	if (options->dir && options->dir[0]) {
-		size_t len = strlen(options->dir);
-
-		while (len > 1 && options->dir[len - 1] == '/')
-			len--;
-		cache->dir = strndup(options->dir, len);
-		cache->is_dir_writable = !options->is_read_only;
-		if (gethostname(cache->host, sizeof cache->host - 1) != 0)
-			snprintf(cache->host, sizeof cache->host, "host");
-		for (char *p = cache->host; *p; p++)
-			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
-				*p = '-';
-	}
+	if (options->dir && options->dir[0] && cache_dir_init(&cache->folder, cache, options->dir,
+							     options->is_read_only))
+		cache->dir = &cache->folder;
 	if (options->url && options->url[0]) {
 		size_t len = strlen(options->url);
 
@@ -1499,7 +1139,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	if (cache->has_thread) {
 		pthread_mutex_lock(&cache->lock);
 		cache->is_stopping = true;
-		cache->stop_deadline_s = wait_s >= 0 ? now_s() + wait_s : -1;
+		cache->stop_deadline_s = wait_s >= 0 ? build_now_s() + wait_s : -1;
 		cache->is_kicked = false;   /* this wake must go through */
 		pthread_mutex_unlock(&cache->lock);
 		kick(cache);
@@ -1515,7 +1155,7 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 
 		snprintf(message, sizeof message,
 			 "cache '%s': %zu results not stored: the build was done %g s before they were",
-			 cache->url ? cache->shown_url : cache->dir, cache->stats.abandoned_stores, wait_s);
+			 cache->url ? cache->shown_url : cache->dir->path, cache->stats.abandoned_stores, wait_s);
 		emit(cache, message);
 	}
 	if (skipped_gets || skipped_puts) {
@@ -1563,6 +1203,6 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	pthread_cond_destroy(&cache->done);
 	pthread_cond_destroy(&cache->parked);
 	free(cache->url);
-	free(cache->dir);
+	cache_dir_release(&cache->folder);
 	free(cache);
 }

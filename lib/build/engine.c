@@ -1,7 +1,8 @@
 /*
- * build.c - the commands `animc build`, `animc outputs` and `animc clean`:
- * they take the lock on OUTDIR, read the manifest, and run the stages of
- * build.h (plan, compile in workers, commit in job order, report).
+ * engine.c - runs `animc build`, `animc outputs` and `animc clean` once
+ * their options are parsed: takes the lock on OUTDIR, reads the manifest,
+ * and runs the stages of engine.h (plan, compile, commit in job order,
+ * report).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -15,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "engine.h"
 
 static volatile int stop_signal;
 
@@ -343,39 +344,34 @@ static void release_ctx(build_ctx *ctx)
 		close(ctx->lock_fd);
 }
 
-static int run_command(build_command command, int argc, char **argv)
+int build_engine_run(build_command command, build_options *o)
 {
-	build_options o;
 	build_ctx ctx;
 	run_state rs;
 	char why[512], *running = NULL;
 	bool marked_running = false;
 	build_totals totals;
 	size_t to_compile = 0;
-	int status = build_options_parse(&o, command, argc, argv);
+	int status = ANIMC_EXIT_OK;
 	manifest_loader loader = { 0 };
 	bool completed, plan_ok;
 
-	if (status) {
-		build_options_release(&o);
-		return status < 0 ? ANIMC_EXIT_OK : status;
-	}
 	memset(&ctx, 0, sizeof ctx);
 	memset(&rs, 0, sizeof rs);
-	ctx.options = &o;
+	ctx.options = o;
 	ctx.command = command;
 	ctx.printer.out = stderr;
-	ctx.printer.show_notes = o.verbose;
+	ctx.printer.show_notes = o->verbose;
 	ctx.lock_fd = -1;
 	ctx.stop_signal = &stop_signal;
 	rs.ctx = &ctx;
 	rs.is_outputs = command == CMD_OUTPUTS;
-	rs.manifest_path = cli_path_join(o.out_dir, MANIFEST_FILE, NULL);
+	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	{
 		char name[64];
 
 		snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
-		running = cli_path_join(o.out_dir, name, NULL);
+		running = cli_path_join(o->out_dir, name, NULL);
 	}
 	if (!rs.manifest_path || !running) {
 		status = ANIMC_EXIT_FAILED;
@@ -384,13 +380,13 @@ static int run_command(build_command command, int argc, char **argv)
 	if (command == CMD_CLEAN) {
 		struct stat st;
 
-		if (stat(o.out_dir, &st) != 0) {
-			fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", o.out_dir);
+		if (stat(o->out_dir, &st) != 0) {
+			fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", o->out_dir);
 			goto out;
 		}
 		bool alone;
 
-		ctx.lock_fd = take_lock(o.out_dir, true, &alone);
+		ctx.lock_fd = take_lock(o->out_dir, true, &alone);
 		status = ctx.lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(&ctx);
 		goto out;
 	}
@@ -401,20 +397,20 @@ static int run_command(build_command command, int argc, char **argv)
 			status = ANIMC_EXIT_FAILED;
 			goto out;
 		}
-		if (!cli_mkdir_p(o.out_dir, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o.out_dir, why);
+		if (!cli_mkdir_p(o->out_dir, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o->out_dir, why);
 			status = ANIMC_EXIT_FAILED;
 			goto out;
 		}
 		bool alone;
 
-		ctx.lock_fd = take_lock(o.out_dir, false, &alone);
+		ctx.lock_fd = take_lock(o->out_dir, false, &alone);
 		if (ctx.lock_fd < 0) {
 			status = ANIMC_EXIT_FAILED;
 			goto out;
 		}
 		if (alone) {
-			sweep_if_interrupted(o.out_dir, o.verbose);
+			sweep_if_interrupted(o->out_dir, o->verbose);
 			flock(ctx.lock_fd, LOCK_SH);
 		}
 		{
@@ -427,7 +423,7 @@ static int run_command(build_command command, int argc, char **argv)
 	}
 	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
 	manifest_loader_start(&loader, &ctx.old, rs.manifest_path);
-	options_key(&o, &ctx.options_key);
+	options_key(o, &ctx.options_key);
 	plan_ok = build_plan_make(&ctx);
 	switch (manifest_loader_finish(&loader)) {
 	case MANIFEST_LOADED:
@@ -443,7 +439,7 @@ static int run_command(build_command command, int argc, char **argv)
 		status = ANIMC_EXIT_FAILED;
 		goto out;
 	}
-	if (o.skeleton_path && !skeleton_state(&ctx)) {
+	if (o->skeleton_path && !skeleton_state(&ctx)) {
 		status = ANIMC_EXIT_FAILED;
 		goto out;
 	}
@@ -452,7 +448,7 @@ static int run_command(build_command command, int argc, char **argv)
 
 		memcpy(shared, ctx.options_key.bytes, 16);
 		memcpy(shared + 16, ctx.skeleton.hash.bytes, 16);
-		shared[32] = o.skeleton_path != NULL;
+		shared[32] = o->skeleton_path != NULL;
 		build_hash_bytes(shared, sizeof shared, &ctx.run_key);
 	}
 	for (size_t i = 0; i < ctx.plan_notes.count; i++) {
@@ -488,7 +484,7 @@ static int run_command(build_command command, int argc, char **argv)
 	{
 		build_run_hooks hooks = { hook_done, hook_tick, &rs };
 
-		completed = build_run(&ctx, o.jobs, &hooks);
+		completed = build_run(&ctx, o->jobs, &hooks);
 	}
 	commit_ready(&rs);
 	build_cache_close(&ctx, build_now_s() - rs.status.start_s);
@@ -501,14 +497,13 @@ static int run_command(build_command command, int argc, char **argv)
 			 * committed, and what the stopped workers were writing. */
 			build_unstage(&ctx, rs.commit.committed);
 			save_checkpoint(&rs);
-			if (sweep_own(ctx.lock_fd, o.out_dir))
+			if (sweep_own(ctx.lock_fd, o->out_dir))
 				unlink(running);
 		}
 		build_commit_release(&rs.commit);
 		release_ctx(&ctx);
 		free(rs.manifest_path);
 		free(running);
-		build_options_release(&o);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return 128 + sig;
@@ -523,25 +518,25 @@ static int run_command(build_command command, int argc, char **argv)
 			fprintf(stderr, "%s: warning: %s; the next build compiles every source\n",
 				rs.manifest_path, why);
 		build_totals_count(&ctx.plan, &totals);
-		if (o.report_path && !build_report_json(&ctx, o.report_path, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o.report_path, why);
+		if (o->report_path && !build_report_json(&ctx, o->report_path, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o->report_path, why);
 			totals.failed++;
 		}
-		if (o.junit_path && !build_report_junit(&ctx, o.junit_path, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o.junit_path, why);
+		if (o->junit_path && !build_report_junit(&ctx, o->junit_path, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o->junit_path, why);
 			totals.failed++;
 		}
-		if (o.depfile_path && !build_report_depfile(&ctx, o.depfile_path, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o.depfile_path, why);
+		if (o->depfile_path && !build_report_depfile(&ctx, o->depfile_path, why, sizeof why)) {
+			fprintf(stderr, "%s: error: %s\n", o->depfile_path, why);
 			totals.failed++;
 		}
-		if (!o.quiet || totals.failed)
+		if (!o->quiet || totals.failed)
 			build_status_summary(&rs.status, &totals, stale);
 		else
 			build_status_clear(&rs.status);
-		if (ctx.lost_workers && !sweep_own(ctx.lock_fd, o.out_dir))
+		if (ctx.lost_workers && !sweep_own(ctx.lock_fd, o->out_dir))
 			marked_running = false;   /* left for the next build alone here */
-		if (rs.commit.pruned && o.verbose)
+		if (rs.commit.pruned && o->verbose)
 			printf("pruned %u output%s\n", rs.commit.pruned, rs.commit.pruned == 1 ? "" : "s");
 	} else {
 		build_totals_count(&ctx.plan, &totals);
@@ -556,42 +551,5 @@ out:
 	release_ctx(&ctx);
 	free(rs.manifest_path);
 	free(running);
-	build_options_release(&o);
 	return status;
 }
-
-static int run_build(int argc, char **argv)
-{
-	return run_command(CMD_BUILD, argc, argv);
-}
-
-static int run_outputs(int argc, char **argv)
-{
-	return run_command(CMD_OUTPUTS, argc, argv);
-}
-
-static int run_clean(int argc, char **argv)
-{
-	return run_command(CMD_CLEAN, argc, argv);
-}
-
-const animc_command animc_cmd_build = {
-	.name = "build",
-	.summary = "compile sources into .xnb files: animc build -o OUTDIR INPUT...",
-	.run = run_build,
-	.help = build_help,
-};
-
-const animc_command animc_cmd_outputs = {
-	.name = "outputs",
-	.summary = "list the files a build would write: animc outputs -o OUTDIR INPUT...",
-	.run = run_outputs,
-	.help = build_outputs_help,
-};
-
-const animc_command animc_cmd_clean = {
-	.name = "clean",
-	.summary = "remove what builds wrote into a folder: animc clean -o OUTDIR",
-	.run = run_clean,
-	.help = build_clean_help,
-};

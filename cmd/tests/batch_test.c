@@ -1,0 +1,84 @@
+/*
+ * batch_test.c - `animc batch` reads lines typed with spaces as a person
+ * would type them, when that is unambiguous, and says that fields are
+ * separated by tabs when it is not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#define UNIFORM "testdata/loader/uniform.xnb"
+
+/* `animc batch` with `text` on standard input. */
+static test_run batch(const char *dir, const char *text)
+{
+	char *in = test_format("%s/requests.txt", dir);
+	const char *argv[] = { test_animc_path(), "batch", NULL };
+
+	assert_true(test_write_file(in, text, strlen(text)));
+	test_run r = test_execv_stdin(argv, in);
+	free(in);
+	return r;
+}
+
+static void batch_takes_words_separated_by_spaces(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("batch-spaces");
+	test_run tabs = batch(dir, "sample\t--time\t0.5\t" UNIFORM "\ndump\t" UNIFORM "\n");
+	test_run spaces = batch(dir, "sample --time 0.5 " UNIFORM "\ndump   " UNIFORM "\n");
+
+	assert_int_equal(tabs.status, 0);
+	assert_int_equal(spaces.status, 0);
+	assert_string_equal(spaces.out, tabs.out);
+	assert_string_equal(spaces.err, "");
+	test_run_release(&tabs);
+	test_run_release(&spaces);
+	free(dir);
+}
+
+static void batch_says_fields_are_separated_by_tabs(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("batch-tabs");
+	char *spaced = test_format("%s/a walk.xnb", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file(UNIFORM, &size);
+
+	assert_true(test_write_file(spaced, bytes, size));
+	/* Tabs and spaces mixed: the first field is not a command. */
+	test_run mixed = batch(dir, "sample --time\t0.5\t" UNIFORM "\n");
+	assert_int_equal(mixed.status, 1);
+	assert_string_equal(mixed.out, "");
+	assert_non_null(strstr(mixed.err, "line 1: "));
+	assert_non_null(strstr(mixed.err, "tab"));
+	test_run_release(&mixed);
+	/* A file name with a space on a line without tabs cannot be told from
+	 * two words: the line fails, saying how to write it... */
+	char *text = test_format("dump %s\n", spaced);
+	test_run ambiguous = batch(dir, text);
+	assert_int_equal(ambiguous.status, 1);
+	assert_string_equal(ambiguous.out, "");
+	assert_non_null(strstr(ambiguous.err, "tab"));
+	test_run_release(&ambiguous);
+	free(text);
+	/* ...and with a tab it is read. */
+	text = test_format("dump\t%s\n", spaced);
+	test_run tabbed = batch(dir, text);
+	assert_int_equal(tabbed.status, 0);
+	assert_non_null(strstr(tabbed.out, "a walk.xnb: XNB v5"));
+	test_run_release(&tabbed);
+	free(text);
+	free(bytes);
+	free(spaced);
+	free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(batch_takes_words_separated_by_spaces),
+	cmocka_unit_test(batch_says_fields_are_separated_by_tabs),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,239 @@
+/*
+ * docs_test.c - the documentation stays true: the generated files (the
+ * manual docs/cli.md, the man page docs/animc.1, the bash completion) are
+ * what animc generates now, the man page renders without a warning, the
+ * completion completes, and every relative link of README.md and docs/
+ * reaches a file (and a heading, for #anchors).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static const struct {
+	const char *flag, *path;
+} generated[] = {
+	{ "--markdown", "docs/cli.md" },
+	{ "--man", "docs/animc.1" },
+	{ "--completion", "docs/animc.bash-completion" },
+};
+
+static void generated_docs_are_current(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof generated / sizeof generated[0]; i++) {
+		test_run r = test_animc("help", generated[i].flag, NULL);
+		size_t size;
+		uint8_t *committed = test_read_file(generated[i].path, &size);
+
+		assert_int_equal(r.status, 0);
+		if (size != strlen(r.out) || memcmp(committed, r.out, size) != 0)
+			fail_msg("%s is stale: run `make docs` (it writes `animc help %s > %s`) and "
+				 "commit the result", generated[i].path, generated[i].flag, generated[i].path);
+		free(committed);
+		test_run_release(&r);
+	}
+}
+
+static void man_page_renders_without_warnings(void **state)
+{
+	(void)state;
+	if (access("/usr/bin/man", X_OK) != 0)
+		skip();   /* `make test` installs man-db */
+	setenv("MANWIDTH", "80", 1);
+	test_run r = test_exec("man", "--warnings", "-l", "docs/animc.1", NULL);
+	assert_int_equal(r.status, 0);
+	if (r.err[0])
+		fail_msg("man -l docs/animc.1 warns:\n%s", r.err);
+	assert_non_null(strstr(r.out, "animc build"));
+	assert_non_null(strstr(r.out, "--cache-min-size"));
+	assert_non_null(strstr(r.out, "animc sample"));
+	test_run_release(&r);
+}
+
+/* The completion, sourced into bash, run on a command line. */
+static char *complete(const char *words, int cword)
+{
+	char *script = test_format(". docs/animc.bash-completion; COMP_WORDS=(%s); COMP_CWORD=%d; "
+				   "_animc; printf '%%s\\n' \"${COMPREPLY[@]}\"", words, cword);
+	test_run r = test_exec("bash", "-c", script, NULL);
+	char *out;
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	out = strdup(r.out);
+	test_run_release(&r);
+	free(script);
+	return out;
+}
+
+static void completion_completes_commands_options_and_values(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = complete("animc ou", 1);
+	assert_string_equal(out, "outputs\n");
+	free(out);
+	out = complete("animc build --cache-m", 2);
+	assert_string_equal(out, "--cache-min-size\n");
+	free(out);
+	out = complete("animc build --layout ''", 3);
+	assert_string_equal(out, "original\ncompact\n");
+	free(out);
+	out = complete("animc build --progress a", 3);
+	assert_string_equal(out, "auto\nalways\n");
+	free(out);
+	/* clean takes no output options. */
+	out = complete("animc clean --ex", 2);
+	assert_string_equal(out, "\n");
+	free(out);
+	/* The other commands' options come from their help. */
+	out = complete("animc sample --bl", 2);
+	assert_string_equal(out, "--blend\n");
+	free(out);
+}
+
+/* ----------------------------------------------------------------- links */
+
+/* The anchor GitHub gives a heading: lower case, spaces to '-', only
+ * letters, digits, '-' and '_' kept. */
+static void heading_anchor(const char *heading, size_t len, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 1 < size; i++) {
+		unsigned char ch = (unsigned char)heading[i];
+
+		if (isalnum(ch) || ch == '-' || ch == '_')
+			out[n++] = (char)tolower(ch);
+		else if (ch == ' ')
+			out[n++] = '-';
+	}
+	out[n] = '\0';
+}
+
+static bool has_anchor(const char *path, const char *anchor)
+{
+	uint8_t *data = test_read_file(path, NULL);
+	bool fenced = false, found = false;
+
+	for (char *line = (char *)data; line && *line && !found;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (strncmp(line, "```", 3) == 0)
+			fenced = !fenced;
+		else if (!fenced && line[0] == '#') {
+			char slug[256];
+			size_t skip = strspn(line, "#");
+
+			skip += strspn(line + skip, " ");
+			heading_anchor(line + skip, len - skip, slug, sizeof slug);
+			found = strcmp(slug, anchor) == 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(data);
+	return found;
+}
+
+/* The broken relative links of a markdown file, one a line ("" when none). */
+static char *broken_links(const char *path)
+{
+	uint8_t *data = test_read_file(path, NULL);
+	char *broken = strdup("");
+	bool fenced = false;
+	const char *slash = strrchr(path, '/');
+	int dir_len = slash ? (int)(slash - path + 1) : 0;
+
+	for (char *line = (char *)data; line && *line;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (strncmp(line, "```", 3) == 0)
+			fenced = !fenced;
+		for (char *p = line; !fenced && (p = strstr(p, "](")) != NULL; p += 2) {
+			char *end = strchr(p + 2, ')');
+			char target[512], file[600], *hash;
+
+			if (!end || end - (p + 2) >= (long)sizeof target)
+				continue;
+			memcpy(target, p + 2, (size_t)(end - (p + 2)));
+			target[end - (p + 2)] = '\0';
+			if (strstr(target, "://") || strncmp(target, "mailto:", 7) == 0)
+				continue;
+			hash = strchr(target, '#');
+			if (hash)
+				*hash++ = '\0';
+			if (target[0])
+				snprintf(file, sizeof file, "%.*s%s", dir_len, path, target);
+			else
+				snprintf(file, sizeof file, "%s", path);
+			if (!test_file_exists(file) ||
+			    (hash && strlen(file) > 3 && strcmp(file + strlen(file) - 3, ".md") == 0 &&
+			     !has_anchor(file, hash))) {
+				char *more = test_format("%s%s: (%s%s%s)\n", broken, path, target,
+							 hash ? "#" : "", hash ? hash : "");
+
+				free(broken);
+				broken = more;
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(data);
+	return broken;
+}
+
+static void relative_links_reach_their_targets(void **state)
+{
+	char **docs = test_list_dir("docs", ".md");
+	char *broken;
+
+	(void)state;
+	/* The checker finds a broken link and a missing heading. */
+	char *dir = test_tmpdir("docs-links");
+	char *bad = test_format("%s/bad.md", dir);
+	const char *text = "# A title\n[ok](bad.md#a-title) [gone](missing.md) [no heading](#nowhere)\n"
+			   "```\n[in code](not-checked.md)\n```\n";
+
+	assert_true(test_write_file(bad, text, strlen(text)));
+	broken = broken_links(bad);
+	assert_non_null(strstr(broken, "(missing.md)"));
+	assert_non_null(strstr(broken, "(#nowhere)"));
+	assert_null(strstr(broken, "a-title"));
+	assert_null(strstr(broken, "not-checked"));
+	free(broken);
+
+	broken = broken_links("README.md");
+	if (broken[0])
+		fail_msg("broken links:\n%s", broken);
+	free(broken);
+	assert_non_null(docs);
+	for (char **d = docs; *d; d++) {
+		char *path = test_format("docs/%s", *d);
+
+		broken = broken_links(path);
+		if (broken[0])
+			fail_msg("broken links:\n%s", broken);
+		free(broken);
+		free(path);
+	}
+	test_free_list(docs);
+	free(bad);
+	free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(generated_docs_are_current),
+	cmocka_unit_test(man_page_renders_without_warnings),
+	cmocka_unit_test(completion_completes_commands_options_and_values),
+	cmocka_unit_test(relative_links_reach_their_targets),
+};
+
+ANIMC_TEST_GROUP(tests);

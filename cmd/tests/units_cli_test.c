@@ -1,0 +1,270 @@
+/*
+ * units_cli_test.c - --scale and --rotate through the command line, checked
+ * by an evaluator of their own: each bone's sampled local matrix of the
+ * converted output against the unconverted output's, with every translation
+ * scaled and the root bones' matrices followed by Rz * Rx * Ry, all built
+ * here from sines and cosines as XNA's Matrix.CreateRotationX/Y/Z build them.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc_formats.h>
+#include <animc/animrt.h>
+
+static void mat_mul(const double a[16], const double b[16], double out[16])
+{
+	double m[16];
+
+	for (int r = 0; r < 4; r++)
+		for (int c = 0; c < 4; c++) {
+			m[r * 4 + c] = 0;
+			for (int k = 0; k < 4; k++)
+				m[r * 4 + c] += a[r * 4 + k] * b[k * 4 + c];
+		}
+	memcpy(out, m, sizeof m);
+}
+
+/* XNA's Matrix.CreateRotationX/Y/Z (row vectors), angle in degrees. */
+static void rotation_about(int axis, double deg, double out[16])
+{
+	double a = deg * M_PI / 180, c = cos(a), s = sin(a);
+
+	memset(out, 0, 16 * sizeof *out);
+	out[15] = 1;
+	if (axis == 0) {
+		out[0] = 1, out[5] = c, out[6] = s, out[9] = -s, out[10] = c;
+	} else if (axis == 1) {
+		out[0] = c, out[2] = -s, out[5] = 1, out[8] = s, out[10] = c;
+	} else {
+		out[0] = c, out[1] = s, out[4] = -s, out[5] = c, out[10] = 1;
+	}
+}
+
+/* Scale * rotation * translation of one sampled bone. */
+static void bone_matrix(const float t[3], const float q[4], const float s[3], double out[16])
+{
+	double x = q[0], y = q[1], z = q[2], w = q[3];
+	double r[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+			2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+			2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y) };
+
+	memset(out, 0, 16 * sizeof *out);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			out[i * 4 + j] = r[i * 3 + j] * s[i];
+	out[12] = t[0], out[13] = t[1], out[14] = t[2], out[15] = 1;
+}
+
+static animrt_clip *load(const char *path)
+{
+	animrt_clip *clip = NULL;
+	animrt_error err;
+
+	if (animrt_open_file(path, &clip, &err) != ANIMRT_OK)
+		fail_msg("%s: %s", path, err.message);
+	return clip;
+}
+
+/* The worst difference between `converted` and `base` transformed by scale
+ * and rotation (X, Y, Z degrees), over every bone at 50 times; `roots` is a
+ * NULL-terminated list of the bones that turn. */
+static double worst_error(const char *base_path, const char *converted_path, double scale,
+			  const double rotation_deg[3], const char *const *roots)
+{
+	animrt_clip *base = load(base_path), *converted = load(converted_path);
+	double rz[16], rx[16], ry[16], r[16], worst = 0;
+
+	rotation_about(2, rotation_deg[2], rz);
+	rotation_about(0, rotation_deg[0], rx);
+	rotation_about(1, rotation_deg[1], ry);
+	mat_mul(rz, rx, r);
+	mat_mul(r, ry, r);
+	assert_int_equal(base->sequence_count, converted->sequence_count);
+	for (uint32_t i = 0; i < base->sequence_count; i++) {
+		const animrt_sequence *a = &base->sequences[i];
+		const animrt_sequence *b = test_sequence_of(converted, a->bone);
+		bool is_root = false;
+
+		for (const char *const *n = roots; *n; n++)
+			is_root |= strcmp(*n, a->bone) == 0;
+		for (int k = 0; k <= 50; k++) {
+			float time_s = base->duration_s * (float)k / 50;
+			float t[3], q[4], s[3], t2[3], q2[4], s2[3];
+			double want[16], got[16];
+
+			animrt_sequence_sample(a, time_s, ANIMRT_PLAY_ONCE, NULL, t, q, s);
+			animrt_sequence_sample(b, time_s, ANIMRT_PLAY_ONCE, NULL, t2, q2, s2);
+			for (int j = 0; j < 3; j++)
+				t[j] = (float)(t[j] * scale);
+			bone_matrix(t, q, s, want);
+			if (is_root)
+				mat_mul(want, r, want);
+			bone_matrix(t2, q2, s2, got);
+			for (int j = 0; j < 16; j++) {
+				double e = fabs(got[j] - want[j]) / fmax(1, fabs(want[j]));
+
+				if (!(e <= worst))
+					worst = e;
+			}
+		}
+	}
+	animrt_close(base);
+	animrt_close(converted);
+	return worst;
+}
+
+static void build_ok(const char *out, const char *const *args)
+{
+	const char *argv[24] = { test_animc_path(), "build", "-q", "-o", out };
+	size_t n = 5;
+
+	for (; *args; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	test_run r = test_execv(argv);
+	if (r.status != 0)
+		fail_msg("animc build: exit %d: %s", r.status, r.err);
+	test_run_release(&r);
+}
+
+/* A glTF source: its own node tree names the roots.  skin.gltf's scene
+ * lists Armature (Hip and Leg below it) and Prop; with one top node,
+ * Armature is the root.  With two, they hang under a ROOT the reader makes
+ * (as Assimp does), which the clips do not animate: the rotation is then
+ * the model's alone, and the clips take the scale only. */
+static void gltf_matches_the_evaluator(void **state)
+{
+	static const struct {
+		const char *scale, *rotate;
+		double s, deg[3];
+	} cases[] = {
+		{ "0.01", "90,0,0", 0.01, { 90, 0, 0 } },     /* what Mixamo files need */
+		{ "2.5", "30,-45,60", 2.5, { 30, -45, 60 } },
+		{ "1", "0,0,270", 1, { 0, 0, 270 } },
+	};
+	char *dir = test_tmpdir("units-gltf"), *base = test_format("%s/base", dir);
+	char *one_root = test_format("%s/skin.gltf", dir);
+	const char *const roots[] = { "Armature", NULL }, *const none[] = { NULL };
+	size_t size;
+	char *json = (char *)test_read_file("testdata/gltf/skin.gltf", &size);
+	char *at = strstr(json, "\"nodes\": [\n    0,\n    4\n");
+
+	(void)state;
+	assert_non_null(at);
+	at += strlen("\"nodes\": [\n    0");
+	memmove(at, at + strlen(",\n    4"), strlen(at + strlen(",\n    4")) + 1);
+	assert_true(test_write_file(one_root, json, strlen(json)));
+	free(json);
+	build_ok(base, (const char *const[]){ one_root, NULL });
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = test_format("%s/%zu", dir, i);
+		char *a = test_format("%s/skin/kick.xnb", base), *b = test_format("%s/skin/kick.xnb", out);
+
+		build_ok(out, (const char *const[]){ "--scale", cases[i].scale, "--rotate", cases[i].rotate,
+						     one_root, NULL });
+		double e = worst_error(a, b, cases[i].s, cases[i].deg, roots);
+		if (!(e <= 1e-5))
+			fail_msg("--scale %s --rotate %s: error %g", cases[i].scale, cases[i].rotate, e);
+		/* Not the identity: the evaluator sees a wrong conversion. */
+		assert_true(worst_error(a, b, 1, (const double[3]){ 0, 0, 0 }, roots) > 1e-3);
+		free(a), free(b), free(out);
+	}
+	/* Two top nodes: no clip channel is a root. */
+	char *two = test_format("%s/two", dir), *two_base = test_format("%s/two-base", dir);
+	char *a = test_format("%s/skin/kick.xnb", two_base), *b = test_format("%s/skin/kick.xnb", two);
+	build_ok(two_base, (const char *const[]){ "testdata/gltf/skin.gltf", NULL });
+	build_ok(two, (const char *const[]){ "--scale", "2.5", "--rotate", "30,-45,60", "testdata/gltf/skin.gltf", NULL });
+	double e = worst_error(a, b, 2.5, (const double[3]){ 30, -45, 60 }, none);
+	if (!(e <= 1e-5))
+		fail_msg("two top nodes: error %g", e);
+	free(a), free(b), free(two), free(two_base), free(one_root);
+	free(base);
+	free(dir);
+}
+
+/* A RobotGame clip: names only, so the roots come from --skeleton, and the
+ * model is converted too (a lossy build measures through it). */
+static void skeleton_names_the_roots(void **state)
+{
+	char *dir = test_tmpdir("units-crane"), *base = test_format("%s/base", dir);
+	char *out = test_format("%s/turned", dir), *lossy = test_format("%s/lossy", dir);
+	char *a = test_format("%s/Turn.xnb", base), *b = test_format("%s/Turn.xnb", out);
+	animc_skeleton model = { 0 };
+	const char *roots[64];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(animc_skeleton_load("testdata/sample/Crane/Crane.x", &model, NULL), ANIMC_OK);
+	for (uint32_t i = 0; i < model.bone_count && n < 63; i++)
+		if (model.bones[i].parent < 0)
+			roots[n++] = model.bones[i].name;
+	roots[n] = NULL;
+	assert_true(n >= 1);
+	build_ok(base, (const char *const[]){ "--skeleton", "testdata/sample/Crane/Crane.x",
+					      "testdata/sample/Crane/Turn.Animation", NULL });
+	build_ok(out, (const char *const[]){ "--skeleton", "testdata/sample/Crane/Crane.x", "--scale", "0.5",
+					     "--rotate", "-90,15,0", "testdata/sample/Crane/Turn.Animation", NULL });
+	double e = worst_error(a, b, 0.5, (const double[3]){ -90, 15, 0 }, roots);
+	if (!(e <= 1e-5))
+		fail_msg("error %g", e);
+	/* A root the clip animates turned: the scale alone is not the answer. */
+	assert_true(worst_error(a, b, 0.5, (const double[3]){ 0, 0, 0 }, roots) > 1e-3);
+	build_ok(lossy, (const char *const[]){ "--skeleton", "testdata/sample/Crane/Crane.x", "--scale", "0.5",
+					       "--rotate", "-90,15,0", "--tolerance", "default",
+					       "testdata/sample/Crane/Turn.Animation", NULL });
+	animc_skeleton_release(&model);
+	free(a), free(b), free(base), free(out), free(lossy), free(dir);
+}
+
+/* Without a tree, a rotation has no roots to turn: an error, nothing
+ * written; a scale needs none.  Both are in the key: changing either
+ * compiles again. */
+static void rotation_needs_a_tree_and_both_are_keyed(void **state)
+{
+	char *dir = test_tmpdir("units-key"), *xnb = test_format("%s/Turn.xnb", dir);
+	char *report = test_format("%s/report.json", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-o", dir, "--rotate", "90,0,0", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "--skeleton"));
+	assert_false(test_file_exists(xnb));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", dir, "--scale", "2", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--report", report, "-o", dir, "--scale", "2",
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, &(size_t){ 0 });
+	assert_non_null(strstr(json, "\"up-to-date\""));
+	free(json);
+	r = test_animc("build", "-q", "--report", report, "-o", dir, "--scale", "3",
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, &(size_t){ 0 });
+	assert_null(strstr(json, "\"up-to-date\""));
+	free(json);
+	r = test_animc("build", "-o", dir, "--scale", "-1", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	r = test_animc("build", "-o", dir, "--rotate", "1,2", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(xnb), free(report), free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(gltf_matches_the_evaluator),
+	cmocka_unit_test(skeleton_names_the_roots),
+	cmocka_unit_test(rotation_needs_a_tree_and_both_are_keyed),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,54 @@
+/*
+ * commit.h - results in job order: output claims, atomic writes, the
+ * manifest this run writes; and `animc clean` (commit.c).
+ */
+#ifndef ANIMC_BUILD_COMMIT_H
+#define ANIMC_BUILD_COMMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "manifest.h"
+#include "plan.h"
+
+typedef struct build_ctx build_ctx;
+
+typedef struct build_commit {
+	build_ctx *ctx;
+	manifest next;             /* the manifest this run writes */
+	size_t committed;          /* jobs committed, in order */
+	/* Claims: output paths of this run (relative to OUTDIR). */
+	cli_strings claims;
+	size_t *claim_slots;
+	size_t claim_slot_count;
+	bool is_dry;               /* `animc outputs`: claim, write nothing */
+	unsigned pruned;           /* outputs --prune removed */
+	unsigned stale;            /* outputs of sources or clips gone, kept */
+	bool dirty;                /* the manifest differs from the one loaded */
+	size_t deferred;           /* jobs whose records are left in the old manifest */
+	cli_strings pruned_sources; /* entries --prune dropped with their outputs */
+} build_commit;
+
+bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
+/* The first half of commit, run where the result is made (in a worker):
+ * each output's bytes into a temporary file beside its place (or nothing,
+ * when the file on disk is already those bytes), so that committing is a
+ * rename.  The bytes are dropped from the result. */
+void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_result *r);
+/* Remove the temporary files of results that were not committed. */
+void build_unstage(build_ctx *ctx, size_t from);
+/* Settle job `i` (jobs are committed strictly in order). */
+void build_commit_job(build_commit *c, size_t i);
+/* After the last job: orphans, --prune, the manifest's new content. */
+void build_commit_finish(build_commit *c);
+void build_commit_release(build_commit *c);
+/* Full path of an output: OUTDIR-relative path joined to OUTDIR. */
+char *build_output_path(const build_ctx *ctx, const build_job *job, const build_output *o);
+
+/* Remove what animc wrote into OUTDIR (animc clean). */
+int build_clean(build_ctx *ctx);
+/* Remove temporary files a killed run left under `dir`; count removed. */
+unsigned build_sweep_temps(const char *dir);
+
+#endif

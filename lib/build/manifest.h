@@ -1,0 +1,97 @@
+/*
+ * manifest.h - OUTDIR/.animc/manifest: what the last runs compiled, under
+ * which key, and what they wrote (manifest.c).
+ */
+#ifndef ANIMC_BUILD_MANIFEST_H
+#define ANIMC_BUILD_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "result.h"
+
+typedef struct build_ctx build_ctx;
+
+typedef struct manifest_output {
+	char *path;          /* relative to OUTDIR */
+	char *clip;
+	uint64_t size;
+	build_hash hash;
+	build_file_state state;
+	uint32_t bones;
+	uint64_t keys;
+	float duration_s;
+} manifest_output;
+
+typedef struct manifest_entry {
+	char *source;        /* the source path as the plan names it */
+	build_status status; /* COMPILED, SKIPPED or FAILED */
+	char importer[32];
+	char *skip_reason;
+	char *out_base;      /* relative to OUTDIR: "Crane/Turn" (folder and stem) */
+	build_file_state state;
+	build_hash hash, key;
+	build_hash run_key;  /* build_ctx.run_key of the run that compiled it */
+	double time_s;
+	build_dep *deps;
+	uint32_t dep_count;
+	manifest_output *outputs;
+	uint32_t output_count;
+	bool is_seen;        /* a job of this run names it */
+	bool is_ours;        /* recorded by this run (not carried over) */
+} manifest_entry;
+
+typedef struct manifest {
+	build_hash options;        /* build_key_options() of the run that wrote it */
+	bool has_skeleton;
+	build_dep skeleton;        /* the --skeleton model, when one was given */
+	manifest_entry *entries;
+	size_t count, capacity;
+	size_t *index;             /* open addressing over `source`, 0 = empty */
+	size_t index_size;
+	manifest_output *orphans;  /* written by animc, claimed by no source */
+	size_t orphan_count, orphan_capacity;
+	/* The file this manifest will replace, so that saving the same bytes
+	 * writes nothing. */
+	bool loaded_hash_known;
+	size_t loaded_size;
+	build_hash loaded_hash;
+} manifest;
+
+/* The manifest's file under OUTDIR, and the folder holding it. */
+#define MANIFEST_DIR ".animc"
+#define MANIFEST_FILE ".animc/manifest"
+
+typedef enum manifest_load_status {
+	MANIFEST_LOADED = 0,
+	MANIFEST_ABSENT,
+	MANIFEST_DAMAGED,   /* why says how */
+	MANIFEST_FOREIGN    /* another format version, or not a manifest */
+} manifest_load_status;
+
+manifest_load_status manifest_load(manifest *m, const char *path, char *why, size_t why_size);
+/* Parse manifest bytes (the loader's core; exposed for tests). */
+manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
+				    size_t why_size);
+/* Write it atomically (not when it equals what it was loaded from);
+ * *written (may be NULL) gets the hash of its bytes. */
+bool manifest_save(const manifest *m, const char *path, build_hash *written, char *why,
+		   size_t why_size);
+/* The text form manifest_save writes (malloc()ed). */
+bool manifest_format(const manifest *m, char **out, size_t *size);
+void manifest_release(manifest *m);
+manifest_entry *manifest_find(const manifest *m, const char *source);
+/* Append an entry (taking what it points to); NULL when out of memory. */
+manifest_entry *manifest_add(manifest *m, const manifest_entry *e);
+bool manifest_add_orphan(manifest *m, const manifest_output *o);
+void manifest_entry_release(manifest_entry *e);
+void manifest_output_release(manifest_output *o);
+
+/* Save the manifest a run made, merged with what builds running at the
+ * same time saved since this one read it: entries of this run replace
+ * theirs, theirs stay otherwise.  Under OUTDIR/.animc/manifest.lock. */
+bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
+			 const char *path, char *why, size_t why_size);
+
+#endif

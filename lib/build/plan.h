@@ -1,0 +1,54 @@
+/*
+ * plan.h - inputs -> jobs in a fixed order, each knowing where its outputs
+ * go, and which of them the manifest shows up to date (plan.c).
+ */
+#ifndef ANIMC_BUILD_PLAN_H
+#define ANIMC_BUILD_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "manifest.h"
+#include "result.h"
+
+typedef struct build_ctx build_ctx;
+
+typedef struct build_job {
+	char *path;          /* the source, as the user finds it */
+	char *out_dir;       /* OUTDIR/<mirrored folder>: where its outputs go */
+	char *out_base;      /* relative to OUTDIR: "<mirrored folder>/<stem>" */
+	char *stem;          /* the base name without its extension */
+	bool is_explicit;    /* named on the command line (not found in a folder) */
+	bool has_state;      /* `state` comes from the walk */
+	build_file_state state;
+	uint64_t size;
+	/* Decided by the plan: compile it (needs_compile), or the result is
+	 * already known (up to date, skipped, a non-regular file). */
+	bool needs_compile;
+	bool skips_cache;    /* compiled without a lookup or a store (build_cache_skips) */
+	manifest_entry *previous;         /* the manifest's entry, or NULL */
+	build_result result;
+	bool is_done;
+	double started_s;                 /* when a worker took it */
+	bool is_deferred;                 /* its manifest record is the previous one */
+	char importer_at_work[32];        /* what the worker says it imports with */
+} build_job;
+
+typedef struct build_plan {
+	build_job *jobs;
+	size_t count, capacity;
+	unsigned input_errors;   /* inputs that do not exist, ... (reported) */
+} build_plan;
+
+/* Walk the inputs into jobs (messages for missing inputs, non-regular
+ * files named directly, ...); false, having said why on stderr, when
+ * --base cannot be resolved or memory runs out. */
+bool build_plan_make(build_ctx *ctx);
+/* Mark the jobs the manifest shows up to date (or skipped as before). */
+void build_plan_check(build_ctx *ctx);
+void build_plan_release(build_plan *plan);
+
+/* Drop the jobs outside --shard K/N (their manifest entries stay). */
+void build_plan_shard(build_ctx *ctx);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * report.h - the files for tools, made from the results: the JSON report,
+ * JUnit XML, depfiles; and the totals of a run (report.c).
+ */
+#ifndef ANIMC_BUILD_REPORT_H
+#define ANIMC_BUILD_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+typedef struct build_ctx build_ctx;
+
+typedef struct build_totals {
+	unsigned sources, compiled, up_to_date, skipped, failed, cached;
+	unsigned clips, warnings, errors;
+	uint64_t output_bytes;
+} build_totals;
+
+void build_totals_count(const build_plan *plan, build_totals *t);
+
+bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t why_size);
+bool build_report_junit(const build_ctx *ctx, const char *path, char *why, size_t why_size);
+bool build_report_depfile(const build_ctx *ctx, const char *path, char *why, size_t why_size);
+
+/* True when reports carry no times (SOURCE_DATE_EPOCH is set). */
+bool build_reproducible(void);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * result.h - what compiling one source produced: its status, outputs,
+ * diagnostics and the files its import read, and the bytes a result
+ * travels as from a worker (result.c).
+ */
+#ifndef ANIMC_BUILD_RESULT_H
+#define ANIMC_BUILD_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc_formats.h>
+#include "key.h"
+
+typedef enum build_status {
+	BUILD_COMPILED = 0,
+	BUILD_UP_TO_DATE,
+	BUILD_SKIPPED,
+	BUILD_FAILED,
+	BUILD_CACHED,        /* fetched from the cache: not imported */
+	BUILD_STATUS_COUNT
+} build_status;
+
+/* "compiled", "up-to-date", "skipped", "failed", "cached" (the report's words). */
+const char *build_status_name(build_status status);
+
+typedef struct build_output {
+	char *name;          /* under the job's folder: "Turn.xnb", "Crane/Raise.xnb" */
+	char *clip;          /* "" for a source whose asset is one clip */
+	uint8_t *bytes;      /* NULL once written, and for up-to-date outputs */
+	uint64_t size;
+	build_hash hash;
+	uint32_t bones;
+	uint64_t keys;
+	float duration_s;
+	double ticks_per_second;
+	animc_pass_stats passes;
+	build_file_state state;   /* of the file on disk, after commit */
+	char *staged;             /* its bytes in this temporary file, to rename */
+	bool is_unchanged;        /* on disk already, as the manifest records */
+	bool is_written;          /* commit wrote it (or found it identical); never when refused */
+	bool is_refused;          /* another source of the run claimed the path */
+} build_output;
+
+typedef struct build_diag {
+	animc_severity severity;
+	uint32_t line, column;
+	int64_t byte_offset;
+	char *message;
+} build_diag;
+
+/* A file besides the source that its import read. */
+typedef struct build_dep {
+	char *path;
+	build_file_state state;
+	build_hash hash;
+} build_dep;
+
+typedef struct build_result {
+	build_status status;
+	char importer[32];        /* "" when none recognised the file */
+	char *skip_reason;        /* why, for BUILD_SKIPPED; may be NULL */
+	build_output *outputs;
+	uint32_t output_count;
+	build_diag *diags;
+	uint32_t diag_count, diag_capacity;
+	uint32_t errors, warnings;
+	bool has_source;          /* source_state and source_hash are known */
+	build_file_state source_state;
+	build_hash source_hash;
+	build_dep *deps;
+	uint32_t dep_count;
+	build_hash key;
+	double time_s;
+} build_result;
+
+void build_result_release(build_result *r);
+/* Add a diagnostic (message copied). */
+void build_result_diag(build_result *r, animc_severity severity, uint32_t line, uint32_t column,
+		       int64_t byte_offset, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Result bytes for the worker pipe, and back.  decode: false on any
+ * damage (the record is then not used). */
+bool build_result_encode(const build_result *r, uint8_t **out, size_t *size);
+bool build_result_decode(const uint8_t *data, size_t size, build_result *r);
+
+#endif

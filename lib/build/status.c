@@ -1,0 +1,234 @@
+/*
+ * status.c - what a user reads while and after a build runs: a job's
+ * messages and lines (in job order, so the same for any number of
+ * workers), the status line that updates in place on a terminal, and the
+ * summary.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "status.h"
+#include "engine.h"
+
+static void status_erase(build_status_line *s)
+{
+	if (s->is_live && s->line_shown) {
+		fputs("\r\033[K", stdout);
+		s->line_shown = false;
+	}
+}
+
+void build_status_init(build_status_line *s, build_ctx *ctx, size_t total)
+{
+	const build_options *o = ctx->options;
+	struct winsize ws;
+
+	memset(s, 0, sizeof *s);
+	s->ctx = ctx;
+	s->total = total;
+	s->start_s = build_now_s();
+	s->is_live = !o->quiet && total > 0 &&
+		     (o->progress == PROGRESS_ALWAYS || (o->progress == PROGRESS_AUTO && isatty(STDOUT_FILENO)));
+	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
+}
+
+static void status_draw(build_status_line *s, double now)
+{
+	const build_plan *plan = &s->ctx->plan;
+	const build_job *slow = NULL;
+	char line[1024], eta[48] = "";
+	size_t n;
+
+	for (size_t i = 0; i < plan->count; i++) {
+		const build_job *j = &plan->jobs[i];
+
+		if (j->needs_compile && !j->is_done && j->started_s > 0 && now - j->started_s >= 1.0 &&
+		    (!slow || j->started_s < slow->started_s))
+			slow = j;
+	}
+	if (s->done && s->done < s->total) {
+		double left = (now - s->start_s) / (double)s->done * (double)(s->total - s->done);
+
+		snprintf(eta, sizeof eta, ", %.0f s left", left < 1 ? 1 : left);
+	}
+	n = (size_t)snprintf(line, sizeof line, "[%zu/%zu%s]", s->done, s->total, eta);
+	if (slow && n < sizeof line) {
+		/* The name's tail is what tells files apart. */
+		const char *name = slow->path;
+		size_t room = (size_t)s->columns > n + 24 ? (size_t)s->columns - n - 24 : 8;
+
+		if (strlen(name) > room)
+			name += strlen(name) - room;
+		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s (%.0f s)",
+				      slow->importer_at_work[0] ? slow->importer_at_work : "",
+				      slow->importer_at_work[0] ? ": " : "", name, now - slow->started_s);
+	}
+	if (n > (size_t)s->columns - 1)
+		line[s->columns - 1] = '\0';
+	fputs("\r\033[K", stdout);
+	for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+		fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, stdout);
+	fflush(stdout);
+	s->line_shown = true;
+	s->last_draw_s = now;
+}
+
+void build_status_job_done(build_status_line *s)
+{
+	double now = build_now_s();
+
+	s->done++;
+	if (s->is_live && (now - s->last_draw_s >= 0.1 || s->done == s->total))
+		status_draw(s, now);
+}
+
+void build_status_tick(build_status_line *s)
+{
+	double now = build_now_s();
+
+	if (s->is_live && now - s->last_draw_s >= 0.5)
+		status_draw(s, now);
+}
+
+void build_status_clear(build_status_line *s)
+{
+	status_erase(s);
+	fflush(stdout);
+}
+
+static void print_diag(const build_ctx *ctx, const build_job *j, const build_diag *d)
+{
+	animc_diag diag = { d->severity, j->path, d->line, d->column, d->byte_offset, d->message };
+	cli_diag_printer printer = ctx->printer;
+
+	cli_print_diag(&printer, &diag);
+}
+
+static void report_passes(const animc_pass_stats *s)
+{
+	char line[512];
+	size_t n = 0;
+
+#define PART(cond, ...)                                                                   \
+	do {                                                                              \
+		if ((cond) && n < sizeof line)                                            \
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s", n ? ", " : ""); \
+		if ((cond) && n < sizeof line)                                            \
+			n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);    \
+	} while (0)
+	PART(s->channels_sorted, "%u sorted", s->channels_sorted);
+	PART(s->duplicate_keys_dropped, "%u duplicate keys dropped", s->duplicate_keys_dropped);
+	PART(s->channels_merged, "%u merged onto one timeline", s->channels_merged);
+	PART(s->rotations_flipped, "%u rotations put on one hemisphere", s->rotations_flipped);
+	PART(s->tracks_made_fixed, "%u tracks made fixed", s->tracks_made_fixed);
+	PART(s->channels_collapsed, "%u sequences down to one key", s->channels_collapsed);
+	PART(s->channels_made_uniform, "%u sequences made uniform", s->channels_made_uniform);
+	PART(s->keys_trimmed, "%u keys outside the clip dropped", s->keys_trimmed);
+	PART(s->intervals_set, "%u one-key sequences given a KeyInterval", s->intervals_set);
+	PART(s->channels_given_times, "%u sequences given times", s->channels_given_times);
+	PART(s->shared_times_split, "%u shared key times split", s->shared_times_split);
+	PART(s->durations_lengthened, "%u durations lengthened", s->durations_lengthened);
+	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
+#undef PART
+	printf("    passes: %s\n", n ? line : "nothing to change");
+	if (s->is_reduced) {
+		cli_format_clip_error(&s->error, line, sizeof line);
+		printf("    %s\n", line);
+	}
+}
+
+void build_status_print_job(build_status_line *s, size_t i)
+{
+	const build_ctx *ctx = s->ctx;
+	const build_options *o = ctx->options;
+	const build_job *j = &ctx->plan.jobs[i];
+	const build_result *r = &j->result;
+	char progress[48] = "";
+	bool lines = !o->quiet && (!s->is_live || o->verbose);
+
+	if (ctx->plan.count > 1)
+		snprintf(progress, sizeof progress, "[%zu/%zu] ", i + 1, ctx->plan.count);
+	status_erase(s);
+	fflush(stdout);
+	for (uint32_t k = 0; k < r->diag_count; k++)
+		print_diag(ctx, j, &r->diags[k]);
+	fflush(stderr);
+	if (!lines)
+		return;
+	if (r->status == BUILD_SKIPPED) {
+		if (o->verbose) {
+			fputs(progress, stdout);
+			fputs("skipped ", stdout);
+			cli_print_escaped(stdout, j->path, 0);
+			printf(" (%s)\n", r->skip_reason ? r->skip_reason : "skipped");
+		}
+		return;
+	}
+	if (r->status == BUILD_UP_TO_DATE) {
+		if (o->verbose) {
+			fputs(progress, stdout);
+			fputs("up to date ", stdout);
+			cli_print_escaped(stdout, j->path, 0);
+			fputc('\n', stdout);
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		const build_output *out = &r->outputs[k];
+		char *path;
+
+		if (!out->is_written)
+			continue;
+		path = build_output_path(ctx, j, out);
+		fputs(progress, stdout);
+		fputs(r->status == BUILD_CACHED ? "cached " : "compiled ", stdout);
+		cli_print_escaped(stdout, j->path, 0);
+		if (out->clip[0]) {
+			fputs(" [", stdout);
+			cli_print_escaped(stdout, out->clip, 0);
+			fputs("]", stdout);
+		}
+		fputs(" -> ", stdout);
+		cli_print_escaped(stdout, path ? path : out->name, 0);
+		printf(" (%u bones, %g s, %llu bytes)\n", out->bones, (double)out->duration_s,
+		       (unsigned long long)out->size);
+		free(path);
+		if (o->verbose) {
+			fputs("    clip", stdout);
+			if (out->clip[0]) {
+				fputs(" '", stdout);
+				cli_print_escaped(stdout, out->clip, 0);
+				fputs("'", stdout);
+			}
+			printf(": %g s, %u bones, %llu keys", (double)out->duration_s, out->bones,
+			       (unsigned long long)out->keys);
+			if (out->ticks_per_second > 0)
+				printf(", %g ticks per second", out->ticks_per_second);
+			printf("\n");
+			report_passes(&out->passes);
+		}
+	}
+}
+
+void build_status_summary(build_status_line *s, const build_totals *t, unsigned stale)
+{
+	status_erase(s);
+	printf("compiled %u source%s (%u clip%s), %u failed, %u skipped, %u warning%s", t->compiled,
+	       t->compiled == 1 ? "" : "s", t->clips, t->clips == 1 ? "" : "s", t->failed, t->skipped,
+	       t->warnings, t->warnings == 1 ? "" : "s");
+	if (t->up_to_date)
+		printf(", %u up to date", t->up_to_date);
+	if (t->cached)
+		printf(", %u cached", t->cached);
+	if (s->ctx->options->shard.count)
+		printf(" (shard %u/%u)", s->ctx->options->shard.index, s->ctx->options->shard.count);
+	if (stale)
+		printf(", %u stale output%s (--prune removes them)", stale, stale == 1 ? "" : "s");
+	printf("\n");
+	fflush(stdout);
+}
+
