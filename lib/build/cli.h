@@ -14,7 +14,7 @@
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
 
-/* Exit statuses, as documented in README.md and --help. */
+/* Exit statuses, as documented in docs/cli.md and --help. */
 enum {
 	ANIMC_EXIT_OK = 0,      /* everything asked for was done */
 	ANIMC_EXIT_FAILED = 1,  /* some input failed (the others were still done) */

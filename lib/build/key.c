@@ -1,6 +1,6 @@
 /*
  * key.c - the source key and the hashes of the build engine.  A source's
- * key is a canonical byte string (README.md, "Incremental builds", gives it
+ * key is a canonical byte string (docs/build.md, "The source key", gives it
  * exactly), version 1:
  *
  *   "animc-source-key 1\n"

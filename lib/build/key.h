@@ -1,7 +1,7 @@
 /*
  * key.h - hashes (XXH3-128), file states, and the source key: a canonical
  * byte string covering everything that changes a source's outputs, hashed
- * for the manifest (key.c).  README.md ("Incremental builds") documents it.
+ * for the manifest (key.c).  docs/build.md ("The source key") documents it.
  */
 #ifndef ANIMC_BUILD_KEY_H
 #define ANIMC_BUILD_KEY_H

@@ -15,11 +15,9 @@
 
 typedef enum build_progress { PROGRESS_AUTO = 0, PROGRESS_ALWAYS, PROGRESS_NEVER } build_progress;
 
-/* The default of --cache-min-size.  The readers of animc's own formats
- * compile about 100 MB of XML a second (a 30 KB RobotGame clip in 0.25 ms,
- * a 740 KB one in 8 ms); a fetch is two round trips (the entry, then the
- * blobs) and a digest check, a few milliseconds from a developer's machine
- * to a shared server.  Below 1 MB, compiling costs about that or less. */
+/* The default of --cache-min-size: below it, compiling a source animc's own
+ * readers read costs about what a fetch does, or less (docs/scaling.md,
+ * "Only sources worth a fetch go through the cache", gives the numbers). */
 #define BUILD_CACHE_MIN_SIZE (1u << 20)
 
 typedef struct build_options {
