@@ -281,7 +281,7 @@ static void options_reach_the_file(void **state)
 	free(bytes);
 	/* Not an AnimationReader by name: the caller says it takes it. */
 	const char *names[] = { "Game.Reader" };
-	animrt_open_options takes = { names, 1, false };
+	animrt_open_options takes = { names, 1, false, false };
 	assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_ERR_CONTENT);
 	assert_int_equal(animrt_open_file_with(xnb, &takes, &clip, NULL), ANIMRT_OK);
 	assert_string_equal(clip->container.reader, "Game.Reader, Game");
