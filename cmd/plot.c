@@ -631,7 +631,9 @@ static int run(int argc, char **argv)
 	animrt_error err;
 	int status = ANIMC_EXIT_FAILED;
 
-	if (animrt_open_file(a.compiled_path, &cmp, &err) != ANIMRT_OK) {
+	/* Compact clips decoded: the plot reads their sequence lists. */
+	static const animrt_open_options decoded = { .is_decoded = true };
+	if (animrt_open_file_with(a.compiled_path, &decoded, &cmp, &err) != ANIMRT_OK) {
 		fprintf(stderr, "%s: error: %s\n", a.compiled_path, err.message);
 		return ANIMC_EXIT_FAILED;
 	}

@@ -2,8 +2,9 @@
  * bench_compact.c - the lossy outputs measured against the lossless one in
  * one run: worst error, and the time of a bone sample by today's scalar
  * sampler of the original layout (the baseline, rt_clip_sample_reference),
- * the SIMD sampler on the same files, on the reduced original layout, and
- * on the compact layout.  Driven by scripts/bench-compact; built by
+ * the SIMD sampler on the same files, on the reduced original layout, on
+ * the compact layout decoded at load, and on the compact layout in place
+ * (without a context, and with one per clip).  Driven by scripts/bench-compact; built by
  * `make bench-compact` (not part of the libraries).
  *
  * usage: bench_compact < TRIPLES
@@ -33,18 +34,22 @@
 #define TIMES 4096
 #define MAX_CLIPS 4096
 
+/* One clip four ways: lossless, reduced, compact decoded at load, compact
+ * in place (the default). */
+enum { LOSSLESS, REDUCED, DECODED, PACKED, KINDS };
 typedef struct clip3 {
-	animrt_clip *c[3];          /* lossless, reduced, compact */
+	animrt_clip *c[KINDS];
 	animrt_pose pose;
 	void *mem;
 	uint32_t *cursors;
+	animrt_context *context;
 	float *times;
 } clip3;
 
 static clip3 clips[MAX_CLIPS];
 static size_t clip_count, bone_count;
-/* Heap bytes the loaded clips hold, per file kind (glibc's count). */
-static size_t loaded_bytes[3];
+/* Heap bytes the loaded clips hold, per kind (glibc's count). */
+static size_t loaded_bytes[KINDS];
 
 static size_t heap_in_use(void)
 {
@@ -125,9 +130,10 @@ static error3 worst_error(int which)
 
 /* ----------------------------------------------------------------- timing */
 
-enum { BASELINE, SIMD_V0, SIMD_REDUCED, SIMD_COMPACT, CONTENDERS };
-static const char *const names[CONTENDERS] = { "baseline_scalar_v0", "simd_v0", "simd_reduced", "simd_compact" };
-static const int file_of[CONTENDERS] = { 0, 0, 1, 2 };
+enum { BASELINE, SIMD_V0, SIMD_REDUCED, SIMD_DECODED, IN_PLACE, IN_PLACE_CONTEXT, CONTENDERS };
+static const char *const names[CONTENDERS] = { "baseline_scalar_v0", "simd_v0", "simd_reduced", "simd_decoded",
+					       "packed", "packed_context" };
+static const int file_of[CONTENDERS] = { LOSSLESS, LOSSLESS, REDUCED, DECODED, PACKED, PACKED };
 
 static void pass(int who, int playback, size_t rounds)
 {
@@ -142,6 +148,10 @@ static void pass(int who, int playback, size_t rounds)
 
 			if (who == BASELINE)
 				rt_clip_sample_reference(c, t, mode, k->cursors, &k->pose);
+			else if (who == IN_PLACE_CONTEXT)
+				animrt_clip_sample_with(c, t, mode, k->context, &k->pose);
+			else if (who == IN_PLACE)
+				animrt_clip_sample(c, t, mode, NULL, &k->pose);
 			else
 				animrt_clip_sample(c, t, mode, k->cursors, &k->pose);
 		}
@@ -153,22 +163,24 @@ int main(void)
 	char line[8192];
 
 	while (fgets(line, sizeof line, stdin) && clip_count < MAX_CLIPS) {
-		char *paths[3], *save = NULL;
+		char *paths[KINDS], *save = NULL;
 		clip3 *k = &clips[clip_count];
 
 		line[strcspn(line, "\n")] = '\0';
 		paths[0] = strtok_r(line, "\t", &save);
 		paths[1] = strtok_r(NULL, "\t", &save);
 		paths[2] = strtok_r(NULL, "\t", &save);
+		paths[3] = paths[2];
 		if (!paths[0] || !paths[1] || !paths[2]) {
 			fprintf(stderr, "bench_compact: a line needs three files\n");
 			return 2;
 		}
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < KINDS; i++) {
 			animrt_error err;
+			animrt_open_options options = { NULL, 0, false, i == DECODED };
 			size_t before = heap_in_use();
 
-			if (animrt_open_file(paths[i], &k->c[i], &err) != ANIMRT_OK) {
+			if (animrt_open_file_with(paths[i], &options, &k->c[i], &err) != ANIMRT_OK) {
 				fprintf(stderr, "%s: error: %s\n", paths[i], err.message);
 				return 1;
 			}
@@ -179,7 +191,8 @@ int main(void)
 		k->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
 		k->cursors = calloc((size_t)n + 1, sizeof *k->cursors);
 		k->times = malloc(TIMES * sizeof *k->times);
-		if (!k->mem || !k->cursors || !k->times)
+		k->context = animrt_context_init(malloc(animrt_context_size_bytes(n)), n);
+		if (!k->mem || !k->cursors || !k->times || !k->context)
 			return 1;
 		animrt_pose_init(&k->pose, k->mem, n);
 		for (int i = 0; i < TIMES; i++)
@@ -191,9 +204,10 @@ int main(void)
 		fprintf(stderr, "usage: bench_compact < LOSSLESS<tab>REDUCED<tab>COMPACT lines\n");
 		return 2;
 	}
-	error3 er = worst_error(1), ec = worst_error(2);
+	error3 er = worst_error(REDUCED), ec = worst_error(PACKED);
 	printf("clips %zu\nbones %zu\n", clip_count, bone_count);
-	printf("loaded_bytes %zu %zu %zu\n", loaded_bytes[0], loaded_bytes[1], loaded_bytes[2]);
+	printf("loaded_bytes %zu %zu %zu %zu\n", loaded_bytes[LOSSLESS], loaded_bytes[REDUCED], loaded_bytes[DECODED],
+	       loaded_bytes[PACKED]);
 	printf("error_reduced %.9g %.9g %.9g\nerror_compact %.9g %.9g %.9g\n", er.t, er.r, er.s, ec.t, ec.r, ec.s);
 
 	double ns[CONTENDERS][2][RUNS];

@@ -214,7 +214,7 @@ static void model_pose(const animc_skeleton *skel, const animrt_clip *clip, cons
 		int64_t seq = -1;
 
 		for (uint32_t i = 0; i < clip->sequence_count && seq < 0; i++)
-			if (strcmp(clip->sequences[i].bone, skel->bones[b].name) == 0)
+			if (strcmp(animrt_clip_bone_name(clip, i, NULL), skel->bones[b].name) == 0)
 				seq = i;
 		if (seq >= 0) {
 			double t[3], r[4], sc[3];

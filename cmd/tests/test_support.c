@@ -465,7 +465,7 @@ test_error test_compare_compiled(const uint8_t *source, size_t source_size, cons
 		fail_msg("compiled: %s", err.message);
 	assert_int_equal(a->sequence_count, b->sequence_count);
 	for (uint32_t i = 0; i < a->sequence_count; i++)
-		assert_string_equal(a->sequences[i].bone, b->sequences[i].bone);
+		assert_string_equal(animrt_clip_bone_name(a, i, NULL), animrt_clip_bone_name(b, i, NULL));
 	uint32_t n = a->sequence_count;
 	void *ma = malloc(animrt_pose_size_bytes(n ? n : 1)), *mb = malloc(animrt_pose_size_bytes(n ? n : 1));
 	animrt_pose pa, pb;

@@ -73,7 +73,7 @@ static void platform_and_reader_name(void **state)
 	assert_int_equal(bytes[3], 'x');
 	/* Not an AnimationReader by name: the loader takes it when told to. */
 	const char *names[] = { "My.Reader" };
-	animrt_open_options takes = { names, 1, false };
+	animrt_open_options takes = { names, 1, false, false };
 	assert_int_equal(animrt_open(bytes, size, &loaded, NULL), ANIMRT_ERR_CONTENT);
 	assert_int_equal(animrt_open_with(bytes, size, &takes, &loaded, NULL), ANIMRT_OK);
 	assert_string_equal(loaded->container.reader, "My.Reader, My");

@@ -60,7 +60,28 @@ typedef struct rt_arc {
 	float signed_inv_sin;
 } rt_arc;
 
+/*
+ * A compact clip sampled in place (load_packed.c, sample_packed.c): the
+ * file's payload kept packed, with its bone names NUL-terminated in place
+ * of their length prefixes (which only shifts what follows back), 16 zero
+ * bytes after it so that any field may be read with one 8-byte load, the
+ * sections' offsets in that copy, and per animated track and segment the
+ * bit offset of the segment's first key in the keys section.  Everything
+ * else is found while a sampler walks the bones in order.
+ */
+#define RT_PACKED_PAD 16
+typedef struct rt_packed {
+	const uint8_t *p;
+	uint32_t bone_count, sample_count, segment_count, animated_count;
+	float rate_hz, duration_s;
+	size_t names_at, descriptors_at, constants_at, formats_at, ranges_at, segments_at, masks_at, keys_at;
+	const uint32_t *key_at;         /* animated_count * segment_count */
+} rt_packed;
+
 struct animrt_compact {
+	/* Set for a clip sampled in place; the fields below are then 0. */
+	bool is_packed;
+	rt_packed packed;
 	float rate_hz;
 	uint32_t sample_count;
 	uint32_t segment_count;
@@ -189,5 +210,59 @@ const char *rt_simd_name(void);
  * identity).  Constants and identity come from the image first. */
 void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map,
 				 animrt_pose *pose);
+
+/* Reader version 1 in place (load_packed.c): same contract as
+ * animrt_load_compact. */
+animrt_status rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+			     const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err);
+
+/* The per-bone part of a context (animrt.h): the cursor of the original
+ * layout and one cache per track of a compact clip in place: keys a and b
+ * (x y z w; w unused for translation and scale) around the playhead, in
+ * segment `segment` at samples k0 and k1 (RT_NEXT_SEGMENT, RT_HOLD as in
+ * rt_span), and for rotations the arc from a to b (rt_arc). */
+typedef struct rt_track_cache {
+	float a[4], b[4];
+	rt_arc arc;
+	uint32_t segment;               /* RT_NO_SEGMENT: empty */
+	uint8_t k0, k1, reserved[2];
+} rt_track_cache;
+#define RT_NO_SEGMENT UINT32_MAX
+_Static_assert(sizeof(rt_track_cache) == 48, "a track cache is 48 bytes");
+
+typedef struct rt_bone_context {
+	rt_track_cache track[3];
+	uint32_t cursor;
+	uint32_t reserved[3];
+} rt_bone_context;
+_Static_assert(sizeof(rt_bone_context) == ANIMRT_CONTEXT_BYTES_PER_BONE, "context bytes per bone");
+
+struct animrt_context {
+	const animrt_clip *clip;        /* the clip the caches hold keys of */
+	uint32_t bone_count;
+	uint32_t reserved[(ANIMRT_CONTEXT_HEADER_BYTES - sizeof(void *) - 4) / 4];
+	rt_bone_context bone[];
+};
+_Static_assert(sizeof(struct animrt_context) == ANIMRT_CONTEXT_HEADER_BYTES, "context header bytes");
+
+/* Make `ctx` (NULL: nothing) follow `clip`: a new clip empties its caches. */
+void rt_context_follow(animrt_context *ctx, const animrt_clip *clip);
+
+/*
+ * A compact clip in place at local time t (seconds, after the time rule)
+ * into `pose` slots through `map` (NULL: the identity, RT_NO_BONE: left
+ * out), with the context's caches (ctx NULL: none; else following this
+ * clip, indexed by pose slot).  is_reference: the scalar slerps, else four
+ * wide (simd.h).
+ */
+void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+		      animrt_pose *pose, bool is_reference);
+
+/* animrt_track_keys on a clip in place. */
+uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
+			      uint32_t capacity, float *times_s, float *values);
+
+/* animrt_clip_bone_name on a clip in place. */
+const char *rt_packed_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size);
 
 #endif

@@ -108,14 +108,27 @@ static inline uint8_t *compile(animc_clip *clip, bool compact, const animc_toler
 	return bytes;
 }
 
-static inline animrt_clip *open_bytes(const uint8_t *bytes, size_t size)
+/* A compact clip decoded at load (its sequence lists filled), or in
+ * place (open_packed). */
+static inline animrt_clip *open_bytes_with(const uint8_t *bytes, size_t size, bool is_decoded)
 {
+	animrt_open_options options = { NULL, 0, false, is_decoded };
 	animrt_clip *clip = NULL;
 	animrt_error err;
 
-	if (animrt_open(bytes, size, &clip, &err) != ANIMRT_OK)
+	if (animrt_open_with(bytes, size, &options, &clip, &err) != ANIMRT_OK)
 		fail_msg("%s", err.message);
 	return clip;
+}
+
+static inline animrt_clip *open_bytes(const uint8_t *bytes, size_t size)
+{
+	return open_bytes_with(bytes, size, true);
+}
+
+static inline animrt_clip *open_packed(const uint8_t *bytes, size_t size)
+{
+	return open_bytes_with(bytes, size, false);
 }
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * fuzz_loader.c - libFuzzer target for the loader, with the default type
  * reader rule and with a list of names taken alone.  Whatever it accepts is
- * read in full (every list, every name), so a view pointing outside its
+ * read in full (every list, every name, every key), in place and decoded for
+ * compact clips, so a view pointing outside its
  * allocation shows up under the sanitizers, and then evaluated: sampled at
  * awkward times in both play modes, bound to its own bone names, played
  * with a crossfade and layered, so sampling meets every clip the loader
@@ -41,24 +42,28 @@ static float evaluate(const animrt_clip *clip)
 	void *mem[3] = { malloc(animrt_pose_size_bytes(n) + 1), malloc(animrt_pose_size_bytes(n) + 1),
 			 malloc(animrt_pose_size_bytes(n) + 1) };
 	uint32_t *cursors = calloc((size_t)n + 1, sizeof *cursors);
+	void *ctx_mem = malloc(animrt_context_size_bytes(n));
+	animrt_context *ctx = animrt_context_init(ctx_mem, n);
 	animrt_pose pose[3];
 	animrt_binding *binding = NULL;
 	animrt_player *player = NULL;
 	float sum = 0;
 
-	if (!names || !mem[0] || !mem[1] || !mem[2] || !cursors)
+	if (!names || !mem[0] || !mem[1] || !mem[2] || !cursors || !ctx)
 		goto out;
 	for (int p = 0; p < 3; p++)
 		animrt_pose_init(&pose[p], mem[p], n);
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
 		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_ONCE, cursors, &pose[0]);
 		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_REPEAT, cursors, &pose[1]);
+		animrt_clip_sample_with(clip, times[i], ANIMRT_PLAY_REPEAT, ctx, &pose[2]);
+		sum += pose_sum(&pose[2]);
 		animrt_pose_blend(&pose[0], &pose[1], 0.5f, &pose[2]);
 		animrt_pose_add(&pose[0], &pose[1], &pose[2], 0.5f, &pose[2]);
 		sum += pose_sum(&pose[2]);
 	}
 	for (uint32_t i = 0; i < n; i++)
-		names[i] = clip->sequences[i].bone;
+		names[i] = animrt_clip_bone_name(clip, i, NULL);
 	if (animrt_binding_create(clip, names, n, &binding, NULL) != ANIMRT_OK ||
 	    animrt_player_create(n, &player, NULL) != ANIMRT_OK)
 		goto out;
@@ -77,40 +82,22 @@ out:
 	for (int p = 0; p < 3; p++)
 		free(mem[p]);
 	free(cursors);
+	free(ctx_mem);
 	free(names);
 	return sum;
 }
 
-int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
+/* Every list, every name, every key of an animated compact track, and
+ * each sequence on its own. */
+static float inspect(const animrt_clip *clip)
 {
-	/* Names of the caller's own, taken alone: the reader name rule with a
-	 * list (a generic name's commas in brackets included). */
-	static const char *const names[] = { "Game.ClipReader", "G.List`1[[A.B, C]], G",
-					     "RobotGameData.GameObject.AnimationReader" };
-	static const animrt_open_options listed = { names, 3, true };
-	animrt_clip *clip;
-	animrt_error err;
-	float sum = 0;
+	float sum = clip->duration_s + (float)strlen(clip->container.reader);
 
-	if (animrt_open_with(data, size, &listed, &clip, &err) == ANIMRT_OK)
-		animrt_close(clip);
-	if (animrt_open(data, size, &clip, &err) != ANIMRT_OK)
-		return 0;
-	sum += clip->duration_s + (float)strlen(clip->container.reader);
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
-		const animrt_sequence *s = &clip->sequences[i];
+		uint32_t name_size = 0;
+		const char *name = animrt_clip_bone_name(clip, i, &name_size);
 
-		sum += (float)strlen(s->bone);
-		for (uint32_t k = 0; k < s->translation_count * 3; k++)
-			sum += s->translation[k];
-		for (uint32_t k = 0; k < s->rotation_count * 4; k++)
-			sum += s->rotation[k];
-		for (uint32_t k = 0; k < s->scale_count * 3; k++)
-			sum += s->scale[k];
-		for (uint32_t k = 0; k < s->time_count; k++)
-			sum += s->times_s[k];
-		/* Compact clips: every key of every animated track, and each
-		 * sequence on its own. */
+		sum += (float)strlen(name) + (float)name_size;
 		for (unsigned track = 0; track < 3; track++) {
 			uint32_t n = animrt_track_keys(clip, i, track, 0, 0, NULL, NULL);
 			float *t = malloc(((size_t)n + 1) * sizeof *t), *v = malloc(((size_t)n + 1) * 4 * sizeof *v);
@@ -121,12 +108,46 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 			free(t);
 			free(v);
 		}
+		if (!clip->sequences)
+			continue;
+		const animrt_sequence *s = &clip->sequences[i];
+		for (uint32_t k = 0; k < s->translation_count * 3; k++)
+			sum += s->translation[k];
+		for (uint32_t k = 0; k < s->rotation_count * 4; k++)
+			sum += s->rotation[k];
+		for (uint32_t k = 0; k < s->scale_count * 3; k++)
+			sum += s->scale[k];
+		for (uint32_t k = 0; k < s->time_count; k++)
+			sum += s->times_s[k];
 		float tr[3], rot[4], sc[3];
 		animrt_sequence_sample(s, clip->duration_s * 0.37f, ANIMRT_PLAY_REPEAT, NULL, tr, rot, sc);
 		sum += tr[0] + rot[3] + sc[2];
 	}
-	sum += evaluate(clip);
+	return sum;
+}
+
+int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
+{
+	/* Names of the caller's own, taken alone: the reader name rule with a
+	 * list (a generic name's commas in brackets included). */
+	static const char *const names[] = { "Game.ClipReader", "G.List`1[[A.B, C]], G",
+					     "RobotGameData.GameObject.AnimationReader" };
+	static const animrt_open_options listed = { names, 3, true, false };
+	animrt_clip *clip;
+	animrt_error err;
+	float sum = 0;
+
+	if (animrt_open_with(data, size, &listed, &clip, &err) == ANIMRT_OK)
+		animrt_close(clip);
+	for (int pass = 0; pass < 2; pass++) {
+		/* Compact clips in place, then decoded at load. */
+		static const animrt_open_options decoded = { NULL, 0, false, true };
+
+		if (animrt_open_with(data, size, pass ? &decoded : NULL, &clip, &err) != ANIMRT_OK)
+			return 0;
+		sum += inspect(clip) + evaluate(clip);
+		animrt_close(clip);
+	}
 	sink = sum;
-	animrt_close(clip);
 	return 0;
 }

@@ -492,8 +492,11 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 		return ps.status;
 	if (ps.is_compact) {
 		ps.container.is_zstd = is_zstd;
-		return animrt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
-					   ps.reader_name_size, out, err);
+		if (options && options->is_decoded)
+			return animrt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
+						   ps.reader_name_size, out, err);
+		return rt_load_packed(data, size, ps.payload_at, &ps.container, ps.reader_name, ps.reader_name_size,
+				      out, err);
 	}
 
 	seq_bytes = (size_t)ps.sequence_count * sizeof(animrt_sequence);

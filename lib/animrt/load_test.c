@@ -393,8 +393,8 @@ static void reader_names_are_checked_first(void **state)
 	static const char custom[] = "MyGame.Content.ClipReader, MyGame, Version=1.0.0.0";
 	uint8_t *data = named_xnb(custom, &size);
 	const char *whole[] = { custom }, *type_part[] = { "MyGame.Content.ClipReader" }, *wrong[] = { "MyGame" };
-	animrt_open_options by_whole = { whole, 1, false }, by_type = { type_part, 1, false };
-	animrt_open_options by_wrong = { wrong, 1, false };
+	animrt_open_options by_whole = { whole, 1, false, false }, by_type = { type_part, 1, false, false };
+	animrt_open_options by_wrong = { wrong, 1, false, false };
 	assert_int_equal(animrt_open(data, size, &clip, &err), ANIMRT_ERR_CONTENT);
 	assert_int_equal(animrt_open_with(data, size, &by_wrong, &clip, NULL), ANIMRT_ERR_CONTENT);
 	assert_int_equal(animrt_open_with(data, size, &by_whole, &clip, NULL), ANIMRT_OK);
@@ -409,7 +409,7 @@ static void reader_names_are_checked_first(void **state)
 	data = named_xnb("Studio.Skinned.SkeletalAnimationReader, Studio", &size);
 	assert_int_equal(animrt_open(data, size, &clip, NULL), ANIMRT_OK);
 	animrt_close(clip);
-	animrt_open_options only = { type_part, 1, true };
+	animrt_open_options only = { type_part, 1, true, false };
 	assert_int_equal(animrt_open_with(data, size, &only, &clip, NULL), ANIMRT_ERR_CONTENT);
 	free(data);
 	data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
@@ -423,7 +423,7 @@ static void reader_name_rule(void **state)
 {
 #define TAKES(name, options) animrt_reader_is_accepted(name, strlen(name), options)
 	static const char *const listed[] = { "Foo.Reader", NULL, "Bar.Reader, Bar" };
-	animrt_open_options opts = { listed, 3, false };
+	animrt_open_options opts = { listed, 3, false, false };
 
 	(void)state;
 	assert_true(TAKES(XNB_READER_NAME_DEFAULT, NULL));

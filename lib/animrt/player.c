@@ -55,8 +55,12 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 
 	/* Mark animated bones in unanimated_list first, then compact it. */
 	memset(unanimated_list, 0, (size_t)bone_count * sizeof(uint32_t));
+	const char *name = NULL;
 	for (uint32_t i = 0; i < seqs; i++) {
-		of_seq[i] = find_bone(clip->sequences[i].bone, bone_names, bone_count);
+		/* A clip in place keeps its names one after another. */
+		name = clip->sequences ? clip->sequences[i].bone
+		       : i ? name + strlen(name) + 1 : animrt_clip_bone_name(clip, 0, NULL);
+		of_seq[i] = find_bone(name, bone_names, bone_count);
 		if (of_seq[i] == ANIMRT_NO_BONE)
 			unmatched_list[unmatched++] = i;
 		else
@@ -100,7 +104,7 @@ typedef struct player_slot {
 	float time_s;
 	float time_scale;
 	animrt_play_mode mode;
-	uint32_t *cursors;   /* bone_count key cursors */
+	animrt_context *context;   /* for bone_count bones */
 } player_slot;
 
 struct animrt_player {
@@ -116,19 +120,20 @@ struct animrt_player {
 
 animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, animrt_error *err)
 {
-	size_t pose_bytes = animrt_pose_size_bytes(bone_count), cursor_bytes, total;
+	size_t pose_bytes = animrt_pose_size_bytes(bone_count), context_bytes = animrt_context_size_bytes(bone_count);
+	size_t cursor_bytes, total;
 	animrt_player *p;
 
 	animrt_error_clear(err);
 	if (!out)
 		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the player");
 	*out = NULL;
-	cursor_bytes = 2 * (size_t)bone_count * sizeof(uint32_t);
-	if ((bone_count && !pose_bytes) || cursor_bytes / 2 / sizeof(uint32_t) != bone_count ||
+	cursor_bytes = 2 * context_bytes;
+	if ((bone_count && !pose_bytes) || !context_bytes || context_bytes > SIZE_MAX / 2 ||
 	    pose_bytes > SIZE_MAX - sizeof *p - cursor_bytes - 16)
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a player of %u bones is too large", bone_count);
 	/* Struct, pose (16-byte aligned for its quaternions; its size is a
-	 * multiple of 16, so the cursors after it are aligned), cursors. */
+	 * multiple of 16, so the contexts after it are aligned), contexts. */
 	size_t pose_at = (sizeof *p + 15) & ~(size_t)15;
 
 	total = pose_at + pose_bytes + cursor_bytes;
@@ -138,9 +143,9 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 	memset(p, 0, sizeof *p);
 	p->bone_count = bone_count;
 	animrt_pose_init(&p->scratch, (unsigned char *)p + pose_at, bone_count);
-	p->slots[0].cursors = (uint32_t *)((unsigned char *)p + pose_at + pose_bytes);
-	p->slots[1].cursors = p->slots[0].cursors + bone_count;
-	memset(p->slots[0].cursors, 0, cursor_bytes);
+	p->slots[0].context = animrt_context_init((unsigned char *)p + pose_at + pose_bytes, bone_count);
+	p->slots[1].context = animrt_context_init((unsigned char *)p + pose_at + pose_bytes + context_bytes,
+						  bone_count);
 	*out = p;
 	return ANIMRT_OK;
 }
@@ -154,10 +159,10 @@ void animrt_player_destroy(animrt_player *player)
  * (the original ShiftBinder).  Cursor arrays swap, nothing is copied. */
 static void drop_first(animrt_player *p)
 {
-	uint32_t *cursors = p->slots[0].cursors;
+	animrt_context *context = p->slots[0].context;
 
 	p->slots[0] = p->slots[1];
-	p->slots[1].cursors = cursors;
+	p->slots[1].context = context;
 	p->slots[1].binding = NULL;
 	p->slot_count--;
 }
@@ -180,7 +185,7 @@ animrt_status animrt_player_play(animrt_player *player, const animrt_binding *bi
 	slot->time_s = 0;
 	slot->time_scale = 1;
 	slot->mode = mode;
-	memset(slot->cursors, 0, (size_t)player->bone_count * sizeof(uint32_t));
+	animrt_context_reset(slot->context);
 	player->blend_time_s = blend_time_s;
 	player->blend_elapsed_s = 0;
 	return ANIMRT_OK;
@@ -267,13 +272,13 @@ animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out)
 	const player_slot *first = &player->slots[0], *second = &player->slots[1];
 
 	if (player->slot_count == 1)
-		return animrt_binding_sample(first->binding, first->time_s, first->mode, first->cursors,
-					     out);
-	st = animrt_binding_sample(first->binding, first->time_s, first->mode, first->cursors,
-				   &player->scratch);
+		return animrt_binding_sample_with(first->binding, first->time_s, first->mode, first->context,
+						  out);
+	st = animrt_binding_sample_with(first->binding, first->time_s, first->mode, first->context,
+					&player->scratch);
 	if (st == ANIMRT_OK)
-		st = animrt_binding_sample(second->binding, second->time_s, second->mode,
-					   second->cursors, out);
+		st = animrt_binding_sample_with(second->binding, second->time_s, second->mode,
+						second->context, out);
 	if (st == ANIMRT_OK)
 		st = animrt_pose_blend(&player->scratch, out, animrt_player_blend_weight(player), out);
 	return st;

@@ -330,11 +330,19 @@ static bool pose_ok(const animrt_pose *pose)
 
 /* The clip (or a binding's) at time_s: four wide, or with the reference's
  * scalar code. */
-static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
-					uint32_t *cursors, animrt_pose *pose, bool is_reference)
+/* The key cursors: `cursors` one per bone, or a context's. */
+static inline uint32_t *cursor_of(uint32_t *cursors, animrt_context *ctx, uint32_t bone)
 {
-	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count)
+	return ctx ? &ctx->bone[bone].cursor : cursors ? &cursors[bone] : NULL;
+}
+
+static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+					uint32_t *cursors, animrt_context *ctx, animrt_pose *pose, bool is_reference)
+{
+	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count ||
+	    (ctx && ctx->bone_count < pose->bone_count))
 		return ANIMRT_ERR_ARGUMENT;
+	rt_context_follow(ctx, clip);
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -344,7 +352,9 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 	if (clip->compact) {
 		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
 
-		if (is_reference)
+		if (clip->compact->is_packed)
+			rt_sample_packed(clip, local_s, NULL, ctx, pose, is_reference);
+		else if (is_reference)
 			rt_sample_compact_reference(clip, local_s, NULL, pose);
 		else
 			rt_sample_compact_simd(clip, local_s, NULL, pose);
@@ -355,7 +365,7 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 	for (uint32_t i = 0; i < clip->sequence_count; i++)
 		pose->tracks[i] = sample_sequence(&clip->sequences[i],
 						  cached_local_time(&lt, clip->sequences[i].duration_s),
-						  cursors ? &cursors[i] : NULL,
+						  cursor_of(cursors, ctx, i),
 						  pose->translation + 3 * (size_t)i,
 						  pose->rotation + 4 * (size_t)i, pose->scale + 3 * (size_t)i,
 						  &slerps);
@@ -366,11 +376,14 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 }
 
 static inline animrt_status binding_sample(const animrt_binding *binding, float time_s, animrt_play_mode mode,
-					   uint32_t *cursors, animrt_pose *pose, bool is_reference)
+					   uint32_t *cursors, animrt_context *ctx, animrt_pose *pose,
+					   bool is_reference)
 {
-	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count)
+	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count ||
+	    (ctx && ctx->bone_count < pose->bone_count))
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
+	rt_context_follow(ctx, clip);
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -380,7 +393,9 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 	if (clip->compact) {
 		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
 
-		if (is_reference)
+		if (clip->compact->is_packed)
+			rt_sample_packed(clip, local_s, binding->sample_map, ctx, pose, is_reference);
+		else if (is_reference)
 			rt_sample_compact_reference(clip, local_s, binding->sample_map, pose);
 		else
 			rt_sample_compact_simd(clip, local_s, binding->sample_map, pose);
@@ -395,7 +410,7 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 			continue;
 		pose->tracks[b] = sample_sequence(&clip->sequences[i],
 						  cached_local_time(&lt, clip->sequences[i].duration_s),
-						  cursors ? &cursors[b] : NULL,
+						  cursor_of(cursors, ctx, b),
 						  pose->translation + 3 * (size_t)b,
 						  pose->rotation + 4 * (size_t)b, pose->scale + 3 * (size_t)b,
 						  &slerps);
@@ -409,25 +424,25 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				 uint32_t *cursors, animrt_pose *pose)
 {
-	return clip_sample(clip, time_s, mode, cursors, pose, false);
+	return clip_sample(clip, time_s, mode, cursors, NULL, pose, false);
 }
 
 animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				       uint32_t *cursors, animrt_pose *pose)
 {
-	return clip_sample(clip, time_s, mode, cursors, pose, true);
+	return clip_sample(clip, time_s, mode, cursors, NULL, pose, true);
 }
 
 animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s, animrt_play_mode mode,
 				    uint32_t *cursors, animrt_pose *pose)
 {
-	return binding_sample(binding, time_s, mode, cursors, pose, false);
+	return binding_sample(binding, time_s, mode, cursors, NULL, pose, false);
 }
 
 animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
 					  uint32_t *cursors, animrt_pose *pose)
 {
-	return binding_sample(binding, time_s, mode, cursors, pose, true);
+	return binding_sample(binding, time_s, mode, cursors, NULL, pose, true);
 }
 
 /* ----------------------------------------------------------------- poses */
@@ -567,4 +582,56 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 		out->tracks[i] = (uint8_t)(mb | ml);
 	}
 	return ANIMRT_OK;
+}
+
+/* --------------------------------------------------------------- context */
+
+/* At most 2^32 bones of 160 bytes: no overflow in a 64-bit size_t, and
+ * checked where size_t is narrower. */
+size_t animrt_context_size_bytes(uint32_t bone_count)
+{
+	if ((uint64_t)bone_count * ANIMRT_CONTEXT_BYTES_PER_BONE + ANIMRT_CONTEXT_HEADER_BYTES > (uint64_t)SIZE_MAX)
+		return 0;
+	return ANIMRT_CONTEXT_HEADER_BYTES + (size_t)bone_count * ANIMRT_CONTEXT_BYTES_PER_BONE;
+}
+
+animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
+{
+	animrt_context *ctx = memory;
+
+	if (!ctx)
+		return NULL;
+	ctx->bone_count = bone_count;
+	animrt_context_reset(ctx);
+	return ctx;
+}
+
+void animrt_context_reset(animrt_context *ctx)
+{
+	if (!ctx)
+		return;
+	ctx->clip = NULL;
+	for (uint32_t b = 0; b < ctx->bone_count; b++) {
+		ctx->bone[b].cursor = 0;
+		for (int k = 0; k < 3; k++)
+			ctx->bone[b].track[k].segment = RT_NO_SEGMENT;
+	}
+}
+
+animrt_status animrt_clip_sample_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				      animrt_context *context, animrt_pose *pose)
+{
+	return clip_sample(clip, time_s, mode, NULL, context, pose, false);
+}
+
+animrt_status animrt_binding_sample_with(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+					 animrt_context *context, animrt_pose *pose)
+{
+	return binding_sample(binding, time_s, mode, NULL, context, pose, false);
+}
+
+animrt_status rt_clip_sample_reference_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+					    animrt_context *context, animrt_pose *pose)
+{
+	return clip_sample(clip, time_s, mode, NULL, context, pose, true);
 }

@@ -31,5 +31,7 @@ animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, an
 				       uint32_t *cursors, animrt_pose *pose);
 animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
 					  uint32_t *cursors, animrt_pose *pose);
+animrt_status rt_clip_sample_reference_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+					    animrt_context *context, animrt_pose *pose);
 
 #endif

@@ -147,6 +147,8 @@ uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned 
 {
 	const struct animrt_compact *c = clip ? clip->compact : NULL;
 
+	if (c && c->is_packed)
+		return rt_packed_track_keys(clip, sequence, track, first, capacity, times_s, values);
 	if (!c || sequence >= c->bone_count || track > ANIMRT_SCALE)
 		return 0;
 	int32_t slot = c->slot[(size_t)sequence * 3 + track];
@@ -174,4 +176,15 @@ uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned 
 		}
 	}
 	return total;
+}
+
+const char *animrt_clip_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size)
+{
+	if (!clip || sequence >= clip->sequence_count)
+		return NULL;
+	if (clip->compact && clip->compact->is_packed)
+		return rt_packed_bone_name(clip, sequence, size);
+	if (size)
+		*size = clip->sequences[sequence].bone_size;
+	return clip->sequences[sequence].bone;
 }

@@ -172,9 +172,136 @@ static void simd_agrees_with_the_reference_original(void **state)
 	}
 }
 
+/* ------------------------------------------------------------- in place */
+
+/*
+ * A compact clip sampled in place: its scalar reference equals the
+ * decoded clip's bit for bit (the same codes, the same arithmetic); the
+ * four-wide sampler, without a context and with one (forward playback,
+ * backward, random jumps, a context handed from another clip), agrees
+ * with it within 1e-6; whole clips and through a binding.
+ */
+static void in_place_agrees_with_decoded(void **state)
+{
+	static const animc_tolerance tolerances[3] = {
+		{ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG, ANIMC_TOLERANCE_SCALE },
+		{ 1e-2f, 1.0f, 1e-2f },
+		{ 1e-4f, 1e-4f, 1e-6f },   /* float32 keys, wide codes */
+	};
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		animc_clip *clip = varied_clip();
+		size_t size;
+		uint8_t *bytes = compile(clip, true, &tolerances[k], &size, NULL);
+		animrt_clip *dec = open_bytes(bytes, size), *pk = open_packed(bytes, size);
+		uint32_t n = pk->sequence_count, table = n + 2;
+
+		assert_non_null(dec->sequences);
+		assert_null(pk->sequences);
+		assert_int_equal(pk->grid_sample_count, dec->grid_sample_count);
+		/* Names and keys read back the same. */
+		for (uint32_t b = 0; b < n; b++) {
+			uint32_t size_a = 0, size_b = 0;
+
+			assert_string_equal(animrt_clip_bone_name(pk, b, &size_a), animrt_clip_bone_name(dec, b, &size_b));
+			assert_int_equal(size_a, size_b);
+			for (unsigned t = 0; t < 3; t++) {
+				uint32_t keys = animrt_track_keys(dec, b, t, 0, 0, NULL, NULL);
+				float *ta = malloc((keys + 1) * sizeof(float)), *tb = malloc((keys + 1) * sizeof(float));
+				float *va = malloc((keys + 1) * 4 * sizeof(float)), *vb = malloc((keys + 1) * 4 * sizeof(float));
+
+				assert_int_equal(animrt_track_keys(pk, b, t, 0, 0, NULL, NULL), keys);
+				assert_int_equal(animrt_track_keys(dec, b, t, 0, keys, ta, va), keys);
+				assert_int_equal(animrt_track_keys(pk, b, t, 0, keys, tb, vb), keys);
+				assert_memory_equal(ta, tb, keys * sizeof(float));
+				assert_memory_equal(va, vb, keys * (t == 1 ? 4 : 3) * sizeof(float));
+				free(ta);
+				free(tb);
+				free(va);
+				free(vb);
+			}
+		}
+		assert_null(animrt_clip_bone_name(pk, n, NULL));
+
+		/* A binding that leaves a bone out and adds two. */
+		const char *names[16];
+		animrt_binding *binding;
+		for (uint32_t i = 0; i < n; i++)
+			names[n - 1 - i] = animrt_clip_bone_name(pk, i, NULL);
+		names[n] = "no such bone";
+		names[n + 1] = "another";
+		names[0] = "left out";
+		assert_int_equal(animrt_binding_create(pk, names, table, &binding, NULL), ANIMRT_OK);
+		assert_int_equal(binding->unmatched_count, 1);
+
+		void *m[6], *cm[3];
+		animrt_pose p[6];
+		animrt_context *ctx[3];
+		for (int j = 0; j < 6; j++) {
+			m[j] = malloc(animrt_pose_size_bytes(table));
+			animrt_pose_init(&p[j], m[j], table);
+		}
+		for (int j = 0; j < 3; j++) {
+			cm[j] = malloc(animrt_context_size_bytes(table));
+			ctx[j] = animrt_context_init(cm[j], table);
+		}
+		/* A context that followed another clip first. */
+		assert_int_equal(animrt_clip_sample_with(dec, 0.4f, ANIMRT_PLAY_ONCE, ctx[1], &p[0]), ANIMRT_OK);
+		uint64_t seed = 7;
+		double worst = 0;
+		for (int i = 0; i < 5000; i++) {
+			float t;
+
+			if (i < 1500)
+				t = (float)(i / 240.0);           /* forward */
+			else if (i < 2500)
+				t = (float)((2500 - i) / 200.0);  /* backward */
+			else {
+				seed = seed * 6364136223846793005u + 1442695040888963407u;
+				t = (float)((double)(seed >> 11) / 9007199254740992.0 * pk->duration_s * 1.2);
+			}
+			if (i % 500 == 0)
+				t = (float)((i / 500) * 64 / pk->grid_rate_hz);   /* segment edges */
+			animrt_play_mode mode = i % 3 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+			assert_int_equal(rt_clip_sample_reference(dec, t, mode, NULL, &p[0]), ANIMRT_OK);
+			assert_int_equal(rt_clip_sample_reference(pk, t, mode, NULL, &p[1]), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample(pk, t, mode, NULL, &p[2]), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample_with(pk, t, mode, ctx[0], &p[3]), ANIMRT_OK);
+			assert_int_equal(rt_clip_sample_reference_with(pk, t, mode, ctx[1], &p[4]), ANIMRT_OK);
+			for (uint32_t b = 0; b < n; b++) {
+				assert_memory_equal(p[0].translation + 3 * b, p[1].translation + 3 * b, 3 * sizeof(float));
+				assert_memory_equal(p[0].rotation + 4 * b, p[1].rotation + 4 * b, 4 * sizeof(float));
+				assert_memory_equal(p[0].scale + 3 * b, p[1].scale + 3 * b, 3 * sizeof(float));
+				assert_int_equal(p[0].tracks[b], p[1].tracks[b]);
+			}
+			double d = fmax(fmax(max_diff(&p[1], &p[2]), max_diff(&p[1], &p[3])), max_diff(&p[1], &p[4]));
+			assert_int_equal(rt_binding_sample_reference(binding, t, mode, NULL, &p[2]), ANIMRT_OK);
+			assert_int_equal(animrt_binding_sample_with(binding, t, mode, ctx[2], &p[5]), ANIMRT_OK);
+			d = fmax(d, max_diff(&p[2], &p[5]));
+			if (!(d <= 1e-6))
+				fail_msg("in-place samplers differ by %g at %g s", d, (double)t);
+			worst = fmax(worst, d);
+		}
+		/* A context with fewer bones than the pose is refused. */
+		animrt_context *small = animrt_context_init(cm[0], 1);
+		assert_int_equal(animrt_clip_sample_with(pk, 0, ANIMRT_PLAY_ONCE, small, &p[0]), ANIMRT_ERR_ARGUMENT);
+		for (int j = 0; j < 6; j++)
+			free(m[j]);
+		for (int j = 0; j < 3; j++)
+			free(cm[j]);
+		animrt_binding_destroy(binding);
+		animrt_close(pk);
+		animrt_close(dec);
+		animc_clip_destroy(clip);
+		free(bytes);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(simd_agrees_with_the_reference),
 	cmocka_unit_test(simd_agrees_with_the_reference_original),
+	cmocka_unit_test(in_place_agrees_with_decoded),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -65,8 +65,13 @@ animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
 {
 	animrt_clip *clip;
 	animrt_error err;
+	/* The commands read every sequence's lists: compact clips decoded. */
+	animrt_open_options options = { 0 };
 
-	if (animrt_open_file_with(path, readers ? &readers->options : NULL, &clip, &err) == ANIMRT_OK)
+	if (readers)
+		options = readers->options;
+	options.is_decoded = true;
+	if (animrt_open_file_with(path, &options, &clip, &err) == ANIMRT_OK)
 		return clip;
 	/* The message may quote a bone name from the file. */
 	cli_print_escaped(stderr, path, 0);

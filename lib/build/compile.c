@@ -32,6 +32,15 @@ static void collect_diag(void *user, const animc_diag *d)
 {
 	compile_state *cs = user;
 
+	/* About another file (a clip-split sidecar): its name and line lead
+	 * the message, which the report prints under the source. */
+	if (d->path && strcmp(d->path, cs->job->path) != 0) {
+		if (d->line)
+			build_result_diag(cs->r, d->severity, 0, 0, -1, "%s:%u: %s", d->path, d->line, d->message);
+		else
+			build_result_diag(cs->r, d->severity, 0, 0, -1, "%s: %s", d->path, d->message);
+		return;
+	}
 	build_result_diag(cs->r, d->severity, d->line, d->column, d->byte_offset, "%s", d->message);
 }
 
@@ -419,11 +428,19 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	r->has_source = true;
 	build_hash_bytes(data, size, &r->source_hash);
+	/* In a folder, a file of another kind is normal; named on the command
+	 * line, a mix-up (often an output given as a source). */
+	if (!importer && job->is_explicit) {
+		bool compiled = (src.head_size >= 3 && memcmp(src.head, "XNB", 3) == 0) ||
+				(src.head_size >= 4 && memcmp(src.head, "\x28\xb5\x2f\xfd", 4) == 0);
+
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
+				  compiled ? "; this is a compiled file; give the source it came from" : "");
+		goto done;
+	}
 	if (!importer) {
 		r->status = BUILD_SKIPPED;
 		r->skip_reason = strdup("no importer recognises it");
-		if (job->is_explicit)
-			animc_diag_report(&sink, ANIMC_WARNING, 0, 0, "no importer recognises this file; skipped");
 		goto done;
 	}
 	snprintf(r->importer, sizeof r->importer, "%s", importer->name);
@@ -446,6 +463,12 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	free(data);
 	data = NULL;
+	if (status == ANIMC_OK) {
+		build_author_hooks hooks = { collect_read, &cs };
+
+		status = build_author_apply(&ctx->options->author, job->path, job->is_explicit, &set, &sink,
+					    &hooks);
+	}
 	add_deps(&cs, key);
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r->key);

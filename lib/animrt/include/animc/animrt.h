@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define ANIMRT_VERSION_MAJOR 0
-#define ANIMRT_VERSION_MINOR 3
+#define ANIMRT_VERSION_MINOR 4
 #define ANIMRT_VERSION_PATCH 0
 
 typedef enum animrt_status {
@@ -106,11 +106,26 @@ typedef struct animrt_error {
 typedef struct animrt_compact animrt_compact;
 
 /*
- * One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2.  In a
- * compact clip (reader version 1, clip->compact set) the lists hold the
- * constant tracks only (fixed, count 1; identity when the layout stores
- * none); an animated track has its has_ flag, count 0 and no list: read its
- * keys with animrt_track_keys.  key_count is then its tracks' most keys.
+ * One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2.
+ *
+ * Compact clips (reader version 1, clip->compact set) are sampled in place
+ * by default: the clip keeps the file's payload packed, and has no
+ * sequence list (clip->sequences is NULL).  What a caller reads directly
+ * then: the container, duration_s, sequence_count, grid_rate_hz and
+ * grid_sample_count; bone names through animrt_clip_bone_name, keys
+ * through animrt_track_keys, poses through the samplers.  Opened with
+ * animrt_open_options.is_decoded, a compact clip has its keys decoded to
+ * floats at load and a sequence list, in which the lists hold the constant
+ * tracks only (fixed, count 1; identity when the layout stores none); an
+ * animated track has its has_ flag, count 0 and no list: read its keys with
+ * animrt_track_keys.  key_count is then its tracks' most keys.
+ *
+ * Memory of a loaded compact clip: in place, its payload (bone names
+ * NUL-terminated instead of length-prefixed, no longer), a fixed header of
+ * about 400 bytes, and 4 bytes per animated track and 64 grid samples;
+ * decoded, 16 bytes per key plus per-bone and per-row tables (about 1.5
+ * times the same clip in the original layout, and 6 times the in-place
+ * clip on the RobotGame corpus).
  */
 typedef struct animrt_sequence {
 	const char *bone;            /* UTF-8, NUL-terminated, no NUL inside */
@@ -163,6 +178,13 @@ typedef struct animrt_clip {
 #define ANIMRT_SCALE 2
 
 /*
+ * The name of sequence `sequence`'s bone (UTF-8, NUL-terminated), and its
+ * size in bytes in *size (may be NULL); NULL when out of range.  Every
+ * layout; a compact clip in place finds it by walking the names before it.
+ */
+const char *animrt_clip_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size);
+
+/*
  * The keys of one animated track of a compact clip (`track` one of
  * ANIMRT_TRANSLATION, ANIMRT_ROTATION, ANIMRT_SCALE): returns how many it
  * has (0 when the track is constant or absent, the sequence or track out of
@@ -194,6 +216,10 @@ typedef struct animrt_open_options {
 	uint32_t reader_name_count;
 	/* Take the listed names only, not the default's AnimationReader rule. */
 	bool is_listed_only;
+	/* Compact clips: decode every key to floats at load (faster sampling
+	 * when no context is kept, about 6 times the memory; see
+	 * animrt_sequence).  Off: the clip stays packed and is sampled in place. */
+	bool is_decoded;
 } animrt_open_options;
 
 /*
@@ -370,6 +396,42 @@ void animrt_binding_destroy(animrt_binding *binding);
  * pointer is NULL or the pose has another bone count. */
 animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 				    animrt_play_mode mode, uint32_t *cursors, animrt_pose *pose);
+
+/* ============================================================== context */
+
+/*
+ * Playback state of one playing instance, the caller's memory: per pose
+ * bone the key cursor of the original layout and, for compact clips
+ * sampled in place, the two keys around the playhead of each track (and
+ * the arc between rotation keys), so that forward playback unpacks each
+ * key once.  ANIMRT_CONTEXT_BYTES_PER_BONE per bone plus
+ * ANIMRT_CONTEXT_HEADER_BYTES; animrt_context_size_bytes computes it.  A
+ * context follows one clip: given another one (or the same clip reloaded
+ * elsewhere) it starts over; after animrt_close and a reload at the same
+ * address, call animrt_context_reset.  Sampling with a context never
+ * allocates; the results equal those sampled without one.
+ */
+typedef struct animrt_context animrt_context;
+#define ANIMRT_CONTEXT_HEADER_BYTES 32u
+#define ANIMRT_CONTEXT_BYTES_PER_BONE 160u
+
+/* Bytes of a context for poses of bone_count bones; 0 when too many. */
+size_t animrt_context_size_bytes(uint32_t bone_count);
+
+/* A context for bone_count bones carved from `memory` (that many bytes,
+ * 16-byte aligned, as malloc returns it); NULL when memory is NULL. */
+animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
+
+/* Forget every cached key (the next sample unpacks what it needs). */
+void animrt_context_reset(animrt_context *context);
+
+/* animrt_clip_sample and animrt_binding_sample with a context (may be
+ * NULL: random access) in place of the cursors.  ANIMRT_ERR_ARGUMENT also
+ * when the context has fewer bones than the pose. */
+animrt_status animrt_clip_sample_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+				      animrt_context *context, animrt_pose *pose);
+animrt_status animrt_binding_sample_with(const animrt_binding *binding, float time_s,
+					 animrt_play_mode mode, animrt_context *context, animrt_pose *pose);
 
 /* =============================================================== player */
 

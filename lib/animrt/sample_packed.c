@@ -1,0 +1,502 @@
+/*
+ * sample_packed.c - compact clips (reader version 1) sampled in place: the
+ * samplers walk the packed payload bone after bone (descriptors,
+ * constants, formats and ranges in step), and for each animated track
+ * unpack only the two keys around the time (FORMAT.md 7.5), or take them
+ * from the caller's context when the playhead is still between them.  One
+ * walk serves the scalar reference and the SIMD sampler: they differ in
+ * the slerps, scalar (interp.h) or four at a time (simd.h).
+ */
+#include <string.h>
+
+#include <animc/animrt.h>
+
+#include "compact.h"
+#include "compact_layout.h"
+#include "interp.h"
+#include "sample.h"
+#include "simd.h"
+
+/* ------------------------------------------------------------- bit reads */
+
+static inline uint64_t load_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* 64 bits from bit `bit` of `base` (the copy's padding covers the end). */
+static inline uint64_t load_bits64(const uint8_t *base, uint64_t bit)
+{
+	const uint8_t *p = base + (size_t)(bit >> 3);
+	unsigned sh = (unsigned)(bit & 7u);
+	uint64_t v = load_le64(p);
+
+	return sh ? (v >> sh) | ((uint64_t)p[8] << (64 - sh)) : v;
+}
+
+/* The mask of animated track a in segment s: bit i for sample 64 s + i. */
+static inline uint64_t track_mask(const rt_packed *pk, uint32_t a, uint32_t s)
+{
+	uint64_t m = load_bits64(pk->p + pk->masks_at,
+				 (uint64_t)a * pk->sample_count + ((uint64_t)s << COMPACT_SEGMENT_SHIFT));
+	uint32_t rows = pk->sample_count - (s << COMPACT_SEGMENT_SHIFT);
+
+	return rows < 64 ? m & (((uint64_t)1 << rows) - 1) : m;
+}
+
+static inline float f32_at(const uint8_t *p)
+{
+	return xnb_get_f32(p);
+}
+
+static inline float f16_at(const uint8_t *p)
+{
+	return compact_f16_to_f32((uint16_t)(p[0] | p[1] << 8));
+}
+
+/* ---------------------------------------------------------------- tracks */
+
+/* Where the walk is: the offsets of the next constant, range, and the
+ * index of the next animated and segmented track. */
+typedef struct walk {
+	size_t constant_at, range_at;
+	uint32_t animated, segmented;
+} walk;
+
+/* How the keys of one track decode in one segment. */
+typedef struct dequant {
+	float min[3], step[3];
+	unsigned bits, dropped;
+} dequant;
+
+static inline void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
+				   unsigned dropped, uint32_t s, dequant *d)
+{
+	unsigned kind = COMPACT_FORMAT_RANGE(format);
+	float min[3], extent[3];
+
+	d->bits = COMPACT_FORMAT_BITS(format);
+	d->dropped = dropped;
+	for (int c = 0; c < 3; c++) {
+		switch (kind) {
+		case COMPACT_RANGE_NONE:
+			min[c] = -1.0f;
+			extent[c] = 2.0f;
+			break;
+		case COMPACT_RANGE_F16:
+			min[c] = f16_at(range + 2 * c);
+			extent[c] = f16_at(range + 6 + 2 * c);
+			break;
+		case COMPACT_RANGE_F32:
+			min[c] = f32_at(range + 4 * c);
+			extent[c] = f32_at(range + 12 + 4 * c);
+			break;
+		default:
+			compact_unit_range(range[c], range[3 + c], &min[c], &extent[c]);
+			break;
+		}
+	}
+	if (d->bits == COMPACT_SEGMENTED) {
+		const uint8_t *code = pk->p + pk->segments_at +
+				      ((size_t)ordinal * pk->segment_count + s) * COMPACT_SEGMENT_CODE_SIZE;
+
+		d->bits = code[0] & 31u;
+		d->dropped = code[0] >> 5;
+		for (int c = 0; c < 3; c++)
+			compact_subrange(min[c], extent[c], code[1 + c], code[4 + c], &min[c], &extent[c]);
+	}
+	for (int c = 0; c < 3; c++) {
+		d->min[c] = min[c];
+		d->step[c] = d->bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], d->bits);
+	}
+}
+
+/* The key at bit `bit` of the keys section: 3 floats, or x y z w. */
+static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
+{
+	const uint8_t *keys = pk->p + pk->keys_at;
+	float k[3];
+
+	if (d->bits == COMPACT_RAW_BITS) {
+		for (int c = 0; c < 3; c++) {
+			uint32_t u = (uint32_t)load_bits64(keys, bit + 32 * (unsigned)c);
+
+			memcpy(&k[c], &u, 4);
+		}
+	} else {
+		uint64_t v = load_le64(keys + (size_t)(bit >> 3)) >> (bit & 7u);
+		uint32_t mask = (1u << d->bits) - 1;
+
+		for (int c = 0; c < 3; c++)
+			k[c] = compact_dequantize(d->min[c], d->step[c], (uint32_t)(v >> (c * d->bits)) & mask);
+	}
+	if (track == ANIMRT_ROTATION) {
+		compact_rotation_rebuild(k, d->dropped, out);
+	} else {
+		memcpy(out, k, sizeof k);
+		out[3] = 0;
+	}
+}
+
+/* The arc of rotation keys a to b (rt_arc), as load_compact.c computes it. */
+static inline void arc_of(const float a[4], const float b[4], rt_arc *arc)
+{
+	float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+	float sign = dot < 0 ? -1.0f : 1.0f, d = fabsf(dot);
+	float c = d < INTERP_NLERP_DOT ? d : INTERP_NLERP_DOT;
+
+	arc->angle = d <= INTERP_NLERP_DOT ? interp_acos_unit(c) : -1.0f;
+	arc->signed_inv_sin = sign * (1.0f / sqrtf((1.0f - c) * (1.0f + c)));
+}
+
+/*
+ * Unpack the keys of animated track a around grid position `at` into
+ * `tc`: key a at or before it, key b after it (the next segment's first
+ * when the segment has none; key a again where the last key holds).
+ */
+static void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const uint8_t *range, uint32_t ordinal,
+			unsigned dropped, unsigned track, rt_where at, bool has_arc, rt_track_cache *tc)
+{
+	uint32_t s = at.segment, i = (uint32_t)at.local;
+	dequant d;
+
+	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
+	uint64_t m = track_mask(pk, a, s);
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
+	uint64_t below = m & upto, above = m & ~upto;
+	uint32_t j = rt_popcount64(below) - 1;
+	const uint32_t *key_at = pk->key_at + (size_t)a * pk->segment_count;
+
+	segment_dequant(pk, format, range, ordinal, dropped, s, &d);
+	unsigned kb = compact_key_bits(d.bits);
+	uint64_t bit = key_at[s] + (uint64_t)j * kb;
+
+	tc->segment = s;
+	tc->k0 = (uint8_t)(63 - rt_clz64(below));
+	decode_key(pk, &d, bit, track, tc->a);
+	if (above) {
+		tc->k1 = (uint8_t)rt_ctz64(above);
+		decode_key(pk, &d, bit + kb, track, tc->b);
+	} else if (s + 1 < pk->segment_count) {
+		tc->k1 = RT_NEXT_SEGMENT;
+		segment_dequant(pk, format, range, ordinal, dropped, s + 1, &d);
+		decode_key(pk, &d, key_at[s + 1], track, tc->b);
+	} else {
+		tc->k1 = RT_HOLD;
+		memcpy(tc->b, tc->a, sizeof tc->b);
+	}
+	if (has_arc && track == ANIMRT_ROTATION)
+		arc_of(tc->a, tc->b, &tc->arc);
+}
+
+/* Does the cache hold the keys around `at`? */
+static inline bool cache_holds(const rt_track_cache *tc, rt_where at)
+{
+	uint32_t i = (uint32_t)at.local;
+
+	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
+	return tc->segment == at.segment && tc->k0 <= i && (tc->k1 == RT_HOLD || i < tc->k1);
+}
+
+/* The weight between keys a and b (FORMAT.md 7.5): 0 at key a and where
+ * the last key holds. */
+static inline float cache_weight(const rt_track_cache *tc, float local)
+{
+	if (tc->k1 == RT_HOLD)
+		return 0;
+	return (local - (float)tc->k0) / (float)(tc->k1 - tc->k0);
+}
+
+/* ---------------------------------------------------------------- slerps */
+
+/* Rotations wait in groups of four for the SIMD slerp (simd.h): keys from
+ * the caches, with their arcs when a context keeps them. */
+typedef struct slerps {
+	uint32_t count;
+	bool has_arc;
+	const rt_track_cache *tc[4];
+	float u[4];
+	float *out[4];
+	rt_track_cache own[4];   /* keys unpacked without a context */
+} slerps;
+
+static void slerps_run(slerps *sl)
+{
+	uint32_t n = sl->count;
+	rt_f4 a[4], b[4], out[4];
+	float u[4];
+
+	if (!n)
+		return;
+	for (uint32_t lane = 0; lane < 4; lane++) {
+		const rt_track_cache *tc = sl->tc[lane < n ? lane : 0];
+
+		a[lane] = rt_load(tc->a);
+		b[lane] = rt_load(tc->b);
+		u[lane] = sl->u[lane < n ? lane : 0];
+	}
+	rt_transpose(&a[0], &a[1], &a[2], &a[3]);
+	rt_transpose(&b[0], &b[1], &b[2], &b[3]);
+	rt_f4 vu = rt_load(u);
+	if (sl->has_arc) {
+		rt_f4 angle, signed_inv_sin;
+		rt_arcs(&sl->tc[0]->arc.angle, &sl->tc[n > 1 ? 1 : 0]->arc.angle, &sl->tc[n > 2 ? 2 : 0]->arc.angle,
+			&sl->tc[n > 3 ? 3 : 0]->arc.angle, &angle, &signed_inv_sin);
+		rt_f4 one = rt_set1(1.0f), sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
+		rt_f4 s0 = rt_mul(rt_sin_quadrant(rt_mul(rt_sub(one, vu), angle)), inv_sin);
+		rt_f4 s1 = rt_mul(rt_sin_quadrant(rt_mul(vu, angle)), inv_sin);
+		rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
+		rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), s0);
+		rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
+
+		rt_slerp_finish(a, b, w0, w1, is_near, out);
+	} else {
+		rt_slerp4(a, b, vu, out);
+	}
+	rt_transpose(&out[0], &out[1], &out[2], &out[3]);
+	for (uint32_t lane = 0; lane < n; lane++)
+		rt_store(sl->out[lane], out[lane]);
+	sl->count = 0;
+}
+
+/* ------------------------------------------------------------------ walk */
+
+static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
+
+static inline float *track_out(animrt_pose *pose, unsigned track, uint32_t slot)
+{
+	return track == ANIMRT_TRANSLATION ? pose->translation + 3 * (size_t)slot
+	       : track == ANIMRT_ROTATION  ? pose->rotation + 4 * (size_t)slot
+					   : pose->scale + 3 * (size_t)slot;
+}
+
+/* A constant at `p` by its descriptor (FORMAT.md 7.2); returns its bytes. */
+static inline size_t decode_constant(const uint8_t *p, uint16_t desc, unsigned track, float *out)
+{
+	bool is_f32 = desc & COMPACT_DESC_F32(track);
+
+	if (track == ANIMRT_ROTATION) {
+		if (is_f32) {
+			for (int c = 0; c < 4; c++)
+				out[c] = f32_at(p + 4 * c);
+			return 16;
+		}
+		float kept[3];
+		for (int c = 0; c < 3; c++)
+			kept[c] = compact_u16_to_unit((uint16_t)(p[2 * c] | p[2 * c + 1] << 8));
+		compact_rotation_rebuild(kept, COMPACT_DESC_DROPPED(desc), out);
+		return 6;
+	}
+	if (is_f32) {
+		for (int c = 0; c < 3; c++)
+			out[c] = f32_at(p + 4 * c);
+		return 12;
+	}
+	for (int c = 0; c < 3; c++)
+		out[c] = f16_at(p + 2 * c);
+	return 6;
+}
+
+/* Bytes of the constant of `track` by its descriptor. */
+static inline size_t constant_size(uint16_t desc, unsigned track)
+{
+	if (desc & COMPACT_DESC_F32(track))
+		return track == ANIMRT_ROTATION ? 16 : 12;
+	return 6;
+}
+
+/*
+ * One bone of the walk into out[track] (NULL: skip, but move on): returns
+ * the bone's ANIMRT_TRACK_* bits.  `caches` (NULL: none) the bone's three
+ * track caches; rotations go to `sl` unless it is NULL (the reference).
+ */
+static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
+				rt_track_cache *caches, slerps *sl)
+{
+	const uint8_t *p = pk->p;
+	uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)bone] |
+				   p[pk->descriptors_at + 2 * (size_t)bone + 1] << 8);
+	uint8_t tracks = 0;
+
+	for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
+		unsigned kind = COMPACT_DESC_KIND(desc, k);
+
+		if (kind == COMPACT_ABSENT) {
+			if (out[k])
+				memcpy(out[k], identity_value[k], (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+			continue;
+		}
+		tracks |= (uint8_t)(1u << k);
+		if (kind == COMPACT_IDENTITY) {
+			if (out[k])
+				memcpy(out[k], identity_value[k], (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+			continue;
+		}
+		if (kind == COMPACT_CONSTANT) {
+			if (out[k]) {
+				float v[4];
+
+				wk->constant_at += decode_constant(p + wk->constant_at, desc, k, v);
+				memcpy(out[k], v, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+			} else {
+				wk->constant_at += constant_size(desc, k);
+			}
+			continue;
+		}
+		uint32_t a = wk->animated++;
+		uint8_t format = p[pk->formats_at + a];
+		const uint8_t *range = p + wk->range_at;
+		uint32_t ordinal = wk->segmented;
+
+		wk->range_at += compact_range_size(COMPACT_FORMAT_RANGE(format));
+		wk->segmented += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+		if (!out[k])
+			continue;
+		rt_track_cache local, *tc = caches ? &caches[k]
+					 : sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
+		if (!caches || !cache_holds(tc, at))
+			unpack_keys(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0,
+				    k, at, caches && sl, tc);
+		float u = cache_weight(tc, at.local);
+		if (!(u > 0)) {
+			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		} else if (k != ANIMRT_ROTATION) {
+			interp_lerp3(out[k], tc->a, tc->b, u);
+		} else if (!sl) {
+			interp_slerp(out[k], tc->a, tc->b, u);
+		} else {
+			uint32_t n = sl->count++;
+
+			sl->tc[n] = tc;
+			sl->u[n] = u;
+			sl->out[n] = out[k];
+			if (sl->count == 4)
+				slerps_run(sl);
+		}
+	}
+	return tracks;
+}
+
+void rt_context_follow(animrt_context *ctx, const animrt_clip *clip)
+{
+	if (!ctx || ctx->clip == clip)
+		return;
+	animrt_context_reset(ctx);
+	ctx->clip = clip;
+}
+
+void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+		      animrt_pose *pose, bool is_reference)
+{
+	const rt_packed *pk = &clip->compact->packed;
+	rt_where at = rt_grid_locate(clip->compact, local_s);
+	walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
+	slerps sl;
+
+	sl.count = 0;
+	sl.has_arc = ctx != NULL;
+	for (uint32_t b = 0; b < pk->bone_count; b++) {
+		uint32_t slot = map ? map[b] : b;
+
+		if (slot == RT_NO_BONE) {
+			float *none[3] = { NULL, NULL, NULL };
+
+			walk_bone(pk, &wk, b, at, none, NULL, NULL);
+			continue;
+		}
+		float *out[3] = { pose->translation + 3 * (size_t)slot, pose->rotation + 4 * (size_t)slot,
+				  pose->scale + 3 * (size_t)slot };
+		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, ctx ? ctx->bone[slot].track : NULL,
+					       is_reference ? NULL : &sl);
+	}
+	slerps_run(&sl);
+}
+
+/* ------------------------------------------------------- reading back */
+
+/* The walk's position at `sequence`'s bone: constants, ranges, animated
+ * and segmented tracks of the bones before it. */
+static walk walk_to(const rt_packed *pk, uint32_t sequence)
+{
+	walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
+	rt_where at = { 0, 0 };
+	float *none[3] = { NULL, NULL, NULL };
+
+	for (uint32_t b = 0; b < sequence; b++)
+		walk_bone(pk, &wk, b, at, none, NULL, NULL);
+	return wk;
+}
+
+uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
+			      uint32_t capacity, float *times_s, float *values)
+{
+	const rt_packed *pk = &clip->compact->packed;
+
+	if (sequence >= pk->bone_count || track > ANIMRT_SCALE)
+		return 0;
+	const uint8_t *p = pk->p;
+	uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)sequence] |
+				   p[pk->descriptors_at + 2 * (size_t)sequence + 1] << 8);
+	if (COMPACT_DESC_KIND(desc, track) != COMPACT_ANIMATED)
+		return 0;
+	walk wk = walk_to(pk, sequence);
+	for (unsigned k = 0; k < track; k++)
+		if (COMPACT_DESC_KIND(desc, k) == COMPACT_ANIMATED) {
+			uint8_t f = p[pk->formats_at + wk.animated++];
+
+			wk.range_at += compact_range_size(COMPACT_FORMAT_RANGE(f));
+			wk.segmented += COMPACT_FORMAT_BITS(f) == COMPACT_SEGMENTED;
+		}
+	uint32_t a = wk.animated, total = 0, written = 0, key = 0;
+	uint8_t format = p[pk->formats_at + a];
+	unsigned width = track == ANIMRT_ROTATION ? 4 : 3;
+
+	for (uint32_t s = 0; s < pk->segment_count; s++)
+		total += rt_popcount64(track_mask(pk, a, s));
+	if (!times_s && !values)
+		return total;
+	for (uint32_t s = 0; s < pk->segment_count && written < capacity; s++) {
+		uint64_t m = track_mask(pk, a, s);
+		dequant d;
+
+		segment_dequant(pk, format, p + wk.range_at, wk.segmented,
+				track == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, s, &d);
+		uint64_t bit = pk->key_at[(size_t)a * pk->segment_count + s];
+		for (; m && written < capacity; key++, bit += compact_key_bits(d.bits)) {
+			uint32_t i = rt_ctz64(m);
+			float v[4];
+
+			m &= m - 1;
+			if (key < first)
+				continue;
+			if (times_s)
+				times_s[written] = (float)((double)((s << COMPACT_SEGMENT_SHIFT) + i) / pk->rate_hz);
+			if (values) {
+				decode_key(pk, &d, bit, track, v);
+				memcpy(values + (size_t)written * width, v, width * sizeof(float));
+			}
+			written++;
+		}
+	}
+	return total;
+}
+
+const char *rt_packed_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size)
+{
+	const rt_packed *pk = &clip->compact->packed;
+	const char *name = (const char *)pk->p + pk->names_at;
+
+	if (sequence >= pk->bone_count)
+		return NULL;
+	for (uint32_t b = 0; b < sequence; b++)
+		name += strlen(name) + 1;
+	if (size)
+		*size = (uint32_t)strlen(name);
+	return name;
+}
