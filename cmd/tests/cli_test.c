@@ -214,12 +214,33 @@ static void files_given_directly_land_in_outdir(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, ", 1 failed, 0 skipped"));
 	test_run_release(&r);
-	/* A file no importer knows, given directly: a warning, still exit 0. */
+	/* A file no importer knows, given directly: an error, exit 1 (a mix-up
+	 * of inputs and outputs must not pass CI)... */
 	r = test_animc("build", "-o", out, "Makefile", NULL);
-	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.err, "Makefile: warning: "));
-	assert_non_null(strstr(r.out, "0 failed, 1 skipped"));
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Makefile: error: "));
+	assert_non_null(strstr(r.out, "1 failed, 0 skipped"));
 	test_run_release(&r);
+	/* ...a compiled file given as a source says so, whatever its name... */
+	char *compiled = test_format("%s/Turn.xnb", out), *renamed = test_format("%s/Turn.data", out);
+	size_t compiled_size;
+	uint8_t *compiled_bytes = test_read_file(compiled, &compiled_size);
+	assert_true(test_write_file(renamed, compiled_bytes, compiled_size));
+	r = test_animc("build", "-q", "-o", out, compiled, renamed, NULL);
+	assert_int_equal(r.status, 1);
+	const char *hint = strstr(r.err, "this is a compiled file; give the source it came from");
+	assert_non_null(hint);
+	assert_non_null(strstr(hint + 1, "this is a compiled file; give the source it came from"));
+	test_run_release(&r);
+	/* ...and in a folder walk such files are skipped, as before. */
+	r = test_animc("build", "-o", out, "testdata/loader", NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "error"));
+	assert_non_null(strstr(r.out, "0 failed, 6 skipped"));
+	test_run_release(&r);
+	free(compiled_bytes);
+	free(renamed);
+	free(compiled);
 	/* --warnings-as-errors turns that into a failure, writing nothing. */
 	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out,
 		       "testdata/golden/dialect.Animation", NULL);

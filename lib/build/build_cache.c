@@ -34,6 +34,22 @@
  * wait for one. */
 #define FIRST_GRACE_S 0.25
 
+/* The stage's state, opaque outside this file. */
+struct build_cache_stage {
+	build_ctx *ctx;
+	cli_cache *cache;
+	uint8_t *prefix;           /* the cache key's shared part */
+	size_t prefix_size;
+	double *asked_s;           /* per job: when its lookup went out; 0: none pending */
+	size_t ahead;              /* dispatch order: looked up so far */
+	double compile_s_sum;      /* compiles of this run, for how long to wait */
+	unsigned compile_count;
+	unsigned hits, misses;     /* answers taken so far */
+	double first_s;            /* when the first lookup went out */
+	size_t waiting_job;        /* a free worker waits for its lookup ... */
+	double waiting_since_s;    /* ... since then (0: none) */
+};
+
 /* build_key_* callbacks append to a cli_bytes. */
 static void emit_buffer(void *user, const void *data, size_t size)
 {
@@ -45,33 +61,43 @@ bool build_cache_start(build_ctx *ctx)
 	const build_options *o = ctx->options;
 	cli_cache_options opt = { .url = o->cache_url, .dir = o->cache_dir, .is_read_only = o->cache_read_only,
 				  .timeout_s = o->cache_timeout_s };
+	build_cache_stage *stage;
 	char why[512];
 
 	if (!o->cache_url && !o->cache_dir)
 		return true;
-	if (!cli_cache_open(&opt, &ctx->cache, why, sizeof why)) {
-		fprintf(stderr, "animc: error: %s\n", why);
+	stage = calloc(1, sizeof *stage);
+	if (!stage) {
+		fprintf(stderr, "animc: error: out of memory\n");
 		return false;
 	}
+	if (!cli_cache_open(&opt, &stage->cache, why, sizeof why)) {
+		fprintf(stderr, "animc: error: %s\n", why);
+		free(stage);
+		return false;
+	}
+	stage->ctx = ctx;
+	ctx->cache = stage;
 	return true;
 }
 
 bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 {
+	build_cache_stage *stage = ctx->cache;
 	cli_bytes prefix = { 0 };
 
-	if (!ctx->cache)
+	if (!stage)
 		return true;
 	emit_buffer(&prefix, "animc-cache-key 1\n", 18);
 	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
-	ctx->cache_asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *ctx->cache_asked_s);
-	if (prefix.is_broken || !ctx->cache_asked_s) {
+	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
+	if (prefix.is_broken || !stage->asked_s) {
 		free(prefix.data);
 		fprintf(stderr, "animc: error: out of memory\n");
 		return false;
 	}
-	ctx->cache_prefix = prefix.data;
-	ctx->cache_prefix_size = prefix.size;
+	stage->prefix = prefix.data;
+	stage->prefix_size = prefix.size;
 	return true;
 }
 
@@ -102,8 +128,8 @@ bool build_cache_skips(const build_options *o, const build_job *j)
  * be read (it then compiles, and says so). */
 static bool key_source(void *user, size_t i, cli_cache_key *out)
 {
-	const build_ctx *ctx = user;
-	const build_job *j = &ctx->plan.jobs[i];
+	const build_cache_stage *stage = user;
+	const build_job *j = &stage->ctx->plan.jobs[i];
 	cli_bytes key = { 0 };
 	build_hash h;
 	char hex[33];
@@ -117,7 +143,7 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	build_hash_bytes(data, size, &h);
 	free(data);
 	build_hash_hex(&h, hex);
-	emit_buffer(&key, ctx->cache_prefix, ctx->cache_prefix_size);
+	emit_buffer(&key, stage->prefix, stage->prefix_size);
 	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
 	build_key_end(emit_buffer, &key);
 	if (!key.is_broken)
@@ -126,32 +152,45 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	return !key.is_broken;
 }
 
-static void ask(build_ctx *ctx, size_t i)
+static void ask(build_cache_stage *stage, size_t i)
 {
-	if (ctx->plan.jobs[i].skips_cache)
+	if (stage->ctx->plan.jobs[i].skips_cache)
 		return;
-	cli_cache_lookup_with(ctx->cache, i, key_source, ctx);
-	ctx->cache_asked_s[i] = build_now_s();
-	if (!ctx->cache_first_s)
-		ctx->cache_first_s = ctx->cache_asked_s[i];
+	cli_cache_lookup_with(stage->cache, i, key_source, stage);
+	stage->asked_s[i] = build_now_s();
+	if (!stage->first_s)
+		stage->first_s = stage->asked_s[i];
 }
 
-void build_cache_ahead(build_ctx *ctx, const size_t *order, size_t count, size_t next)
+/* Look up the sources of order[] up to a little past `next`. */
+static void gate_ahead(void *state, const size_t *order, size_t count, size_t next)
 {
-	if (!ctx->cache || !ctx->cache_prefix)
+	build_cache_stage *stage = state;
+
+	if (!stage->prefix)
 		return;
 	/* Topped up in batches: the cache's thread is woken once a batch. */
-	if (ctx->cache_ahead >= count || ctx->cache_ahead >= next + LOOKAHEAD / 2)
+	if (stage->ahead >= count || stage->ahead >= next + LOOKAHEAD / 2)
 		return;
-	while (ctx->cache_ahead < count && ctx->cache_ahead < next + LOOKAHEAD) {
-		ask(ctx, order[ctx->cache_ahead]);
-		ctx->cache_ahead++;
+	while (stage->ahead < count && stage->ahead < next + LOOKAHEAD) {
+		ask(stage, order[stage->ahead]);
+		stage->ahead++;
 	}
 }
 
-int build_cache_fd(build_ctx *ctx)
+/* Readable when a lookup has come back. */
+static int gate_fd(void *state)
 {
-	return ctx->cache ? cli_cache_fd(ctx->cache) : -1;
+	build_cache_stage *stage = state;
+
+	return cli_cache_fd(stage->cache);
+}
+
+static bool gate_is_bypassed(void *state, size_t i)
+{
+	build_cache_stage *stage = state;
+
+	return stage->ctx->plan.jobs[i].skips_cache;
 }
 
 /* Outputs are named under OUTDIR ("copy1/Grund/Idle.xnb"); the cache names
@@ -298,71 +337,77 @@ out:
  * as long as a compile takes (waiting is cheaper than compiling, and lets
  * the lookups catch up on a busy machine); while most are misses, a tenth
  * of that (a miss means compiling anyway). */
-static double patience_s(const build_ctx *ctx, double now)
+static double patience_s(const build_cache_stage *stage, double now)
 {
-	unsigned answered = ctx->cache_hits + ctx->cache_misses;
-	double compile_s = ctx->compile_count ? ctx->compile_s_sum / ctx->compile_count : FIRST_GRACE_S;
+	unsigned answered = stage->hits + stage->misses;
+	double compile_s = stage->compile_count ? stage->compile_s_sum / stage->compile_count : FIRST_GRACE_S;
 
 	if (!answered)
-		return ctx->cache_first_s + FIRST_GRACE_S - now;
-	return 2 * ctx->cache_hits >= answered ? compile_s : compile_s / 10;
+		return stage->first_s + FIRST_GRACE_S - now;
+	return 2 * stage->hits >= answered ? compile_s : compile_s / 10;
 }
 
-build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, bool is_worker_free, double *wait_s)
+/* Before job i goes to a worker.  While its lookup is under way: with a
+ * worker free, wait for as long as patience allows (*wait_s lowered), then
+ * compile; with none free, wait, and patience is not yet spent. */
+static build_gate_verdict gate_check(void *state, size_t i, bool is_worker_free, double *wait_s)
 {
+	build_cache_stage *stage = state;
+	build_ctx *ctx = stage->ctx;
 	build_job *j = &ctx->plan.jobs[i];
 	cli_cache_result hit;
 	double now, patience;
 
-	if (!ctx->cache || !ctx->cache_asked_s || !ctx->cache_asked_s[i])
-		return CACHE_COMPILE;
+	if (!stage->asked_s || !stage->asked_s[i])
+		return BUILD_GATE_RUN;
 	/* --rebuild compiles every source (and stores it): nothing fetched. */
 	if (ctx->options->rebuild)
-		return CACHE_COMPILE;
-	switch (cli_cache_take(ctx->cache, i, false, &hit)) {
+		return BUILD_GATE_RUN;
+	switch (cli_cache_take(stage->cache, i, false, &hit)) {
 	case CLI_CACHE_HIT: {
 		bool ok = take_hit(ctx, j, &hit);
 
 		cli_cache_result_release(&hit);
-		ctx->cache_asked_s[i] = 0;
-		ctx->cache_hits++;
-		return ok ? CACHE_DONE : CACHE_COMPILE;
+		stage->asked_s[i] = 0;
+		stage->hits++;
+		return ok ? BUILD_GATE_DONE : BUILD_GATE_RUN;
 	}
 	case CLI_CACHE_MISS:
-		ctx->cache_asked_s[i] = 0;
-		ctx->cache_misses++;
-		return CACHE_COMPILE;
+		stage->asked_s[i] = 0;
+		stage->misses++;
+		return BUILD_GATE_RUN;
 	case CLI_CACHE_PENDING:
 		break;
 	}
 	if (!is_worker_free)
-		return CACHE_WAIT;
+		return BUILD_GATE_WAIT;
 	now = build_now_s();
-	if (!ctx->cache_waiting_since_s || ctx->cache_waiting_job != i) {
-		ctx->cache_waiting_job = i;
-		ctx->cache_waiting_since_s = now;
+	if (!stage->waiting_since_s || stage->waiting_job != i) {
+		stage->waiting_job = i;
+		stage->waiting_since_s = now;
 	}
-	patience = patience_s(ctx, now) - (now - ctx->cache_waiting_since_s);
+	patience = patience_s(stage, now) - (now - stage->waiting_since_s);
 	if (patience <= 0) {
-		ctx->cache_asked_s[i] = 0;   /* its answer, when it comes, is not used */
-		return CACHE_COMPILE;
+		stage->asked_s[i] = 0;   /* its answer, when it comes, is not used */
+		return BUILD_GATE_RUN;
 	}
 	*wait_s = patience;
-	return CACHE_WAIT;
+	return BUILD_GATE_WAIT;
 }
 
 void build_cache_store(build_ctx *ctx, size_t i)
 {
+	build_cache_stage *stage = ctx->cache;
 	build_job *j = &ctx->plan.jobs[i];
 	build_result *r = &j->result, copy;
 	cli_cache_result res = { 0 };
 	bool ok = true;
 
-	if (!ctx->cache || r->status != BUILD_COMPILED)
+	if (!stage || r->status != BUILD_COMPILED)
 		return;
-	ctx->compile_s_sum += r->time_s;
-	ctx->compile_count++;
-	if (j->skips_cache || !r->output_count || !cli_cache_wants_store(ctx->cache, i))
+	stage->compile_s_sum += r->time_s;
+	stage->compile_count++;
+	if (j->skips_cache || !r->output_count || !cli_cache_wants_store(stage->cache, i))
 		return;
 	res.outputs = calloc(r->output_count, sizeof *res.outputs);
 	if (!res.outputs)
@@ -411,7 +456,7 @@ void build_cache_store(build_ctx *ctx, size_t i)
 		copy.deps[k].path = r->deps[k].path + dep_name_at(j->path, r->deps[k].path);
 	}
 	if (build_result_encode(&copy, &res.meta, &res.meta_size))
-		cli_cache_store_id(ctx->cache, i, &res);
+		cli_cache_store_id(stage->cache, i, &res);
 	free(copy.outputs);
 	free(copy.deps);
 out:
@@ -424,17 +469,40 @@ out:
 
 void build_cache_close(build_ctx *ctx, double build_s)
 {
-	cli_cache_stats stats;
+	build_cache_stage *stage = ctx->cache;
 
-	if (!ctx->cache)
+	if (!stage)
 		return;
 	/* Stores still under way get a tenth of the build's time (a second at
 	 * least): the cache never makes a build much slower. */
-	cli_cache_close(ctx->cache, build_s / 10 > 1 ? build_s / 10 : 1, &stats);
+	cli_cache_close(stage->cache, build_s / 10 > 1 ? build_s / 10 : 1, NULL);
+	free(stage->asked_s);
+	free(stage->prefix);
+	free(stage);
 	ctx->cache = NULL;
-	ctx->cache_stats = stats;
-	free(ctx->cache_asked_s);
-	free(ctx->cache_prefix);
-	ctx->cache_asked_s = NULL;
-	ctx->cache_prefix = NULL;
+}
+
+static void before_fork(void *user)
+{
+	build_cache_stage *stage = user;
+
+	cli_cache_before_fork(stage->cache);
+}
+
+static void after_fork(void *user)
+{
+	build_cache_stage *stage = user;
+
+	cli_cache_after_fork(stage->cache);
+}
+
+bool build_cache_gate(build_ctx *ctx, build_gate *gate, build_fork_guard *guard)
+{
+	build_cache_stage *stage = ctx->cache;
+
+	if (!stage)
+		return false;
+	*gate = (build_gate){ gate_ahead, gate_check, gate_fd, gate_is_bypassed, stage };
+	*guard = (build_fork_guard){ before_fork, after_fork, stage };
+	return true;
 }

@@ -1,6 +1,9 @@
 /*
- * build_cache.h - the shared cache in front of the compiles: looks sources
- * up before they go to a worker, and stores what compiled (build_cache.c).
+ * build_cache.h - the shared cache as a stage in front of the runner
+ * (build_cache.c): sources are looked up a little ahead of the workers, a
+ * hit becomes the job's result with no import, and what compiled is
+ * stored.  Its state is its own (build_cache_stage); the scheduler sees it
+ * only as a gate (runner.h).
  */
 #ifndef ANIMC_BUILD_BUILD_CACHE_H
 #define ANIMC_BUILD_BUILD_CACHE_H
@@ -11,17 +14,14 @@
 
 #include "options.h"
 #include "plan.h"
+#include "runner.h"
 
 typedef struct build_ctx build_ctx;
+typedef struct build_cache_stage build_cache_stage;
 
-typedef enum build_cache_verdict {
-	CACHE_COMPILE,  /* compile it (a miss, no cache, or no answer in time) */
-	CACHE_DONE,     /* a hit: its result is in place, nothing to compile */
-	CACHE_WAIT      /* ask again within *wait_s */
-} build_cache_verdict;
-
-/* Open the cache of --cache-url/--cache-dir (none: nothing to do), as early
- * as can be: it loads libcurl meanwhile.  False (said) on failure. */
+/* Open the cache of --cache-url/--cache-dir into ctx->cache (none: nothing
+ * to do), as early as can be: it loads libcurl meanwhile.  False (said) on
+ * failure. */
 bool build_cache_start(build_ctx *ctx);
 /* Before the first compile: the key's shared part (the --skeleton model's
  * bytes join it). */
@@ -32,18 +32,12 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size);
  * nor stored.  May read the first bytes of the file; called by the plan's
  * check, on its threads, with a cache set up. */
 bool build_cache_skips(const build_options *o, const build_job *j);
-/* Look up the sources of order[] up to a little past `next`. */
-void build_cache_ahead(build_ctx *ctx, const size_t *order, size_t count, size_t next);
-/* Before job i goes to a worker.  While its lookup is under way: with a
- * worker free (`is_worker_free`), CACHE_WAIT for as long as patience
- * allows (*wait_s lowered), then CACHE_COMPILE; with none free, CACHE_WAIT
- * and patience not yet spent. */
-build_cache_verdict build_cache_check(build_ctx *ctx, size_t i, bool is_worker_free, double *wait_s);
-/* Readable when a lookup has come back (-1: no cache). */
-int build_cache_fd(build_ctx *ctx);
+/* The stage as the scheduler's gate, and the guard the worker pool takes
+ * around fork(); false (nothing filled) when there is no cache. */
+bool build_cache_gate(build_ctx *ctx, build_gate *gate, build_fork_guard *guard);
 /* After job i compiled: store its result. */
 void build_cache_store(build_ctx *ctx, size_t i);
-/* At the end: wait a little for stores, then stop (stats kept in ctx). */
+/* At the end: wait a little for stores, then stop; ctx->cache is NULL after. */
 void build_cache_close(build_ctx *ctx, double build_s);
 
 #endif

@@ -27,11 +27,15 @@ static void on_stop(int sig)
 
 typedef struct run_state {
 	build_ctx *ctx;
+	const build_engine_deps *deps;
 	build_commit commit;
-	build_status_line status;
+	build_status_sink own_status;
+	build_status_sink *status;  /* own_status, or the caller's */
 	char *manifest_path;
+	char *running;              /* OUTDIR/.animc/running.<pid> */
+	bool marked_running;        /* made by this run, removed at its end */
 	double last_save_s;
-	bool is_outputs;
+	int stop_with;              /* the signal that stopped the run; 0: none */
 } run_state;
 
 /* Save what is known so far: the jobs committed, and for the others what
@@ -79,7 +83,7 @@ static void save_checkpoint(run_state *rs)
 	free(entries);
 }
 
-/* Commit every job that is done, in order, printing as each goes. */
+/* Commit every job that is done, in order, telling the status as each goes. */
 static void commit_ready(run_state *rs)
 {
 	build_plan *plan = &rs->ctx->plan;
@@ -88,35 +92,9 @@ static void commit_ready(run_state *rs)
 		size_t i = rs->commit.committed;
 
 		build_commit_job(&rs->commit, i);
-		if (rs->is_outputs) {
-			const build_job *j = &plan->jobs[i];
-
-			for (uint32_t d = 0; d < j->result.diag_count; d++)
-				if (j->result.diags[d].severity != ANIMC_NOTE || rs->ctx->options->verbose) {
-					const build_diag *bd = &j->result.diags[d];
-					animc_diag diag = { bd->severity, j->path, bd->line, bd->column,
-							    bd->byte_offset, bd->message };
-
-					cli_print_diag(&rs->ctx->printer, &diag);
-				}
-			for (uint32_t k = 0; k < j->result.output_count; k++) {
-				const build_output *o = &j->result.outputs[k];
-				char *path;
-
-				if (o->is_refused)
-					continue;
-				path = build_output_path(rs->ctx, j, o);
-				if (path) {
-					fputs(path, stdout);
-					fputc('\n', stdout);
-				}
-				free(path);
-			}
-		} else {
-			build_status_print_job(&rs->status, i);
-		}
+		rs->status->ops->job_committed(rs->status, i);
 	}
-	if (!rs->is_outputs && rs->commit.committed && build_now_s() - rs->last_save_s > 2.0) {
+	if (rs->ctx->command == CMD_BUILD && rs->commit.committed && build_now_s() - rs->last_save_s > 2.0) {
 		save_checkpoint(rs);
 		rs->last_save_s = build_now_s();
 	}
@@ -128,7 +106,7 @@ static void hook_done(void *user, size_t job)
 
 	/* Before commit renames its staged outputs. */
 	build_cache_store(rs->ctx, job);
-	build_status_job_done(&rs->status);
+	rs->status->ops->job_done(rs->status, job);
 	commit_ready(rs);
 }
 
@@ -136,7 +114,7 @@ static void hook_tick(void *user)
 {
 	run_state *rs = user;
 
-	build_status_tick(&rs->status);
+	rs->status->ops->tick(rs->status);
 }
 
 /*
@@ -176,7 +154,7 @@ static int take_lock(const char *out_dir, bool for_clean, bool *alone)
 
 /* With the lock alone: the markers of runs that did not end cleanly mean
  * temporary files may be left; remove those and the markers. */
-static void sweep_if_interrupted(const char *out_dir, bool verbose)
+static void sweep_if_interrupted(const char *out_dir, bool verbose, build_status_sink *status)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -197,10 +175,13 @@ static void sweep_if_interrupted(const char *out_dir, bool verbose)
 	free(dir);
 	if (any) {
 		unsigned swept = build_sweep_temps(out_dir);
+		char line[96];
 
-		if (swept && verbose)
-			printf("removed %u temporary file%s of an interrupted build\n", swept,
-			       swept == 1 ? "" : "s");
+		if (swept && verbose) {
+			snprintf(line, sizeof line, "removed %u temporary file%s of an interrupted build", swept,
+				 swept == 1 ? "" : "s");
+			status->ops->note(status, line);
+		}
 	}
 }
 
@@ -344,17 +325,264 @@ static void release_ctx(build_ctx *ctx)
 		close(ctx->lock_fd);
 }
 
-int build_engine_run(build_command command, build_options *o)
+
+/* `animc clean`: remove what builds wrote, holding the lock alone. */
+static int run_clean(build_ctx *ctx)
+{
+	const char *out_dir = ctx->options->out_dir;
+	struct stat st;
+	bool alone;
+
+	if (stat(out_dir, &st) != 0) {
+		fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", out_dir);
+		return ANIMC_EXIT_OK;
+	}
+	ctx->lock_fd = take_lock(out_dir, true, &alone);
+	return ctx->lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(ctx);
+}
+
+/* Before a build plans: the cache (a URL or folder that cannot be used is
+ * said before any work), OUTDIR and its lock, what killed runs left, and
+ * this run's marker.  False (said) on failure. */
+static bool open_out_dir(run_state *rs)
+{
+	build_ctx *ctx = rs->ctx;
+	const build_options *o = ctx->options;
+	char why[512];
+	bool alone;
+	int fd;
+
+	if (!build_cache_start(ctx))
+		return false;
+	if (!cli_mkdir_p(o->out_dir, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", o->out_dir, why);
+		return false;
+	}
+	ctx->lock_fd = take_lock(o->out_dir, false, &alone);
+	if (ctx->lock_fd < 0)
+		return false;
+	if (alone) {
+		sweep_if_interrupted(o->out_dir, o->verbose, rs->status);
+		flock(ctx->lock_fd, LOCK_SH);
+	}
+	fd = open(rs->running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		close(fd);
+	rs->marked_running = fd >= 0;
+	return true;
+}
+
+/* What every key of this run shares: the options' key and the skeleton's. */
+static void make_run_key(build_ctx *ctx)
+{
+	uint8_t shared[33];
+
+	memcpy(shared, ctx->options_key.bytes, 16);
+	memcpy(shared + 16, ctx->skeleton.hash.bytes, 16);
+	shared[32] = ctx->options->skeleton_path != NULL;
+	build_hash_bytes(shared, sizeof shared, &ctx->run_key);
+}
+
+/* The plan, checked against the manifest (read on a thread meanwhile), and
+ * what compiling needs.  False (said) when the run cannot go on. */
+static bool plan_run(run_state *rs, size_t *to_compile)
+{
+	build_ctx *ctx = rs->ctx;
+	manifest_loader loader = { 0 };
+	bool plan_ok;
+
+	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
+	manifest_loader_start(&loader, &ctx->old, rs->manifest_path);
+	options_key(ctx->options, &ctx->options_key);
+	plan_ok = build_plan_make(ctx);
+	switch (manifest_loader_finish(&loader)) {
+	case MANIFEST_LOADED:
+		ctx->has_old = true;
+		break;
+	case MANIFEST_ABSENT:
+		break;
+	default:
+		fprintf(stderr, "%s: warning: %s; compiling every source\n", rs->manifest_path, loader.why);
+		break;
+	}
+	if (!plan_ok || (ctx->options->skeleton_path && !skeleton_state(ctx)))
+		return false;
+	make_run_key(ctx);
+	for (size_t i = 0; i < ctx->plan_notes.count; i++) {
+		char folder[4096], line[4200];
+
+		cli_escape(folder, sizeof folder, ctx->plan_notes.items[i]);
+		snprintf(line, sizeof line, "skipped folder %s (walked already through another path)", folder);
+		rs->status->ops->note(rs->status, line);
+	}
+	build_plan_shard(ctx);
+	build_plan_check(ctx);
+	*to_compile = 0;
+	for (size_t i = 0; i < ctx->plan.count; i++)
+		*to_compile += ctx->plan.jobs[i].needs_compile;
+	return !*to_compile || prepare_compile(ctx);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+build_runner *build_engine_runner(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks)
+{
+	build_gate gate;
+	build_fork_guard guard;
+	bool has_gate = build_cache_gate(ctx, &gate, &guard);
+
+	(void)user;
+	/* One source, read by an importer of animc's own (not a third-party
+	 * reader that may crash or loop): compiled here.  A per-file make
+	 * rule over an XML source then starts no process. */
+	if (count == 1) {
+		for (size_t i = 0; i < ctx->plan.count; i++)
+			if (ctx->plan.jobs[i].needs_compile && !ctx->plan.jobs[i].is_done) {
+				if (build_job_is_safe_in_process(ctx, i))
+					return build_local_runner_create(ctx, hooks);
+				break;
+			}
+	}
+	return build_pool_runner_create(ctx, ctx->options->jobs, count, has_gate ? &guard : NULL, hooks);
+}
+
+/* Compile what the plan needs: the cache stage as the gate, then the
+ * runner.  False when stopped by a signal (or no runner could be made). */
+static bool run_jobs(run_state *rs, const build_run_hooks *hooks)
+{
+	build_ctx *ctx = rs->ctx;
+	size_t count = build_schedule_count(ctx);
+	build_gate gate;
+	build_fork_guard guard;
+	bool has_gate = build_cache_gate(ctx, &gate, &guard), completed;
+	build_runner *runner;
+
+	if (!count || !ctx->options->jobs)
+		return true;
+	if (rs->deps && rs->deps->make_runner)
+		runner = rs->deps->make_runner(rs->deps->user, ctx, count, hooks);
+	else
+		runner = build_engine_runner(NULL, ctx, count, hooks);
+	if (!runner)
+		return false;
+	completed = build_schedule(ctx, runner, has_gate ? &gate : NULL, hooks);
+	runner->ops->destroy(runner, !completed);
+	return completed;
+}
+
+/* Stopped by a signal: nothing half-done stays (staged files of results not
+ * committed, what the stopped workers were writing); what was committed is
+ * saved.  The signal is raised again once the run is released. */
+static int stop_run(run_state *rs)
+{
+	build_ctx *ctx = rs->ctx;
+
+	rs->stop_with = stop_signal ? stop_signal : SIGTERM;
+	rs->status->ops->clear(rs->status);
+	if (ctx->command == CMD_BUILD) {
+		build_unstage(ctx, rs->commit.committed);
+		save_checkpoint(rs);
+		if (sweep_own(ctx->lock_fd, ctx->options->out_dir))
+			unlink(rs->running);
+	}
+	rs->marked_running = false;
+	build_commit_release(&rs->commit);
+	return 128 + rs->stop_with;
+}
+
+/* A report file that cannot be written fails the run. */
+static void write_report(const char *path, bool (*write)(const build_ctx *, const char *, char *, size_t),
+			 const build_ctx *ctx, build_totals *totals)
+{
+	char why[512];
+
+	if (path && !write(ctx, path, why, sizeof why)) {
+		fprintf(stderr, "%s: error: %s\n", path, why);
+		totals->failed++;
+	}
+}
+
+/* After the last commit of a build: the manifest, the reports, the
+ * summary; the exit status. */
+static int finish_build(run_state *rs)
+{
+	build_ctx *ctx = rs->ctx;
+	const build_options *o = ctx->options;
+	build_totals totals;
+	char why[512];
+
+	if (rs->commit.dirty && !build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources,
+						     rs->manifest_path, why, sizeof why))
+		fprintf(stderr, "%s: warning: %s; the next build compiles every source\n", rs->manifest_path, why);
+	build_totals_count(&ctx->plan, &totals);
+	write_report(o->report_path, build_report_json, ctx, &totals);
+	write_report(o->junit_path, build_report_junit, ctx, &totals);
+	write_report(o->depfile_path, build_report_depfile, ctx, &totals);
+	rs->status->ops->summary(rs->status, &totals, rs->commit.stale);
+	if (ctx->lost_workers && !sweep_own(ctx->lock_fd, o->out_dir))
+		rs->marked_running = false;   /* left for the next build alone here */
+	if (rs->commit.pruned && o->verbose) {
+		char line[64];
+
+		snprintf(line, sizeof line, "pruned %u output%s", rs->commit.pruned, rs->commit.pruned == 1 ? "" : "s");
+		rs->status->ops->note(rs->status, line);
+	}
+	return totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+}
+
+/* Plan, compile, commit in order, report: `animc build` and `animc outputs`. */
+static int run_build(run_state *rs)
+{
+	build_ctx *ctx = rs->ctx;
+	build_run_hooks hooks = { hook_done, hook_tick, rs };
+	build_totals totals;
+	size_t to_compile;
+	bool completed;
+	int status;
+
+	if (ctx->command == CMD_BUILD && !open_out_dir(rs))
+		return ANIMC_EXIT_FAILED;
+	if (!plan_run(rs, &to_compile))
+		return ANIMC_EXIT_FAILED;
+	if (ctx->command == CMD_BUILD)
+		catch_stop_signals();
+	if (!build_commit_init(&rs->commit, ctx, ctx->command == CMD_OUTPUTS))
+		return ANIMC_EXIT_FAILED;
+	build_status_begin(rs->status, to_compile);
+	rs->last_save_s = build_now_s();
+	commit_ready(rs);
+	completed = run_jobs(rs, &hooks);
+	commit_ready(rs);
+	build_cache_close(ctx, build_now_s() - rs->status->start_s);
+	if (!completed || stop_signal)
+		return stop_run(rs);
+	build_commit_finish(&rs->commit);
+	if (ctx->command == CMD_BUILD) {
+		status = finish_build(rs);
+	} else {
+		build_totals_count(&ctx->plan, &totals);
+		status = totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+	}
+	build_commit_release(&rs->commit);
+	return status;
+}
+
+int build_engine_run_with(build_command command, build_options *o, const build_engine_deps *deps)
 {
 	build_ctx ctx;
 	run_state rs;
-	char why[512], *running = NULL;
-	bool marked_running = false;
-	build_totals totals;
-	size_t to_compile = 0;
-	int status = ANIMC_EXIT_OK;
-	manifest_loader loader = { 0 };
-	bool completed, plan_ok;
+	char name[64];
+	int status;
 
 	memset(&ctx, 0, sizeof ctx);
 	memset(&rs, 0, sizeof rs);
@@ -365,191 +593,40 @@ int build_engine_run(build_command command, build_options *o)
 	ctx.lock_fd = -1;
 	ctx.stop_signal = &stop_signal;
 	rs.ctx = &ctx;
-	rs.is_outputs = command == CMD_OUTPUTS;
+	rs.deps = deps;
+	rs.status = deps && deps->status ? deps->status : &rs.own_status;
+	if (rs.status != &rs.own_status)
+		rs.status->ctx = &ctx;   /* the caller's sink, for this run */
+	else if (command == CMD_OUTPUTS)
+		build_status_outputs_init(rs.status, &ctx);
+	else
+		build_status_console_init(rs.status, &ctx);
 	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
-	{
-		char name[64];
-
-		snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
-		running = cli_path_join(o->out_dir, name, NULL);
-	}
-	if (!rs.manifest_path || !running) {
+	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
+	rs.running = cli_path_join(o->out_dir, name, NULL);
+	if (!rs.manifest_path || !rs.running)
 		status = ANIMC_EXIT_FAILED;
-		goto out;
-	}
-	if (command == CMD_CLEAN) {
-		struct stat st;
-
-		if (stat(o->out_dir, &st) != 0) {
-			fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", o->out_dir);
-			goto out;
-		}
-		bool alone;
-
-		ctx.lock_fd = take_lock(o->out_dir, true, &alone);
-		status = ctx.lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(&ctx);
-		goto out;
-	}
-	if (command == CMD_BUILD) {
-		/* First: a cache URL or folder that cannot be used is said
-		 * before any work. */
-		if (!build_cache_start(&ctx)) {
-			status = ANIMC_EXIT_FAILED;
-			goto out;
-		}
-		if (!cli_mkdir_p(o->out_dir, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o->out_dir, why);
-			status = ANIMC_EXIT_FAILED;
-			goto out;
-		}
-		bool alone;
-
-		ctx.lock_fd = take_lock(o->out_dir, false, &alone);
-		if (ctx.lock_fd < 0) {
-			status = ANIMC_EXIT_FAILED;
-			goto out;
-		}
-		if (alone) {
-			sweep_if_interrupted(o->out_dir, o->verbose);
-			flock(ctx.lock_fd, LOCK_SH);
-		}
-		{
-			int fd = open(running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-
-			if (fd >= 0)
-				close(fd);
-			marked_running = fd >= 0;
-		}
-	}
-	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
-	manifest_loader_start(&loader, &ctx.old, rs.manifest_path);
-	options_key(o, &ctx.options_key);
-	plan_ok = build_plan_make(&ctx);
-	switch (manifest_loader_finish(&loader)) {
-	case MANIFEST_LOADED:
-		ctx.has_old = true;
-		break;
-	case MANIFEST_ABSENT:
-		break;
-	default:
-		fprintf(stderr, "%s: warning: %s; compiling every source\n", rs.manifest_path, loader.why);
-		break;
-	}
-	if (!plan_ok) {
-		status = ANIMC_EXIT_FAILED;
-		goto out;
-	}
-	if (o->skeleton_path && !skeleton_state(&ctx)) {
-		status = ANIMC_EXIT_FAILED;
-		goto out;
-	}
-	{
-		uint8_t shared[33];
-
-		memcpy(shared, ctx.options_key.bytes, 16);
-		memcpy(shared + 16, ctx.skeleton.hash.bytes, 16);
-		shared[32] = o->skeleton_path != NULL;
-		build_hash_bytes(shared, sizeof shared, &ctx.run_key);
-	}
-	for (size_t i = 0; i < ctx.plan_notes.count; i++) {
-		fputs("skipped folder ", stdout);
-		cli_print_escaped(stdout, ctx.plan_notes.items[i], 0);
-		fputs(" (walked already through another path)\n", stdout);
-	}
-	build_plan_shard(&ctx);
-	build_plan_check(&ctx);
-	for (size_t i = 0; i < ctx.plan.count; i++)
-		to_compile += ctx.plan.jobs[i].needs_compile;
-	if (to_compile && !prepare_compile(&ctx)) {
-		status = ANIMC_EXIT_FAILED;
-		goto out;
-	}
-	if (command == CMD_BUILD) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_stop;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-	}
-	if (!build_commit_init(&rs.commit, &ctx, command == CMD_OUTPUTS)) {
-		status = ANIMC_EXIT_FAILED;
-		goto out;
-	}
-	build_status_init(&rs.status, &ctx, to_compile);
-	rs.last_save_s = build_now_s();
-	commit_ready(&rs);
-	{
-		build_run_hooks hooks = { hook_done, hook_tick, &rs };
-
-		completed = build_run(&ctx, o->jobs, &hooks);
-	}
-	commit_ready(&rs);
-	build_cache_close(&ctx, build_now_s() - rs.status.start_s);
-	if (!completed || stop_signal) {
-		int sig = stop_signal ? stop_signal : SIGTERM;
-
-		build_status_clear(&rs.status);
-		if (command == CMD_BUILD) {
-			/* Nothing half-done stays: staged files of results not
-			 * committed, and what the stopped workers were writing. */
-			build_unstage(&ctx, rs.commit.committed);
-			save_checkpoint(&rs);
-			if (sweep_own(ctx.lock_fd, o->out_dir))
-				unlink(running);
-		}
-		build_commit_release(&rs.commit);
-		release_ctx(&ctx);
-		free(rs.manifest_path);
-		free(running);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
-	}
-	build_commit_finish(&rs.commit);
-	if (command == CMD_BUILD) {
-		unsigned stale = rs.commit.stale;
-
-		if (rs.commit.dirty &&
-		    !build_manifest_save(&ctx, &rs.commit.next, &rs.commit.pruned_sources, rs.manifest_path,
-					 why, sizeof why))
-			fprintf(stderr, "%s: warning: %s; the next build compiles every source\n",
-				rs.manifest_path, why);
-		build_totals_count(&ctx.plan, &totals);
-		if (o->report_path && !build_report_json(&ctx, o->report_path, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o->report_path, why);
-			totals.failed++;
-		}
-		if (o->junit_path && !build_report_junit(&ctx, o->junit_path, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o->junit_path, why);
-			totals.failed++;
-		}
-		if (o->depfile_path && !build_report_depfile(&ctx, o->depfile_path, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o->depfile_path, why);
-			totals.failed++;
-		}
-		if (!o->quiet || totals.failed)
-			build_status_summary(&rs.status, &totals, stale);
-		else
-			build_status_clear(&rs.status);
-		if (ctx.lost_workers && !sweep_own(ctx.lock_fd, o->out_dir))
-			marked_running = false;   /* left for the next build alone here */
-		if (rs.commit.pruned && o->verbose)
-			printf("pruned %u output%s\n", rs.commit.pruned, rs.commit.pruned == 1 ? "" : "s");
-	} else {
-		build_totals_count(&ctx.plan, &totals);
-	}
-	status = totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
-	build_commit_release(&rs.commit);
-out:
-	fflush(stdout);
+	else if (command == CMD_CLEAN)
+		status = run_clean(&ctx);
+	else
+		status = run_build(&rs);
+	if (!rs.stop_with)
+		fflush(stdout);
 	/* Ending here, the run left no temporary file behind. */
-	if (marked_running)
-		unlink(running);
+	if (rs.marked_running)
+		unlink(rs.running);
 	release_ctx(&ctx);
 	free(rs.manifest_path);
-	free(running);
+	free(rs.running);
+	if (rs.stop_with) {
+		/* Ends the process as the signal would have. */
+		signal(rs.stop_with, SIG_DFL);
+		raise(rs.stop_with);
+	}
 	return status;
+}
+
+int build_engine_run(build_command command, build_options *o)
+{
+	return build_engine_run_with(command, o, NULL);
 }

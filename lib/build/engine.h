@@ -60,28 +60,31 @@ struct build_ctx {
 	bool lost_workers;         /* a worker died: it may have left a temporary file */
 	bool has_saved;            /* `saved` is the hash of what this run last wrote */
 	build_hash saved;
-	/* The shared cache (build_cache.c); NULL when none. */
-	cli_cache *cache;
-	uint8_t *cache_prefix;     /* the cache key's shared part */
-	size_t cache_prefix_size;
-	double *cache_asked_s;     /* per job: when its lookup went out; 0: none pending */
-	size_t cache_ahead;        /* dispatch order: looked up so far */
-	double compile_s_sum;      /* compiles of this run, for how long to wait */
-	unsigned compile_count;
-	unsigned cache_hits, cache_misses;  /* answers taken so far */
-	double cache_first_s;      /* when the first lookup went out */
-	size_t cache_waiting_job;  /* a free worker waits for its lookup ... */
-	double cache_waiting_since_s;  /* ... since then (0: none) */
-	cli_cache_stats cache_stats;
+	/* The shared cache, a stage in front of the runner; NULL when none. */
+	build_cache_stage *cache;
 	/* Told which importer a compile uses, once it is known (workers pass
 	 * it on, for the messages about a worker that crashed). */
 	void (*on_probe)(void *user, const char *importer);
 	void *on_probe_user;
 };
 
+/* What a run is given, after ninja's Builder: who compiles, and who
+ * prints.  Zeroed, or NULL: the runner of build_engine_runner and the
+ * status sink the options and command ask for (status.h). */
+typedef struct build_engine_deps {
+	build_runner *(*make_runner)(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks);
+	void *user;
+	build_status_sink *status;
+} build_engine_deps;
+
 /* Run `command` with the options parsed from its argv (owned by the
  * caller): lock OUTDIR, plan, compile, commit, report.  Returns the exit
  * status (ANIMC_EXIT_*), or, stopped by a signal, raises it again. */
 int build_engine_run(build_command command, build_options *o);
+int build_engine_run_with(build_command command, build_options *o, const build_engine_deps *deps);
+/* The runner a run uses for its `count` jobs: in this process for a single
+ * source animc's own readers read, else the worker pool (behind the
+ * cache's fork guard). */
+build_runner *build_engine_runner(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks);
 
 #endif

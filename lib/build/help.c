@@ -55,7 +55,7 @@ static const command_doc command_docs[] = {
 		"the clip.\n"
 		"\n"
 		"Files no importer recognises are skipped (listed with -v); a file given directly that "
-		"no importer recognises gets a warning.  A file that is not a regular file (a FIFO, a "
+		"no importer recognises is an error (a compiled .xnb given as a source says so).  A file that is not a regular file (a FIFO, a "
 		"device, a socket) is an error when named and skipped in a folder (listed with -v); it "
 		"is never opened for reading.\n"
 		"\n"

@@ -14,29 +14,15 @@
 #include "status.h"
 #include "engine.h"
 
-static void status_erase(build_status_line *s)
+static void status_erase(build_status_sink *s)
 {
-	if (s->is_live && s->line_shown) {
+	if (s->line_shown) {
 		fputs("\r\033[K", stdout);
 		s->line_shown = false;
 	}
 }
 
-void build_status_init(build_status_line *s, build_ctx *ctx, size_t total)
-{
-	const build_options *o = ctx->options;
-	struct winsize ws;
-
-	memset(s, 0, sizeof *s);
-	s->ctx = ctx;
-	s->total = total;
-	s->start_s = build_now_s();
-	s->is_live = !o->quiet && total > 0 &&
-		     (o->progress == PROGRESS_ALWAYS || (o->progress == PROGRESS_AUTO && isatty(STDOUT_FILENO)));
-	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
-}
-
-static void status_draw(build_status_line *s, double now)
+static void status_draw(build_status_sink *s, double now)
 {
 	const build_plan *plan = &s->ctx->plan;
 	const build_job *slow = NULL;
@@ -77,27 +63,39 @@ static void status_draw(build_status_line *s, double now)
 	s->last_draw_s = now;
 }
 
-void build_status_job_done(build_status_line *s)
+static void terminal_job_done(build_status_sink *s, size_t job)
 {
 	double now = build_now_s();
 
+	(void)job;
 	s->done++;
-	if (s->is_live && (now - s->last_draw_s >= 0.1 || s->done == s->total))
+	if (now - s->last_draw_s >= 0.1 || s->done == s->total)
 		status_draw(s, now);
 }
 
-void build_status_tick(build_status_line *s)
+static void terminal_tick(build_status_sink *s)
 {
 	double now = build_now_s();
 
-	if (s->is_live && now - s->last_draw_s >= 0.5)
+	if (now - s->last_draw_s >= 0.5)
 		status_draw(s, now);
 }
 
-void build_status_clear(build_status_line *s)
+static void console_clear(build_status_sink *s)
 {
 	status_erase(s);
 	fflush(stdout);
+}
+
+static void no_job_done(build_status_sink *s, size_t job)
+{
+	s->done++;
+	(void)job;
+}
+
+static void no_tick(build_status_sink *s)
+{
+	(void)s;
 }
 
 static void print_diag(const build_ctx *ctx, const build_job *j, const build_diag *d)
@@ -141,14 +139,14 @@ static void report_passes(const animc_pass_stats *s)
 	}
 }
 
-void build_status_print_job(build_status_line *s, size_t i)
+/* A job's messages, and with `lines` what it wrote (what -v adds too). */
+static void print_job(build_status_sink *s, size_t i, bool lines)
 {
 	const build_ctx *ctx = s->ctx;
 	const build_options *o = ctx->options;
 	const build_job *j = &ctx->plan.jobs[i];
 	const build_result *r = &j->result;
 	char progress[48] = "";
-	bool lines = !o->quiet && (!s->is_live || o->verbose);
 
 	if (ctx->plan.count > 1)
 		snprintf(progress, sizeof progress, "[%zu/%zu] ", i + 1, ctx->plan.count);
@@ -214,7 +212,29 @@ void build_status_print_job(build_status_line *s, size_t i)
 	}
 }
 
-void build_status_summary(build_status_line *s, const build_totals *t, unsigned stale)
+static void terminal_job_committed(build_status_sink *s, size_t i)
+{
+	print_job(s, i, s->ctx->options->verbose);
+}
+
+static void plain_job_committed(build_status_sink *s, size_t i)
+{
+	print_job(s, i, true);
+}
+
+static void quiet_job_committed(build_status_sink *s, size_t i)
+{
+	print_job(s, i, false);
+}
+
+static void console_note(build_status_sink *s, const char *line)
+{
+	status_erase(s);
+	fputs(line, stdout);
+	fputc('\n', stdout);
+}
+
+static void console_summary(build_status_sink *s, const build_totals *t, unsigned stale)
 {
 	status_erase(s);
 	printf("compiled %u source%s (%u clip%s), %u failed, %u skipped, %u warning%s", t->compiled,
@@ -232,3 +252,98 @@ void build_status_summary(build_status_line *s, const build_totals *t, unsigned 
 	fflush(stdout);
 }
 
+/* Quiet: the summary only when something failed. */
+static void quiet_summary(build_status_sink *s, const build_totals *t, unsigned stale)
+{
+	if (t->failed)
+		console_summary(s, t, stale);
+	else
+		console_clear(s);
+}
+
+static const build_status_ops terminal_ops = {
+	terminal_job_done, terminal_tick, terminal_job_committed, console_note, console_summary, console_clear,
+};
+static const build_status_ops plain_ops = {
+	no_job_done, no_tick, plain_job_committed, console_note, console_summary, console_clear,
+};
+static const build_status_ops quiet_ops = {
+	no_job_done, no_tick, quiet_job_committed, console_note, quiet_summary, console_clear,
+};
+
+void build_status_console_init(build_status_sink *s, build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+	struct winsize ws;
+	bool is_live = o->progress == PROGRESS_ALWAYS || (o->progress == PROGRESS_AUTO && isatty(STDOUT_FILENO));
+
+	memset(s, 0, sizeof *s);
+	s->ops = o->quiet ? &quiet_ops : is_live ? &terminal_ops : &plain_ops;
+	s->ctx = ctx;
+	s->start_s = build_now_s();
+	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
+}
+
+void build_status_begin(build_status_sink *s, size_t total)
+{
+	s->total = total;
+	s->start_s = build_now_s();
+	/* Nothing to compile: no line to update. */
+	if (s->ops == &terminal_ops && !total)
+		s->ops = &plain_ops;
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+/* The job's diagnostics, then the paths of the outputs it would write. */
+static void outputs_job_committed(build_status_sink *s, size_t i)
+{
+	const build_ctx *ctx = s->ctx;
+	const build_job *j = &ctx->plan.jobs[i];
+
+	for (uint32_t d = 0; d < j->result.diag_count; d++)
+		if (j->result.diags[d].severity != ANIMC_NOTE || ctx->options->verbose)
+			print_diag(ctx, j, &j->result.diags[d]);
+	for (uint32_t k = 0; k < j->result.output_count; k++) {
+		const build_output *o = &j->result.outputs[k];
+		char *path;
+
+		if (o->is_refused)
+			continue;
+		path = build_output_path(ctx, j, o);
+		if (path) {
+			fputs(path, stdout);
+			fputc('\n', stdout);
+		}
+		free(path);
+	}
+}
+
+static void outputs_note(build_status_sink *s, const char *line)
+{
+	(void)s;
+	fputs(line, stdout);
+	fputc('\n', stdout);
+}
+
+static void outputs_summary(build_status_sink *s, const build_totals *t, unsigned stale)
+{
+	(void)s, (void)t, (void)stale;
+}
+
+static void outputs_clear(build_status_sink *s)
+{
+	(void)s;
+}
+
+static const build_status_ops outputs_ops = {
+	no_job_done, no_tick, outputs_job_committed, outputs_note, outputs_summary, outputs_clear,
+};
+
+void build_status_outputs_init(build_status_sink *s, build_ctx *ctx)
+{
+	memset(s, 0, sizeof *s);
+	s->ops = &outputs_ops;
+	s->ctx = ctx;
+	s->start_s = build_now_s();
+}

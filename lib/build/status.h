@@ -1,6 +1,14 @@
 /*
- * status.h - what a user reads: per job (in order), the status line and
- * the summary (status.c).
+ * status.h - every line a user reads about a run passes through a status
+ * sink, after ninja's Status: the engine says what happened (a result came,
+ * a job was committed, a note, the totals), the sink decides what to print.
+ * Four sinks (status.c):
+ *   terminal  a status line updated in place, then each job's lines (-v);
+ *   plain     each job's lines, in job order;
+ *   quiet     diagnostics only, and the summary when something failed;
+ *   outputs   `animc outputs`: diagnostics, then the paths a build writes.
+ * Diagnostics go to stderr, the rest to stdout.  Tests bring their own
+ * (build_engine_deps): a run sets its ctx.
  */
 #ifndef ANIMC_BUILD_STATUS_H
 #define ANIMC_BUILD_STATUS_H
@@ -11,23 +19,40 @@
 #include "report.h"
 
 typedef struct build_ctx build_ctx;
+typedef struct build_status_sink build_status_sink;
 
-/* What a user reads: per job (in order) and the status line. */
-typedef struct build_status_line {
+typedef struct build_status_ops {
+	/* A job's result is in place (in any order). */
+	void (*job_done)(build_status_sink *s, size_t job);
+	/* Now and then while jobs run. */
+	void (*tick)(build_status_sink *s);
+	/* A job was committed (strictly in job order): its messages and lines. */
+	void (*job_committed)(build_status_sink *s, size_t job);
+	/* A line of the run's own (escaped already), such as "pruned 3 outputs". */
+	void (*note)(build_status_sink *s, const char *line);
+	/* The totals, at the end of a build. */
+	void (*summary)(build_status_sink *s, const build_totals *t, unsigned stale);
+	/* Take away what is drawn in place (before the run ends or stops). */
+	void (*clear)(build_status_sink *s);
+} build_status_ops;
+
+struct build_status_sink {
+	const build_status_ops *ops;
 	build_ctx *ctx;
-	bool is_live;       /* one line updated in place */
+	/* The terminal's: one line updated in place. */
 	bool line_shown;
 	size_t done, total;
 	double start_s, last_draw_s;
 	int columns;
-} build_status_line;
+};
 
-void build_status_init(build_status_line *s, build_ctx *ctx, size_t total);
-void build_status_job_done(build_status_line *s);
-void build_status_tick(build_status_line *s);
-/* Print the messages and lines of a committed job. */
-void build_status_print_job(build_status_line *s, size_t i);
-void build_status_clear(build_status_line *s);
-void build_status_summary(build_status_line *s, const build_totals *t, unsigned stale);
+/* The sink the options ask for: terminal (a tty, or --progress always),
+ * plain, or quiet. */
+void build_status_console_init(build_status_sink *s, build_ctx *ctx);
+/* Compiling starts: `total` jobs to compile (the terminal's count; with
+ * none, it prints as plain does). */
+void build_status_begin(build_status_sink *s, size_t total);
+/* The sink of `animc outputs`. */
+void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * workers.c - compiles jobs in long-lived worker processes.  Each worker is
+ * workers.c - the worker-process pool, a runner (runner.h) that compiles
+ * jobs in long-lived worker processes.  Each worker is
  * forked once (after the plan, so it knows every job) and takes its jobs
  * from a queue in memory it shares with the build: the build appends job
  * numbers in dispatch order, a free worker takes the next one with an
@@ -92,7 +93,9 @@ typedef struct worker {
 } worker;
 
 typedef struct pool {
+	build_runner base;       /* first: a build_runner * is a pool * */
 	build_ctx *ctx;
+	build_fork_guard guard;
 	worker *workers;
 	unsigned count;
 	pid_t parent;
@@ -101,6 +104,7 @@ typedef struct pool {
 	void *mapping;
 	size_t mapping_size;
 	size_t finished;         /* positions whose job has its result */
+	bool appended;           /* jobs appended since the workers were last woken */
 } pool;
 
 /* Shared memory between processes: no FUTEX_PRIVATE_FLAG. */
@@ -294,6 +298,14 @@ static _Noreturn void worker_main(pool *p, worker *w)
 
 /* ------------------------------------------------------------ the parent */
 
+static void notify(pool *p, size_t job)
+{
+	const build_run_hooks *hooks = p->base.hooks;
+
+	if (hooks && hooks->on_done)
+		hooks->on_done(hooks->user, job);
+}
+
 static void close_worker(worker *w)
 {
 	worker_slot *slot = w->slot;
@@ -323,10 +335,11 @@ static bool spawn(pool *p, worker *w)
 	atomic_store(&w->slot->importer_position, IDLE);
 	fflush(stdout);
 	fflush(stderr);
-	cli_cache_before_fork(p->ctx->cache);
+	if (p->guard.before)
+		p->guard.before(p->guard.user);
 	pid = fork();
-	if (pid != 0)
-		cli_cache_after_fork(p->ctx->cache);
+	if (pid != 0 && p->guard.after)
+		p->guard.after(p->guard.user);
 	if (pid < 0) {
 		close(capture);
 		close(result[0]);
@@ -403,7 +416,7 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 
 /* Take the records a worker has sent; false when it is gone (or sent what
  * no worker sends). */
-static bool drain(pool *p, worker *w, const build_run_hooks *hooks)
+static bool drain(pool *p, worker *w)
 {
 	bool is_open = true;
 	size_t at = 0;
@@ -456,8 +469,7 @@ static bool drain(pool *p, worker *w, const build_run_hooks *hooks)
 				return false;
 			j->is_done = true;
 			p->finished++;
-			if (hooks && hooks->on_done)
-				hooks->on_done(hooks->user, index);
+			notify(p, index);
 		}
 		at += whole;
 	}
@@ -470,7 +482,7 @@ static bool drain(pool *p, worker *w, const build_run_hooks *hooks)
 
 /* A worker that ended (or is stopped: timed_out): the job it was at fails,
  * unless its result came, or another worker took that position. */
-static void reap(pool *p, worker *w, bool timed_out, const build_run_hooks *hooks)
+static void reap(pool *p, worker *w, bool timed_out)
 {
 	uint32_t position;
 	int status = 0;
@@ -482,10 +494,10 @@ static void reap(pool *p, worker *w, bool timed_out, const build_run_hooks *hook
 	w->pid = 0;
 	/* Its last records, and every other worker's: a position this one
 	 * named but another took and finished shows as finished then. */
-	drain(p, w, hooks);
+	drain(p, w);
 	for (unsigned i = 0; i < p->count; i++)
 		if (p->workers[i].pid)
-			(void)drain(p, &p->workers[i], hooks);   /* one that ended: the poll loop reaps it */
+			(void)drain(p, &p->workers[i]);   /* one that ended: the poll loop reaps it */
 	position = atomic_load(&w->slot->position);
 	if (position != IDLE && position < atomic_load(&p->queue->head) &&
 	    !p->ctx->plan.jobs[p->positions[position]].is_done) {
@@ -495,120 +507,10 @@ static void reap(pool *p, worker *w, bool timed_out, const build_run_hooks *hook
 			held = p->workers[i].pid && atomic_load(&p->workers[i].slot->position) == position;
 		if (!held) {
 			fail_job(p, w, position, status, timed_out);
-			if (hooks && hooks->on_done)
-				hooks->on_done(hooks->user, p->positions[position]);
+			notify(p, p->positions[position]);
 		}
 	}
 	close_worker(w);
-}
-
-static void stop_all(pool *p)
-{
-	for (unsigned i = 0; i < p->count; i++) {
-		worker *w = &p->workers[i];
-
-		if (!w->pid)
-			continue;
-		kill(w->pid, SIGKILL);
-		while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		close_worker(w);
-	}
-}
-
-/* The importer of a job's file needs no process of its own. */
-static bool is_safe_in_process(const build_job *j)
-{
-	const animc_importer *importer;
-	cli_source src;
-
-	if (!cli_source_open(&src, j->path, NULL, 0))
-		return true;   /* the compile says why, as a worker would */
-	importer = animc_importer_find(j->path, src.head, src.head_size);
-	cli_source_close(&src);
-	return !importer || !importer->needs_isolation;
-}
-
-/* Jobs that took long last time (or are large) first, so that a slow file
- * does not end the run alone; the rest in plan order. */
-static size_t *dispatch_order(const build_plan *plan, size_t *count)
-{
-	size_t *order = malloc((plan->count ? plan->count : 1) * sizeof *order), n = 0;
-
-	if (!order)
-		return NULL;
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < plan->count; i++) {
-			const build_job *j = &plan->jobs[i];
-			bool heavy = (j->previous && j->previous->time_s >= 1.0) || j->size >= (1u << 20);
-
-			if (j->needs_compile && !j->is_done && heavy == (pass == 0))
-				order[n++] = i;
-		}
-	*count = n;
-	return order;
-}
-
-/* The next job in dispatch order that needs a worker, settling cache hits
- * on the way (they need none); SIZE_MAX when none is left, or when the
- * next one's lookup is under way and, with a worker free, worth waiting
- * for (*is_waiting set, *wait_s lowered).  Does not take the job: the
- * caller moves *next on. */
-static size_t next_to_compile(build_ctx *ctx, const size_t *order, size_t queued, size_t *next,
-			      bool is_worker_free, double *wait_s, bool *is_waiting, const build_run_hooks *hooks)
-{
-	while (*next < queued) {
-		size_t index = order[*next];
-		double cache_wait_s = 0;
-
-		build_cache_ahead(ctx, order, queued, *next);
-		switch (build_cache_check(ctx, index, is_worker_free, &cache_wait_s)) {
-		case CACHE_DONE:
-			(*next)++;
-			ctx->plan.jobs[index].is_done = true;
-			if (hooks && hooks->on_done)
-				hooks->on_done(hooks->user, index);
-			continue;
-		case CACHE_WAIT:
-			*is_waiting = true;
-			if (cache_wait_s < *wait_s)
-				*wait_s = cache_wait_s;
-			return SIZE_MAX;
-		case CACHE_COMPILE:
-			return index;
-		}
-	}
-	return SIZE_MAX;
-}
-
-/* Compile job `index` here, in this process. */
-static void compile_here(build_ctx *ctx, size_t index, const build_run_hooks *hooks)
-{
-	build_job *j = &ctx->plan.jobs[index];
-
-	j->started_s = build_now_s();
-	build_compile(ctx, j, &j->result);
-	if (ctx->command == CMD_BUILD)
-		build_stage_outputs(ctx, j, &j->result);
-	j->is_done = true;
-	if (hooks && hooks->on_done)
-		hooks->on_done(hooks->user, index);
-}
-
-/* Append a job to the queue (the workers are woken by wake_workers). */
-static void append(pool *p, size_t index)
-{
-	uint32_t tail = atomic_load(&p->queue->tail);
-
-	p->positions[tail] = (uint32_t)index;
-	atomic_store(&p->queue->tail, tail + 1);
-}
-
-static void wake_workers(pool *p)
-{
-	atomic_fetch_add(&p->queue->epoch, 1);
-	if (atomic_load(&p->queue->sleepers))
-		futex_wake_all(&p->queue->epoch);
 }
 
 /* For the progress line: when each job at hand started, and with what. */
@@ -636,10 +538,9 @@ static void note_jobs_at_hand(pool *p)
 			memcpy(j->importer_at_work, name, sizeof name);
 	}
 }
-
 /* Seconds until the first --import-timeout deadline of a job at hand;
  * workers past theirs are stopped (their jobs fail). */
-static double check_deadlines(pool *p, const build_run_hooks *hooks)
+static double check_deadlines(pool *p)
 {
 	double timeout_s = p->ctx->options->import_timeout_s, first = 1e9;
 	uint32_t head = atomic_load(&p->queue->head);
@@ -656,188 +557,174 @@ static double check_deadlines(pool *p, const build_run_hooks *hooks)
 			continue;
 		left = timeout_s - (double)(now - atomic_load(&w->slot->started_ns)) / 1e9;
 		if (left <= 0)
-			reap(p, w, true, hooks);
+			reap(p, w, true);
 		else if (left < first)
 			first = left;
 	}
 	return first;
 }
 
-bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hooks)
+static void stop_all(pool *p)
 {
-	pool p = { ctx, NULL, 0, getpid(), NULL, NULL, NULL, 0, 0 };
-	size_t queued, next = 0;
-	size_t *order = dispatch_order(&ctx->plan, &queued);
-	bool stopped = false;
+	for (unsigned i = 0; i < p->count; i++) {
+		worker *w = &p->workers[i];
 
-	if (!order)
-		return false;
-	if (worker_count > queued)
-		worker_count = (unsigned)queued;
-	if (worker_count == 0) {
-		free(order);
-		return true;
-	}
-	/* One source, read by an importer of animc's own (not a third-party
-	 * reader that may crash or loop): compile it here.  A per-file make
-	 * rule over an XML source then starts no process. */
-	if (queued == 1 && is_safe_in_process(&ctx->plan.jobs[order[0]])) {
-		/* The cache first, as for a worker. */
-		for (;;) {
-			double wait_s = 1;
-			bool is_waiting = false;
-			struct pollfd fd;
-
-			if (next_to_compile(ctx, order, queued, &next, true, &wait_s, &is_waiting, hooks) != SIZE_MAX)
-				break;
-			if (!is_waiting) {   /* a hit, settled */
-				free(order);
-				return !*ctx->stop_signal;
-			}
-			fd = (struct pollfd){ build_cache_fd(ctx), POLLIN, 0 };
-			poll(&fd, 1, (int)(wait_s * 1000) + 1);
-		}
-		compile_here(ctx, order[0], hooks);
-		free(order);
-		return !*ctx->stop_signal;
-	}
-	p.mapping_size = sizeof *p.queue + worker_count * sizeof(worker_slot) + queued * sizeof(uint32_t);
-	p.mapping = mmap(NULL, p.mapping_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	p.workers = calloc(worker_count, sizeof *p.workers);
-	if (p.mapping == MAP_FAILED || !p.workers) {
-		if (p.mapping != MAP_FAILED)
-			munmap(p.mapping, p.mapping_size);
-		free(p.workers);
-		free(order);
-		return false;
-	}
-	p.queue = p.mapping;
-	p.positions = (uint32_t *)((worker_slot *)(p.queue + 1) + worker_count);
-	p.count = worker_count;
-	for (unsigned i = 0; i < worker_count; i++) {
-		p.workers[i].slot = (worker_slot *)(p.queue + 1) + i;
-		atomic_store(&p.workers[i].slot->position, IDLE);
-		atomic_store(&p.workers[i].slot->importer_position, IDLE);
-	}
-	signal(SIGPIPE, SIG_IGN);
-	/* Workers that sources compiled without a lookup will keep busy are
-	 * forked before the first lookup, which has the cache's thread load
-	 * libcurl: a fork during the load would wait for it
-	 * (cli_cache_before_fork).
-	 * The others as jobs come (none, when every source is a hit). */
-	if (ctx->cache) {
-		size_t local = 0;
-
-		for (size_t k = 0; k < queued && local < worker_count; k++)
-			local += ctx->plan.jobs[order[k]].skips_cache;
-		for (unsigned i = 0; i < local; i++)
-			if (!spawn(&p, &p.workers[i]))
-				break;
-	}
-	while (next < queued || p.finished < atomic_load(&p.queue->tail)) {
-		struct pollfd fds[1025];
-		unsigned polled[1025], nfds = 0, worker_fds, alive = 0;
-		double wait_s = 0.25, deadline_s;
-		bool is_waiting = false, appended = false;
-		uint32_t tail, untaken;
-
-		if (*ctx->stop_signal) {
-			stopped = true;
-			break;
-		}
-		/* Fill the queue.  With no cache every job goes in at once; with
-		 * one, a job goes in once its lookup has answered as a miss (a
-		 * hit needs no worker), in dispatch order.  A lookup under way
-		 * holds the jobs after it back; while the queue has a job for
-		 * each worker, it costs no patience (build_cache_check). */
-		while (next < queued) {
-			size_t pick;
-			bool is_worker_free;
-
-			tail = atomic_load(&p.queue->tail);
-			is_worker_free = tail - atomic_load(&p.queue->head) < worker_count;
-			pick = next_to_compile(ctx, order, queued, &next, is_worker_free, &wait_s, &is_waiting, hooks);
-			if (pick == SIZE_MAX)
-				break;
-			append(&p, pick);
-			next++;
-			appended = true;
-		}
-		if (appended)
-			wake_workers(&p);
-		tail = atomic_load(&p.queue->tail);
-		untaken = tail - atomic_load(&p.queue->head);
-		/* A worker for each job waiting, as many as asked for. */
-		for (unsigned i = 0; i < p.count; i++)
-			alive += p.workers[i].pid != 0;
-		for (unsigned i = 0; i < p.count && alive < p.count && untaken > 0; i++) {
-			if (p.workers[i].pid)
-				continue;
-			if (spawn(&p, &p.workers[i])) {
-				alive++;
-				continue;
-			}
-			if (alive)
-				break;   /* those running take the jobs */
-			/* No process at all: compile here. */
-			{
-				uint32_t head = atomic_load(&p.queue->head);
-
-				atomic_store(&p.queue->head, head + 1);
-				compile_here(ctx, p.positions[head], hooks);
-				p.finished++;
-			}
-			break;
-		}
-		/* The last jobs were hits: nothing to wait for. */
-		if (next == queued && p.finished == atomic_load(&p.queue->tail))
-			break;
-		deadline_s = check_deadlines(&p, hooks);
-		if (deadline_s < wait_s)
-			wait_s = deadline_s;
-		for (unsigned i = 0; i < p.count; i++) {
-			worker *w = &p.workers[i];
-
-			if (!w->pid)
-				continue;
-			fds[nfds] = (struct pollfd){ w->result_fd, POLLIN, 0 };
-			polled[nfds++] = i;
-		}
-		worker_fds = nfds;
-		/* A free worker waits for a lookup: wake when one comes back. */
-		if (is_waiting && build_cache_fd(ctx) >= 0)
-			fds[nfds++] = (struct pollfd){ build_cache_fd(ctx), POLLIN, 0 };
-		if (!nfds)
+		if (!w->pid)
 			continue;
-		/* While the workers have plenty queued, results are taken in
-		 * batches: a wake-up costs more than the result it brings. */
-		if (next == queued && untaken >= 2 * (uint32_t)alive && wait_s > 0.002) {
-			struct timespec nap = { 0, 2000000 };
-
-			nanosleep(&nap, NULL);
-			wait_s -= 0.002;
-		}
-		if (poll(fds, nfds, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR)
-			break;
-		for (unsigned k = 0; k < worker_fds; k++) {
-			worker *w = &p.workers[polled[k]];
-
-			if (w->pid && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) && !drain(&p, w, hooks))
-				reap(&p, w, false, hooks);
-		}
-		if (hooks && hooks->on_tick) {
-			note_jobs_at_hand(&p);
-			hooks->on_tick(hooks->user);
-		}
+		kill(w->pid, SIGKILL);
+		while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close_worker(w);
 	}
-	if (stopped) {
-		stop_all(&p);
+}
+
+/* Compile the job at the head of the queue here, in this process: when no
+ * worker can be forked at all. */
+static void compile_head_here(pool *p)
+{
+	uint32_t head = atomic_load(&p->queue->head);
+	size_t index = p->positions[head];
+	build_job *j = &p->ctx->plan.jobs[index];
+
+	atomic_store(&p->queue->head, head + 1);
+	j->started_s = build_now_s();
+	build_compile(p->ctx, j, &j->result);
+	if (p->ctx->command == CMD_BUILD)
+		build_stage_outputs(p->ctx, j, &j->result);
+	p->finished++;
+	build_runner_done(&p->base, index);
+}
+
+static void wake_workers(pool *p)
+{
+	atomic_fetch_add(&p->queue->epoch, 1);
+	if (atomic_load(&p->queue->sleepers))
+		futex_wake_all(&p->queue->epoch);
+}
+
+/* Append a job to the queue (the workers are woken by the next wait). */
+static void pool_start(build_runner *r, size_t index)
+{
+	pool *p = (pool *)r;
+	uint32_t tail = atomic_load(&p->queue->tail);
+
+	p->positions[tail] = (uint32_t)index;
+	atomic_store(&p->queue->tail, tail + 1);
+	p->appended = true;
+}
+
+static bool pool_is_free(build_runner *r)
+{
+	pool *p = (pool *)r;
+
+	return atomic_load(&p->queue->tail) - atomic_load(&p->queue->head) < p->count;
+}
+
+static size_t pool_pending(build_runner *r)
+{
+	pool *p = (pool *)r;
+
+	return atomic_load(&p->queue->tail) - p->finished;
+}
+
+/* A worker for each job waiting, as many as asked for; with no process at
+ * all, the next job compiles here. */
+static void spawn_for_queue(pool *p)
+{
+	uint32_t untaken = atomic_load(&p->queue->tail) - atomic_load(&p->queue->head);
+	unsigned alive = 0;
+
+	for (unsigned i = 0; i < p->count; i++)
+		alive += p->workers[i].pid != 0;
+	for (unsigned i = 0; i < p->count && alive < p->count && untaken > 0; i++) {
+		if (p->workers[i].pid)
+			continue;
+		if (spawn(p, &p->workers[i])) {
+			alive++;
+			continue;
+		}
+		if (!alive)
+			compile_head_here(p);
+		break;   /* those running take the jobs */
+	}
+}
+
+static void pool_warm(build_runner *r, unsigned count)
+{
+	pool *p = (pool *)r;
+
+	for (unsigned i = 0; i < count && i < p->count; i++)
+		if (!spawn(p, &p->workers[i]))
+			break;
+}
+
+/* The jobs at hand: when each started, and with which importer. */
+static void pool_note_at_hand(build_runner *r)
+{
+	note_jobs_at_hand((pool *)r);
+}
+
+static bool pool_wait(build_runner *r, double wait_s, int wake_fd, bool is_all_started)
+{
+	pool *p = (pool *)r;
+	struct pollfd fds[1025];
+	unsigned polled[1025], nfds = 0, alive = 0;
+	uint32_t untaken;
+	double deadline_s;
+
+	if (p->appended)
+		wake_workers(p);
+	p->appended = false;
+	spawn_for_queue(p);
+	deadline_s = check_deadlines(p);
+	if (deadline_s < wait_s)
+		wait_s = deadline_s;
+	for (unsigned i = 0; i < p->count; i++) {
+		worker *w = &p->workers[i];
+
+		if (!w->pid)
+			continue;
+		alive++;
+		fds[nfds] = (struct pollfd){ w->result_fd, POLLIN, 0 };
+		polled[nfds++] = i;
+	}
+	/* A free worker waits for a lookup: wake when one comes back. */
+	if (wake_fd >= 0)
+		fds[nfds++] = (struct pollfd){ wake_fd, POLLIN, 0 };
+	if (!nfds)
+		return true;
+	/* While the workers have plenty queued, results are taken in
+	 * batches: a wake-up costs more than the result it brings. */
+	untaken = atomic_load(&p->queue->tail) - atomic_load(&p->queue->head);
+	if (is_all_started && untaken >= 2 * (uint32_t)alive && wait_s > 0.002) {
+		struct timespec nap = { 0, 2000000 };
+
+		nanosleep(&nap, NULL);
+		wait_s -= 0.002;
+	}
+	if (poll(fds, nfds, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR)
+		return false;
+	for (unsigned k = 0; k < alive; k++) {
+		worker *w = &p->workers[polled[k]];
+
+		if (w->pid && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) && !drain(p, w))
+			reap(p, w, false);
+	}
+	return true;
+}
+
+static void pool_destroy(build_runner *r, bool is_stopped)
+{
+	pool *p = (pool *)r;
+
+	if (is_stopped) {
+		stop_all(p);
 	} else {
 		/* Idle workers end once the queue is closed. */
-		atomic_store(&p.queue->is_closed, 1);
-		wake_workers(&p);
-		for (unsigned i = 0; i < p.count; i++) {
-			worker *w = &p.workers[i];
+		atomic_store(&p->queue->is_closed, 1);
+		wake_workers(p);
+		for (unsigned i = 0; i < p->count; i++) {
+			worker *w = &p->workers[i];
 
 			if (!w->pid)
 				continue;
@@ -846,8 +733,55 @@ bool build_run(build_ctx *ctx, unsigned worker_count, const build_run_hooks *hoo
 			close_worker(w);
 		}
 	}
-	munmap(p.mapping, p.mapping_size);
-	free(p.workers);
-	free(order);
-	return !stopped;
+	munmap(p->mapping, p->mapping_size);
+	free(p->workers);
+	free(p);
+}
+
+static const build_runner_ops pool_ops = {
+	.start = pool_start,
+	.is_free = pool_is_free,
+	.pending = pool_pending,
+	.wait = pool_wait,
+	.warm = pool_warm,
+	.note_at_hand = pool_note_at_hand,
+	.destroy = pool_destroy,
+};
+
+build_runner *build_pool_runner_create(build_ctx *ctx, unsigned worker_count, size_t jobs,
+				       const build_fork_guard *guard, const build_run_hooks *hooks)
+{
+	pool *p = calloc(1, sizeof *p);
+
+	if (worker_count > jobs)
+		worker_count = (unsigned)jobs;
+	if (!p || !worker_count) {
+		free(p);
+		return NULL;
+	}
+	p->base = (build_runner){ &pool_ops, ctx, hooks };
+	p->ctx = ctx;
+	p->parent = getpid();
+	if (guard)
+		p->guard = *guard;
+	p->mapping_size = sizeof *p->queue + worker_count * sizeof(worker_slot) + jobs * sizeof(uint32_t);
+	p->mapping = mmap(NULL, p->mapping_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	p->workers = calloc(worker_count, sizeof *p->workers);
+	if (p->mapping == MAP_FAILED || !p->workers) {
+		if (p->mapping != MAP_FAILED)
+			munmap(p->mapping, p->mapping_size);
+		free(p->workers);
+		free(p);
+		return NULL;
+	}
+	p->queue = p->mapping;
+	p->positions = (uint32_t *)((worker_slot *)(p->queue + 1) + worker_count);
+	p->count = worker_count;
+	for (unsigned i = 0; i < worker_count; i++) {
+		p->workers[i].slot = (worker_slot *)(p->queue + 1) + i;
+		atomic_store(&p->workers[i].slot->position, IDLE);
+		atomic_store(&p->workers[i].slot->importer_position, IDLE);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return &p->base;
 }
