@@ -32,6 +32,15 @@ static void collect_diag(void *user, const animc_diag *d)
 {
 	compile_state *cs = user;
 
+	/* About another file (a clip-split sidecar): its name and line lead
+	 * the message, which the report prints under the source. */
+	if (d->path && strcmp(d->path, cs->job->path) != 0) {
+		if (d->line)
+			build_result_diag(cs->r, d->severity, 0, 0, -1, "%s:%u: %s", d->path, d->line, d->message);
+		else
+			build_result_diag(cs->r, d->severity, 0, 0, -1, "%s: %s", d->path, d->message);
+		return;
+	}
 	build_result_diag(cs->r, d->severity, d->line, d->column, d->byte_offset, "%s", d->message);
 }
 
@@ -454,6 +463,12 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	free(data);
 	data = NULL;
+	if (status == ANIMC_OK) {
+		build_author_hooks hooks = { collect_read, &cs };
+
+		status = build_author_apply(&ctx->options->author, job->path, job->is_explicit, &set, &sink,
+					    &hooks);
+	}
 	add_deps(&cs, key);
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r->key);

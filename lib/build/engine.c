@@ -637,9 +637,11 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	rs.ctx = &ctx;
 	rs.deps = deps;
 	rs.status = deps && deps->status ? deps->status : &rs.own_status;
-	if (rs.status == &rs.own_status && command == CMD_OUTPUTS)
+	if (rs.status != &rs.own_status)
+		rs.status->ctx = &ctx;   /* the caller's sink, for this run */
+	else if (command == CMD_OUTPUTS)
 		build_status_outputs_init(rs.status, &ctx);
-	else if (rs.status == &rs.own_status)
+	else
 		build_status_console_init(rs.status, &ctx);
 	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());

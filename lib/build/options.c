@@ -361,6 +361,19 @@ static bool set_verbose(build_options *o, const char *arg, char *why, size_t why
 	return true;
 }
 
+static bool set_split(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_split(&o->author, arg, why, why_size);
+}
+
+static bool set_clips(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	if (!arg[0])
+		return WHY("--clips is empty");
+	o->author.clips_path = arg;
+	return true;
+}
+
 /* Every option, once, in the order help lists them: the options that change
  * what is written (BUILD_OPTION_OUTPUT, BUILD_OPTION_MODEL) first, then
  * those of the run.  The help, the manual (docs/cli.md, docs/animc.1) and
@@ -428,6 +441,25 @@ static const option_def option_table[] = {
 	    NULL,
 	    NULL },
 	  set_clip },
+	{ { "split", 0, "[TAKE/]NAME=START:END", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "cut the clip NAME out of a take of each source named on the command line (repeatable): "
+	    "START to END in seconds, or frames at the source's frame rate with 'f' (Run=40f:85f); "
+	    "without TAKE/, the source's only take",
+	    "Each part is written as OUTDIR/<stem>/NAME.xnb; the take itself is not, the other takes "
+	    "are.  A part starts with the take's pose at START and ends with its pose at END "
+	    "(interpolated as the runtime does between keys), its keys shifted to start at 0.  Without "
+	    "--split or --clips, a sidecar STEM_Anims.xml beside a source (an XnaContent "
+	    "AnimationDefinition, as the XNA skinned-model samples write) splits it the same way; the "
+	    "sidecar is part of the source's key, depfile and manifest, and a folder build lists it "
+	    "as used by its source rather than compiling it.",
+	    NULL },
+	  set_split },
+	{ { "clips", 0, "FILE", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "split each source named on the command line by the AnimationDefinition document FILE "
+	    "(instead of its STEM_Anims.xml)",
+	    NULL,
+	    NULL },
+	  set_clips },
 	{ { "skeleton", 0, "MODEL", FOR_COMPILE, BUILD_OPTION_MODEL,
 	    "check that every bone each clip animates is a node of MODEL (.gltf/.glb read natively, or "
 	    "any model Assimp reads: .fbx, .x, ...); a clip with an unknown bone fails.  Sources that "
@@ -755,6 +787,9 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
 		return cli_usage_error(command_name(command), "--exact and --tolerance contradict each "
 				       "other: --exact writes the source's keys as they are");
+	if (o->author.clips_path && o->author.splits.count)
+		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
+				       "give the parts in one place");
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
 		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");
@@ -773,6 +808,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 void build_options_release(build_options *o)
 {
 	cli_strings_release(&o->clip_names);
+	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
 	cli_strings_release(&o->inputs);
 	cli_strings_release(&o->arg_storage);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include <animc/animc_formats.h>
+#include "author.h"
 #include "cache.h"
 #include "cli.h"
 
@@ -28,6 +29,7 @@ typedef struct build_options {
 	animc_units units;           /* --scale, --rotate */
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
 	cli_strings clip_names;      /* --clip */
+	build_author_options author; /* --split, --clips, --root-motion, ... (author.h) */
 	const char *skeleton_path;   /* --skeleton */
 	double import_timeout_s;     /* 0: no limit */
 	uint64_t memory_limit_bytes; /* per worker; 0: no limit */

@@ -213,6 +213,7 @@ static bool walk(walker *w, const char *rel)
 	build_plan *plan = &w->ctx->plan;
 	char *dir_path = cli_path_join(w->root, rel, NULL);
 	dir_entry *entries = NULL;
+	const char **names = NULL;
 	size_t count = 0;
 	DIR *dir;
 	bool ok = true;
@@ -235,14 +236,25 @@ static bool walk(walker *w, const char *rel)
 	}
 	ok = read_dir(dir, &entries, &count);
 	closedir(dir);
+	names = count ? calloc(count, sizeof *names) : NULL;
+	for (size_t i = 0; names && i < count; i++)
+		names[i] = entries[i].name;
 	for (size_t i = 0; ok && i < count; i++) {
 		dir_entry *e = &entries[i];
 		char *full = cli_path_join(dir_path, e->name, NULL);
 		char *child = cli_path_join(rel, e->name, NULL);
 		const struct stat *st = &e->st;
+		const char *user = NULL;
+		bool is_file = e->type == DT_REG || (e->has_stat && S_ISREG(st->st_mode));
 
 		if (!full || !child) {
 			ok = false;
+		} else if (is_file && names && build_sidecar_of(dir_path, e->name, names, count, &user)) {
+			/* A clip-split sidecar: read by its source's compile. */
+			char reason[512];
+
+			snprintf(reason, sizeof reason, "the clip parts of '%s', used by it", user);
+			ok = add_decided(plan, full, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL);
 		} else if (e->type == DT_REG) {
 			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
 
@@ -279,6 +291,7 @@ static bool walk(walker *w, const char *rel)
 	for (size_t i = 0; i < count; i++)
 		free(entries[i].name);
 	free(entries);
+	free(names);
 	free(dir_path);
 	return ok;
 }
@@ -496,6 +509,17 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 		if (!file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
 				  true))
 			goto out;
+	/* A clip-split sidecar that came since splits the source now. */
+	{
+		char *sidecar = build_author_sidecar(&ctx->options->author, j->path, j->is_explicit);
+		bool is_known = !sidecar;
+
+		for (uint32_t i = 0; sidecar && i < e->dep_count && !is_known; i++)
+			is_known = strcmp(e->deps[i].path, sidecar) == 0;
+		free(sidecar);
+		if (!is_known)
+			goto out;
+	}
 	for (uint32_t i = 0; i < e->output_count; i++) {
 		char *path = cli_path_join(ctx->options->out_dir, e->outputs[i].path, NULL);
 		bool intact = path && file_matches(path, &e->outputs[i].state, &e->outputs[i].hash, NULL,

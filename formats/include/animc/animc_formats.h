@@ -143,6 +143,32 @@ extern const animc_importer animc_importer_assimp;
  */
 animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
 
+/* ------------------------------------------------------- clip splitting */
+
+/* A clip-split document read into an animc_split.  `arena` owns the names
+ * and path; `parts` is one allocation.  Zero-initialised = empty. */
+typedef struct animc_split_doc {
+	animc_split split;
+	animc_split_part *parts;
+	animc_arena arena;
+} animc_split_doc;
+
+/*
+ * Read an XnaContent AnimationDefinition (the XNA skinned-model samples'
+ * STEM_Anims.xml; the Asset type's namespace may be anything): the take
+ * (originalClipName), its frame count, and each ClipParts/Item as a part
+ * from StartFrame to EndFrame inclusive.  `path` (may be NULL) is kept as
+ * the split's path for messages.  A malformed document is reported at its
+ * line (ANIMC_ERR_PARSE, ANIMC_ERR_INVALID); `out` is then empty.
+ */
+animc_status animc_split_doc_parse(const char *path, const uint8_t *data, size_t size,
+				   animc_split_doc *out, animc_diag_sink *sink);
+void animc_split_doc_release(animc_split_doc *doc);
+
+/* True when the first bytes of a file (up to ANIMC_PROBE_HEAD_BYTES) are an
+ * XnaContent document whose Asset type is an AnimationDefinition. */
+bool animc_split_doc_probe(const uint8_t *head, size_t size);
+
 /* --------------------------------------------------------------- writer */
 
 typedef enum animc_compression {

@@ -188,6 +188,9 @@ typedef struct animc_clip {
 	 * (in the clip's arena); the writer writes reader version 1 when it is
 	 * there.  NULL otherwise. */
 	const struct animc_compact *compact;
+	/* Stored as its difference from a reference pose (animc_clip_make_additive):
+	 * a layer for animrt_pose_add. */
+	bool is_additive;
 	animc_arena arena;
 } animc_clip;
 
@@ -625,6 +628,132 @@ typedef struct animc_process_options {
  */
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats);
+
+/* -------------------------------------------------------------- authoring
+ *
+ * Passes that turn takes as exported into the clips a game plays: named
+ * parts of a long take, root motion taken out into a track of its own, and
+ * additive layers.  They run on imported clips, before animc_clip_process,
+ * and sample the source by the runtime's rule (animrt.h), so that what they
+ * cut and subtract is what the runtime would have played.
+ */
+
+/* Sort, trim and put every track on its channel's timeline (the first
+ * passes of animc_clip_process), so the authoring passes see one timeline
+ * per bone.  A clip that is not valid at the IMPORTED stage is left alone
+ * (animc_clip_process reports it); returns ANIMC_OK then too. */
+animc_status animc_clip_prepare(animc_clip *clip, animc_diag_sink *sink);
+
+/*
+ * The pose of one bone of a prepared clip at time_s by the runtime's rule
+ * (animrt.h: ANIMRT_PLAY_ONCE, the channel's own duration): translation[3],
+ * rotation[4] (x y z w) and scale[3]; an absent track gives identity.
+ */
+void animc_channel_sample(const animc_channel *channel, float time_s, float translation[3],
+			  float rotation[4], float scale[3]);
+
+/* A time of a split: seconds, or a frame number. */
+typedef struct animc_split_time {
+	double value;
+	bool is_frame;
+} animc_split_time;
+
+/* One named part: START to END inclusive. */
+typedef struct animc_split_part {
+	const char *name;
+	animc_split_time start, end;
+	uint32_t line;             /* where its document defines it; 0 when none */
+} animc_split_part;
+
+/*
+ * How one take becomes named clips: an AnimationDefinition document
+ * (animc_split_doc_parse) or --split options.  Frames lie at k * take
+ * duration / frame_count when frame_count > 0 (AnimationDefinition's
+ * originalFrameCount), else at the take's frame rate (animc_clip_frame_rate).
+ * `path` names the document in messages (NULL: the command line).
+ */
+typedef struct animc_split {
+	const char *take;          /* the take to split; NULL: the source's only take */
+	uint32_t take_line;
+	double frame_count;
+	const animc_split_part *parts;
+	uint32_t part_count;
+	const char *path;
+} animc_split;
+
+/* The frame rate of a prepared clip: one over the shortest gap between
+ * two keys of a bone (rounded to a whole rate within 1e-3), or 0 when no
+ * bone has two keys at distinct times. */
+double animc_clip_frame_rate(const animc_clip *clip);
+
+/*
+ * Replace each split take of `set` by its parts, in place and in order:
+ * each part a clip named after it, holding the take from START to END
+ * (keys at START and END with the take's pose there, the take's keys in
+ * between shifted to start at 0), so that sampling the part at t gives the
+ * take at START + t.  The take itself goes; other takes stay.  The set's
+ * clips must be prepared (animc_clip_prepare).  Errors, each naming the
+ * document (and line): a take not found (ANIMC_ERR_NOT_FOUND, listing the
+ * takes), a part ending past the take's end, END <= START or START < 0,
+ * two parts of one name, frames where the take has no frame rate
+ * (ANIMC_ERR_INVALID).  On error the set is unchanged.
+ */
+animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
+				  animc_diag_sink *sink);
+
+/* The up axis of the ground plane root motion lies in. */
+typedef enum animc_up_axis {
+	ANIMC_UP_DEFAULT = 0,      /* Y */
+	ANIMC_UP_X,
+	ANIMC_UP_Y,
+	ANIMC_UP_Z
+} animc_up_axis;
+
+typedef struct animc_root_motion_options {
+	const char *bone;          /* the bone whose ground travel is taken out */
+	animc_up_axis up;
+	bool has_yaw;              /* take the rotation about the up axis out too */
+} animc_root_motion_options;
+
+/*
+ * Take the root motion out of a prepared clip.  motion(t) is the bone's
+ * ground translation (the two axes across `up`) at t minus that at 0, and
+ * with has_yaw its twist about `up` at t times the inverse of that at 0.
+ * The clip keeps the bone at its first-frame ground position (and yaw):
+ * translation(t) - motion(t), conjugate(yaw motion(t)) * rotation(t); its
+ * vertical travel and every other bone are unchanged.  *motion gets a new
+ * clip of the same name and duration with one channel, the bone, holding
+ * the motion: translation, and rotation when has_yaw (identity
+ * otherwise), so that motion + in-place recomposes the source.  An unknown
+ * bone is ANIMC_ERR_NOT_FOUND, listing the clip's bones.
+ */
+animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
+				       animc_clip **motion, animc_diag_sink *sink);
+
+/* What an additive clip is the difference from. */
+typedef enum animc_additive_kind {
+	ANIMC_ADDITIVE_FIRST_FRAME = 0, /* the clip's own pose at 0 */
+	ANIMC_ADDITIVE_BIND,            /* the skeleton's rest pose */
+	ANIMC_ADDITIVE_CLIP             /* the pose at 0 of another (prepared) clip */
+} animc_additive_kind;
+
+typedef struct animc_additive_options {
+	animc_additive_kind kind;
+	const animc_skeleton *skeleton;  /* BIND */
+	const animc_clip *reference;     /* CLIP */
+} animc_additive_options;
+
+/*
+ * Store a prepared clip as its difference from a reference pose, in the
+ * convention animrt_pose_add applies with a NULL reference: per key,
+ * translation - reference translation, conjugate(reference rotation) *
+ * rotation, scale - reference scale + 1.  Added to the reference pose with
+ * weight 1 it gives back the source.  Tracks the clip does not animate
+ * stay absent.  Sets clip->is_additive.  BIND: a bone the skeleton lacks is
+ * ANIMC_ERR_NOT_FOUND.
+ */
+animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_options *options,
+				      animc_diag_sink *sink);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,447 @@
+/*
+ * split.c - clip splitting: a long take becomes named parts with exact
+ * boundaries (the take's pose at START and END, interpolated by the
+ * runtime's rule, its keys in between shifted to 0).  Also the two helpers
+ * every authoring pass uses: preparing a clip (one timeline per bone) and
+ * sampling one bone as the runtime would.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+#include "clip_internal.h"
+#include "interp.h"
+
+/* ----------------------------------------------------------------- shared */
+
+animc_status animc_clip_prepare(animc_clip *clip, animc_diag_sink *sink)
+{
+	animc_validate_options imported = { ANIMC_STAGE_IMPORTED, false };
+	animc_diag_sink quiet = { 0 };
+	animc_status status = animc_pass_sort(clip, sink, NULL);
+
+	if (status == ANIMC_OK)
+		status = animc_pass_trim(clip, sink, NULL);
+	if (status != ANIMC_OK)
+		return status;
+	/* Invalid clips are animc_clip_process's to report, once. */
+	if (animc_clip_validate(clip, &imported, &quiet) != ANIMC_OK)
+		return ANIMC_OK;
+	return animc_pass_merge(clip, sink, NULL);
+}
+
+static const float identity[ANIMC_TRACK_COUNT][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
+
+void animc_channel_sample(const animc_channel *ch, float time_s, float translation[3], float rotation[4],
+			  float scale[3])
+{
+	float *out[ANIMC_TRACK_COUNT] = { translation, rotation, scale };
+	uint32_t last = ch->key_count ? ch->key_count - 1 : 0, i1 = 0, i2 = 0;
+	float t = time_s, u = 0;
+
+	/* The time rule of ANIMRT_PLAY_ONCE with the channel's duration. */
+	if (!(t >= 0))
+		t = 0;
+	if (t > ch->duration_s)
+		t = ch->duration_s;
+	if (ch->key_count > 1) {
+		if (ch->has_time)
+			interp_timed_weight(ch->times_s, interp_search_times(ch->times_s, last, t), last, t, &i1,
+					    &i2, &u);
+		else
+			interp_uniform_keys(ch->key_interval_s, last, t, &i1, &i2, &u);
+	}
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *tr = &ch->tracks[k];
+		unsigned w = animc_track_width[k];
+
+		if (!tr->is_present || !tr->value_count) {
+			memcpy(out[k], identity[k], w * sizeof(float));
+		} else if (tr->is_fixed || tr->value_count == 1 || ch->key_count < 2) {
+			memcpy(out[k], tr->values, w * sizeof(float));
+		} else if (u > 0) {
+			if (k == ANIMC_ROTATION)
+				interp_slerp(out[k], tr->values + 4 * (size_t)i1, tr->values + 4 * (size_t)i2, u);
+			else
+				interp_lerp3(out[k], tr->values + 3 * (size_t)i1, tr->values + 3 * (size_t)i2, u);
+		} else {
+			memcpy(out[k], tr->values + w * (size_t)i1, w * sizeof(float));
+		}
+	}
+}
+
+static double key_time(const animc_channel *ch, uint32_t i)
+{
+	return ch->has_time ? (double)ch->times_s[i] : (double)i * (double)ch->key_interval_s;
+}
+
+double animc_clip_frame_rate(const animc_clip *clip)
+{
+	double gap = 0, rate;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const animc_channel *ch = &clip->channels[c];
+
+		for (uint32_t i = 1; i < ch->key_count; i++) {
+			double d = key_time(ch, i) - key_time(ch, i - 1);
+
+			if (d > 0 && (gap == 0 || d < gap))
+				gap = d;
+		}
+	}
+	if (!(gap > 0))
+		return 0;
+	rate = 1.0 / gap;
+	return fabs(rate - floor(rate + 0.5)) < 1e-3 ? floor(rate + 0.5) : rate;
+}
+
+/* ----------------------------------------------------------------- split */
+
+/* Reports naming the document (or the command line) and the line. */
+typedef struct where {
+	animc_diag_sink *sink;
+	const animc_split *split;
+} where;
+
+static void say(const where *w, uint32_t line, animc_status *status, animc_status now, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void say(const where *w, uint32_t line, animc_status *status, animc_status now, const char *fmt, ...)
+{
+	animc_diag_sink doc = { 0 };
+	char message[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	if (w->sink) {
+		doc = *w->sink;
+		if (w->split->path)
+			doc.path = w->split->path;
+		animc_diag_report(&doc, ANIMC_ERROR, line, 0, "%s%s", w->split->path ? "" : "--split: ",
+				  message);
+		w->sink->error_count = doc.error_count;
+		w->sink->warning_count = doc.warning_count;
+	}
+	if (*status == ANIMC_OK)
+		*status = now;
+}
+
+static void list_takes(const animc_clip_set *set, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < set->count && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s'%s'", i ? ", " : "", set->clips[i]->name);
+	if (!set->count)
+		snprintf(buf, size, "none");
+}
+
+/* The take a split names, or -1 (reported). */
+static int64_t find_take(const animc_clip_set *set, const where *w, animc_status *status)
+{
+	const animc_split *s = w->split;
+	char list[1024];
+
+	if (s->take) {
+		for (uint32_t i = 0; i < set->count; i++)
+			if (strcmp(set->clips[i]->name, s->take) == 0)
+				return i;
+		list_takes(set, list, sizeof list);
+		say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND, "no take '%s' to split; the takes are: %s",
+		    s->take, list);
+		return -1;
+	}
+	if (set->count == 1)
+		return 0;
+	list_takes(set, list, sizeof list);
+	say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND,
+	    "the source holds %u takes; name the one to split (TAKE/NAME=START:END): %s", set->count, list);
+	return -1;
+}
+
+static double seconds_of(const animc_split_time *t, const animc_split *s, double duration, double rate)
+{
+	if (!t->is_frame)
+		return t->value;
+	return s->frame_count > 0 ? t->value * duration / s->frame_count : t->value / rate;
+}
+
+static void describe(char *buf, size_t size, const animc_split_time *t)
+{
+	if (t->is_frame)
+		snprintf(buf, size, "frame %g", t->value);
+	else
+		snprintf(buf, size, "%g s", t->value);
+}
+
+/* The part's channel from the take's: keys at START and END with the pose
+ * there, the keys strictly between shifted by START. */
+static animc_status cut_channel(animc_clip *part, const animc_channel *ch, double start, double end)
+{
+	float span = (float)(end - start);
+	int64_t index = animc_clip_add_channel(part, ch->bone, strlen(ch->bone));
+	animc_channel *out;
+	uint32_t first = 0, inner = 0, n;
+	float pose[2][ANIMC_TRACK_COUNT][4];
+	bool is_static = ch->key_count < 2;
+
+	if (index < 0)
+		return ANIMC_ERR_NOMEM;
+	if (!is_static) {
+		is_static = true;
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+			if (ch->tracks[k].is_present && !ch->tracks[k].is_fixed && ch->tracks[k].value_count > 1)
+				is_static = false;
+	}
+	out = &part->channels[index];
+	out->line = ch->line;
+	out->duration_s = span;
+	if (is_static) {
+		/* One value per track for every time: one key spanning the part. */
+		out->key_count = 1;
+		out->key_interval_s = span;
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			const animc_track *tr = &ch->tracks[k];
+			animc_track *to = &out->tracks[k];
+
+			to->is_present = tr->is_present;
+			to->is_fixed = tr->is_fixed;
+			if (!tr->is_present || !tr->value_count)
+				continue;
+			to->value_count = 1;
+			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
+			if (!to->values)
+				return ANIMC_ERR_NOMEM;
+			memcpy(to->values, tr->values, animc_track_width[k] * sizeof(float));
+		}
+		return ANIMC_OK;
+	}
+	while (first < ch->key_count && key_time(ch, first) <= start)
+		first++;
+	while (first + inner < ch->key_count && key_time(ch, first + inner) < end)
+		inner++;
+	n = inner + 2;
+	out = &part->channels[index];
+	out->key_count = n;
+	out->has_time = true;
+	out->times_s = animc_clip_alloc_floats(part, n);
+	if (!out->times_s)
+		return ANIMC_ERR_NOMEM;
+	out->times_s[0] = 0;
+	for (uint32_t i = 0; i < inner; i++) {
+		float t = (float)(key_time(ch, first + i) - start);
+
+		/* Rounding may not reach back past the boundary key. */
+		out->times_s[i + 1] = t > 0 ? t : 0;
+	}
+	out->times_s[n - 1] = span;
+	for (uint32_t i = 1; i < n; i++)
+		if (out->times_s[i] < out->times_s[i - 1])
+			out->times_s[i] = out->times_s[i - 1];
+	animc_channel_sample(ch, (float)start, pose[0][0], pose[0][1], pose[0][2]);
+	animc_channel_sample(ch, (float)end, pose[1][0], pose[1][1], pose[1][2]);
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *tr = &ch->tracks[k];
+		animc_track *to = &out->tracks[k];
+		unsigned w = animc_track_width[k];
+
+		to->is_present = tr->is_present;
+		to->is_fixed = tr->is_fixed;
+		if (!tr->is_present || !tr->value_count)
+			continue;
+		if (tr->is_fixed || tr->value_count == 1) {
+			to->is_fixed = true;
+			to->value_count = 1;
+			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
+			if (!to->values)
+				return ANIMC_ERR_NOMEM;
+			memcpy(to->values, tr->values, w * sizeof(float));
+			continue;
+		}
+		to->value_count = n;
+		to->values = animc_clip_alloc_values(part, (animc_track_kind)k, n);
+		if (!to->values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->values, pose[0][k], w * sizeof(float));
+		memcpy(to->values + w, tr->values + (size_t)w * first, (size_t)w * inner * sizeof(float));
+		memcpy(to->values + (size_t)w * (n - 1), pose[1][k], w * sizeof(float));
+	}
+	return ANIMC_OK;
+}
+
+static animc_clip *cut(const animc_clip *take, const char *name, double start, double end, animc_status *status)
+{
+	animc_clip *part = animc_clip_create(name);
+
+	if (!part) {
+		*status = ANIMC_ERR_NOMEM;
+		return NULL;
+	}
+	part->duration_s = (float)(end - start);
+	part->ticks_per_second = take->ticks_per_second;
+	part->declared_channel_count = -1;
+	part->line = take->line;
+	for (uint32_t c = 0; c < take->channel_count && *status == ANIMC_OK; c++)
+		*status = cut_channel(part, &take->channels[c], start, end);
+	if (*status != ANIMC_OK) {
+		animc_clip_destroy(part);
+		return NULL;
+	}
+	return part;
+}
+
+/* Check a split against its take; false (reported) on any error. */
+static bool check_split(const animc_clip *take, const where *w, double *starts, double *ends,
+			animc_status *status)
+{
+	const animc_split *s = w->split;
+	double duration = take->duration_s, rate = 0;
+	/* Rounding of k * duration / frames: a part may end at the end. */
+	double slack = duration * 1e-6 + 1e-9;
+	bool ok = true, needs_rate = false;
+
+	for (uint32_t p = 0; p < s->part_count; p++)
+		needs_rate |= s->frame_count <= 0 && (s->parts[p].start.is_frame || s->parts[p].end.is_frame);
+	if (needs_rate && !((rate = animc_clip_frame_rate(take)) > 0)) {
+		say(w, s->take_line, status, ANIMC_ERR_INVALID,
+		    "take '%s' has no frame rate (no bone has two keys); give times in seconds", take->name);
+		return false;
+	}
+	for (uint32_t p = 0; p < s->part_count; p++) {
+		const animc_split_part *part = &s->parts[p];
+		double a = seconds_of(&part->start, s, duration, rate), b = seconds_of(&part->end, s, duration, rate);
+		char from[64], to[64];
+
+		describe(from, sizeof from, &part->start);
+		describe(to, sizeof to, &part->end);
+		if (!part->name || !part->name[0]) {
+			say(w, part->line, status, ANIMC_ERR_INVALID, "a part of take '%s' has no name", take->name);
+			ok = false;
+		} else if (!isfinite(a) || !isfinite(b) || a < 0 || b < 0) {
+			say(w, part->line, status, ANIMC_ERR_INVALID, "part '%s' starts or ends before 0 (%s to %s)",
+			    part->name, from, to);
+			ok = false;
+		} else if (b <= a) {
+			say(w, part->line, status, ANIMC_ERR_INVALID,
+			    "part '%s' ends at %s, not after its start at %s", part->name, to, from);
+			ok = false;
+		} else if (b > duration + slack) {
+			char seconds[48] = "";
+
+			if (part->end.is_frame)
+				snprintf(seconds, sizeof seconds, " (%.6g s)", b);
+			say(w, part->line, status, ANIMC_ERR_INVALID,
+			    "part '%s' ends at %s%s, past the end of take '%s' at %.6g s", part->name, to, seconds,
+			    take->name, duration);
+			ok = false;
+		}
+		starts[p] = a;
+		ends[p] = b > duration ? duration : b;
+		for (uint32_t q = 0; q < p && part->name; q++)
+			if (s->parts[q].name && strcmp(s->parts[q].name, part->name) == 0) {
+				if (s->parts[q].line)
+					say(w, part->line, status, ANIMC_ERR_INVALID,
+					    "two parts are named '%s' (the first on line %u)", part->name,
+					    s->parts[q].line);
+				else
+					say(w, part->line, status, ANIMC_ERR_INVALID, "two parts are named '%s'",
+					    part->name);
+				ok = false;
+				break;
+			}
+	}
+	return ok;
+}
+
+animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
+				  animc_diag_sink *sink)
+{
+	animc_status status = ANIMC_OK;
+	int64_t *takes;
+	animc_clip ***parts;
+	animc_clip **clips;
+	uint32_t total = 0, n = 0;
+
+	if (!split_count)
+		return ANIMC_OK;
+	takes = calloc(split_count, sizeof *takes);
+	parts = calloc(split_count, sizeof *parts);
+	if (!takes || !parts) {
+		free(takes);
+		free(parts);
+		return ANIMC_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < split_count; i++) {
+		const animc_split *s = &splits[i];
+		where w = { sink, s };
+		double *starts, *ends;
+
+		takes[i] = find_take(set, &w, &status);
+		for (uint32_t j = 0; j < i && takes[i] >= 0; j++)
+			if (takes[j] == takes[i]) {
+				say(&w, s->take_line, &status, ANIMC_ERR_INVALID, "take '%s' is split twice",
+				    set->clips[takes[i]]->name);
+				takes[i] = -1;
+			}
+		/* Parts of one name across takes collide in one folder too. */
+		for (uint32_t j = 0; j < i; j++)
+			for (uint32_t a = 0; a < splits[j].part_count; a++)
+				for (uint32_t b = 0; b < s->part_count; b++)
+					if (splits[j].parts[a].name && s->parts[b].name &&
+					    strcmp(splits[j].parts[a].name, s->parts[b].name) == 0)
+						say(&w, s->parts[b].line, &status, ANIMC_ERR_INVALID,
+						    "two parts are named '%s'", s->parts[b].name);
+		if (takes[i] < 0 || !s->part_count)
+			continue;
+		starts = calloc(s->part_count, sizeof *starts);
+		ends = calloc(s->part_count, sizeof *ends);
+		parts[i] = calloc(s->part_count, sizeof *parts[i]);
+		if (!starts || !ends || !parts[i]) {
+			status = ANIMC_ERR_NOMEM;
+		} else if (check_split(set->clips[takes[i]], &w, starts, ends, &status) && status == ANIMC_OK) {
+			for (uint32_t p = 0; p < s->part_count && status == ANIMC_OK; p++)
+				parts[i][p] = cut(set->clips[takes[i]], s->parts[p].name, starts[p], ends[p], &status);
+		}
+		free(starts);
+		free(ends);
+		total += s->part_count;
+	}
+	clips = status == ANIMC_OK ? calloc((size_t)set->count + total, sizeof *clips) : NULL;
+	if (status == ANIMC_OK && !clips)
+		status = ANIMC_ERR_NOMEM;
+	if (status == ANIMC_OK) {
+		for (uint32_t c = 0; c < set->count; c++) {
+			int64_t which = -1;
+
+			for (uint32_t i = 0; i < split_count; i++)
+				if (takes[i] == (int64_t)c)
+					which = i;
+			if (which < 0) {
+				clips[n++] = set->clips[c];
+				continue;
+			}
+			for (uint32_t p = 0; p < splits[which].part_count; p++) {
+				clips[n++] = parts[which][p];
+				parts[which][p] = NULL;
+			}
+			animc_clip_destroy(set->clips[c]);
+		}
+		free(set->clips);
+		set->clips = clips;
+		set->count = set->capacity = n;
+		set->is_single_asset = false;
+	}
+	for (uint32_t i = 0; i < split_count; i++) {
+		for (uint32_t p = 0; parts[i] && p < splits[i].part_count; p++)
+			animc_clip_destroy(parts[i][p]);
+		free(parts[i]);
+	}
+	free(parts);
+	free(takes);
+	return status;
+}

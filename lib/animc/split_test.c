@@ -1,0 +1,162 @@
+/*
+ * split_test.c - the clip-splitting pass against an evaluator written here
+ * (the runtime's lerp and slerp in double precision), and its errors.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc.h>
+
+/* A take of 2 s: bone A uniform keys every 0.25 s (translation x = t^2,
+ * rotation about Z by t), bone B one fixed key. */
+static animc_clip *make_take(const char *name)
+{
+	float tx[27], q[36];
+	static const float fixed_t[3] = { 1, 2, 3 };
+	static const float fixed_q[4] = { 0, 0, 0, 1 };
+	animc_clip *clip = animc_clip_create(name);
+	uint32_t a, b;
+
+	for (int i = 0; i < 9; i++) {
+		float t = 0.25f * (float)i;
+
+		tx[3 * i] = t * t, tx[3 * i + 1] = 0, tx[3 * i + 2] = -t;
+		q[4 * i] = 0, q[4 * i + 1] = 0, q[4 * i + 2] = sinf(t / 2), q[4 * i + 3] = cosf(t / 2);
+	}
+	clip->duration_s = 2;
+	a = test_add_channel(clip, "A", 9, NULL, 0.25f, 2);
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, tx, 9, NULL);
+	test_set_track(clip, a, ANIMC_ROTATION, false, q, 9, NULL);
+	b = test_add_channel(clip, "B", 1, NULL, 2, 2);
+	test_set_track(clip, b, ANIMC_TRANSLATION, true, fixed_t, 1, NULL);
+	test_set_track(clip, b, ANIMC_ROTATION, true, fixed_q, 1, NULL);
+	return clip;
+}
+
+/* The take's bone A at t, independently: keys at k / 4, linear between. */
+static void take_at(double t, double tr[3], double rot[4])
+{
+	int k = (int)floor(t * 4);
+	double k0, k1, u;
+
+	if (k >= 8)
+		k = 7;
+	k0 = k * 0.25, k1 = k0 + 0.25, u = (t - k0) / 0.25;
+	tr[0] = (float)(k0 * k0) + ((float)(k1 * k1) - (float)(k0 * k0)) * u;
+	tr[1] = 0;
+	tr[2] = -(k0 + (k1 - k0) * u);
+	/* slerp between two rotations about Z: the angle interpolates. */
+	double angle = k0 + (k1 - k0) * u;
+	rot[0] = rot[1] = 0, rot[2] = sin(angle / 2), rot[3] = cos(angle / 2);
+}
+
+static void parts_are_the_take_shifted(void **state)
+{
+	animc_split_part parts[2] = { { "P", { 0.3, false }, { 1.6, false }, 0 },
+				      { "Q", { 2, true }, { 7, true }, 0 } };   /* frames at 4 Hz */
+	animc_split split = { "Take", 0, 0, parts, 2, NULL };
+	animc_clip_set set = { 0 };
+	double worst = 0;
+
+	(void)state;
+	assert_int_equal(animc_clip_set_add(&set, make_take("Other")), ANIMC_OK);
+	assert_int_equal(animc_clip_set_add(&set, make_take("Take")), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	/* The take's place holds its parts, in order; the other take stays. */
+	assert_int_equal(set.count, 3);
+	assert_string_equal(set.clips[0]->name, "Other");
+	assert_string_equal(set.clips[1]->name, "P");
+	assert_string_equal(set.clips[2]->name, "Q");
+	test_assert_near(set.clips[1]->duration_s, 1.3, 1e-6);
+	test_assert_near(set.clips[2]->duration_s, 1.25, 1e-6);
+	for (int p = 1; p <= 2; p++) {
+		const animc_clip *part = set.clips[p];
+		double start = p == 1 ? 0.3 : 0.5;
+
+		assert_int_equal(animc_clip_validate(part, &(animc_validate_options){ 0 }, NULL), ANIMC_OK);
+		/* B keeps its one key. */
+		assert_int_equal(part->channels[1].key_count, 1);
+		assert_true(part->channels[1].tracks[0].values[2] == 3);
+		for (int i = 0; i <= 100; i++) {
+			float t = part->duration_s * (float)i / 100, T[3], R[4], S[3];
+			double want_t[3], want_r[4];
+
+			animc_channel_sample(&part->channels[0], t, T, R, S);
+			take_at(start + t, want_t, want_r);
+			for (int k = 0; k < 3; k++)
+				worst = fmax(worst, fabs(T[k] - want_t[k]));
+			for (int k = 0; k < 4; k++)
+				worst = fmax(worst, fabs(R[k] - want_r[k]));
+		}
+	}
+	print_message("max |part(t) - take(start + t)| = %.3g\n", worst);
+	assert_true(worst <= 1e-5);
+	animc_clip_set_release(&set);
+}
+
+static void errors_leave_the_set_alone(void **state)
+{
+	static const struct {
+		animc_split_part part;
+		const char *take;
+		animc_status status;
+	} cases[] = {
+		{ { "P", { 1, false }, { 2.5, false }, 7 }, "Take", ANIMC_ERR_INVALID },   /* past the end */
+		{ { "P", { 1, false }, { 1, false }, 7 }, "Take", ANIMC_ERR_INVALID },     /* END <= START */
+		{ { "P", { 0, false }, { 1, false }, 7 }, "Nope", ANIMC_ERR_NOT_FOUND },   /* no such take */
+		{ { "", { 0, false }, { 1, false }, 7 }, "Take", ANIMC_ERR_INVALID },      /* no name */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		animc_split split = { cases[i].take, 3, 0, &cases[i].part, 1, "x_Anims.xml" };
+		animc_clip_set set = { 0 };
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "x.fbx");
+
+		assert_int_equal(animc_clip_set_add(&set, make_take("Take")), ANIMC_OK);
+		assert_int_equal(animc_clip_set_add(&set, make_take("Idle")), ANIMC_OK);
+		assert_int_equal(animc_clip_set_split(&set, &split, 1, &sink), cases[i].status);
+		assert_int_equal(set.count, 2);
+		assert_string_equal(set.clips[0]->name, "Take");
+		assert_int_equal(sink.error_count, 1);
+		/* At the part's line (the take's for a missing take). */
+		assert_int_equal(diags.items[0].line, cases[i].status == ANIMC_ERR_NOT_FOUND ? 3 : 7);
+		if (cases[i].status == ANIMC_ERR_NOT_FOUND)
+			assert_non_null(strstr(diags.items[0].message, "'Take', 'Idle'"));
+		test_diags_release(&diags);
+		animc_clip_set_release(&set);
+	}
+	/* Two parts of one name; no take named and two takes. */
+	{
+		animc_split_part two[2] = { { "P", { 0, false }, { 1, false }, 4 }, { "P", { 1, false }, { 2, false }, 5 } };
+		animc_split split = { "Take", 0, 0, two, 2, NULL };
+		animc_split unnamed = { NULL, 0, 0, two, 1, NULL };
+		animc_clip_set set = { 0 };
+
+		assert_int_equal(animc_clip_set_add(&set, make_take("Take")), ANIMC_OK);
+		assert_int_equal(animc_clip_set_add(&set, make_take("Idle")), ANIMC_OK);
+		assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_ERR_INVALID);
+		assert_int_equal(animc_clip_set_split(&set, &unnamed, 1, NULL), ANIMC_ERR_NOT_FOUND);
+		assert_int_equal(set.count, 2);
+		animc_clip_set_release(&set);
+	}
+}
+
+static void frame_rate_of_the_keys(void **state)
+{
+	animc_clip *take = make_take("Take");
+
+	(void)state;
+	assert_true(animc_clip_frame_rate(take) == 4);
+	animc_clip_destroy(take);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(parts_are_the_take_shifted),
+	cmocka_unit_test(errors_leave_the_set_alone),
+	cmocka_unit_test(frame_rate_of_the_keys),
+};
+
+ANIMC_TEST_GROUP(tests);

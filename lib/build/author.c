@@ -1,0 +1,302 @@
+/*
+ * author.c - the authoring options of a build and the clip-split sidecar:
+ * parsing --split, --clips, --root-motion, --up-axis and
+ * --additive-reference, finding STEM_Anims.xml beside a source, and running
+ * the authoring passes of lib/animc on a source's imported clips.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "author.h"
+
+#define WHY(...) (snprintf(why, why_size, __VA_ARGS__), false)
+
+/* "12.5", "40f", "1.5s": false when it is none. */
+static bool parse_time(const char *s, size_t len, animc_split_time *out)
+{
+	char buf[64], *end;
+
+	if (!len || len >= sizeof buf)
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	out->is_frame = buf[len - 1] == 'f';
+	if (buf[len - 1] == 'f' || buf[len - 1] == 's')
+		buf[--len] = '\0';
+	if (!len)
+		return false;
+	errno = 0;
+	out->value = strtod(buf, &end);
+	return *end == '\0' && errno == 0 && isfinite(out->value) && out->value >= 0;
+}
+
+/* [TAKE/]NAME=START:END into its parts (pointers into arg). */
+typedef struct split_arg {
+	const char *take;
+	size_t take_len;
+	const char *name;
+	size_t name_len;
+	animc_split_time start, end;
+} split_arg;
+
+static bool parse_split(const char *arg, split_arg *out)
+{
+	const char *eq = strrchr(arg, '='), *colon, *slash;
+
+	memset(out, 0, sizeof *out);
+	if (!eq)
+		return false;
+	colon = strchr(eq, ':');
+	if (!colon || !parse_time(eq + 1, (size_t)(colon - eq - 1), &out->start) ||
+	    !parse_time(colon + 1, strlen(colon + 1), &out->end))
+		return false;
+	slash = memrchr(arg, '/', (size_t)(eq - arg));
+	if (slash) {
+		out->take = arg;
+		out->take_len = (size_t)(slash - arg);
+		out->name = slash + 1;
+	} else {
+		out->name = arg;
+	}
+	out->name_len = (size_t)(eq - out->name);
+	return out->name_len > 0 && (!slash || out->take_len > 0);
+}
+
+bool build_author_split(build_author_options *a, const char *arg, char *why, size_t why_size)
+{
+	split_arg s;
+
+	if (!parse_split(arg, &s))
+		return WHY("--split '%s': give [TAKE/]NAME=START:END, times in seconds or frames with "
+			   "'f' (Run=40f:85f)", arg);
+	if (!cli_strings_push(&a->splits, arg))
+		return WHY("out of memory");
+	return true;
+}
+
+bool build_author_root_motion(build_author_options *a, const char *arg, char *why, size_t why_size)
+{
+	const char *comma = strrchr(arg, ',');
+
+	a->root_yaw = comma && strcmp(comma, ",yaw") == 0;
+	if (comma && !a->root_yaw)
+		return WHY("--root-motion '%s': give BONE or BONE,yaw", arg);
+	if (!arg[0] || comma == arg)
+		return WHY("--root-motion: the bone's name is empty");
+	free(a->root_bone);
+	a->root_bone = strndup(arg, a->root_yaw ? (size_t)(comma - arg) : strlen(arg));
+	return a->root_bone ? true : WHY("out of memory");
+}
+
+bool build_author_up_axis(build_author_options *a, const char *arg, char *why, size_t why_size)
+{
+	if (strcmp(arg, "x") == 0)
+		a->up = ANIMC_UP_X;
+	else if (strcmp(arg, "y") == 0)
+		a->up = ANIMC_UP_Y;
+	else if (strcmp(arg, "z") == 0)
+		a->up = ANIMC_UP_Z;
+	else
+		return WHY("--up-axis '%s': use x, y or z", arg);
+	return true;
+}
+
+bool build_author_additive(build_author_options *a, const char *arg, char *why, size_t why_size)
+{
+	a->has_additive = true;
+	a->additive_clip = NULL;
+	if (strcmp(arg, "first-frame") == 0)
+		a->additive = ANIMC_ADDITIVE_FIRST_FRAME;
+	else if (strcmp(arg, "bind") == 0)
+		a->additive = ANIMC_ADDITIVE_BIND;
+	else if (arg[0])
+		a->additive = ANIMC_ADDITIVE_CLIP, a->additive_clip = arg;
+	else
+		return WHY("--additive-reference is empty: give first-frame, bind or a clip's name");
+	return true;
+}
+
+void build_author_release(build_author_options *a)
+{
+	cli_strings_release(&a->splits);
+	free(a->root_bone);
+	memset(a, 0, sizeof *a);
+}
+
+char *build_sidecar_path(const char *source)
+{
+	const char *base = cli_basename(source);
+	size_t stem = (size_t)(base - source) + cli_stem_length(base);
+	char *out = malloc(stem + sizeof BUILD_SIDECAR_SUFFIX);
+
+	if (out) {
+		memcpy(out, source, stem);
+		memcpy(out + stem, BUILD_SIDECAR_SUFFIX, sizeof BUILD_SIDECAR_SUFFIX);
+	}
+	return out;
+}
+
+static bool holds_definition(const char *path)
+{
+	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof head);
+	close(fd);
+	return n > 0 && animc_split_doc_probe(head, (size_t)n);
+}
+
+bool build_sidecar_of(const char *dir, const char *name, const char *const *siblings, size_t count,
+		      const char **source)
+{
+	size_t n = strlen(name), suffix = sizeof BUILD_SIDECAR_SUFFIX - 1, stem;
+	char *path;
+	bool is_sidecar;
+
+	if (n <= suffix || strcmp(name + n - suffix, BUILD_SIDECAR_SUFFIX) != 0)
+		return false;
+	stem = n - suffix;
+	for (size_t i = 0; i < count; i++) {
+		const char *s = siblings[i];
+
+		if (strcmp(s, name) == 0 || cli_stem_length(s) != stem || strncmp(s, name, stem) != 0)
+			continue;
+		path = cli_path_join(dir, name, NULL);
+		is_sidecar = path && holds_definition(path);
+		free(path);
+		if (is_sidecar)
+			*source = s;
+		return is_sidecar;
+	}
+	return false;
+}
+
+char *build_author_sidecar(const build_author_options *a, const char *source, bool is_explicit)
+{
+	char *path;
+
+	if (is_explicit && (a->clips_path || a->splits.count))
+		return NULL;
+	path = build_sidecar_path(source);
+	if (path && holds_definition(path))
+		return path;
+	free(path);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ apply */
+
+/* --split values grouped by take into splits (pointing into `arena`). */
+static animc_status splits_from_args(const cli_strings *args, animc_arena *arena, animc_split **out,
+				     uint32_t *count)
+{
+	animc_split *splits = animc_arena_alloc(arena, args->count, sizeof *splits);
+	animc_split_part *parts = animc_arena_alloc(arena, args->count, sizeof *parts);
+	bool *used = animc_arena_alloc(arena, args->count, sizeof *used);
+	uint32_t n = 0, p = 0;
+
+	if (!splits || !parts || !used)
+		return ANIMC_ERR_NOMEM;
+	for (size_t i = 0; i < args->count; i++) {
+		split_arg a;
+
+		if (used[i] || !parse_split(args->items[i], &a))
+			continue;
+		splits[n].take = a.take ? animc_arena_strndup(arena, a.take, a.take_len) : NULL;
+		splits[n].parts = parts + p;
+		for (size_t j = i; j < args->count; j++) {
+			split_arg b;
+
+			if (used[j] || !parse_split(args->items[j], &b) || (a.take == NULL) != (b.take == NULL) ||
+			    (a.take && (a.take_len != b.take_len || memcmp(a.take, b.take, a.take_len) != 0)))
+				continue;
+			used[j] = true;
+			parts[p].name = animc_arena_strndup(arena, b.name, b.name_len);
+			parts[p].start = b.start;
+			parts[p].end = b.end;
+			if (!parts[p].name)
+				return ANIMC_ERR_NOMEM;
+			p++;
+			splits[n].part_count++;
+		}
+		n++;
+	}
+	*out = splits;
+	*count = n;
+	return ANIMC_OK;
+}
+
+static animc_status read_split_doc(const char *path, animc_split_doc *doc, animc_diag_sink *sink,
+				   const build_author_hooks *hooks)
+{
+	animc_diag_sink doc_sink = *sink;
+	uint8_t *data;
+	size_t size;
+	char why[512];
+	animc_status status;
+
+	doc_sink.path = path;
+	if (!cli_read_file(path, &data, &size, why, sizeof why)) {
+		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "%s", why);
+		status = ANIMC_ERR_IO;
+	} else {
+		if (hooks && hooks->on_file_read)
+			hooks->on_file_read(hooks->user, path);
+		status = animc_split_doc_parse(path, data, size, doc, &doc_sink);
+		free(data);
+	}
+	sink->error_count = doc_sink.error_count;
+	sink->warning_count = doc_sink.warning_count;
+	return status;
+}
+
+static animc_status apply_split(const build_author_options *a, const char *source, bool is_explicit,
+				animc_clip_set *set, animc_diag_sink *sink, const build_author_hooks *hooks)
+{
+	animc_split_doc doc = { 0 };
+	animc_arena arena = { 0 };
+	animc_split *splits = NULL;
+	uint32_t count = 0;
+	animc_status status = ANIMC_OK;
+	char *sidecar = NULL;
+	bool has_doc = false;
+
+	if (is_explicit && a->clips_path) {
+		status = read_split_doc(a->clips_path, &doc, sink, hooks);
+		has_doc = status == ANIMC_OK;
+	} else if (is_explicit && a->splits.count) {
+		status = splits_from_args(&a->splits, &arena, &splits, &count);
+	} else if ((sidecar = build_author_sidecar(a, source, is_explicit))) {
+		status = read_split_doc(sidecar, &doc, sink, hooks);
+		has_doc = status == ANIMC_OK;
+	}
+	if (has_doc) {
+		splits = &doc.split;
+		count = 1;
+	}
+	for (uint32_t i = 0; status == ANIMC_OK && count && i < set->count; i++)
+		status = animc_clip_prepare(set->clips[i], sink);
+	if (status == ANIMC_OK && count)
+		status = animc_clip_set_split(set, splits, count, sink);
+	if (status == ANIMC_OK && count)
+		status = animc_clip_set_name_unique(set, sink);
+	animc_split_doc_release(&doc);
+	animc_arena_release(&arena);
+	free(sidecar);
+	return status;
+}
+
+animc_status build_author_apply(const build_author_options *a, const char *source, bool is_explicit,
+				animc_clip_set *set, animc_diag_sink *sink, const build_author_hooks *hooks)
+{
+	return apply_split(a, source, is_explicit, set, sink, hooks);
+}

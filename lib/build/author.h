@@ -1,0 +1,68 @@
+/*
+ * author.h - the authoring options of a build (--split, --clips,
+ * --root-motion, --up-axis, --additive-reference) and the clip-split
+ * sidecar (STEM_Anims.xml beside a source): what applies to a source, read
+ * and applied by compile between import and processing.
+ */
+#ifndef ANIMC_BUILD_AUTHOR_H
+#define ANIMC_BUILD_AUTHOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <animc/animc_formats.h>
+
+#include "cli.h"
+
+typedef struct build_author_options {
+	cli_strings splits;           /* --split values, in the order given */
+	const char *clips_path;       /* --clips FILE */
+	char *root_bone;              /* --root-motion BONE[,yaw] (owned) */
+	bool root_yaw;
+	animc_up_axis up;             /* --up-axis; ANIMC_UP_DEFAULT: by importer */
+	bool has_additive;            /* --additive-reference */
+	animc_additive_kind additive;
+	const char *additive_clip;    /* ANIMC_ADDITIVE_CLIP: its name */
+} build_author_options;
+
+/* The suffix that makes STEM_Anims.xml the clip-split sidecar of STEM.*. */
+#define BUILD_SIDECAR_SUFFIX "_Anims.xml"
+
+/* Option values, checked when parsed: false with why filled. */
+bool build_author_split(build_author_options *a, const char *arg, char *why, size_t why_size);
+bool build_author_root_motion(build_author_options *a, const char *arg, char *why, size_t why_size);
+bool build_author_up_axis(build_author_options *a, const char *arg, char *why, size_t why_size);
+bool build_author_additive(build_author_options *a, const char *arg, char *why, size_t why_size);
+void build_author_release(build_author_options *a);
+
+/* The sidecar path of a source ("dir/STEM_Anims.xml"), malloc()ed. */
+char *build_sidecar_path(const char *source);
+
+/* Whether folder entry `name` is the sidecar of a sibling: it ends in
+ * BUILD_SIDECAR_SUFFIX, a sibling's stem is what comes before, and the file
+ * (dir/name) holds an AnimationDefinition.  *source gets that sibling. */
+bool build_sidecar_of(const char *dir, const char *name, const char *const *siblings, size_t count,
+		      const char **source);
+
+/* The sidecar a source would be split by now (its path, malloc()ed), or
+ * NULL: none beside it, or --clips/--split take its place. */
+char *build_author_sidecar(const build_author_options *a, const char *source, bool is_explicit);
+
+/* What an authoring step tells compile. */
+typedef struct build_author_hooks {
+	void (*on_file_read)(void *user, const char *path);  /* a file whose bytes join the key */
+	void *user;
+} build_author_hooks;
+
+/*
+ * The authoring passes for one source's imported clips, in order: the split
+ * (--clips or --split for a source named on the command line, else its
+ * sidecar when there is one), then root motion and additive.  `set` holds
+ * what the import gave; on return its clips are the ones to process and
+ * write.  Files read (the sidecar, --clips) go to hooks->on_file_read.
+ * Errors are reported to `sink`.
+ */
+animc_status build_author_apply(const build_author_options *a, const char *source, bool is_explicit,
+				animc_clip_set *set, animc_diag_sink *sink, const build_author_hooks *hooks);
+
+#endif
