@@ -7,7 +7,8 @@
  *   plain     each job's lines, in job order;
  *   quiet     diagnostics only, and the summary when something failed;
  *   outputs   `animc outputs`: diagnostics, then the paths a build writes.
- * Diagnostics go to stderr, the rest to stdout.  Tests bring their own.
+ * Diagnostics go to stderr, the rest to stdout.  Tests bring their own
+ * (build_engine_deps): a run sets its ctx.
  */
 #ifndef ANIMC_BUILD_STATUS_H
 #define ANIMC_BUILD_STATUS_H

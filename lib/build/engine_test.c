@@ -1,0 +1,483 @@
+/*
+ * engine_test.c - the engine in one process, after ninja's build_test.cc:
+ * plan, commit, manifest and the incremental logic run for real, while a
+ * fake runner makes up each job's result (its outputs' bytes name the
+ * source) and finishes jobs in an order the test picks.  A recording status
+ * sink tells what a user would read.  Process-level behaviour (signals,
+ * crashes, memory caps, the worker pool) is cmd/tests/build_test.c's.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_support.h"
+#include "build.h"
+
+/* ------------------------------------------------------------ the fake */
+
+typedef struct fake_runner {
+	build_runner base;       /* first */
+	size_t *pending;         /* started, not finished */
+	size_t pending_count;
+	bool is_lifo;            /* finish the last started first */
+	unsigned per_wait;       /* jobs finished per wait (0: all) */
+	const char *fail_match;  /* a source path holding this fails */
+} fake_runner;
+
+typedef struct fake_setup {
+	bool is_lifo;
+	unsigned per_wait;
+	const char *fail_match;
+} fake_setup;
+
+/* A result as a compile would make it: the source's state and hash, a key
+ * from the run's prefix and the source's bytes, one output named after the
+ * source whose bytes say which source made it. */
+static void fake_result(fake_runner *f, size_t i)
+{
+	build_ctx *ctx = f->base.ctx;
+	build_job *j = &ctx->plan.jobs[i];
+	build_result *r = &j->result;
+	XXH3_state_t *key = XXH3_createState();
+	size_t size;
+	uint8_t *data = test_read_file(j->path, &size);
+	struct stat st;
+	char *text = test_format("fake output of %s\n", j->path);
+
+	memset(r, 0, sizeof *r);
+	assert_int_equal(stat(j->path, &st), 0);
+	build_file_state_from(&st, &r->source_state);
+	build_file_state_distrust_recent(&r->source_state);
+	r->has_source = true;
+	build_hash_bytes(data, size, &r->source_hash);
+	XXH3_copyState(key, ctx->key_prefix);
+	build_key_file("source", cli_basename(j->path), data, size, build_key_emit_xxh3, key);
+	build_key_end(build_key_emit_xxh3, key);
+	build_hash_from_state(key, &r->key);
+	XXH3_freeState(key);
+	free(data);
+	snprintf(r->importer, sizeof r->importer, "fake");
+	if (f->fail_match && strstr(j->path, f->fail_match)) {
+		r->status = BUILD_FAILED;
+		build_result_diag(r, ANIMC_ERROR, 3, 4, -1, "made up to fail");
+		free(text);
+		return;
+	}
+	r->status = BUILD_COMPILED;
+	r->outputs = calloc(1, sizeof *r->outputs);
+	r->output_count = 1;
+	r->outputs[0].name = test_format("%s.xnb", j->out_base);
+	r->outputs[0].clip = strdup("");
+	r->outputs[0].bytes = (uint8_t *)text;
+	r->outputs[0].size = strlen(text);
+	r->outputs[0].bones = 1;
+	build_hash_bytes(text, strlen(text), &r->outputs[0].hash);
+}
+
+static void fake_start(build_runner *r, size_t job)
+{
+	fake_runner *f = (fake_runner *)r;
+
+	f->pending[f->pending_count++] = job;
+}
+
+static bool fake_is_free(build_runner *r)
+{
+	(void)r;
+	return true;
+}
+
+static size_t fake_pending(build_runner *r)
+{
+	return ((fake_runner *)r)->pending_count;
+}
+
+static bool fake_wait(build_runner *r, double wait_s, int wake_fd, bool is_all_started)
+{
+	fake_runner *f = (fake_runner *)r;
+	unsigned n = f->per_wait ? f->per_wait : (unsigned)f->pending_count;
+
+	(void)wait_s, (void)wake_fd, (void)is_all_started;
+	while (n-- && f->pending_count) {
+		size_t job;
+
+		if (f->is_lifo) {
+			job = f->pending[--f->pending_count];
+		} else {
+			job = f->pending[0];
+			memmove(f->pending, f->pending + 1, --f->pending_count * sizeof *f->pending);
+		}
+		fake_result(f, job);
+		if (r->ctx->command == CMD_BUILD)
+			build_stage_outputs(r->ctx, &r->ctx->plan.jobs[job], &r->ctx->plan.jobs[job].result);
+		build_runner_done(r, job);
+	}
+	return true;
+}
+
+static void fake_warm(build_runner *r, unsigned count)
+{
+	(void)r, (void)count;
+}
+
+static void fake_note_at_hand(build_runner *r)
+{
+	(void)r;
+}
+
+static void fake_destroy(build_runner *r, bool is_stopped)
+{
+	fake_runner *f = (fake_runner *)r;
+
+	(void)is_stopped;
+	free(f->pending);
+	free(f);
+}
+
+static const build_runner_ops fake_ops = {
+	fake_start, fake_is_free, fake_pending, fake_wait, fake_warm, fake_note_at_hand, fake_destroy,
+};
+
+static build_runner *make_fake(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks)
+{
+	fake_setup *setup = user;
+	fake_runner *f = calloc(1, sizeof *f);
+
+	f->base = (build_runner){ &fake_ops, ctx, hooks };
+	f->pending = calloc(count, sizeof *f->pending);
+	f->is_lifo = setup->is_lifo;
+	f->per_wait = setup->per_wait;
+	f->fail_match = setup->fail_match;
+	return &f->base;
+}
+
+/* -------------------------------------------------------- the status sink */
+
+typedef struct recorder {
+	build_status_sink base;  /* first */
+	size_t committed[64];
+	build_status statuses[64];
+	size_t committed_count;
+	size_t done_count;       /* results that came: the fake's compiles */
+	build_totals totals;
+	bool has_summary;
+	char notes[1024];
+} recorder;
+
+static void rec_job_done(build_status_sink *s, size_t job)
+{
+	(void)job;
+	((recorder *)s)->done_count++;
+}
+
+static void rec_tick(build_status_sink *s)
+{
+	(void)s;
+}
+
+static void rec_job_committed(build_status_sink *s, size_t job)
+{
+	recorder *rec = (recorder *)s;
+
+	rec->statuses[rec->committed_count] = s->ctx->plan.jobs[job].result.status;
+	rec->committed[rec->committed_count++] = job;
+}
+
+static void rec_note(build_status_sink *s, const char *line)
+{
+	recorder *rec = (recorder *)s;
+
+	strncat(rec->notes, line, sizeof rec->notes - strlen(rec->notes) - 2);
+	strcat(rec->notes, "\n");
+}
+
+static void rec_summary(build_status_sink *s, const build_totals *t, unsigned stale)
+{
+	recorder *rec = (recorder *)s;
+
+	(void)stale;
+	rec->totals = *t;
+	rec->has_summary = true;
+}
+
+static void rec_clear(build_status_sink *s)
+{
+	(void)s;
+}
+
+static const build_status_ops rec_ops = {
+	rec_job_done, rec_tick, rec_job_committed, rec_note, rec_summary, rec_clear,
+};
+
+/* ------------------------------------------------------------- a run */
+
+typedef struct run {
+	int status;
+	recorder rec;
+} run;
+
+/* Run `command` in this process with the fake runner over argv (NULL
+ * terminated, after the command name). */
+static run run_engine(build_command command, fake_setup *setup, ...)
+{
+	char *argv[16] = { "build" };
+	int argc = 1;
+	build_options o;
+	build_engine_deps deps = { make_fake, setup, NULL };
+	run result;
+	va_list ap;
+
+	memset(&result, 0, sizeof result);
+	va_start(ap, setup);
+	for (char *a; (a = va_arg(ap, char *)) && argc < 15;)
+		argv[argc++] = a;
+	va_end(ap);
+	result.rec.base.ops = &rec_ops;
+	deps.status = &result.rec.base;
+	assert_int_equal(build_options_parse(&o, command, argc, argv), 0);
+	result.status = build_engine_run_with(command, &o, &deps);
+	build_options_release(&o);
+	return result;
+}
+
+static char *make_sources(const char *name, unsigned count)
+{
+	char *dir = test_tmpdir(name);
+	char *src = test_format("%s/src", dir);
+
+	mkdir(src, 0777);
+	for (unsigned i = 0; i < count; i++) {
+		char *path = test_format("%s/clip%u.Animation", src, i);
+		char *text = test_format("<clip %u/>\n", i);
+
+		assert_true(test_write_file(path, text, strlen(text)));
+		/* An artist saved it a while ago: the fast path trusts its state. */
+		{
+			struct timespec times[2] = { { 1600000000, 0 }, { 1600000000, 0 } };
+
+			utimensat(AT_FDCWD, path, times, 0);
+		}
+		free(path);
+		free(text);
+	}
+	free(src);
+	return dir;
+}
+
+/* ------------------------------------------------------------- tests */
+
+static void results_out_of_order_are_committed_in_job_order(void **state)
+{
+	char *dir = make_sources("engine_order", 5);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	fake_setup setup = { .is_lifo = true, .per_wait = 1 };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.done_count, 5);
+	assert_int_equal(r.rec.committed_count, 5);
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(r.rec.committed[i], i);
+		assert_int_equal(r.rec.statuses[i], BUILD_COMPILED);
+	}
+	assert_true(r.rec.has_summary);
+	assert_int_equal(r.rec.totals.compiled, 5);
+	assert_int_equal(r.rec.totals.clips, 5);
+	for (unsigned i = 0; i < 5; i++) {
+		char *path = test_format("%s/clip%u.xnb", out, i);
+		char *want = test_format("fake output of %s/clip%u.Animation\n", src, i);
+		size_t size;
+		uint8_t *got = test_read_file(path, &size);
+
+		assert_int_equal(size, strlen(want));
+		assert_memory_equal(got, want, size);
+		free(got);
+		free(want);
+		free(path);
+	}
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void a_second_run_compiles_only_what_changed(void **state)
+{
+	char *dir = make_sources("engine_incremental", 4);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *edited = test_format("%s/clip2.Animation", src);
+	fake_setup setup = { 0 };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.done_count, 4);
+	/* Nothing changed: nothing reaches the runner. */
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.done_count, 0);
+	assert_int_equal(r.rec.totals.up_to_date, 4);
+	assert_int_equal(r.rec.totals.compiled, 0);
+	/* One source edited: that one alone. */
+	assert_true(test_write_file(edited, "<clip edited/>\n", 15));
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.rec.done_count, 1);
+	assert_int_equal(r.rec.totals.compiled, 1);
+	assert_int_equal(r.rec.totals.up_to_date, 3);
+	assert_int_equal(r.rec.statuses[2], BUILD_COMPILED);
+	assert_int_equal(r.rec.statuses[1], BUILD_UP_TO_DATE);
+	/* --rebuild: all of them again. */
+	r = run_engine(CMD_BUILD, &setup, "--rebuild", "-o", out, src, NULL);
+	assert_int_equal(r.rec.done_count, 4);
+	free(edited);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void an_output_deleted_by_hand_is_written_again(void **state)
+{
+	char *dir = make_sources("engine_deleted", 3);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *gone = test_format("%s/clip1.xnb", out);
+	fake_setup setup = { 0 };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.rec.done_count, 3);
+	assert_int_equal(unlink(gone), 0);
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.rec.done_count, 1);
+	assert_int_equal(r.rec.statuses[1], BUILD_COMPILED);
+	assert_true(test_file_exists(gone));
+	free(gone);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void the_manifest_records_each_source_and_output(void **state)
+{
+	char *dir = make_sources("engine_manifest", 3);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *path = test_format("%s/" MANIFEST_FILE, out);
+	char *source = test_format("%s/clip0.Animation", src);
+	fake_setup setup = { 0 };
+	manifest m = { 0 };
+	manifest_entry *e;
+	char why[256];
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(manifest_load(&m, path, why, sizeof why), MANIFEST_LOADED);
+	assert_int_equal(m.count, 3);
+	e = manifest_find(&m, source);
+	assert_non_null(e);
+	assert_int_equal(e->status, BUILD_COMPILED);
+	assert_string_equal(e->importer, "fake");
+	assert_string_equal(e->out_base, "clip0");
+	assert_int_equal(e->output_count, 1);
+	assert_string_equal(e->outputs[0].path, "clip0.xnb");
+	assert_int_equal(e->outputs[0].size, strlen("fake output of ") + strlen(source) + 1);
+	manifest_release(&m);
+	free(source);
+	free(path);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void a_failed_source_writes_nothing_and_is_retried(void **state)
+{
+	char *dir = make_sources("engine_failed", 3);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *failed = test_format("%s/clip1.xnb", out), *kept = test_format("%s/clip2.xnb", out);
+	fake_setup setup = { .fail_match = "clip1" };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_FAILED);
+	assert_int_equal(r.rec.totals.failed, 1);
+	assert_int_equal(r.rec.totals.compiled, 2);
+	assert_int_equal(r.rec.statuses[1], BUILD_FAILED);
+	assert_false(test_file_exists(failed));
+	assert_true(test_file_exists(kept));
+	/* A failed source is compiled again; the others are up to date. */
+	setup.fail_match = NULL;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.done_count, 1);
+	assert_true(test_file_exists(failed));
+	free(failed);
+	free(kept);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void outputs_claims_and_writes_nothing(void **state)
+{
+	char *dir = make_sources("engine_outputs", 2);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *first = test_format("%s/clip0.xnb", out);
+	fake_setup setup = { 0 };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_OUTPUTS, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.committed_count, 2);
+	assert_false(r.rec.has_summary);
+	assert_false(test_file_exists(first));
+	assert_false(test_file_exists(out));
+	free(first);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static void a_removed_source_leaves_a_stale_output_until_pruned(void **state)
+{
+	char *dir = make_sources("engine_prune", 3);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *source = test_format("%s/clip0.Animation", src), *output = test_format("%s/clip0.xnb", out);
+	fake_setup setup = { 0 };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(unlink(source), 0);
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.totals.sources, 2);
+	assert_true(test_file_exists(output));
+	r = run_engine(CMD_BUILD, &setup, "--prune", "-v", "-o", out, src, NULL);
+	assert_false(test_file_exists(output));
+	assert_non_null(strstr(r.rec.notes, "pruned 1 output\n"));
+	free(source);
+	free(output);
+	free(out);
+	free(src);
+	free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),
+	cmocka_unit_test(a_second_run_compiles_only_what_changed),
+	cmocka_unit_test(an_output_deleted_by_hand_is_written_again),
+	cmocka_unit_test(the_manifest_records_each_source_and_output),
+	cmocka_unit_test(a_failed_source_writes_nothing_and_is_retried),
+	cmocka_unit_test(outputs_claims_and_writes_nothing),
+	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),
+};
+
+ANIMC_TEST_GROUP(tests);
