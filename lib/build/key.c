@@ -80,12 +80,12 @@ bool build_hash_parse(const char *hex, build_hash *out)
 	return hex[32] == '\0';
 }
 
-bool build_hash_file(const char *path, build_hash *out, char *why, size_t why_size)
+bool build_hash_file(const char *path, build_hash *out, cli_error *err)
 {
 	uint8_t *data;
 	size_t size;
 
-	if (!cli_read_file(path, &data, &size, why, why_size))
+	if (!cli_read_file(path, &data, &size, err))
 		return false;
 	build_hash_bytes(data, size, out);
 	free(data);

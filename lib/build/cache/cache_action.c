@@ -158,8 +158,8 @@ typedef struct reader {
 	const uint8_t *data;
 	size_t size, off;
 	size_t base;        /* offset of data in the whole entry, for messages */
-	char *why;
-	size_t why_size;
+	char *message;      /* the error, "byte N: ..."; NULL: not kept */
+	size_t message_size;
 } reader;
 
 __attribute__((format(printf, 2, 3))) static bool fail(reader *r, const char *fmt, ...)
@@ -167,13 +167,13 @@ __attribute__((format(printf, 2, 3))) static bool fail(reader *r, const char *fm
 	va_list ap;
 	int n;
 
-	if (!r->why || !r->why_size)
+	if (!r->message || !r->message_size)
 		return false;
-	n = snprintf(r->why, r->why_size, "byte %zu: ", r->base + r->off);
-	if (n < 0 || (size_t)n >= r->why_size)
+	n = snprintf(r->message, r->message_size, "byte %zu: ", r->base + r->off);
+	if (n < 0 || (size_t)n >= r->message_size)
 		return false;
 	va_start(ap, fmt);
-	vsnprintf(r->why + n, r->why_size - (size_t)n, fmt, ap);
+	vsnprintf(r->message + n, r->message_size - (size_t)n, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -221,7 +221,7 @@ static bool get_len(reader *r, reader *sub)
 		return false;
 	if (len > r->size - r->off)
 		return fail(r, "field of %llu bytes, only %zu left", (unsigned long long)len, r->size - r->off);
-	*sub = (reader){ r->data + r->off, (size_t)len, 0, r->base + r->off, r->why, r->why_size };
+	*sub = (reader){ r->data + r->off, (size_t)len, 0, r->base + r->off, r->message, r->message_size };
 	r->off += (size_t)len;
 	return true;
 }
@@ -382,9 +382,11 @@ static bool decode_header(reader *r, const reader *raw, size_t *count, size_t *h
 	return true;
 }
 
-bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, char *why, size_t why_size)
+bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, cli_error *err)
 {
-	reader r = { data, size, 0, 0, why, why_size }, raw = { NULL, 0, 0, 0, why, why_size };
+	char *message = err ? err->message : NULL;
+	size_t message_size = err ? sizeof err->message : 0;
+	reader r = { data, size, 0, 0, message, message_size }, raw = { NULL, 0, 0, 0, message, message_size };
 	size_t capacity = 0, count = 0, header_len = 0;
 	bool has_raw = false;
 
