@@ -44,45 +44,49 @@ ifeq ($(ANIMRT_ZSTD),0)
 override BUILD := $(BUILD)/libc
 endif
 
-# Install missing Debian packages before anything asks pkg-config (once: a
-# sub-make inherits ANIMC_DEPS_CHECKED).
-GOALS := $(or $(MAKECMDGOALS),all)
-ifeq ($(ANIMC_DEPS_CHECKED),)
-ifneq ($(filter-out help clean,$(GOALS)),)
-DEPS_STATUS := $(shell scripts/install-deps $(GOALS) >&2; echo $$?)
-ifneq ($(DEPS_STATUS),0)
-$(error the dependencies are missing and could not be installed)
+# Quiet by default: a short line per step; V=1 prints the commands.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-6s %s\n' '$(1)' '$(2)';
 endif
-export ANIMC_DEPS_CHECKED := 1
-endif
-endif
+SUBMAKE_FLAGS := --no-print-directory $(if $(filter 1,$(V)),,-s)
 
-XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
-ASSIMP_CFLAGS := $(shell pkg-config --cflags assimp)
-JANSSON_CFLAGS := $(shell pkg-config --cflags jansson)
-ZSTD_CFLAGS := $(shell pkg-config --cflags libzstd)
-ZSTD_LIBS := $(shell pkg-config --libs libzstd)
+# pkg-config runs while this file is read, before `make deps` may have
+# installed it: silence it here, so that a fresh machine's `make run` (which
+# installs first, then builds in a sub-make that reads this file again)
+# prints no "not found" lines.
+pkg = $(shell pkg-config $(1) 2>/dev/null)
+
+XML_CFLAGS := $(call pkg,--cflags libxml-2.0)
+ASSIMP_CFLAGS := $(call pkg,--cflags assimp)
+JANSSON_CFLAGS := $(call pkg,--cflags jansson)
+ZSTD_CFLAGS := $(call pkg,--cflags libzstd)
+ZSTD_LIBS := $(call pkg,--libs libzstd)
 # Assimp is not linked: formats/assimp/assimp_api.c loads it with dlopen()
 # when a file is read through it, by the soname found here.  Programs that
 # call Assimp themselves (the tests) link it.
-PIPELINE_LIBS := $(shell pkg-config --libs libxml-2.0 libzstd jansson)
-ASSIMP_LIBS := $(shell pkg-config --libs assimp)
-ASSIMP_VERSION := $(shell pkg-config --modversion assimp)
-ASSIMP_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir assimp)/libassimp.so 2>/dev/null | \
+PIPELINE_LIBS := $(call pkg,--libs libxml-2.0 libzstd jansson)
+ASSIMP_LIBS := $(call pkg,--libs assimp)
+ASSIMP_VERSION := $(call pkg,--modversion assimp)
+ASSIMP_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir assimp 2>/dev/null)/libassimp.so 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
 # Bare tokens (no quotes to survive shells): the C side makes them strings.
 ASSIMP_DEFS := -DANIMC_ASSIMP_VERSION=$(ASSIMP_VERSION) \
 	$(if $(ASSIMP_SONAME),-DANIMC_ASSIMP_SONAME=$(ASSIMP_SONAME))
 # The CLI's build manifest hashes with xxHash (XXH3).
-XXHASH_CFLAGS := $(shell pkg-config --cflags libxxhash)
-XXHASH_LIBS := $(shell pkg-config --libs libxxhash)
+XXHASH_CFLAGS := $(call pkg,--cflags libxxhash)
+XXHASH_LIBS := $(call pkg,--libs libxxhash)
 # The build cache: libcurl's headers only (cmd/cache_http.c loads the library
 # when a cache URL is used), nettle for SHA-256.
-CURL_CFLAGS := $(shell pkg-config --cflags libcurl)
-NETTLE_CFLAGS := $(shell pkg-config --cflags nettle)
-CMD_LIBS := $(shell pkg-config --libs nettle) -pthread
-CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
-CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+CURL_CFLAGS := $(call pkg,--cflags libcurl)
+NETTLE_CFLAGS := $(call pkg,--cflags nettle)
+CMD_LIBS := $(call pkg,--libs nettle) -pthread
+CMOCKA_CFLAGS := $(call pkg,--cflags cmocka)
+CMOCKA_LIBS := $(call pkg,--libs cmocka)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
 	-Wformat=2 -Wcast-qual
@@ -114,18 +118,22 @@ CHECK_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -I
 TEST_CPPFLAGS := $(CHECK_CPPFLAGS) -Icmd/tests -Ilib/animrt $(CMOCKA_CFLAGS) $(XXHASH_CFLAGS) $(CURL_CFLAGS) \
 	$(NETTLE_CFLAGS)
 
-# The include path of a source file, by where it lives.
-cppflags_for = $(strip \
-	$(if $(filter %_test.c cmd/tests/%,$1),$(TEST_CPPFLAGS), \
-	$(if $(filter lib/animrt/%,$(filter $(FUZZ_SRC) %/check_libc.c,$1)),$(RT_CPPFLAGS), \
-	$(if $(filter $(FUZZ_SRC),$1),$(CHECK_CPPFLAGS), \
-	$(if $(filter lib/animrt/%,$1),$(RT_CPPFLAGS), \
-	$(if $(filter lib/animc/%,$1),$(PIPELINE_CPPFLAGS), \
-	$(if $(filter formats/%,$1),$(FORMATS_CPPFLAGS), \
-	$(if $(filter lib/build/%,$1),$(ENGINE_CPPFLAGS), \
-	$(if $(filter cmd/%,$1),$(CMD_CPPFLAGS), \
-	$(if $(filter scripts/bench_compact.c,$1),$(RT_CPPFLAGS) -Ilib/animrt, \
-	$(RT_PUBLIC) $(RT_ZSTD_FLAGS)))))))))))
+# The benchmarks: bench_compact reaches the scalar reference samplers.
+BENCH_CPPFLAGS := $(RT_PUBLIC) $(RT_ZSTD_FLAGS)
+BENCH_COMPACT_CPPFLAGS := $(RT_CPPFLAGS) -Ilib/animrt
+
+# The include path of a source, by where it lives: the first pattern of this
+# table that its path matches names its flags (X: $(X_CPPFLAGS)).  The
+# normal, sanitizer, seed-replay and fuzz builds all compile through it.
+FLAGS_TABLE = \
+	%_test.c:TEST cmd/tests/%:TEST \
+	lib/animrt/%:RT \
+	$(addsuffix :CHECK,$(FUZZ_SRC)) \
+	lib/animc/%:PIPELINE formats/%:FORMATS \
+	lib/build/%:ENGINE cmd/%:CMD \
+	scripts/bench_compact.c:BENCH_COMPACT scripts/%:BENCH
+flags_row = $(firstword $(foreach row,$(FLAGS_TABLE),$(if $(filter $(firstword $(subst :, ,$(row))),$1),$(row))))
+cppflags_for = $($(lastword $(subst :, ,$(call flags_row,$1)))_CPPFLAGS)
 
 # ------------------------------------------------------------------ sources
 FUZZ_SRC := $(wildcard lib/*/fuzz_*.c lib/build/cache/fuzz_*.c formats/*/fuzz_*.c)
@@ -168,7 +176,7 @@ BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
-.PHONY: all run test check units golden docs fuzz fuzz-build bench bench-compile bench-build bench-sample \
+.PHONY: all deps run test check units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
 	bench-compact check-simd bench-cache \
 	install uninstall clean help libs
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
@@ -193,38 +201,37 @@ $(LAYOUT_OK): $(C_FILES)
 HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c
 HOT_OPT ?= -O3
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(if $(filter $(HOT_SRC),$<),$(HOT_OPT)) $(CC_WERROR) $(call cppflags_for,$<) \
+	$(call say,CC,$@)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter $(HOT_SRC),$<),$(HOT_OPT)) $(CC_WERROR) $(call cppflags_for,$<) \
 		-MMD -MP -c $< -o $@
 
 # Fuzz targets compiled as plain functions, so `make test` replays their seeds.
 $(BUILD)/replay/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(call cppflags_for,$<) \
+	$(call say,CC,$@)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(call cppflags_for,$<) \
 		-DANIMC_FUZZ_ENTRY=animc_$(notdir $*) -MMD -MP -c $< -o $@
 
+archive = $(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+
 $(LIBANIMC): $(PIPELINE_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
+	$(archive)
 
 $(LIBANIMRT): $(RT_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
+	$(archive)
 
 $(LIBANIMBUILD): $(ENGINE_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
+	$(archive)
 
 RT_LIBS := $(if $(filter 0,$(ANIMRT_ZSTD)),,$(ZSTD_LIBS)) -lm
 ENGINE_LINK := $(LIBANIMBUILD) $(LIBANIMC) $(LIBANIMRT)
 $(ANIMC): $(CMD_OBJ) $(ENGINE_LINK)
-	$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
 
 # pkg-config files, each with its own library's version.
 $(BUILD)/animc.pc: lib/animc/animc.pc.in lib/animc/include/animc/animc.h $(BUILD)/flags
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMC_VERSION)|' $< > $@
+	$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMC_VERSION)|' $< > $@
 $(BUILD)/animrt.pc: lib/animrt/animrt.pc.in lib/animrt/include/animc/animrt.h $(BUILD)/flags
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMRT_VERSION)|' \
+	$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMRT_VERSION)|' \
 		-e 's|@REQUIRES@|$(if $(filter 0,$(ANIMRT_ZSTD)),,Requires: libzstd)|' $< > $@
 
 # The runtime with the C library alone, built as `make ANIMRT_ZSTD=0` builds
@@ -232,99 +239,114 @@ $(BUILD)/animrt.pc: lib/animrt/animrt.pc.in lib/animrt/include/animc/animrt.h $(
 $(LIBC_BUILD)/libanimrt.a: FORCE
 	@$(MAKE) --no-print-directory ANIMRT_ZSTD=0 WERROR=$(WERROR) libs
 $(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_BUILD)/libanimrt.a
-	$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
 
 # The sampling benchmarks: programs of their own, linked with the loader
 # alone (bench_compact reaches the scalar reference samplers in sample.h).
 $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
-	$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK)
-	$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) \
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) \
 		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # The unit tests link the engine library whole: the harness reads files with
 # its reader, and the fuzz replays reach the manifest and cache decoders.
 $(UNITS_BIN): $(UNIT_OBJ) $(ENGINE_LINK)
-	$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(PIPELINE_LIBS) $(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # ------------------------------------------------------------------ goals
+# The Debian packages a goal needs, installed when any is missing (apt-get
+# update first; as root).  The goals below that need them run `deps` first,
+# then build in a sub-make, which reads pkg-config's answers afresh.
+deps:
+	@scripts/install-deps $(or $(filter-out deps,$(MAKECMDGOALS)),build)
+
 # Incremental: a second `make run` compiles nothing (the manifest in
 # $(BUILD)/out/.animc says every source is up to date).
-run: all
+run: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) all
 	$(ANIMC) build --skeleton testdata/sample/Crane/Crane.x -o $(BUILD)/out testdata/sample
 
-test check:
-	@$(MAKE) --no-print-directory WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT)
+# The runner prints a failing or skipped test whole and one summary line;
+# V=1 prints every test as cmocka does.
+TEST_RUNNER_FLAGS := $(if $(filter 1,$(V)),-v)
+test check: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
-	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN)
+	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN) $(TEST_RUNNER_FLAGS)
 
 # The edit-compile loop: unit tests only, no processes started.
-units:
-	@$(MAKE) --no-print-directory WERROR=1 $(UNITS_BIN)
-	@ANIMC_BUILD=$(BUILD) $(UNITS_BIN)
+units: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(UNITS_BIN)
+	@ANIMC_BUILD=$(BUILD) $(UNITS_BIN) $(TEST_RUNNER_FLAGS)
 
-golden: $(ANIMC)
+golden: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) $(ANIMC)
 	scripts/regen-golden $(ANIMC)
 
 # Generated from the option table and the commands' help: the manual, the
 # man page, the bash completion.  The test suite fails when one is stale.
-GENERATED_DOCS := docs/cli.md docs/animc.1 docs/animc.bash-completion
-docs: $(ANIMC)
+docs: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) $(ANIMC)
 	$(ANIMC) help --markdown > docs/cli.md
 	$(ANIMC) help --man > docs/animc.1
 	$(ANIMC) help --completion > docs/animc.bash-completion
 
+# libFuzzer targets: each fuzz_*.c linked with the three libraries, whole,
+# compiled again by clang with the fuzzer's instrumentation (and the same
+# include paths, from FLAGS_TABLE) into $(FUZZ_DIR).
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all
-# The engine's readers: the manifest (lib/build/fuzz_manifest.c) and the cache
-# entry decoder (lib/build/cache/fuzz_action.c).
-FUZZ_LIB_SRC := $(PIPELINE_SRC) $(RT_SRC) lib/build/manifest.c lib/build/key.c lib/build/result.c \
-	lib/build/cli.c lib/build/fs.c lib/build/cache/cache_action.c lib/build/cache/cache_digest.c
-fuzz-build: $(addprefix $(BUILD)/fuzz/,$(FUZZ_NAMES))
-$(BUILD)/fuzz/%: $(FUZZ_SRC) $(FUZZ_LIB_SRC) | $(LAYOUT_OK)
-	@mkdir -p $(@D)/$*.o
-	@for src in $(filter %/$*.c,$(FUZZ_SRC)) $(FUZZ_LIB_SRC); do \
-		o=$(@D)/$*.o/$$(echo $$src | tr / _).o; \
-		case $$src in \
-		lib/animrt/*) flags="$(RT_CPPFLAGS)" ;; \
-		lib/animc/*) flags="$(PIPELINE_CPPFLAGS)" ;; \
-		lib/build/fuzz_*|lib/build/*/fuzz_*) flags="$(CHECK_CPPFLAGS) $(ENGINE_CPPFLAGS)" ;; \
-		lib/build/*) flags="$(ENGINE_CPPFLAGS)" ;; \
-		*/fuzz_*) flags="$(CHECK_CPPFLAGS)" ;; \
-		*) flags="$(FORMATS_CPPFLAGS)" ;; \
-		esac; \
-		$(FUZZ_CC) $(FUZZ_FLAGS) $$flags -DANIMRT_WITH_ZSTD -c $$src -o $$o || exit 1; \
-	done
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(@D)/$*.o/*.o $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
+	-fno-sanitize-recover=all -DANIMRT_WITH_ZSTD
+FUZZ_DIR := $(BUILD)/fuzz
+fuzz_obj = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
+FUZZ_LIBS := $(FUZZ_DIR)/libanimbuild.a $(FUZZ_DIR)/libanimc.a $(FUZZ_DIR)/libanimrt.a
+FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
+
+$(FUZZ_DIR)/obj/%.o: %.c | $(LAYOUT_OK)
+	$(call say,FUZZCC,$@)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(call cppflags_for,$<) -MMD -MP -c $< -o $@
+$(FUZZ_DIR)/libanimbuild.a: $(call fuzz_obj,$(ENGINE_SRC))
+	$(archive)
+$(FUZZ_DIR)/libanimc.a: $(call fuzz_obj,$(PIPELINE_SRC))
+	$(archive)
+$(FUZZ_DIR)/libanimrt.a: $(call fuzz_obj,$(RT_SRC))
+	$(archive)
+define fuzz_target
+$(FUZZ_DIR)/$(basename $(notdir $(1))): $(call fuzz_obj,$(1)) $(FUZZ_LIBS)
+	$$(call say,LINK,$$@)$$(FUZZ_CC) $$(FUZZ_FLAGS) $$^ $$(PIPELINE_LIBS) $$(XXHASH_LIBS) $$(CMD_LIBS) -lm -o $$@
+endef
+$(foreach src,$(FUZZ_SRC),$(eval $(call fuzz_target,$(src))))
+
+fuzz-build: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
 
 # Each target runs FUZZ_SECONDS on a scratch copy of its seeds in testdata/fuzz/.
 fuzz: fuzz-build
-	scripts/fuzz-run $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+	scripts/fuzz-run $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-bench: all
+bench: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) all
 	scripts/bench-compile $(ANIMC)
 	scripts/bench-build $(ANIMC)
 
-bench-compile: all
-	scripts/bench-compile $(ANIMC)
+bench-compile bench-build bench-cache: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) all
+	scripts/$@ $(ANIMC)
 
-bench-build: all
-	scripts/bench-build $(ANIMC)
-
-bench-sample: all $(BENCH_SAMPLE)
+bench-sample: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) all $(BENCH_SAMPLE)
 	scripts/bench-sample $(ANIMC) $(BENCH_SAMPLE)
 
-bench-compact: all $(BENCH_COMPACT)
+bench-compact: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) all $(BENCH_COMPACT)
 	scripts/bench-compact $(ANIMC) $(BENCH_COMPACT)
 
 check-simd:
 	scripts/check-simd
-
-bench-cache: all
-	scripts/bench-cache $(ANIMC)
 
 # ---------------------------------------------------------------- install
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
@@ -378,6 +400,8 @@ help:
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'
-	@echo 'Missing Debian packages are installed (apt-get) before building.'
+	@echo '  deps           install the Debian packages the goals given with it need (apt-get;'
+	@echo '                 run, test, units, golden, docs, fuzz and bench* do it first)'
+	@echo 'Builds print a line per step; V=1 prints the commands (and every test).'
 
--include $(shell find $(BUILD)/obj $(BUILD)/replay -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/replay $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)

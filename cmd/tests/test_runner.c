@@ -3,13 +3,14 @@
  * summary line.  Groups run in file order, the unit tests first and the
  * process-level suites of cmd/tests/ last.
  *
- *     animc_test [-jN] [PATTERN]
+ *     animc_test [-v] [-jN] [PATTERN]
  *
  * PATTERN (a glob) picks tests by name.  With more than one job (the
  * default: one per online CPU), each test runs in a child process of its
- * own, N at a time, the longest first (by the times of the last run), and
- * its output is printed whole, in test order, as cmocka prints it.  -j1
- * runs everything in this process, one cmocka run.
+ * own, N at a time, the longest first (by the times of the last run); the
+ * output of a test that fails or skips is printed whole, in test order, as
+ * cmocka prints it (with -v, every test's).  -j1 runs everything in this
+ * process, one cmocka run, printing every test.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include "test_support.h"
 
 static animc_test_group *registered;
+static bool verbose;   /* -v: print the tests that pass too */
 
 void test_group_register(animc_test_group *group)
 {
@@ -286,8 +288,10 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 		for (; printed < count && kids[printed].exited; printed++) {
 			child *c = &kids[printed];
 
-			print_test_output(c, tests[printed].name, statuses[printed]);
-			fflush(stdout);
+			if (verbose || c->result != PASSED) {
+				print_test_output(c, tests[printed].name, statuses[printed]);
+				fflush(stdout);
+			}
 			passed += c->result == PASSED;
 			skipped += c->result == SKIPPED;
 			failed += c->result == FAILED;
@@ -333,12 +337,14 @@ int main(int argc, char **argv)
 	int failed;
 
 	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "-j", 2) == 0) {
+		if (strcmp(argv[i], "-v") == 0) {
+			verbose = true;
+		} else if (strncmp(argv[i], "-j", 2) == 0) {
 			char *end;
 
 			jobs = strtol(argv[i] + 2, &end, 10);
 			if (*end || jobs < 1) {
-				fprintf(stderr, "usage: animc_test [-jN] [PATTERN]\n");
+				fprintf(stderr, "usage: animc_test [-v] [-jN] [PATTERN]\n");
 				return 2;
 			}
 		} else {

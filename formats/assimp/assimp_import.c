@@ -343,7 +343,8 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 	if (hold)
 		memcpy(v, &v[4], 4 * sizeof *v);
 	if (normalised)
-		warn(cv, clip, &clip->channels[ch], "%u rotation key%s not of unit length; normalised",
+		warn(cv, clip, &clip->channels[ch], "%u rotation key%s not of unit length; normalised: "
+		     "check the exporter's rotation output (quaternions)",
 		     normalised, normalised == 1 ? " was" : "s were");
 	return ANIMC_OK;
 }
@@ -386,7 +387,8 @@ static animc_status drop_duplicate_bones(converter *cv, animc_clip *clip)
 		if (strcmp(refs[i].bone, refs[i + 1].bone) == 0) {
 			dropped[refs[i].index] = true;
 			warn(cv, clip, &clip->channels[refs[i + 1].index],
-			     "animated by more than one channel; kept the last one");
+			     "animated by more than one channel, and the runtime finds bones by name; "
+			     "kept the last one: give each animated bone its own name");
 		}
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -412,7 +414,8 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	if (!clip)
 		return ANIMC_ERR_NOMEM;
 	if (latin1)
-		warn(cv, clip, NULL, "the clip name is not UTF-8; read it as Latin-1");
+		warn(cv, clip, NULL, "the clip name is not UTF-8; read it as Latin-1: save the file "
+		     "with UTF-8 names if that is wrong");
 	rate = clip_rate(cv, anim, name);
 	clip->ticks_per_second = rate;
 	clip->duration_s = (float)(anim->mDuration / rate);
@@ -440,7 +443,8 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		}
 		clip->channels[ch].duration_s = clip->duration_s;
 		if (latin1)
-			warn(cv, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1");
+			warn(cv, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
+			     "save the file with UTF-8 names if that is wrong");
 		status = import_vectors(clip, (uint32_t)ch, ANIMC_TRANSLATION, na->mPositionKeys,
 					na->mNumPositionKeys, rate);
 		if (status == ANIMC_OK)
@@ -488,7 +492,7 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 		return status;
 	out->is_single_asset = false;
 	if (cv.mesh_only_count)
-		animc_diag_report(sink, ANIMC_WARNING, 0, 0,
+		animc_diag_report(sink, ANIMC_NOTE, 0, 0,
 				  "%u animation%s move%s meshes only (morph targets or vertices), which the "
 				  "format cannot hold; left out",
 				  cv.mesh_only_count, cv.mesh_only_count == 1 ? "" : "s",

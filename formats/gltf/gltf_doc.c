@@ -65,6 +65,15 @@ void gltf_warn(gltf_doc *doc, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
+void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(doc, ANIMC_NOTE, ANIMC_OK, path, fmt, ap);
+	va_end(ap);
+}
+
 void gltf_path(char *out, const char *fmt, ...)
 {
 	va_list ap;

@@ -252,8 +252,9 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 				q[c] = (float)(q[c] / len);
 		}
 		if (off_unit)
-			gltf_warn(im->doc, out_path, "%u rotation key%s not of unit length; normalised",
-				  off_unit, off_unit == 1 ? " was" : "s were");
+			gltf_warn(im->doc, out_path, "%u rotation key%s not of unit length, which glTF "
+				  "requires; normalised: check the exporter's rotation output (quaternions)",
+				  off_unit, off_unit == 1 ? " is" : "s are");
 	}
 	status = gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
 				 input.count, gltf_bound_of(im->bounds, t->kind), &keys);
@@ -353,7 +354,9 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		if (!ok)
 			goto fail;
 		if (!gltf_member(tg, "node")) {
-			gltf_warn(im->doc, tpath, "targets no node ('%s', an extension's); left out", what);
+			gltf_warn(im->doc, tpath, "targets no node ('%s', an extension's); left out: only "
+				  "node translation, rotation and scale compile, so bake this animation into "
+				  "nodes if the game needs it", what);
 			continue;
 		}
 		if (!gltf_get_index(im->doc, tg, tpath, "node", true, json_array_size(im->doc->nodes_json),
@@ -373,26 +376,38 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		else if (strcmp(what, "scale") == 0)
 			kind = ANIMC_SCALE;
 		else {
-			gltf_warn(im->doc, tpath, "path '%s' is not translation, rotation, scale or weights; "
-				  "left out", what);
+			gltf_warn(im->doc, tpath, "path '%s' is not translation, rotation, scale or weights, "
+				  "which glTF 2.0 requires; left out: fix the exporter or the file", what);
 			continue;
 		}
 		targets[used++] = (target){ node, kind, sampler, c };
 	}
 	qsort(targets, used, sizeof *targets, compare_targets);
-	/* One target used twice: the later channel wins, as in Assimp. */
-	size_t kept = 0;
+	/* One target used twice: the later channel wins, as in Assimp.  One
+	 * warning per animation, naming the first few. */
+	size_t kept = 0, again = 0, listed = 0;
+	char places[256] = "";
 	for (size_t i = 0; i < used; i++) {
 		if (kept && targets[kept - 1].node == targets[i].node &&
 		    targets[kept - 1].kind == targets[i].kind) {
-			gltf_path(path, "%s.channels[%llu]", anim_path,
-				 (unsigned long long)targets[i].channel);
-			gltf_warn(im->doc, path, "animates the %s of nodes[%llu] again; kept this channel",
-				  animc_track_name[targets[i].kind], (unsigned long long)targets[i].node);
+			if (listed < 3) {
+				size_t at = strlen(places);
+
+				snprintf(places + at, sizeof places - at, "%sthe %s of nodes[%llu]",
+					 listed ? ", " : "", animc_track_name[targets[i].kind],
+					 (unsigned long long)targets[i].node);
+				listed++;
+			}
+			again++;
 			kept--;
 		}
 		targets[kept++] = targets[i];
 	}
+	if (again)
+		gltf_warn(im->doc, anim_path, "%zu channel%s animate%s what an earlier channel already "
+			  "animates (%s%s); kept the later of each: export one channel per node and "
+			  "property (in Blender, one action per animation, NLA strips baked)", again,
+			  again == 1 ? "" : "s", again == 1 ? "s" : "", places, again > listed ? ", ..." : "");
 	*out = targets;
 	*count = kept;
 	return ANIMC_OK;
@@ -480,7 +495,8 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 
 			gltf_path(npath, "nodes[%llu]", (unsigned long long)node);
 			gltf_warn(im->doc, npath, "is animated but has a matrix, which glTF forbids; the "
-				  "tracks not animated come from the matrix");
+				  "tracks not animated come from the matrix: export the node's rest as "
+				  "translation, rotation and scale");
 		}
 		/* Tracks a node's channels leave out keep the node's own value. */
 		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
@@ -508,16 +524,18 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	if (status != ANIMC_OK)
 		goto done;
 	if (weights)
-		gltf_warn(im->doc, anim_path, "%u channel%s animate%s morph-target weights, which the "
-			  "format cannot hold; left out", weights, weights == 1 ? "" : "s",
+		gltf_note(im->doc, anim_path, "%u channel%s animate%s morph-target weights, which "
+			  "the format cannot hold; left out", weights, weights == 1 ? "" : "s",
 			  weights == 1 ? "s" : "");
 	if (dropped)
-		gltf_warn(im->doc, anim_path, "%u key%s before time 0 left out; the value at 0 is "
+		gltf_note(im->doc, anim_path, "%u key%s before time 0 left out; the value at 0 is "
 			  "interpolated from the keys around it", dropped, dropped == 1 ? "" : "s");
+	/* Cameras, props and the armature object itself are animated outside
+	 * skins in ordinary files: written like any bone. */
 	if (not_joints)
-		gltf_warn(im->doc, anim_path, "%u animated node%s %s no joint of any skin (the bones "
-			  "of the document's skins)", not_joints, not_joints == 1 ? "" : "s",
-			  not_joints == 1 ? "is" : "are");
+		gltf_note(im->doc, anim_path, "%u animated node%s %s no joint of any skin (the bones "
+			  "of the document's skins); written like the joints", not_joints,
+			  not_joints == 1 ? "" : "s", not_joints == 1 ? "is" : "are");
 	/* A pose (every key at 0) lasts 0 s here; the pipeline's playable pass
 	 * lengthens it, as it gives one-key sequences their KeyInterval. */
 	clip->duration_s = last_time;
@@ -603,8 +621,9 @@ static animc_status drop_duplicate_bones(importer *im, animc_clip *clip, const c
 	for (uint32_t i = clip->channel_count; i-- > 0;) {
 		if (name_set_add(&seen, clip->channels[i].bone, i))
 			continue;
-		gltf_warn(im->doc, anim_path, "more than one animated node is named '%s'; kept the last "
-			  "one", clip->channels[i].bone);
+		gltf_warn(im->doc, anim_path, "more than one animated node is named '%s', and the "
+			  "runtime finds bones by name; kept the last one: give each animated node its "
+			  "own name", clip->channels[i].bone);
 		clip->channels[i].bone = NULL;
 	}
 	for (uint32_t i = 0; i < clip->channel_count; i++)
@@ -695,7 +714,7 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 	if (status == ANIMC_OK)
 		status = animc_clip_set_name_unique(out, doc->sink);
 	if (status == ANIMC_OK && im.mesh_only)
-		gltf_warn(doc, NULL, "%u animation%s move%s no node (morph-target weights only, or no "
+		gltf_note(doc, NULL, "%u animation%s move%s no node (morph-target weights only, or no "
 			  "channel), which the format cannot hold; left out", im.mesh_only,
 			  im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
 	free(im.is_joint);

@@ -88,7 +88,12 @@ animc_status gltf_fail(gltf_doc *doc, animc_status status, const char *path, con
 /* The status of the last error reported (helpers that return false have
  * reported one); ANIMC_ERR_PARSE when there was none. */
 animc_status gltf_status(const gltf_doc *doc);
+/* A warning says what is wrong in the file and what to do about it; what
+ * needs no action is a note (printed with -v).  docs/warnings.md lists
+ * every warning with its fix. */
 void gltf_warn(gltf_doc *doc, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ------------------------------------------------------------ JSON reads */

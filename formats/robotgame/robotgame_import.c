@@ -121,7 +121,8 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 			    "the root element is <%s>, not <AnimationSequence>", el->name);
 	if (k == K_UNKNOWN) {
 		animc_diag_report(im->sink, ANIMC_WARNING, el->line, el->column,
-				  "unknown element <%s> in <%s> ignored", el->name,
+				  "unknown element <%s> in <%s> ignored: check its "
+				  "spelling (names are case-sensitive)", el->name,
 				  im->names[el->depth - 1]);
 		return ANIMC_XML_SKIP;
 	}
@@ -270,7 +271,8 @@ static animc_status import_robotgame(const animc_import_request *req, animc_clip
 	}
 	if (status == ANIMC_OK && !im.root_count_seen)
 		animc_diag_report(sink, ANIMC_WARNING, im.clip->line, 0,
-				  "<AnimationSequence> has no <KeyFrameSequenceCount>");
+				  "<AnimationSequence> has no <KeyFrameSequenceCount>; "
+				  "wrote the number of sequences: add the element, which the original pipeline needs");
 	animc_rg_sequence_release(&im.seq);
 	if (status != ANIMC_OK) {
 		animc_clip_destroy(im.clip);

@@ -537,13 +537,15 @@ static animc_xml_action end_entry(xna *x, const animc_xml_element *el)
 		const keyframe *k = &x->keys[first_late];
 
 		animc_diag_report(x->sink, ANIMC_WARNING, k->time_line, k->time_column,
-				  "clip '%s': %zu key%s past the clip's Duration (%g s), the first at %g s",
+				  "clip '%s': %zu key%s past the clip's Duration (%g s), the first at %g s: "
+				  "check the Duration or the key times",
 				  clip->name, late, late == 1 ? " lies" : "s lie", (double)clip->duration_s,
 				  (double)ticks_to_seconds(k->ticks));
 	}
 	if (x->key_count == 0)
 		animc_diag_report(x->sink, ANIMC_WARNING, el->line, el->column,
-				  "clip '%s' has no keyframes", clip->name);
+				  "clip '%s' has no keyframes: it plays the rest pose; "
+				  "re-export it or leave it out", clip->name);
 	/* Every channel is the split's own: the count is the one it made. */
 	clip->declared_channel_count = clip->channel_count;
 	info->clip = x->out->count;
@@ -722,7 +724,8 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	i = parent->kind == K_ROOT ? -1 : find_rule(x, parent->kind, el->name);
 	if (i < 0) {
 		animc_diag_report(x->sink, ANIMC_WARNING, el->line, el->column,
-				  "unknown element <%s> in <%s> ignored", el->name, parent->name);
+				  "unknown element <%s> in <%s> ignored: check its "
+				  "spelling (names are case-sensitive)", el->name, parent->name);
 		return ANIMC_XML_SKIP;
 	}
 	r = &rules[i];
@@ -1031,7 +1034,8 @@ static animc_status finish(xna *x)
 	if (x->type == A_SEQUENCE) {
 		if (!x->seq_count_seen)
 			animc_diag_report(x->sink, ANIMC_WARNING, x->asset_line, 0,
-					  "<Asset> has no <KeyFrameSequenceCount>");
+					  "<Asset> has no <KeyFrameSequenceCount>; wrote the "
+					  "number of sequences: add the element, which the original pipeline needs");
 		x->out->is_single_asset = true;
 		status = animc_clip_set_add(x->out, x->seq_clip);
 		x->seq_clip = NULL;
@@ -1095,7 +1099,8 @@ static animc_status finish(xna *x)
 			if (skel->bones[i].parent != x->hierarchy[i]) {
 				animc_diag_report(x->sink, ANIMC_WARNING, x->hierarchy_line, x->hierarchy_column,
 						  "<SkeletonHierarchy> gives bone %zu the parent %d, the model %d: "
-						  "the bone names may not be the ones the clips mean",
+						  "the bone names may not be the ones the clips mean: "
+						  "check that --skeleton is this asset's model",
 						  i, x->hierarchy[i], skel->bones[i].parent);
 				break;
 			}

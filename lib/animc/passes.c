@@ -135,7 +135,8 @@ static animc_status sort_timeline(animc_clip *clip, animc_channel *ch, animc_dia
 	free(order);
 	if (!ok)
 		return ANIMC_ERR_NOMEM;
-	animc_clip_report(sink, ANIMC_WARNING, clip, ch, "keys were not in time order; sorted them");
+	animc_clip_report(sink, ANIMC_WARNING, clip, ch, "keys were not in time order; sorted them: "
+			  "check the exporter or the file, keys go in time order");
 	if (stats)
 		stats->channels_sorted++;
 	return ANIMC_OK;
@@ -161,7 +162,8 @@ static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_tr
 		free(order);
 		if (!ok)
 			return ANIMC_ERR_NOMEM;
-		animc_clip_report(sink, ANIMC_WARNING, clip, ch, "%s keys were not in time order; sorted them",
+		animc_clip_report(sink, ANIMC_WARNING, clip, ch, "%s keys were not in time order; sorted "
+				  "them: check the exporter or the file, keys go in time order",
 				  animc_track_name[kind]);
 		if (stats)
 			stats->channels_sorted++;
@@ -180,7 +182,8 @@ static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_tr
 	t->value_count = kept;
 	if (dropped) {
 		animc_clip_report(sink, ANIMC_WARNING, clip, ch,
-				  "%u %s key%s shared a time with a later key; kept the later value", dropped,
+				  "%u %s key%s shared a time with a later key; kept the later value: "
+				  "export one key per time (a step is two keys a frame apart)", dropped,
 				  animc_track_name[kind], dropped == 1 ? "" : "s");
 		if (stats)
 			stats->duplicate_keys_dropped += dropped;
@@ -489,8 +492,9 @@ animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass
 			total += dropped;
 		}
 	}
+	/* A take's pre- and post-roll: what the clip plays is right. */
 	if (total) {
-		animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
 				  "%u key%s outside the clip's range, 0 to %g s (the take's pre- or post-roll); "
 				  "dropped %s, and interpolated the values at 0 and %g s from the keys around",
 				  total, total == 1 ? " lies" : "s lie", (double)end, total == 1 ? "it" : "them",
@@ -583,7 +587,8 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	if (clip->declared_channel_count != (int64_t)clip->channel_count) {
 		if (clip->declared_channel_count >= 0) {
 			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
-					  "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u",
+					  "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u: "
+					  "correct the count in the file",
 					  (long long)clip->declared_channel_count, clip->channel_count,
 					  clip->channel_count == 1 ? "" : "s", clip->channel_count == 1 ? "s" : "",
 					  clip->channel_count);

@@ -44,6 +44,9 @@ static bool is_too_dense(const animc_channel *ch)
 animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity severity,
 				       animc_diag_sink *sink)
 {
+	/* In exact mode a breach is written: say how to get a playable file. */
+	const char *fix = severity == ANIMC_WARNING ? "; written as it is (--exact): without --exact the "
+						       "clip is made playable" : "";
 	unsigned breaches = 0;
 
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
@@ -53,33 +56,35 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 		if (ch->duration_s == 0) {
 			animc_clip_report(sink, severity, clip, ch,
 					  "Duration is 0: the original runtime, which loops by subtracting the "
-					  "Duration from the time, loops forever in Repeat mode");
+					  "Duration from the time, loops forever in Repeat mode%s", fix);
 			breaches++;
 		} else if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
 			animc_clip_report(sink, severity, clip, ch,
 					  "Duration %g s is shorter than a frame at 60 Hz: the original runtime, "
 					  "which loops by subtracting the Duration from the time, does so over and "
-					  "over each frame in Repeat mode (forever below about 1e-7 s)",
-					  (double)ch->duration_s);
+					  "over each frame in Repeat mode (forever below about 1e-7 s)%s",
+					  (double)ch->duration_s, fix);
 			breaches++;
 		}
 		if (!ch->has_time && !(ch->key_interval_s > 0)) {
 			animc_clip_report(sink, severity, clip, ch,
 					  "uniform keys (HasTime false) with KeyInterval %g: the original runtime "
-					  "computes (int)(t / %g) and loops forever (both play modes)",
-					  (double)ch->key_interval_s, (double)ch->key_interval_s);
+					  "computes (int)(t / %g) and loops forever (both play modes)%s",
+					  (double)ch->key_interval_s, (double)ch->key_interval_s, fix);
 			breaches++;
 		} else if (!ch->has_time && is_too_dense(ch)) {
 			animc_clip_report(sink, severity, clip, ch,
 					  "KeyInterval %g s against Duration %g s: the original runtime's loop "
-					  "over KeyInterval steps would run over %g times",
-					  (double)ch->key_interval_s, (double)ch->duration_s, ANIMC_MAX_INTERVAL_STEPS);
+					  "over KeyInterval steps would run over %g times%s",
+					  (double)ch->key_interval_s, (double)ch->duration_s, ANIMC_MAX_INTERVAL_STEPS,
+					  fix);
 			breaches++;
 		} else if (ch->has_time && ch->times_s &&
 			   find_shared_run(ch->times_s, ch->key_count, 0, &a, &b)) {
 			animc_clip_report(sink, severity, clip, ch,
 					  "keys %u and %u share the time %g s: the original runtime divides by "
-					  "their difference, 0, and gives NaN there", a, a + 1, (double)ch->times_s[a]);
+					  "their difference, 0, and gives NaN there%s", a, a + 1, (double)ch->times_s[a],
+					  fix);
 			breaches++;
 		}
 	}
@@ -300,22 +305,30 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 		return status;
 	if (stats)
 		stats->durations_lengthened += short_count + clip_short;
-	if (clip_short)
+	/* A one-frame clip whose pose does not change is a bind or rest pose,
+	 * which exporters write on purpose: a note, not a warning. */
+	if (clip_short && !held && short_count == clip->channel_count)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
+				  "is a pose (one frame, %g s); written as lasting 1/60 s, which the original "
+				  "runtime needs to play it", (double)clip_was);
+	else if (clip_short)
 		animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
 				  "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "
-				  "play in a loop; written as lasting 1/60 s%s", (double)clip_was,
-				  held ? " (sequences of 0 s hold their pose at 0)" :
-				  short_count == clip->channel_count ? " (its pose does not change)" : "");
+				  "play in a loop; written as lasting 1/60 s%s: if it should move, check the "
+				  "exporter's frame range", (double)clip_was,
+				  held ? " (sequences of 0 s hold their pose at 0)" : "");
 	else if (short_count)
 		animc_clip_report(sink, ANIMC_WARNING, clip, first_short,
 				  "lasts %g s%s less than a frame at 60 Hz, which the original runtime cannot "
-				  "play in a loop; written as lasting 1/60 s%s", (double)first_short_was,
+				  "play in a loop; written as lasting 1/60 s%s: if it should move, check the "
+				  "exporter's frame range", (double)first_short_was,
 				  short_count > 1 ? ", as more sequences do," : ",",
 				  held ? " (sequences of 0 s hold their pose at 0)" : "");
 	if (split_count)
 		animc_clip_report(sink, ANIMC_WARNING, clip, first_split,
 				  "keys share the time %g s%s, where the original runtime divides by 0; moved the "
-				  "earlier key one float step earlier (or dropped it where no float lies between)",
+				  "earlier key one float step earlier (or dropped it where no float lies between): "
+				  "export keys at distinct times (a step is two keys a frame apart)",
 				  (double)first_split_time, split_count > 1 ? " (as in more sequences)" : "");
 	return ANIMC_OK;
 }

@@ -302,5 +302,6 @@ void shell_report(const shell *s, const animc_clip *clip, double worst, int roun
 			at = b;
 	animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
 			  "model-space shell error %g passes the bound %g after %d rounds of "
-			  "tightening (worst at bone '%s')", worst, t, rounds, s->skeleton->bones[at].name);
+			  "tightening (worst at bone '%s'): raise the translation tolerance or "
+			  "lower --shell-distance", worst, t, rounds, s->skeleton->bones[at].name);
 }

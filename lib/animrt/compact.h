@@ -217,36 +217,72 @@ animrt_status rt_load_packed(const uint8_t *data, size_t size, size_t at, const 
 			     const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err);
 
 /* The per-bone part of a context (animrt.h): the cursor of the original
- * layout and one cache per track of a compact clip in place: keys a and b
- * (x y z w; w unused for translation and scale) around the playhead, in
- * segment `segment` at samples k0 and k1 (RT_NEXT_SEGMENT, RT_HOLD as in
- * rt_span), and for rotations the arc from a to b (rt_arc). */
+ * layout and, for a compact clip in place, what the sampler needs of each
+ * of the bone's tracks, found once when the context starts to follow the
+ * clip (so that sampling walks pose slots, not the payload): a constant
+ * (identity included) in `a`; for an animated track where it is in the
+ * payload, and the keys a and b (x y z w; w unused for translation and
+ * scale) around the playhead, in segment `segment` at samples k0 and k1
+ * (RT_NEXT_SEGMENT, RT_HOLD as in rt_span), and for rotations the arc from
+ * a to b (rt_arc). */
 typedef struct rt_track_cache {
 	float a[4], b[4];
 	rt_arc arc;
-	uint32_t segment;               /* RT_NO_SEGMENT: empty */
-	uint8_t k0, k1, reserved[2];
+	/* How the keys of segment dq_segment decode (a track with one format
+	 * decodes every segment so). */
+	float min[3], step[3];
+	uint32_t segment;               /* RT_NO_SEGMENT: no keys yet */
+	uint32_t dq_segment;            /* RT_NO_SEGMENT: none yet */
+	uint32_t animated;              /* animated: the track's index among the animated ones */
+	uint32_t ordinal;               /* animated: its index among the segmented ones */
+	uint32_t range_at;              /* animated: its range's offset in the payload copy */
+	uint8_t k0, k1;
+	uint8_t j;                      /* key a's index in its segment */
+	uint8_t format;                 /* animated: the track's format byte */
+	uint8_t dropped;                /* animated rotation: the component its descriptor leaves out */
+	uint8_t dq_bits, dq_dropped;    /* bits and component left out in dq_segment */
+	uint8_t track;                  /* ANIMRT_TRANSLATION, ROTATION or SCALE */
+	uint32_t slot;                  /* the pose slot it feeds */
 } rt_track_cache;
 #define RT_NO_SEGMENT UINT32_MAX
-_Static_assert(sizeof(rt_track_cache) == 48, "a track cache is 48 bytes");
+_Static_assert(sizeof(rt_track_cache) == 96, "a track cache is 96 bytes");
 
-typedef struct rt_bone_context {
-	rt_track_cache track[3];
-	uint32_t cursor;
-	uint32_t reserved[3];
-} rt_bone_context;
-_Static_assert(sizeof(rt_bone_context) == ANIMRT_CONTEXT_BYTES_PER_BONE, "context bytes per bone");
-
+/*
+ * A context (animrt.h) in its caller's memory: the header; the key cursors
+ * of the original layout (one per pose bone); for a compact clip in place,
+ * found once when the context starts to follow the clip, the pose where
+ * nothing moves (constants and identity, with the track bits) and one
+ * cache per animated track the pose takes, rotations first, so that
+ * sampling copies the one and walks the others only.
+ */
 struct animrt_context {
 	const animrt_clip *clip;        /* the clip the caches hold keys of */
+	const uint32_t *map;            /* and the map to pose slots they were filled through */
 	uint32_t bone_count;
-	uint32_t reserved[(ANIMRT_CONTEXT_HEADER_BYTES - sizeof(void *) - 4) / 4];
-	rt_bone_context bone[];
+	uint32_t track_count;           /* caches in use */
+	uint32_t image_at, caches_at;   /* byte offsets from the context's start */
+	uint32_t reserved[4];
+	uint32_t cursor[];              /* bone_count */
 };
-_Static_assert(sizeof(struct animrt_context) == ANIMRT_CONTEXT_HEADER_BYTES, "context header bytes");
+/* The header, then per bone a cursor, its part of the image and three
+ * caches, with two alignments to 16 bytes on the way. */
+_Static_assert(sizeof(struct animrt_context) + 32 <= ANIMRT_CONTEXT_HEADER_BYTES, "context header bytes");
+_Static_assert(ANIMRT_CONTEXT_BYTES_PER_BONE >= 4 + 41 + 3 * sizeof(rt_track_cache), "context bytes per bone");
 
-/* Make `ctx` (NULL: nothing) follow `clip`: a new clip empties its caches. */
-void rt_context_follow(animrt_context *ctx, const animrt_clip *clip);
+/* The image: translation, rotation, scale, tracks of bone_count bones. */
+static inline float *rt_context_image(animrt_context *ctx)
+{
+	return (float *)(void *)((unsigned char *)ctx + ctx->image_at);
+}
+
+static inline rt_track_cache *rt_context_caches(animrt_context *ctx)
+{
+	return (rt_track_cache *)(void *)((unsigned char *)ctx + ctx->caches_at);
+}
+
+/* Make `ctx` (NULL: nothing) follow `clip` sampled through `map` (a
+ * binding's sample_map, or NULL): another clip or map empties its caches. */
+void rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map);
 
 /*
  * A compact clip in place at local time t (seconds, after the time rule)

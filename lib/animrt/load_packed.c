@@ -178,6 +178,9 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	uint32_t bones = w.bone_count, animated = w.animated_count, segments = w.segment_count;
 	size_t names_in_file = w.descriptors_at - NAMES_AT, shift = names_in_file - sc->name_bytes;
 	size_t payload = w.size - shift;
+	if (payload > UINT32_MAX - RT_PACKED_PAD)
+		return animrt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
+					"a compact payload of %zu bytes is more than this loader indexes", payload);
 	size_t index_count = (size_t)animated * segments;
 	size_t off = 0, o_compact, o_index, o_payload, o_reader;
 

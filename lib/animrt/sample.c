@@ -333,7 +333,7 @@ static bool pose_ok(const animrt_pose *pose)
 /* The key cursors: `cursors` one per bone, or a context's. */
 static inline uint32_t *cursor_of(uint32_t *cursors, animrt_context *ctx, uint32_t bone)
 {
-	return ctx ? &ctx->bone[bone].cursor : cursors ? &cursors[bone] : NULL;
+	return ctx ? &ctx->cursor[bone] : cursors ? &cursors[bone] : NULL;
 }
 
 static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
@@ -342,7 +342,7 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count ||
 	    (ctx && ctx->bone_count < pose->bone_count))
 		return ANIMRT_ERR_ARGUMENT;
-	rt_context_follow(ctx, clip);
+	rt_context_follow(ctx, clip, NULL);
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -383,7 +383,7 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 	    (ctx && ctx->bone_count < pose->bone_count))
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
-	rt_context_follow(ctx, clip);
+	rt_context_follow(ctx, clip, binding->sample_map);
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -601,7 +601,14 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
 
 	if (!ctx)
 		return NULL;
+	size_t image_at = (sizeof *ctx + 4 * (size_t)bone_count + 15) & ~(size_t)15;
+	size_t caches_at = (image_at + 41 * (size_t)bone_count + 15) & ~(size_t)15;
+
+	if (image_at > UINT32_MAX || caches_at > UINT32_MAX)
+		return NULL;
 	ctx->bone_count = bone_count;
+	ctx->image_at = (uint32_t)image_at;
+	ctx->caches_at = (uint32_t)caches_at;
 	animrt_context_reset(ctx);
 	return ctx;
 }
@@ -611,11 +618,9 @@ void animrt_context_reset(animrt_context *ctx)
 	if (!ctx)
 		return;
 	ctx->clip = NULL;
-	for (uint32_t b = 0; b < ctx->bone_count; b++) {
-		ctx->bone[b].cursor = 0;
-		for (int k = 0; k < 3; k++)
-			ctx->bone[b].track[k].segment = RT_NO_SEGMENT;
-	}
+	ctx->map = NULL;
+	ctx->track_count = 0;
+	memset(ctx->cursor, 0, (size_t)ctx->bone_count * sizeof(uint32_t));
 }
 
 animrt_status animrt_clip_sample_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,

@@ -55,9 +55,22 @@ static inline float f32_at(const uint8_t *p)
 	return xnb_get_f32(p);
 }
 
+/* A finite binary16 (the loader checked each one) to float, exactly, with
+ * no subnormal float on the way (they are slow): a normal one rebiased; a
+ * subnormal one as 2^-14 (1 + m / 1024) - 2^-14. */
 static inline float f16_at(const uint8_t *p)
 {
-	return compact_f16_to_f32((uint16_t)(p[0] | p[1] << 8));
+	uint32_t h = (uint32_t)(p[0] | p[1] << 8), bits = ((h & 0x7FFFu) << 13) + (112u << 23);
+	bool is_subnormal = !(h & 0x7C00u);
+	float f;
+
+	bits += (uint32_t)is_subnormal << 23;
+	memcpy(&f, &bits, 4);
+	f -= is_subnormal ? 0x1p-14f : 0.0f;
+	memcpy(&bits, &f, 4);
+	bits |= (h & 0x8000u) << 16;
+	memcpy(&f, &bits, 4);
+	return f;
 }
 
 /* ---------------------------------------------------------------- tracks */
@@ -195,6 +208,89 @@ static void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const u
 		arc_of(tc->a, tc->b, &tc->arc);
 }
 
+/* How keys of segment s of a context's track decode, from its cache. */
+static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint32_t s, dequant *d)
+{
+	if (tc->dq_segment != s && (tc->dq_segment == RT_NO_SEGMENT ||
+				    COMPACT_FORMAT_BITS(tc->format) == COMPACT_SEGMENTED)) {
+		segment_dequant(pk, tc->format, pk->p + tc->range_at, tc->ordinal, tc->dropped, s, d);
+		memcpy(tc->min, d->min, sizeof tc->min);
+		memcpy(tc->step, d->step, sizeof tc->step);
+		tc->dq_bits = (uint8_t)d->bits;
+		tc->dq_dropped = (uint8_t)d->dropped;
+		tc->dq_segment = s;
+		return;
+	}
+	memcpy(d->min, tc->min, sizeof d->min);
+	memcpy(d->step, tc->step, sizeof d->step);
+	d->bits = tc->dq_bits;
+	d->dropped = tc->dq_dropped;
+}
+
+/*
+ * The keys of a context's track around `at` (unpack_keys, with the
+ * cache's decoding).  Forward playback mostly passes key b only: then key
+ * b becomes key a, and only the key after it is unpacked (ozz's cache
+ * does the same); anything else unpacks both.
+ */
+static void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned track, rt_where at, bool has_arc)
+{
+	uint32_t i = (uint32_t)at.local, s, k0, j;
+	const uint32_t *key_at = pk->key_at + (size_t)tc->animated * pk->segment_count;
+	dequant d;
+	uint64_t m, above;
+
+	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
+	if (tc->segment != RT_NO_SEGMENT && tc->k1 != RT_HOLD) {
+		/* Key b becomes key a when the playhead is past it, not past the next. */
+		s = tc->segment;
+		k0 = tc->k1;
+		j = tc->j + 1u;
+		if (k0 == RT_NEXT_SEGMENT) {
+			s++;
+			k0 = 0;
+			j = 0;
+		}
+		if (at.segment == s && i >= k0) {
+			m = track_mask(pk, tc->animated, s);
+			above = m & (k0 == 63 ? 0 : ~(((uint64_t)2 << k0) - 1));
+			uint32_t k1 = above ? rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
+
+			if (k1 == RT_HOLD || i < k1) {
+				memcpy(tc->a, tc->b, sizeof tc->a);
+				tc->segment = s;
+				tc->k0 = (uint8_t)k0;
+				tc->k1 = (uint8_t)k1;
+				tc->j = (uint8_t)j;
+				goto key_b;
+			}
+		}
+	}
+	/* Both keys. */
+	s = at.segment;
+	m = track_mask(pk, tc->animated, s);
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = m & upto;
+	above = m & ~upto;
+	tc->segment = s;
+	tc->j = (uint8_t)(rt_popcount64(below) - 1);
+	tc->k0 = (uint8_t)(63 - rt_clz64(below));
+	tc->k1 = above ? (uint8_t)rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
+	cached_dequant(pk, tc, s, &d);
+	decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * compact_key_bits(d.bits), track, tc->a);
+key_b:
+	if (tc->k1 == RT_HOLD) {
+		memcpy(tc->b, tc->a, sizeof tc->b);
+	} else if (tc->k1 == RT_NEXT_SEGMENT) {
+		cached_dequant(pk, tc, tc->segment + 1, &d);
+		decode_key(pk, &d, key_at[tc->segment + 1], track, tc->b);
+	} else {
+		cached_dequant(pk, tc, tc->segment, &d);
+		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * compact_key_bits(d.bits), track, tc->b);
+	}
+	if (has_arc && track == ANIMRT_ROTATION)
+		arc_of(tc->a, tc->b, &tc->arc);
+}
+
 /* Does the cache hold the keys around `at`? */
 static inline bool cache_holds(const rt_track_cache *tc, rt_where at)
 {
@@ -313,11 +409,11 @@ static inline size_t constant_size(uint16_t desc, unsigned track)
 
 /*
  * One bone of the walk into out[track] (NULL: skip, but move on): returns
- * the bone's ANIMRT_TRACK_* bits.  `caches` (NULL: none) the bone's three
- * track caches; rotations go to `sl` unless it is NULL (the reference).
+ * the bone's ANIMRT_TRACK_* bits.  Rotations go to `sl` unless it is NULL
+ * (the reference).
  */
 static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
-				rt_track_cache *caches, slerps *sl)
+				slerps *sl)
 {
 	const uint8_t *p = pk->p;
 	uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)bone] |
@@ -339,14 +435,10 @@ static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt
 			continue;
 		}
 		if (kind == COMPACT_CONSTANT) {
-			if (out[k]) {
-				float v[4];
-
-				wk->constant_at += decode_constant(p + wk->constant_at, desc, k, v);
-				memcpy(out[k], v, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
-			} else {
+			if (out[k])
+				wk->constant_at += decode_constant(p + wk->constant_at, desc, k, out[k]);
+			else
 				wk->constant_at += constant_size(desc, k);
-			}
 			continue;
 		}
 		uint32_t a = wk->animated++;
@@ -358,11 +450,9 @@ static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt
 		wk->segmented += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
 		if (!out[k])
 			continue;
-		rt_track_cache local, *tc = caches ? &caches[k]
-					 : sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
-		if (!caches || !cache_holds(tc, at))
-			unpack_keys(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0,
-				    k, at, caches && sl, tc);
+		rt_track_cache local, *tc = sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
+		unpack_keys(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k, at,
+			    false, tc);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
 			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
@@ -383,12 +473,126 @@ static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt
 	return tracks;
 }
 
-void rt_context_follow(animrt_context *ctx, const animrt_clip *clip)
+/*
+ * What the context needs of the clip through `map`: the pose where nothing
+ * moves, and a cache per animated track the pose takes (rotations first,
+ * so that they fill the four-wide slerps).
+ */
+static void context_plan(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
 {
-	if (!ctx || ctx->clip == clip)
+	const rt_packed *pk = &clip->compact->packed;
+	const uint8_t *p = pk->p;
+	uint32_t n = ctx->bone_count;
+	float *image = rt_context_image(ctx), *value[3] = { image, image + 3 * (size_t)n, image + 7 * (size_t)n };
+	uint8_t *tracks = (uint8_t *)(image + 10 * (size_t)n);
+	rt_track_cache *caches = rt_context_caches(ctx);
+
+	for (uint32_t slot = 0; slot < n; slot++) {
+		for (unsigned k = 0; k < COMPACT_TRACKS; k++)
+			memcpy(value[k] + (k == ANIMRT_ROTATION ? 4 : 3) * (size_t)slot, identity_value[k],
+			       (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		tracks[slot] = 0;
+	}
+	ctx->track_count = 0;
+	for (unsigned pass = 0; pass < 2; pass++) {
+		walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
+
+		for (uint32_t b = 0; b < pk->bone_count; b++) {
+			uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)b] |
+						   p[pk->descriptors_at + 2 * (size_t)b + 1] << 8);
+			uint32_t slot = map ? map[b] : b;
+			bool is_fed = slot < n;
+
+			for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
+				unsigned kind = COMPACT_DESC_KIND(desc, k);
+
+				if (is_fed && pass == 0 && kind != COMPACT_ABSENT)
+					tracks[slot] |= (uint8_t)(1u << k);
+				if (kind == COMPACT_CONSTANT) {
+					if (is_fed && pass == 0)
+						decode_constant(p + wk.constant_at, desc, k,
+								value[k] + (k == ANIMRT_ROTATION ? 4 : 3) * (size_t)slot);
+					wk.constant_at += constant_size(desc, k);
+				} else if (kind == COMPACT_ANIMATED) {
+					uint8_t format = p[pk->formats_at + wk.animated];
+
+					if (is_fed && (k == ANIMRT_ROTATION) == (pass == 0)) {
+						rt_track_cache *tc = &caches[ctx->track_count++];
+
+						memset(tc, 0, sizeof *tc);
+						tc->animated = wk.animated;
+						tc->format = format;
+						tc->range_at = (uint32_t)wk.range_at;
+						tc->ordinal = wk.segmented;
+						tc->dropped = (uint8_t)(k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0);
+						tc->segment = RT_NO_SEGMENT;
+						tc->dq_segment = RT_NO_SEGMENT;
+						tc->track = (uint8_t)k;
+						tc->slot = slot;
+					}
+					wk.animated++;
+					wk.range_at += compact_range_size(COMPACT_FORMAT_RANGE(format));
+					wk.segmented += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+				}
+			}
+		}
+	}
+}
+
+void rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+{
+	if (!ctx || (ctx->clip == clip && ctx->map == map))
 		return;
 	animrt_context_reset(ctx);
 	ctx->clip = clip;
+	ctx->map = map;
+	if (clip->compact && clip->compact->is_packed)
+		context_plan(ctx, clip, map);
+}
+
+/* With a context: the still pose copied, then the animated tracks. */
+static void sample_with_context(const rt_packed *pk, rt_where at, animrt_context *ctx, animrt_pose *pose,
+				bool is_reference)
+{
+	uint32_t n = pose->bone_count, stride = ctx->bone_count;
+	const float *image = rt_context_image(ctx);
+	rt_track_cache *caches = rt_context_caches(ctx);
+	slerps sl;
+
+	memcpy(pose->translation, image, (size_t)n * 3 * sizeof(float));
+	memcpy(pose->rotation, image + 3 * (size_t)stride, (size_t)n * 4 * sizeof(float));
+	memcpy(pose->scale, image + 7 * (size_t)stride, (size_t)n * 3 * sizeof(float));
+	memcpy(pose->tracks, image + 10 * (size_t)stride, n);
+	sl.count = 0;
+	sl.has_arc = true;
+	for (uint32_t e = 0; e < ctx->track_count; e++) {
+		rt_track_cache *tc = &caches[e];
+		unsigned k = tc->track;
+
+		if (tc->slot >= n)
+			continue;
+		float *out = track_out(pose, k, tc->slot);
+
+		if (!cache_holds(tc, at))
+			context_unpack(pk, tc, k, at, !is_reference);
+		float u = cache_weight(tc, at.local);
+		if (!(u > 0)) {
+			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		} else if (k != ANIMRT_ROTATION) {
+			interp_lerp3(out, tc->a, tc->b, u);
+		} else if (is_reference) {
+			interp_slerp(out, tc->a, tc->b, u);
+		} else {
+			uint32_t i = sl.count++;
+
+			sl.tc[i] = tc;
+			sl.u[i] = u;
+			sl.out[i] = out;
+			if (sl.count == 4)
+				slerps_run(&sl);
+		}
+	}
+	slerps_run(&sl);
 }
 
 void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
@@ -399,21 +603,23 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
 	walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
 	slerps sl;
 
+	if (ctx) {
+		sample_with_context(pk, at, ctx, pose, is_reference);
+		return;
+	}
 	sl.count = 0;
-	sl.has_arc = ctx != NULL;
+	sl.has_arc = false;
 	for (uint32_t b = 0; b < pk->bone_count; b++) {
 		uint32_t slot = map ? map[b] : b;
+		float *none[3] = { NULL, NULL, NULL };
 
 		if (slot == RT_NO_BONE) {
-			float *none[3] = { NULL, NULL, NULL };
-
-			walk_bone(pk, &wk, b, at, none, NULL, NULL);
+			walk_bone(pk, &wk, b, at, none, NULL);
 			continue;
 		}
 		float *out[3] = { pose->translation + 3 * (size_t)slot, pose->rotation + 4 * (size_t)slot,
 				  pose->scale + 3 * (size_t)slot };
-		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, ctx ? ctx->bone[slot].track : NULL,
-					       is_reference ? NULL : &sl);
+		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, is_reference ? NULL : &sl);
 	}
 	slerps_run(&sl);
 }
@@ -429,7 +635,7 @@ static walk walk_to(const rt_packed *pk, uint32_t sequence)
 	float *none[3] = { NULL, NULL, NULL };
 
 	for (uint32_t b = 0; b < sequence; b++)
-		walk_bone(pk, &wk, b, at, none, NULL, NULL);
+		walk_bone(pk, &wk, b, at, none, NULL);
 	return wk;
 }
 

@@ -394,6 +394,100 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 	return ok;
 }
 
+/* Where a message is about: its prefix before ": " when that names a
+ * place (a JSON path, a clip or a bone in quotes), else none. */
+static size_t place_size(const char *message)
+{
+	const char *colon = strstr(message, ": ");
+
+	if (!colon || (!memchr(message, '[', (size_t)(colon - message)) &&
+		       !memchr(message, '\'', (size_t)(colon - message))))
+		return 0;
+	return (size_t)(colon - message);
+}
+
+/* The kind of a message: the text after its place, numbers and quoted
+ * names masked. */
+static void message_kind(const char *message, char *out, size_t size)
+{
+	size_t place = place_size(message), n = 0;
+	const char *p = message + (place ? place + 2 : 0);
+
+	while (*p && n + 2 < size) {
+		if (*p >= '0' && *p <= '9') {
+			while ((*p >= '0' && *p <= '9') || *p == '.')
+				p++;
+			out[n++] = '#';
+		} else if (*p == '\'' && strchr(p + 1, '\'')) {
+			p = strchr(p + 1, '\'') + 1;
+			out[n++] = '?';
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* Repeated warnings (and notes) of one kind in one source become one line:
+ * the first, with how many more and where the next few are. */
+static void fold_repeats(build_result *r)
+{
+	enum { PLACES_LISTED = 3 };
+	uint32_t kept = 0;
+	char (*kinds)[512];
+
+	if (r->diag_count < 2)
+		return;
+	kinds = malloc(r->diag_count * sizeof *kinds);
+	if (!kinds)
+		return;
+	for (uint32_t i = 0; i < r->diag_count; i++)
+		message_kind(r->diags[i].message, kinds[i], sizeof kinds[i]);
+	for (uint32_t i = 0; i < r->diag_count; i++) {
+		build_diag *d = &r->diags[i];
+		uint32_t more = 0, listed = 0;
+		char places[512] = "";
+		size_t used = 0;
+
+		if (!d->message)
+			continue;
+		for (uint32_t j = i + 1; d->severity != ANIMC_ERROR && j < r->diag_count; j++) {
+			build_diag *e = &r->diags[j];
+
+			if (!e->message || e->severity != d->severity || strcmp(kinds[i], kinds[j]) != 0)
+				continue;
+			if (listed < PLACES_LISTED && used < sizeof places) {
+				size_t place = place_size(e->message);
+
+				if (place)
+					used += (size_t)snprintf(places + used, sizeof places - used, "%s%.*s",
+								 listed ? ", " : "", (int)place, e->message);
+				else if (e->line)
+					used += (size_t)snprintf(places + used, sizeof places - used, "%sline %u",
+								 listed ? ", " : "", e->line);
+				listed += place || e->line;
+			}
+			more++;
+			if (e->severity == ANIMC_WARNING)
+				r->warnings--;
+			free(e->message);
+			e->message = NULL;
+		}
+		if (more) {
+			char *folded;
+
+			if (asprintf(&folded, "%s (and %u more like it%s%s%s)", d->message, more,
+				     listed ? ": " : "", places, more > listed && listed ? ", ..." : "") >= 0) {
+				free(d->message);
+				d->message = folded;
+			}
+		}
+		r->diags[kept++] = *d;
+	}
+	r->diag_count = kept;
+	free(kinds);
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
@@ -505,5 +599,6 @@ done:
 	if (key)
 		XXH3_freeState(key);
 	cli_strings_release(&cs.reads);
+	fold_repeats(r);
 	r->time_s = build_now_s() - start;
 }

@@ -34,6 +34,7 @@ typedef struct run_state {
 	char *manifest_path;
 	char *running;              /* OUTDIR/.animc/running.<pid> */
 	bool marked_running;        /* made by this run, removed at its end */
+	bool had_out_dir, had_state_dir;   /* OUTDIR and OUTDIR/.animc before the run */
 	double last_save_s;
 	int stop_with;              /* the signal that stopped the run; 0: none */
 } run_state;
@@ -355,6 +356,14 @@ static bool open_out_dir(run_state *rs)
 
 	if (!build_cache_start(ctx))
 		return false;
+	{
+		char *state = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
+		struct stat st;
+
+		rs->had_out_dir = stat(o->out_dir, &st) == 0;
+		rs->had_state_dir = !state || stat(state, &st) == 0;
+		free(state);
+	}
 	if (!cli_mkdir_p(o->out_dir, &err)) {
 		cli_report_error(o->out_dir, &err);
 		return false;
@@ -542,6 +551,38 @@ static int finish_build(run_state *rs)
 	return totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }
 
+/*
+ * A build that compiled nothing into an OUTDIR without a state folder
+ * leaves it as it was: the state folder it made goes, and so does OUTDIR
+ * when this run made it and it is empty.  Only when no other build holds
+ * the lock; the manifest then records nothing anyway.
+ */
+static void forget_out_dir(run_state *rs)
+{
+	build_ctx *ctx = rs->ctx;
+	const char *out_dir = ctx->options->out_dir;
+	static const char *const files[] = { MANIFEST_FILE, MANIFEST_FILE ".lock", MANIFEST_DIR "/lock" };
+	build_totals totals;
+
+	build_totals_count(&ctx->plan, &totals);
+	if (rs->had_state_dir || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
+	    ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
+		return;
+	if (rs->marked_running && unlink(rs->running) == 0)
+		rs->marked_running = false;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *path = cli_path_join(out_dir, files[i], NULL);
+
+		if (path)
+			unlink(path);
+		free(path);
+	}
+	char *state = cli_path_join(out_dir, MANIFEST_DIR, NULL);
+	if (state && rmdir(state) == 0 && !rs->had_out_dir)
+		rmdir(out_dir);
+	free(state);
+}
+
 /* Plan, compile, commit in order, report: `animc build` and `animc outputs`. */
 static int run_build(run_state *rs)
 {
@@ -571,6 +612,7 @@ static int run_build(run_state *rs)
 	build_commit_finish(&rs->commit);
 	if (ctx->command == CMD_BUILD) {
 		status = finish_build(rs);
+		forget_out_dir(rs);
 	} else {
 		build_totals_count(&ctx->plan, &totals);
 		status = totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;

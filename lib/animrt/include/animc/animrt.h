@@ -412,8 +412,8 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  * allocates; the results equal those sampled without one.
  */
 typedef struct animrt_context animrt_context;
-#define ANIMRT_CONTEXT_HEADER_BYTES 32u
-#define ANIMRT_CONTEXT_BYTES_PER_BONE 160u
+#define ANIMRT_CONTEXT_HEADER_BYTES 128u
+#define ANIMRT_CONTEXT_BYTES_PER_BONE 336u
 
 /* Bytes of a context for poses of bone_count bones; 0 when too many. */
 size_t animrt_context_size_bytes(uint32_t bone_count);

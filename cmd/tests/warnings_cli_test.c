@@ -1,0 +1,109 @@
+/*
+ * warnings_cli_test.c - warnings worth reading, counted: what needs no
+ * action is a note (printed with -v), repeated warnings of one kind in one
+ * source are one line with a count and the first places, and ordinary
+ * files (the corpus) compile without warnings.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+static size_t count_lines(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* testdata/gltf/noisy.gltf (scripts/make-gltf-fixtures says what it holds):
+ * 9 warnings, one a line, before; now 2 warnings and 3 notes. */
+static void noisy_gltf_counts(void **state)
+{
+	char *out = test_tmpdir("warnings-noisy");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--progress", "never", "-o", out, "testdata/gltf/noisy.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.err, ": warning: "), 2);
+	assert_int_equal(count_lines(r.err, ": note: "), 0);
+	assert_non_null(strstr(r.out, "2 warnings"));
+	/* The three animations that animate one property twice: one line, the
+	 * count and the other places. */
+	assert_non_null(strstr(r.err, "animations[0]: 1 channel animates what an earlier channel already "
+				      "animates (the translation of nodes[1])"));
+	assert_non_null(strstr(r.err, "(and 2 more like it: animations[1], animations[2])"));
+	test_run_release(&r);
+
+	r = test_animc("build", "-v", "--rebuild", "--progress", "never", "-o", out, "testdata/gltf/noisy.gltf",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.err, ": warning: "), 2);
+	assert_int_equal(count_lines(r.err, ": note: "), 3);
+	assert_non_null(strstr(r.err, "note: animations[0]: 1 animated node is no joint of any skin"));
+	assert_non_null(strstr(r.err, "note: clip 'bind': is a pose"));
+	test_run_release(&r);
+
+	/* Notes never fail a build; the two warnings do. */
+	r = test_animc("build", "-q", "--rebuild", "--warnings-as-errors", "-o", out, "testdata/gltf/skin.gltf",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--rebuild", "--warnings-as-errors", "-o", out, "testdata/gltf/noisy.gltf",
+		       NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(count_lines(r.err, ": warning: "), 2);
+	test_run_release(&r);
+	free(out);
+}
+
+/* Every warning says what to do: after the ';' of what was done, a ':'
+ * with the advice. */
+static void warnings_say_what_to_do(void **state)
+{
+	char *out = test_tmpdir("warnings-advice");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--progress", "never", "-o", out, "testdata/gltf/noisy.gltf", NULL);
+	for (const char *p = r.err; (p = strstr(p, ": warning: ")); p++) {
+		const char *end = strchr(p, '\n'), *done = strchr(p, ';');
+
+		assert_non_null(done);
+		assert_true(done < end);
+		const char *advice = strstr(done, ": ");
+		assert_non_null(advice);
+		assert_true(advice < end);
+	}
+	test_run_release(&r);
+	free(out);
+}
+
+/* The corpus is ordinary art: no warnings (its one bind pose is a note). */
+static void corpus_has_no_warnings(void **state)
+{
+	char *out = test_tmpdir("warnings-corpus");
+	test_run r;
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	r = test_animc("build", "-j2", "--progress", "never", "-o", out, test_corpus_dir(), NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.err, ": warning: "), 0);
+	assert_non_null(strstr(r.out, " 0 warnings"));
+	test_run_release(&r);
+	free(out);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(noisy_gltf_counts),
+	cmocka_unit_test(warnings_say_what_to_do),
+	cmocka_unit_test(corpus_has_no_warnings),
+};
+
+ANIMC_TEST_GROUP(tests);
