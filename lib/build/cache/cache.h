@@ -68,6 +68,9 @@ bool cli_digest_equal(const cli_digest *a, const cli_digest *b);
 bool cli_digest_matches(const void *data, size_t size, const cli_digest *want);
 /* Lowercase hex of `size` bytes into `out` (2 * size + 1 bytes). */
 void cli_hex(const uint8_t *bytes, size_t size, char *out);
+/* The reverse: 2 * size lowercase hex digits into out[0..size); false at
+ * the first character that is not one (read no further). */
+bool cli_hex_decode(const char *hex, size_t size, uint8_t *out);
 
 /* ----------------------------------------------------- the action result */
 

@@ -257,15 +257,6 @@ static bool expect_wire(reader *r, unsigned wire, unsigned want, const char *nam
 	return true;
 }
 
-static int hex_value(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static bool decode_digest(reader *r, cli_digest *digest)
 {
 	bool has_hash = false, has_size = false;
@@ -284,13 +275,8 @@ static bool decode_digest(reader *r, cli_digest *digest)
 				return fail(r, "Digest.hash given twice");
 			if (hash.size != 64)
 				return fail(r, "hash of %zu characters, not 64", hash.size);
-			for (size_t i = 0; i < 32; i++) {
-				int hi = hex_value(hash.data[2 * i]), lo = hex_value(hash.data[2 * i + 1]);
-
-				if (hi < 0 || lo < 0)
-					return fail(r, "hash is not lowercase hexadecimal");
-				digest->sha256[i] = (uint8_t)(hi << 4 | lo);
-			}
+			if (!cli_hex_decode((const char *)hash.data, CLI_SHA256_BYTES, digest->sha256))
+				return fail(r, "hash is not lowercase hexadecimal");
 			has_hash = true;
 		} else if (field == DIGEST_SIZE_BYTES) {
 			uint64_t size;
