@@ -352,6 +352,305 @@ static void sidecar_edits_and_deletes_rebuild_its_source(void **state)
 	free(doc), free(edited), free(dir), free(out), free(side), free(dep);
 }
 
+
+/* ------------------------------------------------------------ root motion */
+
+/* One bone of a loaded clip at t (Once), by name; false when it has none. */
+static bool bone_at(const animrt_clip *clip, const char *bone, float t, float tr[3], float rot[4], float sc[3])
+{
+	animrt_pose pose;
+	void *mem = malloc(animrt_pose_size_bytes(clip->sequence_count));
+
+	animrt_pose_init(&pose, mem, clip->sequence_count);
+	assert_int_equal(animrt_clip_sample(clip, t, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		if (strcmp(animrt_clip_bone_name(clip, i, NULL), bone) == 0) {
+			memcpy(tr, pose.translation + 3 * i, 3 * sizeof(float));
+			memcpy(rot, pose.rotation + 4 * i, 4 * sizeof(float));
+			memcpy(sc, pose.scale + 3 * i, 3 * sizeof(float));
+			free(mem);
+			return true;
+		}
+	free(mem);
+	return false;
+}
+
+static void quat_mul(const float a[4], const float b[4], double out[4])
+{
+	out[0] = (double)a[3] * b[0] + (double)a[0] * b[3] + (double)a[1] * b[2] - (double)a[2] * b[1];
+	out[1] = (double)a[3] * b[1] - (double)a[0] * b[2] + (double)a[1] * b[3] + (double)a[2] * b[0];
+	out[2] = (double)a[3] * b[2] + (double)a[0] * b[1] - (double)a[1] * b[0] + (double)a[2] * b[3];
+	out[3] = (double)a[3] * b[3] - (double)a[0] * b[0] - (double)a[1] * b[1] - (double)a[2] * b[2];
+}
+
+/* motion + in place against the source, every bone, on a fine grid:
+ * the worst difference; *ground_drift gets the in-place root's worst
+ * ground distance from its first frame. */
+static double recompose_error(const animrt_clip *source, const animrt_clip *in_place, const animrt_clip *motion,
+			      const char *root, int up, double *ground_drift)
+{
+	double worst = 0;
+	float t0[3], r0[4], s0[3];
+
+	*ground_drift = 0;
+	assert_true(bone_at(in_place, root, 0, t0, r0, s0));
+	assert_int_equal(motion->sequence_count, 1);
+	assert_string_equal(animrt_clip_bone_name(motion, 0, NULL), root);
+	for (int i = 0; i <= 500; i++) {
+		float t = source->duration_s * (float)i / 500;
+
+		for (uint32_t b = 0; b < source->sequence_count; b++) {
+			const char *bone = animrt_clip_bone_name(source, b, NULL);
+			float st[3], sr[4], ss[3], ct[3], cr[4], cs[3];
+			double want[4], dot = 0;
+
+			assert_true(bone_at(source, bone, t, st, sr, ss));
+			assert_true(bone_at(in_place, bone, t, ct, cr, cs));
+			if (strcmp(bone, root) == 0) {
+				float mt[3], mr[4], ms[3];
+
+				assert_true(bone_at(motion, bone, t, mt, mr, ms));
+				assert_true(mt[up] == 0);
+				for (int k = 0; k < 3; k++) {
+					ct[k] += mt[k];
+					if (k != up)
+						*ground_drift = fmax(*ground_drift, fabs(ct[k] - mt[k] - t0[k]));
+				}
+				quat_mul(mr, cr, want);
+				for (int k = 0; k < 4; k++)
+					cr[k] = (float)want[k];
+			}
+			for (int k = 0; k < 4; k++)
+				dot += (double)sr[k] * cr[k];
+			for (int k = 0; k < 3; k++)
+				worst = fmax(worst, fmax(fabs(st[k] - ct[k]), fabs(ss[k] - cs[k])));
+			for (int k = 0; k < 4; k++)
+				worst = fmax(worst, fabs(sr[k] - (dot < 0 ? -cr[k] : cr[k])));
+		}
+	}
+	return worst;
+}
+
+static void root_motion_recomposes_the_source(void **state)
+{
+	char *plain = test_tmpdir("rm-plain"), *out = test_tmpdir("rm-out"), *yaw = test_tmpdir("rm-yaw");
+	static const char *const clips[] = { "Start", "Run", "Idle" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--root-motion", "Bone0", "-o", out, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--root-motion", "Bone0,yaw", "-o", yaw, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* Each clip and its motion beside it. */
+	assert_int_equal(test_count_files(out), 6);
+	for (int with_yaw = 0; with_yaw < 2; with_yaw++)
+		for (size_t c = 0; c < 3; c++) {
+			char *name = test_format("Walker/%s.xnb", clips[c]);
+			char *mname = test_format("Walker/%s.motion.xnb", clips[c]);
+			animrt_clip *source = open_xnb(plain, name), *in_place = open_xnb(with_yaw ? yaw : out, name);
+			animrt_clip *motion = open_xnb(with_yaw ? yaw : out, mname);
+			double drift, err = recompose_error(source, in_place, motion, "Bone0", 1, &drift);
+			float mt[3], mr[4], ms[3];
+
+			print_message("%s%s: max |motion + in place - source| = %.3g, in-place ground drift %.3g\n",
+				      clips[c], with_yaw ? " (yaw)" : "", err, drift);
+			assert_true(err <= 1e-5);
+			assert_true(drift <= 1e-5);
+			test_assert_near(motion->duration_s, source->duration_s, 0);
+			/* The walk travels; yaw only with ,yaw. */
+			assert_true(bone_at(motion, "Bone0", motion->duration_s, mt, mr, ms));
+			if (c == 1) {
+				assert_true(fabs(mt[0]) > 1);
+				assert_true(with_yaw ? fabs(mr[1]) > 0.1 : mr[3] == 1);
+			}
+			animrt_close(source), animrt_close(in_place), animrt_close(motion);
+			free(name), free(mname);
+		}
+	free(plain), free(out), free(yaw);
+}
+
+static void root_motion_of_an_unknown_bone_lists_the_bones(void **state)
+{
+	char *out = test_tmpdir("rm-unknown");
+	test_run r = test_animc("build", "--root-motion", "Hips", "-o", out, WALKER, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "'Hips'"));
+	assert_non_null(strstr(r.err, "'Bone0', 'Bone1'"));
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	r = test_animc("build", "--root-motion", "Hips,pitch", "-o", out, WALKER, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	r = test_animc("build", "--root-motion", "Bone0", "--up-axis", "w", "-o", out, WALKER, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(out);
+}
+
+/* The corpus's CMU walk: Hips travels; in place it stays put. */
+static void root_motion_of_a_mocap_walk(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/assimp/01_01.bvh", test_corpus_dir());
+	char *plain = test_tmpdir("rm-bvh-plain"), *out = test_tmpdir("rm-bvh");
+	char **files;
+	test_run r;
+
+	if (!test_file_exists(src)) {
+		print_message("skipped: corpus not found (%s)\n", src);
+		skip();
+	}
+	r = test_animc("build", "-q", "-o", plain, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--root-motion", "Hips,yaw", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	files = test_list_dir(test_format("%s/01_01", out), ".motion.xnb");
+	assert_non_null(files[0]);
+	{
+		char *mname = test_format("01_01/%s", files[0]);
+		char *name = test_format("01_01/%.*s.xnb", (int)(strlen(files[0]) - strlen(".motion.xnb")), files[0]);
+		animrt_clip *source = open_xnb(plain, name), *in_place = open_xnb(out, name), *motion = open_xnb(out, mname);
+		double drift, err = recompose_error(source, in_place, motion, "Hips", 1, &drift);
+		float mt[3], mr[4], ms[3];
+
+		assert_true(bone_at(motion, "Hips", motion->duration_s, mt, mr, ms));
+		print_message("01_01.bvh: travel %.1f units; max |motion + in place - source| = %.3g (%.3g relative to "
+			      "the travel), ground drift %.3g\n", hypot(mt[0], mt[2]), err, err / hypot(mt[0], mt[2]),
+			      drift);
+		assert_true(hypot(mt[0], mt[2]) > 10);
+		assert_true(err <= 1e-5 * fmax(1, hypot(mt[0], mt[2])));
+		animrt_close(source), animrt_close(in_place), animrt_close(motion);
+		free(mname), free(name);
+	}
+	test_free_list(files);
+	free(src), free(plain), free(out);
+}
+
+/* -------------------------------------------------------------- additive */
+
+/* add(reference, additive) against the source over a fine grid. */
+static double additive_error(const animrt_clip *source, const animrt_clip *additive, const animrt_clip *reference)
+{
+	uint32_t n = source->sequence_count;
+	void *mr = malloc(animrt_pose_size_bytes(n)), *ml = malloc(animrt_pose_size_bytes(n));
+	void *ms = malloc(animrt_pose_size_bytes(n));
+	animrt_pose ref, layer, src;
+	double worst = 0;
+
+	assert_int_equal(additive->sequence_count, n);
+	animrt_pose_init(&ref, mr, n);
+	animrt_pose_init(&layer, ml, n);
+	animrt_pose_init(&src, ms, n);
+	for (int i = 0; i <= 400; i++) {
+		float t = source->duration_s * (float)i / 400;
+
+		/* The reference pose: the reference clip at 0, by bone. */
+		for (uint32_t b = 0; b < n; b++) {
+			float tr[3], rot[4], sc[3];
+
+			assert_true(bone_at(reference, animrt_clip_bone_name(source, b, NULL), 0, tr, rot, sc));
+			memcpy(ref.translation + 3 * b, tr, sizeof tr);
+			memcpy(ref.rotation + 4 * b, rot, sizeof rot);
+			memcpy(ref.scale + 3 * b, sc, sizeof sc);
+			ref.tracks[b] = 7;
+		}
+		assert_int_equal(animrt_clip_sample(additive, t, ANIMRT_PLAY_ONCE, NULL, &layer), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample(source, t, ANIMRT_PLAY_ONCE, NULL, &src), ANIMRT_OK);
+		assert_int_equal(animrt_pose_add(&ref, &layer, NULL, 1, &ref), ANIMRT_OK);
+		for (uint32_t b = 0; b < n; b++) {
+			double dot = 0;
+
+			for (int k = 0; k < 4; k++)
+				dot += (double)ref.rotation[4 * b + k] * src.rotation[4 * b + k];
+			for (int k = 0; k < 3; k++)
+				worst = fmax(worst, fmax(fabs(ref.translation[3 * b + k] - src.translation[3 * b + k]),
+							 fabs(ref.scale[3 * b + k] - src.scale[3 * b + k])));
+			for (int k = 0; k < 4; k++)
+				worst = fmax(worst, fabs(ref.rotation[4 * b + k] -
+							 (dot < 0 ? -src.rotation[4 * b + k] : src.rotation[4 * b + k])));
+		}
+	}
+	free(mr), free(ml), free(ms);
+	return worst;
+}
+
+static void additive_clips_add_back_to_the_source(void **state)
+{
+	char *plain = test_tmpdir("add-plain"), *first = test_tmpdir("add-first"), *idle = test_tmpdir("add-idle");
+	static const char *const clips[] = { "Start", "Run", "Idle" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-v", "--additive-reference", "first-frame", "-o", first, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	/* The original layout has no mark: -v says it. */
+	assert_non_null(strstr(r.out, "18 keys, additive (the difference from first-frame)"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--additive-reference", "Idle", "-o", idle, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t c = 0; c < 3; c++) {
+		char *name = test_format("Walker/%s.xnb", clips[c]);
+		animrt_clip *source = open_xnb(plain, name), *a = open_xnb(first, name), *b = open_xnb(idle, name);
+		animrt_clip *idle_clip = open_xnb(plain, "Walker/Idle.xnb");
+		double e1 = additive_error(source, a, source), e2 = additive_error(source, b, idle_clip);
+
+		print_message("%s: max |add(reference, additive) - source| = %.3g (first frame), %.3g (Idle)\n",
+			      clips[c], e1, e2);
+		assert_true(e1 <= 1e-5 && e2 <= 1e-5);
+		animrt_close(source), animrt_close(a), animrt_close(b), animrt_close(idle_clip);
+		free(name);
+	}
+	r = test_animc("build", "--additive-reference", "Jump", "-o", idle, WALKER, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "'Jump'"));
+	test_run_release(&r);
+	r = test_animc("build", "--additive-reference", "bind", "-o", idle, WALKER, NULL);
+	assert_int_equal(r.status, 2);   /* bind needs --skeleton */
+	test_run_release(&r);
+	free(plain), free(first), free(idle);
+}
+
+/* The report names what split a source, which clips are additive and which
+ * files are root motion, and follows its schema. */
+static void reports_say_parts_motion_and_additive(void **state)
+{
+	char *out = test_tmpdir("author-report"), *report = test_format("%s/report.json", out);
+	test_run r, check;
+	char *json;
+
+	(void)state;
+	r = test_animc("build", "-q", "--root-motion", "Bone0,yaw", "--additive-reference", "Idle", "--report", report,
+		       "-o", out, "testdata/authoring", NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	assert_non_null(strstr(json, "\"split_by\": \"testdata/authoring/Walker_Anims.xml\""));
+	assert_non_null(strstr(json, "\"additive_reference\": \"Idle\""));
+	assert_non_null(strstr(json, "\"root_motion\": {\"bone\": \"Bone0\", \"yaw\": true}"));
+	check = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, NULL);
+	if (check.status != 0)
+		fail_msg("check-reports: %s%s", check.out, check.err);
+	test_run_release(&check);
+	free(json), free(report), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -359,6 +658,11 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),
 	cmocka_unit_test(split_option_errors),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
+	cmocka_unit_test(root_motion_recomposes_the_source),
+	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
+	cmocka_unit_test(root_motion_of_a_mocap_walk),
+	cmocka_unit_test(additive_clips_add_back_to_the_source),
+	cmocka_unit_test(reports_say_parts_motion_and_additive),
 };
 
 ANIMC_TEST_GROUP(tests);

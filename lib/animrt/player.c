@@ -11,6 +11,7 @@
 
 #include <animc/animrt.h>
 #include "error.h"
+#include "interp.h"
 #include "sample.h"
 
 /* --------------------------------------------------------------- binding */
@@ -105,6 +106,8 @@ typedef struct player_slot {
 	float time_scale;
 	animrt_play_mode mode;
 	animrt_context *context;   /* for bone_count bones */
+	const animrt_clip *motion; /* its root motion (animrt_player_set_motion), or NULL */
+	animrt_motion moved;       /* over the last advance */
 } player_slot;
 
 struct animrt_player {
@@ -116,7 +119,10 @@ struct animrt_player {
 	float blend_time_s;
 	float blend_elapsed_s;
 	animrt_pose scratch;   /* the pose fading out, during a crossfade */
+	animrt_motion moved;   /* the motion of the last advance */
 };
+
+static const animrt_motion no_motion = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
 
 animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, animrt_error *err)
 {
@@ -142,6 +148,7 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	memset(p, 0, sizeof *p);
 	p->bone_count = bone_count;
+	p->moved = no_motion;
 	animrt_pose_init(&p->scratch, (unsigned char *)p + pose_at, bone_count);
 	p->slots[0].context = animrt_context_init((unsigned char *)p + pose_at + pose_bytes, bone_count);
 	p->slots[1].context = animrt_context_init((unsigned char *)p + pose_at + pose_bytes + context_bytes,
@@ -185,6 +192,8 @@ animrt_status animrt_player_play(animrt_player *player, const animrt_binding *bi
 	slot->time_s = 0;
 	slot->time_scale = 1;
 	slot->mode = mode;
+	slot->motion = NULL;
+	slot->moved = no_motion;
 	animrt_context_reset(slot->context);
 	player->blend_time_s = blend_time_s;
 	player->blend_elapsed_s = 0;
@@ -224,15 +233,44 @@ void animrt_player_advance(animrt_player *player, float dt_s)
 	for (uint32_t i = 0; i < player->slot_count; i++) {
 		player_slot *slot = &player->slots[i];
 
+		slot->moved = no_motion;
 		/* A scale of 0 leaves the time alone: frozen. */
-		if (slot->time_scale != 0)
-			slot->time_s = slot_local_time(slot, slot->time_s + slot->time_scale * dt_s);
+		if (slot->time_scale != 0) {
+			float to = slot->time_s + slot->time_scale * dt_s;
+
+			if (slot->motion &&
+			    animrt_motion_between(slot->motion, slot->time_s, to, slot->mode, &slot->moved) != ANIMRT_OK)
+				slot->moved = no_motion;
+			slot->time_s = slot_local_time(slot, to);
+		}
 	}
+	player->moved = player->slot_count ? player->slots[player->slot_count - 1].moved : no_motion;
 	if (player->slot_count == 2) {
 		player->blend_elapsed_s += dt_s;
+		/* The crossfade's motion, by the weight this advance reached. */
+		float w = animrt_player_blend_weight(player);
+
+		interp_lerp3(player->moved.translation, player->slots[0].moved.translation,
+			     player->slots[1].moved.translation, w);
+		interp_slerp(player->moved.rotation, player->slots[0].moved.rotation, player->slots[1].moved.rotation,
+			     w);
 		if (player->blend_elapsed_s > player->blend_time_s)
 			drop_first(player);
 	}
+}
+
+void animrt_player_set_motion(animrt_player *player, const animrt_clip *motion)
+{
+	player_slot *slot = newest(player);
+
+	if (slot)
+		slot->motion = motion;
+}
+
+void animrt_player_motion(const animrt_player *player, animrt_motion *out)
+{
+	if (out)
+		*out = player ? player->moved : no_motion;
 }
 
 float animrt_player_time(const animrt_player *player)

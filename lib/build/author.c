@@ -299,3 +299,144 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
 {
 	return apply_split(a, source, is_explicit, set, sink, hooks);
 }
+
+/* The pose at 0 of `from`, as a clip of one key per bone. */
+static animc_clip *snapshot(const animc_clip *from)
+{
+	animc_clip *pose = animc_clip_create(from->name);
+
+	if (!pose)
+		return NULL;
+	for (uint32_t c = 0; c < from->channel_count; c++) {
+		const animc_channel *ch = &from->channels[c];
+		int64_t i = animc_clip_add_channel(pose, ch->bone, strlen(ch->bone));
+		float v[ANIMC_TRACK_COUNT][4];
+
+		if (i < 0)
+			goto fail;
+		animc_channel_sample(ch, 0, v[0], v[1], v[2]);
+		pose->channels[i].key_count = 1;
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			animc_track *t = &pose->channels[i].tracks[k];
+
+			t->is_present = true;
+			t->is_fixed = true;
+			t->value_count = 1;
+			t->values = animc_clip_alloc_values(pose, (animc_track_kind)k, 1);
+			if (!t->values)
+				goto fail;
+			memcpy(t->values, v[k], animc_track_width[k] * sizeof(float));
+		}
+	}
+	return pose;
+fail:
+	animc_clip_destroy(pose);
+	return NULL;
+}
+
+animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
+				 const animc_skeleton *skeleton, animc_clip ***motions, animc_diag_sink *sink)
+{
+	animc_status status = ANIMC_OK;
+	animc_clip *reference = NULL;
+
+	*motions = NULL;
+	if (!a->root_bone && !a->has_additive)
+		return ANIMC_OK;
+	for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++)
+		status = animc_clip_prepare(set->clips[i], sink);
+	if (status == ANIMC_OK && a->root_bone && set->count) {
+		*motions = calloc(set->count, sizeof **motions);
+		if (!*motions)
+			return ANIMC_ERR_NOMEM;
+		for (uint32_t i = 0; i < set->count; i++) {
+			animc_root_motion_options o = { a->root_bone, a->up, a->root_yaw };
+			animc_status s;
+
+			if (o.up == ANIMC_UP_DEFAULT)
+				o.up = set->clips[i]->is_sequence_source ? ANIMC_UP_Z : ANIMC_UP_Y;
+			s = animc_clip_extract_motion(set->clips[i], &o, &(*motions)[i], sink);
+			if (s != ANIMC_OK && status == ANIMC_OK)
+				status = s;
+		}
+	}
+	if (status == ANIMC_OK && a->has_additive) {
+		animc_additive_options o = { a->additive, skeleton, NULL };
+
+		if (a->additive == ANIMC_ADDITIVE_CLIP) {
+			for (uint32_t i = 0; i < set->count && !reference; i++)
+				if (strcmp(set->clips[i]->name, a->additive_clip) == 0 &&
+				    !(reference = snapshot(set->clips[i])))
+					return ANIMC_ERR_NOMEM;
+			if (!reference) {
+				char list[1024];
+				size_t used = 0;
+
+				list[0] = '\0';
+				for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
+					used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", i ? ", " : "",
+								 set->clips[i]->name);
+				animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+						  "--additive-reference: no clip '%s' in this source; the clips are: %s",
+						  a->additive_clip, set->count ? list : "none");
+				return ANIMC_ERR_NOT_FOUND;
+			}
+			o.reference = reference;
+		}
+		for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++)
+			status = animc_clip_make_additive(set->clips[i], &o, sink);
+	}
+	animc_clip_destroy(reference);
+	return status;
+}
+
+void build_author_motions_release(animc_clip **motions, uint32_t count)
+{
+	for (uint32_t i = 0; motions && i < count; i++)
+		animc_clip_destroy(motions[i]);
+	free(motions);
+}
+
+char *build_motion_name(const char *clip_output)
+{
+	const char *base = cli_basename(clip_output);
+	const char *dot = strchr(base, '.');
+	size_t stem = dot ? (size_t)(dot - clip_output) : strlen(clip_output);
+	char *out = NULL;
+
+	/* The clip's name may hold dots ("Run.1"); its extension is what the
+	 * writer appends: .xnb or .xnb.zst. */
+	if (strlen(clip_output) >= 8 && strcmp(clip_output + strlen(clip_output) - 8, ".xnb.zst") == 0)
+		stem = strlen(clip_output) - 8;
+	else if (strlen(clip_output) >= 4 && strcmp(clip_output + strlen(clip_output) - 4, ".xnb") == 0)
+		stem = strlen(clip_output) - 4;
+	if (asprintf(&out, "%.*s.motion%s", (int)stem, clip_output, clip_output + stem) < 0)
+		return NULL;
+	return out;
+}
+
+bool build_author_is_motion(const build_author_options *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	return a->root_bone && ((n > 11 && strcmp(name + n - 11, ".motion.xnb") == 0) ||
+				(n > 15 && strcmp(name + n - 15, ".motion.xnb.zst") == 0));
+}
+
+const char *build_author_additive_name(const build_author_options *a)
+{
+	if (!a->has_additive)
+		return NULL;
+	return a->additive == ANIMC_ADDITIVE_FIRST_FRAME ? "first-frame"
+	       : a->additive == ANIMC_ADDITIVE_BIND	 ? "bind"
+							 : a->additive_clip;
+}
+
+char *build_author_split_by(const build_author_options *a, const char *source, bool is_explicit)
+{
+	if (is_explicit && a->clips_path)
+		return strdup(a->clips_path);
+	if (is_explicit && a->splits.count)
+		return strdup("--split");
+	return build_author_sidecar(a, source, is_explicit);
+}

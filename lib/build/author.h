@@ -65,4 +65,29 @@ typedef struct build_author_hooks {
 animc_status build_author_apply(const build_author_options *a, const char *source, bool is_explicit,
 				animc_clip_set *set, animc_diag_sink *sink, const build_author_hooks *hooks);
 
+/*
+ * The passes after --clip has chosen the clips: root motion (*motions gets
+ * set->count entries, each the motion clip of the clip at its index, or
+ * NULL; release with build_author_motions_release) and additive.  The up
+ * axis defaults by source: z for RobotGame sequences, y for the rest.
+ * `skeleton` is the --skeleton model (NULL without).
+ */
+animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
+				 const animc_skeleton *skeleton, animc_clip ***motions, animc_diag_sink *sink);
+void build_author_motions_release(animc_clip **motions, uint32_t count);
+
+/* Whether an output (its name under OUTDIR) is the motion file of a clip
+ * (--root-motion); else it is a clip, additive with --additive-reference. */
+bool build_author_is_motion(const build_author_options *a, const char *output_name);
+/* What an additive clip is the difference from, as the report says it:
+ * "first-frame", "bind" or the clip's name; NULL without the option. */
+const char *build_author_additive_name(const build_author_options *a);
+/* What splits a source now, as the report names it: the sidecar's or
+ * --clips's path, "--split", or NULL (malloc()ed). */
+char *build_author_split_by(const build_author_options *a, const char *source, bool is_explicit);
+
+/* The name of the motion output of a clip output ("Walk/Run.xnb" ->
+ * "Walk/Run.motion.xnb"), malloc()ed. */
+char *build_motion_name(const char *clip_output);
+
 #endif

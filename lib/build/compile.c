@@ -304,34 +304,60 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 	build_result *r = cs->r;
 	build_output *outs;
 	bool ok = filter_clips(ctx->options, set, sink);
-	uint32_t written = 0;
+	uint32_t written = 0, count;
+	animc_clip **motions = NULL;
+	const animc_skeleton *skeleton = cs->process.reduce.skeleton ? cs->process.reduce.skeleton
+				       : ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
 
 	if (!ok || !set->count)
 		return;
-	outs = calloc(set->count, sizeof *outs);
+	if (build_author_finish(&ctx->options->author, set, skeleton, &motions, sink) != ANIMC_OK) {
+		build_author_motions_release(motions, set->count);
+		return;
+	}
+	/* Each clip, then its motion (--root-motion). */
+	count = motions ? 2 * set->count : set->count;
+	outs = calloc(count, sizeof *outs);
 	if (!outs) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		build_author_motions_release(motions, set->count);
 		return;
 	}
 	/* Every clip is processed before any is kept, so that a source that
 	 * fails as a whole (--warnings-as-errors) writes nothing.  A clip that
 	 * fails alone leaves the others; the source still fails. */
 	for (uint32_t i = 0; i < set->count; i++) {
-		if (!prepare_clip(ctx, &cs->process, set->clips[i], sink, &outs[i]))
+		build_output *o = motions ? &outs[2 * i] : &outs[i];
+
+		if (!prepare_clip(ctx, &cs->process, set->clips[i], sink, o))
 			continue;
-		outs[i].name = output_name(ctx, cs->job, set, i, sink);
-		outs[i].clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
-		if (!outs[i].name || !outs[i].clip) {
-			free(outs[i].bytes);
-			free(outs[i].name);
-			free(outs[i].clip);
-			memset(&outs[i], 0, sizeof outs[i]);
+		o->name = output_name(ctx, cs->job, set, i, sink);
+		o->clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
+		if (o->name && o->clip && motions && motions[i]) {
+			build_output *m = o + 1;
+
+			if (prepare_clip(ctx, &cs->process, motions[i], sink, m)) {
+				m->name = build_motion_name(o->name);
+				if (asprintf(&m->clip, "%s%smotion", o->clip, o->clip[0] ? "." : "") < 0)
+					m->clip = NULL;
+				if (!m->name || !m->clip) {
+					free(m->bytes), free(m->name), free(m->clip);
+					memset(m, 0, sizeof *m);
+				}
+			}
+		}
+		if (!o->name || !o->clip) {
+			free(o->bytes);
+			free(o->name);
+			free(o->clip);
+			memset(o, 0, sizeof *o);
 		}
 	}
+	build_author_motions_release(motions, set->count);
 	if (ctx->options->warnings_as_errors && sink->warning_count) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors; nothing written",
 				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
-		for (uint32_t i = 0; i < set->count; i++) {
+		for (uint32_t i = 0; i < count; i++) {
 			free(outs[i].bytes);
 			free(outs[i].name);
 			free(outs[i].clip);
@@ -339,7 +365,7 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 		free(outs);
 		return;
 	}
-	for (uint32_t i = 0; i < set->count; i++)
+	for (uint32_t i = 0; i < count; i++)
 		if (outs[i].bytes)
 			outs[written++] = outs[i];
 	r->outputs = outs;

@@ -373,6 +373,21 @@ static bool set_clips(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+static bool set_root_motion(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_root_motion(&o->author, arg, why, why_size);
+}
+
+static bool set_up_axis(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_up_axis(&o->author, arg, why, why_size);
+}
+
+static bool set_additive(build_options *o, const char *arg, char *why, size_t why_size)
+{
+	return build_author_additive(&o->author, arg, why, why_size);
+}
+
 /* Every option, once, in the order help lists them: the options that change
  * what is written (BUILD_OPTION_OUTPUT, BUILD_OPTION_MODEL) first, then
  * those of the run.  The help, the manual (docs/cli.md, docs/animc.1) and
@@ -459,6 +474,31 @@ static const option_def option_table[] = {
 	    NULL,
 	    NULL },
 	  set_clips },
+	{ { "root-motion", 0, "BONE[,yaw]", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "take BONE's travel in the ground plane (with ,yaw also its turn about the up axis) out of "
+	    "each clip, relative to its first frame: the clip plays in place, and CLIP.motion.xnb "
+	    "beside it holds the motion as one sequence named BONE",
+	    "The clip keeps BONE at its first-frame ground position (and yaw) at every time; its "
+	    "vertical travel and every other bone are unchanged.  The motion file has the clip's "
+	    "reader and layout, so the original runtime and FNA load it too; libanimrt's "
+	    "animrt_motion_between and animrt_player_motion read it.  An unknown BONE fails, listing "
+	    "the clip's bones.",
+	    NULL },
+	  set_root_motion },
+	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "the up axis of --root-motion (default: z for RobotGame sources, y for the others)",
+	    NULL,
+	    NULL },
+	  set_up_axis },
+	{ { "additive-reference", 0, "first-frame|bind|CLIP", FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	    "store each clip as its difference from a reference pose, a layer for animrt_pose_add: the "
+	    "clip's own pose at 0, the rest pose of --skeleton, or the pose at 0 of the clip CLIP of "
+	    "the same source",
+	    "Played through animrt_pose_add onto the reference pose (weight 1) it gives back the "
+	    "source clip.  The compact layout marks the clip additive; the original layout has no "
+	    "room for a mark, so the report and -v say it.",
+	    NULL },
+	  set_additive },
 	{ { "skeleton", 0, "MODEL", FOR_COMPILE, BUILD_OPTION_MODEL,
 	    "check that every bone each clip animates is a node of MODEL (.gltf/.glb read natively, or "
 	    "any model Assimp reads: .fbx, .x, ...); a clip with an unknown bone fails.  Sources that "
@@ -789,6 +829,9 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	if (o->author.clips_path && o->author.splits.count)
 		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
 				       "give the parts in one place");
+	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
+		return cli_usage_error(command_name(command), "--additive-reference bind needs --skeleton "
+				       "MODEL: the rest pose comes from the model");
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
 		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");

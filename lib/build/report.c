@@ -119,6 +119,15 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 			json_string(f, r->skip_reason);
 		else
 			fputs("null", f);
+		if (r->output_count) {
+			char *split_by = build_author_split_by(&ctx->options->author, j->path, j->is_explicit);
+
+			if (split_by) {
+				fputs(", \"split_by\": ", f);
+				json_string(f, split_by);
+				free(split_by);
+			}
+		}
 		fputs(",\n     \"outputs\": [", f);
 		for (uint32_t k = 0; k < r->output_count; k++) {
 			const build_output *o = &r->outputs[k];
@@ -136,6 +145,14 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 				(unsigned long long)o->keys);
 			json_float(f, o->duration_s);
 			fprintf(f, ", \"xxh3_128\": \"%s\"", hex);
+			if (build_author_is_motion(&ctx->options->author, o->name)) {
+				fputs(", \"root_motion\": {\"bone\": ", f);
+				json_string(f, ctx->options->author.root_bone);
+				fprintf(f, ", \"yaw\": %s}", ctx->options->author.root_yaw ? "true" : "false");
+			} else if (build_author_additive_name(&ctx->options->author)) {
+				fputs(", \"additive_reference\": ", f);
+				json_string(f, build_author_additive_name(&ctx->options->author));
+			}
 			if (o->passes.is_reduced) {
 				const animc_clip_error *e = &o->passes.error;
 

@@ -206,6 +206,14 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 			       (unsigned long long)out->keys);
 			if (out->ticks_per_second > 0)
 				printf(", %g ticks per second", out->ticks_per_second);
+			if (build_author_is_motion(&o->author, out->name))
+				printf(", the root motion of bone '%s'%s", o->author.root_bone,
+				       o->author.root_yaw ? " with its yaw" : "");
+			else if (build_author_additive_name(&o->author))
+				printf(", additive (the difference from %s%s%s)",
+				       o->author.additive == ANIMC_ADDITIVE_CLIP ? "clip '" : "",
+				       build_author_additive_name(&o->author),
+				       o->author.additive == ANIMC_ADDITIVE_CLIP ? "' at 0" : "");
 			printf("\n");
 			report_passes(&out->passes);
 		}

@@ -490,6 +490,45 @@ bool animrt_player_is_done(const animrt_player *player);
  * the pose has another bone count than the player. */
 animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out);
 
+/* ========================================================== root motion
+ *
+ * A clip built with `animc build --root-motion BONE` plays in place; its
+ * motion is the file CLIP.motion.xnb beside it, loaded like any clip (one
+ * sequence, BONE): the bone's ground travel (and turn about the up axis)
+ * from the clip's first frame.  These read it.
+ */
+
+/* A motion: a translation (x y z) and a rotation (x y z w). */
+typedef struct animrt_motion {
+	float translation[3];
+	float rotation[4];
+} animrt_motion;
+
+/*
+ * The motion of playing from from_s to to_s (seconds of play time, either
+ * order; to_s < from_s gives the inverse): the motion clip's translation at
+ * to_s minus that at from_s, and its rotation at to_s times the inverse of
+ * that at from_s.  ANIMRT_PLAY_ONCE clamps both times to [0, duration];
+ * ANIMRT_PLAY_REPEAT accumulates whole loops (ten loops are ten times one
+ * loop's travel, and the turn compounds).  Translations add in the motion
+ * clip's frame: a controller that wants them relative to the character
+ * rotates them by its heading.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
+ * a time is not finite, or the clip does not have exactly one sequence.
+ */
+animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, float to_s,
+				    animrt_play_mode mode, animrt_motion *out);
+
+/* Give the clip the player started last its motion clip (NULL: none, the
+ * default; a clip without motion moves nothing).  The motion clip must
+ * outlive its use. */
+void animrt_player_set_motion(animrt_player *player, const animrt_clip *motion);
+
+/* The motion of the player's last advance: each playing clip's motion over
+ * the time it moved, and during a crossfade the two blended by the weight
+ * the advance reached (lerp, slerp).  Identity before any advance, and
+ * when nothing with motion plays. */
+void animrt_player_motion(const animrt_player *player, animrt_motion *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,281 @@
+/*
+ * root_motion.c - root-motion extraction: a bone's travel in the ground
+ * plane (and its turn about the up axis) relative to the first frame moves
+ * out of the clip into a clip of its own, so that the clip plays in place
+ * and a character controller moves the character by the motion.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc.h>
+#include "clip_internal.h"
+#include "interp.h"
+
+static void quat_mul(const float a[4], const float b[4], float out[4])
+{
+	float q[4] = {
+		a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+		a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+		a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+		a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+	};
+
+	memcpy(out, q, sizeof q);
+}
+
+static void quat_conj(const float a[4], float out[4])
+{
+	out[0] = -a[0], out[1] = -a[1], out[2] = -a[2], out[3] = a[3];
+}
+
+/* The twist of q about axis `up` (swing-twist decomposition), unit length;
+ * identity when q is a half turn about an axis across `up`. */
+static void twist(const float q[4], int up, float out[4])
+{
+	double len = sqrt((double)q[up] * q[up] + (double)q[3] * q[3]);
+
+	memset(out, 0, 4 * sizeof *out);
+	if (len < 1e-12) {
+		out[3] = 1;
+		return;
+	}
+	out[up] = (float)(q[up] / len);
+	out[3] = (float)(q[3] / len);
+}
+
+
+/* How far apart, between two keys, the runtime's motion and in-place
+ * rotations may compose from the source's (a slerp of products is not the
+ * product of slerps): keys are added until they stay within it. */
+#define YAW_SPLIT_ERROR 1e-6f
+#define YAW_SPLIT_DEPTH 12
+
+/* The motion and in-place rotations of source rotation q. */
+static void split_rotation(const float q[4], int up, const float yaw0_inv[4], float motion[4], float in_place[4])
+{
+	float yaw[4], inv[4];
+
+	twist(q, up, yaw);
+	quat_mul(yaw, yaw0_inv, motion);
+	quat_conj(motion, inv);
+	quat_mul(inv, q, in_place);
+}
+
+typedef struct times_list {
+	float *t;
+	uint32_t n, capacity;
+} times_list;
+
+static bool times_push(times_list *l, float t)
+{
+	if (l->n == l->capacity) {
+		uint32_t capacity = l->capacity ? 2 * l->capacity : 64;
+		float *grown = capacity > l->capacity ? realloc(l->t, capacity * sizeof *grown) : NULL;
+
+		if (!grown)
+			return false;
+		l->t = grown;
+		l->capacity = capacity;
+	}
+	l->t[l->n++] = t;
+	return true;
+}
+
+/* Times strictly inside (a, b) to add so that motion * in place follows
+ * the source's slerp from qa to qb, pushed in order. */
+static bool refine(times_list *l, float a, float b, const float qa[4], const float qb[4], int up,
+		   const float yaw0_inv[4], int depth)
+{
+	float ma[4], pa[4], mb[4], pb[4], worst = 0;
+	float mid = a + (b - a) * 0.5f, qm[4];
+
+	if (depth >= YAW_SPLIT_DEPTH || !(mid > a && mid < b))
+		return true;
+	split_rotation(qa, up, yaw0_inv, ma, pa);
+	split_rotation(qb, up, yaw0_inv, mb, pb);
+	for (int i = 1; i < 4; i++) {
+		float u = 0.25f * (float)i, src[4], m[4], p[4], got[4], dot = 0;
+
+		interp_slerp(src, qa, qb, u);
+		interp_slerp(m, ma, mb, u);
+		interp_slerp(p, pa, pb, u);
+		quat_mul(m, p, got);
+		for (int k = 0; k < 4; k++)
+			dot += src[k] * got[k];
+		for (int k = 0; k < 4; k++)
+			worst = fmaxf(worst, fabsf(src[k] - (dot < 0 ? -got[k] : got[k])));
+	}
+	if (worst <= YAW_SPLIT_ERROR)
+		return true;
+	interp_slerp(qm, qa, qb, 0.5f);
+	return refine(l, a, mid, qa, qm, up, yaw0_inv, depth + 1) && times_push(l, mid) &&
+	       refine(l, mid, b, qm, qb, up, yaw0_inv, depth + 1);
+}
+
+/* With yaw: the channel's keys, and more between them where the motion and
+ * in-place rotations would not compose back to the source; every track
+ * resampled onto them by the runtime's rule (the curves are unchanged). */
+static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, const float yaw0_inv[4])
+{
+	const animc_track *rot = &ch->tracks[ANIMC_ROTATION];
+	times_list l = { 0 };
+	animc_channel old = *ch;
+	animc_status status = ANIMC_ERR_NOMEM;
+
+	if (!rot->is_present || rot->is_fixed || rot->value_count < 2 || ch->key_count < 2)
+		return ANIMC_OK;
+	for (uint32_t i = 0; i < ch->key_count; i++) {
+		float t = ch->has_time ? ch->times_s[i] : (float)((double)i * ch->key_interval_s);
+
+		if (i && !refine(&l, l.t[l.n - 1], t, rot->values + 4 * (size_t)(i - 1), rot->values + 4 * (size_t)i,
+				 up, yaw0_inv, 0))
+			goto out;
+		if (!times_push(&l, t))
+			goto out;
+	}
+	status = ANIMC_OK;
+	if (l.n == ch->key_count)
+		goto out;
+	status = ANIMC_ERR_NOMEM;
+	ch->times_s = animc_clip_alloc_floats(clip, l.n);
+	if (!ch->times_s)
+		goto out;
+	memcpy(ch->times_s, l.t, l.n * sizeof(float));
+	ch->has_time = true;
+	ch->key_count = l.n;
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		animc_track *tr = &ch->tracks[k];
+		float *values;
+
+		if (!tr->is_present || tr->is_fixed || tr->value_count < 2)
+			continue;
+		values = animc_clip_alloc_values(clip, (animc_track_kind)k, l.n);
+		if (!values)
+			goto out;
+		for (uint32_t i = 0; i < l.n; i++) {
+			float v[ANIMC_TRACK_COUNT][4];
+
+			animc_channel_sample(&old, l.t[i], v[0], v[1], v[2]);
+			memcpy(values + (size_t)animc_track_width[k] * i, v[k], animc_track_width[k] * sizeof(float));
+		}
+		tr->values = values;
+		tr->value_count = l.n;
+	}
+	status = ANIMC_OK;
+out:
+	free(l.t);
+	return status;
+}
+
+static void list_bones(const animc_clip *clip, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < clip->channel_count && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s'%s'", i ? ", " : "", clip->channels[i].bone);
+	if (!clip->channel_count)
+		snprintf(buf, size, "none");
+}
+
+animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
+				       animc_clip **motion_out, animc_diag_sink *sink)
+{
+	int up = options->up == ANIMC_UP_X ? 0 : options->up == ANIMC_UP_Z ? 2 : 1;
+	animc_channel *ch = NULL;
+	animc_clip *motion;
+	animc_channel *m;
+	animc_track *tt, *tr, *mt, *mr;
+	float t0[3], r0[4], s0[3], yaw0[4], yaw0_inv[4];
+	uint32_t n, tn, rn;
+	int64_t index;
+
+	*motion_out = NULL;
+	for (uint32_t i = 0; i < clip->channel_count && !ch; i++)
+		if (strcmp(clip->channels[i].bone, options->bone) == 0)
+			ch = &clip->channels[i];
+	if (!ch) {
+		char list[1024];
+
+		list_bones(clip, list, sizeof list);
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
+				  "--root-motion: no bone '%s'; the clip's bones are: %s", options->bone, list);
+		return ANIMC_ERR_NOT_FOUND;
+	}
+	motion = animc_clip_create(clip->name);
+	if (!motion)
+		return ANIMC_ERR_NOMEM;
+	motion->duration_s = clip->duration_s;
+	motion->ticks_per_second = clip->ticks_per_second;
+	motion->declared_channel_count = -1;
+	motion->line = clip->line;
+	index = animc_clip_add_channel(motion, ch->bone, strlen(ch->bone));
+	if (index < 0)
+		goto nomem;
+	/* The pose at 0 the motion is relative to. */
+	animc_channel_sample(ch, 0, t0, r0, s0);
+	twist(r0, up, yaw0);
+	quat_conj(yaw0, yaw0_inv);
+	if (options->has_yaw && refine_channel(clip, ch, up, yaw0_inv) != ANIMC_OK)
+		goto nomem;
+	m = &motion->channels[index];
+	n = ch->key_count;
+	m->key_count = n;
+	m->has_time = ch->has_time;
+	m->key_interval_s = ch->key_interval_s;
+	m->duration_s = ch->duration_s;
+	m->line = ch->line;
+	if (ch->has_time) {
+		m->times_s = animc_clip_alloc_floats(motion, n);
+		if (!m->times_s)
+			goto nomem;
+		memcpy(m->times_s, ch->times_s, n * sizeof(float));
+	}
+	tt = &ch->tracks[ANIMC_TRANSLATION];
+	tr = &ch->tracks[ANIMC_ROTATION];
+	mt = &m->tracks[ANIMC_TRANSLATION];
+	mr = &m->tracks[ANIMC_ROTATION];
+	/* Translation: the ground axes minus those at 0; a fixed or absent
+	 * track does not travel. */
+	tn = tt->is_present && !tt->is_fixed ? tt->value_count : 1;
+	mt->is_present = true;
+	mt->is_fixed = tn == 1;
+	mt->value_count = tn;
+	mt->values = animc_clip_alloc_values(motion, ANIMC_TRANSLATION, tn);
+	if (!mt->values)
+		goto nomem;
+	if (tn > 1) {
+		for (uint32_t i = 0; i < tn; i++)
+			for (int k = 0; k < 3; k++) {
+				float *v = &tt->values[3 * (size_t)i + k];
+
+				if (k == up)
+					continue;
+				mt->values[3 * (size_t)i + k] = *v - t0[k];
+				*v = t0[k];
+			}
+	}
+	/* Rotation: the twist about up relative to that at 0 (identity
+	 * without yaw). */
+	rn = options->has_yaw && tr->is_present && !tr->is_fixed ? tr->value_count : 1;
+	mr->is_present = true;
+	mr->is_fixed = rn == 1;
+	mr->value_count = rn;
+	mr->values = animc_clip_alloc_values(motion, ANIMC_ROTATION, rn);
+	if (!mr->values)
+		goto nomem;
+	mr->values[3] = 1;
+	if (rn > 1) {
+		/* In place: conjugate(delta) * q, the first frame's yaw kept. */
+		for (uint32_t i = 0; i < rn; i++)
+			split_rotation(&tr->values[4 * (size_t)i], up, yaw0_inv, &mr->values[4 * (size_t)i],
+				       &tr->values[4 * (size_t)i]);
+	}
+	*motion_out = motion;
+	return ANIMC_OK;
+nomem:
+	animc_clip_destroy(motion);
+	return ANIMC_ERR_NOMEM;
+}
