@@ -373,19 +373,19 @@ static bool set_clips(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
-static bool set_root_motion(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_root_motion(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_root_motion(&o->author, arg, why, why_size);
+	return build_author_root_motion(&o->author, arg, err);
 }
 
-static bool set_up_axis(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_up_axis(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_up_axis(&o->author, arg, why, why_size);
+	return build_author_up_axis(&o->author, arg, err);
 }
 
-static bool set_additive(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_additive(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_additive(&o->author, arg, why, why_size);
+	return build_author_additive(&o->author, arg, err);
 }
 
 /* Every option, once, in the order help lists them: the options that change
