@@ -1,10 +1,11 @@
 # animc - offline animation asset compiler.  One non-recursive Makefile;
-# objects go to $(BUILD).  `make help` lists the targets.
+# objects go to $(BUILD).  `make help` lists the targets.  Quiet: V=1 shows the
+# commands.
 #
 # Two libraries, each compiled with its own include path, so that a file
 # reaching across the boundary does not compile:
-#   lib/animrt/   libanimrt, the runtime: sees lib/common/ and libc (zstd when
-#                 ANIMRT_ZSTD=1), nothing else;
+#   lib/animrt/   libanimrt, the runtime: sees lib/common/ and libc (and zstd,
+#                 but for the variant in $(BUILD)/libc), nothing else;
 #   lib/animc/    libanimc, the pipeline: sees lib/common/ and its own public
 #                 header;
 #   formats/      importers and the writer, part of libanimc: see the public
@@ -30,7 +31,8 @@ CC ?= cc
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 SANITIZE ?=
-# 0: libanimrt with the C library alone (no .xnb.zst), in $(BUILD)/libc.
+# 0: `make install` installs the libanimrt built with the C library alone
+# (no .xnb.zst), which $(BUILD)/libc holds; nothing else changes.
 ANIMRT_ZSTD ?= 1
 
 # `override`: a sub-make given BUILD on its command line still adds these.
@@ -39,9 +41,6 @@ override BUILD := $(BUILD)/sanitize
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 # Assimp's leaks on its own error paths are not animc's (see the file).
 export LSAN_OPTIONS ?= suppressions=$(CURDIR)/scripts/lsan-assimp.supp:print_suppressions=0
-endif
-ifeq ($(ANIMRT_ZSTD),0)
-override BUILD := $(BUILD)/libc
 endif
 
 # Quiet by default: a short line per step; V=1 prints the commands.
@@ -102,7 +101,7 @@ CC_WERROR := $(if $(WERROR),-Werror)
 RT_PUBLIC := -Ilib/animrt/include
 PIPELINE_PUBLIC := -Ilib/animc/include
 FORMATS_PUBLIC := -Iformats/include
-RT_ZSTD_FLAGS := $(if $(filter 0,$(ANIMRT_ZSTD)),,-DANIMRT_WITH_ZSTD $(ZSTD_CFLAGS))
+RT_ZSTD_FLAGS := -DANIMRT_WITH_ZSTD $(ZSTD_CFLAGS)
 
 RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
@@ -171,21 +170,21 @@ TEST_BIN := $(BUILD)/animc_test
 UNITS_BIN := $(BUILD)/animc_units
 LIBC_BUILD := $(BUILD)/libc
 LIBC_CHECK := $(LIBC_BUILD)/animrt_libc_check
+LIBC_RT := $(LIBC_BUILD)/libanimrt.a
+LIBC_RT_OBJ := $(patsubst %.c,$(LIBC_BUILD)/obj/%.o,$(RT_SRC))
 BENCH_SAMPLE := $(BUILD)/bench_sample
 BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
-PC_FILES := $(BUILD)/animc.pc $(BUILD)/animrt.pc
 
 .PHONY: all deps run test check units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
 	bench-compact check-simd bench-cache \
-	install uninstall clean help libs
-all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(PC_FILES)
-libs: $(LIBANIMRT) $(PC_FILES)
+	install uninstall clean help
+all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
 
 $(BUILD)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD) $(HOT_OPT)' | cmp -s - $@ || \
-		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(ANIMRT_ZSTD) $(HOT_OPT)' > $@
+	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(HOT_OPT)' | cmp -s - $@ || \
+		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(HOT_OPT)' > $@
 FORCE:
 
 # The direction of includes: no quote include climbs out of its folder.
@@ -222,23 +221,23 @@ $(LIBANIMRT): $(RT_OBJ)
 $(LIBANIMBUILD): $(ENGINE_OBJ)
 	$(archive)
 
-RT_LIBS := $(if $(filter 0,$(ANIMRT_ZSTD)),,$(ZSTD_LIBS)) -lm
+RT_LIBS := $(ZSTD_LIBS) -lm
 ENGINE_LINK := $(LIBANIMBUILD) $(LIBANIMC) $(LIBANIMRT)
 $(ANIMC): $(CMD_OBJ) $(ENGINE_LINK)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(CMD_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) -lm -o $@
 
-# pkg-config files, each with its own library's version.
-$(BUILD)/animc.pc: lib/animc/animc.pc.in lib/animc/include/animc/animc.h $(BUILD)/flags
-	$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMC_VERSION)|' $< > $@
-$(BUILD)/animrt.pc: lib/animrt/animrt.pc.in lib/animrt/include/animc/animrt.h $(BUILD)/flags
-	$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMRT_VERSION)|' \
-		-e 's|@REQUIRES@|$(if $(filter 0,$(ANIMRT_ZSTD)),,Requires: libzstd)|' $< > $@
-
-# The runtime with the C library alone, built as `make ANIMRT_ZSTD=0` builds
-# it, and a program that links it with libc and libm only.
-$(LIBC_BUILD)/libanimrt.a: FORCE
-	@$(MAKE) --no-print-directory ANIMRT_ZSTD=0 WERROR=$(WERROR) libs
-$(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_BUILD)/libanimrt.a
+# The runtime with the C library alone, in a folder of its own: the same
+# sources, compiled without ANIMRT_WITH_ZSTD.  `make install ANIMRT_ZSTD=0`
+# builds and installs it (and nothing else anew); `make test` links a
+# program with it and libc and libm alone.
+$(LIBC_BUILD)/obj/%.o: RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common
+$(LIBC_BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
+	$(call say,CC,$@)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter $(HOT_SRC),$<),$(HOT_OPT)) $(CC_WERROR) $(call cppflags_for,$<) \
+		-MMD -MP -c $< -o $@
+$(LIBC_RT): $(LIBC_RT_OBJ)
+	$(archive)
+$(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_RT)
 	$(call say,LINK,$@)$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
 
 # The sampling benchmarks: programs of their own, linked with the loader
@@ -352,14 +351,23 @@ check-simd:
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
 	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
 
-install: all
+# The .pc files are written here, so that each install names its own PREFIX
+# (DESTDIR only stages the files).
+INSTALL_RT := $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT),$(LIBANIMRT))
+INSTALL_RT_REQUIRES := $(if $(filter 0,$(ANIMRT_ZSTD)),,Requires: libzstd)
+install: all $(INSTALL_RT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 $(ANIMC) $(DESTDIR)$(PREFIX)/bin/animc
-	install -m 0644 $(LIBANIMC) $(LIBANIMRT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(LIBANIMC) $(DESTDIR)$(PREFIX)/lib/libanimc.a
+	install -m 0644 $(INSTALL_RT) $(DESTDIR)$(PREFIX)/lib/libanimrt.a
 	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/animc/
-	install -m 0644 $(PC_FILES) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMC_VERSION)|' lib/animc/animc.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMRT_VERSION)|' \
+		-e 's|@REQUIRES@|$(INSTALL_RT_REQUIRES)|' lib/animrt/animrt.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc
 	install -m 0644 docs/animc.1 $(DESTDIR)$(PREFIX)/share/man/man1/animc.1
 	install -m 0644 docs/animc.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
 
@@ -404,4 +412,4 @@ help:
 	@echo '                 run, test, units, golden, docs, fuzz and bench* do it first)'
 	@echo 'Builds print a line per step; V=1 prints the commands (and every test).'
 
--include $(shell find $(BUILD)/obj $(BUILD)/replay $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/replay $(BUILD)/fuzz/obj $(LIBC_BUILD)/obj -name '*.d' 2>/dev/null)
