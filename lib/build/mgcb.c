@@ -260,13 +260,13 @@ bool build_mgcb_read(const char *path, build_mgcb *out)
 	const char *base = cli_basename(path);
 	uint8_t *data;
 	size_t size;
-	char why[512];
+	cli_error err = { "" };
 
 	memset(out, 0, sizeof *out);
 	out->path = strdup(path);
 	rd.dir = strndup(path, (size_t)(base - path));
-	if (!out->path || !rd.dir || !cli_read_file(path, &data, &size, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", path, out->path && rd.dir ? why : "out of memory");
+	if (!out->path || !rd.dir || !cli_read_file(path, &data, &size, &err)) {
+		fprintf(stderr, "%s: error: %s\n", path, out->path && rd.dir ? err.message : "out of memory");
 		free(rd.dir);
 		return false;
 	}
