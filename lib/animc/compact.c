@@ -358,15 +358,6 @@ typedef struct encoder {
 	animc_clip_error error;
 } encoder;
 
-static void note_error(animc_clip_error *e, animc_track_kind kind, double err)
-{
-	double *slot = kind == ANIMC_TRANSLATION ? &e->translation : kind == ANIMC_ROTATION ? &e->rotation_deg
-											    : &e->scale;
-
-	if (err > *slot)
-		*slot = err;
-}
-
 /* Room for n check points in e. */
 static bool reserve_checks(encoder *e, size_t n)
 {
@@ -767,7 +758,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 	double err = reduce_constant_error(&c, reduce_identity(kind));
 	if (err <= c.bound) {
 		out->kind = ANIMC_COMPACT_IDENTITY;
-		note_error(&e->error, kind, err);
+		reduce_note_error(&e->error, kind, err);
 		return ANIMC_OK;
 	}
 	float held[4];
@@ -784,7 +775,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 			out->is_f32 = pass == 1;
 			out->dropped = (uint8_t)dropped;
 			memcpy(out->value, v, sizeof v);
-			note_error(&e->error, kind, err);
+			reduce_note_error(&e->error, kind, err);
 			return ANIMC_OK;
 		}
 	}
@@ -882,7 +873,8 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		track_key_value(out, kind, k, e->stored + (size_t)out->samples[k] * w);
 	c.stored = e->stored;
 	for (uint32_t k = 0; k + 1 < out->key_count; k++)
-		note_error(&e->error, kind, reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
+		reduce_note_error(&e->error, kind,
+				  reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
 	e->error.keys_after += out->key_count;
 	return ANIMC_OK;
 }
@@ -918,15 +910,6 @@ static animc_status encode_channel(encoder *e, animc_clip *clip, uint32_t i, ani
 	for (int k = 0; status == ANIMC_OK && k < ANIMC_TRACK_COUNT; k++)
 		status = encode_track(e, clip, &clip->channels[i], (animc_track_kind)k, &out->tracks[i][k], sink);
 	return status;
-}
-
-static void merge_error(animc_clip_error *into, const animc_clip_error *e)
-{
-	into->translation = fmax(into->translation, e->translation);
-	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
-	into->scale = fmax(into->scale, e->scale);
-	into->keys_before += e->keys_before;
-	into->keys_after += e->keys_after;
 }
 
 /* With a skeleton: each channel within local bounds from the shell, then
@@ -984,7 +967,7 @@ static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_
 	memset(&e->error, 0, sizeof e->error);
 	if (status == ANIMC_OK) {
 		for (uint32_t i = 0; i < n; i++)
-			merge_error(&e->error, &errors[i]);
+			reduce_merge_error(&e->error, &errors[i]);
 		e->error.shell = worst;
 		shell_report(&s, clip, worst, rounds, sink);
 	}
