@@ -742,24 +742,26 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 	return true;
 }
 
-int build_options_parse(build_options *o, build_command command, int argc, char **argv)
+/* What the options are before argv: the defaults the table does not set. */
+static void set_defaults(build_options *o)
 {
-	struct option longs[OPTION_COUNT + 2];
-	char shorts[64] = ":h";
-	size_t n = 0, used = 2;
-	cli_strings args = { 0 };
-	int c, status = 0, index;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(o, 0, sizeof *o);
 	o->import_timeout_s = 120;
 	o->memory_limit_bytes = 4ull << 30;
 	o->cache_min_size = BUILD_CACHE_MIN_SIZE;
 	o->cache_url = getenv("ANIMC_CACHE_URL") && getenv("ANIMC_CACHE_URL")[0] ? getenv("ANIMC_CACHE_URL") : NULL;
-	{
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
+}
 
-		o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
-	}
+/* getopt_long's tables for the options `command` takes: a long option's
+ * value is 256 + its row in the table. */
+static void getopt_tables(build_command command, struct option longs[OPTION_COUNT + 2], char shorts[64])
+{
+	size_t n = 0, used = 2;
+
+	memcpy(shorts, ":h", 2);
 	for (size_t i = 0; i < OPTION_COUNT; i++) {
 		const option_def *d = &option_table[i];
 
@@ -779,55 +781,13 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	shorts[used] = '\0';
 	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
+}
 
-	if (!expand_response_files(o, argc, argv, &args, command)) {
-		cli_strings_release(&args);
-		return ANIMC_EXIT_USAGE;
-	}
-	/* The expanded strings live as long as the options. */
-	o->arg_storage = args;
-	/* Room for argv[argc] = NULL, as getopt expects. */
-	if (!cli_strings_push(&o->arg_storage, ""))
-		return ANIMC_EXIT_USAGE;
-	o->arg_storage.count--;
-	free(o->arg_storage.items[o->arg_storage.count]);
-	o->arg_storage.items[o->arg_storage.count] = NULL;
-	argc = (int)o->arg_storage.count;
-	argv = o->arg_storage.items;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, longs, &index)) != -1) {
-		const option_def *d = NULL;
-		cli_error err;
-
-		if (c == 'h') {
-			build_help_print(stdout, command);
-			return -1;
-		}
-		if (c == ':')
-			return cli_usage_error(command_name(command), "option '%s' needs a value",
-					       argv[optind - 1]);
-		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {
-			d = &option_table[c - 256];
-		} else {
-			for (size_t i = 0; i < OPTION_COUNT && !d; i++)
-				if (option_table[i].doc.short_name == c &&
-				    (option_table[i].doc.commands & (1u << command)))
-					d = &option_table[i];
-		}
-		if (!d)
-			return cli_usage_error(command_name(command), "unknown option '%s'", argv[optind - 1]);
-		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
-			return cli_usage_error(command_name(command), "%s", err.message);
-		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
-		    (!cli_strings_push(&o->key_options, d->doc.name) ||
-		     !cli_strings_push(&o->key_options, d->doc.arg ? optarg : "")))
-			return cli_usage_error(command_name(command), "out of memory");
-	}
-	for (int i = optind; i < argc; i++)
-		if (!cli_strings_push(&o->inputs, argv[i]))
-			return cli_usage_error(command_name(command), "out of memory");
+/* What the options say together: the inputs a command needs, options that
+ * contradict each other or need another, and what follows from them.
+ * 0, or ANIMC_EXIT_USAGE (said). */
+static int check_together(build_options *o, build_command command)
+{
 	if (o->mgcb_path) {
 		if (!build_mgcb_read(o->mgcb_path, &o->project))
 			return ANIMC_EXIT_FAILED;
@@ -881,7 +841,67 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		cli_parse_tolerance("default", &o->process.reduce.tolerance);
 	if (animc_tolerance_is_set(&o->process.reduce.tolerance))
 		o->import.tolerance = &o->process.reduce.tolerance;
-	return status;
+	return 0;
+}
+
+int build_options_parse(build_options *o, build_command command, int argc, char **argv)
+{
+	struct option longs[OPTION_COUNT + 2];
+	char shorts[64];
+	cli_strings args = { 0 };
+	int c, index;
+
+	set_defaults(o);
+	getopt_tables(command, longs, shorts);
+	if (!expand_response_files(o, argc, argv, &args, command)) {
+		cli_strings_release(&args);
+		return ANIMC_EXIT_USAGE;
+	}
+	/* The expanded strings live as long as the options. */
+	o->arg_storage = args;
+	/* Room for argv[argc] = NULL, as getopt expects. */
+	if (!cli_strings_push(&o->arg_storage, ""))
+		return ANIMC_EXIT_USAGE;
+	o->arg_storage.count--;
+	free(o->arg_storage.items[o->arg_storage.count]);
+	o->arg_storage.items[o->arg_storage.count] = NULL;
+	argc = (int)o->arg_storage.count;
+	argv = o->arg_storage.items;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, longs, &index)) != -1) {
+		const option_def *d = NULL;
+		cli_error err;
+
+		if (c == 'h') {
+			build_help_print(stdout, command);
+			return -1;
+		}
+		if (c == ':')
+			return cli_usage_error(command_name(command), "option '%s' needs a value",
+					       argv[optind - 1]);
+		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {
+			d = &option_table[c - 256];
+		} else {
+			for (size_t i = 0; i < OPTION_COUNT && !d; i++)
+				if (option_table[i].doc.short_name == c &&
+				    (option_table[i].doc.commands & (1u << command)))
+					d = &option_table[i];
+		}
+		if (!d)
+			return cli_usage_error(command_name(command), "unknown option '%s'", argv[optind - 1]);
+		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
+			return cli_usage_error(command_name(command), "%s", err.message);
+		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
+		    (!cli_strings_push(&o->key_options, d->doc.name) ||
+		     !cli_strings_push(&o->key_options, d->doc.arg ? optarg : "")))
+			return cli_usage_error(command_name(command), "out of memory");
+	}
+	for (int i = optind; i < argc; i++)
+		if (!cli_strings_push(&o->inputs, argv[i]))
+			return cli_usage_error(command_name(command), "out of memory");
+	return check_together(o, command);
 }
 
 void build_options_release(build_options *o)
