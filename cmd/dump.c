@@ -82,7 +82,10 @@ static void print_compact_json(const animrt_clip *clip)
 {
 	printf("  \"layout\": \"compact\", \"grid\": {\"rate\": ");
 	json_float(stdout, clip->grid_rate_hz);
-	printf(", \"samples\": %u},\n  \"sequences\": [", clip->grid_sample_count);
+	printf(", \"samples\": %u},\n", clip->grid_sample_count);
+	if (clip->is_additive)
+		printf("  \"additive\": true,\n");
+	printf("  \"sequences\": [");
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
 		const animrt_sequence *s = &clip->sequences[i];
 
@@ -174,8 +177,12 @@ static void print_table(const char *path, const animrt_clip *clip)
 		char rate[32];
 
 		cli_format_float(clip->grid_rate_hz, rate, sizeof rate);
-		printf("compact layout: a grid of %u %s at %s Hz; keys per track\n\n", clip->grid_sample_count,
+		printf("compact layout: a grid of %u %s at %s Hz; keys per track\n", clip->grid_sample_count,
 		       table_noun(clip->grid_sample_count, "sample", "samples"), rate);
+		if (clip->is_additive)
+			printf("additive: each track is the difference from a reference pose "
+			       "(apply with animrt_pose_add)\n");
+		printf("\n");
 		printf("  %-*s %-8s %-8s %s\n", (int)name_width, "bone", "trans", "rot", "scale");
 		for (uint32_t i = 0; i < clip->sequence_count; i++) {
 			const animrt_sequence *s = &clip->sequences[i];

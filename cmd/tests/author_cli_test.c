@@ -651,6 +651,52 @@ static void reports_say_parts_motion_and_additive(void **state)
 	free(json), free(report), free(out);
 }
 
+/* The compact layout marks an additive clip, dump shows it, and it adds
+ * back within the layout's tolerance; with --tolerance the original layout
+ * stays within its bounds too. */
+static void additive_compact_is_marked(void **state)
+{
+	char *plain = test_tmpdir("addc-plain"), *out = test_tmpdir("addc"), *lossy = test_tmpdir("addc-lossy");
+	animrt_clip *source, *a, *marked;
+	test_run r;
+	double err;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--layout", "compact", "--additive-reference", "first-frame", "--root-motion",
+		       "Bone0,yaw", "-o", out, "testdata/authoring", NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("dump", test_format("%s/Walker/Run.xnb", out), NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nadditive: "));
+	test_run_release(&r);
+	/* The motion file is no additive clip. */
+	r = test_animc("dump", test_format("%s/Walker/Run.motion.xnb", out), NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "\nadditive: "));
+	test_run_release(&r);
+	marked = open_xnb(out, "Walker/Run.xnb");
+	assert_true(marked->is_additive);
+	animrt_close(marked);
+	/* Without root motion, the layer adds back within the tolerance. */
+	r = test_animc("build", "-q", "--tolerance", "default", "--additive-reference", "first-frame", "-o", lossy,
+		       "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	source = open_xnb(plain, "Walker/Run.xnb");
+	a = open_xnb(lossy, "Walker/Run.xnb");
+	assert_false(a->is_additive);   /* the original layout has no mark */
+	err = additive_error(source, a, source);
+	print_message("Run, --tolerance default: max |add(reference, additive) - source| = %.3g\n", err);
+	assert_true(err <= 2e-3);
+	animrt_close(source), animrt_close(a);
+	free(plain), free(out), free(lossy);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -663,6 +709,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),
+	cmocka_unit_test(additive_compact_is_marked),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -57,6 +57,7 @@ static uint8_t *put_floats(uint8_t *p, const float *v, size_t n)
 typedef struct compact_source {
 	const animc_compact *c;
 	uint32_t cursor;     /* MASKS: the next key of the track being walked */
+	bool is_additive;    /* the clip's tracks are differences: every descriptor says so */
 } compact_source;
 
 /* The walker asks for each element of the layout in turn: give it. */
@@ -99,6 +100,8 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 		if ((r->kind == ANIMC_COMPACT_CONSTANT && !r->is_f32) ||
 		    (r->kind == ANIMC_COMPACT_ANIMATED && r->bits != COMPACT_SEGMENTED))
 			v->u |= COMPACT_DESC_DROP(r->dropped);
+		if (src->is_additive)
+			v->u |= COMPACT_DESC_ADDITIVE;
 		break;
 	}
 	case COMPACT_CONSTANTS:
@@ -146,7 +149,7 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 /* The reader version 1 payload of clip->compact, through the layout's walker. */
 static animc_status compact_payload(const animc_clip *clip, uint8_t **out, size_t *size, animc_diag_sink *sink)
 {
-	compact_source src = { clip->compact, 0 };
+	compact_source src = { clip->compact, 0, clip->is_additive };
 	compact_walker w;
 
 	memset(&w, 0, sizeof w);

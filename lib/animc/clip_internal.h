@@ -18,4 +18,9 @@ const char *animc_float_class(float f);
 void animc_quat_slerp(const float a[4], const float b[4], double u, float out[4]);
 void animc_vec_lerp(const float *a, const float *b, unsigned width, double u, float *out);
 
+/* n >= 2 times from 0, evenly spaced within float precision (a few ulps
+ * of i times the interval): the uniform pass's rule (passes.c); the
+ * interval in *interval. */
+bool animc_times_evenly_spaced(const float *t, uint32_t n, float *interval);
+
 #endif

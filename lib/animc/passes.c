@@ -508,7 +508,7 @@ animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass
 /* ---------------------------------------------------------------- uniform */
 
 /* Evenly spaced within float precision: each time within a few ulps of i*d. */
-static bool evenly_spaced(const float *t, uint32_t n, float *interval)
+bool animc_times_evenly_spaced(const float *t, uint32_t n, float *interval)
 {
 	double d;
 	float df;
@@ -542,7 +542,7 @@ animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_p
 		if (ch->key_count == 1) {
 			ch->has_time = false;
 			ch->times_s = NULL;
-		} else if (evenly_spaced(ch->times_s, ch->key_count, &interval)) {
+		} else if (animc_times_evenly_spaced(ch->times_s, ch->key_count, &interval)) {
 			ch->has_time = false;
 			ch->times_s = NULL;
 			ch->key_interval_s = interval;

@@ -308,6 +308,22 @@ static void note_error(animc_clip_error *e, animc_track_kind kind, double err)
 		*slot = err;
 }
 
+/* The coarsest uniform step (every m-th key, m up to 16, dividing n - 1 so
+ * that the last key stays) within every curve's bound; 0 when none. */
+static uint32_t coarser_step(const channel_work *w, uint32_t n)
+{
+	for (uint32_t m = n - 1 < 16 ? n - 1 : 16; m >= 2; m--) {
+		bool holds = (n - 1) % m == 0;
+
+		for (uint32_t k = 0; holds && k < w->count; k++)
+			for (uint32_t i = 0; holds && i + m < n; i += m)
+				holds = reduce_span_error(&w->curves[k], i, i + m, true) >= 0;
+		if (holds)
+			return m;
+	}
+	return 0;
+}
+
 static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const animc_tolerance *tol,
 				   animc_clip_error *error)
 {
@@ -394,14 +410,34 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			w.kept[i] = i;
 		kept = n;
 	}
-	/* Explicit times cost 4 bytes a key: fewer keys must pay for them. */
+	/*
+	 * Three candidates, the smallest written (ties to the first): the
+	 * keys as they are (free of times when they are, or the uniform pass
+	 * will make them, evenly spaced), every m-th key (uniform still: a
+	 * 120 Hz take that holds at 60 or 40 Hz), and the greedy keys with
+	 * their times, 4 bytes a key.
+	 */
 	uint64_t key_bytes = 0;
 	for (uint32_t k = 0; k < w.count; k++)
 		key_bytes += 4u * w.curves[k].width;
-	if (kept < n && (uint64_t)kept * (key_bytes + 4) >= (uint64_t)n * (key_bytes + (ch->has_time ? 4 : 0))) {
+	float interval;
+	bool is_uniform = !ch->has_time || animc_times_evenly_spaced(ch->times_s, n, &interval);
+	uint64_t lossless_bytes = (uint64_t)n * (key_bytes + (is_uniform ? 0 : 4));
+	uint64_t timed_bytes = (uint64_t)kept * (key_bytes + 4);
+	uint32_t step = is_uniform && !memchr(w.forced, 1, n) ? coarser_step(&w, n) : 0;
+	uint64_t coarse_bytes = step ? (uint64_t)((n - 1) / step + 1) * key_bytes : UINT64_MAX;
+	if (lossless_bytes <= coarse_bytes && lossless_bytes <= timed_bytes) {
 		for (uint32_t i = 0; i < n; i++)
 			w.kept[i] = i;
 		kept = n;
+		error->sequences_lossless++;
+	} else if (coarse_bytes <= timed_bytes) {
+		kept = 0;
+		for (uint32_t i = 0; i < n; i += step)
+			w.kept[kept++] = i;
+		error->sequences_coarser++;
+	} else {
+		error->sequences_timed++;
 	}
 	for (uint32_t k = 0; k < w.count; k++) {
 		const reduce_curve *c = &w.curves[k];
@@ -445,6 +481,9 @@ static void merge_error(animc_clip_error *into, const animc_clip_error *e)
 	into->shell = fmax(into->shell, e->shell);
 	into->keys_before += e->keys_before;
 	into->keys_after += e->keys_after;
+	into->sequences_lossless += e->sequences_lossless;
+	into->sequences_coarser += e->sequences_coarser;
+	into->sequences_timed += e->sequences_timed;
 }
 
 /* A copy of `from` whose key arrays are its own (in the clip's arena). */

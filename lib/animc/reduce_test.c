@@ -240,6 +240,83 @@ static void keys_stay_when_times_would_cost_more(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Evenly spaced explicit times (as Assimp gives them) cost nothing once
+ * written: the uniform pass drops them.  Fewer keys with their times must
+ * beat that, or every key stays (the file is never bigger). */
+static void evenly_spaced_times_count_as_free(void **state)
+{
+	float t[3 * 25], times[25];
+	animc_clip *clip = animc_clip_create("ik");
+	animc_process_options lossy = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 25; i++) {
+		times[i] = (float)i / 24;
+		/* Curved everywhere but on two short stretches. */
+		t[3 * i] = (float)(i * i) * 0.01f;
+		t[3 * i + 1] = (float)sin(i * 0.7);
+		t[3 * i + 2] = 0;
+	}
+	t[3 * 5] = (t[3 * 4] + t[3 * 6]) / 2;
+	t[3 * 5 + 1] = (t[3 * 4 + 1] + t[3 * 6 + 1]) / 2;
+	t[3 * 15] = (t[3 * 14] + t[3 * 16]) / 2;
+	t[3 * 15 + 1] = (t[3 * 14 + 1] + t[3 * 16 + 1]) / 2;
+	clip->duration_s = 1;
+	uint32_t ch = test_add_channel(clip, "Handle", 25, times, 0, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, 25, NULL);
+	clip->declared_channel_count = 1;
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, &stats), ANIMC_OK);
+	/* 23 keys with times (23 x 16 bytes) lose to 25 without (25 x 12). */
+	assert_int_equal(clip->channels[0].key_count, 25);
+	assert_false(clip->channels[0].has_time);
+	assert_int_equal(stats.error.sequences_lossless, 1);
+	assert_int_equal(stats.error.sequences_timed, 0);
+	animc_clip_destroy(clip);
+}
+
+/* A 120 Hz take of even motion (a circle) holds its bounds with every
+ * sixth key: uniform at 20 Hz, no times, smaller than fewer keys with
+ * their times would be. */
+static void a_smooth_take_goes_to_a_coarser_interval(void **state)
+{
+	enum { N = 121 };
+	float t[3 * N];
+	animc_clip *src = animc_clip_create("mocap"), *clip = animc_clip_create("mocap");
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double x = i / 120.0;
+
+		t[3 * i] = (float)(0.05 * cos(2 * PI * x));
+		t[3 * i + 1] = (float)(0.05 * sin(2 * PI * x));
+		t[3 * i + 2] = 0;
+	}
+	for (int k = 0; k < 2; k++) {
+		animc_clip *c = k ? clip : src;
+
+		c->duration_s = 1;
+		uint32_t ch = test_add_channel(c, "Hand", N, NULL, 1.0f / 120, 1);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, N, NULL);
+		c->declared_channel_count = 1;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, &stats), ANIMC_OK);
+	const animc_channel *c = &clip->channels[0];
+	assert_false(c->has_time);
+	assert_true(c->key_count < N && (N - 1) % (c->key_count - 1) == 0);
+	test_assert_near(c->key_interval_s, 1.0 / (c->key_count - 1), 1e-6);
+	assert_int_equal(stats.error.sequences_coarser, 1);
+	test_error e = test_compare_clips(src, clip, 1000);
+	check_bounds(&e, &DEFAULT_TOLERANCE);
+	animc_clip_destroy(src);
+	animc_clip_destroy(clip);
+}
+
 /* Two keys at one time make a step: both stay, whatever the bound. */
 static void a_step_keeps_both_keys(void **state)
 {
@@ -287,6 +364,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bend_keeps_its_key),
 	cmocka_unit_test(jitter_within_the_bound_becomes_fixed),
 	cmocka_unit_test(keys_stay_when_times_would_cost_more),
+	cmocka_unit_test(evenly_spaced_times_count_as_free),
+	cmocka_unit_test(a_smooth_take_goes_to_a_coarser_interval),
 	cmocka_unit_test(a_step_keeps_both_keys),
 	cmocka_unit_test(no_tolerance_changes_nothing),
 };

@@ -295,6 +295,9 @@ void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size)
 	if (n >= 0 && (size_t)n < size && e->shell > 0)
 		n += snprintf(buf + n, size - (size_t)n, ", shell %.3g", e->shell);
 	if (n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " (keys %llu -> %llu)", (unsigned long long)e->keys_before,
-			 (unsigned long long)e->keys_after);
+		n += snprintf(buf + n, size - (size_t)n, " (keys %llu -> %llu)", (unsigned long long)e->keys_before,
+			      (unsigned long long)e->keys_after);
+	if (n >= 0 && (size_t)n < size && e->sequences_lossless + e->sequences_coarser + e->sequences_timed)
+		snprintf(buf + n, size - (size_t)n, "; sequences: %u lossless, %u at a coarser interval, %u with times",
+			 e->sequences_lossless, e->sequences_coarser, e->sequences_timed);
 }

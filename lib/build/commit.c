@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -347,6 +348,57 @@ static void record_deferred(build_commit *c)
 	c->deferred = 0;
 }
 
+/* The file's mtime in ns, or INT64_MIN when it cannot be read. */
+static int64_t mtime_ns(const char *path)
+{
+	build_file_state st;
+
+	return stat_state(path, &st) ? st.mtime_ns : INT64_MIN;
+}
+
+/*
+ * make decides by mtimes.  An output left as it was (the same bytes: up to
+ * date, or compiled again to what is on disk) keeps its old mtime, older
+ * than a source touched since, and a per-file make rule would run animc
+ * again on every make.  So an output no newer than its source or a file
+ * its import read gets the time now, and its new state is recorded.  Only
+ * for a job whose source or reads are not in the states the manifest has
+ * (a no-op build stats nothing more).
+ */
+static void settle_mtimes(build_commit *c, build_job *j)
+{
+	build_result *r = &j->result;
+	const manifest_entry *p = j->previous;
+	bool moved = !p || j->needs_compile || r->source_state.mtime_ns == 0 ||
+		     memcmp(&r->source_state, &p->state, sizeof p->state) != 0 || r->dep_count != p->dep_count;
+	int64_t newest;
+
+	for (uint32_t i = 0; !moved && i < r->dep_count; i++)
+		moved = r->deps[i].state.mtime_ns == 0 ||
+			memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0;
+	if (!moved || !r->has_source)
+		return;
+	newest = mtime_ns(j->path);
+	for (uint32_t i = 0; i < r->dep_count; i++) {
+		int64_t t = mtime_ns(r->deps[i].path);
+
+		if (t > newest)
+			newest = t;
+	}
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+		char *path;
+
+		if (!o->is_written || o->is_refused)
+			continue;
+		path = build_output_path(c->ctx, j, o);
+		if (path && mtime_ns(path) != INT64_MIN && mtime_ns(path) <= newest &&
+		    utimensat(AT_FDCWD, path, NULL, 0) == 0 && !stat_state(path, &o->state))
+			memset(&o->state, 0, sizeof o->state);
+		free(path);
+	}
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -378,6 +430,8 @@ void build_commit_job(build_commit *c, size_t i)
 			o->bytes = NULL;
 		}
 	}
+	if (!c->is_dry && (r->status == BUILD_COMPILED || r->status == BUILD_CACHED || r->status == BUILD_UP_TO_DATE))
+		settle_mtimes(c, j);
 	if (!c->is_dry && !c->dirty && is_unchanged_record(c, j)) {
 		j->is_deferred = true;
 		c->deferred++;

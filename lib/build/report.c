@@ -158,9 +158,13 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 
 				fprintf(f, ", \"error\": {\"translation\": %.9g, \"rotation_deg\": %.9g, "
 					   "\"scale\": %.9g, \"shell\": %.9g, \"keys_before\": %llu, "
-					   "\"keys_after\": %llu}",
+					   "\"keys_after\": %llu",
 					e->translation, e->rotation_deg, e->scale, e->shell,
 					(unsigned long long)e->keys_before, (unsigned long long)e->keys_after);
+				if (e->sequences_lossless + e->sequences_coarser + e->sequences_timed)
+					fprintf(f, ", \"sequences\": {\"lossless\": %u, \"coarser\": %u, \"timed\": %u}",
+						e->sequences_lossless, e->sequences_coarser, e->sequences_timed);
+				fputc('}', f);
 			}
 			fputc('}', f);
 			free(out_path);

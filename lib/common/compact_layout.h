@@ -54,7 +54,11 @@ enum compact_kind {
  * the largest of every key, kept >= 0, and rebuilt from the other three. */
 #define COMPACT_DESC_DROPPED(desc) ((unsigned)((desc) >> 9) & 3u)
 #define COMPACT_DESC_DROP(component) ((uint32_t)(component) << 9)
-#define COMPACT_DESC_RESERVED 0xF800u
+/* Bit 11: the bone's tracks are differences from a reference pose (an
+ * additive clip, animc build --additive-reference); the writer sets it on
+ * every bone of such a clip. */
+#define COMPACT_DESC_ADDITIVE (1u << 11)
+#define COMPACT_DESC_RESERVED 0xF000u
 
 /*
  * Format byte of an animated track: bits per component (low 5 bits: 1..19,
@@ -526,6 +530,15 @@ static inline uint16_t compact_descriptor(const compact_walker *w, uint32_t bone
 	const uint8_t *p = compact_bytes(w) + w->descriptors_at + 2 * (size_t)bone;
 
 	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* An additive clip: a bone's descriptor says so (after the walk read them). */
+static inline bool compact_is_additive(const compact_walker *w)
+{
+	for (uint32_t b = 0; b < w->bone_count; b++)
+		if (compact_descriptor(w, b) & COMPACT_DESC_ADDITIVE)
+			return true;
+	return false;
 }
 
 static inline uint8_t compact_format(const compact_walker *w, uint32_t animated)

@@ -428,6 +428,11 @@ typedef struct animc_clip_error {
 	double shell;             /* with a skeleton: model-space shell error, units */
 	uint64_t keys_before;     /* keys of non-constant tracks, source */
 	uint64_t keys_after;      /* the same, output */
+	/* The original layout: sequences written with every key (uniform
+	 * timing, or times where the source's were uneven), with every m-th
+	 * key (a coarser uniform interval), and with fewer keys and their
+	 * times; each the smallest of the three that holds the bounds. */
+	uint32_t sequences_lossless, sequences_coarser, sequences_timed;
 } animc_clip_error;
 
 /* Options of the lossy passes; zeroed = nothing to do. */

@@ -170,6 +170,10 @@ typedef struct animrt_clip {
 	const animrt_compact *compact;
 	float grid_rate_hz;
 	uint32_t grid_sample_count;
+	/* Compact clips: the layout marks the clip additive (its tracks are
+	 * differences from a reference pose, for animrt_pose_add).  The
+	 * original layout has no mark: false. */
+	bool is_additive;
 } animrt_clip;
 
 /* Tracks of a sequence, in the order of the clip model and the file. */
