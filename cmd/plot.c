@@ -76,13 +76,13 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 {
 	uint8_t *data = NULL, *xnb = NULL;
 	size_t size = 0, xnb_size = 0;
-	char why[512];
+	cli_error failure;
 	animrt_clip *clip = NULL;
 	animrt_error err;
 	animc_diag_sink sink = { print_diag, printer, path, 0, 0 };
 
-	if (!cli_read_file(path, &data, &size, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", path, why);
+	if (!cli_read_file(path, &data, &size, &failure)) {
+		fprintf(stderr, "%s: error: %s\n", path, failure.message);
 		return NULL;
 	}
 	if (is_compiled(data, size)) {
@@ -400,7 +400,8 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	char *warning = NULL;
 	if (mismatched && asprintf(&warning, "warning: %s", mismatched) < 0)
 		warning = NULL;
-	char why[512], reason[256];
+	cli_error failure;
+	char reason[256];
 	int status = ANIMC_EXIT_OK;
 
 	if (!t || !sv || !cv || !err || !ck_sign) {
@@ -527,8 +528,8 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.3g s</text>\n",
 			px(&f, end * i / 4), f.top + PANEL + 14, end * i / 4);
 	fprintf(out, "</svg>\n");
-	if (fclose(out) != 0 || !cli_write_atomic(a->out_path, svg, svg_size, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", a->out_path, svg ? why : "out of memory");
+	if (fclose(out) != 0 || !cli_write_atomic(a->out_path, svg, svg_size, &failure)) {
+		fprintf(stderr, "%s: error: %s\n", a->out_path, svg ? failure.message : "out of memory");
 		free(svg);
 		status = ANIMC_EXIT_FAILED;
 		goto done;

@@ -989,7 +989,8 @@ static void manifest_damage_is_never_loaded(void **state)
 	manifest m = { 0 }, back;
 	manifest_entry e = { 0 };
 	manifest_output o = { 0 };
-	char *text, why[256];
+	char *text;
+	cli_error err;
 	size_t size, loaded = 0;
 
 	(void)state;
@@ -1008,7 +1009,7 @@ static void manifest_damage_is_never_loaded(void **state)
 	e.output_count = 1;
 	assert_non_null(manifest_add(&m, &e));
 	assert_true(manifest_format(&m, &text, &size));
-	assert_int_equal(manifest_parse(&back, text, size, why, sizeof why), MANIFEST_LOADED);
+	assert_int_equal(manifest_parse(&back, text, size, &err), MANIFEST_LOADED);
 	assert_non_null(manifest_find(&back, "art/Walk\tbad\nname.Animation"));
 	assert_int_equal(manifest_find(&back, "art/Walk\tbad\nname.Animation")->state.mtime_ns,
 			 1700000000123456789);
@@ -1017,12 +1018,12 @@ static void manifest_damage_is_never_loaded(void **state)
 	for (size_t i = 0; i < size; i++) {
 		for (int bit = 0; bit < 8; bit += 3) {
 			text[i] ^= (char)(1 << bit);
-			if (manifest_parse(&back, text, size, why, sizeof why) == MANIFEST_LOADED)
+			if (manifest_parse(&back, text, size, &err) == MANIFEST_LOADED)
 				loaded++;
 			manifest_release(&back);
 			text[i] ^= (char)(1 << bit);
 		}
-		if (manifest_parse(&back, text, i, why, sizeof why) == MANIFEST_LOADED)
+		if (manifest_parse(&back, text, i, &err) == MANIFEST_LOADED)
 			loaded++;
 		manifest_release(&back);
 	}

@@ -95,10 +95,10 @@ static cli_cache *open_cache(const char *url, const char *dir, bool is_read_only
 	cli_cache_options opt = { .url = url, .dir = dir, .is_read_only = is_read_only,
 				  .timeout_s = timeout_s, .sink = sink };
 	cli_cache *cache = NULL;
-	char why[256];
+	cli_error err;
 
-	if (!cli_cache_open(&opt, &cache, why, sizeof why))
-		fail_msg("cli_cache_open: %s", why);
+	if (!cli_cache_open(&opt, &cache, &err))
+		fail_msg("cli_cache_open: %s", err.message);
 	return cache;
 }
 
@@ -260,11 +260,11 @@ static void action_round_trip(void **state)
 	cli_action a = sample_action(), b;
 	uint8_t *data;
 	size_t size;
-	char why[256];
+	cli_error err;
 
 	(void)state;
 	assert_true(cli_action_encode(&a, &data, &size));
-	assert_true(cli_action_decode(data, size, &b, why, sizeof why));
+	assert_true(cli_action_decode(data, size, &b, &err));
 	assert_int_equal(b.output_count, 3);
 	for (size_t i = 0; i < 3; i++) {
 		assert_string_equal(b.outputs[i].path, a.outputs[i].path);
@@ -277,7 +277,7 @@ static void action_round_trip(void **state)
 	/* Every proper prefix fails: an entry cut short is never read as one
 	 * with fewer outputs. */
 	for (size_t cut = 0; cut < size; cut++) {
-		if (cli_action_decode(data, cut, &b, why, sizeof why))
+		if (cli_action_decode(data, cut, &b, &err))
 			fail_msg("a prefix of %zu of %zu bytes decoded", cut, size);
 	}
 	/* Any one byte changed: decodes or not, never crashes (the sanitizer
@@ -285,7 +285,7 @@ static void action_round_trip(void **state)
 	for (size_t i = 0; i < size; i++)
 		for (int bit = 0; bit < 8; bit++) {
 			data[i] ^= (uint8_t)(1 << bit);
-			if (cli_action_decode(data, size, &b, why, sizeof why))
+			if (cli_action_decode(data, size, &b, &err))
 				cli_action_release(&b);
 			data[i] ^= (uint8_t)(1 << bit);
 		}
@@ -306,7 +306,7 @@ static void action_skips_server_fields(void **state)
 	};
 	uint8_t *both;
 	size_t size;
-	char why[256];
+	cli_error err;
 
 	(void)state;
 	assert_true(cli_action_encode(&a, &data, &size));
@@ -315,14 +315,14 @@ static void action_skips_server_fields(void **state)
 	/* In front and behind. */
 	memcpy(both, extra, sizeof extra);
 	memcpy(both + sizeof extra, data, size);
-	if (!cli_action_decode(both, size + sizeof extra, &b, why, sizeof why))
-		fail_msg("%s", why);
+	if (!cli_action_decode(both, size + sizeof extra, &b, &err))
+		fail_msg("%s", err.message);
 	assert_int_equal(b.output_count, 3);
 	cli_action_release(&b);
 	memcpy(both, data, size);
 	memcpy(both + size, extra, sizeof extra);
-	if (!cli_action_decode(both, size + sizeof extra, &b, why, sizeof why))
-		fail_msg("%s", why);
+	if (!cli_action_decode(both, size + sizeof extra, &b, &err))
+		fail_msg("%s", err.message);
 	assert_int_equal(b.output_count, 3);
 	assert_string_equal(b.outputs[2].path, "empty.xnb");
 	cli_action_release(&b);
@@ -335,23 +335,23 @@ static void expect_bad_action(const cli_action *a, const char *what)
 	uint8_t *data;
 	size_t size;
 	cli_action b;
-	char why[256] = "";
+	cli_error err = { "" };
 
 	assert_true(cli_action_encode(a, &data, &size));
-	if (cli_action_decode(data, size, &b, why, sizeof why))
+	if (cli_action_decode(data, size, &b, &err))
 		fail_msg("%s decoded", what);
-	assert_true(strncmp(why, "byte ", 5) == 0);
+	assert_true(strncmp(err.message, "byte ", 5) == 0);
 	free(data);
 }
 
 static void expect_bad_bytes(const uint8_t *data, size_t size, const char *what)
 {
 	cli_action b;
-	char why[256] = "";
+	cli_error err = { "" };
 
-	if (cli_action_decode(data, size, &b, why, sizeof why))
+	if (cli_action_decode(data, size, &b, &err))
 		fail_msg("%s decoded", what);
-	assert_true(strncmp(why, "byte ", 5) == 0);
+	assert_true(strncmp(err.message, "byte ", 5) == 0);
 }
 
 static void action_rejects_hostile(void **state)
@@ -382,9 +382,9 @@ static void action_rejects_hostile(void **state)
 	memcpy(bytes + 2, header, sizeof header - 1);
 	{
 		cli_action b;
-		char why[256];
+		cli_error err;
 
-		assert_true(cli_action_decode(bytes, 2 + sizeof header - 1, &b, why, sizeof why));
+		assert_true(cli_action_decode(bytes, 2 + sizeof header - 1, &b, &err));
 		assert_int_equal(b.output_count, 0);
 		cli_action_release(&b);
 	}
@@ -506,7 +506,7 @@ static void url_redaction(void **state)
 	char out[256];
 	cli_cache *cache;
 	cli_cache_options opt = { .url = "http://animc:pw-0451@127.0.0.1:9/c" };
-	char why[256];
+	cli_error err;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -515,18 +515,18 @@ static void url_redaction(void **state)
 	}
 	/* Credentials in a URL (which comes from the command line) are refused,
 	 * without repeating them. */
-	assert_false(cli_cache_open(&opt, &cache, why, sizeof why));
-	assert_null(strstr(why, "pw-0451"));
-	assert_null(strstr(why, "animc:"));
-	assert_false(cli_cache_url_check(opt.url, why, sizeof why));
-	assert_null(strstr(why, "pw-0451"));
-	assert_true(cli_cache_url_check("https://cache.example:8443/animc", why, sizeof why));
+	assert_false(cli_cache_open(&opt, &cache, &err));
+	assert_null(strstr(err.message, "pw-0451"));
+	assert_null(strstr(err.message, "animc:"));
+	assert_false(cli_cache_url_check(opt.url, &err));
+	assert_null(strstr(err.message, "pw-0451"));
+	assert_true(cli_cache_url_check("https://cache.example:8443/animc", &err));
 	opt.url = "ftp://127.0.0.1/c";
-	assert_false(cli_cache_open(&opt, &cache, why, sizeof why));
+	assert_false(cli_cache_open(&opt, &cache, &err));
 	opt.url = "http://127.0.0.1/c?x=1";
-	assert_false(cli_cache_open(&opt, &cache, why, sizeof why));
+	assert_false(cli_cache_open(&opt, &cache, &err));
 	opt.url = NULL;
-	assert_false(cli_cache_open(&opt, &cache, why, sizeof why));
+	assert_false(cli_cache_open(&opt, &cache, &err));
 }
 
 /* ------------------------------------------------------ remote (nginx) */
@@ -1212,10 +1212,10 @@ static void dir_concurrent_writers(void **state)
 			cli_cache_options opt = { .dir = cache_dir };
 			cli_cache *cache;
 			cli_cache_stats stats;
-			char why[256];
+			cli_error err;
 			int bad = 0;
 
-			if (!cli_cache_open(&opt, &cache, why, sizeof why))
+			if (!cli_cache_open(&opt, &cache, &err))
 				_exit(11);
 			for (unsigned round = 0; round < ROUNDS; round++) {
 				unsigned seed = round % SEEDS;

@@ -41,9 +41,10 @@ static const char *const sample_files[] = { "Crane.x", "Idle.Animation", "Signal
  * without the README the build would skip, in `dir`/src. */
 static char *sample_sources(const char *dir)
 {
-	char *src = test_format("%s/src", dir), why[256];
+	char *src = test_format("%s/src", dir);
+	cli_error err;
 
-	assert_true(cli_mkdir_p(src, why, sizeof why));
+	assert_true(cli_mkdir_p(src, &err));
 	for (size_t i = 0; i < SAMPLE_COUNT; i++) {
 		char *from = test_format("testdata/sample/Crane/%s", sample_files[i]);
 		char *to = test_format("%s/%s", src, sample_files[i]);
@@ -63,7 +64,8 @@ static char *sample_sources(const char *dir)
 static char *many_sources(const char *dir, unsigned copies)
 {
 	static const char *const xml[] = { "Idle.Animation", "Turn.Animation", "Wave.Animation" };
-	char *src = test_format("%s/many", dir), why[256];
+	char *src = test_format("%s/many", dir);
+	cli_error err;
 
 	for (unsigned c = 0; c < copies; c++)
 		for (size_t i = 0; i < 3; i++) {
@@ -74,7 +76,7 @@ static char *many_sources(const char *dir, unsigned copies)
 			uint8_t *data = test_read_file(from, &size);
 			FILE *fp;
 
-			assert_true(cli_mkdir_p(folder, why, sizeof why));
+			assert_true(cli_mkdir_p(folder, &err));
 			fp = fopen(to, "wb");
 			assert_non_null(fp);
 			fwrite(data, 1, size, fp);

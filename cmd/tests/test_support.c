@@ -33,10 +33,10 @@ uint8_t *test_read_file(const char *path, size_t *size)
 {
 	uint8_t *data;
 	size_t n;
-	char why[256];
+	cli_error err;
 
-	if (!cli_read_file(path, &data, &n, why, sizeof why))
-		fail_msg("cannot read '%s': %s", path, why);
+	if (!cli_read_file(path, &data, &n, &err))
+		fail_msg("cannot read '%s': %s", path, err.message);
 	if (size)
 		*size = n;
 	return data;
@@ -89,12 +89,12 @@ char *test_tmpdir(const char *name)
 	char *dir = test_current_name ? test_format("%s/test-tmp/%s/%s", build ? build : "build",
 						    test_current_name, name)
 				      : test_format("%s/test-tmp/%s", build ? build : "build", name);
-	char why[256];
+	cli_error err;
 
 	if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
 		fail_msg("cannot empty '%s': %s", dir, strerror(errno));
-	if (!cli_mkdir_p(dir, why, sizeof why))
-		fail_msg("cannot create '%s': %s", dir, why);
+	if (!cli_mkdir_p(dir, &err))
+		fail_msg("cannot create '%s': %s", dir, err.message);
 	return dir;
 }
 
@@ -689,7 +689,6 @@ int test_nginx_teardown(void **state)
 void test_nginx_start(test_nginx *s, const char *dir, const char *user, const char *password)
 {
 	const char *nginx = nginx_path();
-	char why[256];
 
 	memset(s, 0, sizeof *s);
 	if (!nginx) {
@@ -701,7 +700,7 @@ void test_nginx_start(test_nginx *s, const char *dir, const char *user, const ch
 	assert_non_null(s->dir);
 	dir = s->dir;
 	s->root = test_format("%s/root", dir);
-	assert_true(cli_mkdir_p(s->root, why, sizeof why));
+	assert_true(cli_mkdir_p(s->root, NULL));
 	/* A port can be taken between choosing it and nginx binding it. */
 	for (int attempt = 0; attempt < 5 && !s->pid; attempt++) {
 		char *conf = test_format("%s/nginx.conf", dir), *log = test_format("%s/error.log", dir);

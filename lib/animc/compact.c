@@ -37,6 +37,9 @@ _Static_assert(ANIMC_TRACK_COUNT == COMPACT_TRACKS, "three tracks per bone");
 #define GRID_MAX_DIVISOR 16
 /* Bit rates tried above the smallest that holds the quantisation alone. */
 #define EXTRA_BITS 6
+/* Halvings of the grid step tried when a track cannot stay within its bound
+ * on the keys' grid. */
+#define COMPACT_MAX_FINER 4
 /* Doublings of a shell's local bounds tried when the grid cannot hold them. */
 #define SHELL_MAX_LOOSEN 24
 
@@ -71,7 +74,7 @@ static bool keys_on_grid(const animc_clip *clip, double h)
 /* The grid: the finest key spacing, or the largest part of it (down to
  * 1/GRID_MAX_DIVISOR) that every key time is a multiple of.  When none is,
  * the finest part, and the keys off it are checked where they are. */
-static animc_status find_grid(const animc_clip *clip, grid *out, animc_diag_sink *sink)
+static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out, animc_diag_sink *sink)
 {
 	double h0 = 0, d = clip->duration_s;
 
@@ -109,6 +112,9 @@ static animc_status find_grid(const animc_clip *clip, grid *out, animc_diag_sink
 			break;
 		}
 	}
+	/* A grid 2^finer times finer, when the first cannot hold a track
+	 * (keys off it, or between keys the source moves too much). */
+	h /= (double)(1u << finer);
 	out->rate_hz = (float)(1.0 / h);
 	out->step_s = 1.0 / out->rate_hz;
 	/* The grid covers the duration. */
@@ -334,6 +340,10 @@ typedef struct encoder {
 	const animc_clip *clip;
 	const animc_tolerance *tolerance;
 	grid g;
+	/* A finer grid remains to try: a track this one cannot hold fails
+	 * quietly (is_grid_short) instead of with an error. */
+	bool has_finer;
+	bool is_grid_short;
 	uint8_t *forced;        /* sample_count: segment starts and the last sample */
 	uint32_t *kept;
 	float *value, *stored, *pos, *comps, *seg_stored;
@@ -347,15 +357,6 @@ typedef struct encoder {
 	uint8_t *seg_codes, *best_seg_codes;
 	animc_clip_error error;
 } encoder;
-
-static void note_error(animc_clip_error *e, animc_track_kind kind, double err)
-{
-	double *slot = kind == ANIMC_TRANSLATION ? &e->translation : kind == ANIMC_ROTATION ? &e->rotation_deg
-											    : &e->scale;
-
-	if (err > *slot)
-		*slot = err;
-}
 
 /* Room for n check points in e. */
 static bool reserve_checks(encoder *e, size_t n)
@@ -757,7 +758,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 	double err = reduce_constant_error(&c, reduce_identity(kind));
 	if (err <= c.bound) {
 		out->kind = ANIMC_COMPACT_IDENTITY;
-		note_error(&e->error, kind, err);
+		reduce_note_error(&e->error, kind, err);
 		return ANIMC_OK;
 	}
 	float held[4];
@@ -774,7 +775,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 			out->is_f32 = pass == 1;
 			out->dropped = (uint8_t)dropped;
 			memcpy(out->value, v, sizeof v);
-			note_error(&e->error, kind, err);
+			reduce_note_error(&e->error, kind, err);
 			return ANIMC_OK;
 		}
 	}
@@ -824,6 +825,10 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		z.bits = COMPACT_RAW_BITS;
 		z.dropped = dropped;
 		try_flat(e, &c, &z, &none, &best);
+		if (best.kept == 0 && e->has_finer) {
+			e->is_grid_short = true;
+			return ANIMC_ERR_UNSUPPORTED;
+		}
 		if (best.kept == 0) {
 			animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
 					  "%s: the compact layout's grid (%g Hz) cannot hold the keys within "
@@ -868,7 +873,8 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		track_key_value(out, kind, k, e->stored + (size_t)out->samples[k] * w);
 	c.stored = e->stored;
 	for (uint32_t k = 0; k + 1 < out->key_count; k++)
-		note_error(&e->error, kind, reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
+		reduce_note_error(&e->error, kind,
+				  reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
 	e->error.keys_after += out->key_count;
 	return ANIMC_OK;
 }
@@ -904,15 +910,6 @@ static animc_status encode_channel(encoder *e, animc_clip *clip, uint32_t i, ani
 	for (int k = 0; status == ANIMC_OK && k < ANIMC_TRACK_COUNT; k++)
 		status = encode_track(e, clip, &clip->channels[i], (animc_track_kind)k, &out->tracks[i][k], sink);
 	return status;
-}
-
-static void merge_error(animc_clip_error *into, const animc_clip_error *e)
-{
-	into->translation = fmax(into->translation, e->translation);
-	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
-	into->scale = fmax(into->scale, e->scale);
-	into->keys_before += e->keys_before;
-	into->keys_after += e->keys_after;
 }
 
 /* With a skeleton: each channel within local bounds from the shell, then
@@ -970,7 +967,7 @@ static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_
 	memset(&e->error, 0, sizeof e->error);
 	if (status == ANIMC_OK) {
 		for (uint32_t i = 0; i < n; i++)
-			merge_error(&e->error, &errors[i]);
+			reduce_merge_error(&e->error, &errors[i]);
 		e->error.shell = worst;
 		shell_report(&s, clip, worst, rounds, sink);
 	}
@@ -983,19 +980,19 @@ static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_
 	return status;
 }
 
+static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options *options,
+				    const animc_tolerance *tolerance, unsigned finer, bool has_finer,
+				    uint32_t most_keys, animc_diag_sink *sink, animc_pass_stats *stats, bool *is_short);
+
 animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
 				animc_pass_stats *stats)
 {
 	static const animc_tolerance defaults = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
 						  ANIMC_TOLERANCE_SCALE };
-	encoder e;
-	animc_compact *out;
-	animc_status status;
+	const animc_tolerance *tolerance =
+		options && animc_tolerance_is_set(&options->tolerance) ? &options->tolerance : &defaults;
 	uint32_t most_keys = 0;
 
-	memset(&e, 0, sizeof e);
-	e.clip = clip;
-	e.tolerance = options && animc_tolerance_is_set(&options->tolerance) ? &options->tolerance : &defaults;
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
 		const animc_channel *ch = &clip->channels[i];
 
@@ -1009,7 +1006,36 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 		if (ch->key_count > most_keys)
 			most_keys = ch->key_count;
 	}
-	status = find_grid(clip, &e.g, sink);
+	/* The keys' grid, or a finer one where it cannot hold a track: never
+	 * an error the original layout would not give. */
+	for (unsigned finer = 0;; finer++) {
+		grid next;
+		bool has_finer = finer < COMPACT_MAX_FINER && find_grid(clip, finer + 1, &next, NULL) == ANIMC_OK;
+		bool is_short = false;
+		animc_status status =
+			compact_on_grid(clip, options, tolerance, finer, has_finer, most_keys, sink, stats, &is_short);
+
+		if (!is_short)
+			return status;
+	}
+}
+
+/* The compact encoding on the grid 2^finer times finer than the keys'; with
+ * has_finer, *is_short (and nothing reported) when this one cannot hold a
+ * track. */
+static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options *options,
+				    const animc_tolerance *tolerance, unsigned finer, bool has_finer,
+				    uint32_t most_keys, animc_diag_sink *sink, animc_pass_stats *stats, bool *is_short)
+{
+	encoder e;
+	animc_compact *out;
+	animc_status status;
+
+	memset(&e, 0, sizeof e);
+	e.clip = clip;
+	e.tolerance = tolerance;
+	e.has_finer = has_finer;
+	status = find_grid(clip, finer, &e.g, sink);
 	if (status != ANIMC_OK)
 		return status;
 	size_t n = e.g.sample_count, segs = e.g.segment_count;
@@ -1056,9 +1082,16 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 		for (uint32_t i = 0; status == ANIMC_OK && i < clip->channel_count; i++)
 			status = encode_channel(&e, clip, i, out, sink);
 	out->error = e.error;
+	out->grid_finer = (uint8_t)finer;
+	*is_short = status == ANIMC_ERR_UNSUPPORTED && e.is_grid_short;
 	encoder_release(&e);
 	if (status != ANIMC_OK)
 		return status;
+	if (finer)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
+				  "the compact grid is %u times finer than the keys' spacing (%g Hz): at the "
+				  "keys' own rate a track could not stay within the tolerance",
+				  1u << finer, (double)out->rate_hz);
 	clip->compact = out;
 	if (stats) {
 		stats->is_reduced = true;

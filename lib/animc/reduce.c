@@ -299,7 +299,7 @@ static void channel_work_release(channel_work *w)
 	free(w->kept);
 }
 
-static void note_error(animc_clip_error *e, animc_track_kind kind, double err)
+void reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err)
 {
 	double *slot = kind == ANIMC_TRANSLATION ? &e->translation : kind == ANIMC_ROTATION ? &e->rotation_deg
 											    : &e->scale;
@@ -389,7 +389,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			memcpy(t->values, held, width * sizeof *held);
 			t->is_fixed = true;
 			t->value_count = 1;
-			note_error(error, (animc_track_kind)k, e);
+			reduce_note_error(error, (animc_track_kind)k, e);
 			continue;
 		}
 		w.kinds[w.count++] = k;
@@ -443,7 +443,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		const reduce_curve *c = &w.curves[k];
 
 		for (uint32_t i = 0; i + 1 < kept; i++)
-			note_error(error, c->kind, reduce_span_error(c, w.kept[i], w.kept[i + 1], false));
+			reduce_note_error(error, c->kind, reduce_span_error(c, w.kept[i], w.kept[i + 1], false));
 		error->keys_after += kept;
 	}
 	if (kept < n) {
@@ -473,7 +473,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 	return ANIMC_OK;
 }
 
-static void merge_error(animc_clip_error *into, const animc_clip_error *e)
+void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
 {
 	into->translation = fmax(into->translation, e->translation);
 	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
@@ -559,7 +559,7 @@ static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_optio
 	}
 	if (status == ANIMC_OK) {
 		for (uint32_t i = 0; i < n; i++)
-			merge_error(error, &errors[i]);
+			reduce_merge_error(error, &errors[i]);
 		error->shell = worst;
 		shell_report(&s, clip, worst, rounds, sink);
 	}

@@ -26,6 +26,12 @@ void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind k
 /* The bound of a track kind with the margin taken off. */
 double reduce_bound(const animc_tolerance *tolerance, animc_track_kind kind);
 
+/* Raise e's worst error of track kind `kind` to err, when larger. */
+void reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err);
+/* Fold a channel's error into a clip's: the worst of each kind (the model-
+ * space shell error too), keys added. */
+void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e);
+
 /* Between neighbouring candidates a rotation is also checked every this
  * many radians of the source's arc (a slerp arc and its reduced twin part
  * furthest inside long arcs); every interval gets at least its middle. */

@@ -101,6 +101,37 @@ static void keys_read_back_as_encoded(void **state)
 	free(bytes);
 }
 
+/* A key off every grid the key spacing suggests, on a slope the grid's
+ * step cannot follow within the bound: the encoder takes a finer grid
+ * (never the error it used to give, which the original layout never
+ * gave), and the bounds hold through the runtime. */
+static void a_grid_too_coarse_gets_a_finer_one(void **state)
+{
+	static const float times[4] = { 0, 0.1f, 0.1237f, 0.2f };
+	static const float t[12] = { 0, 0, 0, 0, 0, 0, 0.2f, 0, 0, 0, 0, 0 };
+	animc_clip *src = animc_clip_create("spike"), *cmp = animc_clip_create("spike");
+	size_t n_src, n_cmp;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		animc_clip *c = k ? cmp : src;
+
+		c->duration_s = 0.2f;
+		uint32_t ch = test_add_channel(c, "Hand", 4, times, 0, 0.2f);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, 4, NULL);
+		c->declared_channel_count = 1;
+	}
+	uint8_t *a = compile(src, false, NULL, &n_src, NULL);
+	uint8_t *b = compile(cmp, true, NULL, &n_cmp, NULL);
+	assert_true(cmp->compact->grid_finer >= 1);
+	test_error e = test_compare_compiled(a, n_src, b, n_cmp, 10000);
+	assert_true(e.translation <= ANIMC_TOLERANCE_TRANSLATION);
+	animc_clip_destroy(src);
+	animc_clip_destroy(cmp);
+	free(a);
+	free(b);
+}
+
 /* -------------------------------------------------------------- damage */
 
 static uint8_t *read_seed(const char *name, size_t *size)
@@ -363,6 +394,7 @@ static void a_rotation_key_past_unit_length_is_refused(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(bounds_hold_through_the_runtime),
 	cmocka_unit_test(keys_read_back_as_encoded),
+	cmocka_unit_test(a_grid_too_coarse_gets_a_finer_one),
 	cmocka_unit_test(every_damaged_byte_is_refused_or_whole),
 	cmocka_unit_test(damage_is_named_with_its_offset),
 	cmocka_unit_test(a_rotation_key_past_unit_length_is_refused),

@@ -15,7 +15,6 @@
 
 #include "author.h"
 
-#define WHY(...) (snprintf(why, why_size, __VA_ARGS__), false)
 
 /* "12.5", "40f", "1.5s": false when it is none. */
 static bool parse_time(const char *s, size_t len, animc_split_time *out)
@@ -68,33 +67,33 @@ static bool parse_split(const char *arg, split_arg *out)
 	return out->name_len > 0 && (!slash || out->take_len > 0);
 }
 
-bool build_author_split(build_author_options *a, const char *arg, char *why, size_t why_size)
+bool build_author_split(build_author_options *a, const char *arg, cli_error *err)
 {
 	split_arg s;
 
 	if (!parse_split(arg, &s))
-		return WHY("--split '%s': give [TAKE/]NAME=START:END, times in seconds or frames with "
+		return cli_error_set(err, "--split '%s': give [TAKE/]NAME=START:END, times in seconds or frames with "
 			   "'f' (Run=40f:85f)", arg);
 	if (!cli_strings_push(&a->splits, arg))
-		return WHY("out of memory");
+		return cli_error_set(err, "out of memory");
 	return true;
 }
 
-bool build_author_root_motion(build_author_options *a, const char *arg, char *why, size_t why_size)
+bool build_author_root_motion(build_author_options *a, const char *arg, cli_error *err)
 {
 	const char *comma = strrchr(arg, ',');
 
 	a->root_yaw = comma && strcmp(comma, ",yaw") == 0;
 	if (comma && !a->root_yaw)
-		return WHY("--root-motion '%s': give BONE or BONE,yaw", arg);
+		return cli_error_set(err, "--root-motion '%s': give BONE or BONE,yaw", arg);
 	if (!arg[0] || comma == arg)
-		return WHY("--root-motion: the bone's name is empty");
+		return cli_error_set(err, "--root-motion: the bone's name is empty");
 	free(a->root_bone);
 	a->root_bone = strndup(arg, a->root_yaw ? (size_t)(comma - arg) : strlen(arg));
-	return a->root_bone ? true : WHY("out of memory");
+	return a->root_bone ? true : cli_error_set(err, "out of memory");
 }
 
-bool build_author_up_axis(build_author_options *a, const char *arg, char *why, size_t why_size)
+bool build_author_up_axis(build_author_options *a, const char *arg, cli_error *err)
 {
 	if (strcmp(arg, "x") == 0)
 		a->up = ANIMC_UP_X;
@@ -103,11 +102,11 @@ bool build_author_up_axis(build_author_options *a, const char *arg, char *why, s
 	else if (strcmp(arg, "z") == 0)
 		a->up = ANIMC_UP_Z;
 	else
-		return WHY("--up-axis '%s': use x, y or z", arg);
+		return cli_error_set(err, "--up-axis '%s': use x, y or z", arg);
 	return true;
 }
 
-bool build_author_additive(build_author_options *a, const char *arg, char *why, size_t why_size)
+bool build_author_additive(build_author_options *a, const char *arg, cli_error *err)
 {
 	a->has_additive = true;
 	a->additive_clip = NULL;
@@ -118,7 +117,7 @@ bool build_author_additive(build_author_options *a, const char *arg, char *why, 
 	else if (arg[0])
 		a->additive = ANIMC_ADDITIVE_CLIP, a->additive_clip = arg;
 	else
-		return WHY("--additive-reference is empty: give first-frame, bind or a clip's name");
+		return cli_error_set(err, "--additive-reference is empty: give first-frame, bind or a clip's name");
 	return true;
 }
 
@@ -241,12 +240,12 @@ static animc_status read_split_doc(const char *path, animc_split_doc *doc, animc
 	animc_diag_sink doc_sink = *sink;
 	uint8_t *data;
 	size_t size;
-	char why[512];
+	cli_error err;
 	animc_status status;
 
 	doc_sink.path = path;
-	if (!cli_read_file(path, &data, &size, why, sizeof why)) {
-		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "%s", why);
+	if (!cli_read_file(path, &data, &size, &err)) {
+		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		status = ANIMC_ERR_IO;
 	} else {
 		if (hooks && hooks->on_file_read)

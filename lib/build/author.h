@@ -28,11 +28,11 @@ typedef struct build_author_options {
 /* The suffix that makes STEM_Anims.xml the clip-split sidecar of STEM.*. */
 #define BUILD_SIDECAR_SUFFIX "_Anims.xml"
 
-/* Option values, checked when parsed: false with why filled. */
-bool build_author_split(build_author_options *a, const char *arg, char *why, size_t why_size);
-bool build_author_root_motion(build_author_options *a, const char *arg, char *why, size_t why_size);
-bool build_author_up_axis(build_author_options *a, const char *arg, char *why, size_t why_size);
-bool build_author_additive(build_author_options *a, const char *arg, char *why, size_t why_size);
+/* Option values, checked when parsed: false with *err filled. */
+bool build_author_split(build_author_options *a, const char *arg, cli_error *err);
+bool build_author_root_motion(build_author_options *a, const char *arg, cli_error *err);
+bool build_author_up_axis(build_author_options *a, const char *arg, cli_error *err);
+bool build_author_additive(build_author_options *a, const char *arg, cli_error *err);
 void build_author_release(build_author_options *a);
 
 /* The sidecar path of a source ("dir/STEM_Anims.xml"), malloc()ed. */

@@ -62,17 +62,17 @@ bool build_cache_start(build_ctx *ctx)
 	cli_cache_options opt = { .url = o->cache_url, .dir = o->cache_dir, .is_read_only = o->cache_read_only,
 				  .timeout_s = o->cache_timeout_s };
 	build_cache_stage *stage;
-	char why[512];
+	cli_error err;
 
 	if (!o->cache_url && !o->cache_dir)
 		return true;
 	stage = calloc(1, sizeof *stage);
 	if (!stage) {
-		fprintf(stderr, "animc: error: out of memory\n");
+		cli_report(ANIMC_ERROR, NULL, "out of memory");
 		return false;
 	}
-	if (!cli_cache_open(&opt, &stage->cache, why, sizeof why)) {
-		fprintf(stderr, "animc: error: %s\n", why);
+	if (!cli_cache_open(&opt, &stage->cache, &err)) {
+		cli_report_error(NULL, &err);
 		free(stage);
 		return false;
 	}
@@ -93,7 +93,7 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
 	if (prefix.is_broken || !stage->asked_s) {
 		free(prefix.data);
-		fprintf(stderr, "animc: error: out of memory\n");
+		cli_report(ANIMC_ERROR, NULL, "out of memory");
 		return false;
 	}
 	stage->prefix = prefix.data;
@@ -115,7 +115,7 @@ bool build_cache_skips(const build_options *o, const build_job *j)
 	for (size_t i = 0; animc_importers[i] && !skips; i++)
 		skips = !animc_importers[i]->needs_isolation &&
 			animc_importers[i]->probe(j->path, (const uint8_t *)"", 0) != ANIMC_PROBE_NO;
-	if (skips || !cli_source_open(&src, j->path, NULL, 0))
+	if (skips || !cli_source_open(&src, j->path, NULL))
 		return skips;   /* unreadable: the compile says why */
 	for (size_t i = 0; animc_importers[i] && !skips; i++)
 		skips = !animc_importers[i]->needs_isolation &&
@@ -135,9 +135,9 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	char hex[33];
 	uint8_t *data;
 	size_t size;
-	char why[256];
+	cli_error err;
 
-	if (!cli_read_file(j->path, &data, &size, why, sizeof why))
+	if (!cli_read_file(j->path, &data, &size, &err))
 		return false;
 	/* The source by its XXH3-128 (see above). */
 	build_hash_bytes(data, size, &h);
@@ -240,7 +240,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	XXH3_state_t *key = NULL;
 	uint8_t *data = NULL;
 	size_t size;
-	char why[256];
+	cli_error err;
 	bool ok = false;
 
 	if (!build_result_decode(hit->meta, hit->meta_size, &r))
@@ -263,7 +263,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		memset(&o->state, 0, sizeof o->state);
 	}
 	/* The source as it is now, for the manifest and the local key. */
-	if (!cli_read_file(j->path, &data, &size, why, sizeof why) || !(key = XXH3_createState()))
+	if (!cli_read_file(j->path, &data, &size, &err) || !(key = XXH3_createState()))
 		goto out;
 	r.has_source = true;
 	build_hash_bytes(data, size, &r.source_hash);
@@ -291,7 +291,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		struct stat st;
 
 		free(folder);
-		if (!path || !cli_read_file(path, &data, &size, why, sizeof why)) {
+		if (!path || !cli_read_file(path, &data, &size, &err)) {
 			free(path);
 			goto out;
 		}
@@ -414,7 +414,7 @@ void build_cache_store(build_ctx *ctx, size_t i)
 		goto out;
 	for (uint32_t k = 0; ok && k < r->output_count; k++) {
 		build_output *o = &r->outputs[k];
-		char why[256];
+		cli_error err;
 
 		res.outputs[k].path = o->name + name_in_folder(j, o->name);
 		if (o->bytes) {
@@ -427,7 +427,7 @@ void build_cache_store(build_ctx *ctx, size_t i)
 
 			ok = (o->staged || path) &&
 			     cli_read_file(o->staged ? o->staged : path, &res.outputs[k].data, &res.outputs[k].size,
-					   why, sizeof why) &&
+					   &err) &&
 			     res.outputs[k].size == o->size;
 			free(path);
 		}

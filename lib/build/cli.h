@@ -13,6 +13,7 @@
 
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
+#include "error.h"
 
 /* Exit statuses, as documented in docs/cli.md and --help. */
 enum {
@@ -80,7 +81,7 @@ animrt_clip *cli_clip_open(const char *path, const cli_readers *readers);
  * (Assimp) is not read twice: cli_source_open reads the first
  * ANIMC_PROBE_HEAD_BYTES for the probes, cli_source_read_rest the rest from
  * the same descriptor (pipes included) when the importer wants it all.  On
- * failure each returns false with a reason in `why` (may be NULL) and leaves
+ * failure each returns false with a reason in *err (err may be NULL) and leaves
  * the source closed.
  */
 typedef struct cli_source {
@@ -90,22 +91,22 @@ typedef struct cli_source {
 	uint64_t size_bytes;   /* the file's size when opened */
 } cli_source;
 
-bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size);
+bool cli_source_open(cli_source *src, const char *path, cli_error *err);
 /* "a FIFO", "a socket", "a folder", ... for messages. */
 const char *cli_file_kind(unsigned mode);
 /* The whole file (malloc()ed, NUL-terminated beyond *size, at most
  * CLI_MAX_INPUT_BYTES); closes the source either way. */
-bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *why, size_t why_size);
+bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, cli_error *err);
 void cli_source_close(cli_source *src);
 
 /* The whole file at once: open and read the rest. */
-bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size);
+bool cli_read_file(const char *path, uint8_t **data, size_t *size, cli_error *err);
 
 /* Write all of data[0..size) to fd, going on after EINTR and short writes. */
 bool cli_write_all(int fd, const void *data, size_t size);
 
 /* Create a directory and its parents (mode 0777 & ~umask). */
-bool cli_mkdir_p(const char *path, char *why, size_t why_size);
+bool cli_mkdir_p(const char *path, cli_error *err);
 
 /*
  * Write `data` to `path` atomically: a temporary file in the same folder,
@@ -114,7 +115,7 @@ bool cli_mkdir_p(const char *path, char *why, size_t why_size);
  * signal mid-write may leave ".NAME.XXXXXX": animc build removes those of
  * its own output folder; see build_sweep_temps.)
  */
-bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size);
+bool cli_write_atomic(const char *path, const void *data, size_t size, cli_error *err);
 
 /*
  * The first half of an atomic write: `data` in a new temporary file beside
@@ -124,7 +125,7 @@ bool cli_write_atomic(const char *path, const void *data, size_t size, char *why
  */
 struct stat;
 bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
-		    char *why, size_t why_size);
+		    cli_error *err);
 
 
 /* Bytes appended at the end, in a buffer that grows; is_broken once memory

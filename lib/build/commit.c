@@ -136,7 +136,7 @@ void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_resul
 		char *path;
 		build_file_state now;
 		struct stat st;
-		char why[512];
+		cli_error err;
 
 		if (!o->bytes)
 			continue;
@@ -149,10 +149,10 @@ void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_resul
 		    stat_state(path, &now) && build_file_state_equal(&before->state, &now)) {
 			o->is_unchanged = true;
 			o->state = now;
-		} else if (cli_write_temp(path, o->bytes, o->size, &o->staged, &st, why, sizeof why)) {
+		} else if (cli_write_temp(path, o->bytes, o->size, &o->staged, &st, &err)) {
 			build_file_state_from(&st, &o->state);
 		} else {
-			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", why);
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", err.message);
 			r->status = BUILD_FAILED;
 		}
 		free(path);
@@ -180,7 +180,7 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 {
 	build_result *r = &j->result;
 	char *path = build_output_path(c->ctx, j, o);
-	char why[512];
+	cli_error err;
 
 	if (!path) {
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "out of memory");
@@ -199,12 +199,12 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 			unlink(o->staged);
 		}
 	} else if (o->bytes) {
-		if (cli_write_atomic(path, o->bytes, o->size, why, sizeof why)) {
+		if (cli_write_atomic(path, o->bytes, o->size, &err)) {
 			o->is_written = true;
 			if (!stat_state(path, &o->state))
 				memset(&o->state, 0, sizeof o->state);
 		} else {
-			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", why);
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", err.message);
 			r->status = BUILD_FAILED;
 		}
 	}
@@ -451,13 +451,13 @@ static bool output_unchanged(const char *path, const manifest_output *o)
 {
 	build_file_state now;
 	build_hash h;
-	char why[256];
+	cli_error err;
 
 	if (!stat_state(path, &now))
 		return false;
 	if (build_file_state_equal(&o->state, &now))
 		return true;
-	return now.size == o->size && build_hash_file(path, &h, why, sizeof why) &&
+	return now.size == o->size && build_hash_file(path, &h, &err) &&
 	       build_hash_equal(&h, &o->hash);
 }
 
@@ -691,7 +691,7 @@ int build_clean(build_ctx *ctx)
 	char *manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	char *dir_path = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
 	unsigned removed = 0, left = 0, temps;
-	char why[512];
+	cli_error err;
 	manifest m;
 	int status = ANIMC_EXIT_OK;
 
@@ -700,17 +700,17 @@ int build_clean(build_ctx *ctx)
 		free(dir_path);
 		return ANIMC_EXIT_FAILED;
 	}
-	switch (manifest_load(&m, manifest_path, why, sizeof why)) {
+	switch (manifest_load(&m, manifest_path, &err)) {
 	case MANIFEST_LOADED:
 		break;
 	case MANIFEST_ABSENT:
-		fprintf(stderr, "%s: warning: no animc manifest here; nothing to clean\n", o->out_dir);
+		cli_report(ANIMC_WARNING, o->out_dir, "no animc manifest here; nothing to clean");
 		free(manifest_path);
 		free(dir_path);
 		return ANIMC_EXIT_OK;
 	default:
-		fprintf(stderr, "%s: error: the manifest cannot be read (%s); nothing removed\n",
-			manifest_path, why);
+		cli_report(ANIMC_ERROR, manifest_path, "the manifest cannot be read (%s); nothing removed",
+			   err.message);
 		free(manifest_path);
 		free(dir_path);
 		return ANIMC_EXIT_FAILED;
@@ -727,9 +727,11 @@ int build_clean(build_ctx *ctx)
 				if (o->verbose)
 					printf("removed %s/%s\n", o->out_dir, outs[k].path);
 			} else if (changed) {
+				char *path = cli_path_join(o->out_dir, outs[k].path, NULL);
+
 				left++;
-				fprintf(stderr, "%s/%s: warning: changed since animc wrote it; left\n", o->out_dir,
-					outs[k].path);
+				cli_report(ANIMC_WARNING, path ? path : outs[k].path, "changed since animc wrote it; left");
+				free(path);
 			}
 		}
 	}
@@ -755,7 +757,7 @@ int build_clean(build_ctx *ctx)
 			closedir(d);
 	}
 	if (rmdir(dir_path) != 0 && errno != ENOENT) {
-		fprintf(stderr, "%s: warning: not removed: %s\n", dir_path, strerror(errno));
+		cli_report(ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
 		status = ANIMC_EXIT_FAILED;
 	}
 	if (!o->quiet)

@@ -256,11 +256,11 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 		uint8_t *data = NULL;
 		size_t size = 0;
 		struct stat st;
-		char why[512];
+		cli_error err;
 
-		if (!cli_source_open(&src, cs->reads.items[i], why, sizeof why))
+		if (!cli_source_open(&src, cs->reads.items[i], &err))
 			continue;   /* gone since: the next run sees the change */
-		if (fstat(src.fd, &st) != 0 || !cli_source_read_rest(&src, &data, &size, why, sizeof why)) {
+		if (fstat(src.fd, &st) != 0 || !cli_source_read_rest(&src, &data, &size, &err)) {
 			cli_source_close(&src);
 			continue;
 		}
@@ -529,12 +529,12 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	size_t size = 0;
 	struct stat st;
 	animc_status status;
-	char why[512];
+	cli_error err;
 
 	memset(r, 0, sizeof *r);
 	r->status = BUILD_FAILED;
-	if (!cli_source_open(&src, job->path, why, sizeof why)) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+	if (!cli_source_open(&src, job->path, &err)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		goto done;
 	}
 	if (fstat(src.fd, &st) == 0) {
@@ -542,8 +542,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		build_file_state_distrust_recent(&r->source_state);
 	}
 	importer = animc_importer_find(job->path, src.head, src.head_size);
-	if (!cli_source_read_rest(&src, &data, &size, why, sizeof why)) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", why);
+	if (!cli_source_read_rest(&src, &data, &size, &err)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		goto done;
 	}
 	r->has_source = true;

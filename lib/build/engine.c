@@ -48,7 +48,8 @@ static void save_checkpoint(run_state *rs)
 	manifest view = rs->commit.next;
 	manifest_entry *entries;
 	size_t n = rs->commit.next.count;
-	char *data, why[512];
+	char *data;
+	cli_error err;
 	size_t size;
 
 	entries = malloc((rs->commit.next.count + ctx->old.count + 1) * sizeof *entries);
@@ -77,7 +78,7 @@ static void save_checkpoint(run_state *rs)
 			view.index = lookup.index;
 			view.index_size = lookup.index_size;
 		}
-		build_manifest_save(ctx, &view, &rs->commit.pruned_sources, rs->manifest_path, why, sizeof why);
+		build_manifest_save(ctx, &view, &rs->commit.pruned_sources, rs->manifest_path, &err);
 		free(lookup.entries);
 		free(lookup.index);
 	}
@@ -130,18 +131,18 @@ static int take_lock(const char *out_dir, bool for_clean, bool *alone)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
-	char why[512];
+	cli_error err;
 	int fd = -1;
 
 	*alone = false;
-	if (!dir || !path || !cli_mkdir_p(dir, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", dir ? dir : out_dir, dir && path ? why : "out of memory");
+	if (!dir || !path || !cli_mkdir_p(dir, &err)) {
+		cli_report(ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
 	} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+		cli_report(ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
 	} else if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		*alone = true;
 	} else if (for_clean) {
-		fprintf(stderr, "%s: error: a build is writing this folder; clean it when it ends\n", out_dir);
+		cli_report(ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
 		close(fd);
 		fd = -1;
 	} else {
@@ -203,7 +204,7 @@ typedef struct manifest_loader {
 	manifest *m;
 	const char *path;
 	manifest_load_status status;
-	char why[512];
+	cli_error err;
 	pthread_t thread;
 	bool is_threaded;
 } manifest_loader;
@@ -212,7 +213,7 @@ static void *load_manifest(void *arg)
 {
 	manifest_loader *l = arg;
 
-	l->status = manifest_load(l->m, l->path, l->why, sizeof l->why);
+	l->status = manifest_load(l->m, l->path, &l->err);
 	return NULL;
 }
 
@@ -252,19 +253,19 @@ static bool skeleton_state(build_ctx *ctx)
 {
 	const char *path = ctx->options->skeleton_path;
 	struct stat st;
-	char why[512];
+	cli_error err;
 
 	ctx->skeleton.path = strdup(path);
 	if (!ctx->skeleton.path || stat(path, &st) != 0) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+		cli_report(ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
 		return false;
 	}
 	build_file_state_from(&st, &ctx->skeleton.state);
 	if (ctx->has_old && ctx->old.has_skeleton && strcmp(ctx->old.skeleton.path, path) == 0 &&
 	    build_file_state_equal(&ctx->old.skeleton.state, &ctx->skeleton.state)) {
 		ctx->skeleton.hash = ctx->old.skeleton.hash;
-	} else if (!build_hash_file(path, &ctx->skeleton.hash, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", path, why);
+	} else if (!build_hash_file(path, &ctx->skeleton.hash, &err)) {
+		cli_report_error(path, &err);
 		return false;
 	}
 	build_file_state_distrust_recent(&ctx->skeleton.state);
@@ -278,13 +279,13 @@ static bool prepare_compile(build_ctx *ctx)
 	const build_options *o = ctx->options;
 	uint8_t *model = NULL;
 	size_t model_size = 0;
-	char why[512];
+	cli_error err;
 
 	if (o->skeleton_path) {
 		animc_diag_sink sink = { cli_print_diag, &ctx->printer, o->skeleton_path, 0, 0 };
 
-		if (!cli_read_file(o->skeleton_path, &model, &model_size, why, sizeof why)) {
-			fprintf(stderr, "%s: error: %s\n", o->skeleton_path, why);
+		if (!cli_read_file(o->skeleton_path, &model, &model_size, &err)) {
+			cli_report_error(o->skeleton_path, &err);
 			return false;
 		}
 		if (animc_skeleton_load(o->skeleton_path, &ctx->skeleton_model, &sink) != ANIMC_OK) {
@@ -335,7 +336,7 @@ static int run_clean(build_ctx *ctx)
 	bool alone;
 
 	if (stat(out_dir, &st) != 0) {
-		fprintf(stderr, "%s: warning: no such folder; nothing to clean\n", out_dir);
+		cli_report(ANIMC_WARNING, out_dir, "no such folder; nothing to clean");
 		return ANIMC_EXIT_OK;
 	}
 	ctx->lock_fd = take_lock(out_dir, true, &alone);
@@ -349,7 +350,7 @@ static bool open_out_dir(run_state *rs)
 {
 	build_ctx *ctx = rs->ctx;
 	const build_options *o = ctx->options;
-	char why[512];
+	cli_error err;
 	bool alone;
 	int fd;
 
@@ -363,8 +364,8 @@ static bool open_out_dir(run_state *rs)
 		rs->had_state_dir = !state || stat(state, &st) == 0;
 		free(state);
 	}
-	if (!cli_mkdir_p(o->out_dir, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", o->out_dir, why);
+	if (!cli_mkdir_p(o->out_dir, &err)) {
+		cli_report_error(o->out_dir, &err);
 		return false;
 	}
 	ctx->lock_fd = take_lock(o->out_dir, false, &alone);
@@ -411,7 +412,7 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 	case MANIFEST_ABSENT:
 		break;
 	default:
-		fprintf(stderr, "%s: warning: %s; compiling every source\n", rs->manifest_path, loader.why);
+		cli_report(ANIMC_WARNING, rs->manifest_path, "%s; compiling every source", loader.err.message);
 		break;
 	}
 	if (!plan_ok || (ctx->options->skeleton_path && !skeleton_state(ctx)))
@@ -510,13 +511,13 @@ static int stop_run(run_state *rs)
 }
 
 /* A report file that cannot be written fails the run. */
-static void write_report(const char *path, bool (*write)(const build_ctx *, const char *, char *, size_t),
+static void write_report(const char *path, bool (*write)(const build_ctx *, const char *, cli_error *),
 			 const build_ctx *ctx, build_totals *totals)
 {
-	char why[512];
+	cli_error err;
 
-	if (path && !write(ctx, path, why, sizeof why)) {
-		fprintf(stderr, "%s: error: %s\n", path, why);
+	if (path && !write(ctx, path, &err)) {
+		cli_report_error(path, &err);
 		totals->failed++;
 	}
 }
@@ -528,11 +529,12 @@ static int finish_build(run_state *rs)
 	build_ctx *ctx = rs->ctx;
 	const build_options *o = ctx->options;
 	build_totals totals;
-	char why[512];
+	cli_error err;
 
 	if (rs->commit.dirty && !build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources,
-						     rs->manifest_path, why, sizeof why))
-		fprintf(stderr, "%s: warning: %s; the next build compiles every source\n", rs->manifest_path, why);
+						     rs->manifest_path, &err))
+		cli_report(ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles every source",
+			   err.message);
 	build_totals_count(&ctx->plan, &totals);
 	write_report(o->report_path, build_report_json, ctx, &totals);
 	write_report(o->junit_path, build_report_junit, ctx, &totals);

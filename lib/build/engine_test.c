@@ -371,13 +371,13 @@ static void the_manifest_records_each_source_and_output(void **state)
 	fake_setup setup = { 0 };
 	manifest m = { 0 };
 	manifest_entry *e;
-	char why[256];
+	cli_error err;
 	run r;
 
 	(void)state;
 	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
 	assert_int_equal(r.status, ANIMC_EXIT_OK);
-	assert_int_equal(manifest_load(&m, path, why, sizeof why), MANIFEST_LOADED);
+	assert_int_equal(manifest_load(&m, path, &err), MANIFEST_LOADED);
 	assert_int_equal(m.count, 3);
 	e = manifest_find(&m, source);
 	assert_non_null(e);

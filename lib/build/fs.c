@@ -15,9 +15,8 @@
 
 #include "cli.h"
 
-#define WHY(...) (why ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
 
-static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, char *why, size_t why_size)
+static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, cli_error *err)
 {
 	*got = 0;
 	while (*got < want) {
@@ -26,7 +25,7 @@ static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, char *why,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			WHY("cannot read: %s", strerror(errno));
+			cli_error_set(err, "cannot read: %s", strerror(errno));
 			return false;
 		}
 		if (n == 0)
@@ -43,7 +42,7 @@ const char *cli_file_kind(unsigned mode)
 	       S_ISBLK(mode) ? "a block device" : "not a regular file";
 }
 
-bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_size)
+bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 {
 	struct stat st;
 
@@ -51,16 +50,16 @@ bool cli_source_open(cli_source *src, const char *path, char *why, size_t why_si
 	 * refused below, as is every file that is not a regular one. */
 	src->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (src->fd < 0) {
-		WHY("cannot open: %s", strerror(errno));
+		cli_error_set(err, "cannot open: %s", strerror(errno));
 		return false;
 	}
 	if (fstat(src->fd, &st) != 0) {
-		WHY("cannot read: %s", strerror(errno));
+		cli_error_set(err, "cannot read: %s", strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
-		WHY("is a folder");
+		cli_error_set(err, "is a folder");
 	} else if (!S_ISREG(st.st_mode)) {
-		WHY("is %s, not a regular file; not read", cli_file_kind(st.st_mode));
-	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, why, why_size)) {
+		cli_error_set(err, "is %s, not a regular file; not read", cli_file_kind(st.st_mode));
+	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, err)) {
 		/* O_NONBLOCK does nothing to a regular file's reads. */
 		src->size_bytes = (uint64_t)st.st_size;
 		return true;
@@ -76,7 +75,7 @@ void cli_source_close(cli_source *src)
 	src->fd = -1;
 }
 
-bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *why, size_t why_size)
+bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, cli_error *err)
 {
 	size_t used = src->head_size, cap = used + 65536, got;
 	uint8_t *buf = NULL;
@@ -91,18 +90,18 @@ bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *w
 		uint8_t *grown;
 
 		if (cap > CLI_MAX_INPUT_BYTES + 1) {
-			WHY("is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
+			cli_error_set(err, "is larger than %zu bytes", CLI_MAX_INPUT_BYTES);
 			break;
 		}
 		grown = realloc(buf, cap);
 		if (!grown) {
-			WHY("out of memory");
+			cli_error_set(err, "out of memory");
 			break;
 		}
 		if (!buf)
 			memcpy(grown, src->head, used);
 		buf = grown;
-		if (!read_some(src->fd, buf + used, cap - used, &got, why, why_size))
+		if (!read_some(src->fd, buf + used, cap - used, &got, err))
 			break;
 		used += got;
 		if (used < cap) {
@@ -120,22 +119,22 @@ bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, char *w
 	return ok;
 }
 
-bool cli_read_file(const char *path, uint8_t **data, size_t *size, char *why, size_t why_size)
+bool cli_read_file(const char *path, uint8_t **data, size_t *size, cli_error *err)
 {
 	cli_source src;
 
 	*data = NULL;
-	return cli_source_open(&src, path, why, why_size) &&
-	       cli_source_read_rest(&src, data, size, why, why_size);
+	return cli_source_open(&src, path, err) &&
+	       cli_source_read_rest(&src, data, size, err);
 }
 
-bool cli_mkdir_p(const char *path, char *why, size_t why_size)
+bool cli_mkdir_p(const char *path, cli_error *err)
 {
 	char *copy = strdup(path);
 	size_t n;
 
 	if (!copy) {
-		WHY("out of memory");
+		cli_error_set(err, "out of memory");
 		return false;
 	}
 	n = strlen(copy);
@@ -148,12 +147,12 @@ bool cli_mkdir_p(const char *path, char *why, size_t why_size)
 
 			*p = '\0';
 			if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-				WHY("cannot create folder '%s': %s", copy, strerror(errno));
+				cli_error_set(err, "cannot create folder '%s': %s", copy, strerror(errno));
 				free(copy);
 				return false;
 			}
 			if (stat(copy, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				WHY("'%s' exists and is not a folder", copy);
+				cli_error_set(err, "'%s' exists and is not a folder", copy);
 				free(copy);
 				return false;
 			}
@@ -172,11 +171,11 @@ bool cli_mkdir_p(const char *path, char *why, size_t why_size)
 /* The last folder made sure of: outputs come in runs of one folder. */
 static char known_dir[TEMP_PATH_BYTES];
 
-static bool ensure_dir(const char *dir, char *why, size_t why_size)
+static bool ensure_dir(const char *dir, cli_error *err)
 {
 	if (strcmp(dir, known_dir) == 0)
 		return true;
-	if (!cli_mkdir_p(dir, why, why_size))
+	if (!cli_mkdir_p(dir, err))
 		return false;
 	snprintf(known_dir, sizeof known_dir, "%s", dir);
 	return true;
@@ -184,8 +183,8 @@ static bool ensure_dir(const char *dir, char *why, size_t why_size)
 
 /* Create ".BASE.XXXXXX" beside `path` (its folder made when missing), mode
  * 0666 less the umask, into `name`.  Returns the descriptor or -1 (errno
- * set; why filled when the folder could not be made). */
-static int open_temp(const char *path, char *name, size_t name_size, char *why, size_t why_size)
+ * set; err filled when the folder could not be made). */
+static int open_temp(const char *path, char *name, size_t name_size, cli_error *err)
 {
 	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	static uint64_t state;
@@ -197,7 +196,7 @@ static int open_temp(const char *path, char *name, size_t name_size, char *why, 
 
 		memcpy(dir, path, dir_len);
 		dir[dir_len] = '\0';
-		if (!ensure_dir(dir, why, why_size)) {
+		if (!ensure_dir(dir, err)) {
 			errno = 0;
 			return -1;
 		}
@@ -241,61 +240,61 @@ bool cli_write_all(int fd, const void *data, size_t size)
 }
 
 bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
-		    char *why, size_t why_size)
+		    cli_error *err)
 {
 	char name[TEMP_PATH_BYTES];
 	int fd, saved;
 
 	*temp = NULL;
 	if (strlen(path) + 16 >= sizeof name) {
-		WHY("the output path '%s' is too long", path);
+		cli_error_set(err, "the output path '%s' is too long", path);
 		return false;
 	}
-	fd = open_temp(path, name, sizeof name, why, why_size);
+	fd = open_temp(path, name, sizeof name, err);
 	if (fd < 0 && errno == ENOENT) {
 		/* The folder went away since it was made: make it again. */
 		known_dir[0] = '\0';
-		fd = open_temp(path, name, sizeof name, why, why_size);
+		fd = open_temp(path, name, sizeof name, err);
 	}
 	if (fd < 0) {
-		if (errno)   /* else why says which folder could not be made */
-			WHY("cannot create a temporary file beside '%s': %s", path, strerror(errno));
+		if (errno)   /* else err says which folder could not be made */
+			cli_error_set(err, "cannot create a temporary file beside '%s': %s", path, strerror(errno));
 		return false;
 	}
 	if (!cli_write_all(fd, data, size) || (st && fstat(fd, st) != 0)) {
 		saved = errno;
 		close(fd);
 		unlink(name);
-		WHY("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+		cli_error_set(err, "cannot write '%s': %s", path, strerror(saved ? saved : EIO));
 		return false;
 	}
 	if (close(fd) != 0) {
 		saved = errno;
 		unlink(name);
-		WHY("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+		cli_error_set(err, "cannot write '%s': %s", path, strerror(saved ? saved : EIO));
 		return false;
 	}
 	*temp = strdup(name);
 	if (!*temp) {
 		unlink(name);
-		WHY("out of memory");
+		cli_error_set(err, "out of memory");
 		return false;
 	}
 	return true;
 }
 
-bool cli_write_atomic(const char *path, const void *data, size_t size, char *why, size_t why_size)
+bool cli_write_atomic(const char *path, const void *data, size_t size, cli_error *err)
 {
 	char *temp;
 	int saved;
 
-	if (!cli_write_temp(path, data, size, &temp, NULL, why, why_size))
+	if (!cli_write_temp(path, data, size, &temp, NULL, err))
 		return false;
 	if (rename(temp, path) != 0) {
 		saved = errno;
 		unlink(temp);
 		free(temp);
-		WHY("cannot write '%s': %s", path, strerror(saved));
+		cli_error_set(err, "cannot write '%s': %s", path, strerror(saved));
 		return false;
 	}
 	free(temp);

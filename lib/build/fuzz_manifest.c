@@ -20,16 +20,17 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size);
 int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
 	manifest m, again;
-	char why[256], *text, *text2;
+	cli_error err;
+	char *text, *text2;
 	size_t text_size, text2_size;
 
-	if (manifest_parse(&m, (const char *)data, size, why, sizeof why) != MANIFEST_LOADED)
+	if (manifest_parse(&m, (const char *)data, size, &err) != MANIFEST_LOADED)
 		return 0;
 	if (!manifest_format(&m, &text, &text_size)) {
 		manifest_release(&m);
 		return 0;
 	}
-	if (manifest_parse(&again, text, text_size, why, sizeof why) != MANIFEST_LOADED ||
+	if (manifest_parse(&again, text, text_size, &err) != MANIFEST_LOADED ||
 	    again.count != m.count || again.orphan_count != m.orphan_count)
 		abort();
 	if (!manifest_format(&again, &text2, &text2_size) || text2_size != text_size ||

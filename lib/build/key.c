@@ -63,29 +63,17 @@ void build_hash_hex(const build_hash *h, char out[33])
 	out[32] = '\0';
 }
 
-static int hex_value(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 bool build_hash_parse(const char *hex, build_hash *out)
 {
-	for (int i = 0; i < 16; i++) {
-		int hi = hex_value(hex[2 * i]), lo = hi < 0 ? -1 : hex_value(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return false;
-		out->bytes[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return hex[32] == '\0';
+	return cli_hex_decode(hex, sizeof out->bytes, out->bytes) && hex[32] == '\0';
 }
 
-bool build_hash_file(const char *path, build_hash *out, char *why, size_t why_size)
+bool build_hash_file(const char *path, build_hash *out, cli_error *err)
 {
 	uint8_t *data;
 	size_t size;
 
-	if (!cli_read_file(path, &data, &size, why, why_size))
+	if (!cli_read_file(path, &data, &size, err))
 		return false;
 	build_hash_bytes(data, size, out);
 	free(data);

@@ -24,8 +24,8 @@ void build_hash_from_state(XXH3_state_t *state, build_hash *out);
 bool build_hash_equal(const build_hash *a, const build_hash *b);
 void build_hash_hex(const build_hash *h, char out[33]);
 bool build_hash_parse(const char *hex, build_hash *out);
-/* XXH3-128 of a file's bytes; false (why filled) when it cannot be read. */
-bool build_hash_file(const char *path, build_hash *out, char *why, size_t why_size);
+/* XXH3-128 of a file's bytes; false (err filled) when it cannot be read. */
+bool build_hash_file(const char *path, build_hash *out, cli_error *err);
 
 /* What identifies a file's version cheaply (the fast path): size, mtime,
  * inode and device.  mtime_ns 0 means "not trusted": compare by content. */

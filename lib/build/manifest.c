@@ -293,7 +293,7 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	return true;
 }
 
-bool manifest_save(const manifest *m, const char *path, build_hash *written, char *why, size_t why_size)
+bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err)
 {
 	char *data;
 	size_t size;
@@ -301,7 +301,7 @@ bool manifest_save(const manifest *m, const char *path, build_hash *written, cha
 	bool ok;
 
 	if (!manifest_format(m, &data, &size)) {
-		snprintf(why, why_size, "out of memory");
+		cli_error_set(err, "out of memory");
 		return false;
 	}
 	build_hash_bytes(data, size, &h);
@@ -312,7 +312,7 @@ bool manifest_save(const manifest *m, const char *path, build_hash *written, cha
 		free(data);
 		return true;
 	}
-	ok = cli_write_atomic(path, data, size, why, why_size);
+	ok = cli_write_atomic(path, data, size, err);
 	free(data);
 	return ok;
 }
@@ -459,7 +459,7 @@ static bool parse_status(const char *s, build_status *status)
 
 /* The parser proper: `data` (size + 1 bytes, the last one a NUL the
  * caller put there) is cut into fields in place; `copy` is freed after. */
-static manifest_load_status parse(manifest *m, char *data, size_t size, char *why, size_t why_size)
+static manifest_load_status parse(manifest *m, char *data, size_t size, cli_error *err)
 {
 	char *copy = data, *at, *end_line;
 	manifest_entry *current = NULL;
@@ -468,23 +468,23 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, char *wh
 	int line_no = 0;
 
 	memset(m, 0, sizeof *m);
-#define DAMAGED(...) do { snprintf(why, why_size, __VA_ARGS__); goto damaged; } while (0)
+#define DAMAGED(...) do { cli_error_set(err, __VA_ARGS__); goto damaged; } while (0)
 	if (size < sizeof MANIFEST_MAGIC || memcmp(data, MANIFEST_MAGIC " ", sizeof MANIFEST_MAGIC) != 0) {
-		snprintf(why, why_size, "it is not an animc manifest");
+		cli_error_set(err, "it is not an animc manifest");
 		return MANIFEST_FOREIGN;
 	}
 	if (size < 2 + sizeof MANIFEST_MAGIC || memcmp(data + sizeof MANIFEST_MAGIC, "1\n", 2) != 0) {
-		snprintf(why, why_size, "it is of another format version than %d", MANIFEST_VERSION);
+		cli_error_set(err, "it is of another format version than %d", MANIFEST_VERSION);
 		return MANIFEST_FOREIGN;
 	}
 	if (strlen(data) != size) {
-		snprintf(why, why_size, "it holds a NUL byte");
+		cli_error_set(err, "it holds a NUL byte");
 		return MANIFEST_DAMAGED;
 	}
 	/* The closing line: "end\t<hash>\n", over everything before it. */
 	if (size < 38 || data[size - 1] != '\n' || memcmp(data + size - 37, "end\t", 4) != 0 ||
 	    data[size - 38] != '\n') {
-		snprintf(why, why_size, "it is cut short (no closing line)");
+		cli_error_set(err, "it is cut short (no closing line)");
 		return MANIFEST_DAMAGED;
 	}
 	body = size - 37;
@@ -494,13 +494,13 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, char *wh
 		memcpy(hex, data + size - 33, 32);
 		hex[32] = '\0';
 		if (!build_hash_parse(hex, &want)) {
-			snprintf(why, why_size, "its closing line is damaged");
+			cli_error_set(err, "its closing line is damaged");
 			return MANIFEST_DAMAGED;
 		}
 	}
 	build_hash_bytes(data, body, &closing);
 	if (!build_hash_equal(&closing, &want)) {
-		snprintf(why, why_size, "its checksum does not match its content");
+		cli_error_set(err, "its checksum does not match its content");
 		return MANIFEST_DAMAGED;
 	}
 	copy[body] = '\0';
@@ -590,7 +590,7 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, char *wh
 		}
 	}
 	if (line_no < 2) {
-		snprintf(why, why_size, "it has no options line");
+		cli_error_set(err, "it has no options line");
 		manifest_release(m);
 		return MANIFEST_DAMAGED;
 	}
@@ -601,25 +601,24 @@ damaged:
 #undef DAMAGED
 }
 
-manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
-				    size_t why_size)
+manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err)
 {
 	char *copy = malloc(size + 1);
 	manifest_load_status status;
 
 	memset(m, 0, sizeof *m);
 	if (!copy) {
-		snprintf(why, why_size, "out of memory");
+		cli_error_set(err, "out of memory");
 		return MANIFEST_DAMAGED;
 	}
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	status = parse(m, copy, size, why, why_size);
+	status = parse(m, copy, size, err);
 	free(copy);
 	return status;
 }
 
-manifest_load_status manifest_load(manifest *m, const char *path, char *why, size_t why_size)
+manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err)
 {
 	uint8_t *data;
 	size_t size;
@@ -630,7 +629,7 @@ manifest_load_status manifest_load(manifest *m, const char *path, char *why, siz
 	memset(m, 0, sizeof *m);
 	if (stat(path, &st) != 0 && errno == ENOENT)
 		return MANIFEST_ABSENT;
-	if (!cli_read_file(path, &data, &size, why, why_size))
+	if (!cli_read_file(path, &data, &size, err))
 		return MANIFEST_DAMAGED;
 	/* cli_read_file ends the bytes with a NUL; parse them in place, after
 	 * hashing what the file holds. */
@@ -638,7 +637,7 @@ manifest_load_status manifest_load(manifest *m, const char *path, char *why, siz
 		build_hash whole;
 
 		build_hash_bytes(data, size, &whole);
-		status = parse(m, (char *)data, size, why, why_size);
+		status = parse(m, (char *)data, size, err);
 		if (status == MANIFEST_LOADED) {
 			m->loaded_hash_known = true;
 			m->loaded_size = size;
@@ -668,7 +667,7 @@ static bool has_orphan(const manifest_output *list, size_t count, const char *pa
 }
 
 bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
-			 const char *path, char *why, size_t why_size)
+			 const char *path, cli_error *err)
 {
 	const build_hash *expected = ctx->has_saved ? &ctx->saved : ctx->old.loaded_hash_known ?
 				     &ctx->old.loaded_hash : NULL;
@@ -676,7 +675,6 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	manifest latest, view;
 	manifest_entry *entries = NULL;
 	manifest_output *orphans = NULL;
-	char ignored[256];
 	int fd = -1;
 	bool ok;
 
@@ -690,10 +688,10 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 			;
 	/* Nobody saved since this run read (or last saved) it, the usual
 	 * case: save ours. */
-	if (manifest_load(&latest, path, ignored, sizeof ignored) != MANIFEST_LOADED ||
+	if (manifest_load(&latest, path, NULL) != MANIFEST_LOADED ||
 	    (expected && latest.loaded_hash_known && build_hash_equal(&latest.loaded_hash, expected))) {
 		manifest_release(&latest);
-		ok = manifest_save(ours, path, &ctx->saved, why, why_size);
+		ok = manifest_save(ours, path, &ctx->saved, err);
 		ctx->has_saved = ok;
 		if (fd >= 0)
 			close(fd);
@@ -709,7 +707,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		manifest_release(&latest);
 		if (fd >= 0)
 			close(fd);
-		snprintf(why, why_size, "out of memory");
+		cli_error_set(err, "out of memory");
 		return false;
 	}
 	view = *ours;
@@ -741,7 +739,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	}
 	view.entries = entries;
 	view.orphans = orphans;
-	ok = manifest_save(&view, path, &ctx->saved, why, why_size);
+	ok = manifest_save(&view, path, &ctx->saved, err);
 	ctx->has_saved = ok;
 	free(entries);
 	free(orphans);

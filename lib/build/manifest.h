@@ -66,18 +66,16 @@ typedef struct manifest {
 typedef enum manifest_load_status {
 	MANIFEST_LOADED = 0,
 	MANIFEST_ABSENT,
-	MANIFEST_DAMAGED,   /* why says how */
+	MANIFEST_DAMAGED,   /* *err says how */
 	MANIFEST_FOREIGN    /* another format version, or not a manifest */
 } manifest_load_status;
 
-manifest_load_status manifest_load(manifest *m, const char *path, char *why, size_t why_size);
+manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err);
 /* Parse manifest bytes (the loader's core; exposed for tests). */
-manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, char *why,
-				    size_t why_size);
+manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err);
 /* Write it atomically (not when it equals what it was loaded from);
  * *written (may be NULL) gets the hash of its bytes. */
-bool manifest_save(const manifest *m, const char *path, build_hash *written, char *why,
-		   size_t why_size);
+bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err);
 /* The text form manifest_save writes (malloc()ed). */
 bool manifest_format(const manifest *m, char **out, size_t *size);
 void manifest_release(manifest *m);
@@ -92,6 +90,6 @@ void manifest_output_release(manifest_output *o);
  * same time saved since this one read it: entries of this run replace
  * theirs, theirs stay otherwise.  Under OUTDIR/.animc/manifest.lock. */
 bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
-			 const char *path, char *why, size_t why_size);
+			 const char *path, cli_error *err);
 
 #endif

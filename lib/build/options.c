@@ -27,11 +27,10 @@
 
 typedef struct option_def {
 	build_option_doc doc;  /* name, value, commands, kind and help: help.h */
-	/* Store the value: 0, or an error message in why (a usage error). */
-	bool (*set)(build_options *o, const char *arg, char *why, size_t why_size);
+	/* Store the value: 0, or an error message in err (a usage error). */
+	bool (*set)(build_options *o, const char *arg, cli_error *err);
 } option_def;
 
-#define WHY(...) (snprintf(why, why_size, __VA_ARGS__), false)
 
 static bool parse_double(const char *s, double *out)
 {
@@ -42,39 +41,39 @@ static bool parse_double(const char *s, double *out)
 	return end != s && !*end && errno == 0 && isfinite(*out);
 }
 
-static bool set_output(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_output(build_options *o, const char *arg, cli_error *err)
 {
-	(void)why, (void)why_size;
+	(void)err;
 	o->out_dir = arg;
 	return true;
 }
 
-static bool set_exact(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_exact(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->process.exact = true;
 	return true;
 }
 
-static bool set_platform(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_platform(build_options *o, const char *arg, cli_error *err)
 {
 	if (strlen(arg) != 1 || !strchr(animc_xnb_platforms(), arg[0]))
-		return WHY("--platform '%s' is not one of the letters %s", arg, animc_xnb_platforms());
+		return cli_error_set(err, "--platform '%s' is not one of the letters %s", arg, animc_xnb_platforms());
 	o->xnb.platform = arg[0];
 	return true;
 }
 
-static bool set_scale(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_scale(build_options *o, const char *arg, cli_error *err)
 {
 	double v;
 
 	if (!parse_double(arg, &v) || !(v > 0))
-		return WHY("--scale '%s' is not a positive number", arg);
+		return cli_error_set(err, "--scale '%s' is not a positive number", arg);
 	o->units.scale = v;
 	return true;
 }
 
-static bool set_rotate(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_rotate(build_options *o, const char *arg, cli_error *err)
 {
 	const char *p = arg;
 	double v[3];
@@ -85,120 +84,120 @@ static bool set_rotate(build_options *o, const char *arg, char *why, size_t why_
 		errno = 0;
 		v[i] = strtod(p, &end);
 		if (end == p || errno || !isfinite(v[i]) || *end != (i < 2 ? ',' : '\0'))
-			return WHY("--rotate '%s' is not three angles X,Y,Z in degrees", arg);
+			return cli_error_set(err, "--rotate '%s' is not three angles X,Y,Z in degrees", arg);
 		p = end + 1;
 	}
 	memcpy(o->units.rotation_deg, v, sizeof v);
 	return true;
 }
 
-static bool set_reader(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_reader(build_options *o, const char *arg, cli_error *err)
 {
 	size_t bad;
 
 	if (!arg[0])
-		return WHY("--reader-name is empty");
+		return cli_error_set(err, "--reader-name is empty");
 	if (!animc_utf8_check(arg, strlen(arg), &bad))
-		return WHY("--reader-name is not UTF-8 (byte %zu)", bad);
+		return cli_error_set(err, "--reader-name is not UTF-8 (byte %zu)", bad);
 	o->xnb.reader_name = arg;
 	return true;
 }
 
-static bool set_compress(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_compress(build_options *o, const char *arg, cli_error *err)
 {
 	if (strcmp(arg, "zstd") == 0)
 		o->xnb.compression = ANIMC_COMPRESSION_ZSTD;
 	else if (strcmp(arg, "none") == 0)
 		o->xnb.compression = ANIMC_COMPRESSION_NONE;
 	else
-		return WHY("--compress '%s': use zstd or none", arg);
+		return cli_error_set(err, "--compress '%s': use zstd or none", arg);
 	return true;
 }
 
-static bool set_level(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_level(build_options *o, const char *arg, cli_error *err)
 {
 	char *end;
 	long level = strtol(arg, &end, 10);
 
 	if (*end || end == arg || level < 1 || level > 22)
-		return WHY("--zstd-level '%s' is not between 1 and 22", arg);
+		return cli_error_set(err, "--zstd-level '%s' is not between 1 and 22", arg);
 	o->xnb.zstd_level = (int)level;
 	return true;
 }
 
-static bool set_werror(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_werror(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->warnings_as_errors = true;
 	return true;
 }
 
-static bool set_clip(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_clip(build_options *o, const char *arg, cli_error *err)
 {
 	if (!cli_strings_push(&o->clip_names, arg))
-		return WHY("out of memory");
+		return cli_error_set(err, "out of memory");
 	return true;
 }
 
-static bool set_skeleton(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_skeleton(build_options *o, const char *arg, cli_error *err)
 {
-	(void)why, (void)why_size;
+	(void)err;
 	o->skeleton_path = arg;
 	return true;
 }
 
-static bool set_relative(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_relative(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->import.relative_to_bind = true;
 	return true;
 }
 
-static bool set_ticks(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_ticks(build_options *o, const char *arg, cli_error *err)
 {
 	double rate;
 
 	if (!parse_double(arg, &rate) || !(rate > 0))
-		return WHY("--ticks-per-second '%s' is not a number above 0", arg);
+		return cli_error_set(err, "--ticks-per-second '%s' is not a number above 0", arg);
 	o->import.ticks_per_second = rate;
 	return true;
 }
 
-static bool set_timeout(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_timeout(build_options *o, const char *arg, cli_error *err)
 {
 	double seconds;
 
 	if (!parse_double(arg, &seconds) || seconds < 0)
-		return WHY("--import-timeout '%s' is not a number of seconds (0 for no limit)", arg);
+		return cli_error_set(err, "--import-timeout '%s' is not a number of seconds (0 for no limit)", arg);
 	o->import_timeout_s = seconds;
 	return true;
 }
 
-static bool set_tolerance(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_tolerance(build_options *o, const char *arg, cli_error *err)
 {
 	if (!cli_parse_tolerance(arg, &o->process.reduce.tolerance))
-		return WHY("--tolerance '%s': give 'default' or three numbers >= 0, T,R,S (units, "
+		return cli_error_set(err, "--tolerance '%s': give 'default' or three numbers >= 0, T,R,S (units, "
 			   "degrees, scale)", arg);
 	return true;
 }
 
-static bool set_layout(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_layout(build_options *o, const char *arg, cli_error *err)
 {
 	if (strcmp(arg, "compact") == 0)
 		o->process.layout = ANIMC_LAYOUT_COMPACT;
 	else if (strcmp(arg, "original") == 0)
 		o->process.layout = ANIMC_LAYOUT_ORIGINAL;
 	else
-		return WHY("--layout '%s': use original or compact", arg);
+		return cli_error_set(err, "--layout '%s': use original or compact", arg);
 	return true;
 }
 
-static bool set_shell(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_shell(build_options *o, const char *arg, cli_error *err)
 {
 	double d;
 
 	if (!parse_double(arg, &d) || !(d > 0) || d > 1e30)
-		return WHY("--shell-distance '%s': give a distance > 0 in model units", arg);
+		return cli_error_set(err, "--shell-distance '%s': give a distance > 0 in model units", arg);
 	o->process.reduce.shell_distance = (float)d;
 	return true;
 }
@@ -226,27 +225,27 @@ static bool parse_size(const char *arg, uint64_t *bytes)
 	return true;
 }
 
-static bool set_memory(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_memory(build_options *o, const char *arg, cli_error *err)
 {
 	if (!parse_size(arg, &o->memory_limit_bytes))
-		return WHY("--memory-limit '%s' is not a size (such as 4G or 512M; 0 for no limit)", arg);
+		return cli_error_set(err, "--memory-limit '%s' is not a size (such as 4G or 512M; 0 for no limit)", arg);
 	if (o->memory_limit_bytes && o->memory_limit_bytes < (64ull << 20))
-		return WHY("--memory-limit '%s' is below 64M, too little to start an import", arg);
+		return cli_error_set(err, "--memory-limit '%s' is below 64M, too little to start an import", arg);
 	return true;
 }
 
-static bool set_jobs(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_jobs(build_options *o, const char *arg, cli_error *err)
 {
 	char *end;
 	long n = strtol(arg, &end, 10);
 
 	if (*end || end == arg || n < 1 || n > 1024)
-		return WHY("--jobs '%s' is not a number from 1 to 1024", arg);
+		return cli_error_set(err, "--jobs '%s' is not a number from 1 to 1024", arg);
 	o->jobs = (unsigned)n;
 	return true;
 }
 
-static bool set_progress(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_progress(build_options *o, const char *arg, cli_error *err)
 {
 	if (strcmp(arg, "auto") == 0)
 		o->progress = PROGRESS_AUTO;
@@ -255,138 +254,138 @@ static bool set_progress(build_options *o, const char *arg, char *why, size_t wh
 	else if (strcmp(arg, "never") == 0)
 		o->progress = PROGRESS_NEVER;
 	else
-		return WHY("--progress '%s': use auto, always or never", arg);
+		return cli_error_set(err, "--progress '%s': use auto, always or never", arg);
 	return true;
 }
 
-static bool set_report(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_report(build_options *o, const char *arg, cli_error *err)
 {
-	(void)why, (void)why_size;
+	(void)err;
 	o->report_path = arg;
 	return true;
 }
 
-static bool set_junit(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_junit(build_options *o, const char *arg, cli_error *err)
 {
-	(void)why, (void)why_size;
+	(void)err;
 	o->junit_path = arg;
 	return true;
 }
 
-static bool set_depfile(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_depfile(build_options *o, const char *arg, cli_error *err)
 {
-	(void)why, (void)why_size;
+	(void)err;
 	o->depfile_path = arg;
 	return true;
 }
 
-static bool set_base(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_base(build_options *o, const char *arg, cli_error *err)
 {
 	if (!arg[0])
-		return WHY("--base is empty");
+		return cli_error_set(err, "--base is empty");
 	o->base_dir = arg;
 	return true;
 }
 
-static bool set_cache_url(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_cache_url(build_options *o, const char *arg, cli_error *err)
 {
 	/* Checked now, a usage error: http(s)://, and no credentials. */
-	if (!cli_cache_url_check(arg, why, why_size))
+	if (!cli_cache_url_check(arg, err))
 		return false;
 	o->cache_url = arg;
 	return true;
 }
 
-static bool set_cache_dir(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_cache_dir(build_options *o, const char *arg, cli_error *err)
 {
 	if (!arg[0])
-		return WHY("--cache-dir is empty");
+		return cli_error_set(err, "--cache-dir is empty");
 	o->cache_dir = arg;
 	return true;
 }
 
-static bool set_cache_read_only(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_cache_read_only(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->cache_read_only = true;
 	return true;
 }
 
-static bool set_cache_timeout(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_cache_timeout(build_options *o, const char *arg, cli_error *err)
 {
 	if (!parse_double(arg, &o->cache_timeout_s) || o->cache_timeout_s <= 0 || o->cache_timeout_s > 3600)
-		return WHY("--cache-timeout '%s' is not a number of seconds between 0 and 3600", arg);
+		return cli_error_set(err, "--cache-timeout '%s' is not a number of seconds between 0 and 3600", arg);
 	return true;
 }
 
-static bool set_cache_min_size(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_cache_min_size(build_options *o, const char *arg, cli_error *err)
 {
 	if (!parse_size(arg, &o->cache_min_size))
-		return WHY("--cache-min-size '%s' is not a size (such as 256K or 1M; 0: every source)", arg);
+		return cli_error_set(err, "--cache-min-size '%s' is not a size (such as 256K or 1M; 0: every source)", arg);
 	return true;
 }
 
-static bool set_shard(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_shard(build_options *o, const char *arg, cli_error *err)
 {
 	if (!cli_shard_parse(arg, &o->shard))
-		return WHY("--shard '%s' is not K/N with 1 <= K <= N <= %u", arg, CLI_SHARD_MAX);
+		return cli_error_set(err, "--shard '%s' is not K/N with 1 <= K <= N <= %u", arg, CLI_SHARD_MAX);
 	return true;
 }
 
-static bool set_rebuild(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_rebuild(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->rebuild = true;
 	return true;
 }
 
-static bool set_prune(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_prune(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->prune = true;
 	return true;
 }
 
-static bool set_quiet(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_quiet(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->quiet = true;
 	return true;
 }
 
-static bool set_verbose(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_verbose(build_options *o, const char *arg, cli_error *err)
 {
-	(void)arg, (void)why, (void)why_size;
+	(void)arg, (void)err;
 	o->verbose = true;
 	return true;
 }
 
-static bool set_split(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_split(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_split(&o->author, arg, why, why_size);
+	return build_author_split(&o->author, arg, err);
 }
 
-static bool set_clips(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_clips(build_options *o, const char *arg, cli_error *err)
 {
 	if (!arg[0])
-		return WHY("--clips is empty");
+		return cli_error_set(err, "--clips is empty");
 	o->author.clips_path = arg;
 	return true;
 }
 
-static bool set_root_motion(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_root_motion(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_root_motion(&o->author, arg, why, why_size);
+	return build_author_root_motion(&o->author, arg, err);
 }
 
-static bool set_up_axis(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_up_axis(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_up_axis(&o->author, arg, why, why_size);
+	return build_author_up_axis(&o->author, arg, err);
 }
 
-static bool set_additive(build_options *o, const char *arg, char *why, size_t why_size)
+static bool set_additive(build_options *o, const char *arg, cli_error *err)
 {
-	return build_author_additive(&o->author, arg, why, why_size);
+	return build_author_additive(&o->author, arg, err);
 }
 
 /* Every option, once, in the order help lists them: the options that change
@@ -682,15 +681,15 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 	for (int i = 0; i < argc; i++) {
 		uint8_t *data;
 		size_t size;
-		char why[512];
+		cli_error err;
 
 		if (argv[i][0] != '@' || !argv[i][1] || i == 0) {
 			if (!cli_strings_push(out, argv[i]))
 				return cli_usage_error(command_name(command), "out of memory"), false;
 			continue;
 		}
-		if (!cli_read_file(argv[i] + 1, &data, &size, why, sizeof why)) {
-			cli_usage_error(command_name(command), "response file '%s': %s", argv[i] + 1, why);
+		if (!cli_read_file(argv[i] + 1, &data, &size, &err)) {
+			cli_usage_error(command_name(command), "response file '%s': %s", argv[i] + 1, err.message);
 			return false;
 		}
 		for (char *line = (char *)data, *end = (char *)data + size; line < end;) {
@@ -780,7 +779,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shorts, longs, &index)) != -1) {
 		const option_def *d = NULL;
-		char why[512];
+		cli_error err;
 
 		if (c == 'h') {
 			build_help_print(stdout, command);
@@ -799,8 +798,8 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		}
 		if (!d)
 			return cli_usage_error(command_name(command), "unknown option '%s'", argv[optind - 1]);
-		if (!d->set(o, d->doc.arg ? optarg : NULL, why, sizeof why))
-			return cli_usage_error(command_name(command), "%s", why);
+		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
+			return cli_usage_error(command_name(command), "%s", err.message);
 		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
 		    (!cli_strings_push(&o->key_options, d->doc.name) ||
 		     !cli_strings_push(&o->key_options, d->doc.arg ? optarg : "")))

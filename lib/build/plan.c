@@ -297,15 +297,15 @@ static bool walk(walker *w, const char *rel)
 }
 
 /* The folder of `path` under OUTDIR with --base: its real path relative to
- * the base's.  NULL (why filled) when it is not under the base. */
-static char *relative_to_base(const char *base_real, const char *dir, char *why, size_t why_size)
+ * the base's.  NULL (err filled) when it is not under the base. */
+static char *relative_to_base(const char *base_real, const char *dir, cli_error *err)
 {
 	char *real = realpath(dir, NULL);
 	size_t n = strlen(base_real);
 	char *rel = NULL;
 
 	if (!real) {
-		snprintf(why, why_size, "cannot resolve '%s': %s", dir, strerror(errno));
+		cli_error_set(err, "cannot resolve '%s': %s", dir, strerror(errno));
 		return NULL;
 	}
 	if (strcmp(real, base_real) == 0)
@@ -313,7 +313,7 @@ static char *relative_to_base(const char *base_real, const char *dir, char *why,
 	else if (strncmp(real, base_real, n) == 0 && (real[n] == '/' || (n == 1 && base_real[0] == '/')))
 		rel = strdup(real + n + (real[n] == '/'));
 	else
-		snprintf(why, why_size, "is not under --base '%s'", base_real);
+		cli_error_set(err, "is not under --base '%s'", base_real);
 	free(real);
 	return rel;
 }
@@ -339,13 +339,14 @@ bool build_plan_make(build_ctx *ctx)
 	if (o->base_dir) {
 		base_real = realpath(o->base_dir, NULL);
 		if (!base_real) {
-			fprintf(stderr, "%s: error: --base: %s\n", o->base_dir, strerror(errno));
+			cli_report(ANIMC_ERROR, o->base_dir, "--base: %s", strerror(errno));
 			return false;
 		}
 	}
 	for (size_t i = 0; i < o->inputs.count; i++) {
 		const char *input = o->inputs.items[i];
-		char *rel = NULL, why[512];
+		char *rel = NULL;
+		cli_error err;
 		struct stat st;
 		bool ok = true;
 
@@ -355,8 +356,8 @@ bool build_plan_make(build_ctx *ctx)
 		} else if (S_ISDIR(st.st_mode)) {
 			walker w = { ctx, input, "", NULL, 0, 0, has_out, { out_st.st_dev, out_st.st_ino } };
 
-			if (base_real && !(rel = relative_to_base(base_real, input, why, sizeof why))) {
-				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s", why);
+			if (base_real && !(rel = relative_to_base(base_real, input, &err))) {
+				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s", err.message);
 			} else {
 				w.rel_root = rel ? rel : "";
 				remember_dir(&w, (dir_id){ st.st_dev, st.st_ino });
@@ -369,10 +370,10 @@ bool build_plan_make(build_ctx *ctx)
 		} else if (base_real) {
 			char *dir = dir_of(input);
 
-			rel = dir ? relative_to_base(base_real, dir, why, sizeof why) : NULL;
+			rel = dir ? relative_to_base(base_real, dir, &err) : NULL;
 			if (!rel)
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s",
-						 dir ? why : "out of memory");
+						 dir ? err.message : "out of memory");
 			else
 				ok = add_job(plan, input, rel, true, &st) != NULL;
 			free(dir);
@@ -381,7 +382,7 @@ bool build_plan_make(build_ctx *ctx)
 		}
 		free(rel);
 		if (!ok) {
-			fprintf(stderr, "animc: error: out of memory\n");
+			cli_report(ANIMC_ERROR, NULL, "out of memory");
 			free(base_real);
 			return false;
 		}
@@ -419,7 +420,7 @@ static bool file_matches(const char *path, const build_file_state *recorded, con
 	struct stat st;
 	build_file_state now;
 	build_hash h;
-	char why[256];
+	cli_error err;
 
 	if (known) {
 		now = *known;
@@ -435,7 +436,7 @@ static bool file_matches(const char *path, const build_file_state *recorded, con
 		return true;
 	if (recorded->size != now.size)
 		return false;
-	return build_hash_file(path, &h, why, sizeof why) && build_hash_equal(&h, hash);
+	return build_hash_file(path, &h, &err) && build_hash_equal(&h, hash);
 }
 
 static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *e)

@@ -51,7 +51,7 @@ void build_totals_count(const build_plan *plan, build_totals *t)
  * written as U+FFFD (JSON text is UTF-8). */
 static const char *const severity_names[] = { "note", "warning", "error" };
 
-static bool finish_file(FILE *f, const char *tmp, const char *path, char *why, size_t why_size)
+static bool finish_file(FILE *f, const char *tmp, const char *path, cli_error *err)
 {
 	bool ok = !ferror(f);
 
@@ -59,39 +59,39 @@ static bool finish_file(FILE *f, const char *tmp, const char *path, char *why, s
 	if (ok && rename(tmp, path) != 0)
 		ok = false;
 	if (!ok) {
-		snprintf(why, why_size, "cannot write '%s'", path);
+		cli_error_set(err, "cannot write '%s'", path);
 		unlink(tmp);
 	}
 	return ok;
 }
 
 /* A report file, written beside its place and renamed there. */
-static FILE *open_report(const char *path, char **tmp, char *why, size_t why_size)
+static FILE *open_report(const char *path, char **tmp, cli_error *err)
 {
 	FILE *f;
 
 	*tmp = malloc(strlen(path) + 16);
 	if (!*tmp) {
-		snprintf(why, why_size, "out of memory");
+		cli_error_set(err, "out of memory");
 		return NULL;
 	}
 	sprintf(*tmp, "%s.tmp%ld", path, (long)getpid());
 	f = fopen(*tmp, "w");
 	if (!f) {
-		snprintf(why, why_size, "cannot write '%s': %s", path, strerror(errno));
+		cli_error_set(err, "cannot write '%s': %s", path, strerror(errno));
 		free(*tmp);
 		*tmp = NULL;
 	}
 	return f;
 }
 
-bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t why_size)
+bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
 	bool times = !build_reproducible();
 	build_totals t;
 	char *tmp;
-	FILE *f = open_report(path, &tmp, why, why_size);
+	FILE *f = open_report(path, &tmp, err);
 	bool ok;
 
 	if (!f)
@@ -188,7 +188,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t
 		"\"errors\": %u, \"bytes\": %llu}\n}\n",
 		plan->count ? "\n  " : "", t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
 		t.clips, t.warnings, t.errors, (unsigned long long)t.output_bytes);
-	ok = finish_file(f, tmp, path, why, why_size);
+	ok = finish_file(f, tmp, path, err);
 	free(tmp);
 	return ok;
 }
@@ -248,14 +248,14 @@ static void xml_diag(FILE *f, const build_job *j, const build_diag *d)
 	fputs("&#10;", f);
 }
 
-bool build_report_junit(const build_ctx *ctx, const char *path, char *why, size_t why_size)
+bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
 	bool times = !build_reproducible();
 	build_totals t;
 	double total_s = 0;
 	char *tmp;
-	FILE *f = open_report(path, &tmp, why, why_size);
+	FILE *f = open_report(path, &tmp, err);
 	bool ok;
 
 	if (!f)
@@ -321,7 +321,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, char *why, size_
 		fputs("    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	ok = finish_file(f, tmp, path, why, why_size);
+	ok = finish_file(f, tmp, path, err);
 	free(tmp);
 	return ok;
 }
@@ -346,11 +346,11 @@ static void make_path(FILE *out, const char *s)
 	}
 }
 
-bool build_report_depfile(const build_ctx *ctx, const char *path, char *why, size_t why_size)
+bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
 	char *tmp;
-	FILE *f = open_report(path, &tmp, why, why_size);
+	FILE *f = open_report(path, &tmp, err);
 	bool ok;
 
 	if (!f)
@@ -384,7 +384,7 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, char *why, siz
 			free(out_path);
 		}
 	}
-	ok = finish_file(f, tmp, path, why, why_size);
+	ok = finish_file(f, tmp, path, err);
 	free(tmp);
 	return ok;
 }

@@ -21,9 +21,9 @@ typedef struct build_totals {
 
 void build_totals_count(const build_plan *plan, build_totals *t);
 
-bool build_report_json(const build_ctx *ctx, const char *path, char *why, size_t why_size);
-bool build_report_junit(const build_ctx *ctx, const char *path, char *why, size_t why_size);
-bool build_report_depfile(const build_ctx *ctx, const char *path, char *why, size_t why_size);
+bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err);
+bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err);
+bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err);
 
 /* True when reports carry no times (SOURCE_DATE_EPOCH is set). */
 bool build_reproducible(void);

@@ -24,7 +24,7 @@ bool build_job_is_safe_in_process(build_ctx *ctx, size_t job)
 	const animc_importer *importer;
 	cli_source src;
 
-	if (!cli_source_open(&src, j->path, NULL, 0))
+	if (!cli_source_open(&src, j->path, NULL))
 		return true;   /* the compile says why, as a worker would */
 	importer = animc_importer_find(j->path, src.head, src.head_size);
 	cli_source_close(&src);

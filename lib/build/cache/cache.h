@@ -7,7 +7,7 @@
  *     cli_cache *cache;
  *     cli_cache_options opt = { .url = url };
  *
- *     if (!cli_cache_open(&opt, &cache, why, sizeof why))   // a usage error
+ *     if (!cli_cache_open(&opt, &cache, &err))   // a usage error
  *             ...
  *     for (i = 0; i < job_count; i++) {                      // all at once:
  *             cli_cache_key_of(key_bytes[i], key_size[i], &key[i]);
@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include <animc/animc.h>
+#include "error.h"
 
 /* --------------------------------------------------------------- digests */
 
@@ -67,6 +68,9 @@ bool cli_digest_equal(const cli_digest *a, const cli_digest *b);
 bool cli_digest_matches(const void *data, size_t size, const cli_digest *want);
 /* Lowercase hex of `size` bytes into `out` (2 * size + 1 bytes). */
 void cli_hex(const uint8_t *bytes, size_t size, char *out);
+/* The reverse: 2 * size lowercase hex digits into out[0..size); false at
+ * the first character that is not one (read no further). */
+bool cli_hex_decode(const char *hex, size_t size, uint8_t *out);
 
 /* ----------------------------------------------------- the action result */
 
@@ -125,10 +129,9 @@ bool cli_action_encode(const cli_action *action, uint8_t **data, size_t *size);
  * anything that cannot be a complete animc entry (a path that is absolute or
  * climbs, a bad hash, a duplicate path, output directories, a non-zero exit
  * code, no header line or the wrong output count) fails with the reason and
- * byte offset in `why`.  On success the caller owns *action.
+ * byte offset in *err.  On success the caller owns *action.
  */
-bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, char *why,
-		       size_t why_size);
+bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, cli_error *err);
 void cli_action_release(cli_action *action);
 /* Whether a relative output path is safe to write under the output folder. */
 bool cli_action_path_is_safe(const char *path);
@@ -180,13 +183,13 @@ typedef struct cli_cache_stats {
 
 /*
  * Check the options and make a cache, starting its thread; false, with the
- * reason in `why`, for a URL that is not http(s)://, carries credentials or
+ * reason in *err, for a URL that is not http(s)://, carries credentials or
  * a query, or for neither a URL nor a folder.  Nothing is contacted yet: a
  * server that is down shows later, as warnings.
  */
-bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, char *why, size_t why_size);
+bool cli_cache_open(const cli_cache_options *options, cli_cache **cache, cli_error *err);
 /* The URL checks of cli_cache_open alone (for option parsing). */
-bool cli_cache_url_check(const char *url, char *why, size_t why_size);
+bool cli_cache_url_check(const char *url, cli_error *err);
 
 /* A source's key as the cache names it: the SHA-256 of the key's bytes;
  * its entry is URL/ac/<the hash in hex>. */

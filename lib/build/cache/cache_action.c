@@ -158,8 +158,8 @@ typedef struct reader {
 	const uint8_t *data;
 	size_t size, off;
 	size_t base;        /* offset of data in the whole entry, for messages */
-	char *why;
-	size_t why_size;
+	char *message;      /* the error, "byte N: ..."; NULL: not kept */
+	size_t message_size;
 } reader;
 
 __attribute__((format(printf, 2, 3))) static bool fail(reader *r, const char *fmt, ...)
@@ -167,13 +167,13 @@ __attribute__((format(printf, 2, 3))) static bool fail(reader *r, const char *fm
 	va_list ap;
 	int n;
 
-	if (!r->why || !r->why_size)
+	if (!r->message || !r->message_size)
 		return false;
-	n = snprintf(r->why, r->why_size, "byte %zu: ", r->base + r->off);
-	if (n < 0 || (size_t)n >= r->why_size)
+	n = snprintf(r->message, r->message_size, "byte %zu: ", r->base + r->off);
+	if (n < 0 || (size_t)n >= r->message_size)
 		return false;
 	va_start(ap, fmt);
-	vsnprintf(r->why + n, r->why_size - (size_t)n, fmt, ap);
+	vsnprintf(r->message + n, r->message_size - (size_t)n, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -221,7 +221,7 @@ static bool get_len(reader *r, reader *sub)
 		return false;
 	if (len > r->size - r->off)
 		return fail(r, "field of %llu bytes, only %zu left", (unsigned long long)len, r->size - r->off);
-	*sub = (reader){ r->data + r->off, (size_t)len, 0, r->base + r->off, r->why, r->why_size };
+	*sub = (reader){ r->data + r->off, (size_t)len, 0, r->base + r->off, r->message, r->message_size };
 	r->off += (size_t)len;
 	return true;
 }
@@ -257,15 +257,6 @@ static bool expect_wire(reader *r, unsigned wire, unsigned want, const char *nam
 	return true;
 }
 
-static int hex_value(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static bool decode_digest(reader *r, cli_digest *digest)
 {
 	bool has_hash = false, has_size = false;
@@ -284,13 +275,8 @@ static bool decode_digest(reader *r, cli_digest *digest)
 				return fail(r, "Digest.hash given twice");
 			if (hash.size != 64)
 				return fail(r, "hash of %zu characters, not 64", hash.size);
-			for (size_t i = 0; i < 32; i++) {
-				int hi = hex_value(hash.data[2 * i]), lo = hex_value(hash.data[2 * i + 1]);
-
-				if (hi < 0 || lo < 0)
-					return fail(r, "hash is not lowercase hexadecimal");
-				digest->sha256[i] = (uint8_t)(hi << 4 | lo);
-			}
+			if (!cli_hex_decode((const char *)hash.data, CLI_SHA256_BYTES, digest->sha256))
+				return fail(r, "hash is not lowercase hexadecimal");
 			has_hash = true;
 		} else if (field == DIGEST_SIZE_BYTES) {
 			uint64_t size;
@@ -382,9 +368,11 @@ static bool decode_header(reader *r, const reader *raw, size_t *count, size_t *h
 	return true;
 }
 
-bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, char *why, size_t why_size)
+bool cli_action_decode(const uint8_t *data, size_t size, cli_action *action, cli_error *err)
 {
-	reader r = { data, size, 0, 0, why, why_size }, raw = { NULL, 0, 0, 0, why, why_size };
+	char *message = err ? err->message : NULL;
+	size_t message_size = err ? sizeof err->message : 0;
+	reader r = { data, size, 0, 0, message, message_size }, raw = { NULL, 0, 0, 0, message, message_size };
 	size_t capacity = 0, count = 0, header_len = 0;
 	bool has_raw = false;
 

@@ -46,3 +46,20 @@ bool cli_digest_matches(const void *data, size_t size, const cli_digest *want)
 	cli_digest_of(data, size, &got);
 	return cli_digest_equal(&got, want);
 }
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool cli_hex_decode(const char *hex, size_t size, uint8_t *out)
+{
+	for (size_t i = 0; i < size; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hi < 0 ? -1 : hex_digit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}

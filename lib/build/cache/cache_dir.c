@@ -107,7 +107,8 @@ static void dir_remove(cache_dir *d, int kind, const char *hex)
  * check its digest). */
 static bool dir_write(cache_dir *d, int kind, const char *hex, const uint8_t *data, size_t size)
 {
-	char *path = dir_path(d, kind, hex), *temp = NULL, why[512];
+	char *path = dir_path(d, kind, hex), *temp = NULL;
+	cli_error err;
 	struct stat st;
 	const uint8_t *p = data;
 	size_t left = size;
@@ -122,9 +123,9 @@ static bool dir_write(cache_dir *d, int kind, const char *hex, const uint8_t *da
 	if (!d->has_kind[kind]) {
 		char *folder = cli_path_join(d->path, kind_names[kind], NULL);
 
-		if (!folder || !cli_mkdir_p(folder, why, sizeof why)) {
+		if (!folder || !cli_mkdir_p(folder, &err)) {
 			cache_warn(d->cache, CLI_CACHE_DIR_WRITE, "cache folder '%s': %s; not storing there",
-				   d->path, folder ? why : "out of memory");
+				   d->path, folder ? err.message : "out of memory");
 			free(folder);
 			goto fail;
 		}
@@ -195,15 +196,15 @@ bool cache_dir_lookup(cache_dir *d, const char *hex, cli_cache_result *result)
 	uint8_t *entry, **blobs;
 	size_t size;
 	cli_action action;
-	char why[256];
+	cli_error err;
 	bool ok = true;
 
 	if (dir_read(d, KIND_AC, hex, CLI_ACTION_MAX_BYTES, &entry, &size) != 1)
 		return false;
-	if (!cli_action_decode(entry, size, &action, why, sizeof why)) {
+	if (!cli_action_decode(entry, size, &action, &err)) {
 		cache_warn(d->cache, CLI_CACHE_CORRUPT,
 			   "cache folder '%s': entry ac/%s is damaged (%s); removed, compiling instead", d->path,
-			   hex, why);
+			   hex, err.message);
 		dir_remove(d, KIND_AC, hex);
 		free(entry);
 		return false;

@@ -57,8 +57,8 @@ typedef struct curl_api {
 static curl_api curl;
 static bool is_curl_loaded;
 
-/* Load the library once per process; false with the reason in `why`. */
-static bool load_curl(char *why, size_t why_size)
+/* Load the library once per process; false with the reason in *err. */
+static bool load_curl(cli_error *err)
 {
 	void *lib;
 
@@ -68,14 +68,14 @@ static bool load_curl(char *why, size_t why_size)
 	if (!lib) {
 		const char *error = dlerror();
 
-		snprintf(why, why_size, "%s", error ? error : "not found");
+		cli_error_set(err, "%s", error ? error : "not found");
 		return false;
 	}
 #define LOAD(field, name)                                                        \
 	do {                                                                     \
 		*(void **)&curl.field = dlsym(lib, name);                        \
 		if (!curl.field) {                                               \
-			snprintf(why, why_size, "%s has no %s", LIBCURL_SONAME, name); \
+			cli_error_set(err, "%s has no %s", LIBCURL_SONAME, name); \
 			return false;                                            \
 		}                                                                \
 	} while (0)
@@ -170,12 +170,12 @@ cache_remote *cache_remote_create(cli_cache *cache, const char *url, const char 
 				  unsigned max_transfers)
 {
 	cache_remote *r;
-	char why[512];
+	cli_error err;
 	static bool is_initialised;
 
-	if (!load_curl(why, sizeof why)) {
+	if (!load_curl(&err)) {
 		cache_warn(cache, CLI_CACHE_NO_LIBCURL,
-			   "remote cache '%s' not used: cannot load libcurl (%s); install libcurl4", shown_url, why);
+			   "remote cache '%s' not used: cannot load libcurl (%s); install libcurl4", shown_url, err.message);
 		return NULL;
 	}
 	if (!is_initialised) {
@@ -773,7 +773,6 @@ void cache_remote_step(cache_remote *r, int timeout_ms)
 
 /* ------------------------------------------------------------------- URLs */
 
-#define WHY(...) (why && why_size ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
 
 void cli_url_redact(const char *url, char *out, size_t out_size)
 {
@@ -795,39 +794,39 @@ void cli_url_redact(const char *url, char *out, size_t out_size)
 		snprintf(out, out_size, "%.*s", (int)(authority + authority_len + path_len - url), url);
 }
 
-static bool url_is_acceptable(const char *url, char *why, size_t why_size)
+static bool url_is_acceptable(const char *url, cli_error *err)
 {
 	const char *authority;
 	size_t authority_len;
 
 	if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0) {
-		WHY("the cache URL must start with http:// or https://");
+		cli_error_set(err, "the cache URL must start with http:// or https://");
 		return false;
 	}
 	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
 		if (*p <= ' ' || *p == 0x7F) {
-			WHY("the cache URL holds a space or control character");
+			cli_error_set(err, "the cache URL holds a space or control character");
 			return false;
 		}
 	authority = strstr(url, "://") + 3;
 	authority_len = strcspn(authority, "/?#");
 	if (!authority_len) {
-		WHY("the cache URL has no host");
+		cli_error_set(err, "the cache URL has no host");
 		return false;
 	}
 	if (memchr(authority, '@', authority_len)) {
-		WHY("the cache URL holds credentials; give them in ANIMC_CACHE_USER and "
+		cli_error_set(err, "the cache URL holds credentials; give them in ANIMC_CACHE_USER and "
 		    "ANIMC_CACHE_PASSWORD, or in a netrc file (see 'animc help build')");
 		return false;
 	}
 	if (strchr(url, '?') || strchr(url, '#')) {
-		WHY("the cache URL has a query or fragment; the protocol appends /ac/ and /cas/ to it");
+		cli_error_set(err, "the cache URL has a query or fragment; the protocol appends /ac/ and /cas/ to it");
 		return false;
 	}
 	return true;
 }
 
-bool cli_cache_url_check(const char *url, char *why, size_t why_size)
+bool cli_cache_url_check(const char *url, cli_error *err)
 {
-	return url_is_acceptable(url, why, why_size);
+	return url_is_acceptable(url, err);
 }

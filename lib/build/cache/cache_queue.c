@@ -253,7 +253,7 @@ static void emit(cli_cache *cache, const char *message)
 	if (cache->sink)
 		animc_diag_report(cache->sink, ANIMC_WARNING, 0, 0, "%s", message);
 	else
-		fprintf(stderr, "animc: warning: %s\n", message);
+		cli_report(ANIMC_WARNING, NULL, "%s", message);
 }
 
 /* Print the warnings the thread left, on the caller's thread. */
@@ -381,7 +381,7 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 {
 	lookup *l = user;
 	cli_cache *cache = l->cache;
-	char why[256];
+	cli_error err;
 	size_t n;
 
 	if (outcome != REMOTE_OK) {
@@ -390,9 +390,9 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 		finish_remote_lookup(l);
 		return;
 	}
-	if (!cli_action_decode(body, size, &l->action, why, sizeof why)) {
+	if (!cli_action_decode(body, size, &l->action, &err)) {
 		cache_warn(cache, CLI_CACHE_CORRUPT, "remote cache '%s': entry ac/%s is unusable (%s); compiling instead",
-			   cache->shown_url, l->hex, why);
+			   cache->shown_url, l->hex, err.message);
 		free(body);
 		l->has_failed = true;
 		finish_remote_lookup(l);
@@ -824,26 +824,25 @@ static void kick(cli_cache *cache)
 
 /* -------------------------------------------------------------- the API */
 
-#define WHY(...) (why && why_size ? (void)snprintf(why, why_size, __VA_ARGS__) : (void)0)
 
-bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why, size_t why_size)
+bool cli_cache_open(const cli_cache_options *options, cli_cache **out, cli_error *err)
 {
 	cli_cache *cache;
 
 	*out = NULL;
 	if ((!options->url || !options->url[0]) && (!options->dir || !options->dir[0])) {
-		WHY("a cache needs a URL or a folder");
+		cli_error_set(err, "a cache needs a URL or a folder");
 		return false;
 	}
-	if (options->url && options->url[0] && !cli_cache_url_check(options->url, why, why_size))
+	if (options->url && options->url[0] && !cli_cache_url_check(options->url, err))
 		return false;
 	if (options->timeout_s < 0 || options->timeout_s > 3600) {
-		WHY("the cache time-out must be between 0 and 3600 seconds");
+		cli_error_set(err, "the cache time-out must be between 0 and 3600 seconds");
 		return false;
 	}
 	cache = calloc(1, sizeof *cache);
 	if (!cache) {
-		WHY("out of memory");
+		cli_error_set(err, "out of memory");
 		return false;
 	}
 	pthread_mutex_init(&cache->lock, NULL);
@@ -872,14 +871,14 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, char *why
 		}
 	}
 	if ((options->dir && options->dir[0] && !cache->dir) || (options->url && options->url[0] && !cache->url)) {
-		WHY("out of memory");
+		cli_error_set(err, "out of memory");
 		cli_cache_close(cache, -1, NULL);
 		return false;
 	}
 	*out = cache;
 	ensure_thread(cache);
 	if (!cache->has_thread) {
-		WHY("cannot start a thread");
+		cli_error_set(err, "cannot start a thread");
 		cli_cache_close(cache, -1, NULL);
 		*out = NULL;
 		return false;

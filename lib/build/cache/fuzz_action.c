@@ -33,16 +33,16 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	cli_action a, b;
 	uint8_t *again;
 	size_t again_size;
-	char why[256];
+	cli_error err;
 
-	if (!cli_action_decode(data, size, &a, why, sizeof why))
+	if (!cli_action_decode(data, size, &a, &err))
 		return 0;
 	for (size_t i = 0; i < a.output_count; i++)
 		if (!cli_action_path_is_safe(a.outputs[i].path))
 			abort();
 	if (!cli_action_encode(&a, &again, &again_size))
 		abort();
-	if (!cli_action_decode(again, again_size, &b, why, sizeof why) || !same(&a, &b))
+	if (!cli_action_decode(again, again_size, &b, &err) || !same(&a, &b))
 		abort();
 	free(again);
 	cli_action_release(&a);

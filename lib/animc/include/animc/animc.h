@@ -580,6 +580,9 @@ typedef struct animc_compact {
 	const char **bones;
 	animc_compact_track (*tracks)[ANIMC_TRACK_COUNT];
 	animc_clip_error error;
+	/* The grid is 2^grid_finer times finer than the keys' spacing: on
+	 * theirs a track could not stay within the tolerance. */
+	uint8_t grid_finer;
 } animc_compact;
 
 /*
