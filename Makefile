@@ -284,7 +284,9 @@ test check: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT) \
 		$(EXAMPLES)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
-	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN) $(TEST_RUNNER_FLAGS)
+	@rm -rf $(BUILD)/cmake-stage
+	@$(MAKE) $(SUBMAKE_FLAGS) install DESTDIR=$(abspath $(BUILD))/cmake-stage PREFIX=/usr >/dev/null
+	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) ANIMC_SANITIZE='$(SANITIZE)' $(TEST_BIN) $(TEST_RUNNER_FLAGS)
 # check also holds the code to its shape: no function in cmd/ or lib/build/
 # longer than 120 lines.
 check: check-function-length
@@ -384,13 +386,19 @@ install: all $(INSTALL_RT)
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc
 	install -m 0644 docs/animc.1 $(DESTDIR)$(PREFIX)/share/man/man1/animc.1
 	install -m 0644 docs/animc.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/animc
+	sed -e 's|@RT_LINK@|$(if $(filter 0,$(ANIMRT_ZSTD)),m,zstd;m)|' lib/cmake/animcConfig.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfig.cmake
+	sed -e 's|@VERSION@|$(ANIMC_VERSION)|' lib/cmake/animcConfigVersion.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfigVersion.cmake
+	install -m 0644 lib/cmake/animcAssets.cmake $(DESTDIR)$(PREFIX)/lib/cmake/animc/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/animc $(DESTDIR)$(PREFIX)/lib/libanimc.a \
 		$(DESTDIR)$(PREFIX)/lib/libanimrt.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc $(DESTDIR)$(PREFIX)/share/man/man1/animc.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
-	rm -rf $(DESTDIR)$(PREFIX)/include/animc
+	rm -rf $(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/lib/cmake/animc
 
 clean:
 	rm -rf $(BUILD)
@@ -418,8 +426,8 @@ help:
 	@echo '                 the scalar references'
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
 	@echo '  measure-watch  animc watch: median time from a save to the written .xnb over 20 saves'
-	@echo '  install        install CLI, libraries, headers, .pc files, man page, bash'
-	@echo '                 completion (PREFIX, DESTDIR);'
+	@echo '  install        install CLI, libraries, headers, .pc files, the CMake package'
+	@echo '                 (lib/cmake/animc), man page, bash completion (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'

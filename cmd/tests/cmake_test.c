@@ -1,0 +1,149 @@
+/*
+ * cmake_test.c - the CMake package as `make install` installs it (make test
+ * stages it in $ANIMC_BUILD/cmake-stage): testdata/cmake, configured and
+ * built with Ninja and with Unix Makefiles.  Its program links
+ * animc::animrt and loads an output; a second build does nothing; a touched
+ * clip rebuilds alone; a touched --skeleton model (a depfile dependency)
+ * rebuilds every clip; a renamed clip re-runs the configure step and is
+ * written under its new name.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "test_support.h"
+
+static size_t count(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* Make a file newer than anything a build wrote (past the file system's
+ * time granularity, but not in the future). */
+static void touch_later(const char *path)
+{
+	usleep(20000);
+	assert_int_equal(utime(path, NULL), 0);
+}
+
+static test_run build(const char *dir)
+{
+	test_run r = test_exec("cmake", "--build", dir, NULL);
+
+	if (r.status != 0)
+		fail_msg("cmake --build %s: exit %d\n%s%s", dir, r.status, r.out, r.err);
+	return r;
+}
+
+static void example_with(const char *generator, const char *name)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	const char *sanitize = getenv("ANIMC_SANITIZE");
+	char *stage = test_format("%s/cmake-stage/usr", build_dir);
+	char *stage_real = realpath(stage, NULL);
+	char *dir = test_tmpdir(name), *src = test_format("%s/cmake", dir), *bin = test_format("%s/bin", dir);
+	char *prefix, *play, *turn, *model, *signals, *bow;
+	test_run r;
+
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	r = test_exec("cp", "-r", "testdata/cmake", "testdata/sample", dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real);
+	if (sanitize && sanitize[0]) {
+		/* The staged libraries are instrumented: so is the program. */
+		char *flags = test_format("-DCMAKE_C_FLAGS=-fsanitize=%s", sanitize);
+		char *link = test_format("-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=%s", sanitize);
+
+		r = test_exec("cmake", "-S", src, "-B", bin, "-G", generator, prefix, flags, link, NULL);
+		free(flags), free(link);
+	} else {
+		r = test_exec("cmake", "-S", src, "-B", bin, "-G", generator, prefix, NULL);
+	}
+	if (r.status != 0)
+		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+
+	/* The first build: every source of the Crane folder, and the program. */
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 5);
+	test_run_release(&r);
+	play = test_format("%s/play", bin);
+	turn = test_format("%s/content/Turn.xnb", bin);
+	r = test_exec(play, turn, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1.5 s, 2 bones, platform 'd'"));
+	test_run_release(&r);
+
+	/* The second has nothing to do. */
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 0);
+	if (strcmp(generator, "Ninja") == 0)
+		assert_non_null(strstr(r.out, "no work to do"));
+	test_run_release(&r);
+
+	/* A touched clip rebuilds alone. */
+	char *clip = test_format("%s/sample/Crane/Turn.Animation", dir);
+	touch_later(clip);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 1);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/Turn.Animation"), 1);
+	test_run_release(&r);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 0);
+	test_run_release(&r);
+
+	/* The --skeleton model is in every depfile: all of them rebuild. */
+	model = test_format("%s/sample/Crane/Crane.x", dir);
+	touch_later(model);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 5);
+	test_run_release(&r);
+
+	/* A clip renamed in a source of named clips: the configure step runs
+	 * again and the new name is an output. */
+	signals = test_format("%s/sample/Crane/Signals.xml", dir);
+	size_t size;
+	char *text = (char *)test_read_file(signals, &size), *key = strstr(text, "<Key>Nod</Key>");
+	assert_non_null(key);
+	memcpy(key, "<Key>Bow</Key>", 14);
+	assert_true(test_write_file(signals, text, size));
+	free(text);
+	touch_later(signals);
+	r = build(bin);
+	test_run_release(&r);
+	bow = test_format("%s/content/Signals/Bow.xnb", bin);
+	assert_true(test_file_exists(bow));
+
+	free(bow), free(signals), free(model), free(clip), free(turn), free(play), free(prefix);
+	free(bin), free(src), free(dir), free(stage), free(stage_real);
+}
+
+static void example_builds_with_ninja(void **state)
+{
+	(void)state;
+	example_with("Ninja", "cmake-ninja");
+}
+
+static void example_builds_with_makefiles(void **state)
+{
+	(void)state;
+	example_with("Unix Makefiles", "cmake-make");
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(example_builds_with_ninja),
+	cmocka_unit_test(example_builds_with_makefiles),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,90 @@
+# animcAssets.cmake - animc_add_assets(), part of animc's CMake package.
+#
+#   animc_add_assets(<name> OUTPUT_DIR <dir> SOURCES <files or folders>...
+#                    [OPTIONS <animc build options>...])
+#
+# Makes the target <name> (built by default) that compiles the sources into
+# OUTPUT_DIR (relative to the current binary folder) at build time:
+#  - each source file is one build rule, `animc build` on that file alone;
+#    a folder's files land at their path under it, as `animc build FOLDER`
+#    puts them (files no importer reads are left out);
+#  - the outputs are known at configure time from `animc outputs`; a source
+#    whose outputs are named by its clips (glTF, FBX, ...) re-runs the
+#    configure step when it changes, so a clip added or renamed is an output;
+#    files added to or removed from a folder re-run it too;
+#  - what else a source's outputs depend on (a --skeleton model, a sidecar,
+#    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
+#    Makefile generators read (CMake 3.20 or later).
+# OPTIONS are passed to both `animc outputs` and `animc build`.
+
+function(animc_add_assets name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR" "SOURCES;OPTIONS")
+  if(NOT ARG_OUTPUT_DIR OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "animc_add_assets(${name}): give OUTPUT_DIR and SOURCES")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "animc_add_assets(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  get_target_property(animc animc::cli IMPORTED_LOCATION)
+  get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  set(depdir "${CMAKE_CURRENT_BINARY_DIR}/animc-${name}")
+  file(MAKE_DIRECTORY "${depdir}")
+  set(all_outputs "")
+  set(rule 0)
+
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(IS_DIRECTORY "${source}")
+      file(GLOB_RECURSE files LIST_DIRECTORIES false CONFIGURE_DEPENDS "${source}/*")
+      list(SORT files)
+      set(base --base "${source}")
+    elseif(EXISTS "${source}")
+      set(files "${source}")
+      set(base "")
+    else()
+      message(FATAL_ERROR "animc_add_assets(${name}): no such source: ${source}")
+    endif()
+
+    foreach(file IN LISTS files)
+      # Names starting with '.' are left out, as animc build leaves them out.
+      file(RELATIVE_PATH rel "${source}" "${file}")
+      if(rel MATCHES "(^|/)\\.")
+        continue()
+      endif()
+      execute_process(
+        COMMAND "${animc}" outputs -q ${ARG_OPTIONS} ${base} -o "${out}" "${file}"
+        OUTPUT_VARIABLE listed ERROR_VARIABLE errors RESULT_VARIABLE status)
+      if(NOT status EQUAL 0)
+        message(WARNING "animc_add_assets(${name}): ${file} cannot be compiled, left out:\n${errors}")
+        continue()
+      endif()
+      string(STRIP "${listed}" listed)
+      if(listed STREQUAL "")
+        continue()   # no animation source
+      endif()
+      string(REPLACE "\n" ";" outputs "${listed}")
+
+      # A source of named clips: its clip list may change with it.
+      get_filename_component(stem "${file}" NAME_WLE)
+      list(LENGTH outputs count)
+      if(NOT count EQUAL 1 OR NOT outputs MATCHES "/${stem}\\.xnb(\\.zst)?$")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
+      endif()
+
+      math(EXPR rule "${rule} + 1")
+      set(depfile "${depdir}/${rule}.d")
+      file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
+      add_custom_command(
+        OUTPUT ${outputs}
+        COMMAND "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} --depfile "${depfile}"
+                -o "${out}" "${file}"
+        DEPENDS "${file}" "${animc}"
+        DEPFILE "${depfile}"
+        COMMENT "animc ${shown}"
+        VERBATIM)
+      list(APPEND all_outputs ${outputs})
+    endforeach()
+  endforeach()
+
+  add_custom_target(${name} ALL DEPENDS ${all_outputs})
+endfunction()

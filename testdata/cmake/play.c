@@ -1,0 +1,28 @@
+/* play.c - load a compiled clip with animc's runtime and sample it once:
+ * play FILE.xnb prints its duration and bones; exit 1 when it cannot. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <animc/animrt.h>
+
+int main(int argc, char **argv)
+{
+	animrt_clip *clip;
+	animrt_error err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: play FILE.xnb\n");
+		return 2;
+	}
+	if (animrt_open_file(argv[1], &clip, &err) != ANIMRT_OK) {
+		fprintf(stderr, "%s: %s\n", argv[1], err.message);
+		return 1;
+	}
+	float t[3], q[4], s[3];
+	animrt_sequence_sample(&clip->sequences[0], clip->duration_s / 2, ANIMRT_PLAY_ONCE, NULL, t, q, s);
+	printf("%s: %g s, %u bones, platform '%c'; '%s' at half time: rotation %.3f %.3f %.3f %.3f\n", argv[1],
+	       clip->duration_s, clip->sequence_count, clip->container.platform, clip->sequences[0].bone, q[0],
+	       q[1], q[2], q[3]);
+	animrt_close(clip);
+	return 0;
+}
