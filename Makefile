@@ -176,7 +176,7 @@ BENCH_SAMPLE := $(BUILD)/bench_sample
 BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 
-.PHONY: all deps run test check units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
+.PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
 	bench-compact check-simd bench-cache \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
@@ -240,6 +240,14 @@ $(LIBC_RT): $(LIBC_RT_OBJ)
 $(LIBC_CHECK): lib/animrt/check_libc.c $(LIBC_RT)
 	$(call say,LINK,$@)$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $^ -lm -o $@
 
+# The example programs of docs/examples/, built as a user builds them: the
+# public header and libanimrt alone.  `make test` runs them (cmd/tests/
+# examples_test.c); scripts/check-install builds them from an install.
+EXAMPLES := $(patsubst docs/examples/%.c,$(BUILD)/examples/%,$(wildcard docs/examples/*.c))
+$(BUILD)/examples/%: docs/examples/%.c $(LIBANIMRT) $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)$(CC) $(CFLAGS_ALL) $(CC_WERROR) $(RT_PUBLIC) $(LDFLAGS_ALL) $< $(LIBANIMRT) $(RT_LIBS) -o $@
+
 # The sampling benchmarks: programs of their own, linked with the loader
 # alone (bench_compact reaches the scalar reference samplers in sample.h).
 $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
@@ -273,9 +281,15 @@ run: deps
 # V=1 prints every test as cmocka does.
 TEST_RUNNER_FLAGS := $(if $(filter 1,$(V)),-v)
 test check: deps
-	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT)
+	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT) \
+		$(EXAMPLES)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN) $(TEST_RUNNER_FLAGS)
+# check also holds the code to its shape: no function in cmd/ or lib/build/
+# longer than 120 lines.
+check: check-function-length
+check-function-length:
+	@scripts/check-function-length
 
 # The edit-compile loop: unit tests only, no processes started.
 units: deps

@@ -697,6 +697,36 @@ static void additive_compact_is_marked(void **state)
 	free(plain), free(out), free(lossy);
 }
 
+/* A shared cache: an entry made without the sidecar does not serve the
+ * source once the sidecar is there; one made with it serves it. */
+static void cache_entries_follow_the_sidecar(void **state)
+{
+	char *dir = test_tmpdir("cache-src"), *cache = test_tmpdir("cache-dir");
+	char *a = test_tmpdir("cache-a"), *b = test_tmpdir("cache-b"), *c = test_tmpdir("cache-c");
+	test_run r;
+
+	(void)state;
+	copy_file(WALKER, test_format("%s/Walker.xml", dir));
+	r = test_animc("build", "-q", "--cache-dir", cache, "--cache-min-size", "0", "-o", a, dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", a)));
+	copy_file(WALKER_ANIMS, test_format("%s/Walker_Anims.xml", dir));
+	r = test_animc("build", "-v", "--cache-dir", cache, "--cache-min-size", "0", "-o", b, dir, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "cached "));
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", b)));
+	assert_false(test_file_exists(test_format("%s/Walker/Take 001.xnb", b)));
+	r = test_animc("build", "-v", "--cache-dir", cache, "--cache-min-size", "0", "-o", c, dir, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cached "));
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", c)));
+	assert_false(test_file_exists(test_format("%s/Walker/Take 001.xnb", c)));
+	free(dir), free(cache), free(a), free(b), free(c);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -704,6 +734,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),
 	cmocka_unit_test(split_option_errors),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
+	cmocka_unit_test(cache_entries_follow_the_sidecar),
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
 	cmocka_unit_test(root_motion_of_a_mocap_walk),

@@ -471,6 +471,7 @@ static bool parse(parser *ps)
 		ps->clip->compact = NULL;
 		ps->clip->grid_rate_hz = 0;
 		ps->clip->grid_sample_count = 0;
+		ps->clip->is_additive = false;
 	}
 	return true;
 }

@@ -5,13 +5,15 @@
  * bone binding, crossfades and additive layers.  Depends on the C standard
  * library (and libm) alone; zstd support is optional (ANIMRT_WITH_ZSTD).
  *
- * Usage:
+ * Usage (docs/examples/usage.c is this example as a whole program, which
+ * `make test` compiles and runs on a compiled clip; docs/examples/load.c
+ * opens a file by its path):
  *
  *     animrt_clip *clip;
  *     animrt_error err;
  *     if (animrt_open(bytes, size, &clip, &err) != ANIMRT_OK) {
  *         fprintf(stderr, "%s\n", err.message);   // names the byte offset
- *         return;
+ *         return 1;
  *     }
  *     for (uint32_t i = 0; i < clip->sequence_count; i++)
  *         printf("%s: %u keys\n", clip->sequences[i].bone, clip->sequences[i].key_count);
@@ -19,23 +21,32 @@
  *     // The pose at 0.25 s, one bone per sequence, in the file's order.
  *     animrt_pose pose;
  *     void *memory = malloc(animrt_pose_size_bytes(clip->sequence_count));
+ *     uint32_t *cursors = calloc(clip->sequence_count, sizeof *cursors);   // or NULL
  *     animrt_pose_init(&pose, memory, clip->sequence_count);
- *     animrt_clip_sample(clip, 0.25f, ANIMRT_PLAY_REPEAT, NULL, &pose);
+ *     animrt_clip_sample(clip, 0.25f, ANIMRT_PLAY_REPEAT, cursors, &pose);
  *     // pose.translation[3 * i ...], pose.rotation[4 * i ...], pose.scale[3 * i ...]
  *
  *     // An engine's skeleton: bind once (no string work after this), then
  *     // play, crossfade and sample every frame without allocating.
+ *     static const char *const bone_names[] = { "Base", "Cab", "Jib", "Hook" };
  *     animrt_binding *walk;
  *     animrt_binding_create(clip, bone_names, bone_count, &walk, &err);
  *     for (uint32_t i = 0; i < walk->unmatched_count; i++)
  *         warn("no bone '%s'", clip->sequences[walk->unmatched[i]].bone);
+ *     animrt_pose skeleton_pose;
+ *     void *skeleton_memory = malloc(animrt_pose_size_bytes(bone_count));
+ *     animrt_pose_init(&skeleton_pose, skeleton_memory, bone_count);
  *     animrt_player *player;
  *     animrt_player_create(bone_count, &player, &err);
  *     animrt_player_play(player, walk, ANIMRT_PLAY_REPEAT, 0.3f);  // 0.3 s crossfade
- *     every frame: animrt_player_advance(player, dt_s);
- *                  animrt_player_sample(player, &skeleton_pose);
+ *     for (int frame = 0; frame < 60; frame++) {   // every frame:
+ *         animrt_player_advance(player, dt_s);
+ *         animrt_player_sample(player, &skeleton_pose);
+ *     }
  *     animrt_player_destroy(player);
  *     animrt_binding_destroy(walk);
+ *     free(skeleton_memory);
+ *     free(cursors);
  *     free(memory);
  *     animrt_close(clip);
  *
@@ -44,8 +55,11 @@
  * open, released by animrt_close (which accepts NULL).  A binding is one
  * allocation, read-only after create; it points into its clip, which must
  * outlive it.  A player is one allocation and points to the bindings it
- * plays.  Poses and key cursors are the caller's memory.  Sampling and
- * blending never allocate.
+ * plays.  Poses and key cursors are the caller's memory: animrt_pose_init
+ * carves a pose's arrays out of the block it is given and neither keeps nor
+ * frees it, so keep the pointer you passed and free that block once the
+ * pose is no longer used (which array starts the block is not part of the
+ * interface).  Sampling and blending never allocate.
  *
  * Threads: a loaded clip and a binding may be read and sampled from several
  * threads at once; a pose, a cursor array or a player belongs to one thread
