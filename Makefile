@@ -176,7 +176,7 @@ BENCH_SAMPLE := $(BUILD)/bench_sample
 BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 
-.PHONY: all deps run test check units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
+.PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
 	bench-compact check-simd bench-cache \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
@@ -285,6 +285,11 @@ test check: deps
 		$(EXAMPLES)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@ANIMC_BIN=$(ANIMC) ANIMC_BUILD=$(BUILD) $(TEST_BIN) $(TEST_RUNNER_FLAGS)
+# check also holds the code to its shape: no function in cmd/ or lib/build/
+# longer than 120 lines.
+check: check-function-length
+check-function-length:
+	@scripts/check-function-length
 
 # The edit-compile loop: unit tests only, no processes started.
 units: deps

@@ -387,6 +387,98 @@ typedef struct plot_args {
 	const char *compiled_path, *source_path;
 } plot_args;
 
+/* Both sequences' track at STEPS times over [0, end] into t, sv, cv (four
+ * floats a step), the compiled rotation on the source's hemisphere, and the
+ * error between them into err; returns the worst, its time in *worst_t. */
+static double sample_both(const animrt_sequence *src, const animrt_sequence *cmp, unsigned track, double end,
+			  float *t, float *sv, float *cv, float *err, double *worst_t)
+{
+	unsigned width = track == ANIMRT_ROTATION ? 4 : 3;
+	double worst = 0;
+
+	for (int i = 0; i < STEPS; i++) {
+		float tr[3], ro[4], sc[3], *s = sv + 4 * (size_t)i, *c = cv + 4 * (size_t)i;
+
+		t[i] = (float)(end * i / (STEPS - 1));
+		animrt_sequence_sample(src, t[i], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+		memcpy(s, track == 0 ? tr : track == 1 ? ro : sc, width * sizeof(float));
+		animrt_sequence_sample(cmp, t[i], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
+		memcpy(c, track == 0 ? tr : track == 1 ? ro : sc, width * sizeof(float));
+		if (track == ANIMRT_ROTATION && s[0] * c[0] + s[1] * c[1] + s[2] * c[2] + s[3] * c[3] < 0)
+			for (int k = 0; k < 4; k++)
+				c[k] = -c[k];
+		err[i] = (float)animc_track_error((animc_track_kind)track, s, c);
+		if (err[i] > worst) {
+			worst = err[i];
+			*worst_t = t[i];
+		}
+	}
+	return worst;
+}
+
+/* The SVG's start: its title, the heading, the warning, the legend. */
+static void write_heading(FILE *out, const plot_args *a, const animrt_clip *cmp, const keys *sk, const keys *ck,
+			  double end, const char *warning, double top, double height)
+{
+	static const char *const track_names[3] = { "translation", "rotation", "scale" };
+	unsigned track = a->track;
+	char reason[256];
+
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\">\n", WIDTH, height, WIDTH, height);
+	/* The document's title has the full paths (a viewer shows it); the
+	 * heading drawn has base names, which fit the width. */
+	fprintf(out, "<title>");
+	svg_text(out, a->bone);
+	fprintf(out, " %s: ", track_names[track]);
+	svg_text(out, a->compiled_path);
+	fprintf(out, " against ");
+	svg_text(out, a->source_path);
+	fprintf(out, "</title>\n");
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(out, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
+	svg_text(out, a->bone);
+	fprintf(out, " %s: ", track_names[track]);
+	svg_text(out, cli_basename(a->compiled_path));
+	fprintf(out, " against ");
+	svg_text(out, cli_basename(a->source_path));
+	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source%s); "
+		"%.6g s</text>\n", cmp->compact ? "compact" : "original", ck->count, ck->count == 1 ? "" : "s", sk->count,
+		ck->count == sk->count && !cmp->compact ? "" : key_count_reason(cmp, ck->count, sk->count, reason, sizeof reason),
+		end);
+	if (warning) {
+		fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\" fill=\"#c62828\" class=\"warning\">");
+		wrapped_lines(out, warning);
+		fprintf(out, "</text>\n");
+	}
+	fprintf(out, "<text x=\"8\" y=\"%.0f\" font-size=\"12\"><tspan fill=\"#1f77b4\">&#9679; source keys, "
+		"curve</tspan>   <tspan fill=\"#e07000\">&#9675; compiled keys, - - curve</tspan>   <tspan "
+		"fill=\"#c62828\">error band, bound dashed</tspan></text>\n", top - 10);
+}
+
+/* The error band, the bound dashed, the worst error and the time axis. */
+static void write_error_panel(FILE *out, double top, double end, const float *t, const float *err, double worst,
+			      double worst_t, double bound, const char *unit)
+{
+	frame f = { top, end, 0, fmax(fmax(worst, bound) * 1.15, 1e-9) };
+
+	panel(out, &f, "error");
+	fprintf(out, "<polygon fill=\"#c62828\" fill-opacity=\"0.28\" stroke=\"#c62828\" stroke-width=\"1\" "
+		"class=\"error\" points=\"%.1f,%.1f", px(&f, 0), py(&f, 0));
+	for (int i = 0; i < STEPS; i++)
+		fprintf(out, " %.1f,%.1f", px(&f, t[i]), py(&f, err[i]));
+	fprintf(out, " %.1f,%.1f\"/>\n", px(&f, end), py(&f, 0));
+	if (bound > 0)
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c62828\" "
+			"stroke-dasharray=\"8 4\" class=\"bound\"/>\n", LEFT, py(&f, bound), WIDTH - RIGHT, py(&f, bound));
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" class=\"worst\">worst %.4g %s at %.4g s; "
+		"bound %.4g</text>\n", LEFT + 8, f.top + 16, worst, unit, worst_t, bound);
+	for (int i = 0; i <= 4; i++)
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.3g s</text>\n",
+			px(&f, end * i / 4), f.top + PANEL + 14, end * i / 4);
+}
+
 static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_clip *cmp, uint32_t si,
 		      uint32_t ci)
 {
@@ -401,7 +493,6 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	if (mismatched && asprintf(&warning, "warning: %s", mismatched) < 0)
 		warning = NULL;
 	cli_error failure;
-	char reason[256];
 	int status = ANIMC_EXIT_OK;
 
 	if (!t || !sv || !cv || !err || !ck_sign) {
@@ -409,24 +500,8 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		status = ANIMC_EXIT_FAILED;
 		goto done;
 	}
-	double worst = 0, worst_t = 0;
-	for (int i = 0; i < STEPS; i++) {
-		float tr[3], ro[4], sc[3], *s = sv + 4 * (size_t)i, *c = cv + 4 * (size_t)i;
-
-		t[i] = (float)(end * i / (STEPS - 1));
-		animrt_sequence_sample(&src->sequences[si], t[i], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
-		memcpy(s, track == 0 ? tr : track == 1 ? ro : sc, width * sizeof(float));
-		animrt_sequence_sample(&cmp->sequences[ci], t[i], ANIMRT_PLAY_ONCE, NULL, tr, ro, sc);
-		memcpy(c, track == 0 ? tr : track == 1 ? ro : sc, width * sizeof(float));
-		if (track == ANIMRT_ROTATION && s[0] * c[0] + s[1] * c[1] + s[2] * c[2] + s[3] * c[3] < 0)
-			for (int k = 0; k < 4; k++)
-				c[k] = -c[k];
-		err[i] = (float)animc_track_error((animc_track_kind)track, s, c);
-		if (err[i] > worst) {
-			worst = err[i];
-			worst_t = t[i];
-		}
-	}
+	double worst_t = 0;
+	double worst = sample_both(&src->sequences[si], &cmp->sequences[ci], track, end, t, sv, cv, err, &worst_t);
 	/* Compiled rotation keys onto the source's hemisphere at their time. */
 	for (uint32_t k = 0; k < ck.count; k++) {
 		float tr[3], ro[4], sc[3];
@@ -456,37 +531,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		status = ANIMC_EXIT_FAILED;
 		goto done;
 	}
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\">\n", WIDTH, height, WIDTH, height);
-	/* The document's title has the full paths (a viewer shows it); the
-	 * heading drawn has base names, which fit the width. */
-	fprintf(out, "<title>");
-	svg_text(out, a->bone);
-	fprintf(out, " %s: ", track_names[track]);
-	svg_text(out, a->compiled_path);
-	fprintf(out, " against ");
-	svg_text(out, a->source_path);
-	fprintf(out, "</title>\n");
-	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(out, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
-	svg_text(out, a->bone);
-	fprintf(out, " %s: ", track_names[track]);
-	svg_text(out, cli_basename(a->compiled_path));
-	fprintf(out, " against ");
-	svg_text(out, cli_basename(a->source_path));
-	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source%s); "
-		"%.6g s</text>\n", cmp->compact ? "compact" : "original", ck.count, ck.count == 1 ? "" : "s", sk.count,
-		ck.count == sk.count && !cmp->compact ? "" : key_count_reason(cmp, ck.count, sk.count, reason, sizeof reason),
-		end);
-	if (warning) {
-		fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\" fill=\"#c62828\" class=\"warning\">");
-		wrapped_lines(out, warning);
-		fprintf(out, "</text>\n");
-	}
-	fprintf(out, "<text x=\"8\" y=\"%.0f\" font-size=\"12\"><tspan fill=\"#1f77b4\">&#9679; source keys, "
-		"curve</tspan>   <tspan fill=\"#e07000\">&#9675; compiled keys, - - curve</tspan>   <tspan "
-		"fill=\"#c62828\">error band, bound dashed</tspan></text>\n", top - 10);
+	write_heading(out, a, cmp, &sk, &ck, end, warning, top, height);
 	for (unsigned c = 0; c < width; c++) {
 		frame f = { top + c * (PANEL + GAP), end, INFINITY, -INFINITY };
 
@@ -511,22 +556,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		dots(out, &f, &ck, width, c, track == ANIMRT_ROTATION ? ck_sign : NULL,
 		     "r=\"4\" fill=\"none\" stroke=\"#e07000\" stroke-width=\"1.3\" class=\"compiled-key\"");
 	}
-	/* The error band. */
-	frame f = { top + width * (PANEL + GAP), end, 0, fmax(fmax(worst, bound) * 1.15, 1e-9) };
-	panel(out, &f, "error");
-	fprintf(out, "<polygon fill=\"#c62828\" fill-opacity=\"0.28\" stroke=\"#c62828\" stroke-width=\"1\" "
-		"class=\"error\" points=\"%.1f,%.1f", px(&f, 0), py(&f, 0));
-	for (int i = 0; i < STEPS; i++)
-		fprintf(out, " %.1f,%.1f", px(&f, t[i]), py(&f, err[i]));
-	fprintf(out, " %.1f,%.1f\"/>\n", px(&f, end), py(&f, 0));
-	if (bound > 0)
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c62828\" "
-			"stroke-dasharray=\"8 4\" class=\"bound\"/>\n", LEFT, py(&f, bound), WIDTH - RIGHT, py(&f, bound));
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" class=\"worst\">worst %.4g %s at %.4g s; "
-		"bound %.4g</text>\n", LEFT + 8, f.top + 16, worst, unit, worst_t, bound);
-	for (int i = 0; i <= 4; i++)
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.3g s</text>\n",
-			px(&f, end * i / 4), f.top + PANEL + 14, end * i / 4);
+	write_error_panel(out, top + width * (PANEL + GAP), end, t, err, worst, worst_t, bound, unit);
 	fprintf(out, "</svg>\n");
 	if (fclose(out) != 0 || !cli_write_atomic(a->out_path, svg, svg_size, &failure)) {
 		fprintf(stderr, "%s: error: %s\n", a->out_path, svg ? failure.message : "out of memory");

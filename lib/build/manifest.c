@@ -459,16 +459,14 @@ static bool parse_status(const char *s, build_status *status)
 
 /* The parser proper: `data` (size + 1 bytes, the last one a NUL the
  * caller put there) is cut into fields in place; `copy` is freed after. */
-static manifest_load_status parse(manifest *m, char *data, size_t size, cli_error *err)
+/* What surrounds the records: the magic and version, no NUL byte, and the
+ * closing line "end\t<hash>\n" whose hash covers everything before it.
+ * MANIFEST_LOADED when they are right, *body then the records' length. */
+static manifest_load_status check_envelope(const char *data, size_t size, size_t *body, cli_error *err)
 {
-	char *copy = data, *at, *end_line;
-	manifest_entry *current = NULL;
 	build_hash closing, want;
-	size_t body;
-	int line_no = 0;
+	char hex[33];
 
-	memset(m, 0, sizeof *m);
-#define DAMAGED(...) do { cli_error_set(err, __VA_ARGS__); goto damaged; } while (0)
 	if (size < sizeof MANIFEST_MAGIC || memcmp(data, MANIFEST_MAGIC " ", sizeof MANIFEST_MAGIC) != 0) {
 		cli_error_set(err, "it is not an animc manifest");
 		return MANIFEST_FOREIGN;
@@ -481,124 +479,156 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, cli_erro
 		cli_error_set(err, "it holds a NUL byte");
 		return MANIFEST_DAMAGED;
 	}
-	/* The closing line: "end\t<hash>\n", over everything before it. */
 	if (size < 38 || data[size - 1] != '\n' || memcmp(data + size - 37, "end\t", 4) != 0 ||
 	    data[size - 38] != '\n') {
 		cli_error_set(err, "it is cut short (no closing line)");
 		return MANIFEST_DAMAGED;
 	}
-	body = size - 37;
-	{
-		char hex[33];
-
-		memcpy(hex, data + size - 33, 32);
-		hex[32] = '\0';
-		if (!build_hash_parse(hex, &want)) {
-			cli_error_set(err, "its closing line is damaged");
-			return MANIFEST_DAMAGED;
-		}
+	*body = size - 37;
+	memcpy(hex, data + size - 33, 32);
+	hex[32] = '\0';
+	if (!build_hash_parse(hex, &want)) {
+		cli_error_set(err, "its closing line is damaged");
+		return MANIFEST_DAMAGED;
 	}
-	build_hash_bytes(data, body, &closing);
+	build_hash_bytes(data, *body, &closing);
 	if (!build_hash_equal(&closing, &want)) {
 		cli_error_set(err, "its checksum does not match its content");
 		return MANIFEST_DAMAGED;
 	}
-	copy[body] = '\0';
-	/* Room for every record at once: no array copied as it grows. */
-	{
-		size_t sources = 0;
+	return MANIFEST_LOADED;
+}
 
-		for (const char *p = copy; (p = strstr(p, "\nsource\t")); p++)
-			sources++;
-		if (sources) {
-			m->entries = malloc(sources * sizeof *m->entries);
-			if (m->entries)
-				m->capacity = sources;
-		}
+/* Room for every source record at once: no array copied as it grows. */
+static void reserve_entries(manifest *m, const char *records)
+{
+	size_t sources = 0;
+
+	for (const char *p = records; (p = strstr(p, "\nsource\t")); p++)
+		sources++;
+	if (sources) {
+		m->entries = malloc(sources * sizeof *m->entries);
+		if (m->entries)
+			m->capacity = sources;
 	}
-	for (at = copy; *at; at = end_line + 1) {
+}
+
+static bool parse_source(manifest *m, line *l, int line_no, manifest_entry **current, cli_error *err)
+{
+	manifest_entry e = { 0 };
+	double time_s;
+
+	if (!l->fields[1][0] || manifest_find(m, l->fields[1]) || !parse_status(l->fields[2], &e.status) ||
+	    strlen(l->fields[3]) >= sizeof e.importer || !get_state(&l->fields[6], &e.state) ||
+	    !build_hash_parse(l->fields[10], &e.hash) || !build_hash_parse(l->fields[11], &e.key) ||
+	    !build_hash_parse(l->fields[12], &e.run_key) || !get_double(l->fields[13], &time_s))
+		return cli_error_set(err, "line %d: a bad source record", line_no);
+	memcpy(e.importer, l->fields[3], strlen(l->fields[3]) + 1);
+	e.time_s = time_s;
+	e.source = strdup(l->fields[1]);
+	e.skip_reason = l->fields[4][0] ? strdup(l->fields[4]) : NULL;
+	e.out_base = strdup(l->fields[5]);
+	if (!e.source || !e.out_base || (l->fields[4][0] && !e.skip_reason) || !(*current = manifest_add(m, &e))) {
+		manifest_entry_release(&e);
+		return cli_error_set(err, "out of memory");
+	}
+	return true;
+}
+
+/* An output of the current source, or an orphan (which closes the source
+ * records). */
+static bool parse_output(manifest *m, const line *l, int line_no, manifest_entry **current, cli_error *err)
+{
+	manifest_output o;
+
+	if (!get_output(l, &o))
+		return cli_error_set(err, "line %d: a bad output record", line_no);
+	if (l->fields[0][1] == 'r') {
+		*current = NULL;
+		if (!manifest_add_orphan(m, &o)) {
+			manifest_output_release(&o);
+			return cli_error_set(err, "out of memory");
+		}
+	} else if (!append_output(*current, &o)) {
+		manifest_output_release(&o);
+		return cli_error_set(err, "out of memory");
+	}
+	return true;
+}
+
+/* One record after the magic line (line_no >= 2). */
+static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **current, cli_error *err)
+{
+	const char *kind = l->fields[0];
+
+	if (strcmp(kind, "options") == 0 && l->count == 2 && line_no == 2) {
+		if (!build_hash_parse(l->fields[1], &m->options))
+			return cli_error_set(err, "line %d: a bad hash", line_no);
+	} else if (line_no == 2) {
+		return cli_error_set(err, "line 2 is not the options line");
+	} else if (strcmp(kind, "skeleton") == 0 && l->count == 7 && !m->has_skeleton && m->count == 0) {
+		m->skeleton.path = strdup(l->fields[1]);
+		if (!m->skeleton.path || !get_state(&l->fields[2], &m->skeleton.state) ||
+		    !build_hash_parse(l->fields[6], &m->skeleton.hash))
+			return cli_error_set(err, "line %d: a bad skeleton record", line_no);
+		m->has_skeleton = true;
+	} else if (strcmp(kind, "source") == 0 && l->count == 14) {
+		return parse_source(m, l, line_no, current, err);
+	} else if (strcmp(kind, "dep") == 0 && l->count == 7 && *current) {
+		build_dep d = { 0 };
+
+		d.path = strdup(l->fields[1]);
+		if (!d.path || !l->fields[1][0] || !get_state(&l->fields[2], &d.state) ||
+		    !build_hash_parse(l->fields[6], &d.hash) || !append_dep(*current, &d)) {
+			free(d.path);
+			return cli_error_set(err, "line %d: a bad dependency record", line_no);
+		}
+	} else if ((strcmp(kind, "output") == 0 && *current) || strcmp(kind, "orphan") == 0) {
+		return parse_output(m, l, line_no, current, err);
+	} else {
+		return cli_error_set(err, "line %d is not a record animc writes", line_no);
+	}
+	return true;
+}
+
+static manifest_load_status parse(manifest *m, char *data, size_t size, cli_error *err)
+{
+	manifest_entry *current = NULL;
+	manifest_load_status status;
+	char *at, *end_line;
+	size_t body;
+	int line_no = 0;
+
+	memset(m, 0, sizeof *m);
+	status = check_envelope(data, size, &body, err);
+	if (status != MANIFEST_LOADED)
+		return status;
+	data[body] = '\0';
+	reserve_entries(m, data);
+	for (at = data; *at; at = end_line + 1) {
 		line l;
 
 		end_line = strchr(at, '\n');
-		if (!end_line)
-			DAMAGED("line %d has no end", line_no + 1);
-		*end_line = '\0';
-		line_no++;
-		if (line_no == 1)
-			continue;   /* the magic, checked above */
-		if (!split(at, &l))
-			DAMAGED("line %d is not well-formed", line_no);
-		if (strcmp(l.fields[0], "options") == 0 && l.count == 2 && line_no == 2) {
-			if (!build_hash_parse(l.fields[1], &m->options))
-				DAMAGED("line %d: a bad hash", line_no);
-		} else if (line_no == 2) {
-			DAMAGED("line 2 is not the options line");
-		} else if (strcmp(l.fields[0], "skeleton") == 0 && l.count == 7 && !m->has_skeleton &&
-			   m->count == 0) {
-			m->skeleton.path = strdup(l.fields[1]);
-			if (!m->skeleton.path || !get_state(&l.fields[2], &m->skeleton.state) ||
-			    !build_hash_parse(l.fields[6], &m->skeleton.hash))
-				DAMAGED("line %d: a bad skeleton record", line_no);
-			m->has_skeleton = true;
-		} else if (strcmp(l.fields[0], "source") == 0 && l.count == 14) {
-			manifest_entry e = { 0 };
-			double time_s;
-
-			if (!l.fields[1][0] || manifest_find(m, l.fields[1]) ||
-			    !parse_status(l.fields[2], &e.status) || strlen(l.fields[3]) >= sizeof e.importer ||
-			    !get_state(&l.fields[6], &e.state) || !build_hash_parse(l.fields[10], &e.hash) ||
-			    !build_hash_parse(l.fields[11], &e.key) || !build_hash_parse(l.fields[12], &e.run_key) ||
-			    !get_double(l.fields[13], &time_s))
-				DAMAGED("line %d: a bad source record", line_no);
-			memcpy(e.importer, l.fields[3], strlen(l.fields[3]) + 1);
-			e.time_s = time_s;
-			e.source = strdup(l.fields[1]);
-			e.skip_reason = l.fields[4][0] ? strdup(l.fields[4]) : NULL;
-			e.out_base = strdup(l.fields[5]);
-			if (!e.source || !e.out_base || (l.fields[4][0] && !e.skip_reason) ||
-			    !(current = manifest_add(m, &e))) {
-				manifest_entry_release(&e);
-				DAMAGED("out of memory");
-			}
-		} else if (strcmp(l.fields[0], "dep") == 0 && l.count == 7 && current) {
-			build_dep d = { 0 };
-
-			d.path = strdup(l.fields[1]);
-			if (!d.path || !l.fields[1][0] || !get_state(&l.fields[2], &d.state) ||
-			    !build_hash_parse(l.fields[6], &d.hash) || !append_dep(current, &d)) {
-				free(d.path);
-				DAMAGED("line %d: a bad dependency record", line_no);
-			}
-		} else if ((strcmp(l.fields[0], "output") == 0 && current) ||
-			   strcmp(l.fields[0], "orphan") == 0) {
-			manifest_output o;
-
-			if (!get_output(&l, &o))
-				DAMAGED("line %d: a bad output record", line_no);
-			if (l.fields[0][1] == 'r') {
-				current = NULL;   /* orphans close the source records */
-				if (!manifest_add_orphan(m, &o)) {
-					manifest_output_release(&o);
-					DAMAGED("out of memory");
-				}
-			} else if (!append_output(current, &o)) {
-				manifest_output_release(&o);
-				DAMAGED("out of memory");
-			}
-		} else {
-			DAMAGED("line %d is not a record animc writes", line_no);
+		if (!end_line) {
+			cli_error_set(err, "line %d has no end", line_no + 1);
+			goto damaged;
 		}
+		*end_line = '\0';
+		if (++line_no == 1)
+			continue;   /* the magic, checked above */
+		if (!split(at, &l)) {
+			cli_error_set(err, "line %d is not well-formed", line_no);
+			goto damaged;
+		}
+		if (!parse_record(m, &l, line_no, &current, err))
+			goto damaged;
 	}
-	if (line_no < 2) {
-		cli_error_set(err, "it has no options line");
-		manifest_release(m);
-		return MANIFEST_DAMAGED;
-	}
-	return MANIFEST_LOADED;
+	if (line_no >= 2)
+		return MANIFEST_LOADED;
+	cli_error_set(err, "it has no options line");
 damaged:
 	manifest_release(m);
 	return MANIFEST_DAMAGED;
-#undef DAMAGED
 }
 
 manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err)

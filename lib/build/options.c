@@ -279,6 +279,14 @@ static bool set_depfile(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+static bool set_mgcb(build_options *o, const char *arg, cli_error *err)
+{
+	if (!arg[0])
+		return cli_error_set(err, "--mgcb is empty");
+	o->mgcb_path = arg;
+	return true;
+}
+
 static bool set_base(build_options *o, const char *arg, cli_error *err)
 {
 	if (!arg[0])
@@ -560,6 +568,18 @@ static const option_def option_table[] = {
 	    NULL,
 	    NULL },
 	  set_jobs },
+	{ { "mgcb", 0, "PROJECT", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "build the animation items of a MonoGame content project (.mgcb): each item whose source "
+	    "animc reads lands where MGCB puts it (/outputDir:, or -o; the item's path or its ;DEST; "
+	    ".xnb), with the project's /platform: and the processor parameters Scale and "
+	    "RotationX/Y/Z; other items (textures, fonts, effects, audio) are skipped (listed with -v)",
+	    "Importer and processor names are not needed: animc chooses its importer by content.  "
+	    "Paths are relative to the project's folder.  A missing source, a malformed line, an "
+	    "unknown platform or a destination outside the output folder is an error naming the "
+	    "project file and line.  The project file is a dependency of every item (depfiles list "
+	    "it; a changed project compiles its items again).  Further INPUTs may be given too.",
+	    NULL },
+	  set_mgcb },
 	{ { "base", 0, "DIR", FOR_COMPILE, BUILD_OPTION_RUN,
 	    "mirror the tree from DIR: an input under DIR lands under OUTDIR at its path relative to "
 	    "DIR (a list of changed files then lands as a folder build would); an input outside it is "
@@ -722,24 +742,26 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 	return true;
 }
 
-int build_options_parse(build_options *o, build_command command, int argc, char **argv)
+/* What the options are before argv: the defaults the table does not set. */
+static void set_defaults(build_options *o)
 {
-	struct option longs[OPTION_COUNT + 2];
-	char shorts[64] = ":h";
-	size_t n = 0, used = 2;
-	cli_strings args = { 0 };
-	int c, status = 0, index;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(o, 0, sizeof *o);
 	o->import_timeout_s = 120;
 	o->memory_limit_bytes = 4ull << 30;
 	o->cache_min_size = BUILD_CACHE_MIN_SIZE;
 	o->cache_url = getenv("ANIMC_CACHE_URL") && getenv("ANIMC_CACHE_URL")[0] ? getenv("ANIMC_CACHE_URL") : NULL;
-	{
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
+}
 
-		o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
-	}
+/* getopt_long's tables for the options `command` takes: a long option's
+ * value is 256 + its row in the table. */
+static void getopt_tables(build_command command, struct option longs[OPTION_COUNT + 2], char shorts[64])
+{
+	size_t n = 0, used = 2;
+
+	memcpy(shorts, ":h", 2);
 	for (size_t i = 0; i < OPTION_COUNT; i++) {
 		const option_def *d = &option_table[i];
 
@@ -759,7 +781,78 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	shorts[used] = '\0';
 	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
+}
 
+/* What the options say together: the inputs a command needs, options that
+ * contradict each other or need another, and what follows from them.
+ * 0, or ANIMC_EXIT_USAGE (said). */
+static int check_together(build_options *o, build_command command)
+{
+	if (o->mgcb_path) {
+		if (!build_mgcb_read(o->mgcb_path, &o->project))
+			return ANIMC_EXIT_FAILED;
+		o->has_project = true;
+		if (!o->out_dir)
+			o->out_dir = o->project.output_dir;
+		if (!o->xnb.platform && o->project.platform) {
+			char letter[2] = { o->project.platform, '\0' };
+
+			o->xnb.platform = o->project.platform;
+			if (!cli_strings_push(&o->key_options, "platform") ||
+			    !cli_strings_push(&o->key_options, letter))
+				return cli_usage_error(command_name(command), "out of memory");
+		}
+	}
+	if (!o->out_dir)
+		return cli_usage_error(command_name(command), o->mgcb_path ?
+				       "no output folder: give -o OUTDIR (the project sets no /outputDir:)" :
+				       "no output folder: give -o OUTDIR");
+	if (command != CMD_CLEAN && !o->inputs.count && !o->has_project)
+		return cli_usage_error(command_name(command), "no inputs: give files or folders to compile");
+	if (command == CMD_CLEAN && o->inputs.count)
+		return cli_usage_error("clean", "'%s': clean takes no inputs, only -o OUTDIR",
+				       o->inputs.items[0]);
+	if (o->quiet && o->verbose)
+		return cli_usage_error(command_name(command), "--quiet and --verbose contradict each other");
+	if (o->import.relative_to_bind && !o->skeleton_path)
+		return cli_usage_error(command_name(command), "--relative-to-bind needs --skeleton MODEL: "
+				       "the rest transforms come from the model");
+	if (o->process.exact && o->process.layout == ANIMC_LAYOUT_COMPACT)
+		return cli_usage_error(command_name(command), "--exact and --layout compact contradict "
+				       "each other: --exact writes the original pipeline's bytes");
+	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
+		return cli_usage_error(command_name(command), "--exact and --tolerance contradict each "
+				       "other: --exact writes the source's keys as they are");
+	if (o->author.clips_path && o->author.splits.count)
+		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
+				       "give the parts in one place");
+	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
+		return cli_usage_error(command_name(command), "--additive-reference bind needs --skeleton "
+				       "MODEL: the rest pose comes from the model");
+	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
+		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
+				       "the shell is measured through the model's bones");
+	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
+		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
+	/* The compact layout is lossy: the default tolerance unless one is
+	 * given.  Importers that bake curves bake within a part of it. */
+	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&
+	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
+		cli_parse_tolerance("default", &o->process.reduce.tolerance);
+	if (animc_tolerance_is_set(&o->process.reduce.tolerance))
+		o->import.tolerance = &o->process.reduce.tolerance;
+	return 0;
+}
+
+int build_options_parse(build_options *o, build_command command, int argc, char **argv)
+{
+	struct option longs[OPTION_COUNT + 2];
+	char shorts[64];
+	cli_strings args = { 0 };
+	int c, index;
+
+	set_defaults(o);
+	getopt_tables(command, longs, shorts);
 	if (!expand_response_files(o, argc, argv, &args, command)) {
 		cli_strings_release(&args);
 		return ANIMC_EXIT_USAGE;
@@ -808,43 +901,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	for (int i = optind; i < argc; i++)
 		if (!cli_strings_push(&o->inputs, argv[i]))
 			return cli_usage_error(command_name(command), "out of memory");
-	if (!o->out_dir)
-		return cli_usage_error(command_name(command), "no output folder: give -o OUTDIR");
-	if (command != CMD_CLEAN && !o->inputs.count)
-		return cli_usage_error(command_name(command), "no inputs: give files or folders to compile");
-	if (command == CMD_CLEAN && o->inputs.count)
-		return cli_usage_error("clean", "'%s': clean takes no inputs, only -o OUTDIR",
-				       o->inputs.items[0]);
-	if (o->quiet && o->verbose)
-		return cli_usage_error(command_name(command), "--quiet and --verbose contradict each other");
-	if (o->import.relative_to_bind && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--relative-to-bind needs --skeleton MODEL: "
-				       "the rest transforms come from the model");
-	if (o->process.exact && o->process.layout == ANIMC_LAYOUT_COMPACT)
-		return cli_usage_error(command_name(command), "--exact and --layout compact contradict "
-				       "each other: --exact writes the original pipeline's bytes");
-	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
-		return cli_usage_error(command_name(command), "--exact and --tolerance contradict each "
-				       "other: --exact writes the source's keys as they are");
-	if (o->author.clips_path && o->author.splits.count)
-		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
-				       "give the parts in one place");
-	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--additive-reference bind needs --skeleton "
-				       "MODEL: the rest pose comes from the model");
-	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
-				       "the shell is measured through the model's bones");
-	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
-		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
-	/* The compact layout is lossy: the default tolerance unless one is
-	 * given.  Importers that bake curves bake within a part of it. */
-	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&
-	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
-		cli_parse_tolerance("default", &o->process.reduce.tolerance);
-	if (animc_tolerance_is_set(&o->process.reduce.tolerance))
-		o->import.tolerance = &o->process.reduce.tolerance;
-	return status;
+	return check_together(o, command);
 }
 
 void build_options_release(build_options *o)
@@ -852,6 +909,7 @@ void build_options_release(build_options *o)
 	cli_strings_release(&o->clip_names);
 	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
+	build_mgcb_release(&o->project);
 	cli_strings_release(&o->inputs);
 	cli_strings_release(&o->arg_storage);
 }
