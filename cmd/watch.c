@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -57,6 +58,7 @@ typedef struct watch_state {
 	size_t writer_count;
 	bool is_dirty;
 	double last_event_s;
+	unsigned long event_count;   /* events about sources, ever */
 } watch_state;
 
 static volatile sig_atomic_t stop_requested;
@@ -198,6 +200,7 @@ static void writers_expire(watch_state *w, double t)
 {
 	for (size_t i = 0; i < w->writer_count;) {
 		if (t - w->writers[i].last_s > WATCH_WRITER_GIVEUP_MS / 1000.0) {
+			w->is_dirty = true;   /* build what it holds now */
 			free(w->writers[i].name);
 			w->writers[i] = w->writers[--w->writer_count];
 		} else {
@@ -222,6 +225,7 @@ static void take_events(watch_state *w)
 			if (e->mask & IN_Q_OVERFLOW) {
 				w->is_dirty = true;   /* lost events: the build looks at everything */
 				w->last_event_s = t;
+				w->event_count++;
 				continue;
 			}
 			if (!dir)
@@ -229,11 +233,13 @@ static void take_events(watch_state *w)
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 				w->is_dirty = true;
 				w->last_event_s = t;
+				w->event_count++;
 				continue;
 			}
 			if (!e->len || is_ignored(e->name) || (dir->only && strcmp(dir->only, e->name) != 0))
 				continue;
 			w->last_event_s = t;
+			w->event_count++;
 			if (e->mask & IN_ISDIR) {
 				if (dir->is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
 					char *sub = cli_path_join(dir->dir, e->name, NULL);
@@ -344,18 +350,26 @@ static const build_status_ops watch_ops = {
 };
 
 /* One build, in a child: the engine may stop by a signal, and the watch
- * goes on (or ends with 0) either way.  Returns the child's pid. */
-static pid_t start_build(build_options *o)
+ * goes on (or ends with 0) either way.  What the build prints goes to
+ * *out_fd, for the watch to print or drop.  Returns the child's pid. */
+static pid_t start_build(build_options *o, int *out_fd)
 {
+	int pipe_fds[2];
 	pid_t pid;
 
 	fflush(stdout);
 	fflush(stderr);
+	if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+		fprintf(stderr, "animc watch: error: pipe: %s\n", strerror(errno));
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		watch_sink sink;
 		build_engine_deps deps;
 
+		dup2(pipe_fds[1], STDOUT_FILENO);
+		dup2(pipe_fds[1], STDERR_FILENO);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		memset(&sink, 0, sizeof sink);
@@ -366,26 +380,52 @@ static pid_t start_build(build_options *o)
 		fflush(stdout);
 		_exit(build_engine_run_with(CMD_BUILD, o, &deps));
 	}
-	if (pid < 0)
+	close(pipe_fds[1]);
+	if (pid < 0) {
 		fprintf(stderr, "animc watch: error: cannot start a build: %s\n", strerror(errno));
+		close(pipe_fds[0]);
+		return pid;
+	}
+	*out_fd = pipe_fds[0];
 	return pid;
 }
 
-/* Wait for the build, passing a stop on to it: it removes what it was
- * writing before it ends. */
-static void finish_build(pid_t pid)
+/* Wait for the build, keeping what it prints (malloc()ed, NUL-terminated)
+ * and passing a stop on to it: it removes what it was writing before it
+ * ends. */
+static char *finish_build(pid_t pid, int fd)
 {
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	char buf[4096];
 	int status;
 	bool told = false;
 
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+
+		if (n > 0) {
+			if (f)
+				fwrite(buf, 1, (size_t)n, f);
+		} else if (n == 0 || errno != EINTR) {
+			break;
+		}
 		if (stop_requested && !told) {
 			kill(pid, SIGINT);
 			told = true;
 		}
 	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+		if (stop_requested && !told) {
+			kill(pid, SIGINT);
+			told = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return text;
 }
 
 static int run_watch(int argc, char **argv)
@@ -472,11 +512,24 @@ static int run_watch(int argc, char **argv)
 			int timeout = -1;
 
 			if (again && w.writer_count == 0) {
+				int out_fd = -1;
+				char *printed = NULL;
+				unsigned long events_before = w.event_count;
+
 				again = false;
 				w.is_dirty = false;
-				if ((pid = start_build(&o)) > 0)
-					finish_build(pid);
-				take_events(&w);   /* what happened meanwhile counts next */
+				if ((pid = start_build(&o, &out_fd)) > 0)
+					printed = finish_build(pid, out_fd);
+				/* What happened meanwhile counts next.  A source saved
+				 * while the build read it may have been read half
+				 * written: that build's lines are dropped, and the
+				 * next build tells. */
+				take_events(&w);
+				if (printed && w.event_count == events_before && !stop_requested) {
+					fputs(printed, stdout);
+					fflush(stdout);
+				}
+				free(printed);
 				continue;
 			}
 			writers_expire(&w, t);
