@@ -380,7 +380,7 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 			  animc_skeleton *model, animc_diag_sink *sink)
 {
 	const build_ctx *ctx = cs->ctx;
-	const animc_units *units = &ctx->options->units;
+	const animc_units *units = cs->job->has_units ? &cs->job->units : &ctx->options->units;
 	const animc_skeleton *hierarchy = ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
 	animc_skeleton own = { 0 };
 	bool ok = true;
@@ -576,6 +576,9 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;
+	/* An item of a project depends on it: its parameters are there. */
+	if (job->project)
+		collect_read(&cs, job->project);
 	{
 		animc_import_request request = { job->path, data, size, &import };
 

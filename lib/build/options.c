@@ -279,6 +279,14 @@ static bool set_depfile(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+static bool set_mgcb(build_options *o, const char *arg, cli_error *err)
+{
+	if (!arg[0])
+		return cli_error_set(err, "--mgcb is empty");
+	o->mgcb_path = arg;
+	return true;
+}
+
 static bool set_base(build_options *o, const char *arg, cli_error *err)
 {
 	if (!arg[0])
@@ -560,6 +568,18 @@ static const option_def option_table[] = {
 	    NULL,
 	    NULL },
 	  set_jobs },
+	{ { "mgcb", 0, "PROJECT", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "build the animation items of a MonoGame content project (.mgcb): each item whose source "
+	    "animc reads lands where MGCB puts it (/outputDir:, or -o; the item's path or its ;DEST; "
+	    ".xnb), with the project's /platform: and the processor parameters Scale and "
+	    "RotationX/Y/Z; other items (textures, fonts, effects, audio) are skipped (listed with -v)",
+	    "Importer and processor names are not needed: animc chooses its importer by content.  "
+	    "Paths are relative to the project's folder.  A missing source, a malformed line, an "
+	    "unknown platform or a destination outside the output folder is an error naming the "
+	    "project file and line.  The project file is a dependency of every item (depfiles list "
+	    "it; a changed project compiles its items again).  Further INPUTs may be given too.",
+	    NULL },
+	  set_mgcb },
 	{ { "base", 0, "DIR", FOR_COMPILE, BUILD_OPTION_RUN,
 	    "mirror the tree from DIR: an input under DIR lands under OUTDIR at its path relative to "
 	    "DIR (a list of changed files then lands as a folder build would); an input outside it is "
@@ -768,9 +788,26 @@ static void getopt_tables(build_command command, struct option longs[OPTION_COUN
  * 0, or ANIMC_EXIT_USAGE (said). */
 static int check_together(build_options *o, build_command command)
 {
+	if (o->mgcb_path) {
+		if (!build_mgcb_read(o->mgcb_path, &o->project))
+			return ANIMC_EXIT_FAILED;
+		o->has_project = true;
+		if (!o->out_dir)
+			o->out_dir = o->project.output_dir;
+		if (!o->xnb.platform && o->project.platform) {
+			char letter[2] = { o->project.platform, '\0' };
+
+			o->xnb.platform = o->project.platform;
+			if (!cli_strings_push(&o->key_options, "platform") ||
+			    !cli_strings_push(&o->key_options, letter))
+				return cli_usage_error(command_name(command), "out of memory");
+		}
+	}
 	if (!o->out_dir)
-		return cli_usage_error(command_name(command), "no output folder: give -o OUTDIR");
-	if (command != CMD_CLEAN && !o->inputs.count)
+		return cli_usage_error(command_name(command), o->mgcb_path ?
+				       "no output folder: give -o OUTDIR (the project sets no /outputDir:)" :
+				       "no output folder: give -o OUTDIR");
+	if (command != CMD_CLEAN && !o->inputs.count && !o->has_project)
 		return cli_usage_error(command_name(command), "no inputs: give files or folders to compile");
 	if (command == CMD_CLEAN && o->inputs.count)
 		return cli_usage_error("clean", "'%s': clean takes no inputs, only -o OUTDIR",
@@ -872,6 +909,7 @@ void build_options_release(build_options *o)
 	cli_strings_release(&o->clip_names);
 	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
+	build_mgcb_release(&o->project);
 	cli_strings_release(&o->inputs);
 	cli_strings_release(&o->arg_storage);
 }

@@ -5,6 +5,7 @@
 #ifndef ANIMC_BUILD_OPTIONS_H
 #define ANIMC_BUILD_OPTIONS_H
 
+#include "mgcb.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,9 @@ typedef struct build_options {
 	animc_xnb_options xnb;
 	animc_import_options import;
 	animc_units units;           /* --scale, --rotate */
+	const char *mgcb_path;       /* --mgcb */
+	bool has_project;
+	build_mgcb project;          /* its items, when has_project */
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
 	cli_strings clip_names;      /* --clip */
 	build_author_options author; /* --split, --clips, --root-motion, ... (author.h) */

@@ -318,6 +318,44 @@ static char *relative_to_base(const char *base_real, const char *dir, cli_error 
 	return rel;
 }
 
+/* The items of a MonoGame project: each lands at its destination; one that
+ * cannot be read fails alone, naming the project's line. */
+static bool add_project_items(build_plan *plan, const build_options *o)
+{
+	const build_mgcb *p = &o->project;
+
+	for (size_t i = 0; i < p->count; i++) {
+		const build_mgcb_item *item = &p->items[i];
+		const char *base = cli_basename(item->dest);
+		struct stat st;
+		build_job *j;
+		bool ok;
+
+		if (stat(item->source, &st) != 0)
+			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
+					 "%s:%u: /build: cannot open: %s", p->path, item->line, strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
+					 "%s:%u: /build: is %s, not a regular file", p->path, item->line,
+					 cli_file_kind(st.st_mode));
+		else if (!(j = add_job(plan, item->source, "", false, &st)))
+			ok = false;
+		else {
+			free(j->out_base);
+			free(j->stem);
+			j->out_base = strdup(item->dest);
+			j->stem = build_safe_name(base, 0);
+			j->project = p->path;
+			j->has_units = item->has_units;
+			j->units = item->units;
+			ok = j->out_base && j->stem;
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static char *dir_of(const char *path)
 {
 	const char *base = cli_basename(path);
@@ -388,6 +426,10 @@ bool build_plan_make(build_ctx *ctx)
 		}
 	}
 	free(base_real);
+	if (o->has_project && !add_project_items(plan, o)) {
+		fprintf(stderr, "animc: error: out of memory\n");
+		return false;
+	}
 	for (size_t i = 0; i < plan->count; i++)
 		plan->jobs[i].out_dir = cli_path_join(o->out_dir, NULL, NULL);
 	return true;

@@ -1,0 +1,218 @@
+/*
+ * mgcb_cli_test.c - MonoGame content projects (animc build --mgcb):
+ * testdata/mgcb/Content.mgcb holds a texture, a font, a skinned model with
+ * Scale and RotationX, and two RobotGame clips given destinations.  Outputs
+ * land at MGCB's paths, parameters and /platform: reach the bytes, other
+ * items are skipped, the build is incremental with the project as a
+ * dependency, and errors name the project's line.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+#define PROJECT "testdata/mgcb/Content.mgcb"
+
+static const char *const outputs[] = { "Models/hero/kick.xnb", "Animations/Turn.xnb",
+					"Animations/Crane/Wave.xnb" };
+
+static bool same_file(const char *a, const char *b)
+{
+	size_t na, nb;
+	uint8_t *x = test_read_file(a, &na), *y = test_read_file(b, &nb);
+	bool same = na == nb && memcmp(x, y, na) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
+static void items_land_at_mgcb_paths(void **state)
+{
+	char *out = test_tmpdir("mgcb-build"), *one = test_tmpdir("mgcb-one");
+	char *report = test_format("%s/report.json", one);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-v", "--progress", "never", "--mgcb", PROJECT, "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	/* The texture and the font are listed as skipped. */
+	assert_non_null(strstr(r.out, "skipped testdata/mgcb/Textures/hero.png"));
+	assert_non_null(strstr(r.out, "skipped testdata/mgcb/Fonts/Arial.spritefont"));
+	assert_non_null(strstr(r.out, "compiled 3 sources (3 clips), 0 failed, 2 skipped"));
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 3);
+	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+		char *path = test_format("%s/%s", out, outputs[i]);
+		size_t size;
+		uint8_t *bytes = test_read_file(path, &size);
+
+		assert_int_equal(bytes[3], 'V');   /* /platform:DesktopVK */
+		free(bytes);
+		free(path);
+	}
+	/* Scale=0.01 and RotationX=90 are --scale and --rotate for that item
+	 * alone; the others are as built without them. */
+	r = test_animc("build", "-q", "--platform", "V", "--scale", "0.01", "--rotate", "90,0,0", "-o", one,
+		       "testdata/gltf/skin.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--platform", "V", "-o", one, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *a = test_format("%s/Models/hero/kick.xnb", out), *b = test_format("%s/skin/kick.xnb", one);
+	char *c = test_format("%s/Animations/Turn.xnb", out), *d = test_format("%s/Turn.xnb", one);
+	assert_true(same_file(a, b));
+	assert_true(same_file(c, d));
+	free(a), free(b), free(c), free(d);
+	free(report), free(one), free(out);
+}
+
+static void incremental_with_the_project_as_a_dependency(void **state)
+{
+	char *dir = test_tmpdir("mgcb-incremental"), *project = test_format("%s/mgcb/Content.mgcb", dir);
+	char *out = test_format("%s/out", dir), *out1 = test_format("%s/out1", dir);
+	char *report = test_format("%s/report.json", dir), *deps = test_format("%s/deps.d", dir);
+	size_t size;
+	char *text = (char *)test_read_file(PROJECT, &size), *json;
+	test_run r;
+
+	(void)state;
+	/* A copy of testdata/mgcb and the folders its items name. */
+	char *copy = test_format("%s", text);
+	free(text);
+	char *gltf = test_format("%s/gltf", dir), *sample = test_format("%s/sample", dir);
+	char *mgcb = test_format("%s/mgcb", dir);
+	r = test_exec("cp", "-r", "testdata/mgcb", mgcb, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("cp", "-r", "testdata/gltf", gltf, NULL);
+	test_run_release(&r);
+	r = test_exec("cp", "-r", "testdata/sample", sample, NULL);
+	test_run_release(&r);
+	free(mgcb);
+
+	r = test_animc("build", "-q", "-j2", "--depfile", deps, "--mgcb", project, "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(deps, &size);
+	assert_non_null(strstr(text, "Content.mgcb"));
+	free(text);
+	r = test_animc("build", "-q", "-j1", "--mgcb", project, "-o", out1, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+		char *a = test_format("%s/%s", out, outputs[i]), *b = test_format("%s/%s", out1, outputs[i]);
+
+		assert_true(same_file(a, b));   /* the same bytes for every -j */
+		free(a), free(b);
+	}
+	/* Nothing to do the second time. */
+	r = test_animc("build", "-q", "--report", report, "--mgcb", project, "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, &size);
+	assert_null(strstr(json, "\"status\": \"compiled\""));
+	free(json);
+	/* A changed project (a parameter) compiles its items again, and the
+	 * new Scale reaches the bytes. */
+	char *edited = strstr(copy, "Scale=0.01");
+	assert_non_null(edited);
+	memcpy(edited, "Scale=0.02", 10);
+	assert_true(test_write_file(project, copy, strlen(copy)));
+	r = test_animc("build", "-q", "--report", report, "--mgcb", project, "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, &size);
+	assert_non_null(strstr(json, "\"status\": \"compiled\""));
+	free(json);
+	char *a = test_format("%s/%s", out, outputs[0]), *b = test_format("%s/%s", out1, outputs[0]);
+	assert_false(same_file(a, b));
+	free(a), free(b);
+	free(copy), free(gltf), free(sample);
+	free(deps), free(report), free(out1), free(out), free(project), free(dir);
+}
+
+static void outputs_lists_the_project_output_dir(void **state)
+{
+	test_run r;
+
+	(void)state;
+	r = test_animc("outputs", "--mgcb", PROJECT, NULL);
+	assert_int_equal(r.status, 0);
+	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+		char *line = test_format("testdata/mgcb/bin/DesktopVK/%s\n", outputs[i]);
+
+		assert_non_null(strstr(r.out, line));
+		free(line);
+	}
+	test_run_release(&r);
+	assert_false(test_file_exists("testdata/mgcb/bin"));
+}
+
+static void errors_name_the_project_line(void **state)
+{
+	char *dir = test_tmpdir("mgcb-errors"), *bad = test_format("%s/bad.mgcb", dir);
+	char *items = test_format("%s/items.mgcb", dir), *out = test_format("%s/out", dir);
+	char *clip = test_format("%s/Turn.Animation", dir);
+	static const char bad_text[] =
+		"#begin\n"
+		"outputDir:bin\n"                 /* 2: no leading '/' */
+		"/platform:Dreamcast\n"           /* 3: no such platform */
+		"/processorParam:Scale\n"         /* 4: no '=' */
+		"/processorParam:Scale=big\n"     /* 5: no number */
+		"/build:Turn.Animation;../../evil.xnb\n";   /* 6: leaves the output folder */
+	static const char items_text[] =
+		"/platform:Windows\n"
+		"/build:Missing.Animation\n"      /* 2: no such file */
+		"/build:Turn.Animation\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(bad, bad_text, strlen(bad_text)));
+	assert_true(test_write_file(items, items_text, strlen(items_text)));
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	assert_true(test_write_file(clip, bytes, size));
+	free(bytes);
+
+	r = test_animc("build", "--mgcb", bad, "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	for (int line = 2; line <= 6; line++) {
+		char *where = test_format("%s:%d: error: ", bad, line);
+
+		if (!strstr(r.err, where))
+			fail_msg("no '%s' in\n%s", where, r.err);
+		free(where);
+	}
+	assert_false(test_file_exists(out));
+	test_run_release(&r);
+
+	/* A missing source fails alone; the other item is written. */
+	r = test_animc("build", "--mgcb", items, "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	char *where = test_format("%s:2: /build: cannot open", items);
+	assert_non_null(strstr(r.err, where));
+	free(where);
+	char *written = test_format("%s/Turn.xnb", out);
+	assert_true(test_file_exists(written));
+	free(written);
+	test_run_release(&r);
+	/* No -o and no /outputDir: a usage error. */
+	r = test_animc("build", "--mgcb", items, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(clip), free(out), free(items), free(bad), free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(items_land_at_mgcb_paths),
+	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
+	cmocka_unit_test(outputs_lists_the_project_output_dir),
+	cmocka_unit_test(errors_name_the_project_line),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,47 @@
+/*
+ * mgcb.h - MonoGame content projects (.mgcb) as build inputs (mgcb.c):
+ * `animc build --mgcb PROJECT.mgcb [-o OUT]`.  The project's items become
+ * jobs whose outputs go where MGCB puts them (/outputDir:, each item's
+ * path or its ;DEST, .xnb); /platform: and the processor parameters Scale
+ * and RotationX/Y/Z are honoured; importer and processor names are not
+ * needed, since animc chooses its importer by content.
+ */
+#ifndef ANIMC_BUILD_MGCB_H
+#define ANIMC_BUILD_MGCB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+typedef struct build_mgcb_item {
+	char *source;        /* the file, joined to the project's folder */
+	char *dest;          /* under the output folder, no extension: "Models/dude" */
+	char *processor;     /* "" when the project names none */
+	uint32_t line;       /* of its /build: line */
+	bool has_units;      /* Scale or RotationX/Y/Z given */
+	animc_units units;
+} build_mgcb_item;
+
+typedef struct build_mgcb {
+	char *path;          /* the project file, as given */
+	char *output_dir;    /* /outputDir: joined to the project's folder; NULL: none */
+	char platform;       /* the letter of /platform:; 0: none */
+	build_mgcb_item *items;
+	size_t count;
+} build_mgcb;
+
+/*
+ * Read a project.  False when it cannot be read or a line is malformed, an
+ * option's value is wrong (an unknown platform, a parameter that is no
+ * number) or an item's output would leave the output folder; each such
+ * problem is printed as "PROJECT:LINE: error: ..." on stderr.
+ */
+bool build_mgcb_read(const char *path, build_mgcb *out);
+void build_mgcb_release(build_mgcb *project);
+
+/* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */
+char build_mgcb_platform_letter(const char *name);
+
+#endif
