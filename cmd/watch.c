@@ -68,14 +68,6 @@ static void on_stop(int sig)
 	stop_requested = sig;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Names editors and tools write beside a file while saving it. */
 static bool is_ignored(const char *name)
 {
@@ -106,7 +98,7 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	free(real);
 	wd = inotify_add_watch(w->fd, dir, WATCH_MASK | IN_ONLYDIR);
 	if (wd < 0) {
-		fprintf(stderr, "%s: error: cannot watch: %s\n", dir, strerror(errno));
+		cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
 		return false;
 	}
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -215,7 +207,7 @@ static void take_events(watch_state *w)
 	ssize_t n;
 
 	while ((n = read(w->fd, buf, sizeof buf)) > 0) {
-		double t = now_s();
+		double t = build_now_s();
 
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *e = (const struct inotify_event *)p;
@@ -336,7 +328,7 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 	printf("%s compiled %u source%s%s%s%s, %u failed, %u warning%s, %u up to date, in %.0f ms\n", clock,
 	       t->compiled, t->compiled == 1 ? "" : "s", listed ? " (" : "", names,
 	       listed ? (t->compiled > listed ? ", ...)" : ")") : "", t->failed, t->warnings,
-	       t->warnings == 1 ? "" : "s", t->up_to_date, (now_s() - ws->start_s) * 1000);
+	       t->warnings == 1 ? "" : "s", t->up_to_date, (build_now_s() - ws->start_s) * 1000);
 	fflush(stdout);
 }
 
@@ -345,8 +337,15 @@ static void watch_clear(build_status_sink *s)
 	(void)s;
 }
 
+static void watch_diag(build_status_sink *s, const animc_diag *d)
+{
+	cli_diag_printer printer = s->ctx->printer;
+
+	cli_print_diag(&printer, d);
+}
+
 static const build_status_ops watch_ops = {
-	quiet_job_done, quiet_tick, watch_job_committed, watch_note, watch_summary, watch_clear,
+	quiet_job_done, quiet_tick, watch_job_committed, watch_note, watch_summary, watch_clear, watch_diag,
 };
 
 /* One build, in a child: the engine may stop by a signal, and the watch
@@ -360,7 +359,7 @@ static pid_t start_build(build_options *o, int *out_fd)
 	fflush(stdout);
 	fflush(stderr);
 	if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-		fprintf(stderr, "animc watch: error: pipe: %s\n", strerror(errno));
+		cli_report(ANIMC_ERROR, "animc watch", "pipe: %s", strerror(errno));
 		return -1;
 	}
 	pid = fork();
@@ -374,7 +373,7 @@ static pid_t start_build(build_options *o, int *out_fd)
 		signal(SIGTERM, SIG_DFL);
 		memset(&sink, 0, sizeof sink);
 		sink.base.ops = &watch_ops;
-		sink.start_s = now_s();
+		sink.start_s = build_now_s();
 		memset(&deps, 0, sizeof deps);
 		deps.status = &sink.base;
 		fflush(stdout);
@@ -382,7 +381,7 @@ static pid_t start_build(build_options *o, int *out_fd)
 	}
 	close(pipe_fds[1]);
 	if (pid < 0) {
-		fprintf(stderr, "animc watch: error: cannot start a build: %s\n", strerror(errno));
+		cli_report(ANIMC_ERROR, "animc watch", "cannot start a build: %s", strerror(errno));
 		close(pipe_fds[0]);
 		return pid;
 	}
@@ -428,6 +427,54 @@ static char *finish_build(pid_t pid, int fd)
 	return text;
 }
 
+/* Build, then build again on every change, until SIGINT or SIGTERM. */
+static void watch_loop(watch_state *w, build_options *o)
+{
+	pid_t pid;
+	bool again = true;
+
+	printf("watching %zu folder%s; Ctrl-C stops\n", w->dir_count, w->dir_count == 1 ? "" : "s");
+	while (!stop_requested) {
+		struct pollfd p = { w->fd, POLLIN, 0 };
+		double t = build_now_s();
+		int timeout = -1;
+
+		if (again && w->writer_count == 0) {
+			int out_fd = -1;
+			char *printed = NULL;
+			unsigned long events_before = w->event_count;
+
+			again = false;
+			w->is_dirty = false;
+			if ((pid = start_build(o, &out_fd)) > 0)
+				printed = finish_build(pid, out_fd);
+			/* What happened meanwhile counts next.  A source saved
+			 * while the build read it may have been read half
+			 * written: that build's lines are dropped, and the
+			 * next build tells. */
+			take_events(w);
+			if (printed && w->event_count == events_before && !stop_requested) {
+				fputs(printed, stdout);
+				fflush(stdout);
+			}
+			free(printed);
+			continue;
+		}
+		writers_expire(w, t);
+		if (w->is_dirty) {
+			double wait_ms = WATCH_QUIET_MS - (t - w->last_event_s) * 1000;
+
+			if (wait_ms <= 0 && w->writer_count == 0) {
+				again = true;
+				continue;
+			}
+			timeout = wait_ms > 0 ? (int)wait_ms + 1 : WATCH_QUIET_MS;
+		}
+		if (poll(&p, 1, timeout) > 0)
+			take_events(w);
+	}
+}
+
 static int run_watch(int argc, char **argv)
 {
 	build_options o;
@@ -451,7 +498,7 @@ static int run_watch(int argc, char **argv)
 
 	w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w.fd < 0) {
-		fprintf(stderr, "animc watch: error: inotify: %s\n", strerror(errno));
+		cli_report(ANIMC_ERROR, "animc watch", "inotify: %s", strerror(errno));
 		build_options_release(&o);
 		return ANIMC_EXIT_FAILED;
 	}
@@ -460,7 +507,7 @@ static int run_watch(int argc, char **argv)
 		cli_error err;
 
 		if (!cli_mkdir_p(o.out_dir, &err)) {
-			fprintf(stderr, "%s: error: %s\n", o.out_dir, err.message);
+			cli_report_error(o.out_dir, &err);
 			status = ANIMC_EXIT_FAILED;
 		}
 	}
@@ -472,7 +519,7 @@ static int run_watch(int argc, char **argv)
 		bool ok;
 
 		if (stat(input, &st) != 0) {
-			fprintf(stderr, "%s: error: cannot watch: %s\n", input, strerror(errno));
+			cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			ok = add_tree(&w, input);
@@ -501,51 +548,8 @@ static int run_watch(int argc, char **argv)
 			free(dir);
 		}
 	}
-	if (status == 0) {
-		pid_t pid;
-		bool again = true;
-
-		printf("watching %zu folder%s; Ctrl-C stops\n", w.dir_count, w.dir_count == 1 ? "" : "s");
-		while (!stop_requested) {
-			struct pollfd p = { w.fd, POLLIN, 0 };
-			double t = now_s();
-			int timeout = -1;
-
-			if (again && w.writer_count == 0) {
-				int out_fd = -1;
-				char *printed = NULL;
-				unsigned long events_before = w.event_count;
-
-				again = false;
-				w.is_dirty = false;
-				if ((pid = start_build(&o, &out_fd)) > 0)
-					printed = finish_build(pid, out_fd);
-				/* What happened meanwhile counts next.  A source saved
-				 * while the build read it may have been read half
-				 * written: that build's lines are dropped, and the
-				 * next build tells. */
-				take_events(&w);
-				if (printed && w.event_count == events_before && !stop_requested) {
-					fputs(printed, stdout);
-					fflush(stdout);
-				}
-				free(printed);
-				continue;
-			}
-			writers_expire(&w, t);
-			if (w.is_dirty) {
-				double wait_ms = WATCH_QUIET_MS - (t - w.last_event_s) * 1000;
-
-				if (wait_ms <= 0 && w.writer_count == 0) {
-					again = true;
-					continue;
-				}
-				timeout = wait_ms > 0 ? (int)wait_ms + 1 : WATCH_QUIET_MS;
-			}
-			if (poll(&p, 1, timeout) > 0)
-				take_events(&w);
-		}
-	}
+	if (status == 0)
+		watch_loop(&w, &o);
 	for (size_t i = 0; i < w.dir_count; i++) {
 		free(w.dirs[i].dir);
 		free(w.dirs[i].only);
