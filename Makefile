@@ -177,7 +177,7 @@ BENCH_COMPACT := $(BUILD)/bench_compact
 LAYOUT_OK := $(BUILD)/layout-ok
 
 .PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
-	bench-compact check-simd bench-cache \
+	bench-compact check-simd bench-cache measure-watch \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
 
@@ -346,7 +346,7 @@ bench: deps
 	scripts/bench-compile $(ANIMC)
 	scripts/bench-build $(ANIMC)
 
-bench-compile bench-build bench-cache: deps
+bench-compile bench-build bench-cache measure-watch: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) all
 	scripts/$@ $(ANIMC)
 
@@ -417,6 +417,7 @@ help:
 	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
 	@echo '                 the scalar references'
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
+	@echo '  measure-watch  animc watch: median time from a save to the written .xnb over 20 saves'
 	@echo '  install        install CLI, libraries, headers, .pc files, man page, bash'
 	@echo '                 completion (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'

@@ -14,6 +14,7 @@ static const animc_command *const commands[] = {
 	&animc_cmd_build,
 	&animc_cmd_outputs,
 	&animc_cmd_clean,
+	&animc_cmd_watch,
 	&animc_cmd_dump,
 	&animc_cmd_sample,
 	&animc_cmd_batch,

@@ -31,6 +31,7 @@ typedef struct animc_command {
 
 extern const animc_command animc_cmd_build;
 extern const animc_command animc_cmd_outputs;
+extern const animc_command animc_cmd_watch;
 extern const animc_command animc_cmd_clean;
 extern const animc_command animc_cmd_dump;
 extern const animc_command animc_cmd_sample;

@@ -1,0 +1,259 @@
+/*
+ * watch_cli_test.c - animc watch: an edit rebuilds, a burst of saves is one
+ * rebuild, a file written in two halves is compiled once (whole), a new
+ * file and a new folder are picked up, a deleted source takes its output
+ * with it, and SIGINT ends the watch with 0 and no temporary file.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test_support.h"
+#include <animc/animrt.h>
+
+typedef struct watcher {
+	pid_t pid;
+	char *log;
+} watcher;
+
+static void start(watcher *w, const char *dir, const char *out, const char *src)
+{
+	int fd;
+
+	w->log = test_format("%s/watch.log", dir);
+	fd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	w->pid = fork();
+	assert_true(w->pid >= 0);
+	if (w->pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execl(test_animc_path(), "animc", "watch", "-o", out, src, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+}
+
+static size_t lines_with(const char *path, const char *what)
+{
+	size_t size, n = 0;
+	char *text = (char *)test_read_file(path, &size);
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	free(text);
+	return n;
+}
+
+/* Wait (up to 20 s) until the log has `count` rebuild lines. */
+static void wait_for_builds(const watcher *w, size_t count)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (lines_with(w->log, " up to date, in ") >= count)
+			return;
+		usleep(10000);
+	}
+	size_t size;
+	char *text = (char *)test_read_file(w->log, &size);
+	fail_msg("waited for %zu builds:\n%s", count, text);
+}
+
+static void settle(void)
+{
+	usleep(300000);   /* far beyond the watch's quiet time */
+}
+
+static void save(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Turn.Animation with the clip Duration changed, as an artist's save. */
+static char *turn_with_duration(const char *duration)
+{
+	size_t size;
+	char *text = (char *)test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	char *at = strstr(text, "<Duration>1.500000</Duration>");
+	char *out;
+
+	assert_non_null(at);
+	*at = '\0';
+	out = test_format("%s<Duration>%s</Duration>%s", text, duration, at + strlen("<Duration>1.500000</Duration>"));
+	free(text);
+	return out;
+}
+
+static float duration_of(const char *xnb)
+{
+	animrt_clip *clip;
+	float d;
+
+	assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+	d = clip->duration_s;
+	animrt_close(clip);
+	return d;
+}
+
+static bool has_temporary(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char *sub;
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!strncmp(e->d_name, "running.", 8) || (e->d_name[0] == '.' && strcmp(e->d_name, ".animc")))
+			found = true;
+		sub = test_format("%s/%s", dir, e->d_name);
+		if (!found && lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			found = has_temporary(sub);
+		free(sub);
+	}
+	closedir(d);
+	return found;
+}
+
+static void watch_follows_its_folder(void **state)
+{
+	char *dir = test_tmpdir("watch"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *wave = test_format("%s/Wave.Animation", src);
+	watcher w;
+	size_t builds = 1;
+
+	(void)state;
+	mkdir(src, 0755);
+	char *text = turn_with_duration("1.5");
+	save(turn, text);
+	free(text);
+	size_t size;
+	char *wave_text = (char *)test_read_file("testdata/sample/Crane/Wave.Animation", &size);
+	save(wave, wave_text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, builds);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+
+	/* An edit: one rebuild, the new value in the output. */
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_builds(&w, ++builds);
+	assert_true(duration_of(turn_xnb) == 2.5f);
+
+	/* A burst of ten saves: one rebuild, the last save in the output. */
+	for (int i = 0; i < 10; i++) {
+		char d[16];
+
+		snprintf(d, sizeof d, "3.%d", i);
+		text = turn_with_duration(d);
+		save(turn, text);
+		free(text);
+	}
+	wait_for_builds(&w, ++builds);
+	settle();
+	assert_int_equal(lines_with(w.log, " up to date, in "), builds);
+	assert_true(duration_of(turn_xnb) == 3.9f);
+
+	/* Written in two halves with a pause between: compiled once, whole
+	 * (never the half, which would fail). */
+	text = turn_with_duration("4.5");
+	{
+		int fd = open(turn, O_WRONLY | O_TRUNC);
+		size_t half = strlen(text) / 2;
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text, half), (ssize_t)half);
+		usleep(200000);
+		assert_int_equal(write(fd, text + half, strlen(text) - half), (ssize_t)(strlen(text) - half));
+		close(fd);
+	}
+	free(text);
+	wait_for_builds(&w, ++builds);
+	settle();
+	assert_int_equal(lines_with(w.log, " up to date, in "), builds);
+	assert_int_equal(lines_with(w.log, "error"), 0);
+	assert_int_equal(lines_with(w.log, " 1 failed"), 0);
+	assert_true(duration_of(turn_xnb) == 4.5f);
+
+	/* A new file, then a new folder with a file in it. */
+	char *idle = test_format("%s/Idle.Animation", src), *idle_xnb = test_format("%s/Idle.xnb", out);
+	char *idle_text = (char *)test_read_file("testdata/sample/Crane/Idle.Animation", &size);
+	save(idle, idle_text);
+	wait_for_builds(&w, ++builds);
+	assert_true(test_file_exists(idle_xnb));
+	char *sub = test_format("%s/more", src), *sub_src = test_format("%s/more/Idle2.Animation", src);
+	char *sub_xnb = test_format("%s/more/Idle2.xnb", out);
+	mkdir(sub, 0755);
+	settle();
+	save(sub_src, idle_text);
+	for (int i = 0; i < 500 && !test_file_exists(sub_xnb); i++)
+		usleep(10000);
+	assert_true(test_file_exists(sub_xnb));
+	builds = lines_with(w.log, " up to date, in ");
+
+	/* A deleted source takes its output with it. */
+	assert_int_equal(unlink(idle), 0);
+	wait_for_builds(&w, ++builds);
+	for (int i = 0; i < 500 && test_file_exists(idle_xnb); i++)
+		usleep(10000);   /* pruned as the rebuild ends */
+	assert_false(test_file_exists(idle_xnb));
+	assert_true(test_file_exists(turn_xnb));
+
+	/* SIGINT: status 0, nothing temporary left. */
+	int status;
+	assert_int_equal(kill(w.pid, SIGINT), 0);
+	assert_int_equal(waitpid(w.pid, &status, 0), w.pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_false(has_temporary(out));
+
+	free(idle_text), free(wave_text);
+	free(sub), free(sub_src), free(sub_xnb), free(idle), free(idle_xnb);
+	free(w.log), free(wave), free(turn), free(turn_xnb), free(src), free(out), free(dir);
+}
+
+/* SIGINT while a build runs: the build stops as builds stop, the watch
+ * ends with 0, and no temporary file stays. */
+static void sigint_during_a_build(void **state)
+{
+	char *dir = test_tmpdir("watch-stop"), *out = test_format("%s/out", dir);
+	watcher w;
+	int status;
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/robotgame", test_corpus_dir());
+	start(&w, dir, out, src);
+	usleep(150000);   /* the first build of 61 clips is under way */
+	assert_int_equal(kill(w.pid, SIGINT), 0);
+	assert_int_equal(waitpid(w.pid, &status, 0), w.pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_false(has_temporary(out));
+	free(src), free(w.log), free(out), free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(watch_follows_its_folder),
+	cmocka_unit_test(sigint_during_a_build),
+};
+
+ANIMC_TEST_GROUP(tests);

@@ -1,0 +1,529 @@
+/*
+ * watch.c - `animc watch [build options] -o OUTDIR INPUT...`: build, then
+ * build again whenever an input changes, told by inotify (files, folders
+ * and the folders created in them).  A burst of saves is one rebuild: a
+ * rebuild waits until no file is being written (a file modified and not yet
+ * closed) and nothing has happened for WATCH_QUIET_MS, so a half-written
+ * source is never compiled.  Each rebuild runs the build engine in a child
+ * process (incremental: only what changed compiles; --prune is on, so a
+ * deleted source takes its outputs with it) and prints one line.  SIGINT or
+ * SIGTERM stop the child's build as a build stops (no temporary file is
+ * left, no output is partial) and end the watch with status 0.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build.h"
+
+/* Quiet time after the last event before a rebuild, and the longest a file
+ * may stay open for writing without news before it counts as written. */
+#define WATCH_QUIET_MS 25
+#define WATCH_WRITER_GIVEUP_MS 2000
+
+#define WATCH_MASK (IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
+		    IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB)
+
+typedef struct watched {
+	int wd;
+	char *dir;             /* the folder watched */
+	char *only;            /* a file input: the one name that counts; NULL: all */
+	bool is_tree;          /* its new subfolders are watched too */
+} watched;
+
+typedef struct writer {
+	int wd;
+	char *name;
+	double last_s;
+} writer;
+
+typedef struct watch_state {
+	int fd;
+	const char *out_real;  /* the output folder, never watched */
+	watched *dirs;
+	size_t dir_count;
+	writer *writers;
+	size_t writer_count;
+	bool is_dirty;
+	double last_event_s;
+} watch_state;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	stop_requested = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Names editors and tools write beside a file while saving it. */
+static bool is_ignored(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] == '.' || (n && name[n - 1] == '~') || (n > 4 && strcmp(name + n - 4, ".swp") == 0) ||
+	       (n > 4 && strcmp(name + n - 4, ".tmp") == 0);
+}
+
+static watched *find_wd(watch_state *w, int wd)
+{
+	for (size_t i = 0; i < w->dir_count; i++)
+		if (w->dirs[i].wd == wd)
+			return &w->dirs[i];
+	return NULL;
+}
+
+static bool add_watch(watch_state *w, const char *dir, const char *only, bool is_tree)
+{
+	char *real = realpath(dir, NULL);
+	watched *grown;
+	int wd;
+
+	if (real && w->out_real && strcmp(real, w->out_real) == 0) {
+		free(real);
+		return true;   /* the output folder is what a build writes */
+	}
+	free(real);
+	wd = inotify_add_watch(w->fd, dir, WATCH_MASK | IN_ONLYDIR);
+	if (wd < 0) {
+		fprintf(stderr, "%s: error: cannot watch: %s\n", dir, strerror(errno));
+		return false;
+	}
+	for (size_t i = 0; i < w->dir_count; i++)
+		if (w->dirs[i].wd == wd) {
+			/* One folder for several inputs: all of it counts. */
+			if (!only || !w->dirs[i].only || strcmp(only, w->dirs[i].only) != 0) {
+				free(w->dirs[i].only);
+				w->dirs[i].only = NULL;
+			}
+			w->dirs[i].is_tree |= is_tree;
+			return true;
+		}
+	grown = realloc(w->dirs, (w->dir_count + 1) * sizeof *grown);
+	if (!grown)
+		return false;
+	w->dirs = grown;
+	grown[w->dir_count] = (watched){ wd, strdup(dir), only ? strdup(only) : NULL, is_tree };
+	w->dir_count++;
+	return true;
+}
+
+/* A folder and every folder below it (names starting with '.' left out, as
+ * the build leaves them out). */
+static bool add_tree(watch_state *w, const char *dir)
+{
+	DIR *d;
+	struct dirent *e;
+	char *real = realpath(dir, NULL);
+	bool is_out = real && w->out_real && strcmp(real, w->out_real) == 0;
+	bool ok;
+
+	free(real);
+	if (is_out)
+		return true;
+	ok = add_watch(w, dir, NULL, true);
+
+	if (!ok || !(d = opendir(dir)))
+		return ok;
+	while (ok && (e = readdir(d))) {
+		struct stat st;
+		char *sub;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sub = cli_path_join(dir, e->d_name, NULL);
+		if (sub && lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			ok = add_tree(w, sub);
+		free(sub);
+	}
+	closedir(d);
+	return ok;
+}
+
+static writer *find_writer(watch_state *w, int wd, const char *name)
+{
+	for (size_t i = 0; i < w->writer_count; i++)
+		if (w->writers[i].wd == wd && strcmp(w->writers[i].name, name) == 0)
+			return &w->writers[i];
+	return NULL;
+}
+
+static void writer_start(watch_state *w, int wd, const char *name, double t)
+{
+	writer *wr = find_writer(w, wd, name), *grown;
+
+	if (wr) {
+		wr->last_s = t;
+		return;
+	}
+	grown = realloc(w->writers, (w->writer_count + 1) * sizeof *grown);
+	if (!grown)
+		return;
+	w->writers = grown;
+	grown[w->writer_count] = (writer){ wd, strdup(name), t };
+	if (grown[w->writer_count].name)
+		w->writer_count++;
+}
+
+static void writer_end(watch_state *w, int wd, const char *name)
+{
+	writer *wr = find_writer(w, wd, name);
+
+	if (!wr)
+		return;
+	free(wr->name);
+	*wr = w->writers[--w->writer_count];
+}
+
+/* Writers that went silent for long (a file kept open, a crashed editor). */
+static void writers_expire(watch_state *w, double t)
+{
+	for (size_t i = 0; i < w->writer_count;) {
+		if (t - w->writers[i].last_s > WATCH_WRITER_GIVEUP_MS / 1000.0) {
+			free(w->writers[i].name);
+			w->writers[i] = w->writers[--w->writer_count];
+		} else {
+			i++;
+		}
+	}
+}
+
+static void take_events(watch_state *w)
+{
+	char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	while ((n = read(w->fd, buf, sizeof buf)) > 0) {
+		double t = now_s();
+
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *e = (const struct inotify_event *)p;
+			watched *dir = find_wd(w, e->wd);
+
+			p += sizeof *e + e->len;
+			if (e->mask & IN_Q_OVERFLOW) {
+				w->is_dirty = true;   /* lost events: the build looks at everything */
+				w->last_event_s = t;
+				continue;
+			}
+			if (!dir)
+				continue;
+			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+				w->is_dirty = true;
+				w->last_event_s = t;
+				continue;
+			}
+			if (!e->len || is_ignored(e->name) || (dir->only && strcmp(dir->only, e->name) != 0))
+				continue;
+			w->last_event_s = t;
+			if (e->mask & IN_ISDIR) {
+				if (dir->is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
+					char *sub = cli_path_join(dir->dir, e->name, NULL);
+
+					if (sub)
+						add_tree(w, sub);
+					free(sub);
+				}
+				if (e->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
+					w->is_dirty = true;
+				continue;
+			}
+			if (e->mask & (IN_CREATE | IN_MODIFY)) {
+				writer_start(w, e->wd, e->name, t);
+			}
+			if (e->mask & IN_CLOSE_WRITE) {
+				writer_end(w, e->wd, e->name);
+				w->is_dirty = true;
+			}
+			if (e->mask & (IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)) {
+				writer_end(w, e->wd, e->name);
+				w->is_dirty = true;
+			}
+			if (e->mask & IN_ATTRIB)
+				w->is_dirty = true;   /* touch(1), a restored backup */
+		}
+	}
+}
+
+/* ------------------------------------------------------------ the builds */
+
+typedef struct watch_sink {
+	build_status_sink base;
+	double start_s;
+} watch_sink;
+
+static void quiet_job_done(build_status_sink *s, size_t job)
+{
+	(void)s, (void)job;
+}
+
+static void quiet_tick(build_status_sink *s)
+{
+	(void)s;
+}
+
+/* A job's diagnostics when it was compiled or failed now (not those an up
+ * to date source had last time). */
+static void watch_job_committed(build_status_sink *s, size_t i)
+{
+	const build_ctx *ctx = s->ctx;
+	const build_job *j = &ctx->plan.jobs[i];
+
+	if (j->result.status != BUILD_COMPILED && j->result.status != BUILD_FAILED &&
+	    !(j->result.status == BUILD_SKIPPED && j->is_explicit))
+		return;
+	for (uint32_t d = 0; d < j->result.diag_count; d++) {
+		const build_diag *g = &j->result.diags[d];
+		animc_diag diag = { g->severity, j->path, g->line, g->column, g->byte_offset, g->message };
+		cli_diag_printer printer = ctx->printer;
+
+		cli_print_diag(&printer, &diag);
+	}
+}
+
+static void watch_note(build_status_sink *s, const char *line)
+{
+	if (s->ctx->options->verbose)
+		printf("%s\n", line);
+}
+
+/* The rebuild's one line: the time, what was written, how long it took. */
+static void watch_summary(build_status_sink *s, const build_totals *t, unsigned stale)
+{
+	const build_ctx *ctx = s->ctx;
+	watch_sink *ws = (watch_sink *)s;
+	time_t now = time(NULL);
+	struct tm tm;
+	char clock[16], names[256] = "";
+	size_t used = 0, listed = 0;
+
+	(void)stale;
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	for (size_t i = 0; i < ctx->plan.count && listed < 3; i++) {
+		const build_job *j = &ctx->plan.jobs[i];
+
+		if (j->result.status != BUILD_COMPILED || used >= sizeof names)
+			continue;
+		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", listed ? ", " : "",
+					 cli_basename(j->path));
+		listed++;
+	}
+	printf("%s compiled %u source%s%s%s%s, %u failed, %u warning%s, %u up to date, in %.0f ms\n", clock,
+	       t->compiled, t->compiled == 1 ? "" : "s", listed ? " (" : "", names,
+	       listed ? (t->compiled > listed ? ", ...)" : ")") : "", t->failed, t->warnings,
+	       t->warnings == 1 ? "" : "s", t->up_to_date, (now_s() - ws->start_s) * 1000);
+	fflush(stdout);
+}
+
+static void watch_clear(build_status_sink *s)
+{
+	(void)s;
+}
+
+static const build_status_ops watch_ops = {
+	quiet_job_done, quiet_tick, watch_job_committed, watch_note, watch_summary, watch_clear,
+};
+
+/* One build, in a child: the engine may stop by a signal, and the watch
+ * goes on (or ends with 0) either way.  Returns the child's pid. */
+static pid_t start_build(build_options *o)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		watch_sink sink;
+		build_engine_deps deps;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		memset(&sink, 0, sizeof sink);
+		sink.base.ops = &watch_ops;
+		sink.start_s = now_s();
+		memset(&deps, 0, sizeof deps);
+		deps.status = &sink.base;
+		fflush(stdout);
+		_exit(build_engine_run_with(CMD_BUILD, o, &deps));
+	}
+	if (pid < 0)
+		fprintf(stderr, "animc watch: error: cannot start a build: %s\n", strerror(errno));
+	return pid;
+}
+
+/* Wait for the build, passing a stop on to it: it removes what it was
+ * writing before it ends. */
+static void finish_build(pid_t pid)
+{
+	int status;
+	bool told = false;
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return;
+		if (stop_requested && !told) {
+			kill(pid, SIGINT);
+			told = true;
+		}
+	}
+}
+
+static int run_watch(int argc, char **argv)
+{
+	build_options o;
+	watch_state w = { .fd = -1 };
+	struct sigaction sa;
+	int status = build_options_parse(&o, CMD_BUILD, argc, argv);
+
+	if (status != 0) {
+		build_options_release(&o);
+		return status < 0 ? ANIMC_EXIT_OK : status;
+	}
+	/* The output folder follows its inputs: a deleted source takes its
+	 * outputs with it. */
+	o.prune = true;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (w.fd < 0) {
+		fprintf(stderr, "animc watch: error: inotify: %s\n", strerror(errno));
+		build_options_release(&o);
+		return ANIMC_EXIT_FAILED;
+	}
+	/* The output folder exists before it is compared with the inputs. */
+	{
+		cli_error err;
+
+		if (!cli_mkdir_p(o.out_dir, &err)) {
+			fprintf(stderr, "%s: error: %s\n", o.out_dir, err.message);
+			status = ANIMC_EXIT_FAILED;
+		}
+	}
+	char *out_real = realpath(o.out_dir, NULL);
+	w.out_real = out_real;
+	for (size_t i = 0; status == 0 && i < o.inputs.count; i++) {
+		const char *input = o.inputs.items[i];
+		struct stat st;
+		bool ok;
+
+		if (stat(input, &st) != 0) {
+			fprintf(stderr, "%s: error: cannot watch: %s\n", input, strerror(errno));
+			ok = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			ok = add_tree(&w, input);
+		} else {
+			char *dir = strndup(input, (size_t)(cli_basename(input) - input));
+
+			ok = dir && add_watch(&w, dir[0] ? dir : ".", cli_basename(input), false);
+			free(dir);
+		}
+		if (!ok)
+			status = ANIMC_EXIT_FAILED;
+	}
+	if (status == 0 && o.has_project) {
+		/* A project: its file and its items' folders. */
+		char *dir = strndup(o.mgcb_path, (size_t)(cli_basename(o.mgcb_path) - o.mgcb_path));
+
+		if (!dir || !add_watch(&w, dir[0] ? dir : ".", cli_basename(o.mgcb_path), false))
+			status = ANIMC_EXIT_FAILED;
+		free(dir);
+		for (size_t i = 0; status == 0 && i < o.project.count; i++) {
+			const char *src = o.project.items[i].source;
+
+			dir = strndup(src, (size_t)(cli_basename(src) - src));
+			if (dir && !add_watch(&w, dir[0] ? dir : ".", cli_basename(src), false))
+				status = ANIMC_EXIT_FAILED;
+			free(dir);
+		}
+	}
+	if (status == 0) {
+		pid_t pid;
+		bool again = true;
+
+		printf("watching %zu folder%s; Ctrl-C stops\n", w.dir_count, w.dir_count == 1 ? "" : "s");
+		while (!stop_requested) {
+			struct pollfd p = { w.fd, POLLIN, 0 };
+			double t = now_s();
+			int timeout = -1;
+
+			if (again && w.writer_count == 0) {
+				again = false;
+				w.is_dirty = false;
+				if ((pid = start_build(&o)) > 0)
+					finish_build(pid);
+				take_events(&w);   /* what happened meanwhile counts next */
+				continue;
+			}
+			writers_expire(&w, t);
+			if (w.is_dirty) {
+				double wait_ms = WATCH_QUIET_MS - (t - w.last_event_s) * 1000;
+
+				if (wait_ms <= 0 && w.writer_count == 0) {
+					again = true;
+					continue;
+				}
+				timeout = wait_ms > 0 ? (int)wait_ms + 1 : WATCH_QUIET_MS;
+			}
+			if (poll(&p, 1, timeout) > 0)
+				take_events(&w);
+		}
+	}
+	for (size_t i = 0; i < w.dir_count; i++) {
+		free(w.dirs[i].dir);
+		free(w.dirs[i].only);
+	}
+	for (size_t i = 0; i < w.writer_count; i++)
+		free(w.writers[i].name);
+	free(w.dirs);
+	free(w.writers);
+	free(out_real);
+	close(w.fd);
+	build_options_release(&o);
+	return status;
+}
+
+static void watch_help(FILE *out)
+{
+	fprintf(out,
+		"usage: animc watch [build options] -o OUTDIR INPUT...\n"
+		"\n"
+		"Build as 'animc build' does, then build again whenever an input changes: files\n"
+		"and folders (and the folders created in them) are watched with inotify.  A burst\n"
+		"of saves is one rebuild, which waits until no file is being written, so a\n"
+		"half-written source is never compiled.  Each rebuild prints one line: the time,\n"
+		"what was compiled, failures, warnings, how long it took.  Outputs of a deleted\n"
+		"source are removed (--prune).  Takes every option of 'animc build', --mgcb too.\n"
+		"Ctrl-C (SIGINT) or SIGTERM ends it with status 0, leaving no temporary file.\n");
+}
+
+const animc_command animc_cmd_watch = {
+	.name = "watch",
+	.summary = "build, then rebuild on every change: animc watch -o OUTDIR INPUT...",
+	.run = run_watch,
+	.help = watch_help,
+};
