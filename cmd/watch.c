@@ -29,7 +29,7 @@
 
 /* Quiet time after the last event before a rebuild, and the longest a file
  * may stay open for writing without news before it counts as written. */
-#define WATCH_QUIET_MS 25
+#define WATCH_QUIET_MS 50
 #define WATCH_WRITER_GIVEUP_MS 2000
 
 #define WATCH_MASK (IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \

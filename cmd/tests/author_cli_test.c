@@ -540,6 +540,15 @@ static void root_motion_of_a_mocap_walk(void **state)
 
 /* -------------------------------------------------------------- additive */
 
+/* A rest pose written out: bone, translation, rotation, scale. */
+typedef struct rest_bone {
+	const char *bone;
+	float t[3], r[4], s[3];
+} rest_bone;
+
+static const rest_bone *rest;   /* when set, the reference pose instead of a clip at 0 */
+static size_t rest_count;
+
 /* add(reference, additive) against the source over a fine grid. */
 static double additive_error(const animrt_clip *source, const animrt_clip *additive, const animrt_clip *reference)
 {
@@ -560,7 +569,17 @@ static double additive_error(const animrt_clip *source, const animrt_clip *addit
 		for (uint32_t b = 0; b < n; b++) {
 			float tr[3], rot[4], sc[3];
 
-			assert_true(bone_at(reference, animrt_clip_bone_name(source, b, NULL), 0, tr, rot, sc));
+			if (rest) {
+				size_t k = 0;
+
+				while (k < rest_count && strcmp(rest[k].bone, animrt_clip_bone_name(source, b, NULL)))
+					k++;
+				assert_true(k < rest_count);
+				memcpy(tr, rest[k].t, sizeof tr), memcpy(rot, rest[k].r, sizeof rot);
+				memcpy(sc, rest[k].s, sizeof sc);
+			} else {
+				assert_true(bone_at(reference, animrt_clip_bone_name(source, b, NULL), 0, tr, rot, sc));
+			}
 			memcpy(ref.translation + 3 * b, tr, sizeof tr);
 			memcpy(ref.rotation + 4 * b, rot, sizeof rot);
 			memcpy(ref.scale + 3 * b, sc, sizeof sc);
@@ -599,7 +618,7 @@ static void additive_clips_add_back_to_the_source(void **state)
 	r = test_animc("build", "-v", "--additive-reference", "first-frame", "-o", first, "testdata/authoring", NULL);
 	assert_int_equal(r.status, 0);
 	/* The original layout has no mark: -v says it. */
-	assert_non_null(strstr(r.out, "18 keys, additive (the difference from first-frame)"));
+	assert_non_null(strstr(r.out, "18 keys, additive (the difference from its first frame)"));
 	test_run_release(&r);
 	r = test_animc("build", "-q", "--additive-reference", "Idle", "-o", idle, "testdata/authoring", NULL);
 	assert_int_equal(r.status, 0);
@@ -727,6 +746,77 @@ static void cache_entries_follow_the_sidecar(void **state)
 	free(dir), free(cache), free(a), free(b), free(c);
 }
 
+/* --additive-reference bind: the difference from the rest pose of
+ * --skeleton (testdata/authoring/Walker_rest.gltf, written out here). */
+static void additive_from_the_bind_pose(void **state)
+{
+	static const rest_bone pose[2] = {
+		{ "Root", { 0.2f, 0.9f, 0.3f }, { 0, 0.258819f, 0, 0.9659258f }, { 1, 1, 1 } },
+		{ "Arm", { 0, 0.5f, 0 }, { 0, 0, 0, 1 }, { 1.05f, 1, 1 } },
+	};
+	char *plain = test_tmpdir("bind-plain"), *out = test_tmpdir("bind");
+	static const char *const clips[] = { "Start", "Run", "Idle" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--skeleton", "testdata/authoring/Walker_rest.gltf", "-o", plain,
+		       "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--skeleton", "testdata/authoring/Walker_rest.gltf", "--additive-reference",
+		       "bind", "-o", out, "testdata/authoring", NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	rest = pose;
+	rest_count = 2;
+	for (size_t c = 0; c < 3; c++) {
+		char *name = test_format("Walker/%s.xnb", clips[c]);
+		animrt_clip *source = open_xnb(plain, name), *a = open_xnb(out, name);
+		double err = additive_error(source, a, NULL);
+
+		print_message("%s: max |add(bind pose, additive) - source| = %.3g\n", clips[c], err);
+		assert_true(err <= 1e-5);
+		/* A difference from the rest pose, not the source itself. */
+		assert_true(strcmp(animrt_clip_bone_name(a, 0, NULL), "Root") == 0);
+		animrt_close(source), animrt_close(a);
+		free(name);
+	}
+	rest = NULL;
+	free(plain), free(out);
+}
+
+/* Root motion with --layout compact: motion + in place recompose the source
+ * within the layout's default tolerance (1e-3 units; 0.05 degrees is under
+ * 5e-4 in a quaternion component). */
+static void root_motion_in_the_compact_layout(void **state)
+{
+	char *plain = test_tmpdir("rmc-plain"), *out = test_tmpdir("rmc");
+	static const char *const clips[] = { "Start", "Run", "Idle" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--layout", "compact", "--root-motion", "Bone0,yaw", "-o", out,
+		       "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t c = 0; c < 3; c++) {
+		char *name = test_format("Walker/%s.xnb", clips[c]), *mname = test_format("Walker/%s.motion.xnb", clips[c]);
+		animrt_clip *source = open_xnb(plain, name), *in_place = open_xnb(out, name), *motion = open_xnb(out, mname);
+		double drift, err = recompose_error(source, in_place, motion, "Bone0", 1, &drift);
+
+		print_message("%s, compact: max |motion + in place - source| = %.3g\n", clips[c], err);
+		assert_true(in_place->compact && motion->compact);
+		assert_true(err <= 2e-3);
+		animrt_close(source), animrt_close(in_place), animrt_close(motion);
+		free(name), free(mname);
+	}
+	free(plain), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -738,9 +828,11 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
+	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),
 	cmocka_unit_test(additive_compact_is_marked),
+	cmocka_unit_test(additive_from_the_bind_pose),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -74,7 +74,8 @@ typedef struct rt_packed {
 	const uint8_t *p;
 	uint32_t bone_count, sample_count, segment_count, animated_count;
 	float rate_hz, duration_s;
-	size_t names_at, descriptors_at, constants_at, formats_at, ranges_at, segments_at, masks_at, keys_at;
+	/* Byte offsets in the copy (the loader refuses payloads past 4 GiB). */
+	uint32_t names_at, descriptors_at, constants_at, formats_at, ranges_at, segments_at, masks_at, keys_at;
 	const uint32_t *key_at;         /* animated_count * segment_count */
 } rt_packed;
 
@@ -245,6 +246,8 @@ typedef struct rt_track_cache {
 	uint32_t slot;                  /* the pose slot it feeds */
 } rt_track_cache;
 #define RT_NO_SEGMENT UINT32_MAX
+/* arc.angle of keys whose arc is not computed yet. */
+#define RT_NO_ARC (-2.0f)
 _Static_assert(sizeof(rt_track_cache) == 96, "a track cache is 96 bytes");
 
 /*

@@ -190,8 +190,11 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	off += index_count * sizeof(uint32_t);
 	o_payload = off = align_up(off, 16);
 	off += payload + RT_PACKED_PAD;
+	/* The reader name: the default one needs no copy. */
+	bool is_default_reader = reader_size == sizeof COMPACT_READER_NAME_DEFAULT - 1 &&
+				 memcmp(reader, COMPACT_READER_NAME_DEFAULT, reader_size) == 0;
 	o_reader = off;
-	off += (size_t)reader_size + 1;
+	off += is_default_reader ? 0 : (size_t)reader_size + 1;
 	unsigned char *block = malloc(off);
 	if (!block)
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", off);
@@ -229,22 +232,27 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	pk->animated_count = animated;
 	pk->rate_hz = w.rate_hz;
 	pk->duration_s = w.duration_s;
+	/* Every offset is within the payload, under 4 GiB (checked above). */
 	pk->names_at = NAMES_AT;
-	pk->descriptors_at = w.descriptors_at - shift;
-	pk->constants_at = pk->descriptors_at + 2 * (size_t)bones;
-	pk->formats_at = w.formats_at - shift;
+	pk->descriptors_at = (uint32_t)(w.descriptors_at - shift);
+	pk->constants_at = (uint32_t)(pk->descriptors_at + 2 * (size_t)bones);
+	pk->formats_at = (uint32_t)(w.formats_at - shift);
 	pk->ranges_at = pk->formats_at + animated;
-	pk->segments_at = w.segments_at - shift;
-	pk->masks_at = w.masks_at - shift;
-	pk->keys_at = pk->masks_at + (size_t)(((uint64_t)animated * w.sample_count + 7) / 8);
+	pk->segments_at = (uint32_t)(w.segments_at - shift);
+	pk->masks_at = (uint32_t)(w.masks_at - shift);
+	pk->keys_at = (uint32_t)(pk->masks_at + (((uint64_t)animated * w.sample_count + 7) / 8));
 	pk->key_at = (const uint32_t *)(block + o_index);
 
 	animrt_clip *clip = (animrt_clip *)block;
 	char *name = (char *)block + o_reader;
 	clip->container = *container;
-	memcpy(name, reader, reader_size);
-	name[reader_size] = '\0';
-	clip->container.reader = name;
+	if (is_default_reader) {
+		clip->container.reader = COMPACT_READER_NAME_DEFAULT;
+	} else {
+		memcpy(name, reader, reader_size);
+		name[reader_size] = '\0';
+		clip->container.reader = name;
+	}
 	clip->duration_s = w.duration_s;
 	clip->sequence_count = bones;
 	clip->sequences = NULL;

@@ -157,24 +157,13 @@ static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bi
 	}
 }
 
-/* The arc of rotation keys a to b (rt_arc), as load_compact.c computes it. */
-static inline void arc_of(const float a[4], const float b[4], rt_arc *arc)
-{
-	float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-	float sign = dot < 0 ? -1.0f : 1.0f, d = fabsf(dot);
-	float c = d < INTERP_NLERP_DOT ? d : INTERP_NLERP_DOT;
-
-	arc->angle = d <= INTERP_NLERP_DOT ? interp_acos_unit(c) : -1.0f;
-	arc->signed_inv_sin = sign * (1.0f / sqrtf((1.0f - c) * (1.0f + c)));
-}
-
 /*
  * Unpack the keys of animated track a around grid position `at` into
  * `tc`: key a at or before it, key b after it (the next segment's first
  * when the segment has none; key a again where the last key holds).
  */
 static void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const uint8_t *range, uint32_t ordinal,
-			unsigned dropped, unsigned track, rt_where at, bool has_arc, rt_track_cache *tc)
+			unsigned dropped, unsigned track, rt_where at, rt_track_cache *tc)
 {
 	uint32_t s = at.segment, i = (uint32_t)at.local;
 	dequant d;
@@ -204,8 +193,6 @@ static void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const u
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	}
-	if (has_arc && track == ANIMRT_ROTATION)
-		arc_of(tc->a, tc->b, &tc->arc);
 }
 
 /* How keys of segment s of a context's track decode, from its cache. */
@@ -233,7 +220,7 @@ static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint3
  * b becomes key a, and only the key after it is unpacked (ozz's cache
  * does the same); anything else unpacks both.
  */
-static void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned track, rt_where at, bool has_arc)
+static void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned track, rt_where at)
 {
 	uint32_t i = (uint32_t)at.local, s, k0, j;
 	const uint32_t *key_at = pk->key_at + (size_t)tc->animated * pk->segment_count;
@@ -287,8 +274,8 @@ key_b:
 		cached_dequant(pk, tc, tc->segment, &d);
 		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * compact_key_bits(d.bits), track, tc->b);
 	}
-	if (has_arc && track == ANIMRT_ROTATION)
-		arc_of(tc->a, tc->b, &tc->arc);
+	/* The slerps compute the arc four at a time, and keep it here. */
+	tc->arc.angle = RT_NO_ARC;
 }
 
 /* Does the cache hold the keys around `at`? */
@@ -316,7 +303,7 @@ static inline float cache_weight(const rt_track_cache *tc, float local)
 typedef struct slerps {
 	uint32_t count;
 	bool has_arc;
-	const rt_track_cache *tc[4];
+	rt_track_cache *tc[4];
 	float u[4];
 	float *out[4];
 	rt_track_cache own[4];   /* keys unpacked without a context */
@@ -341,10 +328,32 @@ static void slerps_run(slerps *sl)
 	rt_transpose(&b[0], &b[1], &b[2], &b[3]);
 	rt_f4 vu = rt_load(u);
 	if (sl->has_arc) {
-		rt_f4 angle, signed_inv_sin;
+		rt_f4 angle, signed_inv_sin, one = rt_set1(1.0f);
 		rt_arcs(&sl->tc[0]->arc.angle, &sl->tc[n > 1 ? 1 : 0]->arc.angle, &sl->tc[n > 2 ? 2 : 0]->arc.angle,
 			&sl->tc[n > 3 ? 3 : 0]->arc.angle, &angle, &signed_inv_sin);
-		rt_f4 one = rt_set1(1.0f), sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
+		rt_f4 is_new = rt_lt(angle, rt_set1(-1.5f));
+		if (rt_any(is_new)) {
+			/* Keys unpacked since: their arcs (as load_compact.c
+			 * computes them, four wide), kept in their caches for the
+			 * samples that follow. */
+			rt_f4 dot = rt_add(rt_add(rt_add(rt_mul(a[0], b[0]), rt_mul(a[1], b[1])), rt_mul(a[2], b[2])),
+					   rt_mul(a[3], b[3]));
+			rt_f4 near_dot = rt_set1(INTERP_NLERP_DOT), d = rt_abs(dot);
+			rt_f4 c = rt_select(rt_lt(d, near_dot), d, near_dot);
+			rt_f4 new_angle = rt_select(rt_le(d, near_dot), rt_acos_unit(c), rt_set1(-1.0f));
+			rt_f4 new_inv = rt_xor(rt_sign_bit(dot), rt_div(one, rt_sqrt(rt_mul(rt_sub(one, c), rt_add(one, c)))));
+			float fa[4], fi[4];
+
+			angle = rt_select(is_new, new_angle, angle);
+			signed_inv_sin = rt_select(is_new, new_inv, signed_inv_sin);
+			rt_store(fa, angle);
+			rt_store(fi, signed_inv_sin);
+			for (uint32_t lane = 0; lane < n; lane++) {
+				sl->tc[lane]->arc.angle = fa[lane];
+				sl->tc[lane]->arc.signed_inv_sin = fi[lane];
+			}
+		}
+		rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
 		rt_f4 s0 = rt_mul(rt_sin_quadrant(rt_mul(rt_sub(one, vu), angle)), inv_sin);
 		rt_f4 s1 = rt_mul(rt_sin_quadrant(rt_mul(vu, angle)), inv_sin);
 		rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
@@ -452,7 +461,7 @@ static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt
 			continue;
 		rt_track_cache local, *tc = sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
 		unpack_keys(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k, at,
-			    false, tc);
+			    tc);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
 			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
@@ -574,7 +583,7 @@ static void sample_with_context(const rt_packed *pk, rt_where at, animrt_context
 		float *out = track_out(pose, k, tc->slot);
 
 		if (!cache_holds(tc, at))
-			context_unpack(pk, tc, k, at, !is_reference);
+			context_unpack(pk, tc, k, at);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
 			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));

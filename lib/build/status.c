@@ -209,11 +209,12 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 			if (build_author_is_motion(&o->author, out->name))
 				printf(", the root motion of bone '%s'%s", o->author.root_bone,
 				       o->author.root_yaw ? " with its yaw" : "");
-			else if (build_author_additive_name(&o->author))
-				printf(", additive (the difference from %s%s%s)",
-				       o->author.additive == ANIMC_ADDITIVE_CLIP ? "clip '" : "",
-				       build_author_additive_name(&o->author),
-				       o->author.additive == ANIMC_ADDITIVE_CLIP ? "' at 0" : "");
+			else if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_CLIP)
+				printf(", additive (the difference from clip '%s' at 0)", o->author.additive_clip);
+			else if (o->author.has_additive)
+				printf(", additive (the difference from %s)",
+				       o->author.additive == ANIMC_ADDITIVE_BIND ? "the --skeleton rest pose"
+										  : "its first frame");
 			printf("\n");
 			report_passes(&out->passes);
 		}
