@@ -106,7 +106,7 @@ static int run(int argc, char **argv)
 	int reader_words = 0;
 
 	if (!readers) {
-		fprintf(stderr, "animc batch: error: out of memory\n");
+		cli_report(ANIMC_ERROR, "animc batch", "out of memory");
 		return ANIMC_EXIT_FAILED;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -143,7 +143,7 @@ static int run(int argc, char **argv)
 			count += line[i] == (spaced ? ' ' : '\t');
 		words = calloc((size_t)count + (size_t)reader_words + 1, sizeof *words);
 		if (!words) {
-			fprintf(stderr, "animc batch: error: out of memory\n");
+			cli_report(ANIMC_ERROR, "animc batch", "out of memory");
 			status = ANIMC_EXIT_FAILED;
 			break;
 		}

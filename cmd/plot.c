@@ -82,12 +82,12 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 	animc_diag_sink sink = { print_diag, printer, path, 0, 0 };
 
 	if (!cli_read_file(path, &data, &size, &failure)) {
-		fprintf(stderr, "%s: error: %s\n", path, failure.message);
+		cli_report(ANIMC_ERROR, path, "%s", failure.message);
 		return NULL;
 	}
 	if (is_compiled(data, size)) {
 		if (animrt_open(data, size, &clip, &err) != ANIMRT_OK)
-			fprintf(stderr, "%s: error: %s\n", path, err.message);
+			cli_report(ANIMC_ERROR, path, "%s", err.message);
 		free(data);
 		return clip;
 	}
@@ -99,7 +99,7 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 
 	options.ticks_per_second = ticks_per_second;
 	if (!importer) {
-		fprintf(stderr, "%s: error: no importer recognises this file\n", path);
+		cli_report(ANIMC_ERROR, path, "no importer recognises this file");
 		free(data);
 		return NULL;
 	}
@@ -114,11 +114,17 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 		if ((clip_name && strcmp(set.clips[i]->name, clip_name) == 0) || (!clip_name && set.count == 1))
 			pick = i;
 	if (pick == set.count) {
-		fprintf(stderr, "%s: error: %s; it holds:", path,
-			clip_name ? "no clip by that name" : "several clips: give --clip NAME");
-		for (uint32_t i = 0; i < set.count; i++)
-			fprintf(stderr, " '%s'", set.clips[i]->name);
-		fprintf(stderr, "\n");
+		cli_bytes names = { 0 };
+
+		for (uint32_t i = 0; i < set.count; i++) {
+			cli_bytes_put(&names, " '", 2);
+			cli_bytes_put(&names, set.clips[i]->name, strlen(set.clips[i]->name));
+			cli_bytes_put(&names, "'", 1);
+		}
+		cli_report(ANIMC_ERROR, path, "%s; it holds:%s",
+			   clip_name ? "no clip by that name" : "several clips: give --clip NAME",
+			   names.data && !names.is_broken ? (const char *)names.data : "");
+		free(names.data);
 		animc_clip_set_release(&set);
 		return NULL;
 	}
@@ -130,7 +136,7 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 	}
 	animc_clip_set_release(&set);
 	if (animrt_open(xnb, xnb_size, &clip, &err) != ANIMRT_OK)
-		fprintf(stderr, "%s: error: %s\n", path, err.message);
+		cli_report(ANIMC_ERROR, path, "%s", err.message);
 	free(xnb);
 	return clip;
 }
@@ -146,15 +152,16 @@ static int find_bone(const animrt_clip *clip, const char *bone)
 /* "path: error: no bone 'X'; it has: 'A', 'B'" (as --clip lists clips). */
 static void report_no_bone(const char *path, const animrt_clip *clip, const char *bone)
 {
-	fprintf(stderr, "%s: error: no bone '", path);
-	cli_print_escaped(stderr, bone, 0);
-	fprintf(stderr, "'; it has:");
+	cli_bytes names = { 0 };
+
 	for (uint32_t i = 0; i < clip->sequence_count; i++) {
-		fprintf(stderr, "%s '", i ? "," : "");
-		cli_print_escaped(stderr, clip->sequences[i].bone, 0);
-		fprintf(stderr, "'");
+		cli_bytes_put(&names, i ? ", '" : " '", i ? 3 : 2);
+		cli_bytes_put(&names, clip->sequences[i].bone, strlen(clip->sequences[i].bone));
+		cli_bytes_put(&names, "'", 1);
 	}
-	fprintf(stderr, "%s\n", clip->sequence_count ? "" : " no sequences");
+	cli_report(ANIMC_ERROR, path, "no bone '%s'; it has:%s", bone,
+		   clip->sequence_count && !names.is_broken ? (const char *)names.data : " no sequences");
+	free(names.data);
 }
 
 /* The bones of `a` that `b` lacks, as " 'X', 'Y'" (at most 8, then "and N
@@ -496,7 +503,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	int status = ANIMC_EXIT_OK;
 
 	if (!t || !sv || !cv || !err || !ck_sign) {
-		fprintf(stderr, "animc: error: out of memory\n");
+		cli_report(ANIMC_ERROR, NULL, "out of memory");
 		status = ANIMC_EXIT_FAILED;
 		goto done;
 	}
@@ -527,7 +534,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	size_t svg_size = 0;
 	FILE *out = open_memstream(&svg, &svg_size);
 	if (!out) {
-		fprintf(stderr, "animc: error: out of memory\n");
+		cli_report(ANIMC_ERROR, NULL, "out of memory");
 		status = ANIMC_EXIT_FAILED;
 		goto done;
 	}
@@ -559,7 +566,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	write_error_panel(out, top + width * (PANEL + GAP), end, t, err, worst, worst_t, bound, unit);
 	fprintf(out, "</svg>\n");
 	if (fclose(out) != 0 || !cli_write_atomic(a->out_path, svg, svg_size, &failure)) {
-		fprintf(stderr, "%s: error: %s\n", a->out_path, svg ? failure.message : "out of memory");
+		cli_report(ANIMC_ERROR, a->out_path, "%s", svg ? failure.message : "out of memory");
 		free(svg);
 		status = ANIMC_EXIT_FAILED;
 		goto done;
@@ -665,7 +672,7 @@ static int run(int argc, char **argv)
 	/* Compact clips decoded: the plot reads their sequence lists. */
 	static const animrt_open_options decoded = { .is_decoded = true };
 	if (animrt_open_file_with(a.compiled_path, &decoded, &cmp, &err) != ANIMRT_OK) {
-		fprintf(stderr, "%s: error: %s\n", a.compiled_path, err.message);
+		cli_report(ANIMC_ERROR, a.compiled_path, "%s", err.message);
 		return ANIMC_EXIT_FAILED;
 	}
 	src = load_source(a.source_path, a.clip, a.ticks_per_second, &printer);

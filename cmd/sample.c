@@ -141,14 +141,13 @@ static void note_time_outside(const char *path, const animrt_clip *clip, float t
 	cli_format_float(time_s, t, sizeof t);
 	cli_format_float((float)d, end, sizeof end);
 	cli_format_float((float)at, local, sizeof local);
-	fprintf(stderr, "animc sample: note: ");
-	cli_print_escaped(stderr, path, 0);
 	if (!repeat || d <= 0)
-		fprintf(stderr, " lasts %s s; %s s %s, so its pose at %s s is printed (--repeat wraps)\n", end,
-			t, time_s > d ? "is past its end" : "is before its start", local);
+		cli_report(ANIMC_NOTE, "animc sample", "%s lasts %s s; %s s %s, so its pose at %s s is printed "
+			   "(--repeat wraps)", path, end, t, time_s > d ? "is past its end" : "is before its start",
+			   local);
 	else
-		fprintf(stderr, " lasts %s s; %s s wraps (--repeat), so its pose at %s s is printed\n", end, t,
-			local);
+		cli_report(ANIMC_NOTE, "animc sample", "%s lasts %s s; %s s wraps (--repeat), so its pose at %s s "
+			   "is printed", path, end, t, local);
 }
 
 static bool has_name(const char *const *names, uint32_t count, const char *name)
@@ -206,7 +205,7 @@ static int print_poses(const sample_args *a, const animrt_clip *clip, const anim
 
 		if (animrt_binding_create(clip, names, bones, &bind[0], &err) != ANIMRT_OK ||
 		    animrt_binding_create(other, names, bones, &bind[1], &err) != ANIMRT_OK) {
-			fprintf(stderr, "animc sample: error: %s\n", err.message);
+			cli_report(ANIMC_ERROR, "animc sample", "%s", err.message);
 			goto out;
 		}
 		size_t n = strlen(a->path) + strlen(a->other_path) + 64;
@@ -237,7 +236,7 @@ static int print_poses(const sample_args *a, const animrt_clip *clip, const anim
 	status = ANIMC_EXIT_OK;
 	goto out;
 nomem:
-	fprintf(stderr, "animc sample: error: out of memory\n");
+	cli_report(ANIMC_ERROR, "animc sample", "out of memory");
 out:
 	animrt_binding_destroy(bind[0]);
 	animrt_binding_destroy(bind[1]);
@@ -267,7 +266,7 @@ static int run(int argc, char **argv)
 	int status = ANIMC_EXIT_USAGE, c;
 
 	if (!times) {
-		fprintf(stderr, "animc sample: error: out of memory\n");
+		cli_report(ANIMC_ERROR, "animc sample", "out of memory");
 		return ANIMC_EXIT_FAILED;
 	}
 	opterr = 0;

@@ -66,14 +66,6 @@ static void on_stop(int sig)
 	stop_requested = sig;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Names editors and tools write beside a file while saving it. */
 static bool is_ignored(const char *name)
 {
@@ -104,7 +96,7 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	free(real);
 	wd = inotify_add_watch(w->fd, dir, WATCH_MASK | IN_ONLYDIR);
 	if (wd < 0) {
-		fprintf(stderr, "%s: error: cannot watch: %s\n", dir, strerror(errno));
+		cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
 		return false;
 	}
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -212,7 +204,7 @@ static void take_events(watch_state *w)
 	ssize_t n;
 
 	while ((n = read(w->fd, buf, sizeof buf)) > 0) {
-		double t = now_s();
+		double t = build_now_s();
 
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *e = (const struct inotify_event *)p;
@@ -330,7 +322,7 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 	printf("%s compiled %u source%s%s%s%s, %u failed, %u warning%s, %u up to date, in %.0f ms\n", clock,
 	       t->compiled, t->compiled == 1 ? "" : "s", listed ? " (" : "", names,
 	       listed ? (t->compiled > listed ? ", ...)" : ")") : "", t->failed, t->warnings,
-	       t->warnings == 1 ? "" : "s", t->up_to_date, (now_s() - ws->start_s) * 1000);
+	       t->warnings == 1 ? "" : "s", t->up_to_date, (build_now_s() - ws->start_s) * 1000);
 	fflush(stdout);
 }
 
@@ -339,8 +331,15 @@ static void watch_clear(build_status_sink *s)
 	(void)s;
 }
 
+static void watch_diag(build_status_sink *s, const animc_diag *d)
+{
+	cli_diag_printer printer = s->ctx->printer;
+
+	cli_print_diag(&printer, d);
+}
+
 static const build_status_ops watch_ops = {
-	quiet_job_done, quiet_tick, watch_job_committed, watch_note, watch_summary, watch_clear,
+	quiet_job_done, quiet_tick, watch_job_committed, watch_note, watch_summary, watch_clear, watch_diag,
 };
 
 /* One build, in a child: the engine may stop by a signal, and the watch
@@ -360,14 +359,14 @@ static pid_t start_build(build_options *o)
 		signal(SIGTERM, SIG_DFL);
 		memset(&sink, 0, sizeof sink);
 		sink.base.ops = &watch_ops;
-		sink.start_s = now_s();
+		sink.start_s = build_now_s();
 		memset(&deps, 0, sizeof deps);
 		deps.status = &sink.base;
 		fflush(stdout);
 		_exit(build_engine_run_with(CMD_BUILD, o, &deps));
 	}
 	if (pid < 0)
-		fprintf(stderr, "animc watch: error: cannot start a build: %s\n", strerror(errno));
+		cli_report(ANIMC_ERROR, "animc watch", "cannot start a build: %s", strerror(errno));
 	return pid;
 }
 
@@ -411,7 +410,7 @@ static int run_watch(int argc, char **argv)
 
 	w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w.fd < 0) {
-		fprintf(stderr, "animc watch: error: inotify: %s\n", strerror(errno));
+		cli_report(ANIMC_ERROR, "animc watch", "inotify: %s", strerror(errno));
 		build_options_release(&o);
 		return ANIMC_EXIT_FAILED;
 	}
@@ -420,7 +419,7 @@ static int run_watch(int argc, char **argv)
 		cli_error err;
 
 		if (!cli_mkdir_p(o.out_dir, &err)) {
-			fprintf(stderr, "%s: error: %s\n", o.out_dir, err.message);
+			cli_report_error(o.out_dir, &err);
 			status = ANIMC_EXIT_FAILED;
 		}
 	}
@@ -432,7 +431,7 @@ static int run_watch(int argc, char **argv)
 		bool ok;
 
 		if (stat(input, &st) != 0) {
-			fprintf(stderr, "%s: error: cannot watch: %s\n", input, strerror(errno));
+			cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			ok = add_tree(&w, input);
@@ -468,7 +467,7 @@ static int run_watch(int argc, char **argv)
 		printf("watching %zu folder%s; Ctrl-C stops\n", w.dir_count, w.dir_count == 1 ? "" : "s");
 		while (!stop_requested) {
 			struct pollfd p = { w.fd, POLLIN, 0 };
-			double t = now_s();
+			double t = build_now_s();
 			int timeout = -1;
 
 			if (again && w.writer_count == 0) {

@@ -38,6 +38,7 @@
 struct build_cache_stage {
 	build_ctx *ctx;
 	cli_cache *cache;
+	animc_diag_sink warnings;  /* the cache's, to the run's status */
 	uint8_t *prefix;           /* the cache key's shared part */
 	size_t prefix_size;
 	double *asked_s;           /* per job: when its lookup went out; 0: none pending */
@@ -49,6 +50,12 @@ struct build_cache_stage {
 	size_t waiting_job;        /* a free worker waits for its lookup ... */
 	double waiting_since_s;    /* ... since then (0: none) */
 };
+
+/* The cache's warnings, said as the run says its own. */
+static void say_warning(void *user, const animc_diag *d)
+{
+	build_say(user, d->severity, d->path, "%s", d->message);
+}
 
 /* build_key_* callbacks append to a cli_bytes. */
 static void emit_buffer(void *user, const void *data, size_t size)
@@ -68,11 +75,13 @@ bool build_cache_start(build_ctx *ctx)
 		return true;
 	stage = calloc(1, sizeof *stage);
 	if (!stage) {
-		cli_report(ANIMC_ERROR, NULL, "out of memory");
+		build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
 		return false;
 	}
+	stage->warnings = (animc_diag_sink){ say_warning, ctx, NULL, 0, 0 };
+	opt.sink = &stage->warnings;
 	if (!cli_cache_open(&opt, &stage->cache, &err)) {
-		cli_report_error(NULL, &err);
+		build_say(ctx, ANIMC_ERROR, NULL, "%s", err.message);
 		free(stage);
 		return false;
 	}
@@ -93,7 +102,7 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
 	if (prefix.is_broken || !stage->asked_s) {
 		free(prefix.data);
-		cli_report(ANIMC_ERROR, NULL, "out of memory");
+		build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
 		return false;
 	}
 	stage->prefix = prefix.data;

@@ -704,12 +704,12 @@ int build_clean(build_ctx *ctx)
 	case MANIFEST_LOADED:
 		break;
 	case MANIFEST_ABSENT:
-		cli_report(ANIMC_WARNING, o->out_dir, "no animc manifest here; nothing to clean");
+		build_say(ctx, ANIMC_WARNING, o->out_dir, "no animc manifest here; nothing to clean");
 		free(manifest_path);
 		free(dir_path);
 		return ANIMC_EXIT_OK;
 	default:
-		cli_report(ANIMC_ERROR, manifest_path, "the manifest cannot be read (%s); nothing removed",
+		build_say(ctx, ANIMC_ERROR, manifest_path, "the manifest cannot be read (%s); nothing removed",
 			   err.message);
 		free(manifest_path);
 		free(dir_path);
@@ -730,7 +730,8 @@ int build_clean(build_ctx *ctx)
 				char *path = cli_path_join(o->out_dir, outs[k].path, NULL);
 
 				left++;
-				cli_report(ANIMC_WARNING, path ? path : outs[k].path, "changed since animc wrote it; left");
+				build_say(ctx, ANIMC_WARNING, path ? path : outs[k].path,
+					  "changed since animc wrote it; left");
 				free(path);
 			}
 		}
@@ -757,7 +758,7 @@ int build_clean(build_ctx *ctx)
 			closedir(d);
 	}
 	if (rmdir(dir_path) != 0 && errno != ENOENT) {
-		cli_report(ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
+		build_say(ctx, ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
 		status = ANIMC_EXIT_FAILED;
 	}
 	if (!o->quiet)

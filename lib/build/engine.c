@@ -127,7 +127,7 @@ static void hook_tick(void *user)
  * .animc/running.<pid> until it ends cleanly.  Returns the descriptor, or
  * -1 (said); *alone says whether no other build runs.
  */
-static int take_lock(const char *out_dir, bool for_clean, bool *alone)
+static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, bool *alone)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
@@ -136,13 +136,13 @@ static int take_lock(const char *out_dir, bool for_clean, bool *alone)
 
 	*alone = false;
 	if (!dir || !path || !cli_mkdir_p(dir, &err)) {
-		cli_report(ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
+		build_say(ctx, ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
 	} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
-		cli_report(ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
+		build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
 	} else if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		*alone = true;
 	} else if (for_clean) {
-		cli_report(ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
+		build_say(ctx, ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
 		close(fd);
 		fd = -1;
 	} else {
@@ -257,7 +257,7 @@ static bool skeleton_state(build_ctx *ctx)
 
 	ctx->skeleton.path = strdup(path);
 	if (!ctx->skeleton.path || stat(path, &st) != 0) {
-		cli_report(ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
+		build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
 		return false;
 	}
 	build_file_state_from(&st, &ctx->skeleton.state);
@@ -265,7 +265,7 @@ static bool skeleton_state(build_ctx *ctx)
 	    build_file_state_equal(&ctx->old.skeleton.state, &ctx->skeleton.state)) {
 		ctx->skeleton.hash = ctx->old.skeleton.hash;
 	} else if (!build_hash_file(path, &ctx->skeleton.hash, &err)) {
-		cli_report_error(path, &err);
+		build_say(ctx, ANIMC_ERROR, path, "%s", err.message);
 		return false;
 	}
 	build_file_state_distrust_recent(&ctx->skeleton.state);
@@ -285,7 +285,7 @@ static bool prepare_compile(build_ctx *ctx)
 		animc_diag_sink sink = { cli_print_diag, &ctx->printer, o->skeleton_path, 0, 0 };
 
 		if (!cli_read_file(o->skeleton_path, &model, &model_size, &err)) {
-			cli_report_error(o->skeleton_path, &err);
+			build_say(ctx, ANIMC_ERROR, o->skeleton_path, "%s", err.message);
 			return false;
 		}
 		if (animc_skeleton_load(o->skeleton_path, &ctx->skeleton_model, &sink) != ANIMC_OK) {
@@ -336,10 +336,10 @@ static int run_clean(build_ctx *ctx)
 	bool alone;
 
 	if (stat(out_dir, &st) != 0) {
-		cli_report(ANIMC_WARNING, out_dir, "no such folder; nothing to clean");
+		build_say(ctx, ANIMC_WARNING, out_dir, "no such folder; nothing to clean");
 		return ANIMC_EXIT_OK;
 	}
-	ctx->lock_fd = take_lock(out_dir, true, &alone);
+	ctx->lock_fd = take_lock(ctx, out_dir, true, &alone);
 	return ctx->lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(ctx);
 }
 
@@ -365,10 +365,10 @@ static bool open_out_dir(run_state *rs)
 		free(state);
 	}
 	if (!cli_mkdir_p(o->out_dir, &err)) {
-		cli_report_error(o->out_dir, &err);
+		build_say(ctx, ANIMC_ERROR, o->out_dir, "%s", err.message);
 		return false;
 	}
-	ctx->lock_fd = take_lock(o->out_dir, false, &alone);
+	ctx->lock_fd = take_lock(ctx, o->out_dir, false, &alone);
 	if (ctx->lock_fd < 0)
 		return false;
 	if (alone) {
@@ -412,7 +412,7 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 	case MANIFEST_ABSENT:
 		break;
 	default:
-		cli_report(ANIMC_WARNING, rs->manifest_path, "%s; compiling every source", loader.err.message);
+		build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; compiling every source", loader.err.message);
 		break;
 	}
 	if (!plan_ok || (ctx->options->skeleton_path && !skeleton_state(ctx)))
@@ -517,7 +517,7 @@ static void write_report(const char *path, bool (*write)(const build_ctx *, cons
 	cli_error err;
 
 	if (path && !write(ctx, path, &err)) {
-		cli_report_error(path, &err);
+		build_say(ctx, ANIMC_ERROR, path, "%s", err.message);
 		totals->failed++;
 	}
 }
@@ -533,7 +533,7 @@ static int finish_build(run_state *rs)
 
 	if (rs->commit.dirty && !build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources,
 						     rs->manifest_path, &err))
-		cli_report(ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles every source",
+		build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles every source",
 			   err.message);
 	build_totals_count(&ctx->plan, &totals);
 	write_report(o->report_path, build_report_json, ctx, &totals);
@@ -639,6 +639,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	rs.ctx = &ctx;
 	rs.deps = deps;
 	rs.status = deps && deps->status ? deps->status : &rs.own_status;
+	ctx.status = rs.status;
 	if (rs.status != &rs.own_status)
 		rs.status->ctx = &ctx;   /* the caller's sink, for this run */
 	else if (command == CMD_OUTPUTS)

@@ -40,6 +40,7 @@ struct build_ctx {
 	build_options *options;
 	build_command command;
 	cli_diag_printer printer;
+	build_status_sink *status; /* what the user reads passes through it */
 	build_plan plan;
 	cli_strings plan_notes;    /* folders reached again through a link (-v) */
 	manifest old;              /* what the last run wrote (empty when none) */

@@ -165,6 +165,7 @@ typedef struct recorder {
 	build_totals totals;
 	bool has_summary;
 	char notes[1024];
+	char diags[1024];        /* the run's own diagnostics, a line each */
 } recorder;
 
 static void rec_job_done(build_status_sink *s, size_t job)
@@ -208,8 +209,17 @@ static void rec_clear(build_status_sink *s)
 	(void)s;
 }
 
+static void rec_diag(build_status_sink *s, const animc_diag *d)
+{
+	recorder *rec = (recorder *)s;
+	size_t n = strlen(rec->diags);
+
+	snprintf(rec->diags + n, sizeof rec->diags - n, "%s: %s\n", d->severity == ANIMC_ERROR ? "error" : "warning",
+		 d->message);
+}
+
 static const build_status_ops rec_ops = {
-	rec_job_done, rec_tick, rec_job_committed, rec_note, rec_summary, rec_clear,
+	rec_job_done, rec_tick, rec_job_committed, rec_note, rec_summary, rec_clear, rec_diag,
 };
 
 /* ------------------------------------------------------------- a run */
@@ -470,6 +480,29 @@ static void a_removed_source_leaves_a_stale_output_until_pruned(void **state)
 	free(dir);
 }
 
+static void a_damaged_manifest_is_said_and_every_source_compiles(void **state)
+{
+	char *dir = make_sources("engine_damaged", 2);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *path = test_format("%s/" MANIFEST_FILE, out);
+	fake_setup setup = { 0 };
+	run r;
+
+	(void)state;
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_string_equal(r.rec.diags, "");
+	assert_true(test_write_file(path, "animc-manifest 1\ngarbage\n", 25));
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.done_count, 2);
+	assert_non_null(strstr(r.rec.diags, "warning: "));
+	assert_non_null(strstr(r.rec.diags, "; compiling every source\n"));
+	free(path);
+	free(out);
+	free(src);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),
 	cmocka_unit_test(a_second_run_compiles_only_what_changed),
@@ -478,6 +511,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_failed_source_writes_nothing_and_is_retried),
 	cmocka_unit_test(outputs_claims_and_writes_nothing),
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),
+	cmocka_unit_test(a_damaged_manifest_is_said_and_every_source_compiles),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -2,8 +2,10 @@
  * error.c - the one way a cli_error is filled in, and the one printer of
  * the diagnostics the engine and the commands say themselves.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -40,14 +42,16 @@ void cli_report(animc_severity severity, const char *subject, const char *fmt, .
 {
 	cli_diag_printer printer = { stderr, true };
 	animc_diag diag = { severity, subject, 0, 0, -1, NULL };
-	char message[1024];
+	char *message;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
 	va_end(ap);
-	diag.message = message;
+	diag.message = message ? message : "out of memory";
 	cli_print_diag(&printer, &diag);
+	free(message);
 }
 
 void cli_report_error(const char *subject, const cli_error *err)

@@ -377,7 +377,7 @@ bool build_plan_make(build_ctx *ctx)
 	if (o->base_dir) {
 		base_real = realpath(o->base_dir, NULL);
 		if (!base_real) {
-			cli_report(ANIMC_ERROR, o->base_dir, "--base: %s", strerror(errno));
+			build_say(ctx, ANIMC_ERROR, o->base_dir, "--base: %s", strerror(errno));
 			return false;
 		}
 	}
@@ -420,7 +420,7 @@ bool build_plan_make(build_ctx *ctx)
 		}
 		free(rel);
 		if (!ok) {
-			cli_report(ANIMC_ERROR, NULL, "out of memory");
+			build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
 			free(base_real);
 			return false;
 		}

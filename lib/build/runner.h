@@ -115,6 +115,7 @@ size_t build_schedule_count(const build_ctx *ctx);
  * `runner`.  Jobs that took long last time, or are large, go first.
  * Returns false when a signal stopped it (*ctx->stop_signal) or memory
  * ran out. */
-bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate, const build_run_hooks *hooks);
+bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate,
+		    const build_run_hooks *hooks);
 
 #endif

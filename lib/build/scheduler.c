@@ -115,7 +115,8 @@ static void dispatch(schedule *s, double *wait_s, bool *is_waiting)
 	}
 }
 
-bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate, const build_run_hooks *hooks)
+bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate,
+		    const build_run_hooks *hooks)
 {
 	schedule s = { ctx, runner, gate, hooks, NULL, 0, 0 };
 	bool is_stopped = false;

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -270,14 +271,25 @@ static void quiet_summary(build_status_sink *s, const build_totals *t, unsigned 
 		console_clear(s);
 }
 
+/* On stderr, below the status line (taken away first). */
+static void console_diag(build_status_sink *s, const animc_diag *d)
+{
+	cli_diag_printer printer = s->ctx->printer;
+
+	status_erase(s);
+	fflush(stdout);
+	cli_print_diag(&printer, d);
+}
+
 static const build_status_ops terminal_ops = {
 	terminal_job_done, terminal_tick, terminal_job_committed, console_note, console_summary, console_clear,
+	console_diag,
 };
 static const build_status_ops plain_ops = {
-	no_job_done, no_tick, plain_job_committed, console_note, console_summary, console_clear,
+	no_job_done, no_tick, plain_job_committed, console_note, console_summary, console_clear, console_diag,
 };
 static const build_status_ops quiet_ops = {
-	no_job_done, no_tick, quiet_job_committed, console_note, quiet_summary, console_clear,
+	no_job_done, no_tick, quiet_job_committed, console_note, quiet_summary, console_clear, console_diag,
 };
 
 void build_status_console_init(build_status_sink *s, build_ctx *ctx)
@@ -346,7 +358,7 @@ static void outputs_clear(build_status_sink *s)
 }
 
 static const build_status_ops outputs_ops = {
-	no_job_done, no_tick, outputs_job_committed, outputs_note, outputs_summary, outputs_clear,
+	no_job_done, no_tick, outputs_job_committed, outputs_note, outputs_summary, outputs_clear, console_diag,
 };
 
 void build_status_outputs_init(build_status_sink *s, build_ctx *ctx)
@@ -355,4 +367,23 @@ void build_status_outputs_init(build_status_sink *s, build_ctx *ctx)
 	s->ops = &outputs_ops;
 	s->ctx = ctx;
 	s->start_s = build_now_s();
+}
+
+void build_say(const build_ctx *ctx, animc_severity severity, const char *subject, const char *fmt, ...)
+{
+	animc_diag diag = { severity, subject, 0, 0, -1, NULL };
+	char *message;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
+	va_end(ap);
+	if (!ctx || !ctx->status)
+		cli_report(severity, subject, "%s", message ? message : "out of memory");
+	else {
+		diag.message = message ? message : "out of memory";
+		ctx->status->ops->diag(ctx->status, &diag);
+	}
+	free(message);
 }

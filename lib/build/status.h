@@ -34,6 +34,9 @@ typedef struct build_status_ops {
 	void (*summary)(build_status_sink *s, const build_totals *t, unsigned stale);
 	/* Take away what is drawn in place (before the run ends or stops). */
 	void (*clear)(build_status_sink *s);
+	/* A diagnostic of the run's own (the lock, the manifest, the cache,
+	 * reports), not of a source's. */
+	void (*diag)(build_status_sink *s, const animc_diag *d);
 } build_status_ops;
 
 struct build_status_sink {
@@ -54,5 +57,10 @@ void build_status_console_init(build_status_sink *s, build_ctx *ctx);
 void build_status_begin(build_status_sink *s, size_t total);
 /* The sink of `animc outputs`. */
 void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
+
+/* Say a diagnostic of the run's own, "SUBJECT: SEVERITY: message" (subject
+ * NULL: "animc"), through ctx->status, or cli_report before a run has one. */
+void build_say(const build_ctx *ctx, animc_severity severity, const char *subject, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif
