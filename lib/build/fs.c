@@ -8,12 +8,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "fs.h"
 
 
 static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, cli_error *err)

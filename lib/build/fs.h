@@ -1,0 +1,97 @@
+/*
+ * fs.h - files as the engine and the commands read and write them (fs.c):
+ * sources read in two steps, whole-file reads, atomic writes, folders, and
+ * the growing byte buffers and string lists built on the way.
+ */
+#ifndef ANIMC_BUILD_FS_H
+#define ANIMC_BUILD_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc_formats.h>
+#include "error.h"
+
+#define CLI_MAX_INPUT_BYTES ((size_t)1 << 30)
+
+/*
+ * A source file read in two steps, so that a file an importer reads itself
+ * (Assimp) is not read twice: cli_source_open reads the first
+ * ANIMC_PROBE_HEAD_BYTES for the probes, cli_source_read_rest the rest from
+ * the same descriptor (pipes included) when the importer wants it all.  On
+ * failure each returns false with a reason in *err (err may be NULL) and leaves
+ * the source closed.
+ */
+typedef struct cli_source {
+	int fd;
+	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	size_t head_size;
+	uint64_t size_bytes;   /* the file's size when opened */
+} cli_source;
+
+bool cli_source_open(cli_source *src, const char *path, cli_error *err);
+/* "a FIFO", "a socket", "a folder", ... for messages. */
+const char *cli_file_kind(unsigned mode);
+/* The whole file (malloc()ed, NUL-terminated beyond *size, at most
+ * CLI_MAX_INPUT_BYTES); closes the source either way. */
+bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, cli_error *err);
+void cli_source_close(cli_source *src);
+
+/* The whole file at once: open and read the rest. */
+bool cli_read_file(const char *path, uint8_t **data, size_t *size, cli_error *err);
+
+/* Write all of data[0..size) to fd, going on after EINTR and short writes. */
+bool cli_write_all(int fd, const void *data, size_t size);
+
+/* Create a directory and its parents (mode 0777 & ~umask). */
+bool cli_mkdir_p(const char *path, cli_error *err);
+
+/*
+ * Write `data` to `path` atomically: a temporary file in the same folder,
+ * renamed into place, so a reader never sees a partial file; removed on
+ * failure.  Creates missing parent folders.  (A process stopped by a
+ * signal mid-write may leave ".NAME.XXXXXX": animc build removes those of
+ * its own output folder; see build_sweep_temps.)
+ */
+bool cli_write_atomic(const char *path, const void *data, size_t size, cli_error *err);
+
+/*
+ * The first half of an atomic write: `data` in a new temporary file beside
+ * `path` (".NAME.XXXXXX"; folders made), its name in *temp (malloc()ed) and
+ * its stat in *st (may be NULL).  The caller renames it into place or
+ * removes it.
+ */
+struct stat;
+bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
+		    cli_error *err);
+
+
+/* Bytes appended at the end, in a buffer that grows; is_broken once memory
+ * runs out (later appends do nothing).  The bytes are followed by a NUL,
+ * so text can be read as a string. */
+typedef struct cli_bytes {
+	uint8_t *data;
+	size_t size, capacity;
+	bool is_broken;
+} cli_bytes;
+
+void cli_bytes_put(cli_bytes *b, const void *data, size_t size);
+
+/* A growable list of strings, owned. */
+typedef struct cli_strings {
+	char **items;
+	size_t count, capacity;
+} cli_strings;
+
+bool cli_strings_push(cli_strings *list, const char *s);
+void cli_strings_release(cli_strings *list);
+
+/* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
+const char *cli_basename(const char *path);
+/* Length of the stem of a file name: up to its last '.', if that is not the first character. */
+size_t cli_stem_length(const char *name);
+/* Join with '/' into a new malloc()ed string; NULL parts are skipped. */
+char *cli_path_join(const char *a, const char *b, const char *c);
+
+#endif
