@@ -197,7 +197,7 @@ $(LAYOUT_OK): $(C_FILES)
 
 # The samplers' inner loops over four lanes want complete unrolling, which
 # -O2 leaves out; HOT_OPT= builds them like everything else.
-HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c
+HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c lib/animrt/sample_packed.c
 HOT_OPT ?= -O3
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	$(call say,CC,$@)mkdir -p $(@D)
