@@ -376,7 +376,10 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 		build_job *j;
 		bool ok;
 
-		if (stat(item->source, &st) != 0)
+		if (item->is_copy)
+			ok = add_decided(plan, item->source, false, BUILD_SKIPPED,
+					 "a /copy: item, which MGCB copies as it is", ANIMC_NOTE, NULL);
+		else if (stat(item->source, &st) != 0)
 			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
 					 "%s:%u: /build: cannot open: %s", p->path, item->line, strerror(errno));
 		else if (!S_ISREG(st.st_mode))
