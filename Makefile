@@ -157,7 +157,6 @@ RT_OBJ := $(call obj,$(RT_SRC))
 PIPELINE_OBJ := $(call obj,$(PIPELINE_SRC))
 ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
 CMD_OBJ := $(call obj,$(CMD_SRC))
-CLI_OBJ := $(filter-out $(BUILD)/obj/cmd/animc.o,$(CMD_OBJ))
 REPLAY_OBJ := $(patsubst %.c,$(BUILD)/replay/%.o,$(FUZZ_SRC))
 UNIT_OBJ := $(call obj,$(UNIT_SRC) $(HARNESS_SRC)) $(REPLAY_OBJ)
 TEST_OBJ := $(UNIT_OBJ) $(call obj,$(SUITE_SRC))
@@ -255,8 +254,8 @@ $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
 $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 
-$(TEST_BIN): $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(CLI_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) \
+$(TEST_BIN): $(TEST_OBJ) $(ENGINE_LINK)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) \
 		$(ASSIMP_LIBS) $(XXHASH_LIBS) $(CMD_LIBS) $(CMOCKA_LIBS) -lm -o $@
 
 # The unit tests link the engine library whole: the harness reads files with

@@ -495,6 +495,22 @@ static void root_motion_of_an_unknown_bone_lists_the_bones(void **state)
 	free(out);
 }
 
+/* A motion output has one bone, and the build's lines say so in the
+ * singular, in the short and the -v form. */
+static void motion_lines_say_one_bone(void **state)
+{
+	char *out = test_tmpdir("rm-lines");
+	test_run r = test_animc("build", "-v", "--root-motion", "Bone0", "-o", out, WALKER, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ".motion.xnb (1 bone, "));
+	assert_non_null(strstr(r.out, " s, 1 bone, "));
+	assert_null(strstr(r.out, " 1 bones"));
+	test_run_release(&r);
+	free(out);
+}
+
 /* The corpus's CMU walk: Hips travels; in place it stays put. */
 static void root_motion_of_a_mocap_walk(void **state)
 {
@@ -827,6 +843,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
+	cmocka_unit_test(motion_lines_say_one_bone),
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),

@@ -39,10 +39,11 @@ static void items_land_at_mgcb_paths(void **state)
 	(void)state;
 	r = test_animc("build", "-v", "--progress", "never", "--mgcb", PROJECT, "-o", out, NULL);
 	assert_int_equal(r.status, 0);
-	/* The texture and the font are listed as skipped. */
+	/* The texture, the font and the copied file are listed as skipped. */
 	assert_non_null(strstr(r.out, "skipped testdata/mgcb/Textures/hero.png"));
 	assert_non_null(strstr(r.out, "skipped testdata/mgcb/Fonts/Arial.spritefont"));
-	assert_non_null(strstr(r.out, "compiled 3 sources (3 clips), 0 failed, 2 skipped"));
+	assert_non_null(strstr(r.out, "skipped testdata/mgcb/Data/levels.txt (a /copy: item"));
+	assert_non_null(strstr(r.out, "compiled 3 sources (3 clips), 0 failed, 3 skipped"));
 	test_run_release(&r);
 	assert_int_equal(test_count_files(out), 3);
 	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {

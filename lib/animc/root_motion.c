@@ -13,18 +13,6 @@
 #include "clip_internal.h"
 #include "interp.h"
 
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-	float q[4] = {
-		a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-		a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-		a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-		a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-	};
-
-	memcpy(out, q, sizeof q);
-}
-
 static void quat_conj(const float a[4], float out[4])
 {
 	out[0] = -a[0], out[1] = -a[1], out[2] = -a[2], out[3] = a[3];
@@ -58,9 +46,9 @@ static void split_rotation(const float q[4], int up, const float yaw0_inv[4], fl
 	float yaw[4], inv[4];
 
 	twist(q, up, yaw);
-	quat_mul(yaw, yaw0_inv, motion);
+	interp_quat_mul(motion, yaw, yaw0_inv);
 	quat_conj(motion, inv);
-	quat_mul(inv, q, in_place);
+	interp_quat_mul(in_place, inv, q);
 }
 
 typedef struct times_list {
@@ -101,7 +89,7 @@ static bool refine(times_list *l, float a, float b, const float qa[4], const flo
 		interp_slerp(src, qa, qb, u);
 		interp_slerp(m, ma, mb, u);
 		interp_slerp(p, pa, pb, u);
-		quat_mul(m, p, got);
+		interp_quat_mul(got, m, p);
 		for (int k = 0; k < 4; k++)
 			dot += src[k] * got[k];
 		for (int k = 0; k < 4; k++)

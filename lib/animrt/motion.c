@@ -9,18 +9,6 @@
 #include <animc/animrt.h>
 #include "interp.h"
 
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-	float q[4] = {
-		a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-		a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-		a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-		a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-	};
-
-	memcpy(out, q, sizeof q);
-}
-
 /* q to the power k (k >= 0, whole): the same axis, k times the angle. */
 static void quat_pow(const float q[4], double k, float out[4])
 {
@@ -88,7 +76,7 @@ static void motion_to(const animrt_clip *clip, double t, animrt_play_mode mode, 
 			quat_pow(end_r, -loops, inv);
 			whole[0] = -inv[0], whole[1] = -inv[1], whole[2] = -inv[2], whole[3] = inv[3];
 		}
-		quat_mul(rotation, whole, rotation);
+		interp_quat_mul(rotation, rotation, whole);
 	}
 }
 
@@ -106,6 +94,6 @@ animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, flo
 	for (int k = 0; k < 3; k++)
 		out->translation[k] = (float)(b[k] - a[k]);
 	inv[0] = -ra[0], inv[1] = -ra[1], inv[2] = -ra[2], inv[3] = ra[3];
-	quat_mul(rb, inv, out->rotation);
+	interp_quat_mul(out->rotation, rb, inv);
 	return ANIMRT_OK;
 }

@@ -117,18 +117,6 @@ void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u
 	slerp_batch_run(&sb);
 }
 
-/* out = a * b (Hamilton product, x y z w). */
-static inline void quat_mul(float out[4], const float a[4], const float b[4])
-{
-	float q[4];
-
-	q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-	q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-	q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-	q[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-	memcpy(out, q, sizeof q);
-}
-
 /* ----------------------------------------------------------------- time */
 
 /* t mod d for t > d > 0: exact (the remainder of two floats is a float). */
@@ -566,12 +554,12 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 			const float conj[4] = { -rr[0], -rr[1], -rr[2], rr[3] };
 			float delta[4];
 
-			quat_mul(delta, conj, lr);
+			interp_quat_mul(delta, conj, lr);
 			/* At weight 1 the whole delta, so that reference = base
 			 * gives the layer's quaternion itself, not its negation. */
 			if (w < 1)
 				animrt_quat_slerp(delta, identity_rotation, delta, w);
-			quat_mul(r, br, delta);
+			interp_quat_mul(r, br, delta);
 		}
 		if (w > 0 && (ml & ANIMRT_TRACK_SCALE))
 			for (int k = 0; k < 3; k++)

@@ -319,16 +319,8 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	}
 	/* A clip-split sidecar that the entry's compile did not read splits
 	 * the source now: the entry is of the unsplit source. */
-	{
-		char *sidecar = build_author_sidecar(&ctx->options->author, j->path, j->is_explicit);
-		bool is_known = !sidecar;
-
-		for (uint32_t i = 0; sidecar && i < r.dep_count && !is_known; i++)
-			is_known = strcmp(r.deps[i].path, sidecar) == 0;
-		free(sidecar);
-		if (!is_known)
-			goto out;
-	}
+	if (!build_plan_knows_sidecar(ctx, j, r.deps, r.dep_count))
+		goto out;
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r.key);
 	for (uint32_t i = 0; i < r.output_count; i++) {

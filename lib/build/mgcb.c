@@ -176,7 +176,7 @@ static void processor_param(reader *rd, char *value)
 	rd->has_units = true;
 }
 
-static void build_item(reader *rd, char *value)
+static void build_item(reader *rd, char *value, bool is_copy)
 {
 	char *semi = strchr(value, ';');
 	char *source = trim(value), *dest = NULL;
@@ -189,7 +189,7 @@ static void build_item(reader *rd, char *value)
 	}
 	normalise(source);
 	if (!source[0]) {
-		error_at(rd, "/build: names no file");
+		error_at(rd, "/%s: names no file", is_copy ? "copy" : "build");
 		return;
 	}
 	if (dest) {
@@ -198,7 +198,7 @@ static void build_item(reader *rd, char *value)
 			dest = NULL;
 	}
 	const char *where = dest ? dest : source;
-	if (!stays_below(where)) {
+	if (!is_copy && !stays_below(where)) {
 		error_at(rd, "the output of '%s' would leave the output folder%s", where,
 			 dest ? "" : ": give the item a destination below it (/build:SOURCE;DEST)");
 		return;
@@ -215,6 +215,7 @@ static void build_item(reader *rd, char *value)
 	item->dest = strndup(where, (size_t)(cli_basename(where) - where) + cli_stem_length(cli_basename(where)));
 	item->processor = strdup(rd->processor ? rd->processor : "");
 	item->line = rd->line;
+	item->is_copy = is_copy;
 	item->has_units = rd->has_units;
 	item->units = rd->units;
 	if (!item->source || !item->dest || !item->processor) {
@@ -227,8 +228,8 @@ static void build_item(reader *rd, char *value)
 
 static void option(reader *rd, const char *name, char *value)
 {
-	if (strcasecmp(name, "build") == 0) {
-		build_item(rd, value);
+	if (strcasecmp(name, "build") == 0 || strcasecmp(name, "copy") == 0) {
+		build_item(rd, value, strcasecmp(name, "copy") == 0);
 	} else if (strcasecmp(name, "processor") == 0) {
 		free(rd->processor);
 		rd->processor = strdup(value);
@@ -251,7 +252,7 @@ static void option(reader *rd, const char *name, char *value)
 		rd->config = strdup(value);
 	}
 	/* The rest (/importer:, /intermediateDir:, /profile:, /compress:,
-	 * /reference:, /copy:, ...) does not change what animc writes. */
+	 * /reference:, ...) does not change what animc writes. */
 }
 
 bool build_mgcb_read(const char *path, build_mgcb *out)

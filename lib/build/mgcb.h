@@ -19,7 +19,8 @@ typedef struct build_mgcb_item {
 	char *source;        /* the file, joined to the project's folder */
 	char *dest;          /* under the output folder, no extension: "Models/dude" */
 	char *processor;     /* "" when the project names none */
-	uint32_t line;       /* of its /build: line */
+	uint32_t line;       /* of its /build: or /copy: line */
+	bool is_copy;        /* /copy:, which MGCB copies as it is: listed, not compiled */
 	bool has_units;      /* Scale or RotationX/Y/Z given */
 	animc_units units;
 } build_mgcb_item;

@@ -208,6 +208,45 @@ fail:
 	return false;
 }
 
+/* Whether the sorted `names` of a folder hold the clip-split sidecar
+ * STEM_Anims.xml of `name`: where they do not, the up-to-date check and the
+ * cache need not look for one (a failed open per source, otherwise). */
+static bool lists_sidecar(const char *name, const char **names, size_t count)
+{
+	size_t stem = cli_stem_length(name), lo = 0, hi = count;
+	char *want = malloc(stem + sizeof BUILD_SIDECAR_SUFFIX);
+
+	if (!want)
+		return true;   /* look, then */
+	memcpy(want, name, stem);
+	memcpy(want + stem, BUILD_SIDECAR_SUFFIX, sizeof BUILD_SIDECAR_SUFFIX);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(names[mid], want);
+
+		if (c == 0)
+			break;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	free(want);
+	return lo < hi;
+}
+
+bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const build_dep *deps, uint32_t count)
+{
+	char *sidecar = j->has_no_sidecar ? NULL :
+			build_author_sidecar(&ctx->options->author, j->path, j->is_explicit);
+	bool is_known = !sidecar;
+
+	for (uint32_t i = 0; sidecar && i < count && !is_known; i++)
+		is_known = strcmp(deps[i].path, sidecar) == 0;
+	free(sidecar);
+	return is_known;
+}
+
 static bool walk(walker *w, const char *rel)
 {
 	build_plan *plan = &w->ctx->plan;
@@ -257,8 +296,11 @@ static bool walk(walker *w, const char *rel)
 			ok = add_decided(plan, full, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL);
 		} else if (e->type == DT_REG) {
 			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
+			build_job *j = rel_dir ? add_job(plan, full, rel_dir, false, NULL) : NULL;
 
-			ok = rel_dir && add_job(plan, full, rel_dir, false, NULL);
+			ok = j != NULL;
+			if (j && names)
+				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
 			free(rel_dir);
 		} else if (!e->has_stat) {
 			ok = add_decided(plan, full, false, BUILD_SKIPPED, "cannot be read", ANIMC_WARNING,
@@ -276,8 +318,11 @@ static bool walk(walker *w, const char *rel)
 			}
 		} else if (S_ISREG(st->st_mode)) {
 			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
+			build_job *j = rel_dir ? add_job(plan, full, rel_dir, false, st) : NULL;
 
-			ok = rel_dir && add_job(plan, full, rel_dir, false, st);
+			ok = j != NULL;
+			if (j && names)
+				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
 			free(rel_dir);
 		} else {
 			char reason[64];
@@ -331,7 +376,10 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 		build_job *j;
 		bool ok;
 
-		if (stat(item->source, &st) != 0)
+		if (item->is_copy)
+			ok = add_decided(plan, item->source, false, BUILD_SKIPPED,
+					 "a /copy: item, which MGCB copies as it is", ANIMC_NOTE, NULL);
+		else if (stat(item->source, &st) != 0)
 			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
 					 "%s:%u: /build: cannot open: %s", p->path, item->line, strerror(errno));
 		else if (!S_ISREG(st.st_mode))
@@ -553,16 +601,8 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 				  true))
 			goto out;
 	/* A clip-split sidecar that came since splits the source now. */
-	{
-		char *sidecar = build_author_sidecar(&ctx->options->author, j->path, j->is_explicit);
-		bool is_known = !sidecar;
-
-		for (uint32_t i = 0; sidecar && i < e->dep_count && !is_known; i++)
-			is_known = strcmp(e->deps[i].path, sidecar) == 0;
-		free(sidecar);
-		if (!is_known)
-			goto out;
-	}
+	if (!build_plan_knows_sidecar(ctx, j, e->deps, e->dep_count))
+		goto out;
 	for (uint32_t i = 0; i < e->output_count; i++) {
 		char *path = cli_path_join(ctx->options->out_dir, e->outputs[i].path, NULL);
 		bool intact = path && file_matches(path, &e->outputs[i].state, &e->outputs[i].hash, NULL,

@@ -19,6 +19,7 @@ typedef struct build_job {
 	char *out_base;      /* relative to OUTDIR: "<mirrored folder>/<stem>" */
 	char *stem;          /* the base name without its extension */
 	bool is_explicit;    /* named on the command line (not found in a folder) */
+	bool has_no_sidecar; /* its folder's listing holds no STEM_Anims.xml */
 	bool has_state;      /* `state` comes from the walk */
 	build_file_state state;
 	uint64_t size;
@@ -52,6 +53,11 @@ bool build_plan_make(build_ctx *ctx);
 /* Mark the jobs the manifest shows up to date (or skipped as before). */
 void build_plan_check(build_ctx *ctx);
 void build_plan_release(build_plan *plan);
+
+/* Whether a job's deps (those its manifest entry or cache entry was made
+ * with) name the clip-split sidecar it has now, or it has none: false when a
+ * sidecar came since, and the source must compile again. */
+bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const build_dep *deps, uint32_t count);
 
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */
 void build_plan_shard(build_ctx *ctx);

@@ -193,8 +193,8 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 		}
 		fputs(" -> ", stdout);
 		cli_print_escaped(stdout, path ? path : out->name, 0);
-		printf(" (%u bones, %g s, %llu bytes)\n", out->bones, (double)out->duration_s,
-		       (unsigned long long)out->size);
+		printf(" (%u bone%s, %g s, %llu bytes)\n", out->bones, out->bones == 1 ? "" : "s",
+		       (double)out->duration_s, (unsigned long long)out->size);
 		free(path);
 		if (o->verbose) {
 			fputs("    clip", stdout);
@@ -203,8 +203,8 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 				cli_print_escaped(stdout, out->clip, 0);
 				fputs("'", stdout);
 			}
-			printf(": %g s, %u bones, %llu keys", (double)out->duration_s, out->bones,
-			       (unsigned long long)out->keys);
+			printf(": %g s, %u bone%s, %llu keys", (double)out->duration_s, out->bones,
+			       out->bones == 1 ? "" : "s", (unsigned long long)out->keys);
 			if (out->ticks_per_second > 0)
 				printf(", %g ticks per second", out->ticks_per_second);
 			if (build_author_is_motion(&o->author, out->name))

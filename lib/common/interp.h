@@ -87,6 +87,18 @@ static inline void interp_slerp(float out[4], const float a[4], const float b[4]
 		out[k] = q[k] * scale;
 }
 
+/* out = a * b, the Hamilton product of quaternions x y z w: b's rotation
+ * first, then a's.  out may be a or b. */
+static inline void interp_quat_mul(float out[4], const float a[4], const float b[4])
+{
+	float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+	float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+	float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+	float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+
+	out[0] = x, out[1] = y, out[2] = z, out[3] = w;
+}
+
 /* XNA's Vector3.Lerp: exact at u = 0 and monotonic for tiny u.  out may be
  * a or b. */
 static inline void interp_lerp3(float out[3], const float a[3], const float b[3], float u)
