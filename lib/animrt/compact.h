@@ -297,6 +297,12 @@ void rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint3
 void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 		      animrt_pose *pose, bool is_reference);
 
+/* rt_sample_packed built for the baseline instruction set whatever the
+ * processor has (rt_sample_packed takes a POPCNT build where it can): the
+ * tests hold the two to the same bits. */
+void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+			       animrt_pose *pose, bool is_reference);
+
 /* animrt_track_keys on a clip in place. */
 uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
 			      uint32_t capacity, float *times_s, float *values);

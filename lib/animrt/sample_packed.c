@@ -11,11 +11,41 @@
 
 #include <animc/animrt.h>
 
+/* The x86-64 baseline has no popcount instruction, and its software form
+ * is a chain of a dozen operations on the way to every key: the samplers
+ * below are built twice, once for processors with POPCNT, chosen at run
+ * time (cpuid, from the compiler's own header: no library). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__POPCNT__)
+#include <cpuid.h>
+#include <stdatomic.h>
+#define RT_POPCNT_DISPATCH 1
+#endif
+
 #include "compact.h"
 #include "compact_layout.h"
 #include "interp.h"
 #include "sample.h"
 #include "simd.h"
+
+/* The helpers of the samplers, inlined into each build of them (with
+ * and without POPCNT), whatever the optimiser estimates. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_INLINE static inline __attribute__((always_inline))
+#else
+#define RT_INLINE static inline
+#endif
+
+/* The bits set in v: the instruction in the build for processors that
+ * have it (has_popcnt is a constant in each build). */
+RT_INLINE uint32_t rank64(uint64_t v, bool has_popcnt)
+{
+#if RT_POPCNT_DISPATCH
+	if (has_popcnt)
+		return (uint32_t)__builtin_popcountll(v);
+#endif
+	(void)has_popcnt;
+	return rt_popcount64(v);
+}
 
 /* ------------------------------------------------------------- bit reads */
 
@@ -162,8 +192,8 @@ static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bi
  * `tc`: key a at or before it, key b after it (the next segment's first
  * when the segment has none; key a again where the last key holds).
  */
-static void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const uint8_t *range, uint32_t ordinal,
-			unsigned dropped, unsigned track, rt_where at, rt_track_cache *tc)
+RT_INLINE void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const uint8_t *range, uint32_t ordinal,
+			   unsigned dropped, unsigned track, rt_where at, rt_track_cache *tc, bool has_popcnt)
 {
 	uint32_t s = at.segment, i = (uint32_t)at.local;
 	dequant d;
@@ -172,7 +202,7 @@ static void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const u
 	uint64_t m = track_mask(pk, a, s);
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
 	uint64_t below = m & upto, above = m & ~upto;
-	uint32_t j = rt_popcount64(below) - 1;
+	uint32_t j = rank64(below, has_popcnt) - 1;
 	const uint32_t *key_at = pk->key_at + (size_t)a * pk->segment_count;
 
 	segment_dequant(pk, format, range, ordinal, dropped, s, &d);
@@ -220,7 +250,8 @@ static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint3
  * b becomes key a, and only the key after it is unpacked (ozz's cache
  * does the same); anything else unpacks both.
  */
-static void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned track, rt_where at)
+RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned track, rt_where at,
+			      bool has_popcnt)
 {
 	uint32_t i = (uint32_t)at.local, s, k0, j;
 	const uint32_t *key_at = pk->key_at + (size_t)tc->animated * pk->segment_count;
@@ -259,7 +290,7 @@ static void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned tra
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = m & upto;
 	above = m & ~upto;
 	tc->segment = s;
-	tc->j = (uint8_t)(rt_popcount64(below) - 1);
+	tc->j = (uint8_t)(rank64(below, has_popcnt) - 1);
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
 	tc->k1 = above ? (uint8_t)rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
 	cached_dequant(pk, tc, s, &d);
@@ -421,8 +452,8 @@ static inline size_t constant_size(uint16_t desc, unsigned track)
  * the bone's ANIMRT_TRACK_* bits.  Rotations go to `sl` unless it is NULL
  * (the reference).
  */
-static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
-				slerps *sl)
+RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
+			   slerps *sl, bool has_popcnt)
 {
 	const uint8_t *p = pk->p;
 	uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)bone] |
@@ -461,7 +492,7 @@ static inline uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt
 			continue;
 		rt_track_cache local, *tc = sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
 		unpack_keys(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k, at,
-			    tc);
+			    tc, has_popcnt);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
 			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
@@ -560,8 +591,8 @@ void rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint3
 }
 
 /* With a context: the still pose copied, then the animated tracks. */
-static void sample_with_context(const rt_packed *pk, rt_where at, animrt_context *ctx, animrt_pose *pose,
-				bool is_reference)
+RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_context *ctx, animrt_pose *pose,
+				   bool is_reference, bool has_popcnt)
 {
 	uint32_t n = pose->bone_count, stride = ctx->bone_count;
 	const float *image = rt_context_image(ctx);
@@ -583,7 +614,7 @@ static void sample_with_context(const rt_packed *pk, rt_where at, animrt_context
 		float *out = track_out(pose, k, tc->slot);
 
 		if (!cache_holds(tc, at))
-			context_unpack(pk, tc, k, at);
+			context_unpack(pk, tc, k, at, has_popcnt);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
 			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
@@ -604,8 +635,8 @@ static void sample_with_context(const rt_packed *pk, rt_where at, animrt_context
 	slerps_run(&sl);
 }
 
-void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
-		      animrt_pose *pose, bool is_reference)
+RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+			     animrt_pose *pose, bool is_reference, bool has_popcnt)
 {
 	const rt_packed *pk = &clip->compact->packed;
 	rt_where at = rt_grid_locate(clip->compact, local_s);
@@ -613,7 +644,7 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
 	slerps sl;
 
 	if (ctx) {
-		sample_with_context(pk, at, ctx, pose, is_reference);
+		sample_with_context(pk, at, ctx, pose, is_reference, has_popcnt);
 		return;
 	}
 	sl.count = 0;
@@ -623,14 +654,57 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
 		float *none[3] = { NULL, NULL, NULL };
 
 		if (slot == RT_NO_BONE) {
-			walk_bone(pk, &wk, b, at, none, NULL);
+			walk_bone(pk, &wk, b, at, none, NULL, has_popcnt);
 			continue;
 		}
 		float *out[3] = { pose->translation + 3 * (size_t)slot, pose->rotation + 4 * (size_t)slot,
 				  pose->scale + 3 * (size_t)slot };
-		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, is_reference ? NULL : &sl);
+		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, is_reference ? NULL : &sl, has_popcnt);
 	}
 	slerps_run(&sl);
+}
+
+void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+			       animrt_pose *pose, bool is_reference)
+{
+	sample_packed(clip, local_s, map, ctx, pose, is_reference, false);
+}
+
+#if RT_POPCNT_DISPATCH
+__attribute__((target("popcnt"))) static void sample_packed_popcnt(const animrt_clip *clip, float local_s,
+								   const uint32_t *map, animrt_context *ctx,
+								   animrt_pose *pose, bool is_reference)
+{
+	sample_packed(clip, local_s, map, ctx, pose, is_reference, true);
+}
+
+/* Does the processor have POPCNT?  Asked once; racing first callers
+ * store the same answer. */
+static bool cpu_has_popcnt(void)
+{
+	static atomic_int known;   /* 0 not asked yet, 1 no, 2 yes */
+	int k = atomic_load_explicit(&known, memory_order_relaxed);
+
+	if (!k) {
+		unsigned a, b, c, d;
+
+		k = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
+		atomic_store_explicit(&known, k, memory_order_relaxed);
+	}
+	return k == 2;
+}
+#endif
+
+void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+		      animrt_pose *pose, bool is_reference)
+{
+#if RT_POPCNT_DISPATCH
+	if (cpu_has_popcnt()) {
+		sample_packed_popcnt(clip, local_s, map, ctx, pose, is_reference);
+		return;
+	}
+#endif
+	rt_sample_packed_baseline(clip, local_s, map, ctx, pose, is_reference);
 }
 
 /* ------------------------------------------------------- reading back */
@@ -644,7 +718,7 @@ static walk walk_to(const rt_packed *pk, uint32_t sequence)
 	float *none[3] = { NULL, NULL, NULL };
 
 	for (uint32_t b = 0; b < sequence; b++)
-		walk_bone(pk, &wk, b, at, none, NULL);
+		walk_bone(pk, &wk, b, at, none, NULL, false);
 	return wk;
 }
 
