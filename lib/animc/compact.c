@@ -842,40 +842,51 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		}
 	}
 
-	/* Keys.  Rotations leave out their largest component. */
-	unsigned dropped = kind == ANIMC_ROTATION ? choose_dropped(e->value, 0, n - 1) : 0;
-	float lo[3], hi[3];
-	for (uint32_t i = 0; i < n; i++) {
-		stored_components(kind, dropped, e->value + (size_t)i * w, e->comps + (size_t)i * 3);
-		for (int k = 0; k < 3; k++) {
-			float v = e->comps[(size_t)i * 3 + k];
-
-			lo[k] = i ? fminf(lo[k], v) : v;
-			hi[k] = i ? fmaxf(hi[k], v) : v;
-		}
-	}
+	/* Keys.  Rotations leave out one component: first the largest, then
+	 * each other one whose range makes the keys cheaper. */
+	unsigned dropped = kind == ANIMC_ROTATION ? choose_dropped(e->value, 0, n - 1) : 0, first_dropped = dropped;
 	track_choice best;
 	memset(&best, 0, sizeof best);
-	for (unsigned kind_r = COMPACT_RANGE_NONE; kind_r <= COMPACT_RANGE_U8; kind_r++) {
-		clip_range range;
-		quantiser z;
+	for (unsigned d = 0; d < (kind == ANIMC_ROTATION ? 5u : 1u); d++) {
+		unsigned drop = d == 0 ? first_dropped : d - 1;
+		float lo[3], hi[3];
 
-		if ((kind_r == COMPACT_RANGE_NONE || kind_r == COMPACT_RANGE_U8) && kind != ANIMC_ROTATION)
+		if (d > 0 && drop == first_dropped)
 			continue;
-		if (!make_clip_range(kind_r, lo, hi, &range))
-			continue;
-		memset(&z, 0, sizeof z);
-		z.kind = kind;
-		z.dropped = dropped;
-		unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
-		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
-			z.bits = bits;
-			for (int k = 0; k < 3; k++)
-				z.step[k] = compact_step(range.extent[k], bits);
-			try_flat(e, &c, &z, &range, &best);
+		for (uint32_t i = 0; i < n; i++) {
+			stored_components(kind, drop, e->value + (size_t)i * w, e->comps + (size_t)i * 3);
+			for (int k = 0; k < 3; k++) {
+				float v = e->comps[(size_t)i * 3 + k];
+
+				lo[k] = i ? fminf(lo[k], v) : v;
+				hi[k] = i ? fmaxf(hi[k], v) : v;
+			}
 		}
-		if (e->g.segment_count > 1)
-			try_segmented(e, &c, kind_r, &best);
+		for (unsigned kind_r = COMPACT_RANGE_NONE; kind_r <= COMPACT_RANGE_U8; kind_r++) {
+			clip_range range;
+			quantiser z;
+			uint64_t before = best.kept ? best.cost_bits : UINT64_MAX;
+
+			if ((kind_r == COMPACT_RANGE_NONE || kind_r == COMPACT_RANGE_U8) && kind != ANIMC_ROTATION)
+				continue;
+			if (!make_clip_range(kind_r, lo, hi, &range))
+				continue;
+			memset(&z, 0, sizeof z);
+			z.kind = kind;
+			z.dropped = drop;
+			unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
+			for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS;
+			     bits++) {
+				z.bits = bits;
+				for (int k = 0; k < 3; k++)
+					z.step[k] = compact_step(range.extent[k], bits);
+				try_flat(e, &c, &z, &range, &best);
+			}
+			if (d == 0 && e->g.segment_count > 1)
+				try_segmented(e, &c, kind_r, &best);
+			if (best.kept && best.cost_bits < before)
+				dropped = drop;
+		}
 	}
 	if (best.kept == 0) {
 		clip_range none;
