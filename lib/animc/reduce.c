@@ -228,6 +228,91 @@ uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t
 	return kept_count;
 }
 
+/* Alternative d (0..26, 13 is the value itself) of a key value v: each
+ * component moved by -s, 0 or +s (translation, scale), or v turned by
+ * that many radians about each axis (rotation). */
+static void nudged_value(animc_track_kind kind, const float *v, int d, double s, float *out)
+{
+	double delta[3];
+
+	for (int k = 0; k < 3; k++, d /= 3)
+		delta[k] = (d % 3 - 1) * s;
+	if (kind != ANIMC_ROTATION) {
+		for (int k = 0; k < 3; k++)
+			out[k] = (float)(v[k] + delta[k]);
+		return;
+	}
+	float turn[4] = { (float)(delta[0] / 2), (float)(delta[1] / 2), (float)(delta[2] / 2), 1 }, q[4];
+	double len = 0;
+	interp_quat_mul(q, v, turn);
+	for (int k = 0; k < 4; k++)
+		len += (double)q[k] * q[k];
+	len = sqrt(len);
+	for (int k = 0; k < 4; k++)
+		out[k] = (float)(q[k] / len);
+}
+
+/* How far nudged_value moves a key, as a part of the bound per component. */
+#define REDUCE_NUDGE 0.7
+
+bool reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32_t b)
+{
+	float *sb = stored + (size_t)b * c->width, base[4];
+	double s = c->bound * REDUCE_NUDGE * (c->kind == ANIMC_ROTATION ? 3.14159265358979323846 / 180.0 : 1.0);
+
+	memcpy(base, c->value + (size_t)b * c->width, c->width * sizeof *base);
+	memcpy(sb, base, c->width * sizeof *sb);
+	if (reduce_span_error(c, a, b, true) >= 0)
+		return true;
+	for (int d = 0; d < 27; d++) {
+		if (d == 13)
+			continue;
+		nudged_value(c->kind, base, d, s, sb);
+		if (reduce_span_error(c, a, b, true) >= 0)
+			return true;
+	}
+	memcpy(sb, base, c->width * sizeof *sb);
+	return false;
+}
+
+uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+			      const uint8_t *forced, uint32_t *kept)
+{
+	uint32_t n = curves[0].n, a = 0, kept_count = 1;
+	float best_v[ANIMC_TRACK_COUNT][4];
+
+	kept[0] = 0;
+	while (a + 1 < n) {
+		uint32_t best = 0;
+
+		for (uint32_t j = a + 1; j < n; j++) {
+			bool ok = true;
+
+			for (uint32_t k = 0; ok && k < count; k++)
+				ok = reduce_span_nudged(&curves[k], stored[k], a, j);
+			if (ok)
+				for (uint32_t k = 0; k < count; k++)
+					memcpy(best_v[k], stored[k] + (size_t)j * curves[k].width,
+					       curves[k].width * sizeof(float));
+			for (uint32_t k = 0; k < count; k++)
+				memcpy(stored[k] + (size_t)j * curves[k].width, curves[k].value + (size_t)j * curves[k].width,
+				       curves[k].width * sizeof(float));
+			if (!ok)
+				break;
+			best = j;
+			if (forced && forced[j])
+				break;
+		}
+		if (best == 0)
+			return 0;
+		for (uint32_t k = 0; k < count; k++)
+			memcpy(stored[k] + (size_t)best * curves[k].width, best_v[k], curves[k].width * sizeof(float));
+		kept[kept_count++] = best;
+		a = best;
+	}
+	return kept_count;
+}
+
 double reduce_constant_error(const reduce_curve *c, const float *value)
 {
 	double worst = 0;
@@ -287,6 +372,7 @@ typedef struct channel_work {
 	double *check_pos[ANIMC_TRACK_COUNT];
 	uint8_t *forced;
 	uint32_t *kept;
+	float *stored[ANIMC_TRACK_COUNT], *coarse[ANIMC_TRACK_COUNT];
 } channel_work;
 
 static void channel_work_release(channel_work *w)
@@ -295,6 +381,8 @@ static void channel_work_release(channel_work *w)
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
 		free(w->check_pos[k]);
 		free(w->check_value[k]);
+		free(w->stored[k]);
+		free(w->coarse[k]);
 	}
 	free(w->forced);
 	free(w->kept);
@@ -311,14 +399,19 @@ void reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err)
 
 /* The coarsest uniform step (every m-th key, m up to 16, dividing n - 1 so
  * that the last key stays) within every curve's bound; 0 when none. */
-static uint32_t coarser_step(const channel_work *w, uint32_t n)
+static uint32_t coarser_step(channel_work *w, uint32_t n)
 {
 	for (uint32_t m = n - 1 < 16 ? n - 1 : 16; m >= 2; m--) {
 		bool holds = (n - 1) % m == 0;
 
-		for (uint32_t k = 0; holds && k < w->count; k++)
+		for (uint32_t k = 0; holds && k < w->count; k++) {
+			reduce_curve c = w->curves[k];
+
+			memcpy(w->coarse[k], c.value, (size_t)n * c.width * sizeof(float));
+			c.stored = w->coarse[k];
 			for (uint32_t i = 0; holds && i + m < n; i += m)
-				holds = reduce_span_error(&w->curves[k], i, i + m, true) >= 0;
+				holds = reduce_span_nudged(&c, w->coarse[k], i, i + m);
+		}
 		if (holds)
 			return m;
 	}
@@ -403,7 +496,23 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		channel_work_release(&w);
 		return ANIMC_OK;
 	}
-	uint32_t kept = reduce_greedy(w.curves, w.count, w.forced, w.kept);
+	/* The greedy keys may move within part of the bound (their values
+	 * in w.stored); the other candidates keep the source's. */
+	for (uint32_t k = 0; k < w.count; k++) {
+		size_t count = (size_t)n * w.curves[k].width;
+
+		w.stored[k] = malloc(count * sizeof(float));
+		w.coarse[k] = malloc(count * sizeof(float));
+		if (!w.stored[k] || !w.coarse[k]) {
+			channel_work_release(&w);
+			return ANIMC_ERR_NOMEM;
+		}
+		memcpy(w.stored[k], w.curves[k].value, count * sizeof(float));
+		w.curves[k].stored = w.stored[k];
+	}
+	uint32_t kept = reduce_greedy_nudged(w.curves, w.stored, w.count, w.forced, w.kept);
+	for (uint32_t k = 0; k < w.count; k++)
+		w.curves[k].stored = w.curves[k].value;
 	if (kept == 0) {
 		/* Float values interpolate exactly between neighbours: cannot
 		 * happen unless the bound is below float rounding. */
@@ -437,8 +546,12 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		for (uint32_t i = 0; i < n; i += step)
 			w.kept[kept++] = i;
 		error->sequences_coarser++;
+		for (uint32_t k = 0; k < w.count; k++)
+			w.curves[k].stored = w.coarse[k];
 	} else {
 		error->sequences_timed++;
+		for (uint32_t k = 0; k < w.count; k++)
+			w.curves[k].stored = w.stored[k];
 	}
 	for (uint32_t k = 0; k < w.count; k++) {
 		const reduce_curve *c = &w.curves[k];
@@ -460,9 +573,11 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			animc_track *t = &ch->tracks[w.kinds[k]];
 			unsigned width = animc_track_width[w.kinds[k]];
 
-			/* In place: kept[i] >= i. */
+			const float *from = w.curves[k].stored;
+
+			/* In place (from the source): kept[i] >= i. */
 			for (uint32_t i = 0; i < kept; i++)
-				memmove(t->values + (size_t)i * width, t->values + (size_t)w.kept[i] * width,
+				memmove(t->values + (size_t)i * width, from + (size_t)w.kept[i] * width,
 					width * sizeof(float));
 			t->value_count = kept;
 		}

@@ -89,6 +89,20 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
  */
 uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept);
 
+/*
+ * reduce_greedy where a kept key may move a little off the source (within
+ * part of its bound, each component or axis by a fixed step) when that lets
+ * the span to it reach further; stored[k] (n values of curve k, writable,
+ * curves[k].stored pointing at it) gets the moved values of the kept keys.
+ */
+/* Does the span a < b of c hold its bound with b's value the source's or
+ * one nudged off it (stored, writable, c->stored pointing at it, gets the
+ * value that holds, or the source's)? */
+bool reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32_t b);
+
+uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+			      const uint8_t *forced, uint32_t *kept);
+
 /* Identity of a track kind: 0 0 0, 0 0 0 1, 1 1 1. */
 const float *reduce_identity(animc_track_kind kind);
 
