@@ -336,6 +336,11 @@ static void make_segment_range(const clip_range *r, const float lo[3], const flo
 
 /* ------------------------------------------------------------ one track */
 
+typedef struct extra_point {
+	double pos;   /* grid position, as the runtime computes it */
+	float t;      /* the time */
+} extra_point;
+
 typedef struct encoder {
 	const animc_clip *clip;
 	const animc_tolerance *tolerance;
@@ -348,8 +353,13 @@ typedef struct encoder {
 	uint32_t *kept;
 	float *value, *stored, *pos, *comps, *seg_stored;
 	/* Check points between grid samples (and source keys off the grid). */
-	float *check_pos, *check_value, *keys_off_grid;
+	double *check_pos;
+	float *check_value, *check_t;
+	float *sample_t;        /* sample_count: the source time each grid sample holds */
 	size_t check_capacity;
+	/* The times the bound is defined at, off the grid. */
+	extra_point *extra;
+	uint32_t extra_capacity;
 	uint32_t *q;            /* sample_count * 3 */
 	/* the choice so far, and the one being tried */
 	uint8_t *is_key, *best_is_key;
@@ -363,38 +373,94 @@ static bool reserve_checks(encoder *e, size_t n)
 {
 	if (n <= e->check_capacity)
 		return true;
-	float *pos = realloc(e->check_pos, n * sizeof *pos);
+	double *pos = realloc(e->check_pos, n * sizeof *pos);
 	if (pos)
 		e->check_pos = pos;
 	float *value = realloc(e->check_value, n * 4 * sizeof *value);
 	if (value)
 		e->check_value = value;
-	if (!pos || !value)
+	float *t = realloc(e->check_t, n * sizeof *t);
+	if (t)
+		e->check_t = t;
+	if (!pos || !value || !t)
 		return false;
 	e->check_capacity = n;
 	return true;
 }
 
 /* The source's local time at grid position p (the grid may pass the end). */
-static float time_at(const encoder *e, const animc_channel *ch, float p)
+static float time_at(const encoder *e, const animc_channel *ch, double p)
 {
-	float t = (float)((double)p * e->g.step_s);
+	float t = (float)(p * e->g.step_s);
 
 	return t < ch->duration_s ? t : ch->duration_s;
 }
 
+static int compare_extra(const void *a, const void *b)
+{
+	const extra_point *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos ? 1 : 0;
+}
+
+/* The times the bound is defined at off the grid: every key of the channel
+ * and every 1/60 s (FORMAT.md section 8), each at the grid position the
+ * runtime computes for it (t * r in double precision), sorted.  On a grid
+ * whose float rate is not exactly the keys' (120 Hz keys written as
+ * 0.0083333 s make 240.001 Hz), keys sit a little off their samples, and
+ * a fast track moves between the two. */
+static uint32_t extra_points(const encoder *e, const animc_channel *ch, extra_point *out)
+{
+	uint32_t count = 0;
+	double last = (double)(e->g.sample_count - 1);
+
+#define EXTRA_AT(time)                                                           \
+	do {                                                                     \
+		float t_ = (time);                                               \
+		double p_ = (double)t_ * e->g.rate_hz;                           \
+                                                                                 \
+		p_ = p_ < last ? p_ : last;                                      \
+		if (t_ <= ch->duration_s && p_ != floor(p_)) {                   \
+			out[count].pos = p_;                                     \
+			out[count].t = t_;                                       \
+			count++;                                                 \
+		}                                                                \
+	} while (0)
+	if (ch->key_count > 1)
+		for (uint32_t k = 0; k < ch->key_count; k++)
+			EXTRA_AT(ch->has_time ? ch->times_s[k] : (float)((double)k * ch->key_interval_s));
+	for (uint32_t i = 0; (float)(i / 60.0) <= ch->duration_s && count < e->extra_capacity - 1; i++)
+		EXTRA_AT((float)(i / 60.0));
+	EXTRA_AT(ch->duration_s);
+#undef EXTRA_AT
+	qsort(out, count, sizeof *out, compare_extra);
+	return count;
+}
+
 /* The source of one track at the grid samples and at the check points
- * between them: reduce_check_positions' and, on a grid some key is off,
- * the track's own key times. */
+ * between them: reduce_check_positions', and the times the bound is
+ * defined at (extra_points). */
 static animc_status sample_source(encoder *e, const animc_channel *ch, animc_track_kind kind, reduce_curve *c)
 {
 	unsigned width = animc_track_width[kind];
-	uint32_t n = e->g.sample_count, off = 0;
+	uint32_t n = e->g.sample_count;
 
 	for (uint32_t i = 0; i < n; i++) {
 		e->pos[i] = (float)i;
-		reduce_channel_value(ch, kind, time_at(e, ch, (float)i), e->value + (size_t)i * width);
+		e->sample_t[i] = time_at(e, ch, i);
 	}
+	/* A sample a key counts as on holds that key: the float rate puts
+	 * sample i a little off the key's time (up to GRID_SLACK steps), and
+	 * across a fast turn the source moves much in that little. */
+	for (uint32_t k = 0; ch->key_count > 1 && k < ch->key_count; k++) {
+		float t = ch->has_time ? ch->times_s[k] : (float)((double)k * ch->key_interval_s);
+		double p = (double)t * e->g.rate_hz, i = floor(p + 0.5);
+
+		if (t <= ch->duration_s && fabs(p - i) <= GRID_SLACK && i < n)
+			e->sample_t[(uint32_t)i] = t;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		reduce_channel_value(ch, kind, e->sample_t[i], e->value + (size_t)i * width);
 	/* Rotations at unit length: the source may be off by its validation
 	 * tolerance, which the angle ignores and drop-one storage does not. */
 	if (kind == ANIMC_ROTATION)
@@ -413,30 +479,26 @@ static animc_status sample_source(encoder *e, const animc_channel *ch, animc_tra
 	c->n = n;
 	c->pos = e->pos;
 	c->value = e->value;
-	if (!e->g.is_exact && ch->key_count > 1 && ch->tracks[kind].value_count > 1)
-		for (uint32_t k = 0; k < ch->key_count; k++) {
-			float t = ch->has_time ? ch->times_s[k] : (float)((double)k * ch->key_interval_s);
-			float p = t * e->g.rate_hz;
-
-			if (t <= ch->duration_s && p != floorf(p) && p < (float)(n - 1))
-				e->keys_off_grid[off++] = p;
-		}
+	uint32_t off = n > 1 ? extra_points(e, ch, e->extra) : 0;
 	uint32_t between = reduce_check_count(c);
 	if (!reserve_checks(e, (size_t)between + off + 1))
 		return ANIMC_ERR_NOMEM;
 	/* Two sorted lists, merged in place: the grid's after room for the
-	 * keys off it. */
+	 * others. */
 	reduce_check_positions(c, e->check_pos + off);
 	uint32_t i = off, j = 0, out = 0;
-	float *merged = e->check_pos;
+	double *merged = e->check_pos;
 	while (j < off || i < off + between) {
-		if (i < off + between && (j >= off || merged[i] <= e->keys_off_grid[j]))
+		if (i < off + between && (j >= off || merged[i] <= e->extra[j].pos)) {
+			e->check_t[out] = time_at(e, ch, merged[i]);
 			merged[out++] = merged[i++];
-		else
-			merged[out++] = e->keys_off_grid[j++];
+		} else {
+			e->check_t[out] = e->extra[j].t;
+			merged[out++] = e->extra[j++].pos;
+		}
 	}
 	for (uint32_t k = 0; k < out; k++)
-		reduce_channel_value(ch, kind, time_at(e, ch, merged[k]), e->check_value + (size_t)k * width);
+		reduce_channel_value(ch, kind, e->check_t[k], e->check_value + (size_t)k * width);
 	c->check_count = out;
 	c->check_pos = e->check_pos;
 	c->check_value = e->check_value;
@@ -780,40 +842,51 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		}
 	}
 
-	/* Keys.  Rotations leave out their largest component. */
-	unsigned dropped = kind == ANIMC_ROTATION ? choose_dropped(e->value, 0, n - 1) : 0;
-	float lo[3], hi[3];
-	for (uint32_t i = 0; i < n; i++) {
-		stored_components(kind, dropped, e->value + (size_t)i * w, e->comps + (size_t)i * 3);
-		for (int k = 0; k < 3; k++) {
-			float v = e->comps[(size_t)i * 3 + k];
-
-			lo[k] = i ? fminf(lo[k], v) : v;
-			hi[k] = i ? fmaxf(hi[k], v) : v;
-		}
-	}
+	/* Keys.  Rotations leave out one component: first the largest, then
+	 * each other one whose range makes the keys cheaper. */
+	unsigned dropped = kind == ANIMC_ROTATION ? choose_dropped(e->value, 0, n - 1) : 0, first_dropped = dropped;
 	track_choice best;
 	memset(&best, 0, sizeof best);
-	for (unsigned kind_r = COMPACT_RANGE_NONE; kind_r <= COMPACT_RANGE_U8; kind_r++) {
-		clip_range range;
-		quantiser z;
+	for (unsigned d = 0; d < (kind == ANIMC_ROTATION ? 5u : 1u); d++) {
+		unsigned drop = d == 0 ? first_dropped : d - 1;
+		float lo[3], hi[3];
 
-		if ((kind_r == COMPACT_RANGE_NONE || kind_r == COMPACT_RANGE_U8) && kind != ANIMC_ROTATION)
+		if (d > 0 && drop == first_dropped)
 			continue;
-		if (!make_clip_range(kind_r, lo, hi, &range))
-			continue;
-		memset(&z, 0, sizeof z);
-		z.kind = kind;
-		z.dropped = dropped;
-		unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
-		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
-			z.bits = bits;
-			for (int k = 0; k < 3; k++)
-				z.step[k] = compact_step(range.extent[k], bits);
-			try_flat(e, &c, &z, &range, &best);
+		for (uint32_t i = 0; i < n; i++) {
+			stored_components(kind, drop, e->value + (size_t)i * w, e->comps + (size_t)i * 3);
+			for (int k = 0; k < 3; k++) {
+				float v = e->comps[(size_t)i * 3 + k];
+
+				lo[k] = i ? fminf(lo[k], v) : v;
+				hi[k] = i ? fmaxf(hi[k], v) : v;
+			}
 		}
-		if (e->g.segment_count > 1)
-			try_segmented(e, &c, kind_r, &best);
+		for (unsigned kind_r = COMPACT_RANGE_NONE; kind_r <= COMPACT_RANGE_U8; kind_r++) {
+			clip_range range;
+			quantiser z;
+			uint64_t before = best.kept ? best.cost_bits : UINT64_MAX;
+
+			if ((kind_r == COMPACT_RANGE_NONE || kind_r == COMPACT_RANGE_U8) && kind != ANIMC_ROTATION)
+				continue;
+			if (!make_clip_range(kind_r, lo, hi, &range))
+				continue;
+			memset(&z, 0, sizeof z);
+			z.kind = kind;
+			z.dropped = drop;
+			unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
+			for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS;
+			     bits++) {
+				z.bits = bits;
+				for (int k = 0; k < 3; k++)
+					z.step[k] = compact_step(range.extent[k], bits);
+				try_flat(e, &c, &z, &range, &best);
+			}
+			if (d == 0 && e->g.segment_count > 1)
+				try_segmented(e, &c, kind_r, &best);
+			if (best.kept && best.cost_bits < before)
+				dropped = drop;
+		}
 	}
 	if (best.kept == 0) {
 		clip_range none;
@@ -890,7 +963,9 @@ static void encoder_release(encoder *e)
 	free(e->pos);
 	free(e->check_pos);
 	free(e->check_value);
-	free(e->keys_off_grid);
+	free(e->check_t);
+	free(e->sample_t);
+	free(e->extra);
 	free(e->comps);
 	free(e->seg_stored);
 	free(e->q);
@@ -1046,7 +1121,9 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 	e.seg_stored = malloc(n * 4 * sizeof *e.seg_stored);
 	e.comps = malloc(n * 3 * sizeof *e.comps);
 	e.pos = malloc(n * sizeof *e.pos);
-	e.keys_off_grid = malloc(((size_t)most_keys + 1) * sizeof *e.keys_off_grid);
+	e.sample_t = malloc(n * sizeof *e.sample_t);
+	e.extra_capacity = most_keys + (uint32_t)fmin(clip->duration_s * 60.0, (double)COMPACT_MAX_SAMPLES) + 3;
+	e.extra = malloc((size_t)e.extra_capacity * sizeof *e.extra);
 	e.q = malloc(n * 3 * sizeof *e.q);
 	e.is_key = malloc(n);
 	e.best_is_key = malloc(n);
@@ -1061,8 +1138,8 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 		out->tracks = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
 						sizeof *out->tracks);
 	}
-	if (!e.forced || !e.kept || !e.value || !e.stored || !e.seg_stored || !e.comps || !e.pos ||
-	    !e.keys_off_grid || !e.q || !e.is_key || !e.best_is_key || !e.try_q || !e.best_q ||
+	if (!e.forced || !e.kept || !e.value || !e.stored || !e.seg_stored || !e.comps || !e.pos || !e.sample_t ||
+	    !e.extra || !e.q || !e.is_key || !e.best_is_key || !e.try_q || !e.best_q ||
 	    !e.seg_codes || !e.best_seg_codes || !out || !out->bones || !out->tracks) {
 		encoder_release(&e);
 		return ANIMC_ERR_NOMEM;

@@ -94,11 +94,11 @@ double reduce_bound(const animc_tolerance *t, animc_track_kind kind)
 
 /* --------------------------------------------------------------- greedy */
 
-void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, float p, float *out)
+void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out)
 {
 	const float *va = c->stored + (size_t)a * c->width, *vb = c->stored + (size_t)b * c->width;
 	float span = c->pos[b] - c->pos[a];
-	float u = span > 0 && p > c->pos[a] ? (p - c->pos[a]) / span : 0;
+	float u = span > 0 && p > c->pos[a] ? (float)((p - c->pos[a]) / span) : 0;
 
 	if (p >= c->pos[b])
 		memcpy(out, vb, c->width * sizeof *out);
@@ -111,7 +111,7 @@ void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, float p, 
 }
 
 /* The first check point at or after position p. */
-static uint32_t check_from(const reduce_curve *c, float p)
+static uint32_t check_from(const reduce_curve *c, double p)
 {
 	uint32_t lo = 0, hi = c->check_count;
 
@@ -149,7 +149,7 @@ uint32_t reduce_check_count(const reduce_curve *c)
 	return total;
 }
 
-void reduce_check_positions(const reduce_curve *c, float *out)
+void reduce_check_positions(const reduce_curve *c, double *out)
 {
 	for (uint32_t i = 0; i + 1 < c->n; i++) {
 		uint32_t m = checks_in_interval(c, i);
@@ -159,7 +159,7 @@ void reduce_check_positions(const reduce_curve *c, float *out)
 	}
 }
 
-void reduce_checks_within(const reduce_curve *c, float lo, float hi, reduce_curve *sub)
+void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub)
 {
 	uint32_t k0 = check_from(c, lo), k1 = k0;
 
@@ -283,7 +283,8 @@ typedef struct channel_work {
 	reduce_curve curves[ANIMC_TRACK_COUNT];
 	int kinds[ANIMC_TRACK_COUNT];
 	uint32_t count;
-	float *pos, *check_pos[ANIMC_TRACK_COUNT], *check_value[ANIMC_TRACK_COUNT];
+	float *pos, *check_value[ANIMC_TRACK_COUNT];
+	double *check_pos[ANIMC_TRACK_COUNT];
 	uint8_t *forced;
 	uint32_t *kept;
 } channel_work;
@@ -363,7 +364,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		c->value = c->stored = t->values;
 		/* Between keys: the source at the check points (times). */
 		uint32_t checks = reduce_check_count(c);
-		w.check_pos[k] = malloc(((size_t)checks + 1) * sizeof(float));
+		w.check_pos[k] = malloc(((size_t)checks + 1) * sizeof(double));
 		w.check_value[k] = malloc(((size_t)checks + 1) * width * sizeof(float));
 		if (!w.check_pos[k] || !w.check_value[k]) {
 			channel_work_release(&w);
@@ -371,7 +372,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		}
 		reduce_check_positions(c, w.check_pos[k]);
 		for (uint32_t i = 0; i < checks; i++)
-			reduce_channel_value(ch, (animc_track_kind)k, w.check_pos[k][i],
+			reduce_channel_value(ch, (animc_track_kind)k, (float)w.check_pos[k][i],
 					     w.check_value[k] + (size_t)i * width);
 		c->check_count = checks;
 		c->check_pos = w.check_pos[k];

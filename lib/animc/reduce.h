@@ -54,7 +54,7 @@ typedef struct reduce_curve {
 	const float *value;
 	const float *stored;
 	uint32_t check_count;
-	const float *check_pos;
+	const double *check_pos;   /* positions of the runtime's own precision */
 	const float *check_value;
 } reduce_curve;
 
@@ -64,15 +64,15 @@ uint32_t reduce_check_count(const reduce_curve *c);
 
 /* The check points between c's candidates, in order: the middle of every
  * interval, and for rotations one every REDUCE_ARC_STEP of arc. */
-void reduce_check_positions(const reduce_curve *c, float *out);
+void reduce_check_positions(const reduce_curve *c, double *out);
 
 /* The checks of c between positions lo and hi (inclusive): narrows
  * check_pos / check_value / check_count of *sub. */
-void reduce_checks_within(const reduce_curve *c, float lo, float hi, reduce_curve *sub);
+void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub);
 
 /* The curve's value between kept keys a and b at position p, as the
  * runtime computes it. */
-void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, float p, float *out);
+void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out);
 
 /* The worst error of the span between kept keys a < b against every check
  * point in [pos[a], pos[b]], or -1 as soon as one passes the bound (when

@@ -1,0 +1,77 @@
+/*
+ * compact_grid_test.c - the compact layout on 120 Hz motion capture: keys
+ * written as 0.0083333 s give a grid whose float rate (240.001 Hz and the
+ * like) puts each key a little off its sample; a bone that turns by 150
+ * degrees from one frame to the next must still be within the bound at its
+ * keys' own times and at 60 Hz.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include <animc/animc.h>
+
+/* A BVH of `frames` frames at 120 Hz: a root that drifts and a thumb that
+ * flips between 0 and 150 degrees every 97 frames while it sways. */
+static char *write_flip_bvh(const char *dir, int frames)
+{
+	size_t cap = (size_t)frames * 96 + 1024, len = 0;
+	char *text = malloc(cap), *path = test_format("%s/flip.bvh", dir);
+
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len,
+				"HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n"
+				"\tCHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+				"\tJOINT Thumb\n\t{\n\t\tOFFSET 1 0 0\n\t\tCHANNELS 3 Zrotation Yrotation Xrotation\n"
+				"\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 1 0 0\n\t\t}\n\t}\n}\n"
+				"MOTION\nFrames: %d\nFrame Time: .0083333\n", frames);
+	for (int f = 0; f < frames; f++)
+		len += (size_t)snprintf(text + len, cap - len, "%.5f 0 0 0 0 0 %.5f %.5f 0\n", 0.01 * f,
+					(f / 97) % 2 ? 150.0 : 0.0, 10 * sin(f * 0.01));
+	assert_true(len < cap);
+	assert_true(test_write_file(path, text, len));
+	free(text);
+	return path;
+}
+
+static void flips_stay_within_the_bound_at_the_keys_times(void **state)
+{
+	char *dir = test_tmpdir("compact-grid"), *lossless = test_format("%s/lossless", dir),
+	     *compact = test_format("%s/compact", dir);
+	char *src = write_flip_bvh(dir, 4000);
+	test_run r;
+	uint8_t *data[2];
+	size_t size[2];
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", lossless, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--layout", "compact", "-o", compact, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *a = test_format("%s/flip/Motion.xnb", lossless), *b = test_format("%s/flip/Motion.xnb", compact);
+	data[0] = test_read_file(a, &size[0]);
+	data[1] = test_read_file(b, &size[1]);
+	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 1000);
+	if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
+	      e.scale <= ANIMC_TOLERANCE_SCALE))
+		fail_msg("compact error %g units, %g degrees, %g scale", e.translation, e.rotation_deg, e.scale);
+	assert_true(size[1] < size[0] / 4);
+	free(data[0]);
+	free(data[1]);
+	free(a);
+	free(b);
+	free(src);
+	free(lossless);
+	free(compact);
+	free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
+};
+
+ANIMC_TEST_GROUP(tests);
