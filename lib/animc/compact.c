@@ -525,6 +525,88 @@ static void keep_if_better(encoder *e, const track_choice *try, track_choice *be
 		memcpy(e->best_seg_codes, e->seg_codes, (size_t)e->g.segment_count * COMPACT_SEGMENT_CODE_SIZE);
 }
 
+/* Codes q (3 per candidate) decoded to value as z decodes them; false
+ * when a rotation's stored components pass unit length. */
+static bool decode_checked(const quantiser *z, const uint32_t q[3], float *value)
+{
+	if (z->kind == ANIMC_ROTATION) {
+		float k[3];
+
+		for (int c = 0; c < 3; c++)
+			k[c] = compact_dequantize(z->min[c], z->step[c], q[c]);
+		if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK)
+			return false;
+	}
+	decode(z, q, value);
+	return true;
+}
+
+/*
+ * reduce_greedy for one quantised curve, where a key may also take a code
+ * next to its nearest one (each component one step up or down): when the
+ * span to candidate j breaks the bound with j's nearest code, a neighbour
+ * that keeps both j itself and the span within it lets the span reach on.
+ * stored and q (c's candidates, writable) get the chosen codes of the kept
+ * keys; with is_last_fixed the last candidate (the next segment's first
+ * key) keeps its own.
+ */
+static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
+			     const uint8_t *forced, bool is_last_fixed, uint32_t *kept)
+{
+	uint32_t n = c->n, a = 0, count = 1, w = c->width, top = z->bits < 32 ? (1u << z->bits) - 1 : 0;
+
+	kept[0] = 0;
+	while (a + 1 < n) {
+		uint32_t best = 0, best_q[3] = { 0, 0, 0 };
+		float best_v[4];
+		bool best_alt = false;
+
+		for (uint32_t j = a + 1; j < n; j++) {
+			bool ok = reduce_span_error(c, a, j, true) >= 0, alt = false;
+			float *sj = stored + (size_t)j * w, save_v[4], alt_v[4];
+			uint32_t *qj = q + (size_t)j * 3, alt_q[3];
+
+			if (!ok && z->bits != COMPACT_RAW_BITS && !(is_last_fixed && j + 1 == n)) {
+				memcpy(save_v, sj, w * sizeof *sj);
+				for (int d = 0; !ok && d < 27; d++) {
+					bool valid = d != 13;
+
+					for (int k = 0, r = d; valid && k < 3; k++, r /= 3) {
+						int64_t code = (int64_t)qj[k] + r % 3 - 1;
+
+						valid = code >= 0 && code <= (int64_t)top;
+						alt_q[k] = (uint32_t)code;
+					}
+					if (!valid || !decode_checked(z, alt_q, alt_v))
+						continue;
+					memcpy(sj, alt_v, w * sizeof *sj);
+					ok = alt = reduce_span_error(c, a, j, true) >= 0;
+				}
+				memcpy(sj, save_v, w * sizeof *sj);
+			}
+			if (!ok)
+				break;
+			best = j;
+			best_alt = alt;
+			if (alt) {
+				memcpy(best_q, alt_q, sizeof best_q);
+				memcpy(best_v, alt_v, w * sizeof *best_v);
+			}
+			if (forced && forced[j])
+				break;
+		}
+		if (best == 0)
+			return 0;
+		if (best_alt) {
+			memcpy(q + (size_t)best * 3, best_q, sizeof best_q);
+			memcpy(stored + (size_t)best * w, best_v, w * sizeof *best_v);
+		}
+		kept[count++] = best;
+		a = best;
+	}
+	return count;
+}
+
 /* One bit rate and range for the whole track. */
 static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip_range *range, track_choice *best)
 {
@@ -541,7 +623,7 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 			return;
 	}
 	c->stored = e->stored;
-	uint32_t kept = reduce_greedy(c, 1, e->forced, e->kept);
+	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false, e->kept);
 	if (kept == 0)
 		return;
 	memset(e->is_key, 0, n);
@@ -655,7 +737,8 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 				continue;
 			if (end != own_end)
 				memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
-			uint32_t kept = reduce_greedy(&sub, 1, NULL, e->kept);
+			uint32_t kept = greedy_codes(&sub, e->stored + (size_t)start * w, e->q + (size_t)start * 3, &z,
+						     NULL, end != own_end, e->kept);
 			if (kept == 0)
 				continue;
 			uint32_t own = end != own_end ? kept - 1 : kept;
