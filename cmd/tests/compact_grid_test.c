@@ -3,7 +3,8 @@
  * written as 0.0083333 s give a grid whose float rate (240.001 Hz and the
  * like) puts each key a little off its sample; a bone that turns by 150
  * degrees from one frame to the next must still be within the bound at its
- * keys' own times and at 60 Hz.
+ * keys' own times and at 60 Hz, on the keys' own grid; the report says what
+ * each track became.
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,9 +50,28 @@ static void flips_stay_within_the_bound_at_the_keys_times(void **state)
 	r = test_animc("build", "-q", "-o", lossless, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "--layout", "compact", "-o", compact, src, NULL);
+	char *report = test_format("%s/report.json", dir);
+	r = test_animc("build", "-q", "--layout", "compact", "--report", report, "-o", compact, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
+	/* The report says what each track became: of 2 bones x 3 tracks, the
+	 * drifting root and the thumb keyed, on the keys' own grid. */
+	size_t report_size;
+	uint8_t *bytes = test_read_file(report, &report_size);
+	char *json = realloc(bytes, report_size + 1);
+	assert_non_null(json);
+	json[report_size] = '\0';
+	const char *at = strstr(json, "\"compact\": {");
+	unsigned identity, constant, keyed, segmented, finer;
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "\"compact\": {\"identity\": %u, \"constant\": %u, \"keyed\": %u, "
+				    "\"segmented\": %u, \"grid_finer\": %u}", &identity, &constant, &keyed, &segmented, &finer),
+			 5);
+	assert_int_equal(identity + constant + keyed + segmented, 6);
+	assert_int_equal(keyed + segmented, 2);
+	assert_int_equal(finer, 0);
+	free(json);
+	free(report);
 	char *a = test_format("%s/flip/Motion.xnb", lossless), *b = test_format("%s/flip/Motion.xnb", compact);
 	data[0] = test_read_file(a, &size[0]);
 	data[1] = test_read_file(b, &size[1]);

@@ -904,6 +904,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 	if (err <= c.bound) {
 		out->kind = ANIMC_COMPACT_IDENTITY;
 		reduce_note_error(&e->error, kind, err);
+		e->error.tracks_identity++;
 		return ANIMC_OK;
 	}
 	float held[4];
@@ -917,6 +918,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		err = reduce_constant_error(&c, v);
 		if (err <= c.bound) {
 			out->kind = ANIMC_COMPACT_CONSTANT;
+			e->error.tracks_constant++;
 			out->is_f32 = pass == 1;
 			out->dropped = (uint8_t)dropped;
 			memcpy(out->value, v, sizeof v);
@@ -996,6 +998,10 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 
 	/* The choice, stored. */
 	out->kind = ANIMC_COMPACT_ANIMATED;
+	if (best.bits == COMPACT_SEGMENTED)
+		e->error.tracks_segmented++;
+	else
+		e->error.tracks_keyed++;
 	out->dropped = (uint8_t)dropped;
 	out->bits = (uint8_t)best.bits;
 	out->range = (uint8_t)best.range.kind;
@@ -1241,6 +1247,7 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 	else
 		for (uint32_t i = 0; status == ANIMC_OK && i < clip->channel_count; i++)
 			status = encode_channel(&e, clip, i, out, sink);
+	e.error.grid_finer = finer;
 	out->error = e.error;
 	out->grid_finer = (uint8_t)finer;
 	*is_short = status == ANIMC_ERR_UNSUPPORTED && e.is_grid_short;

@@ -600,6 +600,12 @@ void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
 	into->sequences_lossless += e->sequences_lossless;
 	into->sequences_coarser += e->sequences_coarser;
 	into->sequences_timed += e->sequences_timed;
+	into->tracks_identity += e->tracks_identity;
+	into->tracks_constant += e->tracks_constant;
+	into->tracks_keyed += e->tracks_keyed;
+	into->tracks_segmented += e->tracks_segmented;
+	if (e->grid_finer > into->grid_finer)
+		into->grid_finer = e->grid_finer;
 }
 
 /* A copy of `from` whose key arrays are its own (in the clip's arena). */

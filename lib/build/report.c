@@ -164,6 +164,11 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 				if (e->sequences_lossless + e->sequences_coarser + e->sequences_timed)
 					fprintf(f, ", \"sequences\": {\"lossless\": %u, \"coarser\": %u, \"timed\": %u}",
 						e->sequences_lossless, e->sequences_coarser, e->sequences_timed);
+				if (e->tracks_identity + e->tracks_constant + e->tracks_keyed + e->tracks_segmented)
+					fprintf(f, ", \"compact\": {\"identity\": %u, \"constant\": %u, \"keyed\": %u, "
+						   "\"segmented\": %u, \"grid_finer\": %u}",
+						e->tracks_identity, e->tracks_constant, e->tracks_keyed, e->tracks_segmented,
+						e->grid_finer);
 				fputc('}', f);
 			}
 			fputc('}', f);

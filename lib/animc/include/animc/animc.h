@@ -433,6 +433,12 @@ typedef struct animc_clip_error {
 	 * key (a coarser uniform interval), and with fewer keys and their
 	 * times; each the smallest of the three that holds the bounds. */
 	uint32_t sequences_lossless, sequences_coarser, sequences_timed;
+	/* The compact layout: tracks stored as identity, as one constant,
+	 * as keys at one bit rate for the track, and as keys with a bit rate
+	 * per segment; and the grid's step as a fraction of the keys' spacing
+	 * (grid_finer: 2^grid_finer times finer; 0 on the keys' own grid). */
+	uint32_t tracks_identity, tracks_constant, tracks_keyed, tracks_segmented;
+	uint32_t grid_finer;
 } animc_clip_error;
 
 /* Options of the lossy passes; zeroed = nothing to do. */
