@@ -356,14 +356,22 @@ static int64_t mtime_ns(const char *path)
 	return stat_state(path, &st) ? st.mtime_ns : INT64_MIN;
 }
 
+/* An output this run left as it was on disk (not renamed into place). */
+static bool is_kept(const build_result *r, const build_output *o)
+{
+	return o->is_written && !o->is_refused && (r->status == BUILD_UP_TO_DATE || o->is_unchanged);
+}
+
 /*
  * make decides by mtimes.  An output left as it was (the same bytes: up to
  * date, or compiled again to what is on disk) keeps its old mtime, older
  * than a source touched since, and a per-file make rule would run animc
- * again on every make.  So an output no newer than its source or a file
- * its import read gets the time now, and its new state is recorded.  Only
- * for a job whose source or reads are not in the states the manifest has
- * (a no-op build stats nothing more).
+ * again on every make.  So a kept output no newer than its source or a
+ * file its import read gets the time now, and its new state is recorded.
+ * Only for a job whose source or reads are not in the states the manifest
+ * has (a no-op build stats nothing more), and that kept an output: one
+ * written now is newer than what it was compiled from (a full build stats
+ * nothing more either).
  */
 static void settle_mtimes(build_commit *c, build_job *j)
 {
@@ -371,12 +379,15 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	const manifest_entry *p = j->previous;
 	bool moved = !p || j->needs_compile || r->source_state.mtime_ns == 0 ||
 		     memcmp(&r->source_state, &p->state, sizeof p->state) != 0 || r->dep_count != p->dep_count;
+	bool kept = false;
 	int64_t newest;
 
 	for (uint32_t i = 0; !moved && i < r->dep_count; i++)
 		moved = r->deps[i].state.mtime_ns == 0 ||
 			memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0;
-	if (!moved || !r->has_source)
+	for (uint32_t k = 0; !kept && k < r->output_count; k++)
+		kept = is_kept(r, &r->outputs[k]);
+	if (!moved || !kept || !r->has_source)
 		return;
 	newest = mtime_ns(j->path);
 	for (uint32_t i = 0; i < r->dep_count; i++) {
@@ -389,7 +400,7 @@ static void settle_mtimes(build_commit *c, build_job *j)
 		build_output *o = &r->outputs[k];
 		char *path;
 
-		if (!o->is_written || o->is_refused)
+		if (!is_kept(r, o))
 			continue;
 		path = build_output_path(c->ctx, j, o);
 		if (path && mtime_ns(path) != INT64_MIN && mtime_ns(path) <= newest &&
