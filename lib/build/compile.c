@@ -586,7 +586,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	free(data);
 	data = NULL;
-	if (status == ANIMC_OK) {
+	/* A source whose folder lists no sidecar has nothing to split. */
+	if (status == ANIMC_OK && !job->has_no_sidecar) {
 		build_author_hooks hooks = { collect_read, &cs };
 
 		status = build_author_apply(&ctx->options->author, job->path, job->is_explicit, &set, &sink,
