@@ -340,7 +340,7 @@ typedef struct slerps {
 	rt_track_cache own[4];   /* keys unpacked without a context */
 } slerps;
 
-static void slerps_run(slerps *sl)
+RT_INLINE void slerps_flush(slerps *sl)
 {
 	uint32_t n = sl->count;
 	rt_f4 a[4], b[4], out[4];
@@ -399,6 +399,13 @@ static void slerps_run(slerps *sl)
 	for (uint32_t lane = 0; lane < n; lane++)
 		rt_store(sl->out[lane], out[lane]);
 	sl->count = 0;
+}
+
+/* Out of line for the walk without a context; inlined into the playback
+ * loop over a context's caches, where it runs every fourth rotation. */
+static void slerps_run(slerps *sl)
+{
+	slerps_flush(sl);
 }
 
 /* ------------------------------------------------------------------ walk */
@@ -629,10 +636,10 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 			sl.u[i] = u;
 			sl.out[i] = out;
 			if (sl.count == 4)
-				slerps_run(&sl);
+				slerps_flush(&sl);
 		}
 	}
-	slerps_run(&sl);
+	slerps_flush(&sl);
 }
 
 RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
