@@ -179,6 +179,11 @@ animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
 				  const animrt_container *container, const char *reader, uint32_t reader_size,
 				  animrt_clip **out, animrt_error *err);
 
+/* The layout walker's failure as the loader's error: its status, byte
+ * offset and message (both loaders, load_compact.c and load_packed.c). */
+struct compact_walker;
+animrt_status rt_walk_error(const struct compact_walker *w, animrt_error *err);
+
 /* Where a local time falls on the grid: its segment, and its position in
  * the segment (0 to 64).  The position time * rate is exact in double
  * (two floats' product), clamped to [0, samples - 1] (NaN gives 0), and

@@ -268,7 +268,7 @@ static void build_spans(struct animrt_compact *c, rt_block *blocks, rt_span *spa
 		}
 }
 
-static animrt_status walk_error(const compact_walker *w, animrt_error *err)
+animrt_status rt_walk_error(const compact_walker *w, animrt_error *err)
 {
 	static const animrt_status status[] = {
 		[COMPACT_OK] = ANIMRT_OK,
@@ -325,7 +325,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	if (compact_walk(&w, measure_visit, m) != COMPACT_OK) {
 		if (m->is_out_of_memory)
 			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
-		return walk_error(&w, err);
+		return rt_walk_error(&w, err);
 	}
 
 	/* Groups per kind; keys in all and of rotations.  The kind of each
@@ -465,7 +465,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	w2.size = size - at;
 	w2.base_offset = (int64_t)at;
 	if (compact_walk(&w2, fill_visit, f) != COMPACT_OK) {
-		animrt_status status = walk_error(&w2, err);
+		animrt_status status = rt_walk_error(&w2, err);
 
 		free(block);
 		free(kind_of);

@@ -133,22 +133,6 @@ static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 	return true;
 }
 
-static animrt_status walk_error(const compact_walker *w, animrt_error *err)
-{
-	static const animrt_status status[] = {
-		[COMPACT_OK] = ANIMRT_OK,
-		[COMPACT_ERR_TRUNCATED] = ANIMRT_ERR_TRUNCATED,
-		[COMPACT_ERR_COUNT] = ANIMRT_ERR_COUNT,
-		[COMPACT_ERR_VALUE] = ANIMRT_ERR_VALUE,
-		[COMPACT_ERR_STRING] = ANIMRT_ERR_STRING,
-		[COMPACT_ERR_TRAILING] = ANIMRT_ERR_TRAILING,
-		[COMPACT_ERR_NOMEM] = ANIMRT_ERR_NOMEM,
-		[COMPACT_ERR_VISITOR] = ANIMRT_ERR_VALUE,
-	};
-
-	return animrt_error_set(err, status[w->result], w->error_offset, "%s", w->message);
-}
-
 static size_t align_up(size_t n, size_t a)
 {
 	return (n + a - 1) & ~(a - 1);
@@ -170,7 +154,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	if (compact_walk(&w, scan_visit, sc) != COMPACT_OK) {
 		if (sc->is_out_of_memory)
 			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
-		return walk_error(&w, err);
+		return rt_walk_error(&w, err);
 	}
 
 	/* The copy: the names NUL-terminated (never longer than with their
