@@ -4,6 +4,7 @@
  * and the pass for the original layout (animc_pass_reduce).  Pure: clip in,
  * clip out, no clock, no global; new arrays come from the clip's arena.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +314,265 @@ uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, 
 	return kept_count;
 }
 
+/*
+ * The fewest keys by dynamic programming over the candidates, each kept
+ * key taking one of its 27 nudged values (nudged_value; 13 is the source's
+ * own).  A key b is reached from a kept key a when, for every curve, some
+ * value of a that a's own path can hold and some value of b keep the span
+ * within the bound; b keeps the set of its values so reachable (a bit mask
+ * per curve) from its one predecessor, the one with the fewest keys, on a
+ * tie the one leaving b more values.  A span reaches as far as the greedy
+ * would (it stops where no value of b holds, and at a forced key), and at
+ * most REDUCE_DP_SPAN candidates (the work grows with its square; the
+ * writer also runs the greedy, which keeps longer holds in one span).
+ */
+#define REDUCE_NUDGES 27
+#define REDUCE_SOURCE_NUDGE 13
+#define REDUCE_DP_SPAN 24
+
+typedef struct fewest_work {
+	const reduce_curve *curves;
+	float *const *stored;
+	uint32_t count, n;
+	float *cand[ANIMC_TRACK_COUNT];   /* n x 27 values per curve */
+	double tan_half[ANIMC_TRACK_COUNT];   /* of half a rotation's bound */
+	uint32_t *own;                    /* n x count: values within the bound at the key itself */
+	uint32_t *mask;                   /* n x count: values a path can hold there */
+	uint32_t *keys, *pred, *room;
+} fewest_work;
+
+static const float *fewest_value(const fewest_work *f, uint32_t k, uint32_t i, unsigned d)
+{
+	return f->cand[k] + ((size_t)i * REDUCE_NUDGES + d) * f->curves[k].width;
+}
+
+/* Is the error of `got` against `want` within c's bound?  As
+ * animc_track_error(...) <= c->bound, without its arc tangent: a rotation's
+ * half angle atan2(v, |w|) is within half the bound when v <= tan(half the
+ * bound) |w|.  A translation or scale keeps back two float steps of its
+ * value too: the runtime's float lerp rounds by about one, which a bound of
+ * a few steps (1e-6 around 1) would not absorb in its margin. */
+static bool within_bound(const reduce_curve *c, double tan_half, const float *got, const float *want)
+{
+	if (c->kind == ANIMC_TRANSLATION) {
+		double dx = (double)got[0] - want[0], dy = (double)got[1] - want[1], dz = (double)got[2] - want[2];
+		double b = fmax(c->bound - 2 * FLT_EPSILON * (fabs(want[0]) + fabs(want[1]) + fabs(want[2])), 0);
+
+		return dx * dx + dy * dy + dz * dz <= b * b;
+	}
+	if (c->kind == ANIMC_SCALE) {
+		for (int k = 0; k < 3; k++)
+			if (!(fabs((double)got[k] - want[k]) <= fmax(c->bound - 2 * FLT_EPSILON * fabs(want[k]), 0)))
+				return false;
+		return true;
+	}
+	double ax = got[0], ay = got[1], az = got[2], aw = got[3], bx = want[0], by = want[1], bz = want[2], bw = want[3];
+	double w = aw * bw + ax * bx + ay * by + az * bz;
+	double x = aw * bx - ax * bw - ay * bz + az * by;
+	double y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx;
+
+	return x * x + y * y + z * z <= tan_half * tan_half * w * w;
+}
+
+/* reduce_span_error(c, a, b, true) >= 0 for keys a and b whose own values
+ * hold the bound: the same points between them. */
+static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
+{
+	float v[4];
+
+	for (uint32_t i = a + 1; i < b; i++) {
+		reduce_interpolate(c, a, b, c->pos[i], v);
+		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width))
+			return false;
+	}
+	for (uint32_t k = check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
+			return false;
+	}
+	return true;
+}
+
+/* Does the span a (value da) to b (value db) of curve k hold? */
+static bool fewest_span(const fewest_work *f, uint32_t k, uint32_t a, unsigned da, uint32_t b, unsigned db)
+{
+	const reduce_curve *c = &f->curves[k];
+	size_t w = c->width;
+
+	memcpy(f->stored[k] + a * w, fewest_value(f, k, a, da), w * sizeof(float));
+	memcpy(f->stored[k] + b * w, fewest_value(f, k, b, db), w * sizeof(float));
+	return span_holds(c, f->tan_half[k], a, b);
+}
+
+/* The values of b that curve k reaches from a's values `from`. */
+static uint32_t fewest_reach(const fewest_work *f, uint32_t k, uint32_t a, uint32_t from, uint32_t b)
+{
+	uint32_t to = 0, own = f->own[(size_t)b * f->count + k];
+
+	for (unsigned db = 0; db < REDUCE_NUDGES; db++) {
+		if (!(own >> db & 1))
+			continue;
+		for (unsigned da = 0; da < REDUCE_NUDGES; da++)
+			if ((from >> da & 1) && fewest_span(f, k, a, da, b, db)) {
+				to |= 1u << db;
+				break;
+			}
+	}
+	return to;
+}
+
+static void fewest_candidates(fewest_work *f)
+{
+	for (uint32_t k = 0; k < f->count; k++) {
+		const reduce_curve *c = &f->curves[k];
+		double s = c->bound * REDUCE_NUDGE * (c->kind == ANIMC_ROTATION ? 3.14159265358979323846 / 180.0 : 1.0);
+
+		f->tan_half[k] = tan(c->bound * (3.14159265358979323846 / 180.0) / 2);
+		for (uint32_t i = 0; i < f->n; i++) {
+			const float *v = c->value + (size_t)i * c->width;
+			uint32_t own = 0;
+
+			for (unsigned d = 0; d < REDUCE_NUDGES; d++) {
+				float *out = f->cand[k] + ((size_t)i * REDUCE_NUDGES + d) * c->width;
+
+				if (d == REDUCE_SOURCE_NUDGE)
+					memcpy(out, v, c->width * sizeof(float));
+				else
+					nudged_value(c->kind, v, (int)d, s, out);
+				if (within_bound(c, f->tan_half[k], out, v))
+					own |= 1u << d;
+			}
+			f->own[(size_t)i * f->count + k] = own;
+		}
+	}
+}
+
+static unsigned popcount32(uint32_t x)
+{
+	unsigned n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/* Every span from kept key a: relax the keys it reaches. */
+static void fewest_from(fewest_work *f, const uint8_t *forced, uint32_t a)
+{
+	uint32_t reach[ANIMC_TRACK_COUNT];
+
+	for (uint32_t b = a + 1; b < f->n && b - a <= REDUCE_DP_SPAN; b++) {
+		unsigned room = 0;
+
+		for (uint32_t k = 0; k < f->count; k++) {
+			reach[k] = fewest_reach(f, k, a, f->mask[(size_t)a * f->count + k], b);
+			if (!reach[k])
+				return;
+			room += popcount32(reach[k]);
+		}
+		if (f->keys[a] + 1 < f->keys[b] || (f->keys[a] + 1 == f->keys[b] && room > f->room[b])) {
+			f->keys[b] = f->keys[a] + 1;
+			f->pred[b] = a;
+			f->room[b] = room;
+			memcpy(f->mask + (size_t)b * f->count, reach, f->count * sizeof *reach);
+		}
+		if (forced && forced[b])
+			return;
+	}
+}
+
+/* The first value of `set` (the source's when there) for which `ok`. */
+static unsigned fewest_pick(const fewest_work *f, uint32_t k, uint32_t set, uint32_t a, uint32_t b, unsigned db,
+			    bool to_b)
+{
+	unsigned first = REDUCE_NUDGES;
+
+	for (unsigned t = 0; t < REDUCE_NUDGES; t++) {
+		unsigned d = t == 0 ? REDUCE_SOURCE_NUDGE : t <= REDUCE_SOURCE_NUDGE ? t - 1 : t;
+
+		if (!(set >> d & 1))
+			continue;
+		if (!to_b || fewest_span(f, k, a, d, b, db))
+			return d;
+		if (first == REDUCE_NUDGES)
+			first = d;
+	}
+	return first;
+}
+
+/* The kept keys from the predecessors, and their values from the last
+ * back (each the source's when it holds the span after it). */
+static uint32_t fewest_path(fewest_work *f, uint32_t *kept)
+{
+	uint32_t count = f->keys[f->n - 1], i = count;
+	unsigned chosen[ANIMC_TRACK_COUNT] = { REDUCE_SOURCE_NUDGE, REDUCE_SOURCE_NUDGE, REDUCE_SOURCE_NUDGE };
+
+	for (uint32_t b = f->n - 1;; b = f->pred[b]) {
+		kept[--i] = b;
+		if (b == 0)
+			break;
+	}
+	for (uint32_t k = 0; k < f->count; k++) {
+		size_t w = f->curves[k].width;
+
+		for (uint32_t j = count; j-- > 0;) {
+			uint32_t a = kept[j], set = f->mask[(size_t)a * f->count + k];
+			bool last = j + 1 == count;
+
+			chosen[k] = fewest_pick(f, k, set, a, last ? 0 : kept[j + 1], chosen[k], !last);
+			memcpy(f->stored[k] + a * w, fewest_value(f, k, a, chosen[k]), w * sizeof(float));
+		}
+	}
+	return count;
+}
+
+static void fewest_release(fewest_work *f)
+{
+	for (uint32_t k = 0; k < ANIMC_TRACK_COUNT; k++)
+		free(f->cand[k]);
+	free(f->own);
+	free(f->mask);
+	free(f->keys);
+	free(f->pred);
+	free(f->room);
+}
+
+uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+			      const uint8_t *forced, uint32_t *kept)
+{
+	fewest_work f;
+	uint32_t n = curves[0].n, result = 0;
+
+	memset(&f, 0, sizeof f);
+	f.curves = curves;
+	f.stored = stored;
+	f.count = count;
+	f.n = n;
+	bool ok = true;
+	for (uint32_t k = 0; k < count; k++)
+		ok = ok && (f.cand[k] = malloc((size_t)n * REDUCE_NUDGES * curves[k].width * sizeof(float)));
+	f.own = malloc((size_t)n * count * sizeof *f.own);
+	f.mask = calloc((size_t)n * count, sizeof *f.mask);
+	f.keys = malloc((size_t)n * sizeof *f.keys);
+	f.pred = calloc(n, sizeof *f.pred);
+	f.room = calloc(n, sizeof *f.room);
+	if (ok && f.own && f.mask && f.keys && f.pred && f.room && n >= 2) {
+		fewest_candidates(&f);
+		for (uint32_t i = 0; i < n; i++)
+			f.keys[i] = UINT32_MAX;
+		f.keys[0] = 1;
+		memcpy(f.mask, f.own, count * sizeof *f.mask);
+		for (uint32_t a = 0; a + 1 < n; a++)
+			if (f.keys[a] != UINT32_MAX)
+				fewest_from(&f, forced, a);
+		if (f.keys[n - 1] != UINT32_MAX)
+			result = fewest_path(&f, kept);
+	}
+	fewest_release(&f);
+	return result;
+}
+
 double reduce_constant_error(const reduce_curve *c, const float *value)
 {
 	double worst = 0;
@@ -371,7 +631,7 @@ typedef struct channel_work {
 	float *pos, *check_value[ANIMC_TRACK_COUNT];
 	double *check_pos[ANIMC_TRACK_COUNT];
 	uint8_t *forced;
-	uint32_t *kept;
+	uint32_t *kept, *greedy_kept;
 	float *stored[ANIMC_TRACK_COUNT], *coarse[ANIMC_TRACK_COUNT];
 } channel_work;
 
@@ -386,6 +646,7 @@ static void channel_work_release(channel_work *w)
 	}
 	free(w->forced);
 	free(w->kept);
+	free(w->greedy_kept);
 }
 
 void reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err)
@@ -418,6 +679,36 @@ static uint32_t coarser_step(channel_work *w, uint32_t n)
 	return 0;
 }
 
+/* The fewer keys of reduce_fewest_nudged and reduce_greedy_nudged (whose
+ * spans reach past REDUCE_DP_SPAN: long holds), in w->kept and w->stored;
+ * w->coarse is the greedy's scratch. */
+static uint32_t fewest_or_greedy(channel_work *w)
+{
+	uint32_t n = w->curves[0].n, kept = reduce_fewest_nudged(w->curves, w->stored, w->count, w->forced, w->kept);
+
+	for (uint32_t k = 0; k < w->count; k++) {
+		memcpy(w->coarse[k], w->curves[k].value, (size_t)n * w->curves[k].width * sizeof(float));
+		w->curves[k].stored = w->coarse[k];
+	}
+	uint32_t greedy = reduce_greedy_nudged(w->curves, w->coarse, w->count, w->forced, w->greedy_kept);
+	if (greedy && (kept == 0 || greedy < kept)) {
+		uint32_t *swap_kept = w->kept;
+
+		w->kept = w->greedy_kept;
+		w->greedy_kept = swap_kept;
+		for (uint32_t k = 0; k < w->count; k++) {
+			float *swap = w->stored[k];
+
+			w->stored[k] = w->coarse[k];
+			w->coarse[k] = swap;
+		}
+		kept = greedy;
+	}
+	for (uint32_t k = 0; k < w->count; k++)
+		w->curves[k].stored = w->stored[k];
+	return kept;
+}
+
 static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const animc_tolerance *tol,
 				   animc_clip_error *error)
 {
@@ -430,7 +721,8 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 	w.pos = malloc((size_t)n * sizeof *w.pos);
 	w.forced = calloc(n, 1);
 	w.kept = malloc((size_t)n * sizeof *w.kept);
-	if (!w.pos || !w.forced || !w.kept) {
+	w.greedy_kept = malloc((size_t)n * sizeof *w.greedy_kept);
+	if (!w.pos || !w.forced || !w.kept || !w.greedy_kept) {
 		channel_work_release(&w);
 		return ANIMC_ERR_NOMEM;
 	}
@@ -496,8 +788,8 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		channel_work_release(&w);
 		return ANIMC_OK;
 	}
-	/* The greedy keys may move within part of the bound (their values
-	 * in w.stored); the other candidates keep the source's. */
+	/* The kept keys may move within part of the bound (their values in
+	 * w.stored); the other candidates keep the source's. */
 	for (uint32_t k = 0; k < w.count; k++) {
 		size_t count = (size_t)n * w.curves[k].width;
 
@@ -510,7 +802,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		memcpy(w.stored[k], w.curves[k].value, count * sizeof(float));
 		w.curves[k].stored = w.stored[k];
 	}
-	uint32_t kept = reduce_greedy_nudged(w.curves, w.stored, w.count, w.forced, w.kept);
+	uint32_t kept = fewest_or_greedy(&w);
 	for (uint32_t k = 0; k < w.count; k++)
 		w.curves[k].stored = w.curves[k].value;
 	if (kept == 0) {

@@ -103,6 +103,15 @@ bool reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32
 uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept);
 
+/*
+ * The fewest keys that keep every curve within its bound, each kept key
+ * at its source value or one nudged off it as reduce_greedy_nudged moves
+ * them (by dynamic programming, not greedily); the same arguments and
+ * result as reduce_greedy_nudged.
+ */
+uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+			      const uint8_t *forced, uint32_t *kept);
+
 /* Identity of a track kind: 0 0 0, 0 0 0 1, 1 1 1. */
 const float *reduce_identity(animc_track_kind kind);
 

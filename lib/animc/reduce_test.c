@@ -317,6 +317,43 @@ static void a_smooth_take_goes_to_a_coarser_interval(void **state)
 	animc_clip_destroy(clip);
 }
 
+/*
+ * Where the farthest reach is not the fewest keys: from key 0 the span
+ * reaches key 2 but no further, and from key 2 (at its own value or moved
+ * by the 0.7 of the bound a kept key may move) key 3 must stay: 4 keys,
+ * which with their times cost more than all 5.  Key 1 reaches key 4 (keys
+ * 2 and 3 lie 0.95 of the bound either side of its line), so 3 keys hold.
+ */
+static void the_fewest_keys_are_not_the_farthest_reach(void **state)
+{
+	static const double off[5] = { -0.95, 0, 0.95, -0.95, 0 };
+	float t[3 * 5];
+	animc_clip *src = animc_clip_create("zigzag"), *out = animc_clip_create("zigzag");
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		/* A trend keeps the track from being one value. */
+		t[3 * i] = (float)(0.1 * i + off[i] * ANIMC_TOLERANCE_TRANSLATION);
+		t[3 * i + 1] = 0;
+		t[3 * i + 2] = 0;
+	}
+	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
+		c->duration_s = 0.4f;
+		uint32_t ch = test_add_channel(c, "Hip", 5, NULL, 0.1f, 0.4f);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, 5, NULL);
+		c->declared_channel_count = 1;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(out, &lossy, NULL, NULL), ANIMC_OK);
+	assert_int_equal(out->channels[0].key_count, 3);
+	test_error e = test_compare_clips(src, out, 1000);
+	check_bounds(&e, &DEFAULT_TOLERANCE);
+	animc_clip_destroy(src);
+	animc_clip_destroy(out);
+}
+
 /* Two keys at one time make a step: both stay, whatever the bound. */
 static void a_step_keeps_both_keys(void **state)
 {
@@ -366,6 +403,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keys_stay_when_times_would_cost_more),
 	cmocka_unit_test(evenly_spaced_times_count_as_free),
 	cmocka_unit_test(a_smooth_take_goes_to_a_coarser_interval),
+	cmocka_unit_test(the_fewest_keys_are_not_the_farthest_reach),
 	cmocka_unit_test(a_step_keeps_both_keys),
 	cmocka_unit_test(no_tolerance_changes_nothing),
 };
