@@ -328,7 +328,7 @@ uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, 
  */
 #define REDUCE_NUDGES 27
 #define REDUCE_SOURCE_NUDGE 13
-#define REDUCE_DP_SPAN 24
+#define REDUCE_DP_SPAN 16
 
 typedef struct fewest_work {
 	const reduce_curve *curves;
