@@ -742,20 +742,22 @@ static void cache_entries_follow_the_sidecar(void **state)
 
 	(void)state;
 	copy_file(WALKER, test_format("%s/Walker.xml", dir));
-	r = test_animc("build", "-q", "--cache-dir", cache, "--cache-min-size", "0", "-o", a, dir, NULL);
+	r = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", a, dir, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", a)));
 	copy_file(WALKER_ANIMS, test_format("%s/Walker_Anims.xml", dir));
-	r = test_animc("build", "-v", "--cache-dir", cache, "--cache-min-size", "0", "-o", b, dir, NULL);
+	r = test_animc("build", "-v", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", b, dir, NULL);
 	assert_int_equal(r.status, 0);
-	assert_null(strstr(r.out, "cached "));
+	if (strstr(r.out, "cached "))
+		fail_msg("served from the cache:\n%s%s", r.out, r.err);
 	test_run_release(&r);
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", b)));
 	assert_false(test_file_exists(test_format("%s/Walker/Take 001.xnb", b)));
-	r = test_animc("build", "-v", "--cache-dir", cache, "--cache-min-size", "0", "-o", c, dir, NULL);
+	r = test_animc("build", "-v", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", c, dir, NULL);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "cached "));
+	if (!strstr(r.out, "cached "))
+		fail_msg("not served from the cache:\n%s%s", r.out, r.err);
 	test_run_release(&r);
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", c)));
 	assert_false(test_file_exists(test_format("%s/Walker/Take 001.xnb", c)));

@@ -14,7 +14,7 @@
 
 #include "test_support.h"
 
-#define CHECK "../shared/conformance/fna/check"
+#define CHECK TEST_FNA_CHECK
 #define ORACLE "../shared/conformance/xnb_oracle.py"
 
 /* True when an executable `name` is in one of PATH's folders. */
@@ -51,29 +51,18 @@ static void need_runtime(void)
 }
 
 /* `check --play` over folders of outputs holding `files` .xnb files in all:
- * every one loads equal and plays. */
+ * every one loads equal and plays (test_fna_play says how a hang counts). */
 static void check_plays(const char *const *dirs, size_t files)
 {
-	const char *argv[16] = { CHECK, "--play", test_animc_path() };
-	size_t argc = 3;
-
-	for (; *dirs; dirs++) {
-		assert_true(argc + 1 < sizeof argv / sizeof argv[0]);
-		argv[argc++] = *dirs;
-	}
-	argv[argc] = NULL;
-	test_run r = test_execv(argv);
+	test_run r = test_fna_play(dirs);
 	char *loaded = test_format("%zu/%zu files loaded by FNA with every value equal", files, files);
-	char *played = test_format("%zu/%zu loaded files played without hang, exception or non-finite",
-				   files, files);
 
-	if (r.status != 0 || !strstr(r.out, loaded) || !strstr(r.out, played))
+	if (r.status != 0 || !strstr(r.out, loaded))
 		fail_msg("check --play: exit %d, expected %zu files to load and play\n%s%s", r.status,
 			 files, r.out, r.err);
-	print_message("check --play: %s; %s\n", loaded, played);
+	print_message("check --play: %s, and played\n", loaded);
 	test_run_release(&r);
 	free(loaded);
-	free(played);
 }
 
 /* Compile `src` into `out`; the exit status must be `want`. */
@@ -198,6 +187,16 @@ static void exact_writes_a_source_s_hazards_with_warnings(void **state)
 		assert_non_null(strstr(r.out, "'OneKey'"));
 		assert_non_null(strstr(r.out, "'Zero'"));
 		test_run_release(&r);
+
+		if (test_file_exists(CHECK) && on_path("mono")) {
+			/* The original runtime hangs on it, every time it is tried:
+			 * a real hang is never taken for a busy machine. */
+			r = test_fna_play((const char *const[]){ xnb, NULL });
+			if (r.status != 1 || !strstr(r.out, "ORIGINAL RUNTIME HANGS") ||
+			    !strstr(r.out, "played again alone (try 3): exit 1"))
+				fail_msg("check --play on the hazards: exit %d\n%s%s", r.status, r.out, r.err);
+			test_run_release(&r);
+		}
 
 		r = test_animc("build", "-q", "-o", out, src, NULL);
 		assert_int_equal(r.status, 0);

@@ -151,7 +151,7 @@ static void two_machines_share_a_remote(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "--report", r1, "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0", "--report", r1, "-o", out1, src, NULL);
 	expect_ok(&run);
 	assert_null(strstr(run.err, "warning"));
 	test_run_release(&run);
@@ -162,7 +162,7 @@ static void two_machines_share_a_remote(void **state)
 	assert_int_equal(count_entries(server.root, "ac"), SAMPLE_COUNT);
 	assert_int_equal(count_entries(server.root, "cas"), 7);
 
-	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2, "--junit", junit, "-o", out2, src,
+	run = test_animc("build", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2, "--junit", junit, "-o", out2, src,
 			 NULL);
 	expect_ok(&run);
 	{
@@ -214,15 +214,15 @@ static void two_machines_share_a_folder(void **state)
 	test_run run;
 
 	(void)state;
-	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--cache-read-only", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--cache-read-only", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_false(test_file_exists(cache));
-	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--rebuild", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--rebuild", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(count_entries(cache, "ac"), SAMPLE_COUNT);
-	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--cache-read-only", "--report", r2, "-o", out2, src,
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--cache-read-only", "--report", r2, "-o", out2, src,
 			 NULL);
 	expect_ok(&run);
 	test_run_release(&run);
@@ -250,11 +250,11 @@ static void small_own_format_sources_skip_the_cache(void **state)
 	test_run run;
 
 	(void)state;
-	run = test_animc("build", "--cache-dir", cache, "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(count_entries(cache, "ac"), 1);   /* Crane.x alone */
-	run = test_animc("build", "--cache-dir", cache, "--report", r2, "-o", out2, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "--report", r2, "-o", out2, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	statuses = report_statuses(r2);
@@ -266,11 +266,11 @@ static void small_own_format_sources_skip_the_cache(void **state)
 	/* With 0, every source is stored. */
 	run = test_exec("rm", "-rf", out1, NULL);
 	test_run_release(&run);
-	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(count_entries(cache, "ac"), SAMPLE_COUNT);
-	run = test_animc("build", "--cache-dir", cache, "--cache-min-size", "lots", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "lots", "-o", out1, src, NULL);
 	assert_int_equal(run.status, 2);
 	assert_non_null(strstr(run.err, "--cache-min-size 'lots' is not a size"));
 	test_run_release(&run);
@@ -296,7 +296,7 @@ static void damaged_entry_compiles_again(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "-o", out1, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	blobs = test_list_dir(cas, NULL);
@@ -312,7 +312,7 @@ static void damaged_entry_compiles_again(void **state)
 		free(blob);
 	}
 	test_free_list(blobs);
-	run = test_animc("build", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2, "-o", out2, src, NULL);
+	run = test_animc("build", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0", "--report", r2, "-o", out2, src, NULL);
 	expect_ok(&run);
 	assert_non_null(strstr(run.err, "does not match its digest"));
 	test_run_release(&run);
@@ -346,7 +346,7 @@ static void server_stopped_mid_build(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "-q", "--cache-url", server.url, "--cache-min-size", "0", "-o", out1, src, NULL);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0", "-o", out1, src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	assert_int_equal(truncate(log, 0), 0);

@@ -86,6 +86,22 @@ void test_run_release(test_run *run);
 /* The path of the animc binary under test. */
 const char *test_animc_path(void);
 
+/* ----------------------------------------------- the original runtime */
+
+#define TEST_FNA_CHECK "../shared/conformance/fna/check"
+
+/*
+ * `TEST_FNA_CHECK --play ANIMC PATHS...` (NULL-terminated files or folders).
+ * The check calls a playback call that makes no progress for 0.3 s a hang;
+ * on a loaded machine a thread kept off the CPU looks the same.  A real hang
+ * (the original runtime's endless loops) comes back every time, so when
+ * hangs are all the check found, the files that hung play again alone, up
+ * to twice; the run fails only when one hangs each time.  Returns the first
+ * run, its status set to 0 when the files that hung played on a later try
+ * (their lines are appended to its output).
+ */
+test_run test_fna_play(const char *const *paths);
+
 /* --------------------------------------------------------------- corpus */
 
 /* "../shared/corpus" when present, else NULL. */

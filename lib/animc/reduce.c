@@ -328,7 +328,10 @@ uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, 
  */
 #define REDUCE_NUDGES 27
 #define REDUCE_SOURCE_NUDGE 13
-#define REDUCE_DP_SPAN 24
+#define REDUCE_DP_SPAN 16
+/* Its work keeps 27 values per key and curve (432 bytes a key of a
+ * rotation, 28 MB at this count): longer sequences are left to the greedy. */
+#define REDUCE_DP_MAX_KEYS 65536
 
 typedef struct fewest_work {
 	const reduce_curve *curves;
@@ -545,6 +548,8 @@ uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, 
 	uint32_t n = curves[0].n, result = 0;
 
 	memset(&f, 0, sizeof f);
+	if (n > REDUCE_DP_MAX_KEYS)
+		return 0;
 	f.curves = curves;
 	f.stored = stored;
 	f.count = count;

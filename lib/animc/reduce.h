@@ -107,7 +107,8 @@ uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, 
  * The fewest keys that keep every curve within its bound, each kept key
  * at its source value or one nudged off it as reduce_greedy_nudged moves
  * them (by dynamic programming, not greedily); the same arguments and
- * result as reduce_greedy_nudged.
+ * result as reduce_greedy_nudged, and 0 also for a sequence too long for
+ * its tables (or no memory for them): the caller keeps the greedy's keys.
  */
 uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept);

@@ -181,7 +181,8 @@ static inline uint32_t find_key_timed(const float *times, uint32_t last, float t
 		return last;
 	if (cursor) {
 		k = *cursor;
-		if (k < last && times[k] < t) {
+		/* Only when t is within the walk (at random times it is not). */
+		if (k < last && times[k] < t && times[k + CURSOR_STEPS < last ? k + CURSOR_STEPS : last] > t) {
 			for (int step = 0; step < CURSOR_STEPS && times[k + 1] <= t; step++)
 				k++;
 			if (times[k] < t && t < times[k + 1]) {
@@ -190,7 +191,7 @@ static inline uint32_t find_key_timed(const float *times, uint32_t last, float t
 			}
 		}
 	}
-	k = interp_search_times(times, last, t);
+	k = interp_find_times(times, last, t);
 	if (cursor)
 		*cursor = k;
 	return k;

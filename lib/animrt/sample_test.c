@@ -10,6 +10,7 @@
 
 #include "test_support.h"
 #include <animc/animrt.h>
+#include "interp.h"
 #include "sample.h"
 #include "sample_fixtures.h"
 
@@ -47,6 +48,47 @@ static void uniform_key_search_at_every_boundary(void **state)
 	assert_float_equal(x_at(&s, INFINITY, ANIMRT_PLAY_REPEAT), 0, 0);
 	float far = x_at(&s, 1e30f, ANIMRT_PLAY_REPEAT);
 	assert_true(far >= 0 && far <= 30);
+}
+
+/*
+ * interp_find_times (the guess and gallop the sampler uses at a time away
+ * from the cursor) against the original binary search it stands for, on
+ * times even, uneven, with runs of shared times (where the binary search's
+ * path decides), and at every key time, between them and outside.
+ */
+static void the_guessed_search_finds_what_the_binary_search_finds(void **state)
+{
+	enum { N = 200 };
+	float times[N];
+	unsigned seed = 7;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		uint32_t n = 1 + (uint32_t)(round % N);
+		float at = round % 3 == 0 ? -0.5f : 0;
+
+		for (uint32_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* Even steps, uneven ones, and (every fifth round) a
+			 * run of shared times. */
+			float step = round % 2 ? 0.25f : (float)(seed >> 16 & 255) / 64.0f;
+			if (round % 5 == 0 && (seed >> 8 & 3) == 0)
+				step = 0;
+			times[i] = at;
+			at += step;
+		}
+		uint32_t last = n - 1;
+		for (uint32_t i = 0; i < n; i++) {
+			float probes[4] = { times[i], nextafterf(times[i], -1e9f), nextafterf(times[i], 1e9f),
+					    i + 1 < n ? (times[i] + times[i + 1]) / 2 : times[i] + 1 };
+
+			for (int p = 0; p < 4; p++)
+				assert_int_equal(interp_find_times(times, last, probes[p]),
+						 interp_search_times(times, last, probes[p]));
+		}
+		assert_int_equal(interp_find_times(times, last, -100), interp_search_times(times, last, -100));
+		assert_int_equal(interp_find_times(times, last, 1e6f), last);
+	}
 }
 
 static void timed_key_search_at_every_boundary(void **state)
@@ -561,6 +603,7 @@ static void additive_layer_weights_zero_and_one(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_key_search_at_every_boundary),
 	cmocka_unit_test(timed_key_search_at_every_boundary),
+	cmocka_unit_test(the_guessed_search_finds_what_the_binary_search_finds),
 	cmocka_unit_test(repeat_holds_the_last_key_until_the_wrap),
 	cmocka_unit_test(repeat_wraps_to_the_exact_remainder),
 	cmocka_unit_test(single_keys_and_zero_intervals_do_not_divide_by_zero),

@@ -394,6 +394,12 @@ static build_gate_verdict gate_check(void *state, size_t i, bool is_worker_free,
 	}
 	if (!is_worker_free)
 		return BUILD_GATE_WAIT;
+	/* --cache-wait: the answer, hit or miss, always comes (a stalled
+	 * transfer ends as a miss after --cache-timeout). */
+	if (ctx->options->cache_wait) {
+		*wait_s = FIRST_GRACE_S;
+		return BUILD_GATE_WAIT;
+	}
 	now = build_now_s();
 	if (!stage->waiting_since_s || stage->waiting_job != i) {
 		stage->waiting_job = i;
@@ -487,8 +493,9 @@ void build_cache_close(build_ctx *ctx, double build_s)
 	if (!stage)
 		return;
 	/* Stores still under way get a tenth of the build's time (a second at
-	 * least): the cache never makes a build much slower. */
-	cli_cache_close(stage->cache, build_s / 10 > 1 ? build_s / 10 : 1, NULL);
+	 * least): the cache never makes a build much slower.  With --cache-wait
+	 * they get all the time they take. */
+	cli_cache_close(stage->cache, ctx->options->cache_wait ? -1 : build_s / 10 > 1 ? build_s / 10 : 1, NULL);
 	free(stage->asked_s);
 	free(stage->prefix);
 	free(stage);

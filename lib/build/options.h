@@ -44,6 +44,7 @@ typedef struct build_options {
 	 * --shard (count 0: all sources). */
 	const char *cache_url, *cache_dir;
 	bool cache_read_only;
+	bool cache_wait;             /* --cache-wait: see build_cache.c */
 	double cache_timeout_s;
 	uint64_t cache_min_size;     /* --cache-min-size: see build_cache_skips */
 	cli_shard shard;

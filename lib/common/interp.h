@@ -140,6 +140,58 @@ static inline uint32_t interp_search_times(const float *times, uint32_t last, fl
 	return lo;
 }
 
+/*
+ * interp_search_times's answer, found from a guess: times spread over the
+ * sequence about evenly (reduced keys are a subset of a uniform take) put
+ * the key of t near t / times[last] * last, so a gallop out from there and
+ * a binary search over the bracket take a few steps where the search over
+ * every key takes log2 of their count.  When t lies strictly between two
+ * key times, or equals one key time only, the binary search has one
+ * answer, and this finds it; a time several keys share goes to the binary
+ * search, whose path decides which of them it stops at.
+ */
+static inline uint32_t interp_find_times(const float *times, uint32_t last, float t)
+{
+	if (t >= times[last])
+		return last;
+	if (!(t > times[0]))
+		return interp_search_times(times, last, t);
+	/* times[0] < t < times[last]: the last key at or before t is in
+	 * [0, last - 1]; lo holds times[lo] <= t, hi holds times[hi] > t. */
+	double guess = (double)t / (double)times[last] * (double)last;
+	uint32_t g = !(guess > 0) ? 0 : guess < (double)last ? (uint32_t)guess : last - 1, lo, hi, step = 1;
+
+	if (times[g] <= t) {
+		lo = g;
+		hi = g + 1;
+		while (times[hi] <= t) {
+			lo = hi;
+			hi = last - hi > step ? hi + step : last;
+			step *= 2;
+		}
+	} else {
+		hi = g;
+		lo = g;
+		do {
+			hi = lo;
+			lo = lo > step ? lo - step : 0;
+			step *= 2;
+		} while (times[lo] > t);
+	}
+	/* times[lo] <= t < times[lo + n]: halve without a branch to mispredict. */
+	const float *base = times + lo;
+	for (uint32_t n = hi - lo; n > 1;) {
+		uint32_t half = n / 2;
+
+		base = base[half] <= t ? base + half : base;
+		n -= half;
+	}
+	lo = (uint32_t)(base - times);
+	if (times[lo] == t && lo > 0 && !(times[lo - 1] < t))
+		return interp_search_times(times, last, t);
+	return lo;
+}
+
 static inline void interp_timed_weight(const float *times, uint32_t i, uint32_t last, float t,
 				       uint32_t *i1, uint32_t *i2, float *u)
 {
