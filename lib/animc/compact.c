@@ -173,9 +173,23 @@ static unsigned choose_dropped(const float *values, uint32_t from, uint32_t to)
 typedef struct quantiser {
 	animc_track_kind kind;
 	unsigned bits;        /* 1..COMPACT_MAX_BITS, or COMPACT_RAW_BITS */
+	unsigned cbits[3];    /* each component's (compact_component_bits) */
+	unsigned key_bits;
 	unsigned dropped;     /* rotations: the component left out */
 	float min[3], step[3];
 } quantiser;
+
+/* z at `bits` in a range of min[3], extent[3] (as the runtime decodes
+ * them): each component's bits, and its step. */
+static void quantiser_set(quantiser *z, unsigned bits, const float *min, const float *extent)
+{
+	z->bits = bits;
+	z->key_bits = compact_component_bits(bits, extent, z->cbits);
+	for (int k = 0; k < 3 && bits != COMPACT_RAW_BITS; k++) {
+		z->min[k] = min[k];
+		z->step[k] = compact_step(extent[k], z->cbits[k]);
+	}
+}
 
 /* The value the runtime decodes from codes q. */
 static void decode(const quantiser *z, const uint32_t q[3], float *out)
@@ -206,8 +220,9 @@ static bool quantise(const quantiser *z, const float *v, uint32_t q[3], float *o
 		decode(z, q, out);
 		return z->kind != ANIMC_ROTATION || s[0] * s[0] + s[1] * s[1] + s[2] * s[2] <= 1.0f + COMPACT_ROTATION_SLACK;
 	}
-	uint32_t top = (1u << z->bits) - 1, lo[3], hi[3];
+	uint32_t lo[3], hi[3];
 	for (int c = 0; c < 3; c++) {
+		uint32_t top = (1u << z->cbits[c]) - 1;
 		double r = z->step[c] > 0 ? ((double)s[c] - z->min[c]) / z->step[c] : 0;
 
 		r = r < 0 ? 0 : r > top ? top : r;
@@ -553,7 +568,7 @@ static bool decode_checked(const quantiser *z, const uint32_t q[3], float *value
 static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
 			     const uint8_t *forced, bool is_last_fixed, uint32_t *kept)
 {
-	uint32_t n = c->n, a = 0, count = 1, w = c->width, top = z->bits < 32 ? (1u << z->bits) - 1 : 0;
+	uint32_t n = c->n, a = 0, count = 1, w = c->width;
 
 	kept[0] = 0;
 	while (a + 1 < n) {
@@ -574,7 +589,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 					for (int k = 0, r = d; valid && k < 3; k++, r /= 3) {
 						int64_t code = (int64_t)qj[k] + r % 3 - 1;
 
-						valid = code >= 0 && code <= (int64_t)top;
+						valid = code >= 0 && code < ((int64_t)1 << z->cbits[k]);
 						alt_q[k] = (uint32_t)code;
 					}
 					if (!valid || !decode_checked(z, alt_q, alt_v))
@@ -630,7 +645,7 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 	for (uint32_t i = 0; i < kept; i++)
 		e->is_key[e->kept[i]] = 1;
 	track_choice t = { *range, z->bits, kept,
-			   (uint64_t)compact_range_size(range->kind) * 8 + (uint64_t)kept * compact_key_bits(z->bits) };
+			   (uint64_t)compact_range_size(range->kind) * 8 + (uint64_t)kept * z->key_bits };
 	keep_if_better(e, &t, best);
 }
 
@@ -642,11 +657,7 @@ static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, c
 	for (unsigned bits = 1; bits <= COMPACT_MAX_BITS; bits++) {
 		bool ok = true;
 
-		z->bits = bits;
-		for (int k = 0; k < 3; k++) {
-			z->min[k] = min[k];
-			z->step[k] = compact_step(extent[k], bits);
-		}
+		quantiser_set(z, bits, min, extent);
 		for (uint32_t i = from; ok && i <= to; i++) {
 			float s[4];
 			uint32_t q[3];
@@ -725,11 +736,7 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
 			bool ok = true;
 
-			z.bits = bits;
-			for (int k = 0; k < 3; k++) {
-				z.min[k] = min[k];
-				z.step[k] = compact_step(extent[k], bits);
-			}
+			quantiser_set(&z, bits, min, extent);
 			for (uint32_t i = start; ok && i <= own_end; i++)
 				ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
 					      e->stored + (size_t)i * w);
@@ -742,7 +749,7 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 			if (kept == 0)
 				continue;
 			uint32_t own = end != own_end ? kept - 1 : kept;
-			uint64_t bits_cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * 3 * bits;
+			uint64_t bits_cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * z.key_bits;
 			if (bits_cost < seg_best) {
 				seg_best = bits_cost;
 				seg_bits = bits;
@@ -859,10 +866,7 @@ static void track_key_value(const animc_compact_track *tr, animc_track_kind kind
 			compact_subrange(tr->range_values[j], tr->range_values[3 + j], code[1 + j], code[4 + j],
 					 &min[j], &extent[j]);
 	}
-	for (int j = 0; j < 3 && z.bits != COMPACT_RAW_BITS; j++) {
-		z.min[j] = min[j];
-		z.step[j] = compact_step(extent[j], z.bits);
-	}
+	quantiser_set(&z, z.bits, min, extent);
 	decode(&z, tr->q + (size_t)k * 3, out);
 }
 
@@ -991,9 +995,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 			unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
 			for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS;
 			     bits++) {
-				z.bits = bits;
-				for (int k = 0; k < 3; k++)
-					z.step[k] = compact_step(range.extent[k], bits);
+				quantiser_set(&z, bits, range.min, range.extent);
 				try_flat(e, &c, &z, &range, &best);
 			}
 			if (d == 0 && e->g.segment_count > 1)
@@ -1009,7 +1011,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		memset(&none, 0, sizeof none);
 		memset(&z, 0, sizeof z);
 		z.kind = kind;
-		z.bits = COMPACT_RAW_BITS;
+		quantiser_set(&z, COMPACT_RAW_BITS, none.min, none.extent);
 		z.dropped = dropped;
 		try_flat(e, &c, &z, &none, &best);
 		if (best.kept == 0 && e->has_finer) {

@@ -9,6 +9,7 @@
 #define ANIMRT_COMPACT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -80,7 +81,8 @@ typedef struct rt_packed {
 } rt_packed;
 
 struct animrt_compact {
-	/* Set for a clip sampled in place; the fields below are then 0. */
+	/* Set for a clip sampled in place: the fields from group_count on are
+	 * then not there (RT_PACKED_COMPACT_SIZE), and never read. */
 	bool is_packed;
 	rt_packed packed;
 	float rate_hz;
@@ -109,6 +111,8 @@ struct animrt_compact {
 	const int32_t *slot;
 	const uint32_t *key_count;      /* bone_count * 3: keys of animated tracks */
 };
+/* The part of struct animrt_compact a clip in place has. */
+#define RT_PACKED_COMPACT_SIZE offsetof(struct animrt_compact, group_count)
 
 /* Key j (counted from block b's segment's first) of a lane. */
 static inline const float *rt_key(const struct animrt_compact *c, const rt_block *b, uint32_t lane, uint32_t j)
@@ -248,12 +252,14 @@ typedef struct rt_track_cache {
 	uint8_t dropped;                /* animated rotation: the component its descriptor leaves out */
 	uint8_t dq_bits, dq_dropped;    /* bits and component left out in dq_segment */
 	uint8_t track;                  /* ANIMRT_TRANSLATION, ROTATION or SCALE */
+	uint8_t dq_cbits[3];            /* the bits of each component in dq_segment */
+	uint8_t reserved;
 	uint32_t slot;                  /* the pose slot it feeds */
 } rt_track_cache;
 #define RT_NO_SEGMENT UINT32_MAX
 /* arc.angle of keys whose arc is not computed yet. */
 #define RT_NO_ARC (-2.0f)
-_Static_assert(sizeof(rt_track_cache) == 96, "a track cache is 96 bytes");
+_Static_assert(sizeof(rt_track_cache) == 100, "a track cache is 100 bytes");
 
 /*
  * A context (animrt.h) in its caller's memory: the header; the key cursors

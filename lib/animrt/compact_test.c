@@ -373,6 +373,36 @@ static void a_constant_translation_stores_its_nonzero_components(void **state)
 	free(bytes);
 }
 
+/* Each component takes the bits its extent needs beside the largest one:
+ * one fewer per halving, at least 1; raw keys 32 each. */
+static void components_take_the_bits_their_extents_need(void **state)
+{
+	static const struct {
+		unsigned bits;
+		float extent[3];
+		unsigned expect[3];
+	} cases[] = {
+		{ 10, { 1.0f, 0.5f, 0.1f }, { 10, 9, 7 } },
+		{ 10, { 0.5f, 1.0f, 0.50001f }, { 9, 10, 10 } },  /* 0.50001 doubles past 1 */
+		{ 9, { 0.0f, 2.0f, 2.0f }, { 1, 9, 9 } },          /* a still component: 1 bit */
+		{ 4, { 1e-30f, 1.0f, 0.75f }, { 1, 4, 4 } },        /* at least 1 */
+		{ 12, { 0x1p-140f, 0x1p-138f, 0x1p-137f }, { 12, 12, 12 } }, /* subnormal: exponent fields alike */
+		{ 7, { 0.0f, 0.0f, 0.0f }, { 7, 7, 7 } },          /* all still: alike */
+		{ COMPACT_RAW_BITS, { 1.0f, 0.5f, 0.1f }, { 32, 32, 32 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unsigned out[3];
+		unsigned total = compact_component_bits(cases[i].bits, cases[i].extent, out);
+
+		for (int c = 0; c < 3; c++)
+			if (out[c] != cases[i].expect[c])
+				fail_msg("case %zu component %d: %u bits, expected %u", i, c, out[c], cases[i].expect[c]);
+		assert_int_equal(total, cases[i].expect[0] + cases[i].expect[1] + cases[i].expect[2]);
+	}
+}
+
 /* A rotation key whose three codes pass unit length: the walker lets the
  * codes through (each fits its bits); the loader refuses the value. */
 typedef struct bad_rotation {
@@ -469,6 +499,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(damage_is_named_with_its_offset),
 	cmocka_unit_test(a_rotation_key_past_unit_length_is_refused),
 	cmocka_unit_test(a_constant_translation_stores_its_nonzero_components),
+	cmocka_unit_test(components_take_the_bits_their_extents_need),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -100,11 +100,14 @@ static dequant *dequant_of(filler *f, uint32_t slot, uint32_t segment)
 /* A segment's dequantisation from its range, bits and dropped component. */
 static void set_dequant(dequant *d, const float *min, const float *extent, unsigned bits, unsigned dropped)
 {
+	unsigned cbits[3];
+
+	compact_component_bits(bits, extent, cbits);
 	d->dropped = (uint8_t)dropped;
 	d->is_raw = bits == COMPACT_RAW_BITS;
 	for (int c = 0; c < 3; c++) {
 		d->min[c] = bits == COMPACT_RAW_BITS ? 0 : min[c];
-		d->step[c] = bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], bits);
+		d->step[c] = bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], cbits[c]);
 	}
 }
 

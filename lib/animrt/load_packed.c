@@ -39,7 +39,8 @@ static bool out_of_memory(scan *sc, compact_walker *w)
 /* The range and bits a key of animated track `a` in segment s decodes
  * with (FORMAT.md 7.3), and the component a rotation leaves out. */
 static void key_dequant(const scan *sc, const compact_walker *w, uint32_t a, uint32_t bone, uint8_t format,
-			uint32_t s, float min[3], float step[3], unsigned *bits, unsigned *dropped)
+			uint32_t s, const uint32_t cbits[3], float min[3], float step[3], unsigned *bits,
+			unsigned *dropped)
 {
 	const float *range = sc->range + (size_t)a * 6;
 
@@ -55,13 +56,13 @@ static void key_dequant(const scan *sc, const compact_walker *w, uint32_t a, uin
 
 			compact_subrange(range[c], range[3 + c], code[1 + c], code[4 + c], &sub_min, &sub_extent);
 			min[c] = sub_min;
-			step[c] = compact_step(sub_extent, *bits);
+			step[c] = compact_step(sub_extent, cbits[c]);
 		}
 		return;
 	}
 	for (int c = 0; c < 3; c++) {
 		min[c] = range[c];
-		step[c] = *bits == COMPACT_RAW_BITS ? 0 : compact_step(range[3 + c], *bits);
+		step[c] = *bits == COMPACT_RAW_BITS ? 0 : compact_step(range[3 + c], cbits[c]);
 	}
 }
 
@@ -100,8 +101,7 @@ static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 		if (v->u && (v->sample & (COMPACT_SEGMENT_SAMPLES - 1)) == 0) {
 			/* A segment's first key: the walker has counted its bits. */
 			uint32_t s = v->sample >> COMPACT_SEGMENT_SHIFT;
-			unsigned kb = compact_key_bits(compact_segment_bits(w, v->format, sc->ordinal[v->animated], s));
-			uint64_t at = w->key_bits - kb;
+			uint64_t at = w->key_bits - v->key_size;
 
 			if (at > UINT32_MAX - 256) {
 				snprintf(w->message, sizeof w->message,
@@ -116,7 +116,8 @@ static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 			float min[3], step[3], k[3];
 			unsigned bits, dropped;
 
-			key_dequant(sc, w, v->animated, v->bone, v->format, v->segment, min, step, &bits, &dropped);
+			key_dequant(sc, w, v->animated, v->bone, v->format, v->segment, v->cbits, min, step, &bits,
+				    &dropped);
 			for (int c = 0; c < 3; c++)
 				k[c] = bits == COMPACT_RAW_BITS ? v->f[c] : compact_dequantize(min[c], step[c], v->q[c]);
 			if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK) {
@@ -169,7 +170,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	size_t off = 0, o_compact, o_index, o_payload, o_reader;
 
 	o_compact = align_up(sizeof(animrt_clip), alignof(struct animrt_compact));
-	off = o_compact + sizeof(struct animrt_compact);
+	off = o_compact + RT_PACKED_COMPACT_SIZE;
 	o_index = off = align_up(off, alignof(uint32_t));
 	off += index_count * sizeof(uint32_t);
 	o_payload = off = align_up(off, 16);

@@ -112,10 +112,11 @@ typedef struct walk {
 	uint32_t animated, segmented;
 } walk;
 
-/* How the keys of one track decode in one segment. */
+/* How the keys of one track decode in one segment: the bits of each
+ * component (compact_component_bits) and of the key. */
 typedef struct dequant {
 	float min[3], step[3];
-	unsigned bits, dropped;
+	unsigned bits, dropped, cbits[3], key_bits;
 } dequant;
 
 static inline void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
@@ -154,9 +155,10 @@ static inline void segment_dequant(const rt_packed *pk, uint8_t format, const ui
 		for (int c = 0; c < 3; c++)
 			compact_subrange(min[c], extent[c], code[1 + c], code[4 + c], &min[c], &extent[c]);
 	}
+	d->key_bits = compact_component_bits(d->bits, extent, d->cbits);
 	for (int c = 0; c < 3; c++) {
 		d->min[c] = min[c];
-		d->step[c] = d->bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], d->bits);
+		d->step[c] = d->bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], d->cbits[c]);
 	}
 }
 
@@ -174,10 +176,11 @@ static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bi
 		}
 	} else {
 		uint64_t v = load_le64(keys + (size_t)(bit >> 3)) >> (bit & 7u);
-		uint32_t mask = (1u << d->bits) - 1;
+		unsigned at1 = d->cbits[0], at2 = d->cbits[0] + d->cbits[1];
 
-		for (int c = 0; c < 3; c++)
-			k[c] = compact_dequantize(d->min[c], d->step[c], (uint32_t)(v >> (c * d->bits)) & mask);
+		k[0] = compact_dequantize(d->min[0], d->step[0], (uint32_t)v & ((1u << d->cbits[0]) - 1));
+		k[1] = compact_dequantize(d->min[1], d->step[1], (uint32_t)(v >> at1) & ((1u << d->cbits[1]) - 1));
+		k[2] = compact_dequantize(d->min[2], d->step[2], (uint32_t)(v >> at2) & ((1u << d->cbits[2]) - 1));
 	}
 	if (track == ANIMRT_ROTATION) {
 		compact_rotation_rebuild(k, d->dropped, out);
@@ -206,7 +209,7 @@ RT_INLINE void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, cons
 	const uint32_t *key_at = pk->key_at + (size_t)a * pk->segment_count;
 
 	segment_dequant(pk, format, range, ordinal, dropped, s, &d);
-	unsigned kb = compact_key_bits(d.bits);
+	unsigned kb = d.key_bits;
 	uint64_t bit = key_at[s] + (uint64_t)j * kb;
 
 	tc->segment = s;
@@ -235,6 +238,8 @@ static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint3
 		memcpy(tc->step, d->step, sizeof tc->step);
 		tc->dq_bits = (uint8_t)d->bits;
 		tc->dq_dropped = (uint8_t)d->dropped;
+		for (int c = 0; c < 3; c++)
+			tc->dq_cbits[c] = (uint8_t)d->cbits[c];
 		tc->dq_segment = s;
 		return;
 	}
@@ -242,6 +247,9 @@ static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint3
 	memcpy(d->step, tc->step, sizeof d->step);
 	d->bits = tc->dq_bits;
 	d->dropped = tc->dq_dropped;
+	for (int c = 0; c < 3; c++)
+		d->cbits[c] = tc->dq_cbits[c];
+	d->key_bits = d->cbits[0] + d->cbits[1] + d->cbits[2];
 }
 
 /*
@@ -294,7 +302,7 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
 	tc->k1 = above ? (uint8_t)rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
 	cached_dequant(pk, tc, s, &d);
-	decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * compact_key_bits(d.bits), track, tc->a);
+	decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * d.key_bits, track, tc->a);
 key_b:
 	if (tc->k1 == RT_HOLD) {
 		memcpy(tc->b, tc->a, sizeof tc->b);
@@ -303,7 +311,7 @@ key_b:
 		decode_key(pk, &d, key_at[tc->segment + 1], track, tc->b);
 	} else {
 		cached_dequant(pk, tc, tc->segment, &d);
-		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * compact_key_bits(d.bits), track, tc->b);
+		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * d.key_bits, track, tc->b);
 	}
 	/* The slerps compute the arc four at a time, and keep it here. */
 	tc->arc.angle = RT_NO_ARC;
@@ -773,7 +781,7 @@ uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsign
 		segment_dequant(pk, format, p + wk.range_at, wk.segmented,
 				track == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, s, &d);
 		uint64_t bit = pk->key_at[(size_t)a * pk->segment_count + s];
-		for (; m && written < capacity; key++, bit += compact_key_bits(d.bits)) {
+		for (; m && written < capacity; key++, bit += d.key_bits) {
 			uint32_t i = rt_ctz64(m);
 			float v[4];
 

@@ -80,12 +80,6 @@ enum compact_range {
 #define COMPACT_FORMAT_BITS(f) ((unsigned)(f) & 31u)
 #define COMPACT_FORMAT_RANGE(f) (((unsigned)(f) >> 5) & 3u)
 
-/* Bits of one key: three components. */
-static inline unsigned compact_key_bits(unsigned bits)
-{
-	return bits == COMPACT_RAW_BITS ? 96u : 3u * bits;
-}
-
 /* Bytes of a range of each kind. */
 static inline unsigned compact_range_size(unsigned range)
 {
@@ -113,6 +107,51 @@ static inline void compact_unit_range(uint32_t m, uint32_t x, float *min, float 
 {
 	*min = -1.0f + (float)m * (1.0f / 128.0f);
 	*extent = (float)(x + 1) * (1.0f / 128.0f);
+}
+
+/*
+ * The bits of each component of a key with `bits` per component (the
+ * format's or the segment's), whose components span extent[3] (>= 0) as
+ * the decoder computes them (the clip range's extents, or the segment's
+ * part of them): a component whose extent doubles d times within the
+ * largest takes d bits fewer, at least 1, so that its step stays about the
+ * largest one's.  d comes from the IEEE fields alone (positive floats
+ * order as their bits): the exponent difference, less one where the
+ * component's mantissa field is the larger; exact for normal extents.
+ * Raw float32 keys: 32 each.  Returns the key's bits.
+ */
+static inline uint32_t compact_float_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* Bits one component of `bits` gives up, its extent's bits u beside the
+ * largest one's, top (compact_component_bits). */
+static inline unsigned compact_bits_kept(unsigned bits, uint32_t u, uint32_t top)
+{
+	int d = (int)(top >> 23) - (int)(u >> 23) - ((u & 0x7FFFFFu) > (top & 0x7FFFFFu));
+	int cap = (int)bits - 1;
+
+	return bits - (unsigned)(d <= 0 ? 0 : d < cap ? d : cap);
+}
+
+static inline unsigned compact_component_bits(unsigned bits, const float extent[3], unsigned out[3])
+{
+	if (bits == COMPACT_RAW_BITS) {
+		out[0] = out[1] = out[2] = 32;
+		return 96;
+	}
+	uint32_t u0 = compact_float_bits(extent[0]), u1 = compact_float_bits(extent[1]);
+	uint32_t u2 = compact_float_bits(extent[2]), top = u0 > u1 ? u0 : u1;
+
+	top = top > u2 ? top : u2;
+	out[0] = compact_bits_kept(bits, u0, top);
+	out[1] = compact_bits_kept(bits, u1, top);
+	out[2] = compact_bits_kept(bits, u2, top);
+	return out[0] + out[1] + out[2];
 }
 
 /* ------------------------------------------------------------ value codecs */
@@ -205,10 +244,21 @@ static inline float compact_rotation_w(float x, float y, float z)
 	return n < 1.0f ? sqrtf(1.0f - n) : 0.0f;
 }
 
-/* The step of a quantised track: extent / (2^bits - 1), in float. */
+/* The step of a quantised component: extent * (1 / (2^bits - 1)), the
+ * reciprocal rounded to float once (a multiplication where a sampler
+ * works out a segment's steps on every sample), bits 1 to 19. */
+#define COMPACT_INV_LEVELS(b) ((float)(1.0 / (double)((1u << (b)) - 1u)))
 static inline float compact_step(float extent, unsigned bits)
 {
-	return extent / (float)((1u << bits) - 1u);
+	static const float inv_levels[COMPACT_MAX_BITS + 1] = {
+		0, COMPACT_INV_LEVELS(1), COMPACT_INV_LEVELS(2), COMPACT_INV_LEVELS(3), COMPACT_INV_LEVELS(4),
+		COMPACT_INV_LEVELS(5), COMPACT_INV_LEVELS(6), COMPACT_INV_LEVELS(7), COMPACT_INV_LEVELS(8),
+		COMPACT_INV_LEVELS(9), COMPACT_INV_LEVELS(10), COMPACT_INV_LEVELS(11), COMPACT_INV_LEVELS(12),
+		COMPACT_INV_LEVELS(13), COMPACT_INV_LEVELS(14), COMPACT_INV_LEVELS(15), COMPACT_INV_LEVELS(16),
+		COMPACT_INV_LEVELS(17), COMPACT_INV_LEVELS(18), COMPACT_INV_LEVELS(19),
+	};
+
+	return extent * inv_levels[bits <= COMPACT_MAX_BITS ? bits : 0];
 }
 
 /* A quantised component: min + q * step, in float. */
@@ -312,6 +362,8 @@ typedef struct compact_value {
 	uint8_t format;       /* RANGES..KEYS: the track's format byte */
 	uint32_t segment;     /* SEGMENTS, KEYS: the segment */
 	uint32_t bits;        /* KEYS: bits per component of this key (31: raw) */
+	uint32_t cbits[3];    /* KEYS: the bits of each component (compact_component_bits) */
+	uint32_t key_size;    /* MASKS (a key's bit), KEYS: the key's bits */
 	uint32_t x[3];        /* SEGMENTS: extent codes (q: min codes, u: bits) */
 	uint64_t bit;         /* MASKS, KEYS: the element's first bit, from the section start */
 	uint32_t u;           /* U32, U16, U8 fields; MASKS: the bit */
@@ -897,6 +949,53 @@ static inline unsigned compact_segment_bits(const compact_walker *w, uint8_t for
 				((size_t)ordinal * w->segment_count + s) * COMPACT_SEGMENT_CODE_SIZE] & 31u;
 }
 
+/* The extents of a clip range of `kind` at r (FORMAT.md 7.3). */
+static inline void compact_range_extents(const uint8_t *r, unsigned kind, float extent[3])
+{
+	for (int c = 0; c < 3; c++) {
+		float min;
+
+		switch (kind) {
+		case COMPACT_RANGE_NONE:
+			extent[c] = 2.0f;
+			break;
+		case COMPACT_RANGE_F16:
+			extent[c] = compact_f16_to_f32((uint16_t)(r[6 + 2 * c] | r[7 + 2 * c] << 8));
+			break;
+		case COMPACT_RANGE_F32:
+			extent[c] = xnb_get_f32(r + 12 + 4 * c);
+			break;
+		default:
+			compact_unit_range(r[c], r[3 + c], &min, &extent[c]);
+			break;
+		}
+	}
+}
+
+/* The component bits (out) and key bits of track `format` in segment s,
+ * its range at byte range_at of the payload, `ordinal` its index among
+ * the segmented tracks (the ranges and segment codes walked already). */
+static inline unsigned compact_key_layout(const compact_walker *w, uint8_t format, size_t range_at,
+					  uint32_t ordinal, uint32_t s, unsigned out[3])
+{
+	unsigned bits = COMPACT_FORMAT_BITS(format);
+	float extent[3];
+
+	compact_range_extents(compact_bytes(w) + range_at, COMPACT_FORMAT_RANGE(format), extent);
+	if (bits == COMPACT_SEGMENTED) {
+		const uint8_t *code = compact_bytes(w) + w->segments_at +
+				      ((size_t)ordinal * w->segment_count + s) * COMPACT_SEGMENT_CODE_SIZE;
+
+		bits = code[0] & 31u;
+		for (int c = 0; c < 3; c++) {
+			float sub_min;
+
+			compact_subrange(0.0f, extent[c], code[1 + c], code[4 + c], &sub_min, &extent[c]);
+		}
+	}
+	return compact_component_bits(bits, extent, out);
+}
+
 static inline bool compact_walk_segments(compact_walker *w, compact_visit_fn visit, void *user)
 {
 	uint32_t ordinal = 0;
@@ -966,6 +1065,7 @@ static inline bool compact_walk_masks(compact_walker *w, compact_visit_fn visit,
 				    "the key masks need %llu bytes, %zu are left",
 				    (unsigned long long)((bits + 7) / 8), w->size - w->pos);
 	bool ok = true;
+	size_t range_at = w->formats_at + w->animated_count;
 	COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
 		uint8_t format = compact_format(w, index_);
 		for (uint32_t s = 0; ok && s < w->sample_count; s++) {
@@ -992,9 +1092,12 @@ static inline bool compact_walk_masks(compact_walker *w, compact_visit_fn visit,
 						  "the key mask of bone %u misses grid sample %u, which "
 						  "starts a segment or ends the grid", bone_, s);
 			if (ok && v.u) {
-				unsigned kb = compact_segment_bits(w, format, ordinal, s >> COMPACT_SEGMENT_SHIFT);
+				unsigned cbits[3];
+
+				v.key_size = compact_key_layout(w, format, range_at, ordinal, s >> COMPACT_SEGMENT_SHIFT,
+								cbits);
 				w->key_count++;
-				w->key_bits += compact_key_bits(kb);
+				w->key_bits += v.key_size;
 			}
 			if (ok && w->mode == COMPACT_READ && !visit(user, w, &v))
 				ok = compact_visitor_failed(w, at);
@@ -1002,6 +1105,7 @@ static inline bool compact_walk_masks(compact_walker *w, compact_visit_fn visit,
 		if (!ok)
 			return false;
 		ordinal += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+		range_at += compact_range_size(COMPACT_FORMAT_RANGE(format));
 	});
 	return compact_end_bits(w, "the key masks");
 }
@@ -1014,6 +1118,7 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the keys need %llu bytes, %zu are left",
 				    (unsigned long long)((w->key_bits + 7) / 8), w->size - w->pos);
 	bool ok = true;
+	size_t range_at = w->formats_at + w->animated_count;
 	COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
 		uint8_t format = compact_format(w, index_);
 		uint32_t key = 0;
@@ -1033,6 +1138,7 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 			v.segment = s >> COMPACT_SEGMENT_SHIFT;
 			v.format = format;
 			v.bits = compact_segment_bits(w, format, ordinal, v.segment);
+			v.key_size = compact_key_layout(w, format, range_at, ordinal, v.segment, v.cbits);
 			v.bit = w->bit;
 			if (w->mode == COMPACT_WRITE && !visit(user, w, &v)) {
 				ok = compact_visitor_failed(w, at);
@@ -1046,11 +1152,11 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 					memcpy(&v.f[c], &u, 4);
 					ok = ok && compact_finite(w, v.f[c], at, "a raw key");
 				} else {
-					if (w->mode == COMPACT_WRITE && v.q[c] >> v.bits)
+					if (w->mode == COMPACT_WRITE && v.q[c] >> v.cbits[c])
 						ok = compact_fail(w, COMPACT_ERR_VALUE, at,
 								  "key %u of bone %u does not fit %u bits",
-								  key, bone_, v.bits);
-					ok = ok && compact_io_bits(w, &v.q[c], v.bits, "the keys");
+								  key, bone_, v.cbits[c]);
+					ok = ok && compact_io_bits(w, &v.q[c], v.cbits[c], "the keys");
 				}
 			}
 			if (ok && w->mode == COMPACT_READ && !visit(user, w, &v))
@@ -1060,6 +1166,7 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 		if (!ok)
 			return false;
 		ordinal += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+		range_at += compact_range_size(COMPACT_FORMAT_RANGE(format));
 	});
 	return compact_end_bits(w, "the keys");
 }

@@ -136,12 +136,12 @@ typedef struct animrt_compact animrt_compact;
  *
  * Memory of a loaded compact clip.  In place (the default): its payload
  * (bone names NUL-terminated instead of length-prefixed, never longer), a
- * fixed header of about 400 bytes, and 4 bytes per animated track and 64
+ * fixed header of about 300 bytes, and 4 bytes per animated track and 64
  * grid samples: at most 1.05 times the file plus 512 bytes on the RobotGame
- * and Assimp corpora (64 KB for 61 clips in 44 KB of files; 215 KB for 7
- * clips in 207 KB), 0.27 and 0.17 of the same clips loaded in the original
+ * and Assimp corpora (45 KB for 61 clips in 37 KB of files; 182 KB for 7
+ * clips in 175 KB), 0.19 and 0.14 of the same clips loaded in the original
  * layout.  Decoded (is_decoded): 16 bytes per key plus per-bone and
- * per-row tables, 1.5 times the original layout's memory, 5.7 and 8.8 times
+ * per-row tables, 1.5 times the original layout's memory, 8 and 10 times
  * the in-place clip on those corpora.  The context of a playing instance
  * adds ANIMRT_CONTEXT_BYTES_PER_BONE per bone, the caller's.
  */
@@ -435,7 +435,7 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  */
 typedef struct animrt_context animrt_context;
 #define ANIMRT_CONTEXT_HEADER_BYTES 128u
-#define ANIMRT_CONTEXT_BYTES_PER_BONE 336u
+#define ANIMRT_CONTEXT_BYTES_PER_BONE 352u
 
 /* Bytes of a context for poses of bone_count bones; 0 when too many. */
 size_t animrt_context_size_bytes(uint32_t bone_count);
