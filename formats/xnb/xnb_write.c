@@ -96,6 +96,12 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 			if (tk->kind == ANIMC_COMPACT_CONSTANT && tk->is_f32)
 				v->u |= COMPACT_DESC_F32(k);
 		}
+		/* A constant translation's zero components take no bytes. */
+		const animc_compact_track *t0 = &c->tracks[v->bone][ANIMC_TRANSLATION];
+		if (t0->kind == ANIMC_COMPACT_CONSTANT)
+			for (int k = 0; k < 3; k++)
+				if (t0->value[k] == 0)
+					v->u |= COMPACT_DESC_ZERO(k);
 		/* Segmented rotations name their dropped component per segment. */
 		if ((r->kind == ANIMC_COMPACT_CONSTANT && !r->is_f32) ||
 		    (r->kind == ANIMC_COMPACT_ANIMATED && r->bits != COMPACT_SEGMENTED))

@@ -773,10 +773,34 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 
 /* A constant as the layout stores it: f16 (translation, scale) or 3 x 16
  * bits with the largest component left out (rotation), or float32; false
- * when the short form cannot hold it. */
-static bool constant_store(animc_track_kind kind, const float *held, bool is_f32, float *out, unsigned *dropped)
+ * when the short form cannot hold it.  A translation's components within
+ * zero_below of 0 become 0, which the layout stores in no bytes (as any
+ * 0, always +0). */
+static bool constant_store(animc_track_kind kind, const float *held, bool is_f32, float zero_below, float *out,
+			   unsigned *dropped)
 {
 	*dropped = 0;
+	if (kind == ANIMC_TRANSLATION) {
+		float v[3];
+
+		for (int c = 0; c < 3; c++)
+			v[c] = fabsf(held[c]) <= zero_below ? 0.0f : held[c];
+		if (is_f32) {
+			memcpy(out, v, sizeof v);
+		} else {
+			for (int c = 0; c < 3; c++) {
+				uint16_t h;
+
+				if (!compact_f32_to_f16(v[c], COMPACT_ROUND_NEAREST, &h))
+					return false;
+				out[c] = compact_f16_to_f32(h);
+			}
+		}
+		for (int c = 0; c < 3; c++)
+			out[c] = out[c] == 0 ? 0.0f : out[c];
+		out[3] = 0;
+		return true;
+	}
 	if (is_f32) {
 		memcpy(out, held, (kind == ANIMC_ROTATION ? 4 : 3) * sizeof *out);
 		if (kind != ANIMC_ROTATION)
@@ -909,17 +933,22 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 	}
 	float held[4];
 	reduce_constant_candidate(&c, held);
-	for (int pass = 0; pass < 2; pass++) {
+	/* Short forms first; a translation first with its components near 0
+	 * left out. */
+	for (int pass = 0; pass < 4; pass++) {
 		float v[4];
 		unsigned dropped;
+		bool is_zeroing = pass % 2 == 0;
 
-		if (!constant_store(kind, held, pass == 1, v, &dropped))
+		if (is_zeroing && kind != ANIMC_TRANSLATION)
+			continue;
+		if (!constant_store(kind, held, pass >= 2, is_zeroing ? 0.5f * (float)c.bound : 0.0f, v, &dropped))
 			continue;
 		err = reduce_constant_error(&c, v);
 		if (err <= c.bound) {
 			out->kind = ANIMC_COMPACT_CONSTANT;
 			e->error.tracks_constant++;
-			out->is_f32 = pass == 1;
+			out->is_f32 = pass >= 2;
 			out->dropped = (uint8_t)dropped;
 			memcpy(out->value, v, sizeof v);
 			reduce_note_error(&e->error, kind, err);

@@ -303,6 +303,76 @@ static void damage_is_named_with_its_offset(void **state)
 	free(good);
 }
 
+/*
+ * A constant translation along one axis stores only that component
+ * (descriptor bits 12-14 name the others 0); both loaders read it back,
+ * and a loader refuses the bits on a translation that is not constant, or
+ * on all three components.
+ */
+static void a_constant_translation_stores_its_nonzero_components(void **state)
+{
+	static const float along_y[3] = { 0, 2.5f, 0 }, moving[6] = { 0, 0, 0, 1, 0, 0 };
+	static const float still[3] = { 0.25f, 0.5f, -4.0f };
+	animc_clip *clip = animc_clip_create("offsets");
+	size_t size;
+
+	(void)state;
+	clip->duration_s = 1;
+	test_set_track(clip, test_add_channel(clip, "Spine", 1, NULL, 1, 1), ANIMC_TRANSLATION, true, along_y, 1, NULL);
+	test_set_track(clip, test_add_channel(clip, "Hip", 1, NULL, 1, 1), ANIMC_TRANSLATION, true, still, 1, NULL);
+	test_set_track(clip, test_add_channel(clip, "Root", 2, NULL, 1, 1), ANIMC_TRANSLATION, false, moving, 2, NULL);
+	clip->declared_channel_count = clip->channel_count;
+	uint8_t *bytes = compile(clip, true, NULL, &size, NULL);
+
+	/* The bones in the file's order. */
+	uint32_t spine = 3, hip = 3, root = 3;
+	for (int decoded = 0; decoded < 2; decoded++) {
+		animrt_clip *rt = open_bytes_with(bytes, size, decoded);
+		void *m = malloc(animrt_pose_size_bytes(3));
+		animrt_pose pose;
+
+		for (uint32_t b = 0; b < 3; b++) {
+			const char *name = animrt_clip_bone_name(rt, b, NULL);
+
+			*(strcmp(name, "Spine") == 0 ? &spine : strcmp(name, "Hip") == 0 ? &hip : &root) = b;
+		}
+		assert_true(spine < 3 && hip < 3 && root < 3);
+		animrt_pose_init(&pose, m, 3);
+		assert_int_equal(animrt_clip_sample(rt, 0.5f, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		assert_memory_equal(pose.translation + 3 * spine, along_y, sizeof along_y);
+		assert_memory_equal(pose.translation + 3 * hip, still, sizeof still);
+		free(m);
+		animrt_close(rt);
+	}
+
+	/* Find the descriptors and the constants. */
+	size_t payload = XNB_HEADER_SIZE + 1 + 1 + strlen(COMPACT_READER_NAME_DEFAULT) + 4 + 1 + 1;
+	section_at s;
+	compact_walker w;
+	memset(&s, 0, sizeof s);
+	memset(&w, 0, sizeof w);
+	s.payload = payload;
+	w.mode = COMPACT_READ;
+	w.in = bytes + payload;
+	w.size = size - payload;
+	assert_int_equal(compact_walk(&w, record_visit, &s), COMPACT_OK);
+	/* The visitor sees each field once read: the first descriptor ends
+	 * at s.at[COMPACT_DESCRIPTORS], the first format byte at
+	 * s.at[COMPACT_FORMATS]. */
+	size_t desc = s.at[COMPACT_DESCRIPTORS] - 2, d_spine = desc + 2 * spine, d_hip = desc + 2 * hip;
+	size_t d_root = desc + 2 * root;
+	uint16_t spine_desc = (uint16_t)(bytes[d_spine] | bytes[d_spine + 1] << 8);
+	assert_int_equal(spine_desc & COMPACT_DESC_ZEROS, COMPACT_DESC_ZERO(0) | COMPACT_DESC_ZERO(2));
+	assert_int_equal(bytes[d_hip + 1] & 0x70, 0);
+	/* Spine's one f16 and Hip's three, then the formats. */
+	assert_int_equal(s.at[COMPACT_FORMATS] - 1 - (desc + 2 * 3), 2 + 6);
+	/* The bits on Root's animated translation; on all three of Spine's. */
+	expect_damage(bytes, size, d_root + 1, bytes[d_root + 1] | 0x10, ANIMRT_ERR_VALUE, (int64_t)d_root);
+	expect_damage(bytes, size, d_spine + 1, bytes[d_spine + 1] | 0x70, ANIMRT_ERR_VALUE, (int64_t)d_spine);
+	animc_clip_destroy(clip);
+	free(bytes);
+}
+
 /* A rotation key whose three codes pass unit length: the walker lets the
  * codes through (each fits its bits); the loader refuses the value. */
 typedef struct bad_rotation {
@@ -398,6 +468,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(every_damaged_byte_is_refused_or_whole),
 	cmocka_unit_test(damage_is_named_with_its_offset),
 	cmocka_unit_test(a_rotation_key_past_unit_length_is_refused),
+	cmocka_unit_test(a_constant_translation_stores_its_nonzero_components),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -436,22 +436,31 @@ static inline size_t decode_constant(const uint8_t *p, uint16_t desc, unsigned t
 		compact_rotation_rebuild(kept, COMPACT_DESC_DROPPED(desc), out);
 		return 6;
 	}
-	if (is_f32) {
-		for (int c = 0; c < 3; c++)
-			out[c] = f32_at(p + 4 * c);
-		return 12;
+	size_t at = 0;
+	for (unsigned c = 0; c < 3; c++) {
+		if (track == ANIMRT_TRANSLATION && (desc & COMPACT_DESC_ZERO(c))) {
+			out[c] = 0;
+		} else if (is_f32) {
+			out[c] = f32_at(p + at);
+			at += 4;
+		} else {
+			out[c] = f16_at(p + at);
+			at += 2;
+		}
 	}
-	for (int c = 0; c < 3; c++)
-		out[c] = f16_at(p + 2 * c);
-	return 6;
+	return at;
 }
 
 /* Bytes of the constant of `track` by its descriptor. */
 static inline size_t constant_size(uint16_t desc, unsigned track)
 {
-	if (desc & COMPACT_DESC_F32(track))
-		return track == ANIMRT_ROTATION ? 16 : 12;
-	return 6;
+	size_t width = desc & COMPACT_DESC_F32(track) ? 4 : 2;
+
+	if (track == ANIMRT_ROTATION)
+		return width == 4 ? 16 : 6;
+	if (track == ANIMRT_TRANSLATION)
+		return width * (3 - rt_popcount64((desc & COMPACT_DESC_ZEROS) >> 12));
+	return 3 * width;
 }
 
 /*

@@ -58,7 +58,11 @@ enum compact_kind {
  * additive clip, animc build --additive-reference); the writer sets it on
  * every bone of such a clip. */
 #define COMPACT_DESC_ADDITIVE (1u << 11)
-#define COMPACT_DESC_RESERVED 0xF000u
+/* Bits 12-14: component c (x y z) of a constant translation is 0 and
+ * takes no bytes (most bone offsets lie along one or two axes). */
+#define COMPACT_DESC_ZERO(component) (1u << (12 + (component)))
+#define COMPACT_DESC_ZEROS 0x7000u
+#define COMPACT_DESC_RESERVED 0x8000u
 
 /*
  * Format byte of an animated track: bits per component (low 5 bits: 1..19,
@@ -677,6 +681,11 @@ static inline bool compact_walk_descriptors(compact_walker *w, compact_visit_fn 
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
 					    "track descriptor 0x%04x of bone %u leaves out a component of a "
 					    "rotation that stores all four", v.u, i);
+		if ((v.u & COMPACT_DESC_ZEROS) && (COMPACT_DESC_KIND(v.u, 0) != COMPACT_CONSTANT ||
+						    (v.u & COMPACT_DESC_ZEROS) == COMPACT_DESC_ZEROS))
+			return compact_fail(w, COMPACT_ERR_VALUE, at,
+					    "track descriptor 0x%04x of bone %u leaves out components of a "
+					    "translation that is not a constant, or all three (identity)", v.u, i);
 		for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
 			unsigned kind = COMPACT_DESC_KIND(v.u, k);
 
@@ -758,6 +767,10 @@ static inline bool compact_walk_constant(compact_walker *w, compact_visit_fn vis
 		unsigned n = track == 1 ? 4 : 3;
 		for (unsigned c = 0; c < n; c++) {
 			size_t c_at = w->pos;
+			if (track == 0 && (desc & COMPACT_DESC_ZERO(c))) {
+				v.f[c] = 0;
+				continue;
+			}
 			if (!(is_f32 ? compact_io_f32(w, &v.f[c], what) : compact_io_f16(w, &v.f[c], what)) ||
 			    !compact_finite(w, v.f[c], c_at, what))
 				return false;
