@@ -69,11 +69,14 @@ static void the_guessed_search_finds_what_the_binary_search_finds(void **state)
 
 		for (uint32_t i = 0; i < n; i++) {
 			seed = seed * 1103515245u + 12345u;
-			/* Even steps, uneven ones, and (every fifth round) a
-			 * run of shared times. */
+			/* Even steps, uneven ones, (every fifth round) runs of
+			 * shared times. */
 			float step = round % 2 ? 0.25f : (float)(seed >> 16 & 255) / 64.0f;
 			if (round % 5 == 0 && (seed >> 8 & 3) == 0)
 				step = 0;
+			/* Dense keys, then sparse: the guess lands far off. */
+			if (round % 4 == 2)
+				step = i < n / 2 ? 0.01f : 1.0f;
 			times[i] = at;
 			at += step;
 		}

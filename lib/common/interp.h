@@ -158,25 +158,41 @@ static inline uint32_t interp_find_times(const float *times, uint32_t last, floa
 		return interp_search_times(times, last, t);
 	/* times[0] < t < times[last]: the last key at or before t is in
 	 * [0, last - 1]; lo holds times[lo] <= t, hi holds times[hi] > t. */
-	double guess = (double)t / (double)times[last] * (double)last;
-	uint32_t g = !(guess > 0) ? 0 : guess < (double)last ? (uint32_t)guess : last - 1, lo, hi, step = 1;
+	uint32_t lo = 0, hi;
 
-	if (times[g] <= t) {
-		lo = g;
-		hi = g + 1;
-		while (times[hi] <= t) {
-			lo = hi;
-			hi = last - hi > step ? hi + step : last;
-			step *= 2;
-		}
+	if (last <= 64) {
+		/* A few cache lines: count the keys after the first at or
+		 * before t, without a branch. */
+		for (uint32_t i = 1; i < last; i++)
+			lo += times[i] <= t;
+		hi = lo + 1;
 	} else {
-		hi = g;
-		lo = g;
-		do {
-			hi = lo;
-			lo = lo > step ? lo - step : 0;
-			step *= 2;
-		} while (times[lo] > t);
+		double guess = (double)t / (double)times[last] * (double)last;
+		uint32_t g = !(guess > 0) ? 0 : guess < (double)last ? (uint32_t)guess : last - 1, step = 1;
+		uint32_t w0 = g > 32 ? g - 32 : 0, w1 = last - w0 > 64 ? w0 + 64 : last;
+
+		if (times[w0] <= t && times[w1] > t) {
+			/* Within 64 keys of the guess (most times): count. */
+			lo = w0;
+			for (uint32_t i = w0 + 1; i < w1; i++)
+				lo += times[i] <= t;
+			hi = lo + 1;
+		} else if (times[g] <= t) {
+			lo = g;
+			hi = g + 1;
+			while (times[hi] <= t) {
+				lo = hi;
+				hi = last - hi > step ? hi + step : last;
+				step *= 2;
+			}
+		} else {
+			lo = g;
+			do {
+				hi = lo;
+				lo = lo > step ? lo - step : 0;
+				step *= 2;
+			} while (times[lo] > t);
+		}
 	}
 	/* times[lo] <= t < times[lo + n]: halve without a branch to mispredict. */
 	const float *base = times + lo;
