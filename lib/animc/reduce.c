@@ -60,6 +60,17 @@ void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float 
 		interp_lerp3(out, a, b, u);
 }
 
+/* conj(a) * b in double precision, (x, y, z, w): the rotation from a to b. */
+static void conj_product(const float *a, const float *b, double out[4])
+{
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+
+	out[0] = aw * bx - ax * bw - ay * bz + az * by;
+	out[1] = aw * by - ay * bw - az * bx + ax * bz;
+	out[2] = aw * bz - az * bw - ax * by + ay * bx;
+	out[3] = aw * bw + ax * bx + ay * by + az * bz;
+}
+
 double animc_track_error(animc_track_kind kind, const float *a, const float *b)
 {
 	if (kind == ANIMC_TRANSLATION) {
@@ -76,12 +87,10 @@ double animc_track_error(animc_track_kind kind, const float *a, const float *b)
 	}
 	/* The angle of conj(a) * b, from its vector and scalar parts: precise
 	 * for small angles, where acos is not.  Neither needs unit length. */
-	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
-	double w = aw * bw + ax * bx + ay * by + az * bz;
-	double x = aw * bx - ax * bw - ay * bz + az * by;
-	double y = aw * by - ay * bw - az * bx + ax * bz;
-	double z = aw * bz - az * bw - ax * by + ay * bx;
-	double v = sqrt(x * x + y * y + z * z);
+	double d[4];
+
+	conj_product(a, b, d);
+	double w = d[3], v = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 
 	return 2.0 * atan2(v, fabs(w)) * (180.0 / 3.14159265358979323846);
 }
@@ -369,13 +378,10 @@ static bool within_bound(const reduce_curve *c, double tan_half, const float *go
 				return false;
 		return true;
 	}
-	double ax = got[0], ay = got[1], az = got[2], aw = got[3], bx = want[0], by = want[1], bz = want[2], bw = want[3];
-	double w = aw * bw + ax * bx + ay * by + az * bz;
-	double x = aw * bx - ax * bw - ay * bz + az * by;
-	double y = aw * by - ay * bw - az * bx + ax * bz;
-	double z = aw * bz - az * bw - ax * by + ay * bx;
+	double d[4];
 
-	return x * x + y * y + z * z <= tan_half * tan_half * w * w;
+	conj_product(got, want, d);
+	return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= tan_half * tan_half * d[3] * d[3];
 }
 
 /* reduce_span_error(c, a, b, true) >= 0 for keys a and b whose own values
