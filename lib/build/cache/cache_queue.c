@@ -707,6 +707,10 @@ static void *thread_main(void *arg)
 			is_busy = cache->remote && cache_remote_is_busy(cache->remote);
 			if (cache->lookup_head || cache->store_head || is_busy || cache->is_stopping)
 				break;
+			/* A kick that came after the queue was last taken left
+			 * is_kicked set, with nothing queued: cleared here, or the
+			 * next kick would not signal and a lookup would wait forever. */
+			cache->is_kicked = false;
 			pthread_cond_wait(&cache->work, &cache->lock);
 		}
 		/* libcurl (tens of milliseconds to load) once a lookup or a store
