@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@ typedef struct child {
 	size_t used, capacity;
 	outcome result;
 	bool exited;
+	bool timed_out;     /* killed past the time limit */
 } child;
 
 static void append(child *c, const char *data, size_t n)
@@ -89,6 +91,7 @@ static void start(child *c, const struct CMUnitTest *test)
 		exit(2);
 	}
 	if (c->pid == 0) {
+		setpgid(0, 0);
 		close(fds[0]);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
@@ -102,6 +105,7 @@ static void start(child *c, const struct CMUnitTest *test)
 		fflush(stderr);
 		_exit(failed ? 1 : 0);
 	}
+	setpgid(c->pid, c->pid);   /* as the child does: whichever runs first */
 	close(fds[1]);
 	c->fd = fds[0];
 }
@@ -110,7 +114,7 @@ static void start(child *c, const struct CMUnitTest *test)
  * and the line that closed the test. */
 static outcome judge(const child *c, int status)
 {
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (c->timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return FAILED;
 	return strstr(c->text ? c->text : "", "\n[  SKIPPED ] ") ? SKIPPED : PASSED;
 }
@@ -224,6 +228,51 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* ANIMC_TEST_TIME_LIMIT, else 900 s. */
+static double time_limit_s(void)
+{
+	const char *text = getenv("ANIMC_TEST_TIME_LIMIT");
+	char *end;
+	double limit = text ? strtod(text, &end) : 0;
+
+	return text && *text && !*end && limit > 0 ? limit : 900;
+}
+
+/* Kill the process groups of the running tests past the limit (all of
+ * them with a negative `limit`); the next poll's milliseconds to wait. */
+static int reap_overdue(child *kids, const size_t *running_tests, size_t running, const double *started,
+			double limit)
+{
+	double now = now_s(), soonest = 1.0;
+
+	for (size_t k = 0; k < running; k++) {
+		size_t t = running_tests[k];
+		child *c = &kids[t];
+		double left = started[t] + limit - now;
+
+		if (c->timed_out)
+			continue;
+		if (left <= 0) {
+			char note[128];
+
+			snprintf(note, sizeof note, "[  ERROR   ] --- still running after %g s: killed\n", limit);
+			append(c, note, strlen(note));
+			c->timed_out = true;
+			kill(-c->pid, SIGKILL);
+		} else if (left < soonest) {
+			soonest = left;
+		}
+	}
+	return (int)(soonest * 1000) + 1;
+}
+
 static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 {
 	child *kids = calloc(count ? count : 1, sizeof *kids);
@@ -233,9 +282,12 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 	size_t *order = calloc(count ? count : 1, sizeof *order);
 	size_t *running_tests = calloc((size_t)jobs, sizeof *running_tests);
 	struct pollfd *pfds = calloc((size_t)jobs, sizeof *pfds);
+	double *started = calloc(count ? count : 1, sizeof *started);
 	size_t next = 0, printed = 0, running = 0, passed = 0, skipped = 0, failed = 0;
+	double limit = time_limit_s();
+	struct sigaction stop = { .sa_handler = on_stop_signal };
 
-	if (!kids || !statuses || !cost || !took || !order || !running_tests || !pfds) {
+	if (!kids || !statuses || !cost || !took || !order || !running_tests || !pfds || !started) {
 		perror("animc_test");
 		return 2;
 	}
@@ -245,11 +297,16 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 	sort_cost = cost;
 	qsort(order, count, sizeof *order, by_cost);
 	printf("[==========] Running %zu test(s).\n", count);
+	sigemptyset(&stop.sa_mask);
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGTERM, &stop, NULL);
 	while (printed < count) {
+		int wait_ms;
+
 		while (running < (size_t)jobs && next < count) {
 			size_t t = order[next++];
 
-			took[t] = now_s();
+			took[t] = started[t] = now_s();
 			start(&kids[t], &tests[t]);
 			running_tests[running++] = t;
 		}
@@ -258,9 +315,17 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 			pfds[k].events = POLLIN;
 			pfds[k].revents = 0;
 		}
-		if (running && poll(pfds, running, -1) < 0 && errno != EINTR) {
+		wait_ms = reap_overdue(kids, running_tests, running, started, limit);
+		if (running && poll(pfds, running, wait_ms) < 0 && errno != EINTR) {
 			perror("animc_test");
 			return 2;
+		}
+		if (stop_signal) {
+			int sig = stop_signal;
+
+			reap_overdue(kids, running_tests, running, started, -1);
+			signal(sig, SIG_DFL);
+			raise(sig);
 		}
 		for (size_t k = running; k-- > 0;) {
 			size_t t = running_tests[k];
@@ -322,6 +387,7 @@ static int run_parallel(const struct CMUnitTest *tests, size_t count, long jobs)
 	free(order);
 	free(running_tests);
 	free(pfds);
+	free(started);
 	return failed ? 1 : 0;
 }
 
