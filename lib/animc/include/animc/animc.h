@@ -36,9 +36,9 @@ extern "C" {
 #endif
 
 #define ANIMC_VERSION_MAJOR 0
-#define ANIMC_VERSION_MINOR 1
+#define ANIMC_VERSION_MINOR 2
 #define ANIMC_VERSION_PATCH 0
-#define ANIMC_VERSION_STRING "0.1.0"
+#define ANIMC_VERSION_STRING "0.2.0"
 
 /* ------------------------------------------------------------------ status */
 
@@ -185,7 +185,7 @@ typedef struct animc_clip {
 	 * pipeline compiled, so exact mode reproduces its bytes. */
 	bool is_sequence_source;
 	/* The compact layout's encoding of the clip, set by animc_pass_compact
-	 * (in the clip's arena); the writer writes reader version 1 when it is
+	 * (in the clip's arena); the writer writes reader version 2 when it is
 	 * there.  NULL otherwise. */
 	const struct animc_compact *compact;
 	/* Stored as its difference from a reference pose (animc_clip_make_additive):
@@ -608,7 +608,7 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 /* Which binary layout the pipeline prepares and the writer writes. */
 typedef enum animc_layout {
 	ANIMC_LAYOUT_ORIGINAL = 0,   /* reader version 0: XNA, FNA, MonoGame and libanimrt */
-	ANIMC_LAYOUT_COMPACT         /* reader version 1: libanimrt only */
+	ANIMC_LAYOUT_COMPACT         /* reader version 2: libanimrt only */
 } animc_layout;
 
 /* Options of animc_clip_process; zeroed = the lossless default pipeline. */
