@@ -20,7 +20,7 @@ static void help(FILE *out)
 		"a table by default (per bone: keys, flags, duration), or with --json the JSON\n"
 		"view of FORMAT.md section 4 (floats print as the shortest text that reads\n"
 		"back as the same float32).  Control characters in names are escaped in the\n"
-		"table (\\n, \\x1b, ...).  Compact files (--layout compact, reader version 1)\n"
+		"table (\\n, \\x1b, ...).  Compact files (--layout compact, reader version 2)\n"
 		"print each track as absent, constant or its keys, decoded (section 7).\n"
 		"\n"
 		"The file's type reader must be an animation reader: one whose type name ends\n"

@@ -52,7 +52,7 @@ static uint8_t *put_floats(uint8_t *p, const float *v, size_t n)
 	return p;
 }
 
-/* ------------------------------------------------------ reader version 1 */
+/* ------------------------------------------------------ reader version 2 */
 
 typedef struct compact_source {
 	const animc_compact *c;
@@ -152,7 +152,7 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 	return true;
 }
 
-/* The reader version 1 payload of clip->compact, through the layout's walker. */
+/* The reader version 2 payload of clip->compact, through the layout's walker. */
 static animc_status compact_payload(const animc_clip *clip, uint8_t **out, size_t *size, animc_diag_sink *sink)
 {
 	compact_source src = { clip->compact, 0, clip->is_additive };

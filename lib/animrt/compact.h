@@ -1,5 +1,5 @@
 /*
- * compact.h - a loaded compact clip (reader version 1) as the samplers read
+ * compact.h - a loaded compact clip (reader version 2) as the samplers read
  * it: the keys decoded once, to floats; animated tracks in groups of four
  * of one kind; per group and segment one block of their masks and key
  * offsets; for rotations the arcs between keys.  Built by load_compact.c,
@@ -221,7 +221,7 @@ const char *rt_simd_name(void);
 void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map,
 				 animrt_pose *pose);
 
-/* Reader version 1 in place (load_packed.c): same contract as
+/* Reader version 2 in place (load_packed.c): same contract as
  * animrt_load_compact. */
 animrt_status rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
 			     const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err);

@@ -1,5 +1,5 @@
 /*
- * compact_test.c - reader version 1 end to end: clips encoded by the
+ * compact_test.c - reader version 2 end to end: clips encoded by the
  * pipeline, written, loaded; their keys read back; sampled within the
  * tolerance of their source at 60 Hz, every key and 1 kHz; and damaged
  * files refused, never crashed on.
@@ -58,7 +58,7 @@ static void keys_read_back_as_encoded(void **state)
 	const animc_compact *c = clip->compact;
 
 	(void)state;
-	assert_int_equal(rt->container.reader_version, 1);
+	assert_int_equal(rt->container.reader_version, COMPACT_READER_VERSION);
 	assert_string_equal(rt->container.reader, COMPACT_READER_NAME_DEFAULT);
 	assert_non_null(rt->compact);
 	test_assert_near(rt->grid_rate_hz, 60, 1e-3);

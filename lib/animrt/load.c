@@ -51,7 +51,7 @@ typedef struct parser {
 	animrt_sequence *sequences;
 	float *floats;
 	char *strings;
-	/* Reader version 1: the compact loader takes over at payload_at. */
+	/* Reader version 2: the compact loader takes over at payload_at. */
 	bool is_compact;
 	size_t payload_at;
 	animrt_container container;
@@ -429,6 +429,11 @@ static bool parse(parser *ps)
 			return false;
 		c.reader_version = version;
 	}
+	if (c.reader_version == COMPACT_READER_VERSION_OLD)
+		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
+			    "reader version %d is the compact layout of animc 0.1, which this loader no longer "
+			    "reads; compile the source again (animc 0.2 writes reader version %d)",
+			    c.reader_version, COMPACT_READER_VERSION);
 	if (c.reader_version != XNB_READER_VERSION && c.reader_version != COMPACT_READER_VERSION)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
 			    "reader version %d is not known; this loader reads versions %d and %d",

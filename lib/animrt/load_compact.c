@@ -1,5 +1,5 @@
 /*
- * load_compact.c - the loader of reader version 1: runs the layout's one
+ * load_compact.c - the loader of reader version 2: runs the layout's one
  * walker (lib/common/compact_layout.h) over the payload twice, first to
  * check every byte and measure, then to fill one allocation with the
  * structures the samplers read (compact.h): the keys decoded to floats a

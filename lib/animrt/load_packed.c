@@ -1,5 +1,5 @@
 /*
- * load_packed.c - the loader of reader version 1 for sampling in place:
+ * load_packed.c - the loader of reader version 2 for sampling in place:
  * runs the layout's one walker (lib/common/compact_layout.h) over the
  * payload once, checking every byte and decoding no key but to check that
  * a rotation key is no longer than a unit quaternion, then keeps the

@@ -184,7 +184,8 @@ static void header_damage(void **state)
 	DAMAGE(d[5] = 0x02, ANIMRT_ERR_FLAGS, 5);
 	DAMAGE(xnb_put_u32(d + 6, (uint32_t)size + 1), ANIMRT_ERR_SIZE, 6);
 	DAMAGE(d[AT_READER_COUNT] = 0, ANIMRT_ERR_READER, AT_READER_COUNT);
-	DAMAGE(put_i32(d + AT_READER_VERSION, 2), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
+	DAMAGE(put_i32(d + AT_READER_VERSION, 3), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
+	DAMAGE(put_i32(d + AT_READER_VERSION, 1), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
 	DAMAGE(put_i32(d + AT_READER_VERSION, -1), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
 	DAMAGE(d[AT_SHARED] = 1, ANIMRT_ERR_SHARED, AT_SHARED);
 	DAMAGE(d[AT_PRIMARY] = 0, ANIMRT_ERR_READER, AT_PRIMARY);
@@ -197,10 +198,10 @@ static void header_damage(void **state)
 	assert_int_equal(animrt_open(d, size, &clip, NULL), ANIMRT_OK);
 	assert_int_equal(clip->container.flags, 1);
 	animrt_close(clip);
-	/* An original payload under reader version 1 is refused by the
+	/* An original payload under reader version 2 is refused by the
 	 * compact layout's checks, not misread. */
 	memcpy(d, data, size);
-	put_i32(d + AT_READER_VERSION, 1);
+	put_i32(d + AT_READER_VERSION, 2);
 	assert_int_not_equal(animrt_open(d, size, &clip, NULL), ANIMRT_OK);
 	/* The reader version message names the versions. */
 	animrt_error err;
@@ -208,7 +209,12 @@ static void header_damage(void **state)
 	put_i32(d + AT_READER_VERSION, 7);
 	animrt_open(d, size, &clip, &err);
 	assert_non_null(strstr(err.message, "7"));
-	assert_non_null(strstr(err.message, "0 and 1"));
+	assert_non_null(strstr(err.message, "0 and 2"));
+	/* The compact layout of animc 0.1: told to compile again. */
+	memcpy(d, data, size);
+	put_i32(d + AT_READER_VERSION, 1);
+	assert_int_equal(animrt_open(d, size, &clip, &err), ANIMRT_ERR_READER_VERSION);
+	assert_non_null(strstr(err.message, "compile the source again"));
 	free(d);
 	free(data);
 }

@@ -1,5 +1,5 @@
 /*
- * sample_packed.c - compact clips (reader version 1) sampled in place: the
+ * sample_packed.c - compact clips (reader version 2) sampled in place: the
  * samplers walk the packed payload bone after bone (descriptors,
  * constants, formats and ranges in step), and for each animated track
  * unpack only the two keys around the time (FORMAT.md 7.5), or take them

@@ -546,7 +546,7 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_tolerance },
 	{ { "layout", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "original (default): the RobotGame layout, reader version 0; compact: reader version 1, "
+	    "original (default): the RobotGame layout, reader version 0; compact: reader version 2, "
 	    "quantised keys on a grid, about a quarter of the size, read by the animc loader only (XNA,"
 	    " FNA and MonoGame cannot read it); implies --tolerance default",
 	    NULL,

@@ -1,5 +1,5 @@
 /*
- * compact_layout.h - reader version 1, the compact layout (FORMAT.md section
+ * compact_layout.h - reader version 2, the compact layout (FORMAT.md section
  * 7): its sections in one table, the codecs of its fields, its checks, and
  * one walker that both the writer (formats/xnb, write mode) and the loader
  * (lib/animrt, read mode) run over that table.  Neither side has a walk of
@@ -21,7 +21,10 @@
 
 #include "xnb_layout.h"
 
-#define COMPACT_READER_VERSION 1
+#define COMPACT_READER_VERSION 2
+/* The compact layout of animc 0.1 (libanimrt 0.3): same reader name, keys
+ * packed otherwise.  Refused by name, never misread. */
+#define COMPACT_READER_VERSION_OLD 1
 /* The type reader a compact file names by default: not RobotGame's, so that
  * an XNA-family runtime refuses it by name instead of misreading it. */
 #define COMPACT_READER_NAME_DEFAULT "animc.CompactAnimationReader, animc"
@@ -1172,7 +1175,7 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 }
 
 /*
- * Walk the payload of a reader version 1 clip (what follows the XNB body
+ * Walk the payload of a reader version 2 clip (what follows the XNB body
  * header), section after section of compact_sections[].  Read mode: w->in,
  * w->size, w->base_offset set; every byte is checked, each element goes to
  * `visit` after its checks, and nothing may follow the keys.  Write mode:

@@ -116,13 +116,13 @@ typedef struct animrt_error {
 	char message[256];
 } animrt_error;
 
-/* A compact clip's keys and grid (reader version 1); opaque. */
+/* A compact clip's keys and grid (reader version 2); opaque. */
 typedef struct animrt_compact animrt_compact;
 
 /*
  * One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2.
  *
- * Compact clips (reader version 1, clip->compact set) are sampled in place
+ * Compact clips (reader version 2, clip->compact set) are sampled in place
  * by default: the clip keeps the file's payload packed, and has no
  * sequence list (clip->sequences is NULL).  What a caller reads directly
  * then: the container, duration_s, sequence_count, grid_rate_hz and
@@ -182,7 +182,7 @@ typedef struct animrt_clip {
 	float duration_s;
 	uint32_t sequence_count;
 	const animrt_sequence *sequences;
-	/* Reader version 1: keys quantised on one grid of grid_sample_count
+	/* Reader version 2: keys quantised on one grid of grid_sample_count
 	 * samples, sample i at i / grid_rate_hz seconds (FORMAT.md section 7).
 	 * NULL and 0 for the original layout. */
 	const animrt_compact *compact;
