@@ -262,22 +262,14 @@ static void edge_cases_write_playable_clips(void **state)
  * (Once and Repeat) without a hang or a non-finite value. */
 static void fixtures_play_in_the_original_runtime(void **state)
 {
-	const char *check = TEST_FNA_CHECK;
-	char *out = test_tmpdir("gltf-play");
-	char **files = test_list_dir(FIXTURES, NULL);
+	char *out, **files;
 	test_run r;
 	size_t n = 0;
 
 	(void)state;
-	r = test_exec("sh", "-c", "command -v mono", NULL);
-	if (!test_file_exists(check) || r.status != 0) {
-		test_run_release(&r);
-		test_free_list(files);
-		free(out);
-		print_message("skipped: ../shared/conformance/fna or mono not found\n");
-		skip();
-	}
-	test_run_release(&r);
+	TEST_NEEDS_FNA();
+	out = test_tmpdir("gltf-play");
+	files = test_list_dir(FIXTURES, NULL);
 	for (char **p = files; *p; p++) {
 		char *src;
 

@@ -19,7 +19,6 @@
 #include <animc/animrt.h>
 #include "sample.h"
 
-#define FNA_CHECK TEST_FNA_CHECK
 
 /* The .xnb files under dir, relative to it, sorted. */
 static size_t list_xnb(const char *dir, const char *rel, char ***out, size_t count)
@@ -173,14 +172,7 @@ static void reduced_outputs_play_in_the_original_runtime(void **state)
 
 	(void)state;
 	TEST_NEEDS_CORPUS();
-	test_run probe = test_exec("sh", "-c", "command -v mono", NULL);
-	bool has_mono = probe.status == 0;
-	test_run_release(&probe);
-	if (!has_mono || !test_file_exists(FNA_CHECK)) {
-		print_message("skipped: no mono or no %s (apt-get install mono-runtime libmono-system4.0-cil)\n",
-			      FNA_CHECK);
-		skip();
-	}
+	TEST_NEEDS_FNA();
 	char *out = test_tmpdir("reduced-fna");
 	char *robotgame = test_format("%s/robotgame", test_corpus_dir());
 	char *assimp = test_format("%s/assimp", test_corpus_dir());

@@ -14,41 +14,7 @@
 
 #include "test_support.h"
 
-#define CHECK TEST_FNA_CHECK
 #define ORACLE "../shared/conformance/xnb_oracle.py"
-
-/* True when an executable `name` is in one of PATH's folders. */
-static bool on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	bool found = false;
-
-	while (path && *path && !found) {
-		const char *end = strchr(path, ':');
-		size_t len = end ? (size_t)(end - path) : strlen(path);
-		/* An empty entry is the current folder. */
-		char *candidate = len ? test_format("%.*s/%s", (int)len, path, name) : test_format("./%s", name);
-
-		found = access(candidate, X_OK) == 0;
-		free(candidate);
-		path = end ? end + 1 : NULL;
-	}
-	return found;
-}
-
-/* Skip the current test, saying why, when the runtime cannot run here. */
-static void need_runtime(void)
-{
-	if (!test_file_exists(CHECK)) {
-		print_message("skipped: %s not found (the original runtime lives in ../shared)\n", CHECK);
-		skip();
-	}
-	if (!on_path("mono")) {
-		print_message("skipped: mono not found (scripts/install-deps installs mono-runtime and "
-			      "libmono-system4.0-cil for make test)\n");
-		skip();
-	}
-}
 
 /* `check --play` over folders of outputs holding `files` .xnb files in all:
  * every one loads equal and plays (test_fna_play says how a hang counts). */
@@ -83,7 +49,7 @@ static void golden_outputs_play(void **state)
 	size_t files = 0;
 
 	(void)state;
-	need_runtime();
+	TEST_NEEDS_FNA();
 	for (int exact = 0; exact < 2; exact++) {
 		dirs[exact] = test_tmpdir(exact ? "runtime-golden-exact" : "runtime-golden");
 		/* Exact mode refuses the inputs recorded as *.exact.fails. */
@@ -127,7 +93,7 @@ static void corpus_outputs_play_from_every_importer(void **state)
 
 	(void)state;
 	TEST_NEEDS_CORPUS();
-	need_runtime();
+	TEST_NEEDS_FNA();
 	for (int exact = 0; exact < 2; exact++) {
 		dirs[exact] = test_tmpdir(exact ? "runtime-corpus-exact" : "runtime-corpus");
 		for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
@@ -188,7 +154,7 @@ static void exact_writes_a_source_s_hazards_with_warnings(void **state)
 		assert_non_null(strstr(r.out, "'Zero'"));
 		test_run_release(&r);
 
-		if (test_file_exists(CHECK) && on_path("mono")) {
+		if (!test_fna_missing()) {
 			/* The original runtime hangs on it, every time it is tried:
 			 * a real hang is never taken for a busy machine. */
 			r = test_fna_play((const char *const[]){ xnb, NULL });

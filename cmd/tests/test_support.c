@@ -326,6 +326,35 @@ static char **hung_files(const char *report)
 	return files;
 }
 
+/* True when an executable `name` is in one of PATH's folders. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	bool found = false;
+
+	while (path && *path && !found) {
+		const char *end = strchr(path, ':');
+		size_t len = end ? (size_t)(end - path) : strlen(path);
+		/* An empty entry is the current folder. */
+		char *candidate = len ? test_format("%.*s/%s", (int)len, path, name) : test_format("./%s", name);
+
+		found = access(candidate, X_OK) == 0;
+		free(candidate);
+		path = end ? end + 1 : NULL;
+	}
+	return found;
+}
+
+const char *test_fna_missing(void)
+{
+	if (!test_file_exists(TEST_FNA_CHECK))
+		return TEST_FNA_CHECK " not found (the original runtime lives in ../shared)";
+	if (!on_path("mono"))
+		return "mono not found (scripts/install-deps installs mono-runtime and libmono-system4.0-cil "
+		       "for make test)";
+	return NULL;
+}
+
 test_run test_fna_play(const char *const *paths)
 {
 	const char *argv[64] = { TEST_FNA_CHECK, "--play", test_animc_path() };

@@ -101,6 +101,18 @@ const char *test_animc_path(void);
  * (their lines are appended to its output).
  */
 test_run test_fna_play(const char *const *paths);
+/* Why the check cannot run here (no TEST_FNA_CHECK, no mono on PATH), or
+ * NULL when it can. */
+const char *test_fna_missing(void);
+/* Skip the current test, saying why, when the check cannot run here. */
+#define TEST_NEEDS_FNA()                                                      \
+	do {                                                                  \
+		const char *missing_ = test_fna_missing();                    \
+		if (missing_) {                                               \
+			print_message("skipped: %s\n", missing_);            \
+			skip();                                               \
+		}                                                             \
+	} while (0)
 
 /* --------------------------------------------------------------- corpus */
 
