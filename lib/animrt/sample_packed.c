@@ -198,7 +198,7 @@ static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bi
 		k[2] = compact_dequantize(d->min[2], d->step[2], (uint32_t)(v >> at2) & ((1u << d->cbits[2]) - 1));
 	}
 	if (track == ANIMRT_ROTATION) {
-		compact_rotation_rebuild(k, d->dropped, out);
+		rebuild_rotation(k, d->dropped, out);
 	} else {
 		memcpy(out, k, sizeof k);
 		out[3] = 0;
@@ -415,6 +415,10 @@ RT_INLINE void slerps_flush(slerps *sl)
 		rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
 
 		rt_slerp_finish(a, b, w0, w1, is_near, out);
+		/* Key a where u is not above 0 (at a key, or the last one holding). */
+		rt_f4 keep = rt_not(rt_gt(vu, rt_set1(0.0f)));
+		for (int k = 0; k < 4; k++)
+			out[k] = rt_select(keep, a[k], out[k]);
 	} else {
 		rt_slerp4(a, b, vu, out);
 	}
@@ -727,6 +731,9 @@ static void context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 	for (unsigned pass = 0; pass < 2; pass++) {
 		walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
 
+		if (pass == 1)
+			ctx->rotation_count = ctx->track_count;
+
 		for (uint32_t b = 0; b < pk->bone_count; b++) {
 			uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)b] |
 						   p[pk->descriptors_at + 2 * (size_t)b + 1] << 8);
@@ -795,7 +802,39 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 	memcpy(pose->tracks, image + 10 * (size_t)stride, n);
 	sl.count = 0;
 	sl.has_arc = true;
-	for (uint32_t e = 0; e < ctx->track_count; e++) {
+	uint32_t e = 0;
+	if (!is_reference) {
+		/* The rotations four at a time: their weights as one division,
+		 * the slerp (key a where the weight is 0) as one. */
+		uint32_t rotations = ctx->rotation_count < ctx->track_count ? ctx->rotation_count : ctx->track_count;
+		rt_f4 vlocal = rt_set1(at.local);
+
+		for (; e < rotations; e++) {
+			rt_track_cache *tc = &caches[e];
+
+			if (tc->slot >= n)
+				continue;
+			if (!cache_holds(tc, at))
+				context_unpack(pk, tc, ANIMRT_ROTATION, at, has_popcnt);
+			sl.tc[sl.count] = tc;
+			sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
+			if (++sl.count < 4 && e + 1 < rotations)
+				continue;
+			uint8_t k0[4], k1[4];
+			for (uint32_t lane = 0; lane < 4; lane++) {
+				const rt_track_cache *g = sl.tc[lane < sl.count ? lane : 0];
+
+				k0[lane] = g->k0;
+				k1[lane] = g->k1;
+			}
+			rt_i4 k1i = rt_bytes(k1);
+			rt_f4 fk0 = rt_to_float(rt_bytes(k0)), fk1 = rt_to_float(k1i);
+			rt_store(sl.u, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f),
+						 rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));
+			slerps_flush(&sl);
+		}
+	}
+	for (; e < ctx->track_count; e++) {
 		rt_track_cache *tc = &caches[e];
 		unsigned k = tc->track;
 
