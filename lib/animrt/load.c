@@ -53,6 +53,7 @@ typedef struct parser {
 	animrt_sequence *sequences;
 	float *floats;
 	unsigned char *indexes;
+	bool has_time_index;
 	char *strings;
 	/* Reader version 2: the compact loader takes over at payload_at. */
 	bool is_compact;
@@ -303,6 +304,7 @@ static bool parse_sequence(parser *ps, uint32_t index)
 		uint32_t buckets = l == XNB_LIST_TIME ? time_index_buckets(ps->data + ps->pos, want) : 0;
 		if (buckets && ps->is_fill) {
 			seq.time_index = time_index_build(ps->indexes, lists[l], want, buckets);
+			ps->has_time_index = true;
 			ps->indexes += time_index_bytes(buckets);
 		} else if (buckets) {
 			ps->index_bytes += time_index_bytes(buckets);
@@ -547,6 +549,7 @@ static bool parse(parser *ps)
 		ps->clip->grid_rate_hz = 0;
 		ps->clip->grid_sample_count = 0;
 		ps->clip->is_additive = false;
+		ps->clip->has_time_index = ps->has_time_index;
 	}
 	return true;
 }

@@ -112,6 +112,8 @@ static void loads_what_the_writer_writes(void **state)
 	assert_true(a->has_time && !a->has_translation);
 	assert_int_equal(a->time_count, 2);
 	assert_true(a->times_s[1] == 1.5f);
+	assert_null(a->time_index);   /* 2 keys: searched */
+	assert_false(clip->has_time_index);
 	assert_int_equal(a->translation_count, 0);
 	animrt_close(clip);
 	animrt_close(NULL);
@@ -585,6 +587,85 @@ static void timed_sequences_find_keys_through_their_index(void **state)
 	}
 }
 
+/*
+ * A loaded clip of more bones than the sampler looks up at once, timed
+ * sequences (indexed) among uniform ones: the clip's pose and a binding's
+ * (its skeleton backward, two bones left out) are each sequence sampled
+ * alone, bit for bit.
+ */
+static void indexed_clips_sample_as_their_sequences(void **state)
+{
+	enum { BONES = 19, KEYS = 40 };
+	static const char *const names[BONES] = { "b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9",
+						  "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18" };
+	float times[KEYS], t[KEYS * 3], q[KEYS * 4];
+	animc_clip *source = animc_clip_create("");
+	animc_xnb_options o = { .compression = ANIMC_COMPRESSION_NONE };
+	const char *skeleton[BONES];
+	unsigned seed = 5;
+	uint8_t *bytes;
+	size_t size;
+
+	(void)state;
+	for (uint32_t i = 0; i < KEYS; i++) {
+		seed = seed * 1103515245u + 12345u;
+		times[i] = i ? times[i - 1] + (float)((seed >> 8 & 63) + 1) / 256.0f : 0;
+		for (int k = 0; k < 3; k++)
+			t[3 * i + k] = (float)((i * 5 + (uint32_t)k) % 13);
+		q[4 * i] = q[4 * i + 1] = 0;
+		q[4 * i + 2] = sinf(0.1f * (float)i);
+		q[4 * i + 3] = cosf(0.1f * (float)i);
+	}
+	source->duration_s = times[KEYS - 1] + 0.5f;
+	for (uint32_t b = 0; b < BONES; b++) {
+		bool timed = b % 3 != 1;
+		uint32_t c = test_add_channel(source, names[b], KEYS, timed ? times : NULL, 0.05f, source->duration_s);
+
+		test_set_track(source, c, ANIMC_TRANSLATION, false, t, KEYS, NULL);
+		test_set_track(source, c, ANIMC_ROTATION, false, q, KEYS, NULL);
+		skeleton[BONES - 1 - b] = b % 7 == 3 ? "elsewhere" : names[b];
+	}
+	assert_int_equal(animc_xnb_write(source, &o, &bytes, &size, NULL), ANIMC_OK);
+	animc_clip_destroy(source);
+	animrt_clip *clip;
+	animrt_binding *binding;
+	animrt_pose pose, bound;
+	void *m1 = malloc(animrt_pose_size_bytes(BONES)), *m2 = malloc(animrt_pose_size_bytes(BONES));
+
+	assert_int_equal(animrt_open(bytes, size, &clip, NULL), ANIMRT_OK);
+	free(bytes);
+	assert_true(clip->has_time_index);
+	assert_non_null(clip->sequences[0].time_index);
+	assert_null(clip->sequences[1].time_index);
+	assert_int_equal(animrt_binding_create(clip, skeleton, BONES, &binding, NULL), ANIMRT_OK);
+	animrt_pose_init(&pose, m1, BONES);
+	animrt_pose_init(&bound, m2, BONES);
+	for (int i = 0; i < 400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		float at = i < KEYS ? times[i] : (float)(seed >> 8) / (float)(1u << 24) * (clip->duration_s + 1);
+
+		assert_int_equal(animrt_clip_sample(clip, at, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		assert_int_equal(animrt_binding_sample(binding, at, ANIMRT_PLAY_REPEAT, NULL, &bound), ANIMRT_OK);
+		for (uint32_t b = 0; b < BONES; b++) {
+			float T[3], R[4], S[3];
+			uint32_t slot = BONES - 1 - b;
+
+			animrt_sequence_sample(&clip->sequences[b], at, ANIMRT_PLAY_ONCE, NULL, T, R, S);
+			assert_memory_equal(pose.translation + 3 * b, T, sizeof T);
+			assert_memory_equal(pose.rotation + 4 * b, R, sizeof R);
+			if (b % 7 == 3)
+				continue;
+			animrt_sequence_sample(&clip->sequences[b], at, ANIMRT_PLAY_REPEAT, NULL, T, R, S);
+			assert_memory_equal(bound.translation + 3 * slot, T, sizeof T);
+			assert_memory_equal(bound.rotation + 4 * slot, R, sizeof R);
+		}
+	}
+	animrt_binding_destroy(binding);
+	animrt_close(clip);
+	free(m1);
+	free(m2);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(loads_what_the_writer_writes),
 	cmocka_unit_test(sample_offsets_are_right),
@@ -597,6 +678,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reader_names_are_checked_first),
 	cmocka_unit_test(reader_name_rule),
 	cmocka_unit_test(timed_sequences_find_keys_through_their_index),
+	cmocka_unit_test(indexed_clips_sample_as_their_sequences),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -49,18 +49,23 @@ static inline uint32_t rt_time_bucket(const animrt_time_index *ix, float t)
 	return x < (float)ix->bucket_count ? (uint32_t)x : ix->bucket_count - 1;
 }
 
+/* The first key of t's bucket: a separate step, so that a sampler can
+ * look up several bones' buckets before it reads any of their times. */
+static inline uint32_t rt_time_index_start(const animrt_time_index *ix, float t)
+{
+	return ix->start[rt_time_bucket(ix, t)];
+}
+
 /*
  * The last key at or before t (0 before the first key, the last from its
- * time on), in a sequence of key_count keys with this index: the count of
- * the keys at or before t, less one.  The window starts at the bucket's
- * first key, or earlier near the end so that it stays within the times
- * (keys before the bucket lie before t, so moving the start back changes
- * nothing); keys after the bucket lie after t and add nothing.
+ * time on), in a sequence of key_count keys whose index puts the first key
+ * of t's bucket at lo: the count of the keys at or before t, less one.
+ * The window starts at lo, or earlier near the end so that it stays within
+ * the times (keys before the bucket lie before t, so moving the start back
+ * changes nothing); keys after the bucket lie after t and add nothing.
  */
-static inline uint32_t rt_time_index_find(const animrt_time_index *ix, const float *times, uint32_t key_count,
-					  float t)
+static inline uint32_t rt_time_index_count(const float *times, uint32_t key_count, uint32_t lo, float t)
 {
-	uint32_t lo = ix->start[rt_time_bucket(ix, t)];
 	uint32_t c = lo < key_count - RT_TIME_INDEX_WINDOW ? lo : key_count - RT_TIME_INDEX_WINDOW;
 	const float *w = times + c;
 

@@ -199,6 +199,8 @@ typedef struct animrt_clip {
 	 * differences from a reference pose, for animrt_pose_add).  The
 	 * original layout has no mark: false. */
 	bool is_additive;
+	/* Some sequence has a time_index (the loader sets it). */
+	bool has_time_index;
 } animrt_clip;
 
 /* Tracks of a sequence, in the order of the clip model and the file. */
