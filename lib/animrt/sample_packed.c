@@ -267,6 +267,28 @@ static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint3
 	d->key_bits = d->cbits[0] + d->cbits[1] + d->cbits[2];
 }
 
+/* Key j of the segment whose keys start at bit `first`, by the decoding
+ * the cache holds for it (quantised codes): decode_key without copying
+ * the decoding out first, for the key playback moves on to. */
+RT_INLINE void decode_cached(const rt_packed *pk, const rt_track_cache *tc, uint32_t first, uint32_t j,
+			     unsigned track, float out[4])
+{
+	unsigned c0 = tc->dq_cbits[0], c1 = tc->dq_cbits[1], c2 = tc->dq_cbits[2];
+	uint64_t bit = first + (uint64_t)j * (c0 + c1 + c2);
+	uint64_t v = load_le64(pk->p + pk->keys_at + (size_t)(bit >> 3)) >> (bit & 7u);
+	float k[3];
+
+	k[0] = compact_dequantize(tc->min[0], tc->step[0], (uint32_t)v & ((1u << c0) - 1));
+	k[1] = compact_dequantize(tc->min[1], tc->step[1], (uint32_t)(v >> c0) & ((1u << c1) - 1));
+	k[2] = compact_dequantize(tc->min[2], tc->step[2], (uint32_t)(v >> (c0 + c1)) & ((1u << c2) - 1));
+	if (track == ANIMRT_ROTATION) {
+		rebuild_rotation(k, tc->dq_dropped, out);
+	} else {
+		memcpy(out, k, sizeof k);
+		out[3] = 0;
+	}
+}
+
 /*
  * The keys of a context's track around `at` (unpack_keys, with the
  * cache's decoding).  Forward playback mostly passes key b only: then key
@@ -316,14 +338,20 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	tc->j = (uint8_t)(rank64(below, has_popcnt) - 1);
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
 	tc->k1 = above ? (uint8_t)rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
-	cached_dequant(pk, tc, s, &d);
-	decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * d.key_bits, track, tc->a);
+	if (tc->dq_segment == s && tc->dq_bits != COMPACT_RAW_BITS) {
+		decode_cached(pk, tc, key_at[s], tc->j, track, tc->a);
+	} else {
+		cached_dequant(pk, tc, s, &d);
+		decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * d.key_bits, track, tc->a);
+	}
 key_b:
 	if (tc->k1 == RT_HOLD) {
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	} else if (tc->k1 == RT_NEXT_SEGMENT) {
 		cached_dequant(pk, tc, tc->segment + 1, &d);
 		decode_key(pk, &d, key_at[tc->segment + 1], track, tc->b);
+	} else if (tc->dq_segment == tc->segment && tc->dq_bits != COMPACT_RAW_BITS) {
+		decode_cached(pk, tc, key_at[tc->segment], tc->j + 1u, track, tc->b);
 	} else {
 		cached_dequant(pk, tc, tc->segment, &d);
 		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * d.key_bits, track, tc->b);
