@@ -275,7 +275,8 @@ struct animrt_context {
 	uint32_t bone_count;
 	uint32_t track_count;           /* caches in use */
 	uint32_t image_at, caches_at;   /* byte offsets from the context's start */
-	uint32_t reserved[4];
+	uint32_t rotation_count;        /* the first caches in use that are rotations */
+	uint32_t reserved[3];
 	uint32_t cursor[];              /* bone_count */
 };
 /* The header, then per bone a cursor, its part of the image and three

@@ -122,6 +122,21 @@ static float inspect(const animrt_clip *clip)
 		float tr[3], rot[4], sc[3];
 		animrt_sequence_sample(s, clip->duration_s * 0.37f, ANIMRT_PLAY_REPEAT, NULL, tr, rot, sc);
 		sum += tr[0] + rot[3] + sc[2];
+		/* The loader's time index finds the key the search finds: at
+		 * the first key times, and across the sequence. */
+		if (s->time_index) {
+			animrt_sequence searched = *s;
+
+			searched.time_index = NULL;
+			for (uint32_t k = 0; k < 24; k++) {
+				float t = k < 8 ? s->times_s[k] : s->duration_s * (float)(k - 8) / 15.0f, a[10], b[10];
+
+				animrt_sequence_sample(s, t, ANIMRT_PLAY_ONCE, NULL, a, a + 3, a + 7);
+				animrt_sequence_sample(&searched, t, ANIMRT_PLAY_ONCE, NULL, b, b + 3, b + 7);
+				if (memcmp(a, b, sizeof a) != 0)
+					abort();
+			}
+		}
 	}
 	return sum;
 }

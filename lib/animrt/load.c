@@ -15,6 +15,7 @@
 #include "compact.h"
 #include "compact_layout.h"
 #include "error.h"
+#include "time_index.h"
 #include "xnb_layout.h"
 
 #ifdef ANIMRT_WITH_ZSTD
@@ -46,10 +47,13 @@ typedef struct parser {
 	bool is_fill;
 	uint32_t sequence_count;
 	size_t float_count;
+	size_t index_bytes;          /* the time indexes (time_index.h) */
 	size_t string_bytes;
 	animrt_clip *clip;
 	animrt_sequence *sequences;
 	float *floats;
+	unsigned char *indexes;
+	bool has_time_index;
 	char *strings;
 	/* Reader version 2: the compact loader takes over at payload_at. */
 	bool is_compact;
@@ -150,6 +154,66 @@ static bool get_string(parser *ps, const char **out, uint32_t *out_size, const c
 	return true;
 }
 
+/* ------------------------------------------------------------ time index */
+
+/*
+ * The bucket count of the time index (time_index.h) of n key times, given
+ * as the file's little-endian floats at `raw`: a quarter of the keys, or
+ * twice or four times that where keys bunch up, so that no bucket holds
+ * more than RT_TIME_INDEX_WINDOW; 0 for no index.
+ */
+static uint32_t time_index_buckets(const uint8_t *raw, uint32_t n)
+{
+	if (n < RT_TIME_INDEX_MIN_KEYS || n > RT_TIME_INDEX_MAX_KEYS)
+		return 0;
+	float last_s = xnb_get_f32(raw + 4 * ((size_t)n - 1));
+
+	if (!(last_s > 0))
+		return 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (!(xnb_get_f32(raw + 4 * (size_t)i) > xnb_get_f32(raw + 4 * ((size_t)i - 1))))
+			return 0;
+	for (uint32_t buckets = n / (RT_TIME_INDEX_WINDOW / 2); buckets <= n; buckets *= 2) {
+		animrt_time_index ix = { (float)buckets / last_s, buckets };
+		uint32_t run = 0, previous = UINT32_MAX, i;
+
+		for (i = 0; i < n; i++) {
+			uint32_t b = rt_time_bucket(&ix, xnb_get_f32(raw + 4 * (size_t)i));
+
+			run = b == previous ? run + 1 : 1;
+			previous = b;
+			if (run > RT_TIME_INDEX_WINDOW)
+				break;
+		}
+		if (i == n)
+			return buckets;
+	}
+	return 0;
+}
+
+/* Its bytes: a multiple of 4, so that the next index stays aligned. */
+static size_t time_index_bytes(uint32_t buckets)
+{
+	return (sizeof(animrt_time_index) + (size_t)buckets * sizeof(uint16_t) + 3) & ~(size_t)3;
+}
+
+static const animrt_time_index *time_index_build(void *memory, const float *times, uint32_t n, uint32_t buckets)
+{
+	animrt_time_index *ix = memory;
+	uint32_t b = 0;
+
+	ix->bucket_count = buckets;
+	ix->scale = (float)buckets / times[n - 1];
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t at = rt_time_bucket(ix, times[i]); b <= at; b++)
+			ix->start[b] = (uint16_t)i;
+	for (; b < buckets; b++)
+		ix->start[b] = (uint16_t)n;
+	return ix;
+}
+
+/* ----------------------------------------------------------- sequences */
+
 static bool parse_sequence(parser *ps, uint32_t index)
 {
 	animrt_sequence seq;
@@ -236,6 +300,14 @@ static bool parse_sequence(parser *ps, uint32_t index)
 			ps->floats += n;
 		} else {
 			ps->float_count += n;
+		}
+		uint32_t buckets = l == XNB_LIST_TIME ? time_index_buckets(ps->data + ps->pos, want) : 0;
+		if (buckets && ps->is_fill) {
+			seq.time_index = time_index_build(ps->indexes, lists[l], want, buckets);
+			ps->has_time_index = true;
+			ps->indexes += time_index_bytes(buckets);
+		} else if (buckets) {
+			ps->index_bytes += time_index_bytes(buckets);
 		}
 		ps->pos += n * 4;
 	}
@@ -477,6 +549,7 @@ static bool parse(parser *ps)
 		ps->clip->grid_rate_hz = 0;
 		ps->clip->grid_sample_count = 0;
 		ps->clip->is_additive = false;
+		ps->clip->has_time_index = ps->has_time_index;
 	}
 	return true;
 }
@@ -507,7 +580,7 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 
 	seq_bytes = (size_t)ps.sequence_count * sizeof(animrt_sequence);
 	float_bytes = ps.float_count * sizeof(float);
-	total = sizeof(animrt_clip) + seq_bytes + float_bytes + ps.string_bytes;
+	total = sizeof(animrt_clip) + seq_bytes + float_bytes + ps.index_bytes + ps.string_bytes;
 	block = malloc(total);
 	if (!block)
 		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
@@ -515,8 +588,9 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 	ps.clip = (animrt_clip *)block;
 	ps.sequences = (animrt_sequence *)(block + sizeof(animrt_clip));
 	ps.floats = (float *)(block + sizeof(animrt_clip) + seq_bytes);
-	ps.strings = (char *)(block + sizeof(animrt_clip) + seq_bytes + float_bytes);
-	ps.float_count = ps.string_bytes = 0;
+	ps.indexes = block + sizeof(animrt_clip) + seq_bytes + float_bytes;
+	ps.strings = (char *)(ps.indexes + ps.index_bytes);
+	ps.float_count = ps.index_bytes = ps.string_bytes = 0;
 	if (!parse(&ps)) {
 		free(block);
 		return ps.status;

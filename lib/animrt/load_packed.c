@@ -245,6 +245,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	clip->grid_rate_hz = w.rate_hz;
 	clip->grid_sample_count = w.sample_count;
 	clip->is_additive = compact_is_additive(&w);
+	clip->has_time_index = false;
 	*out = clip;
 	return ANIMRT_OK;
 }

@@ -112,6 +112,8 @@ static void loads_what_the_writer_writes(void **state)
 	assert_true(a->has_time && !a->has_translation);
 	assert_int_equal(a->time_count, 2);
 	assert_true(a->times_s[1] == 1.5f);
+	assert_null(a->time_index);   /* 2 keys: searched */
+	assert_false(clip->has_time_index);
 	assert_int_equal(a->translation_count, 0);
 	animrt_close(clip);
 	animrt_close(NULL);
@@ -456,6 +458,214 @@ static void reader_name_rule(void **state)
 #undef TAKES
 }
 
+/* ----------------------------------------------------------- time index */
+
+/* One bone "B" with n translation and rotation keys at `times`, written
+ * and loaded; its duration one second past the last key. */
+static animrt_clip *timed_clip(const float *times, uint32_t n, unsigned seed)
+{
+	float *t = malloc((size_t)n * 3 * sizeof *t), *q = malloc((size_t)n * 4 * sizeof *q);
+	animc_clip *clip = animc_clip_create("");
+	animc_xnb_options o = { .compression = ANIMC_COMPRESSION_NONE };
+	animrt_clip *loaded;
+	animrt_error err;
+	uint8_t *bytes;
+	size_t size;
+
+	assert_non_null(t);
+	assert_non_null(q);
+	for (uint32_t i = 0; i < n; i++) {
+		double len = 0;
+
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			t[3 * i + k] = (float)(seed >> 8 & 1023) / 64.0f;
+		}
+		for (int k = 0; k < 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			q[4 * i + k] = (float)(seed >> 8 & 1023) / 512.0f - 1.0f;
+			len += (double)q[4 * i + k] * q[4 * i + k];
+		}
+		for (int k = 0; k < 4; k++)
+			q[4 * i + k] = (float)(q[4 * i + k] / sqrt(len));
+	}
+	clip->duration_s = times[n - 1] + 1;
+	uint32_t c = test_add_channel(clip, "B", n, times, 0, clip->duration_s);
+	test_set_track(clip, c, ANIMC_TRANSLATION, false, t, n, NULL);
+	test_set_track(clip, c, ANIMC_ROTATION, false, q, n, NULL);
+	assert_int_equal(animc_xnb_write(clip, &o, &bytes, &size, NULL), ANIMC_OK);
+	assert_int_equal(animrt_open(bytes, size, &loaded, &err), ANIMRT_OK);
+	animc_clip_destroy(clip);
+	free(bytes);
+	free(t);
+	free(q);
+	return loaded;
+}
+
+/* The loaded sequence (with its index, if any) against the same keys
+ * searched (no index): the same bytes at `t`. */
+static void same_as_the_search(const animrt_sequence *s, float t)
+{
+	animrt_sequence searched = *s;
+	float t1[3], r1[4], s1[3], t2[3], r2[4], s2[3];
+
+	searched.time_index = NULL;
+	animrt_sequence_sample(s, t, ANIMRT_PLAY_ONCE, NULL, t1, r1, s1);
+	animrt_sequence_sample(&searched, t, ANIMRT_PLAY_ONCE, NULL, t2, r2, s2);
+	if (memcmp(t1, t2, sizeof t1) || memcmp(r1, r2, sizeof r1))
+		fail_msg("%u keys, t = %.9g: indexed (%g %g %g) searched (%g %g %g)", s->key_count, (double)t,
+			 (double)t1[0], (double)t1[1], (double)t1[2], (double)t2[0], (double)t2[1], (double)t2[2]);
+}
+
+/*
+ * A timed sequence of 8 keys or more, each key at its own time, gets an
+ * index; sampled through it, every time gives what the search over the
+ * times gives: at each key time, a float either side of it, between keys,
+ * before the first key and past the last.  Keys spaced evenly, unevenly,
+ * densely then sparsely (the buckets get finer), bunched beyond what
+ * buckets as many as the keys can part (no index), sharing a time (no
+ * index), fewer than 8, more than 65535 (no index), starting below or
+ * above 0.
+ */
+static void timed_sequences_find_keys_through_their_index(void **state)
+{
+	static const struct {
+		uint32_t n;
+		int kind;        /* 0 even, 1 uneven, 2 dense then sparse, 3 bunched, 4 shared end */
+		float first;
+		bool is_indexed;
+	} cases[] = {
+		{ 8, 0, 0, true },      { 7, 1, 0, false },    { 9, 1, 0.5f, true },  { 500, 1, 0, true },
+		{ 400, 2, 0, true },    { 500, 3, 0, false },  { 300, 4, 0, false },  { 200, 1, -0.5f, true },
+		{ 1000, 0, 0.25f, true }, { 65535, 0, 0, true }, { 65536, 0, 0, false },
+	};
+	unsigned seed = 11;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		uint32_t n = cases[c].n;
+		float *times = malloc((size_t)n * sizeof *times), at = cases[c].first;
+
+		assert_non_null(times);
+		for (uint32_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			float step = cases[c].kind == 0 ? 1.0f / 120 : (float)((seed >> 8 & 255) + 1) / 2048.0f;
+
+			if (cases[c].kind == 2)
+				step = i < n / 2 ? 0.01f : 0.05f;
+			if (cases[c].kind == 3)
+				step = i < n / 2 ? 1e-5f : 0.5f;
+			times[i] = at;
+			at += step;
+		}
+		if (cases[c].kind == 4)
+			times[n - 1] = times[n - 2];
+		animrt_clip *clip = timed_clip(times, n, (unsigned)c);
+		const animrt_sequence *s = test_sequence_of(clip, "B");
+
+		assert_true(s->has_time);
+		assert_int_equal(s->key_count, n);
+		if ((s->time_index != NULL) != cases[c].is_indexed)
+			fail_msg("case %zu (%u keys): index %s", c, n, s->time_index ? "built" : "missing");
+		uint32_t stride = n > 5000 ? 97 : 1;
+		for (uint32_t i = 0; i < n; i += stride) {
+			same_as_the_search(s, times[i]);
+			same_as_the_search(s, nextafterf(times[i], -1e9f));
+			same_as_the_search(s, nextafterf(times[i], 1e9f));
+			if (i + 1 < n)
+				same_as_the_search(s, times[i] + (times[i + 1] - times[i]) * 0.3f);
+		}
+		for (int i = 0; i < 2000; i++) {
+			seed = seed * 1103515245u + 12345u;
+			same_as_the_search(s, (float)(seed >> 8) / (float)(1u << 24) * clip->duration_s);
+		}
+		same_as_the_search(s, 0);
+		same_as_the_search(s, times[n - 1] + 0.5f);
+		same_as_the_search(s, clip->duration_s);
+		animrt_close(clip);
+		free(times);
+	}
+}
+
+/*
+ * A loaded clip of more bones than the sampler looks up at once, timed
+ * sequences (indexed) among uniform ones: the clip's pose and a binding's
+ * (its skeleton backward, two bones left out) are each sequence sampled
+ * alone, bit for bit.
+ */
+static void indexed_clips_sample_as_their_sequences(void **state)
+{
+	enum { BONES = 19, KEYS = 40 };
+	static const char *const names[BONES] = { "b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9",
+						  "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18" };
+	float times[KEYS], t[KEYS * 3], q[KEYS * 4];
+	animc_clip *source = animc_clip_create("");
+	animc_xnb_options o = { .compression = ANIMC_COMPRESSION_NONE };
+	const char *skeleton[BONES];
+	unsigned seed = 5;
+	uint8_t *bytes;
+	size_t size;
+
+	(void)state;
+	for (uint32_t i = 0; i < KEYS; i++) {
+		seed = seed * 1103515245u + 12345u;
+		times[i] = i ? times[i - 1] + (float)((seed >> 8 & 63) + 1) / 256.0f : 0;
+		for (int k = 0; k < 3; k++)
+			t[3 * i + k] = (float)((i * 5 + (uint32_t)k) % 13);
+		q[4 * i] = q[4 * i + 1] = 0;
+		q[4 * i + 2] = sinf(0.1f * (float)i);
+		q[4 * i + 3] = cosf(0.1f * (float)i);
+	}
+	source->duration_s = times[KEYS - 1] + 0.5f;
+	for (uint32_t b = 0; b < BONES; b++) {
+		bool timed = b % 3 != 1;
+		uint32_t c = test_add_channel(source, names[b], KEYS, timed ? times : NULL, 0.05f, source->duration_s);
+
+		test_set_track(source, c, ANIMC_TRANSLATION, false, t, KEYS, NULL);
+		test_set_track(source, c, ANIMC_ROTATION, false, q, KEYS, NULL);
+		skeleton[BONES - 1 - b] = b % 7 == 3 ? "elsewhere" : names[b];
+	}
+	assert_int_equal(animc_xnb_write(source, &o, &bytes, &size, NULL), ANIMC_OK);
+	animc_clip_destroy(source);
+	animrt_clip *clip;
+	animrt_binding *binding;
+	animrt_pose pose, bound;
+	void *m1 = malloc(animrt_pose_size_bytes(BONES)), *m2 = malloc(animrt_pose_size_bytes(BONES));
+
+	assert_int_equal(animrt_open(bytes, size, &clip, NULL), ANIMRT_OK);
+	free(bytes);
+	assert_true(clip->has_time_index);
+	assert_non_null(clip->sequences[0].time_index);
+	assert_null(clip->sequences[1].time_index);
+	assert_int_equal(animrt_binding_create(clip, skeleton, BONES, &binding, NULL), ANIMRT_OK);
+	animrt_pose_init(&pose, m1, BONES);
+	animrt_pose_init(&bound, m2, BONES);
+	for (int i = 0; i < 400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		float at = i < KEYS ? times[i] : (float)(seed >> 8) / (float)(1u << 24) * (clip->duration_s + 1);
+
+		assert_int_equal(animrt_clip_sample(clip, at, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		assert_int_equal(animrt_binding_sample(binding, at, ANIMRT_PLAY_REPEAT, NULL, &bound), ANIMRT_OK);
+		for (uint32_t b = 0; b < BONES; b++) {
+			float T[3], R[4], S[3];
+			uint32_t slot = BONES - 1 - b;
+
+			animrt_sequence_sample(&clip->sequences[b], at, ANIMRT_PLAY_ONCE, NULL, T, R, S);
+			assert_memory_equal(pose.translation + 3 * b, T, sizeof T);
+			assert_memory_equal(pose.rotation + 4 * b, R, sizeof R);
+			if (b % 7 == 3)
+				continue;
+			animrt_sequence_sample(&clip->sequences[b], at, ANIMRT_PLAY_REPEAT, NULL, T, R, S);
+			assert_memory_equal(bound.translation + 3 * slot, T, sizeof T);
+			assert_memory_equal(bound.rotation + 4 * slot, R, sizeof R);
+		}
+	}
+	animrt_binding_destroy(binding);
+	animrt_close(clip);
+	free(m1);
+	free(m2);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(loads_what_the_writer_writes),
 	cmocka_unit_test(sample_offsets_are_right),
@@ -467,6 +677,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(arguments_and_files),
 	cmocka_unit_test(reader_names_are_checked_first),
 	cmocka_unit_test(reader_name_rule),
+	cmocka_unit_test(timed_sequences_find_keys_through_their_index),
+	cmocka_unit_test(indexed_clips_sample_as_their_sequences),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -15,6 +15,15 @@
 #include "interp.h"
 #include "sample.h"
 #include "simd.h"
+#include "time_index.h"
+
+/* The per-bone steps, inlined into each sampler loop whatever the
+ * optimiser estimates: a call per bone costs more than some steps. */
+#if defined(__GNUC__) || defined(__clang__)
+#define BONE_INLINE static inline __attribute__((always_inline))
+#else
+#define BONE_INLINE static inline
+#endif
 
 /* ------------------------------------------------------------ quaternions */
 
@@ -173,7 +182,7 @@ float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode)
  * forward from the cursor gives the same answer; a time equal to a key time
  * or behind the cursor goes to the binary search.
  */
-static inline uint32_t find_key_timed(const float *times, uint32_t last, float t, uint32_t *cursor)
+BONE_INLINE uint32_t find_key_walk(const float *times, uint32_t last, float t, uint32_t *cursor)
 {
 	uint32_t k;
 
@@ -197,6 +206,19 @@ static inline uint32_t find_key_timed(const float *times, uint32_t last, float t
 	return k;
 }
 
+/* With an index, `from` is the first key of t's bucket (rt_time_index_start). */
+BONE_INLINE uint32_t find_key_timed(const animrt_sequence *s, uint32_t last, float t, uint32_t *cursor,
+				      uint32_t from)
+{
+	if (s->time_index)
+		return rt_time_index_count(s->times_s, last + 1, from, t);
+	return find_key_walk(s->times_s, last, t, cursor);
+}
+
+/* Sequences whose keys are found before any is interpolated: the searches
+ * of several bones overlap, and so do the loads of their keys. */
+#define KEY_BATCH 8
+
 typedef struct key_pair {
 	uint32_t i1, i2;
 	float u;   /* 0 at key i1, toward 1 at key i2 */
@@ -205,7 +227,7 @@ typedef struct key_pair {
 /* The two keys around local time t (already clamped or wrapped) and the
  * weight between them: CalculateKeyFrameIndex.  At or past the last key,
  * both are the last key (the original's Repeat index2 = 0 is overwritten). */
-static inline key_pair find_keys(const animrt_sequence *s, float t, uint32_t *cursor)
+BONE_INLINE key_pair find_keys(const animrt_sequence *s, float t, uint32_t *cursor, uint32_t from)
 {
 	uint32_t last = s->key_count - 1;
 	key_pair k = { last, last, 0 };
@@ -214,7 +236,7 @@ static inline key_pair find_keys(const animrt_sequence *s, float t, uint32_t *cu
 	 * extrapolated); KeyInterval 0 with several keys puts every key at 0,
 	 * so the last one holds (the original indexed out of range). */
 	if (s->has_time)
-		interp_timed_weight(s->times_s, find_key_timed(s->times_s, last, t, cursor), last, t, &k.i1,
+		interp_timed_weight(s->times_s, find_key_timed(s, last, t, cursor, from), last, t, &k.i1,
 				    &k.i2, &k.u);
 	else
 		interp_uniform_keys(s->key_interval_s, last, t, &k.i1, &k.i2, &k.u);
@@ -229,14 +251,25 @@ static const float identity_scale[3] = { 1, 1, 1 };
 
 /* One sequence at local time t (clamped or wrapped already) into one
  * bone's slots; returns its ANIMRT_TRACK_* bits. */
-static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_t *cursor, float *T,
-				      float *R, float *S, slerp_batch *slerps)
+BONE_INLINE key_pair sequence_keys(const animrt_sequence *s, float t, uint32_t *cursor, uint32_t from)
 {
 	key_pair k = { 0, 0, 0 };
-	uint8_t tracks = 0;
 
 	if (s->key_count > 1 && (s->translation_count > 1 || s->rotation_count > 1 || s->scale_count > 1))
-		k = find_keys(s, t, cursor);
+		k = find_keys(s, t, cursor, from);
+	return k;
+}
+
+/* The first key of t's bucket in a sequence with a time index, else 0. */
+BONE_INLINE uint32_t bucket_start(const animrt_sequence *s, float t)
+{
+	return s->time_index ? rt_time_index_start(s->time_index, t) : 0;
+}
+
+BONE_INLINE uint8_t sample_sequence_at(const animrt_sequence *s, key_pair k, float *T, float *R, float *S,
+					 slerp_batch *slerps)
+{
+	uint8_t tracks = 0;
 
 	if (s->translation_count > 1 && k.u > 0)
 		interp_lerp3(T, s->translation + 3 * (size_t)k.i1, s->translation + 3 * (size_t)k.i2, k.u);
@@ -266,6 +299,12 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_
 	if (s->has_scale)
 		tracks |= ANIMRT_TRACK_SCALE;
 	return tracks;
+}
+
+static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_t *cursor, float *T,
+				      float *R, float *S, slerp_batch *slerps)
+{
+	return sample_sequence_at(s, sequence_keys(s, t, cursor, bucket_start(s, t)), T, R, S, slerps);
 }
 
 void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
@@ -351,13 +390,38 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 			set_identity(pose, i);
 		return ANIMRT_OK;
 	}
-	for (uint32_t i = 0; i < clip->sequence_count; i++)
-		pose->tracks[i] = sample_sequence(&clip->sequences[i],
-						  cached_local_time(&lt, clip->sequences[i].duration_s),
-						  cursor_of(cursors, ctx, i),
-						  pose->translation + 3 * (size_t)i,
-						  pose->rotation + 4 * (size_t)i, pose->scale + 3 * (size_t)i,
-						  &slerps);
+	for (uint32_t first = 0; first < clip->sequence_count; first += KEY_BATCH) {
+		uint32_t n = clip->sequence_count - first < KEY_BATCH ? clip->sequence_count - first : KEY_BATCH;
+		key_pair keys[KEY_BATCH];
+
+		if (clip->has_time_index) {
+			/* The buckets' first keys first: their loads overlap. */
+			uint32_t from[KEY_BATCH];
+			float local[KEY_BATCH];
+
+			for (uint32_t j = 0; j < n; j++) {
+				local[j] = cached_local_time(&lt, clip->sequences[first + j].duration_s);
+				from[j] = bucket_start(&clip->sequences[first + j], local[j]);
+			}
+			for (uint32_t j = 0; j < n; j++)
+				keys[j] = sequence_keys(&clip->sequences[first + j], local[j],
+							cursor_of(cursors, ctx, first + j), from[j]);
+		} else {
+			for (uint32_t j = 0; j < n; j++) {
+				const animrt_sequence *q = &clip->sequences[first + j];
+				float t = cached_local_time(&lt, q->duration_s);
+
+				keys[j] = sequence_keys(q, t, cursor_of(cursors, ctx, first + j), bucket_start(q, t));
+			}
+		}
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t i = first + j;
+
+			pose->tracks[i] = sample_sequence_at(&clip->sequences[i], keys[j], pose->translation + 3 * (size_t)i,
+							     pose->rotation + 4 * (size_t)i, pose->scale + 3 * (size_t)i,
+							     &slerps);
+		}
+	}
 	slerp_batch_run(&slerps);
 	for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
 		set_identity(pose, i);
@@ -392,17 +456,45 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 			set_identity(pose, binding->unanimated[i]);
 		return ANIMRT_OK;
 	}
-	for (uint32_t i = 0; i < clip->sequence_count; i++) {
-		uint32_t b = binding->bone_of_sequence[i];
+	for (uint32_t first = 0; first < clip->sequence_count; first += KEY_BATCH) {
+		uint32_t n = clip->sequence_count - first < KEY_BATCH ? clip->sequence_count - first : KEY_BATCH;
+		key_pair keys[KEY_BATCH];
 
-		if (b == ANIMRT_NO_BONE)
-			continue;
-		pose->tracks[b] = sample_sequence(&clip->sequences[i],
-						  cached_local_time(&lt, clip->sequences[i].duration_s),
-						  cursor_of(cursors, ctx, b),
-						  pose->translation + 3 * (size_t)b,
-						  pose->rotation + 4 * (size_t)b, pose->scale + 3 * (size_t)b,
-						  &slerps);
+		if (clip->has_time_index) {
+			/* The buckets' first keys first: their loads overlap. */
+			uint32_t from[KEY_BATCH];
+			float local[KEY_BATCH];
+
+			for (uint32_t j = 0; j < n; j++) {
+				local[j] = cached_local_time(&lt, clip->sequences[first + j].duration_s);
+				from[j] = bucket_start(&clip->sequences[first + j], local[j]);
+			}
+			for (uint32_t j = 0; j < n; j++) {
+				uint32_t b = binding->bone_of_sequence[first + j];
+
+				if (b != ANIMRT_NO_BONE)
+					keys[j] = sequence_keys(&clip->sequences[first + j], local[j],
+								cursor_of(cursors, ctx, b), from[j]);
+			}
+		} else {
+			for (uint32_t j = 0; j < n; j++) {
+				const animrt_sequence *q = &clip->sequences[first + j];
+				uint32_t b = binding->bone_of_sequence[first + j];
+				float t = cached_local_time(&lt, q->duration_s);
+
+				if (b != ANIMRT_NO_BONE)
+					keys[j] = sequence_keys(q, t, cursor_of(cursors, ctx, b), bucket_start(q, t));
+			}
+		}
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t i = first + j, b = binding->bone_of_sequence[i];
+
+			if (b != ANIMRT_NO_BONE)
+				pose->tracks[b] = sample_sequence_at(&clip->sequences[i], keys[j],
+								     pose->translation + 3 * (size_t)b,
+								     pose->rotation + 4 * (size_t)b,
+								     pose->scale + 3 * (size_t)b, &slerps);
+		}
 	}
 	slerp_batch_run(&slerps);
 	for (uint32_t i = 0; i < binding->unanimated_count; i++)

@@ -4,8 +4,10 @@
  * constants, formats and ranges in step), and for each animated track
  * unpack only the two keys around the time (FORMAT.md 7.5), or take them
  * from the caller's context when the playhead is still between them.  One
- * walk serves the scalar reference and the SIMD sampler: they differ in
- * the slerps, scalar (interp.h) or four at a time (simd.h).
+ * walk serves the scalar reference and the reading back of keys; the SIMD
+ * sampler without a context takes the bones in two passes instead
+ * (constants first, then the animated tracks' keys), and slerps four at a
+ * time (simd.h).
  */
 #include <string.h>
 
@@ -119,8 +121,8 @@ typedef struct dequant {
 	unsigned bits, dropped, cbits[3], key_bits;
 } dequant;
 
-static inline void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
-				   unsigned dropped, uint32_t s, dequant *d)
+RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
+				unsigned dropped, uint32_t s, dequant *d)
 {
 	unsigned kind = COMPACT_FORMAT_RANGE(format);
 	float min[3], extent[3];
@@ -162,6 +164,19 @@ static inline void segment_dequant(const rt_packed *pk, uint8_t format, const ui
 	}
 }
 
+/* The rotation from its three stored components and the one left out, as
+ * compact_rotation_rebuild, with the component placed by selects rather
+ * than a loop (its branches follow the tracks, which vary). */
+RT_INLINE void rebuild_rotation(const float kept[3], unsigned dropped, float out[4])
+{
+	float r = compact_rotation_w(kept[0], kept[1], kept[2]);
+
+	out[0] = dropped == 0 ? r : kept[0];
+	out[1] = dropped == 0 ? kept[0] : dropped == 1 ? r : kept[1];
+	out[2] = dropped <= 1 ? kept[1] : dropped == 2 ? r : kept[2];
+	out[3] = dropped == 3 ? r : kept[2];
+}
+
 /* The key at bit `bit` of the keys section: 3 floats, or x y z w. */
 static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
 {
@@ -183,7 +198,7 @@ static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bi
 		k[2] = compact_dequantize(d->min[2], d->step[2], (uint32_t)(v >> at2) & ((1u << d->cbits[2]) - 1));
 	}
 	if (track == ANIMRT_ROTATION) {
-		compact_rotation_rebuild(k, d->dropped, out);
+		rebuild_rotation(k, d->dropped, out);
 	} else {
 		memcpy(out, k, sizeof k);
 		out[3] = 0;
@@ -252,6 +267,28 @@ static inline void cached_dequant(const rt_packed *pk, rt_track_cache *tc, uint3
 	d->key_bits = d->cbits[0] + d->cbits[1] + d->cbits[2];
 }
 
+/* Key j of the segment whose keys start at bit `first`, by the decoding
+ * the cache holds for it (quantised codes): decode_key without copying
+ * the decoding out first, for the key playback moves on to. */
+RT_INLINE void decode_cached(const rt_packed *pk, const rt_track_cache *tc, uint32_t first, uint32_t j,
+			     unsigned track, float out[4])
+{
+	unsigned c0 = tc->dq_cbits[0], c1 = tc->dq_cbits[1], c2 = tc->dq_cbits[2];
+	uint64_t bit = first + (uint64_t)j * (c0 + c1 + c2);
+	uint64_t v = load_le64(pk->p + pk->keys_at + (size_t)(bit >> 3)) >> (bit & 7u);
+	float k[3];
+
+	k[0] = compact_dequantize(tc->min[0], tc->step[0], (uint32_t)v & ((1u << c0) - 1));
+	k[1] = compact_dequantize(tc->min[1], tc->step[1], (uint32_t)(v >> c0) & ((1u << c1) - 1));
+	k[2] = compact_dequantize(tc->min[2], tc->step[2], (uint32_t)(v >> (c0 + c1)) & ((1u << c2) - 1));
+	if (track == ANIMRT_ROTATION) {
+		rebuild_rotation(k, tc->dq_dropped, out);
+	} else {
+		memcpy(out, k, sizeof k);
+		out[3] = 0;
+	}
+}
+
 /*
  * The keys of a context's track around `at` (unpack_keys, with the
  * cache's decoding).  Forward playback mostly passes key b only: then key
@@ -301,14 +338,20 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	tc->j = (uint8_t)(rank64(below, has_popcnt) - 1);
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
 	tc->k1 = above ? (uint8_t)rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
-	cached_dequant(pk, tc, s, &d);
-	decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * d.key_bits, track, tc->a);
+	if (tc->dq_segment == s && tc->dq_bits != COMPACT_RAW_BITS) {
+		decode_cached(pk, tc, key_at[s], tc->j, track, tc->a);
+	} else {
+		cached_dequant(pk, tc, s, &d);
+		decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * d.key_bits, track, tc->a);
+	}
 key_b:
 	if (tc->k1 == RT_HOLD) {
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	} else if (tc->k1 == RT_NEXT_SEGMENT) {
 		cached_dequant(pk, tc, tc->segment + 1, &d);
 		decode_key(pk, &d, key_at[tc->segment + 1], track, tc->b);
+	} else if (tc->dq_segment == tc->segment && tc->dq_bits != COMPACT_RAW_BITS) {
+		decode_cached(pk, tc, key_at[tc->segment], tc->j + 1u, track, tc->b);
 	} else {
 		cached_dequant(pk, tc, tc->segment, &d);
 		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * d.key_bits, track, tc->b);
@@ -400,6 +443,10 @@ RT_INLINE void slerps_flush(slerps *sl)
 		rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
 
 		rt_slerp_finish(a, b, w0, w1, is_near, out);
+		/* Key a where u is not above 0 (at a key, or the last one holding). */
+		rt_f4 keep = rt_not(rt_gt(vu, rt_set1(0.0f)));
+		for (int k = 0; k < 4; k++)
+			out[k] = rt_select(keep, a[k], out[k]);
 	} else {
 		rt_slerp4(a, b, vu, out);
 	}
@@ -537,6 +584,157 @@ RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_whe
 	return tracks;
 }
 
+/* ------------------------------------------------- without a context */
+
+/* A constant translation or scale in f16 (decode_constant), the
+ * components a translation leaves out (`zeros`, descriptor bits 12-14
+ * shifted down) read as 0 without a branch; returns its bytes. */
+RT_INLINE size_t constant3_f16(const uint8_t *p, unsigned zeros, float out[3])
+{
+	unsigned n0 = !(zeros & 1u), n1 = !(zeros & 2u), n2 = !(zeros & 4u);
+	float v0 = f16_at(p), v1 = f16_at(p + 2 * n0), v2 = f16_at(p + 2 * (n0 + n1));
+
+	out[0] = n0 ? v0 : 0.0f;
+	out[1] = n1 ? v1 : 0.0f;
+	out[2] = n2 ? v2 : 0.0f;
+	return 2 * (size_t)(n0 + n1 + n2);
+}
+
+/* A constant of `track` (decode_constant); returns its bytes. */
+RT_INLINE size_t constant_value(const uint8_t *p, uint16_t desc, unsigned track, float *out)
+{
+	if (desc & COMPACT_DESC_F32(track))
+		return decode_constant(p, desc, track, out);
+	if (track != ANIMRT_ROTATION)
+		return constant3_f16(p, track == ANIMRT_TRANSLATION ? (desc & COMPACT_DESC_ZEROS) >> 12 : 0, out);
+	float kept[3];
+	for (int c = 0; c < 3; c++)
+		kept[c] = compact_u16_to_unit((uint16_t)(p[2 * c] | p[2 * c + 1] << 8));
+	rebuild_rotation(kept, COMPACT_DESC_DROPPED(desc), out);
+	return 6;
+}
+
+/* The ANIMRT_TRACK_* bits of a descriptor: the tracks whose kind is not 0. */
+static inline uint8_t descriptor_tracks(uint16_t desc)
+{
+	unsigned t = (unsigned)(desc | desc >> 1);
+
+	return (uint8_t)((t & 1u) | (t >> 1 & 2u) | (t >> 2 & 4u));
+}
+
+/* An animated track the first pass met, waiting for the second: where its
+ * value goes (NULL: nowhere, but its range and format still count), its
+ * track and the component a rotation leaves out. */
+typedef struct pending {
+	float *out;
+	uint8_t track, dropped;
+} pending;
+#define RT_PENDING 64
+
+/* The second pass: the keys of the animated tracks in `list`, in order. */
+RT_INLINE void pending_keys(const rt_packed *pk, walk *wk, const pending *list, uint32_t count, rt_where at,
+			    slerps *sl, bool has_popcnt)
+{
+	const uint8_t *p = pk->p;
+
+	for (uint32_t e = 0; e < count; e++) {
+		uint32_t a = wk->animated++;
+		uint8_t format = p[pk->formats_at + a];
+		const uint8_t *range = p + wk->range_at;
+		uint32_t ordinal = wk->segmented;
+		unsigned k = list[e].track;
+		float *out = list[e].out;
+
+		wk->range_at += compact_range_size(COMPACT_FORMAT_RANGE(format));
+		wk->segmented += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
+		if (!out)
+			continue;
+		rt_track_cache local, *tc = k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
+		unpack_keys(pk, a, format, range, ordinal, list[e].dropped, k, at, tc, has_popcnt);
+		float u = cache_weight(tc, at.local);
+		if (!(u > 0)) {
+			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		} else if (k != ANIMRT_ROTATION) {
+			interp_lerp3(out, tc->a, tc->b, u);
+		} else {
+			uint32_t n = sl->count++;
+
+			sl->tc[n] = tc;
+			sl->u[n] = u;
+			sl->out[n] = out;
+			if (sl->count == 4)
+				slerps_run(sl);
+		}
+	}
+}
+
+/*
+ * Without a context, four wide: a first pass over the descriptors writes
+ * every bone's constants and identity (and identity where a track is
+ * animated), and lists the animated tracks; a second pass unpacks their
+ * keys.  Two tight loops instead of one that switches on every track.
+ */
+RT_INLINE void sample_without_context(const rt_packed *pk, rt_where at, const uint32_t *map, animrt_pose *pose,
+				      bool has_popcnt)
+{
+	const uint8_t *p = pk->p, *descs = p + pk->descriptors_at;
+	walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
+	pending list[RT_PENDING];
+	uint32_t count = 0;
+	slerps sl;
+
+	sl.count = 0;
+	sl.has_arc = false;
+	for (uint32_t b = 0; b < pk->bone_count; b++) {
+		uint16_t desc = (uint16_t)(descs[2 * (size_t)b] | descs[2 * (size_t)b + 1] << 8);
+		uint32_t slot = map ? map[b] : b;
+		unsigned kt = COMPACT_DESC_KIND(desc, 0), kr = COMPACT_DESC_KIND(desc, 1), ks = COMPACT_DESC_KIND(desc, 2);
+
+		if (slot == RT_NO_BONE) {
+			for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
+				unsigned kind = COMPACT_DESC_KIND(desc, k);
+
+				if (kind == COMPACT_CONSTANT)
+					wk.constant_at += constant_size(desc, k);
+				else if (kind == COMPACT_ANIMATED)
+					list[count++] = (pending){ NULL, (uint8_t)k, 0 };
+			}
+		} else {
+			float *t = pose->translation + 3 * (size_t)slot, *r = pose->rotation + 4 * (size_t)slot;
+			float *s = pose->scale + 3 * (size_t)slot;
+
+			pose->tracks[slot] = descriptor_tracks(desc);
+			if (kt == COMPACT_CONSTANT) {
+				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_TRANSLATION, t);
+			} else {
+				t[0] = t[1] = t[2] = 0.0f;
+				if (kt == COMPACT_ANIMATED)
+					list[count++] = (pending){ t, ANIMRT_TRANSLATION, 0 };
+			}
+			if (kr == COMPACT_CONSTANT) {
+				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_ROTATION, r);
+			} else {
+				memcpy(r, identity_value[ANIMRT_ROTATION], 4 * sizeof(float));
+				if (kr == COMPACT_ANIMATED)
+					list[count++] = (pending){ r, ANIMRT_ROTATION, (uint8_t)COMPACT_DESC_DROPPED(desc) };
+			}
+			if (ks == COMPACT_CONSTANT) {
+				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_SCALE, s);
+			} else {
+				s[0] = s[1] = s[2] = 1.0f;
+				if (ks == COMPACT_ANIMATED)
+					list[count++] = (pending){ s, ANIMRT_SCALE, 0 };
+			}
+		}
+		if (count > RT_PENDING - COMPACT_TRACKS) {
+			pending_keys(pk, &wk, list, count, at, &sl, has_popcnt);
+			count = 0;
+		}
+	}
+	pending_keys(pk, &wk, list, count, at, &sl, has_popcnt);
+	slerps_run(&sl);
+}
+
 /*
  * What the context needs of the clip through `map`: the pose where nothing
  * moves, and a cache per animated track the pose takes (rotations first,
@@ -560,6 +758,9 @@ static void context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 	ctx->track_count = 0;
 	for (unsigned pass = 0; pass < 2; pass++) {
 		walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
+
+		if (pass == 1)
+			ctx->rotation_count = ctx->track_count;
 
 		for (uint32_t b = 0; b < pk->bone_count; b++) {
 			uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)b] |
@@ -629,7 +830,39 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 	memcpy(pose->tracks, image + 10 * (size_t)stride, n);
 	sl.count = 0;
 	sl.has_arc = true;
-	for (uint32_t e = 0; e < ctx->track_count; e++) {
+	uint32_t e = 0;
+	if (!is_reference) {
+		/* The rotations four at a time: their weights as one division,
+		 * the slerp (key a where the weight is 0) as one. */
+		uint32_t rotations = ctx->rotation_count < ctx->track_count ? ctx->rotation_count : ctx->track_count;
+		rt_f4 vlocal = rt_set1(at.local);
+
+		for (; e < rotations; e++) {
+			rt_track_cache *tc = &caches[e];
+
+			if (tc->slot >= n)
+				continue;
+			if (!cache_holds(tc, at))
+				context_unpack(pk, tc, ANIMRT_ROTATION, at, has_popcnt);
+			sl.tc[sl.count] = tc;
+			sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
+			if (++sl.count < 4 && e + 1 < rotations)
+				continue;
+			uint8_t k0[4], k1[4];
+			for (uint32_t lane = 0; lane < 4; lane++) {
+				const rt_track_cache *g = sl.tc[lane < sl.count ? lane : 0];
+
+				k0[lane] = g->k0;
+				k1[lane] = g->k1;
+			}
+			rt_i4 k1i = rt_bytes(k1);
+			rt_f4 fk0 = rt_to_float(rt_bytes(k0)), fk1 = rt_to_float(k1i);
+			rt_store(sl.u, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f),
+						 rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));
+			slerps_flush(&sl);
+		}
+	}
+	for (; e < ctx->track_count; e++) {
 		rt_track_cache *tc = &caches[e];
 		unsigned k = tc->track;
 
@@ -669,6 +902,10 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 
 	if (ctx) {
 		sample_with_context(pk, at, ctx, pose, is_reference, has_popcnt);
+		return;
+	}
+	if (!is_reference) {
+		sample_without_context(pk, at, map, pose, has_popcnt);
 		return;
 	}
 	sl.count = 0;

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,6 +420,80 @@ static void clip_pose_fills_the_callers_arrays(void **state)
 	free(mem2);
 }
 
+/*
+ * A clip of more bones than the sampler finds keys for at once (it finds
+ * the keys of a few bones, then interpolates them): the clip's pose and a
+ * binding's, whose skeleton leaves some of the clip's bones out and orders
+ * the rest its own way, are each bone's sequence sampled alone, bit for
+ * bit, with and without cursors.
+ */
+static void clips_of_many_bones_sample_as_their_sequences(void **state)
+{
+	enum { BONES = 21, KEYS = 12 };
+	static float times[KEYS], values[KEYS * 3], quats[KEYS * 4];
+	animrt_sequence seqs[BONES];
+	char names[BONES][8];
+	const char *skeleton[BONES];
+	unsigned seed = 3;
+
+	(void)state;
+	for (int i = 0; i < KEYS; i++) {
+		times[i] = (float)i * 0.25f + (i % 3 == 1 ? 0.1f : 0);
+		for (int k = 0; k < 3; k++)
+			values[3 * i + k] = (float)((i * 7 + k * 3) % 11);
+		rot_z(quats + 4 * i, 0.4 * i);
+	}
+	for (int b = 0; b < BONES; b++) {
+		snprintf(names[b], sizeof names[b], "b%d", b);
+		/* Timed, uniform, fixed and one-key sequences in turn. */
+		int kind = b % 4;
+		seqs[b] = kind == 0   ? seq(names[b], KEYS, 0, 3, times, values, KEYS, quats, KEYS, NULL, 0)
+			  : kind == 1 ? seq(names[b], KEYS, 0.25f, 3, NULL, values, KEYS, quats, KEYS, values, KEYS)
+			  : kind == 2 ? seq(names[b], KEYS, 0, 3, times, values, 1, quats + 4 * (b % KEYS), KEYS,
+					    NULL, 0)
+				      : seq(names[b], 1, 3, 3, NULL, values + 3, 1, quats + 8, 1, NULL, 0);
+		/* The skeleton: every bone but every fifth, backward. */
+		skeleton[BONES - 1 - b] = b % 5 == 4 ? "none" : names[b];
+	}
+	animrt_clip clip = { .duration_s = 3, .sequence_count = BONES, .sequences = seqs };
+	animrt_binding *binding;
+	animrt_pose pose, bound;
+	void *m1 = pose_new(&pose, BONES), *m2 = pose_new(&bound, BONES);
+	uint32_t cursors[BONES], bound_cursors[BONES];
+
+	memset(cursors, 0, sizeof cursors);
+	memset(bound_cursors, 0, sizeof bound_cursors);
+	assert_int_equal(animrt_binding_create(&clip, skeleton, BONES, &binding, NULL), ANIMRT_OK);
+	for (int i = 0; i < 300; i++) {
+		seed = seed * 1103515245u + 12345u;
+		float t = i < 150 ? (float)i / 50 : (float)(seed >> 8) / (float)(1u << 24) * 3.2f;
+		uint32_t *c = i % 2 ? cursors : NULL, *bc = i % 2 ? bound_cursors : NULL;
+
+		assert_int_equal(animrt_clip_sample(&clip, t, ANIMRT_PLAY_ONCE, c, &pose), ANIMRT_OK);
+		assert_int_equal(animrt_binding_sample(binding, t, ANIMRT_PLAY_ONCE, bc, &bound), ANIMRT_OK);
+		for (int b = 0; b < BONES; b++) {
+			float T[3], R[4], S[3];
+			int at = BONES - 1 - b;
+
+			animrt_sequence_sample(&seqs[b], t, ANIMRT_PLAY_ONCE, NULL, T, R, S);
+			assert_memory_equal(pose.translation + 3 * b, T, sizeof T);
+			assert_memory_equal(pose.rotation + 4 * b, R, sizeof R);
+			assert_memory_equal(pose.scale + 3 * b, S, sizeof S);
+			if (b % 5 == 4) {
+				assert_int_equal(bound.tracks[at], 0);
+				continue;
+			}
+			assert_memory_equal(bound.translation + 3 * at, T, sizeof T);
+			assert_memory_equal(bound.rotation + 4 * at, R, sizeof R);
+			assert_memory_equal(bound.scale + 3 * at, S, sizeof S);
+			assert_int_equal(bound.tracks[at], pose.tracks[b]);
+		}
+	}
+	animrt_binding_destroy(binding);
+	free(m1);
+	free(m2);
+}
+
 typedef struct thread_job {
 	const animrt_clip *clip;
 	float results[200][3];
@@ -615,6 +690,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(slerp_matches_double_precision),
 	cmocka_unit_test(cursors_give_what_the_binary_search_gives),
 	cmocka_unit_test(clip_pose_fills_the_callers_arrays),
+	cmocka_unit_test(clips_of_many_bones_sample_as_their_sequences),
 	cmocka_unit_test(one_clip_samples_from_several_threads),
 	cmocka_unit_test(crossfade_endpoints_and_one_sided_bones),
 	cmocka_unit_test(additive_layer_weights_zero_and_one),

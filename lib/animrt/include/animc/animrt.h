@@ -77,7 +77,7 @@ extern "C" {
 #endif
 
 #define ANIMRT_VERSION_MAJOR 0
-#define ANIMRT_VERSION_MINOR 4
+#define ANIMRT_VERSION_MINOR 5
 #define ANIMRT_VERSION_PATCH 0
 
 typedef enum animrt_status {
@@ -118,6 +118,8 @@ typedef struct animrt_error {
 
 /* A compact clip's keys and grid (reader version 2); opaque. */
 typedef struct animrt_compact animrt_compact;
+/* The loader's index of a timed sequence's key times; opaque. */
+typedef struct animrt_time_index animrt_time_index;
 
 /*
  * One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2.
@@ -160,6 +162,11 @@ typedef struct animrt_sequence {
 	const float *rotation;       /* rotation_count * 4: x y z w */
 	const float *scale;          /* scale_count * 3 */
 	const float *times_s;        /* time_count, non-decreasing */
+	/* The loader's index of times_s (8 keys or more, no two at one
+	 * time): the sampler finds a time's key with one lookup and a count
+	 * of a few times, the key the binary search finds.  NULL otherwise,
+	 * and in a sequence built by hand (the sampler then searches). */
+	const animrt_time_index *time_index;
 	/* Compact clips: the clip's keys and this sequence's index in it (for
 	 * animrt_sequence_sample); NULL and 0 otherwise. */
 	const animrt_compact *compact;
@@ -192,6 +199,8 @@ typedef struct animrt_clip {
 	 * differences from a reference pose, for animrt_pose_add).  The
 	 * original layout has no mark: false. */
 	bool is_additive;
+	/* Some sequence has a time_index (the loader sets it). */
+	bool has_time_index;
 } animrt_clip;
 
 /* Tracks of a sequence, in the order of the clip model and the file. */
