@@ -310,8 +310,9 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
 		      animrt_pose *pose, bool is_reference);
 
 /* rt_sample_packed built for the baseline instruction set whatever the
- * processor has (rt_sample_packed takes a POPCNT build where it can): the
- * tests hold the two to the same bits. */
+ * processor has (rt_sample_packed takes a build for processors with
+ * POPCNT, BMI1, BMI2, LZCNT and AVX2 where it can): the tests hold the two
+ * to the same bits. */
 void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference);
 

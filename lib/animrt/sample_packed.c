@@ -13,14 +13,19 @@
 
 #include <animc/animrt.h>
 
-/* The x86-64 baseline has no popcount instruction, and its software form
- * is a chain of a dozen operations on the way to every key: the samplers
- * below are built twice, once for processors with POPCNT, chosen at run
- * time (cpuid, from the compiler's own header: no library). */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__POPCNT__)
+/* The x86-64 baseline has no popcount instruction (its software form is
+ * a chain of a dozen operations on the way to every key), no bit-field
+ * instructions (BMI1, BMI2, LZCNT) and no three-operand (VEX) encoding:
+ * the samplers below are built twice, once for processors with all of
+ * these (x86-64-v3 without FMA, which the samplers never use: every
+ * operation stays the IEEE one the baseline build performs, so both give
+ * the same bits), chosen at run time (cpuid, from the compiler's own
+ * header: no library). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__AVX2__)
 #include <cpuid.h>
 #include <stdatomic.h>
-#define RT_POPCNT_DISPATCH 1
+#define RT_NEWER_DISPATCH 1
+#define RT_NEWER_TARGET "popcnt,avx,avx2,bmi,bmi2,lzcnt"
 #endif
 
 #include "compact.h"
@@ -29,8 +34,8 @@
 #include "sample.h"
 #include "simd.h"
 
-/* The helpers of the samplers, inlined into each build of them (with
- * and without POPCNT), whatever the optimiser estimates. */
+/* The helpers of the samplers, inlined into each build of them (for the
+ * baseline and for newer processors), whatever the optimiser estimates. */
 #if defined(__GNUC__) || defined(__clang__)
 #define RT_INLINE static inline __attribute__((always_inline))
 #else
@@ -41,7 +46,7 @@
  * have it (has_popcnt is a constant in each build). */
 RT_INLINE uint32_t rank64(uint64_t v, bool has_popcnt)
 {
-#if RT_POPCNT_DISPATCH
+#if RT_NEWER_DISPATCH
 	if (has_popcnt)
 		return (uint32_t)__builtin_popcountll(v);
 #endif
@@ -931,25 +936,34 @@ void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uin
 	sample_packed(clip, local_s, map, ctx, pose, is_reference, false);
 }
 
-#if RT_POPCNT_DISPATCH
-__attribute__((target("popcnt"))) static void sample_packed_popcnt(const animrt_clip *clip, float local_s,
-								   const uint32_t *map, animrt_context *ctx,
-								   animrt_pose *pose, bool is_reference)
+#if RT_NEWER_DISPATCH
+__attribute__((target(RT_NEWER_TARGET))) static void sample_packed_newer(const animrt_clip *clip, float local_s,
+									 const uint32_t *map, animrt_context *ctx,
+									 animrt_pose *pose, bool is_reference)
 {
 	sample_packed(clip, local_s, map, ctx, pose, is_reference, true);
 }
 
-/* Does the processor have POPCNT?  Asked once; racing first callers
- * store the same answer. */
-static bool cpu_has_popcnt(void)
+/* Does the processor have what RT_NEWER_TARGET names, and does the system
+ * keep the AVX registers (XCR0 bits 1 and 2)?  Asked once; racing first
+ * callers store the same answer. */
+static bool cpu_is_newer(void)
 {
 	static atomic_int known;   /* 0 not asked yet, 1 no, 2 yes */
 	int k = atomic_load_explicit(&known, memory_order_relaxed);
 
 	if (!k) {
-		unsigned a, b, c, d;
+		unsigned a, b, c, d, lo = 0, hi = 0;
+		bool yes = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) && (c & bit_AVX) && (c & bit_OSXSAVE);
 
-		k = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
+		if (yes) {
+			__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+			yes = (lo & 6u) == 6u;
+		}
+		yes = yes && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2) && (b & bit_BMI) &&
+		      (b & bit_BMI2);
+		yes = yes && __get_cpuid(0x80000001u, &a, &b, &c, &d) && (c & bit_LZCNT);
+		k = yes ? 2 : 1;
 		atomic_store_explicit(&known, k, memory_order_relaxed);
 	}
 	return k == 2;
@@ -959,9 +973,9 @@ static bool cpu_has_popcnt(void)
 void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 		      animrt_pose *pose, bool is_reference)
 {
-#if RT_POPCNT_DISPATCH
-	if (cpu_has_popcnt()) {
-		sample_packed_popcnt(clip, local_s, map, ctx, pose, is_reference);
+#if RT_NEWER_DISPATCH
+	if (cpu_is_newer()) {
+		sample_packed_newer(clip, local_s, map, ctx, pose, is_reference);
 		return;
 	}
 #endif
