@@ -158,9 +158,10 @@ static bool get_string(parser *ps, const char **out, uint32_t *out_size, const c
 
 /*
  * The bucket count of the time index (time_index.h) of n key times, given
- * as the file's little-endian floats at `raw`: a quarter of the keys, or
- * twice or four times that where keys bunch up, so that no bucket holds
- * more than RT_TIME_INDEX_WINDOW; 0 for no index.
+ * as the file's little-endian floats at `raw`: one for every
+ * RT_TIME_INDEX_WINDOW / 2 keys, or twice, four times... as many where
+ * keys bunch up, at most one per key, so that no bucket holds more than
+ * RT_TIME_INDEX_WINDOW; 0 for no index.
  */
 static uint32_t time_index_buckets(const uint8_t *raw, uint32_t n)
 {

@@ -11,6 +11,7 @@
 #include "test_support.h"
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
+#include "time_index.h"
 #include "xnb_layout.h"
 
 /* Offsets in the sample file (default reader name, 89 bytes). */
@@ -518,14 +519,14 @@ static void same_as_the_search(const animrt_sequence *s, float t)
 }
 
 /*
- * A timed sequence of 8 keys or more, each key at its own time, gets an
- * index; sampled through it, every time gives what the search over the
- * times gives: at each key time, a float either side of it, between keys,
+ * A timed sequence of RT_TIME_INDEX_MIN_KEYS keys or more, each at its
+ * own time, gets an index; sampled through it, every time gives what the
+ * search over the times gives: at each key time, a float either side of it, between keys,
  * before the first key and past the last.  Keys spaced evenly, unevenly,
  * densely then sparsely (the buckets get finer), bunched beyond what
  * buckets as many as the keys can part (no index), sharing a time (no
- * index), fewer than 8, more than 65535 (no index), starting below or
- * above 0.
+ * index), fewer keys, more than 65535 (no index), starting below 0 (a
+ * few keys before 0, or too many for one bucket) or above it.
  */
 static void timed_sequences_find_keys_through_their_index(void **state)
 {
@@ -535,8 +536,13 @@ static void timed_sequences_find_keys_through_their_index(void **state)
 		float first;
 		bool is_indexed;
 	} cases[] = {
-		{ 8, 0, 0, true },      { 7, 1, 0, false },    { 9, 1, 0.5f, true },  { 500, 1, 0, true },
-		{ 400, 2, 0, true },    { 500, 3, 0, false },  { 300, 4, 0, false },  { 200, 1, -0.5f, true },
+		{ RT_TIME_INDEX_MIN_KEYS, 0, 0, true },
+		{ RT_TIME_INDEX_MIN_KEYS - 1, 1, 0, false },
+		{ RT_TIME_INDEX_MIN_KEYS + 1, 1, 0.5f, true },
+		{ 500, 1, 0, true },
+		{ 400, 2, 0, true },    { 500, 3, 0, false },  { 300, 4, 0, false },
+		/* Keys before 0 share the first bucket: a few, or too many. */
+		{ 200, 0, -0.004f, true }, { 200, 0, -0.5f, false },
 		{ 1000, 0, 0.25f, true }, { 65535, 0, 0, true }, { 65536, 0, 0, false },
 	};
 	unsigned seed = 11;

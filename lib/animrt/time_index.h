@@ -34,7 +34,7 @@ struct animrt_time_index {
  * Sequences of fewer keys, or more than start[] can count, or whose keys
  * bunch up too much for buckets of at most one per key, or that have two
  * keys at one time, have no index: the sampler searches their times. */
-#define RT_TIME_INDEX_WINDOW 8
+#define RT_TIME_INDEX_WINDOW 4
 #define RT_TIME_INDEX_MIN_KEYS RT_TIME_INDEX_WINDOW
 #define RT_TIME_INDEX_MAX_KEYS UINT16_MAX
 

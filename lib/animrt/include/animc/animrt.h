@@ -162,10 +162,11 @@ typedef struct animrt_sequence {
 	const float *rotation;       /* rotation_count * 4: x y z w */
 	const float *scale;          /* scale_count * 3 */
 	const float *times_s;        /* time_count, non-decreasing */
-	/* The loader's index of times_s (8 keys or more, no two at one
-	 * time): the sampler finds a time's key with one lookup and a count
-	 * of a few times, the key the binary search finds.  NULL otherwise,
-	 * and in a sequence built by hand (the sampler then searches). */
+	/* The loader's index of times_s (4 keys or more, no two at one
+	 * time, not too bunched): the sampler finds a time's key with one
+	 * lookup and a count of 4 times, the key the binary search finds.
+	 * NULL otherwise, and in a sequence built by hand (the sampler then
+	 * searches). */
 	const animrt_time_index *time_index;
 	/* Compact clips: the clip's keys and this sequence's index in it (for
 	 * animrt_sequence_sample); NULL and 0 otherwise. */
