@@ -556,6 +556,80 @@ static bool decode_checked(const quantiser *z, const uint32_t q[3], float *value
 	return true;
 }
 
+/* The first check point of c at or after position p. */
+static uint32_t first_check(const reduce_curve *c, double p)
+{
+	uint32_t lo = 0, hi = c->check_count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->check_pos[mid] < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Does `got` pass c's bound against `want` by more than rounding?  As
+ * animc_track_error(...) > c->bound, without its arc tangent: a rotation's
+ * half angle atan2(v, |w|) passes half the bound when v > tan(half) |w|. */
+static bool clearly_past(const reduce_curve *c, double tan_half, const float *got, const float *want)
+{
+	double b = c->bound * (1 + 1e-9);
+
+	if (c->kind == ANIMC_TRANSLATION) {
+		double dx = (double)got[0] - want[0], dy = (double)got[1] - want[1], dz = (double)got[2] - want[2];
+
+		return dx * dx + dy * dy + dz * dz > b * b;
+	}
+	if (c->kind == ANIMC_SCALE) {
+		for (int k = 0; k < 3; k++)
+			if (fabs((double)got[k] - want[k]) > b)
+				return true;
+		return false;
+	}
+	double ax = got[0], ay = got[1], az = got[2], aw = got[3];
+	double bx = want[0], by = want[1], bz = want[2], bw = want[3];
+	double x = aw * bx - ax * bw - ay * bz + az * by, y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx, w = aw * bw + ax * bx + ay * by + az * bz;
+
+	return isfinite(tan_half) && x * x + y * y + z * z > tan_half * tan_half * w * w;
+}
+
+/* tan of half c's bound (a rotation's), as clearly_past takes it: no
+ * bound of half a turn or more is passed. */
+static double bound_tan_half(const reduce_curve *c)
+{
+	double half = c->bound * (1 + 1e-9) * (3.14159265358979323846 / 360.0);
+
+	return half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY;
+}
+
+/* reduce_span_error(c, a, b, true) >= 0, the span's points first tested
+ * quickly (clearly_past): most spans tried fail, and fail clearly. */
+static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
+{
+	const float *own[2] = { c->stored + (size_t)a * c->width, c->stored + (size_t)b * c->width };
+	float v[4];
+
+	if (clearly_past(c, tan_half, own[0], c->value + (size_t)a * c->width) ||
+	    clearly_past(c, tan_half, own[1], c->value + (size_t)b * c->width))
+		return false;
+	for (uint32_t i = a + 1; i < b; i++) {
+		reduce_interpolate(c, a, b, c->pos[i], v);
+		if (clearly_past(c, tan_half, v, c->value + (size_t)i * c->width))
+			return false;
+	}
+	for (uint32_t k = first_check(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		if (clearly_past(c, tan_half, v, c->check_value + (size_t)k * c->width))
+			return false;
+	}
+	return reduce_span_error(c, a, b, true) >= 0;
+}
+
 /*
  * reduce_greedy for one quantised curve, where a key may also take a code
  * next to its nearest one (each component one step up or down): when the
@@ -563,12 +637,14 @@ static bool decode_checked(const quantiser *z, const uint32_t q[3], float *value
  * that keeps both j itself and the span within it lets the span reach on.
  * stored and q (c's candidates, writable) get the chosen codes of the kept
  * keys; with is_last_fixed the last candidate (the next segment's first
- * key) keeps its own.
+ * key) keeps its own.  0 also as soon as the keys reach `most` (a choice
+ * already found costs no more).
  */
 static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
-			     const uint8_t *forced, bool is_last_fixed, uint32_t *kept)
+			     const uint8_t *forced, bool is_last_fixed, uint32_t most, uint32_t *kept)
 {
 	uint32_t n = c->n, a = 0, count = 1, w = c->width;
+	double tan_half = bound_tan_half(c);
 
 	kept[0] = 0;
 	while (a + 1 < n) {
@@ -577,7 +653,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 		bool best_alt = false;
 
 		for (uint32_t j = a + 1; j < n; j++) {
-			bool ok = reduce_span_error(c, a, j, true) >= 0, alt = false;
+			bool ok = span_holds(c, tan_half, a, j), alt = false;
 			float *sj = stored + (size_t)j * w, save_v[4], alt_v[4];
 			uint32_t *qj = q + (size_t)j * 3, alt_q[3];
 
@@ -595,7 +671,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 					if (!valid || !decode_checked(z, alt_q, alt_v))
 						continue;
 					memcpy(sj, alt_v, w * sizeof *sj);
-					ok = alt = reduce_span_error(c, a, j, true) >= 0;
+					ok = alt = span_holds(c, tan_half, a, j);
 				}
 				memcpy(sj, save_v, w * sizeof *sj);
 			}
@@ -618,8 +694,157 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 		}
 		kept[count++] = best;
 		a = best;
+		if (count >= most)
+			return 0;
 	}
 	return count;
+}
+
+/* Candidates a segment's dynamic programming takes (its 64 samples and the
+ * next segment's first key), and how far a span of it reaches. */
+#define FEWEST_CANDIDATES (COMPACT_SEGMENT_SAMPLES + 1)
+#define FEWEST_CODES 27
+#define FEWEST_SPAN 8
+#define FEWEST_NEAR 10
+
+/* Code d (0..26; 13 its own) around codes q: each component one step down,
+ * the same or one up; false off the component's codes. */
+static bool code_around(const quantiser *z, const uint32_t q[3], int d, uint32_t out[3])
+{
+	for (int k = 0; k < 3; k++, d /= 3) {
+		int64_t code = (int64_t)q[k] + d % 3 - 1;
+
+		if (code < 0 || code >= ((int64_t)1 << z->cbits[k]))
+			return false;
+		out[k] = (uint32_t)code;
+	}
+	return true;
+}
+
+/*
+ * greedy_codes without forced keys, by dynamic programming over the
+ * candidates (at most FEWEST_CANDIDATES) for the fewest keys, each kept
+ * key taking its nearest code or one next to it (code_around), the first
+ * candidate's too: a candidate b keeps the set of its codes (a bit mask of
+ * the 27) that a path with the fewest keys reaches, and for each code the
+ * first predecessor that does.  A span reaches at most FEWEST_SPAN
+ * candidates, and stops where no code of b holds.  0 when there is no
+ * path, or it takes `most` keys or more.
+ */
+static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
+			     bool is_last_fixed, uint32_t most, uint32_t *kept)
+{
+	static _Thread_local float vals[FEWEST_CANDIDATES][FEWEST_CODES][4];
+	static _Thread_local uint32_t codes[FEWEST_CANDIDATES][FEWEST_CODES][3];
+	uint32_t valid[FEWEST_CANDIDATES], mask[FEWEST_CANDIDATES], count[FEWEST_CANDIDATES];
+	uint8_t pred[FEWEST_CANDIDATES][FEWEST_CODES];
+	uint32_t n = c->n, w = c->width;
+	double tan_half = bound_tan_half(c);
+	float save_a[4], save_b[4];
+
+	if (n > FEWEST_CANDIDATES || n < 2 || z->bits == COMPACT_RAW_BITS)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		valid[i] = 0;
+		count[i] = UINT32_MAX;
+		mask[i] = 0;
+		for (int d = 0; d < FEWEST_CODES; d++) {
+			if (is_last_fixed && i + 1 == n) {
+				if (d != 13)
+					continue;
+				memcpy(codes[i][d], q + (size_t)i * 3, sizeof codes[i][d]);
+				memcpy(vals[i][d], stored + (size_t)i * w, w * sizeof(float));
+			} else if (!code_around(z, q + (size_t)i * 3, d, codes[i][d]) ||
+				   !decode_checked(z, codes[i][d], vals[i][d]) ||
+				   clearly_past(c, tan_half, vals[i][d], c->value + (size_t)i * w)) {
+				continue;
+			}
+			valid[i] |= 1u << d;
+		}
+	}
+	count[0] = 1;
+	mask[0] = valid[0];
+	for (uint32_t a = 0; a + 1 < n; a++) {
+		if (count[a] == UINT32_MAX || count[a] + 1 >= most)
+			continue;
+		memcpy(save_a, stored + (size_t)a * w, w * sizeof(float));
+		for (uint32_t b = a + 1; b < n && b <= a + FEWEST_SPAN; b++) {
+			uint32_t reached = 0;
+
+			memcpy(save_b, stored + (size_t)b * w, w * sizeof(float));
+			for (int db = 0; db < FEWEST_CODES; db++) {
+				if (!(valid[b] >> db & 1))
+					continue;
+				memcpy(stored + (size_t)b * w, vals[b][db], w * sizeof(float));
+				for (int da = 0; da < FEWEST_CODES; da++) {
+					if (!(mask[a] >> da & 1))
+						continue;
+					memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
+					if (span_holds(c, tan_half, a, b)) {
+						reached |= 1u << db;
+						break;
+					}
+				}
+			}
+			memcpy(stored + (size_t)b * w, save_b, w * sizeof(float));
+			if (!reached)
+				break;
+			/* Each code of b keeps the first predecessor that reaches it
+			 * with the fewest keys. */
+			if (count[a] + 1 < count[b]) {
+				count[b] = count[a] + 1;
+				mask[b] = 0;
+			}
+			if (count[a] + 1 == count[b]) {
+				for (uint32_t fresh = reached & ~mask[b]; fresh; fresh &= fresh - 1)
+					pred[b][__builtin_ctz(fresh)] = (uint8_t)a;
+				mask[b] |= reached;
+			}
+		}
+		memcpy(stored + (size_t)a * w, save_a, w * sizeof(float));
+	}
+	if (count[n - 1] >= most)
+		return 0;
+	/* The path back from the last candidate, each key's code one that
+	 * reaches the next key's (its own first). */
+	uint32_t total = count[n - 1], b = n - 1;
+	int db = mask[b] >> 13 & 1 ? 13 : __builtin_ctz(mask[b]);
+	for (uint32_t k = total; k-- > 0;) {
+		kept[k] = b;
+		memcpy(q + (size_t)b * 3, codes[b][db], 3 * sizeof *q);
+		memcpy(stored + (size_t)b * w, vals[b][db], w * sizeof(float));
+		if (k == 0)
+			break;
+		uint32_t a = pred[b][db];
+		int found = -1;
+		for (int i = 0; i < FEWEST_CODES && found < 0; i++) {
+			int da = i == 0 ? 13 : i <= 13 ? i - 1 : i;
+
+			if (!(mask[a] >> da & 1))
+				continue;
+			memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
+			if (span_holds(c, tan_half, a, b))
+				found = da;
+		}
+		if (found < 0)
+			return 0;
+		b = a;
+		db = found;
+	}
+	return total;
+}
+
+/* How many keys of key_bits each, after fixed_bits, cost no less than
+ * the best choice so far (UINT32_MAX when there is none). */
+static uint32_t keys_limit(const track_choice *best, uint64_t fixed_bits, unsigned key_bits)
+{
+	if (best->kept == 0)
+		return UINT32_MAX;
+	if (best->cost_bits <= fixed_bits)
+		return 0;
+	uint64_t most = (best->cost_bits - fixed_bits + key_bits - 1) / key_bits;
+
+	return most < UINT32_MAX ? (uint32_t)most : UINT32_MAX;
 }
 
 /* One bit rate and range for the whole track. */
@@ -638,7 +863,8 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 			return;
 	}
 	c->stored = e->stored;
-	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false, e->kept);
+	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false,
+				     keys_limit(best, (uint64_t)compact_range_size(range->kind) * 8, z->key_bits), e->kept);
 	if (kept == 0)
 		return;
 	memset(e->is_key, 0, n);
@@ -672,10 +898,112 @@ static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, c
 	return 0;
 }
 
+/* One segment's choice: the keys of its samples at one bit rate, range and
+ * left-out component. */
+typedef struct segment_try {
+	uint64_t cost;           /* bits: its code and its own keys */
+	unsigned bits, dropped;
+	uint8_t m[3], x[3];
+} segment_try;
+
+/* The segment [start, own_end] (end: the next segment's first key, or
+ * own_end) stored as `dropped` leaves out, in the sub-range m, x of the
+ * clip range: each bit rate from the smallest that holds the quantisation,
+ * its keys by greedy_codes, then fewest_codes when that keeps fewer; the
+ * cheapest into *seg (and its keys into is_key, try_q, seg_stored) when
+ * cheaper than *seg and within `budget` bits. */
+static void try_segment_range(encoder *e, const reduce_curve *c, const clip_range *range, uint32_t start,
+			      uint32_t own_end, uint32_t end, unsigned dropped, const uint8_t m[3], const uint8_t x[3],
+			      uint64_t budget, segment_try *seg)
+{
+	unsigned w = c->width;
+	float min[3], extent[3];
+	quantiser z;
+	reduce_curve sub = *c;
+
+	for (int k = 0; k < 3; k++)
+		compact_subrange(range->min[k], range->extent[k], m[k], x[k], &min[k], &extent[k]);
+	memset(&z, 0, sizeof z);
+	z.kind = c->kind;
+	z.dropped = dropped;
+	unsigned first = smallest_bits(e, c, &z, min, extent, start, own_end);
+	sub.pos = c->pos + start;
+	sub.value = c->value + (size_t)start * w;
+	sub.n = end - start + 1;
+	sub.stored = e->stored + (size_t)start * w;
+	reduce_checks_within(c, (float)start, (float)end, &sub);
+	float *stored = e->stored + (size_t)start * w;
+	uint32_t *q = e->q + (size_t)start * 3;
+	uint64_t greedy_cost[EXTRA_BITS + 1], greedy_best = UINT64_MAX;
+	/* The greedy at each bit rate, then the dynamic programming at those
+	 * whose greedy comes within 1/FEWEST_NEAR of the cheapest (it keeps a
+	 * few percent fewer keys, at much more work). */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
+			bool ok = true;
+			uint64_t *gc = &greedy_cost[bits - first];
+
+			if (pass == 1 && (*gc == UINT64_MAX || *gc > greedy_best + greedy_best / FEWEST_NEAR))
+				continue;
+			quantiser_set(&z, bits, min, extent);
+			/* no more keys than would cost the segment's best so far, or
+			 * the budget */
+			uint64_t limit = seg->cost < budget ? seg->cost : budget;
+			if (pass == 0 && limit != UINT64_MAX)
+				limit += limit / FEWEST_NEAR;
+			track_choice within = { .kept = limit != UINT64_MAX, .cost_bits = limit };
+			uint32_t most = keys_limit(&within, COMPACT_SEGMENT_CODE_SIZE * 8, z.key_bits);
+			if (pass == 0)
+				*gc = UINT64_MAX;
+			if (most == 0)
+				break;   /* more bits only cost more */
+			if (most != UINT32_MAX && end != own_end)
+				most++;
+			for (uint32_t i = start; ok && i <= own_end; i++)
+				ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
+					      e->stored + (size_t)i * w);
+			if (!ok)
+				continue;
+			if (end != own_end)
+				memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
+			uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, most, e->kept)
+						  : fewest_codes(&sub, stored, q, &z, end != own_end, most, e->kept);
+			if (kept == 0)
+				continue;
+			uint32_t own = end != own_end ? kept - 1 : kept;
+			uint64_t cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * z.key_bits;
+			if (pass == 0) {
+				*gc = cost;
+				greedy_best = cost < greedy_best ? cost : greedy_best;
+			}
+			if (cost >= seg->cost || cost >= budget)
+				continue;
+			seg->cost = cost;
+			seg->bits = bits;
+			seg->dropped = dropped;
+			memcpy(seg->m, m, 3);
+			memcpy(seg->x, x, 3);
+			for (uint32_t i = start; i <= own_end; i++)
+				e->is_key[i] = 0;
+			for (uint32_t i = 0; i < own; i++) {
+				uint32_t at = start + e->kept[i];
+
+				e->is_key[at] = 1;
+				memcpy(e->try_q + (size_t)at * 3, e->q + (size_t)at * 3, 3 * sizeof *e->q);
+			}
+			memcpy(e->seg_stored + (size_t)start * w, e->stored + (size_t)start * w,
+			       (size_t)(own_end - start + 1) * w * sizeof(float));
+		}
+	}
+}
+
 /* Bits, range and (rotations) the component left out, per segment, from
  * the last segment back, so that each segment's last span knows the next
  * segment's first key as decoded.  The clip range covers every segment's
- * stored components. */
+ * stored components.  Per segment, besides the range of its samples, up
+ * to two whose largest component is wider: a component 2^d narrower than
+ * the largest takes d fewer bits, and the largest often holds its bound at
+ * its bits over a wider range. */
 static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, track_choice *best)
 {
 	uint32_t n = c->n, segs = e->g.segment_count;
@@ -687,11 +1015,10 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 	for (uint32_t s = 0; s < segs; s++) {
 		uint32_t start = s << COMPACT_SEGMENT_SHIFT;
 		uint32_t own_end = s + 1 < segs ? start + COMPACT_SEGMENT_SAMPLES - 1 : n - 1;
-		unsigned dropped = c->kind == ANIMC_ROTATION ? choose_dropped(c->value, start, own_end) : 0;
+		unsigned chosen = c->kind == ANIMC_ROTATION ? choose_dropped(c->value, start, own_end) : 0;
 
-		e->seg_codes[(size_t)s * COMPACT_SEGMENT_CODE_SIZE] = (uint8_t)(dropped << 5);
 		for (uint32_t i = start; i <= own_end; i++) {
-			stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
+			stored_components(c->kind, chosen, c->value + (size_t)i * w, comp);
 			for (int k = 0; k < 3; k++) {
 				clip_lo[k] = i ? fminf(clip_lo[k], comp[k]) : comp[k];
 				clip_hi[k] = i ? fmaxf(clip_hi[k], comp[k]) : comp[k];
@@ -707,70 +1034,62 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 		uint32_t own_end = s + 1 < segs ? start + COMPACT_SEGMENT_SAMPLES - 1 : n - 1;
 		uint32_t end = s + 1 < segs ? own_end + 1 : own_end;
 		uint8_t *code = e->seg_codes + (size_t)s * COMPACT_SEGMENT_CODE_SIZE;
-		unsigned dropped = code[0] >> 5;
-		float lo[3], hi[3], min[3], extent[3];
-		uint8_t m[3], x[3];
-		quantiser z;
+		unsigned chosen = c->kind == ANIMC_ROTATION ? choose_dropped(c->value, start, own_end) : 0;
+		uint64_t budget = best->kept ? (best->cost_bits > cost ? best->cost_bits - cost : 0) : UINT64_MAX;
+		segment_try seg = { .cost = UINT64_MAX };
 
-		for (uint32_t i = start; i <= own_end; i++) {
-			stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
-			for (int k = 0; k < 3; k++) {
-				lo[k] = i == start ? comp[k] : fminf(lo[k], comp[k]);
-				hi[k] = i == start ? comp[k] : fmaxf(hi[k], comp[k]);
-			}
-		}
-		make_segment_range(&range, lo, hi, m, x, min, extent);
-		memset(&z, 0, sizeof z);
-		z.kind = c->kind;
-		z.dropped = dropped;
-		unsigned first = smallest_bits(e, c, &z, min, extent, start, own_end);
-		uint64_t seg_best = UINT64_MAX;
-		unsigned seg_bits = 0;
-		reduce_curve sub = *c;
+		{
+			unsigned dropped = chosen;
+			float lo[3], hi[3], min[3], extent[3];
+			uint8_t m[3], x[3];
+			unsigned cbits[3];
 
-		sub.pos = c->pos + start;
-		sub.value = c->value + (size_t)start * w;
-		sub.n = end - start + 1;
-		sub.stored = e->stored + (size_t)start * w;
-		reduce_checks_within(c, (float)start, (float)end, &sub);
-		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
-			bool ok = true;
-
-			quantiser_set(&z, bits, min, extent);
-			for (uint32_t i = start; ok && i <= own_end; i++)
-				ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
-					      e->stored + (size_t)i * w);
-			if (!ok)
-				continue;
-			if (end != own_end)
-				memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
-			uint32_t kept = greedy_codes(&sub, e->stored + (size_t)start * w, e->q + (size_t)start * 3, &z,
-						     NULL, end != own_end, e->kept);
-			if (kept == 0)
-				continue;
-			uint32_t own = end != own_end ? kept - 1 : kept;
-			uint64_t bits_cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * z.key_bits;
-			if (bits_cost < seg_best) {
-				seg_best = bits_cost;
-				seg_bits = bits;
-				for (uint32_t i = start; i <= own_end; i++)
-					e->is_key[i] = 0;
-				for (uint32_t i = 0; i < own; i++) {
-					uint32_t at = start + e->kept[i];
-
-					e->is_key[at] = 1;
-					memcpy(e->try_q + (size_t)at * 3, e->q + (size_t)at * 3, 3 * sizeof *e->q);
+			for (uint32_t i = start; i <= own_end; i++) {
+				stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
+				for (int k = 0; k < 3; k++) {
+					lo[k] = i == start ? comp[k] : fminf(lo[k], comp[k]);
+					hi[k] = i == start ? comp[k] : fmaxf(hi[k], comp[k]);
 				}
-				memcpy(e->seg_stored + (size_t)start * w, e->stored + (size_t)start * w,
-				       (size_t)(own_end - start + 1) * w * sizeof(float));
+			}
+			make_segment_range(&range, lo, hi, m, x, min, extent);
+			try_segment_range(e, c, &range, start, own_end, end, dropped, m, x, budget, &seg);
+			/* The largest component wider, so that one narrower
+			 * component, or both, take a bit fewer. */
+			int top = extent[1] > extent[0] ? 1 : 0;
+			top = extent[2] > extent[top] ? 2 : top;
+			compact_component_bits(COMPACT_MAX_BITS, extent, cbits);
+			float want[3] = { INFINITY, INFINITY, INFINITY };
+			for (int k = 0; k < 3; k++)
+				if (k != top && extent[k] > 0 && cbits[k] > 1)
+					want[k] = ldexpf(extent[k], (int)(COMPACT_MAX_BITS - cbits[k]) + 1);
+			for (int k = 0; k < 3; k++) {
+				float wide_lo[3], wide_hi[3];
+				uint8_t wm[3], wx[3];
+				unsigned wide_bits[3];
+
+				if (!isfinite(want[k]) || want[k] > 2 * extent[top] || (k > 0 && want[k] == want[k - 1]))
+					continue;
+				memcpy(wide_lo, lo, sizeof lo);
+				memcpy(wide_hi, hi, sizeof hi);
+				wide_hi[top] = lo[top] + want[k];
+				if (wide_hi[top] > range.min[top] + range.extent[top]) {
+					wide_hi[top] = range.min[top] + range.extent[top];
+					wide_lo[top] = wide_hi[top] - want[k];
+				}
+				make_segment_range(&range, wide_lo, wide_hi, wm, wx, min, extent);
+				compact_component_bits(COMPACT_MAX_BITS, extent, wide_bits);
+				make_segment_range(&range, lo, hi, m, x, min, extent);
+				if (wide_bits[0] + wide_bits[1] + wide_bits[2] >= cbits[0] + cbits[1] + cbits[2])
+					continue;
+				try_segment_range(e, c, &range, start, own_end, end, dropped, wm, wx, budget, &seg);
 			}
 		}
-		if (seg_best == UINT64_MAX)
+		if (seg.cost == UINT64_MAX)
 			return;
-		code[0] = (uint8_t)(seg_bits | dropped << 5);
-		memcpy(code + 1, m, 3);
-		memcpy(code + 4, x, 3);
-		cost += seg_best;
+		code[0] = (uint8_t)(seg.bits | seg.dropped << 5);
+		memcpy(code + 1, seg.m, 3);
+		memcpy(code + 4, seg.x, 3);
+		cost += seg.cost;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		kept_total += e->is_key[i];
