@@ -217,7 +217,7 @@ BONE_INLINE uint32_t find_key_timed(const animrt_sequence *s, uint32_t last, flo
 
 /* Sequences whose keys are found before any is interpolated: the searches
  * of several bones overlap, and so do the loads of their keys. */
-#define KEY_BATCH 8
+#define KEY_BATCH 16
 
 typedef struct key_pair {
 	uint32_t i1, i2;
