@@ -15,17 +15,18 @@
 
 /* The x86-64 baseline has no popcount instruction (its software form is
  * a chain of a dozen operations on the way to every key), no bit-field
- * instructions (BMI1, BMI2, LZCNT) and no three-operand (VEX) encoding:
- * the samplers below are built twice, once for processors with all of
- * these (x86-64-v3 without FMA, which the samplers never use: every
- * operation stays the IEEE one the baseline build performs, so both give
- * the same bits), chosen at run time (cpuid, from the compiler's own
- * header: no library). */
+ * instructions (BMI1, BMI2, LZCNT), no half-float conversion (F16C) and
+ * no three-operand (VEX) encoding: the samplers below are built twice,
+ * once for processors with all of these (x86-64-v3 without FMA, which the
+ * samplers never use: every operation stays the IEEE one the baseline
+ * build performs, so both give the same bits), chosen at run time (cpuid,
+ * from the compiler's own header: no library). */
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__AVX2__)
 #include <cpuid.h>
+#include <emmintrin.h>
 #include <stdatomic.h>
 #define RT_NEWER_DISPATCH 1
-#define RT_NEWER_TARGET "popcnt,avx,avx2,bmi,bmi2,lzcnt"
+#define RT_NEWER_TARGET "popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"
 #endif
 
 #include "compact.h"
@@ -110,6 +111,22 @@ static inline float f16_at(const uint8_t *p)
 	return f;
 }
 
+/* f16_at by the F16C instruction, in the build for newer processors
+ * (`newer` a constant in each build; exact, as f16_at is). */
+static inline float f16_at_by(const uint8_t *p, bool newer)
+{
+#if RT_NEWER_DISPATCH
+	if (newer) {
+		__m128 v = _mm_castsi128_ps(_mm_cvtsi32_si128(p[0] | p[1] << 8));
+
+		__asm__("vcvtph2ps %1, %0" : "=x"(v) : "x"(v));
+		return _mm_cvtss_f32(v);
+	}
+#endif
+	(void)newer;
+	return f16_at(p);
+}
+
 /* ---------------------------------------------------------------- tracks */
 
 /* Where the walk is: the offsets of the next constant, range, and the
@@ -126,8 +143,8 @@ typedef struct dequant {
 	unsigned bits, dropped, cbits[3], key_bits;
 } dequant;
 
-RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
-				unsigned dropped, uint32_t s, dequant *d)
+RT_INLINE void segment_dequant_by(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
+				   unsigned dropped, uint32_t s, dequant *d, bool newer)
 {
 	unsigned kind = COMPACT_FORMAT_RANGE(format);
 	float min[3], extent[3];
@@ -141,8 +158,8 @@ RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_
 			extent[c] = 2.0f;
 			break;
 		case COMPACT_RANGE_F16:
-			min[c] = f16_at(range + 2 * c);
-			extent[c] = f16_at(range + 6 + 2 * c);
+			min[c] = f16_at_by(range + 2 * c, newer);
+			extent[c] = f16_at_by(range + 6 + 2 * c, newer);
 			break;
 		case COMPACT_RANGE_F32:
 			min[c] = f32_at(range + 4 * c);
@@ -180,6 +197,12 @@ RT_INLINE void rebuild_rotation(const float kept[3], unsigned dropped, float out
 	out[1] = dropped == 0 ? kept[0] : dropped == 1 ? r : kept[1];
 	out[2] = dropped <= 1 ? kept[1] : dropped == 2 ? r : kept[2];
 	out[3] = dropped == 3 ? r : kept[2];
+}
+
+RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_t *range, uint32_t ordinal,
+				unsigned dropped, uint32_t s, dequant *d)
+{
+	segment_dequant_by(pk, format, range, ordinal, dropped, s, d, false);
 }
 
 /* The key at bit `bit` of the keys section: 3 floats, or x y z w. */
@@ -228,7 +251,7 @@ RT_INLINE void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, cons
 	uint32_t j = rank64(below, has_popcnt) - 1;
 	const uint32_t *key_at = pk->key_at + (size_t)a * pk->segment_count;
 
-	segment_dequant(pk, format, range, ordinal, dropped, s, &d);
+	segment_dequant_by(pk, format, range, ordinal, dropped, s, &d, has_popcnt);
 	unsigned kb = d.key_bits;
 	uint64_t bit = key_at[s] + (uint64_t)j * kb;
 
@@ -240,7 +263,7 @@ RT_INLINE void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, cons
 		decode_key(pk, &d, bit + kb, track, tc->b);
 	} else if (s + 1 < pk->segment_count) {
 		tc->k1 = RT_NEXT_SEGMENT;
-		segment_dequant(pk, format, range, ordinal, dropped, s + 1, &d);
+		segment_dequant_by(pk, format, range, ordinal, dropped, s + 1, &d, has_popcnt);
 		decode_key(pk, &d, key_at[s + 1], track, tc->b);
 	} else {
 		tc->k1 = RT_HOLD;
@@ -594,10 +617,10 @@ RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_whe
 /* A constant translation or scale in f16 (decode_constant), the
  * components a translation leaves out (`zeros`, descriptor bits 12-14
  * shifted down) read as 0 without a branch; returns its bytes. */
-RT_INLINE size_t constant3_f16(const uint8_t *p, unsigned zeros, float out[3])
+RT_INLINE size_t constant3_f16(const uint8_t *p, unsigned zeros, float out[3], bool newer)
 {
 	unsigned n0 = !(zeros & 1u), n1 = !(zeros & 2u), n2 = !(zeros & 4u);
-	float v0 = f16_at(p), v1 = f16_at(p + 2 * n0), v2 = f16_at(p + 2 * (n0 + n1));
+	float v0 = f16_at_by(p, newer), v1 = f16_at_by(p + 2 * n0, newer), v2 = f16_at_by(p + 2 * (n0 + n1), newer);
 
 	out[0] = n0 ? v0 : 0.0f;
 	out[1] = n1 ? v1 : 0.0f;
@@ -606,12 +629,12 @@ RT_INLINE size_t constant3_f16(const uint8_t *p, unsigned zeros, float out[3])
 }
 
 /* A constant of `track` (decode_constant); returns its bytes. */
-RT_INLINE size_t constant_value(const uint8_t *p, uint16_t desc, unsigned track, float *out)
+RT_INLINE size_t constant_value(const uint8_t *p, uint16_t desc, unsigned track, float *out, bool newer)
 {
 	if (desc & COMPACT_DESC_F32(track))
 		return decode_constant(p, desc, track, out);
 	if (track != ANIMRT_ROTATION)
-		return constant3_f16(p, track == ANIMRT_TRANSLATION ? (desc & COMPACT_DESC_ZEROS) >> 12 : 0, out);
+		return constant3_f16(p, track == ANIMRT_TRANSLATION ? (desc & COMPACT_DESC_ZEROS) >> 12 : 0, out, newer);
 	float kept[3];
 	for (int c = 0; c < 3; c++)
 		kept[c] = compact_u16_to_unit((uint16_t)(p[2 * c] | p[2 * c + 1] << 8));
@@ -710,21 +733,21 @@ RT_INLINE void sample_without_context(const rt_packed *pk, rt_where at, const ui
 
 			pose->tracks[slot] = descriptor_tracks(desc);
 			if (kt == COMPACT_CONSTANT) {
-				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_TRANSLATION, t);
+				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_TRANSLATION, t, has_popcnt);
 			} else {
 				t[0] = t[1] = t[2] = 0.0f;
 				if (kt == COMPACT_ANIMATED)
 					list[count++] = (pending){ t, ANIMRT_TRANSLATION, 0 };
 			}
 			if (kr == COMPACT_CONSTANT) {
-				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_ROTATION, r);
+				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_ROTATION, r, has_popcnt);
 			} else {
 				memcpy(r, identity_value[ANIMRT_ROTATION], 4 * sizeof(float));
 				if (kr == COMPACT_ANIMATED)
 					list[count++] = (pending){ r, ANIMRT_ROTATION, (uint8_t)COMPACT_DESC_DROPPED(desc) };
 			}
 			if (ks == COMPACT_CONSTANT) {
-				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_SCALE, s);
+				wk.constant_at += constant_value(p + wk.constant_at, desc, ANIMRT_SCALE, s, has_popcnt);
 			} else {
 				s[0] = s[1] = s[2] = 1.0f;
 				if (ks == COMPACT_ANIMATED)
@@ -954,7 +977,8 @@ static bool cpu_is_newer(void)
 
 	if (!k) {
 		unsigned a, b, c, d, lo = 0, hi = 0;
-		bool yes = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) && (c & bit_AVX) && (c & bit_OSXSAVE);
+		bool yes = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) && (c & bit_AVX) && (c & bit_OSXSAVE) &&
+			   (c & bit_F16C);
 
 		if (yes) {
 			__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));

@@ -449,7 +449,7 @@ static void clips_of_many_bones_sample_as_their_sequences(void **state)
 		int kind = b % 4;
 		seqs[b] = kind == 0   ? seq(names[b], KEYS, 0, 3, times, values, KEYS, quats, KEYS, NULL, 0)
 			  : kind == 1 ? seq(names[b], KEYS, 0.25f, 3, NULL, values, KEYS, quats, KEYS, values, KEYS)
-			  : kind == 2 ? seq(names[b], KEYS, 0, 3, times, values, 1, quats + 4 * (b % KEYS), KEYS,
+			  : kind == 2 ? seq(names[b], KEYS, 0, 3, times, values + 3 * (b % KEYS), 1, quats, KEYS,
 					    NULL, 0)
 				      : seq(names[b], 1, 3, 3, NULL, values + 3, 1, quats + 8, 1, NULL, 0);
 		/* The skeleton: every bone but every fifth, backward. */
