@@ -208,6 +208,18 @@ static void decode(const quantiser *z, const uint32_t q[3], float *out)
 		memcpy(out, kept, sizeof kept);
 }
 
+/* A number that orders rotations b by their angle from a, as
+ * animc_track_error does, without its arc tangent: tan^2 of half the angle. */
+static double angle_order(const float *a, const float *b)
+{
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+	double x = aw * bx - ax * bw - ay * bz + az * by, y = aw * by - ay * bw - az * bx + ax * bz;
+	double z = aw * bz - az * bw - ax * by + ay * bx, w = aw * bw + ax * bx + ay * by + az * bz;
+	double v = x * x + y * y + z * z;
+
+	return w != 0 ? v / (w * w) : v > 0 ? INFINITY : 0;
+}
+
 /* v as stored: codes q[3] and the value the runtime will decode; false when
  * no code keeps a rotation within unit length. */
 static bool quantise(const quantiser *z, const float *v, uint32_t q[3], float *out)
@@ -248,7 +260,7 @@ static bool quantise(const quantiser *z, const float *v, uint32_t q[3], float *o
 		if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] > 1.0f + COMPACT_ROTATION_SLACK)
 			continue;
 		compact_rotation_rebuild(k, z->dropped, d);
-		double e = animc_track_error(ANIMC_ROTATION, d, v);
+		double e = angle_order(d, v);
 		if (best < 0 || e < best) {
 			best = e;
 			memcpy(q, cq, sizeof cq);
@@ -607,15 +619,15 @@ static double bound_tan_half(const reduce_curve *c)
 	return half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY;
 }
 
-/* reduce_span_error(c, a, b, true) >= 0, the span's points first tested
- * quickly (clearly_past): most spans tried fail, and fail clearly. */
-static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
+/* Do the span's points between kept keys a and b hold the bound, by
+ * clearly_past (no point passes it by more than rounding)?  With the keys'
+ * own values too when with_keys. */
+static bool span_near(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, bool with_keys)
 {
-	const float *own[2] = { c->stored + (size_t)a * c->width, c->stored + (size_t)b * c->width };
 	float v[4];
 
-	if (clearly_past(c, tan_half, own[0], c->value + (size_t)a * c->width) ||
-	    clearly_past(c, tan_half, own[1], c->value + (size_t)b * c->width))
+	if (with_keys && (clearly_past(c, tan_half, c->stored + (size_t)a * c->width, c->value + (size_t)a * c->width) ||
+			  clearly_past(c, tan_half, c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width)))
 		return false;
 	for (uint32_t i = a + 1; i < b; i++) {
 		reduce_interpolate(c, a, b, c->pos[i], v);
@@ -627,7 +639,14 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 		if (clearly_past(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;
 	}
-	return reduce_span_error(c, a, b, true) >= 0;
+	return true;
+}
+
+/* reduce_span_error(c, a, b, true) >= 0, the span's points first tested
+ * quickly (span_near): most spans tried fail, and fail clearly. */
+static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
+{
+	return span_near(c, tan_half, a, b, true) && reduce_span_error(c, a, b, true) >= 0;
 }
 
 /*
@@ -706,6 +725,8 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 #define FEWEST_CODES 27
 #define FEWEST_SPAN 8
 #define FEWEST_NEAR 10
+/* Safety on how far a code step moves a span's points (fewest_codes). */
+#define FEWEST_REACH_SLACK 1.5
 
 /* Code d (0..26; 13 its own) around codes q: each component one step down,
  * the same or one up; false off the component's codes. */
@@ -762,6 +783,23 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 			valid[i] |= 1u << d;
 		}
 	}
+	/* How far the span's points can move when its keys move one code:
+	 * a span whose nearest codes pass the bound by more holds with none. */
+	double box = 0, reach;
+	for (int k = 0; k < 3; k++)
+		box += (double)z->step[k] * z->step[k];
+	box = sqrt(box);
+	if (c->kind == ANIMC_ROTATION) {
+		/* a step of the stored components moves the rebuilt one too, by
+		 * up to 1/|rebuilt| of it; an angle is twice the move */
+		float low = 1;
+		for (uint32_t i = 0; i < n; i++)
+			low = fminf(low, fabsf(c->value[(size_t)i * 4 + z->dropped]));
+		reach = low > 0.1f ? 2 * box / low * (180.0 / 3.14159265358979323846) : INFINITY;
+	} else {
+		reach = box;
+	}
+	reach *= FEWEST_REACH_SLACK;
 	count[0] = 1;
 	mask[0] = valid[0];
 	for (uint32_t a = 0; a + 1 < n; a++) {
@@ -771,6 +809,9 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 		for (uint32_t b = a + 1; b < n && b <= a + FEWEST_SPAN; b++) {
 			uint32_t reached = 0;
 
+			memcpy(stored + (size_t)a * w, save_a, w * sizeof(float));
+			if (b > a + 1 && reduce_span_error(c, a, b, false) > c->bound + reach)
+				break;
 			memcpy(save_b, stored + (size_t)b * w, w * sizeof(float));
 			for (int db = 0; db < FEWEST_CODES; db++) {
 				if (!(valid[b] >> db & 1))
@@ -780,7 +821,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 					if (!(mask[a] >> da & 1))
 						continue;
 					memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
-					if (span_holds(c, tan_half, a, b)) {
+					if (span_near(c, tan_half, a, b, false)) {
 						reached |= 1u << db;
 						break;
 					}
@@ -880,6 +921,8 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, const float *min,
 			      const float *extent, uint32_t from, uint32_t to)
 {
+	double tan_half = bound_tan_half(c);
+
 	for (unsigned bits = 1; bits <= COMPACT_MAX_BITS; bits++) {
 		bool ok = true;
 
@@ -887,9 +930,10 @@ static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, c
 		for (uint32_t i = from; ok && i <= to; i++) {
 			float s[4];
 			uint32_t q[3];
+			const float *v = c->value + (size_t)i * c->width;
 
-			ok = quantise(z, c->value + (size_t)i * c->width, q, s) &&
-			     animc_track_error(c->kind, s, c->value + (size_t)i * c->width) <= c->bound;
+			ok = quantise(z, v, q, s) && !clearly_past(c, tan_half, s, v) &&
+			     animc_track_error(c->kind, s, v) <= c->bound;
 		}
 		if (ok)
 			return bits;
