@@ -329,7 +329,8 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	uint32_t i = (uint32_t)at.local, s, k0, j;
 	const uint32_t *key_at = pk->key_at + (size_t)tc->animated * pk->segment_count;
 	dequant d;
-	uint64_t m, above;
+	uint64_t m = 0, above;
+	bool has_mask = false;
 
 	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
 	if (tc->segment != RT_NO_SEGMENT && tc->k1 != RT_HOLD) {
@@ -355,11 +356,14 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 				tc->j = (uint8_t)j;
 				goto key_b;
 			}
+			/* Past both (dense keys): the mask serves the search below. */
+			has_mask = true;
 		}
 	}
 	/* Both keys. */
 	s = at.segment;
-	m = track_mask(pk, tc->animated, s);
+	if (!has_mask)
+		m = track_mask(pk, tc->animated, s);
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = m & upto;
 	above = m & ~upto;
 	tc->segment = s;
