@@ -468,8 +468,15 @@ RT_INLINE void slerps_flush(slerps *sl)
 			}
 		}
 		rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
-		rt_f4 s0 = rt_mul(rt_sin_quadrant(rt_mul(rt_sub(one, vu), angle)), inv_sin);
-		rt_f4 s1 = rt_mul(rt_sin_quadrant(rt_mul(vu, angle)), inv_sin);
+		rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
+		/* Short arcs (keys close together, as most are): the short series. */
+		if (rt_any(rt_gt(angle, rt_set1(RT_SHORT_SINE)))) {
+			s0 = rt_mul(rt_sin_quadrant(x0), inv_sin);
+			s1 = rt_mul(rt_sin_quadrant(x1), inv_sin);
+		} else {
+			s0 = rt_mul(rt_sin_short(x0), inv_sin);
+			s1 = rt_mul(rt_sin_short(x1), inv_sin);
+		}
 		rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
 		rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), s0);
 		rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
