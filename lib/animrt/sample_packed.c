@@ -329,7 +329,8 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	uint32_t i = (uint32_t)at.local, s, k0, j;
 	const uint32_t *key_at = pk->key_at + (size_t)tc->animated * pk->segment_count;
 	dequant d;
-	uint64_t m, above;
+	uint64_t m = 0, above;
+	bool has_mask = false;
 
 	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
 	if (tc->segment != RT_NO_SEGMENT && tc->k1 != RT_HOLD) {
@@ -355,11 +356,14 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 				tc->j = (uint8_t)j;
 				goto key_b;
 			}
+			/* Past both (dense keys): the mask serves the search below. */
+			has_mask = true;
 		}
 	}
 	/* Both keys. */
 	s = at.segment;
-	m = track_mask(pk, tc->animated, s);
+	if (!has_mask)
+		m = track_mask(pk, tc->animated, s);
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = m & upto;
 	above = m & ~upto;
 	tc->segment = s;
@@ -464,8 +468,15 @@ RT_INLINE void slerps_flush(slerps *sl)
 			}
 		}
 		rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
-		rt_f4 s0 = rt_mul(rt_sin_quadrant(rt_mul(rt_sub(one, vu), angle)), inv_sin);
-		rt_f4 s1 = rt_mul(rt_sin_quadrant(rt_mul(vu, angle)), inv_sin);
+		rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
+		/* Short arcs (keys close together, as most are): the short series. */
+		if (rt_any(rt_gt(angle, rt_set1(RT_SHORT_SINE)))) {
+			s0 = rt_mul(rt_sin_quadrant(x0), inv_sin);
+			s1 = rt_mul(rt_sin_quadrant(x1), inv_sin);
+		} else {
+			s0 = rt_mul(rt_sin_short(x0), inv_sin);
+			s1 = rt_mul(rt_sin_short(x1), inv_sin);
+		}
 		rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
 		rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), s0);
 		rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));

@@ -241,6 +241,17 @@ static inline rt_f4 rt_sin_quadrant(rt_f4 x)
 	return rt_sub(x, rt_mul(rt_mul(x, y), q));
 }
 
+/* sin(x) for 0 <= x <= RT_SHORT_SINE: the series to x^5.  The terms it
+ * leaves out are below 1e-9 of x there, so it differs from
+ * rt_sin_quadrant by a rounding at most. */
+#define RT_SHORT_SINE 0.125f
+static inline rt_f4 rt_sin_short(rt_f4 x)
+{
+	rt_f4 y = rt_mul(x, x);
+
+	return rt_sub(x, rt_mul(rt_mul(x, y), rt_sub(rt_set1(1.0f / 6.0f), rt_mul(y, rt_set1(1.0f / 120.0f)))));
+}
+
 /* The end of interp_slerp for four quaternions in SoA form (a and b: x y z
  * w rows) with weights w0 and w1: their sum, normalised in the lanes that
  * took the normalised lerp (is_near), only when one did. */
