@@ -276,6 +276,58 @@ static void evenly_spaced_times_count_as_free(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Evenly spaced keys stay so unless fewer keys with their times save more
+ * than 3% of the bytes: a curved 100-key translation (12 bytes a key
+ * uniform, 16 timed) with `drop` keys on their neighbours' line. */
+static void reduce_with_keys_on_a_line(int drop, animc_channel *out, animc_pass_stats *stats)
+{
+	enum { N = 100 };
+	float t[3 * N];
+	animc_clip *clip = animc_clip_create("take");
+	animc_process_options lossy = { 0 };
+
+	for (int i = 0; i < N; i++) {
+		t[3 * i] = (float)(i * i) * 0.01f;
+		t[3 * i + 1] = (float)sin(i * 0.7);
+		t[3 * i + 2] = 0;
+	}
+	for (int j = 0; j < drop; j++) {
+		int i = 3 * j + 2;
+
+		t[3 * i] = (t[3 * (i - 1)] + t[3 * (i + 1)]) / 2;
+		t[3 * i + 1] = (t[3 * (i - 1) + 1] + t[3 * (i + 1) + 1]) / 2;
+	}
+	clip->duration_s = 0.99f;
+	uint32_t ch = test_add_channel(clip, "Hip", N, NULL, 0.01f, 0.99f);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, N, NULL);
+	clip->declared_channel_count = 1;
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, stats), ANIMC_OK);
+	*out = clip->channels[0];
+	animc_clip_destroy(clip);
+}
+
+static void timed_keys_must_save_more_than_three_percent(void **state)
+{
+	animc_channel c;
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	/* 73 keys with times, 1168 bytes: 2.7% under 1200, every key stays. */
+	reduce_with_keys_on_a_line(27, &c, &stats);
+	assert_int_equal(c.key_count, 100);
+	assert_false(c.has_time);
+	assert_int_equal(stats.error.sequences_lossless, 1);
+	assert_int_equal(stats.error.sequences_timed, 0);
+	/* 72 keys with times, 1152 bytes: 4% under, written with times. */
+	memset(&stats, 0, sizeof stats);
+	reduce_with_keys_on_a_line(28, &c, &stats);
+	assert_int_equal(c.key_count, 72);
+	assert_true(c.has_time);
+	assert_int_equal(stats.error.sequences_lossless, 0);
+	assert_int_equal(stats.error.sequences_timed, 1);
+}
+
 /* A 120 Hz take of even motion (a circle) holds its bounds with every
  * sixth key: uniform at 20 Hz, no times, smaller than fewer keys with
  * their times would be. */
@@ -402,6 +454,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(jitter_within_the_bound_becomes_fixed),
 	cmocka_unit_test(keys_stay_when_times_would_cost_more),
 	cmocka_unit_test(evenly_spaced_times_count_as_free),
+	cmocka_unit_test(timed_keys_must_save_more_than_three_percent),
 	cmocka_unit_test(a_smooth_take_goes_to_a_coarser_interval),
 	cmocka_unit_test(the_fewest_keys_are_not_the_farthest_reach),
 	cmocka_unit_test(a_step_keeps_both_keys),
