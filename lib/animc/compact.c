@@ -568,22 +568,6 @@ static bool decode_checked(const quantiser *z, const uint32_t q[3], float *value
 	return true;
 }
 
-/* The first check point of c at or after position p. */
-static uint32_t first_check(const reduce_curve *c, double p)
-{
-	uint32_t lo = 0, hi = c->check_count;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->check_pos[mid] < p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Does `got` pass c's bound against `want` by more than rounding?  As
  * animc_track_error(...) > c->bound, without its arc tangent: a rotation's
  * half angle atan2(v, |w|) passes half the bound when v > tan(half) |w|. */
@@ -634,7 +618,7 @@ static bool span_near(const reduce_curve *c, double tan_half, uint32_t a, uint32
 		if (clearly_past(c, tan_half, v, c->value + (size_t)i * c->width))
 			return false;
 	}
-	for (uint32_t k = first_check(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
 		if (clearly_past(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;

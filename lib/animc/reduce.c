@@ -120,8 +120,7 @@ void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p,
 		interp_lerp3(out, va, vb, u);
 }
 
-/* The first check point at or after position p. */
-static uint32_t check_from(const reduce_curve *c, double p)
+uint32_t reduce_check_from(const reduce_curve *c, double p)
 {
 	uint32_t lo = 0, hi = c->check_count;
 
@@ -171,7 +170,7 @@ void reduce_check_positions(const reduce_curve *c, double *out)
 
 void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub)
 {
-	uint32_t k0 = check_from(c, lo), k1 = k0;
+	uint32_t k0 = reduce_check_from(c, lo), k1 = k0;
 
 	while (k1 < c->check_count && c->check_pos[k1] <= hi)
 		k1++;
@@ -203,7 +202,7 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 			REDUCE_CHECK(animc_track_error(c->kind, v, c->value + (size_t)i * c->width));
 		}
 	}
-	for (uint32_t k = check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
 		REDUCE_CHECK(animc_track_error(c->kind, v, c->check_value + (size_t)k * c->width));
 	}
@@ -395,7 +394,7 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width))
 			return false;
 	}
-	for (uint32_t k = check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
 		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;

@@ -66,6 +66,10 @@ uint32_t reduce_check_count(const reduce_curve *c);
  * interval, and for rotations one every REDUCE_ARC_STEP of arc. */
 void reduce_check_positions(const reduce_curve *c, double *out);
 
+/* The index of c's first check point at or after position p (check_count
+ * when there is none). */
+uint32_t reduce_check_from(const reduce_curve *c, double p);
+
 /* The checks of c between positions lo and hi (inclusive): narrows
  * check_pos / check_value / check_count of *sub. */
 void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub);
