@@ -879,14 +879,18 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 		for (; e < rotations; e++) {
 			rt_track_cache *tc = &caches[e];
 
-			if (tc->slot >= n)
-				continue;
-			if (!cache_holds(tc, at))
-				context_unpack(pk, tc, ANIMRT_ROTATION, at, has_popcnt);
-			sl.tc[sl.count] = tc;
-			sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
-			if (++sl.count < 4 && e + 1 < rotations)
-				continue;
+			if (tc->slot >= n) {
+				/* Not in this pose; the last one still ends the group. */
+				if (!sl.count || e + 1 < rotations)
+					continue;
+			} else {
+				if (!cache_holds(tc, at))
+					context_unpack(pk, tc, ANIMRT_ROTATION, at, has_popcnt);
+				sl.tc[sl.count] = tc;
+				sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
+				if (++sl.count < 4 && e + 1 < rotations)
+					continue;
+			}
 			uint8_t k0[4], k1[4];
 			for (uint32_t lane = 0; lane < 4; lane++) {
 				const rt_track_cache *g = sl.tc[lane < sl.count ? lane : 0];
