@@ -364,6 +364,50 @@ static inline uint32_t *cursor_of(uint32_t *cursors, animrt_context *ctx, uint32
 	return ctx ? &ctx->cursor[bone] : cursors ? &cursors[bone] : NULL;
 }
 
+/*
+ * The keys of sequences first .. first + n - 1 (n <= KEY_BATCH) at the
+ * time `lt` holds, each with the cursor of its pose bone: bone_of[sequence]
+ * (a binding's; ANIMRT_NO_BONE: none, its key left unset), or the sequence
+ * itself where bone_of is NULL.  With time indexes, the buckets' first keys
+ * are looked up first, so that their loads overlap; without, one loop (a
+ * second one costs lossless sampling 4%).  Inlined into each sampler,
+ * where bone_of is a constant NULL or not.
+ */
+BONE_INLINE uint32_t batch_bone(const uint32_t *bone_of, uint32_t sequence)
+{
+	return bone_of ? bone_of[sequence] : sequence;
+}
+
+BONE_INLINE void batch_keys(const animrt_clip *clip, uint32_t first, uint32_t n, const uint32_t *bone_of,
+			    local_time_cache *lt, uint32_t *cursors, animrt_context *ctx, key_pair *keys)
+{
+	const animrt_sequence *q = clip->sequences + first;
+
+	if (clip->has_time_index) {
+		uint32_t from[KEY_BATCH];
+		float local[KEY_BATCH];
+
+		for (uint32_t j = 0; j < n; j++) {
+			local[j] = cached_local_time(lt, q[j].duration_s);
+			from[j] = bucket_start(&q[j], local[j]);
+		}
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t b = batch_bone(bone_of, first + j);
+
+			if (b != ANIMRT_NO_BONE)
+				keys[j] = sequence_keys(&q[j], local[j], cursor_of(cursors, ctx, b), from[j]);
+		}
+		return;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t b = batch_bone(bone_of, first + j);
+		float t = cached_local_time(lt, q[j].duration_s);
+
+		if (b != ANIMRT_NO_BONE)
+			keys[j] = sequence_keys(&q[j], t, cursor_of(cursors, ctx, b), bucket_start(&q[j], t));
+	}
+}
+
 static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 					uint32_t *cursors, animrt_context *ctx, animrt_pose *pose, bool is_reference)
 {
@@ -394,26 +438,7 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 		uint32_t n = clip->sequence_count - first < KEY_BATCH ? clip->sequence_count - first : KEY_BATCH;
 		key_pair keys[KEY_BATCH];
 
-		if (clip->has_time_index) {
-			/* The buckets' first keys first: their loads overlap. */
-			uint32_t from[KEY_BATCH];
-			float local[KEY_BATCH];
-
-			for (uint32_t j = 0; j < n; j++) {
-				local[j] = cached_local_time(&lt, clip->sequences[first + j].duration_s);
-				from[j] = bucket_start(&clip->sequences[first + j], local[j]);
-			}
-			for (uint32_t j = 0; j < n; j++)
-				keys[j] = sequence_keys(&clip->sequences[first + j], local[j],
-							cursor_of(cursors, ctx, first + j), from[j]);
-		} else {
-			for (uint32_t j = 0; j < n; j++) {
-				const animrt_sequence *q = &clip->sequences[first + j];
-				float t = cached_local_time(&lt, q->duration_s);
-
-				keys[j] = sequence_keys(q, t, cursor_of(cursors, ctx, first + j), bucket_start(q, t));
-			}
-		}
+		batch_keys(clip, first, n, NULL, &lt, cursors, ctx, keys);
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t i = first + j;
 
@@ -460,32 +485,7 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 		uint32_t n = clip->sequence_count - first < KEY_BATCH ? clip->sequence_count - first : KEY_BATCH;
 		key_pair keys[KEY_BATCH];
 
-		if (clip->has_time_index) {
-			/* The buckets' first keys first: their loads overlap. */
-			uint32_t from[KEY_BATCH];
-			float local[KEY_BATCH];
-
-			for (uint32_t j = 0; j < n; j++) {
-				local[j] = cached_local_time(&lt, clip->sequences[first + j].duration_s);
-				from[j] = bucket_start(&clip->sequences[first + j], local[j]);
-			}
-			for (uint32_t j = 0; j < n; j++) {
-				uint32_t b = binding->bone_of_sequence[first + j];
-
-				if (b != ANIMRT_NO_BONE)
-					keys[j] = sequence_keys(&clip->sequences[first + j], local[j],
-								cursor_of(cursors, ctx, b), from[j]);
-			}
-		} else {
-			for (uint32_t j = 0; j < n; j++) {
-				const animrt_sequence *q = &clip->sequences[first + j];
-				uint32_t b = binding->bone_of_sequence[first + j];
-				float t = cached_local_time(&lt, q->duration_s);
-
-				if (b != ANIMRT_NO_BONE)
-					keys[j] = sequence_keys(q, t, cursor_of(cursors, ctx, b), bucket_start(q, t));
-			}
-		}
+		batch_keys(clip, first, n, binding->bone_of_sequence, &lt, cursors, ctx, keys);
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t i = first + j, b = binding->bone_of_sequence[i];
 
