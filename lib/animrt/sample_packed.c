@@ -205,8 +205,9 @@ RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_
 	segment_dequant_by(pk, format, range, ordinal, dropped, s, d, false);
 }
 
-/* The key at bit `bit` of the keys section: 3 floats, or x y z w. */
-static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
+/* The key at bit `bit` of the keys section: 3 floats, or x y z w.  Forced
+ * inline: out of line, one baseline copy served the newer build too. */
+RT_INLINE void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
 {
 	const uint8_t *keys = pk->p + pk->keys_at;
 	float k[3];
