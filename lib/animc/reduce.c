@@ -702,6 +702,211 @@ static uint32_t coarser_step(channel_work *w, uint32_t n)
 	return 0;
 }
 
+/*
+ * The resampled candidate: n' keys evenly spaced from 0 to the last source
+ * key (KeyInterval = end / (n' - 1) as a float), each the source's value
+ * at its time or one nudged off it (as reduce_span_nudged moves a key),
+ * checked the way the runtime samples it: at every check point the key
+ * pair and weight come from interp_uniform_keys, and the result is held
+ * against the source there.  The check points are the source's keys and
+ * the points between them (reduce_check_positions), every 1/60 s up to
+ * the sequence's end (resample_init), and each new key and the middle of
+ * each new interval.
+ */
+typedef struct resample_work {
+	uint32_t count[ANIMC_TRACK_COUNT];   /* static check points per curve */
+	float *t[ANIMC_TRACK_COUNT], *v[ANIMC_TRACK_COUNT];
+	float *keys[ANIMC_TRACK_COUNT], *best[ANIMC_TRACK_COUNT];
+	double worst[ANIMC_TRACK_COUNT], best_worst[ANIMC_TRACK_COUNT];
+	double tan_half[ANIMC_TRACK_COUNT];
+	float end;
+} resample_work;
+
+static void resample_release(resample_work *r)
+{
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		free(r->t[k]);
+		free(r->v[k]);
+		free(r->keys[k]);
+		free(r->best[k]);
+	}
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The static check points of every curve, sorted, with the source there;
+ * room for `most` keys. */
+static bool resample_init(resample_work *r, const channel_work *w, const animc_channel *ch, uint32_t n,
+			  uint32_t most)
+{
+	float horizon = fmaxf(w->pos[n - 1], ch->duration_s);
+	/* Every 1/60 s, unless that is many more points than the source has
+	 * (a long hold): between its keys the source is one arc, and its own
+	 * check points follow it. */
+	double frames = floor((double)horizon * 60.0) + 1;
+	uint32_t hz60 = frames <= 16.0 * n + 1024 ? (uint32_t)frames : 0;
+
+	memset(r, 0, sizeof *r);
+	r->end = w->pos[n - 1];
+	for (uint32_t k = 0; k < w->count; k++) {
+		const reduce_curve *c = &w->curves[k];
+		size_t cap = (size_t)n + c->check_count + hz60 + 1, m = 0;
+
+		r->t[k] = malloc(cap * sizeof(float));
+		r->v[k] = malloc(cap * c->width * sizeof(float));
+		r->keys[k] = malloc((size_t)most * c->width * sizeof(float));
+		r->best[k] = malloc((size_t)most * c->width * sizeof(float));
+		if (!r->t[k] || !r->v[k] || !r->keys[k] || !r->best[k])
+			return false;
+		r->tan_half[k] = tan(c->bound * (3.14159265358979323846 / 180.0) / 2);
+		for (uint32_t i = 0; i < n; i++)
+			r->t[k][m++] = w->pos[i];
+		for (uint32_t i = 0; i < c->check_count; i++)
+			r->t[k][m++] = (float)c->check_pos[i];
+		for (uint32_t i = 0; i < hz60; i++)
+			r->t[k][m++] = fminf((float)(i / 60.0), horizon);
+		r->t[k][m++] = horizon;
+		qsort(r->t[k], m, sizeof(float), compare_floats);
+		size_t u = 0;
+		for (size_t i = 0; i < m; i++)
+			if (u == 0 || r->t[k][i] > r->t[k][u - 1])
+				r->t[k][u++] = r->t[k][i];
+		r->count[k] = (uint32_t)u;
+		for (size_t i = 0; i < u; i++)
+			reduce_channel_value(ch, c->kind, r->t[k][i], r->v[k] + i * c->width);
+	}
+	return true;
+}
+
+/* The runtime's value of keys (last + 1 of them, KeyInterval ki) at t. */
+static void resample_value(const reduce_curve *c, const float *keys, float ki, uint32_t last, float t, float *out)
+{
+	uint32_t i1, i2;
+	float u;
+
+	interp_uniform_keys(ki, last, t, &i1, &i2, &u);
+	const float *a = keys + (size_t)i1 * c->width, *b = keys + (size_t)i2 * c->width;
+	if (!(u > 0))
+		memcpy(out, a, c->width * sizeof *out);
+	else if (c->kind == ANIMC_ROTATION)
+		interp_slerp(out, a, b, u);
+	else
+		interp_lerp3(out, a, b, u);
+}
+
+/* Does the check at t (source value want) hold?  Notes its error in *worst. */
+static bool resample_check(const reduce_curve *c, double tan_half, const float *keys, float ki, uint32_t last,
+			   float t, const float *want, double *worst)
+{
+	float got[4];
+
+	resample_value(c, keys, ki, last, t, got);
+	if (!within_bound(c, tan_half, got, want))
+		return false;
+	*worst = fmax(*worst, animc_track_error(c->kind, got, want));
+	return true;
+}
+
+/* Do `keys` keys evenly spaced hold curve k?  Fills r->keys[k] and
+ * r->worst[k]. */
+static bool resample_curve(resample_work *r, const channel_work *w, const animc_channel *ch, uint32_t k,
+			   uint32_t keys)
+{
+	const reduce_curve *c = &w->curves[k];
+	uint32_t last = keys - 1, p = 0;
+	float ki = (float)((double)r->end / last), *kv = r->keys[k], want[4], mid_want[4];
+	double s = c->bound * REDUCE_NUDGE * (c->kind == ANIMC_ROTATION ? 3.14159265358979323846 / 180.0 : 1.0);
+	unsigned width = c->width;
+
+	if (!(ki > 0))
+		return false;
+	r->worst[k] = 0;
+	reduce_channel_value(ch, c->kind, 0, kv);
+	for (uint32_t j = 1; j <= last; j++) {
+		/* The static checks whose key pair is (j - 1, j), and at the last
+		 * key those past it too, which the last key holds. */
+		uint32_t from = p;
+
+		while (p < r->count[k] && (j == last || (double)r->t[k][p] / (double)ki < (double)j))
+			p++;
+		float tj = (float)((double)j * ki), tm = (float)(((double)j - 0.5) * ki);
+		reduce_channel_value(ch, c->kind, fminf(tj, r->end), want);
+		reduce_channel_value(ch, c->kind, tm, mid_want);
+		float *kj = kv + (size_t)j * width;
+		bool ok = false;
+		double worst = 0;
+
+		for (int d = 0; !ok && d < REDUCE_NUDGES; d++) {
+			int nudge = d == 0 ? REDUCE_SOURCE_NUDGE : d <= REDUCE_SOURCE_NUDGE ? d - 1 : d;
+
+			if (nudge == REDUCE_SOURCE_NUDGE)
+				memcpy(kj, want, width * sizeof *kj);
+			else
+				nudged_value(c->kind, want, nudge, s, kj);
+			worst = 0;
+			ok = within_bound(c, r->tan_half[k], kj, want);
+			if (ok)
+				worst = animc_track_error(c->kind, kj, want);
+			ok = ok && resample_check(c, r->tan_half[k], kv, ki, last, tm, mid_want, &worst);
+			for (uint32_t i = from; ok && i < p; i++)
+				ok = resample_check(c, r->tan_half[k], kv, ki, last, r->t[k][i],
+						    r->v[k] + (size_t)i * width, &worst);
+		}
+		if (!ok)
+			return false;
+		r->worst[k] = fmax(r->worst[k], worst);
+	}
+	return true;
+}
+
+/* Do `keys` keys evenly spaced hold every curve?  Keeps them in r->best. */
+static bool resample_holds(resample_work *r, const channel_work *w, const animc_channel *ch, uint32_t keys)
+{
+	for (uint32_t k = 0; k < w->count; k++)
+		if (!resample_curve(r, w, ch, k, keys))
+			return false;
+	for (uint32_t k = 0; k < w->count; k++) {
+		memcpy(r->best[k], r->keys[k], (size_t)keys * w->curves[k].width * sizeof(float));
+		r->best_worst[k] = r->worst[k];
+	}
+	return true;
+}
+
+/* Below this many keys every count is tried from 2 up; above, a binary
+ * search over the counts (which hold, mostly, from some count on). */
+#define REDUCE_RESAMPLE_SCAN 64
+
+/* The fewest evenly spaced keys, at most `most`, that hold every curve
+ * (in r->best), or 0. */
+static uint32_t resampled_keys(resample_work *r, const channel_work *w, const animc_channel *ch, uint32_t most)
+{
+	if (most < 2)
+		return 0;
+	if (most <= REDUCE_RESAMPLE_SCAN) {
+		for (uint32_t m = 2; m <= most; m++)
+			if (resample_holds(r, w, ch, m))
+				return m;
+		return 0;
+	}
+	if (!resample_holds(r, w, ch, most))
+		return 0;
+	uint32_t lo = 2, hi = most;   /* hi holds */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (resample_holds(r, w, ch, mid))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;   /* r->best holds the last count that held: hi */
+}
+
 /* The fewer keys of reduce_fewest_nudged and reduce_greedy_nudged (whose
  * spans reach past REDUCE_DP_SPAN: long holds), in w->kept and w->stored;
  * w->coarse is the greedy's scratch. */
@@ -836,12 +1041,14 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		kept = n;
 	}
 	/*
-	 * Three candidates, the smallest written (ties to the first): the
+	 * Four candidates, the smallest written (ties to the first): the
 	 * keys as they are (free of times when they are, or the uniform pass
 	 * will make them, evenly spaced), every m-th key (uniform still: a
-	 * 120 Hz take that holds at 60 or 40 Hz), and the greedy keys with
-	 * their times, 4 bytes a key.  Timed keys replace uniform ones only
-	 * when they save more than REDUCE_TIMED_MIN_SAVING_PERCENT of them.
+	 * 120 Hz take that holds at 60 or 40 Hz), the fewest keys evenly
+	 * spaced anew (a take whose key count no such m divides), and the
+	 * fewest keys with their times, 4 bytes a key.  Timed keys replace
+	 * uniform ones only when they save more than
+	 * REDUCE_TIMED_MIN_SAVING_PERCENT of them.
 	 */
 	uint64_t key_bytes = 0;
 	for (uint32_t k = 0; k < w.count; k++)
@@ -850,11 +1057,63 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 	bool is_uniform = !ch->has_time || animc_times_evenly_spaced(ch->times_s, n, &interval);
 	uint64_t lossless_bytes = (uint64_t)n * (key_bytes + (is_uniform ? 0 : 4));
 	uint64_t timed_bytes = (uint64_t)kept * (key_bytes + 4);
-	uint32_t step = is_uniform && !memchr(w.forced, 1, n) ? coarser_step(&w, n) : 0;
+	bool stepped = memchr(w.forced, 1, n) != NULL;
+	uint32_t step = is_uniform && !stepped ? coarser_step(&w, n) : 0;
 	uint64_t coarse_bytes = step ? (uint64_t)((n - 1) / step + 1) * key_bytes : UINT64_MAX;
 	uint64_t uniform_bytes = lossless_bytes < coarse_bytes ? lossless_bytes : coarse_bytes;
-	if (is_uniform && timed_bytes * 100 >= uniform_bytes * (100 - REDUCE_TIMED_MIN_SAVING_PERCENT))
+	/* Evenly spaced keys anew: fewer bytes than every key and every m-th
+	 * key, and not so many that the timed keys save more than their
+	 * share. */
+	resample_work r;
+	uint32_t resampled = 0;
+	uint64_t most = (uniform_bytes - 1) / key_bytes;
+	if (timed_bytes != UINT64_MAX)
+		most = fmin((double)most, floor((double)timed_bytes * 100 /
+						((100 - REDUCE_TIMED_MIN_SAVING_PERCENT) * (double)key_bytes)));
+	if (!stepped && most >= 2) {
+		if (!resample_init(&r, &w, ch, n, (uint32_t)most)) {
+			resample_release(&r);
+			channel_work_release(&w);
+			return ANIMC_ERR_NOMEM;
+		}
+		resampled = resampled_keys(&r, &w, ch, (uint32_t)most);
+	} else {
+		memset(&r, 0, sizeof r);
+	}
+	uint64_t resampled_bytes = resampled ? (uint64_t)resampled * key_bytes : UINT64_MAX;
+	uint64_t even_bytes = is_uniform ? uniform_bytes : UINT64_MAX;
+	if (resampled_bytes < even_bytes)
+		even_bytes = resampled_bytes;
+	if (even_bytes != UINT64_MAX && timed_bytes * 100 >= even_bytes * (100 - REDUCE_TIMED_MIN_SAVING_PERCENT))
 		timed_bytes = UINT64_MAX;
+	if (resampled && resampled_bytes < uniform_bytes && resampled_bytes <= timed_bytes) {
+		float ki = (float)((double)r.end / (resampled - 1));
+
+		for (uint32_t k = 0; k < w.count; k++) {
+			animc_track *t = &ch->tracks[w.kinds[k]];
+			float *values = animc_clip_alloc_floats(clip, (size_t)resampled * w.curves[k].width);
+
+			if (!values) {
+				resample_release(&r);
+				channel_work_release(&w);
+				return ANIMC_ERR_NOMEM;
+			}
+			memcpy(values, r.best[k], (size_t)resampled * w.curves[k].width * sizeof(float));
+			t->values = values;
+			t->value_count = resampled;
+			reduce_note_error(error, w.curves[k].kind, r.best_worst[k]);
+			error->keys_after += resampled;
+		}
+		ch->has_time = false;
+		ch->times_s = NULL;
+		ch->key_interval_s = ki;
+		ch->key_count = resampled;
+		error->sequences_resampled++;
+		resample_release(&r);
+		channel_work_release(&w);
+		return ANIMC_OK;
+	}
+	resample_release(&r);
 	if (lossless_bytes <= coarse_bytes && lossless_bytes <= timed_bytes) {
 		for (uint32_t i = 0; i < n; i++)
 			w.kept[i] = i;
@@ -919,6 +1178,7 @@ void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
 	into->sequences_lossless += e->sequences_lossless;
 	into->sequences_coarser += e->sequences_coarser;
 	into->sequences_timed += e->sequences_timed;
+	into->sequences_resampled += e->sequences_resampled;
 	into->tracks_identity += e->tracks_identity;
 	into->tracks_constant += e->tracks_constant;
 	into->tracks_keyed += e->tracks_keyed;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reduce.h"
 #include "test_support.h"
 #include <animc/animc.h>
 
@@ -328,9 +329,10 @@ static void timed_keys_must_save_more_than_three_percent(void **state)
 	assert_int_equal(stats.error.sequences_timed, 1);
 }
 
-/* A 120 Hz take of even motion (a circle) holds its bounds with every
- * sixth key: uniform at 20 Hz, no times, smaller than fewer keys with
- * their times would be. */
+/* A 120 Hz take of a zigzag turning every sixth key holds its bounds with
+ * every sixth key: uniform at 20 Hz, no times, smaller than fewer keys
+ * with their times would be, and fewer keys evenly spaced anew miss the
+ * turns. */
 static void a_smooth_take_goes_to_a_coarser_interval(void **state)
 {
 	enum { N = 121 };
@@ -341,10 +343,10 @@ static void a_smooth_take_goes_to_a_coarser_interval(void **state)
 
 	(void)state;
 	for (int i = 0; i < N; i++) {
-		double x = i / 120.0;
+		int phase = i % 12;
 
-		t[3 * i] = (float)(0.05 * cos(2 * PI * x));
-		t[3 * i + 1] = (float)(0.05 * sin(2 * PI * x));
+		t[3 * i] = (float)(0.05 * (phase <= 6 ? phase : 12 - phase) / 6);
+		t[3 * i + 1] = (float)(0.001 * i);
 		t[3 * i + 2] = 0;
 	}
 	for (int k = 0; k < 2; k++) {
@@ -360,9 +362,62 @@ static void a_smooth_take_goes_to_a_coarser_interval(void **state)
 	assert_int_equal(animc_clip_process(clip, &lossy, NULL, &stats), ANIMC_OK);
 	const animc_channel *c = &clip->channels[0];
 	assert_false(c->has_time);
-	assert_true(c->key_count < N && (N - 1) % (c->key_count - 1) == 0);
-	test_assert_near(c->key_interval_s, 1.0 / (c->key_count - 1), 1e-6);
+	assert_int_equal(c->key_count, 21);
+	test_assert_near(c->key_interval_s, 1.0 / 20, 1e-6);
 	assert_int_equal(stats.error.sequences_coarser, 1);
+	test_error e = test_compare_clips(src, clip, 1000);
+	check_bounds(&e, &DEFAULT_TOLERANCE);
+	animc_clip_destroy(src);
+	animc_clip_destroy(clip);
+}
+
+/*
+ * The same circle over 113 intervals (a prime: no step of every m-th key
+ * up to 16 divides it) and a turn keyed at uneven times: both hold their
+ * bounds with far fewer keys evenly spaced anew, which cost no times, so
+ * neither keeps its own keys or times.
+ */
+static void a_smooth_take_no_step_divides_is_resampled(void **state)
+{
+	enum { N = 114 };
+	float t[3 * N], r[4 * N], times[N];
+	animc_clip *src = animc_clip_create("mocap"), *clip = animc_clip_create("mocap");
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double x = i / 120.0;
+
+		t[3 * i] = (float)(0.05 * cos(2 * PI * x));
+		t[3 * i + 1] = (float)(0.05 * sin(2 * PI * x));
+		t[3 * i + 2] = 0;
+		/* Uneven times over the same span; a smooth turn. */
+		times[i] = (float)((N - 1) / 120.0 * pow((double)i / (N - 1), 1.3));
+		axis_angle(&r[4 * i], 0, 1, 0.2, 0.8 * sin(2.5 * times[i]));
+	}
+	for (int k = 0; k < 2; k++) {
+		animc_clip *c = k ? clip : src;
+
+		c->duration_s = (N - 1) / 120.0f;
+		uint32_t ch = test_add_channel(c, "Hand", N, NULL, 1.0f / 120, 1);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, N, NULL);
+		ch = test_add_channel(c, "Head", N, times, 0, 2);
+		test_set_track(c, ch, ANIMC_ROTATION, false, r, N, NULL);
+		c->declared_channel_count = 2;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, &stats), ANIMC_OK);
+	for (int k = 0; k < 2; k++) {
+		const animc_channel *c = &clip->channels[k];
+
+		assert_false(c->has_time);
+		assert_true(c->key_count > 2 && c->key_count < N / 4);
+		test_assert_near(c->key_interval_s * (c->key_count - 1), (N - 1) / 120.0, 1e-5);
+	}
+	assert_int_equal(stats.error.sequences_resampled, 2);
+	assert_int_equal(stats.error.sequences_coarser + stats.error.sequences_timed + stats.error.sequences_lossless, 0);
 	test_error e = test_compare_clips(src, clip, 1000);
 	check_bounds(&e, &DEFAULT_TOLERANCE);
 	animc_clip_destroy(src);
@@ -399,7 +454,30 @@ static void the_fewest_keys_are_not_the_farthest_reach(void **state)
 	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
 	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
 	assert_int_equal(animc_clip_process(out, &lossy, NULL, NULL), ANIMC_OK);
-	assert_int_equal(out->channels[0].key_count, 3);
+	/* The 3 keys with their times cost 48 bytes, as do 4 evenly spaced
+	 * keys, which the writer keeps (no times: less to search); the
+	 * greedy's 4 keys with times would cost 64, more than all 5. */
+	const animc_channel *c = &out->channels[0];
+	assert_int_equal(c->key_count * 12 + (c->has_time ? c->key_count * 4 : 0), 48);
+
+	/* The selection itself: 3 keys where the farthest reach keeps 4. */
+	float pos[5] = { 0, 0.1f, 0.2f, 0.3f, 0.4f }, stored[3 * 5], mid_value[3 * 4];
+	double mid_pos[4];
+	float *stored_of[1] = { stored };
+	uint32_t kept[5];
+	reduce_curve curve = { ANIMC_TRANSLATION, 3, reduce_bound(&DEFAULT_TOLERANCE, ANIMC_TRANSLATION), 5, pos, t,
+			       stored, 0, mid_pos, mid_value };
+	curve.check_count = reduce_check_count(&curve);
+	assert_int_equal(curve.check_count, 4);
+	reduce_check_positions(&curve, mid_pos);
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 3; k++)
+			mid_value[3 * i + k] = (t[3 * i + k] + t[3 * (i + 1) + k]) / 2;
+	memcpy(stored, t, sizeof stored);
+	assert_int_equal(reduce_greedy_nudged(&curve, stored_of, 1, NULL, kept), 4);
+	memcpy(stored, t, sizeof stored);
+	assert_int_equal(reduce_fewest_nudged(&curve, stored_of, 1, NULL, kept), 3);
+	assert_int_equal(kept[1], 1);
 	test_error e = test_compare_clips(src, out, 1000);
 	check_bounds(&e, &DEFAULT_TOLERANCE);
 	animc_clip_destroy(src);
@@ -456,6 +534,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(evenly_spaced_times_count_as_free),
 	cmocka_unit_test(timed_keys_must_save_more_than_three_percent),
 	cmocka_unit_test(a_smooth_take_goes_to_a_coarser_interval),
+	cmocka_unit_test(a_smooth_take_no_step_divides_is_resampled),
 	cmocka_unit_test(the_fewest_keys_are_not_the_farthest_reach),
 	cmocka_unit_test(a_step_keeps_both_keys),
 	cmocka_unit_test(no_tolerance_changes_nothing),

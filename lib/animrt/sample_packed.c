@@ -205,8 +205,9 @@ RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_
 	segment_dequant_by(pk, format, range, ordinal, dropped, s, d, false);
 }
 
-/* The key at bit `bit` of the keys section: 3 floats, or x y z w. */
-static inline void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
+/* The key at bit `bit` of the keys section: 3 floats, or x y z w.  Forced
+ * inline: out of line, one baseline copy served the newer build too. */
+RT_INLINE void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
 {
 	const uint8_t *keys = pk->p + pk->keys_at;
 	float k[3];
@@ -502,6 +503,26 @@ static void slerps_run(slerps *sl)
 	slerps_flush(sl);
 }
 
+#if RT_NEWER_DISPATCH
+__attribute__((target(RT_NEWER_TARGET))) static void slerps_run_newer(slerps *sl)
+{
+	slerps_flush(sl);
+}
+#endif
+
+/* slerps_run of the build `newer` names (a constant in each build). */
+RT_INLINE void slerps_run_by(slerps *sl, bool newer)
+{
+#if RT_NEWER_DISPATCH
+	if (newer) {
+		slerps_run_newer(sl);
+		return;
+	}
+#endif
+	(void)newer;
+	slerps_run(sl);
+}
+
 /* ------------------------------------------------------------------ walk */
 
 static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
@@ -617,7 +638,7 @@ RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_whe
 			sl->u[n] = u;
 			sl->out[n] = out[k];
 			if (sl->count == 4)
-				slerps_run(sl);
+				slerps_run_by(sl, has_popcnt);
 		}
 	}
 	return tracks;
@@ -702,7 +723,7 @@ RT_INLINE void pending_keys(const rt_packed *pk, walk *wk, const pending *list, 
 			sl->u[n] = u;
 			sl->out[n] = out;
 			if (sl->count == 4)
-				slerps_run(sl);
+				slerps_run_by(sl, has_popcnt);
 		}
 	}
 }
@@ -771,7 +792,7 @@ RT_INLINE void sample_without_context(const rt_packed *pk, rt_where at, const ui
 		}
 	}
 	pending_keys(pk, &wk, list, count, at, &sl, has_popcnt);
-	slerps_run(&sl);
+	slerps_run_by(&sl, has_popcnt);
 }
 
 /*
@@ -965,7 +986,7 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 				  pose->scale + 3 * (size_t)slot };
 		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, is_reference ? NULL : &sl, has_popcnt);
 	}
-	slerps_run(&sl);
+	slerps_run_by(&sl, has_popcnt);
 }
 
 void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,

@@ -297,9 +297,11 @@ void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size)
 	if (n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " (keys %llu -> %llu)", (unsigned long long)e->keys_before,
 			      (unsigned long long)e->keys_after);
-	if (n >= 0 && (size_t)n < size && e->sequences_lossless + e->sequences_coarser + e->sequences_timed)
-		n += snprintf(buf + n, size - (size_t)n, "; sequences: %u lossless, %u at a coarser interval, %u with times",
-			      e->sequences_lossless, e->sequences_coarser, e->sequences_timed);
+	if (n >= 0 && (size_t)n < size &&
+	    e->sequences_lossless + e->sequences_coarser + e->sequences_resampled + e->sequences_timed)
+		n += snprintf(buf + n, size - (size_t)n, "; sequences: %u lossless, %u at a coarser interval, "
+			      "%u resampled evenly, %u with times", e->sequences_lossless, e->sequences_coarser,
+			      e->sequences_resampled, e->sequences_timed);
 	if (n >= 0 && (size_t)n < size && e->tracks_identity + e->tracks_constant + e->tracks_keyed + e->tracks_segmented)
 		n += snprintf(buf + n, size - (size_t)n, "; compact tracks: %u identity, %u constant, %u keyed at one bit "
 			      "rate, %u with a bit rate per segment", e->tracks_identity, e->tracks_constant,

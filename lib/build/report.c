@@ -161,9 +161,12 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 					   "\"keys_after\": %llu",
 					e->translation, e->rotation_deg, e->scale, e->shell,
 					(unsigned long long)e->keys_before, (unsigned long long)e->keys_after);
-				if (e->sequences_lossless + e->sequences_coarser + e->sequences_timed)
-					fprintf(f, ", \"sequences\": {\"lossless\": %u, \"coarser\": %u, \"timed\": %u}",
-						e->sequences_lossless, e->sequences_coarser, e->sequences_timed);
+				if (e->sequences_lossless + e->sequences_coarser + e->sequences_resampled +
+				    e->sequences_timed)
+					fprintf(f, ", \"sequences\": {\"lossless\": %u, \"coarser\": %u, "
+						   "\"resampled\": %u, \"timed\": %u}",
+						e->sequences_lossless, e->sequences_coarser, e->sequences_resampled,
+						e->sequences_timed);
 				if (e->tracks_identity + e->tracks_constant + e->tracks_keyed + e->tracks_segmented)
 					fprintf(f, ", \"compact\": {\"identity\": %u, \"constant\": %u, \"keyed\": %u, "
 						   "\"segmented\": %u, \"grid_finer\": %u}",

@@ -430,11 +430,13 @@ typedef struct animc_clip_error {
 	uint64_t keys_after;      /* the same, output */
 	/* The original layout: sequences written with every key (uniform
 	 * timing, or times where the source's were uneven), with every m-th
-	 * key (a coarser uniform interval), and with fewer keys and their
-	 * times; each the smallest of the three that holds the bounds, but
-	 * evenly spaced keys stay uniform unless the timed ones save more
-	 * than 3% (formats/xnb/FORMAT.md section 6). */
+	 * key (a coarser uniform interval), with fewer keys evenly spaced
+	 * anew (resampled), and with fewer keys and their times; each the
+	 * smallest of the four that holds the bounds, but uniform keys stay
+	 * unless the timed ones save more than 3% (formats/xnb/FORMAT.md
+	 * section 6). */
 	uint32_t sequences_lossless, sequences_coarser, sequences_timed;
+	uint32_t sequences_resampled;
 	/* The compact layout: tracks stored as identity, as one constant,
 	 * as keys at one bit rate for the track, and as keys with a bit rate
 	 * per segment; and the grid's step as a fraction of the keys' spacing
