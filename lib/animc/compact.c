@@ -712,7 +712,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 #define FEWEST_CANDIDATES (COMPACT_SEGMENT_SAMPLES + 1)
 #define FEWEST_CODES 27
 #define FEWEST_SPAN 8
-#define FEWEST_NEAR 5
+#define FEWEST_NEAR 20
 /* Safety on how far a code step moves a span's points (fewest_codes). */
 #define FEWEST_REACH_SLACK 1.5
 
@@ -938,14 +938,25 @@ typedef struct segment_try {
 	uint8_t m[3], x[3];
 } segment_try;
 
+/* One range a segment tries: the component left out, the sub-range m, x
+ * of the clip range, and what its greedy found at each bit rate. */
+typedef struct range_try {
+	unsigned dropped;
+	uint8_t m[3], x[3];
+	unsigned first;                       /* smallest_bits, 0: none */
+	uint64_t greedy_cost[EXTRA_BITS + 1];
+} range_try;
+
 /* The segment [start, own_end] (end: the next segment's first key, or
- * own_end) stored as `dropped` leaves out, in the sub-range m, x of the
- * clip range: each bit rate from the smallest that holds the quantisation,
- * its keys by greedy_codes, then fewest_codes when that keeps fewer; the
- * cheapest into *seg (and its keys into is_key, try_q, seg_stored) when
- * cheaper than *seg and within `budget` bits. */
+ * own_end) stored as t says, at each bit rate from the smallest that holds
+ * the quantisation: pass 0 its keys by greedy_codes (their costs into t,
+ * the cheapest of every range tried into *greedy_best), pass 1 by
+ * fewest_codes where the greedy came within 1/FEWEST_NEAR of the cheapest
+ * (it keeps a few percent fewer keys, at much more work).  The cheapest
+ * into *seg (and its keys into is_key, try_q, seg_stored) when cheaper
+ * than *seg and within `budget` bits. */
 static void try_segment_range(encoder *e, const reduce_curve *c, const clip_range *range, uint32_t start,
-			      uint32_t own_end, uint32_t end, unsigned dropped, const uint8_t m[3], const uint8_t x[3],
+			      uint32_t own_end, uint32_t end, range_try *t, int pass, uint64_t *greedy_best,
 			      uint64_t budget, segment_try *seg)
 {
 	unsigned w = c->width;
@@ -954,11 +965,13 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 	reduce_curve sub = *c;
 
 	for (int k = 0; k < 3; k++)
-		compact_subrange(range->min[k], range->extent[k], m[k], x[k], &min[k], &extent[k]);
+		compact_subrange(range->min[k], range->extent[k], t->m[k], t->x[k], &min[k], &extent[k]);
 	memset(&z, 0, sizeof z);
 	z.kind = c->kind;
-	z.dropped = dropped;
-	unsigned first = smallest_bits(e, c, &z, min, extent, start, own_end);
+	z.dropped = t->dropped;
+	if (pass == 0)
+		t->first = smallest_bits(e, c, &z, min, extent, start, own_end);
+	unsigned first = t->first;
 	sub.pos = c->pos + start;
 	sub.value = c->value + (size_t)start * w;
 	sub.n = end - start + 1;
@@ -966,67 +979,145 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 	reduce_checks_within(c, (float)start, (float)end, &sub);
 	float *stored = e->stored + (size_t)start * w;
 	uint32_t *q = e->q + (size_t)start * 3;
-	uint64_t greedy_cost[EXTRA_BITS + 1], greedy_best = UINT64_MAX;
-	/* The greedy at each bit rate, then the dynamic programming at those
-	 * whose greedy comes within 1/FEWEST_NEAR of the cheapest (it keeps a
-	 * few percent fewer keys, at much more work). */
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
-			bool ok = true;
-			uint64_t *gc = &greedy_cost[bits - first];
+	for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
+		bool ok = true;
+		uint64_t *gc = &t->greedy_cost[bits - first];
 
-			if (pass == 1 && (*gc == UINT64_MAX || *gc > greedy_best + greedy_best / FEWEST_NEAR))
-				continue;
-			quantiser_set(&z, bits, min, extent);
-			/* no more keys than would cost the segment's best so far, or
-			 * the budget */
-			uint64_t limit = seg->cost < budget ? seg->cost : budget;
-			if (pass == 0 && limit != UINT64_MAX)
-				limit += limit / FEWEST_NEAR;
-			track_choice within = { .kept = limit != UINT64_MAX, .cost_bits = limit };
-			uint32_t most = keys_limit(&within, COMPACT_SEGMENT_CODE_SIZE * 8, z.key_bits);
-			if (pass == 0)
-				*gc = UINT64_MAX;
-			if (most == 0)
-				break;   /* more bits only cost more */
-			if (most != UINT32_MAX && end != own_end)
-				most++;
-			for (uint32_t i = start; ok && i <= own_end; i++)
-				ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
-					      e->stored + (size_t)i * w);
-			if (!ok)
-				continue;
-			if (end != own_end)
-				memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
-			uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, most, e->kept)
-						  : fewest_codes(&sub, stored, q, &z, end != own_end, most, e->kept);
-			if (kept == 0)
-				continue;
-			uint32_t own = end != own_end ? kept - 1 : kept;
-			uint64_t cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * z.key_bits;
-			if (pass == 0) {
-				*gc = cost;
-				greedy_best = cost < greedy_best ? cost : greedy_best;
-			}
-			if (cost >= seg->cost || cost >= budget)
-				continue;
-			seg->cost = cost;
-			seg->bits = bits;
-			seg->dropped = dropped;
-			memcpy(seg->m, m, 3);
-			memcpy(seg->x, x, 3);
-			for (uint32_t i = start; i <= own_end; i++)
-				e->is_key[i] = 0;
-			for (uint32_t i = 0; i < own; i++) {
-				uint32_t at = start + e->kept[i];
+		if (pass == 1 && (*gc == UINT64_MAX || *gc > *greedy_best + *greedy_best / FEWEST_NEAR))
+			continue;
+		quantiser_set(&z, bits, min, extent);
+		/* no more keys than would cost the segment's best so far, or
+		 * the budget */
+		uint64_t limit = seg->cost < budget ? seg->cost : budget;
+		if (pass == 0 && limit != UINT64_MAX)
+			limit += limit / FEWEST_NEAR;
+		track_choice within = { .kept = limit != UINT64_MAX, .cost_bits = limit };
+		uint32_t most = keys_limit(&within, COMPACT_SEGMENT_CODE_SIZE * 8, z.key_bits);
+		if (pass == 0)
+			*gc = UINT64_MAX;
+		if (most == 0)
+			break;   /* more bits only cost more */
+		if (most != UINT32_MAX && end != own_end)
+			most++;
+		for (uint32_t i = start; ok && i <= own_end; i++)
+			ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
+				      e->stored + (size_t)i * w);
+		if (!ok)
+			continue;
+		if (end != own_end)
+			memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
+		uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, most, e->kept)
+					  : fewest_codes(&sub, stored, q, &z, end != own_end, most, e->kept);
+		if (kept == 0)
+			continue;
+		uint32_t own = end != own_end ? kept - 1 : kept;
+		uint64_t cost = COMPACT_SEGMENT_CODE_SIZE * 8 + (uint64_t)own * z.key_bits;
+		if (pass == 0) {
+			*gc = cost;
+			*greedy_best = cost < *greedy_best ? cost : *greedy_best;
+		}
+		if (cost >= seg->cost || cost >= budget)
+			continue;
+		seg->cost = cost;
+		seg->bits = bits;
+		seg->dropped = t->dropped;
+		memcpy(seg->m, t->m, 3);
+		memcpy(seg->x, t->x, 3);
+		for (uint32_t i = start; i <= own_end; i++)
+			e->is_key[i] = 0;
+		for (uint32_t i = 0; i < own; i++) {
+			uint32_t at = start + e->kept[i];
 
-				e->is_key[at] = 1;
-				memcpy(e->try_q + (size_t)at * 3, e->q + (size_t)at * 3, 3 * sizeof *e->q);
+			e->is_key[at] = 1;
+			memcpy(e->try_q + (size_t)at * 3, e->q + (size_t)at * 3, 3 * sizeof *e->q);
+		}
+		memcpy(e->seg_stored + (size_t)start * w, e->stored + (size_t)start * w,
+		       (size_t)(own_end - start + 1) * w * sizeof(float));
+	}
+}
+
+/* How many 256ths of the clip range a segment's largest component also
+ * tries wider than its samples need, at its high end or its low end: where
+ * the codes fall moves with the range's ends, and with it whether the
+ * smallest bit rate holds the samples and which keys hold the bound (on
+ * dense 120 Hz takes often the cheapest; each costs a greedy search of the
+ * keys). */
+#define SEGMENT_SHIFTS 3
+/* Per component left out, the samples' range and up to two wider ones;
+ * for the first, 2 x SEGMENT_SHIFTS more. */
+#define SEGMENT_MAX_TRIES (4 * 3 + 2 * SEGMENT_SHIFTS)
+
+/* The ranges segment [start, own_end] tries (into out, at most
+ * SEGMENT_MAX_TRIES), for each component it may leave out, `chosen` first:
+ * the part of the clip range that covers its samples, and up to two whose
+ * largest component is wider: a component 2^d narrower than the largest
+ * takes d fewer bits, and the largest often holds its bound at its bits
+ * over a wider range.  For `chosen`, that largest component's range also a
+ * few 256ths wider (SEGMENT_SHIFTS). */
+static unsigned segment_ranges(const reduce_curve *c, const clip_range *range, uint32_t start, uint32_t own_end,
+			       unsigned chosen, range_try *out)
+{
+	unsigned count = 0, w = c->width;
+
+	for (unsigned d = 0; d < (c->kind == ANIMC_ROTATION ? 5u : 1u); d++) {
+		unsigned dropped = d == 0 ? chosen : d - 1;
+		float lo[3], hi[3], min[3], extent[3], comp[3];
+		unsigned cbits[3];
+		range_try base;
+
+		if (d > 0 && dropped == chosen)
+			continue;
+		for (uint32_t i = start; i <= own_end; i++) {
+			stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
+			for (int k = 0; k < 3; k++) {
+				lo[k] = i == start ? comp[k] : fminf(lo[k], comp[k]);
+				hi[k] = i == start ? comp[k] : fmaxf(hi[k], comp[k]);
 			}
-			memcpy(e->seg_stored + (size_t)start * w, e->stored + (size_t)start * w,
-			       (size_t)(own_end - start + 1) * w * sizeof(float));
+		}
+		memset(&base, 0, sizeof base);
+		base.dropped = dropped;
+		make_segment_range(range, lo, hi, base.m, base.x, min, extent);
+		out[count++] = base;
+		int top = extent[1] > extent[0] ? 1 : 0;
+		top = extent[2] > extent[top] ? 2 : top;
+		compact_component_bits(COMPACT_MAX_BITS, extent, cbits);
+		float want[3] = { INFINITY, INFINITY, INFINITY };
+		for (int k = 0; k < 3; k++)
+			if (k != top && extent[k] > 0 && cbits[k] > 1)
+				want[k] = ldexpf(extent[k], (int)(COMPACT_MAX_BITS - cbits[k]) + 1);
+		for (int k = 0; k < 3; k++) {
+			float wide_lo[3], wide_hi[3], wide_min[3], wide_extent[3];
+			unsigned wide_bits[3];
+			range_try wide = base;
+
+			if (!isfinite(want[k]) || want[k] > 2 * extent[top] || (k > 0 && want[k] == want[k - 1]))
+				continue;
+			memcpy(wide_lo, lo, sizeof lo);
+			memcpy(wide_hi, hi, sizeof hi);
+			wide_hi[top] = lo[top] + want[k];
+			if (wide_hi[top] > range->min[top] + range->extent[top]) {
+				wide_hi[top] = range->min[top] + range->extent[top];
+				wide_lo[top] = wide_hi[top] - want[k];
+			}
+			make_segment_range(range, wide_lo, wide_hi, wide.m, wide.x, wide_min, wide_extent);
+			compact_component_bits(COMPACT_MAX_BITS, wide_extent, wide_bits);
+			if (wide_bits[0] + wide_bits[1] + wide_bits[2] >= cbits[0] + cbits[1] + cbits[2])
+				continue;
+			out[count++] = wide;
+		}
+		for (unsigned more = 1; d == 0 && more <= SEGMENT_SHIFTS; more++) {
+			for (unsigned low = 0; low < 2; low++) {
+				range_try shifted = base;
+
+				if (base.m[top] + base.x[top] + more > 255 || (low && base.m[top] < more))
+					continue;
+				shifted.x[top] = (uint8_t)(base.x[top] + more);
+				shifted.m[top] = (uint8_t)(base.m[top] - (low ? more : 0));
+				out[count++] = shifted;
+			}
 		}
 	}
+	return count;
 }
 
 /* Bits, range and (rotations) the component left out, per segment, from
@@ -1035,10 +1126,9 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
  * stored components with the component best conditioned to rebuild left
  * out (choose_dropped); a segment tries each other one too, whose stored
  * components may span less (one whose components the clip range does not
- * hold fails the bound, and is passed over).  For each, besides the range
- * of the segment's samples, up to two whose largest component is wider: a
- * component 2^d narrower than the largest takes d fewer bits, and the
- * largest often holds its bound at its bits over a wider range. */
+ * hold fails the bound, and is passed over), each at the ranges
+ * segment_ranges gives: first the greedy for every range and bit rate, then
+ * the dynamic programming where the greedy came near the cheapest of all. */
 static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, track_choice *best)
 {
 	uint32_t n = c->n, segs = e->g.segment_count;
@@ -1073,54 +1163,14 @@ static void try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 		uint64_t budget = best->kept ? (best->cost_bits > cost ? best->cost_bits - cost : 0) : UINT64_MAX;
 		segment_try seg = { .cost = UINT64_MAX };
 
-		for (unsigned d = 0; d < (c->kind == ANIMC_ROTATION ? 5u : 1u); d++) {
-			unsigned dropped = d == 0 ? chosen : d - 1;
-			if (d > 0 && dropped == chosen)
-				continue;
-			float lo[3], hi[3], min[3], extent[3];
-			uint8_t m[3], x[3];
-			unsigned cbits[3];
+		range_try tries[SEGMENT_MAX_TRIES];
+		unsigned count = segment_ranges(c, &range, start, own_end, chosen, tries);
+		uint64_t greedy_best = UINT64_MAX;
 
-			for (uint32_t i = start; i <= own_end; i++) {
-				stored_components(c->kind, dropped, c->value + (size_t)i * w, comp);
-				for (int k = 0; k < 3; k++) {
-					lo[k] = i == start ? comp[k] : fminf(lo[k], comp[k]);
-					hi[k] = i == start ? comp[k] : fmaxf(hi[k], comp[k]);
-				}
-			}
-			make_segment_range(&range, lo, hi, m, x, min, extent);
-			try_segment_range(e, c, &range, start, own_end, end, dropped, m, x, budget, &seg);
-			/* The largest component wider, so that one narrower
-			 * component, or both, take a bit fewer. */
-			int top = extent[1] > extent[0] ? 1 : 0;
-			top = extent[2] > extent[top] ? 2 : top;
-			compact_component_bits(COMPACT_MAX_BITS, extent, cbits);
-			float want[3] = { INFINITY, INFINITY, INFINITY };
-			for (int k = 0; k < 3; k++)
-				if (k != top && extent[k] > 0 && cbits[k] > 1)
-					want[k] = ldexpf(extent[k], (int)(COMPACT_MAX_BITS - cbits[k]) + 1);
-			for (int k = 0; k < 3; k++) {
-				float wide_lo[3], wide_hi[3];
-				uint8_t wm[3], wx[3];
-				unsigned wide_bits[3];
-
-				if (!isfinite(want[k]) || want[k] > 2 * extent[top] || (k > 0 && want[k] == want[k - 1]))
-					continue;
-				memcpy(wide_lo, lo, sizeof lo);
-				memcpy(wide_hi, hi, sizeof hi);
-				wide_hi[top] = lo[top] + want[k];
-				if (wide_hi[top] > range.min[top] + range.extent[top]) {
-					wide_hi[top] = range.min[top] + range.extent[top];
-					wide_lo[top] = wide_hi[top] - want[k];
-				}
-				make_segment_range(&range, wide_lo, wide_hi, wm, wx, min, extent);
-				compact_component_bits(COMPACT_MAX_BITS, extent, wide_bits);
-				make_segment_range(&range, lo, hi, m, x, min, extent);
-				if (wide_bits[0] + wide_bits[1] + wide_bits[2] >= cbits[0] + cbits[1] + cbits[2])
-					continue;
-				try_segment_range(e, c, &range, start, own_end, end, dropped, wm, wx, budget, &seg);
-			}
-		}
+		for (int pass = 0; pass < 2; pass++)
+			for (unsigned i = 0; i < count; i++)
+				try_segment_range(e, c, &range, start, own_end, end, &tries[i], pass, &greedy_best, budget,
+						  &seg);
 		if (seg.cost == UINT64_MAX)
 			return;
 		code[0] = (uint8_t)(seg.bits | seg.dropped << 5);
