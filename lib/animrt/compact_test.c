@@ -132,6 +132,64 @@ static void a_grid_too_coarse_gets_a_finer_one(void **state)
 	free(b);
 }
 
+/* A rotation turning about a tilted, wobbling axis over three segments:
+ * each segment leaves out the component that makes its keys cheapest,
+ * which here is not always the one whose smallest magnitude is largest
+ * (the best conditioned to rebuild), and the bounds hold through the
+ * runtime. */
+static void a_segment_leaves_out_the_component_cheapest_for_it(void **state)
+{
+	enum { N = 129 };
+	animc_clip *src = animc_clip_create("drop"), *cmp = animc_clip_create("drop");
+	float r[4 * N];
+	size_t n_src, n_cmp;
+	unsigned other = 0;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double x = i / 60.0;
+
+		axis_angle(&r[4 * i], 1.31, 0.31, -0.2 + 0.3 * cos(x), 0.9 + 0.65 * sin(x) + 0.002 * sin(40 * x));
+	}
+	for (int k = 0; k < 2; k++) {
+		animc_clip *c = k ? cmp : src;
+
+		c->duration_s = (N - 1) / 60.0f;
+		uint32_t ch = test_add_channel(c, "bone", N, NULL, 1.0f / 60, c->duration_s);
+		test_set_track(c, ch, ANIMC_ROTATION, false, r, N, NULL);
+		c->declared_channel_count = 1;
+	}
+	uint8_t *a = compile(src, false, NULL, &n_src, NULL);
+	uint8_t *b = compile(cmp, true, NULL, &n_cmp, NULL);
+	const animc_compact_track *t = &cmp->compact->tracks[0][ANIMC_ROTATION];
+	assert_int_equal(t->kind, ANIMC_COMPACT_ANIMATED);
+	assert_int_equal(t->bits, COMPACT_SEGMENTED);
+	assert_int_equal(cmp->compact->segment_count, 3);
+	for (uint32_t s = 0; s < cmp->compact->segment_count; s++) {
+		unsigned steadiest = 0;
+		float best_low = -1;
+
+		for (unsigned c = 0; c < 4; c++) {
+			float low = INFINITY;
+
+			for (uint32_t i = s * 64; i < (s + 1) * 64 && i < N; i++)
+				low = fminf(low, fabsf(r[4 * i + c]));
+			if (low > best_low) {
+				best_low = low;
+				steadiest = c;
+			}
+		}
+		other += (unsigned)(t->segment_codes[s * COMPACT_SEGMENT_CODE_SIZE] >> 5) != steadiest;
+	}
+	assert_true(other >= 1);
+	test_error e = test_compare_compiled(a, n_src, b, n_cmp, 1000);
+	assert_true(e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG);
+	animc_clip_destroy(src);
+	animc_clip_destroy(cmp);
+	free(a);
+	free(b);
+}
+
 /* -------------------------------------------------------------- damage */
 
 static uint8_t *read_seed(const char *name, size_t *size)
@@ -495,6 +553,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(bounds_hold_through_the_runtime),
 	cmocka_unit_test(keys_read_back_as_encoded),
 	cmocka_unit_test(a_grid_too_coarse_gets_a_finer_one),
+	cmocka_unit_test(a_segment_leaves_out_the_component_cheapest_for_it),
 	cmocka_unit_test(every_damaged_byte_is_refused_or_whole),
 	cmocka_unit_test(damage_is_named_with_its_offset),
 	cmocka_unit_test(a_rotation_key_past_unit_length_is_refused),
