@@ -215,6 +215,49 @@ static void jitter_within_the_bound_becomes_fixed(void **state)
 	animc_clip_destroy(out);
 }
 
+/*
+ * A track within its bound of identity stays present, held at one value:
+ * written absent it would sample as identity alone, but a crossfade (the
+ * original AnimationBlender, animrt_pose_blend) takes a track one clip
+ * lacks whole from the other clip instead of blending toward identity.
+ */
+static void identity_within_the_bound_stays_present(void **state)
+{
+	float t[3 * 8], r[4 * 8], s[3 * 8];
+	animc_clip *src = animc_clip_create("rest"), *out = animc_clip_create("rest");
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		t[3 * i] = 0.1f * (float)i;
+		t[3 * i + 1] = 0;
+		t[3 * i + 2] = 0;
+		axis_angle(&r[4 * i], 0, 1, 0, (i % 2 ? 1 : -1) * 0.0003);
+		s[3 * i] = s[3 * i + 1] = s[3 * i + 2] = 1 + (i % 2 ? 2e-5f : -2e-5f);
+	}
+	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
+		c->duration_s = 0.7f;
+		uint32_t ch = test_add_channel(c, "Rest", 8, NULL, 0.1f, 0.7f);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, 8, NULL);
+		test_set_track(c, ch, ANIMC_ROTATION, false, r, 8, NULL);
+		test_set_track(c, ch, ANIMC_SCALE, false, s, 8, NULL);
+		c->declared_channel_count = 1;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(out, &lossy, NULL, NULL), ANIMC_OK);
+	const animc_channel *ch = &out->channels[0];
+	for (int k = ANIMC_ROTATION; k <= ANIMC_SCALE; k++) {
+		assert_true(ch->tracks[k].is_present);
+		assert_true(ch->tracks[k].is_fixed);
+		assert_int_equal(ch->tracks[k].value_count, 1);
+	}
+	test_error e = test_compare_clips(src, out, 1000);
+	check_bounds(&e, &DEFAULT_TOLERANCE);
+	animc_clip_destroy(src);
+	animc_clip_destroy(out);
+}
+
 /* Removing one key of ten would need ten explicit times: 9 x (12 + 4) bytes
  * is more than 10 x 12, so the channel keeps its keys and its interval. */
 static void keys_stay_when_times_would_cost_more(void **state)
@@ -530,6 +573,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_half_turn_keeps_its_ends),
 	cmocka_unit_test(a_bend_keeps_its_key),
 	cmocka_unit_test(jitter_within_the_bound_becomes_fixed),
+	cmocka_unit_test(identity_within_the_bound_stays_present),
 	cmocka_unit_test(keys_stay_when_times_would_cost_more),
 	cmocka_unit_test(evenly_spaced_times_count_as_free),
 	cmocka_unit_test(timed_keys_must_save_more_than_three_percent),
