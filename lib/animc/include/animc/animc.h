@@ -36,9 +36,9 @@ extern "C" {
 #endif
 
 #define ANIMC_VERSION_MAJOR 0
-#define ANIMC_VERSION_MINOR 3
+#define ANIMC_VERSION_MINOR 4
 #define ANIMC_VERSION_PATCH 0
-#define ANIMC_VERSION_STRING "0.3.0"
+#define ANIMC_VERSION_STRING "0.4.0"
 
 /* ------------------------------------------------------------------ status */
 
