@@ -1042,7 +1042,7 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
  * smallest bit rate holds the samples and which keys hold the bound (on
  * dense 120 Hz takes often the cheapest; each costs a greedy search of the
  * keys). */
-#define SEGMENT_SHIFTS 3
+#define SEGMENT_SHIFTS 6
 /* Per component left out, the samples' range and up to two wider ones;
  * for the first, 2 x SEGMENT_SHIFTS more. */
 #define SEGMENT_MAX_TRIES (4 * 3 + 2 * SEGMENT_SHIFTS)
@@ -1404,7 +1404,10 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 				quantiser_set(&z, bits, range.min, range.extent);
 				try_flat(e, &c, &z, &range, &best);
 			}
-			if (d == 0 && e->g.segment_count > 1)
+			/* Segments in the whole [-1, 1] (no clip range) are U8's
+			 * widest clip range, which a rotation's U8 range only narrows
+			 * (finer parts of it): 6 bytes more, a search less. */
+			if (d == 0 && e->g.segment_count > 1 && kind_r != COMPACT_RANGE_NONE)
 				try_segmented(e, &c, kind_r, &best);
 			if (best.kept && best.cost_bits < before)
 				dropped = drop;
