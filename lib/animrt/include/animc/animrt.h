@@ -140,8 +140,8 @@ typedef struct animrt_time_index animrt_time_index;
  * (bone names NUL-terminated instead of length-prefixed, never longer), a
  * fixed header of about 300 bytes, and 4 bytes per animated track and 64
  * grid samples: at most 1.05 times the file plus 512 bytes on the RobotGame
- * and Assimp corpora (45 KB for 61 clips in 37 KB of files; 174 KB for 7
- * clips in 167 KB), 0.18 and 0.13 of the same clips loaded in the original
+ * and Assimp corpora (45 KB for 61 clips in 37 KB of files; 172 KB for 7
+ * clips in 165 KB), 0.18 and 0.13 of the same clips loaded in the original
  * layout.  Decoded (is_decoded): 16 bytes per key plus per-bone and
  * per-row tables, 1.5 times the original layout's memory, 8 and 10 times
  * the in-place clip on those corpora.  The context of a playing instance
