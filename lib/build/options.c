@@ -540,14 +540,15 @@ static const option_def option_table[] = {
 	{ { "tolerance", 0, "T,R,S", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "lossy: remove keys while the error against the source stays within T model units of "
 	    "translation, R degrees of rotation and S of scale, measured at every key and between keys "
-	    "as the runtime interpolates; 'default' is 0.001,0.05,0.0001.  Output keeps explicit key "
-	    "times and plays in XNA, FNA and MonoGame",
+	    "as the runtime interpolates; 'default' is 0.001,0.05,0.0001.  Output stays the original "
+	    "layout (keys evenly spaced, or with their times where that is smaller), never bigger than "
+	    "without it, and plays in XNA, FNA and MonoGame",
 	    "docs/build.md (\"Lossy outputs\") describes the reduction.",
 	    NULL },
 	  set_tolerance },
 	{ { "layout", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "original (default): the RobotGame layout, reader version 0; compact: reader version 2, "
-	    "quantised keys on a grid, about a quarter of the size, read by the animc loader only (XNA,"
+	    "quantised keys on a grid, about a fifth of the size or less, read by the animc loader only (XNA,"
 	    " FNA and MonoGame cannot read it); implies --tolerance default",
 	    NULL,
 	    "original compact" },
