@@ -216,12 +216,12 @@ static void decode(const quantiser *z, const uint32_t q[3], float *out)
  * animc_track_error does, without its arc tangent: tan^2 of half the angle. */
 static double angle_order(const float *a, const float *b)
 {
-	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
-	double x = aw * bx - ax * bw - ay * bz + az * by, y = aw * by - ay * bw - az * bx + ax * bz;
-	double z = aw * bz - az * bw - ax * by + ay * bx, w = aw * bw + ax * bx + ay * by + az * bz;
-	double v = x * x + y * y + z * z;
+	double d[4];
 
-	return w != 0 ? v / (w * w) : v > 0 ? INFINITY : 0;
+	reduce_conj_product(a, b, d);
+	double v = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+
+	return d[3] != 0 ? v / (d[3] * d[3]) : v > 0 ? INFINITY : 0;
 }
 
 /* v as stored: codes q[3] and the value the runtime will decode; false when
@@ -590,12 +590,10 @@ static bool clearly_past(const reduce_curve *c, double tan_half, const float *go
 				return true;
 		return false;
 	}
-	double ax = got[0], ay = got[1], az = got[2], aw = got[3];
-	double bx = want[0], by = want[1], bz = want[2], bw = want[3];
-	double x = aw * bx - ax * bw - ay * bz + az * by, y = aw * by - ay * bw - az * bx + ax * bz;
-	double z = aw * bz - az * bw - ax * by + ay * bx, w = aw * bw + ax * bx + ay * by + az * bz;
+	double d[4];
 
-	return isfinite(tan_half) && x * x + y * y + z * z > tan_half * tan_half * w * w;
+	reduce_conj_product(got, want, d);
+	return isfinite(tan_half) && d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > tan_half * tan_half * d[3] * d[3];
 }
 
 /* tan of half c's bound (a rotation's), as clearly_past takes it: no

@@ -60,17 +60,6 @@ void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float 
 		interp_lerp3(out, a, b, u);
 }
 
-/* conj(a) * b in double precision, (x, y, z, w): the rotation from a to b. */
-static void conj_product(const float *a, const float *b, double out[4])
-{
-	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
-
-	out[0] = aw * bx - ax * bw - ay * bz + az * by;
-	out[1] = aw * by - ay * bw - az * bx + ax * bz;
-	out[2] = aw * bz - az * bw - ax * by + ay * bx;
-	out[3] = aw * bw + ax * bx + ay * by + az * bz;
-}
-
 double animc_track_error(animc_track_kind kind, const float *a, const float *b)
 {
 	if (kind == ANIMC_TRANSLATION) {
@@ -89,7 +78,7 @@ double animc_track_error(animc_track_kind kind, const float *a, const float *b)
 	 * for small angles, where acos is not.  Neither needs unit length. */
 	double d[4];
 
-	conj_product(a, b, d);
+	reduce_conj_product(a, b, d);
 	double w = d[3], v = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 
 	return 2.0 * atan2(v, fabs(w)) * (180.0 / 3.14159265358979323846);
@@ -379,7 +368,7 @@ static bool within_bound(const reduce_curve *c, double tan_half, const float *go
 	}
 	double d[4];
 
-	conj_product(got, want, d);
+	reduce_conj_product(got, want, d);
 	return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= tan_half * tan_half * d[3] * d[3];
 }
 

@@ -70,6 +70,19 @@ void reduce_check_positions(const reduce_curve *c, double *out);
  * when there is none). */
 uint32_t reduce_check_from(const reduce_curve *c, double p);
 
+/* conj(a) * b in double precision, (x, y, z, w): the rotation from a to b,
+ * whose half angle is atan2(|xyz|, |w|).  Inline: the encoders' error
+ * tests run it for every point they check. */
+static inline void reduce_conj_product(const float *a, const float *b, double out[4])
+{
+	double ax = a[0], ay = a[1], az = a[2], aw = a[3], bx = b[0], by = b[1], bz = b[2], bw = b[3];
+
+	out[0] = aw * bx - ax * bw - ay * bz + az * by;
+	out[1] = aw * by - ay * bw - az * bx + ax * bz;
+	out[2] = aw * bz - az * bw - ax * by + ay * bx;
+	out[3] = aw * bw + ax * bx + ay * by + az * bz;
+}
+
 /* The checks of c between positions lo and hi (inclusive): narrows
  * check_pos / check_value / check_count of *sub. */
 void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub);
