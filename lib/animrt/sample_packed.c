@@ -39,8 +39,10 @@
  * baseline and for newer processors), whatever the optimiser estimates. */
 #if defined(__GNUC__) || defined(__clang__)
 #define RT_INLINE static inline __attribute__((always_inline))
+#define RT_OUT_OF_LINE static __attribute__((noinline))
 #else
 #define RT_INLINE static inline
+#define RT_OUT_OF_LINE static
 #endif
 
 /* The bits set in v: the instruction in the build for processors that
@@ -207,7 +209,8 @@ RT_INLINE void segment_dequant(const rt_packed *pk, uint8_t format, const uint8_
 
 /* The key at bit `bit` of the keys section: 3 floats, or x y z w.  Forced
  * inline: out of line, one baseline copy served the newer build too. */
-RT_INLINE void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
+RT_INLINE void decode_key_by(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, bool defer_w,
+			      float out[4])
 {
 	const uint8_t *keys = pk->p + pk->keys_at;
 	float k[3];
@@ -226,7 +229,10 @@ RT_INLINE void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, u
 		k[1] = compact_dequantize(d->min[1], d->step[1], (uint32_t)(v >> at1) & ((1u << d->cbits[1]) - 1));
 		k[2] = compact_dequantize(d->min[2], d->step[2], (uint32_t)(v >> at2) & ((1u << d->cbits[2]) - 1));
 	}
-	if (track == ANIMRT_ROTATION) {
+	if (track == ANIMRT_ROTATION && defer_w) {
+		memcpy(out, k, sizeof k);
+		out[3] = (float)d->dropped;
+	} else if (track == ANIMRT_ROTATION) {
 		rebuild_rotation(k, d->dropped, out);
 	} else {
 		memcpy(out, k, sizeof k);
@@ -234,13 +240,28 @@ RT_INLINE void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, u
 	}
 }
 
+RT_INLINE void decode_key(const rt_packed *pk, const dequant *d, uint64_t bit, unsigned track, float out[4])
+{
+	decode_key_by(pk, d, bit, track, false, out);
+}
+
+/* A rotation key decode_key_by left with its three stored components and,
+ * in place of W, the component left out: x y z w. */
+RT_INLINE void rebuild_deferred(float q[4])
+{
+	float kept[3] = { q[0], q[1], q[2] };
+
+	rebuild_rotation(kept, (unsigned)q[3], q);
+}
+
 /*
  * Unpack the keys of animated track a around grid position `at` into
  * `tc`: key a at or before it, key b after it (the next segment's first
  * when the segment has none; key a again where the last key holds).
  */
-RT_INLINE void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, const uint8_t *range, uint32_t ordinal,
-			   unsigned dropped, unsigned track, rt_where at, rt_track_cache *tc, bool has_popcnt)
+RT_INLINE void unpack_keys_by(const rt_packed *pk, uint32_t a, uint8_t format, const uint8_t *range, uint32_t ordinal,
+			      unsigned dropped, unsigned track, rt_where at, rt_track_cache *tc, bool defer_w,
+			      bool has_popcnt)
 {
 	uint32_t s = at.segment, i = (uint32_t)at.local;
 	dequant d;
@@ -258,14 +279,14 @@ RT_INLINE void unpack_keys(const rt_packed *pk, uint32_t a, uint8_t format, cons
 
 	tc->segment = s;
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
-	decode_key(pk, &d, bit, track, tc->a);
+	decode_key_by(pk, &d, bit, track, defer_w, tc->a);
 	if (above) {
 		tc->k1 = (uint8_t)rt_ctz64(above);
-		decode_key(pk, &d, bit + kb, track, tc->b);
+		decode_key_by(pk, &d, bit + kb, track, defer_w, tc->b);
 	} else if (s + 1 < pk->segment_count) {
 		tc->k1 = RT_NEXT_SEGMENT;
 		segment_dequant_by(pk, format, range, ordinal, dropped, s + 1, &d, has_popcnt);
-		decode_key(pk, &d, key_at[s + 1], track, tc->b);
+		decode_key_by(pk, &d, key_at[s + 1], track, defer_w, tc->b);
 	} else {
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
@@ -417,14 +438,31 @@ static inline float cache_weight(const rt_track_cache *tc, float local)
  * the caches, with their arcs when a context keeps them. */
 typedef struct slerps {
 	uint32_t count;
-	bool has_arc;
 	rt_track_cache *tc[4];
 	float u[4];
 	float *out[4];
 	rt_track_cache own[4];   /* keys unpacked without a context */
 } slerps;
 
-RT_INLINE void slerps_flush(slerps *sl)
+/* rebuild_deferred four wide, on keys laid out by component (q[3]: the
+ * component left out), in compact_rotation_w's order of operations. */
+RT_INLINE void rebuild4(rt_f4 q[4])
+{
+	rt_f4 one = rt_set1(1.0f), d = q[3];
+	rt_f4 n = rt_add(rt_add(rt_mul(q[0], q[0]), rt_mul(q[1], q[1])), rt_mul(q[2], q[2]));
+	rt_f4 r = rt_select(rt_lt(n, one), rt_sqrt(rt_sub(one, n)), rt_set1(0.0f));
+	rt_f4 is0 = rt_lt(d, rt_set1(0.5f)), upto1 = rt_lt(d, rt_set1(1.5f)), upto2 = rt_lt(d, rt_set1(2.5f));
+	rt_f4 k0 = q[0], k1 = q[1], k2 = q[2];
+
+	q[0] = rt_select(is0, r, k0);
+	q[1] = rt_select(is0, k0, rt_select(upto1, r, k1));
+	q[2] = rt_select(upto1, k1, rt_select(upto2, r, k2));
+	q[3] = rt_select(upto2, k2, r);
+}
+
+/* The rotations waiting in `sl`: with a context (their arcs in the caches),
+ * or without one (keys that wait for W, decode_key_by). */
+RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 {
 	uint32_t n = sl->count;
 	rt_f4 a[4], b[4], out[4];
@@ -442,7 +480,7 @@ RT_INLINE void slerps_flush(slerps *sl)
 	rt_transpose(&a[0], &a[1], &a[2], &a[3]);
 	rt_transpose(&b[0], &b[1], &b[2], &b[3]);
 	rt_f4 vu = rt_load(u);
-	if (sl->has_arc) {
+	if (with_context) {
 		rt_f4 angle, signed_inv_sin, one = rt_set1(1.0f);
 		rt_arcs(&sl->tc[0]->arc.angle, &sl->tc[n > 1 ? 1 : 0]->arc.angle, &sl->tc[n > 2 ? 2 : 0]->arc.angle,
 			&sl->tc[n > 3 ? 3 : 0]->arc.angle, &angle, &signed_inv_sin);
@@ -488,6 +526,8 @@ RT_INLINE void slerps_flush(slerps *sl)
 		for (int k = 0; k < 4; k++)
 			out[k] = rt_select(keep, a[k], out[k]);
 	} else {
+		rebuild4(a);
+		rebuild4(b);
 		rt_slerp4(a, b, vu, out);
 	}
 	rt_transpose(&out[0], &out[1], &out[2], &out[3]);
@@ -496,17 +536,17 @@ RT_INLINE void slerps_flush(slerps *sl)
 	sl->count = 0;
 }
 
-/* Out of line for the walk without a context; inlined into the playback
- * loop over a context's caches, where it runs every fourth rotation. */
+/* Out of line for the samplers without a context; the playback loop over
+ * a context's caches inlines slerps_flush_by instead. */
 static void slerps_run(slerps *sl)
 {
-	slerps_flush(sl);
+	slerps_flush_by(sl, false);
 }
 
 #if RT_NEWER_DISPATCH
 __attribute__((target(RT_NEWER_TARGET))) static void slerps_run_newer(slerps *sl)
 {
-	slerps_flush(sl);
+	slerps_flush_by(sl, false);
 }
 #endif
 
@@ -622,10 +662,13 @@ RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_whe
 		if (!out[k])
 			continue;
 		rt_track_cache local, *tc = sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
-		unpack_keys(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k, at,
-			    tc, has_popcnt);
+		bool waits = sl && k == ANIMRT_ROTATION;   /* for W, until its slerp */
+		unpack_keys_by(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k,
+			       at, tc, waits, has_popcnt);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
+			if (waits)
+				rebuild_deferred(tc->a);
 			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
 		} else if (k != ANIMRT_ROTATION) {
 			interp_lerp3(out[k], tc->a, tc->b, u);
@@ -710,9 +753,12 @@ RT_INLINE void pending_keys(const rt_packed *pk, walk *wk, const pending *list, 
 		if (!out)
 			continue;
 		rt_track_cache local, *tc = k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
-		unpack_keys(pk, a, format, range, ordinal, list[e].dropped, k, at, tc, has_popcnt);
+		/* Rotations wait for W until their slerp, which takes four at once. */
+		unpack_keys_by(pk, a, format, range, ordinal, list[e].dropped, k, at, tc, true, has_popcnt);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0)) {
+			if (k == ANIMRT_ROTATION)
+				rebuild_deferred(tc->a);
 			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
 		} else if (k != ANIMRT_ROTATION) {
 			interp_lerp3(out, tc->a, tc->b, u);
@@ -744,7 +790,6 @@ RT_INLINE void sample_without_context(const rt_packed *pk, rt_where at, const ui
 	slerps sl;
 
 	sl.count = 0;
-	sl.has_arc = false;
 	for (uint32_t b = 0; b < pk->bone_count; b++) {
 		uint16_t desc = (uint16_t)(descs[2 * (size_t)b] | descs[2 * (size_t)b + 1] << 8);
 		uint32_t slot = map ? map[b] : b;
@@ -793,6 +838,35 @@ RT_INLINE void sample_without_context(const rt_packed *pk, rt_where at, const ui
 	}
 	pending_keys(pk, &wk, list, count, at, &sl, has_popcnt);
 	slerps_run_by(&sl, has_popcnt);
+}
+
+/* Each build's sampler without a context, out of line: the playback loop
+ * over a context's caches keeps its own code as it is. */
+RT_OUT_OF_LINE void without_context_baseline(const rt_packed *pk, rt_where at, const uint32_t *map, animrt_pose *pose)
+{
+	sample_without_context(pk, at, map, pose, false);
+}
+
+#if RT_NEWER_DISPATCH
+__attribute__((target(RT_NEWER_TARGET))) RT_OUT_OF_LINE void without_context_newer(const rt_packed *pk, rt_where at,
+										    const uint32_t *map,
+										    animrt_pose *pose)
+{
+	sample_without_context(pk, at, map, pose, true);
+}
+#endif
+
+/* without_context_* of the build `newer` names (a constant in each build). */
+RT_INLINE void without_context_by(const rt_packed *pk, rt_where at, const uint32_t *map, animrt_pose *pose,
+				  bool newer)
+{
+#if RT_NEWER_DISPATCH
+	if (newer) {
+		without_context_newer(pk, at, map, pose);
+		return;
+	}
+#endif
+	without_context_baseline(pk, at, map, pose);
 }
 
 /*
@@ -889,7 +963,6 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 	memcpy(pose->scale, image + 7 * (size_t)stride, (size_t)n * 3 * sizeof(float));
 	memcpy(pose->tracks, image + 10 * (size_t)stride, n);
 	sl.count = 0;
-	sl.has_arc = true;
 	uint32_t e = 0;
 	if (!is_reference) {
 		/* The rotations four at a time: their weights as one division,
@@ -923,7 +996,7 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 			rt_f4 fk0 = rt_to_float(rt_bytes(k0)), fk1 = rt_to_float(k1i);
 			rt_store(sl.u, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f),
 						 rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));
-			slerps_flush(&sl);
+			slerps_flush_by(&sl, true);
 		}
 	}
 	for (; e < ctx->track_count; e++) {
@@ -950,10 +1023,10 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 			sl.u[i] = u;
 			sl.out[i] = out;
 			if (sl.count == 4)
-				slerps_flush(&sl);
+				slerps_flush_by(&sl, true);
 		}
 	}
-	slerps_flush(&sl);
+	slerps_flush_by(&sl, true);
 }
 
 RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
@@ -969,11 +1042,10 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 		return;
 	}
 	if (!is_reference) {
-		sample_without_context(pk, at, map, pose, has_popcnt);
+		without_context_by(pk, at, map, pose, has_popcnt);
 		return;
 	}
 	sl.count = 0;
-	sl.has_arc = false;
 	for (uint32_t b = 0; b < pk->bone_count; b++) {
 		uint32_t slot = map ? map[b] : b;
 		float *none[3] = { NULL, NULL, NULL };
