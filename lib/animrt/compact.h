@@ -237,6 +237,7 @@ animrt_status rt_load_packed(const uint8_t *data, size_t size, size_t at, const 
  * a to b (rt_arc). */
 typedef struct rt_track_cache {
 	float a[4], b[4];
+	uint64_t mask;                  /* the key mask of `segment` */
 	rt_arc arc;
 	/* How the keys of segment dq_segment decode (a track with one format
 	 * decodes every segment so). */
@@ -255,11 +256,12 @@ typedef struct rt_track_cache {
 	uint8_t dq_cbits[3];            /* the bits of each component in dq_segment */
 	uint8_t reserved;
 	uint32_t slot;                  /* the pose slot it feeds */
+	uint32_t first;                 /* the first bit of key 0 of `segment` */
 } rt_track_cache;
 #define RT_NO_SEGMENT UINT32_MAX
 /* arc.angle of keys whose arc is not computed yet. */
 #define RT_NO_ARC (-2.0f)
-_Static_assert(sizeof(rt_track_cache) == 100, "a track cache is 100 bytes");
+_Static_assert(sizeof(rt_track_cache) == 112, "a track cache is 112 bytes");
 
 /*
  * A context (animrt.h) in its caller's memory: the header; the key cursors

@@ -366,13 +366,17 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 			j = 0;
 		}
 		if (at.segment == s && i >= k0) {
-			m = track_mask(pk, tc->animated, s);
+			if (s != tc->segment) {
+				tc->mask = track_mask(pk, tc->animated, s);
+				tc->first = key_at[s];
+			}
+			m = tc->mask;
 			above = m & (k0 == 63 ? 0 : ~(((uint64_t)2 << k0) - 1));
 			uint32_t k1 = above ? rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
 
+			tc->segment = s;
 			if (k1 == RT_HOLD || i < k1) {
 				memcpy(tc->a, tc->b, sizeof tc->a);
-				tc->segment = s;
 				tc->k0 = (uint8_t)k0;
 				tc->k1 = (uint8_t)k1;
 				tc->j = (uint8_t)j;
@@ -384,8 +388,13 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	}
 	/* Both keys. */
 	s = at.segment;
-	if (!has_mask)
-		m = track_mask(pk, tc->animated, s);
+	if (!has_mask) {
+		if (s != tc->segment) {
+			tc->mask = track_mask(pk, tc->animated, s);
+			tc->first = key_at[s];
+		}
+		m = tc->mask;
+	}
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = m & upto;
 	above = m & ~upto;
 	tc->segment = s;
@@ -393,7 +402,7 @@ RT_INLINE void context_unpack(const rt_packed *pk, rt_track_cache *tc, unsigned 
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
 	tc->k1 = above ? (uint8_t)rt_ctz64(above) : s + 1 < pk->segment_count ? RT_NEXT_SEGMENT : RT_HOLD;
 	if (tc->dq_segment == s && tc->dq_bits != COMPACT_RAW_BITS) {
-		decode_cached(pk, tc, key_at[s], tc->j, track, tc->a);
+		decode_cached(pk, tc, tc->first, tc->j, track, tc->a);
 	} else {
 		cached_dequant(pk, tc, s, &d);
 		decode_key(pk, &d, key_at[s] + (uint64_t)tc->j * d.key_bits, track, tc->a);
@@ -405,7 +414,7 @@ key_b:
 		cached_dequant(pk, tc, tc->segment + 1, &d);
 		decode_key(pk, &d, key_at[tc->segment + 1], track, tc->b);
 	} else if (tc->dq_segment == tc->segment && tc->dq_bits != COMPACT_RAW_BITS) {
-		decode_cached(pk, tc, key_at[tc->segment], tc->j + 1u, track, tc->b);
+		decode_cached(pk, tc, tc->first, tc->j + 1u, track, tc->b);
 	} else {
 		cached_dequant(pk, tc, tc->segment, &d);
 		decode_key(pk, &d, key_at[tc->segment] + (uint64_t)(tc->j + 1u) * d.key_bits, track, tc->b);

@@ -435,8 +435,8 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  * Playback state of one playing instance, the caller's memory: per pose
  * bone the key cursor of the original layout and, for compact clips
  * sampled in place, the two keys around the playhead of each track (and
- * the arc between rotation keys), so that forward playback unpacks each
- * key once.  ANIMRT_CONTEXT_BYTES_PER_BONE per bone plus
+ * the arc between rotation keys, and the key mask and first key of their
+ * segment), so that forward playback unpacks each key once.  ANIMRT_CONTEXT_BYTES_PER_BONE per bone plus
  * ANIMRT_CONTEXT_HEADER_BYTES; animrt_context_size_bytes computes it.  A
  * context follows one clip: given another one (or the same clip reloaded
  * elsewhere) it starts over; after animrt_close and a reload at the same
@@ -445,7 +445,7 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  */
 typedef struct animrt_context animrt_context;
 #define ANIMRT_CONTEXT_HEADER_BYTES 128u
-#define ANIMRT_CONTEXT_BYTES_PER_BONE 352u
+#define ANIMRT_CONTEXT_BYTES_PER_BONE 384u
 
 /* Bytes of a context for poses of bone_count bones; 0 when too many. */
 size_t animrt_context_size_bytes(uint32_t bone_count);
