@@ -628,12 +628,12 @@ static inline size_t constant_size(uint16_t desc, unsigned track)
 }
 
 /*
- * One bone of the walk into out[track] (NULL: skip, but move on): returns
- * the bone's ANIMRT_TRACK_* bits.  Rotations go to `sl` unless it is NULL
- * (the reference).
+ * One bone of the walk into out[track] (NULL: skip, but move on), one
+ * track at a time (the reference, and the walk that finds a context's
+ * tracks): returns the bone's ANIMRT_TRACK_* bits.
  */
 RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
-			   slerps *sl, bool has_popcnt)
+			   bool has_popcnt)
 {
 	const uint8_t *p = pk->p;
 	uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)bone] |
@@ -670,28 +670,17 @@ RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_whe
 		wk->segmented += COMPACT_FORMAT_BITS(format) == COMPACT_SEGMENTED;
 		if (!out[k])
 			continue;
-		rt_track_cache local, *tc = sl && k == ANIMRT_ROTATION ? &sl->own[sl->count] : &local;
-		bool waits = sl && k == ANIMRT_ROTATION;   /* for W, until its slerp */
-		unpack_keys_by(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k,
-			       at, tc, waits, has_popcnt);
-		float u = cache_weight(tc, at.local);
-		if (!(u > 0)) {
-			if (waits)
-				rebuild_deferred(tc->a);
-			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
-		} else if (k != ANIMRT_ROTATION) {
-			interp_lerp3(out[k], tc->a, tc->b, u);
-		} else if (!sl) {
-			interp_slerp(out[k], tc->a, tc->b, u);
-		} else {
-			uint32_t n = sl->count++;
+		rt_track_cache tc;
 
-			sl->tc[n] = tc;
-			sl->u[n] = u;
-			sl->out[n] = out[k];
-			if (sl->count == 4)
-				slerps_run_by(sl, has_popcnt);
-		}
+		unpack_keys_by(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k,
+			       at, &tc, false, has_popcnt);
+		float u = cache_weight(&tc, at.local);
+		if (!(u > 0))
+			memcpy(out[k], tc.a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		else if (k != ANIMRT_ROTATION)
+			interp_lerp3(out[k], tc.a, tc.b, u);
+		else
+			interp_slerp(out[k], tc.a, tc.b, u);
 	}
 	return tracks;
 }
@@ -1044,7 +1033,6 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 	const rt_packed *pk = &clip->compact->packed;
 	rt_where at = rt_grid_locate(clip->compact, local_s);
 	walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
-	slerps sl;
 
 	if (ctx) {
 		sample_with_context(pk, at, ctx, pose, is_reference, has_popcnt);
@@ -1054,20 +1042,19 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 		without_context_by(pk, at, map, pose, has_popcnt);
 		return;
 	}
-	sl.count = 0;
+	/* The reference: one bone, one track at a time. */
 	for (uint32_t b = 0; b < pk->bone_count; b++) {
 		uint32_t slot = map ? map[b] : b;
 		float *none[3] = { NULL, NULL, NULL };
 
 		if (slot == RT_NO_BONE) {
-			walk_bone(pk, &wk, b, at, none, NULL, has_popcnt);
+			walk_bone(pk, &wk, b, at, none, has_popcnt);
 			continue;
 		}
 		float *out[3] = { pose->translation + 3 * (size_t)slot, pose->rotation + 4 * (size_t)slot,
 				  pose->scale + 3 * (size_t)slot };
-		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, is_reference ? NULL : &sl, has_popcnt);
+		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, has_popcnt);
 	}
-	slerps_run_by(&sl, has_popcnt);
 }
 
 void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
@@ -1134,7 +1121,7 @@ static walk walk_to(const rt_packed *pk, uint32_t sequence)
 	float *none[3] = { NULL, NULL, NULL };
 
 	for (uint32_t b = 0; b < sequence; b++)
-		walk_bone(pk, &wk, b, at, none, NULL, false);
+		walk_bone(pk, &wk, b, at, none, false);
 	return wk;
 }
 
