@@ -7,6 +7,7 @@
  * written by hand: no dependency.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
 #include "cli.h"
+#include "isolate.h"
 
 #define WIDTH 960.0
 #define LEFT 78.0
@@ -47,10 +49,17 @@ static void help(FILE *out)
 		"      --tolerance T,R,S   the bound drawn in the error band (default: 'default',\n"
 		"                          0.001,0.05,0.0001)\n"
 		"      --ticks-per-second N  as for animc build\n"
+		"      --import-timeout S  stop an import of SOURCE that runs longer than S seconds\n"
+		"                          (default 120; 0: no limit), as animc build does\n"
+		"      --memory-limit SIZE  address space of that import (default 4G; 0: no\n"
+		"                          limit; K, M, G, T suffixes; at least 64M)\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Rotations plot x y z w, each compiled quaternion on the source's hemisphere;\n"
 		"their error is the angle between the two rotations in degrees.\n"
+		"\n"
+		"SOURCE is imported in a child process: an importer that loops, crashes or runs\n"
+		"out of memory on it fails the plot with a message.\n"
 		"\n"
 		"exit status: 0 written, 1 a file cannot be read or has no such bone or clip,\n"
 		"2 usage error.\n");
@@ -69,17 +78,78 @@ static void print_diag(void *user, const animc_diag *diag)
 	cli_print_diag(user, diag);
 }
 
+/* Where the import of a source runs, and its limits (--import-timeout,
+ * --memory-limit), as animc build's workers run it. */
+typedef struct import_limits {
+	double timeout_s;
+	uint64_t memory_bytes;
+} import_limits;
+
+typedef struct source_job {
+	const char *path;
+	const uint8_t *data;
+	size_t size;
+	const animc_importer *importer;
+	const char *clip_name;
+	double ticks_per_second;
+	cli_diag_printer *printer;
+} source_job;
+
+/* In a child process (build_run_isolated): the source imported, its clip
+ * chosen, processed losslessly and compiled in memory. */
+static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
+{
+	const source_job *job = user;
+	animc_diag_sink sink = { print_diag, job->printer, job->path, 0, 0 };
+	animc_import_options options = { 0 };
+	animc_import_request request = { job->path, job->data, job->size, &options };
+	animc_clip_set set = { 0 };
+
+	options.ticks_per_second = job->ticks_per_second;
+	if (job->importer->import(&request, &set, &sink) != ANIMC_OK) {
+		animc_clip_set_release(&set);
+		return false;
+	}
+	uint32_t pick = set.count;
+	for (uint32_t i = 0; i < set.count; i++)
+		if ((job->clip_name && strcmp(set.clips[i]->name, job->clip_name) == 0) ||
+		    (!job->clip_name && set.count == 1))
+			pick = i;
+	if (pick == set.count) {
+		cli_bytes names = { 0 };
+
+		for (uint32_t i = 0; i < set.count; i++) {
+			cli_bytes_put(&names, " '", 2);
+			cli_bytes_put(&names, set.clips[i]->name, strlen(set.clips[i]->name));
+			cli_bytes_put(&names, "'", 1);
+		}
+		cli_report(ANIMC_ERROR, job->path, "%s; it holds:%s",
+			   job->clip_name ? "no clip by that name" : "several clips: give --clip NAME",
+			   names.data && !names.is_broken ? (const char *)names.data : "");
+		free(names.data);
+		animc_clip_set_release(&set);
+		return false;
+	}
+	animc_process_options lossless = { 0 };
+	bool ok = animc_clip_process(set.clips[pick], &lossless, &sink, NULL) == ANIMC_OK &&
+		  animc_xnb_write(set.clips[pick], NULL, xnb, xnb_size, &sink) == ANIMC_OK;
+
+	animc_clip_set_release(&set);
+	return ok;
+}
+
 /* The source as libanimrt plays it: a compiled file loaded, or an asset
- * imported, its clip chosen, processed losslessly and compiled in memory. */
+ * compiled in memory (compile_source) in a child process, which the
+ * limits stop where a reader loops or runs out of memory on the file. */
 static animrt_clip *load_source(const char *path, const char *clip_name, double ticks_per_second,
-				cli_diag_printer *printer)
+				const import_limits *limits, cli_diag_printer *printer)
 {
 	uint8_t *data = NULL, *xnb = NULL;
 	size_t size = 0, xnb_size = 0;
 	cli_error failure;
 	animrt_clip *clip = NULL;
 	animrt_error err;
-	animc_diag_sink sink = { print_diag, printer, path, 0, 0 };
+	int detail;
 
 	if (!cli_read_file(path, &data, &size, &failure)) {
 		cli_report(ANIMC_ERROR, path, "%s", failure.message);
@@ -93,50 +163,38 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 	}
 	const animc_importer *importer = animc_importer_find(path, data, size < ANIMC_PROBE_HEAD_BYTES ? size
 											 : ANIMC_PROBE_HEAD_BYTES);
-	animc_import_options options = { 0 };
-	animc_import_request request = { path, data, size, &options };
-	animc_clip_set set = { 0 };
-
-	options.ticks_per_second = ticks_per_second;
 	if (!importer) {
 		cli_report(ANIMC_ERROR, path, "no importer recognises this file");
 		free(data);
 		return NULL;
 	}
-	if (importer->import(&request, &set, &sink) != ANIMC_OK) {
-		free(data);
-		animc_clip_set_release(&set);
-		return NULL;
+	source_job job = { path, data, size, importer, clip_name, ticks_per_second, printer };
+
+	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
+				   &detail)) {
+	case BUILD_ISOLATED_OK:
+		if (animrt_open(xnb, xnb_size, &clip, &err) != ANIMRT_OK)
+			cli_report(ANIMC_ERROR, path, "%s", err.message);
+		break;
+	case BUILD_ISOLATED_FAILED:
+		break;
+	case BUILD_ISOLATED_TIMED_OUT:
+		cli_report(ANIMC_ERROR, path, "the %s importer did not finish within %g s (--import-timeout); stopped",
+			   importer->name, limits->timeout_s);
+		break;
+	case BUILD_ISOLATED_CRASHED:
+		cli_report(ANIMC_ERROR, path, "the %s importer crashed on this file (%s)", importer->name,
+			   strsignal(detail));
+		break;
+	case BUILD_ISOLATED_SYSTEM:
+		if (errno == EPROTO)
+			cli_report(ANIMC_ERROR, path, "the %s importer ended without a result (exit status %d)",
+				   importer->name, detail);
+		else
+			cli_report(ANIMC_ERROR, path, "cannot start the import: %s", strerror(errno));
+		break;
 	}
 	free(data);
-	uint32_t pick = set.count;
-	for (uint32_t i = 0; i < set.count; i++)
-		if ((clip_name && strcmp(set.clips[i]->name, clip_name) == 0) || (!clip_name && set.count == 1))
-			pick = i;
-	if (pick == set.count) {
-		cli_bytes names = { 0 };
-
-		for (uint32_t i = 0; i < set.count; i++) {
-			cli_bytes_put(&names, " '", 2);
-			cli_bytes_put(&names, set.clips[i]->name, strlen(set.clips[i]->name));
-			cli_bytes_put(&names, "'", 1);
-		}
-		cli_report(ANIMC_ERROR, path, "%s; it holds:%s",
-			   clip_name ? "no clip by that name" : "several clips: give --clip NAME",
-			   names.data && !names.is_broken ? (const char *)names.data : "");
-		free(names.data);
-		animc_clip_set_release(&set);
-		return NULL;
-	}
-	animc_process_options lossless = { 0 };
-	if (animc_clip_process(set.clips[pick], &lossless, &sink, NULL) != ANIMC_OK ||
-	    animc_xnb_write(set.clips[pick], NULL, &xnb, &xnb_size, &sink) != ANIMC_OK) {
-		animc_clip_set_release(&set);
-		return NULL;
-	}
-	animc_clip_set_release(&set);
-	if (animrt_open(xnb, xnb_size, &clip, &err) != ANIMRT_OK)
-		cli_report(ANIMC_ERROR, path, "%s", err.message);
 	free(xnb);
 	return clip;
 }
@@ -593,7 +651,7 @@ done:
 
 static int run(int argc, char **argv)
 {
-	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS };
+	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "bone", required_argument, NULL, O_BONE },
@@ -601,10 +659,13 @@ static int run(int argc, char **argv)
 		{ "clip", required_argument, NULL, O_CLIP },
 		{ "tolerance", required_argument, NULL, O_TOLERANCE },
 		{ "ticks-per-second", required_argument, NULL, O_TICKS },
+		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
+		{ "memory-limit", required_argument, NULL, O_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	plot_args a;
+	import_limits limits = { 120, 4ull << 30 };
 	int c;
 
 	memset(&a, 0, sizeof a);
@@ -645,6 +706,23 @@ static int run(int argc, char **argv)
 				return cli_usage_error("plot", "--ticks-per-second '%s' is not a number above 0", optarg);
 			break;
 		}
+		case O_TIMEOUT: {
+			char *end;
+
+			limits.timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end || !(limits.timeout_s >= 0) || !isfinite(limits.timeout_s))
+				return cli_usage_error("plot", "--import-timeout '%s' is not a number of seconds (0 for "
+							       "no limit)", optarg);
+			break;
+		}
+		case O_MEMORY:
+			if (!cli_parse_size(optarg, &limits.memory_bytes))
+				return cli_usage_error("plot", "--memory-limit '%s' is not a size (such as 4G or 512M; "
+							       "0 for no limit)", optarg);
+			if (limits.memory_bytes && limits.memory_bytes < (64ull << 20))
+				return cli_usage_error("plot", "--memory-limit '%s' is below 64M, too little to start "
+							       "an import", optarg);
+			break;
 		case 'h':
 			help(stdout);
 			return ANIMC_EXIT_OK;
@@ -675,7 +753,7 @@ static int run(int argc, char **argv)
 		cli_report(ANIMC_ERROR, a.compiled_path, "%s", err.message);
 		return ANIMC_EXIT_FAILED;
 	}
-	src = load_source(a.source_path, a.clip, a.ticks_per_second, &printer);
+	src = load_source(a.source_path, a.clip, a.ticks_per_second, &limits, &printer);
 	if (src) {
 		int si = find_bone(src, a.bone), ci = find_bone(cmp, a.bone);
 

@@ -237,12 +237,60 @@ static void plot_names_what_is_missing(void **state)
 	free(out);
 }
 
+/* A source an importer loops or crashes on fails the plot, with a message,
+ * within the time limit; no SVG is written. */
+static void plot_stops_an_import_that_loops_or_crashes(void **state)
+{
+	char *out = test_tmpdir("plot-isolated");
+	char *xnb = test_format("%s/sway.xnb", out), *svg = test_format("%s/x.svg", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "-o", out, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* Assimp's SMD reader loops for minutes on this file. */
+	r = test_animc("plot", "--bone", "Spine", "--import-timeout", "1", "-o", svg, xnb,
+		       "testdata/assimp_crashes/endless_time.smd", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "endless_time.smd: error: the assimp importer did not finish within 1 s "
+				      "(--import-timeout); stopped"));
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	/* Its MS3D reader frees a node twice on this one (a crash, or under
+	 * some builds an error): the plot fails, and says so. */
+	r = test_animc("plot", "--bone", "Spine", "--import-timeout", "10", "-o", svg, xnb,
+		       "testdata/assimp_crashes/broken_joints.ms3d", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "broken_joints.ms3d: error: "));
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	/* The limits are checked as animc build checks them. */
+	r = test_animc("plot", "--bone", "Spine", "--import-timeout", "-1", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--import-timeout '-1'"));
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Spine", "--memory-limit", "1M", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "below 64M"));
+	test_run_release(&r);
+	/* Within them, the plot is drawn from the source compiled in the child. */
+	r = test_animc("plot", "--bone", "Spine", "--import-timeout", "30", "--memory-limit", "1G", "-o", svg, xnb,
+		       SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(test_file_exists(svg));
+	test_run_release(&r);
+	free(svg);
+	free(xnb);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
 	cmocka_unit_test(plot_warns_when_the_source_is_another_clip),
 	cmocka_unit_test(plot_names_what_is_missing),
+	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -2,6 +2,7 @@
  * cli.c - diagnostic printing, usage errors and JSON output shared by the
  * commands.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -284,6 +285,28 @@ bool cli_parse_tolerance(const char *arg, animc_tolerance *out)
 	out->translation = (float)v[0];
 	out->rotation_deg = (float)v[1];
 	out->scale = (float)v[2];
+	return true;
+}
+
+bool cli_parse_size(const char *arg, uint64_t *bytes)
+{
+	char *end;
+	double value;
+	uint64_t unit = 1;
+
+	errno = 0;
+	value = strtod(arg, &end);
+	if (end != arg && *end) {
+		switch (*end) {
+		case 'k': case 'K': unit = 1ull << 10; end++; break;
+		case 'm': case 'M': unit = 1ull << 20; end++; break;
+		case 'g': case 'G': unit = 1ull << 30; end++; break;
+		case 't': case 'T': unit = 1ull << 40; end++; break;
+		}
+	}
+	if (end == arg || *end || errno || !isfinite(value) || value < 0 || value * (double)unit > 1e18)
+		return false;
+	*bytes = (uint64_t)(value * (double)unit);
 	return true;
 }
 

@@ -99,6 +99,10 @@ size_t cli_escape(char *buf, size_t size, const char *s);
  * units, degrees, scale).  False when `arg` is neither. */
 bool cli_parse_tolerance(const char *arg, animc_tolerance *out);
 
+/* A size such as 4G, 512M, 256K or 1000 (bytes; K M G T, powers of 1024);
+ * false when `arg` is not one. */
+bool cli_parse_size(const char *arg, uint64_t *bytes);
+
 /* "error: translation 0.00098, rotation 0.049 deg, scale 0 (keys 8887 -> 6471)" */
 void cli_format_clip_error(const animc_clip_error *e, char *buf, size_t size);
 

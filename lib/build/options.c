@@ -202,32 +202,9 @@ static bool set_shell(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
-/* A size such as 4G, 512M, 256K or 1000 (bytes); false when it is not one. */
-static bool parse_size(const char *arg, uint64_t *bytes)
-{
-	char *end;
-	double value;
-	uint64_t unit = 1;
-
-	errno = 0;
-	value = strtod(arg, &end);
-	if (end != arg && *end) {
-		switch (*end) {
-		case 'k': case 'K': unit = 1ull << 10; end++; break;
-		case 'm': case 'M': unit = 1ull << 20; end++; break;
-		case 'g': case 'G': unit = 1ull << 30; end++; break;
-		case 't': case 'T': unit = 1ull << 40; end++; break;
-		}
-	}
-	if (end == arg || *end || errno || !isfinite(value) || value < 0 || value * (double)unit > 1e18)
-		return false;
-	*bytes = (uint64_t)(value * (double)unit);
-	return true;
-}
-
 static bool set_memory(build_options *o, const char *arg, cli_error *err)
 {
-	if (!parse_size(arg, &o->memory_limit_bytes))
+	if (!cli_parse_size(arg, &o->memory_limit_bytes))
 		return cli_error_set(err, "--memory-limit '%s' is not a size (such as 4G or 512M; 0 for no limit)", arg);
 	if (o->memory_limit_bytes && o->memory_limit_bytes < (64ull << 20))
 		return cli_error_set(err, "--memory-limit '%s' is below 64M, too little to start an import", arg);
@@ -335,7 +312,7 @@ static bool set_cache_timeout(build_options *o, const char *arg, cli_error *err)
 
 static bool set_cache_min_size(build_options *o, const char *arg, cli_error *err)
 {
-	if (!parse_size(arg, &o->cache_min_size))
+	if (!cli_parse_size(arg, &o->cache_min_size))
 		return cli_error_set(err, "--cache-min-size '%s' is not a size (such as 256K or 1M; 0: every source)", arg);
 	return true;
 }

@@ -35,7 +35,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -45,22 +44,15 @@
 
 #include <linux/futex.h>
 
-#include "runner.h"
 #include "engine.h"
+#include "isolate.h"
+#include "runner.h"
 
 /* What a worker's captured output may add to its job's diagnostics. */
 #define CAPTURE_BYTES_MAX 16384
 #define CAPTURE_LINES_MAX 20
 /* Results are records on a pipe; none is larger than this. */
 #define RECORD_BYTES_MAX ((size_t)1 << 31)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 /* A queue position no worker is at. */
 #define IDLE UINT32_MAX
@@ -220,18 +212,6 @@ static size_t read_capture(int fd, char *buf, size_t size)
 	return n > 0 ? (size_t)n : 0;
 }
 
-static void apply_memory_limit(uint64_t bytes)
-{
-#ifndef UNDER_ASAN
-	struct rlimit limit = { (rlim_t)bytes, (rlim_t)bytes };
-
-	if (bytes)
-		setrlimit(RLIMIT_AS, &limit);
-#else
-	(void)bytes;   /* AddressSanitizer reserves terabytes of address space */
-#endif
-}
-
 static _Noreturn void worker_main(pool *p, worker *w)
 {
 	build_ctx *ctx = p->ctx;
@@ -260,7 +240,7 @@ static _Noreturn void worker_main(pool *p, worker *w)
 	setenv("LIBC_FATAL_STDERR_", "1", 1);
 	dup2(w->capture_fd, STDOUT_FILENO);
 	dup2(w->capture_fd, STDERR_FILENO);
-	apply_memory_limit(ctx->options->memory_limit_bytes);
+	build_limit_memory(ctx->options->memory_limit_bytes);
 	ctx->on_probe = tell_importer;
 	ctx->on_probe_user = &self;
 	for (;;) {

@@ -1,0 +1,173 @@
+/*
+ * isolate.c - build_run_isolated (isolate.h).  The child writes a u64
+ * (little endian) on a pipe, the length of the bytes that follow, or
+ * FAILED_MARK when the function failed, and exits 0; any other end (a
+ * signal, a sanitizer's exit status, no record) is not the function's.
+ * The parent reads the pipe as it fills, against the deadline, and kills
+ * a child past it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "fs.h"
+#include "isolate.h"
+
+#define FAILED_MARK UINT64_MAX
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+void build_limit_memory(uint64_t bytes)
+{
+#ifndef UNDER_ASAN
+	struct rlimit limit = { (rlim_t)bytes, (rlim_t)bytes };
+
+	if (bytes)
+		setrlimit(RLIMIT_AS, &limit);
+#else
+	(void)bytes;
+#endif
+}
+
+static _Noreturn void child_main(int fd, pid_t parent, build_isolated_fn fn, void *user, uint64_t memory_bytes)
+{
+	uint8_t *bytes = NULL, head[8];
+	size_t size = 0;
+
+	/* Die with the command, even when it is SIGKILLed. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGPIPE, SIG_IGN);
+	build_limit_memory(memory_bytes);
+	bool ok = fn(user, &bytes, &size);
+	uint64_t mark = ok ? (uint64_t)size : FAILED_MARK;
+
+	for (int i = 0; i < 8; i++)
+		head[i] = (uint8_t)(mark >> (8 * i));
+	_exit(cli_write_all(fd, head, sizeof head) && (!ok || cli_write_all(fd, bytes, size)) ? 0 : 1);
+}
+
+/* Append what fd has to *buf; false at end of file or on an error. */
+static bool read_some(int fd, uint8_t **buf, size_t *len, size_t *cap)
+{
+	if (*cap - *len < 65536) {
+		size_t want = *cap ? *cap * 2 : 65536;
+		uint8_t *grown = realloc(*buf, want);
+
+		if (!grown)
+			return false;
+		*buf = grown;
+		*cap = want;
+	}
+	ssize_t n = read(fd, *buf + *len, *cap - *len);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0)
+		return false;
+	*len += (size_t)n;
+	return true;
+}
+
+build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, double timeout_s, uint64_t memory_bytes,
+					 uint8_t **bytes, size_t *size, int *detail)
+{
+	int fds[2], status = 0;
+	pid_t parent = getpid(), pid;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	bool timed_out = false;
+	double deadline = build_now_s() + timeout_s;
+
+	*bytes = NULL;
+	*size = 0;
+	*detail = 0;
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return BUILD_ISOLATED_SYSTEM;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		errno = e;
+		return BUILD_ISOLATED_SYSTEM;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(fds[1], parent, fn, user, memory_bytes);
+	}
+	close(fds[1]);
+	for (;;) {
+		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		int wait_ms = -1;
+
+		if (timeout_s > 0) {
+			double left = deadline - build_now_s();
+
+			if (left <= 0) {
+				timed_out = true;
+				break;
+			}
+			wait_ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+		}
+		int ready = poll(&pfd, 1, wait_ms);
+
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready < 0)
+			break;
+		if (ready > 0 && !read_some(fds[0], &buf, &len, &cap))
+			break;
+	}
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out) {
+		free(buf);
+		return BUILD_ISOLATED_TIMED_OUT;
+	}
+	if (WIFSIGNALED(status)) {
+		free(buf);
+		*detail = WTERMSIG(status);
+		return BUILD_ISOLATED_CRASHED;
+	}
+	uint64_t n = 0;
+
+	for (int i = 0; i < 8 && len >= 8; i++)
+		n |= (uint64_t)buf[i] << (8 * i);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && len == 8 && n == FAILED_MARK) {
+		free(buf);
+		return BUILD_ISOLATED_FAILED;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || len < 8 || n != len - 8) {
+		free(buf);
+		*detail = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		errno = EPROTO;
+		return BUILD_ISOLATED_SYSTEM;
+	}
+	memmove(buf, buf + 8, (size_t)n);
+	*bytes = buf;
+	*size = (size_t)n;
+	return BUILD_ISOLATED_OK;
+}

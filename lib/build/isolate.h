@@ -1,0 +1,43 @@
+/*
+ * isolate.h - one function run in a child process, under a time limit and
+ * an address-space cap, its bytes taken back: for commands that import a
+ * source outside the build's worker pool (animc plot), so that a reader
+ * that loops, crashes or runs out of memory on a file fails that command
+ * with a message instead of hanging or killing it.  The build's workers
+ * (workers.c) apply the same cap.
+ */
+#ifndef ANIMC_BUILD_ISOLATE_H
+#define ANIMC_BUILD_ISOLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum build_isolated_status {
+	BUILD_ISOLATED_OK,         /* the function returned its bytes */
+	BUILD_ISOLATED_FAILED,     /* it returned false (it said why, on stderr) */
+	BUILD_ISOLATED_TIMED_OUT,  /* it ran past the time limit and was stopped */
+	BUILD_ISOLATED_CRASHED,    /* the child died of a signal (*detail) */
+	BUILD_ISOLATED_SYSTEM      /* no child could be started (errno), or it ended
+				    * without a result (errno EPROTO, *detail its exit
+				    * status: a sanitizer's report, say) */
+} build_isolated_status;
+
+/* Runs in the child: true with *bytes (malloc'd, *size of them), or false
+ * after reporting the failure on stderr. */
+typedef bool (*build_isolated_fn)(void *user, uint8_t **bytes, size_t *size);
+
+/*
+ * Run fn(user) in a forked child that dies with this process, with its
+ * address space capped at memory_bytes (0: no cap) and stopped after
+ * timeout_s seconds (0: no limit); its stderr is this process's.  On
+ * BUILD_ISOLATED_OK, *bytes (malloc'd) and *size hold what it returned.
+ */
+build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, double timeout_s, uint64_t memory_bytes,
+					 uint8_t **bytes, size_t *size, int *detail);
+
+/* Cap this process's address space (RLIMIT_AS) at `bytes` (0: no cap; no
+ * cap under AddressSanitizer, which reserves terabytes). */
+void build_limit_memory(uint64_t bytes);
+
+#endif
