@@ -261,6 +261,7 @@ typedef struct rt_track_cache {
 #define RT_NO_SEGMENT UINT32_MAX
 /* arc.angle of keys whose arc is not computed yet. */
 #define RT_NO_ARC (-2.0f)
+/* animrt.h (animrt_context_init_for) gives this size to callers. */
 _Static_assert(sizeof(rt_track_cache) == 112, "a track cache is 112 bytes");
 
 /*
@@ -278,11 +279,13 @@ struct animrt_context {
 	uint32_t track_count;           /* caches in use */
 	uint32_t image_at, caches_at;   /* byte offsets from the context's start */
 	uint32_t rotation_count;        /* the first caches in use that are rotations */
-	uint32_t reserved[3];
+	uint32_t track_capacity;        /* caches there is room for */
+	uint32_t reserved[2];
 	uint32_t cursor[];              /* bone_count */
 };
-/* The header, then per bone a cursor, its part of the image and three
- * caches, with two alignments to 16 bytes on the way. */
+/* The header, then per bone a cursor and its part of the image, with two
+ * alignments to 16 bytes on the way, then track_capacity caches (three per
+ * bone from animrt_context_init). */
 _Static_assert(sizeof(struct animrt_context) + 32 <= ANIMRT_CONTEXT_HEADER_BYTES, "context header bytes");
 _Static_assert(ANIMRT_CONTEXT_BYTES_PER_BONE >= 4 + 41 + 3 * sizeof(rt_track_cache), "context bytes per bone");
 
@@ -298,8 +301,17 @@ static inline rt_track_cache *rt_context_caches(animrt_context *ctx)
 }
 
 /* Make `ctx` (NULL: nothing) follow `clip` sampled through `map` (a
- * binding's sample_map, or NULL): another clip or map empties its caches. */
-void rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map);
+ * binding's sample_map, or NULL): another clip or map empties its caches.
+ * False when the clip has more animated tracks for the pose than the
+ * context has caches (it then follows no clip). */
+bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map);
+
+/* rt_context_follow where the context follows another clip or map: the
+ * check each sample makes, without a call. */
+static inline bool rt_context_follows(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+{
+	return !ctx || (ctx->clip == clip && ctx->map == map) || rt_context_follow(ctx, clip, map);
+}
 
 /*
  * A compact clip in place at local time t (seconds, after the time rule)

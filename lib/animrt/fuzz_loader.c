@@ -42,8 +42,11 @@ static float evaluate(const animrt_clip *clip)
 	void *mem[3] = { malloc(animrt_pose_size_bytes(n) + 1), malloc(animrt_pose_size_bytes(n) + 1),
 			 malloc(animrt_pose_size_bytes(n) + 1) };
 	uint32_t *cursors = calloc((size_t)n + 1, sizeof *cursors);
-	void *ctx_mem = malloc(animrt_context_size_bytes(n));
-	animrt_context *ctx = animrt_context_init(ctx_mem, n);
+	/* A context of just the tracks the clip needs: a cache past them would
+	 * show as a heap overflow. */
+	uint32_t tracks = animrt_clip_context_tracks(clip);
+	void *ctx_mem = malloc(animrt_context_size_bytes_for(n, tracks));
+	animrt_context *ctx = animrt_context_init_for(ctx_mem, n, tracks);
 	animrt_pose pose[3];
 	animrt_binding *binding = NULL;
 	animrt_player *player = NULL;

@@ -430,9 +430,8 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 					uint32_t *cursors, animrt_context *ctx, animrt_pose *pose, bool is_reference)
 {
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count ||
-	    (ctx && ctx->bone_count < pose->bone_count))
+	    (ctx && ctx->bone_count < pose->bone_count) || !rt_context_follows(ctx, clip, NULL))
 		return ANIMRT_ERR_ARGUMENT;
-	rt_context_follow(ctx, clip, NULL);
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -479,7 +478,8 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 	    (ctx && ctx->bone_count < pose->bone_count))
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
-	rt_context_follow(ctx, clip, binding->sample_map);
+	if (!rt_context_follows(ctx, clip, binding->sample_map))
+		return ANIMRT_ERR_ARGUMENT;
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -685,8 +685,9 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 
 /* --------------------------------------------------------------- context */
 
-/* At most 2^32 bones of 160 bytes: no overflow in a 64-bit size_t, and
- * checked where size_t is narrower. */
+/* At most 2^32 bones of 384 bytes, or 2^32 bones and tracks of 45 and
+ * 112: no overflow in a 64-bit size_t, and checked where size_t is
+ * narrower. */
 size_t animrt_context_size_bytes(uint32_t bone_count)
 {
 	if ((uint64_t)bone_count * ANIMRT_CONTEXT_BYTES_PER_BONE + ANIMRT_CONTEXT_HEADER_BYTES > (uint64_t)SIZE_MAX)
@@ -694,7 +695,17 @@ size_t animrt_context_size_bytes(uint32_t bone_count)
 	return ANIMRT_CONTEXT_HEADER_BYTES + (size_t)bone_count * ANIMRT_CONTEXT_BYTES_PER_BONE;
 }
 
-animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
+/* The header (two alignments included), a cursor and the image per bone,
+ * and the caches. */
+size_t animrt_context_size_bytes_for(uint32_t bone_count, uint32_t track_count)
+{
+	uint64_t bytes = ANIMRT_CONTEXT_HEADER_BYTES + (uint64_t)bone_count * (4 + 41) +
+			 (uint64_t)track_count * sizeof(rt_track_cache);
+
+	return bytes > (uint64_t)SIZE_MAX ? 0 : (size_t)bytes;
+}
+
+animrt_context *animrt_context_init_for(void *memory, uint32_t bone_count, uint32_t track_count)
 {
 	animrt_context *ctx = memory;
 
@@ -706,10 +717,19 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
 	if (image_at > UINT32_MAX || caches_at > UINT32_MAX)
 		return NULL;
 	ctx->bone_count = bone_count;
+	ctx->track_capacity = track_count;
 	ctx->image_at = (uint32_t)image_at;
 	ctx->caches_at = (uint32_t)caches_at;
 	animrt_context_reset(ctx);
 	return ctx;
+}
+
+animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
+{
+	/* Three tracks a bone: room for any clip of bone_count bones. */
+	uint32_t tracks = bone_count > UINT32_MAX / 3 ? UINT32_MAX : 3 * bone_count;
+
+	return animrt_context_init_for(memory, bone_count, tracks);
 }
 
 void animrt_context_reset(animrt_context *ctx)

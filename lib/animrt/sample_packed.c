@@ -872,7 +872,7 @@ RT_INLINE void without_context_by(const rt_packed *pk, rt_where at, const uint32
  * moves, and a cache per animated track the pose takes (rotations first,
  * so that they fill the four-wide slerps).
  */
-static void context_plan(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+static bool context_plan(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
 {
 	const rt_packed *pk = &clip->compact->packed;
 	const uint8_t *p = pk->p;
@@ -914,6 +914,8 @@ static void context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 					uint8_t format = p[pk->formats_at + wk.animated];
 
 					if (is_fed && (k == ANIMRT_ROTATION) == (pass == 0)) {
+						if (ctx->track_count == ctx->track_capacity)
+							return false;
 						rt_track_cache *tc = &caches[ctx->track_count++];
 
 						memset(tc, 0, sizeof *tc);
@@ -934,17 +936,26 @@ static void context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 			}
 		}
 	}
+	return true;
 }
 
-void rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
 {
 	if (!ctx || (ctx->clip == clip && ctx->map == map))
-		return;
+		return true;
 	animrt_context_reset(ctx);
+	if (clip->compact && clip->compact->is_packed && !context_plan(ctx, clip, map)) {
+		animrt_context_reset(ctx);
+		return false;
+	}
 	ctx->clip = clip;
 	ctx->map = map;
-	if (clip->compact && clip->compact->is_packed)
-		context_plan(ctx, clip, map);
+	return true;
+}
+
+uint32_t animrt_clip_context_tracks(const animrt_clip *clip)
+{
+	return clip && clip->compact && clip->compact->is_packed ? clip->compact->packed.animated_count : 0;
 }
 
 /* With a context: the still pose copied, then the animated tracks. */

@@ -310,6 +310,62 @@ static void in_place_agrees_with_decoded(void **state)
 	}
 }
 
+/* A context sized by animrt_clip_context_tracks plays the clip as one
+ * sized for any clip does, bit for bit, in less memory; one track short,
+ * sampling is refused and the context keeps no half-made plan. */
+static void context_sized_for_the_clip(void **state)
+{
+	static const animc_tolerance tolerance = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						   ANIMC_TOLERANCE_SCALE };
+
+	(void)state;
+	animc_clip *clip = varied_clip();
+	size_t size;
+	uint8_t *bytes = compile(clip, true, &tolerance, &size, NULL);
+	animrt_clip *pk = open_packed(bytes, size), *dec = open_bytes(bytes, size);
+	uint32_t n = pk->sequence_count, tracks = animrt_clip_context_tracks(pk);
+
+	assert_true(tracks > 0 && tracks <= 3 * n);
+	assert_int_equal(animrt_clip_context_tracks(dec), 0);
+	assert_int_equal(animrt_clip_context_tracks(NULL), 0);
+	size_t full = animrt_context_size_bytes(n), fit = animrt_context_size_bytes_for(n, tracks);
+	assert_true(fit < full);
+	assert_int_equal(fit, ANIMRT_CONTEXT_HEADER_BYTES + 45 * (size_t)n + 112 * (size_t)tracks);
+	assert_int_equal(animrt_context_size_bytes_for(n, 3 * n) <= full, true);
+
+	void *m_full = malloc(full), *m_fit = malloc(fit), *m_short = malloc(fit);
+	animrt_context *c_full = animrt_context_init(m_full, n), *c_fit = animrt_context_init_for(m_fit, n, tracks);
+	animrt_context *c_short = animrt_context_init_for(m_short, n, tracks - 1);
+	void *pm[3];
+	animrt_pose p[3];
+	for (int j = 0; j < 3; j++) {
+		pm[j] = malloc(animrt_pose_size_bytes(n));
+		animrt_pose_init(&p[j], pm[j], n);
+	}
+	for (int i = 0; i < 600; i++) {
+		float t = (float)(i / 90.0);
+
+		assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, c_full, &p[0]), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, c_fit, &p[1]), ANIMRT_OK);
+		assert_memory_equal(p[0].translation, p[1].translation, 3 * n * sizeof(float));
+		assert_memory_equal(p[0].rotation, p[1].rotation, 4 * n * sizeof(float));
+		assert_memory_equal(p[0].scale, p[1].scale, 3 * n * sizeof(float));
+		assert_memory_equal(p[0].tracks, p[1].tracks, n);
+		assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, c_short, &p[2]), ANIMRT_ERR_ARGUMENT);
+	}
+	/* The short context still plays a clip of the original layout. */
+	assert_int_equal(animrt_clip_sample_with(dec, 0.5f, ANIMRT_PLAY_ONCE, c_short, &p[2]), ANIMRT_OK);
+	for (int j = 0; j < 3; j++)
+		free(pm[j]);
+	free(m_full);
+	free(m_fit);
+	free(m_short);
+	animrt_close(pk);
+	animrt_close(dec);
+	animc_clip_destroy(clip);
+	free(bytes);
+}
+
 /* The short sine series the slerps with a kept arc take (all four arcs up
  * to RT_SHORT_SINE) stays within one rounding of the full series there,
  * and both within 6e-8 of sin. */
@@ -335,6 +391,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(simd_agrees_with_the_reference),
 	cmocka_unit_test(simd_agrees_with_the_reference_original),
 	cmocka_unit_test(in_place_agrees_with_decoded),
+	cmocka_unit_test(context_sized_for_the_clip),
 };
 
 ANIMC_TEST_GROUP(tests);

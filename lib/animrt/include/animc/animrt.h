@@ -451,15 +451,30 @@ typedef struct animrt_context animrt_context;
 size_t animrt_context_size_bytes(uint32_t bone_count);
 
 /* A context for bone_count bones carved from `memory` (that many bytes,
- * 16-byte aligned, as malloc returns it); NULL when memory is NULL. */
+ * 16-byte aligned, as malloc returns it); NULL when memory is NULL.  It
+ * plays any clip of up to bone_count bones. */
 animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
+
+/*
+ * A context sized for the clips it plays: a compact clip sampled in place
+ * keeps a cache per animated track, and animrt_context_init makes room
+ * for three a bone.  animrt_clip_context_tracks gives what one clip needs
+ * (0 for other clips); a player of known clips takes the largest, and the
+ * context then costs 45 bytes a bone and 112 a track past the header
+ * (often a third of animrt_context_size_bytes).  Sampling a clip that
+ * needs more tracks than the context holds gives ANIMRT_ERR_ARGUMENT.
+ */
+uint32_t animrt_clip_context_tracks(const animrt_clip *clip);
+size_t animrt_context_size_bytes_for(uint32_t bone_count, uint32_t track_count);
+animrt_context *animrt_context_init_for(void *memory, uint32_t bone_count, uint32_t track_count);
 
 /* Forget every cached key (the next sample unpacks what it needs). */
 void animrt_context_reset(animrt_context *context);
 
 /* animrt_clip_sample and animrt_binding_sample with a context (may be
  * NULL: random access) in place of the cursors.  ANIMRT_ERR_ARGUMENT also
- * when the context has fewer bones than the pose. */
+ * when the context has fewer bones than the pose, or fewer tracks than the
+ * clip needs (animrt_context_init_for). */
 animrt_status animrt_clip_sample_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				      animrt_context *context, animrt_pose *pose);
 animrt_status animrt_binding_sample_with(const animrt_binding *binding, float time_s,
