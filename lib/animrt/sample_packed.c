@@ -629,8 +629,8 @@ static inline size_t constant_size(uint16_t desc, unsigned track)
 
 /*
  * One bone of the walk into out[track] (NULL: skip, but move on), one
- * track at a time (the reference, and the walk that finds a context's
- * tracks): returns the bone's ANIMRT_TRACK_* bits.
+ * track at a time (the reference; walk_to only moves on): returns the
+ * bone's ANIMRT_TRACK_* bits.
  */
 RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
 			   bool has_popcnt)
