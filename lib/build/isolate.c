@@ -94,6 +94,7 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0;
 	bool timed_out = false;
+	int poll_error = 0;
 	double deadline = build_now_s() + timeout_s;
 
 	*bytes = NULL;
@@ -133,8 +134,12 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 
 		if (ready < 0 && errno == EINTR)
 			continue;
-		if (ready < 0)
+		if (ready < 0) {
+			/* No way left to wait for the deadline: stop the child rather than hang on it. */
+			poll_error = errno;
+			kill(pid, SIGKILL);
 			break;
+		}
 		if (ready > 0 && !read_some(fds[0], &buf, &len, &cap))
 			break;
 	}
@@ -143,9 +148,10 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (timed_out) {
+	if (timed_out || poll_error) {
 		free(buf);
-		return BUILD_ISOLATED_TIMED_OUT;
+		errno = poll_error;
+		return timed_out ? BUILD_ISOLATED_TIMED_OUT : BUILD_ISOLATED_SYSTEM;
 	}
 	if (WIFSIGNALED(status)) {
 		free(buf);
