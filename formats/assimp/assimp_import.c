@@ -180,6 +180,23 @@ double animc_assimp_default_rate(const char *format, const char **why)
 	return 25.0;
 }
 
+/*
+ * Does `format` key its animations in frames, so that its tick rate is its
+ * frame rate?  Assimp's FBX reader gives times in frames of the file's time
+ * mode, its BVH reader in frames of the frame time, and its MD5 reader in
+ * frames of the file's frameRate.  Other formats count ticks of their own
+ * (4800 a second in .X, milliseconds in glTF), which are no frames.
+ */
+static bool ticks_are_frames(const char *format)
+{
+	static const char *const framed[] = { "fbx", "bvh", "md5anim" };
+
+	for (size_t i = 0; format && i < sizeof framed / sizeof framed[0]; i++)
+		if (strcmp(format, framed[i]) == 0)
+			return true;
+	return false;
+}
+
 typedef struct converter {
 	const char *format;
 	const animc_import_options *options;
@@ -418,6 +435,7 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		     "with UTF-8 names if that is wrong");
 	rate = clip_rate(cv, anim, name);
 	clip->ticks_per_second = rate;
+	clip->frame_rate = ticks_are_frames(cv->format) ? rate : 0;
 	clip->duration_s = (float)(anim->mDuration / rate);
 	for (unsigned c = 0; c < anim->mNumChannels && status == ANIMC_OK; c++) {
 		const struct aiNodeAnim *na = anim->mChannels[c];

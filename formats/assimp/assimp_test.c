@@ -485,6 +485,34 @@ static void other_formats_without_a_rate_assume_25(void **state)
 	release(&r);
 }
 
+static void fbx_bvh_and_md5_ticks_are_frames(void **state)
+{
+	static const struct {
+		const char *format;
+		double forced, frame_rate;
+	} cases[] = {
+		{ "fbx", 0, 30 }, { "bvh", 0, 30 }, { "md5anim", 0, 30 }, { "fbx", 60, 60 },
+		{ "x", 0, 0 }, { "dae", 0, 0 }, { "gltf", 0, 0 }, { NULL, 0, 0 },
+	};
+	/* Keys 5 ticks apart: a take keyed every fifth frame. */
+	struct aiVectorKey pos[3] = { { 0, { 0, 0, 0 } }, { 5, { 1, 0, 0 } }, { 10, { 2, 0, 0 } } };
+	struct aiNodeAnim na = node_anim("Hips", pos, 3, NULL, 0), *channels[] = { &na };
+	struct aiAnimation take = animation("take", 10, 30, channels, 1), *anims[] = { &take };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		imported r;
+
+		import_scene(&r, anims, 1, cases[i].format, cases[i].forced);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_true(r.set.clips[0]->frame_rate == cases[i].frame_rate);
+		/* --split counts frames at it (without it, at the prepared keys' spacing). */
+		if (cases[i].frame_rate > 0)
+			assert_true(animc_clip_frame_rate(r.set.clips[0]) == cases[i].frame_rate);
+		release(&r);
+	}
+}
+
 static void quaternions_become_xyzw_of_unit_length(void **state)
 {
 	/* w x y z as Assimp stores them: an asymmetric one, and one of
@@ -712,6 +740,7 @@ static void mesh_animations_are_left_out(void **state)
 static void corpus_fbx_channels_name_real_bones(void **state)
 {
 	static const char *const files[] = { "animation_with_skeleton.fbx", "huesitos.fbx" };
+	static const double frame_rates[] = { 24, 25 };   /* their time modes */
 
 	(void)state;
 	TEST_NEEDS_CORPUS();
@@ -721,6 +750,8 @@ static void corpus_fbx_channels_name_real_bones(void **state)
 
 		import_path(&r, path, 0);
 		assert_int_equal(r.status, ANIMC_OK);
+		for (uint32_t i = 0; i < r.set.count; i++)
+			assert_true(r.set.clips[i]->frame_rate == frame_rates[f]);
 		for (uint32_t i = 0; i < r.set.count; i++)
 			for (uint32_t c = 0; c < r.set.clips[i]->channel_count; c++)
 				assert_null(strstr(r.set.clips[i]->channels[c].bone, "$AssimpFbx$"));
@@ -743,6 +774,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unreadable_file_reports_one_error),
 	cmocka_unit_test(static_model_holds_no_animation),
 	cmocka_unit_test(other_formats_without_a_rate_assume_25),
+	cmocka_unit_test(fbx_bvh_and_md5_ticks_are_frames),
 	cmocka_unit_test(quaternions_become_xyzw_of_unit_length),
 	cmocka_unit_test(bad_keys_fail_their_clip_only),
 	cmocka_unit_test(unsorted_and_repeated_keys_are_repaired_with_warnings),

@@ -197,6 +197,7 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 		return ANIMC_ERR_NOMEM;
 	motion->duration_s = clip->duration_s;
 	motion->ticks_per_second = clip->ticks_per_second;
+	motion->frame_rate = clip->frame_rate;
 	motion->declared_channel_count = -1;
 	motion->line = clip->line;
 	index = animc_clip_add_channel(motion, ch->bone, strlen(ch->bone));

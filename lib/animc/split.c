@@ -81,6 +81,8 @@ double animc_clip_frame_rate(const animc_clip *clip)
 {
 	double gap = 0, rate;
 
+	if (clip->frame_rate > 0 && isfinite(clip->frame_rate))
+		return clip->frame_rate;
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		const animc_channel *ch = &clip->channels[c];
 
@@ -284,6 +286,7 @@ static animc_clip *cut(const animc_clip *take, const char *name, double start, d
 	}
 	part->duration_s = (float)(end - start);
 	part->ticks_per_second = take->ticks_per_second;
+	part->frame_rate = take->frame_rate;
 	part->declared_channel_count = -1;
 	part->line = take->line;
 	for (uint32_t c = 0; c < take->channel_count && *status == ANIMC_OK; c++)
@@ -309,7 +312,8 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 		needs_rate |= s->frame_count <= 0 && (s->parts[p].start.is_frame || s->parts[p].end.is_frame);
 	if (needs_rate && !((rate = animc_clip_frame_rate(take)) > 0)) {
 		say(w, s->take_line, status, ANIMC_ERR_INVALID,
-		    "take '%s' has no frame rate (no bone has two keys); give times in seconds", take->name);
+		    "take '%s' has no frame rate (its source states none, and no bone has two keys); "
+		    "give times in seconds", take->name);
 		return false;
 	}
 	for (uint32_t p = 0; p < s->part_count; p++) {

@@ -153,10 +153,37 @@ static void frame_rate_of_the_keys(void **state)
 	animc_clip_destroy(take);
 }
 
+/* Frames count at the rate the source states, not at its keys' spacing:
+ * a take keyed every 0.25 s at 30 frames a second. */
+static void frames_at_the_stated_frame_rate(void **state)
+{
+	animc_split_part part = { "P", { 3, true }, { 45, true }, 0 };
+	animc_split split = { "Take", 0, 0, &part, 1, NULL };
+	animc_clip_set set = { 0 };
+	animc_clip *take = make_take("Take");
+	float T[3], R[4], S[3];
+	double want_t[3], want_r[4];
+
+	(void)state;
+	take->frame_rate = 30;
+	assert_true(animc_clip_frame_rate(take) == 30);
+	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	assert_int_equal(set.count, 1);
+	test_assert_near(set.clips[0]->duration_s, 1.4, 1e-6);   /* frames 3 to 45: 0.1 s to 1.5 s */
+	assert_true(set.clips[0]->frame_rate == 30);
+	animc_channel_sample(&set.clips[0]->channels[0], 0, T, R, S);
+	take_at(0.1, want_t, want_r);
+	for (int k = 0; k < 3; k++)
+		test_assert_near(T[k], want_t[k], 1e-6);
+	animc_clip_set_release(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
 	cmocka_unit_test(frame_rate_of_the_keys),
+	cmocka_unit_test(frames_at_the_stated_frame_rate),
 };
 
 ANIMC_TEST_GROUP(tests);

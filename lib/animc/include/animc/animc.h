@@ -175,6 +175,8 @@ typedef struct animc_clip {
 	const char *name;               /* "" when the source names none */
 	float duration_s;
 	double ticks_per_second;        /* the rate the source's tick times used; 0 if none */
+	double frame_rate;              /* the frames per second the source keys at, where its
+					 * format says (FBX's time mode, BVH's frame time); 0 if none */
 	int64_t declared_channel_count; /* the count the source states; -1 if none */
 	uint32_t channel_count;
 	uint32_t channel_capacity;
@@ -699,9 +701,9 @@ typedef struct animc_split {
 	const char *path;
 } animc_split;
 
-/* The frame rate of a prepared clip: one over the shortest gap between
- * two keys of a bone (rounded to a whole rate within 1e-3), or 0 when no
- * bone has two keys at distinct times. */
+/* The frame rate of a prepared clip: the one its source states
+ * (clip->frame_rate), else one over the shortest gap between two keys of a
+ * bone (rounded to a whole rate within 1e-3), or 0 when neither is known. */
 double animc_clip_frame_rate(const animc_clip *clip);
 
 /*
