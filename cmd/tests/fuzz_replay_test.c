@@ -15,6 +15,7 @@ int animc_fuzz_assimp(const uint8_t *data, size_t size);
 int animc_fuzz_gltf(const uint8_t *data, size_t size);
 int animc_fuzz_manifest(const uint8_t *data, size_t size);
 int animc_fuzz_action(const uint8_t *data, size_t size);
+int animc_fuzz_mgcb(const uint8_t *data, size_t size);
 
 static size_t replay(const char *dir, const char *suffix, int (*entry)(const uint8_t *, size_t))
 {
@@ -76,6 +77,13 @@ static void gltf_seeds(void **state)
 	assert_true(replay("testdata/gltf/hostile", ".glb", animc_fuzz_gltf) > 0);
 }
 
+static void mgcb_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/mgcb", NULL, animc_fuzz_mgcb) > 0);
+	assert_true(replay("testdata/mgcb", ".mgcb", animc_fuzz_mgcb) > 0);
+}
+
 static void manifest_seeds(void **state)
 {
 	(void)state;
@@ -95,6 +103,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(assimp_seeds),
 	cmocka_unit_test(gltf_seeds),
 	cmocka_unit_test(manifest_seeds),
+	cmocka_unit_test(mgcb_seeds),
 	cmocka_unit_test(action_seeds),
 };
 

@@ -209,10 +209,99 @@ static void errors_name_the_project_line(void **state)
 	free(clip), free(out), free(items), free(bad), free(dir);
 }
 
+/* MGCB's preprocessor: $set, $if ... $endif, /define: and --mgcb-define,
+ * and the $(Profile) macro. */
+static void preprocessor_lines_choose_the_items(void **state)
+{
+	char *dir = test_tmpdir("mgcb-preprocess"), *project = test_format("%s/Content.mgcb", dir);
+	char *bad = test_format("%s/bad.mgcb", dir);
+	char *turn = test_format("%s/bin/Reach/Turn.xnb", dir), *nested = test_format("%s/bin/Reach/Nested.xnb", dir);
+	char *wave = test_format("%s/bin/Reach/Extra/Wave.xnb", dir);
+	static const char text[] =
+		"/outputDir:bin/$(Profile)\n"
+		"/profile:reach\n"
+		"$set Anim=Yes\n"
+		"$if Anim=Yes\n"
+		"/build:Turn.Animation\n"
+		"$if Anim\n"
+		"/build:Turn.Animation;Nested.Animation\n"
+		"$endif\n"
+		"$endif\n"
+		"$if Platform=Android\n"
+		"/build:Missing.Animation\n"     /* 11: read only for Android */
+		"$endif\n"
+		"$if Extra\n"
+		"/build:Wave.Animation;Extra/Wave.Animation\n"
+		"$endif\n";
+	static const char bad_text[] =
+		"/outputDir:bin\n"
+		"/profile:Ultra\n"               /* 2: no such profile */
+		"$if Anim=Yes\n"
+		"/profile:Ultra\n"               /* left out: Anim is not set */
+		"$endif\n"
+		"$endif\n"                       /* 6: no $if open */
+		"$if =Yes\n";                    /* 7: no name */
+	static const char *const clips[] = { "Turn", "Wave" };
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(project, text, strlen(text)));
+	assert_true(test_write_file(bad, bad_text, strlen(bad_text)));
+	for (int i = 0; i < 2; i++) {
+		char *from = test_format("testdata/sample/Crane/%s.Animation", clips[i]);
+		char *to = test_format("%s/%s.Animation", dir, clips[i]);
+		size_t size;
+		uint8_t *bytes = test_read_file(from, &size);
+
+		assert_true(test_write_file(to, bytes, size));
+		free(bytes), free(from), free(to);
+	}
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(test_file_exists(turn));
+	assert_true(test_file_exists(nested));
+	assert_false(test_file_exists(wave));
+	test_run_release(&r);
+	/* --mgcb-define Extra (no value: set at all) adds the Wave item. */
+	r = test_animc("build", "-q", "--mgcb-define", "Extra", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(test_file_exists(wave));
+	test_run_release(&r);
+	/* Platform=Android reads the item whose source is missing. */
+	r = test_animc("build", "-q", "--mgcb-define", "Platform=Android", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 1);
+	char *where = test_format("%s:11: /build: cannot open", project);
+	assert_non_null(strstr(r.err, where));
+	free(where);
+	test_run_release(&r);
+	/* Errors name their lines; a line a $if leaves out is not read. */
+	r = test_animc("build", "--mgcb", bad, NULL);
+	assert_int_equal(r.status, 1);
+	for (int line = 2; line <= 7; line++) {
+		char *at = test_format("%s:%d: error: ", bad, line);
+		bool expected = line == 2 || line == 6 || line == 7;
+
+		if (!strstr(r.err, at) != !expected)
+			fail_msg("line %d: %s in\n%s", line, expected ? "no error" : "an error", r.err);
+		free(at);
+	}
+	test_run_release(&r);
+	/* Usage errors: no name, no project. */
+	r = test_animc("build", "--mgcb-define", "=Yes", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	r = test_animc("build", "--mgcb-define", "Extra", "-o", dir, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--mgcb-define needs --mgcb"));
+	test_run_release(&r);
+	free(wave), free(nested), free(turn), free(bad), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
+	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(errors_name_the_project_line),
 };
 

@@ -3,7 +3,10 @@
  * lines of "/option:value" and "#" comments.  Globals (/outputDir:,
  * /platform:, ...) hold from where they stand; /importer:, /processor: and
  * /processorParam:K=V hold for every /build:SRC[;DEST] after them, and
- * /processor: clears the parameters, as MGCB does.
+ * /processor: clears the parameters, as MGCB does.  MGCB's preprocessor
+ * lines choose which lines count: "$set NAME=VALUE" and /define:NAME=VALUE
+ * set a property, "$if NAME=VALUE" (or "$if NAME": set at all) up to its
+ * "$endif" keeps the lines between only while the property holds.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -40,8 +43,14 @@ char build_mgcb_platform_letter(const char *name)
 	return 0;
 }
 
+/* A property of MGCB's preprocessor, and a condition on one. */
+typedef struct property {
+	char *name, *value;
+} property;
+
 typedef struct reader {
 	const char *path;
+	FILE *messages;              /* where errors go */
 	char *dir;                   /* the project's folder ("" for the current one) */
 	uint32_t line;
 	unsigned errors;
@@ -49,7 +58,12 @@ typedef struct reader {
 	bool has_units;
 	animc_units units;
 	char *config;
+	const char *profile;         /* /profile:, as MGCB spells it */
 	char *output_dir_raw;        /* /outputDir: before its macros are expanded */
+	property *props;             /* $set, /define: and the command line's */
+	size_t prop_count;
+	property *conds;             /* the open $if lines, outermost first */
+	size_t cond_count;
 	build_mgcb *out;
 } reader;
 
@@ -59,11 +73,11 @@ static void error_at(reader *rd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s:%u: error: ", rd->path, rd->line);
+	fprintf(rd->messages, "%s:%u: error: ", rd->path, rd->line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(rd->messages, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', rd->messages);
 	rd->errors++;
 }
 
@@ -106,7 +120,8 @@ static bool stays_below(const char *p)
 	return true;
 }
 
-/* $(Platform), $(Configuration) and $(Config) replaced, as MGCB does. */
+/* $(Platform), $(Configuration), $(Config) and $(Profile) replaced, as
+ * MGCB does. */
 static char *expand(reader *rd, const char *value)
 {
 	char *out = NULL;
@@ -131,6 +146,9 @@ static char *expand(reader *rd, const char *value)
 		} else if (strncasecmp(p, "$(Config)", 9) == 0) {
 			fputs(rd->config ? rd->config : "", f);
 			p += 9;
+		} else if (strncasecmp(p, "$(Profile)", 10) == 0) {
+			fputs(rd->profile, f);
+			p += 10;
 		} else {
 			fputc(*p++, f);
 		}
@@ -226,6 +244,123 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	rd->out->count++;
 }
 
+/* NAME=VALUE (or NAME: empty) split as MGCB splits it: at '=', trimmed,
+ * the value up to a second '='. */
+static bool split_property(char *text, property *out)
+{
+	char *eq = strchr(text, '=');
+
+	if (eq) {
+		char *second = strchr(eq + 1, '=');
+
+		*eq = '\0';
+		if (second)
+			*second = '\0';
+	}
+	out->name = trim(text);
+	out->value = eq ? trim(eq + 1) : "";
+	return out->name[0] != '\0';
+}
+
+static property *find_property(reader *rd, const char *name)
+{
+	for (size_t i = 0; i < rd->prop_count; i++)
+		if (strcmp(rd->props[i].name, name) == 0)
+			return &rd->props[i];
+	return NULL;
+}
+
+/* Set a property from NAME=VALUE: $set, /define:, the command line. */
+static void define(reader *rd, char *text)
+{
+	property p, *at;
+
+	if (!split_property(text, &p)) {
+		error_at(rd, "no property name before '=' (NAME=VALUE)");
+		return;
+	}
+	at = find_property(rd, p.name);
+	if (!at) {
+		property *grown = realloc(rd->props, (rd->prop_count + 1) * sizeof *grown);
+		char *name = grown ? strdup(p.name) : NULL;
+
+		if (grown)
+			rd->props = grown;
+		if (!name) {
+			error_at(rd, "out of memory");
+			return;
+		}
+		at = &rd->props[rd->prop_count++];
+		at->name = name;
+		at->value = NULL;
+	}
+	free(at->value);
+	at->value = strdup(p.value);
+	if (!at->value)
+		error_at(rd, "out of memory");
+}
+
+/* Do the open $if lines all hold?  A property must be set, and equal
+ * (case and all) where the $if gives a value. */
+static bool conditions_hold(reader *rd)
+{
+	for (size_t i = 0; i < rd->cond_count; i++) {
+		const property *p = find_property(rd, rd->conds[i].name);
+
+		if (!p || (rd->conds[i].value[0] && strcmp(rd->conds[i].value, p->value ? p->value : "") != 0))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A preprocessor line ($if, $endif, $set) or one the open $if lines leave
+ * out: true when `text` is done with.  As in MGCB, a line inside a $if
+ * that does not hold is skipped, a $if among them too, and every $endif
+ * closes the innermost $if that was opened.
+ */
+static bool preprocess(reader *rd, char *text)
+{
+	property c;
+
+	if (strncmp(text, "$endif", 6) == 0) {
+		if (!rd->cond_count) {
+			error_at(rd, "$endif without a $if");
+			return true;
+		}
+		rd->cond_count--;
+		free(rd->conds[rd->cond_count].name);
+		return true;
+	}
+	if (!conditions_hold(rd))
+		return true;
+	if (strncmp(text, "$set ", 5) == 0) {
+		define(rd, text + 5);
+		return true;
+	}
+	if (strncmp(text, "$if ", 4) != 0)
+		return false;
+	if (!split_property(text + 4, &c)) {
+		error_at(rd, "$if names no property ($if NAME=VALUE)");
+		return true;
+	}
+	property *grown = realloc(rd->conds, (rd->cond_count + 1) * sizeof *grown);
+	char *copy = malloc(strlen(c.name) + strlen(c.value) + 2);
+
+	if (!grown || !copy) {
+		rd->conds = grown ? grown : rd->conds;
+		free(copy);
+		error_at(rd, "out of memory");
+		return true;
+	}
+	rd->conds = grown;
+	/* One allocation: the name, its NUL, the value. */
+	strcpy(copy, c.name);
+	strcpy(copy + strlen(c.name) + 1, c.value);
+	rd->conds[rd->cond_count++] = (property){ copy, copy + strlen(c.name) + 1 };
+	return true;
+}
+
 static void option(reader *rd, const char *name, char *value)
 {
 	if (strcasecmp(name, "build") == 0 || strcasecmp(name, "copy") == 0) {
@@ -250,40 +385,48 @@ static void option(reader *rd, const char *name, char *value)
 	} else if (strcasecmp(name, "config") == 0) {
 		free(rd->config);
 		rd->config = strdup(value);
+	} else if (strcasecmp(name, "profile") == 0) {
+		if (strcasecmp(value, "Reach") == 0 || strcasecmp(value, "HiDef") == 0)
+			rd->profile = tolower((unsigned char)value[0]) == 'r' ? "Reach" : "HiDef";
+		else
+			error_at(rd, "/profile:%s is not a graphics profile (Reach or HiDef)", value);
+	} else if (strcasecmp(name, "define") == 0) {
+		define(rd, value);
 	}
-	/* The rest (/importer:, /intermediateDir:, /profile:, /compress:,
+	/* The rest (/importer:, /intermediateDir:, /compress:,
 	 * /reference:, ...) does not change what animc writes. */
 }
 
-bool build_mgcb_read(const char *path, build_mgcb *out)
+bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
+		      size_t define_count, FILE *messages, build_mgcb *out)
 {
-	reader rd = { .path = path, .out = out };
+	reader rd = { .path = path, .messages = messages, .profile = "HiDef", .out = out };
 	const char *base = cli_basename(path);
-	uint8_t *data;
-	size_t size;
-	cli_error err = { "" };
 
 	memset(out, 0, sizeof *out);
 	out->path = strdup(path);
 	rd.dir = strndup(path, (size_t)(base - path));
-	if (!out->path || !rd.dir || !cli_read_file(path, &data, &size, &err)) {
-		fprintf(stderr, "%s: error: %s\n", path, out->path && rd.dir ? err.message : "out of memory");
-		free(rd.dir);
-		return false;
-	}
 	char *text_all = malloc(size + 1);
 
-	if (!text_all || memchr(data, '\0', size)) {
-		fprintf(stderr, "%s: error: %s\n", path, text_all ? "holds a NUL byte: not a project" :
-								    "out of memory");
+	if (!out->path || !rd.dir || !text_all || memchr(data, '\0', size)) {
+		fprintf(messages, "%s: error: %s\n", path, out->path && rd.dir && text_all ?
+			"holds a NUL byte: not a project" : "out of memory");
 		free(text_all);
-		free(data);
 		free(rd.dir);
 		build_mgcb_release(out);
 		return false;
 	}
 	memcpy(text_all, data, size);
 	text_all[size] = '\0';
+	for (size_t i = 0; i < define_count; i++) {
+		char *copy = strdup(defines[i]);
+
+		if (copy)
+			define(&rd, copy);
+		else
+			error_at(&rd, "out of memory");
+		free(copy);
+	}
 	for (char *line = text_all, *end = text_all + size; line < end;) {
 		char *nl = strchr(line, '\n');
 		char *text;
@@ -293,7 +436,7 @@ bool build_mgcb_read(const char *path, build_mgcb *out)
 		rd.line++;
 		text = trim(line);
 		line = nl ? nl + 1 : end;
-		if (!text[0] || text[0] == '#')
+		if (!text[0] || text[0] == '#' || preprocess(&rd, text))
 			continue;
 		if (text[0] != '/' || !strchr(text, ':')) {
 			error_at(&rd, "'%.60s' is neither an option (/name:value) nor a comment (#...)", text);
@@ -324,15 +467,37 @@ bool build_mgcb_read(const char *path, build_mgcb *out)
 		}
 		free(rd.output_dir_raw);
 	}
-	free(data);
 	free(rd.dir);
 	free(rd.processor);
 	free(rd.config);
+	for (size_t i = 0; i < rd.prop_count; i++)
+		free(rd.props[i].name), free(rd.props[i].value);
+	free(rd.props);
+	for (size_t i = 0; i < rd.cond_count; i++)
+		free(rd.conds[i].name);
+	free(rd.conds);
 	if (rd.errors) {
 		build_mgcb_release(out);
 		return false;
 	}
 	return true;
+}
+
+bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, build_mgcb *out)
+{
+	uint8_t *data;
+	size_t size;
+	cli_error err = { "" };
+	bool ok;
+
+	memset(out, 0, sizeof *out);
+	if (!cli_read_file(path, &data, &size, &err)) {
+		fprintf(stderr, "%s: error: %s\n", path, err.message);
+		return false;
+	}
+	ok = build_mgcb_parse(path, data, size, defines, define_count, stderr, out);
+	free(data);
+	return ok;
 }
 
 void build_mgcb_release(build_mgcb *project)

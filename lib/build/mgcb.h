@@ -2,8 +2,9 @@
  * mgcb.h - MonoGame content projects (.mgcb) as build inputs (mgcb.c):
  * `animc build --mgcb PROJECT.mgcb [-o OUT]`.  The project's items become
  * jobs whose outputs go where MGCB puts them (/outputDir:, each item's
- * path or its ;DEST, .xnb); /platform: and the processor parameters Scale
- * and RotationX/Y/Z are honoured; importer and processor names are not
+ * path or its ;DEST, .xnb); /platform:, the processor parameters Scale
+ * and RotationX/Y/Z and the preprocessor lines ($if, $endif, $set) are
+ * honoured; importer and processor names are not
  * needed, since animc chooses its importer by content.
  */
 #ifndef ANIMC_BUILD_MGCB_H
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <animc/animc.h>
 
@@ -34,12 +36,19 @@ typedef struct build_mgcb {
 } build_mgcb;
 
 /*
- * Read a project.  False when it cannot be read or a line is malformed, an
- * option's value is wrong (an unknown platform, a parameter that is no
- * number) or an item's output would leave the output folder; each such
- * problem is printed as "PROJECT:LINE: error: ..." on stderr.
+ * Read a project, with the preprocessor properties `defines` set first
+ * ("NAME=VALUE" or "NAME", as MGCB's /define: on its command line).  False
+ * when it cannot be read or a line is malformed, an option's value is wrong
+ * (an unknown platform, a parameter that is no number) or an item's output
+ * would leave the output folder; each such problem is printed as
+ * "PROJECT:LINE: error: ..." on stderr.
  */
-bool build_mgcb_read(const char *path, build_mgcb *out);
+bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, build_mgcb *out);
+/* build_mgcb_read on the project's bytes, its errors printed on
+ * `messages`; `path` names it in them and gives the folder its paths are
+ * relative to. */
+bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
+		      size_t define_count, FILE *messages, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);
 
 /* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */

@@ -264,6 +264,16 @@ static bool set_mgcb(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+static bool set_mgcb_define(build_options *o, const char *arg, cli_error *err)
+{
+	/* MGCB trims the name, the part before '='. */
+	if (strspn(arg, " \t") >= strcspn(arg, "="))
+		return cli_error_set(err, "--mgcb-define '%s' names no property (NAME=VALUE)", arg);
+	if (!cli_strings_push(&o->mgcb_defines, arg))
+		return cli_error_set(err, "out of memory");
+	return true;
+}
+
 static bool set_base(build_options *o, const char *arg, cli_error *err)
 {
 	if (!arg[0])
@@ -565,6 +575,13 @@ static const option_def option_table[] = {
 	    "it; a changed project compiles its items again).  Further INPUTs may be given too.",
 	    NULL },
 	  set_mgcb },
+	{ { "mgcb-define", 0, "NAME=VALUE", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "set a property of the --mgcb project's preprocessor, as MGCB's /define: does "
+	    "(repeatable): its lines between \"$if NAME=VALUE\" (or \"$if NAME\") and \"$endif\" "
+	    "count only while the property holds; \"$set NAME=VALUE\" in the project sets one too",
+	    NULL,
+	    NULL },
+	  set_mgcb_define },
 	{ { "base", 0, "DIR", FOR_COMPILE, BUILD_OPTION_RUN,
 	    "mirror the tree from DIR: an input under DIR lands under OUTDIR at its path relative to "
 	    "DIR (a list of changed files then lands as a folder build would); an input outside it is "
@@ -783,7 +800,8 @@ static void getopt_tables(build_command command, struct option longs[OPTION_COUN
 static int check_together(build_options *o, build_command command)
 {
 	if (o->mgcb_path) {
-		if (!build_mgcb_read(o->mgcb_path, &o->project))
+		if (!build_mgcb_read(o->mgcb_path, (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
+				     &o->project))
 			return ANIMC_EXIT_FAILED;
 		o->has_project = true;
 		if (!o->out_dir)
@@ -797,6 +815,8 @@ static int check_together(build_options *o, build_command command)
 				return cli_usage_error(command_name(command), "out of memory");
 		}
 	}
+	if (o->mgcb_defines.count && !o->mgcb_path)
+		return cli_usage_error(command_name(command), "--mgcb-define needs --mgcb PROJECT");
 	if (!o->out_dir)
 		return cli_usage_error(command_name(command), o->mgcb_path ?
 				       "no output folder: give -o OUTDIR (the project sets no /outputDir:)" :
@@ -901,6 +921,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 void build_options_release(build_options *o)
 {
 	cli_strings_release(&o->clip_names);
+	cli_strings_release(&o->mgcb_defines);
 	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
 	build_mgcb_release(&o->project);

@@ -29,6 +29,7 @@ typedef struct build_options {
 	animc_import_options import;
 	animc_units units;           /* --scale, --rotate */
 	const char *mgcb_path;       /* --mgcb */
+	cli_strings mgcb_defines;    /* --mgcb-define */
 	bool has_project;
 	build_mgcb project;          /* its items, when has_project */
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
