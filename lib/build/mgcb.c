@@ -330,6 +330,7 @@ static bool preprocess(reader *rd, char *text)
 		}
 		rd->cond_count--;
 		free(rd->conds[rd->cond_count].name);
+		free(rd->conds[rd->cond_count].value);
 		return true;
 	}
 	if (!conditions_hold(rd))
@@ -345,19 +346,16 @@ static bool preprocess(reader *rd, char *text)
 		return true;
 	}
 	property *grown = realloc(rd->conds, (rd->cond_count + 1) * sizeof *grown);
-	char *copy = malloc(strlen(c.name) + strlen(c.value) + 2);
+	property open = { strdup(c.name), strdup(c.value) };
 
-	if (!grown || !copy) {
-		rd->conds = grown ? grown : rd->conds;
-		free(copy);
+	if (grown)
+		rd->conds = grown;
+	if (!grown || !open.name || !open.value) {
+		free(open.name), free(open.value);
 		error_at(rd, "out of memory");
 		return true;
 	}
-	rd->conds = grown;
-	/* One allocation: the name, its NUL, the value. */
-	strcpy(copy, c.name);
-	strcpy(copy + strlen(c.name) + 1, c.value);
-	rd->conds[rd->cond_count++] = (property){ copy, copy + strlen(c.name) + 1 };
+	rd->conds[rd->cond_count++] = open;
 	return true;
 }
 
@@ -474,7 +472,7 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 		free(rd.props[i].name), free(rd.props[i].value);
 	free(rd.props);
 	for (size_t i = 0; i < rd.cond_count; i++)
-		free(rd.conds[i].name);
+		free(rd.conds[i].name), free(rd.conds[i].value);
 	free(rd.conds);
 	if (rd.errors) {
 		build_mgcb_release(out);
