@@ -764,6 +764,45 @@ static void cache_entries_follow_the_sidecar(void **state)
 	free(dir), free(cache), free(a), free(b), free(c);
 }
 
+/* --split cuts sources named on the command line, not those a folder
+ * holds: the same source and options make two different outputs, and
+ * neither the cache nor the manifest may give one for the other. */
+static void split_follows_how_the_source_is_named(void **state)
+{
+	char *dir = test_tmpdir("named-src"), *cache = test_tmpdir("named-cache");
+	char *a = test_tmpdir("named-a"), *b = test_tmpdir("named-b"), *c = test_tmpdir("named-c");
+	char *walker = test_format("%s/Walker.xml", dir);
+	test_run r;
+
+	(void)state;
+	copy_file(WALKER, walker);
+	r = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
+		       "Take 001/Run=0.5:1", "-o", a, walker, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", a)));
+	/* The folder: not cut, and not served the cut source's entry. */
+	r = test_animc("build", "-v", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
+		       "Take 001/Run=0.5:1", "-o", b, dir, NULL);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.out, "cached "))
+		fail_msg("served from the cache:\n%s%s", r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", b)));
+	assert_false(test_file_exists(test_format("%s/Walker/Run.xnb", b)));
+	/* One output folder, the folder first, then the file: cut now. */
+	r = test_animc("build", "-q", "--split", "Take 001/Run=0.5:1", "-o", c, dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-v", "--split", "Take 001/Run=0.5:1", "-o", c, walker, NULL);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.out, "up to date"))
+		fail_msg("taken as up to date:\n%s%s", r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", c)));
+	free(walker), free(dir), free(cache), free(a), free(b), free(c);
+}
+
 /* --additive-reference bind: the difference from the rest pose of
  * --skeleton (testdata/authoring/Walker_rest.gltf, written out here). */
 static void additive_from_the_bind_pose(void **state)
@@ -843,6 +882,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_option_errors),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
+	cmocka_unit_test(split_follows_how_the_source_is_named),
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
 	cmocka_unit_test(motion_lines_say_one_bone),

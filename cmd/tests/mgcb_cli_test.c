@@ -297,11 +297,69 @@ static void preprocessor_lines_choose_the_items(void **state)
 	free(wave), free(nested), free(turn), free(bad), free(project), free(dir);
 }
 
+/* Do files a and b (both freed) hold the same bytes? */
+static bool same_bytes(char *a, char *b)
+{
+	size_t na, nb;
+	uint8_t *x = test_read_file(a, &na), *y = test_read_file(b, &nb);
+	bool same = na == nb && memcmp(x, y, na) == 0;
+
+	free(x), free(y), free(a), free(b);
+	return same;
+}
+
+/* A project in `dir` (the Crane's Turn.Animation beside it), named
+ * NAME.mgcb; returns its path. */
+static char *turn_project(const char *dir, const char *name, const char *text)
+{
+	char *turn = test_format("%s/Turn.Animation", dir), *path = test_format("%s/%s.mgcb", dir, name);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+
+	assert_true(test_write_file(turn, bytes, size));
+	assert_true(test_write_file(path, text, strlen(text)));
+	free(bytes), free(turn);
+	return path;
+}
+
+/* One source to two destinations builds twice, each item with its own
+ * parameters, also when the cache holds the other's entry. */
+static void two_destinations_keep_their_parameters(void **state)
+{
+	char *dir = test_tmpdir("mgcb-two"), *cache = test_tmpdir("mgcb-two-cache"), *out;
+	char *two = turn_project(dir, "Two", "/outputDir:two\n/processorParam:Scale=1\n"
+					     "/build:Turn.Animation;A/Turn.Animation\n/processorParam:Scale=2\n"
+					     "/build:Turn.Animation;B/Turn.Animation\n");
+	char *scale2 = turn_project(dir, "Scale2", "/outputDir:scale2\n/processorParam:Scale=2\n"
+						   "/build:Turn.Animation\n");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--mgcb", scale2, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	out = test_format("%s/two", dir);
+	for (int run = 0; run < 2; run++) {
+		r = test_exec("rm", "-rf", out, NULL);
+		test_run_release(&r);
+		r = test_animc("build", "-v", "-j1", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0",
+			       "--mgcb", two, NULL);
+		assert_int_equal(r.status, 0);
+		if (run == 1 && !strstr(r.out, "cached "))
+			fail_msg("not served from the cache:\n%s%s", r.out, r.err);
+		test_run_release(&r);
+		assert_true(same_bytes(test_format("%s/B/Turn.xnb", out), test_format("%s/scale2/Turn.xnb", dir)));
+		assert_false(same_bytes(test_format("%s/A/Turn.xnb", out), test_format("%s/B/Turn.xnb", out)));
+	}
+	free(out), free(scale2), free(two), free(cache), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
+	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(errors_name_the_project_line),
 };
 

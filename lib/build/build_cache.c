@@ -154,6 +154,7 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	build_hash_hex(&h, hex);
 	emit_buffer(&key, stage->prefix, stage->prefix_size);
 	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
+	build_job_key(stage->ctx->options, j, emit_buffer, &key);
 	build_key_end(emit_buffer, &key);
 	if (!key.is_broken)
 		cli_cache_key_of(key.data, key.size, out);
@@ -280,6 +281,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	build_file_state_distrust_recent(&r.source_state);
 	XXH3_copyState(key, ctx->key_prefix);
 	build_key_file("source", cli_basename(j->path), data, size, build_key_emit_xxh3, key);
+	build_job_key(ctx->options, j, build_key_emit_xxh3, key);
 	free(data);
 	data = NULL;
 	/* The other files its import read must be as they were. */

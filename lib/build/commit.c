@@ -291,7 +291,10 @@ static void record(build_commit *c, const build_job *j)
 	e.state = r->source_state;
 	e.hash = r->source_hash;
 	e.key = r->key;
-	e.run_key = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->run_key : c->ctx->run_key;
+	if (r->status == BUILD_UP_TO_DATE && j->previous)
+		e.run_key = j->previous->run_key;
+	else
+		build_job_run_key(c->ctx, j, &e.run_key);
 	e.time_s = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->time_s : r->time_s;
 	if (!e.source || !e.out_base || (r->skip_reason && !e.skip_reason) || !copy_deps(&e, r) ||
 	    !copy_outputs(&e, r)) {
@@ -315,8 +318,10 @@ static bool is_unchanged_record(const build_commit *c, const build_job *j)
 	const build_result *r = &j->result;
 	const manifest_entry *p = j->previous;
 	uint32_t written = 0;
+	build_hash run_key;
 
-	if (j->needs_compile || !p || !r->has_source || !build_hash_equal(&p->run_key, &c->ctx->run_key) ||
+	build_job_run_key(c->ctx, j, &run_key);
+	if (j->needs_compile || !p || !r->has_source || !build_hash_equal(&p->run_key, &run_key) ||
 	    (r->status == BUILD_UP_TO_DATE ? p->status != BUILD_COMPILED :
 	     r->status != BUILD_SKIPPED || p->status != BUILD_SKIPPED) ||
 	    memcmp(&r->source_state, &p->state, sizeof p->state) != 0 || r->dep_count != p->dep_count)

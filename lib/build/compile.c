@@ -573,6 +573,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	XXH3_copyState(key, ctx->key_prefix);
 	build_key_file("source", cli_basename(job->path), data, size, build_key_emit_xxh3, key);
+	build_job_key(ctx->options, job, build_key_emit_xxh3, key);
 
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;

@@ -500,6 +500,46 @@ void build_plan_release(build_plan *plan)
 	memset(plan, 0, sizeof *plan);
 }
 
+/* ---------------------------------------------------------- a job's key */
+
+void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_JOB_FACTS])
+{
+	int n = 0;
+
+	out[0] = '\0';
+	if (j->has_units)
+		n = snprintf(out, BUILD_JOB_FACTS, "units %a %a %a %a\n", j->units.scale, j->units.rotation_deg[0],
+			     j->units.rotation_deg[1], j->units.rotation_deg[2]);
+	if (j->is_explicit && (o->author.clips_path || o->author.splits.count) && n >= 0 && n < BUILD_JOB_FACTS)
+		snprintf(out + n, (size_t)(BUILD_JOB_FACTS - n), "cut by the command line\n");
+}
+
+void build_job_key(const build_options *o, const build_job *j, build_key_emit emit, void *user)
+{
+	char facts[BUILD_JOB_FACTS];
+
+	build_job_facts(o, j, facts);
+	if (facts[0])
+		build_key_file("job", "", (const uint8_t *)facts, strlen(facts), emit, user);
+}
+
+void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out)
+{
+	char facts[BUILD_JOB_FACTS];
+	uint8_t both[16 + BUILD_JOB_FACTS];
+	size_t n;
+
+	build_job_facts(ctx->options, j, facts);
+	if (!facts[0]) {
+		*out = ctx->run_key;
+		return;
+	}
+	n = strlen(facts);
+	memcpy(both, ctx->run_key.bytes, 16);
+	memcpy(both + 16, facts, n);
+	build_hash_bytes(both, 16 + n, out);
+}
+
 /* ------------------------------------------------------ up-to-date check */
 
 /* The file as recorded: by its state, else by its bytes.  *fresh gets the
@@ -674,9 +714,12 @@ static void *check_jobs(void *arg)
 	for (size_t i = share->first; i < ctx->plan.count; i += share->step) {
 		build_job *j = &ctx->plan.jobs[i];
 
+		build_hash run_key;
+
 		stat_source(j);
+		build_job_run_key(ctx, j, &run_key);
 		if (share->same_options && j->needs_compile && j->previous &&
-		    build_hash_equal(&j->previous->run_key, &ctx->run_key) && is_current(ctx, j, j->previous)) {
+		    build_hash_equal(&j->previous->run_key, &run_key) && is_current(ctx, j, j->previous)) {
 			j->needs_compile = false;
 			j->is_done = true;
 		}
@@ -698,10 +741,14 @@ void build_plan_check(build_ctx *ctx)
 	for (size_t i = 0; i < ctx->plan.count; i++) {
 		build_job *j = &ctx->plan.jobs[i];
 
+		build_hash run_key;
+
 		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
 		work += j->needs_compile && (!j->has_state || has_cache);
-		/* Made under other options (or another skeleton): out of date. */
-		if (j->previous && !build_hash_equal(&j->previous->run_key, &ctx->run_key))
+		/* Made under other options (or another skeleton, or for another
+		 * project item or cut): out of date. */
+		build_job_run_key(ctx, j, &run_key);
+		if (j->previous && !build_hash_equal(&j->previous->run_key, &run_key))
 			continue;
 		work += j->needs_compile && j->previous && same_options;
 	}

@@ -59,6 +59,20 @@ void build_plan_release(build_plan *plan);
  * sidecar came since, and the source must compile again. */
 bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const build_dep *deps, uint32_t count);
 
+/*
+ * What shapes a job's outputs beyond its files and the run's options, as
+ * the text its keys take: its project item's Scale and RotationX/Y/Z
+ * (--mgcb), and whether --split or --clips cut it (they apply to sources
+ * named on the command line alone).  Empty for any other job.
+ */
+#define BUILD_JOB_FACTS 160
+void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_JOB_FACTS]);
+/* The job's facts into a key under construction (nothing when empty). */
+void build_job_key(const build_options *o, const build_job *j, build_key_emit emit, void *user);
+/* What a manifest entry of the job records and is compared on: the run's
+ * key (options, skeleton) with the job's facts. */
+void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out);
+
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */
 void build_plan_shard(build_ctx *ctx);
 
