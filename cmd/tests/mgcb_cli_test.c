@@ -322,6 +322,28 @@ static char *turn_project(const char *dir, const char *name, const char *text)
 	return path;
 }
 
+/* A /build: of a source given before replaces that item, as MGCB keeps
+ * the later one: one output, with the later parameters. */
+static void a_later_build_of_a_source_replaces_it(void **state)
+{
+	char *dir = test_tmpdir("mgcb-again");
+	char *again = turn_project(dir, "Again", "/outputDir:again\n/processorParam:Scale=1\n/build:Turn.Animation\n"
+						 "/processorParam:Scale=2\n/build:Turn.Animation\n");
+	char *scale2 = turn_project(dir, "Scale2", "/outputDir:scale2\n/processorParam:Scale=2\n"
+						   "/build:Turn.Animation\n");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--mgcb", scale2, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--mgcb", again, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(same_bytes(test_format("%s/again/Turn.xnb", dir), test_format("%s/scale2/Turn.xnb", dir)));
+	free(scale2), free(again), free(dir);
+}
+
 /* One source to two destinations builds twice, each item with its own
  * parameters, also when the cache holds the other's entry. */
 static void two_destinations_keep_their_parameters(void **state)
@@ -359,6 +381,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
+	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(errors_name_the_project_line),
 };

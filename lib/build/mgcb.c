@@ -194,6 +194,37 @@ static void processor_param(reader *rd, char *value)
 	rd->has_units = true;
 }
 
+static void item_release(build_mgcb_item *item)
+{
+	free(item->source);
+	free(item->dest);
+	free(item->link);
+	free(item->processor);
+}
+
+/*
+ * A /build: of a source given before goes in place of the earlier item, as
+ * MGCB takes it: the first earlier /build: of the same source (compared
+ * ignoring case) with the same ;DEST, or with any when this one gives none,
+ * leaves the list, and the new one, with its own parameters, comes last.
+ * A /copy: replaces an earlier /copy: of the same source.
+ */
+static void drop_earlier(build_mgcb *out, const char *source, const char *link, bool is_copy)
+{
+	for (size_t i = 0; i < out->count; i++) {
+		build_mgcb_item *e = &out->items[i];
+
+		if (e->is_copy != is_copy || strcasecmp(e->source, source) != 0)
+			continue;
+		if (!is_copy && link && !(e->link && strcasecmp(e->link, link) == 0))
+			continue;
+		item_release(e);
+		memmove(e, e + 1, (out->count - i - 1) * sizeof *e);
+		out->count--;
+		return;
+	}
+}
+
 static void build_item(reader *rd, char *value, bool is_copy)
 {
 	char *semi = strchr(value, ';');
@@ -221,23 +252,29 @@ static void build_item(reader *rd, char *value, bool is_copy)
 			 dest ? "" : ": give the item a destination below it (/build:SOURCE;DEST)");
 		return;
 	}
+	char *path = source[0] == '/' ? strdup(source) : cli_path_join(rd->dir, source, NULL);
+
+	if (path)
+		drop_earlier(rd->out, path, dest, is_copy);
 	grown = realloc(rd->out->items, (rd->out->count + 1) * sizeof *grown);
 	if (!grown) {
+		free(path);
 		error_at(rd, "out of memory");
 		return;
 	}
 	rd->out->items = grown;
 	item = &grown[rd->out->count];
 	memset(item, 0, sizeof *item);
-	item->source = source[0] == '/' ? strdup(source) : cli_path_join(rd->dir, source, NULL);
+	item->source = path;
+	item->link = dest ? strdup(dest) : NULL;
 	item->dest = strndup(where, (size_t)(cli_basename(where) - where) + cli_stem_length(cli_basename(where)));
 	item->processor = strdup(rd->processor ? rd->processor : "");
 	item->line = rd->line;
 	item->is_copy = is_copy;
 	item->has_units = rd->has_units;
 	item->units = rd->units;
-	if (!item->source || !item->dest || !item->processor) {
-		free(item->source), free(item->dest), free(item->processor);
+	if (!item->source || !item->dest || !item->processor || (dest && !item->link)) {
+		free(item->source), free(item->dest), free(item->processor), free(item->link);
 		error_at(rd, "out of memory");
 		return;
 	}
@@ -502,11 +539,8 @@ void build_mgcb_release(build_mgcb *project)
 {
 	if (!project)
 		return;
-	for (size_t i = 0; i < project->count; i++) {
-		free(project->items[i].source);
-		free(project->items[i].dest);
-		free(project->items[i].processor);
-	}
+	for (size_t i = 0; i < project->count; i++)
+		item_release(&project->items[i]);
 	free(project->items);
 	free(project->path);
 	free(project->output_dir);

@@ -20,6 +20,7 @@
 typedef struct build_mgcb_item {
 	char *source;        /* the file, joined to the project's folder */
 	char *dest;          /* under the output folder, no extension: "Models/dude" */
+	char *link;          /* the ;DEST as written (separators made '/'); NULL: none */
 	char *processor;     /* "" when the project names none */
 	uint32_t line;       /* of its /build: or /copy: line */
 	bool is_copy;        /* /copy:, which MGCB copies as it is: listed, not compiled */
