@@ -373,6 +373,22 @@ static void two_destinations_keep_their_parameters(void **state)
 		assert_true(same_bytes(test_format("%s/B/Turn.xnb", out), test_format("%s/scale2/Turn.xnb", dir)));
 		assert_false(same_bytes(test_format("%s/A/Turn.xnb", out), test_format("%s/B/Turn.xnb", out)));
 	}
+	/* An item named other than its source, then the source under its
+	 * own name, through the cache: each output has its own name. */
+	char *walk = turn_project(dir, "Walk", "/outputDir:walk\n/build:Turn.Animation;Walk.Animation\n");
+	char *turn = turn_project(dir, "Turn", "/outputDir:turn\n/build:Turn.Animation\n");
+	const char *const projects[] = { walk, turn };
+
+	for (int p = 0; p < 2; p++) {
+		r = test_animc("build", "-q", "-j1", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0",
+			       "--mgcb", projects[p], NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+	}
+	assert_true(test_file_exists(test_format("%s/walk/Walk.xnb", dir)));
+	assert_true(test_file_exists(test_format("%s/turn/Turn.xnb", dir)));
+	assert_false(test_file_exists(test_format("%s/turn/Walk.xnb", dir)));
+	free(turn), free(walk);
 	free(out), free(scale2), free(two), free(cache), free(dir);
 }
 

@@ -504,14 +504,18 @@ void build_plan_release(build_plan *plan)
 
 void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_JOB_FACTS])
 {
-	int n = 0;
+	const char *base = cli_basename(j->path);
+	size_t stem = cli_stem_length(base), n = 0;
 
 	out[0] = '\0';
 	if (j->has_units)
-		n = snprintf(out, BUILD_JOB_FACTS, "units %a %a %a %a\n", j->units.scale, j->units.rotation_deg[0],
-			     j->units.rotation_deg[1], j->units.rotation_deg[2]);
-	if (j->is_explicit && (o->author.clips_path || o->author.splits.count) && n >= 0 && n < BUILD_JOB_FACTS)
-		snprintf(out + n, (size_t)(BUILD_JOB_FACTS - n), "cut by the command line\n");
+		n += (size_t)snprintf(out + n, BUILD_JOB_FACTS - n, "units %a %a %a %a\n", j->units.scale,
+				      j->units.rotation_deg[0], j->units.rotation_deg[1], j->units.rotation_deg[2]);
+	/* A project item named other than its source: its outputs' names. */
+	if (j->project && n < BUILD_JOB_FACTS && (strlen(j->stem) != stem || strncmp(j->stem, base, stem) != 0))
+		n += (size_t)snprintf(out + n, BUILD_JOB_FACTS - n, "named %s\n", j->stem);
+	if (j->is_explicit && (o->author.clips_path || o->author.splits.count) && n < BUILD_JOB_FACTS)
+		snprintf(out + n, BUILD_JOB_FACTS - n, "cut by the command line\n");
 }
 
 void build_job_key(const build_options *o, const build_job *j, build_key_emit emit, void *user)

@@ -61,11 +61,12 @@ bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const bu
 
 /*
  * What shapes a job's outputs beyond its files and the run's options, as
- * the text its keys take: its project item's Scale and RotationX/Y/Z
- * (--mgcb), and whether --split or --clips cut it (they apply to sources
- * named on the command line alone).  Empty for any other job.
+ * the text its keys take: its project item's Scale and RotationX/Y/Z and
+ * name (--mgcb; the name when not its source's), and whether --split or
+ * --clips cut it (they apply to sources named on the command line alone).
+ * Empty for any other job.
  */
-#define BUILD_JOB_FACTS 160
+#define BUILD_JOB_FACTS 512
 void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_JOB_FACTS]);
 /* The job's facts into a key under construction (nothing when empty). */
 void build_job_key(const build_options *o, const build_job *j, build_key_emit emit, void *user);
