@@ -392,6 +392,30 @@ static void two_destinations_keep_their_parameters(void **state)
 	free(out), free(scale2), free(two), free(cache), free(dir);
 }
 
+/* A source named "...x" has the stem "..": a source of several clips
+ * would write into the folder above the output folder.  Its outputs go
+ * to "__", as a folder build names them. */
+static void dotted_names_stay_in_the_output_folder(void **state)
+{
+	char *dir = test_tmpdir("mgcb-dots"), *project = test_format("%s/Dots.mgcb", dir);
+	char *src = test_format("%s/...x", dir), *out = test_format("%s/out/deep", dir);
+	static const char text[] = "/outputDir:out/deep\n/build:...x\n";
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/assimp/keys.x", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, bytes, size));
+	assert_true(test_write_file(project, text, strlen(text)));
+	free(bytes);
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(test_format("%s/out", dir)), test_count_files(out));
+	assert_true(test_count_files(test_format("%s/__", out)) >= 2);
+	free(out), free(src), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
@@ -399,6 +423,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
+	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(errors_name_the_project_line),
 };
 

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "compile.h"
 #include "mgcb.h"
 
 /* MonoGame's TargetPlatform names, current and legacy, and their letters. */
@@ -194,6 +195,21 @@ static void processor_param(reader *rd, char *value)
 	rd->has_units = true;
 }
 
+/* An item's path under the output folder without its extension, its name
+ * made safe as a source's in a folder is: "...fbx" would otherwise name
+ * "..", the folder above, for a source of several clips. */
+static char *dest_of(const char *where)
+{
+	const char *leaf = cli_basename(where);
+	char *stem = strndup(leaf, cli_stem_length(leaf)), *safe = stem ? build_safe_name(stem, 0) : NULL, *out = NULL;
+
+	if (safe && asprintf(&out, "%.*s%s", (int)(leaf - where), where, safe) < 0)
+		out = NULL;
+	free(stem);
+	free(safe);
+	return out;
+}
+
 static void item_release(build_mgcb_item *item)
 {
 	free(item->source);
@@ -267,7 +283,7 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	memset(item, 0, sizeof *item);
 	item->source = path;
 	item->link = dest ? strdup(dest) : NULL;
-	item->dest = strndup(where, (size_t)(cli_basename(where) - where) + cli_stem_length(cli_basename(where)));
+	item->dest = dest_of(where);
 	item->processor = strdup(rd->processor ? rd->processor : "");
 	item->line = rd->line;
 	item->is_copy = is_copy;
