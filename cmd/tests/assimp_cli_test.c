@@ -179,12 +179,21 @@ static void cli_a_crash_in_assimp_fails_that_file_alone(void **state)
 	assert_non_null(strstr(r.err, deep));
 	assert_int_equal(test_count_files(out), 5);   /* keys.x, after it */
 	test_run_release(&r);
-	/* Outputs claimed in a child are known to the next one: a source
-	 * given twice writes once, and the second is refused. */
-	r = test_animc("build", "-q", "-o", out, KEYS_X, KEYS_X, NULL);
+	/* Outputs claimed in a child are known to the next one: a copy of
+	 * the source elsewhere, under its name, is refused (the same file
+	 * named twice would be built once). */
+	char *copy = test_format("%s/keys.x", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file(KEYS_X, &size);
+
+	assert_true(test_write_file(copy, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "-o", out, KEYS_X, copy, NULL);
 	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "is the output of another source"));
 	assert_int_equal(test_count_files(out), 5);
 	test_run_release(&r);
+	free(copy);
 	free(out);
 	free(deep);
 	free(dir);

@@ -209,11 +209,22 @@ static void files_given_directly_land_in_outdir(void **state)
 	assert_true(test_file_exists(path));
 	test_run_release(&r);
 	/* Two sources with one output name: the second is refused. */
-	r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation",
-		       "testdata/sample/Crane/Turn.Animation", NULL);
+	char *other = test_format("%s/Turn.Animation", test_tmpdir("cli-direct-other"));
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Wave.Animation", &size);
+
+	assert_true(test_write_file(other, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation", other, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, ", 1 failed, 0 skipped"));
 	test_run_release(&r);
+	/* One source named twice: built once. */
+	r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation",
+		       "testdata/sample/Crane/../Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(other);
 	/* A file no importer knows, given directly: an error, exit 1 (a mix-up
 	 * of inputs and outputs must not pass CI)... */
 	r = test_animc("build", "-o", out, "Makefile", NULL);

@@ -63,8 +63,9 @@ static const command_doc command_docs[] = {
 		"partial .xnb ever exists: after SIGINT, SIGTERM or SIGHUP the build removes its "
 		"temporary files and records what it finished; after SIGKILL the next build into the "
 		"folder removes what was left.  The same input and options always give the same bytes, "
-		"whatever -j.  Two sources that would write one output file: the first in build order "
-		"writes it, the second is refused (an error).  docs/build.md describes workers, the "
+		"whatever -j.  A file named twice (a folder and a file in it, two spellings of one path) "
+		"is built once.  Two sources that would write one output file: the first in build "
+		"order writes it, the second is refused (an error).  docs/build.md describes workers, the "
 		"manifest, the source key and the reports.",
 		"The default mode applies lossless passes: keys sorted by time, constant tracks stored "
 		"once (fixed), evenly spaced key times stored as an interval, a wrong "

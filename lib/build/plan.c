@@ -414,6 +414,8 @@ static char *dir_of(const char *path)
 	return n == 1 ? strdup("/") : strndup(path, n - 1);
 }
 
+static void merge_repeats(build_plan *plan);
+
 bool build_plan_make(build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
@@ -478,6 +480,7 @@ bool build_plan_make(build_ctx *ctx)
 		fprintf(stderr, "animc: error: out of memory\n");
 		return false;
 	}
+	merge_repeats(plan);
 	for (size_t i = 0; i < plan->count; i++)
 		plan->jobs[i].out_dir = cli_path_join(o->out_dir, NULL, NULL);
 	return true;
@@ -490,6 +493,75 @@ static void release_job(build_job *j)
 	free(j->out_base);
 	free(j->stem);
 	build_result_release(&j->result);
+}
+
+/* Jobs to compile (indexes into `plan`), ordered by where they write,
+ * then as planned. */
+static int compare_out_base(const void *a, const void *b, void *plan)
+{
+	const build_job *jobs = ((const build_plan *)plan)->jobs;
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	int c = strcmp(jobs[i].out_base, jobs[k].out_base);
+
+	return c ? c : (i > k) - (i < k);
+}
+
+/* Are jobs a and b the same file built the same way? */
+static bool same_work(const build_job *a, const build_job *b)
+{
+	struct stat sa, sb;
+
+	if (a->project != b->project || a->has_units != b->has_units ||
+	    (a->has_units && memcmp(&a->units, &b->units, sizeof a->units) != 0))
+		return false;
+	return stat(a->path, &sa) == 0 && stat(b->path, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * A source named twice (a file and the folder holding it, "./a.fbx" and
+ * "a.fbx") is one job, named on the command line if either was.  Only
+ * jobs writing to one place are compared; two different files there stay,
+ * and the commit refuses the second's outputs.
+ */
+static void merge_repeats(build_plan *plan)
+{
+	size_t *order, n = 0, kept = 0;
+	bool *dropped;
+
+	order = malloc((plan->count ? plan->count : 1) * sizeof *order);
+	dropped = calloc(plan->count ? plan->count : 1, sizeof *dropped);
+	if (!order || !dropped) {
+		free(order), free(dropped);
+		return;   /* the commit still refuses the repeat's outputs */
+	}
+	for (size_t i = 0; i < plan->count; i++)
+		if (plan->jobs[i].needs_compile && plan->jobs[i].out_base)
+			order[n++] = i;
+	qsort_r(order, n, sizeof *order, compare_out_base, plan);
+	for (size_t g = 0, end; g < n; g = end) {
+		for (end = g + 1; end < n && strcmp(plan->jobs[order[end]].out_base, plan->jobs[order[g]].out_base) == 0;
+		     end++)
+			;
+		for (size_t a = g; a < end; a++)
+			for (size_t b = a + 1; b < end && !dropped[order[a]]; b++) {
+				build_job *first = &plan->jobs[order[a]], *again = &plan->jobs[order[b]];
+
+				if (dropped[order[b]] || !same_work(first, again))
+					continue;
+				first->is_explicit |= again->is_explicit;
+				first->has_no_sidecar &= again->has_no_sidecar;
+				dropped[order[b]] = true;
+			}
+	}
+	for (size_t i = 0; i < plan->count; i++) {
+		if (dropped[i])
+			release_job(&plan->jobs[i]);
+		else
+			plan->jobs[kept++] = plan->jobs[i];
+	}
+	plan->count = kept;
+	free(order);
+	free(dropped);
 }
 
 void build_plan_release(build_plan *plan)
