@@ -322,6 +322,19 @@ static char *turn_project(const char *dir, const char *name, const char *text)
 	return path;
 }
 
+/* The reference for the tests below: the source at Scale 2, in
+ * DIR/scale2/Turn.xnb. */
+static void build_scale2(const char *dir)
+{
+	char *project = turn_project(dir, "Scale2", "/outputDir:scale2\n/processorParam:Scale=2\n"
+						     "/build:Turn.Animation\n");
+	test_run r = test_animc("build", "-q", "--mgcb", project, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(project);
+}
+
 /* A /build: of a source given before replaces that item, as MGCB keeps
  * the later one: one output, with the later parameters. */
 static void a_later_build_of_a_source_replaces_it(void **state)
@@ -329,19 +342,15 @@ static void a_later_build_of_a_source_replaces_it(void **state)
 	char *dir = test_tmpdir("mgcb-again");
 	char *again = turn_project(dir, "Again", "/outputDir:again\n/processorParam:Scale=1\n/build:Turn.Animation\n"
 						 "/processorParam:Scale=2\n/build:Turn.Animation\n");
-	char *scale2 = turn_project(dir, "Scale2", "/outputDir:scale2\n/processorParam:Scale=2\n"
-						   "/build:Turn.Animation\n");
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--mgcb", scale2, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	build_scale2(dir);
 	r = test_animc("build", "-q", "--mgcb", again, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(same_bytes(test_format("%s/again/Turn.xnb", dir), test_format("%s/scale2/Turn.xnb", dir)));
-	free(scale2), free(again), free(dir);
+	free(again), free(dir);
 }
 
 /* One source to two destinations builds twice, each item with its own
@@ -352,14 +361,10 @@ static void two_destinations_keep_their_parameters(void **state)
 	char *two = turn_project(dir, "Two", "/outputDir:two\n/processorParam:Scale=1\n"
 					     "/build:Turn.Animation;A/Turn.Animation\n/processorParam:Scale=2\n"
 					     "/build:Turn.Animation;B/Turn.Animation\n");
-	char *scale2 = turn_project(dir, "Scale2", "/outputDir:scale2\n/processorParam:Scale=2\n"
-						   "/build:Turn.Animation\n");
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--mgcb", scale2, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	build_scale2(dir);
 	out = test_format("%s/two", dir);
 	for (int run = 0; run < 2; run++) {
 		r = test_exec("rm", "-rf", out, NULL);
@@ -389,7 +394,7 @@ static void two_destinations_keep_their_parameters(void **state)
 	assert_true(test_file_exists(test_format("%s/turn/Turn.xnb", dir)));
 	assert_false(test_file_exists(test_format("%s/turn/Walk.xnb", dir)));
 	free(turn), free(walk);
-	free(out), free(scale2), free(two), free(cache), free(dir);
+	free(out), free(two), free(cache), free(dir);
 }
 
 /* A source named "...x" has the stem "..": a source of several clips
