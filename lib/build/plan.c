@@ -789,7 +789,6 @@ static void *check_jobs(void *arg)
 
 	for (size_t i = share->first; i < ctx->plan.count; i += share->step) {
 		build_job *j = &ctx->plan.jobs[i];
-
 		build_hash run_key;
 
 		stat_source(j);
@@ -816,7 +815,6 @@ void build_plan_check(build_ctx *ctx)
 
 	for (size_t i = 0; i < ctx->plan.count; i++) {
 		build_job *j = &ctx->plan.jobs[i];
-
 		build_hash run_key;
 
 		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
