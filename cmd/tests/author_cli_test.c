@@ -5,6 +5,7 @@
  * sidecars; the sidecar as a dependency (edit, delete, --prune).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -732,6 +733,60 @@ static void additive_compact_is_marked(void **state)
 	free(plain), free(out), free(lossy);
 }
 
+/* A 120 Hz motion capture take (BVH, written here): 600 frames of a
+ * root that walks and a spine that sways. */
+static char *write_mocap(const char *dir)
+{
+	char *path = test_format("%s/walk.bvh", dir);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition "
+		   "Zrotation Xrotation Yrotation\n\tJOINT Spine\n\t{\n\t\tOFFSET 0 10 0\n\t\tCHANNELS 3 "
+		   "Zrotation Xrotation Yrotation\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 10 0\n\t\t}\n\t}\n}\n"
+		   "MOTION\nFrames: 600\nFrame Time: 0.008333\n");
+	for (int i = 0; i < 600; i++) {
+		double t = i / 120.0;
+
+		fprintf(f, "%.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n", 100 * t, 90 + 2 * sin(9 * t),
+			3 * sin(4 * t), 5 * sin(3 * t), 2 * sin(5 * t), 20 * t, 10 * sin(6 * t), 4 * sin(2 * t),
+			3 * cos(7 * t));
+	}
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* Parts of a take cut at its frames keep the take's grid in the compact
+ * layout: their keys, now at float times that drift from multiples of
+ * their smallest gap, still lie on it, and a part ending a hair after a
+ * key does not make the grid that fine. */
+static void compact_parts_keep_the_takes_grid(void **state)
+{
+	char *dir = test_tmpdir("mocap-parts"), *out = test_format("%s/out", dir), *bvh = write_mocap(dir);
+	static const struct {
+		const char *name;
+		uint32_t samples;
+	} parts[] = { { "A", 241 }, { "B", 361 }, { "C", 242 } };   /* C: one past its end */
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--layout", "compact", "--split", "Motion/A=0f:240f", "--split",
+		       "Motion/B=120f:480f", "--split", "Motion/C=0:2", "-o", out, bvh, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	for (size_t i = 0; i < 3; i++) {
+		animrt_clip *part = open_xnb(out, test_format("walk/%s.xnb", parts[i].name));
+
+		print_message("part %s: %g Hz, %u samples\n", parts[i].name, (double)part->grid_rate_hz,
+			      part->grid_sample_count);
+		assert_true(fabs(part->grid_rate_hz - 120.0048) < 0.01);
+		assert_int_equal(part->grid_sample_count, parts[i].samples);
+		animrt_close(part);
+	}
+	free(bvh), free(out), free(dir);
+}
+
 /* A shared cache: an entry made without the sidecar does not serve the
  * source once the sidecar is there; one made with it serves it. */
 static void cache_entries_follow_the_sidecar(void **state)
@@ -882,6 +937,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_option_errors),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
+	cmocka_unit_test(compact_parts_keep_the_takes_grid),
 	cmocka_unit_test(split_follows_how_the_source_is_named),
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),

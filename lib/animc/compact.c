@@ -57,7 +57,10 @@ typedef struct grid {
 	bool is_exact;       /* every source key lies on it */
 } grid;
 
-/* Is every key time of the clip a multiple of h? */
+/* Is every key time of the clip a multiple of h?  A bone's last key may
+ * end the clip between two samples (the end of a part --split cuts, of a
+ * take cut to its range): it is checked where it lies, and the grid
+ * reaches past it. */
 static bool keys_on_grid(const animc_clip *clip, double h)
 {
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
@@ -65,7 +68,7 @@ static bool keys_on_grid(const animc_clip *clip, double h)
 
 		if (ch->key_count < 2)
 			continue;
-		for (uint32_t i = 0; i < ch->key_count; i++) {
+		for (uint32_t i = 0; i + (ch->has_time ? 1 : 0) < ch->key_count; i++) {
 			double g = (ch->has_time ? ch->times_s[i] : (double)i * ch->key_interval_s) / h;
 
 			if (fabs(g - floor(g + 0.5)) > GRID_SLACK)
@@ -75,30 +78,117 @@ static bool keys_on_grid(const animc_clip *clip, double h)
 	return true;
 }
 
-/* The grid: the finest key spacing, or the largest part of it (down to
- * 1/GRID_MAX_DIVISOR) that every key time is a multiple of.  When none is,
- * the finest part, and the keys off it are checked where they are. */
-static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out, animc_diag_sink *sink)
+static int compare_double(const void *a, const void *b)
 {
-	double h0 = 0, d = clip->duration_s;
+	double x = *(const double *)a, y = *(const double *)b;
 
+	return (x > y) - (x < y);
+}
+
+/*
+ * The keys' spacing: the smallest gap between two keys of a bone (or
+ * interval of evenly spaced keys), leaving out gaps under 1/GRID_MAX_DIVISOR
+ * of the median one: a part --split ends a hair past a key, and a grid that
+ * fine would hold its clip in millions of samples.  0 when no bone has two
+ * keys at distinct times.  False when out of memory.
+ */
+static bool key_spacing(const animc_clip *clip, double *out)
+{
+	size_t count = 0, capacity = 0;
+	double *gaps;
+
+	*out = 0;
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		if (clip->channels[c].key_count > 1)
+			capacity += clip->channels[c].has_time ? clip->channels[c].key_count - 1 : 1;
+	if (!capacity)
+		return true;
+	gaps = malloc(capacity * sizeof *gaps);
+	if (!gaps)
+		return false;
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		const animc_channel *ch = &clip->channels[c];
 
 		if (ch->key_count < 2)
 			continue;
 		if (!ch->has_time) {
-			if (ch->key_interval_s > 0 && (h0 == 0 || ch->key_interval_s < h0))
-				h0 = ch->key_interval_s;
+			if (ch->key_interval_s > 0)
+				gaps[count++] = ch->key_interval_s;
 			continue;
 		}
 		for (uint32_t i = 1; i < ch->key_count; i++) {
 			double gap = (double)ch->times_s[i] - ch->times_s[i - 1];
 
-			if (gap > 1e-7 * fmax(1.0, ch->times_s[i]) && (h0 == 0 || gap < h0))
-				h0 = gap;
+			if (gap > 1e-7 * fmax(1.0, ch->times_s[i]))
+				gaps[count++] = gap;
 		}
 	}
+	if (count) {
+		size_t at = 0;
+
+		qsort(gaps, count, sizeof *gaps, compare_double);
+		while (gaps[at] < gaps[count / 2] / GRID_MAX_DIVISOR)
+			at++;
+		*out = gaps[at];
+	}
+	free(gaps);
+	return true;
+}
+
+/* The step that fits a bone's key times best, from the spacing h: float
+ * key times drift from multiples of their smallest gap (a 120 Hz take's
+ * keys lie 0.0083333 s apart on average, two of them 0.0083332), so over a
+ * long run of keys the mean step is the one they lie on.  Two rounds: the
+ * first's fit numbers the far keys right for the second. */
+static double fitted_step(const animc_clip *clip, double h)
+{
+	for (int round = 0; round < 2; round++) {
+		double kt = 0, kk = 0;
+
+		for (uint32_t c = 0; c < clip->channel_count; c++) {
+			const animc_channel *ch = &clip->channels[c];
+
+			for (uint32_t i = 0; ch->has_time && i + 1 < ch->key_count; i++) {
+				double k = floor(ch->times_s[i] / h + 0.5);
+
+				kt += k * ch->times_s[i];
+				kk += k * k;
+			}
+		}
+		if (kk > 0)
+			h = kt / kk;
+	}
+	return h;
+}
+
+/* The grid position of the clip's last key, on a grid of `step` seconds
+ * (0 when no bone has two keys). */
+static double last_key_position(const animc_clip *clip, double step)
+{
+	double last = 0;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const animc_channel *ch = &clip->channels[c];
+		uint32_t k = ch->key_count - 1;
+
+		if (ch->key_count > 1)
+			last = fmax(last, (ch->has_time ? ch->times_s[k] : (double)k * ch->key_interval_s) / step);
+	}
+	return last;
+}
+
+/* The grid: the keys' spacing, or the largest part of it (down to
+ * 1/GRID_MAX_DIVISOR) that every key time is a multiple of, the spacing
+ * first as the smallest gap, then as the step fitted to the keys.  When
+ * none is (a part cut between two keys, keys a pass added between the
+ * source's), the fitted step, the keys off it checked where they are; a
+ * track it cannot hold takes a finer grid. */
+static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out, animc_diag_sink *sink)
+{
+	double h0, d = clip->duration_s;
+
+	if (!key_spacing(clip, &h0))
+		return ANIMC_ERR_NOMEM;
 	memset(out, 0, sizeof *out);
 	out->rate_hz = 1;
 	out->step_s = 1;
@@ -107,23 +197,28 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 	out->is_exact = true;
 	if (h0 == 0 || d == 0)
 		return ANIMC_OK;   /* nothing moves: one sample */
-	double h = h0 / GRID_MAX_DIVISOR;
+	const double spacing[2] = { h0, fitted_step(clip, h0) };
+	double h = spacing[1];
+
 	out->is_exact = false;
-	for (int m = 1; m <= GRID_MAX_DIVISOR; m++) {
-		if (keys_on_grid(clip, h0 / m)) {
-			h = h0 / m;
-			out->is_exact = true;
-			break;
-		}
-	}
+	for (int pass = 0; pass < 2 && !out->is_exact && (pass == 0 || spacing[1] != spacing[0]); pass++)
+		for (int m = 1; m <= GRID_MAX_DIVISOR && !out->is_exact; m++)
+			if (keys_on_grid(clip, spacing[pass] / m)) {
+				h = spacing[pass] / m;
+				out->is_exact = true;
+			}
 	/* A grid 2^finer times finer, when the first cannot hold a track
 	 * (keys off it, or between keys the source moves too much). */
 	h /= (double)(1u << finer);
 	out->rate_hz = (float)(1.0 / h);
 	out->step_s = 1.0 / out->rate_hz;
-	/* The grid covers the duration. */
-	double span = d / out->step_s;
+	/* The grid covers the duration, and reaches past a last key that
+	 * lies between two samples (the end of a part cut between two keys):
+	 * the sample after it continues the source's last span. */
+	double span = d / out->step_s, last = last_key_position(clip, out->step_s);
 	double samples = fabs(span - floor(span + 0.5)) <= END_SLACK ? floor(span + 0.5) + 1 : ceil(span) + 1;
+	if (ceil(last - GRID_SLACK) + 1 > samples)
+		samples = ceil(last - GRID_SLACK) + 1;
 	if (samples > COMPACT_MAX_SAMPLES) {
 		animc_diag_report(sink, ANIMC_ERROR, clip->line, 0,
 				  "clip '%s': %.0f grid samples (%g s at %g Hz) pass the compact layout's %u",
@@ -468,6 +563,31 @@ static uint32_t extra_points(const encoder *e, const animc_channel *ch, extra_po
 	return count;
 }
 
+/* The last sample, when the channel's last key lies between it and the
+ * sample before (find_grid): the span from that sample to the key,
+ * continued, so that the runtime, which samples no further than the
+ * duration, meets the key where it lies. */
+static void continue_last_span(encoder *e, const animc_channel *ch, animc_track_kind kind)
+{
+	uint32_t n = e->g.sample_count, k = ch->key_count - 1;
+	unsigned width = animc_track_width[kind];
+
+	if (n < 2 || ch->key_count < 2)
+		return;
+	double key = ch->has_time ? ch->times_s[k] : (double)k * ch->key_interval_s;
+	double before = e->sample_t[n - 2], after = (double)(n - 1) * e->g.step_s;
+	float *a = e->value + (size_t)(n - 2) * width, *out = e->value + (size_t)(n - 1) * width, b[4];
+
+	if (!(key - before > GRID_SLACK * e->g.step_s && after - key > GRID_SLACK * e->g.step_s))
+		return;
+	reduce_channel_value(ch, kind, (float)key, b);
+	float u = (float)((after - before) / (key - before));
+	if (kind == ANIMC_ROTATION)
+		interp_slerp(out, a, b, u);
+	else
+		interp_lerp3(out, a, b, u);
+}
+
 /* The source of one track at the grid samples and at the check points
  * between them: reduce_check_positions', and the times the bound is
  * defined at (extra_points). */
@@ -492,6 +612,7 @@ static animc_status sample_source(encoder *e, const animc_channel *ch, animc_tra
 	}
 	for (uint32_t i = 0; i < n; i++)
 		reduce_channel_value(ch, kind, e->sample_t[i], e->value + (size_t)i * width);
+	continue_last_span(e, ch, kind);
 	/* Rotations at unit length: the source may be off by its validation
 	 * tolerance, which the angle ignores and drop-one storage does not. */
 	if (kind == ANIMC_ROTATION)
@@ -528,6 +649,9 @@ static animc_status sample_source(encoder *e, const animc_channel *ch, animc_tra
 			merged[out++] = e->extra[j++].pos;
 		}
 	}
+	/* The runtime samples no further than the duration. */
+	while (out > 0 && merged[out - 1] > (double)ch->duration_s * e->g.rate_hz)
+		out--;
 	for (uint32_t k = 0; k < out; k++)
 		reduce_channel_value(ch, kind, e->check_t[k], e->check_value + (size_t)k * width);
 	c->check_count = out;
@@ -1609,10 +1733,18 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 			most_keys = ch->key_count;
 	}
 	/* The keys' grid, or a finer one where it cannot hold a track: never
-	 * an error the original layout would not give. */
+	 * an error the original layout would not give.  Keys off the grid
+	 * may need it down to a part as fine as GRID_MAX_DIVISOR allows, and
+	 * as much finer again. */
+	grid first;
+	unsigned most_finer = COMPACT_MAX_FINER;
+
+	if (find_grid(clip, 0, &first, NULL) == ANIMC_OK && !first.is_exact)
+		for (unsigned d = GRID_MAX_DIVISOR; d > 1; d >>= 1)
+			most_finer++;
 	for (unsigned finer = 0;; finer++) {
 		grid next;
-		bool has_finer = finer < COMPACT_MAX_FINER && find_grid(clip, finer + 1, &next, NULL) == ANIMC_OK;
+		bool has_finer = finer < most_finer && find_grid(clip, finer + 1, &next, NULL) == ANIMC_OK;
 		bool is_short = false;
 		animc_status status =
 			compact_on_grid(clip, options, tolerance, finer, has_finer, most_keys, sink, stats, &is_short);
