@@ -733,9 +733,9 @@ static void additive_compact_is_marked(void **state)
 	free(plain), free(out), free(lossy);
 }
 
-/* A 120 Hz motion capture take (BVH, written here): 600 frames of a
+/* A 120 Hz motion capture take (BVH, written here): `frames` frames of a
  * root that walks and a spine that sways. */
-static char *write_mocap(const char *dir)
+static char *write_mocap(const char *dir, int frames)
 {
 	char *path = test_format("%s/walk.bvh", dir);
 	FILE *f = fopen(path, "w");
@@ -744,8 +744,8 @@ static char *write_mocap(const char *dir)
 	fprintf(f, "HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition Zposition "
 		   "Zrotation Xrotation Yrotation\n\tJOINT Spine\n\t{\n\t\tOFFSET 0 10 0\n\t\tCHANNELS 3 "
 		   "Zrotation Xrotation Yrotation\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 10 0\n\t\t}\n\t}\n}\n"
-		   "MOTION\nFrames: 600\nFrame Time: 0.008333\n");
-	for (int i = 0; i < 600; i++) {
+		   "MOTION\nFrames: %d\nFrame Time: 0.008333\n", frames);
+	for (int i = 0; i < frames; i++) {
 		double t = i / 120.0;
 
 		fprintf(f, "%.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n", 100 * t, 90 + 2 * sin(9 * t),
@@ -762,7 +762,7 @@ static char *write_mocap(const char *dir)
  * key does not make the grid that fine. */
 static void compact_parts_keep_the_takes_grid(void **state)
 {
-	char *dir = test_tmpdir("mocap-parts"), *out = test_format("%s/out", dir), *bvh = write_mocap(dir);
+	char *dir = test_tmpdir("mocap-parts"), *out = test_format("%s/out", dir), *bvh = write_mocap(dir, 600);
 	static const struct {
 		const char *name;
 		uint32_t samples;
@@ -784,6 +784,25 @@ static void compact_parts_keep_the_takes_grid(void **state)
 		assert_int_equal(part->grid_sample_count, parts[i].samples);
 		animrt_close(part);
 	}
+	free(bvh), free(out), free(dir);
+}
+
+/* --import-timeout stops a compile in animc's passes too, and says so: a
+ * part cut between frames of a long take needs a fine compact grid. */
+static void a_slow_compile_is_stopped_naming_the_passes(void **state)
+{
+	char *dir = test_tmpdir("mocap-slow"), *out = test_format("%s/out", dir), *bvh = write_mocap(dir, 3000);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--import-timeout", "1", "--layout", "compact", "--split", "Motion/C=1.23:20.56",
+		       "-o", out, bvh, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "compiling did not finish within 1 s (--import-timeout): the assimp importer was done, "
+			   "animc's passes were not"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
 	free(bvh), free(out), free(dir);
 }
 
@@ -938,6 +957,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),
+	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
 	cmocka_unit_test(split_follows_how_the_source_is_named),
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),

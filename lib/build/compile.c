@@ -585,6 +585,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 
 		status = importer->import(&request, &set, &sink);
 	}
+	if (ctx->on_imported)
+		ctx->on_imported(ctx->on_probe_user);
 	free(data);
 	data = NULL;
 	/* A source whose folder lists no sidecar has nothing to split. */

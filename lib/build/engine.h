@@ -67,6 +67,8 @@ struct build_ctx {
 	 * it on, for the messages about a worker that crashed). */
 	void (*on_probe)(void *user, const char *importer);
 	void *on_probe_user;
+	/* Told that the import returned: what runs now is animc's passes. */
+	void (*on_imported)(void *user);
 };
 
 /* What a run is given, after ninja's Builder: who compiles, and who

@@ -601,14 +601,14 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_prune },
 	{ { "import-timeout", 0, "S", FOR_COMPILE, BUILD_OPTION_RUN,
-	    "stop an import that runs longer than S seconds and fail that file (default 120; 0: no "
-	    "limit)",
+	    "stop compiling a source (its import and animc's passes) that runs longer than S seconds "
+	    "and fail that file (default 120; 0: no limit); the message says which of the two ran",
 	    NULL,
 	    NULL },
 	  set_timeout },
 	{ { "memory-limit", 0, "SIZE", FOR_COMPILE, BUILD_OPTION_RUN,
 	    "address space of each worker process (default 4G; 0: no limit; K, M, G, T suffixes; at "
-	    "least 64M): an import that needs more fails with \"ran out of memory\"",
+	    "least 64M): a source whose compile needs more fails with \"ran out of memory\"",
 	    NULL,
 	    NULL },
 	  set_memory },

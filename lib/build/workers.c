@@ -61,6 +61,7 @@
 typedef struct worker_slot {
 	_Atomic uint32_t position;            /* the queue position it is at (or taking); IDLE */
 	_Atomic uint32_t importer_position;   /* the position `importer` is for; IDLE */
+	_Atomic uint32_t imported_position;   /* the position whose import returned; IDLE */
 	_Atomic int64_t started_ns;           /* CLOCK_MONOTONIC, when it took the position */
 	char importer[32];
 } worker_slot;
@@ -156,6 +157,15 @@ static void tell_importer(void *user, const char *importer)
 	atomic_store(&self->slot->importer_position, self->position);
 }
 
+/* The import of the job at hand returned: a worker stopped from now on was
+ * in animc's passes, not in the importer. */
+static void tell_imported(void *user)
+{
+	worker_self *self = user;
+
+	atomic_store(&self->slot->imported_position, self->position);
+}
+
 /* Take the next queue position, naming it in the slot first; false once the
  * queue is closed and empty. */
 static bool take(shared_queue *q, worker_slot *slot, uint32_t *position)
@@ -166,6 +176,7 @@ static bool take(shared_queue *q, worker_slot *slot, uint32_t *position)
 
 		if (head < atomic_load(&q->tail)) {
 			atomic_store(&slot->importer_position, IDLE);
+			atomic_store(&slot->imported_position, IDLE);
 			atomic_store(&slot->started_ns, build_now_ns());
 			atomic_store(&slot->position, head);
 			if (atomic_compare_exchange_strong(&q->head, &head, head + 1)) {
@@ -242,6 +253,7 @@ static _Noreturn void worker_main(pool *p, worker *w)
 	dup2(w->capture_fd, STDERR_FILENO);
 	build_limit_memory(ctx->options->memory_limit_bytes);
 	ctx->on_probe = tell_importer;
+	ctx->on_imported = tell_imported;
 	ctx->on_probe_user = &self;
 	for (;;) {
 		uint32_t position, index;
@@ -350,9 +362,10 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	const char *importer;
 	char *captured = malloc(CAPTURE_BYTES_MAX + 1);
 	size_t size = captured ? read_capture(w->capture_fd, captured, CAPTURE_BYTES_MAX) : 0;
-	bool out_of_memory = false;
+	bool out_of_memory = false, imported;
 
 	/* The worker is gone: its slot holds still. */
+	imported = atomic_load(&w->slot->imported_position) == position;
 	if (atomic_load(&w->slot->importer_position) == position)
 		snprintf(j->importer_at_work, sizeof j->importer_at_work, "%s", w->slot->importer);
 	importer = j->importer_at_work[0] ? j->importer_at_work : NULL;
@@ -364,15 +377,20 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	build_result_release(r);
 	r->status = BUILD_FAILED;
 	snprintf(r->importer, sizeof r->importer, "%s", importer ? importer : "");
-	if (timed_out)
+	if (timed_out && imported)
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "compiling did not finish within %g s (--import-timeout): the %s%simporter "
+				  "was done, animc's passes were not; stopped, nothing written",
+				  p->ctx->options->import_timeout_s, importer ? importer : "", importer ? " " : "");
+	else if (timed_out)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "the %s%simporter did not finish within %g s (--import-timeout); "
 				  "stopped, nothing written", importer ? importer : "", importer ? " " : "",
 				  p->ctx->options->import_timeout_s);
 	else if (out_of_memory && p->ctx->options->memory_limit_bytes)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-				  "ran out of memory: the import needs more than the limit of %llu MiB "
-				  "(--memory-limit); nothing written",
+				  "ran out of memory: the %s needs more than the limit of %llu MiB "
+				  "(--memory-limit); nothing written", imported ? "compile" : "import",
 				  (unsigned long long)(p->ctx->options->memory_limit_bytes >> 20));
 	else if (out_of_memory)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "ran out of memory; nothing written");
