@@ -29,7 +29,7 @@ static animc_clip *make_walk(void)
 static void motion_takes_the_ground_plane_out(void **state)
 {
 	animc_clip *clip = make_walk(), *motion = NULL;
-	animc_root_motion_options o = { "Root", ANIMC_UP_Z, false };
+	animc_root_motion_options o = { "Root", ANIMC_UP_Z, false, 0 };
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, "w");
 

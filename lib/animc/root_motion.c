@@ -36,7 +36,8 @@ static void twist(const float q[4], int up, float out[4])
 
 /* How far apart, between two keys, the runtime's motion and in-place
  * rotations may compose from the source's (a slerp of products is not the
- * product of slerps): keys are added until they stay within it. */
+ * product of slerps): keys are added until they stay within it (unless the
+ * caller allows more, animc_root_motion_options.recompose_error). */
 #define YAW_SPLIT_ERROR 1e-6f
 #define YAW_SPLIT_DEPTH 12
 
@@ -74,7 +75,7 @@ static bool times_push(times_list *l, float t)
 /* Times strictly inside (a, b) to add so that motion * in place follows
  * the source's slerp from qa to qb, pushed in order. */
 static bool refine(times_list *l, float a, float b, const float qa[4], const float qb[4], int up,
-		   const float yaw0_inv[4], int depth)
+		   const float yaw0_inv[4], float allowed, int depth)
 {
 	float ma[4], pa[4], mb[4], pb[4], worst = 0;
 	float mid = a + (b - a) * 0.5f, qm[4];
@@ -95,17 +96,18 @@ static bool refine(times_list *l, float a, float b, const float qa[4], const flo
 		for (int k = 0; k < 4; k++)
 			worst = fmaxf(worst, fabsf(src[k] - (dot < 0 ? -got[k] : got[k])));
 	}
-	if (worst <= YAW_SPLIT_ERROR)
+	if (worst <= allowed)
 		return true;
 	interp_slerp(qm, qa, qb, 0.5f);
-	return refine(l, a, mid, qa, qm, up, yaw0_inv, depth + 1) && times_push(l, mid) &&
-	       refine(l, mid, b, qm, qb, up, yaw0_inv, depth + 1);
+	return refine(l, a, mid, qa, qm, up, yaw0_inv, allowed, depth + 1) && times_push(l, mid) &&
+	       refine(l, mid, b, qm, qb, up, yaw0_inv, allowed, depth + 1);
 }
 
 /* With yaw: the channel's keys, and more between them where the motion and
  * in-place rotations would not compose back to the source; every track
  * resampled onto them by the runtime's rule (the curves are unchanged). */
-static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, const float yaw0_inv[4])
+static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, const float yaw0_inv[4],
+				   float allowed)
 {
 	const animc_track *rot = &ch->tracks[ANIMC_ROTATION];
 	times_list l = { 0 };
@@ -118,7 +120,7 @@ static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, 
 		float t = ch->has_time ? ch->times_s[i] : (float)((double)i * ch->key_interval_s);
 
 		if (i && !refine(&l, l.t[l.n - 1], t, rot->values + 4 * (size_t)(i - 1), rot->values + 4 * (size_t)i,
-				 up, yaw0_inv, 0))
+				 up, yaw0_inv, allowed, 0))
 			goto out;
 		if (!times_push(&l, t))
 			goto out;
@@ -207,7 +209,9 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 	animc_channel_sample(ch, 0, t0, r0, s0);
 	twist(r0, up, yaw0);
 	quat_conj(yaw0, yaw0_inv);
-	if (options->has_yaw && refine_channel(clip, ch, up, yaw0_inv) != ANIMC_OK)
+	if (options->has_yaw &&
+	    refine_channel(clip, ch, up, yaw0_inv,
+			   options->recompose_error > 0 ? options->recompose_error : YAW_SPLIT_ERROR) != ANIMC_OK)
 		goto nomem;
 	m = &motion->channels[index];
 	n = ch->key_count;

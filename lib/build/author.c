@@ -350,7 +350,7 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 		if (!*motions)
 			return ANIMC_ERR_NOMEM;
 		for (uint32_t i = 0; i < set->count; i++) {
-			animc_root_motion_options o = { a->root_bone, a->up, a->root_yaw };
+			animc_root_motion_options o = { a->root_bone, a->up, a->root_yaw, a->recompose_error };
 			animc_status s;
 
 			if (o.up == ANIMC_UP_DEFAULT)

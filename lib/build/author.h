@@ -20,6 +20,7 @@ typedef struct build_author_options {
 	char *root_bone;              /* --root-motion BONE[,yaw] (owned) */
 	bool root_yaw;
 	animc_up_axis up;             /* --up-axis; ANIMC_UP_DEFAULT: by importer */
+	float recompose_error;        /* animc_root_motion_options' (a lossy run's); 0: exact */
 	bool has_additive;            /* --additive-reference */
 	animc_additive_kind additive;
 	const char *additive_clip;    /* ANIMC_ADDITIVE_CLIP: its name */

@@ -853,8 +853,12 @@ static int check_together(build_options *o, build_command command)
 	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&
 	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
 		cli_parse_tolerance("default", &o->process.reduce.tolerance);
-	if (animc_tolerance_is_set(&o->process.reduce.tolerance))
+	if (animc_tolerance_is_set(&o->process.reduce.tolerance)) {
 		o->import.tolerance = &o->process.reduce.tolerance;
+		/* A lossy output need not recompose its root motion closer than
+		 * a tenth of its rotation bound (as quaternion components). */
+		o->author.recompose_error = (float)sin(o->process.reduce.tolerance.rotation_deg * M_PI / 360.0) / 3;
+	}
 	return 0;
 }
 

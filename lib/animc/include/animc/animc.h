@@ -733,6 +733,10 @@ typedef struct animc_root_motion_options {
 	const char *bone;          /* the bone whose ground travel is taken out */
 	animc_up_axis up;
 	bool has_yaw;              /* take the rotation about the up axis out too */
+	/* How far, as quaternion components, motion * in place may stray
+	 * from the source between keys before keys are added there; 0: 1e-6.
+	 * A lossy output can take a part of its bound and fewer keys. */
+	float recompose_error;
 } animc_root_motion_options;
 
 /*
