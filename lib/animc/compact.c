@@ -87,10 +87,12 @@ static int compare_double(const void *a, const void *b)
 
 /*
  * The keys' spacing: the smallest gap between two keys of a bone (or
- * interval of evenly spaced keys), leaving out gaps under 1/GRID_MAX_DIVISOR
- * of the median one: a part --split ends a hair past a key, and a grid that
- * fine would hold its clip in millions of samples.  0 when no bone has two
- * keys at distinct times.  False when out of memory.
+ * interval of evenly spaced keys), leaving out a bone's first and last gap
+ * when it has more (a part --split cuts between keys starts and ends
+ * there) and gaps under 1/GRID_MAX_DIVISOR of the median one (a part that
+ * ends a hair past a key would otherwise hold its clip in millions of
+ * samples).  0 when no bone has two keys at distinct times.  False when out
+ * of memory.
  */
 static bool key_spacing(const animc_clip *clip, double *out)
 {
@@ -116,7 +118,11 @@ static bool key_spacing(const animc_clip *clip, double *out)
 				gaps[count++] = ch->key_interval_s;
 			continue;
 		}
-		for (uint32_t i = 1; i < ch->key_count; i++) {
+		/* The first and last gaps of a part --split cuts between keys
+		 * run to its boundaries: any length, none the keys' spacing. */
+		uint32_t inner = ch->key_count >= 4 ? 1 : 0;
+
+		for (uint32_t i = 1 + inner; i + inner < ch->key_count; i++) {
 			double gap = (double)ch->times_s[i] - ch->times_s[i - 1];
 
 			if (gap > 1e-7 * fmax(1.0, ch->times_s[i]))
