@@ -17,6 +17,7 @@
 #include <animc/animc.h>
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
+#include "author.h"
 #include "cli.h"
 #include "isolate.h"
 
@@ -45,7 +46,13 @@ static void help(FILE *out)
 		"  -o, --output FILE       the SVG to write\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
 		"      --track KIND        rotation (default), translation or scale\n"
-		"      --clip NAME         the clip of a source holding several\n"
+		"      --clip NAME         the clip of a source holding several (a part, when\n"
+		"                          SOURCE is cut into parts)\n"
+		"      --split [TAKE/]NAME=START:END  cut SOURCE as animc build --split does\n"
+		"                          (repeatable), to plot a part against its piece of\n"
+		"                          the take\n"
+		"      --clips FILE        cut SOURCE by the parts FILE names, as animc build\n"
+		"                          --clips does\n"
 		"      --tolerance T,R,S   the bound drawn in the error band (default: 'default',\n"
 		"                          0.001,0.05,0.0001)\n"
 		"      --ticks-per-second N  as for animc build\n"
@@ -57,6 +64,9 @@ static void help(FILE *out)
 		"\n"
 		"Rotations plot x y z w, each compiled quaternion on the source's hemisphere;\n"
 		"their error is the angle between the two rotations in degrees.\n"
+		"\n"
+		"A SOURCE beside its clip-split sidecar (STEM_Anims.xml) is cut by it, as animc\n"
+		"build cuts it; --split and --clips take its place.\n"
 		"\n"
 		"SOURCE is imported in a child process: an importer that loops, crashes or runs\n"
 		"out of memory on it fails the plot with a message.\n"
@@ -92,6 +102,7 @@ typedef struct source_job {
 	const animc_importer *importer;
 	const char *clip_name;
 	double ticks_per_second;
+	const build_author_options *author;   /* how SOURCE is cut into parts */
 	cli_diag_printer *printer;
 } source_job;
 
@@ -106,7 +117,8 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	animc_clip_set set = { 0 };
 
 	options.ticks_per_second = job->ticks_per_second;
-	if (job->importer->import(&request, &set, &sink) != ANIMC_OK) {
+	if (job->importer->import(&request, &set, &sink) != ANIMC_OK ||
+	    build_author_apply(job->author, job->path, true, &set, &sink, NULL) != ANIMC_OK) {
 		animc_clip_set_release(&set);
 		return false;
 	}
@@ -142,7 +154,8 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
  * compiled in memory (compile_source) in a child process, which the
  * limits stop where a reader loops or runs out of memory on the file. */
 static animrt_clip *load_source(const char *path, const char *clip_name, double ticks_per_second,
-				const import_limits *limits, cli_diag_printer *printer)
+				const build_author_options *author, const import_limits *limits,
+				cli_diag_printer *printer)
 {
 	uint8_t *data = NULL, *xnb = NULL;
 	size_t size = 0, xnb_size = 0;
@@ -168,7 +181,7 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 		free(data);
 		return NULL;
 	}
-	source_job job = { path, data, size, importer, clip_name, ticks_per_second, printer };
+	source_job job = { path, data, size, importer, clip_name, ticks_per_second, author, printer };
 
 	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
 				   &detail)) {
@@ -446,6 +459,7 @@ static int wrapped_lines(FILE *out, const char *text)
 
 typedef struct plot_args {
 	const char *out_path, *bone, *clip;
+	build_author_options author;   /* --split, --clips */
 	unsigned track;
 	animc_tolerance tolerance;
 	double ticks_per_second;
@@ -649,9 +663,11 @@ done:
 	return status;
 }
 
-static int run(int argc, char **argv)
+/* The command, its arguments parsed into *a (the caller releases it:
+ * --split values are owned). */
+static int plot(plot_args *a, int argc, char **argv)
 {
-	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY };
+	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "bone", required_argument, NULL, O_BONE },
@@ -661,48 +677,48 @@ static int run(int argc, char **argv)
 		{ "ticks-per-second", required_argument, NULL, O_TICKS },
 		{ "import-timeout", required_argument, NULL, O_TIMEOUT },
 		{ "memory-limit", required_argument, NULL, O_MEMORY },
+		{ "split", required_argument, NULL, O_SPLIT },
+		{ "clips", required_argument, NULL, O_CLIPS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	plot_args a;
 	import_limits limits = { 120, 4ull << 30 };
 	int c;
 
-	memset(&a, 0, sizeof a);
-	a.track = ANIMRT_ROTATION;
-	cli_parse_tolerance("default", &a.tolerance);
+	a->track = ANIMRT_ROTATION;
+	cli_parse_tolerance("default", &a->tolerance);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			a.out_path = optarg;
+			a->out_path = optarg;
 			break;
 		case O_BONE:
-			a.bone = optarg;
+			a->bone = optarg;
 			break;
 		case O_TRACK:
 			if (strcmp(optarg, "translation") == 0)
-				a.track = ANIMRT_TRANSLATION;
+				a->track = ANIMRT_TRANSLATION;
 			else if (strcmp(optarg, "rotation") == 0)
-				a.track = ANIMRT_ROTATION;
+				a->track = ANIMRT_ROTATION;
 			else if (strcmp(optarg, "scale") == 0)
-				a.track = ANIMRT_SCALE;
+				a->track = ANIMRT_SCALE;
 			else
 				return cli_usage_error("plot", "--track '%s': use translation, rotation or scale", optarg);
 			break;
 		case O_CLIP:
-			a.clip = optarg;
+			a->clip = optarg;
 			break;
 		case O_TOLERANCE:
-			if (!cli_parse_tolerance(optarg, &a.tolerance))
+			if (!cli_parse_tolerance(optarg, &a->tolerance))
 				return cli_usage_error("plot", "--tolerance '%s': give 'default' or T,R,S", optarg);
 			break;
 		case O_TICKS: {
 			char *end;
 
-			a.ticks_per_second = strtod(optarg, &end);
-			if (end == optarg || *end || !(a.ticks_per_second > 0) || !isfinite(a.ticks_per_second))
+			a->ticks_per_second = strtod(optarg, &end);
+			if (end == optarg || *end || !(a->ticks_per_second > 0) || !isfinite(a->ticks_per_second))
 				return cli_usage_error("plot", "--ticks-per-second '%s' is not a number above 0", optarg);
 			break;
 		}
@@ -715,6 +731,16 @@ static int run(int argc, char **argv)
 							       "no limit)", optarg);
 			break;
 		}
+		case O_SPLIT: {
+			cli_error err;
+
+			if (!build_author_split(&a->author, optarg, &err))
+				return cli_usage_error("plot", "%s", err.message);
+			break;
+		}
+		case O_CLIPS:
+			a->author.clips_path = optarg;
+			break;
 		case O_MEMORY:
 			if (!cli_parse_size(optarg, &limits.memory_bytes))
 				return cli_usage_error("plot", "--memory-limit '%s' is not a size (such as 4G or 512M; "
@@ -732,14 +758,14 @@ static int run(int argc, char **argv)
 			return cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (!a.out_path)
+	if (!a->out_path)
 		return cli_usage_error("plot", "no output: give -o OUT.svg");
-	if (!a.bone)
+	if (!a->bone)
 		return cli_usage_error("plot", "no bone: give --bone NAME");
 	if (argc - optind != 2)
 		return cli_usage_error("plot", "give the compiled file, then its source");
-	a.compiled_path = argv[optind];
-	a.source_path = argv[optind + 1];
+	a->compiled_path = argv[optind];
+	a->source_path = argv[optind + 1];
 
 	cli_diag_printer printer = { 0 };
 	printer.out = stderr;
@@ -749,23 +775,34 @@ static int run(int argc, char **argv)
 
 	/* Compact clips decoded: the plot reads their sequence lists. */
 	static const animrt_open_options decoded = { .is_decoded = true };
-	if (animrt_open_file_with(a.compiled_path, &decoded, &cmp, &err) != ANIMRT_OK) {
-		cli_report(ANIMC_ERROR, a.compiled_path, "%s", err.message);
+	if (animrt_open_file_with(a->compiled_path, &decoded, &cmp, &err) != ANIMRT_OK) {
+		cli_report(ANIMC_ERROR, a->compiled_path, "%s", err.message);
 		return ANIMC_EXIT_FAILED;
 	}
-	src = load_source(a.source_path, a.clip, a.ticks_per_second, &limits, &printer);
+	src = load_source(a->source_path, a->clip, a->ticks_per_second, &a->author, &limits, &printer);
 	if (src) {
-		int si = find_bone(src, a.bone), ci = find_bone(cmp, a.bone);
+		int si = find_bone(src, a->bone), ci = find_bone(cmp, a->bone);
 
 		if (ci < 0)
-			report_no_bone(a.compiled_path, cmp, a.bone);
+			report_no_bone(a->compiled_path, cmp, a->bone);
 		else if (si < 0)
-			report_no_bone(a.source_path, src, a.bone);
+			report_no_bone(a->source_path, src, a->bone);
 		else
-			status = write_plot(&a, src, cmp, (uint32_t)si, (uint32_t)ci);
+			status = write_plot(a, src, cmp, (uint32_t)si, (uint32_t)ci);
 	}
 	animrt_close(src);
 	animrt_close(cmp);
+	return status;
+}
+
+static int run(int argc, char **argv)
+{
+	plot_args a;
+	int status;
+
+	memset(&a, 0, sizeof a);
+	status = plot(&a, argc, argv);
+	build_author_release(&a.author);
 	return status;
 }
 

@@ -284,6 +284,46 @@ static void plot_stops_an_import_that_loops_or_crashes(void **state)
 	free(out);
 }
 
+/* A part against its source: the source is cut as animc build cut it, by
+ * its sidecar or by --split, and --clip picks the part. */
+static void plot_cuts_the_source_into_parts(void **state)
+{
+	char *out = test_tmpdir("plot-parts"), *svg = test_format("%s/part.svg", out);
+	char *sidecar = test_format("%s/by-sidecar", out), *split = test_format("%s/by-split", out);
+	char *run = test_format("%s/Walker/Run.xnb", sidecar), *mid = test_format("%s/Walker/Mid.xnb", split);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", sidecar, "testdata/authoring/Walker.xml", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--split", "Take 001/Mid=0.3:2.71", "-o", split, "testdata/authoring/Walker.xml",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		r = k == 0 ? test_animc("plot", "--bone", "Bone0", "--clip", "Run", "-o", svg, run,
+					"testdata/authoring/Walker.xml", NULL)
+			   : test_animc("plot", "--bone", "Bone0", "--split", "Take 001/Mid=0.3:2.71", "--clip", "Mid",
+					"-o", svg, mid, "testdata/authoring/Walker.xml", NULL);
+		if (r.status != 0)
+			fail_msg("%s", r.err);
+		char *at = strstr(r.out, "worst error ");
+		assert_non_null(at);
+		assert_true(strtod(at + strlen("worst error "), NULL) <= 1e-4);
+		test_run_release(&r);
+	}
+	/* Without --split the sidecar cuts it, and holds no Mid. */
+	r = test_animc("plot", "--bone", "Bone0", "--clip", "Mid", "-o", svg, mid, "testdata/authoring/Walker.xml", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "'Run'"));
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Bone0", "--split", "Mid", "-o", svg, mid, "testdata/authoring/Walker.xml", NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(mid), free(run), free(split), free(sidecar), free(svg), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
@@ -291,6 +331,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_warns_when_the_source_is_another_clip),
 	cmocka_unit_test(plot_names_what_is_missing),
 	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
+	cmocka_unit_test(plot_cuts_the_source_into_parts),
 };
 
 ANIMC_TEST_GROUP(tests);
