@@ -4,7 +4,7 @@
  * like) puts each key a little off its sample; a bone that turns by 150
  * degrees from one frame to the next must still be within the bound at its
  * keys' own times and at 60 Hz, on the keys' own grid; the report says what
- * each track became.
+ * each track became.  A clip no grid holds goes to the original layout.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 
 #include "test_support.h"
 #include <animc/animc.h>
+#include <animc/animrt.h>
 
 /* A BVH of `frames` frames at 120 Hz: a root that drifts and a thumb that
  * flips between 0 and 150 degrees every 97 frames while it sways. */
@@ -90,8 +91,121 @@ static void flips_stay_within_the_bound_at_the_keys_times(void **state)
 	free(dir);
 }
 
+/* A RobotGame clip whose two bones last 2 s and 1 s (the original layout
+ * keeps a duration per bone, the compact layout one per clip). */
+static char *write_two_durations(const char *dir)
+{
+	char *path = test_format("%s/two.Animation", dir);
+	char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof text,
+				      "<AnimationSequence>\n<KeyFrameSequenceCount>2</KeyFrameSequenceCount>\n"
+				      "<Duration>2</Duration>\n<KeyFrameSequences>\n");
+
+	for (int b = 0; b < 2; b++) {
+		int keys = b ? 11 : 21;
+
+		len += (size_t)snprintf(text + len, sizeof text - len,
+					"<KeyFrameSequence><BoneName>%s</BoneName><KeyCount>%d</KeyCount>"
+					"<Duration>%d</Duration><KeyInterval>0.1</KeyInterval>"
+					"<HasTranslation>true</HasTranslation><HasRotation>false</HasRotation>"
+					"<HasScale>false</HasScale><HasTime>false</HasTime>"
+					"<FixedTranslation>false</FixedTranslation><FixedRotation>false</FixedRotation>"
+					"<FixedScale>false</FixedScale><Translation>\n",
+					b ? "B" : "A", keys, b ? 1 : 2);
+		for (int k = 0; k < keys; k++)
+			len += (size_t)snprintf(text + len, sizeof text - len,
+						"<Vector3><X>%g</X><Y>0</Y><Z>0</Z></Vector3>\n", 0.1 * k * k);
+		len += (size_t)snprintf(text + len, sizeof text - len, "</Translation></KeyFrameSequence>\n");
+	}
+	len += (size_t)snprintf(text + len, sizeof text - len, "</KeyFrameSequences>\n</AnimationSequence>\n");
+	assert_true(len < sizeof text);
+	assert_true(test_write_file(path, text, len));
+	return path;
+}
+
+/* Is the file at `path` the same bytes as the one at `other`? */
+static bool same_bytes(const char *path, const char *other)
+{
+	size_t size[2];
+	uint8_t *a = test_read_file(path, &size[0]), *b = test_read_file(other, &size[1]);
+	bool same = a && b && size[0] == size[1] && memcmp(a, b, size[0]) == 0;
+
+	free(a);
+	free(b);
+	return same;
+}
+
+/* Does the clip at `path` load in the compact layout (reader version 2)? */
+static bool loads_compact(const char *path)
+{
+	animrt_clip *clip;
+	bool compact;
+
+	assert_int_equal(animrt_open_file(path, &clip, NULL), ANIMRT_OK);
+	compact = clip->compact != NULL;
+	animrt_close(clip);
+	return compact;
+}
+
+/* What no grid holds (a STEP jump between keys a float step apart, bones
+ * of different durations) is no error: the clip goes to the original
+ * layout, byte for byte as --tolerance default writes it, with a warning
+ * naming the bone, and the report marks it; the batch's other clips stay
+ * compact. */
+static void clips_no_grid_holds_go_to_the_original_layout(void **state)
+{
+	char *dir = test_tmpdir("compact-declined"), *reduced = test_format("%s/reduced", dir),
+	     *compact = test_format("%s/compact", dir), *report = test_format("%s/report.json", dir);
+	char *two = write_two_durations(dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--tolerance", "default", "-o", reduced, "testdata/gltf/step.gltf", two,
+		       "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--layout", "compact", "--report", report, "-o", compact, "testdata/gltf/step.gltf",
+		       two, "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "step.gltf: warning: clip 'blink': bone 'Hip': translation: the compact "
+				      "layout's grid"));
+	assert_non_null(strstr(r.err, "two.Animation: warning: bone 'B': its duration 1 s is not the clip's 2 s"));
+	assert_non_null(strstr(r.err, "wrote this clip in the original layout (reader version 0) within the same "
+				      "tolerance"));
+	assert_non_null(strstr(r.out, "compiled 3 sources (3 clips), 0 failed, 0 skipped, 2 warnings"));
+	test_run_release(&r);
+	static const char *const declined[] = { "step/blink.xnb", "two.xnb" };
+	for (size_t i = 0; i < 2; i++) {
+		char *a = test_format("%s/%s", compact, declined[i]), *b = test_format("%s/%s", reduced, declined[i]);
+
+		assert_true(same_bytes(a, b));
+		assert_false(loads_compact(a));
+		free(a);
+		free(b);
+	}
+	char *sway = test_format("%s/sway.xnb", compact);
+	assert_true(loads_compact(sway));
+	free(sway);
+	size_t size;
+	uint8_t *bytes = test_read_file(report, &size);
+	char *json = realloc(bytes, size + 1), *at;
+	unsigned marks = 0;
+	assert_non_null(json);
+	json[size] = '\0';
+	for (at = json; (at = strstr(at, "\"compact_declined\": true")); at++)
+		marks++;
+	assert_int_equal(marks, 2);
+	free(json);
+	free(two);
+	free(report);
+	free(compact);
+	free(reduced);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
+	cmocka_unit_test(clips_no_grid_holds_go_to_the_original_layout),
 };
 
 ANIMC_TEST_GROUP(tests);

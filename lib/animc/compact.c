@@ -1558,7 +1558,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		if (best.kept == 0) {
 			animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
 					  "%s: the compact layout's grid (%g Hz) cannot hold the keys within "
-					  "the tolerance; the original layout can", animc_track_name[kind],
+					  "the tolerance", animc_track_name[kind],
 					  (double)e->g.rate_hz);
 			return ANIMC_ERR_UNSUPPORTED;
 		}
@@ -1731,7 +1731,7 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 		if (ch->duration_s != clip->duration_s) {
 			animc_clip_report(sink, ANIMC_ERROR, clip, ch,
 					  "its duration %g s is not the clip's %g s; the compact layout keeps "
-					  "one duration per clip (the original layout keeps each)",
+					  "one duration per clip",
 					  (double)ch->duration_s, (double)clip->duration_s);
 			return ANIMC_ERR_UNSUPPORTED;
 		}

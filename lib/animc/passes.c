@@ -557,13 +557,89 @@ animc_status animc_pass_uniform(animc_clip *clip, animc_diag_sink *sink, animc_p
 
 /* -------------------------------------------------------------- pipeline */
 
+/* The compact pass's error, held back while the pipeline decides whether
+ * the original layout writes the clip instead; its notes and warnings go
+ * through as they come. */
+typedef struct held_error {
+	animc_diag_sink *to;
+	bool has;
+	char message[1024];
+} held_error;
+
+static void hold_error(void *user, const animc_diag *d)
+{
+	held_error *h = user;
+
+	if (d->severity != ANIMC_ERROR) {
+		animc_diag_report(h->to, d->severity, d->line, d->column, "%s", d->message);
+	} else if (!h->has) {
+		snprintf(h->message, sizeof h->message, "%s", d->message);
+		h->has = true;
+	}
+}
+
+/* The passes of the original layout from the reduction (reduce NULL: none)
+ * on; is_uniform: the uniform pass too (not in exact mode). */
+static animc_status original_from_reduce(animc_clip *clip, const animc_reduce_options *reduce, bool is_uniform,
+					 animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	animc_validate_options writable = { ANIMC_STAGE_WRITABLE, false };
+	animc_status status = ANIMC_OK;
+
+	if (reduce)
+		status = animc_pass_reduce(clip, reduce, sink, stats);
+	if (status == ANIMC_OK && is_uniform)
+		status = animc_pass_uniform(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_pass_playable(clip, sink, stats);
+	if (status == ANIMC_OK)
+		status = animc_clip_validate(clip, &writable, sink);
+	if (status == ANIMC_OK)
+		status = animc_clip_check_playable(clip, ANIMC_ERROR, sink);
+	return status;
+}
+
+/*
+ * The compact encoding; where the layout cannot hold the clip (a duration
+ * per bone, a jump between two keys a float step apart, which no grid
+ * holds), the original layout reduced within the same tolerance instead,
+ * with a warning naming what compact could not hold.  libanimrt reads both
+ * layouts; the report and -v say which one the clip took.
+ */
+static animc_status compact_or_original(animc_clip *clip, const animc_reduce_options *reduce,
+					animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	held_error held = { sink, false, "" };
+	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
+	animc_status status = animc_pass_compact(clip, reduce, &quiet, stats);
+
+	if (status != ANIMC_ERR_UNSUPPORTED || !held.has) {
+		if (held.has)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", held.message);
+		return status;
+	}
+	animc_reduce_options original = *reduce;
+	if (!animc_tolerance_is_set(&original.tolerance))
+		original.tolerance = (animc_tolerance){ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+							ANIMC_TOLERANCE_SCALE };
+	animc_diag_report(sink, ANIMC_WARNING, 0, 0,
+			  "%s; wrote this clip in the original layout (reader version 0) within the same tolerance",
+			  held.message);
+	clip->compact = NULL;
+	if (stats) {
+		stats->is_reduced = false;
+		memset(&stats->error, 0, sizeof stats->error);
+		stats->compact_declined = true;
+	}
+	return original_from_reduce(clip, &original, true, sink, stats);
+}
+
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	static const animc_process_options defaults;
 	animc_validate_options strict = { ANIMC_STAGE_WRITABLE, true };
 	animc_validate_options imported = { ANIMC_STAGE_IMPORTED, false };
-	animc_validate_options writable = { ANIMC_STAGE_WRITABLE, false };
 	animc_status status = ANIMC_OK;
 
 	if (!options)
@@ -601,18 +677,11 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	if (status == ANIMC_OK && !options->exact)
 		status = animc_pass_fixed(clip, sink, stats);
 	/* Lossy, so never in exact mode; the compact layout encodes instead. */
-	if (status == ANIMC_OK && !options->exact && options->layout == ANIMC_LAYOUT_ORIGINAL &&
-	    animc_tolerance_is_set(&options->reduce.tolerance))
-		status = animc_pass_reduce(clip, &options->reduce, sink, stats);
-	if (status == ANIMC_OK && !options->exact)
-		status = animc_pass_uniform(clip, sink, stats);
+	bool is_reduced = !options->exact && options->layout == ANIMC_LAYOUT_ORIGINAL &&
+			  animc_tolerance_is_set(&options->reduce.tolerance);
 	if (status == ANIMC_OK)
-		status = animc_pass_playable(clip, sink, stats);
-	if (status == ANIMC_OK)
-		status = animc_clip_validate(clip, &writable, sink);
-	if (status == ANIMC_OK)
-		status = animc_clip_check_playable(clip, ANIMC_ERROR, sink);
+		status = original_from_reduce(clip, is_reduced ? &options->reduce : NULL, !options->exact, sink, stats);
 	if (status == ANIMC_OK && options->layout == ANIMC_LAYOUT_COMPACT)
-		status = animc_pass_compact(clip, &options->reduce, sink, stats);
+		status = compact_or_original(clip, &options->reduce, sink, stats);
 	return status;
 }

@@ -536,7 +536,9 @@ static const option_def option_table[] = {
 	{ { "layout", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "original (default): the RobotGame layout, reader version 0; compact: reader version 2, "
 	    "quantised keys on a grid, about a fifth of the size or less, read by the animc loader only (XNA,"
-	    " FNA and MonoGame cannot read it); implies --tolerance default",
+	    " FNA and MonoGame cannot read it); implies --tolerance default; a clip no grid holds (a jump "
+	    "between keys a float step apart, bones of different durations) is written in the original "
+	    "layout, with a warning",
 	    NULL,
 	    "original compact" },
 	  set_layout },

@@ -153,6 +153,8 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 				fputs(", \"additive_reference\": ", f);
 				json_string(f, build_author_additive_name(&ctx->options->author));
 			}
+			if (o->passes.compact_declined)
+				fputs(", \"compact_declined\": true", f);
 			if (o->passes.is_reduced) {
 				const animc_clip_error *e = &o->passes.error;
 

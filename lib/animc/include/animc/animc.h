@@ -474,6 +474,11 @@ typedef struct animc_pass_stats {
 	uint32_t durations_lengthened; /* sequences (and clips) raised to ANIMC_MIN_DURATION_S */
 	bool declared_count_corrected;
 	bool is_reduced;               /* a lossy pass ran: `error` holds its result */
+	/* ANIMC_LAYOUT_COMPACT: the layout could not hold the clip, which
+	 * went to the original layout instead (animc_clip_process).  After
+	 * is_reduced, in what was padding, so that results recorded before
+	 * it read the same. */
+	bool compact_declined;
 	animc_clip_error error;
 } animc_pass_stats;
 
