@@ -818,6 +818,26 @@ static void a_slow_compile_is_stopped_naming_the_passes(void **state)
 	free(bvh), free(out), free(dir);
 }
 
+/* A single source animc's own reader reads is held to --import-timeout
+ * too: testdata/gltf/cubic.gltf (1,478 uneven keys) takes seconds in the
+ * compact encoder. */
+static void a_single_gltf_source_is_held_to_the_timeout(void **state)
+{
+	char *dir = test_tmpdir("gltf-slow"), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--import-timeout", "1", "--layout", "compact", "-o", out,
+		       "testdata/gltf/cubic.gltf", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "cubic.gltf: error: compiling did not finish within 1 s (--import-timeout): the gltf "
+			   "importer was done, animc's passes were not"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(out), free(dir);
+}
+
 /* With ,yaw the in-place root gets keys between its own where motion and
  * in place would not compose back; a lossy output needs them only past a
  * third of its rotation bound: a turning take keeps its frame count, and
@@ -1023,6 +1043,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
+	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),
 	cmocka_unit_test(root_motion_recomposes_the_source),

@@ -453,9 +453,10 @@ build_runner *build_engine_runner(void *user, build_ctx *ctx, size_t count, cons
 
 	(void)user;
 	/* One source, read by an importer of animc's own (not a third-party
-	 * reader that may crash or loop): compiled here.  A per-file make
-	 * rule over an XML source then starts no process. */
-	if (count == 1) {
+	 * reader that may crash or loop), with no --import-timeout and no
+	 * --memory-limit to hold it to (only a worker can be stopped):
+	 * compiled here, and a per-file make rule then starts no process. */
+	if (count == 1 && ctx->options->import_timeout_s == 0 && ctx->options->memory_limit_bytes == 0) {
 		for (size_t i = 0; i < ctx->plan.count; i++)
 			if (ctx->plan.jobs[i].needs_compile && !ctx->plan.jobs[i].is_done) {
 				if (build_job_is_safe_in_process(ctx, i))
