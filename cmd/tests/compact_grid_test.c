@@ -123,18 +123,6 @@ static char *write_two_durations(const char *dir)
 	return path;
 }
 
-/* Is the file at `path` the same bytes as the one at `other`? */
-static bool same_bytes(const char *path, const char *other)
-{
-	size_t size[2];
-	uint8_t *a = test_read_file(path, &size[0]), *b = test_read_file(other, &size[1]);
-	bool same = a && b && size[0] == size[1] && memcmp(a, b, size[0]) == 0;
-
-	free(a);
-	free(b);
-	return same;
-}
-
 /* Does the clip at `path` load in the compact layout (reader version 2)? */
 static bool loads_compact(const char *path)
 {
@@ -178,7 +166,7 @@ static void clips_no_grid_holds_go_to_the_original_layout(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		char *a = test_format("%s/%s", compact, declined[i]), *b = test_format("%s/%s", reduced, declined[i]);
 
-		assert_true(same_bytes(a, b));
+		assert_true(test_same_bytes(a, b));
 		assert_false(loads_compact(a));
 		free(a);
 		free(b);

@@ -300,11 +300,9 @@ static void preprocessor_lines_choose_the_items(void **state)
 /* Do files a and b (both freed) hold the same bytes? */
 static bool same_bytes(char *a, char *b)
 {
-	size_t na, nb;
-	uint8_t *x = test_read_file(a, &na), *y = test_read_file(b, &nb);
-	bool same = na == nb && memcmp(x, y, na) == 0;
+	bool same = test_same_bytes(a, b);
 
-	free(x), free(y), free(a), free(b);
+	free(a), free(b);
 	return same;
 }
 
@@ -397,6 +395,32 @@ static void two_destinations_keep_their_parameters(void **state)
 	free(out), free(two), free(cache), free(dir);
 }
 
+/* One source to two destinations: the manifest keeps both, so a second
+ * build finds both up to date, and clean removes both. */
+static void two_destinations_stay_up_to_date(void **state)
+{
+	char *dir = test_tmpdir("mgcb-two-incremental"), *out = test_format("%s/two", dir);
+	char *two = turn_project(dir, "Two", "/outputDir:two\n/build:Turn.Animation;A/Turn.Animation\n"
+					     "/processorParam:Scale=2\n/build:Turn.Animation;B/Turn.Animation\n");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--mgcb", two, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--mgcb", two, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 2 up to date"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(test_format("%s/A/Turn.xnb", out)));
+	assert_false(test_file_exists(test_format("%s/B/Turn.xnb", out)));
+	free(two), free(out), free(dir);
+}
+
 /* A source named "...x" has the stem "..": a source of several clips
  * would write into the folder above the output folder.  Its outputs go
  * to "__", as a folder build names them. */
@@ -428,6 +452,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
+	cmocka_unit_test(two_destinations_stay_up_to_date),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(errors_name_the_project_line),
 };

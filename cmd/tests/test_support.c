@@ -60,6 +60,17 @@ bool test_file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+bool test_same_bytes(const char *a, const char *b)
+{
+	size_t na, nb;
+	uint8_t *x = test_read_file(a, &na), *y = test_read_file(b, &nb);
+	bool same = na == nb && memcmp(x, y, na) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
 char *test_format(const char *fmt, ...)
 {
 	va_list ap;

@@ -281,7 +281,7 @@ static void record(build_commit *c, const build_job *j)
 	const build_result *r = &j->result;
 	manifest_entry e = { 0 };
 
-	if (!r->has_source || manifest_find(&c->next, j->path))
+	if (!r->has_source || manifest_find_output(&c->next, j->path, j->out_base))
 		return;
 	e.status = r->status == BUILD_UP_TO_DATE || r->status == BUILD_CACHED ? BUILD_COMPILED : r->status;
 	memcpy(e.importer, r->importer, sizeof e.importer);
@@ -607,6 +607,9 @@ void build_commit_finish(build_commit *c)
 		const manifest_entry *e = &ctx->old.entries[i];
 		manifest_entry copy;
 
+		/* Recorded again; or the source now goes elsewhere only (a
+		 * project's new destination), which leaves these outputs to
+		 * the orphans below. */
 		if (e->is_seen || manifest_find(&c->next, e->source))
 			continue;
 		if (!source_exists(e->source)) {

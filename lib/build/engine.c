@@ -57,7 +57,7 @@ static void save_checkpoint(run_state *rs)
 		return;
 	memcpy(entries, rs->commit.next.entries, n * sizeof *entries);
 	for (size_t i = 0; i < ctx->old.count; i++)
-		if (!manifest_find(&rs->commit.next, ctx->old.entries[i].source))
+		if (!manifest_find_output(&rs->commit.next, ctx->old.entries[i].source, ctx->old.entries[i].out_base))
 			entries[n++] = ctx->old.entries[i];
 	view.entries = entries;
 	view.count = n;

@@ -93,16 +93,26 @@ static bool index_grow(manifest *m)
 	return true;
 }
 
-manifest_entry *manifest_find(const manifest *m, const char *source)
+/* The index is keyed by source alone, so that every entry of a source
+ * (one per output folder and stem) lies on one probe sequence. */
+manifest_entry *manifest_find_output(const manifest *m, const char *source, const char *out_base)
 {
 	size_t mask = m->index_size - 1;
 
 	if (!m->index_size)
 		return NULL;
-	for (size_t i = string_hash(source) & mask; m->index[i]; i = (i + 1) & mask)
-		if (strcmp(m->entries[m->index[i] - 1].source, source) == 0)
-			return &m->entries[m->index[i] - 1];
+	for (size_t i = string_hash(source) & mask; m->index[i]; i = (i + 1) & mask) {
+		manifest_entry *e = &m->entries[m->index[i] - 1];
+
+		if (strcmp(e->source, source) == 0 && (!out_base || strcmp(e->out_base, out_base) == 0))
+			return e;
+	}
 	return NULL;
+}
+
+manifest_entry *manifest_find(const manifest *m, const char *source)
+{
+	return manifest_find_output(m, source, NULL);
 }
 
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
@@ -518,7 +528,8 @@ static bool parse_source(manifest *m, line *l, int line_no, manifest_entry **cur
 	manifest_entry e = { 0 };
 	double time_s;
 
-	if (!l->fields[1][0] || manifest_find(m, l->fields[1]) || !parse_status(l->fields[2], &e.status) ||
+	if (!l->fields[1][0] || manifest_find_output(m, l->fields[1], l->fields[5]) ||
+	    !parse_status(l->fields[2], &e.status) ||
 	    strlen(l->fields[3]) >= sizeof e.importer || !get_state(&l->fields[6], &e.state) ||
 	    !build_hash_parse(l->fields[10], &e.hash) || !build_hash_parse(l->fields[11], &e.key) ||
 	    !build_hash_parse(l->fields[12], &e.run_key) || !get_double(l->fields[13], &time_s))

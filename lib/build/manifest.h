@@ -25,7 +25,7 @@ typedef struct manifest_output {
 } manifest_output;
 
 typedef struct manifest_entry {
-	char *source;        /* the source path as the plan names it */
+	char *source;        /* the source path as the plan names it (with out_base, the key) */
 	build_status status; /* COMPILED, SKIPPED or FAILED */
 	char importer[32];
 	char *skip_reason;
@@ -79,7 +79,11 @@ bool manifest_save(const manifest *m, const char *path, build_hash *written, cli
 /* The text form manifest_save writes (malloc()ed). */
 bool manifest_format(const manifest *m, char **out, size_t *size);
 void manifest_release(manifest *m);
+/* An entry of `source` (a source built to several places, as a MonoGame
+ * project may, has one per output folder and stem). */
 manifest_entry *manifest_find(const manifest *m, const char *source);
+/* The entry of `source` built to out_base. */
+manifest_entry *manifest_find_output(const manifest *m, const char *source, const char *out_base);
 /* Append an entry (taking what it points to); NULL when out of memory. */
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e);
 bool manifest_add_orphan(manifest *m, const manifest_output *o);

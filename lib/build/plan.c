@@ -817,7 +817,7 @@ void build_plan_check(build_ctx *ctx)
 		build_job *j = &ctx->plan.jobs[i];
 		build_hash run_key;
 
-		j->previous = ctx->has_old ? manifest_find(&ctx->old, j->path) : NULL;
+		j->previous = ctx->has_old ? manifest_find_output(&ctx->old, j->path, j->out_base) : NULL;
 		work += j->needs_compile && (!j->has_state || has_cache);
 		/* Made under other options (or another skeleton, or for another
 		 * project item or cut): out of date. */
