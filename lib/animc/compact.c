@@ -229,11 +229,86 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 		animc_diag_report(sink, ANIMC_ERROR, clip->line, 0,
 				  "clip '%s': %.0f grid samples (%g s at %g Hz) pass the compact layout's %u",
 				  clip->name, samples, d, (double)out->rate_hz, COMPACT_MAX_SAMPLES);
-		return ANIMC_ERR_LIMIT;
+		return ANIMC_ERR_UNSUPPORTED;
 	}
 	out->sample_count = (uint32_t)samples;
 	out->segment_count = (out->sample_count + COMPACT_SEGMENT_SAMPLES - 1) >> COMPACT_SEGMENT_SHIFT;
 	return ANIMC_OK;
+}
+
+/* ------------------------------------------------------------- jumps */
+
+/* A jump no grid holds: between two keys `apart_s` seconds apart, ending
+ * at `at_s`, the value moves by `by` (the bound's unit). */
+typedef struct jump {
+	uint32_t channel;
+	animc_track_kind kind;
+	float at_s, apart_s;
+	double by;
+} jump;
+
+/* The farthest a track's values lie apart (the bound's measure): the
+ * diagonal of their box, its longest side for scale, a half turn for a
+ * rotation. */
+static double widest_swing(const animc_track *tr, animc_track_kind kind)
+{
+	unsigned w = animc_track_width[kind];
+	double span[3] = { 0, 0, 0 };
+
+	if (kind == ANIMC_ROTATION)
+		return 180.0;
+	for (unsigned c = 0; c < w; c++) {
+		float lo = tr->values[c], hi = lo;
+
+		for (uint32_t i = 1; i < tr->value_count; i++) {
+			lo = fminf(lo, tr->values[(size_t)i * w + c]);
+			hi = fmaxf(hi, tr->values[(size_t)i * w + c]);
+		}
+		span[c] = (double)hi - lo;
+	}
+	return kind == ANIMC_SCALE ? fmax(span[0], fmax(span[1], span[2]))
+				   : sqrt(span[0] * span[0] + span[1] * span[1] + span[2] * span[2]);
+}
+
+/*
+ * The first jump of the clip that no grid of step h or coarser holds.  On
+ * a grid, between two samples the runtime's value moves at most as far as
+ * two samples lie apart, each within the bound of the source: so over dt
+ * it moves at most (D + 2 bound) dt / h, D the track's widest swing, and
+ * two keys dt apart whose values differ by more than that and twice the
+ * bound cannot both hold.  glTF STEP keys (and keys at one time, which the
+ * playable pass moves a float step apart) are such jumps; a margin of 2
+ * leaves the rest to the encoder.
+ */
+static bool find_jump(const animc_clip *clip, const animc_tolerance *tol, double h, jump *out)
+{
+	const double bounds[ANIMC_TRACK_COUNT] = { tol->translation, tol->rotation_deg, tol->scale };
+
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		const animc_channel *ch = &clip->channels[i];
+
+		for (unsigned k = 0; k < ANIMC_TRACK_COUNT && ch->key_count > 1; k++) {
+			const animc_track *tr = &ch->tracks[k];
+			unsigned w = animc_track_width[k];
+			double b = bounds[k];
+
+			if (!tr->is_present || tr->is_fixed || tr->value_count != ch->key_count)
+				continue;
+			double most = widest_swing(tr, (animc_track_kind)k) + 2 * b;
+			for (uint32_t j = 0; j + 1 < ch->key_count; j++) {
+				double t0 = ch->has_time ? ch->times_s[j] : (double)j * ch->key_interval_s;
+				double t1 = ch->has_time ? ch->times_s[j + 1] : (double)(j + 1) * ch->key_interval_s;
+				double by = animc_track_error((animc_track_kind)k, tr->values + (size_t)j * w,
+							      tr->values + (size_t)(j + 1) * w);
+
+				if (t1 > t0 && by - 2 * b > 2 * most * (t1 - t0) / h) {
+					*out = (jump){ i, (animc_track_kind)k, (float)t1, (float)(t1 - t0), by };
+					return true;
+				}
+			}
+		}
+	}
+	return false;
 }
 
 /* ------------------------------------------------------------ quantiser */
@@ -1748,6 +1823,21 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 	if (find_grid(clip, 0, &first, NULL) == ANIMC_OK && !first.is_exact)
 		for (unsigned d = GRID_MAX_DIVISOR; d > 1; d >>= 1)
 			most_finer++;
+	/* A jump the finest grid tried cannot hold fails at once, rather than
+	 * after encoding on every grid up to it (minutes on a long clip).
+	 * With a skeleton, the encoder loosens a bone's local bounds where its
+	 * grid falls short, and the shell measure decides. */
+	jump j;
+	bool has_shell = options && options->skeleton && options->shell_distance > 0 && tolerance->translation > 0;
+	if (!has_shell && first.sample_count > 1 && find_jump(clip, tolerance, first.step_s / (double)(1u << most_finer), &j)) {
+		static const char *const units[ANIMC_TRACK_COUNT] = { "units", "degrees", "" };
+
+		animc_clip_report(sink, ANIMC_ERROR, clip, &clip->channels[j.channel],
+				  "%s: jumps by %g%s%s between two keys %g s apart (at %g s), which no compact grid "
+				  "holds within the tolerance", animc_track_name[j.kind], j.by, *units[j.kind] ? " " : "",
+				  units[j.kind], (double)j.apart_s, (double)j.at_s);
+		return ANIMC_ERR_UNSUPPORTED;
+	}
 	for (unsigned finer = 0;; finer++) {
 		grid next;
 		bool has_finer = finer < most_finer && find_grid(clip, finer + 1, &next, NULL) == ANIMC_OK;

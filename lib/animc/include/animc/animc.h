@@ -611,7 +611,9 @@ typedef struct animc_compact {
  * halfway between, through the runtime's dequantisation and interpolation.
  * Sets clip->compact (in the clip's arena); stats->error gets the worst
  * error.  ANIMC_ERR_UNSUPPORTED, naming the bone, when a channel's duration
- * is not the clip's (the layout keeps one) or a track cannot be held.
+ * is not the clip's (the layout keeps one) or a track cannot be held (a
+ * jump between keys closer than any grid could follow fails before a grid
+ * is tried); animc_clip_process then writes the original layout.
  */
 animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats);
