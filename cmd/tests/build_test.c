@@ -287,6 +287,19 @@ static void edits_touches_deletes_and_renames(void **state)
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 4);
 	assert_true(mtime_ns(idle_out) == idle_time);
 	expect_fresh(&t, NULL, NULL);
+	/* Broken: the source fails and keeps its last good output, neither
+	 * stale nor pruned; mended, it compiles again. */
+	sh("cp '%s' '%s.good' && printf '<broken' > '%s'", turn, t.in, turn);
+	r = build(&t, "--prune", NULL, NULL);
+	assert_true(test_file_exists(turn_out));
+	expect(&t, r, 1, 0, 4);
+	r = test_animc("build", "-o", t.out, t.in, NULL);
+	assert_int_equal(r.status, 1);
+	assert_null(strstr(r.out, "stale"));
+	test_run_release(&r);
+	sh("mv '%s.good' '%s'", t.in, turn);
+	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 4);
+	expect_fresh(&t, NULL, NULL);
 	/* Deleted: its output stays, counted stale, until --prune. */
 	sh("rm '%s'", wave);
 	r = build(&t, NULL, NULL, NULL);

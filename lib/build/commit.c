@@ -593,6 +593,54 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		manifest_output_release(&copy);
 }
 
+/* Has entry e an output at `path`? */
+static bool has_output(const manifest_entry *e, const char *path)
+{
+	for (uint32_t k = 0; k < e->output_count; k++)
+		if (strcmp(e->outputs[k].path, path) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A source that failed this run keeps the outputs its last good build
+ * wrote (those no source of this run wrote, and still as animc wrote
+ * them): a typo saved while `animc watch` runs, or a warning made an
+ * error, must not cost the game its asset, and --prune only removes what
+ * a source no longer holds.  They stay in its record, so clean removes
+ * them and the next good build settles them.
+ */
+static void keep_last_good(build_commit *c)
+{
+	build_ctx *ctx = c->ctx;
+
+	for (size_t i = 0; i < c->next.count; i++) {
+		manifest_entry *e = &c->next.entries[i];
+		const manifest_entry *old;
+
+		if (!e->is_ours || e->status != BUILD_FAILED ||
+		    !(old = manifest_find_output(&ctx->old, e->source, e->out_base)))
+			continue;
+		for (uint32_t k = 0; k < old->output_count; k++) {
+			const manifest_output *o = &old->outputs[k];
+			char *path;
+			bool keep;
+
+			if (has_output(e, o->path) || claim_find(c, o->path))
+				continue;
+			path = cli_path_join(ctx->options->out_dir, o->path, NULL);
+			keep = path && output_unchanged(path, o);
+			free(path);
+			manifest_output *grown = keep ? realloc(e->outputs, (e->output_count + 1) * sizeof *grown) : NULL;
+			if (!grown)
+				continue;
+			e->outputs = grown;
+			if (copy_output(&e->outputs[e->output_count], o) && claim(c, o->path))
+				e->output_count++;
+		}
+	}
+}
+
 void build_commit_finish(build_commit *c)
 {
 	build_ctx *ctx = c->ctx;
@@ -601,6 +649,7 @@ void build_commit_finish(build_commit *c)
 		c->dirty = true;
 		return;
 	}
+	keep_last_good(c);
 	/* Sources this run did not name: kept as they were, unless the
 	 * source is gone and --prune asks to clean up after it. */
 	for (size_t i = 0; i < ctx->old.count; i++) {

@@ -598,7 +598,8 @@ static const option_def option_table[] = {
 	  set_rebuild },
 	{ { "prune", 0, NULL, FOR_BUILD, BUILD_OPTION_RUN,
 	    "remove outputs whose source no longer exists, and outputs of clips a source no longer "
-	    "holds (off by default: the summary counts them as stale; animc clean removes them too)",
+	    "holds (off by default: the summary counts them as stale; animc clean removes them too); "
+	    "a source that fails keeps its last good outputs",
 	    NULL,
 	    NULL },
 	  set_prune },
