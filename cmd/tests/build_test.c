@@ -158,8 +158,9 @@ static void every_job_count_gives_the_same_build(void **state)
 	unsetenv("SOURCE_DATE_EPOCH");
 	assert_string_equal(runs[0].out, runs[1].out);
 	assert_string_equal(runs[0].err, runs[1].err);
-	/* Turn.xml claims Turn.Animation's output: refused. */
-	assert_int_equal(count(runs[0].err, "is the output of another source"), 1);
+	/* Turn.xml claims Turn.Animation's output: refused, naming it. */
+	assert_int_equal(count(runs[0].err, "/Turn.xnb' is the output of '"), 1);
+	assert_int_equal(count(runs[0].err, "/Turn.Animation' in this run; not written"), 1);
 	{
 		const char *pairs[][2] = { { "out0", "out1" }, { "report0.json", "report1.json" },
 					   { "junit0.xml", "junit1.xml" }, { "deps0.d", "deps1.d" } };
@@ -300,6 +301,17 @@ static void edits_touches_deletes_and_renames(void **state)
 	sh("mv '%s.good' '%s'", t.in, turn);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 4);
 	expect_fresh(&t, NULL, NULL);
+	/* A source whose name says .xnb (importers go by content) in a build
+	 * into its own folder: its output would be itself, and is refused. */
+	char *named_xnb = test_format("%s/Walk.xnb", t.in);
+	sh("cp '%s' '%s'", turn, named_xnb);
+	r = test_animc("build", "-q", "-o", t.in, named_xnb, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "/Walk.xnb' is the source '"));
+	test_run_release(&r);
+	assert_true(test_same_bytes(named_xnb, turn));
+	sh("rm -rf '%s' '%s/.animc'", named_xnb, t.in);
+	free(named_xnb);
 	/* Deleted: its output stays, counted stale, until --prune. */
 	sh("rm '%s'", wave);
 	r = build(&t, NULL, NULL, NULL);

@@ -44,9 +44,9 @@ static size_t *claim_find(const build_commit *c, const char *path)
 	return NULL;
 }
 
-/* Claim an output path for this run; false when it is claimed already (or
- * out of memory). */
-static bool claim(build_commit *c, const char *path)
+/* Claim an output path for this run (for job `owner`, SIZE_MAX: none);
+ * false when it is claimed already (or out of memory). */
+static bool claim_for(build_commit *c, const char *path, size_t owner)
 {
 	size_t mask, i;
 
@@ -67,13 +67,34 @@ static bool claim(build_commit *c, const char *path)
 	}
 	if (claim_find(c, path))
 		return false;
+	if (c->claims.count % 64 == 0) {
+		size_t *grown = realloc(c->claim_owner, (c->claims.count + 64) * sizeof *grown);
+
+		if (!grown)
+			return false;
+		c->claim_owner = grown;
+	}
 	if (!cli_strings_push(&c->claims, path))
 		return false;
+	c->claim_owner[c->claims.count - 1] = owner;
 	mask = c->claim_slot_count - 1;
 	for (i = claim_hash(path) & mask; c->claim_slots[i]; i = (i + 1) & mask)
 		;
 	c->claim_slots[i] = c->claims.count;
 	return true;
+}
+
+static bool claim(build_commit *c, const char *path)
+{
+	return claim_for(c, path, SIZE_MAX);
+}
+
+/* The job that claimed `path` this run, or SIZE_MAX. */
+static size_t claim_owner(const build_commit *c, const char *path)
+{
+	size_t *slot = claim_find(c, path);
+
+	return slot ? c->claim_owner[*slot - 1] : SIZE_MAX;
 }
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
@@ -99,6 +120,8 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 
 void build_commit_release(build_commit *c)
 {
+	free(c->sources);
+	free(c->claim_owner);
 	manifest_release(&c->next);
 	cli_strings_release(&c->pruned_sources);
 	cli_strings_release(&c->claims);
@@ -106,6 +129,47 @@ void build_commit_release(build_commit *c)
 }
 
 /* ----------------------------------------------------------------- writes */
+
+struct build_source_id {
+	dev_t dev;
+	ino_t ino;
+	size_t job;
+};
+
+static int compare_source_id(const void *a, const void *b)
+{
+	const struct build_source_id *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/*
+ * The job whose source the file at `path` is, or SIZE_MAX.  Importers
+ * know sources by their content, so a RobotGame clip may be named
+ * Walk.xnb, and a build into its own folder would write over it.
+ */
+static size_t source_at(build_commit *c, const char *path)
+{
+	const build_plan *plan = &c->ctx->plan;
+	struct stat st;
+
+	if (!c->has_sources) {
+		c->has_sources = true;
+		c->sources = malloc((plan->count ? plan->count : 1) * sizeof *c->sources);
+		for (size_t i = 0; c->sources && i < plan->count; i++)
+			if (stat(plan->jobs[i].path, &st) == 0)
+				c->sources[c->source_count++] = (struct build_source_id){ st.st_dev, st.st_ino, i };
+		if (c->sources)
+			qsort(c->sources, c->source_count, sizeof *c->sources, compare_source_id);
+	}
+	if (!c->source_count || stat(path, &st) != 0)
+		return SIZE_MAX;
+	struct build_source_id key = { st.st_dev, st.st_ino, 0 };
+	const struct build_source_id *hit = bsearch(&key, c->sources, c->source_count, sizeof key, compare_source_id);
+	return hit ? hit->job : SIZE_MAX;
+}
 
 /* The previous run's record of an output path, for this job. */
 static const manifest_output *previous_output(const build_job *j, const char *path)
@@ -425,19 +489,43 @@ void build_commit_job(build_commit *c, size_t i)
 	for (uint32_t k = 0; k < r->output_count; k++) {
 		build_output *o = &r->outputs[k];
 
-		if (!claim(c, o->name)) {
+		if (!claim_for(c, o->name, i)) {
 			char *path = build_output_path(c->ctx, j, o);
+			size_t owner = claim_owner(c, o->name);
 
 			if (o->staged)
 				unlink(o->staged);
 			o->is_refused = true;
-			build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-					  "'%s' is the output of another source (or clip) in this run; "
-					  "not written", path ? path : o->name);
+			if (owner == i)
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+						  "'%s' is the output of another clip of this source; not written",
+						  path ? path : o->name);
+			else if (owner != SIZE_MAX)
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+						  "'%s' is the output of '%s' in this run; not written",
+						  path ? path : o->name, c->ctx->plan.jobs[owner].path);
+			else
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+						  "'%s' is the output of another source in this run; not written",
+						  path ? path : o->name);
 			free(path);
 			r->status = BUILD_FAILED;
 			continue;
 		}
+		char *target = c->is_dry ? NULL : build_output_path(c->ctx, j, o);
+		size_t source = target ? source_at(c, target) : SIZE_MAX;
+		if (source != SIZE_MAX) {
+			if (o->staged)
+				unlink(o->staged);
+			o->is_refused = true;
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+					  "'%s' is the source '%s'; not written over it: rename the source, or "
+					  "build into another folder", target, c->ctx->plan.jobs[source].path);
+			free(target);
+			r->status = BUILD_FAILED;
+			continue;
+		}
+		free(target);
 		if (r->status == BUILD_UP_TO_DATE) {
 			o->is_written = true;
 		} else if (!c->is_dry) {

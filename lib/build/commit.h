@@ -22,12 +22,18 @@ typedef struct build_commit {
 	cli_strings claims;
 	size_t *claim_slots;
 	size_t claim_slot_count;
+	size_t *claim_owner;       /* per claim, the job that made it (SIZE_MAX: none) */
 	bool is_dry;               /* `animc outputs`: claim, write nothing */
 	unsigned pruned;           /* outputs --prune removed */
 	unsigned stale;            /* outputs of sources or clips gone, kept */
 	bool dirty;                /* the manifest differs from the one loaded */
 	size_t deferred;           /* jobs whose records are left in the old manifest */
 	cli_strings pruned_sources; /* entries --prune dropped with their outputs */
+	/* The files the run's sources are (device, inode, job), sorted, made
+	 * when the first output is written: no output replaces one. */
+	struct build_source_id *sources;
+	size_t source_count;
+	bool has_sources;
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
