@@ -838,6 +838,32 @@ static void a_single_gltf_source_is_held_to_the_timeout(void **state)
 	free(out), free(dir);
 }
 
+/* A compact part cut between two keys, with --skeleton: a grid the
+ * shell's local bounds cannot hold takes a finer one, as without a
+ * skeleton, rather than loosening the bounds (which left the shell 40
+ * times past the bound). */
+static void compact_parts_with_a_skeleton_hold_the_shell(void **state)
+{
+	char *dir = test_tmpdir("walker-shell"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir), *src = test_format("%s/Walker.xml", dir);
+	size_t size;
+	test_run r;
+
+	(void)state;
+	copy_file(WALKER, src);   /* without its sidecar */
+	r = test_animc("build", "--layout", "compact", "--skeleton", "testdata/authoring/Walker_rest.gltf", "--split",
+		       "Take 001/R=0.33:0.8", "--report", report, "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "passes the bound"));
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, &size), *at = strstr(json, "\"shell\": ");
+	assert_non_null(at);
+	double shell = strtod(at + strlen("\"shell\": "), NULL);
+	if (!(shell > 0 && shell <= ANIMC_TOLERANCE_TRANSLATION))
+		fail_msg("shell error %g", shell);
+	free(json), free(src), free(report), free(out), free(dir);
+}
+
 /* With ,yaw the in-place root gets keys between its own where motion and
  * in place would not compose back; a lossy output needs them only past a
  * third of its rotation bound: a turning take keeps its frame count, and
@@ -1044,6 +1070,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
+	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),
 	cmocka_unit_test(root_motion_recomposes_the_source),

@@ -1747,13 +1747,15 @@ static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_
 		for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
 			if (!dirty[i])
 				continue;
-			/* Bounds the grid cannot hold (source keys off it) are
-			 * loosened until it can, and held there. */
+			/* Bounds this grid cannot hold take a finer grid first,
+			 * as without a skeleton (compact_on_grid); the finest
+			 * one tried loosens them until it can, and holds them
+			 * there. */
 			for (int loosen = 0;; loosen++) {
 				memset(&e->error, 0, sizeof e->error);
 				e->tolerance = &bounds[i];
 				status = encode_channel(e, clip, i, out, loosen < SHELL_MAX_LOOSEN ? NULL : sink);
-				if (status != ANIMC_ERR_UNSUPPORTED || loosen == SHELL_MAX_LOOSEN)
+				if (status != ANIMC_ERR_UNSUPPORTED || e->is_grid_short || loosen == SHELL_MAX_LOOSEN)
 					break;
 				bounds[i].translation *= 2;
 				bounds[i].rotation_deg *= 2;
