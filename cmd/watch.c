@@ -201,6 +201,17 @@ static void writers_expire(watch_state *w, double t)
 	}
 }
 
+/* Is NAME in folder DIR the output folder? */
+static bool is_out_dir(const watch_state *w, const char *dir, const char *name)
+{
+	char *path = cli_path_join(dir, name, NULL), *real = path ? realpath(path, NULL) : NULL;
+	bool is_out = real && w->out_real && strcmp(real, w->out_real) == 0;
+
+	free(real);
+	free(path);
+	return is_out;
+}
+
 static void take_events(watch_state *w)
 {
 	char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -232,6 +243,8 @@ static void take_events(watch_state *w)
 				continue;
 			w->last_event_s = t;
 			w->event_count++;
+			if ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name))
+				continue;   /* the build made it */
 			if (e->mask & IN_ISDIR) {
 				if (dir->is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
 					char *sub = cli_path_join(dir->dir, e->name, NULL);
@@ -351,6 +364,67 @@ static const build_status_ops watch_ops = {
 /* One build, in a child: the engine may stop by a signal, and the watch
  * goes on (or ends with 0) either way.  What the build prints goes to
  * *out_fd, for the watch to print or drop.  Returns the child's pid. */
+/*
+ * The project as it is now, for the build about to start: its items (a
+ * save may add, remove or move them), its errors printed as a build
+ * prints them.  The output folder and platform stay those animc watch
+ * started with, which it watches around; a project that changes them
+ * says so.  False when the project cannot be read.
+ */
+static bool reread_project(build_options *o)
+{
+	build_mgcb fresh;
+	size_t count;
+	build_mgcb_item *items;
+
+	if (!build_mgcb_read(o->mgcb_path, (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
+			     &fresh))
+		return false;
+	if (fresh.platform != o->project.platform ||
+	    !fresh.output_dir != !o->project.output_dir ||
+	    (fresh.output_dir && strcmp(fresh.output_dir, o->project.output_dir) != 0))
+		cli_report(ANIMC_WARNING, o->mgcb_path,
+			   "its /outputDir: or /platform: changed; restart animc watch to follow it");
+	items = o->project.items;
+	count = o->project.count;
+	o->project.items = fresh.items;
+	o->project.count = fresh.count;
+	fresh.items = items;
+	fresh.count = count;
+	build_mgcb_release(&fresh);
+	return true;
+}
+
+/* Watch the folders of the project's items, those added since too. */
+static bool watch_project(watch_state *w, const build_options *o)
+{
+	build_mgcb now;
+	FILE *quiet = fopen("/dev/null", "w");
+	size_t size;
+	uint8_t *data = NULL;
+	cli_error err;
+	bool ok = true;
+
+	if (quiet && cli_read_file(o->mgcb_path, &data, &size, &err) && build_mgcb_parse(o->mgcb_path, data, size, (const char *const *)o->mgcb_defines.items,
+				     o->mgcb_defines.count, quiet, &now)) {
+		for (size_t i = 0; ok && i < now.count; i++) {
+			const char *src = now.items[i].source;
+			char *dir = strndup(src, (size_t)(cli_basename(src) - src));
+
+			/* A folder that is not there yet fails its item, which
+			 * the build says. */
+			ok = !dir || access(dir[0] ? dir : ".", F_OK) != 0 ||
+			     add_watch(w, dir[0] ? dir : ".", cli_basename(src), false);
+			free(dir);
+		}
+		build_mgcb_release(&now);
+	}
+	free(data);
+	if (quiet)
+		fclose(quiet);
+	return ok;
+}
+
 static pid_t start_build(build_options *o, int *out_fd)
 {
 	int pipe_fds[2];
@@ -377,6 +451,8 @@ static pid_t start_build(build_options *o, int *out_fd)
 		memset(&deps, 0, sizeof deps);
 		deps.status = &sink.base;
 		fflush(stdout);
+		if (o->has_project && !reread_project(o))
+			_exit(ANIMC_EXIT_FAILED);
 		_exit(build_engine_run_with(CMD_BUILD, o, &deps));
 	}
 	close(pipe_fds[1]);
@@ -453,6 +529,8 @@ static void watch_loop(watch_state *w, build_options *o)
 			 * written: that build's lines are dropped, and the
 			 * next build tells. */
 			take_events(w);
+			if (o->has_project && !watch_project(w, o))
+				stop_requested = 1;
 			if (printed && w->event_count == events_before && !stop_requested) {
 				fputs(printed, stdout);
 				fflush(stdout);
@@ -536,17 +614,10 @@ static int run_watch(int argc, char **argv)
 		/* A project: its file and its items' folders. */
 		char *dir = strndup(o.mgcb_path, (size_t)(cli_basename(o.mgcb_path) - o.mgcb_path));
 
-		if (!dir || !add_watch(&w, dir[0] ? dir : ".", cli_basename(o.mgcb_path), false))
+		if (!dir || !add_watch(&w, dir[0] ? dir : ".", cli_basename(o.mgcb_path), false) ||
+		    !watch_project(&w, &o))
 			status = ANIMC_EXIT_FAILED;
 		free(dir);
-		for (size_t i = 0; status == 0 && i < o.project.count; i++) {
-			const char *src = o.project.items[i].source;
-
-			dir = strndup(src, (size_t)(cli_basename(src) - src));
-			if (dir && !add_watch(&w, dir[0] ? dir : ".", cli_basename(src), false))
-				status = ANIMC_EXIT_FAILED;
-			free(dir);
-		}
 	}
 	if (status == 0)
 		watch_loop(&w, &o);

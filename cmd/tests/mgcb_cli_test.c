@@ -396,23 +396,41 @@ static void two_destinations_keep_their_parameters(void **state)
 }
 
 /* One source to two destinations: the manifest keeps both, so a second
- * build finds both up to date, and clean removes both. */
+ * build finds both up to date; the project drops one, which becomes
+ * stale; clean removes the rest. */
 static void two_destinations_stay_up_to_date(void **state)
 {
 	char *dir = test_tmpdir("mgcb-two-incremental"), *out = test_format("%s/two", dir);
 	char *two = turn_project(dir, "Two", "/outputDir:two\n/build:Turn.Animation;A/Turn.Animation\n"
-					     "/processorParam:Scale=2\n/build:Turn.Animation;B/Turn.Animation\n");
-	test_run r;
+					     "/processorParam:Scale=2\n/build:Turn.Animation;B/Turn.Animation\n"
+					     "/build:Wave.Animation\n");
+	test_run r = test_exec("cp", "testdata/sample/Crane/Wave.Animation", dir, NULL);
 
 	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
 	r = test_animc("build", "-q", "--mgcb", two, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	r = test_animc("build", "--mgcb", two, NULL);
 	assert_int_equal(r.status, 0);
-	if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 2 up to date"))
+	if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 3 up to date"))
 		fail_msg("%s", r.out);
 	test_run_release(&r);
+	/* Items the project no longer holds (a destination, a source): their
+	 * outputs are stale. */
+	char *one = turn_project(dir, "Two", "/outputDir:two\n/build:Turn.Animation;A/Turn.Animation\n");
+	r = test_animc("build", "--mgcb", one, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, ", 2 stale outputs (--prune removes them)"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--prune", "--mgcb", one, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(test_format("%s/B/Turn.xnb", out)));
+	assert_false(test_file_exists(test_format("%s/Wave.xnb", out)));
+	free(one);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);

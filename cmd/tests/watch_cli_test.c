@@ -40,7 +40,8 @@ static int stop_watch(void **state)
 	return 0;
 }
 
-static void start(watcher *w, const char *dir, const char *out, const char *src)
+/* animc watch A1 A2 A3, its output in DIR/watch.log. */
+static void start_with(watcher *w, const char *dir, const char *a1, const char *a2, const char *a3)
 {
 	int fd;
 
@@ -57,11 +58,16 @@ static void start(watcher *w, const char *dir, const char *out, const char *src)
 		dup2(fd, STDERR_FILENO);
 		for (int other = 3; other < 1024; other++)
 			close(other);
-		execl(test_animc_path(), "animc", "watch", "-o", out, src, (char *)NULL);
+		execl(test_animc_path(), "animc", "watch", a1, a2, a3, (char *)NULL);
 		_exit(127);
 	}
 	running_watch = w->pid;
 	close(fd);
+}
+
+static void start(watcher *w, const char *dir, const char *out, const char *src)
+{
+	start_with(w, dir, "-o", out, src);
 }
 
 static size_t lines_with(const char *path, const char *what)
@@ -261,6 +267,41 @@ static void watch_follows_its_folder(void **state)
 
 /* SIGINT while a build runs: the build stops as builds stop, the watch
  * ends with 0, and no temporary file stays. */
+/* A saved project is read again: an item added is built, one moved goes
+ * to its new place, one removed takes its output with it. */
+static void watch_follows_its_project(void **state)
+{
+	char *dir = test_tmpdir("watch-mgcb"), *in = test_format("%s/in", dir), *project = test_format("%s/P.mgcb", in);
+	char *idle = test_format("%s/bin/Idle.xnb", in), *idle2 = test_format("%s/bin/Idle2.xnb", in);
+	char *wave = test_format("%s/bin/Wave.xnb", in);
+	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Idle.Animation "
+				   "testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in, NULL);
+	watcher w;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	save(project, "/outputDir:bin\n/build:Idle.Animation\n");
+	start_with(&w, dir, "--mgcb", project, NULL);
+	wait_for_builds(&w, 1);
+	assert_true(test_file_exists(idle));
+	settle();
+	save(project, "/outputDir:bin\n/build:Idle.Animation\n/build:Wave.Animation\n");
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(wave));
+	settle();
+	save(project, "/outputDir:bin\n/build:Idle.Animation;Idle2.Animation\n/build:Wave.Animation\n");
+	wait_for_builds(&w, 3);
+	assert_true(test_file_exists(idle2));
+	assert_false(test_file_exists(idle));
+	settle();
+	save(project, "/outputDir:bin\n/build:Idle.Animation;Idle2.Animation\n");
+	wait_for_builds(&w, 4);
+	assert_false(test_file_exists(wave));
+	assert_true(test_file_exists(idle2));
+	free(wave), free(idle2), free(idle), free(project), free(in), free(w.log), free(dir);
+}
+
 static void sigint_during_a_build(void **state)
 {
 	char *dir = test_tmpdir("watch-stop"), *out = test_format("%s/out", dir);
@@ -283,6 +324,7 @@ static void sigint_during_a_build(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
 	cmocka_unit_test_teardown(sigint_during_a_build, stop_watch),
 };
 

@@ -681,6 +681,39 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		manifest_output_release(&copy);
 }
 
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The sources this run's project builds (sorted, in *out; NULL: none). */
+static size_t project_sources(const build_options *o, const char ***out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	if (!o->has_project || !(*out = malloc((o->project.count + 1) * sizeof **out)))
+		return 0;
+	for (size_t i = 0; i < o->project.count; i++)
+		if (!o->project.items[i].is_copy)
+			(*out)[n++] = o->project.items[i].source;
+	qsort(*out, n, sizeof **out, compare_strings);
+	return n;
+}
+
+/* Did this run's project build the entry (it depends on the project file)
+ * and no longer names its source (an item removed, or left out by $if)?
+ * Its outputs are then stale, as a deleted source's are. */
+static bool dropped_from_project(const build_options *o, const char **sources, size_t count,
+				 const manifest_entry *e)
+{
+	bool from_project = false;
+
+	for (uint32_t d = 0; o->has_project && d < e->dep_count; d++)
+		from_project |= strcmp(e->deps[d].path, o->project.path) == 0;
+	return from_project && sources && !bsearch(&e->source, sources, count, sizeof *sources, compare_strings);
+}
+
 /* Has entry e an output at `path`? */
 static bool has_output(const manifest_entry *e, const char *path)
 {
@@ -740,14 +773,17 @@ void build_commit_finish(build_commit *c)
 	keep_last_good(c);
 	/* Sources this run did not name: kept as they were, unless the
 	 * source is gone and --prune asks to clean up after it. */
+	const char **items;
+	size_t item_count = project_sources(ctx->options, &items);
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
 		manifest_entry copy;
 
 		/* Recorded again; or the source now goes elsewhere only (a
-		 * project's new destination), which leaves these outputs to
-		 * the orphans below. */
-		if (e->is_seen || manifest_find(&c->next, e->source))
+		 * project's new destination), or its project dropped it,
+		 * which leaves these outputs to the orphans below. */
+		if (e->is_seen || manifest_find(&c->next, e->source) ||
+		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
 		if (!source_exists(e->source)) {
 			if (ctx->options->prune) {
@@ -765,6 +801,7 @@ void build_commit_finish(build_commit *c)
 		for (uint32_t k = 0; k < e->output_count; k++)
 			claim(c, e->outputs[k].path);
 	}
+	free(items);
 	/* Outputs of the last run that no source claims now: clips a source no
 	 * longer holds, sources gone, names that changed. */
 	for (size_t i = 0; i < ctx->old.count; i++)
