@@ -93,6 +93,33 @@ static void usage_errors_exit_2(void **state)
 	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
 }
 
+/* --tolerance 0,0,0 asks for no loss: the original layout keeps every key
+ * (the bytes of no --tolerance), and the compact layout, which quantises,
+ * refuses it rather than quietly using the default tolerance. */
+static void a_zero_tolerance_is_lossless_or_refused(void **state)
+{
+	char *out = test_tmpdir("zero-tolerance"), *plain = test_tmpdir("zero-tolerance-plain");
+	char *zero = test_format("%s/original", out), *compact = test_format("%s/compact", out);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", compact, "--layout", "compact", "--tolerance", "0,0,0",
+		       "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--tolerance 0,0,0 and --layout compact contradict each other"));
+	assert_non_null(strstr(r.err, "cannot be lossless"));
+	assert_false(test_file_exists(compact));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", zero, "--tolerance", "0,0,0", "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", plain, "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(test_format("%s/sway.xnb", zero), test_format("%s/sway.xnb", plain)));
+	free(zero), free(compact), free(plain), free(out);
+}
+
 /* What `make run` does: every importer, and the skeleton check. */
 static void builds_the_sample_folder_mirroring_its_tree(void **state)
 {
@@ -512,6 +539,7 @@ static void outdir_inside_an_input_is_left_out(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
+	cmocka_unit_test(a_zero_tolerance_is_lossless_or_refused),
 	cmocka_unit_test(builds_the_sample_folder_mirroring_its_tree),
 	cmocka_unit_test(output_is_deterministic),
 	cmocka_unit_test(bad_files_fail_alone_without_output),

@@ -178,6 +178,7 @@ static bool set_tolerance(build_options *o, const char *arg, cli_error *err)
 	if (!cli_parse_tolerance(arg, &o->process.reduce.tolerance))
 		return cli_error_set(err, "--tolerance '%s': give 'default' or three numbers >= 0, T,R,S (units, "
 			   "degrees, scale)", arg);
+	o->has_tolerance = true;
 	return true;
 }
 
@@ -536,7 +537,8 @@ static const option_def option_table[] = {
 	{ { "layout", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "original (default): the RobotGame layout, reader version 0; compact: reader version 2, "
 	    "quantised keys on a grid, about a fifth of the size or less, read by the animc loader only (XNA,"
-	    " FNA and MonoGame cannot read it); implies --tolerance default; a clip no grid holds (a jump "
+	    " FNA and MonoGame cannot read it); implies --tolerance default (and refuses 0,0,0: quantised "
+	    "keys are never lossless); a clip no grid holds (a jump "
 	    "between keys a float step apart, bones of different durations) is written in the original "
 	    "layout, with a warning",
 	    NULL,
@@ -851,6 +853,14 @@ static int check_together(build_options *o, build_command command)
 				       "the shell is measured through the model's bones");
 	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
 		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
+	/* 0,0,0 asks for every key as it is, which quantised keys never are;
+	 * the passes read a zero tolerance as none, so it is refused here
+	 * rather than replaced by the default below. */
+	if (o->process.layout == ANIMC_LAYOUT_COMPACT && o->has_tolerance &&
+	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
+		return cli_usage_error(command_name(command), "--tolerance 0,0,0 and --layout compact contradict "
+				       "each other: the compact layout quantises every key, so it cannot be "
+				       "lossless; leave out --layout compact, or give a tolerance above 0");
 	/* The compact layout is lossy: the default tolerance unless one is
 	 * given.  Importers that bake curves bake within a part of it. */
 	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&

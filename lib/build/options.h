@@ -25,6 +25,7 @@ typedef enum build_progress { PROGRESS_AUTO = 0, PROGRESS_ALWAYS, PROGRESS_NEVER
 typedef struct build_options {
 	const char *out_dir;
 	animc_process_options process;
+	bool has_tolerance;          /* --tolerance given, 0,0,0 (lossless) too */
 	animc_xnb_options xnb;
 	animc_import_options import;
 	animc_units units;           /* --scale, --rotate */
