@@ -84,6 +84,56 @@ static void warnings_say_what_to_do(void **state)
 	free(out);
 }
 
+/* A RobotGame clip of 0.01 s, bone Root keyed at 0 and 0.01 s from
+ * (0,0,0) to (x,0,0). */
+static char *write_short_clip(const char *dir, const char *name, double x)
+{
+	char *path = test_format("%s/%s.Animation", dir, name);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "<?xml version=\"1.0\" ?>\n<AnimationSequence>\n<KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n"
+		   "<Duration>0.01</Duration>\n<KeyFrameSequences>\n<KeyFrameSequence>\n<BoneName>Root</BoneName>\n"
+		   "<KeyCount>2</KeyCount>\n<Duration>0.01</Duration>\n<KeyInterval>0.01</KeyInterval>\n"
+		   "<HasTranslation>true</HasTranslation>\n<HasRotation>false</HasRotation>\n"
+		   "<HasScale>false</HasScale>\n<HasTime>false</HasTime>\n<FixedTranslation>false</FixedTranslation>\n"
+		   "<FixedRotation>false</FixedRotation>\n<FixedScale>false</FixedScale>\n<Translation>\n"
+		   "<Vector3><X>0</X><Y>0</Y><Z>0</Z></Vector3>\n<Vector3><X>%g</X><Y>0</Y><Z>0</Z></Vector3>\n"
+		   "</Translation>\n</KeyFrameSequence>\n</KeyFrameSequences>\n</AnimationSequence>\n", x);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* A clip shorter than a frame is a pose (a note) only when it holds one
+ * pose; one that moves is lengthened with a warning, as the docs say. */
+static void a_short_moving_clip_warns(void **state)
+{
+	char *dir = test_tmpdir("warnings-short"), *out = test_format("%s/out", dir);
+	char *moving = write_short_clip(dir, "moving", 5), *still = write_short_clip(dir, "still", 0);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-v", "--progress", "never", "-o", out, moving, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "moving.Animation:2: warning: lasts 0.01 s, less than a frame at 60 Hz"));
+	assert_int_equal(count_lines(r.err, ": note: "), 0);
+	assert_non_null(strstr(r.out, " 1 warning\n"));
+	test_run_release(&r);
+	r = test_animc("build", "-v", "--progress", "never", "-o", out, still, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "still.Animation:2: note: is a pose (one frame, 0.01 s)"));
+	assert_int_equal(count_lines(r.err, ": warning: "), 0);
+	test_run_release(&r);
+	/* A part of a take cut shorter than a frame moves. */
+	r = test_animc("build", "--progress", "never", "-o", out, "--split", "Take 001/X=1:1.01",
+		       "testdata/authoring/Walker.xml", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, ": warning: clip 'X': lasts 0.01 s, less than a frame at 60 Hz"));
+	assert_non_null(strstr(r.out, " 1 warning\n"));
+	test_run_release(&r);
+	free(moving), free(still), free(out), free(dir);
+}
+
 /* The corpus is ordinary art: no warnings (its one bind pose is a note). */
 static void corpus_has_no_warnings(void **state)
 {
@@ -103,6 +153,7 @@ static void corpus_has_no_warnings(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(noisy_gltf_counts),
 	cmocka_unit_test(warnings_say_what_to_do),
+	cmocka_unit_test(a_short_moving_clip_warns),
 	cmocka_unit_test(corpus_has_no_warnings),
 };
 

@@ -236,10 +236,32 @@ static animc_status split_shared_times(animc_clip *clip, animc_channel *ch, uint
 	return status;
 }
 
+/* Whether every key of every sequence holds the same pose (exact
+ * equality): lengthening such a clip changes nothing one sees. */
+static bool clip_is_still(const animc_clip *clip)
+{
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		const animc_channel *ch = &clip->channels[i];
+
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			const animc_track *t = &ch->tracks[k];
+			size_t width = animc_track_width[k];
+
+			if (!t->is_present || t->is_fixed)
+				continue;
+			for (uint32_t j = 1; j < t->value_count; j++)
+				if (memcmp(&t->values[j * width], t->values, width * sizeof *t->values))
+					return false;
+		}
+	}
+	return true;
+}
+
 animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	float clip_was = clip->duration_s;
 	bool clip_short = !(clip->duration_s >= ANIMC_MIN_DURATION_S);
+	bool is_pose = clip_short && clip_is_still(clip);
 	uint32_t short_count = 0, held = 0, split_count = 0;
 	const animc_channel *first_short = NULL, *first_split = NULL;
 	float first_split_time = 0, first_short_was = 0;
@@ -306,8 +328,9 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 	if (stats)
 		stats->durations_lengthened += short_count + clip_short;
 	/* A one-frame clip whose pose does not change is a bind or rest pose,
-	 * which exporters write on purpose: a note, not a warning. */
-	if (clip_short && !held && short_count == clip->channel_count)
+	 * which exporters write on purpose: a note, not a warning.  One that
+	 * moves (a part cut too short, a wrong frame range) warns. */
+	if (is_pose && !held && short_count == clip->channel_count)
 		animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
 				  "is a pose (one frame, %g s); written as lasting 1/60 s, which the original "
 				  "runtime needs to play it", (double)clip_was);

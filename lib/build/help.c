@@ -71,7 +71,7 @@ static const command_doc command_docs[] = {
 		"once (fixed), evenly spaced key times stored as an interval, a wrong "
 		"KeyFrameSequenceCount corrected (with a warning).  Every output plays in the original "
 		"runtime: one-key sequences get an interval, clips shorter than 1/60 s are lengthened "
-		"to it (with a warning).  glTF STEP keys are held exactly (a key one float before each "
+		"to it (with a warning; a note when the clip holds one pose).  glTF STEP keys are held exactly (a key one float before each "
 		"step); CUBICSPLINE curves are baked into keys within 1e-4 (units, radians).\n"
 		"\n"
 		"Related commands: 'animc outputs' lists what a build would write, 'animc clean' "
