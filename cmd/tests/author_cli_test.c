@@ -282,6 +282,44 @@ static void split_option_errors(void **state)
 	test_run_release(&r);
 }
 
+/* Without TAKE/, --split means the source's only take, so NAME=... and
+ * TAKE/NAME=... naming that take are two parts of it, as when both are
+ * spelled alike; two splits of another take still fail. */
+static void split_with_and_without_the_take_is_one_take(void **state)
+{
+	char *mixed = test_tmpdir("split-mixed"), *named = test_tmpdir("split-named");
+	static const char *const parts[] = { "a", "b" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", mixed, "--split", "a=0:0.5", "--split", "blink/b=0.5:1",
+		       "testdata/gltf/step.gltf", NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", named, "--split", "blink/a=0:0.5", "--split", "blink/b=0.5:1",
+		       "testdata/gltf/step.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(mixed), 2);
+	for (size_t i = 0; i < 2; i++)
+		assert_true(test_same_bytes(test_format("%s/step/%s.xnb", mixed, parts[i]),
+					    test_format("%s/step/%s.xnb", named, parts[i])));
+	r = test_animc("outputs", "-o", mixed, "--split", "blink/b=0.5:1", "--split", "a=0:0.5",
+		       "testdata/gltf/step.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "/step/a.xnb\n"));
+	assert_non_null(strstr(r.out, "/step/b.xnb\n"));
+	test_run_release(&r);
+	/* A take the source does not hold is still an error of its own. */
+	r = test_animc("build", "-q", "-o", mixed, "--split", "a=0:0.5", "--split", "wink/b=0.5:1",
+		       "testdata/gltf/step.gltf", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "no take 'wink' to split; the takes are: 'blink'"));
+	test_run_release(&r);
+	free(mixed), free(named);
+}
+
 /* The sidecar is a dependency: editing it recompiles its source alone;
  * deleting it goes back to one clip per take, the parts stale until
  * --prune; a new one splits again. */
@@ -1065,6 +1103,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),
 	cmocka_unit_test(split_option_errors),
+	cmocka_unit_test(split_with_and_without_the_take_is_one_take),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),

@@ -194,9 +194,24 @@ char *build_author_sidecar(const build_author_options *a, const char *source, bo
 
 /* ------------------------------------------------------------------ apply */
 
+/* Whether two --split values cut the same take.  Without TAKE/ a value
+ * means the source's only take, `only_take` (NULL when the source holds
+ * several), so "NAME=..." and "TAKE/NAME=..." are parts of one take when
+ * TAKE is that take. */
+static bool same_take(const split_arg *a, const split_arg *b, const char *only_take)
+{
+	const char *ta = a->take ? a->take : only_take, *tb = b->take ? b->take : only_take;
+	size_t la = a->take ? a->take_len : only_take ? strlen(only_take) : 0;
+	size_t lb = b->take ? b->take_len : only_take ? strlen(only_take) : 0;
+
+	if (!ta || !tb)
+		return ta == tb;
+	return la == lb && memcmp(ta, tb, la) == 0;
+}
+
 /* --split values grouped by take into splits (pointing into `arena`). */
-static animc_status splits_from_args(const cli_strings *args, animc_arena *arena, animc_split **out,
-				     uint32_t *count)
+static animc_status splits_from_args(const cli_strings *args, const char *only_take, animc_arena *arena,
+				     animc_split **out, uint32_t *count)
 {
 	animc_split *splits = animc_arena_alloc(arena, args->count, sizeof *splits);
 	animc_split_part *parts = animc_arena_alloc(arena, args->count, sizeof *parts);
@@ -215,8 +230,7 @@ static animc_status splits_from_args(const cli_strings *args, animc_arena *arena
 		for (size_t j = i; j < args->count; j++) {
 			split_arg b;
 
-			if (used[j] || !parse_split(args->items[j], &b) || (a.take == NULL) != (b.take == NULL) ||
-			    (a.take && (a.take_len != b.take_len || memcmp(a.take, b.take, a.take_len) != 0)))
+			if (used[j] || !parse_split(args->items[j], &b) || !same_take(&a, &b, only_take))
 				continue;
 			used[j] = true;
 			parts[p].name = animc_arena_strndup(arena, b.name, b.name_len);
@@ -273,7 +287,8 @@ static animc_status apply_split(const build_author_options *a, const char *sourc
 		status = read_split_doc(a->clips_path, &doc, sink, hooks);
 		has_doc = status == ANIMC_OK;
 	} else if (is_explicit && a->splits.count) {
-		status = splits_from_args(&a->splits, &arena, &splits, &count);
+		status = splits_from_args(&a->splits, set->count == 1 ? set->clips[0]->name : NULL, &arena,
+					  &splits, &count);
 	} else if ((sidecar = build_author_sidecar(a, source, is_explicit))) {
 		status = read_split_doc(sidecar, &doc, sink, hooks);
 		has_doc = status == ANIMC_OK;
