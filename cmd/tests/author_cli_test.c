@@ -837,6 +837,56 @@ static void compact_parts_keep_the_takes_grid(void **state)
 	free(bvh), free(out), free(dir);
 }
 
+/* A part cut at frames of a 120 Hz take: frame numbers become seconds a
+ * hair beside the keys they mean, which must not add a key a hair after
+ * the start nor make the part's keys timed; --split and the equivalent
+ * --clips document write the same bytes, the take shifted. */
+static void a_frame_aligned_part_stays_uniform(void **state)
+{
+	char *dir = test_tmpdir("mocap-aligned"), *bvh = write_mocap(dir, 600, false);
+	char *split = test_format("%s/split", dir), *clips = test_format("%s/clips", dir);
+	char *whole = test_format("%s/whole", dir), *doc = test_format("%s/parts.xml", dir);
+	static const char xml[] = "<?xml version=\"1.0\"?>\n<XnaContent xmlns:P=\"X\">\n"
+				  "<Asset Type=\"P:AnimationDefinition\">\n<originalClipName>Motion</originalClipName>\n"
+				  "<originalFrameCount>599</originalFrameCount>\n<ClipParts>\n<Item><ClipName>Run</ClipName>"
+				  "<StartFrame>100</StartFrame><EndFrame>400</EndFrame></Item>\n</ClipParts>\n</Asset>\n"
+				  "</XnaContent>\n";
+	animrt_clip *part, *take;
+	test_run r;
+	double err;
+
+	(void)state;
+	assert_true(test_write_file(doc, xml, sizeof xml - 1));
+	r = test_animc("build", "-q", "--split", "Run=100f:400f", "-o", split, bvh, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--clips", doc, "-o", clips, bvh, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", whole, bvh, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(test_format("%s/walk/Run.xnb", split), test_format("%s/walk/Run.xnb", clips)));
+	part = open_xnb(split, "walk/Run.xnb");
+	take = open_xnb(whole, "walk/Motion.xnb");
+	for (uint32_t s = 0; s < part->sequence_count; s++) {
+		const animrt_sequence *q = &part->sequences[s];
+
+		print_message("%s: %u keys, %s\n", q->bone, q->key_count, q->has_time ? "timed" : "uniform");
+		assert_int_equal(q->key_count, 301);
+		assert_false(q->has_time);
+		test_assert_near(q->key_interval_s, take->sequences[s].key_interval_s, 1e-9);
+	}
+	err = part_error(part, take, 100 * 0.008333);
+	print_message("max |part(t) - take(%g + t)| = %.3g\n", 100 * 0.008333, err);
+	/* The root walks 100 units a second: a few float steps at 400. */
+	assert_true(err <= 1e-4);
+	animrt_close(part), animrt_close(take);
+	free(bvh), free(split), free(clips), free(whole), free(doc), free(dir);
+}
+
 /* --import-timeout stops a compile in animc's passes too, and says so: a
  * part cut between frames of a long take needs a fine compact grid. */
 static void a_slow_compile_is_stopped_naming_the_passes(void **state)
@@ -1107,6 +1157,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),
+	cmocka_unit_test(a_frame_aligned_part_stays_uniform),
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),

@@ -181,6 +181,20 @@ static void describe(char *buf, size_t size, const animc_split_time *t)
 		snprintf(buf, size, "%g s", t->value);
 }
 
+/* Whether START and END are keys of `ch` (first - 1 and first + inner)
+ * and its keys are evenly spaced: uniform, or times the uniform pass would
+ * take as uniform. */
+static bool is_even_between_keys(const animc_channel *ch, uint32_t first, uint32_t inner, double start,
+				 double end)
+{
+	float interval;
+
+	if (first == 0 || first + inner >= ch->key_count || key_time(ch, first - 1) != start ||
+	    key_time(ch, first + inner) != end)
+		return false;
+	return !ch->has_time || animc_times_evenly_spaced(ch->times_s, ch->key_count, &interval);
+}
+
 /* The part's channel from the take's: keys at START and END with the pose
  * there, the keys strictly between shifted by START. */
 static animc_status cut_channel(animc_clip *part, const animc_channel *ch, double start, double end)
@@ -190,7 +204,7 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 	animc_channel *out;
 	uint32_t first = 0, inner = 0, n;
 	float pose[2][ANIMC_TRACK_COUNT][4];
-	bool is_static = ch->key_count < 2;
+	bool is_static = ch->key_count < 2, is_even;
 
 	if (index < 0)
 		return ANIMC_ERR_NOMEM;
@@ -228,6 +242,7 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 	while (first + inner < ch->key_count && key_time(ch, first + inner) < end)
 		inner++;
 	n = inner + 2;
+	is_even = is_even_between_keys(ch, first, inner, start, end);
 	out = &part->channels[index];
 	out->key_count = n;
 	out->has_time = true;
@@ -236,7 +251,11 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 		return ANIMC_ERR_NOMEM;
 	out->times_s[0] = 0;
 	for (uint32_t i = 0; i < inner; i++) {
-		float t = (float)(key_time(ch, first + i) - start);
+		/* Even keys between boundary keys stay even: the take's times
+		 * less START would carry the rounding of its larger times into
+		 * the part's small ones. */
+		float t = is_even ? (float)((double)span * (i + 1) / (n - 1))
+				  : (float)(key_time(ch, first + i) - start);
 
 		/* Rounding may not reach back past the boundary key. */
 		out->times_s[i + 1] = t > 0 ? t : 0;
@@ -276,13 +295,78 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 	return ANIMC_OK;
 }
 
+/*
+ * A boundary within float rounding of a key: frame numbers and times turned
+ * into seconds (k * duration / frames, k / rate) land a hair beside the key
+ * they mean, and a cut there would add a key a hair from it, which makes a
+ * uniform take's part timed and its bytes depend on how the frame was
+ * converted.  A key of some bone within this fraction of that bone's key
+ * spacing is the boundary.
+ */
+#define SNAP_FRACTION 1e-4
+
+/* Into *best, the key time of `ch` nearest t when it lies within
+ * SNAP_FRACTION of the key spacing there and nearer t than *best (NaN:
+ * none yet). */
+static void nearest_key(const animc_channel *ch, double t, double *best)
+{
+	uint32_t last = ch->key_count - 1, lo = 0, hi = last;
+	double gap = INFINITY, at;
+
+	if (ch->key_count < 2)
+		return;
+	if (!ch->has_time) {
+		double q = t / (double)ch->key_interval_s;
+
+		if (!(ch->key_interval_s > 0) || !(q >= 0))
+			return;
+		lo = q + 0.5 >= (double)last ? last : (uint32_t)(q + 0.5);
+		gap = ch->key_interval_s;
+	} else {
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (key_time(ch, mid) <= t)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (fabs(key_time(ch, hi) - t) < fabs(key_time(ch, lo) - t))
+			lo = hi;
+		if (lo > 0 && key_time(ch, lo) > key_time(ch, lo - 1))
+			gap = key_time(ch, lo) - key_time(ch, lo - 1);
+		if (lo < last && key_time(ch, lo + 1) > key_time(ch, lo))
+			gap = fmin(gap, key_time(ch, lo + 1) - key_time(ch, lo));
+		if (!isfinite(gap))
+			return;
+	}
+	at = key_time(ch, lo);
+	if (fabs(at - t) <= SNAP_FRACTION * gap && (isnan(*best) || fabs(at - t) < fabs(*best - t)))
+		*best = at;
+}
+
+/* t, or the key time of the take it means (the nearest over its bones). */
+static double snap_to_key(const animc_clip *take, double t)
+{
+	double best = NAN;
+
+	for (uint32_t c = 0; c < take->channel_count; c++)
+		nearest_key(&take->channels[c], t, &best);
+	return isnan(best) ? t : best;
+}
+
 static animc_clip *cut(const animc_clip *take, const char *name, double start, double end, animc_status *status)
 {
 	animc_clip *part = animc_clip_create(name);
+	double a = snap_to_key(take, start), b = fmin(snap_to_key(take, end), (double)take->duration_s);
 
 	if (!part) {
 		*status = ANIMC_ERR_NOMEM;
 		return NULL;
+	}
+	if (b > a) {
+		start = a;
+		end = b;
 	}
 	part->duration_s = (float)(end - start);
 	part->ticks_per_second = take->ticks_per_second;
