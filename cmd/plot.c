@@ -135,9 +135,12 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 			cli_bytes_put(&names, set.clips[i]->name, strlen(set.clips[i]->name));
 			cli_bytes_put(&names, "'", 1);
 		}
-		cli_report(ANIMC_ERROR, job->path, "%s; it holds:%s",
-			   job->clip_name ? "no clip by that name" : "several clips: give --clip NAME",
-			   names.data && !names.is_broken ? (const char *)names.data : "");
+		const char *list = names.data && !names.is_broken ? (const char *)names.data : "";
+
+		if (job->clip_name)
+			cli_report(ANIMC_ERROR, job->path, "no clip '%s'; it holds:%s", job->clip_name, list);
+		else
+			cli_report(ANIMC_ERROR, job->path, "several clips: give --clip NAME; it holds:%s", list);
 		free(names.data);
 		animc_clip_set_release(&set);
 		return false;
