@@ -120,6 +120,49 @@ static void a_zero_tolerance_is_lossless_or_refused(void **state)
 	free(zero), free(compact), free(plain), free(out);
 }
 
+/* An option that only means something with another is refused without
+ * it, naming both, rather than accepted and ignored; --root-motion takes
+ * one bone, so a second is refused rather than replacing the first. */
+static void options_that_need_another_are_refused(void **state)
+{
+	static const struct {
+		const char *args[4];
+		const char *message;
+	} cases[] = {
+		{ { "--up-axis", "z" }, "--up-axis needs --root-motion BONE" },
+		{ { "--zstd-level", "3" }, "--zstd-level needs --compress zstd" },
+		{ { "--compress", "none", "--zstd-level", "3" }, "--zstd-level needs --compress zstd" },
+		{ { "--root-motion", "Bone0", "--root-motion", "Root" },
+		  "--root-motion 'Root': given already, for bone 'Bone0'; give it once" },
+	};
+	char *out = test_tmpdir("need-another");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[12] = { test_animc_path(), "build", "-q", "-o", out };
+		size_t n = 5;
+
+		for (size_t k = 0; k < 4 && cases[i].args[k]; k++)
+			argv[n++] = cases[i].args[k];
+		argv[n++] = "testdata/authoring/Walker.xml";
+		argv[n] = NULL;
+		test_run r = test_execv(argv);
+		if (r.status != 2 || !strstr(r.err, cases[i].message))
+			fail_msg("case %zu: exit %d, stderr: %s", i, r.status, r.err);
+		assert_int_equal(test_count_files(out), 0);
+		test_run_release(&r);
+	}
+	/* With the option each needs, they are taken. */
+	test_run r = test_animc("build", "-q", "-o", out, "--compress", "zstd", "--zstd-level", "3", "--root-motion",
+				"Bone0", "--up-axis", "y", "testdata/authoring/Walker.xml", NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb.zst", out)));
+	assert_true(test_file_exists(test_format("%s/Walker/Run.motion.xnb.zst", out)));
+	test_run_release(&r);
+	free(out);
+}
+
 /* What `make run` does: every importer, and the skeleton check. */
 static void builds_the_sample_folder_mirroring_its_tree(void **state)
 {
@@ -540,6 +583,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
 	cmocka_unit_test(a_zero_tolerance_is_lossless_or_refused),
+	cmocka_unit_test(options_that_need_another_are_refused),
 	cmocka_unit_test(builds_the_sample_folder_mirroring_its_tree),
 	cmocka_unit_test(output_is_deterministic),
 	cmocka_unit_test(bad_files_fail_alone_without_output),

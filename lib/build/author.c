@@ -83,12 +83,15 @@ bool build_author_root_motion(build_author_options *a, const char *arg, cli_erro
 {
 	const char *comma = strrchr(arg, ',');
 
+	/* One bone's motion is taken out; a second would silently win. */
+	if (a->root_bone)
+		return cli_error_set(err, "--root-motion '%s': given already, for bone '%s'; give it once",
+				     arg, a->root_bone);
 	a->root_yaw = comma && strcmp(comma, ",yaw") == 0;
 	if (comma && !a->root_yaw)
 		return cli_error_set(err, "--root-motion '%s': give BONE or BONE,yaw", arg);
 	if (!arg[0] || comma == arg)
 		return cli_error_set(err, "--root-motion: the bone's name is empty");
-	free(a->root_bone);
 	a->root_bone = strndup(arg, a->root_yaw ? (size_t)(comma - arg) : strlen(arg));
 	return a->root_bone ? true : cli_error_set(err, "out of memory");
 }

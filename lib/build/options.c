@@ -448,7 +448,7 @@ static const option_def option_table[] = {
 	    "zstd none" },
 	  set_compress },
 	{ { "zstd-level", 0, "N", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "zstd level, 1 to 22 (default 19)",
+	    "with --compress zstd, its level, 1 to 22 (default 19)",
 	    NULL,
 	    NULL },
 	  set_level },
@@ -480,7 +480,7 @@ static const option_def option_table[] = {
 	{ { "root-motion", 0, "BONE[,yaw]", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "take BONE's travel in the ground plane (with ,yaw also its turn about the up axis) out of "
 	    "each clip, relative to its first frame: the clip plays in place, and CLIP.motion.xnb "
-	    "beside it holds the motion as one sequence named BONE",
+	    "beside it holds the motion as one sequence named BONE; given once",
 	    "The clip keeps BONE at its first-frame ground position (and yaw) at every time; its "
 	    "vertical travel and every other bone are unchanged.  The motion file has the clip's "
 	    "reader and layout, so the original runtime and FNA load it too; libanimrt's "
@@ -489,7 +489,8 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_root_motion },
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "the up axis of --root-motion (default: z for RobotGame sources, y for the others)",
+	    "the up axis of --root-motion, which it needs (default: z for RobotGame sources, y for the "
+	    "others)",
 	    NULL,
 	    NULL },
 	  set_up_axis },
@@ -851,6 +852,12 @@ static int check_together(build_options *o, build_command command)
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
 		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");
+	if (o->xnb.zstd_level && o->xnb.compression != ANIMC_COMPRESSION_ZSTD)
+		return cli_usage_error(command_name(command), "--zstd-level needs --compress zstd: without it "
+				       "nothing is compressed");
+	if (o->author.up != ANIMC_UP_DEFAULT && !o->author.root_bone)
+		return cli_usage_error(command_name(command), "--up-axis needs --root-motion BONE: it is the "
+				       "up axis of the root motion");
 	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
 		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
 	/* 0,0,0 asks for every key as it is, which quantised keys never are;
