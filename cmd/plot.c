@@ -666,9 +666,9 @@ done:
 	return status;
 }
 
-/* The command, its arguments parsed into *a (the caller releases it:
- * --split values are owned). */
-static int plot(plot_args *a, int argc, char **argv)
+/* The arguments into *a and *limits: -1 when the plot is to be drawn,
+ * else the exit status (help shown, or a usage error said). */
+static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv)
 {
 	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS };
 	static const struct option options[] = {
@@ -685,7 +685,6 @@ static int plot(plot_args *a, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	import_limits limits = { 120, 4ull << 30 };
 	int c;
 
 	a->track = ANIMRT_ROTATION;
@@ -728,8 +727,8 @@ static int plot(plot_args *a, int argc, char **argv)
 		case O_TIMEOUT: {
 			char *end;
 
-			limits.timeout_s = strtod(optarg, &end);
-			if (end == optarg || *end || !(limits.timeout_s >= 0) || !isfinite(limits.timeout_s))
+			limits->timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end || !(limits->timeout_s >= 0) || !isfinite(limits->timeout_s))
 				return cli_usage_error("plot", "--import-timeout '%s' is not a number of seconds (0 for "
 							       "no limit)", optarg);
 			break;
@@ -745,10 +744,10 @@ static int plot(plot_args *a, int argc, char **argv)
 			a->author.clips_path = optarg;
 			break;
 		case O_MEMORY:
-			if (!cli_parse_size(optarg, &limits.memory_bytes))
+			if (!cli_parse_size(optarg, &limits->memory_bytes))
 				return cli_usage_error("plot", "--memory-limit '%s' is not a size (such as 4G or 512M; "
 							       "0 for no limit)", optarg);
-			if (limits.memory_bytes && limits.memory_bytes < (64ull << 20))
+			if (limits->memory_bytes && limits->memory_bytes < (64ull << 20))
 				return cli_usage_error("plot", "--memory-limit '%s' is below 64M, too little to start "
 							       "an import", optarg);
 			break;
@@ -769,7 +768,18 @@ static int plot(plot_args *a, int argc, char **argv)
 		return cli_usage_error("plot", "give the compiled file, then its source");
 	a->compiled_path = argv[optind];
 	a->source_path = argv[optind + 1];
+	return -1;
+}
 
+/* The command, its arguments parsed into *a (the caller releases it:
+ * --split values are owned). */
+static int plot(plot_args *a, int argc, char **argv)
+{
+	import_limits limits = { 120, 4ull << 30 };
+	int parsed = parse_args(a, &limits, argc, argv);
+
+	if (parsed >= 0)
+		return parsed;
 	cli_diag_printer printer = { 0 };
 	printer.out = stderr;
 	animrt_clip *cmp = NULL, *src = NULL;

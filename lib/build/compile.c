@@ -514,6 +514,23 @@ static void fold_repeats(build_result *r)
 	free(kinds);
 }
 
+/* A file no importer recognises: in a folder, a file of another kind,
+ * which is normal (skipped); named on the command line, a mix-up (often
+ * an output given as a source), which fails. */
+static void no_importer(const build_job *job, const cli_source *src, build_result *r, animc_diag_sink *sink)
+{
+	bool compiled = (src->head_size >= 3 && memcmp(src->head, "XNB", 3) == 0) ||
+			(src->head_size >= 4 && memcmp(src->head, "\x28\xb5\x2f\xfd", 4) == 0);
+
+	if (job->is_explicit) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
+				  compiled ? "; this is a compiled file; give the source it came from" : "");
+		return;
+	}
+	r->status = BUILD_SKIPPED;
+	r->skip_reason = strdup("no importer recognises it");
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
@@ -548,19 +565,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	r->has_source = true;
 	build_hash_bytes(data, size, &r->source_hash);
-	/* In a folder, a file of another kind is normal; named on the command
-	 * line, a mix-up (often an output given as a source). */
-	if (!importer && job->is_explicit) {
-		bool compiled = (src.head_size >= 3 && memcmp(src.head, "XNB", 3) == 0) ||
-				(src.head_size >= 4 && memcmp(src.head, "\x28\xb5\x2f\xfd", 4) == 0);
-
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
-				  compiled ? "; this is a compiled file; give the source it came from" : "");
-		goto done;
-	}
 	if (!importer) {
-		r->status = BUILD_SKIPPED;
-		r->skip_reason = strdup("no importer recognises it");
+		no_importer(job, &src, r, &sink);
 		goto done;
 	}
 	snprintf(r->importer, sizeof r->importer, "%s", importer->name);
