@@ -848,6 +848,19 @@ static void link_loops_and_deep_folders(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(test_count_files(out), 1);
 	test_run_release(&r);
+	/* Reached by its own path before any link: l16, whatever the links'
+	 * names; and an alias added beside a folder, sorting before it,
+	 * moves no output. */
+	char *real = test_format("%s/l16/Turn.xnb", out), *alias = test_format("%s/Alias", in);
+	assert_true(test_file_exists(real));
+	assert_int_equal(symlink("l16", alias), 0);
+	r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"));
+	assert_int_equal(test_count_files(out), 1);
+	assert_true(test_file_exists(real));
+	test_run_release(&r);
+	free(alias), free(real);
 	/* 260 folders deep: compiled, mirrored. */
 	{
 		char *path = strdup(deep_in), *grown;

@@ -106,6 +106,10 @@ typedef struct walker {
 	size_t seen_size, seen_count;
 	bool has_exclude;
 	dir_id exclude;
+	/* Folders reached through a symbolic link, walked after the rest of
+	 * the input (relative to root): the folder's own path wins, so that
+	 * an alias added beside it moves no output. */
+	cli_strings later;
 } walker;
 
 static size_t dir_hash(dir_id id)
@@ -307,9 +311,12 @@ static bool walk(walker *w, const char *rel)
 					 "cannot read: %s", strerror((int)e->st.st_mode));
 		} else if (S_ISDIR(st->st_mode)) {
 			dir_id id = { st->st_dev, st->st_ino };
+			struct stat link;
 
 			if (w->has_exclude && id.dev == w->exclude.dev && id.ino == w->exclude.ino) {
 				/* OUTDIR inside an input: its files are outputs */
+			} else if (e->type != DT_DIR && lstat(full, &link) == 0 && S_ISLNK(link.st_mode)) {
+				ok = cli_strings_push(&w->later, child);
 			} else if (!remember_dir(w, id)) {
 				if (w->ctx->options->verbose && !w->ctx->options->quiet)
 					cli_strings_push(&w->ctx->plan_notes, full);
@@ -361,6 +368,30 @@ static char *relative_to_base(const char *base_real, const char *dir, cli_error 
 		cli_error_set(err, "is not under --base '%s'", base_real);
 	free(real);
 	return rel;
+}
+
+/* The folders walk() left for later (those it meets there too). */
+static bool walk_later(walker *w)
+{
+	bool ok = true;
+
+	for (size_t k = 0; ok && k < w->later.count; k++) {
+		char *full = cli_path_join(w->root, w->later.items[k], NULL);
+		struct stat st;
+
+		if (!full)
+			return false;
+		if (stat(full, &st) != 0) {
+			/* Gone meanwhile: nothing to walk. */
+		} else if (!remember_dir(w, (dir_id){ st.st_dev, st.st_ino })) {
+			if (w->ctx->options->verbose && !w->ctx->options->quiet)
+				cli_strings_push(&w->ctx->plan_notes, full);
+		} else {
+			ok = walk(w, w->later.items[k]);
+		}
+		free(full);
+	}
+	return ok;
 }
 
 /* The items of a MonoGame project: each lands at its destination; one that
@@ -442,16 +473,18 @@ bool build_plan_make(build_ctx *ctx)
 			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
 					 strerror(errno));
 		} else if (S_ISDIR(st.st_mode)) {
-			walker w = { ctx, input, "", NULL, 0, 0, has_out, { out_st.st_dev, out_st.st_ino } };
+			walker w = { .ctx = ctx, .root = input, .rel_root = "", .has_exclude = has_out,
+				     .exclude = { out_st.st_dev, out_st.st_ino } };
 
 			if (base_real && !(rel = relative_to_base(base_real, input, &err))) {
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s", err.message);
 			} else {
 				w.rel_root = rel ? rel : "";
 				remember_dir(&w, (dir_id){ st.st_dev, st.st_ino });
-				ok = walk(&w, NULL);
+				ok = walk(&w, NULL) && walk_later(&w);
 			}
 			free(w.seen);
+			cli_strings_release(&w.later);
 		} else if (!S_ISREG(st.st_mode)) {
 			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR,
 					 "is %s, not a regular file; not read", cli_file_kind(st.st_mode));
