@@ -344,6 +344,49 @@ static void edits_touches_deletes_and_renames(void **state)
 	free_tree(&t);
 }
 
+/* Two sources of one name built by turns into one flat folder (per-file
+ * rules): each takes the output with a warning naming the other, and is
+ * compiled again when its turn comes; a deleted source whose output
+ * another source now writes leaves nothing stale. */
+static void sources_taking_turns_at_one_output(void **state)
+{
+	char *dir = test_tmpdir("turns"), *a = test_format("%s/a/Turn.Animation", dir);
+	char *b = test_format("%s/b/Turn.Animation", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/Turn.xnb", out), *a_xnb = test_format("%s/a.xnb", dir);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/a' '%s/b' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", dir, dir,
+	   a, b);
+	r = test_animc("build", "-q", "-o", out, a, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("cp '%s' '%s'", xnb, a_xnb);
+	r = test_animc("build", "-o", out, b, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "/Turn.xnb' was the output of '"));
+	assert_non_null(strstr(r.err, "/a/Turn.Animation' (an earlier build into this folder)"));
+	assert_false(test_same_bytes(xnb, a_xnb));
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, a, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source (1 clip)"));
+	assert_non_null(strstr(r.err, "/b/Turn.Animation' (an earlier build into this folder)"));
+	assert_true(test_same_bytes(xnb, a_xnb));
+	test_run_release(&r);
+	/* a gone, b writes its output: nothing stale. */
+	sh("rm '%s'", a);
+	r = test_animc("build", "-o", out, b, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "earlier build"));
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, b, NULL);
+	assert_null(strstr(r.out, "stale"));
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	free(a_xnb), free(xnb), free(out), free(b), free(a), free(dir);
+}
+
 static void options_skeleton_and_manifest(void **state)
 {
 	tree t = make_tree("inc-options");
@@ -1158,6 +1201,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(every_job_count_gives_the_same_build),
 	cmocka_unit_test(a_source_named_twice_is_built_once),
 	cmocka_unit_test(edits_touches_deletes_and_renames),
+	cmocka_unit_test(sources_taking_turns_at_one_output),
 	cmocka_unit_test(options_skeleton_and_manifest),
 	cmocka_unit_test(files_an_import_reads_are_dependencies),
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),

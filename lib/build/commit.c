@@ -120,6 +120,7 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 
 void build_commit_release(build_commit *c)
 {
+	free(c->owned);
 	free(c->sources);
 	free(c->claim_owner);
 	manifest_release(&c->next);
@@ -479,6 +480,55 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	}
 }
 
+/* An output path the last runs recorded, and the entry that wrote it. */
+typedef struct owned {
+	const char *path;
+	const manifest_entry *entry;
+} owned;
+
+static int compare_owned(const void *a, const void *b)
+{
+	return strcmp(((const owned *)a)->path, ((const owned *)b)->path);
+}
+
+/*
+ * The source another build recorded as writing output `name`, when it is
+ * still there and not a source of this run: two sources taking turns at
+ * one file (per-file rules building a/Walk.Animation and b/Walk.Animation
+ * into one flat folder) would otherwise flip it silently on every build.
+ * NULL otherwise (a renamed source's old name is gone).
+ */
+static const char *earlier_owner(build_commit *c, const build_job *j, const char *name)
+{
+	const manifest *old = &c->ctx->old;
+	struct stat st;
+
+	if (!c->ctx->has_old)
+		return NULL;
+	if (!c->has_owned) {
+		size_t n = 0;
+
+		c->has_owned = true;
+		for (size_t i = 0; i < old->count; i++)
+			n += old->entries[i].output_count;
+		c->owned = malloc((n ? n : 1) * sizeof *c->owned);
+		for (size_t i = 0; c->owned && i < old->count; i++)
+			for (uint32_t k = 0; k < old->entries[i].output_count; k++)
+				c->owned[c->owned_count++] = (owned){ old->entries[i].outputs[k].path, &old->entries[i] };
+		if (c->owned)
+			qsort(c->owned, c->owned_count, sizeof *c->owned, compare_owned);
+	}
+	owned key = { name, NULL };
+	const owned *hit = c->owned_count ? bsearch(&key, c->owned, c->owned_count, sizeof key, compare_owned) : NULL;
+	if (!hit || hit->entry == j->previous || strcmp(hit->entry->source, j->path) == 0 ||
+	    stat(hit->entry->source, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	for (size_t i = 0; i < c->ctx->plan.count; i++)
+		if (strcmp(c->ctx->plan.jobs[i].path, hit->entry->source) == 0)
+			return NULL;   /* built in this run: its claim decides */
+	return hit->entry->source;
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -514,6 +564,12 @@ void build_commit_job(build_commit *c, size_t i)
 		}
 		char *target = c->is_dry ? NULL : build_output_path(c->ctx, j, o);
 		size_t source = target ? source_at(c, target) : SIZE_MAX;
+		const char *before = target ? earlier_owner(c, j, o->name) : NULL;
+		if (before)
+			build_result_diag(r, ANIMC_WARNING, 0, 0, -1,
+					  "'%s' was the output of '%s' (an earlier build into this folder); this "
+					  "source writes it now: build the two into other folders, or give one "
+					  "another name", target, before);
 		if (source != SIZE_MAX) {
 			if (o->staged)
 				unlink(o->staged);
@@ -785,21 +841,29 @@ void build_commit_finish(build_commit *c)
 		if (e->is_seen || manifest_find(&c->next, e->source) ||
 		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
-		if (!source_exists(e->source)) {
-			if (ctx->options->prune) {
-				cli_strings_push(&c->pruned_sources, e->source);
-				continue;   /* its outputs become orphans below, and go */
-			}
-			c->stale += e->output_count;
+		bool is_gone = !source_exists(e->source);
+		if (is_gone && ctx->options->prune) {
+			cli_strings_push(&c->pruned_sources, e->source);
+			continue;   /* its outputs become orphans below, and go */
 		}
 		if (!copy_entry(&copy, e))
 			continue;
-		if (!manifest_add(&c->next, &copy)) {
-			manifest_entry_release(&copy);
-			continue;
+		/* Outputs a source of this run wrote are that source's now. */
+		uint32_t kept = 0;
+		for (uint32_t k = 0; k < copy.output_count; k++) {
+			if (claim(c, copy.outputs[k].path))
+				copy.outputs[kept++] = copy.outputs[k];
+			else
+				manifest_output_release(&copy.outputs[k]);
 		}
-		for (uint32_t k = 0; k < e->output_count; k++)
-			claim(c, e->outputs[k].path);
+		/* Built again, it compiles: what it wrote is no longer there. */
+		if (kept < copy.output_count)
+			memset(&copy.run_key, 0, sizeof copy.run_key);
+		copy.output_count = kept;
+		if (is_gone)
+			c->stale += kept;
+		if (!manifest_add(&c->next, &copy))
+			manifest_entry_release(&copy);
 	}
 	free(items);
 	/* Outputs of the last run that no source claims now: clips a source no

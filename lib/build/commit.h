@@ -34,6 +34,11 @@ typedef struct build_commit {
 	struct build_source_id *sources;
 	size_t source_count;
 	bool has_sources;
+	/* The outputs the loaded manifest records, by path, made when first
+	 * needed: who wrote a path before. */
+	struct owned *owned;
+	size_t owned_count;
+	bool has_owned;
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
