@@ -469,12 +469,29 @@ RT_INLINE void rebuild4(rt_f4 q[4])
 	q[3] = rt_select(upto2, k2, r);
 }
 
-/* The rotations waiting in `sl`: with a context (their arcs in the caches),
- * or without one (keys that wait for W, decode_key_by). */
+/* The arcs between keys a and b four wide, as load_compact.c computes
+ * them: the angle (-1 where the keys are near, and the normalised lerp
+ * applies) and 1 / sin(angle) with the sign of their dot product. */
+RT_INLINE void arcs4(const rt_f4 a[4], const rt_f4 b[4], rt_f4 *angle, rt_f4 *signed_inv_sin)
+{
+	rt_f4 one = rt_set1(1.0f);
+	rt_f4 dot = rt_add(rt_add(rt_add(rt_mul(a[0], b[0]), rt_mul(a[1], b[1])), rt_mul(a[2], b[2])),
+			   rt_mul(a[3], b[3]));
+	rt_f4 near_dot = rt_set1(INTERP_NLERP_DOT), d = rt_abs(dot);
+	rt_f4 c = rt_select(rt_lt(d, near_dot), d, near_dot);
+
+	*angle = rt_select(rt_le(d, near_dot), rt_acos_unit(c), rt_set1(-1.0f));
+	*signed_inv_sin = rt_xor(rt_sign_bit(dot), rt_div(one, rt_sqrt(rt_mul(rt_sub(one, c), rt_add(one, c)))));
+}
+
+/* The rotations waiting in `sl`: with a context (their arcs in the caches,
+ * or computed once for keys unpacked since), or without one (keys that
+ * wait for W, decode_key_by, and arcs computed here).  Both take the same
+ * operations, so that a context changes no bit of the result. */
 RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 {
 	uint32_t n = sl->count;
-	rt_f4 a[4], b[4], out[4];
+	rt_f4 a[4], b[4], out[4], angle, signed_inv_sin, one = rt_set1(1.0f);
 	float u[4];
 
 	if (!n)
@@ -490,22 +507,16 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 	rt_transpose(&b[0], &b[1], &b[2], &b[3]);
 	rt_f4 vu = rt_load(u);
 	if (with_context) {
-		rt_f4 angle, signed_inv_sin, one = rt_set1(1.0f);
 		rt_arcs(&sl->tc[0]->arc.angle, &sl->tc[n > 1 ? 1 : 0]->arc.angle, &sl->tc[n > 2 ? 2 : 0]->arc.angle,
 			&sl->tc[n > 3 ? 3 : 0]->arc.angle, &angle, &signed_inv_sin);
 		rt_f4 is_new = rt_lt(angle, rt_set1(-1.5f));
 		if (rt_any(is_new)) {
-			/* Keys unpacked since: their arcs (as load_compact.c
-			 * computes them, four wide), kept in their caches for the
-			 * samples that follow. */
-			rt_f4 dot = rt_add(rt_add(rt_add(rt_mul(a[0], b[0]), rt_mul(a[1], b[1])), rt_mul(a[2], b[2])),
-					   rt_mul(a[3], b[3]));
-			rt_f4 near_dot = rt_set1(INTERP_NLERP_DOT), d = rt_abs(dot);
-			rt_f4 c = rt_select(rt_lt(d, near_dot), d, near_dot);
-			rt_f4 new_angle = rt_select(rt_le(d, near_dot), rt_acos_unit(c), rt_set1(-1.0f));
-			rt_f4 new_inv = rt_xor(rt_sign_bit(dot), rt_div(one, rt_sqrt(rt_mul(rt_sub(one, c), rt_add(one, c)))));
+			/* Keys unpacked since: their arcs, kept in their caches
+			 * for the samples that follow. */
+			rt_f4 new_angle, new_inv;
 			float fa[4], fi[4];
 
+			arcs4(a, b, &new_angle, &new_inv);
 			angle = rt_select(is_new, new_angle, angle);
 			signed_inv_sin = rt_select(is_new, new_inv, signed_inv_sin);
 			rt_store(fa, angle);
@@ -515,30 +526,30 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 				sl->tc[lane]->arc.signed_inv_sin = fi[lane];
 			}
 		}
-		rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
-		rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
-		/* Short arcs (keys close together, as most are): the short series. */
-		if (rt_any(rt_gt(angle, rt_set1(RT_SHORT_SINE)))) {
-			s0 = rt_mul(rt_sin_quadrant(x0), inv_sin);
-			s1 = rt_mul(rt_sin_quadrant(x1), inv_sin);
-		} else {
-			s0 = rt_mul(rt_sin_short(x0), inv_sin);
-			s1 = rt_mul(rt_sin_short(x1), inv_sin);
-		}
-		rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
-		rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), s0);
-		rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
-
-		rt_slerp_finish(a, b, w0, w1, is_near, out);
-		/* Key a where u is not above 0 (at a key, or the last one holding). */
-		rt_f4 keep = rt_not(rt_gt(vu, rt_set1(0.0f)));
-		for (int k = 0; k < 4; k++)
-			out[k] = rt_select(keep, a[k], out[k]);
 	} else {
 		rebuild4(a);
 		rebuild4(b);
-		rt_slerp4(a, b, vu, out);
+		arcs4(a, b, &angle, &signed_inv_sin);
 	}
+	rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
+	rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
+	/* Short arcs (keys close together, as most are): the short series. */
+	if (rt_any(rt_gt(angle, rt_set1(RT_SHORT_SINE)))) {
+		s0 = rt_mul(rt_sin_quadrant(x0), inv_sin);
+		s1 = rt_mul(rt_sin_quadrant(x1), inv_sin);
+	} else {
+		s0 = rt_mul(rt_sin_short(x0), inv_sin);
+		s1 = rt_mul(rt_sin_short(x1), inv_sin);
+	}
+	rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
+	rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), s0);
+	rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
+
+	rt_slerp_finish(a, b, w0, w1, is_near, out);
+	/* Key a where u is not above 0 (at a key, or the last one holding). */
+	rt_f4 keep = rt_not(rt_gt(vu, rt_set1(0.0f)));
+	for (int k = 0; k < 4; k++)
+		out[k] = rt_select(keep, a[k], out[k]);
 	rt_transpose(&out[0], &out[1], &out[2], &out[3]);
 	for (uint32_t lane = 0; lane < n; lane++)
 		rt_store(sl->out[lane], out[lane]);

@@ -180,7 +180,7 @@ typedef struct animrt_container {
 	uint8_t flags;               /* 0, or 0x01 (HiDef) */
 	uint32_t file_size_bytes;    /* of the .xnb, as the header states */
 	const char *reader;          /* type reader name of the asset */
-	int32_t reader_version;      /* 0 (original layout) or 1 (compact layout) */
+	int32_t reader_version;      /* 0 (original layout) or 2 (compact layout) */
 	uint32_t shared_resources;   /* 0 */
 	bool is_zstd;                /* the file was a .xnb.zst */
 } animrt_container;
@@ -441,7 +441,7 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  * context follows one clip: given another one (or the same clip reloaded
  * elsewhere) it starts over; after animrt_close and a reload at the same
  * address, call animrt_context_reset.  Sampling with a context never
- * allocates; the results equal those sampled without one.
+ * allocates; the results equal those sampled without one, bit for bit.
  */
 typedef struct animrt_context animrt_context;
 #define ANIMRT_CONTEXT_HEADER_BYTES 128u
