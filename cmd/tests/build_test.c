@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -764,6 +765,96 @@ static void depfiles_outputs_and_clean(void **state)
 	free(dir);
 }
 
+/*
+ * Run animc as a user a folder's mode binds: as root (whom chmod does not
+ * stop), drop to nobody (65534) in the child first.  Status 77: the
+ * privileges could not be dropped.  Output goes to files under `dir`.
+ */
+static test_run animc_unprivileged(const char *dir, const char *const *args)
+{
+	char *out_path = test_format("%s/stdout", dir), *err_path = test_format("%s/stderr", dir);
+	char *argv[16] = { strdup(test_animc_path()) };
+	test_run run = { -1, NULL, NULL };
+	int status;
+	pid_t pid;
+
+	/* execv takes char *const[]: give it copies. */
+	for (size_t i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = strdup(args[i]);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+			_exit(127);
+		if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setresgid(65534, 65534, 65534) != 0 ||
+				       setresuid(65534, 65534, 65534) != 0))
+			_exit(77);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	run.out = (char *)test_read_file(out_path, NULL);
+	run.err = (char *)test_read_file(err_path, NULL);
+	free(out_path);
+	free(err_path);
+	return run;
+}
+
+/* An output clean cannot remove (a read-only folder) is named, counted as
+ * left, and stays in the manifest, so that a later clean removes it. */
+static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
+{
+	char *dir = test_tmpdir("clean-read-only");
+	char *out = test_format("%s/out", dir), *idle = test_format("%s/out/Idle.xnb", dir);
+	char *manifest_path = test_format("%s/out/.animc/manifest", dir);
+	const char *clean[] = { "clean", "-o", out, NULL };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE "/Idle.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	if (geteuid() == 0)
+		sh("chown -R 65534:65534 '%s'", out);
+	sh("chmod 555 '%s'", out);
+	/* A user the mode does not stop (privileges kept) removes it all. */
+	r = animc_unprivileged(dir, clean);
+	if (r.status == 77 || !test_file_exists(idle)) {
+		sh("chmod 755 '%s'", out);
+		print_message("skipped: a read-only folder does not stop this user\n");
+		test_run_release(&r);
+		skip();
+	}
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "out/Idle.xnb: error: cannot remove: Permission denied; left"));
+	assert_string_equal(r.out, "removed 0 outputs, 0 temporary files; 1 left\n");
+	test_run_release(&r);
+	{
+		char *text = (char *)test_read_file(manifest_path, NULL);
+
+		assert_non_null(strstr(text, "\norphan\tIdle.xnb\t"));
+		free(text);
+	}
+	/* Writable again: the next clean finishes. */
+	sh("chmod 755 '%s'", out);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "removed 1 output, 0 temporary files; 0 left\n");
+	test_run_release(&r);
+	assert_false(test_file_exists(idle));
+	assert_false(test_file_exists(manifest_path));
+	free(out);
+	free(idle);
+	free(manifest_path);
+	free(dir);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -1208,6 +1299,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),
+	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(fifos_and_special_files),

@@ -634,26 +634,44 @@ static void remove_empty_parents(const char *out_dir, char *path)
 	}
 }
 
+/* What removing a recorded output came to. */
+enum output_fate {
+	OUTPUT_REMOVED,
+	OUTPUT_GONE,      /* not there any more */
+	OUTPUT_CHANGED,   /* no longer what animc wrote: left */
+	OUTPUT_STUCK      /* still animc's, but unlink failed (*error says why) */
+};
+
 /* Remove an output animc wrote, when it is still what animc wrote. */
-static bool remove_output(const build_ctx *ctx, const manifest_output *o, bool *changed)
+static enum output_fate output_remove(const char *out_dir, const manifest_output *o, int *error)
 {
-	char *path = cli_path_join(ctx->options->out_dir, o->path, NULL);
-	bool removed = false;
+	char *path = cli_path_join(out_dir, o->path, NULL);
+	enum output_fate fate;
+	struct stat st;
 
-	*changed = false;
+	*error = ENOMEM;
 	if (!path)
-		return false;
-	if (output_unchanged(path, o)) {
-		removed = unlink(path) == 0;
-		if (removed)
-			remove_empty_parents(ctx->options->out_dir, path);
+		return OUTPUT_STUCK;
+	if (!output_unchanged(path, o)) {
+		fate = lstat(path, &st) == 0 ? OUTPUT_CHANGED : OUTPUT_GONE;
+	} else if (unlink(path) == 0) {
+		fate = OUTPUT_REMOVED;
+		remove_empty_parents(out_dir, path);
 	} else {
-		struct stat st;
-
-		*changed = lstat(path, &st) == 0;
+		*error = errno;
+		fate = errno == ENOENT ? OUTPUT_GONE : OUTPUT_STUCK;
 	}
 	free(path);
-	return removed;
+	return fate;
+}
+
+static bool remove_output(const build_ctx *ctx, const manifest_output *o, bool *changed)
+{
+	int error;
+	enum output_fate fate = output_remove(ctx->options->out_dir, o, &error);
+
+	*changed = fate == OUTPUT_CHANGED;
+	return fate == OUTPUT_REMOVED;
 }
 
 static bool source_exists(const char *path)
@@ -942,85 +960,134 @@ unsigned build_sweep_temps(const char *dir)
 
 /* ----------------------------------------------------------------- clean */
 
+/* What clean did, for its summary and exit status. */
+typedef struct clean_counts {
+	unsigned removed, temps, left;
+	bool is_stuck;   /* something of animc's could not be removed */
+} clean_counts;
+
+/* Remove one recorded output.  One still animc's that cannot be removed
+ * (a read-only folder) goes into `left`, as an orphan. */
+static void clean_output(const build_ctx *ctx, const manifest_output *out, manifest *left, clean_counts *n)
+{
+	const char *out_dir = ctx->options->out_dir;
+	int error;
+	enum output_fate fate = output_remove(out_dir, out, &error);
+	manifest_output copy;
+	char *path;
+
+	if (fate == OUTPUT_GONE)
+		return;
+	if (fate == OUTPUT_REMOVED) {
+		n->removed++;
+		if (ctx->options->verbose)
+			printf("removed %s/%s\n", out_dir, out->path);
+		return;
+	}
+	n->left++;
+	path = cli_path_join(out_dir, out->path, NULL);
+	if (fate == OUTPUT_CHANGED) {
+		build_say(ctx, ANIMC_WARNING, path ? path : out->path, "changed since animc wrote it; left");
+	} else {
+		build_say(ctx, ANIMC_ERROR, path ? path : out->path, "cannot remove: %s; left",
+			  strerror(error));
+		n->is_stuck = true;
+		if (copy_output(&copy, out) && !manifest_add_orphan(left, &copy))
+			manifest_output_release(&copy);
+	}
+	free(path);
+}
+
+/*
+ * The manifest after clean: removed, or, when outputs of animc's could not
+ * be removed, rewritten to record those alone.  Without it they would be
+ * no one's: a later clean (the folder writable again) finds nothing to
+ * remove.  True when a manifest stays.
+ */
+static bool settle_manifest(const build_ctx *ctx, const char *manifest_path, const manifest *left,
+			    clean_counts *n)
+{
+	cli_error err;
+
+	if (left->orphan_count) {
+		if (!manifest_save(left, manifest_path, NULL, &err))
+			build_say(ctx, ANIMC_ERROR, manifest_path, "%s; the manifest is kept as it was",
+				  err.message);
+		return true;
+	}
+	if (unlink(manifest_path) == 0 || errno == ENOENT)
+		return false;
+	build_say(ctx, ANIMC_ERROR, manifest_path, "cannot remove: %s", strerror(errno));
+	n->is_stuck = true;
+	return true;
+}
+
+/* The state files of builds (locks, markers of runs), and their folder. */
+static void remove_state(const build_ctx *ctx, const char *dir_path, clean_counts *n)
+{
+	DIR *d = opendir(dir_path);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (strcmp(e->d_name, "lock") == 0 || strcmp(e->d_name, "manifest.lock") == 0 ||
+		    strncmp(e->d_name, "running.", 8) == 0) {
+			char *file = cli_path_join(dir_path, e->d_name, NULL);
+
+			if (file)
+				unlink(file);
+			free(file);
+		}
+	}
+	if (d)
+		closedir(d);
+	if (rmdir(dir_path) != 0 && errno != ENOENT) {
+		build_say(ctx, ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
+		n->is_stuck = true;
+	}
+}
+
 int build_clean(build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
 	char *manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	char *dir_path = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
-	unsigned removed = 0, left = 0, temps;
+	clean_counts n = { 0 };
 	cli_error err;
-	manifest m;
-	int status = ANIMC_EXIT_OK;
+	manifest m, left = { 0 };
+	int status = ANIMC_EXIT_FAILED;
 
-	if (!manifest_path || !dir_path) {
-		free(manifest_path);
-		free(dir_path);
-		return ANIMC_EXIT_FAILED;
-	}
+	if (!manifest_path || !dir_path)
+		goto out;
 	switch (manifest_load(&m, manifest_path, &err)) {
 	case MANIFEST_LOADED:
 		break;
 	case MANIFEST_ABSENT:
 		build_say(ctx, ANIMC_WARNING, o->out_dir, "no animc manifest here; nothing to clean");
-		free(manifest_path);
-		free(dir_path);
-		return ANIMC_EXIT_OK;
+		status = ANIMC_EXIT_OK;
+		goto out;
 	default:
 		build_say(ctx, ANIMC_ERROR, manifest_path, "the manifest cannot be read (%s); nothing removed",
-			   err.message);
-		free(manifest_path);
-		free(dir_path);
-		return ANIMC_EXIT_FAILED;
+			  err.message);
+		goto out;
 	}
+	left.options = m.options;
 	for (size_t i = 0; i < m.count + 1; i++) {
 		const manifest_output *outs = i < m.count ? m.entries[i].outputs : m.orphans;
 		size_t count = i < m.count ? m.entries[i].output_count : m.orphan_count;
 
-		for (size_t k = 0; k < count; k++) {
-			bool changed;
-
-			if (remove_output(ctx, &outs[k], &changed)) {
-				removed++;
-				if (o->verbose)
-					printf("removed %s/%s\n", o->out_dir, outs[k].path);
-			} else if (changed) {
-				char *path = cli_path_join(o->out_dir, outs[k].path, NULL);
-
-				left++;
-				build_say(ctx, ANIMC_WARNING, path ? path : outs[k].path,
-					  "changed since animc wrote it; left");
-				free(path);
-			}
-		}
+		for (size_t k = 0; k < count; k++)
+			clean_output(ctx, &outs[k], &left, &n);
 	}
 	manifest_release(&m);
-	temps = build_sweep_temps(o->out_dir);
-	unlink(manifest_path);
-	{
-		/* The state files of builds: locks, markers of runs. */
-		DIR *d = opendir(dir_path);
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			if (strcmp(e->d_name, "lock") == 0 || strcmp(e->d_name, "manifest.lock") == 0 ||
-			    strncmp(e->d_name, "running.", 8) == 0) {
-				char *file = cli_path_join(dir_path, e->d_name, NULL);
-
-				if (file)
-					unlink(file);
-				free(file);
-			}
-		}
-		if (d)
-			closedir(d);
-	}
-	if (rmdir(dir_path) != 0 && errno != ENOENT) {
-		build_say(ctx, ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
-		status = ANIMC_EXIT_FAILED;
-	}
+	n.temps = build_sweep_temps(o->out_dir);
+	if (!settle_manifest(ctx, manifest_path, &left, &n))
+		remove_state(ctx, dir_path, &n);
+	manifest_release(&left);
 	if (!o->quiet)
-		printf("removed %u output%s%s%u temporary file%s; %u left\n", removed, removed == 1 ? "" : "s",
-		       ", ", temps, temps == 1 ? "" : "s", left);
+		printf("removed %u output%s, %u temporary file%s; %u left\n", n.removed, n.removed == 1 ? "" : "s",
+		       n.temps, n.temps == 1 ? "" : "s", n.left);
+	status = n.is_stuck ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+out:
 	free(manifest_path);
 	free(dir_path);
 	return status;

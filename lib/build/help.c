@@ -95,7 +95,9 @@ static const command_doc command_docs[] = {
 		"Remove everything animc build wrote into OUTDIR, as its manifest records it: the "
 		"outputs (those changed since animc wrote them are left, with a warning), temporary "
 		"files of interrupted runs, the folders left empty, and OUTDIR/.animc.  Nothing else "
-		"is touched.  It refuses while a build runs in OUTDIR.",
+		"is touched.  An output that cannot be removed (a read-only folder) is an error and "
+		"stays recorded in the manifest, so that clean can finish later.  It refuses while a "
+		"build runs in OUTDIR.",
 		NULL, NULL,
 		"0 done, 1 something could not be removed, 2 usage error."
 	},
