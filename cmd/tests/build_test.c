@@ -855,6 +855,59 @@ static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
 	free(dir);
 }
 
+/* What a killed build left (temporary files, the folders made for them,
+ * its .animc) is clean's to remove, with a manifest or before the first
+ * one was saved; files of animc's name pattern only, and nothing of a
+ * folder no build wrote. */
+static void clean_removes_what_killed_builds_left(void **state)
+{
+	char *dir = test_tmpdir("clean-killed");
+	char *out = test_format("%s/out", dir), *plain = test_format("%s/plain", dir);
+	char *state_dir = test_format("%s/out/.animc", dir);
+	struct stat st;
+	test_run r;
+
+	(void)state;
+	/* Killed before it saved a manifest. */
+	sh("mkdir -p '%s/.animc' '%s/Crane' '%s/empty' && : > '%s/.animc/lock' && : > '%s/.animc/running.999999'"
+	   " && : > '%s/Crane/.Idle.xnb.AbC123' && : > '%s/mine.xnb.AbC123' && : > '%s/.notes'",
+	   out, out, out, out, out, out, out, out);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "removed 0 outputs, 1 temporary file; 0 left\n");
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	assert_int_not_equal(stat(state_dir, &st), 0);
+	assert_false(test_file_exists(test_format("%s/Crane", out)));
+	assert_true(test_file_exists(test_format("%s/empty", out)));
+	assert_true(test_file_exists(test_format("%s/mine.xnb.AbC123", out)));
+	assert_true(test_file_exists(test_format("%s/.notes", out)));
+	/* With a manifest: the folder of the output and the temporary file goes. */
+	sh("rm -rf '%s'", out);
+	r = test_animc("build", "-q", "-o", out, "testdata/sample", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh(": > '%s/Crane/.Idle.xnb.AbC123'", out);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "removed 7 outputs, 1 temporary file; 0 left\n");
+	test_run_release(&r);
+	assert_false(test_file_exists(test_format("%s/Crane", out)));
+	assert_int_not_equal(stat(state_dir, &st), 0);
+	/* A folder no build wrote: nothing to clean, nothing made in it. */
+	sh("mkdir -p '%s' && : > '%s/.Idle.xnb.AbC123'", plain, plain);
+	r = test_animc("clean", "-o", plain, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "plain: warning: no animc manifest here; nothing to clean"));
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/.Idle.xnb.AbC123", plain)));
+	assert_false(test_file_exists(test_format("%s/.animc", plain)));
+	free(out);
+	free(plain);
+	free(state_dir);
+	free(dir);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -1300,6 +1353,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
+	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(fifos_and_special_files),

@@ -924,14 +924,26 @@ static bool is_temp_name(const char *name)
 	       (n == 9 && memcmp(name, ".manifest", 9) == 0);
 }
 
-static unsigned sweep(const char *dir, int depth)
+/* What a sweep removed, and what it could not. */
+typedef struct sweep_counts {
+	unsigned removed, left;
+} sweep_counts;
+
+/*
+ * Remove the temporary files under `dir`, and the folders that leaves
+ * empty (a killed run may have made a folder for a file it never put in
+ * place); never OUTDIR itself, nor a folder that was empty before.  One
+ * that cannot be removed is said when ctx is given.  True when `dir`
+ * itself is gone.
+ */
+static bool sweep(const build_ctx *ctx, const char *dir, int depth, sweep_counts *n)
 {
 	DIR *d = depth < 4096 ? opendir(dir) : NULL;
 	struct dirent *entry;
-	unsigned removed = 0;
+	bool emptied = false;
 
 	if (!d)
-		return 0;
+		return false;
 	while ((entry = readdir(d))) {
 		char *path;
 		struct stat st;
@@ -941,21 +953,32 @@ static unsigned sweep(const char *dir, int depth)
 		path = cli_path_join(dir, entry->d_name, NULL);
 		if (!path)
 			break;
-		if (lstat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode))
-				removed += sweep(path, depth + 1);
-			else if (S_ISREG(st.st_mode) && is_temp_name(entry->d_name) && unlink(path) == 0)
-				removed++;
+		if (lstat(path, &st) != 0) {
+			/* gone meanwhile */
+		} else if (S_ISDIR(st.st_mode)) {
+			emptied |= sweep(ctx, path, depth + 1, n);
+		} else if (!S_ISREG(st.st_mode) || !is_temp_name(entry->d_name)) {
+			/* not animc's */
+		} else if (unlink(path) == 0) {
+			n->removed++;
+			emptied = true;
+		} else if (errno != ENOENT) {
+			n->left++;
+			if (ctx)
+				build_say(ctx, ANIMC_ERROR, path, "cannot remove: %s; left", strerror(errno));
 		}
 		free(path);
 	}
 	closedir(d);
-	return removed;
+	return emptied && depth > 0 && rmdir(dir) == 0;
 }
 
 unsigned build_sweep_temps(const char *dir)
 {
-	return sweep(dir, 0);
+	sweep_counts n = { 0, 0 };
+
+	sweep(NULL, dir, 0, &n);
+	return n.removed;
 }
 
 /* ----------------------------------------------------------------- clean */
@@ -1052,6 +1075,7 @@ int build_clean(build_ctx *ctx)
 	char *manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	char *dir_path = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
 	clean_counts n = { 0 };
+	sweep_counts swept = { 0, 0 };
 	cli_error err;
 	manifest m, left = { 0 };
 	int status = ANIMC_EXIT_FAILED;
@@ -1062,9 +1086,10 @@ int build_clean(build_ctx *ctx)
 	case MANIFEST_LOADED:
 		break;
 	case MANIFEST_ABSENT:
-		build_say(ctx, ANIMC_WARNING, o->out_dir, "no animc manifest here; nothing to clean");
-		status = ANIMC_EXIT_OK;
-		goto out;
+		/* A build killed before it saved one: its temporary files and
+		 * its state are still animc's to remove. */
+		memset(&m, 0, sizeof m);
+		break;
 	default:
 		build_say(ctx, ANIMC_ERROR, manifest_path, "the manifest cannot be read (%s); nothing removed",
 			  err.message);
@@ -1079,7 +1104,10 @@ int build_clean(build_ctx *ctx)
 			clean_output(ctx, &outs[k], &left, &n);
 	}
 	manifest_release(&m);
-	n.temps = build_sweep_temps(o->out_dir);
+	sweep(ctx, o->out_dir, 0, &swept);
+	n.temps = swept.removed;
+	n.left += swept.left;
+	n.is_stuck |= swept.left > 0;
 	if (!settle_manifest(ctx, manifest_path, &left, &n))
 		remove_state(ctx, dir_path, &n);
 	manifest_release(&left);

@@ -59,7 +59,8 @@ char *build_output_path(const build_ctx *ctx, const build_job *job, const build_
 
 /* Remove what animc wrote into OUTDIR (animc clean). */
 int build_clean(build_ctx *ctx);
-/* Remove temporary files a killed run left under `dir`; count removed. */
+/* Remove temporary files a killed run left under `dir` (and the folders
+ * that leaves empty); count the files removed. */
 unsigned build_sweep_temps(const char *dir);
 
 #endif

@@ -328,15 +328,26 @@ static void release_ctx(build_ctx *ctx)
 }
 
 
-/* `animc clean`: remove what builds wrote, holding the lock alone. */
+/* `animc clean`: remove what builds wrote, holding the lock alone.  A
+ * folder without OUTDIR/.animc no build has written: it is left as it is
+ * (no lock is made in it either). */
 static int run_clean(build_ctx *ctx)
 {
 	const char *out_dir = ctx->options->out_dir;
+	char *state = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	struct stat st;
-	bool alone;
+	bool alone, has_state;
 
+	if (!state)
+		return ANIMC_EXIT_FAILED;
+	has_state = lstat(state, &st) == 0;
+	free(state);
 	if (stat(out_dir, &st) != 0) {
 		build_say(ctx, ANIMC_WARNING, out_dir, "no such folder; nothing to clean");
+		return ANIMC_EXIT_OK;
+	}
+	if (!has_state) {
+		build_say(ctx, ANIMC_WARNING, out_dir, "no animc manifest here; nothing to clean");
 		return ANIMC_EXIT_OK;
 	}
 	ctx->lock_fd = take_lock(ctx, out_dir, true, &alone);

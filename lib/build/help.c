@@ -96,8 +96,9 @@ static const command_doc command_docs[] = {
 		"outputs (those changed since animc wrote them are left, with a warning), temporary "
 		"files of interrupted runs, the folders left empty, and OUTDIR/.animc.  Nothing else "
 		"is touched.  An output that cannot be removed (a read-only folder) is an error and "
-		"stays recorded in the manifest, so that clean can finish later.  It refuses while a "
-		"build runs in OUTDIR.",
+		"stays recorded in the manifest, so that clean can finish later.  A build killed before "
+		"it saved a manifest is cleaned up after too; a folder without OUTDIR/.animc is left as "
+		"it is.  It refuses while a build runs in OUTDIR.",
 		NULL, NULL,
 		"0 done, 1 something could not be removed, 2 usage error."
 	},
