@@ -1,7 +1,8 @@
 /*
  * make_rule_test.c - the per-file make rule of docs/build.md, run with make:
  * after a source is touched, one make runs animc and the next has nothing
- * to do (animc gives an output it left as it was the time of the build).
+ * to do (animc gives an output it left as it was the time of the build);
+ * and depfiles naming files make and ninja read specially.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,8 @@ static char *documented_rule(void)
 	return text;
 }
 
-/* `make -C dir ARGS` with animc on the PATH; returns make's exit status. */
-static int make_in(const char *dir, const char *args)
+/* A shell command run in `dir` with animc on the PATH; its run. */
+static test_run run_in(const char *dir, const char *command)
 {
 	char cwd[4096];
 	const char *animc = test_animc_path();
@@ -38,18 +39,28 @@ static int make_in(const char *dir, const char *args)
 	char *bin = animc[0] == '/' ? test_format("%s", animc) : test_format("%s/%s", cwd, animc);
 	char *slash = strrchr(bin, '/');
 	*slash = '\0';
-	/* The rule names `animc`: the binary under test is first on the PATH. */
+	/* The rules name `animc`: the binary under test is first on the PATH. */
 	char *script = test_format("mkdir -p '%s/bin' && ln -sf '%s/%s' '%s/bin/animc' && "
-				   "PATH='%s/bin':\"$PATH\" make -s -C '%s' %s",
-				   dir, bin, slash + 1, dir, dir, dir, args);
+				   "PATH='%s/bin':\"$PATH\" && cd '%s' && %s",
+				   dir, bin, slash + 1, dir, dir, dir, command);
 	test_run r = test_exec("sh", "-c", script, NULL);
+
+	free(script);
+	free(bin);
+	return r;
+}
+
+/* `make ARGS` in dir with animc on the PATH; returns make's exit status. */
+static int make_in(const char *dir, const char *args)
+{
+	char *command = test_format("make -s %s", args);
+	test_run r = run_in(dir, command);
 	int status = r.status;
 
 	if (status != 0 && status != 1)
 		fail_msg("make %s: exit %d\n%s%s", args, status, r.out, r.err);
 	test_run_release(&r);
-	free(script);
-	free(bin);
+	free(command);
 	return status;
 }
 
@@ -102,8 +113,81 @@ static void documented_make_rule_settles_after_one_rebuild(void **state)
 	free(rel);
 }
 
+/* The absolute path of a fresh test folder (make and ninja run in it). */
+static char *absolute_tmpdir(const char *name)
+{
+	char *rel = test_tmpdir(name), cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *dir = rel[0] == '/' ? test_format("%s", rel) : test_format("%s/%s", cwd, rel);
+	free(rel);
+	return dir;
+}
+
+/*
+ * File names with ':' and '%' in a depfile (an output's ':' becomes '_',
+ * but OUTDIR's stays): make reads a bare ':' as the end of the target (or a
+ * static pattern rule) and a '%' in a target as a pattern rule.  Escaped,
+ * make and ninja (deps = gcc) both read the names.
+ */
+static void depfiles_escape_colons_and_percents(void **state)
+{
+	(void)state;
+	char *dir = absolute_tmpdir("depfile-names");
+	static const char makefile[] =
+		"all: o\\:ut/g_h.xnb o\\:ut/p%q.xnb\n"
+		"o\\:ut/g_h.xnb o\\:ut/p\\%q.xnb:\n"
+		"\tanimc build -q --depfile deps.d -o o:ut art\n"
+		"-include deps.d\n";
+	static const char ninja[] =
+		"rule animc\n"
+		"  command = animc build -q --depfile $out.d -o o:ut $in\n"
+		"  depfile = $out.d\n"
+		"  deps = gcc\n"
+		"build o$:ut/g_h.xnb: animc art/g$:h.Animation\n"
+		"build o$:ut/p%q.xnb: animc art/p%q.Animation\n";
+	char *path = test_format("%s/Makefile", dir);
+	test_run r;
+
+	assert_true(test_write_file(path, makefile, strlen(makefile)));
+	free(path);
+	path = test_format("%s/build.ninja", dir);
+	assert_true(test_write_file(path, ninja, strlen(ninja)));
+	free(path);
+	r = run_in(dir, "mkdir art && cp " "\"$OLDPWD\"/testdata/sample/Crane/Turn.Animation art/g:h.Animation && "
+			"cp \"$OLDPWD\"/testdata/sample/Crane/Wave.Animation art/p%q.Animation");
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(make_in(dir, ""), 0);
+	path = test_format("%s/deps.d", dir);
+	{
+		char *text = (char *)test_read_file(path, NULL);
+
+		assert_string_equal(text, "o\\:ut/g_h.xnb: art/g\\:h.Animation\n"
+					  "o\\:ut/p\\%q.xnb: art/p%q.Animation\n");
+		free(text);
+	}
+	free(path);
+	assert_int_equal(make_in(dir, "-q"), 0);   /* up to date */
+	r = run_in(dir, "touch art/p%q.Animation");
+	test_run_release(&r);
+	assert_int_equal(make_in(dir, "-q"), 1);   /* the source is newer */
+	/* ninja, from scratch, reads the same names. */
+	r = run_in(dir, "rm -rf o:ut deps.d && ninja && ninja -t deps && ninja");
+	if (r.status != 0)
+		fail_msg("ninja: exit %d\n%s%s", r.status, r.out, r.err);
+	assert_non_null(strstr(r.out, "o:ut/g_h.xnb: #deps 1, deps mtime"));
+	assert_non_null(strstr(r.out, "o:ut/p%q.xnb: #deps 1, deps mtime"));
+	assert_non_null(strstr(r.out, "\n    art/g:h.Animation\n"));
+	assert_non_null(strstr(r.out, "\n    art/p%q.Animation\n"));
+	assert_non_null(strstr(r.out, "ninja: no work to do."));
+	test_run_release(&r);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
+	cmocka_unit_test(depfiles_escape_colons_and_percents),
 };
 
 ANIMC_TEST_GROUP(tests);

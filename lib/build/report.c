@@ -338,12 +338,19 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 
 /* ---------------------------------------------------------------- depfile */
 
-/* A path in make's syntax: spaces, '#' and '\' before them escaped, '$'
- * doubled (what make and ninja both read). */
-static void make_path(FILE *out, const char *s)
+/*
+ * A path in make's syntax.  Spaces, '#' and ':' get a backslash (and the
+ * backslashes before them are doubled); '$' is doubled; these make and
+ * ninja read alike.  A '%' makes a rule a pattern rule, so in a target
+ * (is_target) it gets a backslash too, which make removes; ninja keeps
+ * it, and so does make in a prerequisite, which is why it gets none there.
+ * Ninja with `deps = gcc` does not read the target's name; without it, an
+ * output named with '%' never matches the depfile and is always rebuilt.
+ */
+static void make_path(FILE *out, const char *s, bool is_target)
 {
 	for (const char *p = s; *p; p++) {
-		if (*p == ' ' || *p == '#' || *p == '\t') {
+		if (*p == ' ' || *p == '#' || *p == '\t' || *p == ':' || (is_target && *p == '%')) {
 			for (const char *b = p; b > s && b[-1] == '\\'; b--)
 				fputc('\\', out);
 			fputc('\\', out);
@@ -378,17 +385,17 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err
 			out_path = build_output_path(ctx, j, o);
 			if (!out_path)
 				continue;
-			make_path(f, out_path);
+			make_path(f, out_path, true);
 			fputs(":", f);
 			fputc(' ', f);
-			make_path(f, j->path);
+			make_path(f, j->path, false);
 			if (ctx->options->skeleton_path) {
 				fputc(' ', f);
-				make_path(f, ctx->options->skeleton_path);
+				make_path(f, ctx->options->skeleton_path, false);
 			}
 			for (uint32_t d = 0; d < r->dep_count; d++) {
 				fputc(' ', f);
-				make_path(f, r->deps[d].path);
+				make_path(f, r->deps[d].path, false);
 			}
 			fputc('\n', f);
 			free(out_path);
