@@ -241,7 +241,7 @@ static int run(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	for (int from = optind; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
 		if (c == 'j') {
 			json = true;
 		} else if (c == 'n') {
@@ -251,9 +251,9 @@ static int run(int argc, char **argv)
 			help(stdout);
 			return ANIMC_EXIT_OK;
 		} else if (c == ':') {
-			return cli_usage_error("dump", "option '%s' needs a value", argv[optind - 1]);
+			return cli_option_error("dump", argc, argv, from, true);
 		} else {
-			return cli_usage_error("dump", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("dump", argc, argv, from, false);
 		}
 	}
 	if (argc - optind != 1)

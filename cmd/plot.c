@@ -691,7 +691,7 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 	cli_parse_tolerance("default", &a->tolerance);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1) {
+	for (int from = optind; (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1; from = optind) {
 		switch (c) {
 		case 'o':
 			a->out_path = optarg;
@@ -755,9 +755,9 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 			help(stdout);
 			return ANIMC_EXIT_OK;
 		case ':':
-			return cli_usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
+			return cli_option_error("plot", argc, argv, from, true);
 		default:
-			return cli_usage_error("plot", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("plot", argc, argv, from, false);
 		}
 	}
 	if (!a->out_path)

@@ -271,7 +271,7 @@ static int run(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	for (int from = optind; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
 		if (c == 't') {
 			if (!parse_float(optarg, &times[a.time_count])) {
 				cli_usage_error("sample", "--time '%s' is not a finite number of seconds", optarg);
@@ -296,11 +296,11 @@ static int run(int argc, char **argv)
 			help(stdout);
 			status = ANIMC_EXIT_OK;
 			goto out;
-		} else if (optopt == 't' || optopt == 'b' || optopt == 'w' || optopt == 'n') {
-			cli_usage_error("sample", "option '%s' needs a value", argv[optind - 1]);
+		} else if (c == ':') {
+			cli_option_error("sample", argc, argv, from, true);
 			goto out;
 		} else {
-			cli_usage_error("sample", "unknown option '%s'", argv[optind - 1]);
+			cli_option_error("sample", argc, argv, from, false);
 			goto out;
 		}
 	}

@@ -93,6 +93,46 @@ static void usage_errors_exit_2(void **state)
 	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
 }
 
+/* A bad option is named as given: within a cluster of letters, the letter
+ * and its cluster, wherever the cluster stands among the arguments. */
+static void bad_options_are_named_as_given(void **state)
+{
+	static const char *const cases[][7] = {
+		{ "build", "-o", "build/test-tmp/u", "-dash.Animation", NULL,
+		  "animc build: unknown option '-d' (in '-dash.Animation')\n" },
+		{ "build", "-o", "x", "-ab", NULL, "animc build: unknown option '-a' (in '-ab')\n" },
+		{ "build", "-ab", "-o", "x", NULL, "animc build: unknown option '-a' (in '-ab')\n" },
+		{ "build", SAMPLE, "-qa", "-o", "x", NULL, "animc build: unknown option '-a' (in '-qa')\n" },
+		{ "build", "-qZ", NULL, "animc build: unknown option '-Z' (in '-qZ')\n" },
+		{ "build", "-Z", NULL, "animc build: unknown option '-Z'\n" },
+		{ "build", "--bogus", NULL, "animc build: unknown option '--bogus'\n" },
+		{ "build", SAMPLE, "-qo", NULL, "animc build: option '-o' (in '-qo') needs a value\n" },
+		{ "build", SAMPLE, "--output", NULL, "animc build: option '--output' needs a value\n" },
+		{ "clean", "-o", "x", "-qx", NULL, "animc clean: unknown option '-x' (in '-qx')\n" },
+		{ "dump", "-xh", "a.xnb", NULL, "animc dump: unknown option '-x' (in '-xh')\n" },
+		{ "sample", "-xh", "a.xnb", NULL, "animc sample: unknown option '-x' (in '-xh')\n" },
+		{ "sample", "-t", "1", "a.xnb", NULL, "animc sample: unknown option '-t'\n" },
+		{ "plot", "-o", "x.svg", "-xh", NULL, "animc plot: unknown option '-x' (in '-xh')\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[8] = { test_animc_path() };
+		size_t n = 1, k = 0;
+
+		for (; cases[i][k]; k++)
+			argv[n++] = cases[i][k];
+		argv[n] = NULL;
+		test_run r = test_execv(argv);
+		char *want = test_format("%sTry 'animc help %s'.\n", cases[i][k + 1], cases[i][0]);
+
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.err, want);
+		free(want);
+		test_run_release(&r);
+	}
+}
+
 /* --tolerance 0,0,0 asks for no loss: the original layout keeps every key
  * (the bytes of no --tolerance), and the compact layout, which quantises,
  * refuses it rather than quietly using the default tolerance. */
@@ -582,6 +622,7 @@ static void outdir_inside_an_input_is_left_out(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
+	cmocka_unit_test(bad_options_are_named_as_given),
 	cmocka_unit_test(a_zero_tolerance_is_lossless_or_refused),
 	cmocka_unit_test(options_that_need_another_are_refused),
 	cmocka_unit_test(builds_the_sample_folder_mirroring_its_tree),

@@ -3,6 +3,7 @@
  * commands.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -45,6 +46,33 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'animc help%s%s'.\n", command ? " " : "", command ? command : "");
 	return ANIMC_EXIT_USAGE;
+}
+
+/*
+ * The argument getopt took its last option from: the first option at or
+ * after `from`.  optind after the call does not say: inside a cluster such
+ * as -ab it moves on only after the last letter, and before an option it
+ * skips the operands it moves to the end.
+ */
+static const char *option_argument(int argc, char **argv, int from)
+{
+	for (int k = from; k < argc; k++)
+		if (argv[k][0] == '-' && argv[k][1])
+			return argv[k];
+	return argv[optind - 1];
+}
+
+int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value)
+{
+	const char *arg = option_argument(argc, argv, from);
+	int letter = optopt;
+	bool is_short = letter != 0 && letter < 256 && arg[1] != '-';
+	char name[3] = { '-', (char)letter, '\0' };
+	bool in_cluster = is_short && strcmp(arg, name) != 0;
+
+	return cli_usage_error(command, "%s '%s'%s%s%s%s", needs_value ? "option" : "unknown option",
+			       is_short ? name : arg, in_cluster ? " (in '" : "", in_cluster ? arg : "",
+			       in_cluster ? "')" : "", needs_value ? " needs a value" : "");
 }
 
 bool cli_readers_add(cli_readers *readers, const char *command, const char *name)

@@ -42,6 +42,11 @@ extern const animc_command animc_cmd_plot;
 
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's '?' (or ':', needs_value): "unknown
+ * option" or "option ... needs a value", naming the option as given, and a
+ * letter of a cluster with its cluster ("unknown option '-a' (in '-qa')").
+ * `from` is optind before the getopt_long call.  Returns ANIMC_EXIT_USAGE. */
+int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value);
 
 /* ----------------------------------------------------------- diagnostics */
 

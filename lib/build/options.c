@@ -908,7 +908,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, longs, &index)) != -1) {
+	for (int from = optind; (c = getopt_long(argc, argv, shorts, longs, &index)) != -1; from = optind) {
 		const option_def *d = NULL;
 		cli_error err;
 
@@ -916,9 +916,8 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 			build_help_print(stdout, command);
 			return -1;
 		}
-		if (c == ':')
-			return cli_usage_error(command_name(command), "option '%s' needs a value",
-					       argv[optind - 1]);
+		if (c == ':' || c == '?')
+			return cli_option_error(command_name(command), argc, argv, from, c == ':');
 		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {
 			d = &option_table[c - 256];
 		} else {
@@ -928,7 +927,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 					d = &option_table[i];
 		}
 		if (!d)
-			return cli_usage_error(command_name(command), "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(command_name(command), argc, argv, from, false);
 		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
 			return cli_usage_error(command_name(command), "%s", err.message);
 		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
