@@ -133,6 +133,32 @@ static void bad_options_are_named_as_given(void **state)
 	}
 }
 
+/* -q prints diagnostics, and the summary line when a source failed (a log
+ * then says how many did), as its help says. */
+static void quiet_prints_a_summary_only_when_a_source_fails(void **state)
+{
+	char *out = test_tmpdir("quiet");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, SAMPLE "/Crane/Idle.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, SAMPLE "/Crane/Idle.Animation", "testdata/hostile/truncated.Animation",
+		       NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 0 warnings, 1 up to date\n");
+	assert_non_null(strstr(r.err, "truncated.Animation:6:6: error: "));
+	test_run_release(&r);
+	r = test_animc("help", "build", NULL);
+	assert_non_null(strstr(r.out, "  -q, --quiet             print warnings and errors only, and the summary line\n"
+				      "                          when a source fails\n"));
+	test_run_release(&r);
+	free(out);
+}
+
 /* --tolerance 0,0,0 asks for no loss: the original layout keeps every key
  * (the bytes of no --tolerance), and the compact layout, which quantises,
  * refuses it rather than quietly using the default tolerance. */
@@ -623,6 +649,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
 	cmocka_unit_test(bad_options_are_named_as_given),
+	cmocka_unit_test(quiet_prints_a_summary_only_when_a_source_fails),
 	cmocka_unit_test(a_zero_tolerance_is_lossless_or_refused),
 	cmocka_unit_test(options_that_need_another_are_refused),
 	cmocka_unit_test(builds_the_sample_folder_mirroring_its_tree),

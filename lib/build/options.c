@@ -687,8 +687,9 @@ static const option_def option_table[] = {
 	    "auto always never" },
 	  set_progress },
 	{ { "quiet", 'q', NULL, FOR_ALL, BUILD_OPTION_RUN,
-	    "print warnings and errors only",
-	    NULL,
+	    "print warnings and errors only, and the summary line when a source fails",
+	    "That line tells a log how many sources failed.  animc outputs still prints its list, and "
+	    "animc watch its lines.",
 	    NULL },
 	  set_quiet },
 	{ { "verbose", 'v', NULL, FOR_ALL, BUILD_OPTION_RUN,
