@@ -855,6 +855,44 @@ static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
 	free(dir);
 }
 
+/* --prune that cannot remove a stale output (a read-only folder) says so
+ * and keeps it recorded, so that a later --prune or clean removes it. */
+static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
+{
+	char *dir = test_tmpdir("prune-read-only"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *wave = test_format("%s/out/Wave.xnb", dir);
+	const char *prune[] = { "build", "--prune", "-o", out, src, NULL };
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("rm '%s/Wave.Animation'", src);
+	if (geteuid() == 0)
+		sh("chown -R 65534:65534 '%s'", out);
+	sh("chmod 555 '%s'", out);
+	r = animc_unprivileged(dir, prune);
+	if (r.status == 77 || !test_file_exists(wave)) {
+		sh("chmod 755 '%s'", out);
+		print_message("skipped: a read-only folder does not stop this user\n");
+		test_run_release(&r);
+		skip();
+	}
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "out/Wave.xnb: warning: cannot remove: Permission denied; left"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, "1 stale output"));
+	test_run_release(&r);
+	sh("chmod 755 '%s'", out);
+	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(wave));
+	free(wave), free(out), free(src), free(dir);
+}
+
 /* What a killed build left (temporary files, the folders made for them,
  * its .animc) is clean's to remove, with a manifest or before the first
  * one was saved; files of animc's name pattern only, and nothing of a
@@ -1354,6 +1392,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
+	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(fifos_and_special_files),

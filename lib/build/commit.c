@@ -665,15 +665,6 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
 	return fate;
 }
 
-static bool remove_output(const build_ctx *ctx, const manifest_output *o, bool *changed)
-{
-	int error;
-	enum output_fate fate = output_remove(ctx->options->out_dir, o, &error);
-
-	*changed = fate == OUTPUT_CHANGED;
-	return fate == OUTPUT_REMOVED;
-}
-
 static bool source_exists(const char *path)
 {
 	struct stat st;
@@ -731,7 +722,6 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 {
 	char *path;
 	manifest_output copy;
-	bool changed;
 
 	if (claim_find(c, o->path))
 		return;   /* written again this run */
@@ -744,12 +734,20 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		free(path);
 		return;   /* gone, or no longer animc's */
 	}
-	free(path);
 	if (c->ctx->options->prune) {
-		if (remove_output(c->ctx, o, &changed))
+		int error;
+		enum output_fate fate = output_remove(c->ctx->options->out_dir, o, &error);
+
+		if (fate == OUTPUT_REMOVED)
 			c->pruned++;
-		return;
+		if (fate != OUTPUT_STUCK) {
+			free(path);
+			return;
+		}
+		/* Kept recorded, so that a later --prune or clean removes it. */
+		build_say(c->ctx, ANIMC_WARNING, path, "cannot remove: %s; left", strerror(error));
 	}
+	free(path);
 	c->stale++;
 	if (copy_output(&copy, o) && !manifest_add_orphan(&c->next, &copy))
 		manifest_output_release(&copy);
