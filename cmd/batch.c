@@ -3,8 +3,11 @@
  * per line of standard input, for tools that query many compiled files (a
  * process start costs more than a dump or a pose).
  */
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -24,8 +27,8 @@ static void help(FILE *out)
 		"a space in it needs the tabs.\n"
 		"\n"
 		"Each command prints what it prints alone, in line order (standard output is\n"
-		"flushed after each line); empty lines are skipped.  A line that fails is\n"
-		"reported naming its number, and the next lines still run.\n"
+		"flushed after each line); empty and blank lines are skipped.  A line that\n"
+		"fails is reported naming its number, and the next lines still run.\n"
 		"\n"
 		"options:\n"
 		"  --reader-name NAME  given to every dump and sample line: also take files\n"
@@ -74,6 +77,33 @@ static bool is_spaced_line(const char *line, size_t len)
 	memcpy(word, line, n);
 	word[n] = '\0';
 	return batch_command(word) != NULL;
+}
+
+/* Did splitting at spaces cut a file name in two?  True when some run of
+ * words, joined by spaces, names a file that its first word alone does
+ * not: the only case the hint about tabs helps. */
+static bool split_a_name(char *const *words, int count)
+{
+	bool cut = false;
+
+	for (int i = 1; i < count && !cut; i++) {
+		struct stat st;
+		char *joined;
+
+		if (stat(words[i], &st) == 0 || !(joined = strdup(words[i])))
+			continue;
+		for (int k = i + 1; k < count && !cut; k++) {
+			char *longer;
+
+			if (asprintf(&longer, "%s %s", joined, words[k]) < 0)
+				break;
+			free(joined);
+			joined = longer;
+			cut = stat(joined, &st) == 0;
+		}
+		free(joined);
+	}
+	return cut;
 }
 
 /* Split `line` in place at tabs into argv (at most `max` words). */
@@ -134,8 +164,8 @@ static int run(int argc, char **argv)
 		number++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (len == 0)
-			continue;
+		if (strspn(line, " \t") == (size_t)len)
+			continue;   /* empty, or blank */
 		/* A line of n separators has at most n + 1 words. */
 		bool spaced = is_spaced_line(line, (size_t)len);
 		count = 1;
@@ -165,8 +195,10 @@ static int run(int argc, char **argv)
 			if (rc != ANIMC_EXIT_OK)
 				fprintf(stderr, "animc batch: line %lu: %s failed (exit status %d)%s\n", number,
 					words[0], rc,
-					spaced ? "; the line has no tabs, so its words were split at spaces: "
-						 "separate them by tabs if a file name has a space" : "");
+					spaced && split_a_name(words, count)
+						? "; the line has no tabs, so its words were split at spaces: "
+						  "separate them by tabs, as a file name here has a space"
+						: "");
 		}
 		if (rc != ANIMC_EXIT_OK)
 			status = ANIMC_EXIT_FAILED;

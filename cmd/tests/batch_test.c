@@ -71,6 +71,20 @@ static void batch_says_fields_are_separated_by_tabs(void **state)
 	assert_non_null(strstr(tabbed.out, "a walk.xnb: XNB v5"));
 	test_run_release(&tabbed);
 	free(text);
+	/* A damaged file or a bad value: no word about tabs; blank lines are
+	 * skipped. */
+	char *damaged = test_format("%s/damaged.xnb", dir);
+	assert_true(test_write_file(damaged, bytes, 100));
+	text = test_format("sample --time 0.5 %s\n   \n\t\nsample --time nan " UNIFORM "\n", damaged);
+	test_run other = batch(dir, text);
+	assert_int_equal(other.status, 1);
+	assert_non_null(strstr(other.err, "line 1: sample failed (exit status 1)\n"));
+	assert_non_null(strstr(other.err, "line 4: sample failed (exit status 2)\n"));
+	assert_null(strstr(other.err, "split at spaces"));
+	assert_null(strstr(other.err, "line 2"));
+	test_run_release(&other);
+	free(text);
+	free(damaged);
 	free(bytes);
 	free(spaced);
 	free(dir);
