@@ -257,6 +257,24 @@ static void edge_cases_write_playable_clips(void **state)
 	free(out);
 }
 
+/* glTF states no frame rate: --split frames are the key spacing as
+ * authored, not that of the keys a CUBICSPLINE curve is baked to
+ * (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, so frames of 0.5 s). */
+static void split_frames_of_a_cubic_curve_are_its_keys(void **state)
+{
+	char *out = test_tmpdir("gltf-cubic-frames"), *part = test_format("%s/cubic/A.xnb", out);
+	test_run r = test_animc("build", "-q", "--split", "A=1f:3f", "-o", out, FIXTURES "/cubic.gltf", NULL);
+	animrt_clip *clip;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(animrt_open_file(part, &clip, NULL), ANIMRT_OK);
+	test_assert_near(clip->duration_s, 1.0, 1e-6);
+	animrt_close(clip);
+	free(part), free(out);
+}
+
 /* Every clip of every fixture loads in FNA with the original RobotGame
  * reader, equal to `animc dump`, and plays in the original AnimationBinder
  * (Once and Repeat) without a hang or a non-finite value. */
@@ -296,6 +314,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),
 	cmocka_unit_test(edge_cases_write_playable_clips),
+	cmocka_unit_test(split_frames_of_a_cubic_curve_are_its_keys),
 	cmocka_unit_test(fixtures_play_in_the_original_runtime),
 };
 

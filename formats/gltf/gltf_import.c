@@ -131,6 +131,11 @@ typedef struct importer {
 	const gltf_bounds *bounds;
 	bool *is_joint;          /* per node, when the document has skins */
 	uint32_t mesh_only;      /* animations without node transform channels */
+	/* The animation being read: the smallest gap between its samplers'
+	 * key times as authored, and whether a curve was baked to more keys
+	 * (CUBICSPLINE), whose spacing is then no frame. */
+	double authored_gap;
+	bool is_baked;
 } importer;
 
 /* The times of a sampler's input: a FLOAT SCALAR accessor, strictly
@@ -256,6 +261,13 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 				  "requires; normalised: check the exporter's rotation output (quaternions)",
 				  off_unit, off_unit == 1 ? " is" : "s are");
 	}
+	for (uint32_t k = 1; k < input.count; k++) {
+		double gap = (double)input.values[k] - input.values[k - 1];
+
+		if (gap > 0 && (im->authored_gap == 0 || gap < im->authored_gap))
+			im->authored_gap = gap;
+	}
+	im->is_baked |= s.mode == GLTF_CUBICSPLINE;
 	status = gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
 				 input.count, gltf_bound_of(im->bounds, t->kind), &keys);
 	if (status == ANIMC_ERR_LIMIT) {
@@ -461,6 +473,8 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 		status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 		goto done;
 	}
+	im->authored_gap = 0;
+	im->is_baked = false;
 	for (size_t i = 0; i < count && status == ANIMC_OK;) {
 		uint64_t node = targets[i].node;
 		const char *bone;
@@ -541,6 +555,13 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	clip->duration_s = last_time;
 	for (uint32_t c = 0; c < clip->channel_count; c++)
 		clip->channels[c].duration_s = clip->duration_s;
+	/* glTF states no frame rate: --split counts frames at the key spacing,
+	 * the authored one where a curve was baked to finer keys. */
+	if (im->is_baked && im->authored_gap > 0) {
+		double rate = 1.0 / im->authored_gap;
+
+		clip->frame_rate = fabs(rate - floor(rate + 0.5)) < 1e-3 ? floor(rate + 0.5) : rate;
+	}
 	status = animc_clip_set_add(set, clip);
 	clip = NULL;
 done:
