@@ -906,6 +906,24 @@ static void a_slow_compile_is_stopped_naming_the_passes(void **state)
 	free(bvh), free(out), free(dir);
 }
 
+/* A part named as another part's root motion file (A.motion beside A
+ * with --root-motion): one file, two outputs; the second is refused,
+ * saying why. */
+static void a_part_named_as_a_motion_file_is_refused(void **state)
+{
+	char *out = test_tmpdir("motion-name");
+	test_run r = test_animc("build", "--split", "blink/A=0:0.5", "--split", "blink/A.motion=0.5:1.5", "--root-motion",
+				"Hip", "-o", out, "testdata/gltf/step.gltf", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "/step/A.motion.xnb' would be written twice by this source, for 'A.motion' and then for "
+			   "'A.motion' (a part named as another clip's root motion, CLIP.motion?)"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out);
+}
+
 /* A single source animc's own reader reads is held to --import-timeout
  * too: testdata/gltf/cubic.gltf (1,478 uneven keys) takes seconds in the
  * compact encoder. */
@@ -1160,6 +1178,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_frame_aligned_part_stays_uniform),
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
+	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),

@@ -529,6 +529,15 @@ static const char *earlier_owner(build_commit *c, const build_job *j, const char
 	return hit->entry->source;
 }
 
+/* The clip of the first output before outputs[k] written to its path. */
+static const char *first_clip_at(const build_result *r, uint32_t k)
+{
+	for (uint32_t e = 0; e < k; e++)
+		if (strcmp(r->outputs[e].name, r->outputs[k].name) == 0)
+			return r->outputs[e].clip ? r->outputs[e].clip : "";
+	return "";
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -548,8 +557,10 @@ void build_commit_job(build_commit *c, size_t i)
 			o->is_refused = true;
 			if (owner == i)
 				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-						  "'%s' is the output of another clip of this source; not written",
-						  path ? path : o->name);
+						  "'%s' would be written twice by this source, for '%s' and then "
+						  "for '%s' (a part named as another clip's root motion, "
+						  "CLIP.motion?); the second is not written: rename it",
+						  path ? path : o->name, first_clip_at(r, k), o->clip ? o->clip : "");
 			else if (owner != SIZE_MAX)
 				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 						  "'%s' is the output of '%s' in this run; not written",
