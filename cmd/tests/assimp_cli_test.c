@@ -477,7 +477,30 @@ static void corpus_bvh_clip_samples_like_assimp(void **state)
 	assert_int_equal(sample_like_assimp("01_01.bvh", "01_01"), 1);
 }
 
+/* A BVH whose MOTION has no frames: Assimp states its duration as
+ * frames - 1 in an unsigned int, 2^32 - 1 ticks; an error, not a clip of
+ * decades. */
+static void a_bvh_of_no_frames_fails(void **state)
+{
+	char *dir = test_tmpdir("bvh-no-frames"), *bvh = test_format("%s/f0.bvh", dir);
+	char *out = test_format("%s/out", dir);
+	static const char text[] = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition "
+				   "Zposition Zrotation Xrotation Yrotation\n  End Site\n  {\n    OFFSET 0 5 0\n  }\n}\n"
+				   "MOTION\nFrames: 0\nFrame Time: 0.5\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(bvh, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, bvh, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "f0.bvh: error: the MOTION section has no frames (Frames: 0)"));
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	free(out), free(bvh), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),
 	cmocka_unit_test(cli_ticks_per_second_changes_durations),
 	cmocka_unit_test(cli_ticks_per_second_must_be_a_positive_number),

@@ -257,6 +257,26 @@ static void edge_cases_write_playable_clips(void **state)
 	free(out);
 }
 
+/* A node that lists itself as its child: said so, not as a second
+ * parent. */
+static void a_node_of_its_own_is_named(void **state)
+{
+	char *dir = test_tmpdir("gltf-self"), *src = test_format("%s/self.gltf", dir), *out = test_format("%s/out", dir);
+	static const char text[] =
+		"{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+		"\"nodes\":[{\"name\":\"A\",\"children\":[0]}]}";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, text, strlen(text)));
+	r = test_animc("build", "-q", "--skeleton", src, "-o", out, FIXTURES "/linear.gltf", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "nodes[0].children[0]: the node lists itself as its child"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out), free(src), free(dir);
+}
+
 /* glTF states no frame rate: --split frames are the key spacing as
  * authored, not that of the keys a CUBICSPLINE curve is baked to
  * (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, so frames of 0.5 s). */
@@ -315,6 +335,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),
 	cmocka_unit_test(edge_cases_write_playable_clips),
 	cmocka_unit_test(split_frames_of_a_cubic_curve_are_its_keys),
+	cmocka_unit_test(a_node_of_its_own_is_named),
 	cmocka_unit_test(fixtures_play_in_the_original_runtime),
 };
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include <animc/animc_formats.h>
@@ -257,6 +258,20 @@ static void rotation_needs_a_tree_and_both_are_keyed(void **state)
 	test_run_release(&r);
 	r = test_animc("build", "-o", dir, "--rotate", "1,2", "testdata/sample/Crane/Turn.Animation", NULL);
 	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	/* Past what a float holds: the option's fault, said so. */
+	r = test_animc("build", "-o", dir, "--scale", "1e39", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--scale '1e39' is past what a float holds"));
+	test_run_release(&r);
+	/* sway.Animation moves its root 16 units: past FLT_MAX at 1e38. */
+	r = test_animc("build", "-o", dir, "--scale", "1e38", "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "bone 'Root': --scale 1e+38 takes its translation past what a float holds"))
+		fail_msg("%s", r.err);
+	char *sway = test_format("%s/sway.xnb", dir);
+	assert_false(test_file_exists(sway));
+	free(sway);
 	test_run_release(&r);
 	free(xnb), free(report), free(dir);
 }

@@ -433,6 +433,15 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	if (latin1)
 		warn(cv, clip, NULL, "the clip name is not UTF-8; read it as Latin-1: save the file "
 		     "with UTF-8 names if that is wrong");
+	/* Assimp's BVH reader states the duration as frames - 1 in an
+	 * unsigned int: a motion of no frames wraps to 2^32 - 1 (a clip of
+	 * decades). */
+	if (cv->format && strcmp(cv->format, "bvh") == 0 && anim->mDuration >= 4294967295.0) {
+		animc_diag_report(cv->sink, ANIMC_ERROR, 0, 0, "the MOTION section has no frames (Frames: 0): "
+				  "nothing to play");
+		animc_clip_destroy(clip);
+		return ANIMC_ERR_INVALID;
+	}
 	rate = clip_rate(cv, anim, name);
 	clip->ticks_per_second = rate;
 	clip->frame_rate = ticks_are_frames(cv->format) ? rate : 0;

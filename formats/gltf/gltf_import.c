@@ -808,7 +808,12 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 						   "index (0 to %zu)", path, c, nodes ? nodes - 1 : 0);
 				goto done;
 			}
-			if (parent[child] >= 0 || (size_t)child == i) {
+			if ((size_t)child == i) {
+				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: the node lists "
+						   "itself as its child; the node tree is not a tree", path, c);
+				goto done;
+			}
+			if (parent[child] >= 0) {
 				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: nodes[%lld] "
 						   "already has a parent (nodes[%lld]); the node tree is not a "
 						   "tree", path, c, (long long)child, (long long)parent[child]);

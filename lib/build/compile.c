@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -376,6 +377,30 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
  * copy for the lossy passes (`model`, released by the caller).  The roots
  * come from --skeleton, else from the source's own node tree.  False
  * (reported) when a rotation has no tree to find its roots in. */
+/* A translation --scale took past what a float holds: said naming the
+ * option and the bone, rather than left to validation, which would blame
+ * the source's key. */
+static bool scaled_within_float(const animc_clip_set *set, const animc_units *units, animc_diag_sink *sink)
+{
+	for (uint32_t i = 0; i < set->count; i++) {
+		const animc_clip *clip = set->clips[i];
+
+		for (uint32_t c = 0; c < clip->channel_count; c++) {
+			const animc_track *t = &clip->channels[c].tracks[ANIMC_TRANSLATION];
+
+			for (size_t k = 0; t->is_present && k < (size_t)t->value_count * 3; k++) {
+				if (isfinite(t->values[k]))
+					continue;
+				animc_clip_report(sink, ANIMC_ERROR, clip, &clip->channels[c],
+						  "--scale %g takes its translation past what a float holds",
+						  units->scale);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
 			  animc_skeleton *model, animc_diag_sink *sink)
 {
@@ -402,6 +427,8 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 	for (uint32_t i = 0; i < set->count && ok; i++)
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
 	animc_skeleton_release(&own);
+	if (ok && !scaled_within_float(set, units, sink))
+		return false;
 	if (ok && cs->process.reduce.skeleton) {
 		const animc_skeleton *from = cs->process.reduce.skeleton;
 

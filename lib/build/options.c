@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -69,6 +70,9 @@ static bool set_scale(build_options *o, const char *arg, cli_error *err)
 
 	if (!parse_double(arg, &v) || !(v > 0))
 		return cli_error_set(err, "--scale '%s' is not a positive number", arg);
+	if (!(v >= FLT_MIN && v <= FLT_MAX))
+		return cli_error_set(err, "--scale '%s' is past what a float holds (%g to %g)", arg,
+				     (double)FLT_MIN, (double)FLT_MAX);
 	o->units.scale = v;
 	return true;
 }
@@ -506,8 +510,8 @@ static const option_def option_table[] = {
 	{ { "skeleton", 0, "MODEL", FOR_COMPILE, BUILD_OPTION_MODEL,
 	    "check that every bone each clip animates is a node of MODEL (.gltf/.glb read natively, or "
 	    "any model Assimp reads: .fbx, .x, ...); a clip with an unknown bone fails.  Sources that "
-	    "number their bones take the names from it.  Without it, a glTF source with skins warns of "
-	    "animated nodes that are no joint",
+	    "number their bones take the names from it.  Without it, a glTF source with skins notes "
+	    "(-v) the animated nodes that are no joint",
 	    "The model's bytes are part of each source's key: a changed model compiles everything "
 	    "again.",
 	    NULL },
