@@ -617,22 +617,9 @@ static void remote_corrupt_entry(void **state)
 	free(dir);
 }
 
-/* The requests nginx logged, as "METHOD URI STATUS" lines; count those
- * starting with `prefix`. */
 static size_t count_requests(const test_nginx *server, const char *prefix)
 {
-	char *path = test_format("%s/access.log", server->dir);
-	char *log = (char *)test_read_file(path, NULL), *line = log;
-	size_t n = 0;
-
-	while (*line) {
-		n += strncmp(line, prefix, strlen(prefix)) == 0;
-		line += strcspn(line, "\n");
-		line += *line == '\n';
-	}
-	free(log);
-	free(path);
-	return n;
+	return test_nginx_count_requests(server, prefix);
 }
 
 /* nginx logs a request just after answering it: wait (2 s at most) until

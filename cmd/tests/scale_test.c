@@ -187,6 +187,17 @@ static void two_machines_share_a_remote(void **state)
 	free(statuses);
 	assert_same_tree(out1, out2);
 
+	/* --rebuild compiles every source: not one lookup goes out. */
+	size_t gets = test_nginx_count_requests(&server, "GET ");
+	char *out3 = test_format("%s/out3", dir);
+	run = test_animc("build", "-q", "--rebuild", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0",
+			 "-o", out3, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	usleep(200000);   /* nginx logs just after answering */
+	assert_int_equal(test_nginx_count_requests(&server, "GET "), gets);
+	free(out3);
+
 	/* What a hit wrote is in machine 2's manifest: built again with no
 	 * cache, nothing is compiled. */
 	run = test_animc("build", "--report", r2, "-o", out2, src, NULL);

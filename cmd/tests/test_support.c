@@ -873,6 +873,22 @@ void test_nginx_stop(test_nginx *s)
 	s->pid = 0;
 }
 
+size_t test_nginx_count_requests(const test_nginx *server, const char *prefix)
+{
+	char *path = test_format("%s/access.log", server->dir);
+	char *log = (char *)test_read_file(path, NULL), *line = log;
+	size_t n = 0;
+
+	while (*line) {
+		n += strncmp(line, prefix, strlen(prefix)) == 0;
+		line += strcspn(line, "\n");
+		line += *line == '\n';
+	}
+	free(log);
+	free(path);
+	return n;
+}
+
 void test_nginx_release(test_nginx *s)
 {
 	test_nginx_stop(s);

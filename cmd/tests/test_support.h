@@ -153,6 +153,9 @@ void test_nginx_start(test_nginx *server, const char *dir, const char *user, con
 /* Stop it (SIGTERM, then SIGKILL) and wait for it; safe to call twice. */
 void test_nginx_stop(test_nginx *server);
 void test_nginx_release(test_nginx *server);
+/* Requests the server logged whose "METHOD URI STATUS" line starts with
+ * `prefix` ("GET /ac/"). */
+size_t test_nginx_count_requests(const test_nginx *server, const char *prefix);
 /* A cmocka teardown stopping every server this process started and has not
  * stopped: it runs when a test fails too. */
 int test_nginx_teardown(void **state);

@@ -166,6 +166,12 @@ static void ask(build_cache_stage *stage, size_t i)
 {
 	if (stage->ctx->plan.jobs[i].skips_cache)
 		return;
+	/* --rebuild compiles every source and stores it: its key, and nothing
+	 * fetched. */
+	if (stage->ctx->options->rebuild) {
+		cli_cache_key_with(stage->cache, i, key_source, stage);
+		return;
+	}
 	cli_cache_lookup_with(stage->cache, i, key_source, stage);
 	stage->asked_s[i] = build_now_s();
 	if (!stage->first_s)
@@ -374,9 +380,6 @@ static build_gate_verdict gate_check(void *state, size_t i, bool is_worker_free,
 	double now, patience;
 
 	if (!stage->asked_s || !stage->asked_s[i])
-		return BUILD_GATE_RUN;
-	/* --rebuild compiles every source (and stores it): nothing fetched. */
-	if (ctx->options->rebuild)
 		return BUILD_GATE_RUN;
 	switch (cli_cache_take(stage->cache, i, false, &hit)) {
 	case CLI_CACHE_HIT: {

@@ -218,6 +218,9 @@ void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key);
  * then, but never for a lookup the cache no longer needs. */
 typedef bool (*cli_cache_keyer)(void *user, size_t id, cli_cache_key *key);
 void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user);
+/* The key of `id` computed as cli_cache_lookup_with does, for a store by
+ * id, and nothing fetched (--rebuild); no answer to take. */
+void cli_cache_key_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user);
 
 /* The outcome of lookup `id`; with `wait`, never CLI_CACHE_PENDING.  On a hit
  * the caller owns *result (cli_cache_result_release).  An id never looked up

@@ -696,8 +696,9 @@ static void judge(cache_remote *r, transfer *t, CURLcode code)
 		return;
 	}
 	if (code == CURLE_OK) {
-		cache_warn(r->cache, CLI_CACHE_SERVER_ERROR, "remote cache '%s': %s %s answered %ld; compiling instead",
-			   r->shown_url, method, t->name, status);
+		cache_warn(r->cache, CLI_CACHE_SERVER_ERROR, "remote cache '%s': %s %s answered %ld; %s",
+			   r->shown_url, method, t->name, status,
+			   t->is_put ? "that result is not stored there" : "compiling instead");
 		finish(r, t, REMOTE_FAILED);
 		count_failure(r);
 		return;
@@ -719,8 +720,9 @@ static void judge(cache_remote *r, transfer *t, CURLcode code)
 		return;
 	}
 	/* libcurl's message names the host and port, never the credentials. */
-	cache_warn(r->cache, CLI_CACHE_UNREACHABLE, "remote cache '%s': %s %s failed: %s; compiling instead",
-		   r->shown_url, method, t->name, t->error[0] ? t->error : curl.easy_strerror(code));
+	cache_warn(r->cache, CLI_CACHE_UNREACHABLE, "remote cache '%s': %s %s failed: %s; %s",
+		   r->shown_url, method, t->name, t->error[0] ? t->error : curl.easy_strerror(code),
+		   t->is_put ? "that result is not stored there" : "compiling instead");
 	finish(r, t, REMOTE_FAILED);
 	if (code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
 	    code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR ||

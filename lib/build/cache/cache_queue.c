@@ -155,6 +155,7 @@ struct lookup {
 	lookup *followers;               /* lookups of the same key, waiting for this one */
 	cli_cache_keyer keyer;           /* computes the key on the thread; NULL: hex is set */
 	void *keyer_user;
+	bool is_key_only;                /* the key for a store by id, nothing fetched */
 	lookup *next;                    /* in the queue, or among the followers */
 };
 
@@ -503,6 +504,14 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 	slot = keymap_slot(&cache->asked, l->hex);
 	if (slot && *slot) {
 		note_repeat(cache, l->id);
+	}
+	if (l->is_key_only) {
+		if (slot && !*slot)
+			*slot = MISS_MARK;
+		pthread_mutex_lock(&cache->lock);
+		l->status = CLI_CACHE_MISS;
+		pthread_mutex_unlock(&cache->lock);
+		return;
 	}
 	if (slot && *slot == MISS_MARK) {
 		finish_lookup(cache, l, CLI_CACHE_MISS);
@@ -989,6 +998,18 @@ void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, v
 		return;
 	l->keyer = keyer;
 	l->keyer_user = user;
+	enqueue_lookup(cache, l);
+}
+
+void cli_cache_key_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user)
+{
+	lookup *l = cache ? new_lookup(cache, id) : NULL;
+
+	if (!l)
+		return;
+	l->keyer = keyer;
+	l->keyer_user = user;
+	l->is_key_only = true;
 	enqueue_lookup(cache, l);
 }
 
