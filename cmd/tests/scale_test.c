@@ -445,6 +445,44 @@ static void shards_partition_a_build(void **state)
 	}
 	assert_int_equal(total, 30);
 	assert_same_tree(all, merged);
+	/* Sources deleted: each shard counts (and --prune removes) the stale
+	 * outputs of its own sources alone. */
+	static const char *const names[] = { "Idle", "Turn", "Wave" };
+	unsigned stale[4] = { 0 }, sum = 0;
+	for (size_t i = 0; i < 3; i++) {
+		char *path = test_format("%s/copy000/%s.Animation", src, names[i]);
+
+		assert_int_equal(unlink(path), 0);
+		free(path);
+	}
+	for (unsigned k = 1; k <= 3; k++) {
+		char *shard = test_format("%u/3", k);
+		const char *at;
+
+		run = test_animc("build", "--shard", shard, "-o", merged, src, NULL);
+		expect_ok(&run);
+		at = strstr(run.out, " stale output");
+		if (at) {
+			while (at > run.out && at[-1] != ' ')
+				at--;
+			stale[k] = (unsigned)atoi(at);
+		}
+		sum += stale[k];
+		test_run_release(&run);
+		free(shard);
+	}
+	assert_int_equal(sum, 3);
+	run = test_animc("build", "-q", "--shard", "1/3", "--prune", "-o", merged, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	size_t left = 0;
+	for (size_t i = 0; i < 3; i++) {
+		char *path = test_format("%s/copy000/%s.xnb", merged, names[i]);
+
+		left += test_file_exists(path);
+		free(path);
+	}
+	assert_int_equal(left, 3 - stale[1]);
 	run = test_animc("build", "--shard", "4/3", "-o", merged, src, NULL);
 	assert_int_equal(run.status, 2);
 	test_run_release(&run);

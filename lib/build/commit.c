@@ -868,7 +868,8 @@ void build_commit_finish(build_commit *c)
 		if (e->is_seen || manifest_find(&c->next, e->source) ||
 		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
-		bool is_gone = !source_exists(e->source);
+		/* Another shard's source: its shard counts and prunes it. */
+		bool is_gone = build_is_my_shard(ctx->options, e->out_base, e->source) && !source_exists(e->source);
 		if (is_gone && ctx->options->prune) {
 			cli_strings_push(&c->pruned_sources, e->source);
 			continue;   /* its outputs become orphans below, and go */

@@ -881,28 +881,35 @@ void build_plan_check(build_ctx *ctx)
 	}
 }
 
+bool build_is_my_shard(const build_options *o, const char *out_base, const char *path)
+{
+	/* The source's path under its input folder (or --base): its mirrored
+	 * folder and its file name. */
+	const char *slash = strrchr(out_base, '/');
+	char *rel = NULL;
+	bool is_mine;
+
+	if (!o->shard.count)
+		return true;
+	if (asprintf(&rel, "%.*s%s%s", slash ? (int)(slash - out_base) : 0, out_base, slash ? "/" : "",
+		     cli_basename(path)) < 0)
+		rel = NULL;
+	is_mine = !rel || cli_shard_has(&o->shard, rel);
+	free(rel);
+	return is_mine;
+}
+
 void build_plan_shard(build_ctx *ctx)
 {
 	build_plan *plan = &ctx->plan;
-	const cli_shard *shard = &ctx->options->shard;
 	size_t kept = 0;
 
-	if (!shard->count)
+	if (!ctx->options->shard.count)
 		return;
 	for (size_t i = 0; i < plan->count; i++) {
 		build_job *j = &plan->jobs[i];
-		/* The source's path under its input folder (or --base): its
-		 * mirrored folder and its file name. */
-		const char *slash = strrchr(j->out_base, '/');
-		char *rel = NULL;
-		bool is_mine;
 
-		if (asprintf(&rel, "%.*s%s%s", slash ? (int)(slash - j->out_base) : 0, j->out_base,
-			     slash ? "/" : "", cli_basename(j->path)) < 0)
-			rel = NULL;
-		is_mine = !rel || cli_shard_has(shard, rel);
-		free(rel);
-		if (is_mine)
+		if (build_is_my_shard(ctx->options, j->out_base, j->path))
 			plan->jobs[kept++] = *j;
 		else
 			release_job(j);
