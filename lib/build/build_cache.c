@@ -281,8 +281,16 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	/* The source as it is now, for the manifest and the local key. */
 	if (!cli_read_file(j->path, &data, &size, &err) || !(key = XXH3_createState()))
 		goto out;
-	r.has_source = true;
+	build_hash stored = r.source_hash;
 	build_hash_bytes(data, size, &r.source_hash);
+	/* An entry the key names is made from these bytes (the key holds
+	 * their hash): one made from others was stored under a wrong key. */
+	if (!r.has_source || !build_hash_equal(&stored, &r.source_hash)) {
+		build_say(ctx, ANIMC_WARNING, j->path, "the cache's entry for it was made from another source; "
+			  "not used, compiling instead");
+		goto out;
+	}
+	r.has_source = true;
 	r.source_state = j->state;
 	build_file_state_distrust_recent(&r.source_state);
 	XXH3_copyState(key, ctx->key_prefix);
