@@ -123,6 +123,55 @@ static char *write_two_durations(const char *dir)
 	return path;
 }
 
+/* A RobotGame clip of 61 keys at 30 Hz, at explicit times (which the
+ * uniform pass makes a KeyInterval): a bone swinging a million units,
+ * which no grid holds within 0.001, and one moving by 1e-5, which the
+ * reduction leaves one key (whose KeyInterval is then its duration). */
+static char *write_huge_and_tiny(const char *dir)
+{
+	char *path = test_format("%s/huge.Animation", dir);
+	size_t cap = 65536, len = 0;
+	char *text = malloc(cap);
+
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "<AnimationSequence>\n<KeyFrameSequenceCount>2"
+				"</KeyFrameSequenceCount>\n<Duration>2</Duration>\n<KeyFrameSequences>\n");
+	for (int b = 0; b < 2; b++) {
+		len += (size_t)snprintf(text + len, cap - len,
+					"<KeyFrameSequence><BoneName>%s</BoneName><KeyCount>61</KeyCount>"
+					"<Duration>2</Duration><KeyInterval>0</KeyInterval>"
+					"<HasTranslation>true</HasTranslation><HasRotation>false</HasRotation>"
+					"<HasScale>false</HasScale><HasTime>true</HasTime>"
+					"<FixedTranslation>false</FixedTranslation><FixedRotation>false</FixedRotation>"
+					"<FixedScale>false</FixedScale><Translation>\n", b ? "Tiny" : "Huge");
+		for (int k = 0; k < 61; k++)
+			len += (size_t)snprintf(text + len, cap - len, "<Vector3><X>%.9g</X><Y>%.9g</Y><Z>%.9g</Z></Vector3>\n",
+						b ? 1e-5 * sin(k) : 1e6 * sin(k / 10.0), b ? 1e-6 * k : 0.0,
+						b ? 0.0 : 1e6 * cos(k / 7.0));
+		len += (size_t)snprintf(text + len, cap - len, "</Translation><Time>");
+		for (int k = 0; k < 61; k++)
+			len += (size_t)snprintf(text + len, cap - len, "<float>%.9g</float>", k / 30.0);
+		len += (size_t)snprintf(text + len, cap - len, "</Time></KeyFrameSequence>\n");
+	}
+	len += (size_t)snprintf(text + len, cap - len, "</KeyFrameSequences>\n</AnimationSequence>\n");
+	assert_true(len < cap);
+	assert_true(test_write_file(path, text, len));
+	free(text);
+	return path;
+}
+
+/* The translation error a report gives the output whose path ends with
+ * `name`. */
+static double reported_error(const char *json, const char *name)
+{
+	const char *at = strstr(json, name);
+
+	assert_non_null(at);
+	at = strstr(at, "\"translation\": ");
+	assert_non_null(at);
+	return strtod(at + strlen("\"translation\": "), NULL);
+}
+
 /* Does the clip at `path` load in the compact layout (reader version 2)? */
 static bool loads_compact(const char *path)
 {
@@ -145,26 +194,27 @@ static void clips_no_grid_holds_go_to_the_original_layout(void **state)
 {
 	char *dir = test_tmpdir("compact-declined"), *reduced = test_format("%s/reduced", dir),
 	     *compact = test_format("%s/compact", dir), *report = test_format("%s/report.json", dir);
-	char *two = write_two_durations(dir);
+	char *two = write_two_durations(dir), *huge = write_huge_and_tiny(dir);
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--tolerance", "default", "-o", reduced, "testdata/gltf/step.gltf", two,
-		       "testdata/compact/sway.Animation", NULL);
+	char *reduced_report = test_format("%s/reduced.json", dir);
+	r = test_animc("build", "-q", "--tolerance", "default", "--report", reduced_report, "-o", reduced,
+		       "testdata/gltf/step.gltf", two, "testdata/compact/sway.Animation", huge, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	r = test_animc("build", "--layout", "compact", "--report", report, "-o", compact, "testdata/gltf/step.gltf",
-		       two, "testdata/compact/sway.Animation", NULL);
+		       two, "testdata/compact/sway.Animation", huge, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "step.gltf: warning: clip 'blink': bone 'Hip': translation: jumps by 4.6 units "
 				      "between two keys 2.98023e-08 s apart (at 0.3 s), which no compact grid holds"));
 	assert_non_null(strstr(r.err, "two.Animation: warning: bone 'B': its duration 1 s is not the clip's 2 s"));
 	assert_non_null(strstr(r.err, "wrote this clip in the original layout (reader version 0) within the same "
 				      "tolerance"));
-	assert_non_null(strstr(r.out, "compiled 3 sources (3 clips), 0 failed, 0 skipped, 2 warnings"));
+	assert_non_null(strstr(r.out, "compiled 4 sources (4 clips), 0 failed, 0 skipped, 3 warnings"));
 	test_run_release(&r);
-	static const char *const declined[] = { "step/blink.xnb", "two.xnb" };
-	for (size_t i = 0; i < 2; i++) {
+	static const char *const declined[] = { "step/blink.xnb", "two.xnb", "huge.xnb" };
+	for (size_t i = 0; i < 3; i++) {
 		char *a = test_format("%s/%s", compact, declined[i]), *b = test_format("%s/%s", reduced, declined[i]);
 
 		assert_true(test_same_bytes(a, b));
@@ -183,8 +233,18 @@ static void clips_no_grid_holds_go_to_the_original_layout(void **state)
 	json[size] = '\0';
 	for (at = json; (at = strstr(at, "\"compact_declined\": true")); at++)
 		marks++;
-	assert_int_equal(marks, 2);
+	assert_int_equal(marks, 3);
+	/* The error reported is the file's, as --tolerance reports it, not
+	 * the declined encoding's. */
+	double err = reported_error(json, "huge.xnb"), want;
 	free(json);
+	json = (char *)test_read_file(reduced_report, NULL);
+	want = reported_error(json, "huge.xnb");
+	if (err != want)
+		fail_msg("reported translation error %g, --tolerance reports %g", err, want);
+	free(reduced_report);
+	free(json);
+	free(huge);
 	free(two);
 	free(report);
 	free(compact);

@@ -599,6 +599,58 @@ static animc_status original_from_reduce(animc_clip *clip, const animc_reduce_op
 	return status;
 }
 
+/* The clip as the lossless passes left it before the uniform and playable
+ * passes: what --tolerance reduces, so that a clip the compact layout
+ * declines is written as --tolerance writes it. */
+typedef struct before_uniform {
+	animc_channel *channels;   /* copies, their arrays in the clip's arena */
+	float duration_s;
+	animc_pass_stats stats;
+} before_uniform;
+
+static animc_status keep_before_uniform(animc_clip *clip, const animc_pass_stats *stats, before_uniform *b)
+{
+	b->channels = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
+					sizeof *b->channels);
+	if (!b->channels)
+		return ANIMC_ERR_NOMEM;
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		const animc_channel *from = &clip->channels[i];
+		animc_channel *to = &b->channels[i];
+
+		*to = *from;
+		if (from->has_time && from->times_s) {
+			to->times_s = animc_clip_alloc_floats(clip, from->key_count ? from->key_count : 1);
+			if (!to->times_s)
+				return ANIMC_ERR_NOMEM;
+			memcpy(to->times_s, from->times_s, (size_t)from->key_count * sizeof *to->times_s);
+		}
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			const animc_track *t = &from->tracks[k];
+			size_t count = (size_t)t->value_count * animc_track_width[k];
+
+			if (!t->values || !count)
+				continue;
+			to->tracks[k].values = animc_clip_alloc_floats(clip, count);
+			if (!to->tracks[k].values)
+				return ANIMC_ERR_NOMEM;
+			memcpy(to->tracks[k].values, t->values, count * sizeof(float));
+		}
+	}
+	b->duration_s = clip->duration_s;
+	if (stats)
+		b->stats = *stats;
+	return ANIMC_OK;
+}
+
+/* Errors through to `to`; notes and warnings the first run of the same
+ * passes gave already, so not again. */
+static void errors_only(void *user, const animc_diag *d)
+{
+	if (d->severity == ANIMC_ERROR)
+		animc_diag_report(user, d->severity, d->line, d->column, "%s", d->message);
+}
+
 /*
  * The compact encoding; where the layout cannot hold the clip (a duration
  * per bone, a jump between two keys a float step apart, which no grid
@@ -607,7 +659,7 @@ static animc_status original_from_reduce(animc_clip *clip, const animc_reduce_op
  * layouts; the report and -v say which one the clip took.
  */
 static animc_status compact_or_original(animc_clip *clip, const animc_reduce_options *reduce,
-					animc_diag_sink *sink, animc_pass_stats *stats)
+					const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	held_error held = { sink, false, "" };
 	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
@@ -626,12 +678,15 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 			  "%s; wrote this clip in the original layout (reader version 0) within the same tolerance",
 			  held.message);
 	clip->compact = NULL;
+	memcpy(clip->channels, before->channels, clip->channel_count * sizeof *clip->channels);
+	clip->duration_s = before->duration_s;
 	if (stats) {
-		stats->is_reduced = false;
-		memset(&stats->error, 0, sizeof stats->error);
+		*stats = before->stats;
 		stats->compact_declined = true;
 	}
-	return original_from_reduce(clip, &original, true, sink, stats);
+	status = animc_pass_reduce(clip, &original, sink, stats);
+	animc_diag_sink errors = { errors_only, sink, sink ? sink->path : NULL, 0, 0 };
+	return status == ANIMC_OK ? original_from_reduce(clip, NULL, true, &errors, stats) : status;
 }
 
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
@@ -679,9 +734,12 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 	/* Lossy, so never in exact mode; the compact layout encodes instead. */
 	bool is_reduced = !options->exact && options->layout == ANIMC_LAYOUT_ORIGINAL &&
 			  animc_tolerance_is_set(&options->reduce.tolerance);
+	before_uniform before = { 0 };
+	if (status == ANIMC_OK && options->layout == ANIMC_LAYOUT_COMPACT)
+		status = keep_before_uniform(clip, stats, &before);
 	if (status == ANIMC_OK)
 		status = original_from_reduce(clip, is_reduced ? &options->reduce : NULL, !options->exact, sink, stats);
 	if (status == ANIMC_OK && options->layout == ANIMC_LAYOUT_COMPACT)
-		status = compact_or_original(clip, &options->reduce, sink, stats);
+		status = compact_or_original(clip, &options->reduce, &before, sink, stats);
 	return status;
 }
