@@ -492,7 +492,55 @@ static void shards_partition_a_build(void **state)
 	free(dir);
 }
 
+/* An entry under another source's key (a damaged or hand-edited cache):
+ * the entry's source hash is not this source's, so it is not used, and
+ * the source compiles, saying why. */
+static void an_entry_of_another_source_is_not_used(void **state)
+{
+	char *dir = test_tmpdir("an_entry_of_another_source_is_not_used");
+	char *a = test_format("%s/a/Turn.Animation", dir), *b = test_format("%s/b/Turn.Animation", dir);
+	char *ca = test_format("%s/ca", dir), *cb = test_format("%s/cb", dir), *fresh = test_format("%s/fresh", dir);
+	char *out = test_format("%s/out", dir);
+	char **ea, **eb;
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/a\" \"$1/b\" && cp testdata/sample/Crane/Turn.Animation \"$1/a/\" && "
+			"cp testdata/sample/Crane/Wave.Animation \"$1/b/Turn.Animation\"", "sh", dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	const char *pairs[2][2] = { { ca, a }, { cb, b } };
+	for (int i = 0; i < 2; i++) {
+		run = test_animc("build", "-q", "--cache-wait", "--cache-dir", pairs[i][0], "--cache-min-size", "0", "-o",
+				 fresh, pairs[i][1], NULL);
+		expect_ok(&run);
+		test_run_release(&run);
+	}
+	/* b's key now names a's entry; a's blobs are there too. */
+	char *aac = test_format("%s/ac", ca), *bac = test_format("%s/ac", cb);
+	ea = test_list_dir(aac, NULL);
+	eb = test_list_dir(bac, NULL);
+	assert_non_null(ea[0]);
+	assert_non_null(eb[0]);
+	run = test_exec("sh", "-c", "cp \"$1\"/cas/* \"$2\"/cas/ && cp \"$1/ac/$3\" \"$2/ac/$4\"", "sh", ca, cb, ea[0],
+			eb[0], NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "--cache-wait", "--cache-dir", cb, "--cache-min-size", "0", "-o", out, b, NULL);
+	expect_ok(&run);
+	if (!strstr(run.err, "b/Turn.Animation: warning: the cache's entry for it was made from another source"))
+		fail_msg("%s%s", run.out, run.err);
+	test_run_release(&run);
+	char *got = test_format("%s/Turn.xnb", out), *want = test_format("%s/Turn.xnb", fresh);
+	assert_true(test_same_bytes(got, want));   /* fresh holds b's, built last */
+	free(got), free(want);
+	test_free_list(ea);
+	test_free_list(eb);
+	free(aac), free(bac), free(out), free(fresh), free(cb), free(ca), free(b), free(a), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),
 	cmocka_unit_test_teardown(damaged_entry_compiles_again, test_nginx_teardown),
