@@ -5,11 +5,14 @@
  * build; --shard.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -539,7 +542,34 @@ static void an_entry_of_another_source_is_not_used(void **state)
 	free(aac), free(bac), free(out), free(fresh), free(cb), free(ca), free(b), free(a), free(dir);
 }
 
+/* A server that takes connections and never answers: the build compiles
+ * everything, and says the cache answered nothing. */
+static void a_silent_server_is_said(void **state)
+{
+	char *dir = test_tmpdir("a_silent_server_is_said"), *src = sample_sources(dir), *out = test_format("%s/out", dir);
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof addr;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	test_run run;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(listen(fd, 64), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	char *url = test_format("http://127.0.0.1:%u", (unsigned)ntohs(addr.sin_port));
+	run = test_animc("build", "--cache-url", url, "--cache-min-size", "0", "--cache-timeout", "2", "-o", out, src,
+			 NULL);
+	expect_ok(&run);
+	if (!strstr(run.err, "answered none of the 5 lookups made while the build ran"))
+		fail_msg("%s", run.err);
+	test_run_release(&run);
+	close(fd);
+	free(url), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),

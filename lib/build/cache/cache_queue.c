@@ -212,6 +212,9 @@ struct cli_cache {
 
 	/* The thread's. */
 	size_t active_lookups, active_stores;
+	/* The thread's: entries asked of the remote, and how many it answered
+	 * (found or not), so that a server that never answers is said. */
+	size_t remote_asked, remote_answered;
 	bool is_abandoned;
 	/* Keys this run asked for (a lookup under way, MISS_MARK, or HIT_MARK:
 	 * a hit, whose copies went to their takers, is fetched again) and keys
@@ -385,6 +388,8 @@ static void on_entry(void *user, remote_outcome outcome, uint8_t *body, size_t s
 	cli_error err;
 	size_t n;
 
+	if (outcome != REMOTE_FAILED)
+		cache->remote_answered++;
 	if (outcome != REMOTE_OK) {
 		free(body);
 		l->has_failed = true;
@@ -533,6 +538,7 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 	if (cache->remote &&
 	    cache_remote_get(cache->remote, "ac", l->hex, CLI_ACTION_MAX_BYTES, on_entry, l)) {
 		cache->active_lookups++;
+		cache->remote_asked++;
 		if (slot)
 			*slot = l;
 		return;
@@ -1180,6 +1186,16 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 		snprintf(message, sizeof message,
 			 "cache '%s': %zu results not stored: the build was done %g s before they were",
 			 cache->url ? cache->shown_url : cache->dir->path, cache->stats.abandoned_stores, wait_s);
+		emit(cache, message);
+	}
+	if (cache->remote_asked && !cache->remote_answered && !cache->stats.errors && !skipped_gets) {
+		char message[1024];
+
+		/* Nothing failed, nothing came back: connected, then silent. */
+		snprintf(message, sizeof message,
+			 "remote cache '%s' answered none of the %zu lookups made while the build ran; those "
+			 "sources were compiled here (--cache-wait waits for answers, up to --cache-timeout)",
+			 cache->shown_url, cache->remote_asked);
 		emit(cache, message);
 	}
 	if (skipped_gets || skipped_puts) {
