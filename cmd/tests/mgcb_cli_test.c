@@ -19,17 +19,6 @@
 static const char *const outputs[] = { "Models/hero/kick.xnb", "Animations/Turn.xnb",
 					"Animations/Crane/Wave.xnb" };
 
-static bool same_file(const char *a, const char *b)
-{
-	size_t na, nb;
-	uint8_t *x = test_read_file(a, &na), *y = test_read_file(b, &nb);
-	bool same = na == nb && memcmp(x, y, na) == 0;
-
-	free(x);
-	free(y);
-	return same;
-}
-
 static void items_land_at_mgcb_paths(void **state)
 {
 	char *out = test_tmpdir("mgcb-build"), *one = test_tmpdir("mgcb-one");
@@ -66,8 +55,8 @@ static void items_land_at_mgcb_paths(void **state)
 	test_run_release(&r);
 	char *a = test_format("%s/Models/hero/kick.xnb", out), *b = test_format("%s/skin/kick.xnb", one);
 	char *c = test_format("%s/Animations/Turn.xnb", out), *d = test_format("%s/Turn.xnb", one);
-	assert_true(same_file(a, b));
-	assert_true(same_file(c, d));
+	assert_true(test_same_bytes(a, b));
+	assert_true(test_same_bytes(c, d));
 	free(a), free(b), free(c), free(d);
 	free(report), free(one), free(out);
 }
@@ -108,7 +97,7 @@ static void incremental_with_the_project_as_a_dependency(void **state)
 	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
 		char *a = test_format("%s/%s", out, outputs[i]), *b = test_format("%s/%s", out1, outputs[i]);
 
-		assert_true(same_file(a, b));   /* the same bytes for every -j */
+		assert_true(test_same_bytes(a, b));   /* the same bytes for every -j */
 		free(a), free(b);
 	}
 	/* Nothing to do the second time. */
@@ -131,7 +120,7 @@ static void incremental_with_the_project_as_a_dependency(void **state)
 	assert_non_null(strstr(json, "\"status\": \"compiled\""));
 	free(json);
 	char *a = test_format("%s/%s", out, outputs[0]), *b = test_format("%s/%s", out1, outputs[0]);
-	assert_false(same_file(a, b));
+	assert_false(test_same_bytes(a, b));
 	free(a), free(b);
 	free(copy), free(gltf), free(sample);
 	free(deps), free(report), free(out1), free(out), free(project), free(dir);

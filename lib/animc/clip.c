@@ -345,3 +345,27 @@ const char *animc_float_class(float f)
 		return f < 0 ? "-infinite" : "infinite";
 	return "finite";
 }
+
+/* A copy of `from` whose key arrays are its own (in the clip's arena). */
+animc_status animc_channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to)
+{
+	*to = *from;
+	if (from->has_time && from->times_s) {
+		to->times_s = animc_clip_alloc_floats(clip, from->key_count ? from->key_count : 1);
+		if (!to->times_s)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->times_s, from->times_s, (size_t)from->key_count * sizeof *to->times_s);
+	}
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *t = &from->tracks[k];
+		size_t count = (size_t)t->value_count * animc_track_width[k];
+
+		if (!t->values || count == 0)
+			continue;
+		to->tracks[k].values = animc_clip_alloc_floats(clip, count);
+		if (!to->tracks[k].values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->tracks[k].values, t->values, count * sizeof(float));
+	}
+	return ANIMC_OK;
+}

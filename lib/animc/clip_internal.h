@@ -23,4 +23,8 @@ void animc_vec_lerp(const float *a, const float *b, unsigned width, double u, fl
  * interval in *interval. */
 bool animc_times_evenly_spaced(const float *t, uint32_t n, float *interval);
 
+/* A copy of channel `from` into *to whose key arrays are its own (in the
+ * clip's arena); ANIMC_ERR_NOMEM when the arena is out of room. */
+animc_status animc_channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to);
+
 #endif

@@ -614,29 +614,9 @@ static animc_status keep_before_uniform(animc_clip *clip, const animc_pass_stats
 					sizeof *b->channels);
 	if (!b->channels)
 		return ANIMC_ERR_NOMEM;
-	for (uint32_t i = 0; i < clip->channel_count; i++) {
-		const animc_channel *from = &clip->channels[i];
-		animc_channel *to = &b->channels[i];
-
-		*to = *from;
-		if (from->has_time && from->times_s) {
-			to->times_s = animc_clip_alloc_floats(clip, from->key_count ? from->key_count : 1);
-			if (!to->times_s)
-				return ANIMC_ERR_NOMEM;
-			memcpy(to->times_s, from->times_s, (size_t)from->key_count * sizeof *to->times_s);
-		}
-		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-			const animc_track *t = &from->tracks[k];
-			size_t count = (size_t)t->value_count * animc_track_width[k];
-
-			if (!t->values || !count)
-				continue;
-			to->tracks[k].values = animc_clip_alloc_floats(clip, count);
-			if (!to->tracks[k].values)
-				return ANIMC_ERR_NOMEM;
-			memcpy(to->tracks[k].values, t->values, count * sizeof(float));
-		}
-	}
+	for (uint32_t i = 0; i < clip->channel_count; i++)
+		if (animc_channel_copy(clip, &clip->channels[i], &b->channels[i]) != ANIMC_OK)
+			return ANIMC_ERR_NOMEM;
 	b->duration_s = clip->duration_s;
 	if (stats)
 		b->stats = *stats;

@@ -1176,29 +1176,6 @@ void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
 		into->grid_finer = e->grid_finer;
 }
 
-/* A copy of `from` whose key arrays are its own (in the clip's arena). */
-static animc_status channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to)
-{
-	*to = *from;
-	if (from->has_time && from->times_s) {
-		to->times_s = animc_clip_alloc_floats(clip, from->key_count ? from->key_count : 1);
-		if (!to->times_s)
-			return ANIMC_ERR_NOMEM;
-		memcpy(to->times_s, from->times_s, (size_t)from->key_count * sizeof *to->times_s);
-	}
-	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-		const animc_track *t = &from->tracks[k];
-		size_t count = (size_t)t->value_count * animc_track_width[k];
-
-		if (!t->values || count == 0)
-			continue;
-		to->tracks[k].values = animc_clip_alloc_floats(clip, count);
-		if (!to->tracks[k].values)
-			return ANIMC_ERR_NOMEM;
-		memcpy(to->tracks[k].values, t->values, count * sizeof(float));
-	}
-	return ANIMC_OK;
-}
 
 void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
 {
@@ -1224,7 +1201,7 @@ static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_optio
 
 	memset(&s, 0, sizeof s);
 	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++)
-		status = channel_copy(clip, &clip->channels[i], &source[i]);
+		status = animc_channel_copy(clip, &clip->channels[i], &source[i]);
 	if (status == ANIMC_OK)
 		status = shell_init(&s, clip, options, reduce_channels_value, source, 0);
 	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
@@ -1235,7 +1212,7 @@ static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_optio
 		for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
 			if (!dirty[i])
 				continue;
-			status = channel_copy(clip, &source[i], &clip->channels[i]);
+			status = animc_channel_copy(clip, &source[i], &clip->channels[i]);
 			memset(&errors[i], 0, sizeof errors[i]);
 			if (status == ANIMC_OK)
 				status = reduce_channel(clip, &clip->channels[i], &bounds[i], &errors[i]);

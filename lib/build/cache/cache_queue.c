@@ -996,7 +996,7 @@ void cli_cache_lookup(cli_cache *cache, size_t id, const cli_cache_key *key)
 	enqueue_lookup(cache, l);
 }
 
-void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user)
+static void lookup_keyed(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user, bool is_key_only)
 {
 	lookup *l = cache ? new_lookup(cache, id) : NULL;
 
@@ -1004,19 +1004,18 @@ void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, v
 		return;
 	l->keyer = keyer;
 	l->keyer_user = user;
+	l->is_key_only = is_key_only;
 	enqueue_lookup(cache, l);
+}
+
+void cli_cache_lookup_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user)
+{
+	lookup_keyed(cache, id, keyer, user, false);
 }
 
 void cli_cache_key_with(cli_cache *cache, size_t id, cli_cache_keyer keyer, void *user)
 {
-	lookup *l = cache ? new_lookup(cache, id) : NULL;
-
-	if (!l)
-		return;
-	l->keyer = keyer;
-	l->keyer_user = user;
-	l->is_key_only = true;
-	enqueue_lookup(cache, l);
+	lookup_keyed(cache, id, keyer, user, true);
 }
 
 bool cli_cache_is_storing(cli_cache *cache)
