@@ -992,9 +992,21 @@ static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size
 									      ANIMC_PROBE_NO;
 }
 
-/* The bake's bounds: a tenth of the build's tolerance, so that the
- * reduction, measured against the baked keys, keeps the output within 1.1
- * times the tolerance of the spline (NOTES.md); the defaults for a kind the
+/* A bake's bound for a kind's tolerance (in the bake's units): a tenth of
+ * it, so that the reduction measured against the baked keys keeps the
+ * output within 1.1 times the tolerance of the curve and has fewer keys to
+ * remove again; but a tolerance tighter than the bake without one
+ * (gltf_default_bounds) keeps that bake, and bounds the error against it:
+ * a finer bake holds more keys than the default mode's output, and the
+ * reduced file would be bigger than it (NOTES.md). */
+static double bake_bound(double fallback, double tolerance)
+{
+	/* in float, as the tolerance is given: the default scale tolerance
+	 * is the default bake's 1e-4 */
+	return (float)tolerance >= (float)fallback ? tolerance / 10.0 : fallback;
+}
+
+/* The bake's bounds for a build's tolerance; the defaults for a kind the
  * tolerance leaves lossless, or when there is none. */
 static gltf_bounds bounds_for(const animc_import_options *options)
 {
@@ -1002,11 +1014,11 @@ static gltf_bounds bounds_for(const animc_import_options *options)
 	gltf_bounds b = gltf_default_bounds;
 
 	if (t && t->translation > 0)
-		b.translation = t->translation / 10.0;
+		b.translation = bake_bound(b.translation, t->translation);
 	if (t && t->rotation_deg > 0)
-		b.rotation_rad = t->rotation_deg * (3.14159265358979323846 / 180.0) / 10.0;
+		b.rotation_rad = bake_bound(b.rotation_rad, t->rotation_deg * (3.14159265358979323846 / 180.0));
 	if (t && t->scale > 0)
-		b.scale = t->scale / 10.0;
+		b.scale = bake_bound(b.scale, t->scale);
 	return b;
 }
 
