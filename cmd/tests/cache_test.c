@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -897,6 +898,63 @@ static void remote_stalled(void **state)
 	free(url);
 }
 
+/* A server that answers a lookup's headers and the start of its body, then
+ * sends nothing more: the time-out counts from the last byte.  libcurl's
+ * own low-speed check averages over seconds, and such a transfer ran 6 s
+ * past a 1 s --cache-timeout. */
+static void remote_stalled_mid_body(void **state)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof addr;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	cli_cache *cache;
+	cli_cache_stats stats;
+	char *url;
+	double start, took;
+	pid_t server;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(listen(fd, 64), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	server = fork();
+	assert_true(server >= 0);
+	if (server == 0) {
+		static const char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n";
+		char buf[4096] = { 0 };
+
+		for (;;) {
+			int c = accept(fd, NULL, NULL);
+
+			if (c < 0)
+				_exit(0);
+			if (read(c, buf, sizeof buf) > 0 && write(c, head, sizeof head - 1) > 0)
+				(void)!write(c, buf, sizeof buf);   /* 4 KiB of the 100 KB, then nothing */
+		}
+	}
+	url = test_format("http://127.0.0.1:%d", ntohs(addr.sin_port));
+	start = now_s();
+	cache = open_cache(url, NULL, false, 1, &sink);
+	assert_int_equal(lookup_seeds(cache, 1, 4, 2, false), 0);
+	cli_cache_close(cache, -1, &stats);
+	took = now_s() - start;
+	kill(server, SIGKILL);
+	waitpid(server, NULL, 0);
+	close(fd);
+	if (took >= 4)
+		fail_msg("the lookups took %.1f s with a 1 s time-out", took);
+	assert_int_equal(stats.misses, 4);
+	assert_int_equal(stats.problems[CLI_CACHE_TIMEOUT], 1);
+	if (!strstr(test_diags_first(&diags, ANIMC_WARNING)->message,
+		    "made no progress within 1 s; not used for the rest of this run"))
+		fail_msg("%s", test_diags_first(&diags, ANIMC_WARNING)->message);
+	test_diags_release(&diags);
+	free(url);
+}
+
 /* A slow server when the build is done: close waits as long as it is told,
  * then drops the stores still to make. */
 static void remote_close_gives_up_waiting(void **state)
@@ -1292,6 +1350,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_server_stopped, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_refused_store, test_nginx_teardown),
 	cmocka_unit_test(remote_stalled),
+	cmocka_unit_test(remote_stalled_mid_body),
 	cmocka_unit_test(remote_unreachable),
 	cmocka_unit_test(remote_close_gives_up_waiting),
 	cmocka_unit_test_teardown(remote_poll_descriptor, test_nginx_teardown),

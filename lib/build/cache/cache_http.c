@@ -24,10 +24,14 @@
 #include <curl/curl.h>
 
 #include "cache_internal.h"
+#include "clock.h"
 
 #define LIBCURL_SONAME "libcurl.so.4"
 /* Failed transfers in a row (not 404s) after which the remote is given up. */
 #define MAX_FAILURES_IN_A_ROW 3
+/* A transfer that keeps moving bytes still ends after this many
+ * --cache-timeout (a server trickling a byte a second). */
+#define TRANSFER_TIMEOUTS 12
 
 /* ---------------------------------------------------------------- libcurl */
 
@@ -130,6 +134,11 @@ struct transfer {
 	uint8_t *body;
 	size_t size, capacity, max_bytes;
 	bool is_too_large;
+	/* Stall detection (on_progress): the bytes moved either way when they
+	 * last changed, and when; set when no byte moved for the time-out. */
+	curl_off_t moved;
+	double started_s, moved_at_s;
+	bool is_stalled;
 	remote_done_fn fn;
 	void *user;
 	blob *blob;              /* a CAS PUT: its blob, whose waiters hear of it too */
@@ -508,11 +517,31 @@ static int on_seek(void *user, curl_off_t offset, int origin)
 	return CURL_SEEKFUNC_OK;
 }
 
+/* A transfer that moves no byte for --cache-timeout is ended (libcurl's
+ * low-speed check averages the speed over seconds, so a transfer that
+ * stalled after a burst ran on for 6 s past it).  libcurl calls this about
+ * once a second while nothing moves, more often while bytes do. */
+static int on_progress(void *user, curl_off_t down_total, curl_off_t down_now, curl_off_t up_total,
+		       curl_off_t up_now)
+{
+	transfer *t = user;
+	double now = build_now_s();
+
+	(void)down_total, (void)up_total;
+	if (down_now + up_now != t->moved) {
+		t->moved = down_now + up_now;
+		t->moved_at_s = now;
+	} else if (now - t->moved_at_s >= t->remote->timeout_s) {
+		t->is_stalled = true;
+		return 1;
+	}
+	return 0;
+}
+
 static bool start(cache_remote *r, transfer *t)
 {
 	CURL *easy = r->idle_count ? r->idle[--r->idle_count] : curl.easy_init();
 	long timeout_ms = (long)(r->timeout_s * 1000);
-	long stall_s = (long)ceil(r->timeout_s);
 	char *url;
 
 	if (!easy)
@@ -527,9 +556,13 @@ static bool start(cache_remote *r, transfer *t)
 	curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
 	curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-	curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, stall_s > 0 ? stall_s : 1L);
-	curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS, 12 * timeout_ms);
+	curl.easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+	curl.easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl.easy_setopt(easy, CURLOPT_XFERINFODATA, t);
+	t->moved = 0;
+	t->started_s = t->moved_at_s = build_now_s();
+	t->is_stalled = false;
+	curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS, TRANSFER_TIMEOUTS * timeout_ms);
 	curl.easy_setopt(easy, CURLOPT_HTTPHEADER, r->headers);
 	curl.easy_setopt(easy, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	if (r->netrc)
@@ -710,7 +743,15 @@ static void judge(cache_remote *r, transfer *t, CURLcode code)
 		finish(r, t, REMOTE_FAILED);
 		return;
 	}
-	if (code == CURLE_OPERATION_TIMEDOUT) {
+	if (code == CURLE_OPERATION_TIMEDOUT && build_now_s() - t->started_s >= TRANSFER_TIMEOUTS * r->timeout_s) {
+		cache_warn(r->cache, CLI_CACHE_TIMEOUT,
+			   "remote cache '%s': %s %s did not finish within %g s; not used for the rest of this run",
+			   r->shown_url, method, t->name, TRANSFER_TIMEOUTS * r->timeout_s);
+		finish(r, t, REMOTE_FAILED);
+		go_down(r, false);
+		return;
+	}
+	if (code == CURLE_OPERATION_TIMEDOUT || (code == CURLE_ABORTED_BY_CALLBACK && t->is_stalled)) {
 		cache_warn(r->cache, CLI_CACHE_TIMEOUT,
 			   "remote cache '%s': %s %s made no progress within %g s; not used for the rest of this "
 			   "run",
