@@ -191,7 +191,10 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 			REDUCE_CHECK(animc_track_error(c->kind, v, c->value + (size_t)i * c->width));
 		}
 	}
-	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+	/* Up to key b's time, not at it: key b is checked above, and where
+	 * keys share its time the source there is the last of them, which a
+	 * later span reaches. */
+	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
 		REDUCE_CHECK(animc_track_error(c->kind, v, c->check_value + (size_t)k * c->width));
 	}
@@ -383,7 +386,10 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width))
 			return false;
 	}
-	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+	/* Up to key b's time, not at it: key b is checked above, and where
+	 * keys share its time the source there is the last of them, which a
+	 * later span reaches. */
+	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
 		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;

@@ -548,6 +548,34 @@ static void a_step_keeps_both_keys(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Keys that share the last time: the reported error is the output's (0
+ * here: the line is kept exactly), not the jump from the first of them to
+ * the last, which the runtime never interpolates (it takes the last key
+ * from that time on).  The report said 7.5 units. */
+static void keys_sharing_the_last_time_report_no_error(void **state)
+{
+	static const float times[5] = { 0, 0.25f, 0.5f, 0.75f, 0.75f };
+	static const float t[15] = { 0, 0, 0, 0.5f, 0, 0, 1, 0, 0, 1.5f, 0, 0, 9, 0, 0 };
+	animc_clip *clip = animc_clip_create("end-step");
+	animc_reduce_options lossy = { .tolerance = { 1e-3f, 0.05f, 1e-4f } };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	clip->duration_s = 0.75f;
+	uint32_t ch = test_add_channel(clip, "Hip", 5, times, 0, 0.75f);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, 5, NULL);
+	clip->declared_channel_count = 1;
+	assert_int_equal(animc_pass_reduce(clip, &lossy, NULL, &stats), ANIMC_OK);
+	assert_true(stats.is_reduced);
+	if (stats.error.translation != 0)
+		fail_msg("reported translation error %g", stats.error.translation);
+	const animc_channel *c = &clip->channels[0];
+	assert_int_equal(c->key_count, 3);
+	assert_true(c->times_s[1] == 0.75f && c->times_s[2] == 0.75f);
+	assert_true(c->tracks[0].values[3] == 1.5f && c->tracks[0].values[6] == 9);
+	animc_clip_destroy(clip);
+}
+
 static void no_tolerance_changes_nothing(void **state)
 {
 	animc_clip *a = wavy_clip(true), *b = wavy_clip(true);
@@ -581,6 +609,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_smooth_take_no_step_divides_is_resampled),
 	cmocka_unit_test(the_fewest_keys_are_not_the_farthest_reach),
 	cmocka_unit_test(a_step_keeps_both_keys),
+	cmocka_unit_test(keys_sharing_the_last_time_report_no_error),
 	cmocka_unit_test(no_tolerance_changes_nothing),
 };
 
