@@ -179,6 +179,36 @@ static animc_status give_times(animc_clip *clip, animc_channel *ch)
 }
 
 /*
+ * A sequence whose first key lies after 0 gets a key at 0 holding its first
+ * value.  Before its first key the loader holds that key (animrt.h); the
+ * original runtime extrapolates the first span back (its weight goes below
+ * 0), so without the key the two played different poses there.
+ */
+static animc_status hold_first_key_from_zero(animc_clip *clip, animc_channel *ch)
+{
+	uint32_t n = ch->key_count;
+	float *times = malloc(((size_t)n + 1) * sizeof *times);
+	uint32_t *from = malloc(((size_t)n + 1) * sizeof *from);
+	animc_status status;
+
+	if (!times || !from) {
+		free(times);
+		free(from);
+		return ANIMC_ERR_NOMEM;
+	}
+	times[0] = 0;
+	from[0] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		times[i + 1] = ch->times_s[i];
+		from[i + 1] = i;
+	}
+	status = rebuild_keys(clip, ch, times, from, n + 1);
+	free(times);
+	free(from);
+	return status;
+}
+
+/*
  * Take apart the runs of keys at one time that find_shared_run finds.  Of
  * a run at T, the first key moves to the float just below T (the keys
  * between, which no sample reaches but by the search's chance, go), so
@@ -291,6 +321,8 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 			if (stats)
 				stats->channels_given_times++;
 		}
+		if (status == ANIMC_OK && ch->has_time && ch->times_s && ch->key_count > 1 && ch->times_s[0] > 0)
+			status = hold_first_key_from_zero(clip, ch);
 		if (status == ANIMC_OK && ch->has_time && ch->times_s) {
 			float at = 0;
 			uint32_t a, b;

@@ -193,10 +193,33 @@ static void shared_times_without_room_keep_the_last_key(void **state)
 	assert_int_equal(animc_pass_playable(clip, NULL, NULL), ANIMC_OK);
 	assert_int_equal(animc_clip_check_playable(clip, ANIMC_ERROR, NULL), ANIMC_OK);
 	const animc_channel *ca = &clip->channels[a], *cb = &clip->channels[b];
-	assert_int_equal(ca->key_count, 3);
-	assert_true(ca->times_s[1] == t && ca->tracks[0].values[3] == 2);
+	/* A's first key lies after 0: a key at 0 holds its value. */
+	assert_int_equal(ca->key_count, 4);
+	assert_true(ca->times_s[0] == 0 && ca->tracks[0].values[0] == 0);
+	assert_true(ca->times_s[1] == just_below && ca->tracks[0].values[3] == 0);
+	assert_true(ca->times_s[2] == t && ca->tracks[0].values[6] == 2);
 	assert_int_equal(cb->key_count, 2);
 	assert_true(cb->times_s[0] == 0 && cb->tracks[0].values[0] == 6);
+	animc_clip_destroy(clip);
+}
+
+/* A sequence whose first key lies after 0 gets a key at 0 holding its
+ * first value: the loader holds that key before its time, the original
+ * runtime extrapolated the first span back (an XNA AnimationData bone keyed
+ * from 1 s on played 4 at 0 in FNA, 5 in libanimrt). */
+static void a_late_first_key_is_held_from_zero(void **state)
+{
+	animc_clip *clip = animc_clip_create("");
+	uint32_t a = test_add_channel(clip, "A", 2, (const float[]){ 1, 2 }, 0, 2);
+
+	(void)state;
+	clip->duration_s = 2;
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, (const float[]){ 5, 0, 0, 6, 0, 0 }, 2, NULL);
+	assert_int_equal(animc_pass_playable(clip, NULL, NULL), ANIMC_OK);
+	const animc_channel *c = &clip->channels[a];
+	assert_int_equal(c->key_count, 3);
+	assert_true(c->has_time && c->times_s[0] == 0 && c->times_s[1] == 1 && c->times_s[2] == 2);
+	assert_true(c->tracks[0].values[0] == 5 && c->tracks[0].values[3] == 5 && c->tracks[0].values[6] == 6);
 	animc_clip_destroy(clip);
 }
 
@@ -264,6 +287,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(each_breach_is_reported_naming_its_bone),
 	cmocka_unit_test(the_pass_repairs_without_changing_samples),
 	cmocka_unit_test(shared_times_without_room_keep_the_last_key),
+	cmocka_unit_test(a_late_first_key_is_held_from_zero),
 	cmocka_unit_test(a_clip_of_zero_seconds_is_lengthened_once),
 	cmocka_unit_test(exact_sequence_sources_are_written_as_they_are_with_warnings),
 };
