@@ -918,10 +918,38 @@ static void a_part_named_as_a_motion_file_is_refused(void **state)
 	(void)state;
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "/step/A.motion.xnb' would be written twice by this source, for 'A.motion' and then for "
-			   "'A.motion' (a part named as another clip's root motion, CLIP.motion?)"))
+			   "'A.motion' (a clip named as another clip's root motion, CLIP.motion)"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	free(out);
+}
+
+/* Two clip names that make one file name ('a/b' and 'a:b' both make
+ * a_b.xnb): the message says so, not that it is a root motion's name. */
+static void clip_names_making_one_file_name_say_so(void **state)
+{
+	static const char item[] =
+		"<Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>"
+		"<Item><BoneIndex>0</BoneIndex><Time>PT0S</Time><Position>0 0 0</Position><Rotation>0 0 0</Rotation>"
+		"<Scale>1 1 1</Scale></Item>"
+		"<Item><BoneIndex>0</BoneIndex><Time>PT1S</Time><Position>1 2 3</Position><Rotation>0 0 0</Rotation>"
+		"<Scale>1 1 1</Scale></Item></Keyframes></Value></Item>";
+	char *dir = test_tmpdir("name-clash"), *src = test_format("%s/clash.xml", dir), *out = test_format("%s/out", dir);
+	char *a = test_format(item, "a/b"), *b = test_format(item, "a:b");
+	char *doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
+				"<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s%s</AnimationClips></Asset>"
+				"</XnaContent>", a, b);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "/clash/a_b.xnb' would be written twice by this source, for 'a/b' and then for 'a:b' "
+			   "(clip names that make one file name); the second is not written: rename it"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(doc), free(a), free(b), free(out), free(src), free(dir);
 }
 
 /* A single source animc's own reader reads is held to --import-timeout
@@ -1179,6 +1207,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
+	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),

@@ -555,12 +555,19 @@ void build_commit_job(build_commit *c, size_t i)
 			if (o->staged)
 				unlink(o->staged);
 			o->is_refused = true;
-			if (owner == i)
+			if (owner == i) {
+				const char *first = first_clip_at(r, k), *second = o->clip ? o->clip : "";
+				size_t len = strlen(second);
+				bool motion = len > 7 && strcmp(second + len - 7, ".motion") == 0;
+
 				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 						  "'%s' would be written twice by this source, for '%s' and then "
-						  "for '%s' (a part named as another clip's root motion, "
-						  "CLIP.motion?); the second is not written: rename it",
-						  path ? path : o->name, first_clip_at(r, k), o->clip ? o->clip : "");
+						  "for '%s' (%s); the second is not written: rename it",
+						  path ? path : o->name, first, second,
+						  motion ? "a clip named as another clip's root motion, CLIP.motion"
+						  : strcmp(first, second) == 0 ? "two clips of one name"
+						  : "clip names that make one file name");
+			}
 			else if (owner != SIZE_MAX)
 				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 						  "'%s' is the output of '%s' in this run; not written",
