@@ -78,6 +78,7 @@ typedef struct rt_packed {
 	/* Byte offsets in the copy (the loader refuses payloads past 4 GiB). */
 	uint32_t names_at, descriptors_at, constants_at, formats_at, ranges_at, segments_at, masks_at, keys_at;
 	const uint32_t *key_at;         /* animated_count * segment_count */
+	uint64_t serial;                /* rt_new_serial(): tells this clip from one loaded where it was */
 } rt_packed;
 
 struct animrt_compact {
@@ -280,7 +281,7 @@ struct animrt_context {
 	uint32_t image_at, caches_at;   /* byte offsets from the context's start */
 	uint32_t rotation_count;        /* the first caches in use that are rotations */
 	uint32_t track_capacity;        /* caches there is room for */
-	uint32_t reserved[2];
+	uint64_t clip_serial, map_serial; /* of the clip in place and the binding (0: none) */
 	uint32_t cursor[];              /* bone_count */
 };
 /* The header, then per bone a cursor and its part of the image, with two
@@ -304,13 +305,33 @@ static inline rt_track_cache *rt_context_caches(animrt_context *ctx)
  * binding's sample_map, or NULL): another clip or map empties its caches.
  * False when the clip has more animated tracks for the pose than the
  * context has caches (it then follows no clip). */
-bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map);
+bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial);
+
+/* A number no other clip or binding of the process has (from 1 on). */
+uint64_t rt_new_serial(void);
+
+/* The serial of a clip in place, else 0. */
+static inline uint64_t rt_clip_serial(const animrt_clip *clip)
+{
+	return clip->compact && clip->compact->is_packed ? clip->compact->packed.serial : 0;
+}
+
+/* Whether `ctx` follows `clip` through `map` (of the binding `map_serial`,
+ * 0 for none); pointers alone would take a clip or binding made where a
+ * freed one was for that one. */
+static inline bool rt_context_is_on(const animrt_context *ctx, const animrt_clip *clip, const uint32_t *map,
+				    uint64_t map_serial)
+{
+	return ctx->clip == clip && ctx->map == map && ctx->map_serial == map_serial &&
+	       ctx->clip_serial == rt_clip_serial(clip);
+}
 
 /* rt_context_follow where the context follows another clip or map: the
  * check each sample makes, without a call. */
-static inline bool rt_context_follows(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+static inline bool rt_context_follows(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map,
+				      uint64_t map_serial)
 {
-	return !ctx || (ctx->clip == clip && ctx->map == map) || rt_context_follow(ctx, clip, map);
+	return !ctx || rt_context_is_on(ctx, clip, map, map_serial) || rt_context_follow(ctx, clip, map, map_serial);
 }
 
 /*

@@ -227,6 +227,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	pk->masks_at = (uint32_t)(w.masks_at - shift);
 	pk->keys_at = (uint32_t)(pk->masks_at + (((uint64_t)animated * w.sample_count + 7) / 8));
 	pk->key_at = (const uint32_t *)(block + o_index);
+	pk->serial = rt_new_serial();
 
 	animrt_clip *clip = (animrt_clip *)block;
 	char *name = (char *)block + o_reader;

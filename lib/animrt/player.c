@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "compact.h"
 #include "error.h"
 #include "interp.h"
 #include "sample.h"
@@ -81,6 +82,7 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 			unanimated_list[unanimated++] = bone;
 
 	b->clip = clip;
+	b->serial = rt_new_serial();
 	b->bone_count = bone_count;
 	b->bone_of_sequence = of_seq;
 	b->sample_map = map;

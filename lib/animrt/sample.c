@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <animc/animrt.h>
@@ -430,7 +431,7 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 					uint32_t *cursors, animrt_context *ctx, animrt_pose *pose, bool is_reference)
 {
 	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count ||
-	    (ctx && ctx->bone_count < pose->bone_count) || !rt_context_follows(ctx, clip, NULL))
+	    (ctx && ctx->bone_count < pose->bone_count) || !rt_context_follows(ctx, clip, NULL, 0))
 		return ANIMRT_ERR_ARGUMENT;
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
@@ -478,7 +479,7 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 	    (ctx && ctx->bone_count < pose->bone_count))
 		return ANIMRT_ERR_ARGUMENT;
 	const animrt_clip *clip = binding->clip;
-	if (!rt_context_follows(ctx, clip, binding->sample_map))
+	if (!rt_context_follows(ctx, clip, binding->sample_map, binding->serial))
 		return ANIMRT_ERR_ARGUMENT;
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
@@ -732,12 +733,20 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
 	return animrt_context_init_for(memory, bone_count, tracks);
 }
 
+uint64_t rt_new_serial(void)
+{
+	static _Atomic uint64_t last;
+
+	return atomic_fetch_add_explicit(&last, 1, memory_order_relaxed) + 1;
+}
+
 void animrt_context_reset(animrt_context *ctx)
 {
 	if (!ctx)
 		return;
 	ctx->clip = NULL;
 	ctx->map = NULL;
+	ctx->clip_serial = ctx->map_serial = 0;
 	ctx->track_count = 0;
 	memset(ctx->cursor, 0, (size_t)ctx->bone_count * sizeof(uint32_t));
 }

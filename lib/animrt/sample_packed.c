@@ -950,9 +950,9 @@ static bool context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 	return true;
 }
 
-bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial)
 {
-	if (!ctx || (ctx->clip == clip && ctx->map == map))
+	if (!ctx || rt_context_is_on(ctx, clip, map, map_serial))
 		return true;
 	animrt_context_reset(ctx);
 	if (clip->compact && clip->compact->is_packed && !context_plan(ctx, clip, map)) {
@@ -961,6 +961,8 @@ bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint3
 	}
 	ctx->clip = clip;
 	ctx->map = map;
+	ctx->clip_serial = rt_clip_serial(clip);
+	ctx->map_serial = map_serial;
 	return true;
 }
 

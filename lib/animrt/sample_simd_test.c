@@ -377,6 +377,88 @@ static void context_sized_for_the_clip(void **state)
 	free(bytes);
 }
 
+/* Samples of `b` at 10 times, with the context and without, are the same
+ * bits. */
+static void context_agrees_through(const animrt_binding *b, animrt_context *ctx, animrt_pose *with,
+				   animrt_pose *without)
+{
+	uint32_t n = with->bone_count;
+
+	for (int i = 0; i < 10; i++) {
+		float t = 0.37f * (float)i;
+
+		assert_int_equal(animrt_binding_sample_with(b, t, ANIMRT_PLAY_REPEAT, ctx, with), ANIMRT_OK);
+		assert_int_equal(animrt_binding_sample_with(b, t, ANIMRT_PLAY_REPEAT, NULL, without), ANIMRT_OK);
+		assert_memory_equal(with->translation, without->translation, 3 * n * sizeof(float));
+		assert_memory_equal(with->rotation, without->rotation, 4 * n * sizeof(float));
+		assert_memory_equal(with->scale, without->scale, 3 * n * sizeof(float));
+	}
+}
+
+/* A context follows a clip and a binding, not the addresses they had: a
+ * binding destroyed and another made for the same clip (where malloc put
+ * the first), or a clip closed and another opened in its place, start it
+ * over.  It took the old binding's bone order for the new one. */
+static void a_context_tells_a_new_binding_from_the_old(void **state)
+{
+	static const animc_tolerance tolerance = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						   ANIMC_TOLERANCE_SCALE };
+	static const animc_tolerance loose = { 0.1f, 2.0f, 0.01f };
+
+	(void)state;
+	animc_clip *clip = varied_clip();
+	size_t size, loose_size;
+	uint8_t *bytes = compile(clip, true, &tolerance, &size, NULL);
+	uint8_t *loose_bytes = compile(clip, true, &loose, &loose_size, NULL);
+	animrt_clip *pk = open_packed(bytes, size);
+	uint32_t n = pk->sequence_count;
+	const char **forward = malloc(n * sizeof *forward), **backward = malloc(n * sizeof *backward);
+	void *pm[2], *cm = malloc(animrt_context_size_bytes(n));
+	animrt_pose p[2];
+	animrt_context *ctx = animrt_context_init(cm, n);
+	animrt_binding *b;
+
+	for (uint32_t i = 0; i < n; i++) {
+		forward[i] = animrt_clip_bone_name(pk, i, NULL);
+		backward[n - 1 - i] = forward[i];
+	}
+	for (int j = 0; j < 2; j++) {
+		pm[j] = malloc(animrt_pose_size_bytes(n));
+		animrt_pose_init(&p[j], pm[j], n);
+	}
+	assert_int_equal(animrt_binding_create(pk, forward, n, &b, NULL), ANIMRT_OK);
+	context_agrees_through(b, ctx, &p[0], &p[1]);
+	/* A binding made where this one was, as a game's allocator may put
+	 * it (the tables of one for the bones backward, written over this
+	 * one's, and its serial). */
+	animrt_binding *other;
+	assert_int_equal(animrt_binding_create(pk, backward, n, &other, NULL), ANIMRT_OK);
+	assert_int_equal(other->unmatched_count + other->unanimated_count, 0);
+	memcpy((void *)(uintptr_t)b->bone_of_sequence, other->bone_of_sequence, n * sizeof(uint32_t));
+	memcpy((void *)(uintptr_t)b->sample_map, other->sample_map, n * sizeof(uint32_t));
+	b->serial = other->serial;
+	context_agrees_through(b, ctx, &p[0], &p[1]);
+	animrt_binding_destroy(other);
+	animrt_binding_destroy(b);
+	/* Another clip where this one was (names kept: the other clip's). */
+	animrt_close(pk);
+	pk = open_packed(loose_bytes, loose_size);
+	for (uint32_t i = 0; i < n; i++)
+		backward[n - 1 - i] = animrt_clip_bone_name(pk, i, NULL);
+	assert_int_equal(animrt_binding_create(pk, backward, n, &b, NULL), ANIMRT_OK);
+	context_agrees_through(b, ctx, &p[0], &p[1]);
+	animrt_binding_destroy(b);
+	for (int j = 0; j < 2; j++)
+		free(pm[j]);
+	free(cm);
+	free(forward);
+	free(backward);
+	animrt_close(pk);
+	animc_clip_destroy(clip);
+	free(bytes);
+	free(loose_bytes);
+}
+
 /* The short sine series the slerps with a kept arc take (all four arcs up
  * to RT_SHORT_SINE) stays within one rounding of the full series there,
  * and both within 6e-8 of sin. */
@@ -403,6 +485,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(simd_agrees_with_the_reference_original),
 	cmocka_unit_test(in_place_agrees_with_decoded),
 	cmocka_unit_test(context_sized_for_the_clip),
+	cmocka_unit_test(a_context_tells_a_new_binding_from_the_old),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -409,6 +409,9 @@ typedef struct animrt_binding {
 	/* Table bones no sequence animates; poses give them identity. */
 	uint32_t unanimated_count;
 	const uint32_t *unanimated;
+	/* Distinct for every binding the process creates: a context tells
+	 * bindings apart by it, also one created where a destroyed one was. */
+	uint64_t serial;
 } animrt_binding;
 
 /*
@@ -438,9 +441,9 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  * the arc between rotation keys, and the key mask and first key of their
  * segment), so that forward playback unpacks each key once.  ANIMRT_CONTEXT_BYTES_PER_BONE per bone plus
  * ANIMRT_CONTEXT_HEADER_BYTES; animrt_context_size_bytes computes it.  A
- * context follows one clip: given another one (or the same clip reloaded
- * elsewhere) it starts over; after animrt_close and a reload at the same
- * address, call animrt_context_reset.  Sampling with a context never
+ * context follows one clip and binding: given another one (a clip
+ * reloaded, a binding created again, also at the same address) it starts
+ * over.  Sampling with a context never
  * allocates; the results equal those sampled without one, bit for bit.
  */
 typedef struct animrt_context animrt_context;
