@@ -9,13 +9,17 @@
 #include <animc/animrt.h>
 #include "interp.h"
 
-/* q to the power k (k >= 0, whole): the same axis, k times the angle. */
+/* q to the power k (k >= 0, whole): the same axis, k times the angle, of
+ * unit length.  The half angle from atan2 of the axis part's length and w:
+ * acos(w) loses the small turns of root motion (a float w of 0.99999994
+ * is all a turn of 0.02 degrees leaves), and a thousand loops multiplied
+ * the error. */
 static void quat_pow(const float q[4], double k, float out[4])
 {
-	double w = q[3] < -1 ? -1 : q[3] > 1 ? 1 : q[3];
-	double half = acos(w), s = sin(half);
+	double x = q[0], y = q[1], z = q[2], w = q[3];
+	double len = sqrt(x * x + y * y + z * z);
 
-	if (fabs(s) < 1e-12) {
+	if (!(len > 0)) {
 		/* No turn (or a whole one): q^k is q's sign to the k. */
 		double sign = w < 0 && fmod(k, 2) != 0 ? -1 : 1;
 
@@ -23,11 +27,11 @@ static void quat_pow(const float q[4], double k, float out[4])
 		out[3] = (float)sign;
 		return;
 	}
-	double f = sin(k * half) / s;
+	double half = atan2(len, w), f = sin(k * half) / len;
 
-	out[0] = (float)(q[0] * f);
-	out[1] = (float)(q[1] * f);
-	out[2] = (float)(q[2] * f);
+	out[0] = (float)(x * f);
+	out[1] = (float)(y * f);
+	out[2] = (float)(z * f);
 	out[3] = (float)cos(k * half);
 }
 
@@ -65,15 +69,21 @@ static void motion_to(const animrt_clip *clip, double t, animrt_play_mode mode, 
 		translation[k] = tr[k];
 	memcpy(rotation, rot, sizeof rot);
 	if (loops != 0) {
-		float end_t[3], end_r[4], whole[4], inv[4];
+		/* A loop moves the end's motion less the start's: a motion
+		 * clip starts at rest, but a lossy one only within its bound,
+		 * and that offset would add up loop after loop. */
+		float start_t[3], start_r[4], end_t[3], end_r[4], loop_r[4], whole[4], inv[4];
 
+		sample_at(clip, 0, start_t, start_r);
 		sample_at(clip, (float)d, end_t, end_r);
 		for (int k = 0; k < 3; k++)
-			translation[k] += loops * end_t[k];
+			translation[k] += loops * ((double)end_t[k] - start_t[k]);
+		inv[0] = -start_r[0], inv[1] = -start_r[1], inv[2] = -start_r[2], inv[3] = start_r[3];
+		interp_quat_mul(loop_r, end_r, inv);
 		if (loops > 0) {
-			quat_pow(end_r, loops, whole);
+			quat_pow(loop_r, loops, whole);
 		} else {
-			quat_pow(end_r, -loops, inv);
+			quat_pow(loop_r, -loops, inv);
 			whole[0] = -inv[0], whole[1] = -inv[1], whole[2] = -inv[2], whole[3] = inv[3];
 		}
 		interp_quat_mul(rotation, rotation, whole);
