@@ -76,8 +76,8 @@ static int run(const void *bytes, size_t size)
 		fprintf(stderr, "%s\n", err.message);   // names the byte offset
 		return 1;
 	}
-	for (uint32_t i = 0; i < clip->sequence_count; i++)
-		printf("%s: %u keys\n", clip->sequences[i].bone, clip->sequences[i].key_count);
+	for (uint32_t i = 0; i < clip->sequence_count; i++)   // either layout
+		printf("sequence %u: %s\n", i, animrt_clip_bone_name(clip, i, NULL));
 
 	// The pose at 0.25 s, one bone per sequence, in the file's order.
 	animrt_pose pose;
@@ -96,7 +96,7 @@ static int run(const void *bytes, size_t size)
 	animrt_clip_sample(clip, 0.25f, ANIMRT_PLAY_REPEAT, cursors, &pose);
 	// pose.translation[3 * i ...], pose.rotation[4 * i ...], pose.scale[3 * i ...]
 	for (uint32_t i = 0; i < clip->sequence_count; i++)
-		names[i] = clip->sequences[i].bone;
+		names[i] = animrt_clip_bone_name(clip, i, NULL);
 	print_pose("pose at 0.25 s:", names, &pose);
 
 	// An engine's skeleton: bind once (no string work after this), then
@@ -111,7 +111,7 @@ static int run(const void *bytes, size_t size)
 		return 1;
 	}
 	for (uint32_t i = 0; i < walk->unmatched_count; i++)
-		warn("no bone '%s'", clip->sequences[walk->unmatched[i]].bone);
+		warn("no bone '%s'", animrt_clip_bone_name(clip, walk->unmatched[i], NULL));
 	animrt_pose skeleton_pose;
 	void *skeleton_memory = malloc(animrt_pose_size_bytes(bone_count));
 	// Two more poses carved from one block: each size is a multiple of 16,

@@ -15,8 +15,8 @@
  *         fprintf(stderr, "%s\n", err.message);   // names the byte offset
  *         return 1;
  *     }
- *     for (uint32_t i = 0; i < clip->sequence_count; i++)
- *         printf("%s: %u keys\n", clip->sequences[i].bone, clip->sequences[i].key_count);
+ *     for (uint32_t i = 0; i < clip->sequence_count; i++)   // either layout
+ *         printf("sequence %u: %s\n", i, animrt_clip_bone_name(clip, i, NULL));
  *
  *     // The pose at 0.25 s, one bone per sequence, in the file's order.
  *     animrt_pose pose;
@@ -32,7 +32,7 @@
  *     animrt_binding *walk;
  *     animrt_binding_create(clip, bone_names, bone_count, &walk, &err);
  *     for (uint32_t i = 0; i < walk->unmatched_count; i++)
- *         warn("no bone '%s'", clip->sequences[walk->unmatched[i]].bone);
+ *         warn("no bone '%s'", animrt_clip_bone_name(clip, walk->unmatched[i], NULL));
  *     animrt_pose skeleton_pose;
  *     void *skeleton_memory = malloc(animrt_pose_size_bytes(bone_count));
  *     animrt_pose_init(&skeleton_pose, skeleton_memory, bone_count);
