@@ -256,7 +256,10 @@ void animrt_player_advance(animrt_player *player, float dt_s)
 			     player->slots[1].moved.translation, w);
 		interp_slerp(player->moved.rotation, player->slots[0].moved.rotation, player->slots[1].moved.rotation,
 			     w);
-		if (player->blend_elapsed_s > player->blend_time_s)
+		/* At its blend time the fade is over: the weight is 1, and a
+		 * track only the old clip animates must not stay its until the
+		 * next advance that moves time (a paused game). */
+		if (player->blend_elapsed_s >= player->blend_time_s)
 			drop_first(player);
 	}
 }

@@ -190,10 +190,51 @@ static void crossfade_runs_from_the_current_pose_to_the_new_clip(void **state)
 	two_clips_free(c);
 }
 
+/* A crossfade ends when it reaches its blend time, not at the advance
+ * after: a bone only the clip fading out animates takes identity with the
+ * weight 1 (it kept that clip's pose through any advance(0), a paused
+ * game's). */
+static void a_crossfade_ends_at_its_blend_time(void **state)
+{
+	(void)state;
+	const char *skeleton[2] = { "Root", "Arm" };
+	animrt_sequence sa = seq("Arm", 2, 1, 1, NULL, ramp_a, 2, NULL, 0, NULL, 0);
+	animrt_sequence sb = seq("Root", 2, 1, 1, NULL, ramp_b, 2, NULL, 0, NULL, 0);
+	animrt_clip a = { .duration_s = 1, .sequence_count = 1, .sequences = &sa };
+	animrt_clip b = { .duration_s = 1, .sequence_count = 1, .sequences = &sb };
+	animrt_binding *ba, *bb;
+	animrt_player *p;
+	animrt_pose pose;
+	void *mem = pose_new(&pose, 2);
+
+	assert_int_equal(animrt_binding_create(&a, skeleton, 2, &ba, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_binding_create(&b, skeleton, 2, &bb, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_create(2, &p, NULL), ANIMRT_OK);
+	animrt_player_play(p, ba, ANIMRT_PLAY_REPEAT, 0);
+	animrt_player_advance(p, 0.2f);
+	animrt_player_play(p, bb, ANIMRT_PLAY_REPEAT, 0.5f);
+	animrt_player_advance(p, 0.25f);
+	assert_int_equal(animrt_player_sample(p, &pose), ANIMRT_OK);
+	assert_true(pose.tracks[1] != 0);                     /* Arm: the old clip's, fading */
+	animrt_player_advance(p, 0.25f);
+	assert_float_equal(animrt_player_blend_weight(p), 1, 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(animrt_player_sample(p, &pose), ANIMRT_OK);
+		assert_int_equal(pose.tracks[1], 0);              /* Arm: identity, no tracks */
+		assert_float_equal(pose.translation[3], 0, 0);
+		animrt_player_advance(p, 0);
+	}
+	animrt_player_destroy(p);
+	animrt_binding_destroy(ba);
+	animrt_binding_destroy(bb);
+	free(mem);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(binding_maps_names_once_and_reports_the_rest),
 	cmocka_unit_test(player_time_scale_and_play_modes),
 	cmocka_unit_test(crossfade_runs_from_the_current_pose_to_the_new_clip),
+	cmocka_unit_test(a_crossfade_ends_at_its_blend_time),
 };
 
 ANIMC_TEST_GROUP(tests);

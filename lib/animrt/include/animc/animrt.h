@@ -361,8 +361,9 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 				 uint32_t *cursors, animrt_pose *pose);
 
 /*
- * Crossfade: out = a blended toward b by weight (0 gives a, 1 gives b,
- * clamped to [0, 1]), per bone and track as the original AnimationBlender:
+ * Crossfade: out = a blended toward b by weight (clamped to [0, 1]; on a
+ * track both animate 0 gives a, 1 gives b), per bone and track as the
+ * original AnimationBlender:
  * lerp for translation and scale, shorter-arc slerp for rotation when both
  * poses animate the track; the one that animates it when only one does;
  * identity when neither.  out may be a or b.  ANIMRT_ERR_ARGUMENT when a
@@ -463,8 +464,9 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
  * keeps a cache per animated track, and animrt_context_init makes room
  * for three a bone.  animrt_clip_context_tracks gives what one clip needs
  * (0 for other clips); a player of known clips takes the largest, and the
- * context then costs 45 bytes a bone and 112 a track past the header
- * (often a third of animrt_context_size_bytes).  Sampling a clip that
+ * context then costs 45 bytes a bone and 112 a track past the header,
+ * rounded up to a multiple of 16 (often a third of
+ * animrt_context_size_bytes).  Sampling a clip that
  * needs more tracks than the context holds gives ANIMRT_ERR_ARGUMENT.
  */
 uint32_t animrt_clip_context_tracks(const animrt_clip *clip);
@@ -522,7 +524,8 @@ void animrt_player_set_time_scale(animrt_player *player, float time_scale);
 /*
  * Move time on by dt_s seconds: each clip's local time by dt_s times its
  * time scale (then clamped for Once, wrapped at the clip's duration for
- * Repeat), a crossfade by dt_s; a crossfade past its blend time ends.
+ * Repeat), a crossfade by dt_s; a crossfade that reaches its blend time
+ * ends (the clip fading out is dropped).
  */
 void animrt_player_advance(animrt_player *player, float dt_s);
 
