@@ -5,6 +5,8 @@
  * (exact mode reproduces them); consistency is left to animc_clip_validate,
  * except what the model cannot hold (a time list of the wrong length).
  */
+#define _GNU_SOURCE   /* qsort_r */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -119,6 +121,10 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	if (el->depth == 0 && k != K_ROOT)
 		return fail(im, ANIMC_ERR_PARSE, el,
 			    "the root element is <%s>, not <AnimationSequence>", el->name);
+	if (el->depth == 0 && el->uri)
+		return fail(im, ANIMC_ERR_PARSE, el,
+			    "the root element <AnimationSequence> is in the namespace '%s'; .NET's "
+			    "XmlSerializer reads it in none, and refuses this file (remove the xmlns)", el->uri);
 	if (k == K_UNKNOWN) {
 		animc_diag_report(im->sink, ANIMC_WARNING, el->line, el->column,
 				  "unknown element <%s> in <%s> ignored: check its "
@@ -245,6 +251,50 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 	return ANIMC_XML_CONTINUE;
 }
 
+static const char *bone_of(const animc_clip *clip, uint32_t i)
+{
+	return clip->channels[i].bone ? clip->channels[i].bone : "";
+}
+
+/* By bone name, then by position. */
+static int compare_channel_names(const void *a, const void *b, void *user)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(bone_of(user, x), bone_of(user, y));
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Sequences of one bone name: the runtime binds bones by name, and of two
+ * sequences of one bone the later one's values win (the original played
+ * the same).  Written as they are, with a warning per name. */
+static animc_status warn_shared_bone_names(const animc_clip *clip, animc_diag_sink *sink)
+{
+	uint32_t n = clip->channel_count, *order;
+
+	if (n < 2)
+		return ANIMC_OK;
+	order = malloc((size_t)n * sizeof *order);
+	if (!order)
+		return ANIMC_ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof *order, compare_channel_names, (void *)(uintptr_t)clip);
+	for (uint32_t i = 0, end; i < n; i = end) {
+		const char *name = bone_of(clip, order[i]);
+
+		for (end = i + 1; end < n && strcmp(bone_of(clip, order[end]), name) == 0; end++)
+			;
+		if (end - i > 1)
+			animc_diag_report(sink, ANIMC_WARNING, clip->channels[order[end - 1]].line, 0,
+					  "%u sequences are named '%s' (the first at line %u); the runtime finds "
+					  "bones by name and plays the last one's values: give each its own name",
+					  end - i, name, clip->channels[order[i]].line);
+	}
+	free(order);
+	return ANIMC_OK;
+}
+
 static animc_status import_robotgame(const animc_import_request *req, animc_clip_set *out,
 				     animc_diag_sink *sink)
 {
@@ -271,9 +321,12 @@ static animc_status import_robotgame(const animc_import_request *req, animc_clip
 	}
 	if (status == ANIMC_OK && !im.root_count_seen)
 		animc_diag_report(sink, ANIMC_WARNING, im.clip->line, 0,
-				  "<AnimationSequence> has no <KeyFrameSequenceCount>; "
-				  "wrote the number of sequences: add the element, which the original pipeline needs");
+				  "<AnimationSequence> has no <KeyFrameSequenceCount>, which the original "
+				  "pipeline needs: add it (the default mode writes the number of sequences; "
+				  "--exact cannot)");
 	animc_rg_sequence_release(&im.seq);
+	if (status == ANIMC_OK)
+		status = warn_shared_bone_names(im.clip, sink);
 	if (status != ANIMC_OK) {
 		animc_clip_destroy(im.clip);
 		return status;

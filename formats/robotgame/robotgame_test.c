@@ -198,6 +198,34 @@ static void missing_count_warns(void **state)
 	release(&r);
 }
 
+/* Sequences of one bone name are kept (the original wrote them), with a
+ * warning at the last of them naming the first; a namespace on the root
+ * is refused, as XmlSerializer refuses it. */
+static void shared_bone_names_warn_and_namespaces_are_refused(void **state)
+{
+#define SEQ(name) "<KeyFrameSequence><BoneName>" name "</BoneName><KeyCount>1</KeyCount><Duration>1</Duration>" \
+	"<KeyInterval>1</KeyInterval><HasTranslation>true</HasTranslation><FixedTranslation>true</FixedTranslation>" \
+	"<Translation><Vector3><X>1</X><Y>2</Y><Z>3</Z></Vector3></Translation></KeyFrameSequence>\n"
+	static const char doc[] = HEAD
+		"<Duration>1</Duration><KeyFrameSequenceCount>3</KeyFrameSequenceCount><KeyFrameSequences>\n"
+		SEQ("Bone") SEQ("Other") SEQ("Bone")
+		"</KeyFrameSequences></AnimationSequence>";
+#undef SEQ
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.clips[0]->channel_count, 3);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	const test_diag *w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_int_equal(w->line, 6);
+	assert_string_equal(w->message, "2 sequences are named 'Bone' (the first at line 4); the runtime finds bones "
+			    "by name and plays the last one's values: give each its own name");
+	release(&r);
+	expect_error("<?xml version=\"1.0\"?>\n<AnimationSequence xmlns=\"urn:x\"><Duration>1</Duration>"
+		     "</AnimationSequence>", ANIMC_ERR_PARSE, 2, 0);
+}
+
 static void non_finite_values_parse_then_fail_validation(void **state)
 {
 	static const char doc[] = HEAD
@@ -349,6 +377,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(shuffled_elements_give_the_same_clip),
 	cmocka_unit_test(unknown_elements_warn_with_their_place),
 	cmocka_unit_test(missing_count_warns),
+	cmocka_unit_test(shared_bone_names_warn_and_namespaces_are_refused),
 	cmocka_unit_test(non_finite_values_parse_then_fail_validation),
 	cmocka_unit_test(value_errors_point_at_the_value),
 	cmocka_unit_test(time_list_must_match_keycount),

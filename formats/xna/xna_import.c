@@ -654,8 +654,11 @@ static animc_xml_action start_asset(xna *x, const animc_xml_element *el)
 
 static animc_xml_action start_root(xna *x, const animc_xml_element *el)
 {
-	if (strcmp(el->name, "XnaContent") != 0 || el->uri)
+	if (strcmp(el->name, "XnaContent") != 0)
 		return fail(x, ANIMC_ERR_PARSE, el, "the root element is <%s>, not <XnaContent>", el->name);
+	if (el->uri)
+		return fail(x, ANIMC_ERR_PARSE, el, "the root element <XnaContent> is in the namespace '%s'; "
+			    "XNA's IntermediateSerializer reads it in none (remove the xmlns)", el->uri);
 	x->root_line = el->line;
 	/* The aliases Type attributes may use; libxml2's arrays last only this call. */
 	for (int i = 0; i < el->namespace_count && x->alias_count < MAX_ALIASES; i++) {

@@ -458,6 +458,21 @@ static void errors_point_at_the_element(void **state)
 	}
 }
 
+/* A root in a namespace is refused saying so (it said "the root element
+ * is <XnaContent>, not <XnaContent>"). */
+static void a_namespaced_root_is_named_as_such(void **state)
+{
+	imported r = import_str(XML "<XnaContent xmlns=\"urn:x\"></XnaContent>");
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_ERR_PARSE);
+	assert_non_null(e);
+	assert_string_equal(e->message, "the root element <XnaContent> is in the namespace 'urn:x'; XNA's "
+			    "IntermediateSerializer reads it in none (remove the xmlns)");
+	release(&r);
+}
+
 static void warnings_for_unknown_members_late_keys_and_empty_clips(void **state)
 {
 	static const char doc[] = AD_OPEN
@@ -557,6 +572,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
 	cmocka_unit_test(errors_point_at_the_element),
+	cmocka_unit_test(a_namespaced_root_is_named_as_such),
 	cmocka_unit_test(other_asset_types_hold_no_animation),
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
 	cmocka_unit_test(content_beats_the_animation_extension),
