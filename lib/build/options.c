@@ -406,7 +406,7 @@ static const option_def option_table[] = {
 	    "RobotGame sources: reproduce the original XNA pipeline's bytes: validate only, no "
 	    "normalisation; what the original would have written as a corrupt file is an error, what "
 	    "its runtime cannot play a warning.  Other sources: every key kept at its time (nothing "
-	    "made fixed or uniform)",
+	    "made fixed or uniform; a track the source gives one value is fixed)",
 	    "For RobotGame sources (AnimationSequence, either XML dialect): an input the original would"
 	    " have written as a corrupt file (a KeyFrameSequenceCount that disagrees, times out of "
 	    "order) is an error, and one the original runtime cannot play is written with a warning "
