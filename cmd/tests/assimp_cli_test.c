@@ -499,8 +499,36 @@ static void a_bvh_of_no_frames_fails(void **state)
 	free(out), free(bvh), free(dir);
 }
 
+/* A channel naming a frame the file does not have (a typo) compiles, with
+ * a warning naming the bone; the other channel's frame exists. */
+static void a_channel_of_no_frame_warns(void **state)
+{
+	char *dir = test_tmpdir("x-ghost"), *x = test_format("%s/ghost.x", dir), *out = test_format("%s/out", dir);
+	static const char text[] =
+		"xof 0303txt 0032\nAnimTicksPerSecond {\n 10;\n}\n"
+		"Frame Root {\n FrameTransformMatrix {\n  1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0;;\n }\n"
+		" Frame Arm {\n  FrameTransformMatrix {\n   1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;\n  }\n }\n}\n"
+		"AnimationSet wave {\n"
+		" Animation {\n  { Arm }\n  AnimationKey {\n   2;\n   2;\n   0;3;0.0,1.0,0.0;;,\n   10;3;5.0,1.0,0.0;;;\n  }\n }\n"
+		" Animation {\n  { Armm }\n  AnimationKey {\n   2;\n   2;\n   0;3;0.0,1.0,0.0;;,\n   10;3;5.0,1.0,0.0;;;\n  }\n }\n"
+		"}\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(x, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, x, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "ghost.x: warning: clip 'wave': bone 'Armm': no node of the file's hierarchy has this "
+			   "name (a typo?): a skeleton read from the file has no such bone"))
+		fail_msg("%s", r.err);
+	assert_null(strstr(r.err, "bone 'Arm':"));
+	test_run_release(&r);
+	free(out), free(x), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
+	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),
 	cmocka_unit_test(cli_ticks_per_second_changes_durations),
 	cmocka_unit_test(cli_ticks_per_second_must_be_a_positive_number),

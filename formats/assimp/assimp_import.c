@@ -205,6 +205,7 @@ typedef struct converter {
 	char assumed_clip[2 * MAXLEN]; /* the first of them */
 	double assumed_declared;  /* what that one declared */
 	uint32_t mesh_only_count; /* animations without node channels, left out */
+	const struct aiScene *scene;
 } converter;
 
 /*
@@ -248,6 +249,48 @@ static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch,
 	va_start(ap, fmt);
 	animc_clip_vreport(cv->sink, ANIMC_WARNING, clip, ch, fmt, ap);
 	va_end(ap);
+}
+
+/* Whether the scene's node tree has a node named `name` (false too when
+ * the tree is too large to search for every channel). */
+static bool scene_has_node(const struct aiScene *scene, const struct aiString *name, size_t channels)
+{
+	const struct aiNode **stack;
+	size_t count = 0, capacity = 64, visited = 0;
+	bool found = false;
+
+	if (!scene->mRootNode)
+		return false;
+	stack = malloc(capacity * sizeof *stack);
+	if (!stack)
+		return true;   /* no memory to look: no warning */
+	stack[count++] = scene->mRootNode;
+	while (count && !found) {
+		const struct aiNode *n = stack[--count];
+
+		if (++visited * channels > 10000000u) {
+			found = true;   /* too large to check every channel */
+			break;
+		}
+		found = n->mName.length == name->length && memcmp(n->mName.data, name->data, name->length) == 0;
+		for (unsigned i = 0; !found && n->mChildren && i < n->mNumChildren; i++) {
+			if (!n->mChildren[i])
+				continue;
+			if (count == capacity) {
+				const struct aiNode **more = realloc(stack, 2 * capacity * sizeof *stack);
+
+				if (!more) {
+					found = true;
+					break;
+				}
+				stack = more;
+				capacity *= 2;
+			}
+			stack[count++] = n->mChildren[i];
+		}
+	}
+	free(stack);
+	return found;
 }
 
 /* The rate of one animation's ticks: --ticks-per-second, else the file's,
@@ -472,6 +515,9 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		if (latin1)
 			warn(cv, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
 			     "save the file with UTF-8 names if that is wrong");
+		if (cv->scene && !scene_has_node(cv->scene, &na->mNodeName, anim->mNumChannels))
+			warn(cv, clip, &clip->channels[ch], "no node of the file's hierarchy has this name (a "
+			     "typo?): a skeleton read from the file has no such bone");
 		status = import_vectors(clip, (uint32_t)ch, ANIMC_TRANSLATION, na->mPositionKeys,
 					na->mNumPositionKeys, rate);
 		if (status == ANIMC_OK)
@@ -494,7 +540,7 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 				       const animc_import_options *options, animc_clip_set *out,
 				       animc_diag_sink *sink)
 {
-	converter cv = { .format = format, .options = options, .sink = sink };
+	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene };
 	animc_status status = ANIMC_OK;
 	const char *why;
 	double rate;
