@@ -251,8 +251,8 @@ static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch,
 	va_end(ap);
 }
 
-/* Whether the scene's node tree has a node named `name` (false too when
- * the tree is too large to search for every channel). */
+/* Whether the scene's node tree has a node named `name` (true too when
+ * it has no tree, or one too large to search for every channel). */
 static bool scene_has_node(const struct aiScene *scene, const struct aiString *name, size_t channels)
 {
 	const struct aiNode **stack;
@@ -260,7 +260,7 @@ static bool scene_has_node(const struct aiScene *scene, const struct aiString *n
 	bool found = false;
 
 	if (!scene->mRootNode)
-		return false;
+		return true;   /* no tree to look in */
 	stack = malloc(capacity * sizeof *stack);
 	if (!stack)
 		return true;   /* no memory to look: no warning */
