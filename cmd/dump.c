@@ -239,9 +239,8 @@ static int run(int argc, char **argv)
 	animrt_clip *clip;
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	for (int from = optind; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
+	cli_getopt_reset();
+	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
 		if (c == 'j') {
 			json = true;
 		} else if (c == 'n') {

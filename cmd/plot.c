@@ -689,9 +689,8 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 
 	a->track = ANIMRT_ROTATION;
 	cli_parse_tolerance("default", &a->tolerance);
-	opterr = 0;
-	optind = 1;
-	for (int from = optind; (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1; from = optind) {
+	cli_getopt_reset();
+	for (int from = 1; (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1; from = optind) {
 		switch (c) {
 		case 'o':
 			a->out_path = optarg;

@@ -269,9 +269,8 @@ static int run(int argc, char **argv)
 		cli_report(ANIMC_ERROR, "animc sample", "out of memory");
 		return ANIMC_EXIT_FAILED;
 	}
-	opterr = 0;
-	optind = 1;
-	for (int from = optind; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
+	cli_getopt_reset();
+	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
 		if (c == 't') {
 			if (!parse_float(optarg, &times[a.time_count])) {
 				cli_usage_error("sample", "--time '%s' is not a finite number of seconds", optarg);

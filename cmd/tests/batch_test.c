@@ -90,9 +90,40 @@ static void batch_says_fields_are_separated_by_tabs(void **state)
 	free(dir);
 }
 
+/* A line whose option cluster fails part way (-xh: -x unknown) leaves
+ * nothing behind for the next lines: each parses as it would alone. */
+static void batch_lines_after_a_bad_option_cluster_parse_alone(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("batch-getopt");
+	test_run alone = batch(dir, "dump\t--json\t" UNIFORM "\nsample --time 0 " UNIFORM "\n");
+	test_run after = batch(dir, "dump\t-xh\t" UNIFORM "\ndump\t--json\t" UNIFORM "\nsample --time 0 " UNIFORM
+			       "\ndump -xh " UNIFORM "\ndump\t-hj\t" UNIFORM "\ndump " UNIFORM "\n");
+	test_run table = test_animc("dump", UNIFORM, NULL);
+	test_run help = test_animc("dump", "--help", NULL);
+
+	assert_int_equal(alone.status, 0);
+	assert_int_equal(after.status, 1);
+	char *want = test_format("%s%s%s", alone.out, help.out, table.out);
+	assert_string_equal(after.out, want);
+	assert_non_null(strstr(after.err, "line 1: dump failed (exit status 2)\n"));
+	assert_non_null(strstr(after.err, "line 4: dump failed (exit status 2)\n"));
+	assert_null(strstr(after.err, "line 2"));
+	assert_null(strstr(after.err, "line 3"));
+	assert_null(strstr(after.err, "line 5"));
+	assert_null(strstr(after.err, "line 6"));
+	free(want);
+	test_run_release(&alone);
+	test_run_release(&after);
+	test_run_release(&table);
+	test_run_release(&help);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(batch_takes_words_separated_by_spaces),
 	cmocka_unit_test(batch_says_fields_are_separated_by_tabs),
+	cmocka_unit_test(batch_lines_after_a_bad_option_cluster_parse_alone),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -36,6 +36,12 @@ void cli_print_diag(void *user, const animc_diag *d)
 	fputc('\n', out);
 }
 
+void cli_getopt_reset(void)
+{
+	opterr = 0;
+	optind = 0;
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;

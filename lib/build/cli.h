@@ -40,6 +40,11 @@ extern const animc_command animc_cmd_sample;
 extern const animc_command animc_cmd_batch;
 extern const animc_command animc_cmd_plot;
 
+/* Make getopt_long start afresh on a new argv, opterr off (errors are the
+ * caller's): optind = 0, which in glibc also forgets the rest of an option
+ * cluster an earlier parse stopped in (batch parses one argv per line). */
+void cli_getopt_reset(void);
+
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The usage error for getopt_long's '?' (or ':', needs_value): "unknown

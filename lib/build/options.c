@@ -911,9 +911,8 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 	argc = (int)o->arg_storage.count;
 	argv = o->arg_storage.items;
 
-	opterr = 0;
-	optind = 1;
-	for (int from = optind; (c = getopt_long(argc, argv, shorts, longs, &index)) != -1; from = optind) {
+	cli_getopt_reset();
+	for (int from = 1; (c = getopt_long(argc, argv, shorts, longs, &index)) != -1; from = optind) {
 		const option_def *d = NULL;
 		cli_error err;
 
