@@ -60,13 +60,16 @@ static void help(FILE *out)
 		"                          (default 120; 0: no limit), as animc build does\n"
 		"      --memory-limit SIZE  address space of that import (default 4G; 0: no\n"
 		"                          limit; K, M, G, T suffixes; at least 64M)\n"
+		"      --reader-name NAME  also take compiled files whose type reader is NAME\n"
+		"                          (as for animc dump); repeatable\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Rotations plot x y z w, each compiled quaternion on the source's hemisphere;\n"
 		"their error is the angle between the two rotations in degrees.\n"
 		"\n"
 		"A SOURCE beside its clip-split sidecar (STEM_Anims.xml) is cut by it, as animc\n"
-		"build cuts it; --split and --clips take its place.\n"
+		"build cuts it; --split and --clips take its place.  A compiled SOURCE is one\n"
+		"clip: --clip, --split and --clips are refused for it.\n"
 		"\n"
 		"SOURCE is imported in a child process: an importer that loops, crashes or runs\n"
 		"out of memory on it fails the plot with a message.\n"
@@ -87,6 +90,16 @@ static void print_diag(void *user, const animc_diag *diag)
 {
 	cli_print_diag(user, diag);
 }
+
+typedef struct plot_args {
+	const char *out_path, *bone, *clip;
+	build_author_options author;   /* --split, --clips */
+	cli_readers readers;           /* --reader-name */
+	unsigned track;
+	animc_tolerance tolerance;
+	double ticks_per_second;
+	const char *compiled_path, *source_path;
+} plot_args;
 
 /* Where the import of a source runs, and its limits (--import-timeout,
  * --memory-limit), as animc build's workers run it. */
@@ -155,11 +168,12 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 
 /* The source as libanimrt plays it: a compiled file loaded, or an asset
  * compiled in memory (compile_source) in a child process, which the
- * limits stop where a reader loops or runs out of memory on the file. */
-static animrt_clip *load_source(const char *path, const char *clip_name, double ticks_per_second,
-				const build_author_options *author, const import_limits *limits,
-				cli_diag_printer *printer)
+ * limits stop where a reader loops or runs out of memory on the file.
+ * NULL with *status set (said) when it cannot be had. */
+static animrt_clip *load_source(const plot_args *a, const import_limits *limits, cli_diag_printer *printer,
+				int *status)
 {
+	const char *path = a->source_path;
 	uint8_t *data = NULL, *xnb = NULL;
 	size_t size = 0, xnb_size = 0;
 	cli_error failure;
@@ -167,13 +181,23 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 	animrt_error err;
 	int detail;
 
+	*status = ANIMC_EXIT_FAILED;
 	if (!cli_read_file(path, &data, &size, &failure)) {
 		cli_report(ANIMC_ERROR, path, "%s", failure.message);
 		return NULL;
 	}
 	if (is_compiled(data, size)) {
-		if (animrt_open(data, size, &clip, &err) != ANIMRT_OK)
-			cli_report(ANIMC_ERROR, path, "%s", err.message);
+		/* A compiled file is one clip, already cut: nothing to choose. */
+		const char *option = a->clip ? "--clip" : a->author.splits.count ? "--split" :
+				     a->author.clips_path ? "--clips" : NULL;
+
+		if (option) {
+			free(data);
+			*status = cli_usage_error("plot", "%s applies to a source file only, and '%s' is a compiled "
+						  "file", option, path);
+			return NULL;
+		}
+		clip = cli_clip_open_bytes(path, data, size, &a->readers);
 		free(data);
 		return clip;
 	}
@@ -184,7 +208,7 @@ static animrt_clip *load_source(const char *path, const char *clip_name, double 
 		free(data);
 		return NULL;
 	}
-	source_job job = { path, data, size, importer, clip_name, ticks_per_second, author, printer };
+	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, printer };
 
 	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
 				   &detail)) {
@@ -460,14 +484,6 @@ static int wrapped_lines(FILE *out, const char *text)
 
 /* --------------------------------------------------------------- command */
 
-typedef struct plot_args {
-	const char *out_path, *bone, *clip;
-	build_author_options author;   /* --split, --clips */
-	unsigned track;
-	animc_tolerance tolerance;
-	double ticks_per_second;
-	const char *compiled_path, *source_path;
-} plot_args;
 
 /* Both sequences' track at STEPS times over [0, end] into t, sv, cv (four
  * floats a step), the compiled rotation on the source's hemisphere, and the
@@ -670,7 +686,7 @@ done:
  * else the exit status (help shown, or a usage error said). */
 static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv)
 {
-	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS };
+	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS, O_READER };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "bone", required_argument, NULL, O_BONE },
@@ -682,6 +698,7 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 		{ "memory-limit", required_argument, NULL, O_MEMORY },
 		{ "split", required_argument, NULL, O_SPLIT },
 		{ "clips", required_argument, NULL, O_CLIPS },
+		{ "reader-name", required_argument, NULL, O_READER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -742,6 +759,10 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 		case O_CLIPS:
 			a->author.clips_path = optarg;
 			break;
+		case O_READER:
+			if (!cli_readers_add(&a->readers, "plot", optarg))
+				return ANIMC_EXIT_USAGE;
+			break;
 		case O_MEMORY:
 			if (!cli_parse_size(optarg, &limits->memory_bytes))
 				return cli_usage_error("plot", "--memory-limit '%s' is not a size (such as 4G or 512M; "
@@ -782,19 +803,17 @@ static int plot(plot_args *a, int argc, char **argv)
 	cli_diag_printer printer = { 0 };
 	printer.out = stderr;
 	animrt_clip *cmp = NULL, *src = NULL;
-	animrt_error err;
-	int status = ANIMC_EXIT_FAILED;
+	int status;
 
-	/* Compact clips decoded: the plot reads their sequence lists. */
-	static const animrt_open_options decoded = { .is_decoded = true };
-	if (animrt_open_file_with(a->compiled_path, &decoded, &cmp, &err) != ANIMRT_OK) {
-		cli_report(ANIMC_ERROR, a->compiled_path, "%s", err.message);
+	/* Both clips decoded: the plot reads their sequence lists. */
+	cmp = cli_clip_open(a->compiled_path, &a->readers);
+	if (!cmp)
 		return ANIMC_EXIT_FAILED;
-	}
-	src = load_source(a->source_path, a->clip, a->ticks_per_second, &a->author, &limits, &printer);
+	src = load_source(a, &limits, &printer, &status);
 	if (src) {
 		int si = find_bone(src, a->bone), ci = find_bone(cmp, a->bone);
 
+		status = ANIMC_EXIT_FAILED;
 		if (ci < 0)
 			report_no_bone(a->compiled_path, cmp, a->bone);
 		else if (si < 0)

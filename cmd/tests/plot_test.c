@@ -326,6 +326,56 @@ static void plot_cuts_the_source_into_parts(void **state)
 	free(mid), free(run), free(split), free(sidecar), free(svg), free(out);
 }
 
+/* A compiled SOURCE opens as COMPILED does: a compact one decoded, one
+ * written with --reader-name read with it; the options that cut a source
+ * into clips are refused for it. */
+static void plot_opens_a_compiled_source_as_the_compiled_file(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-compiled-source");
+	char *compact = test_format("%s/compact", dir), *custom = test_format("%s/custom", dir);
+	char *cxnb = test_format("%s/sway.xnb", compact), *rxnb = test_format("%s/sway.xnb", custom);
+	char *svg = test_format("%s/out.svg", dir);
+	test_run r = test_animc("build", "-q", "--layout", "compact", "-o", compact, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--reader-name", "My.Reader", "-o", custom, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	/* Compact as both files: the same clip, no error. */
+	r = test_animc("plot", "--bone", "Spine", "-o", svg, cxnb, cxnb, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "worst error 0 degrees"));
+	test_run_release(&r);
+
+	/* A reader the options do not take: refused, naming the option... */
+	r = test_animc("plot", "--bone", "Spine", "-o", svg, rxnb, rxnb, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "--reader-name NAME"));
+	test_run_release(&r);
+	/* ...which reads both files. */
+	r = test_animc("plot", "--bone", "Spine", "--reader-name", "My.Reader", "-o", svg, rxnb, rxnb, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "worst error 0 degrees"));
+	test_run_release(&r);
+
+	const char *cut[][2] = { { "--clip", "Nope" }, { "--split", "Part=0:1" }, { "--clips", "parts.txt" } };
+	for (size_t i = 0; i < 3; i++) {
+		char *want = test_format("animc plot: %s applies to a source file only, and '%s' is a compiled file\n",
+					 cut[i][0], cxnb);
+
+		assert_true(unlink(svg) == 0 || i > 0);
+		r = test_animc("plot", "--bone", "Spine", cut[i][0], cut[i][1], "-o", svg, cxnb, cxnb, NULL);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, want));
+		assert_false(test_file_exists(svg));
+		test_run_release(&r);
+		free(want);
+	}
+	free(svg), free(rxnb), free(cxnb), free(custom), free(compact), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
@@ -334,6 +384,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_names_what_is_missing),
 	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
+	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 };
 
 ANIMC_TEST_GROUP(tests);

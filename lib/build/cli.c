@@ -96,28 +96,54 @@ bool cli_readers_add(cli_readers *readers, const char *command, const char *name
 	return true;
 }
 
-animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
+/* "path: error: ..." for a clip that did not open, and the hint for a
+ * reader the options do not take. */
+static void report_open_error(const char *path, const animrt_error *err)
 {
-	animrt_clip *clip;
-	animrt_error err;
-	/* The commands read every sequence's lists: compact clips decoded. */
+	/* The message may quote a bone name from the file. */
+	cli_print_escaped(stderr, path, 0);
+	fputs(": error: ", stderr);
+	cli_print_escaped(stderr, err->message, 0);
+	fputc('\n', stderr);
+	if (err->status == ANIMRT_ERR_CONTENT) {
+		cli_print_escaped(stderr, path, 0);
+		fputs(": note: a clip written with 'animc build --reader-name NAME' is read with "
+		      "--reader-name NAME\n", stderr);
+	}
+}
+
+/* The commands read every sequence's lists: compact clips decoded. */
+static animrt_open_options open_options(const cli_readers *readers)
+{
 	animrt_open_options options = { 0 };
 
 	if (readers)
 		options = readers->options;
 	options.is_decoded = true;
+	return options;
+}
+
+animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
+{
+	animrt_clip *clip;
+	animrt_error err;
+	animrt_open_options options = open_options(readers);
+
 	if (animrt_open_file_with(path, &options, &clip, &err) == ANIMRT_OK)
 		return clip;
-	/* The message may quote a bone name from the file. */
-	cli_print_escaped(stderr, path, 0);
-	fputs(": error: ", stderr);
-	cli_print_escaped(stderr, err.message, 0);
-	fputc('\n', stderr);
-	if (err.status == ANIMRT_ERR_CONTENT) {
-		cli_print_escaped(stderr, path, 0);
-		fputs(": note: a clip written with 'animc build --reader-name NAME' is read with "
-		      "--reader-name NAME\n", stderr);
-	}
+	report_open_error(path, &err);
+	return NULL;
+}
+
+animrt_clip *cli_clip_open_bytes(const char *path, const void *data, size_t size, const cli_readers *readers)
+{
+	animrt_clip *clip;
+	animrt_error err;
+	animrt_open_options options = open_options(readers);
+
+	if (animrt_open_with(data, size, &options, &clip, &err) == ANIMRT_OK)
+		return clip;
+	report_open_error(path, &err);
 	return NULL;
 }
 

@@ -66,7 +66,7 @@ void cli_print_diag(void *printer, const animc_diag *diag);
 
 /* ------------------------------------------------------- compiled files */
 
-/* --reader-name NAME of the reading commands (dump, sample): type reader
+/* --reader-name NAME of the reading commands (dump, sample, plot): type reader
  * names taken beside the default (a type part ending in AnimationReader).
  * The names are argv's; at most CLI_MAX_READER_NAMES. */
 #define CLI_MAX_READER_NAMES 16
@@ -79,9 +79,12 @@ typedef struct cli_readers {
  * there are too many or the name is empty. */
 bool cli_readers_add(cli_readers *readers, const char *command, const char *name);
 
-/* Open a compiled clip taking `readers` (may be NULL); NULL after printing
- * "path: error: ..." (with a hint for a reader the options do not take). */
+/* Open a compiled clip, a compact one decoded, taking `readers` (may be
+ * NULL); NULL after printing "path: error: ..." (with a hint for a reader
+ * the options do not take). */
 animrt_clip *cli_clip_open(const char *path, const cli_readers *readers);
+/* The same for a file already read: data[0..size), named `path`. */
+animrt_clip *cli_clip_open_bytes(const char *path, const void *data, size_t size, const cli_readers *readers);
 
 /* --shell-distance when --skeleton is given without it, in model units. */
 #define CLI_SHELL_DISTANCE 1.0f
