@@ -377,21 +377,40 @@ static keys track_keys(const animrt_clip *clip, uint32_t seq, unsigned track)
 
 /* ------------------------------------------------------------------ SVG */
 
+/* Text for an SVG that declares UTF-8: markup characters as entities, a
+ * control character as '?', and a byte that is not part of UTF-8 (a file
+ * name may hold any) as U+FFFD, so the document is always well-formed. */
 static void svg_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '<')
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		if (*p >= 0x80) {
+			size_t len = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1, bad;
+
+			if (len == 1 || strnlen((const char *)p, len) < len ||
+			    !animc_utf8_check((const char *)p, len, &bad)) {
+				fputs("\xEF\xBF\xBD", out);
+				p++;
+				continue;
+			}
+			fwrite(p, 1, len, out);
+			p += len;
+			continue;
+		}
+		if (*p == '<')
 			fputs("&lt;", out);
-		else if (*s == '>')
+		else if (*p == '>')
 			fputs("&gt;", out);
-		else if (*s == '&')
+		else if (*p == '&')
 			fputs("&amp;", out);
-		else if (*s == '"')
+		else if (*p == '"')
 			fputs("&quot;", out);
-		else if ((unsigned char)*s < 0x20)
+		else if (*p < 0x20 || *p == 0x7F)
 			fputc('?', out);
 		else
-			fputc(*s, out);
+			fputc(*p, out);
+		p++;
 	}
 }
 
@@ -663,8 +682,11 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		goto done;
 	}
 	free(svg);
-	printf("%s: %s of '%s', worst error %.4g %s at %.4g s\n", a->out_path, track_names[track], a->bone, worst,
-	       unit, worst_t);
+	/* Escaped as every line for a person is: a name may hold anything. */
+	cli_print_escaped(stdout, a->out_path, 0);
+	printf(": %s of '", track_names[track]);
+	cli_print_escaped(stdout, a->bone, 0);
+	printf("', worst error %.4g %s at %.4g s\n", worst, unit, worst_t);
 	if (warning)
 		fprintf(stderr, "animc plot: %s\n", warning);
 done:

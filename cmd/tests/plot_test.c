@@ -12,6 +12,8 @@
 #include "test_support.h"
 
 #define SWAY "testdata/compact/sway.Animation"
+/* Bone names with a newline, a quote and a backslash, ESC, a tab, UTF-8. */
+#define ODD_NAMES "testdata/names/odd-names.xnb"
 
 static size_t count(const char *text, const char *needle)
 {
@@ -376,6 +378,43 @@ static void plot_opens_a_compiled_source_as_the_compiled_file(void **state)
 	free(svg), free(rxnb), free(cxnb), free(custom), free(compact), free(dir);
 }
 
+/* Names that are not plain text (from the file, from the command line)
+ * keep the SVG well-formed UTF-8 and the summary line free of control
+ * characters. */
+static void plot_writes_any_name_as_text(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-names");
+	char *xnb = test_format("%s/bad\xffname.xnb", dir), *svg = test_format("%s/p\x1b.svg", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file(ODD_NAMES, &size);
+
+	assert_true(test_write_file(xnb, bytes, size));
+	test_run r = test_animc("plot", "--bone", "\x1b[31mred", "-o", svg, xnb, xnb, NULL);
+	assert_int_equal(r.status, 0);
+	char *want = test_format("%s/p\\x1b.svg: rotation of '\\x1b[31mred', worst error 0 degrees at 0 s\n", dir);
+	assert_string_equal(r.out, want);
+	test_run_release(&r);
+	free(want);
+
+	char *text = (char *)test_read_file(svg, &size);
+	assert_null(memchr(text, 0xff, size));
+	assert_null(memchr(text, 0x1b, size));
+	assert_non_null(strstr(text, "<title>?[31mred rotation: "));
+	assert_non_null(strstr(text, "/bad\xEF\xBF\xBDname.xnb against "));
+	free(text);
+	r = test_exec("xmllint", "--noout", svg, NULL);
+	if (r.status != 127) {   /* xmllint is there */
+		assert_string_equal(r.err, "");
+		assert_int_equal(r.status, 0);
+	}
+	test_run_release(&r);
+	r = test_exec("python3", "-c", "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])", svg, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(bytes), free(svg), free(xnb), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
@@ -385,6 +424,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
+	cmocka_unit_test(plot_writes_any_name_as_text),
 };
 
 ANIMC_TEST_GROUP(tests);
