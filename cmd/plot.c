@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <animc/animc.h>
 #include <animc/animc_formats.h>
@@ -43,7 +44,7 @@ static void help(FILE *out)
 		"loader, so the plot shows what plays.  It opens in any browser.\n"
 		"\n"
 		"options:\n"
-		"  -o, --output FILE       the SVG to write\n"
+		"  -o, --output FILE       the SVG to write (into a folder that exists)\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
 		"      --track KIND        rotation (default), translation or scale\n"
 		"      --clip NAME         the clip of a source holding several (a part, when\n"
@@ -813,6 +814,35 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 	return -1;
 }
 
+/* -o names a file, not a place to make: its folder must exist, so that a
+ * mistyped path fails rather than growing a tree of folders.  False after
+ * saying so. */
+static bool output_folder_exists(const char *path)
+{
+	size_t dir_len = (size_t)(cli_basename(path) - path);
+	struct stat st;
+	char *dir;
+	bool ok;
+
+	if (!dir_len)
+		return true;   /* the current folder */
+	dir = strndup(path, dir_len);
+	if (!dir) {
+		cli_report(ANIMC_ERROR, path, "out of memory");
+		return false;
+	}
+	int rc = stat(dir, &st), err = errno;
+
+	ok = rc == 0 && S_ISDIR(st.st_mode);
+	if (rc != 0 && err != ENOTDIR)
+		cli_report(ANIMC_ERROR, path, "cannot write: no folder '%s' (%s; plot makes no folders)", dir,
+			   strerror(err));
+	else if (!ok)
+		cli_report(ANIMC_ERROR, path, "cannot write: '%s' is not a folder", dir);
+	free(dir);
+	return ok;
+}
+
 /* The command, its arguments parsed into *a (the caller releases it:
  * --split values are owned). */
 static int plot(plot_args *a, int argc, char **argv)
@@ -822,6 +852,8 @@ static int plot(plot_args *a, int argc, char **argv)
 
 	if (parsed >= 0)
 		return parsed;
+	if (!output_folder_exists(a->out_path))
+		return ANIMC_EXIT_FAILED;
 	cli_diag_printer printer = { 0 };
 	printer.out = stderr;
 	animrt_clip *cmp = NULL, *src = NULL;

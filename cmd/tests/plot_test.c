@@ -14,6 +14,7 @@
 #define SWAY "testdata/compact/sway.Animation"
 /* Bone names with a newline, a quote and a backslash, ESC, a tab, UTF-8. */
 #define ODD_NAMES "testdata/names/odd-names.xnb"
+#define UNIFORM "testdata/loader/uniform.xnb"
 
 static size_t count(const char *text, const char *needle)
 {
@@ -415,6 +416,32 @@ static void plot_writes_any_name_as_text(void **state)
 	free(bytes), free(svg), free(xnb), free(dir);
 }
 
+/* -o names a file: a missing folder is an error naming it, and none is
+ * made. */
+static void plot_makes_no_folders(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-folders");
+	char *missing = test_format("%s/missing", dir), *svg = test_format("%s/missing/a/b.svg", dir);
+	test_run r = test_animc("plot", "--bone", "Root", "-o", svg, UNIFORM, UNIFORM, NULL);
+
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	char *want = test_format("%s: error: cannot write: no folder '%s/missing/a/'", svg, dir);
+	assert_non_null(strstr(r.err, want));
+	assert_false(test_file_exists(missing));
+	test_run_release(&r);
+	free(want);
+
+	char *in_file = test_format("%s/b.svg", UNIFORM);
+	r = test_animc("plot", "--bone", "Root", "-o", in_file, UNIFORM, UNIFORM, NULL);
+	assert_int_equal(r.status, 1);
+	want = test_format("%s: error: cannot write: '%s/' is not a folder\n", in_file, UNIFORM);
+	assert_string_equal(r.err, want);
+	test_run_release(&r);
+	free(want), free(in_file), free(svg), free(missing), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
@@ -425,6 +452,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 	cmocka_unit_test(plot_writes_any_name_as_text),
+	cmocka_unit_test(plot_makes_no_folders),
 };
 
 ANIMC_TEST_GROUP(tests);
