@@ -42,8 +42,8 @@ static void print_usage(FILE *out)
 		"  -h, --help     show this help\n"
 		"  --version      show the version\n"
 		"\n"
-		"exit status: 0 all done, 1 some input failed (the rest was still done),\n"
-		"2 usage error (nothing done).\n");
+		"exit status: 0 all done, 1 some input failed (the rest was still done) or\n"
+		"standard output could not be written, 2 usage error (nothing done).\n");
 }
 
 static const animc_command *find_command(const char *name)
@@ -69,13 +69,22 @@ static int run_help(int argc, char **argv)
 		build_doc_write(stdout, argv[2][2] == 'm' && argv[2][3] == 'a' && argv[2][4] == 'r' ?
 			BUILD_DOC_MARKDOWN : argv[2][3] == 'a' ? BUILD_DOC_MAN : BUILD_DOC_COMPLETION,
 			commands, print_usage);
-		return fflush(stdout) == 0 ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
+		return ANIMC_EXIT_OK;   /* main checks that it was written */
 	}
 	cmd = find_command(argv[2]);
 	if (!cmd)
 		return cli_usage_error(NULL, "no command '%s'", argv[2]);
 	cmd->help(stdout);
 	return ANIMC_EXIT_OK;
+}
+
+/* A command's status, made a failure when what it printed on standard
+ * output could not be written (said, naming the command). */
+static int finish(const char *command, int status)
+{
+	if (!cli_stdout_flush(command) && status == ANIMC_EXIT_OK)
+		status = ANIMC_EXIT_FAILED;
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -88,17 +97,17 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		print_usage(stdout);
-		return ANIMC_EXIT_OK;
+		return finish(NULL, ANIMC_EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 		printf("animc %s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMRT_VERSION_MAJOR,
 		       ANIMRT_VERSION_MINOR, ANIMRT_VERSION_PATCH, animrt_has_zstd() ? "yes" : "no");
-		return ANIMC_EXIT_OK;
+		return finish(NULL, ANIMC_EXIT_OK);
 	}
 	if (strcmp(argv[1], "help") == 0)
-		return run_help(argc, argv);
+		return finish("help", run_help(argc, argv));
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		return cli_usage_error(NULL, "no command '%s'", argv[1]);
-	return cmd->run(argc - 1, argv + 1);
+	return finish(cmd->name, cmd->run(argc - 1, argv + 1));
 }

@@ -203,7 +203,11 @@ static int run(int argc, char **argv)
 		if (rc != ANIMC_EXIT_OK)
 			status = ANIMC_EXIT_FAILED;
 		free(words);
-		fflush(stdout);
+		/* What the next lines print would be lost too. */
+		if (!cli_stdout_flush("batch")) {
+			status = ANIMC_EXIT_FAILED;
+			break;
+		}
 	}
 	free(line);
 	free(readers);

@@ -14,6 +14,7 @@
 #include "test_support.h"
 
 #define SAMPLE "testdata/sample"
+#define UNIFORM "testdata/loader/uniform.xnb"
 
 static void help_and_version(void **state)
 {
@@ -645,6 +646,56 @@ static void outdir_inside_an_input_is_left_out(void **state)
 	free(in);
 }
 
+/* What a command prints on standard output is its result: when it cannot
+ * be written (a full disk) the command fails, saying so, whatever it is. */
+static void a_lost_standard_output_is_a_failure(void **state)
+{
+	static const char *const cases[][8] = {
+		{ "dump", "--json", UNIFORM, NULL, "dump" },
+		{ "dump", UNIFORM, NULL, "dump" },
+		{ "sample", "--json", "--time", "1", UNIFORM, NULL, "sample" },
+		{ "batch", NULL, "batch" },
+		{ "outputs", "-o", "build/test-tmp/u", SAMPLE, NULL, "outputs" },
+		{ "--help", NULL, NULL },
+		{ "--version", NULL, NULL },
+		{ "help", "dump", NULL, "help" },
+		{ "help", "--completion", NULL, "help" },
+		{ "dump", "--help", NULL, "dump" },
+		{ "plot", "--bone", "Root", "-o", "PLOT", UNIFORM, UNIFORM, NULL },
+	};
+	char *dir = test_tmpdir("stdout-full");
+	char *requests = test_format("%s/requests.txt", dir), *svg = test_format("%s/p.svg", dir);
+	const char line[] = "dump " UNIFORM "\nsample --time 0 " UNIFORM "\n";
+
+	(void)state;
+	assert_true(test_write_file(requests, line, strlen(line)));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[14] = { "sh", "-c", "exec \"$0\" \"$@\" < \"$STDIN\" > /dev/full", test_animc_path() };
+		size_t n = 4, k = 0;
+
+		for (; cases[i][k]; k++)
+			argv[n++] = strcmp(cases[i][k], "PLOT") == 0 ? svg : cases[i][k];
+		argv[n] = NULL;
+		const char *command = strcmp(cases[i][0], "plot") == 0 ? "plot" : cases[i][k + 1];
+		setenv("STDIN", strcmp(cases[i][0], "batch") == 0 ? requests : "/dev/null", 1);
+		test_run r = test_execv(argv);
+		/* The build engine flushes as it goes, and the reason goes with
+		 * its flush: outputs says only that the output is lost. */
+		bool has_reason = strcmp(cases[i][0], "outputs") != 0;
+		char *want = test_format("animc%s%s: error writing standard output%s\n", command ? " " : "",
+					 command ? command : "", has_reason ? ": No space left on device" : "");
+
+		if (r.status != 1 || !strstr(r.err, want))
+			fail_msg("case %zu (%s): exit %d, stderr: %s", i, cases[i][0], r.status, r.err);
+		/* Said once, however many lines were lost. */
+		assert_null(strstr(strstr(r.err, want) + strlen(want), "error writing"));
+		free(want);
+		test_run_release(&r);
+	}
+	unsetenv("STDIN");
+	free(svg), free(requests), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
@@ -662,6 +713,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escaping_makes_names_safe_for_a_terminal),
 	cmocka_unit_test(tables_escape_control_characters_in_names),
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
+	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -54,6 +54,27 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return ANIMC_EXIT_USAGE;
 }
 
+bool cli_stdout_flush(const char *command)
+{
+	static bool is_said;
+	int err = 0;
+
+	/* fflush writes again what a failed write left in the buffer, so
+	 * errno says why; ferror alone is an earlier failure whose reason
+	 * went with a flush elsewhere (the build engine's). */
+	if (fflush(stdout) != 0)
+		err = errno;
+	else if (ferror(stdout))
+		err = -1;
+	if (!err)
+		return true;
+	if (!is_said)
+		fprintf(stderr, "animc%s%s: error writing standard output%s%s\n", command ? " " : "",
+			command ? command : "", err > 0 ? ": " : "", err > 0 ? strerror(err) : "");
+	is_said = true;
+	return false;
+}
+
 /*
  * The argument getopt took its last option from: the first option at or
  * after `from`.  optind after the call does not say: inside a cluster such

@@ -53,6 +53,13 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
  * `from` is optind before the getopt_long call.  Returns ANIMC_EXIT_USAGE. */
 int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value);
 
+/* Flush standard output.  False, after saying "animc CMD: error writing
+ * standard output: REASON" on stderr (once a process), when it cannot be
+ * written, now or by an earlier write (a full disk, a closed pipe with
+ * SIGPIPE ignored): what was to be printed is lost, which a script must
+ * learn from the exit status.  `command` may be NULL. */
+bool cli_stdout_flush(const char *command);
+
 /* ----------------------------------------------------------- diagnostics */
 
 typedef struct cli_diag_printer {
