@@ -71,6 +71,11 @@ static int run_help(int argc, char **argv)
 			commands, print_usage);
 		return ANIMC_EXIT_OK;   /* main checks that it was written */
 	}
+	/* help is a command too: its help is the usage. */
+	if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+		print_usage(stdout);
+		return ANIMC_EXIT_OK;
+	}
 	cmd = find_command(argv[2]);
 	if (!cmd)
 		return cli_usage_error(NULL, "no command '%s'", argv[2]);

@@ -5,32 +5,34 @@
  */
 #include "build.h"
 
-static int run_command(build_command command, int argc, char **argv)
+static int run_command(build_command command, void (*help)(FILE *out), int argc, char **argv)
 {
 	build_options o;
 	int status = build_options_parse(&o, command, argc, argv);
 
 	if (status == 0)
 		status = build_engine_run(command, &o);
-	else if (status < 0)
-		status = ANIMC_EXIT_OK;   /* help was printed */
+	else if (status < 0) {
+		help(stdout);
+		status = ANIMC_EXIT_OK;
+	}
 	build_options_release(&o);
 	return status;
 }
 
 static int run_build(int argc, char **argv)
 {
-	return run_command(CMD_BUILD, argc, argv);
+	return run_command(CMD_BUILD, build_help, argc, argv);
 }
 
 static int run_outputs(int argc, char **argv)
 {
-	return run_command(CMD_OUTPUTS, argc, argv);
+	return run_command(CMD_OUTPUTS, build_outputs_help, argc, argv);
 }
 
 static int run_clean(int argc, char **argv)
 {
-	return run_command(CMD_CLEAN, argc, argv);
+	return run_command(CMD_CLEAN, build_clean_help, argc, argv);
 }
 
 const animc_command animc_cmd_build = {

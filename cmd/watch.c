@@ -553,6 +553,8 @@ static void watch_loop(watch_state *w, build_options *o)
 	}
 }
 
+static void watch_help(FILE *out);
+
 static int run_watch(int argc, char **argv)
 {
 	build_options o;
@@ -562,7 +564,10 @@ static int run_watch(int argc, char **argv)
 
 	if (status != 0) {
 		build_options_release(&o);
-		return status < 0 ? ANIMC_EXIT_OK : status;
+		if (status > 0)
+			return status;
+		watch_help(stdout);
+		return ANIMC_EXIT_OK;
 	}
 	/* The output folder follows its inputs: a deleted source takes its
 	 * outputs with it. */

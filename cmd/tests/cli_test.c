@@ -696,6 +696,44 @@ static void a_lost_standard_output_is_a_failure(void **state)
 	free(svg), free(requests), free(dir);
 }
 
+/* Each command's help is one text however it is asked for: CMD -h,
+ * CMD --help, help CMD; help's own is the usage. */
+static void every_way_to_ask_for_help_gives_the_same_text(void **state)
+{
+	static const char *const commands[] = { "build", "outputs", "clean", "watch", "dump", "sample", "batch",
+						"plot" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		test_run help = test_animc("help", commands[i], NULL);
+		test_run lng = test_animc(commands[i], "--help", NULL);
+		test_run shrt = test_animc(commands[i], "-h", NULL);
+		char *usage = test_format("usage: animc %s ", commands[i]);
+
+		assert_int_equal(help.status, 0);
+		assert_int_equal(lng.status, 0);
+		assert_int_equal(shrt.status, 0);
+		assert_true(strncmp(help.out, usage, strlen(usage)) == 0);
+		assert_string_equal(lng.out, help.out);
+		assert_string_equal(shrt.out, help.out);
+		free(usage);
+		test_run_release(&help);
+		test_run_release(&lng);
+		test_run_release(&shrt);
+	}
+	test_run usage = test_animc("--help", NULL);
+	static const char *const of_help[] = { "help", "--help", "-h" };
+	for (size_t i = 0; i < 3; i++) {
+		test_run r = test_animc("help", of_help[i], NULL);
+
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.out, usage.out);
+		assert_string_equal(r.err, "");
+		test_run_release(&r);
+	}
+	test_run_release(&usage);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
@@ -714,6 +752,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(tables_escape_control_characters_in_names),
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
+	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -916,10 +916,8 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		const option_def *d = NULL;
 		cli_error err;
 
-		if (c == 'h') {
-			build_help_print(stdout, command);
+		if (c == 'h')
 			return -1;
-		}
 		if (c == ':' || c == '?')
 			return cli_option_error(command_name(command), argc, argv, from, c == ':');
 		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {

@@ -62,7 +62,9 @@ typedef struct build_options {
 typedef enum build_command { CMD_BUILD, CMD_OUTPUTS, CMD_CLEAN } build_command;
 
 /* Parse argv (after the command name) into `o` (zeroed first): 0 on success,
- * -1 when help was printed, else ANIMC_EXIT_USAGE (message printed). */
+ * -1 when help was asked for (-h, --help; the caller prints its command's,
+ * as watch parses build's options), else ANIMC_EXIT_USAGE (message
+ * printed). */
 int build_options_parse(build_options *o, build_command command, int argc, char **argv);
 void build_options_release(build_options *o);
 void build_help(FILE *out);
