@@ -250,9 +250,9 @@ static int run(int argc, char **argv)
 			help(stdout);
 			return ANIMC_EXIT_OK;
 		} else if (c == ':') {
-			return cli_option_error("dump", argc, argv, from, true);
+			return cli_option_error("dump", argc, argv, from, true, options);
 		} else {
-			return cli_option_error("dump", argc, argv, from, false);
+			return cli_option_error("dump", argc, argv, from, false, options);
 		}
 	}
 	if (argc - optind != 1)

@@ -798,9 +798,9 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 			help(stdout);
 			return ANIMC_EXIT_OK;
 		case ':':
-			return cli_option_error("plot", argc, argv, from, true);
+			return cli_option_error("plot", argc, argv, from, true, options);
 		default:
-			return cli_option_error("plot", argc, argv, from, false);
+			return cli_option_error("plot", argc, argv, from, false, options);
 		}
 	}
 	if (!a->out_path)

@@ -296,10 +296,10 @@ static int run(int argc, char **argv)
 			status = ANIMC_EXIT_OK;
 			goto out;
 		} else if (c == ':') {
-			cli_option_error("sample", argc, argv, from, true);
+			cli_option_error("sample", argc, argv, from, true, options);
 			goto out;
 		} else {
-			cli_option_error("sample", argc, argv, from, false);
+			cli_option_error("sample", argc, argv, from, false, options);
 			goto out;
 		}
 	}

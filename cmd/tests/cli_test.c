@@ -114,6 +114,15 @@ static void bad_options_are_named_as_given(void **state)
 		{ "sample", "-xh", "a.xnb", NULL, "animc sample: unknown option '-x' (in '-xh')\n" },
 		{ "sample", "-t", "1", "a.xnb", NULL, "animc sample: unknown option '-t'\n" },
 		{ "plot", "-o", "x.svg", "-xh", NULL, "animc plot: unknown option '-x' (in '-xh')\n" },
+		{ "dump", "--json=yes", "a.xnb", NULL, "animc dump: option '--json' takes no value\n" },
+		{ "dump", "--js=", "a.xnb", NULL, "animc dump: option '--json' takes no value\n" },
+		{ "sample", "--repeat=1", "a.xnb", NULL, "animc sample: option '--repeat' takes no value\n" },
+		{ "build", "--quiet=1", NULL, "animc build: option '--quiet' takes no value\n" },
+		{ "sample", "--re", "--time", "1", "a.xnb", NULL,
+		  "animc sample: option '--re' is ambiguous: '--repeat', '--reader-name'\n" },
+		{ "plot", "--t=1", NULL, "animc plot: option '--t' is ambiguous: '--track', '--tolerance', "
+		  "'--ticks-per-second'\n" },
+		{ "dump", "--bogus=1", NULL, "animc dump: unknown option '--bogus=1'\n" },
 	};
 
 	(void)state;

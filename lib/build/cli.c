@@ -89,14 +89,55 @@ static const char *option_argument(int argc, char **argv, int from)
 	return argv[optind - 1];
 }
 
-int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value)
+/* For "--NAME[=VALUE]" that getopt_long refused: why, when NAME is an
+ * option's or the start of several options' names, into `why` (else "").
+ * The longs end with a NULL name. */
+static void long_option_problem(const char *arg, const struct option *longs, char *why, size_t size)
+{
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name), n = 0, used = 0;
+	const struct option *match = NULL;
+
+	why[0] = '\0';
+	for (const struct option *o = longs; o && o->name; o++) {
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (strlen(o->name) == len) {   /* exact: no other counts */
+			match = o;
+			n = 1;
+			break;
+		}
+		match = o;
+		n++;
+	}
+	if (n == 1 && eq && match->has_arg == no_argument) {
+		snprintf(why, size, "option '--%s' takes no value", match->name);
+	} else if (n > 1) {
+		const char *sep = "";
+
+		used = (size_t)snprintf(why, size, "option '--%.*s' is ambiguous:", (int)len, name);
+		for (const struct option *o = longs; o->name && used < size; o++) {
+			if (strncmp(o->name, name, len) != 0)
+				continue;
+			used += (size_t)snprintf(why + used, size - used, "%s '--%s'", sep, o->name);
+			sep = ",";
+		}
+	}
+}
+
+int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value,
+		     const struct option *longs)
 {
 	const char *arg = option_argument(argc, argv, from);
 	int letter = optopt;
 	bool is_short = letter != 0 && letter < 256 && arg[1] != '-';
-	char name[3] = { '-', (char)letter, '\0' };
+	char name[3] = { '-', (char)letter, '\0' }, why[512] = "";
 	bool in_cluster = is_short && strcmp(arg, name) != 0;
 
+	if (!needs_value && arg[0] == '-' && arg[1] == '-' && arg[2])
+		long_option_problem(arg, longs, why, sizeof why);
+	if (why[0])
+		return cli_usage_error(command, "%s", why);
 	return cli_usage_error(command, "%s '%s'%s%s%s%s", needs_value ? "option" : "unknown option",
 			       is_short ? name : arg, in_cluster ? " (in '" : "", in_cluster ? arg : "",
 			       in_cluster ? "')" : "", needs_value ? " needs a value" : "");

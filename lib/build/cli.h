@@ -48,10 +48,15 @@ void cli_getopt_reset(void);
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The usage error for getopt_long's '?' (or ':', needs_value): "unknown
- * option" or "option ... needs a value", naming the option as given, and a
- * letter of a cluster with its cluster ("unknown option '-a' (in '-qa')").
- * `from` is optind before the getopt_long call.  Returns ANIMC_EXIT_USAGE. */
-int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value);
+ * option", "option ... needs a value", "option '--json' takes no value"
+ * (--json=yes), or "option '--re' is ambiguous" naming the options it may
+ * mean, naming the option as given, and a letter of a cluster with its
+ * cluster ("unknown option '-a' (in '-qa')").  `from` is optind before the
+ * getopt_long call; `longs` the long options it was given.  Returns
+ * ANIMC_EXIT_USAGE. */
+struct option;
+int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value,
+		     const struct option *longs);
 
 /* Flush standard output.  False, after saying "animc CMD: error writing
  * standard output: REASON" on stderr (once a process), when it cannot be

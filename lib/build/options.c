@@ -919,7 +919,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		if (c == 'h')
 			return -1;
 		if (c == ':' || c == '?')
-			return cli_option_error(command_name(command), argc, argv, from, c == ':');
+			return cli_option_error(command_name(command), argc, argv, from, c == ':', longs);
 		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {
 			d = &option_table[c - 256];
 		} else {
@@ -929,7 +929,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 					d = &option_table[i];
 		}
 		if (!d)
-			return cli_option_error(command_name(command), argc, argv, from, false);
+			return cli_option_error(command_name(command), argc, argv, from, false, longs);
 		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
 			return cli_usage_error(command_name(command), "%s", err.message);
 		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
