@@ -4,6 +4,8 @@
  * process start costs more than a dump or a pose).
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,10 @@ static void help(FILE *out)
 		"a space in it needs the tabs.\n"
 		"\n"
 		"Each command prints what it prints alone, in line order (standard output is\n"
-		"flushed after each line); empty and blank lines are skipped.  A line that\n"
-		"fails is reported naming its number, and the next lines still run.\n"
+		"flushed after each line); empty and blank lines are skipped, and so are\n"
+		"blanks before the command and tabs at the end of a line.  A line that fails\n"
+		"is reported naming its number, and the next lines still run; standard input\n"
+		"that cannot be read is an error.\n"
 		"\n"
 		"options:\n"
 		"  --reader-name NAME  given to every dump and sample line: also take files\n"
@@ -123,6 +127,40 @@ static int split_tabs(char *line, char **argv, int max)
 	return argc;
 }
 
+/* batch's own arguments: the --reader-name values, checked as dump and
+ * sample check them, into `readers` as "--reader-name" NAME word pairs
+ * for every line (*reader_words of them).  -1 to go on, else the exit
+ * status (help printed, or a usage error said). */
+static int parse_args(int argc, char **argv, char **readers, int *reader_words)
+{
+	static const struct option options[] = {
+		{ "reader-name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	cli_readers checked = { 0 };
+	int c;
+
+	cli_getopt_reset();
+	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
+		if (c == 'n') {
+			if (!cli_readers_add(&checked, "batch", optarg))
+				return ANIMC_EXIT_USAGE;
+			readers[(*reader_words)++] = (char *)"--reader-name";
+			readers[(*reader_words)++] = optarg;
+		} else if (c == 'h') {
+			help(stdout);
+			return ANIMC_EXIT_OK;
+		} else {
+			return cli_option_error("batch", argc, argv, from, c == ':', options);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("batch", "unknown argument '%s': the commands come on standard input",
+				       argv[optind]);
+	return -1;
+}
+
 static int run(int argc, char **argv)
 {
 	char *line = NULL;
@@ -132,52 +170,44 @@ static int run(int argc, char **argv)
 	int status = ANIMC_EXIT_OK;
 
 	/* --reader-name NAME pairs, passed on to every line. */
-	char **readers = calloc((size_t)argc + 1, sizeof *readers);
+	char **readers = calloc(2 * (size_t)argc + 1, sizeof *readers);
 	int reader_words = 0;
 
 	if (!readers) {
 		cli_report(ANIMC_ERROR, "animc batch", "out of memory");
 		return ANIMC_EXIT_FAILED;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			help(stdout);
-			free(readers);
-			return ANIMC_EXIT_OK;
-		}
-		if (strcmp(argv[i], "--reader-name") == 0 && i + 1 < argc) {
-			readers[reader_words++] = argv[i];
-			readers[reader_words++] = argv[++i];
-			continue;
-		}
+	status = parse_args(argc, argv, readers, &reader_words);
+	if (status >= 0) {
 		free(readers);
-		if (strcmp(argv[i], "--reader-name") == 0)
-			return cli_usage_error("batch", "option '--reader-name' needs a value");
-		return cli_usage_error("batch", "unknown argument '%s': the commands come on standard "
-				       "input", argv[i]);
+		return status;
 	}
+	status = ANIMC_EXIT_OK;
 	while ((len = getline(&line, &capacity, stdin)) >= 0) {
 		const animc_command *cmd;
 		char **words;
 		int count, rc;
 
 		number++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		/* Blanks before the command and tabs at the end make no words. */
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == '\t'))
 			line[--len] = '\0';
-		if (strspn(line, " \t") == (size_t)len)
+		char *start = line + strspn(line, " \t");
+		len -= start - line;
+		if (!len)
 			continue;   /* empty, or blank */
 		/* A line of n separators has at most n + 1 words. */
-		bool spaced = is_spaced_line(line, (size_t)len);
+		bool spaced = is_spaced_line(start, (size_t)len);
 		count = 1;
 		for (ssize_t i = 0; i < len; i++)
-			count += line[i] == (spaced ? ' ' : '\t');
+			count += start[i] == (spaced ? ' ' : '\t');
 		words = calloc((size_t)count + (size_t)reader_words + 1, sizeof *words);
 		if (!words) {
 			cli_report(ANIMC_ERROR, "animc batch", "out of memory");
 			status = ANIMC_EXIT_FAILED;
 			break;
 		}
-		count = spaced ? split_spaces(line, words, count) : split_tabs(line, words, count);
+		count = spaced ? split_spaces(start, words, count) : split_tabs(start, words, count);
 		/* The command word, then the batch's --reader-name options, then the line's. */
 		memmove(words + 1 + reader_words, words + 1, (size_t)(count - 1) * sizeof *words);
 		for (int i = 0; i < reader_words; i++)
@@ -208,6 +238,12 @@ static int run(int argc, char **argv)
 			status = ANIMC_EXIT_FAILED;
 			break;
 		}
+	}
+	/* getline's end: the input's, or a read error (a folder, a closed
+	 * standard input), which loses the lines after it. */
+	if (len < 0 && ferror(stdin)) {
+		cli_report(ANIMC_ERROR, "animc batch", "cannot read standard input: %s", strerror(errno));
+		status = ANIMC_EXIT_FAILED;
 	}
 	free(line);
 	free(readers);

@@ -11,16 +11,26 @@
 
 #define UNIFORM "testdata/loader/uniform.xnb"
 
-/* `animc batch` with `text` on standard input. */
-static test_run batch(const char *dir, const char *text)
+/* `animc batch ARGS...` with `text` on standard input. */
+static test_run batch_with(const char *dir, const char *text, const char *const *args)
 {
 	char *in = test_format("%s/requests.txt", dir);
-	const char *argv[] = { test_animc_path(), "batch", NULL };
+	const char *argv[24] = { test_animc_path(), "batch" };
+
+	for (size_t i = 0; args && args[i]; i++) {
+		assert_true(i < 21);
+		argv[2 + i] = args[i];
+	}
 
 	assert_true(test_write_file(in, text, strlen(text)));
 	test_run r = test_execv_stdin(argv, in);
 	free(in);
 	return r;
+}
+
+static test_run batch(const char *dir, const char *text)
+{
+	return batch_with(dir, text, NULL);
 }
 
 static void batch_takes_words_separated_by_spaces(void **state)
@@ -120,10 +130,92 @@ static void batch_lines_after_a_bad_option_cluster_parse_alone(void **state)
 	free(dir);
 }
 
+/* batch's own arguments parse as dump's and sample's do, and a bad one is a
+ * usage error before any line runs. */
+static void batch_checks_its_own_arguments_first(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("batch-args");
+	const char *line = "dump " UNIFORM "\n";
+	test_run alone = test_animc("dump", UNIFORM, NULL);
+	const char *const forms[][4] = { { "--reader-name=Foo", NULL }, { "--", NULL }, { "--reader-name", "Foo", "--" } };
+
+	for (size_t i = 0; i < 3; i++) {
+		test_run r = batch_with(dir, line, forms[i]);
+
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.out, alone.out);
+		test_run_release(&r);
+	}
+	const char *empty[] = { "--reader-name", "", NULL };
+	test_run r = batch_with(dir, line, empty);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "animc batch: --reader-name is empty\nTry 'animc help batch'.\n");
+	test_run_release(&r);
+
+	/* One --reader-name too many: said once, before any line. */
+	const char *argv[40] = { test_animc_path(), "batch" };
+	for (int i = 0; i < 17; i++) {
+		argv[2 + 2 * i] = "--reader-name";
+		argv[3 + 2 * i] = "X";
+	}
+	char *in = test_format("%s/requests.txt", dir);
+	r = test_execv_stdin(argv, in);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "animc batch: more than 16 --reader-name options\nTry 'animc help batch'.\n");
+	test_run_release(&r);
+	free(in);
+	test_run_release(&alone);
+	free(dir);
+}
+
+/* Standard input that cannot be read is an error, not an empty batch. */
+static void batch_fails_when_standard_input_cannot_be_read(void **state)
+{
+	(void)state;
+	const char *argv[] = { test_animc_path(), "batch", NULL };
+	test_run r = test_execv_stdin(argv, "testdata");
+
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "animc batch: error: cannot read standard input: Is a directory\n");
+	test_run_release(&r);
+	r = test_exec("sh", "-c", "exec \"$0\" batch <&-", test_animc_path(), NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "animc batch: error: cannot read standard input: Bad file descriptor\n");
+	test_run_release(&r);
+}
+
+/* Blanks before the command and tabs after the last word make no words. */
+static void batch_ignores_blanks_around_a_line(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("batch-blanks");
+	test_run alone = test_animc("dump", UNIFORM, NULL);
+	const char *lines[] = { "  dump " UNIFORM "\n", "dump\t" UNIFORM "\t\n", "\tdump\t" UNIFORM "\t\t\r\n",
+				" \t dump " UNIFORM " \n" };
+
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		test_run r = batch(dir, lines[i]);
+
+		if (r.status != 0)
+			fail_msg("line %zu: exit %d, stderr: %s", i, r.status, r.err);
+		assert_string_equal(r.out, alone.out);
+		assert_string_equal(r.err, "");
+		test_run_release(&r);
+	}
+	test_run_release(&alone);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(batch_takes_words_separated_by_spaces),
 	cmocka_unit_test(batch_says_fields_are_separated_by_tabs),
 	cmocka_unit_test(batch_lines_after_a_bad_option_cluster_parse_alone),
+	cmocka_unit_test(batch_checks_its_own_arguments_first),
+	cmocka_unit_test(batch_fails_when_standard_input_cannot_be_read),
+	cmocka_unit_test(batch_ignores_blanks_around_a_line),
 };
 
 ANIMC_TEST_GROUP(tests);
