@@ -743,6 +743,22 @@ static void every_way_to_ask_for_help_gives_the_same_text(void **state)
 	test_run_release(&usage);
 }
 
+/* The JSON view of a compact constant (FORMAT.md 7.6): a list of one vector,
+ * as the original layout's fixed tracks print; scripts read this form. */
+static void dump_json_prints_a_compact_constant_as_a_list_of_one_vector(void **state)
+{
+	(void)state;
+	test_run r = test_animc("dump", "--json", "testdata/loader/crane-turn.compact.xnb", NULL);
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "    {\"bone\": \"Base\",\n"
+				      "     \"translation\": {\"kind\": \"constant\", \"value\": [[0, 0, 0]]},\n"
+				      "     \"rotation\": {\"kind\": \"constant\", \"value\": [[0, 0, 0, 1]]},\n"
+				      "     \"scale\": {\"kind\": \"absent\"}},\n"));
+	assert_non_null(strstr(r.out, "\"translation\": {\"kind\": \"constant\", \"value\": [[0, 0.60009766, 0]]},\n"));
+	test_run_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
@@ -762,6 +778,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
+	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),
 };
 
 ANIMC_TEST_GROUP(tests);
