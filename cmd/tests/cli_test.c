@@ -73,6 +73,9 @@ static void usage_errors_exit_2(void **state)
 		{ "sample", "--time", "0", "a.xnb", "--reader-name", NULL },
 		{ "batch", "--reader-name", NULL },
 		{ "batch", "a.xnb", NULL },
+		{ "clean", "-o", "", NULL },
+		{ "build", "-o", "", SAMPLE, NULL },
+		{ "outputs", "--output=", SAMPLE, NULL },
 	};
 
 	(void)state;
@@ -759,6 +762,39 @@ static void dump_json_prints_a_compact_constant_as_a_list_of_one_vector(void **s
 	test_run_release(&r);
 }
 
+/* -o, -q and -v of outputs and clean say what they do there, not what
+ * they do in a build; clean's -o is a folder. */
+static void clean_and_outputs_describe_their_own_options(void **state)
+{
+	(void)state;
+	test_run clean = test_animc("clean", "--help", NULL);
+	test_run outputs = test_animc("outputs", "--help", NULL);
+	test_run build = test_animc("build", "--help", NULL);
+
+	assert_non_null(strstr(build.out, "  -o, --output DIR        where compiled files go (created when missing)\n"));
+	assert_non_null(strstr(clean.out, "  -o, --output DIR        the folder to clean (never created)\n"));
+	assert_non_null(strstr(clean.out, "  -q, --quiet             print warnings and errors only, not the summary line\n"));
+	assert_non_null(strstr(clean.out, "  -v, --verbose           also list each file removed\n"));
+	assert_non_null(strstr(outputs.out, "  -o, --output DIR        the folder a build would write into (nothing is\n"));
+	for (int i = 0; i < 2; i++) {
+		const char *text = i ? clean.out : outputs.out;
+
+		assert_null(strstr(text, "created when missing"));
+		assert_null(strstr(text, "when a source fails"));
+		assert_null(strstr(text, "skipped and up-to-date"));
+	}
+	test_run_release(&clean);
+	test_run_release(&outputs);
+	test_run_release(&build);
+
+	/* A file is not a folder to clean: an error, and the file stays. */
+	test_run r = test_animc("clean", "-o", UNIFORM, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, UNIFORM ": error: not a folder; clean takes the folder a build wrote into\n");
+	assert_true(test_file_exists(UNIFORM));
+	test_run_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
@@ -779,6 +815,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
 	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),
+	cmocka_unit_test(clean_and_outputs_describe_their_own_options),
 };
 
 ANIMC_TEST_GROUP(tests);

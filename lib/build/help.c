@@ -100,7 +100,8 @@ static const command_doc command_docs[] = {
 		"it saved a manifest is cleaned up after too; a folder without OUTDIR/.animc is left as "
 		"it is.  It refuses while a build runs in OUTDIR.",
 		NULL, NULL,
-		"0 done, 1 something could not be removed, 2 usage error."
+		"0 done (a missing OUTDIR has nothing to clean), 1 OUTDIR is not a folder or something "
+		"could not be removed, 2 usage error."
 	},
 };
 

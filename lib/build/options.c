@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -44,7 +45,10 @@ static bool parse_double(const char *s, double *out)
 
 static bool set_output(build_options *o, const char *arg, cli_error *err)
 {
-	(void)err;
+	if (!arg[0]) {
+		cli_error_set(err, "--output is empty: give a folder");
+		return false;
+	}
 	o->out_dir = arg;
 	return true;
 }
@@ -561,8 +565,19 @@ static const option_def option_table[] = {
 	    NULL,
 	    NULL },
 	  set_werror },
-	{ { "output", 'o', "DIR", FOR_ALL, BUILD_OPTION_RUN,
+	/* -o, -q and -v mean one thing to each command: a row each. */
+	{ { "output", 'o', "DIR", FOR_BUILD, BUILD_OPTION_RUN,
 	    "where compiled files go (created when missing)",
+	    NULL,
+	    NULL },
+	  set_output },
+	{ { "output", 'o', "DIR", FOR_OUTPUTS, BUILD_OPTION_RUN,
+	    "the folder a build would write into (nothing is created)",
+	    NULL,
+	    NULL },
+	  set_output },
+	{ { "output", 'o', "DIR", FOR_CLEAN, BUILD_OPTION_RUN,
+	    "the folder to clean (never created)",
 	    NULL,
 	    NULL },
 	  set_output },
@@ -690,14 +705,33 @@ static const option_def option_table[] = {
 	    "for more than a second.",
 	    "auto always never" },
 	  set_progress },
-	{ { "quiet", 'q', NULL, FOR_ALL, BUILD_OPTION_RUN,
+	{ { "quiet", 'q', NULL, FOR_BUILD, BUILD_OPTION_RUN,
 	    "print warnings and errors only, and the summary line when a source fails",
-	    "That line tells a log how many sources failed.  animc outputs still prints its list, and "
-	    "animc watch its lines.",
+	    "That line tells a log how many sources failed.  animc watch still prints its lines.",
 	    NULL },
 	  set_quiet },
-	{ { "verbose", 'v', NULL, FOR_ALL, BUILD_OPTION_RUN,
+	{ { "quiet", 'q', NULL, FOR_OUTPUTS, BUILD_OPTION_RUN,
+	    "print warnings and errors only, besides the list",
+	    NULL,
+	    NULL },
+	  set_quiet },
+	{ { "quiet", 'q', NULL, FOR_CLEAN, BUILD_OPTION_RUN,
+	    "print warnings and errors only, not the summary line",
+	    NULL,
+	    NULL },
+	  set_quiet },
+	{ { "verbose", 'v', NULL, FOR_BUILD, BUILD_OPTION_RUN,
 	    "also list skipped and up-to-date files, clip details and what the passes changed",
+	    NULL,
+	    NULL },
+	  set_verbose },
+	{ { "verbose", 'v', NULL, FOR_OUTPUTS, BUILD_OPTION_RUN,
+	    "also print notes, besides warnings and errors",
+	    NULL,
+	    NULL },
+	  set_verbose },
+	{ { "verbose", 'v', NULL, FOR_CLEAN, BUILD_OPTION_RUN,
+	    "also list each file removed",
 	    NULL,
 	    NULL },
 	  set_verbose },
@@ -837,6 +871,15 @@ static int check_together(build_options *o, build_command command)
 	if (command == CMD_CLEAN && o->inputs.count)
 		return cli_usage_error("clean", "'%s': clean takes no inputs, only -o OUTDIR",
 				       o->inputs.items[0]);
+	if (command == CMD_CLEAN) {
+		struct stat st;
+
+		/* A file is not a folder a build wrote; a missing folder has nothing to clean. */
+		if (stat(o->out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			cli_report(ANIMC_ERROR, o->out_dir, "not a folder; clean takes the folder a build wrote into");
+			return ANIMC_EXIT_FAILED;
+		}
+	}
 	if (o->quiet && o->verbose)
 		return cli_usage_error(command_name(command), "--quiet and --verbose contradict each other");
 	if (o->import.relative_to_bind && !o->skeleton_path)
