@@ -795,6 +795,26 @@ static void clean_and_outputs_describe_their_own_options(void **state)
 	test_run_release(&r);
 }
 
+/* The completion names each option of a command once (a help line that
+ * continues an option's text is no option), and help completes help. */
+static void completion_lists_each_option_once(void **state)
+{
+	(void)state;
+	test_run r = test_animc("help", "--completion", NULL);
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "opts='--output --bone --track --clip --split --clips --tolerance "));
+	assert_non_null(strstr(r.out, "compgen -W 'build outputs clean watch dump sample batch plot help' "));
+	/* plot's cases, up to the next command's. */
+	char *plot = strstr(r.out, "\tplot)\n"), *end = plot ? strstr(plot, "\thelp)\n") : NULL;
+	assert_non_null(end);
+	*end = '\0';
+	const char *clips = strstr(plot, "\t\t--clips)\n");
+	assert_non_null(clips);
+	assert_null(strstr(clips + 1, "\t\t--clips)\n"));
+	test_run_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(usage_errors_exit_2),
@@ -816,6 +836,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
 	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),
 	cmocka_unit_test(clean_and_outputs_describe_their_own_options),
+	cmocka_unit_test(completion_lists_each_option_once),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -716,7 +716,9 @@ static const char *completion_of_arg(const char *arg)
 }
 
 /* Options read from a command's help: lines whose first word starts with
- * '-', up to the two spaces before the text ("  -o, --output FILE   ..."). */
+ * '-' two to six columns in, up to the two spaces before the text
+ * ("  -o, --output FILE   ..."); a deeper line continues an option's text,
+ * even when it starts with an option's name. */
 typedef struct parsed_option {
 	char names[64];   /* "-o|--output" */
 	char arg[32];     /* "FILE", or "" */
@@ -732,7 +734,7 @@ static size_t parse_help_options(const char *text, parsed_option *out, size_t ma
 
 		while (*p == ' ')
 			p++;
-		if (*p == '-' && p - line >= 2) {
+		if (*p == '-' && p - line >= 2 && p - line <= 6) {
 			parsed_option *o = &out[n];
 			const char *end = strstr(p, "  ");
 			const char *le = nl ? nl : p + strlen(p);
@@ -830,8 +832,8 @@ static void completion_write(FILE *out, const animc_command *const *commands)
 	}
 	fputs("\thelp)\n\t\tCOMPREPLY=($(compgen -W '", out);
 	for (size_t i = 0; commands[i]; i++)
-		fprintf(out, "%s%s", i ? " " : "", commands[i]->name);
-	fputs("' -- \"$cur\"))\n\t\treturn ;;\n"
+		fprintf(out, "%s ", commands[i]->name);
+	fputs("help' -- \"$cur\"))\n\t\treturn ;;\n"
 	      "\t*)\n\t\treturn ;;\n\tesac\n"
 	      "\tif [[ $cur == -* ]]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
