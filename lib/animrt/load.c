@@ -602,13 +602,101 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 }
 
 #ifdef ANIMRT_WITH_ZSTD
+/* The frame's bytes stop growing at what the XNB header inside says the
+ * file is (its bytes 6 to 9), checked once they are out: a small frame of
+ * zeros, or one whose header holds too little, is refused at once, not
+ * after a gigabyte.  The header's own faults are load_xnb's to name, from
+ * what came out. */
+#define XNB_HEADER_BYTES 10
+
+static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned long long content, uint8_t **out,
+				  size_t *out_size, animrt_error *err)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	size_t cap = content != ZSTD_CONTENTSIZE_UNKNOWN && content < (1u << 16) ? (size_t)content + 1 : 1u << 16;
+	size_t used = 0, limit = MAX_XNB_BYTES;
+	uint8_t *xnb = NULL;
+	animrt_status status = ANIMRT_OK;
+
+	if (!dctx)
+		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
+	ZSTD_inBuffer in = { data, size, 0 };
+	for (bool is_checked = false;;) {
+		uint8_t *grown = realloc(xnb, cap);
+
+		if (!grown) {
+			status = animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
+			break;
+		}
+		xnb = grown;
+		ZSTD_outBuffer outb = { xnb, cap, used };
+		size_t r = ZSTD_decompressStream(dctx, &outb, &in);
+
+		used = outb.pos;
+		if (ZSTD_isError(r)) {
+			status = animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
+						  ZSTD_getErrorName(r));
+			break;
+		}
+		if (!is_checked && used >= XNB_HEADER_BYTES) {
+			uint32_t declared = (uint32_t)xnb[6] | (uint32_t)xnb[7] << 8 | (uint32_t)xnb[8] << 16 |
+					    (uint32_t)xnb[9] << 24;
+
+			is_checked = true;
+			if (memcmp(xnb, "XNB", 3) != 0)
+				break;   /* load_xnb names what is wrong */
+			if (declared < XNB_HEADER_BYTES || declared > MAX_XNB_BYTES ||
+			    (content != ZSTD_CONTENTSIZE_UNKNOWN && declared != content)) {
+				if (content != ZSTD_CONTENTSIZE_UNKNOWN)
+					status = animrt_error_set(err, ANIMRT_ERR_SIZE, 6, "the header says the file "
+								  "is %u bytes, the zstd frame holds %llu", declared,
+								  content);
+				else
+					status = animrt_error_set(err, ANIMRT_ERR_SIZE, 6, "the header says the file "
+								  "is %u bytes, which no file of this format is",
+								  declared);
+				break;
+			}
+			limit = declared;
+		}
+		if (used > limit) {
+			status = animrt_error_set(err, ANIMRT_ERR_SIZE, -1,
+						  "the zstd frame holds more than the %zu bytes its XNB header says",
+						  limit);
+			break;
+		}
+		if (r == 0)
+			break;
+		if (in.pos == in.size && used < cap) {
+			status = animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
+			break;
+		}
+		if (used == cap) {
+			if (cap > limit) {
+				status = animrt_error_set(err, ANIMRT_ERR_SIZE, -1, "the zstd frame holds more than %zu bytes",
+							  limit);
+				break;
+			}
+			cap = cap > limit / 2 ? limit + 1 : 2 * cap;
+		}
+	}
+	ZSTD_freeDCtx(dctx);
+	if (status != ANIMRT_OK) {
+		free(xnb);
+		return status;
+	}
+	*out = xnb;
+	*out_size = used;
+	return ANIMRT_OK;
+}
+
 static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_open_options *options,
 			       animrt_clip **out, animrt_error *err)
 {
 	size_t frame = ZSTD_findFrameCompressedSize(data, size);
 	unsigned long long content;
-	uint8_t *xnb;
-	size_t got;
+	uint8_t *xnb = NULL;
+	size_t got = 0;
 	animrt_status status;
 
 	if (ZSTD_isError(frame))
@@ -620,69 +708,13 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_op
 	content = ZSTD_getFrameContentSize(data, size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
 		return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
-	if (content == ZSTD_CONTENTSIZE_UNKNOWN) {
-		/* Written by a streaming compressor: decompress with a cap. */
-		ZSTD_DCtx *dctx = ZSTD_createDCtx();
-		size_t cap = 1 << 16, used = 0;
-
-		xnb = NULL;
-		if (!dctx)
-			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
-		ZSTD_inBuffer in = { data, size, 0 };
-		for (;;) {
-			uint8_t *grown = realloc(xnb, cap);
-
-			if (!grown) {
-				free(xnb);
-				ZSTD_freeDCtx(dctx);
-				return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
-			}
-			xnb = grown;
-			ZSTD_outBuffer outb = { xnb, cap, used };
-			size_t r = ZSTD_decompressStream(dctx, &outb, &in);
-
-			used = outb.pos;
-			if (ZSTD_isError(r)) {
-				free(xnb);
-				ZSTD_freeDCtx(dctx);
-				return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1,
-						 "cannot decompress the zstd frame: %s", ZSTD_getErrorName(r));
-			}
-			if (r == 0)
-				break;
-			if (in.pos == in.size && used < cap) {
-				free(xnb);
-				ZSTD_freeDCtx(dctx);
-				return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
-			}
-			if (used == cap) {
-				if (cap >= MAX_XNB_BYTES) {
-					free(xnb);
-					ZSTD_freeDCtx(dctx);
-					return animrt_error_set(err, ANIMRT_ERR_SIZE, -1,
-							 "the zstd frame holds more than %zu bytes",
-							 MAX_XNB_BYTES);
-				}
-				cap *= 2;
-			}
-		}
-		ZSTD_freeDCtx(dctx);
-		got = used;
-	} else {
-		if (content > MAX_XNB_BYTES)
-			return animrt_error_set(err, ANIMRT_ERR_SIZE, 0,
-					 "the zstd frame holds %llu bytes, more than the %zu allowed",
-					 content, MAX_XNB_BYTES);
-		xnb = malloc(content ? (size_t)content : 1);
-		if (!xnb)
-			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %llu bytes", content);
-		got = ZSTD_decompress(xnb, (size_t)content, data, size);
-		if (ZSTD_isError(got) || got != content) {
-			free(xnb);
-			return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
-					 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
-		}
-	}
+	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content > MAX_XNB_BYTES)
+		return animrt_error_set(err, ANIMRT_ERR_SIZE, 0,
+					"the zstd frame holds %llu bytes, more than the %zu allowed", content,
+					MAX_XNB_BYTES);
+	status = zstd_inflate(data, size, content, &xnb, &got, err);
+	if (status != ANIMRT_OK)
+		return status;
 	status = load_xnb(xnb, got, true, options, out, err);
 	free(xnb);
 	return status;

@@ -338,6 +338,53 @@ static void zstd_frames(void **state)
 	assert_true(animrt_has_zstd());
 }
 
+/* A streamed frame (no content size) of `plain` in a new buffer. */
+static uint8_t *stream_frame(const void *plain, size_t size, size_t *zsize)
+{
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(size);
+	uint8_t *stream = malloc(cap);
+	ZSTD_outBuffer out = { stream, cap, 0 };
+	ZSTD_inBuffer in = { plain, size, 0 };
+	ZSTD_inBuffer none = { NULL, 0, 0 };
+
+	assert_false(ZSTD_isError(ZSTD_compressStream2(cctx, &out, &in, ZSTD_e_continue)));
+	assert_int_equal(ZSTD_compressStream2(cctx, &out, &none, ZSTD_e_end), 0);
+	ZSTD_freeCCtx(cctx);
+	*zsize = out.pos;
+	return stream;
+}
+
+/* A frame stops at the size its XNB header says: 16 MiB of zeros after a
+ * header of 0 bytes (a 36 KB file decompressed to the 1 GiB cap before
+ * it was refused), and a clip with bytes past its header's size. */
+static void a_frame_stops_at_its_headers_size(void **state)
+{
+	size_t size = 16u << 20, zsize, plain_size;
+	uint8_t *zeros = calloc(1, size), *bomb;
+	animrt_clip *clip;
+	animrt_error err;
+
+	(void)state;
+	memcpy(zeros, "XNBw\x05\x00", 6);
+	bomb = stream_frame(zeros, size, &zsize);
+	assert_true(zsize < size / 100);
+	assert_int_equal(animrt_open(bomb, zsize, &clip, &err), ANIMRT_ERR_SIZE);
+	assert_int_equal(err.byte_offset, 6);
+	assert_string_equal(err.message, "byte 6: the header says the file is 0 bytes, which no file of this format is");
+	free(bomb);
+	/* A whole clip, then 100 more bytes than its header says. */
+	uint8_t *plain = sample_xnb(&plain_size, ANIMC_COMPRESSION_NONE);
+	memcpy(zeros, plain, plain_size);
+	bomb = stream_frame(zeros, plain_size + 100, &zsize);
+	assert_int_equal(animrt_open(bomb, zsize, &clip, &err), ANIMRT_ERR_SIZE);
+	if (!strstr(err.message, "the zstd frame holds more than the"))
+		fail_msg("%s", err.message);
+	free(bomb);
+	free(plain);
+	free(zeros);
+}
+
 static void arguments_and_files(void **state)
 {
 	animrt_clip *clip;
@@ -680,6 +727,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(payload_damage),
 	cmocka_unit_test(seven_bit_ints),
 	cmocka_unit_test(zstd_frames),
+	cmocka_unit_test(a_frame_stops_at_its_headers_size),
 	cmocka_unit_test(arguments_and_files),
 	cmocka_unit_test(reader_names_are_checked_first),
 	cmocka_unit_test(reader_name_rule),
