@@ -952,6 +952,33 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	free(doc), free(a), free(b), free(out), free(src), free(dir);
 }
 
+/* A clip name too long for a file name: the error names the clip's line. */
+static void a_clip_name_too_long_names_its_line(void **state)
+{
+	static const char item[] =
+		"<Item>\n<Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>"
+		"<Item><BoneIndex>0</BoneIndex><Time>PT0S</Time><Position>0 0 0</Position><Rotation>0 0 0</Rotation>"
+		"<Scale>1 1 1</Scale></Item></Keyframes></Value></Item>";
+	char *dir = test_tmpdir("long-name"), *src = test_format("%s/long.xml", dir), *out = test_format("%s/out", dir);
+	char key[301];
+	memset(key, 'K', 300);
+	key[300] = '\0';
+	char *a = test_format(item, key);
+	char *doc = test_format("<?xml version=\"1.0\"?>\n<XnaContent xmlns:Anim=\"AnimationClassLibrary\">\n"
+				"<Asset Type=\"Anim:AnimationData\"><AnimationClips>\n%s</AnimationClips></Asset>"
+				"</XnaContent>", a);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "long.xml:4: error: clip 'KKKK"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(doc), free(a), free(out), free(src), free(dir);
+}
+
 /* A single source animc's own reader reads is held to --import-timeout
  * too: testdata/gltf/cubic.gltf (1,478 uneven keys) takes seconds in the
  * compact encoder. */
@@ -1208,6 +1235,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
+	cmocka_unit_test(a_clip_name_too_long_names_its_line),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),

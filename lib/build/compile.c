@@ -209,7 +209,7 @@ static char *output_name(const build_ctx *ctx, const build_job *job, const animc
 	if (!safe)
 		return NULL;
 	if (strlen(safe) + strlen(ext) > NAME_BYTES_MAX) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+		animc_diag_report(sink, ANIMC_ERROR, set->clips[index]->line, 0,
 				  "clip '%.*s...' (%zu bytes): its name is too long for a file name "
 				  "(at most %zu bytes with '%s'); not written",
 				  40, clip, strlen(clip), NAME_BYTES_MAX - strlen(ext), ext);
