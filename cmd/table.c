@@ -33,7 +33,7 @@ const char *table_noun(uint64_t n, const char *one, const char *many)
 
 size_t table_name_width(size_t width, const char *name)
 {
-	size_t len = cli_escape(NULL, 0, name);
+	size_t len = cli_escaped_columns(name);
 
 	return len > width ? len : width;
 }

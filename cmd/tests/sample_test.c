@@ -223,7 +223,32 @@ static void corpus_poses_agree_with_the_oracle(void **state)
 	free(out);
 }
 
+/* The spaces after a name in a table row of dump's output. */
+static size_t spaces_after(const char *out, const char *name)
+{
+	const char *row = strstr(out, name), *p;
+
+	assert_non_null(row);
+	p = row + strlen(name);
+	return strspn(p, " ");
+}
+
+/* Table columns stay aligned for names of several-byte characters: padding
+ * counts terminal columns, not bytes ("tab\\there" escaped takes 9,
+ * "émoji😀" 7: é one, the emoji two). */
+static void tables_pad_names_by_columns(void **state)
+{
+	test_run r = test_animc("dump", "testdata/names/odd-names.xnb", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	/* Both rows hold 26 keys. */
+	assert_int_equal(spaces_after(r.out, "  tab\\there") + 2, spaces_after(r.out, "  \xc3\xa9moji\xf0\x9f\x98\x80"));
+	test_run_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(tables_pad_names_by_columns),
 	cmocka_unit_test(sample_prints_the_librarys_pose_as_json),
 	cmocka_unit_test(sample_clamps_once_and_wraps_repeat),
 	cmocka_unit_test(sample_blend_endpoints_are_the_two_clips),

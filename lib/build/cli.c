@@ -288,6 +288,40 @@ static size_t escape_unit(const unsigned char *p, char piece[16], size_t *len)
 	return n;
 }
 
+/* The terminal columns of one piece escape_unit gave: an escape or an
+ * ASCII character a column a byte; a character of several bytes one
+ * column, two for the wide ones (CJK, Hangul, fullwidth forms, emoji). */
+static size_t piece_columns(const char *piece, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)piece;
+	uint32_t cp;
+
+	if (len < 2 || p[0] < 0x80)
+		return len;
+	cp = len == 2 ? p[0] & 0x1Fu : len == 3 ? p[0] & 0x0Fu : p[0] & 0x07u;
+	for (size_t i = 1; i < len; i++)
+		cp = cp << 6 | (p[i] & 0x3Fu);
+	bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
+		    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+		    (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) ||
+		    (cp >= 0x1F300 && cp <= 0x1F64F) || (cp >= 0x1F900 && cp <= 0x1F9FF) ||
+		    (cp >= 0x20000 && cp <= 0x3FFFD);
+	return wide ? 2 : 1;
+}
+
+size_t cli_escaped_columns(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t columns = 0, len;
+	char piece[16];
+
+	while (*p) {
+		p += escape_unit(p, piece, &len);
+		columns += piece_columns(piece, len);
+	}
+	return columns;
+}
+
 size_t cli_print_escaped(FILE *out, const char *s, size_t width)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -297,7 +331,7 @@ size_t cli_print_escaped(FILE *out, const char *s, size_t width)
 	while (*p) {
 		p += escape_unit(p, piece, &len);
 		fwrite(piece, 1, len, out);
-		printed += len;
+		printed += piece_columns(piece, len);
 	}
 	for (; printed < width; printed++)
 		fputc(' ', out);

@@ -112,8 +112,10 @@ animrt_clip *cli_clip_open_bytes(const char *path, const void *data, size_t size
  * is.  JSON has its own escaping (json_string).
  */
 /* Print `s` escaped, left-aligned and padded with spaces to at least
- * `width` bytes (0: no padding); returns the bytes printed. */
+ * `width` terminal columns (0: no padding); returns the columns printed. */
 size_t cli_print_escaped(FILE *out, const char *s, size_t width);
+/* The terminal columns cli_print_escaped takes for s. */
+size_t cli_escaped_columns(const char *s);
 /* The same into buf, snprintf-style: always NUL-terminated (when size > 0),
  * returns the length the whole escaped text needs. */
 size_t cli_escape(char *buf, size_t size, const char *s);
