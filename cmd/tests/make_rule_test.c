@@ -113,6 +113,37 @@ static void documented_make_rule_settles_after_one_rebuild(void **state)
 	free(rel);
 }
 
+/* The same rule with --skeleton: the model is in every depfile, so a
+ * touched model makes make run the rule once, and then settles (animc gave
+ * the outputs it left as they were the time of the build for a touched
+ * source, but not for a touched model, and make ran the rule forever). */
+static void a_touched_skeleton_settles_after_one_rebuild(void **state)
+{
+	(void)state;
+	char *rel = test_tmpdir("make-rule-model"), cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *dir = rel[0] == '/' ? test_format("%s", rel) : test_format("%s/%s", cwd, rel);
+	char *content = test_format("all: out/Crane/Turn.xnb\n"
+				    "out/%%.xnb: art/%%.Animation\n"
+				    "\tanimc build -q --skeleton art/Crane/Crane.x --base art --depfile $@.d -o out $<\n"
+				    "-include $(shell find out -name '*.d' 2>/dev/null)\n");
+	char *makefile = test_format("%s/Makefile", dir);
+	char *copy = test_format("mkdir -p '%s/art' && cp -r testdata/sample/Crane '%s/art/'", dir, dir);
+	char *touch = test_format("touch '%s/art/Crane/Crane.x'", dir);
+
+	assert_true(test_write_file(makefile, content, strlen(content)));
+	assert_int_equal(system(copy), 0);
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_int_equal(make_in(dir, "-q"), 0);
+	sleep(1);   /* a later mtime on file systems of coarse times */
+	assert_int_equal(system(touch), 0);
+	assert_int_equal(make_in(dir, "-q"), 1);   /* the model is newer: run the rule */
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_int_equal(make_in(dir, "-q"), 0);   /* and then nothing to do */
+	free(touch), free(copy), free(makefile), free(content), free(dir), free(rel);
+}
+
 /* The absolute path of a fresh test folder (make and ninja run in it). */
 static char *absolute_tmpdir(const char *name)
 {
@@ -187,6 +218,7 @@ static void depfiles_escape_colons_and_percents(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
+	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
 };
 

@@ -436,8 +436,9 @@ static bool is_kept(const build_result *r, const build_output *o)
  * make decides by mtimes.  An output left as it was (the same bytes: up to
  * date, or compiled again to what is on disk) keeps its old mtime, older
  * than a source touched since, and a per-file make rule would run animc
- * again on every make.  So a kept output no newer than its source or a
- * file its import read gets the time now, and its new state is recorded.
+ * again on every make.  So a kept output no newer than its source, a
+ * file its import read or the --skeleton model gets the time now, and its
+ * new state is recorded.
  * Only for a job whose source or reads are not in the states the manifest
  * has (a no-op build stats nothing more), and that kept an output: one
  * written now is newer than what it was compiled from (a full build stats
@@ -452,6 +453,13 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	bool kept = false;
 	int64_t newest;
 
+	/* The --skeleton model: every source's depfile names it. */
+	const build_ctx *ctx = c->ctx;
+	bool has_model = ctx->options->skeleton_path && ctx->has_skeleton_state;
+
+	if (has_model && !moved)
+		moved = !ctx->old.has_skeleton || ctx->skeleton.state.mtime_ns == 0 ||
+			memcmp(&ctx->skeleton.state, &ctx->old.skeleton.state, sizeof ctx->skeleton.state) != 0;
 	for (uint32_t i = 0; !moved && i < r->dep_count; i++)
 		moved = r->deps[i].state.mtime_ns == 0 ||
 			memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0;
@@ -460,6 +468,8 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	if (!moved || !kept || !r->has_source)
 		return;
 	newest = mtime_ns(j->path);
+	if (has_model && mtime_ns(ctx->skeleton.path) > newest)
+		newest = mtime_ns(ctx->skeleton.path);
 	for (uint32_t i = 0; i < r->dep_count; i++) {
 		int64_t t = mtime_ns(r->deps[i].path);
 
