@@ -86,7 +86,9 @@ static const command_doc command_docs[] = {
 		"outputs", "animc outputs [options] -o OUTDIR INPUT...",
 		"Print the files 'animc build' would write for these inputs and options, one path a "
 		"line, in build order, writing nothing.  A source holding named clips is imported to "
-		"learn its clip names, unless the manifest in OUTDIR shows it up to date.",
+		"learn its clip names, unless the manifest in OUTDIR shows it up to date.  It also "
+		"accepts the other options of 'animc build' and ignores them (they change no output's "
+		"name or place), so that one list of options serves both commands.",
 		NULL, NULL,
 		"0 every source could be planned, 1 some source failed, 2 usage error."
 	},

@@ -811,7 +811,23 @@ static void set_defaults(build_options *o)
 	o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
 }
 
-/* getopt_long's tables for the options `command` takes: a long option's
+/* Whether `command` accepts the option: its own, and for outputs also
+ * build's others, ignored (they change no output's name or place), so
+ * that one option list serves both commands (a CMake or make rule). */
+static bool accepts(const option_def *d, build_command command)
+{
+	if (d->doc.commands & (1u << command))
+		return true;
+	if (command != CMD_OUTPUTS || !(d->doc.commands & FOR_BUILD))
+		return false;
+	/* Not where outputs has a row of its own for the option (-o, -q, -v). */
+	for (size_t i = 0; i < OPTION_COUNT; i++)
+		if ((option_table[i].doc.commands & FOR_OUTPUTS) && strcmp(option_table[i].doc.name, d->doc.name) == 0)
+			return false;
+	return true;
+}
+
+/* getopt_long's tables for the options `command` accepts: a long option's
  * value is 256 + its row in the table. */
 static void getopt_tables(build_command command, struct option longs[OPTION_COUNT + 2], char shorts[64])
 {
@@ -821,7 +837,7 @@ static void getopt_tables(build_command command, struct option longs[OPTION_COUN
 	for (size_t i = 0; i < OPTION_COUNT; i++) {
 		const option_def *d = &option_table[i];
 
-		if (!(d->doc.commands & (1u << command)))
+		if (!accepts(d, command))
 			continue;
 		longs[n].name = d->doc.name;
 		longs[n].has_arg = d->doc.arg ? required_argument : no_argument;
@@ -967,12 +983,13 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 			d = &option_table[c - 256];
 		} else {
 			for (size_t i = 0; i < OPTION_COUNT && !d; i++)
-				if (option_table[i].doc.short_name == c &&
-				    (option_table[i].doc.commands & (1u << command)))
+				if (option_table[i].doc.short_name == c && accepts(&option_table[i], command))
 					d = &option_table[i];
 		}
 		if (!d)
 			return cli_option_error(command_name(command), argc, argv, from, false, longs);
+		if (!(d->doc.commands & (1u << command)))
+			continue;   /* one of build's, accepted by outputs and ignored */
 		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
 			return cli_usage_error(command_name(command), "%s", err.message);
 		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
