@@ -103,11 +103,14 @@ static void example_with(const char *generator, const char *name)
 	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 0);
 	test_run_release(&r);
 
-	/* The --skeleton model is in every depfile: all of them rebuild. */
+	/* The --skeleton model is in every depfile: all of them rebuild, once. */
 	model = test_format("%s/sample/Crane/Crane.x", dir);
 	touch_later(model);
 	r = build(bin);
 	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 5);
+	test_run_release(&r);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 0);
 	test_run_release(&r);
 
 	/* A clip renamed in a source of named clips: the configure step runs
@@ -124,6 +127,26 @@ static void example_with(const char *generator, const char *name)
 	test_run_release(&r);
 	bow = test_format("%s/content/Signals/Bow.xnb", bin);
 	assert_true(test_file_exists(bow));
+
+	/* A source that does not compile fails the build with animc's message
+	 * (it was left out, and the build was green); fixed, it builds. */
+	char *broken = test_format("%s/sample/Crane/Broken.Animation", dir);
+	assert_true(test_write_file(broken, "<AnimationSequence>", 19));
+	r = test_exec("cmake", "--build", bin, NULL);
+	assert_int_not_equal(r.status, 0);
+	if (!strstr(r.out, "Broken.Animation") && !strstr(r.err, "Broken.Animation"))
+		fail_msg("no message naming the source:\n%s%s", r.out, r.err);
+	test_run_release(&r);
+	size_t turn_size;
+	uint8_t *turn_text = test_read_file(clip, &turn_size);
+	assert_true(test_write_file(broken, turn_text, turn_size));
+	free(turn_text);
+	touch_later(broken);
+	r = build(bin);
+	test_run_release(&r);
+	char *fixed = test_format("%s/content/Broken.xnb", bin);
+	assert_true(test_file_exists(fixed));
+	free(fixed), free(broken);
 
 	free(bow), free(signals), free(model), free(clip), free(turn), free(play), free(prefix);
 	free(bin), free(src), free(dir), free(stage), free(stage_real);

@@ -14,8 +14,14 @@
 #    files added to or removed from a folder re-run it too;
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
-#    Makefile generators read (CMake 3.20 or later).
-# OPTIONS are passed to both `animc outputs` and `animc build`.
+#    Makefile generators read (CMake 3.20 or later);
+#  - a source animc cannot compile at configure time gets a rule that runs
+#    `animc build` on it, so that the build fails with animc's message until
+#    it is fixed (a fixed source re-runs the configure step).
+# OPTIONS are passed to both `animc outputs` (which ignores build's options
+# that change no output's name) and `animc build`, both run in the current
+# source folder: relative paths in them (--skeleton art/hero.gltf) are
+# relative to it, as SOURCES are.
 
 function(animc_add_assets name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR" "SOURCES;OPTIONS")
@@ -53,9 +59,24 @@ function(animc_add_assets name)
       endif()
       execute_process(
         COMMAND "${animc}" outputs -q ${ARG_OPTIONS} ${base} -o "${out}" "${file}"
+        WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
         OUTPUT_VARIABLE listed ERROR_VARIABLE errors RESULT_VARIABLE status)
       if(NOT status EQUAL 0)
-        message(WARNING "animc_add_assets(${name}): ${file} cannot be compiled, left out:\n${errors}")
+        # The build fails on it, with animc's message, until it is fixed;
+        # a change to it configures again.
+        message(WARNING "animc_add_assets(${name}): ${file} cannot be compiled:\n${errors}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
+        math(EXPR rule "${rule} + 1")
+        file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
+        add_custom_command(
+          OUTPUT "${depdir}/${rule}.failed"
+          COMMAND "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} -o "${out}" "${file}"
+          COMMAND "${CMAKE_COMMAND}" -E touch "${depdir}/${rule}.failed"
+          WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+          DEPENDS "${file}" "${animc}"
+          COMMENT "animc ${shown}"
+          VERBATIM)
+        list(APPEND all_outputs "${depdir}/${rule}.failed")
         continue()
       endif()
       string(STRIP "${listed}" listed)
@@ -78,6 +99,7 @@ function(animc_add_assets name)
         OUTPUT ${outputs}
         COMMAND "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} --depfile "${depfile}"
                 -o "${out}" "${file}"
+        WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
         DEPENDS "${file}" "${animc}"
         DEPFILE "${depfile}"
         COMMENT "animc ${shown}"
