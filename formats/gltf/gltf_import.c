@@ -1015,6 +1015,10 @@ static gltf_bounds bounds_for(const animc_import_options *options)
 
 	if (t && t->translation > 0)
 		b.translation = bake_bound(b.translation, t->translation);
+	/* Bounds are in the output's units; --scale multiplies the keys
+	 * after the bake. */
+	if (options && options->length_scale > 0)
+		b.translation /= options->length_scale;
 	if (t && t->rotation_deg > 0)
 		b.rotation_rad = bake_bound(b.rotation_rad, t->rotation_deg * (3.14159265358979323846 / 180.0));
 	if (t && t->scale > 0)

@@ -419,6 +419,38 @@ static void tight_tolerance_keeps_the_default_bake(void **state)
 	compiled_release(&loose);
 }
 
+/* Bounds are in the output's units: a build that scales translations by
+ * 100 after the import bakes them 100 times finer (at --scale 100 a curve
+ * baked within 1e-4 of the source came out 4.9e-3 off). */
+static void translations_bake_in_the_outputs_units(void **state)
+{
+	const animc_import_options scaled = { .length_scale = 100 };
+	fixture f = { 0 };
+	compiled c = { 0 };
+	size_t checked = 0;
+
+	(void)state;
+	fixture_load(&f, FIXTURES "/cubic.keys.json");
+	compile_fixture(FIXTURES "/cubic.gltf", &scaled, &c);
+	for (size_t i = 0; i < f.count; i++) {
+		const ref_track *t = &f.tracks[i];
+
+		if (strcmp(t->path, "translation") != 0)
+			continue;
+		for (uint32_t k = 0; k < c.count; k++) {
+			if (strcmp(c.names[k], t->clip) != 0)
+				continue;
+			double worst = track_error(t, c.clips[k]);
+			if (worst > 1e-6)
+				fail_msg("bone '%s' translation: error %g > 1e-6 (1e-4 at --scale 100)", t->bone, worst);
+			checked++;
+		}
+	}
+	assert_true(checked > 0);
+	compiled_release(&c);
+	fixture_release(&f);
+}
+
 /* ------------------------------------------------------------- key conversion */
 
 /* STEP: one holding key at the float below each change, none for a key
@@ -816,6 +848,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cubic_rotation_bake_keeps_its_bound),
 	cmocka_unit_test(cubic_bake_follows_the_tolerance),
 		cmocka_unit_test(tight_tolerance_keeps_the_default_bake),
+		cmocka_unit_test(translations_bake_in_the_outputs_units),
 	cmocka_unit_test(hostile_files_fail_as_recorded),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),

@@ -610,6 +610,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;
+	import.length_scale = (job->has_units ? &job->units : &ctx->options->units)->scale;
 	/* An item of a project depends on it: its parameters are there. */
 	if (job->project)
 		collect_read(&cs, job->project);

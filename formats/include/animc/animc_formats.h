@@ -56,6 +56,11 @@ typedef struct animc_import_options {
 	 * CUBICSPLINE) bake within a tenth of it, leaving the rest to the
 	 * reduction; without one, within 1e-4. */
 	const animc_tolerance *tolerance;
+	/* What the build multiplies translations by after the import
+	 * (--scale; 0: 1).  Bounds on translations are in the output's units:
+	 * an importer that bakes curves bakes translations within the bound
+	 * divided by it. */
+	double length_scale;
 } animc_import_options;
 
 typedef struct animc_import_request {
