@@ -304,11 +304,16 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
  * spacing is the boundary.
  */
 #define SNAP_FRACTION 1e-4
+/* A boundary given in frames of a take whose frames are its keys (it
+ * states no frame rate: the rate comes from the keys' spacing) means a key:
+ * that rate, rounded (30 for RobotGame's KeyInterval 0.033333), puts frame
+ * 20 2e-4 of the spacing beside key 20, and farther on later frames. */
+#define FRAME_SNAP_FRACTION 0.25
 
 /* Into *best, the key time of `ch` nearest t when it lies within
- * SNAP_FRACTION of the key spacing there and nearer t than *best (NaN:
- * none yet). */
-static void nearest_key(const animc_channel *ch, double t, double *best)
+ * `fraction` of the key spacing there and nearer t than *best (NaN: none
+ * yet). */
+static void nearest_key(const animc_channel *ch, double t, double fraction, double *best)
 {
 	uint32_t last = ch->key_count - 1, lo = 0, hi = last;
 	double gap = INFINITY, at;
@@ -341,24 +346,28 @@ static void nearest_key(const animc_channel *ch, double t, double *best)
 			return;
 	}
 	at = key_time(ch, lo);
-	if (fabs(at - t) <= SNAP_FRACTION * gap && (isnan(*best) || fabs(at - t) < fabs(*best - t)))
+	if (fabs(at - t) <= fraction * gap && (isnan(*best) || fabs(at - t) < fabs(*best - t)))
 		*best = at;
 }
 
-/* t, or the key time of the take it means (the nearest over its bones). */
-static double snap_to_key(const animc_clip *take, double t)
+/* t, or the key time of the take it means (the nearest over its bones):
+ * within a quarter of the spacing for a frame that is a key. */
+static double snap_to_key(const animc_clip *take, double t, bool is_key_frame)
 {
 	double best = NAN;
 
 	for (uint32_t c = 0; c < take->channel_count; c++)
-		nearest_key(&take->channels[c], t, &best);
+		nearest_key(&take->channels[c], t, is_key_frame ? FRAME_SNAP_FRACTION : SNAP_FRACTION, &best);
 	return isnan(best) ? t : best;
 }
 
-static animc_clip *cut(const animc_clip *take, const char *name, double start, double end, animc_status *status)
+static animc_clip *cut(const animc_clip *take, const animc_split *split, const animc_split_part *split_part,
+		       double start, double end, animc_status *status)
 {
-	animc_clip *part = animc_clip_create(name);
-	double a = snap_to_key(take, start), b = fmin(snap_to_key(take, end), (double)take->duration_s);
+	animc_clip *part = animc_clip_create(split_part->name);
+	bool frames_are_keys = !(take->frame_rate > 0) && split->frame_count <= 0;
+	double a = snap_to_key(take, start, frames_are_keys && split_part->start.is_frame);
+	double b = fmin(snap_to_key(take, end, frames_are_keys && split_part->end.is_frame), (double)take->duration_s);
 
 	if (!part) {
 		*status = ANIMC_ERR_NOMEM;
@@ -493,7 +502,7 @@ animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits
 			status = ANIMC_ERR_NOMEM;
 		} else if (check_split(set->clips[takes[i]], &w, starts, ends, &status) && status == ANIMC_OK) {
 			for (uint32_t p = 0; p < s->part_count && status == ANIMC_OK; p++)
-				parts[i][p] = cut(set->clips[takes[i]], s->parts[p].name, starts[p], ends[p], &status);
+				parts[i][p] = cut(set->clips[takes[i]], s, &s->parts[p], starts[p], ends[p], &status);
 		}
 		free(starts);
 		free(ends);
