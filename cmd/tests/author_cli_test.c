@@ -703,6 +703,18 @@ static void additive_clips_add_back_to_the_source(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "'Jump'"));
 	test_run_release(&r);
+	/* --clip need not name the reference: Run alone, the difference from
+	 * Idle, the same bytes as when every clip is written. */
+	char *run_only = test_tmpdir("add-run-only");
+	r = test_animc("build", "-q", "--clip", "Run", "--additive-reference", "Idle", "-o", run_only,
+		       "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *one = test_format("%s/Walker/Run.xnb", run_only), *all = test_format("%s/Walker/Run.xnb", idle);
+	char *idle_out = test_format("%s/Walker/Idle.xnb", run_only);
+	assert_true(test_same_bytes(one, all));
+	assert_false(test_file_exists(idle_out));
+	free(idle_out), free(all), free(one), free(run_only);
 	r = test_animc("build", "--additive-reference", "bind", "-o", idle, WALKER, NULL);
 	assert_int_equal(r.status, 2);   /* bind needs --skeleton */
 	test_run_release(&r);

@@ -353,10 +353,10 @@ fail:
 }
 
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
-				 const animc_skeleton *skeleton, animc_clip ***motions, animc_diag_sink *sink)
+				 const animc_skeleton *skeleton, const animc_clip *reference, animc_clip ***motions,
+				 animc_diag_sink *sink)
 {
 	animc_status status = ANIMC_OK;
-	animc_clip *reference = NULL;
 
 	*motions = NULL;
 	if (!a->root_bone && !a->has_additive)
@@ -381,31 +381,32 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 	if (status == ANIMC_OK && a->has_additive) {
 		animc_additive_options o = { a->additive, skeleton, NULL };
 
-		if (a->additive == ANIMC_ADDITIVE_CLIP) {
-			for (uint32_t i = 0; i < set->count && !reference; i++)
-				if (strcmp(set->clips[i]->name, a->additive_clip) == 0 &&
-				    !(reference = snapshot(set->clips[i])))
-					return ANIMC_ERR_NOMEM;
-			if (!reference) {
-				char list[1024];
-				size_t used = 0;
-
-				list[0] = '\0';
-				for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
-					used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", i ? ", " : "",
-								 set->clips[i]->name);
-				animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-						  "--additive-reference: no clip '%s' in this source; the clips are: %s",
-						  a->additive_clip, set->count ? list : "none");
-				return ANIMC_ERR_NOT_FOUND;
-			}
+		if (a->additive == ANIMC_ADDITIVE_CLIP)
 			o.reference = reference;
-		}
 		for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++)
 			status = animc_clip_make_additive(set->clips[i], &o, sink);
 	}
-	animc_clip_destroy(reference);
 	return status;
+}
+
+animc_status build_author_reference(const build_author_options *a, const animc_clip_set *set, animc_clip **out,
+				    animc_diag_sink *sink)
+{
+	char list[1024];
+	size_t used = 0;
+
+	*out = NULL;
+	if (!a->has_additive || a->additive != ANIMC_ADDITIVE_CLIP)
+		return ANIMC_OK;
+	for (uint32_t i = 0; i < set->count; i++)
+		if (strcmp(set->clips[i]->name, a->additive_clip) == 0)
+			return (*out = snapshot(set->clips[i])) ? ANIMC_OK : ANIMC_ERR_NOMEM;
+	list[0] = '\0';
+	for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", i ? ", " : "", set->clips[i]->name);
+	animc_diag_report(sink, ANIMC_ERROR, 0, 0, "--additive-reference: no clip '%s' in this source; the clips are: %s",
+			  a->additive_clip, set->count ? list : "none");
+	return ANIMC_ERR_NOT_FOUND;
 }
 
 void build_author_motions_release(animc_clip **motions, uint32_t count)

@@ -71,10 +71,19 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
  * set->count entries, each the motion clip of the clip at its index, or
  * NULL; release with build_author_motions_release) and additive.  The up
  * axis defaults by source: z for RobotGame sequences, y for the rest.
- * `skeleton` is the --skeleton model (NULL without).
+ * `skeleton` is the --skeleton model (NULL without); `reference` the
+ * --additive-reference clip (build_author_reference).
  */
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
-				 const animc_skeleton *skeleton, animc_clip ***motions, animc_diag_sink *sink);
+				 const animc_skeleton *skeleton, const animc_clip *reference, animc_clip ***motions,
+				 animc_diag_sink *sink);
+/* The --additive-reference clip of `set` as the import gave it (before
+ * --clip chose the clips to write, so that the reference need not be one
+ * of them), into *out (NULL when the reference is no clip); release with
+ * animc_clip_destroy.  ANIMC_ERR_NOT_FOUND (reported) when `set` has no
+ * such clip. */
+animc_status build_author_reference(const build_author_options *a, const animc_clip_set *set, animc_clip **out,
+				    animc_diag_sink *sink);
 void build_author_motions_release(animc_clip **motions, uint32_t count);
 
 /* Whether an output (its name under OUTDIR) is the motion file of a clip

@@ -304,15 +304,20 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 	const build_ctx *ctx = cs->ctx;
 	build_result *r = cs->r;
 	build_output *outs;
-	bool ok = filter_clips(ctx->options, set, sink);
 	uint32_t written = 0, count;
-	animc_clip **motions = NULL;
+	animc_clip **motions = NULL, *reference = NULL;
 	const animc_skeleton *skeleton = cs->process.reduce.skeleton ? cs->process.reduce.skeleton
 				       : ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
 
-	if (!ok || !set->count)
+	/* The additive reference from every clip, before --clip chooses. */
+	if ((set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
+	    !filter_clips(ctx->options, set, sink) || !set->count) {
+		animc_clip_destroy(reference);
 		return;
-	if (build_author_finish(&ctx->options->author, set, skeleton, &motions, sink) != ANIMC_OK) {
+	}
+	animc_status authored = build_author_finish(&ctx->options->author, set, skeleton, reference, &motions, sink);
+	animc_clip_destroy(reference);
+	if (authored != ANIMC_OK) {
 		build_author_motions_release(motions, set->count);
 		return;
 	}
