@@ -276,7 +276,37 @@ static void rotation_needs_a_tree_and_both_are_keyed(void **state)
 	free(xnb), free(report), free(dir);
 }
 
+/* --rotate turns root bones: a clip that animates none (skin.gltf's joints
+ * sit under an armature node no channel moves) is not turned, and a
+ * warning says so, naming the root. */
+static void rotate_that_turns_nothing_says_so(void **state)
+{
+	char *turned = test_tmpdir("rotate-none"), *plain = test_tmpdir("rotate-none-plain");
+	test_run r = test_animc("build", "-q", "--rotate", "90,0,0", "-o", turned, "testdata/gltf/skin.gltf", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "--rotate turns the root bones, and this clip animates none of them (the root is '"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.err, "nothing was turned"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", plain, "testdata/gltf/skin.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *plain_skin = test_format("%s/skin", plain), **files = test_list_dir(plain_skin, ".xnb");
+	assert_non_null(files[0]);
+	for (size_t i = 0; files[i]; i++) {
+		char *a = test_format("%s/%s", plain_skin, files[i]), *b = test_format("%s/skin/%s", turned, files[i]);
+
+		assert_true(test_same_bytes(a, b));
+		free(a), free(b);
+	}
+	test_free_list(files);
+	free(plain_skin), free(plain), free(turned);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(rotate_that_turns_nothing_says_so),
 	cmocka_unit_test(gltf_matches_the_evaluator),
 	cmocka_unit_test(skeleton_names_the_roots),
 	cmocka_unit_test(rotation_needs_a_tree_and_both_are_keyed),

@@ -406,6 +406,30 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 	return true;
 }
 
+/* --rotate turns the roots of the hierarchy; a clip that animates none of
+ * them (FBX and .X files often put a node of their own above the
+ * armature; a glTF scene may have a second root) is not turned, which
+ * is said. */
+static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarchy, animc_diag_sink *sink)
+{
+	const char *root = NULL;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		int64_t bone = animc_skeleton_find(hierarchy, clip->channels[c].bone);
+
+		if (bone < 0 || hierarchy->bones[bone].parent < 0)
+			return;
+	}
+	for (uint32_t b = 0; b < hierarchy->bone_count && !root; b++)
+		if (hierarchy->bones[b].parent < 0)
+			root = hierarchy->bones[b].name;
+	animc_diag_report(sink, ANIMC_WARNING, clip->line, 0,
+			  "%s%s%s--rotate turns the root bones, and this clip animates none of them (the "
+			  "root is '%s', which it leaves still): nothing was turned; turn that node in the "
+			  "model or the engine instead", clip->name[0] ? "clip '" : "", clip->name,
+			  clip->name[0] ? "': " : "", root ? root : "");
+}
+
 static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
 			  animc_skeleton *model, animc_diag_sink *sink)
 {
@@ -429,8 +453,11 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 			return false;
 		hierarchy = &own;
 	}
-	for (uint32_t i = 0; i < set->count && ok; i++)
+	for (uint32_t i = 0; i < set->count && ok; i++) {
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
+		if (ok && hierarchy && animc_units_has_rotation(units))
+			warn_unturned(set->clips[i], hierarchy, sink);
+	}
 	animc_skeleton_release(&own);
 	if (ok && !scaled_within_float(set, units, sink))
 		return false;
