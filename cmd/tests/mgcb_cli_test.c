@@ -452,6 +452,31 @@ static void dotted_names_stay_in_the_output_folder(void **state)
 	free(out), free(src), free(project), free(dir);
 }
 
+/* A project saved with a UTF-8 byte order mark reads (it was "line 1 is
+ * neither an option nor a comment"), and $(Platform) is the platform as
+ * written: BlazorGL shares its letter with Web, and wrote to bin/Web. */
+static void a_marked_project_and_its_platform_name(void **state)
+{
+	char *dir = test_tmpdir("mgcb-bom"), *project = test_format("%s/Game.mgcb", dir);
+	char *src = test_format("%s/keys.x", dir);
+	static const char text[] = "\xEF\xBB\xBF# a project Visual Studio saved\n/platform:BlazorGL\n"
+				   "/outputDir:bin/$(Platform)\n/build:keys.x\n";
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/assimp/keys.x", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, bytes, size));
+	assert_true(test_write_file(project, text, strlen(text)));
+	free(bytes);
+	r = test_animc("outputs", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "/bin/BlazorGL/keys/"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(src), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
@@ -461,6 +486,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(two_destinations_stay_up_to_date),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
+	cmocka_unit_test(a_marked_project_and_its_platform_name),
 	cmocka_unit_test(errors_name_the_project_line),
 };
 

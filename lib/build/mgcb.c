@@ -56,6 +56,7 @@ typedef struct reader {
 	uint32_t line;
 	unsigned errors;
 	char *processor;
+	const char *platform_name;   /* /platform:'s, as the table spells it (Web and BlazorGL share a letter) */
 	bool has_units;
 	animc_units units;
 	char *config;
@@ -132,11 +133,10 @@ static char *expand(reader *rd, const char *value)
 
 	if (!f)
 		return NULL;
-	for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
-		if (platforms[i].letter == rd->out->platform) {
+	for (size_t i = 0; i < sizeof platforms / sizeof platforms[0] && !platform[0]; i++)
+		if (rd->platform_name ? strcmp(platforms[i].name, rd->platform_name) == 0
+				      : platforms[i].letter == rd->out->platform)
 			snprintf(platform, sizeof platform, "%s", platforms[i].name);
-			break;
-		}
 	for (const char *p = value; *p;) {
 		if (strncasecmp(p, "$(Platform)", 11) == 0) {
 			fputs(platform, f);
@@ -430,6 +430,10 @@ static void option(reader *rd, const char *name, char *value)
 			error_at(rd, "/platform:%s is not a MonoGame platform (Windows, DesktopGL, "
 				 "DesktopVK, Android, iOS, ...)", value);
 		rd->out->platform = letter;
+		rd->platform_name = NULL;
+		for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+			if (strcasecmp(value, platforms[i].name) == 0)
+				rd->platform_name = platforms[i].name;
 	} else if (strcasecmp(name, "outputDir") == 0) {
 		free(rd->output_dir_raw);
 		rd->output_dir_raw = strdup(value);
@@ -478,7 +482,9 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 			error_at(&rd, "out of memory");
 		free(copy);
 	}
-	for (char *line = text_all, *end = text_all + size; line < end;) {
+	/* A UTF-8 byte order mark (Visual Studio writes one): MGCB skips it. */
+	size_t bom = size >= 3 && memcmp(text_all, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	for (char *line = text_all + bom, *end = text_all + size; line < end;) {
 		char *nl = strchr(line, '\n');
 		char *text;
 
