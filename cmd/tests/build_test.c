@@ -1379,7 +1379,30 @@ static void a_source_named_twice_is_built_once(void **state)
 	free(folder), free(dotted), free(file), free(out), free(in);
 }
 
+/* A report that cannot be written fails the run, and the summary says it
+ * is a report, not a source ("compiled 1 source, 1 failed" for a build of
+ * one source, which the report beside it counted as compiled). */
+static void a_report_not_written_is_not_a_failed_source(void **state)
+{
+	char *dir = test_tmpdir("report-unwritten"), *out = test_format("%s/out", dir);
+	char *junit = test_format("%s/no/such/folder/j.xml", dir);
+	test_run r = test_animc("build", "--junit", junit, "-o", out, "testdata/compact/sway.Animation", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings, 1 report not written\n"))
+		fail_msg("%s", r.out);
+	assert_non_null(strstr(r.err, "j.xml: error: cannot write"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--junit", junit, "-o", out, "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "1 report not written"));
+	test_run_release(&r);
+	free(junit), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_report_not_written_is_not_a_failed_source),
 	cmocka_unit_test(every_job_count_gives_the_same_build),
 	cmocka_unit_test(a_source_named_twice_is_built_once),
 	cmocka_unit_test(edits_touches_deletes_and_renames),

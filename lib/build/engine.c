@@ -530,7 +530,7 @@ static void write_report(const char *path, bool (*write)(const build_ctx *, cons
 
 	if (path && !write(ctx, path, &err)) {
 		build_say(ctx, ANIMC_ERROR, path, "%s", err.message);
-		totals->failed++;
+		totals->reports_failed++;   /* not a source: the summary says which */
 	}
 }
 
@@ -560,7 +560,7 @@ static int finish_build(run_state *rs)
 		snprintf(line, sizeof line, "pruned %u output%s", rs->commit.pruned, rs->commit.pruned == 1 ? "" : "s");
 		rs->status->ops->note(rs->status, line);
 	}
-	return totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+	return totals.failed || totals.reports_failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }
 
 /*

@@ -259,6 +259,8 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 		printf(" (shard %u/%u)", s->ctx->options->shard.index, s->ctx->options->shard.count);
 	if (stale)
 		printf(", %u stale output%s (--prune removes them)", stale, stale == 1 ? "" : "s");
+	if (t->reports_failed)
+		printf(", %u report%s not written", t->reports_failed, t->reports_failed == 1 ? "" : "s");
 	printf("\n");
 	fflush(stdout);
 }
@@ -266,7 +268,7 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 /* Quiet: the summary only when something failed. */
 static void quiet_summary(build_status_sink *s, const build_totals *t, unsigned stale)
 {
-	if (t->failed)
+	if (t->failed || t->reports_failed)
 		console_summary(s, t, stale);
 	else
 		console_clear(s);
