@@ -305,7 +305,30 @@ static void rotate_that_turns_nothing_says_so(void **state)
 	free(plain_skin), free(plain), free(turned);
 }
 
+/* --exact writes a RobotGame sequence's original bytes: --scale would
+ * change them, so that source fails saying so (it wrote scaled keys);
+ * a glTF keeps its keys under --exact and takes the scale. */
+static void exact_and_a_conversion_of_a_robotgame_sequence_fail(void **state)
+{
+	char *out = test_tmpdir("exact-scale");
+	test_run r = test_animc("build", "-q", "--exact", "--scale", "2", "-o", out, "testdata/compact/sway.Animation",
+				NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "sway.Animation:3: error: --exact writes the original pipeline's bytes for this RobotGame "
+			   "sequence, and --scale and --rotate change them"))
+		fail_msg("%s", r.err);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--exact", "--scale", "2", "-o", out, "testdata/gltf/linear.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(exact_and_a_conversion_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(rotate_that_turns_nothing_says_so),
 	cmocka_unit_test(gltf_matches_the_evaluator),
 	cmocka_unit_test(skeleton_names_the_roots),

@@ -430,6 +430,32 @@ static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarch
 			  clip->name[0] ? "': " : "", root ? root : "");
 }
 
+/* --exact on a RobotGame sequence writes the original pipeline's bytes,
+ * which a conversion or authoring option would change: false (reported)
+ * when one is given.  Other sources keep their keys under --exact and
+ * take them. */
+static bool exact_allows(const compile_state *cs, const animc_clip_set *set, animc_diag_sink *sink)
+{
+	const build_options *o = cs->ctx->options;
+	const animc_units *units = cs->job->has_units ? &cs->job->units : &o->units;
+	const char *what = !animc_units_is_identity(units) ? "--scale and --rotate change"
+			   : o->author.root_bone ? "--root-motion changes"
+			   : o->author.has_additive ? "--additive-reference changes"
+			   : o->author.splits.count || o->author.clips_path ? "--split and --clips change"
+			   : NULL;
+
+	if (!o->process.exact || !what)
+		return true;
+	for (uint32_t i = 0; i < set->count; i++)
+		if (set->clips[i]->is_sequence_source) {
+			animc_diag_report(sink, ANIMC_ERROR, set->clips[i]->line, 0,
+					  "--exact writes the original pipeline's bytes for this RobotGame "
+					  "sequence, and %s them: leave out one or the other", what);
+			return false;
+		}
+	return true;
+}
+
 static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
 			  animc_skeleton *model, animc_diag_sink *sink)
 {
@@ -685,7 +711,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 					  animc_status_string(status));
 		goto done;
 	}
-	if (convert_units(&cs, importer, &set, &converted, &sink))
+	if (exact_allows(&cs, &set, &sink) && convert_units(&cs, importer, &set, &converted, &sink))
 		compile_clips(&cs, &set, &sink);
 	if (!sink.error_count)
 		r->status = BUILD_COMPILED;

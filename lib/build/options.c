@@ -417,7 +417,8 @@ static const option_def option_table[] = {
 	    "naming the bone.  Other sources, which the original pipeline never compiled, keep every "
 	    "key at its own time (no fixed tracks, collapsed sequences or uniform keys), and are "
 	    "otherwise compiled as in the default mode.  It contradicts --layout compact and "
-	    "--tolerance.",
+	    "--tolerance; a RobotGame source given with --scale, --rotate, --root-motion, "
+	    "--additive-reference, --split or --clips fails, as those change its bytes.",
 	    NULL },
 	  set_exact },
 	{ { "platform", 0, "L", FOR_COMPILE, BUILD_OPTION_OUTPUT,
