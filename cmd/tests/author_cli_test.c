@@ -1232,6 +1232,62 @@ static void root_motion_in_the_compact_layout(void **state)
 	free(plain), free(out);
 }
 
+/* A glTF of two animations, Walk (Hips and Spine) and Idle (Hips only). */
+static const char two_takes_gltf[] =
+	"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Hips\",\"children\":[1],\"translation\":"
+	"[0,1,0]},{\"name\":\"Spine\",\"translation\":[0,0.5,0],\"rotation\":[0.0,0.0,0.25881904510252074"
+	",0.9659258262890683]}],\"animations\":[{\"name\":\"Walk\",\"samplers\":[{\"input\":0,\"output\":"
+	"1,\"interpolation\":\"LINEAR\"},{\"input\":2,\"output\":3,\"interpolation\":\"LINEAR\"},{\"input"
+	"\":4,\"output\":5,\"interpolation\":\"LINEAR\"}],\"channels\":[{\"sampler\":0,\"target\":{\"node"
+	"\":0,\"path\":\"translation\"}},{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"rotation\"}},{"
+	"\"sampler\":2,\"target\":{\"node\":1,\"path\":\"rotation\"}}]},{\"name\":\"Idle\",\"samplers\":["
+	"{\"input\":6,\"output\":7,\"interpolation\":\"LINEAR\"},{\"input\":8,\"output\":9,\"interpolatio"
+	"n\":\"LINEAR\"}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+	"{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}],\"buffers\":[{\"byteLength\":29"
+	"6,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAD8AAIA/AADAPwAAAAAAAAAAAAAAAAAAgD8AAAB"
+	"AAABAQAAAAEAAAAAAAACAvwAAQEAAAIA/AACAPwAAAAAAAAA/AACAPwAAwD8AAAAAAAAAAAAAAAAAAIA/AAAAAEQdrz4AAAA"
+	"Aso9wPwAAAAB9G0Q/AAAAALuNJD8AAAAAngZ/PwAAAAC2frI9AAAAAAAAAD8AAIA/AADAPwAAAAAAAAAAAAAAAAAAgD/U0DE"
+	"+AAAAAAAAAABcHHw/bGHYPgAAAAAAAAAAygNoP7uNJD8AAAAAAAAAAH0bRD8AAAAAAACAPwAAoEAAAKBAAACgQAAAwEAAAMB"
+	"AAADAQAAAAAAAAIA/AAAAABXvwz4AAAAAXoNsPwAAAABsYdg+AAAAAMoDaD8=\"}],\"bufferViews\":[{\"buffer\":0"
+	",\"byteOffset\":0,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":16,\"byteLength\":48},{\"buffe"
+	"r\":0,\"byteOffset\":64,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":80,\"byteLength\":64},{"
+	"\"buffer\":0,\"byteOffset\":144,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":160,\"byteLength"
+	"\":64},{\"buffer\":0,\"byteOffset\":224,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":232,\"byt"
+	"eLength\":24},{\"buffer\":0,\"byteOffset\":256,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":26"
+	"4,\"byteLength\":32}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type"
+	"\":\"SCALAR\",\"min\":[0],\"max\":[1.5]},{\"bufferView\":1,\"componentType\":5126,\"count\":4,\""
+	"type\":\"VEC3\"},{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\",\"min"
+	"\":[0],\"max\":[1.5]},{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"},{"
+	"\"bufferView\":4,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1.5"
+	"]},{\"bufferView\":5,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"},{\"bufferView\":6,\"c"
+	"omponentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":7,"
+	"\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},{\"bufferView\":8,\"componentType\":5126,"
+	"\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":9,\"componentType\":512"
+	"6,\"count\":2,\"type\":\"VEC4\"}]}";
+
+/* --root-motion of a bone one clip does not animate: that clip fails,
+ * naming it, and the others are written with their motion (nothing was,
+ * though Walk has the bone). */
+static void a_clip_without_the_root_bone_fails_alone(void **state)
+{
+	char *dir = test_tmpdir("root-one-clip"), *src = test_format("%s/takes.gltf", dir);
+	char *out = test_format("%s/out", dir), *walk = test_format("%s/takes/Walk.xnb", out);
+	char *motion = test_format("%s/takes/Walk.motion.xnb", out), *idle = test_format("%s/takes/Idle.xnb", out);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
+	r = test_animc("build", "-q", "--root-motion", "Spine", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "takes.gltf: error: clip 'Idle': --root-motion: no bone 'Spine'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(walk));
+	assert_true(test_file_exists(motion));
+	assert_false(test_file_exists(idle));
+	free(idle), free(motion), free(walk), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -1246,6 +1302,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
+	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(a_clip_name_too_long_names_its_line),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),

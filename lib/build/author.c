@@ -357,6 +357,7 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 				 animc_diag_sink *sink)
 {
 	animc_status status = ANIMC_OK;
+	bool failed = false;
 
 	*motions = NULL;
 	if (!a->root_bone && !a->has_additive)
@@ -374,10 +375,19 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 			if (o.up == ANIMC_UP_DEFAULT)
 				o.up = set->clips[i]->is_sequence_source ? ANIMC_UP_Z : ANIMC_UP_Y;
 			s = animc_clip_extract_motion(set->clips[i], &o, &(*motions)[i], sink);
-			if (s != ANIMC_OK && status == ANIMC_OK)
+			if (s == ANIMC_ERR_NOMEM)
 				status = s;
+			else if (s != ANIMC_OK)
+				(*motions)[i] = NULL, failed = true;
 		}
 	}
+	/* A clip without the bone fails alone (reported): the others are
+	 * written, and the source still fails. */
+	for (uint32_t i = set->count; failed && status == ANIMC_OK && i-- > 0;)
+		if (!(*motions)[i]) {
+			animc_clip_set_remove(set, i);
+			memmove(&(*motions)[i], &(*motions)[i + 1], (set->count - i) * sizeof **motions);
+		}
 	if (status == ANIMC_OK && a->has_additive) {
 		animc_additive_options o = { a->additive, skeleton, NULL };
 
