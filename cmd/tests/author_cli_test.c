@@ -1288,6 +1288,27 @@ static void a_clip_without_the_root_bone_fails_alone(void **state)
 	free(idle), free(motion), free(walk), free(out), free(src), free(dir);
 }
 
+/* A RobotGame sequence is one take without a name: messages say "the
+ * take", not "take ''", and a TAKE/ it does not have says to leave it out. */
+static void an_unnamed_take_is_named_the_take(void **state)
+{
+	char *out = test_tmpdir("unnamed-take");
+	test_run r = test_animc("build", "-q", "--split", "A=0:30", "-o", out, "testdata/compact/sway.Animation", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "part 'A' ends at 30 s, past the end of the take at 5 s"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--split", "Walk/A=0:1", "-o", out, "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "no take 'Walk' to split: the source has one take, without a name; give the parts "
+			   "without 'Walk/'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -1303,6 +1324,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
 	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),
+	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(a_clip_name_too_long_names_its_line),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),

@@ -143,6 +143,17 @@ static void list_takes(const animc_clip_set *set, char *buf, size_t size)
 		snprintf(buf, size, "none");
 }
 
+/* "take 'NAME'", or for a take without a name (a RobotGame sequence, an
+ * unnamed glTF animation) "the take", into buf. */
+static const char *take_label(const char *name, char *buf, size_t size)
+{
+	if (name && name[0])
+		snprintf(buf, size, "take '%s'", name);
+	else
+		snprintf(buf, size, "the take");
+	return buf;
+}
+
 /* The take a split names, or -1 (reported). */
 static int64_t find_take(const animc_clip_set *set, const where *w, animc_status *status)
 {
@@ -154,8 +165,12 @@ static int64_t find_take(const animc_clip_set *set, const where *w, animc_status
 			if (strcmp(set->clips[i]->name, s->take) == 0)
 				return i;
 		list_takes(set, list, sizeof list);
-		say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND, "no take '%s' to split; the takes are: %s",
-		    s->take, list);
+		if (set->count == 1 && !set->clips[0]->name[0])
+			say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND, "no take '%s' to split: the source "
+			    "has one take, without a name; give the parts without '%s/'", s->take, s->take);
+		else
+			say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND, "no take '%s' to split; the takes are: %s",
+			    s->take, list);
 		return -1;
 	}
 	if (set->count == 1)
@@ -404,9 +419,11 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 	for (uint32_t p = 0; p < s->part_count; p++)
 		needs_rate |= s->frame_count <= 0 && (s->parts[p].start.is_frame || s->parts[p].end.is_frame);
 	if (needs_rate && !((rate = animc_clip_frame_rate(take)) > 0)) {
+		char label[300];
+
 		say(w, s->take_line, status, ANIMC_ERR_INVALID,
-		    "take '%s' has no frame rate (its source states none, and no bone has two keys); "
-		    "give times in seconds", take->name);
+		    "%s has no frame rate (its source states none, and no bone has two keys); "
+		    "give times in seconds", take_label(take->name, label, sizeof label));
 		return false;
 	}
 	for (uint32_t p = 0; p < s->part_count; p++) {
@@ -417,7 +434,10 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 		describe(from, sizeof from, &part->start);
 		describe(to, sizeof to, &part->end);
 		if (!part->name || !part->name[0]) {
-			say(w, part->line, status, ANIMC_ERR_INVALID, "a part of take '%s' has no name", take->name);
+			char label[300];
+
+			say(w, part->line, status, ANIMC_ERR_INVALID, "a part of %s has no name",
+			    take_label(take->name, label, sizeof label));
 			ok = false;
 		} else if (!isfinite(a) || !isfinite(b) || a < 0 || b < 0) {
 			say(w, part->line, status, ANIMC_ERR_INVALID, "part '%s' starts or ends before 0 (%s to %s)",
@@ -428,13 +448,13 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			    "part '%s' ends at %s, not after its start at %s", part->name, to, from);
 			ok = false;
 		} else if (b > duration + slack) {
-			char seconds[48] = "";
+			char seconds[48] = "", label[300];
 
 			if (part->end.is_frame)
 				snprintf(seconds, sizeof seconds, " (%.6g s)", b);
 			say(w, part->line, status, ANIMC_ERR_INVALID,
-			    "part '%s' ends at %s%s, past the end of take '%s' at %.6g s", part->name, to, seconds,
-			    take->name, duration);
+			    "part '%s' ends at %s%s, past the end of %s at %.6g s", part->name, to, seconds,
+			    take_label(take->name, label, sizeof label), duration);
 			ok = false;
 		}
 		starts[p] = a;
@@ -481,8 +501,10 @@ animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits
 		takes[i] = find_take(set, &w, &status);
 		for (uint32_t j = 0; j < i && takes[i] >= 0; j++)
 			if (takes[j] == takes[i]) {
-				say(&w, s->take_line, &status, ANIMC_ERR_INVALID, "take '%s' is split twice",
-				    set->clips[takes[i]]->name);
+				char label[300];
+
+				say(&w, s->take_line, &status, ANIMC_ERR_INVALID, "%s is split twice",
+				    take_label(set->clips[takes[i]]->name, label, sizeof label));
 				takes[i] = -1;
 			}
 		/* Parts of one name across takes collide in one folder too. */
