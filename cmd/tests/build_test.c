@@ -1401,7 +1401,31 @@ static void a_report_not_written_is_not_a_failed_source(void **state)
 	free(junit), free(out), free(dir);
 }
 
+/* A depfile cannot hold a name with a line break (make stopped with
+ * "missing separator" on the one written): it is not written, saying why,
+ * and the build exits 1; the output is written. */
+static void a_line_break_in_a_name_keeps_the_depfile_unwritten(void **state)
+{
+	char *dir = test_tmpdir("depfile-newline"), *src = test_format("%s/a\nb.Animation", dir);
+	char *out = test_format("%s/out", dir), *dep = test_format("%s/deps.d", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/compact/sway.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "--depfile", dep, "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "deps.d: error: not written: '") || !strstr(r.err, "a\\nb.Animation' has a line break"))
+		fail_msg("%s", r.err);
+	assert_false(test_file_exists(dep));
+	test_run_release(&r);
+	free(dep), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_line_break_in_a_name_keeps_the_depfile_unwritten),
 	cmocka_unit_test(a_report_not_written_is_not_a_failed_source),
 	cmocka_unit_test(every_job_count_gives_the_same_build),
 	cmocka_unit_test(a_source_named_twice_is_built_once),

@@ -363,13 +363,45 @@ static void make_path(FILE *out, const char *s, bool is_target)
 	}
 }
 
+/* A name make and ninja cannot read in a depfile: a line break ends a
+ * rule, and no escape keeps it. */
+static const char *unwritable_name(const build_ctx *ctx)
+{
+	const build_plan *plan = &ctx->plan;
+
+	if (ctx->options->skeleton_path && strpbrk(ctx->options->skeleton_path, "\n\r"))
+		return ctx->options->skeleton_path;
+	for (size_t i = 0; i < plan->count; i++) {
+		const build_result *r = &plan->jobs[i].result;
+
+		if (!r->output_count)
+			continue;
+		if (strpbrk(plan->jobs[i].path, "\n\r"))
+			return plan->jobs[i].path;
+		for (uint32_t d = 0; d < r->dep_count; d++)
+			if (strpbrk(r->deps[d].path, "\n\r"))
+				return r->deps[d].path;
+		for (uint32_t k = 0; k < r->output_count; k++)
+			if (strpbrk(r->outputs[k].name, "\n\r"))
+				return r->outputs[k].name;
+	}
+	return NULL;
+}
+
 bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
+	const char *unwritable = unwritable_name(ctx);
 	char *tmp;
-	FILE *f = open_report(path, &tmp, err);
+	FILE *f;
 	bool ok;
 
+	if (unwritable) {
+		cli_error_set(err, "not written: '%s' has a line break in its name, which no depfile make or "
+			      "ninja reads can hold; rename it", unwritable);
+		return false;
+	}
+	f = open_report(path, &tmp, err);
 	if (!f)
 		return false;
 	for (size_t i = 0; i < plan->count; i++) {
