@@ -60,7 +60,34 @@ static void check_reports_prints_its_usage_on_wrong_arguments(void **state)
 	free(dir);
 }
 
+/* A source named with a control character: the JUnit file writes it as
+ * \x01 (XML cannot hold it), the report as it is; the check reads both
+ * forms as one (it called them a mismatch). */
+static void check_reports_reads_control_characters_in_either_form(void **state)
+{
+	char *dir = test_tmpdir("check-reports-ctl"), *src = test_format("%s/a\001b.Animation", dir);
+	char *report = test_format("%s/r.json", dir), *junit = test_format("%s/j.xml", dir);
+	char *out = test_format("%s/out", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "--report", report, "--junit", junit, "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = check(SCHEMA, report, junit, NULL);
+	if (r.status != 0)
+		fail_msg("%s%s", r.out, r.err);
+	assert_string_equal(r.out, "ok\n");
+	test_run_release(&r);
+	free(out), free(junit), free(report), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(check_reports_reads_control_characters_in_either_form),
 	cmocka_unit_test(check_reports_prints_its_usage_on_wrong_arguments),
 };
 
