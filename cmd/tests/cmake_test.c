@@ -148,6 +148,16 @@ static void example_with(const char *generator, const char *name)
 	assert_true(test_file_exists(fixed));
 	free(fixed), free(broken);
 
+	/* A source removed from the folder: the configure step runs again, and
+	 * no other rule (their files were numbered by position, so every later
+	 * rule ran again). */
+	char *idle = test_format("%s/sample/Crane/Idle.Animation", dir);
+	assert_int_equal(unlink(idle), 0);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc ../sample/Crane/"), 0);
+	test_run_release(&r);
+	free(idle);
+
 	free(bow), free(signals), free(model), free(clip), free(turn), free(play), free(prefix);
 	free(bin), free(src), free(dir), free(stage), free(stage_real);
 }

@@ -36,7 +36,6 @@ function(animc_add_assets name)
   set(depdir "${CMAKE_CURRENT_BINARY_DIR}/animc-${name}")
   file(MAKE_DIRECTORY "${depdir}")
   set(all_outputs "")
-  set(rule 0)
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -66,7 +65,9 @@ function(animc_add_assets name)
         # a change to it configures again.
         message(WARNING "animc_add_assets(${name}): ${file} cannot be compiled:\n${errors}")
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
-        math(EXPR rule "${rule} + 1")
+        # Named by the source, so that a file added or removed elsewhere
+        # renames no other rule's files.
+        string(MD5 rule "${file}")
         file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
         add_custom_command(
           OUTPUT "${depdir}/${rule}.failed"
@@ -92,7 +93,9 @@ function(animc_add_assets name)
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
       endif()
 
-      math(EXPR rule "${rule} + 1")
+      # Named by the source: a file added or removed elsewhere in a folder
+      # changes no other rule's command, which would run it again.
+      string(MD5 rule "${file}")
       set(depfile "${depdir}/${rule}.d")
       file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
       add_custom_command(
