@@ -1309,6 +1309,30 @@ static void an_unnamed_take_is_named_the_take(void **state)
 	free(out);
 }
 
+/* A clip named as another's root motion (Walk.motion beside Walk) is not
+ * written, and neither is its own motion file, which would belong to no
+ * clip (Walk.motion.motion.xnb was left behind). */
+static void the_motion_of_a_clip_not_written_is_not_written(void **state)
+{
+	char *dir = test_tmpdir("root-orphan"), *src = test_format("%s/takes.gltf", dir);
+	char *out = test_format("%s/out", dir), *orphan = test_format("%s/takes/Walk.motion.motion.xnb", out);
+	char *walk = test_format("%s/takes/Walk.xnb", out);
+	char *text = test_format("%s", two_takes_gltf), *idle = strstr(text, "\"Idle\"");
+	test_run r;
+
+	(void)state;
+	assert_non_null(idle);
+	char *doc = test_format("%.*s\"Walk.motion\"%s", (int)(idle - text), text, idle + 6);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "would be written twice by this source"));
+	test_run_release(&r);
+	assert_true(test_file_exists(walk));
+	assert_false(test_file_exists(orphan));
+	free(doc), free(text), free(walk), free(orphan), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -1324,6 +1348,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
 	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),
+	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(a_clip_name_too_long_names_its_line),

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "author.h"
 #include "commit.h"
 #include "engine.h"
 
@@ -548,6 +549,17 @@ static const char *first_clip_at(const build_result *r, uint32_t k)
 	return "";
 }
 
+/* Whether `motion` is the root motion file of `clip` (--root-motion puts
+ * it right after). */
+static bool is_motion_of(const build_output *clip, const build_output *motion)
+{
+	char *name = build_motion_name(clip->name);
+	bool is = name && strcmp(name, motion->name) == 0;
+
+	free(name);
+	return is;
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -558,6 +570,14 @@ void build_commit_job(build_commit *c, size_t i)
 	for (uint32_t k = 0; k < r->output_count; k++) {
 		build_output *o = &r->outputs[k];
 
+		/* The root motion of a clip not written is not written either
+		 * (it would be a file of no clip). */
+		if (k > 0 && r->outputs[k - 1].is_refused && is_motion_of(&r->outputs[k - 1], o)) {
+			if (o->staged)
+				unlink(o->staged);
+			o->is_refused = true;
+			continue;
+		}
 		if (!claim_for(c, o->name, i)) {
 			char *path = build_output_path(c->ctx, j, o);
 			size_t owner = claim_owner(c, o->name);
