@@ -252,7 +252,46 @@ static void clips_no_grid_holds_go_to_the_original_layout(void **state)
 	free(dir);
 }
 
+/* A track near 1e4 units, where a float step (0.001) is the whole default
+ * bound: the compact layout cannot hold its keys between the points it
+ * measures (0.00195 off was measured at other times), so the clip goes to
+ * the original layout, saying why, and -v reports no error for the keys
+ * kept as they are (it said 0.00109, past the bound). */
+static void values_where_float_steps_fill_the_bound_go_to_the_original_layout(void **state)
+{
+	char *dir = test_tmpdir("compact-float"), *src = test_format("%s/far.Animation", dir);
+	char *out = test_format("%s/out", dir), *file = test_format("%s/far.xnb", out);
+	char *keys = test_format("%s", ""), *doc;
+	test_run r;
+	animrt_clip *clip;
+
+	(void)state;
+	for (int i = 0; i < 61; i++) {
+		char *more = test_format("%s<Vector3><X>%.9g</X><Y>0</Y><Z>0</Z></Vector3>", keys,
+					 10000 + 0.5 * sin(0.3 * i));
+		free(keys);
+		keys = more;
+	}
+	doc = test_format("<?xml version=\"1.0\"?>\n<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+			  "<Duration>2</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
+			  "<KeyCount>61</KeyCount><Duration>2</Duration><KeyInterval>0.0333333333</KeyInterval>"
+			  "<HasTranslation>true</HasTranslation><Translation>%s</Translation></KeyFrameSequence>"
+			  "</KeyFrameSequences></AnimationSequence>", keys);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-v", "--layout", "compact", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "bone 'Root': translation: values reach 10000.5, where float32 steps"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, "error: translation 0, rotation 0 deg, scale 0"));
+	test_run_release(&r);
+	assert_int_equal(animrt_open_file(file, &clip, NULL), ANIMRT_OK);
+	assert_null(clip->compact);   /* the original layout */
+	animrt_close(clip);
+	free(doc), free(keys), free(file), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
 	cmocka_unit_test(clips_no_grid_holds_go_to_the_original_layout),
 };
