@@ -1109,7 +1109,8 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		return ANIMC_OK;
 	}
 	resample_release(&r);
-	if (lossless_bytes <= coarse_bytes && lossless_bytes <= timed_bytes) {
+	bool is_lossless = lossless_bytes <= coarse_bytes && lossless_bytes <= timed_bytes;
+	if (is_lossless) {
 		for (uint32_t i = 0; i < n; i++)
 			w.kept[i] = i;
 		kept = n;
@@ -1126,10 +1127,13 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		for (uint32_t k = 0; k < w.count; k++)
 			w.curves[k].stored = w.stored[k];
 	}
+	/* Every key as it is has no error: the runtime samples the output
+	 * as it samples the source (measuring it against the source's values
+	 * in double gave float rounding, past the bound near 1e4 units). */
 	for (uint32_t k = 0; k < w.count; k++) {
 		const reduce_curve *c = &w.curves[k];
 
-		for (uint32_t i = 0; i + 1 < kept; i++)
+		for (uint32_t i = 0; !is_lossless && i + 1 < kept; i++)
 			reduce_note_error(error, c->kind, reduce_span_error(c, w.kept[i], w.kept[i + 1], false));
 		error->keys_after += kept;
 	}
