@@ -1424,7 +1424,43 @@ static void a_line_break_in_a_name_keeps_the_depfile_unwritten(void **state)
 	free(dep), free(out), free(src), free(dir);
 }
 
+/* An input folder missing for one build (an unmounted share, a folder
+ * moved away and back) fails that build; its sources' outputs are not
+ * stale, and --prune keeps them (it deleted every one). */
+static void a_missing_input_keeps_its_outputs(void **state)
+{
+	char *dir = test_tmpdir("input-missing"), *in = test_format("%s/in", dir), *away = test_format("%s/away", dir);
+	char *src = test_format("%s/sub/Turn.Animation", in), *out = test_format("%s/out", dir);
+	char *mk = test_format("mkdir -p '%s/sub'", in), *made = test_format("%s/sub/Turn.xnb", out);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(system(mk), 0);
+	assert_true(test_write_file(src, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(made));
+	assert_int_equal(rename(in, away), 0);
+	r = test_animc("build", "--prune", "-o", out, in, NULL);
+	assert_int_not_equal(r.status, 0);
+	assert_null(strstr(r.out, "stale"));
+	test_run_release(&r);
+	assert_true(test_file_exists(made));
+	/* Back, it is up to date. */
+	assert_int_equal(rename(away, in), 0);
+	r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	free(made), free(mk), free(out), free(src), free(away), free(in), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_missing_input_keeps_its_outputs),
 	cmocka_unit_test(a_line_break_in_a_name_keeps_the_depfile_unwritten),
 	cmocka_unit_test(a_report_not_written_is_not_a_failed_source),
 	cmocka_unit_test(every_job_count_gives_the_same_build),

@@ -713,11 +713,30 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
 	return fate;
 }
 
-static bool source_exists(const char *path)
+/* Whether a recorded source is still there.  Only a source the file
+ * system says is not there is gone: one in a folder that cannot be read
+ * (EACCES), or under an input of the run that is missing itself (an
+ * unmounted share), is kept; taken for gone, its outputs would be stale,
+ * and --prune (every watch rebuild) would delete them. */
+static bool source_exists(const build_ctx *ctx, const char *path)
 {
 	struct stat st;
+	const cli_strings *inputs = &ctx->options->inputs;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) == 0)
+		return S_ISREG(st.st_mode);
+	if (errno != ENOENT && errno != ENOTDIR)
+		return true;
+	for (size_t i = 0; i < inputs->count; i++) {
+		const char *root = inputs->items[i];
+		size_t n = strlen(root);
+
+		while (n > 1 && root[n - 1] == '/')
+			n--;
+		if (strncmp(path, root, n) == 0 && path[n] == '/' && stat(root, &st) != 0)
+			return true;
+	}
+	return false;
 }
 
 static bool copy_output(manifest_output *dst, const manifest_output *src)
@@ -906,7 +925,7 @@ void build_commit_finish(build_commit *c)
 		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
 		/* Another shard's source: its shard counts and prunes it. */
-		bool is_gone = build_is_my_shard(ctx->options, e->out_base, e->source) && !source_exists(e->source);
+		bool is_gone = build_is_my_shard(ctx->options, e->out_base, e->source) && !source_exists(ctx, e->source);
 		if (is_gone && ctx->options->prune) {
 			cli_strings_push(&c->pruned_sources, e->source);
 			continue;   /* its outputs become orphans below, and go */
