@@ -1333,6 +1333,30 @@ static void the_motion_of_a_clip_not_written_is_not_written(void **state)
 	free(doc), free(text), free(walk), free(orphan), free(out), free(src), free(dir);
 }
 
+/* A source whose worker is stopped (--import-timeout) keeps the outputs
+ * its last good build wrote, as a source that fails otherwise does: they
+ * were left unrecorded, stale, and --prune deleted them. */
+static void a_stopped_worker_keeps_the_last_good_outputs(void **state)
+{
+	char *dir = test_tmpdir("timeout-keeps"), *out = test_format("%s/out", dir);
+	char *clip = test_format("%s/cubic/sway.xnb", out);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, "testdata/gltf/cubic.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(clip));
+	r = test_animc("build", "--prune", "--import-timeout", "1", "--layout", "compact", "-o", out,
+		       "testdata/gltf/cubic.gltf", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "(--import-timeout)"));
+	assert_null(strstr(r.out, "stale"));
+	test_run_release(&r);
+	assert_true(test_file_exists(clip));
+	free(clip), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
@@ -1348,6 +1372,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
 	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),
+	cmocka_unit_test(a_stopped_worker_keeps_the_last_good_outputs),
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),

@@ -347,7 +347,12 @@ static void record(build_commit *c, const build_job *j)
 	const build_result *r = &j->result;
 	manifest_entry e = { 0 };
 
-	if (!r->has_source || manifest_find_output(&c->next, j->path, j->out_base))
+	/* A source its worker never reported on (stopped by --import-timeout,
+	 * crashed, killed) is recorded too when it had a record, its state
+	 * unknown (it compiles again next time): keep_last_good then keeps
+	 * the outputs its last good build wrote, as for any failed source. */
+	bool is_lost = !r->has_source && r->status == BUILD_FAILED && j->previous;
+	if ((!r->has_source && !is_lost) || manifest_find_output(&c->next, j->path, j->out_base))
 		return;
 	e.status = r->status == BUILD_UP_TO_DATE || r->status == BUILD_CACHED ? BUILD_COMPILED : r->status;
 	memcpy(e.importer, r->importer, sizeof e.importer);
