@@ -27,6 +27,8 @@ typedef struct compile_state {
 	build_result *r;
 	cli_strings reads;   /* other files the import read */
 	animc_process_options process;  /* the run's, with a converted skeleton */
+	int64_t import_start_ns;        /* CLOCK_REALTIME, as file times are */
+	const char *changed;            /* a file read that changed during the import, or NULL */
 } compile_state;
 
 static void collect_diag(void *user, const animc_diag *d)
@@ -244,6 +246,10 @@ static int compare_strings(const void *a, const void *b)
 static void add_deps(compile_state *cs, XXH3_state_t *key)
 {
 	build_result *r = cs->r;
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 
 	if (!cs->reads.count)
 		return;
@@ -271,6 +277,12 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 			continue;
 		}
 		build_file_state_from(&st, &d->state);
+		/* Written while the import ran: what it read may not be these
+		 * bytes, and recording them would call a stale output up to
+		 * date.  (A time past now is a clock's, not a write's.) */
+		int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+		if (mtime >= cs->import_start_ns && mtime <= now_ns && !cs->changed)
+			cs->changed = cs->reads.items[i];
 		build_file_state_distrust_recent(&d->state);
 		build_hash_bytes(data, size, &d->hash);
 		build_key_file("file", dep_name(cs->job->path, d->path), data, size, build_key_emit_xxh3, key);
@@ -619,7 +631,7 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
-	compile_state cs = { ctx, job, r, { 0 }, ctx->options->process };
+	compile_state cs = { ctx, job, r, { 0 }, ctx->options->process, 0, NULL };
 	animc_diag_sink sink = { collect_diag, &cs, job->path, 0, 0 };
 	animc_import_options import = ctx->options->import;
 	const animc_importer *importer;
@@ -674,7 +686,10 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		collect_read(&cs, job->project);
 	{
 		animc_import_request request = { job->path, data, size, &import };
+		struct timespec now;
 
+		clock_gettime(CLOCK_REALTIME, &now);
+		cs.import_start_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 		status = importer->import(&request, &set, &sink);
 	}
 	if (ctx->on_imported)
@@ -691,6 +706,11 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	add_deps(&cs, key);
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r->key);
+	if (cs.changed && status == ANIMC_OK) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "'%s' changed while the import read it; nothing "
+				  "written: build again", cs.changed);
+		goto done;
+	}
 	/* A static model is normal in an art folder, a mistake on the command
 	 * line. */
 	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
