@@ -1465,7 +1465,33 @@ static void a_missing_input_keeps_its_outputs(void **state)
 	free(made), free(mk), free(out), free(src), free(away), free(in), free(dir);
 }
 
+/* An output name of 249 bytes, which a file name may have, is written:
+ * its temporary file (".NAME.XXXXXX") gives up part of the stem to fit
+ * 255 bytes ("File name too long" failed names of 248 bytes and more). */
+static void the_longest_output_names_are_written(void **state)
+{
+	char *dir = test_tmpdir("long-output-name"), stem[246], *src, *out = test_format("%s/out", dir), *made;
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	memset(stem, 'c', 245);   /* the source's name 255 bytes, its output's 249 */
+	stem[245] = '\0';
+	src = test_format("%s/%s.Animation", dir, stem);
+	made = test_format("%s/%s.xnb", out, stem);
+	assert_true(test_write_file(src, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(made));
+	free(made), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(the_longest_output_names_are_written),
 	cmocka_unit_test(a_missing_input_keeps_its_outputs),
 	cmocka_unit_test(a_line_break_in_a_name_keeps_the_depfile_unwritten),
 	cmocka_unit_test(a_report_not_written_is_not_a_failed_source),

@@ -215,7 +215,19 @@ static int open_temp(const char *path, char *name, size_t name_size, cli_error *
 			tail[i] = digits[state % (sizeof digits - 1)];
 		}
 		tail[6] = '\0';
-		snprintf(name, name_size, "%.*s.%s.%s", (int)dir_len, path, base, tail);
+		/* ".BASE.XXXXXX" within a file name's 255 bytes: a long base
+		 * gives up the end of its stem, keeping its extension (.xnb,
+		 * .xnb.zst: a sweep after a killed build knows it by that). */
+		size_t len = strlen(base), room = 255 - 8;
+		if (len <= room) {
+			snprintf(name, name_size, "%.*s.%s.%s", (int)dir_len, path, base, tail);
+		} else {
+			const char *ext = len > 8 && strcmp(base + len - 8, ".xnb.zst") == 0 ? base + len - 8
+					  : len > 4 && strcmp(base + len - 4, ".xnb") == 0 ? base + len - 4 : base + len;
+			size_t keep = room - strlen(ext);
+
+			snprintf(name, name_size, "%.*s.%.*s%s.%s", (int)dir_len, path, (int)keep, base, ext, tail);
+		}
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
