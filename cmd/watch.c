@@ -59,6 +59,12 @@ typedef struct watch_state {
 	bool is_dirty;
 	double last_event_s;
 	unsigned long event_count;   /* events about sources, ever */
+	/* A watched folder went away (an input replaced, renamed back): its
+	 * watches are made again once it is there, and the output folder's
+	 * own (out_wd: it going away needs a build) after each build. */
+	bool needs_rewatch;
+	int out_wd;
+	const char *out_dir;
 } watch_state;
 
 static volatile sig_atomic_t stop_requested;
@@ -225,6 +231,15 @@ static void take_events(watch_state *w)
 			watched *dir = find_wd(w, e->wd);
 
 			p += sizeof *e + e->len;
+			if (e->wd == w->out_wd && w->out_wd >= 0) {
+				if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
+					w->out_wd = -1;   /* deleted: a build makes it again */
+					w->is_dirty = w->needs_rewatch = true;
+					w->last_event_s = t;
+					w->event_count++;
+				}
+				continue;
+			}
 			if (e->mask & IN_Q_OVERFLOW) {
 				w->is_dirty = true;   /* lost events: the build looks at everything */
 				w->last_event_s = t;
@@ -234,7 +249,7 @@ static void take_events(watch_state *w)
 			if (!dir)
 				continue;
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
-				w->is_dirty = true;
+				w->is_dirty = w->needs_rewatch = true;
 				w->last_event_s = t;
 				w->event_count++;
 				continue;
@@ -504,6 +519,35 @@ static char *finish_build(pid_t pid, int fd)
 }
 
 /* Build, then build again on every change, until SIGINT or SIGTERM. */
+/* Watch the inputs and the output folder (its going away).  With
+ * is_again, after a watched folder went away: an input not there yet is
+ * no error, and false says to look again later. */
+static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
+{
+	bool ok = true;
+
+	for (size_t i = 0; ok && i < o->inputs.count; i++) {
+		const char *input = o->inputs.items[i];
+		struct stat st;
+
+		if (stat(input, &st) != 0) {
+			if (!is_again)
+				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
+			ok = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			ok = add_tree(w, input);
+		} else {
+			char *dir = strndup(input, (size_t)(cli_basename(input) - input));
+
+			ok = dir && add_watch(w, dir[0] ? dir : ".", cli_basename(input), false);
+			free(dir);
+		}
+	}
+	if (w->out_wd < 0 && w->out_dir)
+		w->out_wd = inotify_add_watch(w->fd, w->out_dir, IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+	return ok;
+}
+
 static void watch_loop(watch_state *w, build_options *o)
 {
 	pid_t pid;
@@ -529,6 +573,8 @@ static void watch_loop(watch_state *w, build_options *o)
 			 * written: that build's lines are dropped, and the
 			 * next build tells. */
 			take_events(w);
+			if (w->needs_rewatch)
+				w->needs_rewatch = !watch_inputs(w, o, true);
 			if (o->has_project && !watch_project(w, o))
 				stop_requested = 1;
 			if (printed && w->event_count == events_before && !stop_requested) {
@@ -539,6 +585,17 @@ static void watch_loop(watch_state *w, build_options *o)
 			continue;
 		}
 		writers_expire(w, t);
+		/* A folder that went away: looked for again every second; back,
+		 * it is built. */
+		if (w->needs_rewatch && !w->is_dirty) {
+			if (watch_inputs(w, o, true)) {
+				w->needs_rewatch = false;
+				w->is_dirty = true;
+				w->last_event_s = t;
+			} else {
+				timeout = 1000;
+			}
+		}
 		if (w->is_dirty) {
 			double wait_ms = WATCH_QUIET_MS - (t - w->last_event_s) * 1000;
 
@@ -558,7 +615,7 @@ static void watch_help(FILE *out);
 static int run_watch(int argc, char **argv)
 {
 	build_options o;
-	watch_state w = { .fd = -1 };
+	watch_state w = { .fd = -1, .out_wd = -1 };
 	struct sigaction sa;
 	int status = build_options_parse(&o, CMD_BUILD, argc, argv);
 
@@ -596,25 +653,9 @@ static int run_watch(int argc, char **argv)
 	}
 	char *out_real = realpath(o.out_dir, NULL);
 	w.out_real = out_real;
-	for (size_t i = 0; status == 0 && i < o.inputs.count; i++) {
-		const char *input = o.inputs.items[i];
-		struct stat st;
-		bool ok;
-
-		if (stat(input, &st) != 0) {
-			cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
-			ok = false;
-		} else if (S_ISDIR(st.st_mode)) {
-			ok = add_tree(&w, input);
-		} else {
-			char *dir = strndup(input, (size_t)(cli_basename(input) - input));
-
-			ok = dir && add_watch(&w, dir[0] ? dir : ".", cli_basename(input), false);
-			free(dir);
-		}
-		if (!ok)
-			status = ANIMC_EXIT_FAILED;
-	}
+	w.out_dir = o.out_dir;
+	if (status == 0 && !watch_inputs(&w, &o, false))
+		status = ANIMC_EXIT_FAILED;
 	if (status == 0 && o.has_project) {
 		/* A project: its file and its items' folders. */
 		char *dir = strndup(o.mgcb_path, (size_t)(cli_basename(o.mgcb_path) - o.mgcb_path));

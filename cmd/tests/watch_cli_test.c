@@ -265,6 +265,59 @@ static void watch_follows_its_folder(void **state)
 	free(w.log), free(wave), free(turn), free(turn_xnb), free(src), free(out), free(dir);
 }
 
+/* Wait (up to 20 s) until `xnb` exists and lasts `seconds`. */
+static void wait_for_duration(const watcher *w, const char *xnb, float seconds)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (test_file_exists(xnb) && duration_of(xnb) == seconds)
+			return;
+		usleep(10000);
+	}
+	size_t size;
+	char *text = (char *)test_read_file(w->log, &size);
+	fail_msg("%s never lasted %g s:\n%s", xnb, (double)seconds, text);
+}
+
+/* The output folder deleted is built again; the input folder replaced (a
+ * checkout swapping it, a rename and back) is watched again: the watch
+ * went on running and never built again. */
+static void watch_follows_a_replaced_folder(void **state)
+{
+	char *dir = test_tmpdir("watch-replaced"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *old = test_format("%s/src.old", dir), *rm = test_format("rm -rf '%s'", out);
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	char *text = turn_with_duration("1.5");
+	save(turn, text);
+	free(text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+
+	/* The output folder deleted: built again. */
+	assert_int_equal(system(rm), 0);
+	wait_for_duration(&w, turn_xnb, 1.5f);
+
+	/* The input folder moved away and a new one made in its place. */
+	assert_int_equal(rename(src, old), 0);
+	settle();
+	mkdir(src, 0755);
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	/* And edited there: watched. */
+	text = turn_with_duration("3.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 3.5f);
+	stop_watch(NULL);
+	free(rm), free(old), free(w.log), free(turn), free(turn_xnb), free(src), free(out), free(dir);
+}
+
 /* SIGINT while a build runs: the build stops as builds stop, the watch
  * ends with 0, and no temporary file stays. */
 /* A saved project is read again: an item added is built, one moved goes
@@ -323,6 +376,7 @@ static void sigint_during_a_build(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
 	cmocka_unit_test_teardown(sigint_during_a_build, stop_watch),
