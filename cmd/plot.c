@@ -676,7 +676,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	}
 	write_error_panel(out, top + width * (PANEL + GAP), end, t, err, worst, worst_t, bound, unit);
 	fprintf(out, "</svg>\n");
-	if (fclose(out) != 0 || !cli_write_atomic(a->out_path, svg, svg_size, &failure)) {
+	if (fclose(out) != 0 || !cli_write_named(a->out_path, svg, svg_size, &failure)) {
 		cli_report(ANIMC_ERROR, a->out_path, "%s", svg ? failure.message : "out of memory");
 		free(svg);
 		status = ANIMC_EXIT_FAILED;

@@ -1490,7 +1490,66 @@ static void the_longest_output_names_are_written(void **state)
 	free(made), free(out), free(src), free(dir);
 }
 
+/* A reader of FIFO `fifo` into file `into`, forked; its pid. */
+static pid_t drain_fifo(const char *fifo, const char *into)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char buf[4096];
+
+		alarm(10);   /* a writer that never comes (the FIFO replaced) */
+		int in = open(fifo, O_RDONLY), out = open(into, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		ssize_t n;
+
+		while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				_exit(1);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* A report or plot named as a FIFO (or /dev/stdout) is written into it:
+ * renamed over, it was replaced by a regular file (as root, /dev/full
+ * itself). */
+static void reports_and_plots_write_into_special_files(void **state)
+{
+	char *dir = test_tmpdir("special-files"), *fifo = test_format("%s/fifo", dir);
+	char *got = test_format("%s/got", dir), *out = test_format("%s/out", dir);
+	struct stat st;
+	pid_t reader;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	reader = drain_fifo(fifo, got);
+	r = test_animc("build", "-q", "--report", fifo, "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(waitpid(reader, NULL, 0), reader);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	char *text = (char *)test_read_file(got, NULL);
+	assert_non_null(strstr(text, "\"version\": 1"));
+	free(text);
+	reader = drain_fifo(fifo, got);
+	r = test_animc("plot", "--bone", "Base", "-o", fifo, "testdata/loader/crane-turn.xnb",
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(waitpid(reader, NULL, 0), reader);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	text = (char *)test_read_file(got, NULL);
+	assert_non_null(strstr(text, "<svg"));
+	free(text);
+	free(out), free(got), free(fifo), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(reports_and_plots_write_into_special_files),
 	cmocka_unit_test(the_longest_output_names_are_written),
 	cmocka_unit_test(a_missing_input_keeps_its_outputs),
 	cmocka_unit_test(a_line_break_in_a_name_keeps_the_depfile_unwritten),

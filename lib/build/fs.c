@@ -314,6 +314,28 @@ bool cli_write_atomic(const char *path, const void *data, size_t size, cli_error
 	return true;
 }
 
+bool cli_write_named(const char *path, const void *data, size_t size, cli_error *err)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return cli_write_atomic(path, data, size, err);
+	if (S_ISDIR(st.st_mode))
+		return cli_error_set(err, "cannot write '%s': it is a folder", path);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !cli_write_all(fd, data, size)) {
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return cli_error_set(err, "cannot write '%s': %s", path, strerror(saved));
+	}
+	if (close(fd) != 0)
+		return cli_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+	return true;
+}
+
 void cli_bytes_put(cli_bytes *b, const void *data, size_t size)
 {
 	if (b->is_broken)

@@ -55,6 +55,10 @@ bool cli_mkdir_p(const char *path, cli_error *err);
  * its own output folder; see build_sweep_temps.)
  */
 bool cli_write_atomic(const char *path, const void *data, size_t size, cli_error *err);
+/* A file the user names (plot -o): as cli_write_atomic, but a path that is
+ * there and no regular file (/dev/stdout, a FIFO) is written as it is:
+ * renamed over, it would be replaced by a file. */
+bool cli_write_named(const char *path, const void *data, size_t size, cli_error *err);
 
 /*
  * The first half of an atomic write: `data` in a new temporary file beside

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -53,14 +54,29 @@ static const char *const severity_names[] = { "note", "warning", "error" };
 
 static bool finish_file(FILE *f, const char *tmp, const char *path, cli_error *err)
 {
-	bool ok = !ferror(f);
+	int why = 0;
+	bool ok;
 
-	ok = fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) != 0)
+	/* The reason (a full disk): fflush writes again what a failed write
+	 * left, and says why. */
+	if (fflush(f) != 0)
+		why = errno;
+	ok = !ferror(f) && !why;
+	if (fclose(f) != 0) {
+		why = why ? why : errno;
 		ok = false;
+	}
+	if (ok && tmp && rename(tmp, path) != 0) {
+		why = errno;
+		ok = false;
+	}
 	if (!ok) {
-		cli_error_set(err, "cannot write '%s'", path);
-		unlink(tmp);
+		if (why)
+			cli_error_set(err, "cannot write '%s': %s", path, strerror(why));
+		else
+			cli_error_set(err, "cannot write '%s'", path);
+		if (tmp)
+			unlink(tmp);
 	}
 	return ok;
 }
@@ -69,7 +85,19 @@ static bool finish_file(FILE *f, const char *tmp, const char *path, cli_error *e
 static FILE *open_report(const char *path, char **tmp, cli_error *err)
 {
 	FILE *f;
+	struct stat st;
 
+	/* A path that is no regular file (/dev/stdout, a FIFO a CI step
+	 * reads) is written as it is: renamed over, it would be replaced by
+	 * a file (as root, /dev/full itself). */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*tmp = NULL;
+		f = S_ISDIR(st.st_mode) ? NULL : fopen(path, "w");
+		if (!f)
+			cli_error_set(err, "cannot write '%s': %s", path,
+				      S_ISDIR(st.st_mode) ? "it is a folder" : strerror(errno));
+		return f;
+	}
 	*tmp = malloc(strlen(path) + 16);
 	if (!*tmp) {
 		cli_error_set(err, "out of memory");
