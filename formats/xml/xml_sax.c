@@ -237,6 +237,10 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	for (char *p = message; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
+	/* libxml2's advice names a parser option no user of animc can set:
+	 * its own depth limit, said as ours is. */
+	if (strstr(message, "XML_PARSE_HUGE") && strstr(message, "depth"))
+		snprintf(message, sizeof message, "elements nest deeper than 256 levels");
 	if (error->level == XML_ERR_WARNING) {
 		animc_diag_report(r->sink, ANIMC_WARNING, error->line > 0 ? (uint32_t)error->line : 0,
 				  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);

@@ -394,6 +394,12 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 				  (unsigned long long)(p->ctx->options->memory_limit_bytes >> 20));
 	else if (out_of_memory)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "ran out of memory; nothing written");
+	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		/* Not a crash: something outside killed the worker (the
+		 * system's out-of-memory killer, a person). */
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "the worker compiling this file was killed from outside (SIGKILL: the "
+				  "system's out-of-memory killer, or someone); it was not compiled");
 	else if (WIFSIGNALED(status))
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "the %s%simporter crashed on this file (%s); it was not compiled",
