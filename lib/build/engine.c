@@ -545,8 +545,8 @@ static int finish_build(run_state *rs)
 
 	if (rs->commit.dirty && !build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources,
 						     rs->manifest_path, &err))
-		build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles every source",
-			   err.message);
+		build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles again what "
+			   "this one compiled", err.message);
 	build_totals_count(&ctx->plan, &totals);
 	write_report(o->report_path, build_report_json, ctx, &totals);
 	write_report(o->junit_path, build_report_junit, ctx, &totals);

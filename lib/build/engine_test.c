@@ -6,6 +6,7 @@
  * sink tells what a user would read.  Process-level behaviour (signals,
  * crashes, memory caps, the worker pool) is cmd/tests/build_test.c's.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -503,7 +504,31 @@ static void a_damaged_manifest_is_said_and_every_source_compiles(void **state)
 	free(dir);
 }
 
+/* A message too long for a cli_error (a path of 4 KB) keeps its start and
+ * its end, the reason, and leaves out the middle (it stopped mid-path). */
+static void long_messages_keep_their_reason(void **state)
+{
+	char path[4096];
+	cli_error err;
+
+	(void)state;
+	memset(path, 'd', sizeof path - 1);
+	path[sizeof path - 1] = '\0';
+	assert_false(cli_error_set(&err, "'%s/T.xnb' is too long", path));
+	assert_true(strlen(err.message) < sizeof err.message);
+	assert_true(strncmp(err.message, "'dddd", 5) == 0);
+	assert_non_null(strstr(err.message, " ... "));
+	size_t n = strlen(err.message);
+	assert_string_equal(err.message + n - strlen("d/T.xnb' is too long"), "d/T.xnb' is too long");
+	assert_false(cli_error_errno(&err, ENOENT, "cannot open '%s'", path));
+	n = strlen(err.message);
+	assert_string_equal(err.message + n - strlen(": No such file or directory"), ": No such file or directory");
+	assert_false(cli_error_set(&err, "short %d", 1));
+	assert_string_equal(err.message, "short 1");
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),
 	cmocka_unit_test(a_second_run_compiles_only_what_changed),
 	cmocka_unit_test(an_output_deleted_by_hand_is_written_again),

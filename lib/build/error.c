@@ -11,13 +11,40 @@
 #include "cli.h"
 #include "error.h"
 
+/* The message into err, its middle left out when it is too long (a path
+ * of 4 KB): its end is the reason, which must show. */
+static void set_message(cli_error *err, const char *fmt, va_list ap, const char *tail)
+{
+	char *full = NULL;
+	size_t n, room = sizeof err->message - 1, head = room / 2 - 3;
+
+	if (vasprintf(&full, fmt, ap) < 0 || !full) {
+		snprintf(err->message, sizeof err->message, "out of memory");
+		return;
+	}
+	n = strlen(full);
+	size_t tail_len = strlen(tail);
+	if (n + tail_len <= room) {
+		memcpy(err->message, full, n);
+		memcpy(err->message + n, tail, tail_len + 1);
+	} else {
+		size_t end = room - head - 5 - tail_len;
+
+		memcpy(err->message, full, head);
+		memcpy(err->message + head, " ... ", 5);
+		memcpy(err->message + head + 5, full + n - end, end);
+		memcpy(err->message + head + 5 + end, tail, tail_len + 1);
+	}
+	free(full);
+}
+
 bool cli_error_set(cli_error *err, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (err) {
 		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof err->message, fmt, ap);
+		set_message(err, fmt, ap, "");
 		va_end(ap);
 	}
 	return false;
@@ -26,14 +53,13 @@ bool cli_error_set(cli_error *err, const char *fmt, ...)
 bool cli_error_errno(cli_error *err, int errnum, const char *fmt, ...)
 {
 	va_list ap;
-	size_t n;
+	char tail[128];
 
 	if (err) {
+		snprintf(tail, sizeof tail, ": %s", strerror(errnum));
 		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof err->message, fmt, ap);
+		set_message(err, fmt, ap, tail);
 		va_end(ap);
-		n = strlen(err->message);
-		snprintf(err->message + n, sizeof err->message - n, ": %s", strerror(errnum));
 	}
 	return false;
 }
