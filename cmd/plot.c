@@ -563,7 +563,7 @@ static void write_heading(FILE *out, const plot_args *a, const animrt_clip *cmp,
 	svg_text(out, cli_basename(a->source_path));
 	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source%s); "
 		"%.6g s</text>\n", cmp->compact ? "compact" : "original", ck->count, ck->count == 1 ? "" : "s", sk->count,
-		ck->count == sk->count && !cmp->compact ? "" : key_count_reason(cmp, ck->count, sk->count, reason, sizeof reason),
+		ck->count == sk->count ? "" : key_count_reason(cmp, ck->count, sk->count, reason, sizeof reason),
 		end);
 	if (warning) {
 		fprintf(out, "<text x=\"8\" y=\"54\" font-size=\"12\" fill=\"#c62828\" class=\"warning\">");
@@ -590,8 +590,8 @@ static void write_error_panel(FILE *out, double top, double end, const float *t,
 	if (bound > 0)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c62828\" "
 			"stroke-dasharray=\"8 4\" class=\"bound\"/>\n", LEFT, py(&f, bound), WIDTH - RIGHT, py(&f, bound));
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" class=\"worst\">worst %.4g %s at %.4g s; "
-		"bound %.4g</text>\n", LEFT + 8, f.top + 16, worst, unit, worst_t, bound);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" class=\"worst\">worst %.4g%s%s at %.4g s; "
+		"bound %.4g</text>\n", LEFT + 8, f.top + 16, worst, unit[0] ? " " : "", unit, worst_t, bound);
 	for (int i = 0; i <= 4; i++)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%.3g s</text>\n",
 			px(&f, end * i / 4), f.top + PANEL + 14, end * i / 4);
@@ -687,7 +687,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	cli_print_escaped(stdout, a->out_path, 0);
 	printf(": %s of '", track_names[track]);
 	cli_print_escaped(stdout, a->bone, 0);
-	printf("', worst error %.4g %s at %.4g s\n", worst, unit, worst_t);
+	printf("', worst error %.4g%s%s at %.4g s\n", worst, unit[0] ? " " : "", unit, worst_t);
 	if (warning)
 		fprintf(stderr, "animc plot: %s\n", warning);
 done:

@@ -442,7 +442,26 @@ static void plot_makes_no_folders(void **state)
 	free(want), free(in_file), free(svg), free(missing), free(dir);
 }
 
+/* The scale track has no unit: "worst error 0 at", one space; and a track
+ * with as many keys compiled as in its source gives no reason why. */
+static void a_scale_plot_reads_without_a_unit(void **state)
+{
+	char *dir = test_tmpdir("plot-scale"), *svg = test_format("%s/s.svg", dir);
+	test_run r = test_animc("plot", "--bone", "Base", "--track", "scale", "-o", svg, "testdata/loader/crane-turn.xnb",
+				"testdata/sample/Crane/Turn.Animation", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "scale of 'Base', worst error 0 at 0 s\n"));
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	assert_non_null(strstr(text, ">worst 0 at 0 s; bound"));
+	assert_null(strstr(text, "resamples the track"));
+	free(text), free(svg), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
