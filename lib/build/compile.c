@@ -297,18 +297,31 @@ static void explain_memory(const build_ctx *ctx, build_result *r)
 {
 	uint64_t limit = ctx->options->memory_limit_bytes;
 
-	for (uint32_t i = 0; i < r->diag_count; i++)
-		if (r->diags[i].severity == ANIMC_ERROR &&
-		    (strstr(r->diags[i].message, "bad_alloc") || strstr(r->diags[i].message, "out of memory"))) {
-			if (limit)
-				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-						  "ran out of memory: the import needs more than the "
-						  "limit of %llu MiB (--memory-limit)",
-						  (unsigned long long)(limit >> 20));
-			else
-				build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "ran out of memory");
+	/* The error that says it, said once and plainly (a second error for
+	 * the same cause counted the failure twice). */
+	for (uint32_t i = 0; i < r->diag_count; i++) {
+		build_diag *d = &r->diags[i];
+		char *said = NULL;
+
+		if (d->severity != ANIMC_ERROR)
+			continue;
+		if (strstr(d->message, "failed to map segment") && limit) {
+			if (asprintf(&said, "the memory limit of %llu MiB (--memory-limit) is too small to load "
+				     "the Assimp library; give more", (unsigned long long)(limit >> 20)) < 0)
+				said = NULL;
+		} else if (strstr(d->message, "bad_alloc") || strstr(d->message, "out of memory")) {
+			if (limit && asprintf(&said, "ran out of memory: the import needs more than the limit of "
+					      "%llu MiB (--memory-limit)", (unsigned long long)(limit >> 20)) < 0)
+				said = NULL;
+			else if (!limit)
+				said = strdup("ran out of memory");
+		}
+		if (said) {
+			free(d->message);
+			d->message = said;
 			return;
 		}
+	}
 }
 
 static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sink *sink)
