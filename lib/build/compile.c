@@ -324,6 +324,86 @@ static void explain_memory(const build_ctx *ctx, build_result *r)
 	}
 }
 
+/* A clip's file name and its position, sorted by name. */
+typedef struct named_file {
+	char *name;
+	uint32_t index;
+} named_file;
+
+static int compare_named_files(const void *a, const void *b)
+{
+	const named_file *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static bool file_name_taken(const named_file *files, uint32_t n, const char *name)
+{
+	named_file key = { (char *)(uintptr_t)name, 0 };
+
+	for (uint32_t i = 0; i < n; i++)   /* n is small: the clips of one source */
+		if (strcmp(files[i].name, key.name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Clips whose names make one file name ('a/b' and 'a:b' both a_b.xnb): the
+ * later ones are written as NAME.1, NAME.2, ... with a warning, as clips of
+ * one name are.  Before, the source failed after writing the first.
+ */
+static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
+{
+	uint32_t n = set->count;
+	named_file *files;
+	bool ok = true;
+
+	if (set->is_single_asset || n < 2)
+		return true;
+	files = calloc(n, sizeof *files);
+	if (!files)
+		return false;
+	for (uint32_t i = 0; i < n && ok; i++) {
+		files[i].index = i;
+		ok = (files[i].name = build_safe_name(set->clips[i]->name, i)) != NULL;
+	}
+	if (ok)
+		qsort(files, n, sizeof *files, compare_named_files);
+	for (uint32_t i = 1; ok && i < n; i++) {
+		animc_clip *clip = set->clips[files[i].index];
+		const char *first = set->clips[files[i - 1].index]->name;
+		char *name = NULL, *safe = NULL;
+
+		if (strcmp(files[i].name, files[i - 1].name) != 0 || strcmp(clip->name, first) == 0)
+			continue;
+		for (unsigned suffix = 1; ok; suffix++) {
+			free(name), free(safe);
+			name = safe = NULL;
+			ok = asprintf(&name, "%s.%u", clip->name, suffix) >= 0 &&
+			     (safe = build_safe_name(name, files[i].index)) != NULL;
+			if (ok && !file_name_taken(files, n, safe))
+				break;
+		}
+		if (ok)
+			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+					  "its name makes the file name of clip '%s' (%s.xnb); written as '%s'", first,
+					  files[i].name, name);
+		if (ok && (clip->name = animc_arena_strndup(&clip->arena, name, strlen(name))) == NULL)
+			ok = false;
+		if (ok) {
+			free(files[i].name);
+			files[i].name = safe;
+			safe = NULL;
+		}
+		free(name), free(safe);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		free(files[i].name);
+	free(files);
+	return ok;
+}
+
 static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sink *sink)
 {
 	const build_ctx *ctx = cs->ctx;
@@ -336,7 +416,7 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 
 	/* The additive reference from every clip, before --clip chooses. */
 	if ((set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
-	    !filter_clips(ctx->options, set, sink) || !set->count) {
+	    !filter_clips(ctx->options, set, sink) || !set->count || !unique_file_names(set, sink)) {
 		animc_clip_destroy(reference);
 		return;
 	}
