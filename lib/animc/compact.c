@@ -810,34 +810,87 @@ static double bound_tan_half(const reduce_curve *c)
 	return half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY;
 }
 
+/* Where `got` lies against c's bound from `want`: 2 past it by more than
+ * rounding (clearly_past), 0 within it by more than rounding (a part in
+ * 1e6 of the bound: the exact measure, an arc tangent a point, need not be
+ * taken), 1 between.  One product for both tests. */
+static int point_class(const reduce_curve *c, double tan_half, double tan_lo, const float *got, const float *want)
+{
+	double hi = c->bound * (1 + 1e-9), lo = c->bound * (1 - 1e-6);
+
+	if (c->kind == ANIMC_TRANSLATION) {
+		double dx = (double)got[0] - want[0], dy = (double)got[1] - want[1], dz = (double)got[2] - want[2];
+		double d2 = dx * dx + dy * dy + dz * dz;
+
+		return d2 > hi * hi ? 2 : d2 < lo * lo ? 0 : 1;
+	}
+	if (c->kind == ANIMC_SCALE) {
+		int worst = 0;
+
+		for (int k = 0; k < 3; k++) {
+			double d = fabs((double)got[k] - want[k]);
+
+			if (d > hi)
+				return 2;
+			if (!(d < lo))
+				worst = 1;
+		}
+		return worst;
+	}
+	double d[4];
+
+	reduce_conj_product(got, want, d);
+	double v2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], w2 = d[3] * d[3];
+	return isfinite(tan_half) && v2 > tan_half * tan_half * w2 ? 2 : v2 < tan_lo * tan_lo * w2 ? 0 : 1;
+}
+
 /* Do the span's points between kept keys a and b hold the bound, by
  * clearly_past (no point passes it by more than rounding)?  With the keys'
- * own values too when with_keys. */
-static bool span_near(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, bool with_keys)
+ * own values too when with_keys.  *is_near (when not NULL) is set when a
+ * point is not clearly within it either: only then does the exact measure
+ * (reduce_span_error, an arc tangent a point) need taking. */
+static bool span_near_by(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, bool with_keys, bool *is_near)
 {
+	double half = c->bound * (1 - 1e-6) * (3.14159265358979323846 / 360.0);
+	double tan_lo = half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY;
 	float v[4];
 
-	if (with_keys && (clearly_past(c, tan_half, c->stored + (size_t)a * c->width, c->value + (size_t)a * c->width) ||
-			  clearly_past(c, tan_half, c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width)))
-		return false;
+#define NEAR_POINT(got, want)                                                          \
+	do {                                                                           \
+		int class = point_class(c, tan_half, tan_lo, got, want);                \
+		if (class == 2)                                                        \
+			return false;                                                  \
+		if (class == 1 && is_near)                                             \
+			*is_near = true;                                               \
+	} while (0)
+	if (with_keys) {
+		NEAR_POINT(c->stored + (size_t)a * c->width, c->value + (size_t)a * c->width);
+		NEAR_POINT(c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width);
+	}
 	for (uint32_t i = a + 1; i < b; i++) {
 		reduce_interpolate(c, a, b, c->pos[i], v);
-		if (clearly_past(c, tan_half, v, c->value + (size_t)i * c->width))
-			return false;
+		NEAR_POINT(v, c->value + (size_t)i * c->width);
 	}
 	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_interpolate(c, a, b, c->check_pos[k], v);
-		if (clearly_past(c, tan_half, v, c->check_value + (size_t)k * c->width))
-			return false;
+		NEAR_POINT(v, c->check_value + (size_t)k * c->width);
 	}
+#undef NEAR_POINT
 	return true;
+}
+
+static bool span_near(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, bool with_keys)
+{
+	return span_near_by(c, tan_half, a, b, with_keys, NULL);
 }
 
 /* reduce_span_error(c, a, b, true) >= 0, the span's points first tested
  * quickly (span_near): most spans tried fail, and fail clearly. */
 static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
 {
-	return span_near(c, tan_half, a, b, true) && reduce_span_error(c, a, b, true) >= 0;
+	bool is_near = false;
+
+	return span_near_by(c, tan_half, a, b, true, &is_near) && (!is_near || reduce_span_error(c, a, b, true) >= 0);
 }
 
 /*
