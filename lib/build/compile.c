@@ -340,10 +340,8 @@ static int compare_named_files(const void *a, const void *b)
 
 static bool file_name_taken(const named_file *files, uint32_t n, const char *name)
 {
-	named_file key = { (char *)(uintptr_t)name, 0 };
-
 	for (uint32_t i = 0; i < n; i++)   /* n is small: the clips of one source */
-		if (strcmp(files[i].name, key.name) == 0)
+		if (strcmp(files[i].name, name) == 0)
 			return true;
 	return false;
 }
