@@ -735,8 +735,8 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 	if (status == ANIMC_OK)
 		status = animc_clip_set_name_unique(out, doc->sink);
 	if (status == ANIMC_OK && im.mesh_only)
-		gltf_note(doc, NULL, "%u animation%s move%s no node (morph-target weights only, or no "
-			  "channel), which the format cannot hold; left out", im.mesh_only,
+		gltf_note(doc, NULL, "%u animation%s move%s no node (morph-target weights or extension "
+			  "pointers only, or no channel), which the format cannot hold; left out", im.mesh_only,
 			  im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
 	free(im.is_joint);
 	if (status != ANIMC_OK) {
