@@ -863,25 +863,34 @@ static void remote_refused_store(void **state)
 	free(dir);
 }
 
-/* A server that takes the connection and never answers: the time-out. */
-static void remote_stalled(void **state)
+/* A socket listening on a free loopback port (the kernel accepts for it;
+ * nobody reads unless the test does), and its URL into *url. */
+static int listen_local(char **url)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof addr;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(listen(fd, 64), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	*url = test_format("http://127.0.0.1:%d", ntohs(addr.sin_port));
+	return fd;
+}
+
+/* A server that takes the connection and never answers: the time-out. */
+static void remote_stalled(void **state)
+{
+	char *url;
+	int fd = listen_local(&url);
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, NULL);
 	cli_cache *cache;
 	cli_cache_stats stats;
-	char *url;
 	double start;
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-	assert_int_equal(listen(fd, 64), 0);   /* the kernel accepts; nobody reads */
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-	url = test_format("http://127.0.0.1:%d", ntohs(addr.sin_port));
 	start = now_s();
 	cache = open_cache(url, NULL, false, 1, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 12, 2, false), 0);
@@ -904,22 +913,16 @@ static void remote_stalled(void **state)
  * past a 1 s --cache-timeout. */
 static void remote_stalled_mid_body(void **state)
 {
-	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof addr;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char *url;
+	int fd = listen_local(&url);
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, NULL);
 	cli_cache *cache;
 	cli_cache_stats stats;
-	char *url;
 	double start, took;
 	pid_t server;
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-	assert_int_equal(listen(fd, 64), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
 	server = fork();
 	assert_true(server >= 0);
 	if (server == 0) {
@@ -935,7 +938,6 @@ static void remote_stalled_mid_body(void **state)
 				(void)!write(c, buf, sizeof buf);   /* 4 KiB of the 100 KB, then nothing */
 		}
 	}
-	url = test_format("http://127.0.0.1:%d", ntohs(addr.sin_port));
 	start = now_s();
 	cache = open_cache(url, NULL, false, 1, &sink);
 	assert_int_equal(lookup_seeds(cache, 1, 4, 2, false), 0);
@@ -959,22 +961,15 @@ static void remote_stalled_mid_body(void **state)
  * then drops the stores still to make. */
 static void remote_close_gives_up_waiting(void **state)
 {
-	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof addr;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char *url;
+	int fd = listen_local(&url);
 	cli_cache *cache;
 	cli_cache_stats stats;
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, NULL);
-	char *url;
 	double start;
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-	assert_int_equal(listen(fd, 64), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-	url = test_format("http://127.0.0.1:%d", ntohs(addr.sin_port));
 	cache = open_cache(url, NULL, false, 30, &sink);
 	store_seeds(cache, 1, 20, 2, false);
 	start = now_s();
