@@ -638,6 +638,7 @@ typedef struct channel_work {
 	uint8_t *forced;
 	uint32_t *kept, *greedy_kept;
 	float *stored[ANIMC_TRACK_COUNT], *coarse[ANIMC_TRACK_COUNT];
+	float *timed_value[ANIMC_TRACK_COUNT];
 } channel_work;
 
 static void channel_work_release(channel_work *w)
@@ -648,6 +649,7 @@ static void channel_work_release(channel_work *w)
 		free(w->check_value[k]);
 		free(w->stored[k]);
 		free(w->coarse[k]);
+		free(w->timed_value[k]);
 	}
 	free(w->forced);
 	free(w->kept);
@@ -932,6 +934,43 @@ static uint32_t fewest_or_greedy(channel_work *w)
 	return kept;
 }
 
+/*
+ * Timed keys of a source with evenly spaced keys: key i goes to the float
+ * time w->pos[i], where the runtime samples the source a little off its
+ * key (i * KeyInterval in double).  Far into a long take a float step is
+ * tens of microseconds, enough for a few percent of the bound on a fast
+ * track, so there the timed candidate holds the source as sampled at
+ * that time.  Where the two differ by less than a thousandth of the
+ * bound (inside REDUCE_MARGIN) the key's own value stays.  NULL arrays
+ * for a curve with none to change; false when out of memory.
+ */
+static bool timed_values(channel_work *w, const animc_channel *ch)
+{
+	if (ch->has_time)
+		return true;
+	for (uint32_t k = 0; k < w->count; k++) {
+		const reduce_curve *c = &w->curves[k];
+		float *tv = NULL, v[4];
+
+		for (uint32_t i = 0; i < c->n; i++) {
+			const float *raw = c->value + (size_t)i * c->width;
+
+			reduce_channel_value(ch, c->kind, w->pos[i], v);
+			if (animc_track_error(c->kind, v, raw) < c->bound * 1e-3)
+				continue;
+			if (!tv) {
+				tv = malloc((size_t)c->n * c->width * sizeof *tv);
+				if (!tv)
+					return false;
+				memcpy(tv, c->value, (size_t)c->n * c->width * sizeof *tv);
+				w->timed_value[k] = tv;
+			}
+			memcpy(tv + (size_t)i * c->width, v, c->width * sizeof *v);
+		}
+	}
+	return true;
+}
+
 static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const animc_tolerance *tol,
 				   animc_clip_error *error)
 {
@@ -979,6 +1018,9 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			return ANIMC_ERR_NOMEM;
 		}
 		reduce_check_positions(c, w.check_pos[k]);
+		/* Timed keys are sampled at float times: between keys too. */
+		for (uint32_t i = 0; i < checks; i++)
+			w.check_pos[k][i] = (float)w.check_pos[k][i];
 		for (uint32_t i = 0; i < checks; i++)
 			reduce_channel_value(ch, (animc_track_kind)k, (float)w.check_pos[k][i],
 					     w.check_value[k] + (size_t)i * width);
@@ -1025,9 +1067,21 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		memcpy(w.stored[k], w.curves[k].value, count * sizeof(float));
 		w.curves[k].stored = w.stored[k];
 	}
+	if (!timed_values(&w, ch)) {
+		channel_work_release(&w);
+		return ANIMC_ERR_NOMEM;
+	}
+	const float *raw_value[ANIMC_TRACK_COUNT];
+	for (uint32_t k = 0; k < w.count; k++) {
+		raw_value[k] = w.curves[k].value;
+		if (w.timed_value[k]) {
+			w.curves[k].value = w.timed_value[k];
+			memcpy(w.stored[k], w.timed_value[k], (size_t)n * w.curves[k].width * sizeof(float));
+		}
+	}
 	uint32_t kept = fewest_or_greedy(&w);
 	for (uint32_t k = 0; k < w.count; k++)
-		w.curves[k].stored = w.curves[k].value;
+		w.curves[k].stored = w.curves[k].value = raw_value[k];
 	if (kept == 0) {
 		/* Float values interpolate exactly between neighbours: cannot
 		 * happen unless the bound is below float rounding. */
@@ -1124,8 +1178,11 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			w.curves[k].stored = w.coarse[k];
 	} else {
 		error->sequences_timed++;
-		for (uint32_t k = 0; k < w.count; k++)
+		for (uint32_t k = 0; k < w.count; k++) {
 			w.curves[k].stored = w.stored[k];
+			if (w.timed_value[k])
+				w.curves[k].value = w.timed_value[k];
+		}
 	}
 	/* Every key as it is has no error: the runtime samples the output
 	 * as it samples the source (measuring it against the source's values

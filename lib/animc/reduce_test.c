@@ -576,6 +576,53 @@ static void keys_sharing_the_last_time_report_no_error(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Ten minutes at 30 Hz, moving fast near the end: there a float time is a
+ * step of 61 microseconds, so a kept key sits up to 31 microseconds off
+ * its source key, where the source has already moved on by a few
+ * percent of the bound.  The timed keys hold the source where the runtime
+ * samples it. */
+static void a_long_take_holds_its_bounds_at_float_times(void **state)
+{
+	enum { N = 18001 };
+	float *t = malloc(3 * N * sizeof *t), *r = malloc(4 * N * sizeof *r);
+	animc_clip *src = animc_clip_create("long"), *out = animc_clip_create("long");
+	animc_pass_stats stats = { 0 };
+	animc_process_options lossless = { 0 }, lossy = { 0 };
+
+	(void)state;
+	assert_true(t && r);
+	for (int i = 0; i < N; i++) {
+		double x = i / 30.0;
+
+		t[3 * i] = (float)(0.8 * sin(1.3 * x) + 0.3 * sin(3.1 * x));
+		t[3 * i + 1] = (float)(0.5 * cos(0.9 * x));
+		t[3 * i + 2] = (float)(0.2 * sin(2.2 * x));
+		axis_angle(&r[4 * i], sin(0.3 * x), cos(0.3 * x), 0.5, 0.9 * sin(1.1 * x) + 0.4 * sin(2.7 * x));
+	}
+	for (int k = 0; k < 2; k++) {
+		animc_clip *c = k ? out : src;
+
+		c->duration_s = (N - 1) / 30.0f;
+		uint32_t ch = test_add_channel(c, "Hip", N, NULL, 1.0f / 30, c->duration_s);
+		test_set_track(c, ch, ANIMC_TRANSLATION, false, t, N, NULL);
+		test_set_track(c, ch, ANIMC_ROTATION, false, r, N, NULL);
+		c->declared_channel_count = 1;
+	}
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(src, &lossless, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_process(out, &lossy, NULL, &stats), ANIMC_OK);
+	assert_true(out->channels[0].has_time);
+	if (out->channels[0].key_count >= N * 3 / 4) fail_msg("%u keys", out->channels[0].key_count);
+	test_error e = test_compare_clips(src, out, 0);
+	if (e.translation > DEFAULT_TOLERANCE.translation || e.rotation_deg > DEFAULT_TOLERANCE.rotation_deg)
+		fail_msg("%g units, %g degrees off", e.translation, e.rotation_deg);
+	assert_true(stats.error.translation <= DEFAULT_TOLERANCE.translation);
+	free(t);
+	free(r);
+	animc_clip_destroy(src);
+	animc_clip_destroy(out);
+}
+
 static void no_tolerance_changes_nothing(void **state)
 {
 	animc_clip *a = wavy_clip(true), *b = wavy_clip(true);
@@ -610,6 +657,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_fewest_keys_are_not_the_farthest_reach),
 	cmocka_unit_test(a_step_keeps_both_keys),
 	cmocka_unit_test(keys_sharing_the_last_time_report_no_error),
+	cmocka_unit_test(a_long_take_holds_its_bounds_at_float_times),
 	cmocka_unit_test(no_tolerance_changes_nothing),
 };
 
