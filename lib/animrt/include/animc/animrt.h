@@ -249,8 +249,8 @@ typedef struct animrt_open_options {
 	/* Take the listed names only, not the default's AnimationReader rule. */
 	bool is_listed_only;
 	/* Compact clips: decode every key to floats at load (faster sampling
-	 * when no context is kept, about 6 times the memory; see
-	 * animrt_sequence).  Off: the clip stays packed and is sampled in place. */
+	 * when no context is kept, 8 to 10 times the memory on the corpora;
+	 * see animrt_sequence).  Off: the clip stays packed and is sampled in place. */
 	bool is_decoded;
 } animrt_open_options;
 
