@@ -2,8 +2,11 @@
  * animc.c - the animc command line: the command table, global options and
  * help.  Each command lives in its own file.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <animc/animc_formats.h>
 #include <animc/animrt.h>
@@ -92,10 +95,30 @@ static int finish(const char *command, int status)
 	return status;
 }
 
+/*
+ * A standard descriptor the caller closed (`animc build >&-`) would go to
+ * the first file animc opens, and its output into that file: a build's
+ * summary went into its lock file, and the build exited 0.  Each closed
+ * one gets /dev/null opened the other way (standard input for writing,
+ * the others for reading), so that using it fails as on a closed one
+ * (the error is said, and the status is 1) and no file takes its place.
+ */
+static void hold_standard_descriptors(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+			int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+
+			if (got >= 0 && got != fd)
+				close(got);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const animc_command *cmd;
 
+	hold_standard_descriptors();
 	if (argc < 2) {
 		print_usage(stderr);
 		return ANIMC_EXIT_USAGE;

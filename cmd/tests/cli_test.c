@@ -708,6 +708,37 @@ static void a_lost_standard_output_is_a_failure(void **state)
 	free(svg), free(requests), free(dir);
 }
 
+/* A closed standard output is lost output too, and no file the command
+ * opens takes its place: build's summary once went into its lock file,
+ * and build and clean exited 0. */
+static void a_closed_standard_output_is_a_failure(void **state)
+{
+	char *dir = test_tmpdir("stdout-closed");
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	static const char *const commands[] = { "build", "clean" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const char *argv[] = { "sh", "-c", "exec \"$0\" \"$@\" >&-", test_animc_path(), commands[i], "-o",
+				       out, i == 0 ? "testdata/sample/Crane/Turn.Animation" : NULL, NULL };
+		test_run r = test_execv(argv);
+		char *want = test_format("animc %s: error writing standard output", commands[i]);
+
+		if (r.status != 1 || !strstr(r.err, want))
+			fail_msg("%s: exit %d, stderr: %s", commands[i], r.status, r.err);
+		if (i == 0) {
+			size_t size = 0;
+			uint8_t *text = test_read_file(lock, &size);
+
+			assert_null(memmem(text, size, "compiled", 8));
+			free(text);
+		}
+		free(want);
+		test_run_release(&r);
+	}
+	free(lock), free(out), free(dir);
+}
+
 /* Each command's help is one text however it is asked for: CMD -h,
  * CMD --help, help CMD; help's own is the usage. */
 static void every_way_to_ask_for_help_gives_the_same_text(void **state)
@@ -833,6 +864,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(tables_escape_control_characters_in_names),
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
+	cmocka_unit_test(a_closed_standard_output_is_a_failure),
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
 	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),
 	cmocka_unit_test(clean_and_outputs_describe_their_own_options),
