@@ -46,7 +46,7 @@ static void help(FILE *out)
 		"options:\n"
 		"  -o, --output FILE       the SVG to write (into a folder that exists)\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
-		"      --track KIND        rotation (default), translation or scale\n"
+		"      --track rotation|translation|scale  the track drawn (default rotation)\n"
 		"      --clip NAME         the clip of a source holding several (a part, when\n"
 		"                          SOURCE is cut into parts)\n"
 		"      --split [TAKE/]NAME=START:END  cut SOURCE as animc build --split does\n"

@@ -95,6 +95,16 @@ static void completion_completes_commands_options_and_values(void **state)
 	out = complete("animc sample --bl", 2);
 	assert_string_equal(out, "--blend\n");
 	free(out);
+	/* watch takes build's options; values an argument lists complete. */
+	out = complete("animc watch --lay", 2);
+	assert_string_equal(out, "--layout\n");
+	free(out);
+	out = complete("animc build --up-axis ''", 3);
+	assert_string_equal(out, "x\ny\nz\n");
+	free(out);
+	out = complete("animc plot --track t", 3);
+	assert_string_equal(out, "translation\n");
+	free(out);
 }
 
 /* ----------------------------------------------------------------- links */

@@ -771,10 +771,27 @@ static size_t parse_help_options(const char *text, parsed_option *out, size_t ma
 	return n;
 }
 
+/* The values of an argument named by them, "x|y|z" (lowercase words and
+ * bars only), as "x y z" in buf; NULL for a name such as FILE. */
+static const char *values_of_arg(const char *arg, char *buf, size_t size)
+{
+	size_t n = strlen(arg);
+
+	if (!strchr(arg, '|') || n >= size || strspn(arg, "abcdefghijklmnopqrstuvwxyz-|") != n)
+		return NULL;
+	for (size_t i = 0; i <= n; i++)
+		buf[i] = arg[i] == '|' ? ' ' : arg[i];
+	return buf;
+}
+
 static void completion_case(FILE *out, const char *names, const char *arg, const char *values)
 {
+	char listed[64];
+
 	if (!arg)
 		return;
+	if (!values)
+		values = values_of_arg(arg, listed, sizeof listed);
 	fprintf(out, "\t\t%s)\n\t\t\t", names);
 	if (values)
 		fprintf(out, "COMPREPLY=($(compgen -W '%s' -- \"$cur\"))", values);
@@ -798,8 +815,11 @@ static void completion_write(FILE *out, const animc_command *const *commands)
 		fprintf(out, "\t%s)\n\t\tcase $prev in\n", commands[i]->name);
 		char opts[2048] = "";
 
-		if (is_table_command(commands[i])) {
-			build_command c = table_command(commands[i]);
+		/* watch takes every option of build. */
+		bool is_watch = strcmp(commands[i]->name, "watch") == 0;
+
+		if (is_table_command(commands[i]) || is_watch) {
+			build_command c = is_watch ? CMD_BUILD : table_command(commands[i]);
 
 			for (size_t k = 0; build_option_doc_at(k); k++) {
 				const build_option_doc *d = build_option_doc_at(k);
