@@ -50,7 +50,7 @@ static void example_with(const char *generator, const char *name)
 	const char *sanitize = getenv("ANIMC_SANITIZE");
 	char *stage = test_format("%s/cmake-stage/usr", build_dir);
 	char *stage_real = realpath(stage, NULL);
-	char *dir = test_tmpdir(name), *src = test_format("%s/cmake", dir), *bin = test_format("%s/bin", dir);
+	char *dir = test_tmpdir(name), *src = test_format("%s/cmake", dir), *bin = test_format("%s/out/bin", dir);
 	char *prefix, *play, *turn, *model, *signals, *bow;
 	test_run r;
 

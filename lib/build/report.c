@@ -416,22 +416,32 @@ static const char *unwritable_name(const build_ctx *ctx)
 	return NULL;
 }
 
-bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err)
+/*
+ * A prerequisite, after a space: a relative name as a path from the
+ * folder animc ran in.  The tool reading the depfile may run elsewhere:
+ * CMake runs animc in the source folder and ninja reads its depfiles from
+ * the build folder, where `--skeleton art/hero.gltf` named no file, so
+ * every build ran every rule again.  The output keeps its name as given:
+ * make matches it against its own target.
+ */
+static void prerequisite(FILE *f, const char *cwd, const char *name)
+{
+	fputc(' ', f);
+	if (name[0] != '/' && cwd) {
+		while (name[0] == '.' && name[1] == '/')
+			for (name += 2; *name == '/'; name++)
+				;
+		make_path(f, cwd, false);
+		if (strcmp(cwd, "/") != 0)
+			fputc('/', f);
+	}
+	make_path(f, name, false);
+}
+
+static void depfile_lines(FILE *f, const build_ctx *ctx, const char *cwd)
 {
 	const build_plan *plan = &ctx->plan;
-	const char *unwritable = unwritable_name(ctx);
-	char *tmp;
-	FILE *f;
-	bool ok;
 
-	if (unwritable) {
-		cli_error_set(err, "not written: '%s' has a line break in its name, which no depfile make or "
-			      "ninja reads can hold; rename it", unwritable);
-		return false;
-	}
-	f = open_report(path, &tmp, err);
-	if (!f)
-		return false;
 	for (size_t i = 0; i < plan->count; i++) {
 		const build_job *j = &plan->jobs[i];
 		const build_result *r = &j->result;
@@ -447,21 +457,34 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err
 				continue;
 			make_path(f, out_path, true);
 			fputs(":", f);
-			fputc(' ', f);
-			make_path(f, j->path, false);
-			if (ctx->options->skeleton_path) {
-				fputc(' ', f);
-				make_path(f, ctx->options->skeleton_path, false);
-			}
-			for (uint32_t d = 0; d < r->dep_count; d++) {
-				fputc(' ', f);
-				make_path(f, r->deps[d].path, false);
-			}
+			prerequisite(f, cwd, j->path);
+			if (ctx->options->skeleton_path)
+				prerequisite(f, cwd, ctx->options->skeleton_path);
+			for (uint32_t d = 0; d < r->dep_count; d++)
+				prerequisite(f, cwd, r->deps[d].path);
 			fputc('\n', f);
 			free(out_path);
 		}
 	}
-	ok = finish_file(f, tmp, path, err);
-	free(tmp);
+}
+
+bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err)
+{
+	const char *unwritable = unwritable_name(ctx);
+	char *tmp, *cwd = getcwd(NULL, 0);
+	FILE *f;
+	bool ok = false;
+
+	if (!unwritable && cwd && strpbrk(cwd, "\n\r"))
+		unwritable = cwd;
+	if (unwritable) {
+		cli_error_set(err, "not written: '%s' has a line break in its name, which no depfile make or "
+			      "ninja reads can hold; rename it", unwritable);
+	} else if ((f = open_report(path, &tmp, err))) {
+		depfile_lines(f, ctx, cwd);
+		ok = finish_file(f, tmp, path, err);
+		free(tmp);
+	}
+	free(cwd);
 	return ok;
 }
