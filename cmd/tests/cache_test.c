@@ -742,6 +742,37 @@ static void remote_keys_on_the_thread(void **state)
 	free(dir);
 }
 
+/* --rebuild: keys for stores only, and the build closes the cache at
+ * once (a small build compiles before libcurl is loaded).  The stores
+ * still get their keys and are made: closing dropped every one. */
+static void remote_stores_keyed_at_close_are_made(void **state)
+{
+	char *dir = test_tmpdir("remote_stores_keyed_at_close");
+	test_nginx server;
+	cli_cache *cache;
+	cli_cache_stats stats;
+	unsigned calls = 0;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	for (unsigned seed = 1; seed <= 4; seed++) {
+		cli_cache_result r = make_result(seed, 2, 3000 + seed, false);
+
+		cli_cache_key_with(cache, seed, seed_keyer, &calls);
+		cli_cache_store_id(cache, seed, &r);
+		cli_cache_result_release(&r);
+	}
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(calls, 4);
+	assert_int_equal(stats.stored, 2);
+	cache = open_cache(server.url, NULL, true, 0, NULL);
+	assert_int_equal(lookup_seeds(cache, 1, 4, 2, false), 2);
+	cli_cache_close(cache, -1, NULL);
+	test_nginx_release(&server);
+	free(dir);
+}
+
 /* The server goes away in the middle: warnings, misses, nothing wrong. */
 static void remote_server_stopped(void **state)
 {
@@ -1342,6 +1373,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_corrupt_entry, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_order_and_sharing, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_keys_on_the_thread, test_nginx_teardown),
+	cmocka_unit_test_teardown(remote_stores_keyed_at_close_are_made, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_server_stopped, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_refused_store, test_nginx_teardown),
 	cmocka_unit_test(remote_stalled),

@@ -490,9 +490,11 @@ static void start_lookup(cli_cache *cache, lookup *l, bool is_stopping)
 {
 	void **slot;
 
-	/* Nobody waits for what was still queued at close, and a remote given
-	 * up is not worth the key. */
-	if (is_stopping || !is_usable(cache)) {
+	/* Nobody waits for a fetch still queued at close, and a remote given
+	 * up is not worth the key.  A key for a store (--rebuild) is made
+	 * even then: the store waits for it, and a small build closes the
+	 * cache before libcurl is loaded. */
+	if ((is_stopping && !l->is_key_only) || !is_usable(cache)) {
 		finish_lookup(cache, l, CLI_CACHE_MISS);
 		return;
 	}
