@@ -3,6 +3,7 @@
  * exit statuses, output names and folders, batches with bad files, atomic
  * output, diagnostics format, options.
  */
+#define _GNU_SOURCE   /* memmem */
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
