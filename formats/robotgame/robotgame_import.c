@@ -221,6 +221,8 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 		if (im->list == XNB_LIST_TIME) {
 			if (!animc_xml_leaf_float(el, text, len, v, im->sink))
 				return stop(im, ANIMC_ERR_PARSE);
+			animc_rg_sequence_note_value(&im->seq, XNB_LIST_TIME, im->seq.lists[XNB_LIST_TIME].count, v[0],
+						     el);
 		} else {
 			static const char comps[] = "XYZW";
 
@@ -243,6 +245,7 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 		im->item_seen |= 1u << c;
 		if (!animc_xml_leaf_float(el, text, len, &im->item[c], im->sink))
 			return stop(im, ANIMC_ERR_PARSE);
+		animc_rg_sequence_note_value(&im->seq, im->list, im->seq.lists[im->list].count + c, im->item[c], el);
 		break;
 	}
 	default:

@@ -3,6 +3,7 @@
  * it, read member by member and made into a channel of the clip model (see
  * sequence.h).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,37 @@ static animc_status fail(animc_diag_sink *sink, animc_status status, uint32_t li
 	return status;
 }
 
+void animc_rg_sequence_note_value(animc_rg_sequence *s, int list, size_t index, float v,
+				  const animc_xml_element *el)
+{
+	if (isfinite(v) || s->odd_line[list])
+		return;
+	s->odd_line[list] = el->line ? el->line : 1;
+	s->odd_column[list] = el->column;
+	s->odd_index[list] = index;
+}
+
+/* A used list's first value that is NaN or infinite, reported where it is
+ * written (the clip's validation would name only the sequence). */
+static animc_status check_odd_values(const animc_rg_sequence *s, const char *bone, animc_diag_sink *sink)
+{
+	for (int l = 0; l < XNB_LIST_COUNT; l++) {
+		size_t i = s->odd_index[l];
+		float v;
+
+		if (!s->odd_line[l] || !s->flags[XNB_FLAG_HAS_TRANSLATION + l])
+			continue;
+		v = i < s->lists[l].count ? s->lists[l].v[i] : NAN;
+		const char *what = isnan(v) ? "NaN" : v < 0 ? "-infinite" : "infinite";
+		if (l == XNB_LIST_TIME)
+			return fail(sink, ANIMC_ERR_INVALID, s->odd_line[l], s->odd_column[l],
+				    "bone '%s': key time %zu is %s", bone, i, what);
+		return fail(sink, ANIMC_ERR_INVALID, s->odd_line[l], s->odd_column[l], "bone '%s': %s key %zu is %s",
+			    bone, animc_track_name[l], i / xnb_list_width[l], what);
+	}
+	return ANIMC_OK;
+}
+
 animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 				   const animc_xml_element *el, animc_diag_sink *sink)
 {
@@ -163,6 +195,9 @@ animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 			    "bone '%s': <Time> has %zu value%s but HasTime is false", bone, time_count,
 			    time_count == 1 ? "" : "s");
 	}
+	animc_status odd = check_odd_values(s, bone, sink);
+	if (odd != ANIMC_OK)
+		return odd;
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
 		if (s->lists[k].count / xnb_list_width[k] > UINT32_MAX)
 			return fail(sink, ANIMC_ERR_LIMIT, el->line, el->column, "bone '%s': too many values",

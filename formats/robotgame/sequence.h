@@ -59,9 +59,21 @@ typedef struct animc_rg_sequence {
 	uint32_t key_count_line, key_count_column;
 	uint32_t list_line[XNB_LIST_COUNT];
 	animc_rg_floats lists[XNB_LIST_COUNT];
+	/* The first value of each list that is NaN or infinite: where it is
+	 * written (line 0: none) and its index among the list's floats. */
+	uint32_t odd_line[XNB_LIST_COUNT], odd_column[XNB_LIST_COUNT];
+	size_t odd_index[XNB_LIST_COUNT];
 } animc_rg_sequence;
 
 void animc_rg_sequence_begin(animc_rg_sequence *s, uint32_t line);
+
+/*
+ * Float `index` of list `list` is v, written at `el`: the first that is
+ * NaN or infinite is kept, so that animc_rg_sequence_end can name the
+ * value's own line when its track is used.
+ */
+void animc_rg_sequence_note_value(animc_rg_sequence *s, int list, size_t index, float v,
+				  const animc_xml_element *el);
 void animc_rg_sequence_release(animc_rg_sequence *s);
 
 /*

@@ -871,6 +871,8 @@ static animc_xml_action end_list(xna *x, const animc_xml_element *el, const fram
 
 		/* Swap buffers: the list keeps what was read, `numbers` gets the old one. */
 		animc_rg_floats tmp = *dst;
+		for (size_t i = 0; i < x->numbers.count; i++)
+			animc_rg_sequence_note_value(&x->seq, r->index, i, x->numbers.v[i], el);
 		*dst = x->numbers;
 		x->numbers = tmp;
 		x->numbers.count = 0;
