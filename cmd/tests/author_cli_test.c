@@ -969,6 +969,55 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	free(doc), free(a), free(b), free(out), free(src), free(dir);
 }
 
+/* Three clips whose names make one file name, and a fourth named as the
+ * second would be renamed: each is written, to a file of its own, and the
+ * file holds that clip's keys. */
+static void three_clip_names_making_one_file_name_are_all_written(void **state)
+{
+	static const char item[] =
+		"<Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>"
+		"<Item><BoneIndex>0</BoneIndex><Time>PT0S</Time><Position>%d 0 0</Position><Rotation>0 0 0</Rotation>"
+		"<Scale>1 1 1</Scale></Item></Keyframes></Value></Item>";
+	static const char *const names[] = { "a/b", "a:b", "a*b", "a:b.1" };
+	/* The file of each clip above, found by its key's x. */
+	static const char *const files[] = { "a_b.xnb", "a_b.2.xnb", "a_b.3.xnb", "a_b.1.xnb" };
+	char *dir = test_tmpdir("name-clash3"), *src = test_format("%s/clash.xml", dir), *out = test_format("%s/out", dir);
+	char *items = test_format("%s", "");
+	test_run r;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		char *one = test_format(item, names[i], i + 1), *both = test_format("%s%s", items, one);
+
+		free(one), free(items);
+		items = both;
+	}
+	char *doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
+				"<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s</AnimationClips></Asset>"
+				"</XnaContent>", items);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	for (int pass = 0; pass < 2; pass++) {   /* the same names every time */
+		r = test_animc("build", "-q", "--rebuild", "-o", out, src, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.err, "clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); written as 'a:b.2'") ||
+		    !strstr(r.err, "clip 'a*b'"))
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(out), 4);
+		for (int i = 0; i < 4; i++) {
+			char *path = test_format("%s/clash/%s", out, files[i]), *key = test_format("[[%d, 0, 0]]", i + 1);
+
+			r = test_animc("dump", "--json", path, NULL);
+			assert_int_equal(r.status, 0);
+			if (!strstr(r.out, key))
+				fail_msg("%s: no %s in\n%s", files[i], key, r.out);
+			test_run_release(&r);
+			free(path), free(key);
+		}
+	}
+	free(doc), free(items), free(out), free(src), free(dir);
+}
+
 /* A clip name too long for a file name: the error names the clip's line. */
 static void a_clip_name_too_long_names_its_line(void **state)
 {
@@ -1381,6 +1430,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
+	cmocka_unit_test(three_clip_names_making_one_file_name_are_all_written),
 	cmocka_unit_test(a_clip_name_too_long_names_its_line),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),

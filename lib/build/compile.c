@@ -368,12 +368,19 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 	}
 	if (ok)
 		qsort(files, n, sizeof *files, compare_named_files);
-	for (uint32_t i = 1; ok && i < n; i++) {
+	/* files[run] is the first clip of a run of one file name, which keeps
+	 * it; the others of the run are renamed, so each is compared with the
+	 * run's first, never with a renamed one before it. */
+	for (uint32_t i = 1, run = 0; ok && i < n; i++) {
 		animc_clip *clip = set->clips[files[i].index];
-		const char *first = set->clips[files[i - 1].index]->name;
+		const char *first = set->clips[files[run].index]->name;
 		char *name = NULL, *safe = NULL;
 
-		if (strcmp(files[i].name, files[i - 1].name) != 0 || strcmp(clip->name, first) == 0)
+		if (strcmp(files[i].name, files[run].name) != 0) {
+			run = i;
+			continue;
+		}
+		if (strcmp(clip->name, first) == 0)
 			continue;
 		for (unsigned suffix = 1; ok; suffix++) {
 			free(name), free(safe);
