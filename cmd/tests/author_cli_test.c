@@ -1045,6 +1045,58 @@ static void a_clip_name_too_long_names_its_line(void **state)
 	free(doc), free(a), free(out), free(src), free(dir);
 }
 
+/* With --root-motion a clip writes CLIP.motion.xnb too: a name that fits
+ * CLIP.xnb and not that is refused whole, before anything is written,
+ * rather than the clip written without its motion. */
+static void a_clip_whose_motion_file_name_is_too_long_writes_nothing(void **state)
+{
+	char *dir = test_tmpdir("long-motion"), name[250];
+	struct {
+		size_t bytes;
+		const char *compress;
+		int status;
+		size_t files;
+	} cases[] = { { 244, "none", 0, 2 }, { 245, "none", 1, 0 }, { 240, "zstd", 0, 2 }, { 241, "zstd", 1, 0 } };
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = test_format("%s/out%zu", dir, i), *split;
+
+		memset(name, 'y', cases[i].bytes);
+		name[cases[i].bytes] = '\0';
+		split = test_format("blink/%s=0:1", name);
+		r = test_animc("build", "-q", "--split", split, "--root-motion", "Hip", "--compress", cases[i].compress,
+			       "-o", out, "testdata/gltf/step.gltf", NULL);
+		assert_int_equal(r.status, cases[i].status);
+		if (cases[i].status && !strstr(r.err, "its name is too long for a file name"))
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(out), cases[i].files);
+		free(split), free(out);
+	}
+	/* A single clip's source: its stem and .motion.xnb. */
+	for (size_t bytes = 244; bytes <= 245; bytes++) {
+		char *out = test_format("%s/single%zu", dir, bytes), *src;
+
+		memset(name, 's', bytes);
+		name[bytes] = '\0';
+		src = test_format("%s/%s.Animation", dir, name);
+		size_t size;
+		uint8_t *turn = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+
+		assert_true(test_write_file(src, turn, size));
+		free(turn);
+		r = test_animc("build", "-q", "--root-motion", "Base", "-o", out, src, NULL);
+		assert_int_equal(r.status, bytes == 244 ? 0 : 1);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(out), bytes == 244 ? 2 : 0);
+		unlink(src);
+		free(src), free(out);
+	}
+	free(dir);
+}
+
 /* A single source animc's own reader reads is held to --import-timeout
  * too: testdata/gltf/cubic.gltf (1,478 uneven keys) takes seconds in the
  * compact encoder. */
@@ -1432,6 +1484,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(three_clip_names_making_one_file_name_are_all_written),
 	cmocka_unit_test(a_clip_name_too_long_names_its_line),
+	cmocka_unit_test(a_clip_whose_motion_file_name_is_too_long_writes_nothing),
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),

@@ -183,24 +183,28 @@ static bool prepare_clip(const build_ctx *ctx, const animc_process_options *proc
 }
 
 /* The output's name under the job's folder; NULL (reported) when the clip
- * name cannot be a file name. */
+ * name cannot be a file name.  With `has_motion`, the clip's root motion
+ * (CLIP.motion.xnb beside it) must fit as well: the clip is refused whole
+ * rather than written without it. */
 static char *output_name(const build_ctx *ctx, const build_job *job, const animc_clip_set *set,
-			 uint32_t index, animc_diag_sink *sink)
+			 uint32_t index, bool has_motion, animc_diag_sink *sink)
 {
 	const char *ext = ctx->options->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
 	const char *clip = set->clips[index]->name;
-	char *safe, *name;
+	char *safe, *name, longest[32];
 	size_t size;
 
+	/* The longest file name the clip writes ends so. */
+	snprintf(longest, sizeof longest, "%s%s", has_motion ? ".motion" : "", ext);
 	if (set->is_single_asset) {
 		size = strlen(job->out_base) + strlen(ext) + 1;
 		name = malloc(size);
 		if (name)
 			snprintf(name, size, "%s%s", job->out_base, ext);
-		if (name && strlen(job->stem) + strlen(ext) > NAME_BYTES_MAX) {
+		if (name && strlen(job->stem) + strlen(longest) > NAME_BYTES_MAX) {
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
 					  "the output name '%s%s' is %zu bytes, more than the %d a file "
-					  "name may have", job->stem, ext, strlen(job->stem) + strlen(ext),
+					  "name may have", job->stem, longest, strlen(job->stem) + strlen(longest),
 					  NAME_BYTES_MAX);
 			free(name);
 			return NULL;
@@ -210,11 +214,11 @@ static char *output_name(const build_ctx *ctx, const build_job *job, const animc
 	safe = build_safe_name(clip, index);
 	if (!safe)
 		return NULL;
-	if (strlen(safe) + strlen(ext) > NAME_BYTES_MAX) {
+	if (strlen(safe) + strlen(longest) > NAME_BYTES_MAX) {
 		animc_diag_report(sink, ANIMC_ERROR, set->clips[index]->line, 0,
 				  "clip '%.*s...' (%zu bytes): its name is too long for a file name "
 				  "(at most %zu bytes with '%s'); not written",
-				  40, clip, strlen(clip), NAME_BYTES_MAX - strlen(ext), ext);
+				  40, clip, strlen(clip), NAME_BYTES_MAX - strlen(longest), longest);
 		free(safe);
 		return NULL;
 	}
@@ -447,7 +451,7 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 
 		if (!prepare_clip(ctx, &cs->process, set->clips[i], sink, o))
 			continue;
-		o->name = output_name(ctx, cs->job, set, i, sink);
+		o->name = output_name(ctx, cs->job, set, i, motions && motions[i], sink);
 		o->clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
 		if (o->name && o->clip && motions && motions[i]) {
 			build_output *m = o + 1;
