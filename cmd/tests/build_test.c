@@ -1197,6 +1197,45 @@ static void workers_are_contained(void **state)
 	free(dir);
 }
 
+/* Memory that runs out in animc's own passes (here the compact encoder's
+ * grid over a clip of 1e6 s) is said as --memory-limit promises, naming
+ * the clip and the limit, not as a bare "cannot compile". */
+static void running_out_of_memory_in_the_passes_says_so(void **state)
+{
+	static const char doc[] =
+		"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"Bone\"}],"
+		" \"buffers\": [{\"byteLength\": 32, \"uri\": \"data:application/octet-stream;base64,"
+		"AAAAAAAkdEkAAAAAAAAAAAAAAAAAAIA/AAAAQAAAQEA=\"}],"
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 8}, {\"buffer\": 0, \"byteOffset\": 8, \"byteLength\": 24}],"
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"SCALAR\","
+		" \"min\": [0], \"max\": [1e6]}, {\"bufferView\": 1, \"componentType\": 5126, \"count\": 2, \"type\": \"VEC3\"}],"
+		" \"animations\": [{\"name\": \"A\", \"samplers\": [{\"input\": 0, \"output\": 1}],"
+		" \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"translation\"}}]}]}";
+	char *dir, *src, *out;
+	test_run r;
+
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	print_message("skipped: an AddressSanitizer build applies no --memory-limit\n");
+	skip();
+	return;
+#endif
+	dir = test_tmpdir("pass-memory");
+	src = test_format("%s/long.gltf", dir);
+	out = test_format("%s/out", dir);
+	assert_true(test_write_file(src, doc, sizeof doc - 1));
+	r = test_animc("build", "-q", "-j1", "--layout", "compact", "--memory-limit", "64M", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "long.gltf: error: clip 'A': ran out of memory: compiling it needs more than the limit of "
+			   "64 MiB (--memory-limit)"))
+		fail_msg("%s", r.err);
+	/* Said once. */
+	assert_int_equal(count(r.err, "error:"), 1);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(src), free(out), free(dir);
+}
+
 /* A child of `pid` (its first), or 0. */
 static pid_t child_of(pid_t pid)
 {
@@ -1580,6 +1619,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(link_loops_and_deep_folders),
 	cmocka_unit_test(clip_names_that_are_no_file_names),
 	cmocka_unit_test(workers_are_contained),
+	cmocka_unit_test(running_out_of_memory_in_the_passes_says_so),
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),

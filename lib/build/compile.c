@@ -161,14 +161,24 @@ static bool prepare_clip(const build_ctx *ctx, const animc_process_options *proc
 	unsigned errors_before = sink->error_count;
 	uint8_t *bytes = NULL;
 	size_t size = 0;
+	animc_status status = animc_clip_process(clip, process, sink, &out->passes);
 
-	if (animc_clip_process(clip, process, sink, &out->passes) != ANIMC_OK ||
-	    (o->skeleton_path && animc_skeleton_check(&ctx->skeleton_model, clip, sink) != ANIMC_OK) ||
-	    animc_xnb_write(clip, &o->xnb, &bytes, &size, sink) != ANIMC_OK) {
-		if (sink->error_count == errors_before)
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%scannot compile",
-					  clip->name[0] ? "clip '" : "", clip->name,
-					  clip->name[0] ? "': " : "");
+	if (status == ANIMC_OK && o->skeleton_path)
+		status = animc_skeleton_check(&ctx->skeleton_model, clip, sink);
+	if (status == ANIMC_OK)
+		status = animc_xnb_write(clip, &o->xnb, &bytes, &size, sink);
+	if (status != ANIMC_OK) {
+		const char *at = clip->name[0] ? "clip '" : "", *end = clip->name[0] ? "': " : "";
+
+		/* Said as --memory-limit's help says it (the limit is the
+		 * likely cause, and the one the user can change). */
+		if (sink->error_count == errors_before && status == ANIMC_ERR_NOMEM && o->memory_limit_bytes)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%sran out of memory: compiling it needs "
+					  "more than the limit of %llu MiB (--memory-limit)", at, clip->name, end,
+					  (unsigned long long)(o->memory_limit_bytes >> 20));
+		else if (sink->error_count == errors_before)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%s%s", at, clip->name, end,
+					  status == ANIMC_ERR_NOMEM ? "ran out of memory" : "cannot compile");
 		free(bytes);
 		return false;
 	}
@@ -309,6 +319,8 @@ static void explain_memory(const build_ctx *ctx, build_result *r)
 
 		if (d->severity != ANIMC_ERROR)
 			continue;
+		if (strstr(d->message, "ran out of memory"))
+			return;   /* said already, by the pass that ran out */
 		if (strstr(d->message, "failed to map segment") && limit) {
 			if (asprintf(&said, "the memory limit of %llu MiB (--memory-limit) is too small to load "
 				     "the Assimp library; give more", (unsigned long long)(limit >> 20)) < 0)
