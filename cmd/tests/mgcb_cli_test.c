@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -196,6 +197,54 @@ static void errors_name_the_project_line(void **state)
 	assert_int_equal(r.status, 2);
 	test_run_release(&r);
 	free(clip), free(out), free(items), free(bad), free(dir);
+}
+
+/* A project's /outputDir: is a path read from an input: one that leaves
+ * the project's folder (through "..", or absolute) is refused without -o,
+ * and nothing is written, there or anywhere; -o chooses the folder. */
+static void an_output_folder_outside_the_project_needs_o(void **state)
+{
+	char *dir = test_tmpdir("mgcb-outside"), *content = test_format("%s/game/Content", dir);
+	char *outside = test_format("%s/outside", dir), *out = test_format("%s/out", dir);
+	char *project = test_format("%s/Content.mgcb", content), *clip = test_format("%s/Turn.Animation", content);
+	char *texts[2] = { test_format("#c\n/outputDir:../../outside/escaped\n/build:Turn.Animation\n"),
+			   NULL };
+	char *where = test_format("%s:2: error: ", project), *written = test_format("%s/Turn.xnb", out);
+	static const char *const commands[] = { "build", "outputs" };
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	char *absolute = realpath(dir, NULL);
+	assert_non_null(absolute);
+	texts[1] = test_format("#c\n/outputDir:%s/outside/abs/$(Platform)\n/build:Turn.Animation\n", absolute);
+	free(absolute);
+	char *game = test_format("%s/game", dir);
+	assert_true(mkdir(game, 0777) == 0 && mkdir(content, 0777) == 0);
+	free(game);
+	assert_true(test_write_file(clip, bytes, size));
+	free(bytes);
+	for (int i = 0; i < 2; i++) {
+		assert_true(test_write_file(project, texts[i], strlen(texts[i])));
+		for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+			r = test_animc(commands[c], "--mgcb", project, NULL);
+			assert_int_equal(r.status, 1);
+			if (!strstr(r.err, where) || !strstr(r.err, "-o OUTDIR"))
+				fail_msg("%s: no '%s...-o OUTDIR' in\n%s", commands[c], where, r.err);
+			test_run_release(&r);
+			assert_false(test_file_exists(outside));
+		}
+		/* -o chooses: the project's /outputDir: is not used. */
+		r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_file_exists(written));
+		assert_false(test_file_exists(outside));
+		unlink(written);
+	}
+	free(texts[0]), free(texts[1]), free(where), free(written);
+	free(clip), free(project), free(out), free(outside), free(content), free(dir);
 }
 
 /* MGCB's preprocessor: $set, $if ... $endif, /define: and --mgcb-define,
@@ -488,6 +537,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),
 	cmocka_unit_test(errors_name_the_project_line),
+	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 };
 
 ANIMC_TEST_GROUP(tests);

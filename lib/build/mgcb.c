@@ -62,6 +62,7 @@ typedef struct reader {
 	char *config;
 	const char *profile;         /* /profile:, as MGCB spells it */
 	char *output_dir_raw;        /* /outputDir: before its macros are expanded */
+	uint32_t output_dir_line;    /* its line */
 	property *props;             /* $set, /define: and the command line's */
 	size_t prop_count;
 	property *conds;             /* the open $if lines, outermost first */
@@ -437,6 +438,7 @@ static void option(reader *rd, const char *name, char *value)
 	} else if (strcasecmp(name, "outputDir") == 0) {
 		free(rd->output_dir_raw);
 		rd->output_dir_raw = strdup(value);
+		rd->output_dir_line = rd->line;
 	} else if (strcasecmp(name, "config") == 0) {
 		free(rd->config);
 		rd->config = strdup(value);
@@ -520,6 +522,8 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 		if (dir) {
 			normalise(dir);
 			out->output_dir = dir[0] == '/' ? strdup(dir) : cli_path_join(rd.dir, dir, NULL);
+			out->output_dir_line = rd.output_dir_line;
+			out->is_output_dir_outside = dir[0] && !stays_below(dir);
 			free(dir);
 		}
 		free(rd.output_dir_raw);
@@ -555,6 +559,18 @@ bool build_mgcb_read(const char *path, const char *const *defines, size_t define
 	ok = build_mgcb_parse(path, data, size, defines, define_count, stderr, out);
 	free(data);
 	return ok;
+}
+
+bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
+{
+	/* A path read from an input writes nowhere the user did not give:
+	 * the project's folder is given, a folder beside or above it is not. */
+	if (!project->output_dir || !project->is_output_dir_outside)
+		return true;
+	fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder; pass -o OUTDIR "
+		"to choose the output folder\n", project->path,
+		project->output_dir_line, project->output_dir);
+	return false;
 }
 
 void build_mgcb_release(build_mgcb *project)

@@ -31,6 +31,8 @@ typedef struct build_mgcb_item {
 typedef struct build_mgcb {
 	char *path;          /* the project file, as given */
 	char *output_dir;    /* /outputDir: joined to the project's folder; NULL: none */
+	uint32_t output_dir_line;      /* of that /outputDir: line */
+	bool is_output_dir_outside;    /* absolute, or through "..": out of the project's folder */
 	char platform;       /* the letter of /platform:; 0: none */
 	build_mgcb_item *items;
 	size_t count;
@@ -51,6 +53,12 @@ bool build_mgcb_read(const char *path, const char *const *defines, size_t define
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
 		      size_t define_count, FILE *messages, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);
+
+/* True when animc may write to the project's /outputDir: (that is, when
+ * -o does not choose the output folder): none is set, or it lies in the
+ * project's folder.  False when it leaves that folder (absolute, or
+ * through ".."), said on `messages` as "PROJECT:LINE: error: ...". */
+bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages);
 
 /* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */
 char build_mgcb_platform_letter(const char *name);

@@ -595,8 +595,9 @@ static const option_def option_table[] = {
 	    "RotationX/Y/Z; other items (textures, fonts, effects, audio) are skipped (listed with -v)",
 	    "Importer and processor names are not needed: animc chooses its importer by content.  "
 	    "Paths are relative to the project's folder.  A missing source, a malformed line, an "
-	    "unknown platform or a destination outside the output folder is an error naming the "
-	    "project file and line.  The project file is a dependency of every item (depfiles list "
+	    "unknown platform, a destination outside the output folder or, without -o, an "
+	    "/outputDir: outside the project's folder is an error naming the project file and "
+	    "line.  The project file is a dependency of every item (depfiles list "
 	    "it; a changed project compiles its items again).  Further INPUTs may be given too.",
 	    NULL },
 	  set_mgcb },
@@ -866,6 +867,8 @@ static int check_together(build_options *o, build_command command)
 				     &o->project))
 			return ANIMC_EXIT_FAILED;
 		o->has_project = true;
+		if (!o->out_dir && !build_mgcb_output_dir_validate(&o->project, stderr))
+			return ANIMC_EXIT_FAILED;
 		if (!o->out_dir)
 			o->out_dir = o->project.output_dir;
 		if (!o->xnb.platform && o->project.platform) {
