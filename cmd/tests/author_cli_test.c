@@ -4,11 +4,13 @@
  * against the take compiled whole and sampled by the runtime; hostile
  * sidecars; the sidecar as a dependency (edit, delete, --prune).
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -1228,6 +1230,62 @@ static void cache_entries_follow_the_sidecar(void **state)
 	free(dir), free(cache), free(a), free(b), free(c);
 }
 
+/* In the file at `path`, Run's <EndFrame>`from` becomes `to` (as long). */
+static void set_end_frame(const char *path, const char *from, const char *to)
+{
+	size_t size;
+	char *doc = (char *)test_read_file(path, &size), *want = test_format("<EndFrame>%s<", from);
+	char *at = strstr(doc, want);
+
+	assert_non_null(at);
+	assert_int_equal(strlen(from), strlen(to));
+	memcpy(at + 10, to, strlen(to));
+	assert_true(test_write_file(path, doc, size));
+	free(want), free(doc);
+}
+
+/* --clips naming a document outside the source's folder, the build run
+ * from the folder above: through a shared cache, an edit of the document
+ * is a miss (the entry's name for it is not read as the source's own
+ * sidecar, which still holds the first bytes), and the manifest then
+ * follows the document itself. */
+static void cache_follows_a_clips_document_outside_the_folder(void **state)
+{
+	char *dir = test_tmpdir("clips-outside"), *cache = test_tmpdir("clips-outside-cache");
+	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
+	char *folder = test_format("%s/a", dir), *clips = test_format("%s/Walker_Anims.xml", dir);
+	char *out = test_format("%s/out", dir);
+	const char *const ends[] = { "29", "20", "15" };
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	assert_non_null(full_cache);
+	assert_int_equal(mkdir(folder, 0777), 0);
+	copy_file(WALKER, test_format("%s/Walker.xml", folder));
+	copy_file(WALKER_ANIMS, test_format("%s/Walker_Anims.xml", folder));
+	copy_file(WALKER_ANIMS, clips);
+	for (int i = 0; i < 3; i++) {
+		animrt_clip *run;
+
+		if (i)
+			set_end_frame(clips, ends[i - 1], ends[i]);
+		/* The last build without the cache: the manifest decides. */
+		r = test_exec("sh", "-c",
+			      i < 2 ? "cd \"$1\" && exec \"$0\" build -q --cache-wait --cache-dir \"$2\" "
+				      "--cache-min-size 0 --clips Walker_Anims.xml -o out a/Walker.xml"
+				    : "cd \"$1\" && exec \"$0\" build -q --clips Walker_Anims.xml -o out a/Walker.xml",
+			      animc, dir, full_cache, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		/* Run starts at frame 10, 8 frames a second. */
+		run = open_xnb(out, "Walker/Run.xnb");
+		test_assert_near(run->duration_s, (atoi(ends[i]) - 10) * 0.125, 1e-6);
+		animrt_close(run);
+	}
+	free(out), free(clips), free(folder), free(full_cache), free(animc), free(cache), free(dir);
+}
+
 /* --split cuts sources named on the command line, not those a folder
  * holds: the same source and options make two different outputs, and
  * neither the cache nor the manifest may give one for the other. */
@@ -1472,6 +1530,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_with_and_without_the_take_is_one_take),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),
+	cmocka_unit_test(cache_follows_a_clips_document_outside_the_folder),
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),
 	cmocka_unit_test(a_frame_aligned_part_stays_uniform),
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),

@@ -433,6 +433,52 @@ static void two_destinations_keep_their_parameters(void **state)
 	free(out), free(two), free(cache), free(dir);
 }
 
+/* Items in a folder below the project's come from the cache: their
+ * entries name the project file from the item's folder, found again by a
+ * build run from elsewhere (the project's folder). */
+static void items_below_the_project_come_from_the_cache(void **state)
+{
+	char *dir = test_tmpdir("mgcb-below"), *cache = test_tmpdir("mgcb-below-cache");
+	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
+	char *out = test_format("%s/bin", dir), *first = test_format("%s/first", dir);
+	char *project = turn_project(dir, "Content", "/outputDir:bin\n/build:Anims/Wave.Animation\n"
+						     "/build:Anims/Deep/Idle.Animation\n/build:Turn.Animation\n");
+	const char *const written[] = { "Anims/Wave.xnb", "Anims/Deep/Idle.xnb", "Turn.xnb" };
+	test_run r = test_exec("sh", "-c", "mkdir -p \"$1/Anims/Deep\" && cp testdata/sample/Crane/Wave.Animation \"$1/Anims/\" && "
+				   "cp testdata/sample/Crane/Idle.Animation \"$1/Anims/Deep/\"", "sh", dir, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_non_null(animc);
+	assert_non_null(full_cache);
+	for (int run = 0; run < 3; run++) {
+		const char *want = run ? "3 cached" : "compiled 3 sources";
+
+		r = test_exec("rm", "-rf", out, NULL);
+		test_run_release(&r);
+		if (run < 2)
+			r = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--mgcb",
+				       project, NULL);
+		else
+			r = test_exec("sh", "-c", "cd \"$1\" && exec \"$0\" build --cache-wait --cache-dir \"$2\" "
+					    "--cache-min-size 0 --mgcb Content.mgcb", animc, dir, full_cache, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, want))
+			fail_msg("build %d, not '%s':\n%s%s", run + 1, want, r.out, r.err);
+		test_run_release(&r);
+		if (!run) {
+			r = test_exec("cp", "-r", out, first, NULL);
+			assert_int_equal(r.status, 0);
+			test_run_release(&r);
+		}
+		for (size_t i = 0; i < sizeof written / sizeof written[0]; i++)
+			assert_true(same_bytes(test_format("%s/%s", out, written[i]),
+					       test_format("%s/%s", first, written[i])));
+	}
+	free(project), free(first), free(out), free(full_cache), free(animc), free(cache), free(dir);
+}
+
 /* One source to two destinations: the manifest keeps both, so a second
  * build finds both up to date; the project drops one, which becomes
  * stale; clean removes the rest. */
@@ -533,6 +579,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
+	cmocka_unit_test(items_below_the_project_come_from_the_cache),
 	cmocka_unit_test(two_destinations_stay_up_to_date),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),

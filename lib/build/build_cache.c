@@ -6,14 +6,15 @@
  *
  * A source's cache key is the SHA-256 of the source key of key.c with two
  * changes, behind a line of its own:
- *     "animc-cache-key 1\n" <prefix: versions, options, skeleton>
+ *     "animc-cache-key 2\n" <prefix: versions, options, skeleton>
  *     "source <length>\n<name>\n32\n<XXH3-128 of the source, hex>\n" "end\n"
  * The source enters by its XXH3-128, hashed on the cache's thread: SHA-256
  * over the bytes of every source costs a build of small sources more than
  * the 10% a cache may.  The other files its import read are left out: they
- * are known only once it has run.  The entry records them (by name under
- * the source's folder) with their hashes, and a hit whose files differ
- * here is a miss.
+ * are known only once it has run.  The entry records them (by name from
+ * the source's folder, see dep_entry_name) with their hashes, and a hit
+ * whose files differ here is a miss.  (Entries of key line 1 named a file
+ * outside the source's folder from the current folder instead.)
  *
  * The cache never holds a worker up for long: when a worker is free and
  * the next source's lookup has not come back, it waits no longer than a
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "build_cache.h"
 #include "engine.h"
@@ -97,7 +99,7 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 
 	if (!stage)
 		return true;
-	emit_buffer(&prefix, "animc-cache-key 1\n", 18);
+	emit_buffer(&prefix, "animc-cache-key 2\n", 18);
 	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
 	if (prefix.is_broken || !stage->asked_s) {
@@ -246,6 +248,139 @@ static size_t dep_name_at(const char *source, const char *dep)
 	return dir_len && strncmp(dep, source, dir_len) == 0 ? dir_len : 0;
 }
 
+/* The parts of a path as the build spells it, "." and empty ones left out. */
+#define PATH_PARTS_MAX 128
+typedef struct path_parts {
+	const char *at[PATH_PARTS_MAX];
+	size_t len[PATH_PARTS_MAX];
+	int count;
+	bool is_absolute;
+} path_parts;
+
+static bool is_up(const char *part, size_t len)
+{
+	return len == 2 && part[0] == '.' && part[1] == '.';
+}
+
+/* False for a path of more parts, or with a ".." anywhere but at the start
+ * of a relative path: what "NAME/.." is depends on symlinks, which a name
+ * made by taking parts off as text cannot follow. */
+static bool split_path(const char *path, size_t path_len, path_parts *p)
+{
+	p->count = 0;
+	p->is_absolute = path_len && path[0] == '/';
+	for (size_t i = 0; i < path_len;) {
+		size_t n = strcspn(path + i, "/");
+
+		n = n < path_len - i ? n : path_len - i;
+		if (n && !(n == 1 && path[i] == '.')) {
+			if (p->count == PATH_PARTS_MAX || (is_up(path + i, n) && (p->is_absolute || (p->count &&
+			    !is_up(p->at[p->count - 1], p->len[p->count - 1])))))
+				return false;
+			p->at[p->count] = path + i;
+			p->len[p->count++] = n;
+		}
+		i += n + 1;
+	}
+	return true;
+}
+
+static char *parts_join(const path_parts *p, int from, int ups, const char *rest)
+{
+	size_t size = (size_t)ups * 3 + 2 + (rest ? strlen(rest) : 0);
+	char *s, *at;
+
+	for (int i = from; i < p->count; i++)
+		size += p->len[i] + 1;
+	s = at = malloc(size);
+	if (!s)
+		return NULL;
+	if (p->is_absolute && from == 0)
+		*at++ = '/';
+	for (int i = 0; i < ups; i++)
+		at = stpcpy(at, "../");
+	for (int i = from; i < p->count; i++) {
+		memcpy(at, p->at[i], p->len[i]);
+		at += p->len[i];
+		*at++ = '/';
+	}
+	if (rest)
+		at = stpcpy(at, rest);
+	else if (at > s && at[-1] == '/')
+		at--;
+	*at = '\0';
+	return s;
+}
+
+/* How an entry names another file its import read: relative to the
+ * source's folder, with a "../" for each folder above it
+ * ("../Content.mgcb" for a MonoGame project above the item's folder), so
+ * that a hit reads the same file wherever the tree is.  The build names
+ * files relative to the current folder, or from the root; a relative one
+ * beside an absolute one is taken from the current folder.  NULL when it
+ * cannot be named so (see split_path), or out of memory. */
+static char *dep_entry_name(const char *source, const char *dep)
+{
+	size_t dir_len = (size_t)(cli_basename(source) - source);
+	char *cwd = NULL, *whole = NULL, *name = NULL;
+	path_parts dir, file;
+	int common = 0;
+
+	if ((source[0] == '/') != (dep[0] == '/')) {
+		if (!(cwd = getcwd(NULL, 0)) || !(whole = cli_path_join(cwd, source[0] == '/' ? dep : source, NULL)))
+			goto out;
+		if (source[0] == '/')
+			dep = whole;
+		else
+			source = whole, dir_len = (size_t)(cli_basename(source) - source);
+	}
+	if (!split_path(source, dir_len, &dir) || !split_path(dep, strlen(dep), &file) || !file.count)
+		goto out;
+	while (common < dir.count && common < file.count - 1 && dir.len[common] == file.len[common] &&
+	       memcmp(dir.at[common], file.at[common], dir.len[common]) == 0)
+		common++;
+	for (int i = common; i < dir.count; i++)
+		if (is_up(dir.at[i], dir.len[i]))
+			goto out;   /* the folder above the current one: its name is not known */
+	file.is_absolute = false;
+	name = parts_join(&file, common, dir.count - common, NULL);
+out:
+	free(cwd);
+	free(whole);
+	return name;
+}
+
+/* The file an entry names (dep_entry_name) as this build names files:
+ * from the source's folder as the build spells it; NULL for a name no
+ * entry makes.  A name with no "../" keeps that folder's spelling whole
+ * (the sidecar's path is compared as it is spelled). */
+static char *dep_path_here(const char *source, const char *name)
+{
+	size_t dir_len = (size_t)(cli_basename(source) - source);
+	int ups = 0;
+	path_parts dir;
+
+	while (strncmp(name, "../", 3) == 0)
+		name += 3, ups++;
+	if (!cli_action_path_is_safe(name))
+		return NULL;
+	if (!ups) {
+		char *folder = strndup(source, dir_len), *path = folder ? cli_path_join(folder, name, NULL) : NULL;
+
+		free(folder);
+		return path;
+	}
+	if (!split_path(source, dir_len, &dir))
+		return NULL;
+	while (ups && dir.count && !is_up(dir.at[dir.count - 1], dir.len[dir.count - 1]))
+		dir.count--, ups--;
+	if (ups && dir.is_absolute)
+		return NULL;   /* above the root */
+	/* What is left of the folder is ".." parts alone: the order of the
+	 * rest does not matter. */
+	return parts_join(&dir, 0, ups, name);
+}
+
 /* A hit as this run's result: outputs from the cache, the rest from the
  * entry's meta (the compile's result, bytes left out).  False when the
  * entry does not fit this source (another layout of outputs, other files
@@ -298,24 +433,17 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	build_job_key(ctx->options, j, build_key_emit_xxh3, key);
 	free(data);
 	data = NULL;
-	/* The other files its import read must be as they were. */
+	/* The other files its import read must be as they were.  Named from
+	 * the source's folder (dep_entry_name): anything else was another
+	 * machine's path, and is not read here.  A name that climbs above the
+	 * source's folder is read as well: the file's bytes decide, and the
+	 * entry is trusted with the outputs already. */
 	for (uint32_t i = 0; i < r.dep_count; i++) {
 		build_dep *d = &r.deps[i];
-
-		/* Named under the source's folder: anything else was another
-		 * machine's path, and is not read here. */
-		if (!d->path || !cli_action_path_is_safe(d->path))
-			goto out;
-	}
-	for (uint32_t i = 0; i < r.dep_count; i++) {
-		build_dep *d = &r.deps[i];
-		const char *base = cli_basename(j->path);
-		char *folder = base > j->path + 1 ? strndup(j->path, (size_t)(base - j->path - 1)) : NULL;
-		char *path = folder ? cli_path_join(folder, d->path, NULL) : strdup(d->path);
+		char *path = d->path ? dep_path_here(j->path, d->path) : NULL;
 		build_hash h;
 		struct stat st;
 
-		free(folder);
 		if (!path || !cli_read_file(path, &data, &size, &err)) {
 			free(path);
 			goto out;
@@ -485,10 +613,14 @@ void build_cache_store(build_ctx *ctx, size_t i)
 	}
 	for (uint32_t k = 0; k < r->dep_count; k++) {
 		copy.deps[k] = r->deps[k];
-		copy.deps[k].path = r->deps[k].path + dep_name_at(j->path, r->deps[k].path);
+		copy.deps[k].path = dep_entry_name(j->path, r->deps[k].path);
+		/* A file no hit could find again: no entry. */
+		ok = ok && copy.deps[k].path;
 	}
-	if (build_result_encode(&copy, &res.meta, &res.meta_size))
+	if (ok && build_result_encode(&copy, &res.meta, &res.meta_size))
 		cli_cache_store_id(stage->cache, i, &res);
+	for (uint32_t k = 0; k < r->dep_count; k++)
+		free(copy.deps[k].path);
 	free(copy.outputs);
 	free(copy.deps);
 out:
