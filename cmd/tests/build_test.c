@@ -1511,6 +1511,57 @@ static void a_missing_input_keeps_its_outputs(void **state)
 	free(made), free(mk), free(out), free(src), free(away), free(in), free(dir);
 }
 
+/* An XNA .xml is known by its content alone: saved empty, or with its
+ * root element mistyped, a source an earlier build compiled fails and
+ * keeps its outputs (--prune leaves them); a new .xml of another kind is
+ * skipped. */
+static void a_source_no_importer_knows_any_more_keeps_its_outputs(void **state)
+{
+	char *dir = test_tmpdir("unrecognised"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *walker = test_format("%s/Walker.xml", in), *notes = test_format("%s/notes.xml", in);
+	char *made[2] = { test_format("%s/Walker/A.xnb", out), test_format("%s/Walker/B.xnb", out) };
+	char *saved[2] = { test_format("%s/A.xnb", dir), test_format("%s/B.xnb", dir) };
+	const char *const names[] = { "A", "B" };
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(in, 0777), 0);
+	write_xna(walker, names, 2);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++)
+		sh("cp '%s' '%s'", made[k], saved[k]);
+	assert_true(test_write_file(notes, "<notes/>\n", 9));
+	for (int i = 0; i < 3; i++) {
+		if (i == 0)
+			assert_true(test_write_file(walker, "", 0));
+		else {
+			write_xna(walker, names, 2);
+			sh("sed -i 's/XnaContent/XnaContnt/g' '%s'", walker);
+		}
+		/* The third build has the failed build's record to go on. */
+		r = test_animc("build", "--prune", "-o", out, in, NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.out, "1 failed, 1 skipped"))
+			fail_msg("build %d:\n%s%s", i + 1, r.out, r.err);
+		test_run_release(&r);
+		for (int k = 0; k < 2; k++)
+			assert_true(test_same_bytes(made[k], saved[k]));
+	}
+	/* Mended, it compiles; the note is still skipped. */
+	write_xna(walker, names, 2);
+	r = test_animc("build", "--prune", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "0 failed, 1 skipped"));
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++)
+		assert_true(test_same_bytes(made[k], saved[k]));
+	for (int k = 0; k < 2; k++)
+		free(made[k]), free(saved[k]);
+	free(notes), free(walker), free(out), free(in), free(dir);
+}
+
 /* An output name of 249 bytes, which a file name may have, is written:
  * its temporary file (".NAME.XXXXXX") gives up part of the stem to fit
  * 255 bytes ("File name too long" failed names of 248 bytes and more). */
@@ -1598,6 +1649,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reports_and_plots_write_into_special_files),
 	cmocka_unit_test(the_longest_output_names_are_written),
 	cmocka_unit_test(a_missing_input_keeps_its_outputs),
+	cmocka_unit_test(a_source_no_importer_knows_any_more_keeps_its_outputs),
 	cmocka_unit_test(a_line_break_in_a_name_keeps_the_depfile_unwritten),
 	cmocka_unit_test(a_report_not_written_is_not_a_failed_source),
 	cmocka_unit_test(every_job_count_gives_the_same_build),

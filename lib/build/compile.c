@@ -727,7 +727,11 @@ static void fold_repeats(build_result *r)
 
 /* A file no importer recognises: in a folder, a file of another kind,
  * which is normal (skipped); named on the command line, a mix-up (often
- * an output given as a source), which fails. */
+ * an output given as a source), which fails.  So does one whose last
+ * build wrote outputs: a source known by its content alone (XNA's .xml),
+ * saved empty or with its root element mistyped, is a broken source, and
+ * keeps those outputs as one that fails to parse does (commit.c), where a
+ * skipped file's would be left to --prune. */
 static void no_importer(const build_job *job, const cli_source *src, build_result *r, animc_diag_sink *sink)
 {
 	bool compiled = (src->head_size >= 3 && memcmp(src->head, "XNB", 3) == 0) ||
@@ -736,6 +740,11 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 	if (job->is_explicit) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
 				  compiled ? "; this is a compiled file; give the source it came from" : "");
+		return;
+	}
+	if (job->previous && job->previous->output_count) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "no importer recognises this file any more (an earlier build compiled it)");
 		return;
 	}
 	r->status = BUILD_SKIPPED;
