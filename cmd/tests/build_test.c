@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1347,6 +1348,46 @@ static void manifest_damage_is_never_loaded(void **state)
 	manifest_release(&m);
 }
 
+/* The manifest reads back every duration it records: any float a clip
+ * may last (a clip of 1e13 s made a record the reader refused, so every
+ * build compiled everything and clean removed nothing). */
+static void the_manifest_reads_back_every_duration(void **state)
+{
+	const float durations_s[] = { 0, 1e-45f, 1.5f, 1e12f, 1e13f, FLT_MAX };
+	const size_t count = sizeof durations_s / sizeof durations_s[0];
+	manifest m = { 0 }, back;
+	manifest_entry e = { 0 };
+	const manifest_entry *got;
+	char *text;
+	cli_error err;
+	size_t size;
+
+	(void)state;
+	e.source = strdup("art/Long.gltf");
+	e.out_base = strdup("art/Long");
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "gltf");
+	e.outputs = calloc(count, sizeof *e.outputs);
+	assert_non_null(e.outputs);
+	for (size_t i = 0; i < count; i++) {
+		e.outputs[i].path = test_format("art/Long/%zu.xnb", i);
+		e.outputs[i].clip = test_format("%zu", i);
+		e.outputs[i].duration_s = durations_s[i];
+	}
+	e.output_count = (uint32_t)count;
+	assert_non_null(manifest_add(&m, &e));
+	assert_true(manifest_format(&m, &text, &size));
+	assert_int_equal(manifest_parse(&back, text, size, &err), MANIFEST_LOADED);
+	got = manifest_find(&back, "art/Long.gltf");
+	assert_non_null(got);
+	assert_int_equal(got->output_count, count);
+	for (size_t i = 0; i < count; i++)
+		assert_true(got->outputs[i].duration_s == durations_s[i]);
+	manifest_release(&back);
+	free(text);
+	manifest_release(&m);
+}
+
 static void results_survive_the_pipe_and_damage(void **state)
 {
 	build_result r = { 0 }, back;
@@ -1674,6 +1715,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(running_out_of_memory_in_the_passes_says_so),
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
+	cmocka_unit_test(the_manifest_reads_back_every_duration),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),
 };

@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sys/file.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -406,10 +407,19 @@ static bool get_double(const char *s, double *v)
 	return *s && !*end && *v >= 0 && *v < 1e12;
 }
 
+/* A clip's duration as put_output writes it: any float a clip may last
+ * (finite, not negative), in "%.9g", which gives the float back exactly. */
+static bool get_duration(const char *s, float *v)
+{
+	char *end;
+
+	*v = strtof(s, &end);
+	return *s && !*end && isfinite(*v) && *v >= 0;   /* past FLT_MAX: HUGE_VALF */
+}
+
 static bool get_output(const line *l, manifest_output *o)
 {
 	uint64_t bones, mtime;
-	double duration;
 
 	memset(o, 0, sizeof *o);
 	if (l->count != 11 || !l->fields[1][0] || !get_u64(l->fields[3], &o->size) ||
@@ -417,7 +427,7 @@ static bool get_output(const line *l, manifest_output *o)
 	    mtime > INT64_MAX || !get_u64(l->fields[6], &o->state.ino) ||
 	    !get_u64(l->fields[7], &o->state.dev) || !get_u64(l->fields[8], &bones) ||
 	    bones > UINT32_MAX || !get_u64(l->fields[9], &o->keys) ||
-	    !get_double(l->fields[10], &duration))
+	    !get_duration(l->fields[10], &o->duration_s))
 		return false;
 	/* A path that climbs out of OUTDIR is not one animc wrote. */
 	if (l->fields[1][0] == '/' || strstr(l->fields[1], "../") || strcmp(l->fields[1], "..") == 0)
@@ -425,7 +435,6 @@ static bool get_output(const line *l, manifest_output *o)
 	o->state.size = o->size;
 	o->state.mtime_ns = (int64_t)mtime;
 	o->bones = (uint32_t)bones;
-	o->duration_s = (float)duration;
 	o->path = strdup(l->fields[1]);
 	o->clip = strdup(l->fields[2]);
 	if (!o->path || !o->clip) {
