@@ -904,6 +904,46 @@ static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
 	free(wave), free(out), free(src), free(dir);
 }
 
+/* --prune: the outputs of a gone source folder named like an output
+ * (in/a.xnb/, written to out/a.xnb/) leave their place, in the same run,
+ * to the output of a new in/a.Animation; a file animc did not write keeps
+ * the folder, and the source fails. */
+static void prune_clears_stale_outputs_in_an_outputs_way(void **state)
+{
+	char *dir = test_tmpdir("prune-in-the-way");
+	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *made = test_format("%s/a.xnb", out);
+	struct stat st;
+	test_run r;
+
+	(void)state;
+	for (int mine = 0; mine < 2; mine++) {
+		sh("rm -rf '%s' '%s' && mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/b.Animation'", in,
+		   out, in, in);
+		r = test_animc("build", "-q", "-o", out, in, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_file_exists(test_format("%s/b.xnb", made)));
+		sh("rm -r '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.Animation'", in, in);
+		if (!mine)
+			sh(": > '%s/notes.txt'", made);
+		r = test_animc("build", "-v", "--prune", "-o", out, in, NULL);
+		assert_int_equal(r.status, mine ? 0 : 1);
+		assert_non_null(strstr(r.out, "pruned 1 output"));
+		test_run_release(&r);
+		assert_int_equal(lstat(made, &st), 0);
+		if (mine)
+			assert_true(S_ISREG(st.st_mode));
+		else
+			assert_true(test_file_exists(test_format("%s/notes.txt", made)));
+	}
+	r = test_animc("build", "-v", "--prune", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	free(made), free(out), free(in), free(dir);
+}
+
 /* What a killed build left (temporary files, the folders made for them,
  * its .animc) is clean's to remove, with a manifest or before the first
  * one was saved; files of animc's name pattern only, and nothing of a
@@ -1705,6 +1745,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
+	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(progress_modes),

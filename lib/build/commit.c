@@ -241,12 +241,15 @@ void build_unstage(build_ctx *ctx, size_t from)
 	}
 }
 
+static bool clear_stale_folder(build_commit *c, const char *name, const char *path);
+
 /* Put an output in place: rename its staged file, or write its bytes. */
 static void write_output(build_commit *c, build_job *j, build_output *o)
 {
 	build_result *r = &j->result;
 	char *path = build_output_path(c->ctx, j, o);
 	cli_error err;
+	int error;
 
 	if (!path) {
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "out of memory");
@@ -256,16 +259,20 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 	if (o->is_unchanged) {
 		o->is_written = true;
 	} else if (o->staged) {
-		if (rename(o->staged, path) == 0) {
+		error = rename(o->staged, path) == 0 ? 0 : errno;
+		if (error == EISDIR && clear_stale_folder(c, o->name, path))
+			error = rename(o->staged, path) == 0 ? 0 : errno;
+		if (!error) {
 			o->is_written = true;
 		} else {
 			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': %s", path,
-					  strerror(errno));
+					  strerror(error));
 			r->status = BUILD_FAILED;
 			unlink(o->staged);
 		}
 	} else if (o->bytes) {
-		if (cli_write_atomic(path, o->bytes, o->size, &err)) {
+		if (cli_write_atomic(path, o->bytes, o->size, &err) ||
+		    (clear_stale_folder(c, o->name, path) && cli_write_atomic(path, o->bytes, o->size, &err))) {
 			o->is_written = true;
 			if (!stat_state(path, &o->state))
 				memset(&o->state, 0, sizeof o->state);
@@ -742,6 +749,46 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 			return true;
 	}
 	return false;
+}
+
+/* A recorded output under the folder `name` (relative to OUTDIR): removed
+ * when --prune would remove it at the end of the run, and settled. */
+static void clear_stale_output(build_commit *c, const manifest_output *o, const char *name)
+{
+	size_t len = strlen(name);
+	int error;
+
+	if (strncmp(o->path, name, len) != 0 || o->path[len] != '/' || claim_find(c, o->path))
+		return;
+	if (output_remove(c->ctx->options->out_dir, o, &error) == OUTPUT_REMOVED && claim(c, o->path))
+		c->pruned++;
+}
+
+/*
+ * With --prune, a folder where an output goes (`path`, OUTDIR/`name`) may
+ * hold stale outputs alone: those of a source folder named NAME.xnb that is
+ * gone.  They go now rather than at the end of the run (build_commit_finish),
+ * which would leave this output unwritten for a run.  Only outputs of gone
+ * sources and orphans are removed, as the end of the run would; true when
+ * that leaves no folder in the way.
+ */
+static bool clear_stale_folder(build_commit *c, const char *name, const char *path)
+{
+	const build_ctx *ctx = c->ctx;
+	struct stat st;
+
+	if (!ctx->options->prune || !ctx->has_old || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return false;
+	for (size_t i = 0; i < ctx->old.count; i++) {
+		const manifest_entry *e = &ctx->old.entries[i];
+
+		if (build_is_my_shard(ctx->options, e->out_base, e->source) && !source_exists(ctx, e->source))
+			for (uint32_t k = 0; k < e->output_count; k++)
+				clear_stale_output(c, &e->outputs[k], name);
+	}
+	for (size_t i = 0; i < ctx->old.orphan_count; i++)
+		clear_stale_output(c, &ctx->old.orphans[i], name);
+	return lstat(path, &st) != 0 && errno == ENOENT;
 }
 
 static bool copy_output(manifest_output *dst, const manifest_output *src)
