@@ -381,6 +381,44 @@ static char *dep_path_here(const char *source, const char *name)
 	return parts_join(&dir, 0, ups, name);
 }
 
+/* Is `path` a file the user gave: --clips, --mgcb or --skeleton, or one
+ * under an input (a MonoGame project's folder is its input)? */
+static bool is_given_file(const build_options *o, const char *path)
+{
+	const char *named[] = { o->author.clips_path, o->mgcb_path, o->skeleton_path };
+	char *real = realpath(path, NULL);
+	bool is_given = false;
+
+	for (size_t i = 0; real && !is_given && i < sizeof named / sizeof named[0]; i++) {
+		char *other = named[i] ? realpath(named[i], NULL) : NULL;
+
+		is_given = other && strcmp(real, other) == 0;
+		free(other);
+	}
+	for (size_t i = 0; real && !is_given && i <= o->inputs.count; i++) {
+		char *folder = NULL, *root;
+
+		if (i == o->inputs.count) {
+			/* The project's folder. */
+			const char *base = o->mgcb_path ? cli_basename(o->mgcb_path) : NULL;
+
+			if (!base || !(folder = base > o->mgcb_path ? strndup(o->mgcb_path, (size_t)(base - o->mgcb_path))
+								     : strdup(".")))
+				break;
+		}
+		root = realpath(folder ? folder : o->inputs.items[i], NULL);
+		free(folder);
+		if (root) {
+			size_t n = strlen(root);
+
+			is_given = strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/' || n == 1);
+			free(root);
+		}
+	}
+	free(real);
+	return is_given;
+}
+
 /* A hit as this run's result: outputs from the cache, the rest from the
  * entry's meta (the compile's result, bytes left out).  False when the
  * entry does not fit this source (another layout of outputs, other files
@@ -436,14 +474,17 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	/* The other files its import read must be as they were.  Named from
 	 * the source's folder (dep_entry_name): anything else was another
 	 * machine's path, and is not read here.  A name that climbs above the
-	 * source's folder is read as well: the file's bytes decide, and the
-	 * entry is trusted with the outputs already. */
+	 * source's folder is read only where it is a file the user gave. */
 	for (uint32_t i = 0; i < r.dep_count; i++) {
 		build_dep *d = &r.deps[i];
 		char *path = d->path ? dep_path_here(j->path, d->path) : NULL;
 		build_hash h;
 		struct stat st;
 
+		if (path && strncmp(d->path, "../", 3) == 0 && !is_given_file(ctx->options, path)) {
+			free(path);
+			path = NULL;
+		}
 		if (!path || !cli_read_file(path, &data, &size, &err)) {
 			free(path);
 			goto out;
