@@ -4,6 +4,7 @@
  * and turns each aiAnimation into a clip whose tracks keep their own key
  * times, in seconds, for the passes to merge (see NOTES.md).
  */
+#define _GNU_SOURCE
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,21 +16,33 @@
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 
+#include "beside.h"
 #include "xml/xml.h"
 #include "assimp_internal.h"
 
 /* Longest extension the probe looks up, dot excluded. */
 #define EXT_BYTES 16
 
+/* The name a source given from memory is read under: Assimp's own for
+ * such a source (AI_MEMORYIO_MAGIC_FILENAME), which some of its readers
+ * know, and which serves every name that starts with it. */
+#define MEMORY_NAME "$$$___magic___$$$"
+
 /* ------------------------------------------------------------- reading */
 
 /* Files read through Assimp's file system callbacks, plain stdio, so that
- * the files a format pulls in beside the one named are known. */
+ * the files a format pulls in beside the one named are known, and only
+ * those in the source's folder or below it are read (beside.h). */
 typedef struct read_log {
 	struct aiFileIO io;
-	const char *path;
+	const char *path;  /* the source's path, or NULL: it is `data` */
+	char *folder;      /* the folder of `path` */
+	const uint8_t *data;
+	size_t size;
 	void (*on_read)(void *user, const char *path);
 	void *user;
+	animc_diag_sink *sink;
+	char *refused;     /* the last file refused, reported once */
 } read_log;
 
 static size_t file_read(struct aiFile *f, char *buf, size_t size, size_t count)
@@ -77,16 +90,74 @@ static void file_flush(struct aiFile *f)
 	(void)f;
 }
 
+/* Report the refusal of file `real` (resolved; freed here), once: Assimp's
+ * readers ask for a file more than once, under more than one spelling. */
+static void refuse(read_log *log, const char *path, char *real)
+{
+	if (!log->refused || strcmp(log->refused, real) != 0) {
+		if (log->path)
+			animc_diag_report(log->sink, ANIMC_WARNING, 0, 0, "'%s' resolves to '%s', outside "
+					  "the source's folder: not read (only files beside the source are "
+					  "read)", path, real);
+		else
+			animc_diag_report(log->sink, ANIMC_WARNING, 0, 0, "'%s' not read: the source was "
+					  "given from memory, without a folder", path);
+	}
+	free(log->refused);
+	log->refused = real;
+}
+
+/*
+ * The file to open for `path`, a new string: the source itself, or a file
+ * it names that resolves inside the source's folder.  NULL for a file that
+ * is not there (Assimp's readers try several names) and for one outside the
+ * folder, which is reported: it is never read.
+ */
+static char *confined_path(read_log *log, const char *path)
+{
+	char *real;
+
+	if (!log->path) {
+		real = realpath(path, NULL);
+		if (real)
+			refuse(log, path, real);
+		return NULL;
+	}
+	if (strcmp(path, log->path) == 0)
+		return strdup(path);
+	switch (animc_beside_check(log->folder, path, &real)) {
+	case ANIMC_BESIDE_INSIDE:
+		return real;
+	case ANIMC_BESIDE_OUTSIDE:
+		refuse(log, path, real);
+		return NULL;
+	case ANIMC_BESIDE_MISSING:
+		break;
+	}
+	return NULL;
+}
+
 static struct aiFile *file_open(struct aiFileIO *io, const char *path, const char *mode)
 {
 	read_log *log = (read_log *)(void *)io;
 	struct aiFile *f;
-	FILE *fp;
+	FILE *fp = NULL;
+	char *open_path;
 
 	if (!path || !mode || strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+'))
 		return NULL;
-	f = calloc(1, sizeof *f);
-	fp = f ? fopen(path, "rb") : NULL;
+	if (!log->path && strncmp(path, MEMORY_NAME, strlen(MEMORY_NAME)) == 0) {
+		open_path = NULL;
+		f = calloc(1, sizeof *f);
+		if (f)
+			fp = fmemopen((void *)(uintptr_t)log->data, log->size, "rb");
+	} else {
+		open_path = confined_path(log, path);
+		f = open_path ? calloc(1, sizeof *f) : NULL;
+		if (f)
+			fp = fopen(open_path, "rb");
+		free(open_path);
+	}
 	if (!fp) {
 		free(f);
 		return NULL;
@@ -98,7 +169,7 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	f->SeekProc = file_seek;
 	f->FlushProc = file_flush;
 	f->UserData = (aiUserData)(void *)fp;
-	if (log->on_read && strcmp(path, log->path) != 0)
+	if (log->on_read && log->path && strcmp(path, log->path) != 0)
 		log->on_read(log->user, path);
 	return f;
 }
@@ -123,9 +194,11 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 					      void (*on_read)(void *user, const char *path),
 					      void *user, animc_diag_sink *sink)
 {
-	read_log log = { { file_open, file_close, NULL }, path, on_read, user };
+	read_log log = { { file_open, file_close, NULL }, path, NULL, data, size, on_read, user, sink,
+			 NULL };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
+	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1];
 	const char *why;
 
 	if (!path && size == 0) {
@@ -136,8 +209,10 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is larger than Assimp reads from memory");
 		return NULL;
 	}
-	props = aiCreatePropertyStore();
+	log.folder = path ? animc_beside_folder(path) : NULL;
+	props = path && !log.folder ? NULL : aiCreatePropertyStore();
 	if (!props) {
+		free(log.folder);
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 		return NULL;
 	}
@@ -151,12 +226,19 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	 * aiApplyPostProcessing frees the scene twice when it fails (Assimp
 	 * 5.2.5).  What animc reads of a scene it checks itself.
 	 */
-	if (path)
-		scene = aiImportFileExWithProperties(path, 0, on_read ? &log.io : NULL, props);
-	else
-		scene = aiImportFileFromMemoryWithProperties((const char *)data, (unsigned)size, 0,
-							     format ? format : "", props);
+	/*
+	 * Every file goes through animc's callbacks, the source given from
+	 * memory too (under a name of its own, with `format` as the extension
+	 * Assimp picks its reader by): Assimp's own file system, and the one
+	 * behind aiImportFileFromMemory, open any file a source names.
+	 */
+	if (!path)
+		snprintf(memory_name, sizeof memory_name, "%s%s%.*s", MEMORY_NAME, format ? "." : "",
+			 EXT_BYTES, format ? format : "");
+	scene = aiImportFileExWithProperties(path ? path : memory_name, 0, &log.io, props);
 	aiReleasePropertyStore(props);
+	free(log.folder);
+	free(log.refused);
 	if (!scene) {
 		why = aiGetErrorString();
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "Assimp cannot read this file: %s",

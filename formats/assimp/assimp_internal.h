@@ -20,8 +20,10 @@
  * a source of its own).
  * From `path` when it is not NULL (formats that span several files),
  * otherwise from `data` with `format` (an extension without the dot, or
- * NULL) as Assimp's hint.  NULL on failure, with Assimp's message reported
- * to `sink`.  Release with aiReleaseImport().
+ * NULL) as Assimp's hint.  Files the source names are read only when they
+ * lie in its folder or below it (beside.h), and none when it is read from
+ * memory; a refused one is a warning to `sink`.  NULL on failure, with
+ * Assimp's message reported to `sink`.  Release with aiReleaseImport().
  */
 const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
 					      const char *format, animc_diag_sink *sink);

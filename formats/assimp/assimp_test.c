@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
@@ -21,6 +22,8 @@
 #define NO_RATE_X "testdata/assimp/no_rate.x"
 #define STATIC_X "testdata/assimp/static.x"
 #define BROKEN_X "testdata/assimp/broken.x"
+#define CONFINE "testdata/assimp_confine"
+#define PATH_BYTES 4096
 
 /* ------------------------------------------------------------ importing */
 
@@ -760,6 +763,128 @@ static void corpus_fbx_channels_name_real_bones(void **state)
 	}
 }
 
+/* ------------------------------------------------------- files it names */
+
+/* The files an import reads beside its source, as the build engine hears
+ * of them. */
+typedef struct read_files {
+	char paths[8][PATH_BYTES];
+	unsigned count;
+} read_files;
+
+static void note_read(void *user, const char *path)
+{
+	read_files *r = user;
+
+	if (r->count < 8)
+		snprintf(r->paths[r->count++], PATH_BYTES, "%s", path);
+}
+
+static void import_noting_reads(imported *r, const char *path, read_files *reads)
+{
+	animc_import_options options = { .on_file_read = note_read, .on_file_read_user = reads };
+	size_t size;
+	uint8_t *data = test_read_file(path, &size);
+	animc_import_request req = { path, data, size, &options };
+
+	memset(reads, 0, sizeof *reads);
+	import_request(r, &req);
+	free(data);
+}
+
+static void ogre_skeleton_beside_the_mesh_is_read(void **state)
+{
+	read_files reads;
+	imported r;
+
+	(void)state;
+	import_noting_reads(&r, CONFINE "/in/inside.mesh.xml", &reads);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	assert_string_equal(r.set.clips[0]->name, "InsideTake");
+	/* Assimp opens it more than once. */
+	assert_true(reads.count > 0);
+	for (unsigned i = 0; i < reads.count; i++)
+		assert_non_null(strstr(reads.paths[i], "/in/inside.skeleton.xml"));
+	release(&r);
+}
+
+/* A file a source names that lies outside the source's folder is not
+ * opened: its animation is not compiled, it joins no key, one warning
+ * names it. */
+static void files_named_outside_the_source_folder_are_not_read(void **state)
+{
+	static const char *const sources[] = { CONFINE "/in/outside.mesh.xml",
+					       CONFINE "/in/outside.obj" };
+	read_files reads;
+	imported r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
+		import_noting_reads(&r, sources[i], &reads);
+		assert_int_equal(r.status, ANIMC_ERR_NOT_FOUND);
+		assert_int_equal(r.set.count, 0);
+		assert_int_equal(reads.count, 0);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+		assert_non_null(strstr(r.diags.items[0].message, "outside"));
+		release(&r);
+	}
+}
+
+/* A symbolic link beside the source that leads out of its folder counts
+ * as outside, as it does for glTF buffers. */
+static void symlink_out_of_the_source_folder_is_not_read(void **state)
+{
+	char *dir = test_tmpdir("assimp-link"), *mesh = test_format("%s/link.mesh.xml", dir);
+	char *link = test_format("%s/link.skeleton.xml", dir), *cwd = getcwd(NULL, 0);
+	char *to = test_format("%s/" CONFINE "/outside.skeleton.xml", cwd);
+	size_t size;
+	uint8_t *data = test_read_file(CONFINE "/in/link.mesh.xml", &size);
+	read_files reads;
+	imported r;
+
+	(void)state;
+	assert_true(test_write_file(mesh, data, size));
+	assert_int_equal(symlink(to, link), 0);
+	import_noting_reads(&r, mesh, &reads);
+	assert_int_equal(r.status, ANIMC_ERR_NOT_FOUND);
+	assert_int_equal(reads.count, 0);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	release(&r);
+	free(data);
+	free(to);
+	free(cwd);
+	free(link);
+	free(mesh);
+	free(dir);
+}
+
+/* Given from memory, a source has no folder: no file it names is read,
+ * not even one beside the current folder (a warning names it). */
+static void memory_import_reads_no_file_it_names(void **state)
+{
+	size_t size;
+	uint8_t *data = test_read_file(CONFINE "/in/outside.obj", &size);
+	char *cwd = getcwd(NULL, 0);
+	const struct aiScene *scene;
+	imported r;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.sink = test_diag_sink(&r.diags, NULL);
+	/* From where its "../outside.mtl" exists. */
+	assert_int_equal(chdir(CONFINE "/in"), 0);
+	scene = animc_assimp_scene_open(NULL, data, size, "obj", &r.sink);
+	assert_int_equal(chdir(cwd), 0);
+	assert_non_null(scene);
+	aiReleaseImport(scene);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	assert_non_null(strstr(r.diags.items[0].message, "outside.mtl"));
+	release(&r);
+	free(cwd);
+	free(data);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(probe_prefers_content_and_leaves_other_xml_alone),
 	cmocka_unit_test(x_rotation_keys),
@@ -784,6 +909,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(names_that_are_not_utf8_are_read_as_latin1),
 	cmocka_unit_test(mesh_animations_are_left_out),
 	cmocka_unit_test(corpus_fbx_channels_name_real_bones),
+	cmocka_unit_test(ogre_skeleton_beside_the_mesh_is_read),
+	cmocka_unit_test(files_named_outside_the_source_folder_are_not_read),
+	cmocka_unit_test(symlink_out_of_the_source_folder_is_not_read),
+	cmocka_unit_test(memory_import_reads_no_file_it_names),
 };
 
 ANIMC_TEST_GROUP(tests);

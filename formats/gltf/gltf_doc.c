@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "beside.h"
 #include "gltf_internal.h"
 
 #define GLB_MAGIC 0x46546C67u       /* "glTF" */
@@ -560,8 +561,7 @@ bool gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t
 static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 {
 	size_t n = strlen(uri), o = 0;
-	char *decoded = malloc(n + 1), *dir = NULL, *joined = NULL, *real_dir = NULL, *real = NULL;
-	const char *slash;
+	char *decoded = malloc(n + 1), *dir = NULL, *joined = NULL, *real = NULL;
 	long depth = 0;
 
 	if (!decoded) {
@@ -625,38 +625,33 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 			  "given from memory without its path", uri);
 		goto fail;
 	}
-	slash = strrchr(doc->path, '/');
-	dir = slash ? strndup(doc->path, (size_t)(slash - doc->path) + (slash == doc->path))
-		    : strdup(".");
+	dir = animc_beside_folder(doc->path);
 	if (dir && asprintf(&joined, "%s/%s", dir, decoded) < 0)
 		joined = NULL;
 	if (!dir || !joined) {
 		gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
 		goto fail;
 	}
-	real_dir = realpath(dir, NULL);
-	real = realpath(joined, NULL);
-	if (!real_dir || !real) {
+	switch (animc_beside_check(dir, joined, &real)) {
+	case ANIMC_BESIDE_INSIDE:
+		break;
+	case ANIMC_BESIDE_MISSING:
 		gltf_fail(doc, ANIMC_ERR_IO, path, "'%s': cannot open '%s': %s", uri, joined,
 			  strerror(errno));
 		goto fail;
-	}
-	n = strlen(real_dir);
-	if (strncmp(real, real_dir, n) != 0 || (real[n] != '/' && !(n == 1 && real_dir[0] == '/'))) {
+	case ANIMC_BESIDE_OUTSIDE:
 		gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' resolves to '%s', outside the source's "
 			  "folder: only files beside the source are read", uri, real);
 		goto fail;
 	}
 	free(decoded);
 	free(dir);
-	free(real_dir);
 	free(real);
 	return joined;
 fail:
 	free(decoded);
 	free(dir);
 	free(joined);
-	free(real_dir);
 	free(real);
 	return NULL;
 }

@@ -1,0 +1,44 @@
+/*
+ * beside.c - the confinement of files named inside a source to the
+ * source's own folder tree (see beside.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "beside.h"
+
+char *animc_beside_folder(const char *source)
+{
+	const char *slash = strrchr(source, '/');
+
+	if (!slash)
+		return strdup(".");
+	return strndup(source, (size_t)(slash - source) + (slash == source));
+}
+
+animc_beside animc_beside_check(const char *folder, const char *path, char **real)
+{
+	char *real_folder = realpath(folder, NULL);
+	size_t n;
+	int err;
+
+	*real = real_folder ? realpath(path, NULL) : NULL;
+	if (!*real) {
+		err = errno;
+		free(real_folder);
+		errno = err;
+		return ANIMC_BESIDE_MISSING;
+	}
+	n = strlen(real_folder);
+	/* The folder itself is not a file beside the source: a path inside
+	 * it has one more component. */
+	if (strncmp(*real, real_folder, n) != 0 ||
+	    ((*real)[n] != '/' && !(n == 1 && real_folder[0] == '/'))) {
+		free(real_folder);
+		return ANIMC_BESIDE_OUTSIDE;
+	}
+	free(real_folder);
+	return ANIMC_BESIDE_INSIDE;
+}

@@ -1,0 +1,31 @@
+/*
+ * beside.h - the rule every importer applies to a file that a source names
+ * inside itself (a glTF buffer URI, the material library of an .obj, the
+ * skeleton of an Ogre mesh): it is read only when it lies in the source's
+ * own folder or below it, symbolic links resolved.  The one place that
+ * rule is written; formats/ only.
+ */
+#ifndef ANIMC_FORMATS_BESIDE_H
+#define ANIMC_FORMATS_BESIDE_H
+
+/* Where a named file lies against the source's folder. */
+typedef enum animc_beside {
+	ANIMC_BESIDE_INSIDE,  /* in the folder or below it */
+	ANIMC_BESIDE_OUTSIDE, /* resolves outside the folder */
+	ANIMC_BESIDE_MISSING, /* cannot be resolved (errno says why) */
+} animc_beside;
+
+/* The folder of `source`, a path as given (the source's own symbolic link,
+ * if it is one, not followed): "." when it has no slash.  A new string, or
+ * NULL when out of memory. */
+char *animc_beside_folder(const char *source);
+
+/*
+ * Where `path` (as open() would take it) lies against `folder`, both
+ * resolved with realpath(): a symbolic link that leads out of the folder
+ * counts as outside.  *real gets the resolved path (a new string, the
+ * caller frees it) when the answer is INSIDE or OUTSIDE, else NULL.
+ */
+animc_beside animc_beside_check(const char *folder, const char *path, char **real);
+
+#endif
