@@ -290,10 +290,65 @@ static void values_where_float_steps_fill_the_bound_go_to_the_original_layout(vo
 	free(doc), free(keys), free(file), free(out), free(src), free(dir);
 }
 
+/* A RobotGame clip of one bone whose keys lie at the times given. */
+static char *write_timed_keys(const char *dir, const char *name, const double *times, int count)
+{
+	char *path = test_format("%s/%s.Animation", dir, name), *doc;
+	char values[4096] = "", stamps[4096] = "";
+	size_t vl = 0, tl = 0;
+
+	for (int k = 0; k < count; k++) {
+		vl += (size_t)snprintf(values + vl, sizeof values - vl,
+				       "<Vector3><X>%d</X><Y>%d</Y><Z>0</Z></Vector3>", k, k % 2);
+		tl += (size_t)snprintf(stamps + tl, sizeof stamps - tl, "<float>%.9g</float>", times[k]);
+	}
+	doc = test_format("<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+			  "<Duration>%.9g</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
+			  "<KeyCount>%d</KeyCount><Duration>%.9g</Duration><KeyInterval>0</KeyInterval>"
+			  "<HasTranslation>true</HasTranslation><HasTime>true</HasTime>"
+			  "<Translation>%s</Translation><Time>%s</Time></KeyFrameSequence>"
+			  "</KeyFrameSequences></AnimationSequence>", times[count - 1], count, times[count - 1],
+			  values, stamps);
+	assert_true(test_write_file(path, doc, strlen(doc)));
+	free(doc);
+	return path;
+}
+
+/* The compact encoder's memory follows the keys, not the duration: two
+ * keys 1e6 s apart (measured every 1/60 s, 16M points and 1 GB), or keys
+ * a millisecond apart over 1000 s (a grid of a million samples), take the
+ * original layout, saying so, well within 64 MiB. */
+static void long_clips_of_few_keys_stay_within_a_small_memory_limit(void **state)
+{
+	static const double far[] = { 0, 1e6 }, fine[] = { 0, 0.001, 0.002, 0.003, 1000 };
+	char *dir = test_tmpdir("compact-long"), *out = test_format("%s/out", dir);
+	char *src[2] = { write_timed_keys(dir, "far", far, 2), write_timed_keys(dir, "fine", fine, 5) };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--layout", "compact", "--memory-limit", "64M", "-o", out, src[0], src[1],
+		       NULL);
+	assert_int_equal(r.status, 0);
+	for (int i = 0; i < 2; i++) {
+		char *file = test_format("%s/%s.xnb", out, i ? "fine" : "far");
+		animrt_clip *clip;
+
+		assert_int_equal(animrt_open_file(file, &clip, NULL), ANIMRT_OK);
+		assert_null(clip->compact);   /* the original layout */
+		animrt_close(clip);
+		free(file);
+	}
+	if (!strstr(r.err, "far.Animation: warning:") || !strstr(r.err, "fine.Animation: warning:"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(src[0]), free(src[1]), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
 	cmocka_unit_test(clips_no_grid_holds_go_to_the_original_layout),
+	cmocka_unit_test(long_clips_of_few_keys_stay_within_a_small_memory_limit),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -46,6 +46,14 @@ _Static_assert(ANIMC_TRACK_COUNT == COMPACT_TRACKS, "three tracks per bone");
 #define COMPACT_MAX_FINER 4
 /* Doublings of a shell's local bounds tried when the grid cannot hold them. */
 #define SHELL_MAX_LOOSEN 24
+/* The most points the encoder measures a track at, grid samples or the
+ * 1/60 s checks, per key of the clip (and never fewer than the floor, 73
+ * minutes at 60 Hz): its work and memory follow the keys, not the
+ * duration.  Two keys 1e6 s apart would otherwise be measured at 16M
+ * points (1 GB, 10 s) for a file of 91 bytes.  A clip past it takes the
+ * original layout. */
+#define MOST_POINTS_PER_KEY 256
+#define MOST_POINTS_FLOOR (1u << 18)
 
 /* ------------------------------------------------------------------ grid */
 
@@ -183,6 +191,16 @@ static double last_key_position(const animc_clip *clip, double step)
 	return last;
 }
 
+/* The most points (grid samples, 1/60 s checks) the clip is measured at. */
+static double most_points(const animc_clip *clip)
+{
+	double keys = 0;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		keys += clip->channels[c].key_count;
+	return fmax((double)MOST_POINTS_FLOOR, keys * MOST_POINTS_PER_KEY);
+}
+
 /* The grid: the keys' spacing, or the largest part of it (down to
  * 1/GRID_MAX_DIVISOR) that every key time is a multiple of, the spacing
  * first as the smallest gap, then as the step fitted to the keys.  When
@@ -229,6 +247,12 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 		animc_diag_report(sink, ANIMC_ERROR, clip->line, 0,
 				  "clip '%s': %.0f grid samples (%g s at %g Hz) pass the compact layout's %u",
 				  clip->name, samples, d, (double)out->rate_hz, COMPACT_MAX_SAMPLES);
+		return ANIMC_ERR_UNSUPPORTED;
+	}
+	if (samples > most_points(clip)) {
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
+				  "%.0f grid samples (%g s at %g Hz) pass the compact encoder's limit of %.0f "
+				  "points for its keys", samples, d, (double)out->rate_hz, most_points(clip));
 		return ANIMC_ERR_UNSUPPORTED;
 	}
 	out->sample_count = (uint32_t)samples;
@@ -1906,6 +1930,13 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 		}
 		if (ch->key_count > most_keys)
 			most_keys = ch->key_count;
+	}
+	/* The bound is measured every 1/60 s (FORMAT.md section 8). */
+	if ((double)clip->duration_s * 60.0 > most_points(clip)) {
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
+				  "lasts %g s: measuring it every 1/60 s passes the compact encoder's limit of "
+				  "%.0f points for its keys", (double)clip->duration_s, most_points(clip));
+		return ANIMC_ERR_UNSUPPORTED;
 	}
 	/* The keys' grid, or a finer one where it cannot hold a track: never
 	 * an error the original layout would not give.  Keys off the grid

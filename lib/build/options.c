@@ -549,8 +549,8 @@ static const option_def option_table[] = {
 	    "quantised keys on a grid, about a fifth of the size or less, read by the animc loader only (XNA,"
 	    " FNA and MonoGame cannot read it); implies --tolerance default (and refuses 0,0,0: quantised "
 	    "keys are never lossless); a clip no grid holds (a jump "
-	    "between keys a float step apart, bones of different durations) is written in the original "
-	    "layout, with a warning",
+	    "between keys a float step apart, bones of different durations, a clip that lasts far "
+	    "longer than its keys need) is written in the original layout, with a warning",
 	    NULL,
 	    "original compact" },
 	  set_layout },
