@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <float.h>
 #include <grp.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1239,20 +1240,22 @@ static void workers_are_contained(void **state)
 }
 
 /* Memory that runs out in animc's own passes (here the compact encoder's
- * grid over a clip of 1e6 s) is said as --memory-limit promises, naming
- * the clip and the limit, not as a bare "cannot compile". */
+ * checks over a clip of 10,000 keys and 42,000 s, about 150 MB) is said
+ * as --memory-limit promises, naming the clip and the limit, not as a bare
+ * "cannot compile". */
 static void running_out_of_memory_in_the_passes_says_so(void **state)
 {
+	enum { N = 10000 };
 	static const char doc[] =
 		"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"Bone\"}],"
-		" \"buffers\": [{\"byteLength\": 32, \"uri\": \"data:application/octet-stream;base64,"
-		"AAAAAAAkdEkAAAAAAAAAAAAAAAAAAIA/AAAAQAAAQEA=\"}],"
-		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 8}, {\"buffer\": 0, \"byteOffset\": 8, \"byteLength\": 24}],"
-		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"SCALAR\","
-		" \"min\": [0], \"max\": [1e6]}, {\"bufferView\": 1, \"componentType\": 5126, \"count\": 2, \"type\": \"VEC3\"}],"
+		" \"buffers\": [{\"byteLength\": 160000, \"uri\": \"long.bin\"}],"
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 40000}, {\"buffer\": 0, \"byteOffset\": 40000, \"byteLength\": 120000}],"
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 10000, \"type\": \"SCALAR\","
+		" \"min\": [0], \"max\": [42000]}, {\"bufferView\": 1, \"componentType\": 5126, \"count\": 10000, \"type\": \"VEC3\"}],"
 		" \"animations\": [{\"name\": \"A\", \"samplers\": [{\"input\": 0, \"output\": 1}],"
 		" \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"translation\"}}]}]}";
-	char *dir, *src, *out;
+	static float buffer[4 * N];
+	char *dir, *src, *bin, *out;
 	test_run r;
 
 	(void)state;
@@ -1261,9 +1264,16 @@ static void running_out_of_memory_in_the_passes_says_so(void **state)
 	skip();
 	return;
 #endif
+	for (int i = 0; i < N; i++) {
+		buffer[i] = (float)(42000.0 * i / (N - 1));
+		buffer[N + 3 * i] = (float)sin(i * 0.1);
+	}
+	buffer[N - 1] = 42000;
 	dir = test_tmpdir("pass-memory");
 	src = test_format("%s/long.gltf", dir);
+	bin = test_format("%s/long.bin", dir);
 	out = test_format("%s/out", dir);
+	assert_true(test_write_file(bin, buffer, sizeof buffer));
 	assert_true(test_write_file(src, doc, sizeof doc - 1));
 	r = test_animc("build", "-q", "-j1", "--layout", "compact", "--memory-limit", "64M", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
@@ -1274,7 +1284,7 @@ static void running_out_of_memory_in_the_passes_says_so(void **state)
 	assert_int_equal(count(r.err, "error:"), 1);
 	test_run_release(&r);
 	assert_int_equal(test_count_files(out), 0);
-	free(src), free(out), free(dir);
+	free(src), free(bin), free(out), free(dir);
 }
 
 /* A child of `pid` (its first), or 0. */
