@@ -1287,6 +1287,36 @@ static void running_out_of_memory_in_the_passes_says_so(void **state)
 	free(src), free(bin), free(out), free(dir);
 }
 
+/* With --skeleton, the lossy pass measures the model-space error every
+ * 1/60 s: two keys 1e6 s apart took 22 s and more than 64 MB.  Past the
+ * points its keys allow, the clip stays lossless, with a warning. */
+static void a_long_clip_of_few_keys_on_a_skeleton_stays_lossless(void **state)
+{
+	static const char doc[] =
+		"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"Cab\"}],"
+		" \"buffers\": [{\"byteLength\": 40, \"uri\": \"data:application/octet-stream;base64,"
+		"AAAAAAAkdEkAAAAAAAAAAAAAAAAAAIA/AAAAAPMENT8AAAAA8wQ1Pw==\"}],"
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 8}, {\"buffer\": 0, \"byteOffset\": 8, \"byteLength\": 32}],"
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"SCALAR\","
+		" \"min\": [0], \"max\": [1e6]}, {\"bufferView\": 1, \"componentType\": 5126, \"count\": 2, \"type\": \"VEC4\"}],"
+		" \"animations\": [{\"name\": \"A\", \"samplers\": [{\"input\": 0, \"output\": 1}],"
+		" \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"rotation\"}}]}]}";
+	char *dir = test_tmpdir("shell-long"), *src = test_format("%s/cab.gltf", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/cab/A.xnb", out);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, doc, sizeof doc - 1));
+	r = test_animc("build", "-q", "--tolerance", "default", "--skeleton", CRANE "/Crane.x", "--memory-limit", "64M",
+		       "-o", out, src, NULL);
+	if (r.status != 0 || !strstr(r.err, "clip 'A': lasts 1e+06 s: measuring its error on the skeleton every 1/60 s "
+					    "passes the limit of 262144 points for its keys; kept lossless"))
+		fail_msg("exit %d: %s", r.status, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(xnb));
+	free(xnb), free(out), free(src), free(dir);
+}
+
 /* A child of `pid` (its first), or 0. */
 static pid_t child_of(pid_t pid)
 {
@@ -1764,6 +1794,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clip_names_that_are_no_file_names),
 	cmocka_unit_test(workers_are_contained),
 	cmocka_unit_test(running_out_of_memory_in_the_passes_says_so),
+	cmocka_unit_test(a_long_clip_of_few_keys_on_a_skeleton_stays_lossless),
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
 	cmocka_unit_test(the_manifest_reads_back_every_duration),

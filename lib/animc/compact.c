@@ -46,14 +46,6 @@ _Static_assert(ANIMC_TRACK_COUNT == COMPACT_TRACKS, "three tracks per bone");
 #define COMPACT_MAX_FINER 4
 /* Doublings of a shell's local bounds tried when the grid cannot hold them. */
 #define SHELL_MAX_LOOSEN 24
-/* The most points the encoder measures a track at, grid samples or the
- * 1/60 s checks, per key of the clip (and never fewer than the floor, 73
- * minutes at 60 Hz): its work and memory follow the keys, not the
- * duration.  Two keys 1e6 s apart would otherwise be measured at 16M
- * points (1 GB, 10 s) for a file of 91 bytes.  A clip past it takes the
- * original layout. */
-#define MOST_POINTS_PER_KEY 256
-#define MOST_POINTS_FLOOR (1u << 18)
 
 /* ------------------------------------------------------------------ grid */
 
@@ -191,14 +183,11 @@ static double last_key_position(const animc_clip *clip, double step)
 	return last;
 }
 
-/* The most points (grid samples, 1/60 s checks) the clip is measured at. */
+/* The most points (grid samples, 1/60 s checks) the clip is measured at:
+ * shell_most_points.  A clip past it takes the original layout. */
 static double most_points(const animc_clip *clip)
 {
-	double keys = 0;
-
-	for (uint32_t c = 0; c < clip->channel_count; c++)
-		keys += clip->channels[c].key_count;
-	return fmax((double)MOST_POINTS_FLOOR, keys * MOST_POINTS_PER_KEY);
+	return shell_most_points(clip);
 }
 
 /* The grid: the keys' spacing, or the largest part of it (down to

@@ -1314,6 +1314,15 @@ animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *opt
 	if (!options || !animc_tolerance_is_set(&options->tolerance))
 		return ANIMC_OK;
 	if (options->skeleton && options->shell_distance > 0 && options->tolerance.translation > 0) {
+		/* The shell is measured every 1/60 s: past the limit for its
+		 * keys the clip stays as it is, which has no error. */
+		if ((double)clip->duration_s * SHELL_PLAYBACK_HZ > shell_most_points(clip)) {
+			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+					  "lasts %g s: measuring its error on the skeleton every 1/60 s passes the "
+					  "limit of %.0f points for its keys; kept lossless",
+					  (double)clip->duration_s, shell_most_points(clip));
+			return ANIMC_OK;
+		}
 		animc_status status = reduce_with_shell(clip, options, sink, &error);
 
 		if (status != ANIMC_OK)

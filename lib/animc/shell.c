@@ -18,8 +18,6 @@
 #include "shell.h"
 
 #define PI 3.14159265358979323846
-/* Where the error is measured besides the keys: at the usual playback rate. */
-#define SHELL_PLAYBACK_HZ 60.0
 
 double shell_stretch(const double a[16], const double b[16])
 {
@@ -52,6 +50,15 @@ double shell_stretch(const double a[16], const double b[16])
 	double largest = q + 2 * p * cos(acos(r) / 3);
 	/* Never below a diagonal element (rounding), never negative. */
 	return sqrt(fmax(largest, diag));
+}
+
+double shell_most_points(const animc_clip *clip)
+{
+	double keys = 0;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		keys += clip->channels[c].key_count;
+	return fmax((double)SHELL_MOST_POINTS_FLOOR, keys * SHELL_MOST_POINTS_PER_KEY);
 }
 
 static int compare_float(const void *a, const void *b)

@@ -18,6 +18,20 @@
 /* Rounds of measuring and tightening before the error is reported as is. */
 #define SHELL_MAX_ROUNDS 6
 
+/*
+ * The most points a lossy pass measures a clip at (its 1/60 s checks, the
+ * compact encoder's grid samples): SHELL_MOST_POINTS_PER_KEY per key of
+ * the clip, and never fewer than the floor (73 minutes at 60 Hz), so that
+ * work and memory follow the keys, not the duration.  Two keys 1e6 s
+ * apart would otherwise be measured at 60M points (1 GB, 20 s) for a file
+ * of a few hundred bytes.
+ */
+/* The rate the error is measured at, besides keys. */
+#define SHELL_PLAYBACK_HZ 60.0
+#define SHELL_MOST_POINTS_PER_KEY 256
+#define SHELL_MOST_POINTS_FLOOR (1u << 18)
+double shell_most_points(const animc_clip *clip);
+
 /* The value of track `kind` of clip channel `channel` at clip time t (not
  * yet clamped to the channel's duration): identity when absent. */
 typedef void (*shell_value_fn)(const void *ctx, uint32_t channel, animc_track_kind kind, float t,
