@@ -247,9 +247,38 @@ static void tables_pad_names_by_columns(void **state)
 	test_run_release(&r);
 }
 
+/* Keys 6e38 apart make a pose past float's range: JSON has no inf, so the
+ * value is null and the line stays JSON. */
+static void sample_json_prints_a_value_past_floats_range_as_null(void **state)
+{
+	static const char src[] =
+		"<?xml version=\"1.0\" ?>\n<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+		"<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>b</BoneName>"
+		"<KeyCount>2</KeyCount><Duration>1</Duration><KeyInterval>1</KeyInterval>"
+		"<HasTranslation>true</HasTranslation><Translation>"
+		"<Vector3><X>-3e38</X><Y>0</Y><Z>0</Z></Vector3><Vector3><X>3e38</X><Y>0</Y><Z>0</Z></Vector3>"
+		"</Translation></KeyFrameSequence></KeyFrameSequences></AnimationSequence>\n";
+	char *dir = test_tmpdir("sample-null"), *path = test_format("%s/huge.Animation", dir);
+	char *out = test_format("%s/out", dir), *xnb = test_format("%s/out/huge.xnb", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(path, src, sizeof src - 1));
+	r = test_animc("build", "-q", "--exact", "-o", out, path, NULL);
+	test_run_release(&r);
+	assert_true(test_file_exists(xnb));
+	r = test_animc("sample", "--json", "--time", "0.5", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "{\"time\": 0.5, \"bones\": [{\"bone\": \"b\", \"translation\": [null, 0, 0], "
+				   "\"rotation\": [0, 0, 0, 1], \"scale\": [1, 1, 1]}]}\n");
+	test_run_release(&r);
+	free(xnb), free(out), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(tables_pad_names_by_columns),
 	cmocka_unit_test(sample_prints_the_librarys_pose_as_json),
+	cmocka_unit_test(sample_json_prints_a_value_past_floats_range_as_null),
 	cmocka_unit_test(sample_clamps_once_and_wraps_repeat),
 	cmocka_unit_test(sample_blend_endpoints_are_the_two_clips),
 	cmocka_unit_test(sample_exit_statuses),

@@ -359,6 +359,11 @@ void json_float(FILE *out, float f)
 {
 	char buf[32];
 
+	/* JSON has no infinity or NaN: a pose that overflows float is null. */
+	if (!isfinite(f)) {
+		fputs("null", out);
+		return;
+	}
 	cli_format_float(f, buf, sizeof buf);
 	fputs(buf, out);
 }
