@@ -344,11 +344,56 @@ static void long_clips_of_few_keys_stay_within_a_small_memory_limit(void **state
 	free(src[0]), free(src[1]), free(out), free(dir);
 }
 
+/* Keys at one time (a step), which the playable pass moves a float step
+ * apart, where no other gap gives the grid: a bone of four keys at 0, 0.5,
+ * 0.5 and 1 (its first and last gaps left out as a --split part's, the
+ * middle one a float step), and keys at 0, 0 and 1e-8.  Each was written
+ * as one constant pose on a grid of one sample, 3 units off; each goes to
+ * the original layout, saying it jumps, within the bound of the default
+ * output at 60 Hz and at the keys. */
+static void keys_at_one_time_go_to_the_original_layout(void **state)
+{
+	static const double step[] = { 0, 0.5, 0.5, 1 }, start[] = { 0, 0, 1e-8 };
+	char *dir = test_tmpdir("compact-step"), *lossless = test_format("%s/lossless", dir),
+	     *compact = test_format("%s/compact", dir);
+	char *src[2] = { write_timed_keys(dir, "step", step, 4), write_timed_keys(dir, "start", start, 3) };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", lossless, src[0], src[1], NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--layout", "compact", "-o", compact, src[0], src[1], NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "step.Animation: warning: bone 'Root': translation: jumps by") ||
+	    !strstr(r.err, "start.Animation: warning: bone 'Root': translation: jumps by"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	for (int i = 0; i < 2; i++) {
+		char *a = test_format("%s/%s.xnb", lossless, i ? "start" : "step"),
+		     *b = test_format("%s/%s.xnb", compact, i ? "start" : "step");
+		uint8_t *data[2];
+		size_t size[2];
+
+		assert_false(loads_compact(b));
+		data[0] = test_read_file(a, &size[0]);
+		data[1] = test_read_file(b, &size[1]);
+		test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+		if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
+		      e.scale <= ANIMC_TOLERANCE_SCALE))
+			fail_msg("%s: compact error %g units, %g degrees, %g scale", b, e.translation, e.rotation_deg,
+				 e.scale);
+		free(data[0]), free(data[1]), free(a), free(b);
+	}
+	free(src[0]), free(src[1]), free(compact), free(lossless), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
 	cmocka_unit_test(clips_no_grid_holds_go_to_the_original_layout),
 	cmocka_unit_test(long_clips_of_few_keys_stay_within_a_small_memory_limit),
+	cmocka_unit_test(keys_at_one_time_go_to_the_original_layout),
 };
 
 ANIMC_TEST_GROUP(tests);

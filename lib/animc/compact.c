@@ -89,10 +89,11 @@ static int compare_double(const void *a, const void *b)
  * The keys' spacing: the smallest gap between two keys of a bone (or
  * interval of evenly spaced keys), leaving out a bone's first and last gap
  * when it has more (a part --split cuts between keys starts and ends
- * there) and gaps under 1/GRID_MAX_DIVISOR of the median one (a part that
- * ends a hair past a key would otherwise hold its clip in millions of
- * samples).  0 when no bone has two keys at distinct times.  False when out
- * of memory.
+ * there) unless no other gap is left, gaps of a float step (keys at one
+ * time, which the playable pass moves apart) and gaps under
+ * 1/GRID_MAX_DIVISOR of the median one (a part that ends a hair past a key
+ * would otherwise hold its clip in millions of samples).  0 when no bone
+ * has two keys more than a float step apart.  False when out of memory.
  */
 static bool key_spacing(const animc_clip *clip, double *out)
 {
@@ -108,27 +109,32 @@ static bool key_spacing(const animc_clip *clip, double *out)
 	gaps = malloc(capacity * sizeof *gaps);
 	if (!gaps)
 		return false;
-	for (uint32_t c = 0; c < clip->channel_count; c++) {
-		const animc_channel *ch = &clip->channels[c];
+	/* The first and last gaps of a part --split cuts between keys run to
+	 * its boundaries: any length, none the keys' spacing.  Where no other
+	 * gap is left (a step: keys at 0, 0.5, 0.5 and 1, the middle two a
+	 * float step apart), they are the spacing: a clip whose keys move
+	 * takes a grid of more than one sample, on which its jumps are found
+	 * (find_jump). */
+	for (int all = 0; all < 2 && count == 0; all++)
+		for (uint32_t c = 0; c < clip->channel_count; c++) {
+			const animc_channel *ch = &clip->channels[c];
 
-		if (ch->key_count < 2)
-			continue;
-		if (!ch->has_time) {
-			if (ch->key_interval_s > 0)
-				gaps[count++] = ch->key_interval_s;
-			continue;
+			if (ch->key_count < 2)
+				continue;
+			if (!ch->has_time) {
+				if (ch->key_interval_s > 0)
+					gaps[count++] = ch->key_interval_s;
+				continue;
+			}
+			uint32_t inner = ch->key_count >= 4 && !all ? 1 : 0;
+
+			for (uint32_t i = 1 + inner; i + inner < ch->key_count; i++) {
+				double gap = (double)ch->times_s[i] - ch->times_s[i - 1];
+
+				if (gap > 1e-7 * fmax(1.0, ch->times_s[i]))
+					gaps[count++] = gap;
+			}
 		}
-		/* The first and last gaps of a part --split cuts between keys
-		 * run to its boundaries: any length, none the keys' spacing. */
-		uint32_t inner = ch->key_count >= 4 ? 1 : 0;
-
-		for (uint32_t i = 1 + inner; i + inner < ch->key_count; i++) {
-			double gap = (double)ch->times_s[i] - ch->times_s[i - 1];
-
-			if (gap > 1e-7 * fmax(1.0, ch->times_s[i]))
-				gaps[count++] = gap;
-		}
-	}
 	if (count) {
 		size_t at = 0;
 
@@ -1940,10 +1946,13 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 	/* A jump the finest grid tried cannot hold fails at once, rather than
 	 * after encoding on every grid up to it (minutes on a long clip).
 	 * With a skeleton, the encoder loosens a bone's local bounds where its
-	 * grid falls short, and the shell measure decides. */
+	 * grid falls short, and the shell measure decides.  A grid of one
+	 * sample over a duration holds no motion: where the keys move, they
+	 * do so a float step apart (key_spacing), a jump. */
 	jump j;
 	bool has_shell = options && options->skeleton && options->shell_distance > 0 && tolerance->translation > 0;
-	if (!has_shell && first.sample_count > 1 && find_jump(clip, tolerance, first.step_s / (double)(1u << most_finer), &j)) {
+	if (!has_shell && (first.sample_count > 1 || clip->duration_s > 0) &&
+	    find_jump(clip, tolerance, first.step_s / (double)(1u << most_finer), &j)) {
 		static const char *const units[ANIMC_TRACK_COUNT] = { "units", "degrees", "" };
 
 		animc_clip_report(sink, ANIMC_ERROR, clip, &clip->channels[j.channel],
