@@ -290,8 +290,10 @@ static void values_where_float_steps_fill_the_bound_go_to_the_original_layout(vo
 	free(doc), free(keys), free(file), free(out), free(src), free(dir);
 }
 
-/* A RobotGame clip of one bone whose keys lie at the times given. */
-static char *write_timed_keys(const char *dir, const char *name, const double *times, int count)
+/* A RobotGame clip of one bone lasting `duration` whose keys lie at the
+ * times given, or `interval` apart when times is NULL. */
+static char *write_keys(const char *dir, const char *name, const double *times, int count, double interval,
+			double duration)
 {
 	char *path = test_format("%s/%s.Animation", dir, name), *doc;
 	char values[4096] = "", stamps[4096] = "";
@@ -300,18 +302,27 @@ static char *write_timed_keys(const char *dir, const char *name, const double *t
 	for (int k = 0; k < count; k++) {
 		vl += (size_t)snprintf(values + vl, sizeof values - vl,
 				       "<Vector3><X>%d</X><Y>%d</Y><Z>0</Z></Vector3>", k, k % 2);
-		tl += (size_t)snprintf(stamps + tl, sizeof stamps - tl, "<float>%.9g</float>", times[k]);
+		if (times)
+			tl += (size_t)snprintf(stamps + tl, sizeof stamps - tl, "<float>%.9g</float>", times[k]);
 	}
 	doc = test_format("<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
 			  "<Duration>%.9g</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
-			  "<KeyCount>%d</KeyCount><Duration>%.9g</Duration><KeyInterval>0</KeyInterval>"
-			  "<HasTranslation>true</HasTranslation><HasTime>true</HasTime>"
-			  "<Translation>%s</Translation><Time>%s</Time></KeyFrameSequence>"
-			  "</KeyFrameSequences></AnimationSequence>", times[count - 1], count, times[count - 1],
-			  values, stamps);
+			  "<KeyCount>%d</KeyCount><Duration>%.9g</Duration><KeyInterval>%.9g</KeyInterval>"
+			  "<HasTranslation>true</HasTranslation><HasTime>%s</HasTime>"
+			  "<Translation>%s</Translation>%s%s%s</KeyFrameSequence>"
+			  "</KeyFrameSequences></AnimationSequence>", duration, count, duration,
+			  times ? 0.0 : interval, times ? "true" : "false", values, times ? "<Time>" : "", stamps,
+			  times ? "</Time>" : "");
 	assert_true(test_write_file(path, doc, strlen(doc)));
 	free(doc);
 	return path;
+}
+
+/* A RobotGame clip of one bone whose keys lie at the times given, lasting
+ * to the last. */
+static char *write_timed_keys(const char *dir, const char *name, const double *times, int count)
+{
+	return write_keys(dir, name, times, count, 0, times[count - 1]);
 }
 
 /* The compact encoder's memory follows the keys, not the duration: two
@@ -388,12 +399,59 @@ static void keys_at_one_time_go_to_the_original_layout(void **state)
 	free(src[0]), free(src[1]), free(compact), free(lossless), free(dir);
 }
 
+/* Keys that run past the duration, which the runtime never samples: 11
+ * keys 0.1 s apart in a clip of 0.55 s, the same at times in one of 0.6 s,
+ * keys at uneven times, and a key between the duration and the grid
+ * sample after it.  Each failed with an internal error (a grid reaching
+ * the last key, past what the layout holds for the duration); each is now
+ * compact, within the bound of the default output at 60 Hz, at the keys
+ * and at the duration. */
+static void keys_past_the_duration_stay_compact(void **state)
+{
+	static const double even[] = { 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1 },
+			    uneven[] = { 0, 0.1, 0.25, 0.4, 0.7, 1 }, between[] = { 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.56, 0.6 };
+	static const char *const names[] = { "uniform", "even", "uneven", "between" };
+	char *dir = test_tmpdir("compact-past"), *lossless = test_format("%s/lossless", dir),
+	     *compact = test_format("%s/compact", dir);
+	char *src[4] = { write_keys(dir, names[0], NULL, 11, 0.1, 0.55), write_keys(dir, names[1], even, 11, 0, 0.6),
+			 write_keys(dir, names[2], uneven, 6, 0, 0.6), write_keys(dir, names[3], between, 8, 0, 0.55) };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", lossless, src[0], src[1], src[2], src[3], NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--layout", "compact", "-o", compact, src[0], src[1], src[2], src[3], NULL);
+	if (r.status != 0 || strstr(r.err, "warning") || strstr(r.err, "error"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	for (int i = 0; i < 4; i++) {
+		char *a = test_format("%s/%s.xnb", lossless, names[i]), *b = test_format("%s/%s.xnb", compact, names[i]);
+		uint8_t *data[2];
+		size_t size[2];
+
+		assert_true(loads_compact(b));
+		data[0] = test_read_file(a, &size[0]);
+		data[1] = test_read_file(b, &size[1]);
+		test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+		if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
+		      e.scale <= ANIMC_TOLERANCE_SCALE))
+			fail_msg("%s: compact error %g units, %g degrees, %g scale", b, e.translation, e.rotation_deg,
+				 e.scale);
+		free(data[0]), free(data[1]), free(a), free(b);
+	}
+	for (int i = 0; i < 4; i++)
+		free(src[i]);
+	free(compact), free(lossless), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
 	cmocka_unit_test(clips_no_grid_holds_go_to_the_original_layout),
 	cmocka_unit_test(long_clips_of_few_keys_stay_within_a_small_memory_limit),
 	cmocka_unit_test(keys_at_one_time_go_to_the_original_layout),
+	cmocka_unit_test(keys_past_the_duration_stay_compact),
 };
 
 ANIMC_TEST_GROUP(tests);

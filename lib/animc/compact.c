@@ -233,8 +233,10 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 	out->step_s = 1.0 / out->rate_hz;
 	/* The grid covers the duration, and reaches past a last key that
 	 * lies between two samples (the end of a part cut between two keys):
-	 * the sample after it continues the source's last span. */
-	double span = d / out->step_s, last = last_key_position(clip, out->step_s);
+	 * the sample after it continues the source's last span.  Keys past
+	 * the duration, which the runtime never samples, reach no further
+	 * than the duration does (the layout holds no more). */
+	double span = d / out->step_s, last = fmin(last_key_position(clip, out->step_s), span);
 	double samples = fabs(span - floor(span + 0.5)) <= END_SLACK ? floor(span + 0.5) + 1 : ceil(span) + 1;
 	if (ceil(last - GRID_SLACK) + 1 > samples)
 		samples = ceil(last - GRID_SLACK) + 1;
@@ -666,7 +668,9 @@ static uint32_t extra_points(const encoder *e, const animc_channel *ch, extra_po
 /* The last sample, when the channel's last key lies between it and the
  * sample before (find_grid): the span from that sample to the key,
  * continued, so that the runtime, which samples no further than the
- * duration, meets the key where it lies. */
+ * duration, meets the key where it lies.  Keys that run past the duration
+ * end the grid where it does: the span continued is the one through the
+ * source's value at the duration. */
 static void continue_last_span(encoder *e, const animc_channel *ch, animc_track_kind kind)
 {
 	uint32_t n = e->g.sample_count, k = ch->key_count - 1;
@@ -674,7 +678,7 @@ static void continue_last_span(encoder *e, const animc_channel *ch, animc_track_
 
 	if (n < 2 || ch->key_count < 2)
 		return;
-	double key = ch->has_time ? ch->times_s[k] : (double)k * ch->key_interval_s;
+	double key = fmin(ch->has_time ? ch->times_s[k] : (double)k * ch->key_interval_s, ch->duration_s);
 	double before = e->sample_t[n - 2], after = (double)(n - 1) * e->g.step_s;
 	float *a = e->value + (size_t)(n - 2) * width, *out = e->value + (size_t)(n - 1) * width, b[4];
 
