@@ -41,16 +41,75 @@ static bool is_too_dense(const animc_channel *ch)
 	return (double)ch->duration_s / ch->key_interval_s > ANIMC_MAX_INTERVAL_STEPS;
 }
 
+/* Two consecutive keys of a lerped track, and the component, whose
+ * difference overflows float32. */
+typedef struct overflow_span {
+	animc_track_kind kind;
+	uint32_t key;   /* the first of the two */
+	unsigned component;
+} overflow_span;
+
+/*
+ * The first two consecutive keys of a translation or scale track whose
+ * difference in a component is past what a float holds (finite keys of
+ * opposite sign, such as -3e38 and 3e38).  Vector3.Lerp is a + (b - a) u,
+ * the original's and animrt's alike: infinity between the keys, and in the
+ * original (which lerps at u = 0 too) infinity times 0, NaN, at the first.
+ * Rotations cannot overflow (unit quaternions: slerp weights and products
+ * stay within 2), nor can key times (finite and >= 0: a difference is at
+ * most the later time); fixed tracks are never interpolated.
+ */
+static bool find_overflow_span(const animc_channel *ch, overflow_span *span)
+{
+	static const animc_track_kind lerped[] = { ANIMC_TRANSLATION, ANIMC_SCALE };
+
+	for (size_t k = 0; k < sizeof lerped / sizeof lerped[0]; k++) {
+		const animc_track *t = &ch->tracks[lerped[k]];
+
+		if (!t->is_present || t->is_fixed || !t->values)
+			continue;
+		for (uint32_t i = 0; i + 1 < t->value_count; i++) {
+			const float *a = &t->values[(size_t)i * 3], *b = a + 3;
+
+			for (unsigned c = 0; c < 3; c++) {
+				float d = b[c] - a[c];   /* in float32, as the runtimes compute it */
+
+				if (!isfinite(d)) {
+					*span = (overflow_span){ lerped[k], i, c };
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/* Report a channel's overflow span (find_overflow_span), then `then`. */
+static void report_overflow_span(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+				 const animc_channel *ch, const overflow_span *span, const char *then)
+{
+	const float *a = &ch->tracks[span->kind].values[(size_t)span->key * 3];
+
+	animc_clip_report(sink, severity, clip, ch,
+			  "%s keys %u and %u differ in %c by more than a float holds (%g to %g): interpolated, "
+			  "they give infinity between them, and the original runtime NaN at key %u%s",
+			  animc_track_name[span->kind], span->key, span->key + 1, "XYZ"[span->component],
+			  (double)a[span->component], (double)a[3 + span->component], span->key, then);
+}
+
 animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity severity,
 				       animc_diag_sink *sink)
 {
 	/* In exact mode a breach is written: say how to get a playable file. */
 	const char *fix = severity == ANIMC_WARNING ? "; written as it is (--exact): without --exact the "
 						       "clip is made playable" : "";
+	const char *refused = severity == ANIMC_WARNING ? "; written as it is (--exact): without --exact the "
+							   "clip is refused" : "";
 	unsigned breaches = 0;
 
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
 		const animc_channel *ch = &clip->channels[i];
+		overflow_span span;
 		uint32_t a, b;
 
 		if (ch->duration_s == 0) {
@@ -85,6 +144,10 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 					  "keys %u and %u share the time %g s: the original runtime divides by "
 					  "their difference, 0, and gives NaN there%s", a, a + 1, (double)ch->times_s[a],
 					  fix);
+			breaches++;
+		}
+		if (find_overflow_span(ch, &span)) {
+			report_overflow_span(sink, severity, clip, ch, &span, refused);
 			breaches++;
 		}
 	}
@@ -287,6 +350,28 @@ static bool clip_is_still(const animc_clip *clip)
 	return true;
 }
 
+/*
+ * Sequences whose keys differ by more than a float holds sample as infinity
+ * between them, under animrt.h's rule as in the original runtime: no
+ * playable form samples as they do, so the clip is refused, naming each.
+ */
+static animc_status refuse_overflow_spans(const animc_clip *clip, animc_diag_sink *sink)
+{
+	animc_status status = ANIMC_OK;
+
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		overflow_span span;
+
+		if (find_overflow_span(&clip->channels[i], &span)) {
+			report_overflow_span(sink, ANIMC_ERROR, clip, &clip->channels[i], &span,
+					     "; not written: check the exporter's units, or bring the values "
+					     "within range (--scale scales translations)");
+			status = ANIMC_ERR_LIMIT;
+		}
+	}
+	return status;
+}
+
 animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	float clip_was = clip->duration_s;
@@ -295,8 +380,10 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 	uint32_t short_count = 0, held = 0, split_count = 0;
 	const animc_channel *first_short = NULL, *first_split = NULL;
 	float first_split_time = 0, first_short_was = 0;
-	animc_status status = ANIMC_OK;
+	animc_status status = refuse_overflow_spans(clip, sink);
 
+	if (status != ANIMC_OK)
+		return status;
 	if (clip_short)
 		clip->duration_s = ANIMC_MIN_DURATION_S;
 	for (uint32_t i = 0; i < clip->channel_count && status == ANIMC_OK; i++) {

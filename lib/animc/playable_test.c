@@ -223,6 +223,79 @@ static void a_late_first_key_is_held_from_zero(void **state)
 	animc_clip_destroy(clip);
 }
 
+/*
+ * Finite keys whose difference overflows float32 (translation X -3e38 then
+ * 3e38; scale Y 1 then 3.4e38 after -3.4e38): the lerp a + (b - a) u gives
+ * infinity between them and, in the original runtime, NaN at the first.
+ * The rule names each in both severities; the pass refuses the clip
+ * (ANIMC_ERR_LIMIT) as it was, and --exact on a RobotGame source writes it
+ * with a warning.  Keys that fit (2e38 steps) and a fixed huge track pass.
+ */
+static animc_clip *overflow_clip(void)
+{
+	animc_clip *clip = animc_clip_create("huge");
+	uint32_t ch;
+
+	clip->duration_s = 1;
+	ch = test_add_channel(clip, "Moved", 2, NULL, 1, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, (const float[]){ -3e38f, 0, 0, 3e38f, 0, 0 }, 2, NULL);
+	ch = test_add_channel(clip, "Fits", 3, (const float[]){ 0, 0.5f, 1 }, 0, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false,
+		       (const float[]){ -2e38f, 0, 0, 0, 0, 0, 2e38f, 0, 0 }, 3, NULL);
+	test_set_track(clip, ch, ANIMC_SCALE, true, (const float[]){ 3e38f, -3e38f, 1 }, 1, NULL);
+	ch = test_add_channel(clip, "Scaled", 3, (const float[]){ 0, 0.5f, 1 }, 0, 1);
+	test_set_track(clip, ch, ANIMC_SCALE, false, (const float[]){ 1, 1, 1, 1, -3.4e38f, 1, 1, 3.4e38f, 1 },
+		       3, NULL);
+	clip->declared_channel_count = clip->channel_count;
+	return clip;
+}
+
+static void keys_past_a_float_apart_are_refused(void **state)
+{
+	static const char *const said[2] = { "bone 'Moved': translation keys 0 and 1 differ in X",
+					     "bone 'Scaled': scale keys 1 and 2 differ in Y" };
+	animc_process_options exact = { .exact = true };
+	animc_clip *clip = overflow_clip();
+
+	(void)state;
+	for (int severity = ANIMC_WARNING; severity <= ANIMC_ERROR; severity++) {
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t");
+
+		assert_int_equal(animc_clip_check_playable(clip, (animc_severity)severity, &sink),
+				 ANIMC_ERR_INVALID);
+		assert_int_equal(diags.count, 2);
+		for (int i = 0; i < 2; i++)
+			if (diags.items[i].severity != (animc_severity)severity ||
+			    !strstr(diags.items[i].message, said[i]))
+				fail_msg("'%s' does not say \"%s\"", diags.items[i].message, said[i]);
+		test_diags_release(&diags);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t");
+
+		/* The playable pass alone, then the whole default pipeline. */
+		assert_int_equal(pass ? animc_clip_process(clip, NULL, &sink, NULL)
+				      : animc_pass_playable(clip, &sink, NULL), ANIMC_ERR_LIMIT);
+		assert_int_equal(sink.error_count, 2);
+		assert_non_null(strstr(diags.items[1].message, said[1]));
+		test_diags_release(&diags);
+	}
+	assert_true(clip->channels[0].key_count == 2 && clip->channels[0].tracks[0].values[0] == -3e38f);
+	animc_clip_destroy(clip);
+
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	clip = overflow_clip();
+	clip->is_sequence_source = true;
+	assert_int_equal(animc_clip_process(clip, &exact, &sink, NULL), ANIMC_OK);
+	assert_int_equal(sink.warning_count, 2);
+	assert_non_null(strstr(diags.items[0].message, "(--exact)"));
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 /* A zero-length clip (Assimp's bind pose): lengthened, one warning, its
  * pose unchanged. */
 static void a_clip_of_zero_seconds_is_lengthened_once(void **state)
@@ -288,6 +361,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_pass_repairs_without_changing_samples),
 	cmocka_unit_test(shared_times_without_room_keep_the_last_key),
 	cmocka_unit_test(a_late_first_key_is_held_from_zero),
+	cmocka_unit_test(keys_past_a_float_apart_are_refused),
 	cmocka_unit_test(a_clip_of_zero_seconds_is_lengthened_once),
 	cmocka_unit_test(exact_sequence_sources_are_written_as_they_are_with_warnings),
 };

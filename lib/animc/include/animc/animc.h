@@ -386,7 +386,10 @@ animc_status animc_clip_validate(const animc_clip *clip,
  *    Duration / KeyInterval <= ANIMC_MAX_INTERVAL_STEPS: the key index is
  *    (int)(t / KeyInterval) and the weight a subtraction loop by KeyInterval;
  *  - explicit times: two keys share a time only at the end of the sequence,
- *    and not at its start above 0: the weight is (t - T1) / (T2 - T1).
+ *    and not at its start above 0: the weight is (t - T1) / (T2 - T1);
+ *  - translation and scale (not fixed): two consecutive keys differ by at
+ *    most what a float holds in each component: the lerp is a + (b - a) u,
+ *    infinity between them otherwise, and NaN at the first (u = 0).
  * Reports each breach at `severity`, naming clip and bone, and returns
  * ANIMC_ERR_INVALID when there is any.  The clip must pass validation.
  */
@@ -535,6 +538,10 @@ animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass
  *    step earlier (and a sequence starting with such keys above 0 gets a
  *    key at 0 holding the first value); where no float lies between, the
  *    earlier keys go (one warning per clip).
+ * Keys that differ by more than a float holds sample as infinity between
+ * them, under animrt.h's rule too, so no form of them is playable: the
+ * clip is refused, an error naming each such sequence, track and keys, and
+ * ANIMC_ERR_LIMIT, before anything changes.
  */
 animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats);
 
