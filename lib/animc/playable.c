@@ -145,6 +145,15 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 					  "their difference, 0, and gives NaN there%s", a, a + 1, (double)ch->times_s[a],
 					  fix);
 			breaches++;
+		} else if (ch->has_time && ch->times_s && ch->key_count > 1 && ch->times_s[0] > 0) {
+			animc_clip_report(sink, severity, clip, ch,
+					  "the first key lies at %g s, after 0: before it the original runtime "
+					  "extrapolates the first span back (its weight goes below 0), where libanimrt "
+					  "holds the first key, so the two play different poses there%s",
+					  (double)ch->times_s[0],
+					  severity == ANIMC_WARNING ? "; written as it is (--exact): without --exact the "
+								      "sequence gets a key at 0 holding its first value" : "");
+			breaches++;
 		}
 		if (find_overflow_span(ch, &span)) {
 			report_overflow_span(sink, severity, clip, ch, &span, refused);

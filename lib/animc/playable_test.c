@@ -224,6 +224,44 @@ static void a_late_first_key_is_held_from_zero(void **state)
 }
 
 /*
+ * --exact on a RobotGame source keeps a first key after 0 (keys X = 0 at
+ * 0.5 s, 10 at 1 s), where the original runtime extrapolates (X = -10 at
+ * 0) and the loader holds the first key: a warning naming the bone, the
+ * keys as they were.  One timed key after 0 is taken whole by both.
+ */
+static void exact_warns_of_a_late_first_key(void **state)
+{
+	animc_process_options exact = { .exact = true };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	animc_clip *clip = animc_clip_create("late");
+	uint32_t a = test_add_channel(clip, "Late", 2, (const float[]){ 0.5f, 1 }, 0, 1);
+	uint32_t b = test_add_channel(clip, "One", 1, (const float[]){ 0.75f }, 0, 1);
+
+	(void)state;
+	clip->duration_s = 1;
+	clip->declared_channel_count = clip->channel_count;
+	clip->is_sequence_source = true;
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, (const float[]){ 0, 0, 0, 10, 0, 0 }, 2, NULL);
+	test_set_track(clip, b, ANIMC_TRANSLATION, false, (const float[]){ 1, 0, 0 }, 1, NULL);
+	assert_int_equal(animc_clip_check_playable(clip, ANIMC_ERROR, NULL), ANIMC_ERR_INVALID);
+	assert_int_equal(animc_clip_process(clip, &exact, &sink, NULL), ANIMC_OK);
+	assert_int_equal(sink.warning_count, 1);
+	assert_non_null(strstr(diags.items[0].message, "'Late'"));
+	assert_int_equal(clip->channels[a].key_count, 2);
+	assert_true(clip->channels[a].times_s[0] == 0.5f);
+	test_diags_release(&diags);
+
+	/* Without --exact the key at 0 makes it follow the rule, silently. */
+	sink = test_diag_sink(&diags, "t");
+	assert_int_equal(animc_clip_process(clip, NULL, &sink, NULL), ANIMC_OK);
+	assert_int_equal(sink.warning_count, 0);
+	assert_int_equal(animc_clip_check_playable(clip, ANIMC_ERROR, NULL), ANIMC_OK);
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
+/*
  * Finite keys whose difference overflows float32 (translation X -3e38 then
  * 3e38; scale Y 1 then 3.4e38 after -3.4e38): the lerp a + (b - a) u gives
  * infinity between them and, in the original runtime, NaN at the first.
@@ -361,6 +399,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_pass_repairs_without_changing_samples),
 	cmocka_unit_test(shared_times_without_room_keep_the_last_key),
 	cmocka_unit_test(a_late_first_key_is_held_from_zero),
+	cmocka_unit_test(exact_warns_of_a_late_first_key),
 	cmocka_unit_test(keys_past_a_float_apart_are_refused),
 	cmocka_unit_test(a_clip_of_zero_seconds_is_lengthened_once),
 	cmocka_unit_test(exact_sequence_sources_are_written_as_they_are_with_warnings),

@@ -387,6 +387,9 @@ animc_status animc_clip_validate(const animc_clip *clip,
  *    (int)(t / KeyInterval) and the weight a subtraction loop by KeyInterval;
  *  - explicit times: two keys share a time only at the end of the sequence,
  *    and not at its start above 0: the weight is (t - T1) / (T2 - T1);
+ *  - explicit times, more than one key: the first at 0: before it the
+ *    original extrapolates the first span back (a weight below 0), where
+ *    animrt.h's rule holds the first key;
  *  - translation and scale (not fixed): two consecutive keys differ by at
  *    most what a float holds in each component: the lerp is a + (b - a) u,
  *    infinity between them otherwise, and NaN at the first (u = 0).
