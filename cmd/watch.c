@@ -77,10 +77,7 @@ static void on_stop(int sig)
 /* Names editors and tools write beside a file while saving it. */
 static bool is_ignored(const char *name)
 {
-	size_t n = strlen(name);
-
-	return name[0] == '.' || (n && name[n - 1] == '~') || (n > 4 && strcmp(name + n - 4, ".swp") == 0) ||
-	       (n > 4 && strcmp(name + n - 4, ".tmp") == 0);
+	return cli_is_left_out_name(name);
 }
 
 static watched *find_wd(watch_state *w, int wd)

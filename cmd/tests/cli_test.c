@@ -638,6 +638,30 @@ static void tables_escape_control_characters_in_names(void **state)
 	free(dir);
 }
 
+/* An editor's backup (name~) and auto-save (#name#) of a source are no
+ * sources: compiled, the backup took the source's output, and an old
+ * version was written over it when the source itself failed. */
+static void editor_backups_are_left_out_of_a_folder(void **state)
+{
+	char *in = test_tmpdir("cli-backups");
+	char *cmd = test_format("cp testdata/sample/Crane/Turn.Animation %s/ && cp %s/Turn.Animation '%s/Turn.Animation~' && "
+				"cp %s/Turn.Animation '%s/#Turn.Animation#' && cp %s/Turn.Animation %s/Turn.Animation.tmp",
+				in, in, in, in, in, in, in);
+	char *out = test_format("%s-out", in);
+
+	(void)state;
+	assert_int_equal(system(cmd), 0);
+	test_run r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped"))
+		fail_msg("%s%s", r.out, r.err);
+	assert_int_equal(test_count_files(out), 1);
+	test_run_release(&r);
+	free(cmd);
+	free(out);
+	free(in);
+}
+
 static void outdir_inside_an_input_is_left_out(void **state)
 {
 	char *in = test_tmpdir("cli-nested");
@@ -864,6 +888,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escaping_makes_names_safe_for_a_terminal),
 	cmocka_unit_test(tables_escape_control_characters_in_names),
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
+	cmocka_unit_test(editor_backups_are_left_out_of_a_folder),
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 	cmocka_unit_test(a_closed_standard_output_is_a_failure),
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),

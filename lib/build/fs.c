@@ -401,6 +401,14 @@ const char *cli_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+bool cli_is_left_out_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] == '.' || (n && name[n - 1] == '~') || (n > 1 && name[0] == '#' && name[n - 1] == '#') ||
+	       (n > 4 && strcmp(name + n - 4, ".swp") == 0) || (n > 4 && strcmp(name + n - 4, ".tmp") == 0);
+}
+
 size_t cli_stem_length(const char *name)
 {
 	const char *dot = strrchr(name, '.');

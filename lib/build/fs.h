@@ -93,6 +93,10 @@ void cli_strings_release(cli_strings *list);
 
 /* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
 const char *cli_basename(const char *path);
+/* A name a folder walk leaves out: hidden (".name", vim's ".name.swp"),
+ * an editor's backup ("name~") or auto-save ("#name#"), a temporary
+ * ("name.tmp"). */
+bool cli_is_left_out_name(const char *name);
 /* Length of the stem of a file name: up to its last '.', if that is not the first character. */
 size_t cli_stem_length(const char *name);
 /* Join with '/' into a new malloc()ed string; NULL parts are skipped. */

@@ -45,7 +45,8 @@ static const command_doc command_docs[] = {
 		"unchanged is neither imported nor rewritten.",
 		"In a response file (@FILE) a trailing \\r is dropped and empty lines are left out; it "
 		"is not recursive (a line starting with @ is an argument).  In a folder walk, names "
-		"starting with '.' are left out, and a folder reached again through a symbolic link is "
+		"starting with '.', editors' backups and auto-saves (name~, #name#) and name.tmp are left "
+		"out, and a folder reached again through a symbolic link is "
 		"walked once (listed with -v), by its own path: links are followed after the rest of "
 		"the input, so adding one moves no output.  A file given directly lands in OUTDIR itself, or, with "
 		"--base DIR, at its path relative to DIR, so a list of changed files lands as a build "

@@ -163,7 +163,7 @@ static int compare_entries(const void *a, const void *b)
 	return strcmp(((const dir_entry *)a)->name, ((const dir_entry *)b)->name);
 }
 
-/* Read a folder's entries (dot names left out), sorted.  Each is stat()ed
+/* Read a folder's entries (names cli_is_left_out_name leaves out), sorted.  Each is stat()ed
  * relative to the open folder, but for those the folder lists as regular
  * files: their states are read by build_plan_check, on its threads.  The
  * folder is closed before any recursion, so depth costs no file
@@ -175,7 +175,7 @@ static bool read_dir(DIR *dir, dir_entry **out, size_t *count)
 	struct dirent *e;
 
 	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.')
+		if (cli_is_left_out_name(e->d_name))
 			continue;
 		if (n == capacity) {
 			dir_entry *grown;

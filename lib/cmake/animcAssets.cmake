@@ -51,9 +51,11 @@ function(animc_add_assets name)
     endif()
 
     foreach(file IN LISTS files)
-      # Names starting with '.' are left out, as animc build leaves them out.
+      # Names animc build leaves out of a folder walk: starting with '.',
+      # editors' backups and auto-saves (name~, #name#), name.tmp.
       file(RELATIVE_PATH rel "${source}" "${file}")
-      if(rel MATCHES "(^|/)\\.")
+      if(rel MATCHES "(^|/)\\." OR rel MATCHES "~$" OR rel MATCHES "(^|/)#[^/]*#$" OR
+         rel MATCHES "\\.(swp|tmp)$")
         continue()
       endif()
       execute_process(
