@@ -647,7 +647,7 @@ static void editor_backups_are_left_out_of_a_folder(void **state)
 	char *cmd = test_format("cp testdata/sample/Crane/Turn.Animation %s/ && cp %s/Turn.Animation '%s/Turn.Animation~' && "
 				"cp %s/Turn.Animation '%s/#Turn.Animation#' && cp %s/Turn.Animation %s/Turn.Animation.tmp",
 				in, in, in, in, in, in, in);
-	char *out = test_format("%s-out", in);
+	char *out = test_tmpdir("cli-backups-out");
 
 	(void)state;
 	assert_int_equal(system(cmd), 0);
@@ -660,6 +660,47 @@ static void editor_backups_are_left_out_of_a_folder(void **state)
 	free(cmd);
 	free(out);
 	free(in);
+}
+
+static void tidy_is(const char *in, const char *want)
+{
+	char buf[64];
+
+	strcpy(buf, in);
+	cli_path_tidy(buf);
+	assert_string_equal(buf, want);
+}
+
+/* One folder spelled another way ("./art", "art//.", its absolute path)
+ * is the same sources: nothing to compile again, and no warning that
+ * another source took their outputs (10,000 of them on a big tree). */
+static void an_input_spelled_another_way_is_the_same_sources(void **state)
+{
+	char *in = test_tmpdir("cli-spelling"), *art = test_format("%s/art", in), *out = test_format("%s/out", in);
+	char *cmd = test_format("mkdir -p %s && cp testdata/sample/Crane/Turn.Animation testdata/sample/Crane/Wave.Animation %s/",
+				art, art);
+	char *dotted = test_format("./%s//.", art), *whole = realpath(".", NULL), *absolute;
+
+	(void)state;
+	tidy_is("./art//Grund/.", "art/Grund");
+	tidy_is("./", ".");
+	tidy_is("/./a/../b/", "/a/../b");
+	tidy_is("//", "/");
+	assert_non_null(whole);
+	absolute = test_format("%s/%s", whole, art);
+	assert_int_equal(system(cmd), 0);
+	test_run r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, dotted, NULL);
+	if (r.status != 0 || !strstr(r.out, "0 warnings, 2 up to date"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, absolute, NULL);
+	if (r.status != 0 || !strstr(r.out, "0 failed, 0 skipped, 0 warnings"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(absolute), free(whole), free(dotted), free(cmd), free(out), free(art), free(in);
 }
 
 static void outdir_inside_an_input_is_left_out(void **state)
@@ -888,6 +929,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(escaping_makes_names_safe_for_a_terminal),
 	cmocka_unit_test(tables_escape_control_characters_in_names),
 	cmocka_unit_test(outdir_inside_an_input_is_left_out),
+	cmocka_unit_test(an_input_spelled_another_way_is_the_same_sources),
 	cmocka_unit_test(editor_backups_are_left_out_of_a_folder),
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 	cmocka_unit_test(a_closed_standard_output_is_a_failure),

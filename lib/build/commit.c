@@ -543,8 +543,13 @@ static const char *earlier_owner(build_commit *c, const build_job *j, const char
 	}
 	owned key = { name, NULL };
 	const owned *hit = c->owned_count ? bsearch(&key, c->owned, c->owned_count, sizeof key, compare_owned) : NULL;
+	struct stat mine;
 	if (!hit || hit->entry == j->previous || strcmp(hit->entry->source, j->path) == 0 ||
 	    stat(hit->entry->source, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	/* This source by another name (an absolute path, where the earlier
+	 * build was given a relative one): no other source. */
+	if (stat(j->path, &mine) == 0 && mine.st_dev == st.st_dev && mine.st_ino == st.st_ino)
 		return NULL;
 	for (size_t i = 0; i < c->ctx->plan.count; i++)
 		if (strcmp(c->ctx->plan.jobs[i].path, hit->entry->source) == 0)

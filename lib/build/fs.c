@@ -401,6 +401,29 @@ const char *cli_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+void cli_path_tidy(char *path)
+{
+	bool is_absolute = path[0] == '/';
+	char *out = path;
+
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (out > path || is_absolute)
+				*out++ = '/';
+			memmove(out, p, n);
+			out += n;
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	if (out == path)
+		*out++ = is_absolute ? '/' : '.';
+	*out = '\0';
+}
+
 bool cli_is_left_out_name(const char *name)
 {
 	size_t n = strlen(name);

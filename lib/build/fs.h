@@ -91,6 +91,9 @@ typedef struct cli_strings {
 bool cli_strings_push(cli_strings *list, const char *s);
 void cli_strings_release(cli_strings *list);
 
+/* A path spelled one way, in place: "./art//Grund/." -> "art/Grund"; a
+ * lone "." stays, ".." parts stay (what they mean depends on links). */
+void cli_path_tidy(char *path);
 /* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
 const char *cli_basename(const char *path);
 /* A name a folder walk leaves out: hidden (".name", vim's ".name.swp"),

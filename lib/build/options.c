@@ -1001,9 +1001,13 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		     !cli_strings_push(&o->key_options, d->doc.arg ? optarg : "")))
 			return cli_usage_error(command_name(command), "out of memory");
 	}
-	for (int i = optind; i < argc; i++)
+	/* One spelling per input ("./art/" is "art"): the manifest knows a
+	 * source by its path. */
+	for (int i = optind; i < argc; i++) {
 		if (!cli_strings_push(&o->inputs, argv[i]))
 			return cli_usage_error(command_name(command), "out of memory");
+		cli_path_tidy(o->inputs.items[o->inputs.count - 1]);
+	}
 	return check_together(o, command);
 }
 
