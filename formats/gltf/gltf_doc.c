@@ -150,8 +150,12 @@ bool gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char
 	}
 	i = json_integer_value(v);
 	if (i < 0 || (uint64_t)i >= limit) {
-		gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range (0 to %llu)",
-			  obj_path, obj_path[0] ? "." : "", key, (long long)i, (unsigned long long)(limit ? limit - 1 : 0));
+		if (limit)
+			gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range (0 to %llu)", obj_path,
+				  obj_path[0] ? "." : "", key, (long long)i, (unsigned long long)(limit - 1));
+		else
+			gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range: the list it "
+				  "indexes is empty or missing", obj_path, obj_path[0] ? "." : "", key, (long long)i);
 		return false;
 	}
 	*out = (uint64_t)i;

@@ -715,12 +715,14 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 			json_t *name = gltf_member(json_array_get(anims, a), "name");
 			char path[GLTF_PATH_BYTES];
 
+			/* Said only where there are other clips. */
+			const char *others = json_array_size(anims) > 1 ? "; the other clips are still imported" : "";
+
 			gltf_path(path, "animations[%zu]", a);
 			if (name && json_is_string(name))
-				gltf_fail(doc, one, path, "clip '%s' failed; the other clips are still "
-					  "imported", json_string_value(name));
+				gltf_fail(doc, one, path, "clip '%s' failed%s", json_string_value(name), others);
 			else
-				gltf_fail(doc, one, path, "failed; the other clips are still imported");
+				gltf_fail(doc, one, path, "failed%s", others);
 			failed = failed ? failed : one;
 		} else if (out->count > before) {
 			char path[GLTF_PATH_BYTES];
