@@ -41,6 +41,8 @@ void build_totals_count(const build_plan *plan, build_totals *t)
 			if (r->outputs[k].is_written) {
 				if (r->status != BUILD_UP_TO_DATE)
 					t->clips++;
+				if (r->status == BUILD_CACHED)
+					t->cached_clips++;
 				t->output_bytes += r->outputs[k].size;
 			}
 	}

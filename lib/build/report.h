@@ -16,6 +16,7 @@ typedef struct build_ctx build_ctx;
 typedef struct build_totals {
 	unsigned sources, compiled, up_to_date, skipped, failed, cached;
 	unsigned clips, warnings, errors;
+	unsigned cached_clips;     /* of clips, those fetched from the cache */
 	unsigned reports_failed;   /* --report, --junit, --depfile files not written */
 	uint64_t output_bytes;
 } build_totals;

@@ -247,14 +247,18 @@ static void console_note(build_status_sink *s, const char *line)
 
 static void console_summary(build_status_sink *s, const build_totals *t, unsigned stale)
 {
+	/* The clips of the sources compiled (and of failed ones, written);
+	 * those fetched are counted with the sources cached. */
+	unsigned compiled_clips = t->clips - t->cached_clips;
+
 	status_erase(s);
 	printf("compiled %u source%s (%u clip%s), %u failed, %u skipped, %u warning%s", t->compiled,
-	       t->compiled == 1 ? "" : "s", t->clips, t->clips == 1 ? "" : "s", t->failed, t->skipped,
+	       t->compiled == 1 ? "" : "s", compiled_clips, compiled_clips == 1 ? "" : "s", t->failed, t->skipped,
 	       t->warnings, t->warnings == 1 ? "" : "s");
 	if (t->up_to_date)
 		printf(", %u up to date", t->up_to_date);
 	if (t->cached)
-		printf(", %u cached", t->cached);
+		printf(", %u cached (%u clip%s)", t->cached, t->cached_clips, t->cached_clips == 1 ? "" : "s");
 	if (s->ctx->options->shard.count)
 		printf(" (shard %u/%u)", s->ctx->options->shard.index, s->ctx->options->shard.count);
 	if (stale)
