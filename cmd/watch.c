@@ -39,6 +39,7 @@
 typedef struct watched {
 	int wd;
 	char *dir;             /* the folder watched */
+	char *real;            /* its realpath(), NULL when unknown */
 	char *only;            /* a file input: the one name that counts; NULL: all */
 	bool is_tree;          /* its new subfolders are watched too */
 } watched;
@@ -49,9 +50,19 @@ typedef struct writer {
 	double last_s;
 } writer;
 
+/* A file the build itself writes (--report, --junit, --depfile): its
+ * events, and those of its temporary NAME.tmpPID, are not changes. */
+typedef struct own_file {
+	char *dir_real;
+	char *name;
+} own_file;
+
 typedef struct watch_state {
 	int fd;
-	const char *out_real;  /* the output folder, never watched */
+	/* Folders the build writes, never watched: the output folder and the
+	 * --cache-dir folder (realpath()s, NULL when not there). */
+	char *skip_real[2];
+	own_file own[3];
 	watched *dirs;
 	size_t dir_count;
 	writer *writers;
@@ -80,6 +91,46 @@ static bool is_ignored(const char *name)
 	return cli_is_left_out_name(name);
 }
 
+static bool is_skipped_real(const watch_state *w, const char *real)
+{
+	for (size_t i = 0; real && i < sizeof w->skip_real / sizeof w->skip_real[0]; i++)
+		if (w->skip_real[i] && strcmp(real, w->skip_real[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Is NAME in watched folder DIR a file the build writes (or its
+ * temporary, NAME.tmp followed by the writer's pid)? */
+static bool is_own_file(const watch_state *w, const watched *dir, const char *name)
+{
+	for (size_t i = 0; dir->real && i < sizeof w->own / sizeof w->own[0]; i++) {
+		const own_file *f = &w->own[i];
+		size_t n = f->name ? strlen(f->name) : 0;
+
+		if (!f->name || strcmp(f->dir_real, dir->real) != 0 || strncmp(name, f->name, n) != 0)
+			continue;
+		if (name[n] == '\0')
+			return true;
+		if (strncmp(name + n, ".tmp", 4) == 0 && name[n + 4] &&
+		    strspn(name + n + 4, "0123456789") == strlen(name + n + 4))
+			return true;
+	}
+	return false;
+}
+
+/* Remember PATH (may be NULL) as a file the build writes. */
+static void own_file_set(own_file *f, const char *path)
+{
+	char *dir;
+
+	if (!path)
+		return;
+	dir = strndup(path, (size_t)(cli_basename(path) - path));
+	f->dir_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
+	f->name = f->dir_real ? strdup(cli_basename(path)) : NULL;
+	free(dir);
+}
+
 static watched *find_wd(watch_state *w, int wd)
 {
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -94,14 +145,14 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	watched *grown;
 	int wd;
 
-	if (real && w->out_real && strcmp(real, w->out_real) == 0) {
+	if (is_skipped_real(w, real)) {
 		free(real);
-		return true;   /* the output folder is what a build writes */
+		return true;   /* what a build writes */
 	}
-	free(real);
 	wd = inotify_add_watch(w->fd, dir, WATCH_MASK | IN_ONLYDIR);
 	if (wd < 0) {
 		cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
+		free(real);
 		return false;
 	}
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -112,13 +163,16 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 				w->dirs[i].only = NULL;
 			}
 			w->dirs[i].is_tree |= is_tree;
+			free(real);
 			return true;
 		}
 	grown = realloc(w->dirs, (w->dir_count + 1) * sizeof *grown);
-	if (!grown)
+	if (!grown) {
+		free(real);
 		return false;
+	}
 	w->dirs = grown;
-	grown[w->dir_count] = (watched){ wd, strdup(dir), only ? strdup(only) : NULL, is_tree };
+	grown[w->dir_count] = (watched){ wd, strdup(dir), real, only ? strdup(only) : NULL, is_tree };
 	w->dir_count++;
 	return true;
 }
@@ -130,7 +184,7 @@ static bool add_tree(watch_state *w, const char *dir)
 	DIR *d;
 	struct dirent *e;
 	char *real = realpath(dir, NULL);
-	bool is_out = real && w->out_real && strcmp(real, w->out_real) == 0;
+	bool is_out = is_skipped_real(w, real);
 	bool ok;
 
 	free(real);
@@ -204,11 +258,11 @@ static void writers_expire(watch_state *w, double t)
 	}
 }
 
-/* Is NAME in folder DIR the output folder? */
+/* Is NAME in folder DIR a folder the build writes? */
 static bool is_out_dir(const watch_state *w, const char *dir, const char *name)
 {
 	char *path = cli_path_join(dir, name, NULL), *real = path ? realpath(path, NULL) : NULL;
-	bool is_out = real && w->out_real && strcmp(real, w->out_real) == 0;
+	bool is_out = is_skipped_real(w, real);
 
 	free(real);
 	free(path);
@@ -253,10 +307,10 @@ static void take_events(watch_state *w)
 			}
 			if (!e->len || is_ignored(e->name) || (dir->only && strcmp(dir->only, e->name) != 0))
 				continue;
+			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
+				continue;   /* the build wrote it */
 			w->last_event_s = t;
 			w->event_count++;
-			if ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name))
-				continue;   /* the build made it */
 			if (e->mask & IN_ISDIR) {
 				if (dir->is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
 					char *sub = cli_path_join(dir->dir, e->name, NULL);
@@ -648,8 +702,19 @@ static int run_watch(int argc, char **argv)
 			status = ANIMC_EXIT_FAILED;
 		}
 	}
-	char *out_real = realpath(o.out_dir, NULL);
-	w.out_real = out_real;
+	if (status == 0 && o.cache_dir) {
+		cli_error err;
+
+		if (!cli_mkdir_p(o.cache_dir, &err)) {
+			cli_report_error(o.cache_dir, &err);
+			status = ANIMC_EXIT_FAILED;
+		}
+	}
+	w.skip_real[0] = realpath(o.out_dir, NULL);
+	w.skip_real[1] = o.cache_dir ? realpath(o.cache_dir, NULL) : NULL;
+	own_file_set(&w.own[0], o.report_path);
+	own_file_set(&w.own[1], o.junit_path);
+	own_file_set(&w.own[2], o.depfile_path);
 	w.out_dir = o.out_dir;
 	if (status == 0 && !watch_inputs(&w, &o, false))
 		status = ANIMC_EXIT_FAILED;
@@ -666,13 +731,19 @@ static int run_watch(int argc, char **argv)
 		watch_loop(&w, &o);
 	for (size_t i = 0; i < w.dir_count; i++) {
 		free(w.dirs[i].dir);
+		free(w.dirs[i].real);
 		free(w.dirs[i].only);
 	}
+	for (size_t i = 0; i < sizeof w.own / sizeof w.own[0]; i++) {
+		free(w.own[i].dir_real);
+		free(w.own[i].name);
+	}
+	free(w.skip_real[0]);
+	free(w.skip_real[1]);
 	for (size_t i = 0; i < w.writer_count; i++)
 		free(w.writers[i].name);
 	free(w.dirs);
 	free(w.writers);
-	free(out_real);
 	close(w.fd);
 	build_options_release(&o);
 	return status;

@@ -40,8 +40,8 @@ static int stop_watch(void **state)
 	return 0;
 }
 
-/* animc watch A1 A2 A3, its output in DIR/watch.log. */
-static void start_with(watcher *w, const char *dir, const char *a1, const char *a2, const char *a3)
+/* animc watch ARGV..., its output in DIR/watch.log. */
+static void start_argv(watcher *w, const char *dir, const char *const *argv)
 {
 	int fd;
 
@@ -58,11 +58,25 @@ static void start_with(watcher *w, const char *dir, const char *a1, const char *
 		dup2(fd, STDERR_FILENO);
 		for (int other = 3; other < 1024; other++)
 			close(other);
-		execl(test_animc_path(), "animc", "watch", a1, a2, a3, (char *)NULL);
+		char *copy[32];
+		size_t n = 0;
+
+		for (; argv[n] && n < 31; n++)
+			copy[n] = strdup(argv[n]);
+		copy[n] = NULL;
+		execv(test_animc_path(), copy);
 		_exit(127);
 	}
 	running_watch = w->pid;
 	close(fd);
+}
+
+/* animc watch A1 A2 A3 (A3 may be NULL). */
+static void start_with(watcher *w, const char *dir, const char *a1, const char *a2, const char *a3)
+{
+	const char *argv[] = { "animc", "watch", a1, a2, a3, NULL };
+
+	start_argv(w, dir, argv);
 }
 
 static void start(watcher *w, const char *dir, const char *out, const char *src)
@@ -375,7 +389,59 @@ static void sigint_during_a_build(void **state)
 	free(src), free(w.log), free(out), free(dir);
 }
 
+static struct timespec mtime_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_mtim;
+}
+
+/* The report, JUnit file and depfile written inside the watched folder,
+ * and the cache folder there, are the watch's own writes: they start no
+ * rebuild (each build rewrote them, which started the next, for ever). */
+static void watch_ignores_its_own_files(void **state)
+{
+	char *dir = test_tmpdir("watch-own"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *report = test_format("%s/report.json", src), *junit = test_format("%s/junit.xml", src);
+	char *depfile = test_format("%s/deps.d", src), *cache = test_format("%s/cache", src);
+	const char *argv[] = { "animc", "watch", "--report", report, "--junit", junit, "--depfile", depfile,
+			 "--cache-dir", cache, "--cache-min-size", "0", "-o", out, src, NULL };
+	struct timespec before, after;
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	char *text = turn_with_duration("1.5");
+	save(turn, text);
+	free(text);
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+	settle();
+	before = mtime_of(report);
+	usleep(1000000);   /* twenty times the quiet time: a rebuild would have come */
+	after = mtime_of(report);
+	assert_true(before.tv_sec == after.tv_sec && before.tv_nsec == after.tv_nsec);
+	assert_int_equal(lines_with(w.log, " up to date, in "), 1);
+
+	/* An edit: one rebuild, its store into the cache none more. */
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_builds(&w, 2);
+	assert_true(duration_of(turn_xnb) == 2.5f);
+	usleep(1000000);
+	assert_int_equal(lines_with(w.log, " up to date, in "), 2);
+	assert_int_equal(lines_with(w.log, "compiled 1 source (Turn.Animation)"), 2);
+	stop_watch(NULL);
+	free(cache), free(depfile), free(junit), free(report);
+	free(w.log), free(turn), free(turn_xnb), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
