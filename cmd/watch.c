@@ -40,7 +40,8 @@ typedef struct watched {
 	int wd;
 	char *dir;             /* the folder watched */
 	char *real;            /* its realpath(), NULL when unknown */
-	char *only;            /* a file input: the one name that counts; NULL: all */
+	bool is_all;           /* every name in it counts; else those of `names` */
+	cli_strings names;     /* the files watched in it: inputs, files a build read */
 	bool is_tree;          /* its new subfolders are watched too */
 } watched;
 
@@ -131,6 +132,14 @@ static void own_file_set(own_file *f, const char *path)
 	free(dir);
 }
 
+static bool counts_name(const watched *dir, const char *name)
+{
+	for (size_t i = 0; !dir->is_all && i < dir->names.count; i++)
+		if (strcmp(dir->names.items[i], name) == 0)
+			return true;
+	return dir->is_all;
+}
+
 static watched *find_wd(watch_state *w, int wd)
 {
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -157,14 +166,12 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	}
 	for (size_t i = 0; i < w->dir_count; i++)
 		if (w->dirs[i].wd == wd) {
-			/* One folder for several inputs: all of it counts. */
-			if (!only || !w->dirs[i].only || strcmp(only, w->dirs[i].only) != 0) {
-				free(w->dirs[i].only);
-				w->dirs[i].only = NULL;
-			}
-			w->dirs[i].is_tree |= is_tree;
+			watched *d = &w->dirs[i];
+
+			d->is_all |= !only;
+			d->is_tree |= is_tree;
 			free(real);
-			return true;
+			return d->is_all || counts_name(d, only) || cli_strings_push(&d->names, only);
 		}
 	grown = realloc(w->dirs, (w->dir_count + 1) * sizeof *grown);
 	if (!grown) {
@@ -172,9 +179,9 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 		return false;
 	}
 	w->dirs = grown;
-	grown[w->dir_count] = (watched){ wd, strdup(dir), real, only ? strdup(only) : NULL, is_tree };
+	grown[w->dir_count] = (watched){ wd, strdup(dir), real, !only, { NULL, 0, 0 }, is_tree };
 	w->dir_count++;
-	return true;
+	return !only || cli_strings_push(&grown[w->dir_count - 1].names, only);
 }
 
 /* A folder and every folder below it (names starting with '.' left out, as
@@ -305,7 +312,7 @@ static void take_events(watch_state *w)
 				w->event_count++;
 				continue;
 			}
-			if (!e->len || is_ignored(e->name) || (dir->only && strcmp(dir->only, e->name) != 0))
+			if (!e->len || is_ignored(e->name) || !counts_name(dir, e->name))
 				continue;
 			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
 				continue;   /* the build wrote it */
@@ -569,6 +576,39 @@ static char *finish_build(pid_t pid, int fd)
 	return text;
 }
 
+/* Watch the file PATH (its folder, for that name), when its folder is
+ * there: one that is not fails the build that reads it, which says so. */
+static bool watch_file(watch_state *w, const char *path)
+{
+	char *dir = strndup(path, (size_t)(cli_basename(path) - path));
+	bool ok = !dir || access(dir[0] ? dir : ".", F_OK) != 0 ||
+		  add_watch(w, dir[0] ? dir : ".", cli_basename(path), false);
+
+	free(dir);
+	return ok;
+}
+
+/* Watch every file the last build read besides its sources (a clip-split
+ * sidecar, a glTF buffer, the --skeleton model, the project), as its
+ * manifest records them: an edit there compiles the sources again. */
+static void watch_files_read(watch_state *w, const build_options *o)
+{
+	char *path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
+	manifest m;
+	cli_error err;
+
+	memset(&m, 0, sizeof m);
+	if (path && manifest_load(&m, path, &err) == MANIFEST_LOADED) {
+		for (size_t i = 0; i < m.count; i++)
+			for (uint32_t d = 0; d < m.entries[i].dep_count; d++)
+				watch_file(w, m.entries[i].deps[d].path);
+		if (m.has_skeleton)
+			watch_file(w, m.skeleton.path);
+	}
+	manifest_release(&m);
+	free(path);
+}
+
 /* Build, then build again on every change, until SIGINT or SIGTERM. */
 /* Watch the inputs and the output folder (its going away).  With
  * is_again, after a watched folder went away: an input not there yet is
@@ -594,6 +634,11 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 			free(dir);
 		}
 	}
+	/* The files options name, read by every build. */
+	if (ok && o->skeleton_path)
+		ok = watch_file(w, o->skeleton_path);
+	if (ok && o->author.clips_path)
+		ok = watch_file(w, o->author.clips_path);
 	if (w->out_wd < 0 && w->out_dir)
 		w->out_wd = inotify_add_watch(w->fd, w->out_dir, IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
 	return ok;
@@ -624,6 +669,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			 * written: that build's lines are dropped, and the
 			 * next build tells. */
 			take_events(w);
+			watch_files_read(w, o);
 			if (w->needs_rewatch)
 				w->needs_rewatch = !watch_inputs(w, o, true);
 			if (o->has_project && !watch_project(w, o))
@@ -732,7 +778,7 @@ static int run_watch(int argc, char **argv)
 	for (size_t i = 0; i < w.dir_count; i++) {
 		free(w.dirs[i].dir);
 		free(w.dirs[i].real);
-		free(w.dirs[i].only);
+		cli_strings_release(&w.dirs[i].names);
 	}
 	for (size_t i = 0; i < sizeof w.own / sizeof w.own[0]; i++) {
 		free(w.own[i].dir_real);
@@ -755,8 +801,9 @@ static void watch_help(FILE *out)
 		"usage: animc watch [build options] -o OUTDIR INPUT...\n"
 		"\n"
 		"Build as 'animc build' does, then build again whenever an input changes: files\n"
-		"and folders (and the folders created in them) are watched with inotify.  A burst\n"
-		"of saves is one rebuild, which waits until no file is being written, so a\n"
+		"and folders (and the folders created in them) are watched with inotify, and so\n"
+		"is every other file a build read (a sidecar, a glTF buffer, --skeleton, --clips).\n"
+		"A burst of saves is one rebuild, which waits until no file is being written, so a\n"
 		"half-written source is never compiled.  Each rebuild prints one line: the time,\n"
 		"what was compiled, failures, warnings, how long it took.  Outputs of a deleted\n"
 		"source are removed (--prune).  Takes every option of 'animc build', --mgcb too.\n"

@@ -440,7 +440,65 @@ static void watch_ignores_its_own_files(void **state)
 	free(w.log), free(turn), free(turn_xnb), free(src), free(out), free(dir);
 }
 
+/* `from` with its first `what` replaced by `with` (all malloc()ed). */
+static char *replaced(const char *from, const char *what, const char *with)
+{
+	size_t size;
+	char *text = (char *)test_read_file(from, &size), *at = strstr(text, what), *out;
+
+	assert_non_null(at);
+	*at = '\0';
+	out = test_format("%s%s%s", text, with, at + strlen(what));
+	free(text);
+	return out;
+}
+
+/* The files a build read besides the sources named (the sidecar of a
+ * source given by name) and those options name (--clips) are watched:
+ * an edit there compiles the source again. */
+static void watch_follows_the_files_read(void **state)
+{
+	char *dir = test_tmpdir("watch-deps"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walker = test_format("%s/Walker.xml", src), *sidecar = test_format("%s/Walker_Anims.xml", src);
+	char *clips = test_format("%s/clips.xml", dir), *run_xnb = test_format("%s/Walker/Run.xnb", out);
+	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/authoring/Walker.xml "
+				   "testdata/authoring/Walker_Anims.xml \"$1\"", "sh", src, NULL);
+	watcher w;
+	float before;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start(&w, dir, out, walker);
+	wait_for_builds(&w, 1);
+	before = duration_of(run_xnb);
+	settle();
+	char *text = replaced("testdata/authoring/Walker_Anims.xml", "<EndFrame>29<", "<EndFrame>20<");
+	save(sidecar, text);
+	wait_for_builds(&w, 2);
+	assert_true(duration_of(run_xnb) < before);
+	stop_watch(NULL);
+
+	/* --clips FILE: watched too. */
+	save(clips, text);
+	free(text);
+	free(w.log);
+	const char *argv[] = { "animc", "watch", "--clips", clips, "-o", out, walker, NULL };
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	before = duration_of(run_xnb);
+	settle();
+	text = replaced("testdata/authoring/Walker_Anims.xml", "<EndFrame>29<", "<EndFrame>12<");
+	save(clips, text);
+	free(text);
+	wait_for_builds(&w, 2);
+	assert_true(duration_of(run_xnb) < before);
+	stop_watch(NULL);
+	free(clips), free(run_xnb), free(sidecar), free(walker), free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
