@@ -389,32 +389,35 @@ static void watch_note(build_status_sink *s, const char *line)
 		printf("%s\n", line);
 }
 
-/* The rebuild's one line: the time, what was written, how long it took. */
+/* The rebuild's one line: the time, what was written (the first sources
+ * compiled named as the build names them), how long it took. */
 static void watch_summary(build_status_sink *s, const build_totals *t, unsigned stale)
 {
 	const build_ctx *ctx = s->ctx;
 	watch_sink *ws = (watch_sink *)s;
 	time_t now = time(NULL);
 	struct tm tm;
-	char clock[16], names[256] = "";
-	size_t used = 0, listed = 0;
+	char clock[16];
+	unsigned listed = 0;
 
 	(void)stale;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	printf("%s compiled %u source%s", clock, t->compiled, t->compiled == 1 ? "" : "s");
 	for (size_t i = 0; i < ctx->plan.count && listed < 3; i++) {
 		const build_job *j = &ctx->plan.jobs[i];
 
-		if (j->result.status != BUILD_COMPILED || used >= sizeof names)
+		if (j->result.status != BUILD_COMPILED)
 			continue;
-		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", listed ? ", " : "",
-					 cli_basename(j->path));
+		fputs(listed ? ", " : " (", stdout);
+		cli_print_escaped(stdout, j->path, 0);
 		listed++;
 	}
-	printf("%s compiled %u source%s%s%s%s, %u failed, %u warning%s, %u up to date, in %.0f ms\n", clock,
-	       t->compiled, t->compiled == 1 ? "" : "s", listed ? " (" : "", names,
-	       listed ? (t->compiled > listed ? ", ...)" : ")") : "", t->failed, t->warnings,
-	       t->warnings == 1 ? "" : "s", t->up_to_date, (build_now_s() - ws->start_s) * 1000);
+	if (listed)
+		fputs(t->compiled > listed ? ", ...)" : ")", stdout);
+	printf(", %u failed, %u warning%s, %u up to date", t->failed, t->warnings, t->warnings == 1 ? "" : "s",
+	       t->up_to_date);
+	printf(", in %.0f ms\n", (build_now_s() - ws->start_s) * 1000);
 	fflush(stdout);
 }
 

@@ -434,7 +434,7 @@ static void watch_ignores_its_own_files(void **state)
 	assert_true(duration_of(turn_xnb) == 2.5f);
 	usleep(1000000);
 	assert_int_equal(lines_with(w.log, " up to date, in "), 2);
-	assert_int_equal(lines_with(w.log, "compiled 1 source (Turn.Animation)"), 2);
+	assert_int_equal(lines_with(w.log, "/src/Turn.Animation)"), 2);
 	stop_watch(NULL);
 	free(cache), free(depfile), free(junit), free(report);
 	free(w.log), free(turn), free(turn_xnb), free(src), free(out), free(dir);
@@ -497,7 +497,36 @@ static void watch_follows_the_files_read(void **state)
 	free(clips), free(run_xnb), free(sidecar), free(walker), free(w.log), free(src), free(out), free(dir);
 }
 
+/* The line names sources by their paths as the build names them: two of
+ * one name in two folders were "Turn.Animation, Turn.Animation". */
+static void watch_line_names_paths(void **state)
+{
+	char *dir = test_tmpdir("watch-names"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a", src), *b = test_format("%s/b", src);
+	char *turn_a = test_format("%s/Turn.Animation", a), *turn_b = test_format("%s/Turn.Animation", b);
+	char *turn = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755), mkdir(a, 0755), mkdir(b, 0755);
+	save(turn_a, turn);
+	save(turn_b, turn);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	free(turn);
+	turn = turn_with_duration("2.5");
+	save(turn_a, turn);
+	save(turn_b, turn);
+	wait_for_builds(&w, 2);
+	assert_int_equal(lines_with(w.log, "/src/a/Turn.Animation"), 2);
+	assert_int_equal(lines_with(w.log, "/src/b/Turn.Animation"), 2);
+	stop_watch(NULL);
+	free(turn), free(turn_a), free(turn_b), free(a), free(b), free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
