@@ -400,7 +400,6 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 	char clock[16];
 	unsigned listed = 0;
 
-	(void)stale;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
 	printf("%s compiled %u source%s", clock, t->compiled, t->compiled == 1 ? "" : "s");
@@ -415,8 +414,14 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 	}
 	if (listed)
 		fputs(t->compiled > listed ? ", ...)" : ")", stdout);
+	if (t->cached)
+		printf(", %u cached", t->cached);
 	printf(", %u failed, %u warning%s, %u up to date", t->failed, t->warnings, t->warnings == 1 ? "" : "s",
 	       t->up_to_date);
+	if (stale)
+		printf(", %u stale output%s", stale, stale == 1 ? "" : "s");
+	if (t->reports_failed)
+		printf(", %u report%s not written", t->reports_failed, t->reports_failed == 1 ? "" : "s");
 	printf(", in %.0f ms\n", (build_now_s() - ws->start_s) * 1000);
 	fflush(stdout);
 }
@@ -808,8 +813,9 @@ static void watch_help(FILE *out)
 		"is every other file a build read (a sidecar, a glTF buffer, --skeleton, --clips).\n"
 		"A burst of saves is one rebuild, which waits until no file is being written, so a\n"
 		"half-written source is never compiled.  Each rebuild prints one line: the time,\n"
-		"what was compiled, failures, warnings, how long it took.  Outputs of a deleted\n"
-		"source are removed (--prune).  Takes every option of 'animc build', --mgcb too.\n"
+		"what was compiled or taken from the cache, failures, warnings, how long it took.\n"
+		"Outputs of a deleted source are removed (--prune).  Takes every option of\n"
+		"'animc build', --mgcb too.\n"
 		"Ctrl-C (SIGINT) or SIGTERM ends it with status 0, leaving no temporary file.\n");
 }
 

@@ -497,6 +497,44 @@ static void watch_follows_the_files_read(void **state)
 	free(clips), free(run_xnb), free(sidecar), free(walker), free(w.log), free(src), free(out), free(dir);
 }
 
+/* A copy of the corpus's RobotGame clips in DIR/src (and the folders a/
+ * and b/ there, empty), and the number of sources it holds. */
+static char *corpus_copy(const char *dir, unsigned *count)
+{
+	char *src = test_format("%s/src", dir);
+	test_run r = test_exec("sh", "-c", "mkdir -p \"$2/a\" \"$2/b\" && cp -r \"$1\"/robotgame/* \"$2\" && "
+				   "find \"$2\" -type f | wc -l", "sh", test_corpus_dir(), src, NULL);
+
+	assert_int_equal(r.status, 0);
+	assert_int_equal(sscanf(r.out, "%u", count), 1);
+	test_run_release(&r);
+	return src;
+}
+
+/* The line counts the sources fetched from the cache (it said "compiled
+ * 0 sources, ... 0 up to date" for all of them written). */
+static void watch_line_counts_cached(void **state)
+{
+	char *dir = test_tmpdir("watch-cached"), *out = test_format("%s/out", dir), *cache = test_format("%s/cache", dir);
+	char *rm = test_format("rm -rf '%s'", out), *src, *all;
+	unsigned count;
+	watcher w;
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	src = corpus_copy(dir, &count);
+	const char *argv[] = { "animc", "watch", "--cache-dir", cache, "--cache-min-size", "0", "-o", out, src, NULL };
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	settle();
+	assert_int_equal(system(rm), 0);
+	wait_for_builds(&w, 2);
+	all = test_format(", %u cached, 0 failed", count);
+	assert_int_equal(lines_with(w.log, all), 1);
+	stop_watch(NULL);
+	free(all), free(rm), free(cache), free(w.log), free(src), free(out), free(dir);
+}
+
 /* The line names sources by their paths as the build names them: two of
  * one name in two folders were "Turn.Animation, Turn.Animation". */
 static void watch_line_names_paths(void **state)
@@ -526,6 +564,7 @@ static void watch_line_names_paths(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
