@@ -70,7 +70,6 @@ typedef struct watch_state {
 	size_t writer_count;
 	bool is_dirty;
 	double last_event_s;
-	unsigned long event_count;   /* events about sources, ever */
 	/* A watched folder went away (an input replaced, renamed back): its
 	 * watches are made again once it is there, and the output folder's
 	 * own (out_wd: it going away needs a build) after each build. */
@@ -294,14 +293,12 @@ static void take_events(watch_state *w)
 					w->out_wd = -1;   /* deleted: a build makes it again */
 					w->is_dirty = w->needs_rewatch = true;
 					w->last_event_s = t;
-					w->event_count++;
 				}
 				continue;
 			}
 			if (e->mask & IN_Q_OVERFLOW) {
 				w->is_dirty = true;   /* lost events: the build looks at everything */
 				w->last_event_s = t;
-				w->event_count++;
 				continue;
 			}
 			if (!dir)
@@ -309,7 +306,6 @@ static void take_events(watch_state *w)
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 				w->is_dirty = w->needs_rewatch = true;
 				w->last_event_s = t;
-				w->event_count++;
 				continue;
 			}
 			if (!e->len || is_ignored(e->name) || !counts_name(dir, e->name))
@@ -317,7 +313,6 @@ static void take_events(watch_state *w)
 			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
 				continue;   /* the build wrote it */
 			w->last_event_s = t;
-			w->event_count++;
 			if (e->mask & IN_ISDIR) {
 				if (dir->is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
 					char *sub = cli_path_join(dir->dir, e->name, NULL);
@@ -666,23 +661,22 @@ static void watch_loop(watch_state *w, build_options *o)
 		if (again && w->writer_count == 0) {
 			int out_fd = -1;
 			char *printed = NULL;
-			unsigned long events_before = w->event_count;
 
 			again = false;
 			w->is_dirty = false;
 			if ((pid = start_build(o, &out_fd)) > 0)
 				printed = finish_build(pid, out_fd);
-			/* What happened meanwhile counts next.  A source saved
-			 * while the build read it may have been read half
-			 * written: that build's lines are dropped, and the
-			 * next build tells. */
+			/* What happened meanwhile counts next.  The build's
+			 * lines are printed whatever happened: they are true of
+			 * what it read, and a source saved again while it ran
+			 * is built again at once, whose line tells. */
 			take_events(w);
 			watch_files_read(w, o);
 			if (w->needs_rewatch)
 				w->needs_rewatch = !watch_inputs(w, o, true);
 			if (o->has_project && !watch_project(w, o))
 				stop_requested = 1;
-			if (printed && w->event_count == events_before && !stop_requested) {
+			if (printed && !stop_requested) {
 				fputs(printed, stdout);
 				fflush(stdout);
 			}

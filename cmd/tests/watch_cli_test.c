@@ -563,9 +563,60 @@ static void watch_line_names_paths(void **state)
 	free(turn), free(turn_a), free(turn_b), free(a), free(b), free(w.log), free(src), free(out), free(dir);
 }
 
+/* Whether the watch has a child (a build) running now. */
+static bool is_building(pid_t watch)
+{
+	char *path = test_format("/proc/%d/task/%d/children", (int)watch, (int)watch);
+	FILE *f = fopen(path, "r");
+	int child = 0;
+
+	free(path);
+	if (f) {
+		if (fscanf(f, "%d", &child) != 1)
+			child = 0;
+		fclose(f);
+	}
+	return child > 0;
+}
+
+/* A rebuild during which a file that is no source was written prints its
+ * line (it printed nothing, and the next build, finding everything up to
+ * date, did not tell what this one compiled). */
+static void watch_prints_every_rebuild(void **state)
+{
+	char *dir = test_tmpdir("watch-lines"), *out = test_format("%s/out", dir), *rm = test_format("rm -rf '%s'", out);
+	char *src, *notes, *all, *text;
+	unsigned count;
+	watcher w;
+	size_t size;
+
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	src = corpus_copy(dir, &count);
+	notes = test_format("%s/notes.txt", src);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	/* Every source compiles again; the note is written meanwhile. */
+	assert_int_equal(system(rm), 0);
+	for (int i = 0; i < 20000 && !is_building(w.pid); i++)
+		usleep(1000);
+	save(notes, "a note\n");
+	all = test_format("compiled %u sources", count);
+	for (int i = 0; i < 2000 && lines_with(w.log, all) < 2; i++)
+		usleep(10000);
+	text = (char *)test_read_file(w.log, &size);
+	if (lines_with(w.log, all) != 2)
+		fail_msg("no line of the second build of all %u sources:\n%s", count, text);
+	free(text);
+	stop_watch(NULL);
+	free(all), free(rm), free(notes), free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
+	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
