@@ -264,6 +264,34 @@ static void writers_expire(watch_state *w, double t)
 	}
 }
 
+/* Milliseconds until the first writer goes silent for too long; -1 with
+ * none. */
+static int writers_next_ms(const watch_state *w, double t)
+{
+	double next = -1;
+
+	for (size_t i = 0; i < w->writer_count; i++) {
+		double at = w->writers[i].last_s + WATCH_WRITER_GIVEUP_MS / 1000.0;
+
+		if (next < 0 || at < next)
+			next = at;
+	}
+	return next < 0 ? -1 : next <= t ? 0 : (int)((next - t) * 1000) + 1;
+}
+
+/* Is NAME in folder DIR a new regular file that is being written?  A
+ * link (symbolic or hard), a FIFO, a device is not: nothing will close it
+ * after writing. */
+static bool is_new_file(const char *dir, const char *name)
+{
+	char *path = cli_path_join(dir, name, NULL);
+	struct stat st;
+	bool is_new = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
+
+	free(path);
+	return is_new;
+}
+
 /* Is NAME in folder DIR a folder the build writes? */
 static bool is_out_dir(const watch_state *w, const char *dir, const char *name)
 {
@@ -325,9 +353,10 @@ static void take_events(watch_state *w)
 					w->is_dirty = true;
 				continue;
 			}
-			if (e->mask & (IN_CREATE | IN_MODIFY)) {
+			if ((e->mask & IN_CREATE) && !is_new_file(dir->dir, e->name))
+				w->is_dirty = true;   /* a link, a FIFO: there now, whole */
+			else if (e->mask & (IN_CREATE | IN_MODIFY))
 				writer_start(w, e->wd, e->name, t);
-			}
 			if (e->mask & IN_CLOSE_WRITE) {
 				writer_end(w, e->wd, e->name);
 				w->is_dirty = true;
@@ -684,6 +713,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			continue;
 		}
 		writers_expire(w, t);
+		timeout = writers_next_ms(w, t);
 		/* A folder that went away: looked for again every second; back,
 		 * it is built. */
 		if (w->needs_rewatch && !w->is_dirty) {
@@ -691,7 +721,7 @@ static void watch_loop(watch_state *w, build_options *o)
 				w->needs_rewatch = false;
 				w->is_dirty = true;
 				w->last_event_s = t;
-			} else {
+			} else if (timeout < 0 || timeout > 1000) {
 				timeout = 1000;
 			}
 		}
@@ -702,7 +732,8 @@ static void watch_loop(watch_state *w, build_options *o)
 				again = true;
 				continue;
 			}
-			timeout = wait_ms > 0 ? (int)wait_ms + 1 : WATCH_QUIET_MS;
+			if (wait_ms > 0 && (timeout < 0 || (int)wait_ms + 1 < timeout))
+				timeout = (int)wait_ms + 1;
 		}
 		if (poll(&p, 1, timeout) > 0)
 			take_events(w);

@@ -613,7 +613,37 @@ static void watch_prints_every_rebuild(void **state)
 	free(all), free(rm), free(notes), free(w.log), free(src), free(out), free(dir);
 }
 
+/* A symbolic link and a hard link made in the folder are new sources,
+ * there whole at once: built (they were taken for files being written,
+ * and waited for until something else happened). */
+static void watch_builds_new_links(void **state)
+{
+	char *dir = test_tmpdir("watch-links"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *elsewhere = test_format("%s/Turn.Animation", dir), *text = turn_with_duration("1.5");
+	char *sym = test_format("%s/Linked.Animation", src), *hard = test_format("%s/Hard.Animation", src);
+	char *link_xnb = test_format("%s/Linked.xnb", out), *hard_xnb = test_format("%s/Hard.xnb", out);
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(elsewhere, text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	assert_int_equal(symlink("../Turn.Animation", sym), 0);
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(link_xnb));
+	settle();
+	assert_int_equal(link(elsewhere, hard), 0);
+	wait_for_builds(&w, 3);
+	assert_true(test_file_exists(hard_xnb));
+	stop_watch(NULL);
+	free(link_xnb), free(hard_xnb), free(sym), free(hard), free(text), free(elsewhere);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
