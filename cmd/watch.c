@@ -3,7 +3,8 @@
  * build again whenever an input changes, told by inotify (files, folders
  * and the folders created in them).  A burst of saves is one rebuild: a
  * rebuild waits until no file is being written (a file modified and not yet
- * closed) and nothing has happened for WATCH_QUIET_MS, so a half-written
+ * closed; not one the last build found no importer for, and none for
+ * long) and nothing has happened for WATCH_QUIET_MS, so a half-written
  * source is never compiled.  Each rebuild runs the build engine in a child
  * process (incremental: only what changed compiles; --prune is on, so a
  * deleted source takes its outputs with it) and prints one line.  SIGINT or
@@ -28,10 +29,12 @@
 
 #include "build.h"
 
-/* Quiet time after the last event before a rebuild, and the longest a file
- * may stay open for writing without news before it counts as written. */
+/* Quiet time after the last event before a rebuild; the longest a file
+ * may stay open for writing without news before it counts as written, and
+ * the longest it may hold rebuilds back in all (a file that keeps growing). */
 #define WATCH_QUIET_MS 50
 #define WATCH_WRITER_GIVEUP_MS 2000
+#define WATCH_WRITER_LIMIT_MS 3000
 
 #define WATCH_MASK (IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
 		    IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB)
@@ -48,8 +51,14 @@ typedef struct watched {
 typedef struct writer {
 	int wd;
 	char *name;
-	double last_s;
+	double first_s, last_s;
 } writer;
+
+/* A file the last build found no importer for (a log, notes): it being
+ * written holds no rebuild back. */
+typedef struct file_id {
+	uint64_t dev, ino;
+} file_id;
 
 /* A file the build itself writes (--report, --junit, --depfile): its
  * events, and those of its temporary NAME.tmpPID, are not changes. */
@@ -68,6 +77,8 @@ typedef struct watch_state {
 	size_t dir_count;
 	writer *writers;
 	size_t writer_count;
+	file_id *not_sources;
+	size_t not_source_count;
 	bool is_dirty;
 	double last_event_s;
 	/* A watched folder went away (an input replaced, renamed back): its
@@ -235,7 +246,7 @@ static void writer_start(watch_state *w, int wd, const char *name, double t)
 	if (!grown)
 		return;
 	w->writers = grown;
-	grown[w->writer_count] = (writer){ wd, strdup(name), t };
+	grown[w->writer_count] = (writer){ wd, strdup(name), t, t };
 	if (grown[w->writer_count].name)
 		w->writer_count++;
 }
@@ -250,11 +261,13 @@ static void writer_end(watch_state *w, int wd, const char *name)
 	*wr = w->writers[--w->writer_count];
 }
 
-/* Writers that went silent for long (a file kept open, a crashed editor). */
+/* Writers that went silent for long (a file kept open, a crashed editor)
+ * or that have been writing for too long (a growing file). */
 static void writers_expire(watch_state *w, double t)
 {
 	for (size_t i = 0; i < w->writer_count;) {
-		if (t - w->writers[i].last_s > WATCH_WRITER_GIVEUP_MS / 1000.0) {
+		if (t - w->writers[i].last_s > WATCH_WRITER_GIVEUP_MS / 1000.0 ||
+		    t - w->writers[i].first_s > WATCH_WRITER_LIMIT_MS / 1000.0) {
 			w->is_dirty = true;   /* build what it holds now */
 			free(w->writers[i].name);
 			w->writers[i] = w->writers[--w->writer_count];
@@ -264,19 +277,37 @@ static void writers_expire(watch_state *w, double t)
 	}
 }
 
-/* Milliseconds until the first writer goes silent for too long; -1 with
- * none. */
+/* Milliseconds until the first writer expires; -1 with none. */
 static int writers_next_ms(const watch_state *w, double t)
 {
 	double next = -1;
 
 	for (size_t i = 0; i < w->writer_count; i++) {
-		double at = w->writers[i].last_s + WATCH_WRITER_GIVEUP_MS / 1000.0;
+		const writer *wr = &w->writers[i];
+		double silent = wr->last_s + WATCH_WRITER_GIVEUP_MS / 1000.0;
+		double limit = wr->first_s + WATCH_WRITER_LIMIT_MS / 1000.0;
+		double at = silent < limit ? silent : limit;
 
 		if (next < 0 || at < next)
 			next = at;
 	}
 	return next < 0 ? -1 : next <= t ? 0 : (int)((next - t) * 1000) + 1;
+}
+
+/* Is NAME in folder DIR a file the build may read?  Not when the last
+ * build found no importer for it. */
+static bool may_be_read(const watch_state *w, const char *dir, const char *name)
+{
+	char *path = cli_path_join(dir, name, NULL);
+	struct stat st;
+	bool is_read = true;
+
+	if (path && stat(path, &st) == 0)
+		for (size_t i = 0; is_read && i < w->not_source_count; i++)
+			is_read = !(w->not_sources[i].dev == (uint64_t)st.st_dev &&
+				    w->not_sources[i].ino == (uint64_t)st.st_ino);
+	free(path);
+	return is_read;
 }
 
 /* Is NAME in folder DIR a new regular file that is being written?  A
@@ -355,7 +386,7 @@ static void take_events(watch_state *w)
 			}
 			if ((e->mask & IN_CREATE) && !is_new_file(dir->dir, e->name))
 				w->is_dirty = true;   /* a link, a FIFO: there now, whole */
-			else if (e->mask & (IN_CREATE | IN_MODIFY))
+			else if ((e->mask & (IN_CREATE | IN_MODIFY)) && may_be_read(w, dir->dir, e->name))
 				writer_start(w, e->wd, e->name, t);
 			if (e->mask & IN_CLOSE_WRITE) {
 				writer_end(w, e->wd, e->name);
@@ -630,12 +661,34 @@ static void watch_files_read(watch_state *w, const build_options *o)
 	cli_error err;
 
 	memset(&m, 0, sizeof m);
+	w->not_source_count = 0;
 	if (path && manifest_load(&m, path, &err) == MANIFEST_LOADED) {
-		for (size_t i = 0; i < m.count; i++)
-			for (uint32_t d = 0; d < m.entries[i].dep_count; d++)
-				watch_file(w, m.entries[i].deps[d].path);
+		for (size_t i = 0; i < m.count; i++) {
+			const manifest_entry *e = &m.entries[i];
+			file_id *grown;
+
+			for (uint32_t d = 0; d < e->dep_count; d++)
+				watch_file(w, e->deps[d].path);
+			if (e->status != BUILD_SKIPPED || e->importer[0])
+				continue;
+			grown = realloc(w->not_sources, (w->not_source_count + 1) * sizeof *grown);
+			if (!grown)
+				continue;
+			w->not_sources = grown;
+			grown[w->not_source_count++] = (file_id){ e->state.dev, e->state.ino };
+		}
 		if (m.has_skeleton)
 			watch_file(w, m.skeleton.path);
+	}
+	for (size_t i = 0; i < w->writer_count;) {
+		const watched *dir = find_wd(w, w->writers[i].wd);
+
+		if (dir && !may_be_read(w, dir->dir, w->writers[i].name)) {
+			free(w->writers[i].name);
+			w->writers[i] = w->writers[--w->writer_count];
+		} else {
+			i++;
+		}
 	}
 	manifest_release(&m);
 	free(path);
@@ -823,6 +876,7 @@ static int run_watch(int argc, char **argv)
 		free(w.writers[i].name);
 	free(w.dirs);
 	free(w.writers);
+	free(w.not_sources);
 	close(w.fd);
 	build_options_release(&o);
 	return status;
@@ -837,7 +891,8 @@ static void watch_help(FILE *out)
 		"and folders (and the folders created in them) are watched with inotify, and so\n"
 		"is every other file a build read (a sidecar, a glTF buffer, --skeleton, --clips).\n"
 		"A burst of saves is one rebuild, which waits until no file is being written, so a\n"
-		"half-written source is never compiled.  Each rebuild prints one line: the time,\n"
+		"half-written source is not compiled (a file no importer reads, such as a log,\n"
+		"is not waited for; none longer than 3 s).  Each rebuild prints one line: the time,\n"
 		"what was compiled or taken from the cache, failures, warnings, how long it took.\n"
 		"Outputs of a deleted source are removed (--prune).  Takes every option of\n"
 		"'animc build', --mgcb too.\n"

@@ -642,8 +642,50 @@ static void watch_builds_new_links(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A file no importer reads, kept open and growing (a tool's log), holds
+ * no rebuild back (a save was built only once the log was closed). */
+static void watch_is_not_held_by_a_growing_log(void **state)
+{
+	char *dir = test_tmpdir("watch-log"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *log = test_format("%s/export.log", src), *text = turn_with_duration("1.5");
+	watcher w;
+	pid_t logger;
+	int fd;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(turn, text);
+	free(text);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	logger = fork();
+	assert_true(logger >= 0);
+	if (logger == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;) {
+			if (write(fd, "progress\n", 9) != 9)
+				_exit(1);
+			usleep(100000);
+		}
+	}
+	close(fd);
+	settle();
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	kill(logger, SIGKILL);
+	waitpid(logger, NULL, 0);
+	stop_watch(NULL);
+	free(log), free(turn), free(turn_xnb), free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
+	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
