@@ -334,6 +334,60 @@ static bool is_out_dir(const watch_state *w, const char *dir, const char *name)
 	return is_out;
 }
 
+/* Drop the entry at index i (its kernel watch gone or removed), and the
+ * writers in its folder. */
+static void forget_at(watch_state *w, size_t i)
+{
+	for (size_t k = 0; k < w->writer_count;) {
+		if (w->writers[k].wd == w->dirs[i].wd) {
+			free(w->writers[k].name);
+			w->writers[k] = w->writers[--w->writer_count];
+		} else {
+			k++;
+		}
+	}
+	free(w->dirs[i].dir);
+	free(w->dirs[i].real);
+	cli_strings_release(&w->dirs[i].names);
+	w->dirs[i] = w->dirs[--w->dir_count];
+}
+
+/* A folder moved out of the tree or deleted: it and the folders below it
+ * are watched no more (their kernel watches would stay otherwise). */
+static void forget_tree(watch_state *w, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < w->dir_count;) {
+		const char *d = w->dirs[i].dir;
+
+		if (strncmp(d, path, n) == 0 && (d[n] == '\0' || d[n] == '/')) {
+			inotify_rm_watch(w->fd, w->dirs[i].wd);
+			forget_at(w, i);
+		} else {
+			i++;
+		}
+	}
+}
+
+/* An event about a folder in watched folder DIR. */
+static void take_folder_event(watch_state *w, const watched *dir, const struct inotify_event *e)
+{
+	char *sub = cli_path_join(dir->dir, e->name, NULL);
+	bool is_tree = dir->is_tree;
+
+	if (!sub)
+		return;
+	/* dir may move as entries come and go: not used below. */
+	if (e->mask & (IN_DELETE | IN_MOVED_FROM))
+		forget_tree(w, sub);
+	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)))
+		add_tree(w, sub);
+	if (e->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
+		w->is_dirty = true;
+	free(sub);
+}
+
 static void take_events(watch_state *w)
 {
 	char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -362,6 +416,10 @@ static void take_events(watch_state *w)
 			}
 			if (!dir)
 				continue;
+			if (e->mask & IN_IGNORED) {
+				forget_at(w, (size_t)(dir - w->dirs));   /* its watch is gone */
+				continue;
+			}
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 				w->is_dirty = w->needs_rewatch = true;
 				w->last_event_s = t;
@@ -373,15 +431,7 @@ static void take_events(watch_state *w)
 				continue;   /* the build wrote it */
 			w->last_event_s = t;
 			if (e->mask & IN_ISDIR) {
-				if (dir->is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO))) {
-					char *sub = cli_path_join(dir->dir, e->name, NULL);
-
-					if (sub)
-						add_tree(w, sub);
-					free(sub);
-				}
-				if (e->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
-					w->is_dirty = true;
+				take_folder_event(w, dir, e);
 				continue;
 			}
 			if ((e->mask & IN_CREATE) && !is_new_file(dir->dir, e->name))

@@ -683,7 +683,79 @@ static void watch_is_not_held_by_a_growing_log(void **state)
 	free(log), free(turn), free(turn_xnb), free(w.log), free(src), free(out), free(dir);
 }
 
+/* The inotify watches the process holds now (lines of its inotify
+ * descriptors' fdinfo). */
+static size_t watches_of(pid_t pid)
+{
+	char *dir = test_format("/proc/%d/fdinfo", (int)pid);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char *path = test_format("%s/%s", dir, e->d_name), line[512];
+		FILE *f = e->d_name[0] == '.' ? NULL : fopen(path, "r");
+
+		while (f && fgets(line, sizeof line, f))
+			n += strncmp(line, "inotify wd:", 11) == 0;
+		if (f)
+			fclose(f);
+		free(path);
+	}
+	closedir(d);
+	free(dir);
+	return n;
+}
+
+/* Folders moved out of the tree, or deleted, are watched no more: their
+ * kernel watches were kept (and leaked) for as long as the watch ran. */
+static void watch_forgets_folders_moved_out(void **state)
+{
+	char *dir = test_tmpdir("watch-moved"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *trash = test_format("%s/trash", dir), *turn = test_format("%s/Turn.Animation", src);
+	char *text = turn_with_duration("1.5");
+	watcher w;
+	size_t before;
+
+	(void)state;
+	mkdir(src, 0755), mkdir(trash, 0755);
+	save(turn, text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	before = watches_of(w.pid);
+	for (int i = 0; i < 5; i++) {
+		char *take = test_format("%s/take%d", src, i), *sub = test_format("%s/sub", take);
+		char *file = test_format("%s/R.Animation", sub), *moved = test_format("%s/take%d", trash, i);
+
+		mkdir(take, 0755), mkdir(sub, 0755);
+		save(file, text);
+		wait_for_builds(&w, (size_t)(2 + i));
+		for (int k = 0; k < 2000 && watches_of(w.pid) < before + 2; k++)
+			usleep(10000);
+		if (watches_of(w.pid) < before + 2)
+			fail_msg("%zu watches, %zu before", watches_of(w.pid), before);
+		if (i % 2 == 0) {
+			assert_int_equal(rename(take, moved), 0);
+		} else {
+			char *rm = test_format("rm -rf '%s'", take);
+
+			assert_int_equal(system(rm), 0);
+			free(rm);
+		}
+		for (int k = 0; k < 2000 && watches_of(w.pid) != before; k++)
+			usleep(10000);
+		assert_int_equal(watches_of(w.pid), before);
+		settle();
+		free(take), free(sub), free(file), free(moved);
+	}
+	stop_watch(NULL);
+	free(text), free(turn), free(trash), free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
 	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
