@@ -581,6 +581,32 @@ static bool reread_project(build_options *o)
 	return true;
 }
 
+/* Watch the file PATH (its folder, for that name).  A folder not there
+ * yet (it fails the build that reads the file, which says so): the
+ * nearest one there, for the name of the folder to come in it. */
+static bool watch_file(watch_state *w, const char *path)
+{
+	char *dir = strndup(path, (size_t)(cli_basename(path) - path)), *name = strdup(cli_basename(path));
+	bool ok;
+
+	while (dir && name && dir[0] && access(dir, F_OK) != 0) {
+		size_t n = strlen(dir);
+		char *parent;
+
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		free(name);
+		name = strdup(cli_basename(dir));
+		parent = strndup(dir, (size_t)(cli_basename(dir) - dir));
+		free(dir);
+		dir = parent;
+	}
+	ok = !dir || !name || add_watch(w, dir[0] ? dir : ".", name, false);
+	free(name);
+	free(dir);
+	return ok;
+}
+
 /* Watch the folders of the project's items, those added since too. */
 static bool watch_project(watch_state *w, const build_options *o)
 {
@@ -593,16 +619,8 @@ static bool watch_project(watch_state *w, const build_options *o)
 
 	if (quiet && cli_read_file(o->mgcb_path, &data, &size, &err) && build_mgcb_parse(o->mgcb_path, data, size, (const char *const *)o->mgcb_defines.items,
 				     o->mgcb_defines.count, quiet, &now)) {
-		for (size_t i = 0; ok && i < now.count; i++) {
-			const char *src = now.items[i].source;
-			char *dir = strndup(src, (size_t)(cli_basename(src) - src));
-
-			/* A folder that is not there yet fails its item, which
-			 * the build says. */
-			ok = !dir || access(dir[0] ? dir : ".", F_OK) != 0 ||
-			     add_watch(w, dir[0] ? dir : ".", cli_basename(src), false);
-			free(dir);
-		}
+		for (size_t i = 0; ok && i < now.count; i++)
+			ok = watch_file(w, now.items[i].source);
 		build_mgcb_release(&now);
 	}
 	free(data);
@@ -687,18 +705,6 @@ static char *finish_build(pid_t pid, int fd)
 	if (f)
 		fclose(f);
 	return text;
-}
-
-/* Watch the file PATH (its folder, for that name), when its folder is
- * there: one that is not fails the build that reads it, which says so. */
-static bool watch_file(watch_state *w, const char *path)
-{
-	char *dir = strndup(path, (size_t)(cli_basename(path) - path));
-	bool ok = !dir || access(dir[0] ? dir : ".", F_OK) != 0 ||
-		  add_watch(w, dir[0] ? dir : ".", cli_basename(path), false);
-
-	free(dir);
-	return ok;
 }
 
 /* Watch every file the last build read besides its sources (a clip-split

@@ -754,7 +754,31 @@ static void watch_forgets_folders_moved_out(void **state)
 	free(text), free(turn), free(trash), free(w.log), free(src), free(out), free(dir);
 }
 
+/* A project item in a folder made after the watch started is built once
+ * it is saved there (nothing was watched in the folder's place). */
+static void watch_follows_a_project_folder_made_later(void **state)
+{
+	char *dir = test_tmpdir("watch-mgcb-later"), *in = test_format("%s/in", dir);
+	char *project = test_format("%s/P.mgcb", in), *later = test_format("%s/Later", in);
+	char *walk = test_format("%s/Walk.Animation", later), *walk_xnb = test_format("%s/bin/Later/Walk.xnb", in);
+	char *text = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(in, 0755);
+	save(project, "/outputDir:bin\n/build:Later/Walk.Animation\n");
+	start_with(&w, dir, "--mgcb", project, NULL);
+	wait_for_builds(&w, 1);
+	settle();
+	mkdir(later, 0755);
+	save(walk, text);
+	wait_for_duration(&w, walk_xnb, 1.5f);
+	stop_watch(NULL);
+	free(text), free(walk), free(walk_xnb), free(later), free(project), free(in), free(w.log), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
 	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
