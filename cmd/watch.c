@@ -85,6 +85,7 @@ typedef struct watch_state {
 	 * watches are made again once it is there, and the output folder's
 	 * own (out_wd: it going away needs a build) after each build. */
 	bool needs_rewatch;
+	bool has_told_limit;   /* the watch limit's message is out; not again */
 	int out_wd;
 	const char *out_dir;
 } watch_state;
@@ -170,7 +171,13 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	}
 	wd = inotify_add_watch(w->fd, dir, WATCH_MASK | IN_ONLYDIR);
 	if (wd < 0) {
-		cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
+		if (errno != ENOSPC)
+			cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
+		else if (!w->has_told_limit)
+			cli_report(ANIMC_ERROR, dir,
+				   "cannot watch: this user's inotify watches are all taken; raise "
+				   "fs.inotify.max_user_watches (for example 'sysctl fs.inotify.max_user_watches=524288')");
+		w->has_told_limit |= errno == ENOSPC;
 		free(real);
 		return false;
 	}
@@ -381,8 +388,10 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 	/* dir may move as entries come and go: not used below. */
 	if (e->mask & (IN_DELETE | IN_MOVED_FROM))
 		forget_tree(w, sub);
-	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)))
-		add_tree(w, sub);
+	/* A folder that cannot be watched yet (the watch limit) is tried
+	 * again every second, as a folder that went away. */
+	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)) && !add_tree(w, sub))
+		w->needs_rewatch = true;
 	if (e->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
 		w->is_dirty = true;
 	free(sub);
@@ -812,6 +821,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			watch_files_read(w, o);
 			if (w->needs_rewatch)
 				w->needs_rewatch = !watch_inputs(w, o, true);
+			w->has_told_limit &= w->needs_rewatch;
 			if (o->has_project && !watch_project(w, o))
 				stop_requested = 1;
 			if (printed && !stop_requested) {
@@ -827,7 +837,7 @@ static void watch_loop(watch_state *w, build_options *o)
 		 * it is built. */
 		if (w->needs_rewatch && !w->is_dirty) {
 			if (watch_inputs(w, o, true)) {
-				w->needs_rewatch = false;
+				w->needs_rewatch = w->has_told_limit = false;
 				w->is_dirty = true;
 				w->last_event_s = t;
 			} else if (timeout < 0 || timeout > 1000) {

@@ -40,8 +40,8 @@ static int stop_watch(void **state)
 	return 0;
 }
 
-/* animc watch ARGV..., its output in DIR/watch.log. */
-static void start_argv(watcher *w, const char *dir, const char *const *argv)
+/* PROGRAM ARGV..., its output in DIR/watch.log. */
+static void start_program(watcher *w, const char *dir, const char *program, const char *const *argv)
 {
 	int fd;
 
@@ -64,11 +64,17 @@ static void start_argv(watcher *w, const char *dir, const char *const *argv)
 		for (; argv[n] && n < 31; n++)
 			copy[n] = strdup(argv[n]);
 		copy[n] = NULL;
-		execv(test_animc_path(), copy);
+		execvp(program, copy);
 		_exit(127);
 	}
 	running_watch = w->pid;
 	close(fd);
+}
+
+/* animc watch ARGV... (argv[0] "animc"). */
+static void start_argv(watcher *w, const char *dir, const char *const *argv)
+{
+	start_program(w, dir, test_animc_path(), argv);
 }
 
 /* animc watch A1 A2 A3 (A3 may be NULL). */
@@ -777,7 +783,82 @@ static void watch_follows_a_project_folder_made_later(void **state)
 	free(text), free(walk), free(walk_xnb), free(later), free(project), free(in), free(w.log), free(dir);
 }
 
+/* Under a limit of `limit` inotify watches (in a user namespace of its
+ * own, which leaves the system's limit alone), "sh -c SCRIPT" with $0 the
+ * animc under test: the argv for start_program or test_execv. */
+static const char **under_watch_limit(int limit, const char *script)
+{
+	static char body[1024];
+	static const char *argv[8];
+
+	snprintf(body, sizeof body, "echo %d > /proc/sys/user/max_inotify_watches && %s", limit, script);
+	argv[0] = "unshare", argv[1] = "-Ur", argv[2] = "sh", argv[3] = "-c", argv[4] = body;
+	argv[5] = test_animc_path(), argv[6] = NULL;
+	return argv;
+}
+
+/* At the inotify watch limit: a message naming fs.inotify.max_user_watches
+ * (it said "No space left on device"), and a folder that could not be
+ * watched is watched once there is room (it never was; nothing else
+ * happening meanwhile). */
+static void watch_waits_for_room_under_the_watch_limit(void **state)
+{
+	char *dir = test_tmpdir("watch-limit"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *text = turn_with_duration("1.5");
+	char *a = test_format("%s/A", src), *b = test_format("%s/B", src), *c = test_format("%s/C", src);
+	char *t1 = test_format("%s/T1.Animation", c), *t1_xnb = test_format("%s/C/T1.xnb", out);
+	char *t2 = test_format("%s/T2.Animation", c), *t2_xnb = test_format("%s/C/T2.xnb", out);
+	char *script = test_format("exec \"$0\" watch -o '%s' '%s'", out, src);
+	const char *probe[] = { "unshare", "-Ur", "true", NULL };
+	watcher w;
+	test_run r;
+
+	(void)state;
+	r = test_execv(probe);
+	if (r.status != 0) {
+		test_run_release(&r);
+		skip();   /* no user namespaces here */
+	}
+	test_run_release(&r);
+	mkdir(src, 0755), mkdir(a, 0755);
+	save(turn, text);
+
+	/* At the start: two folders, room for one. */
+	char *bounded = test_format("timeout 60 \"$0\" watch -o '%s' '%s'", out, src);
+	r = test_execv(under_watch_limit(1, bounded));
+	free(bounded);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "fs.inotify.max_user_watches"));
+	test_run_release(&r);
+
+	/* During the session: room for src, A, B and the output folder. */
+	start_program(&w, dir, "unshare", under_watch_limit(4, script));
+	wait_for_builds(&w, 1);
+	mkdir(b, 0755);
+	for (int i = 0; i < 2000 && watches_of(w.pid) < 4; i++)
+		usleep(10000);
+	assert_int_equal(watches_of(w.pid), 4);
+	mkdir(c, 0755);
+	for (int i = 0; i < 2000 && lines_with(w.log, "raise fs.inotify.max_user_watches") == 0; i++)
+		usleep(10000);
+	assert_int_equal(lines_with(w.log, "raise fs.inotify.max_user_watches"), 1);
+	save(t1, text);
+	/* Room again: the limit raised in the watch's namespace. */
+	char *raise = test_format("nsenter -t %d -U --preserve-credentials sh -c "
+				  "'echo 8 > /proc/sys/user/max_inotify_watches'", (int)w.pid);
+	assert_int_equal(system(raise), 0);
+	free(raise);
+	wait_for_duration(&w, t1_xnb, 1.5f);
+	save(t2, text);   /* C is watched now */
+	wait_for_duration(&w, t2_xnb, 1.5f);
+	assert_int_equal(lines_with(w.log, "raise fs.inotify.max_user_watches"), 1);
+	stop_watch(NULL);
+	free(script), free(t1), free(t1_xnb), free(t2), free(t2_xnb), free(a), free(b), free(c);
+	free(text), free(turn), free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
