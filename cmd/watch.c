@@ -419,7 +419,9 @@ static void take_events(watch_state *w)
 				continue;
 			}
 			if (e->mask & IN_Q_OVERFLOW) {
-				w->is_dirty = true;   /* lost events: the build looks at everything */
+				/* Lost events: the build looks at everything, and
+				 * the folders made meanwhile are looked for. */
+				w->is_dirty = w->needs_rewatch = true;
 				w->last_event_s = t;
 				continue;
 			}

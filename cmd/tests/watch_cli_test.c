@@ -857,7 +857,46 @@ static void watch_waits_for_room_under_the_watch_limit(void **state)
 	free(text), free(turn), free(w.log), free(src), free(out), free(dir);
 }
 
+/* More events than the kernel queues for the watch while it is stopped,
+ * and a folder made meanwhile: the queue overflows, and the folder is
+ * watched after it (only the build looked at everything). */
+static void watch_finds_folders_made_during_an_overflow(void **state)
+{
+	char *dir = test_tmpdir("watch-overflow"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *wave = test_format("%s/Wave.Animation", src);
+	char *late = test_format("%s/Late", src), *t1 = test_format("%s/T1.Animation", late);
+	char *t2 = test_format("%s/T2.Animation", late), *t2_xnb = test_format("%s/Late/T2.xnb", out);
+	char *text = turn_with_duration("1.5");
+	size_t size;
+	char *queued = (char *)test_read_file("/proc/sys/fs/inotify/max_queued_events", &size);
+	long events = 2 * strtol(queued, NULL, 10) + 16;
+	watcher w;
+
+	(void)state;
+	free(queued);
+	mkdir(src, 0755);
+	save(turn, text);
+	save(wave, text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	assert_int_equal(kill(w.pid, SIGSTOP), 0);
+	for (long i = 0; i < events; i++)   /* alternating, so that none merge */
+		assert_int_equal(utimensat(AT_FDCWD, i % 2 ? turn : wave, NULL, 0), 0);
+	mkdir(late, 0755);
+	save(t1, text);
+	assert_int_equal(kill(w.pid, SIGCONT), 0);
+	wait_for_builds(&w, 2);
+	settle();
+	save(t2, text);
+	wait_for_duration(&w, t2_xnb, 1.5f);
+	stop_watch(NULL);
+	free(text), free(turn), free(wave), free(late), free(t1), free(t2), free(t2_xnb);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
