@@ -201,23 +201,33 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	return !only || cli_strings_push(&grown[w->dir_count - 1].names, only);
 }
 
-/* A folder and every folder below it (names starting with '.' left out, as
- * the build leaves them out). */
-static bool add_tree(watch_state *w, const char *dir)
+/* The folders above one in add_tree's walk, to stop at a link that leads
+ * back up. */
+typedef struct walk_up {
+	const char *real;
+	const struct walk_up *up;
+} walk_up;
+
+static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 {
 	DIR *d;
 	struct dirent *e;
 	char *real = realpath(dir, NULL);
-	bool is_out = is_skipped_real(w, real);
-	bool ok;
+	bool ok = true;
+	walk_up here = { real, up };
 
-	free(real);
-	if (is_out)
+	for (const walk_up *a = up; a && real; a = a->up)
+		if (strcmp(a->real, real) == 0)
+			ok = false;   /* a loop: watched already */
+	if (!ok || is_skipped_real(w, real)) {
+		free(real);
 		return true;
+	}
 	ok = add_watch(w, dir, NULL, true);
-
-	if (!ok || !(d = opendir(dir)))
+	if (!ok || !(d = opendir(dir))) {
+		free(real);
 		return ok;
+	}
 	while (ok && (e = readdir(d))) {
 		struct stat st;
 		char *sub;
@@ -225,12 +235,21 @@ static bool add_tree(watch_state *w, const char *dir)
 		if (e->d_name[0] == '.')
 			continue;
 		sub = cli_path_join(dir, e->d_name, NULL);
-		if (sub && lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-			ok = add_tree(w, sub);
+		if (sub && stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			ok = add_tree_below(w, sub, &here);
 		free(sub);
 	}
 	closedir(d);
+	free(real);
 	return ok;
+}
+
+/* A folder and every folder below it, those reached through a symbolic
+ * link too (names starting with '.' left out, as the build leaves them
+ * out). */
+static bool add_tree(watch_state *w, const char *dir)
+{
+	return add_tree_below(w, dir, NULL);
 }
 
 static writer *find_writer(watch_state *w, int wd, const char *name)
@@ -377,6 +396,23 @@ static void forget_tree(watch_state *w, const char *path)
 	}
 }
 
+/* Is the event about a folder in DIR: a symbolic link to one made, or
+ * an entry watched as a folder gone? */
+static bool is_folder_link(const watch_state *w, const char *dir, const struct inotify_event *e)
+{
+	char *path = cli_path_join(dir, e->name, NULL);
+	struct stat st;
+	bool is_folder = false;
+
+	if (path && (e->mask & (IN_CREATE | IN_MOVED_TO)))
+		is_folder = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
+			    S_ISDIR(st.st_mode);
+	for (size_t i = 0; path && !is_folder && (e->mask & (IN_DELETE | IN_MOVED_FROM)) && i < w->dir_count; i++)
+		is_folder = strcmp(w->dirs[i].dir, path) == 0;
+	free(path);
+	return is_folder;
+}
+
 /* An event about a folder in watched folder DIR. */
 static void take_folder_event(watch_state *w, const watched *dir, const struct inotify_event *e)
 {
@@ -441,7 +477,7 @@ static void take_events(watch_state *w)
 			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
 				continue;   /* the build wrote it */
 			w->last_event_s = t;
-			if (e->mask & IN_ISDIR) {
+			if ((e->mask & IN_ISDIR) || is_folder_link(w, dir->dir, e)) {
 				take_folder_event(w, dir, e);
 				continue;
 			}

@@ -895,7 +895,46 @@ static void watch_finds_folders_made_during_an_overflow(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A folder reached through a symbolic link (there at the start, or made
+ * later) is watched as the build walks it: saves there are built (they
+ * were missed). */
+static void watch_follows_linked_folders(void **state)
+{
+	char *dir = test_tmpdir("watch-linked"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *shared = test_format("%s/shared", dir), *shared2 = test_format("%s/shared2", dir);
+	char *pack = test_format("%s/Pack", src), *pack2 = test_format("%s/Pack2", src);
+	char *turn = test_format("%s/Turn.Animation", shared), *turn_xnb = test_format("%s/Pack/Turn.xnb", out);
+	char *wave = test_format("%s/Wave.Animation", shared2), *wave_xnb = test_format("%s/Pack2/Wave.xnb", out);
+	char *text = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755), mkdir(shared, 0755), mkdir(shared2, 0755);
+	save(turn, text);
+	free(text);
+	assert_int_equal(symlink("../shared", pack), 0);
+	start(&w, dir, out, src);
+	wait_for_duration(&w, turn_xnb, 1.5f);
+	settle();
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+
+	/* A link made later, then a save behind it. */
+	assert_int_equal(symlink("../shared2", pack2), 0);
+	settle();
+	text = turn_with_duration("3.5");
+	save(wave, text);
+	free(text);
+	wait_for_duration(&w, wave_xnb, 3.5f);
+	stop_watch(NULL);
+	free(shared), free(shared2), free(pack), free(pack2), free(turn), free(turn_xnb), free(wave), free(wave_xnb);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
