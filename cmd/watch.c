@@ -98,11 +98,6 @@ static void on_stop(int sig)
 }
 
 /* Names editors and tools write beside a file while saving it. */
-static bool is_ignored(const char *name)
-{
-	return cli_is_left_out_name(name);
-}
-
 static bool is_skipped_real(const watch_state *w, const char *real)
 {
 	for (size_t i = 0; real && i < sizeof w->skip_real / sizeof w->skip_real[0]; i++)
@@ -472,7 +467,7 @@ static void take_events(watch_state *w)
 				w->last_event_s = t;
 				continue;
 			}
-			if (!e->len || is_ignored(e->name) || !counts_name(dir, e->name))
+			if (!e->len || cli_is_left_out_name(e->name) || !counts_name(dir, e->name))
 				continue;
 			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
 				continue;   /* the build wrote it */

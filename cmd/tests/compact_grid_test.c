@@ -355,6 +355,23 @@ static void long_clips_of_few_keys_stay_within_a_small_memory_limit(void **state
 	free(src[0]), free(src[1]), free(out), free(dir);
 }
 
+/* The file at `compiled` plays within the default bounds of the one at
+ * `lossless`, at 60 Hz and at every key. */
+static void expect_within_the_bounds(const char *lossless, const char *compiled)
+{
+	uint8_t *data[2];
+	size_t size[2];
+
+	data[0] = test_read_file(lossless, &size[0]);
+	data[1] = test_read_file(compiled, &size[1]);
+	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+	if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
+	      e.scale <= ANIMC_TOLERANCE_SCALE))
+		fail_msg("%s: compact error %g units, %g degrees, %g scale", compiled, e.translation, e.rotation_deg,
+			 e.scale);
+	free(data[0]), free(data[1]);
+}
+
 /* Keys at one time (a step), which the playable pass moves a float step
  * apart, where no other gap gives the grid: a bone of four keys at 0, 0.5,
  * 0.5 and 1 (its first and last gaps left out as a --split part's, the
@@ -383,18 +400,10 @@ static void keys_at_one_time_go_to_the_original_layout(void **state)
 	for (int i = 0; i < 2; i++) {
 		char *a = test_format("%s/%s.xnb", lossless, i ? "start" : "step"),
 		     *b = test_format("%s/%s.xnb", compact, i ? "start" : "step");
-		uint8_t *data[2];
-		size_t size[2];
 
 		assert_false(loads_compact(b));
-		data[0] = test_read_file(a, &size[0]);
-		data[1] = test_read_file(b, &size[1]);
-		test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
-		if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
-		      e.scale <= ANIMC_TOLERANCE_SCALE))
-			fail_msg("%s: compact error %g units, %g degrees, %g scale", b, e.translation, e.rotation_deg,
-				 e.scale);
-		free(data[0]), free(data[1]), free(a), free(b);
+		expect_within_the_bounds(a, b);
+		free(a), free(b);
 	}
 	free(src[0]), free(src[1]), free(compact), free(lossless), free(dir);
 }
@@ -427,18 +436,10 @@ static void keys_past_the_duration_stay_compact(void **state)
 	test_run_release(&r);
 	for (int i = 0; i < 4; i++) {
 		char *a = test_format("%s/%s.xnb", lossless, names[i]), *b = test_format("%s/%s.xnb", compact, names[i]);
-		uint8_t *data[2];
-		size_t size[2];
 
 		assert_true(loads_compact(b));
-		data[0] = test_read_file(a, &size[0]);
-		data[1] = test_read_file(b, &size[1]);
-		test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
-		if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
-		      e.scale <= ANIMC_TOLERANCE_SCALE))
-			fail_msg("%s: compact error %g units, %g degrees, %g scale", b, e.translation, e.rotation_deg,
-				 e.scale);
-		free(data[0]), free(data[1]), free(a), free(b);
+		expect_within_the_bounds(a, b);
+		free(a), free(b);
 	}
 	for (int i = 0; i < 4; i++)
 		free(src[i]);

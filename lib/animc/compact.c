@@ -189,13 +189,6 @@ static double last_key_position(const animc_clip *clip, double step)
 	return last;
 }
 
-/* The most points (grid samples, 1/60 s checks) the clip is measured at:
- * shell_most_points.  A clip past it takes the original layout. */
-static double most_points(const animc_clip *clip)
-{
-	return shell_most_points(clip);
-}
-
 /* The grid: the keys' spacing, or the largest part of it (down to
  * 1/GRID_MAX_DIVISOR) that every key time is a multiple of, the spacing
  * first as the smallest gap, then as the step fitted to the keys.  When
@@ -246,10 +239,10 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 				  clip->name, samples, d, (double)out->rate_hz, COMPACT_MAX_SAMPLES);
 		return ANIMC_ERR_UNSUPPORTED;
 	}
-	if (samples > most_points(clip)) {
+	if (samples > shell_most_points(clip)) {
 		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
 				  "%.0f grid samples (%g s at %g Hz) pass the compact encoder's limit of %.0f "
-				  "points for its keys", samples, d, (double)out->rate_hz, most_points(clip));
+				  "points for its keys", samples, d, (double)out->rate_hz, shell_most_points(clip));
 		return ANIMC_ERR_UNSUPPORTED;
 	}
 	out->sample_count = (uint32_t)samples;
@@ -1931,10 +1924,10 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 			most_keys = ch->key_count;
 	}
 	/* The bound is measured every 1/60 s (FORMAT.md section 8). */
-	if ((double)clip->duration_s * 60.0 > most_points(clip)) {
+	if ((double)clip->duration_s * 60.0 > shell_most_points(clip)) {
 		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
 				  "lasts %g s: measuring it every 1/60 s passes the compact encoder's limit of "
-				  "%.0f points for its keys", (double)clip->duration_s, most_points(clip));
+				  "%.0f points for its keys", (double)clip->duration_s, shell_most_points(clip));
 		return ANIMC_ERR_UNSUPPORTED;
 	}
 	/* The keys' grid, or a finer one where it cannot hold a track: never
