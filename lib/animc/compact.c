@@ -826,11 +826,26 @@ static double bound_tan_half(const reduce_curve *c)
 	return half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY;
 }
 
+/* What the span tests of one curve take, found once: the tangents of
+ * half its bound (as clearly_past takes it) and of half the part clearly
+ * within it (point_class). */
+typedef struct span_test {
+	double tan_half, tan_lo;
+} span_test;
+
+static span_test span_test_of(const reduce_curve *c)
+{
+	double half = c->bound * (1 - 1e-6) * (3.14159265358979323846 / 360.0);
+	span_test t = { bound_tan_half(c), half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY };
+
+	return t;
+}
+
 /* Where `got` lies against c's bound from `want`: 2 past it by more than
  * rounding (clearly_past), 0 within it by more than rounding (a part in
  * 1e6 of the bound: the exact measure, an arc tangent a point, need not be
  * taken), 1 between.  One product for both tests. */
-static int point_class(const reduce_curve *c, double tan_half, double tan_lo, const float *got, const float *want)
+static int point_class(const reduce_curve *c, const span_test *t, const float *got, const float *want)
 {
 	double hi = c->bound * (1 + 1e-9), lo = c->bound * (1 - 1e-6);
 
@@ -857,7 +872,9 @@ static int point_class(const reduce_curve *c, double tan_half, double tan_lo, co
 
 	reduce_conj_product(got, want, d);
 	double v2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], w2 = d[3] * d[3];
-	return isfinite(tan_half) && v2 > tan_half * tan_half * w2 ? 2 : v2 < tan_lo * tan_lo * w2 ? 0 : 1;
+	if (isfinite(t->tan_half) && v2 > t->tan_half * t->tan_half * w2)
+		return 2;
+	return v2 < t->tan_lo * t->tan_lo * w2 ? 0 : 1;
 }
 
 /* Do the span's points between kept keys a and b hold the bound, by
@@ -865,15 +882,15 @@ static int point_class(const reduce_curve *c, double tan_half, double tan_lo, co
  * own values too when with_keys.  *is_near (when not NULL) is set when a
  * point is not clearly within it either: only then does the exact measure
  * (reduce_span_error, an arc tangent a point) need taking. */
-static bool span_near_by(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, bool with_keys, bool *is_near)
+static bool span_near_by(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b, bool with_keys,
+			 bool *is_near)
 {
-	double half = c->bound * (1 - 1e-6) * (3.14159265358979323846 / 360.0);
-	double tan_lo = half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY;
+	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
 
 #define NEAR_POINT(got, want)                                                          \
 	do {                                                                           \
-		int class = point_class(c, tan_half, tan_lo, got, want);                \
+		int class = point_class(c, t, got, want);                              \
 		if (class == 2)                                                        \
 			return false;                                                  \
 		if (class == 1 && is_near)                                             \
@@ -884,29 +901,29 @@ static bool span_near_by(const reduce_curve *c, double tan_half, uint32_t a, uin
 		NEAR_POINT(c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width);
 	}
 	for (uint32_t i = a + 1; i < b; i++) {
-		reduce_interpolate(c, a, b, c->pos[i], v);
+		reduce_span_at(&span, c->pos[i], v);
 		NEAR_POINT(v, c->value + (size_t)i * c->width);
 	}
 	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
-		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		reduce_span_at(&span, c->check_pos[k], v);
 		NEAR_POINT(v, c->check_value + (size_t)k * c->width);
 	}
 #undef NEAR_POINT
 	return true;
 }
 
-static bool span_near(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, bool with_keys)
+static bool span_near(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b, bool with_keys)
 {
-	return span_near_by(c, tan_half, a, b, with_keys, NULL);
+	return span_near_by(c, t, a, b, with_keys, NULL);
 }
 
 /* reduce_span_error(c, a, b, true) >= 0, the span's points first tested
  * quickly (span_near): most spans tried fail, and fail clearly. */
-static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
+static bool span_holds(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b)
 {
 	bool is_near = false;
 
-	return span_near_by(c, tan_half, a, b, true, &is_near) && (!is_near || reduce_span_error(c, a, b, true) >= 0);
+	return span_near_by(c, t, a, b, true, &is_near) && (!is_near || reduce_span_error(c, a, b, true) >= 0);
 }
 
 /*
@@ -923,7 +940,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 			     const uint8_t *forced, bool is_last_fixed, uint32_t most, uint32_t *kept)
 {
 	uint32_t n = c->n, a = 0, count = 1, w = c->width;
-	double tan_half = bound_tan_half(c);
+	span_test t = span_test_of(c);
 
 	kept[0] = 0;
 	while (a + 1 < n) {
@@ -932,7 +949,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 		bool best_alt = false;
 
 		for (uint32_t j = a + 1; j < n; j++) {
-			bool ok = span_holds(c, tan_half, a, j), alt = false;
+			bool ok = span_holds(c, &t, a, j), alt = false;
 			float *sj = stored + (size_t)j * w, save_v[4], alt_v[4];
 			uint32_t *qj = q + (size_t)j * 3, alt_q[3];
 
@@ -950,7 +967,7 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 					if (!valid || !decode_checked(z, alt_q, alt_v))
 						continue;
 					memcpy(sj, alt_v, w * sizeof *sj);
-					ok = alt = span_holds(c, tan_half, a, j);
+					ok = alt = span_holds(c, &t, a, j);
 				}
 				memcpy(sj, save_v, w * sizeof *sj);
 			}
@@ -1020,7 +1037,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 	uint32_t valid[FEWEST_CANDIDATES], mask[FEWEST_CANDIDATES], count[FEWEST_CANDIDATES];
 	uint8_t pred[FEWEST_CANDIDATES][FEWEST_CODES];
 	uint32_t n = c->n, w = c->width;
-	double tan_half = bound_tan_half(c);
+	span_test t = span_test_of(c);
 	float save_a[4], save_b[4];
 
 	if (n > FEWEST_CANDIDATES || n < 2 || z->bits == COMPACT_RAW_BITS)
@@ -1037,7 +1054,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 				memcpy(vals[i][d], stored + (size_t)i * w, w * sizeof(float));
 			} else if (!code_around(z, q + (size_t)i * 3, d, codes[i][d]) ||
 				   !decode_checked(z, codes[i][d], vals[i][d]) ||
-				   clearly_past(c, tan_half, vals[i][d], c->value + (size_t)i * w)) {
+				   clearly_past(c, t.tan_half, vals[i][d], c->value + (size_t)i * w)) {
 				continue;
 			}
 			valid[i] |= 1u << d;
@@ -1081,7 +1098,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 					if (!(mask[a] >> da & 1))
 						continue;
 					memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
-					if (span_near(c, tan_half, a, b, false)) {
+					if (span_near(c, &t, a, b, false)) {
 						reached |= 1u << db;
 						break;
 					}
@@ -1124,7 +1141,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 			if (!(mask[a] >> da & 1))
 				continue;
 			memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
-			if (span_holds(c, tan_half, a, b))
+			if (span_holds(c, &t, a, b))
 				found = da;
 		}
 		if (found < 0)

@@ -95,18 +95,9 @@ double reduce_bound(const animc_tolerance *t, animc_track_kind kind)
 
 void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out)
 {
-	const float *va = c->stored + (size_t)a * c->width, *vb = c->stored + (size_t)b * c->width;
-	float span = c->pos[b] - c->pos[a];
-	float u = span > 0 && p > c->pos[a] ? (float)((p - c->pos[a]) / span) : 0;
+	reduce_span s = reduce_span_of(c, a, b);
 
-	if (p >= c->pos[b])
-		memcpy(out, vb, c->width * sizeof *out);
-	else if (!(u > 0))
-		memcpy(out, va, c->width * sizeof *out);
-	else if (c->kind == ANIMC_ROTATION)
-		interp_slerp(out, va, vb, u);
-	else
-		interp_lerp3(out, va, vb, u);
+	reduce_span_at(&s, p, out);
 }
 
 uint32_t reduce_check_from(const reduce_curve *c, double p)
@@ -170,6 +161,7 @@ void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_cu
 
 double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early)
 {
+	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
 	double worst = 0, e;
 
@@ -187,7 +179,7 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 			REDUCE_CHECK(animc_track_error(c->kind, c->stored + (size_t)i * c->width,
 						  c->value + (size_t)i * c->width));
 		} else {
-			reduce_interpolate(c, a, b, c->pos[i], v);
+			reduce_span_at(&span, c->pos[i], v);
 			REDUCE_CHECK(animc_track_error(c->kind, v, c->value + (size_t)i * c->width));
 		}
 	}
@@ -195,7 +187,7 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 	 * keys share its time the source there is the last of them, which a
 	 * later span reaches. */
 	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
-		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		reduce_span_at(&span, c->check_pos[k], v);
 		REDUCE_CHECK(animc_track_error(c->kind, v, c->check_value + (size_t)k * c->width));
 	}
 #undef REDUCE_CHECK
@@ -379,10 +371,11 @@ static bool within_bound(const reduce_curve *c, double tan_half, const float *go
  * hold the bound: the same points between them. */
 static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
 {
+	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
 
 	for (uint32_t i = a + 1; i < b; i++) {
-		reduce_interpolate(c, a, b, c->pos[i], v);
+		reduce_span_at(&span, c->pos[i], v);
 		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width))
 			return false;
 	}
@@ -390,7 +383,7 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 	 * keys share its time the source there is the last of them, which a
 	 * later span reaches. */
 	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
-		reduce_interpolate(c, a, b, c->check_pos[k], v);
+		reduce_span_at(&span, c->check_pos[k], v);
 		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;
 	}

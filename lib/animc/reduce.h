@@ -8,8 +8,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <animc/animc.h>
+
+#include "interp.h"
 
 /* Part of the bound kept back for float rounding and, for slerp arcs, the
  * curvature between check points. */
@@ -90,6 +93,48 @@ void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_cu
 /* The curve's value between kept keys a and b at position p, as the
  * runtime computes it. */
 void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out);
+
+/* The span between kept keys a and b of a curve, to be evaluated at many
+ * positions (reduce_span_at): its keys and, for a rotation, their arc,
+ * taken once.  Inline: the encoders' span tests run it for every point. */
+typedef struct reduce_span {
+	const float *va, *vb;
+	float pa, pb;
+	bool is_rotation;
+	unsigned width;
+	interp_arc arc;
+} reduce_span;
+
+static inline reduce_span reduce_span_of(const reduce_curve *c, uint32_t a, uint32_t b)
+{
+	reduce_span s;
+
+	s.va = c->stored + (size_t)a * c->width;
+	s.vb = c->stored + (size_t)b * c->width;
+	s.pa = c->pos[a];
+	s.pb = c->pos[b];
+	s.width = c->width;
+	s.is_rotation = c->kind == ANIMC_ROTATION;
+	if (s.is_rotation)
+		s.arc = interp_arc_of(interp_dot4(s.va, s.vb));
+	return s;
+}
+
+/* reduce_interpolate on a span from reduce_span_of: the same bits. */
+static inline void reduce_span_at(const reduce_span *s, double p, float *out)
+{
+	float length = s->pb - s->pa;
+	float u = length > 0 && p > s->pa ? (float)((p - s->pa) / length) : 0;
+
+	if (p >= s->pb)
+		memcpy(out, s->vb, s->width * sizeof *out);
+	else if (!(u > 0))
+		memcpy(out, s->va, s->width * sizeof *out);
+	else if (s->is_rotation)
+		interp_slerp_on(out, s->va, s->vb, &s->arc, u);
+	else
+		interp_lerp3(out, s->va, s->vb, u);
+}
 
 /* The worst error of the span between kept keys a < b against every check
  * point in [pos[a], pos[b]], or -1 as soon as one passes the bound (when

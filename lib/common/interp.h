@@ -47,6 +47,44 @@ static inline float interp_sin_quadrant(float x)
 }
 
 /*
+ * What the slerp weights take from the keys' dot product alone: its sign,
+ * whether the normalised lerp applies, the angle and 1 / sin(angle).  A
+ * caller interpolating one pair of keys at many weights takes it once.
+ */
+typedef struct interp_arc {
+	float sign, angle, inv_sin;
+	bool is_near;
+} interp_arc;
+
+static inline interp_arc interp_arc_of(float dot)
+{
+	interp_arc arc;
+	float d = fabsf(dot);
+	/* Clamped so that the lanes taking the nlerp compute no NaN. */
+	float c = d < INTERP_NLERP_DOT ? d : INTERP_NLERP_DOT;
+
+	arc.sign = dot < 0 ? -1.0f : 1.0f;
+	/* sin(acos(c)) = sqrt((1 - c)(1 + c)); 1 - c is exact, so this is as
+	 * accurate as the angle, and runs beside its polynomial. */
+	arc.angle = interp_acos_unit(c);
+	arc.inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
+	arc.is_near = !(d <= INTERP_NLERP_DOT);
+	return arc;
+}
+
+/* The slerp weights of a (w0) and b (w1) at weight u on `arc`; *is_near
+ * when the normalised lerp applies (the result then needs normalising). */
+static inline void interp_arc_weights(const interp_arc *arc, float u, float *w0, float *w1, bool *is_near)
+{
+	float s0 = interp_sin_quadrant((1.0f - u) * arc->angle) * arc->inv_sin;
+	float s1 = interp_sin_quadrant(u * arc->angle) * arc->inv_sin;
+
+	*is_near = arc->is_near;
+	*w0 = *is_near ? 1.0f - u : s0;
+	*w1 = arc->sign * (*is_near ? u : s1);
+}
+
+/*
  * The slerp weights of a (w0) and b (w1) for weight u and dot product dot
  * of the two keys; *is_near when the normalised lerp applies (the result
  * then needs normalising).  Branch-free apart from the selects, so a
@@ -54,30 +92,25 @@ static inline float interp_sin_quadrant(float x)
  */
 static inline void interp_slerp_weights(float dot, float u, float *w0, float *w1, bool *is_near)
 {
-	float sign = dot < 0 ? -1.0f : 1.0f;
-	float d = fabsf(dot);
-	/* Clamped so that the lanes taking the nlerp compute no NaN. */
-	float c = d < INTERP_NLERP_DOT ? d : INTERP_NLERP_DOT;
-	/* sin(acos(c)) = sqrt((1 - c)(1 + c)); 1 - c is exact, so this is as
-	 * accurate as the angle, and runs beside its polynomial. */
-	float angle = interp_acos_unit(c);
-	float inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
-	float s0 = interp_sin_quadrant((1.0f - u) * angle) * inv_sin;
-	float s1 = interp_sin_quadrant(u * angle) * inv_sin;
+	interp_arc arc = interp_arc_of(dot);
 
-	*is_near = !(d <= INTERP_NLERP_DOT);
-	*w0 = *is_near ? 1.0f - u : s0;
-	*w1 = sign * (*is_near ? u : s1);
+	interp_arc_weights(&arc, u, w0, w1, is_near);
 }
 
-/* out = slerp(a, b, u), u in [0, 1]; out may be a or b. */
-static inline void interp_slerp(float out[4], const float a[4], const float b[4], float u)
+/* The quaternion dot product the slerp takes its arc from. */
+static inline float interp_dot4(const float a[4], const float b[4])
 {
-	float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+/* out = slerp(a, b, u) on their arc (interp_arc_of(interp_dot4(a, b))),
+ * u in [0, 1]; out may be a or b. */
+static inline void interp_slerp_on(float out[4], const float a[4], const float b[4], const interp_arc *arc, float u)
+{
 	float w0, w1, q[4];
 	bool is_near;
 
-	interp_slerp_weights(dot, u, &w0, &w1, &is_near);
+	interp_arc_weights(arc, u, &w0, &w1, &is_near);
 	for (int k = 0; k < 4; k++)
 		q[k] = w0 * a[k] + w1 * b[k];
 	float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
@@ -85,6 +118,14 @@ static inline void interp_slerp(float out[4], const float a[4], const float b[4]
 
 	for (int k = 0; k < 4; k++)
 		out[k] = q[k] * scale;
+}
+
+/* out = slerp(a, b, u), u in [0, 1]; out may be a or b. */
+static inline void interp_slerp(float out[4], const float a[4], const float b[4], float u)
+{
+	interp_arc arc = interp_arc_of(interp_dot4(a, b));
+
+	interp_slerp_on(out, a, b, &arc, u);
 }
 
 /* out = a * b, the Hamilton product of quaternions x y z w: b's rotation
