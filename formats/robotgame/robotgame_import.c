@@ -235,6 +235,8 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 		}
 		if (!animc_rg_floats_push(&im->seq.lists[im->list], v, xnb_list_width[im->list]))
 			return fail(im, ANIMC_ERR_NOMEM, el, "out of memory");
+		if (im->list == XNB_LIST_ROTATION)
+			animc_rg_sequence_note_rotation(&im->seq, im->seq.lists[im->list].count / 4 - 1, v, el);
 		break;
 	}
 	case K_COMPONENT: {

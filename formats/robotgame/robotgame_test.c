@@ -254,6 +254,56 @@ static void non_finite_values_fail_where_they_are_written(void **state)
 	free(used), free(unused);
 }
 
+/* A rotation key whose length is off 1 (or 0) fails at its <Quaternion>,
+ * not at its sequence; in a list its flags leave unused it is no error, and a
+ * NaN component is named as such. */
+static void rotations_off_unit_length_fail_where_they_are_written(void **state)
+{
+	static const char doc[] = HEAD
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>\n"
+		"<KeyFrameSequences><KeyFrameSequence><BoneName>Hand</BoneName><KeyCount>3</KeyCount>\n"
+		"<Duration>1</Duration><KeyInterval>0.5</KeyInterval><HasRotation>%s</HasRotation>\n"
+		"<Rotation>\n"
+		"<Quaternion><X>0</X><Y>0</Y><Z>0</Z><W>1</W></Quaternion>\n"
+		"<Quaternion><X>0</X><Y>0.6</Y><Z>0</Z><W>0.8</W></Quaternion>\n"
+		"  <Quaternion><X>%s</X><Y>0</Y><Z>0</Z><W>%s</W></Quaternion>\n"
+		"</Rotation></KeyFrameSequence></KeyFrameSequences></AnimationSequence>";
+	static const struct {
+		const char *has_rotation, *x, *w;
+		animc_status status;
+		uint32_t line, column;
+		const char *message;
+	} cases[] = {
+		{ "true", "0", "2", ANIMC_ERR_INVALID, 9, 15,
+		  "bone 'Hand': rotation key 2 is not a unit quaternion (length 2)" },
+		{ "true", "0", "0", ANIMC_ERR_INVALID, 9, 15,
+		  "bone 'Hand': rotation key 2 is not a unit quaternion (length 0)" },
+		{ "true", "NaN", "2", ANIMC_ERR_INVALID, 9, 18, "bone 'Hand': rotation key 2 is NaN" },
+		{ "true", "0", "1.0005", ANIMC_OK, 0, 0, NULL },
+		{ "false", "0", "2", ANIMC_OK, 0, 0, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format(doc, cases[i].has_rotation, cases[i].x, cases[i].w);
+		imported r = import_str(text);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != cases[i].status)
+			fail_msg("case %zu: status %s, expected %s (%s)", i, animc_status_string(r.status),
+				 animc_status_string(cases[i].status), e ? e->message : "no error");
+		if (cases[i].message) {
+			assert_non_null(e);
+			if (e->line != cases[i].line || e->column != cases[i].column)
+				fail_msg("case %zu: error at %u:%u, expected %u:%u: %s", i, e->line, e->column,
+					 cases[i].line, cases[i].column, e->message);
+			assert_string_equal(e->message, cases[i].message);
+		}
+		release(&r);
+		free(text);
+	}
+}
+
 static void value_errors_point_at_the_value(void **state)
 {
 	(void)state;
@@ -383,6 +433,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(missing_count_warns),
 	cmocka_unit_test(shared_bone_names_warn_and_namespaces_are_refused),
 	cmocka_unit_test(non_finite_values_fail_where_they_are_written),
+	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
 	cmocka_unit_test(value_errors_point_at_the_value),
 	cmocka_unit_test(time_list_must_match_keycount),
 	cmocka_unit_test(hostile_xml_is_refused),

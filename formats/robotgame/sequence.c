@@ -145,23 +145,59 @@ void animc_rg_sequence_note_value(animc_rg_sequence *s, int list, size_t index, 
 	s->odd_index[list] = index;
 }
 
-/* A used list's first value that is NaN or infinite, reported where it is
- * written (the clip's validation would name only the sequence). */
+/* The length of q, in double as the clip's validation measures it. */
+static double quat_length(const float q[4])
+{
+	return sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+}
+
+void animc_rg_sequence_note_rotation(animc_rg_sequence *s, size_t key, const float q[4],
+				     const animc_xml_element *el)
+{
+	if (s->off_unit_line)
+		return;
+	for (int c = 0; c < 4; c++)
+		if (!isfinite(q[c]))
+			return;
+	if (fabs(quat_length(q) - 1.0) <= ANIMC_UNIT_QUAT_TOLERANCE)
+		return;
+	s->off_unit_line = el->line ? el->line : 1;
+	s->off_unit_column = el->column;
+	s->off_unit_key = key;
+}
+
+/* Value `i` of list `l`, noted as NaN or infinite, reported where it is written. */
+static animc_status fail_odd(const animc_rg_sequence *s, int l, const char *bone, animc_diag_sink *sink)
+{
+	size_t i = s->odd_index[l];
+	float v = i < s->lists[l].count ? s->lists[l].v[i] : NAN;
+	const char *what = isnan(v) ? "NaN" : v < 0 ? "-infinite" : "infinite";
+
+	if (l == XNB_LIST_TIME)
+		return fail(sink, ANIMC_ERR_INVALID, s->odd_line[l], s->odd_column[l], "bone '%s': key time %zu is %s",
+			    bone, i, what);
+	return fail(sink, ANIMC_ERR_INVALID, s->odd_line[l], s->odd_column[l], "bone '%s': %s key %zu is %s", bone,
+		    animc_track_name[l], i / xnb_list_width[l], what);
+}
+
+/* A used list's first value that is NaN or infinite, or a used rotation
+ * list's first key not of unit length, reported where it is written (the
+ * clip's validation would name only the sequence), in the order the
+ * validation checks them. */
 static animc_status check_odd_values(const animc_rg_sequence *s, const char *bone, animc_diag_sink *sink)
 {
-	for (int l = 0; l < XNB_LIST_COUNT; l++) {
-		size_t i = s->odd_index[l];
-		float v;
+	const animc_rg_floats *rotation = &s->lists[XNB_LIST_ROTATION];
+	size_t k = s->off_unit_key;
 
-		if (!s->odd_line[l] || !s->flags[XNB_FLAG_HAS_TRANSLATION + l])
+	for (int l = 0; l < XNB_LIST_COUNT; l++) {
+		if (!s->flags[XNB_FLAG_HAS(l)])
 			continue;
-		v = i < s->lists[l].count ? s->lists[l].v[i] : NAN;
-		const char *what = isnan(v) ? "NaN" : v < 0 ? "-infinite" : "infinite";
-		if (l == XNB_LIST_TIME)
-			return fail(sink, ANIMC_ERR_INVALID, s->odd_line[l], s->odd_column[l],
-				    "bone '%s': key time %zu is %s", bone, i, what);
-		return fail(sink, ANIMC_ERR_INVALID, s->odd_line[l], s->odd_column[l], "bone '%s': %s key %zu is %s",
-			    bone, animc_track_name[l], i / xnb_list_width[l], what);
+		if (s->odd_line[l])
+			return fail_odd(s, l, bone, sink);
+		if (l == XNB_LIST_ROTATION && s->off_unit_line && k < rotation->count / 4)
+			return fail(sink, ANIMC_ERR_INVALID, s->off_unit_line, s->off_unit_column,
+				    "bone '%s': rotation key %zu is not a unit quaternion (length %g)", bone, k,
+				    quat_length(&rotation->v[k * 4]));
 	}
 	return ANIMC_OK;
 }

@@ -63,6 +63,10 @@ typedef struct animc_rg_sequence {
 	 * written (line 0: none) and its index among the list's floats. */
 	uint32_t odd_line[XNB_LIST_COUNT], odd_column[XNB_LIST_COUNT];
 	size_t odd_index[XNB_LIST_COUNT];
+	/* The first rotation key not of unit length: where it is written
+	 * (line 0: none) and its key index. */
+	uint32_t off_unit_line, off_unit_column;
+	size_t off_unit_key;
 } animc_rg_sequence;
 
 void animc_rg_sequence_begin(animc_rg_sequence *s, uint32_t line);
@@ -74,6 +78,15 @@ void animc_rg_sequence_begin(animc_rg_sequence *s, uint32_t line);
  */
 void animc_rg_sequence_note_value(animc_rg_sequence *s, int list, size_t index, float v,
 				  const animc_xml_element *el);
+
+/*
+ * Rotation key `key` is q (x y z w), written at `el`: the first whose length
+ * is off 1 by more than ANIMC_UNIT_QUAT_TOLERANCE (the clip's validation
+ * rule) is kept, as animc_rg_sequence_note_value keeps a NaN.  A key with a
+ * NaN or infinite component is left to that.
+ */
+void animc_rg_sequence_note_rotation(animc_rg_sequence *s, size_t key, const float q[4],
+				     const animc_xml_element *el);
 void animc_rg_sequence_release(animc_rg_sequence *s);
 
 /*

@@ -288,12 +288,49 @@ static bool parse_vector(xna *x, const animc_xml_element *el, const char *text, 
 	return true;
 }
 
-/* Append the numbers of a list's text to x->numbers (xs:float) or x->ints
- * (xs:int); *added says how many. */
-static bool parse_list(xna *x, const animc_xml_element *el, const char *text, size_t len,
-		       bool is_int, size_t *added)
+/* Move *pos, the place in the document of *from, on to `at`, further in
+ * the same element's text, counting lines and characters.  A comment, CDATA
+ * section or character reference earlier in the text, which the text no
+ * longer shows as written, shifts the place. */
+static void advance_place(animc_xml_element *pos, const char **from, const char *at)
 {
-	const char *cursor = text, *end = text + len, *token;
+	for (const char *p = *from; p < at; p++) {
+		if (*p == '\n') {
+			pos->line++;
+			pos->column = 1;
+		} else if ((*p & 0xC0) != 0x80) {
+			pos->column++;
+		}
+	}
+	*from = at;
+}
+
+/* Value v, just read into a sequence list at `at`: kept for the sequence's
+ * end when it is NaN or infinite, or completes a rotation not of unit length
+ * (`key_at`: where that key's first number is). */
+static void note_sequence_value(xna *x, int list, float v, const animc_xml_element *at,
+				animc_xml_element *key_at)
+{
+	size_t i = x->numbers.count - 1;
+
+	animc_rg_sequence_note_value(&x->seq, list, i, v, at);
+	if (list != XNB_LIST_ROTATION)
+		return;
+	if (i % 4 == 0)
+		*key_at = *at;
+	else if (i % 4 == 3)
+		animc_rg_sequence_note_rotation(&x->seq, i / 4, &x->numbers.v[i - 3], key_at);
+}
+
+/* Append the numbers of a list's text to x->numbers (xs:float) or x->ints
+ * (xs:int); *added says how many.  A sequence list's values are noted with
+ * their own places (note_sequence_value). */
+static bool parse_list(xna *x, const animc_xml_element *el, const char *text, size_t len, const rule *r,
+		       size_t *added)
+{
+	const char *cursor = text, *end = text + len, *token, *scanned = text;
+	animc_xml_element at = *el, key_at = *el;
+	bool is_int = r->kind == K_HIERARCHY;
 	size_t n;
 
 	*added = 0;
@@ -322,6 +359,10 @@ static bool parse_list(xna *x, const animc_xml_element *el, const char *text, si
 			if (!animc_rg_floats_push(&x->numbers, &v, 1)) {
 				nomem(x, el);
 				return false;
+			}
+			if (r->kind == K_SEQ_LIST) {
+				advance_place(&at, &scanned, token);
+				note_sequence_value(x, r->index, v, &at, &key_at);
 			}
 		}
 		(*added)++;
@@ -833,7 +874,7 @@ static animc_xml_action end_list(xna *x, const animc_xml_element *el, const fram
 		if (n)
 			return fail(x, ANIMC_ERR_PARSE, el, "text mixed with elements inside <%s>", el->name);
 	}
-	if (!parse_list(x, el, text, len, r->kind == K_HIERARCHY, &added))
+	if (!parse_list(x, el, text, len, r, &added))
 		return ANIMC_XML_STOP;
 	count = r->kind == K_HIERARCHY ? x->int_count : x->numbers.count;
 	if (count % width)
@@ -871,8 +912,6 @@ static animc_xml_action end_list(xna *x, const animc_xml_element *el, const fram
 
 		/* Swap buffers: the list keeps what was read, `numbers` gets the old one. */
 		animc_rg_floats tmp = *dst;
-		for (size_t i = 0; i < x->numbers.count; i++)
-			animc_rg_sequence_note_value(&x->seq, r->index, i, x->numbers.v[i], el);
 		*dst = x->numbers;
 		x->numbers = tmp;
 		x->numbers.count = 0;
@@ -889,7 +928,7 @@ static animc_xml_action end_list_item(xna *x, const animc_xml_element *el, const
 	const rule *r = &rules[list->rule];
 	size_t added, width = item_width(r);
 
-	if (!parse_list(x, el, text, len, r->kind == K_HIERARCHY, &added))
+	if (!parse_list(x, el, text, len, r, &added))
 		return ANIMC_XML_STOP;
 	if (added != width)
 		return fail(x, ANIMC_ERR_PARSE, el, "<%s> in <%s> has %zu number%s; it needs %zu", el->name,

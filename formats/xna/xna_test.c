@@ -405,6 +405,58 @@ static void sequence_compiles_to_the_bytes_of_its_twin(void **state)
 
 /* ------------------------------------------------------------- errors */
 
+/* A rotation key not of unit length fails where it is written: in a list
+ * written whole, at its first number, however many lines into the list; in
+ * a list written item by item, at its item.  With HasRotation false the list
+ * is not used and imports. */
+static void rotations_off_unit_length_fail_where_they_are_written(void **state)
+{
+	static const char doc[] = XML
+		"<XnaContent xmlns:GameObject=\"RobotGameData.GameObject\">\n"
+		"<Asset Type=\"GameObject:AnimationSequence\">\n"
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>\n"
+		"<KeyFrameSequences><Item><BoneName>Hip</BoneName><KeyCount>3</KeyCount>\n"
+		"<Duration>1</Duration><KeyInterval>0.5</KeyInterval><HasRotation>%s</HasRotation>\n"
+		"<Rotation>%s</Rotation>\n"
+		"</Item></KeyFrameSequences></Asset></XnaContent>\n";
+	static const struct {
+		const char *has_rotation, *list;
+		animc_status status;
+		uint32_t line, column;
+		const char *message;
+	} cases[] = {
+		{ "true", "\n  0 0 0 1\n  0 0.382683 0 0.92388\n    0 0 2 0\n", ANIMC_ERR_INVALID, 10, 5,
+		  "bone 'Hip': rotation key 2 is not a unit quaternion (length 2)" },
+		{ "true", "0 0 0 1 0 0 0\n0 0 0 0 1", ANIMC_ERR_INVALID, 7, 19,
+		  "bone 'Hip': rotation key 1 is not a unit quaternion (length 0)" },
+		{ "true", "<Item>0 0 0 1</Item>\n<Item>0 0 0 1</Item><Item>0 0.5 0 0.5</Item>", ANIMC_ERR_INVALID, 8, 27,
+		  "bone 'Hip': rotation key 2 is not a unit quaternion (length 0.707107)" },
+		{ "true", "0 0 0 1 0 0 0 1 0 0 0 NaN", ANIMC_ERR_INVALID, 7, 33, "bone 'Hip': rotation key 2 is NaN" },
+		{ "false", "0 0 0 1 0 0 0 0 0 0 0 2", ANIMC_OK, 0, 0, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format(doc, cases[i].has_rotation, cases[i].list);
+		imported r = import_str(text);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != cases[i].status)
+			fail_msg("case %zu: status %s, expected %s (%s)", i, animc_status_string(r.status),
+				 animc_status_string(cases[i].status), e ? e->message : "no error");
+		if (cases[i].message) {
+			assert_non_null(e);
+			if (e->line != cases[i].line || e->column != cases[i].column)
+				fail_msg("case %zu: error at %u:%u, expected %u:%u: %s", i, e->line, e->column,
+					 cases[i].line, cases[i].column, e->message);
+			assert_string_equal(e->message, cases[i].message);
+		}
+		release(&r);
+		free(text);
+	}
+}
+
+
 static void errors_point_at_the_element(void **state)
 {
 	static const struct {
@@ -571,6 +623,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(matrix_keys_split_into_translation_rotation_scale),
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
+	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
 	cmocka_unit_test(errors_point_at_the_element),
 	cmocka_unit_test(a_namespaced_root_is_named_as_such),
 	cmocka_unit_test(other_asset_types_hold_no_animation),
