@@ -247,6 +247,60 @@ static void an_output_folder_outside_the_project_needs_o(void **state)
 	free(clip), free(project), free(out), free(outside), free(content), free(dir);
 }
 
+/* An /outputDir: written inside the project's folder but reached through a
+ * symbolic link that leads out of it is refused as one written outside
+ * (so is one through a link that does not resolve); a link that stays
+ * inside the folder is followed. */
+static void an_output_folder_through_a_link_out_of_the_project_needs_o(void **state)
+{
+	char *dir = test_tmpdir("mgcb-link-out"), *content = test_format("%s/game/Content", dir);
+	char *game = test_format("%s/game", dir), *outside = test_format("%s/outside", dir);
+	char *project = test_format("%s/Content.mgcb", content), *clip = test_format("%s/Turn.Animation", content);
+	char *link_out = test_format("%s/bin", content), *link_in = test_format("%s/here", content);
+	char *dangling = test_format("%s/gone", content), *inside = test_format("%s/obj", content);
+	char *where = test_format("%s:2: error: /outputDir: ", project);
+	char *written = test_format("%s/x/Turn.xnb", inside);
+	char *kept = test_format("%s/.animc", outside), *kept_x = test_format("%s/x/.animc", outside);
+	static const char *const commands[] = { "build", "outputs" };
+	static const char *const refused[] = { "bin/x", "bin", "gone/x" };
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(mkdir(game, 0777) == 0 && mkdir(content, 0777) == 0 && mkdir(outside, 0777) == 0 &&
+		    mkdir(inside, 0777) == 0);
+	assert_true(symlink("../../outside", link_out) == 0 && symlink("obj", link_in) == 0 &&
+		    symlink("../../outside/none/deeper", dangling) == 0);
+	assert_true(test_write_file(clip, bytes, size));
+	free(bytes);
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		char *text = test_format("#c\n/outputDir:%s\n/build:Turn.Animation\n", refused[i]);
+
+		assert_true(test_write_file(project, text, strlen(text)));
+		for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+			r = test_animc(commands[c], "--mgcb", project, NULL);
+			assert_int_equal(r.status, 1);
+			if (!strstr(r.err, where) || !strstr(r.err, "-o OUTDIR"))
+				fail_msg("%s %s: no '%s...-o OUTDIR' in\n%s", commands[c], refused[i], where, r.err);
+			test_run_release(&r);
+			assert_int_equal(test_count_files(outside), 0);
+			assert_false(test_file_exists(kept) || test_file_exists(kept_x));
+		}
+		free(text);
+	}
+	/* Through a link to a folder of the project: written there. */
+	static const char followed[] = "#c\n/outputDir:here/x\n/build:Turn.Animation\n";
+	assert_true(test_write_file(project, followed, strlen(followed)));
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(written));
+	assert_int_equal(test_count_files(outside), 0);
+	free(where), free(written), free(kept), free(kept_x), free(link_out), free(link_in), free(dangling), free(inside);
+	free(clip), free(project), free(outside), free(game), free(content), free(dir);
+}
+
 /* MGCB's preprocessor: $set, $if ... $endif, /define: and --mgcb-define,
  * and the $(Profile) macro. */
 static void preprocessor_lines_choose_the_items(void **state)
@@ -585,6 +639,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_marked_project_and_its_platform_name),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
+	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),
 };
 
 ANIMC_TEST_GROUP(tests);

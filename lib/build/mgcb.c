@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "compile.h"
@@ -561,16 +562,76 @@ bool build_mgcb_read(const char *path, const char *const *defines, size_t define
 	return ok;
 }
 
+/* The real path of `path`: its deepest part that exists (a dangling
+ * symbolic link counts), symbolic links resolved, then the rest as written.
+ * NULL when that part does not resolve (a dangling or looping link) or out
+ * of memory. */
+static char *real_path_of_deepest(const char *path)
+{
+	char *head = strdup(path), *real, *out;
+	size_t len;
+	struct stat st;
+
+	if (!head)
+		return NULL;
+	for (len = strlen(head); len && lstat(head, &st) != 0; head[len] = '\0') {
+		while (len && head[len - 1] != '/')
+			len--;
+		while (len > 1 && head[len - 1] == '/')
+			len--;
+	}
+	real = realpath(len ? head : ".", NULL);
+	while (path[len] == '/')
+		len++;
+	out = real && path[len] ? cli_path_join(real, path + len, NULL) : real;
+	if (out != real)
+		free(real);
+	free(head);
+	return out;
+}
+
+/* True when `path` is `folder` or lies below it (both real paths). */
+static bool is_below(const char *path, const char *folder)
+{
+	size_t n = strlen(folder);
+
+	if (n == 1 && folder[0] == '/')
+		return true;
+	return strncmp(path, folder, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
 bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 {
 	/* A path read from an input writes nowhere the user did not give:
-	 * the project's folder is given, a folder beside or above it is not. */
-	if (!project->output_dir || !project->is_output_dir_outside)
+	 * the project's folder is given, a folder beside or above it is not,
+	 * whether written so or reached through a symbolic link in it. */
+	if (!project->output_dir)
 		return true;
-	fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder; pass -o OUTDIR "
-		"to choose the output folder\n", project->path,
-		project->output_dir_line, project->output_dir);
-	return false;
+	if (project->is_output_dir_outside) {
+		fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder; pass -o OUTDIR "
+			"to choose the output folder\n", project->path,
+			project->output_dir_line, project->output_dir);
+		return false;
+	}
+	char *dir = strndup(project->path, (size_t)(cli_basename(project->path) - project->path));
+	char *dir_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
+	int why = errno;
+	char *out_real = real_path_of_deepest(project->output_dir);
+	bool ok = dir_real && out_real && is_below(out_real, dir_real);
+
+	if (!ok && !dir_real)
+		fprintf(messages, "%s: error: cannot resolve the project's folder: %s\n", project->path,
+			strerror(why));
+	else if (!ok && !out_real)
+		fprintf(messages, "%s:%u: error: /outputDir: '%s' goes through a symbolic link that does not "
+			"resolve; pass -o OUTDIR to choose the output folder\n", project->path,
+			project->output_dir_line, project->output_dir);
+	else if (!ok)
+		fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder through a "
+			"symbolic link (it is '%s'); pass -o OUTDIR to choose the output folder\n",
+			project->path, project->output_dir_line, project->output_dir, out_real);
+	free(dir), free(dir_real), free(out_real);
+	return ok;
 }
 
 void build_mgcb_release(build_mgcb *project)

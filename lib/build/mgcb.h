@@ -56,8 +56,9 @@ void build_mgcb_release(build_mgcb *project);
 
 /* True when animc may write to the project's /outputDir: (that is, when
  * -o does not choose the output folder): none is set, or it lies in the
- * project's folder.  False when it leaves that folder (absolute, or
- * through ".."), said on `messages` as "PROJECT:LINE: error: ...". */
+ * project's folder.  False when it leaves that folder (absolute, through
+ * "..", or through a symbolic link: the deepest part of it that exists is
+ * resolved), said on `messages` as "PROJECT:LINE: error: ...". */
 bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages);
 
 /* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */
