@@ -511,15 +511,15 @@ static void quiet_tick(build_status_sink *s)
 	(void)s;
 }
 
-/* A job's diagnostics when it was compiled or failed now (not those an up
- * to date source had last time). */
+/* A job's diagnostics, those the rebuild's line counts: of a source
+ * compiled, failed, fetched from the cache or skipped (an entry of a folder
+ * that cannot be read) now, not those an up to date source had last time. */
 static void watch_job_committed(build_status_sink *s, size_t i)
 {
 	const build_ctx *ctx = s->ctx;
 	const build_job *j = &ctx->plan.jobs[i];
 
-	if (j->result.status != BUILD_COMPILED && j->result.status != BUILD_FAILED &&
-	    !(j->result.status == BUILD_SKIPPED && j->is_explicit))
+	if (j->result.status == BUILD_UP_TO_DATE)
 		return;
 	for (uint32_t d = 0; d < j->result.diag_count; d++) {
 		const build_diag *g = &j->result.diags[d];

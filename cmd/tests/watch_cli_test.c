@@ -541,6 +541,47 @@ static void watch_line_counts_cached(void **state)
 	free(all), free(rm), free(cache), free(w.log), free(src), free(out), free(dir);
 }
 
+/* Every warning the line counts is printed above it: an entry of the
+ * folder that cannot be read (a link to nothing) and a source's own, fetched
+ * from the cache too (counted, they were never printed). */
+static void watch_prints_the_warnings_it_counts(void **state)
+{
+	char *dir = test_tmpdir("watch-warnings"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *cache = test_format("%s/cache", dir), *rm = test_format("rm -rf '%s'", out);
+	char *turn = test_format("%s/Turn.Animation", src), *warn = test_format("%s/Warn.Animation", src);
+	char *broken = test_format("%s/Broken.Animation", src), *text = turn_with_duration("1.5");
+	char *count_missing = strstr(text, "<KeyFrameSequenceCount>"), *log;
+	const char *argv[] = { "animc", "watch", "--cache-dir", cache, "--cache-min-size", "0", "-o", out, src, NULL };
+	watcher w;
+	size_t size;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(turn, text);
+	assert_non_null(count_missing);
+	memcpy(count_missing, "<KeyFrameSequenceCouns>", strlen("<KeyFrameSequenceCouns>"));
+	memcpy(strstr(count_missing, "</KeyFrameSequenceCount>"), "</KeyFrameSequenceCouns>",
+	       strlen("</KeyFrameSequenceCouns>"));
+	save(warn, text);
+	assert_int_equal(symlink("nowhere", broken), 0);
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	settle();
+	assert_int_equal(system(rm), 0);   /* the next build fetches both from the cache */
+	wait_for_builds(&w, 2);
+	log = (char *)test_read_file(w.log, &size);
+	if (lines_with(w.log, " 0 failed, 3 warnings, 0 up to date") != 2 ||
+	    lines_with(w.log, "/src/Broken.Animation: warning: cannot read") != 2 ||
+	    lines_with(w.log, ": warning: unknown element <KeyFrameSequenceCouns>") != 2 ||
+	    lines_with(w.log, "/src/Warn.Animation:2: warning: <AnimationSequence> has no") != 2 ||
+	    lines_with(w.log, ", 2 cached, ") != 1)
+		fail_msg("not each warning counted printed, in both builds:\n%s", log);
+	free(log);
+	stop_watch(NULL);
+	free(text), free(turn), free(warn), free(broken), free(rm), free(cache);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 /* The line names sources by their paths as the build names them: two of
  * one name in two folders were "Turn.Animation, Turn.Animation". */
 static void watch_line_names_paths(void **state)
@@ -945,6 +986,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
 	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
+	cmocka_unit_test_teardown(watch_prints_the_warnings_it_counts, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
