@@ -43,6 +43,7 @@ typedef struct watched {
 	int wd;
 	char *dir;             /* the folder watched */
 	char *real;            /* its realpath(), NULL when unknown */
+	uint64_t dev, ino;     /* the folder watched: what `dir` names while it is there */
 	bool is_all;           /* every name in it counts; else those of `names` */
 	cli_strings names;     /* the files watched in it: inputs, files a build read */
 	bool is_tree;          /* its new subfolders are watched too */
@@ -158,6 +159,7 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 {
 	char *real = realpath(dir, NULL);
 	watched *grown;
+	struct stat st;
 	int wd;
 
 	if (is_skipped_real(w, real)) {
@@ -191,7 +193,10 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 		return false;
 	}
 	w->dirs = grown;
-	grown[w->dir_count] = (watched){ wd, strdup(dir), real, !only, { NULL, 0, 0 }, is_tree };
+	if (stat(dir, &st) != 0)
+		st.st_dev = st.st_ino = 0;
+	grown[w->dir_count] = (watched){ wd, strdup(dir), real, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
+					 !only, { NULL, 0, 0 }, is_tree };
 	w->dir_count++;
 	return !only || cli_strings_push(&grown[w->dir_count - 1].names, only);
 }
@@ -391,6 +396,40 @@ static void forget_tree(watch_state *w, const char *path)
 	}
 }
 
+/* Does the watched folder's path still name it (through a symbolic link
+ * too)? */
+static bool is_where_watched(const watched *d)
+{
+	struct stat st;
+
+	return stat(d->dir, &st) == 0 && (uint64_t)st.st_dev == d->dev && (uint64_t)st.st_ino == d->ino;
+}
+
+/* A watched folder moved: it, and the folders watched below its old path,
+ * whose paths no longer name them (moved out of the tree with it), are
+ * watched no more; their files are no inputs now.  An input folder itself
+ * has no watched parent to tell of the move, so forget_tree is not
+ * reached.  (A folder moved within the tree is watched again at its new
+ * path, by the MOVED_TO event in its new parent.) */
+static void forget_moved(watch_state *w, const char *path)
+{
+	char *gone = strdup(path);
+	size_t n = gone ? strlen(gone) : 0;
+
+	for (size_t i = 0; gone && i < w->dir_count;) {
+		const watched *d = &w->dirs[i];
+
+		if (strncmp(d->dir, gone, n) == 0 && (d->dir[n] == '\0' || d->dir[n] == '/') &&
+		    !is_where_watched(d)) {
+			inotify_rm_watch(w->fd, d->wd);
+			forget_at(w, i);
+		} else {
+			i++;
+		}
+	}
+	free(gone);
+}
+
 /* Is the event about a folder in DIR: a symbolic link to one made, or
  * an entry watched as a folder gone? */
 static bool is_folder_link(const watch_state *w, const char *dir, const struct inotify_event *e)
@@ -463,6 +502,8 @@ static void take_events(watch_state *w)
 				continue;
 			}
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+				if (e->mask & IN_MOVE_SELF)
+					forget_moved(w, dir->dir);
 				w->is_dirty = w->needs_rewatch = true;
 				w->last_event_s = t;
 				continue;

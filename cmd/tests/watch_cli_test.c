@@ -801,6 +801,45 @@ static void watch_forgets_folders_moved_out(void **state)
 	free(text), free(turn), free(trash), free(w.log), free(src), free(out), free(dir);
 }
 
+/* An input folder moved away (renamed out of the tree, not deleted) is
+ * watched no more, nor its folders: their watches were kept, and a save in
+ * the moved folder rebuilt, though its files are no inputs now.  One made
+ * again in its place is watched. */
+static void watch_forgets_an_input_folder_moved_away(void **state)
+{
+	char *dir = test_tmpdir("watch-input-moved"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/sub", src), *moved = test_format("%s/moved", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *text = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755), mkdir(sub, 0755);
+	save(turn, text);
+	free(text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	assert_int_equal(watches_of(w.pid), 3);   /* src, sub and the output folder */
+	assert_int_equal(rename(src, moved), 0);
+	wait_for_builds(&w, 2);   /* the input is gone: that build fails */
+	for (int i = 0; i < 2000 && watches_of(w.pid) != 1; i++)
+		usleep(10000);
+	assert_int_equal(watches_of(w.pid), 1);   /* the output folder's */
+
+	/* Made again: watched, and built. */
+	mkdir(src, 0755);
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	for (int i = 0; i < 2000 && watches_of(w.pid) != 2; i++)
+		usleep(10000);
+	assert_int_equal(watches_of(w.pid), 2);
+	stop_watch(NULL);
+	free(sub), free(moved), free(turn), free(turn_xnb), free(w.log), free(src), free(out), free(dir);
+}
+
 /* A project item in a folder made after the watch started is built once
  * it is saved there (nothing was watched in the folder's place). */
 static void watch_follows_a_project_folder_made_later(void **state)
@@ -983,6 +1022,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
+	cmocka_unit_test_teardown(watch_forgets_an_input_folder_moved_away, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
 	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
