@@ -42,8 +42,12 @@
 typedef struct watched {
 	int wd;
 	char *dir;             /* the folder watched */
+	/* Its other paths: one folder reached by two (a symbolic link to
+	 * it, or folders below one) has one kernel watch, kept while any of
+	 * its paths is there. */
+	cli_strings aliases;
 	char *real;            /* its realpath(), NULL when unknown */
-	uint64_t dev, ino;     /* the folder watched: what `dir` names while it is there */
+	uint64_t dev, ino;     /* the folder watched: what its paths name while it is there */
 	bool is_all;           /* every name in it counts; else those of `names` */
 	cli_strings names;     /* the files watched in it: inputs, files a build read */
 	bool is_tree;          /* its new subfolders are watched too */
@@ -147,6 +151,15 @@ static bool counts_name(const watched *dir, const char *name)
 	return dir->is_all;
 }
 
+/* Is `path` one of the paths folder `d` is watched by? */
+static bool is_path_of(const watched *d, const char *path)
+{
+	for (size_t i = 0; i < d->aliases.count; i++)
+		if (strcmp(d->aliases.items[i], path) == 0)
+			return true;
+	return strcmp(d->dir, path) == 0;
+}
+
 static watched *find_wd(watch_state *w, int wd)
 {
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -185,6 +198,8 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 			d->is_all |= !only;
 			d->is_tree |= is_tree;
 			free(real);
+			if (!is_path_of(d, dir) && !cli_strings_push(&d->aliases, dir))
+				return false;
 			return d->is_all || counts_name(d, only) || cli_strings_push(&d->names, only);
 		}
 	grown = realloc(w->dirs, (w->dir_count + 1) * sizeof *grown);
@@ -195,8 +210,8 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	w->dirs = grown;
 	if (stat(dir, &st) != 0)
 		st.st_dev = st.st_ino = 0;
-	grown[w->dir_count] = (watched){ wd, strdup(dir), real, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
-					 !only, { NULL, 0, 0 }, is_tree };
+	grown[w->dir_count] = (watched){ wd, strdup(dir), { NULL, 0, 0 }, real, (uint64_t)st.st_dev,
+					 (uint64_t)st.st_ino, !only, { NULL, 0, 0 }, is_tree };
 	w->dir_count++;
 	return !only || cli_strings_push(&grown[w->dir_count - 1].names, only);
 }
@@ -374,60 +389,88 @@ static void forget_at(watch_state *w, size_t i)
 	}
 	free(w->dirs[i].dir);
 	free(w->dirs[i].real);
+	cli_strings_release(&w->dirs[i].aliases);
 	cli_strings_release(&w->dirs[i].names);
 	w->dirs[i] = w->dirs[--w->dir_count];
 }
 
-/* A folder moved out of the tree or deleted: it and the folders below it
- * are watched no more (their kernel watches would stay otherwise). */
-static void forget_tree(watch_state *w, const char *path)
+static bool is_at_or_below(const char *p, const char *path, size_t n)
 {
-	size_t n = strlen(path);
-
-	for (size_t i = 0; i < w->dir_count;) {
-		const char *d = w->dirs[i].dir;
-
-		if (strncmp(d, path, n) == 0 && (d[n] == '\0' || d[n] == '/')) {
-			inotify_rm_watch(w->fd, w->dirs[i].wd);
-			forget_at(w, i);
-		} else {
-			i++;
-		}
-	}
+	return strncmp(p, path, n) == 0 && (p[n] == '\0' || p[n] == '/');
 }
 
-/* Does the watched folder's path still name it (through a symbolic link
- * too)? */
-static bool is_where_watched(const watched *d)
+/* Does `path` name the watched folder (through a symbolic link too)? */
+static bool names_folder(const watched *d, const char *path)
 {
 	struct stat st;
 
-	return stat(d->dir, &st) == 0 && (uint64_t)st.st_dev == d->dev && (uint64_t)st.st_ino == d->ino;
+	return stat(path, &st) == 0 && (uint64_t)st.st_dev == d->dev && (uint64_t)st.st_ino == d->ino;
 }
 
-/* A watched folder moved: it, and the folders watched below its old path,
- * whose paths no longer name them (moved out of the tree with it), are
- * watched no more; their files are no inputs now.  An input folder itself
- * has no watched parent to tell of the move, so forget_tree is not
- * reached.  (A folder moved within the tree is watched again at its new
- * path, by the MOVED_TO event in its new parent.) */
-static void forget_moved(watch_state *w, const char *path)
+/* Should the path `p` of watched folder d go, `path` having gone?  With
+ * `if_moved`, only when it no longer names the folder. */
+static bool drops(const watched *d, const char *p, const char *path, size_t n, bool if_moved)
 {
-	char *gone = strdup(path);
-	size_t n = gone ? strlen(gone) : 0;
+	return is_at_or_below(p, path, n) && (!if_moved || !names_folder(d, p));
+}
 
-	for (size_t i = 0; gone && i < w->dir_count;) {
-		const watched *d = &w->dirs[i];
+/* Drop the paths of watched folder i that `path` going took with it; one
+ * that stays takes the place of its `dir`.  With none left, the folder is
+ * watched no more (its kernel watch removed).  True when it went. */
+static bool drop_paths(watch_state *w, size_t i, const char *path, bool if_moved)
+{
+	watched *d = &w->dirs[i];
+	size_t n = strlen(path);
 
-		if (strncmp(d->dir, gone, n) == 0 && (d->dir[n] == '\0' || d->dir[n] == '/') &&
-		    !is_where_watched(d)) {
-			inotify_rm_watch(w->fd, d->wd);
-			forget_at(w, i);
+	for (size_t k = 0; k < d->aliases.count;) {
+		if (drops(d, d->aliases.items[k], path, n, if_moved)) {
+			free(d->aliases.items[k]);
+			d->aliases.items[k] = d->aliases.items[--d->aliases.count];
 		} else {
-			i++;
+			k++;
 		}
 	}
-	free(gone);
+	if (!drops(d, d->dir, path, n, if_moved))
+		return false;
+	if (d->aliases.count) {
+		free(d->dir);
+		d->dir = d->aliases.items[--d->aliases.count];
+		return false;
+	}
+	inotify_rm_watch(w->fd, d->wd);
+	forget_at(w, i);
+	return true;
+}
+
+/* A folder gone from PATH (not the path of an entry: it may go): deleted,
+ * or moved out of the tree (`if_moved`: it moved, and its paths that no
+ * longer name it go).  It and the folders below it are watched no more at
+ * that path; a folder also reached by another path (a symbolic link to it,
+ * or the folder a deleted link led to) stays watched by that one.  Their
+ * kernel watches would stay otherwise, and the files in them, no inputs
+ * now, would be built. */
+static void forget_paths(watch_state *w, const char *path, bool if_moved)
+{
+	for (size_t i = 0; i < w->dir_count;)
+		if (!drop_paths(w, i, path, if_moved))
+			i++;
+}
+
+/* Watched folder d moved: its paths that no longer name it, and the
+ * folders below them, are watched no more.  An input folder has no watched
+ * parent to tell of its move, so this is where it goes.  (A folder moved
+ * within the tree is watched again at its new path by its new parent's
+ * MOVED_TO event.) */
+static void forget_moved(watch_state *w, const watched *d)
+{
+	cli_strings paths = { NULL, 0, 0 };
+	bool ok = cli_strings_push(&paths, d->dir);
+
+	for (size_t i = 0; ok && i < d->aliases.count; i++)
+		ok = cli_strings_push(&paths, d->aliases.items[i]);
+	for (size_t i = 0; ok && i < paths.count; i++)
+		forget_paths(w, paths.items[i], true);
+	cli_strings_release(&paths);
 }
 
 /* Is the event about a folder in DIR: a symbolic link to one made, or
@@ -442,7 +485,7 @@ static bool is_folder_link(const watch_state *w, const char *dir, const struct i
 		is_folder = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
 			    S_ISDIR(st.st_mode);
 	for (size_t i = 0; path && !is_folder && (e->mask & (IN_DELETE | IN_MOVED_FROM)) && i < w->dir_count; i++)
-		is_folder = strcmp(w->dirs[i].dir, path) == 0;
+		is_folder = is_path_of(&w->dirs[i], path);
 	free(path);
 	return is_folder;
 }
@@ -457,7 +500,7 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 		return;
 	/* dir may move as entries come and go: not used below. */
 	if (e->mask & (IN_DELETE | IN_MOVED_FROM))
-		forget_tree(w, sub);
+		forget_paths(w, sub, false);
 	/* A folder that cannot be watched yet (the watch limit) is tried
 	 * again every second, as a folder that went away. */
 	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)) && !add_tree(w, sub))
@@ -503,7 +546,7 @@ static void take_events(watch_state *w)
 			}
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 				if (e->mask & IN_MOVE_SELF)
-					forget_moved(w, dir->dir);
+					forget_moved(w, dir);
 				w->is_dirty = w->needs_rewatch = true;
 				w->last_event_s = t;
 				continue;
@@ -1004,6 +1047,7 @@ static int run_watch(int argc, char **argv)
 	for (size_t i = 0; i < w.dir_count; i++) {
 		free(w.dirs[i].dir);
 		free(w.dirs[i].real);
+		cli_strings_release(&w.dirs[i].aliases);
 		cli_strings_release(&w.dirs[i].names);
 	}
 	for (size_t i = 0; i < sizeof w.own / sizeof w.own[0]; i++) {

@@ -1016,8 +1016,45 @@ static void watch_follows_linked_folders(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A symbolic link to a folder that is an input through another path too,
+ * deleted: the folder stays watched, and a save in it is built (the link's
+ * going took the folder's one watch with it, and the save was missed). */
+static void watch_keeps_the_folder_a_deleted_link_led_to(void **state)
+{
+	char *dir = test_tmpdir("watch-link-gone"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *shared = test_format("%s/shared", dir), *pack = test_format("%s/Pack", src);
+	char *turn = test_format("%s/Turn.Animation", shared), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *pack_xnb = test_format("%s/Pack/Turn.xnb", out), *text = turn_with_duration("1.5");
+	const char *argv[] = { "animc", "watch", "-o", out, src, shared, NULL };
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755), mkdir(shared, 0755);
+	save(turn, text);
+	free(text);
+	assert_int_equal(symlink("../shared", pack), 0);
+	/* src first: the folder is watched through the link first. */
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	assert_true(test_file_exists(pack_xnb) && test_file_exists(turn_xnb));
+	settle();
+	assert_int_equal(watches_of(w.pid), 3);   /* src, shared (Pack too) and the output folder */
+	assert_int_equal(unlink(pack), 0);
+	wait_for_builds(&w, 2);   /* Pack's output pruned */
+	assert_int_equal(watches_of(w.pid), 3);
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	assert_false(test_file_exists(pack_xnb));
+	stop_watch(NULL);
+	free(shared), free(pack), free(turn), free(turn_xnb), free(pack_xnb);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
+	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
