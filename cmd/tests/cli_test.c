@@ -424,6 +424,38 @@ static void files_given_directly_land_in_outdir(void **state)
 	free(out);
 }
 
+/* An option given twice keeps its last value (a script appends overrides,
+ * on the command line or in a response file), as the help says. */
+static void a_repeated_option_keeps_its_last_value(void **state)
+{
+	char *out = test_tmpdir("cli-repeated"), *xnb = test_format("%s/Turn.xnb", out);
+	char *list = test_format("%s/args", out), *at = test_format("@%s", list);
+	static const char args[] = "--platform\nw\n--platform\nV\n";
+	size_t size;
+	uint8_t *bytes;
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "--platform", "w", "--platform", "x", "-o", out,
+				"testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(xnb, &size);
+	assert_int_equal(bytes[3], 'x');
+	free(bytes);
+	assert_true(test_write_file(list, args, strlen(args)));
+	r = test_animc("build", "-q", "--platform", "x", at, "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(xnb, &size);
+	assert_int_equal(bytes[3], 'V');
+	free(bytes);
+	r = test_animc("help", "build", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "An option given twice keeps its last value"));
+	test_run_release(&r);
+	free(list), free(at), free(xnb), free(out);
+}
+
 static void options_reach_the_file(void **state)
 {
 	char *out = test_tmpdir("cli-options");
@@ -923,6 +955,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(output_is_deterministic),
 	cmocka_unit_test(bad_files_fail_alone_without_output),
 	cmocka_unit_test(files_given_directly_land_in_outdir),
+	cmocka_unit_test(a_repeated_option_keeps_its_last_value),
 	cmocka_unit_test(options_reach_the_file),
 	cmocka_unit_test(dump_reports_damage_with_the_offset),
 	cmocka_unit_test(dump_refuses_other_content_naming_its_reader),

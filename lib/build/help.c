@@ -110,6 +110,12 @@ static const command_doc command_docs[] = {
 	},
 };
 
+/* Said after every option list: how a repeated option is read. */
+static const char option_repeats[] =
+	"An option given twice keeps its last value, so an option appended to a command line or "
+	"response file overrides an earlier one (as with git and make); those marked repeatable "
+	"keep every value, and one marked \"given once\" refuses a second.";
+
 #define HELP_WIDTH 79
 #define HELP_COLUMN 26
 
@@ -303,6 +309,8 @@ void build_help_print(FILE *out, build_command c)
 		text_options(out, c, false, "options:");
 	}
 	fprintf(out, "  -h, --help%*sshow this help\n", HELP_COLUMN - 12, "");
+	fputc('\n', out);
+	prose(out, option_repeats, &text_printer);
 	if (doc->notes) {
 		fputc('\n', out);
 		prose(out, doc->notes, &text_printer);
@@ -486,6 +494,8 @@ static void md_table_command(FILE *out, build_command c)
 		md_options(out, c, false, "Options:");
 	}
 	fputs("- `-h, --help`: show the help.\n", out);
+	fputc('\n', out);
+	md_prose(out, option_repeats);
 	if (doc->notes) {
 		fputc('\n', out);
 		md_prose(out, doc->notes);
@@ -646,6 +656,7 @@ static void man_table_command(FILE *out, build_command c)
 		man_options(out, c, false, "Options:");
 	}
 	fputs(".TP\n.B \\-h, \\-\\-help\nshow the help.\n", out);
+	man_prose(out, option_repeats);
 	if (doc->notes)
 		man_prose(out, doc->notes);
 	if (c == CMD_BUILD) {
