@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "test_support.h"
 #include <animc/animrt.h>
 
@@ -902,14 +904,15 @@ static void a_frame_aligned_part_stays_uniform(void **state)
 }
 
 /* --import-timeout stops a compile in animc's passes too, and says so: a
- * part cut between frames of a long take needs a fine compact grid. */
+ * part cut between frames of a long take needs a fine compact grid (several
+ * seconds of encoding for 37 s of it, on any machine). */
 static void a_slow_compile_is_stopped_naming_the_passes(void **state)
 {
-	char *dir = test_tmpdir("mocap-slow"), *out = test_format("%s/out", dir), *bvh = write_mocap(dir, 3000, false);
+	char *dir = test_tmpdir("mocap-slow"), *out = test_format("%s/out", dir), *bvh = write_mocap(dir, 4800, false);
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--import-timeout", "1", "--layout", "compact", "--split", "Motion/C=1.23:20.56",
+	r = test_animc("build", "-q", "--import-timeout", "1", "--layout", "compact", "--split", "Motion/C=1.23:38.56",
 		       "-o", out, bvh, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "compiling did not finish within 1 s (--import-timeout): the assimp importer was done, "
@@ -1099,24 +1102,57 @@ static void a_clip_whose_motion_file_name_is_too_long_writes_nothing(void **stat
 	free(dir);
 }
 
+/* testdata/gltf/cubic.gltf (1,478 uneven keys on one bone, about a second
+ * in the compact encoder) with its tracks on 40 bones: a source the compact
+ * encoder takes far longer than a second over on any machine.  Returns its
+ * path. */
+static char *write_crowd_gltf(const char *dir)
+{
+	char *path = test_format("%s/crowd.gltf", dir);
+	json_error_t error;
+	json_t *doc = json_load_file("testdata/gltf/cubic.gltf", 0, &error);
+
+	assert_non_null(doc);
+	json_t *nodes = json_object_get(doc, "nodes");
+	json_t *roots = json_object_get(json_array_get(json_object_get(doc, "scenes"), 0), "nodes");
+	json_t *channels = json_object_get(json_array_get(json_object_get(doc, "animations"), 0), "channels");
+	size_t per_bone = json_array_size(channels);
+
+	assert_true(json_array_size(nodes) == 1 && per_bone > 0);
+	for (int bone = 1; bone < 40; bone++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "Spine%d", bone);
+		assert_int_equal(json_array_append_new(nodes, json_pack("{s:s}", "name", name)), 0);
+		assert_int_equal(json_array_append_new(roots, json_integer(bone)), 0);
+		for (size_t k = 0; k < per_bone; k++) {
+			json_t *channel = json_deep_copy(json_array_get(channels, k));
+
+			json_object_set_new(json_object_get(channel, "target"), "node", json_integer(bone));
+			assert_int_equal(json_array_append_new(channels, channel), 0);
+		}
+	}
+	assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
+	json_decref(doc);
+	return path;
+}
+
 /* A single source animc's own reader reads is held to --import-timeout
- * too: testdata/gltf/cubic.gltf (1,478 uneven keys) takes seconds in the
- * compact encoder. */
+ * too: a glTF the compact encoder takes far longer than a second over. */
 static void a_single_gltf_source_is_held_to_the_timeout(void **state)
 {
-	char *dir = test_tmpdir("gltf-slow"), *out = test_format("%s/out", dir);
+	char *dir = test_tmpdir("gltf-slow"), *out = test_format("%s/out", dir), *src = write_crowd_gltf(dir);
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--import-timeout", "1", "--layout", "compact", "-o", out,
-		       "testdata/gltf/cubic.gltf", NULL);
+	r = test_animc("build", "-q", "--import-timeout", "1", "--layout", "compact", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, "cubic.gltf: error: compiling did not finish within 1 s (--import-timeout): the gltf "
+	if (!strstr(r.err, "crowd.gltf: error: compiling did not finish within 1 s (--import-timeout): the gltf "
 			   "importer was done, animc's passes were not"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	assert_int_equal(test_count_files(out), 0);
-	free(out), free(dir);
+	free(src), free(out), free(dir);
 }
 
 /* A compact part cut between two keys, with --skeleton: a grid the
@@ -1502,23 +1538,22 @@ static void the_motion_of_a_clip_not_written_is_not_written(void **state)
  * were left unrecorded, stale, and --prune deleted them. */
 static void a_stopped_worker_keeps_the_last_good_outputs(void **state)
 {
-	char *dir = test_tmpdir("timeout-keeps"), *out = test_format("%s/out", dir);
-	char *clip = test_format("%s/cubic/sway.xnb", out);
+	char *dir = test_tmpdir("timeout-keeps"), *out = test_format("%s/out", dir), *src = write_crowd_gltf(dir);
+	char *clip = test_format("%s/crowd/sway.xnb", out);
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, "testdata/gltf/cubic.gltf", NULL);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(test_file_exists(clip));
-	r = test_animc("build", "--prune", "--import-timeout", "1", "--layout", "compact", "-o", out,
-		       "testdata/gltf/cubic.gltf", NULL);
+	r = test_animc("build", "--prune", "--import-timeout", "1", "--layout", "compact", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "(--import-timeout)"));
 	assert_null(strstr(r.out, "stale"));
 	test_run_release(&r);
 	assert_true(test_file_exists(clip));
-	free(clip), free(out), free(dir);
+	free(clip), free(src), free(out), free(dir);
 }
 
 static const struct CMUnitTest tests[] = {
