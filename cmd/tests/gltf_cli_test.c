@@ -121,6 +121,13 @@ static void a_bad_animation_leaves_the_others_compiled(void **state)
 		free(xnb);
 	}
 	assert_non_null(strstr(r.err, "note: animations[3]: 1 key before time 0 left out"));
+	/* One error for each bad clip, and a note of what it cost. */
+	size_t errors = 0;
+	for (const char *at = r.err; (at = strstr(at, ": error: ")) != NULL; at++)
+		errors++;
+	if (errors != 2)
+		fail_msg("%zu errors:\n%s", errors, r.err);
+	assert_non_null(strstr(r.err, "note: animations[1]: clip 'nan' left out; the other clips are still imported"));
 	test_run_release(&r);
 	char *good2 = test_format("%s/hero/good2.xnb", out);
 	animrt_clip *clip;

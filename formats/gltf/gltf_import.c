@@ -715,14 +715,14 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 			json_t *name = gltf_member(json_array_get(anims, a), "name");
 			char path[GLTF_PATH_BYTES];
 
-			/* Said only where there are other clips. */
-			const char *others = json_array_size(anims) > 1 ? "; the other clips are still imported" : "";
-
+			/* Its error is reported, once; where there are other
+			 * clips, a note says which clip it cost. */
 			gltf_path(path, "animations[%zu]", a);
-			if (name && json_is_string(name))
-				gltf_fail(doc, one, path, "clip '%s' failed%s", json_string_value(name), others);
-			else
-				gltf_fail(doc, one, path, "failed%s", others);
+			if (json_array_size(anims) > 1 && name && json_is_string(name))
+				gltf_note(doc, path, "clip '%s' left out; the other clips are still imported",
+					  json_string_value(name));
+			else if (json_array_size(anims) > 1)
+				gltf_note(doc, path, "left out; the other clips are still imported");
 			failed = failed ? failed : one;
 		} else if (out->count > before) {
 			char path[GLTF_PATH_BYTES];
