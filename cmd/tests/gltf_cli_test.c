@@ -217,7 +217,9 @@ static void rest_values_skins_and_skeleton_option(void **state)
 	r = test_animc("build", "-q", "--skeleton", FIXTURES "/skin.gltf", "-o", out, FIXTURES "/linear.gltf",
 		       NULL);
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "bone 'Root' is not in the skeleton"));
+	assert_non_null(strstr(r.err, "linear.gltf: error: clip 'walk': 2 of its 2 bones are not in the skeleton "
+				      "(--skeleton, 6 bones): 'Root', 'nodes[1]'; none of its bones is: is that model "
+				      "this clip's?\n"));
 	test_run_release(&r);
 	free(walk);
 	free(out);

@@ -4,6 +4,7 @@
  * an unknown bone; animc refuses at build time).  Loading a model into a
  * skeleton is an importer's work (formats/).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,22 +57,48 @@ int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name)
 	return -1;
 }
 
+/* Bones named in one error before "and N more". */
+#define SKELETON_NAMED_MISSING 5
+
 animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
 				  animc_diag_sink *sink)
 {
-	animc_status status = ANIMC_OK;
+	uint32_t missing = 0, first = 0;
+	char names[1024], where[512];
+	size_t used = 0;
 
+	names[0] = '\0';
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
 		const animc_channel *ch = &clip->channels[i];
-		char where[512];
 
 		if (animc_skeleton_find(skeleton, ch->bone) >= 0)
 			continue;
-		animc_clip_where(clip, NULL, where, sizeof where);
-		animc_diag_report(sink, ANIMC_ERROR, ch->line, 0,
-				  "%sbone '%s' is not in the skeleton (%u bones)", where, ch->bone,
-				  skeleton->bone_count);
-		status = ANIMC_ERR_NOT_FOUND;
+		if (missing++ == 0)
+			first = i;
+		if (missing <= SKELETON_NAMED_MISSING && used < sizeof names) {
+			int n = snprintf(names + used, sizeof names - used, "%s'%.64s'", missing > 1 ? ", " : "",
+					 ch->bone);
+
+			used += n > 0 ? (size_t)n : 0;
+		}
 	}
-	return status;
+	if (missing == 0)
+		return ANIMC_OK;
+	/* One error a clip, at its first such bone: a wrong --skeleton model
+	 * misses most bones of every clip. */
+	animc_clip_where(clip, NULL, where, sizeof where);
+	if (missing == 1) {
+		animc_diag_report(sink, ANIMC_ERROR, clip->channels[first].line, 0,
+				  "%sbone %s is not in the skeleton (--skeleton, %u bones)", where, names,
+				  skeleton->bone_count);
+		return ANIMC_ERR_NOT_FOUND;
+	}
+	char more[32] = "";
+	if (missing > SKELETON_NAMED_MISSING)
+		snprintf(more, sizeof more, " and %u more", missing - SKELETON_NAMED_MISSING);
+	animc_diag_report(sink, ANIMC_ERROR, clip->channels[first].line, 0,
+			  "%s%u of its %u bones are not in the skeleton (--skeleton, %u bones): %s%s%s", where, missing,
+			  clip->channel_count, skeleton->bone_count, names, more,
+			  missing == clip->channel_count ? "; none of its bones is: is that model this clip's?" : "");
+	return ANIMC_ERR_NOT_FOUND;
 }

@@ -32,9 +32,26 @@ static void skeleton_find_and_check(void **state)
 	animc_clip_add_channel(clip, "Tail", 4);
 	animc_clip_add_channel(clip, "Wing", 4);
 	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_ERR_NOT_FOUND);
+	/* One error for the clip, at its first missing bone's line, naming them. */
+	assert_int_equal(sink.error_count, 1);
+	assert_non_null(strstr(diags.items[0].message, "clip 'run': 2 of its 3 bones are not in the skeleton "
+						       "(--skeleton, 3 bones): 'Tail', 'Wing'"));
+	assert_null(strstr(diags.items[0].message, "none of its bones"));
+	animc_clip_destroy(clip);
+	clip = animc_clip_create("fly");
+	static const char *const wings[] = { "Wing1", "Wing2", "Wing3", "Wing4", "Wing5", "Wing6", "Wing7" };
+	for (int i = 0; i < 7; i++) {
+		int64_t c = animc_clip_add_channel(clip, wings[i], 5);
+
+		assert_true(c == i);
+		clip->channels[c].line = (uint32_t)(10 + i);
+	}
+	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_ERR_NOT_FOUND);
 	assert_int_equal(sink.error_count, 2);
-	assert_non_null(strstr(diags.items[0].message, "'Tail'"));
-	assert_non_null(strstr(diags.items[0].message, "clip 'run'"));
+	assert_non_null(strstr(diags.items[1].message, "clip 'fly': 7 of its 7 bones are not in the skeleton "
+						       "(--skeleton, 3 bones): 'Wing1', 'Wing2', 'Wing3', 'Wing4', "
+						       "'Wing5' and 2 more; none of its bones is: is that model this clip's?"));
+	assert_int_equal(diags.items[1].line, 10);
 	animc_clip_destroy(clip);
 	animc_skeleton_release(&skel);
 	animc_skeleton_release(&skel);

@@ -285,8 +285,9 @@ void animc_skeleton_release(animc_skeleton *skeleton);
  * whitespace is left out of both names), or -1. */
 int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name);
 
-/* Every bone a clip animates exists in the skeleton; each one that does not
- * is an error naming it and the clip (ANIMC_ERR_NOT_FOUND). */
+/* Every bone a clip animates exists in the skeleton; where some do not,
+ * one error names the clip, how many, and the first few of them
+ * (ANIMC_ERR_NOT_FOUND). */
 animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
 				  animc_diag_sink *sink);
 
