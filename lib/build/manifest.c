@@ -223,7 +223,7 @@ static void put_state(text *t, const build_file_state *s)
 	put_u64(t, s->dev);
 }
 
-static void put_output(text *t, const char *word, const manifest_output *o)
+void manifest_output_put(cli_bytes *t, const char *word, const manifest_output *o)
 {
 	char buf[64];
 
@@ -283,10 +283,10 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 			put(&t, "\n", 1);
 		}
 		for (uint32_t o = 0; o < e->output_count; o++)
-			put_output(&t, "output", &e->outputs[o]);
+			manifest_output_put(&t, "output", &e->outputs[o]);
 	}
 	for (size_t i = 0; i < m->orphan_count; i++)
-		put_output(&t, "orphan", &m->orphans[i]);
+		manifest_output_put(&t, "orphan", &m->orphans[i]);
 	if (t.is_broken) {
 		free(t.data);
 		return false;
@@ -417,7 +417,24 @@ static bool get_duration(const char *s, float *v)
 	return *s && !*end && isfinite(*v) && *v >= 0;   /* past FLT_MAX: HUGE_VALF */
 }
 
-static bool get_output(const line *l, manifest_output *o)
+bool manifest_path_is_inside(const char *path)
+{
+	const char *part = path;
+
+	if (!path[0] || path[0] == '/')
+		return false;
+	for (;;) {
+		if (part[0] == '.' && part[1] == '.' && (part[2] == '/' || part[2] == '\0'))
+			return false;
+		part = strchr(part, '/');
+		if (!part)
+			return true;
+		part++;
+	}
+}
+
+/* An output record's fields (l->fields[0] is its word). */
+static manifest_record_status get_output(const line *l, manifest_output *o)
 {
 	uint64_t bones, mtime;
 
@@ -428,10 +445,10 @@ static bool get_output(const line *l, manifest_output *o)
 	    !get_u64(l->fields[7], &o->state.dev) || !get_u64(l->fields[8], &bones) ||
 	    bones > UINT32_MAX || !get_u64(l->fields[9], &o->keys) ||
 	    !get_duration(l->fields[10], &o->duration_s))
-		return false;
+		return MANIFEST_RECORD_BAD;
 	/* A path that climbs out of OUTDIR is not one animc wrote. */
-	if (l->fields[1][0] == '/' || strstr(l->fields[1], "../") || strcmp(l->fields[1], "..") == 0)
-		return false;
+	if (!manifest_path_is_inside(l->fields[1]))
+		return MANIFEST_RECORD_OUTSIDE;
 	o->state.size = o->size;
 	o->state.mtime_ns = (int64_t)mtime;
 	o->bones = (uint32_t)bones;
@@ -439,9 +456,19 @@ static bool get_output(const line *l, manifest_output *o)
 	o->clip = strdup(l->fields[2]);
 	if (!o->path || !o->clip) {
 		manifest_output_release(o);
-		return false;
+		return MANIFEST_RECORD_BAD;
 	}
-	return true;
+	return MANIFEST_RECORD_OK;
+}
+
+manifest_record_status manifest_output_parse(char *s, const char *word, manifest_output *o)
+{
+	line l;
+
+	memset(o, 0, sizeof *o);
+	if (!split(s, &l) || strcmp(l.fields[0], word) != 0)
+		return MANIFEST_RECORD_BAD;
+	return get_output(&l, o);
 }
 
 static bool append_dep(manifest_entry *e, const build_dep *d)
@@ -561,7 +588,7 @@ static bool parse_output(manifest *m, const line *l, int line_no, manifest_entry
 {
 	manifest_output o;
 
-	if (!get_output(l, &o))
+	if (get_output(l, &o) != MANIFEST_RECORD_OK)
 		return cli_error_set(err, "line %d: a bad output record", line_no);
 	if (l->fields[0][1] == 'r') {
 		*current = NULL;

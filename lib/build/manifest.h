@@ -70,6 +70,22 @@ typedef enum manifest_load_status {
 	MANIFEST_FOREIGN    /* another format version, or not a manifest */
 } manifest_load_status;
 
+/* An output record, as a line of the manifest or of the journal holds it. */
+typedef enum manifest_record_status {
+	MANIFEST_RECORD_OK = 0,
+	MANIFEST_RECORD_BAD,       /* not a record of `word`, or out of memory */
+	MANIFEST_RECORD_OUTSIDE    /* its path is not under OUTDIR (absolute, or climbs with ..) */
+} manifest_record_status;
+
+/* Append the record of an output: `word`, its fields, a newline. */
+void manifest_output_put(cli_bytes *t, const char *word, const manifest_output *o);
+/* Parse a record line (no newline; cut into fields in place) whose first
+ * field is `word` into *o (owned by the caller when MANIFEST_RECORD_OK). */
+manifest_record_status manifest_output_parse(char *line, const char *word, manifest_output *o);
+/* Whether an output path recorded relative to OUTDIR stays under it: not
+ * empty, not absolute, no ".." part. */
+bool manifest_path_is_inside(const char *path);
+
 manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err);
 /* Parse manifest bytes (the loader's core; exposed for tests). */
 manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err);

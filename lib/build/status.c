@@ -376,21 +376,44 @@ void build_status_outputs_init(build_status_sink *s, build_ctx *ctx)
 	s->start_s = build_now_s();
 }
 
-void build_say(const build_ctx *ctx, animc_severity severity, const char *subject, const char *fmt, ...)
-{
-	animc_diag diag = { severity, subject, 0, 0, -1, NULL };
-	char *message;
-	va_list ap;
+static void say(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
+		const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
-	va_start(ap, fmt);
+static void say(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
+		const char *fmt, va_list ap)
+{
+	animc_diag diag = { severity, subject, line, 0, -1, NULL };
+	char *message;
+
 	if (vasprintf(&message, fmt, ap) < 0)
 		message = NULL;
-	va_end(ap);
-	if (!ctx || !ctx->status)
-		cli_report(severity, subject, "%s", message ? message : "out of memory");
-	else {
+	if (!ctx || !ctx->status) {
+		if (line)
+			cli_report(severity, subject, "line %u: %s", line, message ? message : "out of memory");
+		else
+			cli_report(severity, subject, "%s", message ? message : "out of memory");
+	} else {
 		diag.message = message ? message : "out of memory";
 		ctx->status->ops->diag(ctx->status, &diag);
 	}
 	free(message);
+}
+
+void build_say(const build_ctx *ctx, animc_severity severity, const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(ctx, severity, subject, 0, fmt, ap);
+	va_end(ap);
+}
+
+void build_say_at(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(ctx, severity, subject, line, fmt, ap);
+	va_end(ap);
 }

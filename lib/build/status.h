@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report.h"
 
@@ -62,5 +63,8 @@ void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
  * NULL: "animc"), through ctx->status, or cli_report before a run has one. */
 void build_say(const build_ctx *ctx, animc_severity severity, const char *subject, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same about a line of SUBJECT: "SUBJECT:LINE: SEVERITY: message". */
+void build_say_at(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif
