@@ -595,6 +595,127 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	free(dir);
 }
 
+/* Start a build of a101..a130 (compiled, put in place), b.smd (whose
+ * import loops, holding the commits behind it) and c101..c130 (staged),
+ * and kill it with SIGKILL, workers and all, once the a* are in place:
+ * before its first checkpoint (2 s), no manifest records them. */
+static void kill_a_build_mid_way(const char *in, const char *out, size_t half)
+{
+	pid_t pid;
+
+	sh("rm -rf '%s'", out);
+	pid = start_build(out, in, "2");
+	wait_for_outputs(out, half, pid);
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(count_xnb(out), half);
+}
+
+/* Outputs a build put in place are known (through .animc's journal) to
+ * clean and --prune even when it was killed before a manifest recorded
+ * them. */
+static void a_build_killed_before_its_manifest_leaves_nothing_unknown(void **state)
+{
+	char *dir = test_tmpdir("killed-early");
+	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *state_dir = test_format("%s/.animc", out);
+	const size_t half = 30;
+	struct stat st;
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && for i in $(seq 101 %zu); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
+	   "cp " CRANE "/Wave.Animation '%s'/c$i.Animation; done && "
+	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, 100 + half, in, in, in);
+	age_tree(in);
+	/* clean removes the a* too, and what the build kept in .animc. */
+	kill_a_build_mid_way(in, out, half);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "removed 30 outputs,"));
+	test_run_release(&r);
+	assert_int_equal(count_xnb(out), 0);
+	assert_int_equal(test_count_files(out), 0);
+	assert_int_not_equal(stat(state_dir, &st), 0);
+	/* The next build takes them in: the a* sources gone, --prune removes
+	 * their outputs; it leaves no journal. */
+	kill_a_build_mid_way(in, out, half);
+	sh("mkdir -p '%s/gone' && mv '%s'/a*.Animation '%s/b.smd' '%s/gone/'", dir, in, in, dir);
+	r = test_animc("build", "-q", "--prune", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(count_xnb(out), half);
+	sh("test ! -e '%s/a101.xnb' && test -e '%s/c101.xnb'", out, out);
+	sh("test -z \"$(ls '%s' | grep -v -e '^lock$' -e '^manifest$' -e '^manifest.lock$')\"", state_dir);
+	free(in);
+	free(out);
+	free(state_dir);
+	free(dir);
+}
+
+/* A journal as a killed build leaves it in `out`: a record of in.xnb, one
+ * of ../outside.xnb (beside `out`), and a last line cut short. */
+static void leave_journal(const char *out)
+{
+	const char *names[] = { "in.xnb", "../outside.xnb" }, *bytes[] = { "alpha", "beta" };
+	build_journal j;
+	cli_error err;
+	FILE *f;
+
+	sh("mkdir -p '%s/.animc' && printf alpha > '%s/in.xnb' && printf beta > '%s/../outside.xnb'", out, out, out);
+	assert_true(build_journal_init(&j, out));
+	for (int i = 0; i < 2; i++) {
+		manifest_output o = { 0 };
+
+		o.path = strdup(names[i]);
+		o.clip = strdup("");
+		o.size = strlen(bytes[i]);
+		build_hash_bytes(bytes[i], o.size, &o.hash);
+		assert_true(build_journal_add(&j, &o, &err));
+		manifest_output_release(&o);
+	}
+	f = fopen(j.path, "a");
+	assert_non_null(f);
+	fputs("output\tcut.xnb\t\t12", f);
+	fclose(f);
+	build_journal_close(&j);
+}
+
+/* The journal is an input too: clean and a build that takes it in remove
+ * what it names under OUTDIR alone, and ignore a line a kill cut short. */
+static void a_journal_never_removes_outside_the_output_folder(void **state)
+{
+	char *dir = test_tmpdir("journal-outside");
+	char *out = test_format("%s/out", dir), *outside = test_format("%s/outside.xnb", dir);
+	char *inside = test_format("%s/in.xnb", out), *empty = test_format("%s/empty", dir);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s'", empty);
+	for (int k = 0; k < 2; k++) {
+		leave_journal(out);
+		if (k == 0)
+			r = test_animc("clean", "-o", out, NULL);
+		else
+			r = test_animc("build", "-q", "--prune", "-o", out, empty, NULL);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(count(r.err, "\n"), 1);
+		assert_non_null(strstr(r.err, "/.animc/journal."));
+		assert_non_null(strstr(r.err, ":3: warning: names '../outside.xnb', which is not under the output "
+					      "folder; ignored\n"));
+		test_run_release(&r);
+		assert_false(test_file_exists(inside));
+		assert_true(test_file_exists(outside));
+		sh("rm -rf '%s'", out);
+	}
+	free(inside);
+	free(empty);
+	free(outside);
+	free(out);
+	free(dir);
+}
+
 /* Per-file rules of make -j or ninja: builds into one folder at once, each
  * recording its own sources; none waits for the others to end. */
 static void builds_side_by_side_share_a_folder(void **state)
@@ -1785,6 +1906,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
+	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
+	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),

@@ -103,6 +103,9 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 	memset(c, 0, sizeof *c);
 	c->ctx = ctx;
 	c->is_dry = is_dry;
+	c->journal.fd = -1;
+	if (!is_dry && !build_journal_init(&c->journal, ctx->options->out_dir))
+		return false;
 	c->next.options = ctx->options_key;
 	if (ctx->has_old) {
 		c->next.loaded_hash_known = ctx->old.loaded_hash_known;
@@ -121,6 +124,7 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 
 void build_commit_release(build_commit *c)
 {
+	build_journal_close(&c->journal);
 	free(c->owned);
 	free(c->sources);
 	free(c->claim_owner);
@@ -243,6 +247,29 @@ void build_unstage(build_ctx *ctx, size_t from)
 
 static bool clear_stale_folder(build_commit *c, const char *name, const char *path);
 
+/* Record an output in the journal before it is put in place: killed from
+ * now on, the run leaves it known to clean and --prune.  A journal that
+ * cannot be written is said once; the build goes on without it. */
+static void journal_output(build_commit *c, const build_output *o, bool has_state)
+{
+	manifest_output record = { 0 };
+	cli_error err;
+
+	record.path = o->name;
+	record.clip = o->clip ? o->clip : (char *)"";
+	record.size = o->size;
+	record.hash = o->hash;
+	if (has_state)   /* the staged file's: a rename keeps it */
+		record.state = o->state;
+	record.bones = o->bones;
+	record.keys = o->keys;
+	record.duration_s = o->duration_s;
+	if (!build_journal_add(&c->journal, &record, &err))
+		build_say(c->ctx, ANIMC_WARNING, c->journal.path ? c->journal.path : c->ctx->options->out_dir,
+			  "%s; outputs written from now on are unknown to clean if this build is killed",
+			  err.message);
+}
+
 /* Put an output in place: rename its staged file, or write its bytes. */
 static void write_output(build_commit *c, build_job *j, build_output *o)
 {
@@ -259,6 +286,7 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 	if (o->is_unchanged) {
 		o->is_written = true;
 	} else if (o->staged) {
+		journal_output(c, o, true);
 		error = rename(o->staged, path) == 0 ? 0 : errno;
 		if (error == EISDIR && clear_stale_folder(c, o->name, path))
 			error = rename(o->staged, path) == 0 ? 0 : errno;
@@ -271,6 +299,7 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 			unlink(o->staged);
 		}
 	} else if (o->bytes) {
+		journal_output(c, o, false);
 		if (cli_write_atomic(path, o->bytes, o->size, &err) ||
 		    (clear_stale_folder(c, o->name, path) && cli_write_atomic(path, o->bytes, o->size, &err))) {
 			o->is_written = true;
@@ -1112,19 +1141,67 @@ unsigned build_sweep_temps(const char *dir)
 /* What clean did, for its summary and exit status. */
 typedef struct clean_counts {
 	unsigned removed, temps, left;
-	bool is_stuck;   /* something of animc's could not be removed */
+	bool is_stuck;        /* something of animc's could not be removed */
+	bool keeps_journals;  /* what they name is not in a saved manifest */
 } clean_counts;
 
-/* Remove one recorded output.  One still animc's that cannot be removed
+/* A recorded output, and where among the records it came. */
+typedef struct clean_record {
+	const manifest_output *out;
+	size_t order;
+} clean_record;
+
+static int compare_clean_records(const void *a, const void *b)
+{
+	const clean_record *x = a, *y = b;
+	int by_path = strcmp(x->out->path, y->out->path);
+
+	return by_path ? by_path : (x->order > y->order) - (x->order < y->order);
+}
+
+/* Every output record of the manifest and the journals, by path (in the
+ * order they were read within one path); NULL when out of memory. */
+static clean_record *clean_records(const manifest *m, const manifest *journal, size_t *count)
+{
+	size_t n = m->orphan_count + journal->orphan_count;
+	clean_record *all;
+
+	for (size_t i = 0; i < m->count; i++)
+		n += m->entries[i].output_count;
+	all = malloc((n ? n : 1) * sizeof *all);
+	if (!all)
+		return NULL;
+	n = 0;
+	for (size_t i = 0; i < m->count; i++)
+		for (uint32_t k = 0; k < m->entries[i].output_count; k++, n++)
+			all[n] = (clean_record){ &m->entries[i].outputs[k], n };
+	for (size_t i = 0; i < m->orphan_count; i++, n++)
+		all[n] = (clean_record){ &m->orphans[i], n };
+	for (size_t i = 0; i < journal->orphan_count; i++, n++)
+		all[n] = (clean_record){ &journal->orphans[i], n };
+	qsort(all, n, sizeof *all, compare_clean_records);
+	*count = n;
+	return all;
+}
+
+/* Remove one output path, recorded `count` times (the manifest's record
+ * and a journal's of a later write): what is there goes when it is what
+ * any of them says animc wrote.  One still animc's that cannot be removed
  * (a read-only folder) goes into `left`, as an orphan. */
-static void clean_output(const build_ctx *ctx, const manifest_output *out, manifest *left, clean_counts *n)
+static void clean_output(const build_ctx *ctx, const clean_record *records, size_t count, manifest *left,
+			 clean_counts *n)
 {
 	const char *out_dir = ctx->options->out_dir;
-	int error;
-	enum output_fate fate = output_remove(out_dir, out, &error);
+	const manifest_output *out = records[0].out;
+	enum output_fate fate = OUTPUT_CHANGED;
+	int error = 0;
 	manifest_output copy;
 	char *path;
 
+	for (size_t k = 0; k < count && fate == OUTPUT_CHANGED; k++) {
+		out = records[k].out;
+		fate = output_remove(out_dir, out, &error);
+	}
 	if (fate == OUTPUT_GONE)
 		return;
 	if (fate == OUTPUT_REMOVED) {
@@ -1147,6 +1224,25 @@ static void clean_output(const build_ctx *ctx, const manifest_output *out, manif
 	free(path);
 }
 
+/* Remove every output the manifest and the journals record; false when
+ * out of memory (nothing removed). */
+static bool clean_outputs(const build_ctx *ctx, const manifest *m, const manifest *journal, manifest *left,
+			  clean_counts *n)
+{
+	size_t count = 0;
+	clean_record *all = clean_records(m, journal, &count);
+
+	if (!all)
+		return false;
+	for (size_t i = 0, same; i < count; i += same) {
+		for (same = 1; i + same < count && strcmp(all[i].out->path, all[i + same].out->path) == 0; same++)
+			;
+		clean_output(ctx, &all[i], same, left, n);
+	}
+	free(all);
+	return true;
+}
+
 /*
  * The manifest after clean: removed, or, when outputs of animc's could not
  * be removed, rewritten to record those alone.  Without it they would be
@@ -1159,9 +1255,11 @@ static bool settle_manifest(const build_ctx *ctx, const char *manifest_path, con
 	cli_error err;
 
 	if (left->orphan_count) {
-		if (!manifest_save(left, manifest_path, NULL, &err))
+		if (!manifest_save(left, manifest_path, NULL, &err)) {
 			build_say(ctx, ANIMC_ERROR, manifest_path, "%s; the manifest is kept as it was",
 				  err.message);
+			n->keeps_journals = true;
+		}
 		return true;
 	}
 	if (unlink(manifest_path) == 0 || errno == ENOENT)
@@ -1203,7 +1301,8 @@ int build_clean(build_ctx *ctx)
 	clean_counts n = { 0 };
 	sweep_counts swept = { 0, 0 };
 	cli_error err;
-	manifest m, left = { 0 };
+	manifest m, left = { 0 }, journal = { 0 };
+	cli_strings journals = { 0 };
 	int status = ANIMC_EXIT_FAILED;
 
 	if (!manifest_path || !dir_path)
@@ -1221,27 +1320,32 @@ int build_clean(build_ctx *ctx)
 			  err.message);
 		goto out;
 	}
-	left.options = m.options;
-	for (size_t i = 0; i < m.count + 1; i++) {
-		const manifest_output *outs = i < m.count ? m.entries[i].outputs : m.orphans;
-		size_t count = i < m.count ? m.entries[i].output_count : m.orphan_count;
-
-		for (size_t k = 0; k < count; k++)
-			clean_output(ctx, &outs[k], &left, &n);
+	/* What builds killed before their manifest recorded it wrote. */
+	if (!build_journal_read_all(ctx, o->out_dir, &journal, &journals) ||
+	    !clean_outputs(ctx, &m, &journal, &left, &n)) {
+		build_say(ctx, ANIMC_ERROR, o->out_dir, "out of memory; nothing removed");
+		manifest_release(&m);
+		goto out;
 	}
+	left.options = m.options;
 	manifest_release(&m);
 	sweep(ctx, o->out_dir, 0, &swept);
 	n.temps = swept.removed;
 	n.left += swept.left;
 	n.is_stuck |= swept.left > 0;
-	if (!settle_manifest(ctx, manifest_path, &left, &n))
+	bool keeps_manifest = settle_manifest(ctx, manifest_path, &left, &n);
+	if (!n.keeps_journals)
+		build_journal_remove(&journals);
+	if (!keeps_manifest)
 		remove_state(ctx, dir_path, &n);
-	manifest_release(&left);
 	if (!o->quiet)
 		printf("removed %u output%s, %u temporary file%s; %u left\n", n.removed, n.removed == 1 ? "" : "s",
 		       n.temps, n.temps == 1 ? "" : "s", n.left);
 	status = n.is_stuck ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 out:
+	manifest_release(&left);
+	manifest_release(&journal);
+	cli_strings_release(&journals);
 	free(manifest_path);
 	free(dir_path);
 	return status;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "journal.h"
 #include "manifest.h"
 #include "plan.h"
 
@@ -17,6 +18,7 @@ typedef struct build_ctx build_ctx;
 typedef struct build_commit {
 	build_ctx *ctx;
 	manifest next;             /* the manifest this run writes */
+	build_journal journal;     /* the outputs put in place, until a manifest records them */
 	size_t committed;          /* jobs committed, in order */
 	/* Claims: output paths of this run (relative to OUTDIR). */
 	cli_strings claims;

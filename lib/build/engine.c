@@ -41,7 +41,8 @@ typedef struct run_state {
 
 /* Save what is known so far: the jobs committed, and for the others what
  * the last run recorded (still true: nothing of theirs was written yet).
- * A build killed after this rebuilds only what it had not committed. */
+ * A build killed after this rebuilds only what it had not committed.  The
+ * manifest saved records every output the journal named: it is emptied. */
 static void save_checkpoint(run_state *rs)
 {
 	build_ctx *ctx = rs->ctx;
@@ -78,7 +79,8 @@ static void save_checkpoint(run_state *rs)
 			view.index = lookup.index;
 			view.index_size = lookup.index_size;
 		}
-		build_manifest_save(ctx, &view, &rs->commit.pruned_sources, rs->manifest_path, &err);
+		if (build_manifest_save(ctx, &view, &rs->commit.pruned_sources, rs->manifest_path, &err))
+			build_journal_clear(&rs->commit.journal);
 		free(lookup.entries);
 		free(lookup.index);
 	}
@@ -384,6 +386,9 @@ static bool open_out_dir(run_state *rs)
 		return false;
 	if (alone) {
 		sweep_if_interrupted(o->out_dir, o->verbose, rs->status);
+		/* Outputs of killed runs their manifest never recorded: known
+		 * before the plan reads it. */
+		build_journal_fold(ctx, o->out_dir);
 		flock(ctx->lock_fd, LOCK_SH);
 	}
 	fd = open(rs->running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -543,10 +548,13 @@ static int finish_build(run_state *rs)
 	build_totals totals;
 	cli_error err;
 
-	if (rs->commit.dirty && !build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources,
-						     rs->manifest_path, &err))
-		build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles again what "
-			   "this one compiled", err.message);
+	if (rs->commit.dirty) {
+		if (build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources, rs->manifest_path, &err))
+			build_journal_clear(&rs->commit.journal);
+		else
+			build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles again "
+				  "what this one compiled", err.message);
+	}
 	build_totals_count(&ctx->plan, &totals);
 	write_report(o->report_path, build_report_json, ctx, &totals);
 	write_report(o->junit_path, build_report_junit, ctx, &totals);

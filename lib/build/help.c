@@ -97,7 +97,8 @@ static const command_doc command_docs[] = {
 	},
 	[CMD_CLEAN] = {
 		"clean", "animc clean -o OUTDIR",
-		"Remove everything animc build wrote into OUTDIR, as its manifest records it: the "
+		"Remove everything animc build wrote into OUTDIR, as its manifest records it (and the "
+		"journals of builds killed before their manifest recorded each output they wrote): the "
 		"outputs (those changed since animc wrote them are left, with a warning), temporary "
 		"files of interrupted runs, the folders left empty, and OUTDIR/.animc.  Nothing else "
 		"is touched.  An output that cannot be removed (a read-only folder) is an error and "
