@@ -14,6 +14,7 @@ int animc_fuzz_xna(const uint8_t *data, size_t size);
 int animc_fuzz_assimp(const uint8_t *data, size_t size);
 int animc_fuzz_gltf(const uint8_t *data, size_t size);
 int animc_fuzz_manifest(const uint8_t *data, size_t size);
+int animc_fuzz_journal(const uint8_t *data, size_t size);
 int animc_fuzz_action(const uint8_t *data, size_t size);
 int animc_fuzz_mgcb(const uint8_t *data, size_t size);
 
@@ -90,6 +91,12 @@ static void manifest_seeds(void **state)
 	assert_true(replay("testdata/fuzz/manifest", NULL, animc_fuzz_manifest) > 0);
 }
 
+static void journal_seeds(void **state)
+{
+	(void)state;
+	assert_true(replay("testdata/fuzz/journal", NULL, animc_fuzz_journal) > 0);
+}
+
 static void action_seeds(void **state)
 {
 	(void)state;
@@ -103,6 +110,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(assimp_seeds),
 	cmocka_unit_test(gltf_seeds),
 	cmocka_unit_test(manifest_seeds),
+	cmocka_unit_test(journal_seeds),
 	cmocka_unit_test(mgcb_seeds),
 	cmocka_unit_test(action_seeds),
 };
