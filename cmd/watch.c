@@ -647,7 +647,13 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 		fputs(t->compiled > listed ? ", ...)" : ")", stdout);
 	if (t->cached)
 		printf(", %u cached", t->cached);
-	printf(", %u failed, %u warning%s, %u up to date", t->failed, t->warnings, t->warnings == 1 ? "" : "s",
+	/* The warnings printed above: of the sources built now, not those up
+	 * to date sources had when they were (the first build's line said them). */
+	unsigned warnings = 0;
+	for (size_t i = 0; i < ctx->plan.count; i++)
+		if (ctx->plan.jobs[i].result.status != BUILD_UP_TO_DATE)
+			warnings += ctx->plan.jobs[i].result.warnings;
+	printf(", %u failed, %u warning%s, %u up to date", t->failed, warnings, warnings == 1 ? "" : "s",
 	       t->up_to_date);
 	if (stale)
 		printf(", %u stale output%s", stale, stale == 1 ? "" : "s");

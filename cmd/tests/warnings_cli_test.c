@@ -150,11 +150,55 @@ static void corpus_has_no_warnings(void **state)
 	free(out);
 }
 
+/* A source compiled with a warning says it again on every build while it
+ * is up to date, and counts it (the summary, --report, --junit): a CI log
+ * of an incremental build otherwise reads "0 warnings" until the source
+ * changes.  Fixed, the warning goes. */
+static void an_up_to_date_source_says_its_warnings_again(void **state)
+{
+	char *dir = test_tmpdir("warnings-again"), *out = test_format("%s/out", dir);
+	char *src = write_short_clip(dir, "moving", 5), *report = test_format("%s/r.json", dir);
+	char *junit = test_format("%s/j.xml", dir);
+	const char *said = "moving.Animation:2: warning: lasts 0.01 s, less than a frame at 60 Hz";
+	size_t size;
+	test_run r;
+
+	(void)state;
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--progress", "never", "--report", report, "--junit", junit, "-o", out, src,
+			       NULL);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(count_lines(r.err, ": warning: "), 1);
+		assert_non_null(strstr(r.err, said));
+		assert_non_null(strstr(r.out, run ? "0 sources (0 clips), 0 failed, 0 skipped, 1 warning, 1 up to date\n"
+						  : "1 source (1 clip), 0 failed, 0 skipped, 1 warning\n"));
+		test_run_release(&r);
+		char *json = (char *)test_read_file(report, &size), *xml = (char *)test_read_file(junit, &size);
+
+		assert_non_null(strstr(json, "lasts 0.01 s, less than a frame"));
+		assert_non_null(strstr(xml, "lasts 0.01 s, less than a frame"));
+		free(json), free(xml);
+	}
+	free(src);
+	src = write_short_clip(dir, "moving", 0);   /* one pose now: no warning */
+	r = test_animc("build", "--progress", "never", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "warning"));
+	assert_non_null(strstr(r.out, "1 source (1 clip), 0 failed, 0 skipped, 0 warnings\n"));
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "-o", out, src, NULL);
+	assert_null(strstr(r.err, "warning"));
+	assert_non_null(strstr(r.out, "0 warnings, 1 up to date\n"));
+	test_run_release(&r);
+	free(junit), free(report), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(noisy_gltf_counts),
 	cmocka_unit_test(warnings_say_what_to_do),
 	cmocka_unit_test(a_short_moving_clip_warns),
 	cmocka_unit_test(corpus_has_no_warnings),
+	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -360,11 +360,35 @@ static bool copy_outputs(manifest_entry *e, const build_result *r)
 	return true;
 }
 
+/* The warnings of a compile (an up-to-date job's are its record's). */
+static bool copy_warnings(manifest_entry *e, const build_result *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < r->diag_count; i++)
+		n += r->diags[i].severity == ANIMC_WARNING;
+	if (!n)
+		return true;
+	e->warnings = calloc(n, sizeof *e->warnings);
+	if (!e->warnings)
+		return false;
+	for (uint32_t i = 0; i < r->diag_count; i++) {
+		if (r->diags[i].severity != ANIMC_WARNING)
+			continue;
+		e->warnings[e->warning_count] = r->diags[i];
+		e->warnings[e->warning_count].message = strdup(r->diags[i].message);
+		if (!e->warnings[e->warning_count].message)
+			return false;
+		e->warning_count++;
+	}
+	return true;
+}
+
 /* An entry taken from the manifest, as it was: nothing to write. */
 static bool same_record(const manifest_entry *a, const manifest_entry *b)
 {
 	if (a->status != b->status || a->dep_count != b->dep_count || a->output_count != b->output_count ||
-	    !build_hash_equal(&a->run_key, &b->run_key) ||
+	    a->warning_count != b->warning_count || !build_hash_equal(&a->run_key, &b->run_key) ||
 	    memcmp(&a->state, &b->state, sizeof a->state) != 0)
 		return false;
 	for (uint32_t i = 0; i < a->dep_count; i++)
@@ -373,6 +397,9 @@ static bool same_record(const manifest_entry *a, const manifest_entry *b)
 	for (uint32_t i = 0; i < a->output_count; i++)
 		if (memcmp(&a->outputs[i].state, &b->outputs[i].state, sizeof a->outputs[i].state) != 0 ||
 		    strcmp(a->outputs[i].path, b->outputs[i].path) != 0)
+			return false;
+	for (uint32_t i = 0; i < a->warning_count; i++)
+		if (strcmp(a->warnings[i].message, b->warnings[i].message) != 0)
 			return false;
 	return true;
 }
@@ -404,7 +431,7 @@ static void record(build_commit *c, const build_job *j)
 		build_job_run_key(c->ctx, j, &e.run_key);
 	e.time_s = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->time_s : r->time_s;
 	if (!e.source || !e.out_base || (r->skip_reason && !e.skip_reason) || !copy_deps(&e, r) ||
-	    !copy_outputs(&e, r)) {
+	    !copy_outputs(&e, r) || !copy_warnings(&e, r)) {
 		manifest_entry_release(&e);
 		c->dirty = true;
 		return;
@@ -848,7 +875,8 @@ static bool copy_entry(manifest_entry *dst, const manifest_entry *src)
 	dst->out_base = strdup(src->out_base);
 	dst->deps = NULL;
 	dst->outputs = NULL;
-	dst->dep_count = dst->output_count = 0;
+	dst->warnings = NULL;
+	dst->dep_count = dst->output_count = dst->warning_count = 0;
 	dst->is_ours = false;
 	if (!dst->source || !dst->out_base || (src->skip_reason && !dst->skip_reason))
 		goto fail;
@@ -866,6 +894,14 @@ static bool copy_entry(manifest_entry *dst, const manifest_entry *src)
 		if (!copy_output(&dst->outputs[i], &src->outputs[i]))
 			goto fail;
 		dst->output_count++;
+	}
+	if (src->warning_count && !(dst->warnings = calloc(src->warning_count, sizeof *dst->warnings)))
+		goto fail;
+	for (uint32_t i = 0; i < src->warning_count; i++) {
+		dst->warnings[i] = src->warnings[i];
+		if (!(dst->warnings[i].message = strdup(src->warnings[i].message)))
+			goto fail;
+		dst->warning_count++;
 	}
 	return true;
 fail:

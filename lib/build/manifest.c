@@ -53,6 +53,9 @@ void manifest_entry_release(manifest_entry *e)
 	for (uint32_t i = 0; i < e->output_count; i++)
 		manifest_output_release(&e->outputs[i]);
 	free(e->outputs);
+	for (uint32_t i = 0; i < e->warning_count; i++)
+		free(e->warnings[i].message);
+	free(e->warnings);
 	memset(e, 0, sizeof *e);
 }
 
@@ -284,6 +287,16 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 		}
 		for (uint32_t o = 0; o < e->output_count; o++)
 			manifest_output_put(&t, "output", &e->outputs[o]);
+		for (uint32_t w = 0; w < e->warning_count; w++) {
+			const build_diag *d = &e->warnings[w];
+
+			put_s(&t, "warning");
+			put_u64(&t, d->line);
+			put_u64(&t, d->column);
+			put_u64(&t, d->byte_offset < 0 ? 0 : (uint64_t)d->byte_offset + 1);
+			put_field(&t, d->message);
+			put(&t, "\n", 1);
+		}
 	}
 	for (size_t i = 0; i < m->orphan_count; i++)
 		manifest_output_put(&t, "orphan", &m->orphans[i]);
@@ -493,6 +506,28 @@ static bool append_output(manifest_entry *e, const manifest_output *o)
 	return true;
 }
 
+/* A "warning" record: line, column, byte offset + 1 (0: none), message. */
+static bool append_warning(manifest_entry *e, char **f)
+{
+	uint64_t at_line, column, offset;
+	build_diag *grown;
+
+	if (!get_u64(f[0], &at_line) || !get_u64(f[1], &column) || !get_u64(f[2], &offset) ||
+	    at_line > UINT32_MAX || column > UINT32_MAX || offset > (uint64_t)INT64_MAX ||
+	    e->warning_count == UINT32_MAX)
+		return false;
+	grown = realloc(e->warnings, (e->warning_count + 1) * sizeof *grown);
+	if (!grown)
+		return false;
+	e->warnings = grown;
+	grown[e->warning_count] = (build_diag){ ANIMC_WARNING, (uint32_t)at_line, (uint32_t)column,
+						(int64_t)offset - 1, strdup(f[3]) };
+	if (!grown[e->warning_count].message)
+		return false;
+	e->warning_count++;
+	return true;
+}
+
 static bool parse_status(const char *s, build_status *status)
 {
 	for (int i = 0; i < BUILD_STATUS_COUNT; i++)
@@ -632,6 +667,9 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 		}
 	} else if ((strcmp(kind, "output") == 0 && *current) || strcmp(kind, "orphan") == 0) {
 		return parse_output(m, l, line_no, current, err);
+	} else if (strcmp(kind, "warning") == 0 && l->count == 5 && *current) {
+		if (!append_warning(*current, &l->fields[1]))
+			return cli_error_set(err, "line %d: a bad warning record", line_no);
 	} else {
 		return cli_error_set(err, "line %d is not a record animc writes", line_no);
 	}

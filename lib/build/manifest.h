@@ -38,6 +38,10 @@ typedef struct manifest_entry {
 	uint32_t dep_count;
 	manifest_output *outputs;
 	uint32_t output_count;
+	/* The warnings its compile gave (severity ANIMC_WARNING): while it is
+	 * up to date, each build says and counts them again. */
+	build_diag *warnings;
+	uint32_t warning_count;
 	bool is_seen;        /* a job of this run names it */
 	bool is_ours;        /* recorded by this run (not carried over) */
 } manifest_entry;

@@ -724,7 +724,13 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 			o->duration_s = m->duration_s;
 		}
 	}
-	return true;
+	/* Its warnings, said and counted again while it is up to date. */
+	for (uint32_t i = 0; i < e->warning_count; i++) {
+		const build_diag *d = &e->warnings[i];
+
+		build_result_diag(r, d->severity, d->line, d->column, d->byte_offset, "%s", d->message);
+	}
+	return r->diag_count == e->warning_count;
 }
 
 /* Whether job `j` can take its result from manifest entry `e`. */
