@@ -57,6 +57,30 @@ static const animc_command *find_command(const char *name)
 	return NULL;
 }
 
+/* The usage error for a first word that is no command: one that starts
+ * with '-' is an option, and a near miss says what it may mean. */
+static int unknown_word(const char *word)
+{
+	static const char *const options[] = { "--help", "--version", NULL };
+	const char *names[sizeof commands / sizeof commands[0] + 2], *near;
+	size_t n = 0;
+
+	if (word[0] == '-') {
+		near = cli_nearest(word, options);
+		if (near)
+			return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", word, near);
+		return cli_usage_error(NULL, "unknown option '%s'", word);
+	}
+	for (size_t i = 0; commands[i]; i++)
+		names[n++] = commands[i]->name;
+	names[n++] = "help";
+	names[n] = NULL;
+	near = cli_nearest(word, names);
+	if (near)
+		return cli_usage_error(NULL, "no command '%s' (did you mean '%s'?)", word, near);
+	return cli_usage_error(NULL, "no command '%s'", word);
+}
+
 static int run_help(int argc, char **argv)
 {
 	const animc_command *cmd;
@@ -81,7 +105,7 @@ static int run_help(int argc, char **argv)
 	}
 	cmd = find_command(argv[2]);
 	if (!cmd)
-		return cli_usage_error(NULL, "no command '%s'", argv[2]);
+		return unknown_word(argv[2]);
 	cmd->help(stdout);
 	return ANIMC_EXIT_OK;
 }
@@ -136,6 +160,6 @@ int main(int argc, char **argv)
 		return finish("help", run_help(argc, argv));
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		return cli_usage_error(NULL, "no command '%s'", argv[1]);
+		return unknown_word(argv[1]);
 	return finish(cmd->name, cmd->run(argc - 1, argv + 1));
 }

@@ -577,6 +577,101 @@ static void dump_reports_damage_with_the_offset(void **state)
 	free(dir);
 }
 
+/* A file dump cannot read is named once, with the reason in the user's
+ * terms: not "'X': error: cannot open 'X'", nor an empty file called a
+ * truncated XNB magic. */
+static void dump_says_why_a_file_cannot_be_read_naming_it_once(void **state)
+{
+	char *dir = test_tmpdir("cli-dump-unreadable");
+	char *empty = test_format("%s/empty.xnb", dir), *missing = test_format("%s/missing.xnb", dir);
+	char *want_empty = test_format("%s: error: the file is empty\n", empty);
+	char *want_missing = test_format("%s: error: cannot open: No such file or directory\n", missing);
+	char *want_folder = test_format("%s: error: is a folder\n", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(empty, "", 0));
+	r = test_animc("dump", empty, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want_empty);
+	test_run_release(&r);
+	r = test_animc("sample", "--time", "0", missing, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want_missing);
+	test_run_release(&r);
+	r = test_animc("dump", dir, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want_folder);
+	assert_string_equal(r.out, "");
+	test_run_release(&r);
+	free(want_folder);
+	free(want_missing);
+	free(want_empty);
+	free(missing);
+	free(empty);
+	free(dir);
+}
+
+/* The run's own warnings (here a cache folder that cannot be made) are
+ * counted in the summary and the report's totals: the summary line says
+ * as many warnings as were printed. */
+static void the_summary_counts_the_runs_own_warnings(void **state)
+{
+	char *dir = test_tmpdir("cli-run-warnings");
+	char *file = test_format("%s/file", dir), *cache = test_format("%s/file/cache", dir);
+	char *out = test_format("%s/out", dir), *report = test_format("%s/report.json", dir);
+	unsigned printed = 0;
+	char *want, *json, *want_json;
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(file, "", 0));
+	r = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--report", report, "-o", out,
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	for (const char *p = r.err; (p = strstr(p, "animc: warning: ")); p++)
+		printed++;
+	assert_true(printed >= 1);
+	want = test_format("0 failed, 0 skipped, %u warning%s\n", printed, printed == 1 ? "" : "s");
+	if (!strstr(r.out, want))
+		fail_msg("no '%s' in '%s'", want, r.out);
+	json = (char *)test_read_file(report, NULL);
+	want_json = test_format("\"warnings\": %u, \"run_warnings\": %u,", printed, printed);
+	if (!strstr(json, want_json))
+		fail_msg("no '%s' in '%s'", want_json, json);
+	test_run_release(&r);
+	free(want_json);
+	free(json);
+	free(want);
+	free(report);
+	free(out);
+	free(cache);
+	free(file);
+	free(dir);
+}
+
+/* A first word that is no command: an option when it starts with '-', and
+ * a near miss says what it may mean. */
+static void an_unknown_first_word_says_what_it_may_mean(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "--versoin", "animc: unknown option '--versoin' (did you mean '--version'?)\nTry 'animc help'.\n" },
+		{ "--frobnicate", "animc: unknown option '--frobnicate'\nTry 'animc help'.\n" },
+		{ "biuld", "animc: no command 'biuld' (did you mean 'build'?)\nTry 'animc help'.\n" },
+		{ "frobnicate", "animc: no command 'frobnicate'\nTry 'animc help'.\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		test_run r = test_animc(cases[i][0], NULL);
+
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.err, cases[i][1]);
+		assert_string_equal(r.out, "");
+		test_run_release(&r);
+	}
+}
+
 /* Other XNA content is refused by name, before its bytes are read as a clip. */
 static void dump_refuses_other_content_naming_its_reader(void **state)
 {
@@ -970,6 +1065,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),
 	cmocka_unit_test(clean_and_outputs_describe_their_own_options),
 	cmocka_unit_test(completion_lists_each_option_once),
+	cmocka_unit_test(dump_says_why_a_file_cannot_be_read_naming_it_once),
+	cmocka_unit_test(an_unknown_first_word_says_what_it_may_mean),
+	cmocka_unit_test(the_summary_counts_the_runs_own_warnings),
 };
 
 ANIMC_TEST_GROUP(tests);

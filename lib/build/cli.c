@@ -2,12 +2,14 @@
  * cli.c - diagnostic printing, usage errors and JSON output shared by the
  * commands.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -34,6 +36,55 @@ void cli_print_diag(void *user, const animc_diag *d)
 		fprintf(out, "byte %lld: ", (long long)d->byte_offset);
 	cli_print_escaped(out, d->message, 0);
 	fputc('\n', out);
+}
+
+/* Edits (optimal string alignment) from a to b, ASCII case ignored; at
+ * most `limit + 1`. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), row[3][64];
+
+	if (la >= 63 || lb >= 63)
+		return strcasecmp(a, b) == 0 ? 0 : limit + 1;
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	for (size_t j = 0; j <= lb; j++)
+		row[1][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = row[(i + 1) % 3], *prev = row[i % 3], *prev2 = row[(i + 2) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t best = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+	}
+	return row[(la + 1) % 3][lb];
+}
+
+const char *cli_nearest(const char *word, const char *const *choices)
+{
+	size_t len = strlen(word), limit = len <= 3 ? 0 : len <= 6 ? 1 : 2, best = limit + 1;
+	const char *found = NULL;
+
+	for (size_t i = 0; choices[i]; i++) {
+		size_t d = edit_distance(word, choices[i], limit);
+
+		if (d < best) {
+			best = d;
+			found = choices[i];
+		}
+	}
+	return found;
 }
 
 void cli_getopt_reset(void)
@@ -185,16 +236,24 @@ static animrt_open_options open_options(const cli_readers *readers)
 	return options;
 }
 
+/* Read here, not by the loader, so that the message leads with the path
+ * alone ("path: error: cannot open: ...", "is a folder", "the file is
+ * empty"). */
 animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
 {
 	animrt_clip *clip;
-	animrt_error err;
-	animrt_open_options options = open_options(readers);
+	uint8_t *data;
+	size_t size = 0;
+	cli_error err;
 
-	if (animrt_open_file_with(path, &options, &clip, &err) == ANIMRT_OK)
-		return clip;
-	report_open_error(path, &err);
-	return NULL;
+	if (!cli_read_file(path, &data, &size, &err) || size == 0) {
+		cli_report(ANIMC_ERROR, path, "%s", size == 0 && data ? "the file is empty" : err.message);
+		free(data);
+		return NULL;
+	}
+	clip = cli_clip_open_bytes(path, data, size, readers);
+	free(data);
+	return clip;
 }
 
 animrt_clip *cli_clip_open_bytes(const char *path, const void *data, size_t size, const cli_readers *readers)

@@ -47,6 +47,11 @@ void cli_getopt_reset(void);
 
 /* Print a usage error ("animc CMD: message") and a hint; returns ANIMC_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Of `choices` (ending with NULL), the one `word` most likely misspells:
+ * within an edit or two (a letter added, dropped, changed or two swapped;
+ * ASCII case ignored), fewer for short words.  NULL when none is. */
+const char *cli_nearest(const char *word, const char *const *choices);
 /* The usage error for getopt_long's '?' (or ':', needs_value): "unknown
  * option", "option ... needs a value", "option '--json' takes no value"
  * (--json=yes), or "option '--re' is ambiguous" naming the options it may

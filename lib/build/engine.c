@@ -555,7 +555,7 @@ static int finish_build(run_state *rs)
 			build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles again "
 				  "what this one compiled", err.message);
 	}
-	build_totals_count(&ctx->plan, &totals);
+	build_totals_count(ctx, &totals);
 	write_report(o->report_path, build_report_json, ctx, &totals);
 	write_report(o->junit_path, build_report_junit, ctx, &totals);
 	write_report(o->depfile_path, build_report_depfile, ctx, &totals);
@@ -584,7 +584,7 @@ static void forget_out_dir(run_state *rs)
 	static const char *const files[] = { MANIFEST_FILE, MANIFEST_FILE ".lock", MANIFEST_DIR "/lock" };
 	build_totals totals;
 
-	build_totals_count(&ctx->plan, &totals);
+	build_totals_count(ctx, &totals);
 	if (rs->had_state_dir || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
 	    ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
 		return;
@@ -634,7 +634,7 @@ static int run_build(run_state *rs)
 		status = finish_build(rs);
 		forget_out_dir(rs);
 	} else {
-		build_totals_count(&ctx->plan, &totals);
+		build_totals_count(ctx, &totals);
 		status = totals.failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 	}
 	build_commit_release(&rs->commit);
@@ -660,8 +660,10 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	rs.deps = deps;
 	rs.status = deps && deps->status ? deps->status : &rs.own_status;
 	ctx.status = rs.status;
-	if (rs.status != &rs.own_status)
+	if (rs.status != &rs.own_status) {
 		rs.status->ctx = &ctx;   /* the caller's sink, for this run */
+		rs.status->run_warnings = 0;
+	}
 	else if (command == CMD_OUTPUTS)
 		build_status_outputs_init(rs.status, &ctx);
 	else

@@ -21,9 +21,13 @@ bool build_reproducible(void)
 	return epoch && epoch[0];
 }
 
-void build_totals_count(const build_plan *plan, build_totals *t)
+void build_totals_count(const build_ctx *ctx, build_totals *t)
 {
+	const build_plan *plan = &ctx->plan;
+
 	memset(t, 0, sizeof *t);
+	if (ctx->status)
+		t->run_warnings = t->warnings = ctx->status->run_warnings;
 	for (size_t i = 0; i < plan->count; i++) {
 		const build_result *r = &plan->jobs[i].result;
 
@@ -126,7 +130,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 
 	if (!f)
 		return false;
-	build_totals_count(plan, &t);
+	build_totals_count(ctx, &t);
 	fprintf(f, "{\n  \"version\": 1,\n  \"tool\": \"animc %s\",\n", ANIMC_VERSION_STRING);
 	if (ctx->options->shard.count)
 		fprintf(f, "  \"shard\": {\"index\": %u, \"count\": %u},\n", ctx->options->shard.index,
@@ -225,9 +229,9 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 	}
 	fprintf(f, "%s],\n  \"totals\": {\"sources\": %u, \"compiled\": %u, \"up_to_date\": %u, "
 		"\"cached\": %u, \"skipped\": %u, \"failed\": %u, \"clips\": %u, \"warnings\": %u, "
-		"\"errors\": %u, \"bytes\": %llu}\n}\n",
+		"\"run_warnings\": %u, \"errors\": %u, \"bytes\": %llu}\n}\n",
 		plan->count ? "\n  " : "", t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
-		t.clips, t.warnings, t.errors, (unsigned long long)t.output_bytes);
+		t.clips, t.warnings, t.run_warnings, t.errors, (unsigned long long)t.output_bytes);
 	ok = finish_file(f, tmp, path, err);
 	free(tmp);
 	return ok;
@@ -300,7 +304,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 
 	if (!f)
 		return false;
-	build_totals_count(plan, &t);
+	build_totals_count(ctx, &t);
 	for (size_t i = 0; times && i < plan->count; i++)
 		total_s += plan->jobs[i].result.time_s;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

@@ -16,12 +16,14 @@ typedef struct build_ctx build_ctx;
 typedef struct build_totals {
 	unsigned sources, compiled, up_to_date, skipped, failed, cached;
 	unsigned clips, warnings, errors;
+	unsigned run_warnings;     /* of warnings, the run's own (not a source's) */
 	unsigned cached_clips;     /* of clips, those fetched from the cache */
 	unsigned reports_failed;   /* --report, --junit, --depfile files not written */
 	uint64_t output_bytes;
 } build_totals;
 
-void build_totals_count(const build_plan *plan, build_totals *t);
+/* The sources' counts, and the warnings of the run's own said so far. */
+void build_totals_count(const build_ctx *ctx, build_totals *t);
 
 bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err);
 bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err);

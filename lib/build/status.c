@@ -394,6 +394,8 @@ static void say(const build_ctx *ctx, animc_severity severity, const char *subje
 			cli_report(severity, subject, "%s", message ? message : "out of memory");
 	} else {
 		diag.message = message ? message : "out of memory";
+		if (severity == ANIMC_WARNING)
+			ctx->status->run_warnings++;
 		ctx->status->ops->diag(ctx->status, &diag);
 	}
 	free(message);

@@ -48,6 +48,9 @@ struct build_status_sink {
 	size_t done, total;
 	double start_s, last_draw_s;
 	int columns;
+	/* Warnings of the run's own (the cache, the manifest) said so far:
+	 * the summary counts them with the sources'. */
+	unsigned run_warnings;
 };
 
 /* The sink the options ask for: terminal (a tty, or --progress always),
