@@ -680,8 +680,9 @@ static const build_status_ops watch_ops = {
 };
 
 /* One build, in a child: the engine may stop by a signal, and the watch
- * goes on (or ends with 0) either way.  What the build prints goes to
- * *out_fd, for the watch to print or drop.  Returns the child's pid. */
+ * goes on (or ends with 0) either way.  What the build prints on its
+ * standard output and error goes to fds[0] and fds[1], for the watch to
+ * print on its own (or drop).  Returns the child's pid. */
 /*
  * The project as it is now, for the build about to start: its items (a
  * save may add, remove or move them), its errors printed as a build
@@ -761,9 +762,9 @@ static bool watch_project(watch_state *w, const build_options *o)
 	return ok;
 }
 
-static pid_t start_build(build_options *o, int *out_fd)
+static pid_t start_build(build_options *o, int fds[2])
 {
-	int pipe_fds[2];
+	int pipe_fds[2], err_fds[2];
 	pid_t pid;
 
 	fflush(stdout);
@@ -772,13 +773,19 @@ static pid_t start_build(build_options *o, int *out_fd)
 		cli_report(ANIMC_ERROR, "animc watch", "pipe: %s", strerror(errno));
 		return -1;
 	}
+	if (pipe2(err_fds, O_CLOEXEC) != 0) {
+		cli_report(ANIMC_ERROR, "animc watch", "pipe: %s", strerror(errno));
+		close(pipe_fds[0]);
+		close(pipe_fds[1]);
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		watch_sink sink;
 		build_engine_deps deps;
 
 		dup2(pipe_fds[1], STDOUT_FILENO);
-		dup2(pipe_fds[1], STDERR_FILENO);
+		dup2(err_fds[1], STDERR_FILENO);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		memset(&sink, 0, sizeof sink);
@@ -792,51 +799,62 @@ static pid_t start_build(build_options *o, int *out_fd)
 		_exit(build_engine_run_with(CMD_BUILD, o, &deps));
 	}
 	close(pipe_fds[1]);
+	close(err_fds[1]);
 	if (pid < 0) {
 		cli_report(ANIMC_ERROR, "animc watch", "cannot start a build: %s", strerror(errno));
 		close(pipe_fds[0]);
+		close(err_fds[0]);
 		return pid;
 	}
-	*out_fd = pipe_fds[0];
+	fds[0] = pipe_fds[0];
+	fds[1] = err_fds[0];
 	return pid;
 }
 
-/* Wait for the build, keeping what it prints (malloc()ed, NUL-terminated)
- * and passing a stop on to it: it removes what it was writing before it
- * ends. */
-static char *finish_build(pid_t pid, int fd)
+/* Wait for the build, keeping what it prints on its standard output and
+ * error (text[0], text[1]: malloc()ed, NUL-terminated) and passing a stop
+ * on to it: it removes what it was writing before it ends. */
+static void finish_build(pid_t pid, int fds[2], char *text[2])
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
+	size_t size[2] = { 0, 0 };
+	FILE *f[2] = { open_memstream(&text[0], &size[0]), open_memstream(&text[1], &size[1]) };
+	struct pollfd p[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
 	char buf[4096];
 	int status;
 	bool told = false;
 
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof buf);
-
-		if (n > 0) {
-			if (f)
-				fwrite(buf, 1, (size_t)n, f);
-		} else if (n == 0 || errno != EINTR) {
+	while (p[0].fd >= 0 || p[1].fd >= 0) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
 			break;
+		for (int k = 0; k < 2; k++) {
+			ssize_t n;
+
+			if (p[k].fd < 0 || !(p[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(p[k].fd, buf, sizeof buf);
+			if (n > 0 && f[k])
+				fwrite(buf, 1, (size_t)n, f[k]);
+			else if (n == 0 || (n < 0 && errno != EINTR))
+				p[k].fd = -1;
 		}
 		if (stop_requested && !told) {
 			kill(pid, SIGINT);
 			told = true;
 		}
 	}
-	close(fd);
+	close(fds[0]);
+	close(fds[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
 		if (stop_requested && !told) {
 			kill(pid, SIGINT);
 			told = true;
 		}
 	}
-	if (f)
-		fclose(f);
-	return text;
+	for (int k = 0; k < 2; k++)
+		if (f[k])
+			fclose(f[k]);
+		else
+			text[k] = NULL;
 }
 
 /* Watch every file the last build read besides its sources (a clip-split
@@ -929,13 +947,13 @@ static void watch_loop(watch_state *w, build_options *o)
 		int timeout = -1;
 
 		if (again && w->writer_count == 0) {
-			int out_fd = -1;
-			char *printed = NULL;
+			int fds[2] = { -1, -1 };
+			char *printed[2] = { NULL, NULL };
 
 			again = false;
 			w->is_dirty = false;
-			if ((pid = start_build(o, &out_fd)) > 0)
-				printed = finish_build(pid, out_fd);
+			if ((pid = start_build(o, fds)) > 0)
+				finish_build(pid, fds, printed);
 			/* What happened meanwhile counts next.  The build's
 			 * lines are printed whatever happened: they are true of
 			 * what it read, and a source saved again while it ran
@@ -947,11 +965,18 @@ static void watch_loop(watch_state *w, build_options *o)
 			w->has_told_limit &= w->needs_rewatch;
 			if (o->has_project && !watch_project(w, o))
 				stop_requested = 1;
-			if (printed && !stop_requested) {
-				fputs(printed, stdout);
+			/* Its diagnostics on standard error, as a build prints
+			 * them, then its line. */
+			if (printed[1] && !stop_requested) {
+				fputs(printed[1], stderr);
+				fflush(stderr);
+			}
+			if (printed[0] && !stop_requested) {
+				fputs(printed[0], stdout);
 				fflush(stdout);
 			}
-			free(printed);
+			free(printed[0]);
+			free(printed[1]);
 			continue;
 		}
 		writers_expire(w, t);
@@ -989,7 +1014,7 @@ static int run_watch(int argc, char **argv)
 	build_options o;
 	watch_state w = { .fd = -1, .out_wd = -1 };
 	struct sigaction sa;
-	int status = build_options_parse(&o, CMD_BUILD, argc, argv);
+	int status = build_options_parse_as(&o, CMD_BUILD, "watch", argc, argv);
 
 	if (status != 0) {
 		build_options_release(&o);

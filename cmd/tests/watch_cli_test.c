@@ -40,14 +40,18 @@ static int stop_watch(void **state)
 	return 0;
 }
 
-/* PROGRAM ARGV..., its output in DIR/watch.log. */
-static void start_program(watcher *w, const char *dir, const char *program, const char *const *argv)
+/* PROGRAM ARGV..., its output in DIR/watch.log; its standard error there
+ * too, or in ERR_LOG when given. */
+static void start_program_logs(watcher *w, const char *dir, const char *program, const char *const *argv,
+			       const char *err_log)
 {
-	int fd;
+	int fd, err_fd;
 
 	w->log = test_format("%s/watch.log", dir);
 	fd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	assert_true(fd >= 0);
+	err_fd = err_log ? open(err_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : fd;
+	assert_true(err_fd >= 0);
 	w->pid = fork();
 	assert_true(w->pid >= 0);
 	if (w->pid == 0) {
@@ -55,7 +59,7 @@ static void start_program(watcher *w, const char *dir, const char *program, cons
 		 * (a lock the test runner inherited stays the runner's). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
+		dup2(err_fd, STDERR_FILENO);
 		for (int other = 3; other < 1024; other++)
 			close(other);
 		char *copy[32];
@@ -69,6 +73,13 @@ static void start_program(watcher *w, const char *dir, const char *program, cons
 	}
 	running_watch = w->pid;
 	close(fd);
+	if (err_fd != fd)
+		close(err_fd);
+}
+
+static void start_program(watcher *w, const char *dir, const char *program, const char *const *argv)
+{
+	start_program_logs(w, dir, program, argv, NULL);
 }
 
 /* animc watch ARGV... (argv[0] "animc"). */
@@ -582,6 +593,44 @@ static void watch_prints_the_warnings_it_counts(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* Errors and warnings go to standard error, as build prints them, and the
+ * rebuild's line to standard output; usage errors name watch and its help. */
+static void watch_prints_diagnostics_on_standard_error(void **state)
+{
+	char *dir = test_tmpdir("watch-stderr"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *broken = test_format("%s/Broken.Animation", src), *err_log = test_format("%s/watch.err", dir);
+	char *text = turn_with_duration("1.5"), *log, *errors;
+	const char *argv[] = { "animc", "watch", "-o", out, src, NULL };
+	watcher w;
+	size_t size;
+	test_run r;
+
+	(void)state;
+	mkdir(src, 0755);
+	text[strlen(text) / 2] = '\0';   /* cut in the middle of its XML */
+	save(broken, text);
+	start_program_logs(&w, dir, test_animc_path(), argv, err_log);
+	wait_for_builds(&w, 1);
+	stop_watch(NULL);
+	log = (char *)test_read_file(w.log, &size);
+	errors = (char *)test_read_file(err_log, &size);
+	if (strstr(log, "error") || !strstr(log, " 1 failed, 0 warnings, 0 up to date, in "))
+		fail_msg("standard output:\n%s", log);
+	if (!strstr(errors, "/src/Broken.Animation:") || !strstr(errors, ": error: ") ||
+	    strstr(errors, "compiled"))
+		fail_msg("standard error:\n%s", errors);
+	r = test_animc("watch", src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "animc watch: no output folder: give -o OUTDIR\nTry 'animc help watch'.\n");
+	test_run_release(&r);
+	r = test_animc("watch", "--frob", "-o", out, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "animc watch: unknown option '--frob'\nTry 'animc help watch'.\n");
+	test_run_release(&r);
+	free(errors), free(log), free(text), free(broken), free(err_log);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 /* The line names sources by their paths as the build names them: two of
  * one name in two folders were "Turn.Animation, Turn.Animation". */
 static void watch_line_names_paths(void **state)
@@ -1064,6 +1113,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_the_warnings_it_counts, stop_watch),
+	cmocka_unit_test_teardown(watch_prints_diagnostics_on_standard_error, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),

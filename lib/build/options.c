@@ -745,8 +745,11 @@ const build_option_doc *build_option_doc_at(size_t i)
 	return i < OPTION_COUNT ? &option_table[i].doc : NULL;
 }
 
-static const char *command_name(build_command c)
+/* The command usage errors name: the caller's (watch), else the engine's. */
+static const char *command_name(const build_options *o, build_command c)
 {
+	if (o->command_name)
+		return o->command_name;
 	return c == CMD_BUILD ? "build" : c == CMD_OUTPUTS ? "outputs" : "clean";
 }
 
@@ -763,11 +766,11 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 
 		if (argv[i][0] != '@' || !argv[i][1] || i == 0) {
 			if (!cli_strings_push(out, argv[i]))
-				return cli_usage_error(command_name(command), "out of memory"), false;
+				return cli_usage_error(command_name(o, command), "out of memory"), false;
 			continue;
 		}
 		if (!cli_read_file(argv[i] + 1, &data, &size, &err)) {
-			cli_usage_error(command_name(command), "response file '%s': %s", argv[i] + 1, err.message);
+			cli_usage_error(command_name(o, command), "response file '%s': %s", argv[i] + 1, err.message);
 			return false;
 		}
 		for (char *line = (char *)data, *end = (char *)data + size; line < end;) {
@@ -782,7 +785,7 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 				line[len] = '\0';
 				if (memchr(line, '\0', len)) {
 					free(data);
-					cli_usage_error(command_name(command),
+					cli_usage_error(command_name(o, command),
 							"response file '%s' holds a NUL byte", argv[i] + 1);
 					return false;
 				}
@@ -877,17 +880,17 @@ static int check_together(build_options *o, build_command command)
 			o->xnb.platform = o->project.platform;
 			if (!cli_strings_push(&o->key_options, "platform") ||
 			    !cli_strings_push(&o->key_options, letter))
-				return cli_usage_error(command_name(command), "out of memory");
+				return cli_usage_error(command_name(o, command), "out of memory");
 		}
 	}
 	if (o->mgcb_defines.count && !o->mgcb_path)
-		return cli_usage_error(command_name(command), "--mgcb-define needs --mgcb PROJECT");
+		return cli_usage_error(command_name(o, command), "--mgcb-define needs --mgcb PROJECT");
 	if (!o->out_dir)
-		return cli_usage_error(command_name(command), o->mgcb_path ?
+		return cli_usage_error(command_name(o, command), o->mgcb_path ?
 				       "no output folder: give -o OUTDIR (the project sets no /outputDir:)" :
 				       "no output folder: give -o OUTDIR");
 	if (command != CMD_CLEAN && !o->inputs.count && !o->has_project)
-		return cli_usage_error(command_name(command), "no inputs: give files or folders to compile");
+		return cli_usage_error(command_name(o, command), "no inputs: give files or folders to compile");
 	if (command == CMD_CLEAN && o->inputs.count)
 		return cli_usage_error("clean", "'%s': clean takes no inputs, only -o OUTDIR",
 				       o->inputs.items[0]);
@@ -901,30 +904,30 @@ static int check_together(build_options *o, build_command command)
 		}
 	}
 	if (o->quiet && o->verbose)
-		return cli_usage_error(command_name(command), "--quiet and --verbose contradict each other");
+		return cli_usage_error(command_name(o, command), "--quiet and --verbose contradict each other");
 	if (o->import.relative_to_bind && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--relative-to-bind needs --skeleton MODEL: "
+		return cli_usage_error(command_name(o, command), "--relative-to-bind needs --skeleton MODEL: "
 				       "the rest transforms come from the model");
 	if (o->process.exact && o->process.layout == ANIMC_LAYOUT_COMPACT)
-		return cli_usage_error(command_name(command), "--exact and --layout compact contradict "
+		return cli_usage_error(command_name(o, command), "--exact and --layout compact contradict "
 				       "each other: --exact writes the original pipeline's bytes");
 	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
-		return cli_usage_error(command_name(command), "--exact and --tolerance contradict each "
+		return cli_usage_error(command_name(o, command), "--exact and --tolerance contradict each "
 				       "other: --exact writes the source's keys as they are");
 	if (o->author.clips_path && o->author.splits.count)
-		return cli_usage_error(command_name(command), "--clips and --split contradict each other: "
+		return cli_usage_error(command_name(o, command), "--clips and --split contradict each other: "
 				       "give the parts in one place");
 	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--additive-reference bind needs --skeleton "
+		return cli_usage_error(command_name(o, command), "--additive-reference bind needs --skeleton "
 				       "MODEL: the rest pose comes from the model");
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
-		return cli_usage_error(command_name(command), "--shell-distance needs --skeleton MODEL: "
+		return cli_usage_error(command_name(o, command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");
 	if (o->xnb.zstd_level && o->xnb.compression != ANIMC_COMPRESSION_ZSTD)
-		return cli_usage_error(command_name(command), "--zstd-level needs --compress zstd: without it "
+		return cli_usage_error(command_name(o, command), "--zstd-level needs --compress zstd: without it "
 				       "nothing is compressed");
 	if (o->author.up != ANIMC_UP_DEFAULT && !o->author.root_bone)
-		return cli_usage_error(command_name(command), "--up-axis needs --root-motion BONE: it is the "
+		return cli_usage_error(command_name(o, command), "--up-axis needs --root-motion BONE: it is the "
 				       "up axis of the root motion");
 	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
 		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
@@ -933,7 +936,7 @@ static int check_together(build_options *o, build_command command)
 	 * rather than replaced by the default below. */
 	if (o->process.layout == ANIMC_LAYOUT_COMPACT && o->has_tolerance &&
 	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
-		return cli_usage_error(command_name(command), "--tolerance 0,0,0 and --layout compact contradict "
+		return cli_usage_error(command_name(o, command), "--tolerance 0,0,0 and --layout compact contradict "
 				       "each other: the compact layout quantises every key, so it cannot be "
 				       "lossless; leave out --layout compact, or give a tolerance above 0");
 	/* The compact layout is lossy: the default tolerance unless one is
@@ -952,12 +955,18 @@ static int check_together(build_options *o, build_command command)
 
 int build_options_parse(build_options *o, build_command command, int argc, char **argv)
 {
+	return build_options_parse_as(o, command, NULL, argc, argv);
+}
+
+int build_options_parse_as(build_options *o, build_command command, const char *name, int argc, char **argv)
+{
 	struct option longs[OPTION_COUNT + 2];
 	char shorts[64];
 	cli_strings args = { 0 };
 	int c, index;
 
 	set_defaults(o);
+	o->command_name = name;
 	getopt_tables(command, longs, shorts);
 	if (!expand_response_files(o, argc, argv, &args, command)) {
 		cli_strings_release(&args);
@@ -982,7 +991,7 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 		if (c == 'h')
 			return -1;
 		if (c == ':' || c == '?')
-			return cli_option_error(command_name(command), argc, argv, from, c == ':', longs);
+			return cli_option_error(command_name(o, command), argc, argv, from, c == ':', longs);
 		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {
 			d = &option_table[c - 256];
 		} else {
@@ -991,21 +1000,21 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
 					d = &option_table[i];
 		}
 		if (!d)
-			return cli_option_error(command_name(command), argc, argv, from, false, longs);
+			return cli_option_error(command_name(o, command), argc, argv, from, false, longs);
 		if (!(d->doc.commands & (1u << command)))
 			continue;   /* one of build's, accepted by outputs and ignored */
 		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
-			return cli_usage_error(command_name(command), "%s", err.message);
+			return cli_usage_error(command_name(o, command), "%s", err.message);
 		if (d->doc.kind == BUILD_OPTION_OUTPUT &&
 		    (!cli_strings_push(&o->key_options, d->doc.name) ||
 		     !cli_strings_push(&o->key_options, d->doc.arg ? optarg : "")))
-			return cli_usage_error(command_name(command), "out of memory");
+			return cli_usage_error(command_name(o, command), "out of memory");
 	}
 	/* One spelling per input ("./art/" is "art"): the manifest knows a
 	 * source by its path. */
 	for (int i = optind; i < argc; i++) {
 		if (!cli_strings_push(&o->inputs, argv[i]))
-			return cli_usage_error(command_name(command), "out of memory");
+			return cli_usage_error(command_name(o, command), "out of memory");
 		cli_path_tidy(o->inputs.items[o->inputs.count - 1]);
 	}
 	return check_together(o, command);

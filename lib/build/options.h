@@ -56,6 +56,7 @@ typedef struct build_options {
 	cli_strings key_options;
 	cli_strings inputs;          /* after @FILE expansion */
 	cli_strings arg_storage;     /* strings read from response files */
+	const char *command_name;    /* named by usage errors; NULL: the command's */
 } build_options;
 
 /* Which command parses: build takes every option; outputs and clean fewer. */
@@ -66,6 +67,9 @@ typedef enum build_command { CMD_BUILD, CMD_OUTPUTS, CMD_CLEAN } build_command;
  * as watch parses build's options), else ANIMC_EXIT_USAGE (message
  * printed). */
 int build_options_parse(build_options *o, build_command command, int argc, char **argv);
+/* As build_options_parse, usage errors naming `name` ("animc NAME: ...",
+ * "Try 'animc help NAME'") in place of the command's. */
+int build_options_parse_as(build_options *o, build_command command, const char *name, int argc, char **argv);
 void build_options_release(build_options *o);
 void build_help(FILE *out);
 void build_outputs_help(FILE *out);
