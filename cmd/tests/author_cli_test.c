@@ -286,6 +286,48 @@ static void split_option_errors(void **state)
 	test_run_release(&r);
 }
 
+/* A --clips document that cannot split is refused before anything is
+ * built, at its own line, whatever the inputs; --split and --clips given
+ * only folders (whose files they do not cut) are usage errors, not a
+ * build that ships the whole takes. */
+static void split_options_that_can_cut_nothing_are_usage_errors(void **state)
+{
+	char *dir = test_tmpdir("split-nothing"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *missing = test_format("%s/missing.xml", dir);
+	char *want_missing = test_format("%s: error: --clips: cannot open: No such file or directory\n", missing);
+	char *copy = test_format("cp %s %s/Other.xml", WALKER, src);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(src, 0755), 0);
+	assert_int_equal(system(copy), 0);
+	r = test_animc("build", "-q", "--clips", missing, "-o", out, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, want_missing);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--clips", "testdata/sample/Crane/Signals.xml", "-o", out, WALKER, NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "testdata/sample/Crane/Signals.xml:5:53: error: --clips: the <Asset> is of type "
+			    "'AnimationClassLibrary.AnimationData', not an AnimationDefinition\n");
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--split", "Run=0:0.5", "-o", out, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "animc build: --split cuts the sources named on the command line, and no input "
+			    "is one (the folders' files are not cut): name the source to cut\n"
+			    "Try 'animc help build'.\n");
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--clips", WALKER_ANIMS, "-o", out, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "animc build: --clips cuts the sources named on the command line"));
+	test_run_release(&r);
+	assert_false(test_file_exists(out));
+	/* A named file beside the folder is cut. */
+	r = test_animc("build", "-q", "--clips", WALKER_ANIMS, "-o", out, src, WALKER, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(copy), free(want_missing), free(missing), free(out), free(src), free(dir);
+}
+
 /* Without TAKE/, --split means the source's only take, so NAME=... and
  * TAKE/NAME=... naming that take are two parts of it, as when both are
  * spelled alike; two splits of another take still fail. */
@@ -1324,16 +1366,28 @@ static void cache_follows_a_clips_document_outside_the_folder(void **state)
 
 /* --split cuts sources named on the command line, not those a folder
  * holds: the same source and options make two different outputs, and
- * neither the cache nor the manifest may give one for the other. */
+ * neither the cache nor the manifest may give one for the other.  (A
+ * build given only folders and --split is refused: another source is
+ * named beside the folder.) */
 static void split_follows_how_the_source_is_named(void **state)
 {
 	char *dir = test_tmpdir("named-src"), *cache = test_tmpdir("named-cache");
 	char *a = test_tmpdir("named-a"), *b = test_tmpdir("named-b"), *c = test_tmpdir("named-c");
-	char *walker = test_format("%s/Walker.xml", dir);
+	char *walker = test_format("%s/Walker.xml", dir), *elsewhere = test_tmpdir("named-other");
+	char *other = test_format("%s/Other.xml", elsewhere);
 	test_run r;
 
 	(void)state;
 	copy_file(WALKER, walker);
+	copy_file(WALKER, other);
+	{
+		/* Other bytes: not served the walker's entry either. */
+		FILE *f = fopen(other, "a");
+
+		assert_non_null(f);
+		fputs("<!-- another source -->\n", f);
+		fclose(f);
+	}
 	r = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
 		       "Take 001/Run=0.5:1", "-o", a, walker, NULL);
 	assert_int_equal(r.status, 0);
@@ -1341,7 +1395,7 @@ static void split_follows_how_the_source_is_named(void **state)
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", a)));
 	/* The folder: not cut, and not served the cut source's entry. */
 	r = test_animc("build", "-v", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
-		       "Take 001/Run=0.5:1", "-o", b, dir, NULL);
+		       "Take 001/Run=0.5:1", "-o", b, dir, other, NULL);
 	assert_int_equal(r.status, 0);
 	if (strstr(r.out, "cached "))
 		fail_msg("served from the cache:\n%s%s", r.out, r.err);
@@ -1349,7 +1403,7 @@ static void split_follows_how_the_source_is_named(void **state)
 	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", b)));
 	assert_false(test_file_exists(test_format("%s/Walker/Run.xnb", b)));
 	/* One output folder, the folder first, then the file: cut now. */
-	r = test_animc("build", "-q", "--split", "Take 001/Run=0.5:1", "-o", c, dir, NULL);
+	r = test_animc("build", "-q", "--split", "Take 001/Run=0.5:1", "-o", c, dir, other, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	r = test_animc("build", "-v", "--split", "Take 001/Run=0.5:1", "-o", c, walker, NULL);
@@ -1358,6 +1412,7 @@ static void split_follows_how_the_source_is_named(void **state)
 		fail_msg("taken as up to date:\n%s%s", r.out, r.err);
 	test_run_release(&r);
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", c)));
+	free(other), free(elsewhere);
 	free(walker), free(dir), free(cache), free(a), free(b), free(c);
 }
 
@@ -1562,6 +1617,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),
 	cmocka_unit_test(split_option_errors),
+	cmocka_unit_test(split_options_that_can_cut_nothing_are_usage_errors),
 	cmocka_unit_test(split_with_and_without_the_take_is_one_take),
 	cmocka_unit_test(sidecar_edits_and_deletes_rebuild_its_source),
 	cmocka_unit_test(cache_entries_follow_the_sidecar),

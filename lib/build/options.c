@@ -477,13 +477,16 @@ static const option_def option_table[] = {
 	    "--split or --clips, a sidecar STEM_Anims.xml beside a source (an XnaContent "
 	    "AnimationDefinition, as the XNA skinned-model samples write) splits it the same way; the "
 	    "sidecar is part of the source's key, depfile and manifest, and a folder build lists it "
-	    "as used by its source rather than compiling it.",
+	    "as used by its source rather than compiling it.  The files found in a folder, and a "
+	    "project's items, are not cut: given none named, --split is a usage error (exit 2).",
 	    NULL },
 	  set_split },
 	{ { "clips", 0, "FILE", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "split each source named on the command line by the AnimationDefinition document FILE "
 	    "(instead of its STEM_Anims.xml)",
-	    NULL,
+	    "FILE is read before anything is built: one that cannot be read or is not an "
+	    "AnimationDefinition is a usage error (exit 2), its errors at their lines in FILE.  As "
+	    "--split, it cuts no file found in a folder, and given none named it is a usage error.",
 	    NULL },
 	  set_clips },
 	{ { "root-motion", 0, "BONE[,yaw]", FOR_COMPILE, BUILD_OPTION_OUTPUT,
@@ -860,6 +863,73 @@ static void getopt_tables(build_command command, struct option longs[OPTION_COUN
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+/* An error of the --clips document, at its own place in it. */
+static void print_clips_error(void *user, const animc_diag *d)
+{
+	animc_diag said = *d;
+	char *message = NULL;
+
+	(void)user;
+	if (d->severity != ANIMC_ERROR)
+		return;   /* warnings are said with each source it splits */
+	if (asprintf(&message, "--clips: %s", d->message) >= 0)
+		said.message = message;
+	cli_print_diag(NULL, &said);
+	free(message);
+}
+
+/* The --clips document read once, before anything is built: one that
+ * cannot be read or is not an AnimationDefinition stops the run (its
+ * errors printed at its own lines), whatever the inputs are. */
+static bool clips_doc_is_usable(const char *path)
+{
+	animc_diag_sink sink = { print_clips_error, NULL, path, 0, 0 };
+	animc_split_doc doc = { 0 };
+	uint8_t *data;
+	size_t size;
+	cli_error err;
+	animc_status status;
+
+	if (!cli_read_file(path, &data, &size, &err)) {
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
+		return false;
+	}
+	status = animc_split_doc_parse(path, data, size, &doc, &sink);
+	animc_split_doc_release(&doc);
+	free(data);
+	return status == ANIMC_OK;
+}
+
+/* Whether an input may be a file named on the command line (one that is
+ * not there fails as a source): --split and --clips cut only those. */
+static bool names_a_file(const build_options *o)
+{
+	for (size_t i = 0; i < o->inputs.count; i++) {
+		struct stat st;
+
+		if (stat(o->inputs.items[i], &st) != 0 || !S_ISDIR(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
+/* --split and --clips: a document that can split, and a source for them. */
+static int check_split_options(const build_options *o, build_command command)
+{
+	const char *option = o->author.clips_path ? "--clips" : "--split";
+
+	if (command == CMD_CLEAN || (!o->author.clips_path && !o->author.splits.count))
+		return 0;
+	if (o->author.clips_path && !clips_doc_is_usable(o->author.clips_path))
+		return ANIMC_EXIT_USAGE;
+	if (!names_a_file(o))
+		return cli_usage_error(command_name(o, command), "%s cuts the sources named on the command line, "
+				       "and no input is one (%s): name the source to cut", option,
+				       o->inputs.count ? "the folders' files are not cut"
+						       : "the project's items are not cut");
+	return 0;
+}
+
 /* What the options say together: the inputs a command needs, options that
  * contradict each other or need another, and what follows from them.
  * 0, or ANIMC_EXIT_USAGE (said). */
@@ -917,6 +987,8 @@ static int check_together(build_options *o, build_command command)
 	if (o->author.clips_path && o->author.splits.count)
 		return cli_usage_error(command_name(o, command), "--clips and --split contradict each other: "
 				       "give the parts in one place");
+	if (check_split_options(o, command))
+		return ANIMC_EXIT_USAGE;
 	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
 		return cli_usage_error(command_name(o, command), "--additive-reference bind needs --skeleton "
 				       "MODEL: the rest pose comes from the model");
