@@ -708,6 +708,7 @@ static bool reread_project(build_options *o)
 	count = o->project.count;
 	o->project.items = fresh.items;
 	o->project.count = fresh.count;
+	o->project.warnings = fresh.warnings;
 	fresh.items = items;
 	fresh.count = count;
 	build_mgcb_release(&fresh);

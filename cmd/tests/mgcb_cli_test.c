@@ -626,8 +626,50 @@ static void a_marked_project_and_its_platform_name(void **state)
 	free(src), free(project), free(dir);
 }
 
+/* A misspelt switch or processor parameter is a warning naming the
+ * project's line, with what it may mean, counted in the summary; MGCB's
+ * own switches and other processors' parameters are not. */
+static void misspelt_switches_and_parameters_are_warned_of(void **state)
+{
+	char *dir = test_tmpdir("mgcb-typos"), *project = test_format("%s/Content.mgcb", dir);
+	char *turn = test_format("%s/Turn.Animation", dir), *out = test_format("%s/out", dir);
+	char *want = test_format("%s:2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored\n"
+				 "%s:4: warning: unknown switch /frobnicate: (neither animc nor MGCB reads it); "
+				 "ignored\n"
+				 "%s:7: warning: /processorParam:Scal: no such parameter (did you mean Scale?); "
+				 "ignored\n", project, project, project);
+	static const char text[] = "/outputDir:bin\n"
+				   "/platfrom:Xbox360\n"
+				   "/intermediateDir:obj\n"
+				   "/frobnicate:1\n"
+				   "/compress:False\n"
+				   "#begin Turn.Animation\n"
+				   "/processorParam:Scal=0.01\n"
+				   "/processorParam:GenerateMipmaps=True\n"
+				   "/build:Turn.Animation\n";
+	size_t size;
+	uint8_t *data = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(turn, data, size));
+	assert_true(test_write_file(project, text, strlen(text)));
+	r = test_animc("build", "--mgcb", project, "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, want);
+	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 3 warnings\n"));
+	test_run_release(&r);
+	/* They change what is built: --warnings-as-errors stops before it. */
+	r = test_animc("build", "-q", "--warnings-as-errors", "--mgcb", project, "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Content.mgcb: error: 3 warnings treated as errors; nothing built\n"));
+	test_run_release(&r);
+	free(data), free(want), free(out), free(turn), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
+	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),

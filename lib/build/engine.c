@@ -660,14 +660,14 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	rs.deps = deps;
 	rs.status = deps && deps->status ? deps->status : &rs.own_status;
 	ctx.status = rs.status;
-	if (rs.status != &rs.own_status) {
+	if (rs.status != &rs.own_status)
 		rs.status->ctx = &ctx;   /* the caller's sink, for this run */
-		rs.status->run_warnings = 0;
-	}
 	else if (command == CMD_OUTPUTS)
 		build_status_outputs_init(rs.status, &ctx);
 	else
 		build_status_console_init(rs.status, &ctx);
+	/* The project's warnings were said as it was read. */
+	rs.status->run_warnings = o->has_project ? o->project.warnings : 0;
 	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
 	rs.running = cli_path_join(o->out_dir, name, NULL);

@@ -85,6 +85,20 @@ static void error_at(reader *rd, const char *fmt, ...)
 	rd->errors++;
 }
 
+static void warning_at(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void warning_at(reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(rd->messages, "%s:%u: warning: ", rd->path, rd->line);
+	va_start(ap, fmt);
+	vfprintf(rd->messages, fmt, ap);
+	va_end(ap);
+	fputc('\n', rd->messages);
+	rd->out->warnings++;
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -183,8 +197,17 @@ static void processor_param(reader *rd, char *value)
 	int axis = strcasecmp(name, "RotationX") == 0 ? 0 : strcasecmp(name, "RotationY") == 0 ? 1 :
 		   strcasecmp(name, "RotationZ") == 0 ? 2 : -1;
 
-	if (axis < 0 && strcasecmp(name, "Scale") != 0)
-		return;   /* other processors' parameters: not animc's */
+	if (axis < 0 && strcasecmp(name, "Scale") != 0) {
+		/* Other processors' parameters are not animc's; one a letter
+		 * or two from animc's is likely misspelt. */
+		static const char *const known[] = { "Scale", "RotationX", "RotationY", "RotationZ", NULL };
+		const char *near = cli_nearest(name, known);
+
+		if (near)
+			warning_at(rd, "/processorParam:%s: no such parameter (did you mean %s?); ignored", name,
+				   near);
+		return;
+	}
 	if (!parse_number(text, &v) || (axis < 0 && !(v > 0))) {
 		error_at(rd, "/processorParam:%s=%s is not %s", name, text,
 			 axis < 0 ? "a number above 0" : "a number of degrees");
@@ -414,6 +437,31 @@ static bool preprocess(reader *rd, char *text)
 	return true;
 }
 
+/*
+ * A switch animc does not read: MGCB's own (/importer:, /intermediateDir:,
+ * /compress:, /reference:, ...) do not change what animc writes and are
+ * ignored; any other is likely misspelt, and said so.
+ */
+static void unknown_switch(reader *rd, const char *name)
+{
+	/* MGCB's switches (MonoGame's MGCB documentation), those animc reads
+	 * first, for the did-you-mean. */
+	static const char *const known[] = {
+		"build", "copy", "processor", "processorParam", "platform", "outputDir", "config", "profile",
+		"define", "importer", "intermediateDir", "rebuild", "clean", "incremental", "reference",
+		"compress", "launchDebugger", "quiet", "workingDir", "@", NULL,
+	};
+	const char *near = cli_nearest(name, known);
+
+	for (size_t i = 0; known[i]; i++)
+		if (strcasecmp(name, known[i]) == 0)
+			return;
+	if (near)
+		warning_at(rd, "unknown switch /%s: (did you mean /%s:?); ignored", name, near);
+	else
+		warning_at(rd, "unknown switch /%s: (neither animc nor MGCB reads it); ignored", name);
+}
+
 static void option(reader *rd, const char *name, char *value)
 {
 	if (strcasecmp(name, "build") == 0 || strcasecmp(name, "copy") == 0) {
@@ -450,9 +498,9 @@ static void option(reader *rd, const char *name, char *value)
 			error_at(rd, "/profile:%s is not a graphics profile (Reach or HiDef)", value);
 	} else if (strcasecmp(name, "define") == 0) {
 		define(rd, value);
+	} else {
+		unknown_switch(rd, name);
 	}
-	/* The rest (/importer:, /intermediateDir:, /compress:,
-	 * /reference:, ...) does not change what animc writes. */
 }
 
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,

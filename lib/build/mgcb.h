@@ -36,6 +36,7 @@ typedef struct build_mgcb {
 	char platform;       /* the letter of /platform:; 0: none */
 	build_mgcb_item *items;
 	size_t count;
+	unsigned warnings;   /* "PROJECT:LINE: warning: ..." printed (a misspelt switch or parameter) */
 } build_mgcb;
 
 /*
@@ -44,7 +45,10 @@ typedef struct build_mgcb {
  * when it cannot be read or a line is malformed, an option's value is wrong
  * (an unknown platform, a parameter that is no number) or an item's output
  * would leave the output folder; each such problem is printed as
- * "PROJECT:LINE: error: ..." on stderr.
+ * "PROJECT:LINE: error: ..." on stderr.  A switch neither animc nor MGCB
+ * knows, and a processor parameter a letter or two from Scale or
+ * RotationX/Y/Z, are warnings ("PROJECT:LINE: warning: ..."), with the
+ * switch or parameter they may mean; MGCB's other switches are ignored.
  */
 bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, build_mgcb *out);
 /* build_mgcb_read on the project's bytes, its errors printed on

@@ -566,7 +566,9 @@ static const option_def option_table[] = {
 	  set_shell },
 	{ { "warnings-as-errors", 0, NULL, FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "a source with warnings fails, writing nothing",
-	    NULL,
+	    "A --mgcb project with warnings (a misspelt switch or processor parameter) stops the build "
+	    "before anything is built.  The run's own warnings (the cache's, a manifest not saved) are "
+	    "counted and fail nothing.",
 	    NULL },
 	  set_werror },
 	/* -o, -q and -v mean one thing to each command: a row each. */
@@ -940,6 +942,12 @@ static int check_together(build_options *o, build_command command)
 				     &o->project))
 			return ANIMC_EXIT_FAILED;
 		o->has_project = true;
+		/* A misspelt switch or parameter changes what would be built. */
+		if (o->warnings_as_errors && o->project.warnings && command != CMD_CLEAN) {
+			cli_report(ANIMC_ERROR, o->mgcb_path, "%u warning%s treated as errors; nothing built",
+				   o->project.warnings, o->project.warnings == 1 ? "" : "s");
+			return ANIMC_EXIT_FAILED;
+		}
 		if (!o->out_dir && !build_mgcb_output_dir_validate(&o->project, stderr))
 			return ANIMC_EXIT_FAILED;
 		if (!o->out_dir)
