@@ -30,9 +30,13 @@ static void help(FILE *out)
 		"\n"
 		"Each command prints what it prints alone, in line order (standard output is\n"
 		"flushed after each line); empty and blank lines are skipped, and so are\n"
-		"blanks before the command and tabs at the end of a line.  A line that fails\n"
-		"is reported naming its number, and the next lines still run; standard input\n"
-		"that cannot be read is an error.\n"
+		"blanks before the command and tabs at the end of a line.  What a line's\n"
+		"command says on standard error leads with its line, one line a message:\n"
+		"\n"
+		"  <stdin>:2: error: sample: --time 'abc' is not a finite number of seconds\n"
+		"  <stdin>:3: error: dump: out/Nope.xnb: cannot open: No such file or directory\n"
+		"\n"
+		"and the next lines still run; standard input that cannot be read is an error.\n"
 		"\n"
 		"options:\n"
 		"  --reader-name NAME  given to every dump and sample line: also take files\n"
@@ -127,6 +131,92 @@ static int split_tabs(char *line, char **argv, int max)
 	return argc;
 }
 
+/*
+ * One line `said` of what the command of input line `number` printed on
+ * standard error, said again as "<stdin>:N: SEVERITY: COMMAND: ...", so
+ * that the message carries its line: "animc sample: --time ..." (a usage
+ * error) and "FILE: error: ..." alike.  The usage errors' "Try 'animc
+ * help ...'" hint is left out: a batch line has no help page.  `extra` is
+ * added to an error.  Returns the severity said, NULL when the line was
+ * left out.
+ */
+static const char *say_again(const char *said, const char *command, unsigned long number, const char *extra)
+{
+	static const char *const severities[] = { "error", "warning", "note" };
+	char own[64];
+	const char *severity = "error", *where = NULL, *message = said;
+	size_t where_len = 0;
+
+	if (strncmp(said, "Try 'animc help", 15) == 0)
+		return NULL;
+	snprintf(own, sizeof own, "animc %s: ", command);
+	if (strncmp(said, own, strlen(own)) == 0)
+		message = said + strlen(own);
+	for (size_t i = 0; i < sizeof severities / sizeof severities[0]; i++) {
+		char tag[16];
+		const char *at;
+		size_t n = (size_t)snprintf(tag, sizeof tag, "%s: ", severities[i]);
+
+		if (message != said && strncmp(message, tag, n) == 0) {
+			severity = severities[i];
+			message += n;
+			break;
+		}
+		snprintf(tag, sizeof tag, ": %s: ", severities[i]);
+		n = strlen(tag);
+		if (message == said && (at = strstr(said, tag)) && (!where || at < where + where_len)) {
+			severity = severities[i];
+			where = said;
+			where_len = (size_t)(at - said);
+			message = at + n;
+		}
+	}
+	fprintf(stderr, "<stdin>:%lu: %s: %s: ", number, severity, command);
+	if (where)
+		fprintf(stderr, "%.*s: ", (int)where_len, where);
+	fprintf(stderr, "%s%s\n", message, strcmp(severity, "error") == 0 ? extra : "");
+	return severity;
+}
+
+/* Run one line's command with its standard error kept, then said again
+ * line by line (say_again): one line per failure, carrying the input's
+ * line.  Returns its exit status. */
+static int run_line(const animc_command *cmd, int count, char **words, unsigned long number, const char *extra)
+{
+	FILE *saved = stderr, *kept;
+	char *text = NULL, *line;
+	size_t size = 0;
+	bool said_error = false;
+	int rc;
+
+	fflush(stderr);
+	kept = open_memstream(&text, &size);
+	if (kept)
+		stderr = kept;
+	rc = cmd->run(count, words);
+	if (kept) {
+		stderr = saved;
+		fclose(kept);
+	}
+	/* What it printed, before what it said (a failure to write said
+	 * with its reason, once). */
+	cli_stdout_flush("batch");
+	for (char *p = text; p && *p; p = line) {
+		char *nl = strchr(p, '\n');
+
+		line = nl ? nl + 1 : p + strlen(p);
+		if (nl)
+			*nl = '\0';
+		const char *severity = *p ? say_again(p, cmd->name, number, extra) : NULL;
+
+		said_error |= severity && strcmp(severity, "error") == 0;
+	}
+	if (rc != ANIMC_EXIT_OK && !said_error)
+		fprintf(stderr, "<stdin>:%lu: error: %s failed%s\n", number, cmd->name, extra);
+	free(text);
+	return rc;
+}
+
 /* batch's own arguments: the --reader-name values, checked as dump and
  * sample check them, into `readers` as "--reader-name" NAME word pairs
  * for every line (*reader_words of them).  -1 to go on, else the exit
@@ -215,20 +305,17 @@ static int run(int argc, char **argv)
 		count += reader_words;
 		cmd = batch_command(words[0]);
 		if (!cmd) {
-			fprintf(stderr, "animc batch: line %lu: '", number);
+			fprintf(stderr, "<stdin>:%lu: error: '", number);
 			cli_print_escaped(stderr, words[0], 0);
 			fprintf(stderr, "' is not a command a batch runs (dump, sample)%s\n",
 				strchr(words[0], ' ') ? "; the words of a line are separated by tabs" : "");
 			rc = ANIMC_EXIT_FAILED;
 		} else {
-			rc = cmd->run(count, words);
-			if (rc != ANIMC_EXIT_OK)
-				fprintf(stderr, "animc batch: line %lu: %s failed (exit status %d)%s\n", number,
-					words[0], rc,
-					spaced && split_a_name(words, count)
-						? "; the line has no tabs, so its words were split at spaces: "
-						  "separate them by tabs, as a file name here has a space"
-						: "");
+			rc = run_line(cmd, count, words, number,
+				      spaced && split_a_name(words, count)
+					      ? "; the line has no tabs, so its words were split at spaces: "
+						"separate them by tabs, as a file name here has a space"
+					      : "");
 		}
 		if (rc != ANIMC_EXIT_OK)
 			status = ANIMC_EXIT_FAILED;
