@@ -607,7 +607,7 @@ static void watch_job_committed(build_status_sink *s, size_t i)
 		return;
 	for (uint32_t d = 0; d < j->result.diag_count; d++) {
 		const build_diag *g = &j->result.diags[d];
-		animc_diag diag = { g->severity, j->path, g->line, g->column, g->byte_offset, g->message };
+		animc_diag diag = build_job_diag(j, g);
 		cli_diag_printer printer = ctx->printer;
 
 		cli_print_diag(&printer, &diag);

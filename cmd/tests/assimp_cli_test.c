@@ -152,6 +152,27 @@ static void cli_unreadable_file_fails_naming_it(void **state)
 	free(out);
 }
 
+/* The line Assimp names ("Line 33: ..." from the .X reader) leads the
+ * message, as every other file's line does. */
+static void cli_the_line_assimp_names_leads_the_message(void **state)
+{
+	char *dir = test_tmpdir("assimp-line"), *cut = test_format("%s/cut.x", dir), *out = test_format("%s/out", dir);
+	char *want = test_format("%s:33: error: Assimp cannot read this file: ", cut);
+	size_t size;
+	uint8_t *bytes = test_read_file(KEYS_X, &size);
+	test_run r;
+
+	(void)state;
+	assert_true(size > 800);
+	assert_true(test_write_file(cut, bytes, 800));   /* ends inside line 33's key */
+	r = test_animc("build", "-q", "-o", out, cut, NULL);
+	assert_int_equal(r.status, 1);
+	if (strncmp(r.err, want, strlen(want)) != 0 || strstr(r.err, "Line "))
+		fail_msg("not led by the line: %s", r.err);
+	test_run_release(&r);
+	free(bytes), free(want), free(out), free(cut), free(dir);
+}
+
 static void cli_a_crash_in_assimp_fails_that_file_alone(void **state)
 {
 	/* Frames nested 200000 deep: Assimp 5.2's .X parser recurses once per
@@ -535,6 +556,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
+	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),
 	cmocka_unit_test(cli_clips_sharing_a_name_are_all_written),
 	cmocka_unit_test(corpus_x_clips_sample_like_assimp),

@@ -185,9 +185,21 @@ static void errors_name_the_project_line(void **state)
 	/* A missing source fails alone; the other item is written. */
 	r = test_animc("build", "--mgcb", items, "-o", out, NULL);
 	assert_int_equal(r.status, 1);
-	char *where = test_format("%s:2: /build: cannot open", items);
-	assert_non_null(strstr(r.err, where));
+	char *where = test_format("%s:2: error: /build: '%s/Missing.Animation': cannot open: No such file or "
+				  "directory\n", items, dir);
+	if (!strstr(r.err, where))
+		fail_msg("no '%s' in\n%s", where, r.err);
 	free(where);
+	test_run_release(&r);
+	/* The report says where too, in the message of the source's entry. */
+	char *report = test_format("%s/report.json", dir);
+	r = test_animc("build", "-q", "--report", report, "--mgcb", items, "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	char *json = (char *)test_read_file(report, NULL);
+	where = test_format("\"message\": \"%s:2: /build: '%s/Missing.Animation': cannot open: ", items, dir);
+	if (!strstr(json, where))
+		fail_msg("no '%s' in\n%s", where, json);
+	free(where), free(json), free(report);
 	char *written = test_format("%s/Turn.xnb", out);
 	assert_true(test_file_exists(written));
 	free(written);
@@ -362,8 +374,9 @@ static void preprocessor_lines_choose_the_items(void **state)
 	/* Platform=Android reads the item whose source is missing. */
 	r = test_animc("build", "-q", "--mgcb-define", "Platform=Android", "--mgcb", project, NULL);
 	assert_int_equal(r.status, 1);
-	char *where = test_format("%s:11: /build: cannot open", project);
-	assert_non_null(strstr(r.err, where));
+	char *where = test_format("%s:11: error: /build: '", project);
+	if (!strstr(r.err, where) || !strstr(r.err, "': cannot open: No such file or directory\n"))
+		fail_msg("no '%s...: cannot open' in\n%s", where, r.err);
 	free(where);
 	test_run_release(&r);
 	/* Errors name their lines; a line a $if leaves out is not read. */

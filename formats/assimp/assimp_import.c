@@ -189,6 +189,46 @@ const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *d
 	return animc_assimp_scene_read(path, data, size, format, NULL, NULL, sink);
 }
 
+/*
+ * The line of the file an Assimp error names, and the rest of it in *rest:
+ * "Line 76: ..." (the DirectX reader) or "NAME:716 - ..." (the BVH reader
+ * and others, NAME the file as it was opened), so that the message leads
+ * with it as every other.  0 (and *rest untouched) for any other form.
+ */
+static uint32_t line_of(const char *why, const char *name, const char **rest)
+{
+	const char *base = strrchr(name, '/'), *p = why;
+	unsigned long line;
+	char *end;
+	size_t n;
+	bool is_line = strncmp(p, "Line ", 5) == 0;
+
+	base = base ? base + 1 : name;
+	if (is_line) {
+		p += 5;
+	} else {
+		n = strlen(name);
+		if (strncmp(p, name, n) == 0 && p[n] == ':')
+			p += n + 1;
+		else if ((n = strlen(base)) && strncmp(p, base, n) == 0 && p[n] == ':')
+			p += n + 1;
+		else
+			return 0;
+	}
+	if (*p < '1' || *p > '9')
+		return 0;
+	line = strtoul(p, &end, 10);
+	if (line > UINT32_MAX)
+		return 0;
+	if (!is_line && strncmp(end, " - ", 3) == 0)
+		*rest = end + 3;
+	else if (is_line && strncmp(end, ": ", 2) == 0)
+		*rest = end + 2;
+	else
+		return 0;
+	return (uint32_t)line;
+}
+
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
 					      const char *format,
 					      void (*on_read)(void *user, const char *path),
@@ -240,8 +280,11 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	free(log.folder);
 	free(log.refused);
 	if (!scene) {
+		uint32_t line;
+
 		why = aiGetErrorString();
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "Assimp cannot read this file: %s",
+		line = why ? line_of(why, path ? path : memory_name, &why) : 0;
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 				  why && why[0] ? why : "(it gives no reason)");
 	}
 	return scene;

@@ -412,10 +412,10 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 					 "a /copy: item, which MGCB copies as it is", ANIMC_NOTE, NULL);
 		else if (stat(item->source, &st) != 0)
 			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
-					 "%s:%u: /build: cannot open: %s", p->path, item->line, strerror(errno));
+					 "/build: '%s': cannot open: %s", item->source, strerror(errno));
 		else if (!S_ISREG(st.st_mode))
 			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
-					 "%s:%u: /build: is %s, not a regular file", p->path, item->line,
+					 "/build: '%s': is %s, not a regular file", item->source,
 					 cli_file_kind(st.st_mode));
 		else if (!(j = add_job(plan, item->source, "", false, &st)))
 			ok = false;
@@ -431,8 +431,24 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 		}
 		if (!ok)
 			return false;
+		if (!item->is_copy && plan->jobs[plan->count - 1].result.status == BUILD_FAILED &&
+		    plan->jobs[plan->count - 1].is_done) {
+			plan->jobs[plan->count - 1].decided_in = p->path;
+			plan->jobs[plan->count - 1].decided_line = item->line;
+		}
 	}
 	return true;
+}
+
+animc_diag build_job_diag(const build_job *j, const build_diag *d)
+{
+	animc_diag diag = { d->severity, j->path, d->line, d->column, d->byte_offset, d->message };
+
+	if (j->decided_in && !d->line) {
+		diag.path = j->decided_in;
+		diag.line = j->decided_line;
+	}
+	return diag;
 }
 
 static char *dir_of(const char *path)

@@ -38,6 +38,10 @@ typedef struct build_job {
 	const char *project;
 	bool has_units;
 	animc_units units;
+	/* Where its errors decided by the plan lie when not in the source: a
+	 * project's /build: line whose file cannot be opened.  NULL: there. */
+	const char *decided_in;
+	uint32_t decided_line;
 } build_job;
 
 typedef struct build_plan {
@@ -53,6 +57,9 @@ bool build_plan_make(build_ctx *ctx);
 /* Mark the jobs the manifest shows up to date (or skipped as before). */
 void build_plan_check(build_ctx *ctx);
 void build_plan_release(build_plan *plan);
+/* A job's diagnostic as it is said: at its line in the source, or where
+ * the job's decided_in says (the message then names the source). */
+animc_diag build_job_diag(const build_job *j, const build_diag *d);
 
 /* Whether a job's deps (those its manifest entry or cache entry was made
  * with) name the clip-split sidecar it has now, or it has none: false when a

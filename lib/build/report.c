@@ -119,6 +119,19 @@ static FILE *open_report(const char *path, char **tmp, cli_error *err)
 	return f;
 }
 
+/* A diagnostic's message; one that lies in another file than the source
+ * (a project's /build: line) leads with that file and line. */
+static void json_message(FILE *f, const build_job *j, const build_diag *d)
+{
+	animc_diag said = build_job_diag(j, d);
+	char *text = NULL;
+
+	if (said.path != j->path && asprintf(&text, "%s:%u: %s", said.path, said.line, d->message) < 0)
+		text = NULL;
+	json_string(f, text ? text : d->message);
+	free(text);
+}
+
 bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
@@ -221,7 +234,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 
 			fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", k ? "," : "",
 				severity_names[d->severity]);
-			json_string(f, d->message);
+			json_message(f, j, d);
 			fprintf(f, ", \"line\": %u, \"column\": %u}", d->line, d->column);
 		}
 		fputs(r->diag_count ? "\n     ]" : "]", f);
@@ -280,13 +293,14 @@ static void xml_text(FILE *out, const char *s)
 
 static void xml_diag(FILE *f, const build_job *j, const build_diag *d)
 {
+	animc_diag said = build_job_diag(j, d);
 	char where[64] = "";
 
-	if (d->line && d->column)
-		snprintf(where, sizeof where, ":%u:%u", d->line, d->column);
-	else if (d->line)
-		snprintf(where, sizeof where, ":%u", d->line);
-	xml_text(f, j->path);
+	if (said.line && said.column)
+		snprintf(where, sizeof where, ":%u:%u", said.line, said.column);
+	else if (said.line)
+		snprintf(where, sizeof where, ":%u", said.line);
+	xml_text(f, said.path);
 	fprintf(f, "%s: %s: ", where, severity_names[d->severity]);
 	xml_text(f, d->message);
 	fputs("&#10;", f);

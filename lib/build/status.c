@@ -101,7 +101,7 @@ static void no_tick(build_status_sink *s)
 
 static void print_diag(const build_ctx *ctx, const build_job *j, const build_diag *d)
 {
-	animc_diag diag = { d->severity, j->path, d->line, d->column, d->byte_offset, d->message };
+	animc_diag diag = build_job_diag(j, d);
 	cli_diag_printer printer = ctx->printer;
 
 	cli_print_diag(&printer, &diag);
