@@ -649,7 +649,7 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 		printf(", %u cached", t->cached);
 	/* The warnings printed above: of the sources built now, not those up
 	 * to date sources had when they were (the first build's line said them). */
-	unsigned warnings = 0;
+	unsigned warnings = t->run_warnings;   /* and the run's own, said now */
 	for (size_t i = 0; i < ctx->plan.count; i++)
 		if (ctx->plan.jobs[i].result.status != BUILD_UP_TO_DATE)
 			warnings += ctx->plan.jobs[i].result.warnings;

@@ -593,6 +593,31 @@ static void watch_prints_the_warnings_it_counts(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* The line counts the run's own warnings it printed too: a project's
+ * misspelt switch, said as each rebuild reads the project. */
+static void watch_line_counts_the_projects_warnings(void **state)
+{
+	char *dir = test_tmpdir("watch-project-warning"), *project = test_format("%s/Content.mgcb", dir);
+	char *turn = test_format("%s/Turn.Animation", dir), *log;
+	const char *argv[] = { "animc", "watch", "--mgcb", project, NULL };
+	static const char text[] = "/outputDir:out\n/platfrom:Windows\n/build:Turn.Animation\n";
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	watcher w;
+
+	(void)state;
+	assert_true(test_write_file(turn, bytes, size));
+	assert_true(test_write_file(project, text, strlen(text)));
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	stop_watch(NULL);
+	log = (char *)test_read_file(w.log, &size);
+	if (!strstr(log, ":2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored\n") ||
+	    !strstr(log, "), 0 failed, 1 warning, 0 up to date, in "))
+		fail_msg("the project's warning not counted:\n%s", log);
+	free(log), free(bytes), free(turn), free(project), free(w.log), free(dir);
+}
+
 /* Errors and warnings go to standard error, as build prints them, and the
  * rebuild's line to standard output; usage errors name watch and its help. */
 static void watch_prints_diagnostics_on_standard_error(void **state)
@@ -1114,6 +1139,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_the_warnings_it_counts, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_diagnostics_on_standard_error, stop_watch),
+	cmocka_unit_test_teardown(watch_line_counts_the_projects_warnings, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
