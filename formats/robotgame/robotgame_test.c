@@ -317,17 +317,17 @@ static void value_errors_point_at_the_value(void **state)
 	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
 		     "<HasScale>yes</HasScale></KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
 		     ANIMC_ERR_PARSE, 4, 11);
-	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>B</BoneName>\n"
 		     "<KeyCount>-4</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>"
 		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
 		     ANIMC_ERR_INVALID, 4, 0);
 	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
 		     "<KeyCount>1</KeyCount><KeyCount>1</KeyCount></KeyFrameSequence>"
 		     "</KeyFrameSequences></AnimationSequence>", ANIMC_ERR_PARSE, 4, 0);
-	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>B</BoneName>\n"
 		     "<KeyCount>1</KeyCount><Duration>1</Duration></KeyFrameSequence>"
 		     "</KeyFrameSequences></AnimationSequence>", ANIMC_ERR_INVALID, 3, 60);
-	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>B</BoneName>\n"
 		     "<Translation><Vector3><X>1</X><Y>2</Y></Vector3></Translation>"
 		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>", ANIMC_ERR_INVALID, 4, 0);
 	expect_error(HEAD "<Duration>1</Duration>oops<KeyFrameSequences/></AnimationSequence>",
@@ -335,15 +335,61 @@ static void value_errors_point_at_the_value(void **state)
 	expect_error(HEAD "</AnimationSequence>", ANIMC_ERR_INVALID, 2, 0);   /* no Duration */
 }
 
+/* A sequence without a bone name would bind to no bone: a missing, empty
+ * (once trimmed) or nil <BoneName> fails, the missing one at its sequence. */
+static void sequences_need_a_bone_name(void **state)
+{
+	static const char doc[] = HEAD
+		"<Duration>1</Duration><KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n"
+		"<KeyFrameSequences>\n"
+		"  <KeyFrameSequence>%s<KeyCount>1</KeyCount><Duration>1</Duration>"
+		"<KeyInterval>1</KeyInterval></KeyFrameSequence>\n"
+		"</KeyFrameSequences></AnimationSequence>";
+	static const struct {
+		const char *bone;
+		uint32_t column;
+		const char *message;
+	} cases[] = {
+		{ "", 21, "<KeyFrameSequence> has no <BoneName>: the runtime finds bones by name; give the "
+			  "sequence its bone's name" },
+		{ "<BoneNam>Hand</BoneNam>", 21, "<KeyFrameSequence> has no <BoneName>: the runtime finds "
+						 "bones by name; give the sequence its bone's name" },
+		{ "<BoneName></BoneName>", 31, "<BoneName> is empty: the runtime finds bones by name; give "
+					       "the sequence its bone's name" },
+		{ "<BoneName> \t </BoneName>", 31, "<BoneName> is empty: the runtime finds bones by name; "
+						   "give the sequence its bone's name" },
+		{ "<BoneName xsi:nil=\"true\" />", 48, "<BoneName> is empty: the runtime finds bones by "
+							"name; give the sequence its bone's name" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format(doc, cases[i].bone);
+		imported r = import_str(text);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != ANIMC_ERR_INVALID || !e)
+			fail_msg("case %zu: status %s, error %s", i, animc_status_string(r.status),
+				 e ? e->message : "none");
+		assert_int_equal(r.set.count, 0);
+		if (e->line != 5 || e->column != cases[i].column)
+			fail_msg("case %zu: error at %u:%u, expected 5:%u: %s", i, e->line, e->column,
+				 cases[i].column, e->message);
+		assert_string_equal(e->message, cases[i].message);
+		release(&r);
+		free(text);
+	}
+}
+
 static void time_list_must_match_keycount(void **state)
 {
 	(void)state;
-	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>"
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>B</BoneName>"
 		     "<KeyCount>3</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>\n"
 		     "<HasTime>true</HasTime><Time><float>0</float></Time>"
 		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
 		     ANIMC_ERR_INVALID, 4, 0);
-	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>"
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>B</BoneName>"
 		     "<KeyCount>1</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>\n"
 		     "<Time><float>0</float></Time>"
 		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
@@ -435,6 +481,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(non_finite_values_fail_where_they_are_written),
 	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
 	cmocka_unit_test(value_errors_point_at_the_value),
+	cmocka_unit_test(sequences_need_a_bone_name),
 	cmocka_unit_test(time_list_must_match_keycount),
 	cmocka_unit_test(hostile_xml_is_refused),
 	cmocka_unit_test(deep_nesting_ends_quickly),

@@ -95,8 +95,16 @@ animc_status animc_rg_sequence_member(animc_rg_sequence *s, animc_rg_member m,
 		/* Trimmed, in both dialects, so both give one clip. */
 		const char *b = text ? animc_xs_trim(text, &len) : "";
 
+		/* The runtime binds sequences to bones by name: a sequence with
+		 * no name animates nothing. */
+		if (!text || !len) {
+			animc_diag_report(sink, ANIMC_ERROR, el->line, el->column,
+					  "<%s> is empty: the runtime finds bones by name; give the sequence "
+					  "its bone's name", el->name);
+			return ANIMC_ERR_INVALID;
+		}
 		free(s->bone);
-		s->bone = strndup(b, text ? len : 0);
+		s->bone = strndup(b, len);
 		if (!s->bone) {
 			animc_diag_report(sink, ANIMC_ERROR, el->line, el->column, "out of memory");
 			return ANIMC_ERR_NOMEM;
@@ -213,6 +221,10 @@ animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 	animc_channel *ch;
 	int64_t index;
 
+	if (!(s->seen & (1u << ANIMC_RG_BONE_NAME)))
+		return fail(sink, ANIMC_ERR_INVALID, el->line, el->column,
+			    "<%s> has no <BoneName>: the runtime finds bones by name; give the sequence its "
+			    "bone's name", el->name);
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		if (!(s->seen & (1u << required[i])))
 			return fail(sink, ANIMC_ERR_INVALID, el->line, el->column,

@@ -93,15 +93,16 @@ void animc_rg_sequence_release(animc_rg_sequence *s);
  * The text of member `m` at element `el` (text NULL or len 0 for a nil bone
  * name): parsed as the member's type (string, xs:int, xs:float,
  * xs:boolean) and kept.  A second occurrence, or text that does not parse,
- * is reported at `el` (ANIMC_ERR_PARSE).
+ * is reported at `el` (ANIMC_ERR_PARSE); a bone name that is empty once
+ * trimmed, or nil, too (ANIMC_ERR_INVALID).
  */
 animc_status animc_rg_sequence_member(animc_rg_sequence *s, animc_rg_member m,
 				      const animc_xml_element *el, const char *text, size_t len,
 				      animc_diag_sink *sink);
 
 /*
- * The end of the sequence (`el` is its element): KeyCount, Duration and
- * KeyInterval must have been given; then the sequence becomes a channel of
+ * The end of the sequence (`el` is its element): BoneName, KeyCount,
+ * Duration and KeyInterval must have been given; then the sequence becomes a channel of
  * `clip`, values as written (exact mode reproduces them; animc_clip_validate
  * judges them).  What the clip model cannot hold, a negative KeyCount or a
  * Time list whose length is not KeyCount with HasTime (0 without), is an

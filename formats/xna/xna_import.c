@@ -79,7 +79,7 @@ typedef struct rule {
 	unsigned types;     /* the asset types it belongs to */
 	int index;          /* which dictionary, vector, flag or list */
 	bool is_required;
-	bool may_be_null;   /* Null="true" reads as empty (lists, dictionaries, strings) */
+	bool may_be_null;   /* Null="true" reads as empty (lists, dictionaries) */
 } rule;
 
 static const rule rules[] = {
@@ -110,7 +110,7 @@ static const rule rules[] = {
 	{ K_SEQUENCES, NULL, K_SEQUENCE, T_SEQ, 0, false, false },
 	/* The members of a KeyFrameSequence, as the XmlSerializer dialect has
 	 * them (robotgame/sequence.h reads them and checks the required ones). */
-	{ K_SEQUENCE, "BoneName", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_BONE_NAME, false, true },
+	{ K_SEQUENCE, "BoneName", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_BONE_NAME, false, false },
 	{ K_SEQUENCE, "KeyCount", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_KEY_COUNT, false, false },
 	{ K_SEQUENCE, "Duration", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_DURATION, false, false },
 	{ K_SEQUENCE, "KeyInterval", K_SEQ_MEMBER, T_SEQ, ANIMC_RG_KEY_INTERVAL, false, false },
@@ -733,14 +733,6 @@ static animc_xml_action start_null(xna *x, const animc_xml_element *el, const ru
 		x->seq.list_line[r->index] = el->line;
 		x->seq.lists[r->index].count = 0;
 		break;
-	case K_SEQ_MEMBER: {  /* BoneName, the one member that may be Null: "" */
-		animc_status status =
-			animc_rg_sequence_member(&x->seq, (animc_rg_member)r->index, el, NULL, 0, x->sink);
-
-		if (status != ANIMC_OK)
-			return stop(x, status);
-		break;
-	}
 	default:
 		/* Dictionaries, lists of keyframes, sequences, matrices: none. */
 		break;

@@ -456,6 +456,48 @@ static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 	}
 }
 
+/* As in the XmlSerializer dialect, a sequence needs a bone name: a missing,
+ * empty or Null <BoneName> fails, a missing one at its sequence. */
+static void sequences_need_a_bone_name(void **state)
+{
+	static const char doc[] = XML
+		"<XnaContent xmlns:GameObject=\"RobotGameData.GameObject\">\n"
+		"<Asset Type=\"GameObject:AnimationSequence\">\n"
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>\n"
+		"<KeyFrameSequences><Item>%s<KeyCount>1</KeyCount>\n"
+		"<Duration>1</Duration><KeyInterval>0.5</KeyInterval>\n"
+		"</Item></KeyFrameSequences></Asset></XnaContent>\n";
+	static const struct {
+		const char *bone;
+		uint32_t column;
+		const char *message;
+	} cases[] = {
+		{ "", 26, "<Item> has no <BoneName>: the runtime finds bones by name; give the sequence its "
+			  "bone's name" },
+		{ "<BoneName>  </BoneName>", 36, "<BoneName> is empty: the runtime finds bones by name; give "
+						 "the sequence its bone's name" },
+		{ "<BoneName Null=\"true\" />", 50, "<BoneName> is Null; it needs a value" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format(doc, cases[i].bone);
+		imported r = import_str(text);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != ANIMC_ERR_INVALID || !e)
+			fail_msg("case %zu: status %s, error %s", i, animc_status_string(r.status),
+				 e ? e->message : "none");
+		assert_int_equal(r.set.count, 0);
+		if (e->line != 5 || e->column != cases[i].column)
+			fail_msg("case %zu: error at %u:%u, expected 5:%u: %s", i, e->line, e->column,
+				 cases[i].column, e->message);
+		assert_string_equal(e->message, cases[i].message);
+		release(&r);
+		free(text);
+	}
+}
+
 
 static void errors_point_at_the_element(void **state)
 {
@@ -624,6 +666,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
 	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
+	cmocka_unit_test(sequences_need_a_bone_name),
 	cmocka_unit_test(errors_point_at_the_element),
 	cmocka_unit_test(a_namespaced_root_is_named_as_such),
 	cmocka_unit_test(other_asset_types_hold_no_animation),
