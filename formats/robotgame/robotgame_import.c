@@ -153,6 +153,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 			return fail(im, ANIMC_ERR_PARSE, el, "a second <%s> list in one sequence",
 				    xnb_list_field[im->list]);
 		im->seq.list_line[im->list] = el->line;
+		im->seq.list_column[im->list] = el->column;
 		break;
 	case K_ITEM:
 		im->item_seen = 0;
@@ -201,8 +202,9 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 		if (im->root_duration_seen)
 			return fail(im, ANIMC_ERR_PARSE, el, "a second <Duration> in <AnimationSequence>");
 		im->root_duration_seen = true;
-		if (!animc_xml_leaf_float(el, text, len, &im->clip->duration_s, im->sink))
-			return stop(im, ANIMC_ERR_PARSE);
+		status = animc_rg_clip_duration(el, text, len, &im->clip->duration_s, im->sink);
+		if (status != ANIMC_OK)
+			return stop(im, status);
 		break;
 	case K_SEQUENCE:
 		status = animc_rg_sequence_end(&im->seq, im->clip, el, im->sink);

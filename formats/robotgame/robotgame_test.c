@@ -227,8 +227,8 @@ static void shared_bone_names_warn_and_namespaces_are_refused(void **state)
 }
 
 /* NaN and INF are xs:float spellings: a used track or time holding one
- * fails where the value is written, not at its sequence; in a list its
- * flags leave unused it is no error. */
+ * fails where the value is written, not at its sequence; a list its flags
+ * leave unused fails for being there, at the list. */
 static void non_finite_values_fail_where_they_are_written(void **state)
 {
 	static const char doc[] = HEAD
@@ -249,14 +249,19 @@ static void non_finite_values_fail_where_they_are_written(void **state)
 	assert_int_equal(e->column, 275);   /* just after <Y> */
 	release(&r);
 	r = import_str(unused);
-	assert_int_equal(r.status, ANIMC_OK);
+	e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_int_equal(r.status, ANIMC_ERR_INVALID);
+	assert_non_null(e);
+	assert_string_equal(e->message, "bone 'Hand': <Translation> holds 1 value but HasTranslation is false");
+	assert_int_equal(e->line, 3);
+	assert_int_equal(e->column, 256);   /* just after <Translation> */
 	release(&r);
 	free(used), free(unused);
 }
 
 /* A rotation key whose length is off 1 (or 0) fails at its <Quaternion>,
- * not at its sequence; in a list its flags leave unused it is no error, and a
- * NaN component is named as such. */
+ * not at its sequence, and a NaN component is named as such; a list its
+ * flags leave unused fails for being there, at the list. */
 static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 {
 	static const char doc[] = HEAD
@@ -280,7 +285,8 @@ static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 		  "bone 'Hand': rotation key 2 is not a unit quaternion (length 0)" },
 		{ "true", "NaN", "2", ANIMC_ERR_INVALID, 9, 18, "bone 'Hand': rotation key 2 is NaN" },
 		{ "true", "0", "1.0005", ANIMC_OK, 0, 0, NULL },
-		{ "false", "0", "2", ANIMC_OK, 0, 0, NULL },
+		{ "false", "0", "2", ANIMC_ERR_INVALID, 6, 11,
+		  "bone 'Hand': <Rotation> holds 3 values but HasRotation is false" },
 	};
 
 	(void)state;
@@ -333,6 +339,63 @@ static void value_errors_point_at_the_value(void **state)
 	expect_error(HEAD "<Duration>1</Duration>oops<KeyFrameSequences/></AnimationSequence>",
 		     ANIMC_ERR_PARSE, 0, 0);
 	expect_error(HEAD "</AnimationSequence>", ANIMC_ERR_INVALID, 2, 0);   /* no Duration */
+}
+
+/* A Duration or KeyInterval below 0 or not finite, and a list of the wrong
+ * length, fail at their own element, saying which Duration; the clip's
+ * validation would name only the root or the sequence. */
+static void durations_and_list_lengths_fail_where_they_are_written(void **state)
+{
+	static const char doc[] = HEAD
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n"
+		"  <Duration>%s</Duration>\n"
+		"<KeyFrameSequences><KeyFrameSequence><BoneName>Hand</BoneName><KeyCount>2</KeyCount>\n"
+		"  <Duration>%s</Duration><KeyInterval>%s</KeyInterval>\n"
+		"<HasTranslation>true</HasTranslation><FixedTranslation>%s</FixedTranslation>\n"
+		"  <Translation><Vector3><X>1</X><Y>2</Y><Z>3</Z></Vector3></Translation>\n"
+		"</KeyFrameSequence></KeyFrameSequences></AnimationSequence>";
+	static const struct {
+		const char *clip_duration, *duration, *interval, *fixed;
+		animc_status status;
+		uint32_t line, column;
+		const char *message;
+	} cases[] = {
+		{ "-1", "1", "1", "true", ANIMC_ERR_INVALID, 4, 13,
+		  "the clip's own <Duration> (not a sequence's) is -1 s: a duration is a finite number of "
+		  "seconds, 0 or more" },
+		{ "NaN", "1", "1", "true", ANIMC_ERR_INVALID, 4, 13,
+		  "the clip's own <Duration> (not a sequence's) is nan s: a duration is a finite number of "
+		  "seconds, 0 or more" },
+		{ "1", "-INF", "1", "true", ANIMC_ERR_INVALID, 6, 13,
+		  "bone 'Hand': the sequence's <Duration> is -inf s: a duration is a finite number of seconds, "
+		  "0 or more" },
+		{ "1", "1", "-0.5", "true", ANIMC_ERR_INVALID, 6, 38,
+		  "bone 'Hand': <KeyInterval> is -0.5 s: an interval is a finite number of seconds, 0 or more" },
+		{ "1", "1", "1", "false", ANIMC_ERR_INVALID, 8, 16,
+		  "bone 'Hand': <Translation> has 1 value, expected 2 (KeyCount)" },
+		{ "1", "1", "1", "true", ANIMC_OK, 0, 0, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format(doc, cases[i].clip_duration, cases[i].duration, cases[i].interval,
+					 cases[i].fixed);
+		imported r = import_str(text);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != cases[i].status)
+			fail_msg("case %zu: status %s, expected %s (%s)", i, animc_status_string(r.status),
+				 animc_status_string(cases[i].status), e ? e->message : "no error");
+		if (cases[i].message) {
+			assert_non_null(e);
+			if (e->line != cases[i].line || e->column != cases[i].column)
+				fail_msg("case %zu: error at %u:%u, expected %u:%u: %s", i, e->line, e->column,
+					 cases[i].line, cases[i].column, e->message);
+			assert_string_equal(e->message, cases[i].message);
+		}
+		release(&r);
+		free(text);
+	}
 }
 
 /* A sequence without a bone name would bind to no bone: a missing, empty
@@ -481,6 +544,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(non_finite_values_fail_where_they_are_written),
 	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
 	cmocka_unit_test(value_errors_point_at_the_value),
+	cmocka_unit_test(durations_and_list_lengths_fail_where_they_are_written),
 	cmocka_unit_test(sequences_need_a_bone_name),
 	cmocka_unit_test(time_list_must_match_keycount),
 	cmocka_unit_test(hostile_xml_is_refused),

@@ -118,9 +118,13 @@ animc_status animc_rg_sequence_member(animc_rg_sequence *s, animc_rg_member m,
 		break;
 	case ANIMC_RG_DURATION:
 		ok = animc_xml_leaf_float(el, text, len, &s->duration_s, sink);
+		s->duration_line = el->line;
+		s->duration_column = el->column;
 		break;
 	case ANIMC_RG_KEY_INTERVAL:
 		ok = animc_xml_leaf_float(el, text, len, &s->key_interval_s, sink);
+		s->key_interval_line = el->line;
+		s->key_interval_column = el->column;
 		break;
 	default:
 		ok = animc_xml_leaf_bool(el, text, len, &s->flags[m - ANIMC_RG_FLAG0], sink);
@@ -174,6 +178,23 @@ void animc_rg_sequence_note_rotation(animc_rg_sequence *s, size_t key, const flo
 	s->off_unit_key = key;
 }
 
+static bool is_seconds(float v)
+{
+	return isfinite(v) && v >= 0;
+}
+
+animc_status animc_rg_clip_duration(const animc_xml_element *el, const char *text, size_t len, float *out,
+				    animc_diag_sink *sink)
+{
+	if (!animc_xml_leaf_float(el, text, len, out, sink))
+		return ANIMC_ERR_PARSE;
+	if (is_seconds(*out))
+		return ANIMC_OK;
+	return fail(sink, ANIMC_ERR_INVALID, el->line, el->column,
+		    "the clip's own <Duration> (not a sequence's) is %g s: a duration is a finite number of "
+		    "seconds, 0 or more", (double)*out);
+}
+
 /* Value `i` of list `l`, noted as NaN or infinite, reported where it is written. */
 static animc_status fail_odd(const animc_rg_sequence *s, int l, const char *bone, animc_diag_sink *sink)
 {
@@ -188,16 +209,48 @@ static animc_status fail_odd(const animc_rg_sequence *s, int l, const char *bone
 		    animc_track_name[l], i / xnb_list_width[l], what);
 }
 
-/* A used list's first value that is NaN or infinite, or a used rotation
- * list's first key not of unit length, reported where it is written (the
- * clip's validation would name only the sequence), in the order the
- * validation checks them. */
-static animc_status check_odd_values(const animc_rg_sequence *s, const char *bone, animc_diag_sink *sink)
+/* A track list whose length is not the one its flags and KeyCount give
+ * (KeyCount values; 1 when fixed; none when absent), at the list's element
+ * (at the sequence's, `el`, when the list is not written). */
+static animc_status check_list_length(const animc_rg_sequence *s, int l, const char *bone,
+				      const animc_xml_element *el, animc_diag_sink *sink)
+{
+	size_t n = s->lists[l].count / xnb_list_width[l];
+	bool is_fixed = s->flags[XNB_FLAG_FIXED(l)];
+	size_t want = is_fixed ? 1 : (size_t)s->key_count;
+	uint32_t line = s->list_line[l] ? s->list_line[l] : el->line;
+	uint32_t column = s->list_line[l] ? s->list_column[l] : el->column;
+
+	if (!s->flags[XNB_FLAG_HAS(l)]) {
+		if (n)
+			return fail(sink, ANIMC_ERR_INVALID, line, column,
+				    "bone '%s': <%s> holds %zu value%s but %s is false", bone, xnb_list_field[l], n,
+				    n == 1 ? "" : "s", xnb_flag_field[XNB_FLAG_HAS(l)]);
+		return ANIMC_OK;
+	}
+	if (n != want)
+		return fail(sink, ANIMC_ERR_INVALID, line, column, "bone '%s': <%s> has %zu value%s, expected %zu (%s)",
+			    bone, xnb_list_field[l], n, n == 1 ? "" : "s", want, is_fixed ? "fixed" : "KeyCount");
+	return ANIMC_OK;
+}
+
+/* A track list of the wrong length (check_list_length), a used list's
+ * first value that is NaN or infinite, or a used rotation list's first key
+ * not of unit length, reported where it is written (the clip's validation
+ * would name only the sequence), in the order the validation checks them. */
+static animc_status check_lists(const animc_rg_sequence *s, const char *bone, const animc_xml_element *el,
+				animc_diag_sink *sink)
 {
 	const animc_rg_floats *rotation = &s->lists[XNB_LIST_ROTATION];
 	size_t k = s->off_unit_key;
 
 	for (int l = 0; l < XNB_LIST_COUNT; l++) {
+		if (l != XNB_LIST_TIME) {
+			animc_status status = check_list_length(s, l, bone, el, sink);
+
+			if (status != ANIMC_OK)
+				return status;
+		}
 		if (!s->flags[XNB_FLAG_HAS(l)])
 			continue;
 		if (s->odd_line[l])
@@ -232,18 +285,27 @@ animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 	if (s->key_count < 0)
 		return fail(sink, ANIMC_ERR_INVALID, s->key_count_line, s->key_count_column,
 			    "bone '%s': KeyCount is negative (%d)", bone, s->key_count);
+	if (!is_seconds(s->duration_s))
+		return fail(sink, ANIMC_ERR_INVALID, s->duration_line, s->duration_column,
+			    "bone '%s': the sequence's <Duration> is %g s: a duration is a finite number of "
+			    "seconds, 0 or more", bone, (double)s->duration_s);
+	if (!is_seconds(s->key_interval_s))
+		return fail(sink, ANIMC_ERR_INVALID, s->key_interval_line, s->key_interval_column,
+			    "bone '%s': <KeyInterval> is %g s: an interval is a finite number of seconds, 0 "
+			    "or more", bone, (double)s->key_interval_s);
 	if (has_time ? time_count != (size_t)s->key_count : time_count != 0) {
 		uint32_t line = s->list_line[XNB_LIST_TIME] ? s->list_line[XNB_LIST_TIME] : el->line;
+		uint32_t column = s->list_line[XNB_LIST_TIME] ? s->list_column[XNB_LIST_TIME] : el->column;
 
 		if (has_time)
-			return fail(sink, ANIMC_ERR_INVALID, line, 0,
+			return fail(sink, ANIMC_ERR_INVALID, line, column,
 				    "bone '%s': <Time> has %zu value%s, KeyCount is %d", bone, time_count,
 				    time_count == 1 ? "" : "s", s->key_count);
-		return fail(sink, ANIMC_ERR_INVALID, line, 0,
+		return fail(sink, ANIMC_ERR_INVALID, line, column,
 			    "bone '%s': <Time> has %zu value%s but HasTime is false", bone, time_count,
 			    time_count == 1 ? "" : "s");
 	}
-	animc_status odd = check_odd_values(s, bone, sink);
+	animc_status odd = check_lists(s, bone, el, sink);
 	if (odd != ANIMC_OK)
 		return odd;
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)

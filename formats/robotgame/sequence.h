@@ -56,8 +56,12 @@ typedef struct animc_rg_sequence {
 	float duration_s, key_interval_s;
 	bool flags[XNB_FLAG_COUNT];
 	uint32_t seen;                     /* bit per animc_rg_member */
+	/* Where the numbers and the lists are written (line 0: not given), so
+	 * that a value at fault is reported at its own element. */
 	uint32_t key_count_line, key_count_column;
-	uint32_t list_line[XNB_LIST_COUNT];
+	uint32_t duration_line, duration_column;
+	uint32_t key_interval_line, key_interval_column;
+	uint32_t list_line[XNB_LIST_COUNT], list_column[XNB_LIST_COUNT];
 	animc_rg_floats lists[XNB_LIST_COUNT];
 	/* The first value of each list that is NaN or infinite: where it is
 	 * written (line 0: none) and its index among the list's floats. */
@@ -101,12 +105,23 @@ animc_status animc_rg_sequence_member(animc_rg_sequence *s, animc_rg_member m,
 				      animc_diag_sink *sink);
 
 /*
+ * The clip's own <Duration> (the AnimationSequence's, at `el`): an xs:float
+ * (else ANIMC_ERR_PARSE) that is finite and not negative (else
+ * ANIMC_ERR_INVALID, saying which Duration it is), reported at `el`.
+ */
+animc_status animc_rg_clip_duration(const animc_xml_element *el, const char *text, size_t len, float *out,
+				    animc_diag_sink *sink);
+
+/*
  * The end of the sequence (`el` is its element): BoneName, KeyCount,
- * Duration and KeyInterval must have been given; then the sequence becomes a channel of
- * `clip`, values as written (exact mode reproduces them; animc_clip_validate
- * judges them).  What the clip model cannot hold, a negative KeyCount or a
- * Time list whose length is not KeyCount with HasTime (0 without), is an
- * error at the member at fault.
+ * Duration and KeyInterval must have been given; then the sequence becomes a
+ * channel of `clip`, values as written (exact mode reproduces them).  What
+ * the clip model cannot hold, a negative KeyCount or a Time list whose length
+ * is not KeyCount with HasTime (0 without), is an error at the member at
+ * fault; so, by animc_clip_validate's own rules, which would name only the
+ * sequence, are a Duration or KeyInterval that is negative or not finite, a
+ * list of the wrong length for its flags and KeyCount, and the values
+ * animc_rg_sequence_note_value and _note_rotation kept.
  */
 animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 				   const animc_xml_element *el, animc_diag_sink *sink);

@@ -731,6 +731,7 @@ static animc_xml_action start_null(xna *x, const animc_xml_element *el, const ru
 	switch (r->kind) {
 	case K_SEQ_LIST:
 		x->seq.list_line[r->index] = el->line;
+		x->seq.list_column[r->index] = el->column;
 		x->seq.lists[r->index].count = 0;
 		break;
 	default:
@@ -799,8 +800,10 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	case K_SEQ_LIST:
 		x->numbers.count = 0;
 		x->int_count = 0;
-		if (r->kind == K_SEQ_LIST)
+		if (r->kind == K_SEQ_LIST) {
 			x->seq.list_line[r->index] = el->line;
+			x->seq.list_column[r->index] = el->column;
+		}
 		break;
 	case K_SEQUENCE:
 		animc_rg_sequence_begin(&x->seq, el->line);
@@ -987,8 +990,9 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 		break;
 	}
 	case K_SEQ_DURATION:
-		if (!animc_xml_leaf_float(el, text, len, &x->seq_clip->duration_s, x->sink))
-			return stop(x, ANIMC_ERR_PARSE);
+		status = animc_rg_clip_duration(el, text, len, &x->seq_clip->duration_s, x->sink);
+		if (status != ANIMC_OK)
+			return stop(x, status);
 		break;
 	case K_SEQ_MEMBER:
 		status = animc_rg_sequence_member(&x->seq, (animc_rg_member)r->index, el, text, len,

@@ -408,7 +408,7 @@ static void sequence_compiles_to_the_bytes_of_its_twin(void **state)
 /* A rotation key not of unit length fails where it is written: in a list
  * written whole, at its first number, however many lines into the list; in
  * a list written item by item, at its item.  With HasRotation false the list
- * is not used and imports. */
+ * fails for being there, at the list. */
 static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 {
 	static const char doc[] = XML
@@ -432,7 +432,10 @@ static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 		{ "true", "<Item>0 0 0 1</Item>\n<Item>0 0 0 1</Item><Item>0 0.5 0 0.5</Item>", ANIMC_ERR_INVALID, 8, 27,
 		  "bone 'Hip': rotation key 2 is not a unit quaternion (length 0.707107)" },
 		{ "true", "0 0 0 1 0 0 0 1 0 0 0 NaN", ANIMC_ERR_INVALID, 7, 33, "bone 'Hip': rotation key 2 is NaN" },
-		{ "false", "0 0 0 1 0 0 0 0 0 0 0 2", ANIMC_OK, 0, 0, NULL },
+		{ "true", "0 0 0 1", ANIMC_ERR_INVALID, 7, 11,
+		  "bone 'Hip': <Rotation> has 1 value, expected 3 (KeyCount)" },
+		{ "false", "0 0 0 1 0 0 0 0 0 0 0 2", ANIMC_ERR_INVALID, 7, 11,
+		  "bone 'Hip': <Rotation> holds 3 values but HasRotation is false" },
 	};
 
 	(void)state;
@@ -457,8 +460,9 @@ static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 }
 
 /* As in the XmlSerializer dialect, a sequence needs a bone name: a missing,
- * empty or Null <BoneName> fails, a missing one at its sequence. */
-static void sequences_need_a_bone_name(void **state)
+ * empty or Null <BoneName> fails, a missing one at its sequence; and the
+ * clip's Duration fails at its element. */
+static void sequences_need_a_bone_name_and_the_clip_a_duration(void **state)
 {
 	static const char doc[] = XML
 		"<XnaContent xmlns:GameObject=\"RobotGameData.GameObject\">\n"
@@ -478,6 +482,13 @@ static void sequences_need_a_bone_name(void **state)
 						 "the sequence its bone's name" },
 		{ "<BoneName Null=\"true\" />", 50, "<BoneName> is Null; it needs a value" },
 	};
+	static const char negative[] = XML
+		"<XnaContent xmlns:GameObject=\"RobotGameData.GameObject\">\n"
+		"<Asset Type=\"GameObject:AnimationSequence\">\n"
+		"<KeyFrameSequenceCount>0</KeyFrameSequenceCount><Duration>-2</Duration>\n"
+		"<KeyFrameSequences /></Asset></XnaContent>\n";
+	imported neg = import_str(negative);
+	const test_diag *ne = test_diags_first(&neg.diags, ANIMC_ERROR);
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -496,6 +507,14 @@ static void sequences_need_a_bone_name(void **state)
 		release(&r);
 		free(text);
 	}
+	/* The clip's Duration, below 0, fails at its element, saying which. */
+	assert_int_equal(neg.status, ANIMC_ERR_INVALID);
+	assert_non_null(ne);
+	assert_int_equal(ne->line, 4);
+	assert_int_equal(ne->column, 59);
+	assert_string_equal(ne->message, "the clip's own <Duration> (not a sequence's) is -2 s: a duration is a "
+			    "finite number of seconds, 0 or more");
+	release(&neg);
 }
 
 
@@ -666,7 +685,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
 	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
-	cmocka_unit_test(sequences_need_a_bone_name),
+	cmocka_unit_test(sequences_need_a_bone_name_and_the_clip_a_duration),
 	cmocka_unit_test(errors_point_at_the_element),
 	cmocka_unit_test(a_namespaced_root_is_named_as_such),
 	cmocka_unit_test(other_asset_types_hold_no_animation),
