@@ -141,6 +141,13 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 		if ((job->clip_name && strcmp(set.clips[i]->name, job->clip_name) == 0) ||
 		    (!job->clip_name && set.count == 1))
 			pick = i;
+	if (pick == set.count && set.count == 1 && !set.clips[0]->name[0]) {
+		/* One clip without a name has no name to list. */
+		cli_report(ANIMC_ERROR, job->path, "no clip '%s': this source is one unnamed clip; leave out --clip",
+			   job->clip_name);
+		animc_clip_set_release(&set);
+		return false;
+	}
 	if (pick == set.count) {
 		cli_bytes names = { 0 };
 

@@ -749,6 +749,15 @@ static void additive_clips_add_back_to_the_source(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "'Jump'"));
 	test_run_release(&r);
+	/* A source of one unnamed clip has no name to list: it says what to give. */
+	r = test_animc("build", "-q", "--additive-reference", "Jump", "-o", idle, "testdata/golden/uniform.Animation",
+		       NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "testdata/golden/uniform.Animation: error: --additive-reference: no clip 'Jump' "
+				      "in this source, which is one unnamed clip: give --additive-reference "
+				      "first-frame or bind\n"));
+	assert_null(strstr(r.err, "''"));
+	test_run_release(&r);
 	/* --clip need not name the reference: Run alone, the difference from
 	 * Idle, the same bytes as when every clip is written. */
 	char *run_only = test_tmpdir("add-run-only");

@@ -229,6 +229,12 @@ static void plot_names_what_is_missing(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "--clip"));
 	test_run_release(&r);
+	/* A source of one unnamed clip has no name to list: it says what to do. */
+	r = test_animc("plot", "--bone", "Root", "--clip", "Walk", "-o", svg, xnb, SWAY, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, SWAY ": error: no clip 'Walk': this source is one unnamed clip; leave out --clip\n");
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
 	r = test_animc("plot", "--bone", "Spine", xnb, SWAY, NULL);
 	assert_int_equal(r.status, 2);
 	test_run_release(&r);

@@ -411,6 +411,14 @@ animc_status build_author_reference(const build_author_options *a, const animc_c
 	for (uint32_t i = 0; i < set->count; i++)
 		if (strcmp(set->clips[i]->name, a->additive_clip) == 0)
 			return (*out = snapshot(set->clips[i])) ? ANIMC_OK : ANIMC_ERR_NOMEM;
+	/* One clip without a name (a RobotGame or XNA AnimationSequence) has
+	 * no name to list: say what can be given instead. */
+	if (set->count == 1 && !set->clips[0]->name[0]) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "--additive-reference: no clip '%s' in this source, "
+				  "which is one unnamed clip: give --additive-reference first-frame or bind",
+				  a->additive_clip);
+		return ANIMC_ERR_NOT_FOUND;
+	}
 	list[0] = '\0';
 	for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'", i ? ", " : "", set->clips[i]->name);
