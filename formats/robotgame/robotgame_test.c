@@ -479,6 +479,57 @@ static void hostile_xml_is_refused(void **state)
 	expect_error(HEAD "<Duration>&x;</Duration></AnimationSequence>", ANIMC_ERR_PARSE, 3, 0);
 }
 
+/* The XML errors met most often are said in the user's terms, not
+ * libxml2's, at their line and column; only the first error of a file is
+ * reported (a bad encoding used to add libxml2's "Premature end of data"). */
+static void xml_errors_are_said_in_the_users_terms_once(void **state)
+{
+	static const struct {
+		const char *doc;
+		uint32_t line, column;
+		const char *message;
+	} cases[] = {
+		{ "\x01\x02garbage\xff", 1, 1, "not XML: no element starts the document (is this the right file?)" },
+		{ "hello\n", 1, 1, "not XML: no element starts the document (is this the right file?)" },
+		{ HEAD "<Duration>1\xff\xfe</Duration></AnimationSequence>", 3, 12,
+		  "byte 0xFF is not UTF-8: save the file as UTF-8, or name its encoding in the declaration "
+		  "(<?xml version=\"1.0\" encoding=\"...\"?>)" },
+		{ HEAD "<Duration>1</Duration>\n  <", 4, 4,
+		  "'<' starts no element name (a '<' in text is written &lt;)" },
+		{ HEAD "<Duration>1 & 2</Duration></AnimationSequence>", 3, 14,
+		  "'&' starts no entity name (a '&' in text is written &amp;)" },
+		{ HEAD "<Duration>1</Dur></AnimationSequence>", 3, 18, "</Dur> ends <Duration>, which line 3 opened" },
+		{ HEAD "<Duration>1</Duration>", 3, 23,
+		  "the file ends inside <AnimationSequence>, which line 2 opened: is it cut short?" },
+		{ HEAD "<Duration>1</Duration></AnimationSequence>\n<x/>", 4, 1,
+		  "more after the end of the root element: a document holds one root element" },
+		{ HEAD "<Duration>&x;</Duration></AnimationSequence>", 3, 14,
+		  "no entity &x; (XML's own are &amp; &lt; &gt; &quot; &apos;, and no DTD is read)" },
+		{ HEAD "<Duration>\x01</Duration></AnimationSequence>", 3, 11,
+		  "character U+0001 is not allowed in XML text" },
+		{ "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<AnimationSequence>\x8e\xff</AnimationSequence>", 1, 38,
+		  "the bytes do not match the document's character encoding" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		imported r = import_str(cases[i].doc);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != ANIMC_ERR_PARSE || !e)
+			fail_msg("case %zu: status %s, error %s", i, animc_status_string(r.status),
+				 e ? e->message : "none");
+		if (e->line != cases[i].line || e->column != cases[i].column)
+			fail_msg("case %zu: error at %u:%u, expected %u:%u: %s", i, e->line, e->column, cases[i].line,
+				 cases[i].column, e->message);
+		assert_string_equal(e->message, cases[i].message);
+		if (test_diags_count(&r.diags, ANIMC_ERROR) != 1)
+			fail_msg("case %zu: %zu errors, expected 1", i,
+				 (size_t)test_diags_count(&r.diags, ANIMC_ERROR));
+		release(&r);
+	}
+}
+
 static void deep_nesting_ends_quickly(void **state)
 {
 	const size_t depth = 200000;
@@ -548,6 +599,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sequences_need_a_bone_name),
 	cmocka_unit_test(time_list_must_match_keycount),
 	cmocka_unit_test(hostile_xml_is_refused),
+	cmocka_unit_test(xml_errors_are_said_in_the_users_terms_once),
 	cmocka_unit_test(deep_nesting_ends_quickly),
 	cmocka_unit_test(probe_prefers_content),
 };

@@ -218,6 +218,63 @@ static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ex
 	stop(r, ANIMC_ERR_PARSE);
 }
 
+/*
+ * libxml2's wording of the errors a user most often meets, in the user's
+ * terms (into out[size]); false for the others, which keep libxml2's.
+ */
+static bool say_in_user_terms(const xmlError *error, char *out, size_t size)
+{
+	const char *m = error->message ? error->message : "";
+	const char *s1 = error->str1 ? error->str1 : "", *s2 = error->str2 ? error->str2 : "";
+
+	switch (error->code) {
+	case XML_ERR_DOCUMENT_EMPTY:   /* "Document is empty", "Start tag expected, '<' not found" */
+		snprintf(out, size, "not XML: no element starts the document (is this the right file?)");
+		return true;
+	case XML_ERR_DOCUMENT_END:     /* "Extra content at the end of the document" */
+		snprintf(out, size, "more after the end of the root element: a document holds one root element");
+		return true;
+	case XML_ERR_INVALID_CHAR:
+		/* "Input is not proper UTF-8, indicate encoding ! Bytes: 0xFF 0xFE ..." */
+		if (strncmp(m, "Input is not proper UTF-8", 25) == 0) {
+			const char *b = strstr(s1, "0x");
+
+			snprintf(out, size, "byte %.4s is not UTF-8: save the file as UTF-8, or name its encoding "
+				 "in the declaration (<?xml version=\"1.0\" encoding=\"...\"?>)", b ? b : "?");
+			return true;
+		}
+		/* "PCDATA invalid Char value 1" */
+		if (strncmp(m, "PCDATA invalid Char value", 25) == 0) {
+			snprintf(out, size, "character U+%04X is not allowed in XML text", (unsigned)error->int1);
+			return true;
+		}
+		return false;
+	case XML_ERR_NAME_REQUIRED:
+		if (strncmp(m, "StartTag: invalid element name", 30) == 0) {
+			snprintf(out, size, "'<' starts no element name (a '<' in text is written &lt;)");
+			return true;
+		}
+		if (strncmp(m, "xmlParseEntityRef: no name", 26) == 0) {
+			snprintf(out, size, "'&' starts no entity name (a '&' in text is written &amp;)");
+			return true;
+		}
+		return false;
+	case XML_ERR_TAG_NAME_MISMATCH:   /* "Opening and ending tag mismatch: A line 2 and B" */
+		snprintf(out, size, "</%s> ends <%s>, which line %d opened", s2, s1, error->int1);
+		return true;
+	case XML_ERR_TAG_NOT_FINISHED:    /* "Premature end of data in tag A line 2" */
+		snprintf(out, size, "the file ends inside <%s>, which line %d opened: is it cut short?", s1,
+			 error->int1);
+		return true;
+	case XML_ERR_UNDECLARED_ENTITY:   /* "Entity 'x' not defined" */
+		snprintf(out, size, "no entity &%s; (XML's own are &amp; &lt; &gt; &quot; &apos;, and no DTD is "
+			 "read)", s1);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void on_error(void *ctx, xmlErrorPtr error)
 {
 	reader *r = ctx;
@@ -229,7 +286,8 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	/* After our own stop, libxml2 may add "stopped" errors: keep the first. */
 	if (r->status != ANIMC_OK && error->code == XML_ERR_USER_STOP)
 		return;
-	snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
+	if (!say_in_user_terms(error, message, sizeof message))
+		snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
 	n = strlen(message);
 	while (n && (message[n - 1] == '\n' || message[n - 1] == ' '))
 		message[--n] = '\0';
@@ -263,11 +321,16 @@ static void on_global_error(void *ctx, xmlErrorPtr error)
 	if (!error || error->level == XML_ERR_NONE || r->status != ANIMC_OK || r->global_error_seen)
 		return;
 	r->global_error_seen = true;
-	if (error->domain == XML_FROM_I18N || error->domain == XML_FROM_IO)
+	if (error->domain == XML_FROM_I18N || error->domain == XML_FROM_IO) {
 		animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
 				  "the bytes do not match the document's character encoding");
-	else
+		/* What follows is its consequence: the first error is the one
+		 * reported.  (libxml2 cannot be stopped from inside its encoding
+		 * conversion; the handlers ignore the rest once this is set.) */
+		r->status = ANIMC_ERR_PARSE;
+	} else {
 		on_error(ctx, error);
+	}
 }
 
 static void ignore_generic(void *ctx, const char *msg, ...)
