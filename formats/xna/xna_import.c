@@ -460,25 +460,103 @@ static int compare_key_refs(const void *pa, const void *pb)
 	return (a->index > b->index) - (a->index < b->index);
 }
 
+/* The name of bone `bone`: the skeleton's, trimmed like the names of the
+ * other importers (Grund.glb has " Footsteps"), else Bone<N>; numbered[24]
+ * holds the latter. */
+static const char *bone_name(const xna *x, int32_t bone, char *numbered, size_t *len)
+{
+	const animc_skeleton *skel = x->options->skeleton;
+	const char *name = numbered;
+
+	if (skel)
+		name = skel->bones[bone].name;
+	else
+		snprintf(numbered, 24, "Bone%d", bone);
+	*len = strlen(name);
+	return animc_xs_trim(name, len);
+}
+
+/* A key by bone, time and place, for finding keys of one bone at one time. */
+typedef struct timed_ref {
+	int32_t bone;
+	int64_t ticks;
+	uint32_t index;
+} timed_ref;
+
+static int compare_timed_refs(const void *pa, const void *pb)
+{
+	const timed_ref *a = pa, *b = pb;
+
+	if (a->bone != b->bone)
+		return a->bone < b->bone ? -1 : 1;
+	if (a->ticks != b->ticks)
+		return a->ticks < b->ticks ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/*
+ * Keyframes of one bone at one time: XNA's players apply a clip's keyframes
+ * in order, so of those the last one written is what shows; the earlier
+ * ones go from order[0..*n) (by bone, then as written), with a warning per
+ * bone at the first of them, as the sort pass drops keys of one track at one
+ * time.  False when out of memory (reported).
+ */
+static bool drop_shared_times(xna *x, const char *clip_name, key_ref *order, size_t *n, const animc_xml_element *el)
+{
+	timed_ref *timed = malloc(*n * sizeof *timed);
+	bool *dropped = calloc(*n ? *n : 1, sizeof *dropped);
+	size_t kept = 0;
+
+	if (!timed || !dropped) {
+		free(timed);
+		free(dropped);
+		nomem(x, el);
+		return false;
+	}
+	for (size_t i = 0; i < *n; i++)
+		timed[i] = (timed_ref){ order[i].bone, x->keys[order[i].index].ticks, order[i].index };
+	qsort(timed, *n, sizeof *timed, compare_timed_refs);
+	for (size_t i = 0; i + 1 < *n; i++)
+		if (timed[i].bone == timed[i + 1].bone && timed[i].ticks == timed[i + 1].ticks)
+			dropped[timed[i].index] = true;
+	for (size_t i = 0, j; i < *n; i = j) {
+		size_t count = 0, first = 0;
+
+		for (j = i; j < *n && order[j].bone == order[i].bone; j++)
+			if (dropped[order[j].index] && count++ == 0)
+				first = order[j].index;
+		if (count) {
+			const keyframe *k = &x->keys[first];
+			char numbered[24];
+			size_t len;
+			const char *bone = bone_name(x, k->bone, numbered, &len);
+
+			animc_diag_report(x->sink, ANIMC_WARNING, k->time_line, k->time_column,
+					  "clip '%s': bone '%.*s': %zu key%s shared a time with a later key; kept the "
+					  "later value: export one key per time (a step is two keys a frame apart)",
+					  clip_name, (int)len, bone, count, count == 1 ? "" : "s");
+		}
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (!dropped[order[i].index])
+			order[kept++] = order[i];
+	*n = kept;
+	free(timed);
+	free(dropped);
+	return true;
+}
+
 /* One channel for keys order[0..n) of one bone. */
 static bool add_channel(xna *x, animc_clip *clip, const key_ref *order, uint32_t n)
 {
-	const animc_skeleton *skel = x->options->skeleton;
 	const keyframe *first = &x->keys[order[0].index];
 	char numbered[24];
-	const char *bone = numbered;
 	size_t bone_len;
+	const char *bone = bone_name(x, first->bone, numbered, &bone_len);
 	animc_channel *ch;
 	float *times, *values[ANIMC_TRACK_COUNT];
 	int64_t index;
 
-	if (skel)
-		bone = skel->bones[first->bone].name;
-	else
-		snprintf(numbered, sizeof numbered, "Bone%d", first->bone);
-	/* Trimmed like the names of the other importers (Grund.glb has " Footsteps"). */
-	bone_len = strlen(bone);
-	bone = animc_xs_trim(bone, &bone_len);
 	index = animc_clip_add_channel(clip, bone, bone_len);
 	times = animc_clip_alloc_floats(clip, n);
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
@@ -553,8 +631,14 @@ static animc_xml_action end_entry(xna *x, const animc_xml_element *el)
 			order[i] = (key_ref){ x->keys[i].bone, (uint32_t)i };
 		qsort(order, x->key_count, sizeof *order, compare_key_refs);
 	}
-	for (size_t i = 0, j; i < x->key_count; i = j) {
-		for (j = i + 1; j < x->key_count && order[j].bone == order[i].bone; j++)
+	size_t used = x->key_count;
+	if (order && !drop_shared_times(x, clip->name, order, &used, el)) {
+		free(order);
+		animc_clip_destroy(clip);
+		return ANIMC_XML_STOP;
+	}
+	for (size_t i = 0, j; i < used; i = j) {
+		for (j = i + 1; j < used && order[j].bone == order[i].bone; j++)
 			;
 		if (!add_channel(x, clip, &order[i], (uint32_t)(j - i))) {
 			free(order);

@@ -156,6 +156,45 @@ static void unsorted_keys_are_sorted_with_a_warning_naming_the_bone(void **state
 	release(&r);
 }
 
+/* Keyframes of one bone at one time, the last key's time too: the later
+ * one's values are kept, as XNA's players, which apply keyframes in order,
+ * show them; a warning per bone says how many went, at the first of them. */
+static void keys_of_one_bone_at_one_time_keep_the_later(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Turn", "PT1S",
+		     KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT1S", "0 0 0", "0 0 0", "1 1 1")
+		     KEY(2, "PT0S", "7 0 0", "0 0 0", "1 1 1")
+		     KEY(0, "PT1S", "5 0 0", "0 0 0", "1 1 1")
+		     KEY(2, "PT0S", "8 0 0", "0 0 0", "1 1 1")
+		     KEY(2, "PT0S", "9 0 0", "0 0 0", "1 1 1")
+		     KEY(2, "PT1S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_clip *clip = r.set.clips[0];
+	assert_int_equal(clip->channel_count, 2);
+	const animc_channel *a = &clip->channels[0], *b = &clip->channels[1];
+	assert_int_equal(a->key_count, 2);
+	assert_true(a->times_s[0] == 0 && a->times_s[1] == 1);
+	assert_true(a->tracks[ANIMC_TRANSLATION].values[3] == 5);
+	assert_int_equal(b->key_count, 2);
+	assert_true(b->times_s[0] == 0 && b->times_s[1] == 1);
+	assert_true(b->tracks[ANIMC_TRANSLATION].values[0] == 9);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 2);
+	const test_diag *w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_string_equal(w->message, "clip 'Turn': bone 'Bone0': 1 key shared a time with a later key; kept the "
+			    "later value: export one key per time (a step is two keys a frame apart)");
+	assert_int_equal(w->line, 7);   /* the second keyframe's <Time> */
+	assert_string_equal(w[1].message, "clip 'Turn': bone 'Bone2': 2 keys shared a time with a later key; kept the "
+			    "later value: export one key per time (a step is two keys a frame apart)");
+	assert_int_equal(w[1].line, 8);
+	release(&r);
+}
+
 /* ------------------------------------------------------------- spellings */
 
 /* Each spelling of one document must import to the same bytes. */
@@ -677,6 +716,7 @@ static void other_asset_types_hold_no_animation(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keyframes_split_into_one_channel_per_bone),
 	cmocka_unit_test(unsorted_keys_are_sorted_with_a_warning_naming_the_bone),
+	cmocka_unit_test(keys_of_one_bone_at_one_time_keep_the_later),
 	cmocka_unit_test(spellings_give_one_clip),
 	cmocka_unit_test(times_go_through_integer_ticks),
 	cmocka_unit_test(bones_take_the_skeleton_names),
