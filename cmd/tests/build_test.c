@@ -658,14 +658,15 @@ static void a_build_killed_before_its_manifest_leaves_nothing_unknown(void **sta
  * of ../outside.xnb (beside `out`), and a last line cut short. */
 static void leave_journal(const char *out)
 {
-	const char *names[] = { "in.xnb", "../outside.xnb" }, *bytes[] = { "alpha", "beta" };
+	const char *names[] = { "in.xnb", "../outside.xnb", "esc/linked.xnb" }, *bytes[] = { "alpha", "beta", "gamma" };
 	build_journal j;
 	cli_error err;
 	FILE *f;
 
-	sh("mkdir -p '%s/.animc' && printf alpha > '%s/in.xnb' && printf beta > '%s/../outside.xnb'", out, out, out);
+	sh("mkdir -p '%s/.animc' '%s/../precious' && printf alpha > '%s/in.xnb' && printf beta > '%s/../outside.xnb' && "
+	   "printf gamma > '%s/../precious/linked.xnb' && ln -sfn ../precious '%s/esc'", out, out, out, out, out, out);
 	assert_true(build_journal_init(&j, out));
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		manifest_output o = { 0 };
 
 		o.path = strdup(names[i]);
@@ -683,11 +684,13 @@ static void leave_journal(const char *out)
 }
 
 /* The journal is an input too: clean and a build that takes it in remove
- * what it names under OUTDIR alone, and ignore a line a kill cut short. */
+ * what it names under OUTDIR alone (not through a link in it that leads
+ * out), and ignore a line a kill cut short. */
 static void a_journal_never_removes_outside_the_output_folder(void **state)
 {
 	char *dir = test_tmpdir("journal-outside");
 	char *out = test_format("%s/out", dir), *outside = test_format("%s/outside.xnb", dir);
+	char *linked = test_format("%s/precious/linked.xnb", dir);
 	char *inside = test_format("%s/in.xnb", out), *empty = test_format("%s/empty", dir);
 	test_run r;
 
@@ -700,18 +703,22 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 		else
 			r = test_animc("build", "-q", "--prune", "-o", out, empty, NULL);
 		assert_int_equal(r.status, 0);
-		assert_int_equal(count(r.err, "\n"), 1);
+		assert_int_equal(count(r.err, "\n"), 2);
 		assert_non_null(strstr(r.err, "/.animc/journal."));
 		assert_non_null(strstr(r.err, ":3: warning: names '../outside.xnb', which is not under the output "
 					      "folder; ignored\n"));
+		assert_non_null(strstr(r.err, "out/esc/linked.xnb: warning: its folder leads out of the output folder "
+					      "through a symbolic link; "));
 		test_run_release(&r);
 		assert_false(test_file_exists(inside));
 		assert_true(test_file_exists(outside));
+		assert_true(test_file_exists(linked));
 		sh("rm -rf '%s'", out);
 	}
 	free(inside);
 	free(empty);
 	free(outside);
+	free(linked);
 	free(out);
 	free(dir);
 }

@@ -763,10 +763,31 @@ enum output_fate {
 	OUTPUT_REMOVED,
 	OUTPUT_GONE,      /* not there any more */
 	OUTPUT_CHANGED,   /* no longer what animc wrote: left */
+	OUTPUT_OUTSIDE,   /* its folder is a link out of OUTDIR: left */
 	OUTPUT_STUCK      /* still animc's, but unlink failed (*error says why) */
 };
 
-/* Remove an output animc wrote, when it is still what animc wrote. */
+/* Is the folder of `path` (OUTDIR/...) in OUTDIR once symbolic links are
+ * followed?  A recorded path (the manifest's, a journal's: files animc
+ * reads) holds no ".." and is not absolute, but a link inside OUTDIR may
+ * still lead it elsewhere, where nothing is animc's to remove. */
+static bool folder_is_inside(const char *out_dir, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *folder = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	char *real_folder = folder ? realpath(folder[0] ? folder : "/", NULL) : NULL;
+	char *real_out = realpath(out_dir, NULL);
+	size_t n = real_out ? strlen(real_out) : 0;
+	bool inside = real_folder && real_out &&
+		      (strcmp(real_out, "/") == 0 ||
+		       (strncmp(real_folder, real_out, n) == 0 && (real_folder[n] == '/' || real_folder[n] == '\0')));
+
+	free(folder), free(real_folder), free(real_out);
+	return inside;
+}
+
+/* Remove an output animc wrote, when it is still what animc wrote and
+ * where it wrote it. */
 static enum output_fate output_remove(const char *out_dir, const manifest_output *o, int *error)
 {
 	char *path = cli_path_join(out_dir, o->path, NULL);
@@ -776,7 +797,11 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
 	*error = ENOMEM;
 	if (!path)
 		return OUTPUT_STUCK;
-	if (!output_unchanged(path, o)) {
+	if (lstat(path, &st) != 0 && errno == ENOENT) {
+		fate = OUTPUT_GONE;
+	} else if (!folder_is_inside(out_dir, path)) {
+		fate = OUTPUT_OUTSIDE;
+	} else if (!output_unchanged(path, o)) {
 		fate = lstat(path, &st) == 0 ? OUTPUT_CHANGED : OUTPUT_GONE;
 	} else if (unlink(path) == 0) {
 		fate = OUTPUT_REMOVED;
@@ -932,6 +957,9 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 
 		if (fate == OUTPUT_REMOVED)
 			c->pruned++;
+		if (fate == OUTPUT_OUTSIDE)
+			build_say(c->ctx, ANIMC_WARNING, path,
+				  "its folder leads out of the output folder through a symbolic link; not removed");
 		if (fate != OUTPUT_STUCK) {
 			free(path);
 			return;
@@ -1240,6 +1268,14 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 	}
 	if (fate == OUTPUT_GONE)
 		return;
+	path = cli_path_join(out_dir, out->path, NULL);
+	if (fate == OUTPUT_OUTSIDE) {
+		build_say(ctx, ANIMC_WARNING, path ? path : out->path,
+			  "its folder leads out of the output folder through a symbolic link; left");
+		free(path);
+		return;
+	}
+	free(path);
 	if (fate == OUTPUT_REMOVED) {
 		n->removed++;
 		if (ctx->options->verbose)
