@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "test_support.h"
 
@@ -193,12 +194,42 @@ static void an_up_to_date_source_says_its_warnings_again(void **state)
 	free(junit), free(report), free(src), free(out), free(dir);
 }
 
+/* What the run says of one build of a source (it took over another
+ * source's output) is not the source's to say again while it is up to
+ * date: nothing is taken then. */
+static void an_output_taken_over_is_said_once(void **state)
+{
+	char *dir = test_tmpdir("warnings-taken"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a", dir), *b = test_format("%s/b", dir);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(a, 0777), 0);
+	assert_int_equal(mkdir(b, 0777), 0);
+	char *first = write_short_clip(a, "walk", 0), *second = write_short_clip(b, "walk", 0);
+	r = test_animc("build", "-q", "-o", out, first, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "-o", out, second, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "walk.Animation' (an earlier build into this folder); this source writes it now"));
+	assert_non_null(strstr(r.out, " 1 warning\n"));
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "-o", out, second, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "warning"));
+	assert_non_null(strstr(r.out, " 0 warnings, 1 up to date\n"));
+	test_run_release(&r);
+	free(first), free(second), free(a), free(b), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(noisy_gltf_counts),
 	cmocka_unit_test(warnings_say_what_to_do),
 	cmocka_unit_test(a_short_moving_clip_warns),
 	cmocka_unit_test(corpus_has_no_warnings),
 	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
+	cmocka_unit_test(an_output_taken_over_is_said_once),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -360,19 +360,20 @@ static bool copy_outputs(manifest_entry *e, const build_result *r)
 	return true;
 }
 
-/* The warnings of a compile (an up-to-date job's are its record's). */
+/* The warnings of the source's compile (an up-to-date job's are its
+ * record's), not those the run said of this build of it. */
 static bool copy_warnings(manifest_entry *e, const build_result *r)
 {
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < r->diag_count; i++)
+	for (uint32_t i = 0; i < r->source_diag_count; i++)
 		n += r->diags[i].severity == ANIMC_WARNING;
 	if (!n)
 		return true;
 	e->warnings = calloc(n, sizeof *e->warnings);
 	if (!e->warnings)
 		return false;
-	for (uint32_t i = 0; i < r->diag_count; i++) {
+	for (uint32_t i = 0; i < r->source_diag_count; i++) {
 		if (r->diags[i].severity != ANIMC_WARNING)
 			continue;
 		e->warnings[e->warning_count] = r->diags[i];
@@ -640,6 +641,7 @@ void build_commit_job(build_commit *c, size_t i)
 
 	if (j->previous)
 		j->previous->is_seen = true;
+	r->source_diag_count = r->diag_count;
 	for (uint32_t k = 0; k < r->output_count; k++) {
 		build_output *o = &r->outputs[k];
 

@@ -65,6 +65,10 @@ typedef struct build_result {
 	uint32_t output_count;
 	build_diag *diags;
 	uint32_t diag_count, diag_capacity;
+	/* Of diags, the first source_diag_count are the source's (its import
+	 * and passes); the others the run said of this build of it (an output
+	 * taken over, a write that failed), which its record does not keep. */
+	uint32_t source_diag_count;
 	uint32_t errors, warnings;
 	bool has_source;          /* source_state and source_hash are known */
 	build_file_state source_state;
