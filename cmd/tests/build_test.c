@@ -995,6 +995,41 @@ static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
 	free(dir);
 }
 
+/* A build that cannot record what it writes (OUTDIR/.animc read-only)
+ * writes nothing: outputs nothing records are outputs clean and --prune
+ * never remove. */
+static void a_build_that_cannot_record_writes_nothing(void **state)
+{
+	char *dir = test_tmpdir("state-read-only"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *wave = test_format("%s/out/Wave.xnb", dir);
+	const char *build[] = { "build", "-o", out, src, NULL };
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation '%s'", src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("cp " CRANE "/Wave.Animation '%s'", src);
+	if (geteuid() == 0)
+		sh("chown -R 65534:65534 '%s'", out);
+	sh("chmod 555 '%s/.animc'", out);
+	r = animc_unprivileged(dir, build);
+	if (r.status == 77 || (r.status == 0 && test_file_exists(wave) && geteuid() != 0)) {
+		sh("chmod 755 '%s/.animc'", out);
+		print_message("skipped: a read-only folder does not stop this user\n");
+		test_run_release(&r);
+		skip();
+	}
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "error: cannot create: Permission denied; nothing built (animc records what it writes in "))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(wave));
+	sh("chmod 755 '%s/.animc'", out);
+	free(wave), free(out), free(src), free(dir);
+}
+
 /* --prune that cannot remove a stale output (a read-only folder) says so
  * and keeps it recorded, so that a later --prune or clean removes it. */
 static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
@@ -1912,6 +1947,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
+	cmocka_unit_test(a_build_that_cannot_record_writes_nothing),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),

@@ -392,6 +392,14 @@ static bool open_out_dir(run_state *rs)
 		flock(ctx->lock_fd, LOCK_SH);
 	}
 	fd = open(rs->running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		/* What a build writes is recorded there (the journal, the
+		 * manifest): outputs it could not record would be unknown to
+		 * clean and --prune. */
+		build_say(ctx, ANIMC_ERROR, rs->running, "cannot create: %s; nothing built (animc records what it "
+			  "writes in %s/" MANIFEST_DIR ")", strerror(errno), o->out_dir);
+		return false;
+	}
 	if (fd >= 0)
 		close(fd);
 	rs->marked_running = fd >= 0;
