@@ -252,12 +252,17 @@ void cache_warn(cli_cache *cache, cli_cache_problem kind, const char *fmt, ...)
 	pthread_mutex_unlock(&cache->lock);
 }
 
-static void emit(cli_cache *cache, const char *message)
+static void emit_as(cli_cache *cache, animc_severity severity, const char *message)
 {
 	if (cache->sink)
-		animc_diag_report(cache->sink, ANIMC_WARNING, 0, 0, "%s", message);
+		animc_diag_report(cache->sink, severity, 0, 0, "%s", message);
 	else
-		cli_report(ANIMC_WARNING, NULL, "%s", message);
+		cli_report(severity, NULL, "%s", message);
+}
+
+static void emit(cli_cache *cache, const char *message)
+{
+	emit_as(cache, ANIMC_WARNING, message);
 }
 
 /* Print the warnings the thread left, on the caller's thread. */
@@ -1212,7 +1217,8 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 
 		snprintf(message, sizeof message, "cache: %zu problems in all, the first of each kind shown above",
 			 cache->stats.errors);
-		emit(cache, message);
+		/* A note: it recaps the warnings above, and is no problem of its own to count. */
+		emit_as(cache, ANIMC_NOTE, message);
 	}
 	cache->stats.skipped_lookups = skipped_gets;
 	cache->stats.skipped_stores = skipped_puts;
