@@ -507,6 +507,10 @@ static void xml_errors_are_said_in_the_users_terms_once(void **state)
 		  "no entity &x; (XML's own are &amp; &lt; &gt; &quot; &apos;, and no DTD is read)" },
 		{ HEAD "<Duration>\x01</Duration></AnimationSequence>", 3, 11,
 		  "character U+0001 is not allowed in XML text" },
+		{ HEAD "<Duration>1&amp2</Duration></AnimationSequence>", 3, 17,
+		  "'&' starts a name no ';' ends (a '&' in text is written &amp;)" },
+		{ HEAD "<Duration>&#1;</Duration></AnimationSequence>", 3, 15,
+		  "the character reference names U+0001, which XML does not allow" },
 		{ "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<AnimationSequence>\x8e\xff</AnimationSequence>", 1, 38,
 		  "the bytes do not match the document's character encoding" },
 	};

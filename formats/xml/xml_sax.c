@@ -243,6 +243,12 @@ static bool say_in_user_terms(const xmlError *error, char *out, size_t size)
 				 "in the declaration (<?xml version=\"1.0\" encoding=\"...\"?>)", b ? b : "?");
 			return true;
 		}
+		/* "xmlParseCharRef: invalid xmlChar value 1" */
+		if (strncmp(m, "xmlParseCharRef: invalid xmlChar value", 38) == 0) {
+			snprintf(out, size, "the character reference names U+%04X, which XML does not allow",
+				 (unsigned)error->int1);
+			return true;
+		}
 		/* "PCDATA invalid Char value 1" */
 		if (strncmp(m, "PCDATA invalid Char value", 25) == 0) {
 			snprintf(out, size, "character U+%04X is not allowed in XML text", (unsigned)error->int1);
@@ -259,6 +265,9 @@ static bool say_in_user_terms(const xmlError *error, char *out, size_t size)
 			return true;
 		}
 		return false;
+	case XML_ERR_ENTITYREF_SEMICOL_MISSING:   /* "EntityRef: expecting ';'" */
+		snprintf(out, size, "'&' starts a name no ';' ends (a '&' in text is written &amp;)");
+		return true;
 	case XML_ERR_TAG_NAME_MISMATCH:   /* "Opening and ending tag mismatch: A line 2 and B" */
 		snprintf(out, size, "</%s> ends <%s>, which line %d opened", s2, s1, error->int1);
 		return true;
