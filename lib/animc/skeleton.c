@@ -87,10 +87,11 @@ animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_cl
 	/* One error a clip, at its first such bone: a wrong --skeleton model
 	 * misses most bones of every clip. */
 	animc_clip_where(clip, NULL, where, sizeof where);
+	const char *none = missing == clip->channel_count ? "; none of its bones is: is that model this clip's?" : "";
 	if (missing == 1) {
 		animc_diag_report(sink, ANIMC_ERROR, clip->channels[first].line, 0,
-				  "%sbone %s is not in the skeleton (--skeleton, %u bones)", where, names,
-				  skeleton->bone_count);
+				  "%sbone %s is not in the skeleton (--skeleton, %u bones)%s", where, names,
+				  skeleton->bone_count, none);
 		return ANIMC_ERR_NOT_FOUND;
 	}
 	char more[32] = "";
@@ -98,7 +99,6 @@ animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_cl
 		snprintf(more, sizeof more, " and %u more", missing - SKELETON_NAMED_MISSING);
 	animc_diag_report(sink, ANIMC_ERROR, clip->channels[first].line, 0,
 			  "%s%u of its %u bones are not in the skeleton (--skeleton, %u bones): %s%s%s", where, missing,
-			  clip->channel_count, skeleton->bone_count, names, more,
-			  missing == clip->channel_count ? "; none of its bones is: is that model this clip's?" : "");
+			  clip->channel_count, skeleton->bone_count, names, more, none);
 	return ANIMC_ERR_NOT_FOUND;
 }

@@ -53,6 +53,13 @@ static void skeleton_find_and_check(void **state)
 						       "'Wing5' and 2 more; none of its bones is: is that model this clip's?"));
 	assert_int_equal(diags.items[1].line, 10);
 	animc_clip_destroy(clip);
+	/* One bone, not in the model: the model is not this clip's either. */
+	clip = animc_clip_create("tail");
+	assert_true(animc_clip_add_channel(clip, "Tail", 4) == 0);
+	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_ERR_NOT_FOUND);
+	assert_string_equal(diags.items[2].message, "clip 'tail': bone 'Tail' is not in the skeleton (--skeleton, 3 "
+						    "bones); none of its bones is: is that model this clip's?");
+	animc_clip_destroy(clip);
 	animc_skeleton_release(&skel);
 	animc_skeleton_release(&skel);
 	animc_skeleton_release(NULL);
