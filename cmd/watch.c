@@ -91,6 +91,9 @@ typedef struct watch_state {
 	 * own (out_wd: it going away needs a build) after each build. */
 	bool needs_rewatch;
 	bool has_told_limit;   /* the watch limit's message is out; not again */
+	/* Per input of the command line: it is gone (moved away, deleted) and
+	 * has been said to be; it is looked for every second. */
+	bool *is_gone;
 	int out_wd;
 	const char *out_dir;
 } watch_state;
@@ -901,13 +904,13 @@ static void watch_files_read(watch_state *w, const build_options *o)
 	free(path);
 }
 
-/* Build, then build again on every change, until SIGINT or SIGTERM. */
 /* Watch the inputs and the output folder (its going away).  With
- * is_again, after a watched folder went away: an input not there yet is
- * no error, and false says to look again later. */
+ * is_again, after a watched folder went away: an input not there (yet, or
+ * any more) is no error, the others are watched, and false says to look
+ * again later. */
 static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 {
-	bool ok = true;
+	bool ok = true, is_all_there = true;
 
 	for (size_t i = 0; ok && i < o->inputs.count; i++) {
 		const char *input = o->inputs.items[i];
@@ -916,7 +919,8 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		if (stat(input, &st) != 0) {
 			if (!is_again)
 				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
-			ok = false;
+			ok = is_again;
+			is_all_there = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			ok = add_tree(w, input);
 		} else {
@@ -933,9 +937,50 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		ok = watch_file(w, o->author.clips_path);
 	if (w->out_wd < 0 && w->out_dir)
 		w->out_wd = inotify_add_watch(w->fd, w->out_dir, IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
-	return ok;
+	return ok && is_all_there;
 }
 
+/* Is input i of the command line gone: the file system says it is not
+ * there (not a folder that cannot be read)? */
+static bool input_is_gone(const build_options *o, size_t i)
+{
+	struct stat st;
+
+	return stat(o->inputs.items[i], &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* Has an input said to be gone come back? */
+static bool input_is_back(const watch_state *w, const build_options *o)
+{
+	for (size_t i = 0; i < o->inputs.count; i++)
+		if (w->is_gone[i] && !input_is_gone(o, i))
+			return true;
+	return false;
+}
+
+/* Before a build: an input that went since the last is said to be gone,
+ * once (the build leaves it out, no failure); one back is built again.
+ * Its outputs stay, as those under a missing input of a build do (an
+ * unmounted share must not lose them). */
+static void tell_gone_inputs(watch_state *w, const build_options *o)
+{
+	for (size_t i = 0; i < o->inputs.count; i++) {
+		bool is_gone = input_is_gone(o, i);
+
+		if (is_gone && !w->is_gone[i]) {
+			cli_report(ANIMC_WARNING, o->inputs.items[i],
+				   "gone (moved away or deleted): not built until it is back; its outputs in '%s' "
+				   "stay (remove them with 'animc clean -o %s', or with a build with --prune "
+				   "that no longer names this input)",
+				   o->out_dir, o->out_dir);
+			fflush(stderr);
+		}
+		w->is_gone[i] = is_gone;
+		w->needs_rewatch |= is_gone;   /* looked for every second */
+	}
+}
+
+/* Build, then build again on every change, until SIGINT or SIGTERM. */
 static void watch_loop(watch_state *w, build_options *o)
 {
 	pid_t pid;
@@ -953,6 +998,7 @@ static void watch_loop(watch_state *w, build_options *o)
 
 			again = false;
 			w->is_dirty = false;
+			tell_gone_inputs(w, o);
 			if ((pid = start_build(o, fds)) > 0)
 				finish_build(pid, fds, printed);
 			/* What happened meanwhile counts next.  The build's
@@ -985,13 +1031,16 @@ static void watch_loop(watch_state *w, build_options *o)
 		/* A folder that went away: looked for again every second; back,
 		 * it is built. */
 		if (w->needs_rewatch && !w->is_dirty) {
-			if (watch_inputs(w, o, true)) {
-				w->needs_rewatch = w->has_told_limit = false;
+			bool is_all_there = watch_inputs(w, o, true);
+
+			if (is_all_there || input_is_back(w, o)) {
 				w->is_dirty = true;
 				w->last_event_s = t;
-			} else if (timeout < 0 || timeout > 1000) {
-				timeout = 1000;
 			}
+			if (is_all_there)
+				w->needs_rewatch = w->has_told_limit = false;
+			else if (timeout < 0 || timeout > 1000)
+				timeout = 1000;
 		}
 		if (w->is_dirty) {
 			double wait_ms = WATCH_QUIET_MS - (t - w->last_event_s) * 1000;
@@ -1027,6 +1076,7 @@ static int run_watch(int argc, char **argv)
 	/* The output folder follows its inputs: a deleted source takes its
 	 * outputs with it. */
 	o.prune = true;
+	o.skips_gone_inputs = true;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
@@ -1063,6 +1113,11 @@ static int run_watch(int argc, char **argv)
 	own_file_set(&w.own[1], o.junit_path);
 	own_file_set(&w.own[2], o.depfile_path);
 	w.out_dir = o.out_dir;
+	w.is_gone = calloc(o.inputs.count ? o.inputs.count : 1, sizeof *w.is_gone);
+	if (!w.is_gone) {
+		cli_report(ANIMC_ERROR, "animc watch", "out of memory");
+		status = ANIMC_EXIT_FAILED;
+	}
 	if (status == 0 && !watch_inputs(&w, &o, false))
 		status = ANIMC_EXIT_FAILED;
 	if (status == 0 && o.has_project) {
@@ -1093,6 +1148,7 @@ static int run_watch(int argc, char **argv)
 	free(w.dirs);
 	free(w.writers);
 	free(w.not_sources);
+	free(w.is_gone);
 	close(w.fd);
 	build_options_release(&o);
 	return status;
@@ -1110,8 +1166,9 @@ static void watch_help(FILE *out)
 		"half-written source is not compiled (a file no importer reads, such as a log,\n"
 		"is not waited for; none longer than 3 s).  Each rebuild prints one line: the time,\n"
 		"what was compiled or taken from the cache, failures, warnings, how long it took.\n"
-		"Outputs of a deleted source are removed (--prune).  Takes every option of\n"
-		"'animc build', --mgcb too.\n"
+		"Outputs of a deleted source are removed (--prune).  An input that is gone (moved\n"
+		"away, deleted) is said once and not built until it is back; its outputs stay.\n"
+		"Takes every option of 'animc build', --mgcb too.\n"
 		"Ctrl-C (SIGINT) or SIGTERM ends it with status 0, leaving no temporary file.\n");
 }
 

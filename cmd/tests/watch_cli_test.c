@@ -896,7 +896,7 @@ static void watch_forgets_an_input_folder_moved_away(void **state)
 	settle();
 	assert_int_equal(watches_of(w.pid), 3);   /* src, sub and the output folder */
 	assert_int_equal(rename(src, moved), 0);
-	wait_for_builds(&w, 2);   /* the input is gone: that build fails */
+	wait_for_builds(&w, 2);   /* the input is gone: said, not built */
 	for (int i = 0; i < 2000 && watches_of(w.pid) != 1; i++)
 		usleep(10000);
 	assert_int_equal(watches_of(w.pid), 1);   /* the output folder's */
@@ -1126,7 +1126,92 @@ static void watch_keeps_the_folder_a_deleted_link_led_to(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* Count the rebuild lines of the log with no failure (every one). */
+static void assert_no_failure(const watcher *w, const char *err_log)
+{
+	size_t size;
+	char *text = (char *)test_read_file(w->log, &size), *errors = (char *)test_read_file(err_log, &size);
+
+	if (lines_with(w->log, " failed,") != lines_with(w->log, " 0 failed,") || strstr(errors, "error"))
+		fail_msg("a rebuild failed:\n%s%s", text, errors);
+	free(text), free(errors);
+}
+
+/* Inputs of the command line gone: a folder moved away, a symbolic link
+ * to a folder deleted, a file deleted.  Each is said once, with what
+ * becomes of its outputs (they stay); no rebuild counts it failed (each
+ * said "cannot open" and failed until the watch was restarted).  The
+ * folder moved back is watched and built again. */
+static void watch_says_once_an_input_is_gone(void **state)
+{
+	char *dir = test_tmpdir("watch-input-gone"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a", dir), *b = test_format("%s/b", dir), *shared = test_format("%s/shared", dir);
+	char *link = test_format("%s/link", dir), *solo = test_format("%s/Solo.Animation", dir);
+	char *moved = test_format("%s/a.moved", dir), *err_log = test_format("%s/watch.err", dir);
+	char *turn = test_format("%s/Turn.Animation", a), *bend = test_format("%s/Bend.Animation", b);
+	char *turn_xnb = test_format("%s/Turn.xnb", out), *bend_xnb = test_format("%s/Bend.xnb", out);
+	char *wave_xnb = test_format("%s/Wave.xnb", out), *solo_xnb = test_format("%s/Solo.xnb", out);
+	char *wave = test_format("%s/Wave.Animation", shared), *text = turn_with_duration("1.5");
+	const char *argv[] = { "animc", "watch", "-o", out, a, link, b, solo, NULL };
+	const char *gone[] = { link, solo, a };
+	watcher w;
+	size_t builds;
+
+	(void)state;
+	mkdir(a, 0755), mkdir(b, 0755), mkdir(shared, 0755);
+	save(turn, text), save(bend, text), save(wave, text), save(solo, text);
+	free(text);
+	assert_int_equal(symlink("shared", link), 0);
+	start_program_logs(&w, dir, test_animc_path(), argv, err_log);
+	wait_for_builds(&w, 1);
+	assert_true(test_file_exists(turn_xnb) && test_file_exists(wave_xnb) && test_file_exists(solo_xnb));
+	settle();
+
+	/* Gone one by one, each followed by saves in b. */
+	for (int i = 0; i < 3; i++) {
+		if (i == 2)
+			assert_int_equal(rename(a, moved), 0);
+		else
+			assert_int_equal(unlink(gone[i]), 0);
+		for (int k = 0; k < 2; k++) {
+			text = turn_with_duration(k ? "2.5" : "3.5");
+			save(bend, text);
+			free(text);
+			wait_for_duration(&w, bend_xnb, k ? 2.5f : 3.5f);
+			settle();
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		char *said = test_format("%s: warning: gone (moved away or deleted): not built until it is back; "
+					 "its outputs in '%s' stay (remove them with 'animc clean -o %s'", gone[i], out, out);
+
+		assert_int_equal(lines_with(err_log, said), 1);
+		free(said);
+	}
+	assert_int_equal(lines_with(err_log, "warning"), 3);
+	assert_int_equal(lines_with(err_log, "cannot open"), 0);
+	assert_no_failure(&w, err_log);
+	/* Their outputs stay. */
+	assert_true(test_file_exists(turn_xnb) && test_file_exists(wave_xnb) && test_file_exists(solo_xnb));
+
+	/* Moved back: built and watched again, and not said gone again. */
+	builds = lines_with(w.log, " up to date, in ");
+	assert_int_equal(rename(moved, a), 0);
+	wait_for_builds(&w, builds + 1);
+	settle();
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	assert_int_equal(lines_with(err_log, "warning"), 3);
+	assert_no_failure(&w, err_log);
+	stop_watch(NULL);
+	free(a), free(b), free(shared), free(link), free(solo), free(moved), free(err_log), free(turn), free(bend);
+	free(turn_xnb), free(bend_xnb), free(wave_xnb), free(solo_xnb), free(wave), free(w.log), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),

@@ -822,8 +822,8 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
 
 /* Whether a recorded source is still there.  Only a source the file
  * system says is not there is gone: one in a folder that cannot be read
- * (EACCES), or under an input of the run that is missing itself (an
- * unmounted share), is kept; taken for gone, its outputs would be stale,
+ * (EACCES), or an input of the run that is missing itself or under one
+ * (an unmounted share, a folder animc watch saw go), is kept; taken for gone, its outputs would be stale,
  * and --prune (every watch rebuild) would delete them. */
 static bool source_exists(const build_ctx *ctx, const char *path)
 {
@@ -840,7 +840,7 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 
 		while (n > 1 && root[n - 1] == '/')
 			n--;
-		if (strncmp(path, root, n) == 0 && path[n] == '/' && stat(root, &st) != 0)
+		if (strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0') && stat(root, &st) != 0)
 			return true;
 	}
 	return false;

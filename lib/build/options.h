@@ -34,6 +34,10 @@ typedef struct build_options {
 	bool has_project;
 	build_mgcb project;          /* its items, when has_project */
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
+	/* Not an option: animc watch's.  An input the file system says is not
+	 * there (moved away, deleted) is left out of the plan, no failure:
+	 * the watch says so once.  Its sources' outputs stay (source_exists). */
+	bool skips_gone_inputs;
 	cli_strings clip_names;      /* --clip */
 	build_author_options author; /* --split, --clips, --root-motion, ... (author.h) */
 	const char *skeleton_path;   /* --skeleton */
