@@ -906,11 +906,11 @@ static void watch_files_read(watch_state *w, const build_options *o)
 
 /* Watch the inputs and the output folder (its going away).  With
  * is_again, after a watched folder went away: an input not there (yet, or
- * any more) is no error, the others are watched, and false says to look
- * again later. */
+ * any more) is no error (tell_gone_inputs says it is gone, and it is
+ * looked for every second), and false says to look again later. */
 static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 {
-	bool ok = true, is_all_there = true;
+	bool ok = true;
 
 	for (size_t i = 0; ok && i < o->inputs.count; i++) {
 		const char *input = o->inputs.items[i];
@@ -920,7 +920,6 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 			if (!is_again)
 				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = is_again;
-			is_all_there = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			ok = add_tree(w, input);
 		} else {
@@ -937,7 +936,7 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		ok = watch_file(w, o->author.clips_path);
 	if (w->out_wd < 0 && w->out_dir)
 		w->out_wd = inotify_add_watch(w->fd, w->out_dir, IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
-	return ok && is_all_there;
+	return ok;
 }
 
 /* Is input i of the command line gone: the file system says it is not
@@ -949,12 +948,16 @@ static bool input_is_gone(const build_options *o, size_t i)
 	return stat(o->inputs.items[i], &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
-/* Has an input said to be gone come back? */
-static bool input_is_back(const watch_state *w, const build_options *o)
+/* Has an input said to be gone come back?  (`any_gone`: is one still
+ * gone, to be looked for again?) */
+static bool input_is_back(const watch_state *w, const build_options *o, bool *any_gone)
 {
-	for (size_t i = 0; i < o->inputs.count; i++)
+	*any_gone = false;
+	for (size_t i = 0; i < o->inputs.count; i++) {
 		if (w->is_gone[i] && !input_is_gone(o, i))
 			return true;
+		*any_gone |= w->is_gone[i];
+	}
 	return false;
 }
 
@@ -976,7 +979,6 @@ static void tell_gone_inputs(watch_state *w, const build_options *o)
 			fflush(stderr);
 		}
 		w->is_gone[i] = is_gone;
-		w->needs_rewatch |= is_gone;   /* looked for every second */
 	}
 }
 
@@ -1028,20 +1030,21 @@ static void watch_loop(watch_state *w, build_options *o)
 		}
 		writers_expire(w, t);
 		timeout = writers_next_ms(w, t);
-		/* A folder that went away: looked for again every second; back,
-		 * it is built. */
-		if (w->needs_rewatch && !w->is_dirty) {
-			bool is_all_there = watch_inputs(w, o, true);
+		/* A folder that went away, an input gone: looked for again
+		 * every second; back, it is built. */
+		bool any_gone = false, is_back = !w->is_dirty && input_is_back(w, o, &any_gone);
 
-			if (is_all_there || input_is_back(w, o)) {
+		if ((w->needs_rewatch || is_back) && !w->is_dirty) {
+			if (watch_inputs(w, o, true)) {
+				w->needs_rewatch = w->has_told_limit = false;
 				w->is_dirty = true;
 				w->last_event_s = t;
+			} else {
+				any_gone = true;
 			}
-			if (is_all_there)
-				w->needs_rewatch = w->has_told_limit = false;
-			else if (timeout < 0 || timeout > 1000)
-				timeout = 1000;
 		}
+		if (!w->is_dirty && any_gone && (timeout < 0 || timeout > 1000))
+			timeout = 1000;
 		if (w->is_dirty) {
 			double wait_ms = WATCH_QUIET_MS - (t - w->last_event_s) * 1000;
 
