@@ -971,6 +971,10 @@ static void tell_gone_inputs(watch_state *w, const build_options *o)
 		bool is_gone = input_is_gone(o, i);
 
 		if (is_gone && !w->is_gone[i]) {
+			/* A symbolic link deleted: the folder it led to is
+			 * watched no more by that path (nor at all, with no
+			 * other). */
+			forget_paths(w, o->inputs.items[i], true);
 			cli_report(ANIMC_WARNING, o->inputs.items[i],
 				   "gone (moved away or deleted): not built until it is back; its outputs in '%s' "
 				   "stay (remove them with 'animc clean -o %s', or with a build with --prune "

@@ -1155,7 +1155,7 @@ static void watch_says_once_an_input_is_gone(void **state)
 	const char *argv[] = { "animc", "watch", "-o", out, a, link, b, solo, NULL };
 	const char *gone[] = { link, solo, a };
 	watcher w;
-	size_t builds;
+	size_t builds, watches;
 
 	(void)state;
 	mkdir(a, 0755), mkdir(b, 0755), mkdir(shared, 0755);
@@ -1166,6 +1166,7 @@ static void watch_says_once_an_input_is_gone(void **state)
 	wait_for_builds(&w, 1);
 	assert_true(test_file_exists(turn_xnb) && test_file_exists(wave_xnb) && test_file_exists(solo_xnb));
 	settle();
+	watches = watches_of(w.pid);
 
 	/* Gone one by one, each followed by saves in b. */
 	for (int i = 0; i < 3; i++) {
@@ -1180,6 +1181,9 @@ static void watch_says_once_an_input_is_gone(void **state)
 			wait_for_duration(&w, bend_xnb, k ? 2.5f : 3.5f);
 			settle();
 		}
+		/* The folder the link led to, no input now: watched no more. */
+		if (i == 0)
+			assert_int_equal(watches_of(w.pid), watches - 1);
 	}
 	for (int i = 0; i < 3; i++) {
 		char *said = test_format("%s: warning: gone (moved away or deleted): not built until it is back; "
