@@ -823,8 +823,9 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
 /* Whether a recorded source is still there.  Only a source the file
  * system says is not there is gone: one in a folder that cannot be read
  * (EACCES), or an input of the run that is missing itself or under one
- * (an unmounted share, a folder animc watch saw go), is kept; taken for gone, its outputs would be stale,
- * and --prune (every watch rebuild) would delete them. */
+ * (an unmounted share, a folder animc watch saw go), is kept; taken for
+ * gone, its outputs would be stale, and --prune (every watch rebuild)
+ * would delete them. */
 static bool source_exists(const build_ctx *ctx, const char *path)
 {
 	struct stat st;
