@@ -1236,12 +1236,9 @@ static int compare_clean_records(const void *a, const void *b)
  * order they were read within one path); NULL when out of memory. */
 static clean_record *clean_records(const manifest *m, const manifest *journal, size_t *count)
 {
-	size_t n = m->orphan_count + journal->orphan_count;
-	clean_record *all;
+	size_t n = manifest_output_total(m) + manifest_output_total(journal);
+	clean_record *all = malloc((n ? n : 1) * sizeof *all);
 
-	for (size_t i = 0; i < m->count; i++)
-		n += m->entries[i].output_count;
-	all = malloc((n ? n : 1) * sizeof *all);
 	if (!all)
 		return NULL;
 	n = 0;

@@ -263,12 +263,9 @@ static int compare_records(const void *a, const void *b)
  * when out of memory. */
 static const manifest_output **known_records(const manifest *m, size_t *count)
 {
-	size_t n = m->orphan_count;
-	const manifest_output **all;
+	size_t n = manifest_output_total(m);
+	const manifest_output **all = malloc((n ? n : 1) * sizeof *all);
 
-	for (size_t i = 0; i < m->count; i++)
-		n += m->entries[i].output_count;
-	all = malloc((n ? n : 1) * sizeof *all);
 	if (!all)
 		return NULL;
 	n = 0;

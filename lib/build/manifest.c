@@ -146,6 +146,15 @@ manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
 	return &m->entries[m->count - 1];
 }
 
+size_t manifest_output_total(const manifest *m)
+{
+	size_t n = m->orphan_count;
+
+	for (size_t i = 0; i < m->count; i++)
+		n += m->entries[i].output_count;
+	return n;
+}
+
 bool manifest_add_orphan(manifest *m, const manifest_output *o)
 {
 	if (m->orphan_count == m->orphan_capacity) {

@@ -112,6 +112,9 @@ manifest_entry *manifest_find_output(const manifest *m, const char *source, cons
 /* Append an entry (taking what it points to); NULL when out of memory. */
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e);
 bool manifest_add_orphan(manifest *m, const manifest_output *o);
+
+/* How many output records m holds: its sources' outputs and its orphans. */
+size_t manifest_output_total(const manifest *m);
 void manifest_entry_release(manifest_entry *e);
 void manifest_output_release(manifest_output *o);
 
