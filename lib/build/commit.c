@@ -390,7 +390,6 @@ static bool same_record(const manifest_entry *a, const manifest_entry *b)
 {
 	if (a->status != b->status || a->dep_count != b->dep_count || a->output_count != b->output_count ||
 	    a->warning_count != b->warning_count || !build_hash_equal(&a->run_key, &b->run_key) ||
-	    a->rotation != b->rotation ||
 	    memcmp(&a->state, &b->state, sizeof a->state) != 0)
 		return false;
 	for (uint32_t i = 0; i < a->dep_count; i++)
@@ -432,10 +431,7 @@ static void record(build_commit *c, const build_job *j)
 	else
 		build_job_run_key(c->ctx, j, &e.run_key);
 	e.time_s = r->status == BUILD_UP_TO_DATE && j->previous ? j->previous->time_s : r->time_s;
-	e.rotation = r->rotation;
-	e.unturned_node = r->unturned_node ? strdup(r->unturned_node) : NULL;
 	if (!e.source || !e.out_base || (r->skip_reason && !e.skip_reason) || !copy_deps(&e, r) ||
-	    (r->unturned_node && !e.unturned_node) ||
 	    !copy_outputs(&e, r) || !copy_warnings(&e, r)) {
 		manifest_entry_release(&e);
 		c->dirty = true;
@@ -905,14 +901,12 @@ static bool copy_entry(manifest_entry *dst, const manifest_entry *src)
 	dst->source = strdup(src->source);
 	dst->skip_reason = src->skip_reason ? strdup(src->skip_reason) : NULL;
 	dst->out_base = strdup(src->out_base);
-	dst->unturned_node = src->unturned_node ? strdup(src->unturned_node) : NULL;
 	dst->deps = NULL;
 	dst->outputs = NULL;
 	dst->warnings = NULL;
 	dst->dep_count = dst->output_count = dst->warning_count = 0;
 	dst->is_ours = false;
-	if (!dst->source || !dst->out_base || (src->skip_reason && !dst->skip_reason) ||
-	    (src->unturned_node && !dst->unturned_node))
+	if (!dst->source || !dst->out_base || (src->skip_reason && !dst->skip_reason))
 		goto fail;
 	if (src->dep_count && !(dst->deps = calloc(src->dep_count, sizeof *dst->deps)))
 		goto fail;

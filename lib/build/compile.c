@@ -532,66 +532,42 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 	return true;
 }
 
-/* --rotate turns the roots of the hierarchy (and bones it does not hold,
- * which it takes for roots).  A clip that animates none of them keeps its
- * keys: an upper-body layer played over a clip that turns the root is
- * right so, which a note says.  Only when no clip of the whole build turns
- * a root did --rotate do nothing, which the run says once at its end
- * (build_rotation).  The node such a clip is named by is its animated node
- * nearest a root, not the root itself: FBX and .X files put a node of
- * their own there ('RootNode', '$dummy_root') which the user never made.
- * True when the clip animates a root. */
-static bool clip_turns(const animc_clip *clip, const animc_skeleton *hierarchy, const char **highest)
+/* --rotate turns the roots of the hierarchy; a clip that animates none of
+ * them (FBX and .X files often put a node of their own above the
+ * armature; a glTF scene may have a second root) is not turned, which
+ * is said. */
+static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarchy, animc_diag_sink *sink)
 {
-	uint32_t best_depth = UINT32_MAX;
+	int64_t highest = -1;
+	unsigned highest_depth = UINT32_MAX;
 
-	*highest = NULL;
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		int64_t bone = animc_skeleton_find(hierarchy, clip->channels[c].bone);
-		uint32_t depth = 0;
+		unsigned depth = 0;
 
 		if (bone < 0 || hierarchy->bones[bone].parent < 0)
-			return true;
-		for (int64_t b = bone; b >= 0 && depth < hierarchy->bone_count; b = hierarchy->bones[b].parent)
-			depth++;
-		if (depth < best_depth) {
-			best_depth = depth;
-			*highest = clip->channels[c].bone;
+			return;
+		for (int64_t b = bone; hierarchy->bones[b].parent >= 0 && depth <= hierarchy->bone_count; depth++)
+			b = hierarchy->bones[b].parent;
+		if (depth < highest_depth) {
+			highest_depth = depth;
+			highest = bone;
 		}
 	}
-	return false;
-}
-
-static void note_unturned(compile_state *cs, const animc_clip_set *set, const animc_skeleton *hierarchy,
-			  animc_diag_sink *sink)
-{
-	build_result *r = cs->r;
-	bool turned = false;
-
-	for (uint32_t i = 0; i < set->count; i++) {
-		const animc_clip *clip = set->clips[i];
-		const char *highest;
-
-		if (clip_turns(clip, hierarchy, &highest)) {
-			turned = true;
-			continue;
-		}
-		if (!highest)
-			continue;   /* animates nothing */
-		if (!r->unturned_node)
-			r->unturned_node = strdup(highest);
-		animc_diag_report(sink, ANIMC_NOTE, clip->line, 0,
-				  "%s%s%s animates no root bone (its highest animated bone is '%s'), so --rotate "
-				  "leaves it as it is: right for a layer played over a clip that turns the root",
-				  clip->name[0] ? "clip '" : "this clip", clip->name, clip->name[0] ? "'" : "",
-				  highest);
-	}
-	r->rotation = turned ? BUILD_ROTATION_TURNED : r->unturned_node ? BUILD_ROTATION_UNTURNED
-									 : BUILD_ROTATION_NONE;
-	if (turned) {
-		free(r->unturned_node);
-		r->unturned_node = NULL;
-	}
+	if (highest < 0)
+		return;
+	/* The root above the clip's highest animated bone: the node a layer
+	 * relies on another clip to turn, or the engine to. */
+	int64_t root = highest;
+	for (unsigned depth = 0; hierarchy->bones[root].parent >= 0 && depth <= hierarchy->bone_count; depth++)
+		root = hierarchy->bones[root].parent;
+	animc_diag_report(sink, ANIMC_WARNING, clip->line, 0,
+			  "%s%s%s--rotate turns the root bones, and this clip animates none of them (its highest "
+			  "animated bone is '%s', below the root '%s', which it leaves still): nothing was turned. "
+			  "Right for a layer played over a clip that turns '%s'; else turn '%s' in the model or the "
+			  "engine", clip->name[0] ? "clip '" : "", clip->name, clip->name[0] ? "': " : "",
+			  hierarchy->bones[highest].name, hierarchy->bones[root].name, hierarchy->bones[root].name,
+			  hierarchy->bones[root].name);
 }
 
 /* --exact on a RobotGame sequence writes the original pipeline's bytes,
@@ -643,10 +619,11 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 			return false;
 		hierarchy = &own;
 	}
-	for (uint32_t i = 0; i < set->count && ok; i++)
+	for (uint32_t i = 0; i < set->count && ok; i++) {
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
-	if (ok && hierarchy && animc_units_has_rotation(units))
-		note_unturned(cs, set, hierarchy, sink);
+		if (ok && hierarchy && animc_units_has_rotation(units))
+			warn_unturned(set->clips[i], hierarchy, sink);
+	}
 	animc_skeleton_release(&own);
 	if (ok && !scaled_within_float(set, units, sink))
 		return false;

@@ -563,11 +563,6 @@ static int finish_build(run_state *rs)
 			build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles again "
 				  "what this one compiled", err.message);
 	}
-	/* Said once, at the end: only the whole build knows. */
-	const build_job *unturned = build_rotation_unused(ctx);
-	if (unturned)
-		build_say(ctx, ANIMC_WARNING, unturned->path, BUILD_ROTATION_UNUSED_FORMAT,
-			  unturned->result.unturned_node);
 	build_totals_count(ctx, &totals);
 	write_report(o->report_path, build_report_json, ctx, &totals);
 	write_report(o->junit_path, build_report_junit, ctx, &totals);

@@ -10,9 +10,6 @@
  *          <mtime_ns> <ino> <dev> <hash> <key> <run key> <time_s>
  *   dep <path> <size> <mtime_ns> <ino> <dev> <hash>             (of the source above)
  *   output <path> <clip> <size> <hash> <mtime_ns> <ino> <dev> <bones> <keys> <duration_s>
- *   warning <line> <column> <byte offset + 1> <message>       (its warnings, said again)
- *   turned                                     (--rotate turned a root one of its clips animates)
- *   unturned <bone>                            (its clips animate no root; the highest bone animated)
  *   orphan ...as output...                     (written by animc, now no source's)
  *   end <XXH3-128 of every byte before this line>
  *
@@ -59,7 +56,6 @@ void manifest_entry_release(manifest_entry *e)
 	for (uint32_t i = 0; i < e->warning_count; i++)
 		free(e->warnings[i].message);
 	free(e->warnings);
-	free(e->unturned_node);
 	memset(e, 0, sizeof *e);
 }
 
@@ -308,13 +304,6 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 			put_u64(&t, d->column);
 			put_u64(&t, d->byte_offset < 0 ? 0 : (uint64_t)d->byte_offset + 1);
 			put_field(&t, d->message);
-			put(&t, "\n", 1);
-		}
-		if (e->rotation == BUILD_ROTATION_TURNED) {
-			put_s(&t, "turned\n");
-		} else if (e->rotation == BUILD_ROTATION_UNTURNED) {
-			put_s(&t, "unturned");
-			put_field(&t, e->unturned_node);
 			put(&t, "\n", 1);
 		}
 	}
@@ -690,12 +679,6 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 	} else if (strcmp(kind, "warning") == 0 && l->count == 5 && *current) {
 		if (!append_warning(*current, &l->fields[1]))
 			return cli_error_set(err, "line %d: a bad warning record", line_no);
-	} else if (strcmp(kind, "turned") == 0 && l->count == 1 && *current && !(*current)->rotation) {
-		(*current)->rotation = BUILD_ROTATION_TURNED;
-	} else if (strcmp(kind, "unturned") == 0 && l->count == 2 && *current && !(*current)->rotation) {
-		if (!((*current)->unturned_node = strdup(l->fields[1])))
-			return cli_error_set(err, "out of memory");
-		(*current)->rotation = BUILD_ROTATION_UNTURNED;
 	} else {
 		return cli_error_set(err, "line %d is not a record animc writes", line_no);
 	}

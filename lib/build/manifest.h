@@ -42,11 +42,6 @@ typedef struct manifest_entry {
 	 * up to date, each build says and counts them again. */
 	build_diag *warnings;
 	uint32_t warning_count;
-	/* What --rotate did to its clips, and (UNTURNED) the highest bone the
-	 * first clip left unturned animates: the run's end says when no
-	 * source of it turned anything. */
-	build_rotation rotation;
-	char *unturned_node;
 	bool is_seen;        /* a job of this run names it */
 	bool is_ours;        /* recorded by this run (not carried over) */
 } manifest_entry;

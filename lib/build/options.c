@@ -439,9 +439,7 @@ static const option_def option_table[] = {
 	    "turn about the model's origin, while the other bones' keys, relative to their parents, "
 	    "only scale.  The roots come from --skeleton MODEL, which is converted alike, else from the "
 	    "source's own node tree (glTF and Assimp sources); a source without one (RobotGame and XNA "
-	    "XML) needs --skeleton.  A clip that animates no root (a layer played over one that turns "
-	    "the root) keeps its keys, which -v notes; a build none of whose clips animates a root "
-	    "turned nothing, which one warning says.  Mixamo files, for example, need 90,0,0.",
+	    "XML) needs --skeleton.  Mixamo files, for example, need 90,0,0.",
 	    NULL },
 	  set_rotate },
 	{ { "reader-name", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,

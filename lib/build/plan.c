@@ -709,9 +709,6 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 	r->has_source = true;
 	r->source_hash = e->hash;
 	r->key = e->key;
-	r->rotation = e->rotation;
-	if (e->unturned_node && !(r->unturned_node = strdup(e->unturned_node)))
-		return false;
 	if (e->dep_count) {
 		r->deps = calloc(e->dep_count, sizeof *r->deps);
 		if (!r->deps)

@@ -306,39 +306,6 @@ static void xml_diag(FILE *f, const build_job *j, const build_diag *d)
 	fputs("&#10;", f);
 }
 
-const build_job *build_rotation_unused(const build_ctx *ctx)
-{
-	const build_job *first = NULL;
-
-	for (size_t i = 0; i < ctx->plan.count; i++) {
-		const build_job *j = &ctx->plan.jobs[i];
-
-		if (j->result.status == BUILD_FAILED || j->result.status == BUILD_SKIPPED)
-			continue;
-		if (j->result.rotation == BUILD_ROTATION_TURNED)
-			return NULL;
-		if (j->result.rotation == BUILD_ROTATION_UNTURNED && !first)
-			first = j;
-	}
-	return first;
-}
-
-/* The run's warning about --rotate, after the test cases. */
-static void junit_rotation(FILE *f, const build_ctx *ctx)
-{
-	const build_job *j = build_rotation_unused(ctx);
-	char *message;
-
-	if (!j || asprintf(&message, BUILD_ROTATION_UNUSED_FORMAT, j->result.unturned_node) < 0)
-		return;
-	fputs("    <system-err>", f);
-	xml_text(f, j->path);
-	fputs(": warning: ", f);
-	xml_text(f, message);
-	fputs("&#10;</system-err>\n", f);
-	free(message);
-}
-
 bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
@@ -411,7 +378,6 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		}
 		fputs("    </testcase>\n", f);
 	}
-	junit_rotation(f, ctx);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	ok = finish_file(f, tmp, path, err);
 	free(tmp);

@@ -29,19 +29,6 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err);
 bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err);
 bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err);
 
-/* --rotate turns the root bones a clip animates.  A clip that animates
- * none is left as it is, which is right for a layer over one that turns
- * the root (its compile notes it); when no source of the build turned
- * anything, --rotate did nothing: the first source whose clips animate no
- * root, else NULL.  The engine says it once, under that source's path,
- * in these words (the bone: its result's unturned_node), and --junit
- * carries it too. */
-const build_job *build_rotation_unused(const build_ctx *ctx);
-#define BUILD_ROTATION_UNUSED_FORMAT                                                                   \
-	"--rotate turned nothing: no clip of this build animates a root bone (this source's highest " \
-	"animated bone is '%s'), and --rotate turns the roots alone; turn the model in the engine or " \
-	"in the model instead"
-
 /* True when reports carry no times (SOURCE_DATE_EPOCH is set). */
 bool build_reproducible(void);
 

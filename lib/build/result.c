@@ -33,7 +33,6 @@ void build_result_release(build_result *r)
 		free(r->deps[i].path);
 	free(r->deps);
 	free(r->skip_reason);
-	free(r->unturned_node);
 	memset(r, 0, sizeof *r);
 }
 
@@ -145,8 +144,6 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 	}
 	put(&w, r->key.bytes, 16);
 	put_f64(&w, r->time_s);
-	put_u8(&w, (uint8_t)r->rotation);
-	put_str(&w, r->unturned_node);
 	if (w.is_broken) {
 		free(w.data);
 		return false;
@@ -330,11 +327,6 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 	}
 	get(&r, res->key.bytes, 16);
 	res->time_s = get_f64(&r);
-	res->rotation = (build_rotation)get_u8(&r);
-	res->unturned_node = get_str(&r);
-	if (res->rotation >= BUILD_ROTATION_COUNT ||
-	    (res->rotation == BUILD_ROTATION_UNTURNED) != (res->unturned_node != NULL))
-		r.failed = true;
 	if (r.failed || r.at != r.size) {
 		build_result_release(res);
 		return false;

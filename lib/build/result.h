@@ -57,16 +57,6 @@ typedef struct build_dep {
 	build_hash hash;
 } build_dep;
 
-/* What --rotate did to a source's clips, for the run to say once whether
- * it turned anything at all (a clip that animates no root is not turned,
- * which is right for a layer over one that is). */
-typedef enum build_rotation {
-	BUILD_ROTATION_NONE = 0,   /* no --rotate, no clip, or not known */
-	BUILD_ROTATION_TURNED,     /* a clip animates a root bone, which it turned */
-	BUILD_ROTATION_UNTURNED,   /* its clips animate no root bone: none turned */
-	BUILD_ROTATION_COUNT
-} build_rotation;
-
 typedef struct build_result {
 	build_status status;
 	char importer[32];        /* "" when none recognised the file */
@@ -87,8 +77,6 @@ typedef struct build_result {
 	uint32_t dep_count;
 	build_hash key;
 	double time_s;
-	build_rotation rotation;
-	char *unturned_node;      /* UNTURNED: the first such clip's highest animated bone */
 } build_result;
 
 void build_result_release(build_result *r);
