@@ -708,7 +708,8 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 		assert_non_null(strstr(r.err, ":3: warning: names '../outside.xnb', which is not under the output "
 					      "folder; ignored\n"));
 		assert_non_null(strstr(r.err, "out/esc/linked.xnb: warning: its folder leads out of the output folder "
-					      "through a symbolic link; "));
+					      "through a symbolic link, where animc removes nothing: remove it there by "
+					      "hand, or give the link's target as -o; left\n"));
 		test_run_release(&r);
 		assert_false(test_file_exists(inside));
 		assert_true(test_file_exists(outside));
@@ -721,6 +722,48 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 	free(linked);
 	free(out);
 	free(dir);
+}
+
+/* A folder of OUTDIR the user linked to another disk: builds write through
+ * it, but clean and --prune remove nothing there (a record naming a path
+ * through a link is no proof the file is animc's to remove); what they
+ * leave is counted as left, stays recorded and is said each time, with
+ * what to do. */
+static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
+{
+	char *dir = test_tmpdir("linked-subfolder"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *wave = test_format("%s/disk/chars/Wave.xnb", dir);
+	const char *advice = "out/chars/Wave.xnb: warning: its folder leads out of the output folder through a "
+			     "symbolic link, where animc removes nothing: remove it there by hand, or give the link's "
+			     "target as -o; left\n";
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/chars' '%s/disk/chars' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation "
+	   "'%s/chars' && ln -s ../disk/chars '%s/chars'", src, dir, out, src, out);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(wave));
+	sh("rm '%s/chars/Wave.Animation'", src);
+	for (int k = 0; k < 2; k++) {   /* said again: still recorded */
+		r = test_animc("build", "--progress", "never", "--prune", "-o", out, src, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.err, advice))
+			fail_msg("%s", r.err);
+		assert_non_null(strstr(r.out, "1 stale output"));
+		test_run_release(&r);
+	}
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, advice));
+	assert_string_equal(r.out, "removed 0 outputs, 0 temporary files; 2 left\n");
+	test_run_release(&r);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_string_equal(r.out, "removed 0 outputs, 0 temporary files; 2 left\n");
+	test_run_release(&r);
+	assert_true(test_file_exists(wave));
+	free(wave), free(out), free(src), free(dir);
 }
 
 /* Per-file rules of make -j or ninja: builds into one folder at once, each
@@ -1951,6 +1994,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
+	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),

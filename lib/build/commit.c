@@ -769,6 +769,11 @@ enum output_fate {
 	OUTPUT_STUCK      /* still animc's, but unlink failed (*error says why) */
 };
 
+/* What clean and --prune say of an output whose folder leads out of OUTDIR. */
+#define OUTSIDE_ADVICE                                                                                     \
+	"its folder leads out of the output folder through a symbolic link, where animc removes nothing: " \
+	"remove it there by hand, or give the link's target as -o"
+
 /* Is the folder of `path` (OUTDIR/...) in OUTDIR once symbolic links are
  * followed?  A recorded path (the manifest's, a journal's: files animc
  * reads) holds no ".." and is not absolute, but a link inside OUTDIR may
@@ -960,15 +965,16 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 
 		if (fate == OUTPUT_REMOVED)
 			c->pruned++;
-		if (fate == OUTPUT_OUTSIDE)
-			build_say(c->ctx, ANIMC_WARNING, path,
-				  "its folder leads out of the output folder through a symbolic link; not removed");
-		if (fate != OUTPUT_STUCK) {
+		if (fate != OUTPUT_STUCK && fate != OUTPUT_OUTSIDE) {
 			free(path);
 			return;
 		}
-		/* Kept recorded, so that a later --prune or clean removes it. */
-		build_say(c->ctx, ANIMC_WARNING, path, "cannot remove: %s; left", strerror(error));
+		/* Kept recorded, so that a later --prune or clean removes it
+		 * (or says again why not). */
+		if (fate == OUTPUT_OUTSIDE)
+			build_say(c->ctx, ANIMC_WARNING, path, OUTSIDE_ADVICE "; left");
+		else
+			build_say(c->ctx, ANIMC_WARNING, path, "cannot remove: %s; left", strerror(error));
 	}
 	free(path);
 	c->stale++;
@@ -1268,14 +1274,6 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 	}
 	if (fate == OUTPUT_GONE)
 		return;
-	path = cli_path_join(out_dir, out->path, NULL);
-	if (fate == OUTPUT_OUTSIDE) {
-		build_say(ctx, ANIMC_WARNING, path ? path : out->path,
-			  "its folder leads out of the output folder through a symbolic link; left");
-		free(path);
-		return;
-	}
-	free(path);
 	if (fate == OUTPUT_REMOVED) {
 		n->removed++;
 		if (ctx->options->verbose)
@@ -1286,6 +1284,11 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 	path = cli_path_join(out_dir, out->path, NULL);
 	if (fate == OUTPUT_CHANGED) {
 		build_say(ctx, ANIMC_WARNING, path ? path : out->path, "changed since animc wrote it; left");
+	} else if (fate == OUTPUT_OUTSIDE) {
+		/* Kept recorded, as one that cannot be removed: said each time. */
+		build_say(ctx, ANIMC_WARNING, path ? path : out->path, OUTSIDE_ADVICE "; left");
+		if (copy_output(&copy, out) && !manifest_add_orphan(left, &copy))
+			manifest_output_release(&copy);
 	} else {
 		build_say(ctx, ANIMC_ERROR, path ? path : out->path, "cannot remove: %s; left",
 			  strerror(error));
