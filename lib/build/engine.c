@@ -397,7 +397,8 @@ static bool open_out_dir(run_state *rs)
 		 * manifest): outputs it could not record would be unknown to
 		 * clean and --prune. */
 		build_say(ctx, ANIMC_ERROR, rs->running, "cannot create: %s; nothing built (animc records what it "
-			  "writes in %s/" MANIFEST_DIR ")", strerror(errno), o->out_dir);
+			  "writes in %s/" MANIFEST_DIR "): make that folder writable, or give another -o",
+			  strerror(errno), o->out_dir);
 		return false;
 	}
 	if (fd >= 0)
