@@ -223,6 +223,39 @@ static void an_output_taken_over_is_said_once(void **state)
 	free(first), free(second), free(a), free(b), free(out), free(dir);
 }
 
+/* A source's warnings come in the order of its lines, as compilers print
+ * them, though the importer finds the wrong count (said at the root's line)
+ * only at the end; and so when they are said again, up to date. */
+static void warnings_come_in_line_order(void **state)
+{
+	char *dir = test_tmpdir("warnings-order"), *out = test_format("%s/out", dir);
+	char *src = test_format("%s/W.Animation", dir);
+	FILE *f = fopen(src, "w");
+	test_run r;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "<?xml version=\"1.0\" ?>\n<AnimationSequence>\n<KeyFrameSequenceCount>2</KeyFrameSequenceCount>\n"
+		   "<Durationx>1</Durationx>\n<Duration>1</Duration>\n<KeyFrameSequences>\n<KeyFrameSequence>\n"
+		   "<BoneName>Root</BoneName>\n<KeyCount>2</KeyCount>\n<Duration>1</Duration>\n"
+		   "<KeyInterval>1</KeyInterval>\n<HasTranslation>true</HasTranslation>\n<HasRotation>false</HasRotation>\n"
+		   "<HasScale>false</HasScale>\n<HasTime>false</HasTime>\n<FixedTranslation>false</FixedTranslation>\n"
+		   "<FixedRotation>false</FixedRotation>\n<FixedScale>false</FixedScale>\n<Translation>\n"
+		   "<Vector3><X>0</X><Y>0</Y><Z>0</Z></Vector3>\n<Vector3><X>1</X><Y>0</Y><Z>0</Z></Vector3>\n"
+		   "</Translation>\n</KeyFrameSequence>\n</KeyFrameSequences>\n</AnimationSequence>\n");
+	assert_int_equal(fclose(f), 0);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "-q", "-o", out, src, NULL);
+		assert_int_equal(r.status, 0);
+		const char *count = strstr(r.err, "W.Animation:2: warning: KeyFrameSequenceCount says 2");
+		const char *unknown = strstr(r.err, "W.Animation:4:");
+		if (!count || !unknown || count > unknown)
+			fail_msg("run %d:\n%s", run, r.err);
+		test_run_release(&r);
+	}
+	free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(noisy_gltf_counts),
 	cmocka_unit_test(warnings_say_what_to_do),
@@ -230,6 +263,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(corpus_has_no_warnings),
 	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
 	cmocka_unit_test(an_output_taken_over_is_said_once),
+	cmocka_unit_test(warnings_come_in_line_order),
 };
 
 ANIMC_TEST_GROUP(tests);

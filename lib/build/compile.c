@@ -679,6 +679,46 @@ static void message_kind(const char *message, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* A diagnostic's place for ordering: its line and column, those of no line
+ * (of a whole clip or source) after every line, then the order found. */
+typedef struct diag_place {
+	uint32_t line, column, found;
+} diag_place;
+
+static int compare_places(const void *a, const void *b)
+{
+	const diag_place *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return (x->found > y->found) - (x->found < y->found);
+}
+
+/* A source's diagnostics in the order of its lines, as compilers print
+ * them (the importers and passes find them in their own order). */
+static void order_by_line(build_result *r)
+{
+	diag_place *places;
+	build_diag *ordered;
+
+	if (r->diag_count < 2)
+		return;
+	places = malloc(r->diag_count * sizeof *places);
+	ordered = malloc(r->diag_count * sizeof *ordered);
+	if (places && ordered) {
+		for (uint32_t i = 0; i < r->diag_count; i++)
+			places[i] = (diag_place){ r->diags[i].line ? r->diags[i].line : UINT32_MAX, r->diags[i].column, i };
+		qsort(places, r->diag_count, sizeof *places, compare_places);
+		for (uint32_t i = 0; i < r->diag_count; i++)
+			ordered[i] = r->diags[places[i].found];
+		memcpy(r->diags, ordered, r->diag_count * sizeof *ordered);
+	}
+	free(places);
+	free(ordered);
+}
+
 /* Repeated warnings (and notes) of one kind in one source become one line:
  * the first, with how many more and where the next few are. */
 static void fold_repeats(build_result *r)
@@ -882,5 +922,6 @@ done:
 		XXH3_freeState(key);
 	cli_strings_release(&cs.reads);
 	fold_repeats(r);
+	order_by_line(r);
 	r->time_s = build_now_s() - start;
 }
