@@ -604,12 +604,50 @@ static void dump_says_why_a_file_cannot_be_read_naming_it_once(void **state)
 	assert_string_equal(r.err, want_folder);
 	assert_string_equal(r.out, "");
 	test_run_release(&r);
+	/* A source given where its compiled clip goes: what to do. */
+	r = test_animc("dump", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "testdata/sample/Crane/Turn.Animation: error: byte 0: no XNB magic: this is not a "
+				   "compiled clip\ntestdata/sample/Crane/Turn.Animation: note: this reads the .xnb files "
+				   "'animc build' writes; compile a source first ('animc build -o OUTDIR SOURCE')\n");
+	test_run_release(&r);
 	free(want_folder);
 	free(want_missing);
 	free(want_empty);
 	free(missing);
 	free(empty);
 	free(dir);
+}
+
+/* Two sources of one name in two folders, given as files, land on one
+ * output: the second is refused, saying how to keep them apart. */
+static void one_output_of_two_sources_says_what_keeps_them_apart(void **state)
+{
+	char *dir = test_tmpdir("cli-one-output"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a/Turn.Animation", dir), *b = test_format("%s/b/Turn.Animation", dir);
+	test_run r;
+
+	(void)state;
+	const char *from[] = { "testdata/sample/Crane/Turn.Animation", "testdata/sample/Crane/Wave.Animation" };
+	char *to[] = { a, b }, *folders[] = { test_format("%s/a", dir), test_format("%s/b", dir) };
+	for (int i = 0; i < 2; i++) {
+		size_t size;
+		uint8_t *bytes = test_read_file(from[i], &size);
+
+		assert_int_equal(mkdir(folders[i], 0777), 0);
+		assert_true(test_write_file(to[i], bytes, size));
+		free(bytes), free(folders[i]);
+	}
+	r = test_animc("build", "-q", "-o", out, a, b, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "/a/Turn.Animation' in this run; not written: give --base DIR (a folder above both) to "
+			   "keep their folders apart, or rename one\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--base", dir, "-o", out, a, b, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(a), free(b), free(out), free(dir);
 }
 
 /* The run's own warnings (here a cache folder that cannot be made) are
@@ -1070,6 +1108,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(dump_says_why_a_file_cannot_be_read_naming_it_once),
 	cmocka_unit_test(an_unknown_first_word_says_what_it_may_mean),
 	cmocka_unit_test(the_summary_counts_the_runs_own_warnings),
+	cmocka_unit_test(one_output_of_two_sources_says_what_keeps_them_apart),
 };
 
 ANIMC_TEST_GROUP(tests);

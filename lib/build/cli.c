@@ -223,6 +223,12 @@ static void report_open_error(const char *path, const animrt_error *err)
 		fputs(": note: a clip written with 'animc build --reader-name NAME' is read with "
 		      "--reader-name NAME\n", stderr);
 	}
+	if (err->status == ANIMRT_ERR_MAGIC) {
+		/* Most often a source given where its compiled clip goes. */
+		cli_print_escaped(stderr, path, 0);
+		fputs(": note: this reads the .xnb files 'animc build' writes; compile a source first "
+		      "('animc build -o OUTDIR SOURCE')\n", stderr);
+	}
 }
 
 /* The commands read every sequence's lists: compact clips decoded. */

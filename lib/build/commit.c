@@ -634,6 +634,15 @@ static bool is_motion_of(const build_output *clip, const build_output *motion)
 	return is;
 }
 
+/* Are files a and b in one folder (as their paths name it)? */
+static bool same_folder(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t na = sa ? (size_t)(sa - a) : 0, nb = sb ? (size_t)(sb - b) : 0;
+
+	return na == nb && strncmp(a, b, na) == 0;
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -675,8 +684,12 @@ void build_commit_job(build_commit *c, size_t i)
 			}
 			else if (owner != SIZE_MAX)
 				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-						  "'%s' is the output of '%s' in this run; not written",
-						  path ? path : o->name, c->ctx->plan.jobs[owner].path);
+						  "'%s' is the output of '%s' in this run; not written: %s",
+						  path ? path : o->name, c->ctx->plan.jobs[owner].path,
+						  same_folder(j->path, c->ctx->plan.jobs[owner].path)
+							  ? "rename one of the two"
+							  : "give --base DIR (a folder above both) to keep their "
+							    "folders apart, or rename one");
 			else
 				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 						  "'%s' is the output of another source in this run; not written",
