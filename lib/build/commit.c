@@ -1296,7 +1296,8 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 	n->left++;
 	path = cli_path_join(out_dir, out->path, NULL);
 	if (fate == OUTPUT_CHANGED) {
-		build_say(ctx, ANIMC_WARNING, path ? path : out->path, "changed since animc wrote it; left");
+		build_say(ctx, ANIMC_WARNING, path ? path : out->path, "changed since animc wrote it; left, as not "
+			  "animc's any more: remove it by hand if it is not wanted");
 	} else if (fate == OUTPUT_OUTSIDE) {
 		/* Kept recorded, as one that cannot be removed: said each time. */
 		build_say(ctx, ANIMC_WARNING, path ? path : out->path, OUTSIDE_ADVICE "; left");
