@@ -397,11 +397,6 @@ static void forget_at(watch_state *w, size_t i)
 	w->dirs[i] = w->dirs[--w->dir_count];
 }
 
-static bool is_at_or_below(const char *p, const char *path, size_t n)
-{
-	return strncmp(p, path, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
 /* Does `path` name the watched folder (through a symbolic link too)? */
 static bool names_folder(const watched *d, const char *path)
 {
@@ -412,9 +407,9 @@ static bool names_folder(const watched *d, const char *path)
 
 /* Should the path `p` of watched folder d go, `path` having gone?  With
  * `if_moved`, only when it no longer names the folder. */
-static bool drops(const watched *d, const char *p, const char *path, size_t n, bool if_moved)
+static bool drops(const watched *d, const char *p, const char *path, bool if_moved)
 {
-	return is_at_or_below(p, path, n) && (!if_moved || !names_folder(d, p));
+	return cli_path_is_within(p, path) && (!if_moved || !names_folder(d, p));
 }
 
 /* Drop the paths of watched folder i that `path` going took with it; one
@@ -423,17 +418,16 @@ static bool drops(const watched *d, const char *p, const char *path, size_t n, b
 static bool drop_paths(watch_state *w, size_t i, const char *path, bool if_moved)
 {
 	watched *d = &w->dirs[i];
-	size_t n = strlen(path);
 
 	for (size_t k = 0; k < d->aliases.count;) {
-		if (drops(d, d->aliases.items[k], path, n, if_moved)) {
+		if (drops(d, d->aliases.items[k], path, if_moved)) {
 			free(d->aliases.items[k]);
 			d->aliases.items[k] = d->aliases.items[--d->aliases.count];
 		} else {
 			k++;
 		}
 	}
-	if (!drops(d, d->dir, path, n, if_moved))
+	if (!drops(d, d->dir, path, if_moved))
 		return false;
 	if (d->aliases.count) {
 		free(d->dir);

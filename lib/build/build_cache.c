@@ -409,9 +409,7 @@ static bool is_given_file(const build_options *o, const char *path)
 		root = realpath(folder ? folder : o->inputs.items[i], NULL);
 		free(folder);
 		if (root) {
-			size_t n = strlen(root);
-
-			is_given = strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/' || n == 1);
+			is_given = cli_path_is_within(real, root);
 			free(root);
 		}
 	}

@@ -797,10 +797,7 @@ static bool folder_is_inside(const char *out_dir, const char *path)
 	char *folder = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 	char *real_folder = folder ? realpath(folder[0] ? folder : "/", NULL) : NULL;
 	char *real_out = realpath(out_dir, NULL);
-	size_t n = real_out ? strlen(real_out) : 0;
-	bool inside = real_folder && real_out &&
-		      (strcmp(real_out, "/") == 0 ||
-		       (strncmp(real_folder, real_out, n) == 0 && (real_folder[n] == '/' || real_folder[n] == '\0')));
+	bool inside = real_folder && real_out && cli_path_is_within(real_folder, real_out);
 
 	free(folder), free(real_folder), free(real_out);
 	return inside;
@@ -849,15 +846,9 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 		return S_ISREG(st.st_mode);
 	if (errno != ENOENT && errno != ENOTDIR)
 		return true;
-	for (size_t i = 0; i < inputs->count; i++) {
-		const char *root = inputs->items[i];
-		size_t n = strlen(root);
-
-		while (n > 1 && root[n - 1] == '/')
-			n--;
-		if (strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0') && stat(root, &st) != 0)
+	for (size_t i = 0; i < inputs->count; i++)
+		if (cli_path_is_within(path, inputs->items[i]) && stat(inputs->items[i], &st) != 0)
 			return true;
-	}
 	return false;
 }
 

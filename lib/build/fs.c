@@ -424,6 +424,17 @@ void cli_path_tidy(char *path)
 	*out = '\0';
 }
 
+bool cli_path_is_within(const char *path, const char *folder)
+{
+	size_t n = strlen(folder);
+
+	while (n > 1 && folder[n - 1] == '/')
+		n--;
+	if (n == 1 && folder[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, folder, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 bool cli_is_left_out_name(const char *name)
 {
 	size_t n = strlen(name);

@@ -94,6 +94,10 @@ void cli_strings_release(cli_strings *list);
 /* A path spelled one way, in place: "./art//Grund/." -> "art/Grund"; a
  * lone "." stays, ".." parts stay (what they mean depends on links). */
 void cli_path_tidy(char *path);
+/* Is `path` `folder` itself or a path below it, as spelled ("a/b" is
+ * within "a", "ab" is not; every absolute path is within "/")?  Both
+ * spelled alike: real paths, or tidied ones. */
+bool cli_path_is_within(const char *path, const char *folder);
 /* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
 const char *cli_basename(const char *path);
 /* A name a folder walk leaves out: hidden (".name", vim's ".name.swp"),

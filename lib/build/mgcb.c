@@ -638,16 +638,6 @@ static char *real_path_of_deepest(const char *path)
 	return out;
 }
 
-/* True when `path` is `folder` or lies below it (both real paths). */
-static bool is_below(const char *path, const char *folder)
-{
-	size_t n = strlen(folder);
-
-	if (n == 1 && folder[0] == '/')
-		return true;
-	return strncmp(path, folder, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
 bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 {
 	/* A path read from an input writes nowhere the user did not give:
@@ -665,7 +655,7 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 	char *dir_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
 	int why = errno;
 	char *out_real = real_path_of_deepest(project->output_dir);
-	bool ok = dir_real && out_real && is_below(out_real, dir_real);
+	bool ok = dir_real && out_real && cli_path_is_within(out_real, dir_real);
 
 	if (!ok && !dir_real)
 		fprintf(messages, "%s: error: cannot resolve the project's folder: %s\n", project->path,
