@@ -341,8 +341,8 @@ static void value_errors_point_at_the_value(void **state)
 	expect_error(HEAD "</AnimationSequence>", ANIMC_ERR_INVALID, 2, 0);   /* no Duration */
 }
 
-/* A Duration or KeyInterval below 0 or not finite, and a list of the wrong
- * length, fail at their own element, saying which Duration; the clip's
+/* A Duration or KeyInterval below 0 or not finite, a KeyInterval of 0 for
+ * keys without times, and a list of the wrong length, fail at their own element, saying which Duration; the clip's
  * validation would name only the root or the sequence. */
 static void durations_and_list_lengths_fail_where_they_are_written(void **state)
 {
@@ -373,6 +373,10 @@ static void durations_and_list_lengths_fail_where_they_are_written(void **state)
 		  "bone 'Hand': <KeyInterval> is -0.5 s: an interval is a finite number of seconds, 0 or more" },
 		{ "1", "1", "1", "false", ANIMC_ERR_INVALID, 8, 16,
 		  "bone 'Hand': <Translation> has 1 value, expected 2 (KeyCount)" },
+		{ "1", "1", "0", "false", ANIMC_ERR_INVALID, 6, 38,
+		  "bone 'Hand': <KeyInterval> is 0 but the 2 keys have no <Time>: uniform keys (HasTime false) "
+		  "are KeyInterval seconds apart; give the interval, or the key times" },
+		{ "1", "1", "0", "true", ANIMC_OK, 0, 0, NULL },   /* a fixed track has one key */
 		{ "1", "1", "1", "true", ANIMC_OK, 0, 0, NULL },
 	};
 

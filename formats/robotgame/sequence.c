@@ -263,6 +263,15 @@ static animc_status check_lists(const animc_rg_sequence *s, const char *bone, co
 	return ANIMC_OK;
 }
 
+/* A track that has keys of its own (present and not fixed). */
+static bool moves(const animc_rg_sequence *s)
+{
+	for (int l = 0; l < XNB_LIST_COUNT; l++)
+		if (l != XNB_LIST_TIME && s->flags[XNB_FLAG_HAS(l)] && !s->flags[XNB_FLAG_FIXED(l)])
+			return true;
+	return false;
+}
+
 animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 				   const animc_xml_element *el, animc_diag_sink *sink)
 {
@@ -305,6 +314,11 @@ animc_status animc_rg_sequence_end(animc_rg_sequence *s, animc_clip *clip,
 			    "bone '%s': <Time> has %zu value%s but HasTime is false", bone, time_count,
 			    time_count == 1 ? "" : "s");
 	}
+	if (!has_time && s->key_count > 1 && s->key_interval_s == 0 && moves(s))
+		return fail(sink, ANIMC_ERR_INVALID, s->key_interval_line, s->key_interval_column,
+			    "bone '%s': <KeyInterval> is 0 but the %d keys have no <Time>: uniform keys (HasTime "
+			    "false) are KeyInterval seconds apart; give the interval, or the key times",
+			    bone, s->key_count);
 	animc_status odd = check_lists(s, bone, el, sink);
 	if (odd != ANIMC_OK)
 		return odd;
