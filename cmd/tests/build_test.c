@@ -658,15 +658,17 @@ static void a_build_killed_before_its_manifest_leaves_nothing_unknown(void **sta
  * of ../outside.xnb (beside `out`), and a last line cut short. */
 static void leave_journal(const char *out)
 {
-	const char *names[] = { "in.xnb", "../outside.xnb", "esc/linked.xnb" }, *bytes[] = { "alpha", "beta", "gamma" };
+	const char *names[] = { "in.xnb", "../outside.xnb", "esc/linked.xnb", "back/kept.xnb" };
+	const char *bytes[] = { "alpha", "beta", "gamma", "delta" };
 	build_journal j;
 	cli_error err;
 	FILE *f;
 
 	sh("mkdir -p '%s/.animc' '%s/../precious' && printf alpha > '%s/in.xnb' && printf beta > '%s/../outside.xnb' && "
-	   "printf gamma > '%s/../precious/linked.xnb' && ln -sfn ../precious '%s/esc'", out, out, out, out, out, out);
+	   "printf gamma > '%s/../precious/linked.xnb' && ln -sfn ../precious '%s/esc' && printf delta > '%s/kept.xnb' "
+	   "&& ln -sfn . '%s/back'", out, out, out, out, out, out, out, out);
 	assert_true(build_journal_init(&j, out));
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		manifest_output o = { 0 };
 
 		o.path = strdup(names[i]);
@@ -684,14 +686,16 @@ static void leave_journal(const char *out)
 }
 
 /* The journal is an input too: clean and a build that takes it in remove
- * what it names under OUTDIR alone (not through a link in it that leads
- * out), and ignore a line a kill cut short. */
+ * what it names under OUTDIR alone, never through a link in it (one that
+ * leads out, or even one back into OUTDIR: a link swapped in while animc
+ * works must redirect nothing), and ignore a line a kill cut short. */
 static void a_journal_never_removes_outside_the_output_folder(void **state)
 {
 	char *dir = test_tmpdir("journal-outside");
 	char *out = test_format("%s/out", dir), *outside = test_format("%s/outside.xnb", dir);
 	char *linked = test_format("%s/precious/linked.xnb", dir);
 	char *inside = test_format("%s/in.xnb", out), *empty = test_format("%s/empty", dir);
+	char *kept = test_format("%s/kept.xnb", out);
 	test_run r;
 
 	(void)state;
@@ -703,20 +707,23 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 		else
 			r = test_animc("build", "-q", "--prune", "-o", out, empty, NULL);
 		assert_int_equal(r.status, 0);
-		assert_int_equal(count(r.err, "\n"), 2);
+		assert_int_equal(count(r.err, "\n"), 3);
 		assert_non_null(strstr(r.err, "/.animc/journal."));
+		assert_non_null(strstr(r.err, "out/back/kept.xnb: warning: its folder is reached through a symbolic"));
 		assert_non_null(strstr(r.err, ":3: warning: names '../outside.xnb', which is not under the output "
 					      "folder; ignored\n"));
-		assert_non_null(strstr(r.err, "out/esc/linked.xnb: warning: its folder leads out of the output folder "
-					      "through a symbolic link, where animc removes nothing: remove it there by "
-					      "hand, or give the link's target as -o; left\n"));
+		assert_non_null(strstr(r.err, "out/esc/linked.xnb: warning: its folder is reached through a symbolic "
+					      "link in the output folder, through which animc removes nothing: remove it "
+					      "there by hand, or give the link's target as -o; left\n"));
 		test_run_release(&r);
 		assert_false(test_file_exists(inside));
 		assert_true(test_file_exists(outside));
 		assert_true(test_file_exists(linked));
+		assert_true(test_file_exists(kept));
 		sh("rm -rf '%s'", out);
 	}
 	free(inside);
+	free(kept);
 	free(empty);
 	free(outside);
 	free(linked);
@@ -733,9 +740,9 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 {
 	char *dir = test_tmpdir("linked-subfolder"), *src = test_format("%s/src", dir);
 	char *out = test_format("%s/out", dir), *wave = test_format("%s/disk/chars/Wave.xnb", dir);
-	const char *advice = "out/chars/Wave.xnb: warning: its folder leads out of the output folder through a "
-			     "symbolic link, where animc removes nothing: remove it there by hand, or give the link's "
-			     "target as -o; left\n";
+	const char *advice = "out/chars/Wave.xnb: warning: its folder is reached through a symbolic link in the "
+			     "output folder, through which animc removes nothing: remove it there by hand, or give the "
+			     "link's target as -o; left\n";
 	test_run r;
 
 	(void)state;

@@ -760,47 +760,83 @@ static bool output_unchanged(const char *path, const manifest_output *o)
 	       build_hash_equal(&h, &o->hash);
 }
 
-/* Remove the folders left empty between `path` (a file) and OUTDIR. */
-static void remove_empty_parents(const char *out_dir, char *path)
-{
-	size_t keep = strlen(out_dir);
-
-	for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) > keep;
-	     slash = strrchr(path, '/')) {
-		*slash = '\0';
-		if (rmdir(path) != 0)
-			break;
-	}
-}
-
 /* What removing a recorded output came to. */
 enum output_fate {
 	OUTPUT_REMOVED,
 	OUTPUT_GONE,      /* not there any more */
 	OUTPUT_CHANGED,   /* no longer what animc wrote: left */
-	OUTPUT_OUTSIDE,   /* its folder is a link out of OUTDIR: left */
+	OUTPUT_OUTSIDE,   /* its folder is reached through a symbolic link: left */
 	OUTPUT_STUCK      /* still animc's, but unlink failed (*error says why) */
 };
 
-/* What clean and --prune say of an output whose folder leads out of OUTDIR. */
+/* What clean and --prune say of an output whose folder is reached through a link. */
 #define OUTSIDE_ADVICE                                                                                     \
-	"its folder leads out of the output folder through a symbolic link, where animc removes nothing: " \
-	"remove it there by hand, or give the link's target as -o"
+	"its folder is reached through a symbolic link in the output folder, through which animc removes "  \
+	"nothing: remove it there by hand, or give the link's target as -o"
 
-/* Is the folder of `path` (OUTDIR/...) in OUTDIR once symbolic links are
- * followed?  A recorded path (the manifest's, a journal's: files animc
- * reads) holds no ".." and is not absolute, but a link inside OUTDIR may
- * still lead it elsewhere, where nothing is animc's to remove. */
-static bool folder_is_inside(const char *out_dir, const char *path)
+/*
+ * The folders from OUTDIR down to a recorded output's, each opened by name
+ * in the one above without following a symbolic link (OUTDIR itself, as
+ * the user gave it, may be one).  A recorded path (the manifest's, a
+ * journal's: files animc reads) holds no ".." and is not absolute, but a
+ * link inside OUTDIR may still lead it elsewhere, and one swapped in while
+ * animc works would redirect a removal by path: removal goes through these
+ * descriptors instead.  `names` is a copy of the path cut at its slashes;
+ * `fd[i]` is the folder named by names[i - 1] (fd[0] is OUTDIR).
+ */
+typedef struct output_folders {
+	char *names;
+	const char **name;   /* count names; the last is the output's */
+	int *fd;             /* count descriptors, until output_folders_close */
+	size_t count;
+} output_folders;
+
+static void output_folders_close(output_folders *w)
 {
-	const char *slash = strrchr(path, '/');
-	char *folder = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-	char *real_folder = folder ? realpath(folder[0] ? folder : "/", NULL) : NULL;
-	char *real_out = realpath(out_dir, NULL);
-	bool inside = real_folder && real_out && cli_path_is_within(real_folder, real_out);
+	for (size_t i = 0; w->fd && i < w->count; i++)
+		if (w->fd[i] >= 0)
+			close(w->fd[i]);
+	free(w->names), free(w->name), free(w->fd);
+}
 
-	free(folder), free(real_folder), free(real_out);
-	return inside;
+/* Open the folders of OUTDIR/`rel`; 0 or an errno value (ELOOP or ENOTDIR:
+ * a folder is a link). */
+static int output_folders_open(output_folders *w, const char *out_dir, const char *rel)
+{
+	size_t n = 1;
+
+	*w = (output_folders){ strdup(rel), NULL, NULL, 0 };
+	for (const char *c = rel; *c; c++)
+		n += *c == '/';
+	if (w->names) {
+		w->name = malloc(n * sizeof *w->name);
+		w->fd = malloc(n * sizeof *w->fd);
+	}
+	if (!w->name || !w->fd)
+		return ENOMEM;
+	for (char *c = w->names, *next; c; c = next) {
+		next = strchr(c, '/');
+		if (next)
+			*next++ = '\0';
+		w->name[w->count++] = c;
+	}
+	w->fd[0] = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (size_t i = 1; i < w->count; i++) {
+		if (w->fd[i - 1] < 0) {
+			w->fd[i] = -1;
+			continue;
+		}
+		w->fd[i] = openat(w->fd[i - 1], w->name[i - 1], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return w->fd[w->count - 1] < 0 ? errno : 0;
+}
+
+/* Remove the folders left empty between the output and OUTDIR. */
+static void remove_empty_folders(const output_folders *w)
+{
+	for (size_t i = w->count - 1; i > 0; i--)
+		if (unlinkat(w->fd[i - 1], w->name[i - 1], AT_REMOVEDIR) != 0)
+			break;
 }
 
 /* Remove an output animc wrote, when it is still what animc wrote and
@@ -808,25 +844,32 @@ static bool folder_is_inside(const char *out_dir, const char *path)
 static enum output_fate output_remove(const char *out_dir, const manifest_output *o, int *error)
 {
 	char *path = cli_path_join(out_dir, o->path, NULL);
+	output_folders folders;
 	enum output_fate fate;
 	struct stat st;
+	int opened;
 
 	*error = ENOMEM;
 	if (!path)
 		return OUTPUT_STUCK;
-	if (lstat(path, &st) != 0 && errno == ENOENT) {
+	opened = output_folders_open(&folders, out_dir, o->path);
+	if (lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		fate = OUTPUT_GONE;
-	} else if (!folder_is_inside(out_dir, path)) {
+	} else if (opened == ELOOP || opened == ENOTDIR) {
 		fate = OUTPUT_OUTSIDE;
+	} else if (opened != 0) {
+		*error = opened;
+		fate = OUTPUT_STUCK;
 	} else if (!output_unchanged(path, o)) {
 		fate = lstat(path, &st) == 0 ? OUTPUT_CHANGED : OUTPUT_GONE;
-	} else if (unlink(path) == 0) {
+	} else if (unlinkat(folders.fd[folders.count - 1], folders.name[folders.count - 1], 0) == 0) {
 		fate = OUTPUT_REMOVED;
-		remove_empty_parents(out_dir, path);
+		remove_empty_folders(&folders);
 	} else {
 		*error = errno;
 		fate = errno == ENOENT ? OUTPUT_GONE : OUTPUT_STUCK;
 	}
+	output_folders_close(&folders);
 	free(path);
 	return fate;
 }
