@@ -1205,20 +1205,29 @@ typedef struct sweep_counts {
 } sweep_counts;
 
 /*
- * Remove the temporary files under `dir`, and the folders that leaves
+ * Remove the temporary files under `dir` (the folder `name` of the one
+ * open as `parent`, or OUTDIR at depth 0), and the folders that leaves
  * empty (a killed run may have made a folder for a file it never put in
- * place); never OUTDIR itself, nor a folder that was empty before.  One
+ * place); never OUTDIR itself, nor a folder that was empty before.  Each
+ * folder is opened in the one above without following a link, and each
+ * file removed there, so a link swapped in meanwhile leads nowhere.  One
  * that cannot be removed is said when ctx is given.  True when `dir`
  * itself is gone.
  */
-static bool sweep(const build_ctx *ctx, const char *dir, int depth, sweep_counts *n)
+static bool sweep(const build_ctx *ctx, int parent, const char *name, const char *dir, int depth,
+		  sweep_counts *n)
 {
-	DIR *d = depth < 4096 ? opendir(dir) : NULL;
+	int fd = depth == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+	       : depth < 4096 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *entry;
 	bool emptied = false;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return false;
+	}
 	while ((entry = readdir(d))) {
 		char *path;
 		struct stat st;
@@ -1228,13 +1237,13 @@ static bool sweep(const build_ctx *ctx, const char *dir, int depth, sweep_counts
 		path = cli_path_join(dir, entry->d_name, NULL);
 		if (!path)
 			break;
-		if (lstat(path, &st) != 0) {
+		if (fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			/* gone meanwhile */
 		} else if (S_ISDIR(st.st_mode)) {
-			emptied |= sweep(ctx, path, depth + 1, n);
+			emptied |= sweep(ctx, fd, entry->d_name, path, depth + 1, n);
 		} else if (!S_ISREG(st.st_mode) || !is_temp_name(entry->d_name)) {
 			/* not animc's */
-		} else if (unlink(path) == 0) {
+		} else if (unlinkat(fd, entry->d_name, 0) == 0) {
 			n->removed++;
 			emptied = true;
 		} else if (errno != ENOENT) {
@@ -1245,14 +1254,14 @@ static bool sweep(const build_ctx *ctx, const char *dir, int depth, sweep_counts
 		free(path);
 	}
 	closedir(d);
-	return emptied && depth > 0 && rmdir(dir) == 0;
+	return emptied && depth > 0 && unlinkat(parent, name, AT_REMOVEDIR) == 0;
 }
 
 unsigned build_sweep_temps(const char *dir)
 {
 	sweep_counts n = { 0, 0 };
 
-	sweep(NULL, dir, 0, &n);
+	sweep(NULL, AT_FDCWD, NULL, dir, 0, &n);
 	return n.removed;
 }
 
@@ -1452,7 +1461,7 @@ int build_clean(build_ctx *ctx)
 	}
 	left.options = m.options;
 	manifest_release(&m);
-	sweep(ctx, o->out_dir, 0, &swept);
+	sweep(ctx, AT_FDCWD, NULL, o->out_dir, 0, &swept);
 	n.temps = swept.removed;
 	n.left += swept.left;
 	n.is_stuck |= swept.left > 0;
