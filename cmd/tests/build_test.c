@@ -1212,6 +1212,31 @@ static void clean_removes_what_killed_builds_left(void **state)
 	free(dir);
 }
 
+/* An OUTDIR/.animc that is a symbolic link is not the folder animc made:
+ * clean removes no lock or run marker through it, and says so. */
+static void clean_removes_nothing_through_a_linked_state_folder(void **state)
+{
+	char *dir = test_tmpdir("clean-linked-state");
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/elsewhere/lock", dir);
+	char *marker = test_format("%s/elsewhere/running.1", dir);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' '%s/elsewhere' && : > '%s' && : > '%s' && ln -s ../elsewhere '%s/.animc'", out, dir, lock,
+	   marker, out);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "out/.animc: warning: is a symbolic link, not the folder animc makes; left, "
+				      "with nothing removed through it: remove it by hand\n"));
+	test_run_release(&r);
+	assert_true(test_file_exists(lock));
+	assert_true(test_file_exists(marker));
+	free(marker);
+	free(lock);
+	free(out);
+	free(dir);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -2000,6 +2025,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(a_build_that_cannot_record_writes_nothing),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
+	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

@@ -1401,26 +1401,30 @@ static bool settle_manifest(const build_ctx *ctx, const char *manifest_path, con
 	return true;
 }
 
-/* The state files of builds (locks, markers of runs), and their folder. */
+/* The state files of builds (locks, markers of runs), and their folder;
+ * nothing through a link put in its place (opened without following one). */
 static void remove_state(const build_ctx *ctx, const char *dir_path, clean_counts *n)
 {
-	DIR *d = opendir(dir_path);
+	int fd = open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 
-	while (d && (e = readdir(d))) {
+	if (fd >= 0 && !d)
+		close(fd);
+	while (d && (e = readdir(d)))
 		if (strcmp(e->d_name, "lock") == 0 || strcmp(e->d_name, "manifest.lock") == 0 ||
-		    strncmp(e->d_name, "running.", 8) == 0) {
-			char *file = cli_path_join(dir_path, e->d_name, NULL);
-
-			if (file)
-				unlink(file);
-			free(file);
-		}
-	}
+		    strncmp(e->d_name, "running.", 8) == 0)
+			unlinkat(fd, e->d_name, 0);
 	if (d)
 		closedir(d);
 	if (rmdir(dir_path) != 0 && errno != ENOENT) {
-		build_say(ctx, ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
+		struct stat st;
+
+		if (lstat(dir_path, &st) == 0 && S_ISLNK(st.st_mode))
+			build_say(ctx, ANIMC_WARNING, dir_path, "is a symbolic link, not the folder animc makes; "
+				  "left, with nothing removed through it: remove it by hand");
+		else
+			build_say(ctx, ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
 		n->is_stuck = true;
 	}
 }
