@@ -652,20 +652,22 @@ static void one_output_of_two_sources_says_what_keeps_them_apart(void **state)
 
 /* The run's own warnings (here a cache folder that cannot be made) are
  * counted in the summary and the report's totals: the summary line says
- * as many warnings as were printed. */
+ * as many warnings as were printed; the report lists them with their
+ * text (run_diagnostics), and JUnit in the suite's system-err. */
 static void the_summary_counts_the_runs_own_warnings(void **state)
 {
 	char *dir = test_tmpdir("cli-run-warnings");
 	char *file = test_format("%s/file", dir), *cache = test_format("%s/file/cache", dir);
 	char *out = test_format("%s/out", dir), *report = test_format("%s/report.json", dir);
+	char *junit = test_format("%s/junit.xml", dir);
 	unsigned printed = 0;
-	char *want, *json, *want_json;
+	char *want, *json, *want_json, *xml, *first;
 	test_run r;
 
 	(void)state;
 	assert_true(test_write_file(file, "", 0));
-	r = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--report", report, "-o", out,
-		       "testdata/sample/Crane/Turn.Animation", NULL);
+	r = test_animc("build", "--cache-dir", cache, "--cache-min-size", "0", "--report", report, "--junit", junit,
+		       "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
 	assert_int_equal(r.status, 0);
 	for (const char *p = r.err; (p = strstr(p, "animc: warning: ")); p++)
 		printed++;
@@ -679,7 +681,22 @@ static void the_summary_counts_the_runs_own_warnings(void **state)
 	want_json = test_format("\"warnings\": %u, \"run_warnings\": %u,", printed, printed);
 	if (!strstr(json, want_json))
 		fail_msg("no '%s' in '%s'", want_json, json);
+	free(want_json);
+	/* The first warning as printed: "animc: warning: cache folder '...': ...". */
+	first = strstr(r.err, "animc: warning: ") + strlen("animc: warning: ");
+	first = strndup(first, strcspn(first, "\n"));
+	assert_non_null(strstr(first, "cache folder"));
+	want_json = test_format("\"run_diagnostics\": [\n    {\"severity\": \"warning\", \"path\": null, "
+				"\"message\": \"%s\", \"line\": 0}", first);
+	if (!strstr(json, want_json))
+		fail_msg("no '%s' in '%s'", want_json, json);
+	xml = (char *)test_read_file(junit, NULL);
+	assert_non_null(xml);
+	assert_non_null(strstr(xml, "    <system-err>animc: warning: cache folder &apos;"));
 	test_run_release(&r);
+	free(xml);
+	free(first);
+	free(junit);
 	free(want_json);
 	free(json);
 	free(want);

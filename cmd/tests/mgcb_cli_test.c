@@ -640,12 +640,14 @@ static void a_marked_project_and_its_platform_name(void **state)
 }
 
 /* A misspelt switch or processor parameter is a warning naming the
- * project's line, with what it may mean, counted in the summary; MGCB's
- * own switches and other processors' parameters are not. */
+ * project's line, with what it may mean, counted in the summary and
+ * listed in the report; MGCB's own switches and other processors'
+ * parameters are not. */
 static void misspelt_switches_and_parameters_are_warned_of(void **state)
 {
 	char *dir = test_tmpdir("mgcb-typos"), *project = test_format("%s/Content.mgcb", dir);
 	char *turn = test_format("%s/Turn.Animation", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir), *json, *want_json;
 	char *want = test_format("%s:2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored\n"
 				 "%s:4: warning: unknown switch /frobnicate: (neither animc nor MGCB reads it); "
 				 "ignored\n"
@@ -667,11 +669,18 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 	(void)state;
 	assert_true(test_write_file(turn, data, size));
 	assert_true(test_write_file(project, text, strlen(text)));
-	r = test_animc("build", "--mgcb", project, "-o", out, NULL);
+	r = test_animc("build", "--mgcb", project, "-o", out, "--report", report, NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, want);
 	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 3 warnings\n"));
 	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	want_json = test_format("\"run_diagnostics\": [\n    {\"severity\": \"warning\", \"path\": \"%s\", "
+				"\"message\": \"unknown switch /platfrom: (did you mean /platform:?); ignored\", "
+				"\"line\": 2},", project);
+	if (!json || !strstr(json, want_json) || !strstr(json, "\"run_warnings\": 3,"))
+		fail_msg("no '%s' in '%s'", want_json, json ? json : "(no report)");
+	free(json), free(want_json), free(report);
 	/* They change what is built: --warnings-as-errors stops before it. */
 	r = test_animc("build", "-q", "--warnings-as-errors", "--mgcb", project, "-o", out, NULL);
 	assert_int_equal(r.status, 1);

@@ -677,6 +677,12 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 		build_status_console_init(rs.status, &ctx);
 	/* The project's warnings were said as it was read. */
 	rs.status->run_warnings = o->has_project ? o->project.warnings : 0;
+	build_said_release(&rs.status->said);
+	for (size_t i = 0; o->has_project && i < o->project.said.count; i++) {
+		const build_said *s = &o->project.said.items[i];
+
+		build_said_add(&rs.status->said, s->severity, s->subject, s->line, s->message);
+	}
 	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
 	rs.running = cli_path_join(o->out_dir, name, NULL);
@@ -692,6 +698,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	if (rs.marked_running)
 		unlink(rs.running);
 	release_ctx(&ctx);
+	build_said_release(&rs.status->said);
 	free(rs.manifest_path);
 	free(rs.running);
 	if (rs.stop_with) {

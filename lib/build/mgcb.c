@@ -91,11 +91,16 @@ static void warning_at(reader *rd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(rd->messages, "%s:%u: warning: ", rd->path, rd->line);
+	char *message;
+
 	va_start(ap, fmt);
-	vfprintf(rd->messages, fmt, ap);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
 	va_end(ap);
-	fputc('\n', rd->messages);
+	fprintf(rd->messages, "%s:%u: warning: %s\n", rd->path, rd->line, message ? message : "out of memory");
+	if (message)
+		build_said_add(&rd->out->said, ANIMC_WARNING, rd->path, rd->line, message);
+	free(message);
 	rd->out->warnings++;
 }
 
@@ -681,5 +686,6 @@ void build_mgcb_release(build_mgcb *project)
 	free(project->items);
 	free(project->path);
 	free(project->output_dir);
+	build_said_release(&project->said);
 	memset(project, 0, sizeof *project);
 }

@@ -17,6 +17,8 @@
 
 #include <animc/animc.h>
 
+#include "said.h"
+
 typedef struct build_mgcb_item {
 	char *source;        /* the file, joined to the project's folder */
 	char *dest;          /* under the output folder, no extension: "Models/dude" */
@@ -37,6 +39,7 @@ typedef struct build_mgcb {
 	build_mgcb_item *items;
 	size_t count;
 	unsigned warnings;   /* "PROJECT:LINE: warning: ..." printed (a misspelt switch or parameter) */
+	build_said_list said;   /* those warnings, for the reports */
 } build_mgcb;
 
 /*

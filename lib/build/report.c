@@ -132,6 +132,28 @@ static void json_message(FILE *f, const build_job *j, const build_diag *d)
 	free(text);
 }
 
+/* The run's own warnings and errors (the cache's, the manifest's, a
+ * project's), which no source has: "run_diagnostics". */
+static void json_run_diagnostics(FILE *f, const build_ctx *ctx)
+{
+	const build_said_list *said = ctx->status ? &ctx->status->said : NULL;
+
+	fputs(",\n  \"run_diagnostics\": [", f);
+	for (size_t i = 0; said && i < said->count; i++) {
+		const build_said *s = &said->items[i];
+
+		fprintf(f, "%s\n    {\"severity\": \"%s\", \"path\": ", i ? "," : "", severity_names[s->severity]);
+		if (s->subject)
+			json_string(f, s->subject);
+		else
+			fputs("null", f);
+		fputs(", \"message\": ", f);
+		json_string(f, s->message);
+		fprintf(f, ", \"line\": %u}", s->line);
+	}
+	fputs(said && said->count ? "\n  ]" : "]", f);
+}
+
 bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
@@ -240,10 +262,12 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 		fputs(r->diag_count ? "\n     ]" : "]", f);
 		fprintf(f, ",\n     \"time_s\": %.6f}", times ? r->time_s : 0.0);
 	}
-	fprintf(f, "%s],\n  \"totals\": {\"sources\": %u, \"compiled\": %u, \"up_to_date\": %u, "
+	fputs(plan->count ? "\n  ]" : "]", f);
+	json_run_diagnostics(f, ctx);
+	fprintf(f, ",\n  \"totals\": {\"sources\": %u, \"compiled\": %u, \"up_to_date\": %u, "
 		"\"cached\": %u, \"skipped\": %u, \"failed\": %u, \"clips\": %u, \"warnings\": %u, "
 		"\"run_warnings\": %u, \"errors\": %u, \"bytes\": %llu}\n}\n",
-		plan->count ? "\n  " : "", t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
+		t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
 		t.clips, t.warnings, t.run_warnings, t.errors, (unsigned long long)t.output_bytes);
 	ok = finish_file(f, tmp, path, err);
 	free(tmp);
@@ -304,6 +328,28 @@ static void xml_diag(FILE *f, const build_job *j, const build_diag *d)
 	fprintf(f, "%s: %s: ", where, severity_names[d->severity]);
 	xml_text(f, d->message);
 	fputs("&#10;", f);
+}
+
+/* The run's own warnings and errors: the suite's system-err, as the
+ * terminal printed them. */
+static void xml_run_diagnostics(FILE *f, const build_ctx *ctx)
+{
+	const build_said_list *said = ctx->status ? &ctx->status->said : NULL;
+
+	if (!said || !said->count)
+		return;
+	fputs("    <system-err>", f);
+	for (size_t i = 0; i < said->count; i++) {
+		const build_said *s = &said->items[i];
+
+		xml_text(f, s->subject ? s->subject : "animc");
+		if (s->line)
+			fprintf(f, ":%u", s->line);
+		fprintf(f, ": %s: ", severity_names[s->severity]);
+		xml_text(f, s->message);
+		fputs("&#10;", f);
+	}
+	fputs("</system-err>\n", f);
 }
 
 bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
@@ -378,6 +424,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		}
 		fputs("    </testcase>\n", f);
 	}
+	xml_run_diagnostics(f, ctx);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	ok = finish_file(f, tmp, path, err);
 	free(tmp);

@@ -9,12 +9,41 @@
 #include <string.h>
 
 #include "result.h"
+#include "said.h"
 
 const char *build_status_name(build_status status)
 {
 	static const char *const names[] = { "compiled", "up-to-date", "skipped", "failed", "cached" };
 
 	return status < BUILD_STATUS_COUNT ? names[status] : "failed";
+}
+
+bool build_said_add(build_said_list *l, animc_severity severity, const char *subject, uint32_t line,
+		    const char *message)
+{
+	build_said *grown = realloc(l->items, (l->count + 1) * sizeof *grown);
+	build_said *s;
+
+	if (!grown)
+		return false;
+	l->items = grown;
+	s = &grown[l->count];
+	*s = (build_said){ severity, subject ? strdup(subject) : NULL, line, strdup(message) };
+	if (!s->message || (subject && !s->subject)) {
+		free(s->subject), free(s->message);
+		return false;
+	}
+	l->count++;
+	return true;
+}
+
+void build_said_release(build_said_list *l)
+{
+	for (size_t i = 0; i < l->count; i++)
+		free(l->items[i].subject), free(l->items[i].message);
+	free(l->items);
+	l->items = NULL;
+	l->count = 0;
 }
 
 void build_result_release(build_result *r)

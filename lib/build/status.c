@@ -396,6 +396,8 @@ static void say(const build_ctx *ctx, animc_severity severity, const char *subje
 		diag.message = message ? message : "out of memory";
 		if (severity == ANIMC_WARNING)
 			ctx->status->run_warnings++;
+		if (severity != ANIMC_NOTE)
+			build_said_add(&ctx->status->said, severity, subject, line, diag.message);
 		ctx->status->ops->diag(ctx->status, &diag);
 	}
 	free(message);

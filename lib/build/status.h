@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "said.h"
 
 typedef struct build_ctx build_ctx;
 typedef struct build_status_sink build_status_sink;
@@ -51,6 +52,8 @@ struct build_status_sink {
 	/* Warnings of the run's own (the cache, the manifest) said so far:
 	 * the summary counts them with the sources'. */
 	unsigned run_warnings;
+	/* Those warnings, and the run's errors, for the reports. */
+	build_said_list said;
 };
 
 /* The sink the options ask for: terminal (a tty, or --progress always),
