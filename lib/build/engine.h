@@ -61,6 +61,9 @@ struct build_ctx {
 	bool lost_workers;         /* a worker died: it may have left a temporary file */
 	bool has_saved;            /* `saved` is the hash of what this run last wrote */
 	build_hash saved;
+	/* What this run last wrote took in other builds' entries, which its own
+	 * view (commit.next) does not hold: the next save merges again. */
+	bool saved_merged;
 	/* The shared cache, a stage in front of the runner; NULL when none. */
 	build_cache_stage *cache;
 	/* Told which importer a compile uses, once it is known (workers pass

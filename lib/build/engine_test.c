@@ -504,6 +504,62 @@ static void a_damaged_manifest_is_said_and_every_source_compiles(void **state)
 	free(dir);
 }
 
+/* A recorded source named `source` (recorded by this run when `ours`). */
+static void add_source(manifest *m, const char *source, bool ours)
+{
+	manifest_entry e;
+
+	memset(&e, 0, sizeof e);
+	e.source = strdup(source);
+	e.out_base = strdup(source);
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "robotgame");
+	e.is_ours = ours;
+	assert_non_null(manifest_add(m, &e));
+}
+
+/* Builds into one folder at once: a long build's checkpoint takes in what
+ * a short one saved meanwhile, and its last save keeps it, though its own
+ * view never held it (it merges again, not "nobody saved since"). */
+static void a_long_build_keeps_what_others_saved_during_it(void **state)
+{
+	char *dir = test_tmpdir("engine-merge"), *path = test_format("%s/manifest", dir);
+	build_ctx ctx;
+	cli_strings pruned = { 0 };
+	manifest first = { 0 }, other = { 0 }, ours = { 0 }, last = { 0 };
+	cli_error err;
+
+	(void)state;
+	memset(&ctx, 0, sizeof ctx);
+	/* The folder's manifest as the long build reads it at its start. */
+	add_source(&first, "a", false);
+	assert_true(manifest_save(&first, path, NULL, &err));
+	assert_int_equal(manifest_load(&ctx.old, path, &err), MANIFEST_LOADED);
+	/* A short build saves its source meanwhile. */
+	add_source(&other, "a", false);
+	add_source(&other, "short", true);
+	assert_true(manifest_save(&other, path, NULL, &err));
+	/* The long build's checkpoint, then its end with one more source. */
+	add_source(&ours, "a", false);
+	add_source(&ours, "long1", true);
+	assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+	add_source(&ours, "long2", true);
+	assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+	assert_int_equal(manifest_load(&last, path, &err), MANIFEST_LOADED);
+	assert_non_null(manifest_find(&last, "a"));
+	assert_non_null(manifest_find(&last, "long1"));
+	assert_non_null(manifest_find(&last, "long2"));
+	assert_non_null(manifest_find(&last, "short"));
+	assert_int_equal(last.count, 4);
+	manifest_release(&last);
+	manifest_release(&ours);
+	manifest_release(&other);
+	manifest_release(&first);
+	manifest_release(&ctx.old);
+	free(path);
+	free(dir);
+}
+
 /* A message too long for a cli_error (a path of 4 KB) keeps its start and
  * its end, the reason, and leaves out the middle (it stopped mid-path). */
 static void long_messages_keep_their_reason(void **state)
@@ -529,6 +585,7 @@ static void long_messages_keep_their_reason(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
+	cmocka_unit_test(a_long_build_keeps_what_others_saved_during_it),
 	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),
 	cmocka_unit_test(a_second_run_compiles_only_what_changed),
 	cmocka_unit_test(an_output_deleted_by_hand_is_written_again),

@@ -811,12 +811,15 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
 			;
 	/* Nobody saved since this run read (or last saved) it, the usual
-	 * case: save ours. */
+	 * case: save ours.  Not when that save took in another build's
+	 * entries: ours lacks them, and saving it alone would drop them. */
 	if (manifest_load(&latest, path, NULL) != MANIFEST_LOADED ||
-	    (expected && latest.loaded_hash_known && build_hash_equal(&latest.loaded_hash, expected))) {
+	    (expected && !ctx->saved_merged && latest.loaded_hash_known &&
+	     build_hash_equal(&latest.loaded_hash, expected))) {
 		manifest_release(&latest);
 		ok = manifest_save(ours, path, &ctx->saved, err);
 		ctx->has_saved = ok;
+		ctx->saved_merged = false;
 		if (fd >= 0)
 			close(fd);
 		return ok;
@@ -865,6 +868,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	view.orphans = orphans;
 	ok = manifest_save(&view, path, &ctx->saved, err);
 	ctx->has_saved = ok;
+	ctx->saved_merged = ok;
 	free(entries);
 	free(orphans);
 	manifest_release(&latest);
