@@ -98,6 +98,37 @@ static void usage_errors_exit_2(void **state)
 	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
 }
 
+/* A malformed ANIMC_CACHE_URL is a usage error naming the variable, not
+ * its value (it may hold a password), where the cache would be used;
+ * commands that use no cache do not mind it. */
+static void a_bad_cache_url_variable_is_a_usage_error(void **state)
+{
+	char *dir = test_tmpdir("cli-cache-url-env"), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	setenv("ANIMC_CACHE_URL", "https://animc:pw-0451@cache.example/animc", 1);
+	r = test_animc("build", "-o", out, SAMPLE "/Crane/Turn.Animation", NULL);
+	unsetenv("ANIMC_CACHE_URL");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "animc build: ANIMC_CACHE_URL: the cache URL holds credentials"));
+	assert_non_null(strstr(r.err, "; fix the variable, or unset it to build without the remote cache\n"));
+	assert_null(strstr(r.err, "pw-0451"));
+	test_run_release(&r);
+	assert_false(test_file_exists(out));
+	setenv("ANIMC_CACHE_URL", "cache.example/animc", 1);
+	r = test_animc("outputs", "-o", out, SAMPLE "/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--cache-url", "http://127.0.0.1:9/c", "-o", out, SAMPLE "/Crane/Turn.Animation",
+		       NULL);
+	unsetenv("ANIMC_CACHE_URL");
+	assert_int_equal(r.status, 0);   /* --cache-url wins over the variable */
+	test_run_release(&r);
+	free(out);
+	free(dir);
+}
+
 /* A bad option is named as given: within a cluster of letters, the letter
  * and its cluster, wherever the cluster stands among the arguments. */
 static void bad_options_are_named_as_given(void **state)
@@ -1098,6 +1129,7 @@ static void completion_lists_each_option_once(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
+	cmocka_unit_test(a_bad_cache_url_variable_is_a_usage_error),
 	cmocka_unit_test(usage_errors_exit_2),
 	cmocka_unit_test(bad_options_are_named_as_given),
 	cmocka_unit_test(quiet_prints_a_summary_only_when_a_source_fails),

@@ -671,7 +671,9 @@ static const option_def option_table[] = {
 	    "ANIMC_CACHE_URL: a source found there is fetched, not compiled; one compiled is stored.  "
 	    "Credentials come from ANIMC_CACHE_USER and ANIMC_CACHE_PASSWORD, ANIMC_CACHE_HEADER or a "
 	    "netrc file (ANIMC_CACHE_NETRC, else ~/.netrc), never the URL",
-	    "docs/scaling.md describes the protocol, the servers and CI set-ups.",
+	    "A URL that is not http:// or https://, or holds credentials or a query, is a usage error, "
+	    "given here or in ANIMC_CACHE_URL.  docs/scaling.md describes the protocol, the servers and CI "
+	    "set-ups.",
 	    NULL },
 	  set_cache_url },
 	{ { "cache-dir", 0, "DIR", FOR_BUILD, BUILD_OPTION_RUN,
@@ -932,6 +934,22 @@ static int check_split_options(const build_options *o, build_command command)
 	return 0;
 }
 
+/* A cache URL from ANIMC_CACHE_URL (no --cache-url) is checked as
+ * --cache-url's is, a usage error naming the variable (not its value,
+ * which may hold a password), where the cache is used: set once in a
+ * profile or a CI job, it is easily forgotten.  0, or ANIMC_EXIT_USAGE
+ * (said). */
+static int check_cache_url_variable(const build_options *o, build_command command)
+{
+	const char *env = getenv("ANIMC_CACHE_URL");
+	cli_error err;
+
+	if (command != CMD_BUILD || !o->cache_url || o->cache_url != env || cli_cache_url_check(env, &err))
+		return 0;
+	return cli_usage_error(command_name(o, command), "ANIMC_CACHE_URL: %s; fix the variable, or unset it to "
+			       "build without the remote cache", err.message);
+}
+
 /* What the options say together: the inputs a command needs, options that
  * contradict each other or need another, and what follows from them.
  * 0, or ANIMC_EXIT_USAGE (said). */
@@ -983,6 +1001,8 @@ static int check_together(build_options *o, build_command command)
 	}
 	if (o->quiet && o->verbose)
 		return cli_usage_error(command_name(o, command), "--quiet and --verbose contradict each other");
+	if (check_cache_url_variable(o, command))
+		return ANIMC_EXIT_USAGE;
 	if (o->import.relative_to_bind && !o->skeleton_path)
 		return cli_usage_error(command_name(o, command), "--relative-to-bind needs --skeleton MODEL: "
 				       "the rest transforms come from the model");
