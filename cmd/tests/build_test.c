@@ -714,7 +714,8 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 					      "folder; ignored\n"));
 		assert_non_null(strstr(r.err, "out/esc/linked.xnb: warning: its folder is reached through a symbolic "
 					      "link in the output folder, through which animc removes nothing: remove it "
-					      "there by hand, or give the link's target as -o; left\n"));
+					      "there by hand (the next clean or --prune then forgets it); to have animc "
+					      "remove such outputs, build into the link's target with -o; left\n"));
 		test_run_release(&r);
 		assert_false(test_file_exists(inside));
 		assert_true(test_file_exists(outside));
@@ -741,8 +742,9 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 	char *dir = test_tmpdir("linked-subfolder"), *src = test_format("%s/src", dir);
 	char *out = test_format("%s/out", dir), *wave = test_format("%s/disk/chars/Wave.xnb", dir);
 	const char *advice = "out/chars/Wave.xnb: warning: its folder is reached through a symbolic link in the "
-			     "output folder, through which animc removes nothing: remove it there by hand, or give the "
-			     "link's target as -o; left\n";
+			     "output folder, through which animc removes nothing: remove it there by hand (the next "
+			     "clean or --prune then forgets it); to have animc remove such outputs, build into the "
+			     "link's target with -o; left\n";
 	test_run r;
 
 	(void)state;
@@ -770,6 +772,12 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 	assert_string_equal(r.out, "removed 0 outputs, 0 temporary files; 2 left\n");
 	test_run_release(&r);
 	assert_true(test_file_exists(wave));
+	/* As the advice says: removed there by hand, it is forgotten. */
+	sh("rm '%s'", wave);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_string_equal(r.out, "removed 0 outputs, 0 temporary files; 1 left\n");
+	assert_null(strstr(r.err, "Wave.xnb"));
+	test_run_release(&r);
 	free(wave), free(out), free(src), free(dir);
 }
 

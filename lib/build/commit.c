@@ -772,7 +772,8 @@ enum output_fate {
 /* What clean and --prune say of an output whose folder is reached through a link. */
 #define OUTSIDE_ADVICE                                                                                     \
 	"its folder is reached through a symbolic link in the output folder, through which animc removes "  \
-	"nothing: remove it there by hand, or give the link's target as -o"
+	"nothing: remove it there by hand (the next clean or --prune then forgets it); to have animc remove " \
+	"such outputs, build into the link's target with -o"
 
 /*
  * The folders from OUTDIR down to a recorded output's, each opened by name
