@@ -77,6 +77,9 @@ static void usage_errors_exit_2(void **state)
 		{ "clean", "-o", "", NULL },
 		{ "build", "-o", "", SAMPLE, NULL },
 		{ "outputs", "--output=", SAMPLE, NULL },
+		{ "build", "-o", "build/test-tmp/u", "--report", "", SAMPLE, NULL },
+		{ "build", "-o", "build/test-tmp/u", "--junit=", SAMPLE, NULL },
+		{ "build", "-o", "build/test-tmp/u", "--depfile", "", SAMPLE, NULL },
 	};
 
 	(void)state;

@@ -244,25 +244,29 @@ static bool set_progress(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+/* A file a run writes at its end: an empty name is a usage error now,
+ * not a file that cannot be written after the build. */
+static bool set_file(const char **field, const char *option, const char *arg, cli_error *err)
+{
+	if (!arg[0])
+		return cli_error_set(err, "%s is empty: give a file to write", option);
+	*field = arg;
+	return true;
+}
+
 static bool set_report(build_options *o, const char *arg, cli_error *err)
 {
-	(void)err;
-	o->report_path = arg;
-	return true;
+	return set_file(&o->report_path, "--report", arg, err);
 }
 
 static bool set_junit(build_options *o, const char *arg, cli_error *err)
 {
-	(void)err;
-	o->junit_path = arg;
-	return true;
+	return set_file(&o->junit_path, "--junit", arg, err);
 }
 
 static bool set_depfile(build_options *o, const char *arg, cli_error *err)
 {
-	(void)err;
-	o->depfile_path = arg;
-	return true;
+	return set_file(&o->depfile_path, "--depfile", arg, err);
 }
 
 static bool set_mgcb(build_options *o, const char *arg, cli_error *err)
@@ -325,7 +329,8 @@ static bool set_cache_wait(build_options *o, const char *arg, cli_error *err)
 static bool set_cache_timeout(build_options *o, const char *arg, cli_error *err)
 {
 	if (!parse_double(arg, &o->cache_timeout_s) || o->cache_timeout_s <= 0 || o->cache_timeout_s > 3600)
-		return cli_error_set(err, "--cache-timeout '%s' is not a number of seconds between 0 and 3600", arg);
+		return cli_error_set(err, "--cache-timeout '%s' is not a number of seconds above 0 and at most 3600",
+				     arg);
 	return true;
 }
 
@@ -696,8 +701,8 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_cache_wait },
 	{ { "cache-timeout", 0, "S", FOR_BUILD, BUILD_OPTION_RUN,
-	    "give the remote up when a transfer makes no progress for S seconds (default 5); it never "
-	    "fails a build",
+	    "give the remote up when a transfer makes no progress for S seconds (default 5; above 0, at "
+	    "most 3600); it never fails a build",
 	    NULL,
 	    NULL },
 	  set_cache_timeout },
