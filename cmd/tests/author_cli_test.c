@@ -1206,6 +1206,23 @@ static void a_single_gltf_source_is_held_to_the_timeout(void **state)
 	free(src), free(out), free(dir);
 }
 
+/* The progress line names what is at work on a slow file: once its
+ * import returned, animc's passes, not the importer. */
+static void the_progress_line_names_the_stage_at_work(void **state)
+{
+	char *dir = test_tmpdir("gltf-progress"), *out = test_format("%s/out", dir), *src = write_crowd_gltf(dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--progress", "always", "--import-timeout", "3", "--layout", "compact", "-o", out, src,
+		       NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "] animc's passes: ") || strstr(r.out, "] gltf: "))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	free(src), free(out), free(dir);
+}
+
 /* A compact part cut between two keys, with --skeleton: a grid the
  * shell's local bounds cannot hold takes a finer one, as without a
  * skeleton, rather than loosening the bounds (which left the shell 40
@@ -1634,6 +1651,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(compact_parts_keep_the_takes_grid),
 	cmocka_unit_test(a_frame_aligned_part_stays_uniform),
 	cmocka_unit_test(a_slow_compile_is_stopped_naming_the_passes),
+	cmocka_unit_test(the_progress_line_names_the_stage_at_work),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
 	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),

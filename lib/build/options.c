@@ -716,7 +716,7 @@ static const option_def option_table[] = {
 	    "auto (default: one updating line when stdout is a terminal, a line per source otherwise), "
 	    "always, never (a line per source)",
 	    "The updating line shows the sources done and the total, the time left, and a file at work "
-	    "for more than a second.",
+	    "for more than a second, with what works on it: its importer, then animc's passes.",
 	    "auto always never" },
 	  set_progress },
 	{ { "quiet", 'q', NULL, FOR_BUILD, BUILD_OPTION_RUN,

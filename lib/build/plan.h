@@ -33,6 +33,7 @@ typedef struct build_job {
 	double started_s;                 /* when a worker took it */
 	bool is_deferred;                 /* its manifest record is the previous one */
 	char importer_at_work[32];        /* what the worker says it imports with */
+	bool is_imported;                 /* its import returned: animc's passes are at work */
 	/* An item of a MonoGame project (--mgcb): the project file, a
 	 * dependency of the job, and the item's Scale and RotationX/Y/Z. */
 	const char *project;

@@ -44,15 +44,16 @@ static void status_draw(build_status_sink *s, double now)
 	}
 	n = (size_t)snprintf(line, sizeof line, "[%zu/%zu%s]", s->done, s->total, eta);
 	if (slow && n < sizeof line) {
-		/* The name's tail is what tells files apart. */
+		/* The name's tail is what tells files apart; before it, what is
+		 * at work: the importer, then animc's passes. */
 		const char *name = slow->path;
-		size_t room = (size_t)s->columns > n + 24 ? (size_t)s->columns - n - 24 : 8;
+		const char *stage = slow->is_imported ? "animc's passes" : slow->importer_at_work;
+		size_t room = (size_t)s->columns > n + 32 ? (size_t)s->columns - n - 32 : 8;
 
 		if (strlen(name) > room)
 			name += strlen(name) - room;
-		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s (%.0f s)",
-				      slow->importer_at_work[0] ? slow->importer_at_work : "",
-				      slow->importer_at_work[0] ? ": " : "", name, now - slow->started_s);
+		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s (%.0f s)", stage, stage[0] ? ": " : "",
+				      name, now - slow->started_s);
 	}
 	if (n > (size_t)s->columns - 1)
 		line[s->columns - 1] = '\0';

@@ -534,6 +534,7 @@ static void note_jobs_at_hand(pool *p)
 		if (j->is_done)
 			continue;
 		j->started_s = (double)atomic_load(&w->slot->started_ns) / 1e9;
+		j->is_imported = atomic_load(&w->slot->imported_position) == position;
 		if (atomic_load(&w->slot->importer_position) != position)
 			continue;
 		memcpy(name, w->slot->importer, sizeof name);
