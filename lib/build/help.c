@@ -714,7 +714,8 @@ static void man_write(FILE *out, const animc_command *const *commands, void (*us
 	      ".TP\n.B SOURCE_DATE_EPOCH\nwhen set, reports carry no times.\n"
 	      ".SH SEE ALSO\n"
 	      "The documentation in the source tree: docs/cli.md (this page), docs/build.md,\n"
-	      "docs/scaling.md, docs/runtime.md; the compiled format, formats/xnb/FORMAT.md.\n", out);
+	      "docs/warnings.md (every warning, and what to do), docs/scaling.md, docs/runtime.md;\n"
+	      "the compiled format, formats/xnb/FORMAT.md.\n", out);
 }
 
 /* ------------------------------------------------------------ completion */
