@@ -698,9 +698,13 @@ static bool reread_project(build_options *o)
 		return false;
 	if (fresh.platform != o->project.platform ||
 	    !fresh.output_dir != !o->project.output_dir ||
-	    (fresh.output_dir && strcmp(fresh.output_dir, o->project.output_dir) != 0))
-		cli_report(ANIMC_WARNING, o->mgcb_path,
-			   "its /outputDir: or /platform: changed; restart animc watch to follow it");
+	    (fresh.output_dir && strcmp(fresh.output_dir, o->project.output_dir) != 0)) {
+		static const char restart[] = "its /outputDir: or /platform: changed; restart animc watch to follow it";
+
+		cli_report(ANIMC_WARNING, o->mgcb_path, "%s", restart);
+		build_said_add(&fresh.said, ANIMC_WARNING, o->mgcb_path, 0, restart);
+		fresh.warnings++;
+	}
 	items = o->project.items;
 	count = o->project.count;
 	o->project.items = fresh.items;
@@ -708,6 +712,10 @@ static bool reread_project(build_options *o)
 	o->project.warnings = fresh.warnings;
 	fresh.items = items;
 	fresh.count = count;
+	/* The project's warnings now, for the build's count and reports. */
+	build_said_list said = o->project.said;
+	o->project.said = fresh.said;
+	fresh.said = said;
 	build_mgcb_release(&fresh);
 	return true;
 }
@@ -959,7 +967,7 @@ static bool input_is_back(const watch_state *w, const build_options *o, bool *an
  * once (the build leaves it out, no failure); one back is built again.
  * Its outputs stay, as those under a missing input of a build do (an
  * unmounted share must not lose them). */
-static void tell_gone_inputs(watch_state *w, const build_options *o)
+static void tell_gone_inputs(watch_state *w, build_options *o)
 {
 	for (size_t i = 0; i < o->inputs.count; i++) {
 		bool is_gone = input_is_gone(o, i);
@@ -969,12 +977,17 @@ static void tell_gone_inputs(watch_state *w, const build_options *o)
 			 * watched no more by that path (nor at all, with no
 			 * other). */
 			forget_paths(w, o->inputs.items[i], true);
-			cli_report(ANIMC_WARNING, o->inputs.items[i],
-				   "gone (moved away or deleted): not built until it is back; its outputs in '%s' "
-				   "stay (remove them with 'animc clean -o %s', or with a build with --prune "
-				   "that no longer names this input)",
-				   o->out_dir, o->out_dir);
+			char *message;
+			if (asprintf(&message, "gone (moved away or deleted): not built until it is back; its outputs "
+				     "in '%s' stay (remove them with 'animc clean -o %s', or with a build with --prune "
+				     "that no longer names this input)", o->out_dir, o->out_dir) < 0)
+				message = NULL;
+			cli_report(ANIMC_WARNING, o->inputs.items[i], "%s", message ? message : "gone");
 			fflush(stderr);
+			/* Counted on the line of the build it comes before. */
+			if (message)
+				build_said_add(&o->said_before, ANIMC_WARNING, o->inputs.items[i], 0, message);
+			free(message);
 		}
 		w->is_gone[i] = is_gone;
 	}
@@ -1001,6 +1014,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			tell_gone_inputs(w, o);
 			if ((pid = start_build(o, fds)) > 0)
 				finish_build(pid, fds, printed);
+			build_said_release(&o->said_before);
 			/* What happened meanwhile counts next.  The build's
 			 * lines are printed whatever happened: they are true of
 			 * what it read, and a source saved again while it ran

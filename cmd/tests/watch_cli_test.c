@@ -594,7 +594,8 @@ static void watch_prints_the_warnings_it_counts(void **state)
 }
 
 /* The line counts the run's own warnings it printed too: a project's
- * misspelt switch, said as each rebuild reads the project. */
+ * misspelt switch, said as each rebuild reads the project, and the project
+ * changing its platform (which needs a restart to follow). */
 static void watch_line_counts_the_projects_warnings(void **state)
 {
 	char *dir = test_tmpdir("watch-project-warning"), *project = test_format("%s/Content.mgcb", dir);
@@ -610,11 +611,19 @@ static void watch_line_counts_the_projects_warnings(void **state)
 	assert_true(test_write_file(project, text, strlen(text)));
 	start_argv(&w, dir, argv);
 	wait_for_builds(&w, 1);
+	settle();
+	static const char changed[] = "/outputDir:out\n/platform:Android\n/build:Turn.Animation\n";
+	assert_true(test_write_file(project, changed, strlen(changed)));
+	wait_for_builds(&w, 2);
 	stop_watch(NULL);
 	log = (char *)test_read_file(w.log, &size);
 	if (!strstr(log, ":2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored\n") ||
 	    !strstr(log, "), 0 failed, 1 warning, 0 up to date, in "))
 		fail_msg("the project's warning not counted:\n%s", log);
+	const char *restart = strstr(log, "Content.mgcb: warning: its /outputDir: or /platform: changed; restart animc "
+				     "watch to follow it\n");
+	if (!restart || !strstr(restart, ", 1 warning, "))
+		fail_msg("the restart warning not counted:\n%s", log);
 	free(log), free(bytes), free(turn), free(project), free(w.log), free(dir);
 }
 
@@ -1139,7 +1148,8 @@ static void assert_no_failure(const watcher *w, const char *err_log)
 
 /* Inputs of the command line gone: a folder moved away, a symbolic link
  * to a folder deleted, a file deleted.  Each is said once, with what
- * becomes of its outputs (they stay); no rebuild counts it failed (each
+ * becomes of its outputs (they stay), and counted on the next rebuild's
+ * line; no rebuild counts it failed (each
  * said "cannot open" and failed until the watch was restarted).  The
  * folder moved back is watched and built again. */
 static void watch_says_once_an_input_is_gone(void **state)
@@ -1193,6 +1203,8 @@ static void watch_says_once_an_input_is_gone(void **state)
 		free(said);
 	}
 	assert_int_equal(lines_with(err_log, "warning"), 3);
+	/* Each counted on the line of the rebuild it came before. */
+	assert_int_equal(lines_with(w.log, ", 1 warning, "), 3);
 	assert_int_equal(lines_with(err_log, "cannot open"), 0);
 	assert_no_failure(&w, err_log);
 	/* Their outputs stay. */

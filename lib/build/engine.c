@@ -683,6 +683,12 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 
 		build_said_add(&rs.status->said, s->severity, s->subject, s->line, s->message);
 	}
+	for (size_t i = 0; i < o->said_before.count; i++) {
+		const build_said *s = &o->said_before.items[i];
+
+		rs.status->run_warnings += s->severity == ANIMC_WARNING;
+		build_said_add(&rs.status->said, s->severity, s->subject, s->line, s->message);
+	}
 	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
 	rs.running = cli_path_join(o->out_dir, name, NULL);

@@ -33,6 +33,9 @@ typedef struct build_options {
 	cli_strings mgcb_defines;    /* --mgcb-define */
 	bool has_project;
 	build_mgcb project;          /* its items, when has_project */
+	/* Warnings said before the run by its caller (animc watch's: an input
+	 * gone): counted and listed as the run's own, as a project's are. */
+	build_said_list said_before;
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
 	/* Not an option: animc watch's.  An input the file system says is not
 	 * there (moved away, deleted) is left out of the plan, no failure:
