@@ -865,7 +865,9 @@ static void remote_refused_store(void **state)
 	cli_cache_close(cache, -1, &stats);
 	assert_int_equal(stats.stored, 0);
 	assert_int_equal(stats.problems[CLI_CACHE_REFUSED], 1);
-	assert_true(test_diags_count(&diags, ANIMC_WARNING) <= 2);
+	/* One warning, whatever the timing: the tally of stores not made is
+	 * a note (how many were still to come when the refusal came varies). */
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 1);
 	assert_true(diags_mention(&diags, "405"));
 	assert_int_equal(test_count_files(server.root), 0);
 

@@ -1205,13 +1205,19 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 		emit(cache, message);
 	}
 	if (skipped_gets || skipped_puts) {
-		char message[1024];
+		char message[1024], gets[160] = "", puts[64] = "";
 
-		snprintf(message, sizeof message,
-			 "remote cache '%s' given up after the problem above: %zu lookups and %zu stores not "
-			 "made; those sources were compiled here",
-			 cache->shown_url, skipped_gets, skipped_puts);
-		emit(cache, message);
+		if (skipped_gets)
+			snprintf(gets, sizeof gets, "%zu lookup%s not made (%s compiled here)", skipped_gets,
+				 skipped_gets == 1 ? "" : "s", skipped_gets == 1 ? "its source was" : "their sources were");
+		if (skipped_puts)
+			snprintf(puts, sizeof puts, "%zu result%s not stored", skipped_puts, skipped_puts == 1 ? "" : "s");
+		snprintf(message, sizeof message, "remote cache '%s' given up after the problem above: %s%s%s",
+			 cache->shown_url, gets, gets[0] && puts[0] ? " and " : "", puts);
+		/* A note, as the recap below: it tallies what the warning above
+		 * caused, and how many requests were still to come when it came
+		 * depends on timing, which a count of warnings must not. */
+		emit_as(cache, ANIMC_NOTE, message);
 	} else if (cache->stats.errors > 1) {
 		char message[128];
 
