@@ -398,7 +398,8 @@ static void server_stopped_mid_build(void **state)
 		char *text = (char *)test_read_file(err, NULL);
 
 		assert_non_null(strstr(text, "warning"));
-		assert_non_null(strstr(text, "compiled here"));
+		if (!strstr(text, "compiled here") && !strstr(text, "compiling instead"))
+			fail_msg("%s", text);
 		free(text);
 	}
 	statuses = report_statuses(r2);

@@ -760,14 +760,17 @@ static void judge(cache_remote *r, transfer *t, CURLcode code)
 		go_down(r, false);
 		return;
 	}
+	bool is_down = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
+		       code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR ||
+		       code == CURLE_PEER_FAILED_VERIFICATION;
+
 	/* libcurl's message names the host and port, never the credentials. */
 	cache_warn(r->cache, CLI_CACHE_UNREACHABLE, "remote cache '%s': %s %s failed: %s; %s",
 		   r->shown_url, method, t->name, t->error[0] ? t->error : curl.easy_strerror(code),
-		   t->is_put ? "that result is not stored there" : "compiling instead");
+		   is_down ? "not used for the rest of this run (its sources are compiled here)"
+		   : t->is_put ? "that result is not stored there" : "compiling instead");
 	finish(r, t, REMOTE_FAILED);
-	if (code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
-	    code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR ||
-	    code == CURLE_PEER_FAILED_VERIFICATION)
+	if (is_down)
 		go_down(r, false);
 	else
 		count_failure(r);
