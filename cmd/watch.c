@@ -602,13 +602,8 @@ static void watch_job_committed(build_status_sink *s, size_t i)
 
 	if (j->result.status == BUILD_UP_TO_DATE)
 		return;
-	for (uint32_t d = 0; d < j->result.diag_count; d++) {
-		const build_diag *g = &j->result.diags[d];
-		animc_diag diag = build_job_diag(j, g);
-		cli_diag_printer printer = ctx->printer;
-
-		cli_print_diag(&printer, &diag);
-	}
+	for (uint32_t d = 0; d < j->result.diag_count; d++)
+		build_print_job_diag(ctx, j, &j->result.diags[d]);
 }
 
 static void watch_note(build_status_sink *s, const char *line)
@@ -649,7 +644,7 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 	unsigned warnings = t->run_warnings;   /* and the run's own, said now */
 	for (size_t i = 0; i < ctx->plan.count; i++)
 		if (ctx->plan.jobs[i].result.status != BUILD_UP_TO_DATE)
-			warnings += ctx->plan.jobs[i].result.warnings;
+			warnings += build_result_warnings_said(ctx->options, &ctx->plan.jobs[i].result);
 	printf(", %u failed, %u warning%s, %u up to date", t->failed, warnings, warnings == 1 ? "" : "s",
 	       t->up_to_date);
 	if (stale)
@@ -702,7 +697,7 @@ static bool reread_project(build_options *o)
 		static const char restart[] = "its /outputDir: or /platform: changed; restart animc watch to follow it";
 
 		cli_report(ANIMC_WARNING, o->mgcb_path, "%s", restart);
-		build_said_add(&fresh.said, ANIMC_WARNING, o->mgcb_path, 0, restart);
+		build_said_add(&fresh.said, ANIMC_WARNING, NULL, o->mgcb_path, 0, restart);
 		fresh.warnings++;
 	}
 	items = o->project.items;
@@ -986,7 +981,7 @@ static void tell_gone_inputs(watch_state *w, build_options *o)
 			fflush(stderr);
 			/* Counted on the line of the build it comes before. */
 			if (message)
-				build_said_add(&o->said_before, ANIMC_WARNING, o->inputs.items[i], 0, message);
+				build_said_add(&o->said_before, ANIMC_WARNING, NULL, o->inputs.items[i], 0, message);
 			free(message);
 		}
 		w->is_gone[i] = is_gone;

@@ -96,11 +96,11 @@ static void refuse(read_log *log, const char *path, char *real)
 {
 	if (!log->refused || strcmp(log->refused, real) != 0) {
 		if (log->path)
-			animc_diag_report(log->sink, ANIMC_WARNING, 0, 0, "'%s' resolves to '%s', outside "
+			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' resolves to '%s', outside "
 					  "the source's folder: not read (only files beside the source are "
 					  "read)", path, real);
 		else
-			animc_diag_report(log->sink, ANIMC_WARNING, 0, 0, "'%s' not read: the source was "
+			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' not read: the source was "
 					  "given from memory, without a folder", path);
 	}
 	free(log->refused);
@@ -364,15 +364,16 @@ static size_t name_utf8(const struct aiString *s, char buf[2 * MAXLEN], bool *wa
 	return n;
 }
 
-static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static void warn(converter *cv, animc_warning_kind kind, const animc_clip *clip, const animc_channel *ch,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static void warn(converter *cv, const animc_clip *clip, const animc_channel *ch, const char *fmt, ...)
+static void warn(converter *cv, animc_warning_kind kind, const animc_clip *clip, const animc_channel *ch,
+		 const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	animc_clip_vreport(cv->sink, ANIMC_WARNING, clip, ch, fmt, ap);
+	animc_clip_vreport_kind(cv->sink, ANIMC_WARNING, kind, clip, ch, fmt, ap);
 	va_end(ap);
 }
 
@@ -528,8 +529,9 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 	if (hold)
 		memcpy(v, &v[4], 4 * sizeof *v);
 	if (normalised)
-		warn(cv, clip, &clip->channels[ch], "%u rotation key%s not of unit length; normalised: "
-		     "check the exporter's rotation output (quaternions)",
+		warn(cv, ANIMC_WARN_NOT_UNIT_QUATERNION, clip, &clip->channels[ch],
+		     "%u rotation key%s not of unit length; normalised: check the exporter's rotation output "
+		     "(quaternions)",
 		     normalised, normalised == 1 ? " was" : "s were");
 	return ANIMC_OK;
 }
@@ -571,7 +573,7 @@ static animc_status drop_duplicate_bones(converter *cv, animc_clip *clip)
 	for (uint32_t i = 0; i + 1 < n; i++) {
 		if (strcmp(refs[i].bone, refs[i + 1].bone) == 0) {
 			dropped[refs[i].index] = true;
-			warn(cv, clip, &clip->channels[refs[i + 1].index],
+			warn(cv, ANIMC_WARN_DUPLICATE_CHANNEL, clip, &clip->channels[refs[i + 1].index],
 			     "animated by more than one channel, and the runtime finds bones by name; "
 			     "kept the last one: give each animated bone its own name");
 		}
@@ -599,7 +601,7 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	if (!clip)
 		return ANIMC_ERR_NOMEM;
 	if (latin1)
-		warn(cv, clip, NULL, "the clip name is not UTF-8; read it as Latin-1: save the file "
+		warn(cv, ANIMC_WARN_NOT_UTF8, clip, NULL, "the clip name is not UTF-8; read it as Latin-1: save the file "
 		     "with UTF-8 names if that is wrong");
 	/* Assimp's BVH reader states the duration as frames - 1 in an
 	 * unsigned int: a motion of no frames wraps to 2^32 - 1 (a clip of
@@ -638,10 +640,10 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		}
 		clip->channels[ch].duration_s = clip->duration_s;
 		if (latin1)
-			warn(cv, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
+			warn(cv, ANIMC_WARN_NOT_UTF8, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
 			     "save the file with UTF-8 names if that is wrong");
 		if (cv->scene && !scene_has_node(cv->scene, &na->mNodeName, anim->mNumChannels))
-			warn(cv, clip, &clip->channels[ch], "no node of the file's hierarchy has this name (a "
+			warn(cv, ANIMC_WARN_UNKNOWN_NODE, clip, &clip->channels[ch], "no node of the file's hierarchy has this name (a "
 			     "typo?): a skeleton read from the file has no such bone");
 		status = import_vectors(clip, (uint32_t)ch, ANIMC_TRANSLATION, na->mPositionKeys,
 					na->mNumPositionKeys, rate);
@@ -701,7 +703,7 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 		if (cv.assumed_declared != 0)
 			snprintf(declared, sizeof declared, "%g (not a rate)", cv.assumed_declared);
 		rate = animc_assimp_default_rate(format, &why);
-		animc_diag_report(sink, ANIMC_WARNING, 0, 0,
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSUMED_TICK_RATE, 0, 0,
 				  "clip '%s'%s: the file declares %s ticks per second; assumed %g, %s "
 				  "(--ticks-per-second sets the rate)",
 				  cv.assumed_clip, cv.assumed_count > 1 ? " and others" : "", declared, rate,

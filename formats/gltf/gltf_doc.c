@@ -28,16 +28,16 @@
 
 /* ------------------------------------------------------------ diagnostics */
 
-static animc_status vfail(gltf_doc *doc, animc_severity severity, animc_status status,
-			  const char *path, const char *fmt, va_list ap)
+static animc_status vfail(gltf_doc *doc, animc_severity severity, animc_warning_kind kind,
+			  animc_status status, const char *path, const char *fmt, va_list ap)
 {
 	char what[1024];
 
 	vsnprintf(what, sizeof what, fmt, ap);
 	if (path && path[0])
-		animc_diag_report(doc->sink, severity, 0, 0, "%s: %s", path, what);
+		animc_diag_report_kind(doc->sink, severity, kind, 0, 0, "%s: %s", path, what);
 	else
-		animc_diag_report(doc->sink, severity, 0, 0, "%s", what);
+		animc_diag_report_kind(doc->sink, severity, kind, 0, 0, "%s", what);
 	return status;
 }
 
@@ -46,7 +46,7 @@ animc_status gltf_fail(gltf_doc *doc, animc_status status, const char *path, con
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(doc, ANIMC_ERROR, status, path, fmt, ap);
+	vfail(doc, ANIMC_ERROR, ANIMC_WARN_NONE, status, path, fmt, ap);
 	va_end(ap);
 	doc->error_status = status;
 	return status;
@@ -57,12 +57,12 @@ animc_status gltf_status(const gltf_doc *doc)
 	return doc->error_status != ANIMC_OK ? doc->error_status : ANIMC_ERR_PARSE;
 }
 
-void gltf_warn(gltf_doc *doc, const char *path, const char *fmt, ...)
+void gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(doc, ANIMC_WARNING, ANIMC_OK, path, fmt, ap);
+	vfail(doc, ANIMC_WARNING, kind, ANIMC_OK, path, fmt, ap);
 	va_end(ap);
 }
 
@@ -71,7 +71,7 @@ void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(doc, ANIMC_NOTE, ANIMC_OK, path, fmt, ap);
+	vfail(doc, ANIMC_NOTE, ANIMC_WARN_NONE, ANIMC_OK, path, fmt, ap);
 	va_end(ap);
 }
 

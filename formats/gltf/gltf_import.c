@@ -257,7 +257,7 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 				q[c] = (float)(q[c] / len);
 		}
 		if (off_unit)
-			gltf_warn(im->doc, out_path, "%u rotation key%s not of unit length, which glTF "
+			gltf_warn(im->doc, ANIMC_WARN_NOT_UNIT_QUATERNION, out_path, "%u rotation key%s not of unit length, which glTF "
 				  "requires; normalised: check the exporter's rotation output (quaternions)",
 				  off_unit, off_unit == 1 ? " is" : "s are");
 	}
@@ -366,7 +366,7 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		if (!ok)
 			goto fail;
 		if (!gltf_member(tg, "node")) {
-			gltf_warn(im->doc, tpath, "targets no node ('%s', an extension's); left out: only "
+			gltf_warn(im->doc, ANIMC_WARN_NON_NODE_TARGET, tpath, "targets no node ('%s', an extension's); left out: only "
 				  "node translation, rotation and scale compile, so bake this animation into "
 				  "nodes if the game needs it", what);
 			continue;
@@ -388,7 +388,7 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		else if (strcmp(what, "scale") == 0)
 			kind = ANIMC_SCALE;
 		else {
-			gltf_warn(im->doc, tpath, "path '%s' is not translation, rotation, scale or weights, "
+			gltf_warn(im->doc, ANIMC_WARN_UNKNOWN_TARGET_PATH, tpath, "path '%s' is not translation, rotation, scale or weights, "
 				  "which glTF 2.0 requires; left out: fix the exporter or the file", what);
 			continue;
 		}
@@ -416,7 +416,7 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		targets[kept++] = targets[i];
 	}
 	if (again)
-		gltf_warn(im->doc, anim_path, "%zu channel%s animate%s what an earlier channel already "
+		gltf_warn(im->doc, ANIMC_WARN_DUPLICATE_CHANNEL, anim_path, "%zu channel%s animate%s what an earlier channel already "
 			  "animates (%s%s); kept the later of each: export one channel per node and "
 			  "property (in Blender, one action per animation, NLA strips baked)", again,
 			  again == 1 ? "" : "s", again == 1 ? "s" : "", places, again > listed ? ", ..." : "");
@@ -508,7 +508,7 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 			char npath[GLTF_PATH_BYTES];
 
 			gltf_path(npath, "nodes[%llu]", (unsigned long long)node);
-			gltf_warn(im->doc, npath, "is animated but has a matrix, which glTF forbids; the "
+			gltf_warn(im->doc, ANIMC_WARN_ANIMATED_MATRIX, npath, "is animated but has a matrix, which glTF forbids; the "
 				  "tracks not animated come from the matrix: export the node's rest as "
 				  "translation, rotation and scale");
 		}
@@ -642,7 +642,7 @@ static animc_status drop_duplicate_bones(importer *im, animc_clip *clip, const c
 	for (uint32_t i = clip->channel_count; i-- > 0;) {
 		if (name_set_add(&seen, clip->channels[i].bone, i))
 			continue;
-		gltf_warn(im->doc, anim_path, "more than one animated node is named '%s', and the "
+		gltf_warn(im->doc, ANIMC_WARN_BONE_NAME_CLASH, anim_path, "more than one animated node is named '%s', and the "
 			  "runtime finds bones by name; kept the last one: give each animated node its "
 			  "own name", clip->channels[i].bone);
 		clip->channels[i].bone = NULL;

@@ -91,8 +91,8 @@ animc_status gltf_status(const gltf_doc *doc);
 /* A warning says what is wrong in the file and what to do about it; what
  * needs no action is a note (printed with -v).  docs/warnings.md lists
  * every warning with its fix. */
-void gltf_warn(gltf_doc *doc, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -126,7 +126,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 			    "the root element <AnimationSequence> is in the namespace '%s'; .NET's "
 			    "XmlSerializer reads it in none, and refuses this file (remove the xmlns)", el->uri);
 	if (k == K_UNKNOWN) {
-		animc_diag_report(im->sink, ANIMC_WARNING, el->line, el->column,
+		animc_diag_report_kind(im->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
 				  "unknown element <%s> in <%s> ignored: check its "
 				  "spelling (names are case-sensitive)", el->name,
 				  im->names[el->depth - 1]);
@@ -293,7 +293,7 @@ static animc_status warn_shared_bone_names(const animc_clip *clip, animc_diag_si
 		for (end = i + 1; end < n && strcmp(bone_of(clip, order[end]), name) == 0; end++)
 			;
 		if (end - i > 1)
-			animc_diag_report(sink, ANIMC_WARNING, clip->channels[order[end - 1]].line, 0,
+			animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_BONE_NAME_CLASH, clip->channels[order[end - 1]].line, 0,
 					  "%u sequences are named '%s' (the first at line %u); the runtime finds "
 					  "bones by name and plays the last one's values: give each its own name",
 					  end - i, name, clip->channels[order[i]].line);
@@ -327,7 +327,7 @@ static animc_status import_robotgame(const animc_import_request *req, animc_clip
 		status = ANIMC_ERR_INVALID;
 	}
 	if (status == ANIMC_OK && !im.root_count_seen)
-		animc_diag_report(sink, ANIMC_WARNING, im.clip->line, 0,
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_MISSING_SEQUENCE_COUNT, im.clip->line, 0,
 				  "<AnimationSequence> has no <KeyFrameSequenceCount>, which the original "
 				  "pipeline needs: add it (the default mode writes the number of sequences; "
 				  "--exact cannot)");

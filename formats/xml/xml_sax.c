@@ -309,7 +309,7 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	if (strstr(message, "XML_PARSE_HUGE") && strstr(message, "depth"))
 		snprintf(message, sizeof message, "elements nest deeper than 256 levels");
 	if (error->level == XML_ERR_WARNING) {
-		animc_diag_report(r->sink, ANIMC_WARNING, error->line > 0 ? (uint32_t)error->line : 0,
+		animc_diag_report_kind(r->sink, ANIMC_WARNING, ANIMC_WARN_XML, error->line > 0 ? (uint32_t)error->line : 0,
 				  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
 		return;
 	}

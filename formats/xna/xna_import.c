@@ -531,7 +531,7 @@ static bool drop_shared_times(xna *x, const char *clip_name, key_ref *order, siz
 			size_t len;
 			const char *bone = bone_name(x, k->bone, numbered, &len);
 
-			animc_diag_report(x->sink, ANIMC_WARNING, k->time_line, k->time_column,
+			animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_SHARED_KEY_TIME, k->time_line, k->time_column,
 					  "clip '%s': bone '%.*s': %zu key%s shared a time with a later key; kept the "
 					  "later value: export one key per time (a step is two keys a frame apart)",
 					  clip_name, (int)len, bone, count, count == 1 ? "" : "s");
@@ -661,14 +661,14 @@ static animc_xml_action end_entry(xna *x, const animc_xml_element *el)
 	if (late) {
 		const keyframe *k = &x->keys[first_late];
 
-		animc_diag_report(x->sink, ANIMC_WARNING, k->time_line, k->time_column,
+		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_KEYS_PAST_DURATION, k->time_line, k->time_column,
 				  "clip '%s': %zu key%s past the clip's Duration (%g s), the first at %g s: "
 				  "check the Duration or the key times",
 				  clip->name, late, late == 1 ? " lies" : "s lie", (double)clip->duration_s,
 				  (double)ticks_to_seconds(k->ticks));
 	}
 	if (x->key_count == 0)
-		animc_diag_report(x->sink, ANIMC_WARNING, el->line, el->column,
+		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_EMPTY_CLIP, el->line, el->column,
 				  "clip '%s' has no keyframes: it plays the rest pose; "
 				  "re-export it or leave it out", clip->name);
 	/* Every channel is the split's own: the count is the one it made. */
@@ -844,7 +844,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	}
 	i = parent->kind == K_ROOT ? -1 : find_rule(x, parent->kind, el->name);
 	if (i < 0) {
-		animc_diag_report(x->sink, ANIMC_WARNING, el->line, el->column,
+		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
 				  "unknown element <%s> in <%s> ignored: check its "
 				  "spelling (names are case-sensitive)", el->name, parent->name);
 		return ANIMC_XML_SKIP;
@@ -1157,7 +1157,7 @@ static animc_status finish(xna *x)
 	}
 	if (x->type == A_SEQUENCE) {
 		if (!x->seq_count_seen)
-			animc_diag_report(x->sink, ANIMC_WARNING, x->asset_line, 0,
+			animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_MISSING_SEQUENCE_COUNT, x->asset_line, 0,
 					  "<Asset> has no <KeyFrameSequenceCount>; wrote the "
 					  "number of sequences: add the element, which the original pipeline needs");
 		x->out->is_single_asset = true;
@@ -1221,7 +1221,7 @@ static animc_status finish(xna *x)
 
 		for (size_t i = 0; i < x->hierarchy_count && i < skel->bone_count; i++) {
 			if (skel->bones[i].parent != x->hierarchy[i]) {
-				animc_diag_report(x->sink, ANIMC_WARNING, x->hierarchy_line, x->hierarchy_column,
+				animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_SKELETON_MISMATCH, x->hierarchy_line, x->hierarchy_column,
 						  "<SkeletonHierarchy> gives bone %zu the parent %d, the model %d: "
 						  "the bone names may not be the ones the clips mean: "
 						  "check that --skeleton is this asset's model",

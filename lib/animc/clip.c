@@ -292,7 +292,7 @@ animc_status animc_clip_set_name_unique(animc_clip_set *set, animc_diag_sink *si
 		}
 		if (list_used >= sizeof list)
 			memcpy(list + sizeof list - 5, "...", 4);
-		animc_diag_report(sink, ANIMC_WARNING, set->clips[refs[g + 1].index]->line, 0,
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, set->clips[refs[g + 1].index]->line, 0,
 				  "%u clips are named '%s'; wrote them as %s: give each "
 				  "clip its own name to choose the file names", end - g, base, list);
 	}
@@ -316,15 +316,31 @@ void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
 		snprintf(buf + n, size - (size_t)n, "bone '%s': ", channel->bone);
 }
 
-void animc_clip_vreport(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
-			const animc_channel *channel, const char *fmt, va_list ap)
+void animc_clip_vreport_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			     const animc_clip *clip, const animc_channel *channel, const char *fmt, va_list ap)
 {
 	/* Room for the longest names a reader keeps (Assimp's: 1,024 bytes). */
 	char where[4160], what[1024];
 
 	vsnprintf(what, sizeof what, fmt, ap);
 	animc_clip_where(clip, channel, where, sizeof where);
-	animc_diag_report(sink, severity, channel ? channel->line : clip->line, 0, "%s%s", where, what);
+	animc_diag_report_kind(sink, severity, kind, channel ? channel->line : clip->line, 0, "%s%s", where, what);
+}
+
+void animc_clip_vreport(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
+			const animc_channel *channel, const char *fmt, va_list ap)
+{
+	animc_clip_vreport_kind(sink, severity, ANIMC_WARN_NONE, clip, channel, fmt, ap);
+}
+
+void animc_clip_report_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			    const animc_clip *clip, const animc_channel *channel, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	animc_clip_vreport_kind(sink, severity, kind, clip, channel, fmt, ap);
+	va_end(ap);
 }
 
 void animc_clip_report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,

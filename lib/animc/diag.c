@@ -3,6 +3,7 @@
  * through the sink and never prints.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <animc/animc.h>
 
@@ -25,10 +26,99 @@ const char *animc_status_string(animc_status status)
 	return status_strings[status];
 }
 
-void animc_diag_vreport(animc_diag_sink *sink, animc_severity severity,
-			uint32_t line, uint32_t column, int64_t byte_offset,
-			const char *fmt, va_list ap)
+/* The kinds of warning: names users give to --allow, and the one line
+ * docs/warnings.md and the usage error list them by. */
+static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
+	[ANIMC_WARN_NOT_UNIT_QUATERNION] = { "not-unit-quaternion",
+		"rotation keys that are not unit quaternions; normalised" },
+	[ANIMC_WARN_NON_NODE_TARGET] = { "non-node-target",
+		"a glTF channel animates something other than a node (an extension's pointer); left out" },
+	[ANIMC_WARN_UNKNOWN_TARGET_PATH] = { "unknown-target-path",
+		"a glTF channel's path is not translation, rotation, scale or weights; left out" },
+	[ANIMC_WARN_DUPLICATE_CHANNEL] = { "duplicate-channel",
+		"one bone or node property animated by more than one channel; the later kept" },
+	[ANIMC_WARN_ANIMATED_MATRIX] = { "animated-matrix-node",
+		"an animated glTF node whose rest is a matrix, which glTF forbids" },
+	[ANIMC_WARN_BONE_NAME_CLASH] = { "bone-name-clash",
+		"animated bones (nodes, sequences) that share one name; the last kept" },
+	[ANIMC_WARN_NOT_UTF8] = { "not-utf8",
+		"a clip or bone name that is not UTF-8; read as Latin-1" },
+	[ANIMC_WARN_UNKNOWN_NODE] = { "unknown-node",
+		"a channel names no node of the file's own hierarchy" },
+	[ANIMC_WARN_ASSUMED_TICK_RATE] = { "assumed-tick-rate",
+		"the file declares no ticks per second; the format's default assumed" },
+	[ANIMC_WARN_FILE_NOT_READ] = { "file-not-read",
+		"a file the source names lies outside its folder; not read" },
+	[ANIMC_WARN_KEYS_OUT_OF_ORDER] = { "keys-out-of-order",
+		"keys not in time order; sorted" },
+	[ANIMC_WARN_SHARED_KEY_TIME] = { "shared-key-time",
+		"two keys of one track at one time, the last key's time too; the later kept" },
+	[ANIMC_WARN_WRONG_SEQUENCE_COUNT] = { "wrong-sequence-count",
+		"KeyFrameSequenceCount differs from the sequences that follow; corrected" },
+	[ANIMC_WARN_MISSING_SEQUENCE_COUNT] = { "missing-sequence-count",
+		"no <KeyFrameSequenceCount>, which the original pipeline needs" },
+	[ANIMC_WARN_UNKNOWN_ELEMENT] = { "unknown-element",
+		"an element the format does not have (often a misspelling); ignored" },
+	[ANIMC_WARN_KEYS_PAST_DURATION] = { "keys-past-duration",
+		"keys after the clip's Duration" },
+	[ANIMC_WARN_EMPTY_CLIP] = { "empty-clip",
+		"a clip with no keyframes; it plays the rest pose" },
+	[ANIMC_WARN_SKELETON_MISMATCH] = { "skeleton-mismatch",
+		"the asset's bone hierarchy differs from --skeleton's model" },
+	[ANIMC_WARN_SHORT_CLIP] = { "short-clip",
+		"a moving clip shorter than a frame at 60 Hz; written as lasting 1/60 s" },
+	[ANIMC_WARN_ZERO_LENGTH_SPAN] = { "zero-length-span",
+		"keys share a time before the last key, where the original runtime divides by 0; moved apart" },
+	[ANIMC_WARN_EXACT_UNPLAYABLE] = { "exact-unplayable",
+		"--exact writes bytes the original runtime cannot play, or plays otherwise than libanimrt" },
+	[ANIMC_WARN_CLIP_NAME_CLASH] = { "clip-name-clash",
+		"clips whose names give one output file name; renamed" },
+	[ANIMC_WARN_TOLERANCE_NOT_MET] = { "tolerance-not-met",
+		"the lossy pass could not meet the model-space bound" },
+	[ANIMC_WARN_TOO_LONG_TO_MEASURE] = { "too-long-to-measure",
+		"a clip too long for its keys to measure on the skeleton; kept lossless" },
+	[ANIMC_WARN_COMPACT_DECLINED] = { "compact-declined",
+		"a clip the compact layout cannot hold; written in the original layout" },
+	[ANIMC_WARN_UNTURNED_ROOT] = { "unturned-root",
+		"--rotate turns root bones, and the clip animates none of them (a layer clip)" },
+	[ANIMC_WARN_XML] = { "xml",
+		"a warning of the XML parser about the document" },
+	[ANIMC_WARN_IMPORTER_OUTPUT] = { "importer-output",
+		"lines a third-party reader (Assimp) printed while reading the file" },
+	[ANIMC_WARN_UNREADABLE] = { "unreadable",
+		"a file or folder of an input tree cannot be read; skipped" },
+	[ANIMC_WARN_OUTPUT_TAKEN_OVER] = { "output-taken-over",
+		"this source writes an output another source's earlier build wrote" },
+	[ANIMC_WARN_CACHE] = { "cache",
+		"the shared build cache could not be read or written (the run's own)" },
+	[ANIMC_WARN_MANIFEST] = { "manifest",
+		"the build manifest could not be read or saved (the run's own)" },
+	[ANIMC_WARN_JOURNAL] = { "journal",
+		"a journal of an interrupted build is damaged or cannot be read (the run's own)" },
+	[ANIMC_WARN_OUTPUT_LEFT] = { "output-left",
+		"an output clean or --prune left in place (changed, outside, or not removable)" },
+};
+
+const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)
 {
+	if (kind <= ANIMC_WARN_NONE || kind >= ANIMC_WARN_KIND_COUNT)
+		return NULL;
+	return &warning_kinds[kind];
+}
+
+animc_warning_kind animc_warning_kind_find(const char *name)
+{
+	for (int k = ANIMC_WARN_NONE + 1; name && k < ANIMC_WARN_KIND_COUNT; k++)
+		if (strcmp(warning_kinds[k].name, name) == 0)
+			return (animc_warning_kind)k;
+	return ANIMC_WARN_NONE;
+}
+
+void animc_diag_vreport_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			     uint32_t line, uint32_t column, int64_t byte_offset,
+			     const char *fmt, va_list ap)
+{
+	const animc_warning_kind_info *info = severity == ANIMC_WARNING ? animc_warning_kind_at(kind) : NULL;
 	char message[1024];
 	animc_diag diag;
 
@@ -47,7 +137,25 @@ void animc_diag_vreport(animc_diag_sink *sink, animc_severity severity,
 	diag.column = column;
 	diag.byte_offset = byte_offset;
 	diag.message = message;
+	diag.kind = info ? info->name : NULL;
 	sink->fn(sink->user, &diag);
+}
+
+void animc_diag_vreport(animc_diag_sink *sink, animc_severity severity,
+			uint32_t line, uint32_t column, int64_t byte_offset,
+			const char *fmt, va_list ap)
+{
+	animc_diag_vreport_kind(sink, severity, ANIMC_WARN_NONE, line, column, byte_offset, fmt, ap);
+}
+
+void animc_diag_report_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			    uint32_t line, uint32_t column, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	animc_diag_vreport_kind(sink, severity, kind, line, column, -1, fmt, ap);
+	va_end(ap);
 }
 
 void animc_diag_report(animc_diag_sink *sink, animc_severity severity,

@@ -135,8 +135,9 @@ static animc_status sort_timeline(animc_clip *clip, animc_channel *ch, animc_dia
 	free(order);
 	if (!ok)
 		return ANIMC_ERR_NOMEM;
-	animc_clip_report(sink, ANIMC_WARNING, clip, ch, "keys were not in time order; sorted them: "
-			  "check the exporter or the file, keys go in time order");
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_KEYS_OUT_OF_ORDER, clip, ch,
+			       "keys were not in time order; sorted them: check the exporter or the file, "
+			       "keys go in time order");
 	if (stats)
 		stats->channels_sorted++;
 	return ANIMC_OK;
@@ -162,9 +163,9 @@ static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_tr
 		free(order);
 		if (!ok)
 			return ANIMC_ERR_NOMEM;
-		animc_clip_report(sink, ANIMC_WARNING, clip, ch, "%s keys were not in time order; sorted "
-				  "them: check the exporter or the file, keys go in time order",
-				  animc_track_name[kind]);
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_KEYS_OUT_OF_ORDER, clip, ch,
+				       "%s keys were not in time order; sorted them: check the exporter or the "
+				       "file, keys go in time order", animc_track_name[kind]);
 		if (stats)
 			stats->channels_sorted++;
 	}
@@ -181,7 +182,7 @@ static animc_status sort_own_times(animc_clip *clip, animc_channel *ch, animc_tr
 	dropped = t->value_count - kept;
 	t->value_count = kept;
 	if (dropped) {
-		animc_clip_report(sink, ANIMC_WARNING, clip, ch,
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHARED_KEY_TIME, clip, ch,
 				  "%u %s key%s shared a time with a later key; kept the later value: "
 				  "export one key per time (a step is two keys a frame apart)", dropped,
 				  animc_track_name[kind], dropped == 1 ? "" : "s");
@@ -654,7 +655,7 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 	if (!animc_tolerance_is_set(&original.tolerance))
 		original.tolerance = (animc_tolerance){ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
 							ANIMC_TOLERANCE_SCALE };
-	animc_diag_report(sink, ANIMC_WARNING, 0, 0,
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, 0, 0,
 			  "%s; wrote this clip in the original layout (reader version 0) within the same tolerance",
 			  held.message);
 	clip->compact = NULL;
@@ -697,7 +698,7 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 		return status;
 	if (clip->declared_channel_count != (int64_t)clip->channel_count) {
 		if (clip->declared_channel_count >= 0) {
-			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_WRONG_SEQUENCE_COUNT, clip, NULL,
 					  "KeyFrameSequenceCount says %lld but %u sequence%s follow%s; wrote %u: "
 					  "correct the count in the file",
 					  (long long)clip->declared_channel_count, clip->channel_count,

@@ -90,7 +90,7 @@ static void report_overflow_span(animc_diag_sink *sink, animc_severity severity,
 {
 	const float *a = &ch->tracks[span->kind].values[(size_t)span->key * 3];
 
-	animc_clip_report(sink, severity, clip, ch,
+	animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 			  "%s keys %u and %u differ in %c by more than a float holds (%g to %g): interpolated, "
 			  "they give infinity between them, and the original runtime NaN at key %u%s",
 			  animc_track_name[span->kind], span->key, span->key + 1, "XYZ"[span->component],
@@ -113,12 +113,12 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 		uint32_t a, b;
 
 		if (ch->duration_s == 0) {
-			animc_clip_report(sink, severity, clip, ch,
+			animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 					  "Duration is 0: the original runtime, which loops by subtracting the "
 					  "Duration from the time, loops forever in Repeat mode%s", fix);
 			breaches++;
 		} else if (!(ch->duration_s >= ANIMC_MIN_DURATION_S)) {
-			animc_clip_report(sink, severity, clip, ch,
+			animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 					  "Duration %g s is shorter than a frame at 60 Hz: the original runtime, "
 					  "which loops by subtracting the Duration from the time, does so over and "
 					  "over each frame in Repeat mode (forever below about 1e-7 s)%s",
@@ -126,13 +126,13 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 			breaches++;
 		}
 		if (!ch->has_time && !(ch->key_interval_s > 0)) {
-			animc_clip_report(sink, severity, clip, ch,
+			animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 					  "uniform keys (HasTime false) with KeyInterval %g: the original runtime "
 					  "computes (int)(t / %g) and loops forever (both play modes)%s",
 					  (double)ch->key_interval_s, (double)ch->key_interval_s, fix);
 			breaches++;
 		} else if (!ch->has_time && is_too_dense(ch)) {
-			animc_clip_report(sink, severity, clip, ch,
+			animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 					  "KeyInterval %g s against Duration %g s: the original runtime's loop "
 					  "over KeyInterval steps would run over %g times%s",
 					  (double)ch->key_interval_s, (double)ch->duration_s, ANIMC_MAX_INTERVAL_STEPS,
@@ -140,13 +140,13 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
 			breaches++;
 		} else if (ch->has_time && ch->times_s &&
 			   find_shared_run(ch->times_s, ch->key_count, 0, &a, &b)) {
-			animc_clip_report(sink, severity, clip, ch,
+			animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 					  "keys %u and %u share the time %g s: the original runtime divides by "
 					  "their difference, 0, and gives NaN there%s", a, a + 1, (double)ch->times_s[a],
 					  fix);
 			breaches++;
 		} else if (ch->has_time && ch->times_s && ch->key_count > 1 && ch->times_s[0] > 0) {
-			animc_clip_report(sink, severity, clip, ch,
+			animc_clip_report_kind(sink, severity, ANIMC_WARN_EXACT_UNPLAYABLE, clip, ch,
 					  "the first key lies at %g s, after 0: before it the original runtime "
 					  "extrapolates the first span back (its weight goes below 0), where libanimrt "
 					  "holds the first key, so the two play different poses there%s",
@@ -463,20 +463,20 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 				  "is a pose (one frame, %g s); written as lasting 1/60 s, which the original "
 				  "runtime needs to play it", (double)clip_was);
 	else if (clip_short)
-		animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHORT_CLIP, clip, NULL,
 				  "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "
 				  "play in a loop; written as lasting 1/60 s%s: if it should move, check the "
 				  "exporter's frame range", (double)clip_was,
 				  held ? " (sequences of 0 s hold their pose at 0)" : "");
 	else if (short_count)
-		animc_clip_report(sink, ANIMC_WARNING, clip, first_short,
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHORT_CLIP, clip, first_short,
 				  "lasts %g s%s less than a frame at 60 Hz, which the original runtime cannot "
 				  "play in a loop; written as lasting 1/60 s%s: if it should move, check the "
 				  "exporter's frame range", (double)first_short_was,
 				  short_count > 1 ? ", as more sequences do," : ",",
 				  held ? " (sequences of 0 s hold their pose at 0)" : "");
 	if (split_count)
-		animc_clip_report(sink, ANIMC_WARNING, clip, first_split,
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ZERO_LENGTH_SPAN, clip, first_split,
 				  "keys share the time %g s%s, where the original runtime divides by 0; moved the "
 				  "earlier key one float step earlier (or dropped it where no float lies between): "
 				  "export keys at distinct times (a step is two keys a frame apart)",

@@ -1310,7 +1310,7 @@ animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *opt
 		/* The shell is measured every 1/60 s: past the limit for its
 		 * keys the clip stays as it is, which has no error. */
 		if ((double)clip->duration_s * SHELL_PLAYBACK_HZ > shell_most_points(clip)) {
-			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_TOO_LONG_TO_MEASURE, clip, NULL,
 					  "lasts %g s: measuring its error on the skeleton every 1/60 s passes the "
 					  "limit of %.0f points for its keys; kept lossless",
 					  (double)clip->duration_s, shell_most_points(clip));

@@ -307,7 +307,7 @@ void shell_report(const shell *s, const animc_clip *clip, double worst, int roun
 	for (uint32_t b = 1; b < s->bone_count; b++)
 		if (s->error[b] > s->error[at])
 			at = b;
-	animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_TOLERANCE_NOT_MET, clip, NULL,
 			  "model-space shell error %g passes the bound %g after %d rounds of "
 			  "tightening (worst at bone '%s'): raise the translation tolerance or "
 			  "lower --shell-distance", worst, t, rounds, s->skeleton->bones[at].name);

@@ -56,7 +56,7 @@ struct build_cache_stage {
 /* The cache's warnings, said as the run says its own. */
 static void say_warning(void *user, const animc_diag *d)
 {
-	build_say(user, d->severity, d->path, "%s", d->message);
+	build_say_kind(user, d->severity, "cache", d->path, "%s", d->message);
 }
 
 /* build_key_* callbacks append to a cli_bytes. */
@@ -434,6 +434,11 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		return false;
 	if (r.status != BUILD_COMPILED || r.output_count != hit->output_count)
 		goto out;
+	/* Stored by a build whose --allow took a warning this one does not
+	 * allow: under --warnings-as-errors the source fails, so it compiles. */
+	for (uint32_t i = 0; ctx->options->warnings_as_errors && i < r.diag_count; i++)
+		if (r.diags[i].severity == ANIMC_WARNING && !build_diag_is_allowed(ctx->options, &r.diags[i]))
+			goto out;
 	for (uint32_t i = 0; i < r.output_count; i++) {
 		build_output *o = &r.outputs[i];
 		char *name;
@@ -457,8 +462,8 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	/* An entry the key names is made from these bytes (the key holds
 	 * their hash): one made from others was stored under a wrong key. */
 	if (!r.has_source || !build_hash_equal(&stored, &r.source_hash)) {
-		build_say(ctx, ANIMC_WARNING, j->path, "the cache's entry for it was made from another source; "
-			  "not used, compiling instead");
+		build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it was made from another "
+			       "source; not used, compiling instead");
 		goto out;
 	}
 	r.has_source = true;

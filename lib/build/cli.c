@@ -35,6 +35,8 @@ void cli_print_diag(void *user, const animc_diag *d)
 	if (d->byte_offset >= 0)
 		fprintf(out, "byte %lld: ", (long long)d->byte_offset);
 	cli_print_escaped(out, d->message, 0);
+	if (d->kind)
+		fprintf(out, " [%s]", d->kind);
 	fputc('\n', out);
 }
 

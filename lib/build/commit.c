@@ -265,9 +265,10 @@ static void journal_output(build_commit *c, const build_output *o, bool has_stat
 	record.keys = o->keys;
 	record.duration_s = o->duration_s;
 	if (!build_journal_add(&c->journal, &record, &err))
-		build_say(c->ctx, ANIMC_WARNING, c->journal.path ? c->journal.path : c->ctx->options->out_dir,
-			  "%s; outputs written from now on are unknown to clean if this build is killed",
-			  err.message);
+		build_say_kind(c->ctx, ANIMC_WARNING, "journal",
+			       c->journal.path ? c->journal.path : c->ctx->options->out_dir,
+			       "%s; outputs written from now on are unknown to clean if this build is killed",
+			       err.message);
 }
 
 /* Put an output in place: rename its staged file, or write its bytes. */
@@ -400,7 +401,8 @@ static bool same_record(const manifest_entry *a, const manifest_entry *b)
 		    strcmp(a->outputs[i].path, b->outputs[i].path) != 0)
 			return false;
 	for (uint32_t i = 0; i < a->warning_count; i++)
-		if (strcmp(a->warnings[i].message, b->warnings[i].message) != 0)
+		if (strcmp(a->warnings[i].message, b->warnings[i].message) != 0 ||
+		    a->warnings[i].kind != b->warnings[i].kind)
 			return false;
 	return true;
 }
@@ -705,10 +707,10 @@ void build_commit_job(build_commit *c, size_t i)
 		size_t source = target && r->status != BUILD_UP_TO_DATE ? source_at(c, target) : SIZE_MAX;
 		const char *before = target ? earlier_owner(c, j, o->name) : NULL;
 		if (before)
-			build_result_diag(r, ANIMC_WARNING, 0, 0, -1,
-					  "'%s' was the output of '%s' (an earlier build into this folder); this "
-					  "source writes it now: build the two into other folders, or give one "
-					  "another name", target, before);
+			build_result_diag_kind(r, ANIMC_WARNING, "output-taken-over", 0, 0, -1,
+					       "'%s' was the output of '%s' (an earlier build into this folder); this "
+					       "source writes it now: build the two into other folders, or give one "
+					       "another name", target, before);
 		if (source != SIZE_MAX) {
 			if (o->staged)
 				unlink(o->staged);
@@ -1020,9 +1022,9 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		/* Kept recorded, so that a later --prune or clean removes it
 		 * (or says again why not). */
 		if (fate == OUTPUT_OUTSIDE)
-			build_say(c->ctx, ANIMC_WARNING, path, OUTSIDE_ADVICE "; left");
+			build_say_kind(c->ctx, ANIMC_WARNING, "output-left", path, OUTSIDE_ADVICE "; left");
 		else
-			build_say(c->ctx, ANIMC_WARNING, path, "cannot remove: %s; left", strerror(error));
+			build_say_kind(c->ctx, ANIMC_WARNING, "output-left", path, "cannot remove: %s; left", strerror(error));
 	}
 	free(path);
 	c->stale++;
@@ -1340,11 +1342,12 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 	n->left++;
 	path = cli_path_join(out_dir, out->path, NULL);
 	if (fate == OUTPUT_CHANGED) {
-		build_say(ctx, ANIMC_WARNING, path ? path : out->path, "changed since animc wrote it; left, as not "
-			  "animc's any more: remove it by hand if it is not wanted");
+		build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : out->path,
+			       "changed since animc wrote it; left, as not animc's any more: remove it by "
+			       "hand if it is not wanted");
 	} else if (fate == OUTPUT_OUTSIDE) {
 		/* Kept recorded, as one that cannot be removed: said each time. */
-		build_say(ctx, ANIMC_WARNING, path ? path : out->path, OUTSIDE_ADVICE "; left");
+		build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : out->path, OUTSIDE_ADVICE "; left");
 		if (copy_output(&copy, out) && !manifest_add_orphan(left, &copy))
 			manifest_output_release(&copy);
 	} else {
@@ -1422,10 +1425,10 @@ static void remove_state(const build_ctx *ctx, const char *dir_path, clean_count
 		struct stat st;
 
 		if (lstat(dir_path, &st) == 0 && S_ISLNK(st.st_mode))
-			build_say(ctx, ANIMC_WARNING, dir_path, "is a symbolic link, not the folder animc makes; "
-				  "left, with nothing removed through it: remove it by hand");
+			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "is a symbolic link, not the folder "
+				       "animc makes; left, with nothing removed through it: remove it by hand");
 		else
-			build_say(ctx, ANIMC_WARNING, dir_path, "not removed: %s", strerror(errno));
+			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "not removed: %s", strerror(errno));
 		n->is_stuck = true;
 	}
 }

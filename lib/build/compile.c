@@ -39,12 +39,13 @@ static void collect_diag(void *user, const animc_diag *d)
 	 * the message, which the report prints under the source. */
 	if (d->path && strcmp(d->path, cs->job->path) != 0) {
 		if (d->line)
-			build_result_diag(cs->r, d->severity, 0, 0, -1, "%s:%u: %s", d->path, d->line, d->message);
+			build_result_diag_kind(cs->r, d->severity, d->kind, 0, 0, -1, "%s:%u: %s", d->path, d->line,
+					       d->message);
 		else
-			build_result_diag(cs->r, d->severity, 0, 0, -1, "%s: %s", d->path, d->message);
+			build_result_diag_kind(cs->r, d->severity, d->kind, 0, 0, -1, "%s: %s", d->path, d->message);
 		return;
 	}
-	build_result_diag(cs->r, d->severity, d->line, d->column, d->byte_offset, "%s", d->message);
+	build_result_diag_kind(cs->r, d->severity, d->kind, d->line, d->column, d->byte_offset, "%s", d->message);
 }
 
 static void collect_read(void *user, const char *path)
@@ -407,7 +408,7 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 				break;
 		}
 		if (ok)
-			animc_clip_report(sink, ANIMC_WARNING, clip, NULL,
+			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL,
 					  "its name makes the file name of clip '%s' (%s.xnb); written as '%s'", first,
 					  files[i].name, name);
 		if (ok && (clip->name = animc_arena_strndup(&clip->arena, name, strlen(name))) == NULL)
@@ -486,9 +487,13 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 		}
 	}
 	build_author_motions_release(motions, set->count);
-	if (ctx->options->warnings_as_errors && sink->warning_count) {
+	/* Warnings of a kind --allow names fail nothing. */
+	uint32_t failing = sink->warning_count;
+	for (uint32_t i = 0; i < r->diag_count; i++)
+		failing -= build_diag_is_allowed(ctx->options, &r->diags[i]) && failing;
+	if (ctx->options->warnings_as_errors && failing) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors; nothing written",
-				  sink->warning_count, sink->warning_count == 1 ? "" : "s");
+				  failing, failing == 1 ? "" : "s");
 		for (uint32_t i = 0; i < count; i++) {
 			free(outs[i].bytes);
 			free(outs[i].name);
@@ -561,7 +566,7 @@ static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarch
 	int64_t root = highest;
 	for (unsigned depth = 0; hierarchy->bones[root].parent >= 0 && depth <= hierarchy->bone_count; depth++)
 		root = hierarchy->bones[root].parent;
-	animc_diag_report(sink, ANIMC_WARNING, clip->line, 0,
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNTURNED_ROOT, clip->line, 0,
 			  "%s%s%s--rotate turns the root bones, and this clip animates none of them (its highest "
 			  "animated bone is '%s', below the root '%s', which it leaves still): nothing was turned. "
 			  "Right for a layer played over a clip that turns '%s'; else turn '%s' in the model or the "
@@ -720,7 +725,9 @@ static void order_by_line(build_result *r)
 }
 
 /* Repeated warnings (and notes) of one kind in one source become one line:
- * the first, with how many more and where the next few are. */
+ * the first, with how many more and where the next few are.  Alike is one
+ * warning kind (so --allow takes or leaves the line whole) and one
+ * message, numbers and names aside. */
 static void fold_repeats(build_result *r)
 {
 	enum { PLACES_LISTED = 3 };
@@ -745,7 +752,8 @@ static void fold_repeats(build_result *r)
 		for (uint32_t j = i + 1; d->severity != ANIMC_ERROR && j < r->diag_count; j++) {
 			build_diag *e = &r->diags[j];
 
-			if (!e->message || e->severity != d->severity || strcmp(kinds[i], kinds[j]) != 0)
+			if (!e->message || e->severity != d->severity || e->kind != d->kind ||
+			    strcmp(kinds[i], kinds[j]) != 0)
 				continue;
 			if (listed < PLACES_LISTED && used < sizeof places) {
 				size_t place = place_size(e->message);

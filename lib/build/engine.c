@@ -437,7 +437,7 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 	case MANIFEST_ABSENT:
 		break;
 	default:
-		build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; compiling every source", loader.err.message);
+		build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; compiling every source", loader.err.message);
 		break;
 	}
 	if (!plan_ok || (ctx->options->skeleton_path && !skeleton_state(ctx)))
@@ -561,7 +561,7 @@ static int finish_build(run_state *rs)
 		if (build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources, rs->manifest_path, &err))
 			build_journal_clear(&rs->commit.journal);
 		else
-			build_say(ctx, ANIMC_WARNING, rs->manifest_path, "%s; the next build compiles again "
+			build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; the next build compiles again "
 				  "what this one compiled", err.message);
 	}
 	build_totals_count(ctx, &totals);
@@ -681,13 +681,13 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	for (size_t i = 0; o->has_project && i < o->project.said.count; i++) {
 		const build_said *s = &o->project.said.items[i];
 
-		build_said_add(&rs.status->said, s->severity, s->subject, s->line, s->message);
+		build_said_add(&rs.status->said, s->severity, s->kind, s->subject, s->line, s->message);
 	}
 	for (size_t i = 0; i < o->said_before.count; i++) {
 		const build_said *s = &o->said_before.items[i];
 
 		rs.status->run_warnings += s->severity == ANIMC_WARNING;
-		build_said_add(&rs.status->said, s->severity, s->subject, s->line, s->message);
+		build_said_add(&rs.status->said, s->severity, s->kind, s->subject, s->line, s->message);
 	}
 	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
 	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());

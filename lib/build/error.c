@@ -67,7 +67,7 @@ bool cli_error_errno(cli_error *err, int errnum, const char *fmt, ...)
 void cli_report(animc_severity severity, const char *subject, const char *fmt, ...)
 {
 	cli_diag_printer printer = { stderr, true };
-	animc_diag diag = { severity, subject, 0, 0, -1, NULL };
+	animc_diag diag = { severity, subject, 0, 0, -1, NULL, NULL };
 	char *message;
 	va_list ap;
 

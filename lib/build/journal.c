@@ -137,7 +137,7 @@ static bool parse_line(const build_ctx *ctx, const char *name, uint32_t line_no,
 
 	if (!tab || strlen(s) != size || strlen(tab + 1) != CHECK_DIGITS ||
 	    (line_check(s, (size_t)(tab - s), hex), memcmp(hex, tab + 1, CHECK_DIGITS) != 0)) {
-		build_say_at(ctx, ANIMC_WARNING, name, line_no, "damaged; ignored");
+		build_say_at_kind(ctx, ANIMC_WARNING, "journal", name, line_no, "damaged; ignored");
 		return true;
 	}
 	*tab = '\0';
@@ -148,12 +148,12 @@ static bool parse_line(const build_ctx *ctx, const char *name, uint32_t line_no,
 		char shown[1024];
 
 		cli_escape(shown, sizeof shown, s + strlen("output") + 1);
-		build_say_at(ctx, ANIMC_WARNING, name, line_no,
+		build_say_at_kind(ctx, ANIMC_WARNING, "journal", name, line_no,
 			     "names '%s', which is not under the output folder; ignored", shown);
 		return true;
 	}
 	default:
-		build_say_at(ctx, ANIMC_WARNING, name, line_no, "not a record of an output; ignored");
+		build_say_at_kind(ctx, ANIMC_WARNING, "journal", name, line_no, "not a record of an output; ignored");
 		return true;
 	}
 	if (!manifest_add_orphan(into, &o)) {
@@ -175,7 +175,7 @@ bool build_journal_parse(const build_ctx *ctx, const char *name, const char *dat
 	if (size < JOURNAL_MAGIC_SIZE && memcmp(data, JOURNAL_MAGIC, size) == 0)
 		return true;
 	if (size < JOURNAL_MAGIC_SIZE || memcmp(data, JOURNAL_MAGIC, JOURNAL_MAGIC_SIZE) != 0) {
-		build_say(ctx, ANIMC_WARNING, name, "not an animc journal of this version; ignored");
+		build_say_kind(ctx, ANIMC_WARNING, "journal", name, "not an animc journal of this version; ignored");
 		return true;
 	}
 	copy = malloc(size + 1);
@@ -229,7 +229,7 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 
 		if (!cli_read_file(files->items[i], &data, &size, &err)) {
 			/* Not read, not removed: named again next time. */
-			build_say(ctx, ANIMC_WARNING, files->items[i], "%s; its outputs are not known", err.message);
+			build_say_kind(ctx, ANIMC_WARNING, "journal", files->items[i], "%s; its outputs are not known", err.message);
 			free(files->items[i]);
 			memmove(&files->items[i], &files->items[i + 1], (files->count - i - 1) * sizeof *files->items);
 			files->count--;
@@ -335,7 +335,7 @@ void build_journal_fold(const build_ctx *ctx, const char *out_dir)
 		goto out;
 	}
 	if (adopted && !manifest_save(&m, path, NULL, &err)) {
-		build_say(ctx, ANIMC_WARNING, path, "%s; the journals of interrupted builds are kept", err.message);
+		build_say_kind(ctx, ANIMC_WARNING, "journal", path, "%s; the journals of interrupted builds are kept", err.message);
 		manifest_release(&m);
 		goto out;
 	}

@@ -304,6 +304,8 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 			put_u64(&t, d->column);
 			put_u64(&t, d->byte_offset < 0 ? 0 : (uint64_t)d->byte_offset + 1);
 			put_field(&t, d->message);
+			if (d->kind)
+				put_field(&t, d->kind);
 			put(&t, "\n", 1);
 		}
 	}
@@ -515,8 +517,10 @@ static bool append_output(manifest_entry *e, const manifest_output *o)
 	return true;
 }
 
-/* A "warning" record: line, column, byte offset + 1 (0: none), message. */
-static bool append_warning(manifest_entry *e, char **f)
+/* A "warning" record: line, column, byte offset + 1 (0: none), message,
+ * and its kind when it has one (records of animc before kinds have none;
+ * a kind this animc does not know reads as none). */
+static bool append_warning(manifest_entry *e, char **f, bool has_kind)
 {
 	uint64_t at_line, column, offset;
 	build_diag *grown;
@@ -530,7 +534,8 @@ static bool append_warning(manifest_entry *e, char **f)
 		return false;
 	e->warnings = grown;
 	grown[e->warning_count] = (build_diag){ ANIMC_WARNING, (uint32_t)at_line, (uint32_t)column,
-						(int64_t)offset - 1, strdup(f[3]) };
+						(int64_t)offset - 1, strdup(f[3]),
+						has_kind ? build_kind_name(f[4]) : NULL };
 	if (!grown[e->warning_count].message)
 		return false;
 	e->warning_count++;
@@ -676,8 +681,8 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 		}
 	} else if ((strcmp(kind, "output") == 0 && *current) || strcmp(kind, "orphan") == 0) {
 		return parse_output(m, l, line_no, current, err);
-	} else if (strcmp(kind, "warning") == 0 && l->count == 5 && *current) {
-		if (!append_warning(*current, &l->fields[1]))
+	} else if (strcmp(kind, "warning") == 0 && (l->count == 5 || l->count == 6) && *current) {
+		if (!append_warning(*current, &l->fields[1], l->count == 6))
 			return cli_error_set(err, "line %d: a bad warning record", line_no);
 	} else {
 		return cli_error_set(err, "line %d is not a record animc writes", line_no);

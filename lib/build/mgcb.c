@@ -99,7 +99,7 @@ static void warning_at(reader *rd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(rd->messages, "%s:%u: warning: %s\n", rd->path, rd->line, message ? message : "out of memory");
 	if (message)
-		build_said_add(&rd->out->said, ANIMC_WARNING, rd->path, rd->line, message);
+		build_said_add(&rd->out->said, ANIMC_WARNING, NULL, rd->path, rd->line, message);
 	free(message);
 	rd->out->warnings++;
 }

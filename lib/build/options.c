@@ -133,6 +133,48 @@ static bool set_level(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+/* --allow KIND[,KIND...]: each a kind of animc_warning_kinds. */
+static bool set_allow(build_options *o, const char *arg, cli_error *err)
+{
+	const char *names[ANIMC_WARN_KIND_COUNT];
+	size_t count = 0;
+
+	for (int k = ANIMC_WARN_NONE + 1; k < ANIMC_WARN_KIND_COUNT; k++)
+		names[count++] = animc_warning_kind_at((animc_warning_kind)k)->name;
+	names[count] = NULL;
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		char word[64];
+		animc_warning_kind kind;
+
+		snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), p);
+		kind = len < sizeof word ? animc_warning_kind_find(word) : ANIMC_WARN_NONE;
+		if (kind == ANIMC_WARN_NONE) {
+			const char *near = len ? cli_nearest(word, names) : NULL;
+
+			if (!len)
+				return cli_error_set(err, "--allow '%s' has an empty kind: give kinds of warning "
+						     "separated by commas (docs/warnings.md lists them)", arg);
+			if (near)
+				return cli_error_set(err, "--allow: '%s' is no kind of warning (did you mean '%s'?); "
+						     "docs/warnings.md lists them", word, near);
+			return cli_error_set(err, "--allow: '%s' is no kind of warning; docs/warnings.md lists "
+					     "them, and a warning ends with its kind in brackets", word);
+		}
+		o->allowed[kind] = true;
+		p += len;
+		if (!*p)
+			return true;
+	}
+}
+
+bool build_options_allows(const build_options *o, const char *kind)
+{
+	animc_warning_kind k = animc_warning_kind_find(kind);
+
+	return k != ANIMC_WARN_NONE && o->allowed[k];
+}
+
 static bool set_werror(build_options *o, const char *arg, cli_error *err)
 {
 	(void)arg, (void)err;
@@ -576,6 +618,14 @@ static const option_def option_table[] = {
 	    "counted and fail nothing.",
 	    NULL },
 	  set_werror },
+	{ { "allow", 0, "KIND[,KIND...]", FOR_COMPILE, BUILD_OPTION_RUN,
+	    "warnings of these kinds (the name in brackets at the end of each warning, such as "
+	    "unturned-root) are not printed, not counted and fail no --warnings-as-errors build; "
+	    "with -v they are printed as notes.  May be given more than once",
+	    "docs/warnings.md lists the kinds.  Allowing changes no output and compiles nothing again: "
+	    "an up-to-date source's warnings follow the --allow of each build.",
+	    NULL },
+	  set_allow },
 	/* -o, -q and -v mean one thing to each command: a row each. */
 	{ { "output", 'o', "DIR", FOR_BUILD, BUILD_OPTION_RUN,
 	    "where compiled files go (created when missing)",

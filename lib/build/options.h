@@ -37,6 +37,7 @@ typedef struct build_options {
 	 * gone): counted and listed as the run's own, as a project's are. */
 	build_said_list said_before;
 	bool verbose, quiet, warnings_as_errors, rebuild, prune;
+	bool allowed[ANIMC_WARN_KIND_COUNT];  /* --allow: warnings of these kinds are not said */
 	/* Not an option: animc watch's.  An input the file system says is not
 	 * there (moved away, deleted) is left out of the plan, no failure:
 	 * the watch says so once.  Its sources' outputs stay (source_exists). */
@@ -78,6 +79,8 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
  * "Try 'animc help NAME'") in place of the command's. */
 int build_options_parse_as(build_options *o, build_command command, const char *name, int argc, char **argv);
 void build_options_release(build_options *o);
+/* Whether --allow names the warning kind `kind` (NULL: never). */
+bool build_options_allows(const build_options *o, const char *kind);
 void build_help(FILE *out);
 void build_outputs_help(FILE *out);
 void build_clean_help(FILE *out);

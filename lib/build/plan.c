@@ -86,7 +86,8 @@ static bool add_decided(build_plan *plan, const char *path, bool is_explicit, bu
 		va_start(ap, fmt);
 		vsnprintf(message, sizeof message, fmt, ap);
 		va_end(ap);
-		build_result_diag(&j->result, severity, 0, 0, -1, "%s", message);
+		/* Its only warning: a file of the tree that cannot be read. */
+		build_result_diag_kind(&j->result, severity, "unreadable", 0, 0, -1, "%s", message);
 	}
 	return true;
 }
@@ -442,7 +443,7 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 
 animc_diag build_job_diag(const build_job *j, const build_diag *d)
 {
-	animc_diag diag = { d->severity, j->path, d->line, d->column, d->byte_offset, d->message };
+	animc_diag diag = { d->severity, j->path, d->line, d->column, d->byte_offset, d->message, d->kind };
 
 	if (j->decided_in && !d->line) {
 		diag.path = j->decided_in;
@@ -742,11 +743,12 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 			o->duration_s = m->duration_s;
 		}
 	}
-	/* Its warnings, said and counted again while it is up to date. */
+	/* Its warnings, said and counted again while it is up to date (those
+	 * of kinds this build's --allow names are not, by the printer). */
 	for (uint32_t i = 0; i < e->warning_count; i++) {
 		const build_diag *d = &e->warnings[i];
 
-		build_result_diag(r, d->severity, d->line, d->column, d->byte_offset, "%s", d->message);
+		build_result_diag_kind(r, d->severity, d->kind, d->line, d->column, d->byte_offset, "%s", d->message);
 	}
 	return r->diag_count == e->warning_count;
 }
@@ -760,6 +762,11 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 
 	if (e->status == BUILD_FAILED || strcmp(e->out_base, j->out_base) != 0)
 		return false;
+	/* A source built with --allow whose warning this build does not
+	 * allow fails --warnings-as-errors: compiled again, it says so. */
+	for (uint32_t i = 0; ctx->options->warnings_as_errors && i < e->warning_count; i++)
+		if (!build_diag_is_allowed(ctx->options, &e->warnings[i]))
+			return false;
 	/* A file named on the command line warns or fails where one found in
 	 * a folder is skipped quietly: ask the importers again. */
 	if (e->status == BUILD_SKIPPED && j->is_explicit)
@@ -832,7 +839,7 @@ static void stat_source(build_job *j)
 	j->result.status = BUILD_SKIPPED;
 	if (error) {
 		j->result.skip_reason = strdup("cannot be read");
-		build_result_diag(&j->result, ANIMC_WARNING, 0, 0, -1, "cannot read: %s",
+		build_result_diag_kind(&j->result, ANIMC_WARNING, "unreadable", 0, 0, -1, "cannot read: %s",
 				  strerror_r(error, message, sizeof message));
 	} else {
 		j->result.skip_reason = strdup(cli_file_kind(st.st_mode));

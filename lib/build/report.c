@@ -21,6 +21,20 @@ bool build_reproducible(void)
 	return epoch && epoch[0];
 }
 
+bool build_diag_is_allowed(const build_options *o, const build_diag *d)
+{
+	return d->severity == ANIMC_WARNING && d->kind && build_options_allows(o, d->kind);
+}
+
+unsigned build_result_warnings_said(const build_options *o, const build_result *r)
+{
+	unsigned allowed = 0;
+
+	for (uint32_t i = 0; i < r->diag_count; i++)
+		allowed += build_diag_is_allowed(o, &r->diags[i]);
+	return r->warnings > allowed ? r->warnings - allowed : 0;
+}
+
 void build_totals_count(const build_ctx *ctx, build_totals *t)
 {
 	const build_plan *plan = &ctx->plan;
@@ -32,7 +46,7 @@ void build_totals_count(const build_ctx *ctx, build_totals *t)
 		const build_result *r = &plan->jobs[i].result;
 
 		t->sources++;
-		t->warnings += r->warnings;
+		t->warnings += build_result_warnings_said(ctx->options, r);
 		t->errors += r->errors;
 		switch (r->status) {
 		case BUILD_COMPILED: t->compiled++; break;
@@ -149,7 +163,10 @@ static void json_run_diagnostics(FILE *f, const build_ctx *ctx)
 			fputs("null", f);
 		fputs(", \"message\": ", f);
 		json_string(f, s->message);
-		fprintf(f, ", \"line\": %u}", s->line);
+		fprintf(f, ", \"line\": %u", s->line);
+		if (s->kind)
+			fprintf(f, ", \"kind\": \"%s\"", s->kind);
+		fputc('}', f);
 	}
 	fputs(said && said->count ? "\n  ]" : "]", f);
 }
@@ -251,15 +268,21 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 		}
 		fputs(first ? "]" : "\n     ]", f);
 		fputs(",\n     \"diagnostics\": [", f);
+		uint32_t listed = 0;
 		for (uint32_t k = 0; k < r->diag_count; k++) {
 			const build_diag *d = &r->diags[k];
 
-			fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", k ? "," : "",
+			if (build_diag_is_allowed(ctx->options, d))
+				continue;
+			fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", listed++ ? "," : "",
 				severity_names[d->severity]);
 			json_message(f, j, d);
-			fprintf(f, ", \"line\": %u, \"column\": %u}", d->line, d->column);
+			fprintf(f, ", \"line\": %u, \"column\": %u", d->line, d->column);
+			if (d->kind)
+				fprintf(f, ", \"kind\": \"%s\"", d->kind);
+			fputc('}', f);
 		}
-		fputs(r->diag_count ? "\n     ]" : "]", f);
+		fputs(listed ? "\n     ]" : "]", f);
 		fprintf(f, ",\n     \"time_s\": %.6f}", times ? r->time_s : 0.0);
 	}
 	fputs(plan->count ? "\n  ]" : "]", f);
@@ -315,10 +338,13 @@ static void xml_text(FILE *out, const char *s)
 	}
 }
 
-static void xml_diag(FILE *f, const build_job *j, const build_diag *d)
+static void xml_diag(FILE *f, const build_ctx *ctx, const build_job *j, const build_diag *d)
 {
 	animc_diag said = build_job_diag(j, d);
 	char where[64] = "";
+
+	if (build_diag_is_allowed(ctx->options, d))
+		return;
 
 	if (said.line && said.column)
 		snprintf(where, sizeof where, ":%u:%u", said.line, said.column);
@@ -327,6 +353,8 @@ static void xml_diag(FILE *f, const build_job *j, const build_diag *d)
 	xml_text(f, said.path);
 	fprintf(f, "%s: %s: ", where, severity_names[d->severity]);
 	xml_text(f, d->message);
+	if (d->kind)
+		fprintf(f, " [%s]", d->kind);
 	fputs("&#10;", f);
 }
 
@@ -347,9 +375,20 @@ static void xml_run_diagnostics(FILE *f, const build_ctx *ctx)
 			fprintf(f, ":%u", s->line);
 		fprintf(f, ": %s: ", severity_names[s->severity]);
 		xml_text(f, s->message);
+		if (s->kind)
+			fprintf(f, " [%s]", s->kind);
 		fputs("&#10;", f);
 	}
 	fputs("</system-err>\n", f);
+}
+
+static uint32_t allowed_count(const build_ctx *ctx, const build_result *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < r->diag_count; k++)
+		n += build_diag_is_allowed(ctx->options, &r->diags[k]);
+	return n;
 }
 
 bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
@@ -389,7 +428,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 			xml_text(f, first_error ? first_error->message : "failed");
 			fputs("\">", f);
 			for (uint32_t k = 0; k < r->diag_count; k++)
-				xml_diag(f, j, &r->diags[k]);
+				xml_diag(f, ctx, j, &r->diags[k]);
 			fputs("</failure>\n", f);
 		} else if (r->status == BUILD_SKIPPED) {
 			fputs("      <skipped message=\"", f);
@@ -416,10 +455,10 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		}
 		if (has_out)
 			fputs("</system-out>\n", f);
-		if (r->status != BUILD_FAILED && r->diag_count) {
+		if (r->status != BUILD_FAILED && r->diag_count > allowed_count(ctx, r)) {
 			fputs("      <system-err>", f);
 			for (uint32_t k = 0; k < r->diag_count; k++)
-				xml_diag(f, j, &r->diags[k]);
+				xml_diag(f, ctx, j, &r->diags[k]);
 			fputs("</system-err>\n", f);
 		}
 		fputs("    </testcase>\n", f);

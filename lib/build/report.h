@@ -22,6 +22,12 @@ typedef struct build_totals {
 	uint64_t output_bytes;
 } build_totals;
 
+/* Whether `d` is a warning of a kind --allow names: not said, not
+ * counted, failing nothing. */
+bool build_diag_is_allowed(const build_options *o, const build_diag *d);
+/* The warnings of a result that count: those --allow does not name. */
+unsigned build_result_warnings_said(const build_options *o, const build_result *r);
+
 /* The sources' counts, and the warnings of the run's own said so far. */
 void build_totals_count(const build_ctx *ctx, build_totals *t);
 

@@ -18,8 +18,8 @@ const char *build_status_name(build_status status)
 	return status < BUILD_STATUS_COUNT ? names[status] : "failed";
 }
 
-bool build_said_add(build_said_list *l, animc_severity severity, const char *subject, uint32_t line,
-		    const char *message)
+bool build_said_add(build_said_list *l, animc_severity severity, const char *kind, const char *subject,
+		    uint32_t line, const char *message)
 {
 	build_said *grown = realloc(l->items, (l->count + 1) * sizeof *grown);
 	build_said *s;
@@ -28,7 +28,8 @@ bool build_said_add(build_said_list *l, animc_severity severity, const char *sub
 		return false;
 	l->items = grown;
 	s = &grown[l->count];
-	*s = (build_said){ severity, subject ? strdup(subject) : NULL, line, strdup(message) };
+	*s = (build_said){ severity, subject ? strdup(subject) : NULL, line, strdup(message),
+			   severity == ANIMC_WARNING ? build_kind_name(kind) : NULL };
 	if (!s->message || (subject && !s->subject)) {
 		free(s->subject), free(s->message);
 		return false;
@@ -65,15 +66,22 @@ void build_result_release(build_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-void build_result_diag(build_result *r, animc_severity severity, uint32_t line, uint32_t column,
-		       int64_t byte_offset, const char *fmt, ...)
+const char *build_kind_name(const char *name)
+{
+	const animc_warning_kind_info *info = animc_warning_kind_at(animc_warning_kind_find(name));
+
+	return info ? info->name : NULL;
+}
+
+static void add_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line, uint32_t column,
+		     int64_t byte_offset, const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
+
+static void add_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line, uint32_t column,
+		     int64_t byte_offset, const char *fmt, va_list ap)
 {
 	char message[2048];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
-	va_end(ap);
 	if (severity == ANIMC_ERROR)
 		r->errors++;
 	else if (severity == ANIMC_WARNING)
@@ -87,9 +95,30 @@ void build_result_diag(build_result *r, animc_severity severity, uint32_t line, 
 		r->diags = grown;
 		r->diag_capacity = capacity;
 	}
-	r->diags[r->diag_count] = (build_diag){ severity, line, column, byte_offset, strdup(message) };
+	r->diags[r->diag_count] = (build_diag){ severity, line, column, byte_offset, strdup(message),
+						severity == ANIMC_WARNING ? build_kind_name(kind) : NULL };
 	if (r->diags[r->diag_count].message)
 		r->diag_count++;
+}
+
+void build_result_diag(build_result *r, animc_severity severity, uint32_t line, uint32_t column,
+		       int64_t byte_offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_diag(r, severity, NULL, line, column, byte_offset, fmt, ap);
+	va_end(ap);
+}
+
+void build_result_diag_kind(build_result *r, animc_severity severity, const char *kind, uint32_t line,
+			    uint32_t column, int64_t byte_offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_diag(r, severity, kind, line, column, byte_offset, fmt, ap);
+	va_end(ap);
 }
 
 /* ------------------------------------------------------------ encoding */
@@ -159,6 +188,7 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 		put_u32(&w, d->column);
 		put_u64(&w, (uint64_t)d->byte_offset);
 		put_str(&w, d->message);
+		put_str(&w, d->kind ? d->kind : "");
 	}
 	put_u32(&w, r->errors);
 	put_u32(&w, r->warnings);
@@ -313,7 +343,7 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 	{
 		uint32_t count = get_u32(&r);
 
-		res->diags = get_array(&r, count, sizeof *res->diags, 22);
+		res->diags = get_array(&r, count, sizeof *res->diags, 27);
 		res->diag_capacity = res->diags ? count : 0;
 		for (uint32_t i = 0; i < count && res->diags && !r.failed; i++) {
 			build_diag *d = &res->diags[i];
@@ -323,12 +353,16 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 			d->column = get_u32(&r);
 			d->byte_offset = (int64_t)get_u64(&r);
 			d->message = get_str(&r);
-			if (!d->message || d->severity > ANIMC_ERROR) {
+			char *kind = get_str(&r);
+			d->kind = kind && d->severity == ANIMC_WARNING ? build_kind_name(kind) : NULL;
+			if (!kind || !d->message || d->severity > ANIMC_ERROR) {
+				free(kind);
 				free(d->message);
 				d->message = NULL;
 				r.failed = true;
 				break;
 			}
+			free(kind);
 			res->diag_count++;
 		}
 	}

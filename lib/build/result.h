@@ -48,6 +48,7 @@ typedef struct build_diag {
 	uint32_t line, column;
 	int64_t byte_offset;
 	char *message;
+	const char *kind;   /* a warning's kind: a name of animc_warning_kinds, or NULL */
 } build_diag;
 
 /* A file besides the source that its import read. */
@@ -83,6 +84,14 @@ void build_result_release(build_result *r);
 /* Add a diagnostic (message copied). */
 void build_result_diag(build_result *r, animc_severity severity, uint32_t line, uint32_t column,
 		       int64_t byte_offset, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same, for a warning of a kind (a name animc_warning_kind_find
+ * knows; another, or NULL: none). */
+void build_result_diag_kind(build_result *r, animc_severity severity, const char *kind, uint32_t line,
+			    uint32_t column, int64_t byte_offset, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* The table's own string for the kind named `name`; NULL when there is no
+ * such kind (a record of an older or newer animc). */
+const char *build_kind_name(const char *name);
 /* Result bytes for the worker pipe, and back.  decode: false on any
  * damage (the record is then not used). */
 bool build_result_encode(const build_result *r, uint8_t **out, size_t *size);

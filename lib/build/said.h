@@ -17,6 +17,7 @@ typedef struct build_said {
 	char *subject;            /* the file it is about; NULL: the run ("animc") */
 	uint32_t line;            /* 0: none */
 	char *message;
+	const char *kind;         /* a warning's kind (a name of animc_warning_kinds), or NULL */
 } build_said;
 
 typedef struct build_said_list {
@@ -24,9 +25,10 @@ typedef struct build_said_list {
 	size_t count;
 } build_said_list;
 
-/* Add one (subject and message copied); false when out of memory. */
-bool build_said_add(build_said_list *l, animc_severity severity, const char *subject, uint32_t line,
-		    const char *message);
+/* Add one (subject and message copied; kind as build_kind_name gives it,
+ * or NULL); false when out of memory. */
+bool build_said_add(build_said_list *l, animc_severity severity, const char *kind, const char *subject,
+		    uint32_t line, const char *message);
 void build_said_release(build_said_list *l);
 
 #endif

@@ -100,11 +100,18 @@ static void no_tick(build_status_sink *s)
 	(void)s;
 }
 
-static void print_diag(const build_ctx *ctx, const build_job *j, const build_diag *d)
+void build_print_job_diag(const build_ctx *ctx, const build_job *j, const build_diag *d)
 {
 	animc_diag diag = build_job_diag(j, d);
 	cli_diag_printer printer = ctx->printer;
+	char kind[80];
 
+	/* An allowed warning: a note, said with -v only. */
+	if (build_diag_is_allowed(ctx->options, d)) {
+		snprintf(kind, sizeof kind, "%s, allowed", d->kind);
+		diag.severity = ANIMC_NOTE;
+		diag.kind = kind;
+	}
 	cli_print_diag(&printer, &diag);
 }
 
@@ -156,7 +163,7 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 	status_erase(s);
 	fflush(stdout);
 	for (uint32_t k = 0; k < r->diag_count; k++)
-		print_diag(ctx, j, &r->diags[k]);
+		build_print_job_diag(ctx, j, &r->diags[k]);
 	fflush(stderr);
 	if (!lines)
 		return;
@@ -332,7 +339,7 @@ static void outputs_job_committed(build_status_sink *s, size_t i)
 
 	for (uint32_t d = 0; d < j->result.diag_count; d++)
 		if (j->result.diags[d].severity != ANIMC_NOTE || ctx->options->verbose)
-			print_diag(ctx, j, &j->result.diags[d]);
+			build_print_job_diag(ctx, j, &j->result.diags[d]);
 	for (uint32_t k = 0; k < j->result.output_count; k++) {
 		const build_output *o = &j->result.outputs[k];
 		char *path;
@@ -377,14 +384,14 @@ void build_status_outputs_init(build_status_sink *s, build_ctx *ctx)
 	s->start_s = build_now_s();
 }
 
-static void say(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
-		const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+static void say(const build_ctx *ctx, animc_severity severity, const char *kind, const char *subject,
+		uint32_t line, const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 
-static void say(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
-		const char *fmt, va_list ap)
+static void say(const build_ctx *ctx, animc_severity severity, const char *kind, const char *subject,
+		uint32_t line, const char *fmt, va_list ap)
 {
-	animc_diag diag = { severity, subject, line, 0, -1, NULL };
-	char *message;
+	animc_diag diag = { severity, subject, line, 0, -1, NULL, severity == ANIMC_WARNING ? kind : NULL };
+	char *message, allowed[80];
 
 	if (vasprintf(&message, fmt, ap) < 0)
 		message = NULL;
@@ -395,10 +402,16 @@ static void say(const build_ctx *ctx, animc_severity severity, const char *subje
 			cli_report(severity, subject, "%s", message ? message : "out of memory");
 	} else {
 		diag.message = message ? message : "out of memory";
-		if (severity == ANIMC_WARNING)
+		/* An allowed kind: a note, which only -v prints, and not counted. */
+		if (diag.kind && ctx->options && build_options_allows(ctx->options, diag.kind)) {
+			snprintf(allowed, sizeof allowed, "%s, allowed", diag.kind);
+			diag.kind = allowed;
+			diag.severity = ANIMC_NOTE;
+		}
+		if (diag.severity == ANIMC_WARNING)
 			ctx->status->run_warnings++;
-		if (severity != ANIMC_NOTE)
-			build_said_add(&ctx->status->said, severity, subject, line, diag.message);
+		if (diag.severity != ANIMC_NOTE)
+			build_said_add(&ctx->status->said, diag.severity, diag.kind, subject, line, diag.message);
 		ctx->status->ops->diag(ctx->status, &diag);
 	}
 	free(message);
@@ -409,7 +422,17 @@ void build_say(const build_ctx *ctx, animc_severity severity, const char *subjec
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(ctx, severity, subject, 0, fmt, ap);
+	say(ctx, severity, NULL, subject, 0, fmt, ap);
+	va_end(ap);
+}
+
+void build_say_kind(const build_ctx *ctx, animc_severity severity, const char *kind, const char *subject,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(ctx, severity, kind, subject, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -419,6 +442,16 @@ void build_say_at(const build_ctx *ctx, animc_severity severity, const char *sub
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(ctx, severity, subject, line, fmt, ap);
+	say(ctx, severity, NULL, subject, line, fmt, ap);
+	va_end(ap);
+}
+
+void build_say_at_kind(const build_ctx *ctx, animc_severity severity, const char *kind, const char *subject,
+		       uint32_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(ctx, severity, kind, subject, line, fmt, ap);
 	va_end(ap);
 }

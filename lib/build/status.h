@@ -65,6 +65,10 @@ void build_status_begin(build_status_sink *s, size_t total);
 /* The sink of `animc outputs`. */
 void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
 
+/* Print a diagnostic of job j's result: an allowed warning (--allow) as
+ * a note, which only -v prints. */
+void build_print_job_diag(const build_ctx *ctx, const build_job *j, const build_diag *d);
+
 /* Say a diagnostic of the run's own, "SUBJECT: SEVERITY: message" (subject
  * NULL: "animc"), through ctx->status, or cli_report before a run has one. */
 void build_say(const build_ctx *ctx, animc_severity severity, const char *subject, const char *fmt, ...)
@@ -72,5 +76,11 @@ void build_say(const build_ctx *ctx, animc_severity severity, const char *subjec
 /* The same about a line of SUBJECT: "SUBJECT:LINE: SEVERITY: message". */
 void build_say_at(const build_ctx *ctx, animc_severity severity, const char *subject, uint32_t line,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same for a warning of a kind (a name of animc_warning_kinds): one
+ * --allow names is a note, which only -v prints, and is not counted. */
+void build_say_kind(const build_ctx *ctx, animc_severity severity, const char *kind, const char *subject,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void build_say_at_kind(const build_ctx *ctx, animc_severity severity, const char *kind, const char *subject,
+		       uint32_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 #endif

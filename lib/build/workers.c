@@ -208,8 +208,8 @@ static void add_captured(build_result *r, const char *text, size_t size, animc_s
 		while (len && (text[at + len - 1] == '\r' || text[at + len - 1] == ' '))
 			len--;
 		if (len) {
-			build_result_diag(r, severity, 0, 0, -1, "the importer printed: %.*s",
-					  (int)(len > 1000 ? 1000 : len), text + at);
+			build_result_diag_kind(r, severity, "importer-output", 0, 0, -1, "the importer printed: %.*s",
+					       (int)(len > 1000 ? 1000 : len), text + at);
 			lines++;
 		}
 		at += (nl ? (size_t)(nl - (text + at)) + 1 : size - at);

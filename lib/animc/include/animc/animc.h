@@ -73,7 +73,67 @@ typedef struct animc_diag {
 	uint32_t column;      /* 1-based; 0 when unknown */
 	int64_t byte_offset;  /* for binary input; -1 when unknown */
 	const char *message;  /* lowercase, names the thing that failed in quotes */
+	/* A warning's kind, a short kebab-case name of animc_warning_kinds
+	 * ("unknown-element"); NULL for errors, notes and warnings of none. */
+	const char *kind;
 } animc_diag;
+
+/*
+ * Every kind of warning animc gives, named so that a build can allow one
+ * it has checked (`animc build --allow KIND`).  The names are stable: a
+ * kind is added, never renamed.
+ */
+typedef enum animc_warning_kind {
+	ANIMC_WARN_NONE = 0,
+	/* a source's */
+	ANIMC_WARN_NOT_UNIT_QUATERNION,
+	ANIMC_WARN_NON_NODE_TARGET,
+	ANIMC_WARN_UNKNOWN_TARGET_PATH,
+	ANIMC_WARN_DUPLICATE_CHANNEL,
+	ANIMC_WARN_ANIMATED_MATRIX,
+	ANIMC_WARN_BONE_NAME_CLASH,
+	ANIMC_WARN_NOT_UTF8,
+	ANIMC_WARN_UNKNOWN_NODE,
+	ANIMC_WARN_ASSUMED_TICK_RATE,
+	ANIMC_WARN_FILE_NOT_READ,
+	ANIMC_WARN_KEYS_OUT_OF_ORDER,
+	ANIMC_WARN_SHARED_KEY_TIME,
+	ANIMC_WARN_WRONG_SEQUENCE_COUNT,
+	ANIMC_WARN_MISSING_SEQUENCE_COUNT,
+	ANIMC_WARN_UNKNOWN_ELEMENT,
+	ANIMC_WARN_KEYS_PAST_DURATION,
+	ANIMC_WARN_EMPTY_CLIP,
+	ANIMC_WARN_SKELETON_MISMATCH,
+	ANIMC_WARN_SHORT_CLIP,
+	ANIMC_WARN_ZERO_LENGTH_SPAN,
+	ANIMC_WARN_EXACT_UNPLAYABLE,
+	ANIMC_WARN_CLIP_NAME_CLASH,
+	ANIMC_WARN_TOLERANCE_NOT_MET,
+	ANIMC_WARN_TOO_LONG_TO_MEASURE,
+	ANIMC_WARN_COMPACT_DECLINED,
+	ANIMC_WARN_UNTURNED_ROOT,
+	ANIMC_WARN_XML,
+	ANIMC_WARN_IMPORTER_OUTPUT,
+	ANIMC_WARN_UNREADABLE,
+	ANIMC_WARN_OUTPUT_TAKEN_OVER,
+	/* the run's own (they fail no build) */
+	ANIMC_WARN_CACHE,
+	ANIMC_WARN_MANIFEST,
+	ANIMC_WARN_JOURNAL,
+	ANIMC_WARN_OUTPUT_LEFT,
+	ANIMC_WARN_KIND_COUNT
+} animc_warning_kind;
+
+typedef struct animc_warning_kind_info {
+	const char *name;         /* "unknown-element" */
+	const char *description;  /* one line */
+} animc_warning_kind_info;
+
+/* The kind's name and description; NULL for ANIMC_WARN_NONE and past the
+ * last. */
+const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind);
+/* The kind named `name` (exactly), else ANIMC_WARN_NONE. */
+animc_warning_kind animc_warning_kind_find(const char *name);
 
 typedef void (*animc_diag_fn)(void *user, const animc_diag *diag);
 
@@ -101,6 +161,14 @@ void animc_diag_vreport(animc_diag_sink *sink, animc_severity severity,
 void animc_diag_report_at(animc_diag_sink *sink, animc_severity severity,
 			  int64_t byte_offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* As animc_diag_report and animc_diag_vreport, for a warning of a kind
+ * (the kind is dropped when severity is not ANIMC_WARNING). */
+void animc_diag_report_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			    uint32_t line, uint32_t column, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void animc_diag_vreport_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			     uint32_t line, uint32_t column, int64_t byte_offset,
+			     const char *fmt, va_list ap);
 
 /* ------------------------------------------------------------------ arena */
 
@@ -221,6 +289,12 @@ void animc_clip_report(animc_diag_sink *sink, animc_severity severity, const ani
 	__attribute__((format(printf, 5, 6)));
 void animc_clip_vreport(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
 			const animc_channel *channel, const char *fmt, va_list ap);
+/* The same for a warning of a kind. */
+void animc_clip_report_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			    const animc_clip *clip, const animc_channel *channel, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void animc_clip_vreport_kind(animc_diag_sink *sink, animc_severity severity, animc_warning_kind kind,
+			     const animc_clip *clip, const animc_channel *channel, const char *fmt, va_list ap);
 
 /* The clips one source holds. */
 typedef struct animc_clip_set {
