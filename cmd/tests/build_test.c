@@ -711,11 +711,11 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 		assert_non_null(strstr(r.err, "/.animc/journal."));
 		assert_non_null(strstr(r.err, "out/back/kept.xnb: warning: its folder is reached through a symbolic"));
 		assert_non_null(strstr(r.err, ":3: warning: names '../outside.xnb', which is not under the output "
-					      "folder; ignored\n"));
+					      "folder; ignored [journal]\n"));
 		assert_non_null(strstr(r.err, "out/esc/linked.xnb: warning: its folder is reached through a symbolic "
 					      "link in the output folder, through which animc removes nothing: remove it "
 					      "there by hand (the next clean or --prune then forgets it); to have animc "
-					      "remove such outputs, build into the link's target with -o; left\n"));
+					      "remove such outputs, build into the link's target with -o; left [output-left]\n"));
 		test_run_release(&r);
 		assert_false(test_file_exists(inside));
 		assert_true(test_file_exists(outside));
@@ -744,7 +744,7 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 	const char *advice = "out/chars/Wave.xnb: warning: its folder is reached through a symbolic link in the "
 			     "output folder, through which animc removes nothing: remove it there by hand (the next "
 			     "clean or --prune then forgets it); to have animc remove such outputs, build into the "
-			     "link's target with -o; left\n";
+			     "link's target with -o; left [output-left]\n";
 	test_run r;
 
 	(void)state;
@@ -945,7 +945,7 @@ static void depfiles_outputs_and_clean(void **state)
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "Turn.xnb: warning: changed since animc wrote it; left, as not animc's any "
-				      "more: remove it by hand if it is not wanted\n"));
+				      "more: remove it by hand if it is not wanted [output-left]\n"));
 	test_run_release(&r);
 	assert_true(test_file_exists(mine));
 	assert_false(test_file_exists(idle));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "test_support.h"
+#include <animc/animc.h>
 
 static const struct {
 	const char *flag, *path;
@@ -239,11 +240,42 @@ static void relative_links_reach_their_targets(void **state)
 	free(dir);
 }
 
+/* docs/warnings.md gives every kind of warning (animc_warning_kinds) a
+ * row, its name in the first column, and names no kind that is not one. */
+static void warnings_doc_lists_every_kind(void **state)
+{
+	char *doc = (char *)test_read_file("docs/warnings.md", NULL);
+
+	(void)state;
+	assert_non_null(doc);
+	for (int k = ANIMC_WARN_NONE + 1; k < ANIMC_WARN_KIND_COUNT; k++) {
+		const animc_warning_kind_info *info = animc_warning_kind_at((animc_warning_kind)k);
+		char *row = test_format("\n| `%s` |", info->name);
+
+		assert_non_null(info);
+		if (!strstr(doc, row))
+			fail_msg("docs/warnings.md has no row for the warning kind '%s' (%s)", info->name,
+				 info->description);
+		free(row);
+	}
+	for (const char *p = doc; (p = strstr(p, "\n| `")); p++) {
+		const char *name = p + 4, *end = strchr(name, '`');
+		char *word = strndup(name, (size_t)(end - name));
+
+		/* The kind tables' first column; the notes table's is a message. */
+		if (!strchr(word, ' ') && animc_warning_kind_find(word) == ANIMC_WARN_NONE)
+			fail_msg("docs/warnings.md names '%s', which is no kind of warning", word);
+		free(word);
+	}
+	free(doc);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(generated_docs_are_current),
 	cmocka_unit_test(man_page_renders_without_warnings),
 	cmocka_unit_test(completion_completes_commands_options_and_values),
 	cmocka_unit_test(relative_links_reach_their_targets),
+	cmocka_unit_test(warnings_doc_lists_every_kind),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -290,9 +290,24 @@ static void rotate_that_turns_nothing_says_so(void **state)
 	if (!strstr(r.err, "--rotate turns the root bones, and this clip animates none of them (its highest animated "
 			   "bone is 'Armature', below the root 'ROOT', which it leaves still): nothing was turned. Right "
 			   "for a layer played over a clip that turns 'ROOT'; else turn 'ROOT' in the model or the "
-			   "engine\n"))
+			   "engine [unturned-root]\n"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
+	/* Layer clips checked so: allowed, the build passes --warnings-as-errors,
+	 * which it fails without. */
+	char *strict = test_tmpdir("rotate-none-strict");
+	r = test_animc("build", "-q", "--rotate", "90,0,0", "--warnings-as-errors", "-o", strict,
+		       "testdata/gltf/skin.gltf", NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_count_files(strict), 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--rotate", "90,0,0", "--warnings-as-errors", "--allow", "unturned-root", "-o",
+		       strict, "testdata/gltf/skin.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_true(test_count_files(strict) > 0);
+	test_run_release(&r);
+	free(strict);
 	r = test_animc("build", "-q", "-o", plain, "testdata/gltf/skin.gltf", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);

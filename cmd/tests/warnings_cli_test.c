@@ -256,6 +256,164 @@ static void warnings_come_in_line_order(void **state)
 	free(src), free(out), free(dir);
 }
 
+/* testdata/golden/dialect.Animation has one unknown element: <Comment>,
+ * line 25, column 16. */
+#define DIALECT "testdata/golden/dialect.Animation"
+#define DIALECT_WARNING "dialect.Animation:25:16: warning: unknown element <Comment> in <KeyFrameSequence> " \
+			"ignored: check its spelling (names are case-sensitive) [unknown-element]\n"
+
+/* A warning ends with its kind, as a compiler prints it; the JSON report
+ * gives it as a field, JUnit at the end of the line. */
+static void a_warning_ends_with_its_kind(void **state)
+{
+	char *dir = test_tmpdir("warnings-kind"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir), *junit = test_format("%s/junit.xml", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--progress", "never", "--report", report, "--junit", junit, "-o", out, DIALECT,
+		       NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, DIALECT_WARNING))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, ", 1 warning"));
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, NULL), *xml = (char *)test_read_file(junit, NULL);
+	assert_non_null(strstr(json, "\"line\": 25, \"column\": 16, \"kind\": \"unknown-element\"}"));
+	assert_non_null(strstr(xml, "(names are case-sensitive) [unknown-element]&#10;"));
+	free(json), free(xml);
+	free(report), free(junit), free(out), free(dir);
+}
+
+/* --allow KIND: warnings of the kind are not printed or counted (with -v,
+ * a note); other kinds still are. */
+static void allow_leaves_a_kind_unsaid(void **state)
+{
+	char *dir = test_tmpdir("warnings-allow"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir), *junit = test_format("%s/junit.xml", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--progress", "never", "--allow", "short-clip,unknown-element", "--report", report,
+		       "--junit", junit, "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "unknown element"));
+	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings\n"));
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, NULL), *xml = (char *)test_read_file(junit, NULL);
+	assert_null(strstr(json, "unknown element"));
+	assert_non_null(strstr(json, "\"warnings\": 0,"));
+	assert_null(strstr(xml, "unknown element"));
+	free(json), free(xml);
+
+	r = test_animc("build", "-v", "--rebuild", "--progress", "never", "--allow", "unknown-element", "-o", out,
+		       DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "dialect.Animation:25:16: note: unknown element <Comment> in "
+				      "<KeyFrameSequence> ignored: check its spelling (names are case-sensitive) "
+				      "[unknown-element, allowed]\n"));
+	assert_int_equal(count_lines(r.err, ": warning: "), 0);
+	test_run_release(&r);
+
+	/* Another kind allowed: the warning stays. */
+	r = test_animc("build", "--rebuild", "--progress", "never", "--allow", "short-clip", "-o", out, DIALECT,
+		       NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, DIALECT_WARNING));
+	assert_non_null(strstr(r.out, ", 1 warning\n"));
+	test_run_release(&r);
+	free(report), free(junit), free(out), free(dir);
+}
+
+/* --warnings-as-errors fails a source with a warning, writing nothing;
+ * with its kind allowed, the source compiles. */
+static void allow_passes_warnings_as_errors(void **state)
+{
+	char *dir = test_tmpdir("warnings-allow-werror"), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/dialect.xnb", out);
+	test_run r;
+	struct stat st;
+
+	(void)state;
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "short-clip", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, DIALECT_WARNING));
+	assert_non_null(strstr(r.err, "dialect.Animation: error: 1 warning treated as errors; nothing written"));
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "unknown-element", "-o", out, DIALECT,
+		       NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(stat(xnb, &st), 0);
+	test_run_release(&r);
+
+	/* Up to date, built with the kind allowed: without --allow it is
+	 * compiled again, and fails as it would have. */
+	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "1 warning treated as errors; nothing written"));
+	test_run_release(&r);
+	free(xnb), free(out), free(dir);
+}
+
+/* Allowing changes no key: an up-to-date source stays up to date, and
+ * says its warnings or not by each build's --allow. */
+static void allow_follows_each_build_without_compiling(void **state)
+{
+	char *dir = test_tmpdir("warnings-allow-replay"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--progress", "never", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, DIALECT_WARNING));
+	test_run_release(&r);
+
+	r = test_animc("build", "--progress", "never", "--allow", "unknown-element", "--report", report, "-o", out,
+		       DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date\n"));
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, NULL);
+	assert_non_null(strstr(json, "\"status\": \"up-to-date\""));
+	assert_non_null(strstr(json, "\"diagnostics\": []"));
+	free(json);
+
+	r = test_animc("build", "--progress", "never", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, DIALECT_WARNING))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 1 warning, 1 up to date\n"));
+	test_run_release(&r);
+	free(report), free(out), free(dir);
+}
+
+/* A kind animc does not know is a usage error naming it, and where the
+ * kinds are listed. */
+static void an_unknown_kind_is_a_usage_error(void **state)
+{
+	char *out = test_tmpdir("warnings-allow-unknown");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--allow", "unknown-element,unturned-rot", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 2);
+	if (!strstr(r.err, "animc build: --allow: 'unturned-rot' is no kind of warning (did you mean "
+			   "'unturned-root'?); docs/warnings.md lists them\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "--allow", "everything", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "'everything' is no kind of warning; docs/warnings.md lists them"));
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(noisy_gltf_counts),
 	cmocka_unit_test(warnings_say_what_to_do),
@@ -264,6 +422,11 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
 	cmocka_unit_test(an_output_taken_over_is_said_once),
 	cmocka_unit_test(warnings_come_in_line_order),
+	cmocka_unit_test(a_warning_ends_with_its_kind),
+	cmocka_unit_test(allow_leaves_a_kind_unsaid),
+	cmocka_unit_test(allow_passes_warnings_as_errors),
+	cmocka_unit_test(allow_follows_each_build_without_compiling),
+	cmocka_unit_test(an_unknown_kind_is_a_usage_error),
 };
 
 ANIMC_TEST_GROUP(tests);
