@@ -1715,6 +1715,81 @@ static void the_manifest_reads_back_every_duration(void **state)
 	manifest_release(&m);
 }
 
+/* The closing hash of a manifest text edited in place, made right again:
+ * the edit is read, not refused as damage. */
+static void reseal_manifest(char *text)
+{
+	char *end = strstr(text, "\nend\t");
+	build_hash h;
+
+	assert_non_null(end);
+	build_hash_bytes(text, (size_t)(end + 1 - text), &h);
+	build_hash_hex(&h, end + 5);
+	end[5 + 32] = '\n';
+}
+
+/* A warning record keeps its kind; a record of an animc before kinds
+ * (no kind field) still reads, and a kind this animc does not know reads
+ * as none. */
+static void the_manifest_keeps_warning_kinds(void **state)
+{
+	manifest m = { 0 }, back;
+	manifest_entry e = { 0 };
+	const manifest_entry *got;
+	char *text, *field;
+	cli_error err;
+	size_t size;
+
+	(void)state;
+	e.source = strdup("art/Idle.Animation");
+	e.out_base = strdup("art/Idle");
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "robotgame");
+	e.warnings = calloc(2, sizeof *e.warnings);
+	assert_non_null(e.warnings);
+	e.warnings[0] = (build_diag){ ANIMC_WARNING, 4, 16, -1, strdup("unknown element <X>"), "unknown-element" };
+	e.warnings[1] = (build_diag){ ANIMC_WARNING, 0, 0, -1, strdup("a warning of no kind"), NULL };
+	e.warning_count = 2;
+	assert_non_null(manifest_add(&m, &e));
+	assert_true(manifest_format(&m, &text, &size));
+	assert_int_equal(manifest_parse(&back, text, size, &err), MANIFEST_LOADED);
+	got = manifest_find(&back, "art/Idle.Animation");
+	assert_non_null(got);
+	assert_int_equal(got->warning_count, 2);
+	assert_string_equal(got->warnings[0].kind, "unknown-element");
+	assert_int_equal(got->warnings[0].column, 16);
+	assert_null(got->warnings[1].kind);
+	manifest_release(&back);
+
+	/* As an animc before kinds wrote it. */
+	field = strstr(text, "\tunknown-element\n");
+	assert_non_null(field);
+	memmove(field, field + strlen("\tunknown-element"), strlen(field + strlen("\tunknown-element")) + 1);
+	reseal_manifest(text);
+	assert_int_equal(manifest_parse(&back, text, strlen(text), &err), MANIFEST_LOADED);
+	got = manifest_find(&back, "art/Idle.Animation");
+	assert_non_null(got);
+	assert_string_equal(got->warnings[0].message, "unknown element <X>");
+	assert_null(got->warnings[0].kind);
+	manifest_release(&back);
+	free(text);
+
+	/* A kind of a later animc: the warning, of no kind known here. */
+	assert_true(manifest_format(&m, &text, &size));
+	field = strstr(text, "\tunknown-element\n");
+	assert_non_null(field);
+	memcpy(field + 1, "unknown-elemint", strlen("unknown-elemint"));
+	reseal_manifest(text);
+	assert_int_equal(manifest_parse(&back, text, size, &err), MANIFEST_LOADED);
+	got = manifest_find(&back, "art/Idle.Animation");
+	assert_non_null(got);
+	assert_string_equal(got->warnings[0].message, "unknown element <X>");
+	assert_null(got->warnings[0].kind);
+	manifest_release(&back);
+	free(text);
+	manifest_release(&m);
+}
+
 static void results_survive_the_pipe_and_damage(void **state)
 {
 	build_result r = { 0 }, back;
@@ -1733,13 +1808,17 @@ static void results_survive_the_pipe_and_damage(void **state)
 	r.outputs[0].size = 5;
 	r.outputs[0].bones = 3;
 	build_result_diag(&r, ANIMC_WARNING, 4, 2, -1, "clip 'b': %s", "sorted");
+	build_result_diag_kind(&r, ANIMC_WARNING, "unknown-element", 5, 1, -1, "unknown element <%s>", "X");
 	assert_true(build_result_encode(&r, &bytes, &size));
 	assert_true(build_result_decode(bytes, size, &back));
 	assert_int_equal(back.output_count, 1);
 	assert_memory_equal(back.outputs[0].bytes, "XNBw\5", 5);
 	assert_string_equal(back.diags[0].message, "clip 'b': sorted");
 	assert_int_equal(back.diags[0].line, 4);
-	assert_int_equal(back.warnings, 1);
+	assert_null(back.diags[0].kind);
+	assert_string_equal(back.diags[1].message, "unknown element <X>");
+	assert_string_equal(back.diags[1].kind, "unknown-element");
+	assert_int_equal(back.warnings, 2);
 	build_result_release(&back);
 	/* A record cut anywhere (a worker that died writing it) is refused. */
 	for (size_t n = 0; n < size; n++) {
@@ -2050,6 +2129,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
 	cmocka_unit_test(the_manifest_reads_back_every_duration),
+	cmocka_unit_test(the_manifest_keeps_warning_kinds),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),
 };

@@ -438,6 +438,7 @@ static void collect(void *user, const animc_diag *d)
 	item->column = d->column;
 	item->byte_offset = d->byte_offset;
 	item->message = strdup(d->message);
+	item->kind = d->kind;
 }
 
 animc_diag_sink test_diag_sink(test_diags *diags, const char *path)

@@ -169,6 +169,7 @@ typedef struct test_diag {
 	uint32_t line, column;
 	int64_t byte_offset;
 	char *message;
+	const char *kind;   /* the warning kind's name (static), or NULL */
 } test_diag;
 
 typedef struct test_diags {

@@ -40,9 +40,48 @@ static void diag_sink_counts_and_tolerates_null(void **state)
 	test_diags_release(&diags);
 }
 
+/* A warning carries its kind's name; other severities none.  The names
+ * are kebab-case, one each, and found again by name. */
+static void warnings_carry_their_kind(void **state)
+{
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "x.Animation");
+
+	(void)state;
+	animc_diag_report_kind(&sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, 4, 16, "unknown element <%s>", "X");
+	animc_diag_report_kind(&sink, ANIMC_ERROR, ANIMC_WARN_UNKNOWN_ELEMENT, 5, 1, "an error");
+	animc_diag_report(&sink, ANIMC_WARNING, 6, 1, "of no kind");
+	assert_int_equal(sink.warning_count, 2);
+	assert_int_equal(diags.count, 3);
+	assert_string_equal(diags.items[0].kind, "unknown-element");
+	assert_string_equal(diags.items[0].message, "unknown element <X>");
+	assert_int_equal(diags.items[0].column, 16);
+	assert_null(diags.items[1].kind);
+	assert_null(diags.items[2].kind);
+	test_diags_release(&diags);
+
+	assert_null(animc_warning_kind_at(ANIMC_WARN_NONE));
+	assert_null(animc_warning_kind_at(ANIMC_WARN_KIND_COUNT));
+	assert_int_equal(animc_warning_kind_find("no-such-kind"), ANIMC_WARN_NONE);
+	assert_int_equal(animc_warning_kind_find(NULL), ANIMC_WARN_NONE);
+	for (int k = ANIMC_WARN_NONE + 1; k < ANIMC_WARN_KIND_COUNT; k++) {
+		const animc_warning_kind_info *info = animc_warning_kind_at((animc_warning_kind)k);
+
+		assert_non_null(info);
+		assert_non_null(info->name);
+		assert_true(info->description && info->description[0]);
+		assert_int_equal(animc_warning_kind_find(info->name), k);
+		assert_true(info->name[0] >= 'a' && info->name[0] <= 'z');
+		for (const char *p = info->name; *p; p++)
+			assert_true((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+				    (*p == '-' && p[1] && p[1] != '-'));
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(status_strings_cover_every_status),
 	cmocka_unit_test(diag_sink_counts_and_tolerates_null),
+	cmocka_unit_test(warnings_carry_their_kind),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -10,6 +10,8 @@
  *          <mtime_ns> <ino> <dev> <hash> <key> <run key> <time_s>
  *   dep <path> <size> <mtime_ns> <ino> <dev> <hash>             (of the source above)
  *   output <path> <clip> <size> <hash> <mtime_ns> <ino> <dev> <bones> <keys> <duration_s>
+ *   warning <line> <column> <byte offset + 1> <message> [<kind>]  (of the source above;
+ *          the kind, a name of animc_warning_kinds, when it has one)
  *   orphan ...as output...                     (written by animc, now no source's)
  *   end <XXH3-128 of every byte before this line>
  *
