@@ -1235,7 +1235,7 @@ static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "out/.animc: warning: is a symbolic link, not the folder animc makes; left, "
-				      "with nothing removed through it: remove it by hand\n"));
+				      "with nothing removed through it: remove it by hand [output-left]\n"));
 	test_run_release(&r);
 	assert_true(test_file_exists(lock));
 	assert_true(test_file_exists(marker));

@@ -716,12 +716,15 @@ static void the_summary_counts_the_runs_own_warnings(void **state)
 	if (!strstr(json, want_json))
 		fail_msg("no '%s' in '%s'", want_json, json);
 	free(want_json);
-	/* The first warning as printed: "animc: warning: cache folder '...': ...". */
+	/* The first warning as printed: "animc: warning: cache folder '...': ... [cache]";
+	 * the report gives the message and the kind apart. */
 	first = strstr(r.err, "animc: warning: ") + strlen("animc: warning: ");
 	first = strndup(first, strcspn(first, "\n"));
 	assert_non_null(strstr(first, "cache folder"));
+	assert_true(strlen(first) > 8 && strcmp(first + strlen(first) - 8, " [cache]") == 0);
+	first[strlen(first) - 8] = '\0';
 	want_json = test_format("\"run_diagnostics\": [\n    {\"severity\": \"warning\", \"path\": null, "
-				"\"message\": \"%s\", \"line\": 0}", first);
+				"\"message\": \"%s\", \"line\": 0, \"kind\": \"cache\"}", first);
 	if (!strstr(json, want_json))
 		fail_msg("no '%s' in '%s'", want_json, json);
 	xml = (char *)test_read_file(junit, NULL);
@@ -730,6 +733,18 @@ static void the_summary_counts_the_runs_own_warnings(void **state)
 	test_run_release(&r);
 	free(xml);
 	free(first);
+	free(json);
+
+	/* Allowed (--allow cache): not printed, counted or listed. */
+	r = test_animc("build", "--rebuild", "--cache-dir", cache, "--cache-min-size", "0", "--allow", "cache",
+		       "--report", report, "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "0 failed, 0 skipped, 0 warnings\n"));
+	json = (char *)test_read_file(report, NULL);
+	assert_non_null(strstr(json, "\"run_diagnostics\": []"));
+	assert_non_null(strstr(json, "\"warnings\": 0, \"run_warnings\": 0,"));
+	test_run_release(&r);
 	free(junit);
 	free(want_json);
 	free(json);
