@@ -148,6 +148,29 @@ static void json_message(FILE *f, const build_job *j, const build_diag *d)
 
 /* The run's own warnings and errors (the cache's, the manifest's, a
  * project's), which no source has: "run_diagnostics". */
+/* A source's diagnostics, those of kinds --allow names left out. */
+static void json_diagnostics(FILE *f, const build_ctx *ctx, const build_job *j)
+{
+	const build_result *r = &j->result;
+	uint32_t listed = 0;
+
+	fputs(",\n     \"diagnostics\": [", f);
+	for (uint32_t k = 0; k < r->diag_count; k++) {
+		const build_diag *d = &r->diags[k];
+
+		if (build_diag_is_allowed(ctx->options, d))
+			continue;
+		fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", listed++ ? "," : "",
+			severity_names[d->severity]);
+		json_message(f, j, d);
+		fprintf(f, ", \"line\": %u, \"column\": %u", d->line, d->column);
+		if (d->kind)
+			fprintf(f, ", \"kind\": \"%s\"", d->kind);
+		fputc('}', f);
+	}
+	fputs(listed ? "\n     ]" : "]", f);
+}
+
 static void json_run_diagnostics(FILE *f, const build_ctx *ctx)
 {
 	const build_said_list *said = ctx->status ? &ctx->status->said : NULL;
@@ -267,22 +290,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 			first = false;
 		}
 		fputs(first ? "]" : "\n     ]", f);
-		fputs(",\n     \"diagnostics\": [", f);
-		uint32_t listed = 0;
-		for (uint32_t k = 0; k < r->diag_count; k++) {
-			const build_diag *d = &r->diags[k];
-
-			if (build_diag_is_allowed(ctx->options, d))
-				continue;
-			fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", listed++ ? "," : "",
-				severity_names[d->severity]);
-			json_message(f, j, d);
-			fprintf(f, ", \"line\": %u, \"column\": %u", d->line, d->column);
-			if (d->kind)
-				fprintf(f, ", \"kind\": \"%s\"", d->kind);
-			fputc('}', f);
-		}
-		fputs(listed ? "\n     ]" : "]", f);
+		json_diagnostics(f, ctx, j);
 		fprintf(f, ",\n     \"time_s\": %.6f}", times ? r->time_s : 0.0);
 	}
 	fputs(plan->count ? "\n  ]" : "]", f);
