@@ -289,8 +289,8 @@ static void rotate_that_turns_nothing_says_so(void **state)
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "--rotate turns the root bones, and this clip animates none of them (its highest animated "
 			   "bone is 'Armature', below the root 'ROOT', which it leaves still): nothing was turned. Right "
-			   "for a layer played over a clip that turns 'ROOT'; else turn 'ROOT' in the model or the "
-			   "engine [unturned-root]\n"))
+			   "for a layer played over a clip that turns 'ROOT' (--allow unturned-root says so); else turn "
+			   "'ROOT' in the model or the engine [unturned-root]\n"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	/* Layer clips checked so: allowed, the build passes --warnings-as-errors,

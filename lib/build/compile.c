@@ -569,8 +569,8 @@ static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarch
 	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNTURNED_ROOT, clip->line, 0,
 			  "%s%s%s--rotate turns the root bones, and this clip animates none of them (its highest "
 			  "animated bone is '%s', below the root '%s', which it leaves still): nothing was turned. "
-			  "Right for a layer played over a clip that turns '%s'; else turn '%s' in the model or the "
-			  "engine", clip->name[0] ? "clip '" : "", clip->name, clip->name[0] ? "': " : "",
+			  "Right for a layer played over a clip that turns '%s' (--allow unturned-root says so); else "
+			  "turn '%s' in the model or the engine", clip->name[0] ? "clip '" : "", clip->name, clip->name[0] ? "': " : "",
 			  hierarchy->bones[highest].name, hierarchy->bones[root].name, hierarchy->bones[root].name,
 			  hierarchy->bones[root].name);
 }
