@@ -1015,7 +1015,7 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "clash.xml:1: warning: clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); "
-			   "written as 'a:b.1'"))
+			   "written as 'a:b.1': give each clip a name that makes a file name of its own [clip-name-clash]"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	char *first = test_format("%s/clash/a_b.xnb", out), *second = test_format("%s/clash/a_b.1.xnb", out);

@@ -409,7 +409,8 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 		}
 		if (ok)
 			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL,
-					  "its name makes the file name of clip '%s' (%s.xnb); written as '%s'", first,
+					  "its name makes the file name of clip '%s' (%s.xnb); written as '%s': give each "
+					  "clip a name that makes a file name of its own", first,
 					  files[i].name, name);
 		if (ok && (clip->name = animc_arena_strndup(&clip->arena, name, strlen(name))) == NULL)
 			ok = false;
