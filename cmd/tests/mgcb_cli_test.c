@@ -640,19 +640,20 @@ static void a_marked_project_and_its_platform_name(void **state)
 }
 
 /* A misspelt switch or processor parameter is a warning naming the
- * project's line, with what it may mean, counted in the summary and
- * listed in the report; MGCB's own switches and other processors'
- * parameters are not. */
+ * project's line, with what it may mean and its kind, counted in the
+ * summary and listed in the report, unless --allow names its kind; MGCB's
+ * own switches and other processors' parameters are not. */
 static void misspelt_switches_and_parameters_are_warned_of(void **state)
 {
 	char *dir = test_tmpdir("mgcb-typos"), *project = test_format("%s/Content.mgcb", dir);
 	char *turn = test_format("%s/Turn.Animation", dir), *out = test_format("%s/out", dir);
 	char *report = test_format("%s/report.json", dir), *json, *want_json;
-	char *want = test_format("%s:2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored\n"
+	char *want = test_format("%s:2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored "
+				 "[unknown-switch]\n"
 				 "%s:4: warning: unknown switch /frobnicate: (neither animc nor MGCB reads it); "
-				 "ignored\n"
+				 "ignored [unknown-switch]\n"
 				 "%s:7: warning: /processorParam:Scal: no such parameter (did you mean Scale?); "
-				 "ignored\n", project, project, project);
+				 "ignored [unknown-parameter]\n", project, project, project);
 	static const char text[] = "/outputDir:bin\n"
 				   "/platfrom:Xbox360\n"
 				   "/intermediateDir:obj\n"
@@ -677,7 +678,7 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 	json = (char *)test_read_file(report, NULL);
 	want_json = test_format("\"run_diagnostics\": [\n    {\"severity\": \"warning\", \"path\": \"%s\", "
 				"\"message\": \"unknown switch /platfrom: (did you mean /platform:?); ignored\", "
-				"\"line\": 2},", project);
+				"\"line\": 2, \"kind\": \"unknown-switch\"},", project);
 	if (!json || !strstr(json, want_json) || !strstr(json, "\"run_warnings\": 3,"))
 		fail_msg("no '%s' in '%s'", want_json, json ? json : "(no report)");
 	free(json), free(want_json), free(report);
@@ -685,6 +686,19 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 	r = test_animc("build", "-q", "--warnings-as-errors", "--mgcb", project, "-o", out, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "Content.mgcb: error: 3 warnings treated as errors; nothing built\n"));
+	test_run_release(&r);
+	/* Allowed kinds are neither said nor counted, and stop nothing. */
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "unknown-switch", "--mgcb", project, "-o", out,
+		       NULL);
+	assert_int_equal(r.status, 1);
+	assert_null(strstr(r.err, "unknown switch"));
+	assert_non_null(strstr(r.err, "Content.mgcb: error: 1 warning treated as errors; nothing built\n"));
+	test_run_release(&r);
+	r = test_animc("build", "--warnings-as-errors", "--allow", "unknown-switch,unknown-parameter", "--mgcb", project,
+		       "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings\n"));
 	test_run_release(&r);
 	free(data), free(want), free(out), free(turn), free(project), free(dir);
 }

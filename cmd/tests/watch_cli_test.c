@@ -617,7 +617,7 @@ static void watch_line_counts_the_projects_warnings(void **state)
 	wait_for_builds(&w, 2);
 	stop_watch(NULL);
 	log = (char *)test_read_file(w.log, &size);
-	if (!strstr(log, ":2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored\n") ||
+	if (!strstr(log, ":2: warning: unknown switch /platfrom: (did you mean /platform:?); ignored [unknown-switch]\n") ||
 	    !strstr(log, "), 0 failed, 1 warning, 0 up to date, in "))
 		fail_msg("the project's warning not counted:\n%s", log);
 	const char *restart = strstr(log, "Content.mgcb: warning: its /outputDir: or /platform: changed; restart animc "

@@ -97,6 +97,10 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"a journal of an interrupted build is damaged or cannot be read (the run's own)" },
 	[ANIMC_WARN_OUTPUT_LEFT] = { "output-left",
 		"an output clean or --prune left in place (changed, outside, or not removable)" },
+	[ANIMC_WARN_UNKNOWN_SWITCH] = { "unknown-switch",
+		"a --mgcb project's switch neither animc nor MGCB reads (often a misspelling); ignored" },
+	[ANIMC_WARN_UNKNOWN_PARAMETER] = { "unknown-parameter",
+		"a --mgcb project's processor parameter a letter or two from Scale or RotationX/Y/Z; ignored" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -53,6 +53,7 @@ typedef struct property {
 typedef struct reader {
 	const char *path;
 	FILE *messages;              /* where errors go */
+	const bool *allowed;         /* by animc_warning_kind: --allow; NULL: none */
 	char *dir;                   /* the project's folder ("" for the current one) */
 	uint32_t line;
 	unsigned errors;
@@ -85,21 +86,26 @@ static void error_at(reader *rd, const char *fmt, ...)
 	rd->errors++;
 }
 
-static void warning_at(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warning_at(reader *rd, animc_warning_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void warning_at(reader *rd, const char *fmt, ...)
+/* A warning of `kind` at the current line, unless the build allows the kind. */
+static void warning_at(reader *rd, animc_warning_kind kind, const char *fmt, ...)
 {
+	const char *name = animc_warning_kind_at(kind)->name;
 	va_list ap;
-
 	char *message;
 
+	if (rd->allowed && rd->allowed[kind])
+		return;
 	va_start(ap, fmt);
 	if (vasprintf(&message, fmt, ap) < 0)
 		message = NULL;
 	va_end(ap);
-	fprintf(rd->messages, "%s:%u: warning: %s\n", rd->path, rd->line, message ? message : "out of memory");
+	fprintf(rd->messages, "%s:%u: warning: %s [%s]\n", rd->path, rd->line, message ? message : "out of memory",
+		name);
 	if (message)
-		build_said_add(&rd->out->said, ANIMC_WARNING, NULL, rd->path, rd->line, message);
+		build_said_add(&rd->out->said, ANIMC_WARNING, name, rd->path, rd->line, message);
 	free(message);
 	rd->out->warnings++;
 }
@@ -209,8 +215,8 @@ static void processor_param(reader *rd, char *value)
 		const char *near = cli_nearest(name, known);
 
 		if (near)
-			warning_at(rd, "/processorParam:%s: no such parameter (did you mean %s?); ignored", name,
-				   near);
+			warning_at(rd, ANIMC_WARN_UNKNOWN_PARAMETER,
+				   "/processorParam:%s: no such parameter (did you mean %s?); ignored", name, near);
 		return;
 	}
 	if (!parse_number(text, &v) || (axis < 0 && !(v > 0))) {
@@ -462,9 +468,10 @@ static void unknown_switch(reader *rd, const char *name)
 		if (strcasecmp(name, known[i]) == 0)
 			return;
 	if (near)
-		warning_at(rd, "unknown switch /%s: (did you mean /%s:?); ignored", name, near);
+		warning_at(rd, ANIMC_WARN_UNKNOWN_SWITCH, "unknown switch /%s: (did you mean /%s:?); ignored", name, near);
 	else
-		warning_at(rd, "unknown switch /%s: (neither animc nor MGCB reads it); ignored", name);
+		warning_at(rd, ANIMC_WARN_UNKNOWN_SWITCH, "unknown switch /%s: (neither animc nor MGCB reads it); ignored",
+			   name);
 }
 
 static void option(reader *rd, const char *name, char *value)
@@ -509,9 +516,9 @@ static void option(reader *rd, const char *name, char *value)
 }
 
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
-		      size_t define_count, FILE *messages, build_mgcb *out)
+		      size_t define_count, FILE *messages, const bool *allowed, build_mgcb *out)
 {
-	reader rd = { .path = path, .messages = messages, .profile = "HiDef", .out = out };
+	reader rd = { .path = path, .messages = messages, .allowed = allowed, .profile = "HiDef", .out = out };
 	const char *base = cli_basename(path);
 
 	memset(out, 0, sizeof *out);
@@ -598,7 +605,8 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	return true;
 }
 
-bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, build_mgcb *out)
+bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, const bool *allowed,
+		     build_mgcb *out)
 {
 	uint8_t *data;
 	size_t size;
@@ -610,7 +618,7 @@ bool build_mgcb_read(const char *path, const char *const *defines, size_t define
 		fprintf(stderr, "%s: error: %s\n", path, err.message);
 		return false;
 	}
-	ok = build_mgcb_parse(path, data, size, defines, define_count, stderr, out);
+	ok = build_mgcb_parse(path, data, size, defines, define_count, stderr, allowed, out);
 	free(data);
 	return ok;
 }

@@ -50,15 +50,17 @@ typedef struct build_mgcb {
  * would leave the output folder; each such problem is printed as
  * "PROJECT:LINE: error: ..." on stderr.  A switch neither animc nor MGCB
  * knows, and a processor parameter a letter or two from Scale or
- * RotationX/Y/Z, are warnings ("PROJECT:LINE: warning: ..."), with the
- * switch or parameter they may mean; MGCB's other switches are ignored.
+ * RotationX/Y/Z, are warnings ("PROJECT:LINE: warning: ... [KIND]"), with
+ * the switch or parameter they may mean; MGCB's other switches are ignored.
  */
-bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, build_mgcb *out);
+bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, const bool *allowed,
+		     build_mgcb *out);
 /* build_mgcb_read on the project's bytes, its errors printed on
  * `messages`; `path` names it in them and gives the folder its paths are
- * relative to. */
+ * relative to.  `allowed` (NULL: none), indexed by animc_warning_kind:
+ * warnings of those kinds (--allow) are neither said nor counted. */
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
-		      size_t define_count, FILE *messages, build_mgcb *out);
+		      size_t define_count, FILE *messages, const bool *allowed, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);
 
 /* True when animc may write to the project's /outputDir: (that is, when

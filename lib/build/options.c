@@ -1012,7 +1012,7 @@ static int check_together(build_options *o, build_command command)
 {
 	if (o->mgcb_path) {
 		if (!build_mgcb_read(o->mgcb_path, (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
-				     &o->project))
+				     o->allowed, &o->project))
 			return ANIMC_EXIT_FAILED;
 		o->has_project = true;
 		/* A misspelt switch or parameter changes what would be built. */

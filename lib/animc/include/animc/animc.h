@@ -121,6 +121,9 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_MANIFEST,
 	ANIMC_WARN_JOURNAL,
 	ANIMC_WARN_OUTPUT_LEFT,
+	/* a --mgcb project's (they stop a build under --warnings-as-errors) */
+	ANIMC_WARN_UNKNOWN_SWITCH,
+	ANIMC_WARN_UNKNOWN_PARAMETER,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
