@@ -203,7 +203,8 @@ rt_where rt_grid_locate(const struct animrt_compact *c, float local_s);
  * through `map` (NULL: the identity). */
 void rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_pose *pose);
 
-/* One sequence of a compact clip at local time t (animrt_sequence_sample). */
+/* One sequence of a compact clip at local time t (animrt_sequence_sample);
+ * a NULL output is not written. */
 void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
 				float rotation[4], float scale[3]);
 
@@ -350,6 +351,13 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
  * to the same bits. */
 void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference);
+
+/* One bone (sequence) of a clip in place at local time t into out[track]
+ * (NULL: not written), with the context's caches when ctx is not NULL (it
+ * follows the clip without a map, and has the clip's bones); returns the
+ * bone's ANIMRT_TRACK_* bits. */
+uint8_t rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
+			      float *const out[3]);
 
 /* animrt_track_keys on a clip in place. */
 uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,

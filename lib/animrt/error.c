@@ -29,6 +29,17 @@ static const char *const status_strings[ANIMRT_STATUS_COUNT] = {
 	[ANIMRT_ERR_COMPRESSION] = "bad zstd data",
 	[ANIMRT_ERR_UNSUPPORTED] = "unsupported by this build",
 	[ANIMRT_ERR_CONTENT] = "not an animation",
+	[ANIMRT_ERR_POSE_SIZE] = "pose has the wrong bone count: size it by the clip's sequence_count, "
+				 "the binding's or the player's bone_count",
+	[ANIMRT_ERR_BINDING_SIZE] = "binding made for another bone count than the player: "
+				    "create both for one skeleton",
+	[ANIMRT_ERR_CONTEXT_SIZE] = "context too small for this clip: size it with animrt_context_size_bytes, "
+				    "or with animrt_context_size_bytes_for and animrt_clip_context_tracks",
+	[ANIMRT_ERR_PLAY_MODE] = "play mode is neither ANIMRT_PLAY_ONCE nor ANIMRT_PLAY_REPEAT",
+	[ANIMRT_ERR_TIME] = "time not finite, or blend time negative: pass a finite time, a blend time of 0 or more",
+	[ANIMRT_ERR_BONE] = "sequence index out of range: pass one below the clip's sequence_count",
+	[ANIMRT_ERR_NOT_PLAYING] = "nothing plays: call animrt_player_play first",
+	[ANIMRT_ERR_NOT_MOTION] = "not a motion clip (one sequence): pass CLIP.motion.xnb, not the clip",
 };
 
 const char *animrt_status_string(animrt_status status)

@@ -3,6 +3,7 @@
  * each kind of damage with its status code at the right byte offset.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -405,6 +406,24 @@ static void arguments_and_files(void **state)
 	assert_string_equal(animrt_status_string(ANIMRT_STATUS_COUNT), "unknown status");
 }
 
+/* Every status has its own text; the ones a game can act on say how. */
+static void statuses_have_their_own_text(void **state)
+{
+	(void)state;
+	for (int a = 0; a < ANIMRT_STATUS_COUNT; a++)
+		for (int b = a + 1; b < ANIMRT_STATUS_COUNT; b++)
+			if (strcmp(animrt_status_string((animrt_status)a), animrt_status_string((animrt_status)b)) == 0)
+				fail_msg("statuses %d and %d share '%s'", a, b, animrt_status_string((animrt_status)a));
+	/* Appended: the loader's statuses keep their numbers. */
+	assert_int_equal(ANIMRT_ERR_CONTENT, 20);
+	assert_int_equal(ANIMRT_ERR_POSE_SIZE, 21);
+	assert_non_null(strstr(animrt_status_string(ANIMRT_ERR_POSE_SIZE), "size it by the clip's sequence_count"));
+	assert_non_null(strstr(animrt_status_string(ANIMRT_ERR_CONTEXT_SIZE), "animrt_clip_context_tracks"));
+	assert_non_null(strstr(animrt_status_string(ANIMRT_ERR_NOT_PLAYING), "animrt_player_play first"));
+	assert_non_null(strstr(animrt_status_string(ANIMRT_ERR_NOT_MOTION), "CLIP.motion.xnb"));
+	assert_non_null(strstr(animrt_status_string(ANIMRT_ERR_PLAY_MODE), "ANIMRT_PLAY_ONCE"));
+}
+
 /* The sample clip written with another type reader name. */
 static uint8_t *named_xnb(const char *reader, size_t *size)
 {
@@ -729,6 +748,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zstd_frames),
 	cmocka_unit_test(a_frame_stops_at_its_headers_size),
 	cmocka_unit_test(arguments_and_files),
+	cmocka_unit_test(statuses_have_their_own_text),
 	cmocka_unit_test(reader_names_are_checked_first),
 	cmocka_unit_test(reader_name_rule),
 	cmocka_unit_test(timed_sequences_find_keys_through_their_index),

@@ -8,6 +8,7 @@
 
 #include <animc/animrt.h>
 #include "interp.h"
+#include "sample.h"
 
 /* q to the power k (k >= 0, whole): the same axis, k times the angle, of
  * unit length.  The half angle from atan2 of the axis part's length and w:
@@ -96,9 +97,14 @@ animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, flo
 	double a[3], b[3];
 	float ra[4], rb[4], inv[4];
 
-	if (!motion || !out || motion->sequence_count != 1 || !isfinite(from_s) || !isfinite(to_s) ||
-	    (mode != ANIMRT_PLAY_ONCE && mode != ANIMRT_PLAY_REPEAT))
+	if (!motion || !out)
 		return ANIMRT_ERR_ARGUMENT;
+	if (!isfinite(from_s) || !isfinite(to_s))
+		return ANIMRT_ERR_TIME;
+	if (!rt_mode_ok(mode))
+		return ANIMRT_ERR_PLAY_MODE;
+	if (motion->sequence_count != 1)
+		return ANIMRT_ERR_NOT_MOTION;
 	motion_to(motion, from_s, mode, a, ra);
 	motion_to(motion, to_s, mode, b, rb);
 	for (int k = 0; k < 3; k++)

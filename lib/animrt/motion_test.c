@@ -63,7 +63,7 @@ static void loops_accumulate_whole(void **state)
 	/* Once clamps at the end. */
 	assert_int_equal(animrt_motion_between(&clip, 0, 10, ANIMRT_PLAY_ONCE, &part), ANIMRT_OK);
 	assert_float_equal(part.translation[0], 2, 1e-6);
-	assert_int_equal(animrt_motion_between(&clip, 0, NAN, ANIMRT_PLAY_ONCE, &part), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_motion_between(&clip, 0, NAN, ANIMRT_PLAY_ONCE, &part), ANIMRT_ERR_TIME);
 	assert_int_equal(animrt_motion_between(NULL, 0, 1, ANIMRT_PLAY_ONCE, &part), ANIMRT_ERR_ARGUMENT);
 }
 

@@ -181,10 +181,14 @@ animrt_status animrt_player_play(animrt_player *player, const animrt_binding *bi
 {
 	player_slot *slot;
 
-	if (!player || !binding || binding->bone_count != player->bone_count ||
-	    !(blend_time_s >= 0 && blend_time_s < INFINITY) ||
-	    (mode != ANIMRT_PLAY_ONCE && mode != ANIMRT_PLAY_REPEAT))
+	if (!player || !binding)
 		return ANIMRT_ERR_ARGUMENT;
+	if (!rt_mode_ok(mode))
+		return ANIMRT_ERR_PLAY_MODE;
+	if (binding->bone_count != player->bone_count)
+		return ANIMRT_ERR_BINDING_SIZE;
+	if (!(blend_time_s >= 0 && blend_time_s < INFINITY))
+		return ANIMRT_ERR_TIME;
 	if (blend_time_s == 0)
 		player->slot_count = 0;
 	else if (player->slot_count == 2)
@@ -305,9 +309,10 @@ animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out)
 {
 	animrt_status st;
 
-	if (!player || !out || out->bone_count != player->bone_count ||
-	    (out->bone_count && (!out->translation || !out->rotation || !out->scale || !out->tracks)))
+	if (!player || !out || (out->bone_count && (!out->translation || !out->rotation || !out->scale || !out->tracks)))
 		return ANIMRT_ERR_ARGUMENT;
+	if (out->bone_count != player->bone_count)
+		return ANIMRT_ERR_POSE_SIZE;
 	if (player->slot_count == 0) {
 		animrt_pose_reset(out);
 		return ANIMRT_OK;

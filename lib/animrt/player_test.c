@@ -47,7 +47,7 @@ static void binding_maps_names_once_and_reports_the_rest(void **state)
 	assert_int_equal(pose.tracks[3], 0);
 	assert_int_equal(pose.tracks[4], 0);
 	assert_float_equal(pose.translation[3 * 4], 0, 0);
-	assert_int_equal(animrt_binding_sample(b, 1, ANIMRT_PLAY_ONCE, NULL, &wrong), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_binding_sample(b, 1, ANIMRT_PLAY_ONCE, NULL, &wrong), ANIMRT_ERR_POSE_SIZE);
 	animrt_binding_destroy(b);
 
 	/* No table: everything unmatched.  Bad arguments. */
@@ -143,10 +143,10 @@ static void player_time_scale_and_play_modes(void **state)
 	/* Arguments: a binding for another skeleton size, a bad blend time. */
 	animrt_player *p2;
 	assert_int_equal(animrt_player_create(2, &p2, NULL), ANIMRT_OK);
-	assert_int_equal(animrt_player_play(p2, c->ba, ANIMRT_PLAY_ONCE, 0), ANIMRT_ERR_ARGUMENT);
-	assert_int_equal(animrt_player_sample(p2, &c->pose), ANIMRT_ERR_ARGUMENT);
-	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, -1), ANIMRT_ERR_ARGUMENT);
-	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, NAN), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_player_play(p2, c->ba, ANIMRT_PLAY_ONCE, 0), ANIMRT_ERR_BINDING_SIZE);
+	assert_int_equal(animrt_player_sample(p2, &c->pose), ANIMRT_ERR_POSE_SIZE);
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, -1), ANIMRT_ERR_TIME);
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, NAN), ANIMRT_ERR_TIME);
 	animrt_player_destroy(p2);
 	animrt_player_destroy(p);
 	animrt_player_destroy(NULL);

@@ -308,23 +308,54 @@ static inline uint8_t sample_sequence(const animrt_sequence *s, float t, uint32_
 	return sample_sequence_at(s, sequence_keys(s, t, cursor, bucket_start(s, t)), T, R, S, slerps);
 }
 
-void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
-			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3])
+animrt_status animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
+				     uint32_t *cursor, float translation[3], float rotation[4], float scale[3])
 {
 	slerp_batch slerps;
+	float t[3], r[4], s[3];
 
+	if (!seq)
+		return ANIMRT_ERR_ARGUMENT;
+	if (!rt_mode_ok(mode))
+		return ANIMRT_ERR_PLAY_MODE;
+	if (seq->compact) {
+		rt_sample_compact_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), translation,
+					   rotation, scale);
+		return ANIMRT_OK;
+	}
 	/* Only the count and the flag: zeroing the arrays would cost more
 	 * than a bone sample. */
 	slerps.count = 0;
 	slerps.is_reference = false;
-	if (seq->compact) {
-		rt_sample_compact_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), translation,
-					   rotation, scale);
-		return;
-	}
-	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation,
-			rotation, scale, &slerps);
+	/* A track the caller does not want is sampled into scratch: the
+	 * sampler writes all three (a branch per track would cost more). */
+	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation ? translation : t,
+			rotation ? rotation : r, scale ? scale : s, &slerps);
 	slerp_batch_run(&slerps);
+	return ANIMRT_OK;
+}
+
+animrt_status animrt_clip_sample_bone(const animrt_clip *clip, uint32_t sequence, float time_s,
+				      animrt_play_mode mode, animrt_context *context, float translation[3],
+				      float rotation[4], float scale[3])
+{
+	if (!clip)
+		return ANIMRT_ERR_ARGUMENT;
+	if (!rt_mode_ok(mode))
+		return ANIMRT_ERR_PLAY_MODE;
+	if (sequence >= clip->sequence_count)
+		return ANIMRT_ERR_BONE;
+	/* The context keeps what it caches by pose slot: the clip's bones. */
+	if (context && (context->bone_count < clip->sequence_count || !rt_context_follows(context, clip, NULL, 0)))
+		return ANIMRT_ERR_CONTEXT_SIZE;
+	if (clip->compact && clip->compact->is_packed) {
+		float *const out[3] = { translation, rotation, scale };
+
+		rt_packed_sample_bone(clip, sequence, animrt_time_local(time_s, clip->duration_s, mode), context, out);
+		return ANIMRT_OK;
+	}
+	return animrt_sequence_sample(&clip->sequences[sequence], time_s, mode,
+				      context ? &context->cursor[sequence] : NULL, translation, rotation, scale);
 }
 
 /* The time rule per sequence, computed once for a run of sequences of one
@@ -355,6 +386,23 @@ static bool pose_ok(const animrt_pose *pose)
 {
 	return pose && (pose->bone_count == 0 ||
 			(pose->translation && pose->rotation && pose->scale && pose->tracks));
+}
+
+/* What the samplers refuse, in this order: NULL (ARGUMENT), the play mode,
+ * the pose's size (`bones_ok`), the context's bones, then (by the caller,
+ * rt_context_follows) the context's tracks. */
+static inline animrt_status sample_check(bool has_object, const animrt_pose *pose, animrt_play_mode mode,
+					 bool bones_ok, const animrt_context *ctx)
+{
+	if (!has_object || !pose_ok(pose))
+		return ANIMRT_ERR_ARGUMENT;
+	if (!rt_mode_ok(mode))
+		return ANIMRT_ERR_PLAY_MODE;
+	if (!bones_ok)
+		return ANIMRT_ERR_POSE_SIZE;
+	if (ctx && ctx->bone_count < pose->bone_count)
+		return ANIMRT_ERR_CONTEXT_SIZE;
+	return ANIMRT_OK;
 }
 
 /* The clip (or a binding's) at time_s: four wide, or with the reference's
@@ -430,9 +478,12 @@ BONE_INLINE void batch_keys(const animrt_clip *clip, uint32_t first, uint32_t n,
 static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 					uint32_t *cursors, animrt_context *ctx, animrt_pose *pose, bool is_reference)
 {
-	if (!clip || !pose_ok(pose) || pose->bone_count < clip->sequence_count ||
-	    (ctx && ctx->bone_count < pose->bone_count) || !rt_context_follows(ctx, clip, NULL, 0))
-		return ANIMRT_ERR_ARGUMENT;
+	animrt_status st = sample_check(clip, pose, mode, clip && pose && pose->bone_count >= clip->sequence_count, ctx);
+
+	if (st != ANIMRT_OK)
+		return st;
+	if (!rt_context_follows(ctx, clip, NULL, 0))
+		return ANIMRT_ERR_CONTEXT_SIZE;
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -475,12 +526,14 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 					   uint32_t *cursors, animrt_context *ctx, animrt_pose *pose,
 					   bool is_reference)
 {
-	if (!binding || !pose_ok(pose) || pose->bone_count != binding->bone_count ||
-	    (ctx && ctx->bone_count < pose->bone_count))
-		return ANIMRT_ERR_ARGUMENT;
+	animrt_status st = sample_check(binding, pose, mode, binding && pose && pose->bone_count == binding->bone_count,
+					ctx);
+
+	if (st != ANIMRT_OK)
+		return st;
 	const animrt_clip *clip = binding->clip;
 	if (!rt_context_follows(ctx, clip, binding->sample_map, binding->serial))
-		return ANIMRT_ERR_ARGUMENT;
+		return ANIMRT_ERR_CONTEXT_SIZE;
 	local_time_cache lt = { time_s, -1, 0, mode };
 	slerp_batch slerps;
 
@@ -562,6 +615,14 @@ void animrt_pose_init(animrt_pose *pose, void *memory, uint32_t bone_count)
 {
 	float *f = memory;
 
+	if (!pose)
+		return;
+	if (!f) {
+		/* No block (a failed malloc): a pose of no bones, which every
+		 * call refuses for a clip that has some. */
+		*pose = (animrt_pose){ 0, NULL, NULL, NULL, NULL };
+		return;
+	}
 	pose->bone_count = bone_count;
 	pose->rotation = f;
 	pose->translation = f + 4 * (size_t)bone_count;
@@ -610,18 +671,24 @@ static inline void blend_track(float *out, const float *a, const float *b, unsig
 	memmove(out, from, width * sizeof(float));
 }
 
-static bool same_shape(const animrt_pose *a, const animrt_pose *b)
+/* ANIMRT_OK when a and b are poses of one bone count. */
+static animrt_status same_shape(const animrt_pose *a, const animrt_pose *b)
 {
-	return pose_ok(a) && pose_ok(b) && a->bone_count == b->bone_count;
+	if (!pose_ok(a) || !pose_ok(b))
+		return ANIMRT_ERR_ARGUMENT;
+	return a->bone_count == b->bone_count ? ANIMRT_OK : ANIMRT_ERR_POSE_SIZE;
 }
 
 animrt_status animrt_pose_blend(const animrt_pose *a, const animrt_pose *b, float weight,
 				animrt_pose *out)
 {
 	float w = clamp_weight(weight);
+	animrt_status st = same_shape(a, b);
 
-	if (!same_shape(a, b) || !same_shape(a, out))
-		return ANIMRT_ERR_ARGUMENT;
+	if (st == ANIMRT_OK)
+		st = same_shape(a, out);
+	if (st != ANIMRT_OK)
+		return st;
 	for (uint32_t i = 0; i < out->bone_count; i++) {
 		unsigned ma = a->tracks[i], mb = b->tracks[i];
 
@@ -642,10 +709,14 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 			      const animrt_pose *reference, float weight, animrt_pose *out)
 {
 	float w = clamp_weight(weight);
+	animrt_status st = same_shape(base, layer);
 
-	if (!same_shape(base, layer) || !same_shape(base, out) ||
-	    (reference && !same_shape(base, reference)))
-		return ANIMRT_ERR_ARGUMENT;
+	if (st == ANIMRT_OK)
+		st = same_shape(base, out);
+	if (st == ANIMRT_OK && reference)
+		st = same_shape(base, reference);
+	if (st != ANIMRT_OK)
+		return st;
 	for (uint32_t i = 0; i < out->bone_count; i++) {
 		unsigned ml = layer->tracks[i], mb = base->tracks[i];
 		const float *bt = base->translation + 3 * (size_t)i, *lt = layer->translation + 3 * (size_t)i;

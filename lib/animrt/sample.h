@@ -16,6 +16,13 @@
  */
 float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode);
 
+/* A play mode the calls take: ANIMRT_PLAY_ONCE or ANIMRT_PLAY_REPEAT (any
+ * other value gives ANIMRT_ERR_PLAY_MODE, in every call that takes one). */
+static inline bool rt_mode_ok(animrt_play_mode mode)
+{
+	return mode == ANIMRT_PLAY_ONCE || mode == ANIMRT_PLAY_REPEAT;
+}
+
 /* Shorter-arc slerp from a (u = 0) to b (u = 1), u in [0, 1]; a normalised
  * lerp when the dot product exceeds 0.999999.  out may be a or b. */
 void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u);

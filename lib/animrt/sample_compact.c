@@ -131,13 +131,16 @@ void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float
 	float *out[3] = { translation, rotation, scale };
 	rt_where at = rt_grid_locate(c, local_s);
 
-	memcpy(translation, c->image_translation + 3 * (size_t)seq->index, 3 * sizeof(float));
-	memcpy(rotation, c->image_rotation + 4 * (size_t)seq->index, 4 * sizeof(float));
-	memcpy(scale, c->image_scale + 3 * (size_t)seq->index, 3 * sizeof(float));
+	if (translation)
+		memcpy(translation, c->image_translation + 3 * (size_t)seq->index, 3 * sizeof(float));
+	if (rotation)
+		memcpy(rotation, c->image_rotation + 4 * (size_t)seq->index, 4 * sizeof(float));
+	if (scale)
+		memcpy(scale, c->image_scale + 3 * (size_t)seq->index, 3 * sizeof(float));
 	for (uint32_t k = 0; k < 3; k++) {
 		int32_t slot = c->slot[(size_t)seq->index * 3 + k];
 
-		if (slot >= 0)
+		if (slot >= 0 && out[k])
 			rt_sample_lane(c, (uint32_t)slot / RT_LANES, (uint32_t)slot % RT_LANES, at, out[k]);
 	}
 }

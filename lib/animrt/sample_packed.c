@@ -1134,6 +1134,75 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
 	rt_sample_packed_baseline(clip, local_s, map, ctx, pose, is_reference);
 }
 
+/* ------------------------------------------------------------ one bone */
+
+/* The first of caches [from, to) (ascending slots) whose slot is `slot`
+ * or past it. */
+static uint32_t first_cache_of(const rt_track_cache *caches, uint32_t from, uint32_t to, uint32_t slot)
+{
+	while (from < to) {
+		uint32_t mid = from + (to - from) / 2;
+
+		if (caches[mid].slot < slot)
+			from = mid + 1;
+		else
+			to = mid;
+	}
+	return from;
+}
+
+/* One bone from a context following the clip: its still values, then its
+ * animated tracks from their caches (rotations first, then the others;
+ * each run in slot order). */
+static uint8_t bone_with_context(const rt_packed *pk, uint32_t sequence, rt_where at, animrt_context *ctx,
+				 float *const out[3])
+{
+	const float *image = rt_context_image(ctx);
+	size_t stride = ctx->bone_count;
+	const float *still[3] = { image + 3 * (size_t)sequence, image + 3 * stride + 4 * (size_t)sequence,
+				  image + 7 * stride + 3 * (size_t)sequence };
+	rt_track_cache *caches = rt_context_caches(ctx);
+	uint32_t rotations = ctx->rotation_count < ctx->track_count ? ctx->rotation_count : ctx->track_count;
+	uint32_t runs[2][2] = { { 0, rotations }, { rotations, ctx->track_count } };
+
+	for (unsigned k = 0; k < COMPACT_TRACKS; k++)
+		if (out[k])
+			memcpy(out[k], still[k], (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+	for (unsigned r = 0; r < 2; r++)
+		for (uint32_t e = first_cache_of(caches, runs[r][0], runs[r][1], sequence);
+		     e < runs[r][1] && caches[e].slot == sequence; e++) {
+			rt_track_cache *tc = &caches[e];
+			unsigned k = tc->track;
+
+			if (!out[k])
+				continue;
+			if (!cache_holds(tc, at))
+				context_unpack(pk, tc, k, at, false);
+			float u = cache_weight(tc, at.local);
+			if (!(u > 0))
+				memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+			else if (k != ANIMRT_ROTATION)
+				interp_lerp3(out[k], tc->a, tc->b, u);
+			else
+				interp_slerp(out[k], tc->a, tc->b, u);
+		}
+	return ((const uint8_t *)(image + 10 * stride))[sequence];
+}
+
+static walk walk_to(const rt_packed *pk, uint32_t sequence);
+
+uint8_t rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
+			      float *const out[3])
+{
+	const rt_packed *pk = &clip->compact->packed;
+	rt_where at = rt_grid_locate(clip->compact, local_s);
+
+	if (ctx)
+		return bone_with_context(pk, sequence, at, ctx, out);
+	walk wk = walk_to(pk, sequence);
+	return walk_bone(pk, &wk, sequence, at, out, false);
+}
+
 /* ------------------------------------------------------- reading back */
 
 /* The walk's position at `sequence`'s bone: constants, ranges, animated

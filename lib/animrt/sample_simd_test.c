@@ -308,7 +308,7 @@ static void in_place_agrees_with_decoded(void **state)
 		}
 		/* A context with fewer bones than the pose is refused. */
 		animrt_context *small = animrt_context_init(cm[0], 1);
-		assert_int_equal(animrt_clip_sample_with(pk, 0, ANIMRT_PLAY_ONCE, small, &p[0]), ANIMRT_ERR_ARGUMENT);
+		assert_int_equal(animrt_clip_sample_with(pk, 0, ANIMRT_PLAY_ONCE, small, &p[0]), ANIMRT_ERR_CONTEXT_SIZE);
 		for (int j = 0; j < 6; j++)
 			free(m[j]);
 		for (int j = 0; j < 3; j++)
@@ -367,7 +367,7 @@ static void context_sized_for_the_clip(void **state)
 		assert_memory_equal(p[0].rotation, p[1].rotation, 4 * n * sizeof(float));
 		assert_memory_equal(p[0].scale, p[1].scale, 3 * n * sizeof(float));
 		assert_memory_equal(p[0].tracks, p[1].tracks, n);
-		assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, c_short, &p[2]), ANIMRT_ERR_ARGUMENT);
+		assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, c_short, &p[2]), ANIMRT_ERR_CONTEXT_SIZE);
 	}
 	/* The short context still plays a clip of the original layout. */
 	assert_int_equal(animrt_clip_sample_with(dec, 0.5f, ANIMRT_PLAY_ONCE, c_short, &p[2]), ANIMRT_OK);
@@ -484,6 +484,86 @@ static void short_sine_agrees_with_the_full_series(void **state)
 	}
 }
 
+/* ------------------------------------------------------------ one bone */
+
+/* animrt_clip_sample_bone of every bone of `clip`, with a context and
+ * without, and only the rotation, equal the clip's pose bit for bit. */
+static void bones_equal_the_pose(const animrt_clip *clip, animrt_context *ctx)
+{
+	uint32_t n = clip->sequence_count;
+	animrt_pose pose;
+	void *mem = malloc(animrt_pose_size_bytes(n));
+
+	animrt_pose_init(&pose, mem, n);
+	for (int i = 0; i < 300; i++) {
+		float t = (float)(i / 53.0) * 1.1f;
+		animrt_play_mode mode = i % 2 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+
+		assert_int_equal(animrt_clip_sample(clip, t, mode, NULL, &pose), ANIMRT_OK);
+		for (uint32_t b = 0; b < n; b++) {
+			float T[3], R[4], S[3], R2[4], T3[3];
+
+			assert_int_equal(animrt_clip_sample_bone(clip, b, t, mode, NULL, T, R, S), ANIMRT_OK);
+			assert_memory_equal(T, pose.translation + 3 * b, sizeof T);
+			assert_memory_equal(R, pose.rotation + 4 * b, sizeof R);
+			assert_memory_equal(S, pose.scale + 3 * b, sizeof S);
+			/* Only the tracks asked for. */
+			assert_int_equal(animrt_clip_sample_bone(clip, b, t, mode, NULL, NULL, R2, NULL), ANIMRT_OK);
+			assert_memory_equal(R2, R, sizeof R);
+			/* A context playing forward, bone after bone. */
+			assert_int_equal(animrt_clip_sample_bone(clip, b, t, mode, ctx, T3, R2, NULL), ANIMRT_OK);
+			assert_memory_equal(T3, T, sizeof T);
+			assert_memory_equal(R2, R, sizeof R);
+		}
+	}
+	free(mem);
+}
+
+static void one_bone_samples_on_every_layout(void **state)
+{
+	static const animc_tolerance tolerance = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						   ANIMC_TOLERANCE_SCALE };
+
+	(void)state;
+	animc_clip *clip = varied_clip();
+	size_t size, original_size;
+	uint8_t *bytes = compile(clip, true, &tolerance, &size, NULL);
+	uint8_t *original_bytes = compile(clip, false, NULL, &original_size, NULL);
+	animrt_clip *clips[3] = { open_packed(bytes, size), open_bytes(bytes, size),
+				  open_bytes(original_bytes, original_size) };
+	animrt_clip *pk = clips[0];
+	uint32_t n = pk->sequence_count, tracks = animrt_clip_context_tracks(pk);
+
+	/* The trap the call removes: a clip in place has no sequence list. */
+	assert_null(pk->sequences);
+	for (int c = 0; c < 3; c++) {
+		void *m = malloc(animrt_context_size_bytes(n));
+
+		bones_equal_the_pose(clips[c], animrt_context_init(m, n));
+		free(m);
+	}
+
+	/* What it refuses, writing nothing. */
+	float T[3] = { 7, 7, 7 }, R[4], S[3];
+	void *m_small = malloc(animrt_context_size_bytes(n)), *m_short = malloc(animrt_context_size_bytes_for(n, tracks));
+	animrt_context *small = animrt_context_init(m_small, n - 1);
+	animrt_context *c_short = animrt_context_init_for(m_short, n, tracks - 1);
+
+	assert_int_equal(animrt_clip_sample_bone(NULL, 0, 0, ANIMRT_PLAY_ONCE, NULL, T, R, S), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_clip_sample_bone(pk, n, 0, ANIMRT_PLAY_ONCE, NULL, T, R, S), ANIMRT_ERR_BONE);
+	assert_int_equal(animrt_clip_sample_bone(pk, 0, 0, (animrt_play_mode)2, NULL, T, R, S), ANIMRT_ERR_PLAY_MODE);
+	assert_int_equal(animrt_clip_sample_bone(pk, 0, 0, ANIMRT_PLAY_ONCE, small, T, R, S), ANIMRT_ERR_CONTEXT_SIZE);
+	assert_int_equal(animrt_clip_sample_bone(pk, 0, 0, ANIMRT_PLAY_ONCE, c_short, T, R, S), ANIMRT_ERR_CONTEXT_SIZE);
+	assert_float_equal(T[0], 7, 0);
+	free(m_small);
+	free(m_short);
+	for (int c = 0; c < 3; c++)
+		animrt_close(clips[c]);
+	animc_clip_destroy(clip);
+	free(bytes);
+	free(original_bytes);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(short_sine_agrees_with_the_full_series),
 	cmocka_unit_test(simd_agrees_with_the_reference),
@@ -491,6 +571,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(in_place_agrees_with_decoded),
 	cmocka_unit_test(context_sized_for_the_clip),
 	cmocka_unit_test(a_context_tells_a_new_binding_from_the_old),
+	cmocka_unit_test(one_bone_samples_on_every_layout),
 };
 
 ANIMC_TEST_GROUP(tests);

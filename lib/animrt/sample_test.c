@@ -410,7 +410,7 @@ static void clip_pose_fills_the_callers_arrays(void **state)
 	assert_floats(pose.translation + 6, id_t, 3, 0);   /* a bone past the clip: identity */
 	assert_floats(pose.rotation + 8, id_r, 4, 0);
 	assert_int_equal(pose.tracks[2], 0);
-	assert_int_equal(animrt_clip_sample(&clip, 1, ANIMRT_PLAY_ONCE, NULL, &small), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_clip_sample(&clip, 1, ANIMRT_PLAY_ONCE, NULL, &small), ANIMRT_ERR_POSE_SIZE);
 	assert_int_equal(animrt_clip_sample(NULL, 1, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_ERR_ARGUMENT);
 	assert_int_equal(animrt_clip_sample(&clip, 1, ANIMRT_PLAY_ONCE, NULL, NULL), ANIMRT_ERR_ARGUMENT);
 	assert_int_equal(animrt_pose_size_bytes(UINT32_MAX) == 0, SIZE_MAX / 41 < UINT32_MAX);
@@ -678,6 +678,94 @@ static void additive_layer_weights_zero_and_one(void **state)
 	free(m3);
 }
 
+/* Four rotation keys about Z, a quarter turn apart. */
+static float quarter_turns[16];
+
+static animrt_sequence turning_sequence(void)
+{
+	for (int k = 0; k < 4; k++)
+		rot_z(quarter_turns + 4 * k, PI / 2 * k);
+	return seq("Root", 4, 1.0f, 3.0f, NULL, tx4, 4, quarter_turns, 4, NULL, 0);
+}
+
+/* NULL from a game (a failed malloc, a track it does not want) is refused
+ * or skipped, never followed. */
+static void null_arguments_are_refused_not_followed(void **state)
+{
+	(void)state;
+	animrt_sequence s = turning_sequence();
+	animrt_clip clip = { .duration_s = 3, .sequence_count = 1, .sequences = &s };
+	float T[3], R[4], S[3], T2[3] = { 9, 9, 9 }, R2[4] = { 9, 9, 9, 9 };
+
+	assert_int_equal(animrt_sequence_sample(NULL, 0.25f, ANIMRT_PLAY_REPEAT, NULL, T, R, S), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_sequence_sample(&s, 1.5f, ANIMRT_PLAY_REPEAT, NULL, T, R, S), ANIMRT_OK);
+	/* The rotation alone, the translation alone: the same values. */
+	assert_int_equal(animrt_sequence_sample(&s, 1.5f, ANIMRT_PLAY_REPEAT, NULL, NULL, R2, NULL), ANIMRT_OK);
+	assert_memory_equal(R2, R, sizeof R);
+	assert_float_equal(R[3], cos(PI / 2 * 1.5 / 2), EPS);
+	assert_int_equal(animrt_sequence_sample(&s, 1.5f, ANIMRT_PLAY_REPEAT, NULL, T2, NULL, NULL), ANIMRT_OK);
+	assert_memory_equal(T2, T, sizeof T);
+	assert_int_equal(animrt_sequence_sample(&s, 1.5f, ANIMRT_PLAY_REPEAT, NULL, NULL, NULL, NULL), ANIMRT_OK);
+
+	/* A NULL pose: nothing.  A NULL block: a pose of no bones, refused. */
+	void *mem = malloc(animrt_pose_size_bytes(4));
+	animrt_pose pose;
+	animrt_pose_init(NULL, mem, 4);
+	memset(&pose, 0xff, sizeof pose);
+	animrt_pose_init(&pose, NULL, 4);
+	assert_int_equal(pose.bone_count, 0);
+	assert_null(pose.translation);
+	assert_null(pose.rotation);
+	assert_null(pose.scale);
+	assert_null(pose.tracks);
+	assert_int_equal(animrt_clip_sample(&clip, 1, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_ERR_POSE_SIZE);
+	free(mem);
+}
+
+/* Any play mode but Once and Repeat is refused by every call that takes
+ * one, and nothing is written. */
+static void play_modes_other_than_once_and_repeat_are_refused(void **state)
+{
+	(void)state;
+	static const int bad[] = { 2, 7, -1 };
+	animrt_sequence s = turning_sequence();
+	animrt_clip clip = { .duration_s = 3, .sequence_count = 1, .sequences = &s };
+	const char *names[1] = { "Root" };
+	animrt_binding *b;
+	animrt_player *player;
+	animrt_pose pose;
+	animrt_motion motion;
+	void *mem = pose_new(&pose, 1), *cm = malloc(animrt_context_size_bytes(1));
+	animrt_context *ctx = animrt_context_init(cm, 1);
+
+	assert_int_equal(animrt_binding_create(&clip, names, 1, &b, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_create(1, &player, NULL), ANIMRT_OK);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		animrt_play_mode mode = (animrt_play_mode)bad[i];
+		float T[3] = { 123, 0, 0 }, R[4], S[3];
+
+		pose.translation[0] = 123;
+		assert_int_equal(animrt_clip_sample(&clip, 1.5f, mode, NULL, &pose), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_clip_sample_with(&clip, 1.5f, mode, ctx, &pose), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_binding_sample(b, 1.5f, mode, NULL, &pose), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_binding_sample_with(b, 1.5f, mode, ctx, &pose), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_sequence_sample(&s, 1.5f, mode, NULL, T, R, S), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_clip_sample_bone(&clip, 0, 1.5f, mode, NULL, T, R, S), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_player_play(player, b, mode, 0), ANIMRT_ERR_PLAY_MODE);
+		assert_int_equal(animrt_motion_between(&clip, 0, 1, mode, &motion), ANIMRT_ERR_PLAY_MODE);
+		assert_float_equal(pose.translation[0], 123, 0);
+		assert_float_equal(T[0], 123, 0);
+	}
+	for (int m = ANIMRT_PLAY_ONCE; m <= ANIMRT_PLAY_REPEAT; m++) {
+		assert_int_equal(animrt_clip_sample(&clip, 1.5f, (animrt_play_mode)m, NULL, &pose), ANIMRT_OK);
+		assert_float_equal(pose.translation[0], 15, EPS);
+	}
+	animrt_player_destroy(player);
+	animrt_binding_destroy(b);
+	free(cm);
+	free(mem);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_key_search_at_every_boundary),
 	cmocka_unit_test(timed_key_search_at_every_boundary),
@@ -694,6 +782,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(one_clip_samples_from_several_threads),
 	cmocka_unit_test(crossfade_endpoints_and_one_sided_bones),
 	cmocka_unit_test(additive_layer_weights_zero_and_one),
+	cmocka_unit_test(null_arguments_are_refused_not_followed),
+	cmocka_unit_test(play_modes_other_than_once_and_repeat_are_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -77,12 +77,13 @@ extern "C" {
 #endif
 
 #define ANIMRT_VERSION_MAJOR 0
-#define ANIMRT_VERSION_MINOR 5
+#define ANIMRT_VERSION_MINOR 6
 #define ANIMRT_VERSION_PATCH 0
 
 typedef enum animrt_status {
 	ANIMRT_OK = 0,
-	ANIMRT_ERR_ARGUMENT,        /* NULL where a pointer is needed */
+	ANIMRT_ERR_ARGUMENT,        /* NULL where a pointer is needed (a pose's arrays, the data
+				     * of a non-zero size, included) */
 	ANIMRT_ERR_NOMEM,
 	ANIMRT_ERR_IO,              /* the file could not be read */
 	ANIMRT_ERR_TRUNCATED,       /* the data ends inside a field */
@@ -102,10 +103,26 @@ typedef enum animrt_status {
 	ANIMRT_ERR_COMPRESSION,     /* a damaged zstd frame */
 	ANIMRT_ERR_UNSUPPORTED,     /* .xnb.zst without zstd support built in */
 	ANIMRT_ERR_CONTENT,         /* other content: its type reader is not an animation reader */
+	/* From 0.6 on: what the sampling, context, player and motion calls
+	 * refuse besides NULL, each for one cause a game can act on. */
+	ANIMRT_ERR_POSE_SIZE,       /* a pose of another bone count than the call needs: fewer than
+				     * the clip's sequences, not the binding's or the player's,
+				     * two poses of a blend or layer that differ */
+	ANIMRT_ERR_BINDING_SIZE,    /* a binding made for another bone count than the player's */
+	ANIMRT_ERR_CONTEXT_SIZE,    /* a context with fewer bones than the pose (or the clip, for
+				     * one bone), or fewer tracks than the clip needs */
+	ANIMRT_ERR_PLAY_MODE,       /* a play mode neither ANIMRT_PLAY_ONCE nor ANIMRT_PLAY_REPEAT */
+	ANIMRT_ERR_TIME,            /* a time not finite, or a blend time negative or not finite */
+	ANIMRT_ERR_BONE,            /* a sequence index past the clip's sequence_count */
+	ANIMRT_ERR_NOT_PLAYING,     /* a player call that needs a clip playing, before any play */
+	ANIMRT_ERR_NOT_MOTION,      /* a motion clip without exactly one sequence (the clip, not
+				     * its CLIP.motion.xnb) */
 	ANIMRT_STATUS_COUNT
 } animrt_status;
 
-/* A short lowercase description of a status; never NULL. */
+/* A lowercase description of a status; never NULL.  For the statuses a
+ * sampling or player call returns, it also says what to change
+ * ("pose has the wrong bone count: size it by ..."). */
 const char *animrt_status_string(animrt_status status);
 
 typedef struct animrt_error {
@@ -189,6 +206,10 @@ typedef struct animrt_clip {
 	animrt_container container;
 	float duration_s;
 	uint32_t sequence_count;
+	/* NULL for a compact clip sampled in place (the default for
+	 * --layout compact): to sample one bone on every layout, call
+	 * animrt_clip_sample_bone(clip, i, ...), not
+	 * animrt_sequence_sample(&clip->sequences[i], ...). */
 	const animrt_sequence *sequences;
 	/* Reader version 2: keys quantised on one grid of grid_sample_count
 	 * samples, sample i at i / grid_rate_hz seconds (FORMAT.md section 7).
@@ -336,26 +357,43 @@ typedef struct animrt_pose {
 size_t animrt_pose_size_bytes(uint32_t bone_count);
 
 /* Carve a pose for bone_count bones out of `memory` (animrt_pose_size_bytes
- * of it, aligned for float, as malloc returns it) and set it to identity. */
+ * of it, aligned for float, as malloc returns it) and set it to identity.
+ * A NULL pose: nothing done.  A NULL memory (a failed malloc): a pose of 0
+ * bones and no arrays, which the sampling calls refuse with
+ * ANIMRT_ERR_POSE_SIZE for a clip that has bones. */
 void animrt_pose_init(animrt_pose *pose, void *memory, uint32_t bone_count);
 
 /* Every bone identity, no tracks. */
 void animrt_pose_reset(animrt_pose *pose);
 
 /*
+ * Play modes: every call that takes one (the samplers, animrt_player_play,
+ * animrt_motion_between) refuses a value that is neither ANIMRT_PLAY_ONCE
+ * nor ANIMRT_PLAY_REPEAT with ANIMRT_ERR_PLAY_MODE, writing nothing: an
+ * engine's own loop flag must be mapped, not cast.
+ */
+
+/*
  * One sequence at time_s (seconds) by the rule above.  `cursor` (may be
  * NULL) is the caller's hint of where the last search ended: with it, a time
  * that moves forward finds its key in a step or two; any value is safe (0
- * to start).  Writes translation[3], rotation[4], scale[3].
+ * to start).  Writes translation[3], rotation[4], scale[3]; a NULL one is
+ * a track the caller does not want, and is not written.
+ * ANIMRT_ERR_ARGUMENT when seq is NULL, ANIMRT_ERR_PLAY_MODE; nothing is
+ * written then.  (Before 0.6 this returned void; callers that ignore the
+ * status compile as they did.)  A sequence of a clip sampled in place has
+ * no struct: animrt_clip_sample_bone samples one bone of any clip.
  */
-void animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
-			    uint32_t *cursor, float translation[3], float rotation[4], float scale[3]);
+animrt_status animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
+				     uint32_t *cursor, float translation[3], float rotation[4], float scale[3]);
 
 /*
  * The whole clip at time_s into `pose`, bone i = sequence i.  `cursors`
- * (may be NULL) holds one cursor per pose bone.  ANIMRT_ERR_ARGUMENT when a
- * pointer is NULL or the pose has fewer bones than the clip has sequences;
- * bones past the clip's sequences are set to identity with no tracks.
+ * (may be NULL) holds one cursor per pose bone.  Bones past the clip's
+ * sequences are set to identity with no tracks.  ANIMRT_ERR_ARGUMENT when
+ * a pointer is NULL (clip, pose, or a pose's array), ANIMRT_ERR_PLAY_MODE,
+ * ANIMRT_ERR_POSE_SIZE when the pose has fewer bones than the clip has
+ * sequences; the pose is not written then.
  */
 animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				 uint32_t *cursors, animrt_pose *pose);
@@ -366,8 +404,9 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
  * original AnimationBlender:
  * lerp for translation and scale, shorter-arc slerp for rotation when both
  * poses animate the track; the one that animates it when only one does;
- * identity when neither.  out may be a or b.  ANIMRT_ERR_ARGUMENT when a
- * pointer is NULL or the bone counts differ.
+ * identity when neither.  out's tracks are a's and b's together.  out may
+ * be a or b.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
+ * ANIMRT_ERR_POSE_SIZE when the bone counts differ.
  */
 animrt_status animrt_pose_blend(const animrt_pose *a, const animrt_pose *b, float weight,
 				animrt_pose *out);
@@ -380,7 +419,7 @@ animrt_status animrt_pose_blend(const animrt_pose *a, const animrt_pose *b, floa
  * does not animate keep the base.  Weight 0 gives the base; weight 1 with
  * reference = base gives the layer.  reference may be NULL (identity); out
  * may be base, layer or reference.  ANIMRT_ERR_ARGUMENT when a pointer is
- * NULL or the bone counts differ.
+ * NULL, ANIMRT_ERR_POSE_SIZE when the bone counts differ.
  */
 animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 			      const animrt_pose *reference, float weight, animrt_pose *out);
@@ -429,7 +468,8 @@ void animrt_binding_destroy(animrt_binding *binding);
 
 /* The binding's clip at time_s into `pose` (binding->bone_count bones),
  * `cursors` (may be NULL) one per pose bone.  ANIMRT_ERR_ARGUMENT when a
- * pointer is NULL or the pose has another bone count. */
+ * pointer is NULL, ANIMRT_ERR_PLAY_MODE, ANIMRT_ERR_POSE_SIZE when the pose
+ * has another bone count. */
 animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 				    animrt_play_mode mode, uint32_t *cursors, animrt_pose *pose);
 
@@ -467,7 +507,7 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
  * context then costs 45 bytes a bone and 112 a track past the header,
  * rounded up to a multiple of 16 (often a third of
  * animrt_context_size_bytes).  Sampling a clip that
- * needs more tracks than the context holds gives ANIMRT_ERR_ARGUMENT.
+ * needs more tracks than the context holds gives ANIMRT_ERR_CONTEXT_SIZE.
  */
 uint32_t animrt_clip_context_tracks(const animrt_clip *clip);
 size_t animrt_context_size_bytes_for(uint32_t bone_count, uint32_t track_count);
@@ -477,13 +517,32 @@ animrt_context *animrt_context_init_for(void *memory, uint32_t bone_count, uint3
 void animrt_context_reset(animrt_context *context);
 
 /* animrt_clip_sample and animrt_binding_sample with a context (may be
- * NULL: random access) in place of the cursors.  ANIMRT_ERR_ARGUMENT also
- * when the context has fewer bones than the pose, or fewer tracks than the
- * clip needs (animrt_context_init_for). */
+ * NULL: random access) in place of the cursors, and their statuses; also
+ * ANIMRT_ERR_CONTEXT_SIZE when the context has fewer bones than the pose,
+ * or fewer tracks than the clip needs (animrt_context_init_for). */
 animrt_status animrt_clip_sample_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				      animrt_context *context, animrt_pose *pose);
 animrt_status animrt_binding_sample_with(const animrt_binding *binding, float time_s,
 					 animrt_play_mode mode, animrt_context *context, animrt_pose *pose);
+
+/*
+ * One bone of any clip, whatever its layout: sequence `sequence` at time_s
+ * into translation[3], rotation[4], scale[3] (a NULL one is not written),
+ * the values animrt_clip_sample gives that bone, bit for bit.  The clip's
+ * duration gives the time rule of a compact clip, the sequence's that of
+ * the original layout (as animrt_clip_sample).  `context` (may be NULL)
+ * keeps the keys around the playhead, as for animrt_clip_sample_with: one
+ * made for at least the clip's sequence_count bones (and its tracks).
+ * Without one, a compact clip in place finds the bone by walking the bones
+ * before it: a game that samples every bone samples the clip.
+ * ANIMRT_ERR_ARGUMENT when clip is NULL, ANIMRT_ERR_PLAY_MODE,
+ * ANIMRT_ERR_BONE when sequence >= clip->sequence_count,
+ * ANIMRT_ERR_CONTEXT_SIZE when the context is too small; nothing is
+ * written then.  (New in 0.6.)
+ */
+animrt_status animrt_clip_sample_bone(const animrt_clip *clip, uint32_t sequence, float time_s,
+				      animrt_play_mode mode, animrt_context *context, float translation[3],
+				      float rotation[4], float scale[3]);
 
 /* =============================================================== player */
 
@@ -506,8 +565,12 @@ void animrt_player_destroy(animrt_player *player);
  * to it; more crossfades from what plays now to it over that many seconds
  * of advance() (the original counted from the start time; here from 0),
  * then drops the old clip.  As in the original, starting a clip during a
- * crossfade drops the clip fading out and fades from the one fading in.  ANIMRT_ERR_ARGUMENT when a pointer is NULL, the binding's
- * bone_count is not the player's, or blend_time_s is negative or not finite.
+ * crossfade drops the clip fading out and fades from the one fading in.
+ * The new clip has no motion (animrt_player_set_motion after this).
+ * ANIMRT_ERR_ARGUMENT when a pointer is NULL, ANIMRT_ERR_PLAY_MODE,
+ * ANIMRT_ERR_BINDING_SIZE when the binding's bone_count is not the
+ * player's, ANIMRT_ERR_TIME when blend_time_s is negative or not finite;
+ * nothing changes then.
  */
 animrt_status animrt_player_play(animrt_player *player, const animrt_binding *binding,
 				 animrt_play_mode mode, float blend_time_s);
@@ -567,7 +630,9 @@ typedef struct animrt_motion {
  * loop's travel, and the turn compounds).  Translations add in the motion
  * clip's frame: a controller that wants them relative to the character
  * rotates them by its heading.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
- * a time is not finite, or the clip does not have exactly one sequence.
+ * ANIMRT_ERR_TIME when a time is not finite, ANIMRT_ERR_PLAY_MODE,
+ * ANIMRT_ERR_NOT_MOTION when the clip does not have exactly one sequence
+ * (CLIP.xnb given for CLIP.motion.xnb).
  */
 animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, float to_s,
 				    animrt_play_mode mode, animrt_motion *out);
