@@ -143,10 +143,49 @@ static void player_motion_follows_its_advances_and_crossfades(void **state)
 	animrt_binding_destroy(b2);
 }
 
+/* set_motion says when it cannot give motion: before any play, or given a
+ * clip that is not a motion clip (a whole clip, not its CLIP.motion.xnb),
+ * which every advance would otherwise turn into no motion. */
+static void set_motion_says_when_it_cannot(void **state)
+{
+	animrt_sequence s = motion_seq(), two[2] = { motion_seq(), motion_seq() };
+	animrt_clip clip = { .duration_s = 1, .sequence_count = 1, .sequences = &s };
+	animrt_clip walk = { .duration_s = 1, .sequence_count = 2, .sequences = two };
+	const char *names[1] = { "Root" };
+	animrt_binding *b;
+	animrt_player *p;
+	animrt_motion m;
+
+	(void)state;
+	two[1].bone = "Hips";
+	assert_int_equal(animrt_binding_create(&clip, names, 1, &b, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_create(1, &p, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_set_motion(NULL, &clip), ANIMRT_ERR_ARGUMENT);
+	assert_int_equal(animrt_player_set_motion(p, &clip), ANIMRT_ERR_NOT_PLAYING);
+	assert_int_equal(animrt_player_play(p, b, ANIMRT_PLAY_REPEAT, 0), ANIMRT_OK);
+	assert_int_equal(animrt_player_set_motion(p, &walk), ANIMRT_ERR_NOT_MOTION);
+	assert_int_equal(animrt_motion_between(&walk, 0, 1, ANIMRT_PLAY_REPEAT, &m), ANIMRT_ERR_NOT_MOTION);
+	animrt_player_advance(p, 0.25f);
+	animrt_player_motion(p, &m);
+	assert_float_equal(m.translation[0], 0, 0);
+	assert_int_equal(animrt_player_set_motion(p, &clip), ANIMRT_OK);
+	animrt_player_advance(p, 0.25f);
+	animrt_player_motion(p, &m);
+	assert_float_equal(m.translation[0], 0.5f, 1e-6);
+	/* NULL takes the motion away. */
+	assert_int_equal(animrt_player_set_motion(p, NULL), ANIMRT_OK);
+	animrt_player_advance(p, 0.25f);
+	animrt_player_motion(p, &m);
+	assert_float_equal(m.translation[0], 0, 0);
+	animrt_player_destroy(p);
+	animrt_binding_destroy(b);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(loops_accumulate_whole),
 	cmocka_unit_test(a_thousand_loops_are_a_thousand_times_one),
 	cmocka_unit_test(player_motion_follows_its_advances_and_crossfades),
+	cmocka_unit_test(set_motion_says_when_it_cannot),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -268,12 +268,19 @@ void animrt_player_advance(animrt_player *player, float dt_s)
 	}
 }
 
-void animrt_player_set_motion(animrt_player *player, const animrt_clip *motion)
+animrt_status animrt_player_set_motion(animrt_player *player, const animrt_clip *motion)
 {
 	player_slot *slot = newest(player);
 
-	if (slot)
-		slot->motion = motion;
+	if (!player)
+		return ANIMRT_ERR_ARGUMENT;
+	if (!slot)
+		return ANIMRT_ERR_NOT_PLAYING;
+	/* animrt_motion_between's test: every advance would fail on it. */
+	if (motion && motion->sequence_count != 1)
+		return ANIMRT_ERR_NOT_MOTION;
+	slot->motion = motion;
+	return ANIMRT_OK;
 }
 
 void animrt_player_motion(const animrt_player *player, animrt_motion *out)

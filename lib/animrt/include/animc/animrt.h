@@ -637,10 +637,18 @@ typedef struct animrt_motion {
 animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, float to_s,
 				    animrt_play_mode mode, animrt_motion *out);
 
-/* Give the clip the player started last its motion clip (NULL: none, the
- * default; a clip without motion moves nothing).  The motion clip must
- * outlive its use. */
-void animrt_player_set_motion(animrt_player *player, const animrt_clip *motion);
+/*
+ * Give the clip the player started last its motion clip (NULL: none, the
+ * default; a clip without motion moves nothing).  Call it after
+ * animrt_player_play of that clip: play starts every clip without motion.
+ * The motion clip must outlive its use.  ANIMRT_ERR_ARGUMENT when player is
+ * NULL, ANIMRT_ERR_NOT_PLAYING before any play, ANIMRT_ERR_NOT_MOTION when
+ * `motion` does not have exactly one sequence (the clip given for its
+ * CLIP.motion.xnb); the player's motion is unchanged then.  (Before 0.6
+ * this returned void and ignored both mistakes; callers that ignore the
+ * status compile as they did.)
+ */
+animrt_status animrt_player_set_motion(animrt_player *player, const animrt_clip *motion);
 
 /* The motion of the player's last advance: each playing clip's motion over
  * the time it moved, and during a crossfade the two blended by the weight
