@@ -309,7 +309,10 @@ bool animrt_player_is_done(const animrt_player *player)
 		return true;
 	const player_slot *slot = &player->slots[player->slot_count - 1];
 
-	return slot->mode == ANIMRT_PLAY_ONCE && slot->time_s >= slot->binding->clip->duration_s;
+	/* Backward, the end it moves toward is 0. */
+	if (slot->mode != ANIMRT_PLAY_ONCE)
+		return false;
+	return slot->time_scale < 0 ? slot->time_s <= 0 : slot->time_s >= slot->binding->clip->duration_s;
 }
 
 animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out)

@@ -230,11 +230,44 @@ static void a_crossfade_ends_at_its_blend_time(void **state)
 	free(mem);
 }
 
+/* A Once clip played backward is done at 0, the end it moves toward. */
+static void once_backward_is_done_at_the_start(void **state)
+{
+	(void)state;
+	two_clips *c = two_clips_new();
+	animrt_player *p;
+
+	assert_int_equal(animrt_player_create(1, &p, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_ONCE, 0), ANIMRT_OK);
+	animrt_player_set_time(p, 0.75f);
+	animrt_player_set_time_scale(p, -1);
+	assert_false(animrt_player_is_done(p));
+	animrt_player_advance(p, 0.5f);
+	assert_float_equal(animrt_player_time(p), 0.25f, EPS);
+	assert_false(animrt_player_is_done(p));
+	animrt_player_advance(p, 0.5f);
+	assert_float_equal(animrt_player_time(p), 0, 0);
+	assert_true(animrt_player_is_done(p));
+	/* Turned forward again, it has the duration ahead of it. */
+	animrt_player_set_time_scale(p, 1);
+	assert_false(animrt_player_is_done(p));
+	animrt_player_advance(p, 2);
+	assert_true(animrt_player_is_done(p));
+	/* Repeat is never done, either way. */
+	assert_int_equal(animrt_player_play(p, c->ba, ANIMRT_PLAY_REPEAT, 0), ANIMRT_OK);
+	animrt_player_set_time_scale(p, -1);
+	animrt_player_advance(p, 0.5f);
+	assert_false(animrt_player_is_done(p));
+	animrt_player_destroy(p);
+	two_clips_free(c);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(binding_maps_names_once_and_reports_the_rest),
 	cmocka_unit_test(player_time_scale_and_play_modes),
 	cmocka_unit_test(crossfade_runs_from_the_current_pose_to_the_new_clip),
 	cmocka_unit_test(a_crossfade_ends_at_its_blend_time),
+	cmocka_unit_test(once_backward_is_done_at_the_start),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -598,13 +598,15 @@ float animrt_player_time(const animrt_player *player);
 /* How far a crossfade has come, 0 to 1; 1 when there is none. */
 float animrt_player_blend_weight(const animrt_player *player);
 
-/* True when the newest clip plays Once and has reached its end, or when
- * nothing plays. */
+/* True when the newest clip plays Once and has reached the end it moves
+ * toward: its duration at a time scale of 0 or more, 0 at a negative
+ * (backward) one; or when nothing plays. */
 bool animrt_player_is_done(const animrt_player *player);
 
 /* The pose now: the newest clip, or the crossfade of the two.  Nothing
- * playing gives identity.  ANIMRT_ERR_ARGUMENT when a pointer is NULL or
- * the pose has another bone count than the player. */
+ * playing gives identity.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
+ * ANIMRT_ERR_POSE_SIZE when the pose has another bone count than the
+ * player. */
 animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out);
 
 /* ========================================================== root motion
