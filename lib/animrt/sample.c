@@ -750,7 +750,9 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 		memcpy(out->translation + 3 * (size_t)i, t, sizeof t);
 		memcpy(out->rotation + 4 * (size_t)i, r, sizeof r);
 		memcpy(out->scale + 3 * (size_t)i, s, sizeof s);
-		out->tracks[i] = (uint8_t)(mb | ml);
+		/* Weight 0 is the base, its tracks too: a crossfade that
+		 * follows must not take the layer's bones for animated. */
+		out->tracks[i] = (uint8_t)(w > 0 ? mb | ml : mb);
 	}
 	return ANIMRT_OK;
 }

@@ -766,6 +766,50 @@ static void play_modes_other_than_once_and_repeat_are_refused(void **state)
 	free(mem);
 }
 
+/* Weight 0 is the base, its tracks included: a bone only the layer
+ * animates stays unanimated, so a crossfade after it takes the other
+ * pose's value.  Above 0 the tracks are both poses'. */
+static void additive_weight_zero_keeps_the_base_tracks(void **state)
+{
+	(void)state;
+	animrt_pose base, layer, out;
+	void *m1 = pose_new(&base, 2), *m2 = pose_new(&layer, 2), *m3 = pose_new(&out, 2);
+
+	base.translation[0] = 4;
+	base.tracks[0] = ANIMRT_TRACK_TRANSLATION;
+	rot_z(layer.rotation, 0.5);
+	rot_z(layer.rotation + 4, 0.25);
+	layer.translation[3] = 2;
+	layer.tracks[0] = ANIMRT_TRACK_ROTATION;
+	layer.tracks[1] = ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_ROTATION;
+	const float weights[2] = { 0, NAN };
+	for (int i = 0; i < 2; i++) {
+		memset(out.tracks, 0xff, 2);
+		assert_int_equal(animrt_pose_add(&base, &layer, NULL, weights[i], &out), ANIMRT_OK);
+		assert_memory_equal(out.translation, base.translation, 6 * sizeof(float));
+		assert_memory_equal(out.rotation, base.rotation, 8 * sizeof(float));
+		assert_memory_equal(out.scale, base.scale, 6 * sizeof(float));
+		assert_memory_equal(out.tracks, base.tracks, 2);
+	}
+	assert_int_equal(animrt_pose_add(&base, &layer, NULL, 0.5f, &out), ANIMRT_OK);
+	assert_int_equal(out.tracks[0], ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_ROTATION);
+	assert_int_equal(out.tracks[1], ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_ROTATION);
+	assert_float_equal(out.translation[3], 1, EPS);
+
+	/* Poses of other bone counts: their own status, not NULL's. */
+	animrt_pose one;
+	void *m4 = pose_new(&one, 1);
+	assert_int_equal(animrt_pose_add(&base, &one, NULL, 0.5f, &out), ANIMRT_ERR_POSE_SIZE);
+	assert_int_equal(animrt_pose_add(&base, &layer, &one, 0.5f, &out), ANIMRT_ERR_POSE_SIZE);
+	assert_int_equal(animrt_pose_blend(&base, &one, 0.5f, &out), ANIMRT_ERR_POSE_SIZE);
+	assert_int_equal(animrt_pose_blend(&base, &layer, 0.5f, &one), ANIMRT_ERR_POSE_SIZE);
+	assert_int_equal(animrt_pose_blend(&base, NULL, 0.5f, &out), ANIMRT_ERR_ARGUMENT);
+	free(m1);
+	free(m2);
+	free(m3);
+	free(m4);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_key_search_at_every_boundary),
 	cmocka_unit_test(timed_key_search_at_every_boundary),
@@ -784,6 +828,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(additive_layer_weights_zero_and_one),
 	cmocka_unit_test(null_arguments_are_refused_not_followed),
 	cmocka_unit_test(play_modes_other_than_once_and_repeat_are_refused),
+	cmocka_unit_test(additive_weight_zero_keeps_the_base_tracks),
 };
 
 ANIMC_TEST_GROUP(tests);

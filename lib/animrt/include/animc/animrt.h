@@ -416,10 +416,13 @@ animrt_status animrt_pose_blend(const animrt_pose *a, const animrt_pose *b, floa
  * layer's difference from `reference`, scaled by weight (clamped to [0, 1]):
  * translation and scale base + w * (layer - reference); rotation
  * base * slerp(identity, conjugate(reference) * layer, w).  Tracks the layer
- * does not animate keep the base.  Weight 0 gives the base; weight 1 with
- * reference = base gives the layer.  reference may be NULL (identity); out
- * may be base, layer or reference.  ANIMRT_ERR_ARGUMENT when a pointer is
- * NULL, ANIMRT_ERR_POSE_SIZE when the bone counts differ.
+ * does not animate keep the base.  Weight 0 (or NaN) gives the base
+ * exactly, its `tracks` too; above 0, out's tracks are the base's and the
+ * layer's together (a bone only the layer animates counts as animated,
+ * with the base's value moved by the layer).  Weight 1 with reference =
+ * base gives the layer.  reference may be NULL (identity); out may be base,
+ * layer or reference.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
+ * ANIMRT_ERR_POSE_SIZE when the bone counts differ.
  */
 animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 			      const animrt_pose *reference, float weight, animrt_pose *out);
