@@ -406,6 +406,37 @@ static void arguments_and_files(void **state)
 	assert_string_equal(animrt_status_string(ANIMRT_STATUS_COUNT), "unknown status");
 }
 
+/* A file error keeps its cause: a folder says so, and a path too long for
+ * the message is shortened in the middle (between UTF-8 characters), not
+ * cut before the cause. */
+static void file_messages_keep_their_cause(void **state)
+{
+	animrt_clip *clip;
+	animrt_error err;
+	char path[400];
+	size_t at;
+
+	(void)state;
+	assert_int_equal(animrt_open_file("lib", &clip, &err), ANIMRT_ERR_IO);
+	assert_string_equal(err.message, "cannot read 'lib': Is a directory");
+
+	at = (size_t)snprintf(path, sizeof path, "build/no");
+	while (at < 300)
+		at += (size_t)snprintf(path + at, sizeof path - at, "/assets_\xc3\xa9%zu", at);
+	snprintf(path + at, sizeof path - at, "/Missing.xnb");
+	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_ERR_IO);
+	size_t len = strlen(err.message);
+	const char *cause = "/Missing.xnb': No such file or directory";
+	assert_true(len > strlen(cause));
+	assert_string_equal(err.message + len - strlen(cause), cause);
+	assert_memory_equal(err.message, "cannot open 'build/no/assets_", 29);
+	const char *dots = strstr(err.message, "...");
+	assert_non_null(dots);
+	/* No half character on either side of the cut. */
+	assert_true(((unsigned char)dots[3] & 0xC0) != 0x80);
+	assert_true((unsigned char)dots[-1] < 0x80 || ((unsigned char)dots[-1] & 0xC0) == 0x80);
+}
+
 /* Every status has its own text; the ones a game can act on say how. */
 static void statuses_have_their_own_text(void **state)
 {
@@ -748,6 +779,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zstd_frames),
 	cmocka_unit_test(a_frame_stops_at_its_headers_size),
 	cmocka_unit_test(arguments_and_files),
+	cmocka_unit_test(file_messages_keep_their_cause),
 	cmocka_unit_test(statuses_have_their_own_text),
 	cmocka_unit_test(reader_names_are_checked_first),
 	cmocka_unit_test(reader_name_rule),
