@@ -244,7 +244,12 @@ const char *animrt_clip_bone_name(const animrt_clip *clip, uint32_t sequence, ui
  * range, or the clip of the original layout, whose lists are in
  * `sequences`).  With times_s or values (either may be NULL), fills up to
  * `capacity` keys from key `first`: times in seconds and values (3 floats,
- * or x y z w for rotations) as the samplers decode them.
+ * or x y z w for rotations) as the samplers decode them.  Key times lie on
+ * the clip's grid (i / grid_rate_hz), and the last one may be up to one
+ * grid step past duration_s: when the clip ends between two grid samples,
+ * the grid reaches the next one (FORMAT.md section 7): no play time
+ * reaches that key, but the pose at the end interpolates toward it.  A
+ * tool that walks keys clamps their times to duration_s.
  */
 uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
 			   uint32_t capacity, float *times_s, float *values);
