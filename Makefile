@@ -388,11 +388,14 @@ install: all $(INSTALL_RT)
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc
 	install -m 0644 docs/animc.1 $(DESTDIR)$(PREFIX)/share/man/man1/animc.1
 	install -m 0644 docs/animc.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
-	install -d $(DESTDIR)$(PREFIX)/lib/cmake/animc
-	sed -e 's|@RT_LINK@|$(if $(filter 0,$(ANIMRT_ZSTD)),m,zstd;m)|' lib/cmake/animcConfig.cmake.in \
-		> $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfig.cmake
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/animc $(DESTDIR)$(PREFIX)/lib/cmake/animrt
+	install -m 0644 lib/cmake/animcConfig.cmake.in $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfig.cmake
 	sed -e 's|@VERSION@|$(ANIMC_VERSION)|' lib/cmake/animcConfigVersion.cmake.in \
 		> $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfigVersion.cmake
+	sed -e 's|@RT_LINK@|$(if $(filter 0,$(ANIMRT_ZSTD)),m,zstd;m)|' lib/cmake/animrtConfig.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/animrt/animrtConfig.cmake
+	sed -e 's|@VERSION@|$(ANIMRT_VERSION)|' lib/cmake/animrtConfigVersion.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/animrt/animrtConfigVersion.cmake
 	install -m 0644 lib/cmake/animcAssets.cmake $(DESTDIR)$(PREFIX)/lib/cmake/animc/
 
 uninstall:
@@ -400,7 +403,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/lib/libanimrt.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc $(DESTDIR)$(PREFIX)/share/man/man1/animc.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
-	rm -rf $(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/lib/cmake/animc
+	rm -rf $(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/lib/cmake/animc \
+		$(DESTDIR)$(PREFIX)/lib/cmake/animrt
 
 clean:
 	rm -rf $(BUILD)
@@ -428,8 +432,8 @@ help:
 	@echo '                 the scalar references'
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
 	@echo '  measure-watch  animc watch: median time from a save to the written .xnb over 20 saves'
-	@echo '  install        install CLI, libraries, headers, .pc files, the CMake package'
-	@echo '                 (lib/cmake/animc), man page, bash completion (PREFIX, DESTDIR);'
+	@echo '  install        install CLI, libraries, headers, .pc files, the CMake packages'
+	@echo '                 (lib/cmake/animc, lib/cmake/animrt), man page, bash completion (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'

@@ -5,7 +5,8 @@
  * animc::animrt and loads an output; a second build does nothing; a touched
  * clip rebuilds alone; a touched --skeleton model (a depfile dependency)
  * rebuilds every clip; a renamed clip re-runs the configure step and is
- * written under its new name.
+ * written under its new name.  The animrt package carries the runtime's
+ * own version: a game requires the libanimrt it codes against.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <utime.h>
+
+#include <animc/animrt.h>
 
 #include "test_support.h"
 
@@ -174,9 +177,58 @@ static void example_builds_with_makefiles(void **state)
 	example_with("Unix Makefiles", "cmake-make");
 }
 
+/* Configure a project that asks find_package(animrt `version`) of the
+ * staged install; its output, or NULL when the configure step fails. */
+static char *configure_requiring(const char *version, const char *name)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *dir = test_tmpdir(name), *list = test_format("%s/CMakeLists.txt", dir);
+	char *text = test_format("cmake_minimum_required(VERSION 3.20)\n"
+				 "project(requires_runtime C)\n"
+				 "find_package(animrt %s REQUIRED)\n"
+				 "message(STATUS \"found animrt ${animrt_VERSION}\")\n"
+				 "get_target_property(lib animrt::animrt IMPORTED_LOCATION)\n"
+				 "message(STATUS \"library ${lib}\")\n", version);
+	char *prefix, *bin = test_format("%s/bin", dir), *out = NULL;
+
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	assert_true(test_write_file(list, text, strlen(text)));
+	prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real);
+	test_run r = test_exec("cmake", "-S", dir, "-B", bin, prefix, NULL);
+	if (r.status == 0)
+		out = test_format("%s", r.out);
+	else if (!strstr(r.err, "animrt") || !strstr(r.err, version))
+		fail_msg("cmake refused animrt %s without naming it:\n%s%s", version, r.out, r.err);
+	test_run_release(&r);
+	free(prefix), free(bin), free(text), free(list), free(dir), free(stage), free(stage_real);
+	return out;
+}
+
+static void the_runtime_package_has_the_runtimes_version(void **state)
+{
+	(void)state;
+	char *now = test_format("%d.%d", ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR);
+	char *full = test_format("found animrt %d.%d.%d", ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR,
+				 ANIMRT_VERSION_PATCH);
+	char *next = test_format("%d.%d", ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR + 1);
+	char *out = configure_requiring(now, "cmake-animrt-now");
+
+	if (!out)
+		fail_msg("find_package(animrt %s) refused the runtime of animrt.h", now);
+	assert_non_null(strstr(out, full));
+	assert_non_null(strstr(out, "/lib/libanimrt.a"));
+	free(out);
+	/* A newer runtime than the one installed is refused. */
+	assert_null(configure_requiring(next, "cmake-animrt-next"));
+	free(now), free(full), free(next);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
+	cmocka_unit_test(the_runtime_package_has_the_runtimes_version),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -18,11 +18,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[1], err.message);
 		return 1;
 	}
-	float t[3], q[4], s[3];
-	animrt_sequence_sample(&clip->sequences[0], clip->duration_s / 2, ANIMRT_PLAY_ONCE, NULL, t, q, s);
+	/* One bone, whatever the clip's layout (a compact clip in place has no
+	 * clip->sequences). */
+	float q[4];
+	if (animrt_clip_sample_bone(clip, 0, clip->duration_s / 2, ANIMRT_PLAY_ONCE, NULL, NULL, q, NULL) != ANIMRT_OK) {
+		fprintf(stderr, "%s: no bone to sample\n", argv[1]);
+		animrt_close(clip);
+		return 1;
+	}
 	printf("%s: %g s, %u bones, platform '%c'; '%s' at half time: rotation %.3f %.3f %.3f %.3f\n", argv[1],
-	       clip->duration_s, clip->sequence_count, clip->container.platform, clip->sequences[0].bone, q[0],
-	       q[1], q[2], q[3]);
+	       clip->duration_s, clip->sequence_count, clip->container.platform, animrt_clip_bone_name(clip, 0, NULL),
+	       q[0], q[1], q[2], q[3]);
 	animrt_close(clip);
 	return 0;
 }
