@@ -786,7 +786,8 @@ animrt_context *animrt_context_init_for(void *memory, uint32_t bone_count, uint3
 {
 	animrt_context *ctx = memory;
 
-	if (!ctx)
+	/* The caches are read 16 bytes at a time. */
+	if (!ctx || (uintptr_t)memory % 16)
 		return NULL;
 	size_t image_at = (sizeof *ctx + 4 * (size_t)bone_count + 15) & ~(size_t)15;
 	size_t caches_at = (image_at + 41 * (size_t)bone_count + 15) & ~(size_t)15;

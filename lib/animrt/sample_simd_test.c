@@ -306,6 +306,9 @@ static void in_place_agrees_with_decoded(void **state)
 				fail_msg("in-place samplers differ by %g at %g s", d, (double)t);
 			worst = fmax(worst, d);
 		}
+		/* Memory not 16-byte aligned makes no context. */
+		assert_null(animrt_context_init((char *)cm[0] + 8, 1));
+		assert_null(animrt_context_init_for((char *)cm[0] + 4, 1, 3));
 		/* A context with fewer bones than the pose is refused. */
 		animrt_context *small = animrt_context_init(cm[0], 1);
 		assert_int_equal(animrt_clip_sample_with(pk, 0, ANIMRT_PLAY_ONCE, small, &p[0]), ANIMRT_ERR_CONTEXT_SIZE);

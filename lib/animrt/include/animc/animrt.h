@@ -505,8 +505,8 @@ typedef struct animrt_context animrt_context;
 size_t animrt_context_size_bytes(uint32_t bone_count);
 
 /* A context for bone_count bones carved from `memory` (that many bytes,
- * 16-byte aligned, as malloc returns it); NULL when memory is NULL.  It
- * plays any clip of up to bone_count bones. */
+ * 16-byte aligned, as malloc returns it); NULL when memory is NULL or not
+ * 16-byte aligned.  It plays any clip of up to bone_count bones. */
 animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
 
 /*
