@@ -64,6 +64,16 @@ static float evaluate(const animrt_clip *clip)
 		animrt_pose_blend(&pose[0], &pose[1], 0.5f, &pose[2]);
 		animrt_pose_add(&pose[0], &pose[1], &pose[2], 0.5f, &pose[2]);
 		sum += pose_sum(&pose[2]);
+		/* One bone at a time, with and without the context, the last
+		 * bone and one past it (refused). */
+		for (uint32_t b = n > 2 ? n - 2 : 0; b <= n; b++) {
+			float t3[3], r4[4], s3[3];
+
+			if (animrt_clip_sample_bone(clip, b, times[i], ANIMRT_PLAY_REPEAT, NULL, t3, r4, s3) == ANIMRT_OK)
+				sum += t3[0] + r4[3] + s3[2];
+			if (animrt_clip_sample_bone(clip, b, times[i], ANIMRT_PLAY_ONCE, ctx, t3, NULL, s3) == ANIMRT_OK)
+				sum += t3[1] + s3[0];
+		}
 	}
 	for (uint32_t i = 0; i < n; i++)
 		names[i] = animrt_clip_bone_name(clip, i, NULL);
