@@ -675,6 +675,24 @@ static const build_status_ops watch_ops = {
  * goes on (or ends with 0) either way.  What the build prints on its
  * standard output and error goes to fds[0] and fds[1], for the watch to
  * print on its own (or drop).  Returns the child's pid. */
+/* A warning of animc watch's own, of `kind`, about `subject`: printed as a
+ * build prints its own (with its kind), and kept in `said` for the next
+ * build's count and reports; neither when --allow names the kind. */
+static bool say_own(const build_options *o, build_said_list *said, animc_warning_kind kind, const char *subject,
+		    const char *message)
+{
+	const char *name = animc_warning_kind_at(kind)->name;
+	cli_diag_printer printer = { stderr, false };
+	animc_diag diag = { ANIMC_WARNING, subject, 0, 0, -1, message, name };
+
+	if (o->allowed[kind])
+		return false;
+	cli_print_diag(&printer, &diag);
+	fflush(stderr);
+	build_said_add(said, ANIMC_WARNING, name, subject, 0, message);
+	return true;
+}
+
 /*
  * The project as it is now, for the build about to start: its items (a
  * save may add, remove or move them), its errors printed as a build
@@ -696,9 +714,7 @@ static bool reread_project(build_options *o)
 	    (fresh.output_dir && strcmp(fresh.output_dir, o->project.output_dir) != 0)) {
 		static const char restart[] = "its /outputDir: or /platform: changed; restart animc watch to follow it";
 
-		cli_report(ANIMC_WARNING, o->mgcb_path, "%s", restart);
-		build_said_add(&fresh.said, ANIMC_WARNING, NULL, o->mgcb_path, 0, restart);
-		fresh.warnings++;
+		fresh.warnings += say_own(o, &fresh.said, ANIMC_WARN_PROJECT_CHANGED, o->mgcb_path, restart);
 	}
 	items = o->project.items;
 	count = o->project.count;
@@ -978,11 +994,9 @@ static void tell_gone_inputs(watch_state *w, build_options *o)
 				     "in '%s' stay (remove them with 'animc clean -o %s', or with a build with --prune "
 				     "that no longer names this input)", o->out_dir, o->out_dir) < 0)
 				message = NULL;
-			cli_report(ANIMC_WARNING, o->inputs.items[i], "%s", message ? message : "gone");
-			fflush(stderr);
 			/* Counted on the line of the build it comes before. */
-			if (message)
-				build_said_add(&o->said_before, ANIMC_WARNING, NULL, o->inputs.items[i], 0, message);
+			say_own(o, &o->said_before, ANIMC_WARN_INPUT_GONE, o->inputs.items[i],
+				message ? message : "gone (moved away or deleted)");
 			free(message);
 		}
 		w->is_gone[i] = is_gone;

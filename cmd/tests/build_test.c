@@ -1221,28 +1221,31 @@ static void clean_removes_what_killed_builds_left(void **state)
 }
 
 /* An OUTDIR/.animc that is a symbolic link is not the folder animc made:
- * clean removes no lock or run marker through it, and says so. */
+ * clean reads, takes and removes nothing through it (no manifest, journal,
+ * lock or run marker), and says so. */
 static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 {
 	char *dir = test_tmpdir("clean-linked-state");
-	char *out = test_format("%s/out", dir), *lock = test_format("%s/elsewhere/lock", dir);
-	char *marker = test_format("%s/elsewhere/running.1", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/elsewhere/running.1", dir);
+	char *record = test_format("%s/elsewhere/manifest", dir), *journal = test_format("%s/elsewhere/journal.7", dir);
+	char *taken = test_format("%s/elsewhere/lock", dir);
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' '%s/elsewhere' && : > '%s' && : > '%s' && ln -s ../elsewhere '%s/.animc'", out, dir, lock,
-	   marker, out);
+	sh("mkdir -p '%s' '%s/elsewhere' && : > '%s' && printf 'animc-manifest 1\\n' > '%s' && : > '%s' && "
+	   "ln -s ../elsewhere '%s/.animc'", out, dir, lock, record, journal, out);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "out/.animc: warning: is a symbolic link, not the folder animc makes; left, "
-				      "with nothing removed through it: remove it by hand [output-left]\n"));
+	assert_string_equal(r.out, "");
+	if (!strstr(r.err, "out/.animc: error: is a symbolic link, not the folder animc makes: nothing cleaned, and "
+			   "nothing removed through it; remove the link by hand\n"))
+		fail_msg("%s", r.err);
 	test_run_release(&r);
 	assert_true(test_file_exists(lock));
-	assert_true(test_file_exists(marker));
-	free(marker);
-	free(lock);
-	free(out);
-	free(dir);
+	assert_true(test_file_exists(record));
+	assert_true(test_file_exists(journal));
+	assert_false(test_file_exists(taken));
+	free(taken), free(journal), free(record), free(lock), free(out), free(dir);
 }
 
 static void response_files_and_base(void **state)

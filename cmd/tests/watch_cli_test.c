@@ -621,7 +621,7 @@ static void watch_line_counts_the_projects_warnings(void **state)
 	    !strstr(log, "), 0 failed, 1 warning, 0 up to date, in "))
 		fail_msg("the project's warning not counted:\n%s", log);
 	const char *restart = strstr(log, "Content.mgcb: warning: its /outputDir: or /platform: changed; restart animc "
-				     "watch to follow it\n");
+				     "watch to follow it [project-changed]\n");
 	if (!restart || !strstr(restart, ", 1 warning, "))
 		fail_msg("the restart warning not counted:\n%s", log);
 	free(log), free(bytes), free(turn), free(project), free(w.log), free(dir);

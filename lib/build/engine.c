@@ -343,13 +343,22 @@ static int run_clean(build_ctx *ctx)
 	if (!state)
 		return ANIMC_EXIT_FAILED;
 	has_state = lstat(state, &st) == 0;
+	if (has_state && S_ISLNK(st.st_mode)) {
+		/* Its manifest, journals and lock would be read and removed
+		 * through the link. */
+		build_say(ctx, ANIMC_ERROR, state, "is a symbolic link, not the folder animc makes: nothing cleaned, "
+			  "and nothing removed through it; remove the link by hand");
+		free(state);
+		return ANIMC_EXIT_FAILED;
+	}
 	free(state);
 	if (stat(out_dir, &st) != 0) {
-		build_say(ctx, ANIMC_WARNING, out_dir, "no such folder; nothing to clean");
+		build_say_kind(ctx, ANIMC_WARNING, "nothing-to-clean", out_dir, "no such folder; nothing to clean");
 		return ANIMC_EXIT_OK;
 	}
 	if (!has_state) {
-		build_say(ctx, ANIMC_WARNING, out_dir, "no animc manifest here; nothing to clean");
+		build_say_kind(ctx, ANIMC_WARNING, "nothing-to-clean", out_dir, "no animc manifest here; nothing to "
+			       "clean");
 		return ANIMC_EXIT_OK;
 	}
 	ctx->lock_fd = take_lock(ctx, out_dir, true, &alone);

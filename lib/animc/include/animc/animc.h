@@ -124,6 +124,10 @@ typedef enum animc_warning_kind {
 	/* a --mgcb project's (they stop a build under --warnings-as-errors) */
 	ANIMC_WARN_UNKNOWN_SWITCH,
 	ANIMC_WARN_UNKNOWN_PARAMETER,
+	/* the run's own again: animc clean's, animc watch's */
+	ANIMC_WARN_NOTHING_TO_CLEAN,
+	ANIMC_WARN_INPUT_GONE,
+	ANIMC_WARN_PROJECT_CHANGED,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
