@@ -1220,6 +1220,39 @@ static void clean_removes_what_killed_builds_left(void **state)
 	free(dir);
 }
 
+/* An output of a source gone that the user changed is not stale (--prune
+ * would not remove it): --prune says it leaves it, as clean does, and
+ * forgets it. */
+static void prune_says_it_leaves_a_changed_output(void **state)
+{
+	char *dir = test_tmpdir("prune-changed"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *wave = test_format("%s/Wave.xnb", out);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("echo edited >> '%s' && rm '%s/Wave.Animation'", wave, src);
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "stale"));
+	test_run_release(&r);
+	r = test_animc("build", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "out/Wave.xnb: warning: changed since animc wrote it; left, as not animc's any more: remove "
+			   "it by hand if it is not wanted [output-left]\n"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, " 1 warning, 1 up to date\n"));
+	test_run_release(&r);
+	assert_true(test_file_exists(wave));
+	r = test_animc("build", "--prune", "-o", out, src, NULL);   /* forgotten: said once */
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	free(wave), free(out), free(src), free(dir);
+}
+
 /* An OUTDIR/.animc that is a symbolic link is not the folder animc made:
  * clean reads, takes and removes nothing through it (no manifest, journal,
  * lock or run marker), and says so. */
@@ -2116,6 +2149,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_that_cannot_record_writes_nothing),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
+	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

@@ -771,6 +771,10 @@ enum output_fate {
 	OUTPUT_STUCK      /* still animc's, but unlink failed (*error says why) */
 };
 
+/* What clean and --prune say of an output changed since animc wrote it. */
+#define CHANGED_ADVICE                                                                                     \
+	"changed since animc wrote it; left, as not animc's any more: remove it by hand if it is not wanted"
+
 /* What clean and --prune say of an output whose folder is reached through a link. */
 #define OUTSIDE_ADVICE                                                                                     \
 	"its folder is reached through a symbolic link in the output folder, through which animc removes "  \
@@ -1006,8 +1010,14 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 	if (!path)
 		return;
 	if (!output_unchanged(path, o)) {
+		struct stat st;
+
+		/* Gone, or no longer animc's: --prune, asked to remove it,
+		 * says why it does not, as clean does; then it is forgotten. */
+		if (c->ctx->options->prune && lstat(path, &st) == 0)
+			build_say_kind(c->ctx, ANIMC_WARNING, "output-left", path, CHANGED_ADVICE);
 		free(path);
-		return;   /* gone, or no longer animc's */
+		return;
 	}
 	if (c->ctx->options->prune) {
 		int error;
@@ -1156,8 +1166,13 @@ void build_commit_finish(build_commit *c)
 		if (kept < copy.output_count)
 			memset(&copy.run_key, 0, sizeof copy.run_key);
 		copy.output_count = kept;
-		if (is_gone)
-			c->stale += kept;
+		/* Stale: what --prune would remove, those still as animc wrote them. */
+		for (uint32_t k = 0; is_gone && k < kept; k++) {
+			char *path = cli_path_join(ctx->options->out_dir, copy.outputs[k].path, NULL);
+
+			c->stale += path && output_unchanged(path, &copy.outputs[k]);
+			free(path);
+		}
 		if (!manifest_add(&c->next, &copy))
 			manifest_entry_release(&copy);
 	}
@@ -1342,9 +1357,7 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 	n->left++;
 	path = cli_path_join(out_dir, out->path, NULL);
 	if (fate == OUTPUT_CHANGED) {
-		build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : out->path,
-			       "changed since animc wrote it; left, as not animc's any more: remove it by "
-			       "hand if it is not wanted");
+		build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : out->path, CHANGED_ADVICE);
 	} else if (fate == OUTPUT_OUTSIDE) {
 		/* Kept recorded, as one that cannot be removed: said each time. */
 		build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : out->path, OUTSIDE_ADVICE "; left");
