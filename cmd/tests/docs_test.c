@@ -242,6 +242,47 @@ static void relative_links_reach_their_targets(void **state)
 
 /* docs/warnings.md gives every kind of warning (animc_warning_kinds) a
  * row, its name in the first column, and names no kind that is not one. */
+/* An installed animc has its man page, not docs/: the page lists every
+ * kind, and bash completes --allow with them. */
+static void the_man_page_and_completion_know_every_kind(void **state)
+{
+	char *man = (char *)test_read_file("docs/animc.1", NULL);
+	char *completion = (char *)test_read_file("docs/animc.bash-completion", NULL);
+	const char *section, *allow;
+
+	(void)state;
+	assert_non_null(man);
+	assert_non_null(completion);
+	section = strstr(man, ".SH WARNING KINDS\n");
+	allow = strstr(completion, "--allow)\n\t\t\tCOMPREPLY=($(compgen -W '");
+	assert_non_null(section);
+	assert_non_null(allow);
+	for (int k = ANIMC_WARN_NONE + 1; k < ANIMC_WARN_KIND_COUNT; k++) {
+		const char *name = animc_warning_kind_at((animc_warning_kind)k)->name;
+		char *entry = test_format(".TP\n.B %s\n", name), *word = test_format(" %s ", name);
+		const char *end = strstr(allow, "' --");
+
+		/* Names are written as the page escapes them: '-' as "\-". */
+		char *escaped = malloc(2 * strlen(entry) + 1), *q = escaped;
+		for (const char *p = entry; *p; p++) {
+			if (*p == '-' && p > entry + 7)
+				*q++ = '\\';
+			*q++ = *p;
+		}
+		*q = '\0';
+		if (!strstr(section, escaped))
+			fail_msg("the man page's WARNING KINDS has no entry for '%s'", name);
+		const char *words = allow + strlen("--allow)\n\t\t\tCOMPREPLY=($(compgen -W '");
+		char *list = test_format(" %.*s ", (int)(end - words), words);
+
+		if (!strstr(list, word))
+			fail_msg("bash completion of --allow has no '%s'", name);
+		free(list), free(escaped), free(word), free(entry);
+	}
+	free(completion);
+	free(man);
+}
+
 static void warnings_doc_lists_every_kind(void **state)
 {
 	char *doc = (char *)test_read_file("docs/warnings.md", NULL);
@@ -276,6 +317,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(completion_completes_commands_options_and_values),
 	cmocka_unit_test(relative_links_reach_their_targets),
 	cmocka_unit_test(warnings_doc_lists_every_kind),
+	cmocka_unit_test(the_man_page_and_completion_know_every_kind),
 };
 
 ANIMC_TEST_GROUP(tests);

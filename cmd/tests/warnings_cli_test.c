@@ -392,8 +392,8 @@ static void allow_follows_each_build_without_compiling(void **state)
 	free(report), free(out), free(dir);
 }
 
-/* A kind animc does not know is a usage error naming it, and where the
- * kinds are listed. */
+/* A kind animc does not know is a usage error naming it whole, and where
+ * the kinds are listed (the man page too, which an installed animc has). */
 static void an_unknown_kind_is_a_usage_error(void **state)
 {
 	char *out = test_tmpdir("warnings-allow-unknown");
@@ -403,14 +403,24 @@ static void an_unknown_kind_is_a_usage_error(void **state)
 	r = test_animc("build", "--allow", "unknown-element,unturned-rot", "-o", out, DIALECT, NULL);
 	assert_int_equal(r.status, 2);
 	if (!strstr(r.err, "animc build: --allow: 'unturned-rot' is no kind of warning (did you mean "
-			   "'unturned-root'?); docs/warnings.md lists them\n"))
+			   "'unturned-root'?); 'man animc' and docs/warnings.md list them\n"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	r = test_animc("build", "--allow", "everything", "-o", out, DIALECT, NULL);
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "'everything' is no kind of warning; docs/warnings.md lists them"));
+	assert_non_null(strstr(r.err, "'everything' is no kind of warning; a warning ends with its kind in brackets, "
+				      "and 'man animc' and docs/warnings.md list them"));
+	test_run_release(&r);
+	/* A long name is quoted whole; spaces after the commas are no part of a kind. */
+	r = test_animc("build", "--allow", "unknown-element,abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789xy",
+		       "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "'abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789xy' is no kind"));
 	test_run_release(&r);
 	assert_int_equal(test_count_files(out), 0);
+	r = test_animc("build", "-q", "--allow", "unknown-element, xml", "-o", out, DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
 	free(out);
 }
 

@@ -673,6 +673,23 @@ static void man_table_command(FILE *out, build_command c)
 	man_para(out, doc->exit_status, strlen(doc->exit_status));
 }
 
+/* Every kind of warning, from the table --allow reads. */
+static void man_warning_kinds(FILE *out)
+{
+	fputs(".SH WARNING KINDS\n"
+	      "A warning ends with its kind in brackets; \\-\\-allow KIND takes these names.\n"
+	      "docs/warnings.md says, for each, what is wrong and what to do.\n", out);
+	for (int k = ANIMC_WARN_NONE + 1; k < ANIMC_WARN_KIND_COUNT; k++) {
+		const animc_warning_kind_info *info = animc_warning_kind_at((animc_warning_kind)k);
+
+		fputs(".TP\n.B ", out);
+		man_escaped(out, info->name, strlen(info->name));
+		fputs("\n", out);
+		man_escaped(out, info->description, strlen(info->description));
+		fputs("\n", out);
+	}
+}
+
 static void man_write(FILE *out, const animc_command *const *commands, void (*usage)(FILE *))
 {
 	char *text = NULL;
@@ -706,6 +723,7 @@ static void man_write(FILE *out, const animc_command *const *commands, void (*us
 			free(text);
 		}
 	}
+	man_warning_kinds(out);
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B ANIMC_CACHE_URL\nthe shared cache of \\fBanimc build\\fR when \\-\\-cache\\-url is not given.\n"
 	      ".TP\n.B ANIMC_CACHE_USER\\fR, \\fBANIMC_CACHE_PASSWORD\\fR, \\fBANIMC_CACHE_HEADER\\fR, "
@@ -800,12 +818,26 @@ static const char *values_of_arg(const char *arg, char *buf, size_t size)
 	return buf;
 }
 
+/* The kinds of warning, space-separated, for --allow's completion. */
+static const char *warning_kind_words(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = ANIMC_WARN_NONE + 1; k < ANIMC_WARN_KIND_COUNT && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? " " : "",
+				      animc_warning_kind_at((animc_warning_kind)k)->name);
+	return n < size ? buf : NULL;
+}
+
 static void completion_case(FILE *out, const char *names, const char *arg, const char *values)
 {
-	char listed[64];
+	char listed[64], kinds[2048];
 
 	if (!arg)
 		return;
+	if (!values && strncmp(arg, "KIND", 4) == 0)
+		values = warning_kind_words(kinds, sizeof kinds);
 	if (!values)
 		values = values_of_arg(arg, listed, sizeof listed);
 	fprintf(out, "\t\t%s)\n\t\t\t", names);

@@ -144,23 +144,31 @@ static bool set_allow(build_options *o, const char *arg, cli_error *err)
 	names[count] = NULL;
 	for (const char *p = arg;; p++) {
 		size_t len = strcspn(p, ",");
-		char word[64];
-		animc_warning_kind kind;
+		/* "a, b" as "a,b": spaces around a kind are no part of it. */
+		size_t lead = strspn(p, " \t"), end = len;
 
-		snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), p);
-		kind = len < sizeof word ? animc_warning_kind_find(word) : ANIMC_WARN_NONE;
+		while (end > lead && (p[end - 1] == ' ' || p[end - 1] == '\t'))
+			end--;
+		char *word = strndup(p + lead, end - lead);
+		animc_warning_kind kind = word ? animc_warning_kind_find(word) : ANIMC_WARN_NONE;
+
 		if (kind == ANIMC_WARN_NONE) {
-			const char *near = len ? cli_nearest(word, names) : NULL;
+			const char *near = word && word[0] ? cli_nearest(word, names) : NULL;
+			bool ok;
 
-			if (!len)
-				return cli_error_set(err, "--allow '%s' has an empty kind: give kinds of warning "
-						     "separated by commas (docs/warnings.md lists them)", arg);
-			if (near)
-				return cli_error_set(err, "--allow: '%s' is no kind of warning (did you mean '%s'?); "
-						     "docs/warnings.md lists them", word, near);
-			return cli_error_set(err, "--allow: '%s' is no kind of warning; docs/warnings.md lists "
-					     "them, and a warning ends with its kind in brackets", word);
+			if (!word || !word[0])
+				ok = cli_error_set(err, "--allow '%s' has an empty kind: give kinds of warning separated "
+						   "by commas ('man animc' and docs/warnings.md list them)", arg);
+			else if (near)
+				ok = cli_error_set(err, "--allow: '%s' is no kind of warning (did you mean '%s'?); "
+						   "'man animc' and docs/warnings.md list them", word, near);
+			else
+				ok = cli_error_set(err, "--allow: '%s' is no kind of warning; a warning ends with its "
+						   "kind in brackets, and 'man animc' and docs/warnings.md list them", word);
+			free(word);
+			return ok;
 		}
+		free(word);
 		o->allowed[kind] = true;
 		p += len;
 		if (!*p)
@@ -622,8 +630,10 @@ static const option_def option_table[] = {
 	    "warnings of these kinds (the name in brackets at the end of each warning, such as "
 	    "unturned-root) are not printed, not counted and fail no --warnings-as-errors build; "
 	    "with -v they are printed as notes.  May be given more than once",
-	    "docs/warnings.md lists the kinds.  Allowing changes no output and compiles nothing again: "
-	    "an up-to-date source's warnings follow the --allow of each build.",
+	    "The man page and docs/warnings.md list the kinds.  Allowing changes no output and compiles "
+	    "nothing again: an up-to-date source's warnings follow the --allow of each build; under "
+	    "--warnings-as-errors, a source that passed because a kind was allowed compiles again once it "
+	    "is not, to fail.",
 	    NULL },
 	  set_allow },
 	/* -o, -q and -v mean one thing to each command: a row each. */
