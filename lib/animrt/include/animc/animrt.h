@@ -62,8 +62,9 @@
  * interface).  Sampling and blending never allocate.
  *
  * Threads: a loaded clip and a binding may be read and sampled from several
- * threads at once; a pose, a cursor array or a player belongs to one thread
- * at a time.
+ * threads at once; a pose, a cursor array, a context (it caches keys as it
+ * samples: one per playing instance) or a player belongs to one thread at
+ * a time.
  */
 #ifndef ANIMRT_H
 #define ANIMRT_H
