@@ -55,10 +55,14 @@ static void noisy_gltf_counts(void **state)
 		       NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "--rebuild", "--warnings-as-errors", "-o", out, "testdata/gltf/noisy.gltf",
-		       NULL);
+	r = test_animc("build", "--progress", "never", "--rebuild", "--warnings-as-errors", "-o", out,
+		       "testdata/gltf/noisy.gltf", NULL);
 	assert_int_equal(r.status, 1);
 	assert_int_equal(count_lines(r.err, ": warning: "), 2);
+	/* Counted as the summary counts them: the folded line once. */
+	if (!strstr(r.err, "noisy.gltf: error: 2 warnings treated as errors; nothing written\n"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, "1 failed, 0 skipped, 2 warnings\n"));
 	test_run_release(&r);
 	free(out);
 }
@@ -358,6 +362,41 @@ static void allow_passes_warnings_as_errors(void **state)
 	free(xnb), free(out), free(dir);
 }
 
+/* What the importer printed is a warning of the source like any other:
+ * --warnings-as-errors fails the source, whether its worker is the only one
+ * or one of several, and writes nothing, unless the kind is allowed.
+ * (Assimp prints while it reads this Ogre XML mesh.) */
+static void importer_output_fails_warnings_as_errors(void **state)
+{
+	static const char *const jobs[] = { "-j1", "-j2" };
+	char *dir = test_tmpdir("warnings-importer-output"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir);
+	const char *mesh = "testdata/assimp_confine/in/inside.mesh.xml";
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+		r = test_animc("build", "--progress", "never", jobs[i], "--warnings-as-errors", "--report", report,
+			       "-o", out, mesh, NULL);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "inside.mesh.xml: warning: the importer printed: "));
+		if (!strstr(r.err, "inside.mesh.xml: error: 1 warning treated as errors; nothing written\n"))
+			fail_msg("%s: %s", jobs[i], r.err);
+		assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 1 warning\n"));
+		assert_int_equal(test_count_files(out), 0);
+		test_run_release(&r);
+		char *json = (char *)test_read_file(report, NULL);
+		assert_non_null(strstr(json, "\"status\": \"failed\""));
+		free(json);
+	}
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "importer-output", "-o", out, mesh, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(test_count_files(out), 1);
+	test_run_release(&r);
+	free(report), free(out), free(dir);
+}
+
 /* Allowing changes no key: an up-to-date source stays up to date, and
  * says its warnings or not by each build's --allow. */
 static void allow_follows_each_build_without_compiling(void **state)
@@ -435,6 +474,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_warning_ends_with_its_kind),
 	cmocka_unit_test(allow_leaves_a_kind_unsaid),
 	cmocka_unit_test(allow_passes_warnings_as_errors),
+	cmocka_unit_test(importer_output_fails_warnings_as_errors),
 	cmocka_unit_test(allow_follows_each_build_without_compiling),
 	cmocka_unit_test(an_unknown_kind_is_a_usage_error),
 };

@@ -457,9 +457,9 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 		build_author_motions_release(motions, set->count);
 		return;
 	}
-	/* Every clip is processed before any is kept, so that a source that
-	 * fails as a whole (--warnings-as-errors) writes nothing.  A clip that
-	 * fails alone leaves the others; the source still fails. */
+	/* A clip that fails alone leaves the others; the source still fails.
+	 * A source that fails as a whole (--warnings-as-errors) writes nothing:
+	 * warnings_fail drops them all. */
 	for (uint32_t i = 0; i < set->count; i++) {
 		build_output *o = motions ? &outs[2 * i] : &outs[i];
 
@@ -488,21 +488,6 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 		}
 	}
 	build_author_motions_release(motions, set->count);
-	/* Warnings of a kind --allow names fail nothing. */
-	uint32_t failing = sink->warning_count;
-	for (uint32_t i = 0; i < r->diag_count; i++)
-		failing -= build_diag_is_allowed(ctx->options, &r->diags[i]) && failing;
-	if (ctx->options->warnings_as_errors && failing) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%u warning%s treated as errors; nothing written",
-				  failing, failing == 1 ? "" : "s");
-		for (uint32_t i = 0; i < count; i++) {
-			free(outs[i].bytes);
-			free(outs[i].name);
-			free(outs[i].clip);
-		}
-		free(outs);
-		return;
-	}
 	for (uint32_t i = 0; i < count; i++)
 		if (outs[i].bytes)
 			outs[written++] = outs[i];
@@ -814,6 +799,41 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 	r->skip_reason = strdup("no importer recognises it");
 }
 
+/* --warnings-as-errors: a compiled source with a warning that --allow does
+ * not name fails and writes nothing.  Judged once every warning is in (what
+ * the importer printed too), and counted as the summary counts them, a
+ * folded line once. */
+static void warnings_fail(const build_ctx *ctx, build_result *r)
+{
+	unsigned failing = build_result_warnings_said(ctx->options, r);
+
+	if (!ctx->options->warnings_as_errors || r->status != BUILD_COMPILED || !failing)
+		return;
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		free(r->outputs[i].bytes);
+		free(r->outputs[i].name);
+		free(r->outputs[i].clip);
+		free(r->outputs[i].staged);
+	}
+	free(r->outputs);
+	r->outputs = NULL;
+	r->output_count = 0;
+	build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%u warning%s treated as errors; nothing written", failing,
+			  failing == 1 ? "" : "s");
+	r->status = BUILD_FAILED;
+}
+
+/* The source's diagnostics as said: repeats folded, in line order, what
+ * the importer printed after them; then --warnings-as-errors judges. */
+static void finish_diagnostics(const build_ctx *ctx, build_result *r)
+{
+	fold_repeats(r);
+	order_by_line(r);
+	if (ctx->on_compiled)
+		ctx->on_compiled(ctx->on_probe_user, r);
+	warnings_fail(ctx, r);
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
@@ -930,7 +950,6 @@ done:
 	if (key)
 		XXH3_freeState(key);
 	cli_strings_release(&cs.reads);
-	fold_repeats(r);
-	order_by_line(r);
+	finish_diagnostics(ctx, r);
 	r->time_s = build_now_s() - start;
 }

@@ -72,6 +72,9 @@ struct build_ctx {
 	void *on_probe_user;
 	/* Told that the import returned: what runs now is animc's passes. */
 	void (*on_imported)(void *user);
+	/* Told that the compile is done, before --warnings-as-errors judges
+	 * it: a worker adds what the importer printed, as warnings. */
+	void (*on_compiled)(void *user, build_result *r);
 };
 
 /* What a run is given, after ninja's Builder: who compiles, and who

@@ -143,6 +143,8 @@ static bool send_record(int fd, char kind, uint32_t job, const void *body, size_
 typedef struct worker_self {
 	worker_slot *slot;
 	uint32_t position;
+	int capture_fd;     /* what the job printed, until taken */
+	char *captured;     /* CAPTURE_BYTES_MAX bytes to read it into; NULL */
 } worker_self;
 
 /* The importer of the job at hand, for the build to name should the worker
@@ -223,11 +225,31 @@ static size_t read_capture(int fd, char *buf, size_t size)
 	return n > 0 ? (size_t)n : 0;
 }
 
+/* What the job printed so far, taken as warnings: before the compile's
+ * --warnings-as-errors judgement (told), and after its outputs are staged. */
+static void take_captured(worker_self *self, build_result *r)
+{
+	size_t n;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (!self->captured)
+		return;
+	n = read_capture(self->capture_fd, self->captured, CAPTURE_BYTES_MAX);
+	add_captured(r, self->captured, n, ANIMC_WARNING);
+	if (n && ftruncate(self->capture_fd, 0) != 0)
+		_exit(1);
+}
+
+static void tell_compiled(void *user, build_result *r)
+{
+	take_captured(user, r);
+}
+
 static _Noreturn void worker_main(pool *p, worker *w)
 {
 	build_ctx *ctx = p->ctx;
-	worker_self self = { w->slot, IDLE };
-	char *captured = malloc(CAPTURE_BYTES_MAX);
+	worker_self self = { w->slot, IDLE, w->capture_fd, malloc(CAPTURE_BYTES_MAX) };
 
 	/* Die with the build, even when it is SIGKILLed. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -254,6 +276,7 @@ static _Noreturn void worker_main(pool *p, worker *w)
 	build_limit_memory(ctx->options->memory_limit_bytes);
 	ctx->on_probe = tell_importer;
 	ctx->on_imported = tell_imported;
+	ctx->on_compiled = tell_compiled;
 	ctx->on_probe_user = &self;
 	for (;;) {
 		uint32_t position, index;
@@ -270,15 +293,7 @@ static _Noreturn void worker_main(pool *p, worker *w)
 		build_compile(ctx, &ctx->plan.jobs[index], &r);
 		if (ctx->command == CMD_BUILD)
 			build_stage_outputs(ctx, &ctx->plan.jobs[index], &r);
-		fflush(stdout);
-		fflush(stderr);
-		if (captured) {
-			size_t n = read_capture(w->capture_fd, captured, CAPTURE_BYTES_MAX);
-
-			add_captured(&r, captured, n, ANIMC_WARNING);
-			if (n && ftruncate(w->capture_fd, 0) != 0)
-				_exit(1);
-		}
+		take_captured(&self, &r);
 		if (!build_result_encode(&r, &record, &size))
 			_exit(1);
 		build_result_release(&r);
