@@ -227,6 +227,52 @@ static void an_output_taken_over_is_said_once(void **state)
 	free(first), free(second), free(a), free(b), free(out), free(dir);
 }
 
+/* Under --warnings-as-errors, the build that would take the output over
+ * fails that source instead: nothing written, the other source's file as
+ * it was, the next strict build failing again; with the kind allowed, it
+ * takes the file over. */
+static void an_output_taken_over_fails_warnings_as_errors(void **state)
+{
+	char *dir = test_tmpdir("warnings-taken-werror"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a", dir), *b = test_format("%s/b", dir), *xnb = test_format("%s/walk.xnb", out);
+	size_t size, first_size;
+	uint8_t *first_bytes, *bytes;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(a, 0777), 0);
+	assert_int_equal(mkdir(b, 0777), 0);
+	char *first = write_short_clip(a, "walk", 0), *second = write_short_clip(b, "walk", 5);
+	r = test_animc("build", "-q", "-o", out, first, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	first_bytes = test_read_file(xnb, &first_size);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--progress", "never", "--warnings-as-errors", "--allow", "short-clip", "-o",
+			       out, second, NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, "walk.Animation' (an earlier build into this folder); this source would write it: "
+				   "build the two into other folders, or give one another name [output-taken-over]\n") ||
+		    !strstr(r.err, "b/walk.Animation: error: 1 warning treated as errors; nothing written\n"))
+			fail_msg("run %d: %s", run, r.err);
+		assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 1 warning\n"));
+		test_run_release(&r);
+		bytes = test_read_file(xnb, &size);
+		assert_int_equal(size, first_size);
+		assert_memory_equal(bytes, first_bytes, size);
+		free(bytes);
+		assert_int_equal(test_count_files(out), 1);
+	}
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "short-clip,output-taken-over", "-o", out,
+		       second, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(xnb, &size);
+	assert_false(size == first_size && memcmp(bytes, first_bytes, size) == 0);
+	free(bytes), free(first_bytes);
+	free(first), free(second), free(a), free(b), free(xnb), free(out), free(dir);
+}
+
 /* A source's warnings come in the order of its lines, as compilers print
  * them, though the importer finds the wrong count (said at the root's line)
  * only at the end; and so when they are said again, up to date. */
@@ -470,6 +516,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(corpus_has_no_warnings),
 	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
 	cmocka_unit_test(an_output_taken_over_is_said_once),
+	cmocka_unit_test(an_output_taken_over_fails_warnings_as_errors),
 	cmocka_unit_test(warnings_come_in_line_order),
 	cmocka_unit_test(a_warning_ends_with_its_kind),
 	cmocka_unit_test(allow_leaves_a_kind_unsaid),

@@ -645,6 +645,48 @@ static bool same_folder(const char *a, const char *b)
 	return na == nb && strncmp(a, b, na) == 0;
 }
 
+/* --warnings-as-errors: a source that would take over an output of a
+ * source of an earlier build fails instead, and writes none of its outputs
+ * (the other source's file stays as it is), unless output-taken-over is
+ * allowed.  True when it failed so. */
+static bool refuse_takeover(build_commit *c, build_job *j)
+{
+	const build_options *o = c->ctx->options;
+	build_result *r = &j->result;
+	unsigned said;
+	bool any = false;
+
+	if (c->is_dry || !o->warnings_as_errors || build_options_allows(o, "output-taken-over") ||
+	    (r->status != BUILD_COMPILED && r->status != BUILD_CACHED))
+		return false;
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		const char *before = earlier_owner(c, j, r->outputs[k].name);
+		char *target;
+
+		if (!before)
+			continue;
+		target = build_output_path(c->ctx, j, &r->outputs[k]);
+		build_result_diag_kind(r, ANIMC_WARNING, "output-taken-over", 0, 0, -1,
+				       "'%s' is the output of '%s' (an earlier build into this folder); this source "
+				       "would write it: build the two into other folders, or give one another name",
+				       target ? target : r->outputs[k].name, before);
+		free(target);
+		any = true;
+	}
+	if (!any)
+		return false;
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		if (r->outputs[k].staged)
+			unlink(r->outputs[k].staged);
+		r->outputs[k].is_refused = true;
+	}
+	said = build_result_warnings_said(o, r);
+	build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%u warning%s treated as errors; nothing written", said,
+			  said == 1 ? "" : "s");
+	r->status = BUILD_FAILED;
+	return true;
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -653,7 +695,8 @@ void build_commit_job(build_commit *c, size_t i)
 	if (j->previous)
 		j->previous->is_seen = true;
 	r->source_diag_count = r->diag_count;
-	for (uint32_t k = 0; k < r->output_count; k++) {
+	bool refused = refuse_takeover(c, j);
+	for (uint32_t k = 0; !refused && k < r->output_count; k++) {
 		build_output *o = &r->outputs[k];
 
 		/* The root motion of a clip not written is not written either
