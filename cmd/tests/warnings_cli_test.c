@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -273,6 +274,46 @@ static void an_output_taken_over_fails_warnings_as_errors(void **state)
 	free(first), free(second), free(a), free(b), free(xnb), free(out), free(dir);
 }
 
+/* A file of a folder input that cannot be read (here a link that leads
+ * nowhere) is skipped with a warning; under --warnings-as-errors it is a
+ * failed source, named by its path, and the build fails; the other file is
+ * compiled.  Allowed, it is skipped again. */
+static void an_unreadable_file_fails_warnings_as_errors(void **state)
+{
+	char *dir = test_tmpdir("warnings-unreadable"), *out = test_format("%s/out", dir);
+	char *tree = test_format("%s/tree", dir), *gone = test_format("%s/gone.Animation", tree);
+	char *report = test_format("%s/report.json", dir);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(tree, 0777), 0);
+	char *ok = write_short_clip(tree, "ok", 0);
+	assert_int_equal(symlink("nowhere", gone), 0);
+	r = test_animc("build", "--progress", "never", "-o", out, tree, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "0 failed, 1 skipped, 1 warning\n"));
+	test_run_release(&r);
+
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "--report", report, "-o", out, tree,
+		       NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "gone.Animation: warning: cannot read: No such file or directory [unreadable]\n") ||
+	    !strstr(r.err, "gone.Animation: error: 1 warning treated as errors\n"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 1 failed, 0 skipped, 1 warning\n"));
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, NULL);
+	assert_non_null(strstr(json, "\"failed\": 1,"));
+	free(json);
+
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "--allow", "unreadable", "-o", out,
+		       tree, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "0 failed, 1 skipped, 0 warnings, 1 up to date\n"));
+	test_run_release(&r);
+	free(ok), free(report), free(gone), free(tree), free(out), free(dir);
+}
+
 /* A source's warnings come in the order of its lines, as compilers print
  * them, though the importer finds the wrong count (said at the root's line)
  * only at the end; and so when they are said again, up to date. */
@@ -517,6 +558,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
 	cmocka_unit_test(an_output_taken_over_is_said_once),
 	cmocka_unit_test(an_output_taken_over_fails_warnings_as_errors),
+	cmocka_unit_test(an_unreadable_file_fails_warnings_as_errors),
 	cmocka_unit_test(warnings_come_in_line_order),
 	cmocka_unit_test(a_warning_ends_with_its_kind),
 	cmocka_unit_test(allow_leaves_a_kind_unsaid),

@@ -86,10 +86,26 @@ static bool add_decided(build_plan *plan, const char *path, bool is_explicit, bu
 		va_start(ap, fmt);
 		vsnprintf(message, sizeof message, fmt, ap);
 		va_end(ap);
-		/* Its only warning: a file of the tree that cannot be read. */
-		build_result_diag_kind(&j->result, severity, "unreadable", 0, 0, -1, "%s", message);
+		build_result_diag(&j->result, severity, 0, 0, -1, "%s", message);
 	}
 	return true;
+}
+
+/* A file of the tree that cannot be read: skipped, with its warning.  Under
+ * --warnings-as-errors (the kind not allowed) it is a failed source instead:
+ * a build that cannot read all its art does not pass. */
+static void decide_unreadable(const build_options *o, build_job *j, const char *why)
+{
+	bool fails = o->warnings_as_errors && !build_options_allows(o, "unreadable");
+
+	j->needs_compile = false;
+	j->is_done = true;
+	j->result.status = fails ? BUILD_FAILED : BUILD_SKIPPED;
+	if (!fails)
+		j->result.skip_reason = strdup("cannot be read");
+	build_result_diag_kind(&j->result, ANIMC_WARNING, "unreadable", 0, 0, -1, "cannot read: %s", why);
+	if (fails)
+		build_result_diag(&j->result, ANIMC_ERROR, 0, 0, -1, "1 warning treated as errors");
 }
 
 /* ------------------------------------------------------------------ walk */
@@ -308,8 +324,11 @@ static bool walk(walker *w, const char *rel)
 				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
 			free(rel_dir);
 		} else if (!e->has_stat) {
-			ok = add_decided(plan, full, false, BUILD_SKIPPED, "cannot be read", ANIMC_WARNING,
-					 "cannot read: %s", strerror((int)e->st.st_mode));
+			build_job *j = add_job(plan, full, "", false, NULL);
+
+			ok = j != NULL;
+			if (j)
+				decide_unreadable(w->ctx->options, j, strerror((int)e->st.st_mode));
 		} else if (S_ISDIR(st->st_mode)) {
 			dir_id id = { st->st_dev, st->st_ino };
 			struct stat link;
@@ -817,7 +836,7 @@ typedef struct check_share {
 
 /* A source found in a folder, whose state the walk left to this check: it
  * may have gone, or become something else, since the folder listed it. */
-static void stat_source(build_job *j)
+static void stat_source(const build_options *o, build_job *j)
 {
 	struct stat st;
 	char message[256];
@@ -834,16 +853,14 @@ static void stat_source(build_job *j)
 		return;
 	}
 	/* As the walk would have said it. */
+	if (error) {
+		decide_unreadable(o, j, strerror_r(error, message, sizeof message));
+		return;
+	}
 	j->needs_compile = false;
 	j->is_done = true;
 	j->result.status = BUILD_SKIPPED;
-	if (error) {
-		j->result.skip_reason = strdup("cannot be read");
-		build_result_diag_kind(&j->result, ANIMC_WARNING, "unreadable", 0, 0, -1, "cannot read: %s",
-				  strerror_r(error, message, sizeof message));
-	} else {
-		j->result.skip_reason = strdup(cli_file_kind(st.st_mode));
-	}
+	j->result.skip_reason = strdup(cli_file_kind(st.st_mode));
 }
 
 static void *check_jobs(void *arg)
@@ -855,7 +872,7 @@ static void *check_jobs(void *arg)
 		build_job *j = &ctx->plan.jobs[i];
 		build_hash run_key;
 
-		stat_source(j);
+		stat_source(ctx->options, j);
 		build_job_run_key(ctx, j, &run_key);
 		if (share->same_options && j->needs_compile && j->previous &&
 		    build_hash_equal(&j->previous->run_key, &run_key) && is_current(ctx, j, j->previous)) {
