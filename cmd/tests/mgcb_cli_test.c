@@ -681,12 +681,24 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 				"\"line\": 2, \"kind\": \"unknown-switch\"},", project);
 	if (!json || !strstr(json, want_json) || !strstr(json, "\"run_warnings\": 3,"))
 		fail_msg("no '%s' in '%s'", want_json, json ? json : "(no report)");
-	free(json), free(want_json), free(report);
-	/* They change what is built: --warnings-as-errors stops before it. */
-	r = test_animc("build", "-q", "--warnings-as-errors", "--mgcb", project, "-o", out, NULL);
+	free(json), free(want_json);
+	/* They change what is built: --warnings-as-errors stops before it,
+	 * and the reports say so (the earlier run's, which passed, are gone). */
+	char *junit = test_format("%s/junit.xml", dir), *xml;
+	r = test_animc("build", "-q", "--warnings-as-errors", "--mgcb", project, "-o", out, "--report", report,
+		       "--junit", junit, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "Content.mgcb: error: 3 warnings treated as errors; nothing built\n"));
 	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	want_json = test_format("{\"severity\": \"error\", \"path\": \"%s\", \"message\": \"3 warnings treated as "
+				"errors; nothing built\", \"line\": 0}", project);
+	if (!strstr(json, "\"sources\": [],") || !strstr(json, want_json) || !strstr(json, "\"run_warnings\": 3,"))
+		fail_msg("no '%s' in '%s'", want_json, json);
+	xml = (char *)test_read_file(junit, NULL);
+	assert_non_null(strstr(xml, "Content.mgcb: error: 3 warnings treated as errors; nothing built&#10;"));
+	assert_non_null(strstr(xml, "[unknown-parameter]&#10;"));
+	free(xml), free(junit), free(json), free(want_json), free(report);
 	/* Allowed kinds are neither said nor counted, and stop nothing. */
 	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "unknown-switch", "--mgcb", project, "-o", out,
 		       NULL);

@@ -484,6 +484,44 @@ static void importer_output_fails_warnings_as_errors(void **state)
 	free(report), free(out), free(dir);
 }
 
+/* A build that stops before it builds anything (OUTDIR a file, --skeleton
+ * missing) exits 1 and writes its reports all the same, of no source, with
+ * the error: never a report of an earlier run that passed. */
+static void a_build_stopped_early_writes_its_reports(void **state)
+{
+	char *dir = test_tmpdir("warnings-stopped-reports"), *out = test_format("%s/out", dir);
+	char *afile = test_format("%s/afile", dir), *report = test_format("%s/report.json", dir);
+	char *junit = test_format("%s/junit.xml", dir), *json, *xml;
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, "--report", report, "--junit", junit, DIALECT, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(afile, "x", 1));
+	r = test_animc("build", "-q", "-o", afile, "--report", report, "--junit", junit, DIALECT, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	xml = (char *)test_read_file(junit, NULL);
+	if (!strstr(json, "\"sources\": [],") || !strstr(json, "\"severity\": \"error\"") ||
+	    !strstr(json, "exists and is not a folder"))
+		fail_msg("%s", json);
+	assert_non_null(strstr(xml, "exists and is not a folder&#10;"));
+	assert_null(strstr(xml, "dialect"));
+	free(json), free(xml);
+
+	r = test_animc("build", "-q", "-o", out, "--skeleton", "no-such-model.glb", "--report", report, DIALECT, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	if (!strstr(json, "\"sources\": [],") ||
+	    !strstr(json, "\"path\": \"no-such-model.glb\", \"message\": \"cannot open: No such file or directory\""))
+		fail_msg("%s", json);
+	free(json);
+	free(junit), free(report), free(afile), free(out), free(dir);
+}
+
 /* Allowing changes no key: an up-to-date source stays up to date, and
  * says its warnings or not by each build's --allow. */
 static void allow_follows_each_build_without_compiling(void **state)
@@ -564,6 +602,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(allow_leaves_a_kind_unsaid),
 	cmocka_unit_test(allow_passes_warnings_as_errors),
 	cmocka_unit_test(importer_output_fails_warnings_as_errors),
+	cmocka_unit_test(a_build_stopped_early_writes_its_reports),
 	cmocka_unit_test(allow_follows_each_build_without_compiling),
 	cmocka_unit_test(an_unknown_kind_is_a_usage_error),
 };

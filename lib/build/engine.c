@@ -275,6 +275,17 @@ static bool skeleton_state(build_ctx *ctx)
 	return true;
 }
 
+/* What loading the model says, printed; its errors kept for the reports
+ * too, which a build that stops on them still writes. */
+static void skeleton_diag(void *user, const animc_diag *d)
+{
+	build_ctx *ctx = user;
+
+	cli_print_diag(&ctx->printer, d);
+	if (d->severity == ANIMC_ERROR && ctx->status)
+		build_said_add(&ctx->status->said, d->severity, NULL, d->path, d->line, d->message);
+}
+
 /* Before the first compile: the model loaded, the key's shared part hashed. */
 static bool prepare_compile(build_ctx *ctx)
 {
@@ -284,7 +295,7 @@ static bool prepare_compile(build_ctx *ctx)
 	cli_error err;
 
 	if (o->skeleton_path) {
-		animc_diag_sink sink = { cli_print_diag, &ctx->printer, o->skeleton_path, 0, 0 };
+		animc_diag_sink sink = { skeleton_diag, ctx, o->skeleton_path, 0, 0 };
 
 		if (!cli_read_file(o->skeleton_path, &model, &model_size, &err)) {
 			build_say(ctx, ANIMC_ERROR, o->skeleton_path, "%s", err.message);
@@ -621,6 +632,36 @@ static void forget_out_dir(run_state *rs)
 	free(state);
 }
 
+/* A --mgcb project's warnings under --warnings-as-errors: a misspelt switch
+ * or parameter changes what would be built, so nothing is.  False (said). */
+static bool project_passes(const build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+
+	if (!o->has_project || !o->warnings_as_errors || !o->project.warnings)
+		return true;
+	build_say(ctx, ANIMC_ERROR, o->mgcb_path, "%u warning%s treated as errors; nothing built", o->project.warnings,
+		  o->project.warnings == 1 ? "" : "s");
+	return false;
+}
+
+/* A build that stops before its plan is made or used (the project, OUTDIR,
+ * --skeleton) still writes --report and --junit, of no source, with what was said (the project's warnings, the error), so
+ * that CI reads this run's and not an earlier run's that passed. */
+static int stop_before_plan(run_state *rs)
+{
+	build_plan *plan = &rs->ctx->plan;
+	size_t planned = plan->count;   /* a plan that stopped: nothing of it was built */
+	build_totals totals;
+
+	plan->count = 0;
+	build_totals_count(rs->ctx, &totals);
+	write_report(rs->ctx->options->report_path, build_report_json, rs->ctx, &totals);
+	write_report(rs->ctx->options->junit_path, build_report_junit, rs->ctx, &totals);
+	plan->count = planned;
+	return ANIMC_EXIT_FAILED;
+}
+
 /* Plan, compile, commit in order, report: `animc build` and `animc outputs`. */
 static int run_build(run_state *rs)
 {
@@ -631,10 +672,10 @@ static int run_build(run_state *rs)
 	bool completed;
 	int status;
 
-	if (ctx->command == CMD_BUILD && !open_out_dir(rs))
-		return ANIMC_EXIT_FAILED;
+	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
+		return stop_before_plan(rs);
 	if (!plan_run(rs, &to_compile))
-		return ANIMC_EXIT_FAILED;
+		return ctx->command == CMD_BUILD ? stop_before_plan(rs) : ANIMC_EXIT_FAILED;
 	if (ctx->command == CMD_BUILD)
 		catch_stop_signals();
 	if (!build_commit_init(&rs->commit, ctx, ctx->command == CMD_OUTPUTS))

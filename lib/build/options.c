@@ -1025,8 +1025,10 @@ static int check_together(build_options *o, build_command command)
 				     o->allowed, &o->project))
 			return ANIMC_EXIT_FAILED;
 		o->has_project = true;
-		/* A misspelt switch or parameter changes what would be built. */
-		if (o->warnings_as_errors && o->project.warnings && command != CMD_CLEAN) {
+		/* A misspelt switch or parameter changes what would be built.
+		 * `animc build` stops in the engine, which writes the reports. */
+		if (o->warnings_as_errors && o->project.warnings && command != CMD_CLEAN &&
+		    (command != CMD_BUILD || o->command_name)) {
 			cli_report(ANIMC_ERROR, o->mgcb_path, "%u warning%s treated as errors; nothing built",
 				   o->project.warnings, o->project.warnings == 1 ? "" : "s");
 			return ANIMC_EXIT_FAILED;
