@@ -330,6 +330,7 @@ static void release_ctx(build_ctx *ctx)
 	build_cache_close(ctx, 0);
 	build_plan_release(&ctx->plan);
 	cli_strings_release(&ctx->plan_notes);
+	cli_strings_release(&ctx->takeovers_said);
 	if (ctx->has_old)
 		manifest_release(&ctx->old);
 	free(ctx->skeleton.path);

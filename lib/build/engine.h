@@ -43,6 +43,7 @@ struct build_ctx {
 	build_status_sink *status; /* what the user reads passes through it */
 	build_plan plan;
 	cli_strings plan_notes;    /* folders reached again through a link (-v) */
+	cli_strings takeovers_said; /* outputs a save found another build wrote too */
 	manifest old;              /* what the last run wrote (empty when none) */
 	bool has_old;
 	build_hash options_key;    /* build_key_options() of this run */

@@ -560,6 +560,77 @@ static void a_long_build_keeps_what_others_saved_during_it(void **state)
 	free(dir);
 }
 
+/* A recorded source with one output, `path`, of hash `hash`. */
+static void add_source_writing(manifest *m, const char *source, bool ours, const char *path, const build_hash *hash)
+{
+	manifest_entry e;
+
+	memset(&e, 0, sizeof e);
+	e.source = strdup(source);
+	e.out_base = strdup(source);
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "robotgame");
+	e.is_ours = ours;
+	e.outputs = calloc(1, sizeof *e.outputs);
+	assert_non_null(e.outputs);
+	e.outputs[0].path = strdup(path);
+	e.outputs[0].clip = strdup("");
+	e.outputs[0].size = 4;
+	e.outputs[0].hash = *hash;
+	e.output_count = 1;
+	assert_non_null(manifest_add(m, &e));
+}
+
+/* Two builds at once whose sources write one output name: the second to
+ * save finds the other's record of it, and the merge keeps one owner, the
+ * source whose recorded hash is the file's on disk (this run's, or the
+ * other build's when that wrote last), and says the takeover once. */
+static void builds_at_once_leave_one_owner_an_output(void **state)
+{
+	char *dir = test_tmpdir("engine-merge-owner"), *path = test_format("%s/manifest", dir);
+	char *xnb = test_format("%s/x.xnb", dir);
+	build_hash mine, theirs;
+	cli_error err;
+
+	(void)state;
+	build_hash_bytes((const uint8_t *)"mine", 4, &mine);
+	build_hash_bytes((const uint8_t *)"them", 4, &theirs);
+	for (int they_wrote_last = 0; they_wrote_last < 2; they_wrote_last++) {
+		build_options o = { 0 };
+		build_ctx ctx;
+		cli_strings pruned = { 0 };
+		manifest first = { 0 }, other = { 0 }, ours = { 0 }, last = { 0 };
+
+		memset(&ctx, 0, sizeof ctx);
+		o.out_dir = dir;
+		ctx.options = &o;
+		assert_true(manifest_save(&first, path, NULL, &err));
+		assert_int_equal(manifest_load(&ctx.old, path, &err), MANIFEST_LOADED);
+		ctx.has_old = true;
+		add_source_writing(&other, "b/x", true, "x.xnb", &theirs);
+		assert_true(manifest_save(&other, path, NULL, &err));
+		assert_true(test_write_file(xnb, they_wrote_last ? "them" : "mine", 4));
+		add_source_writing(&ours, "a/x", true, "x.xnb", &mine);
+		assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+		/* A second save (the end after a checkpoint) says nothing again. */
+		assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+		assert_int_equal(ctx.takeovers_said.count, 1);
+		assert_int_equal(manifest_load(&last, path, &err), MANIFEST_LOADED);
+		const manifest_entry *a = manifest_find(&last, "a/x"), *b = manifest_find(&last, "b/x");
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->output_count, they_wrote_last ? 0 : 1);
+		assert_int_equal(b->output_count, they_wrote_last ? 1 : 0);
+		manifest_release(&last);
+		manifest_release(&ours);
+		manifest_release(&other);
+		manifest_release(&first);
+		manifest_release(&ctx.old);
+		cli_strings_release(&ctx.takeovers_said);
+	}
+	free(xnb), free(path), free(dir);
+}
+
 /* A message too long for a cli_error (a path of 4 KB) keeps its start and
  * its end, the reason, and leaves out the middle (it stopped mid-path). */
 static void long_messages_keep_their_reason(void **state)
@@ -586,6 +657,7 @@ static void long_messages_keep_their_reason(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(a_long_build_keeps_what_others_saved_during_it),
+	cmocka_unit_test(builds_at_once_leave_one_owner_an_output),
 	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),
 	cmocka_unit_test(a_second_run_compiles_only_what_changed),
 	cmocka_unit_test(an_output_deleted_by_hand_is_written_again),

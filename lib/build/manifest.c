@@ -797,6 +797,120 @@ static bool has_orphan(const manifest_output *list, size_t count, const char *pa
 	return false;
 }
 
+/* An output of an entry of the merged view, by its path. */
+typedef struct output_ref {
+	const char *path;
+	size_t entry;
+	uint32_t output;
+} output_ref;
+
+static int compare_ref(const void *a, const void *b)
+{
+	return strcmp(((const output_ref *)a)->path, ((const output_ref *)b)->path);
+}
+
+/* Entry e of the view without its output k: a copy of its outputs, kept
+ * in `copies` until the save is done.  Its source state is forgotten, so
+ * that the next build that names it compiles it again rather than taking
+ * it as up to date without that output.  False when out of memory. */
+static bool drop_output(manifest_entry *e, uint32_t k, cli_bytes *copies)
+{
+	manifest_output *kept = malloc((e->output_count ? e->output_count : 1) * sizeof *kept);
+
+	if (kept)
+		cli_bytes_put(copies, &kept, sizeof kept);
+	if (!kept || copies->is_broken) {
+		free(kept);
+		return false;
+	}
+	memcpy(kept, e->outputs, k * sizeof *kept);
+	memcpy(kept + k, e->outputs + k + 1, (e->output_count - k - 1) * sizeof *kept);
+	e->outputs = kept;
+	e->output_count--;
+	memset(&e->state, 0, sizeof e->state);
+	memset(&e->hash, 0, sizeof e->hash);
+	return true;
+}
+
+/*
+ * Two builds at once whose sources write one output name (per-file rules
+ * under make -j) each recorded it: neither knew of the other's when it
+ * wrote.  The file holds what one of them wrote last; that source keeps
+ * it, the other loses it, and this run says the takeover once (it cannot
+ * be refused any more: the file is written).  entries[0, mine) are this
+ * run's, the rest the other builds'.
+ */
+static bool one_owner_an_output(build_ctx *ctx, manifest_entry *entries, size_t mine, size_t count,
+				cli_bytes *copies)
+{
+	output_ref *refs;
+	size_t n = 0;
+	bool ok = true;
+
+	for (size_t e = 0; e < mine; e++)
+		n += entries[e].output_count;
+	if (!n)
+		return true;
+	if (!(refs = malloc(n * sizeof *refs)))
+		return false;
+	n = 0;
+	for (size_t e = 0; e < mine; e++)
+		for (uint32_t k = 0; k < entries[e].output_count; k++)
+			refs[n++] = (output_ref){ entries[e].outputs[k].path, e, k };
+	qsort(refs, n, sizeof *refs, compare_ref);
+	for (size_t e = mine; ok && e < count; e++) {
+		for (uint32_t k = 0; ok && k < entries[e].output_count; k++) {
+			output_ref key = { entries[e].outputs[k].path, 0, 0 }, *hit;
+			manifest_output *theirs = &entries[e].outputs[k];
+			char *path;
+			build_hash now;
+			cli_error err;
+			bool they_wrote_last, said;
+
+			if (!(hit = bsearch(&key, refs, n, sizeof *refs, compare_ref)) ||
+			    strcmp(entries[hit->entry].source, entries[e].source) == 0)
+				continue;
+			path = cli_path_join(ctx->options->out_dir, theirs->path, NULL);
+			they_wrote_last = path && build_hash_file(path, &now, &err) &&
+					  build_hash_equal(&now, &theirs->hash) &&
+					  !build_hash_equal(&now, &entries[hit->entry].outputs[hit->output].hash);
+			said = has_string(&ctx->takeovers_said, theirs->path);
+			if (!said && path && cli_strings_push(&ctx->takeovers_said, theirs->path)) {
+				if (they_wrote_last)
+					build_say_kind(ctx, ANIMC_WARNING, "output-taken-over", entries[hit->entry].source,
+						       "'%s' is the output of '%s' now: another build into this folder "
+						       "wrote it after this one: build the two into other folders, or give "
+						       "one another name", path, entries[e].source);
+				else
+					build_say_kind(ctx, ANIMC_WARNING, "output-taken-over", entries[hit->entry].source,
+						       "'%s' was the output of '%s' (another build into this folder at the "
+						       "same time); this source wrote it over that: build the two into "
+						       "other folders, or give one another name", path, entries[e].source);
+			}
+			free(path);
+			if (they_wrote_last) {
+				/* This run's output k of its entry is gone: later refs of
+				 * that entry move down one. */
+				size_t owner = hit->entry;
+				uint32_t gone = hit->output;
+
+				ok = drop_output(&entries[owner], gone, copies);
+				for (size_t i = 0; ok && i < n; i++) {
+					if (refs[i].entry == owner && refs[i].output > gone)
+						refs[i].output--;
+				}
+				memmove(hit, hit + 1, (size_t)(refs + n - (hit + 1)) * sizeof *refs);
+				n--;
+			} else {
+				ok = drop_output(&entries[e], k, copies);
+				k--;   /* the next output is at k now */
+			}
+		}
+	}
+	free(refs);
+	return ok;
+}
+
 bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
 			 const char *path, cli_error *err)
 {
@@ -853,12 +967,15 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	for (size_t i = 0; i < ours->count; i++)
 		if (ours->entries[i].is_ours)
 			entries[view.count++] = ours->entries[i];
+	size_t mine = view.count;
 	for (size_t i = 0; i < latest.count; i++) {
-		const manifest_entry *mine = manifest_find(ours, latest.entries[i].source);
+		const manifest_entry *found = manifest_find(ours, latest.entries[i].source);
 
-		if ((!mine || !mine->is_ours) && !has_string(pruned, latest.entries[i].source))
+		if ((!found || !found->is_ours) && !has_string(pruned, latest.entries[i].source))
 			entries[view.count++] = latest.entries[i];
 	}
+	cli_bytes copies = { 0 };
+	bool owned = !ctx->options || one_owner_an_output(ctx, entries, mine, view.count, &copies);
 	for (size_t i = 0; i < ours->orphan_count; i++)
 		orphans[view.orphan_count++] = ours->orphans[i];
 	for (size_t i = 0; i < latest.orphan_count; i++) {
@@ -873,9 +990,16 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	}
 	view.entries = entries;
 	view.orphans = orphans;
-	ok = manifest_save(&view, path, &ctx->saved, err);
+	ok = owned ? manifest_save(&view, path, &ctx->saved, err) : cli_error_set(err, "out of memory");
 	ctx->has_saved = ok;
 	ctx->saved_merged = ok;
+	for (size_t i = 0; i + sizeof(void *) <= copies.size; i += sizeof(void *)) {
+		void *copy;
+
+		memcpy(&copy, copies.data + i, sizeof copy);
+		free(copy);
+	}
+	free(copies.data);
 	free(entries);
 	free(orphans);
 	manifest_release(&latest);
