@@ -40,8 +40,11 @@ void build_totals_count(const build_ctx *ctx, build_totals *t)
 	const build_plan *plan = &ctx->plan;
 
 	memset(t, 0, sizeof *t);
-	if (ctx->status)
+	if (ctx->status) {
 		t->run_warnings = t->warnings = ctx->status->run_warnings;
+		for (size_t i = 0; i < ctx->status->said.count; i++)
+			t->run_errors += ctx->status->said.items[i].severity == ANIMC_ERROR;
+	}
 	for (size_t i = 0; i < plan->count; i++) {
 		const build_result *r = &plan->jobs[i].result;
 
@@ -297,9 +300,9 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 	json_run_diagnostics(f, ctx);
 	fprintf(f, ",\n  \"totals\": {\"sources\": %u, \"compiled\": %u, \"up_to_date\": %u, "
 		"\"cached\": %u, \"skipped\": %u, \"failed\": %u, \"clips\": %u, \"warnings\": %u, "
-		"\"run_warnings\": %u, \"errors\": %u, \"bytes\": %llu}\n}\n",
+		"\"run_warnings\": %u, \"errors\": %u, \"run_errors\": %u, \"bytes\": %llu}\n}\n",
 		t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
-		t.clips, t.warnings, t.run_warnings, t.errors, (unsigned long long)t.output_bytes);
+		t.clips, t.warnings, t.run_warnings, t.errors, t.run_errors, (unsigned long long)t.output_bytes);
 	ok = finish_file(f, tmp, path, err);
 	free(tmp);
 	return ok;
@@ -366,6 +369,38 @@ static void xml_diag(FILE *f, const build_ctx *ctx, const build_job *j, const bu
 	fputs("&#10;", f);
 }
 
+/* One of the run's own diagnostics as the terminal printed it, "&#10;" after. */
+static void xml_said(FILE *f, const build_said *s)
+{
+	xml_text(f, s->subject ? s->subject : "animc");
+	if (s->line)
+		fprintf(f, ":%u", s->line);
+	fprintf(f, ": %s: ", severity_names[s->severity]);
+	xml_text(f, s->message);
+	if (s->kind)
+		fprintf(f, " [%s]", s->kind);
+	fputs("&#10;", f);
+}
+
+/* The run's own errors, a test case "animc build" in error: its first
+ * error the message, every one the text. */
+static void xml_run_case(FILE *f, const build_ctx *ctx)
+{
+	const build_said_list *said = &ctx->status->said;
+	const build_said *first = NULL;
+
+	for (size_t i = 0; i < said->count && !first; i++)
+		if (said->items[i].severity == ANIMC_ERROR)
+			first = &said->items[i];
+	fputs("    <testcase classname=\"animc.run\" name=\"animc build\" time=\"0\">\n      <error message=\"", f);
+	xml_text(f, first->message);
+	fputs("\">", f);
+	for (size_t i = 0; i < said->count; i++)
+		if (said->items[i].severity == ANIMC_ERROR)
+			xml_said(f, &said->items[i]);
+	fputs("</error>\n    </testcase>\n", f);
+}
+
 /* The run's own warnings and errors: the suite's system-err, as the
  * terminal printed them. */
 static void xml_run_diagnostics(FILE *f, const build_ctx *ctx)
@@ -375,18 +410,8 @@ static void xml_run_diagnostics(FILE *f, const build_ctx *ctx)
 	if (!said || !said->count)
 		return;
 	fputs("    <system-err>", f);
-	for (size_t i = 0; i < said->count; i++) {
-		const build_said *s = &said->items[i];
-
-		xml_text(f, s->subject ? s->subject : "animc");
-		if (s->line)
-			fprintf(f, ":%u", s->line);
-		fprintf(f, ": %s: ", severity_names[s->severity]);
-		xml_text(f, s->message);
-		if (s->kind)
-			fprintf(f, " [%s]", s->kind);
-		fputs("&#10;", f);
-	}
+	for (size_t i = 0; i < said->count; i++)
+		xml_said(f, &said->items[i]);
 	fputs("</system-err>\n", f);
 }
 
@@ -415,10 +440,13 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 	for (size_t i = 0; times && i < plan->count; i++)
 		total_s += plan->jobs[i].result.time_s;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuites name=\"animc build\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-		"skipped=\"%u\" time=\"%.6f\">\n", t.sources, t.failed, t.skipped, total_s);
-	fprintf(f, "  <testsuite name=\"animc build\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-		"skipped=\"%u\" time=\"%.6f\">\n", t.sources, t.failed, t.skipped, total_s);
+	/* The run's own errors (a build stopped before it built) are one test
+	 * case in error, after the sources': a CI shows the run red. */
+	unsigned run_case = t.run_errors ? 1 : 0;
+	fprintf(f, "<testsuites name=\"animc build\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+		"skipped=\"%u\" time=\"%.6f\">\n", t.sources + run_case, t.failed, run_case, t.skipped, total_s);
+	fprintf(f, "  <testsuite name=\"animc build\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+		"skipped=\"%u\" time=\"%.6f\">\n", t.sources + run_case, t.failed, run_case, t.skipped, total_s);
 	for (size_t i = 0; i < plan->count; i++) {
 		const build_job *j = &plan->jobs[i];
 		const build_result *r = &j->result;
@@ -471,6 +499,8 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		}
 		fputs("    </testcase>\n", f);
 	}
+	if (run_case)
+		xml_run_case(f, ctx);
 	xml_run_diagnostics(f, ctx);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	ok = finish_file(f, tmp, path, err);

@@ -17,6 +17,7 @@ typedef struct build_totals {
 	unsigned sources, compiled, up_to_date, skipped, failed, cached;
 	unsigned clips, warnings, errors;
 	unsigned run_warnings;     /* of warnings, the run's own (not a source's) */
+	unsigned run_errors;       /* the run's own errors (a build stopped before it built) */
 	unsigned cached_clips;     /* of clips, those fetched from the cache */
 	unsigned reports_failed;   /* --report, --junit, --depfile files not written */
 	uint64_t output_bytes;
