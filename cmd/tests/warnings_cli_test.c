@@ -453,6 +453,44 @@ static void allow_passes_warnings_as_errors(void **state)
  * --warnings-as-errors fails the source, whether its worker is the only one
  * or one of several, and writes nothing, unless the kind is allowed.
  * (Assimp prints while it reads this Ogre XML mesh.) */
+/* A file of a folder skipped with a warning (a glTF whose only animation
+ * animates a material, which no clip holds) fails --warnings-as-errors as
+ * a compiled source would; allowed, it is skipped. */
+static void a_skipped_file_with_a_warning_fails_warnings_as_errors(void **state)
+{
+	static const char gltf[] =
+		"{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], \"nodes\": "
+		"[{\"name\": \"a\"}], \"buffers\": [{\"byteLength\": 32, \"uri\": \"data:application/octet-stream;"
+		"base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AACAPwAAgD8=\"}], \"bufferViews\": [{\"buffer\": 0, "
+		"\"byteOffset\": 0, \"byteLength\": 8}, {\"buffer\": 0, \"byteOffset\": 8, \"byteLength\": 24}], "
+		"\"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"SCALAR\", "
+		"\"min\": [0], \"max\": [1]}, {\"bufferView\": 1, \"componentType\": 5126, \"count\": 2, \"type\": "
+		"\"VEC3\"}], \"animations\": [{\"name\": \"P\", \"samplers\": [{\"input\": 0, \"output\": 1}], "
+		"\"channels\": [{\"sampler\": 0, \"target\": {\"path\": \"pointer\", \"extensions\": "
+		"{\"KHR_animation_pointer\": {\"pointer\": \"/materials/0/x\"}}}}]}]}";
+	char *dir = test_tmpdir("warnings-skipped-strict"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *file = test_format("%s/ptr.gltf", in);
+	test_run r;
+
+	(void)state;
+	mkdir(in, 0755);
+	assert_true(test_write_file(file, gltf, strlen(gltf)));
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "[non-node-target]"));
+	test_run_release(&r);
+	r = test_animc("build", "--warnings-as-errors", "-o", out, in, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "ptr.gltf: error: 1 warning treated as errors\n"));
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 1 warning\n"));
+	test_run_release(&r);
+	r = test_animc("build", "--warnings-as-errors", "--allow", "non-node-target", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "0 failed, 1 skipped, 0 warnings\n"));
+	test_run_release(&r);
+	free(file), free(out), free(in), free(dir);
+}
+
 static void importer_output_fails_warnings_as_errors(void **state)
 {
 	static const char *const jobs[] = { "-j1", "-j2" };
@@ -609,6 +647,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(allow_passes_warnings_as_errors),
 	cmocka_unit_test(importer_output_fails_warnings_as_errors),
 	cmocka_unit_test(a_build_stopped_early_writes_its_reports),
+	cmocka_unit_test(a_skipped_file_with_a_warning_fails_warnings_as_errors),
 	cmocka_unit_test(allow_follows_each_build_without_compiling),
 	cmocka_unit_test(an_unknown_kind_is_a_usage_error),
 };

@@ -800,14 +800,23 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 }
 
 /* --warnings-as-errors: a compiled source with a warning that --allow does
- * not name fails and writes nothing.  Judged once every warning is in (what
- * the importer printed too), and counted as the summary counts them, a
- * folded line once. */
+ * not name fails and writes nothing; so does a file skipped with one (it
+ * holds no clip, but what was said of it is counted as any warning).
+ * Judged once every warning is in (what the importer printed too), and
+ * counted as the summary counts them, a folded line once. */
 static void warnings_fail(const build_ctx *ctx, build_result *r)
 {
 	unsigned failing = build_result_warnings_said(ctx->options, r);
 
-	if (!ctx->options->warnings_as_errors || r->status != BUILD_COMPILED || !failing)
+	if (!ctx->options->warnings_as_errors || !failing)
+		return;
+	if (r->status == BUILD_SKIPPED) {
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%u warning%s treated as errors", failing,
+				  failing == 1 ? "" : "s");
+		r->status = BUILD_FAILED;
+		return;
+	}
+	if (r->status != BUILD_COMPILED)
 		return;
 	for (uint32_t i = 0; i < r->output_count; i++) {
 		free(r->outputs[i].bytes);
