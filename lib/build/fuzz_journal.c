@@ -32,7 +32,10 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.status = &sink;
-	if (!build_journal_parse(&ctx, "fuzz", (const char *)data, size, &m))
+	bool parsed = build_journal_parse(&ctx, "fuzz", (const char *)data, size, &m);
+	/* What it said is kept for the reports: the run's to release. */
+	build_said_release(&sink.said);
+	if (!parsed)
 		return 0;
 	for (size_t i = 0; i < m.orphan_count; i++) {
 		cli_bytes line = { 0 };
