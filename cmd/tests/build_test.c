@@ -1254,8 +1254,8 @@ static void prune_says_it_leaves_a_changed_output(void **state)
 }
 
 /* An OUTDIR/.animc that is a symbolic link is not the folder animc made:
- * clean reads, takes and removes nothing through it (no manifest, journal,
- * lock or run marker), and says so. */
+ * clean and build read, take and remove nothing through it (no manifest,
+ * journal, lock or run marker), and say so. */
 static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 {
 	char *dir = test_tmpdir("clean-linked-state");
@@ -1278,6 +1278,16 @@ static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 	assert_true(test_file_exists(record));
 	assert_true(test_file_exists(journal));
 	assert_false(test_file_exists(taken));
+	/* Nor does a build, whose --prune would remove by that manifest. */
+	r = test_animc("build", "--prune", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "out/.animc: error: is a symbolic link, not the folder animc makes: nothing built, and "
+			   "nothing read or removed through it; remove the link by hand\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(taken));
+	assert_true(test_file_exists(journal));
+	assert_int_equal(test_count_files(out), 0);
 	free(taken), free(journal), free(record), free(lock), free(out), free(dir);
 }
 

@@ -393,10 +393,18 @@ static bool open_out_dir(run_state *rs)
 	{
 		char *state = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
 		struct stat st;
+		bool is_link = state && lstat(state, &st) == 0 && S_ISLNK(st.st_mode);
 
 		rs->had_out_dir = stat(o->out_dir, &st) == 0;
 		rs->had_state_dir = !state || stat(state, &st) == 0;
+		/* As clean: the manifest --prune removes by, read through a link,
+		 * is no proof of what is animc's here. */
+		if (is_link)
+			build_say(ctx, ANIMC_ERROR, state, "is a symbolic link, not the folder animc makes: nothing "
+				  "built, and nothing read or removed through it; remove the link by hand");
 		free(state);
+		if (is_link)
+			return false;
 	}
 	if (!cli_mkdir_p(o->out_dir, &err)) {
 		build_say(ctx, ANIMC_ERROR, o->out_dir, "%s", err.message);
