@@ -1220,6 +1220,40 @@ static void clean_removes_what_killed_builds_left(void **state)
 	free(dir);
 }
 
+/* A file of a folder that exists but cannot be read (a link to a disk not
+ * mounted yet) is not gone: it keeps its last good outputs, as a failed
+ * source does, lenient or strict, --prune or not; once it is really gone
+ * (the link removed), --prune removes them. */
+static void an_unreadable_source_keeps_its_outputs(void **state)
+{
+	char *dir = test_tmpdir("unreadable-keeps"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *idle = test_format("%s/Idle.xnb", out);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("mv '%s/Idle.Animation' '%s/Idle.away' && ln -s ../Idle.moved '%s/Idle.Animation'", src, dir, src);
+	r = test_animc("build", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "stale"));
+	assert_non_null(strstr(r.err, "Idle.Animation: warning: cannot read: No such file or directory [unreadable]"));
+	test_run_release(&r);
+	assert_true(test_file_exists(idle));
+	r = test_animc("build", "--warnings-as-errors", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	assert_true(test_file_exists(idle));
+	sh("rm '%s/Idle.Animation'", src);
+	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(idle));
+	free(idle), free(out), free(src), free(dir);
+}
+
 /* An output of a source gone that the user changed is not stale (--prune
  * would not remove it): --prune says it leaves it, as clean does, and
  * forgets it. */
@@ -2160,6 +2194,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
+	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

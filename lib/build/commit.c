@@ -414,10 +414,13 @@ static void record(build_commit *c, const build_job *j)
 	manifest_entry e = { 0 };
 
 	/* A source its worker never reported on (stopped by --import-timeout,
-	 * crashed, killed) is recorded too when it had a record, its state
-	 * unknown (it compiles again next time): keep_last_good then keeps
-	 * the outputs its last good build wrote, as for any failed source. */
-	bool is_lost = !r->has_source && r->status == BUILD_FAILED && j->previous;
+	 * crashed, killed), or one that cannot be read now, is recorded too
+	 * when it had a record, its state unknown (it compiles again next
+	 * time): keep_last_good then keeps the outputs its last good build
+	 * wrote, as for any failed source. */
+	bool is_unreadable = r->status == BUILD_SKIPPED && r->skip_reason &&
+			     strcmp(r->skip_reason, BUILD_UNREADABLE_REASON) == 0;
+	bool is_lost = !r->has_source && (r->status == BUILD_FAILED || is_unreadable) && j->previous;
 	if ((!r->has_source && !is_lost) || manifest_find_output(&c->next, j->path, j->out_base))
 		return;
 	e.status = r->status == BUILD_UP_TO_DATE || r->status == BUILD_CACHED ? BUILD_COMPILED : r->status;
@@ -1143,7 +1146,10 @@ static void keep_last_good(build_commit *c)
 		manifest_entry *e = &c->next.entries[i];
 		const manifest_entry *old;
 
-		if (!e->is_ours || e->status != BUILD_FAILED ||
+		bool unreadable = e->status == BUILD_SKIPPED && e->skip_reason &&
+				  strcmp(e->skip_reason, BUILD_UNREADABLE_REASON) == 0;
+
+		if (!e->is_ours || (e->status != BUILD_FAILED && !unreadable) ||
 		    !(old = manifest_find_output(&ctx->old, e->source, e->out_base)))
 			continue;
 		for (uint32_t k = 0; k < old->output_count; k++) {

@@ -693,7 +693,7 @@ static const option_def option_table[] = {
 	{ { "prune", 0, NULL, FOR_BUILD, BUILD_OPTION_RUN,
 	    "remove outputs whose source no longer exists, and outputs of clips a source no longer "
 	    "holds (off by default: the summary counts them as stale; animc clean removes them too); "
-	    "a source that fails keeps its last good outputs",
+	    "a source that fails, or that cannot be read, keeps its last good outputs",
 	    NULL,
 	    NULL },
 	  set_prune },

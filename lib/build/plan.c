@@ -102,7 +102,7 @@ static void decide_unreadable(const build_options *o, build_job *j, const char *
 	j->is_done = true;
 	j->result.status = fails ? BUILD_FAILED : BUILD_SKIPPED;
 	if (!fails)
-		j->result.skip_reason = strdup("cannot be read");
+		j->result.skip_reason = strdup(BUILD_UNREADABLE_REASON);
 	build_result_diag_kind(&j->result, ANIMC_WARNING, "unreadable", 0, 0, -1, "cannot read: %s", why);
 	if (fails)
 		build_result_diag(&j->result, ANIMC_ERROR, 0, 0, -1, "1 warning treated as errors");

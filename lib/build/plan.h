@@ -13,6 +13,11 @@
 
 typedef struct build_ctx build_ctx;
 
+/* The skip reason of a file of a folder input that exists but cannot be
+ * read (no permission, a link that leads nowhere): it keeps its last good
+ * outputs, as a failed source does, rather than leave them stale. */
+#define BUILD_UNREADABLE_REASON "cannot be read"
+
 typedef struct build_job {
 	char *path;          /* the source, as the user finds it */
 	char *out_dir;       /* OUTDIR/<mirrored folder>: where its outputs go */
