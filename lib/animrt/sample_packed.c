@@ -533,14 +533,24 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 	}
 	rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
 	rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
-	/* Short arcs (keys close together, as most are): the short series. */
-	if (rt_any(rt_gt(angle, rt_set1(RT_SHORT_SINE)))) {
-		s0 = rt_mul(rt_sin_quadrant(x0), inv_sin);
-		s1 = rt_mul(rt_sin_quadrant(x1), inv_sin);
+	/* Short arcs (keys close together, as most are): the short series;
+	 * long ones the full series.  The choice is each lane's own, so that
+	 * a rotation gets the same bits whatever it is grouped with (a group
+	 * of four, or one bone alone: animrt_clip_sample_bone). */
+	rt_f4 is_long = rt_gt(angle, rt_set1(RT_SHORT_SINE));
+	if (!rt_any(is_long)) {
+		s0 = rt_sin_short(x0);
+		s1 = rt_sin_short(x1);
 	} else {
-		s0 = rt_mul(rt_sin_short(x0), inv_sin);
-		s1 = rt_mul(rt_sin_short(x1), inv_sin);
+		s0 = rt_sin_quadrant(x0);
+		s1 = rt_sin_quadrant(x1);
+		if (rt_any(rt_not(is_long))) {
+			s0 = rt_select(is_long, s0, rt_sin_short(x0));
+			s1 = rt_select(is_long, s1, rt_sin_short(x1));
+		}
 	}
+	s0 = rt_mul(s0, inv_sin);
+	s1 = rt_mul(s1, inv_sin);
 	rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
 	rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), s0);
 	rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, s1));
@@ -554,6 +564,50 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 	for (uint32_t lane = 0; lane < n; lane++)
 		rt_store(sl->out[lane], out[lane]);
 	sl->count = 0;
+}
+
+/*
+ * One rotation alone (animrt_clip_sample_bone) from keys a and b (W
+ * rebuilt) at weight u > 0: slerps_flush_by's operations for one lane, in
+ * scalar code.  Each is the IEEE operation the lane performs, in the same
+ * order (the arc as arcs4, the sine series the lane's own, its sign taken
+ * from the sign bit of the dot product, rt_slerp_finish), so the result is
+ * the whole-clip samplers' bit for bit, for less than a group of four.
+ */
+static inline float sin_short1(float x)
+{
+	float y = x * x, y2 = y * y, q01 = 1.0f / 6.0f - y * (1.0f / 120.0f);
+
+	return x - x * y * (q01 + (1.0f / 5040.0f) * y2);
+}
+
+static void slerp_alone(float out[4], const float a[4], const float b[4], float u)
+{
+	float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+	float d = fabsf(dot), c = d < INTERP_NLERP_DOT ? d : INTERP_NLERP_DOT;
+	bool is_near = !(d <= INTERP_NLERP_DOT);
+	float angle = is_near ? -1.0f : interp_acos_unit(c);
+	float inv_sin = 1.0f / sqrtf((1.0f - c) * (1.0f + c));
+	float x0 = (1.0f - u) * angle, x1 = u * angle, w0, w1, q[4];
+
+	if (is_near) {
+		w0 = 1.0f - u;
+		w1 = u;
+	} else if (angle > RT_SHORT_SINE) {
+		w0 = interp_sin_quadrant(x0) * inv_sin;
+		w1 = interp_sin_quadrant(x1) * inv_sin;
+	} else {
+		w0 = sin_short1(x0) * inv_sin;
+		w1 = sin_short1(x1) * inv_sin;
+	}
+	w1 = signbit(dot) ? -w1 : w1;
+	for (int k = 0; k < 4; k++)
+		q[k] = w0 * a[k] + w1 * b[k];
+	float len2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+	float scale = is_near && len2 > 0 ? 1.0f / sqrtf(len2) : 1.0f;
+
+	for (int k = 0; k < 4; k++)
+		out[k] = q[k] * scale;
 }
 
 /* Out of line for the samplers without a context; the playback loop over
@@ -640,11 +694,12 @@ static inline size_t constant_size(uint16_t desc, unsigned track)
 
 /*
  * One bone of the walk into out[track] (NULL: skip, but move on), one
- * track at a time (the reference; walk_to only moves on): returns the
- * bone's ANIMRT_TRACK_* bits.
+ * track at a time: returns the bone's ANIMRT_TRACK_* bits.  The reference
+ * slerps with interp_slerp (is_reference); one bone alone
+ * (animrt_clip_sample_bone) four wide, as the whole-clip samplers do.
  */
 RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_where at, float *const out[3],
-			   bool has_popcnt)
+			   bool is_reference, bool has_popcnt)
 {
 	const uint8_t *p = pk->p;
 	uint16_t desc = (uint16_t)(p[pk->descriptors_at + 2 * (size_t)bone] |
@@ -686,12 +741,15 @@ RT_INLINE uint8_t walk_bone(const rt_packed *pk, walk *wk, uint32_t bone, rt_whe
 		unpack_keys_by(pk, a, format, range, ordinal, k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0, k,
 			       at, &tc, false, has_popcnt);
 		float u = cache_weight(&tc, at.local);
-		if (!(u > 0))
+		if (!(u > 0)) {
 			memcpy(out[k], tc.a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
-		else if (k != ANIMRT_ROTATION)
+		} else if (k != ANIMRT_ROTATION) {
 			interp_lerp3(out[k], tc.a, tc.b, u);
-		else
+		} else if (is_reference) {
 			interp_slerp(out[k], tc.a, tc.b, u);
+		} else {
+			slerp_alone(out[k], tc.a, tc.b, u);
+		}
 	}
 	return tracks;
 }
@@ -1072,12 +1130,12 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 		float *none[3] = { NULL, NULL, NULL };
 
 		if (slot == RT_NO_BONE) {
-			walk_bone(pk, &wk, b, at, none, has_popcnt);
+			walk_bone(pk, &wk, b, at, none, true, has_popcnt);
 			continue;
 		}
 		float *out[3] = { pose->translation + 3 * (size_t)slot, pose->rotation + 4 * (size_t)slot,
 				  pose->scale + 3 * (size_t)slot };
-		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, has_popcnt);
+		pose->tracks[slot] = walk_bone(pk, &wk, b, at, out, true, has_popcnt);
 	}
 }
 
@@ -1184,7 +1242,7 @@ static uint8_t bone_with_context(const rt_packed *pk, uint32_t sequence, rt_wher
 			else if (k != ANIMRT_ROTATION)
 				interp_lerp3(out[k], tc->a, tc->b, u);
 			else
-				interp_slerp(out[k], tc->a, tc->b, u);
+				slerp_alone(out[k], tc->a, tc->b, u);
 		}
 	return ((const uint8_t *)(image + 10 * stride))[sequence];
 }
@@ -1200,7 +1258,7 @@ uint8_t rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float 
 	if (ctx)
 		return bone_with_context(pk, sequence, at, ctx, out);
 	walk wk = walk_to(pk, sequence);
-	return walk_bone(pk, &wk, sequence, at, out, false);
+	return walk_bone(pk, &wk, sequence, at, out, false, false);
 }
 
 /* ------------------------------------------------------- reading back */
@@ -1214,7 +1272,7 @@ static walk walk_to(const rt_packed *pk, uint32_t sequence)
 	float *none[3] = { NULL, NULL, NULL };
 
 	for (uint32_t b = 0; b < sequence; b++)
-		walk_bone(pk, &wk, b, at, none, false);
+		walk_bone(pk, &wk, b, at, none, true, false);
 	return wk;
 }
 

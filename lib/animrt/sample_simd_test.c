@@ -522,6 +522,89 @@ static void bones_equal_the_pose(const animrt_clip *clip, animrt_context *ctx)
 	free(mem);
 }
 
+/*
+ * A clip shaped like the corpus's (and unlike varied_clip, whose arcs all
+ * run slowly): 21 bones turning at rates from a few degrees a second to
+ * several turns, reduced at the default tolerance, so that the slerps of
+ * one sample mix short arcs and long ones, sampled in place at every grid
+ * step and halfway and at random times.  Every bone alone, with a context
+ * and without, equals the clip's pose (with a context and without) bit for
+ * bit.
+ */
+static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
+{
+	enum { N = 241, BONES = 21 };
+	animc_clip *clip = animc_clip_create("mixed arcs");
+	float *r = malloc(4 * N * sizeof *r), t[3] = { 0, 1, 0 };
+
+	(void)state;
+	assert_non_null(r);
+	clip->duration_s = 4.0f;
+	for (int b = 0; b < BONES; b++) {
+		char name[16];
+		/* From 0.05 to 25 radians a second, some of them wobbling. */
+		double rate = 0.05 * pow(1.35, b);
+
+		snprintf(name, sizeof name, "bone%d", b);
+		for (int i = 0; i < N; i++) {
+			double x = i / 60.0;
+
+			axis_angle(&r[4 * i], 0.2 + 0.1 * b, 1, 0.3 * sin(x + b),
+				   b % 3 ? rate * x : 0.9 * sin(rate * x + b));
+		}
+		uint32_t ch = test_add_channel(clip, name, N, NULL, 1.0f / 60, 4.0f);
+		test_set_track(clip, ch, ANIMC_TRANSLATION, true, t, 1, NULL);
+		test_set_track(clip, ch, ANIMC_ROTATION, false, r, N, NULL);
+	}
+	clip->declared_channel_count = clip->channel_count;
+	size_t size;
+	uint8_t *bytes = compile(clip, true, NULL, &size, NULL);
+	animrt_clip *pk = open_packed(bytes, size);
+	uint32_t n = pk->sequence_count;
+	void *mp = malloc(animrt_pose_size_bytes(n)), *mq = malloc(animrt_pose_size_bytes(n));
+	void *mc = malloc(animrt_context_size_bytes(n)), *md = malloc(animrt_context_size_bytes(n));
+	animrt_context *whole = animrt_context_init(mc, n), *one = animrt_context_init(md, n);
+	animrt_pose pose, with;
+	uint64_t seed = 99;
+	long differ = 0;
+
+	animrt_pose_init(&pose, mp, n);
+	animrt_pose_init(&with, mq, n);
+	for (int i = 0; i < 3000; i++) {
+		animrt_play_mode mode = i % 2 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+		float time;
+
+		if (i < 2 * N) {
+			time = (float)((i / 2.0) / pk->grid_rate_hz);
+		} else {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			time = (float)((double)(seed >> 11) / 9007199254740992.0 * pk->duration_s);
+		}
+		assert_int_equal(animrt_clip_sample(pk, time, mode, NULL, &pose), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample_with(pk, time, mode, whole, &with), ANIMRT_OK);
+		for (uint32_t b = 0; b < n; b++) {
+			float T[3], R[4], S[3], R2[4];
+
+			assert_int_equal(animrt_clip_sample_bone(pk, b, time, mode, NULL, T, R, S), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample_bone(pk, b, time, mode, one, NULL, R2, NULL), ANIMRT_OK);
+			differ += memcmp(R, pose.rotation + 4 * b, sizeof R) != 0;
+			differ += memcmp(R2, pose.rotation + 4 * b, sizeof R) != 0;
+			differ += memcmp(with.rotation + 4 * b, pose.rotation + 4 * b, sizeof R) != 0;
+			assert_memory_equal(T, pose.translation + 3 * b, sizeof T);
+			assert_memory_equal(S, pose.scale + 3 * b, sizeof S);
+		}
+	}
+	assert_int_equal(differ, 0);
+	free(mp);
+	free(mq);
+	free(mc);
+	free(md);
+	animrt_close(pk);
+	animc_clip_destroy(clip);
+	free(bytes);
+	free(r);
+}
+
 static void one_bone_samples_on_every_layout(void **state)
 {
 	static const animc_tolerance tolerance = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
@@ -575,6 +658,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(context_sized_for_the_clip),
 	cmocka_unit_test(a_context_tells_a_new_binding_from_the_old),
 	cmocka_unit_test(one_bone_samples_on_every_layout),
+	cmocka_unit_test(one_bone_equals_the_pose_on_mixed_arcs),
 };
 
 ANIMC_TEST_GROUP(tests);
