@@ -103,7 +103,11 @@ PIPELINE_PUBLIC := -Ilib/animc/include
 FORMATS_PUBLIC := -Iformats/include
 RT_ZSTD_FLAGS := -DANIMRT_WITH_ZSTD $(ZSTD_CFLAGS)
 
-RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS)
+# The runtime's symbols are hidden but for animrt.h's (which marks its
+# declarations default): a shared object linking libanimrt.a exports the API
+# alone.  scripts/check-install lists the archive's symbols against it.
+RT_VISIBILITY := -fvisibility=hidden
+RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS) $(RT_VISIBILITY)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
 	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
@@ -232,7 +236,7 @@ $(ANIMC): $(CMD_OBJ) $(ENGINE_LINK)
 # sources, compiled without ANIMRT_WITH_ZSTD.  `make install ANIMRT_ZSTD=0`
 # builds and installs it (and nothing else anew); `make test` links a
 # program with it and libc and libm alone.
-$(LIBC_BUILD)/obj/%.o: RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common
+$(LIBC_BUILD)/obj/%.o: RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_VISIBILITY)
 $(LIBC_BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	$(call say,CC,$@)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter $(HOT_SRC),$<),$(HOT_OPT)) $(CC_WERROR) $(call cppflags_for,$<) \

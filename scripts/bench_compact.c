@@ -1,7 +1,7 @@
 /*
  * bench_compact.c - the lossy outputs measured against the lossless one in
  * one run: worst error, and the time of a bone sample by today's scalar
- * sampler of the original layout (the baseline, rt_clip_sample_reference),
+ * sampler of the original layout (the baseline, animrt_rt_clip_sample_reference),
  * the SIMD sampler on the same files, on the reduced original layout, on
  * the compact layout decoded at load, and on the compact layout in place
  * (without a context, and with one per clip).  Driven by scripts/bench-compact; built by
@@ -151,7 +151,7 @@ static void pass(int who, int playback, size_t rounds)
 			animrt_play_mode mode = playback ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
 
 			if (who == BASELINE)
-				rt_clip_sample_reference(c, t, mode, k->cursors, &k->pose);
+				animrt_rt_clip_sample_reference(c, t, mode, k->cursors, &k->pose);
 			else if (who == IN_PLACE_CONTEXT)
 				animrt_clip_sample_with(c, t, mode, k->context, &k->pose);
 			else if (who == IN_PLACE)

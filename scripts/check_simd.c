@@ -5,7 +5,7 @@
  *
  * usage: check_simd FILE.xnb...
  * Samples each file at 997 times in Repeat mode with animrt_clip_sample
- * (SIMD), without and with a context, and rt_clip_sample_reference
+ * (SIMD), without and with a context, and animrt_rt_clip_sample_reference
  * (scalar); compact files both in place and decoded at load.  Every
  * component must agree within 1e-5.  Prints the instruction set and the worst difference; exit 1
  * when one is past 1e-5 or a file does not load.
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 			for (int i = 0; i < 997; i++) {
 				float t = clip->duration_s * (float)i / 991.0f;
 
-				rt_clip_sample_reference(clip, t, ANIMRT_PLAY_REPEAT, NULL, &a);
+				animrt_rt_clip_sample_reference(clip, t, ANIMRT_PLAY_REPEAT, NULL, &a);
 				animrt_clip_sample(clip, t, ANIMRT_PLAY_REPEAT, NULL, &b);
 				worst = fmax(worst, pose_diff(&a, &b, clip->sequence_count, &past));
 				animrt_clip_sample_with(clip, t, ANIMRT_PLAY_REPEAT, ctx, &b);
@@ -83,6 +83,6 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("check_simd (%s): %d files, in place and decoded, with and without a context: worst difference "
-	       "%g, %lu past 1e-5\n", rt_simd_name(), argc - 1, worst, past);
+	       "%g, %lu past 1e-5\n", animrt_rt_simd_name(), argc - 1, worst, past);
 	return past != 0;
 }

@@ -81,7 +81,7 @@ static void samplers_agree(const animrt_clip *clip, const char *name)
 	for (int i = 0; i < 400; i++) {
 		float t = clip->duration_s * (float)i / 397.0f;
 
-		assert_int_equal(rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &a), ANIMRT_OK);
+		assert_int_equal(animrt_rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &a), ANIMRT_OK);
 		assert_int_equal(animrt_clip_sample(clip, t, ANIMRT_PLAY_ONCE, NULL, &b), ANIMRT_OK);
 		for (uint32_t k = 0; k < 3 * n; k++)
 			if (!(fabs(a.translation[k] - b.translation[k]) <= 1e-5 && fabs(a.scale[k] - b.scale[k]) <= 1e-5))

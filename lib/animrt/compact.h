@@ -78,7 +78,7 @@ typedef struct rt_packed {
 	/* Byte offsets in the copy (the loader refuses payloads past 4 GiB). */
 	uint32_t names_at, descriptors_at, constants_at, formats_at, ranges_at, segments_at, masks_at, keys_at;
 	const uint32_t *key_at;         /* animated_count * segment_count */
-	uint64_t serial;                /* rt_new_serial(): tells this clip from one loaded where it was */
+	uint64_t serial;                /* animrt_rt_new_serial(): tells this clip from one loaded where it was */
 } rt_packed;
 
 struct animrt_compact {
@@ -180,14 +180,14 @@ static inline uint32_t rt_popcount64(uint64_t v)
 /* Load the payload at `at` of an XNB whose container says reader version
  * 1 (load.c has read the container into *container, and found the reader
  * name at reader[0..reader_size) of the input). */
-animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
+animrt_status animrt_rt_load_compact(const uint8_t *data, size_t size, size_t at,
 				  const animrt_container *container, const char *reader, uint32_t reader_size,
 				  animrt_clip **out, animrt_error *err);
 
 /* The layout walker's failure as the loader's error: its status, byte
  * offset and message (both loaders, load_compact.c and load_packed.c). */
 struct compact_walker;
-animrt_status rt_walk_error(const struct compact_walker *w, animrt_error *err);
+animrt_status animrt_rt_walk_error(const struct compact_walker *w, animrt_error *err);
 
 /* Where a local time falls on the grid: its segment, and its position in
  * the segment (0 to 64).  The position time * rate is exact in double
@@ -197,35 +197,35 @@ typedef struct rt_where {
 	uint32_t segment;
 	float local;
 } rt_where;
-rt_where rt_grid_locate(const struct animrt_compact *c, float local_s);
+rt_where animrt_rt_grid_locate(const struct animrt_compact *c, float local_s);
 
 /* The constant pose (constants, identity, track bits) into `pose` slots
  * through `map` (NULL: the identity). */
-void rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_pose *pose);
+void animrt_rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_pose *pose);
 
 /* One sequence of a compact clip at local time t (animrt_sequence_sample);
  * a NULL output is not written. */
-void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
+void animrt_rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
 				float rotation[4], float scale[3]);
 
 /* One animated track (lane of group g) at `at`, in plain C. */
-void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out);
+void animrt_rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out);
 
 /* The SIMD sampler (sample_simd.c), same contract as the reference below;
- * rt_simd_name says which instruction set it was built for. */
-void rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
-const char *rt_simd_name(void);
+ * animrt_rt_simd_name says which instruction set it was built for. */
+void animrt_rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+const char *animrt_rt_simd_name(void);
 
 /* The plain C sampler of a compact clip, the reference the SIMD one is
  * tested against: every animated track at local time t into `pose` slots
  * through `map` (sequence -> pose slot, RT_NO_BONE: left out; NULL: the
  * identity).  Constants and identity come from the image first. */
-void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map,
+void animrt_rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map,
 				 animrt_pose *pose);
 
 /* Reader version 2 in place (load_packed.c): same contract as
- * animrt_load_compact. */
-animrt_status rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+ * animrt_rt_load_compact. */
+animrt_status animrt_rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
 			     const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err);
 
 /* The per-bone part of a context (animrt.h): the cursor of the original
@@ -306,10 +306,10 @@ static inline rt_track_cache *rt_context_caches(animrt_context *ctx)
  * binding's sample_map, or NULL): another clip or map empties its caches.
  * False when the clip has more animated tracks for the pose than the
  * context has caches (it then follows no clip). */
-bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial);
+bool animrt_rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial);
 
 /* A number no other clip or binding of the process has (from 1 on). */
-uint64_t rt_new_serial(void);
+uint64_t animrt_rt_new_serial(void);
 
 /* The serial of a clip in place, else 0. */
 static inline uint64_t rt_clip_serial(const animrt_clip *clip)
@@ -327,12 +327,12 @@ static inline bool rt_context_is_on(const animrt_context *ctx, const animrt_clip
 	       ctx->clip_serial == rt_clip_serial(clip);
 }
 
-/* rt_context_follow where the context follows another clip or map: the
+/* animrt_rt_context_follow where the context follows another clip or map: the
  * check each sample makes, without a call. */
 static inline bool rt_context_follows(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map,
 				      uint64_t map_serial)
 {
-	return !ctx || rt_context_is_on(ctx, clip, map, map_serial) || rt_context_follow(ctx, clip, map, map_serial);
+	return !ctx || rt_context_is_on(ctx, clip, map, map_serial) || animrt_rt_context_follow(ctx, clip, map, map_serial);
 }
 
 /*
@@ -342,28 +342,28 @@ static inline bool rt_context_follows(animrt_context *ctx, const animrt_clip *cl
  * clip, indexed by pose slot).  is_reference: the scalar slerps, else four
  * wide (simd.h).
  */
-void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 		      animrt_pose *pose, bool is_reference);
 
-/* rt_sample_packed built for the baseline instruction set whatever the
- * processor has (rt_sample_packed takes a build for processors with
+/* animrt_rt_sample_packed built for the baseline instruction set whatever the
+ * processor has (animrt_rt_sample_packed takes a build for processors with
  * POPCNT, BMI1, BMI2, LZCNT and AVX2 where it can): the tests hold the two
  * to the same bits. */
-void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference);
 
 /* One bone (sequence) of a clip in place at local time t into out[track]
  * (NULL: not written), with the context's caches when ctx is not NULL (it
  * follows the clip without a map, and has the clip's bones); returns the
  * bone's ANIMRT_TRACK_* bits. */
-uint8_t rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
+uint8_t animrt_rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
 			      float *const out[3]);
 
 /* animrt_track_keys on a clip in place. */
-uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
+uint32_t animrt_rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
 			      uint32_t capacity, float *times_s, float *values);
 
 /* animrt_clip_bone_name on a clip in place. */
-const char *rt_packed_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size);
+const char *animrt_rt_packed_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size);
 
 #endif

@@ -214,7 +214,7 @@ static void use_whole(animrt_clip *clip)
 		float t = clip->duration_s * (float)i / 8;
 
 		assert_int_equal(animrt_clip_sample(clip, t, ANIMRT_PLAY_REPEAT, NULL, &pose), ANIMRT_OK);
-		assert_int_equal(rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		assert_int_equal(animrt_rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
 		for (uint32_t b = 0; b < n; b++)
 			for (int k = 0; k < 4; k++)
 				assert_true(isfinite(pose.rotation[4 * b + k]) && (k == 3 || isfinite(pose.translation[3 * b + k])));

@@ -49,7 +49,7 @@ const char *animrt_status_string(animrt_status status)
 	return status_strings[status];
 }
 
-animrt_status animrt_error_set(animrt_error *err, animrt_status status, int64_t byte_offset,
+animrt_status animrt_rt_error_set(animrt_error *err, animrt_status status, int64_t byte_offset,
 			       const char *fmt, ...)
 {
 	va_list ap;
@@ -69,7 +69,7 @@ animrt_status animrt_error_set(animrt_error *err, animrt_status status, int64_t 
 	return status;
 }
 
-void animrt_error_clear(animrt_error *err)
+void animrt_rt_error_clear(animrt_error *err)
 {
 	if (err) {
 		err->status = ANIMRT_OK;

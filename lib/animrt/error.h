@@ -11,10 +11,10 @@
 
 /* Fill in *err (when not NULL): status, byte offset (-1: none; else the
  * message starts "byte N: "), and the message; returns status. */
-animrt_status animrt_error_set(animrt_error *err, animrt_status status, int64_t byte_offset,
+animrt_status animrt_rt_error_set(animrt_error *err, animrt_status status, int64_t byte_offset,
 			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* *err (when not NULL) says ANIMRT_OK. */
-void animrt_error_clear(animrt_error *err);
+void animrt_rt_error_clear(animrt_error *err);
 
 #endif

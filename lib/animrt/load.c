@@ -65,7 +65,7 @@ typedef struct parser {
 } parser;
 
 #define FAIL(ps, st, off, ...) \
-	((ps)->status = animrt_error_set((ps)->err, (st), (int64_t)(off), __VA_ARGS__), false)
+	((ps)->status = animrt_rt_error_set((ps)->err, (st), (int64_t)(off), __VA_ARGS__), false)
 
 static size_t left(const parser *ps)
 {
@@ -573,9 +573,9 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 	if (ps.is_compact) {
 		ps.container.is_zstd = is_zstd;
 		if (options && options->is_decoded)
-			return animrt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
+			return animrt_rt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
 						   ps.reader_name_size, out, err);
-		return rt_load_packed(data, size, ps.payload_at, &ps.container, ps.reader_name, ps.reader_name_size,
+		return animrt_rt_load_packed(data, size, ps.payload_at, &ps.container, ps.reader_name, ps.reader_name_size,
 				      out, err);
 	}
 
@@ -584,7 +584,7 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 	total = sizeof(animrt_clip) + seq_bytes + float_bytes + ps.index_bytes + ps.string_bytes;
 	block = malloc(total);
 	if (!block)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	ps.is_fill = true;
 	ps.clip = (animrt_clip *)block;
 	ps.sequences = (animrt_sequence *)(block + sizeof(animrt_clip));
@@ -619,13 +619,13 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 	animrt_status status = ANIMRT_OK;
 
 	if (!dctx)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot create a zstd context");
 	ZSTD_inBuffer in = { data, size, 0 };
 	for (bool is_checked = false;;) {
 		uint8_t *grown = realloc(xnb, cap);
 
 		if (!grown) {
-			status = animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
+			status = animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", cap);
 			break;
 		}
 		xnb = grown;
@@ -634,7 +634,7 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 
 		used = outb.pos;
 		if (ZSTD_isError(r)) {
-			status = animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
+			status = animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
 						  ZSTD_getErrorName(r));
 			break;
 		}
@@ -648,11 +648,11 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 			if (declared < XNB_HEADER_BYTES || declared > MAX_XNB_BYTES ||
 			    (content != ZSTD_CONTENTSIZE_UNKNOWN && declared != content)) {
 				if (content != ZSTD_CONTENTSIZE_UNKNOWN)
-					status = animrt_error_set(err, ANIMRT_ERR_SIZE, 6, "the header says the file "
+					status = animrt_rt_error_set(err, ANIMRT_ERR_SIZE, 6, "the header says the file "
 								  "is %u bytes, the zstd frame holds %llu", declared,
 								  content);
 				else
-					status = animrt_error_set(err, ANIMRT_ERR_SIZE, 6, "the header says the file "
+					status = animrt_rt_error_set(err, ANIMRT_ERR_SIZE, 6, "the header says the file "
 								  "is %u bytes, which no file of this format is",
 								  declared);
 				break;
@@ -660,7 +660,7 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 			limit = declared;
 		}
 		if (used > limit) {
-			status = animrt_error_set(err, ANIMRT_ERR_SIZE, -1,
+			status = animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1,
 						  "the zstd frame holds more than the %zu bytes its XNB header says",
 						  limit);
 			break;
@@ -668,12 +668,12 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 		if (r == 0)
 			break;
 		if (in.pos == in.size && used < cap) {
-			status = animrt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
+			status = animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is truncated");
 			break;
 		}
 		if (used == cap) {
 			if (cap > limit) {
-				status = animrt_error_set(err, ANIMRT_ERR_SIZE, -1, "the zstd frame holds more than %zu bytes",
+				status = animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1, "the zstd frame holds more than %zu bytes",
 							  limit);
 				break;
 			}
@@ -700,16 +700,16 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_op
 	animrt_status status;
 
 	if (ZSTD_isError(frame))
-		return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame is damaged: %s",
+		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame is damaged: %s",
 				 ZSTD_getErrorName(frame));
 	if (frame != size)
-		return animrt_error_set(err, ANIMRT_ERR_TRAILING, (int64_t)frame,
+		return animrt_rt_error_set(err, ANIMRT_ERR_TRAILING, (int64_t)frame,
 				 "%zu bytes follow the zstd frame", size - frame);
 	content = ZSTD_getFrameContentSize(data, size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
-		return animrt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
+		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
 	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content > MAX_XNB_BYTES)
-		return animrt_error_set(err, ANIMRT_ERR_SIZE, 0,
+		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, 0,
 					"the zstd frame holds %llu bytes, more than the %zu allowed", content,
 					MAX_XNB_BYTES);
 	status = zstd_inflate(data, size, content, &xnb, &got, err);
@@ -737,18 +737,18 @@ animrt_status animrt_open_with(const void *data, size_t size, const animrt_open_
 		err->message[0] = '\0';
 	}
 	if (!out)
-		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the result");
+		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the result");
 	*out = NULL;
 	if (!data && size)
-		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no data");
+		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no data");
 	if (size > MAX_XNB_BYTES)
-		return animrt_error_set(err, ANIMRT_ERR_SIZE, -1, "%zu bytes is more than the %zu allowed", size,
+		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1, "%zu bytes is more than the %zu allowed", size,
 				 MAX_XNB_BYTES);
 	if (size >= XNB_ZSTD_MAGIC_SIZE && !memcmp(bytes, XNB_ZSTD_MAGIC, XNB_ZSTD_MAGIC_SIZE)) {
 #ifdef ANIMRT_WITH_ZSTD
 		return load_zstd(bytes, size, options, out, err);
 #else
-		return animrt_error_set(err, ANIMRT_ERR_UNSUPPORTED, 0,
+		return animrt_rt_error_set(err, ANIMRT_ERR_UNSUPPORTED, 0,
 				 "this is a .xnb.zst file; this build of the loader has no zstd support");
 #endif
 	}
@@ -788,7 +788,7 @@ static animrt_status file_error(animrt_error *err, animrt_status status, const c
 	size_t fixed = strlen(what) + strlen(" ''") + strlen(rest);
 	size_t room = fixed < sizeof buf ? sizeof buf - fixed : 0;
 
-	return animrt_error_set(err, status, -1, "%s '%s'%s", what, path_for_message(path, room, buf), rest);
+	return animrt_rt_error_set(err, status, -1, "%s '%s'%s", what, path_for_message(path, room, buf), rest);
 }
 
 animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error *err)
@@ -807,7 +807,7 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 	if (out)
 		*out = NULL;
 	if (!path || !out)
-		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no path or no place for the result");
+		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no path or no place for the result");
 	char cause[128];
 
 	fp = fopen(path, "rb");
@@ -832,7 +832,7 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 			if (!grown) {
 				free(buf);
 				fclose(fp);
-				return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", grown_cap);
+				return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", grown_cap);
 			}
 			buf = grown;
 			cap = grown_cap;

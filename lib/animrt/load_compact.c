@@ -271,7 +271,7 @@ static void build_spans(struct animrt_compact *c, rt_block *blocks, rt_span *spa
 		}
 }
 
-animrt_status rt_walk_error(const compact_walker *w, animrt_error *err)
+animrt_status animrt_rt_walk_error(const compact_walker *w, animrt_error *err)
 {
 	static const animrt_status status[] = {
 		[COMPACT_OK] = ANIMRT_OK,
@@ -284,7 +284,7 @@ animrt_status rt_walk_error(const compact_walker *w, animrt_error *err)
 		[COMPACT_ERR_VISITOR] = ANIMRT_ERR_VALUE,
 	};
 
-	return animrt_error_set(err, status[w->result], w->error_offset, "%s", w->message);
+	return animrt_rt_error_set(err, status[w->result], w->error_offset, "%s", w->message);
 }
 
 /* The arcs of a rotation track's keys (n of them, from key): the
@@ -327,8 +327,8 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	w.base_offset = (int64_t)at;
 	if (compact_walk(&w, measure_visit, m) != COMPACT_OK) {
 		if (m->is_out_of_memory)
-			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
-		return rt_walk_error(&w, err);
+			return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
+		return animrt_rt_walk_error(&w, err);
 	}
 
 	/* Groups per kind; keys in all and of rotations.  The kind of each
@@ -338,7 +338,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	uint64_t units = 0, rotation_units = 0, rows;
 	uint8_t *kind_of = malloc(animated ? animated : 1);
 	if (!kind_of)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
 	for (uint32_t b = 0, a = 0; b < bones; b++) {
 		uint16_t desc = (uint16_t)(w.in[w.descriptors_at + 2 * (size_t)b] |
 					   w.in[w.descriptors_at + 2 * (size_t)b + 1] << 8);
@@ -358,7 +358,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	rows = (uint64_t)groups * w.sample_count;
 	if (units >= UINT32_MAX || rows >= UINT32_MAX) {
 		free(kind_of);
-		return animrt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
+		return animrt_rt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
 					"%llu keys in %llu grid rows are more than this loader indexes",
 					(unsigned long long)units, (unsigned long long)rows);
 	}
@@ -398,7 +398,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	if (!block || !f->descriptors || !f->slot_of_animated || !f->unit_of_animated || !f->range || !f->dq) {
 		free(block);
 		free(kind_of);
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", off);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", off);
 	}
 	memset(block, 0, off);
 
@@ -468,7 +468,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	w2.size = size - at;
 	w2.base_offset = (int64_t)at;
 	if (compact_walk(&w2, fill_visit, f) != COMPACT_OK) {
-		animrt_status status = rt_walk_error(&w2, err);
+		animrt_status status = animrt_rt_walk_error(&w2, err);
 
 		free(block);
 		free(kind_of);
@@ -498,7 +498,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	return ANIMRT_OK;
 }
 
-animrt_status animrt_load_compact(const uint8_t *data, size_t size, size_t at,
+animrt_status animrt_rt_load_compact(const uint8_t *data, size_t size, size_t at,
 				  const animrt_container *container, const char *reader, uint32_t reader_size,
 				  animrt_clip **out, animrt_error *err)
 {

@@ -154,8 +154,8 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	w.base_offset = (int64_t)at;
 	if (compact_walk(&w, scan_visit, sc) != COMPACT_OK) {
 		if (sc->is_out_of_memory)
-			return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
-		return rt_walk_error(&w, err);
+			return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
+		return animrt_rt_walk_error(&w, err);
 	}
 
 	/* The copy: the names NUL-terminated (never longer than with their
@@ -164,7 +164,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	size_t names_in_file = w.descriptors_at - NAMES_AT, shift = names_in_file - sc->name_bytes;
 	size_t payload = w.size - shift;
 	if (payload > UINT32_MAX - RT_PACKED_PAD)
-		return animrt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
+		return animrt_rt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
 					"a compact payload of %zu bytes is more than this loader indexes", payload);
 	size_t index_count = (size_t)animated * segments;
 	size_t off = 0, o_compact, o_index, o_payload, o_reader;
@@ -182,7 +182,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	off += is_default_reader ? 0 : (size_t)reader_size + 1;
 	unsigned char *block = malloc(off);
 	if (!block)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", off);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", off);
 	memset(block, 0, o_payload);
 
 	uint8_t *p = block + o_payload;
@@ -227,7 +227,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	pk->masks_at = (uint32_t)(w.masks_at - shift);
 	pk->keys_at = (uint32_t)(pk->masks_at + (((uint64_t)animated * w.sample_count + 7) / 8));
 	pk->key_at = (const uint32_t *)(block + o_index);
-	pk->serial = rt_new_serial();
+	pk->serial = animrt_rt_new_serial();
 
 	animrt_clip *clip = (animrt_clip *)block;
 	char *name = (char *)block + o_reader;
@@ -251,7 +251,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	return ANIMRT_OK;
 }
 
-animrt_status rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+animrt_status animrt_rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
 			     const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err)
 {
 	scan sc;

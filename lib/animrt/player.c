@@ -33,23 +33,23 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 	uint32_t *of_seq, *unmatched_list, *unanimated_list, *map;
 	size_t words, total;
 
-	animrt_error_clear(err);
+	animrt_rt_error_clear(err);
 	if (!out)
-		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the binding");
+		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the binding");
 	*out = NULL;
 	if (!clip || (bone_count && !bone_names))
-		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no clip or no bone table");
+		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no clip or no bone table");
 	seqs = clip->sequence_count;
 	/* bone_of_sequence, unmatched, sample_map: seqs each; unanimated:
 	 * bone_count. */
 	words = 3 * (size_t)seqs;
 	if ((size_t)bone_count > (SIZE_MAX - sizeof *b) / sizeof(uint32_t) - words)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a table of %u bones is too large", bone_count);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a table of %u bones is too large", bone_count);
 	words += bone_count;
 	total = sizeof *b + words * sizeof(uint32_t);
 	b = malloc(total);
 	if (!b)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	of_seq = (uint32_t *)(b + 1);
 	unmatched_list = of_seq + seqs;
 	map = unmatched_list + seqs;
@@ -82,7 +82,7 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 			unanimated_list[unanimated++] = bone;
 
 	b->clip = clip;
-	b->serial = rt_new_serial();
+	b->serial = animrt_rt_new_serial();
 	b->bone_count = bone_count;
 	b->bone_of_sequence = of_seq;
 	b->sample_map = map;
@@ -132,14 +132,14 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 	size_t cursor_bytes, total;
 	animrt_player *p;
 
-	animrt_error_clear(err);
+	animrt_rt_error_clear(err);
 	if (!out)
-		return animrt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the player");
+		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no place for the player");
 	*out = NULL;
 	cursor_bytes = 2 * context_bytes;
 	if ((bone_count && !pose_bytes) || !context_bytes || context_bytes > SIZE_MAX / 2 ||
 	    pose_bytes > SIZE_MAX - sizeof *p - cursor_bytes - 16)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a player of %u bones is too large", bone_count);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "a player of %u bones is too large", bone_count);
 	/* Struct, pose (16-byte aligned for its quaternions; its size is a
 	 * multiple of 16, so the contexts after it are aligned), contexts. */
 	size_t pose_at = (sizeof *p + 15) & ~(size_t)15;
@@ -147,7 +147,7 @@ animrt_status animrt_player_create(uint32_t bone_count, animrt_player **out, ani
 	total = pose_at + pose_bytes + cursor_bytes;
 	p = malloc(total);
 	if (!p)
-		return animrt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", total);
 	memset(p, 0, sizeof *p);
 	p->bone_count = bone_count;
 	p->moved = no_motion;
@@ -213,7 +213,7 @@ static player_slot *newest(animrt_player *player)
 
 static float slot_local_time(const player_slot *slot, float time_s)
 {
-	return animrt_time_local(time_s, slot->binding->clip->duration_s, slot->mode);
+	return animrt_rt_time_local(time_s, slot->binding->clip->duration_s, slot->mode);
 }
 
 void animrt_player_set_time(animrt_player *player, float time_s)

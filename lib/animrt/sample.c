@@ -113,7 +113,7 @@ static inline void slerp_batch_add(slerp_batch *sb, float *out, const float *a, 
 		slerp_batch_run(sb);
 }
 
-void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u)
+void animrt_rt_quat_slerp(float out[4], const float a[4], const float b[4], float u)
 {
 	float a_copy[4], b_copy[4];
 	slerp_batch sb;
@@ -149,7 +149,7 @@ static float wrap_past_end(float t, float d)
 	return (float)fmod(t, d);
 }
 
-float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode)
+float animrt_rt_time_local(float time_s, float duration_s, animrt_play_mode mode)
 {
 	if (time_s >= 0 && time_s <= duration_s)
 		return time_s;
@@ -319,7 +319,7 @@ animrt_status animrt_sequence_sample(const animrt_sequence *seq, float time_s, a
 	if (!rt_mode_ok(mode))
 		return ANIMRT_ERR_PLAY_MODE;
 	if (seq->compact) {
-		rt_sample_compact_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), translation,
+		animrt_rt_sample_compact_sequence(seq, animrt_rt_time_local(time_s, seq->duration_s, mode), translation,
 					   rotation, scale);
 		return ANIMRT_OK;
 	}
@@ -329,7 +329,7 @@ animrt_status animrt_sequence_sample(const animrt_sequence *seq, float time_s, a
 	slerps.is_reference = false;
 	/* A track the caller does not want is sampled into scratch: the
 	 * sampler writes all three (a branch per track would cost more). */
-	sample_sequence(seq, animrt_time_local(time_s, seq->duration_s, mode), cursor, translation ? translation : t,
+	sample_sequence(seq, animrt_rt_time_local(time_s, seq->duration_s, mode), cursor, translation ? translation : t,
 			rotation ? rotation : r, scale ? scale : s, &slerps);
 	slerp_batch_run(&slerps);
 	return ANIMRT_OK;
@@ -351,7 +351,7 @@ animrt_status animrt_clip_sample_bone(const animrt_clip *clip, uint32_t sequence
 	if (clip->compact && clip->compact->is_packed) {
 		float *const out[3] = { translation, rotation, scale };
 
-		rt_packed_sample_bone(clip, sequence, animrt_time_local(time_s, clip->duration_s, mode), context, out);
+		animrt_rt_packed_sample_bone(clip, sequence, animrt_rt_time_local(time_s, clip->duration_s, mode), context, out);
 		return ANIMRT_OK;
 	}
 	return animrt_sequence_sample(&clip->sequences[sequence], time_s, mode,
@@ -369,7 +369,7 @@ static inline float cached_local_time(local_time_cache *c, float duration_s)
 {
 	if (duration_s != c->duration_s) {
 		c->duration_s = duration_s;
-		c->local_s = animrt_time_local(c->time_s, duration_s, c->mode);
+		c->local_s = animrt_rt_time_local(c->time_s, duration_s, c->mode);
 	}
 	return c->local_s;
 }
@@ -491,14 +491,14 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 	slerps.is_reference = is_reference;
 
 	if (clip->compact) {
-		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
+		float local_s = animrt_rt_time_local(time_s, clip->duration_s, mode);
 
 		if (clip->compact->is_packed)
-			rt_sample_packed(clip, local_s, NULL, ctx, pose, is_reference);
+			animrt_rt_sample_packed(clip, local_s, NULL, ctx, pose, is_reference);
 		else if (is_reference)
-			rt_sample_compact_reference(clip, local_s, NULL, pose);
+			animrt_rt_sample_compact_reference(clip, local_s, NULL, pose);
 		else
-			rt_sample_compact_simd(clip, local_s, NULL, pose);
+			animrt_rt_sample_compact_simd(clip, local_s, NULL, pose);
 		for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
 			set_identity(pose, i);
 		return ANIMRT_OK;
@@ -541,14 +541,14 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 	slerps.is_reference = is_reference;
 
 	if (clip->compact) {
-		float local_s = animrt_time_local(time_s, clip->duration_s, mode);
+		float local_s = animrt_rt_time_local(time_s, clip->duration_s, mode);
 
 		if (clip->compact->is_packed)
-			rt_sample_packed(clip, local_s, binding->sample_map, ctx, pose, is_reference);
+			animrt_rt_sample_packed(clip, local_s, binding->sample_map, ctx, pose, is_reference);
 		else if (is_reference)
-			rt_sample_compact_reference(clip, local_s, binding->sample_map, pose);
+			animrt_rt_sample_compact_reference(clip, local_s, binding->sample_map, pose);
 		else
-			rt_sample_compact_simd(clip, local_s, binding->sample_map, pose);
+			animrt_rt_sample_compact_simd(clip, local_s, binding->sample_map, pose);
 		for (uint32_t i = 0; i < binding->unanimated_count; i++)
 			set_identity(pose, binding->unanimated[i]);
 		return ANIMRT_OK;
@@ -580,7 +580,7 @@ animrt_status animrt_clip_sample(const animrt_clip *clip, float time_s, animrt_p
 	return clip_sample(clip, time_s, mode, cursors, NULL, pose, false);
 }
 
-animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+animrt_status animrt_rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				       uint32_t *cursors, animrt_pose *pose)
 {
 	return clip_sample(clip, time_s, mode, cursors, NULL, pose, true);
@@ -592,7 +592,7 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
 	return binding_sample(binding, time_s, mode, cursors, NULL, pose, false);
 }
 
-animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+animrt_status animrt_rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
 					  uint32_t *cursors, animrt_pose *pose)
 {
 	return binding_sample(binding, time_s, mode, cursors, NULL, pose, true);
@@ -657,7 +657,7 @@ static inline void blend_track(float *out, const float *a, const float *b, unsig
 		} else if (w >= 1) {
 			from = b;
 		} else if (width == 4) {
-			animrt_quat_slerp(q, a, b, w);
+			animrt_rt_quat_slerp(q, a, b, w);
 			from = q;
 		} else {
 			interp_lerp3(q, a, b, w);
@@ -741,7 +741,7 @@ animrt_status animrt_pose_add(const animrt_pose *base, const animrt_pose *layer,
 			/* At weight 1 the whole delta, so that reference = base
 			 * gives the layer's quaternion itself, not its negation. */
 			if (w < 1)
-				animrt_quat_slerp(delta, identity_rotation, delta, w);
+				animrt_rt_quat_slerp(delta, identity_rotation, delta, w);
 			interp_quat_mul(r, br, delta);
 		}
 		if (w > 0 && (ml & ANIMRT_TRACK_SCALE))
@@ -810,7 +810,7 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count)
 	return animrt_context_init_for(memory, bone_count, tracks);
 }
 
-uint64_t rt_new_serial(void)
+uint64_t animrt_rt_new_serial(void)
 {
 	static _Atomic uint64_t last;
 
@@ -840,7 +840,7 @@ animrt_status animrt_binding_sample_with(const animrt_binding *binding, float ti
 	return binding_sample(binding, time_s, mode, NULL, context, pose, false);
 }
 
-animrt_status rt_clip_sample_reference_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+animrt_status animrt_rt_clip_sample_reference_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 					    animrt_context *context, animrt_pose *pose)
 {
 	return clip_sample(clip, time_s, mode, NULL, context, pose, true);

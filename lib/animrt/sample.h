@@ -14,7 +14,7 @@
  * [0, duration_s]; NaN, or any time with duration 0, gives 0.  A time equal
  * to the duration stays (the original wrapped only past it).
  */
-float animrt_time_local(float time_s, float duration_s, animrt_play_mode mode);
+float animrt_rt_time_local(float time_s, float duration_s, animrt_play_mode mode);
 
 /* A play mode the calls take: ANIMRT_PLAY_ONCE or ANIMRT_PLAY_REPEAT (any
  * other value gives ANIMRT_ERR_PLAY_MODE, in every call that takes one). */
@@ -25,7 +25,7 @@ static inline bool rt_mode_ok(animrt_play_mode mode)
 
 /* Shorter-arc slerp from a (u = 0) to b (u = 1), u in [0, 1]; a normalised
  * lerp when the dot product exceeds 0.999999.  out may be a or b. */
-void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u);
+void animrt_rt_quat_slerp(float out[4], const float a[4], const float b[4], float u);
 
 /*
  * The scalar reference samplers: today's original-layout sampler (scalar
@@ -34,11 +34,11 @@ void animrt_quat_slerp(float out[4], const float a[4], const float b[4], float u
  * SIMD samplers (simd.h); tests hold them to these, and the benchmarks time
  * them side by side.
  */
-animrt_status rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+animrt_status animrt_rt_clip_sample_reference(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 				       uint32_t *cursors, animrt_pose *pose);
-animrt_status rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
+animrt_status animrt_rt_binding_sample_reference(const animrt_binding *binding, float time_s, animrt_play_mode mode,
 					  uint32_t *cursors, animrt_pose *pose);
-animrt_status rt_clip_sample_reference_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
+animrt_status animrt_rt_clip_sample_reference_with(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 					    animrt_context *context, animrt_pose *pose);
 
 #endif

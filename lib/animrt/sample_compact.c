@@ -23,7 +23,7 @@ static void decode_key(const struct animrt_compact *c, uint32_t g, const rt_bloc
 	memcpy(out, rt_key(c, b, lane, j), (c->groups[g].kind == ANIMRT_ROTATION ? 4 : 3) * sizeof *out);
 }
 
-rt_where rt_grid_locate(const struct animrt_compact *c, float local_s)
+rt_where animrt_rt_grid_locate(const struct animrt_compact *c, float local_s)
 {
 	double p = (double)local_s * c->rate_hz, last = (double)(c->sample_count - 1);
 	rt_where at;
@@ -37,7 +37,7 @@ rt_where rt_grid_locate(const struct animrt_compact *c, float local_s)
 	return at;
 }
 
-void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out)
+void animrt_rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, rt_where at, float *out)
 {
 	uint32_t kind = c->groups[g].kind, s = at.segment;
 	const rt_block *b = &c->blocks[(size_t)g * c->segment_count + s];
@@ -69,7 +69,7 @@ void rt_sample_lane(const struct animrt_compact *c, uint32_t g, uint32_t lane, r
 		interp_lerp3(out, a, n, u);
 }
 
-void rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_pose *pose)
+void animrt_rt_write_image(const struct animrt_compact *c, const uint32_t *map, animrt_pose *pose)
 {
 	uint32_t n = c->bone_count;
 
@@ -105,12 +105,12 @@ static float *track_out(animrt_pose *pose, uint32_t kind, uint32_t slot)
 					  : pose->scale + 3 * (size_t)slot;
 }
 
-void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
+void animrt_rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
 {
 	const struct animrt_compact *c = clip->compact;
-	rt_where at = rt_grid_locate(c, local_s);
+	rt_where at = animrt_rt_grid_locate(c, local_s);
 
-	rt_write_image(c, map, pose);
+	animrt_rt_write_image(c, map, pose);
 	for (uint32_t g = 0; g < c->group_count; g++)
 		for (uint32_t lane = 0; lane < RT_LANES; lane++) {
 			uint32_t bone = c->groups[g].bone[lane], slot;
@@ -120,16 +120,16 @@ void rt_sample_compact_reference(const animrt_clip *clip, float local_s, const u
 			slot = map ? map[bone] : bone;
 			if (slot == RT_NO_BONE)
 				continue;
-			rt_sample_lane(c, g, lane, at, track_out(pose, c->groups[g].kind, slot));
+			animrt_rt_sample_lane(c, g, lane, at, track_out(pose, c->groups[g].kind, slot));
 		}
 }
 
-void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
+void animrt_rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float translation[3],
 				float rotation[4], float scale[3])
 {
 	const struct animrt_compact *c = seq->compact;
 	float *out[3] = { translation, rotation, scale };
-	rt_where at = rt_grid_locate(c, local_s);
+	rt_where at = animrt_rt_grid_locate(c, local_s);
 
 	if (translation)
 		memcpy(translation, c->image_translation + 3 * (size_t)seq->index, 3 * sizeof(float));
@@ -141,7 +141,7 @@ void rt_sample_compact_sequence(const animrt_sequence *seq, float local_s, float
 		int32_t slot = c->slot[(size_t)seq->index * 3 + k];
 
 		if (slot >= 0 && out[k])
-			rt_sample_lane(c, (uint32_t)slot / RT_LANES, (uint32_t)slot % RT_LANES, at, out[k]);
+			animrt_rt_sample_lane(c, (uint32_t)slot / RT_LANES, (uint32_t)slot % RT_LANES, at, out[k]);
 	}
 }
 
@@ -151,7 +151,7 @@ uint32_t animrt_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned 
 	const struct animrt_compact *c = clip ? clip->compact : NULL;
 
 	if (c && c->is_packed)
-		return rt_packed_track_keys(clip, sequence, track, first, capacity, times_s, values);
+		return animrt_rt_packed_track_keys(clip, sequence, track, first, capacity, times_s, values);
 	if (!c || sequence >= c->bone_count || track > ANIMRT_SCALE)
 		return 0;
 	int32_t slot = c->slot[(size_t)sequence * 3 + track];
@@ -186,7 +186,7 @@ const char *animrt_clip_bone_name(const animrt_clip *clip, uint32_t sequence, ui
 	if (!clip || sequence >= clip->sequence_count)
 		return NULL;
 	if (clip->compact && clip->compact->is_packed)
-		return rt_packed_bone_name(clip, sequence, size);
+		return animrt_rt_packed_bone_name(clip, sequence, size);
 	if (size)
 		*size = clip->sequences[sequence].bone_size;
 	return clip->sequences[sequence].bone;

@@ -1008,7 +1008,7 @@ static bool context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 	return true;
 }
 
-bool rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial)
+bool animrt_rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial)
 {
 	if (!ctx || rt_context_is_on(ctx, clip, map, map_serial))
 		return true;
@@ -1113,7 +1113,7 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 			     animrt_pose *pose, bool is_reference, bool has_popcnt)
 {
 	const rt_packed *pk = &clip->compact->packed;
-	rt_where at = rt_grid_locate(clip->compact, local_s);
+	rt_where at = animrt_rt_grid_locate(clip->compact, local_s);
 	walk wk = { pk->constants_at, pk->ranges_at, 0, 0 };
 
 	if (ctx) {
@@ -1139,7 +1139,7 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 	}
 }
 
-void rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference)
 {
 	sample_packed(clip, local_s, map, ctx, pose, is_reference, false);
@@ -1180,7 +1180,7 @@ static bool cpu_is_newer(void)
 }
 #endif
 
-void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
+void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 		      animrt_pose *pose, bool is_reference)
 {
 #if RT_NEWER_DISPATCH
@@ -1189,7 +1189,7 @@ void rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *ma
 		return;
 	}
 #endif
-	rt_sample_packed_baseline(clip, local_s, map, ctx, pose, is_reference);
+	animrt_rt_sample_packed_baseline(clip, local_s, map, ctx, pose, is_reference);
 }
 
 /* ------------------------------------------------------------ one bone */
@@ -1249,11 +1249,11 @@ static uint8_t bone_with_context(const rt_packed *pk, uint32_t sequence, rt_wher
 
 static walk walk_to(const rt_packed *pk, uint32_t sequence);
 
-uint8_t rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
+uint8_t animrt_rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
 			      float *const out[3])
 {
 	const rt_packed *pk = &clip->compact->packed;
-	rt_where at = rt_grid_locate(clip->compact, local_s);
+	rt_where at = animrt_rt_grid_locate(clip->compact, local_s);
 
 	if (ctx)
 		return bone_with_context(pk, sequence, at, ctx, out);
@@ -1276,7 +1276,7 @@ static walk walk_to(const rt_packed *pk, uint32_t sequence)
 	return wk;
 }
 
-uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
+uint32_t animrt_rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
 			      uint32_t capacity, float *times_s, float *values)
 {
 	const rt_packed *pk = &clip->compact->packed;
@@ -1330,7 +1330,7 @@ uint32_t rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence, unsign
 	return total;
 }
 
-const char *rt_packed_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size)
+const char *animrt_rt_packed_bone_name(const animrt_clip *clip, uint32_t sequence, uint32_t *size)
 {
 	const rt_packed *pk = &clip->compact->packed;
 	const char *name = (const char *)pk->p + pk->names_at;

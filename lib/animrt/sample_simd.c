@@ -15,7 +15,7 @@
 #include "interp.h"
 #include "simd.h"
 
-const char *rt_simd_name(void)
+const char *animrt_rt_simd_name(void)
 {
 	return RT_SIMD_NAME;
 }
@@ -66,16 +66,16 @@ static inline void arc_weights(rt_f4 angle, rt_f4 signed_inv_sin, rt_f4 u, rt_f4
 	*w1 = rt_xor(sign, rt_select(*is_near, u, s1));
 }
 
-void rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
+void animrt_rt_sample_compact_simd(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
 {
 	const struct animrt_compact *c = clip->compact;
-	rt_where at = rt_grid_locate(c, local_s);
+	rt_where at = animrt_rt_grid_locate(c, local_s);
 	uint32_t segs = c->segment_count, s = at.segment;
 	uint32_t i = (uint32_t)at.local;
 	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
 	rt_f4 vlocal = rt_set1(at.local), zero = rt_set1(0.0f);
 
-	rt_write_image(c, map, pose);
+	animrt_rt_write_image(c, map, pose);
 	for (uint32_t g = 0; g < c->group_count; g++) {
 		const rt_block *b = &c->blocks[(size_t)g * segs + s];
 		const rt_group *grp = &c->groups[g];

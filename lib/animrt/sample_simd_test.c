@@ -57,9 +57,9 @@ static double compare_samplers(const animrt_clip *clip, const uint32_t *map, uin
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
 			t = (float)((double)(seed >> 11) / 9007199254740992.0 * clip->duration_s * 1.1);
 		}
-		float local = animrt_time_local(t, clip->duration_s, i % 3 ? ANIMRT_PLAY_ONCE : ANIMRT_PLAY_REPEAT);
-		rt_sample_compact_reference(clip, local, map, &pa);
-		rt_sample_compact_simd(clip, local, map, &pb);
+		float local = animrt_rt_time_local(t, clip->duration_s, i % 3 ? ANIMRT_PLAY_ONCE : ANIMRT_PLAY_REPEAT);
+		animrt_rt_sample_compact_reference(clip, local, map, &pa);
+		animrt_rt_sample_compact_simd(clip, local, map, &pb);
 		double d = max_diff(&pa, &pb);
 		if (!(d <= 1e-6))
 			fail_msg("samplers differ by %g at %g s", d, (double)t);
@@ -156,9 +156,9 @@ static void simd_agrees_with_the_reference_original(void **state)
 				t = (float)((double)(seed >> 11) / 9007199254740992.0 * 7.0 - 0.5);
 			}
 			animrt_play_mode mode = i % 2 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
-			assert_int_equal(rt_clip_sample_reference(rt, t, mode, cursors[0], &p[0]), ANIMRT_OK);
+			assert_int_equal(animrt_rt_clip_sample_reference(rt, t, mode, cursors[0], &p[0]), ANIMRT_OK);
 			assert_int_equal(animrt_clip_sample(rt, t, mode, cursors[1], &p[1]), ANIMRT_OK);
-			assert_int_equal(rt_binding_sample_reference(binding, t, mode, cursors[2], &p[2]), ANIMRT_OK);
+			assert_int_equal(animrt_rt_binding_sample_reference(binding, t, mode, cursors[2], &p[2]), ANIMRT_OK);
 			assert_int_equal(animrt_binding_sample(binding, t, mode, cursors[3], &p[3]), ANIMRT_OK);
 			double d = fmax(max_diff(&p[0], &p[1]), max_diff(&p[2], &p[3]));
 			if (!(d <= 1e-6))
@@ -266,11 +266,11 @@ static void in_place_agrees_with_decoded(void **state)
 			if (i % 500 == 0)
 				t = (float)((i / 500) * 64 / pk->grid_rate_hz);   /* segment edges */
 			animrt_play_mode mode = i % 3 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
-			assert_int_equal(rt_clip_sample_reference(dec, t, mode, NULL, &p[0]), ANIMRT_OK);
-			assert_int_equal(rt_clip_sample_reference(pk, t, mode, NULL, &p[1]), ANIMRT_OK);
+			assert_int_equal(animrt_rt_clip_sample_reference(dec, t, mode, NULL, &p[0]), ANIMRT_OK);
+			assert_int_equal(animrt_rt_clip_sample_reference(pk, t, mode, NULL, &p[1]), ANIMRT_OK);
 			assert_int_equal(animrt_clip_sample(pk, t, mode, NULL, &p[2]), ANIMRT_OK);
 			assert_int_equal(animrt_clip_sample_with(pk, t, mode, ctx[0], &p[3]), ANIMRT_OK);
-			assert_int_equal(rt_clip_sample_reference_with(pk, t, mode, ctx[1], &p[4]), ANIMRT_OK);
+			assert_int_equal(animrt_rt_clip_sample_reference_with(pk, t, mode, ctx[1], &p[4]), ANIMRT_OK);
 			for (uint32_t b = 0; b < n; b++) {
 				assert_memory_equal(p[0].translation + 3 * b, p[1].translation + 3 * b, 3 * sizeof(float));
 				assert_memory_equal(p[0].rotation + 4 * b, p[1].rotation + 4 * b, 4 * sizeof(float));
@@ -280,9 +280,9 @@ static void in_place_agrees_with_decoded(void **state)
 			/* The baseline build (no POPCNT, BMI or AVX encoding) gives
 			 * the same bits as the one this processor runs, scalar and
 			 * four wide. */
-			float local = animrt_time_local(t, pk->duration_s, mode);
+			float local = animrt_rt_time_local(t, pk->duration_s, mode);
 			for (int r = 0; r < 2; r++) {
-				rt_sample_packed_baseline(pk, local, NULL, NULL, &p[5], r == 1);
+				animrt_rt_sample_packed_baseline(pk, local, NULL, NULL, &p[5], r == 1);
 				assert_memory_equal(p[5].translation, p[r ? 1 : 2].translation, 3 * n * sizeof(float));
 				assert_memory_equal(p[5].rotation, p[r ? 1 : 2].rotation, 4 * n * sizeof(float));
 				assert_memory_equal(p[5].scale, p[r ? 1 : 2].scale, 3 * n * sizeof(float));
@@ -299,7 +299,7 @@ static void in_place_agrees_with_decoded(void **state)
 				assert_memory_equal(with->tracks, without->tracks, n);
 			}
 			double d = fmax(fmax(max_diff(&p[1], &p[2]), max_diff(&p[1], &p[3])), max_diff(&p[1], &p[4]));
-			assert_int_equal(rt_binding_sample_reference(binding, t, mode, NULL, &p[2]), ANIMRT_OK);
+			assert_int_equal(animrt_rt_binding_sample_reference(binding, t, mode, NULL, &p[2]), ANIMRT_OK);
 			assert_int_equal(animrt_binding_sample_with(binding, t, mode, ctx[2], &p[5]), ANIMRT_OK);
 			d = fmax(d, max_diff(&p[2], &p[5]));
 			if (!(d <= 1e-6))

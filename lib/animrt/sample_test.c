@@ -147,9 +147,9 @@ static void repeat_holds_the_last_key_until_the_wrap(void **state)
 	assert_float_equal(x_at(&s, 4, ANIMRT_PLAY_REPEAT), 30, 0);
 	assert_float_equal(x_at(&s, 4.5f, ANIMRT_PLAY_REPEAT), 5, EPS);
 	assert_float_equal(x_at(&s, 4.5f, ANIMRT_PLAY_ONCE), 30, 0);
-	assert_float_equal(animrt_time_local(4.5f, 4, ANIMRT_PLAY_REPEAT), 0.5f, 0);
-	assert_float_equal(animrt_time_local(4.5f, 4, ANIMRT_PLAY_ONCE), 4, 0);
-	assert_float_equal(animrt_time_local(-1, 4, ANIMRT_PLAY_REPEAT), 3, 0);
+	assert_float_equal(animrt_rt_time_local(4.5f, 4, ANIMRT_PLAY_REPEAT), 0.5f, 0);
+	assert_float_equal(animrt_rt_time_local(4.5f, 4, ANIMRT_PLAY_ONCE), 4, 0);
+	assert_float_equal(animrt_rt_time_local(-1, 4, ANIMRT_PLAY_REPEAT), 3, 0);
 }
 
 /* Repeat wraps to the exact remainder, as fmod gives it, however far. */
@@ -160,16 +160,16 @@ static void repeat_wraps_to_the_exact_remainder(void **state)
 	for (int i = 0; i < 100000; i++) {
 		float d = (float)rand() / RAND_MAX * 4 + 1e-3f;
 		float t = d * (1 + (float)rand() / RAND_MAX * (i % 2 ? 10.0f : 1e7f));
-		float got = animrt_time_local(t, d, ANIMRT_PLAY_REPEAT);
+		float got = animrt_rt_time_local(t, d, ANIMRT_PLAY_REPEAT);
 
 		if (t > d && got != (float)fmod(t, d))
 			fail_msg("fmod(%.9g, %.9g): got %.9g, want %.9g", (double)t, (double)d, (double)got,
 				 fmod(t, d));
 	}
 	/* A whole number of turns wraps to 0. */
-	assert_float_equal(animrt_time_local(3 * 0.1f, 0.1f, ANIMRT_PLAY_REPEAT),
+	assert_float_equal(animrt_rt_time_local(3 * 0.1f, 0.1f, ANIMRT_PLAY_REPEAT),
 			   (float)fmod(3 * 0.1f, 0.1f), 0);
-	assert_float_equal(animrt_time_local(6, 1.5f, ANIMRT_PLAY_REPEAT), 0, 0);
+	assert_float_equal(animrt_rt_time_local(6, 1.5f, ANIMRT_PLAY_REPEAT), 0, 0);
 }
 
 static void single_keys_and_zero_intervals_do_not_divide_by_zero(void **state)
@@ -334,7 +334,7 @@ static void slerp_matches_double_precision(void **state)
 				float u = (float)ui / 20, got[4];
 				double want[4];
 
-				animrt_quat_slerp(got, a, b, u);
+				animrt_rt_quat_slerp(got, a, b, u);
 				slerp_reference(want, a, b, u);
 				for (int k = 0; k < 4; k++)
 					if (fabs(got[k] - want[k]) > worst)

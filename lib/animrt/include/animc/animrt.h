@@ -77,6 +77,14 @@
 extern "C" {
 #endif
 
+/* libanimrt is compiled with -fvisibility=hidden: what this header
+ * declares is marked default, and is all that a shared object linking
+ * libanimrt.a exports of it.  Its internal functions are named animrt_rt_*
+ * (never declared here), so that they meet no name of the program's. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
 #define ANIMRT_VERSION_MAJOR 0
 #define ANIMRT_VERSION_MINOR 6
 #define ANIMRT_VERSION_PATCH 0
@@ -669,6 +677,10 @@ animrt_status animrt_player_set_motion(animrt_player *player, const animrt_clip 
  * the advance reached (lerp, slerp).  Identity before any advance, and
  * when nothing with motion plays. */
 void animrt_player_motion(const animrt_player *player, animrt_motion *out);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
