@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include <animc/animc.h>
 #include <animc/animrt.h>
 
 #include "test_support.h"
@@ -177,19 +178,21 @@ static void example_builds_with_makefiles(void **state)
 	example_with("Unix Makefiles", "cmake-make");
 }
 
-/* Configure a project that asks find_package(animrt `version`) of the
- * staged install; its output, or NULL when the configure step fails. */
-static char *configure_requiring(const char *version, const char *name)
+/* Configure a project that asks find_package(`package` `version`) of the
+ * staged install (`version` may hold a range and EXACT); its output, or
+ * NULL when the configure step fails. */
+static char *configure_requiring(const char *package, const char *version, const char *name)
 {
 	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
 	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
 	char *dir = test_tmpdir(name), *list = test_format("%s/CMakeLists.txt", dir);
 	char *text = test_format("cmake_minimum_required(VERSION 3.20)\n"
 				 "project(requires_runtime C)\n"
-				 "find_package(animrt %s REQUIRED)\n"
-				 "message(STATUS \"found animrt ${animrt_VERSION}\")\n"
+				 "find_package(%s %s REQUIRED)\n"
+				 "message(STATUS \"found %s ${%s_VERSION}\")\n"
 				 "get_target_property(lib animrt::animrt IMPORTED_LOCATION)\n"
-				 "message(STATUS \"library ${lib}\")\n", version);
+				 "message(STATUS \"library ${lib}\")\n",
+				 package, version, package, package);
 	char *prefix, *bin = test_format("%s/bin", dir), *out = NULL;
 
 	if (!stage_real)
@@ -199,11 +202,27 @@ static char *configure_requiring(const char *version, const char *name)
 	test_run r = test_exec("cmake", "-S", dir, "-B", bin, prefix, NULL);
 	if (r.status == 0)
 		out = test_format("%s", r.out);
-	else if (!strstr(r.err, "animrt") || !strstr(r.err, version))
-		fail_msg("cmake refused animrt %s without naming it:\n%s%s", version, r.out, r.err);
+	else if (!strstr(r.err, package) || !strstr(r.err, "requested version"))
+		fail_msg("cmake refused %s %s without saying why:\n%s%s", package, version, r.out, r.err);
 	test_run_release(&r);
 	free(prefix), free(bin), free(text), free(list), free(dir), free(stage), free(stage_real);
 	return out;
+}
+
+/* find_package(package `version`) takes the staged install (true) or
+ * refuses it. */
+static bool takes(const char *package, const char *version)
+{
+	char *name = test_format("cmake-%s-%s", package, version);
+
+	for (char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+			*c = '-';
+	char *out = configure_requiring(package, version, name);
+	bool found = out != NULL;
+
+	free(out), free(name);
+	return found;
 }
 
 static void the_runtime_package_has_the_runtimes_version(void **state)
@@ -213,7 +232,7 @@ static void the_runtime_package_has_the_runtimes_version(void **state)
 	char *full = test_format("found animrt %d.%d.%d", ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR,
 				 ANIMRT_VERSION_PATCH);
 	char *next = test_format("%d.%d", ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR + 1);
-	char *out = configure_requiring(now, "cmake-animrt-now");
+	char *out = configure_requiring("animrt", now, "cmake-animrt-now");
 
 	if (!out)
 		fail_msg("find_package(animrt %s) refused the runtime of animrt.h", now);
@@ -221,14 +240,62 @@ static void the_runtime_package_has_the_runtimes_version(void **state)
 	assert_non_null(strstr(out, "/lib/libanimrt.a"));
 	free(out);
 	/* A newer runtime than the one installed is refused. */
-	assert_null(configure_requiring(next, "cmake-animrt-next"));
+	assert_false(takes("animrt", next));
 	free(now), free(full), free(next);
+}
+
+/* The version files follow CMake's rules: EXACT compares versions (0.6 is
+ * 0.6.0), a range takes what lies in it and no more, and while the major
+ * version is 0 a project asking for another minor version (0.5, whose
+ * signatures 0.6 changed) is refused. */
+static void the_version_files_follow_cmakes_rules(void **state)
+{
+	(void)state;
+	int major = ANIMRT_VERSION_MAJOR, minor = ANIMRT_VERSION_MINOR, patch = ANIMRT_VERSION_PATCH;
+	char *v[8] = {
+		test_format("%d.%d EXACT", major, minor),
+		test_format("%d.%d.%d EXACT", major, minor, patch),
+		test_format("%d.%d...<%d.%d", major, minor, major, minor + 1),
+		test_format("%d.%d...%d.%d", major, minor - 1, major, minor),
+		test_format("%d.%d...<%d.%d", major, minor - 1, major, minor),
+		test_format("%d.%d...%d.%d", major, minor - 2, major, minor - 1),
+		test_format("%d.%d.%d EXACT", major, minor, patch + 1),
+		test_format("%d.%d", major, minor - 1),
+	};
+
+	assert_true(major == 0 && minor >= 2);
+	assert_true(takes("animrt", v[0]));
+	assert_true(takes("animrt", v[1]));
+	assert_true(takes("animrt", v[2]));
+	assert_true(takes("animrt", v[3]));
+	assert_false(takes("animrt", v[4]));
+	assert_false(takes("animrt", v[5]));
+	assert_false(takes("animrt", v[6]));
+	assert_false(takes("animrt", v[7]));
+	/* No version: any. */
+	assert_true(takes("animrt", ""));
+	/* The animc package (its own version, animc's) by the same rules. */
+	const char *c = ANIMC_VERSION_STRING;
+	int cmajor = atoi(c), cminor = atoi(strchr(c, '.') + 1);
+	char *cv[4] = { test_format("%d.%d EXACT", cmajor, cminor), test_format("%d.%d", cmajor, cminor),
+			test_format("%d.%d", cmajor, cminor - 1), test_format("0.1...%d.%d", cmajor, cminor - 1) };
+
+	assert_true(cmajor == 0 && cminor >= 2);
+	assert_true(takes("animc", cv[0]));
+	assert_true(takes("animc", cv[1]));
+	assert_false(takes("animc", cv[2]));
+	assert_false(takes("animc", cv[3]));
+	for (int i = 0; i < 8; i++)
+		free(v[i]);
+	for (int i = 0; i < 4; i++)
+		free(cv[i]);
 }
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
 	cmocka_unit_test(the_runtime_package_has_the_runtimes_version),
+	cmocka_unit_test(the_version_files_follow_cmakes_rules),
 };
 
 ANIMC_TEST_GROUP(tests);
