@@ -291,11 +291,91 @@ static void the_version_files_follow_cmakes_rules(void **state)
 		free(cv[i]);
 }
 
+/* Configure a project whose CMakeLists.txt holds `body` after project(),
+ * with `animc_dir` and `animrt_dir` as animc_DIR and animrt_DIR. */
+static test_run configure_with(const char *name, const char *body, const char *animc_dir, const char *animrt_dir)
+{
+	char *dir = test_tmpdir(name), *list = test_format("%s/CMakeLists.txt", dir), *bin = test_format("%s/bin", dir);
+	char *text = test_format("cmake_minimum_required(VERSION 3.20)\nproject(two_packages C)\n%s", body);
+	char *c = test_format("-Danimc_DIR=%s/lib/cmake/animc", animc_dir);
+	char *rt = test_format("-Danimrt_DIR=%s/lib/cmake/animrt", animrt_dir);
+
+	assert_true(test_write_file(list, text, strlen(text)));
+	test_run r = test_exec("cmake", "-S", dir, "-B", bin, c, rt, NULL);
+	free(rt), free(c), free(text), free(bin), free(list), free(dir);
+	return r;
+}
+
+/* One runtime per project: animc and animrt found from two installs (two
+ * libanimrt.a) stop the configure step, in either order, naming both
+ * libraries; from one install they work in either order, and
+ * find_package(animc) alone says which runtime it found. */
+static void one_runtime_per_project(void **state)
+{
+	(void)state;
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *one = realpath(stage, NULL);
+	char *other_dir = test_tmpdir("cmake-other-prefix"), *other = test_format("%s/usr", other_dir);
+	static const char *const report = "get_target_property(lib animrt::animrt IMPORTED_LOCATION)\n"
+					  "message(STATUS \"animrt ${animrt_FOUND} ${animrt_VERSION} ${lib}\")\n";
+	char *animc_first = test_format("find_package(animc REQUIRED)\nfind_package(animrt 0.%d REQUIRED)\n%s",
+					ANIMRT_VERSION_MINOR, report);
+	char *animrt_first = test_format("find_package(animrt 0.%d REQUIRED)\nfind_package(animc REQUIRED)\n%s",
+					 ANIMRT_VERSION_MINOR, report);
+	char *animc_alone = test_format("find_package(animc REQUIRED)\n%s", report);
+	char *want = test_format("animrt 1 %d.%d.%d %s/lib/libanimrt.a", ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR,
+				 ANIMRT_VERSION_PATCH, one);
+	test_run r;
+
+	if (!one)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	r = test_exec("cp", "-r", one, other_dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *other_real = realpath(other, NULL);
+	assert_non_null(other_real);
+	free(other);
+	other = other_real;
+
+	const char *orders[2] = { animc_first, animrt_first };
+	for (int i = 0; i < 2; i++) {
+		/* One install: either order, and the runtime is its own. */
+		r = configure_with(i ? "cmake-one-animrt-first" : "cmake-one-animc-first", orders[i], one, one);
+		if (r.status != 0)
+			fail_msg("one install, order %d: exit %d\n%s%s", i, r.status, r.out, r.err);
+		assert_non_null(strstr(r.out, want));
+		test_run_release(&r);
+		/* Two installs: refused, naming both runtimes. */
+		r = configure_with(i ? "cmake-two-animrt-first" : "cmake-two-animc-first", orders[i], one, other);
+		if (r.status == 0)
+			fail_msg("animc of %s and animrt of %s configured (order %d):\n%s", one, other, i, r.out);
+		/* CMake wraps the message: compare it with its spaces squeezed. */
+		char *err = test_format("%s", r.err), *to = err;
+		for (const char *from = r.err; *from; from++)
+			if (!(*from == ' ' || *from == '\n') || (to > err && to[-1] != ' '))
+				*to++ = *from == '\n' ? ' ' : *from;
+		*to = 0;
+		if (!strstr(err, "A project links one libanimrt") || !strstr(err, "cmake-other-prefix/usr/lib/libanimrt.a") ||
+		    !strstr(err, "cmake-stage/usr/lib/libanimrt.a"))
+			fail_msg("two installs refused without saying why (order %d):\n%s", i, r.err);
+		free(err);
+		test_run_release(&r);
+	}
+	/* animc alone finds the runtime beside it through its package. */
+	r = configure_with("cmake-animc-alone", animc_alone, one, one);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, want));
+	test_run_release(&r);
+	free(want), free(animc_alone), free(animrt_first), free(animc_first), free(other), free(other_dir);
+	free(one), free(stage);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
 	cmocka_unit_test(the_runtime_package_has_the_runtimes_version),
 	cmocka_unit_test(the_version_files_follow_cmakes_rules),
+	cmocka_unit_test(one_runtime_per_project),
 };
 
 ANIMC_TEST_GROUP(tests);
