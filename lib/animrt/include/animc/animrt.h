@@ -89,6 +89,10 @@ extern "C" {
 #define ANIMRT_VERSION_MINOR 6
 #define ANIMRT_VERSION_PATCH 0
 
+/* A new version adds statuses at the end, before ANIMRT_STATUS_COUNT (0.6
+ * added ANIMRT_ERR_POSE_SIZE to ANIMRT_ERR_NOT_MOTION): a switch over
+ * animrt_status with no default warns (-Wswitch, in -Wall) of those it does
+ * not handle, an error with -Werror until it does. */
 typedef enum animrt_status {
 	ANIMRT_OK = 0,
 	ANIMRT_ERR_ARGUMENT,        /* NULL where a pointer is needed (a pose's arrays, the data
@@ -396,8 +400,11 @@ void animrt_pose_reset(animrt_pose *pose);
  * to start).  Writes translation[3], rotation[4], scale[3]; a NULL one is
  * a track the caller does not want, and is not written.
  * ANIMRT_ERR_ARGUMENT when seq is NULL, ANIMRT_ERR_PLAY_MODE; nothing is
- * written then.  (Before 0.6 this returned void; callers that ignore the
- * status compile as they did.)  A sequence of a clip sampled in place has
+ * written then.  (Before 0.6 this returned void.  Calls that ignore the
+ * status compile as they did; a function pointer typed for 0.5, returning
+ * void, needs this type (C warns, C++ refuses), and a C++ function returning
+ * void that returns the call, return animrt_sequence_sample(...), must call
+ * it and return.)  A sequence of a clip sampled in place has
  * no struct: animrt_clip_sample_bone samples one bone of any clip.
  */
 animrt_status animrt_sequence_sample(const animrt_sequence *seq, float time_s, animrt_play_mode mode,
@@ -667,8 +674,10 @@ animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, flo
  * NULL, ANIMRT_ERR_NOT_PLAYING before any play, ANIMRT_ERR_NOT_MOTION when
  * `motion` does not have exactly one sequence (the clip given for its
  * CLIP.motion.xnb); the player's motion is unchanged then.  (Before 0.6
- * this returned void and ignored both mistakes; callers that ignore the
- * status compile as they did.)
+ * this returned void and ignored both mistakes.  Calls that ignore the
+ * status compile as they did; a function pointer typed for 0.5 and a C++
+ * function returning void that returns the call need changing, as for
+ * animrt_sequence_sample.)
  */
 animrt_status animrt_player_set_motion(animrt_player *player, const animrt_clip *motion);
 
