@@ -560,8 +560,14 @@ animrt_status animrt_binding_sample_with(const animrt_binding *binding, float ti
  * the original layout (as animrt_clip_sample).  `context` (may be NULL)
  * keeps the keys around the playhead, as for animrt_clip_sample_with: one
  * made for at least the clip's sequence_count bones (and its tracks).
- * Without one, a compact clip in place finds the bone by walking the bones
- * before it: a game that samples every bone samples the clip.
+ * Cost: it is for the few bones a game needs alone (an attachment, an IK
+ * target); for a whole pose, sample the clip.  Every bone one at a time
+ * costs several times animrt_clip_sample, with a context or without
+ * (measured at 2.3 to 5.7 times on the shared corpora's compact clips in
+ * place, 2.5 to 2.7 on the original layout).  Without a context a compact
+ * clip in place also walks the bones before the one asked for, so bone k
+ * costs in proportion to k (bone 38 of a 39-bone clip 11 times bone 0),
+ * and every bone one at a time grows with the square of the bone count.
  * ANIMRT_ERR_ARGUMENT when clip is NULL, ANIMRT_ERR_PLAY_MODE,
  * ANIMRT_ERR_BONE when sequence >= clip->sequence_count,
  * ANIMRT_ERR_CONTEXT_SIZE when the context is too small; nothing is
