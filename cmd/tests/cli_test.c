@@ -101,6 +101,27 @@ static void usage_errors_exit_2(void **state)
 	assert_false(test_file_exists("build/sanitize/test-tmp/u/Crane"));
 }
 
+/* A report that cannot be written fails the run and is counted in the
+ * reports written after it: the JSON report, written last, has it in
+ * run_diagnostics and totals.run_errors. */
+static void a_report_not_written_is_in_the_others(void **state)
+{
+	char *dir = test_tmpdir("cli-report-order"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/r.json", dir), *depfile = test_format("%s/no/such/dir/d", dir), *json;
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, "--depfile", depfile, "--report", report, SAMPLE "/Crane/Turn.Animation",
+		       NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "1 report not written"));
+	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	if (!json || !strstr(json, "\"run_errors\": 1,") || !strstr(json, "/no/such/dir/d\", \"message\": \"cannot write"))
+		fail_msg("%s", json ? json : "(no report)");
+	free(json), free(depfile), free(report), free(out), free(dir);
+}
+
 /* A malformed ANIMC_CACHE_URL is a usage error naming the variable, not
  * its value (it may hold a password), where the cache would be used;
  * commands that use no cache do not mind it. */
@@ -1147,6 +1168,7 @@ static void completion_lists_each_option_once(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
+	cmocka_unit_test(a_report_not_written_is_in_the_others),
 	cmocka_unit_test(a_bad_cache_url_variable_is_a_usage_error),
 	cmocka_unit_test(usage_errors_exit_2),
 	cmocka_unit_test(bad_options_are_named_as_given),

@@ -752,11 +752,14 @@ void build_commit_job(build_commit *c, size_t i)
 		 * a stat of every source, half a no-op build's time). */
 		size_t source = target && r->status != BUILD_UP_TO_DATE ? source_at(c, target) : SIZE_MAX;
 		const char *before = target ? earlier_owner(c, j, o->name) : NULL;
-		if (before)
+		if (before) {
 			build_result_diag_kind(r, ANIMC_WARNING, "output-taken-over", 0, 0, -1,
 					       "'%s' was the output of '%s' (an earlier build into this folder); this "
 					       "source writes it now: build the two into other folders, or give one "
 					       "another name", target, before);
+			/* Said once a run: the manifest's merge finds it too. */
+			cli_strings_push(&c->ctx->takeovers_said, target);
+		}
 		if (source != SIZE_MAX) {
 			if (o->staged)
 				unlink(o->staged);

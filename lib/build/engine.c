@@ -593,10 +593,15 @@ static int finish_build(run_state *rs)
 			build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; the next build compiles again "
 				  "what this one compiled", err.message);
 	}
+	/* The depfile first, the JSON report last: each counts the failures
+	 * of those written before it (in run_diagnostics). */
 	build_totals_count(ctx, &totals);
-	write_report(o->report_path, build_report_json, ctx, &totals);
-	write_report(o->junit_path, build_report_junit, ctx, &totals);
 	write_report(o->depfile_path, build_report_depfile, ctx, &totals);
+	write_report(o->junit_path, build_report_junit, ctx, &totals);
+	write_report(o->report_path, build_report_json, ctx, &totals);
+	unsigned reports_failed = totals.reports_failed;
+	build_totals_count(ctx, &totals);
+	totals.reports_failed = reports_failed;
 	rs->status->ops->summary(rs->status, &totals, rs->commit.stale);
 	if (ctx->lost_workers && !sweep_own(ctx->lock_fd, o->out_dir))
 		rs->marked_running = false;   /* left for the next build alone here */
@@ -606,7 +611,7 @@ static int finish_build(run_state *rs)
 		snprintf(line, sizeof line, "pruned %u output%s", rs->commit.pruned, rs->commit.pruned == 1 ? "" : "s");
 		rs->status->ops->note(rs->status, line);
 	}
-	return totals.failed || totals.reports_failed ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
+	return totals.failed || totals.reports_failed || totals.run_errors ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }
 
 /*

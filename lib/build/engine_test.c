@@ -585,6 +585,63 @@ static void add_source_writing(manifest *m, const char *source, bool ours, const
  * save finds the other's record of it, and the merge keeps one owner, the
  * source whose recorded hash is the file's on disk (this run's, or the
  * other build's when that wrote last), and says the takeover once. */
+static unsigned errors_said;
+
+static void count_errors(build_status_sink *s, const animc_diag *d)
+{
+	(void)s;
+	errors_said += d->severity == ANIMC_ERROR;
+}
+
+/* Under --warnings-as-errors the takeover a save finds is an error of the
+ * run (its exit status 1): run one after the other, the second build
+ * would have failed; allowed, a warning. */
+static void a_takeover_at_the_save_fails_a_strict_run(void **state)
+{
+	static const build_status_ops ops = { .diag = count_errors };
+	char *dir = test_tmpdir("engine-merge-strict"), *path = test_format("%s/manifest", dir);
+	char *xnb = test_format("%s/x.xnb", dir);
+	build_hash mine, theirs;
+	cli_error err;
+
+	(void)state;
+	build_hash_bytes((const uint8_t *)"mine", 4, &mine);
+	build_hash_bytes((const uint8_t *)"them", 4, &theirs);
+	for (int allowed = 0; allowed < 2; allowed++) {
+		build_options o = { 0 };
+		build_status_sink sink = { .ops = &ops };
+		build_ctx ctx;
+		cli_strings pruned = { 0 };
+		manifest first = { 0 }, other = { 0 }, ours = { 0 };
+
+		memset(&ctx, 0, sizeof ctx);
+		o.out_dir = dir;
+		o.warnings_as_errors = true;
+		o.allowed[ANIMC_WARN_OUTPUT_TAKEN_OVER] = allowed;
+		ctx.options = &o;
+		ctx.status = &sink;
+		sink.ctx = &ctx;
+		errors_said = 0;
+		assert_true(manifest_save(&first, path, NULL, &err));
+		assert_int_equal(manifest_load(&ctx.old, path, &err), MANIFEST_LOADED);
+		ctx.has_old = true;
+		add_source_writing(&other, "b/x", true, "x.xnb", &theirs);
+		assert_true(manifest_save(&other, path, NULL, &err));
+		assert_true(test_write_file(xnb, "mine", 4));
+		add_source_writing(&ours, "a/x", true, "x.xnb", &mine);
+		assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+		assert_int_equal(errors_said, allowed ? 0 : 1);
+		assert_int_equal(sink.said.count, allowed ? 0 : 1);   /* allowed: a note */
+		build_said_release(&sink.said);
+		manifest_release(&ours);
+		manifest_release(&other);
+		manifest_release(&first);
+		manifest_release(&ctx.old);
+		cli_strings_release(&ctx.takeovers_said);
+	}
+	free(xnb), free(path), free(dir);
+}
+
 static void builds_at_once_leave_one_owner_an_output(void **state)
 {
 	char *dir = test_tmpdir("engine-merge-owner"), *path = test_format("%s/manifest", dir);
@@ -658,6 +715,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(a_long_build_keeps_what_others_saved_during_it),
 	cmocka_unit_test(builds_at_once_leave_one_owner_an_output),
+	cmocka_unit_test(a_takeover_at_the_save_fails_a_strict_run),
 	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),
 	cmocka_unit_test(a_second_run_compiles_only_what_changed),
 	cmocka_unit_test(an_output_deleted_by_hand_is_written_again),

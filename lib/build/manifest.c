@@ -874,15 +874,21 @@ static bool one_owner_an_output(build_ctx *ctx, manifest_entry *entries, size_t 
 			they_wrote_last = path && build_hash_file(path, &now, &err) &&
 					  build_hash_equal(&now, &theirs->hash) &&
 					  !build_hash_equal(&now, &entries[hit->entry].outputs[hit->output].hash);
-			said = has_string(&ctx->takeovers_said, theirs->path);
-			if (!said && path && cli_strings_push(&ctx->takeovers_said, theirs->path)) {
+			said = has_string(&ctx->takeovers_said, path ? path : theirs->path);
+			/* Under --warnings-as-errors, unless allowed, an error: the
+			 * file is written, but the run fails, as it would have had
+			 * the two builds run one after the other. */
+			animc_severity severity = ctx->options->warnings_as_errors &&
+						  !build_options_allows(ctx->options, "output-taken-over") ?
+						  ANIMC_ERROR : ANIMC_WARNING;
+			if (!said && path && cli_strings_push(&ctx->takeovers_said, path)) {
 				if (they_wrote_last)
-					build_say_kind(ctx, ANIMC_WARNING, "output-taken-over", entries[hit->entry].source,
+					build_say_kind(ctx, severity, "output-taken-over", entries[hit->entry].source,
 						       "'%s' is the output of '%s' now: another build into this folder "
 						       "wrote it after this one: build the two into other folders, or give "
 						       "one another name", path, entries[e].source);
 				else
-					build_say_kind(ctx, ANIMC_WARNING, "output-taken-over", entries[hit->entry].source,
+					build_say_kind(ctx, severity, "output-taken-over", entries[hit->entry].source,
 						       "'%s' was the output of '%s' (another build into this folder at the "
 						       "same time); this source wrote it over that: build the two into "
 						       "other folders, or give one another name", path, entries[e].source);
