@@ -555,6 +555,18 @@ static void a_build_stopped_early_writes_its_reports(void **state)
 		fail_msg("%s\n%s", json, xml);
 	free(json), free(xml);
 
+	/* A --mgcb project that cannot be read. */
+	char *project = test_format("%s/Missing.mgcb", dir);
+	r = test_animc("build", "-q", "--mgcb", project, "-o", out, "--report", report, "--junit", junit, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	xml = (char *)test_read_file(junit, NULL);
+	if (!strstr(json, "\"sources\": [],") || !strstr(json, "Missing.mgcb\", \"message\": \"cannot open") ||
+	    !strstr(json, "\"run_errors\": 1,") || !strstr(xml, "errors=\"1\""))
+		fail_msg("%s\n%s", json, xml);
+	free(json), free(xml), free(project);
+
 	r = test_animc("build", "-q", "-o", out, "--skeleton", "no-such-model.glb", "--report", report, DIALECT, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);

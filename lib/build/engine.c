@@ -652,6 +652,8 @@ static bool project_passes(const build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
 
+	if (o->is_project_broken)
+		return false;   /* said as it was read */
 	if (!o->has_project || !o->warnings_as_errors || !o->project.warnings)
 		return true;
 	build_say(ctx, ANIMC_ERROR, o->mgcb_path, "%u warning%s treated as errors; nothing built", o->project.warnings,
@@ -742,7 +744,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	/* The project's warnings were said as it was read. */
 	rs.status->run_warnings = o->has_project ? o->project.warnings : 0;
 	build_said_release(&rs.status->said);
-	for (size_t i = 0; o->has_project && i < o->project.said.count; i++) {
+	for (size_t i = 0; (o->has_project || o->is_project_broken) && i < o->project.said.count; i++) {
 		const build_said *s = &o->project.said.items[i];
 
 		build_said_add(&rs.status->said, s->severity, s->kind, s->subject, s->line, s->message);

@@ -616,10 +616,14 @@ bool build_mgcb_read(const char *path, const char *const *defines, size_t define
 	memset(out, 0, sizeof *out);
 	if (!cli_read_file(path, &data, &size, &err)) {
 		fprintf(stderr, "%s: error: %s\n", path, err.message);
+		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, err.message);
 		return false;
 	}
 	ok = build_mgcb_parse(path, data, size, defines, define_count, stderr, allowed, out);
 	free(data);
+	/* Released, the project keeps only this, for the reports. */
+	if (!ok)
+		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, "the project has errors (said above); nothing built");
 	return ok;
 }
 

@@ -55,6 +55,8 @@ typedef struct build_mgcb {
  */
 bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, const bool *allowed,
 		     build_mgcb *out);
+/* (When it returns false, `out` holds only `said`: the error, for the
+ * reports of a build that stops on it; build_mgcb_release frees it.) */
 /* build_mgcb_read on the project's bytes, its errors printed on
  * `messages`; `path` names it in them and gives the folder its paths are
  * relative to.  `allowed` (NULL: none), indexed by animc_warning_kind:

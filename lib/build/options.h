@@ -33,6 +33,7 @@ typedef struct build_options {
 	cli_strings mgcb_defines;    /* --mgcb-define */
 	bool has_project;
 	build_mgcb project;          /* its items, when has_project */
+	bool is_project_broken;      /* --mgcb could not be read (project.said says why) */
 	/* Warnings said before the run by its caller (animc watch's: an input
 	 * gone): counted and listed as the run's own, as a project's are. */
 	build_said_list said_before;
