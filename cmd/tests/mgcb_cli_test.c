@@ -710,7 +710,8 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 		       "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
-	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings\n"));
+	/* Up to date from the first build: strictness is no part of the key. */
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date\n"));
 	test_run_release(&r);
 	free(data), free(want), free(out), free(turn), free(project), free(dir);
 }

@@ -300,7 +300,9 @@ static void an_unreadable_file_fails_warnings_as_errors(void **state)
 	if (!strstr(r.err, "gone.Animation: warning: cannot read: No such file or directory [unreadable]\n") ||
 	    !strstr(r.err, "gone.Animation: error: 1 warning treated as errors\n"))
 		fail_msg("%s", r.err);
-	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 1 failed, 0 skipped, 1 warning\n"));
+	/* ok.Animation, with no warning, is up to date: strictness is no
+	 * part of a source's key. */
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 1 warning, 1 up to date\n"));
 	test_run_release(&r);
 	char *json = (char *)test_read_file(report, NULL);
 	assert_non_null(strstr(json, "\"failed\": 1,"));
@@ -614,6 +616,51 @@ static void allow_follows_each_build_without_compiling(void **state)
 
 /* A kind animc does not know is a usage error naming it whole, and where
  * the kinds are listed (the man page too, which an installed animc has). */
+/* --warnings-as-errors is no part of a source's key: strict and lenient
+ * builds alternating in one folder keep sources without warnings up to
+ * date, and a strict build fails a source with one, whether it is up to
+ * date or in the shared cache from a lenient build. */
+static void sh_copy_dialect(const char *to)
+{
+	size_t size;
+	uint8_t *data = test_read_file(DIALECT, &size);
+	char *path = test_format("%s/dialect.Animation", to);
+
+	assert_non_null(data);
+	assert_true(test_write_file(path, data, size));
+	free(path);
+	free(data);
+}
+
+static void strict_and_lenient_builds_share_outputs_and_cache(void **state)
+{
+	char *dir = test_tmpdir("warnings-strict-key"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *fresh = test_format("%s/fresh", dir);
+	char *cache = test_format("%s/cache", dir);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(in, 0777), 0);
+	char *ok = write_short_clip(in, "ok", 0);
+	sh_copy_dialect(in);
+	r = test_animc("build", "-q", "--cache-dir", cache, "--cache-min-size", "0", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "-o", out, in, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 1 warning, 1 up to date\n"));
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "--cache-dir", cache, "--cache-min-size",
+		       "0", "-o", fresh, in, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "dialect.Animation: error: 1 warning treated as errors; nothing written\n"));
+	assert_non_null(strstr(r.out, "1 failed"));
+	assert_non_null(strstr(r.out, "1 cached"));
+	test_run_release(&r);
+	assert_int_equal(test_count_files(fresh), 1);
+	free(ok), free(cache), free(fresh), free(out), free(in), free(dir);
+}
+
 static void an_unknown_kind_is_a_usage_error(void **state)
 {
 	char *out = test_tmpdir("warnings-allow-unknown");
@@ -660,6 +707,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(importer_output_fails_warnings_as_errors),
 	cmocka_unit_test(a_build_stopped_early_writes_its_reports),
 	cmocka_unit_test(a_skipped_file_with_a_warning_fails_warnings_as_errors),
+	cmocka_unit_test(strict_and_lenient_builds_share_outputs_and_cache),
 	cmocka_unit_test(allow_follows_each_build_without_compiling),
 	cmocka_unit_test(an_unknown_kind_is_a_usage_error),
 };

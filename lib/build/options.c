@@ -619,11 +619,12 @@ static const option_def option_table[] = {
 	    NULL,
 	    NULL },
 	  set_shell },
-	{ { "warnings-as-errors", 0, NULL, FOR_COMPILE, BUILD_OPTION_OUTPUT,
+	{ { "warnings-as-errors", 0, NULL, FOR_COMPILE, BUILD_OPTION_RUN,
 	    "a source with warnings fails, writing nothing",
 	    "A --mgcb project with warnings (a misspelt switch or processor parameter) stops the build "
 	    "before anything is built.  The run's own warnings (the cache's, a manifest not saved) are "
-	    "counted and fail nothing.",
+	    "counted and fail nothing.  It changes no output's bytes: strict and lenient builds into one "
+	    "folder (or through one cache) share what they wrote.",
 	    NULL },
 	  set_werror },
 	{ { "allow", 0, "KIND[,KIND...]", FOR_COMPILE, BUILD_OPTION_RUN,
