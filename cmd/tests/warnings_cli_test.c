@@ -557,9 +557,9 @@ static void a_build_stopped_early_writes_its_reports(void **state)
 		fail_msg("%s\n%s", json, xml);
 	free(json), free(xml);
 
-	/* A --mgcb project that cannot be read. */
+	/* A --mgcb project that cannot be read (and would have named OUTDIR). */
 	char *project = test_format("%s/Missing.mgcb", dir);
-	r = test_animc("build", "-q", "--mgcb", project, "-o", out, "--report", report, "--junit", junit, NULL);
+	r = test_animc("build", "-q", "--mgcb", project, "--report", report, "--junit", junit, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
 	json = (char *)test_read_file(report, NULL);

@@ -102,7 +102,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_UNKNOWN_PARAMETER] = { "unknown-parameter",
 		"a --mgcb project's processor parameter a letter or two from Scale or RotationX/Y/Z; ignored" },
 	[ANIMC_WARN_NOTHING_TO_CLEAN] = { "nothing-to-clean",
-		"animc clean was given a folder no build wrote into (the run's own)" },
+		"animc clean was given a folder that does not exist or that no build wrote into (the run's own)" },
 	[ANIMC_WARN_INPUT_GONE] = { "input-gone",
 		"animc watch: an input of its command line moved away or was deleted (the run's own)" },
 	[ANIMC_WARN_PROJECT_CHANGED] = { "project-changed",

@@ -755,10 +755,14 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 		rs.status->run_warnings += s->severity == ANIMC_WARNING;
 		build_said_add(&rs.status->said, s->severity, s->kind, s->subject, s->line, s->message);
 	}
-	rs.manifest_path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
+	/* A project that cannot be read may also be what names OUTDIR: the
+	 * run stops before it needs one, with its reports written. */
+	rs.manifest_path = o->out_dir ? cli_path_join(o->out_dir, MANIFEST_FILE, NULL) : NULL;
 	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
-	rs.running = cli_path_join(o->out_dir, name, NULL);
-	if (!rs.manifest_path || !rs.running)
+	rs.running = o->out_dir ? cli_path_join(o->out_dir, name, NULL) : NULL;
+	if (o->is_project_broken && command == CMD_BUILD)
+		status = stop_before_plan(&rs);
+	else if (!rs.manifest_path || !rs.running)
 		status = ANIMC_EXIT_FAILED;
 	else if (command == CMD_CLEAN)
 		status = run_clean(&ctx);

@@ -83,7 +83,9 @@ static const command_doc command_docs[] = {
 		"Related commands: 'animc outputs' lists what a build would write, 'animc clean' "
 		"removes what builds wrote.  Diagnostics go to stderr as 'path:line:column: error: "
 		"message'.",
-		"0 every source compiled (or was skipped), 1 some source failed, 2 usage error."
+		"0 every source compiled (or was skipped), 1 some source failed or the run itself failed "
+		"(a report not written, OUTDIR/.animc a symbolic link, a --mgcb project that cannot be read; "
+		"the summary counts run errors), 2 usage error."
 	},
 	[CMD_OUTPUTS] = {
 		"outputs", "animc outputs [options] -o OUTDIR INPUT...",
@@ -104,10 +106,11 @@ static const command_doc command_docs[] = {
 		"is touched.  An output that cannot be removed (a read-only folder) is an error and "
 		"stays recorded in the manifest, so that clean can finish later.  A build killed before "
 		"it saved a manifest is cleaned up after too; a folder without OUTDIR/.animc is left as "
-		"it is.  It refuses while a build runs in OUTDIR.",
+		"it is.  It refuses while a build runs in OUTDIR, and an OUTDIR/.animc that is a "
+		"symbolic link (it reads and removes nothing through it).",
 		NULL, NULL,
-		"0 done (a missing OUTDIR has nothing to clean), 1 OUTDIR is not a folder or something "
-		"could not be removed, 2 usage error."
+		"0 done (a missing OUTDIR has nothing to clean), 1 OUTDIR is not a folder, OUTDIR/.animc is "
+		"a symbolic link or something could not be removed, 2 usage error."
 	},
 };
 

@@ -1024,9 +1024,9 @@ static int check_together(build_options *o, build_command command)
 	if (o->mgcb_path) {
 		if (!build_mgcb_read(o->mgcb_path, (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
 				     o->allowed, &o->project)) {
-			/* `animc build -o OUTDIR` stops in the engine, which
-			 * writes the reports (no stale one stays). */
-			if (command != CMD_BUILD || o->command_name || !o->out_dir)
+			/* `animc build` stops in the engine, which writes the
+			 * reports (no stale one stays). */
+			if (command != CMD_BUILD || o->command_name)
 				return ANIMC_EXIT_FAILED;
 			o->is_project_broken = true;
 			return 0;

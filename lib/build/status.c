@@ -273,6 +273,8 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 		printf(", %u stale output%s (--prune removes them)", stale, stale == 1 ? "" : "s");
 	if (t->reports_failed)
 		printf(", %u report%s not written", t->reports_failed, t->reports_failed == 1 ? "" : "s");
+	else if (t->run_errors)
+		printf(", %u run error%s", t->run_errors, t->run_errors == 1 ? "" : "s");
 	printf("\n");
 	fflush(stdout);
 }
@@ -280,7 +282,7 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 /* Quiet: the summary only when something failed. */
 static void quiet_summary(build_status_sink *s, const build_totals *t, unsigned stale)
 {
-	if (t->failed || t->reports_failed)
+	if (t->failed || t->reports_failed || t->run_errors)
 		console_summary(s, t, stale);
 	else
 		console_clear(s);

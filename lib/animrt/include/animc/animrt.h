@@ -538,6 +538,7 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
  */
 uint32_t animrt_clip_context_tracks(const animrt_clip *clip);
 size_t animrt_context_size_bytes_for(uint32_t bone_count, uint32_t track_count);
+/* As animrt_context_init: NULL when memory is NULL or not 16-byte aligned. */
 animrt_context *animrt_context_init_for(void *memory, uint32_t bone_count, uint32_t track_count);
 
 /* Forget every cached key (the next sample unpacks what it needs). */
