@@ -100,18 +100,24 @@ static void no_tick(build_status_sink *s)
 	(void)s;
 }
 
+/* A warning of a kind --allow names becomes a note (said with -v only,
+ * counted nowhere), its kind "KIND, allowed" (in `kind`, 80 bytes). */
+static void note_if_allowed(const build_options *o, animc_diag *diag, char *kind)
+{
+	if (diag->severity != ANIMC_WARNING || !diag->kind || !o || !build_options_allows(o, diag->kind))
+		return;
+	snprintf(kind, 80, "%s, allowed", diag->kind);
+	diag->kind = kind;
+	diag->severity = ANIMC_NOTE;
+}
+
 void build_print_job_diag(const build_ctx *ctx, const build_job *j, const build_diag *d)
 {
 	animc_diag diag = build_job_diag(j, d);
 	cli_diag_printer printer = ctx->printer;
 	char kind[80];
 
-	/* An allowed warning: a note, said with -v only. */
-	if (build_diag_is_allowed(ctx->options, d)) {
-		snprintf(kind, sizeof kind, "%s, allowed", d->kind);
-		diag.severity = ANIMC_NOTE;
-		diag.kind = kind;
-	}
+	note_if_allowed(ctx->options, &diag, kind);
 	cli_print_diag(&printer, &diag);
 }
 
@@ -404,12 +410,7 @@ static void say(const build_ctx *ctx, animc_severity severity, const char *kind,
 			cli_report(severity, subject, "%s", message ? message : "out of memory");
 	} else {
 		diag.message = message ? message : "out of memory";
-		/* An allowed kind: a note, which only -v prints, and not counted. */
-		if (diag.kind && ctx->options && build_options_allows(ctx->options, diag.kind)) {
-			snprintf(allowed, sizeof allowed, "%s, allowed", diag.kind);
-			diag.kind = allowed;
-			diag.severity = ANIMC_NOTE;
-		}
+		note_if_allowed(ctx->options, &diag, allowed);
 		if (diag.severity == ANIMC_WARNING)
 			ctx->status->run_warnings++;
 		if (diag.severity != ANIMC_NOTE)
