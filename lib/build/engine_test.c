@@ -593,6 +593,32 @@ static void count_errors(build_status_sink *s, const animc_diag *d)
 	errors_said += d->severity == ANIMC_ERROR;
 }
 
+/* Two builds at once into ctx's folder: another build records b/x writing
+ * x.xnb after ctx read the manifest at `path`, the file on disk holds
+ * `on_disk`, and ctx saves `ours`, where a/x writes x.xnb too. */
+static void save_beside_another_owner(build_ctx *ctx, const char *path, const char *on_disk, manifest *ours)
+{
+	char *xnb = test_format("%s/x.xnb", ctx->options->out_dir);
+	manifest first = { 0 }, other = { 0 };
+	cli_strings pruned = { 0 };
+	build_hash mine, theirs;
+	cli_error err;
+
+	build_hash_bytes((const uint8_t *)"mine", 4, &mine);
+	build_hash_bytes((const uint8_t *)"them", 4, &theirs);
+	assert_true(manifest_save(&first, path, NULL, &err));
+	assert_int_equal(manifest_load(&ctx->old, path, &err), MANIFEST_LOADED);
+	ctx->has_old = true;
+	add_source_writing(&other, "b/x", true, "x.xnb", &theirs);
+	assert_true(manifest_save(&other, path, NULL, &err));
+	assert_true(test_write_file(xnb, on_disk, strlen(on_disk)));
+	add_source_writing(ours, "a/x", true, "x.xnb", &mine);
+	assert_true(build_manifest_save(ctx, ours, &pruned, path, &err));
+	manifest_release(&other);
+	manifest_release(&first);
+	free(xnb);
+}
+
 /* Under --warnings-as-errors the takeover a save finds is an error of the
  * run (its exit status 1): run one after the other, the second build
  * would have failed; allowed, a warning. */
@@ -600,19 +626,13 @@ static void a_takeover_at_the_save_fails_a_strict_run(void **state)
 {
 	static const build_status_ops ops = { .diag = count_errors };
 	char *dir = test_tmpdir("engine-merge-strict"), *path = test_format("%s/manifest", dir);
-	char *xnb = test_format("%s/x.xnb", dir);
-	build_hash mine, theirs;
-	cli_error err;
 
 	(void)state;
-	build_hash_bytes((const uint8_t *)"mine", 4, &mine);
-	build_hash_bytes((const uint8_t *)"them", 4, &theirs);
 	for (int allowed = 0; allowed < 2; allowed++) {
 		build_options o = { 0 };
 		build_status_sink sink = { .ops = &ops };
 		build_ctx ctx;
-		cli_strings pruned = { 0 };
-		manifest first = { 0 }, other = { 0 }, ours = { 0 };
+		manifest ours = { 0 };
 
 		memset(&ctx, 0, sizeof ctx);
 		o.out_dir = dir;
@@ -622,53 +642,33 @@ static void a_takeover_at_the_save_fails_a_strict_run(void **state)
 		ctx.status = &sink;
 		sink.ctx = &ctx;
 		errors_said = 0;
-		assert_true(manifest_save(&first, path, NULL, &err));
-		assert_int_equal(manifest_load(&ctx.old, path, &err), MANIFEST_LOADED);
-		ctx.has_old = true;
-		add_source_writing(&other, "b/x", true, "x.xnb", &theirs);
-		assert_true(manifest_save(&other, path, NULL, &err));
-		assert_true(test_write_file(xnb, "mine", 4));
-		add_source_writing(&ours, "a/x", true, "x.xnb", &mine);
-		assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+		save_beside_another_owner(&ctx, path, "mine", &ours);
 		assert_int_equal(errors_said, allowed ? 0 : 1);
 		assert_int_equal(sink.said.count, allowed ? 0 : 1);   /* allowed: a note */
 		build_said_release(&sink.said);
 		manifest_release(&ours);
-		manifest_release(&other);
-		manifest_release(&first);
 		manifest_release(&ctx.old);
 		cli_strings_release(&ctx.takeovers_said);
 	}
-	free(xnb), free(path), free(dir);
+	free(path), free(dir);
 }
 
 static void builds_at_once_leave_one_owner_an_output(void **state)
 {
 	char *dir = test_tmpdir("engine-merge-owner"), *path = test_format("%s/manifest", dir);
-	char *xnb = test_format("%s/x.xnb", dir);
-	build_hash mine, theirs;
 	cli_error err;
 
 	(void)state;
-	build_hash_bytes((const uint8_t *)"mine", 4, &mine);
-	build_hash_bytes((const uint8_t *)"them", 4, &theirs);
 	for (int they_wrote_last = 0; they_wrote_last < 2; they_wrote_last++) {
 		build_options o = { 0 };
 		build_ctx ctx;
 		cli_strings pruned = { 0 };
-		manifest first = { 0 }, other = { 0 }, ours = { 0 }, last = { 0 };
+		manifest ours = { 0 }, last = { 0 };
 
 		memset(&ctx, 0, sizeof ctx);
 		o.out_dir = dir;
 		ctx.options = &o;
-		assert_true(manifest_save(&first, path, NULL, &err));
-		assert_int_equal(manifest_load(&ctx.old, path, &err), MANIFEST_LOADED);
-		ctx.has_old = true;
-		add_source_writing(&other, "b/x", true, "x.xnb", &theirs);
-		assert_true(manifest_save(&other, path, NULL, &err));
-		assert_true(test_write_file(xnb, they_wrote_last ? "them" : "mine", 4));
-		add_source_writing(&ours, "a/x", true, "x.xnb", &mine);
-		assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+		save_beside_another_owner(&ctx, path, they_wrote_last ? "them" : "mine", &ours);
 		/* A second save (the end after a checkpoint) says nothing again. */
 		assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
 		assert_int_equal(ctx.takeovers_said.count, 1);
@@ -680,12 +680,10 @@ static void builds_at_once_leave_one_owner_an_output(void **state)
 		assert_int_equal(b->output_count, they_wrote_last ? 1 : 0);
 		manifest_release(&last);
 		manifest_release(&ours);
-		manifest_release(&other);
-		manifest_release(&first);
 		manifest_release(&ctx.old);
 		cli_strings_release(&ctx.takeovers_said);
 	}
-	free(xnb), free(path), free(dir);
+	free(path), free(dir);
 }
 
 /* A message too long for a cli_error (a path of 4 KB) keeps its start and
