@@ -418,6 +418,58 @@ static void server_stopped_mid_build(void **state)
 	free(dir);
 }
 
+/* Sources that would write one output are in one shard, which refuses the
+ * second as a whole build does: shards by source name each wrote it. */
+static void shards_keep_sources_of_one_output_together(void **state)
+{
+	char *dir = test_tmpdir("shards_keep_sources_of_one_output_together"), *src = many_sources(dir, 10);
+	size_t compiled = 0, failed = 0, shards_failing = 0;
+	test_run run;
+
+	(void)state;
+	/* Beside each copy's Idle.Animation, the same clip as Idle.xml (the
+	 * XmlSerializer dialect): both write copyNNN/Idle.xnb. */
+	for (unsigned c = 0; c < 10; c++) {
+		char *from = test_format("%s/copy%03u/Idle.Animation", src, c);
+		char *to = test_format("%s/copy%03u/Idle.xml", src, c);
+		size_t size;
+		uint8_t *data = test_read_file(from, &size);
+
+		assert_true(test_write_file(to, data, size));
+		free(data);
+		free(from);
+		free(to);
+	}
+	char *all = test_format("%s/all", dir);
+	run = test_animc("build", "-q", "-o", all, src, NULL);
+	assert_int_equal(run.status, 1);
+	assert_int_equal(count_word(run.err, "error:"), 10);
+	test_run_release(&run);
+	free(all);
+	for (unsigned k = 1; k <= 3; k++) {
+		char *shard = test_format("%u/3", k), *report = test_format("%s/r%u.json", dir, k);
+		char *out = test_format("%s/out%u", dir, k), *statuses;
+
+		/* Each shard into a folder of its own, as CI runners do. */
+		run = test_animc("build", "-q", "--shard", shard, "--report", report, "-o", out, src, NULL);
+		statuses = report_statuses(report);
+		compiled += count_word(statuses, "compiled");
+		failed += count_word(statuses, "failed");
+		assert_int_equal(run.status, count_word(statuses, "failed") ? 1 : 0);
+		shards_failing += run.status != 0;
+		test_run_release(&run);
+		free(statuses);
+		free(out);
+		free(report);
+		free(shard);
+	}
+	assert_int_equal(failed, 10);
+	assert_int_equal(compiled, 30);
+	assert_true(shards_failing >= 1);
+	free(src);
+	free(dir);
+}
+
 /* --shard K/N: disjoint shards, together the whole build. */
 static void shards_partition_a_build(void **state)
 {
@@ -580,6 +632,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(small_own_format_sources_skip_the_cache),
 	cmocka_unit_test_teardown(server_stopped_mid_build, test_nginx_teardown),
 	cmocka_unit_test(shards_partition_a_build),
+	cmocka_unit_test(shards_keep_sources_of_one_output_together),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -982,7 +982,7 @@ static bool clear_stale_folder(build_commit *c, const char *name, const char *pa
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
 
-		if (build_is_my_shard(ctx->options, e->out_base, e->source) && !source_exists(ctx, e->source))
+		if (build_is_my_shard(ctx->options, e->out_base) && !source_exists(ctx, e->source))
 			for (uint32_t k = 0; k < e->output_count; k++)
 				clear_stale_output(c, &e->outputs[k], name);
 	}
@@ -1199,7 +1199,7 @@ void build_commit_finish(build_commit *c)
 		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
 		/* Another shard's source: its shard counts and prunes it. */
-		bool is_gone = build_is_my_shard(ctx->options, e->out_base, e->source) && !source_exists(ctx, e->source);
+		bool is_gone = build_is_my_shard(ctx->options, e->out_base) && !source_exists(ctx, e->source);
 		if (is_gone && ctx->options->prune) {
 			cli_strings_push(&c->pruned_sources, e->source);
 			continue;   /* its outputs become orphans below, and go */

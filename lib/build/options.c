@@ -727,8 +727,8 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_depfile },
 	{ { "shard", 0, "K/N", FOR_COMPILE, BUILD_OPTION_RUN,
-	    "compile only the sources of shard K of N: those whose path under their input folder hashes"
-	    " to K (docs/scaling.md); the N shards are disjoint and together the whole build",
+	    "compile only the sources of shard K of N: those whose output path under OUTDIR (folder and"
+	    " stem) hashes to K (docs/scaling.md); the N shards are disjoint and together the whole build",
 	    NULL,
 	    NULL },
 	  set_shard },

@@ -929,22 +929,13 @@ void build_plan_check(build_ctx *ctx)
 	}
 }
 
-bool build_is_my_shard(const build_options *o, const char *out_base, const char *path)
+bool build_is_my_shard(const build_options *o, const char *out_base)
 {
-	/* The source's path under its input folder (or --base): its mirrored
-	 * folder and its file name. */
-	const char *slash = strrchr(out_base, '/');
-	char *rel = NULL;
-	bool is_mine;
-
-	if (!o->shard.count)
-		return true;
-	if (asprintf(&rel, "%.*s%s%s", slash ? (int)(slash - out_base) : 0, out_base, slash ? "/" : "",
-		     cli_basename(path)) < 0)
-		rel = NULL;
-	is_mine = !rel || cli_shard_has(&o->shard, rel);
-	free(rel);
-	return is_mine;
+	/* By where the source writes under OUTDIR ("Grund/Idle"), not by its
+	 * own name: sources that would write one output (a.Animation and
+	 * a.xml, a.fbx and a.X) are in one shard, whose commit refuses the
+	 * second as a whole build's does. */
+	return !o->shard.count || cli_shard_has(&o->shard, out_base);
 }
 
 void build_plan_shard(build_ctx *ctx)
@@ -957,7 +948,7 @@ void build_plan_shard(build_ctx *ctx)
 	for (size_t i = 0; i < plan->count; i++) {
 		build_job *j = &plan->jobs[i];
 
-		if (build_is_my_shard(ctx->options, j->out_base, j->path))
+		if (build_is_my_shard(ctx->options, j->out_base))
 			plan->jobs[kept++] = *j;
 		else
 			release_job(j);

@@ -89,8 +89,9 @@ void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out
 
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */
 void build_plan_shard(build_ctx *ctx);
-/* Is the source at `path`, built to out_base, this run's under --shard
- * (true without one)?  Jobs and manifest entries alike. */
-bool build_is_my_shard(const build_options *o, const char *out_base, const char *path);
+/* Is the source built to out_base (relative to OUTDIR, no extension) this
+ * run's under --shard (true without one)?  Jobs and manifest entries
+ * alike. */
+bool build_is_my_shard(const build_options *o, const char *out_base);
 
 #endif
