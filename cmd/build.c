@@ -3,15 +3,38 @@
  * their arguments (the option table of lib/build/options.c), then the
  * engine (lib/build/engine.h) runs them.
  */
+#include <string.h>
+#include <unistd.h>
+
 #include "build.h"
+
+/* A report named "-" takes the standard output for itself; what the build
+ * says there (progress, summary) goes to stderr. */
+static void set_stdout_aside(build_options *o)
+{
+	const char *const paths[] = { o->report_path, o->junit_path, o->depfile_path };
+
+	for (size_t i = 0; i < 3; i++)
+		if (paths[i] && strcmp(paths[i], "-") == 0) {
+			fflush(stdout);
+			o->report_stdout_fd = dup(STDOUT_FILENO);
+			if (o->report_stdout_fd >= 0)
+				dup2(STDERR_FILENO, STDOUT_FILENO);
+			return;
+		}
+}
 
 static int run_command(build_command command, void (*help)(FILE *out), int argc, char **argv)
 {
 	build_options o;
 	int status = build_options_parse(&o, command, argc, argv);
 
-	if (status == 0)
+	if (status == 0) {
+		set_stdout_aside(&o);
 		status = build_engine_run(command, &o);
+		if (o.report_stdout_fd >= 0)
+			close(o.report_stdout_fd);
+	}
 	else if (status < 0) {
 		help(stdout);
 		status = ANIMC_EXIT_OK;

@@ -2172,8 +2172,50 @@ static void reports_and_plots_write_into_special_files(void **state)
 	free(out), free(got), free(fifo), free(dir);
 }
 
+/* A report named "-" goes to the standard output alone (the progress and
+ * summary to stderr); it was written into a file named "-". */
+static void a_report_named_dash_takes_the_standard_output(void **state)
+{
+	char *dir = test_tmpdir("report-dash"), *out = test_format("%s/out", dir);
+	const char *src = "testdata/sample/Crane/Turn.Animation";
+	size_t len;
+	test_run r;
+
+	(void)state;
+	assert_false(test_file_exists("-"));
+	r = test_animc("build", "--report", "-", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	len = strlen(r.out);
+	assert_true(len > 2 && r.out[0] == '{' && strcmp(r.out + len - 2, "}\n") == 0);
+	assert_non_null(strstr(r.out, "\"status\": \"compiled\""));
+	assert_null(strstr(r.out, "compiled 1 source"));
+	assert_non_null(strstr(r.err, "compiled 1 source (1 clip), 0 failed"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--junit", "-", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "<?xml", 5) == 0);
+	assert_non_null(strstr(r.out, "</testsuites>"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--depfile", "-", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Turn.xnb: "));
+	test_run_release(&r);
+	assert_false(test_file_exists("-"));
+	/* One report only, and one build only. */
+	r = test_animc("build", "--report", "-", "--junit", "-", "-o", out, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "only one of --report, --junit and --depfile"));
+	test_run_release(&r);
+	r = test_animc("watch", "--report", "-", "-o", out, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "give a file"));
+	test_run_release(&r);
+	free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reports_and_plots_write_into_special_files),
+	cmocka_unit_test(a_report_named_dash_takes_the_standard_output),
 	cmocka_unit_test(the_longest_output_names_are_written),
 	cmocka_unit_test(a_missing_input_keeps_its_outputs),
 	cmocka_unit_test(a_source_no_importer_knows_any_more_keeps_its_outputs),

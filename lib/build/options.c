@@ -711,12 +711,14 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_memory },
 	{ { "report", 0, "FILE", FOR_BUILD, BUILD_OPTION_RUN,
-	    "write a JSON report (docs/build.md gives its schema)",
+	    "write a JSON report (docs/build.md gives its schema); - writes it to the standard output, and"
+	    " the progress and summary lines go to stderr",
 	    NULL,
 	    NULL },
 	  set_report },
 	{ { "junit", 0, "FILE", FOR_BUILD, BUILD_OPTION_RUN,
-	    "write a JUnit XML report, one test case per source, failures carrying their diagnostics",
+	    "write a JUnit XML report, one test case per source, failures carrying their diagnostics (- as for"
+	    " --report)",
 	    NULL,
 	    NULL },
 	  set_junit },
@@ -887,6 +889,7 @@ static void set_defaults(build_options *o)
 	o->cache_min_size = BUILD_CACHE_MIN_SIZE;
 	o->cache_url = getenv("ANIMC_CACHE_URL") && getenv("ANIMC_CACHE_URL")[0] ? getenv("ANIMC_CACHE_URL") : NULL;
 	o->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
+	o->report_stdout_fd = -1;
 }
 
 /* Whether `command` accepts the option: its own, and for outputs also
@@ -1053,6 +1056,15 @@ static int check_together(build_options *o, build_command command)
 				return cli_usage_error(command_name(o, command), "out of memory");
 		}
 	}
+	unsigned to_stdout = (o->report_path && strcmp(o->report_path, "-") == 0) +
+			     (o->junit_path && strcmp(o->junit_path, "-") == 0) +
+			     (o->depfile_path && strcmp(o->depfile_path, "-") == 0);
+	if (to_stdout && o->command_name)
+		return cli_usage_error(command_name(o, command), "a report named '-' (the standard output) is for one "
+				       "build; %s writes its reports again after each build: give a file", o->command_name);
+	if (to_stdout > 1)
+		return cli_usage_error(command_name(o, command), "only one of --report, --junit and --depfile can be "
+				       "'-' (the standard output)");
 	if (o->mgcb_defines.count && !o->mgcb_path)
 		return cli_usage_error(command_name(o, command), "--mgcb-define needs --mgcb PROJECT");
 	if (!o->out_dir)

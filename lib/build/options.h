@@ -51,6 +51,10 @@ typedef struct build_options {
 	unsigned jobs;
 	build_progress progress;
 	const char *report_path, *junit_path, *depfile_path, *base_dir;
+	/* Not an option: a report named "-" goes to this descriptor, the
+	 * process's standard output, which the command set aside (the
+	 * progress and summary lines then go to stderr); -1: none. */
+	int report_stdout_fd;
 	/* The shared cache (--cache-url or ANIMC_CACHE_URL, --cache-dir) and
 	 * --shard (count 0: all sources). */
 	const char *cache_url, *cache_dir;

@@ -104,12 +104,23 @@ static bool finish_file(FILE *f, const char *tmp, const char *path, cli_error *e
 	return ok;
 }
 
-/* A report file, written beside its place and renamed there. */
-static FILE *open_report(const char *path, char **tmp, cli_error *err)
+/* A report file, written beside its place and renamed there; "-", the
+ * standard output the command set aside (options.h). */
+static FILE *open_report(const build_ctx *ctx, const char *path, char **tmp, cli_error *err)
 {
 	FILE *f;
 	struct stat st;
+	int fd;
 
+	if (strcmp(path, "-") == 0) {
+		*tmp = NULL;
+		fd = ctx->options->report_stdout_fd;
+		f = fd < 0 ? NULL : fdopen(dup(fd), "w");
+		if (!f)
+			cli_error_set(err, "cannot write to the standard output: %s",
+				      fd < 0 ? "this command gives reports none" : strerror(errno));
+		return f;
+	}
 	/* A path that is no regular file (/dev/stdout, a FIFO a CI step
 	 * reads) is written as it is: renamed over, it would be replaced by
 	 * a file (as root, /dev/full itself). */
@@ -203,7 +214,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 	bool times = !build_reproducible();
 	build_totals t;
 	char *tmp;
-	FILE *f = open_report(path, &tmp, err);
+	FILE *f = open_report(ctx, path, &tmp, err);
 	bool ok;
 
 	if (!f)
@@ -431,7 +442,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 	build_totals t;
 	double total_s = 0;
 	char *tmp;
-	FILE *f = open_report(path, &tmp, err);
+	FILE *f = open_report(ctx, path, &tmp, err);
 	bool ok;
 
 	if (!f)
@@ -624,7 +635,7 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err
 	if (unwritable) {
 		cli_error_set(err, "not written: '%s' has a line break in its name, which no depfile make or "
 			      "ninja reads can hold; rename it", unwritable);
-	} else if ((f = open_report(path, &tmp, err))) {
+	} else if ((f = open_report(ctx, path, &tmp, err))) {
 		depfile_lines(f, ctx, cwd);
 		ok = finish_file(f, tmp, path, err);
 		free(tmp);
