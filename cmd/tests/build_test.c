@@ -2213,7 +2213,62 @@ static void a_report_named_dash_takes_the_standard_output(void **state)
 	free(out), free(dir);
 }
 
+/* Each source built alone into one folder, as a make rule per source
+ * does: a touched --skeleton model leaves every kept output newer than
+ * it.  The model's state is the folder's: the first source's build
+ * recorded it, and the next ones took it for unchanged and left their
+ * outputs older, so make ran them again on every make. */
+static void a_touched_model_settles_each_source_built_alone(void **state)
+{
+	char *dir = test_tmpdir("model-settles"), *src = test_format("%s/Crane", dir);
+	char *out = test_format("%s/out", dir), *model = test_format("%s/Crane.x", src);
+	static const char *const names[] = { "Turn", "Wave", "Idle" };
+	test_run r;
+
+	(void)state;
+	r = test_exec("cp", "-r", "testdata/sample/Crane", dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* Copied a while ago: the first builds trust the states they record. */
+	r = test_exec("touch", "-d", "-1 minute", model, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < 3; i++) {
+		char *file = test_format("%s/%s.Animation", src, names[i]);
+
+		r = test_exec("touch", "-d", "-1 minute", file, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		free(file);
+	}
+	for (size_t round = 0; round < 2; round++) {
+		for (size_t i = 0; i < 3; i++) {
+			char *file = test_format("%s/%s.Animation", src, names[i]);
+
+			r = test_animc("build", "-q", "--skeleton", model, "-o", out, file, NULL);
+			assert_int_equal(r.status, 0);
+			test_run_release(&r);
+			free(file);
+		}
+		if (round == 1)
+			break;
+		/* Touched, and old enough for its state to be trusted. */
+		usleep(20000);
+		assert_int_equal(utimensat(AT_FDCWD, model, NULL, 0), 0);
+		usleep(1100000);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		char *xnb = test_format("%s/%s.xnb", out, names[i]);
+
+		if (mtime_ns(xnb) <= mtime_ns(model))
+			fail_msg("%s is no newer than the model touched before its build", xnb);
+		free(xnb);
+	}
+	free(model), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_touched_model_settles_each_source_built_alone),
 	cmocka_unit_test(reports_and_plots_write_into_special_files),
 	cmocka_unit_test(a_report_named_dash_takes_the_standard_output),
 	cmocka_unit_test(the_longest_output_names_are_written),

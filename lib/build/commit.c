@@ -535,6 +535,11 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	if (has_model && !moved)
 		moved = !ctx->old.has_skeleton || ctx->skeleton.state.mtime_ns == 0 ||
 			memcmp(&ctx->skeleton.state, &ctx->old.skeleton.state, sizeof ctx->skeleton.state) != 0;
+	/* The model's state is the folder's: a build of another source alone
+	 * (a make rule per source) may have recorded it touched since this
+	 * job's outputs were settled.  Their recorded mtimes tell. */
+	for (uint32_t k = 0; has_model && !moved && k < p->output_count; k++)
+		moved = p->outputs[k].state.mtime_ns <= ctx->skeleton.state.mtime_ns;
 	for (uint32_t i = 0; !moved && i < r->dep_count; i++)
 		moved = r->deps[i].state.mtime_ns == 0 ||
 			memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0;
