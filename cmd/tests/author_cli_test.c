@@ -248,6 +248,13 @@ static void hostile_sidecars_name_file_and_line(void **state)
 		  "<Looping>true</Looping>\n<ClipParts/>", "Walker_Anims.xml:5:", "Looping" },
 		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>\n"
 		  "<ClipParts>\n<Item><ClipName>A</ClipName></Item>\n</ClipParts>\n</Wrong>", "Walker_Anims.xml:", "" },
+		/* a take split into nothing: no clip would be left */
+		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>\n"
+		  "<ClipParts>\n</ClipParts>", "Walker_Anims.xml:5:", "lists no <Item>" },
+		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>\n"
+		  "<ClipParts/>", "Walker_Anims.xml:5:", "lists no <Item>" },
+		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>",
+		  "Walker_Anims.xml", "has no <ClipParts>" },
 	};
 
 	(void)state;

@@ -33,6 +33,7 @@ typedef struct reader {
 	bool has_asset, has_take, has_frames, has_parts;
 	bool item_has[3];
 	uint32_t item_line;
+	animc_xml_element parts_at;   /* <ClipParts>, for its line */
 	animc_split_part part;
 	size_t capacity;
 } reader;
@@ -95,6 +96,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 			if (r->has_parts)
 				return fail(r, ANIMC_ERR_PARSE, el, "a second <ClipParts>");
 			r->has_parts = true;
+			r->parts_at = (animc_xml_element){ .name = "ClipParts", .line = el->line, .column = el->column };
 			return ANIMC_XML_CONTINUE;
 		}
 		return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> in an AnimationDefinition", el->name);
@@ -245,6 +247,14 @@ animc_status animc_split_doc_parse(const char *path, const uint8_t *data, size_t
 			fail(&r, ANIMC_ERR_PARSE, NULL, "the AnimationDefinition has no <originalClipName>");
 		else if (!r.has_frames)
 			fail(&r, ANIMC_ERR_PARSE, NULL, "the AnimationDefinition has no <originalFrameCount>");
+		/* A take split into nothing would leave no clip, and a build
+		 * would remove the take's outputs without a word. */
+		else if (!r.has_parts)
+			fail(&r, ANIMC_ERR_PARSE, NULL, "the AnimationDefinition has no <ClipParts>: list the take's "
+			     "parts, or remove the file to build the take whole");
+		else if (!out->split.part_count)
+			fail(&r, ANIMC_ERR_PARSE, &r.parts_at, "the <ClipParts> lists no <Item>: list the take's parts, "
+			     "or remove the file to build the take whole");
 		status = r.status;
 	}
 	if (status != ANIMC_OK) {
