@@ -343,12 +343,32 @@ static void fixtures_play_in_the_original_runtime(void **state)
 	free(out);
 }
 
+/* The same for STEP curves, baked to a key a float step before each change
+ * (step.gltf: keys 0, 0.3, 0.7, 1 and 1.6 s, so frames of 0.3 s): a frame
+ * was ~1e-7 s, and the part written as lasting 1/60 s. */
+static void split_frames_of_a_step_curve_are_its_keys(void **state)
+{
+	char *out = test_tmpdir("gltf-step-frames"), *part = test_format("%s/step/A.xnb", out);
+	test_run r = test_animc("build", "--split", "A=1f:3f", "-o", out, FIXTURES "/step.gltf", NULL);
+	animrt_clip *clip;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "warning"));
+	test_run_release(&r);
+	assert_int_equal(animrt_open_file(part, &clip, NULL), ANIMRT_OK);
+	test_assert_near(clip->duration_s, 0.6, 1e-6);
+	animrt_close(clip);
+	free(part), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),
 	cmocka_unit_test(edge_cases_write_playable_clips),
 	cmocka_unit_test(split_frames_of_a_cubic_curve_are_its_keys),
+	cmocka_unit_test(split_frames_of_a_step_curve_are_its_keys),
 	cmocka_unit_test(a_node_of_its_own_is_named),
 	cmocka_unit_test(fixtures_play_in_the_original_runtime),
 };

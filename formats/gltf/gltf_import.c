@@ -267,7 +267,9 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 		if (gap > 0 && (im->authored_gap == 0 || gap < im->authored_gap))
 			im->authored_gap = gap;
 	}
-	im->is_baked |= s.mode == GLTF_CUBICSPLINE;
+	/* Baking adds keys: a CUBICSPLINE curve finer ones, a STEP one a key a
+	 * float step before each change, which as a frame would be ~1e-7 s. */
+	im->is_baked |= s.mode == GLTF_CUBICSPLINE || s.mode == GLTF_STEP;
 	status = gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
 				 input.count, gltf_bound_of(im->bounds, t->kind), &keys);
 	if (status == ANIMC_ERR_LIMIT) {
@@ -556,7 +558,7 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	for (uint32_t c = 0; c < clip->channel_count; c++)
 		clip->channels[c].duration_s = clip->duration_s;
 	/* glTF states no frame rate: --split counts frames at the key spacing,
-	 * the authored one where a curve was baked to finer keys. */
+	 * the authored one where a curve was baked to more keys. */
 	if (im->is_baked && im->authored_gap > 0) {
 		double rate = 1.0 / im->authored_gap;
 
