@@ -319,7 +319,7 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
  * spacing is the boundary.
  */
 #define SNAP_FRACTION 1e-4
-/* A boundary given in frames of a take whose frames are its keys (it
+/* A boundary given in whole frames of a take whose frames are its keys (it
  * states no frame rate: the rate comes from the keys' spacing) means a key:
  * that rate, rounded (30 for RobotGame's KeyInterval 0.033333), puts frame
  * 20 2e-4 of the spacing beside key 20, and farther on later frames. */
@@ -376,13 +376,21 @@ static double snap_to_key(const animc_clip *take, double t, bool is_key_frame)
 	return isnan(best) ? t : best;
 }
 
+/* A boundary given as a whole frame: it means a key.  A fractional frame
+ * (20.25f) means the time between keys it names, and keeps it. */
+static bool is_whole_frame(const animc_split_time *t)
+{
+	return t->is_frame && fabs(t->value - floor(t->value + 0.5)) < 1e-6;
+}
+
 static animc_clip *cut(const animc_clip *take, const animc_split *split, const animc_split_part *split_part,
 		       double start, double end, animc_status *status)
 {
 	animc_clip *part = animc_clip_create(split_part->name);
 	bool frames_are_keys = !(take->frame_rate > 0) && split->frame_count <= 0;
-	double a = snap_to_key(take, start, frames_are_keys && split_part->start.is_frame);
-	double b = fmin(snap_to_key(take, end, frames_are_keys && split_part->end.is_frame), (double)take->duration_s);
+	double a = snap_to_key(take, start, frames_are_keys && is_whole_frame(&split_part->start));
+	double b = fmin(snap_to_key(take, end, frames_are_keys && is_whole_frame(&split_part->end)),
+			(double)take->duration_s);
 
 	if (!part) {
 		*status = ANIMC_ERR_NOMEM;

@@ -209,12 +209,41 @@ static void frames_of_a_take_without_a_rate_are_its_keys(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* A fractional frame keeps its time, between the keys it names: 20.2
+ * was moved onto key 20 (within a quarter frame), 2.5 was not. */
+static void fractional_frames_keep_their_time(void **state)
+{
+	enum { N = 31 };
+	float tx[3 * N];
+	animc_split_part part = { "P", { 2.5, true }, { 20.2, true }, 0 };
+	animc_split split = { "Take", 0, 0, &part, 1, NULL };
+	animc_clip_set set = { 0 };
+	animc_clip *take = animc_clip_create("Take");
+
+	(void)state;
+	for (int i = 0; i < N; i++)
+		tx[3 * i] = (float)(i * i), tx[3 * i + 1] = 0, tx[3 * i + 2] = 0;
+	take->duration_s = 30 * 0.033333f;
+	uint32_t a = test_add_channel(take, "A", N, NULL, 0.033333f, take->duration_s);
+	test_set_track(take, a, ANIMC_TRANSLATION, false, tx, N, NULL);
+	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	const animc_clip *clip = set.clips[0];
+	const animc_channel *ch = &clip->channels[0];
+	test_assert_near(clip->duration_s, 17.7 / 30, 1e-5);
+	/* Halfway from key 2 (4) to key 3 (9); a fifth from 400 to 441. */
+	test_assert_near(ch->tracks[ANIMC_TRANSLATION].values[0], 6.5, 0.01);
+	test_assert_near(ch->tracks[ANIMC_TRANSLATION].values[3 * (ch->key_count - 1)], 408.2, 0.05);
+	animc_clip_set_release(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
 	cmocka_unit_test(frame_rate_of_the_keys),
 	cmocka_unit_test(frames_at_the_stated_frame_rate),
 	cmocka_unit_test(frames_of_a_take_without_a_rate_are_its_keys),
+	cmocka_unit_test(fractional_frames_keep_their_time),
 };
 
 ANIMC_TEST_GROUP(tests);
