@@ -129,6 +129,40 @@ static void sidecar_splits_a_take_at_exact_boundaries(void **state)
 	free(out);
 }
 
+/* A sidecar whose <Asset> comes after a long comment (a licence) is still
+ * the sidecar: only its first 4096 bytes were looked at, and the take was
+ * built whole without a word. */
+static void a_sidecar_after_a_long_comment_splits(void **state)
+{
+	char *dir = test_tmpdir("sidecar-licence"), *out = test_format("%s/out", dir);
+	char *src = test_format("%s/src", dir), *walker = test_format("%s/Walker.xml", src);
+	char *side = test_format("%s/Walker_Anims.xml", src), *part = test_format("%s/Walker/Run.xnb", out);
+	char *whole = test_format("%s/Walker/Take 001.xnb", out);
+	size_t size;
+	char *doc = (char *)test_read_file(WALKER_ANIMS, &size), *line_end = strchr(doc, '\n');
+	FILE *f;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(src, 0755), 0);
+	copy_file(WALKER, walker);
+	f = fopen(side, "wb");
+	assert_non_null(f);
+	fwrite(doc, 1, (size_t)(line_end + 1 - doc), f);
+	fputs("<!--\n", f);
+	for (int i = 0; i < 200; i++)
+		fprintf(f, "  Licence line %03d: this file is part of the game's art, all rights reserved.\n", i);
+	fputs("-->\n", f);
+	fwrite(line_end + 1, 1, size - (size_t)(line_end + 1 - doc), f);
+	fclose(f);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(part));
+	assert_false(test_file_exists(whole));
+	free(doc), free(whole), free(part), free(side), free(walker), free(src), free(out), free(dir);
+}
+
 /* Boundaries between keys: the pose there interpolated by the runtime's rule. */
 static void split_between_keys_is_the_take_shifted(void **state)
 {
@@ -1646,6 +1680,7 @@ static void a_stopped_worker_keeps_the_last_good_outputs(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
+	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),

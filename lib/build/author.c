@@ -144,17 +144,31 @@ char *build_sidecar_path(const char *source)
 	return out;
 }
 
+/* How far into a STEM_Anims.xml its AnimationDefinition type is looked
+ * for: past a licence or a long comment before the <Asset>, not through a
+ * large file that is no sidecar. */
+#define SIDECAR_PROBE_BYTES (256u << 10)
+
 static bool holds_definition(const char *path)
 {
-	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	uint8_t *head = malloc(SIDECAR_PROBE_BYTES);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
+	size_t size = 0;
+	ssize_t n = 0;
+	bool holds;
 
-	if (fd < 0)
+	if (fd < 0 || !head) {
+		if (fd >= 0)
+			close(fd);
+		free(head);
 		return false;
-	n = read(fd, head, sizeof head);
+	}
+	while (size < SIDECAR_PROBE_BYTES && (n = read(fd, head + size, SIDECAR_PROBE_BYTES - size)) > 0)
+		size += (size_t)n;
 	close(fd);
-	return n > 0 && animc_split_doc_probe(head, (size_t)n);
+	holds = size > 0 && animc_split_doc_probe(head, size);
+	free(head);
+	return holds;
 }
 
 bool build_sidecar_of(const char *dir, const char *name, const char *const *siblings, size_t count,
