@@ -163,6 +163,39 @@ static void a_sidecar_after_a_long_comment_splits(void **state)
 	free(doc), free(whole), free(part), free(side), free(walker), free(src), free(out), free(dir);
 }
 
+/* A sidecar whose type is misspelt splits nothing: said as a warning (a
+ * note under -v before), which --warnings-as-errors fails. */
+static void a_misspelt_sidecar_is_a_warning(void **state)
+{
+	char *dir = test_tmpdir("sidecar-misspelt"), *out = test_format("%s/out", dir);
+	char *src = test_format("%s/src", dir), *walker = test_format("%s/Walker.xml", src);
+	char *side = test_format("%s/Walker_Anims.xml", src), *whole = test_format("%s/Walker/Take 001.xnb", out);
+	size_t size;
+	char *doc = (char *)test_read_file(WALKER_ANIMS, &size), *type = strstr(doc, "AnimationDefinition");
+	test_run r;
+
+	(void)state;
+	assert_non_null(type);
+	memcpy(type, "AnimationDefinitoin", 19);
+	assert_int_equal(mkdir(src, 0755), 0);
+	copy_file(WALKER, walker);
+	assert_true(test_write_file(side, doc, size));
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "Walker_Anims.xml: warning: named like a clip-split sidecar"));
+	assert_non_null(strstr(r.err, "[sidecar-unused]"));
+	assert_non_null(strstr(r.out, "1 skipped, 1 warning"));
+	test_run_release(&r);
+	assert_true(test_file_exists(whole));
+	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "sidecar-unused", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir);
+}
+
 /* Boundaries between keys: the pose there interpolated by the runtime's rule. */
 static void split_between_keys_is_the_take_shifted(void **state)
 {
@@ -1681,6 +1714,7 @@ static void a_stopped_worker_keeps_the_last_good_outputs(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
+	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),

@@ -89,6 +89,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"a file or folder of an input tree cannot be read; skipped" },
 	[ANIMC_WARN_OUTPUT_TAKEN_OVER] = { "output-taken-over",
 		"this source writes an output another source's earlier build wrote" },
+	[ANIMC_WARN_SIDECAR_UNUSED] = { "sidecar-unused",
+		"a file named like a source's clip-split sidecar holds no AnimationDefinition" },
 	[ANIMC_WARN_CACHE] = { "cache",
 		"the shared build cache could not be read or written (the run's own)" },
 	[ANIMC_WARN_MANIFEST] = { "manifest",

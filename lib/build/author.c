@@ -171,29 +171,37 @@ static bool holds_definition(const char *path)
 	return holds;
 }
 
-bool build_sidecar_of(const char *dir, const char *name, const char *const *siblings, size_t count,
-		      const char **source)
+const char *build_sidecar_named(const char *name, const char *const *siblings, size_t count)
 {
 	size_t n = strlen(name), suffix = sizeof BUILD_SIDECAR_SUFFIX - 1, stem;
-	char *path;
-	bool is_sidecar;
 
 	if (n <= suffix || strcmp(name + n - suffix, BUILD_SIDECAR_SUFFIX) != 0)
-		return false;
+		return NULL;
 	stem = n - suffix;
 	for (size_t i = 0; i < count; i++) {
 		const char *s = siblings[i];
 
-		if (strcmp(s, name) == 0 || cli_stem_length(s) != stem || strncmp(s, name, stem) != 0)
-			continue;
-		path = cli_path_join(dir, name, NULL);
-		is_sidecar = path && holds_definition(path);
-		free(path);
-		if (is_sidecar)
-			*source = s;
-		return is_sidecar;
+		if (strcmp(s, name) != 0 && cli_stem_length(s) == stem && strncmp(s, name, stem) == 0)
+			return s;
 	}
-	return false;
+	return NULL;
+}
+
+bool build_sidecar_of(const char *dir, const char *name, const char *const *siblings, size_t count,
+		      const char **source)
+{
+	const char *s = build_sidecar_named(name, siblings, count);
+	char *path;
+	bool is_sidecar;
+
+	if (!s)
+		return false;
+	path = cli_path_join(dir, name, NULL);
+	is_sidecar = path && holds_definition(path);
+	free(path);
+	if (is_sidecar)
+		*source = s;
+	return is_sidecar;
 }
 
 char *build_author_sidecar(const build_author_options *a, const char *source, bool is_explicit)

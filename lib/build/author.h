@@ -39,6 +39,10 @@ void build_author_release(build_author_options *a);
 /* The sidecar path of a source ("dir/STEM_Anims.xml"), malloc()ed. */
 char *build_sidecar_path(const char *source);
 
+/* The sibling whose sidecar folder entry `name` is named as (it ends in
+ * BUILD_SIDECAR_SUFFIX, the sibling's stem before it), or NULL. */
+const char *build_sidecar_named(const char *name, const char *const *siblings, size_t count);
+
 /* Whether folder entry `name` is the sidecar of a sibling: it ends in
  * BUILD_SIDECAR_SUFFIX, a sibling's stem is what comes before, and the file
  * (dir/name) holds an AnimationDefinition.  *source gets that sibling. */

@@ -934,6 +934,12 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		if (job->is_explicit) {
 			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds %s", holds);
 		} else {
+			/* A sidecar whose type is misspelt splits nothing: its
+			 * source is built whole, which a note would hide. */
+			if (job->is_sidecar_name)
+				animc_diag_report_kind(&sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
+						       "named like a clip-split sidecar but holds no AnimationDefinition "
+						       "(%s): its source's takes are built whole", holds);
 			r->status = BUILD_SKIPPED;
 			if (asprintf(&r->skip_reason, "holds %s", holds) < 0)
 				r->skip_reason = NULL;

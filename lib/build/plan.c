@@ -320,8 +320,10 @@ static bool walk(walker *w, const char *rel)
 			build_job *j = rel_dir ? add_job(plan, full, rel_dir, false, NULL) : NULL;
 
 			ok = j != NULL;
-			if (j && names)
+			if (j && names) {
 				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
+				j->is_sidecar_name = build_sidecar_named(e->name, names, count) != NULL;
+			}
 			free(rel_dir);
 		} else if (!e->has_stat) {
 			build_job *j = add_job(plan, full, "", false, NULL);
@@ -348,8 +350,10 @@ static bool walk(walker *w, const char *rel)
 			build_job *j = rel_dir ? add_job(plan, full, rel_dir, false, st) : NULL;
 
 			ok = j != NULL;
-			if (j && names)
+			if (j && names) {
 				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
+				j->is_sidecar_name = build_sidecar_named(e->name, names, count) != NULL;
+			}
 			free(rel_dir);
 		} else {
 			char reason[64];

@@ -25,6 +25,9 @@ typedef struct build_job {
 	char *stem;          /* the base name without its extension */
 	bool is_explicit;    /* named on the command line (not found in a folder) */
 	bool has_no_sidecar; /* its folder's listing holds no STEM_Anims.xml */
+	/* Named STEM_Anims.xml beside a source STEM.*, but no sidecar (it holds
+	 * no AnimationDefinition): skipped with a warning, not a note. */
+	bool is_sidecar_name;
 	bool has_state;      /* `state` comes from the walk */
 	build_file_state state;
 	uint64_t size;

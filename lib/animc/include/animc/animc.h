@@ -116,6 +116,7 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_IMPORTER_OUTPUT,
 	ANIMC_WARN_UNREADABLE,
 	ANIMC_WARN_OUTPUT_TAKEN_OVER,
+	ANIMC_WARN_SIDECAR_UNUSED,
 	/* the run's own (they fail no build) */
 	ANIMC_WARN_CACHE,
 	ANIMC_WARN_MANIFEST,
