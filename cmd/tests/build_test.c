@@ -2267,7 +2267,49 @@ static void a_touched_model_settles_each_source_built_alone(void **state)
 	free(model), free(out), free(src), free(dir);
 }
 
+/* A source is known by the file its path names, not by the spelling: the
+ * same folder given relative, then absolute (as CMake and IDEs pass it),
+ * is up to date, its outputs untouched, and recorded once.  It compiled
+ * everything again, each time the spelling changed. */
+static void another_spelling_of_an_input_is_up_to_date(void **state)
+{
+	char *dir = test_tmpdir("spelling"), *src = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.xnb", out), *record_file = test_format("%s/.animc/manifest", out);
+	char *absolute, *text;
+	int64_t before;
+	test_run r;
+
+	(void)state;
+	r = test_exec("cp", "-r", "testdata/sample/Crane", src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	absolute = realpath(src, NULL);
+	assert_non_null(absolute);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	before = mtime_ns(turn);
+	const char *const spellings[] = { absolute, src, absolute };
+	for (size_t i = 0; i < 3; i++) {
+		r = test_animc("build", "-o", out, spellings[i], NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 5 up to date"))
+			fail_msg("%s: %s", spellings[i], r.out);
+		test_run_release(&r);
+	}
+	assert_true(mtime_ns(turn) == before);
+	/* One record per source, under the last spelling. */
+	text = (char *)test_read_file(record_file, NULL);
+	size_t records = 0;
+	for (const char *p = strstr(text, "Turn.Animation"); p; p = strstr(p + 1, "Turn.Animation"))
+		records++;
+	assert_int_equal(records, 1);
+	assert_non_null(strstr(text, absolute));
+	free(text), free(absolute), free(record_file), free(turn), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_touched_model_settles_each_source_built_alone),
 	cmocka_unit_test(reports_and_plots_write_into_special_files),
 	cmocka_unit_test(a_report_named_dash_takes_the_standard_output),

@@ -461,7 +461,7 @@ static bool is_unchanged_record(const build_commit *c, const build_job *j)
 	build_hash run_key;
 
 	build_job_run_key(c->ctx, j, &run_key);
-	if (j->needs_compile || !p || !r->has_source || !build_hash_equal(&p->run_key, &run_key) ||
+	if (j->needs_compile || !p || p->is_renamed || !r->has_source || !build_hash_equal(&p->run_key, &run_key) ||
 	    (r->status == BUILD_UP_TO_DATE ? p->status != BUILD_COMPILED :
 	     r->status != BUILD_SKIPPED || p->status != BUILD_SKIPPED) ||
 	    memcmp(&r->source_state, &p->state, sizeof p->state) != 0 || r->dep_count != p->dep_count)

@@ -67,6 +67,8 @@ static void save_checkpoint(run_state *rs)
 	(void)data, (void)size;
 	view.index = NULL;
 	view.index_size = 0;
+	view.base_index = NULL;
+	view.base_index_size = 0;
 	view.loaded_hash_known = false;
 	/* Found by source when merging with a build running beside this one. */
 	{

@@ -67,6 +67,7 @@ void manifest_release(manifest *m)
 		manifest_entry_release(&m->entries[i]);
 	free(m->entries);
 	free(m->index);
+	free(m->base_index);
 	for (size_t i = 0; i < m->orphan_count; i++)
 		manifest_output_release(&m->orphans[i]);
 	free(m->orphans);
@@ -79,9 +80,8 @@ static size_t string_hash(const char *s)
 	return (size_t)XXH3_64bits(s, strlen(s));
 }
 
-static bool index_grow(manifest *m)
+static bool index_build(manifest *m, size_t size)
 {
-	size_t size = m->index_size ? m->index_size * 2 : 256;
 	size_t *index = calloc(size, sizeof *index);
 
 	if (!index)
@@ -97,6 +97,11 @@ static bool index_grow(manifest *m)
 	m->index = index;
 	m->index_size = size;
 	return true;
+}
+
+static bool index_grow(manifest *m)
+{
+	return index_build(m, m->index_size ? m->index_size * 2 : 256);
 }
 
 /* The index is keyed by source alone, so that every entry of a source
@@ -121,6 +126,55 @@ manifest_entry *manifest_find(const manifest *m, const char *source)
 	return manifest_find_output(m, source, NULL);
 }
 
+/* The entries by out_base, made once (the entries do not move while a
+ * plan is checked). */
+static bool base_index_make(manifest *m)
+{
+	size_t size = 256;
+
+	while (size < 2 * m->count)
+		size *= 2;
+	m->base_index = calloc(size, sizeof *m->base_index);
+	if (!m->base_index)
+		return false;
+	m->base_index_size = size;
+	for (size_t k = 0; k < m->count; k++) {
+		size_t i;
+
+		for (i = string_hash(m->entries[k].out_base) & (size - 1); m->base_index[i]; i = (i + 1) & (size - 1))
+			;
+		m->base_index[i] = k + 1;
+	}
+	return true;
+}
+
+manifest_entry *manifest_find_same_file(manifest *m, const char *source, const char *out_base)
+{
+	struct stat now, then;
+	size_t mask;
+
+	if (!m->count || (!m->base_index && !base_index_make(m)) || stat(source, &now) != 0)
+		return NULL;
+	mask = m->base_index_size - 1;
+	for (size_t i = string_hash(out_base) & mask; m->base_index[i]; i = (i + 1) & mask) {
+		manifest_entry *e = &m->entries[m->base_index[i] - 1];
+		char *copy;
+
+		if (strcmp(e->out_base, out_base) != 0 || strcmp(e->source, source) == 0 ||
+		    stat(e->source, &then) != 0 || then.st_dev != now.st_dev || then.st_ino != now.st_ino)
+			continue;
+		/* Known by this spelling from now on: on another probe sequence. */
+		copy = strdup(source);
+		if (!copy)
+			return NULL;
+		free(e->source);
+		e->source = copy;
+		e->is_renamed = true;
+		return index_build(m, m->index_size ? m->index_size : 256) ? e : NULL;
+	}
+	return NULL;
+}
+
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
 {
 	size_t i, mask;
@@ -141,6 +195,9 @@ manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
 	for (i = string_hash(e->source) & mask; m->index[i]; i = (i + 1) & mask)
 		;
 	m->index[i] = ++m->count;
+	free(m->base_index);   /* made again when asked */
+	m->base_index = NULL;
+	m->base_index_size = 0;
 	return &m->entries[m->count - 1];
 }
 

@@ -44,6 +44,7 @@ typedef struct manifest_entry {
 	uint32_t warning_count;
 	bool is_seen;        /* a job of this run names it */
 	bool is_ours;        /* recorded by this run (not carried over) */
+	bool is_renamed;     /* found under another spelling: saved under this one */
 } manifest_entry;
 
 typedef struct manifest {
@@ -54,6 +55,8 @@ typedef struct manifest {
 	size_t count, capacity;
 	size_t *index;             /* open addressing over `source`, 0 = empty */
 	size_t index_size;
+	size_t *base_index;        /* over `out_base`, made by manifest_find_same_file */
+	size_t base_index_size;
 	manifest_output *orphans;  /* written by animc, claimed by no source */
 	size_t orphan_count, orphan_capacity;
 	/* The file this manifest will replace, so that saving the same bytes
@@ -105,6 +108,11 @@ manifest_entry *manifest_find(const manifest *m, const char *source);
 /* The entry of `source` built to out_base. */
 manifest_entry *manifest_find_output(const manifest *m, const char *source, const char *out_base);
 /* Append an entry (taking what it points to); NULL when out of memory. */
+/* The entry built to out_base from the file `source` names, recorded under
+ * another spelling of its path (relative, then absolute; through another
+ * link), renamed `source`; NULL when none.  A linear walk: for a source
+ * manifest_find_output does not know. */
+manifest_entry *manifest_find_same_file(manifest *m, const char *source, const char *out_base);
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e);
 bool manifest_add_orphan(manifest *m, const manifest_output *o);
 

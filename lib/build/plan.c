@@ -903,6 +903,10 @@ void build_plan_check(build_ctx *ctx)
 		build_hash run_key;
 
 		j->previous = ctx->has_old ? manifest_find_output(&ctx->old, j->path, j->out_base) : NULL;
+		/* Recorded under another spelling of its path ("art", then
+		 * "$PWD/art"): the same file, up to date as it was. */
+		if (ctx->has_old && !j->previous && j->out_base)
+			j->previous = manifest_find_same_file(&ctx->old, j->path, j->out_base);
 		work += j->needs_compile && (!j->has_state || has_cache);
 		/* Made under other options (or another skeleton, or for another
 		 * project item or cut): out of date. */
