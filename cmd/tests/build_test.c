@@ -2308,7 +2308,43 @@ static void another_spelling_of_an_input_is_up_to_date(void **state)
 	free(text), free(absolute), free(record_file), free(turn), free(out), free(src), free(dir);
 }
 
+/* The run's own --report, --junit and --depfile files inside an input
+ * folder are no sources, as OUTDIR's files are not: the next run counted
+ * them as three skipped sources, in the summary, the report and JUnit. */
+static void a_build_s_own_reports_in_an_input_are_no_sources(void **state)
+{
+	char *dir = test_tmpdir("own-reports"), *src = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/r.json", src), *junit = test_format("%s/j.xml", src);
+	char *depfile = test_format("%s/d.d", src), *to = test_format("%s/Turn.Animation", src);
+	char *text;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(src, 0755), 0);
+	r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", to, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--report", report, "--junit", junit, "--depfile", depfile, "-o", out, src,
+			       NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, run ? "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"
+				       : "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings"))
+			fail_msg("run %d: %s", run, r.out);
+		test_run_release(&r);
+	}
+	text = (char *)test_read_file(report, NULL);
+	assert_null(strstr(text, "r.json"));
+	assert_null(strstr(text, "d.d"));
+	free(text);
+	text = (char *)test_read_file(junit, NULL);
+	assert_null(strstr(text, "<skipped"));
+	free(text);
+	free(to), free(depfile), free(junit), free(report), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_touched_model_settles_each_source_built_alone),
 	cmocka_unit_test(reports_and_plots_write_into_special_files),

@@ -843,6 +843,27 @@ static void finish_diagnostics(const build_ctx *ctx, build_result *r)
 	warnings_fail(ctx, r);
 }
 
+/* A source that holds no animation: normal for a static model in an art
+ * folder, a mistake on the command line. */
+static void holds_no_animation(const build_job *job, const char *what, animc_diag_sink *sink, build_result *r)
+{
+	const char *holds = what[0] ? what : "no animation";
+
+	if (job->is_explicit) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds %s", holds);
+		return;
+	}
+	/* A sidecar whose type is misspelt splits nothing: its source is
+	 * built whole, which a note would hide. */
+	if (job->is_sidecar_name)
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
+				       "named like a clip-split sidecar but holds no AnimationDefinition (%s): its "
+				       "source's takes are built whole", holds);
+	r->status = BUILD_SKIPPED;
+	if (asprintf(&r->skip_reason, "holds %s", holds) < 0)
+		r->skip_reason = NULL;
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
@@ -926,24 +947,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 				  "written: build again", cs.changed);
 		goto done;
 	}
-	/* A static model is normal in an art folder, a mistake on the command
-	 * line. */
 	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
-		const char *holds = set.holds[0] ? set.holds : "no animation";
-
-		if (job->is_explicit) {
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds %s", holds);
-		} else {
-			/* A sidecar whose type is misspelt splits nothing: its
-			 * source is built whole, which a note would hide. */
-			if (job->is_sidecar_name)
-				animc_diag_report_kind(&sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
-						       "named like a clip-split sidecar but holds no AnimationDefinition "
-						       "(%s): its source's takes are built whole", holds);
-			r->status = BUILD_SKIPPED;
-			if (asprintf(&r->skip_reason, "holds %s", holds) < 0)
-				r->skip_reason = NULL;
-		}
+		holds_no_animation(job, set.holds, &sink, r);
 		goto done;
 	}
 	if (status != ANIMC_OK) {

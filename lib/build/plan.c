@@ -123,6 +123,10 @@ typedef struct walker {
 	size_t seen_size, seen_count;
 	bool has_exclude;
 	dir_id exclude;
+	/* The run's own --report, --junit and --depfile files, when they are
+	 * there: written by builds, no sources (as OUTDIR's files are not). */
+	dir_id own[3];
+	size_t own_count;
 	/* Folders reached through a symbolic link, walked after the rest of
 	 * the input (relative to root): the folder's own path wins, so that
 	 * an alias added beside it moves no output. */
@@ -173,6 +177,7 @@ typedef struct dir_entry {
 	unsigned char type;   /* d_type: DT_UNKNOWN when the file system does not say */
 	bool has_stat;        /* `st` read (not for DT_REG) */
 	struct stat st;
+	ino_t ino;            /* d_ino */
 } dir_entry;
 
 static int compare_entries(const void *a, const void *b)
@@ -206,6 +211,7 @@ static bool read_dir(DIR *dir, dir_entry **out, size_t *count)
 		entries[n].name = strdup(e->d_name);
 		entries[n].type = e->d_type;
 		entries[n].has_stat = false;
+		entries[n].ino = e->d_ino;
 		if (!entries[n].name)
 			goto fail;
 		n++;
@@ -268,6 +274,19 @@ bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const bu
 	return is_known;
 }
 
+/* Whether entry e (at `full`) is one of the run's own report files: its
+ * inode first, the file's device only then. */
+static bool is_own_file(const walker *w, const dir_entry *e, const char *full)
+{
+	struct stat st;
+
+	for (size_t k = 0; k < w->own_count; k++)
+		if (w->own[k].ino == e->ino)
+			return (e->has_stat || stat(full, &st) == 0) &&
+			       (e->has_stat ? e->st.st_dev : st.st_dev) == w->own[k].dev;
+	return false;
+}
+
 static bool walk(walker *w, const char *rel)
 {
 	build_plan *plan = &w->ctx->plan;
@@ -309,6 +328,8 @@ static bool walk(walker *w, const char *rel)
 
 		if (!full || !child) {
 			ok = false;
+		} else if (is_file && is_own_file(w, e, full)) {
+			/* a report of this build's: not a source */
 		} else if (is_file && names && build_sidecar_of(dir_path, e->name, names, count, &user)) {
 			/* A clip-split sidecar: read by its source's compile. */
 			char reason[512];
@@ -517,6 +538,13 @@ bool build_plan_make(build_ctx *ctx)
 		} else if (S_ISDIR(st.st_mode)) {
 			walker w = { .ctx = ctx, .root = input, .rel_root = "", .has_exclude = has_out,
 				     .exclude = { out_st.st_dev, out_st.st_ino } };
+			const char *const own[3] = { o->report_path, o->junit_path, o->depfile_path };
+			struct stat own_st;
+
+			for (size_t k = 0; k < 3; k++)
+				if (own[k] && strcmp(own[k], "-") != 0 && stat(own[k], &own_st) == 0 &&
+				    S_ISREG(own_st.st_mode))
+					w.own[w.own_count++] = (dir_id){ own_st.st_dev, own_st.st_ino };
 
 			if (base_real && !(rel = relative_to_base(base_real, input, &err))) {
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s", err.message);
