@@ -370,12 +370,80 @@ static void one_runtime_per_project(void **state)
 	free(one), free(stage);
 }
 
+/* Source names a rule cannot carry fail the configure step, each named:
+ * '#' broke it with CMake's own message and no file named, '%' (escaped in
+ * the depfile, misread by CMake) left its rule running on every build, and
+ * with make NAME(MEMBER) never ran again; ';' splits CMake's lists. */
+static void names_a_rule_cannot_carry_are_refused(void **state)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *dir = test_tmpdir("cmake-names"), *clips = test_format("%s/sample/Crane", dir);
+	static const char *const names[] = { "Run#2.Animation", "Walk%1.Animation", "Hit(4).Animation", "a;b.Animation" };
+	static const struct {
+		const char *generator;
+		const char *said[4];   /* NULL: accepted */
+	} cases[] = {
+		{ "Ninja", { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'", NULL,
+			     "holds ';'" } },
+		{ "Unix Makefiles", { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'",
+				      "Hit(4).Animation: its name holds NAME(...)", "holds ';'" } },
+	};
+	test_run r;
+
+	(void)state;
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	r = test_exec("cp", "-r", "testdata/cmake", "testdata/sample", dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < 4; i++) {
+		char *to = test_format("%s/%s", clips, names[i]);
+
+		r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", to, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		free(to);
+	}
+	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real), *src = test_format("%s/cmake", dir);
+	for (size_t c = 0; c < 2; c++) {
+		char *bin = test_format("%s/out%zu", dir, c);
+		char *err;
+
+		r = test_exec("cmake", "-S", src, "-B", bin, "-G", cases[c].generator, prefix, NULL);
+		assert_int_not_equal(r.status, 0);
+		/* CMake folds long messages: compare without the line breaks. */
+		err = test_format("%s", r.err);
+		for (char *p = err, *q = err;; p++) {
+			if (*p == '\n') {
+				while (p[1] == ' ')
+					p++;
+				*q++ = ' ';
+				continue;
+			}
+			if (!(*q++ = *p))
+				break;
+		}
+		for (size_t i = 0; i < 4; i++) {
+			bool said = strstr(err, cases[c].said[i] ? cases[c].said[i] : names[i]) != NULL;
+
+			if (said != (cases[c].said[i] != NULL))
+				fail_msg("%s, %s: %s\n%s", cases[c].generator, names[i], said ? "refused" : "not said",
+					 r.err);
+		}
+		test_run_release(&r);
+		free(err), free(bin);
+	}
+	free(src), free(prefix), free(clips), free(dir), free(stage_real), free(stage);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
 	cmocka_unit_test(the_runtime_package_has_the_runtimes_version),
 	cmocka_unit_test(the_version_files_follow_cmakes_rules),
 	cmocka_unit_test(one_runtime_per_project),
+	cmocka_unit_test(names_a_rule_cannot_carry_are_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

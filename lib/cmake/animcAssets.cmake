@@ -50,12 +50,42 @@ function(animc_add_assets name)
       message(FATAL_ERROR "animc_add_assets(${name}): no such source: ${source}")
     endif()
 
+    set(split_names FALSE)
     foreach(file IN LISTS files)
+      # A name holding ';' is split by CMake's lists into a path that is
+      # not there and a piece that is no path: said once per folder.
+      if(NOT IS_ABSOLUTE "${file}")
+        if(NOT split_names)
+          message(SEND_ERROR "animc_add_assets(${name}): a file name under ${source} holds ';', which "
+                             "CMake lists cannot hold; rename it")
+          set(split_names TRUE)
+        endif()
+        continue()
+      elseif(NOT EXISTS "${file}" AND NOT IS_SYMLINK "${file}")
+        continue()
+      endif()
       # Names animc build leaves out of a folder walk: starting with '.',
       # editors' backups and auto-saves (name~, #name#), name.tmp.
       file(RELATIVE_PATH rel "${source}" "${file}")
       if(rel MATCHES "(^|/)\\." OR rel MATCHES "~$" OR rel MATCHES "(^|/)#[^/]*#$" OR
          rel MATCHES "\\.(swp|tmp)$")
+        continue()
+      endif()
+      # Names a rule cannot carry: CMake refuses '#' in an output; '%',
+      # a pattern to make, is escaped in the depfile, which CMake reads
+      # back as another path; make reads NAME(MEMBER) as an archive member.
+      # Such a rule would fail or never run again.  Each is named; the
+      # configure step fails.
+      set(bad "")
+      if(rel MATCHES "#")
+        set(bad "'#', which CMake does not allow in a rule's output")
+      elseif(rel MATCHES "%")
+        set(bad "'%', which depfiles escape and CMake misreads")
+      elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND rel MATCHES "[^ /]\\(")
+        set(bad "NAME(...), which make reads as an archive member")
+      endif()
+      if(bad)
+        message(SEND_ERROR "animc_add_assets(${name}): ${file}: its name holds ${bad}; rename it")
         continue()
       endif()
       execute_process(
