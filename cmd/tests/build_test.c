@@ -595,6 +595,57 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	free(dir);
 }
 
+/* Whether `dir`/.animc holds a build's running.PID marker. */
+static bool has_running_marker(const char *dir)
+{
+	char *state_dir = test_format("%s/.animc", dir);
+	DIR *d = opendir(state_dir);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d)))
+		found = strncmp(e->d_name, "running.", 8) == 0;
+	if (d)
+		closedir(d);
+	free(state_dir);
+	return found;
+}
+
+/* A stop while the build plans (its running marker made, its signal
+ * handler not yet set) killed it there, and the marker stayed. */
+static void a_build_stopped_while_planning_leaves_no_marker(void **state)
+{
+	char *dir = test_tmpdir("stopped-planning"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *first = test_format("%s/t0.Animation", in);
+	int status;
+
+	(void)state;
+	assert_int_equal(mkdir(in, 0755), 0);
+	sh("cp " CRANE "/Turn.Animation '%s'", first);
+	/* Enough sources that planning them takes a while. */
+	for (int i = 1; i < 3000; i++) {
+		char *name = test_format("%s/t%d.Animation", in, i);
+
+		assert_int_equal(link(first, name), 0);
+		free(name);
+	}
+	for (int run = 0; run < 4; run++) {
+		pid_t pid;
+
+		sh("rm -rf '%s'", out);
+		pid = start_build(out, in, "2");
+		for (int i = 0; i < 200000 && !has_running_marker(out); i++)
+			if (waitpid(pid, NULL, WNOHANG) == pid)
+				fail_msg("the build ended before it was stopped");
+		kill(pid, SIGINT);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+		assert_false(has_running_marker(out));
+		assert_int_equal(count_temps(out), 0);
+	}
+	free(first), free(out), free(in), free(dir);
+}
+
 /* Start a build of a101..a130 (compiled, put in place), b.smd (whose
  * import loops, holding the commits behind it) and c101..c130 (staged),
  * and kill it with SIGKILL, workers and all, once the a* are in place:
@@ -2361,6 +2412,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(options_skeleton_and_manifest),
 	cmocka_unit_test(files_an_import_reads_are_dependencies),
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
+	cmocka_unit_test(a_build_stopped_while_planning_leaves_no_marker),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),

@@ -686,16 +686,24 @@ static int run_build(run_state *rs)
 	build_ctx *ctx = rs->ctx;
 	build_run_hooks hooks = { hook_done, hook_tick, rs };
 	build_totals totals;
-	size_t to_compile;
+	size_t to_compile = 0;
 	bool completed;
 	int status;
 
-	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
-		return stop_before_plan(rs);
-	if (!plan_run(rs, &to_compile))
-		return ctx->command == CMD_BUILD ? stop_before_plan(rs) : ANIMC_EXIT_FAILED;
+	/* Caught before OUTDIR holds anything of this run's (its running
+	 * marker): a stop while planning removes it, as a stop later does. */
 	if (ctx->command == CMD_BUILD)
 		catch_stop_signals();
+	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
+		return stop_before_plan(rs);
+	if (!plan_run(rs, &to_compile) && !stop_signal)
+		return ctx->command == CMD_BUILD ? stop_before_plan(rs) : ANIMC_EXIT_FAILED;
+	if (stop_signal) {
+		/* Nothing written yet: the marker goes, the signal is raised
+		 * again (build_engine_run_with). */
+		rs->stop_with = stop_signal;
+		return 128 + stop_signal;
+	}
 	if (!build_commit_init(&rs->commit, ctx, ctx->command == CMD_OUTPUTS))
 		return ANIMC_EXIT_FAILED;
 	build_status_begin(rs->status, to_compile);
