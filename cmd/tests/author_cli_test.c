@@ -1556,6 +1556,127 @@ static void additive_from_the_bind_pose(void **state)
 	free(plain), free(out);
 }
 
+/* A model of two bones, Root at the origin and Tip 10 units out along Y,
+ * and a take Swing that turns Root about Z and holds Tip's translation in
+ * an animated constant track, as exported takes have it: DIR/Swing.gltf
+ * (its keys in Swing.bin) and DIR/skel.gltf. */
+static void write_swing(const char *dir)
+{
+	enum { N = 121 };
+	float bin[N + 4 * N + 2 + 6];
+	size_t at = 0;
+	static const char nodes[] = "\"nodes\": [{\"name\": \"Root\", \"children\": [1]}, "
+				    "{\"name\": \"Tip\", \"translation\": [0, 10, 0]}]";
+
+	for (int i = 0; i < N; i++)
+		bin[at++] = (float)(i / 60.0);
+	for (int i = 0; i < N; i++) {
+		double t = i / 60.0, deg = 40 * sin(2.3 * t) + 15 * sin(7.1 * t), h = deg * M_PI / 360;
+
+		bin[at++] = 0, bin[at++] = 0, bin[at++] = (float)sin(h), bin[at++] = (float)cos(h);
+	}
+	bin[at++] = 0, bin[at++] = 2;
+	for (int k = 0; k < 2; k++)
+		bin[at++] = 0, bin[at++] = 10, bin[at++] = 0;
+	char *path = test_format("%s/Swing.bin", dir);
+	assert_true(test_write_file(path, bin, sizeof bin));
+	free(path);
+	char *doc = test_format(
+		"{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], %s, "
+		"\"buffers\": [{\"byteLength\": %zu, \"uri\": \"Swing.bin\"}], \"bufferViews\": ["
+		"{\"buffer\": 0, \"byteOffset\": 0, \"byteLength\": %d}, {\"buffer\": 0, \"byteOffset\": %d, "
+		"\"byteLength\": %d}, {\"buffer\": 0, \"byteOffset\": %d, \"byteLength\": 8}, {\"buffer\": 0, "
+		"\"byteOffset\": %d, \"byteLength\": 24}], \"accessors\": ["
+		"{\"bufferView\": 0, \"componentType\": 5126, \"count\": %d, \"type\": \"SCALAR\", \"min\": [0], "
+		"\"max\": [2]}, {\"bufferView\": 1, \"componentType\": 5126, \"count\": %d, \"type\": \"VEC4\"}, "
+		"{\"bufferView\": 2, \"componentType\": 5126, \"count\": 2, \"type\": \"SCALAR\", \"min\": [0], "
+		"\"max\": [2]}, {\"bufferView\": 3, \"componentType\": 5126, \"count\": 2, \"type\": \"VEC3\"}], "
+		"\"animations\": [{\"name\": \"Swing\", \"samplers\": [{\"input\": 0, \"output\": 1}, "
+		"{\"input\": 2, \"output\": 3}], \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, "
+		"\"path\": \"rotation\"}}, {\"sampler\": 1, \"target\": {\"node\": 1, \"path\": \"translation\"}}]}]}",
+		nodes, sizeof bin, 4 * N, 4 * N, 16 * N, 20 * N, 20 * N + 8, N, N);
+	path = test_format("%s/Swing.gltf", dir);
+	assert_true(test_write_file(path, doc, strlen(doc)));
+	free(path), free(doc);
+	doc = test_format("{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], %s}",
+			  nodes);
+	path = test_format("%s/skel.gltf", dir);
+	assert_true(test_write_file(path, doc, strlen(doc)));
+	free(path), free(doc);
+}
+
+/* Tip's origin in model space at t, the clip added onto the rest pose
+ * (Root at identity, Tip at (0, 10, 0)) when it is a layer: Root's
+ * rotation turning Tip's translation. */
+static void tip_origin(const animrt_clip *clip, float t, bool is_layer, double out[3])
+{
+	float tr[3], q[4], sc[3], tip[3], rot[4];
+
+	assert_true(bone_at(clip, "Root", t, tr, q, sc));
+	assert_true(bone_at(clip, "Tip", t, tip, rot, sc));
+	double v[3] = { tip[0], tip[1] + (is_layer ? 10 : 0), tip[2] }, u[3], w[3];
+
+	/* v + 2 w (q x v) + 2 q x (q x v) */
+	u[0] = q[1] * v[2] - q[2] * v[1], u[1] = q[2] * v[0] - q[0] * v[2], u[2] = q[0] * v[1] - q[1] * v[0];
+	w[0] = q[1] * u[2] - q[2] * u[1], w[1] = q[2] * u[0] - q[0] * u[2], w[2] = q[0] * u[1] - q[1] * u[0];
+	for (int k = 0; k < 3; k++)
+		out[k] = v[k] + 2 * q[3] * u[k] + 2 * w[k];
+}
+
+/* --additive-reference bind on a lossy build with --skeleton: the shell
+ * bound holds on the pose the layer makes on the rest pose, not on the
+ * differences (where Tip's translation is 0 and Root's rotation would see
+ * no lever arm: Tip strayed ten times the bound), and the report's shell
+ * error says what a game sees. */
+static void additive_lossy_holds_the_shell_on_the_pose(void **state)
+{
+	static const char *const lossy[][2] = { { "--tolerance", "default" }, { "--layout", "compact" } };
+	char *dir = test_tmpdir("additive-shell"), *src = test_format("%s/Swing.gltf", dir);
+	char *skel = test_format("%s/skel.gltf", dir), *plain = test_format("%s/plain", dir);
+	test_run r;
+
+	(void)state;
+	write_swing(dir);
+	r = test_animc("build", "-q", "-o", plain, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t l = 0; l < 2; l++) {
+		char *out = test_format("%s/out%zu", dir, l), *report = test_format("%s/report%zu.json", dir, l);
+		animrt_clip *source = open_xnb(plain, "Swing/Swing.xnb"), *layer;
+		json_error_t error;
+		json_t *doc;
+		double worst = 0, shell;
+
+		r = test_animc("build", "-q", "--skeleton", skel, lossy[l][0], lossy[l][1], "--additive-reference",
+			       "bind", "--report", report, "-o", out, src, NULL);
+		if (r.status != 0)
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		layer = open_xnb(out, "Swing/Swing.xnb");
+		for (int i = 0; i <= 400; i++) {
+			float t = 2.0f * (float)i / 400;
+			double a[3], b[3];
+
+			tip_origin(source, t, false, a);
+			tip_origin(layer, t, true, b);
+			for (int k = 0; k < 3; k++)
+				worst = fmax(worst, fabs(a[k] - b[k]));
+		}
+		doc = json_load_file(report, 0, &error);
+		assert_non_null(doc);
+		shell = json_real_value(json_object_get(json_object_get(json_array_get(json_object_get(
+			json_array_get(json_object_get(doc, "sources"), 0), "outputs"), 0), "error"), "shell"));
+		print_message("%s %s: Tip's model-space error %.3g, the report's shell error %.3g\n", lossy[l][0],
+			      lossy[l][1], worst, shell);
+		assert_true(worst <= 1e-3);
+		assert_true(worst <= shell + 1e-5);
+		json_decref(doc);
+		animrt_close(source), animrt_close(layer);
+		free(out), free(report);
+	}
+	free(dir), free(src), free(skel), free(plain);
+}
+
 /* Root motion with --layout compact: motion + in place recompose the source
  * within the layout's default tolerance (1e-3 units; 0.05 degrees is under
  * 5e-4 in a quaternion component). */
@@ -1750,6 +1871,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reports_say_parts_motion_and_additive),
 	cmocka_unit_test(additive_compact_is_marked),
 	cmocka_unit_test(additive_from_the_bind_pose),
+	cmocka_unit_test(additive_lossy_holds_the_shell_on_the_pose),
 };
 
 ANIMC_TEST_GROUP(tests);

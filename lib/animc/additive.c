@@ -94,5 +94,6 @@ animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_opt
 		}
 	}
 	clip->is_additive = true;
+	clip->additive_reference = (const float(*)[ANIMC_TRACK_COUNT][4])refs;
 	return ANIMC_OK;
 }

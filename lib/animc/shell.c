@@ -118,10 +118,32 @@ static animc_status make_times(shell *s, const animc_clip *clip, double grid_rat
 	return ANIMC_OK;
 }
 
-/* Every bone's model matrix at clip time t: animated bones from `fn`, the
- * others at rest. */
+/* The pose an additive layer's values stand for: added onto the reference
+ * as animrt_pose_add adds them (translation and scale - 1 added, the
+ * rotation reference * layer).  A layer's bone 10 units from a turning
+ * root holds a translation difference of 0; measured on the differences,
+ * the root would see no lever arm and drift ten times the bound. */
+static void add_reference(const float ref[ANIMC_TRACK_COUNT][4], double t[3], double r[4], double s[3])
+{
+	const float *q = ref[ANIMC_ROTATION];
+	double l[4] = { r[0], r[1], r[2], r[3] };
+
+	for (int c = 0; c < 3; c++) {
+		t[c] += ref[ANIMC_TRANSLATION][c];
+		s[c] += ref[ANIMC_SCALE][c] - 1.0;
+	}
+	r[0] = q[3] * l[0] + q[0] * l[3] + q[1] * l[2] - q[2] * l[1];
+	r[1] = q[3] * l[1] - q[0] * l[2] + q[1] * l[3] + q[2] * l[0];
+	r[2] = q[3] * l[2] + q[0] * l[1] - q[1] * l[0] + q[2] * l[3];
+	r[3] = q[3] * l[3] - q[0] * l[0] - q[1] * l[1] - q[2] * l[2];
+}
+
+/* Every bone's model matrix at clip time t: animated bones from `fn` (on
+ * their reference, for an additive clip), the others at rest. */
 static void pose(const shell *s, shell_value_fn fn, const void *ctx, float t, double *world)
 {
+	const animc_clip *clip = s->clip;
+
 	for (uint32_t b = 0; b < s->bone_count; b++) {
 		const animc_bone *bone = &s->skeleton->bones[b];
 		double local[16], *m = world + (size_t)b * 16;
@@ -140,6 +162,8 @@ static void pose(const shell *s, shell_value_fn fn, const void *ctx, float t, do
 			}
 			for (int c = 0; c < 4; c++)
 				rd[c] = rv[c];
+			if (clip->is_additive && clip->additive_reference)
+				add_reference(clip->additive_reference[ch], td, rd, sd);
 			animc_mat4_compose(td, rd, sd, local);
 		} else {
 			for (int c = 0; c < 16; c++)

@@ -269,6 +269,12 @@ typedef struct animc_clip {
 	/* Stored as its difference from a reference pose (animc_clip_make_additive):
 	 * a layer for animrt_pose_add. */
 	bool is_additive;
+	/* With is_additive: each channel's reference pose, in the channels'
+	 * order (translation, rotation x y z w, scale; in the clip's arena),
+	 * the pose the layer is added onto.  The rigid-shell error of the
+	 * lossy passes is measured on reference + layer, the pose a game
+	 * sees, not on the differences.  NULL when not known. */
+	const float (*additive_reference)[ANIMC_TRACK_COUNT][4];
 	animc_arena arena;
 } animc_clip;
 
@@ -876,8 +882,8 @@ typedef struct animc_additive_options {
  * translation - reference translation, conjugate(reference rotation) *
  * rotation, scale - reference scale + 1.  Added to the reference pose with
  * weight 1 it gives back the source.  Tracks the clip does not animate
- * stay absent.  Sets clip->is_additive.  BIND: a bone the skeleton lacks is
- * ANIMC_ERR_NOT_FOUND.
+ * stay absent.  Sets clip->is_additive and clip->additive_reference.  BIND:
+ * a bone the skeleton lacks is ANIMC_ERR_NOT_FOUND.
  */
 animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_options *options,
 				      animc_diag_sink *sink);
