@@ -1832,6 +1832,129 @@ static void a_stopped_worker_keeps_the_last_good_outputs(void **state)
 	free(clip), free(src), free(out), free(dir);
 }
 
+/* An XNA AnimationData of two clips numbering their bones: Walk moves bone
+ * 0 along X at height 1 (its rest height) and turns bone 1; Wave turns
+ * bone 1 alone. */
+static void write_two_xna(const char *path)
+{
+	char *doc = test_format("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<XnaContent xmlns:Anim="
+				"\"AnimationClassLibrary\">\n<Asset Type=\"Anim:AnimationData\">\n<AnimationClips>\n");
+
+	for (int c = 0; c < 2; c++) {
+		char *keys = test_format("<Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>\n",
+					 c ? "Wave" : "Walk"), *next;
+
+		for (int i = 0; i <= 4; i++)
+			for (int bone = c; bone < 2; bone++) {
+				next = test_format("%s<Item><BoneIndex>%d</BoneIndex><Time>PT%gS</Time><Position>%g %g 0"
+						   "</Position><Rotation>0 0 %g</Rotation><Scale>1 1 1</Scale></Item>\n",
+						   keys, bone, i * 0.25, bone ? 0 : i * 0.25, bone ? 0.5 : 1.0,
+						   bone ? 0.05 * i : 0.0);
+				free(keys);
+				keys = next;
+			}
+		next = test_format("%s%s</Keyframes></Value></Item>\n", doc, keys);
+		free(doc), free(keys);
+		doc = next;
+	}
+	char *whole = test_format("%s</AnimationClips>\n</Asset>\n</XnaContent>\n", doc);
+	assert_true(test_write_file(path, whole, strlen(whole)));
+	free(whole), free(doc);
+}
+
+/* --additive-reference CLIP: a bone CLIP does not animate is referenced at
+ * its rest pose, the source's own node or else --skeleton's, as the tracks
+ * a glTF node's channels leave out already were (it was referenced at
+ * identity: Walk's layer held the bone's absolute pose, and adding it
+ * moved the bone by its whole rest offset). */
+static void additive_reference_lacking_a_bone_takes_its_rest_pose(void **state)
+{
+	static const float spine_t[3] = { 0, 0.5f, 0 }, spine_r[4] = { 0, 0, 0.25881904f, 0.96592583f };
+	char *dir = test_tmpdir("additive-rest"), *src = test_format("%s/takes.gltf", dir);
+	char *plain = test_format("%s/plain", dir), *out = test_format("%s/out", dir);
+	char *xna = test_format("%s/Two.xml", dir), *skel = test_format("%s/skel.gltf", dir);
+	static const char skel_doc[] = "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": "
+				       "[0]}], \"nodes\": [{\"name\": \"Root\", \"children\": [1], \"translation\": "
+				       "[0, 1, 0]}, {\"name\": \"Arm\", \"translation\": [0, 0.5, 0]}]}";
+	float t3[3], r4[4], s3[3], st[3], sr[4];
+	test_run r;
+
+	(void)state;
+	/* glTF: Idle animates Hips alone; Walk's Spine is referenced at the
+	 * node's rest. */
+	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
+	r = test_animc("build", "-q", "-o", plain, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, "--additive-reference", "Idle", src, NULL);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.err, "warning"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	animrt_clip *source = open_xnb(plain, "takes/Walk.xnb"), *layer = open_xnb(out, "takes/Walk.xnb");
+	for (int i = 0; i <= 40; i++) {
+		float t = layer->duration_s * (float)i / 40;
+		double q[4], dot = 0;
+
+		assert_true(bone_at(layer, "Spine", t, t3, r4, s3));
+		assert_true(bone_at(source, "Spine", t, st, sr, s3));
+		quat_mul(spine_r, r4, q);
+		for (int k = 0; k < 4; k++)
+			dot += q[k] * sr[k];
+		for (int k = 0; k < 3; k++)
+			test_assert_near(t3[k] + spine_t[k], st[k], 1e-6);
+		for (int k = 0; k < 4; k++)
+			test_assert_near(q[k], dot < 0 ? -sr[k] : sr[k], 1e-5);
+	}
+	animrt_close(source), animrt_close(layer);
+
+	/* XNA XML holds no node tree: --skeleton's rest.  Wave does not
+	 * animate Root, whose rest height is 1. */
+	write_two_xna(xna);
+	assert_true(test_write_file(skel, skel_doc, strlen(skel_doc)));
+	r = test_animc("build", "-o", out, "--skeleton", skel, "--additive-reference", "Wave", xna, NULL);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.err, "warning"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	layer = open_xnb(out, "Two/Walk.xnb");
+	assert_true(bone_at(layer, "Root", 0.5f, t3, r4, s3));
+	test_assert_near(t3[0], 0.5, 1e-6);
+	test_assert_near(t3[1], 0, 1e-6);
+	animrt_close(layer);
+	free(dir), free(src), free(plain), free(out), free(xna), free(skel);
+}
+
+/* Where neither the source nor --skeleton has the bone's rest pose, it is
+ * referenced at identity, and a warning of its own kind names the bone
+ * (nothing was said). */
+static void additive_reference_lacking_a_bone_without_a_rest_pose_warns(void **state)
+{
+	char *dir = test_tmpdir("additive-no-rest"), *xna = test_format("%s/Two.xml", dir);
+	char *out = test_format("%s/out", dir);
+	float t3[3], r4[4], s3[3];
+	test_run r;
+
+	(void)state;
+	write_two_xna(xna);
+	r = test_animc("build", "-o", out, "--additive-reference", "Wave", xna, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, ": warning: clip 'Walk': --additive-reference clip 'Wave' does not animate bone "
+			   "'Bone0'") || !strstr(r.err, "[reference-lacks-bone]"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, " 1 warning"));
+	test_run_release(&r);
+	animrt_clip *layer = open_xnb(out, "Two/Walk.xnb");
+	assert_true(bone_at(layer, "Bone0", 0.5f, t3, r4, s3));
+	test_assert_near(t3[1], 1, 1e-6);   /* from identity: the absolute height */
+	animrt_close(layer);
+	/* A kind like any other: it fails a --warnings-as-errors build. */
+	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out, "--additive-reference", "Wave", xna, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	free(dir), free(xna), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
@@ -1872,6 +1995,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(additive_compact_is_marked),
 	cmocka_unit_test(additive_from_the_bind_pose),
 	cmocka_unit_test(additive_lossy_holds_the_shell_on_the_pose),
+	cmocka_unit_test(additive_reference_lacking_a_bone_takes_its_rest_pose),
+	cmocka_unit_test(additive_reference_lacking_a_bone_without_a_rest_pose_warns),
 };
 
 ANIMC_TEST_GROUP(tests);

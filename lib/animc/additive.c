@@ -11,9 +11,24 @@
 
 static const float identity[ANIMC_TRACK_COUNT][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
 
-/* The reference pose of one bone; false (reported) when there is none. */
+/* A bone's rest pose in `skeleton` (may be NULL): false when it has none. */
+static bool rest_of(const animc_skeleton *skeleton, const char *bone, float pose[ANIMC_TRACK_COUNT][4])
+{
+	int64_t b = skeleton ? animc_skeleton_find(skeleton, bone) : -1;
+
+	if (b < 0)
+		return false;
+	memcpy(pose[0], skeleton->bones[b].translation, 3 * sizeof(float));
+	memcpy(pose[1], skeleton->bones[b].rotation, 4 * sizeof(float));
+	memcpy(pose[2], skeleton->bones[b].scale, 3 * sizeof(float));
+	return true;
+}
+
+/* The reference pose of one bone; false (reported) when there is none.
+ * *at_identity: a CLIP reference gives the bone no pose at all, and it is
+ * referenced at identity (the caller warns). */
 static bool reference_of(const animc_clip *clip, const animc_channel *ch, const animc_additive_options *o,
-			 float pose[ANIMC_TRACK_COUNT][4], animc_diag_sink *sink)
+			 float pose[ANIMC_TRACK_COUNT][4], bool *at_identity, animc_diag_sink *sink)
 {
 	memcpy(pose, identity, sizeof identity);
 	switch (o->kind) {
@@ -26,29 +41,64 @@ static bool reference_of(const animc_clip *clip, const animc_channel *ch, const 
 				animc_channel_sample(&o->reference->channels[i], 0, pose[0], pose[1], pose[2]);
 				return true;
 			}
-		/* A bone the reference does not animate: its identity. */
+		/* A bone the reference does not animate stands at its rest
+		 * pose while the reference plays: the source's own node, as
+		 * the tracks a node's channels leave out do, else the model's.
+		 * At identity, its layer would hold its absolute pose. */
+		if (!rest_of(o->rest, ch->bone, pose) && !rest_of(o->skeleton, ch->bone, pose))
+			*at_identity = true;
 		return true;
-	case ANIMC_ADDITIVE_BIND: {
-		int64_t b = o->skeleton ? animc_skeleton_find(o->skeleton, ch->bone) : -1;
-
-		if (b < 0) {
+	case ANIMC_ADDITIVE_BIND:
+		if (!rest_of(o->skeleton, ch->bone, pose)) {
 			animc_clip_report(sink, ANIMC_ERROR, clip, ch,
 					  "--additive-reference bind: the skeleton has no bone of this name");
 			return false;
 		}
-		memcpy(pose[0], o->skeleton->bones[b].translation, 3 * sizeof(float));
-		memcpy(pose[1], o->skeleton->bones[b].rotation, 4 * sizeof(float));
-		memcpy(pose[2], o->skeleton->bones[b].scale, 3 * sizeof(float));
 		return true;
 	}
-	}
 	return true;
+}
+
+/* Bones named in the warning before "and N more". */
+#define ADDITIVE_NAMED_AT_IDENTITY 5
+
+/* One warning a clip, naming the bones referenced at identity. */
+static void warn_at_identity(const animc_clip *clip, const animc_additive_options *o, const bool *at_identity,
+			     animc_diag_sink *sink)
+{
+	uint32_t count = 0;
+	char names[512], more[32] = "";
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		if (!at_identity[c] || ++count > ADDITIVE_NAMED_AT_IDENTITY || used >= sizeof names)
+			continue;
+		int n = snprintf(names + used, sizeof names - used, "%s'%.64s'", count > 1 ? ", " : "",
+				 clip->channels[c].bone);
+
+		used += n > 0 ? (size_t)n : 0;
+	}
+	if (!count)
+		return;
+	if (count > ADDITIVE_NAMED_AT_IDENTITY)
+		snprintf(more, sizeof more, " and %u more", count - ADDITIVE_NAMED_AT_IDENTITY);
+	bool one = count == 1;
+
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_REFERENCE_LACKS_BONE, clip, NULL,
+			       "--additive-reference clip '%s' does not animate %s %s%s, and neither the source nor "
+			       "--skeleton gives %s rest pose; took %s from identity, so the layer holds %s absolute "
+			       "pose: give --skeleton a model with %s", o->reference ? o->reference->name : "",
+			       one ? "bone" : "the bones", names, more, one ? "its" : "their",
+			       one ? "its difference" : "their differences", one ? "the bone's" : "the bones'",
+			       one ? "the bone" : "the bones");
 }
 
 animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_options *options,
 				      animc_diag_sink *sink)
 {
 	float (*refs)[ANIMC_TRACK_COUNT][4];
+	bool *at_identity;
 	animc_status status = ANIMC_OK;
 
 	if (!clip->channel_count) {
@@ -59,11 +109,15 @@ animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_opt
 	refs = animc_arena_alloc(&clip->arena, clip->channel_count, sizeof *refs);
 	if (!refs)
 		return ANIMC_ERR_NOMEM;
+	at_identity = animc_arena_alloc(&clip->arena, clip->channel_count, sizeof *at_identity);
+	if (!at_identity)
+		return ANIMC_ERR_NOMEM;
 	for (uint32_t c = 0; c < clip->channel_count; c++)
-		if (!reference_of(clip, &clip->channels[c], options, refs[c], sink))
+		if (!reference_of(clip, &clip->channels[c], options, refs[c], &at_identity[c], sink))
 			status = ANIMC_ERR_NOT_FOUND;
 	if (status != ANIMC_OK)
 		return status;
+	warn_at_identity(clip, options, at_identity, sink);
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		animc_channel *ch = &clip->channels[c];
 

@@ -64,7 +64,7 @@ static void additive_is_the_difference_from_the_bind_pose(void **state)
 		{ "Arm", 0, { 0 }, { 0, 1, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } },
 	};
 	animc_skeleton skeleton = { bones, 2, { 0 } };
-	animc_additive_options o = { ANIMC_ADDITIVE_BIND, &skeleton, NULL };
+	animc_additive_options o = { ANIMC_ADDITIVE_BIND, &skeleton, NULL, NULL };
 	animc_clip *clip = make_walk();
 	const float *t, *q;
 

@@ -91,6 +91,9 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"this source writes an output another source's earlier build wrote" },
 	[ANIMC_WARN_SIDECAR_UNUSED] = { "sidecar-unused",
 		"a file named like a source's clip-split sidecar holds no AnimationDefinition" },
+	[ANIMC_WARN_REFERENCE_LACKS_BONE] = { "reference-lacks-bone",
+		"--additive-reference CLIP: a bone CLIP does not animate has no rest pose in the source or --skeleton; "
+		"referenced at identity" },
 	[ANIMC_WARN_CACHE] = { "cache",
 		"the shared build cache could not be read or written (the run's own)" },
 	[ANIMC_WARN_MANIFEST] = { "manifest",

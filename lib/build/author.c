@@ -375,8 +375,8 @@ fail:
 }
 
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
-				 const animc_skeleton *skeleton, const animc_clip *reference, animc_clip ***motions,
-				 animc_diag_sink *sink)
+				 const animc_skeleton *skeleton, const animc_clip *reference,
+				 const animc_skeleton *rest, animc_clip ***motions, animc_diag_sink *sink)
 {
 	animc_status status = ANIMC_OK;
 	bool failed = false;
@@ -411,10 +411,10 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 			memmove(&(*motions)[i], &(*motions)[i + 1], (set->count - i) * sizeof **motions);
 		}
 	if (status == ANIMC_OK && a->has_additive) {
-		animc_additive_options o = { a->additive, skeleton, NULL };
+		animc_additive_options o = { a->additive, skeleton, NULL, NULL };
 
 		if (a->additive == ANIMC_ADDITIVE_CLIP)
-			o.reference = reference;
+			o.reference = reference, o.rest = rest;
 		for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++)
 			status = animc_clip_make_additive(set->clips[i], &o, sink);
 	}
@@ -447,6 +447,21 @@ animc_status build_author_reference(const build_author_options *a, const animc_c
 	animc_diag_report(sink, ANIMC_ERROR, 0, 0, "--additive-reference: no clip '%s' in this source; the clips are: %s",
 			  a->additive_clip, set->count ? list : "none");
 	return ANIMC_ERR_NOT_FOUND;
+}
+
+bool build_author_reference_lacks(const animc_clip_set *set, const animc_clip *reference)
+{
+	for (uint32_t i = 0; reference && i < set->count; i++)
+		for (uint32_t c = 0; c < set->clips[i]->channel_count; c++) {
+			const char *bone = set->clips[i]->channels[c].bone;
+			uint32_t r = 0;
+
+			while (r < reference->channel_count && strcmp(reference->channels[r].bone, bone) != 0)
+				r++;
+			if (r == reference->channel_count)
+				return true;
+		}
+	return false;
 }
 
 void build_author_motions_release(animc_clip **motions, uint32_t count)

@@ -76,11 +76,13 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
  * NULL; release with build_author_motions_release) and additive.  The up
  * axis defaults by source: z for RobotGame sequences, y for the rest.
  * `skeleton` is the --skeleton model (NULL without); `reference` the
- * --additive-reference clip (build_author_reference).
+ * --additive-reference clip (build_author_reference); `rest` the source's
+ * own node tree, whose rest pose references the bones `reference` does not
+ * animate (NULL when the source has none, or none is needed).
  */
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
-				 const animc_skeleton *skeleton, const animc_clip *reference, animc_clip ***motions,
-				 animc_diag_sink *sink);
+				 const animc_skeleton *skeleton, const animc_clip *reference,
+				 const animc_skeleton *rest, animc_clip ***motions, animc_diag_sink *sink);
 /* The --additive-reference clip of `set` as the import gave it (before
  * --clip chose the clips to write, so that the reference need not be one
  * of them), into *out (NULL when the reference is no clip); release with
@@ -88,6 +90,9 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
  * such clip. */
 animc_status build_author_reference(const build_author_options *a, const animc_clip_set *set, animc_clip **out,
 				    animc_diag_sink *sink);
+/* Whether a clip of `set` animates a bone the --additive-reference clip
+ * `reference` (NULL: none) does not: only then is a rest pose needed. */
+bool build_author_reference_lacks(const animc_clip_set *set, const animc_clip *reference);
 void build_author_motions_release(animc_clip **motions, uint32_t count);
 
 /* Whether an output (its name under OUTDIR) is the motion file of a clip

@@ -427,7 +427,21 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 	return ok;
 }
 
-static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sink *sink)
+/* The source's own node tree in its clips' units, for the rest pose of the
+ * bones an --additive-reference clip does not animate; left empty when the
+ * format holds no model or the tree cannot be read (--skeleton's serves
+ * then, and without it the additive pass warns). */
+static void load_source_rest(const compile_state *cs, const animc_importer *importer, animc_skeleton *out)
+{
+	const animc_units *units = cs->job->has_units ? &cs->job->units : &cs->ctx->options->units;
+
+	if (!importer->load_skeleton || importer->load_skeleton(cs->job->path, out, NULL) != ANIMC_OK ||
+	    (!animc_units_is_identity(units) && animc_skeleton_apply_units(out, units) != ANIMC_OK))
+		animc_skeleton_release(out);
+}
+
+static void compile_clips(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
+			  animc_diag_sink *sink)
 {
 	const build_ctx *ctx = cs->ctx;
 	build_result *r = cs->r;
@@ -443,8 +457,14 @@ static void compile_clips(compile_state *cs, animc_clip_set *set, animc_diag_sin
 		animc_clip_destroy(reference);
 		return;
 	}
-	animc_status authored = build_author_finish(&ctx->options->author, set, skeleton, reference, &motions, sink);
+	/* Read again only when a clip has a bone the reference lacks. */
+	animc_skeleton rest = { 0 };
+	if (build_author_reference_lacks(set, reference))
+		load_source_rest(cs, importer, &rest);
+	animc_status authored = build_author_finish(&ctx->options->author, set, skeleton, reference,
+						    rest.bone_count ? &rest : NULL, &motions, sink);
 	animc_clip_destroy(reference);
+	animc_skeleton_release(&rest);
 	if (authored != ANIMC_OK) {
 		build_author_motions_release(motions, set->count);
 		return;
@@ -958,7 +978,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		goto done;
 	}
 	if (exact_allows(&cs, &set, &sink) && convert_units(&cs, importer, &set, &converted, &sink))
-		compile_clips(&cs, &set, &sink);
+		compile_clips(&cs, importer, &set, &sink);
 	if (!sink.error_count)
 		r->status = BUILD_COMPILED;
 done:

@@ -566,8 +566,10 @@ static const option_def option_table[] = {
 	    "clip's own pose at 0, the rest pose of --skeleton, or the pose at 0 of the clip CLIP of "
 	    "the same source",
 	    "Played through animrt_pose_add onto the reference pose (weight 1) it gives back the "
-	    "source clip.  The compact layout marks the clip additive; the original layout has no "
-	    "room for a mark, so the report and -v say it.",
+	    "source clip.  A bone CLIP does not animate is referenced at its rest pose: the source's "
+	    "own node (glTF, Assimp), else the --skeleton model's; with neither, at identity, and a "
+	    "warning names it (reference-lacks-bone).  The compact layout marks the clip additive; the "
+	    "original layout has no room for a mark, so the report and -v say it.",
 	    NULL },
 	  set_additive },
 	{ { "skeleton", 0, "MODEL", FOR_COMPILE, BUILD_OPTION_MODEL,

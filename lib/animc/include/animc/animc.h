@@ -117,6 +117,7 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_UNREADABLE,
 	ANIMC_WARN_OUTPUT_TAKEN_OVER,
 	ANIMC_WARN_SIDECAR_UNUSED,
+	ANIMC_WARN_REFERENCE_LACKS_BONE,
 	/* the run's own (they fail no build) */
 	ANIMC_WARN_CACHE,
 	ANIMC_WARN_MANIFEST,
@@ -872,8 +873,12 @@ typedef enum animc_additive_kind {
 
 typedef struct animc_additive_options {
 	animc_additive_kind kind;
-	const animc_skeleton *skeleton;  /* BIND */
+	const animc_skeleton *skeleton;  /* BIND; CLIP: rest poses after `rest`'s */
 	const animc_clip *reference;     /* CLIP */
+	/* CLIP: the source's own node tree (its importer's load_skeleton),
+	 * whose rest pose references a bone the reference clip does not
+	 * animate; NULL when the source has none. */
+	const animc_skeleton *rest;
 } animc_additive_options;
 
 /*
@@ -883,7 +888,10 @@ typedef struct animc_additive_options {
  * rotation, scale - reference scale + 1.  Added to the reference pose with
  * weight 1 it gives back the source.  Tracks the clip does not animate
  * stay absent.  Sets clip->is_additive and clip->additive_reference.  BIND:
- * a bone the skeleton lacks is ANIMC_ERR_NOT_FOUND.
+ * a bone the skeleton lacks is ANIMC_ERR_NOT_FOUND.  CLIP: a bone the
+ * reference does not animate is referenced at its rest pose in `rest`,
+ * else in `skeleton`; with neither, at identity, and one warning a clip
+ * (ANIMC_WARN_REFERENCE_LACKS_BONE) names such bones.
  */
 animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_options *options,
 				      animc_diag_sink *sink);
