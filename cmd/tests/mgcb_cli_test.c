@@ -716,6 +716,36 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 	free(data), free(want), free(out), free(turn), free(project), free(dir);
 }
 
+/* MGCB splits a switch from its value at the first ':' or '=': a project
+ * written /name=value (as MGCB's command line takes it) builds as one
+ * written /name:value, to the same place and bytes (it was "neither an
+ * option nor a comment"). */
+static void a_switch_may_take_its_value_after_equals(void **state)
+{
+	char *dir = test_tmpdir("mgcb-equals"), *project = test_format("%s/Content.mgcb", dir);
+	char *turn = test_format("%s/Turn.Animation", dir), *out = test_format("%s/bin/Anims/Turn.xnb", dir);
+	char *one = test_format("%s/one", dir), *alone = test_format("%s/one/Turn.xnb", dir);
+	static const char text[] = "/outputDir=bin\n/platform=DesktopGL\n/processor=PassThroughProcessor\n"
+				   "/build=Turn.Animation;Anims/Turn.Animation\n";
+	size_t size;
+	uint8_t *data = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(turn, data, size));
+	assert_true(test_write_file(project, text, strlen(text)));
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--platform", "d", "-o", one, turn, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(out, alone));
+	free(data), free(alone), free(one), free(out), free(turn), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
@@ -728,6 +758,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(two_destinations_stay_up_to_date),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),
+	cmocka_unit_test(a_switch_may_take_its_value_after_equals),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),

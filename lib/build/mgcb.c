@@ -1,6 +1,7 @@
 /*
  * mgcb.c - the reader of MonoGame content projects (mgcb.h).  A project is
- * lines of "/option:value" and "#" comments.  Globals (/outputDir:,
+ * lines of "/option:value" (or "/option=value", as MGCB splits a switch at
+ * the first ':' or '=') and "#" comments.  Globals (/outputDir:,
  * /platform:, ...) hold from where they stand; /importer:, /processor: and
  * /processorParam:K=V hold for every /build:SRC[;DEST] after them, and
  * /processor: clears the parameters, as MGCB does.  MGCB's preprocessor
@@ -558,11 +559,14 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 		line = nl ? nl + 1 : end;
 		if (!text[0] || text[0] == '#' || preprocess(&rd, text))
 			continue;
-		if (text[0] != '/' || !strchr(text, ':')) {
-			error_at(&rd, "'%.60s' is neither an option (/name:value) nor a comment (#...)", text);
+		/* MGCB splits a switch from its value at the first ':' or
+		 * '=': /outputDir=bin is /outputDir:bin. */
+		char *colon = text + strcspn(text, ":=");
+		if (text[0] != '/' || !*colon) {
+			error_at(&rd, "'%.60s' is neither an option (/name:value or /name=value) nor a comment (#...)",
+				 text);
 			continue;
 		}
-		char *colon = strchr(text, ':');
 		*colon = '\0';
 		const char *name = text + 1;
 		bool is_name = name[0] != '\0';
