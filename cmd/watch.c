@@ -706,8 +706,9 @@ static bool reread_project(build_options *o)
 	size_t count;
 	build_mgcb_item *items;
 
-	if (!build_mgcb_read(o->mgcb_path, (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
-			     o->allowed, &fresh))
+	build_mgcb_settings settings = build_options_mgcb_settings(o);
+
+	if (!build_mgcb_read(o->mgcb_path, &settings, &fresh))
 		return false;
 	if (fresh.platform != o->project.platform ||
 	    !fresh.output_dir != !o->project.output_dir ||
@@ -767,9 +768,10 @@ static bool watch_project(watch_state *w, const build_options *o)
 	cli_error err;
 	bool ok = true;
 
+	build_mgcb_settings settings = build_options_mgcb_settings(o);
+
 	if (quiet && cli_read_file(o->mgcb_path, &data, &size, &err) &&
-	    build_mgcb_parse(o->mgcb_path, data, size, (const char *const *)o->mgcb_defines.items,
-			     o->mgcb_defines.count, quiet, o->allowed, &now)) {
+	    build_mgcb_parse(o->mgcb_path, data, size, &settings, quiet, &now)) {
 		for (size_t i = 0; ok && i < now.count; i++)
 			ok = watch_file(w, now.items[i].source);
 		build_mgcb_release(&now);

@@ -746,6 +746,60 @@ static void a_switch_may_take_its_value_after_equals(void **state)
 	free(data), free(alone), free(one), free(out), free(turn), free(project), free(dir);
 }
 
+/* $(Platform) in /outputDir: is the platform the files are written for:
+ * with no /platform:, Windows (MGCB's default, and animc's); with
+ * --platform, its letter's name, over the project's /platform: (it was
+ * the empty name, then the project's, so two platforms built in turn
+ * wrote over each other in one folder). */
+static void the_platform_folder_is_the_platform_written(void **state)
+{
+	char *dir = test_tmpdir("mgcb-platform"), *plain = test_format("%s/Plain.mgcb", dir);
+	char *windows = test_format("%s/Windows.mgcb", dir), *turn = test_format("%s/Turn.Animation", dir);
+	static const char plain_text[] = "/outputDir:bin/$(Platform)\n/build:Turn.Animation\n";
+	static const char windows_text[] = "/outputDir:out/$(Platform)\n/platform:Windows\n/build:Turn.Animation\n";
+	static const struct {
+		const char *project, *platform, *path;
+		char letter;
+	} builds[] = {
+		{ "Plain", NULL, "bin/Windows/Turn.xnb", 'w' },
+		{ "Windows", "d", "out/DesktopGL/Turn.xnb", 'd' },
+		{ "Windows", "w", "out/Windows/Turn.xnb", 'w' },
+	};
+	size_t size;
+	uint8_t *data = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(turn, data, size));
+	free(data);
+	assert_true(test_write_file(plain, plain_text, strlen(plain_text)));
+	assert_true(test_write_file(windows, windows_text, strlen(windows_text)));
+	for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
+		char *project = test_format("%s/%s.mgcb", dir, builds[i].project);
+
+		if (builds[i].platform)
+			r = test_animc("build", "-q", "--platform", builds[i].platform, "--mgcb", project, NULL);
+		else
+			r = test_animc("build", "-q", "--mgcb", project, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		free(project);
+	}
+	/* Each where its platform says, with its letter: the two platforms
+	 * of one project side by side. */
+	for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
+		char *path = test_format("%s/%s", dir, builds[i].path);
+		uint8_t *bytes = test_read_file(path, &size);
+
+		assert_true(size > 4);
+		assert_int_equal(bytes[3], builds[i].letter);
+		free(bytes), free(path);
+	}
+	assert_int_equal(test_count_files(test_format("%s/bin", dir)), 1);
+	assert_int_equal(test_count_files(test_format("%s/out", dir)), 2);
+	free(turn), free(windows), free(plain), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
@@ -759,6 +813,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),
 	cmocka_unit_test(a_switch_may_take_its_value_after_equals),
+	cmocka_unit_test(the_platform_folder_is_the_platform_written),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),

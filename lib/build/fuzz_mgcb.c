@@ -41,7 +41,9 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 
 	if (!quiet && !(quiet = fopen("/dev/null", "w")))
 		abort();
-	if (!build_mgcb_parse("content/Content.mgcb", data, size, defines, 2, quiet, NULL, &project))
+	const build_mgcb_settings settings = { defines, 2, 'd', NULL };
+
+	if (!build_mgcb_parse("content/Content.mgcb", data, size, &settings, quiet, &project))
 		return 0;
 	for (size_t i = 0; i < project.count; i++)
 		if (!project.items[i].is_copy)

@@ -46,6 +46,14 @@ char build_mgcb_platform_letter(const char *name)
 	return 0;
 }
 
+const char *build_mgcb_platform_name(char letter)
+{
+	for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+		if (platforms[i].letter == letter)
+			return platforms[i].name;
+	return NULL;
+}
+
 /* A property of MGCB's preprocessor, and a condition on one. */
 typedef struct property {
 	char *name, *value;
@@ -55,6 +63,7 @@ typedef struct reader {
 	const char *path;
 	FILE *messages;              /* where errors go */
 	const bool *allowed;         /* by animc_warning_kind: --allow; NULL: none */
+	char platform;               /* --platform's letter; 0: none */
 	char *dir;                   /* the project's folder ("" for the current one) */
 	uint32_t line;
 	unsigned errors;
@@ -150,21 +159,26 @@ static bool stays_below(const char *p)
 	return true;
 }
 
-/* $(Platform), $(Configuration), $(Config) and $(Profile) replaced, as
- * MGCB does. */
+/*
+ * $(Platform), $(Configuration), $(Config) and $(Profile) replaced, as
+ * MGCB does.  $(Platform) names the platform the files are written for,
+ * so that two platforms built in turn land apart: --platform's (the
+ * project's spelling when it names that platform too: BlazorGL, not Web),
+ * else the project's /platform:, else Windows, MGCB's default.
+ */
 static char *expand(reader *rd, const char *value)
 {
 	char *out = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&out, &size);
-	char platform[32] = "";
+	const char *platform = rd->platform_name ? rd->platform_name : "Windows";
 
 	if (!f)
 		return NULL;
-	for (size_t i = 0; i < sizeof platforms / sizeof platforms[0] && !platform[0]; i++)
-		if (rd->platform_name ? strcmp(platforms[i].name, rd->platform_name) == 0
-				      : platforms[i].letter == rd->out->platform)
-			snprintf(platform, sizeof platform, "%s", platforms[i].name);
+	if (rd->platform && rd->platform != rd->out->platform)
+		platform = build_mgcb_platform_name(rd->platform);
+	if (!platform)
+		platform = "";
 	for (const char *p = value; *p;) {
 		if (strncasecmp(p, "$(Platform)", 11) == 0) {
 			fputs(platform, f);
@@ -516,10 +530,11 @@ static void option(reader *rd, const char *name, char *value)
 	}
 }
 
-bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
-		      size_t define_count, FILE *messages, const bool *allowed, build_mgcb *out)
+bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
+		      FILE *messages, build_mgcb *out)
 {
-	reader rd = { .path = path, .messages = messages, .allowed = allowed, .profile = "HiDef", .out = out };
+	reader rd = { .path = path, .messages = messages, .allowed = settings->allowed,
+		      .platform = settings->platform, .profile = "HiDef", .out = out };
 	const char *base = cli_basename(path);
 
 	memset(out, 0, sizeof *out);
@@ -537,8 +552,8 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	}
 	memcpy(text_all, data, size);
 	text_all[size] = '\0';
-	for (size_t i = 0; i < define_count; i++) {
-		char *copy = strdup(defines[i]);
+	for (size_t i = 0; i < settings->define_count; i++) {
+		char *copy = strdup(settings->defines[i]);
 
 		if (copy)
 			define(&rd, copy);
@@ -609,8 +624,7 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	return true;
 }
 
-bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, const bool *allowed,
-		     build_mgcb *out)
+bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, build_mgcb *out)
 {
 	uint8_t *data;
 	size_t size;
@@ -623,7 +637,7 @@ bool build_mgcb_read(const char *path, const char *const *defines, size_t define
 		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, err.message);
 		return false;
 	}
-	ok = build_mgcb_parse(path, data, size, defines, define_count, stderr, allowed, out);
+	ok = build_mgcb_parse(path, data, size, settings, stderr, out);
 	free(data);
 	/* Released, the project keeps only this, for the reports. */
 	if (!ok)

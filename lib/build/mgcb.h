@@ -42,27 +42,36 @@ typedef struct build_mgcb {
 	build_said_list said;   /* those warnings, for the reports */
 } build_mgcb;
 
+/* What a project is read with besides its bytes; zeroed, none of it. */
+typedef struct build_mgcb_settings {
+	const char *const *defines;  /* preprocessor properties set first: "NAME=VALUE" or "NAME",
+					as MGCB's /define: on its command line */
+	size_t define_count;
+	char platform;               /* --platform's letter, 0: none.  $(Platform) is the name of the
+					platform the files are written for: this letter's, else the
+					project's /platform:, else Windows (MGCB's default) */
+	const bool *allowed;         /* by animc_warning_kind (--allow): warnings of those kinds are
+					neither said nor counted; NULL: none */
+} build_mgcb_settings;
+
 /*
- * Read a project, with the preprocessor properties `defines` set first
- * ("NAME=VALUE" or "NAME", as MGCB's /define: on its command line).  False
- * when it cannot be read or a line is malformed, an option's value is wrong
- * (an unknown platform, a parameter that is no number) or an item's output
- * would leave the output folder; each such problem is printed as
- * "PROJECT:LINE: error: ..." on stderr.  A switch neither animc nor MGCB
- * knows, and a processor parameter a letter or two from Scale or
- * RotationX/Y/Z, are warnings ("PROJECT:LINE: warning: ... [KIND]"), with
- * the switch or parameter they may mean; MGCB's other switches are ignored.
+ * Read a project.  False when it cannot be read or a line is malformed, an
+ * option's value is wrong (an unknown platform, a parameter that is no
+ * number) or an item's output would leave the output folder; each such
+ * problem is printed as "PROJECT:LINE: error: ..." on stderr.  A switch
+ * neither animc nor MGCB knows, and a processor parameter a letter or two
+ * from Scale or RotationX/Y/Z, are warnings ("PROJECT:LINE: warning: ...
+ * [KIND]"), with the switch or parameter they may mean; MGCB's other
+ * switches are ignored.
  */
-bool build_mgcb_read(const char *path, const char *const *defines, size_t define_count, const bool *allowed,
-		     build_mgcb *out);
+bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, build_mgcb *out);
 /* (When it returns false, `out` holds only `said`: the error, for the
  * reports of a build that stops on it; build_mgcb_release frees it.) */
 /* build_mgcb_read on the project's bytes, its errors printed on
  * `messages`; `path` names it in them and gives the folder its paths are
- * relative to.  `allowed` (NULL: none), indexed by animc_warning_kind:
- * warnings of those kinds (--allow) are neither said nor counted. */
-bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const char *const *defines,
-		      size_t define_count, FILE *messages, const bool *allowed, build_mgcb *out);
+ * relative to. */
+bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
+		      FILE *messages, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);
 
 /* True when animc may write to the project's /outputDir: (that is, when
@@ -74,5 +83,8 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages);
 
 /* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */
 char build_mgcb_platform_letter(const char *name);
+/* The MonoGame TargetPlatform name of a platform letter (the current name
+ * where a letter has had two: 'b' is Web), or NULL. */
+const char *build_mgcb_platform_name(char letter);
 
 #endif

@@ -478,7 +478,14 @@ static const option_def option_table[] = {
 	  set_exact },
 	{ { "platform", 0, "L", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "XNB platform letter (default w)",
-	    NULL,
+	    "The letters are MonoGame's TargetPlatform identifiers, for these platform names (as a "
+	    "--mgcb project's /platform: names them): w Windows, x Xbox360, m WindowsPhone, i iOS, "
+	    "a Android, d DesktopGL, X MacOSX, W WindowsStoreApp, n NativeClient, p PlayStationMobile, "
+	    "M WindowsPhone8, r RaspberryPi, P PlayStation4, g WindowsGL, l Linux, 5 PlayStation5, "
+	    "O XboxOne, S Switch, b Web (or BlazorGL), V DesktopVK, G WindowsGDK, s XboxSeries, "
+	    "v PSVita.  With --mgcb it wins over the project's /platform:, and $(Platform) in the "
+	    "project's /outputDir: is its name (the project's spelling when /platform: names the same "
+	    "letter).",
 	    build_option_values_platforms },
 	  set_platform },
 	{ { "scale", 0, "F", FOR_COMPILE, BUILD_OPTION_OUTPUT,
@@ -1021,14 +1028,21 @@ static int check_cache_url_variable(const build_options *o, build_command comman
 			       "build without the remote cache", err.message);
 }
 
+build_mgcb_settings build_options_mgcb_settings(const build_options *o)
+{
+	return (build_mgcb_settings){ (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
+				      o->xnb.platform, o->allowed };
+}
+
 /* What the options say together: the inputs a command needs, options that
  * contradict each other or need another, and what follows from them.
  * 0, or ANIMC_EXIT_USAGE (said). */
 static int check_together(build_options *o, build_command command)
 {
 	if (o->mgcb_path) {
-		if (!build_mgcb_read(o->mgcb_path, (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
-				     o->allowed, &o->project)) {
+		build_mgcb_settings settings = build_options_mgcb_settings(o);
+
+		if (!build_mgcb_read(o->mgcb_path, &settings, &o->project)) {
 			/* `animc build` stops in the engine, which writes the
 			 * reports (no stale one stays). */
 			if (command != CMD_BUILD || o->command_name)

@@ -86,6 +86,8 @@ int build_options_parse_as(build_options *o, build_command command, const char *
 void build_options_release(build_options *o);
 /* Whether --allow names the warning kind `kind` (NULL: never). */
 bool build_options_allows(const build_options *o, const char *kind);
+/* What --mgcb's project is read with: --mgcb-define, --platform, --allow. */
+build_mgcb_settings build_options_mgcb_settings(const build_options *o);
 void build_help(FILE *out);
 void build_outputs_help(FILE *out);
 void build_clean_help(FILE *out);
