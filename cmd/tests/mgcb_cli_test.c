@@ -800,6 +800,55 @@ static void the_platform_folder_is_the_platform_written(void **state)
 	free(turn), free(windows), free(plain), free(dir);
 }
 
+/* Two items of a project to one output: the second is refused at its
+ * /build: line, naming the line of the first and the output, in the
+ * terminal and the report (it advised --base, which has no say in where a
+ * project's items go, and named no line); the first is written. */
+static void two_items_to_one_output_are_said_at_the_line(void **state)
+{
+	char *dir = test_tmpdir("mgcb-one-output"), *project = test_format("%s/Content.mgcb", dir);
+	char *a = test_format("%s/A", dir), *b = test_format("%s/B", dir), *report = test_format("%s/r.json", dir);
+	char *a_src = test_format("%s/A/Walk.Animation", dir), *b_src = test_format("%s/B/Walk.Animation", dir);
+	char *one = test_format("%s/one", dir), *out = test_format("%s/bin/Anims/Walk.xnb", dir);
+	char *alone = test_format("%s/one/Walk.xnb", dir);
+	static const char text[] = "/outputDir:bin\n/build:A/Walk.Animation;Anims/Walk.Animation\n"
+				   "/build:B/Walk.Animation;Anims/Walk.Animation\n";
+	size_t size;
+	uint8_t *data;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(a, 0777), 0);
+	assert_int_equal(mkdir(b, 0777), 0);
+	data = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	assert_true(test_write_file(a_src, data, size));
+	free(data);
+	data = test_read_file("testdata/sample/Crane/Wave.Animation", &size);
+	assert_true(test_write_file(b_src, data, size));
+	free(data);
+	assert_true(test_write_file(project, text, strlen(text)));
+	char *want = test_format("%s:3: error: /build: '%s': its output Anims/Walk.xnb is also the output of line 2 "
+				 "('%s'); give it another destination", project, b_src, a_src);
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		r = test_animc("build", jobs == 1 ? "-j1" : "-j2", "--report", report, "--mgcb", project, NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, want) || strstr(r.err, "--base"))
+			fail_msg("no '%s' in\n%s", want, r.err);
+		test_run_release(&r);
+	}
+	char *json = (char *)test_read_file(report, NULL), *want_json = test_format("\"message\": \"%s:3: /build: ", project);
+	if (!strstr(json, want_json))
+		fail_msg("no '%s' in %s", want_json, json);
+	free(json), free(want_json), free(want);
+	/* The first item's output is A's. */
+	r = test_animc("build", "-q", "-o", one, a_src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(out, alone));
+	free(alone), free(out), free(one), free(b_src), free(a_src), free(report), free(b), free(a), free(project);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
@@ -814,6 +863,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_marked_project_and_its_platform_name),
 	cmocka_unit_test(a_switch_may_take_its_value_after_equals),
 	cmocka_unit_test(the_platform_folder_is_the_platform_written),
+	cmocka_unit_test(two_items_to_one_output_are_said_at_the_line),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),

@@ -695,6 +695,48 @@ static bool refuse_takeover(build_commit *c, build_job *j)
 	return true;
 }
 
+/* Why output k of job j, which another source or j itself writes in this
+ * run (`owner`, SIZE_MAX: not known), is not written (its path, or NULL). */
+static void say_claimed(const build_commit *c, build_job *j, uint32_t k, size_t owner, const char *path)
+{
+	build_result *r = &j->result;
+	const build_output *o = &r->outputs[k];
+	const build_job *other = owner < c->ctx->plan.count ? &c->ctx->plan.jobs[owner] : NULL;
+
+	if (other == j) {
+		const char *first = first_clip_at(r, k), *second = o->clip ? o->clip : "";
+		size_t len = strlen(second);
+		bool motion = len > 7 && strcmp(second + len - 7, ".motion") == 0;
+
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "'%s' would be written twice by this source, for '%s' and then for '%s' (%s); the "
+				  "second is not written: rename it", path ? path : o->name, first, second,
+				  motion ? "a clip named as another clip's root motion, CLIP.motion"
+				  : strcmp(first, second) == 0 ? "two clips of one name"
+				  : "clip names that make one file name");
+	} else if (other && j->item_file && other->item_file) {
+		/* Two items of a project: their destinations decide, said at
+		 * the item's line (--base has no say in a project). */
+		bool same_file = strcmp(j->item_file, other->item_file) == 0;
+		uint32_t count = r->diag_count;
+
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "/build: '%s': its output %s is also the output of %s%s%u ('%s'); give it another "
+				  "destination (/build:SOURCE;DEST)", j->path, o->name, same_file ? "line " : other->item_file,
+				  same_file ? "" : ":", other->item_line, other->path);
+		if (r->diag_count > count)
+			r->diags[count].is_at_item = true;
+	} else if (other) {
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "'%s' is the output of '%s' in this run; not written: %s",
+				  path ? path : o->name, other->path,
+				  same_folder(j->path, other->path) ? "rename one of the two"
+				  : "give --base DIR (a folder above both) to keep their folders apart, or rename one");
+	} else {
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "'%s' is the output of another source in this run; not written", path ? path : o->name);
+	}
+}
+
 void build_commit_job(build_commit *c, size_t i)
 {
 	build_job *j = &c->ctx->plan.jobs[i];
@@ -722,31 +764,7 @@ void build_commit_job(build_commit *c, size_t i)
 			if (o->staged)
 				unlink(o->staged);
 			o->is_refused = true;
-			if (owner == i) {
-				const char *first = first_clip_at(r, k), *second = o->clip ? o->clip : "";
-				size_t len = strlen(second);
-				bool motion = len > 7 && strcmp(second + len - 7, ".motion") == 0;
-
-				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-						  "'%s' would be written twice by this source, for '%s' and then "
-						  "for '%s' (%s); the second is not written: rename it",
-						  path ? path : o->name, first, second,
-						  motion ? "a clip named as another clip's root motion, CLIP.motion"
-						  : strcmp(first, second) == 0 ? "two clips of one name"
-						  : "clip names that make one file name");
-			}
-			else if (owner != SIZE_MAX)
-				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-						  "'%s' is the output of '%s' in this run; not written: %s",
-						  path ? path : o->name, c->ctx->plan.jobs[owner].path,
-						  same_folder(j->path, c->ctx->plan.jobs[owner].path)
-							  ? "rename one of the two"
-							  : "give --base DIR (a folder above both) to keep their "
-							    "folders apart, or rename one");
-			else
-				build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
-						  "'%s' is the output of another source in this run; not written",
-						  path ? path : o->name);
+			say_claimed(c, j, k, owner, path);
 			free(path);
 			r->status = BUILD_FAILED;
 			continue;

@@ -476,11 +476,14 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 		}
 		if (!ok)
 			return false;
-		if (!item->is_copy && plan->jobs[plan->count - 1].result.status == BUILD_FAILED &&
-		    plan->jobs[plan->count - 1].is_done) {
-			plan->jobs[plan->count - 1].decided_in = p->path;
-			plan->jobs[plan->count - 1].decided_line = item->line;
+		j = &plan->jobs[plan->count - 1];
+		if (!item->is_copy) {
+			j->item_file = p->path;
+			j->item_line = item->line;
 		}
+		/* What the plan decided of it is said at its line. */
+		for (uint32_t k = 0; !item->is_copy && j->is_done && k < j->result.diag_count; k++)
+			j->result.diags[k].is_at_item = true;
 	}
 	return true;
 }
@@ -489,9 +492,9 @@ animc_diag build_job_diag(const build_job *j, const build_diag *d)
 {
 	animc_diag diag = { d->severity, j->path, d->line, d->column, d->byte_offset, d->message, d->kind };
 
-	if (j->decided_in && !d->line) {
-		diag.path = j->decided_in;
-		diag.line = j->decided_line;
+	if (j->item_file && d->is_at_item) {
+		diag.path = j->item_file;
+		diag.line = j->item_line;
 	}
 	return diag;
 }

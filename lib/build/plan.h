@@ -47,10 +47,12 @@ typedef struct build_job {
 	const char *project;
 	bool has_units;
 	animc_units units;
-	/* Where its errors decided by the plan lie when not in the source: a
-	 * project's /build: line whose file cannot be opened.  NULL: there. */
-	const char *decided_in;
-	uint32_t decided_line;
+	/* An item of a project: the file and line of its /build:, where the
+	 * diagnostics about the item rather than its source are said (those
+	 * is_at_item: a file that cannot be opened, an output another item
+	 * writes).  NULL: no item. */
+	const char *item_file;
+	uint32_t item_line;
 } build_job;
 
 typedef struct build_plan {
@@ -67,7 +69,7 @@ bool build_plan_make(build_ctx *ctx);
 void build_plan_check(build_ctx *ctx);
 void build_plan_release(build_plan *plan);
 /* A job's diagnostic as it is said: at its line in the source, or where
- * the job's decided_in says (the message then names the source). */
+ * its project item's /build: line for one is_at_item (the message then names the source). */
 animc_diag build_job_diag(const build_job *j, const build_diag *d);
 
 /* Whether a job's deps (those its manifest entry or cache entry was made

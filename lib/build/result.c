@@ -96,7 +96,7 @@ static void add_diag(build_result *r, animc_severity severity, const char *kind,
 		r->diag_capacity = capacity;
 	}
 	r->diags[r->diag_count] = (build_diag){ severity, line, column, byte_offset, strdup(message),
-						severity == ANIMC_WARNING ? build_kind_name(kind) : NULL };
+						severity == ANIMC_WARNING ? build_kind_name(kind) : NULL, false };
 	if (r->diags[r->diag_count].message)
 		r->diag_count++;
 }

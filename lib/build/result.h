@@ -49,6 +49,8 @@ typedef struct build_diag {
 	int64_t byte_offset;
 	char *message;
 	const char *kind;   /* a warning's kind: a name of animc_warning_kinds, or NULL */
+	bool is_at_item;    /* about its job's project item, said at the item's line
+			       (build_job's item_file), not in the source */
 } build_diag;
 
 /* A file besides the source that its import read. */
