@@ -758,7 +758,8 @@ static bool watch_file(watch_state *w, const char *path)
 	return ok;
 }
 
-/* Watch the folders of the project's items, those added since too. */
+/* Watch the project's response files (/@:) and the folders of its items,
+ * those added since too. */
 static bool watch_project(watch_state *w, const build_options *o)
 {
 	build_mgcb now;
@@ -772,6 +773,8 @@ static bool watch_project(watch_state *w, const build_options *o)
 
 	if (quiet && cli_read_file(o->mgcb_path, &data, &size, &err) &&
 	    build_mgcb_parse(o->mgcb_path, data, size, &settings, quiet, &now)) {
+		for (size_t i = 0; ok && i < now.file_count; i++)
+			ok = watch_file(w, now.files[i]);
 		for (size_t i = 0; ok && i < now.count; i++)
 			ok = watch_file(w, now.items[i].source);
 		build_mgcb_release(&now);

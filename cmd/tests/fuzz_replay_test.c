@@ -83,6 +83,7 @@ static void mgcb_seeds(void **state)
 	(void)state;
 	assert_true(replay("testdata/fuzz/mgcb", NULL, animc_fuzz_mgcb) > 0);
 	assert_true(replay("testdata/mgcb", ".mgcb", animc_fuzz_mgcb) > 0);
+	assert_true(replay("testdata/mgcb/include", ".mgcb", animc_fuzz_mgcb) > 0);
 }
 
 static void manifest_seeds(void **state)

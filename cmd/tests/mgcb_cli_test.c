@@ -849,6 +849,112 @@ static void two_items_to_one_output_are_said_at_the_line(void **state)
 	free(dir);
 }
 
+/* A response file the project includes (/@:FILE, as MGCB reads it) is
+ * read in place: its paths relative to its own folder, an item without
+ * ;DEST at its path below the project's folder, its diagnostics at its own
+ * lines; it is a dependency of every item, as the project is (depfile; an
+ * edit compiles again).  It was ignored without a word. */
+static void a_response_file_is_read_in_place(void **state)
+{
+	char *dir = test_tmpdir("mgcb-include"), *project = test_format("%s/Content.mgcb", dir);
+	char *sub = test_format("%s/Sub", dir), *anims = test_format("%s/Sub/Anims.mgcb", dir);
+	char *deps = test_format("%s/d.d", dir), *one = test_format("%s/one", dir);
+	char *wave = test_format("%s/bin/Sub/Wave.xnb", dir), *alone = test_format("%s/one/Wave.xnb", dir);
+	static const char text[] = "/outputDir:bin\n/platform:DesktopGL\n/@:Sub\\Anims.mgcb\n/build:Turn.Animation\n";
+	static const char anims_text[] = "/build:Wave.Animation\n/frobnicate:1\n";
+	size_t size;
+	uint8_t *data;
+	char *dep_text, *want;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(sub, 0777), 0);
+	data = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	assert_true(test_write_file(test_format("%s/Turn.Animation", dir), data, size));
+	free(data);
+	data = test_read_file("testdata/sample/Crane/Wave.Animation", &size);
+	assert_true(test_write_file(test_format("%s/Wave.Animation", sub), data, size));
+	free(data);
+	assert_true(test_write_file(project, text, strlen(text)));
+	assert_true(test_write_file(anims, anims_text, strlen(anims_text)));
+	r = test_animc("build", "-q", "--depfile", deps, "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	want = test_format("%s:2: warning: unknown switch /frobnicate:", anims);
+	if (!strstr(r.err, want))
+		fail_msg("no '%s' in\n%s", want, r.err);
+	free(want);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/bin/Turn.xnb", dir)));
+	r = test_animc("build", "-q", "--platform", "d", "-o", one, test_format("%s/Wave.Animation", sub), NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(wave, alone));
+	/* Every output depends on both files. */
+	dep_text = (char *)test_read_file(deps, NULL);
+	assert_non_null(strstr(dep_text, "Sub/Wave.xnb:"));
+	for (char *line = dep_text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		size_t n = strcspn(line, "\n");
+
+		if (!memmem(line, n, "Content.mgcb", 12) || !memmem(line, n, "Sub/Anims.mgcb", 14))
+			fail_msg("a line of the depfile misses a project file: %.*s", (int)n, line);
+	}
+	free(dep_text);
+	r = test_animc("build", "--mgcb", project, NULL);
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 1 warning, 2 up to date"));
+	test_run_release(&r);
+	/* An edit of the response file compiles its items again. */
+	static const char edited[] = "/processorParam:Scale=2\n/build:Wave.Animation\n/frobnicate:1\n";
+	assert_true(test_write_file(anims, edited, strlen(edited)));
+	r = test_animc("build", "--mgcb", project, NULL);
+	assert_non_null(strstr(r.out, "compiled 2 sources (2 clips)"));
+	test_run_release(&r);
+	assert_false(test_same_bytes(wave, alone));
+	free(alone), free(wave), free(one), free(deps), free(anims), free(sub), free(project), free(dir);
+}
+
+/* A response file is read only in the project's folder, and neither in a
+ * cycle nor nested past 16: each an error naming the line that includes
+ * it, and nothing is built. */
+static void a_response_file_stays_in_the_project(void **state)
+{
+	char *top = test_tmpdir("mgcb-include-bad"), *dir = test_format("%s/P", top);
+	char *project = test_format("%s/Content.mgcb", dir), *b = test_format("%s/B.mgcb", dir);
+	static const struct {
+		const char *text, *b_text, *where, *what;
+	} cases[] = {
+		{ "/outputDir:bin\n/@:../Outside.mgcb\n", NULL, "Content.mgcb:2", "is outside the project's folder" },
+		{ "/outputDir:bin\n/@:B.mgcb\n", "# a cycle\n/@:Content.mgcb\n", "B.mgcb:2", "is being read already" },
+		{ "/outputDir:bin\n/@:B.mgcb\n", "/@:B.mgcb\n", "B.mgcb:1", "is being read already" },
+		{ "/outputDir:bin\n/@:Missing.mgcb\n", NULL, "Content.mgcb:2", "cannot open" },
+		{ "/outputDir:bin\n/@:D1.mgcb\n", NULL, "D16.mgcb:1", "nest deeper than 16" },
+	};
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(dir, 0777), 0);
+	assert_true(test_write_file(test_format("%s/Outside.mgcb", top), "/build:x.fbx\n", 13));
+	for (int i = 1; i <= 20; i++) {
+		char *path = test_format("%s/D%d.mgcb", dir, i), *text = test_format("/@:D%d.mgcb\n", i + 1);
+
+		assert_true(test_write_file(path, text, strlen(text)));
+		free(path), free(text);
+	}
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_true(test_write_file(project, cases[i].text, strlen(cases[i].text)));
+		if (cases[i].b_text)
+			assert_true(test_write_file(b, cases[i].b_text, strlen(cases[i].b_text)));
+		r = test_animc("build", "--mgcb", project, NULL);
+		assert_int_equal(r.status, 1);
+		char *want = test_format("%s/%s: error: /@:", dir, cases[i].where);
+		if (!strstr(r.err, want) || !strstr(r.err, cases[i].what))
+			fail_msg("case %zu: no '%s ... %s' in\n%s", i, want, cases[i].what, r.err);
+		free(want);
+		test_run_release(&r);
+		assert_false(test_file_exists(test_format("%s/bin", dir)));
+	}
+	free(b), free(project), free(dir), free(top);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
@@ -864,6 +970,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_switch_may_take_its_value_after_equals),
 	cmocka_unit_test(the_platform_folder_is_the_platform_written),
 	cmocka_unit_test(two_items_to_one_output_are_said_at_the_line),
+	cmocka_unit_test(a_response_file_is_read_in_place),
+	cmocka_unit_test(a_response_file_stays_in_the_project),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),

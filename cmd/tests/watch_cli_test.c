@@ -400,6 +400,37 @@ static void watch_follows_its_project(void **state)
 	free(wave), free(idle2), free(idle), free(project), free(in), free(w.log), free(dir);
 }
 
+/* A response file the project includes (/@:) is watched as the project
+ * is: one that holds no item yet, so no build read it for a source, adds
+ * its first when saved, and moves it. */
+static void watch_follows_the_projects_response_files(void **state)
+{
+	char *dir = test_tmpdir("watch-mgcb-include"), *in = test_format("%s/in", dir);
+	char *project = test_format("%s/P.mgcb", in), *anims = test_format("%s/Anims.mgcb", in);
+	char *wave = test_format("%s/bin/Wave.xnb", in), *moved = test_format("%s/bin/W/Wave.xnb", in);
+	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in,
+			       NULL);
+	watcher w;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	save(anims, "# nothing yet\n");
+	save(project, "/outputDir:bin\n/@:Anims.mgcb\n");
+	start_with(&w, dir, "--mgcb", project, NULL);
+	wait_for_builds(&w, 1);
+	settle();
+	save(anims, "/build:Wave.Animation\n");
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(wave));
+	settle();
+	save(anims, "/build:Wave.Animation;W/Wave.Animation\n");
+	wait_for_builds(&w, 3);
+	assert_true(test_file_exists(moved));
+	assert_false(test_file_exists(wave));
+	free(moved), free(wave), free(anims), free(project), free(in), free(w.log), free(dir);
+}
+
 static void sigint_during_a_build(void **state)
 {
 	char *dir = test_tmpdir("watch-stop"), *out = test_format("%s/out", dir);
@@ -1268,6 +1299,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_the_projects_response_files, stop_watch),
 	cmocka_unit_test_teardown(sigint_during_a_build, stop_watch),
 };
 

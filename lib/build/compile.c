@@ -937,9 +937,9 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;
 	import.length_scale = (job->has_units ? &job->units : &ctx->options->units)->scale;
-	/* An item of a project depends on it: its parameters are there. */
-	if (job->project)
-		collect_read(&cs, job->project);
+	/* An item depends on its project's files: its parameters are there. */
+	for (size_t i = 0; job->project && i < job->project->file_count; i++)
+		collect_read(&cs, job->project->files[i]);
 	{
 		animc_import_request request = { job->path, data, size, &import };
 		struct timespec now;

@@ -8,10 +8,12 @@
  * lines choose which lines count: "$set NAME=VALUE" and /define:NAME=VALUE
  * set a property, "$if NAME=VALUE" (or "$if NAME": set at all) up to its
  * "$endif" keeps the lines between only while the property holds.
+ * "/@:FILE" reads another response file in place (include), as MGCB does.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,12 +61,21 @@ typedef struct property {
 	char *name, *value;
 } property;
 
+/* How deep response files (/@:) may nest below the project. */
+#define MGCB_INCLUDE_DEPTH 16
+
 typedef struct reader {
-	const char *path;
+	const char *path;            /* the file being read: the project or a file it includes */
 	FILE *messages;              /* where errors go */
 	const bool *allowed;         /* by animc_warning_kind: --allow; NULL: none */
 	char platform;               /* --platform's letter; 0: none */
-	char *dir;                   /* the project's folder ("" for the current one) */
+	char *dir;                   /* the folder of the file being read, as its path spells it ("" for
+					the current one): its paths are relative to it */
+	char *rel;                   /* that folder relative to the project's ("": the project's own) */
+	char *root_real;             /* the project's folder, its real path (NULL: not resolved yet) */
+	char *reading[MGCB_INCLUDE_DEPTH + 1];   /* the real paths of the files being read, the project
+						    first (NULL: not resolved) */
+	unsigned depth;              /* of the file being read: 0 for the project */
 	uint32_t line;
 	unsigned errors;
 	char *processor;
@@ -75,6 +86,8 @@ typedef struct reader {
 	const char *profile;         /* /profile:, as MGCB spells it */
 	char *output_dir_raw;        /* /outputDir: before its macros are expanded */
 	uint32_t output_dir_line;    /* its line */
+	const char *output_dir_file; /* the file of that line */
+	char *output_dir_rel;        /* that file's rel: the folder /outputDir: is relative to */
 	property *props;             /* $set, /define: and the command line's */
 	size_t prop_count;
 	property *conds;             /* the open $if lines, outermost first */
@@ -157,6 +170,47 @@ static bool stays_below(const char *p)
 			s++;
 	}
 	return true;
+}
+
+/* `rel` and `p` joined, ".." and "." taken out as spelled ("Sub" and
+ * "../x" make "x"): what MGCB makes of a path of an included file, relative
+ * to the project's folder.  NULL when a ".." climbs out of it (the join is
+ * then left to stays_below to refuse), or out of memory. */
+static char *join_below(const char *rel, const char *p)
+{
+	char *joined = rel[0] ? cli_path_join(rel, p, NULL) : strdup(p), *out;
+	size_t used = 0;
+
+	if (!joined || !(out = malloc(strlen(joined) + 1))) {
+		free(joined);
+		return NULL;
+	}
+	for (const char *s = joined; *s;) {
+		size_t n = strcspn(s, "/");
+
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			if (!used) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			while (used && out[used - 1] != '/')
+				used--;
+			used -= used > 0;
+		} else if (n && !(n == 1 && s[0] == '.')) {
+			if (used)
+				out[used++] = '/';
+			memcpy(out + used, s, n);
+			used += n;
+		}
+		s += n;
+		while (*s == '/')
+			s++;
+	}
+	if (out)
+		out[used] = '\0';
+	free(joined);
+	return out;
 }
 
 /*
@@ -313,10 +367,15 @@ static void build_item(reader *rd, char *value, bool is_copy)
 		if (!dest[0])
 			dest = NULL;
 	}
-	const char *where = dest ? dest : source;
+	/* Without a ;DEST, the output is at the source's path relative to
+	 * the project's folder, as MGCB puts it: an item of a response file in
+	 * Sub/ lands under Sub/. */
+	char *below = !dest && rd->rel[0] && source[0] != '/' ? join_below(rd->rel, source) : NULL;
+	const char *where = dest ? dest : below ? below : source;
 	if (!is_copy && !stays_below(where)) {
 		error_at(rd, "the output of '%s' would leave the output folder%s", where,
 			 dest ? "" : ": give the item a destination below it (/build:SOURCE;DEST)");
+		free(below);
 		return;
 	}
 	char *path = source[0] == '/' ? strdup(source) : cli_path_join(rd->dir, source, NULL);
@@ -326,6 +385,7 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	grown = realloc(rd->out->items, (rd->out->count + 1) * sizeof *grown);
 	if (!grown) {
 		free(path);
+		free(below);
 		error_at(rd, "out of memory");
 		return;
 	}
@@ -335,7 +395,9 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	item->source = path;
 	item->link = dest ? strdup(dest) : NULL;
 	item->dest = dest_of(where);
+	free(below);
 	item->processor = strdup(rd->processor ? rd->processor : "");
+	item->file = rd->path;
 	item->line = rd->line;
 	item->is_copy = is_copy;
 	item->has_units = rd->has_units;
@@ -489,6 +551,8 @@ static void unknown_switch(reader *rd, const char *name)
 			   name);
 }
 
+static void include(reader *rd, char *value);
+
 static void option(reader *rd, const char *name, char *value)
 {
 	if (strcasecmp(name, "build") == 0 || strcasecmp(name, "copy") == 0) {
@@ -513,8 +577,13 @@ static void option(reader *rd, const char *name, char *value)
 				rd->platform_name = platforms[i].name;
 	} else if (strcasecmp(name, "outputDir") == 0) {
 		free(rd->output_dir_raw);
+		free(rd->output_dir_rel);
 		rd->output_dir_raw = strdup(value);
+		rd->output_dir_rel = strdup(rd->rel);
 		rd->output_dir_line = rd->line;
+		rd->output_dir_file = rd->path;
+	} else if (strcmp(name, "@") == 0) {
+		include(rd, value);
 	} else if (strcasecmp(name, "config") == 0) {
 		free(rd->config);
 		rd->config = strdup(value);
@@ -530,23 +599,217 @@ static void option(reader *rd, const char *name, char *value)
 	}
 }
 
+/* The lines of one file (the project's or an included one's), NUL-
+ * terminated at text[size], in place. */
+static void read_lines(reader *rd, char *text_all, size_t size)
+{
+	/* A UTF-8 byte order mark (Visual Studio writes one): MGCB skips it. */
+	size_t bom = size >= 3 && memcmp(text_all, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+
+	for (char *line = text_all + bom, *end = text_all + size; line < end;) {
+		char *nl = strchr(line, '\n');
+		char *text;
+
+		if (nl)
+			*nl = '\0';
+		rd->line++;
+		text = trim(line);
+		line = nl ? nl + 1 : end;
+		if (!text[0] || text[0] == '#' || preprocess(rd, text))
+			continue;
+		/* MGCB splits a switch from its value at the first ':' or
+		 * '=': /outputDir=bin is /outputDir:bin. */
+		char *colon = text + strcspn(text, ":=");
+		if (text[0] != '/' || !*colon) {
+			error_at(rd, "'%.60s' is neither an option (/name:value or /name=value) nor a comment (#...)",
+				 text);
+			continue;
+		}
+		*colon = '\0';
+		const char *name = text + 1;
+		bool is_name = name[0] != '\0';
+
+		for (const char *c = name; *c; c++)
+			is_name &= isalnum((unsigned char)*c) || *c == '@';
+		if (!is_name) {
+			error_at(rd, "'/%s' is no option name", name);
+			continue;
+		}
+		option(rd, name, trim(colon + 1));
+	}
+}
+
+/* `path` among the project's files (once), for items and messages to
+ * point at; NULL when out of memory. */
+static const char *add_file(build_mgcb *out, const char *path)
+{
+	char **grown;
+
+	for (size_t i = 0; i < out->file_count; i++)
+		if (strcmp(out->files[i], path) == 0)
+			return out->files[i];
+	grown = realloc(out->files, (out->file_count + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	out->files = grown;
+	if (!(grown[out->file_count] = strdup(path)))
+		return NULL;
+	return grown[out->file_count++];
+}
+
+/* Why the response file `path` (real path `real`) may not be read, or
+ * NULL: it must lie in the project's folder (a path read from an input
+ * reads nowhere the user did not give), be none of the files being read
+ * (a cycle) and nest no deeper than MGCB_INCLUDE_DEPTH. */
+static const char *include_refusal(reader *rd, const char *real, char *why, size_t size)
+{
+	if (!rd->root_real) {
+		char *dir = strndup(rd->out->path, (size_t)(cli_basename(rd->out->path) - rd->out->path));
+
+		rd->root_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
+		free(dir);
+	}
+	if (!rd->root_real || !cli_path_is_within(real, rd->root_real)) {
+		snprintf(why, size, "it is outside the project's folder (it is '%s'), and animc reads only below the "
+			 "folders it is given: move it into the project's folder", real);
+		return why;
+	}
+	for (unsigned i = 0; i <= rd->depth; i++)
+		if (rd->reading[i] && strcmp(rd->reading[i], real) == 0) {
+			snprintf(why, size, "it is being read already (it includes itself, %s): not read again",
+				 i == rd->depth ? "directly" : "through the files that include it");
+			return why;
+		}
+	if (rd->depth >= MGCB_INCLUDE_DEPTH) {
+		snprintf(why, size, "response files nest deeper than %d here: not read", MGCB_INCLUDE_DEPTH);
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * /@:FILE: another response file read in place, as MGCB reads it: with its
+ * own name and line numbers in messages, its paths relative to its own
+ * folder, its $set, $if and /define: lines shared with the project.  Every
+ * item depends on it, as on the project (out->files).
+ */
+static void include(reader *rd, char *value)
+{
+	char *path, *real, why[PATH_MAX + 200];
+	const char *refused, *stored;
+	uint8_t *data = NULL;
+	size_t size = 0;
+	cli_error err = { "" };
+
+	normalise(value);
+	if (!value[0]) {
+		error_at(rd, "/@: names no file");
+		return;
+	}
+	path = value[0] == '/' ? strdup(value) : cli_path_join(rd->dir, value, NULL);
+	real = path ? realpath(path, NULL) : NULL;
+	if (!path || !real) {
+		error_at(rd, "/@:%s: cannot open: %s", value, path ? strerror(errno) : "out of memory");
+	} else if ((refused = include_refusal(rd, real, why, sizeof why))) {
+		error_at(rd, "/@:%s: %s", value, refused);
+	} else if (!cli_read_file(path, &data, &size, &err) || memchr(data, '\0', size)) {
+		error_at(rd, "/@:%s: %s", value, err.message[0] ? err.message : "holds a NUL byte: not a response file");
+	} else if (!(stored = add_file(rd->out, path))) {
+		error_at(rd, "out of memory");
+	} else {
+		reader saved = *rd;
+		const char *base = cli_basename(real) - 1;
+		size_t root = strlen(rd->root_real);
+
+		rd->path = stored;
+		rd->line = 0;
+		rd->dir = strndup(path, (size_t)(cli_basename(path) - path));
+		/* Its folder below the project's (the real paths: both resolved). */
+		rd->rel = base > real + root ? strndup(real + root + 1, (size_t)(base - real - root - 1)) : strdup("");
+		rd->reading[++rd->depth] = real;
+		if (rd->dir && rd->rel)
+			read_lines(rd, (char *)data, size);
+		else
+			error_at(rd, "out of memory");
+		free(rd->dir);
+		free(rd->rel);
+		rd->path = saved.path;
+		rd->line = saved.line;
+		rd->dir = saved.dir;
+		rd->rel = saved.rel;
+		rd->depth--;
+	}
+	free(data);
+	free(real);
+	free(path);
+}
+
+/* /outputDir: once the whole project is read, its macros taking the values
+ * the project sets, as at build time; relative to the folder of the file
+ * that sets it. */
+static void output_dir_settle(reader *rd)
+{
+	char *dir = rd->output_dir_raw ? expand(rd, rd->output_dir_raw) : NULL, *below = NULL;
+	build_mgcb *out = rd->out;
+
+	if (!dir)
+		return;
+	normalise(dir);
+	const char *rel = rd->output_dir_rel ? rd->output_dir_rel : "";
+	bool is_included = dir[0] != '/' && rel[0];
+
+	if (is_included && (below = join_below(rel, dir))) {
+		free(dir);
+		dir = below;
+		is_included = false;
+	}
+	/* One climbing out of the project's folder from an included file's
+	 * stays as written, below that file's folder, to be refused. */
+	out->output_dir = dir[0] == '/' ? strdup(dir) : cli_path_join(rd->dir, is_included ? rel : dir,
+								       is_included ? dir : NULL);
+	out->output_dir_line = rd->output_dir_line;
+	out->output_dir_file = rd->output_dir_file;
+	out->is_output_dir_outside = is_included || (dir[0] && !stays_below(dir));
+	free(dir);
+}
+
+static void reader_release(reader *rd)
+{
+	free(rd->output_dir_raw);
+	free(rd->output_dir_rel);
+	free(rd->dir);
+	free(rd->rel);
+	free(rd->root_real);
+	free(rd->reading[0]);
+	free(rd->processor);
+	free(rd->config);
+	for (size_t i = 0; i < rd->prop_count; i++)
+		free(rd->props[i].name), free(rd->props[i].value);
+	free(rd->props);
+	for (size_t i = 0; i < rd->cond_count; i++)
+		free(rd->conds[i].name), free(rd->conds[i].value);
+	free(rd->conds);
+}
+
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
 		      FILE *messages, build_mgcb *out)
 {
-	reader rd = { .path = path, .messages = messages, .allowed = settings->allowed,
-		      .platform = settings->platform, .profile = "HiDef", .out = out };
+	reader rd = { .messages = messages, .allowed = settings->allowed, .platform = settings->platform,
+		      .profile = "HiDef", .out = out };
 	const char *base = cli_basename(path);
 
 	memset(out, 0, sizeof *out);
 	out->path = strdup(path);
+	rd.path = out->path ? add_file(out, path) : NULL;
 	rd.dir = strndup(path, (size_t)(base - path));
+	rd.rel = strdup("");
 	char *text_all = malloc(size + 1);
 
-	if (!out->path || !rd.dir || !text_all || memchr(data, '\0', size)) {
-		fprintf(messages, "%s: error: %s\n", path, out->path && rd.dir && text_all ?
+	if (!rd.path || !rd.dir || !rd.rel || !text_all || memchr(data, '\0', size)) {
+		fprintf(messages, "%s: error: %s\n", path, rd.path && rd.dir && rd.rel && text_all ?
 			"holds a NUL byte: not a project" : "out of memory");
 		free(text_all);
-		free(rd.dir);
+		reader_release(&rd);
 		build_mgcb_release(out);
 		return false;
 	}
@@ -561,62 +824,11 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 			error_at(&rd, "out of memory");
 		free(copy);
 	}
-	/* A UTF-8 byte order mark (Visual Studio writes one): MGCB skips it. */
-	size_t bom = size >= 3 && memcmp(text_all, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	for (char *line = text_all + bom, *end = text_all + size; line < end;) {
-		char *nl = strchr(line, '\n');
-		char *text;
-
-		if (nl)
-			*nl = '\0';
-		rd.line++;
-		text = trim(line);
-		line = nl ? nl + 1 : end;
-		if (!text[0] || text[0] == '#' || preprocess(&rd, text))
-			continue;
-		/* MGCB splits a switch from its value at the first ':' or
-		 * '=': /outputDir=bin is /outputDir:bin. */
-		char *colon = text + strcspn(text, ":=");
-		if (text[0] != '/' || !*colon) {
-			error_at(&rd, "'%.60s' is neither an option (/name:value or /name=value) nor a comment (#...)",
-				 text);
-			continue;
-		}
-		*colon = '\0';
-		const char *name = text + 1;
-		bool is_name = name[0] != '\0';
-
-		for (const char *c = name; *c; c++)
-			is_name &= isalnum((unsigned char)*c) || *c == '@';
-		if (!is_name) {
-			error_at(&rd, "'/%s' is no option name", name);
-			continue;
-		}
-		option(&rd, name, trim(colon + 1));
-	}
+	rd.reading[0] = realpath(path, NULL);
+	read_lines(&rd, text_all, size);
 	free(text_all);
-	/* Macros take the values the whole project sets, as at build time. */
-	if (rd.output_dir_raw) {
-		char *dir = expand(&rd, rd.output_dir_raw);
-
-		if (dir) {
-			normalise(dir);
-			out->output_dir = dir[0] == '/' ? strdup(dir) : cli_path_join(rd.dir, dir, NULL);
-			out->output_dir_line = rd.output_dir_line;
-			out->is_output_dir_outside = dir[0] && !stays_below(dir);
-			free(dir);
-		}
-		free(rd.output_dir_raw);
-	}
-	free(rd.dir);
-	free(rd.processor);
-	free(rd.config);
-	for (size_t i = 0; i < rd.prop_count; i++)
-		free(rd.props[i].name), free(rd.props[i].value);
-	free(rd.props);
-	for (size_t i = 0; i < rd.cond_count; i++)
-		free(rd.conds[i].name), free(rd.conds[i].value);
-	free(rd.conds);
+	output_dir_settle(&rd);
+	reader_release(&rd);
 	if (rd.errors) {
 		build_mgcb_release(out);
 		return false;
@@ -680,10 +892,11 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 	 * whether written so or reached through a symbolic link in it. */
 	if (!project->output_dir)
 		return true;
+	const char *file = project->output_dir_file ? project->output_dir_file : project->path;
+
 	if (project->is_output_dir_outside) {
 		fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder; pass -o OUTDIR "
-			"to choose the output folder\n", project->path,
-			project->output_dir_line, project->output_dir);
+			"to choose the output folder\n", file, project->output_dir_line, project->output_dir);
 		return false;
 	}
 	char *dir = strndup(project->path, (size_t)(cli_basename(project->path) - project->path));
@@ -697,12 +910,12 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 			strerror(why));
 	else if (!ok && !out_real)
 		fprintf(messages, "%s:%u: error: /outputDir: '%s' goes through a symbolic link that does not "
-			"resolve; pass -o OUTDIR to choose the output folder\n", project->path,
+			"resolve; pass -o OUTDIR to choose the output folder\n", file,
 			project->output_dir_line, project->output_dir);
 	else if (!ok)
 		fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder through a "
 			"symbolic link (it is '%s'); pass -o OUTDIR to choose the output folder\n",
-			project->path, project->output_dir_line, project->output_dir, out_real);
+			file, project->output_dir_line, project->output_dir, out_real);
 	free(dir), free(dir_real), free(out_real);
 	return ok;
 }
@@ -714,6 +927,9 @@ void build_mgcb_release(build_mgcb *project)
 	for (size_t i = 0; i < project->count; i++)
 		item_release(&project->items[i]);
 	free(project->items);
+	for (size_t i = 0; i < project->file_count; i++)
+		free(project->files[i]);
+	free(project->files);
 	free(project->path);
 	free(project->output_dir);
 	build_said_release(&project->said);

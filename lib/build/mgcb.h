@@ -3,9 +3,10 @@
  * `animc build --mgcb PROJECT.mgcb [-o OUT]`.  The project's items become
  * jobs whose outputs go where MGCB puts them (/outputDir:, each item's
  * path or its ;DEST, .xnb); /platform:, the processor parameters Scale
- * and RotationX/Y/Z and the preprocessor lines ($if, $endif, $set) are
- * honoured; importer and processor names are not
- * needed, since animc chooses its importer by content.
+ * and RotationX/Y/Z, the preprocessor lines ($if, $endif, $set) and the
+ * response files it includes (/@:FILE, in the project's folder) are
+ * honoured; importer and processor names are not needed, since animc
+ * chooses its importer by content.
  */
 #ifndef ANIMC_BUILD_MGCB_H
 #define ANIMC_BUILD_MGCB_H
@@ -24,6 +25,8 @@ typedef struct build_mgcb_item {
 	char *dest;          /* under the output folder, no extension: "Models/dude" */
 	char *link;          /* the ;DEST as written (separators made '/'); NULL: none */
 	char *processor;     /* "" when the project names none */
+	const char *file;    /* the file of that line: the project or a file it includes (one of
+				build_mgcb's files) */
 	uint32_t line;       /* of its /build: or /copy: line */
 	bool is_copy;        /* /copy:, which MGCB copies as it is: listed, not compiled */
 	bool has_units;      /* Scale or RotationX/Y/Z given */
@@ -33,11 +36,16 @@ typedef struct build_mgcb_item {
 typedef struct build_mgcb {
 	char *path;          /* the project file, as given */
 	char *output_dir;    /* /outputDir: joined to the project's folder; NULL: none */
+	const char *output_dir_file;   /* the file of that /outputDir: line (one of files) */
 	uint32_t output_dir_line;      /* of that /outputDir: line */
 	bool is_output_dir_outside;    /* absolute, or through "..": out of the project's folder */
 	char platform;       /* the letter of /platform:; 0: none */
 	build_mgcb_item *items;
 	size_t count;
+	/* The project's files, as read: the project, then each response file
+	 * it includes (/@:FILE).  Each item depends on them all. */
+	char **files;
+	size_t file_count;
 	unsigned warnings;   /* "PROJECT:LINE: warning: ..." printed (a misspelt switch or parameter) */
 	build_said_list said;   /* those warnings, for the reports */
 } build_mgcb;
@@ -57,7 +65,9 @@ typedef struct build_mgcb_settings {
 /*
  * Read a project.  False when it cannot be read or a line is malformed, an
  * option's value is wrong (an unknown platform, a parameter that is no
- * number) or an item's output would leave the output folder; each such
+ * number), a response file it includes cannot be read, lies outside the
+ * project's folder, includes itself or nests too deep, or an item's
+ * output would leave the output folder; each such
  * problem is printed as "PROJECT:LINE: error: ..." on stderr.  A switch
  * neither animc nor MGCB knows, and a processor parameter a letter or two
  * from Scale or RotationX/Y/Z, are warnings ("PROJECT:LINE: warning: ...
@@ -69,7 +79,7 @@ bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, buil
  * reports of a build that stops on it; build_mgcb_release frees it.) */
 /* build_mgcb_read on the project's bytes, its errors printed on
  * `messages`; `path` names it in them and gives the folder its paths are
- * relative to. */
+ * relative to (the response files it includes are read from there). */
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
 		      FILE *messages, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);

@@ -677,8 +677,10 @@ static const option_def option_table[] = {
 	    "Paths are relative to the project's folder.  A missing source, a malformed line, an "
 	    "unknown platform, a destination outside the output folder or, without -o, an "
 	    "/outputDir: outside the project's folder is an error naming the project file and "
-	    "line.  The project file is a dependency of every item (depfiles list "
-	    "it; a changed project compiles its items again).  Further INPUTs may be given too.",
+	    "line.  A response file it includes (/@:FILE) is read in place, relative to the file "
+	    "that includes it, and must lie in the project's folder.  The project file and those it "
+	    "includes are dependencies of every item (depfiles list them; a changed one compiles "
+	    "the items again).  Further INPUTs may be given too.",
 	    NULL },
 	  set_mgcb },
 	{ { "mgcb-define", 0, "NAME=VALUE", FOR_COMPILE, BUILD_OPTION_RUN,

@@ -469,7 +469,7 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 			free(j->stem);
 			j->out_base = strdup(item->dest);
 			j->stem = build_safe_name(base, 0);
-			j->project = p->path;
+			j->project = p;
 			j->has_units = item->has_units;
 			j->units = item->units;
 			ok = j->out_base && j->stem;
@@ -478,7 +478,7 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 			return false;
 		j = &plan->jobs[plan->count - 1];
 		if (!item->is_copy) {
-			j->item_file = p->path;
+			j->item_file = item->file;
 			j->item_line = item->line;
 		}
 		/* What the plan decided of it is said at its line. */

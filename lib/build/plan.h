@@ -42,9 +42,10 @@ typedef struct build_job {
 	bool is_deferred;                 /* its manifest record is the previous one */
 	char importer_at_work[32];        /* what the worker says it imports with */
 	bool is_imported;                 /* its import returned: animc's passes are at work */
-	/* An item of a MonoGame project (--mgcb): the project file, a
-	 * dependency of the job, and the item's Scale and RotationX/Y/Z. */
-	const char *project;
+	/* An item of a MonoGame project (--mgcb): the project, whose files
+	 * (it and the response files it includes) are dependencies of the job,
+	 * and the item's Scale and RotationX/Y/Z. */
+	const struct build_mgcb *project;
 	bool has_units;
 	animc_units units;
 	/* An item of a project: the file and line of its /build:, where the
