@@ -659,13 +659,21 @@ typedef struct animrt_motion {
 
 /*
  * The motion of playing from from_s to to_s (seconds of play time, either
- * order; to_s < from_s gives the inverse): the motion clip's translation at
- * to_s minus that at from_s, and its rotation at to_s times the inverse of
- * that at from_s.  ANIMRT_PLAY_ONCE clamps both times to [0, duration];
- * ANIMRT_PLAY_REPEAT accumulates whole loops (ten loops are ten times one
- * loop's travel, and the turn compounds).  Translations add in the motion
- * clip's frame: a controller that wants them relative to the character
- * rotates them by its heading.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
+ * order; to_s < from_s gives the inverse): where the motion places the
+ * character at to_s, seen from where it places it at from_s.  The rotation
+ * is the turn from from_s to to_s; the translation is the travel in the
+ * character's frame at from_s (turned back by the motion's own turn at
+ * from_s, as Unity and Unreal give root motion).  A controller applies it
+ * to its own position and heading, in this order:
+ *     position += heading * translation;   heading = heading * rotation;
+ * and follows the clip's root exactly, turns and loops included, however
+ * its advances cut the time.  ANIMRT_PLAY_ONCE clamps both times to
+ * [0, duration]; ANIMRT_PLAY_REPEAT composes whole loops: each loop travels
+ * one loop's travel turned by the turn of the loops before it (a walk that
+ * turns a quarter a loop is back at its start after four loops; one that
+ * does not turn goes ten times one loop's travel in ten).  Without a turn
+ * (--root-motion without ",yaw") the translation is the motion clip's at
+ * to_s minus that at from_s.  ANIMRT_ERR_ARGUMENT when a pointer is NULL,
  * ANIMRT_ERR_TIME when a time is not finite, ANIMRT_ERR_PLAY_MODE,
  * ANIMRT_ERR_NOT_MOTION when the clip does not have exactly one sequence
  * (CLIP.xnb given for CLIP.motion.xnb).
@@ -689,9 +697,10 @@ animrt_status animrt_motion_between(const animrt_clip *motion, float from_s, flo
 animrt_status animrt_player_set_motion(animrt_player *player, const animrt_clip *motion);
 
 /* The motion of the player's last advance: each playing clip's motion over
- * the time it moved, and during a crossfade the two blended by the weight
- * the advance reached (lerp, slerp).  Identity before any advance, and
- * when nothing with motion plays. */
+ * the time it moved (animrt_motion_between: in the frame at the advance's
+ * start, for the controller recipe there), and during a crossfade the two
+ * blended by the weight the advance reached (lerp, slerp).  Identity before
+ * any advance, and when nothing with motion plays. */
 void animrt_player_motion(const animrt_player *player, animrt_motion *out);
 
 #if defined(__GNUC__) || defined(__clang__)
