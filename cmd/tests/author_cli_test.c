@@ -946,6 +946,81 @@ static char *write_mocap(const char *dir, int frames, bool turning)
 	return path;
 }
 
+/* --root-motion's default up axis turns with the model: a Y-up walk (BVH,
+ * Hips travelling along x, bobbing in y, swaying in z) turned by --rotate
+ * 90,0,0 is Z up, its bob now in z, its sway in -y.  The in-place clip
+ * keeps Hips' x and y and its bob; the motion takes the travel and the
+ * sway, and no bob.  (The default stayed y, the turned model's ground: the
+ * clip kept its sway and the motion got the bob.)  A .mgcb item's
+ * RotationX is the same turn; a turn that leaves the up axis off every axis
+ * fails, asking for --up-axis, and one about the up axis keeps it. */
+static void root_motion_up_axis_turns_with_the_model(void **state)
+{
+	char *dir = test_tmpdir("rm-rotate"), *src = write_mocap(dir, 240, false);
+	char *out = test_format("%s/out", dir), *item = test_format("%s/item", dir), *odd = test_format("%s/odd", dir);
+	char *project = test_format("%s/walk.mgcb", dir);
+	const char *mgcb = "#begin walk.bvh\n/importer:OpenAssetImporter\n/processor:SkinnedModelProcessor\n"
+			   "/processorParam:RotationX=90\n/build:walk.bvh\n";
+	animrt_clip *in_place, *motion;
+	double bob = 0, sway = 0;
+	float t0[3], r[4], sc[3];
+	test_run r1;
+
+	(void)state;
+	r1 = test_animc("build", "-q", "--rotate", "90,0,0", "--root-motion", "Hips", "-o", out, src, NULL);
+	if (r1.status != 0)
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	in_place = open_xnb(out, "walk/Motion.xnb");
+	motion = open_xnb(out, "walk/Motion.motion.xnb");
+	assert_true(bone_at(in_place, "Hips", 0, t0, r, sc));
+	for (int i = 0; i <= 200; i++) {
+		float t = (float)(in_place->duration_s * i / 200), p[3], m[3];
+
+		assert_true(bone_at(in_place, "Hips", t, p, r, sc));
+		assert_true(bone_at(motion, "Hips", t, m, r, sc));
+		test_assert_near(p[0], t0[0], 1e-4);
+		test_assert_near(p[1], t0[1], 1e-4);
+		test_assert_near(m[2], 0, 0);
+		bob = fmax(bob, fabs(p[2] - t0[2]));
+		sway = fmax(sway, fabs(m[1]));
+		if (i == 200)
+			test_assert_near(m[0], 100 * (in_place->duration_s), 1);
+	}
+	print_message("--rotate 90,0,0: the in-place clip bobs %.3f in z, the motion sways %.3f in y\n", bob, sway);
+	assert_true(bob > 1.5 && sway > 2);
+	animrt_close(in_place), animrt_close(motion);
+	/* The item's RotationX=90 is --rotate 90,0,0. */
+	assert_true(test_write_file(project, mgcb, strlen(mgcb)));
+	r1 = test_animc("build", "-q", "--mgcb", project, "--root-motion", "Hips", "-o", item, NULL);
+	if (r1.status != 0)
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	assert_true(test_same_bytes(test_format("%s/walk/Motion.xnb", out), test_format("%s/walk/Motion.xnb", item)));
+	assert_true(test_same_bytes(test_format("%s/walk/Motion.motion.xnb", out),
+				    test_format("%s/walk/Motion.motion.xnb", item)));
+	/* 30 degrees about x: y goes to (0, 0.866, 0.5), no axis. */
+	r1 = test_animc("build", "-q", "--rotate", "30,0,0", "--root-motion", "Hips", "-o", odd, src, NULL);
+	assert_int_equal(r1.status, 1);
+	if (!strstr(r1.err, "walk.bvh: error: --root-motion: ") || !strstr(r1.err, "give --up-axis x|y|z"))
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	assert_false(test_file_exists(test_format("%s/walk/Motion.xnb", odd)));
+	r1 = test_animc("build", "-q", "--rotate", "30,0,0", "--root-motion", "Hips", "--up-axis", "z", "-o", odd, src,
+			NULL);
+	assert_int_equal(r1.status, 0);
+	test_run_release(&r1);
+	/* 45 degrees about y, the up axis, leaves it up. */
+	r1 = test_animc("build", "-q", "--rotate", "0,45,0", "--root-motion", "Hips", "-o", odd, src, NULL);
+	assert_int_equal(r1.status, 0);
+	test_run_release(&r1);
+	motion = open_xnb(odd, "walk/Motion.motion.xnb");
+	assert_true(bone_at(motion, "Hips", motion->duration_s / 3, t0, r, sc));
+	test_assert_near(t0[1], 0, 0);
+	animrt_close(motion);
+	free(project), free(odd), free(item), free(out), free(src), free(dir);
+}
+
 /* Parts of a take keep the take's grid in the compact layout: their
  * keys, now at float times that drift from multiples of their smallest
  * gap, still lie on it; a part ending a hair after a key does not make the
@@ -1989,6 +2064,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
 	cmocka_unit_test(motion_lines_say_one_bone),
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
+	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

@@ -374,9 +374,42 @@ fail:
 	return NULL;
 }
 
+/*
+ * The up axis of a clip's root motion without --up-axis: the source's (z
+ * for a RobotGame sequence, y for the rest) turned as the conversion
+ * turned the bone, so that after --rotate 90,0,0 a Y-up walk's ground is
+ * still the ground (up is then z).  A turn that leaves it off every axis
+ * (not by quarter turns) has no ground plane of x, y and z to name:
+ * ANIMC_UP_DEFAULT, and the caller asks for --up-axis.  `out` is where
+ * the up axis points.
+ */
+static animc_up_axis default_up(const animc_clip *clip, const double *turn, double out[3])
+{
+	int up = clip->is_sequence_source ? 2 : 1;
+	double v[3] = { 0, 0, 0 }, c[3];
+
+	v[up] = 1;
+	memcpy(out, v, sizeof v);
+	if (!turn)
+		return up == 2 ? ANIMC_UP_Z : ANIMC_UP_Y;
+	/* v + 2w (u x v) + 2 u x (u x v), u the turn's axis part. */
+	c[0] = turn[1] * v[2] - turn[2] * v[1];
+	c[1] = turn[2] * v[0] - turn[0] * v[2];
+	c[2] = turn[0] * v[1] - turn[1] * v[0];
+	out[0] = v[0] + 2 * (turn[3] * c[0] + turn[1] * c[2] - turn[2] * c[1]);
+	out[1] = v[1] + 2 * (turn[3] * c[1] + turn[2] * c[0] - turn[0] * c[2]);
+	out[2] = v[2] + 2 * (turn[3] * c[2] + turn[0] * c[1] - turn[1] * c[0]);
+	/* Pointing either way along an axis: the ground plane is the same. */
+	for (int k = 0; k < 3; k++)
+		if (fabs(out[k]) > 1 - 1e-6)
+			return k == 0 ? ANIMC_UP_X : k == 1 ? ANIMC_UP_Y : ANIMC_UP_Z;
+	return ANIMC_UP_DEFAULT;
+}
+
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
 				 const animc_skeleton *skeleton, const animc_clip *reference,
-				 const animc_skeleton *rest, animc_clip ***motions, animc_diag_sink *sink)
+				 const animc_skeleton *rest, const double *up_turn, animc_clip ***motions,
+				 animc_diag_sink *sink)
 {
 	animc_status status = ANIMC_OK;
 	bool failed = false;
@@ -386,6 +419,19 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 		return ANIMC_OK;
 	for (uint32_t i = 0; i < set->count && status == ANIMC_OK; i++)
 		status = animc_clip_prepare(set->clips[i], sink);
+	/* The conversion turns every clip alike: one error for the source. */
+	for (uint32_t i = 0; status == ANIMC_OK && a->root_bone && a->up == ANIMC_UP_DEFAULT && i < set->count; i++) {
+		double v[3];
+
+		if (default_up(set->clips[i], up_turn, v) != ANIMC_UP_DEFAULT)
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "--root-motion: the rotation (--rotate, or the item's RotationX/Y/Z) turns the "
+				  "source's up axis, %s, to (%.3g, %.3g, %.3g), along none of x, y and z: give "
+				  "--up-axis x|y|z, the turned model's up axis",
+				  set->clips[i]->is_sequence_source ? "z" : "y", v[0], v[1], v[2]);
+		return ANIMC_ERR_ARGUMENT;
+	}
 	if (status == ANIMC_OK && a->root_bone && set->count) {
 		*motions = calloc(set->count, sizeof **motions);
 		if (!*motions)
@@ -393,9 +439,10 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 		for (uint32_t i = 0; i < set->count; i++) {
 			animc_root_motion_options o = { a->root_bone, a->up, a->root_yaw, a->recompose_error };
 			animc_status s;
+			double v[3];
 
 			if (o.up == ANIMC_UP_DEFAULT)
-				o.up = set->clips[i]->is_sequence_source ? ANIMC_UP_Z : ANIMC_UP_Y;
+				o.up = default_up(set->clips[i], up_turn, v);
 			s = animc_clip_extract_motion(set->clips[i], &o, &(*motions)[i], sink);
 			if (s == ANIMC_ERR_NOMEM)
 				status = s;

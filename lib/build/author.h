@@ -74,7 +74,11 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
  * The passes after --clip has chosen the clips: root motion (*motions gets
  * set->count entries, each the motion clip of the clip at its index, or
  * NULL; release with build_author_motions_release) and additive.  The up
- * axis defaults by source: z for RobotGame sequences, y for the rest.
+ * axis defaults by source: z for RobotGame sequences, y for the rest, as
+ * the source has it; `up_turn` (a unit quaternion x y z w, or NULL) is the
+ * rotation the conversion (--rotate, a .mgcb item's Rotation) gave the
+ * --root-motion bone, which turns that default with the model.  A default
+ * it turns off every axis fails the source, asking for --up-axis.
  * `skeleton` is the --skeleton model (NULL without); `reference` the
  * --additive-reference clip (build_author_reference); `rest` the source's
  * own node tree, whose rest pose references the bones `reference` does not
@@ -82,7 +86,8 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
  */
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
 				 const animc_skeleton *skeleton, const animc_clip *reference,
-				 const animc_skeleton *rest, animc_clip ***motions, animc_diag_sink *sink);
+				 const animc_skeleton *rest, const double *up_turn, animc_clip ***motions,
+				 animc_diag_sink *sink);
 /* The --additive-reference clip of `set` as the import gave it (before
  * --clip chose the clips to write, so that the reference need not be one
  * of them), into *out (NULL when the reference is no clip); release with

@@ -29,6 +29,8 @@ typedef struct compile_state {
 	animc_process_options process;  /* the run's, with a converted skeleton */
 	int64_t import_start_ns;        /* CLOCK_REALTIME, as file times are */
 	const char *changed;            /* a file read that changed during the import, or NULL */
+	bool is_motion_turned;          /* the conversion turned the --root-motion bone: */
+	double motion_turn[4];          /* by this, which turns its default up axis */
 } compile_state;
 
 static void collect_diag(void *user, const animc_diag *d)
@@ -462,7 +464,8 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	if (build_author_reference_lacks(set, reference))
 		load_source_rest(cs, importer, &rest);
 	animc_status authored = build_author_finish(&ctx->options->author, set, skeleton, reference,
-						    rest.bone_count ? &rest : NULL, &motions, sink);
+						    rest.bone_count ? &rest : NULL,
+						    cs->is_motion_turned ? cs->motion_turn : NULL, &motions, sink);
 	animc_clip_destroy(reference);
 	animc_skeleton_release(&rest);
 	if (authored != ANIMC_OK) {
@@ -629,6 +632,14 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 		if (importer->load_skeleton(cs->job->path, &own, sink) != ANIMC_OK)
 			return false;
 		hierarchy = &own;
+	}
+	/* The bone is turned when it is a root, by animc_clip_apply_units'
+	 * rule; a bone below the root keeps its parent's axes. */
+	if (ctx->options->author.root_bone && animc_units_has_rotation(units)) {
+		int64_t bone = animc_skeleton_find(hierarchy, ctx->options->author.root_bone);
+
+		cs->is_motion_turned = bone < 0 || hierarchy->bones[bone].parent < 0;
+		animc_units_rotation(units, cs->motion_turn);
 	}
 	for (uint32_t i = 0; i < set->count && ok; i++) {
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
@@ -887,7 +898,7 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
-	compile_state cs = { ctx, job, r, { 0 }, ctx->options->process, 0, NULL };
+	compile_state cs = { ctx, job, r, { 0 }, ctx->options->process, 0, NULL, false, { 0, 0, 0, 1 } };
 	animc_diag_sink sink = { collect_diag, &cs, job->path, 0, 0 };
 	animc_import_options import = ctx->options->import;
 	const animc_importer *importer;
