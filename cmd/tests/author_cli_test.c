@@ -1884,6 +1884,98 @@ static void the_motion_of_a_clip_not_written_is_not_written(void **state)
 	free(doc), free(text), free(walk), free(orphan), free(out), free(src), free(dir);
 }
 
+/* The report's outputs of one source: each a root-motion file (naming the
+ * bone) and not additive, or a clip, additive and no root motion, as
+ * `motion` lists by file name. */
+static void check_motion_labels(const char *report, const char *const *motion, const char *const *clips)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(report, 0, &jerr), *outputs;
+	size_t i, seen = 0;
+	json_t *o;
+
+	if (!doc)
+		fail_msg("%s: %s", report, jerr.text);
+	outputs = json_object_get(json_array_get(json_object_get(doc, "sources"), 0), "outputs");
+	json_array_foreach(outputs, i, o) {
+		const char *path = json_string_value(json_object_get(o, "path")), *base = strrchr(path, '/') + 1;
+		json_t *rm = json_object_get(o, "root_motion"), *add = json_object_get(o, "additive_reference");
+		bool is_motion = false, is_clip = false;
+
+		for (const char *const *m = motion; *m; m++)
+			is_motion |= strcmp(base, *m) == 0;
+		for (const char *const *c = clips; *c; c++)
+			is_clip |= strcmp(base, *c) == 0;
+		assert_true(is_motion != is_clip);
+		if (is_motion) {
+			assert_non_null(rm);
+			assert_string_equal(json_string_value(json_object_get(rm, "bone")), "Hips");
+			assert_null(add);
+		} else {
+			assert_null(rm);
+			assert_non_null(add);
+			assert_string_equal(json_string_value(add), "first-frame");
+		}
+		seen++;
+	}
+	assert_int_equal(seen, 4);
+	json_decref(doc);
+}
+
+/* A clip whose own name ends in ".motion" is a clip: -v and the report
+ * call it additive, and only its CLIP.motion file a root motion, when
+ * compiled, up to date (from the manifest) and taken from the cache.
+ * (They were told apart by file name: slow.motion.xnb was "the root
+ * motion of bone 'Hips'", and its additive reference left out.) */
+static void a_clip_named_like_a_motion_file_is_a_clip(void **state)
+{
+	char *dir = test_tmpdir("root-named"), *src = test_format("%s/takes.gltf", dir);
+	char *out = test_format("%s/out", dir), *again = test_format("%s/again", dir);
+	char *cache = test_format("%s/cache", dir), *report = test_format("%s/report.json", dir);
+	char *text = test_format("%s", two_takes_gltf), *idle = strstr(text, "\"Idle\"");
+	static const char *const motion[] = { "Walk.motion.xnb", "slow.motion.motion.xnb", NULL };
+	static const char *const clips[] = { "Walk.xnb", "slow.motion.xnb", NULL };
+	test_run r;
+
+	(void)state;
+	assert_non_null(idle);
+	char *doc = test_format("%.*s\"slow.motion\"%s", (int)(idle - text), text, idle + 6);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-v", "--root-motion", "Hips", "--additive-reference", "first-frame", "--cache-dir",
+		       cache, "--cache-min-size", "0", "--report", report, "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	/* Each clip's -v line, up to its end. */
+	const char *a = strstr(r.out, "    clip 'slow.motion': "), *b = strstr(r.out, "    clip 'slow.motion.motion': ");
+
+	if (!a || !b)
+		fail_msg("%s", r.out);
+	char *la = test_format("%.*s", (int)strcspn(a, "\n"), a), *lb = test_format("%.*s", (int)strcspn(b, "\n"), b);
+
+	print_message("%s\n%s\n", la, lb);
+	assert_non_null(strstr(la, ", additive (the difference from its first frame)"));
+	assert_null(strstr(la, "root motion"));
+	assert_non_null(strstr(lb, ", the root motion of bone 'Hips'"));
+	free(la), free(lb);
+	test_run_release(&r);
+	check_motion_labels(report, motion, clips);
+	/* Up to date: the outputs as the manifest records them. */
+	r = test_animc("build", "-q", "--root-motion", "Hips", "--additive-reference", "first-frame", "--report",
+		       report, "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_non_null(strstr((char *)test_read_file(report, NULL), "\"status\": \"up-to-date\""));
+	check_motion_labels(report, motion, clips);
+	/* From the cache, into another folder. */
+	r = test_animc("build", "-q", "--root-motion", "Hips", "--additive-reference", "first-frame", "--cache-dir",
+		       cache, "--cache-min-size", "0", "--report", report, "-o", again, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_non_null(strstr((char *)test_read_file(report, NULL), "\"status\": \"cached\""));
+	check_motion_labels(report, motion, clips);
+	free(doc), free(text), free(report), free(cache), free(again), free(out), free(src), free(dir);
+}
+
 /* A source whose worker is stopped (--import-timeout) keeps the outputs
  * its last good build wrote, as a source that fails otherwise does: they
  * were left unrecorded, stale, and --prune deleted them. */
@@ -2052,6 +2144,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),
 	cmocka_unit_test(a_stopped_worker_keeps_the_last_good_outputs),
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
+	cmocka_unit_test(a_clip_named_like_a_motion_file_is_a_clip),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(three_clip_names_making_one_file_name_are_all_written),

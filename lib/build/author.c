@@ -536,14 +536,6 @@ char *build_motion_name(const char *clip_output)
 	return out;
 }
 
-bool build_author_is_motion(const build_author_options *a, const char *name)
-{
-	size_t n = strlen(name);
-
-	return a->root_bone && ((n > 11 && strcmp(name + n - 11, ".motion.xnb") == 0) ||
-				(n > 15 && strcmp(name + n - 15, ".motion.xnb.zst") == 0));
-}
-
 const char *build_author_additive_name(const build_author_options *a)
 {
 	if (!a->has_additive)

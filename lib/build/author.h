@@ -100,9 +100,6 @@ animc_status build_author_reference(const build_author_options *a, const animc_c
 bool build_author_reference_lacks(const animc_clip_set *set, const animc_clip *reference);
 void build_author_motions_release(animc_clip **motions, uint32_t count);
 
-/* Whether an output (its name under OUTDIR) is the motion file of a clip
- * (--root-motion); else it is a clip, additive with --additive-reference. */
-bool build_author_is_motion(const build_author_options *a, const char *output_name);
 /* What an additive clip is the difference from, as the report says it:
  * "first-frame", "bind" or the clip's name; NULL without the option. */
 const char *build_author_additive_name(const build_author_options *a);

@@ -6,7 +6,7 @@
  *
  * A source's cache key is the SHA-256 of the source key of key.c with two
  * changes, behind a line of its own:
- *     "animc-cache-key 3\n" <prefix: versions, options, skeleton>
+ *     "animc-cache-key 4\n" <prefix: versions, options, skeleton>
  *     "source <length>\n<name>\n32\n<XXH3-128 of the source, hex>\n" "end\n"
  * The source enters by its XXH3-128, hashed on the cache's thread: SHA-256
  * over the bytes of every source costs a build of small sources more than
@@ -15,7 +15,8 @@
  * the source's folder, see dep_entry_name) with their hashes, and a hit
  * whose files differ here is a miss.  (Entries of key line 1 named a file
  * outside the source's folder from the current folder instead; those of key
- * line 2 kept warnings without their kind.)
+ * line 2 kept warnings without their kind; those of key line 3, results
+ * without the mark of a root-motion file.)
  *
  * The cache never holds a worker up for long: when a worker is free and
  * the next source's lookup has not come back, it waits no longer than a
@@ -100,7 +101,7 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 
 	if (!stage)
 		return true;
-	emit_buffer(&prefix, "animc-cache-key 3\n", 18);
+	emit_buffer(&prefix, "animc-cache-key 4\n", 18);
 	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
 	if (prefix.is_broken || !stage->asked_s) {

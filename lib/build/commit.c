@@ -264,6 +264,7 @@ static void journal_output(build_commit *c, const build_output *o, bool has_stat
 	record.bones = o->bones;
 	record.keys = o->keys;
 	record.duration_s = o->duration_s;
+	record.is_motion = o->is_motion;
 	if (!build_journal_add(&c->journal, &record, &err))
 		build_say_kind(c->ctx, ANIMC_WARNING, "journal",
 			       c->journal.path ? c->journal.path : c->ctx->options->out_dir,
@@ -356,6 +357,7 @@ static bool copy_outputs(manifest_entry *e, const build_result *r)
 		m->bones = o->bones;
 		m->keys = o->keys;
 		m->duration_s = o->duration_s;
+		m->is_motion = o->is_motion;
 		e->output_count++;
 	}
 	return true;

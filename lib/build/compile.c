@@ -495,6 +495,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 
 			if (prepare_clip(ctx, &cs->process, motions[i], sink, m)) {
 				m->name = build_motion_name(o->name);
+				m->is_motion = true;
 				if (asprintf(&m->clip, "%s%smotion", o->clip, o->clip[0] ? "." : "") < 0)
 					m->clip = NULL;
 				if (!m->name || !m->clip) {

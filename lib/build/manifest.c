@@ -10,6 +10,7 @@
  *          <mtime_ns> <ino> <dev> <hash> <key> <run key> <time_s>
  *   dep <path> <size> <mtime_ns> <ino> <dev> <hash>             (of the source above)
  *   output <path> <clip> <size> <hash> <mtime_ns> <ino> <dev> <bones> <keys> <duration_s>
+ *          [root-motion]   (a --root-motion CLIP.motion file, not a clip)
  *   warning <line> <column> <byte offset + 1> <message> [<kind>]  (of the source above;
  *          the kind, a name of animc_warning_kinds, when it has one)
  *   orphan ...as output...                     (written by animc, now no source's)
@@ -310,6 +311,8 @@ void manifest_output_put(cli_bytes *t, const char *word, const manifest_output *
 	put_u64(t, o->keys);
 	snprintf(buf, sizeof buf, "%.9g", (double)o->duration_s);
 	put_field(t, buf);
+	if (o->is_motion)
+		put_field(t, "root-motion");
 	put(t, "\n", 1);
 }
 
@@ -522,7 +525,10 @@ static manifest_record_status get_output(const line *l, manifest_output *o)
 	uint64_t bones, mtime;
 
 	memset(o, 0, sizeof *o);
-	if (l->count != 11 || !l->fields[1][0] || !get_u64(l->fields[3], &o->size) ||
+	/* A twelfth field marks a root-motion file; a record without it (one
+	 * written before the mark) is a clip. */
+	if ((l->count != 11 && (l->count != 12 || strcmp(l->fields[11], "root-motion") != 0)) ||
+	    !l->fields[1][0] || !get_u64(l->fields[3], &o->size) ||
 	    !build_hash_parse(l->fields[4], &o->hash) || !get_u64(l->fields[5], &mtime) ||
 	    mtime > INT64_MAX || !get_u64(l->fields[6], &o->state.ino) ||
 	    !get_u64(l->fields[7], &o->state.dev) || !get_u64(l->fields[8], &bones) ||
@@ -535,6 +541,7 @@ static manifest_record_status get_output(const line *l, manifest_output *o)
 	o->state.size = o->size;
 	o->state.mtime_ns = (int64_t)mtime;
 	o->bones = (uint32_t)bones;
+	o->is_motion = l->count == 12;
 	o->path = strdup(l->fields[1]);
 	o->clip = strdup(l->fields[2]);
 	if (!o->path || !o->clip) {

@@ -22,6 +22,7 @@ typedef struct manifest_output {
 	uint32_t bones;
 	uint64_t keys;
 	float duration_s;
+	bool is_motion;      /* build_output's */
 } manifest_output;
 
 typedef struct manifest_entry {

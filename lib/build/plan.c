@@ -795,6 +795,7 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 			o->bones = m->bones;
 			o->keys = m->keys;
 			o->duration_s = m->duration_s;
+			o->is_motion = m->is_motion;
 		}
 	}
 	/* Its warnings, said and counted again while it is up to date (those

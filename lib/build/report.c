@@ -268,7 +268,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 				(unsigned long long)o->keys);
 			json_float(f, o->duration_s);
 			fprintf(f, ", \"xxh3_128\": \"%s\"", hex);
-			if (build_author_is_motion(&ctx->options->author, o->name)) {
+			if (o->is_motion) {
 				fputs(", \"root_motion\": {\"bone\": ", f);
 				json_string(f, ctx->options->author.root_bone);
 				fprintf(f, ", \"yaw\": %s}", ctx->options->author.root_yaw ? "true" : "false");

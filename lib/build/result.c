@@ -177,6 +177,7 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 		put_u64(&w, o->keys);
 		put(&w, &o->duration_s, 4);
 		put_f64(&w, o->ticks_per_second);
+		put_u8(&w, o->is_motion);
 		put(&w, &o->passes, sizeof o->passes);
 	}
 	put_u32(&w, r->diag_count);
@@ -338,6 +339,7 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 		o->keys = get_u64(&r);
 		get(&r, &o->duration_s, 4);
 		o->ticks_per_second = get_f64(&r);
+		o->is_motion = get_u8(&r) != 0;
 		get(&r, &o->passes, sizeof o->passes);
 	}
 	{

@@ -35,6 +35,7 @@ typedef struct build_output {
 	uint64_t keys;
 	float duration_s;
 	double ticks_per_second;
+	bool is_motion;           /* --root-motion's CLIP.motion file of the clip before it, made so */
 	animc_pass_stats passes;
 	build_file_state state;   /* of the file on disk, after commit */
 	char *staged;             /* its bytes in this temporary file, to rename */

@@ -222,7 +222,7 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 			       out->bones == 1 ? "" : "s", (unsigned long long)out->keys);
 			if (out->ticks_per_second > 0)
 				printf(", %g ticks per second", out->ticks_per_second);
-			if (build_author_is_motion(&o->author, out->name))
+			if (out->is_motion)
 				printf(", the root motion of bone '%s'%s", o->author.root_bone,
 				       o->author.root_yaw ? " with its yaw" : "");
 			else if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_CLIP)
