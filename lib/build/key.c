@@ -1,9 +1,9 @@
 /*
  * key.c - the source key and the hashes of the build engine.  A source's
  * key is a canonical byte string (docs/build.md, "The source key", gives it
- * exactly), version 1:
+ * exactly), version 2:
  *
- *   "animc-source-key 1\n"
+ *   "animc-source-key 2\n"
  *   "tool animc <version>\n"
  *   "libs <animc_formats_versions()>\n"
  *   "option <name> <length>\n<value>\n"          each byte-changing option,
@@ -29,7 +29,7 @@
 
 #include "key.h"
 
-#define KEY_VERSION "1"
+#define KEY_VERSION "2"
 
 void build_hash_bytes(const void *data, size_t size, build_hash *out)
 {
