@@ -87,7 +87,7 @@ extern "C" {
 
 #define ANIMRT_VERSION_MAJOR 0
 #define ANIMRT_VERSION_MINOR 6
-#define ANIMRT_VERSION_PATCH 0
+#define ANIMRT_VERSION_PATCH 1
 
 /* A new version adds statuses at the end, before ANIMRT_STATUS_COUNT (0.6
  * added ANIMRT_ERR_POSE_SIZE to ANIMRT_ERR_NOT_MOTION): a switch over
