@@ -111,7 +111,7 @@ RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS) $(RT_VISIBILITY)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
 	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
-ENGINE_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/build -Ilib/build/cache \
+ENGINE_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/build -Ilib/build/cache -I$(BUILD)/gen \
 	$(XXHASH_CFLAGS) $(CURL_CFLAGS) $(NETTLE_CFLAGS)
 CMD_CPPFLAGS := $(ENGINE_CPPFLAGS)
 # Tests and fuzz targets look inside what they test, and may use every layer.
@@ -189,6 +189,20 @@ $(BUILD)/flags: FORCE
 	@echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(HOT_OPT)' | cmp -s - $@ || \
 		echo '$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $(HOT_OPT)' > $@
 FORCE:
+
+# The commit animc is built from, and a digest of what is not committed:
+# part of every source key (lib/build/key.c), so that two builds of one
+# version string that write other bytes never share a cache entry or an
+# output folder's records.  Empty outside a git checkout (a release
+# tarball: the version string alone).  Rewritten only when it changes.
+BUILD_ID := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+BUILD_ID := $(if $(BUILD_ID),$(BUILD_ID)$(shell git diff --quiet HEAD -- 2>/dev/null || \
+	{ printf +; git diff HEAD -- | sha256sum | cut -c1-8; }))
+$(BUILD)/gen/build_id.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define ANIMC_BUILD_ID "%s"\n' '$(BUILD_ID)' | cmp -s - $@ || \
+		printf '#define ANIMC_BUILD_ID "%s"\n' '$(BUILD_ID)' > $@
+$(call obj,lib/build/key.c cmd/animc.c): $(BUILD)/gen/build_id.h
 
 # The direction of includes: no quote include climbs out of its folder.
 $(LAYOUT_OK): $(C_FILES)

@@ -12,6 +12,12 @@
 #include <animc/animrt.h>
 #include "cli.h"
 #include "help.h"
+#if __has_include(<build_id.h>)
+#include <build_id.h>   /* made by the Makefile: the commit built from */
+#endif
+#ifndef ANIMC_BUILD_ID
+#define ANIMC_BUILD_ID ""
+#endif
 
 static const animc_command *const commands[] = {
 	&animc_cmd_build,
@@ -152,8 +158,9 @@ int main(int argc, char **argv)
 		return finish(NULL, ANIMC_EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("animc %s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMRT_VERSION_MAJOR,
-		       ANIMRT_VERSION_MINOR, ANIMRT_VERSION_PATCH, animrt_has_zstd() ? "yes" : "no");
+		printf("animc %s%s%s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMC_BUILD_ID[0] ? " " : "",
+		       ANIMC_BUILD_ID, ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR, ANIMRT_VERSION_PATCH,
+		       animrt_has_zstd() ? "yes" : "no");
 		return finish(NULL, ANIMC_EXIT_OK);
 	}
 	if (strcmp(argv[1], "help") == 0)

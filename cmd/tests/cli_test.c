@@ -12,6 +12,8 @@
 
 #include <animc/animrt.h>
 #include "cli.h"
+#include "key.h"
+#include "options.h"
 #include "test_support.h"
 
 #define SAMPLE "testdata/sample"
@@ -42,6 +44,50 @@ static void help_and_version(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, ANIMC_VERSION_STRING));
 	test_run_release(&r);
+}
+
+static void collect_key(void *user, const void *data, size_t size)
+{
+	FILE *f = user;
+
+	fwrite(data, 1, size, f);
+}
+
+/* Built from a git checkout, animc names its commit (`--version`), and
+ * every source key holds it: builds of one version string that write
+ * other bytes shared cache entries and output folders' records. */
+static void the_key_names_the_build(void **state)
+{
+	test_run git = test_exec("git", "rev-parse", "--short=12", "HEAD", NULL), r;
+	char *key = NULL, *want, id[64];
+	size_t key_size = 0;
+	build_options o;
+	FILE *f;
+
+	(void)state;
+	if (git.status != 0) {
+		test_run_release(&git);
+		skip();   /* no checkout: the version string alone */
+	}
+	git.out[strcspn(git.out, "\n")] = '\0';
+	r = test_animc("--version", NULL);
+	assert_int_equal(r.status, 0);
+	/* "animc VERSION ID (loader ...": ID is the commit, "+DIGEST" when
+	 * the tree held changes. */
+	assert_int_equal(sscanf(r.out, "animc " ANIMC_VERSION_STRING " %63s (", id), 1);
+	assert_int_equal(strncmp(id, git.out, strlen(git.out)), 0);
+	test_run_release(&r);
+	char *argv[] = { "build", "-o", "out", "in", NULL };
+	assert_int_equal(build_options_parse(&o, CMD_BUILD, 4, argv), 0);
+	f = open_memstream(&key, &key_size);
+	assert_non_null(f);
+	build_key_options(&o, collect_key, f);
+	fclose(f);
+	want = test_format("\ntool animc %s %s\n", ANIMC_VERSION_STRING, id);
+	assert_non_null(memmem(key, key_size, want, strlen(want)));
+	free(want), free(key);
+	build_options_release(&o);
+	test_run_release(&git);
 }
 
 static void usage_errors_exit_2(void **state)
@@ -1168,6 +1214,7 @@ static void completion_lists_each_option_once(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(help_and_version),
+	cmocka_unit_test(the_key_names_the_build),
 	cmocka_unit_test(a_report_not_written_is_in_the_others),
 	cmocka_unit_test(a_bad_cache_url_variable_is_a_usage_error),
 	cmocka_unit_test(usage_errors_exit_2),

@@ -29,6 +29,13 @@
 
 #include "key.h"
 
+#if __has_include(<build_id.h>)
+#include <build_id.h>   /* made by the Makefile: the commit built from */
+#endif
+#ifndef ANIMC_BUILD_ID
+#define ANIMC_BUILD_ID ""
+#endif
+
 #define KEY_VERSION "2"
 
 void build_hash_bytes(const void *data, size_t size, build_hash *out)
@@ -130,7 +137,10 @@ void build_key_options(const build_options *o, build_key_emit emit, void *user)
 	bool *done = pairs ? calloc(pairs, sizeof *done) : NULL;
 
 	emit_str(emit, user, "animc-source-key " KEY_VERSION "\n");
-	emit_str(emit, user, "tool animc " ANIMC_VERSION_STRING "\n");
+	/* The build too: one version string covers commits that write
+	 * other bytes. */
+	emit_str(emit, user, ANIMC_BUILD_ID[0] ? "tool animc " ANIMC_VERSION_STRING " " ANIMC_BUILD_ID "\n"
+					       : "tool animc " ANIMC_VERSION_STRING "\n");
 	emit_str(emit, user, "libs ");
 	emit_str(emit, user, animc_formats_versions());
 	emit_str(emit, user, "\n");
