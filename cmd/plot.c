@@ -44,7 +44,8 @@ static void help(FILE *out)
 		"loader, so the plot shows what plays.  It opens in any browser.\n"
 		"\n"
 		"options:\n"
-		"  -o, --output FILE       the SVG to write (into a folder that exists)\n"
+		"  -o, --output FILE       the SVG to write (into a folder that exists; not\n"
+		"                          COMPILED or SOURCE, by any path to them)\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
 		"      --track rotation|translation|scale  the track drawn (default rotation)\n"
 		"      --clip NAME         the clip of a source holding several (a part, when\n"
@@ -850,6 +851,26 @@ static bool output_folder_exists(const char *path)
 	return ok;
 }
 
+/* -o naming one of the inputs would put the SVG in its place: the source
+ * art or the compiled file gone, the plot "written".  Compared as files
+ * (device and inode), so that another spelling of the path, a symbolic or
+ * a hard link to it is caught as well.  The exit status after saying so,
+ * or -1 when the output is no input. */
+static int refuse_an_input_as_output(const plot_args *a)
+{
+	const char *const inputs[2] = { a->compiled_path, a->source_path };
+	const char *const what[2] = { "the compiled file", "the source" };
+	struct stat out, in;
+
+	if (stat(a->out_path, &out) != 0)
+		return -1;   /* not there yet: no input */
+	for (int i = 0; i < 2; i++)
+		if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return cli_usage_error("plot", "-o '%s' is %s '%s': the SVG would take its place; give "
+					       "another output", a->out_path, what[i], inputs[i]);
+	return -1;
+}
+
 /* The command, its arguments parsed into *a (the caller releases it:
  * --split values are owned). */
 static int plot(plot_args *a, int argc, char **argv)
@@ -858,6 +879,8 @@ static int plot(plot_args *a, int argc, char **argv)
 	int parsed = parse_args(a, &limits, argc, argv);
 
 	if (parsed >= 0)
+		return parsed;
+	if ((parsed = refuse_an_input_as_output(a)) >= 0)
 		return parsed;
 	if (!output_folder_exists(a->out_path))
 		return ANIMC_EXIT_FAILED;

@@ -448,6 +448,58 @@ static void plot_makes_no_folders(void **state)
 	free(want), free(in_file), free(svg), free(missing), free(dir);
 }
 
+/* -o naming an input, by any path to it (another spelling, a symbolic or a
+ * hard link), is a usage error before anything is written: the source and
+ * the compiled file keep their bytes. */
+static void plot_refuses_an_input_as_its_output(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-onto-input");
+	char *src = test_format("%s/sway.Animation", dir), *xnb = test_format("%s/sway.xnb", dir);
+	char *keep_src = test_format("%s/keep/sway.Animation", dir), *keep_xnb = test_format("%s/keep/sway.xnb", dir);
+	char *sym = test_format("%s/to-source.svg", dir), *hard = test_format("%s/compiled.svg", dir);
+	char *respelt = test_format("%s/keep/../sway.Animation", dir), *keep = test_format("%s/keep", dir);
+	char *svg = test_format("%s/p.svg", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file(SWAY, &size);
+
+	assert_true(test_write_file(src, bytes, size));
+	free(bytes);
+	test_run r = test_animc("build", "-q", "-o", dir, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", keep, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(src, &size);
+	assert_true(test_write_file(keep_src, bytes, size));
+	free(bytes);
+	assert_int_equal(symlink("sway.Animation", sym), 0);
+	assert_int_equal(link(xnb, hard), 0);
+
+	const char *outputs[] = { src, xnb, respelt, sym, hard };
+	for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) {
+		r = test_animc("plot", "--bone", "Root", "-o", outputs[i], xnb, src, NULL);
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.out, "");
+		assert_non_null(strstr(r.err, i == 1 || i == 4 ? "is the compiled file" : "is the source"));
+		test_run_release(&r);
+		assert_true(test_same_bytes(src, keep_src));
+		assert_true(test_same_bytes(xnb, keep_xnb));
+	}
+	/* The symbolic link is still a link, to the source. */
+	char target[4096];
+	ssize_t n = readlink(sym, target, sizeof target - 1);
+	assert_true(n > 0);
+	target[n] = '\0';
+	assert_string_equal(target, "sway.Animation");
+	/* Another output is written. */
+	r = test_animc("plot", "--bone", "Root", "-o", svg, xnb, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(svg), free(keep), free(respelt), free(hard), free(sym), free(keep_xnb), free(keep_src), free(xnb), free(src), free(dir);
+}
+
 /* The scale track has no unit: "worst error 0 at", one space; and a track
  * with as many keys compiled as in its source gives no reason why. */
 static void a_scale_plot_reads_without_a_unit(void **state)
@@ -478,6 +530,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 	cmocka_unit_test(plot_writes_any_name_as_text),
 	cmocka_unit_test(plot_makes_no_folders),
+	cmocka_unit_test(plot_refuses_an_input_as_its_output),
 };
 
 ANIMC_TEST_GROUP(tests);
