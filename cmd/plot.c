@@ -88,11 +88,6 @@ static bool is_compiled(const uint8_t *data, size_t size)
 	       (size >= 4 && memcmp(data, "\x28\xb5\x2f\xfd", 4) == 0);
 }
 
-static void print_diag(void *user, const animc_diag *diag)
-{
-	cli_print_diag(user, diag);
-}
-
 typedef struct plot_args {
 	const char *out_path, *bone, *clip;
 	build_author_options author;   /* --split, --clips */
@@ -118,43 +113,47 @@ typedef struct source_job {
 	const char *clip_name;
 	double ticks_per_second;
 	const build_author_options *author;   /* how SOURCE is cut into parts */
+	uint64_t memory_bytes;                /* the child's cap (--memory-limit) */
 	cli_diag_printer *printer;
 } source_job;
 
-/* In a child process (build_run_isolated): the source imported, its clip
- * chosen, processed losslessly and compiled in memory. */
-static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
+/* In the child: a diagnostic printed as it comes; an importer's own words
+ * for running out of memory (std::bad_alloc, say) replaced by animc
+ * build's, which name --memory-limit. */
+static void print_diag(void *user, const animc_diag *diag)
 {
 	const source_job *job = user;
-	animc_diag_sink sink = { print_diag, job->printer, job->path, 0, 0 };
-	animc_import_options options = { 0 };
-	animc_import_request request = { job->path, job->data, job->size, &options };
-	animc_clip_set set = { 0 };
+	char *said = diag->severity == ANIMC_ERROR ? build_memory_message(diag->message, job->memory_bytes) : NULL;
+	animc_diag plain = *diag;
 
-	options.ticks_per_second = job->ticks_per_second;
-	if (job->importer->import(&request, &set, &sink) != ANIMC_OK ||
-	    build_author_apply(job->author, job->path, true, &set, &sink, NULL) != ANIMC_OK) {
-		animc_clip_set_release(&set);
-		return false;
-	}
-	uint32_t pick = set.count;
-	for (uint32_t i = 0; i < set.count; i++)
-		if ((job->clip_name && strcmp(set.clips[i]->name, job->clip_name) == 0) ||
-		    (!job->clip_name && set.count == 1))
+	if (said)
+		plain.message = said;
+	cli_print_diag(job->printer, &plain);
+	free(said);
+}
+
+/* The clip of `set` the plot is of (--clip, or the only one); set.count
+ * after saying why there is none. */
+static uint32_t pick_clip(const source_job *job, const animc_clip_set *set)
+{
+	uint32_t pick = set->count;
+
+	for (uint32_t i = 0; i < set->count; i++)
+		if ((job->clip_name && strcmp(set->clips[i]->name, job->clip_name) == 0) ||
+		    (!job->clip_name && set->count == 1))
 			pick = i;
-	if (pick == set.count && set.count == 1 && !set.clips[0]->name[0]) {
+	if (pick == set->count && set->count == 1 && !set->clips[0]->name[0]) {
 		/* One clip without a name has no name to list. */
 		cli_report(ANIMC_ERROR, job->path, "no clip '%s': this source is one unnamed clip; leave out --clip",
 			   job->clip_name);
-		animc_clip_set_release(&set);
-		return false;
+		return pick;
 	}
-	if (pick == set.count) {
+	if (pick == set->count) {
 		cli_bytes names = { 0 };
 
-		for (uint32_t i = 0; i < set.count; i++) {
+		for (uint32_t i = 0; i < set->count; i++) {
 			cli_bytes_put(&names, " '", 2);
-			cli_bytes_put(&names, set.clips[i]->name, strlen(set.clips[i]->name));
+			cli_bytes_put(&names, set->clips[i]->name, strlen(set->clips[i]->name));
 			cli_bytes_put(&names, "'", 1);
 		}
 		const char *list = names.data && !names.is_broken ? (const char *)names.data : "";
@@ -164,15 +163,45 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 		else
 			cli_report(ANIMC_ERROR, job->path, "several clips: give --clip NAME; it holds:%s", list);
 		free(names.data);
-		animc_clip_set_release(&set);
-		return false;
 	}
-	animc_process_options lossless = { 0 };
-	bool ok = animc_clip_process(set.clips[pick], &lossless, &sink, NULL) == ANIMC_OK &&
-		  animc_xnb_write(set.clips[pick], NULL, xnb, xnb_size, &sink) == ANIMC_OK;
+	return pick;
+}
 
+/* In a child process (build_run_isolated): the source imported, its clip
+ * chosen, processed losslessly and compiled in memory.  A failure is said
+ * as animc build says it: an importer may return a status alone (out of
+ * memory, most likely under the cap), which would fail the plot without a
+ * word. */
+static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
+{
+	source_job *job = user;
+	animc_diag_sink sink = { print_diag, job, job->path, 0, 0 };
+	animc_import_options options = { 0 };
+	animc_import_request request = { job->path, job->data, job->size, &options };
+	animc_clip_set set = { 0 };
+	animc_status status;
+	bool picked = false;
+
+	options.ticks_per_second = job->ticks_per_second;
+	status = job->importer->import(&request, &set, &sink);
+	if (status == ANIMC_OK)
+		status = build_author_apply(job->author, job->path, true, &set, &sink, NULL);
+	if (status == ANIMC_OK) {
+		uint32_t pick = pick_clip(job, &set);
+		animc_process_options lossless = { 0 };
+
+		picked = pick < set.count;
+		if (picked)
+			status = animc_clip_process(set.clips[pick], &lossless, &sink, NULL);
+		if (picked && status == ANIMC_OK)
+			status = animc_xnb_write(set.clips[pick], NULL, xnb, xnb_size, &sink);
+	}
+	if (status == ANIMC_ERR_NOT_FOUND && !sink.error_count)
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds %s", set.holds[0] ? set.holds : "no animation");
+	else if (status != ANIMC_OK && !sink.error_count)
+		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s", animc_status_string(status));
 	animc_clip_set_release(&set);
-	return ok;
+	return status == ANIMC_OK && picked;
 }
 
 /* The source as libanimrt plays it: a compiled file loaded, or an asset
@@ -217,7 +246,8 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 		free(data);
 		return NULL;
 	}
-	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, printer };
+	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, limits->memory_bytes,
+			   printer };
 
 	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
 				   &detail)) {
@@ -226,7 +256,7 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 			cli_report(ANIMC_ERROR, path, "%s", err.message);
 		break;
 	case BUILD_ISOLATED_FAILED:
-		break;
+		break;   /* said by compile_source */
 	case BUILD_ISOLATED_TIMED_OUT:
 		cli_report(ANIMC_ERROR, path, "the %s importer did not finish within %g s (--import-timeout); stopped",
 			   importer->name, limits->timeout_s);

@@ -4,6 +4,7 @@
  * states within the bound, for both layouts and for a lossless .xnb as the
  * source; a missing bone or clip is an error naming it.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,67 @@ static void plot_stops_an_import_that_loops_or_crashes(void **state)
 	free(out);
 }
 
+/* A source whose import runs out of --memory-limit fails the plot with
+ * what animc build says: the file, "ran out of memory" and the limit, once;
+ * whether the importer said it its own way (Assimp's std::bad_alloc) or
+ * returned a status alone (the XML reader).  No failure goes unsaid. */
+static void plot_says_when_the_import_runs_out_of_memory(void **state)
+{
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	print_message("skipped: an AddressSanitizer build applies no --memory-limit\n");
+	skip();
+	return;
+#endif
+	static const char bvh_text[] = "HIERARCHY\nROOT Hips\n{\n\tOFFSET 0 0 0\n\tCHANNELS 6 Xposition Yposition "
+				       "Zposition Zrotation Xrotation Yrotation\n\tEnd Site\n\t{\n\t\tOFFSET 0 1 0\n\t}\n}\n"
+				       "MOTION\nFrames: 50000000\nFrame Time: 0.0333333\n0 0 0 0 0 0\n";
+	char *dir = test_tmpdir("plot-memory"), *svg = test_format("%s/p.svg", dir);
+	char *bvh = test_format("%s/big.bvh", dir), *xml = test_format("%s/big.Animation", dir);
+	enum { KEYS = 600000 };   /* about 35 MB of XML: far more than 64 MiB to import */
+	FILE *f = fopen(xml, "w");
+
+	assert_non_null(f);
+	fprintf(f, "<?xml version=\"1.0\"?>\n<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+		"<Duration>%g</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
+		"<KeyCount>%d</KeyCount><Duration>%g</Duration><KeyInterval>0.01</KeyInterval>"
+		"<HasTranslation>true</HasTranslation><HasRotation>false</HasRotation><HasScale>false</HasScale>"
+		"<HasTime>false</HasTime><FixedTranslation>false</FixedTranslation><FixedRotation>false</FixedRotation>"
+		"<FixedScale>false</FixedScale><Translation>\n", (KEYS - 1) * 0.01, KEYS, (KEYS - 1) * 0.01);
+	for (int i = 0; i < KEYS; i++)
+		fprintf(f, "<Vector3><X>%.6f</X><Y>%.6f</Y><Z>0</Z></Vector3>\n", sin(i * 0.01), cos(i * 0.013));
+	fprintf(f, "</Translation></KeyFrameSequence></KeyFrameSequences></AnimationSequence>\n");
+	assert_int_equal(fclose(f), 0);
+	assert_true(test_write_file(bvh, bvh_text, sizeof bvh_text - 1));
+
+	const char *sources[] = { xml, bvh };
+	for (size_t i = 0; i < 2; i++) {
+		char *want = test_format("%s: error: ran out of memory: the import needs more than the limit of 64 MiB "
+					 "(--memory-limit)\n", sources[i]);
+		test_run r = test_animc("plot", "--bone", "Root", "--memory-limit", "64M", "-o", svg, UNIFORM, sources[i],
+					NULL);
+
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, want))
+			fail_msg("%s", r.err);
+		assert_int_equal(count(r.err, "error:"), 1);
+		assert_string_equal(r.out, "");
+		assert_false(test_file_exists(svg));
+		test_run_release(&r);
+		free(want);
+	}
+	/* Another failure an importer gives as a status alone: no animation. */
+	char *still = test_format("%s/still.gltf", dir);
+	static const char still_text[] = "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"Root\"}]}";
+	assert_true(test_write_file(still, still_text, sizeof still_text - 1));
+	test_run r = test_animc("plot", "--bone", "Root", "-o", svg, UNIFORM, still, NULL);
+	char *want = test_format("%s: error: holds no animation\n", still);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want);
+	test_run_release(&r);
+	free(want), free(still), free(xml), free(bvh), free(svg), free(dir);
+}
+
 /* A part against its source: the source is cut as animc build cut it, by
  * its sidecar or by --split, and --clip picks the part. */
 static void plot_cuts_the_source_into_parts(void **state)
@@ -526,6 +588,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_warns_when_the_source_is_another_clip),
 	cmocka_unit_test(plot_names_what_is_missing),
 	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
+	cmocka_unit_test(plot_says_when_the_import_runs_out_of_memory),
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 	cmocka_unit_test(plot_writes_any_name_as_text),

@@ -17,6 +17,7 @@
 
 #include "compile.h"
 #include "engine.h"
+#include "isolate.h"
 
 /* Longest file name most file systems take (ext4, XFS, btrfs, NTFS). */
 #define NAME_BYTES_MAX 255
@@ -312,29 +313,17 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
  * (C++ readers say it as std::bad_alloc). */
 static void explain_memory(const build_ctx *ctx, build_result *r)
 {
-	uint64_t limit = ctx->options->memory_limit_bytes;
-
 	/* The error that says it, said once and plainly (a second error for
 	 * the same cause counted the failure twice). */
 	for (uint32_t i = 0; i < r->diag_count; i++) {
 		build_diag *d = &r->diags[i];
-		char *said = NULL;
+		char *said;
 
 		if (d->severity != ANIMC_ERROR)
 			continue;
 		if (strstr(d->message, "ran out of memory"))
 			return;   /* said already, by the pass that ran out */
-		if (strstr(d->message, "failed to map segment") && limit) {
-			if (asprintf(&said, "the memory limit of %llu MiB (--memory-limit) is too small to load "
-				     "the Assimp library; give more", (unsigned long long)(limit >> 20)) < 0)
-				said = NULL;
-		} else if (strstr(d->message, "bad_alloc") || strstr(d->message, "out of memory")) {
-			if (limit && asprintf(&said, "ran out of memory: the import needs more than the limit of "
-					      "%llu MiB (--memory-limit)", (unsigned long long)(limit >> 20)) < 0)
-				said = NULL;
-			else if (!limit)
-				said = strdup("ran out of memory");
-		}
+		said = build_memory_message(d->message, ctx->options->memory_limit_bytes);
 		if (said) {
 			free(d->message);
 			d->message = said;

@@ -45,6 +45,26 @@ void build_limit_memory(uint64_t bytes)
 #endif
 }
 
+char *build_memory_message(const char *message, uint64_t memory_bytes)
+{
+	char *said = NULL;
+
+	if (strstr(message, "ran out of memory"))
+		return NULL;
+	if (strstr(message, "failed to map segment") && memory_bytes) {
+		if (asprintf(&said, "the memory limit of %llu MiB (--memory-limit) is too small to load the Assimp "
+			     "library; give more", (unsigned long long)(memory_bytes >> 20)) < 0)
+			said = NULL;
+	} else if (strstr(message, "bad_alloc") || strstr(message, "out of memory")) {
+		if (memory_bytes && asprintf(&said, "ran out of memory: the import needs more than the limit of %llu "
+					     "MiB (--memory-limit)", (unsigned long long)(memory_bytes >> 20)) < 0)
+			said = NULL;
+		else if (!memory_bytes)
+			said = strdup("ran out of memory");
+	}
+	return said;
+}
+
 static _Noreturn void child_main(int fd, pid_t parent, build_isolated_fn fn, void *user, uint64_t memory_bytes)
 {
 	uint8_t *bytes = NULL, head[8];

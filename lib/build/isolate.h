@@ -36,6 +36,13 @@ typedef bool (*build_isolated_fn)(void *user, uint8_t **bytes, size_t *size);
 build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, double timeout_s, uint64_t memory_bytes,
 					 uint8_t **bytes, size_t *size, int *detail);
 
+/* An error an import gave when it ran out of memory (a C++ reader's
+ * std::bad_alloc, "out of memory", the dynamic loader unable to map the
+ * Assimp library), said plainly and naming --memory-limit when
+ * memory_bytes capped it: malloc()ed; NULL when `message` is no such error
+ * (or says it plainly already). */
+char *build_memory_message(const char *message, uint64_t memory_bytes);
+
 /* Cap this process's address space (RLIMIT_AS) at `bytes` (0: no cap; no
  * cap under AddressSanitizer, which reserves terabytes). */
 void build_limit_memory(uint64_t bytes);
