@@ -3,8 +3,9 @@
  * source, as an SVG a person can read: per component the source's curve
  * and keys and the compiled curve and keys, then the error over time as a
  * band under the bound.  Both sides are sampled by libanimrt (the source
- * compiled losslessly in memory), so the picture is what plays.  The SVG is
- * written by hand: no dependency.
+ * compiled losslessly in memory, cut and authored as the build's options
+ * given to plot say), so the picture is what plays.  The SVG is written by
+ * hand: no dependency.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +56,11 @@ static void help(FILE *out)
 		"                          the take\n"
 		"      --clips FILE        cut SOURCE by the parts FILE names, as animc build\n"
 		"                          --clips does\n"
+		"      --root-motion BONE[,yaw]  take BONE's travel out of SOURCE as animc build\n"
+		"                          --root-motion does, for a clip built with it\n"
+		"      --up-axis x|y|z     the up axis of --root-motion, as for animc build\n"
+		"      --additive-reference first-frame|CLIP  make SOURCE the difference from\n"
+		"                          that pose as animc build does, for an additive clip\n"
 		"      --tolerance T,R,S   the bound drawn in the error band (default: 'default',\n"
 		"                          0.001,0.05,0.0001)\n"
 		"      --ticks-per-second N  as for animc build\n"
@@ -71,7 +77,15 @@ static void help(FILE *out)
 		"\n"
 		"A SOURCE beside its clip-split sidecar (STEM_Anims.xml) is cut by it, as animc\n"
 		"build cuts it; --split and --clips take its place.  A compiled SOURCE is one\n"
-		"clip: --clip, --split and --clips are refused for it.\n"
+		"clip as built: --clip, --split, --clips, --root-motion and\n"
+		"--additive-reference are refused for it.\n"
+		"\n"
+		"A file built with --root-motion or --additive-reference holds another motion\n"
+		"than its source: give plot the same options, and it compares the source as\n"
+		"the build made it (--clip CLIP.motion, or motion for a source of one unnamed\n"
+		"clip: the motion file against the motion).  A compact file marked additive\n"
+		"against a source not made additive, or the reverse, is refused; the original\n"
+		"layout has no mark, and an in-place clip none.\n"
 		"\n"
 		"SOURCE is imported in a child process: an importer that loops, crashes or runs\n"
 		"out of memory on it fails the plot with a message.\n"
@@ -132,20 +146,54 @@ static void print_diag(void *user, const animc_diag *diag)
 	free(said);
 }
 
-/* The clip of `set` the plot is of (--clip, or the only one); set.count
- * after saying why there is none. */
-static uint32_t pick_clip(const source_job *job, const animc_clip_set *set)
+/* The index of the clip of `set` named `name` (NULL: the only clip), or
+ * set->count. */
+static uint32_t find_clip(const animc_clip_set *set, const char *name)
 {
-	uint32_t pick = set->count;
-
 	for (uint32_t i = 0; i < set->count; i++)
-		if ((job->clip_name && strcmp(set->clips[i]->name, job->clip_name) == 0) ||
-		    (!job->clip_name && set->count == 1))
-			pick = i;
+		if (name ? strcmp(set->clips[i]->name, name) == 0 : set->count == 1)
+			return i;
+	return set->count;
+}
+
+/* With --root-motion, --clip CLIP.motion (or "motion", for a source of one
+ * unnamed clip) names the motion taken out of CLIP, as animc build names
+ * it: the index of CLIP, or set->count. */
+static uint32_t find_motion_of(const source_job *job, const animc_clip_set *set)
+{
+	const char *name = job->clip_name;
+	size_t len = name ? strlen(name) : 0, tail = strlen("motion");
+	uint32_t i = set->count;
+
+	if (!job->author->root_bone || len < tail || strcmp(name + len - tail, "motion") != 0)
+		return set->count;
+	if (len == tail)
+		return set->count == 1 && !set->clips[0]->name[0] ? 0 : set->count;
+	if (len > tail + 1 && name[len - tail - 1] == '.') {
+		char *clip = strndup(name, len - tail - 1);
+
+		i = clip ? find_clip(set, clip) : set->count;
+		free(clip);
+	}
+	return i;
+}
+
+/* The clip of `set` the plot is of (--clip, or the only one; *is_motion
+ * when --clip names its root motion); set.count after saying why there is
+ * none. */
+static uint32_t pick_clip(const source_job *job, const animc_clip_set *set, bool *is_motion)
+{
+	uint32_t pick = find_clip(set, job->clip_name);
+
+	*is_motion = false;
+	if (pick == set->count && (pick = find_motion_of(job, set)) < set->count) {
+		*is_motion = true;
+		return pick;
+	}
 	if (pick == set->count && set->count == 1 && !set->clips[0]->name[0]) {
 		/* One clip without a name has no name to list. */
-		cli_report(ANIMC_ERROR, job->path, "no clip '%s': this source is one unnamed clip; leave out --clip",
-			   job->clip_name);
+		cli_report(ANIMC_ERROR, job->path, "no clip '%s': this source is one unnamed clip; leave out --clip%s",
+			   job->clip_name, job->author->root_bone ? " (or give --clip motion, for its root motion)" : "");
 		return pick;
 	}
 	if (pick == set->count) {
@@ -167,11 +215,51 @@ static uint32_t pick_clip(const source_job *job, const animc_clip_set *set)
 	return pick;
 }
 
+/*
+ * --root-motion and --additive-reference on clip `pick` of `set`, as animc
+ * build applies them to the clips --clip chose (the reference taken from
+ * every clip first), so that the source is what the compiled file was
+ * made from: an in-place clip, a difference from the reference pose.  On
+ * return `set` holds that clip alone; with `is_motion`, *motion (the
+ * caller's to destroy) is the motion taken out of it.
+ */
+static animc_status author_clip(const source_job *job, animc_clip_set *set, uint32_t pick, bool is_motion,
+				animc_clip **motion, animc_diag_sink *sink)
+{
+	const build_author_options *a = job->author;
+	animc_clip *reference = NULL, **motions = NULL;
+	animc_skeleton rest = { 0 };
+	animc_status status = build_author_reference(a, set, &reference, sink);
+
+	for (uint32_t i = set->count; status == ANIMC_OK && i-- > 0;)
+		if (i != pick)
+			animc_clip_set_remove(set, i);
+	/* The rest pose of the bones the reference clip lacks: the source's
+	 * own node tree, when its format has one. */
+	if (status == ANIMC_OK && build_author_reference_lacks(set, reference) && job->importer->load_skeleton &&
+	    job->importer->load_skeleton(job->path, &rest, NULL) != ANIMC_OK)
+		animc_skeleton_release(&rest);
+	if (status == ANIMC_OK)
+		status = build_author_finish(a, set, NULL, reference, rest.bone_count ? &rest : NULL, NULL, &motions,
+					     sink);
+	/* A clip without the --root-motion bone is taken out, said. */
+	if (status == ANIMC_OK && set->count != 1)
+		status = ANIMC_ERR_ARGUMENT;
+	if (status == ANIMC_OK && is_motion) {
+		*motion = motions[0];
+		motions[0] = NULL;
+	}
+	build_author_motions_release(motions, set->count);
+	animc_clip_destroy(reference);
+	animc_skeleton_release(&rest);
+	return status;
+}
+
 /* In a child process (build_run_isolated): the source imported, its clip
- * chosen, processed losslessly and compiled in memory.  A failure is said
- * as animc build says it: an importer may return a status alone (out of
- * memory, most likely under the cap), which would fail the plot without a
- * word. */
+ * chosen and authored as the build's options say, processed losslessly and
+ * compiled in memory.  A failure is said as animc build says it: an
+ * importer may return a status alone (out of memory, most likely under the
+ * cap), which would fail the plot without a word. */
 static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 {
 	source_job *job = user;
@@ -179,27 +267,31 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	animc_import_options options = { 0 };
 	animc_import_request request = { job->path, job->data, job->size, &options };
 	animc_clip_set set = { 0 };
+	animc_clip *motion = NULL;
 	animc_status status;
-	bool picked = false;
+	bool picked = false, is_motion;
 
 	options.ticks_per_second = job->ticks_per_second;
 	status = job->importer->import(&request, &set, &sink);
 	if (status == ANIMC_OK)
 		status = build_author_apply(job->author, job->path, true, &set, &sink, NULL);
 	if (status == ANIMC_OK) {
-		uint32_t pick = pick_clip(job, &set);
+		uint32_t pick = pick_clip(job, &set, &is_motion);
 		animc_process_options lossless = { 0 };
 
 		picked = pick < set.count;
 		if (picked)
-			status = animc_clip_process(set.clips[pick], &lossless, &sink, NULL);
+			status = author_clip(job, &set, pick, is_motion, &motion, &sink);
 		if (picked && status == ANIMC_OK)
-			status = animc_xnb_write(set.clips[pick], NULL, xnb, xnb_size, &sink);
+			status = animc_clip_process(motion ? motion : set.clips[0], &lossless, &sink, NULL);
+		if (picked && status == ANIMC_OK)
+			status = animc_xnb_write(motion ? motion : set.clips[0], NULL, xnb, xnb_size, &sink);
 	}
 	if (status == ANIMC_ERR_NOT_FOUND && !sink.error_count)
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "holds %s", set.holds[0] ? set.holds : "no animation");
 	else if (status != ANIMC_OK && !sink.error_count)
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s", animc_status_string(status));
+	animc_clip_destroy(motion);
 	animc_clip_set_release(&set);
 	return status == ANIMC_OK && picked;
 }
@@ -227,7 +319,8 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 	if (is_compiled(data, size)) {
 		/* A compiled file is one clip, already cut: nothing to choose. */
 		const char *option = a->clip ? "--clip" : a->author.splits.count ? "--split" :
-				     a->author.clips_path ? "--clips" : NULL;
+				     a->author.clips_path ? "--clips" : a->author.root_bone ? "--root-motion" :
+				     a->author.has_additive ? "--additive-reference" : NULL;
 
 		if (option) {
 			free(data);
@@ -743,11 +836,34 @@ done:
 	return status;
 }
 
+enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS, O_READER,
+       O_ROOT_MOTION, O_UP_AXIS, O_ADDITIVE };
+
+/* The options that make SOURCE what animc build made of it (--split,
+ * --root-motion, --up-axis, --additive-reference), parsed as build parses
+ * them: -1, or the exit status of a usage error said. */
+static int parse_author_option(plot_args *a, int c, const char *arg)
+{
+	cli_error err;
+	bool ok = c == O_SPLIT       ? build_author_split(&a->author, arg, &err)
+		: c == O_ROOT_MOTION ? build_author_root_motion(&a->author, arg, &err)
+		: c == O_UP_AXIS     ? build_author_up_axis(&a->author, arg, &err)
+				     : build_author_additive(&a->author, arg, &err);
+
+	if (!ok)
+		return cli_usage_error("plot", "%s", err.message);
+	/* The rest pose of --skeleton, which plot does not read. */
+	if (c == O_ADDITIVE && a->author.additive == ANIMC_ADDITIVE_BIND)
+		return cli_usage_error("plot", "--additive-reference bind takes the rest pose of animc build's "
+				       "--skeleton, which plot does not read: plot a clip built with first-frame or "
+				       "CLIP, or built without --additive-reference");
+	return -1;
+}
+
 /* The arguments into *a and *limits: -1 when the plot is to be drawn,
  * else the exit status (help shown, or a usage error said). */
 static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv)
 {
-	enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS, O_READER };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "bone", required_argument, NULL, O_BONE },
@@ -760,10 +876,13 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 		{ "split", required_argument, NULL, O_SPLIT },
 		{ "clips", required_argument, NULL, O_CLIPS },
 		{ "reader-name", required_argument, NULL, O_READER },
+		{ "root-motion", required_argument, NULL, O_ROOT_MOTION },
+		{ "up-axis", required_argument, NULL, O_UP_AXIS },
+		{ "additive-reference", required_argument, NULL, O_ADDITIVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, said;
 
 	a->track = ANIMRT_ROTATION;
 	cli_parse_tolerance("default", &a->tolerance);
@@ -810,13 +929,13 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 							       "no limit)", optarg);
 			break;
 		}
-		case O_SPLIT: {
-			cli_error err;
-
-			if (!build_author_split(&a->author, optarg, &err))
-				return cli_usage_error("plot", "%s", err.message);
+		case O_SPLIT:
+		case O_ROOT_MOTION:
+		case O_UP_AXIS:
+		case O_ADDITIVE:
+			if ((said = parse_author_option(a, c, optarg)) >= 0)
+				return said;
 			break;
-		}
 		case O_CLIPS:
 			a->author.clips_path = optarg;
 			break;
@@ -847,6 +966,8 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 		return cli_usage_error("plot", "no bone: give --bone NAME");
 	if (argc - optind != 2)
 		return cli_usage_error("plot", "give the compiled file, then its source");
+	if (a->author.up != ANIMC_UP_DEFAULT && !a->author.root_bone)
+		return cli_usage_error("plot", "--up-axis needs --root-motion BONE: it is the up axis of the root motion");
 	a->compiled_path = argv[optind];
 	a->source_path = argv[optind + 1];
 	return -1;
@@ -901,6 +1022,26 @@ static int refuse_an_input_as_output(const plot_args *a)
 	return -1;
 }
 
+/* An additive clip holds differences from a reference pose: against an
+ * absolute source its "error" is the pose itself.  The compact layout
+ * marks it (the original layout has no room for a mark): a source not made
+ * additive the same way is refused, naming the option, and so is
+ * --additive-reference against a compiled clip that is not additive.  The
+ * exit status after saying so, or -1. */
+static int refuse_additive_mismatch(const plot_args *a, const animrt_clip *cmp, const animrt_clip *src)
+{
+	bool source_additive = a->author.has_additive || src->is_additive;
+
+	if (!cmp->compact || cmp->is_additive == source_additive)
+		return -1;
+	if (cmp->is_additive)
+		return cli_usage_error("plot", "'%s' is additive (animc build --additive-reference) and '%s' is not: "
+				       "give plot the --additive-reference the build had, to compare difference with "
+				       "difference", a->compiled_path, a->source_path);
+	return cli_usage_error("plot", "'%s' is not additive: leave out --additive-reference, which would compare "
+			       "it with differences from a reference pose", a->compiled_path);
+}
+
 /* The command, its arguments parsed into *a (the caller releases it:
  * --split values are owned). */
 static int plot(plot_args *a, int argc, char **argv)
@@ -924,7 +1065,7 @@ static int plot(plot_args *a, int argc, char **argv)
 	if (!cmp)
 		return ANIMC_EXIT_FAILED;
 	src = load_source(a, &limits, &printer, &status);
-	if (src) {
+	if (src && (status = refuse_additive_mismatch(a, cmp, src)) < 0) {
 		int si = find_bone(src, a->bone), ci = find_bone(cmp, a->bone);
 
 		status = ANIMC_EXIT_FAILED;

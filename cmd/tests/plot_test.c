@@ -397,6 +397,89 @@ static void plot_cuts_the_source_into_parts(void **state)
 	free(mid), free(run), free(split), free(sidecar), free(svg), free(out);
 }
 
+/* The worst error a plot printed ("worst error E UNIT at T s"), after
+ * checking it exited 0. */
+static double plot_worst(test_run *r)
+{
+	if (r->status != 0)
+		fail_msg("exit %d: %s", r->status, r->err);
+	char *at = strstr(r->out, "worst error ");
+	assert_non_null(at);
+	double worst = strtod(at + strlen("worst error "), NULL);
+	test_run_release(r);
+	return worst;
+}
+
+/* An output built with --root-motion or --additive-reference is compared
+ * with its source made the same way, given the same options: the error is
+ * the build's.  An additive compact file against a source not made additive
+ * (its "error" would be the pose itself) is refused, naming the option, and
+ * so is the reverse. */
+static void plot_compares_authored_outputs_with_their_source_made_alike(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-authored"), *svg = test_format("%s/p.svg", dir);
+	char *lossy = test_format("%s/lossy", dir), *moved = test_format("%s/moved", dir);
+	char *plain = test_format("%s/plain", dir);
+	char *run = test_format("%s/Walker/Run.xnb", lossy), *inplace = test_format("%s/Walker/Run.xnb", moved);
+	char *motion = test_format("%s/Walker/Run.motion.xnb", moved), *compact = test_format("%s/Walker/Run.xnb", plain);
+	const char *walker = "testdata/authoring/Walker.xml";
+	test_run r = test_animc("build", "-q", "--layout", "compact", "--tolerance", "default", "--root-motion", "Bone0",
+				"--additive-reference", "first-frame", "-o", lossy, walker, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--root-motion", "Bone0", "-o", moved, walker, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--layout", "compact", "-o", plain, walker, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	/* Additive against absolute: refused, naming the option; nothing written. */
+	r = test_animc("plot", "--bone", "Bone1", "--clip", "Run", "-o", svg, run, walker, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "is additive"));
+	assert_non_null(strstr(r.err, "--additive-reference"));
+	assert_string_equal(r.out, "");
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	/* The same passes on the source: the error within the build's bound. */
+	r = test_animc("plot", "--bone", "Bone1", "--clip", "Run", "--root-motion", "Bone0", "--additive-reference",
+		       "first-frame", "-o", svg, run, walker, NULL);
+	assert_true(plot_worst(&r) <= 0.05);
+	r = test_animc("plot", "--bone", "Bone0", "--track", "translation", "--clip", "Run", "--root-motion", "Bone0",
+		       "--additive-reference", "first-frame", "-o", svg, run, walker, NULL);
+	assert_true(plot_worst(&r) <= 0.001);
+
+	/* The original layout marks nothing: an in-place clip against its
+	 * source shows the travel taken out; with --root-motion, none. */
+	r = test_animc("plot", "--bone", "Bone0", "--track", "translation", "--clip", "Run", "-o", svg, inplace, walker,
+		       NULL);
+	assert_true(plot_worst(&r) > 0.1);
+	r = test_animc("plot", "--bone", "Bone0", "--track", "translation", "--clip", "Run", "--root-motion", "Bone0",
+		       "-o", svg, inplace, walker, NULL);
+	assert_true(plot_worst(&r) == 0);
+	/* ...and the motion file against the motion, named as the build names it. */
+	r = test_animc("plot", "--bone", "Bone0", "--track", "translation", "--clip", "Run.motion", "--root-motion",
+		       "Bone0", "-o", svg, motion, walker, NULL);
+	assert_true(plot_worst(&r) == 0);
+
+	/* --additive-reference against a compact clip that is not additive. */
+	r = test_animc("plot", "--bone", "Bone1", "--clip", "Run", "--additive-reference", "first-frame", "-o", svg,
+		       compact, walker, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "is not additive"));
+	test_run_release(&r);
+	/* bind takes the --skeleton model, which plot does not read. */
+	r = test_animc("plot", "--bone", "Bone1", "--clip", "Run", "--additive-reference", "bind", "-o", svg, compact,
+		       walker, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_release(&r);
+	free(compact), free(motion), free(inplace), free(run), free(plain), free(moved), free(lossy), free(svg);
+	free(dir);
+}
+
 /* A compiled SOURCE opens as COMPILED does: a compact one decoded, one
  * written with --reader-name read with it; the options that cut a source
  * into clips are refused for it. */
@@ -431,8 +514,9 @@ static void plot_opens_a_compiled_source_as_the_compiled_file(void **state)
 	assert_non_null(strstr(r.out, "worst error 0 degrees"));
 	test_run_release(&r);
 
-	const char *cut[][2] = { { "--clip", "Nope" }, { "--split", "Part=0:1" }, { "--clips", "parts.txt" } };
-	for (size_t i = 0; i < 3; i++) {
+	const char *cut[][2] = { { "--clip", "Nope" }, { "--split", "Part=0:1" }, { "--clips", "parts.txt" },
+				 { "--root-motion", "Root" }, { "--additive-reference", "first-frame" } };
+	for (size_t i = 0; i < 5; i++) {
 		char *want = test_format("animc plot: %s applies to a source file only, and '%s' is a compiled file\n",
 					 cut[i][0], cxnb);
 
@@ -590,6 +674,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
 	cmocka_unit_test(plot_says_when_the_import_runs_out_of_memory),
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
+	cmocka_unit_test(plot_compares_authored_outputs_with_their_source_made_alike),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 	cmocka_unit_test(plot_writes_any_name_as_text),
 	cmocka_unit_test(plot_makes_no_folders),
