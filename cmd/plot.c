@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <animc/animc.h>
 #include <animc/animc_formats.h>
@@ -46,7 +47,9 @@ static void help(FILE *out)
 		"\n"
 		"options:\n"
 		"  -o, --output FILE       the SVG to write (into a folder that exists; not\n"
-		"                          COMPILED or SOURCE, by any path to them)\n"
+		"                          COMPILED or SOURCE, by any path to them); -: the\n"
+		"                          standard output, and the line saying the worst\n"
+		"                          error goes to stderr\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
 		"      --track rotation|translation|scale  the track drawn (default rotation)\n"
 		"      --clip NAME         the clip of a source holding several (a part, when\n"
@@ -728,6 +731,34 @@ static void write_error_panel(FILE *out, double top, double end, const float *t,
 			px(&f, end * i / 4), f.top + PANEL + 14, end * i / 4);
 }
 
+/* -o -: the standard output, as "-" is for animc build's reports. */
+static bool is_stdout(const char *path)
+{
+	return strcmp(path, "-") == 0;
+}
+
+/* The SVG written whole: onto the standard output, or into -o's file
+ * (cli_write_named: renamed into place, a FIFO written as it is).  False
+ * after saying why. */
+static bool put_svg(const char *path, const char *svg, size_t size)
+{
+	cli_error failure;
+
+	if (is_stdout(path)) {
+		/* Past stdio, so that a failure keeps its errno. */
+		if (!cli_stdout_flush("plot"))
+			return false;   /* said */
+		if (cli_write_all(STDOUT_FILENO, svg, size))
+			return true;
+		fprintf(stderr, "animc plot: error writing standard output: %s\n", strerror(errno ? errno : EIO));
+		return false;
+	}
+	if (cli_write_named(path, svg, size, &failure))
+		return true;
+	cli_report(ANIMC_ERROR, path, "%s", failure.message);
+	return false;
+}
+
 static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_clip *cmp, uint32_t si,
 		      uint32_t ci)
 {
@@ -741,7 +772,6 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	char *warning = NULL;
 	if (mismatched && asprintf(&warning, "warning: %s", mismatched) < 0)
 		warning = NULL;
-	cli_error failure;
 	int status = ANIMC_EXIT_OK;
 
 	if (!t || !sv || !cv || !err || !ck_sign) {
@@ -807,18 +837,23 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	}
 	write_error_panel(out, top + width * (PANEL + GAP), end, t, err, worst, worst_t, bound, unit);
 	fprintf(out, "</svg>\n");
-	if (fclose(out) != 0 || !cli_write_named(a->out_path, svg, svg_size, &failure)) {
-		cli_report(ANIMC_ERROR, a->out_path, "%s", svg ? failure.message : "out of memory");
+	bool is_built = fclose(out) == 0 && svg;
+
+	if (!is_built)
+		cli_report(ANIMC_ERROR, a->out_path, "out of memory");
+	if (!is_built || !put_svg(a->out_path, svg, svg_size)) {
 		free(svg);
 		status = ANIMC_EXIT_FAILED;
 		goto done;
 	}
 	free(svg);
-	/* Escaped as every line for a person is: a name may hold anything. */
-	cli_print_escaped(stdout, a->out_path, 0);
-	printf(": %s of '", track_names[track]);
-	cli_print_escaped(stdout, a->bone, 0);
-	printf("', worst error %.4g%s%s at %.4g s\n", worst, unit[0] ? " " : "", unit, worst_t);
+	/* Escaped as every line for a person is: a name may hold anything.
+	 * Beside an SVG on the standard output, on stderr. */
+	FILE *said = is_stdout(a->out_path) ? stderr : stdout;
+	cli_print_escaped(said, is_stdout(a->out_path) ? "standard output" : a->out_path, 0);
+	fprintf(said, ": %s of '", track_names[track]);
+	cli_print_escaped(said, a->bone, 0);
+	fprintf(said, "', worst error %.4g%s%s at %.4g s\n", worst, unit[0] ? " " : "", unit, worst_t);
 	if (warning)
 		fprintf(stderr, "animc plot: %s\n", warning);
 done:
@@ -1013,7 +1048,7 @@ static int refuse_an_input_as_output(const plot_args *a)
 	const char *const what[2] = { "the compiled file", "the source" };
 	struct stat out, in;
 
-	if (stat(a->out_path, &out) != 0)
+	if (is_stdout(a->out_path) || stat(a->out_path, &out) != 0)
 		return -1;   /* not there yet: no input */
 	for (int i = 0; i < 2; i++)
 		if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)

@@ -646,6 +646,38 @@ static void plot_refuses_an_input_as_its_output(void **state)
 	free(svg), free(keep), free(respelt), free(hard), free(sym), free(keep_xnb), free(keep_src), free(xnb), free(src), free(dir);
 }
 
+/* -o - writes the SVG onto the standard output, whole, and the line for a
+ * person onto stderr; no file named '-' is made.  A standard output that
+ * cannot be written fails the plot, saying so. */
+static void plot_to_dash_writes_the_standard_output(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-stdout"), *dash = test_format("%s/-", dir);
+	char cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *uniform = test_format("%s/%s", cwd, UNIFORM);
+	const char *bin = test_animc_path();
+	char *animc = bin[0] == '/' ? test_format("%s", bin) : test_format("%s/%s", cwd, bin);
+	test_run r = test_exec("sh", "-c", "cd \"$1\" && exec \"$2\" plot --bone Root -o - \"$3\" \"$3\"", "sh", dir,
+			       animc, uniform, NULL);
+
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "<?xml", 5) == 0);
+	assert_non_null(strstr(r.out, "</svg>\n"));
+	assert_string_equal(strstr(r.out, "</svg>\n"), "</svg>\n");
+	assert_string_equal(r.err, "standard output: rotation of 'Root', worst error 0 degrees at 0 s\n");
+	assert_false(test_file_exists(dash));
+	test_run_release(&r);
+	r = test_exec("sh", "-c", "exec \"$1\" plot --bone Root -o - \"$2\" \"$2\" >/dev/full", "sh", animc, uniform,
+		      NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "error writing standard output"));
+	assert_null(strstr(r.err, "worst error"));
+	test_run_release(&r);
+	free(animc), free(uniform), free(dash), free(dir);
+}
+
 /* The scale track has no unit: "worst error 0 at", one space; and a track
  * with as many keys compiled as in its source gives no reason why. */
 static void a_scale_plot_reads_without_a_unit(void **state)
@@ -679,6 +711,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_writes_any_name_as_text),
 	cmocka_unit_test(plot_makes_no_folders),
 	cmocka_unit_test(plot_refuses_an_input_as_its_output),
+	cmocka_unit_test(plot_to_dash_writes_the_standard_output),
 };
 
 ANIMC_TEST_GROUP(tests);
