@@ -93,8 +93,8 @@ static void help(FILE *out)
 		"SOURCE is imported in a child process: an importer that loops, crashes or runs\n"
 		"out of memory on it fails the plot with a message.\n"
 		"\n"
-		"exit status: 0 written, 1 a file cannot be read or has no such bone or clip,\n"
-		"2 usage error.\n");
+		"exit status: 0 written, 1 a file cannot be read, has no such bone or clip, or\n"
+		"samples the track to values that are not finite, 2 usage error.\n");
 }
 
 /* ------------------------------------------------------------- loading */
@@ -668,6 +668,21 @@ static double sample_both(const animrt_sequence *src, const animrt_sequence *cmp
 	return worst;
 }
 
+/* The first step at which a side's sampled track is not finite (*in_source
+ * says which side), or -1.  Keys a float holds may lie further apart than
+ * one does (-3e38 and 3e38): between them the track overflows, and its
+ * curve, axis and error would be no numbers. */
+static int first_not_finite(const float *sv, const float *cv, unsigned width, bool *in_source)
+{
+	for (int i = 0; i < STEPS; i++)
+		for (unsigned c = 0; c < width; c++)
+			if (!isfinite(sv[4 * i + c]) || !isfinite(cv[4 * i + c])) {
+				*in_source = !isfinite(sv[4 * i + c]);
+				return i;
+			}
+	return -1;
+}
+
 /* The SVG's start: its title, the heading, the warning, the legend. */
 static void write_heading(FILE *out, const plot_args *a, const animrt_clip *cmp, const keys *sk, const keys *ck,
 			  double end, const char *warning, double top, double height)
@@ -801,6 +816,15 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	double top = TOP + 15 * warning_lines;
 	double height = top + (width + 1) * (PANEL + GAP) + 20;
 
+	bool in_source;
+	int bad = first_not_finite(sv, cv, width, &in_source);
+	if (bad >= 0) {
+		cli_report(ANIMC_ERROR, in_source ? a->source_path : a->compiled_path, "the %s of bone '%s' is not finite "
+			   "at %.4g s (its keys lie further apart than a float holds): nothing plotted", track_names[track],
+			   a->bone, t[bad]);
+		status = ANIMC_EXIT_FAILED;
+		goto done;
+	}
 	/* Built in memory, written whole (no partial plot on failure). */
 	char *svg = NULL;
 	size_t svg_size = 0;

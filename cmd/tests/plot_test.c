@@ -678,6 +678,57 @@ static void plot_to_dash_writes_the_standard_output(void **state)
 	free(animc), free(uniform), free(dash), free(dir);
 }
 
+/* Put `n` bytes at *at, moving it on. */
+static void put(uint8_t **at, const void *bytes, size_t n)
+{
+	memcpy(*at, bytes, n);
+	*at += n;
+}
+
+/* A valid compiled file (the loader takes it) whose translation keys lie
+ * further apart than a float holds: -3e38 and 3e38.  Between them the track
+ * overflows: the plot says so, naming the bone and the track, and writes no
+ * SVG of non-numbers. */
+static void plot_refuses_a_track_that_is_not_finite(void **state)
+{
+	(void)state;
+	static const char reader[] = "RobotGameData.GameObject.AnimationReader, RobotGameData, Version=1.0.0.0, "
+				     "Culture=neutral";
+	const int32_t one = 1, two = 2, zero = 0;
+	const float keys[6] = { -3e38f, 0, 0, 3e38f, 0, 0 }, second = 1.0f;
+	const uint8_t flags[7] = { 1, 0, 0, 0, 0, 0, 0 };
+	uint8_t file[512], *at = file + 10, len;
+	char *dir = test_tmpdir("plot-overflow"), *xnb = test_format("%s/far.xnb", dir);
+	char *svg = test_format("%s/p.svg", dir);
+
+	put(&at, "\x01", 1);                                   /* one type reader */
+	len = (uint8_t)strlen(reader);
+	put(&at, &len, 1), put(&at, reader, len), put(&at, &zero, 4);
+	put(&at, "\x00\x01", 2);                               /* no shared resources; object 1 */
+	put(&at, &one, 4), put(&at, &second, 4);               /* one sequence, 1 s */
+	put(&at, "\x04" "Bone", 5), put(&at, &two, 4), put(&at, &second, 4), put(&at, &second, 4);
+	put(&at, flags, sizeof flags);                         /* translation only, uniform keys */
+	put(&at, &two, 4), put(&at, keys, sizeof keys);
+	put(&at, &zero, 4), put(&at, &zero, 4), put(&at, &zero, 4);
+	uint32_t size = (uint32_t)(at - file);
+	memcpy(file, "XNBw\x05\x00", 6);
+	memcpy(file + 6, &size, 4);
+	assert_true(test_write_file(xnb, file, size));
+	test_run r = test_animc("dump", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	r = test_animc("plot", "--bone", "Bone", "--track", "translation", "-o", svg, xnb, xnb, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	char *want = test_format("%s: error: the translation of bone 'Bone' is not finite at ", xnb);
+	if (strncmp(r.err, want, strlen(want)) != 0)
+		fail_msg("%s", r.err);
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	free(want), free(svg), free(xnb), free(dir);
+}
+
 /* The scale track has no unit: "worst error 0 at", one space; and a track
  * with as many keys compiled as in its source gives no reason why. */
 static void a_scale_plot_reads_without_a_unit(void **state)
@@ -712,6 +763,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_makes_no_folders),
 	cmocka_unit_test(plot_refuses_an_input_as_its_output),
 	cmocka_unit_test(plot_to_dash_writes_the_standard_output),
+	cmocka_unit_test(plot_refuses_a_track_that_is_not_finite),
 };
 
 ANIMC_TEST_GROUP(tests);
