@@ -969,7 +969,7 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 			break;
 		case O_TOLERANCE:
 			if (!cli_parse_tolerance(optarg, &a->tolerance))
-				return cli_usage_error("plot", "--tolerance '%s': give 'default' or T,R,S", optarg);
+				return cli_usage_error("plot", "--tolerance '%s': give " CLI_TOLERANCE_FORMS, optarg);
 			break;
 		case O_TICKS: {
 			char *end;

@@ -5,6 +5,7 @@
  * Prints a table, or JSON with one object per line.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -48,15 +49,23 @@ static void help(FILE *out)
 		"the byte offset), 2 usage error.\n");
 }
 
-/* A float option: the whole text, finite. */
-static bool parse_float(const char *text, float *out)
+/* A float option: the whole text, a finite number a float holds.  A
+ * number past a float's range (1e39) is finite, and is told apart. */
+typedef enum float_parse { FLOAT_OK, FLOAT_NOT_A_NUMBER, FLOAT_NOT_FINITE, FLOAT_PAST_RANGE } float_parse;
+
+static float_parse parse_float(const char *text, float *out)
 {
 	char *end;
+	float value;
 
-	if (!*text)
-		return false;
-	*out = strtof(text, &end);
-	return *end == '\0' && isfinite(*out);
+	errno = 0;
+	value = strtof(text, &end);
+	if (end == text || *end)
+		return FLOAT_NOT_A_NUMBER;
+	if (!isfinite(value))
+		return errno == ERANGE ? FLOAT_PAST_RANGE : FLOAT_NOT_FINITE;
+	*out = value;
+	return FLOAT_OK;
 }
 
 static void print_json(float time_s, const char *const *names, const animrt_pose *pose)
@@ -273,8 +282,13 @@ static int run(int argc, char **argv)
 	cli_getopt_reset();
 	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
 		if (c == 't') {
-			if (!parse_float(optarg, &times[a.time_count])) {
-				cli_usage_error("sample", "--time '%s' is not a finite number of seconds", optarg);
+			static const char *const wrong[] = { NULL, "is not a number of seconds",
+							     "is not a finite number of seconds",
+							     "is past the range of a float (about 3.4e38 s)" };
+			float_parse parsed = parse_float(optarg, &times[a.time_count]);
+
+			if (parsed != FLOAT_OK) {
+				cli_usage_error("sample", "--time '%s' %s", optarg, wrong[parsed]);
 				goto out;
 			}
 			a.time_count++;
@@ -288,7 +302,7 @@ static int run(int argc, char **argv)
 			if (!cli_readers_add(&readers, "sample", optarg))
 				goto out;
 		} else if (c == 'w') {
-			if (!parse_float(optarg, &a.weight) || a.weight < 0 || a.weight > 1) {
+			if (parse_float(optarg, &a.weight) != FLOAT_OK || a.weight < 0 || a.weight > 1) {
 				cli_usage_error("sample", "--weight '%s' is not a number from 0 to 1", optarg);
 				goto out;
 			}

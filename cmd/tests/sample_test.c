@@ -204,6 +204,35 @@ static void sample_exit_statuses(void **state)
 	free(dir);
 }
 
+/* A time past a float's range is finite: the usage error says what is
+ * wrong with each value (not a number, not finite, past the range), and
+ * plot's --tolerance says the range it takes. */
+static void numbers_past_floats_range_are_called_so(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "1e39", "animc sample: --time '1e39' is past the range of a float (about 3.4e38 s)\n" },
+		{ "-1e39", "animc sample: --time '-1e39' is past the range of a float (about 3.4e38 s)\n" },
+		{ "soon", "animc sample: --time 'soon' is not a number of seconds\n" },
+		{ "nan", "animc sample: --time 'nan' is not a finite number of seconds\n" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		test_run r = test_animc("sample", "--time", cases[i][0], UNIFORM, NULL);
+
+		assert_int_equal(r.status, 2);
+		if (strncmp(r.err, cases[i][1], strlen(cases[i][1])) != 0)
+			fail_msg("--time %s: %s", cases[i][0], r.err);
+		test_run_release(&r);
+	}
+	test_run r = test_animc("sample", "--time", "3e38", UNIFORM, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Root", "--tolerance", "1e40,1,1", "-o", "x.svg", UNIFORM, UNIFORM, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--tolerance '1e40,1,1': give 'default' or three numbers from 0 to 1e30, T,R,S"));
+	test_run_release(&r);
+}
+
 /* Every corpus clip, 53 times, both play modes, default and --exact output,
  * plus crossfades: within 1e-5 of the oracle's sample(). */
 static void corpus_poses_agree_with_the_oracle(void **state)
@@ -282,6 +311,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sample_clamps_once_and_wraps_repeat),
 	cmocka_unit_test(sample_blend_endpoints_are_the_two_clips),
 	cmocka_unit_test(sample_exit_statuses),
+	cmocka_unit_test(numbers_past_floats_range_are_called_so),
 	cmocka_unit_test(corpus_poses_agree_with_the_oracle),
 };
 

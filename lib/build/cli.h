@@ -127,9 +127,12 @@ size_t cli_escape(char *buf, size_t size, const char *s);
 
 /* ------------------------------------------------------------- tolerance */
 
-/* "default" (ANIMC_TOLERANCE_*), or "T,R,S": three numbers >= 0 (model
- * units, degrees, scale).  False when `arg` is neither. */
+/* "default" (ANIMC_TOLERANCE_*), or "T,R,S": three numbers from 0 to 1e30
+ * (model units, degrees, scale; past 1e30 a bound means nothing a float
+ * can tell).  False when `arg` is neither. */
 bool cli_parse_tolerance(const char *arg, animc_tolerance *out);
+/* What cli_parse_tolerance takes, for the usage error of a value it refused. */
+#define CLI_TOLERANCE_FORMS "'default' or three numbers from 0 to 1e30, T,R,S (units, degrees, scale)"
 
 /* A size such as 4G, 512M, 256K or 1000 (bytes; K M G T, powers of 1024);
  * false when `arg` is not one. */

@@ -234,8 +234,7 @@ static bool set_timeout(build_options *o, const char *arg, cli_error *err)
 static bool set_tolerance(build_options *o, const char *arg, cli_error *err)
 {
 	if (!cli_parse_tolerance(arg, &o->process.reduce.tolerance))
-		return cli_error_set(err, "--tolerance '%s': give 'default' or three numbers >= 0, T,R,S (units, "
-			   "degrees, scale)", arg);
+		return cli_error_set(err, "--tolerance '%s': give " CLI_TOLERANCE_FORMS, arg);
 	o->has_tolerance = true;
 	return true;
 }
