@@ -106,6 +106,16 @@ static void completion_completes_commands_options_and_values(void **state)
 	out = complete("animc plot --track t", 3);
 	assert_string_equal(out, "translation\n");
 	free(out);
+	/* A file-valued option completes file names: --mgcb's PROJECT too. */
+	const char *const file_takers[] = { "build", "outputs", "watch" };
+	for (size_t i = 0; i < 3; i++) {
+		char *words = test_format("animc %s --mgcb testdata/mgcb/Con", file_takers[i]);
+
+		out = complete(words, 3);
+		assert_string_equal(out, "testdata/mgcb/Content.mgcb\n");
+		free(out);
+		free(words);
+	}
 }
 
 /* ----------------------------------------------------------------- links */

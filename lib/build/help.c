@@ -749,7 +749,7 @@ static const char *completion_of_arg(const char *arg)
 	if (strcmp(arg, "DIR") == 0 || strcmp(arg, "OUTDIR") == 0)
 		return "COMPREPLY=($(compgen -d -- \"$cur\"))";
 	if (strstr(arg, "FILE") || strcmp(arg, "MODEL") == 0 || strcmp(arg, "OTHER") == 0 ||
-	    strchr(arg, '.'))
+	    strcmp(arg, "PROJECT") == 0 || strchr(arg, '.'))
 		return "COMPREPLY=($(compgen -f -- \"$cur\"))";
 	return "COMPREPLY=()";
 }
