@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -991,6 +992,73 @@ static void remote_stalled_mid_body(void **state)
 	free(url);
 }
 
+/* A server answering every lookup with 200 and a body that never ends,
+ * with a huge Content-Length or none: each answer is refused at the entry
+ * limit (from its Content-Length when there is one), counts as a failure,
+ * and the remote is given up after three, as after three 5xx.  It read
+ * 64 MB per lookup and was never given up. */
+static void remote_oversized_entry(void **state)
+{
+	static const char *const heads[] = {
+		"HTTP/1.1 200 OK\r\nContent-Length: 100000000000\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n",
+	};
+
+	(void)state;
+	for (size_t h = 0; h < 2; h++) {
+		char *url;
+		int fd = listen_local(&url);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, NULL);
+		size_t *sent = mmap(NULL, sizeof *sent, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		cli_cache *cache;
+		cli_cache_stats stats;
+		pid_t server;
+
+		assert_true(sent != MAP_FAILED);
+		*sent = 0;
+		server = fork();
+		assert_true(server >= 0);
+		if (server == 0) {
+			signal(SIGCHLD, SIG_IGN);
+			for (;;) {
+				int c = accept(fd, NULL, NULL);
+				static char buf[65536];
+
+				if (c < 0)
+					_exit(0);
+				if (fork() == 0) {
+					signal(SIGPIPE, SIG_IGN);
+					if (read(c, buf, sizeof buf) <= 0 ||
+					    write(c, heads[h], strlen(heads[h])) <= 0)
+						_exit(0);
+					memset(buf, '\n', sizeof buf);
+					for (ssize_t n; (n = write(c, buf, sizeof buf)) > 0;)
+						__atomic_add_fetch(sent, (size_t)n, __ATOMIC_RELAXED);
+					_exit(0);
+				}
+				close(c);
+			}
+		}
+		cache = open_cache(url, NULL, false, 5, &sink);
+		assert_int_equal(lookup_seeds(cache, 1, 12, 2, false), 0);
+		cli_cache_close(cache, -1, &stats);
+		kill(server, SIGKILL);
+		waitpid(server, NULL, 0);
+		close(fd);
+		assert_int_equal(stats.misses, 12);
+		assert_int_equal(stats.problems[CLI_CACHE_CORRUPT], 3);
+		/* At most the limit per failed lookup, plus what the sockets buffer. */
+		if (*sent > 3 * CLI_ACTION_MAX_BYTES + 8 * ((size_t)4 << 20))
+			fail_msg("the server sent %zu bytes", *sent);
+		if (!diags_mention(&diags, "is larger than 1048576 bytes; compiling instead"))
+			fail_msg("%s", test_diags_first(&diags, ANIMC_WARNING)->message);
+		munmap(sent, sizeof *sent);
+		test_diags_release(&diags);
+		free(url);
+	}
+}
+
 /* A slow server when the build is done: close waits as long as it is told,
  * then drops the stores still to make. */
 static void remote_close_gives_up_waiting(void **state)
@@ -1383,6 +1451,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_refused_store, test_nginx_teardown),
 	cmocka_unit_test(remote_stalled),
 	cmocka_unit_test(remote_stalled_mid_body),
+	cmocka_unit_test(remote_oversized_entry),
 	cmocka_unit_test(remote_unreachable),
 	cmocka_unit_test(remote_close_gives_up_waiting),
 	cmocka_unit_test_teardown(remote_poll_descriptor, test_nginx_teardown),

@@ -119,7 +119,11 @@ typedef struct cli_action {
 
 #define CLI_ACTION_MAX_OUTPUTS 65536u
 #define CLI_ACTION_MAX_PATH_BYTES 4096u
-#define CLI_ACTION_MAX_BYTES ((size_t)64 << 20)
+/* An entry animc writes holds paths, digests and a result without its
+ * bytes: kilobytes.  A larger answer is the server's fault (a page, an
+ * endless body), refused before it costs a download; an entry that would
+ * encode larger is not stored. */
+#define CLI_ACTION_MAX_BYTES ((size_t)1 << 20)
 
 /* The encoded entry (malloc()ed) for `action`; false when out of memory. */
 bool cli_action_encode(const cli_action *action, uint8_t **data, size_t *size);

@@ -582,10 +582,15 @@ static bool start(cache_remote *r, transfer *t)
 		curl.easy_setopt(easy, CURLOPT_SEEKFUNCTION, on_seek);
 		curl.easy_setopt(easy, CURLOPT_SEEKDATA, t);
 		curl.easy_setopt(easy, CURLOPT_INFILESIZE_LARGE, (curl_off_t)t->put_size);
-	} else if (t->max_bytes < ((size_t)1 << 20)) {
-		/* A blob's size is known: one allocation. */
-		t->body = malloc(t->max_bytes + 1);
-		t->capacity = t->body ? t->max_bytes + 1 : 0;
+	} else {
+		/* A Content-Length over the limit ends the transfer before its
+		 * body (on_body ends one that has none). */
+		curl.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)t->max_bytes);
+		if (t->max_bytes < ((size_t)1 << 20)) {
+			/* A blob's size is known: one allocation. */
+			t->body = malloc(t->max_bytes + 1);
+			t->capacity = t->body ? t->max_bytes + 1 : 0;
+		}
 	}
 	if (curl.multi_add_handle(r->multi, easy) != CURLM_OK) {
 		curl.easy_cleanup(easy);
@@ -736,11 +741,19 @@ static void judge(cache_remote *r, transfer *t, CURLcode code)
 		count_failure(r);
 		return;
 	}
-	if (t->is_too_large) {
-		cache_warn(r->cache, CLI_CACHE_CORRUPT,
-			   "remote cache '%s': %s is longer than its digest says; compiling instead", r->shown_url,
-			   t->name);
+	if (t->is_too_large || code == CURLE_FILESIZE_EXCEEDED) {
+		/* A server that answers with a page or an endless body: a failure
+		 * like a 5xx, or every lookup would download it again. */
+		if (t->name[0] == 'a')
+			cache_warn(r->cache, CLI_CACHE_CORRUPT,
+				   "remote cache '%s': entry %s is larger than %zu bytes; compiling instead",
+				   r->shown_url, t->name, t->max_bytes);
+		else
+			cache_warn(r->cache, CLI_CACHE_CORRUPT,
+				   "remote cache '%s': %s is longer than its digest says (%zu bytes); compiling "
+				   "instead", r->shown_url, t->name, t->max_bytes);
 		finish(r, t, REMOTE_FAILED);
+		count_failure(r);
 		return;
 	}
 	if (code == CURLE_OPERATION_TIMEDOUT && build_now_s() - t->started_s >= TRANSFER_TIMEOUTS * r->timeout_s) {

@@ -639,7 +639,8 @@ static void start_store(cli_cache *cache, store *s)
 	s->action.output_count = r->output_count;
 	s->action.meta = r->meta;
 	s->action.meta_size = r->meta_size;
-	if (!cli_action_encode(&s->action, &s->entry, &s->entry_size)) {
+	/* An entry over the limit could never be fetched: not stored. */
+	if (!cli_action_encode(&s->action, &s->entry, &s->entry_size) || s->entry_size > CLI_ACTION_MAX_BYTES) {
 		free_store(s);
 		return;
 	}
