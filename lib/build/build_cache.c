@@ -116,23 +116,29 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 
 bool build_cache_skips(const build_options *o, const build_job *j)
 {
+	bool is_small = j->size < o->cache_min_size, skips = false;
 	cli_source src;
-	bool skips = false;
 
-	if (!j->has_state || j->size >= o->cache_min_size)
+	if (!j->has_state)
 		return false;
-	/* Only the readers that run in the build's own processes are asked
-	 * (Assimp's probe would load Assimp here): by name first, which
-	 * costs no read (a rename that fools it costs time, never output),
-	 * then by content. */
-	for (size_t i = 0; animc_importers[i] && !skips; i++)
+	/* A small source: only the readers that run in the build's own
+	 * processes are asked (Assimp's probe would load Assimp here), by
+	 * name first, which costs no read (a rename that fools it costs
+	 * time, never output), then by content. */
+	for (size_t i = 0; is_small && animc_importers[i] && !skips; i++)
 		skips = !animc_importers[i]->needs_isolation &&
 			animc_importers[i]->probe(j->path, (const uint8_t *)"", 0) != ANIMC_PROBE_NO;
 	if (skips || !cli_source_open(&src, j->path, NULL))
 		return skips;   /* unreadable: the compile says why */
-	for (size_t i = 0; animc_importers[i] && !skips; i++)
+	for (size_t i = 0; is_small && animc_importers[i] && !skips; i++)
 		skips = !animc_importers[i]->needs_isolation &&
 			animc_importers[i]->probe(j->path, src.head, src.head_size) == ANIMC_PROBE_CONTENT;
+	/* A file no importer claims (a texture, a README) is skipped by the
+	 * compile: nothing to fetch, and its key would cost a read of all of
+	 * it and a round trip.  The compile's own choice (compile.c), Assimp's
+	 * extension list included, as a compile of that file would load it. */
+	if (!skips)
+		skips = !animc_importer_find(j->path, src.head, src.head_size);
 	cli_source_close(&src);
 	return skips;
 }

@@ -26,11 +26,12 @@ bool build_cache_start(build_ctx *ctx);
 /* Before the first compile: the key's shared part (the --skeleton model's
  * bytes join it). */
 bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size);
-/* Whether a source is cheaper to compile than to fetch: one of animc's own
- * readers (no isolated import) claims it, by its name or its content, and
- * it is smaller than --cache-min-size.  Such a source is neither looked up
- * nor stored.  May read the first bytes of the file; called by the plan's
- * check, on its threads, with a cache set up. */
+/* Whether a file stays out of the cache: no importer claims it (the
+ * compile skips it), or it is cheaper to compile than to fetch (one of
+ * animc's own readers, no isolated import, claims it by its name or its
+ * content, and it is smaller than --cache-min-size).  Such a file is
+ * neither keyed, looked up nor stored.  May read the first bytes of the
+ * file; called by the plan's check, on its threads, with a cache set up. */
 bool build_cache_skips(const build_options *o, const build_job *j);
 /* The stage as the scheduler's gate, and the guard the worker pool takes
  * around fork(); false (nothing filled) when there is no cache. */
