@@ -1323,6 +1323,65 @@ static void dir_round_trip(void **state)
 	free(dir);
 }
 
+/* A read-only folder cache is only read: a blob that does not match its
+ * digest, one longer than its digest says and a damaged entry are misses,
+ * warned of without "removed", and stay as they were (they were unlinked);
+ * a writing build then removes them. */
+static void dir_read_only_changes_nothing(void **state)
+{
+	char *dir = test_tmpdir("dir_read_only_changes_nothing"), *cache_dir = test_format("%s/cache", dir);
+	char *files[3] = { blob_file(cache_dir, 1, 0, 3001), blob_file(cache_dir, 2, 1, 3002), NULL };
+	uint8_t *before[3];
+	size_t sizes[3];
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	cli_cache *cache;
+	cli_cache_stats stats;
+	FILE *fp;
+
+	(void)state;
+	files[2] = entry_file(cache_dir, 3);
+	cache = open_cache(NULL, cache_dir, false, 0, &sink);
+	store_seeds(cache, 1, 4, 2, false);
+	cli_cache_close(cache, -1, NULL);
+	flip_byte(files[0], 10);
+	assert_non_null(fp = fopen(files[1], "ab"));
+	fputc('x', fp);
+	fclose(fp);
+	assert_int_equal(truncate(files[2], 50), 0);
+	for (int i = 0; i < 3; i++)
+		before[i] = test_read_file(files[i], &sizes[i]);
+
+	cache = open_cache(NULL, cache_dir, true, 0, &sink);
+	assert_int_equal(lookup_seeds(cache, 1, 4, 2, false), 1);
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(stats.problems[CLI_CACHE_CORRUPT], 3);
+	for (int i = 0; i < 3; i++) {
+		size_t size;
+		uint8_t *after = test_read_file(files[i], &size);
+
+		if (!after || size != sizes[i] || memcmp(after, before[i], size) != 0)
+			fail_msg("'%s' changed in a read-only cache", files[i]);
+		free(after);
+	}
+	for (size_t i = 0; i < diags.count; i++)
+		if (strstr(diags.items[i].message, "removed"))
+			fail_msg("%s", diags.items[i].message);
+
+	cache = open_cache(NULL, cache_dir, false, 0, &sink);
+	assert_int_equal(lookup_seeds(cache, 1, 4, 2, false), 1);
+	cli_cache_close(cache, -1, NULL);
+	for (int i = 0; i < 3; i++) {
+		assert_false(test_file_exists(files[i]));
+		free(before[i]);
+		free(files[i]);
+	}
+	assert_true(diags_mention(&diags, "removed, compiling instead"));
+	test_diags_release(&diags);
+	free(cache_dir);
+	free(dir);
+}
+
 /* A result equal to seed's, without cmocka (for child processes). */
 static bool is_seed_result(const cli_cache_result *got, unsigned seed)
 {
@@ -1457,6 +1516,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_poll_descriptor, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_credentials, teardown_credentials),
 	cmocka_unit_test(dir_round_trip),
+	cmocka_unit_test(dir_read_only_changes_nothing),
 	cmocka_unit_test(dir_concurrent_writers),
 	cmocka_unit_test_teardown(dir_in_front_of_remote, test_nginx_teardown),
 };

@@ -8,8 +8,9 @@
  * reader sees a whole entry or none, and two machines storing one entry at
  * once each rename a whole file over the other's.  Readers check every blob
  * against its digest (and the entry's own header line), so a damaged file is
- * a miss, removed so that the next store writes it again.  Runs on the
- * cache's thread.
+ * a miss, removed so that the next store writes it again (left as it is
+ * when the cache is read-only: such a build changes nothing there).  Runs
+ * on the cache's thread.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,8 +32,24 @@ static char *dir_path(const cache_dir *d, int kind, const char *hex)
 	return cli_path_join(d->path, kind_names[kind], hex);
 }
 
+/* Take a damaged file out, unless the cache is read-only: whether it is
+ * gone, for the warning to say. */
+static bool dir_unlink(const cache_dir *d, const char *path)
+{
+	return !d->is_read_only && unlink(path) == 0;
+}
+
+static bool dir_remove(const cache_dir *d, int kind, const char *hex)
+{
+	char *path = dir_path(d, kind, hex);
+	bool is_removed = path && dir_unlink(d, path);
+
+	free(path);
+	return is_removed;
+}
+
 /* 1: read, 0: not there, -1: failed (warned of).  A file longer than
- * `max_bytes` is damaged: removed, and a miss. */
+ * `max_bytes` is damaged: removed (see dir_unlink), and a miss. */
 static int dir_read(cache_dir *d, int kind, const char *hex, size_t max_bytes, uint8_t **data,
 		    size_t *size)
 {
@@ -60,10 +77,11 @@ static int dir_read(cache_dir *d, int kind, const char *hex, size_t max_bytes, u
 		goto out;
 	}
 	if ((uint64_t)st.st_size > max_bytes) {
+		bool is_removed = dir_unlink(d, path);
+
 		cache_warn(d->cache, CLI_CACHE_CORRUPT,
-			   "cache folder '%s': '%s' is longer than it can be; removed, compiling instead",
-			   d->path, path);
-		unlink(path);
+			   "cache folder '%s': '%s' is longer than it can be; %scompiling instead", d->path, path,
+			   is_removed ? "removed, " : "");
 		goto out;
 	}
 	*data = malloc((size_t)st.st_size + 1);
@@ -91,15 +109,6 @@ out:
 	close(fd);
 	free(path);
 	return rc;
-}
-
-static void dir_remove(cache_dir *d, int kind, const char *hex)
-{
-	char *path = dir_path(d, kind, hex);
-
-	if (path)
-		unlink(path);
-	free(path);
 }
 
 /* Write one file: a name of this writer's own in the same folder, then a
@@ -202,10 +211,11 @@ bool cache_dir_lookup(cache_dir *d, const char *hex, cli_cache_result *result)
 	if (dir_read(d, KIND_AC, hex, CLI_ACTION_MAX_BYTES, &entry, &size) != 1)
 		return false;
 	if (!cli_action_decode(entry, size, &action, &err)) {
+		bool is_removed = dir_remove(d, KIND_AC, hex);
+
 		cache_warn(d->cache, CLI_CACHE_CORRUPT,
-			   "cache folder '%s': entry ac/%s is damaged (%s); removed, compiling instead", d->path,
-			   hex, err.message);
-		dir_remove(d, KIND_AC, hex);
+			   "cache folder '%s': entry ac/%s is damaged (%s); %scompiling instead", d->path, hex,
+			   err.message, is_removed ? "removed, " : "");
 		free(entry);
 		return false;
 	}
@@ -223,10 +233,11 @@ bool cache_dir_lookup(cache_dir *d, const char *hex, cli_cache_result *result)
 		cli_hex(digest->sha256, CLI_SHA256_BYTES, blob_hex);
 		rc = dir_read(d, KIND_CAS, blob_hex, digest->size_bytes, &blobs[i], &size);
 		if (rc == 1 && !cli_digest_matches(blobs[i], size, digest)) {
+			bool is_removed = dir_remove(d, KIND_CAS, blob_hex);
+
 			cache_warn(d->cache, CLI_CACHE_CORRUPT,
-				   "cache folder '%s': cas/%s does not match its digest; removed, compiling instead",
-				   d->path, blob_hex);
-			dir_remove(d, KIND_CAS, blob_hex);
+				   "cache folder '%s': cas/%s does not match its digest; %scompiling instead",
+				   d->path, blob_hex, is_removed ? "removed, " : "");
 			rc = -1;
 		}
 		ok = rc == 1;
@@ -253,6 +264,7 @@ bool cache_dir_init(cache_dir *d, cli_cache *cache, const char *path, bool is_re
 	while (len > 1 && path[len - 1] == '/')
 		len--;
 	d->path = strndup(path, len);
+	d->is_read_only = is_read_only;
 	d->is_writable = !is_read_only;
 	if (gethostname(d->host, sizeof d->host - 1) != 0)
 		snprintf(d->host, sizeof d->host, "host");

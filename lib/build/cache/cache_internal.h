@@ -23,6 +23,7 @@ bool cli_action_to_result(cli_action *action, uint8_t **blobs, cli_cache_result 
 typedef struct cache_dir {
 	cli_cache *cache;          /* warned through */
 	char *path;                /* DIR, without a trailing '/' */
+	bool is_read_only;         /* --cache-read-only: nothing changed there, damage included */
 	bool is_writable;          /* not read-only, and no write failed yet */
 	bool has_kind[2];          /* ac/, cas/ made */
 	char host[64];             /* in temporary names */
@@ -33,7 +34,8 @@ typedef struct cache_dir {
 bool cache_dir_init(cache_dir *d, cli_cache *cache, const char *path, bool is_read_only);
 void cache_dir_release(cache_dir *d);
 /* A hit: the entry under `hex` and its blobs, each checked against its
- * digest, in *result.  A damaged file is warned of and removed. */
+ * digest, in *result.  A damaged file is warned of and removed (unless the
+ * cache is read-only). */
 bool cache_dir_lookup(cache_dir *d, const char *hex, cli_cache_result *result);
 /* Blobs first, the entry last: a reader that finds the entry finds them.
  * A failed write is warned of and stops stores there (is_writable). */
