@@ -1382,6 +1382,40 @@ static void dir_read_only_changes_nothing(void **state)
 	free(dir);
 }
 
+/* A store (such as --rebuild's) over a damaged blob of the right size
+ * replaces it: the size alone kept it, and the next build met the damage
+ * again.  A blob that is right is left alone (same inode). */
+static void dir_store_replaces_damaged_blob(void **state)
+{
+	char *dir = test_tmpdir("dir_store_replaces_damaged_blob"), *cache_dir = test_format("%s/cache", dir);
+	char *damaged = blob_file(cache_dir, 1, 0, 3001), *good = blob_file(cache_dir, 1, 1, 3001);
+	uint8_t *want = pattern(1, 0, 3001), *got;
+	struct stat before, after;
+	size_t size;
+	cli_cache *cache;
+
+	(void)state;
+	cache = open_cache(NULL, cache_dir, false, 0, NULL);
+	store_seeds(cache, 1, 1, 2, false);
+	cli_cache_close(cache, -1, NULL);
+	flip_byte(damaged, 100);
+	assert_int_equal(stat(good, &before), 0);
+	cache = open_cache(NULL, cache_dir, false, 0, NULL);
+	store_seeds(cache, 1, 1, 2, false);
+	cli_cache_close(cache, -1, NULL);
+	got = test_read_file(damaged, &size);
+	assert_int_equal(size, 3001);
+	assert_memory_equal(got, want, size);
+	assert_int_equal(stat(good, &after), 0);
+	assert_int_equal(after.st_ino, before.st_ino);
+	free(got);
+	free(want);
+	free(good);
+	free(damaged);
+	free(cache_dir);
+	free(dir);
+}
+
 /* A result equal to seed's, without cmocka (for child processes). */
 static bool is_seed_result(const cli_cache_result *got, unsigned seed)
 {
@@ -1517,6 +1551,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(remote_credentials, teardown_credentials),
 	cmocka_unit_test(dir_round_trip),
 	cmocka_unit_test(dir_read_only_changes_nothing),
+	cmocka_unit_test(dir_store_replaces_damaged_blob),
 	cmocka_unit_test(dir_concurrent_writers),
 	cmocka_unit_test_teardown(dir_in_front_of_remote, test_nginx_teardown),
 };

@@ -111,21 +111,46 @@ out:
 	return rc;
 }
 
+/* Whether the file at `path` holds exactly `size` bytes of `data`. */
+static bool dir_holds(const char *path, const uint8_t *data, size_t size)
+{
+	uint8_t buffer[16384];
+	size_t done = 0;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool is_same;
+
+	if (fd < 0)
+		return false;
+	is_same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+	while (is_same && done < size) {
+		size_t want = size - done < sizeof buffer ? size - done : sizeof buffer;
+		ssize_t n = read(fd, buffer, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		is_same = n > 0 && memcmp(buffer, data + done, (size_t)n) == 0;
+		done += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	return is_same;
+}
+
 /* Write one file: a name of this writer's own in the same folder, then a
- * rename.  A blob already there with its size is left as it is (readers
- * check its digest). */
+ * rename.  A blob already there with its bytes is left as it is (a read
+ * costs less than a write, on NFS above all); one whose bytes differ (a
+ * damaged blob of the right size) is replaced. */
 static bool dir_write(cache_dir *d, int kind, const char *hex, const uint8_t *data, size_t size)
 {
 	char *path = dir_path(d, kind, hex), *temp = NULL;
 	cli_error err;
-	struct stat st;
 	const uint8_t *p = data;
 	size_t left = size;
 	int fd = -1;
 
 	if (!path)
 		return false;
-	if (kind == KIND_CAS && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size) {
+	if (kind == KIND_CAS && dir_holds(path, data, size)) {
 		free(path);
 		return true;
 	}
