@@ -724,6 +724,21 @@ static bool reread_project(build_options *o)
 	o->project.warnings = fresh.warnings;
 	fresh.items = items;
 	fresh.count = count;
+	/* The items name the files they were read from (the project and its
+	 * response files): those come along, and the /outputDir: line kept
+	 * names its file among them. */
+	char **files = o->project.files;
+	size_t file_count = o->project.file_count;
+	const char *dir_file = o->project.output_dir_file;
+
+	o->project.files = fresh.files;
+	o->project.file_count = fresh.file_count;
+	fresh.files = files;
+	fresh.file_count = file_count;
+	o->project.output_dir_file = o->project.path;
+	for (size_t i = 0; dir_file && i < o->project.file_count; i++)
+		if (strcmp(o->project.files[i], dir_file) == 0)
+			o->project.output_dir_file = o->project.files[i];
 	/* The project's warnings now, for the build's count and reports. */
 	build_said_list said = o->project.said;
 	o->project.said = fresh.said;
