@@ -2359,6 +2359,49 @@ static void another_spelling_of_an_input_is_up_to_date(void **state)
 	free(text), free(absolute), free(record_file), free(turn), free(out), free(src), free(dir);
 }
 
+/* The same file in another folder is another source: what its import reads
+ * beside it (a glTF's .bin) is that folder's.  A glTF linked into a second
+ * folder with its own .bin was taken for the first one's, up to date, and
+ * kept the first folder's keys. */
+static void the_same_file_in_another_folder_is_another_source(void **state)
+{
+	char *dir = test_tmpdir("spelling-folder"), *out = test_format("%s/out", dir), *fresh = test_format("%s/fresh", dir);
+	char *one = test_format("%s/s1", dir), *two = test_format("%s/s2", dir);
+	char *wag = test_format("%s/external/wag.xnb", out), *wag_fresh = test_format("%s/external/wag.xnb", fresh);
+	char *bin = test_format("%s/wag data.bin", two), *link_to = test_format("%s/external.gltf", two);
+	char *target = test_format("%s/external.gltf", one);
+	size_t size, fresh_size, out_size;
+	uint8_t *data;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(one, 0755), 0);
+	assert_int_equal(mkdir(two, 0755), 0);
+	r = test_exec("cp", "testdata/gltf/external.gltf", "testdata/gltf/wag data.bin", one, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	data = test_read_file("testdata/gltf/wag data.bin", &size);
+	for (size_t i = size - 16; i < size; i++)
+		data[i] ^= 1;   /* other keys, still numbers */
+	assert_true(test_write_file(bin, data, size));
+	free(data);
+	assert_int_equal(link(target, link_to), 0);
+	const char *const inputs[] = { one, two };
+	for (size_t i = 0; i < 2; i++) {
+		r = test_animc("build", "-q", "-o", out, inputs[i], NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+	}
+	r = test_animc("build", "-q", "-o", fresh, two, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	uint8_t *a = test_read_file(wag, &out_size), *b = test_read_file(wag_fresh, &fresh_size);
+	assert_int_equal(out_size, fresh_size);
+	assert_memory_equal(a, b, out_size);
+	free(a), free(b), free(target), free(link_to), free(bin), free(wag_fresh), free(wag), free(two), free(one);
+	free(fresh), free(out), free(dir);
+}
+
 /* The run's own --report, --junit and --depfile files inside an input
  * folder are no sources, as OUTDIR's files are not: the next run counted
  * them as three skipped sources, in the summary, the report and JUnit. */
@@ -2397,6 +2440,7 @@ static void a_build_s_own_reports_in_an_input_are_no_sources(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
+	cmocka_unit_test(the_same_file_in_another_folder_is_another_source),
 	cmocka_unit_test(a_touched_model_settles_each_source_built_alone),
 	cmocka_unit_test(reports_and_plots_write_into_special_files),
 	cmocka_unit_test(a_report_named_dash_takes_the_standard_output),

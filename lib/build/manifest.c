@@ -149,9 +149,25 @@ static bool base_index_make(manifest *m)
 	return true;
 }
 
+/* Whether paths a and b name one file in one folder: the folder too, for
+ * the files an import reads beside its source (a glTF's .bin) are found
+ * from there.  A link to the file from another folder is another source. */
+static bool same_file_and_folder(const char *a, const struct stat *a_st, const char *b)
+{
+	struct stat b_st, a_dir, b_dir;
+	char *da = strndup(a, (size_t)(cli_basename(a) - a)), *db = strndup(b, (size_t)(cli_basename(b) - b));
+	bool same = da && db && stat(b, &b_st) == 0 && b_st.st_dev == a_st->st_dev && b_st.st_ino == a_st->st_ino &&
+		    stat(da[0] ? da : ".", &a_dir) == 0 && stat(db[0] ? db : ".", &b_dir) == 0 &&
+		    a_dir.st_dev == b_dir.st_dev && a_dir.st_ino == b_dir.st_ino;
+
+	free(da);
+	free(db);
+	return same;
+}
+
 manifest_entry *manifest_find_same_file(manifest *m, const char *source, const char *out_base)
 {
-	struct stat now, then;
+	struct stat now;
 	size_t mask;
 
 	if (!m->count || (!m->base_index && !base_index_make(m)) || stat(source, &now) != 0)
@@ -162,7 +178,7 @@ manifest_entry *manifest_find_same_file(manifest *m, const char *source, const c
 		char *copy;
 
 		if (strcmp(e->out_base, out_base) != 0 || strcmp(e->source, source) == 0 ||
-		    stat(e->source, &then) != 0 || then.st_dev != now.st_dev || then.st_ino != now.st_ino)
+		    !same_file_and_folder(source, &now, e->source))
 			continue;
 		/* Known by this spelling from now on: on another probe sequence. */
 		copy = strdup(source);

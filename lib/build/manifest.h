@@ -109,9 +109,10 @@ manifest_entry *manifest_find(const manifest *m, const char *source);
 /* The entry of `source` built to out_base. */
 manifest_entry *manifest_find_output(const manifest *m, const char *source, const char *out_base);
 /* Append an entry (taking what it points to); NULL when out of memory. */
-/* The entry built to out_base from the file `source` names, recorded under
- * another spelling of its path (relative, then absolute; through another
- * link), renamed `source`; NULL when none.  A linear walk: for a source
+/* The entry built to out_base from the file `source` names, in the same
+ * folder, recorded under another spelling of its path (relative, then
+ * absolute; through a link to the folder), renamed `source`; NULL when
+ * none.  A linear walk: for a source
  * manifest_find_output does not know. */
 manifest_entry *manifest_find_same_file(manifest *m, const char *source, const char *out_base);
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e);
