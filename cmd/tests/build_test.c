@@ -2434,6 +2434,18 @@ static void a_build_s_own_reports_in_an_input_are_no_sources(void **state)
 	text = (char *)test_read_file(junit, NULL);
 	assert_null(strstr(text, "<skipped"));
 	free(text);
+	/* A report that names a source would be written over it: the run
+	 * stops, the source as it was. */
+	size_t before_size, after_size;
+	uint8_t *before = test_read_file(to, &before_size), *after;
+	r = test_animc("build", "-q", "--junit", to, "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Turn.Animation: error: a report names this file, a source of the build"));
+	test_run_release(&r);
+	after = test_read_file(to, &after_size);
+	assert_int_equal(before_size, after_size);
+	assert_memory_equal(before, after, before_size);
+	free(before), free(after);
 	free(to), free(depfile), free(junit), free(report), free(out), free(src), free(dir);
 }
 

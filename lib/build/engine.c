@@ -696,7 +696,16 @@ static int run_build(run_state *rs)
 		catch_stop_signals();
 	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
 		return stop_before_plan(rs);
-	if (!plan_run(rs, &to_compile) && !stop_signal)
+	bool planned = plan_run(rs, &to_compile);
+
+	if (ctx->report_over_source) {
+		/* No report is written: it would be written over a source. */
+		build_say(ctx, ANIMC_ERROR, ctx->report_over_source, "a report names this file, a source of the "
+			  "build, which the report would be written over: nothing built; give the report "
+			  "another name");
+		return ANIMC_EXIT_FAILED;
+	}
+	if (!planned && !stop_signal)
 		return ctx->command == CMD_BUILD ? stop_before_plan(rs) : ANIMC_EXIT_FAILED;
 	if (stop_signal) {
 		/* Nothing written yet: the marker goes, the signal is raised

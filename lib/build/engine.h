@@ -60,6 +60,9 @@ struct build_ctx {
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */
 	int lock_fd;               /* OUTDIR/.animc/lock, held shared for the run; -1 */
 	bool lost_workers;         /* a worker died: it may have left a temporary file */
+	/* A --report, --junit or --depfile file the walk found to be a source
+	 * (an importer claims it): the run stops, writing nothing over it. */
+	const char *report_over_source;
 	bool has_saved;            /* `saved` is the hash of what this run last wrote */
 	build_hash saved;
 	/* What this run last wrote took in other builds' entries, which its own

@@ -126,6 +126,7 @@ typedef struct walker {
 	/* The run's own --report, --junit and --depfile files, when they are
 	 * there: written by builds, no sources (as OUTDIR's files are not). */
 	dir_id own[3];
+	const char *own_names[3];   /* their options' values */
 	size_t own_count;
 	/* Folders reached through a symbolic link, walked after the rest of
 	 * the input (relative to root): the folder's own path wins, so that
@@ -275,15 +276,28 @@ bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const bu
 }
 
 /* Whether entry e (at `full`) is one of the run's own report files: its
- * inode first, the file's device only then. */
+ * inode first, the file's device only then.  One an importer claims is a
+ * source the report would be written over: a walk's source still, and the
+ * run stops before it writes anything (ctx->report_over_source). */
 static bool is_own_file(const walker *w, const dir_entry *e, const char *full)
 {
 	struct stat st;
+	cli_source src;
+	bool is_source;
 
-	for (size_t k = 0; k < w->own_count; k++)
-		if (w->own[k].ino == e->ino)
-			return (e->has_stat || stat(full, &st) == 0) &&
-			       (e->has_stat ? e->st.st_dev : st.st_dev) == w->own[k].dev;
+	for (size_t k = 0; k < w->own_count; k++) {
+		if (w->own[k].ino != e->ino || !(e->has_stat || stat(full, &st) == 0) ||
+		    (e->has_stat ? e->st.st_dev : st.st_dev) != w->own[k].dev)
+			continue;
+		is_source = false;
+		if (cli_source_open(&src, full, NULL)) {
+			is_source = animc_importer_find(full, src.head, src.head_size) != NULL;
+			cli_source_close(&src);
+		}
+		if (is_source)
+			w->ctx->report_over_source = w->own_names[k];
+		return !is_source;
+	}
 	return false;
 }
 
@@ -546,8 +560,10 @@ bool build_plan_make(build_ctx *ctx)
 
 			for (size_t k = 0; k < 3; k++)
 				if (own[k] && strcmp(own[k], "-") != 0 && stat(own[k], &own_st) == 0 &&
-				    S_ISREG(own_st.st_mode))
+				    S_ISREG(own_st.st_mode)) {
+					w.own_names[w.own_count] = own[k];
 					w.own[w.own_count++] = (dir_id){ own_st.st_dev, own_st.st_ino };
+				}
 
 			if (base_real && !(rel = relative_to_base(base_real, input, &err))) {
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s", err.message);
