@@ -193,11 +193,14 @@ FORCE:
 # The commit animc is built from, and a digest of what is not committed:
 # part of every source key (lib/build/key.c), so that two builds of one
 # version string that write other bytes never share a cache entry or an
-# output folder's records.  Empty outside a git checkout (a release
-# tarball: the version string alone).  Rewritten only when it changes.
-BUILD_ID := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+# output folder's records.  Empty outside a git checkout of animc itself (a
+# release tarball, also one kept inside a game's repository: the version
+# string alone).  Rewritten only when it changes.
+BUILD_ID := $(if $(filter $(CURDIR),$(shell git rev-parse --show-toplevel 2>/dev/null)),\
+	$(shell git rev-parse --short=12 HEAD 2>/dev/null))
 BUILD_ID := $(if $(BUILD_ID),$(BUILD_ID)$(shell git diff --quiet HEAD -- 2>/dev/null || \
 	{ printf +; git diff HEAD -- | sha256sum | cut -c1-8; }))
+BUILD_ID := $(strip $(BUILD_ID))
 $(BUILD)/gen/build_id.h: FORCE
 	@mkdir -p $(@D)
 	@printf '#define ANIMC_BUILD_ID "%s"\n' '$(BUILD_ID)' | cmp -s - $@ || \
