@@ -466,6 +466,26 @@ static void shards_keep_sources_of_one_output_together(void **state)
 	assert_int_equal(failed, 10);
 	assert_int_equal(compiled, 30);
 	assert_true(shards_failing >= 1);
+	/* With --root-motion, Turn.motion.Animation writes what Turn's motion
+	 * is written to: one shard has both, and refuses one. */
+	char *motion = test_format("%s/copy000/Turn.motion.Animation", src), *turn = test_format("%s/copy000/Turn.Animation", src);
+	size_t size;
+	uint8_t *data = test_read_file(turn, &size);
+	assert_true(test_write_file(motion, data, size));
+	free(data);
+	unsigned refusing = 0;
+	for (unsigned n = 2; n <= 5; n++)
+		for (unsigned k = 1; k <= n; k++) {
+			char *shard = test_format("%u/%u", k, n), *out = test_format("%s/motion%u-%u", dir, k, n);
+
+			run = test_animc("build", "-q", "--root-motion", "Base", "--shard", shard, "-o", out, motion,
+					 turn, NULL);
+			refusing += strstr(run.err, "Turn.motion.xnb' is the output of") != NULL;
+			test_run_release(&run);
+			free(out), free(shard);
+		}
+	assert_int_equal(refusing, 4);   /* once for each N */
+	free(motion), free(turn);
 	free(src);
 	free(dir);
 }

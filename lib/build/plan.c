@@ -990,8 +990,21 @@ bool build_is_my_shard(const build_options *o, const char *out_base)
 	/* By where the source writes under OUTDIR ("Grund/Idle"), not by its
 	 * own name: sources that would write one output (a.Animation and
 	 * a.xml, a.fbx and a.X) are in one shard, whose commit refuses the
-	 * second as a whole build's does. */
-	return !o->shard.count || cli_shard_has(&o->shard, out_base);
+	 * second as a whole build's does.  "Walk.motion" is hashed as "Walk":
+	 * Walk.motion.Animation writes what --root-motion makes of Walk's. */
+	static const char motion[] = ".motion";
+	size_t n = strlen(out_base), m = sizeof motion - 1;
+	char *stem;
+	bool mine;
+
+	if (!o->shard.count)
+		return true;
+	if (n <= m || strcmp(out_base + n - m, motion) != 0)
+		return cli_shard_has(&o->shard, out_base);
+	stem = strndup(out_base, n - m);
+	mine = cli_shard_has(&o->shard, stem ? stem : out_base);
+	free(stem);
+	return mine;
 }
 
 void build_plan_shard(build_ctx *ctx)
