@@ -405,6 +405,14 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 		test_run_release(&r);
 		free(to);
 	}
+	/* A name from inside a file: the clip Nod of Signals.xml as No#d. */
+	char *signals = test_format("%s/Signals.xml", clips);
+	size_t size;
+	char *text = (char *)test_read_file(signals, &size), *key = strstr(text, "<Key>Nod</Key>");
+	assert_non_null(key);
+	memcpy(key + 5, "N#d", 3);
+	assert_true(test_write_file(signals, text, size));
+	free(text), free(signals);
 	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real), *src = test_format("%s/cmake", dir);
 	for (size_t c = 0; c < 2; c++) {
 		char *bin = test_format("%s/out%zu", dir, c);
@@ -431,6 +439,8 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 				fail_msg("%s, %s: %s\n%s", cases[c].generator, names[i], said ? "refused" : "not said",
 					 r.err);
 		}
+		if (!strstr(err, "Signals.xml: the name of an output (a clip's) holds '#'"))
+			fail_msg("%s, the clip N#d: not said\n%s", cases[c].generator, r.err);
 		test_run_release(&r);
 		free(err), free(bin);
 	}

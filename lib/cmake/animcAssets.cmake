@@ -116,6 +116,15 @@ function(animc_add_assets name)
       if(listed STREQUAL "")
         continue()   # no animation source
       endif()
+      # The outputs' names come from its clips' names: the same limits,
+      # on what lies under OUTPUT_DIR.
+      string(REPLACE "${out}/" "" named "${listed}")
+      if(named MATCHES "[#%;]" OR (CMAKE_GENERATOR MATCHES "Makefiles" AND named MATCHES "[^ /\n]\\("))
+        message(SEND_ERROR "animc_add_assets(${name}): ${file}: the name of an output (a clip's) holds "
+                           "'#', '%' or ';' (or, with make, NAME(...)), which a rule cannot carry; "
+                           "rename the clip:\n${listed}")
+        continue()
+      endif()
       string(REPLACE "\n" ";" outputs "${listed}")
 
       # A source of named clips: its clip list may change with it.
