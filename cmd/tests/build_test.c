@@ -595,22 +595,6 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	free(dir);
 }
 
-/* Whether `dir`/.animc holds a build's running.PID marker. */
-static bool has_running_marker(const char *dir)
-{
-	char *state_dir = test_format("%s/.animc", dir);
-	DIR *d = opendir(state_dir);
-	struct dirent *e;
-	bool found = false;
-
-	while (d && !found && (e = readdir(d)))
-		found = strncmp(e->d_name, "running.", 8) == 0;
-	if (d)
-		closedir(d);
-	free(state_dir);
-	return found;
-}
-
 /* A stop while the build plans (its running marker made, its signal
  * handler not yet set) killed it there, and the marker stayed. */
 static void a_build_stopped_while_planning_leaves_no_marker(void **state)
@@ -634,13 +618,13 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 
 		sh("rm -rf '%s'", out);
 		pid = start_build(out, in, "2");
-		for (int i = 0; i < 200000 && !has_running_marker(out); i++)
+		for (int i = 0; i < 200000 && !test_has_running_marker(out); i++)
 			if (waitpid(pid, NULL, WNOHANG) == pid)
 				fail_msg("the build ended before it was stopped");
 		kill(pid, SIGINT);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
-		assert_false(has_running_marker(out));
+		assert_false(test_has_running_marker(out));
 		assert_int_equal(count_temps(out), 0);
 	}
 	free(first), free(out), free(in), free(dir);

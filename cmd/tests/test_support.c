@@ -60,6 +60,21 @@ bool test_file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+bool test_has_running_marker(const char *out_dir)
+{
+	char *state_dir = test_format("%s/.animc", out_dir);
+	DIR *d = opendir(state_dir);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d)))
+		found = strncmp(e->d_name, "running.", 8) == 0;
+	if (d)
+		closedir(d);
+	free(state_dir);
+	return found;
+}
+
 bool test_same_bytes(const char *a, const char *b)
 {
 	size_t na, nb;

@@ -165,20 +165,6 @@ static float duration_of(const char *xnb)
 	return d;
 }
 
-/* Whether folder `dir` holds a build's running.PID marker. */
-static bool has_marker(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	bool found = false;
-
-	while (d && !found && (e = readdir(d)))
-		found = strncmp(e->d_name, "running.", 8) == 0;
-	if (d)
-		closedir(d);
-	return found;
-}
-
 static bool has_temporary(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -444,10 +430,8 @@ static void sigint_during_a_build(void **state)
 	/* The first build of 61 clips is under way: its running marker is
 	 * there (a fixed wait was not enough on a loaded machine, where the
 	 * signal came before the watch had set its handler). */
-	char *state_dir = test_format("%s/.animc", out);
-	for (int i = 0; i < 10000 && !has_marker(state_dir); i++)
+	for (int i = 0; i < 10000 && !test_has_running_marker(out); i++)
 		usleep(1000);
-	free(state_dir);
 	assert_int_equal(kill(w.pid, SIGINT), 0);
 	assert_int_equal(waitpid(w.pid, &status, 0), w.pid);
 	running_watch = 0;

@@ -179,25 +179,34 @@ static void frames_at_the_stated_frame_rate(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* A take keyed as RobotGame keys: 31 keys 0.033333 s apart (six digits),
+ * bone A's translation x at key i being i * i. */
+static animc_clip *keyed_take(void)
+{
+	enum { N = 31 };
+	float tx[3 * N];
+	animc_clip *take = animc_clip_create("Take");
+
+	for (int i = 0; i < N; i++)
+		tx[3 * i] = (float)(i * i), tx[3 * i + 1] = 0, tx[3 * i + 2] = 0;
+	take->duration_s = 30 * 0.033333f;
+	uint32_t a = test_add_channel(take, "A", N, NULL, 0.033333f, take->duration_s);
+	test_set_track(take, a, ANIMC_TRANSLATION, false, tx, N, NULL);
+	return take;
+}
+
 /* Frames of a take that states no frame rate are its keys: keyed every
  * 0.033333 s (RobotGame's six digits), its rate is 30, and frame 20 (0.6667
  * s) lies 6.7e-6 s beside key 20.  The cut is at the keys, so the part is
  * the 19 keys between, evenly spaced, and as long as they span. */
 static void frames_of_a_take_without_a_rate_are_its_keys(void **state)
 {
-	enum { N = 31 };
-	float tx[3 * N];
 	animc_split_part part = { "P", { 2, true }, { 20, true }, 0 };
 	animc_split split = { "Take", 0, 0, &part, 1, NULL };
 	animc_clip_set set = { 0 };
-	animc_clip *take = animc_clip_create("Take");
+	animc_clip *take = keyed_take();
 
 	(void)state;
-	for (int i = 0; i < N; i++)
-		tx[3 * i] = (float)(i * i), tx[3 * i + 1] = 0, tx[3 * i + 2] = 0;
-	take->duration_s = 30 * 0.033333f;
-	uint32_t a = test_add_channel(take, "A", N, NULL, 0.033333f, take->duration_s);
-	test_set_track(take, a, ANIMC_TRANSLATION, false, tx, N, NULL);
 	assert_true(animc_clip_frame_rate(take) == 30);
 	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
 	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
@@ -213,19 +222,12 @@ static void frames_of_a_take_without_a_rate_are_its_keys(void **state)
  * was moved onto key 20 (within a quarter frame), 2.5 was not. */
 static void fractional_frames_keep_their_time(void **state)
 {
-	enum { N = 31 };
-	float tx[3 * N];
 	animc_split_part part = { "P", { 2.5, true }, { 20.2, true }, 0 };
 	animc_split split = { "Take", 0, 0, &part, 1, NULL };
 	animc_clip_set set = { 0 };
-	animc_clip *take = animc_clip_create("Take");
+	animc_clip *take = keyed_take();
 
 	(void)state;
-	for (int i = 0; i < N; i++)
-		tx[3 * i] = (float)(i * i), tx[3 * i + 1] = 0, tx[3 * i + 2] = 0;
-	take->duration_s = 30 * 0.033333f;
-	uint32_t a = test_add_channel(take, "A", N, NULL, 0.033333f, take->duration_s);
-	test_set_track(take, a, ANIMC_TRANSLATION, false, tx, N, NULL);
 	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
 	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
 	const animc_clip *clip = set.clips[0];
