@@ -2245,6 +2245,13 @@ static void a_report_named_dash_takes_the_standard_output(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "give a file"));
 	test_run_release(&r);
+	/* No standard output to write to (closed by the caller): said. */
+	char *closed = test_format("'%s' build -q --report - -o '%s' %s >&-", test_animc_path(), out, src);
+	r = test_exec("sh", "-c", closed, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--report -: the standard output is not open for writing"));
+	test_run_release(&r);
+	free(closed);
 	free(out), free(dir);
 }
 
