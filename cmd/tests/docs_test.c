@@ -6,6 +6,7 @@
  * reaches a file (and a heading, for #anchors).
  */
 #include <ctype.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "test_support.h"
 #include <animc/animc.h>
+#include <animc/animrt.h>
 
 static const struct {
 	const char *flag, *path;
@@ -293,6 +295,82 @@ static void the_man_page_and_completion_know_every_kind(void **state)
 	free(man);
 }
 
+/* runtime.md gives the size of a context sized by its clips, header
+ * included: a game that allocates by the manual gets what
+ * animrt_context_init_for writes (the manual left out the 128-byte
+ * header). */
+static void the_runtime_doc_gives_the_context_size(void **state)
+{
+	char *doc = (char *)test_read_file("docs/runtime.md", NULL), *flat, *q;
+	const char *at;
+	unsigned header, per_bone, per_track;
+
+	(void)state;
+	assert_non_null(doc);
+	flat = malloc(strlen(doc) + 1);
+	assert_non_null(flat);
+	q = flat;
+	for (const char *p = doc; *p; p++)   /* lines joined */
+		if (!(isspace((unsigned char)*p) && q > flat && q[-1] == ' '))
+			*q++ = isspace((unsigned char)*p) ? ' ' : *p;
+	*q = '\0';
+	at = strstr(flat, "`ANIMRT_CONTEXT_HEADER_BYTES`, ");
+	if (!at || sscanf(at, "`ANIMRT_CONTEXT_HEADER_BYTES`, %u, then %u bytes a bone and %u an animated track",
+			  &header, &per_bone, &per_track) != 3)
+		fail_msg("runtime.md does not give the context size as "
+			 "\"`ANIMRT_CONTEXT_HEADER_BYTES`, H, then B bytes a bone and T an animated track\"");
+	assert_int_equal(header, ANIMRT_CONTEXT_HEADER_BYTES);
+	for (uint32_t bones = 0; bones <= 256; bones = bones ? bones * 4 : 1)
+		for (uint32_t tracks = 0; tracks <= 3 * bones + 1; tracks += bones ? bones : 1) {
+			size_t doc_size = (header + per_bone * bones + per_track * tracks + 15) / 16 * 16;
+
+			if (animrt_context_size_bytes_for(bones, tracks) != doc_size)
+				fail_msg("%u bones, %u tracks: runtime.md gives %zu bytes, "
+					 "animrt_context_size_bytes_for %zu", bones, tracks, doc_size,
+					 animrt_context_size_bytes_for(bones, tracks));
+		}
+	free(flat);
+	free(doc);
+}
+
+/* Every fuzz target has the seed folder HACKING.md names
+ * (testdata/fuzz/NAME/, which scripts/fuzz-run reads), and make test
+ * replays it. */
+static void every_fuzz_target_has_its_seeds_replayed(void **state)
+{
+	char *replay = (char *)test_read_file("cmd/tests/fuzz_replay_test.c", NULL);
+	char *hacking = (char *)test_read_file("docs/HACKING.md", NULL);
+	const char *const patterns[] = { "formats/*/fuzz_*.c", "lib/*/fuzz_*.c", "lib/*/*/fuzz_*.c" };
+	size_t targets = 0;
+
+	(void)state;
+	assert_non_null(replay);
+	assert_non_null(hacking);
+	assert_non_null(strstr(hacking, "seeds in `testdata/fuzz/NAME/`"));
+	for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
+		glob_t g;
+
+		if (glob(patterns[p], 0, NULL, &g) != 0)
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *base = strrchr(g.gl_pathv[i], '/') + 1 + strlen("fuzz_");
+			char *name = test_format("%.*s", (int)(strlen(base) - 2), base);
+			char *folder = test_format("testdata/fuzz/%s", name), *call = test_format("\"%s\"", folder);
+
+			if (test_count_files(folder) < 1)
+				fail_msg("%s: no seeds in %s/", g.gl_pathv[i], folder);
+			if (!strstr(replay, call))
+				fail_msg("%s: cmd/tests/fuzz_replay_test.c does not replay %s/", g.gl_pathv[i], folder);
+			targets++;
+			free(call), free(folder), free(name);
+		}
+		globfree(&g);
+	}
+	assert_true(targets >= 9);
+	free(hacking);
+	free(replay);
+}
+
 static void warnings_doc_lists_every_kind(void **state)
 {
 	char *doc = (char *)test_read_file("docs/warnings.md", NULL);
@@ -328,6 +406,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(relative_links_reach_their_targets),
 	cmocka_unit_test(warnings_doc_lists_every_kind),
 	cmocka_unit_test(the_man_page_and_completion_know_every_kind),
+	cmocka_unit_test(the_runtime_doc_gives_the_context_size),
+	cmocka_unit_test(every_fuzz_target_has_its_seeds_replayed),
 };
 
 ANIMC_TEST_GROUP(tests);
