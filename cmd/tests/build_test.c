@@ -2350,6 +2350,63 @@ static void another_spelling_of_an_input_is_up_to_date(void **state)
 	free(text), free(absolute), free(record_file), free(turn), free(out), free(src), free(dir);
 }
 
+/* Run in another working folder, the same inputs spelt from there are up
+ * to date: the records of the sources and of what their imports read (a
+ * glTF's .bin) name paths from the folder the build ran in.  From a
+ * subfolder (CMake's build folder) every source compiled again, and back
+ * again from the first.  A tree moved whole keeps its paths. */
+static void a_build_from_another_working_folder_is_up_to_date(void **state)
+{
+	char *dir = test_tmpdir("working-folder"), *art = test_format("%s/art", dir), *sub = test_format("%s/sub", dir);
+	char *turn = test_format("%s/out/Crane/Turn.xnb", dir), *moved = test_format("%s-moved", dir);
+	char *animc = realpath(test_animc_path(), NULL);
+	int64_t before;
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	r = test_exec("rm", "-rf", moved, NULL);
+	test_run_release(&r);
+	assert_int_equal(mkdir(art, 0755), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	r = test_exec("cp", "-r", "testdata/sample/Crane", "testdata/gltf/external.gltf", "testdata/gltf/wag data.bin",
+		      art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	const char *const runs[][3] = {
+		{ dir, "art", "out" }, { sub, "../art", "../out" }, { dir, "art", "out" },
+		{ sub, "../art", "../out" }, { dir, "./art/", "./out" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		const char *const argv[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -o \"$4\" \"$3\"", "sh",
+					     runs[i][0], animc, runs[i][1], runs[i][2], NULL };
+
+		r = test_execv(argv);
+		assert_int_equal(r.status, 0);
+		if (i == 0)
+			before = mtime_ns(turn);
+		else if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 1 skipped, 0 warnings, 6 up to date"))
+			fail_msg("build %zu, in %s: %s", i, runs[i][0], r.out);
+		test_run_release(&r);
+	}
+	assert_true(mtime_ns(turn) == before);
+	/* Moved whole: the paths as written hold there. */
+	assert_int_equal(rename(dir, moved), 0);
+	{
+		char *moved_sub = test_format("%s/sub", moved);
+		const char *const argv[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -o ../out ../art", "sh",
+					     moved_sub, animc, NULL };
+
+		r = test_execv(argv);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, "6 up to date"))
+			fail_msg("moved: %s", r.out);
+		test_run_release(&r);
+		free(moved_sub);
+	}
+	free(animc), free(moved), free(turn), free(sub), free(art), free(dir);
+}
+
 /* The same file in another folder is another source: what its import reads
  * beside it (a glTF's .bin) is that folder's.  A glTF linked into a second
  * folder with its own .bin was taken for the first one's, up to date, and
@@ -2443,6 +2500,7 @@ static void a_build_s_own_reports_in_an_input_are_no_sources(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
+	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(the_same_file_in_another_folder_is_another_source),
 	cmocka_unit_test(a_touched_model_settles_each_source_built_alone),
 	cmocka_unit_test(reports_and_plots_write_into_special_files),

@@ -5,6 +5,9 @@
  *
  *   animc-manifest 1
  *   options <hash>
+ *   cwd <path>    (optional: the working folder of the run that wrote it,
+ *          from the manifest's folder; relative source, dep and skeleton
+ *          paths start there)
  *   skeleton <path> <size> <mtime_ns> <ino> <dev> <hash>        (optional)
  *   source <path> <status> <importer> <skip reason> <out base> <size>
  *          <mtime_ns> <ino> <dev> <hash> <key> <run key> <time_s>
@@ -21,6 +24,7 @@
  * as a whole (the closing hash), so a damaged manifest means a full build,
  * never a wrong skip.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -73,6 +77,7 @@ void manifest_release(manifest *m)
 		manifest_output_release(&m->orphans[i]);
 	free(m->orphans);
 	free(m->skeleton.path);
+	free(m->cwd);
 	memset(m, 0, sizeof *m);
 }
 
@@ -342,6 +347,11 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	put_s(&t, buf);
 	put_hash(&t, &m->options);
 	put(&t, "\n", 1);
+	if (m->cwd) {
+		put_s(&t, "cwd");
+		put_field(&t, m->cwd);
+		put(&t, "\n", 1);
+	}
 	if (m->has_skeleton) {
 		put_s(&t, "skeleton");
 		put_field(&t, m->skeleton.path);
@@ -406,17 +416,175 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	return true;
 }
 
+/* ------------------------------------------------------ working folders */
+
+/* `path` relative to the folder `from` (absolute, with no link in it, as
+ * getcwd() and realpath() give: its parent is what ".." names), made
+ * absolute and tidied.  Leading ".." parts climb `from`; later ones stay
+ * as spelt.  NULL when out of memory. */
+static char *absolute_of(const char *path, const char *from)
+{
+	size_t n = strlen(from);
+	const char *rest = path;
+	char *whole;
+
+	while (n > 1 && from[n - 1] == '/')
+		n--;
+	for (;;) {
+		if (rest[0] == '.' && rest[1] == '/') {
+			rest += 2;
+		} else if (rest[0] == '.' && rest[1] == '.' && (rest[2] == '/' || rest[2] == '\0')) {
+			while (n > 1 && from[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--;
+			rest += rest[2] ? 3 : 2;
+		} else {
+			break;
+		}
+	}
+	whole = malloc(n + strlen(rest) + 2);
+	if (!whole)
+		return NULL;
+	memcpy(whole, from, n);
+	whole[n] = '/';
+	strcpy(whole + n + 1, rest);
+	cli_path_tidy(whole);
+	return whole;
+}
+
+/* The absolute, tidied `path` spelt from the folder `to` (the same): with
+ * `to` /proj/build, /proj/art/Walk.Animation is ../art/Walk.Animation.
+ * NULL when out of memory. */
+static char *relative_to(const char *path, const char *to)
+{
+	const char *a = path + 1, *b = to + 1;
+	size_t ups = 0;
+	char *out;
+
+	/* Past the folders both share, whole parts. */
+	while (*a && *b) {
+		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+
+		if (la != lb || memcmp(a, b, la) != 0)
+			break;
+		a += la + (a[la] == '/');
+		b += lb + (b[lb] == '/');
+	}
+	for (const char *p = b; *p; p += strcspn(p, "/"), p += *p == '/')
+		ups++;
+	out = malloc(3 * ups + strlen(a) + 2);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (size_t i = 0; i < ups; i++)
+		strcat(out, "../");
+	strcat(out, a);
+	if (!out[0])
+		strcpy(out, ".");
+	else if (!*a)
+		out[strlen(out) - 1] = '\0';
+	return out;
+}
+
+/* The folder holding the manifest at `path`, as realpath() gives it. */
+static char *manifest_folder(const char *path)
+{
+	const char *base = cli_basename(path);
+	char *dir = strndup(path, (size_t)(base - path)), *real;
+
+	if (!dir)
+		return NULL;
+	real = realpath(dir[0] ? dir : ".", NULL);
+	free(dir);
+	return real;
+}
+
+/* This process's working folder, from the manifest's folder (for its cwd
+ * record); NULL when either is not known. */
+static char *cwd_record(const char *path)
+{
+	char *here = getcwd(NULL, 0), *folder = manifest_folder(path), *rel = NULL;
+
+	if (here && folder)
+		rel = relative_to(here, folder);
+	free(here);
+	free(folder);
+	return rel;
+}
+
+/* A path recorded relative to `from`: kept when the file is there as
+ * written (or it is absolute), else spelt from `to` when it is there. */
+static bool rebase_path(char **path, const char *from, const char *to)
+{
+	struct stat st;
+	char *whole, *moved;
+
+	if ((*path)[0] == '/' || stat(*path, &st) == 0)
+		return true;
+	whole = absolute_of(*path, from);
+	moved = whole ? relative_to(whole, to) : NULL;
+	free(whole);
+	if (!moved)
+		return false;
+	if (stat(moved, &st) != 0) {
+		free(moved);
+		return true;
+	}
+	free(*path);
+	*path = moved;
+	return true;
+}
+
+/* The paths a run in another working folder recorded (its cwd record, from
+ * the manifest's folder at `path`), spelt from this process's
+ * (manifest_load).  A tree moved whole, the output folder with it, keeps
+ * its working folders. */
+static bool rebase(manifest *m, const char *path)
+{
+	char *here, *folder, *from;
+	bool ok = true;
+
+	if (!m->cwd)
+		return true;   /* spelt as written */
+	here = getcwd(NULL, 0);
+	folder = manifest_folder(path);
+	from = here && folder ? absolute_of(m->cwd, folder) : NULL;
+	if (from && strcmp(from, here) != 0) {
+		for (size_t i = 0; ok && i < m->count; i++) {
+			manifest_entry *e = &m->entries[i];
+
+			ok = rebase_path(&e->source, from, here);
+			for (uint32_t d = 0; ok && d < e->dep_count; d++)
+				ok = rebase_path(&e->deps[d].path, from, here);
+		}
+		if (ok && m->has_skeleton)
+			ok = rebase_path(&m->skeleton.path, from, here);
+		if (ok && m->count)
+			ok = index_build(m, m->index_size);
+	}
+	free(from);
+	free(folder);
+	free(here);
+	return ok;
+}
+
 bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err)
 {
+	manifest with_cwd = *m;
 	char *data;
 	size_t size;
 	build_hash h;
 	bool ok;
 
-	if (!manifest_format(m, &data, &size)) {
+	/* The working folder of this process, which the paths start from. */
+	with_cwd.cwd = cwd_record(path);
+	if (!manifest_format(&with_cwd, &data, &size)) {
+		free(with_cwd.cwd);
 		cli_error_set(err, "out of memory");
 		return false;
 	}
+	free(with_cwd.cwd);
 	build_hash_bytes(data, size, &h);
 	if (written)
 		*written = h;
@@ -744,6 +912,9 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 			return cli_error_set(err, "line %d: a bad hash", line_no);
 	} else if (line_no == 2) {
 		return cli_error_set(err, "line 2 is not the options line");
+	} else if (strcmp(kind, "cwd") == 0 && l->count == 2 && line_no == 3) {
+		if (!l->fields[1][0] || l->fields[1][0] == '/' || !(m->cwd = strdup(l->fields[1])))
+			return cli_error_set(err, "line %d: a bad working folder record", line_no);
 	} else if (strcmp(kind, "skeleton") == 0 && l->count == 7 && !m->has_skeleton && m->count == 0) {
 		m->skeleton.path = strdup(l->fields[1]);
 		if (!m->skeleton.path || !get_state(&l->fields[2], &m->skeleton.state) ||
@@ -849,6 +1020,11 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 
 		build_hash_bytes(data, size, &whole);
 		status = parse(m, (char *)data, size, err);
+		if (status == MANIFEST_LOADED && !rebase(m, path)) {
+			manifest_release(m);
+			cli_error_set(err, "out of memory");
+			status = MANIFEST_DAMAGED;
+		}
 		if (status == MANIFEST_LOADED) {
 			m->loaded_hash_known = true;
 			m->loaded_size = size;

@@ -50,6 +50,9 @@ typedef struct manifest_entry {
 
 typedef struct manifest {
 	build_hash options;        /* build_key_options() of the run that wrote it */
+	char *cwd;                 /* its cwd record as read: the working folder of the run
+				    * that wrote it, from the manifest's folder (NULL: none);
+				    * manifest_save records this process's */
 	bool has_skeleton;
 	build_dep skeleton;        /* the --skeleton model, when one was given */
 	manifest_entry *entries;
@@ -94,6 +97,10 @@ manifest_record_status manifest_output_parse(char *line, const char *word, manif
  * empty, not absolute, no ".." part. */
 bool manifest_path_is_inside(const char *path);
 
+/* Load and parse; the source, dependency and skeleton paths a run in
+ * another working folder recorded are spelt from this one's, where the
+ * file is there and not at the path as written (a tree moved whole, as
+ * a CI checkout elsewhere, keeps its paths). */
 manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err);
 /* Parse manifest bytes (the loader's core; exposed for tests). */
 manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err);
