@@ -508,10 +508,6 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	r->output_count = written;
 }
 
-/* --scale and --rotate: the clips converted; with a skeleton, a converted
- * copy for the lossy passes (`model`, released by the caller).  The roots
- * come from --skeleton, else from the source's own node tree.  False
- * (reported) when a rotation has no tree to find its roots in. */
 /* A translation --scale took past what a float holds: said naming the
  * option and the bone, rather than left to validation, which would blame
  * the source's key. */
@@ -600,12 +596,11 @@ static bool exact_allows(const compile_state *cs, const animc_clip_set *set, ani
 	return true;
 }
 
-static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
-			  animc_skeleton *model, animc_diag_sink *sink)
+bool build_units_convert(const animc_units *units, const animc_importer *importer, const char *path,
+			 const animc_skeleton *model, const char *root_bone, animc_clip_set *set,
+			 bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink)
 {
-	const build_ctx *ctx = cs->ctx;
-	const animc_units *units = cs->job->has_units ? &cs->job->units : &ctx->options->units;
-	const animc_skeleton *hierarchy = ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
+	const animc_skeleton *hierarchy = model;
 	animc_skeleton own = { 0 };
 	bool ok = true;
 
@@ -619,17 +614,17 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 					  importer->name);
 			return false;
 		}
-		if (importer->load_skeleton(cs->job->path, &own, sink) != ANIMC_OK)
+		if (importer->load_skeleton(path, &own, sink) != ANIMC_OK)
 			return false;
 		hierarchy = &own;
 	}
 	/* The bone is turned when it is a root, by animc_clip_apply_units'
 	 * rule; a bone below the root keeps its parent's axes. */
-	if (ctx->options->author.root_bone && animc_units_has_rotation(units)) {
-		int64_t bone = animc_skeleton_find(hierarchy, ctx->options->author.root_bone);
+	if (root_bone && animc_units_has_rotation(units)) {
+		int64_t bone = animc_skeleton_find(hierarchy, root_bone);
 
-		cs->is_motion_turned = bone < 0 || hierarchy->bones[bone].parent < 0;
-		animc_units_rotation(units, cs->motion_turn);
+		*is_motion_turned = bone < 0 || hierarchy->bones[bone].parent < 0;
+		animc_units_rotation(units, motion_turn);
 	}
 	for (uint32_t i = 0; i < set->count && ok; i++) {
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
@@ -637,24 +632,39 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 			warn_unturned(set->clips[i], hierarchy, sink);
 	}
 	animc_skeleton_release(&own);
-	if (ok && !scaled_within_float(set, units, sink))
-		return false;
-	if (ok && cs->process.reduce.skeleton) {
-		const animc_skeleton *from = cs->process.reduce.skeleton;
-
-		model->bones = malloc((from->bone_count ? from->bone_count : 1) * sizeof *model->bones);
-		if (!model->bones) {
-			ok = false;
-		} else {
-			memcpy(model->bones, from->bones, from->bone_count * sizeof *model->bones);
-			model->bone_count = from->bone_count;
-			ok = animc_skeleton_apply_units(model, units) == ANIMC_OK;
-			cs->process.reduce.skeleton = model;
-		}
-	}
 	if (!ok)
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
-	return ok;
+	return ok && scaled_within_float(set, units, sink);
+}
+
+/* --scale and --rotate: the clips converted (build_units_convert); with a
+ * skeleton, a converted copy for the lossy passes (`model`, released by
+ * the caller). */
+static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
+			  animc_skeleton *model, animc_diag_sink *sink)
+{
+	const build_ctx *ctx = cs->ctx;
+	const animc_units *units = cs->job->has_units ? &cs->job->units : &ctx->options->units;
+	const animc_skeleton *from = cs->process.reduce.skeleton;
+
+	if (!build_units_convert(units, importer, cs->job->path, ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
+				 ctx->options->author.root_bone, set, &cs->is_motion_turned, cs->motion_turn, sink))
+		return false;
+	if (animc_units_is_identity(units) || !set->count || !from)
+		return true;
+	model->bones = malloc((from->bone_count ? from->bone_count : 1) * sizeof *model->bones);
+	if (!model->bones) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		return false;
+	}
+	memcpy(model->bones, from->bones, from->bone_count * sizeof *model->bones);
+	model->bone_count = from->bone_count;
+	if (animc_skeleton_apply_units(model, units) != ANIMC_OK) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		return false;
+	}
+	cs->process.reduce.skeleton = model;
+	return true;
 }
 
 /* Where a message is about: its prefix before ": " when that names a

@@ -22,4 +22,16 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r);
  * NULL when out of memory. */
 char *build_safe_name(const char *name, uint32_t index);
 
+/* --scale and --rotate on every clip of `set`, as animc build converts a
+ * source (animc plot converts it alike).  The rotation turns the roots of
+ * `model` (--skeleton), else of the source's own node tree
+ * (importer->load_skeleton on `path`), and says which clips animate none.
+ * With root_bone (--root-motion), *is_motion_turned says whether the
+ * rotation turns its travel (the bone is a root), motion_turn the
+ * rotation.  False (reported) when a rotation has no tree to find its
+ * roots in, or --scale takes a translation past a float's range. */
+bool build_units_convert(const animc_units *units, const animc_importer *importer, const char *path,
+			 const animc_skeleton *model, const char *root_bone, animc_clip_set *set,
+			 bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink);
+
 #endif

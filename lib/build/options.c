@@ -68,7 +68,7 @@ static bool set_platform(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
-static bool set_scale(build_options *o, const char *arg, cli_error *err)
+bool build_parse_scale(const char *arg, double *scale, cli_error *err)
 {
 	double v;
 
@@ -77,11 +77,11 @@ static bool set_scale(build_options *o, const char *arg, cli_error *err)
 	if (!(v >= FLT_MIN && v <= FLT_MAX))
 		return cli_error_set(err, "--scale '%s' is past what a float holds (%g to %g)", arg,
 				     (double)FLT_MIN, (double)FLT_MAX);
-	o->units.scale = v;
+	*scale = v;
 	return true;
 }
 
-static bool set_rotate(build_options *o, const char *arg, cli_error *err)
+bool build_parse_rotate(const char *arg, double degrees[3], cli_error *err)
 {
 	const char *p = arg;
 	double v[3];
@@ -95,8 +95,18 @@ static bool set_rotate(build_options *o, const char *arg, cli_error *err)
 			return cli_error_set(err, "--rotate '%s' is not three angles X,Y,Z in degrees", arg);
 		p = end + 1;
 	}
-	memcpy(o->units.rotation_deg, v, sizeof v);
+	memcpy(degrees, v, sizeof v);
 	return true;
+}
+
+static bool set_scale(build_options *o, const char *arg, cli_error *err)
+{
+	return build_parse_scale(arg, &o->units.scale, err);
+}
+
+static bool set_rotate(build_options *o, const char *arg, cli_error *err)
+{
+	return build_parse_rotate(arg, o->units.rotation_deg, err);
 }
 
 static bool set_reader(build_options *o, const char *arg, cli_error *err)

@@ -84,6 +84,10 @@ int build_options_parse(build_options *o, build_command command, int argc, char 
  * "Try 'animc help NAME'") in place of the command's. */
 int build_options_parse_as(build_options *o, build_command command, const char *name, int argc, char **argv);
 void build_options_release(build_options *o);
+/* --scale F and --rotate X,Y,Z, as build parses them (animc plot takes
+ * them too): false with *err set when the argument is not one. */
+bool build_parse_scale(const char *arg, double *scale, cli_error *err);
+bool build_parse_rotate(const char *arg, double degrees[3], cli_error *err);
 /* Whether --allow names the warning kind `kind` (NULL: never). */
 bool build_options_allows(const build_options *o, const char *kind);
 /* What --mgcb's project is read with: --mgcb-define, --platform, --allow. */
