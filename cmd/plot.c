@@ -22,6 +22,7 @@
 #include <animc/animrt.h>
 #include "author.h"
 #include "cli.h"
+#include "compile.h"
 #include "isolate.h"
 
 #define WIDTH 960.0
@@ -62,8 +63,17 @@ static void help(FILE *out)
 		"      --root-motion BONE[,yaw]  take BONE's travel out of SOURCE as animc build\n"
 		"                          --root-motion does, for a clip built with it\n"
 		"      --up-axis x|y|z     the up axis of --root-motion, as for animc build\n"
-		"      --additive-reference first-frame|CLIP  make SOURCE the difference from\n"
-		"                          that pose as animc build does, for an additive clip\n"
+		"      --additive-reference first-frame|bind|CLIP  make SOURCE the difference\n"
+		"                          from that pose as animc build does, for an additive\n"
+		"                          clip (bind needs --skeleton)\n"
+		"      --scale F           multiply SOURCE's translations by F, as animc build\n"
+		"                          --scale does, for a file built with it\n"
+		"      --rotate X,Y,Z      turn SOURCE as animc build --rotate does\n"
+		"      --skeleton MODEL    the model animc build was given: names the bones of\n"
+		"                          a source that numbers them, gives the roots --rotate\n"
+		"                          turns and the rest pose of --additive-reference bind\n"
+		"      --relative-to-bind  compose XNA keys with MODEL's rest pose, as for animc\n"
+		"                          build (needs --skeleton)\n"
 		"      --tolerance T,R,S   the bound drawn in the error band (default: 'default',\n"
 		"                          0.001,0.05,0.0001)\n"
 		"      --ticks-per-second N  as for animc build\n"
@@ -83,9 +93,9 @@ static void help(FILE *out)
 		"clip as built: --clip, --split, --clips, --root-motion and\n"
 		"--additive-reference are refused for it.\n"
 		"\n"
-		"A file built with --root-motion or --additive-reference holds another motion\n"
-		"than its source: give plot the same options, and it compares the source as\n"
-		"the build made it (--clip CLIP.motion, or motion for a source of one unnamed\n"
+		"A file built with --root-motion, --additive-reference, --scale or --rotate\n"
+		"holds another motion than its source: give plot the same options, and it\n"
+		"compares the source as the build made it (--clip CLIP.motion, or motion for a source of one unnamed\n"
 		"clip: the motion file against the motion).  A compact file marked additive\n"
 		"against a source not made additive, or the reverse, is refused; the original\n"
 		"layout has no mark, and an in-place clip none.\n"
@@ -112,6 +122,9 @@ typedef struct plot_args {
 	unsigned track;
 	animc_tolerance tolerance;
 	double ticks_per_second;
+	animc_units units;             /* --scale, --rotate */
+	const char *skeleton_path;     /* --skeleton */
+	bool relative_to_bind;
 	const char *compiled_path, *source_path;
 } plot_args;
 
@@ -130,6 +143,9 @@ typedef struct source_job {
 	const char *clip_name;
 	double ticks_per_second;
 	const build_author_options *author;   /* how SOURCE is cut into parts */
+	const animc_units *units;             /* how it is converted */
+	const animc_skeleton *skeleton;       /* --skeleton's model, or NULL */
+	bool relative_to_bind;
 	uint64_t memory_bytes;                /* the child's cap (--memory-limit) */
 	cli_diag_printer *printer;
 } source_job;
@@ -227,7 +243,7 @@ static uint32_t pick_clip(const source_job *job, const animc_clip_set *set, bool
  * caller's to destroy) is the motion taken out of it.
  */
 static animc_status author_clip(const source_job *job, animc_clip_set *set, uint32_t pick, bool is_motion,
-				animc_clip **motion, animc_diag_sink *sink)
+				const double *up_turn, animc_clip **motion, animc_diag_sink *sink)
 {
 	const build_author_options *a = job->author;
 	animc_clip *reference = NULL, **motions = NULL;
@@ -243,8 +259,8 @@ static animc_status author_clip(const source_job *job, animc_clip_set *set, uint
 	    job->importer->load_skeleton(job->path, &rest, NULL) != ANIMC_OK)
 		animc_skeleton_release(&rest);
 	if (status == ANIMC_OK)
-		status = build_author_finish(a, set, NULL, reference, rest.bone_count ? &rest : NULL, NULL, &motions,
-					     sink);
+		status = build_author_finish(a, set, job->skeleton, reference, rest.bone_count ? &rest : NULL, up_turn,
+					     &motions, sink);
 	/* A clip without the --root-motion bone is taken out, said. */
 	if (status == ANIMC_OK && set->count != 1)
 		status = ANIMC_ERR_ARGUMENT;
@@ -272,19 +288,26 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	animc_clip_set set = { 0 };
 	animc_clip *motion = NULL;
 	animc_status status;
-	bool picked = false, is_motion;
+	bool picked = false, is_motion, is_turned = false;
+	double turn[4];
 
 	options.ticks_per_second = job->ticks_per_second;
+	options.length_scale = job->units->scale;
+	options.skeleton = job->skeleton;
+	options.relative_to_bind = job->relative_to_bind;
 	status = job->importer->import(&request, &set, &sink);
 	if (status == ANIMC_OK)
 		status = build_author_apply(job->author, job->path, true, &set, &sink, NULL);
+	if (status == ANIMC_OK && !build_units_convert(job->units, job->importer, job->path, job->skeleton,
+						       job->author->root_bone, &set, &is_turned, turn, &sink))
+		status = ANIMC_ERR_ARGUMENT;
 	if (status == ANIMC_OK) {
 		uint32_t pick = pick_clip(job, &set, &is_motion);
 		animc_process_options lossless = { 0 };
 
 		picked = pick < set.count;
 		if (picked)
-			status = author_clip(job, &set, pick, is_motion, &motion, &sink);
+			status = author_clip(job, &set, pick, is_motion, is_turned ? turn : NULL, &motion, &sink);
 		if (picked && status == ANIMC_OK)
 			status = animc_clip_process(motion ? motion : set.clips[0], &lossless, &sink, NULL);
 		if (picked && status == ANIMC_OK)
@@ -323,7 +346,10 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 		/* A compiled file is one clip, already cut: nothing to choose. */
 		const char *option = a->clip ? "--clip" : a->author.splits.count ? "--split" :
 				     a->author.clips_path ? "--clips" : a->author.root_bone ? "--root-motion" :
-				     a->author.has_additive ? "--additive-reference" : NULL;
+				     a->author.has_additive ? "--additive-reference" :
+				     a->units.scale != 1 ? "--scale" :
+				     animc_units_has_rotation(&a->units) ? "--rotate" :
+				     a->skeleton_path ? "--skeleton" : NULL;
 
 		if (option) {
 			free(data);
@@ -342,8 +368,21 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 		free(data);
 		return NULL;
 	}
-	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, limits->memory_bytes,
-			   printer };
+	/* The model, read here as animc build reads it: once, before the
+	 * import. */
+	animc_skeleton model = { 0 };
+	if (a->skeleton_path) {
+		animc_diag_sink sink = { cli_print_diag, printer, a->skeleton_path, 0, 0 };
+
+		if (animc_skeleton_load(a->skeleton_path, &model, &sink) != ANIMC_OK) {
+			if (!sink.error_count)
+				cli_report(ANIMC_ERROR, a->skeleton_path, "cannot read the model");
+			free(data);
+			return NULL;
+		}
+	}
+	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, &a->units,
+			   a->skeleton_path ? &model : NULL, a->relative_to_bind, limits->memory_bytes, printer };
 
 	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
 				   &detail)) {
@@ -369,6 +408,7 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 			cli_report(ANIMC_ERROR, path, "cannot start the import: %s", strerror(errno));
 		break;
 	}
+	animc_skeleton_release(&model);
 	free(data);
 	free(xnb);
 	return clip;
@@ -896,26 +936,65 @@ done:
 }
 
 enum { O_BONE = 256, O_TRACK, O_CLIP, O_TOLERANCE, O_TICKS, O_TIMEOUT, O_MEMORY, O_SPLIT, O_CLIPS, O_READER,
-       O_ROOT_MOTION, O_UP_AXIS, O_ADDITIVE };
+       O_ROOT_MOTION, O_UP_AXIS, O_ADDITIVE, O_SCALE, O_ROTATE, O_SKELETON, O_RELATIVE };
 
 /* The options that make SOURCE what animc build made of it (--split,
- * --root-motion, --up-axis, --additive-reference), parsed as build parses
- * them: -1, or the exit status of a usage error said. */
-static int parse_author_option(plot_args *a, int c, const char *arg)
+ * --clips, --root-motion, --up-axis, --additive-reference, --scale,
+ * --rotate, --skeleton, --relative-to-bind), parsed as build parses them:
+ * -1, or the exit status of a usage error said. */
+static int parse_source_option(plot_args *a, int c, const char *arg)
 {
 	cli_error err;
-	bool ok = c == O_SPLIT       ? build_author_split(&a->author, arg, &err)
-		: c == O_ROOT_MOTION ? build_author_root_motion(&a->author, arg, &err)
-		: c == O_UP_AXIS     ? build_author_up_axis(&a->author, arg, &err)
-				     : build_author_additive(&a->author, arg, &err);
+	bool ok = true;
 
+	switch (c) {
+	case O_CLIPS:
+		a->author.clips_path = arg;
+		break;
+	case O_SKELETON:
+		a->skeleton_path = arg;
+		break;
+	case O_RELATIVE:
+		a->relative_to_bind = true;
+		break;
+	case O_SCALE:
+		ok = build_parse_scale(arg, &a->units.scale, &err);
+		break;
+	case O_ROTATE:
+		ok = build_parse_rotate(arg, a->units.rotation_deg, &err);
+		break;
+	default:
+		ok = c == O_SPLIT	    ? build_author_split(&a->author, arg, &err)
+		     : c == O_ROOT_MOTION ? build_author_root_motion(&a->author, arg, &err)
+		     : c == O_UP_AXIS     ? build_author_up_axis(&a->author, arg, &err)
+					  : build_author_additive(&a->author, arg, &err);
+	}
 	if (!ok)
 		return cli_usage_error("plot", "%s", err.message);
-	/* The rest pose of --skeleton, which plot does not read. */
-	if (c == O_ADDITIVE && a->author.additive == ANIMC_ADDITIVE_BIND)
-		return cli_usage_error("plot", "--additive-reference bind takes the rest pose of animc build's "
-				       "--skeleton, which plot does not read: plot a clip built with first-frame or "
-				       "CLIP, or built without --additive-reference");
+	return -1;
+}
+
+/* After the options: what the plot needs, and the options that need
+ * another.  -1, or the exit status of a usage error said. */
+static int finish_args(plot_args *a, int argc, char **argv)
+{
+	if (!a->out_path)
+		return cli_usage_error("plot", "no output: give -o OUT.svg");
+	if (!a->bone)
+		return cli_usage_error("plot", "no bone: give --bone NAME");
+	if (argc - optind != 2)
+		return cli_usage_error("plot", "give the compiled file, then its source");
+	if (a->author.up != ANIMC_UP_DEFAULT && !a->author.root_bone)
+		return cli_usage_error("plot", "--up-axis needs --root-motion BONE: it is the up axis of the root motion");
+	/* The rest pose of --skeleton's model, as animc build takes it. */
+	if (a->author.has_additive && a->author.additive == ANIMC_ADDITIVE_BIND && !a->skeleton_path)
+		return cli_usage_error("plot", "--additive-reference bind takes the rest pose of --skeleton MODEL: "
+				       "give the model animc build was given");
+	if (a->relative_to_bind && !a->skeleton_path)
+		return cli_usage_error("plot", "--relative-to-bind composes keys with the rest pose of "
+				       "--skeleton MODEL: give the model animc build was given");
+	a->compiled_path = argv[optind];
+	a->source_path = argv[optind + 1];
 	return -1;
 }
 
@@ -938,12 +1017,17 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 		{ "root-motion", required_argument, NULL, O_ROOT_MOTION },
 		{ "up-axis", required_argument, NULL, O_UP_AXIS },
 		{ "additive-reference", required_argument, NULL, O_ADDITIVE },
+		{ "scale", required_argument, NULL, O_SCALE },
+		{ "rotate", required_argument, NULL, O_ROTATE },
+		{ "skeleton", required_argument, NULL, O_SKELETON },
+		{ "relative-to-bind", no_argument, NULL, O_RELATIVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, said;
 
 	a->track = ANIMRT_ROTATION;
+	a->units.scale = 1;
 	cli_parse_tolerance("default", &a->tolerance);
 	cli_getopt_reset();
 	for (int from = 1; (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1; from = optind) {
@@ -989,14 +1073,16 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 			break;
 		}
 		case O_SPLIT:
+		case O_CLIPS:
 		case O_ROOT_MOTION:
 		case O_UP_AXIS:
 		case O_ADDITIVE:
-			if ((said = parse_author_option(a, c, optarg)) >= 0)
+		case O_SCALE:
+		case O_ROTATE:
+		case O_SKELETON:
+		case O_RELATIVE:
+			if ((said = parse_source_option(a, c, optarg)) >= 0)
 				return said;
-			break;
-		case O_CLIPS:
-			a->author.clips_path = optarg;
 			break;
 		case O_READER:
 			if (!cli_readers_add(&a->readers, "plot", optarg))
@@ -1019,17 +1105,7 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 			return cli_option_error("plot", argc, argv, from, false, options);
 		}
 	}
-	if (!a->out_path)
-		return cli_usage_error("plot", "no output: give -o OUT.svg");
-	if (!a->bone)
-		return cli_usage_error("plot", "no bone: give --bone NAME");
-	if (argc - optind != 2)
-		return cli_usage_error("plot", "give the compiled file, then its source");
-	if (a->author.up != ANIMC_UP_DEFAULT && !a->author.root_bone)
-		return cli_usage_error("plot", "--up-axis needs --root-motion BONE: it is the up axis of the root motion");
-	a->compiled_path = argv[optind];
-	a->source_path = argv[optind + 1];
-	return -1;
+	return finish_args(a, argc, argv);
 }
 
 /* -o names a file, not a place to make: its folder must exist, so that a

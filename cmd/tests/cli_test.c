@@ -1201,7 +1201,7 @@ static void completion_lists_each_option_once(void **state)
 
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "opts='--output --bone --track --clip --split --clips --root-motion --up-axis "
-				       "--additive-reference --tolerance "));
+				       "--additive-reference --scale --rotate --skeleton --relative-to-bind --tolerance "));
 	assert_non_null(strstr(r.out, "compgen -W 'build outputs clean watch dump sample batch plot help' "));
 	/* plot's cases, up to the next command's. */
 	char *plot = strstr(r.out, "\tplot)\n"), *end = plot ? strstr(plot, "\thelp)\n") : NULL;

@@ -471,13 +471,85 @@ static void plot_compares_authored_outputs_with_their_source_made_alike(void **s
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "is not additive"));
 	test_run_release(&r);
-	/* bind takes the --skeleton model, which plot does not read. */
+	/* bind takes the rest pose of --skeleton MODEL: refused without one. */
 	r = test_animc("plot", "--bone", "Bone1", "--clip", "Run", "--additive-reference", "bind", "-o", svg, compact,
 		       walker, NULL);
 	assert_int_equal(r.status, 2);
 	test_run_release(&r);
 	free(compact), free(motion), free(inplace), free(run), free(plain), free(moved), free(lossy), free(svg);
 	free(dir);
+}
+
+/* A file built with --scale, --rotate or --skeleton is compared with its
+ * source converted alike.  Plot took none of them: a glTF built with
+ * --scale 0.01 --rotate 90,0,0 showed 4 units and 90 degrees of error the
+ * build never made, and an additive clip built against the model's rest
+ * pose (bind) could not be plotted at all. */
+static void plot_converts_the_source_as_the_build_did(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-units"), *svg = test_format("%s/p.svg", dir);
+	char *turned = test_format("%s/turned", dir), *layered = test_format("%s/layered", dir);
+	char *walk = test_format("%s/linear/walk.xnb", turned), *layer = test_format("%s/linear/walk.xnb", layered);
+	const char *gltf = "testdata/gltf/linear.gltf";
+	test_run r = test_animc("build", "-q", "--scale", "0.01", "--rotate", "90,0,0", "-o", turned, gltf, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--skeleton", gltf, "--additive-reference", "bind", "-o", layered, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	/* Unconverted, the source is another motion; converted, the same. */
+	r = test_animc("plot", "--bone", "Root", "--track", "translation", "-o", svg, walk, gltf, NULL);
+	assert_true(plot_worst(&r) > 1);
+	r = test_animc("plot", "--bone", "Root", "--track", "rotation", "-o", svg, walk, gltf, NULL);
+	assert_true(plot_worst(&r) > 89);
+	r = test_animc("plot", "--bone", "Root", "--track", "translation", "--scale", "0.01", "--rotate", "90,0,0",
+		       "-o", svg, walk, gltf, NULL);
+	assert_true(plot_worst(&r) == 0);
+	r = test_animc("plot", "--bone", "Root", "--track", "rotation", "--scale", "0.01", "--rotate", "90,0,0", "-o",
+		       svg, walk, gltf, NULL);
+	assert_true(plot_worst(&r) == 0);
+
+	/* bind: the model's rest pose taken out, as the build took it. */
+	r = test_animc("plot", "--bone", "Root", "--track", "translation", "--skeleton", gltf, "--additive-reference",
+		       "bind", "-o", svg, layer, gltf, NULL);
+	assert_true(plot_worst(&r) == 0);
+	r = test_animc("plot", "--bone", "Root", "--track", "translation", "-o", svg, layer, gltf, NULL);
+	assert_true(plot_worst(&r) >= 1);
+
+	/* What cannot be: said, exit 2, nothing written. */
+	assert_int_equal(unlink(svg), 0);
+	const char *const refused[][4] = {
+		{ "--additive-reference", "bind", NULL, "--skeleton MODEL" },
+		{ "--relative-to-bind", NULL, NULL, "--skeleton MODEL" },
+		{ "--scale", "0", NULL, "--scale '0'" },
+		{ "--rotate", "90,0", NULL, "--rotate '90,0'" },
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		if (refused[i][1])
+			r = test_animc("plot", "--bone", "Root", refused[i][0], refused[i][1], "-o", svg, walk, gltf, NULL);
+		else
+			r = test_animc("plot", "--bone", "Root", refused[i][0], "-o", svg, walk, gltf, NULL);
+		assert_int_equal(r.status, 2);
+		if (!strstr(r.err, refused[i][3]))
+			fail_msg("%s: %s", refused[i][0], r.err);
+		test_run_release(&r);
+	}
+	/* A compiled SOURCE is converted already. */
+	r = test_animc("plot", "--bone", "Root", "--scale", "0.01", "-o", svg, walk, walk, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--scale applies to a source file only"));
+	test_run_release(&r);
+	/* A RobotGame source has no node tree for --rotate to find roots in. */
+	r = test_animc("plot", "--bone", "Boom", "--rotate", "90,0,0", "-o", svg, walk,
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "give --skeleton MODEL"));
+	test_run_release(&r);
+	assert_false(test_file_exists(svg));
+	free(layer), free(walk), free(layered), free(turned), free(svg), free(dir);
 }
 
 /* A compiled SOURCE opens as COMPILED does: a compact one decoded, one
@@ -758,6 +830,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_says_when_the_import_runs_out_of_memory),
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_compares_authored_outputs_with_their_source_made_alike),
+	cmocka_unit_test(plot_converts_the_source_as_the_build_did),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 	cmocka_unit_test(plot_writes_any_name_as_text),
 	cmocka_unit_test(plot_makes_no_folders),
