@@ -146,7 +146,11 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 
 	if (!path || !mode || strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+'))
 		return NULL;
-	if (!log->path && strncmp(path, MEMORY_NAME, strlen(MEMORY_NAME)) == 0) {
+	/* The source itself is the bytes the caller read (and keyed the
+	 * output by), never the file again: a checkout or a save may have
+	 * replaced it since, and its output would be the other version's. */
+	if (log->path ? log->data && log->size && strcmp(path, log->path) == 0
+		      : strncmp(path, MEMORY_NAME, strlen(MEMORY_NAME)) == 0) {
 		open_path = NULL;
 		f = calloc(1, sizeof *f);
 		if (f)

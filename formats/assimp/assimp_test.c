@@ -376,6 +376,34 @@ static void memory_import_sniffs_the_format(void **state)
 	free(data);
 }
 
+/* A source named by its path is the bytes given with it, not the file
+ * read again: a file replaced after the build read and keyed it (a
+ * checkout, an editor's save) gave its output the other version's keys. */
+static void a_source_is_the_bytes_given_not_the_file_again(void **state)
+{
+	size_t size;
+	uint8_t *data = test_read_file(KEYS_X, &size);
+	char *dir = test_tmpdir("assimp-replaced"), *path = test_format("%s/keys.x", dir);
+	animc_import_request req = { path, data, size, NULL };
+	imported r;
+
+	(void)state;
+	/* What lies at the path now: a model with no animation at all. */
+	{
+		size_t other_size;
+		uint8_t *other = test_read_file(STATIC_X, &other_size);
+
+		assert_true(test_write_file(path, other, other_size));
+		free(other);
+	}
+	import_request(&r, &req);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 5);
+	assert_true(clip_named(&r, "matrix")->duration_s == 2.0f);
+	release(&r);
+	free(path), free(dir), free(data);
+}
+
 static void unreadable_file_reports_one_error(void **state)
 {
 	imported r;
@@ -896,6 +924,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),
 	cmocka_unit_test(memory_import_sniffs_the_format),
+	cmocka_unit_test(a_source_is_the_bytes_given_not_the_file_again),
 	cmocka_unit_test(unreadable_file_reports_one_error),
 	cmocka_unit_test(static_model_holds_no_animation),
 	cmocka_unit_test(other_formats_without_a_rate_assume_25),
