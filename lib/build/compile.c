@@ -298,8 +298,7 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 		/* Written while the import ran: what it read may not be these
 		 * bytes, and recording them would call a stale output up to
 		 * date.  (A time past now is a clock's, not a write's.) */
-		int64_t mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-		if (mtime >= cs->import_start_ns && mtime <= now_ns && !cs->changed)
+		if (build_file_written_between(&st, cs->import_start_ns, now_ns) && !cs->changed)
 			cs->changed = cs->reads.items[i];
 		build_file_state_distrust_recent(&d->state);
 		build_hash_bytes(data, size, &d->hash);

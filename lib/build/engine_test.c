@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_support.h"
 #include "build.h"
+#include "key.h"
 
 /* ------------------------------------------------------------ the fake */
 
@@ -688,6 +690,41 @@ static void builds_at_once_leave_one_owner_an_output(void **state)
 
 /* A message too long for a cli_error (a path of 4 KB) keeps its start and
  * its end, the reason, and leaves out the middle (it stopped mid-path). */
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* A file an import read, replaced while it ran by a copy that keeps an
+ * older mtime (cp -p, rsync -a, tar x): written meanwhile all the same,
+ * by its ctime.  By its mtime alone, the build recorded the new bytes'
+ * hash beside an output made from the old ones. */
+static void a_copy_keeping_its_mtime_was_written_meanwhile(void **state)
+{
+	char *dir = test_tmpdir("written-between"), *path = test_format("%s/wag.bin", dir);
+	const struct timespec old_times[2] = { { 946684800, 0 }, { 946684800, 0 } };   /* 2000-01-01 */
+	struct stat st;
+	int64_t start;
+
+	(void)state;
+	assert_true(test_write_file(path, "old", 3));
+	assert_int_equal(utimensat(AT_FDCWD, path, old_times, 0), 0);
+	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+	start = now_ns();
+	assert_int_equal(stat(path, &st), 0);
+	assert_false(build_file_written_between(&st, start, now_ns()));   /* untouched since */
+	/* Replaced in place, its mtime put back as cp -p does. */
+	assert_true(test_write_file(path, "new", 3));
+	assert_int_equal(utimensat(AT_FDCWD, path, old_times, 0), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_mtim.tv_sec == 946684800);
+	assert_true(build_file_written_between(&st, start, now_ns()));
+	free(path), free(dir);
+}
+
 static void long_messages_keep_their_reason(void **state)
 {
 	char path[4096];
@@ -711,6 +748,7 @@ static void long_messages_keep_their_reason(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
+	cmocka_unit_test(a_copy_keeping_its_mtime_was_written_meanwhile),
 	cmocka_unit_test(a_long_build_keeps_what_others_saved_during_it),
 	cmocka_unit_test(builds_at_once_leave_one_owner_an_output),
 	cmocka_unit_test(a_takeover_at_the_save_fails_a_strict_run),

@@ -107,6 +107,14 @@ void build_file_state_distrust_recent(build_file_state *s)
 		s->mtime_ns = 0;
 }
 
+bool build_file_written_between(const struct stat *st, int64_t from_ns, int64_t to_ns)
+{
+	int64_t mtime = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	int64_t ctime = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+
+	return (mtime >= from_ns && mtime <= to_ns) || (ctime >= from_ns && ctime <= to_ns);
+}
+
 bool build_file_state_equal(const build_file_state *a, const build_file_state *b)
 {
 	return a->mtime_ns != 0 && a->mtime_ns == b->mtime_ns && a->size == b->size &&
