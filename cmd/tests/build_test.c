@@ -2497,8 +2497,79 @@ static void a_build_s_own_reports_in_an_input_are_no_sources(void **state)
 	free(to), free(depfile), free(junit), free(report), free(out), free(src), free(dir);
 }
 
+/* A report named over one of the build's own outputs, or over a file of
+ * OUTDIR/.animc, replaced it once the build was done: the .xnb became JSON
+ * (exit 0), the manifest a report.  The run stops before it builds, as for
+ * a report over a source, and leaves those files as they were. */
+static void a_report_over_an_output_or_the_state_is_refused(void **state)
+{
+	char *dir = test_tmpdir("report-over-output"), *src = test_format("%s/art", dir);
+	char *out = test_format("%s/out", dir), *link = test_format("%s/to-out", dir);
+	char *xnb = test_format("%s/out/Turn.xnb", dir), *state_file = test_format("%s/out/.animc/manifest", dir);
+	char *fresh = test_format("%s/fresh", dir), *to = test_format("%s/Turn.Animation", src);
+	char *via_link = test_format("%s/Turn.xnb", link), *lock = test_format("%s/.animc/lock", link);
+	char *clip = test_format("%s/fresh/Turn/Other.xnb", dir), *motion = test_format("%s/fresh/Turn.motion.xnb", dir);
+	const char *const over_state[][2] = { { "--report", state_file }, { "--depfile", lock } };
+	const char *const over_output[][2] = { { "--report", xnb }, { "--junit", via_link } };
+	size_t xnb_size, manifest_size, size;
+	uint8_t *xnb_bytes, *manifest_bytes, *now;
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(src, 0755), 0);
+	r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", to, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(symlink("out", link), 0);
+	xnb_bytes = test_read_file(xnb, &xnb_size);
+	manifest_bytes = test_read_file(state_file, &manifest_size);
+	for (size_t i = 0; i < 4; i++) {
+		const char *const *opt = i < 2 ? over_state[i] : over_output[i - 2];
+
+		r = test_animc("build", "-q", "--rebuild", opt[0], opt[1], "-o", out, src, NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, i < 2 ? ": error: a report names this file, in " : ": error: a report names this "
+			    "file, an output of the build"))
+			fail_msg("%s %s: %s", opt[0], opt[1], r.err);
+		test_run_release(&r);
+		now = test_read_file(xnb, &size);
+		assert_int_equal(size, xnb_size);
+		assert_memory_equal(now, xnb_bytes, size);
+		free(now);
+		now = test_read_file(state_file, &size);
+		assert_int_equal(size, manifest_size);
+		assert_memory_equal(now, manifest_bytes, size);
+		free(now);
+	}
+	/* Places the build has not made yet: a clip of the source's folder,
+	 * its root motion; nothing is built there either. */
+	for (size_t i = 0; i < 2; i++) {
+		r = test_animc("build", "-q", "--report", i ? motion : clip, "-o", fresh, src, NULL);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, ": error: a report names this file, an output of the build"));
+		test_run_release(&r);
+		assert_false(test_file_exists(clip));
+		assert_false(test_file_exists(motion));
+	}
+	/* Beside the outputs, a report is as good as anywhere. */
+	char *report = test_format("%s/report.json", out), *depfile = test_format("%s.d", xnb);
+	r = test_animc("build", "-q", "--rebuild", "--report", report, "--depfile", depfile, "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	now = test_read_file(xnb, &size);
+	assert_int_equal(size, xnb_size);
+	assert_memory_equal(now, xnb_bytes, size);
+	free(now);
+	free(report), free(depfile), free(xnb_bytes), free(manifest_bytes), free(motion), free(clip), free(lock);
+	free(via_link), free(to), free(fresh), free(state_file), free(xnb), free(link), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
+	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(the_same_file_in_another_folder_is_another_source),

@@ -680,6 +680,115 @@ static int stop_before_plan(run_state *rs)
 	return ANIMC_EXIT_FAILED;
 }
 
+/* `path` as the system reaches it: its folders resolved (links followed),
+ * those not made yet taken as spelt; its last name as given when
+ * `keeps_name` (a report is renamed over that name, a link or not).
+ * malloc()ed; NULL when it cannot be told. */
+static char *reached_path(const char *path, bool keeps_name)
+{
+	size_t end = strlen(path);
+	char *real = keeps_name ? NULL : realpath(path, NULL), *out;
+
+	while (!real) {
+		char *head;
+
+		while (end > 0 && path[end - 1] != '/')
+			end--;
+		while (end > 1 && path[end - 1] == '/')
+			end--;
+		if (end <= 1) {
+			real = end && path[0] == '/' ? strdup("/") : realpath(".", NULL);
+			if (!real)
+				return NULL;
+			break;
+		}
+		head = strndup(path, end);
+		real = head ? realpath(head, NULL) : NULL;
+		free(head);
+	}
+	out = malloc(strlen(real) + strlen(path) + 2);
+	if (out)
+		strcpy(out, real);
+	for (const char *p = path + end; out && *p;) {
+		size_t n = strcspn(p, "/");
+		char *slash = strrchr(out, '/');
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (slash)
+				*(slash == out ? slash + 1 : slash) = '\0';
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (strcmp(out, "/") != 0)
+				strcat(out, "/");
+			strncat(out, p, n);
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	free(real);
+	return out;
+}
+
+/* Whether `rel` (under OUTDIR) is where a source built to `base` writes:
+ * BASE.xnb, BASE.motion.xnb, or a clip's BASE/CLIP.xnb (and .xnb.zst). */
+static bool is_output_of(const char *rel, const char *base)
+{
+	size_t n = strlen(base), len;
+	const char *tail = rel + n;
+
+	if (strncmp(rel, base, n) != 0)
+		return false;
+	len = strlen(tail);
+	if (!((len >= 4 && strcmp(tail + len - 4, ".xnb") == 0) || (len >= 8 && strcmp(tail + len - 8, ".xnb.zst") == 0)))
+		return false;
+	return tail[0] == '/' || strcmp(tail, ".xnb") == 0 || strcmp(tail, ".xnb.zst") == 0 ||
+	       strcmp(tail, ".motion.xnb") == 0 || strcmp(tail, ".motion.xnb.zst") == 0;
+}
+
+/*
+ * A --report, --junit or --depfile file the run writes last over a file of
+ * its own: one of OUTDIR/.animc (the manifest, the lock a build holding it
+ * shares with others), or, once `has_plan`, a place a source of the plan
+ * writes.  The run stops before it builds anything, writing no report, as
+ * for a report that names a source.  False (said) for the first such.
+ */
+static bool reports_miss_own_files(const build_ctx *ctx, bool has_plan)
+{
+	const build_options *o = ctx->options;
+	const char *const paths[3] = { o->report_path, o->junit_path, o->depfile_path };
+	char *out = reached_path(o->out_dir, false);
+	bool ok = true;
+
+	for (size_t k = 0; out && ok && k < 3; k++) {
+		char *at = paths[k] && strcmp(paths[k], "-") != 0 ? reached_path(paths[k], true) : NULL;
+		const char *rel = at && cli_path_is_within(at, out) && strcmp(at, out) != 0
+					  ? at + strlen(out) + (strcmp(out, "/") != 0) : NULL;
+		const build_job *j = NULL;
+
+		if (rel && cli_path_is_within(rel, MANIFEST_DIR)) {
+			char *state = cli_path_join(o->out_dir, MANIFEST_DIR, NULL);
+
+			build_say(ctx, ANIMC_ERROR, paths[k], "a report names this file, in %s where animc records "
+				  "the builds of that folder, which the report would be written over: nothing built; "
+				  "give the report another place", state ? state : MANIFEST_DIR);
+			free(state);
+			ok = false;
+		}
+		for (size_t i = 0; rel && ok && has_plan && i < ctx->plan.count; i++)
+			if (ctx->plan.jobs[i].out_base && is_output_of(rel, ctx->plan.jobs[i].out_base))
+				j = &ctx->plan.jobs[i];
+		if (j) {
+			build_say(ctx, ANIMC_ERROR, paths[k], "a report names this file, an output of the build (of "
+				  "'%s'), which the report would be written over: nothing built; give the report "
+				  "another name", j->path);
+			ok = false;
+		}
+		free(at);
+	}
+	free(out);
+	return ok;
+}
+
 /* Plan, compile, commit in order, report: `animc build` and `animc outputs`. */
 static int run_build(run_state *rs)
 {
@@ -694,6 +803,8 @@ static int run_build(run_state *rs)
 	 * marker): a stop while planning removes it, as a stop later does. */
 	if (ctx->command == CMD_BUILD)
 		catch_stop_signals();
+	if (ctx->command == CMD_BUILD && !reports_miss_own_files(ctx, false))
+		return ANIMC_EXIT_FAILED;
 	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
 		return stop_before_plan(rs);
 	bool planned = plan_run(rs, &to_compile);
@@ -705,6 +816,8 @@ static int run_build(run_state *rs)
 			  "another name");
 		return ANIMC_EXIT_FAILED;
 	}
+	if (ctx->command == CMD_BUILD && !reports_miss_own_files(ctx, true))
+		return ANIMC_EXIT_FAILED;
 	if (!planned && !stop_signal)
 		return ctx->command == CMD_BUILD ? stop_before_plan(rs) : ANIMC_EXIT_FAILED;
 	if (stop_signal) {
