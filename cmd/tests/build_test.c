@@ -481,22 +481,37 @@ static void files_an_import_reads_are_dependencies(void **state)
 	free(dir);
 }
 
-/* Start a build in the background (its own process group); returns its pid. */
-static pid_t start_build(const char *out, const char *in, const char *jobs)
+/* Start a build in the background (its own process group), writing
+ * --report `report` and --junit `junit` when given, its stderr into `err`
+ * (NULL: none); returns its pid. */
+static pid_t start_build_reporting(const char *out, const char *in, const char *jobs, const char *report,
+				   const char *junit, const char *err)
 {
 	pid_t pid = fork();
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+		/* execv takes char *const[]: copies (the process execs or ends). */
+		char *argv[16] = { "animc", "build", "-q", "-j", strdup(jobs), "-o", strdup(out) };
+		int null = open("/dev/null", O_WRONLY), n = 7;
 
+		if (report)
+			argv[n++] = "--report", argv[n++] = strdup(report);
+		if (junit)
+			argv[n++] = "--junit", argv[n++] = strdup(junit);
+		argv[n++] = strdup(in);
 		setpgid(0, 0);
 		dup2(null, 1);
-		dup2(null, 2);
-		execl(test_animc_path(), "animc", "build", "-q", "-j", jobs, "-o", out, in, (char *)NULL);
+		dup2(err ? open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644) : null, 2);
+		execv(test_animc_path(), argv);
 		_exit(127);
 	}
 	return pid;
+}
+
+static pid_t start_build(const char *out, const char *in, const char *jobs)
+{
+	return start_build_reporting(out, in, jobs, NULL, NULL, NULL);
 }
 
 /* .xnb files directly in `dir` (not the temporary ones). */
@@ -530,7 +545,8 @@ static void a_build_stopped_mid_way_resumes(void **state)
 {
 	char *dir = test_tmpdir("stopped");
 	char *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
-	char *report = test_format("%s/report.json", dir);
+	char *report = test_format("%s/report.json", dir), *junit = test_format("%s/junit.xml", dir);
+	char *err = test_format("%s/err", dir);
 	const size_t half = 30;
 	int status;
 	pid_t pid;
@@ -545,12 +561,16 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, 100 + half, in, in, in);
 	age_tree(in);
 	/* SIGINT (Ctrl-C) and SIGTERM: the build stops, removes what it had
-	 * not committed (the c* staged), and records what it had (the a*). */
+	 * not committed (the c* staged), and records what it had (the a*).
+	 * It says so, and its report and JUnit file (an earlier run's, all
+	 * green, were left as they were) hold the a* and the stop as a run
+	 * error. */
 	for (int k = 0; k < 2; k++) {
 		int sig = k ? SIGTERM : SIGINT;
+		char *text;
 
-		sh("rm -rf '%s'", out);
-		pid = start_build(out, in, "2");
+		sh("rm -rf '%s' && echo earlier > '%s' && echo earlier > '%s'", out, report, junit);
+		pid = start_build_reporting(out, in, "2", report, junit, err);
 		wait_for_outputs(out, half, pid);
 		usleep(150000);
 		kill(pid, sig);
@@ -558,6 +578,19 @@ static void a_build_stopped_mid_way_resumes(void **state)
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sig);
 		assert_int_equal(test_count_files(out), half);
 		assert_int_equal(count_temps(out), 0);
+		text = (char *)test_read_file(err, NULL);
+		if (!strstr(text, k ? "animc: error: the build was stopped (SIGTERM) after 30 of 61 sources"
+				    : "animc: error: the build was stopped (SIGINT) after 30 of 61 sources"))
+			fail_msg("stderr: %s", text);
+		free(text);
+		assert_int_equal(report_count(report, "compiled"), half);
+		text = (char *)test_read_file(report, NULL);
+		assert_non_null(strstr(text, "\"sources\": 30, \"compiled\": 30,"));
+		assert_non_null(strstr(text, "\"run_errors\": 1,"));
+		free(text);
+		text = (char *)test_read_file(junit, NULL);
+		assert_non_null(strstr(text, "<testsuites name=\"animc build\" tests=\"31\" failures=\"0\" errors=\"1\""));
+		free(text);
 		sh("mv '%s/b.smd' '%s.smd'", in, in);
 		r = test_animc("build", "-q", "--report", report, "-o", out, in, NULL);
 		sh("mv '%s.smd' '%s/b.smd'", in, in);
@@ -592,6 +625,8 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	free(in);
 	free(out);
 	free(report);
+	free(junit);
+	free(err);
 	free(dir);
 }
 
@@ -601,6 +636,7 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 {
 	char *dir = test_tmpdir("stopped-planning"), *in = test_format("%s/in", dir);
 	char *out = test_format("%s/out", dir), *first = test_format("%s/t0.Animation", in);
+	char *report = test_format("%s/r.json", dir), *text;
 	int status;
 
 	(void)state;
@@ -616,8 +652,8 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 	for (int run = 0; run < 4; run++) {
 		pid_t pid;
 
-		sh("rm -rf '%s'", out);
-		pid = start_build(out, in, "2");
+		sh("rm -rf '%s' && echo earlier > '%s'", out, report);
+		pid = start_build_reporting(out, in, "2", report, NULL, NULL);
 		for (int i = 0; i < 200000 && !test_has_running_marker(out); i++)
 			if (waitpid(pid, NULL, WNOHANG) == pid)
 				fail_msg("the build ended before it was stopped");
@@ -626,8 +662,14 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
 		assert_false(test_has_running_marker(out));
 		assert_int_equal(count_temps(out), 0);
+		/* Stopped planning or later: this run's report, the stop its
+		 * run error. */
+		text = (char *)test_read_file(report, NULL);
+		if (!strstr(text, "the build was stopped (SIGINT) after ") || !strstr(text, "\"run_errors\": 1,"))
+			fail_msg("run %d: %s", run, text);
+		free(text);
 	}
-	free(first), free(out), free(in), free(dir);
+	free(report), free(first), free(out), free(in), free(dir);
 }
 
 /* Start a build of a101..a130 (compiled, put in place), b.smd (whose

@@ -547,26 +547,6 @@ static bool run_jobs(run_state *rs, const build_run_hooks *hooks)
 	return completed;
 }
 
-/* Stopped by a signal: nothing half-done stays (staged files of results not
- * committed, what the stopped workers were writing); what was committed is
- * saved.  The signal is raised again once the run is released. */
-static int stop_run(run_state *rs)
-{
-	build_ctx *ctx = rs->ctx;
-
-	rs->stop_with = stop_signal ? stop_signal : SIGTERM;
-	rs->status->ops->clear(rs->status);
-	if (ctx->command == CMD_BUILD) {
-		build_unstage(ctx, rs->commit.committed);
-		save_checkpoint(rs);
-		if (sweep_own(ctx->lock_fd, ctx->options->out_dir))
-			unlink(rs->running);
-	}
-	rs->marked_running = false;
-	build_commit_release(&rs->commit);
-	return 128 + rs->stop_with;
-}
-
 /* A report file that cannot be written fails the run. */
 static void write_report(const char *path, bool (*write)(const build_ctx *, const char *, cli_error *),
 			 const build_ctx *ctx, build_totals *totals)
@@ -577,6 +557,54 @@ static void write_report(const char *path, bool (*write)(const build_ctx *, cons
 		build_say(ctx, ANIMC_ERROR, path, "%s", err.message);
 		totals->reports_failed++;   /* not a source: the summary says which */
 	}
+}
+
+/*
+ * A build stopped by a signal (rs->stop_with) says so, and still writes
+ * --report and --junit: the `finished` first sources of the plan (those
+ * committed: their outputs are in place) and a run error saying it was
+ * stopped, as a build that stops before it builds does, so that no report
+ * of an earlier run stays for a CI to read.  Run in the build's own flow
+ * once no worker runs, never in the signal handler, which only sets
+ * stop_signal.
+ */
+static void report_stopped(run_state *rs, size_t finished)
+{
+	build_plan *plan = &rs->ctx->plan;
+	size_t planned = plan->count;
+	const char *name = sigabbrev_np(rs->stop_with);
+	build_totals totals;
+
+	build_say(rs->ctx, ANIMC_ERROR, NULL, "the build was stopped (SIG%s) after %zu of %zu source%s; what it "
+		  "finished is in place, and the next build does the rest", name ? name : "?", finished, planned,
+		  planned == 1 ? "" : "s");
+	plan->count = finished;
+	build_totals_count(rs->ctx, &totals);
+	write_report(rs->ctx->options->report_path, build_report_json, rs->ctx, &totals);
+	write_report(rs->ctx->options->junit_path, build_report_junit, rs->ctx, &totals);
+	plan->count = planned;
+}
+
+/* Stopped by a signal: nothing half-done stays (staged files of results not
+ * committed, what the stopped workers were writing); what was committed is
+ * saved, and reported.  The signal is raised again once the run is
+ * released. */
+static int stop_run(run_state *rs)
+{
+	build_ctx *ctx = rs->ctx;
+
+	rs->stop_with = stop_signal ? stop_signal : SIGTERM;
+	rs->status->ops->clear(rs->status);
+	if (ctx->command == CMD_BUILD) {
+		build_unstage(ctx, rs->commit.committed);
+		save_checkpoint(rs);
+		report_stopped(rs, rs->commit.committed);
+		if (sweep_own(ctx->lock_fd, ctx->options->out_dir))
+			unlink(rs->running);
+	}
+	rs->marked_running = false;
+	build_commit_release(&rs->commit);
+	return 128 + rs->stop_with;
 }
 
 /* After the last commit of a build: the manifest, the reports, the
@@ -824,7 +852,9 @@ static int run_build(run_state *rs)
 		/* Nothing written yet: the marker goes, the signal is raised
 		 * again (build_engine_run_with). */
 		rs->stop_with = stop_signal;
-		return 128 + stop_signal;
+		if (ctx->command == CMD_BUILD)
+			report_stopped(rs, 0);
+		return 128 + rs->stop_with;
 	}
 	if (!build_commit_init(&rs->commit, ctx, ctx->command == CMD_OUTPUTS))
 		return ANIMC_EXIT_FAILED;
