@@ -1331,6 +1331,79 @@ static void an_unreadable_source_keeps_its_outputs(void **state)
 	free(idle), free(out), free(src), free(dir);
 }
 
+/* `animc build ARGS...` (NULL-terminated, at most 12) as a user that file
+ * permissions bind: as root, the user nobody (setpriv); false when that
+ * cannot be done here (said). */
+static bool build_unprivileged(test_run *r, const char *arg, ...)
+{
+	const char *argv[24] = { "setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+				 test_animc_path(), "build" };
+	size_t n = 8;
+	va_list ap;
+
+	va_start(ap, arg);
+	for (; arg && n < 23; arg = va_arg(ap, const char *))
+		argv[n++] = arg;
+	va_end(ap);
+	if (geteuid() != 0) {
+		*r = test_execv(argv + 6);
+		return true;
+	}
+	if (access("/usr/bin/setpriv", X_OK) != 0 && access("/bin/setpriv", X_OK) != 0) {
+		print_message("skipped: running as root without setpriv, no user that permissions bind\n");
+		return false;
+	}
+	*r = test_execv(argv);
+	return true;
+}
+
+/* A file or folder of a folder input without read permission is skipped
+ * with an [unreadable] warning and keeps its outputs, as docs/build.md
+ * and warnings.md say (failed under --warnings-as-errors): the file was an
+ * error ("cannot open: Permission denied"), the folder "cannot read
+ * folder", and the build exited 1.  A file named on the command line
+ * still fails. */
+static void a_file_or_folder_without_permission_is_skipped(void **state)
+{
+	char *dir = test_tmpdir("no-permission"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *idle_src = test_format("%s/a/Idle.Animation", src), *folder = test_format("%s/b", src);
+	char *idle = test_format("%s/a/Idle.xnb", out), *wave = test_format("%s/b/Wave.xnb", out);
+	char *report = test_format("%s/r.json", dir);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/a' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Turn.Animation '%s/a' && cp " CRANE
+	   "/Wave.Animation '%s' && chmod -R a+rwX '%s'", src, folder, src, folder, dir);
+	if (!build_unprivileged(&r, "-q", "-o", out, src, NULL))
+		skip();
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(chmod(idle_src, 0), 0);
+	assert_int_equal(chmod(folder, 0), 0);
+	build_unprivileged(&r, "--prune", "--report", report, "-o", out, src, NULL);
+	if (r.status != 0 || !strstr(r.err, "src/a/Idle.Animation: warning: cannot read: Permission denied "
+			   "[unreadable]\n") || !strstr(r.err, "src/b: warning: cannot read: Permission denied [unreadable]\n"))
+		fail_msg("status %d: %s", r.status, r.err);
+	assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 2 skipped, 2 warnings, 1 up to date\n"));
+	test_run_release(&r);
+	assert_int_equal(report_count(report, "skipped"), 2);
+	assert_int_equal(report_count(report, "up-to-date"), 1);
+	assert_true(test_file_exists(idle));
+	assert_true(test_file_exists(wave));
+	build_unprivileged(&r, "-q", "--warnings-as-errors", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	build_unprivileged(&r, "-q", "-o", out, idle_src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Idle.Animation: error: cannot open: Permission denied"));
+	test_run_release(&r);
+	assert_true(test_file_exists(idle));
+	assert_true(test_file_exists(wave));
+	chmod(folder, 0755);
+	chmod(idle_src, 0644);
+	free(report), free(wave), free(idle), free(folder), free(idle_src), free(out), free(src), free(dir);
+}
+
 /* An output of a source gone that the user changed is not stale (--prune
  * would not remove it): --prune says it leaves it, as clean does, and
  * forgets it. */
@@ -2640,6 +2713,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
+	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

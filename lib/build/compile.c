@@ -914,7 +914,13 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	memset(r, 0, sizeof *r);
 	r->status = BUILD_FAILED;
 	if (!cli_source_open(&src, job->path, &err)) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
+		/* No permission to read a file found in a folder: skipped with
+		 * a warning, as the walk skips what it cannot read; one named
+		 * on the command line fails. */
+		if (src.open_error == EACCES && !job->is_explicit)
+			build_result_unreadable(r, strerror(EACCES));
+		else
+			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		goto done;
 	}
 	if (fstat(src.fd, &st) == 0) {

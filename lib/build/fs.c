@@ -50,8 +50,9 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
 	 * refused below, as is every file that is not a regular one. */
 	src->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	src->open_error = src->fd < 0 ? errno : 0;
 	if (src->fd < 0) {
-		cli_error_set(err, "cannot open: %s", strerror(errno));
+		cli_error_set(err, "cannot open: %s", strerror(src->open_error));
 		return false;
 	}
 	if (fstat(src->fd, &st) != 0) {

@@ -28,6 +28,7 @@ typedef struct cli_source {
 	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
 	size_t head_size;
 	uint64_t size_bytes;   /* the file's size when opened */
+	int open_error;        /* errno of an open() that failed; 0 when it did not */
 } cli_source;
 
 bool cli_source_open(cli_source *src, const char *path, cli_error *err);

@@ -91,21 +91,30 @@ static bool add_decided(build_plan *plan, const char *path, bool is_explicit, bu
 	return true;
 }
 
-/* A file of the tree that cannot be read: skipped, with its warning.  Under
- * --warnings-as-errors (the kind not allowed) it is a failed source instead:
- * a build that cannot read all its art does not pass. */
+void build_result_unreadable(build_result *r, const char *why)
+{
+	r->status = BUILD_SKIPPED;
+	r->skip_reason = strdup(BUILD_UNREADABLE_REASON);
+	build_result_diag_kind(r, ANIMC_WARNING, "unreadable", 0, 0, -1, "cannot read: %s", why);
+}
+
+/* A file or folder of the tree that cannot be read: skipped, with its
+ * warning.  Under --warnings-as-errors (the kind not allowed) it is a
+ * failed source instead: a build that cannot read all its art does not
+ * pass. */
 static void decide_unreadable(const build_options *o, build_job *j, const char *why)
 {
 	bool fails = o->warnings_as_errors && !build_options_allows(o, "unreadable");
 
 	j->needs_compile = false;
 	j->is_done = true;
-	j->result.status = fails ? BUILD_FAILED : BUILD_SKIPPED;
-	if (!fails)
-		j->result.skip_reason = strdup(BUILD_UNREADABLE_REASON);
-	build_result_diag_kind(&j->result, ANIMC_WARNING, "unreadable", 0, 0, -1, "cannot read: %s", why);
-	if (fails)
+	build_result_unreadable(&j->result, why);
+	if (fails) {
+		j->result.status = BUILD_FAILED;
+		free(j->result.skip_reason);
+		j->result.skip_reason = NULL;
 		build_result_diag(&j->result, ANIMC_ERROR, 0, 0, -1, "1 warning treated as errors");
+	}
 }
 
 /* ------------------------------------------------------------------ walk */
@@ -321,6 +330,16 @@ static bool walk(walker *w, const char *rel)
 		return ok;
 	}
 	dir = opendir(dir_path);
+	if (!dir && errno == EACCES && rel) {
+		/* A folder of the tree, as a file of it: skipped with a
+		 * warning.  The input folder itself, named, fails. */
+		build_job *j = add_job(plan, dir_path, "", false, NULL);
+
+		if (j)
+			decide_unreadable(w->ctx->options, j, strerror(EACCES));
+		free(dir_path);
+		return j != NULL;
+	}
 	if (!dir) {
 		ok = add_decided(plan, dir_path, false, BUILD_FAILED, NULL, ANIMC_ERROR,
 				 "cannot read folder: %s", strerror(errno));

@@ -18,6 +18,10 @@ typedef struct build_ctx build_ctx;
  * outputs, as a failed source does, rather than leave them stale. */
 #define BUILD_UNREADABLE_REASON "cannot be read"
 
+/* Result r of such a file: skipped, with an `unreadable` warning saying
+ * `why` (--warnings-as-errors is the caller's to apply). */
+void build_result_unreadable(build_result *r, const char *why);
+
 typedef struct build_job {
 	char *path;          /* the source, as the user finds it */
 	char *out_dir;       /* OUTDIR/<mirrored folder>: where its outputs go */
