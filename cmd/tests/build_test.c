@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1242,6 +1243,90 @@ static void prune_clears_stale_outputs_in_an_outputs_way(void **state)
 	assert_non_null(strstr(r.out, "1 up to date"));
 	test_run_release(&r);
 	free(made), free(out), free(in), free(dir);
+}
+
+/* Is process `pid` waiting for a lock on the file with inode `ino`
+ * (/proc/locks: "N: -> FLOCK  ADVISORY  READ  PID MAJ:MIN:INO ...")?
+ * Asked until it is, or the process ended. */
+static bool waits_for_lock(pid_t pid, ino_t ino)
+{
+	char *want = test_format(" %ld ", (long)pid), *file = test_format(":%lu ", (unsigned long)ino);
+	bool waits = false;
+
+	for (int i = 0; i < 20000 && !waits && waitpid(pid, NULL, WNOHANG) == 0; i++) {
+		char line[256];
+		FILE *f = fopen("/proc/locks", "r");
+
+		while (f && fgets(line, sizeof line, f))
+			waits |= strstr(line, "-> FLOCK") && strstr(line, want) && strstr(line, file);
+		if (f)
+			fclose(f);
+		if (!waits)
+			usleep(1000);
+	}
+	free(file), free(want);
+	return waits;
+}
+
+/* Hold OUTDIR/.animc/lock (made anew) alone, as clean does; its inode. */
+static int hold_lock_alone(const char *out, ino_t *ino)
+{
+	char *path = test_format("%s/.animc/lock", out);
+	int fd;
+	struct stat st;
+
+	sh("mkdir -p '%s/.animc'", out);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	*ino = st.st_ino;
+	free(path);
+	return fd;
+}
+
+/* A build that waited for the lock while `animc clean` held it woke up
+ * holding the lock file clean had removed with .animc: it failed with
+ * "cannot create: No such file or directory ... make that folder
+ * writable", and, had another build made a new lock meanwhile, the two
+ * would each have thought itself alone.  It takes the lock at the path
+ * again. */
+static void a_build_waiting_for_clean_takes_the_new_lock(void **state)
+{
+	char *dir = test_tmpdir("clean-then-build"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.xnb", out);
+	int status, fd, fd_new;
+	ino_t ino, ino_new;
+	pid_t pid;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	/* Clean holds the lock, removes .animc and OUTDIR (left empty), and
+	 * ends: the build waiting makes them again and builds. */
+	fd = hold_lock_alone(out, &ino);
+	pid = start_build(out, in, "1");
+	assert_true(waits_for_lock(pid, ino));
+	sh("rm -rf '%s'", out);
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(test_file_exists(turn));
+	/* The same, and another clean has made and taken a new lock before
+	 * the first lets go: the build waits for that one too. */
+	sh("rm -rf '%s'", out);
+	fd = hold_lock_alone(out, &ino);
+	pid = start_build(out, in, "1");
+	assert_true(waits_for_lock(pid, ino));
+	sh("rm -rf '%s'", out);
+	fd_new = hold_lock_alone(out, &ino_new);
+	close(fd);
+	assert_true(waits_for_lock(pid, ino_new));
+	assert_false(test_file_exists(turn));
+	close(fd_new);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(test_file_exists(turn));
+	free(turn), free(out), free(in), free(dir);
 }
 
 /* What a killed build left (temporary files, the folders made for them,
@@ -2710,6 +2795,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(a_build_that_cannot_record_writes_nothing),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
+	cmocka_unit_test(a_build_waiting_for_clean_takes_the_new_lock),
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),

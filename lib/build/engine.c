@@ -123,36 +123,61 @@ static void hook_tick(void *user)
 	rs->status->ops->tick(rs->status);
 }
 
+/* Is the file open at fd still the one at `path`?  A clean that held the
+ * lock while this run waited for it removed the file (and .animc with it),
+ * and a later build may have made another: a lock on the old one shuts out
+ * neither. */
+static bool is_at_path(int fd, const char *path)
+{
+	struct stat held, named;
+
+	return fstat(fd, &held) == 0 && stat(path, &named) == 0 && held.st_dev == named.st_dev &&
+	       held.st_ino == named.st_ino;
+}
+
 /*
  * OUTDIR/.animc/lock: every build holds it shared for its whole run, so
  * builds (per-file make and ninja rules) run side by side; `clean` needs it
  * alone, and so does removing what killed runs left (a build that finds
  * itself alone does that first).  Each build marks itself running with
- * .animc/running.<pid> until it ends cleanly.  Returns the descriptor, or
- * -1 (said); *alone says whether no other build runs.
+ * .animc/running.<pid> until it ends cleanly.  A lock taken on a file no
+ * longer at its path (a clean removed it meanwhile) is let go, and the
+ * folder and the lock are made and taken again.  Returns the descriptor,
+ * or -1 (said); *alone says whether no other build runs.
  */
 static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, bool *alone)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
 	cli_error err;
+	bool is_said = false;
 	int fd = -1;
 
-	*alone = false;
-	if (!dir || !path || !cli_mkdir_p(dir, &err)) {
-		build_say(ctx, ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
-	} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
-		build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
-	} else if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-		*alone = true;
-	} else if (for_clean) {
-		build_say(ctx, ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
-		close(fd);
-		fd = -1;
-	} else {
-		while (flock(fd, LOCK_SH) != 0 && errno == EINTR)
-			;
+	for (int tries = 0; tries < 100 && !is_said && fd < 0; tries++) {
+		*alone = false;
+		is_said = true;
+		if (!dir || !path || !cli_mkdir_p(dir, &err)) {
+			build_say(ctx, ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
+		} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
+			build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
+		} else if (for_clean && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			build_say(ctx, ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
+			close(fd);
+			fd = -1;
+		} else {
+			is_said = false;
+			*alone = for_clean || flock(fd, LOCK_EX | LOCK_NB) == 0;
+			while (!*alone && flock(fd, LOCK_SH) != 0 && errno == EINTR)
+				;
+			if (!is_at_path(fd, path)) {
+				close(fd);
+				fd = -1;
+			}
+		}
 	}
+	if (fd < 0 && !is_said)
+		build_say(ctx, ANIMC_ERROR, path, "cannot take the lock: the file was removed each time it was taken "
+			  "(by animc clean, run again and again?)");
 	free(dir);
 	free(path);
 	return fd;
