@@ -1,12 +1,14 @@
 /*
  * outdir_test.c - a build that compiled nothing leaves OUTDIR as it was:
  * no OUTDIR/.animc/ (manifest, lock) and no OUTDIR made for it; a build
- * that compiled something keeps its state there.
+ * that compiled something keeps its state there.  An OUTDIR that is a link
+ * to nowhere is said to be one.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -59,8 +61,49 @@ static void build_that_compiled_nothing_leaves_outdir_as_it_was(void **state)
 	free(dir);
 }
 
+/* -o naming a symbolic link to a folder not made yet (a CI cache link), or
+ * a link that loops: the error said "'out' exists and is not a folder",
+ * which sends the user the wrong way.  It names the link and its target. */
+static void an_outdir_linked_nowhere_is_said_so(void **state)
+{
+	char *dir = test_tmpdir("outdir-dangling"), *out = test_format("%s/out", dir);
+	char *loop = test_format("%s/loop", dir), *target = test_format("%s/cache/out", dir);
+	char *file = test_format("%s/file", dir);
+	char *want_missing = test_format("%s: error: '%s' is a symbolic link to 'cache/out', a folder that is "
+					 "missing (No such file or directory)", out, out);
+	char *want_loop = test_format("%s: error: '%s' is a symbolic link to 'loop', which loops (Too many levels "
+				      "of symbolic links)", loop, loop);
+	char *want_file = test_format("%s: error: '%s' exists and is not a folder\n", file, file);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(symlink("cache/out", out), 0);
+	assert_int_equal(symlink("loop", loop), 0);
+	assert_true(test_write_file(file, "x", 1));
+	r = test_animc("build", "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, want_missing))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(target));
+	r = test_animc("build", "-o", loop, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, want_loop))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	/* A file is still not a folder. */
+	r = test_animc("build", "-o", file, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, want_file))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(want_file), free(want_loop), free(want_missing), free(file), free(target), free(loop), free(out);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(build_that_compiled_nothing_leaves_outdir_as_it_was),
+	cmocka_unit_test(an_outdir_linked_nowhere_is_said_so),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -130,6 +130,30 @@ bool cli_read_file(const char *path, uint8_t **data, size_t *size, cli_error *er
 	       cli_source_read_rest(&src, data, size, err);
 }
 
+/* Why `path`, which mkdir found there, is no folder to write in: a symbolic
+ * link to a folder that is missing (a link made before its target, as a CI
+ * cache link can be) or one that loops is named as such, with its target. */
+static void say_not_folder(const char *path, cli_error *err)
+{
+	char target[1024];
+	int error = errno;
+	struct stat st;
+	ssize_t n;
+
+	if (stat(path, &st) == 0 || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
+	    (n = readlink(path, target, sizeof target - 1)) < 0) {
+		cli_error_set(err, "'%s' exists and is not a folder", path);
+		return;
+	}
+	target[n] = '\0';
+	if (error == ELOOP)
+		cli_error_set(err, "'%s' is a symbolic link to '%s', which loops (%s): make it name a folder, or "
+			      "remove it", path, target, strerror(error));
+	else
+		cli_error_set(err, "'%s' is a symbolic link to '%s', a folder that is missing (%s): make that "
+			      "folder, or remove the link", path, target, strerror(error));
+}
+
 bool cli_mkdir_p(const char *path, cli_error *err)
 {
 	char *copy = strdup(path);
@@ -154,7 +178,7 @@ bool cli_mkdir_p(const char *path, cli_error *err)
 				return false;
 			}
 			if (stat(copy, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				cli_error_set(err, "'%s' exists and is not a folder", copy);
+				say_not_folder(copy, err);
 				free(copy);
 				return false;
 			}

@@ -661,7 +661,8 @@ static const option_def option_table[] = {
 	/* -o, -q and -v mean one thing to each command: a row each. */
 	{ { "output", 'o', "DIR", FOR_BUILD, BUILD_OPTION_RUN,
 	    "where compiled files go (created when missing)",
-	    NULL,
+	    "A symbolic link there to a folder that is missing (or a link that loops) is an error "
+	    "naming the link's target: animc makes no folder at the far end of a link.",
 	    NULL },
 	  set_output },
 	{ { "output", 'o', "DIR", FOR_OUTPUTS, BUILD_OPTION_RUN,
