@@ -275,7 +275,11 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 		printf(", %u cached (%u clip%s)", t->cached, t->cached_clips, t->cached_clips == 1 ? "" : "s");
 	if (s->ctx->options->shard.count)
 		printf(" (shard %u/%u)", s->ctx->options->shard.index, s->ctx->options->shard.count);
-	if (stale)
+	/* A --prune run counts those it could not remove (said each, with
+	 * what to do): advising --prune there would send the user round. */
+	if (stale && s->ctx->options->prune)
+		printf(", %u stale output%s left", stale, stale == 1 ? "" : "s");
+	else if (stale)
 		printf(", %u stale output%s (--prune removes them)", stale, stale == 1 ? "" : "s");
 	if (t->reports_failed)
 		printf(", %u report%s not written", t->reports_failed, t->reports_failed == 1 ? "" : "s");
