@@ -7,6 +7,7 @@
 #include <math.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <iconv.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pwd.h>
@@ -84,6 +85,29 @@ bool test_same_bytes(const char *a, const char *b)
 	free(x);
 	free(y);
 	return same;
+}
+
+uint8_t *test_utf16(const char *text, size_t size, bool is_big_endian, bool has_bom, size_t *out_size)
+{
+	iconv_t cd = iconv_open(is_big_endian ? "UTF-16BE" : "UTF-16LE", "UTF-8");
+	size_t room = 2 + size * 2, left = room - 2;
+	uint8_t *out = malloc(room);
+	char *in = malloc(size + 1), *from = in, *to = (char *)out + 2;
+
+	/* iconv takes its input through a pointer to non-const. */
+	assert_true(cd != (iconv_t)-1 && out && in);
+	memcpy(in, text, size);
+	assert_true(iconv(cd, &from, &size, &to, &left) != (size_t)-1);
+	iconv_close(cd);
+	free(in);
+	out[0] = is_big_endian ? 0xFE : 0xFF;
+	out[1] = is_big_endian ? 0xFF : 0xFE;
+	*out_size = room - 2 - left;
+	if (has_bom)
+		*out_size += 2;
+	else
+		memmove(out, out + 2, *out_size);
+	return out;
 }
 
 char *test_format(const char *fmt, ...)

@@ -69,6 +69,10 @@ void test_assert_near(double got, double want, double tolerance);
 
 /* printf into a new malloc()ed string. */
 char *test_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* UTF-8 text as UTF-16 (big endian or little), after a byte-order mark when
+ * `has_bom`, into a new malloc()ed buffer of *out_size bytes: a document as
+ * an editor saves it as "Unicode".  Fails the test on bad UTF-8. */
+uint8_t *test_utf16(const char *text, size_t size, bool is_big_endian, bool has_bom, size_t *out_size);
 
 /* ------------------------------------------------------------ processes */
 

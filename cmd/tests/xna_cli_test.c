@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "test_support.h"
 #include <animc/animc_formats.h>
@@ -244,6 +245,55 @@ static void content_folder_builds_its_animation_and_skips_the_rest(void **state)
 	free(out);
 }
 
+/* Saved as "Unicode" (UTF-16 LE or BE, with a byte-order mark or, as libxml2
+ * also reads it, without), an XnaContent document is still recognised by
+ * its root, named .xml or .Animation, and a RobotGame one named .xml: each
+ * compiles to the UTF-8 document's bytes. */
+static void utf16_documents_compile_as_their_utf8_twins(void **state)
+{
+	static const struct { const char *source, *clip, *name; } docs[] = {
+		{ "testdata/golden/xna-sequence.xml", "u16.xnb", "u16.xml" },
+		{ "testdata/golden/xna-sequence.xml", "u16.xnb", "u16.Animation" },
+		{ "testdata/golden/xna-multiline.xml", "u16/Wave.xnb", "u16.xml" },
+		{ "testdata/golden/constant.Animation", "u16.xnb", "u16.xml" },
+	};
+	char *dir = test_tmpdir("xna-utf16");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		char *twin = test_format("%s/twin%zu", dir, i), *want;
+		test_run r = test_animc("build", "-q", "-o", twin, docs[i].source, NULL);
+		size_t size;
+		uint8_t *text = test_read_file(docs[i].source, &size);
+		const char *base = strrchr(docs[i].source, '/') + 1;
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		want = test_format("%s/%.*s%s", twin, (int)(strcspn(base, ".")), base,
+				   docs[i].clip + strlen("u16"));
+		assert_true(test_file_exists(want));
+		for (int form = 0; form < 3; form++) {
+			size_t u16_size;
+			uint8_t *u16 = test_utf16((const char *)text, size, form == 1, form < 2, &u16_size);
+			char *src = test_format("%s/src%zu-%d", dir, i, form), *out = test_format("%s/out%zu-%d", dir, i, form);
+			char *path = test_format("%s/%s", src, docs[i].name), *got = test_format("%s/%s", out, docs[i].clip);
+
+			assert_int_equal(mkdir(src, 0755), 0);
+			assert_true(test_write_file(path, u16, u16_size));
+			r = test_animc("build", "-q", "-o", out, path, NULL);
+			if (r.status != 0)
+				fail_msg("%s as %s, form %d: exit %d: %s", docs[i].source, docs[i].name, form, r.status, r.err);
+			test_run_release(&r);
+			if (!test_same_bytes(want, got))
+				fail_msg("%s as %s, form %d: not the UTF-8 document's bytes", docs[i].source, docs[i].name,
+					 form);
+			free(got), free(path), free(out), free(src), free(u16);
+		}
+		free(text), free(want), free(twin);
+	}
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
 	cmocka_unit_test(design_example_compiles_to_two_turns),
@@ -251,6 +301,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
 	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
 	cmocka_unit_test(content_folder_builds_its_animation_and_skips_the_rest),
+	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
 };
 
 ANIMC_TEST_GROUP(tests);

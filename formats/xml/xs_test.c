@@ -3,6 +3,7 @@
  * root-element sniffing.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -141,6 +142,60 @@ static void root_element_sniffing(void **state)
 	assert_false(animc_xml_root_name((const uint8_t *)"<Animation>", 11, tiny, sizeof tiny));
 }
 
+/* A UTF-16 head (as an editor saves "Unicode") is read as its UTF-8 twin:
+ * both byte orders, with a byte-order mark or "<?" first; a name outside
+ * ASCII comes out in UTF-8, a cut unit or pair is left out. */
+static void root_element_sniffing_in_utf16(void **state)
+{
+	/* U+00F6, then U+1F600 as a surrogate pair. */
+	static const char doc[] = "<?xml version=\"1.0\" encoding=\"utf-16\"?>\r\n<!-- \xC3\xB6 -->"
+				  "<B\xC3\xB6ne\xF0\x9F\x98\x80 a=\"1\">";
+	char name[64];
+
+	(void)state;
+	for (int form = 0; form < 4; form++) {
+		size_t size, head_size;
+		uint8_t *u16 = test_utf16(doc, sizeof doc - 1, form & 1, form < 2, &size), *copy;
+		const uint8_t *head;
+
+		assert_true(animc_xml_root_name(u16, size, name, sizeof name));
+		assert_string_equal(name, "B\xC3\xB6ne\xF0\x9F\x98\x80");
+		head_size = size;
+		head = animc_xml_head_utf8(u16, &head_size, &copy);
+		assert_non_null(copy);
+		assert_ptr_equal(head, copy);
+		assert_int_equal(head_size, sizeof doc - 1);
+		assert_memory_equal(head, doc, sizeof doc - 1);
+		free(copy);
+		/* Cut inside the pair's second unit, then between its units. */
+		for (size_t cut = 1; cut <= 2; cut++) {
+			head_size = size - 2 * strlen(" a=\"1\">") - cut;
+			head = animc_xml_head_utf8(u16, &head_size, &copy);
+			assert_int_equal(head_size, sizeof doc - 1 - strlen("\xF0\x9F\x98\x80 a=\"1\">"));
+			assert_memory_equal(head, doc, head_size);
+			free(copy);
+		}
+		free(u16);
+	}
+	/* An unpaired surrogate is U+FFFD; UTF-8 is returned as it is. */
+	{
+		static const uint8_t lone[] = { 0xFF, 0xFE, '<', 0, 0x00, 0xDC, 'x', 0, '/', 0, '>', 0 };
+		size_t size = sizeof lone;
+		uint8_t *copy;
+		const uint8_t *head = animc_xml_head_utf8(lone, &size, &copy);
+
+		assert_int_equal(size, 7);
+		assert_memory_equal(head, "<\xEF\xBF\xBDx/>", 7);
+		free(copy);
+		assert_true(animc_xml_root_name(lone, sizeof lone, name, sizeof name));
+		assert_string_equal(name, "\xEF\xBF\xBDx");
+		size = 3;
+		head = (const uint8_t *)"<a>";
+		assert_ptr_equal(animc_xml_head_utf8(head, &size, &copy), head);
+		assert_null(copy);
+		assert_int_equal(size, 3);
+	}
+}
 
 static bool duration(const char *s, int64_t *ticks)
 {
@@ -222,6 +277,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(ints_within_int32),
 	cmocka_unit_test(booleans),
 	cmocka_unit_test(root_element_sniffing),
+	cmocka_unit_test(root_element_sniffing_in_utf16),
 	cmocka_unit_test(durations_in_integer_ticks),
 	cmocka_unit_test(lists_split_on_xml_whitespace),
 };
