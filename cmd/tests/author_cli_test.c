@@ -163,6 +163,49 @@ static void a_sidecar_after_a_long_comment_splits(void **state)
 	free(doc), free(whole), free(part), free(side), free(walker), free(src), free(out), free(dir);
 }
 
+/* A sidecar saved as "Unicode" (UTF-16, either byte order) splits the take
+ * as its UTF-8 twin does: it was skipped as unrecognised and the take was
+ * written whole, exit 0. */
+static void a_utf16_sidecar_splits_as_its_utf8_twin(void **state)
+{
+	char *dir = test_tmpdir("sidecar-utf16"), *twin = test_format("%s/twin", dir);
+	size_t size;
+	char *doc = (char *)test_read_file(WALKER_ANIMS, &size);
+	static const char *const parts[] = { "Start", "Run" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", twin, "testdata/authoring", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int big_endian = 0; big_endian < 2; big_endian++) {
+		char *src = test_format("%s/src%d", dir, big_endian), *out = test_format("%s/out%d", dir, big_endian);
+		char *walker = test_format("%s/Walker.xml", src), *side = test_format("%s/Walker_Anims.xml", src);
+		size_t u16_size;
+		uint8_t *u16 = test_utf16(doc, size, big_endian, true, &u16_size);
+
+		assert_int_equal(mkdir(src, 0755), 0);
+		copy_file(WALKER, walker);
+		assert_true(test_write_file(side, u16, u16_size));
+		r = test_animc("build", "-q", "-o", out, src, NULL);
+		if (r.status != 0)
+			fail_msg("exit %d: %s", r.status, r.err);
+		test_run_release(&r);
+		/* The parts and the other take; the split take is not written. */
+		assert_int_equal(test_count_files(out), 3);
+		assert_false(test_file_exists(test_format("%s/Walker/Take 001.xnb", out)));
+		for (size_t i = 0; i < 2; i++) {
+			char *want = test_format("%s/Walker/%s.xnb", twin, parts[i]);
+			char *got = test_format("%s/Walker/%s.xnb", out, parts[i]);
+
+			assert_true(test_same_bytes(want, got));
+			free(got), free(want);
+		}
+		free(u16), free(side), free(walker), free(out), free(src);
+	}
+	free(doc), free(twin), free(dir);
+}
+
 /* A sidecar whose type is misspelt splits nothing: said as a warning (a
  * note under -v before), which --warnings-as-errors fails. */
 static void a_misspelt_sidecar_is_a_warning(void **state)
@@ -2125,6 +2168,7 @@ static void additive_reference_lacking_a_bone_without_a_rest_pose_warns(void **s
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
+	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),

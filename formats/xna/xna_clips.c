@@ -273,16 +273,13 @@ void animc_split_doc_release(animc_split_doc *doc)
 	memset(doc, 0, sizeof *doc);
 }
 
-bool animc_split_doc_probe(const uint8_t *head, size_t size)
+/* The Asset's Type within a UTF-8 head: the type's last name, ending the
+ * attribute value. */
+static bool head_names_definition(const char *head, size_t size)
 {
-	char root[64];
-	const char *p = (const char *)head, *end = p + size;
+	const char *p = head, *end = head + size;
 	static const char needle[] = "AnimationDefinition";
 
-	if (!animc_xml_root_name(head, size, root, sizeof root) || strcmp(root, "XnaContent") != 0)
-		return false;
-	/* The Asset's Type within the first bytes: the type's last name,
-	 * ending the attribute value. */
 	while (p < end) {
 		const char *hit = memmem(p, (size_t)(end - p), needle, sizeof needle - 1);
 		const char *after;
@@ -290,10 +287,25 @@ bool animc_split_doc_probe(const uint8_t *head, size_t size)
 		if (!hit)
 			return false;
 		after = hit + sizeof needle - 1;
-		if (after < end && (*after == '"' || *after == '\'') && hit > (const char *)head &&
+		if (after < end && (*after == '"' || *after == '\'') && hit > head &&
 		    (hit[-1] == '.' || hit[-1] == ':' || hit[-1] == '"' || hit[-1] == '\''))
 			return true;
 		p = after;
 	}
 	return false;
+}
+
+bool animc_split_doc_probe(const uint8_t *head, size_t size)
+{
+	char root[64];
+	uint8_t *copy;
+	bool holds;
+
+	/* A sidecar saved as UTF-16 ("Unicode" in Visual Studio) is read as
+	 * UTF-8: the file's bytes still bound how far the type is looked for. */
+	head = animc_xml_head_utf8(head, &size, &copy);
+	holds = head && animc_xml_root_name(head, size, root, sizeof root) && strcmp(root, "XnaContent") == 0 &&
+		head_names_definition((const char *)head, size);
+	free(copy);
+	return holds;
 }

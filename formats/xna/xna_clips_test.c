@@ -34,6 +34,14 @@ static void reads_the_parts_in_any_namespace(void **state)
 		test_diags diags = { 0 };
 
 		assert_true(animc_split_doc_probe((const uint8_t *)doc, strlen(doc)));
+		/* Saved as UTF-16, either byte order. */
+		for (int big_endian = 0; big_endian < 2; big_endian++) {
+			size_t u16_size;
+			uint8_t *u16 = test_utf16(doc, strlen(doc), big_endian, true, &u16_size);
+
+			assert_true(animc_split_doc_probe(u16, u16_size));
+			free(u16);
+		}
 		assert_int_equal(parse(doc, &d, &diags), ANIMC_OK);
 		assert_string_equal(d.split.take, "Take 001");
 		assert_int_equal(d.split.take_line, 2);
@@ -52,6 +60,14 @@ static void reads_the_parts_in_any_namespace(void **state)
 	assert_false(animc_split_doc_probe((const uint8_t *)"<XnaContent><Asset Type=\"A.AnimationData\">", 43));
 	assert_false(animc_split_doc_probe((const uint8_t *)"<XnaContent><Asset Type=\"A.MyAnimationDefinition\">",
 					   50));
+	{
+		static const char other[] = "<?xml version=\"1.0\"?><XnaContent><Asset Type=\"A.AnimationData\">";
+		size_t u16_size;
+		uint8_t *u16 = test_utf16(other, sizeof other - 1, false, false, &u16_size);
+
+		assert_false(animc_split_doc_probe(u16, u16_size));
+		free(u16);
+	}
 }
 
 static void malformed_documents_fail_at_their_line(void **state)

@@ -171,7 +171,8 @@ animc_status animc_split_doc_parse(const char *path, const uint8_t *data, size_t
 void animc_split_doc_release(animc_split_doc *doc);
 
 /* True when the first bytes of a file (up to ANIMC_PROBE_HEAD_BYTES) are an
- * XnaContent document whose Asset type is an AnimationDefinition. */
+ * XnaContent document (UTF-8 or UTF-16) whose Asset type is an
+ * AnimationDefinition. */
 bool animc_split_doc_probe(const uint8_t *head, size_t size);
 
 /* --------------------------------------------------------------- writer */
