@@ -291,6 +291,43 @@ static void a_node_of_its_own_is_named(void **state)
 	free(out), free(src), free(dir);
 }
 
+/* Nodes whose children go round a cycle have no root to reach them from:
+ * said so, naming the model and the nodes, where the model became the one
+ * bone ROOT (or lost the cycle's nodes) without a word and the clip failed
+ * as not the model's. */
+static void cyclic_nodes_are_named(void **state)
+{
+	static const struct { const char *nodes, *scene, *cycle; } cases[] = {
+		{ "{\"name\":\"A\",\"children\":[1]},{\"name\":\"B\",\"children\":[0]}", "",
+		  "nodes[0] -> nodes[1] -> nodes[0]: " },
+		/* Beside the scene's tree, with a node hanging off it (found
+		 * first, from nodes[2]), named from its lowest node. */
+		{ "{\"name\":\"root\",\"children\":[1]},{\"name\":\"child\"},{\"name\":\"E\"},"
+		  "{\"name\":\"B\",\"children\":[4]},{\"name\":\"C\",\"children\":[5,2]},"
+		  "{\"name\":\"D\",\"children\":[3]}",
+		  "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],", "nodes[3] -> nodes[4] -> nodes[5] -> nodes[3]: " },
+	};
+	char *dir = test_tmpdir("gltf-cycle"), *src = test_format("%s/cycle.gltf", dir), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format("{\"asset\":{\"version\":\"2.0\"},%s\"nodes\":[%s]}", cases[i].scene,
+					 cases[i].nodes);
+		char *want = test_format("%s: error: %s", src, cases[i].cycle);
+
+		assert_true(test_write_file(src, text, strlen(text)));
+		r = test_animc("build", "-q", "--skeleton", src, "-o", out, FIXTURES "/linear.gltf", NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, want) || !strstr(r.err, "the node tree is not a tree"))
+			fail_msg("case %zu: %s", i, r.err);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(out), 0);
+		free(want), free(text);
+	}
+	free(out), free(src), free(dir);
+}
+
 /* glTF states no frame rate: --split frames are the key spacing as
  * authored, not that of the keys a CUBICSPLINE curve is baked to
  * (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, so frames of 0.5 s). */
@@ -370,6 +407,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_frames_of_a_cubic_curve_are_its_keys),
 	cmocka_unit_test(split_frames_of_a_step_curve_are_its_keys),
 	cmocka_unit_test(a_node_of_its_own_is_named),
+	cmocka_unit_test(cyclic_nodes_are_named),
 	cmocka_unit_test(fixtures_play_in_the_original_runtime),
 };
 

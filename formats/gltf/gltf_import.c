@@ -753,6 +753,55 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 
 /* --------------------------------------------------------------- skeleton */
 
+/* At most this many nodes of a cycle are named in its message. */
+#define CYCLE_NAMED 8
+
+/*
+ * With one parent per node, the nodes are a forest unless parent links go
+ * round a cycle: every node of one has a parent, so no root reaches it and
+ * the walk from the roots would leave it out without a word (a model of
+ * cyclic nodes alone becoming the one bone ROOT).  Found by following each
+ * node's parents; `mark` and `ring` are scratch of `nodes` entries.  The
+ * cycle is named from its lowest node, each node followed by its child.
+ */
+static animc_status check_acyclic(gltf_doc *doc, const int64_t *parent, size_t nodes, int32_t *mark,
+				  size_t *ring)
+{
+	char list[CYCLE_NAMED * 32];
+	size_t n = 0, count = 0, low = 0, len = 0;
+	bool found = false;
+
+	for (size_t i = 0; i < nodes; i++)
+		mark[i] = -1;
+	for (size_t i = 0; i < nodes && !found; i++) {
+		/* Up from i to a root, or to a node a walk has seen. */
+		for (n = i; mark[n] < 0; n = (size_t)parent[n]) {
+			mark[n] = (int32_t)i;
+			if (parent[n] < 0)
+				break;
+		}
+		/* Back at a node of this very walk: n lies on a cycle. */
+		found = mark[n] == (int32_t)i && parent[n] >= 0;
+	}
+	if (!found)
+		return ANIMC_OK;
+	/* The cycle in parent order, ring[k + 1] the parent of ring[k]. */
+	do {
+		if (count == 0 || n < ring[low])
+			low = count;
+		ring[count++] = n;
+		n = (size_t)parent[n];
+	} while (n != ring[0]);
+	/* Child order is the reverse: ring[low], ring[low - 1], ... */
+	for (size_t k = 0; k < count && k < CYCLE_NAMED; k++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "nodes[%zu] -> ",
+					ring[(low + count - k) % count]);
+	if (count > CYCLE_NAMED)
+		snprintf(list + len, sizeof list - len, "... (%zu nodes) -> ", count);
+	return gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%snodes[%zu]: each node lists the next as its child, a "
+			 "cycle that no root reaches; the node tree is not a tree", list, ring[low]);
+}
+
 animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 {
 	size_t nodes = json_array_size(doc->nodes_json), root_count = 0, stack_used = 0;
@@ -826,6 +875,11 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 			parent[child] = (int64_t)i;
 		}
 	}
+	status = check_acyclic(doc, parent, nodes, bone_of, stack);
+	if (status != ANIMC_OK)
+		goto done;
+	for (size_t i = 0; i < nodes; i++)
+		bone_of[i] = -1;
 	if (scene) {
 		json_t *list;
 
