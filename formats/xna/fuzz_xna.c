@@ -5,8 +5,9 @@
  * clip that imports and processes must write a file the loader accepts, in
  * both modes.  The same bytes are read as a clip-split AnimationDefinition
  * too, and a document that reads splits a take of its name: every part
- * must pass validation and write.  Built as a plain function for `make test`, which replays the
- * seeds in testdata/fuzz/xna.
+ * must pass validation and write.  The content probes (which transcode a
+ * UTF-16 head) run on the bytes first.  Built as a plain function for
+ * `make test`, which replays the seeds in testdata/fuzz/xna.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,9 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	animc_skeleton skeleton = { bones, 4, { 0 } };
 	animc_import_options with_skeleton = { .skeleton = &skeleton, .relative_to_bind = true };
 
+	/* The sniffers read the raw bytes (UTF-16 transcoded) before any parser. */
+	(void)animc_importer_xna.probe("fuzz.xml", data, size < ANIMC_PROBE_HEAD_BYTES ? size : ANIMC_PROBE_HEAD_BYTES);
+	(void)animc_split_doc_probe(data, size);
 	compile(data, size, NULL, false);
 	compile(data, size, NULL, true);
 	compile(data, size, &with_skeleton, false);
