@@ -328,6 +328,40 @@ static void cyclic_nodes_are_named(void **state)
 	free(out), free(src), free(dir);
 }
 
+/* A .glb cut before its version, or empty, says so, as source and as
+ * --skeleton: the first went to Assimp ("No suitable reader found"), the
+ * second was a JSON syntax error at the end of the file. */
+static void a_cut_or_empty_glb_says_so(void **state)
+{
+	static const struct { const char *name, *bytes, *error; size_t size; } cases[] = {
+		{ "cut.glb", "glTF\2\0\0", "error: byte 7: GLB header: the file ends after 7 of its 12 bytes", 7 },
+		{ "magic.glb", "glTF", "error: byte 4: GLB header: the file ends after 4 of its 12 bytes", 4 },
+		{ "empty.glb", "", "error: the file is empty", 0 },
+	};
+	char *dir = test_tmpdir("gltf-cut"), *out = test_format("%s/out", dir);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *src = test_format("%s/%s", dir, cases[i].name);
+		char *want = test_format("%s: %s\n", src, cases[i].error);
+		test_run r;
+
+		assert_true(test_write_file(src, cases[i].bytes, cases[i].size));
+		for (int as_skeleton = 0; as_skeleton < 2; as_skeleton++) {
+			r = as_skeleton ? test_animc("build", "-q", "--skeleton", src, "-o", out, FIXTURES "/linear.gltf",
+						     NULL)
+					: test_animc("build", "-q", "-o", out, src, NULL);
+			assert_int_equal(r.status, 1);
+			if (!strstr(r.err, want))
+				fail_msg("%s%s: %s", cases[i].name, as_skeleton ? " as --skeleton" : "", r.err);
+			test_run_release(&r);
+		}
+		free(want), free(src);
+	}
+	assert_int_equal(test_count_files(out), 0);
+	free(out), free(dir);
+}
+
 /* glTF states no frame rate: --split frames are the key spacing as
  * authored, not that of the keys a CUBICSPLINE curve is baked to
  * (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, so frames of 0.5 s). */
@@ -408,6 +442,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(split_frames_of_a_step_curve_are_its_keys),
 	cmocka_unit_test(a_node_of_its_own_is_named),
 	cmocka_unit_test(cyclic_nodes_are_named),
+	cmocka_unit_test(a_cut_or_empty_glb_says_so),
 	cmocka_unit_test(fixtures_play_in_the_original_runtime),
 };
 

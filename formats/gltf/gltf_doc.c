@@ -376,7 +376,12 @@ animc_status gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data
 	memset(doc, 0, sizeof *doc);
 	doc->path = path;
 	doc->sink = sink;
-	if (size >= 4 && read_u32(data) == GLB_MAGIC) {
+	if (size == 0) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is empty");
+		return ANIMC_ERR_PARSE;
+	}
+	/* The magic, or as much of it as a cut file holds. */
+	if (size >= 4 ? read_u32(data) == GLB_MAGIC : memcmp(data, "glTF", size) == 0) {
 		doc->is_glb = true;
 		status = parse_glb(doc, data, size, &json, &json_size);
 		if (status != ANIMC_OK)

@@ -1031,9 +1031,10 @@ static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size
 	size_t skip = 0;
 	int version;
 
-	/* "glTF": a GLB container; version 1 (glTF 1.0) is Assimp's. */
-	if (size >= 8 && head_u32(head) == 0x46546C67u)
-		return head_u32(head + 4) == 1 ? ANIMC_PROBE_NO : ANIMC_PROBE_CONTENT;
+	/* "glTF": a GLB container; version 1 (glTF 1.0) is Assimp's.  One
+	 * cut before its version is no one's: ours, to say where it ends. */
+	if (size >= 4 && head_u32(head) == 0x46546C67u)
+		return size >= 8 && head_u32(head + 4) == 1 ? ANIMC_PROBE_NO : ANIMC_PROBE_CONTENT;
 	if (size >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
 		skip = 3;
 	while (skip < size && (head[skip] == ' ' || head[skip] == '\t' || head[skip] == '\r' ||
