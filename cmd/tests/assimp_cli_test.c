@@ -520,6 +520,46 @@ static void a_bvh_of_no_frames_fails(void **state)
 	free(out), free(bvh), free(dir);
 }
 
+/* A BVH whose Frames: is no count, or more frames than its values hold:
+ * the error names the count, where Assimp made room for 2^32 - 1 frames
+ * (or two billion) and the import "ran out of memory". */
+static void a_bvh_frame_count_past_its_frames_is_named(void **state)
+{
+	static const struct { const char *frames, *error; } cases[] = {
+		{ "-1", "b.bvh:12: error: Frames: -1 is not a frame count" },
+		{ "2000000000", "b.bvh:12: error: Frames: 2000000000, but the MOTION section holds 12 values, "
+				"2 frames of 6 channels" },
+		{ "3", "b.bvh:12: error: Frames: 3, but the MOTION section holds 12 values, 2 frames of 6 channels" },
+		{ "2", NULL },
+	};
+	char *dir = test_tmpdir("bvh-frames"), *bvh = test_format("%s/b.bvh", dir);
+	char *out = test_format("%s/out", dir), *xnb = test_format("%s/b/Motion.xnb", out);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition "
+					 "Zposition Zrotation Xrotation Yrotation\n  End Site\n  {\n    OFFSET 0 1 0\n"
+					 "  }\n}\nMOTION\nFrames: %s\nFrame Time: 0.0333333\n0 0 0 0 0 0\n"
+					 "1 1 1 1 1 1\n", cases[i].frames);
+		test_run r;
+
+		assert_true(test_write_file(bvh, text, strlen(text)));
+		r = test_animc("build", "-q", "-o", out, bvh, NULL);
+		if (cases[i].error) {
+			assert_int_equal(r.status, 1);
+			if (!strstr(r.err, cases[i].error))
+				fail_msg("Frames: %s: %s", cases[i].frames, r.err);
+			assert_false(test_file_exists(xnb));
+		} else {
+			assert_int_equal(r.status, 0);
+			assert_true(test_file_exists(xnb));
+		}
+		test_run_release(&r);
+		free(text);
+	}
+	free(xnb), free(out), free(bvh), free(dir);
+}
+
 /* A channel naming a frame the file does not have (a typo) compiles, with
  * a warning naming the bone; the other channel's frame exists. */
 static void a_channel_of_no_frame_warns(void **state)
@@ -549,6 +589,7 @@ static void a_channel_of_no_frame_warns(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
+	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),
 	cmocka_unit_test(cli_ticks_per_second_changes_durations),

@@ -842,6 +842,81 @@ static animc_probe probe_assimp(const char *path, const uint8_t *head, size_t si
 	return aiIsExtensionSupported(ext) ? ANIMC_PROBE_EXTENSION : ANIMC_PROBE_NO;
 }
 
+/* The next whitespace-separated token from *p (BVH's own tokens), its line in *line. */
+static bool bvh_token(const uint8_t **p, const uint8_t *end, uint32_t *line, const char **token, size_t *len)
+{
+	const uint8_t *q = *p;
+
+	for (; q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'); q++)
+		if (*q == '\n')
+			(*line)++;
+	if (q == end)
+		return false;
+	*token = (const char *)q;
+	while (q < end && *q != ' ' && *q != '\t' && *q != '\r' && *q != '\n')
+		q++;
+	*len = (size_t)(q - (const uint8_t *)*token);
+	*p = q;
+	return true;
+}
+
+static bool bvh_is(const char *token, size_t len, const char *word)
+{
+	return len == strlen(word) && memcmp(token, word, len) == 0;
+}
+
+/*
+ * A BVH's "Frames:" against the values that follow "Frame Time:", before
+ * Assimp reads them: Assimp makes room for frames x channels values first,
+ * so a count of -1 (read as 2^32 - 1) or far past the file's frames ran out
+ * of memory, a message that sent the user to --memory-limit.  A file this
+ * cannot follow is left to Assimp.
+ */
+static bool bvh_frames_are_there(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	const uint8_t *p = data, *end = data + size;
+	const char *t, *frames = NULL;
+	size_t len, frames_len = 0;
+	uint32_t line = 1, frames_line = 0;
+	uint64_t channels = 0, declared = 0, values = 0;
+
+	while (bvh_token(&p, end, &line, &t, &len) && !bvh_is(t, len, "MOTION")) {
+		uint64_t n = 0;
+
+		if (!bvh_is(t, len, "CHANNELS") || !bvh_token(&p, end, &line, &t, &len))
+			continue;
+		for (size_t i = 0; i < len && t[i] >= '0' && t[i] <= '9' && n < UINT32_MAX; i++)
+			n = n * 10 + (uint64_t)(t[i] - '0');
+		channels += n;
+	}
+	if (!bvh_token(&p, end, &line, &t, &len) || !bvh_is(t, len, "Frames:") ||
+	    !bvh_token(&p, end, &line, &frames, &frames_len))
+		return true;
+	frames_line = line;
+	for (size_t i = 0; i < frames_len; i++) {
+		if (frames[i] < '0' || frames[i] > '9' || declared > UINT32_MAX) {
+			animc_diag_report(sink, ANIMC_ERROR, frames_line, 0, "Frames: %.*s is not a frame count",
+					  (int)(frames_len > 40 ? 40 : frames_len), frames);
+			return false;
+		}
+		declared = declared * 10 + (uint64_t)(frames[i] - '0');
+	}
+	if (!bvh_token(&p, end, &line, &t, &len) || !bvh_is(t, len, "Frame") ||
+	    !bvh_token(&p, end, &line, &t, &len) || !bvh_is(t, len, "Time:") ||
+	    !bvh_token(&p, end, &line, &t, &len))
+		return true;
+	while (bvh_token(&p, end, &line, &t, &len))
+		values++;
+	if (channels > 0 && declared > values / channels) {
+		animc_diag_report(sink, ANIMC_ERROR, frames_line, 0, "Frames: %llu, but the MOTION section "
+				  "holds %llu values, %llu frames of %llu channels", (unsigned long long)declared,
+				  (unsigned long long)values, (unsigned long long)(values / channels),
+				  (unsigned long long)channels);
+		return false;
+	}
+	return true;
+}
+
 static animc_status import_assimp(const animc_import_request *req, animc_clip_set *out,
 				  animc_diag_sink *sink)
 {
@@ -855,6 +930,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		       &is_certain);
 	if (!format && path_extension(req->path, ext))
 		format = ext;
+	if (strcmp(format ? format : "", "bvh") == 0 && !bvh_frames_are_there(req->data, req->size, sink))
+		return ANIMC_ERR_INVALID;
 	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
 					req->options ? req->options->on_file_read : NULL,
 					req->options ? req->options->on_file_read_user : NULL, sink);
