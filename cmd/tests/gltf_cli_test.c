@@ -362,6 +362,40 @@ static void a_cut_or_empty_glb_says_so(void **state)
 	free(out), free(dir);
 }
 
+/* A CUBICSPLINE rotation from q to -q (tangents zero) passes through the
+ * zero quaternion: the error names the keys of opposite sign, where it
+ * asked whether the tangents were sane. */
+static void a_cubic_rotation_through_zero_names_its_keys(void **state)
+{
+	static const char text[] =
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"root\"}],"
+		"\"buffers\":[{\"byteLength\":104,\"uri\":\"data:application/octet-stream;base64,"
+		"AAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+		"AAAAAAAAAAAAAAAAAACAvwAAAAAAAAAAAAAAAAAAAAA=\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
+		"{\"buffer\":0,\"byteOffset\":8,\"byteLength\":96}],"
+		"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+		"\"min\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,\"count\":6,\"type\":\"VEC4\"}],"
+		"\"animations\":[{\"name\":\"w\",\"samplers\":[{\"input\":0,\"output\":1,"
+		"\"interpolation\":\"CUBICSPLINE\"}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,"
+		"\"path\":\"rotation\"}}]}]}";
+	char *dir = test_tmpdir("gltf-through-zero"), *src = test_format("%s/c.gltf", dir);
+	char *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "c.gltf: error: animations[0].samplers[0]: keys 0 and 1 (at 0 s and 1 s) are of "
+			   "opposite sign (dot product -1), so the cubic spline between them passes through the "
+			   "zero quaternion"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(out), free(src), free(dir);
+}
+
 /* glTF states no frame rate: --split frames are the key spacing as
  * authored, not that of the keys a CUBICSPLINE curve is baked to
  * (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, so frames of 0.5 s). */
@@ -443,6 +477,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_node_of_its_own_is_named),
 	cmocka_unit_test(cyclic_nodes_are_named),
 	cmocka_unit_test(a_cut_or_empty_glb_says_so),
+	cmocka_unit_test(a_cubic_rotation_through_zero_names_its_keys),
 	cmocka_unit_test(fixtures_play_in_the_original_runtime),
 };
 

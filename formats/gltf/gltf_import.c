@@ -272,6 +272,22 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 	im->is_baked |= s.mode == GLTF_CUBICSPLINE || s.mode == GLTF_STEP;
 	status = gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
 				 input.count, gltf_bound_of(im->bounds, t->kind), &keys);
+	if (status == ANIMC_ERR_LIMIT && keys.is_through_zero) {
+		uint32_t k = keys.limit_key;
+		const float *a = &output.values[((size_t)k * 3 + 1) * 4], *b = &output.values[((size_t)k * 3 + 4) * 4];
+		double dot = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+
+		if (dot < 0)
+			gltf_fail(im->doc, status, path, "keys %u and %u (at %g s and %g s) are of opposite sign "
+				  "(dot product %.3g), so the cubic spline between them passes through the zero "
+				  "quaternion, which is no rotation: negate key %u and its tangents (q and -q are the same rotation)", k,
+				  k + 1, input.values[k], input.values[k + 1], dot, k + 1);
+		else
+			gltf_fail(im->doc, status, path, "the cubic spline between keys %u and %u (at %g s and %g s) "
+				  "passes through the zero quaternion, which is no rotation (are its tangents sane?)", k,
+				  k + 1, input.values[k], input.values[k + 1]);
+		goto done;
+	}
 	if (status == ANIMC_ERR_LIMIT) {
 		gltf_fail(im->doc, status, path, "the %s curve cannot be followed within %g %s by at most "
 			  "%u keys (are its tangents sane?)", s.mode == GLTF_CUBICSPLINE ? "cubic spline" :

@@ -168,6 +168,12 @@ typedef struct gltf_keys {
 	uint32_t count;
 	uint32_t capacity;
 	uint32_t dropped_before_zero;  /* source keys before time 0, left out */
+	/* After ANIMC_ERR_LIMIT (the rest released): the source key that starts
+	 * the segment not followed, and whether a rotation curve there passes
+	 * through (or next to) the zero quaternion, where there is no rotation
+	 * to normalise. */
+	uint32_t limit_key;
+	bool is_through_zero;
 } gltf_keys;
 
 /*
@@ -186,7 +192,8 @@ typedef struct gltf_keys {
  * Keys before time 0 are left out, the value at 0 interpolated by the
  * sampler's own rule; a track whose first key is after 0 gets one at 0 with
  * the first value (the original runtime extrapolates before its first key).
- * ANIMC_ERR_LIMIT when the curve needs more than GLTF_MAX_BAKED_KEYS keys.
+ * ANIMC_ERR_LIMIT when the curve needs more than GLTF_MAX_BAKED_KEYS keys
+ * (limit_key and is_through_zero then say where and why).
  * Pure: no diagnostics; the caller names the sampler.
  */
 animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned width,

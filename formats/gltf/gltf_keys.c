@@ -230,6 +230,33 @@ static animc_status bake(const segment *g, float ta, const float *va, float tb, 
 	return status;
 }
 
+/*
+ * Does a rotation segment's curve, before normalising, pass through or
+ * within a thousandth of the length of its keys of zero?  Sampled finely
+ * (the curve is a cubic): at a crossing the samples around it come that
+ * close, and a curve that close turns half round in no time anyway.
+ */
+static bool through_zero(const segment *g)
+{
+	double scale = 0;
+
+	for (int i = 0; i < 4; i++)
+		scale = fmax(scale, fmax(fabs(g->v0[i]), fabs(g->v1[i])));
+	for (int j = 0; j <= 4096; j++) {
+		double s = j / 4096.0, s2 = s * s, s3 = s2 * s, d = g->t1 - g->t0, sum = 0;
+		double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+
+		for (int i = 0; i < 4; i++) {
+			double v = h00 * g->v0[i] + h10 * d * g->b0[i] + h01 * g->v1[i] + h11 * d * g->a1[i];
+
+			sum += v * v;
+		}
+		if (sqrt(sum) <= 1e-3 * scale)
+			return true;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------ conversion */
 
 /* The value of key k (the middle element of a CUBICSPLINE triple). */
@@ -292,7 +319,7 @@ animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned
 {
 	const float *held;   /* STEP: the value in force */
 	float at_zero[4];
-	uint32_t first = 0;
+	uint32_t first = 0, segment_key = 0;
 	animc_status status = ANIMC_OK;
 
 	memset(out, 0, sizeof *out);
@@ -305,10 +332,12 @@ animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned
 		return push(out, width, 0.0f, key_value(mode, width, values, n - 1));
 	held = key_value(mode, width, values, first);
 	if (first > 0 && times[first] > 0) {
+		segment_key = first - 1;
 		/* The value at 0 from the keys around it, by the sampler's rule. */
 		if (!value_between(mode, is_rotation, width, times, values, first - 1, 0.0, at_zero))
-			return ANIMC_ERR_LIMIT;
-		status = push(out, width, 0.0f, at_zero);
+			status = ANIMC_ERR_LIMIT;
+		else
+			status = push(out, width, 0.0f, at_zero);
 		held = key_value(mode, width, values, first - 1);
 		if (status == ANIMC_OK && mode == GLTF_CUBICSPLINE) {
 			segment g = cubic_segment(width, is_rotation, times, values, first - 1);
@@ -349,11 +378,20 @@ animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned
 		} else {
 			segment g = cubic_segment(width, is_rotation, times, values, k - 1);
 
+			segment_key = k - 1;
 			status = bake(&g, times[k - 1], key_value(mode, width, values, k - 1), times[k], v,
 				      bound / 2, out, 0);
 		}
 	}
 	if (status != ANIMC_OK)
 		gltf_keys_release(out);
+	if (status == ANIMC_ERR_LIMIT) {
+		out->limit_key = segment_key;
+		if (mode == GLTF_CUBICSPLINE && is_rotation) {
+			segment g = cubic_segment(width, is_rotation, times, values, segment_key);
+
+			out->is_through_zero = through_zero(&g);
+		}
+	}
 	return status;
 }

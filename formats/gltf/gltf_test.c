@@ -599,6 +599,28 @@ static void cubic_rotation_bake_keeps_its_bound(void **state)
 
 
 /* ------------------------------------------------------------------ hostile */
+/* A rotation spline through the zero quaternion cannot be baked: the build
+ * says between which keys and that it is the zero quaternion, not only
+ * that the curve could not be followed. */
+static void cubic_rotation_through_zero_is_located(void **state)
+{
+	const float times[] = { 0.0f, 1.0f, 2.0f };
+	/* q, q, -q with zero tangents: through zero half way from key 1 to 2. */
+	const float opposite[] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+				   0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+				   0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
+	gltf_keys k;
+
+	(void)state;
+	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, opposite, 3, 1e-4, &k), ANIMC_ERR_LIMIT);
+	assert_int_equal(k.limit_key, 1);
+	assert_true(k.is_through_zero);
+	assert_null(k.times_s);
+	/* Far from zero: baked, nothing to say. */
+	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, opposite, 2, 1e-4, &k), ANIMC_OK);
+	assert_false(k.is_through_zero);
+	gltf_keys_release(&k);
+}
 
 static void hostile_files_fail_as_recorded(void **state)
 {
@@ -846,6 +868,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keys_before_zero_are_cut),
 	cmocka_unit_test(cubic_bake_keeps_its_bound),
 	cmocka_unit_test(cubic_rotation_bake_keeps_its_bound),
+	cmocka_unit_test(cubic_rotation_through_zero_is_located),
 	cmocka_unit_test(cubic_bake_follows_the_tolerance),
 		cmocka_unit_test(tight_tolerance_keeps_the_default_bake),
 		cmocka_unit_test(translations_bake_in_the_outputs_units),
