@@ -4,9 +4,11 @@
  * layout) and with --layout compact; every lossy clip within the default
  * bounds of its lossless twin through libanimrt at 60 Hz, every key and
  * 1 kHz; the SIMD samplers equal to the scalar references on every output;
- * the reduced original-layout clips played by the original runtime (FNA on
- * Mono, when there); with --skeleton, the Grund clips within T in model
- * space on the rigid shell.  Skipped, saying so, without the corpus.
+ * the compact clips sampled in place equal to the same decoded at load,
+ * bit for bit; the reduced original-layout clips played by the original
+ * runtime (FNA on Mono, when there); with --skeleton, the Grund clips
+ * within T in model space on the rigid shell.  Skipped, saying so, without
+ * the corpus.
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +97,79 @@ static void samplers_agree(const animrt_clip *clip, const char *name)
 	free(mb);
 }
 
+/* Whether a and b hold the same bits for bone i. */
+static bool same_bone(const animrt_pose *a, const animrt_pose *b, uint32_t i)
+{
+	return !memcmp(a->translation + 3 * i, b->translation + 3 * i, 3 * sizeof(float)) &&
+	       !memcmp(a->rotation + 4 * i, b->rotation + 4 * i, 4 * sizeof(float)) &&
+	       !memcmp(a->scale + 3 * i, b->scale + 3 * i, 3 * sizeof(float));
+}
+
+/*
+ * A compact file sampled in place (what animrt_open gives a game) and
+ * decoded at load (what `animc sample` prints): the same poses, bit for
+ * bit, whole without a context and with one and bone by bone, in both play
+ * modes, at every grid step, halfway and either side of it, at the
+ * duration and either side of it, and past it.
+ */
+static void in_place_equals_decoded(const uint8_t *data, size_t size, const char *name)
+{
+	animrt_open_options decoded = { .is_decoded = true };
+	animrt_clip *pk, *dec;
+	animrt_error err;
+
+	if (animrt_open(data, size, &pk, &err) != ANIMRT_OK ||
+	    animrt_open_with(data, size, &decoded, &dec, &err) != ANIMRT_OK)
+		fail_msg("%s: %s", name, err.message);
+	uint32_t n = pk->sequence_count, grid = pk->grid_sample_count;
+	float d = pk->duration_s, step = (float)(1.0 / pk->grid_rate_hz);
+	void *m[3], *mc = malloc(animrt_context_size_bytes(n ? n : 1));
+	animrt_pose p[3];
+	animrt_context *ctx = animrt_context_init(mc, n);
+	const char *what[3] = { "", "in place", "in place with a context" };
+
+	for (int j = 0; j < 3; j++) {
+		m[j] = malloc(animrt_pose_size_bytes(n ? n : 1));
+		animrt_pose_init(&p[j], m[j], n);
+	}
+	for (int mode = ANIMRT_PLAY_ONCE; mode <= ANIMRT_PLAY_REPEAT; mode++)
+		for (uint32_t i = 0; i < 3 * (2 * grid + 2) + 6; i++) {
+			uint32_t k = i / 3;
+			float g = (float)((k / 2.0) / pk->grid_rate_hz);
+			const float special[6] = { d, nextafterf(d, 0), nextafterf(d, INFINITY), d + step, 2 * d, -1e-7f };
+			float t = k > 2 * grid + 1 ? special[i - 3 * (2 * grid + 2)]
+				: i % 3 == 0 ? g : nextafterf(g, i % 3 == 1 ? 0 : INFINITY);
+			animrt_play_mode pm = (animrt_play_mode)mode;
+
+			assert_int_equal(animrt_clip_sample(dec, t, pm, NULL, &p[0]), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample(pk, t, pm, NULL, &p[1]), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample_with(pk, t, pm, ctx, &p[2]), ANIMRT_OK);
+			for (uint32_t b = 0; b < n; b++) {
+				float T[3], R[4], S[3];
+
+				for (int j = 1; j < 3; j++)
+					if (!same_bone(&p[0], &p[j], b))
+						fail_msg("%s: %s at %.9g s (%s), bone %u: rotation %.9g %.9g %.9g %.9g, "
+							 "decoded %.9g %.9g %.9g %.9g", name, what[j], (double)t,
+							 mode ? "repeat" : "once", b, (double)p[j].rotation[4 * b],
+							 (double)p[j].rotation[4 * b + 1], (double)p[j].rotation[4 * b + 2],
+							 (double)p[j].rotation[4 * b + 3], (double)p[0].rotation[4 * b],
+							 (double)p[0].rotation[4 * b + 1], (double)p[0].rotation[4 * b + 2],
+							 (double)p[0].rotation[4 * b + 3]);
+				assert_int_equal(animrt_clip_sample_bone(pk, b, t, pm, NULL, T, R, S), ANIMRT_OK);
+				if (memcmp(T, p[0].translation + 3 * b, sizeof T) || memcmp(R, p[0].rotation + 4 * b, sizeof R) ||
+				    memcmp(S, p[0].scale + 3 * b, sizeof S))
+					fail_msg("%s: bone %u alone in place at %.9g s (%s) differs from the decoded pose",
+						 name, b, (double)t, mode ? "repeat" : "once");
+			}
+		}
+	for (int j = 0; j < 3; j++)
+		free(m[j]);
+	free(mc);
+	animrt_close(pk);
+	animrt_close(dec);
+}
+
 static void lossy_outputs_stay_within_the_default_bounds(void **state)
 {
 	static const char *const reduced_opts[] = { "--tolerance", "default", NULL };
@@ -133,6 +208,7 @@ static void lossy_outputs_stay_within_the_default_bounds(void **state)
 				animrt_close(clip);
 				free(path);
 			}
+			in_place_equals_decoded(data[2], size[2], files[i]);
 			for (int k = 0; k < 2; k++) {
 				test_error e = test_compare_compiled(data[0], size[0], data[k + 1], size[k + 1], 1000);
 

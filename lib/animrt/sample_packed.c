@@ -533,10 +533,12 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 	}
 	rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
 	rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
-	/* Short arcs (keys close together, as most are): the short series;
-	 * long ones the full series.  The choice is each lane's own, so that
-	 * a rotation gets the same bits whatever it is grouped with (a group
-	 * of four, or one bone alone: animrt_clip_sample_bone). */
+	/* Short arcs (keys close together, as most are): the short series,
+	 * which gives the full series' bits on them (rt_sin_short) for less;
+	 * a group with a long arc the full series in every lane.  So a
+	 * rotation gets the bits of the decoded clip's sampler whatever it is
+	 * grouped with (a group of four, or one bone alone:
+	 * animrt_clip_sample_bone). */
 	rt_f4 is_long = rt_gt(angle, rt_set1(RT_SHORT_SINE));
 	if (!rt_any(is_long)) {
 		s0 = rt_sin_short(x0);
@@ -544,10 +546,6 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
 	} else {
 		s0 = rt_sin_quadrant(x0);
 		s1 = rt_sin_quadrant(x1);
-		if (rt_any(rt_not(is_long))) {
-			s0 = rt_select(is_long, s0, rt_sin_short(x0));
-			s1 = rt_select(is_long, s1, rt_sin_short(x1));
-		}
 	}
 	s0 = rt_mul(s0, inv_sin);
 	s1 = rt_mul(s1, inv_sin);
@@ -570,15 +568,17 @@ RT_INLINE void slerps_flush_by(slerps *sl, bool with_context)
  * One rotation alone (animrt_clip_sample_bone) from keys a and b (W
  * rebuilt) at weight u > 0: slerps_flush_by's operations for one lane, in
  * scalar code.  Each is the IEEE operation the lane performs, in the same
- * order (the arc as arcs4, the sine series the lane's own, its sign taken
- * from the sign bit of the dot product, rt_slerp_finish), so the result is
- * the whole-clip samplers' bit for bit, for less than a group of four.
+ * order (the arc as arcs4, the sine series rt_sin_short or the full one,
+ * which agree on short arcs, its sign taken from the sign bit of the dot
+ * product, rt_slerp_finish), so the result is the whole-clip samplers' bit
+ * for bit, for less than a group of four.
  */
 static inline float sin_short1(float x)
 {
 	float y = x * x, y2 = y * y, q01 = 1.0f / 6.0f - y * (1.0f / 120.0f);
+	float q23 = 1.0f / 5040.0f - y * (1.0f / 362880.0f);
 
-	return x - x * y * (q01 + (1.0f / 5040.0f) * y2);
+	return x - x * y * (q01 + q23 * y2);
 }
 
 static void slerp_alone(float out[4], const float a[4], const float b[4], float u)

@@ -467,23 +467,31 @@ static void a_context_tells_a_new_binding_from_the_old(void **state)
 	free(loose_bytes);
 }
 
-/* The short sine series the slerps with a kept arc take (all four arcs up
- * to RT_SHORT_SINE) stays within one rounding of the full series there,
- * and both within 6e-8 of sin. */
-static void short_sine_agrees_with_the_full_series(void **state)
+/* The short sine series the slerps in place take (arcs up to
+ * RT_SHORT_SINE) gives the full series' bits there (every float of the
+ * range passes; here every 257th and the ends), and both are within 6e-8
+ * of sin. */
+static void short_sine_equals_the_full_series(void **state)
 {
+	uint32_t last;
+	float top = RT_SHORT_SINE;
+
 	(void)state;
-	for (uint32_t i = 0; i <= 1u << 16; i += 4) {
+	memcpy(&last, &top, sizeof last);
+	for (uint32_t i = 0; i <= last + 4 * 257; i += 4 * 257) {
 		float x[4], full[4], shrt[4];
 
-		for (int lane = 0; lane < 4; lane++)
-			x[lane] = RT_SHORT_SINE * (float)(i + (uint32_t)lane) / (float)(1u << 16);
+		for (uint32_t lane = 0; lane < 4; lane++) {
+			uint32_t bits = i + lane * 257 < last ? i + lane * 257 : last - lane;
+
+			memcpy(&x[lane], &bits, sizeof bits);
+		}
 		rt_store(full, rt_sin_quadrant(rt_load(x)));
 		rt_store(shrt, rt_sin_short(rt_load(x)));
-		for (int lane = 0; lane < 4; lane++) {
-			assert_true(fabsf(shrt[lane] - full[lane]) <= nextafterf(full[lane], 1.0f) - full[lane]);
+		if (memcmp(full, shrt, sizeof full))
+			fail_msg("the short series differs from the full one near %a", (double)x[0]);
+		for (int lane = 0; lane < 4; lane++)
 			assert_true(fabs((double)shrt[lane] - sin((double)x[lane])) <= 6e-8);
-		}
 	}
 }
 
@@ -525,19 +533,15 @@ static void bones_equal_the_pose(const animrt_clip *clip, animrt_context *ctx)
 /*
  * A clip shaped like the corpus's (and unlike varied_clip, whose arcs all
  * run slowly): 21 bones turning at rates from a few degrees a second to
- * several turns, reduced at the default tolerance, so that the slerps of
- * one sample mix short arcs and long ones, sampled in place at every grid
- * step and halfway and at random times.  Every bone alone, with a context
- * and without, equals the clip's pose (with a context and without) bit for
- * bit.
+ * several turns, so that, reduced at the default tolerance, the slerps of
+ * one sample mix short arcs and long ones.
  */
-static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
+static animc_clip *mixed_arcs_clip(void)
 {
 	enum { N = 241, BONES = 21 };
 	animc_clip *clip = animc_clip_create("mixed arcs");
 	float *r = malloc(4 * N * sizeof *r), t[3] = { 0, 1, 0 };
 
-	(void)state;
 	assert_non_null(r);
 	clip->duration_s = 4.0f;
 	for (int b = 0; b < BONES; b++) {
@@ -557,6 +561,20 @@ static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
 		test_set_track(clip, ch, ANIMC_ROTATION, false, r, N, NULL);
 	}
 	clip->declared_channel_count = clip->channel_count;
+	free(r);
+	return clip;
+}
+
+/*
+ * The mixed-arcs clip sampled in place at every grid step and halfway and
+ * at random times: every bone alone, with a context and without, equals
+ * the clip's pose (with a context and without) bit for bit.
+ */
+static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
+{
+	animc_clip *clip = mixed_arcs_clip();
+
+	(void)state;
 	size_t size;
 	uint8_t *bytes = compile(clip, true, NULL, &size, NULL);
 	animrt_clip *pk = open_packed(bytes, size);
@@ -574,7 +592,7 @@ static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
 		animrt_play_mode mode = i % 2 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
 		float time;
 
-		if (i < 2 * N) {
+		if (i < 2 * (int)pk->grid_sample_count) {
 			time = (float)((i / 2.0) / pk->grid_rate_hz);
 		} else {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
@@ -602,7 +620,137 @@ static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
 	animrt_close(pk);
 	animc_clip_destroy(clip);
 	free(bytes);
-	free(r);
+}
+
+/* The times the in-place and decoded samplers are compared at: every grid
+ * step and halfway and either side of each step, the duration and either
+ * side of it, past it and before 0, then random times from before 0 to past
+ * the end.  Returns the count (at most 6 N + 1040 for N grid samples). */
+static uint32_t comparison_times(const animrt_clip *clip, float *t)
+{
+	float d = clip->duration_s, step = (float)(1.0 / clip->grid_rate_hz);
+	const float special[] = { d, nextafterf(d, 0), nextafterf(d, INFINITY), d + step, 2 * d, 1e7f,
+				  -0.0f, -1e-7f, -d / 3, nextafterf(0, 1) };
+	uint32_t n = 0;
+	uint64_t seed = 2024;
+
+	for (uint32_t k = 0; k <= 2 * clip->grid_sample_count + 2; k++) {
+		float g = (float)((k / 2.0) / clip->grid_rate_hz);
+
+		t[n++] = g;
+		if (k % 2 == 0) {
+			t[n++] = nextafterf(g, 0);
+			t[n++] = nextafterf(g, INFINITY);
+		}
+	}
+	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+		t[n++] = special[i];
+	for (int i = 0; i < 1000; i++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		t[n++] = (float)(((double)(seed >> 11) / 9007199254740992.0 * 1.3 - 0.1) * d);
+	}
+	return n;
+}
+
+/* Where two poses' first `n` bones differ in any bit: the bone, or -1. */
+static int64_t first_differing_bone(const animrt_pose *a, const animrt_pose *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (memcmp(a->translation + 3 * i, b->translation + 3 * i, 3 * sizeof(float)) ||
+		    memcmp(a->rotation + 4 * i, b->rotation + 4 * i, 4 * sizeof(float)) ||
+		    memcmp(a->scale + 3 * i, b->scale + 3 * i, 3 * sizeof(float)) || a->tracks[i] != b->tracks[i])
+			return i;
+	return -1;
+}
+
+/*
+ * A compact clip sampled in place (the default) and decoded at load
+ * (animrt_open_options.is_decoded) gives the same pose, bit for bit: whole
+ * clips without a context and with one (forward over the grid, then at
+ * random), every bone alone, in both play modes, at the times above.  On
+ * varied_clip (slow arcs; float32 keys at a tight tolerance) and on the
+ * mixed arcs, whose short arcs the sampler in place evaluates with a
+ * shorter sine series than the decoded one.
+ */
+static void in_place_and_decoded_give_the_same_bits(void **state)
+{
+	static const animc_tolerance tolerances[3] = {
+		{ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG, ANIMC_TOLERANCE_SCALE },
+		{ 1e-2f, 1.0f, 1e-2f },
+		{ 1e-4f, 1e-4f, 1e-6f },
+	};
+
+	(void)state;
+	for (int c = 0; c < 4; c++) {
+		animc_clip *clip = c < 3 ? varied_clip() : mixed_arcs_clip();
+		size_t size;
+		uint8_t *bytes = compile(clip, true, &tolerances[c < 3 ? c : 0], &size, NULL);
+		animrt_clip *pk = open_packed(bytes, size), *dec = open_bytes(bytes, size);
+		uint32_t n = pk->sequence_count, count;
+		float *times = malloc((6 * (size_t)pk->grid_sample_count + 1040) * sizeof *times);
+		void *m[4], *mc = malloc(animrt_context_size_bytes(n));
+		animrt_pose p[4];
+		animrt_context *ctx = animrt_context_init(mc, n);
+
+		assert_non_null(times);
+		for (int j = 0; j < 4; j++) {
+			m[j] = malloc(animrt_pose_size_bytes(n));
+			animrt_pose_init(&p[j], m[j], n);
+		}
+		count = comparison_times(pk, times);
+		for (int mode = ANIMRT_PLAY_ONCE; mode <= ANIMRT_PLAY_REPEAT; mode++)
+			for (uint32_t i = 0; i < count; i++) {
+				static const char *const how[4] = { "", "in place", "in place with a context",
+								    "in place, bone by bone" };
+				animrt_play_mode pm = (animrt_play_mode)mode;
+				float t = times[i];
+				int64_t bone = -1;
+				int k = 0;
+				const char *what;
+
+				assert_int_equal(animrt_clip_sample(dec, t, pm, NULL, &p[0]), ANIMRT_OK);
+				assert_int_equal(animrt_clip_sample(pk, t, pm, NULL, &p[1]), ANIMRT_OK);
+				assert_int_equal(animrt_clip_sample_with(pk, t, pm, ctx, &p[2]), ANIMRT_OK);
+				for (uint32_t b = 0; b < n; b++) {
+					assert_int_equal(animrt_clip_sample_bone(pk, b, t, pm, NULL, p[3].translation + 3 * b,
+										 p[3].rotation + 4 * b, p[3].scale + 3 * b),
+							 ANIMRT_OK);
+					p[3].tracks[b] = p[0].tracks[b];
+				}
+				for (k = 1; k < 4 && bone < 0; k++)
+					bone = first_differing_bone(&p[0], &p[k], n);
+				what = how[--k];
+				if (bone < 0) {
+					/* The decoded clip bone by bone, into p[1]. */
+					for (uint32_t b = 0; b < n; b++)
+						assert_int_equal(animrt_clip_sample_bone(dec, b, t, pm, NULL,
+											 p[1].translation + 3 * b,
+											 p[1].rotation + 4 * b, p[1].scale + 3 * b),
+								 ANIMRT_OK);
+					memcpy(p[1].tracks, p[0].tracks, n);
+					bone = first_differing_bone(&p[0], &p[1], n);
+					k = 1;
+					what = "decoded, bone by bone";
+				}
+				if (bone >= 0) {
+					const float *want = p[0].rotation + 4 * bone, *got = p[k].rotation + 4 * bone;
+
+					fail_msg("clip %d, %s, %.9g s, bone %lld: decoded rotation %.9g %.9g %.9g %.9g, %s "
+						 "%.9g %.9g %.9g %.9g", c, mode ? "repeat" : "once", (double)t, (long long)bone,
+						 (double)want[0], (double)want[1], (double)want[2], (double)want[3],
+						 what, (double)got[0], (double)got[1],
+						 (double)got[2], (double)got[3]);
+				}
+			}
+		for (int j = 0; j < 4; j++)
+			free(m[j]);
+		free(mc);
+		free(times);
+		animrt_close(pk);
+		animrt_close(dec);
+		animc_clip_destroy(clip);
+		free(bytes);
+	}
 }
 
 static void one_bone_samples_on_every_layout(void **state)
@@ -651,7 +799,7 @@ static void one_bone_samples_on_every_layout(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-	cmocka_unit_test(short_sine_agrees_with_the_full_series),
+	cmocka_unit_test(short_sine_equals_the_full_series),
 	cmocka_unit_test(simd_agrees_with_the_reference),
 	cmocka_unit_test(simd_agrees_with_the_reference_original),
 	cmocka_unit_test(in_place_agrees_with_decoded),
@@ -659,6 +807,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_context_tells_a_new_binding_from_the_old),
 	cmocka_unit_test(one_bone_samples_on_every_layout),
 	cmocka_unit_test(one_bone_equals_the_pose_on_mixed_arcs),
+	cmocka_unit_test(in_place_and_decoded_give_the_same_bits),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -291,7 +291,9 @@ typedef struct animrt_open_options {
 	bool is_listed_only;
 	/* Compact clips: decode every key to floats at load (faster sampling
 	 * when no context is kept, 7.5 to 10.4 times the memory on the shared
-	 * corpora; see animrt_sequence).  Off: the clip stays packed and is sampled in place. */
+	 * corpora; see animrt_sequence).  Off: the clip stays packed and is sampled in place.
+	 * A trade of memory for speed only: every sampler gives the same
+	 * poses either way, bit for bit. */
 	bool is_decoded;
 } animrt_open_options;
 
