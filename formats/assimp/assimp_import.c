@@ -914,6 +914,19 @@ static bool bvh_frames_are_there(const uint8_t *data, size_t size, animc_diag_si
 				  (unsigned long long)channels);
 		return false;
 	}
+	/* More frames than it says: Assimp reads the count, and the motion
+	 * stops short of the file's. */
+	if (channels > 0 && values / channels > declared) {
+		unsigned long long more = (unsigned long long)(values / channels - declared);
+		char last[48] = "frame is";
+
+		if (more > 1)
+			snprintf(last, sizeof last, "%llu frames are", more);
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_WRONG_FRAME_COUNT, frames_line, 0,
+				       "Frames: %llu, but the MOTION section holds %llu frames of %llu channels: the "
+				       "last %s not read", (unsigned long long)declared,
+				       (unsigned long long)(values / channels), (unsigned long long)channels, last);
+	}
 	return true;
 }
 

@@ -94,6 +94,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_REFERENCE_LACKS_BONE] = { "reference-lacks-bone",
 		"--additive-reference CLIP: a bone CLIP does not animate has no rest pose in the source or --skeleton; "
 		"referenced at identity" },
+	[ANIMC_WARN_WRONG_FRAME_COUNT] = { "wrong-frame-count",
+		"a BVH holds more frames than its Frames: line says; the rest are not read" },
 	[ANIMC_WARN_CACHE] = { "cache",
 		"the shared build cache could not be read or written (the run's own)" },
 	[ANIMC_WARN_MANIFEST] = { "manifest",
