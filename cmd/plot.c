@@ -156,7 +156,7 @@ typedef struct source_job {
 static void print_diag(void *user, const animc_diag *diag)
 {
 	const source_job *job = user;
-	char *said = diag->severity == ANIMC_ERROR ? build_memory_message(diag->message, job->memory_bytes) : NULL;
+	char *said = diag->severity == ANIMC_ERROR ? build_memory_message(diag->message, job->memory_bytes, job->size) : NULL;
 	animc_diag plain = *diag;
 
 	if (said)

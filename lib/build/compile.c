@@ -310,7 +310,7 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 
 /* "ran out of memory", said plainly, when an import hit the worker's cap
  * (C++ readers say it as std::bad_alloc). */
-static void explain_memory(const build_ctx *ctx, build_result *r)
+static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t source_bytes)
 {
 	/* The error that says it, said once and plainly (a second error for
 	 * the same cause counted the failure twice). */
@@ -322,7 +322,7 @@ static void explain_memory(const build_ctx *ctx, build_result *r)
 			continue;
 		if (strstr(d->message, "ran out of memory"))
 			return;   /* said already, by the pass that ran out */
-		said = build_memory_message(d->message, ctx->options->memory_limit_bytes);
+		said = build_memory_message(d->message, ctx->options->memory_limit_bytes, source_bytes);
 		if (said) {
 			free(d->message);
 			d->message = said;
@@ -999,7 +999,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		r->status = BUILD_COMPILED;
 done:
 	if (r->status == BUILD_FAILED)
-		explain_memory(ctx, r);
+		explain_memory(ctx, r, size);
 	animc_clip_set_release(&set);
 	animc_skeleton_release(&converted);
 	free(data);
