@@ -2611,6 +2611,59 @@ static void a_build_from_another_working_folder_is_up_to_date(void **state)
 	free(animc), free(moved), free(turn), free(sub), free(art), free(dir);
 }
 
+/* A record's path means the file from the folder the build ran in: from
+ * another folder, a file that happens to lie at the same spelling is
+ * another file.  A changed .bin was called up to date when the new working
+ * folder held an old copy at art/wag data.bin. */
+static void a_file_at_the_recorded_spelling_elsewhere_is_another_file(void **state)
+{
+	char *dir = test_tmpdir("working-folder-twin"), *art = test_format("%s/art", dir);
+	char *sub = test_format("%s/sub", dir), *twin = test_format("%s/sub/art", dir);
+	char *bin = test_format("%s/wag data.bin", art), *out = test_format("%s/out/external/wag.xnb", dir);
+	char *fresh = test_format("%s/fresh", dir), *fresh_xnb = test_format("%s/external/wag.xnb", fresh);
+	char *animc = realpath(test_animc_path(), NULL);
+	uint8_t *data, *got, *want;
+	size_t size, got_size, want_size;
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	assert_int_equal(mkdir(art, 0755), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(mkdir(twin, 0755), 0);
+	r = test_exec("cp", "testdata/gltf/external.gltf", "testdata/gltf/wag data.bin", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("cp", "-p", "testdata/gltf/wag data.bin", twin, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	const char *const first[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -q -o out art", "sh", dir, animc, NULL };
+	r = test_execv(first);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* The real buffer changes: other keys, still numbers. */
+	data = test_read_file(bin, &size);
+	for (size_t i = size - 8; i < size; i++)
+		data[i] ^= 0x10;
+	assert_true(test_write_file(bin, data, size));
+	free(data);
+	const char *const again[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -o ../out ../art", "sh", sub, animc,
+				      NULL };
+	r = test_execv(again);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 1 source (1 clip)"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", fresh, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	got = test_read_file(out, &got_size);
+	want = test_read_file(fresh_xnb, &want_size);
+	assert_true(got_size == want_size && memcmp(got, want, got_size) == 0);
+	free(want), free(got), free(animc), free(fresh_xnb), free(fresh), free(out), free(bin), free(twin), free(sub);
+	free(art), free(dir);
+}
+
 /* The same file in another folder is another source: what its import reads
  * beside it (a glTF's .bin) is that folder's.  A glTF linked into a second
  * folder with its own .bin was taken for the first one's, up to date, and
@@ -2776,6 +2829,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
+	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),
 	cmocka_unit_test(the_same_file_in_another_folder_is_another_source),
 	cmocka_unit_test(a_touched_model_settles_each_source_built_alone),
 	cmocka_unit_test(reports_and_plots_write_into_special_files),

@@ -513,14 +513,18 @@ static char *cwd_record(const char *path)
 	return rel;
 }
 
-/* A path recorded relative to `from`: kept when the file is there as
- * written (or it is absolute), else spelt from `to` when it is there. */
+/* A path recorded relative to `from`: spelt from `to` when the file it
+ * names is there (what the record means), else kept as written (the
+ * output folder moved apart from the tree, its paths still true from
+ * here), as is an absolute one.  A file that happens to be at the written
+ * spelling from `to` is another file: taken for the recorded one, it
+ * called a stale output up to date. */
 static bool rebase_path(char **path, const char *from, const char *to)
 {
 	struct stat st;
 	char *whole, *moved;
 
-	if ((*path)[0] == '/' || stat(*path, &st) == 0)
+	if ((*path)[0] == '/')
 		return true;
 	whole = absolute_of(*path, from);
 	moved = whole ? relative_to(whole, to) : NULL;
