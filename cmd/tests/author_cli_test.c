@@ -239,6 +239,42 @@ static void a_misspelt_sidecar_is_a_warning(void **state)
 	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir);
 }
 
+/* A sidecar whose type lies past the bytes looked at (a long comment
+ * first: in UTF-16, twice the bytes) splits nothing either, and says so:
+ * no importer claimed it, and it was skipped without a word. */
+static void a_sidecar_past_the_probe_is_a_warning(void **state)
+{
+	char *dir = test_tmpdir("sidecar-far"), *out = test_format("%s/out", dir);
+	char *src = test_format("%s/src", dir), *walker = test_format("%s/Walker.xml", src);
+	char *side = test_format("%s/Walker_Anims.xml", src), *whole = test_format("%s/Walker/Take 001.xnb", out);
+	size_t size, comment = 300u << 10;
+	char *doc = (char *)test_read_file(WALKER_ANIMS, &size), *root = strstr(doc, "<XnaContent");
+	char *far = malloc(size + comment + 16);
+	test_run r;
+
+	(void)state;
+	assert_non_null(root);
+	assert_non_null(far);
+	size_t head = (size_t)(root - doc), at = head;
+	memcpy(far, doc, head);
+	memcpy(far + at, "<!--", 4), at += 4;
+	memset(far + at, 'x', comment), at += comment;
+	memcpy(far + at, "-->\n", 4), at += 4;
+	memcpy(far + at, root, size - head), at += size - head;
+	assert_int_equal(mkdir(src, 0755), 0);
+	copy_file(WALKER, walker);
+	assert_true(test_write_file(side, far, at));
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "Walker_Anims.xml: warning: named like a clip-split sidecar, but no <XnaContent> holding an "
+			   "AnimationDefinition is in its first 256 KiB: its source's takes are built whole "
+			   "[sidecar-unused]"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(whole));
+	free(far), free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir);
+}
+
 /* Boundaries between keys: the pose there interpolated by the runtime's rule. */
 static void split_between_keys_is_the_take_shifted(void **state)
 {
@@ -2170,6 +2206,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
 	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
+	cmocka_unit_test(a_sidecar_past_the_probe_is_a_warning),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),
 	cmocka_unit_test(hostile_sidecars_name_file_and_line),

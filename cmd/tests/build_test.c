@@ -1491,6 +1491,38 @@ static void a_file_or_folder_without_permission_is_skipped(void **state)
 	free(report), free(wave), free(idle), free(folder), free(idle_src), free(out), free(src), free(dir);
 }
 
+/* A clip-split sidecar that cannot be read fails its source, naming it:
+ * built whole instead, the source replaced its parts with its take, and
+ * --prune removed them (QA: exit 0, Start.xnb and Run.xnb gone). */
+static void an_unreadable_sidecar_fails_its_source(void **state)
+{
+	char *dir = test_tmpdir("no-permission-sidecar"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *side = test_format("%s/Walker_Anims.xml", src);
+	char *walker = test_format("%s/Walker.xml", src), *start = test_format("%s/Walker/Start.xnb", out);
+	char *whole = test_format("%s/Walker/Take 001.xnb", out);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s' && "
+	   "chmod -R a+rwX '%s'", src, src, dir);
+	if (!build_unprivileged(&r, "-q", "-o", out, src, NULL))
+		skip();
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(start));
+	assert_int_equal(chmod(side, 0), 0);
+	sh("echo ' ' >> '%s'", walker);   /* the source changed: built again */
+	build_unprivileged(&r, "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Walker.xml: error: ") || !strstr(r.err, "Walker_Anims.xml: cannot open: Permission denied"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(start));
+	assert_false(test_file_exists(whole));
+	chmod(side, 0644);
+	free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
+}
+
 /* An output of a source gone that the user changed is not stale (--prune
  * would not remove it): --prune says it leaves it, as clean does, and
  * forgets it. */
@@ -2858,6 +2890,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),
+	cmocka_unit_test(an_unreadable_sidecar_fails_its_source),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

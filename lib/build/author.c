@@ -149,6 +149,10 @@ char *build_sidecar_path(const char *source)
  * large file that is no sidecar. */
 #define SIDECAR_PROBE_BYTES (256u << 10)
 
+/* Whether the file at `path` is a sidecar: its type in its first bytes.
+ * One there that cannot be read counts as one, so that its source fails
+ * naming it rather than build its takes whole, which would replace (and
+ * with --prune remove) the parts it wrote. */
 static bool holds_definition(const char *path)
 {
 	uint8_t *head = malloc(SIDECAR_PROBE_BYTES);
@@ -158,15 +162,16 @@ static bool holds_definition(const char *path)
 	bool holds;
 
 	if (fd < 0 || !head) {
+		holds = fd < 0 && errno != ENOENT && errno != ENOTDIR;
 		if (fd >= 0)
 			close(fd);
 		free(head);
-		return false;
+		return holds;
 	}
 	while (size < SIDECAR_PROBE_BYTES && (n = read(fd, head + size, SIDECAR_PROBE_BYTES - size)) > 0)
 		size += (size_t)n;
 	close(fd);
-	holds = size > 0 && animc_split_doc_probe(head, size);
+	holds = n < 0 || (size > 0 && animc_split_doc_probe(head, size));
 	free(head);
 	return holds;
 }

@@ -825,6 +825,12 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 				  "no importer recognises this file any more (an earlier build compiled it)");
 		return;
 	}
+	/* Named like a sidecar, and no sidecar in the bytes looked at: its
+	 * source is built whole, which a skip listed under -v would hide. */
+	if (job->is_sidecar_name)
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
+				       "named like a clip-split sidecar, but no <XnaContent> holding an "
+				       "AnimationDefinition is in its first 256 KiB: its source's takes are built whole");
 	r->status = BUILD_SKIPPED;
 	r->skip_reason = strdup("no importer recognises it");
 }
