@@ -298,15 +298,18 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	status = job->importer->import(&request, &set, &sink);
 	if (status == ANIMC_OK)
 		status = build_author_apply(job->author, job->path, true, &set, &sink, NULL);
-	if (status == ANIMC_OK && !build_units_convert(job->units, job->importer, job->path, job->skeleton,
-						       job->author->root_bone, &set, &is_turned, turn, &sink))
-		status = ANIMC_ERR_ARGUMENT;
 	if (status == ANIMC_OK) {
 		uint32_t pick = pick_clip(job, &set, &is_motion);
 		animc_process_options lossless = { 0 };
 
+		/* Every clip converted (a reference clip is one), the one
+		 * plotted said of. */
 		picked = pick < set.count;
-		if (picked)
+		if (picked && !build_units_convert(job->units, job->importer, job->path, job->skeleton,
+						   job->author->root_bone, set.clips[pick]->name, &set, &is_turned,
+						   turn, &sink))
+			status = ANIMC_ERR_ARGUMENT;
+		if (picked && status == ANIMC_OK)
 			status = author_clip(job, &set, pick, is_motion, is_turned ? turn : NULL, &motion, &sink);
 		if (picked && status == ANIMC_OK)
 			status = animc_clip_process(motion ? motion : set.clips[0], &lossless, &sink, NULL);

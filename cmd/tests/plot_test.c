@@ -556,6 +556,47 @@ static void plot_converts_the_source_as_the_build_did(void **state)
 	free(layer), free(walk), free(layered), free(turned), free(svg), free(dir);
 }
 
+/* --rotate on a source of several clips: each is converted (a reference
+ * clip may be one), and only the clip plotted is said of.  Plotting body
+ * said that the clip head animates no root, a warning about another clip. */
+static void plot_speaks_of_the_clip_it_plots(void **state)
+{
+	static const char two_clips[] =
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Root\",\"children\":[1]},{\"name\":\"Hea"
+		"d\"}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0,\"buffers\":[{\"byteLength\":32,\"uri\":\"data:ap"
+		"plication/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAA=\"}],\"bufferViews\":["
+		"{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":2"
+		"4}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"mi"
+		"n\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],\""
+		"animations\":[{\"name\":\"body\",\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"samp"
+		"ler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},{\"name\":\"head\",\"samplers\":[{\""
+		"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translat"
+		"ion\"}}]}]}";
+	char *dir = test_tmpdir("plot-clip-said"), *gltf = test_format("%s/two.gltf", dir);
+	char *out = test_format("%s/out", dir), *svg = test_format("%s/p.svg", dir);
+	char *body = test_format("%s/two/body.xnb", out), *head = test_format("%s/two/head.xnb", out);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(gltf, two_clips, sizeof two_clips - 1));
+	r = test_animc("build", "-q", "--rotate", "90,0,0", "-o", out, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "clip 'head': --rotate turns the root bones"));
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Root", "--clip", "body", "--track", "translation", "--rotate", "90,0,0", "-o",
+		       svg, body, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.err, "clip 'head'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Head", "--clip", "head", "--track", "translation", "--rotate", "90,0,0",
+		       "-o", svg, head, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "clip 'head': --rotate turns the root bones"));
+	test_run_release(&r);
+	free(head), free(body), free(svg), free(out), free(gltf), free(dir);
+}
+
 /* A compiled SOURCE opens as COMPILED does: a compact one decoded, one
  * written with --reader-name read with it; the options that cut a source
  * into clips are refused for it. */
@@ -835,6 +876,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_compares_authored_outputs_with_their_source_made_alike),
 	cmocka_unit_test(plot_converts_the_source_as_the_build_did),
+	cmocka_unit_test(plot_speaks_of_the_clip_it_plots),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
 	cmocka_unit_test(plot_writes_any_name_as_text),
 	cmocka_unit_test(plot_makes_no_folders),

@@ -596,8 +596,8 @@ static bool exact_allows(const compile_state *cs, const animc_clip_set *set, ani
 }
 
 bool build_units_convert(const animc_units *units, const animc_importer *importer, const char *path,
-			 const animc_skeleton *model, const char *root_bone, animc_clip_set *set,
-			 bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink)
+			 const animc_skeleton *model, const char *root_bone, const char *warn_clip,
+			 animc_clip_set *set, bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink)
 {
 	const animc_skeleton *hierarchy = model;
 	animc_skeleton own = { 0 };
@@ -627,7 +627,8 @@ bool build_units_convert(const animc_units *units, const animc_importer *importe
 	}
 	for (uint32_t i = 0; i < set->count && ok; i++) {
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
-		if (ok && hierarchy && animc_units_has_rotation(units))
+		if (ok && hierarchy && animc_units_has_rotation(units) &&
+		    (!warn_clip || strcmp(set->clips[i]->name, warn_clip) == 0))
 			warn_unturned(set->clips[i], hierarchy, sink);
 	}
 	animc_skeleton_release(&own);
@@ -647,7 +648,7 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 	const animc_skeleton *from = cs->process.reduce.skeleton;
 
 	if (!build_units_convert(units, importer, cs->job->path, ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
-				 ctx->options->author.root_bone, set, &cs->is_motion_turned, cs->motion_turn, sink))
+				 ctx->options->author.root_bone, NULL, set, &cs->is_motion_turned, cs->motion_turn, sink))
 		return false;
 	if (animc_units_is_identity(units) || !set->count || !from)
 		return true;
