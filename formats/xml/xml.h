@@ -40,6 +40,13 @@ const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **
  */
 bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t name_size);
 
+/*
+ * A UTF-16 document (animc_xml_head_utf8's rule) holding a surrogate out
+ * of its pair: true, with its line and column (1-based, in characters)
+ * and the code unit.  libxml2 places such an error on line 1.
+ */
+bool animc_xml_utf16_broken(const uint8_t *data, size_t size, uint32_t *line, uint32_t *column, uint32_t *unit);
+
 /* ------------------------------------------------------ xs: lexical forms */
 
 /* XML whitespace: space, tab, CR, LF. */

@@ -363,6 +363,12 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is empty");
 		return ANIMC_ERR_PARSE;
 	}
+	uint32_t line, column, unit;
+	if (animc_xml_utf16_broken(data, size, &line, &column, &unit)) {
+		animc_diag_report(sink, ANIMC_ERROR, line, column, "not UTF-16: the code unit 0x%04X is half of a "
+				  "surrogate pair without its other half", unit);
+		return ANIMC_ERR_PARSE;
+	}
 	xmlInitParser();
 	memset(&r, 0, sizeof r);
 	r.handler = handler;

@@ -157,6 +157,39 @@ const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **
 	return out;
 }
 
+bool animc_xml_utf16_broken(const uint8_t *data, size_t size, uint32_t *line, uint32_t *column, uint32_t *unit)
+{
+	size_t bom, units;
+	int order = utf16_order(data, size, &bom);
+
+	*line = 1;
+	*column = 1;
+	if (!order)
+		return false;
+	units = (size - bom) / 2;
+	for (size_t i = 0; i < units; i++) {
+		const uint8_t *u = data + bom + 2 * i;
+		uint32_t c = order == 'L' ? (uint32_t)(u[0] | u[1] << 8) : (uint32_t)(u[0] << 8 | u[1]);
+		uint32_t next = 0;
+
+		if (i + 1 < units)
+			next = order == 'L' ? (uint32_t)(u[2] | u[3] << 8) : (uint32_t)(u[2] << 8 | u[3]);
+		if ((c >= 0xD800 && c < 0xDC00 && !(next >= 0xDC00 && next < 0xE000)) || (c >= 0xDC00 && c < 0xE000)) {
+			*unit = c;
+			return true;
+		}
+		if (c >= 0xD800 && c < 0xDC00)
+			i++;   /* the pair: one character */
+		if (c == '\n') {
+			(*line)++;
+			*column = 1;
+		} else {
+			(*column)++;
+		}
+	}
+	return false;
+}
+
 bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t name_size)
 {
 	uint8_t *copy;

@@ -142,6 +142,43 @@ static void root_element_sniffing(void **state)
 	assert_false(animc_xml_root_name((const uint8_t *)"<Animation>", 11, tiny, sizeof tiny));
 }
 
+/* A surrogate out of its pair is placed where it stands: libxml2 put such
+ * an error on line 1 (1:37), a bad byte of UTF-8 on its own line. */
+static void a_broken_utf16_unit_is_placed(void **state)
+{
+	static const char doc[] = "<?xml version=\"1.0\"?>\n<A>\n  <B>N" "\xF0\x9F\x98\x80" "d</B>\n</A>\n";
+	uint32_t line, column, unit;
+
+	(void)state;
+	for (int form = 0; form < 4; form++) {
+		size_t size;
+		uint8_t *u16 = test_utf16(doc, sizeof doc - 1, form & 1, form < 2, &size);
+		size_t bom = form < 2 ? 2 : 0, at = bom + 2 * (size_t)(strstr(doc, "N" "\xF0") - doc + 1);
+
+		/* Whole, the pair is one character. */
+		assert_false(animc_xml_utf16_broken(u16, size, &line, &column, &unit));
+		/* Its second half gone (a copy of the first): line 3, column 7. */
+		memcpy(u16 + at + 2, u16 + at, 2);
+		assert_true(animc_xml_utf16_broken(u16, size, &line, &column, &unit));
+		assert_int_equal(line, 3);
+		assert_int_equal(column, 7);
+		assert_int_equal(unit, 0xD83D);
+		/* A second half alone: 'A', then U+DE00. */
+		for (int k = 0; k < 2; k++) {
+			unsigned v = k ? 0xDE00 : 'A';
+
+			u16[at + 2 * k + (form & 1 ? 0 : 1)] = (uint8_t)(v >> 8);
+			u16[at + 2 * k + (form & 1 ? 1 : 0)] = (uint8_t)(v & 0xFF);
+		}
+		assert_true(animc_xml_utf16_broken(u16, size, &line, &column, &unit));
+		assert_int_equal(line, 3);
+		assert_int_equal(column, 8);
+		assert_int_equal(unit, 0xDE00);
+		free(u16);
+	}
+	assert_false(animc_xml_utf16_broken((const uint8_t *)doc, sizeof doc - 1, &line, &column, &unit));
+}
+
 /* A UTF-16 head (as an editor saves "Unicode") is read as its UTF-8 twin:
  * both byte orders, with a byte-order mark or "<?" first; a name outside
  * ASCII comes out in UTF-8, a cut unit or pair is left out. */
@@ -278,6 +315,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(booleans),
 	cmocka_unit_test(root_element_sniffing),
 	cmocka_unit_test(root_element_sniffing_in_utf16),
+	cmocka_unit_test(a_broken_utf16_unit_is_placed),
 	cmocka_unit_test(durations_in_integer_ticks),
 	cmocka_unit_test(lists_split_on_xml_whitespace),
 };
