@@ -2651,6 +2651,7 @@ static void a_file_at_the_recorded_spelling_elsewhere_is_another_file(void **sta
 {
 	char *dir = test_tmpdir("working-folder-twin"), *art = test_format("%s/art", dir);
 	char *sub = test_format("%s/sub", dir), *twin = test_format("%s/sub/art", dir);
+	char *twin_bin = test_format("%s/wag data.bin", twin);
 	char *bin = test_format("%s/wag data.bin", art), *out = test_format("%s/out/external/wag.xnb", dir);
 	char *fresh = test_format("%s/fresh", dir), *fresh_xnb = test_format("%s/external/wag.xnb", fresh);
 	char *animc = realpath(test_animc_path(), NULL);
@@ -2692,7 +2693,43 @@ static void a_file_at_the_recorded_spelling_elsewhere_is_another_file(void **sta
 	got = test_read_file(out, &got_size);
 	want = test_read_file(fresh_xnb, &want_size);
 	assert_true(got_size == want_size && memcmp(got, want, got_size) == 0);
-	free(want), free(got), free(animc), free(fresh_xnb), free(fresh), free(out), free(bin), free(twin), free(sub);
+	free(want), free(got);
+	/* Built from the project's folder again (the buffer changed back),
+	 * then the real buffer gone: the copy in sub/ is not it, and the
+	 * source fails (it was up to date, and its record took the copy's
+	 * path for good). */
+	data = test_read_file(twin_bin, &size);
+	assert_true(test_write_file(bin, data, size));
+	free(data);
+	r = test_execv(first);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(unlink(bin), 0);
+	r = test_execv(again);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "external.gltf"));
+	test_run_release(&r);
+	/* A source gone, a copy of it there: --prune from there removes its
+	 * outputs (it kept them, taking the copy for the source). */
+	char *gltf = test_format("%s/external.gltf", art);
+	data = test_read_file(twin_bin, &size);
+	assert_true(test_write_file(bin, data, size));
+	free(data);
+	sh("touch '%s'", bin);
+	r = test_execv(first);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("cp", gltf, twin, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(unlink(gltf), 0);
+	const char *const prune[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -q --prune -o ../out ../art", "sh",
+				      sub, animc, NULL };
+	r = test_execv(prune);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(out));
+	free(gltf), free(twin_bin), free(animc), free(fresh_xnb), free(fresh), free(out), free(bin), free(twin), free(sub);
 	free(art), free(dir);
 }
 

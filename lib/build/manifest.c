@@ -513,28 +513,23 @@ static char *cwd_record(const char *path)
 	return rel;
 }
 
-/* A path recorded relative to `from`: spelt from `to` when the file it
- * names is there (what the record means), else kept as written (the
- * output folder moved apart from the tree, its paths still true from
- * here), as is an absolute one.  A file that happens to be at the written
- * spelling from `to` is another file: taken for the recorded one, it
- * called a stale output up to date. */
-static bool rebase_path(char **path, const char *from, const char *to)
+/* A path recorded relative to `from`, spelt from `to`: what the record
+ * means, the file there or gone.  Kept as written (an absolute one too)
+ * only when `from` itself is gone: the tree moved apart from the output
+ * folder, its paths true from here.  A file that happens to lie at the
+ * written spelling from `to` is another file: taken for the recorded one,
+ * it called a stale output up to date, and a deleted one's too. */
+static bool rebase_path(char **path, const char *from, bool from_is_there, const char *to)
 {
-	struct stat st;
 	char *whole, *moved;
 
-	if ((*path)[0] == '/')
+	if ((*path)[0] == '/' || !from_is_there)
 		return true;
 	whole = absolute_of(*path, from);
 	moved = whole ? relative_to(whole, to) : NULL;
 	free(whole);
 	if (!moved)
 		return false;
-	if (stat(moved, &st) != 0) {
-		free(moved);
-		return true;
-	}
 	free(*path);
 	*path = moved;
 	return true;
@@ -555,15 +550,18 @@ static bool rebase(manifest *m, const char *path)
 	folder = manifest_folder(path);
 	from = here && folder ? absolute_of(m->cwd, folder) : NULL;
 	if (from && strcmp(from, here) != 0) {
+		struct stat st;
+		bool is_there = stat(from, &st) == 0 && S_ISDIR(st.st_mode);
+
 		for (size_t i = 0; ok && i < m->count; i++) {
 			manifest_entry *e = &m->entries[i];
 
-			ok = rebase_path(&e->source, from, here);
+			ok = rebase_path(&e->source, from, is_there, here);
 			for (uint32_t d = 0; ok && d < e->dep_count; d++)
-				ok = rebase_path(&e->deps[d].path, from, here);
+				ok = rebase_path(&e->deps[d].path, from, is_there, here);
 		}
 		if (ok && m->has_skeleton)
-			ok = rebase_path(&m->skeleton.path, from, here);
+			ok = rebase_path(&m->skeleton.path, from, is_there, here);
 		if (ok && m->count)
 			ok = index_build(m, m->index_size);
 	}

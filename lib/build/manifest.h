@@ -98,9 +98,10 @@ manifest_record_status manifest_output_parse(char *line, const char *word, manif
 bool manifest_path_is_inside(const char *path);
 
 /* Load and parse; the source, dependency and skeleton paths a run in
- * another working folder recorded are spelt from this one's where the
- * files they name are there (a tree moved whole with its output folder, as
- * a CI checkout elsewhere, included), else kept as written. */
+ * another working folder recorded are spelt from this one's (a tree moved
+ * whole with its output folder, as a CI checkout elsewhere, included);
+ * kept as written when that folder is gone (the tree moved apart from
+ * the output folder). */
 manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err);
 /* Parse manifest bytes (the loader's core; exposed for tests). */
 manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err);
