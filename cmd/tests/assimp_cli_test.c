@@ -514,7 +514,7 @@ static void a_bvh_of_no_frames_fails(void **state)
 	assert_true(test_write_file(bvh, text, strlen(text)));
 	r = test_animc("build", "-q", "-o", out, bvh, NULL);
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "f0.bvh: error: the MOTION section has no frames (Frames: 0)"));
+	assert_non_null(strstr(r.err, "f0.bvh:12: error: the MOTION section has no frames (Frames: 0)"));
 	assert_int_equal(test_count_files(out), 0);
 	test_run_release(&r);
 	free(out), free(bvh), free(dir);
@@ -530,6 +530,8 @@ static void a_bvh_frame_count_past_its_frames_is_named(void **state)
 		{ "2000000000", "b.bvh:12: error: Frames: 2000000000, but the MOTION section holds 12 values, "
 				"2 frames of 6 channels" },
 		{ "3", "b.bvh:12: error: Frames: 3, but the MOTION section holds 12 values, 2 frames of 6 channels" },
+		{ "0", "b.bvh:12: error: Frames: 0, but the MOTION section holds 2 frames of 6 channels: give their "
+		       "count" },
 		{ "2", NULL },
 		{ "1", "b.bvh:12: warning: Frames: 1, but the MOTION section holds 2 frames of 6 channels: the last "
 		       "frame is not read [wrong-frame-count]" },

@@ -907,6 +907,18 @@ static bool bvh_frames_are_there(const uint8_t *data, size_t size, animc_diag_si
 		return true;
 	while (bvh_token(&p, end, &line, &t, &len))
 		values++;
+	/* No frames said: Assimp's motion of none (a clip of decades). */
+	if (declared == 0 && channels > 0 && values >= channels) {
+		animc_diag_report(sink, ANIMC_ERROR, frames_line, 0, "Frames: 0, but the MOTION section holds %llu "
+				  "frames of %llu channels: give their count", (unsigned long long)(values / channels),
+				  (unsigned long long)channels);
+		return false;
+	}
+	if (declared == 0) {
+		animc_diag_report(sink, ANIMC_ERROR, frames_line, 0, "the MOTION section has no frames (Frames: 0): "
+				  "nothing to play");
+		return false;
+	}
 	if (channels > 0 && declared > values / channels) {
 		animc_diag_report(sink, ANIMC_ERROR, frames_line, 0, "Frames: %llu, but the MOTION section "
 				  "holds %llu values, %llu frames of %llu channels", (unsigned long long)declared,
