@@ -973,6 +973,5 @@ const animc_importer animc_importer_assimp = {
 	.probe = probe_assimp,
 	.import = import_assimp,
 	.needs_isolation = true,
-	.reads_path = true,
 	.load_skeleton = animc_assimp_skeleton_load,
 };

@@ -103,7 +103,10 @@ typedef struct animc_importer {
 	bool needs_isolation;
 	/* Given request->path, the import reads the file itself and looks at
 	 * no more of request->data than its first ANIMC_PROBE_HEAD_BYTES: a
-	 * caller may pass just those rather than read the whole file twice. */
+	 * caller may pass just those rather than read the whole file twice.
+	 * No importer of animc's does: each reads the source from the bytes
+	 * given, the bytes a build keys its outputs by (a file read again by
+	 * its path may have been replaced since). */
 	bool reads_path;
 	/* Load the node tree of a model of this format as a skeleton (see
 	 * animc_skeleton_load), reading `path`; NULL when the format holds
