@@ -146,6 +146,7 @@ typedef struct source_job {
 	const animc_units *units;             /* how it is converted */
 	const animc_skeleton *skeleton;       /* --skeleton's model, or NULL */
 	bool relative_to_bind;
+	uint64_t read_bytes;                  /* what the import read so far (the child's) */
 	uint64_t memory_bytes;                /* the child's cap (--memory-limit) */
 	cli_diag_printer *printer;
 } source_job;
@@ -156,7 +157,7 @@ typedef struct source_job {
 static void print_diag(void *user, const animc_diag *diag)
 {
 	const source_job *job = user;
-	char *said = diag->severity == ANIMC_ERROR ? build_memory_message(diag->message, job->memory_bytes, job->size) : NULL;
+	char *said = diag->severity == ANIMC_ERROR ? build_memory_message(diag->message, job->memory_bytes, job->read_bytes) : NULL;
 	animc_diag plain = *diag;
 
 	if (said)
@@ -279,6 +280,17 @@ static animc_status author_clip(const source_job *job, animc_clip_set *set, uint
  * compiled in memory.  A failure is said as animc build says it: an
  * importer may return a status alone (out of memory, most likely under the
  * cap), which would fail the plot without a word. */
+/* A file the import read beside SOURCE (a glTF's buffer): its size
+ * counted, for what running out of memory says. */
+static void count_read(void *user, const char *path)
+{
+	source_job *job = user;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && st.st_size > 0)
+		job->read_bytes += (uint64_t)st.st_size;
+}
+
 static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 {
 	source_job *job = user;
@@ -295,6 +307,8 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	options.length_scale = job->units->scale;
 	options.skeleton = job->skeleton;
 	options.relative_to_bind = job->relative_to_bind;
+	options.on_file_read = count_read;
+	options.on_file_read_user = job;
 	status = job->importer->import(&request, &set, &sink);
 	if (status == ANIMC_OK)
 		status = build_author_apply(job->author, job->path, true, &set, &sink, NULL);
@@ -385,7 +399,7 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 		}
 	}
 	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, &a->units,
-			   a->skeleton_path ? &model : NULL, a->relative_to_bind, limits->memory_bytes, printer };
+			   a->skeleton_path ? &model : NULL, a->relative_to_bind, size, limits->memory_bytes, printer };
 
 	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
 				   &detail)) {

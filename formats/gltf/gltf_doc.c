@@ -742,13 +742,15 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 
 		if (!file)
 			return false;
+		/* Said before it is read: one the read fails on (out of
+		 * memory, say) is still one the import needed. */
+		if (doc->on_file_read)
+			doc->on_file_read(doc->on_file_read_user, file);
 		if (!gltf_read_file(file, GLTF_MAX_BUFFER_BYTES, &bytes, &size, why, sizeof why)) {
 			gltf_fail(doc, ANIMC_ERR_IO, uri_path, "'%s' %s", file, why);
 			free(file);
 			return false;
 		}
-		if (doc->on_file_read)
-			doc->on_file_read(doc->on_file_read_user, file);
 		if (size < length) {
 			gltf_fail(doc, ANIMC_ERR_INVALID, uri_path, "'%s' is %zu bytes, byteLength says "
 				  "%llu", file, size, (unsigned long long)length);

@@ -310,8 +310,15 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 
 /* "ran out of memory", said plainly, when an import hit the worker's cap
  * (C++ readers say it as std::bad_alloc). */
-static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t source_bytes)
+static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t source_bytes, const cli_strings *reads)
 {
+	struct stat st;
+
+	/* What the import read: the source, and a glTF's buffers (by their
+	 * size: one past the memory left is no dependency). */
+	for (size_t i = 0; i < reads->count; i++)
+		if (stat(reads->items[i], &st) == 0 && st.st_size > 0)
+			source_bytes += (uint64_t)st.st_size;
 	/* The error that says it, said once and plainly (a second error for
 	 * the same cause counted the failure twice). */
 	for (uint32_t i = 0; i < r->diag_count; i++) {
@@ -1006,7 +1013,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		r->status = BUILD_COMPILED;
 done:
 	if (r->status == BUILD_FAILED)
-		explain_memory(ctx, r, size);
+		explain_memory(ctx, r, size, &cs.reads);
 	animc_clip_set_release(&set);
 	animc_skeleton_release(&converted);
 	free(data);
