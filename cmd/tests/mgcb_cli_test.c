@@ -208,6 +208,18 @@ static void errors_name_the_project_line(void **state)
 	r = test_animc("build", "--mgcb", items, NULL);
 	assert_int_equal(r.status, 2);
 	test_run_release(&r);
+	/* An item's rotation that cannot be made names the item, not
+	 * --rotate, an option never given. */
+	char *turned = test_format("%s/turned.mgcb", dir);
+	static const char turned_text[] = "/processorParam:RotationY=90\n/build:Turn.Animation\n";
+	assert_true(test_write_file(turned, turned_text, strlen(turned_text)));
+	r = test_animc("build", "-q", "--mgcb", turned, "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	where = test_format("Turn.Animation: error: the RotationX/Y/Z of its item (%s:2) turns the root bones", turned);
+	if (!strstr(r.err, where) || strstr(r.err, "--rotate"))
+		fail_msg("no '%s' in\n%s", where, r.err);
+	free(where), free(turned);
+	test_run_release(&r);
 	free(clip), free(out), free(items), free(bad), free(dir);
 }
 

@@ -542,7 +542,8 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
  * them (FBX and .X files often put a node of their own above the
  * armature; a glTF scene may have a second root) is not turned, which
  * is said. */
-static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarchy, animc_diag_sink *sink)
+static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarchy, const char *turn,
+			  animc_diag_sink *sink)
 {
 	int64_t highest = -1;
 	unsigned highest_depth = UINT32_MAX;
@@ -568,11 +569,11 @@ static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarch
 	for (unsigned depth = 0; hierarchy->bones[root].parent >= 0 && depth <= hierarchy->bone_count; depth++)
 		root = hierarchy->bones[root].parent;
 	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNTURNED_ROOT, clip->line, 0,
-			  "%s%s%s--rotate turns the root bones, and this clip animates none of them (its highest "
+			  "%s%s%s%s turns the root bones, and this clip animates none of them (its highest "
 			  "animated bone is '%s', below the root '%s', which it leaves still): nothing was turned. "
 			  "Right for a layer played over a clip that turns '%s' (--allow unturned-root says so); else "
 			  "turn '%s' in the model or the engine", clip->name[0] ? "clip '" : "", clip->name, clip->name[0] ? "': " : "",
-			  hierarchy->bones[highest].name, hierarchy->bones[root].name, hierarchy->bones[root].name,
+			  turn, hierarchy->bones[highest].name, hierarchy->bones[root].name, hierarchy->bones[root].name,
 			  hierarchy->bones[root].name);
 }
 
@@ -602,8 +603,8 @@ static bool exact_allows(const compile_state *cs, const animc_clip_set *set, ani
 	return true;
 }
 
-bool build_units_convert(const animc_units *units, const animc_importer *importer, const char *path,
-			 const animc_skeleton *model, const char *root_bone, const char *warn_clip,
+bool build_units_convert(const animc_units *units, const char *turn, const animc_importer *importer,
+			 const char *path, const animc_skeleton *model, const char *root_bone, const char *warn_clip,
 			 animc_clip_set *set, bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink)
 {
 	const animc_skeleton *hierarchy = model;
@@ -615,9 +616,9 @@ bool build_units_convert(const animc_units *units, const animc_importer *importe
 	if (!hierarchy && animc_units_has_rotation(units)) {
 		if (!importer->load_skeleton) {
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-					  "--rotate turns the root bones, and this %s source has no "
+					  "%s turns the root bones, and this %s source has no "
 					  "bone hierarchy to find them in: give --skeleton MODEL",
-					  importer->name);
+					  turn, importer->name);
 			return false;
 		}
 		if (importer->load_skeleton(path, &own, sink) != ANIMC_OK)
@@ -636,7 +637,7 @@ bool build_units_convert(const animc_units *units, const animc_importer *importe
 		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
 		if (ok && hierarchy && animc_units_has_rotation(units) &&
 		    (!warn_clip || strcmp(set->clips[i]->name, warn_clip) == 0))
-			warn_unturned(set->clips[i], hierarchy, sink);
+			warn_unturned(set->clips[i], hierarchy, turn, sink);
 	}
 	animc_skeleton_release(&own);
 	if (!ok)
@@ -653,9 +654,17 @@ static bool convert_units(compile_state *cs, const animc_importer *importer, ani
 	const build_ctx *ctx = cs->ctx;
 	const animc_units *units = cs->job->has_units ? &cs->job->units : &ctx->options->units;
 	const animc_skeleton *from = cs->process.reduce.skeleton;
+	char turn[320] = "--rotate";
 
-	if (!build_units_convert(units, importer, cs->job->path, ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
-				 ctx->options->author.root_bone, NULL, set, &cs->is_motion_turned, cs->motion_turn, sink))
+	/* A MonoGame item's rotation is its own, not an option given. */
+	if (cs->job->has_units)
+		snprintf(turn, sizeof turn, "the RotationX/Y/Z of its item%s%s%s%u%s",
+			 cs->job->item_file ? " (" : "", cs->job->item_file ? cs->job->item_file : "",
+			 cs->job->item_file ? ":" : "", cs->job->item_file ? cs->job->item_line : 0,
+			 cs->job->item_file ? ")" : "");
+	if (!build_units_convert(units, turn, importer, cs->job->path,
+				 ctx->skeleton_loaded ? &ctx->skeleton_model : NULL, ctx->options->author.root_bone, NULL,
+				 set, &cs->is_motion_turned, cs->motion_turn, sink))
 		return false;
 	if (animc_units_is_identity(units) || !set->count || !from)
 		return true;
