@@ -310,7 +310,7 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 
 /* "ran out of memory", said plainly, when an import hit the worker's cap
  * (C++ readers say it as std::bad_alloc). */
-static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t source_bytes, const cli_strings *reads)
+static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t read_bytes, const cli_strings *reads)
 {
 	struct stat st;
 
@@ -318,7 +318,7 @@ static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t sourc
 	 * size: one past the memory left is no dependency). */
 	for (size_t i = 0; i < reads->count; i++)
 		if (stat(reads->items[i], &st) == 0 && st.st_size > 0)
-			source_bytes += (uint64_t)st.st_size;
+			read_bytes += (uint64_t)st.st_size;
 	/* The error that says it, said once and plainly (a second error for
 	 * the same cause counted the failure twice). */
 	for (uint32_t i = 0; i < r->diag_count; i++) {
@@ -329,7 +329,7 @@ static void explain_memory(const build_ctx *ctx, build_result *r, uint64_t sourc
 			continue;
 		if (strstr(d->message, "ran out of memory"))
 			return;   /* said already, by the pass that ran out */
-		said = build_memory_message(d->message, ctx->options->memory_limit_bytes, source_bytes);
+		said = build_memory_message(d->message, ctx->options->memory_limit_bytes, read_bytes);
 		if (said) {
 			free(d->message);
 			d->message = said;

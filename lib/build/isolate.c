@@ -45,11 +45,11 @@ void build_limit_memory(uint64_t bytes)
 #endif
 }
 
-char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t source_bytes)
+char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t read_bytes)
 {
 	char *said = NULL;
 	/* Readers need some times a file's size, not a thousand times. */
-	bool is_tiny = source_bytes && memory_bytes && source_bytes <= memory_bytes / 1024;
+	bool is_tiny = read_bytes && memory_bytes && read_bytes <= memory_bytes / 1024;
 
 	if (strstr(message, "ran out of memory"))
 		return NULL;
@@ -61,7 +61,7 @@ char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t 
 		if (is_tiny && asprintf(&said, "ran out of memory: the import of this %llu-byte file needs more than the "
 					"limit of %llu MiB (--memory-limit), far more than its size calls for; a count in "
 					"it past what it holds (a damaged file) is the likely cause",
-					(unsigned long long)source_bytes, (unsigned long long)(memory_bytes >> 20)) < 0)
+					(unsigned long long)read_bytes, (unsigned long long)(memory_bytes >> 20)) < 0)
 			said = NULL;
 		else if (!is_tiny && memory_bytes &&
 			 asprintf(&said, "ran out of memory: the import needs more than the limit of %llu MiB "

@@ -40,11 +40,11 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
  * std::bad_alloc, "out of memory", the dynamic loader unable to map the
  * Assimp library), said plainly and naming --memory-limit when
  * memory_bytes capped it: malloc()ed; NULL when `message` is no such error
- * (or says it plainly already).  A source whose import read source_bytes
+ * (or says it plainly already).  A source whose import read read_bytes
  * (its own and the files beside it it reads; 0: not known) far fewer than
  * the cap is said to be likely damaged: a count in its header past what it
  * holds makes a reader ask for that much. */
-char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t source_bytes);
+char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t read_bytes);
 
 /* Cap this process's address space (RLIMIT_AS) at `bytes` (0: no cap; no
  * cap under AddressSanitizer, which reserves terabytes). */
