@@ -967,6 +967,109 @@ static void a_response_file_stays_in_the_project(void **state)
 	free(b), free(project), free(dir), free(top);
 }
 
+/* UTF-8 text (code points up to U+10FFFF) as UTF-16 (units 2) or UTF-32
+ * (units 4), little- or big-endian, after its byte-order mark; its size in
+ * *size. */
+static uint8_t *unicode_text(const char *utf8, int units, bool is_big_endian, size_t *size)
+{
+	uint8_t *out = malloc(4 + strlen(utf8) * 4), *p = out;
+	const unsigned char *s = (const unsigned char *)utf8;
+	uint32_t put[2];
+
+	assert_non_null(out);
+	for (uint32_t c = 0xFEFF;; c = 0) {
+		int n = 1;
+
+		if (!c && !*s)
+			break;
+		if (!c) {
+			int more = *s < 0x80 ? 0 : *s < 0xE0 ? 1 : *s < 0xF0 ? 2 : 3;
+
+			c = more ? *s & (0x3F >> more) : *s;
+			for (s++; more--; s++)
+				c = c << 6 | (*s & 0x3F);
+		}
+		put[0] = c;
+		if (units == 2 && c >= 0x10000) {
+			put[0] = 0xD800 + ((c - 0x10000) >> 10);
+			put[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
+			n = 2;
+		}
+		for (int i = 0; i < n; i++, p += units) {
+			for (int b = 0; b < units; b++)
+				p[is_big_endian ? units - 1 - b : b] = (uint8_t)(put[i] >> (8 * b));
+		}
+	}
+	*size = (size_t)(p - out);
+	return out;
+}
+
+/* A project or response file saved as "Unicode" (UTF-16 or UTF-32 with a
+ * byte-order mark) is read as MGCB reads it: the same items, parameters
+ * and lines as its UTF-8 twin.  An @FILE argument list in UTF-16 is
+ * refused as such; one with a UTF-8 mark is read without it. */
+static void a_unicode_project_reads_as_its_utf8_twin(void **state)
+{
+	static const char text[] = "# Gr\xC3\xB6\xC3\x9F" "e \xE2\x9C\x93 \xF0\x9D\x84\x9E\r\n/outputDir:out\r\n"
+				   "/processorParam:Scale=2\r\n/frobnicate:1\r\n/build:Turn.Animation\r\n";
+	static const struct { int units; bool is_big_endian; } kinds[] = { { 2, false }, { 2, true }, { 4, false },
+									  { 4, true } };
+	char *dir = test_tmpdir("mgcb-unicode"), *project = test_format("%s/U.mgcb", dir);
+	char *out = test_format("%s/out/Turn.xnb", dir), *want = test_format("%s:4: warning: unknown switch", project);
+	char *list = test_format("%s/list", dir), *at = test_format("@%s", list), *one = test_format("%s/one", dir);
+	size_t size;
+	uint8_t *bytes;
+	test_run r;
+
+	(void)state;
+	build_scale2(dir);
+	free(turn_project(dir, "U", ""));
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		bytes = unicode_text(text, kinds[k].units, kinds[k].is_big_endian, &size);
+		assert_true(test_write_file(project, bytes, size));
+		free(bytes);
+		unlink(out);
+		r = test_animc("build", "-q", "--mgcb", project, NULL);
+		if (r.status != 0 || !strstr(r.err, want))
+			fail_msg("UTF-%d%s: status %d, no '%s' in\n%s", kinds[k].units * 8,
+				 kinds[k].is_big_endian ? "BE" : "LE", r.status, want, r.err);
+		test_run_release(&r);
+		assert_true(same_bytes(strdup(out), test_format("%s/scale2/Turn.xnb", dir)));
+	}
+
+	/* A response file, UTF-16 as the project holding it is UTF-8. */
+	char *response = test_format("%s/Items.mgcb", dir);
+	static const char holder[] = "/outputDir:out\n/@:Items.mgcb\n";
+
+	bytes = unicode_text("/processorParam:Scale=2\n/build:Turn.Animation\n", 2, false, &size);
+	assert_true(test_write_file(response, bytes, size));
+	free(bytes);
+	assert_true(test_write_file(project, holder, strlen(holder)));
+	unlink(out);
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(same_bytes(strdup(out), test_format("%s/scale2/Turn.xnb", dir)));
+
+	/* animc's own argument lists. */
+	char *line = test_format("\xEF\xBB\xBF%s/Turn.Animation\n", dir);
+
+	assert_true(test_write_file(list, line, strlen(line)));
+	r = test_animc("build", "-q", "-o", one, at, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/one/Turn.xnb", dir)));
+	bytes = unicode_text(line + 3, 2, false, &size);
+	assert_true(test_write_file(list, bytes, size));
+	free(bytes);
+	r = test_animc("build", "-q", "-o", one, at, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "is UTF-16"));
+	test_run_release(&r);
+	free(line), free(response), free(list), free(at), free(one);
+	free(want), free(out), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
@@ -984,6 +1087,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(two_items_to_one_output_are_said_at_the_line),
 	cmocka_unit_test(a_response_file_is_read_in_place),
 	cmocka_unit_test(a_response_file_stays_in_the_project),
+	cmocka_unit_test(a_unicode_project_reads_as_its_utf8_twin),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),

@@ -92,68 +92,20 @@ static int utf16_order(const uint8_t *p, size_t size, size_t *bom)
 	return 0;
 }
 
-static size_t put_utf8(uint8_t *out, uint32_t c)
-{
-	if (c < 0x80) {
-		out[0] = (uint8_t)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (uint8_t)(0xC0 | c >> 6);
-		out[1] = (uint8_t)(0x80 | (c & 0x3F));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (uint8_t)(0xE0 | c >> 12);
-		out[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		out[2] = (uint8_t)(0x80 | (c & 0x3F));
-		return 3;
-	}
-	out[0] = (uint8_t)(0xF0 | c >> 18);
-	out[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-	out[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-	out[3] = (uint8_t)(0x80 | (c & 0x3F));
-	return 4;
-}
-
 const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **copy)
 {
-	size_t bom, units, n = 0;
+	size_t bom;
 	int order = utf16_order(data, *size, &bom);
 	uint8_t *out;
 
 	*copy = NULL;
 	if (!order)
 		return data;
-	units = (*size - bom) / 2;
-	/* At most 3 bytes per unit: a pair of 2 units makes 4. */
-	out = malloc(units * 3 + 1);
+	out = malloc((*size - bom) / 2 * 3 + 1);
 	if (!out)
 		return NULL;
-	for (size_t i = 0; i < units; i++) {
-		const uint8_t *u = data + bom + 2 * i;
-		uint32_t c = order == 'L' ? (uint32_t)(u[0] | u[1] << 8) : (uint32_t)(u[0] << 8 | u[1]);
-
-		if (c >= 0xD800 && c < 0xDC00) {
-			uint32_t low;
-
-			if (i + 1 == units)
-				break;   /* a pair cut by the end of the head */
-			u += 2;
-			low = order == 'L' ? (uint32_t)(u[0] | u[1] << 8) : (uint32_t)(u[0] << 8 | u[1]);
-			if (low >= 0xDC00 && low < 0xE000) {
-				c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
-				i++;
-			} else {
-				c = 0xFFFD;
-			}
-		} else if (c >= 0xDC00 && c < 0xE000) {
-			c = 0xFFFD;
-		}
-		n += put_utf8(out + n, c);
-	}
+	*size = animc_utf16_to_utf8(data + bom, *size - bom, order == 'B', out);
 	*copy = out;
-	*size = n;
 	return out;
 }
 

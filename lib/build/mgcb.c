@@ -599,6 +599,50 @@ static void option(reader *rd, const char *name, char *value)
 	}
 }
 
+/*
+ * The text of a project or response file, NUL-terminated, in UTF-8: as read
+ * unless it starts with a UTF-16 or UTF-32 byte-order mark (a file Visual
+ * Studio saved as "Unicode"), which MGCB's reader follows, as animc does.  A
+ * UTF-8 mark stays, for read_lines.  NULL with *why when it holds a NUL byte
+ * (then it is no text) or memory runs out.
+ */
+static char *project_text(const uint8_t *data, size_t size, size_t *text_size, const char **why)
+{
+	bool is_utf32 = size >= 4 && (memcmp(data, "\xFF\xFE\0\0", 4) == 0 || memcmp(data, "\0\0\xFE\xFF", 4) == 0);
+	bool is_utf16 = !is_utf32 && size >= 2 && (memcmp(data, "\xFF\xFE", 2) == 0 || memcmp(data, "\xFE\xFF", 2) == 0);
+	uint8_t *text = malloc(is_utf32 ? size + 1 : is_utf16 ? size / 2 * 3 + 1 : size + 1);
+	size_t n = 0;
+
+	*why = "out of memory";
+	if (!text)
+		return NULL;
+	if (is_utf16) {
+		n = animc_utf16_to_utf8(data + 2, size - 2, data[0] == 0xFE, text);
+	} else if (is_utf32) {
+		/* At most 4 bytes for each 4: the text fits in the file's size. */
+		for (size_t i = 4; i + 4 <= size; i += 4) {
+			const uint8_t *u = data + i;
+			uint32_t c = data[0] == 0xFF ? (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
+							       (uint32_t)u[3] << 24
+						     : (uint32_t)u[3] | (uint32_t)u[2] << 8 | (uint32_t)u[1] << 16 |
+							       (uint32_t)u[0] << 24;
+
+			n += animc_utf8_put(text + n, c > 0x10FFFF || (c >= 0xD800 && c < 0xE000) ? 0xFFFD : c);
+		}
+	} else {
+		memcpy(text, data, size);
+		n = size;
+	}
+	text[n] = '\0';
+	if (memchr(text, '\0', n)) {
+		*why = "holds a NUL byte";
+		free(text);
+		return NULL;
+	}
+	*text_size = n;
+	return (char *)text;
+}
+
 /* The lines of one file (the project's or an included one's), NUL-
  * terminated at text[size], in place. */
 static void read_lines(reader *rd, char *text_all, size_t size)
@@ -696,9 +740,10 @@ static const char *include_refusal(reader *rd, const char *real, char *why, size
 static void include(reader *rd, char *value)
 {
 	char *path, *real, why[PATH_MAX + 200];
-	const char *refused, *stored;
+	const char *refused, *stored, *why_not;
 	uint8_t *data = NULL;
-	size_t size = 0;
+	char *text = NULL;
+	size_t size = 0, text_size = 0;
 	cli_error err = { "" };
 
 	normalise(value);
@@ -712,8 +757,11 @@ static void include(reader *rd, char *value)
 		error_at(rd, "/@:%s: cannot open: %s", value, path ? strerror(errno) : "out of memory");
 	} else if ((refused = include_refusal(rd, real, why, sizeof why))) {
 		error_at(rd, "/@:%s: %s", value, refused);
-	} else if (!cli_read_file(path, &data, &size, &err) || memchr(data, '\0', size)) {
-		error_at(rd, "/@:%s: %s", value, err.message[0] ? err.message : "holds a NUL byte: not a response file");
+	} else if (!cli_read_file(path, &data, &size, &err)) {
+		error_at(rd, "/@:%s: %s", value, err.message);
+	} else if (!(text = project_text(data, size, &text_size, &why_not))) {
+		error_at(rd, "/@:%s: %s", value, strcmp(why_not, "holds a NUL byte") == 0 ?
+			 "holds a NUL byte: not a response file" : why_not);
 	} else if (!(stored = add_file(rd->out, path))) {
 		error_at(rd, "out of memory");
 	} else {
@@ -728,7 +776,7 @@ static void include(reader *rd, char *value)
 		rd->rel = base > real + root ? strndup(real + root + 1, (size_t)(base - real - root - 1)) : strdup("");
 		rd->reading[++rd->depth] = real;
 		if (rd->dir && rd->rel)
-			read_lines(rd, (char *)data, size);
+			read_lines(rd, text, text_size);
 		else
 			error_at(rd, "out of memory");
 		free(rd->dir);
@@ -739,6 +787,7 @@ static void include(reader *rd, char *value)
 		rd->rel = saved.rel;
 		rd->depth--;
 	}
+	free(text);
 	free(data);
 	free(real);
 	free(path);
@@ -803,18 +852,17 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	rd.path = out->path ? add_file(out, path) : NULL;
 	rd.dir = strndup(path, (size_t)(base - path));
 	rd.rel = strdup("");
-	char *text_all = malloc(size + 1);
+	const char *why_not = "out of memory";
+	size_t text_size = 0;
+	char *text_all = rd.path && rd.dir && rd.rel ? project_text(data, size, &text_size, &why_not) : NULL;
 
-	if (!rd.path || !rd.dir || !rd.rel || !text_all || memchr(data, '\0', size)) {
-		fprintf(messages, "%s: error: %s\n", path, rd.path && rd.dir && rd.rel && text_all ?
-			"holds a NUL byte: not a project" : "out of memory");
-		free(text_all);
+	if (!text_all) {
+		fprintf(messages, "%s: error: %s\n", path, strcmp(why_not, "holds a NUL byte") == 0 ?
+			"holds a NUL byte: not a project" : why_not);
 		reader_release(&rd);
 		build_mgcb_release(out);
 		return false;
 	}
-	memcpy(text_all, data, size);
-	text_all[size] = '\0';
 	for (size_t i = 0; i < settings->define_count; i++) {
 		char *copy = strdup(settings->defines[i]);
 
@@ -825,7 +873,7 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 		free(copy);
 	}
 	rd.reading[0] = realpath(path, NULL);
-	read_lines(&rd, text_all, size);
+	read_lines(&rd, text_all, text_size);
 	free(text_all);
 	output_dir_settle(&rd);
 	reader_release(&rd);

@@ -872,7 +872,17 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 			cli_usage_error(command_name(o, command), "response file '%s': %s", argv[i] + 1, err.message);
 			return false;
 		}
-		for (char *line = (char *)data, *end = (char *)data + size; line < end;) {
+		if (size >= 2 && (memcmp(data, "\xFF\xFE", 2) == 0 || memcmp(data, "\xFE\xFF", 2) == 0)) {
+			free(data);
+			cli_usage_error(command_name(o, command),
+					"response file '%s' is UTF-16 (it starts with a byte-order mark): save it as UTF-8",
+					argv[i] + 1);
+			return false;
+		}
+		/* A UTF-8 byte-order mark, as Notepad may write, is not part of the first line. */
+		size_t bom = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+
+		for (char *line = (char *)data + bom, *end = (char *)data + size; line < end;) {
 			char *nl = memchr(line, '\n', (size_t)(end - line));
 			size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
 

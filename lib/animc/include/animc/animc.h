@@ -420,6 +420,18 @@ animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_un
  */
 bool animc_utf8_check(const char *s, size_t size, size_t *bad);
 
+/*
+ * UTF-16 text, `size` bytes little- or big-endian without a byte-order mark,
+ * as UTF-8 into `out`, which holds at least size / 2 * 3 bytes: the number
+ * of bytes written.  An unpaired surrogate becomes U+FFFD, as libxml2 and
+ * .NET read it; a surrogate pair or a unit cut by the end is left out.
+ */
+size_t animc_utf16_to_utf8(const uint8_t *data, size_t size, bool is_big_endian, uint8_t *out);
+
+/* The UTF-8 form of the code point c (at most U+10FFFF) into out, which holds
+ * 4 bytes: its length. */
+size_t animc_utf8_put(uint8_t *out, uint32_t c);
+
 /* ------------------------------------------------------------ validation */
 
 typedef enum animc_validate_stage {
