@@ -33,13 +33,13 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	else if (set.count != 0)
 		abort();   /* a failed import leaves nothing behind */
 	animc_clip_set_release(&set);
-	if (gltf_doc_parse(&doc, NULL, data, size, &sink) == ANIMC_OK &&
-	    gltf_doc_skeleton(&doc, &skeleton) == ANIMC_OK) {
+	if (animc_gltf_doc_parse(&doc, NULL, data, size, &sink) == ANIMC_OK &&
+	    animc_gltf_doc_skeleton(&doc, &skeleton) == ANIMC_OK) {
 		for (uint32_t i = 0; i < skeleton.bone_count; i++)
 			if (skeleton.bones[i].parent >= (int32_t)i || !skeleton.bones[i].name)
 				abort();   /* pre-order: parents come first */
 		animc_skeleton_release(&skeleton);
 	}
-	gltf_doc_release(&doc);
+	animc_gltf_doc_release(&doc);
 	return 0;
 }

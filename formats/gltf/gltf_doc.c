@@ -41,7 +41,7 @@ static animc_status vfail(gltf_doc *doc, animc_severity severity, animc_warning_
 	return status;
 }
 
-animc_status gltf_fail(gltf_doc *doc, animc_status status, const char *path, const char *fmt, ...)
+animc_status animc_gltf_fail(gltf_doc *doc, animc_status status, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -52,12 +52,12 @@ animc_status gltf_fail(gltf_doc *doc, animc_status status, const char *path, con
 	return status;
 }
 
-animc_status gltf_status(const gltf_doc *doc)
+animc_status animc_gltf_status(const gltf_doc *doc)
 {
 	return doc->error_status != ANIMC_OK ? doc->error_status : ANIMC_ERR_PARSE;
 }
 
-void gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const char *fmt, ...)
+void animc_gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -66,7 +66,7 @@ void gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const c
 	va_end(ap);
 }
 
-void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
+void animc_gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -75,7 +75,7 @@ void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-void gltf_path(char *out, const char *fmt, ...)
+void animc_gltf_path(char *out, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -101,29 +101,29 @@ static const char *json_type_name(const json_t *v)
 
 /* ------------------------------------------------------------ JSON reads */
 
-json_t *gltf_member(json_t *obj, const char *key)
+json_t *animc_gltf_member(json_t *obj, const char *key)
 {
 	return obj && json_is_object(obj) ? json_object_get(obj, key) : NULL;
 }
 
-json_t *gltf_expect_object(gltf_doc *doc, json_t *value, const char *path)
+json_t *animc_gltf_expect_object(gltf_doc *doc, json_t *value, const char *path)
 {
 	if (value && json_is_object(value))
 		return value;
-	gltf_fail(doc, ANIMC_ERR_PARSE, path, "expected an object, found %s",
+	animc_gltf_fail(doc, ANIMC_ERR_PARSE, path, "expected an object, found %s",
 		  value ? json_type_name(value) : "nothing");
 	return NULL;
 }
 
-bool gltf_get_array(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key, json_t **out)
+bool animc_gltf_get_array(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key, json_t **out)
 {
-	json_t *v = gltf_member(obj, key);
+	json_t *v = animc_gltf_member(obj, key);
 
 	*out = NULL;
 	if (!v)
 		return true;
 	if (!json_is_array(v)) {
-		gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected an array, found %s", obj_path,
+		animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected an array, found %s", obj_path,
 			  obj_path[0] ? "." : "", key, json_type_name(v));
 		return false;
 	}
@@ -131,19 +131,19 @@ bool gltf_get_array(gltf_doc *doc, json_t *obj, const char *obj_path, const char
 	return true;
 }
 
-bool gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
+bool animc_gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 		    bool required, uint64_t limit, uint64_t *out)
 {
-	json_t *v = gltf_member(obj, key);
+	json_t *v = animc_gltf_member(obj, key);
 	json_int_t i;
 
 	if (!v) {
 		if (required)
-			gltf_fail(doc, ANIMC_ERR_PARSE, obj_path, "'%s' is missing", key);
+			animc_gltf_fail(doc, ANIMC_ERR_PARSE, obj_path, "'%s' is missing", key);
 		return !required;
 	}
 	if (!json_is_integer(v)) {
-		gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected an integer, found %s", obj_path,
+		animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected an integer, found %s", obj_path,
 			  obj_path[0] ? "." : "", key,
 			  json_type_name(v));
 		return false;
@@ -151,10 +151,10 @@ bool gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char
 	i = json_integer_value(v);
 	if (i < 0 || (uint64_t)i >= limit) {
 		if (limit)
-			gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range (0 to %llu)", obj_path,
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range (0 to %llu)", obj_path,
 				  obj_path[0] ? "." : "", key, (long long)i, (unsigned long long)(limit - 1));
 		else
-			gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range: the list it "
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range: the list it "
 				  "indexes is empty or missing", obj_path, obj_path[0] ? "." : "", key, (long long)i);
 		return false;
 	}
@@ -162,21 +162,21 @@ bool gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char
 	return true;
 }
 
-const char *gltf_get_string(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
+const char *animc_gltf_get_string(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 			    bool required, bool *ok)
 {
-	json_t *v = gltf_member(obj, key);
+	json_t *v = animc_gltf_member(obj, key);
 
 	*ok = true;
 	if (!v) {
 		if (required) {
-			gltf_fail(doc, ANIMC_ERR_PARSE, obj_path, "'%s' is missing", key);
+			animc_gltf_fail(doc, ANIMC_ERR_PARSE, obj_path, "'%s' is missing", key);
 			*ok = false;
 		}
 		return NULL;
 	}
 	if (!json_is_string(v)) {
-		gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected a string, found %s", obj_path,
+		animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected a string, found %s", obj_path,
 			  obj_path[0] ? "." : "", key, json_type_name(v));
 		*ok = false;
 		return NULL;
@@ -184,16 +184,16 @@ const char *gltf_get_string(gltf_doc *doc, json_t *obj, const char *obj_path, co
 	return json_string_value(v);
 }
 
-bool gltf_get_floats(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
+bool animc_gltf_get_floats(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 		     float *out, size_t count, bool *present)
 {
-	json_t *v = gltf_member(obj, key);
+	json_t *v = animc_gltf_member(obj, key);
 
 	*present = v != NULL;
 	if (!v)
 		return true;
 	if (!json_is_array(v) || json_array_size(v) != count) {
-		gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected an array of %zu numbers, found %s",
+		animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected an array of %zu numbers, found %s",
 			  obj_path, obj_path[0] ? "." : "", key, count, json_type_name(v));
 		return false;
 	}
@@ -202,13 +202,13 @@ bool gltf_get_floats(gltf_doc *doc, json_t *obj, const char *obj_path, const cha
 		double d;
 
 		if (!json_is_number(e)) {
-			gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s[%zu]: expected a number, found %s",
+			animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s[%zu]: expected a number, found %s",
 				  obj_path, obj_path[0] ? "." : "", key, i, json_type_name(e));
 			return false;
 		}
 		d = json_number_value(e);
 		if (!isfinite((float)d)) {
-			gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s[%zu]: %g does not fit in a float",
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s[%zu]: %g does not fit in a float",
 				  obj_path, obj_path[0] ? "." : "", key, i, d);
 			return false;
 		}
@@ -220,13 +220,13 @@ bool gltf_get_floats(gltf_doc *doc, json_t *obj, const char *obj_path, const cha
 /* A boolean member; absent: false. */
 static bool get_bool(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key, bool *out)
 {
-	json_t *v = gltf_member(obj, key);
+	json_t *v = animc_gltf_member(obj, key);
 
 	*out = false;
 	if (!v)
 		return true;
 	if (!json_is_boolean(v)) {
-		gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected a boolean, found %s", obj_path,
+		animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "%s%s%s: expected a boolean, found %s", obj_path,
 			  obj_path[0] ? "." : "", key,
 			  json_type_name(v));
 		return false;
@@ -337,35 +337,35 @@ static bool parse_version(const char *s, unsigned long *major, unsigned long *mi
 
 static animc_status check_asset(gltf_doc *doc)
 {
-	json_t *asset = gltf_member(doc->root, "asset");
+	json_t *asset = animc_gltf_member(doc->root, "asset");
 	unsigned long major, minor;
 	const char *version, *min_version;
 	bool ok;
 
 	if (!asset)
-		return gltf_fail(doc, ANIMC_ERR_PARSE, "asset", "missing: a glTF document has an asset "
+		return animc_gltf_fail(doc, ANIMC_ERR_PARSE, "asset", "missing: a glTF document has an asset "
 				 "object with its version");
-	if (!gltf_expect_object(doc, asset, "asset"))
-		return gltf_status(doc);
-	version = gltf_get_string(doc, asset, "asset", "version", true, &ok);
+	if (!animc_gltf_expect_object(doc, asset, "asset"))
+		return animc_gltf_status(doc);
+	version = animc_gltf_get_string(doc, asset, "asset", "version", true, &ok);
 	if (!ok)
-		return gltf_status(doc);
+		return animc_gltf_status(doc);
 	if (!parse_version(version, &major, &minor))
-		return gltf_fail(doc, ANIMC_ERR_PARSE, "asset.version", "'%s' is not a version "
+		return animc_gltf_fail(doc, ANIMC_ERR_PARSE, "asset.version", "'%s' is not a version "
 				 "(MAJOR.MINOR)", version);
 	if (major != 2)
-		return gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, "asset.version",
+		return animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, "asset.version",
 				 "glTF %s: only glTF 2.0 is read", version);
-	min_version = gltf_get_string(doc, asset, "asset", "minVersion", false, &ok);
+	min_version = animc_gltf_get_string(doc, asset, "asset", "minVersion", false, &ok);
 	if (!ok)
-		return gltf_status(doc);
+		return animc_gltf_status(doc);
 	if (min_version && (!parse_version(min_version, &major, &minor) || major != 2 || minor > 0))
-		return gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, "asset.minVersion",
+		return animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, "asset.minVersion",
 				 "'%s': this reader knows glTF 2.0", min_version);
 	return ANIMC_OK;
 }
 
-animc_status gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data, size_t size,
+animc_status animc_gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data, size_t size,
 			    animc_diag_sink *sink)
 {
 	const uint8_t *json = data;
@@ -402,29 +402,29 @@ animc_status gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data
 		else
 			animc_diag_report(sink, ANIMC_ERROR, err.line > 0 ? (uint32_t)err.line : 0,
 					  err.column > 0 ? (uint32_t)err.column : 0, "JSON: %s", err.text);
-		return gltf_status(doc);
+		return animc_gltf_status(doc);
 	}
 	if (!json_is_object(doc->root))
-		return gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "the JSON root is %s, not an object",
+		return animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "the JSON root is %s, not an object",
 				 json_type_name(doc->root));
 	status = check_asset(doc);
 	if (status != ANIMC_OK)
 		return status;
-	if (!gltf_get_array(doc, doc->root, "", "buffers", &doc->buffers_json) ||
-	    !gltf_get_array(doc, doc->root, "", "bufferViews", &doc->views_json) ||
-	    !gltf_get_array(doc, doc->root, "", "accessors", &doc->accessors_json) ||
-	    !gltf_get_array(doc, doc->root, "", "nodes", &doc->nodes_json))
-		return gltf_status(doc);
+	if (!animc_gltf_get_array(doc, doc->root, "", "buffers", &doc->buffers_json) ||
+	    !animc_gltf_get_array(doc, doc->root, "", "bufferViews", &doc->views_json) ||
+	    !animc_gltf_get_array(doc, doc->root, "", "accessors", &doc->accessors_json) ||
+	    !animc_gltf_get_array(doc, doc->root, "", "nodes", &doc->nodes_json))
+		return animc_gltf_status(doc);
 	doc->buffer_count = doc->buffers_json ? json_array_size(doc->buffers_json) : 0;
 	if (doc->buffer_count) {
 		doc->buffers = calloc(doc->buffer_count, sizeof *doc->buffers);
 		if (!doc->buffers)
-			return gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+			return animc_gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 	}
 	return ANIMC_OK;
 }
 
-void gltf_doc_release(gltf_doc *doc)
+void animc_gltf_doc_release(gltf_doc *doc)
 {
 	if (!doc)
 		return;
@@ -509,7 +509,7 @@ static int hex_value(char c)
 	return -1;
 }
 
-bool gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
+bool animc_gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
 		    char *why, size_t why_size)
 {
 	struct stat st;
@@ -574,7 +574,7 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 	long depth = 0;
 
 	if (!decoded) {
-		gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
+		animc_gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -585,14 +585,14 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 			int lo = hi >= 0 ? hex_value(uri[i + 2]) : -1;
 
 			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-				gltf_fail(doc, ANIMC_ERR_PARSE, path, "'%s': bad percent-encoding at "
+				animc_gltf_fail(doc, ANIMC_ERR_PARSE, path, "'%s': bad percent-encoding at "
 					  "character %zu", uri, i + 1);
 				goto fail;
 			}
 			c = (char)(hi << 4 | lo);
 			i += 2;
 		} else if (c == '?' || c == '#') {
-			gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, path, "'%s': a query or fragment in a buffer "
+			animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, path, "'%s': a query or fragment in a buffer "
 				  "URI is not supported", uri);
 			goto fail;
 		}
@@ -602,13 +602,13 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 	/* A scheme ("file:", "http:") or a drive letter: not a relative path. */
 	for (size_t i = 0; i < o && decoded[i] != '/'; i++) {
 		if (decoded[i] == ':') {
-			gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' is not a relative URI: only files "
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' is not a relative URI: only files "
 				  "beside the source are read", uri);
 			goto fail;
 		}
 	}
 	if (o == 0 || decoded[0] == '/' || strchr(decoded, '\\')) {
-		gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' is %s: only relative paths to files beside "
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' is %s: only relative paths to files beside "
 			  "the source are read", uri, o == 0 ? "empty" : decoded[0] == '/' ?
 			  "an absolute path" : "not a URI path (it holds a backslash)");
 		goto fail;
@@ -623,14 +623,14 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 		else if (len > 0 && !(len == 1 && p[0] == '.'))
 			depth++;
 		if (depth < 0) {
-			gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' leads out of the source's folder: only "
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' leads out of the source's folder: only "
 				  "files beside the source are read", uri);
 			goto fail;
 		}
 		p += len + (end != NULL);
 	}
 	if (!doc->path) {
-		gltf_fail(doc, ANIMC_ERR_ARGUMENT, path, "'%s' is an external file, and the source was "
+		animc_gltf_fail(doc, ANIMC_ERR_ARGUMENT, path, "'%s' is an external file, and the source was "
 			  "given from memory without its path", uri);
 		goto fail;
 	}
@@ -638,18 +638,18 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 	if (dir && asprintf(&joined, "%s/%s", dir, decoded) < 0)
 		joined = NULL;
 	if (!dir || !joined) {
-		gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
+		animc_gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
 		goto fail;
 	}
 	switch (animc_beside_check(dir, joined, &real)) {
 	case ANIMC_BESIDE_INSIDE:
 		break;
 	case ANIMC_BESIDE_MISSING:
-		gltf_fail(doc, ANIMC_ERR_IO, path, "'%s': cannot open '%s': %s", uri, joined,
+		animc_gltf_fail(doc, ANIMC_ERR_IO, path, "'%s': cannot open '%s': %s", uri, joined,
 			  strerror(errno));
 		goto fail;
 	case ANIMC_BESIDE_OUTSIDE:
-		gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' resolves to '%s', outside the source's "
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' resolves to '%s', outside the source's "
 			  "folder: only files beside the source are read", uri, real);
 		goto fail;
 	}
@@ -680,22 +680,22 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 	if (b->has_failed)
 		return false;
 	b->has_failed = true;
-	gltf_path(path, "buffers[%llu]", (unsigned long long)index);
-	gltf_path(uri_path, "%s.uri", path);
-	obj = gltf_expect_object(doc, json_array_get(doc->buffers_json, index), path);
-	if (!obj || !gltf_get_index(doc, obj, path, "byteLength", true, GLTF_MAX_BUFFER_BYTES + 1,
+	animc_gltf_path(path, "buffers[%llu]", (unsigned long long)index);
+	animc_gltf_path(uri_path, "%s.uri", path);
+	obj = animc_gltf_expect_object(doc, json_array_get(doc->buffers_json, index), path);
+	if (!obj || !animc_gltf_get_index(doc, obj, path, "byteLength", true, GLTF_MAX_BUFFER_BYTES + 1,
 				    &length))
 		return false;
 	if (length == 0) {
-		gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteLength is 0");
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteLength is 0");
 		return false;
 	}
-	uri = gltf_get_string(doc, obj, path, "uri", false, &ok);
+	uri = animc_gltf_get_string(doc, obj, path, "uri", false, &ok);
 	if (!ok)
 		return false;
 	if (!uri) {
 		if (!doc->is_glb || index != 0 || !doc->bin) {
-			gltf_fail(doc, ANIMC_ERR_INVALID, path, "has no uri, and %s", !doc->is_glb ?
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "has no uri, and %s", !doc->is_glb ?
 				  "only a GLB file holds a buffer without one" : index != 0 ?
 				  "only buffers[0] can be the GLB binary chunk" :
 				  "the GLB file has no BIN chunk");
@@ -703,7 +703,7 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 		}
 		/* The chunk is padded to 4 bytes: up to 3 bytes more. */
 		if (length > doc->bin_size || doc->bin_size - length > 3) {
-			gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteLength %llu, but the GLB BIN chunk "
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteLength %llu, but the GLB BIN chunk "
 				  "holds %llu bytes", (unsigned long long)length,
 				  (unsigned long long)doc->bin_size);
 			return false;
@@ -715,21 +715,21 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 		uint8_t *decoded;
 
 		if (!comma || comma - uri < 12 || memcmp(comma - 7, ";base64", 7) != 0) {
-			gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, uri_path, "a data URI that is not base64 "
+			animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, uri_path, "a data URI that is not base64 "
 				  "(only 'data:...;base64,' is read)");
 			return false;
 		}
 		if (!base64_decode(comma + 1, strlen(comma + 1), &decoded, &decoded_size, &bad)) {
 			if (bad == SIZE_MAX)
-				gltf_fail(doc, ANIMC_ERR_NOMEM, uri_path, "out of memory");
+				animc_gltf_fail(doc, ANIMC_ERR_NOMEM, uri_path, "out of memory");
 			else
-				gltf_fail(doc, ANIMC_ERR_PARSE, uri_path, "bad base64 at character %zu of "
+				animc_gltf_fail(doc, ANIMC_ERR_PARSE, uri_path, "bad base64 at character %zu of "
 					  "the data", bad + 1);
 			return false;
 		}
 		if (decoded_size < length) {
 			free(decoded);
-			gltf_fail(doc, ANIMC_ERR_INVALID, uri_path, "the data URI holds %zu bytes, "
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, uri_path, "the data URI holds %zu bytes, "
 				  "byteLength says %llu", decoded_size, (unsigned long long)length);
 			return false;
 		}
@@ -746,13 +746,13 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 		 * memory, say) is still one the import needed. */
 		if (doc->on_file_read)
 			doc->on_file_read(doc->on_file_read_user, file);
-		if (!gltf_read_file(file, GLTF_MAX_BUFFER_BYTES, &bytes, &size, why, sizeof why)) {
-			gltf_fail(doc, ANIMC_ERR_IO, uri_path, "'%s' %s", file, why);
+		if (!animc_gltf_read_file(file, GLTF_MAX_BUFFER_BYTES, &bytes, &size, why, sizeof why)) {
+			animc_gltf_fail(doc, ANIMC_ERR_IO, uri_path, "'%s' %s", file, why);
 			free(file);
 			return false;
 		}
 		if (size < length) {
-			gltf_fail(doc, ANIMC_ERR_INVALID, uri_path, "'%s' is %zu bytes, byteLength says "
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, uri_path, "'%s' is %zu bytes, byteLength says "
 				  "%llu", file, size, (unsigned long long)length);
 			free(bytes);
 			free(file);
@@ -781,34 +781,34 @@ static bool read_view(gltf_doc *doc, uint64_t index, const char *user, view *out
 	uint64_t buffer, offset = 0, length, stride = 0;
 	json_t *obj, *ext;
 
-	gltf_path(path, "bufferViews[%llu]", (unsigned long long)index);
-	obj = gltf_expect_object(doc, json_array_get(doc->views_json, index), path);
-	if (!obj || !gltf_get_index(doc, obj, path, "buffer", true, doc->buffer_count, &buffer) ||
-	    !gltf_get_index(doc, obj, path, "byteOffset", false, UINT64_MAX, &offset) ||
-	    !gltf_get_index(doc, obj, path, "byteLength", true, UINT64_MAX, &length) ||
-	    !gltf_get_index(doc, obj, path, "byteStride", false, 253, &stride))
+	animc_gltf_path(path, "bufferViews[%llu]", (unsigned long long)index);
+	obj = animc_gltf_expect_object(doc, json_array_get(doc->views_json, index), path);
+	if (!obj || !animc_gltf_get_index(doc, obj, path, "buffer", true, doc->buffer_count, &buffer) ||
+	    !animc_gltf_get_index(doc, obj, path, "byteOffset", false, UINT64_MAX, &offset) ||
+	    !animc_gltf_get_index(doc, obj, path, "byteLength", true, UINT64_MAX, &length) ||
+	    !animc_gltf_get_index(doc, obj, path, "byteStride", false, 253, &stride))
 		return false;
-	ext = gltf_member(gltf_member(obj, "extensions"), "EXT_meshopt_compression");
+	ext = animc_gltf_member(animc_gltf_member(obj, "extensions"), "EXT_meshopt_compression");
 	if (!ext)
-		ext = gltf_member(gltf_member(obj, "extensions"), "KHR_meshopt_compression");
+		ext = animc_gltf_member(animc_gltf_member(obj, "extensions"), "KHR_meshopt_compression");
 	if (ext) {
-		gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, path, "meshopt-compressed buffer views are not "
+		animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, path, "meshopt-compressed buffer views are not "
 			  "read (used by %s)", user);
 		return false;
 	}
-	if (gltf_member(obj, "byteStride") && (stride < 4 || stride % 4 != 0)) {
-		gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteStride %llu is not a multiple of 4 from 4 "
+	if (animc_gltf_member(obj, "byteStride") && (stride < 4 || stride % 4 != 0)) {
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteStride %llu is not a multiple of 4 from 4 "
 			  "to 252", (unsigned long long)stride);
 		return false;
 	}
 	if (length == 0) {
-		gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteLength is 0");
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteLength is 0");
 		return false;
 	}
 	if (!load_buffer(doc, buffer))
 		return false;
 	if (length > doc->buffers[buffer].size || offset > doc->buffers[buffer].size - length) {
-		gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteOffset %llu + byteLength %llu runs past the "
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteOffset %llu + byteLength %llu runs past the "
 			  "end of buffers[%llu] (%llu bytes); used by %s", (unsigned long long)offset,
 			  (unsigned long long)length, (unsigned long long)buffer,
 			  (unsigned long long)doc->buffers[buffer].size, user);
@@ -919,38 +919,38 @@ static animc_status apply_sparse(gltf_doc *doc, json_t *sparse, const char *acc_
 	view iv, vv;
 	unsigned isize;
 
-	gltf_path(path, "%s.sparse", acc_path);
-	gltf_path(ipath, "%s.indices", path);
-	gltf_path(vpath, "%s.values", path);
-	if (!gltf_expect_object(doc, sparse, path) ||
-	    !gltf_get_index(doc, sparse, path, "count", true, (uint64_t)acc->count + 1, &count))
-		return gltf_status(doc);
+	animc_gltf_path(path, "%s.sparse", acc_path);
+	animc_gltf_path(ipath, "%s.indices", path);
+	animc_gltf_path(vpath, "%s.values", path);
+	if (!animc_gltf_expect_object(doc, sparse, path) ||
+	    !animc_gltf_get_index(doc, sparse, path, "count", true, (uint64_t)acc->count + 1, &count))
+		return animc_gltf_status(doc);
 	if (count == 0)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "count is 0");
-	indices = gltf_expect_object(doc, gltf_member(sparse, "indices"), ipath);
-	values = gltf_expect_object(doc, gltf_member(sparse, "values"), vpath);
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "count is 0");
+	indices = animc_gltf_expect_object(doc, animc_gltf_member(sparse, "indices"), ipath);
+	values = animc_gltf_expect_object(doc, animc_gltf_member(sparse, "values"), vpath);
 	if (!indices || !values ||
-	    !gltf_get_index(doc, indices, ipath, "bufferView",  true, json_array_size(doc->views_json), &iview) ||
-	    !gltf_get_index(doc, indices, ipath, "byteOffset", false, UINT64_MAX, &ioff) ||
-	    !gltf_get_index(doc, indices, ipath, "componentType", true, UINT64_MAX, &itype) ||
-	    !gltf_get_index(doc, values, vpath, "bufferView", true, json_array_size(doc->views_json), &vview) ||
-	    !gltf_get_index(doc, values, vpath, "byteOffset", false, UINT64_MAX, &voff))
-		return gltf_status(doc);
+	    !animc_gltf_get_index(doc, indices, ipath, "bufferView",  true, json_array_size(doc->views_json), &iview) ||
+	    !animc_gltf_get_index(doc, indices, ipath, "byteOffset", false, UINT64_MAX, &ioff) ||
+	    !animc_gltf_get_index(doc, indices, ipath, "componentType", true, UINT64_MAX, &itype) ||
+	    !animc_gltf_get_index(doc, values, vpath, "bufferView", true, json_array_size(doc->views_json), &vview) ||
+	    !animc_gltf_get_index(doc, values, vpath, "byteOffset", false, UINT64_MAX, &voff))
+		return animc_gltf_status(doc);
 	if (itype != GLTF_UNSIGNED_BYTE && itype != GLTF_UNSIGNED_SHORT && itype != GLTF_UNSIGNED_INT)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "componentType %llu is not an unsigned "
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "componentType %llu is not an unsigned "
 				 "integer type (5121, 5123, 5125)", (unsigned long long)itype);
 	if (!read_view(doc, iview, user, &iv) || !read_view(doc, vview, user, &vv))
-		return gltf_status(doc);
+		return animc_gltf_status(doc);
 	isize = component_size((int)itype);
 	elem = element_bytes(acc->width, columns, csize);
 	/* Tightly packed: count indices and count elements must fit. */
 	if (ioff > iv.size || count > (iv.size - ioff) / isize)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "%llu indices from byteOffset %llu run past "
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "%llu indices from byteOffset %llu run past "
 				 "the end of bufferViews[%llu] (%llu bytes); used by %s",
 				 (unsigned long long)count, (unsigned long long)ioff,
 				 (unsigned long long)iview, (unsigned long long)iv.size, user);
 	if (voff > vv.size || count > (vv.size - voff) / elem)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, vpath, "%llu values from byteOffset %llu run past "
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, vpath, "%llu values from byteOffset %llu run past "
 				 "the end of bufferViews[%llu] (%llu bytes); used by %s",
 				 (unsigned long long)count, (unsigned long long)voff,
 				 (unsigned long long)vview, (unsigned long long)vv.size, user);
@@ -959,7 +959,7 @@ static animc_status apply_sparse(gltf_doc *doc, json_t *sparse, const char *acc_
 		uint64_t at = isize == 1 ? p[0] : isize == 2 ? (uint64_t)(p[0] | p[1] << 8) : read_u32(p);
 
 		if (at >= acc->count || (i > 0 && at <= previous))
-			return gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "index %llu (entry %llu) is %s; used "
+			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "index %llu (entry %llu) is %s; used "
 					 "by %s", (unsigned long long)at, (unsigned long long)i,
 					 at >= acc->count ? "past the accessor's count" :
 					 "not above the one before (sparse indices strictly increase)",
@@ -976,7 +976,7 @@ static animc_status apply_sparse(gltf_doc *doc, json_t *sparse, const char *acc_
 	return ANIMC_OK;
 }
 
-animc_status gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user, gltf_accessor *out)
+animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user, gltf_accessor *out)
 {
 	char path[GLTF_PATH_BYTES];
 	uint64_t ctype, count, view_index = 0, offset = 0, elem, stride;
@@ -988,57 +988,57 @@ animc_status gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user,
 	animc_status status;
 
 	memset(out, 0, sizeof *out);
-	gltf_path(path, "accessors[%llu]", (unsigned long long)index);
-	obj = gltf_expect_object(doc, json_array_get(doc->accessors_json, index), path);
-	if (!obj || !gltf_get_index(doc, obj, path, "componentType", true, UINT64_MAX, &ctype) ||
-	    !gltf_get_index(doc, obj, path, "count", true, (uint64_t)UINT32_MAX + 1, &count) ||
+	animc_gltf_path(path, "accessors[%llu]", (unsigned long long)index);
+	obj = animc_gltf_expect_object(doc, json_array_get(doc->accessors_json, index), path);
+	if (!obj || !animc_gltf_get_index(doc, obj, path, "componentType", true, UINT64_MAX, &ctype) ||
+	    !animc_gltf_get_index(doc, obj, path, "count", true, (uint64_t)UINT32_MAX + 1, &count) ||
 	    !get_bool(doc, obj, path, "normalized", &out->is_normalized))
-		return gltf_status(doc);
-	type = gltf_get_string(doc, obj, path, "type", true, &ok);
+		return animc_gltf_status(doc);
+	type = animc_gltf_get_string(doc, obj, path, "type", true, &ok);
 	if (!ok)
-		return gltf_status(doc);
+		return animc_gltf_status(doc);
 	csize = component_size((int)ctype);
 	if (!csize)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "componentType %llu is not a glTF component "
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "componentType %llu is not a glTF component "
 				 "type (5120 to 5126); used by %s", (unsigned long long)ctype, user);
 	out->component_type = (int)ctype;
 	out->width = type_width(type, &columns);
 	out->is_matrix = columns != 0;
 	if (!out->width)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "type '%s' is not SCALAR, VEC2-4 or MAT2-4; "
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "type '%s' is not SCALAR, VEC2-4 or MAT2-4; "
 				 "used by %s", type, user);
 	if (out->is_normalized && (ctype == GLTF_FLOAT || ctype == GLTF_UNSIGNED_INT))
-		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "normalized is true for componentType %llu "
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "normalized is true for componentType %llu "
 				 "(only 8- and 16-bit integers are normalised); used by %s",
 				 (unsigned long long)ctype, user);
 	if (count == 0)
-		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "count is 0; used by %s", user);
-	has_view = gltf_member(obj, "bufferView") != NULL;
-	if (!gltf_get_index(doc, obj, path, "bufferView", false, json_array_size(doc->views_json),
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "count is 0; used by %s", user);
+	has_view = animc_gltf_member(obj, "bufferView") != NULL;
+	if (!animc_gltf_get_index(doc, obj, path, "bufferView", false, json_array_size(doc->views_json),
 			    &view_index) ||
-	    !gltf_get_index(doc, obj, path, "byteOffset", false, UINT64_MAX, &offset))
-		return gltf_status(doc);
+	    !animc_gltf_get_index(doc, obj, path, "byteOffset", false, UINT64_MAX, &offset))
+		return animc_gltf_status(doc);
 	if (!has_view && count > GLTF_MAX_VIRTUAL_ELEMENTS)
-		return gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu without a bufferView: more than "
+		return animc_gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu without a bufferView: more than "
 				 "%llu elements of zeros; used by %s", (unsigned long long)count,
 				 (unsigned long long)GLTF_MAX_VIRTUAL_ELEMENTS, user);
 	elem = element_bytes(out->width, columns, csize);
 	if (has_view) {
 		if (!read_view(doc, view_index, user, &v))
-			return gltf_status(doc);
+			return animc_gltf_status(doc);
 		stride = v.stride ? v.stride : elem;
 		if (offset % csize != 0)
-			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteOffset %llu is not a multiple of "
+			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteOffset %llu is not a multiple of "
 					 "the component size %u; used by %s", (unsigned long long)offset,
 					 csize, user);
 		if (v.stride && (v.stride < elem || v.stride % csize != 0))
-			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "bufferViews[%llu].byteStride %llu "
+			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "bufferViews[%llu].byteStride %llu "
 					 "does not fit elements of %llu bytes; used by %s",
 					 (unsigned long long)view_index, (unsigned long long)v.stride,
 					 (unsigned long long)elem, user);
 		/* The last element ends within the view: subtraction form. */
 		if (elem > v.size || offset > v.size - elem || count - 1 > (v.size - elem - offset) / stride)
-			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "%llu elements of %llu bytes (stride "
+			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "%llu elements of %llu bytes (stride "
 					 "%llu) from byteOffset %llu run past the end of bufferViews[%llu] "
 					 "(%llu bytes); used by %s", (unsigned long long)count,
 					 (unsigned long long)elem, (unsigned long long)stride,
@@ -1050,14 +1050,14 @@ animc_status gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user,
 	/* count <= 2^32 - 1 and width <= 16: the product fits a size_t on a
 	 * 64-bit system; on a 32-bit one, calloc refuses it. */
 	if ((uint64_t)out->width * count > SIZE_MAX / sizeof(float))
-		return gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu is too large; used by %s",
+		return animc_gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu is too large; used by %s",
 				 (unsigned long long)count, user);
 	out->count = (uint32_t)count;
 	/* Zeros only where no bufferView fills them. */
 	out->values = has_view ? malloc((size_t)count * out->width * sizeof(float)) :
 				 calloc((size_t)count * out->width, sizeof(float));
 	if (!out->values)
-		return gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory for %llu elements; used by %s",
+		return animc_gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory for %llu elements; used by %s",
 				 (unsigned long long)count, user);
 	if (has_view) {
 		for (uint64_t i = 0; i < count; i++) {
@@ -1076,27 +1076,27 @@ animc_status gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user,
 						       out->component_type, out->is_normalized);
 		}
 	}
-	sparse = gltf_member(obj, "sparse");
+	sparse = animc_gltf_member(obj, "sparse");
 	if (sparse) {
 		status = apply_sparse(doc, sparse, path, user, out, columns, csize);
 		if (status != ANIMC_OK) {
-			gltf_accessor_release(out);
+			animc_gltf_accessor_release(out);
 			return status;
 		}
 	}
 	for (uint64_t i = 0; i < (uint64_t)count * out->width; i++) {
 		if (!isfinite(out->values[i])) {
-			gltf_fail(doc, ANIMC_ERR_INVALID, path, "element %llu holds %s; used by %s",
+			animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "element %llu holds %s; used by %s",
 				  (unsigned long long)(i / out->width), isnan(out->values[i]) ? "NaN" :
 				  "an infinite value", user);
-			gltf_accessor_release(out);
-			return gltf_status(doc);
+			animc_gltf_accessor_release(out);
+			return animc_gltf_status(doc);
 		}
 	}
 	return ANIMC_OK;
 }
 
-void gltf_accessor_release(gltf_accessor *acc)
+void animc_gltf_accessor_release(gltf_accessor *acc)
 {
 	if (!acc)
 		return;

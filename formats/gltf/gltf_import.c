@@ -1,7 +1,7 @@
 /*
  * gltf_import.c - the glTF 2.0 importer: recognises .gltf and .glb (content
  * first), turns each animation into a clip (each animated node a bone,
- * each sampler's keys through gltf_keys_build), and reads a document's node
+ * each sampler's keys through animc_gltf_keys_build), and reads a document's node
  * tree as a skeleton for --skeleton.  See NOTES.md for every rule.
  */
 #include <math.h>
@@ -18,15 +18,15 @@ typedef struct rest {
 	float translation[3], rotation[4], scale[3];
 } rest;
 
-const char *gltf_node_name(gltf_doc *doc, size_t index, char buf[GLTF_PATH_BYTES])
+const char *animc_gltf_node_name(gltf_doc *doc, size_t index, char buf[GLTF_PATH_BYTES])
 {
-	json_t *name = gltf_member(json_array_get(doc->nodes_json, index), "name");
+	json_t *name = animc_gltf_member(json_array_get(doc->nodes_json, index), "name");
 
 	if (name && json_is_string(name) && json_string_length(name) > 0)
 		return json_string_value(name);
 	/* What Assimp's glTF importer names an unnamed node, kept so that
 	 * clips and skeletons built either way bind alike. */
-	gltf_path(buf, "nodes[%zu]", index);
+	animc_gltf_path(buf, "nodes[%zu]", index);
 	return buf;
 }
 
@@ -37,10 +37,10 @@ static bool check_node(gltf_doc *doc, size_t index)
 	json_t *node = json_array_get(doc->nodes_json, index);
 	bool ok;
 
-	gltf_path(path, "nodes[%zu]", index);
-	if (!gltf_expect_object(doc, node, path))
+	animc_gltf_path(path, "nodes[%zu]", index);
+	if (!animc_gltf_expect_object(doc, node, path))
 		return false;
-	gltf_get_string(doc, node, path, "name", false, &ok);
+	animc_gltf_get_string(doc, node, path, "name", false, &ok);
 	return ok;
 }
 
@@ -54,19 +54,19 @@ static animc_status node_rest(gltf_doc *doc, size_t index, rest *r, float local[
 	bool present, has_t, has_r, has_s;
 	double len;
 
-	gltf_path(path, "nodes[%zu]", index);
+	animc_gltf_path(path, "nodes[%zu]", index);
 	*r = (rest){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } };
-	if (!gltf_get_floats(doc, node, path, "matrix", m, 16, &present) ||
-	    !gltf_get_floats(doc, node, path, "translation", r->translation, 3, &has_t) ||
-	    !gltf_get_floats(doc, node, path, "rotation", r->rotation, 4, &has_r) ||
-	    !gltf_get_floats(doc, node, path, "scale", r->scale, 3, &has_s))
-		return gltf_status(doc);
+	if (!animc_gltf_get_floats(doc, node, path, "matrix", m, 16, &present) ||
+	    !animc_gltf_get_floats(doc, node, path, "translation", r->translation, 3, &has_t) ||
+	    !animc_gltf_get_floats(doc, node, path, "rotation", r->rotation, 4, &has_r) ||
+	    !animc_gltf_get_floats(doc, node, path, "scale", r->scale, 3, &has_s))
+		return animc_gltf_status(doc);
 	*has_matrix = present;
 	if (present) {
 		double dm[16];
 
 		if (has_t || has_r || has_s)
-			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "has both a matrix and translation, "
+			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "has both a matrix and translation, "
 					 "rotation or scale");
 		/* glTF stores column vectors column by column; that is XNA's row
 		 * vectors row by row: the same 16 floats. */
@@ -77,7 +77,7 @@ static animc_status node_rest(gltf_doc *doc, size_t index, rest *r, float local[
 		animc_decompose_result res = animc_mat4_decompose(dm, r->translation, r->rotation, r->scale);
 
 		if (res != ANIMC_DECOMPOSE_OK)
-			return gltf_fail(doc, ANIMC_ERR_INVALID, path, "the matrix does not split into "
+			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "the matrix does not split into "
 					 "translation, rotation and scale: %s",
 					 animc_decompose_result_string(res));
 		return ANIMC_OK;
@@ -85,7 +85,7 @@ static animc_status node_rest(gltf_doc *doc, size_t index, rest *r, float local[
 	len = sqrt((double)r->rotation[0] * r->rotation[0] + (double)r->rotation[1] * r->rotation[1] +
 		   (double)r->rotation[2] * r->rotation[2] + (double)r->rotation[3] * r->rotation[3]);
 	if (!(len > 1e-6))
-		return gltf_fail(doc, ANIMC_ERR_INVALID, path, "rotation is a zero quaternion");
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "rotation is a zero quaternion");
 	for (int i = 0; i < 4; i++)
 		r->rotation[i] = (float)(r->rotation[i] / len);
 	if (local) {
@@ -142,22 +142,22 @@ typedef struct importer {
  * increasing. */
 static animc_status read_input(importer *im, uint64_t accessor, const char *path, gltf_accessor *acc)
 {
-	animc_status status = gltf_accessor_read(im->doc, accessor, path, acc);
+	animc_status status = animc_gltf_accessor_read(im->doc, accessor, path, acc);
 
 	if (status != ANIMC_OK)
 		return status;
 	if (acc->component_type != GLTF_FLOAT || acc->width != 1) {
-		gltf_accessor_release(acc);
-		return gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key times must be a FLOAT SCALAR "
+		animc_gltf_accessor_release(acc);
+		return animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key times must be a FLOAT SCALAR "
 				 "accessor (accessors[%llu] is not)", (unsigned long long)accessor);
 	}
 	for (uint32_t i = 1; i < acc->count; i++) {
 		if (!(acc->values[i] > acc->values[i - 1])) {
-			gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key time %u (%g s) is not after key "
+			animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key time %u (%g s) is not after key "
 				  "time %u (%g s); times must strictly increase", i, (double)acc->values[i],
 				  i - 1, (double)acc->values[i - 1]);
-			gltf_accessor_release(acc);
-			return gltf_status(im->doc);
+			animc_gltf_accessor_release(acc);
+			return animc_gltf_status(im->doc);
 		}
 	}
 	return ANIMC_OK;
@@ -175,18 +175,18 @@ static animc_status read_sampler(importer *im, json_t *samplers, uint64_t index,
 	const char *interp;
 	bool ok;
 
-	gltf_path(path, "%s.samplers[%llu]", anim_path, (unsigned long long)index);
-	obj = gltf_expect_object(im->doc, json_array_get(samplers, index), path);
+	animc_gltf_path(path, "%s.samplers[%llu]", anim_path, (unsigned long long)index);
+	obj = animc_gltf_expect_object(im->doc, json_array_get(samplers, index), path);
 	if (!obj)
-		return gltf_status(im->doc);
-	if (!gltf_get_index(im->doc, obj, path, "input", true, json_array_size(im->doc->accessors_json),
+		return animc_gltf_status(im->doc);
+	if (!animc_gltf_get_index(im->doc, obj, path, "input", true, json_array_size(im->doc->accessors_json),
 			    &out->input) ||
-	    !gltf_get_index(im->doc, obj, path, "output", true, json_array_size(im->doc->accessors_json),
+	    !animc_gltf_get_index(im->doc, obj, path, "output", true, json_array_size(im->doc->accessors_json),
 			    &out->output))
-		return gltf_status(im->doc);
-	interp = gltf_get_string(im->doc, obj, path, "interpolation", false, &ok);
+		return animc_gltf_status(im->doc);
+	interp = animc_gltf_get_string(im->doc, obj, path, "interpolation", false, &ok);
 	if (!ok)
-		return gltf_status(im->doc);
+		return animc_gltf_status(im->doc);
 	if (!interp || strcmp(interp, "LINEAR") == 0)
 		out->mode = GLTF_LINEAR;
 	else if (strcmp(interp, "STEP") == 0)
@@ -194,7 +194,7 @@ static animc_status read_sampler(importer *im, json_t *samplers, uint64_t index,
 	else if (strcmp(interp, "CUBICSPLINE") == 0)
 		out->mode = GLTF_CUBICSPLINE;
 	else
-		return gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "interpolation '%s' is not LINEAR, "
+		return animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "interpolation '%s' is not LINEAR, "
 				 "STEP or CUBICSPLINE", interp);
 	return ANIMC_OK;
 }
@@ -216,23 +216,23 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 	status = read_sampler(im, samplers, t->sampler, anim_path, &s, path);
 	if (status != ANIMC_OK)
 		return status;
-	gltf_path(in_path, "%s.input", path);
-	gltf_path(out_path, "%s.output", path);
+	animc_gltf_path(in_path, "%s.input", path);
+	animc_gltf_path(out_path, "%s.output", path);
 	status = read_input(im, s.input, in_path, &input);
 	if (status != ANIMC_OK)
 		return status;
-	status = gltf_accessor_read(im->doc, s.output, out_path, &output);
+	status = animc_gltf_accessor_read(im->doc, s.output, out_path, &output);
 	if (status != ANIMC_OK)
 		goto done;
 	if (output.width != width || output.is_matrix) {
-		status = gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "%s values must be a %s accessor "
+		status = animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "%s values must be a %s accessor "
 				   "(accessors[%llu] has %u components)", animc_track_name[t->kind],
 				   kind_types[t->kind], (unsigned long long)s.output, output.width);
 		goto done;
 	}
 	want = (uint64_t)input.count * (s.mode == GLTF_CUBICSPLINE ? 3 : 1);
 	if (output.count != want) {
-		status = gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "%u values for %u key times; "
+		status = animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "%u values for %u key times; "
 				   "%s needs %llu", output.count, input.count,
 				   s.mode == GLTF_CUBICSPLINE ? "CUBICSPLINE (in-tangent, value, out-tangent "
 				   "per key)" : "one per key", (unsigned long long)want);
@@ -247,7 +247,7 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 					  (double)q[3] * q[3]);
 
 			if (!(len > 1e-6)) {
-				status = gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "key %u is a zero "
+				status = animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, out_path, "key %u is a zero "
 						   "quaternion, which is no rotation", k);
 				goto done;
 			}
@@ -257,7 +257,7 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 				q[c] = (float)(q[c] / len);
 		}
 		if (off_unit)
-			gltf_warn(im->doc, ANIMC_WARN_NOT_UNIT_QUATERNION, out_path, "%u rotation key%s not of unit length, which glTF "
+			animc_gltf_warn(im->doc, ANIMC_WARN_NOT_UNIT_QUATERNION, out_path, "%u rotation key%s not of unit length, which glTF "
 				  "requires; normalised: check the exporter's rotation output (quaternions)",
 				  off_unit, off_unit == 1 ? " is" : "s are");
 	}
@@ -270,33 +270,33 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 	/* Baking adds keys: a CUBICSPLINE curve finer ones, a STEP one a key a
 	 * float step before each change, which as a frame would be ~1e-7 s. */
 	im->is_baked |= s.mode == GLTF_CUBICSPLINE || s.mode == GLTF_STEP;
-	status = gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
-				 input.count, gltf_bound_of(im->bounds, t->kind), &keys);
+	status = animc_gltf_keys_build(s.mode, t->kind == ANIMC_ROTATION, width, input.values, output.values,
+				 input.count, animc_gltf_bound_of(im->bounds, t->kind), &keys);
 	if (status == ANIMC_ERR_LIMIT && keys.is_through_zero) {
 		uint32_t k = keys.limit_key;
 		const float *a = &output.values[((size_t)k * 3 + 1) * 4], *b = &output.values[((size_t)k * 3 + 4) * 4];
 		double dot = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
 
 		if (dot < 0)
-			gltf_fail(im->doc, status, path, "keys %u and %u (at %g s and %g s) are of opposite sign "
+			animc_gltf_fail(im->doc, status, path, "keys %u and %u (at %g s and %g s) are of opposite sign "
 				  "(dot product %.3g), so the cubic spline between them passes through the zero "
 				  "quaternion, which is no rotation: negate key %u and its tangents (q and -q are the same rotation)", k,
 				  k + 1, input.values[k], input.values[k + 1], dot, k + 1);
 		else
-			gltf_fail(im->doc, status, path, "the cubic spline between keys %u and %u (at %g s and %g s) "
+			animc_gltf_fail(im->doc, status, path, "the cubic spline between keys %u and %u (at %g s and %g s) "
 				  "passes through the zero quaternion, which is no rotation (are its tangents sane?)", k,
 				  k + 1, input.values[k], input.values[k + 1]);
 		goto done;
 	}
 	if (status == ANIMC_ERR_LIMIT) {
-		gltf_fail(im->doc, status, path, "the %s curve cannot be followed within %g %s by at most "
+		animc_gltf_fail(im->doc, status, path, "the %s curve cannot be followed within %g %s by at most "
 			  "%u keys (are its tangents sane?)", s.mode == GLTF_CUBICSPLINE ? "cubic spline" :
-			  "key", gltf_bound_of(im->bounds, t->kind), t->kind == ANIMC_ROTATION ? "rad" :
+			  "key", animc_gltf_bound_of(im->bounds, t->kind), t->kind == ANIMC_ROTATION ? "rad" :
 			  "units", GLTF_MAX_BAKED_KEYS);
 		goto done;
 	}
 	if (status != ANIMC_OK) {
-		gltf_fail(im->doc, status, path, "out of memory");
+		animc_gltf_fail(im->doc, status, path, "out of memory");
 		goto done;
 	}
 	{
@@ -305,7 +305,7 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 		track->times_s = animc_clip_alloc_floats(clip, keys.count);
 		track->values = animc_clip_alloc_values(clip, t->kind, keys.count);
 		if (!track->times_s || !track->values) {
-			status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, path, "out of memory");
+			status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, path, "out of memory");
 			goto done;
 		}
 		memcpy(track->times_s, keys.times_s, keys.count * sizeof *keys.times_s);
@@ -318,9 +318,9 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 		*last_time = input.values[input.count - 1];
 	*dropped += keys.dropped_before_zero;
 done:
-	gltf_keys_release(&keys);
-	gltf_accessor_release(&input);
-	gltf_accessor_release(&output);
+	animc_gltf_keys_release(&keys);
+	animc_gltf_accessor_release(&input);
+	animc_gltf_accessor_release(&output);
 	return status;
 }
 
@@ -335,13 +335,13 @@ static animc_status weights_end(importer *im, json_t *samplers, const char *anim
 
 	if (status != ANIMC_OK)
 		return status;
-	gltf_path(in_path, "%s.input", path);
+	animc_gltf_path(in_path, "%s.input", path);
 	status = read_input(im, s.input, in_path, &input);
 	if (status != ANIMC_OK)
 		return status;
 	if (input.values[input.count - 1] > *last_time)
 		*last_time = input.values[input.count - 1];
-	gltf_accessor_release(&input);
+	animc_gltf_accessor_release(&input);
 	return ANIMC_OK;
 }
 
@@ -356,14 +356,14 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 
 	*out = NULL;
 	*count = 0;
-	if (!gltf_get_array(im->doc, anim, anim_path, "channels", &channels))
-		return gltf_status(im->doc);
+	if (!animc_gltf_get_array(im->doc, anim, anim_path, "channels", &channels))
+		return animc_gltf_status(im->doc);
 	if (!channels)
-		return gltf_fail(im->doc, ANIMC_ERR_PARSE, anim_path, "'channels' is missing");
+		return animc_gltf_fail(im->doc, ANIMC_ERR_PARSE, anim_path, "'channels' is missing");
 	n = json_array_size(channels);
 	targets = calloc(n ? n : 1, sizeof *targets);
 	if (!targets)
-		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+		return animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 	for (size_t c = 0; c < n; c++) {
 		char tpath[GLTF_PATH_BYTES];
 		json_t *ch, *tg;
@@ -371,25 +371,25 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		uint64_t sampler, node;
 		bool ok;
 
-		gltf_path(path, "%s.channels[%zu]", anim_path, c);
-		gltf_path(tpath, "%s.target", path);
-		ch = gltf_expect_object(im->doc, json_array_get(channels, c), path);
-		if (!ch || !gltf_get_index(im->doc, ch, path, "sampler", true, json_array_size(samplers),
+		animc_gltf_path(path, "%s.channels[%zu]", anim_path, c);
+		animc_gltf_path(tpath, "%s.target", path);
+		ch = animc_gltf_expect_object(im->doc, json_array_get(channels, c), path);
+		if (!ch || !animc_gltf_get_index(im->doc, ch, path, "sampler", true, json_array_size(samplers),
 					   &sampler))
 			goto fail;
-		tg = gltf_expect_object(im->doc, gltf_member(ch, "target"), tpath);
+		tg = animc_gltf_expect_object(im->doc, animc_gltf_member(ch, "target"), tpath);
 		if (!tg)
 			goto fail;
-		what = gltf_get_string(im->doc, tg, tpath, "path", true, &ok);
+		what = animc_gltf_get_string(im->doc, tg, tpath, "path", true, &ok);
 		if (!ok)
 			goto fail;
-		if (!gltf_member(tg, "node")) {
-			gltf_warn(im->doc, ANIMC_WARN_NON_NODE_TARGET, tpath, "targets no node ('%s', an extension's); left out: only "
+		if (!animc_gltf_member(tg, "node")) {
+			animc_gltf_warn(im->doc, ANIMC_WARN_NON_NODE_TARGET, tpath, "targets no node ('%s', an extension's); left out: only "
 				  "node translation, rotation and scale compile, so bake this animation into "
 				  "nodes if the game needs it", what);
 			continue;
 		}
-		if (!gltf_get_index(im->doc, tg, tpath, "node", true, json_array_size(im->doc->nodes_json),
+		if (!animc_gltf_get_index(im->doc, tg, tpath, "node", true, json_array_size(im->doc->nodes_json),
 				    &node))
 			goto fail;
 		if (strcmp(what, "weights") == 0) {
@@ -406,7 +406,7 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		else if (strcmp(what, "scale") == 0)
 			kind = ANIMC_SCALE;
 		else {
-			gltf_warn(im->doc, ANIMC_WARN_UNKNOWN_TARGET_PATH, tpath, "path '%s' is not translation, rotation, scale or weights, "
+			animc_gltf_warn(im->doc, ANIMC_WARN_UNKNOWN_TARGET_PATH, tpath, "path '%s' is not translation, rotation, scale or weights, "
 				  "which glTF 2.0 requires; left out: fix the exporter or the file", what);
 			continue;
 		}
@@ -434,7 +434,7 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		targets[kept++] = targets[i];
 	}
 	if (again)
-		gltf_warn(im->doc, ANIMC_WARN_DUPLICATE_CHANNEL, anim_path, "%zu channel%s animate%s what an earlier channel already "
+		animc_gltf_warn(im->doc, ANIMC_WARN_DUPLICATE_CHANNEL, anim_path, "%zu channel%s animate%s what an earlier channel already "
 			  "animates (%s%s); kept the later of each: export one channel per node and "
 			  "property (in Blender, one action per animation, NLA strips baked)", again,
 			  again == 1 ? "" : "s", again == 1 ? "s" : "", places, again > listed ? ", ..." : "");
@@ -443,13 +443,13 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 	return ANIMC_OK;
 fail:
 	free(targets);
-	return gltf_status(im->doc);
+	return animc_gltf_status(im->doc);
 }
 
 static animc_status import_animation(importer *im, size_t a, animc_clip_set *set)
 {
 	char anim_path[GLTF_PATH_BYTES], name_buf[GLTF_PATH_BYTES];
-	json_t *anims = gltf_member(im->doc->root, "animations"), *anim, *samplers;
+	json_t *anims = animc_gltf_member(im->doc->root, "animations"), *anim, *samplers;
 	json_t *weight_samplers = json_array();
 	target *targets = NULL;
 	size_t count = 0;
@@ -460,21 +460,21 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	animc_status status;
 	bool ok;
 
-	gltf_path(anim_path, "animations[%zu]", a);
+	animc_gltf_path(anim_path, "animations[%zu]", a);
 	if (!weight_samplers)
-		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
-	anim = gltf_expect_object(im->doc, json_array_get(anims, a), anim_path);
-	if (!anim || !gltf_get_array(im->doc, anim, anim_path, "samplers", &samplers)) {
-		status = gltf_status(im->doc);
+		return animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+	anim = animc_gltf_expect_object(im->doc, json_array_get(anims, a), anim_path);
+	if (!anim || !animc_gltf_get_array(im->doc, anim, anim_path, "samplers", &samplers)) {
+		status = animc_gltf_status(im->doc);
 		goto done;
 	}
 	if (!samplers) {
-		status = gltf_fail(im->doc, ANIMC_ERR_PARSE, anim_path, "'samplers' is missing");
+		status = animc_gltf_fail(im->doc, ANIMC_ERR_PARSE, anim_path, "'samplers' is missing");
 		goto done;
 	}
-	name = gltf_get_string(im->doc, anim, anim_path, "name", false, &ok);
+	name = animc_gltf_get_string(im->doc, anim, anim_path, "name", false, &ok);
 	if (!ok) {
-		status = gltf_status(im->doc);
+		status = animc_gltf_status(im->doc);
 		goto done;
 	}
 	status = gather_targets(im, anim, anim_path, samplers, &targets, &count, &weights, weight_samplers);
@@ -488,7 +488,7 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	}
 	clip = animc_clip_create(name);
 	if (!clip) {
-		status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+		status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 		goto done;
 	}
 	im->authored_gap = 0;
@@ -501,13 +501,13 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 		int64_t ch;
 
 		if (!check_node(im->doc, node)) {
-			status = gltf_status(im->doc);
+			status = animc_gltf_status(im->doc);
 			break;
 		}
-		bone = gltf_node_name(im->doc, node, name_buf);
+		bone = animc_gltf_node_name(im->doc, node, name_buf);
 		ch = animc_clip_add_channel(clip, bone, strlen(bone));
 		if (ch < 0) {
-			status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+			status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 			break;
 		}
 		if (im->is_joint && !im->is_joint[node])
@@ -525,8 +525,8 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 		if (has_matrix) {
 			char npath[GLTF_PATH_BYTES];
 
-			gltf_path(npath, "nodes[%llu]", (unsigned long long)node);
-			gltf_warn(im->doc, ANIMC_WARN_ANIMATED_MATRIX, npath, "is animated but has a matrix, which glTF forbids; the "
+			animc_gltf_path(npath, "nodes[%llu]", (unsigned long long)node);
+			animc_gltf_warn(im->doc, ANIMC_WARN_ANIMATED_MATRIX, npath, "is animated but has a matrix, which glTF forbids; the "
 				  "tracks not animated come from the matrix: export the node's rest as "
 				  "translation, rotation and scale");
 		}
@@ -540,7 +540,7 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 				continue;
 			t->values = animc_clip_alloc_values(clip, (animc_track_kind)k, 1);
 			if (!t->values) {
-				status = gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+				status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 				break;
 			}
 			memcpy(t->values, v, animc_track_width[k] * sizeof *v);
@@ -556,16 +556,16 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	if (status != ANIMC_OK)
 		goto done;
 	if (weights)
-		gltf_note(im->doc, anim_path, "%u channel%s animate%s morph-target weights, which "
+		animc_gltf_note(im->doc, anim_path, "%u channel%s animate%s morph-target weights, which "
 			  "the format cannot hold; left out", weights, weights == 1 ? "" : "s",
 			  weights == 1 ? "s" : "");
 	if (dropped)
-		gltf_note(im->doc, anim_path, "%u key%s before time 0 left out; the value at 0 is "
+		animc_gltf_note(im->doc, anim_path, "%u key%s before time 0 left out; the value at 0 is "
 			  "interpolated from the keys around it", dropped, dropped == 1 ? "" : "s");
 	/* Cameras, props and the armature object itself are animated outside
 	 * skins in ordinary files: written like any bone. */
 	if (not_joints)
-		gltf_note(im->doc, anim_path, "%u animated node%s %s no joint of any skin (the bones "
+		animc_gltf_note(im->doc, anim_path, "%u animated node%s %s no joint of any skin (the bones "
 			  "of the document's skins); written like the joints", not_joints,
 			  not_joints == 1 ? "" : "s", not_joints == 1 ? "is" : "are");
 	/* A pose (every key at 0) lasts 0 s here; the pipeline's playable pass
@@ -654,13 +654,13 @@ static animc_status drop_duplicate_bones(importer *im, animc_clip *clip, const c
 
 	if (!name_set_init(&seen, clip->channel_count)) {
 		name_set_release(&seen);
-		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
+		return animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 	}
 	/* From the last channel back: the first seen of a name is the one kept. */
 	for (uint32_t i = clip->channel_count; i-- > 0;) {
 		if (name_set_add(&seen, clip->channels[i].bone, i))
 			continue;
-		gltf_warn(im->doc, ANIMC_WARN_BONE_NAME_CLASH, anim_path, "more than one animated node is named '%s', and the "
+		animc_gltf_warn(im->doc, ANIMC_WARN_BONE_NAME_CLASH, anim_path, "more than one animated node is named '%s', and the "
 			  "runtime finds bones by name; kept the last one: give each animated node its "
 			  "own name", clip->channels[i].bone);
 		clip->channels[i].bone = NULL;
@@ -679,27 +679,27 @@ static animc_status mark_joints(importer *im)
 	json_t *skins;
 	size_t nodes = json_array_size(im->doc->nodes_json);
 
-	if (!gltf_get_array(im->doc, im->doc->root, "", "skins", &skins))
-		return gltf_status(im->doc);
+	if (!animc_gltf_get_array(im->doc, im->doc->root, "", "skins", &skins))
+		return animc_gltf_status(im->doc);
 	if (!skins || json_array_size(skins) == 0)
 		return ANIMC_OK;
 	im->is_joint = calloc(nodes ? nodes : 1, sizeof *im->is_joint);
 	if (!im->is_joint)
-		return gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+		return animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 	for (size_t s = 0; s < json_array_size(skins); s++) {
 		char path[GLTF_PATH_BYTES];
 		json_t *skin, *joints;
 
-		gltf_path(path, "skins[%zu]", s);
-		skin = gltf_expect_object(im->doc, json_array_get(skins, s), path);
-		if (!skin || !gltf_get_array(im->doc, skin, path, "joints", &joints))
-			return gltf_status(im->doc);
+		animc_gltf_path(path, "skins[%zu]", s);
+		skin = animc_gltf_expect_object(im->doc, json_array_get(skins, s), path);
+		if (!skin || !animc_gltf_get_array(im->doc, skin, path, "joints", &joints))
+			return animc_gltf_status(im->doc);
 		for (size_t j = 0; joints && j < json_array_size(joints); j++) {
 			json_t *v = json_array_get(joints, j);
 			json_int_t node = json_is_integer(v) ? json_integer_value(v) : -1;
 
 			if (node < 0 || (uint64_t)node >= nodes)
-				return gltf_fail(im->doc, ANIMC_ERR_INVALID, NULL, "%s.joints[%zu]: not a node "
+				return animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, NULL, "%s.joints[%zu]: not a node "
 						 "index (0 to %zu)", path, j, nodes ? nodes - 1 : 0);
 			im->is_joint[node] = true;
 		}
@@ -707,15 +707,15 @@ static animc_status mark_joints(importer *im)
 	return ANIMC_OK;
 }
 
-animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
+animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 			     const gltf_bounds *bounds, animc_clip_set *out)
 {
-	importer im = { .doc = doc, .options = options, .bounds = bounds ? bounds : &gltf_default_bounds };
+	importer im = { .doc = doc, .options = options, .bounds = bounds ? bounds : &animc_gltf_default_bounds };
 	json_t *anims;
 	animc_status status = ANIMC_OK, failed = ANIMC_OK;
 
-	if (!gltf_get_array(doc, doc->root, "", "animations", &anims))
-		return gltf_status(doc);
+	if (!animc_gltf_get_array(doc, doc->root, "", "animations", &anims))
+		return animc_gltf_status(doc);
 	/* With --skeleton the build checks bones against the model; without,
 	 * the document's own skins say which nodes are bones. */
 	if (!options || !options->skeleton)
@@ -730,22 +730,22 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 		if (one == ANIMC_ERR_NOMEM) {
 			status = one;
 		} else if (one != ANIMC_OK) {
-			json_t *name = gltf_member(json_array_get(anims, a), "name");
+			json_t *name = animc_gltf_member(json_array_get(anims, a), "name");
 			char path[GLTF_PATH_BYTES];
 
 			/* Its error is reported, once; where there are other
 			 * clips, a note says which clip it cost. */
-			gltf_path(path, "animations[%zu]", a);
+			animc_gltf_path(path, "animations[%zu]", a);
 			if (json_array_size(anims) > 1 && name && json_is_string(name))
-				gltf_note(doc, path, "clip '%s' left out; the other clips are still imported",
+				animc_gltf_note(doc, path, "clip '%s' left out; the other clips are still imported",
 					  json_string_value(name));
 			else if (json_array_size(anims) > 1)
-				gltf_note(doc, path, "left out; the other clips are still imported");
+				animc_gltf_note(doc, path, "left out; the other clips are still imported");
 			failed = failed ? failed : one;
 		} else if (out->count > before) {
 			char path[GLTF_PATH_BYTES];
 
-			gltf_path(path, "animations[%zu]", a);
+			animc_gltf_path(path, "animations[%zu]", a);
 			status = drop_duplicate_bones(&im, out->clips[before], path);
 		}
 	}
@@ -755,7 +755,7 @@ animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 	if (status == ANIMC_OK)
 		status = animc_clip_set_name_unique(out, doc->sink);
 	if (status == ANIMC_OK && im.mesh_only)
-		gltf_note(doc, NULL, "%u animation%s move%s no node (morph-target weights or extension "
+		animc_gltf_note(doc, NULL, "%u animation%s move%s no node (morph-target weights or extension "
 			  "pointers only, or no channel), which the format cannot hold; left out", im.mesh_only,
 			  im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
 	free(im.is_joint);
@@ -814,11 +814,11 @@ static animc_status check_acyclic(gltf_doc *doc, const int64_t *parent, size_t n
 					ring[(low + count - k) % count]);
 	if (count > CYCLE_NAMED)
 		snprintf(list + len, sizeof list - len, "... (%zu nodes) -> ", count);
-	return gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%snodes[%zu]: each node lists the next as its child, a "
+	return animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%snodes[%zu]: each node lists the next as its child, a "
 			 "cycle that no root reaches; the node tree is not a tree", list, ring[low]);
 }
 
-animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
+animc_status animc_gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 {
 	size_t nodes = json_array_size(doc->nodes_json), root_count = 0, stack_used = 0;
 	int64_t *parent = NULL;
@@ -830,24 +830,24 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 	bool synthetic_root;
 
 	memset(out, 0, sizeof *out);
-	if (!gltf_get_array(doc, doc->root, "", "scenes", &scenes))
-		return gltf_status(doc);
+	if (!animc_gltf_get_array(doc, doc->root, "", "scenes", &scenes))
+		return animc_gltf_status(doc);
 	if (scenes && json_array_size(scenes)) {
-		if (!gltf_get_index(doc, doc->root, "", "scene", false, json_array_size(scenes), &scene_index))
-			return gltf_status(doc);
+		if (!animc_gltf_get_index(doc, doc->root, "", "scene", false, json_array_size(scenes), &scene_index))
+			return animc_gltf_status(doc);
 		char path[GLTF_PATH_BYTES];
 
-		gltf_path(path, "scenes[%llu]", (unsigned long long)scene_index);
-		scene = gltf_expect_object(doc, json_array_get(scenes, scene_index), path);
+		animc_gltf_path(path, "scenes[%llu]", (unsigned long long)scene_index);
+		scene = animc_gltf_expect_object(doc, json_array_get(scenes, scene_index), path);
 		if (!scene)
-			return gltf_status(doc);
+			return animc_gltf_status(doc);
 	}
 	parent = malloc((nodes ? nodes : 1) * sizeof *parent);
 	roots = malloc((nodes ? nodes : 1) * sizeof *roots);
 	stack = malloc((nodes ? nodes : 1) * sizeof *stack);
 	bone_of = malloc((nodes ? nodes : 1) * sizeof *bone_of);
 	if (!parent || !roots || !stack || !bone_of) {
-		status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+		status = animc_gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i < nodes; i++) {
@@ -860,12 +860,12 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 		json_t *children;
 
 		if (!check_node(doc, i)) {
-			status = gltf_status(doc);
+			status = animc_gltf_status(doc);
 			goto done;
 		}
-		gltf_path(path, "nodes[%zu]", i);
-		if (!gltf_get_array(doc, json_array_get(doc->nodes_json, i), path, "children", &children)) {
-			status = gltf_status(doc);
+		animc_gltf_path(path, "nodes[%zu]", i);
+		if (!animc_gltf_get_array(doc, json_array_get(doc->nodes_json, i), path, "children", &children)) {
+			status = animc_gltf_status(doc);
 			goto done;
 		}
 		for (size_t c = 0; children && c < json_array_size(children); c++) {
@@ -873,17 +873,17 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 			json_int_t child = json_is_integer(v) ? json_integer_value(v) : -1;
 
 			if (child < 0 || (uint64_t)child >= nodes) {
-				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: not a node "
+				status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: not a node "
 						   "index (0 to %zu)", path, c, nodes ? nodes - 1 : 0);
 				goto done;
 			}
 			if ((size_t)child == i) {
-				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: the node lists "
+				status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: the node lists "
 						   "itself as its child; the node tree is not a tree", path, c);
 				goto done;
 			}
 			if (parent[child] >= 0) {
-				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: nodes[%lld] "
+				status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s.children[%zu]: nodes[%lld] "
 						   "already has a parent (nodes[%lld]); the node tree is not a "
 						   "tree", path, c, (long long)child, (long long)parent[child]);
 				goto done;
@@ -901,9 +901,9 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 
 		char spath[GLTF_PATH_BYTES];
 
-		gltf_path(spath, "scenes[%llu]", (unsigned long long)scene_index);
-		if (!gltf_get_array(doc, scene, spath, "nodes", &list)) {
-			status = gltf_status(doc);
+		animc_gltf_path(spath, "scenes[%llu]", (unsigned long long)scene_index);
+		if (!animc_gltf_get_array(doc, scene, spath, "nodes", &list)) {
+			status = animc_gltf_status(doc);
 			goto done;
 		}
 		for (size_t i = 0; list && i < json_array_size(list); i++) {
@@ -912,7 +912,7 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 
 			if (node < 0 || (uint64_t)node >= nodes || parent[node] >= 0 ||
 			    root_count >= nodes) {
-				status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: not "
+				status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: not "
 						   "the index of a root node", (unsigned long long)scene_index, i);
 				goto done;
 			}
@@ -928,7 +928,7 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 	synthetic_root = root_count != 1;
 	out->bones = calloc(nodes + 1, sizeof *out->bones);
 	if (!out->bones) {
-		status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+		status = animc_gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 		goto done;
 	}
 	if (synthetic_root) {
@@ -941,7 +941,7 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 		b->rotation[3] = 1;
 		b->scale[0] = b->scale[1] = b->scale[2] = 1;
 		if (!b->name) {
-			status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+			status = animc_gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 			goto done;
 		}
 	}
@@ -951,14 +951,14 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 	while (stack_used) {
 		size_t n = stack[--stack_used];
 		char name_buf[GLTF_PATH_BYTES], path[GLTF_PATH_BYTES];
-		const char *name = gltf_node_name(doc, n, name_buf);
+		const char *name = animc_gltf_node_name(doc, n, name_buf);
 		animc_bone *b;
 		json_t *children;
 		bool has_matrix;
 		rest rt;
 
 		if (bone_of[n] >= 0 || out->bone_count > nodes) {
-			status = gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "nodes[%zu] is reached twice", n);
+			status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "nodes[%zu] is reached twice", n);
 			goto done;
 		}
 		b = &out->bones[out->bone_count];
@@ -966,7 +966,7 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 		b->parent = parent[n] >= 0 ? bone_of[parent[n]] : synthetic_root ? 0 : -1;
 		b->name = animc_arena_strndup(&out->arena, name, strlen(name));
 		if (!b->name) {
-			status = gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
+			status = animc_gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 			goto done;
 		}
 		status = node_rest(doc, n, &rt, b->local, &has_matrix);
@@ -975,11 +975,11 @@ animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 		memcpy(b->translation, rt.translation, sizeof rt.translation);
 		memcpy(b->rotation, rt.rotation, sizeof rt.rotation);
 		memcpy(b->scale, rt.scale, sizeof rt.scale);
-		gltf_path(path, "nodes[%zu]", n);
-		gltf_get_array(doc, json_array_get(doc->nodes_json, n), path, "children", &children);
+		animc_gltf_path(path, "nodes[%zu]", n);
+		animc_gltf_get_array(doc, json_array_get(doc->nodes_json, n), path, "children", &children);
 		for (size_t c = children ? json_array_size(children) : 0; c-- > 0;) {
 			if (stack_used >= nodes) {
-				status = gltf_fail(doc, ANIMC_ERR_INVALID, path, "the node tree has a cycle");
+				status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "the node tree has a cycle");
 				goto done;
 			}
 			stack[stack_used++] = (size_t)json_integer_value(json_array_get(children, c));
@@ -1071,7 +1071,7 @@ static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size
  * it, so that the reduction measured against the baked keys keeps the
  * output within 1.1 times the tolerance of the curve and has fewer keys to
  * remove again; but a tolerance tighter than the bake without one
- * (gltf_default_bounds) keeps that bake, and bounds the error against it:
+ * (animc_gltf_default_bounds) keeps that bake, and bounds the error against it:
  * a finer bake holds more keys than the default mode's output, and the
  * reduced file would be bigger than it (NOTES.md). */
 static double bake_bound(double fallback, double tolerance)
@@ -1086,7 +1086,7 @@ static double bake_bound(double fallback, double tolerance)
 static gltf_bounds bounds_for(const animc_import_options *options)
 {
 	const animc_tolerance *t = options ? options->tolerance : NULL;
-	gltf_bounds b = gltf_default_bounds;
+	gltf_bounds b = animc_gltf_default_bounds;
 
 	if (t && t->translation > 0)
 		b.translation = bake_bound(b.translation, t->translation);
@@ -1106,7 +1106,7 @@ static animc_status import_gltf(const animc_import_request *req, animc_clip_set 
 {
 	gltf_doc doc;
 	gltf_bounds bounds = bounds_for(req->options);
-	animc_status status = gltf_doc_parse(&doc, req->path, req->data, req->size, sink);
+	animc_status status = animc_gltf_doc_parse(&doc, req->path, req->data, req->size, sink);
 
 	if (req->options) {
 		doc.on_file_read = req->options->on_file_read;
@@ -1114,8 +1114,8 @@ static animc_status import_gltf(const animc_import_request *req, animc_clip_set 
 	}
 
 	if (status == ANIMC_OK)
-		status = gltf_doc_import(&doc, req->options, &bounds, out);
-	gltf_doc_release(&doc);
+		status = animc_gltf_doc_import(&doc, req->options, &bounds, out);
+	animc_gltf_doc_release(&doc);
 	return status;
 }
 
@@ -1128,14 +1128,14 @@ static animc_status skeleton_gltf(const char *path, animc_skeleton *out, animc_d
 	animc_status status;
 
 	memset(out, 0, sizeof *out);
-	if (!gltf_read_file(path, GLTF_MAX_BUFFER_BYTES, &data, &size, why, sizeof why)) {
+	if (!animc_gltf_read_file(path, GLTF_MAX_BUFFER_BYTES, &data, &size, why, sizeof why)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
 		return ANIMC_ERR_IO;
 	}
-	status = gltf_doc_parse(&doc, path, data, size, sink);
+	status = animc_gltf_doc_parse(&doc, path, data, size, sink);
 	if (status == ANIMC_OK)
-		status = gltf_doc_skeleton(&doc, out);
-	gltf_doc_release(&doc);
+		status = animc_gltf_doc_skeleton(&doc, out);
+	animc_gltf_doc_release(&doc);
 	free(data);
 	return status;
 }

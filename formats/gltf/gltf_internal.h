@@ -38,7 +38,7 @@ typedef struct gltf_bounds {
 } gltf_bounds;
 
 /* The bounds when the caller gives none: 1e-4 of each. */
-extern const gltf_bounds gltf_default_bounds;
+extern const gltf_bounds animc_gltf_default_bounds;
 
 /* One buffer of the document, loaded on first use. */
 typedef struct gltf_buffer {
@@ -70,52 +70,52 @@ typedef struct gltf_doc {
  * alignment checked), the JSON (jansson, duplicate keys refused), the asset
  * version (2.x).  Buffers are loaded when an accessor first reads them.
  * Errors go to `sink` (line and column for JSON syntax, byte offsets for
- * the container).  Release with gltf_doc_release, also after a failure.
+ * the container).  Release with animc_gltf_doc_release, also after a failure.
  */
-animc_status gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data, size_t size,
+animc_status animc_gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data, size_t size,
 			    animc_diag_sink *sink);
-void gltf_doc_release(gltf_doc *doc);
+void animc_gltf_doc_release(gltf_doc *doc);
 
 /* The version of jansson in use, "2.14". */
 const char *animc_gltf_jansson_version(void);
 
 /* printf a JSON path into out[GLTF_PATH_BYTES] (cut short when longer). */
-void gltf_path(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void animc_gltf_path(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Report an error whose message starts with a JSON path. */
-animc_status gltf_fail(gltf_doc *doc, animc_status status, const char *path, const char *fmt, ...)
+animc_status animc_gltf_fail(gltf_doc *doc, animc_status status, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The status of the last error reported (helpers that return false have
  * reported one); ANIMC_ERR_PARSE when there was none. */
-animc_status gltf_status(const gltf_doc *doc);
+animc_status animc_gltf_status(const gltf_doc *doc);
 /* A warning says what is wrong in the file and what to do about it; what
  * needs no action is a note (printed with -v).  docs/warnings.md lists
  * every warning with its fix. */
-void gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const char *fmt, ...)
+void animc_gltf_warn(gltf_doc *doc, animc_warning_kind kind, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-void gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
+void animc_gltf_note(gltf_doc *doc, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ------------------------------------------------------------ JSON reads */
 
 /* Member `key` of `obj`, or NULL when absent. */
-json_t *gltf_member(json_t *obj, const char *key);
+json_t *animc_gltf_member(json_t *obj, const char *key);
 /* The object at `value` (path `path`); NULL, reported, when it is another type. */
-json_t *gltf_expect_object(gltf_doc *doc, json_t *value, const char *path);
+json_t *animc_gltf_expect_object(gltf_doc *doc, json_t *value, const char *path);
 /* The array member `key` of `obj` (empty when absent); false, reported, when
  * it is another type.  *out is NULL when absent. */
-bool gltf_get_array(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key, json_t **out);
+bool animc_gltf_get_array(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key, json_t **out);
 /* An integer member in [0, limit): an index into an array of `limit`
  * entries, or a count.  `required` false: *out unchanged when absent.
  * False, reported, on a wrong type or a value out of range. */
-bool gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
+bool animc_gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 		    bool required, uint64_t limit, uint64_t *out);
 /* A string member; NULL when absent (reported when required) or not a string (reported). */
-const char *gltf_get_string(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
+const char *animc_gltf_get_string(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 			    bool required, bool *ok);
 /* `count` numbers of the array member `key`, as floats: false, reported,
  * when it is not an array of that many finite numbers (absent: *present false). */
-bool gltf_get_floats(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
+bool animc_gltf_get_floats(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 		     float *out, size_t count, bool *present);
 
 /* ------------------------------------------------------------- accessors */
@@ -146,11 +146,11 @@ typedef struct gltf_accessor {
  * error, beside the accessor's own path).  Every offset and length is
  * checked against its bufferView and buffer in subtraction form, counts
  * against overflow; a NaN or infinite value is an error naming its element.
- * Release with gltf_accessor_release.
+ * Release with animc_gltf_accessor_release.
  */
-animc_status gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user_path,
+animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user_path,
 				gltf_accessor *out);
-void gltf_accessor_release(gltf_accessor *acc);
+void animc_gltf_accessor_release(gltf_accessor *acc);
 
 /* --------------------------------------------------------------- sampling */
 
@@ -196,29 +196,29 @@ typedef struct gltf_keys {
  * (limit_key and is_through_zero then say where and why).
  * Pure: no diagnostics; the caller names the sampler.
  */
-animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned width,
+animc_status animc_gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned width,
 			     const float *times, const float *values, uint32_t n, double bound,
 			     gltf_keys *out);
-void gltf_keys_release(gltf_keys *keys);
+void animc_gltf_keys_release(gltf_keys *keys);
 
 /* The error bound of `kind` within `bounds`. */
-double gltf_bound_of(const gltf_bounds *bounds, animc_track_kind kind);
+double animc_gltf_bound_of(const gltf_bounds *bounds, animc_track_kind kind);
 
 /* ------------------------------------------------------------ import, skeleton */
 
 /* Every animation of a parsed document into clips (see NOTES.md).
- * `bounds` NULL = gltf_default_bounds. */
-animc_status gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
+ * `bounds` NULL = animc_gltf_default_bounds. */
+animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 			     const gltf_bounds *bounds, animc_clip_set *out);
 
 /* The node tree of the document's default scene as a skeleton (see NOTES.md). */
-animc_status gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out);
+animc_status animc_gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out);
 
 /* The glTF name of node `index`: its "name", or "nodes[N]" when it has none. */
-const char *gltf_node_name(gltf_doc *doc, size_t index, char buf[GLTF_PATH_BYTES]);
+const char *animc_gltf_node_name(gltf_doc *doc, size_t index, char buf[GLTF_PATH_BYTES]);
 
 /* Read a whole regular file of at most `max_bytes`; false with a reason. */
-bool gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
+bool animc_gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
 		    char *why, size_t why_size);
 
 #endif

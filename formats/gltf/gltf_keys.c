@@ -12,17 +12,17 @@
 
 #include "gltf_internal.h"
 
-const gltf_bounds gltf_default_bounds = { 1e-4, 1e-4, 1e-4 };
+const gltf_bounds animc_gltf_default_bounds = { 1e-4, 1e-4, 1e-4 };
 
-double gltf_bound_of(const gltf_bounds *bounds, animc_track_kind kind)
+double animc_gltf_bound_of(const gltf_bounds *bounds, animc_track_kind kind)
 {
 	if (!bounds)
-		bounds = &gltf_default_bounds;
+		bounds = &animc_gltf_default_bounds;
 	return kind == ANIMC_TRANSLATION ? bounds->translation :
 	       kind == ANIMC_ROTATION ? bounds->rotation_rad : bounds->scale;
 }
 
-void gltf_keys_release(gltf_keys *keys)
+void animc_gltf_keys_release(gltf_keys *keys)
 {
 	if (!keys)
 		return;
@@ -313,7 +313,7 @@ static bool value_between(gltf_interpolation mode, bool is_rotation, unsigned wi
 	return true;
 }
 
-animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned width,
+animc_status animc_gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned width,
 			     const float *times, const float *values, uint32_t n, double bound,
 			     gltf_keys *out)
 {
@@ -384,7 +384,7 @@ animc_status gltf_keys_build(gltf_interpolation mode, bool is_rotation, unsigned
 		}
 	}
 	if (status != ANIMC_OK)
-		gltf_keys_release(out);
+		animc_gltf_keys_release(out);
 	if (status == ANIMC_ERR_LIMIT) {
 		out->limit_key = segment_key;
 		if (mode == GLTF_CUBICSPLINE && is_rotation) {

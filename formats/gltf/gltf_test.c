@@ -464,13 +464,13 @@ static void step_keys_hold_until_the_next(void **state)
 	gltf_keys k;
 
 	(void)state;
-	assert_int_equal(gltf_keys_build(GLTF_STEP, false, 3, times, values, 4, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(animc_gltf_keys_build(GLTF_STEP, false, 3, times, values, 4, 1e-4, &k), ANIMC_OK);
 	assert_int_equal(k.count, 6);
 	for (uint32_t i = 0; i < 6; i++) {
 		assert_true(k.times_s[i] == want_t[i]);
 		assert_true(k.values[i * 3] == want_v[i]);
 	}
-	gltf_keys_release(&k);
+	animc_gltf_keys_release(&k);
 }
 
 /* Keys before 0 are cut, the value at 0 interpolated by the sampler's rule. */
@@ -481,21 +481,21 @@ static void keys_before_zero_are_cut(void **state)
 	gltf_keys k;
 
 	(void)state;
-	assert_int_equal(gltf_keys_build(GLTF_LINEAR, false, 3, times, values, 3, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(animc_gltf_keys_build(GLTF_LINEAR, false, 3, times, values, 3, 1e-4, &k), ANIMC_OK);
 	assert_int_equal(k.count, 2);
 	assert_int_equal(k.dropped_before_zero, 2);
 	assert_true(k.times_s[0] == 0 && k.times_s[1] == 1.0f);
 	assert_true(k.values[0] == 2 && k.values[1] == 4 && k.values[2] == 6);
-	gltf_keys_release(&k);
-	assert_int_equal(gltf_keys_build(GLTF_STEP, false, 3, times, values, 3, 1e-4, &k), ANIMC_OK);
+	animc_gltf_keys_release(&k);
+	assert_int_equal(animc_gltf_keys_build(GLTF_STEP, false, 3, times, values, 3, 1e-4, &k), ANIMC_OK);
 	assert_true(k.times_s[0] == 0 && k.values[0] == 0);
 	assert_true(k.times_s[k.count - 1] == 1.0f && k.values[(k.count - 1) * 3] == 4);
-	gltf_keys_release(&k);
+	animc_gltf_keys_release(&k);
 	/* Every key before 0: the last one holds from 0 on. */
-	assert_int_equal(gltf_keys_build(GLTF_LINEAR, false, 3, times, values, 2, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(animc_gltf_keys_build(GLTF_LINEAR, false, 3, times, values, 2, 1e-4, &k), ANIMC_OK);
 	assert_int_equal(k.count, 1);
 	assert_true(k.times_s[0] == 0 && k.values[0] == 0);
-	gltf_keys_release(&k);
+	animc_gltf_keys_release(&k);
 }
 
 /* CUBICSPLINE: the baked keys stay within the bound everywhere, fewer keys
@@ -525,7 +525,7 @@ static void cubic_bake_keeps_its_bound(void **state)
 	for (int b = 0; b < 3; b++) {
 		double worst = 0;
 
-		assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, false, 3, times, values, 3, bounds[b], &k),
+		assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, false, 3, times, values, 3, bounds[b], &k),
 				 ANIMC_OK);
 		counts[b] = k.count;
 		for (int i = 0; i <= 5000; i++) {
@@ -544,13 +544,13 @@ static void cubic_bake_keeps_its_bound(void **state)
 		}
 		if (worst > bounds[b])
 			fail_msg("bound %g: error %g with %u keys", bounds[b], worst, k.count);
-		gltf_keys_release(&k);
+		animc_gltf_keys_release(&k);
 	}
 	assert_true(counts[0] < counts[1] && counts[1] < counts[2]);
 	/* Adaptive, not uniform: a straight segment takes its two ends only. */
-	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, false, 3, line_times, line, 2, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, false, 3, line_times, line, 2, 1e-4, &k), ANIMC_OK);
 	assert_int_equal(k.count, 2);
-	gltf_keys_release(&k);
+	animc_gltf_keys_release(&k);
 }
 
 /* Rotations: normalised Hermite, baked against the runtime's slerp. */
@@ -570,7 +570,7 @@ static void cubic_rotation_bake_keeps_its_bound(void **state)
 		rv[i] = values[i];
 	ref.times = rt;
 	ref.values = rv;
-	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, values, 2, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, values, 2, 1e-4, &k), ANIMC_OK);
 	assert_true(k.count > 2);
 	for (int i = 0; i <= 4000; i++) {
 		double t = i / 4000.0, want[4];
@@ -594,7 +594,7 @@ static void cubic_rotation_bake_keeps_its_bound(void **state)
 	}
 	if (worst > 1e-4)
 		fail_msg("rotation error %g rad with %u keys", worst, k.count);
-	gltf_keys_release(&k);
+	animc_gltf_keys_release(&k);
 }
 
 
@@ -612,14 +612,14 @@ static void cubic_rotation_through_zero_is_located(void **state)
 	gltf_keys k;
 
 	(void)state;
-	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, opposite, 3, 1e-4, &k), ANIMC_ERR_LIMIT);
+	assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, opposite, 3, 1e-4, &k), ANIMC_ERR_LIMIT);
 	assert_int_equal(k.limit_key, 1);
 	assert_true(k.is_through_zero);
 	assert_null(k.times_s);
 	/* Far from zero: baked, nothing to say. */
-	assert_int_equal(gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, opposite, 2, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, true, 4, times, opposite, 2, 1e-4, &k), ANIMC_OK);
 	assert_false(k.is_through_zero);
-	gltf_keys_release(&k);
+	animc_gltf_keys_release(&k);
 }
 
 static void hostile_files_fail_as_recorded(void **state)

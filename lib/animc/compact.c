@@ -239,10 +239,10 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 				  clip->name, samples, d, (double)out->rate_hz, COMPACT_MAX_SAMPLES);
 		return ANIMC_ERR_UNSUPPORTED;
 	}
-	if (samples > shell_most_points(clip)) {
+	if (samples > animc_shell_most_points(clip)) {
 		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
 				  "%.0f grid samples (%g s at %g Hz) pass the compact encoder's limit of %.0f "
-				  "points for its keys", samples, d, (double)out->rate_hz, shell_most_points(clip));
+				  "points for its keys", samples, d, (double)out->rate_hz, animc_shell_most_points(clip));
 		return ANIMC_ERR_UNSUPPORTED;
 	}
 	out->sample_count = (uint32_t)samples;
@@ -677,7 +677,7 @@ static void continue_last_span(encoder *e, const animc_channel *ch, animc_track_
 
 	if (!(key - before > GRID_SLACK * e->g.step_s && after - key > GRID_SLACK * e->g.step_s))
 		return;
-	reduce_channel_value(ch, kind, (float)key, b);
+	animc_reduce_channel_value(ch, kind, (float)key, b);
 	float u = (float)((after - before) / (key - before));
 	if (kind == ANIMC_ROTATION)
 		interp_slerp(out, a, b, u);
@@ -686,7 +686,7 @@ static void continue_last_span(encoder *e, const animc_channel *ch, animc_track_
 }
 
 /* The source of one track at the grid samples and at the check points
- * between them: reduce_check_positions', and the times the bound is
+ * between them: animc_reduce_check_positions', and the times the bound is
  * defined at (extra_points). */
 static animc_status sample_source(encoder *e, const animc_channel *ch, animc_track_kind kind, reduce_curve *c)
 {
@@ -708,7 +708,7 @@ static animc_status sample_source(encoder *e, const animc_channel *ch, animc_tra
 			e->sample_t[(uint32_t)i] = t;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		reduce_channel_value(ch, kind, e->sample_t[i], e->value + (size_t)i * width);
+		animc_reduce_channel_value(ch, kind, e->sample_t[i], e->value + (size_t)i * width);
 	continue_last_span(e, ch, kind);
 	/* Rotations at unit length: the source may be off by its validation
 	 * tolerance, which the angle ignores and drop-one storage does not. */
@@ -724,17 +724,17 @@ static animc_status sample_source(encoder *e, const animc_channel *ch, animc_tra
 	memset(c, 0, sizeof *c);
 	c->kind = kind;
 	c->width = width;
-	c->bound = reduce_bound(e->tolerance, kind);
+	c->bound = animc_reduce_bound(e->tolerance, kind);
 	c->n = n;
 	c->pos = e->pos;
 	c->value = e->value;
 	uint32_t off = n > 1 ? extra_points(e, ch, e->extra) : 0;
-	uint32_t between = reduce_check_count(c);
+	uint32_t between = animc_reduce_check_count(c);
 	if (!reserve_checks(e, (size_t)between + off + 1))
 		return ANIMC_ERR_NOMEM;
 	/* Two sorted lists, merged in place: the grid's after room for the
 	 * others. */
-	reduce_check_positions(c, e->check_pos + off);
+	animc_reduce_check_positions(c, e->check_pos + off);
 	uint32_t i = off, j = 0, out = 0;
 	double *merged = e->check_pos;
 	while (j < off || i < off + between) {
@@ -750,7 +750,7 @@ static animc_status sample_source(encoder *e, const animc_channel *ch, animc_tra
 	while (out > 0 && merged[out - 1] > (double)ch->duration_s * e->g.rate_hz)
 		out--;
 	for (uint32_t k = 0; k < out; k++)
-		reduce_channel_value(ch, kind, e->check_t[k], e->check_value + (size_t)k * width);
+		animc_reduce_channel_value(ch, kind, e->check_t[k], e->check_value + (size_t)k * width);
 	c->check_count = out;
 	c->check_pos = e->check_pos;
 	c->check_value = e->check_value;
@@ -881,7 +881,7 @@ static int point_class(const reduce_curve *c, const span_test *t, const float *g
  * clearly_past (no point passes it by more than rounding)?  With the keys'
  * own values too when with_keys.  *is_near (when not NULL) is set when a
  * point is not clearly within it either: only then does the exact measure
- * (reduce_span_error, an arc tangent a point) need taking. */
+ * (animc_reduce_span_error, an arc tangent a point) need taking. */
 static bool span_near_by(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b, bool with_keys,
 			 bool *is_near)
 {
@@ -904,7 +904,7 @@ static bool span_near_by(const reduce_curve *c, const span_test *t, uint32_t a, 
 		reduce_span_at(&span, c->pos[i], v);
 		NEAR_POINT(v, c->value + (size_t)i * c->width);
 	}
-	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_span_at(&span, c->check_pos[k], v);
 		NEAR_POINT(v, c->check_value + (size_t)k * c->width);
 	}
@@ -917,17 +917,17 @@ static bool span_near(const reduce_curve *c, const span_test *t, uint32_t a, uin
 	return span_near_by(c, t, a, b, with_keys, NULL);
 }
 
-/* reduce_span_error(c, a, b, true) >= 0, the span's points first tested
+/* animc_reduce_span_error(c, a, b, true) >= 0, the span's points first tested
  * quickly (span_near): most spans tried fail, and fail clearly. */
 static bool span_holds(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b)
 {
 	bool is_near = false;
 
-	return span_near_by(c, t, a, b, true, &is_near) && (!is_near || reduce_span_error(c, a, b, true) >= 0);
+	return span_near_by(c, t, a, b, true, &is_near) && (!is_near || animc_reduce_span_error(c, a, b, true) >= 0);
 }
 
 /*
- * reduce_greedy for one quantised curve, where a key may also take a code
+ * animc_reduce_greedy for one quantised curve, where a key may also take a code
  * next to its nearest one (each component one step up or down): when the
  * span to candidate j breaks the bound with j's nearest code, a neighbour
  * that keeps both j itself and the span within it lets the span reach on.
@@ -1087,7 +1087,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 			uint32_t reached = 0;
 
 			memcpy(stored + (size_t)a * w, save_a, w * sizeof(float));
-			if (b > a + 1 && reduce_span_error(c, a, b, false) > c->bound + reach)
+			if (b > a + 1 && animc_reduce_span_error(c, a, b, false) > c->bound + reach)
 				break;
 			memcpy(save_b, stored + (size_t)b * w, w * sizeof(float));
 			for (int db = 0; db < FEWEST_CODES; db++) {
@@ -1265,7 +1265,7 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 	sub.value = c->value + (size_t)start * w;
 	sub.n = end - start + 1;
 	sub.stored = e->stored + (size_t)start * w;
-	reduce_checks_within(c, (float)start, (float)end, &sub);
+	animc_reduce_checks_within(c, (float)start, (float)end, &sub);
 	float *stored = e->stored + (size_t)start * w;
 	uint32_t *q = e->q + (size_t)start * 3;
 	for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS; bits++) {
@@ -1576,7 +1576,7 @@ static void encoded_value(const void *ctx, uint32_t channel, animc_track_kind ki
 	unsigned w = animc_track_width[kind];
 
 	if (tr->kind == ANIMC_COMPACT_ABSENT || tr->kind == ANIMC_COMPACT_IDENTITY) {
-		memcpy(out, reduce_identity(kind), w * sizeof *out);
+		memcpy(out, animc_reduce_identity(kind), w * sizeof *out);
 		return;
 	}
 	if (tr->kind == ANIMC_COMPACT_CONSTANT) {
@@ -1670,15 +1670,15 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		e->error.keys_before += ch->key_count;
 
 	/* Identity, then one value (short forms first), within the bound. */
-	double err = reduce_constant_error(&c, reduce_identity(kind));
+	double err = animc_reduce_constant_error(&c, animc_reduce_identity(kind));
 	if (err <= c.bound) {
 		out->kind = ANIMC_COMPACT_IDENTITY;
-		reduce_note_error(&e->error, kind, err);
+		animc_reduce_note_error(&e->error, kind, err);
 		e->error.tracks_identity++;
 		return ANIMC_OK;
 	}
 	float held[4];
-	reduce_constant_candidate(&c, held);
+	animc_reduce_constant_candidate(&c, held);
 	/* Short forms first; a translation first with its components near 0
 	 * left out. */
 	for (int pass = 0; pass < 4; pass++) {
@@ -1690,14 +1690,14 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 			continue;
 		if (!constant_store(kind, held, pass >= 2, is_zeroing ? 0.5f * (float)c.bound : 0.0f, v, &dropped))
 			continue;
-		err = reduce_constant_error(&c, v);
+		err = animc_reduce_constant_error(&c, v);
 		if (err <= c.bound) {
 			out->kind = ANIMC_COMPACT_CONSTANT;
 			e->error.tracks_constant++;
 			out->is_f32 = pass >= 2;
 			out->dropped = (uint8_t)dropped;
 			memcpy(out->value, v, sizeof v);
-			reduce_note_error(&e->error, kind, err);
+			animc_reduce_note_error(&e->error, kind, err);
 			return ANIMC_OK;
 		}
 	}
@@ -1822,8 +1822,8 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		track_key_value(out, kind, k, e->stored + (size_t)out->samples[k] * w);
 	c.stored = e->stored;
 	for (uint32_t k = 0; k + 1 < out->key_count; k++)
-		reduce_note_error(&e->error, kind,
-				  reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
+		animc_reduce_note_error(&e->error, kind,
+				  animc_reduce_span_error(&c, out->samples[k], out->samples[k + 1], false));
 	e->error.keys_after += out->key_count;
 	return ANIMC_OK;
 }
@@ -1882,9 +1882,9 @@ static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_
 	used.tolerance = *e->tolerance;   /* the defaults, when unset */
 	memset(&s, 0, sizeof s);
 	if (status == ANIMC_OK)
-		status = shell_init(&s, clip, &used, reduce_channels_value, clip->channels, e->g.rate_hz);
+		status = animc_shell_init(&s, clip, &used, animc_reduce_channels_value, clip->channels, e->g.rate_hz);
 	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
-		shell_local_tolerance(&s, i, &used.tolerance, &bounds[i]);
+		animc_shell_local_tolerance(&s, i, &used.tolerance, &bounds[i]);
 		dirty[i] = 1;
 	}
 	while (status == ANIMC_OK) {
@@ -1912,20 +1912,20 @@ static animc_status encode_with_shell(encoder *e, animc_clip *clip, const animc_
 			break;
 		out->rate_hz = e->g.rate_hz;
 		out->sample_count = e->g.sample_count;
-		worst = shell_measure(&s, reduce_channels_value, clip->channels, encoded_value, out);
+		worst = animc_shell_measure(&s, animc_reduce_channels_value, clip->channels, encoded_value, out);
 		memset(dirty, 0, n ? n : 1);
-		if (++rounds == SHELL_MAX_ROUNDS || shell_tighten(&s, bounds, held, dirty) == 0)
+		if (++rounds == SHELL_MAX_ROUNDS || animc_shell_tighten(&s, bounds, held, dirty) == 0)
 			break;
 	}
 	memset(&e->error, 0, sizeof e->error);
 	if (status == ANIMC_OK) {
 		for (uint32_t i = 0; i < n; i++)
-			reduce_merge_error(&e->error, &errors[i]);
+			animc_reduce_merge_error(&e->error, &errors[i]);
 		e->error.shell = worst;
-		shell_report(&s, clip, worst, rounds, sink);
+		animc_shell_report(&s, clip, worst, rounds, sink);
 	}
 	e->tolerance = NULL;
-	shell_release(&s);
+	animc_shell_release(&s);
 	free(bounds);
 	free(errors);
 	free(dirty);
@@ -1960,10 +1960,10 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 			most_keys = ch->key_count;
 	}
 	/* The bound is measured every 1/60 s (FORMAT.md section 8). */
-	if ((double)clip->duration_s * 60.0 > shell_most_points(clip)) {
+	if ((double)clip->duration_s * 60.0 > animc_shell_most_points(clip)) {
 		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
 				  "lasts %g s: measuring it every 1/60 s passes the compact encoder's limit of "
-				  "%.0f points for its keys", (double)clip->duration_s, shell_most_points(clip));
+				  "%.0f points for its keys", (double)clip->duration_s, animc_shell_most_points(clip));
 		return ANIMC_ERR_UNSUPPORTED;
 	}
 	/* The keys' grid, or a finer one where it cannot hold a track: never

@@ -26,12 +26,12 @@ bool animc_tolerance_is_set(const animc_tolerance *t)
 
 static const float identity_value[ANIMC_TRACK_COUNT][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
 
-const float *reduce_identity(animc_track_kind kind)
+const float *animc_reduce_identity(animc_track_kind kind)
 {
 	return identity_value[kind];
 }
 
-void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out)
+void animc_reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out)
 {
 	const animc_track *tr = &ch->tracks[kind];
 	unsigned width = animc_track_width[kind];
@@ -84,7 +84,7 @@ double animc_track_error(animc_track_kind kind, const float *a, const float *b)
 	return 2.0 * atan2(v, fabs(w)) * (180.0 / 3.14159265358979323846);
 }
 
-double reduce_bound(const animc_tolerance *t, animc_track_kind kind)
+double animc_reduce_bound(const animc_tolerance *t, animc_track_kind kind)
 {
 	double b = kind == ANIMC_TRANSLATION ? t->translation : kind == ANIMC_ROTATION ? t->rotation_deg : t->scale;
 
@@ -93,14 +93,14 @@ double reduce_bound(const animc_tolerance *t, animc_track_kind kind)
 
 /* --------------------------------------------------------------- greedy */
 
-void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out)
+void animc_reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out)
 {
 	reduce_span s = reduce_span_of(c, a, b);
 
 	reduce_span_at(&s, p, out);
 }
 
-uint32_t reduce_check_from(const reduce_curve *c, double p)
+uint32_t animc_reduce_check_from(const reduce_curve *c, double p)
 {
 	uint32_t lo = 0, hi = c->check_count;
 
@@ -129,7 +129,7 @@ static uint32_t checks_in_interval(const reduce_curve *c, uint32_t i)
 	return m < 2 ? 1 : m > 256 ? 255 : (uint32_t)m - 1;
 }
 
-uint32_t reduce_check_count(const reduce_curve *c)
+uint32_t animc_reduce_check_count(const reduce_curve *c)
 {
 	uint32_t total = 0;
 
@@ -138,7 +138,7 @@ uint32_t reduce_check_count(const reduce_curve *c)
 	return total;
 }
 
-void reduce_check_positions(const reduce_curve *c, double *out)
+void animc_reduce_check_positions(const reduce_curve *c, double *out)
 {
 	for (uint32_t i = 0; i + 1 < c->n; i++) {
 		uint32_t m = checks_in_interval(c, i);
@@ -148,9 +148,9 @@ void reduce_check_positions(const reduce_curve *c, double *out)
 	}
 }
 
-void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub)
+void animc_reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub)
 {
-	uint32_t k0 = reduce_check_from(c, lo), k1 = k0;
+	uint32_t k0 = animc_reduce_check_from(c, lo), k1 = k0;
 
 	while (k1 < c->check_count && c->check_pos[k1] <= hi)
 		k1++;
@@ -159,7 +159,7 @@ void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_cu
 	sub->check_count = k1 - k0;
 }
 
-double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early)
+double animc_reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early)
 {
 	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
@@ -186,7 +186,7 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 	/* Up to key b's time, not at it: key b is checked above, and where
 	 * keys share its time the source there is the last of them, which a
 	 * later span reaches. */
-	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
+	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
 		reduce_span_at(&span, c->check_pos[k], v);
 		REDUCE_CHECK(animc_track_error(c->kind, v, c->check_value + (size_t)k * c->width));
 	}
@@ -194,7 +194,7 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
 	return worst;
 }
 
-uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept)
+uint32_t animc_reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept)
 {
 	uint32_t n = curves[0].n, a = 0, kept_count = 1;
 
@@ -206,7 +206,7 @@ uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t
 			bool ok = true;
 
 			for (uint32_t k = 0; ok && k < count; k++)
-				ok = reduce_span_error(&curves[k], a, j, true) >= 0;
+				ok = animc_reduce_span_error(&curves[k], a, j, true) >= 0;
 			if (!ok)
 				break;
 			best = j;
@@ -248,27 +248,27 @@ static void nudged_value(animc_track_kind kind, const float *v, int d, double s,
 /* How far nudged_value moves a key, as a part of the bound per component. */
 #define REDUCE_NUDGE 0.7
 
-bool reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32_t b)
+bool animc_reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32_t b)
 {
 	float *sb = stored + (size_t)b * c->width, base[4];
 	double s = c->bound * REDUCE_NUDGE * (c->kind == ANIMC_ROTATION ? 3.14159265358979323846 / 180.0 : 1.0);
 
 	memcpy(base, c->value + (size_t)b * c->width, c->width * sizeof *base);
 	memcpy(sb, base, c->width * sizeof *sb);
-	if (reduce_span_error(c, a, b, true) >= 0)
+	if (animc_reduce_span_error(c, a, b, true) >= 0)
 		return true;
 	for (int d = 0; d < 27; d++) {
 		if (d == 13)
 			continue;
 		nudged_value(c->kind, base, d, s, sb);
-		if (reduce_span_error(c, a, b, true) >= 0)
+		if (animc_reduce_span_error(c, a, b, true) >= 0)
 			return true;
 	}
 	memcpy(sb, base, c->width * sizeof *sb);
 	return false;
 }
 
-uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+uint32_t animc_reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept)
 {
 	uint32_t n = curves[0].n, a = 0, kept_count = 1;
@@ -282,7 +282,7 @@ uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, 
 			bool ok = true;
 
 			for (uint32_t k = 0; ok && k < count; k++)
-				ok = reduce_span_nudged(&curves[k], stored[k], a, j);
+				ok = animc_reduce_span_nudged(&curves[k], stored[k], a, j);
 			if (ok)
 				for (uint32_t k = 0; k < count; k++)
 					memcpy(best_v[k], stored[k] + (size_t)j * curves[k].width,
@@ -367,7 +367,7 @@ static bool within_bound(const reduce_curve *c, double tan_half, const float *go
 	return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= tan_half * tan_half * d[3] * d[3];
 }
 
-/* reduce_span_error(c, a, b, true) >= 0 for keys a and b whose own values
+/* animc_reduce_span_error(c, a, b, true) >= 0 for keys a and b whose own values
  * hold the bound: the same points between them. */
 static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
 {
@@ -382,7 +382,7 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 	/* Up to key b's time, not at it: key b is checked above, and where
 	 * keys share its time the source there is the last of them, which a
 	 * later span reaches. */
-	for (uint32_t k = reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
+	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
 		reduce_span_at(&span, c->check_pos[k], v);
 		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;
@@ -534,7 +534,7 @@ static void fewest_release(fewest_work *f)
 	free(f->room);
 }
 
-uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+uint32_t animc_reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept)
 {
 	fewest_work f;
@@ -571,7 +571,7 @@ uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, 
 	return result;
 }
 
-double reduce_constant_error(const reduce_curve *c, const float *value)
+double animc_reduce_constant_error(const reduce_curve *c, const float *value)
 {
 	double worst = 0;
 
@@ -590,7 +590,7 @@ static float key_time(const animc_channel *ch, uint32_t i)
 	return ch->has_time ? ch->times_s[i] : (float)((double)i * ch->key_interval_s);
 }
 
-void reduce_constant_candidate(const reduce_curve *c, float *out)
+void animc_reduce_constant_candidate(const reduce_curve *c, float *out)
 {
 	if (c->kind == ANIMC_ROTATION) {
 		double sum[4] = { 0, 0, 0, 0 }, len = 0;
@@ -649,7 +649,7 @@ static void channel_work_release(channel_work *w)
 	free(w->greedy_kept);
 }
 
-void reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err)
+void animc_reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err)
 {
 	double *slot = kind == ANIMC_TRANSLATION ? &e->translation : kind == ANIMC_ROTATION ? &e->rotation_deg
 											    : &e->scale;
@@ -684,7 +684,7 @@ static uint32_t coarser_step(channel_work *w, uint32_t n)
 			memcpy(w->coarse[k], c.value, (size_t)n * c.width * sizeof(float));
 			c.stored = w->coarse[k];
 			for (uint32_t i = 0; holds && i + m < n; i += m)
-				holds = reduce_span_nudged(&c, w->coarse[k], i, i + m);
+				holds = animc_reduce_span_nudged(&c, w->coarse[k], i, i + m);
 		}
 		if (holds)
 			return m;
@@ -695,11 +695,11 @@ static uint32_t coarser_step(channel_work *w, uint32_t n)
 /*
  * The resampled candidate: n' keys evenly spaced from 0 to the last source
  * key (KeyInterval = end / (n' - 1) as a float), each the source's value
- * at its time or one nudged off it (as reduce_span_nudged moves a key),
+ * at its time or one nudged off it (as animc_reduce_span_nudged moves a key),
  * checked the way the runtime samples it: at every check point the key
  * pair and weight come from interp_uniform_keys, and the result is held
  * against the source there.  The check points are the source's keys and
- * the points between them (reduce_check_positions), every 1/60 s up to
+ * the points between them (animc_reduce_check_positions), every 1/60 s up to
  * the sequence's end (resample_init), and each new key and the middle of
  * each new interval.
  */
@@ -768,7 +768,7 @@ static bool resample_init(resample_work *r, const channel_work *w, const animc_c
 				r->t[k][u++] = r->t[k][i];
 		r->count[k] = (uint32_t)u;
 		for (size_t i = 0; i < u; i++)
-			reduce_channel_value(ch, c->kind, r->t[k][i], r->v[k] + i * c->width);
+			animc_reduce_channel_value(ch, c->kind, r->t[k][i], r->v[k] + i * c->width);
 	}
 	return true;
 }
@@ -816,7 +816,7 @@ static bool resample_curve(resample_work *r, const channel_work *w, const animc_
 	if (!(ki > 0))
 		return false;
 	r->worst[k] = 0;
-	reduce_channel_value(ch, c->kind, 0, kv);
+	animc_reduce_channel_value(ch, c->kind, 0, kv);
 	for (uint32_t j = 1; j <= last; j++) {
 		/* The static checks whose key pair is (j - 1, j), and at the last
 		 * key those past it too, which the last key holds. */
@@ -825,8 +825,8 @@ static bool resample_curve(resample_work *r, const channel_work *w, const animc_
 		while (p < r->count[k] && (j == last || (double)r->t[k][p] / (double)ki < (double)j))
 			p++;
 		float tj = (float)((double)j * ki), tm = (float)(((double)j - 0.5) * ki);
-		reduce_channel_value(ch, c->kind, fminf(tj, r->end), want);
-		reduce_channel_value(ch, c->kind, tm, mid_want);
+		animc_reduce_channel_value(ch, c->kind, fminf(tj, r->end), want);
+		animc_reduce_channel_value(ch, c->kind, tm, mid_want);
 		float *kj = kv + (size_t)j * width;
 		bool ok = false;
 		double worst = 0;
@@ -897,18 +897,18 @@ static uint32_t resampled_keys(resample_work *r, const channel_work *w, const an
 	return hi;   /* r->best holds the last count that held: hi */
 }
 
-/* The fewer keys of reduce_fewest_nudged and reduce_greedy_nudged (whose
+/* The fewer keys of animc_reduce_fewest_nudged and animc_reduce_greedy_nudged (whose
  * spans reach past REDUCE_DP_SPAN: long holds), in w->kept and w->stored;
  * w->coarse is the greedy's scratch. */
 static uint32_t fewest_or_greedy(channel_work *w)
 {
-	uint32_t n = w->curves[0].n, kept = reduce_fewest_nudged(w->curves, w->stored, w->count, w->forced, w->kept);
+	uint32_t n = w->curves[0].n, kept = animc_reduce_fewest_nudged(w->curves, w->stored, w->count, w->forced, w->kept);
 
 	for (uint32_t k = 0; k < w->count; k++) {
 		memcpy(w->coarse[k], w->curves[k].value, (size_t)n * w->curves[k].width * sizeof(float));
 		w->curves[k].stored = w->coarse[k];
 	}
-	uint32_t greedy = reduce_greedy_nudged(w->curves, w->coarse, w->count, w->forced, w->greedy_kept);
+	uint32_t greedy = animc_reduce_greedy_nudged(w->curves, w->coarse, w->count, w->forced, w->greedy_kept);
 	if (greedy && (kept == 0 || greedy < kept)) {
 		uint32_t *swap_kept = w->kept;
 
@@ -948,7 +948,7 @@ static bool timed_values(channel_work *w, const animc_channel *ch)
 		for (uint32_t i = 0; i < c->n; i++) {
 			const float *raw = c->value + (size_t)i * c->width;
 
-			reduce_channel_value(ch, c->kind, w->pos[i], v);
+			animc_reduce_channel_value(ch, c->kind, w->pos[i], v);
 			if (animc_track_error(c->kind, v, raw) < c->bound * 1e-3)
 				continue;
 			if (!tv) {
@@ -998,24 +998,24 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		error->keys_before += n;
 		c->kind = (animc_track_kind)k;
 		c->width = width;
-		c->bound = reduce_bound(tol, (animc_track_kind)k);
+		c->bound = animc_reduce_bound(tol, (animc_track_kind)k);
 		c->n = n;
 		c->pos = w.pos;
 		c->value = c->stored = t->values;
 		/* Between keys: the source at the check points (times). */
-		uint32_t checks = reduce_check_count(c);
+		uint32_t checks = animc_reduce_check_count(c);
 		w.check_pos[k] = malloc(((size_t)checks + 1) * sizeof(double));
 		w.check_value[k] = malloc(((size_t)checks + 1) * width * sizeof(float));
 		if (!w.check_pos[k] || !w.check_value[k]) {
 			channel_work_release(&w);
 			return ANIMC_ERR_NOMEM;
 		}
-		reduce_check_positions(c, w.check_pos[k]);
+		animc_reduce_check_positions(c, w.check_pos[k]);
 		/* Timed keys are sampled at float times: between keys too. */
 		for (uint32_t i = 0; i < checks; i++)
 			w.check_pos[k][i] = (float)w.check_pos[k][i];
 		for (uint32_t i = 0; i < checks; i++)
-			reduce_channel_value(ch, (animc_track_kind)k, (float)w.check_pos[k][i],
+			animc_reduce_channel_value(ch, (animc_track_kind)k, (float)w.check_pos[k][i],
 					     w.check_value[k] + (size_t)i * width);
 		c->check_count = checks;
 		c->check_pos = w.check_pos[k];
@@ -1023,17 +1023,17 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 
 		/* Within the bound of one value: fixed. */
 		float held[4];
-		reduce_constant_candidate(c, held);
-		double e = reduce_constant_error(c, held);
+		animc_reduce_constant_candidate(c, held);
+		double e = animc_reduce_constant_error(c, held);
 		if (e > c->bound) {
 			memcpy(held, t->values, width * sizeof *held);
-			e = reduce_constant_error(c, held);
+			e = animc_reduce_constant_error(c, held);
 		}
 		if (e <= c->bound) {
 			memcpy(t->values, held, width * sizeof *held);
 			t->is_fixed = true;
 			t->value_count = 1;
-			reduce_note_error(error, (animc_track_kind)k, e);
+			animc_reduce_note_error(error, (animc_track_kind)k, e);
 			continue;
 		}
 		w.kinds[w.count++] = k;
@@ -1143,7 +1143,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			memcpy(values, r.best[k], (size_t)resampled * w.curves[k].width * sizeof(float));
 			t->values = values;
 			t->value_count = resampled;
-			reduce_note_error(error, w.curves[k].kind, r.best_worst[k]);
+			animc_reduce_note_error(error, w.curves[k].kind, r.best_worst[k]);
 			error->keys_after += resampled;
 		}
 		ch->has_time = false;
@@ -1184,7 +1184,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		const reduce_curve *c = &w.curves[k];
 
 		for (uint32_t i = 0; !is_lossless && i + 1 < kept; i++)
-			reduce_note_error(error, c->kind, reduce_span_error(c, w.kept[i], w.kept[i + 1], false));
+			animc_reduce_note_error(error, c->kind, animc_reduce_span_error(c, w.kept[i], w.kept[i + 1], false));
 		error->keys_after += kept;
 	}
 	if (kept < n) {
@@ -1216,7 +1216,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 	return ANIMC_OK;
 }
 
-void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
+void animc_reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
 {
 	into->translation = fmax(into->translation, e->translation);
 	into->rotation_deg = fmax(into->rotation_deg, e->rotation_deg);
@@ -1237,11 +1237,11 @@ void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e)
 }
 
 
-void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
+void animc_reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out)
 {
 	const animc_channel *ch = (const animc_channel *)ctx + channel;
 
-	reduce_channel_value(ch, kind, t < ch->duration_s ? t : ch->duration_s, out);
+	animc_reduce_channel_value(ch, kind, t < ch->duration_s ? t : ch->duration_s, out);
 }
 
 /* With a skeleton: local bounds from the shell, then rounds of measuring
@@ -1263,9 +1263,9 @@ static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_optio
 	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++)
 		status = animc_channel_copy(clip, &clip->channels[i], &source[i]);
 	if (status == ANIMC_OK)
-		status = shell_init(&s, clip, options, reduce_channels_value, source, 0);
+		status = animc_shell_init(&s, clip, options, animc_reduce_channels_value, source, 0);
 	for (uint32_t i = 0; status == ANIMC_OK && i < n; i++) {
-		shell_local_tolerance(&s, i, &options->tolerance, &bounds[i]);
+		animc_shell_local_tolerance(&s, i, &options->tolerance, &bounds[i]);
 		dirty[i] = 1;
 	}
 	while (status == ANIMC_OK) {
@@ -1279,18 +1279,18 @@ static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_optio
 		}
 		if (status != ANIMC_OK)
 			break;
-		worst = shell_measure(&s, reduce_channels_value, source, reduce_channels_value, clip->channels);
+		worst = animc_shell_measure(&s, animc_reduce_channels_value, source, animc_reduce_channels_value, clip->channels);
 		memset(dirty, 0, n ? n : 1);
-		if (++rounds == SHELL_MAX_ROUNDS || shell_tighten(&s, bounds, NULL, dirty) == 0)
+		if (++rounds == SHELL_MAX_ROUNDS || animc_shell_tighten(&s, bounds, NULL, dirty) == 0)
 			break;
 	}
 	if (status == ANIMC_OK) {
 		for (uint32_t i = 0; i < n; i++)
-			reduce_merge_error(error, &errors[i]);
+			animc_reduce_merge_error(error, &errors[i]);
 		error->shell = worst;
-		shell_report(&s, clip, worst, rounds, sink);
+		animc_shell_report(&s, clip, worst, rounds, sink);
 	}
-	shell_release(&s);
+	animc_shell_release(&s);
 	free(source);
 	free(bounds);
 	free(errors);
@@ -1309,11 +1309,11 @@ animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *opt
 	if (options->skeleton && options->shell_distance > 0 && options->tolerance.translation > 0) {
 		/* The shell is measured every 1/60 s: past the limit for its
 		 * keys the clip stays as it is, which has no error. */
-		if ((double)clip->duration_s * SHELL_PLAYBACK_HZ > shell_most_points(clip)) {
+		if ((double)clip->duration_s * SHELL_PLAYBACK_HZ > animc_shell_most_points(clip)) {
 			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_TOO_LONG_TO_MEASURE, clip, NULL,
 					  "lasts %g s: measuring its error on the skeleton every 1/60 s passes the "
 					  "limit of %.0f points for its keys; kept lossless",
-					  (double)clip->duration_s, shell_most_points(clip));
+					  (double)clip->duration_s, animc_shell_most_points(clip));
 			return ANIMC_OK;
 		}
 		animc_status status = reduce_with_shell(clip, options, sink, &error);

@@ -20,20 +20,20 @@
 
 /* The value of track `kind` of `ch` at local time t (already clamped or
  * wrapped), as libanimrt samples it: identity when absent. */
-void reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out);
+void animc_reduce_channel_value(const animc_channel *ch, animc_track_kind kind, float t, float *out);
 
-/* reduce_channel_value over an array of channels (ctx), at clip time t
+/* animc_reduce_channel_value over an array of channels (ctx), at clip time t
  * clamped to the channel's duration: a shell_value_fn (shell.h). */
-void reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out);
+void animc_reduce_channels_value(const void *ctx, uint32_t channel, animc_track_kind kind, float t, float *out);
 
 /* The bound of a track kind with the margin taken off. */
-double reduce_bound(const animc_tolerance *tolerance, animc_track_kind kind);
+double animc_reduce_bound(const animc_tolerance *tolerance, animc_track_kind kind);
 
 /* Raise e's worst error of track kind `kind` to err, when larger. */
-void reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err);
+void animc_reduce_note_error(animc_clip_error *e, animc_track_kind kind, double err);
 /* Fold a channel's error into a clip's: the worst of each kind (the model-
  * space shell error too), keys added. */
-void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e);
+void animc_reduce_merge_error(animc_clip_error *into, const animc_clip_error *e);
 
 /* Between neighbouring candidates a rotation is also checked every this
  * many radians of the source's arc (a slerp arc and its reduced twin part
@@ -45,7 +45,7 @@ void reduce_merge_error(animc_clip_error *into, const animc_clip_error *e);
  * Candidates i = 0..n-1 sit at positions pos[i] (grid samples or times,
  * increasing); value[i] is the source there, stored[i] what a kept key would
  * hold (quantised, or the value itself).  check_* are the further points
- * where the source is compared (reduce_check_positions, and source keys off
+ * where the source is compared (animc_reduce_check_positions, and source keys off
  * the candidates), sorted by position.
  */
 typedef struct reduce_curve {
@@ -61,17 +61,17 @@ typedef struct reduce_curve {
 	const float *check_value;
 } reduce_curve;
 
-/* How many check points reduce_check_positions gives for c's candidates
+/* How many check points animc_reduce_check_positions gives for c's candidates
  * (pos, value, n, kind). */
-uint32_t reduce_check_count(const reduce_curve *c);
+uint32_t animc_reduce_check_count(const reduce_curve *c);
 
 /* The check points between c's candidates, in order: the middle of every
  * interval, and for rotations one every REDUCE_ARC_STEP of arc. */
-void reduce_check_positions(const reduce_curve *c, double *out);
+void animc_reduce_check_positions(const reduce_curve *c, double *out);
 
 /* The index of c's first check point at or after position p (check_count
  * when there is none). */
-uint32_t reduce_check_from(const reduce_curve *c, double p);
+uint32_t animc_reduce_check_from(const reduce_curve *c, double p);
 
 /* conj(a) * b in double precision, (x, y, z, w): the rotation from a to b,
  * whose half angle is atan2(|xyz|, |w|).  Inline: the encoders' error
@@ -88,11 +88,11 @@ static inline void reduce_conj_product(const float *a, const float *b, double ou
 
 /* The checks of c between positions lo and hi (inclusive): narrows
  * check_pos / check_value / check_count of *sub. */
-void reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub);
+void animc_reduce_checks_within(const reduce_curve *c, double lo, double hi, reduce_curve *sub);
 
 /* The curve's value between kept keys a and b at position p, as the
  * runtime computes it. */
-void reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out);
+void animc_reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out);
 
 /* The span between kept keys a and b of a curve, to be evaluated at many
  * positions (reduce_span_at): its keys and, for a rotation, their arc,
@@ -120,7 +120,7 @@ static inline reduce_span reduce_span_of(const reduce_curve *c, uint32_t a, uint
 	return s;
 }
 
-/* reduce_interpolate on a span from reduce_span_of: the same bits. */
+/* animc_reduce_interpolate on a span from reduce_span_of: the same bits. */
 static inline void reduce_span_at(const reduce_span *s, double p, float *out)
 {
 	float length = s->pb - s->pa;
@@ -139,7 +139,7 @@ static inline void reduce_span_at(const reduce_span *s, double p, float *out)
 /* The worst error of the span between kept keys a < b against every check
  * point in [pos[a], pos[b]], or -1 as soon as one passes the bound (when
  * stop_early). */
-double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early);
+double animc_reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early);
 
 /*
  * Keep the first and last candidate, every `forced` one (may be NULL), and
@@ -149,10 +149,10 @@ double reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool sto
  * many, or 0 when even neighbouring candidates break a bound (the stored
  * values are too coarse).
  */
-uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept);
+uint32_t animc_reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t *forced, uint32_t *kept);
 
 /*
- * reduce_greedy where a kept key may move a little off the source (within
+ * animc_reduce_greedy where a kept key may move a little off the source (within
  * part of its bound, each component or axis by a fixed step) when that lets
  * the span to it reach further; stored[k] (n values of curve k, writable,
  * curves[k].stored pointing at it) gets the moved values of the kept keys.
@@ -160,29 +160,29 @@ uint32_t reduce_greedy(const reduce_curve *curves, uint32_t count, const uint8_t
 /* Does the span a < b of c hold its bound with b's value the source's or
  * one nudged off it (stored, writable, c->stored pointing at it, gets the
  * value that holds, or the source's)? */
-bool reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32_t b);
+bool animc_reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, uint32_t b);
 
-uint32_t reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+uint32_t animc_reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept);
 
 /*
  * The fewest keys that keep every curve within its bound, each kept key
- * at its source value or one nudged off it as reduce_greedy_nudged moves
+ * at its source value or one nudged off it as animc_reduce_greedy_nudged moves
  * them (by dynamic programming, not greedily); the same arguments and
- * result as reduce_greedy_nudged, and 0 also for a sequence too long for
+ * result as animc_reduce_greedy_nudged, and 0 also for a sequence too long for
  * its tables (or no memory for them): the caller keeps the greedy's keys.
  */
-uint32_t reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
+uint32_t animc_reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept);
 
 /* Identity of a track kind: 0 0 0, 0 0 0 1, 1 1 1. */
-const float *reduce_identity(animc_track_kind kind);
+const float *animc_reduce_identity(animc_track_kind kind);
 
 /* A value to hold a track at: the component midrange (translation, scale),
  * or the normalised mean on the first point's hemisphere (rotation). */
-void reduce_constant_candidate(const reduce_curve *c, float *out);
+void animc_reduce_constant_candidate(const reduce_curve *c, float *out);
 
 /* The worst error of one value held over every point of the curve. */
-double reduce_constant_error(const reduce_curve *c, const float *value);
+double animc_reduce_constant_error(const reduce_curve *c, const float *value);
 
 #endif

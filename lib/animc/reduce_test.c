@@ -508,18 +508,18 @@ static void the_fewest_keys_are_not_the_farthest_reach(void **state)
 	double mid_pos[4];
 	float *stored_of[1] = { stored };
 	uint32_t kept[5];
-	reduce_curve curve = { ANIMC_TRANSLATION, 3, reduce_bound(&DEFAULT_TOLERANCE, ANIMC_TRANSLATION), 5, pos, t,
+	reduce_curve curve = { ANIMC_TRANSLATION, 3, animc_reduce_bound(&DEFAULT_TOLERANCE, ANIMC_TRANSLATION), 5, pos, t,
 			       stored, 0, mid_pos, mid_value };
-	curve.check_count = reduce_check_count(&curve);
+	curve.check_count = animc_reduce_check_count(&curve);
 	assert_int_equal(curve.check_count, 4);
-	reduce_check_positions(&curve, mid_pos);
+	animc_reduce_check_positions(&curve, mid_pos);
 	for (int i = 0; i < 4; i++)
 		for (int k = 0; k < 3; k++)
 			mid_value[3 * i + k] = (t[3 * i + k] + t[3 * (i + 1) + k]) / 2;
 	memcpy(stored, t, sizeof stored);
-	assert_int_equal(reduce_greedy_nudged(&curve, stored_of, 1, NULL, kept), 4);
+	assert_int_equal(animc_reduce_greedy_nudged(&curve, stored_of, 1, NULL, kept), 4);
 	memcpy(stored, t, sizeof stored);
-	assert_int_equal(reduce_fewest_nudged(&curve, stored_of, 1, NULL, kept), 3);
+	assert_int_equal(animc_reduce_fewest_nudged(&curve, stored_of, 1, NULL, kept), 3);
 	assert_int_equal(kept[1], 1);
 	test_error e = test_compare_clips(src, out, 1000);
 	check_bounds(&e, &DEFAULT_TOLERANCE);

@@ -19,7 +19,7 @@
 
 #define PI 3.14159265358979323846
 
-double shell_stretch(const double a[16], const double b[16])
+double animc_shell_stretch(const double a[16], const double b[16])
 {
 	double d[3][3], m[3][3];
 
@@ -52,7 +52,7 @@ double shell_stretch(const double a[16], const double b[16])
 	return sqrt(fmax(largest, diag));
 }
 
-double shell_most_points(const animc_clip *clip)
+double animc_shell_most_points(const animc_clip *clip)
 {
 	double keys = 0;
 
@@ -190,7 +190,7 @@ static int32_t parent_of(const shell *s, uint32_t b)
 	return p >= 0 && (uint32_t)p < b ? p : -1;
 }
 
-animc_status shell_init(shell *s, const animc_clip *clip, const animc_reduce_options *options,
+animc_status animc_shell_init(shell *s, const animc_clip *clip, const animc_reduce_options *options,
 			shell_value_fn source, const void *source_ctx, double grid_rate_hz)
 {
 	const animc_skeleton *skel = options->skeleton;
@@ -210,7 +210,7 @@ animc_status shell_init(shell *s, const animc_clip *clip, const animc_reduce_opt
 	s->work = malloc((nb ? nb : 1) * 2 * 16 * sizeof *s->work);
 	if (!s->channel_of_bone || !s->bone_of_channel || !s->reach || !s->parent_scale || !s->error ||
 	    !s->work || make_times(s, clip, grid_rate_hz) != ANIMC_OK) {
-		shell_release(s);
+		animc_shell_release(s);
 		return ANIMC_ERR_NOMEM;
 	}
 	for (uint32_t b = 0; b < nb; b++) {
@@ -232,11 +232,11 @@ animc_status shell_init(shell *s, const animc_clip *clip, const animc_reduce_opt
 		pose(s, source, source_ctx, s->times[i], world);
 		for (uint32_t d = 0; d < nb; d++) {
 			const double *md = world + (size_t)d * 16;
-			double shell_reach = s->distance * shell_stretch(md, NULL);
+			double shell_reach = s->distance * animc_shell_stretch(md, NULL);
 			int32_t p = parent_of(s, d);
 
 			if (p >= 0)
-				s->parent_scale[d] = fmax(s->parent_scale[d], shell_stretch(world + (size_t)p * 16, NULL));
+				s->parent_scale[d] = fmax(s->parent_scale[d], animc_shell_stretch(world + (size_t)p * 16, NULL));
 			for (int32_t k = (int32_t)d; k >= 0; k = parent_of(s, (uint32_t)k)) {
 				double r = distance3(md + 12, world + (size_t)k * 16 + 12) + shell_reach;
 
@@ -248,7 +248,7 @@ animc_status shell_init(shell *s, const animc_clip *clip, const animc_reduce_opt
 	return ANIMC_OK;
 }
 
-void shell_release(shell *s)
+void animc_shell_release(shell *s)
 {
 	free(s->channel_of_bone);
 	free(s->bone_of_channel);
@@ -260,7 +260,7 @@ void shell_release(shell *s)
 	memset(s, 0, sizeof *s);
 }
 
-void shell_local_tolerance(const shell *s, uint32_t channel, const animc_tolerance *options, animc_tolerance *out)
+void animc_shell_local_tolerance(const shell *s, uint32_t channel, const animc_tolerance *options, animc_tolerance *out)
 {
 	int32_t b = s->bone_of_channel[channel];
 	double t = s->bound / (1.0 - REDUCE_MARGIN);
@@ -276,7 +276,7 @@ void shell_local_tolerance(const shell *s, uint32_t channel, const animc_toleran
 	out->scale = (float)(t / reach);
 }
 
-double shell_measure(shell *s, shell_value_fn source, const void *source_ctx, shell_value_fn reduced,
+double animc_shell_measure(shell *s, shell_value_fn source, const void *source_ctx, shell_value_fn reduced,
 		     const void *reduced_ctx)
 {
 	double worst = 0;
@@ -288,7 +288,7 @@ double shell_measure(shell *s, shell_value_fn source, const void *source_ctx, sh
 		pose(s, reduced, reduced_ctx, s->times[i], b);
 		for (uint32_t d = 0; d < s->bone_count; d++) {
 			const double *ma = a + (size_t)d * 16, *mb = b + (size_t)d * 16;
-			double e = distance3(ma + 12, mb + 12) + s->distance * shell_stretch(ma, mb);
+			double e = distance3(ma + 12, mb + 12) + s->distance * animc_shell_stretch(ma, mb);
 
 			if (e > s->error[d])
 				s->error[d] = e;
@@ -299,7 +299,7 @@ double shell_measure(shell *s, shell_value_fn source, const void *source_ctx, sh
 	return worst;
 }
 
-uint32_t shell_tighten(const shell *s, animc_tolerance *per_channel, const uint8_t *held, uint8_t *dirty)
+uint32_t animc_shell_tighten(const shell *s, animc_tolerance *per_channel, const uint8_t *held, uint8_t *dirty)
 {
 	uint32_t changed = 0;
 
@@ -321,7 +321,7 @@ uint32_t shell_tighten(const shell *s, animc_tolerance *per_channel, const uint8
 	return changed;
 }
 
-void shell_report(const shell *s, const animc_clip *clip, double worst, int rounds, animc_diag_sink *sink)
+void animc_shell_report(const shell *s, const animc_clip *clip, double worst, int rounds, animc_diag_sink *sink)
 {
 	double t = s->bound / (1.0 - REDUCE_MARGIN);
 	uint32_t at = 0;

@@ -3,9 +3,9 @@
  * skeleton, the translation bound T applies in model space, through the
  * bone hierarchy, to every point at the shell distance around each bone.
  * Both passes reduce each track against local bounds drawn from the shell
- * (shell_local_tolerance), measure the model-space error of the result
- * against the source (shell_measure), and tighten the bounds of the bones
- * whose shell passes T (shell_tighten).  Not installed.
+ * (animc_shell_local_tolerance), measure the model-space error of the result
+ * against the source (animc_shell_measure), and tighten the bounds of the bones
+ * whose shell passes T (animc_shell_tighten).  Not installed.
  */
 #ifndef ANIMC_SHELL_H
 #define ANIMC_SHELL_H
@@ -30,7 +30,7 @@
 #define SHELL_PLAYBACK_HZ 60.0
 #define SHELL_MOST_POINTS_PER_KEY 256
 #define SHELL_MOST_POINTS_FLOOR (1u << 18)
-double shell_most_points(const animc_clip *clip);
+double animc_shell_most_points(const animc_clip *clip);
 
 /* The value of track `kind` of clip channel `channel` at clip time t (not
  * yet clamped to the channel's duration): identity when absent. */
@@ -47,7 +47,7 @@ typedef struct shell {
 	int32_t *bone_of_channel;   /* channel -> bone, or -1 (not in the skeleton) */
 	double *reach;              /* largest distance from a bone to a shell point it moves */
 	double *parent_scale;       /* largest stretch of the parent's model transform */
-	double *error;              /* per bone, of the last shell_measure */
+	double *error;              /* per bone, of the last animc_shell_measure */
 	uint32_t time_count;
 	float *times;               /* where the error is measured, increasing */
 	double *work;               /* 2 * bone_count model matrices */
@@ -59,36 +59,36 @@ typedef struct shell {
  * keys, and every grid sample and halfway when grid_rate_hz > 0), and from
  * the source (`source`) each bone's reach.
  */
-animc_status shell_init(shell *s, const animc_clip *clip, const animc_reduce_options *options,
+animc_status animc_shell_init(shell *s, const animc_clip *clip, const animc_reduce_options *options,
 			shell_value_fn source, const void *source_ctx, double grid_rate_hz);
 
-void shell_release(shell *s);
+void animc_shell_release(shell *s);
 
 /* Local bounds for the tracks of channel `channel`, a first guess: T
  * divided by the bone's reach (rotation, scale) or its parent's stretch
- * (translation), as if the bone alone moved its shell; shell_measure then
+ * (translation), as if the bone alone moved its shell; animc_shell_measure then
  * finds the chains whose errors add up past T.  A channel of no skeleton
  * bone gets T as a translation bound and options' other bounds. */
-void shell_local_tolerance(const shell *s, uint32_t channel, const animc_tolerance *options,
+void animc_shell_local_tolerance(const shell *s, uint32_t channel, const animc_tolerance *options,
 			   animc_tolerance *out);
 
 /* The worst shell error of `reduced` against `source` over every bone and
  * measuring time; s->error gets each bone's. */
-double shell_measure(shell *s, shell_value_fn source, const void *source_ctx, shell_value_fn reduced,
+double animc_shell_measure(shell *s, shell_value_fn source, const void *source_ctx, shell_value_fn reduced,
 		     const void *reduced_ctx);
 
 /* Halve the bounds of every channel on the chain of each bone whose shell
  * error passed the bound, but those held (held[channel] != 0; held may be
  * NULL); dirty[channel] = 1 for each.  Returns how many channels changed
  * (0: every shell is within the bound, or no channel can tighten). */
-uint32_t shell_tighten(const shell *s, animc_tolerance *per_channel, const uint8_t *held, uint8_t *dirty);
+uint32_t animc_shell_tighten(const shell *s, animc_tolerance *per_channel, const uint8_t *held, uint8_t *dirty);
 
-/* A warning naming the worst bone when `worst` (of shell_measure after
+/* A warning naming the worst bone when `worst` (of animc_shell_measure after
  * `rounds`) passes T. */
-void shell_report(const shell *s, const animc_clip *clip, double worst, int rounds, animc_diag_sink *sink);
+void animc_shell_report(const shell *s, const animc_clip *clip, double worst, int rounds, animc_diag_sink *sink);
 
 /* The largest stretch of the linear part of a model matrix difference, for
  * tests: the spectral norm of the upper 3x3 of a - b. */
-double shell_stretch(const double a[16], const double b[16]);
+double animc_shell_stretch(const double a[16], const double b[16]);
 
 #endif

@@ -28,12 +28,12 @@ static void stretch_is_the_spectral_norm(void **state)
 	(void)state;
 	rotation_z(0.1, a);
 	rotation_z(0, b);
-	assert_float_equal(shell_stretch(a, b), 2 * sin(0.05), 1e-12);
+	assert_float_equal(animc_shell_stretch(a, b), 2 * sin(0.05), 1e-12);
 	memset(a, 0, sizeof a);
 	a[0] = 1;
 	a[5] = -3;
 	a[10] = 2;
-	assert_float_equal(shell_stretch(a, NULL), 3, 1e-12);
+	assert_float_equal(animc_shell_stretch(a, NULL), 3, 1e-12);
 	/* A general matrix against power iteration. */
 	double m[16] = { 0.3, -1.2, 0.5, 0, 0.7, 0.1, -0.4, 0, -0.2, 0.9, 1.1, 0, 5, 6, 7, 1 };
 	double v[3] = { 1, 1, 1 }, norm = 0;
@@ -49,7 +49,7 @@ static void stretch_is_the_spectral_norm(void **state)
 			v[c] = x[c] / n;
 		norm = sqrt(n);
 	}
-	assert_float_equal(shell_stretch(m, NULL), norm, 1e-9);
+	assert_float_equal(animc_shell_stretch(m, NULL), norm, 1e-9);
 }
 
 /* Root -> Arm -> Hand, one unit apart along X. */
