@@ -394,38 +394,45 @@ PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_
 # (DESTDIR only stages the files).
 INSTALL_RT := $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT),$(LIBANIMRT))
 INSTALL_RT_REQUIRES := $(if $(filter 0,$(ANIMRT_ZSTD)),,Requires: libzstd)
+# Paths quoted for the shell (a prefix may hold spaces or quotes), for sed's
+# replacement (\ & |), and for a .pc file (pkg-config splits its flags at
+# unescaped spaces).
+shq = '$(subst ','\'',$(1))'
+sed_value = $(subst |,\|,$(subst &,\&,$(subst \,\\,$(1))))
+pc_value = $(subst ",\",$(subst ',\',$(subst $(space),\$(space),$(1))))
+space := $(subst ,, )
+TO = $(call shq,$(DESTDIR)$(PREFIX))
 install: all $(INSTALL_RT)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 0755 $(ANIMC) $(DESTDIR)$(PREFIX)/bin/animc
-	install -m 0644 $(LIBANIMC) $(DESTDIR)$(PREFIX)/lib/libanimc.a
-	install -m 0644 $(INSTALL_RT) $(DESTDIR)$(PREFIX)/lib/libanimrt.a
-	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/animc/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMC_VERSION)|' lib/animc/animc.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(ANIMRT_VERSION)|' \
-		-e 's|@REQUIRES@|$(INSTALL_RT_REQUIRES)|' lib/animrt/animrt.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc
-	install -m 0644 docs/animc.1 $(DESTDIR)$(PREFIX)/share/man/man1/animc.1
-	install -m 0644 docs/animc.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
-	install -d $(DESTDIR)$(PREFIX)/lib/cmake/animc $(DESTDIR)$(PREFIX)/lib/cmake/animrt
-	install -m 0644 lib/cmake/animcConfig.cmake.in $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfig.cmake
+	@case $(call shq,$(PREFIX)) in /*) ;; *) echo "make install: PREFIX must be an absolute path," \
+		"not '$(PREFIX)': the .pc and CMake files name it" >&2; exit 2;; esac
+	install -d $(TO)/bin $(TO)/lib/pkgconfig $(TO)/include/animc $(TO)/share/man/man1 \
+		$(TO)/share/bash-completion/completions
+	install -m 0755 $(ANIMC) $(TO)/bin/animc
+	install -m 0644 $(LIBANIMC) $(TO)/lib/libanimc.a
+	install -m 0644 $(INSTALL_RT) $(TO)/lib/libanimrt.a
+	install -m 0644 $(PUBLIC_HEADERS) $(TO)/include/animc/
+	sed -e $(call shq,s|@PREFIX@|$(call sed_value,$(call pc_value,$(PREFIX)))|) \
+		-e 's|@VERSION@|$(ANIMC_VERSION)|' lib/animc/animc.pc.in > $(TO)/lib/pkgconfig/animc.pc
+	sed -e $(call shq,s|@PREFIX@|$(call sed_value,$(call pc_value,$(PREFIX)))|) \
+		-e 's|@VERSION@|$(ANIMRT_VERSION)|' \
+		-e 's|@REQUIRES@|$(INSTALL_RT_REQUIRES)|' lib/animrt/animrt.pc.in > $(TO)/lib/pkgconfig/animrt.pc
+	install -m 0644 docs/animc.1 $(TO)/share/man/man1/animc.1
+	install -m 0644 docs/animc.bash-completion $(TO)/share/bash-completion/completions/animc
+	install -d $(TO)/lib/cmake/animc $(TO)/lib/cmake/animrt
+	install -m 0644 lib/cmake/animcConfig.cmake.in $(TO)/lib/cmake/animc/animcConfig.cmake
 	sed -e 's|@VERSION@|$(ANIMC_VERSION)|' lib/cmake/animcConfigVersion.cmake.in \
-		> $(DESTDIR)$(PREFIX)/lib/cmake/animc/animcConfigVersion.cmake
+		> $(TO)/lib/cmake/animc/animcConfigVersion.cmake
 	sed -e 's|@RT_LINK@|$(if $(filter 0,$(ANIMRT_ZSTD)),m,zstd;m)|' lib/cmake/animrtConfig.cmake.in \
-		> $(DESTDIR)$(PREFIX)/lib/cmake/animrt/animrtConfig.cmake
+		> $(TO)/lib/cmake/animrt/animrtConfig.cmake
 	sed -e 's|@VERSION@|$(ANIMRT_VERSION)|' lib/cmake/animrtConfigVersion.cmake.in \
-		> $(DESTDIR)$(PREFIX)/lib/cmake/animrt/animrtConfigVersion.cmake
-	install -m 0644 lib/cmake/animcAssets.cmake $(DESTDIR)$(PREFIX)/lib/cmake/animc/
+		> $(TO)/lib/cmake/animrt/animrtConfigVersion.cmake
+	install -m 0644 lib/cmake/animcAssets.cmake $(TO)/lib/cmake/animc/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/animc $(DESTDIR)$(PREFIX)/lib/libanimc.a \
-		$(DESTDIR)$(PREFIX)/lib/libanimrt.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/animc.pc \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig/animrt.pc $(DESTDIR)$(PREFIX)/share/man/man1/animc.1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/animc
-	rm -rf $(DESTDIR)$(PREFIX)/include/animc $(DESTDIR)$(PREFIX)/lib/cmake/animc \
-		$(DESTDIR)$(PREFIX)/lib/cmake/animrt
+	rm -f $(TO)/bin/animc $(TO)/lib/libanimc.a $(TO)/lib/libanimrt.a $(TO)/lib/pkgconfig/animc.pc \
+		$(TO)/lib/pkgconfig/animrt.pc $(TO)/share/man/man1/animc.1 \
+		$(TO)/share/bash-completion/completions/animc
+	rm -rf $(TO)/include/animc $(TO)/lib/cmake/animc $(TO)/lib/cmake/animrt
 
 clean:
 	rm -rf $(BUILD)
