@@ -2936,9 +2936,77 @@ static void a_report_over_an_output_or_the_state_is_refused(void **state)
 	free(via_link), free(to), free(fresh), free(state_file), free(xnb), free(link), free(out), free(src), free(dir);
 }
 
+/* A report named over a file the build reads that no folder walk meets
+ * replaced it once the build was done: a source named directly, the
+ * --skeleton model, a clip-split sidecar, the --mgcb project, a glTF's
+ * buffer.  Each is refused before anything is built (a buffer on the
+ * first build, when the plan cannot know it, is not written over), and
+ * every file stays as it was. */
+static void a_report_over_a_file_the_build_reads_is_refused(void **state)
+{
+	char *dir = test_tmpdir("report-over-read"), *out = test_format("%s/out", dir);
+	static const char *const files[] = { "testdata/sample/Crane/Turn.Animation", "testdata/sample/Crane/Crane.x",
+					     "testdata/authoring/Walker.xml", "testdata/authoring/Walker_Anims.xml",
+					     "testdata/authoring/Walker_rest.gltf", "testdata/gltf/external.gltf",
+					     "testdata/gltf/wag data.bin" };
+	enum { R_TURN, R_CRANE, R_WALKER, R_SIDECAR, R_REST, R_GLTF, R_BIN, R_FILES };
+	char *at[R_FILES], *project = test_format("%s/P.mgcb", dir);
+	uint8_t *before[R_FILES + 1], *now;
+	size_t sizes[R_FILES + 1], size;
+	static const char project_text[] = "/outputDir:bin\n/build:Turn.Animation\n";
+	test_run r;
+
+	(void)state;
+	for (int f = 0; f < R_FILES; f++) {
+		at[f] = test_format("%s/%s", dir, strrchr(files[f], '/') + 1);
+		before[f] = test_read_file(files[f], &sizes[f]);
+		assert_true(test_write_file(at[f], before[f], sizes[f]));
+	}
+	assert_true(test_write_file(project, project_text, strlen(project_text)));
+	before[R_FILES] = test_read_file(project, &sizes[R_FILES]);
+	/* The buffer on the first build of its glTF: built, the report not
+	 * written; then, recorded, refused before the build. */
+	for (int pass = 0; pass < 2; pass++) {
+		r = test_animc("build", "-q", "--depfile", at[R_BIN], "-o", out, at[R_GLTF], NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, pass ? "reads, which the report would be written over: nothing built" :
+				     "reads, which the report would be written over: not written"))
+			fail_msg("pass %d: %s", pass, r.err);
+		test_run_release(&r);
+	}
+	const struct { const char *opt, *path; const char *const args[4]; const char *what; } cases[] = {
+		{ "--report", at[R_TURN], { at[R_TURN] }, "a source of the build" },
+		{ "--junit", at[R_CRANE], { "--skeleton", at[R_CRANE], at[R_TURN] }, "the --skeleton model" },
+		{ "--depfile", at[R_SIDECAR], { at[R_WALKER] }, "the clip-split sidecar of" },
+		{ "--report", project, { "--mgcb", project }, "a file of the MonoGame project" },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		const char *argv[16] = { test_animc_path(), "build", "-q", cases[c].opt, cases[c].path, "-o", out };
+		size_t n = 7;
+
+		for (size_t a = 0; a < 4 && cases[c].args[a]; a++)
+			argv[n++] = cases[c].args[a];
+		r = test_execv(argv);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, cases[c].what) || !strstr(r.err, "nothing built"))
+			fail_msg("%s %s: %s", cases[c].opt, cases[c].path, r.err);
+		test_run_release(&r);
+	}
+	for (int f = 0; f <= R_FILES; f++) {
+		now = test_read_file(f < R_FILES ? at[f] : project, &size);
+		assert_int_equal(size, sizes[f]);
+		assert_memory_equal(now, before[f], size);
+		free(now), free(before[f]);
+		if (f < R_FILES)
+			free(at[f]);
+	}
+	free(project), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
+	cmocka_unit_test(a_report_over_a_file_the_build_reads_is_refused),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),

@@ -8,8 +8,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -572,13 +574,86 @@ static bool run_jobs(run_state *rs, const build_run_hooks *hooks)
 	return completed;
 }
 
+static bool is_same_file(const char *path, const struct stat *st)
+{
+	struct stat at;
+
+	return path && stat(path, &at) == 0 && at.st_dev == st->st_dev && at.st_ino == st->st_ino;
+}
+
+/* A file an import of job j read: recorded by the last build, or by this
+ * one once `has_results`. */
+static bool is_dep_of(const build_job *j, const struct stat *st, bool has_results)
+{
+	for (uint32_t d = 0; j->previous && d < j->previous->dep_count; d++)
+		if (is_same_file(j->previous->deps[d].path, st))
+			return true;
+	for (uint32_t d = 0; has_results && d < j->result.dep_count; d++)
+		if (is_same_file(j->result.deps[d].path, st))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the file at `path`, which a report is about to be written over,
+ * is one the build reads (by device and inode, whatever its spelling): a
+ * source, its sidecar, the --skeleton model, the --clips document, a file
+ * of the --mgcb project, or a file an import read.  What it is in `what`.
+ */
+static bool is_read_by_build(const build_ctx *ctx, const char *path, bool has_results, char *what, size_t size)
+{
+	const build_options *o = ctx->options;
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	if (is_same_file(o->skeleton_path, &st)) {
+		snprintf(what, size, "the --skeleton model");
+		return true;
+	}
+	if (is_same_file(o->author.clips_path, &st)) {
+		snprintf(what, size, "the --clips document");
+		return true;
+	}
+	for (size_t i = 0; o->has_project && i < o->project.file_count; i++) {
+		if (is_same_file(o->project.files[i], &st)) {
+			snprintf(what, size, "a file of the MonoGame project");
+			return true;
+		}
+	}
+	for (size_t i = 0; i < ctx->plan.count; i++) {
+		const build_job *j = &ctx->plan.jobs[i];
+		char *sidecar = j->has_no_sidecar ? NULL : build_author_sidecar(&o->author, j->path, j->is_explicit);
+		bool is_sidecar = is_same_file(sidecar, &st);
+
+		free(sidecar);
+		if (is_same_file(j->path, &st) || is_sidecar || is_dep_of(j, &st, has_results)) {
+			if (is_same_file(j->path, &st))
+				snprintf(what, size, "a source of the build");
+			else if (is_sidecar)
+				snprintf(what, size, "the clip-split sidecar of '%s'", j->path);
+			else
+				snprintf(what, size, "a file the import of '%s' reads", j->path);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A report file that cannot be written fails the run. */
 static void write_report(const char *path, bool (*write)(const build_ctx *, const char *, cli_error *),
 			 const build_ctx *ctx, build_totals *totals)
 {
 	cli_error err;
+	char what[PATH_MAX + 64];
 
-	if (path && !write(ctx, path, &err)) {
+	/* A file an import read that the plan could not know of (its first
+	 * build): the report is not written over it. */
+	if (path && strcmp(path, "-") != 0 && is_read_by_build(ctx, path, true, what, sizeof what)) {
+		build_say(ctx, ANIMC_ERROR, path, "a report names this file, %s, which the report would be written "
+			  "over: not written; give the report another name", what);
+		totals->reports_failed++;
+	} else if (path && !write(ctx, path, &err)) {
 		build_say(ctx, ANIMC_ERROR, path, "%s", err.message);
 		totals->reports_failed++;   /* not a source: the summary says which */
 	}
@@ -834,6 +909,13 @@ static bool reports_miss_own_files(const build_ctx *ctx, bool has_plan)
 			build_say(ctx, ANIMC_ERROR, paths[k], "a report names this file, an output of the build (of "
 				  "'%s'), which the report would be written over: nothing built; give the report "
 				  "another name", j->path);
+			ok = false;
+		}
+		char what[PATH_MAX + 64];
+
+		if (ok && has_plan && at && is_read_by_build(ctx, paths[k], false, what, sizeof what)) {
+			build_say(ctx, ANIMC_ERROR, paths[k], "a report names this file, %s, which the report would "
+				  "be written over: nothing built; give the report another name", what);
 			ok = false;
 		}
 		free(at);
