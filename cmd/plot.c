@@ -47,8 +47,9 @@ static void help(FILE *out)
 		"loader, so the plot shows what plays.  It opens in any browser.\n"
 		"\n"
 		"options:\n"
-		"  -o, --output FILE       the SVG to write (into a folder that exists; not\n"
-		"                          COMPILED or SOURCE, by any path to them); -: the\n"
+		"  -o, --output FILE       the SVG to write (into a folder that exists; not a\n"
+		"                          file plot reads: COMPILED, SOURCE, the model, a\n"
+		"                          clip document, by any path to it); -: the\n"
 		"                          standard output, and the line saying the worst\n"
 		"                          error goes to stderr\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
@@ -1161,17 +1162,24 @@ static bool output_folder_exists(const char *path)
  * or -1 when the output is no input. */
 static int refuse_an_input_as_output(const plot_args *a)
 {
-	const char *const inputs[2] = { a->compiled_path, a->source_path };
-	const char *const what[2] = { "the compiled file", "the source" };
+	char *sidecar = build_author_sidecar(&a->author, a->source_path, true);
+	const char *const inputs[5] = { a->compiled_path, a->source_path, a->skeleton_path, a->author.clips_path,
+					sidecar };
+	const char *const what[5] = { "the compiled file", "the source", "the --skeleton model",
+				      "the --clips document", "the clip-split sidecar" };
 	struct stat out, in;
+	int status = -1;
 
-	if (is_stdout(a->out_path) || stat(a->out_path, &out) != 0)
+	if (is_stdout(a->out_path) || stat(a->out_path, &out) != 0) {
+		free(sidecar);
 		return -1;   /* not there yet: no input */
-	for (int i = 0; i < 2; i++)
-		if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-			return cli_usage_error("plot", "-o '%s' is %s '%s': the SVG would take its place; give "
-					       "another output", a->out_path, what[i], inputs[i]);
-	return -1;
+	}
+	for (int i = 0; i < 5 && status < 0; i++)
+		if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			status = cli_usage_error("plot", "-o '%s' is %s '%s': the SVG would take its place; give "
+						 "another output", a->out_path, what[i], inputs[i]);
+	free(sidecar);
+	return status;
 }
 
 /* An additive clip holds differences from a reference pose: against an

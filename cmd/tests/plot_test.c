@@ -763,6 +763,58 @@ static void plot_refuses_an_input_as_its_output(void **state)
 	free(svg), free(keep), free(respelt), free(hard), free(sym), free(keep_xnb), free(keep_src), free(xnb), free(src), free(dir);
 }
 
+/* The other files plot reads are inputs too: -o naming the --skeleton
+ * model, the --clips document or the source's clip-split sidecar wrote the
+ * SVG over it, exit 0. */
+static void plot_refuses_a_model_or_clip_document_as_its_output(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-onto-model"), *model = test_format("%s/Crane.x", dir);
+	char *walker = test_format("%s/Walker.xml", dir), *sidecar = test_format("%s/Walker_Anims.xml", dir);
+	char *doc = test_format("%s/doc.xml", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.xnb", out), *part = test_format("%s/Walker/Run.xnb", out);
+	const char *const copies[][2] = { { "testdata/sample/Crane/Crane.x", model },
+					  { "testdata/authoring/Walker.xml", walker },
+					  { "testdata/authoring/Walker_Anims.xml", sidecar },
+					  { "testdata/authoring/Walker_Anims.xml", doc } };
+	uint8_t *bytes[4];
+	size_t sizes[4];
+	test_run r;
+
+	for (size_t i = 0; i < 4; i++) {
+		bytes[i] = test_read_file(copies[i][0], &sizes[i]);
+		assert_true(test_write_file(copies[i][1], bytes[i], sizes[i]));
+	}
+	r = test_animc("build", "-q", "-o", out, "testdata/sample/Crane/Turn.Animation", walker, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	const char *const runs[][12] = {
+		{ "plot", "--bone", "Cab", "-o", model, "--skeleton", model, turn, "testdata/sample/Crane/Turn.Animation" },
+		{ "plot", "--bone", "Hips", "--clip", "Run", "-o", doc, "--clips", doc, part, walker },
+		{ "plot", "--bone", "Hips", "--clip", "Run", "-o", sidecar, part, walker },
+	};
+	const char *const what[] = { "is the --skeleton model", "is the --clips document", "is the clip-split sidecar" };
+	for (size_t i = 0; i < 3; i++) {
+		const char *argv[14] = { test_animc_path() };
+
+		memcpy(argv + 1, runs[i], sizeof runs[i]);
+		r = test_execv(argv);
+		assert_int_equal(r.status, 2);
+		if (!strstr(r.err, what[i]))
+			fail_msg("%s: %s", what[i], r.err);
+		test_run_release(&r);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		size_t size;
+		uint8_t *now = test_read_file(copies[i][1], &size);
+
+		assert_int_equal(size, sizes[i]);
+		assert_memory_equal(now, bytes[i], size);
+		free(now), free(bytes[i]);
+	}
+	free(part), free(turn), free(out), free(doc), free(sidecar), free(walker), free(model), free(dir);
+}
+
 /* -o - writes the SVG onto the standard output, whole, and the line for a
  * person onto stderr; no file named '-' is made.  A standard output that
  * cannot be written fails the plot, saying so. */
@@ -881,6 +933,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_writes_any_name_as_text),
 	cmocka_unit_test(plot_makes_no_folders),
 	cmocka_unit_test(plot_refuses_an_input_as_its_output),
+	cmocka_unit_test(plot_refuses_a_model_or_clip_document_as_its_output),
 	cmocka_unit_test(plot_to_dash_writes_the_standard_output),
 	cmocka_unit_test(plot_refuses_a_track_that_is_not_finite),
 };
