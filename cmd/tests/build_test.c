@@ -3003,10 +3003,56 @@ static void a_report_over_a_file_the_build_reads_is_refused(void **state)
 	free(project), free(out), free(dir);
 }
 
+/* A copy keeping size and mtime written over a source in place (cp -p,
+ * rsync -a --inplace, a reproducible export with fixed dates) moves only
+ * its ctime.  The fast path compared size, mtime, inode and device, and
+ * called the source up to date with its old output; it now takes the
+ * later of mtime and ctime, so the new bytes are compiled. */
+static void a_copy_in_place_keeping_size_and_mtime_is_compiled(void **state)
+{
+	char *dir = test_tmpdir("copy-in-place"), *src = test_format("%s/Turn.Animation", dir);
+	char *out = test_format("%s/out", dir), *xnb = test_format("%s/out/Turn.xnb", dir);
+	size_t size, before_size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Turn.Animation", &size), *before, *after;
+	char *digit = strstr((char *)bytes, "<Duration>1.5");
+	struct timespec times[2];
+	struct stat st;
+	test_run r;
+	int fd;
+
+	(void)state;
+	assert_non_null(digit);
+	assert_true(test_write_file(src, bytes, size));
+	age(src, 3600);
+	assert_int_equal(stat(src, &st), 0);
+	times[0] = st.st_atim, times[1] = st.st_mtim;
+	/* Past the second within which a state is not trusted. */
+	usleep(1200000);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	before = test_read_file(xnb, &before_size);
+	digit[strlen("<Duration>1.")] = '7';   /* 1.5 s becomes 1.7 s: the same size */
+	fd = open(src, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, size), (ssize_t)size);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(utimensat(AT_FDCWD, src, times, 0), 0);
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 1 source"))
+		fail_msg("the copy was not compiled:\n%s%s", r.out, r.err);
+	test_run_release(&r);
+	after = test_read_file(xnb, &size);
+	assert_false(size == before_size && memcmp(after, before, size) == 0);
+	free(after), free(before), free(bytes), free(xnb), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
 	cmocka_unit_test(a_report_over_a_file_the_build_reads_is_refused),
+	cmocka_unit_test(a_copy_in_place_keeping_size_and_mtime_is_compiled),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),

@@ -508,7 +508,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		build_key_file("file", path + dep_name_at(j->path, path), data, size, build_key_emit_xxh3, key);
 		free(data);
 		data = NULL;
-		build_file_state_from(&st, &d->state);
+		build_source_state_from(&st, &d->state);
 		build_file_state_distrust_recent(&d->state);
 		free(d->path);
 		d->path = path;

@@ -294,7 +294,7 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 			free(data);
 			continue;
 		}
-		build_file_state_from(&st, &d->state);
+		build_source_state_from(&st, &d->state);
 		/* Written while the import ran: what it read may not be these
 		 * bytes, and recording them would call a stale output up to
 		 * date.  (A time past now is a clock's, not a write's.) */
@@ -947,7 +947,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		goto done;
 	}
 	if (fstat(src.fd, &st) == 0) {
-		build_file_state_from(&st, &r->source_state);
+		build_source_state_from(&st, &r->source_state);
 		build_file_state_distrust_recent(&r->source_state);
 	}
 	importer = animc_importer_find(job->path, src.head, src.head_size);

@@ -291,7 +291,7 @@ static bool skeleton_state(build_ctx *ctx)
 		build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
 		return false;
 	}
-	build_file_state_from(&st, &ctx->skeleton.state);
+	build_source_state_from(&st, &ctx->skeleton.state);
 	if (ctx->has_old && ctx->old.has_skeleton && strcmp(ctx->old.skeleton.path, path) == 0 &&
 	    build_file_state_equal(&ctx->old.skeleton.state, &ctx->skeleton.state)) {
 		ctx->skeleton.hash = ctx->old.skeleton.hash;

@@ -95,6 +95,15 @@ void build_file_state_from(const struct stat *st, build_file_state *out)
 	out->dev = (uint64_t)st->st_dev;
 }
 
+void build_source_state_from(const struct stat *st, build_file_state *out)
+{
+	int64_t ctime = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+
+	build_file_state_from(st, out);
+	if (ctime > out->mtime_ns)
+		out->mtime_ns = ctime;
+}
+
 void build_file_state_distrust_recent(build_file_state *s)
 {
 	struct timespec now;

@@ -36,6 +36,12 @@ typedef struct build_file_state {
 } build_file_state;
 
 void build_file_state_from(const struct stat *st, build_file_state *out);
+/* The same for a source, a file its import read or the skeleton: the
+ * later of mtime and ctime stands for mtime, so that a copy keeping the
+ * size and mtime written over the file in place (cp -p, rsync -a
+ * --inplace, a reproducible export) is compared by content, as git does.
+ * Outputs, which only animc writes and the cache may link, keep mtime. */
+void build_source_state_from(const struct stat *st, build_file_state *out);
 bool build_file_state_equal(const build_file_state *a, const build_file_state *b);
 /* Sources and what their imports read (not outputs, which only animc
  * writes): a state from the last second is not trusted (mtime_ns 0). */

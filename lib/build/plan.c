@@ -50,7 +50,7 @@ static build_job *add_job(build_plan *plan, const char *path, const char *rel_di
 	j->needs_compile = true;
 	if (st) {
 		j->has_state = true;
-		build_file_state_from(st, &j->state);
+		build_source_state_from(st, &j->state);
 		j->size = (uint64_t)st->st_size;
 	}
 	if (!j->path || !j->stem || !j->out_base) {
@@ -774,7 +774,7 @@ static bool file_matches(const char *path, const build_file_state *recorded, con
 	} else {
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			return false;
-		build_file_state_from(&st, &now);
+		build_source_state_from(&st, &now);
 	}
 	*fresh = now;
 	if (distrust)
@@ -919,7 +919,7 @@ static void stat_source(const build_options *o, build_job *j)
 		error = errno;
 	} else if (S_ISREG(st.st_mode)) {
 		j->has_state = true;
-		build_file_state_from(&st, &j->state);
+		build_source_state_from(&st, &j->state);
 		j->size = (uint64_t)st.st_size;
 		return;
 	}
