@@ -431,6 +431,8 @@ void cli_path_tidy(char *path)
 	bool is_absolute = path[0] == '/';
 	char *out = path;
 
+	if (!path[0])
+		return;   /* no room for "."; a caller that takes "" refuses it first */
 	for (const char *p = path; *p;) {
 		size_t n = strcspn(p, "/");
 

@@ -93,7 +93,8 @@ bool cli_strings_push(cli_strings *list, const char *s);
 void cli_strings_release(cli_strings *list);
 
 /* A path spelled one way, in place: "./art//Grund/." -> "art/Grund"; a
- * lone "." stays, ".." parts stay (what they mean depends on links). */
+ * lone "." stays, ".." parts stay (what they mean depends on links).  It
+ * never grows the string: "" stays "" (it is no path; callers refuse it). */
 void cli_path_tidy(char *path);
 /* Is `path` `folder` itself or a path below it, as spelled ("a/b" is
  * within "a", "ab" is not; every absolute path is within "/")?  Both

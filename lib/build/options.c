@@ -1240,6 +1240,11 @@ int build_options_parse_as(build_options *o, build_command command, const char *
 	/* One spelling per input ("./art/" is "art"): the manifest knows a
 	 * source by its path. */
 	for (int i = optind; i < argc; i++) {
+		/* What an unset variable gives ("$SRC"): not the current folder,
+		 * which tidying would make of it. */
+		if (!argv[i][0])
+			return cli_usage_error(command_name(o, command), "input %d of %d is empty (''): give files or "
+					       "folders to compile", i - optind + 1, argc - optind);
 		if (!cli_strings_push(&o->inputs, argv[i]))
 			return cli_usage_error(command_name(o, command), "out of memory");
 		cli_path_tidy(o->inputs.items[o->inputs.count - 1]);

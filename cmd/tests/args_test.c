@@ -1,0 +1,72 @@
+/*
+ * args_test.c - arguments a script gets wrong: empty values (an unset
+ * variable), options that need or contradict another, values a type
+ * cannot hold, response files.  Each is a usage error (exit 2) naming what
+ * is wrong, before anything is read or written.
+ */
+#define _GNU_SOURCE   /* realpath */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs.h"
+#include "test_support.h"
+
+#define SAMPLE "testdata/sample"
+#define TURN SAMPLE "/Crane/Turn.Animation"
+
+/* `sh -c SCRIPT` in the folder DIR, with $ANIMC the binary under test. */
+static test_run run_in(const char *dir, const char *script)
+{
+	char *animc = realpath(test_animc_path(), NULL);
+	char *whole = test_format("ANIMC='%s' && cd '%s' && %s", animc, dir, script);
+	test_run r = test_exec("sh", "-c", whole, NULL);
+
+	free(whole), free(animc);
+	return r;
+}
+
+/* An empty INPUT, as `animc build -o out "$SRC"` gives with SRC unset, is
+ * a usage error naming it; it was tidied into "." (written past its
+ * string) and the whole current folder was built. */
+static void an_empty_input_is_a_usage_error(void **state)
+{
+	static const char *const commands[] = {
+		"\"$ANIMC\" build -o out ''",
+		"\"$ANIMC\" build -o out '' Turn.Animation",
+		"\"$ANIMC\" outputs -o out ''",
+		"timeout 10 \"$ANIMC\" watch -o out ''",
+	};
+	char *dir = test_tmpdir("args-empty-input");
+	char *copy = test_format("cp %s %s/", TURN, dir), *out = test_format("%s/out", dir);
+
+	(void)state;
+	assert_int_equal(system(copy), 0);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		test_run r = run_in(dir, commands[i]);
+
+		if (r.status != 2 || !strstr(r.err, "is empty ('')") || r.out[0])
+			fail_msg("%s: exit %d\n%s%s", commands[i], r.status, r.out, r.err);
+		assert_false(test_file_exists(out));
+		test_run_release(&r);
+	}
+	free(out), free(copy), free(dir);
+}
+
+/* Tidying never grows a path: "" has no room for ".". */
+static void tidying_an_empty_path_leaves_it_empty(void **state)
+{
+	char *empty = strdup("");
+
+	(void)state;
+	assert_non_null(empty);
+	cli_path_tidy(empty);
+	assert_string_equal(empty, "");
+	free(empty);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_empty_input_is_a_usage_error),
+	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
+};
+
+ANIMC_TEST_GROUP(tests);
