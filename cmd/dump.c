@@ -237,6 +237,7 @@ static int run(int argc, char **argv)
 	cli_readers readers = { 0 };
 	bool json = false;
 	animrt_clip *clip;
+	cli_error err;
 	int c;
 
 	cli_getopt_reset();
@@ -257,6 +258,8 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("dump", "give exactly one compiled file");
+	if (!cli_path_argument("FILE", argv[optind], "a compiled file", &err))
+		return cli_usage_error("dump", "%s", err.message);
 	clip = cli_clip_open(argv[optind], &readers);
 	if (!clip)
 		return ANIMC_EXIT_FAILED;

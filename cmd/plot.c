@@ -967,9 +967,11 @@ static int parse_source_option(plot_args *a, int c, const char *arg)
 
 	switch (c) {
 	case O_CLIPS:
+		ok = cli_path_argument("--clips", arg, "an AnimationDefinition document", &err);
 		a->author.clips_path = arg;
 		break;
 	case O_SKELETON:
+		ok = cli_path_argument("--skeleton", arg, "the model animc build was given", &err);
 		a->skeleton_path = arg;
 		break;
 	case O_RELATIVE:
@@ -996,12 +998,20 @@ static int parse_source_option(plot_args *a, int c, const char *arg)
  * another.  -1, or the exit status of a usage error said. */
 static int finish_args(plot_args *a, int argc, char **argv)
 {
+	cli_error err;
+
 	if (!a->out_path)
 		return cli_usage_error("plot", "no output: give -o OUT.svg");
+	if (!cli_path_argument("--output", a->out_path, "a file to write (OUT.svg, or - for the standard output)",
+			       &err))
+		return cli_usage_error("plot", "%s", err.message);
 	if (!a->bone)
 		return cli_usage_error("plot", "no bone: give --bone NAME");
 	if (argc - optind != 2)
 		return cli_usage_error("plot", "give the compiled file, then its source");
+	if (!cli_path_argument("COMPILED", argv[optind], "the compiled file", &err) ||
+	    !cli_path_argument("SOURCE", argv[optind + 1], "its source", &err))
+		return cli_usage_error("plot", "%s", err.message);
 	if (a->author.up != ANIMC_UP_DEFAULT && !a->author.root_bone)
 		return cli_usage_error("plot", "--up-axis needs --root-motion BONE: it is the up axis of the root motion");
 	/* The rest pose of --skeleton's model, as animc build takes it. */

@@ -273,6 +273,7 @@ static int run(int argc, char **argv)
 	cli_readers readers = { 0 };
 	float *times = calloc((size_t)argc + 1, sizeof *times);
 	animrt_clip *clip = NULL, *other = NULL;
+	cli_error err;
 	int status = ANIMC_EXIT_USAGE, c;
 
 	if (!times) {
@@ -297,6 +298,10 @@ static int run(int argc, char **argv)
 		} else if (c == 'j') {
 			a.json = true;
 		} else if (c == 'b') {
+			if (!cli_path_argument("--blend", optarg, "a compiled file", &err)) {
+				cli_usage_error("sample", "%s", err.message);
+				goto out;
+			}
 			a.other_path = optarg;
 		} else if (c == 'n') {
 			if (!cli_readers_add(&readers, "sample", optarg))
@@ -320,6 +325,10 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind != 1) {
 		cli_usage_error("sample", "give exactly one compiled file");
+		goto out;
+	}
+	if (!cli_path_argument("FILE", argv[optind], "a compiled file", &err)) {
+		cli_usage_error("sample", "%s", err.message);
 		goto out;
 	}
 	if (!a.time_count) {

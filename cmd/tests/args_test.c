@@ -64,9 +64,58 @@ static void tidying_an_empty_path_leaves_it_empty(void **state)
 	free(empty);
 }
 
+/* An empty file argument of any command is a usage error naming its
+ * option (or FILE), before anything is opened or made: it was
+ * ": error: cannot open", naming nothing, after OUTDIR was made. */
+static void an_empty_file_argument_names_its_option(void **state)
+{
+	char *dir = test_tmpdir("args-empty-file"), *out = test_format("%s/out", dir);
+	char *svg = test_format("%s/p.svg", dir), *xnb = test_format("%s/Turn.xnb", out);
+	test_run r = test_animc("build", "-q", "-o", out, TURN, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	const char *const cases[][12] = {
+		{ "dump", "", NULL },
+		{ "dump", "--json", "", NULL },
+		{ "sample", "--time", "0", "", NULL },
+		{ "sample", "--time", "0", "--blend", "", "--weight", "1", xnb, NULL },
+		{ "build", "-q", "-o", dir, "--skeleton", "", TURN, NULL },
+		{ "outputs", "-o", dir, "--skeleton", "", TURN, NULL },
+		{ "plot", "--bone", "Cab", "-o", "", xnb, TURN, NULL },
+		{ "plot", "--bone", "Cab", "-o", svg, "--skeleton", "", xnb, TURN, NULL },
+		{ "plot", "--bone", "Cab", "-o", svg, "--clips", "", xnb, TURN, NULL },
+		{ "plot", "--bone", "Cab", "-o", svg, "", TURN, NULL },
+		{ "plot", "--bone", "Cab", "-o", svg, xnb, "", NULL },
+	};
+	const char *const names[] = { "FILE", "FILE", "FILE", "--blend", "--skeleton", "--skeleton", "--output",
+				      "--skeleton", "--clips", "COMPILED", "SOURCE" };
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[14] = { test_animc_path() };
+		size_t n = 1;
+		char *want = test_format("animc %s: %s is empty: give ", cases[i][0], names[i]);
+
+		for (size_t k = 0; k < 12 && cases[i][k]; k++)
+			argv[n++] = cases[i][k];
+		r = test_execv(argv);
+		if (r.status != 2 || strncmp(r.err, want, strlen(want)) != 0 || r.out[0])
+			fail_msg("case %zu (%s): exit %d\n%s%s", i, cases[i][0], r.status, r.out, r.err);
+		test_run_release(&r);
+		free(want);
+	}
+	/* Nothing made: no state folder in dir, no plot. */
+	assert_false(test_file_exists(svg));
+	char *state_dir = test_format("%s/.animc", dir);
+	assert_false(test_file_exists(state_dir));
+	free(state_dir), free(xnb), free(svg), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
+	cmocka_unit_test(an_empty_file_argument_names_its_option),
 };
 
 ANIMC_TEST_GROUP(tests);

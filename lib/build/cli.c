@@ -196,6 +196,13 @@ int cli_option_error(const char *command, int argc, char **argv, int from, bool 
 			       in_cluster ? "')" : "", needs_value ? " needs a value" : "");
 }
 
+bool cli_path_argument(const char *name, const char *arg, const char *what, cli_error *err)
+{
+	if (!arg[0])
+		return cli_error_set(err, "%s is empty: give %s", name, what);
+	return true;
+}
+
 bool cli_readers_add(cli_readers *readers, const char *command, const char *name)
 {
 	if (!name[0]) {

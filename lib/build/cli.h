@@ -62,6 +62,12 @@ const char *cli_nearest(const char *word, const char *const *choices);
 struct option;
 int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value,
 		     const struct option *longs);
+/* Every command's check of a file or folder argument, NAME ("--skeleton",
+ * "FILE"): an empty one, what an unset variable gives a script, is
+ * refused as "NAME is empty: give WHAT" (a usage error for the caller to
+ * say) before anything is opened or made, rather than failing later as a
+ * path that names nothing.  False after filling in *err. */
+bool cli_path_argument(const char *name, const char *arg, const char *what, cli_error *err);
 
 /* Flush standard output.  False, after saying "animc CMD: error writing
  * standard output: REASON" on stderr (once a process), when it cannot be

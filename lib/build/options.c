@@ -45,10 +45,8 @@ static bool parse_double(const char *s, double *out)
 
 static bool set_output(build_options *o, const char *arg, cli_error *err)
 {
-	if (!arg[0]) {
-		cli_error_set(err, "--output is empty: give a folder");
+	if (!cli_path_argument("--output", arg, "a folder", err))
 		return false;
-	}
 	o->out_dir = arg;
 	return true;
 }
@@ -209,7 +207,8 @@ static bool set_clip(build_options *o, const char *arg, cli_error *err)
 
 static bool set_skeleton(build_options *o, const char *arg, cli_error *err)
 {
-	(void)err;
+	if (!cli_path_argument("--skeleton", arg, "a model", err))
+		return false;
 	o->skeleton_path = arg;
 	return true;
 }
@@ -307,8 +306,8 @@ static bool set_progress(build_options *o, const char *arg, cli_error *err)
  * not a file that cannot be written after the build. */
 static bool set_file(const char **field, const char *option, const char *arg, cli_error *err)
 {
-	if (!arg[0])
-		return cli_error_set(err, "%s is empty: give a file to write", option);
+	if (!cli_path_argument(option, arg, "a file to write", err))
+		return false;
 	*field = arg;
 	return true;
 }
@@ -330,8 +329,8 @@ static bool set_depfile(build_options *o, const char *arg, cli_error *err)
 
 static bool set_mgcb(build_options *o, const char *arg, cli_error *err)
 {
-	if (!arg[0])
-		return cli_error_set(err, "--mgcb is empty");
+	if (!cli_path_argument("--mgcb", arg, "a MonoGame project (.mgcb)", err))
+		return false;
 	o->mgcb_path = arg;
 	return true;
 }
@@ -348,8 +347,8 @@ static bool set_mgcb_define(build_options *o, const char *arg, cli_error *err)
 
 static bool set_base(build_options *o, const char *arg, cli_error *err)
 {
-	if (!arg[0])
-		return cli_error_set(err, "--base is empty");
+	if (!cli_path_argument("--base", arg, "a folder", err))
+		return false;
 	o->base_dir = arg;
 	return true;
 }
@@ -365,8 +364,8 @@ static bool set_cache_url(build_options *o, const char *arg, cli_error *err)
 
 static bool set_cache_dir(build_options *o, const char *arg, cli_error *err)
 {
-	if (!arg[0])
-		return cli_error_set(err, "--cache-dir is empty");
+	if (!cli_path_argument("--cache-dir", arg, "a folder", err))
+		return false;
 	o->cache_dir = arg;
 	return true;
 }
@@ -442,8 +441,8 @@ static bool set_split(build_options *o, const char *arg, cli_error *err)
 
 static bool set_clips(build_options *o, const char *arg, cli_error *err)
 {
-	if (!arg[0])
-		return cli_error_set(err, "--clips is empty");
+	if (!cli_path_argument("--clips", arg, "an AnimationDefinition document", err))
+		return false;
 	o->author.clips_path = arg;
 	return true;
 }
