@@ -1012,8 +1012,8 @@ static int finish_args(plot_args *a, int argc, char **argv)
 	if (!cli_path_argument("COMPILED", argv[optind], "the compiled file", &err) ||
 	    !cli_path_argument("SOURCE", argv[optind + 1], "its source", &err))
 		return cli_usage_error("plot", "%s", err.message);
-	if (a->author.up != ANIMC_UP_DEFAULT && !a->author.root_bone)
-		return cli_usage_error("plot", "--up-axis needs --root-motion BONE: it is the up axis of the root motion");
+	if (!build_author_check(&a->author, &err))
+		return cli_usage_error("plot", "%s", err.message);
 	/* The rest pose of --skeleton's model, as animc build takes it. */
 	if (a->author.has_additive && a->author.additive == ANIMC_ADDITIVE_BIND && !a->skeleton_path)
 		return cli_usage_error("plot", "--additive-reference bind takes the rest pose of --skeleton MODEL: "

@@ -112,10 +112,47 @@ static void an_empty_file_argument_names_its_option(void **state)
 	free(state_dir), free(xnb), free(svg), free(out), free(dir);
 }
 
+/* plot takes --split and --clips as build does: together they are a usage
+ * error; plot drew the --clips parts and dropped --split without a word. */
+static void plot_refuses_split_with_clips_as_build_does(void **state)
+{
+	char *dir = test_tmpdir("args-plot-split-clips"), *out = test_format("%s/out", dir);
+	char *svg = test_format("%s/p.svg", dir), *xnb = test_format("%s/Turn.xnb", out);
+	char *clips = test_format("%s/clips.xml", dir);
+	static const char doc[] =
+		"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+		"<XnaContent xmlns:Pipeline=\"SkinnedModelPipeline\">\n"
+		"  <Asset Type=\"Pipeline:AnimationDefinition\">\n"
+		"    <originalClipName>Turn</originalClipName><originalFrameCount>60</originalFrameCount>\n"
+		"    <ClipParts><Item><ClipName>FromDoc</ClipName><StartFrame>0</StartFrame><EndFrame>10</EndFrame>"
+		"</Item></ClipParts>\n"
+		"  </Asset>\n"
+		"</XnaContent>\n";
+	const char *want = "--clips and --split contradict each other";
+
+	(void)state;
+	assert_true(test_write_file(clips, doc, sizeof doc - 1));
+	test_run r = test_animc("build", "-q", "-o", out, TURN, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, "--split", "Turn/FromSplit=0:0.2", "--clips", clips, TURN, NULL);
+	if (r.status != 2 || !strstr(r.err, want))
+		fail_msg("build: exit %d\n%s", r.status, r.err);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Cab", "-o", svg, "--split", "Turn/FromSplit=0:0.2", "--clips", clips, xnb,
+		       TURN, NULL);
+	if (r.status != 2 || !strstr(r.err, want))
+		fail_msg("plot: exit %d\n%s%s", r.status, r.out, r.err);
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	free(clips), free(xnb), free(svg), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
 	cmocka_unit_test(an_empty_file_argument_names_its_option),
+	cmocka_unit_test(plot_refuses_split_with_clips_as_build_does),
 };
 
 ANIMC_TEST_GROUP(tests);

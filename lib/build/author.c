@@ -124,6 +124,15 @@ bool build_author_additive(build_author_options *a, const char *arg, cli_error *
 	return true;
 }
 
+bool build_author_check(const build_author_options *a, cli_error *err)
+{
+	if (a->clips_path && a->splits.count)
+		return cli_error_set(err, "--clips and --split contradict each other: give the parts in one place");
+	if (a->up != ANIMC_UP_DEFAULT && !a->root_bone)
+		return cli_error_set(err, "--up-axis needs --root-motion BONE: it is the up axis of the root motion");
+	return true;
+}
+
 void build_author_release(build_author_options *a)
 {
 	cli_strings_release(&a->splits);

@@ -34,6 +34,10 @@ bool build_author_split(build_author_options *a, const char *arg, cli_error *err
 bool build_author_root_motion(build_author_options *a, const char *arg, cli_error *err);
 bool build_author_up_axis(build_author_options *a, const char *arg, cli_error *err);
 bool build_author_additive(build_author_options *a, const char *arg, cli_error *err);
+/* The options together, as animc build and animc plot both check them once
+ * parsed: --clips and --split contradict each other, --up-axis needs
+ * --root-motion.  False with *err filled (a usage error). */
+bool build_author_check(const build_author_options *a, cli_error *err);
 void build_author_release(build_author_options *a);
 
 /* The sidecar path of a source ("dir/STEM_Anims.xml"), malloc()ed. */

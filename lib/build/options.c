@@ -1063,6 +1063,8 @@ build_mgcb_settings build_options_mgcb_settings(const build_options *o)
  * 0, or ANIMC_EXIT_USAGE (said). */
 static int check_together(build_options *o, build_command command)
 {
+	cli_error err;
+
 	if (o->mgcb_path) {
 		build_mgcb_settings settings = build_options_mgcb_settings(o);
 
@@ -1138,9 +1140,8 @@ static int check_together(build_options *o, build_command command)
 	if (o->process.exact && animc_tolerance_is_set(&o->process.reduce.tolerance))
 		return cli_usage_error(command_name(o, command), "--exact and --tolerance contradict each "
 				       "other: --exact writes the source's keys as they are");
-	if (o->author.clips_path && o->author.splits.count)
-		return cli_usage_error(command_name(o, command), "--clips and --split contradict each other: "
-				       "give the parts in one place");
+	if (!build_author_check(&o->author, &err))
+		return cli_usage_error(command_name(o, command), "%s", err.message);
 	if (check_split_options(o, command))
 		return ANIMC_EXIT_USAGE;
 	if (o->author.has_additive && o->author.additive == ANIMC_ADDITIVE_BIND && !o->skeleton_path)
@@ -1152,9 +1153,6 @@ static int check_together(build_options *o, build_command command)
 	if (o->xnb.zstd_level && o->xnb.compression != ANIMC_COMPRESSION_ZSTD)
 		return cli_usage_error(command_name(o, command), "--zstd-level needs --compress zstd: without it "
 				       "nothing is compressed");
-	if (o->author.up != ANIMC_UP_DEFAULT && !o->author.root_bone)
-		return cli_usage_error(command_name(o, command), "--up-axis needs --root-motion BONE: it is the "
-				       "up axis of the root motion");
 	if (o->skeleton_path && !(o->process.reduce.shell_distance > 0))
 		o->process.reduce.shell_distance = CLI_SHELL_DISTANCE;
 	/* 0,0,0 asks for every key as it is, which quantised keys never are;
