@@ -148,11 +148,47 @@ static void plot_refuses_split_with_clips_as_build_does(void **state)
 	free(clips), free(xnb), free(svg), free(out), free(dir);
 }
 
+/* Two of --report, --junit and --depfile reaching one file is a usage
+ * error: each was written over the other, exit 0, one report lost. */
+static void two_reports_in_one_file_are_refused(void **state)
+{
+	static const char *const same[] = {
+		"--report r.txt --junit ./r.txt",
+		"--junit sub/r.xml --depfile \"$PWD/sub/../sub/r.xml\"",
+		"--report r.txt --junit j.xml --depfile r.txt",
+		"--depfile no/such/d --report no/such/./d",
+	};
+	char *dir = test_tmpdir("args-reports-one-file"), *out = test_format("%s/out", dir);
+	char *turn = realpath(TURN, NULL);
+
+	(void)state;
+	assert_non_null(turn);
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		char *cmd = test_format("mkdir -p sub && \"$ANIMC\" build -q -o out %s '%s'", same[i], turn);
+		test_run r = run_in(dir, cmd);
+
+		if (r.status != 2 || !strstr(r.err, "are one file"))
+			fail_msg("%s: exit %d\n%s%s", same[i], r.status, r.out, r.err);
+		assert_false(test_file_exists(out));
+		test_run_release(&r);
+		free(cmd);
+	}
+	/* Another name in the same folder is another file. */
+	char *cmd = test_format("\"$ANIMC\" build -q -o out --report r.txt --junit sub/r.txt --depfile ./d '%s' && "
+				"test -s r.txt && test -s sub/r.txt && test -s d", turn);
+	test_run r = run_in(dir, cmd);
+	if (r.status != 0)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(cmd), free(turn), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
 	cmocka_unit_test(an_empty_file_argument_names_its_option),
 	cmocka_unit_test(plot_refuses_split_with_clips_as_build_does),
+	cmocka_unit_test(two_reports_in_one_file_are_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

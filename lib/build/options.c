@@ -1052,6 +1052,75 @@ static int check_cache_url_variable(const build_options *o, build_command comman
 			       "build without the remote cache", err.message);
 }
 
+/* `path` tidied into *folder and *name ("./r.txt": ".", "r.txt";
+ * "/r.txt": "/", "r.txt"), both in or beside the malloc()ed copy
+ * returned (NULL when out of memory). */
+static char *split_last_name(const char *path, const char **folder, const char **name)
+{
+	char *tidy = strdup(path), *slash;
+
+	if (!tidy)
+		return NULL;
+	cli_path_tidy(tidy);
+	slash = strrchr(tidy, '/');
+	*name = slash ? slash + 1 : tidy;
+	*folder = !slash ? "." : slash == tidy ? "/" : tidy;
+	if (slash && slash != tidy)
+		*slash = '\0';
+	return tidy;
+}
+
+/* Whether two report paths reach one file, so that one report would be
+ * written over the other: the same name in the same folder (a report is
+ * renamed over its name: another link to it is another name), or a file
+ * that is not regular (a FIFO, /dev/stdout), written through, the same. */
+static bool reach_one_report(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	const char *folder_a, *folder_b, *name_a, *name_b;
+	char *tidy_a, *tidy_b;
+	bool same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0 && !S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino)
+		return true;
+	tidy_a = split_last_name(a, &folder_a, &name_a);
+	tidy_b = split_last_name(b, &folder_b, &name_b);
+	same = tidy_a && tidy_b && strcmp(name_a, name_b) == 0;
+	if (same && stat(folder_a, &sa) == 0 && stat(folder_b, &sb) == 0)
+		same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	else if (same)
+		same = strcmp(folder_a, folder_b) == 0;
+	free(tidy_a), free(tidy_b);
+	return same;
+}
+
+/* --report, --junit and --depfile: each a file of its own, and at most one
+ * the standard output.  0, or ANIMC_EXIT_USAGE (said). */
+static int check_reports(const build_options *o, build_command command)
+{
+	const char *const names[] = { "--report", "--junit", "--depfile" };
+	const char *const paths[] = { o->report_path, o->junit_path, o->depfile_path };
+	unsigned to_stdout = 0;
+
+	for (int i = 0; i < 3; i++)
+		to_stdout += paths[i] && strcmp(paths[i], "-") == 0;
+	if (to_stdout && o->command_name)
+		return cli_usage_error(command_name(o, command), "a report named '-' (the standard output) is for one "
+				       "build; %s writes its reports again after each build: give a file", o->command_name);
+	if (to_stdout > 1)
+		return cli_usage_error(command_name(o, command), "only one of --report, --junit and --depfile can be "
+				       "'-' (the standard output)");
+	for (int i = 0; i < 3; i++)
+		for (int k = i + 1; k < 3; k++)
+			if (paths[i] && paths[k] && strcmp(paths[i], "-") != 0 && strcmp(paths[k], "-") != 0 &&
+			    reach_one_report(paths[i], paths[k]))
+				return cli_usage_error(command_name(o, command), "%s '%s' and %s '%s' are one file: one "
+						       "would be written over the other; give each its own", names[i],
+						       paths[i], names[k], paths[k]);
+	return 0;
+}
+
 build_mgcb_settings build_options_mgcb_settings(const build_options *o)
 {
 	return (build_mgcb_settings){ (const char *const *)o->mgcb_defines.items, o->mgcb_defines.count,
@@ -1098,15 +1167,8 @@ static int check_together(build_options *o, build_command command)
 				return cli_usage_error(command_name(o, command), "out of memory");
 		}
 	}
-	unsigned to_stdout = (o->report_path && strcmp(o->report_path, "-") == 0) +
-			     (o->junit_path && strcmp(o->junit_path, "-") == 0) +
-			     (o->depfile_path && strcmp(o->depfile_path, "-") == 0);
-	if (to_stdout && o->command_name)
-		return cli_usage_error(command_name(o, command), "a report named '-' (the standard output) is for one "
-				       "build; %s writes its reports again after each build: give a file", o->command_name);
-	if (to_stdout > 1)
-		return cli_usage_error(command_name(o, command), "only one of --report, --junit and --depfile can be "
-				       "'-' (the standard output)");
+	if (check_reports(o, command))
+		return ANIMC_EXIT_USAGE;
 	if (o->mgcb_defines.count && !o->mgcb_path)
 		return cli_usage_error(command_name(o, command), "--mgcb-define needs --mgcb PROJECT");
 	if (!o->out_dir)
