@@ -183,12 +183,56 @@ static void two_reports_in_one_file_are_refused(void **state)
 	free(cmd), free(turn), free(out), free(dir);
 }
 
+/* An option of the cache without a cache is a usage error, as --zstd-level
+ * without --compress zstd is: a CI job whose cache variable came out empty
+ * learns of it.  With --cache-dir the same options build. */
+static void cache_options_need_a_cache(void **state)
+{
+	static const char *const options[][2] = {
+		{ "--cache-read-only", NULL },
+		{ "--cache-wait", NULL },
+		{ "--cache-timeout", "5" },
+		{ "--cache-min-size", "0" },
+	};
+	char *dir = test_tmpdir("args-cache-options"), *out = test_format("%s/out", dir);
+	char *cache = test_format("%s/cache", dir), *built = test_format("%s/built", dir);
+
+	(void)state;
+	unsetenv("ANIMC_CACHE_URL");
+	for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+		const char *argv[12] = { test_animc_path(), "build", "-q", "-o", out, options[i][0] };
+		size_t n = 6;
+
+		if (options[i][1])
+			argv[n++] = options[i][1];
+		argv[n++] = TURN;
+		test_run r = test_execv(argv);
+		char *want = test_format("%s needs --cache-url or --cache-dir", options[i][0]);
+		if (r.status != 2 || !strstr(r.err, want))
+			fail_msg("%s: exit %d\n%s%s", options[i][0], r.status, r.out, r.err);
+		assert_false(test_file_exists(out));
+		test_run_release(&r);
+		argv[4] = built;
+		argv[n - 1] = "--cache-dir";
+		argv[n++] = cache;
+		argv[n++] = TURN;
+		argv[n] = NULL;
+		r = test_execv(argv);
+		if (r.status != 0)
+			fail_msg("%s --cache-dir: exit %d\n%s%s", options[i][0], r.status, r.out, r.err);
+		test_run_release(&r);
+		free(want);
+	}
+	free(built), free(cache), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
 	cmocka_unit_test(an_empty_file_argument_names_its_option),
 	cmocka_unit_test(plot_refuses_split_with_clips_as_build_does),
 	cmocka_unit_test(two_reports_in_one_file_are_refused),
+	cmocka_unit_test(cache_options_need_a_cache),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -374,6 +374,7 @@ static bool set_cache_read_only(build_options *o, const char *arg, cli_error *er
 {
 	(void)arg, (void)err;
 	o->cache_read_only = true;
+	o->cache_option = o->cache_option ? o->cache_option : "--cache-read-only";
 	return true;
 }
 
@@ -381,6 +382,7 @@ static bool set_cache_wait(build_options *o, const char *arg, cli_error *err)
 {
 	(void)arg, (void)err;
 	o->cache_wait = true;
+	o->cache_option = o->cache_option ? o->cache_option : "--cache-wait";
 	return true;
 }
 
@@ -389,6 +391,7 @@ static bool set_cache_timeout(build_options *o, const char *arg, cli_error *err)
 	if (!parse_double(arg, &o->cache_timeout_s) || o->cache_timeout_s <= 0 || o->cache_timeout_s > 3600)
 		return cli_error_set(err, "--cache-timeout '%s' is not a number of seconds above 0 and at most 3600",
 				     arg);
+	o->cache_option = o->cache_option ? o->cache_option : "--cache-timeout";
 	return true;
 }
 
@@ -396,6 +399,7 @@ static bool set_cache_min_size(build_options *o, const char *arg, cli_error *err
 {
 	if (!cli_parse_size(arg, &o->cache_min_size))
 		return cli_error_set(err, "--cache-min-size '%s' is not a size (such as 256K or 1M; 0: every source)", arg);
+	o->cache_option = o->cache_option ? o->cache_option : "--cache-min-size";
 	return true;
 }
 
@@ -763,8 +767,9 @@ static const option_def option_table[] = {
 	    "Credentials come from ANIMC_CACHE_USER and ANIMC_CACHE_PASSWORD, ANIMC_CACHE_HEADER or a "
 	    "netrc file (ANIMC_CACHE_NETRC, else ~/.netrc), never the URL",
 	    "A URL that is not http:// or https://, or holds credentials or a query, is a usage error, "
-	    "given here or in ANIMC_CACHE_URL.  docs/scaling.md describes the protocol, the servers and CI "
-	    "set-ups.",
+	    "given here or in ANIMC_CACHE_URL.  --cache-read-only, --cache-wait, --cache-timeout and "
+	    "--cache-min-size need a cache (--cache-url, ANIMC_CACHE_URL or --cache-dir): without one they "
+	    "are a usage error.  docs/scaling.md describes the protocol, the servers and CI set-ups.",
 	    NULL },
 	  set_cache_url },
 	{ { "cache-dir", 0, "DIR", FOR_BUILD, BUILD_OPTION_RUN,
@@ -1212,6 +1217,9 @@ static int check_together(build_options *o, build_command command)
 	if (o->process.reduce.shell_distance > 0 && !o->skeleton_path)
 		return cli_usage_error(command_name(o, command), "--shell-distance needs --skeleton MODEL: "
 				       "the shell is measured through the model's bones");
+	if (o->cache_option && !o->cache_url && !o->cache_dir)
+		return cli_usage_error(command_name(o, command), "%s needs --cache-url or --cache-dir (or "
+				       "ANIMC_CACHE_URL): without a cache it does nothing", o->cache_option);
 	if (o->xnb.zstd_level && o->xnb.compression != ANIMC_COMPRESSION_ZSTD)
 		return cli_usage_error(command_name(o, command), "--zstd-level needs --compress zstd: without it "
 				       "nothing is compressed");

@@ -62,6 +62,7 @@ typedef struct build_options {
 	bool cache_wait;             /* --cache-wait: see build_cache.c */
 	double cache_timeout_s;
 	uint64_t cache_min_size;     /* --cache-min-size: see build_cache_skips */
+	const char *cache_option;    /* the first of the four above given, which need a cache */
 	cli_shard shard;
 	/* The options that change what is written, as "name\0value" pairs in
 	 * the order given: every option of kind OUTPUT in the table of
