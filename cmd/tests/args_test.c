@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "fs.h"
 #include "test_support.h"
 
@@ -226,6 +227,43 @@ static void cache_options_need_a_cache(void **state)
 	free(built), free(cache), free(out), free(dir);
 }
 
+/* A size under one byte is not 0, which --memory-limit reads as "no
+ * limit" and --cache-min-size as "every source": 0.5 (meant as 0.5G) took
+ * the limit away.  Now it is refused as too small, as 1 is. */
+static void a_size_under_a_byte_is_not_zero(void **state)
+{
+	uint64_t bytes = 7;
+	char *dir = test_tmpdir("args-size"), *out = test_format("%s/out", dir), *xnb = test_format("%s/Turn.xnb", out);
+	char *svg = test_format("%s/p.svg", dir);
+
+	(void)state;
+	assert_true(cli_parse_size("0.5", &bytes));
+	assert_int_equal(bytes, 1);
+	assert_true(cli_parse_size("1e-9", &bytes));
+	assert_int_equal(bytes, 1);
+	assert_true(cli_parse_size("0", &bytes));
+	assert_int_equal(bytes, 0);
+	assert_true(cli_parse_size("0.5K", &bytes));
+	assert_int_equal(bytes, 512);
+	assert_true(cli_parse_size("1.0001", &bytes));
+	assert_int_equal(bytes, 2);
+
+	test_run r = test_animc("build", "-q", "-o", out, "--memory-limit", "0.5", TURN, NULL);
+	if (r.status != 2 || !strstr(r.err, "--memory-limit '0.5' is below 64M"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	assert_false(test_file_exists(out));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, TURN, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Cab", "-o", svg, "--memory-limit", "1e-9", xnb, TURN, NULL);
+	if (r.status != 2 || !strstr(r.err, "--memory-limit '1e-9' is below 64M"))
+		fail_msg("plot: exit %d\n%s%s", r.status, r.out, r.err);
+	assert_false(test_file_exists(svg));
+	test_run_release(&r);
+	free(svg), free(xnb), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
@@ -233,6 +271,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_refuses_split_with_clips_as_build_does),
 	cmocka_unit_test(two_reports_in_one_file_are_refused),
 	cmocka_unit_test(cache_options_need_a_cache),
+	cmocka_unit_test(a_size_under_a_byte_is_not_zero),
 };
 
 ANIMC_TEST_GROUP(tests);

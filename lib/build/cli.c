@@ -541,7 +541,9 @@ bool cli_parse_size(const char *arg, uint64_t *bytes)
 	}
 	if (end == arg || *end || errno || !isfinite(value) || value < 0 || value * (double)unit > 1e18)
 		return false;
-	*bytes = (uint64_t)(value * (double)unit);
+	/* Up to a whole byte: a positive size never becomes 0, which the
+	 * options read as "no limit" or "every source" (0.5 meant as 0.5G). */
+	*bytes = (uint64_t)ceil(value * (double)unit);
 	return true;
 }
 

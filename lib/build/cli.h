@@ -140,8 +140,9 @@ bool cli_parse_tolerance(const char *arg, animc_tolerance *out);
 /* What cli_parse_tolerance takes, for the usage error of a value it refused. */
 #define CLI_TOLERANCE_FORMS "'default' or three numbers from 0 to 1e30, T,R,S (units, degrees, scale)"
 
-/* A size such as 4G, 512M, 256K or 1000 (bytes; K M G T, powers of 1024);
- * false when `arg` is not one. */
+/* A size such as 4G, 512M, 256K or 1000 (bytes; K M G T, powers of 1024),
+ * a part of a byte rounded up (only a value of 0 is 0 bytes); false when
+ * `arg` is not one. */
 bool cli_parse_size(const char *arg, uint64_t *bytes);
 
 /* "error: translation 0.00098, rotation 0.049 deg, scale 0 (keys 8887 -> 6471)" */
