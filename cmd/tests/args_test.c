@@ -264,6 +264,33 @@ static void a_size_under_a_byte_is_not_zero(void **state)
 	free(svg), free(xnb), free(out), free(dir);
 }
 
+/* A --shell-distance a float holds only as 0 is refused, as --scale's is:
+ * stored as 0, it read as "not given" and the default distance 1 was used
+ * (or, without --skeleton, the option was dropped without a word). */
+static void a_shell_distance_a_float_cannot_hold_is_refused(void **state)
+{
+	char *dir = test_tmpdir("args-shell"), *out = test_format("%s/out", dir);
+	const char *const values[] = { "1e-50", "1e-40" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		char *want = test_format("--shell-distance '%s' is past what a float holds", values[i]);
+		test_run r = test_animc("build", "-q", "-o", out, "--skeleton", SAMPLE "/Crane/Crane.x", "--shell-distance",
+					values[i], TURN, NULL);
+
+		if (r.status != 2 || !strstr(r.err, want))
+			fail_msg("%s: exit %d\n%s%s", values[i], r.status, r.out, r.err);
+		test_run_release(&r);
+		r = test_animc("build", "-q", "-o", out, "--shell-distance", values[i], TURN, NULL);
+		if (r.status != 2 || !strstr(r.err, want))
+			fail_msg("%s without --skeleton: exit %d\n%s%s", values[i], r.status, r.out, r.err);
+		test_run_release(&r);
+		free(want);
+	}
+	assert_false(test_file_exists(out));
+	free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
@@ -272,6 +299,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(two_reports_in_one_file_are_refused),
 	cmocka_unit_test(cache_options_need_a_cache),
 	cmocka_unit_test(a_size_under_a_byte_is_not_zero),
+	cmocka_unit_test(a_shell_distance_a_float_cannot_hold_is_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -265,6 +265,10 @@ static bool set_shell(build_options *o, const char *arg, cli_error *err)
 
 	if (!parse_double(arg, &d) || !(d > 0) || d > 1e30)
 		return cli_error_set(err, "--shell-distance '%s': give a distance > 0 in model units", arg);
+	/* Stored as a float, where 1e-50 is 0: "not given", the default. */
+	if (d < FLT_MIN)
+		return cli_error_set(err, "--shell-distance '%s' is past what a float holds (%g to %g)", arg,
+				     (double)FLT_MIN, 1e30);
 	o->process.reduce.shell_distance = (float)d;
 	return true;
 }
