@@ -291,6 +291,24 @@ static void a_shell_distance_a_float_cannot_hold_is_refused(void **state)
 	free(out), free(dir);
 }
 
+/* A response-file line of only blanks and tabs is left out as an empty
+ * one is: it was an input named "   " that could not be opened. */
+static void a_blank_response_file_line_is_left_out(void **state)
+{
+	char *dir = test_tmpdir("args-blank-line"), *out = test_format("%s/out", dir);
+	char *list = test_format("%s/list", dir), *turn = realpath(TURN, NULL);
+	char *text = test_format("   \n%s\r\n\t \r\n \t\n", turn);
+
+	(void)state;
+	assert_true(test_write_file(list, text, strlen(text)));
+	char *at = test_format("@%s", list);
+	test_run r = test_animc("build", "-o", out, at, NULL);
+	if (r.status != 0 || !strstr(r.out, "compiled 1 source") || r.err[0])
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(at), free(text), free(turn), free(list), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
@@ -300,6 +318,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cache_options_need_a_cache),
 	cmocka_unit_test(a_size_under_a_byte_is_not_zero),
 	cmocka_unit_test(a_shell_distance_a_float_cannot_hold_is_refused),
+	cmocka_unit_test(a_blank_response_file_line_is_left_out),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -861,7 +861,7 @@ static const char *command_name(const build_options *o, build_command c)
 }
 
 /* Arguments with each @FILE replaced by the lines of FILE (one argument a
- * line; a trailing \r dropped; empty lines left out).  Not recursive: a
+ * line; a trailing \r dropped; empty lines and lines of blanks left out).  Not recursive: a
  * line starting with @ is an argument. */
 static bool expand_response_files(build_options *o, int argc, char **argv, cli_strings *out,
 				  build_command command)
@@ -894,9 +894,15 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 			char *nl = memchr(line, '\n', (size_t)(end - line));
 			size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
 
+			size_t blanks = 0;
+
 			if (len && line[len - 1] == '\r')
 				len--;
-			if (len) {
+			/* A line of blanks is an empty line an editor indented, not
+			 * an input named "   " (no file is). */
+			while (blanks < len && (line[blanks] == ' ' || line[blanks] == '\t'))
+				blanks++;
+			if (blanks < len) {
 				char saved = line[len];
 
 				line[len] = '\0';
