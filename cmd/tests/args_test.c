@@ -309,6 +309,34 @@ static void a_blank_response_file_line_is_left_out(void **state)
 	free(at), free(text), free(turn), free(list), free(out), free(dir);
 }
 
+/* A response file may be a pipe (`git diff --name-only | animc build -o
+ * out @/dev/stdin`, a FIFO, bash's @<(cmd)): read to its end.  It was
+ * refused as "a FIFO, not a regular file".  A folder still is refused. */
+static void a_response_file_may_be_a_pipe(void **state)
+{
+	char *dir = test_tmpdir("args-pipe-list"), *turn = realpath(TURN, NULL);
+	char *piped = test_format("printf '%%s\\n' '%s' | \"$ANIMC\" build -q -o a @/dev/stdin && test -s a/Turn.xnb", turn);
+	char *fifo = test_format("mkfifo list && { printf '%%s\\n' '%s' > list & } && \"$ANIMC\" build -q -o b @list && "
+				 "test -s b/Turn.xnb", turn);
+	test_run r;
+
+	(void)state;
+	assert_non_null(turn);
+	r = run_in(dir, piped);
+	if (r.status != 0)
+		fail_msg("@/dev/stdin from a pipe: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = run_in(dir, fifo);
+	if (r.status != 0)
+		fail_msg("@FIFO: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = run_in(dir, "mkdir -p folder && \"$ANIMC\" build -q -o c @folder");
+	if (r.status != 2 || !strstr(r.err, "response file 'folder': is a folder"))
+		fail_msg("@folder: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(fifo), free(piped), free(turn), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
@@ -319,6 +347,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_size_under_a_byte_is_not_zero),
 	cmocka_unit_test(a_shell_distance_a_float_cannot_hold_is_refused),
 	cmocka_unit_test(a_blank_response_file_line_is_left_out),
+	cmocka_unit_test(a_response_file_may_be_a_pipe),
 };
 
 ANIMC_TEST_GROUP(tests);

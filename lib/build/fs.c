@@ -130,6 +130,32 @@ bool cli_read_file(const char *path, uint8_t **data, size_t *size, cli_error *er
 	       cli_source_read_rest(&src, data, size, err);
 }
 
+bool cli_read_file_or_pipe(const char *path, uint8_t **data, size_t *size, cli_error *err)
+{
+	cli_source src = { .fd = -1 };
+	struct stat st;
+
+	*data = NULL;
+	/* Blocking: a FIFO's reader waits for its writer, as a shell's
+	 * <(cmd) needs. */
+	src.fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (src.fd < 0)
+		return cli_error_set(err, "cannot open: %s", strerror(errno));
+	if (fstat(src.fd, &st) != 0)
+		cli_error_set(err, "cannot read: %s", strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		cli_error_set(err, "is a folder");
+	else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+		cli_error_set(err, "is %s, not a file or a pipe; not read", cli_file_kind(st.st_mode));
+	else if (read_some(src.fd, src.head, sizeof src.head, &src.head_size, err)) {
+		/* A pipe's size is 0: read_rest grows its buffer as it reads. */
+		src.size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+		return cli_source_read_rest(&src, data, size, err);
+	}
+	cli_source_close(&src);
+	return false;
+}
+
 /* Why `path`, which mkdir found there, is no folder to write in: a symbolic
  * link to a folder that is missing (a link made before its target, as a CI
  * cache link can be) or one that loops is named as such, with its target. */

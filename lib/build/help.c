@@ -43,7 +43,8 @@ static const command_doc command_docs[] = {
 		"the other files its import read, the options below that change output, the versions "
 		"of animc and its libraries) and its outputs.  A source whose key and outputs are "
 		"unchanged is neither imported nor rewritten.",
-		"A response file (@FILE) is UTF-8 (a byte-order mark is skipped; UTF-16 is refused); "
+		"A response file (@FILE) is a file or a pipe (@/dev/stdin, @<(git diff --name-only)), read to its end; "
+		"it is UTF-8 (a byte-order mark is skipped; UTF-16 is refused); "
 		"a trailing \\r is dropped and empty lines, and lines of only spaces and tabs, are left out; it is not recursive (a line starting with @ is an argument).  In a folder walk, names "
 		"starting with '.', editors' backups and auto-saves (name~, #name#) and name.tmp are left "
 		"out, and a folder reached again through a symbolic link is "

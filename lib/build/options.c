@@ -876,7 +876,7 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 				return cli_usage_error(command_name(o, command), "out of memory"), false;
 			continue;
 		}
-		if (!cli_read_file(argv[i] + 1, &data, &size, &err)) {
+		if (!cli_read_file_or_pipe(argv[i] + 1, &data, &size, &err)) {
 			cli_usage_error(command_name(o, command), "response file '%s': %s", argv[i] + 1, err.message);
 			return false;
 		}
