@@ -73,6 +73,31 @@ static char *complete(const char *words, int cword)
 	return out;
 }
 
+/* outputs takes build's every option (one list serves both commands) and
+ * completion offers each of them, with its values: it offered outputs'
+ * own rows only, and `animc outputs --pr<TAB>` completed nothing. */
+static void completion_of_outputs_offers_what_it_accepts(void **state)
+{
+	char *build = complete("animc build --", 2), *outputs = complete("animc outputs --", 2);
+	char *values = complete("animc outputs --progress ''", 3);
+
+	(void)state;
+	for (char *line = build, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		char *want = test_format("\n%.*s\n", (int)(nl - line), line), *within = test_format("\n%s", outputs);
+
+		if (!strstr(within, want))
+			fail_msg("animc outputs takes %.*s, completion does not offer it:\n%s", (int)(nl - line), line,
+				 outputs);
+		free(within), free(want);
+	}
+	assert_string_equal(values, "auto\nalways\nnever\n");
+	test_run r = test_animc("outputs", "-o", "build/test-tmp/docs-outputs", "--prune", "--progress", "never",
+				"--cache-wait", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(values), free(outputs), free(build);
+}
+
 static void completion_completes_commands_options_and_values(void **state)
 {
 	char *out;
@@ -403,6 +428,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(generated_docs_are_current),
 	cmocka_unit_test(man_page_renders_without_warnings),
 	cmocka_unit_test(completion_completes_commands_options_and_values),
+	cmocka_unit_test(completion_of_outputs_offers_what_it_accepts),
 	cmocka_unit_test(relative_links_reach_their_targets),
 	cmocka_unit_test(warnings_doc_lists_every_kind),
 	cmocka_unit_test(the_man_page_and_completion_know_every_kind),

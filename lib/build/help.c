@@ -879,7 +879,9 @@ static void completion_write(FILE *out, const animc_command *const *commands)
 				const build_option_doc *d = build_option_doc_at(k);
 				char names[64], values[64];
 
-				if (!option_for(d, c))
+				/* What the parser takes: outputs also takes build's
+				 * options (one list serves both), and offers them. */
+				if (!build_option_doc_accepted(k, c))
 					continue;
 				if (d->short_name)
 					snprintf(names, sizeof names, "-%c|--%s", d->short_name, d->name);

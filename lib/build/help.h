@@ -41,6 +41,9 @@ extern const char build_option_values_platforms[];
 
 /* Row i of the option table, in help order; NULL past the last. */
 const build_option_doc *build_option_doc_at(size_t i);
+/* Whether `command`'s parser takes row i: its own rows and, for outputs,
+ * build's others, which it ignores (what completion offers). */
+bool build_option_doc_accepted(size_t i, build_command command);
 
 /* `animc help build` (outputs, clean): usage, text, options from the table. */
 void build_help_print(FILE *out, build_command command);

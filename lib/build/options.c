@@ -956,6 +956,11 @@ static bool accepts(const option_def *d, build_command command)
 	return true;
 }
 
+bool build_option_doc_accepted(size_t i, build_command command)
+{
+	return i < OPTION_COUNT && accepts(&option_table[i], command);
+}
+
 /* getopt_long's tables for the options `command` accepts: a long option's
  * value is 256 + its row in the table. */
 static void getopt_tables(build_command command, struct option longs[OPTION_COUNT + 2], char shorts[64])
