@@ -337,7 +337,59 @@ static void a_response_file_may_be_a_pipe(void **state)
 	free(fifo), free(piped), free(turn), free(dir);
 }
 
+/* The key holds what the options write, not how they were typed: a
+ * default spelt out, a number spelt otherwise, or an option given twice
+ * whose last value is the one built with compiled every source again and
+ * missed the cache's entries.  A value that writes other bytes still
+ * compiles. */
+static void options_spelt_otherwise_keep_sources_up_to_date(void **state)
+{
+	char *dir = test_tmpdir("key-spelling"), *out = test_format("%s/out", dir);
+	static const char *const same[][5] = {
+		{ "--platform", "w" }, { "--compress", "none" }, { "--layout", "original" },
+		{ "--scale", "1.0" }, { "--rotate", "0,0.0,-0" }, { "--scale", "3", "--scale", "1" },
+	};
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--skeleton", SAMPLE "/Crane/Crane.x", "-o", out, TURN, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--skeleton", SAMPLE "/Crane/Crane.x", "--shell-distance", "1e0", "-o", out, TURN, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, TURN, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		const char *argv[12] = { test_animc_path(), "build", "-o", out };
+		size_t n = 4;
+
+		for (size_t k = 0; k < 5 && same[i][k]; k++)
+			argv[n++] = same[i][k];
+		argv[n++] = TURN;
+		r = test_execv(argv);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, "compiled 0 sources") || !strstr(r.out, "1 up to date"))
+			fail_msg("%s %s compiled again:\n%s", same[i][0], same[i][1], r.out);
+		test_run_release(&r);
+		if (i == 5) {
+			/* Back to no option at all: still up to date. */
+			r = test_animc("build", "-o", out, TURN, NULL);
+			assert_non_null(strstr(r.out, "1 up to date"));
+			test_run_release(&r);
+		}
+	}
+	r = test_animc("build", "-o", out, "--scale", "1.5", TURN, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(options_spelt_otherwise_keep_sources_up_to_date),
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
 	cmocka_unit_test(an_empty_file_argument_names_its_option),

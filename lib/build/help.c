@@ -40,8 +40,9 @@ static const command_doc command_docs[] = {
 		"Output files appear whole or not at all.\n"
 		"\n"
 		"Builds are incremental: OUTDIR/.animc/manifest records each source's key (its bytes, "
-		"the other files its import read, the options below that change output, the versions "
-		"of animc and its libraries) and its outputs.  A source whose key and outputs are "
+		"the other files its import read, the options below that change output, by their values "
+		"(--scale 1.0 is --scale 1, a default spelt out is none, an option given twice its last), "
+		"the versions of animc and its libraries) and its outputs.  A source whose key and outputs are "
 		"unchanged is neither imported nor rewritten.",
 		"A response file (@FILE) is a file or a pipe (@/dev/stdin, @<(git diff --name-only)), read to its end; "
 		"it is UTF-8 (a byte-order mark is skipped; UTF-16 is refused); "

@@ -1147,6 +1147,81 @@ build_mgcb_settings build_options_mgcb_settings(const build_options *o)
 				      o->xnb.platform, o->allowed };
 }
 
+/* The OUTPUT options whose values are numbers, and the values an OUTPUT
+ * option may be spelt out with that write what leaving it out writes. */
+static const char *const numeric_options[] = { "scale", "rotate", "zstd-level", "ticks-per-second", "tolerance",
+					       "shell-distance" };
+static const char *const output_defaults[][2] = { { "platform", "w" }, { "compress", "none" },
+						  { "layout", "original" }, { "scale", "1" },
+						  { "rotate", "0,0,0" }, { "zstd-level", "19" },
+						  { "shell-distance", "1" } };
+
+/* A list of numbers ("1.0", "90,0.0,0", "0x1p0") in one spelling ("1",
+ * "90,0,0"); NULL when the value is no such list (then it stays). */
+static char *numbers_spelt_alike(const char *value)
+{
+	char *out = malloc(strlen(value) * 2 + 32), *at = out;
+	const char *p = value;
+
+	while (out) {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno || !isfinite(v) || (*end && *end != ',') || (size_t)(at - out) > strlen(value) + 24)
+			break;
+		at += sprintf(at, "%s%.17g", at == out ? "" : ",", v == 0 ? 0 : v);
+		if (!*end)
+			return out;
+		p = end + 1;
+	}
+	free(out);
+	return NULL;
+}
+
+/*
+ * The options the key covers, as what they write rather than as typed:
+ * numbers in one spelling, a default spelt out left out, only the last of
+ * an option given twice (which is the one that counts) unless it is
+ * repeatable (--clip, --split).  So `--scale 1.0` after `--scale 1`,
+ * `--platform w` or `--scale 3 --scale 1` compile nothing again, and share
+ * the cache's entries.
+ */
+static void key_options_settle(cli_strings *key)
+{
+	size_t n = key->count / 2, kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char **name = &key->items[2 * i], **value = &key->items[2 * i + 1];
+		bool is_repeatable = strcmp(*name, "clip") == 0 || strcmp(*name, "split") == 0, is_dropped = false;
+
+		for (size_t k = 0; k < sizeof numeric_options / sizeof numeric_options[0]; k++) {
+			char *alike = strcmp(*name, numeric_options[k]) == 0 ? numbers_spelt_alike(*value) : NULL;
+
+			if (alike)
+				free(*value), *value = alike;
+		}
+		for (size_t k = 0; k < sizeof output_defaults / sizeof output_defaults[0]; k++)
+			is_dropped |= strcmp(*name, output_defaults[k][0]) == 0 && strcmp(*value, output_defaults[k][1]) == 0;
+		for (size_t later = i + 1; !is_repeatable && later < n; later++)
+			is_dropped |= strcmp(*name, key->items[2 * later]) == 0;
+		if (is_dropped) {
+			free(*name), free(*value);
+			*name = *value = NULL;
+		}
+	}
+	/* The key takes them by name (build_key_options). */
+	for (size_t i = 0; i < n; i++) {
+		if (!key->items[2 * i])
+			continue;
+		key->items[2 * kept] = key->items[2 * i];
+		key->items[2 * kept + 1] = key->items[2 * i + 1];
+		kept++;
+	}
+	key->count = 2 * kept;
+}
+
 /* What the options say together: the inputs a command needs, options that
  * contradict each other or need another, and what follows from them.
  * 0, or ANIMC_EXIT_USAGE (said). */
@@ -1331,6 +1406,7 @@ int build_options_parse_as(build_options *o, build_command command, const char *
 			return cli_usage_error(command_name(o, command), "out of memory");
 		cli_path_tidy(o->inputs.items[o->inputs.count - 1]);
 	}
+	key_options_settle(&o->key_options);
 	return check_together(o, command);
 }
 
