@@ -1108,7 +1108,6 @@ static int run_watch(int argc, char **argv)
 {
 	build_options o;
 	watch_state w = { .fd = -1, .out_wd = -1 };
-	struct sigaction sa;
 	int status = build_options_parse_as(&o, CMD_BUILD, "watch", argc, argv);
 
 	if (status != 0) {
@@ -1122,12 +1121,7 @@ static int run_watch(int argc, char **argv)
 	 * outputs with it. */
 	o.prune = true;
 	o.skips_gone_inputs = true;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_stop_signals(on_stop);
 
 	w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w.fd < 0) {

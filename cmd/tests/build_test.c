@@ -3048,11 +3048,39 @@ static void a_copy_in_place_keeping_size_and_mtime_is_compiled(void **state)
 	free(after), free(before), free(bytes), free(xnb), free(out), free(src), free(dir);
 }
 
+/* A build started with SIGHUP ignored (nohup, a session that outlives its
+ * terminal) caught it anyway and stopped when the terminal hung up.  It
+ * now goes on: the import that loops holds it, a hang-up changes nothing,
+ * SIGTERM still stops it. */
+static void a_build_under_nohup_outlives_its_terminal(void **state)
+{
+	char *dir = test_tmpdir("nohup"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	int status;
+	pid_t pid;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/a.Animation' && "
+	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, in, in);
+	signal(SIGHUP, SIG_IGN);   /* inherited by the build, as nohup does */
+	pid = start_build(out, in, "2");
+	signal(SIGHUP, SIG_DFL);
+	wait_for_outputs(out, 1, pid);
+	usleep(150000);
+	assert_int_equal(kill(pid, SIGHUP), 0);
+	usleep(300000);
+	assert_int_equal(waitpid(pid, &status, WNOHANG), 0);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	free(out), free(in), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
 	cmocka_unit_test(a_report_over_a_file_the_build_reads_is_refused),
 	cmocka_unit_test(a_copy_in_place_keeping_size_and_mtime_is_compiled),
+	cmocka_unit_test(a_build_under_nohup_outlives_its_terminal),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),

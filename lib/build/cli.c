@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,19 @@ void cli_getopt_reset(void)
 {
 	opterr = 0;
 	optind = 0;
+}
+
+void cli_catch_stop_signals(void (*handler)(int))
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, was;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (stops[i] != SIGHUP || (sigaction(stops[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN))
+			sigaction(stops[i], &sa, NULL);
 }
 
 int cli_usage_error(const char *command, const char *fmt, ...)

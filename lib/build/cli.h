@@ -40,6 +40,13 @@ extern const animc_command animc_cmd_sample;
 extern const animc_command animc_cmd_batch;
 extern const animc_command animc_cmd_plot;
 
+/* SIGINT, SIGTERM and SIGHUP to `handler` (SIG_DFL in a worker); SIGHUP
+ * only when this process was not started with it ignored, so that a
+ * build or watch run under nohup outlives its terminal.  SIGINT is caught
+ * even when a shell started a background job with it ignored: `kill -INT`
+ * stops a watch as Ctrl-C does, which scripts rely on. */
+void cli_catch_stop_signals(void (*handler)(int));
+
 /* Make getopt_long start afresh on a new argv, opterr off (errors are the
  * caller's): optind = 0, which in glibc also forgets the rest of an option
  * cluster an earlier parse stopped in (batch parses one argv per line). */

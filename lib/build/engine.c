@@ -518,14 +518,7 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 
 static void catch_stop_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_stop_signals(on_stop);
 }
 
 build_runner *build_engine_runner(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks)

@@ -255,9 +255,7 @@ static _Noreturn void worker_main(pool *p, worker *w)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != p->parent)
 		_exit(1);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	cli_catch_stop_signals(SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
 	for (unsigned i = 0; i < p->count; i++) {
 		worker *other = &p->workers[i];
