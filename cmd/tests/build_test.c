@@ -3075,12 +3075,47 @@ static void a_build_under_nohup_outlives_its_terminal(void **state)
 	free(out), free(in), free(dir);
 }
 
+/* A folder of the tree reached by a symbolic link whose target is gone (a
+ * share not mounted) is warned of as unreadable, and docs/build.md says
+ * its files keep their outputs; --prune (which animc watch always uses)
+ * deleted them.  They stay until the link itself goes. */
+static void a_dangling_folder_link_keeps_its_outputs(void **state)
+{
+	char *dir = test_tmpdir("dangling-share"), *art = test_format("%s/art", dir);
+	char *share = test_format("%s/share", dir), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/out/shared/Walk.xnb", dir), *link = test_format("%s/art/shared", dir);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/anims' '%s' && cp " CRANE "/Turn.Animation '%s/Turn.Animation' && "
+	   "cp " CRANE "/Wave.Animation '%s/anims/Walk.Animation' && ln -s ../share/anims '%s'",
+	   share, art, art, share, link);
+	r = test_animc("build", "-q", "--prune", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(walk));
+	sh("mv '%s' '%s.unmounted'", share, share);
+	r = test_animc("build", "--prune", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "shared: warning: cannot read: No such file or directory [unreadable]"));
+	test_run_release(&r);
+	assert_true(test_file_exists(walk));
+	/* The link deleted: the sources are gone, and so are their outputs. */
+	assert_int_equal(unlink(link), 0);
+	r = test_animc("build", "-q", "--prune", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(walk));
+	free(link), free(walk), free(out), free(share), free(art), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
 	cmocka_unit_test(a_report_over_a_file_the_build_reads_is_refused),
 	cmocka_unit_test(a_copy_in_place_keeping_size_and_mtime_is_compiled),
 	cmocka_unit_test(a_build_under_nohup_outlives_its_terminal),
+	cmocka_unit_test(a_dangling_folder_link_keeps_its_outputs),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),

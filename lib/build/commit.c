@@ -961,6 +961,29 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
  * (an unmounted share, a folder animc watch saw go), is kept; taken for
  * gone, its outputs would be stale, and --prune (every watch rebuild)
  * would delete them. */
+/* Whether `path`, or the first folder up from it that is there, is a
+ * symbolic link whose target is gone: a share not mounted, a disk not
+ * plugged in.  Its files are not gone, only out of reach (the walk warned
+ * `unreadable`), and keep their outputs until the link itself goes. */
+static bool is_below_dangling_link(const char *path)
+{
+	char *at = strdup(path);
+	struct stat st;
+	bool is_dangling = false;
+
+	for (char *cut = at; at && cut;) {
+		if (lstat(at, &st) == 0) {
+			is_dangling = S_ISLNK(st.st_mode) && stat(at, &st) != 0;
+			break;
+		}
+		cut = strrchr(at, '/');
+		if (cut)
+			*cut = '\0';
+	}
+	free(at);
+	return is_dangling;
+}
+
 static bool source_exists(const build_ctx *ctx, const char *path)
 {
 	struct stat st;
@@ -969,6 +992,8 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 	if (stat(path, &st) == 0)
 		return S_ISREG(st.st_mode);
 	if (errno != ENOENT && errno != ENOTDIR)
+		return true;
+	if (is_below_dangling_link(path))
 		return true;
 	for (size_t i = 0; i < inputs->count; i++)
 		if (cli_path_is_within(path, inputs->items[i]) && stat(inputs->items[i], &st) != 0)
