@@ -2,6 +2,7 @@
  * authoring_test.c - root-motion extraction and additive clips on clips made
  * here, checked against values worked out by hand.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <string.h>
 
@@ -57,6 +58,86 @@ static void motion_takes_the_ground_plane_out(void **state)
 	animc_clip_destroy(clip);
 }
 
+static void quat_about(float q[4], int axis, double degrees)
+{
+	double h = degrees * M_PI / 360;
+
+	memset(q, 0, 4 * sizeof *q);
+	q[axis] = (float)sin(h);
+	q[3] = (float)cos(h);
+}
+
+static void quat_mul(float out[4], const float a[4], const float b[4])
+{
+	out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+	out[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+	out[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+	out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+static void assert_same_rotation(const float a[4], const float b[4])
+{
+	double dot = 0;
+
+	for (int k = 0; k < 4; k++)
+		dot += (double)a[k] * b[k];
+	test_assert_near(fabs(dot), 1, 1e-6);
+}
+
+/* Hips (Y up) at rest `tilt` degrees about X, then `turn(i)` degrees about
+ * the parent's axis `axis` at key i: the keys are turn * tilt. */
+static animc_clip *make_tilted(double tilt, int axis, const double turn[3])
+{
+	static const float t[3] = { 0 };
+	animc_clip *clip = animc_clip_create("Tilted");
+	float q[12], r[4], x[4];
+	uint32_t ch;
+
+	clip->duration_s = 1;
+	quat_about(x, 0, tilt);
+	for (int i = 0; i < 3; i++) {
+		quat_about(r, axis, turn[i]);
+		quat_mul(q + 4 * i, r, x);
+	}
+	ch = test_add_channel(clip, "Hips", 3, NULL, 0.5f, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, true, t, 1, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, q, 3, NULL);
+	return clip;
+}
+
+/* The yaw is the turn about up of the bone's change since the first frame,
+ * whatever its rest orientation: a bone tilted a quarter turn that rolls
+ * about a ground axis does not turn, and one tilted a half turn (where the
+ * twist of its own rotation is undefined) turns by what it turns. */
+static void motion_yaw_is_the_turn_since_the_first_frame(void **state)
+{
+	static const double roll[3] = { 0, 30, 60 }, turn[3] = { 0, 45, 90 };
+	animc_root_motion_options o = { "Hips", ANIMC_UP_Y, true, 0 };
+	animc_clip *clip = make_tilted(90, 2, roll), *motion = NULL;
+	float id[4] = { 0, 0, 0, 1 }, want[4], tilt[4], t[3], q[4], s[3];
+
+	(void)state;
+	assert_int_equal(animc_clip_extract_motion(clip, &o, &motion, NULL), ANIMC_OK);
+	for (int i = 0; i < 3; i++) {
+		animc_channel_sample(&motion->channels[0], 0.5f * (float)i, t, q, s);
+		assert_same_rotation(q, id);
+	}
+	animc_clip_destroy(motion), animc_clip_destroy(clip);
+
+	clip = make_tilted(180, 1, turn);
+	assert_int_equal(animc_clip_extract_motion(clip, &o, &motion, NULL), ANIMC_OK);
+	quat_about(tilt, 0, 180);
+	for (int i = 0; i < 3; i++) {
+		animc_channel_sample(&motion->channels[0], 0.5f * (float)i, t, q, s);
+		quat_about(want, 1, turn[i]);
+		assert_same_rotation(q, want);
+		/* In place: the first frame's rotation throughout. */
+		animc_channel_sample(&clip->channels[0], 0.5f * (float)i, t, q, s);
+		assert_same_rotation(q, tilt);
+	}
+	animc_clip_destroy(motion), animc_clip_destroy(clip);
+}
+
 static void additive_is_the_difference_from_the_bind_pose(void **state)
 {
 	animc_bone bones[2] = {
@@ -90,6 +171,7 @@ static void additive_is_the_difference_from_the_bind_pose(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_takes_the_ground_plane_out),
+	cmocka_unit_test(motion_yaw_is_the_turn_since_the_first_frame),
 	cmocka_unit_test(additive_is_the_difference_from_the_bind_pose),
 };
 

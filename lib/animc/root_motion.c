@@ -41,13 +41,18 @@ static void twist(const float q[4], int up, float out[4])
 #define YAW_SPLIT_ERROR 1e-6f
 #define YAW_SPLIT_DEPTH 12
 
-/* The motion and in-place rotations of source rotation q. */
-static void split_rotation(const float q[4], int up, const float yaw0_inv[4], float motion[4], float in_place[4])
+/* The motion and in-place rotations of source rotation q: the motion is the
+ * turn about up of the bone's change of rotation since the first frame,
+ * twist(q * conjugate(q0)), so that a roll about a ground axis turns
+ * nothing, a pure turn about up comes out whole, and the bone's rest
+ * orientation (a rig's convention) does not matter.  The change is taken
+ * on the parent's side, where the motion composes: motion * in place = q. */
+static void split_rotation(const float q[4], int up, const float q0_inv[4], float motion[4], float in_place[4])
 {
-	float yaw[4], inv[4];
+	float delta[4], inv[4];
 
-	twist(q, up, yaw);
-	interp_quat_mul(motion, yaw, yaw0_inv);
+	interp_quat_mul(delta, q, q0_inv);
+	twist(delta, up, motion);
 	quat_conj(motion, inv);
 	interp_quat_mul(in_place, inv, q);
 }
@@ -75,15 +80,15 @@ static bool times_push(times_list *l, float t)
 /* Times strictly inside (a, b) to add so that motion * in place follows
  * the source's slerp from qa to qb, pushed in order. */
 static bool refine(times_list *l, float a, float b, const float qa[4], const float qb[4], int up,
-		   const float yaw0_inv[4], float allowed, int depth)
+		   const float q0_inv[4], float allowed, int depth)
 {
 	float ma[4], pa[4], mb[4], pb[4], worst = 0;
 	float mid = a + (b - a) * 0.5f, qm[4];
 
 	if (depth >= YAW_SPLIT_DEPTH || !(mid > a && mid < b))
 		return true;
-	split_rotation(qa, up, yaw0_inv, ma, pa);
-	split_rotation(qb, up, yaw0_inv, mb, pb);
+	split_rotation(qa, up, q0_inv, ma, pa);
+	split_rotation(qb, up, q0_inv, mb, pb);
 	for (int i = 1; i < 4; i++) {
 		float u = 0.25f * (float)i, src[4], m[4], p[4], got[4], dot = 0;
 
@@ -99,14 +104,14 @@ static bool refine(times_list *l, float a, float b, const float qa[4], const flo
 	if (worst <= allowed)
 		return true;
 	interp_slerp(qm, qa, qb, 0.5f);
-	return refine(l, a, mid, qa, qm, up, yaw0_inv, allowed, depth + 1) && times_push(l, mid) &&
-	       refine(l, mid, b, qm, qb, up, yaw0_inv, allowed, depth + 1);
+	return refine(l, a, mid, qa, qm, up, q0_inv, allowed, depth + 1) && times_push(l, mid) &&
+	       refine(l, mid, b, qm, qb, up, q0_inv, allowed, depth + 1);
 }
 
 /* With yaw: the channel's keys, and more between them where the motion and
  * in-place rotations would not compose back to the source; every track
  * resampled onto them by the runtime's rule (the curves are unchanged). */
-static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, const float yaw0_inv[4],
+static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, const float q0_inv[4],
 				   float allowed)
 {
 	const animc_track *rot = &ch->tracks[ANIMC_ROTATION];
@@ -120,7 +125,7 @@ static animc_status refine_channel(animc_clip *clip, animc_channel *ch, int up, 
 		float t = ch->has_time ? ch->times_s[i] : (float)((double)i * ch->key_interval_s);
 
 		if (i && !refine(&l, l.t[l.n - 1], t, rot->values + 4 * (size_t)(i - 1), rot->values + 4 * (size_t)i,
-				 up, yaw0_inv, allowed, 0))
+				 up, q0_inv, allowed, 0))
 			goto out;
 		if (!times_push(&l, t))
 			goto out;
@@ -178,7 +183,7 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 	animc_clip *motion;
 	animc_channel *m;
 	animc_track *tt, *tr, *mt, *mr;
-	float t0[3], r0[4], s0[3], yaw0[4], yaw0_inv[4];
+	float t0[3], r0[4], s0[3], q0_inv[4];
 	uint32_t n, tn, rn;
 	int64_t index;
 
@@ -207,10 +212,9 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 		goto nomem;
 	/* The pose at 0 the motion is relative to. */
 	animc_channel_sample(ch, 0, t0, r0, s0);
-	twist(r0, up, yaw0);
-	quat_conj(yaw0, yaw0_inv);
+	quat_conj(r0, q0_inv);
 	if (options->has_yaw &&
-	    refine_channel(clip, ch, up, yaw0_inv,
+	    refine_channel(clip, ch, up, q0_inv,
 			   options->recompose_error > 0 ? options->recompose_error : YAW_SPLIT_ERROR) != ANIMC_OK)
 		goto nomem;
 	m = &motion->channels[index];
@@ -250,8 +254,7 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 				*v = t0[k];
 			}
 	}
-	/* Rotation: the twist about up relative to that at 0 (identity
-	 * without yaw). */
+	/* Rotation: the turn about up since 0 (identity without yaw). */
 	rn = options->has_yaw && tr->is_present && !tr->is_fixed ? tr->value_count : 1;
 	mr->is_present = true;
 	mr->is_fixed = rn == 1;
@@ -261,9 +264,9 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 		goto nomem;
 	mr->values[3] = 1;
 	if (rn > 1) {
-		/* In place: conjugate(delta) * q, the first frame's yaw kept. */
+		/* In place: conjugate(motion) * q, the first frame's heading kept. */
 		for (uint32_t i = 0; i < rn; i++)
-			split_rotation(&tr->values[4 * (size_t)i], up, yaw0_inv, &mr->values[4 * (size_t)i],
+			split_rotation(&tr->values[4 * (size_t)i], up, q0_inv, &mr->values[4 * (size_t)i],
 				       &tr->values[4 * (size_t)i]);
 	}
 	*motion_out = motion;

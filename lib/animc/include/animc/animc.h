@@ -865,9 +865,12 @@ typedef struct animc_root_motion_options {
 /*
  * Take the root motion out of a prepared clip.  motion(t) is the bone's
  * ground translation (the two axes across `up`) at t minus that at 0, and
- * with has_yaw its twist about `up` at t times the inverse of that at 0.
- * The clip keeps the bone at its first-frame ground position (and yaw):
- * translation(t) - motion(t), conjugate(yaw motion(t)) * rotation(t); its
+ * with has_yaw the twist about `up` of the bone's change of rotation since
+ * 0, twist(rotation(t) * conjugate(rotation(0))) (Hamilton), so that the
+ * bone's rest orientation does not matter and a roll about a ground axis
+ * turns nothing.  The clip keeps the bone at its first-frame ground
+ * position and heading: translation(t) - motion(t), conjugate(yaw
+ * motion(t)) * rotation(t); its
  * vertical travel and every other bone are unchanged.  *motion gets a new
  * clip of the same name and duration with one channel, the bone, holding
  * the motion: translation, and rotation when has_yaw (identity
