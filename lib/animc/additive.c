@@ -8,6 +8,7 @@
 
 #include <animc/animc.h>
 #include "clip_internal.h"
+#include "interp.h"
 
 static const float identity[ANIMC_TRACK_COUNT][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
 
@@ -22,6 +23,46 @@ static bool rest_of(const animc_skeleton *skeleton, const char *bone, float pose
 	memcpy(pose[1], skeleton->bones[b].rotation, 4 * sizeof(float));
 	memcpy(pose[2], skeleton->bones[b].scale, 3 * sizeof(float));
 	return true;
+}
+
+/* Bring reference pose `ref` into the decomposition the channel's keys use,
+ * so that a key equal to the reference gives the identity difference.  A
+ * mirrored matrix has more than one: animc_decompose puts a rest matrix's
+ * mirror into one negative scale, while an exporter may key the same matrix
+ * as other scale signs with a half turn (RobotGame's mirrored toes: scale
+ * -1,-1,-1 and a half turn about Z).  Negating two axes' scales and turning
+ * a half turn about the third before the rotation is the same matrix, so a
+ * reference whose scale signs differ from the first key's on two axes takes
+ * the key's signs (Hamilton: rotation * half turn about the third axis, the
+ * half turn applied first, as the scale is), its sign the one nearest the
+ * key's.  Signs that differ on one or three axes mirror the other way: no
+ * decomposition of the reference matches, and it is left as it is. */
+static void match_decomposition(const animc_channel *ch, float ref[ANIMC_TRACK_COUNT][4])
+{
+	const animc_track *s = &ch->tracks[ANIMC_SCALE], *r = &ch->tracks[ANIMC_ROTATION];
+	float half[4] = { 0 }, q[4], dot = 0;
+	int differ = 0, same = 0;
+
+	if (!s->is_present || !s->value_count)
+		return;
+	for (int k = 0; k < 3; k++) {
+		if ((s->values[k] < 0) != (ref[ANIMC_SCALE][k] < 0))
+			differ++;
+		else
+			same = k;
+	}
+	if (differ != 2)
+		return;
+	for (int k = 0; k < 3; k++)
+		if (k != same)
+			ref[ANIMC_SCALE][k] = -ref[ANIMC_SCALE][k];
+	half[same] = 1;
+	interp_quat_mul(q, ref[ANIMC_ROTATION], half);
+	if (r->is_present && r->value_count)
+		for (int k = 0; k < 4; k++)
+			dot += q[k] * r->values[k];
+	for (int k = 0; k < 4; k++)
+		ref[ANIMC_ROTATION][k] = dot < 0 ? -q[k] : q[k];
 }
 
 /* The reference pose of one bone; false (reported) when there is none.
@@ -115,6 +156,8 @@ animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_opt
 	for (uint32_t c = 0; c < clip->channel_count; c++)
 		if (!reference_of(clip, &clip->channels[c], options, refs[c], &at_identity[c], sink))
 			status = ANIMC_ERR_NOT_FOUND;
+		else
+			match_decomposition(&clip->channels[c], refs[c]);
 	if (status != ANIMC_OK)
 		return status;
 	warn_at_identity(clip, options, at_identity, sink);

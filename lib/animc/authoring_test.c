@@ -8,6 +8,7 @@
 
 #include "test_support.h"
 #include <animc/animc.h>
+#include <animc/animc_xform.h>
 
 /* Root travels along x and y with z up, 3 keys; Arm fixed. */
 static animc_clip *make_walk(void)
@@ -169,10 +170,46 @@ static void additive_is_the_difference_from_the_bind_pose(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* A mirrored bone keyed at its rest matrix diag(1,1,-1) as a half turn
+ * about Z with scale -1,-1,-1 (RobotGame's mirrored toes) while the model's
+ * rest decomposes with the mirror in the X scale: its difference from the
+ * bind pose is identity, not a half turn and scale (1,-1,-1). */
+static void additive_bind_of_a_mirrored_bone_at_rest_is_identity(void **state)
+{
+	static const double mirror[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0.5, 0, 0, 1 };
+	static const float t[3] = { 0.5f, 0, 0 }, q[4] = { 0, 0, 1, 0 }, s[3] = { -1, -1, -1 };
+	animc_bone bone = { "Toe", -1, { 0 }, { 0 }, { 0 }, { 0 } };
+	animc_skeleton skeleton = { &bone, 1, { 0 } };
+	animc_additive_options o = { ANIMC_ADDITIVE_BIND, &skeleton, NULL, NULL };
+	animc_clip *clip = animc_clip_create("Idle");
+	const animc_track *tracks;
+	uint32_t ch;
+
+	(void)state;
+	assert_int_equal(animc_mat4_decompose(mirror, bone.translation, bone.rotation, bone.scale),
+			 ANIMC_DECOMPOSE_OK);
+	assert_true(bone.scale[0] < 0 && bone.scale[1] > 0 && bone.scale[2] > 0);
+	clip->duration_s = 1;
+	ch = test_add_channel(clip, "Toe", 2, NULL, 1, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, true, t, 1, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, true, q, 1, NULL);
+	test_set_track(clip, ch, ANIMC_SCALE, true, s, 1, NULL);
+	assert_int_equal(animc_clip_make_additive(clip, &o, NULL), ANIMC_OK);
+	tracks = clip->channels[0].tracks;
+	for (int k = 0; k < 3; k++) {
+		test_assert_near(tracks[ANIMC_TRANSLATION].values[k], 0, 1e-7);
+		test_assert_near(tracks[ANIMC_ROTATION].values[k], 0, 1e-7);
+		test_assert_near(tracks[ANIMC_SCALE].values[k], 1, 1e-7);
+	}
+	test_assert_near(tracks[ANIMC_ROTATION].values[3], 1, 1e-7);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_takes_the_ground_plane_out),
 	cmocka_unit_test(motion_yaw_is_the_turn_since_the_first_frame),
 	cmocka_unit_test(additive_is_the_difference_from_the_bind_pose),
+	cmocka_unit_test(additive_bind_of_a_mirrored_bone_at_rest_is_identity),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -902,7 +902,10 @@ typedef struct animc_additive_options {
  * convention animrt_pose_add applies with a NULL reference: per key,
  * translation - reference translation, conjugate(reference rotation) *
  * rotation, scale - reference scale + 1.  Added to the reference pose with
- * weight 1 it gives back the source.  Tracks the clip does not animate
+ * weight 1 it gives back the source.  A mirrored reference is first put in
+ * the decomposition of the bone's first scale key (two scale signs negated
+ * with a half turn about the third axis), so that a key equal to the
+ * reference transform gives identity.  Tracks the clip does not animate
  * stay absent.  Sets clip->is_additive and clip->additive_reference.  BIND:
  * a bone the skeleton lacks is ANIMC_ERR_NOT_FOUND.  CLIP: a bone the
  * reference does not animate is referenced at its rest pose in `rest`,
