@@ -320,9 +320,8 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 		/* Every clip converted (a reference clip is one), the one
 		 * plotted said of. */
 		picked = pick < set.count;
-		if (picked && !build_units_convert(job->units, "--rotate", job->importer, job->path, job->skeleton,
-						   job->author->root_bone, set.clips[pick]->name, &set, &is_turned,
-						   turn, &sink))
+		if (picked && !build_units_convert(job->units, job->author->root_bone, set.clips[pick]->name, &set,
+						   &is_turned, turn, &sink))
 			status = ANIMC_ERR_ARGUMENT;
 		if (picked && status == ANIMC_OK)
 			status = author_clip(job, &set, pick, is_motion, is_turned ? turn : NULL, &motion, &sink);

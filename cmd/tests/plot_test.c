@@ -546,19 +546,27 @@ static void plot_converts_the_source_as_the_build_did(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--scale applies to a source file only"));
 	test_run_release(&r);
-	/* A RobotGame source has no node tree for --rotate to find roots in. */
-	r = test_animc("plot", "--bone", "Boom", "--rotate", "90,0,0", "-o", svg, walk,
-		       "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "give --skeleton MODEL"));
-	test_run_release(&r);
 	assert_false(test_file_exists(svg));
+	/* A RobotGame source turns as the build turned it, with no model (no
+	 * root to find: every bone turns). */
+	char *crane = test_format("%s/crane", dir), *turn = test_format("%s/Turn.xnb", crane);
+	r = test_animc("build", "-q", "--rotate", "90,0,0", "-o", crane, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Cab", "--track", "rotation", "--rotate", "90,0,0", "-o", svg, turn,
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_true(plot_worst(&r) == 0);
+	r = test_animc("plot", "--bone", "Cab", "--track", "rotation", "-o", svg, turn,
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_true(plot_worst(&r) > 1);
+	free(crane), free(turn);
 	free(layer), free(walk), free(layered), free(turned), free(svg), free(dir);
 }
 
 /* --rotate on a source of several clips: each is converted (a reference
- * clip may be one), and only the clip plotted is said of.  Plotting body
- * said that the clip head animates no root, a warning about another clip. */
+ * clip may be one), and only the clip plotted is said of: plotting body
+ * does not say that a turn off the axes shears the scale clip head
+ * animates, a warning about another clip. */
 static void plot_speaks_of_the_clip_it_plots(void **state)
 {
 	static const char two_clips[] =
@@ -570,8 +578,8 @@ static void plot_speaks_of_the_clip_it_plots(void **state)
 		"n\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],\""
 		"animations\":[{\"name\":\"body\",\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"samp"
 		"ler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]},{\"name\":\"head\",\"samplers\":[{\""
-		"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translat"
-		"ion\"}}]}]}";
+		"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"scale"
+		"\"}}]}]}";
 	char *dir = test_tmpdir("plot-clip-said"), *gltf = test_format("%s/two.gltf", dir);
 	char *out = test_format("%s/out", dir), *svg = test_format("%s/p.svg", dir);
 	char *body = test_format("%s/two/body.xnb", out), *head = test_format("%s/two/head.xnb", out);
@@ -579,20 +587,21 @@ static void plot_speaks_of_the_clip_it_plots(void **state)
 
 	(void)state;
 	assert_true(test_write_file(gltf, two_clips, sizeof two_clips - 1));
-	r = test_animc("build", "-q", "--rotate", "90,0,0", "-o", out, gltf, NULL);
+	r = test_animc("build", "-q", "--rotate", "0,0,45", "-o", out, gltf, NULL);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.err, "clip 'head': --rotate turns the root bones"));
+	assert_non_null(strstr(r.err, "clip 'head': bone 'Head': the rotation turns"));
+	assert_non_null(strstr(r.err, "[sheared-scale]"));
 	test_run_release(&r);
-	r = test_animc("plot", "--bone", "Root", "--clip", "body", "--track", "translation", "--rotate", "90,0,0", "-o",
+	r = test_animc("plot", "--bone", "Root", "--clip", "body", "--track", "translation", "--rotate", "0,0,45", "-o",
 		       svg, body, gltf, NULL);
 	assert_int_equal(r.status, 0);
 	if (strstr(r.err, "clip 'head'"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
-	r = test_animc("plot", "--bone", "Head", "--clip", "head", "--track", "translation", "--rotate", "90,0,0",
+	r = test_animc("plot", "--bone", "Head", "--clip", "head", "--track", "scale", "--rotate", "0,0,45",
 		       "-o", svg, head, gltf, NULL);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.err, "clip 'head': --rotate turns the root bones"));
+	assert_non_null(strstr(r.err, "clip 'head': bone 'Head': the rotation turns"));
 	test_run_release(&r);
 	free(head), free(body), free(svg), free(out), free(gltf), free(dir);
 }

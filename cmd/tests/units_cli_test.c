@@ -1,9 +1,10 @@
 /*
  * units_cli_test.c - --scale and --rotate through the command line, checked
- * by an evaluator of their own: each bone's sampled local matrix of the
- * converted output against the unconverted output's, with every translation
- * scaled and the root bones' matrices followed by Rz * Rx * Ry, all built
- * here from sines and cosines as XNA's Matrix.CreateRotationX/Y/Z build them.
+ * by an evaluator of their own: each bone's sampled local matrix K of the
+ * converted output against the unconverted output's, as MonoGame's
+ * ModelProcessor converts a model (MeshHelper.TransformScene): with T = Rz *
+ * Rx * Ry * scale, every bone's K becomes inverse(T) * K * T, all built here
+ * from sines and cosines as XNA's Matrix.CreateRotationX/Y/Z build them.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -71,27 +72,26 @@ static animrt_clip *load(const char *path)
 }
 
 /* The worst difference between `converted` and `base` transformed by scale
- * and rotation (X, Y, Z degrees), over every bone at 50 times; `roots` is a
- * NULL-terminated list of the bones that turn. */
+ * and rotation (X, Y, Z degrees), over every bone at 50 times. */
 static double worst_error(const char *base_path, const char *converted_path, double scale,
-			  const double rotation_deg[3], const char *const *roots)
+			  const double rotation_deg[3])
 {
 	animrt_clip *base = load(base_path), *converted = load(converted_path);
-	double rz[16], rx[16], ry[16], r[16], worst = 0;
+	double rz[16], rx[16], ry[16], r[16], inv[16], worst = 0;
 
 	rotation_about(2, rotation_deg[2], rz);
 	rotation_about(0, rotation_deg[0], rx);
 	rotation_about(1, rotation_deg[1], ry);
 	mat_mul(rz, rx, r);
 	mat_mul(r, ry, r);
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 4; k++)
+			inv[i * 4 + k] = r[k * 4 + i];
 	assert_int_equal(base->sequence_count, converted->sequence_count);
 	for (uint32_t i = 0; i < base->sequence_count; i++) {
 		const animrt_sequence *a = &base->sequences[i];
 		const animrt_sequence *b = test_sequence_of(converted, a->bone);
-		bool is_root = false;
 
-		for (const char *const *n = roots; *n; n++)
-			is_root |= strcmp(*n, a->bone) == 0;
 		for (int k = 0; k <= 50; k++) {
 			float time_s = base->duration_s * (float)k / 50;
 			float t[3], q[4], s[3], t2[3], q2[4], s2[3];
@@ -99,11 +99,12 @@ static double worst_error(const char *base_path, const char *converted_path, dou
 
 			animrt_sequence_sample(a, time_s, ANIMRT_PLAY_ONCE, NULL, t, q, s);
 			animrt_sequence_sample(b, time_s, ANIMRT_PLAY_ONCE, NULL, t2, q2, s2);
-			for (int j = 0; j < 3; j++)
-				t[j] = (float)(t[j] * scale);
+			/* inverse(R * scale) * K * (R * scale) */
 			bone_matrix(t, q, s, want);
-			if (is_root)
-				mat_mul(want, r, want);
+			mat_mul(inv, want, want);
+			mat_mul(want, r, want);
+			for (int j = 12; j < 15; j++)
+				want[j] *= scale;
 			bone_matrix(t2, q2, s2, got);
 			for (int j = 0; j < 16; j++) {
 				double e = fabs(got[j] - want[j]) / fmax(1, fabs(want[j]));
@@ -132,11 +133,10 @@ static void build_ok(const char *out, const char *const *args)
 	test_run_release(&r);
 }
 
-/* A glTF source: its own node tree names the roots.  skin.gltf's scene
- * lists Armature (Hip and Leg below it) and Prop; with one top node,
- * Armature is the root.  With two, they hang under a ROOT the reader makes
- * (as Assimp does), which the clips do not animate: the rotation is then
- * the model's alone, and the clips take the scale only. */
+/* A glTF source, every bone converted whatever its place in the tree:
+ * skin.gltf's scene lists Armature (Hip and Leg below it) and Prop; with
+ * one top node or two (which hang under a ROOT the reader makes, as Assimp
+ * does, and no clip animates), the clips turn alike. */
 static void gltf_matches_the_evaluator(void **state)
 {
 	static const struct {
@@ -149,7 +149,6 @@ static void gltf_matches_the_evaluator(void **state)
 	};
 	char *dir = test_tmpdir("units-gltf"), *base = test_format("%s/base", dir);
 	char *one_root = test_format("%s/skin.gltf", dir);
-	const char *const roots[] = { "Armature", NULL }, *const none[] = { NULL };
 	size_t size;
 	char *json = (char *)test_read_file("testdata/gltf/skin.gltf", &size);
 	char *at = strstr(json, "\"nodes\": [\n    0,\n    4\n");
@@ -167,75 +166,77 @@ static void gltf_matches_the_evaluator(void **state)
 
 		build_ok(out, (const char *const[]){ "--scale", cases[i].scale, "--rotate", cases[i].rotate,
 						     one_root, NULL });
-		double e = worst_error(a, b, cases[i].s, cases[i].deg, roots);
+		double e = worst_error(a, b, cases[i].s, cases[i].deg);
 		if (!(e <= 1e-5))
 			fail_msg("--scale %s --rotate %s: error %g", cases[i].scale, cases[i].rotate, e);
 		/* Not the identity: the evaluator sees a wrong conversion. */
-		assert_true(worst_error(a, b, 1, (const double[3]){ 0, 0, 0 }, roots) > 1e-3);
+		assert_true(worst_error(a, b, 1, (const double[3]){ 0, 0, 0 }) > 1e-3);
 		free(a), free(b), free(out);
 	}
-	/* Two top nodes: no clip channel is a root. */
+	/* Two top nodes: the same conversion, no root needed. */
 	char *two = test_format("%s/two", dir), *two_base = test_format("%s/two-base", dir);
 	char *a = test_format("%s/skin/kick.xnb", two_base), *b = test_format("%s/skin/kick.xnb", two);
 	build_ok(two_base, (const char *const[]){ "testdata/gltf/skin.gltf", NULL });
 	build_ok(two, (const char *const[]){ "--scale", "2.5", "--rotate", "30,-45,60", "testdata/gltf/skin.gltf", NULL });
-	double e = worst_error(a, b, 2.5, (const double[3]){ 30, -45, 60 }, none);
+	double e = worst_error(a, b, 2.5, (const double[3]){ 30, -45, 60 });
 	if (!(e <= 1e-5))
 		fail_msg("two top nodes: error %g", e);
+	assert_true(worst_error(a, b, 2.5, (const double[3]){ 0, 0, 0 }) > 1e-3);
 	free(a), free(b), free(two), free(two_base), free(one_root);
 	free(base);
 	free(dir);
 }
 
-/* A RobotGame clip: names only, so the roots come from --skeleton, and the
- * model is converted too (a lossy build measures through it). */
-static void skeleton_names_the_roots(void **state)
+/* A RobotGame clip: names only, which the conversion needs no more than
+ * that; with --skeleton the model is converted too (a lossy build measures
+ * through it), and the clip is the same. */
+static void robotgame_clip_turns_with_or_without_skeleton(void **state)
 {
 	char *dir = test_tmpdir("units-crane"), *base = test_format("%s/base", dir);
 	char *out = test_format("%s/turned", dir), *lossy = test_format("%s/lossy", dir);
+	char *bare = test_format("%s/bare", dir);
 	char *a = test_format("%s/Turn.xnb", base), *b = test_format("%s/Turn.xnb", out);
-	animc_skeleton model = { 0 };
-	const char *roots[64];
-	size_t n = 0;
+	char *c = test_format("%s/Turn.xnb", bare);
 
 	(void)state;
-	assert_int_equal(animc_skeleton_load("testdata/sample/Crane/Crane.x", &model, NULL), ANIMC_OK);
-	for (uint32_t i = 0; i < model.bone_count && n < 63; i++)
-		if (model.bones[i].parent < 0)
-			roots[n++] = model.bones[i].name;
-	roots[n] = NULL;
-	assert_true(n >= 1);
 	build_ok(base, (const char *const[]){ "--skeleton", "testdata/sample/Crane/Crane.x",
 					      "testdata/sample/Crane/Turn.Animation", NULL });
 	build_ok(out, (const char *const[]){ "--skeleton", "testdata/sample/Crane/Crane.x", "--scale", "0.5",
 					     "--rotate", "-90,15,0", "testdata/sample/Crane/Turn.Animation", NULL });
-	double e = worst_error(a, b, 0.5, (const double[3]){ -90, 15, 0 }, roots);
+	double e = worst_error(a, b, 0.5, (const double[3]){ -90, 15, 0 });
 	if (!(e <= 1e-5))
 		fail_msg("error %g", e);
-	/* A root the clip animates turned: the scale alone is not the answer. */
-	assert_true(worst_error(a, b, 0.5, (const double[3]){ 0, 0, 0 }, roots) > 1e-3);
+	/* Turned: the scale alone is not the answer. */
+	assert_true(worst_error(a, b, 0.5, (const double[3]){ 0, 0, 0 }) > 1e-3);
+	build_ok(bare, (const char *const[]){ "--scale", "0.5", "--rotate", "-90,15,0",
+					      "testdata/sample/Crane/Turn.Animation", NULL });
+	assert_true(test_same_bytes(b, c));
 	build_ok(lossy, (const char *const[]){ "--skeleton", "testdata/sample/Crane/Crane.x", "--scale", "0.5",
 					       "--rotate", "-90,15,0", "--tolerance", "default",
 					       "testdata/sample/Crane/Turn.Animation", NULL });
-	animc_skeleton_release(&model);
-	free(a), free(b), free(base), free(out), free(lossy), free(dir);
+	free(a), free(b), free(c), free(base), free(out), free(lossy), free(bare), free(dir);
 }
 
-/* Without a tree, a rotation has no roots to turn: an error, nothing
- * written; a scale needs none.  Both are in the key: changing either
- * compiles again. */
-static void rotation_needs_a_tree_and_both_are_keyed(void **state)
+/* Scale and rotation are both in the key: changing either compiles
+ * again; a bad value is a usage error. */
+static void rotation_and_scale_are_keyed(void **state)
 {
 	char *dir = test_tmpdir("units-key"), *xnb = test_format("%s/Turn.xnb", dir);
 	char *report = test_format("%s/report.json", dir);
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-o", dir, "--rotate", "90,0,0", "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "--skeleton"));
-	assert_false(test_file_exists(xnb));
+	r = test_animc("build", "-q", "-o", dir, "--rotate", "90,0,0", "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(test_file_exists(xnb));
 	test_run_release(&r);
+	r = test_animc("build", "-q", "--report", report, "-o", dir, "--rotate", "0,0,90",
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, &(size_t){ 0 });
+	assert_null(strstr(json, "\"up-to-date\""));
+	free(json);
 	r = test_animc("build", "-q", "-o", dir, "--scale", "2", "testdata/sample/Crane/Turn.Animation", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -243,7 +244,7 @@ static void rotation_needs_a_tree_and_both_are_keyed(void **state)
 		       "testdata/sample/Crane/Turn.Animation", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	char *json = (char *)test_read_file(report, &(size_t){ 0 });
+	json = (char *)test_read_file(report, &(size_t){ 0 });
 	assert_non_null(strstr(json, "\"up-to-date\""));
 	free(json);
 	r = test_animc("build", "-q", "--report", report, "-o", dir, "--scale", "3",
@@ -276,38 +277,25 @@ static void rotation_needs_a_tree_and_both_are_keyed(void **state)
 	free(xnb), free(report), free(dir);
 }
 
-/* --rotate turns root bones: a clip that animates none (skin.gltf's joints
- * sit under an armature node no channel moves) is not turned, and a
- * warning says so, naming its highest animated bone and the root above it
- * (a layer over a clip that turns that root is right as it is). */
-static void rotate_that_turns_nothing_says_so(void **state)
+/* A clip that animates no root (skin.gltf's joints sit under an armature
+ * node no channel moves; an FBX's or .X's under the reader's own root) is
+ * turned all the same, with no warning; --allow unturned-root, the kind
+ * once said of it, is still taken. */
+static void rotate_turns_a_clip_below_a_still_root(void **state)
 {
 	char *turned = test_tmpdir("rotate-none"), *plain = test_tmpdir("rotate-none-plain");
-	test_run r = test_animc("build", "-q", "--rotate", "90,0,0", "-o", turned, "testdata/gltf/skin.gltf", NULL);
+	test_run r = test_animc("build", "-q", "--rotate", "90,0,0", "--warnings-as-errors", "-o", turned,
+				"testdata/gltf/skin.gltf", NULL);
 
 	(void)state;
 	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "--rotate turns the root bones, and this clip animates none of them (its highest animated "
-			   "bone is 'Armature', below the root 'ROOT', which it leaves still): nothing was turned. Right "
-			   "for a layer played over a clip that turns 'ROOT' (--allow unturned-root says so); else turn "
-			   "'ROOT' in the model or the engine [unturned-root]\n"))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	/* Layer clips checked so: allowed, the build passes --warnings-as-errors,
-	 * which it fails without. */
-	char *strict = test_tmpdir("rotate-none-strict");
-	r = test_animc("build", "-q", "--rotate", "90,0,0", "--warnings-as-errors", "-o", strict,
-		       "testdata/gltf/skin.gltf", NULL);
-	assert_int_equal(r.status, 1);
-	assert_int_equal(test_count_files(strict), 0);
+	assert_string_equal(r.err, "");
 	test_run_release(&r);
 	r = test_animc("build", "-q", "--rotate", "90,0,0", "--warnings-as-errors", "--allow", "unturned-root", "-o",
-		       strict, "testdata/gltf/skin.gltf", NULL);
+		       turned, "testdata/gltf/skin.gltf", NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
-	assert_true(test_count_files(strict) > 0);
 	test_run_release(&r);
-	free(strict);
 	r = test_animc("build", "-q", "-o", plain, "testdata/gltf/skin.gltf", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -316,7 +304,8 @@ static void rotate_that_turns_nothing_says_so(void **state)
 	for (size_t i = 0; files[i]; i++) {
 		char *a = test_format("%s/%s", plain_skin, files[i]), *b = test_format("%s/skin/%s", turned, files[i]);
 
-		assert_true(test_same_bytes(a, b));
+		assert_true(worst_error(a, b, 1, (const double[3]){ 90, 0, 0 }) <= 1e-5);
+		assert_false(test_same_bytes(a, b));
 		free(a), free(b);
 	}
 	test_free_list(files);
@@ -347,10 +336,10 @@ static void exact_and_a_conversion_of_a_robotgame_sequence_fail(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(exact_and_a_conversion_of_a_robotgame_sequence_fail),
-	cmocka_unit_test(rotate_that_turns_nothing_says_so),
+	cmocka_unit_test(rotate_turns_a_clip_below_a_still_root),
 	cmocka_unit_test(gltf_matches_the_evaluator),
-	cmocka_unit_test(skeleton_names_the_roots),
-	cmocka_unit_test(rotation_needs_a_tree_and_both_are_keyed),
+	cmocka_unit_test(robotgame_clip_turns_with_or_without_skeleton),
+	cmocka_unit_test(rotation_and_scale_are_keyed),
 };
 
 ANIMC_TEST_GROUP(tests);

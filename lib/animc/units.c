@@ -1,10 +1,11 @@
 /*
  * units.c - units and axes (animc build --scale, --rotate; a MonoGame
  * project's Scale and RotationX/Y/Z): what MonoGame's ModelProcessor does to
- * a model, done to its clips and to a --skeleton model.  The rotation turns
- * about Z, then X, then Y (row vectors: Rz * Rx * Ry), then the scale; the
- * scale multiplies every translation, and the rotation follows each root
- * bone's transform (M' = M * R).
+ * a model (MeshHelper.TransformScene), done to its clips and to a --skeleton
+ * model.  T = Rz * Rx * Ry * scale (row vectors), and every bone's
+ * transform and every key K becomes inverse(T) * K * T: the bone's parent
+ * frame and its own turn with the model, so that a clip fits a model
+ * processed with the same parameters.
  */
 #include <math.h>
 #include <string.h>
@@ -62,99 +63,212 @@ static void quat_rotate(const double q[4], const double v[3], double out[3])
 	out[0] = r[0], out[1] = r[1], out[2] = r[2];
 }
 
-/* One translation (t * s) * R, or t * s when not a root. */
+/* One translation under inverse(T) * K * T: (t * R) * s. */
 static void move_translation(float *t, double scale, const double *rotation)
 {
-	double v[3] = { t[0] * scale, t[1] * scale, t[2] * scale }, r[3];
+	double v[3] = { t[0], t[1], t[2] }, r[3];
 
-	if (rotation) {
-		quat_rotate(rotation, v, r);
-		memcpy(v, r, sizeof v);
+	quat_rotate(rotation, v, r);
+	for (int i = 0; i < 3; i++)
+		t[i] = (float)(r[i] * scale);
+}
+
+/* One rotation key q under inverse(R) * Q * R (row vectors): R * q *
+ * conjugate(R) (Hamilton), times f (a mirror's turn, else identity).  A
+ * conjugation keeps the angle between any two keys, so neighbouring keys
+ * keep their hemisphere and interpolation its path. */
+static void turn_rotation(float *q, const double *rotation, const double f[4])
+{
+	double a[4] = { q[0], q[1], q[2], q[3] }, c[4] = { -rotation[0], -rotation[1], -rotation[2], rotation[3] };
+	double t[4], r[4], n;
+
+	quat_mul(rotation, a, t);
+	quat_mul(t, c, r);
+	quat_mul(r, f, t);
+	n = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]);
+	for (int i = 0; i < 4; i++)
+		q[i] = (float)(t[i] / n);
+}
+
+/* How far off its diagonal inverse(R) * S * R may be, against the largest
+ * scale, and still count as a scale (rounding of the rotation's sines); and
+ * how far apart the sizes of a mirror's scale may be. */
+#define UNITS_SHEAR_TOLERANCE 1e-6
+
+/* One scale key S under inverse(R) * S * R, with R the rotation's row-vector
+ * matrix `m`, into `out` (not `s`): its diagonal, which is all of it when S is
+ * uniform or R maps each axis onto an axis (the components permuted).  The
+ * largest part off the diagonal, against the largest scale, is returned. */
+static double turned_scale(const float *s, const double m[16], float out[3])
+{
+	double big = fmax(fabs(s[0]), fmax(fabs(s[1]), fabs(s[2]))), off = 0;
+
+	for (int i = 0; i < 3; i++)
+		for (int k = 0; k < 3; k++) {
+			double v = 0;
+
+			for (int j = 0; j < 3; j++)
+				v += m[j * 4 + i] * s[j] * m[j * 4 + k];
+			if (i == k)
+				out[i] = (float)v;
+			else
+				off = fmax(off, fabs(v));
+		}
+	return big > 0 ? off / big : 0;
+}
+
+/*
+ * The turn a mirror takes when the rotation is no quarter turn: a scale of
+ * one size with signs D (one or two axes negative) is that size times D,
+ * and inverse(R) * D * Q * R = D * (E * inverse(R) * E * R) * inverse(R) *
+ * Q * R with E = +-D the rotation among them (a half turn about the axis
+ * whose sign differs).  So the scale keeps its signs and each rotation key
+ * becomes R * q * conjugate(R) * f, f = R * e * conjugate(R) * e
+ * (Hamilton).  False when the keys are not of one size and one sign
+ * pattern each (a non-uniform scale, which no turn of keys can hold).
+ */
+static bool mirror_turn(const animc_track *sc, const double *rotation, double f[4])
+{
+	const float *first = sc->values;
+	double e[4] = { 0 }, c[4] = { -rotation[0], -rotation[1], -rotation[2], rotation[3] }, t[4], u[4];
+	int negative = 0, axis = 0;
+
+	for (uint32_t k = 0; k < sc->value_count; k++) {
+		const float *v = sc->values + 3 * (size_t)k;
+		double size = fabs(v[0]);
+
+		for (int i = 0; i < 3; i++)
+			if ((v[i] < 0) != (first[i] < 0) || fabs(fabs(v[i]) - size) > UNITS_SHEAR_TOLERANCE * size)
+				return false;
 	}
 	for (int i = 0; i < 3; i++)
-		t[i] = (float)v[i];
+		negative += first[i] < 0;
+	/* The axis whose sign is alone: the positive one of two negatives,
+	 * the negative one of a single mirror. */
+	for (int i = 0; i < 3; i++)
+		if ((first[i] < 0) == (negative == 1))
+			axis = i;
+	e[axis] = 1;
+	quat_mul(rotation, e, t);
+	quat_mul(t, c, u);
+	quat_mul(u, e, f);
+	return true;
 }
 
-/* One rotation key q followed by R: R * q (Hamilton), which keeps the
- * hemisphere of neighbouring keys, so interpolation takes the same path. */
-static void turn_rotation(float *q, const double *rotation)
+/* One channel's rotation and scale tracks under the rotation: a scale
+ * turned onto the axes, a mirror kept with its turn moved into the
+ * rotation, else the scale along the axes kept and said (sheared-scale). */
+static animc_status turn_channel(animc_clip *clip, animc_channel *ch, const double *rotation,
+				 const double m[16], animc_diag_sink *sink)
 {
-	double a[4] = { q[0], q[1], q[2], q[3] }, r[4], n;
+	animc_track *r = &ch->tracks[ANIMC_ROTATION], *sc = &ch->tracks[ANIMC_SCALE];
+	double sheared = 0, f[4] = { 0, 0, 0, 1 };
+	bool is_mirror = false;
 
-	quat_mul(rotation, a, r);
-	n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-	for (int i = 0; i < 4; i++)
-		q[i] = (float)(r[i] / n);
+	for (uint32_t k = 0; sc->is_present && k < sc->value_count; k++) {
+		float out[3];
+
+		sheared = fmax(sheared, turned_scale(sc->values + 3 * (size_t)k, m, out));
+	}
+	if (sheared > UNITS_SHEAR_TOLERANCE)
+		is_mirror = mirror_turn(sc, rotation, f);
+	if (is_mirror && !r->is_present) {
+		/* Absent means identity, which now takes the mirror's turn. */
+		r->values = animc_clip_alloc_values(clip, ANIMC_ROTATION, 1);
+		if (!r->values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(r->values, (const float[]){ 0, 0, 0, 1 }, 4 * sizeof(float));
+		r->is_present = r->is_fixed = true;
+		r->value_count = 1;
+		r->times_s = NULL;
+	}
+	for (uint32_t k = 0; r->is_present && k < r->value_count; k++)
+		turn_rotation(r->values + 4 * (size_t)k, rotation, f);
+	if (is_mirror)
+		return ANIMC_OK;
+	for (uint32_t k = 0; sc->is_present && k < sc->value_count; k++) {
+		float out[3];
+
+		turned_scale(sc->values + 3 * (size_t)k, m, out);
+		memcpy(sc->values + 3 * (size_t)k, out, sizeof out);
+	}
+	if (sheared > UNITS_SHEAR_TOLERANCE)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHEARED_SCALE, clip, ch,
+				       "the rotation turns this bone's non-uniform scale off its axes: no scale "
+				       "key holds it (its part across the axes reaches %.3g of its largest "
+				       "scale); kept the scale along the axes: turn by quarter turns, or scale "
+				       "the bone evenly", sheared);
+	return ANIMC_OK;
 }
 
-animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units,
-				    const animc_skeleton *hierarchy)
+animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, animc_diag_sink *sink)
 {
-	double scale, rotation[4];
-	bool has_rotation;
+	double scale, rotation[4], m[16];
 
 	if (animc_units_is_identity(units))
 		return ANIMC_OK;
 	scale = units_scale(units);
 	if (!(scale > 0) || !isfinite(scale))
 		return ANIMC_ERR_ARGUMENT;
-	has_rotation = animc_units_has_rotation(units);
 	animc_units_rotation(units, rotation);
+	animc_mat4_from_quat(rotation, m);
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		animc_channel *ch = &clip->channels[c];
-		animc_track *t = &ch->tracks[ANIMC_TRANSLATION], *r = &ch->tracks[ANIMC_ROTATION];
-		int64_t bone = hierarchy ? animc_skeleton_find(hierarchy, ch->bone) : -1;
-		bool is_root = has_rotation && (bone < 0 || hierarchy->bones[bone].parent < 0);
+		animc_track *t = &ch->tracks[ANIMC_TRANSLATION];
 
+		/* Absent tracks (identity, unit scale) stay so. */
 		if (t->is_present)
 			for (uint32_t k = 0; k < t->value_count; k++)
-				move_translation(t->values + 3 * (size_t)k, scale, is_root ? rotation : NULL);
-		if (!is_root)
-			continue;
-		if (!r->is_present) {
-			/* Absent means identity: the root now holds R itself. */
-			r->values = animc_clip_alloc_values(clip, ANIMC_ROTATION, 1);
-			if (!r->values)
-				return ANIMC_ERR_NOMEM;
-			r->values[0] = r->values[1] = r->values[2] = 0;
-			r->values[3] = 1;
-			r->is_present = true;
-			r->is_fixed = true;
-			r->value_count = 1;
-			r->times_s = NULL;
-		}
-		for (uint32_t k = 0; k < r->value_count; k++)
-			turn_rotation(r->values + 4 * (size_t)k, rotation);
+				move_translation(t->values + 3 * (size_t)k, scale, rotation);
+		if (animc_units_has_rotation(units) && turn_channel(clip, ch, rotation, m, sink) != ANIMC_OK)
+			return ANIMC_ERR_NOMEM;
 	}
 	return ANIMC_OK;
 }
 
+/* A bone's rest rotation and scale as turn_channel turns a channel's keys
+ * (the scale along the axes kept when it cannot be held; the bone's local
+ * matrix is exact). */
+static void turn_bone(animc_bone *b, const double *rotation, const double m[16])
+{
+	animc_track sc = { .is_present = true, .is_fixed = true, .value_count = 1, .values = b->scale };
+	double f[4] = { 0, 0, 0, 1 };
+	float out[3];
+
+	bool is_mirror = turned_scale(b->scale, m, out) > UNITS_SHEAR_TOLERANCE && mirror_turn(&sc, rotation, f);
+
+	turn_rotation(b->rotation, rotation, f);
+	if (!is_mirror)
+		memcpy(b->scale, out, sizeof out);
+}
+
 animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units)
 {
-	double scale, rotation[4], r[16];
-	bool has_rotation;
+	double scale, rotation[4], r[16], inv[16];
 
 	if (animc_units_is_identity(units))
 		return ANIMC_OK;
 	scale = units_scale(units);
 	if (!(scale > 0) || !isfinite(scale))
 		return ANIMC_ERR_ARGUMENT;
-	has_rotation = animc_units_has_rotation(units);
 	animc_units_rotation(units, rotation);
 	animc_mat4_from_quat(rotation, r);
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 4; k++)
+			inv[i * 4 + k] = r[k * 4 + i];
 	for (uint32_t i = 0; i < skeleton->bone_count; i++) {
 		animc_bone *b = &skeleton->bones[i];
-		bool is_root = has_rotation && b->parent < 0;
 		double m[16];
 
-		move_translation(b->translation, scale, is_root ? rotation : NULL);
+		move_translation(b->translation, scale, rotation);
+		/* The bone's rest as one key of a channel. */
+		turn_bone(b, rotation, r);
+		/* inverse(T) * local * T: exact, a shear and all. */
 		for (int k = 0; k < 16; k++)
 			m[k] = b->local[k];
+		animc_mat4_multiply(inv, m, m);
+		animc_mat4_multiply(m, r, m);
 		m[12] *= scale, m[13] *= scale, m[14] *= scale;
-		if (is_root) {
-			turn_rotation(b->rotation, rotation);
-			animc_mat4_multiply(m, r, m);
-		}
 		for (int k = 0; k < 16; k++)
 			b->local[k] = (float)m[k];
 	}

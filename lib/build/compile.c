@@ -538,45 +538,6 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 	return true;
 }
 
-/* --rotate turns the roots of the hierarchy; a clip that animates none of
- * them (FBX and .X files often put a node of their own above the
- * armature; a glTF scene may have a second root) is not turned, which
- * is said. */
-static void warn_unturned(const animc_clip *clip, const animc_skeleton *hierarchy, const char *turn,
-			  animc_diag_sink *sink)
-{
-	int64_t highest = -1;
-	unsigned highest_depth = UINT32_MAX;
-
-	for (uint32_t c = 0; c < clip->channel_count; c++) {
-		int64_t bone = animc_skeleton_find(hierarchy, clip->channels[c].bone);
-		unsigned depth = 0;
-
-		if (bone < 0 || hierarchy->bones[bone].parent < 0)
-			return;
-		for (int64_t b = bone; hierarchy->bones[b].parent >= 0 && depth <= hierarchy->bone_count; depth++)
-			b = hierarchy->bones[b].parent;
-		if (depth < highest_depth) {
-			highest_depth = depth;
-			highest = bone;
-		}
-	}
-	if (highest < 0)
-		return;
-	/* The root above the clip's highest animated bone: the node a layer
-	 * relies on another clip to turn, or the engine to. */
-	int64_t root = highest;
-	for (unsigned depth = 0; hierarchy->bones[root].parent >= 0 && depth <= hierarchy->bone_count; depth++)
-		root = hierarchy->bones[root].parent;
-	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNTURNED_ROOT, clip->line, 0,
-			  "%s%s%s%s turns the root bones, and this clip animates none of them (its highest "
-			  "animated bone is '%s', below the root '%s', which it leaves still): nothing was turned. "
-			  "Right for a layer played over a clip that turns '%s' (--allow unturned-root says so); else "
-			  "turn '%s' in the model or the engine", clip->name[0] ? "clip '" : "", clip->name, clip->name[0] ? "': " : "",
-			  turn, hierarchy->bones[highest].name, hierarchy->bones[root].name, hierarchy->bones[root].name,
-			  hierarchy->bones[root].name);
-}
-
 /* --exact on a RobotGame sequence writes the original pipeline's bytes,
  * which a conversion or authoring option would change: false (reported)
  * when one is given.  Other sources keep their keys under --exact and
@@ -603,43 +564,24 @@ static bool exact_allows(const compile_state *cs, const animc_clip_set *set, ani
 	return true;
 }
 
-bool build_units_convert(const animc_units *units, const char *turn, const animc_importer *importer,
-			 const char *path, const animc_skeleton *model, const char *root_bone, const char *warn_clip,
+bool build_units_convert(const animc_units *units, const char *root_bone, const char *warn_clip,
 			 animc_clip_set *set, bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink)
 {
-	const animc_skeleton *hierarchy = model;
-	animc_skeleton own = { 0 };
 	bool ok = true;
 
 	if (animc_units_is_identity(units) || !set->count)
 		return true;
-	if (!hierarchy && animc_units_has_rotation(units)) {
-		if (!importer->load_skeleton) {
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-					  "%s turns the root bones, and this %s source has no "
-					  "bone hierarchy to find them in: give --skeleton MODEL",
-					  turn, importer->name);
-			return false;
-		}
-		if (importer->load_skeleton(path, &own, sink) != ANIMC_OK)
-			return false;
-		hierarchy = &own;
-	}
-	/* The bone is turned when it is a root, by animc_clip_apply_units'
-	 * rule; a bone below the root keeps its parent's axes. */
+	/* Every bone turns with the model, the --root-motion bone's parent
+	 * frame and so its travel's up axis too. */
 	if (root_bone && animc_units_has_rotation(units)) {
-		int64_t bone = animc_skeleton_find(hierarchy, root_bone);
-
-		*is_motion_turned = bone < 0 || hierarchy->bones[bone].parent < 0;
+		*is_motion_turned = true;
 		animc_units_rotation(units, motion_turn);
 	}
 	for (uint32_t i = 0; i < set->count && ok; i++) {
-		ok = animc_clip_apply_units(set->clips[i], units, hierarchy) == ANIMC_OK;
-		if (ok && hierarchy && animc_units_has_rotation(units) &&
-		    (!warn_clip || strcmp(set->clips[i]->name, warn_clip) == 0))
-			warn_unturned(set->clips[i], hierarchy, turn, sink);
+		bool is_said = !warn_clip || strcmp(set->clips[i]->name, warn_clip) == 0;
+
+		ok = animc_clip_apply_units(set->clips[i], units, is_said ? sink : NULL) == ANIMC_OK;
 	}
-	animc_skeleton_release(&own);
 	if (!ok)
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 	return ok && scaled_within_float(set, units, sink);
@@ -648,23 +590,14 @@ bool build_units_convert(const animc_units *units, const char *turn, const animc
 /* --scale and --rotate: the clips converted (build_units_convert); with a
  * skeleton, a converted copy for the lossy passes (`model`, released by
  * the caller). */
-static bool convert_units(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
-			  animc_skeleton *model, animc_diag_sink *sink)
+static bool convert_units(compile_state *cs, animc_clip_set *set, animc_skeleton *model, animc_diag_sink *sink)
 {
 	const build_ctx *ctx = cs->ctx;
 	const animc_units *units = cs->job->has_units ? &cs->job->units : &ctx->options->units;
 	const animc_skeleton *from = cs->process.reduce.skeleton;
-	char turn[320] = "--rotate";
 
-	/* A MonoGame item's rotation is its own, not an option given. */
-	if (cs->job->has_units)
-		snprintf(turn, sizeof turn, "the RotationX/Y/Z of its item%s%s%s%u%s",
-			 cs->job->item_file ? " (" : "", cs->job->item_file ? cs->job->item_file : "",
-			 cs->job->item_file ? ":" : "", cs->job->item_file ? cs->job->item_line : 0,
-			 cs->job->item_file ? ")" : "");
-	if (!build_units_convert(units, turn, importer, cs->job->path,
-				 ctx->skeleton_loaded ? &ctx->skeleton_model : NULL, ctx->options->author.root_bone, NULL,
-				 set, &cs->is_motion_turned, cs->motion_turn, sink))
+	if (!build_units_convert(units, ctx->options->author.root_bone, NULL, set, &cs->is_motion_turned,
+				 cs->motion_turn, sink))
 		return false;
 	if (animc_units_is_identity(units) || !set->count || !from)
 		return true;
@@ -1016,7 +949,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 					  animc_status_string(status));
 		goto done;
 	}
-	if (exact_allows(&cs, &set, &sink) && convert_units(&cs, importer, &set, &converted, &sink))
+	if (exact_allows(&cs, &set, &sink) && convert_units(&cs, &set, &converted, &sink))
 		compile_clips(&cs, importer, &set, &sink);
 	if (!sink.error_count)
 		r->status = BUILD_COMPILED;

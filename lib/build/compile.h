@@ -23,18 +23,14 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r);
 char *build_safe_name(const char *name, uint32_t index);
 
 /* --scale and --rotate on every clip of `set`, as animc build converts a
- * source (animc plot converts it alike).  The rotation turns the roots of
- * `model` (--skeleton), else of the source's own node tree
- * (importer->load_skeleton on `path`), and says which clips animate none.
- * `turn` names the rotation in messages ("--rotate", or a MonoGame item's
- * RotationX/Y/Z).  With root_bone (--root-motion), *is_motion_turned says whether the
- * rotation turns its travel (the bone is a root), motion_turn the
- * rotation.  The clips a rotation leaves unturned are said, all of them
- * or (warn_clip) the one of that name.  False (reported) when a rotation
- * has no tree to find its roots in, or --scale takes a translation past a
- * float's range. */
-bool build_units_convert(const animc_units *units, const char *turn, const animc_importer *importer,
-			 const char *path, const animc_skeleton *model, const char *root_bone, const char *warn_clip,
+ * source (animc plot converts it alike): every bone and key as MonoGame's
+ * ModelProcessor converts a model (animc_clip_apply_units).  With
+ * root_bone (--root-motion) and a rotation, *is_motion_turned is set and
+ * motion_turn is the rotation, which turns the travel's default up axis.
+ * Warnings are said of every clip, or (warn_clip) of the one of that
+ * name.  False (reported) when --scale takes a translation past a float's
+ * range. */
+bool build_units_convert(const animc_units *units, const char *root_bone, const char *warn_clip,
 			 animc_clip_set *set, bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink);
 
 #endif

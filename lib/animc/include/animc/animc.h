@@ -119,6 +119,7 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_SIDECAR_UNUSED,
 	ANIMC_WARN_REFERENCE_LACKS_BONE,
 	ANIMC_WARN_WRONG_FRAME_COUNT,
+	ANIMC_WARN_SHEARED_SCALE,
 	/* the run's own (they fail no build) */
 	ANIMC_WARN_CACHE,
 	ANIMC_WARN_MANIFEST,
@@ -385,10 +386,12 @@ animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_cl
 
 /*
  * Units and axes, as MonoGame's ModelProcessor converts a model (its Scale
- * and RotationX/Y/Z): the rotation about Z first, then X, then Y (degrees),
- * then the uniform scale.  The scale multiplies every translation; the
- * rotation follows each root bone's transform (M' = M * R), so the whole
- * model turns about its origin.  Zeroed = identity (scale 0 means 1).
+ * and RotationX/Y/Z, MeshHelper.TransformScene): T is the rotation about Z
+ * first, then X, then Y (degrees), then the uniform scale (row vectors: Rz
+ * * Rx * Ry * scale), and every bone's transform and every key K becomes
+ * inverse(T) * K * T, so that the whole model turns about its origin and
+ * a clip fits a model processed with the same parameters.  Zeroed =
+ * identity (scale 0 means 1).
  */
 typedef struct animc_units {
 	double scale;
@@ -400,14 +403,19 @@ bool animc_units_has_rotation(const animc_units *units);
 /* The rotation as a unit quaternion x y z w (Rz, then Rx, then Ry). */
 void animc_units_rotation(const animc_units *units, double out[4]);
 /*
- * Convert a clip's keys in place.  The roots are the channels whose bone
- * has no parent in `hierarchy` (or is not in it); with `hierarchy` NULL,
- * every channel is a root.  A root without a rotation track gets a fixed
- * one.  ANIMC_ERR_ARGUMENT when the scale is not finite and positive.
+ * Convert a clip's keys in place, every channel alike: translation t *
+ * R * scale, rotation R * q * conjugate(R) (Hamilton), scale
+ * inverse(R) * S * R, which is a scale (its components permuted) when S
+ * is uniform or R turns by quarter turns.  A mirror (one size, signs
+ * apart) keeps its scale and the rest of its turn goes into the rotation
+ * (a rotation track made if need be); another scale keeps its diagonal,
+ * the nearest a scale key holds, and an ANIMC_WARN_SHEARED_SCALE warning
+ * names the bone.  Absent tracks stay absent.  ANIMC_ERR_ARGUMENT when the scale
+ * is not finite and positive.
  */
-animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units,
-				    const animc_skeleton *hierarchy);
-/* The same for a model's rest transforms (local and its decomposition). */
+animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, animc_diag_sink *sink);
+/* The same for a model's rest transforms: `local` exactly (inverse(T) *
+ * local * T), its decomposition as a clip's keys are. */
 animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units);
 
 /* ----------------------------------------------------------------- strings */
