@@ -36,7 +36,7 @@
 #define ANIMC_BUILD_ID ""
 #endif
 
-#define KEY_VERSION "2"
+#define KEY_VERSION "3"
 
 void build_hash_bytes(const void *data, size_t size, build_hash *out)
 {

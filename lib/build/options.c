@@ -513,11 +513,13 @@ static const option_def option_table[] = {
 	{ { "rotate", 0, "X,Y,Z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "turn the model by these angles in degrees, as MonoGame's ModelProcessor RotationX, "
 	    "RotationY and RotationZ: about Z first, then X, then Y, then --scale",
-	    "The rotation follows the transform of each root bone (a bone with no parent): its keys "
-	    "turn about the model's origin, while the other bones' keys, relative to their parents, "
-	    "only scale.  The roots come from --skeleton MODEL, which is converted alike, else from the "
-	    "source's own node tree (glTF and Assimp sources); a source without one (RobotGame and XNA "
-	    "XML) needs --skeleton.  Mixamo files, for example, need 90,0,0.",
+	    "As MonoGame's ModelProcessor does (MeshHelper.TransformScene), every bone's transform and "
+	    "every key K becomes inverse(T) * K * T, T the rotation then --scale: each bone's "
+	    "translation turns, its rotation turns with the model, and a non-uniform scale trades axes "
+	    "(by quarter turns; under another turn a mirror stays exact, and any other non-uniform "
+	    "scale keeps its part along the bone's axes, with a sheared-scale warning).  A clip so fits "
+	    "a model processed with the same parameters.  No node tree is needed; a --skeleton model "
+	    "is converted alike.  Mixamo files, for example, need 90,0,0.",
 	    NULL },
 	  set_rotate },
 	{ { "reader-name", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,
@@ -657,7 +659,7 @@ static const option_def option_table[] = {
 	  set_werror },
 	{ { "allow", 0, "KIND[,KIND...]", FOR_COMPILE, BUILD_OPTION_RUN,
 	    "warnings of these kinds (the name in brackets at the end of each warning, such as "
-	    "unturned-root) are not printed, not counted and fail no --warnings-as-errors build; "
+	    "unknown-element) are not printed, not counted and fail no --warnings-as-errors build; "
 	    "with -v they are printed as notes.  May be given more than once",
 	    "The man page and docs/warnings.md list the kinds.  Allowing changes no output and compiles "
 	    "nothing again: an up-to-date source's warnings follow the --allow of each build; under "
