@@ -968,6 +968,9 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		ok = watch_file(w, o->skeleton_path);
 	if (ok && o->author.clips_path)
 		ok = watch_file(w, o->author.clips_path);
+	/* A project: its file and its items' folders. */
+	if (ok && o->has_project)
+		ok = watch_file(w, o->mgcb_path) && watch_project(w, o);
 	if (w->out_wd < 0 && w->out_dir)
 		w->out_wd = inotify_add_watch(w->fd, w->out_dir, IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
 	return ok;
@@ -1051,11 +1054,14 @@ static void watch_loop(watch_state *w, build_options *o)
 			 * is built again at once, whose line tells. */
 			take_events(w);
 			watch_files_read(w, o);
+			/* An item the project gained, in a folder that cannot
+			 * be watched yet (the watch limit): tried again every
+			 * second, as a folder made in the tree is. */
 			if (w->needs_rewatch)
 				w->needs_rewatch = !watch_inputs(w, o, true);
+			else if (o->has_project)
+				w->needs_rewatch = !watch_project(w, o);
 			w->has_told_limit &= w->needs_rewatch;
-			if (o->has_project && !watch_project(w, o))
-				stop_requested = 1;
 			/* Its diagnostics on standard error, as a build prints
 			 * them, then its line. */
 			if (printed[1] && !stop_requested) {
@@ -1159,15 +1165,6 @@ static int run_watch(int argc, char **argv)
 	}
 	if (status == 0 && !watch_inputs(&w, &o, false))
 		status = ANIMC_EXIT_FAILED;
-	if (status == 0 && o.has_project) {
-		/* A project: its file and its items' folders. */
-		char *dir = strndup(o.mgcb_path, (size_t)(cli_basename(o.mgcb_path) - o.mgcb_path));
-
-		if (!dir || !add_watch(&w, dir[0] ? dir : ".", cli_basename(o.mgcb_path), false) ||
-		    !watch_project(&w, &o))
-			status = ANIMC_EXIT_FAILED;
-		free(dir);
-	}
 	if (status == 0)
 		watch_loop(&w, &o);
 	for (size_t i = 0; i < w.dir_count; i++) {

@@ -1058,6 +1058,65 @@ static void watch_waits_for_room_under_the_watch_limit(void **state)
 	free(text), free(turn), free(w.log), free(src), free(out), free(dir);
 }
 
+/* A project item added in a folder that cannot be watched (the watch
+ * limit): the watch goes on, prints the rebuild's line, says the limit
+ * once and watches the folder once there is room (it ended by itself with
+ * status 0, which only a stop may give, and the line was dropped). */
+static void watch_mgcb_waits_for_room_under_the_watch_limit(void **state)
+{
+	char *dir = test_tmpdir("watch-mgcb-limit"), *in = test_format("%s/in", dir);
+	char *a = test_format("%s/A", in), *b = test_format("%s/B", in), *project = test_format("%s/P.mgcb", in);
+	char *turn = test_format("%s/Turn.Animation", a), *t1 = test_format("%s/T1.Animation", b);
+	char *t1_xnb = test_format("%s/bin/B/T1.xnb", in), *text = turn_with_duration("1.5");
+	char *script = test_format("exec \"$0\" watch --mgcb '%s'", project);
+	const char *probe[] = { "unshare", "-Ur", "true", NULL };
+	watcher w;
+	test_run r;
+
+	(void)state;
+	r = test_execv(probe);
+	if (r.status != 0) {
+		test_run_release(&r);
+		skip();   /* no user namespaces here */
+	}
+	test_run_release(&r);
+	mkdir(in, 0755), mkdir(a, 0755), mkdir(b, 0755);
+	save(turn, text), save(t1, text);
+	free(text);
+	save(project, "/outputDir:bin\n/build:A/Turn.Animation\n");
+	/* Room for in (the project), A and the output folder. */
+	start_program(&w, dir, "unshare", under_watch_limit(3, script));
+	wait_for_builds(&w, 1);
+	settle();
+	assert_int_equal(watches_of(w.pid), 3);
+	save(project, "/outputDir:bin\n/build:A/Turn.Animation\n/build:B/T1.Animation\n");
+	wait_for_builds(&w, 2);
+	for (int i = 0; i < 2000 && lines_with(w.log, "raise fs.inotify.max_user_watches") == 0; i++)
+		usleep(10000);
+	assert_int_equal(lines_with(w.log, "raise fs.inotify.max_user_watches"), 1);
+	assert_int_equal(lines_with(w.log, "compiled 1 source ("), 1);
+	assert_true(test_file_exists(t1_xnb));
+	settle();
+	assert_int_equal(kill(w.pid, 0), 0);   /* still watching */
+	/* Room again: B is watched, and a save there is built. */
+	char *raise = test_format("nsenter -t %d -U --preserve-credentials sh -c "
+				  "'echo 8 > /proc/sys/user/max_inotify_watches'", (int)w.pid);
+	assert_int_equal(system(raise), 0);
+	free(raise);
+	for (int i = 0; i < 2000 && watches_of(w.pid) < 4; i++)
+		usleep(10000);
+	assert_int_equal(watches_of(w.pid), 4);
+	settle();
+	text = turn_with_duration("2.5");
+	save(t1, text);
+	free(text);
+	wait_for_duration(&w, t1_xnb, 2.5f);
+	assert_int_equal(lines_with(w.log, "raise fs.inotify.max_user_watches"), 1);
+	stop_watch(NULL);
+	free(script), free(t1), free(t1_xnb), free(turn), free(a), free(b), free(project);
+	free(in), free(w.log), free(dir);
+}
+
 /* More events than the kernel queues for the watch while it is stopped,
  * and a folder made meanwhile: the queue overflows, and the folder is
  * watched after it (only the build looked at everything). */
@@ -1267,6 +1326,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
+	cmocka_unit_test_teardown(watch_mgcb_waits_for_room_under_the_watch_limit, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_an_input_folder_moved_away, stop_watch),
