@@ -895,9 +895,25 @@ static void finish_build(pid_t pid, int fds[2], char *text[2])
 			text[k] = NULL;
 }
 
+/* A source that is a symbolic link to a file: the file it leads to is
+ * watched too (its folder, for that name), wherever it lies, for a save
+ * there changes the source (folder links are followed by add_tree). */
+static void watch_link_target(watch_state *w, const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || !(real = realpath(path, NULL)))
+		return;
+	if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode))
+		watch_file(w, real);
+	free(real);
+}
+
 /* Watch every file the last build read besides its sources (a clip-split
- * sidecar, a glTF buffer, the --skeleton model, the project), as its
- * manifest records them: an edit there compiles the sources again. */
+ * sidecar, a glTF buffer, the --skeleton model, the project, the file a
+ * linked source leads to), as its manifest records them: an edit there
+ * compiles the sources again. */
 static void watch_files_read(watch_state *w, const build_options *o)
 {
 	char *path = cli_path_join(o->out_dir, MANIFEST_FILE, NULL);
@@ -911,6 +927,7 @@ static void watch_files_read(watch_state *w, const build_options *o)
 			const manifest_entry *e = &m.entries[i];
 			file_id *grown;
 
+			watch_link_target(w, e->source);
 			for (uint32_t d = 0; d < e->dep_count; d++)
 				watch_file(w, e->deps[d].path);
 			if (e->status != BUILD_SKIPPED || e->importer[0])

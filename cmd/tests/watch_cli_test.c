@@ -1193,6 +1193,44 @@ static void watch_follows_linked_folders(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A source that is a symbolic link to a file outside the watched folders,
+ * in a walked folder or named on the command line: a save of the file it
+ * leads to is built (it was missed until something else changed). */
+static void watch_follows_linked_files(void **state)
+{
+	char *dir = test_tmpdir("watch-linked-file"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *shared = test_format("%s/shared", dir), *other = test_format("%s/other", dir);
+	char *turn = test_format("%s/Turn.Animation", shared), *turn_link = test_format("%s/Turn.Animation", src);
+	char *wave = test_format("%s/Wave.Animation", other), *wave_link = test_format("%s/Wave.Animation", dir);
+	char *turn_xnb = test_format("%s/Turn.xnb", out), *wave_xnb = test_format("%s/Wave.xnb", out);
+	char *text = turn_with_duration("1.5");
+	const char *argv[] = { "animc", "watch", "-o", out, src, wave_link, NULL };
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755), mkdir(shared, 0755), mkdir(other, 0755);
+	save(turn, text), save(wave, text);
+	free(text);
+	assert_int_equal(symlink("../shared/Turn.Animation", turn_link), 0);
+	assert_int_equal(symlink("other/Wave.Animation", wave_link), 0);
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f && duration_of(wave_xnb) == 1.5f);
+	settle();
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	settle();
+	text = turn_with_duration("3.5");
+	save(wave, text);
+	free(text);
+	wait_for_duration(&w, wave_xnb, 3.5f);
+	stop_watch(NULL);
+	free(shared), free(other), free(turn), free(turn_link), free(wave), free(wave_link), free(turn_xnb);
+	free(wave_xnb), free(w.log), free(src), free(out), free(dir);
+}
+
 /* A symbolic link to a folder that is an input through another path too,
  * deleted: the folder stays watched, and a save in it is built (the link's
  * going took the folder's one watch with it, and the save was missed). */
@@ -1323,6 +1361,7 @@ static void watch_says_once_an_input_is_gone(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
