@@ -972,7 +972,13 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = is_again;
 		} else if (S_ISDIR(st.st_mode)) {
+			struct stat link;
+
 			ok = add_tree(w, input);
+			/* A symbolic link: its folder too, for that name, to
+			 * see it pointed elsewhere (follow_input_links). */
+			if (ok && lstat(input, &link) == 0 && S_ISLNK(link.st_mode))
+				ok = watch_file(w, input);
 		} else {
 			char *dir = strndup(input, (size_t)(cli_basename(input) - input));
 
@@ -1043,6 +1049,30 @@ static void tell_gone_inputs(watch_state *w, build_options *o)
 	}
 }
 
+/* Before a build: an input folder whose path names another folder now
+ * (a symbolic link pointed elsewhere, `ln -sfn v2 current`) is watched
+ * there, and no more at the folder it named; the build then prunes what
+ * only that folder held, as for a replaced folder. */
+static void follow_input_links(watch_state *w, const build_options *o)
+{
+	for (size_t i = 0; i < o->inputs.count; i++) {
+		const char *input = o->inputs.items[i];
+		struct stat st;
+		bool is_moved = false;
+
+		if (w->is_gone[i] || stat(input, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		for (size_t k = 0; k < w->dir_count; k++)
+			if (is_path_of(&w->dirs[k], input))
+				is_moved = !names_folder(&w->dirs[k], input);
+		if (!is_moved)
+			continue;
+		forget_paths(w, input, true);
+		if (!add_tree(w, input))
+			w->needs_rewatch = true;
+	}
+}
+
 /* Build, then build again on every change, until SIGINT or SIGTERM. */
 static void watch_loop(watch_state *w, build_options *o)
 {
@@ -1062,6 +1092,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			again = false;
 			w->is_dirty = false;
 			tell_gone_inputs(w, o);
+			follow_input_links(w, o);
 			if ((pid = start_build(o, fds)) > 0)
 				finish_build(pid, fds, printed);
 			build_said_release(&o->said_before);

@@ -1231,6 +1231,52 @@ static void watch_follows_linked_files(void **state)
 	free(wave_xnb), free(w.log), free(src), free(out), free(dir);
 }
 
+/* An input that is a symbolic link to a folder, pointed at another folder
+ * (`ln -sfn v2 current`): built from the new one, what only the old one
+ * held pruned, and saves there built; the old one is watched no more.
+ * (Nothing was noticed: the watch stayed on the old folder.) */
+static void watch_follows_an_input_link_pointed_elsewhere(void **state)
+{
+	char *dir = test_tmpdir("watch-input-link"), *out = test_format("%s/out", dir);
+	char *v1 = test_format("%s/v1", dir), *v2 = test_format("%s/v2", dir);
+	char *current = test_format("%s/current", dir), *next = test_format("%s/current.next", dir);
+	char *turn1 = test_format("%s/Turn.Animation", v1), *wave1 = test_format("%s/Wave.Animation", v1);
+	char *turn2 = test_format("%s/Turn.Animation", v2);
+	char *turn_xnb = test_format("%s/Turn.xnb", out), *wave_xnb = test_format("%s/Wave.xnb", out);
+	char *text = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(v1, 0755), mkdir(v2, 0755);
+	save(turn1, text), save(wave1, text);
+	free(text);
+	text = turn_with_duration("2.5");
+	save(turn2, text);
+	free(text);
+	assert_int_equal(symlink("v1", current), 0);
+	start(&w, dir, out, current);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f && test_file_exists(wave_xnb));
+	settle();
+	/* Pointed at v2, as ln -sfn does it. */
+	assert_int_equal(symlink("v2", next), 0);
+	assert_int_equal(rename(next, current), 0);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	for (int i = 0; i < 500 && test_file_exists(wave_xnb); i++)
+		usleep(10000);   /* pruned as the rebuild ends */
+	assert_false(test_file_exists(wave_xnb));
+	/* v2 watched in v1's place, the link's folder and the output folder */
+	assert_int_equal(watches_of(w.pid), 3);
+	settle();
+	text = turn_with_duration("3.5");
+	save(turn2, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 3.5f);
+	stop_watch(NULL);
+	free(v1), free(v2), free(current), free(next), free(turn1), free(wave1), free(turn2), free(turn_xnb);
+	free(wave_xnb), free(w.log), free(out), free(dir);
+}
+
 /* A symbolic link to a folder that is an input through another path too,
  * deleted: the folder stays watched, and a save in it is built (the link's
  * going took the folder's one watch with it, and the save was missed). */
@@ -1362,6 +1408,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
