@@ -580,7 +580,19 @@ static void take_events(watch_state *w)
 typedef struct watch_sink {
 	build_status_sink base;
 	double start_s;
+	bool has_summary;     /* the build printed its line */
+	char *first_error;    /* the subject of the first error the run said */
 } watch_sink;
+
+/* The clock time a rebuild's line starts with. */
+static void watch_clock(char clock[16])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(clock, 16, "%H:%M:%S", &tm);
+}
 
 static void quiet_job_done(build_status_sink *s, size_t job)
 {
@@ -618,13 +630,11 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 {
 	const build_ctx *ctx = s->ctx;
 	watch_sink *ws = (watch_sink *)s;
-	time_t now = time(NULL);
-	struct tm tm;
 	char clock[16];
 	unsigned listed = 0;
 
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	ws->has_summary = true;
+	watch_clock(clock);
 	printf("%s compiled %u source%s", clock, t->compiled, t->compiled == 1 ? "" : "s");
 	for (size_t i = 0; i < ctx->plan.count && listed < 3; i++) {
 		const build_job *j = &ctx->plan.jobs[i];
@@ -663,8 +673,31 @@ static void watch_clear(build_status_sink *s)
 static void watch_diag(build_status_sink *s, const animc_diag *d)
 {
 	cli_diag_printer printer = s->ctx->printer;
+	watch_sink *ws = (watch_sink *)s;
 
+	if (d->severity == ANIMC_ERROR && !ws->first_error && d->path)
+		ws->first_error = strdup(d->path);
 	cli_print_diag(&printer, d);
+}
+
+/* The line of a rebuild that stopped before it compiled anything (the
+ * --skeleton model or the project cannot be read, OUTDIR cannot be
+ * used): its error, printed above, names `subject` (NULL: unknown). */
+static void watch_not_built(const watch_sink *ws, const char *subject, unsigned warnings)
+{
+	char clock[16];
+
+	watch_clock(clock);
+	printf("%s not built: ", clock);
+	if (subject) {
+		fputs("an error in ", stdout);
+		cli_print_escaped(stdout, subject, 0);
+	} else {
+		fputs("stopped by the error above", stdout);
+	}
+	printf(", 0 compiled, %u warning%s, in %.0f ms\n", warnings, warnings == 1 ? "" : "s",
+	       (build_now_s() - ws->start_s) * 1000);
+	fflush(stdout);
 }
 
 static const build_status_ops watch_ops = {
@@ -832,9 +865,21 @@ static pid_t start_build(build_options *o, int fds[2])
 		memset(&deps, 0, sizeof deps);
 		deps.status = &sink.base;
 		fflush(stdout);
-		if (o->has_project && !reread_project(o))
+		if (o->has_project && !reread_project(o)) {
+			unsigned warnings = 0;
+
+			for (size_t i = 0; i < o->said_before.count; i++)
+				warnings += o->said_before.items[i].severity == ANIMC_WARNING;
+			watch_not_built(&sink, o->mgcb_path, warnings);
 			_exit(ANIMC_EXIT_FAILED);
-		_exit(build_engine_run_with(CMD_BUILD, o, &deps));
+		}
+		int status = build_engine_run_with(CMD_BUILD, o, &deps);
+
+		/* A build is never silent: one stopped before it compiled
+		 * has its line too (a stop by a signal ended the process). */
+		if (status != ANIMC_EXIT_OK && !sink.has_summary)
+			watch_not_built(&sink, sink.first_error, sink.base.run_warnings);
+		_exit(status);
 	}
 	close(pipe_fds[1]);
 	close(err_fds[1]);

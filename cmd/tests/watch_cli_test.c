@@ -700,6 +700,60 @@ static void watch_prints_diagnostics_on_standard_error(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* Wait (up to 20 s) until the log has `count` lines with `what`. */
+static void wait_for_lines(const watcher *w, const char *what, size_t count)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (lines_with(w->log, what) >= count)
+			return;
+		usleep(10000);
+	}
+	size_t size;
+	char *text = (char *)test_read_file(w->log, &size);
+	fail_msg("waited for %zu lines with '%s':\n%s", count, what, text);
+}
+
+/* A rebuild stopped before it compiled (the --skeleton model saved broken,
+ * the project with an error, the project deleted) prints its line too,
+ * after its error: it printed the error alone. */
+static void watch_prints_a_line_for_a_build_not_built(void **state)
+{
+	char *dir = test_tmpdir("watch-not-built"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *skel = test_format("%s/Walker.gltf", dir);
+	char *project = test_format("%s/P.mgcb", src), *text = turn_with_duration("1.5");
+	char *copy = test_format("cp testdata/authoring/Walker_rest.gltf '%s'", skel);
+	const char *argv[] = { "animc", "watch", "--skeleton", skel, "-o", out, src, NULL };
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(turn, text);
+	free(text);
+	assert_int_equal(system(copy), 0);
+	start_argv(&w, dir, argv);
+	wait_for_lines(&w, " in ", 1);
+	settle();
+	save(skel, "{");
+	wait_for_lines(&w, " not built: stopped by the error above, 0 compiled, 0 warnings, in ", 1);
+	stop_watch(NULL);
+	free(w.log);
+
+	/* The project: an error in it, then gone. */
+	save(project, "/outputDir:bin\n/build:Turn.Animation\n");
+	start_with(&w, dir, "--mgcb", project, NULL);
+	wait_for_builds(&w, 1);
+	settle();
+	save(project, "/outputDir:bin\n$endif\n/build:Turn.Animation\n");
+	char *line = test_format(" not built: an error in %s, 0 compiled, 0 warnings, in ", project);
+	wait_for_lines(&w, line, 1);
+	settle();
+	assert_int_equal(unlink(project), 0);
+	wait_for_lines(&w, line, 2);
+	assert_int_equal(lines_with(w.log, ": error: "), 2);
+	stop_watch(NULL);
+	free(line), free(copy), free(project), free(skel), free(turn), free(w.log), free(src), free(out), free(dir);
+}
+
 /* The line names sources by their paths as the build names them: two of
  * one name in two folders were "Turn.Animation, Turn.Animation". */
 static void watch_line_names_paths(void **state)
@@ -1421,6 +1475,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_the_warnings_it_counts, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_diagnostics_on_standard_error, stop_watch),
+	cmocka_unit_test_teardown(watch_prints_a_line_for_a_build_not_built, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_the_projects_warnings, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
