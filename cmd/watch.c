@@ -1203,10 +1203,66 @@ static void watch_loop(watch_state *w, build_options *o)
 
 static void watch_help(FILE *out);
 
+/* Keep in `made` the folders of `path` not there yet, the deepest first:
+ * those cli_mkdir_p makes. */
+static void missing_folders(const char *path, cli_strings *made)
+{
+	char *p = strdup(path);
+
+	while (p && p[0] && access(p, F_OK) != 0 && errno == ENOENT && cli_strings_push(made, p)) {
+		size_t n = strlen(p);
+
+		while (n > 1 && p[n - 1] == '/')
+			n--;
+		while (n > 0 && p[n - 1] != '/')
+			n--;
+		while (n > 1 && p[n - 1] == '/')
+			n--;
+		p[n] = '\0';
+	}
+	free(p);
+}
+
+/* Make the output folder and the --cache-dir folder (they are there
+ * before they are compared with the inputs), keeping in `made` those made
+ * here: a watch that does not start removes them again (unmake_dirs). */
+static bool make_out_dirs(const build_options *o, cli_strings *made)
+{
+	const char *dirs[2] = { o->out_dir, o->cache_dir };
+
+	for (size_t i = 0; i < 2; i++) {
+		cli_error err;
+
+		if (!dirs[i])
+			continue;
+		missing_folders(dirs[i], made);
+		if (!cli_mkdir_p(dirs[i], &err)) {
+			cli_report_error(dirs[i], &err);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Remove the folders make_out_dirs made, those left empty: the watch did
+ * not start, and left them behind, as a build that fails leaves none.
+ * (Again while one goes: one folder may hold another of the list.) */
+static void unmake_dirs(const cli_strings *made)
+{
+	bool removed = true;
+
+	while (removed) {
+		removed = false;
+		for (size_t i = 0; i < made->count; i++)
+			removed |= rmdir(made->items[i]) == 0;
+	}
+}
+
 static int run_watch(int argc, char **argv)
 {
 	build_options o;
 	watch_state w = { .fd = -1, .out_wd = -1 };
+	cli_strings made = { NULL, 0, 0 };
 	int status = build_options_parse_as(&o, CMD_BUILD, "watch", argc, argv);
 
 	if (status != 0) {
@@ -1228,23 +1284,8 @@ static int run_watch(int argc, char **argv)
 		build_options_release(&o);
 		return ANIMC_EXIT_FAILED;
 	}
-	/* The output folder exists before it is compared with the inputs. */
-	{
-		cli_error err;
-
-		if (!cli_mkdir_p(o.out_dir, &err)) {
-			cli_report_error(o.out_dir, &err);
-			status = ANIMC_EXIT_FAILED;
-		}
-	}
-	if (status == 0 && o.cache_dir) {
-		cli_error err;
-
-		if (!cli_mkdir_p(o.cache_dir, &err)) {
-			cli_report_error(o.cache_dir, &err);
-			status = ANIMC_EXIT_FAILED;
-		}
-	}
+	if (!make_out_dirs(&o, &made))
+		status = ANIMC_EXIT_FAILED;
 	w.skip_real[0] = realpath(o.out_dir, NULL);
 	w.skip_real[1] = o.cache_dir ? realpath(o.cache_dir, NULL) : NULL;
 	own_file_set(&w.own[0], o.report_path);
@@ -1260,6 +1301,9 @@ static int run_watch(int argc, char **argv)
 		status = ANIMC_EXIT_FAILED;
 	if (status == 0)
 		watch_loop(&w, &o);
+	else
+		unmake_dirs(&made);
+	cli_strings_release(&made);
 	for (size_t i = 0; i < w.dir_count; i++) {
 		free(w.dirs[i].dir);
 		free(w.dirs[i].real);

@@ -700,6 +700,31 @@ static void watch_prints_diagnostics_on_standard_error(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A watch that does not start (an input not there) leaves no folder it
+ * made, the output folder's parents and the cache folder too (they stayed,
+ * empty); a folder that was there stays. */
+static void watch_that_does_not_start_makes_no_folder(void **state)
+{
+	char *dir = test_tmpdir("watch-no-start"), *build = test_format("%s/build", dir);
+	char *out = test_format("%s/build/Content", dir), *cache = test_format("%s/build/cache/x", dir);
+	char *typo = test_format("%s/art-typo", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("watch", "-o", out, "--cache-dir", cache, typo, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "art-typo: error: cannot watch: No such file or directory"));
+	test_run_release(&r);
+	assert_false(test_file_exists(build));
+	mkdir(build, 0755);
+	r = test_animc("watch", "-o", out, typo, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	assert_true(test_file_exists(build));
+	assert_false(test_file_exists(out));
+	free(typo), free(cache), free(out), free(build), free(dir);
+}
+
 /* Wait (up to 20 s) until the log has `count` lines with `what`. */
 static void wait_for_lines(const watcher *w, const char *what, size_t count)
 {
@@ -1476,6 +1501,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_prints_the_warnings_it_counts, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_diagnostics_on_standard_error, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_a_line_for_a_build_not_built, stop_watch),
+	cmocka_unit_test(watch_that_does_not_start_makes_no_folder),
 	cmocka_unit_test_teardown(watch_line_counts_the_projects_warnings, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
