@@ -146,12 +146,23 @@ static void own_file_set(own_file *f, const char *path)
 	free(dir);
 }
 
-static bool counts_name(const watched *dir, const char *name)
+/* Was NAME in DIR asked for by name (an input, a file a build read)? */
+static bool is_named(const watched *dir, const char *name)
 {
-	for (size_t i = 0; !dir->is_all && i < dir->names.count; i++)
+	for (size_t i = 0; i < dir->names.count; i++)
 		if (strcmp(dir->names.items[i], name) == 0)
 			return true;
-	return dir->is_all;
+	return false;
+}
+
+/* Does an event about NAME in DIR count?  A name folder walks leave out
+ * (".wag.bin", "x.tmp": an editor's or a tool's) only when it was asked
+ * for by name: a dependency the manifest records may be so named. */
+static bool counts_name(const watched *dir, const char *name)
+{
+	if (cli_is_left_out_name(name))
+		return is_named(dir, name);
+	return dir->is_all || is_named(dir, name);
 }
 
 /* Is `path` one of the paths folder `d` is watched by? */
@@ -203,7 +214,9 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 			free(real);
 			if (!is_path_of(d, dir) && !cli_strings_push(&d->aliases, dir))
 				return false;
-			return d->is_all || counts_name(d, only) || cli_strings_push(&d->names, only);
+			/* Named even in a folder watched whole: a left-out
+			 * name counts only so (counts_name). */
+			return !only || is_named(d, only) || cli_strings_push(&d->names, only);
 		}
 	grown = realloc(w->dirs, (w->dir_count + 1) * sizeof *grown);
 	if (!grown) {
@@ -499,8 +512,9 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 	if (e->mask & (IN_DELETE | IN_MOVED_FROM))
 		forget_paths(w, sub, false);
 	/* A folder that cannot be watched yet (the watch limit) is tried
-	 * again every second, as a folder that went away. */
-	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)) && !add_tree(w, sub))
+	 * again every second, as a folder that went away.  One of a name
+	 * walks leave out counts only as named: not watched whole. */
+	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)) && !cli_is_left_out_name(e->name) && !add_tree(w, sub))
 		w->needs_rewatch = true;
 	if (e->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
 		w->is_dirty = true;
@@ -548,7 +562,7 @@ static void take_events(watch_state *w)
 				w->last_event_s = t;
 				continue;
 			}
-			if (!e->len || cli_is_left_out_name(e->name) || !counts_name(dir, e->name))
+			if (!e->len || !counts_name(dir, e->name))
 				continue;
 			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
 				continue;   /* the build wrote it */

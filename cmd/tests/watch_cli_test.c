@@ -551,6 +551,51 @@ static void watch_follows_the_files_read(void **state)
 
 /* A copy of the corpus's RobotGame clips in DIR/src (and the folders a/
  * and b/ there, empty), and the number of sources it holds. */
+/* A file a build read named as folder walks leave out names (a glTF
+ * buffer ".wag.bin"): a save of it is built (it was dropped as a name
+ * left out, though the manifest records it). */
+static void watch_follows_a_dependency_named_as_left_out(void **state)
+{
+	char *dir = test_tmpdir("watch-dot-dep"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *ref = test_format("%s/ref", dir), *gltf = test_format("%s/external.gltf", src);
+	char *bin = test_format("%s/.wag.bin", src), *xnb = test_format("%s/external/wag.xnb", out);
+	char *ref_xnb = test_format("%s/external/wag.xnb", ref);
+	char *text = replaced("testdata/gltf/external.gltf", "wag%20data.bin", ".wag.bin");
+	size_t size, ref_size, before_size;
+	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *got, *want, *before;
+	watcher w;
+	test_run r;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(gltf, text);
+	free(text);
+	FILE *f = fopen(bin, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	before = test_read_file(xnb, &before_size);
+	settle();
+	data[size - 1] ^= 0x40;   /* the last key's value */
+	f = fopen(bin, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+	wait_for_builds(&w, 2);
+	stop_watch(NULL);
+	r = test_animc("build", "-q", "-o", ref, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	got = test_read_file(xnb, &size);
+	want = test_read_file(ref_xnb, &ref_size);
+	assert_true(size == ref_size && memcmp(got, want, size) == 0);
+	assert_false(size == before_size && memcmp(got, before, size) == 0);
+	free(got), free(want), free(before), free(data), free(ref_xnb), free(xnb), free(bin), free(gltf), free(ref);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 static char *corpus_copy(const char *dir, unsigned *count)
 {
 	char *src = test_format("%s/src", dir);
@@ -1506,6 +1551,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_a_dependency_named_as_left_out, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
