@@ -1272,6 +1272,32 @@ static void unmake_dirs(const cli_strings *made)
 	}
 }
 
+/* Is an input the output folder or the --cache-dir folder?  Those are
+ * never watched (the build writes them), so such a watch would watch
+ * nothing of it: a usage error, said before anything is made. */
+static int input_is_written(const build_options *o)
+{
+	const char *dirs[2] = { o->out_dir, o->cache_dir };
+	int status = 0;
+
+	for (size_t k = 0; k < 2 && !status; k++) {
+		char *real = dirs[k] ? realpath(dirs[k], NULL) : NULL;
+
+		for (size_t i = 0; real && i < o->inputs.count && !status; i++) {
+			char *input = realpath(o->inputs.items[i], NULL);
+
+			if (input && strcmp(input, real) == 0)
+				status = cli_usage_error("watch", "the input '%s' is the %s folder too (%s '%s'), "
+							 "which the build writes: give %s a folder of its own",
+							 o->inputs.items[i], k ? "cache" : "output",
+							 k ? "--cache-dir" : "-o", dirs[k], k ? "--cache-dir" : "-o");
+			free(input);
+		}
+		free(real);
+	}
+	return status;
+}
+
 static int run_watch(int argc, char **argv)
 {
 	build_options o;
@@ -1285,6 +1311,11 @@ static int run_watch(int argc, char **argv)
 			return status;
 		watch_help(stdout);
 		return ANIMC_EXIT_OK;
+	}
+	status = input_is_written(&o);
+	if (status != 0) {
+		build_options_release(&o);
+		return status;
 	}
 	/* The output folder follows its inputs: a deleted source takes its
 	 * outputs with it. */

@@ -3109,7 +3109,42 @@ static void a_dangling_folder_link_keeps_its_outputs(void **state)
 	free(link), free(walk), free(out), free(share), free(art), free(dir);
 }
 
+/* An output folder that is an input is refused (its outputs landed beside
+ * the sources, and the next build failed on them); one inside an input
+ * that holds sources says they are left out (they were, without a word). */
+static void an_output_folder_holding_sources_is_said(void **state)
+{
+	char *dir = test_tmpdir("out-holds-sources"), *src = test_format("%s/src", dir);
+	char *sub = test_format("%s/Sub", src), *turn_xnb = test_format("%s/Turn.xnb", src);
+	char *said;
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/sample/Crane/Turn.Animation '%s' && "
+	   "cp testdata/sample/Crane/Wave.Animation '%s'", sub, src, sub);
+	r = test_animc("build", "-o", src, src, NULL);
+	assert_int_equal(r.status, 1);
+	said = test_format("%s: error: is the output folder too (-o '%s'): not built; give -o a folder of its own\n",
+			   src, src);
+	assert_non_null(strstr(r.err, said));
+	free(said);
+	assert_false(test_file_exists(turn_xnb));
+	test_run_release(&r);
+
+	r = test_animc("build", "-o", sub, src, NULL);
+	assert_int_equal(r.status, 0);
+	said = test_format("%s: warning: the output folder lies in the input '%s' and holds 1 source (%s/Wave.Animation), "
+			   "left out: its files are taken as outputs; give -o a folder of its own [output-holds-sources]\n",
+			   sub, src, sub);
+	assert_non_null(strstr(r.err, said));
+	free(said);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	free(turn_xnb), free(sub), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_output_folder_holding_sources_is_said),
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
 	cmocka_unit_test(a_report_over_an_output_or_the_state_is_refused),
 	cmocka_unit_test(a_report_over_a_file_the_build_reads_is_refused),

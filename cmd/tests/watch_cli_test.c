@@ -770,6 +770,32 @@ static void watch_that_does_not_start_makes_no_folder(void **state)
 	free(typo), free(cache), free(out), free(build), free(dir);
 }
 
+/* An input that is the output folder or the cache folder is a usage
+ * error, and nothing is made (it watched nothing, said "watching 0
+ * folders", and never built a save). */
+static void watch_refuses_an_input_it_writes(void **state)
+{
+	char *dir = test_tmpdir("watch-input-written"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *said;
+	test_run r;
+
+	(void)state;
+	mkdir(src, 0755);
+	r = test_animc("watch", "-o", src, src, NULL);
+	assert_int_equal(r.status, 2);
+	said = test_format("animc watch: the input '%s' is the output folder too (-o '%s'), which the build writes: "
+			   "give -o a folder of its own\nTry 'animc help watch'.\n", src, src);
+	assert_string_equal(r.err, said);
+	free(said);
+	test_run_release(&r);
+	r = test_animc("watch", "-o", out, "--cache-dir", src, src, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "is the cache folder too (--cache-dir '"));
+	test_run_release(&r);
+	assert_false(test_file_exists(out));
+	free(out), free(src), free(dir);
+}
+
 /* Wait (up to 20 s) until the log has `count` lines with `what`. */
 static void wait_for_lines(const watcher *w, const char *what, size_t count)
 {
@@ -1547,6 +1573,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_prints_diagnostics_on_standard_error, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_a_line_for_a_build_not_built, stop_watch),
 	cmocka_unit_test(watch_that_does_not_start_makes_no_folder),
+	cmocka_unit_test(watch_refuses_an_input_it_writes),
 	cmocka_unit_test_teardown(watch_line_counts_the_projects_warnings, stop_watch),
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),

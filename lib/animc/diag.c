@@ -116,6 +116,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"animc watch: an input of its command line moved away or was deleted (the run's own)" },
 	[ANIMC_WARN_PROJECT_CHANGED] = { "project-changed",
 		"animc watch: the project's /outputDir: or /platform: changed, which needs a restart (the run's own)" },
+	[ANIMC_WARN_OUTPUT_HOLDS_SOURCES] = { "output-holds-sources",
+		"the output folder lies inside an input folder and holds sources, which are left out (the run's own)" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -132,6 +132,7 @@ typedef struct walker {
 	size_t seen_size, seen_count;
 	bool has_exclude;
 	dir_id exclude;
+	bool met_exclude;       /* the walk reached OUTDIR, and left it out */
 	/* The run's own --report, --junit and --depfile files, when they are
 	 * there: written by builds, no sources (as OUTDIR's files are not). */
 	dir_id own[3];
@@ -390,7 +391,9 @@ static bool walk(walker *w, const char *rel)
 			struct stat link;
 
 			if (w->has_exclude && id.dev == w->exclude.dev && id.ino == w->exclude.ino) {
-				/* OUTDIR inside an input: its files are outputs */
+				/* OUTDIR inside an input: its files are outputs
+				 * (say_out_dir_sources tells of sources there) */
+				w->met_exclude = true;
 			} else if (e->type != DT_DIR && lstat(full, &link) == 0 && S_ISLNK(link.st_mode)) {
 				ok = cli_strings_push(&w->later, child);
 			} else if (!remember_dir(w, id)) {
@@ -544,13 +547,67 @@ static char *dir_of(const char *path)
 
 static void merge_repeats(build_plan *plan);
 
+/* Count the sources under folder DIR (files an importer claims; not its
+ * .xnb outputs, nor names walks leave out, such as the manifest's folder),
+ * keeping the first few in `named`. */
+static size_t count_sources(const char *dir, cli_strings *named, int depth)
+{
+	DIR *d = depth < 32 ? opendir(dir) : NULL;
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		char *full = cli_is_left_out_name(e->d_name) ? NULL : cli_path_join(dir, e->d_name, NULL);
+		size_t len = strlen(e->d_name);
+		struct stat st;
+		cli_source src;
+
+		if (!full || lstat(full, &st) != 0) {
+			/* left out, or gone */
+		} else if (S_ISDIR(st.st_mode)) {
+			n += count_sources(full, named, depth + 1);
+		} else if (S_ISREG(st.st_mode) && !(len > 4 && strcmp(e->d_name + len - 4, ".xnb") == 0) &&
+			   !(len > 8 && strcmp(e->d_name + len - 8, ".xnb.zst") == 0) && cli_source_open(&src, full, NULL)) {
+			if (animc_importer_find(full, src.head, src.head_size)) {
+				n++;
+				if (named->count < 3)
+					cli_strings_push(named, full);
+			}
+			cli_source_close(&src);
+		}
+		free(full);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* OUTDIR lies inside input folder `input`, whose walk left it out (its
+ * files are outputs): the sources it holds are not built, which a warning
+ * says (nothing did). */
+static void say_out_dir_sources(build_ctx *ctx, const char *input)
+{
+	const char *out = ctx->options->out_dir;
+	cli_strings named = { NULL, 0, 0 };
+	size_t n = count_sources(out, &named, 0);
+
+	if (n)
+		build_say_kind(ctx, ANIMC_WARNING, animc_warning_kind_at(ANIMC_WARN_OUTPUT_HOLDS_SOURCES)->name, out,
+			       "the output folder lies in the input '%s' and holds %zu source%s (%s%s%s%s%s%s), left "
+			       "out: its files are taken as outputs; give -o a folder of its own", input, n,
+			       n == 1 ? "" : "s", named.items[0], named.count > 1 ? ", " : "",
+			       named.count > 1 ? named.items[1] : "", named.count > 2 ? ", " : "",
+			       named.count > 2 ? named.items[2] : "", n > named.count ? ", ..." : "");
+	cli_strings_release(&named);
+}
+
 bool build_plan_make(build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
 	build_plan *plan = &ctx->plan;
 	char *base_real = NULL;
 	struct stat out_st;
-	bool has_out = stat(o->out_dir, &out_st) == 0;
+	bool has_out = stat(o->out_dir, &out_st) == 0, has_told_out = false;
 
 	if (o->base_dir) {
 		base_real = realpath(o->base_dir, NULL);
@@ -571,6 +628,11 @@ bool build_plan_make(build_ctx *ctx)
 				continue;   /* animc watch says so */
 			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
 					 strerror(errno));
+		} else if (S_ISDIR(st.st_mode) && has_out && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
+			/* Its outputs would land beside its sources, and be
+			 * taken as sources by the next build. */
+			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "is the output folder too "
+					 "(-o '%s'): not built; give -o a folder of its own", o->out_dir);
 		} else if (S_ISDIR(st.st_mode)) {
 			walker w = { .ctx = ctx, .root = input, .rel_root = "", .has_exclude = has_out,
 				     .exclude = { out_st.st_dev, out_st.st_ino } };
@@ -590,6 +652,10 @@ bool build_plan_make(build_ctx *ctx)
 				w.rel_root = rel ? rel : "";
 				remember_dir(&w, (dir_id){ st.st_dev, st.st_ino });
 				ok = walk(&w, NULL) && walk_later(&w);
+			}
+			if (w.met_exclude && !has_told_out) {
+				say_out_dir_sources(ctx, input);
+				has_told_out = true;
 			}
 			free(w.seen);
 			cli_strings_release(&w.later);

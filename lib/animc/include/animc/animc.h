@@ -132,6 +132,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_NOTHING_TO_CLEAN,
 	ANIMC_WARN_INPUT_GONE,
 	ANIMC_WARN_PROJECT_CHANGED,
+	/* the run's own: an output folder inside an input that holds sources */
+	ANIMC_WARN_OUTPUT_HOLDS_SOURCES,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
