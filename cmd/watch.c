@@ -86,6 +86,10 @@ typedef struct watch_state {
 	size_t not_source_count;
 	bool is_dirty;
 	double last_event_s;
+	/* When is_dirty was first set since the last rebuild: events that
+	 * keep coming (a log appended to every few ms) hold a rebuild back
+	 * no longer than WATCH_WRITER_LIMIT_MS from it. */
+	double dirty_since_s;
 	/* A watched folder went away (an input replaced, renamed back): its
 	 * watches are made again once it is there, and the output folder's
 	 * own (out_wd: it going away needs a build) after each build. */
@@ -1150,6 +1154,7 @@ static void watch_loop(watch_state *w, build_options *o)
 
 			again = false;
 			w->is_dirty = false;
+			w->dirty_since_s = 0;
 			tell_gone_inputs(w, o);
 			follow_input_links(w, o);
 			if ((pid = start_build(o, fds)) > 0)
@@ -1201,7 +1206,13 @@ static void watch_loop(watch_state *w, build_options *o)
 		if (!w->is_dirty && any_gone && (timeout < 0 || timeout > 1000))
 			timeout = 1000;
 		if (w->is_dirty) {
+			if (w->dirty_since_s == 0)
+				w->dirty_since_s = t;
 			double wait_ms = WATCH_QUIET_MS - (t - w->last_event_s) * 1000;
+			double overdue_ms = WATCH_WRITER_LIMIT_MS - (t - w->dirty_since_s) * 1000;
+
+			if (overdue_ms < wait_ms)
+				wait_ms = overdue_ms;
 
 			if (wait_ms <= 0 && w->writer_count == 0) {
 				again = true;

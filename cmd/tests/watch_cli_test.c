@@ -1554,10 +1554,59 @@ static void watch_says_once_an_input_is_gone(void **state)
 	free(turn_xnb), free(bend_xnb), free(wave_xnb), free(solo_xnb), free(wave), free(w.log), free(out), free(dir);
 }
 
+/* A log in the tree that a tool appends to every few milliseconds held
+ * every rebuild back for as long as it grew (each close restarted the
+ * quiet time).  A save is now built within 3 s of it while the log still
+ * grows. */
+static void watch_builds_while_a_log_keeps_growing(void **state)
+{
+	char *dir = test_tmpdir("watch-log"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *log = test_format("%s/export.log", src), *text;
+	watcher w;
+	pid_t writer;
+	int status;
+
+	(void)state;
+	mkdir(src, 0755);
+	text = turn_with_duration("1.5");
+	save(turn, text);
+	free(text);
+	save(log, "started\n");
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	writer = fork();
+	assert_true(writer >= 0);
+	if (writer == 0) {
+		/* 20 s of lines, 200 a second, each write closed. */
+		for (int i = 0; i < 4000; i++) {
+			int fd = open(log, O_WRONLY | O_APPEND);
+
+			if (fd >= 0 && write(fd, "line\n", 5) == 5)
+				close(fd);
+			usleep(5000);
+		}
+		_exit(0);
+	}
+	usleep(200000);
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	for (int i = 0; i < 1500 && duration_of(turn_xnb) != 2.5f; i++)
+		usleep(10000);
+	/* Built while the log still grows. */
+	assert_int_equal(waitpid(writer, &status, WNOHANG), 0);
+	kill(writer, SIGKILL);
+	waitpid(writer, &status, 0);
+	assert_true(duration_of(turn_xnb) == 2.5f);
+	free(log), free(turn_xnb), free(turn), free(out), free(src), free(dir), free(w.log);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
