@@ -824,6 +824,18 @@ static bool watch_file(watch_state *w, const char *path)
 	return ok;
 }
 
+/* A source named on its own (an input file, a project's item): the file,
+ * and its clip-split sidecar's name beside it, which a build reads once it
+ * is there (a sidecar copied in later splits the source). */
+static bool watch_source_file(watch_state *w, const char *path)
+{
+	char *sidecar = build_sidecar_path(path);
+	bool ok = watch_file(w, path) && (!sidecar || watch_file(w, sidecar));
+
+	free(sidecar);
+	return ok;
+}
+
 /* Watch the project's response files (/@:) and the folders of its items,
  * those added since too. */
 static bool watch_project(watch_state *w, const build_options *o)
@@ -842,7 +854,7 @@ static bool watch_project(watch_state *w, const build_options *o)
 		for (size_t i = 0; ok && i < now.file_count; i++)
 			ok = watch_file(w, now.files[i]);
 		for (size_t i = 0; ok && i < now.count; i++)
-			ok = watch_file(w, now.items[i].source);
+			ok = watch_source_file(w, now.items[i].source);
 		build_mgcb_release(&now);
 	}
 	free(data);
@@ -1045,7 +1057,8 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		} else {
 			char *dir = strndup(input, (size_t)(cli_basename(input) - input));
 
-			ok = dir && add_watch(w, dir[0] ? dir : ".", cli_basename(input), false);
+			ok = dir && add_watch(w, dir[0] ? dir : ".", cli_basename(input), false) &&
+			     watch_source_file(w, input);
 			free(dir);
 		}
 	}

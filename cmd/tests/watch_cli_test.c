@@ -1602,11 +1602,42 @@ static void watch_builds_while_a_log_keeps_growing(void **state)
 	free(log), free(turn_xnb), free(turn), free(out), free(src), free(dir), free(w.log);
 }
 
+/* A sidecar copied in beside a source named on the command line (or a
+ * project's item) started no rebuild: only the source's own name was
+ * watched in its folder.  The take is now split as a build splits it. */
+static void watch_splits_a_named_source_by_a_sidecar_copied_in(void **state)
+{
+	char *dir = test_tmpdir("watch-sidecar"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walker = test_format("%s/Walker.xml", src), *sidecar = test_format("%s/Walker_Anims.xml", src);
+	char *start_xnb = test_format("%s/Walker/Start.xnb", out), *take = test_format("%s/Walker/Take 001.xnb", out);
+	size_t size;
+	uint8_t *bytes;
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	bytes = test_read_file("testdata/authoring/Walker.xml", &size);
+	assert_true(test_write_file(walker, bytes, size));
+	free(bytes);
+	start(&w, dir, out, walker);
+	wait_for_builds(&w, 1);
+	assert_true(test_file_exists(take));
+	assert_false(test_file_exists(start_xnb));
+	bytes = test_read_file("testdata/authoring/Walker_Anims.xml", &size);
+	assert_true(test_write_file(sidecar, bytes, size));
+	free(bytes);
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(start_xnb));
+	assert_false(test_file_exists(take));
+	free(take), free(start_xnb), free(sidecar), free(walker), free(out), free(src), free(dir), free(w.log);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
+	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
