@@ -98,6 +98,10 @@ typedef struct watch_state {
 	/* Per input of the command line: it is gone (moved away, deleted) and
 	 * has been said to be; it is looked for every second. */
 	bool *is_gone;
+	/* Symbolic links to folders met in the tree whose target is not there
+	 * (a share not mounted): looked at every second, and watched and
+	 * built once they lead somewhere. */
+	cli_strings dangling;
 	int out_wd;
 	const char *out_dir;
 } watch_state;
@@ -243,6 +247,14 @@ typedef struct walk_up {
 	const struct walk_up *up;
 } walk_up;
 
+static bool is_dangling_known(const watch_state *w, const char *path)
+{
+	for (size_t i = 0; i < w->dangling.count; i++)
+		if (strcmp(w->dangling.items[i], path) == 0)
+			return true;
+	return false;
+}
+
 static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 {
 	DIR *d;
@@ -272,6 +284,8 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 		sub = cli_path_join(dir, e->d_name, NULL);
 		if (sub && stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
 			ok = add_tree_below(w, sub, &here);
+		else if (sub && lstat(sub, &st) == 0 && S_ISLNK(st.st_mode) && !is_dangling_known(w, sub))
+			ok = cli_strings_push(&w->dangling, sub);
 		free(sub);
 	}
 	closedir(d);
@@ -1149,6 +1163,35 @@ static void follow_input_links(watch_state *w, const build_options *o)
 	}
 }
 
+/* A dangling link of the tree that leads to a folder now (the share
+ * mounted again): that folder watched as the tree's, true (a build is
+ * due).  A link gone altogether is forgotten. */
+static bool links_lead_somewhere(watch_state *w, double t)
+{
+	bool any = false;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < w->dangling.count; i++) {
+		char *path = w->dangling.items[i];
+		struct stat st;
+
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (!add_tree(w, path))
+				w->needs_rewatch = true;   /* the watch limit: tried again */
+			any = true;
+			free(path);
+		} else if (lstat(path, &st) != 0) {
+			free(path);
+		} else {
+			w->dangling.items[kept++] = path;
+		}
+	}
+	w->dangling.count = kept;
+	if (any)
+		w->last_event_s = t;
+	return any;
+}
+
 /* Build, then build again on every change, until SIGINT or SIGTERM. */
 static void watch_loop(watch_state *w, build_options *o)
 {
@@ -1216,6 +1259,9 @@ static void watch_loop(watch_state *w, build_options *o)
 				any_gone = true;
 			}
 		}
+		if (!w->is_dirty && links_lead_somewhere(w, t))
+			w->is_dirty = true;
+		any_gone |= w->dangling.count > 0;
 		if (!w->is_dirty && any_gone && (timeout < 0 || timeout > 1000))
 			timeout = 1000;
 		if (w->is_dirty) {
@@ -1391,6 +1437,7 @@ static int run_watch(int argc, char **argv)
 	free(w.writers);
 	free(w.not_sources);
 	free(w.is_gone);
+	cli_strings_release(&w.dangling);
 	close(w.fd);
 	build_options_release(&o);
 	return status;

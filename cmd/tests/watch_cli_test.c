@@ -1632,12 +1632,52 @@ static void watch_splits_a_named_source_by_a_sidecar_copied_in(void **state)
 	free(take), free(start_xnb), free(sidecar), free(walker), free(out), free(src), free(dir), free(w.log);
 }
 
+/* A folder of the tree reached by a symbolic link whose target is not
+ * there (a share not mounted) was never watched once the share came: its
+ * sources were not built, and saves in it were missed.  The link is
+ * looked at every second; once it leads to a folder, that folder is
+ * watched and built. */
+static void watch_follows_a_link_whose_target_comes(void **state)
+{
+	char *dir = test_tmpdir("watch-share"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *share = test_format("%s/share", dir), *anims = test_format("%s/share/anims", dir);
+	char *link = test_format("%s/shared", src), *walk = test_format("%s/share/anims/Walk.Animation", dir);
+	char *walk_xnb = test_format("%s/shared/Walk.xnb", out), *text;
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	mkdir(share, 0755);
+	text = turn_with_duration("1.5");
+	save(test_format("%s/Turn.Animation", src), text);
+	assert_int_equal(symlink("../share/anims", link), 0);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	/* The share is mounted: built within about a second. */
+	mkdir(anims, 0755);
+	save(walk, text);
+	free(text);
+	for (int i = 0; i < 1000 && !test_file_exists(walk_xnb); i++)
+		usleep(10000);
+	assert_true(duration_of(walk_xnb) == 1.5f);
+	/* And watched: a save in it is built. */
+	settle();
+	size_t builds = lines_with(w.log, " up to date, in ");
+	text = turn_with_duration("2.5");
+	save(walk, text);
+	free(text);
+	wait_for_builds(&w, builds + 1);
+	assert_true(duration_of(walk_xnb) == 2.5f);
+	free(walk_xnb), free(walk), free(link), free(anims), free(share), free(out), free(src), free(dir), free(w.log);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
 	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
