@@ -1145,6 +1145,18 @@ static const char **under_watch_limit(int limit, const char *script)
 	return argv;
 }
 
+/* The watch-limit tests set the limit in a user namespace of their own. */
+static void skip_without_user_namespaces(void)
+{
+	const char *probe[] = { "unshare", "-Ur", "true", NULL };
+	test_run r = test_execv(probe);
+	int status = r.status;
+
+	test_run_release(&r);
+	if (status != 0)
+		skip();   /* no user namespaces here */
+}
+
 /* At the inotify watch limit: a message naming fs.inotify.max_user_watches
  * (it said "No space left on device"), and a folder that could not be
  * watched is watched once there is room (it never was; nothing else
@@ -1156,17 +1168,11 @@ static void watch_waits_for_room_under_the_watch_limit(void **state)
 	char *a = test_format("%s/A", src), *b = test_format("%s/B", src), *c = test_format("%s/C", src);
 	char *t1 = test_format("%s/T1.Animation", c), *t1_xnb = test_format("%s/C/T1.xnb", out);
 	char *script = test_format("exec \"$0\" watch -o '%s' '%s'", out, src);
-	const char *probe[] = { "unshare", "-Ur", "true", NULL };
 	watcher w;
 	test_run r;
 
 	(void)state;
-	r = test_execv(probe);
-	if (r.status != 0) {
-		test_run_release(&r);
-		skip();   /* no user namespaces here */
-	}
-	test_run_release(&r);
+	skip_without_user_namespaces();
 	mkdir(src, 0755), mkdir(a, 0755);
 	save(turn, text);
 
@@ -1219,17 +1225,10 @@ static void watch_mgcb_waits_for_room_under_the_watch_limit(void **state)
 	char *turn = test_format("%s/Turn.Animation", a), *t1 = test_format("%s/T1.Animation", b);
 	char *t1_xnb = test_format("%s/bin/B/T1.xnb", in), *text = turn_with_duration("1.5");
 	char *script = test_format("exec \"$0\" watch --mgcb '%s'", project);
-	const char *probe[] = { "unshare", "-Ur", "true", NULL };
 	watcher w;
-	test_run r;
 
 	(void)state;
-	r = test_execv(probe);
-	if (r.status != 0) {
-		test_run_release(&r);
-		skip();   /* no user namespaces here */
-	}
-	test_run_release(&r);
+	skip_without_user_namespaces();
 	mkdir(in, 0755), mkdir(a, 0755), mkdir(b, 0755);
 	save(turn, text), save(t1, text);
 	free(text);
