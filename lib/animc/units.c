@@ -229,20 +229,23 @@ animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, 
 /* A bone's rest rotation and scale as turn_channel turns a channel's keys
  * (the scale along the axes kept when it cannot be held; the bone's local
  * matrix is exact). */
-static void turn_bone(animc_bone *b, const double *rotation, const double m[16])
+/* The bone's rest decomposition turned as one key of a channel: how far its
+ * scale was sheared off the axes (0 when exact). */
+static double turn_bone(animc_bone *b, const double *rotation, const double m[16])
 {
 	animc_track sc = { .is_present = true, .is_fixed = true, .value_count = 1, .values = b->scale };
 	double f[4] = { 0, 0, 0, 1 };
 	float out[3];
-
-	bool is_mirror = turned_scale(b->scale, m, out) > UNITS_SHEAR_TOLERANCE && mirror_turn(&sc, rotation, f);
+	double sheared = turned_scale(b->scale, m, out);
+	bool is_mirror = sheared > UNITS_SHEAR_TOLERANCE && mirror_turn(&sc, rotation, f);
 
 	turn_rotation(b->rotation, rotation, f);
 	if (!is_mirror)
 		memcpy(b->scale, out, sizeof out);
+	return is_mirror || sheared <= UNITS_SHEAR_TOLERANCE ? 0 : sheared;
 }
 
-animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units)
+animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units, animc_diag_sink *sink)
 {
 	double scale, rotation[4], r[16], inv[16];
 
@@ -262,7 +265,14 @@ animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_un
 
 		move_translation(b->translation, scale, rotation);
 		/* The bone's rest as one key of a channel. */
-		turn_bone(b, rotation, r);
+		double sheared = turn_bone(b, rotation, r);
+
+		if (sheared > 0 && sink)
+			animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHEARED_SCALE, 0, 0,
+					       "the model's bone '%s': the rotation turns its non-uniform rest scale off its axes "
+					       "(its part across the axes reaches %.3g of its largest scale); its rest "
+					       "pose keeps the scale along the axes: turn by quarter turns, or scale "
+					       "the bone evenly", b->name, sheared);
 		/* inverse(T) * local * T: exact, a shear and all. */
 		for (int k = 0; k < 16; k++)
 			m[k] = b->local[k];

@@ -85,7 +85,7 @@ static void skeleton_moves_as_a_whole(void **state)
 		b->parent = parents[i];
 	}
 	world(&s, before);
-	assert_int_equal(animc_skeleton_apply_units(&s, &u), ANIMC_OK);
+	assert_int_equal(animc_skeleton_apply_units(&s, &u, NULL), ANIMC_OK);
 	world(&s, after);
 	animc_units_rotation(&u, q);
 	animc_mat4_from_quat(q, r);

@@ -433,7 +433,7 @@ static void load_source_rest(const compile_state *cs, const animc_importer *impo
 	const animc_units *units = cs->job->has_units ? &cs->job->units : &cs->ctx->options->units;
 
 	if (!importer->load_skeleton || importer->load_skeleton(cs->job->path, out, NULL) != ANIMC_OK ||
-	    (!animc_units_is_identity(units) && animc_skeleton_apply_units(out, units) != ANIMC_OK))
+	    (!animc_units_is_identity(units) && animc_skeleton_apply_units(out, units, NULL) != ANIMC_OK))
 		animc_skeleton_release(out);
 }
 
@@ -608,7 +608,7 @@ static bool convert_units(compile_state *cs, animc_clip_set *set, animc_skeleton
 	}
 	memcpy(model->bones, from->bones, from->bone_count * sizeof *model->bones);
 	model->bone_count = from->bone_count;
-	if (animc_skeleton_apply_units(model, units) != ANIMC_OK) {
+	if (animc_skeleton_apply_units(model, units, sink) != ANIMC_OK) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 		return false;
 	}

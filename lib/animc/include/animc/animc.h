@@ -417,8 +417,10 @@ void animc_units_rotation(const animc_units *units, double out[4]);
  */
 animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, animc_diag_sink *sink);
 /* The same for a model's rest transforms: `local` exactly (inverse(T) *
- * local * T), its decomposition as a clip's keys are. */
-animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units);
+ * local * T), its decomposition as a clip's keys are, a rest scale turned
+ * off its axes said to `sink` (may be NULL) as ANIMC_WARN_SHEARED_SCALE. */
+animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_units *units,
+					animc_diag_sink *sink);
 
 /* ----------------------------------------------------------------- strings */
 
