@@ -71,8 +71,9 @@ static void help(FILE *out)
 		"                          --scale does, for a file built with it\n"
 		"      --rotate X,Y,Z      turn SOURCE as animc build --rotate does\n"
 		"      --skeleton MODEL    the model animc build was given: names the bones of\n"
-		"                          a source that numbers them, gives the roots --rotate\n"
-		"                          turns and the rest pose of --additive-reference bind\n"
+		"                          a source that numbers them and gives the rest pose\n"
+		"                          of --additive-reference bind (in the units --scale\n"
+		"                          and --rotate give, as the build takes it)\n"
 		"      --relative-to-bind  compose XNA keys with MODEL's rest pose, as for animc\n"
 		"                          build (needs --skeleton)\n"
 		"      --tolerance T,R,S   the bound drawn in the error band (default: 'default',\n"
@@ -244,8 +245,9 @@ static uint32_t pick_clip(const source_job *job, const animc_clip_set *set, bool
  * return `set` holds that clip alone; with `is_motion`, *motion (the
  * caller's to destroy) is the motion taken out of it.
  */
-static animc_status author_clip(const source_job *job, animc_clip_set *set, uint32_t pick, bool is_motion,
-				const double *up_turn, animc_clip **motion, animc_diag_sink *sink)
+static animc_status author_clip(const source_job *job, const animc_skeleton *model, animc_clip_set *set,
+				uint32_t pick, bool is_motion, const double *up_turn, animc_clip **motion,
+				animc_diag_sink *sink)
 {
 	const build_author_options *a = job->author;
 	animc_clip *reference = NULL, **motions = NULL;
@@ -258,10 +260,11 @@ static animc_status author_clip(const source_job *job, animc_clip_set *set, uint
 	/* The rest pose of the bones the reference clip lacks: the source's
 	 * own node tree, when its format has one. */
 	if (status == ANIMC_OK && build_author_reference_lacks(set, reference) && job->importer->load_skeleton &&
-	    job->importer->load_skeleton(job->path, &rest, NULL) != ANIMC_OK)
+	    (job->importer->load_skeleton(job->path, &rest, NULL) != ANIMC_OK ||
+	     animc_skeleton_apply_units(&rest, job->units, NULL) != ANIMC_OK))
 		animc_skeleton_release(&rest);
 	if (status == ANIMC_OK)
-		status = build_author_finish(a, set, job->skeleton, reference, rest.bone_count ? &rest : NULL, up_turn,
+		status = build_author_finish(a, set, model, reference, rest.bone_count ? &rest : NULL, up_turn,
 					     &motions, sink);
 	/* A clip without the --root-motion bone is taken out, said. */
 	if (status == ANIMC_OK && set->count != 1)
@@ -303,6 +306,7 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	animc_status status;
 	bool picked = false, is_motion, is_turned = false;
 	double turn[4];
+	animc_skeleton turned = { 0 };
 
 	options.ticks_per_second = job->ticks_per_second;
 	options.length_scale = job->units->scale;
@@ -323,8 +327,21 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 		if (picked && !build_units_convert(job->units, job->author->root_bone, set.clips[pick]->name, &set,
 						   &is_turned, turn, &sink))
 			status = ANIMC_ERR_ARGUMENT;
+		/* The model in the clips' units, as the build hands it to
+		 * the authoring passes (the import took it as it is). */
+		if (picked && status == ANIMC_OK && job->skeleton && !animc_units_is_identity(job->units)) {
+			turned.bones = malloc((job->skeleton->bone_count ? job->skeleton->bone_count : 1) *
+					      sizeof *turned.bones);
+			status = turned.bones ? ANIMC_OK : ANIMC_ERR_NOMEM;
+			if (turned.bones) {
+				memcpy(turned.bones, job->skeleton->bones, job->skeleton->bone_count * sizeof *turned.bones);
+				turned.bone_count = job->skeleton->bone_count;
+				status = animc_skeleton_apply_units(&turned, job->units, &sink);
+			}
+		}
 		if (picked && status == ANIMC_OK)
-			status = author_clip(job, &set, pick, is_motion, is_turned ? turn : NULL, &motion, &sink);
+			status = author_clip(job, turned.bones ? &turned : job->skeleton, &set, pick, is_motion,
+					     is_turned ? turn : NULL, &motion, &sink);
 		if (picked && status == ANIMC_OK)
 			status = animc_clip_process(motion ? motion : set.clips[0], &lossless, &sink, NULL);
 		if (picked && status == ANIMC_OK)
@@ -336,6 +353,7 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "cannot import: %s", animc_status_string(status));
 	animc_clip_destroy(motion);
 	animc_clip_set_release(&set);
+	free(turned.bones);   /* a shallow copy: the names are the model's */
 	return status == ANIMC_OK && picked;
 }
 

@@ -559,6 +559,23 @@ static void plot_converts_the_source_as_the_build_did(void **state)
 	r = test_animc("plot", "--bone", "Cab", "--track", "rotation", "-o", svg, turn,
 		       "testdata/sample/Crane/Turn.Animation", NULL);
 	assert_true(plot_worst(&r) > 1);
+	/* A layer made with --skeleton's rest pose under --rotate and
+	 * --scale: plot takes the model in the build's units (it took it
+	 * unconverted, and drew degrees of error the build never made). */
+	char *bind = test_format("%s/bind", dir), *idle = test_format("%s/Walker/Idle.xnb", bind);
+	r = test_animc("build", "-q", "--skeleton", "testdata/authoring/Walker_rest.gltf", "--additive-reference", "bind",
+		       "--rotate", "20,30,40", "--scale", "0.5", "--clip", "Idle", "-o", bind,
+		       "testdata/authoring/Walker.xml", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int track = 0; track < 2; track++) {
+		r = test_animc("plot", "--bone", "Arm", "--track", track ? "rotation" : "translation", "--clip", "Idle",
+			       "--skeleton", "testdata/authoring/Walker_rest.gltf", "--additive-reference", "bind",
+			       "--rotate", "20,30,40", "--scale", "0.5", "-o", svg, idle, "testdata/authoring/Walker.xml",
+			       NULL);
+		assert_true(plot_worst(&r) < 1e-4);
+	}
+	free(idle), free(bind);
 	free(crane), free(turn);
 	free(layer), free(walk), free(layered), free(turned), free(svg), free(dir);
 }
