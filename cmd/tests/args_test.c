@@ -388,7 +388,30 @@ static void options_spelt_otherwise_keep_sources_up_to_date(void **state)
 	free(out), free(dir);
 }
 
+/* A UTF-32 response file is named as such (it was called UTF-16, or said
+ * to hold a NUL byte), and nothing is built. */
+static void a_utf32_response_file_is_named_as_such(void **state)
+{
+	char *dir = test_tmpdir("args-utf32"), *out = test_format("%s/out", dir);
+	char *list = test_format("%s/list", dir), *at = test_format("@%s", list);
+	static const uint8_t le[] = { 0xFF, 0xFE, 0, 0, 'a', 0, 0, 0, '\n', 0, 0, 0 };
+	static const uint8_t be[] = { 0, 0, 0xFE, 0xFF, 0, 0, 0, 'a', 0, 0, 0, '\n' };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		assert_true(test_write_file(list, k ? be : le, sizeof le));
+		test_run r = test_animc("build", "-o", out, at, NULL);
+		assert_int_equal(r.status, 2);
+		if (!strstr(r.err, "is UTF-32 (it starts with a byte-order mark): save it as UTF-8"))
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		assert_false(test_file_exists(out));
+	}
+	free(at), free(list), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_utf32_response_file_is_named_as_such),
 	cmocka_unit_test(options_spelt_otherwise_keep_sources_up_to_date),
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),

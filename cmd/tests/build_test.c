@@ -2951,6 +2951,7 @@ static void a_report_over_a_file_the_build_reads_is_refused(void **state)
 					     "testdata/gltf/wag data.bin" };
 	enum { R_TURN, R_CRANE, R_WALKER, R_SIDECAR, R_REST, R_GLTF, R_BIN, R_FILES };
 	char *at[R_FILES], *project = test_format("%s/P.mgcb", dir);
+	char *list = test_format("%s/inputs.txt", dir), *at_list = test_format("@%s", list);
 	uint8_t *before[R_FILES + 1], *now;
 	size_t sizes[R_FILES + 1], size;
 	static const char project_text[] = "/outputDir:bin\n/build:Turn.Animation\n";
@@ -2964,6 +2965,8 @@ static void a_report_over_a_file_the_build_reads_is_refused(void **state)
 	}
 	assert_true(test_write_file(project, project_text, strlen(project_text)));
 	before[R_FILES] = test_read_file(project, &sizes[R_FILES]);
+	char *list_text = test_format("%s\n", at[R_TURN]);
+	assert_true(test_write_file(list, list_text, strlen(list_text)));
 	/* The buffer on the first build of its glTF: built, the report not
 	 * written; then, recorded, refused before the build. */
 	for (int pass = 0; pass < 2; pass++) {
@@ -2979,6 +2982,7 @@ static void a_report_over_a_file_the_build_reads_is_refused(void **state)
 		{ "--junit", at[R_CRANE], { "--skeleton", at[R_CRANE], at[R_TURN] }, "the --skeleton model" },
 		{ "--depfile", at[R_SIDECAR], { at[R_WALKER] }, "the clip-split sidecar of" },
 		{ "--report", project, { "--mgcb", project }, "a file of the MonoGame project" },
+		{ "--depfile", list, { at_list }, "the response file @" },
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		const char *argv[16] = { test_animc_path(), "build", "-q", cases[c].opt, cases[c].path, "-o", out };
@@ -3000,6 +3004,11 @@ static void a_report_over_a_file_the_build_reads_is_refused(void **state)
 		if (f < R_FILES)
 			free(at[f]);
 	}
+	size_t list_size;
+	uint8_t *list_now = test_read_file(list, &list_size);
+	assert_int_equal(list_size, strlen(list_text));
+	assert_memory_equal(list_now, list_text, list_size);
+	free(list_now), free(list_text), free(at_list), free(list);
 	free(project), free(out), free(dir);
 }
 

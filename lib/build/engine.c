@@ -608,6 +608,12 @@ static bool is_read_by_build(const build_ctx *ctx, const char *path, bool has_re
 		snprintf(what, size, "the --clips document");
 		return true;
 	}
+	for (size_t i = 0; i < o->response_files.count; i++) {
+		if (is_same_file(o->response_files.items[i], &st)) {
+			snprintf(what, size, "the response file @%s", o->response_files.items[i]);
+			return true;
+		}
+	}
 	for (size_t i = 0; o->has_project && i < o->project.file_count; i++) {
 		if (is_same_file(o->project.files[i], &st)) {
 			snprintf(what, size, "a file of the MonoGame project");

@@ -882,12 +882,19 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 			cli_usage_error(command_name(o, command), "response file '%s': %s", argv[i] + 1, err.message);
 			return false;
 		}
-		if (size >= 2 && (memcmp(data, "\xFF\xFE", 2) == 0 || memcmp(data, "\xFE\xFF", 2) == 0)) {
+		bool is_utf32 = size >= 4 && (memcmp(data, "\xFF\xFE\0\0", 4) == 0 || memcmp(data, "\0\0\xFE\xFF", 4) == 0);
+
+		if (is_utf32 || (size >= 2 && (memcmp(data, "\xFF\xFE", 2) == 0 || memcmp(data, "\xFE\xFF", 2) == 0))) {
 			free(data);
 			cli_usage_error(command_name(o, command),
-					"response file '%s' is UTF-16 (it starts with a byte-order mark): save it as UTF-8",
-					argv[i] + 1);
+					"response file '%s' is UTF-%d (it starts with a byte-order mark): save it as UTF-8",
+					argv[i] + 1, is_utf32 ? 32 : 16);
 			return false;
+		}
+		/* A file the build reads: no report is written over it. */
+		if (!cli_strings_push(&o->response_files, argv[i] + 1)) {
+			free(data);
+			return cli_usage_error(command_name(o, command), "out of memory"), false;
 		}
 		/* A UTF-8 byte-order mark, as Notepad may write, is not part of the first line. */
 		size_t bom = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
@@ -1418,6 +1425,7 @@ void build_options_release(build_options *o)
 	cli_strings_release(&o->mgcb_defines);
 	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
+	cli_strings_release(&o->response_files);
 	build_mgcb_release(&o->project);
 	cli_strings_release(&o->inputs);
 	cli_strings_release(&o->arg_storage);

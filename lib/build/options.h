@@ -70,6 +70,7 @@ typedef struct build_options {
 	cli_strings key_options;
 	cli_strings inputs;          /* after @FILE expansion */
 	cli_strings arg_storage;     /* strings read from response files */
+	cli_strings response_files;  /* the @FILEs read, as named */
 	const char *command_name;    /* named by usage errors; NULL: the command's */
 } build_options;
 
