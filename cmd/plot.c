@@ -49,7 +49,8 @@ static void help(FILE *out)
 		"options:\n"
 		"  -o, --output FILE       the SVG to write (into a folder that exists; not a\n"
 		"                          file plot reads: COMPILED, SOURCE, the model, a\n"
-		"                          clip document, by any path to it); -: the\n"
+		"                          clip document, by any path to it; an existing file\n"
+		"                          only when it holds an SVG); -: the\n"
 		"                          standard output, and the line saying the worst\n"
 		"                          error goes to stderr\n"
 		"      --bone NAME         the bone (its sequence's name)\n"
@@ -1182,6 +1183,20 @@ static bool output_folder_exists(const char *path)
 	return ok;
 }
 
+/* Whether the file's first bytes hold an SVG's root element: a plot of an
+ * earlier run, which plot may replace. */
+static bool holds_an_svg(const char *path)
+{
+	char head[1025];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	head[n] = '\0';
+	return n == strnlen(head, n) && strstr(head, "<svg") != NULL;
+}
+
 /* -o naming one of the inputs would put the SVG in its place: the source
  * art or the compiled file gone, the plot "written".  Compared as files
  * (device and inode), so that another spelling of the path, a symbolic or
@@ -1206,6 +1221,10 @@ static int refuse_an_input_as_output(const plot_args *a)
 			status = cli_usage_error("plot", "-o '%s' is %s '%s': the SVG would take its place; give "
 						 "another output", a->out_path, what[i], inputs[i]);
 	free(sidecar);
+	if (status < 0 && S_ISREG(out.st_mode) && out.st_size > 0 && !holds_an_svg(a->out_path))
+		status = cli_usage_error("plot", "-o '%s' is there and holds no SVG (a file an import reads, such as "
+					 "a glTF's buffer, would be one): plot replaces an SVG only; give another output, "
+					 "or delete it first", a->out_path);
 	return status;
 }
 

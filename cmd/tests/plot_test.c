@@ -830,6 +830,23 @@ static void plot_refuses_a_model_or_clip_document_as_its_output(void **state)
 			fail_msg("%s: %s", what[i], r.err);
 		test_run_release(&r);
 	}
+	/* A file an import reads that plot cannot know of (a glTF's buffer),
+	 * or any other that is no SVG: plot replaces an SVG only. */
+	char *buffer = test_format("%s/wag data.bin", dir), *svg = test_format("%s/p.svg", dir);
+	size_t buffer_size;
+	uint8_t *buffer_bytes = test_read_file("testdata/gltf/wag data.bin", &buffer_size);
+	assert_true(test_write_file(buffer, buffer_bytes, buffer_size));
+	r = test_animc("plot", "--bone", "Cab", "-o", buffer, turn, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "holds no SVG"));
+	test_run_release(&r);
+	assert_true(test_same_bytes(buffer, "testdata/gltf/wag data.bin"));
+	for (int k = 0; k < 2; k++) {   /* written, then replaced */
+		r = test_animc("plot", "--bone", "Cab", "-o", svg, turn, "testdata/sample/Crane/Turn.Animation", NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+	}
+	free(buffer_bytes), free(svg), free(buffer);
 	for (size_t i = 0; i < 4; i++) {
 		size_t size;
 		uint8_t *now = test_read_file(copies[i][1], &size);
