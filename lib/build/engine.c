@@ -567,6 +567,18 @@ static bool run_jobs(run_state *rs, const build_run_hooks *hooks)
 	return completed;
 }
 
+/* Whether the regular file at `path` holds a NUL byte in its first 4 KiB. */
+static bool holds_binary(const char *path)
+{
+	char head[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+
+	if (f)
+		fclose(f);
+	return memchr(head, '\0', n) != NULL;
+}
+
 static bool is_same_file(const char *path, const struct stat *st)
 {
 	struct stat at;
@@ -635,6 +647,12 @@ static bool is_read_by_build(const build_ctx *ctx, const char *path, bool has_re
 				snprintf(what, size, "a file the import of '%s' reads", j->path);
 			return true;
 		}
+	}
+	if (S_ISREG(st.st_mode) && holds_binary(path)) {
+		/* No report is: a file the build reads that no record names,
+		 * such as the buffer of a glTF --skeleton model. */
+		snprintf(what, size, "a file holding binary data, as no report does");
+		return true;
 	}
 	return false;
 }
