@@ -5,7 +5,8 @@
  * rebuild waits until no file is being written (a file modified and not yet
  * closed; not one the last build found no importer for, and none for
  * long) and nothing has happened for WATCH_QUIET_MS, so a half-written
- * source is never compiled.  Each rebuild runs the build engine in a child
+ * source is never compiled.  Bytes added to a file the last build found
+ * no importer for (a log growing) are no change.  Each rebuild runs the build engine in a child
  * process (incremental: only what changed compiles; --prune is on, so a
  * deleted source takes its outputs with it) and prints one line.  SIGINT or
  * SIGTERM stop the child's build as a build stops (no temporary file is
@@ -60,9 +61,11 @@ typedef struct writer {
 } writer;
 
 /* A file the last build found no importer for (a log, notes): it being
- * written holds no rebuild back. */
+ * written holds no rebuild back, and bytes added to it start none.  `size`:
+ * the largest it has been since the last build saw it. */
 typedef struct file_id {
 	uint64_t dev, ino;
+	uint64_t size;
 } file_id;
 
 /* A file the build itself writes (--report, --junit, --depfile): its
@@ -385,6 +388,41 @@ static bool may_be_read(const watch_state *w, const char *dir, const char *name)
 	return is_read;
 }
 
+/* Does event E only add bytes to a file the last build found no importer
+ * for (a log growing)?  Nothing a build reads changed: no rebuild.  The
+ * file made smaller than it was (truncated), another file at its name, it
+ * deleted, moved or touched, is a change as any. */
+static bool is_append_to_not_source(watch_state *w, const char *dir, const struct inotify_event *e)
+{
+	char *path;
+	struct stat st;
+	bool is_append = false;
+
+	if (e->mask & ~(uint32_t)(IN_MODIFY | IN_CLOSE_WRITE))
+		return false;
+	path = cli_path_join(dir, e->name, NULL);
+	if (!path || stat(path, &st) != 0) {
+		free(path);
+		return false;
+	}
+	free(path);
+	for (size_t i = 0; i < w->not_source_count; i++) {
+		file_id *f = &w->not_sources[i];
+
+		if (f->dev != (uint64_t)st.st_dev || f->ino != (uint64_t)st.st_ino)
+			continue;
+		/* The largest size seen, so that a truncation soon grown
+		 * past the size the build saw is still told apart; a smaller
+		 * one is not kept, so that the close ending the truncation
+		 * is a change too. */
+		is_append = (uint64_t)st.st_size >= f->size;
+		if (is_append)
+			f->size = (uint64_t)st.st_size;
+		break;
+	}
+	return is_append;
+}
+
 /* Is NAME in folder DIR a new regular file that is being written?  A
  * link (symbolic or hard), a FIFO, a device is not: nothing will close it
  * after writing. */
@@ -584,6 +622,8 @@ static void take_events(watch_state *w)
 				continue;
 			if (is_own_file(w, dir, e->name) || ((e->mask & IN_ISDIR) && is_out_dir(w, dir->dir, e->name)))
 				continue;   /* the build wrote it */
+			if (is_append_to_not_source(w, dir->dir, e))
+				continue;   /* a log growing */
 			w->last_event_s = t;
 			if ((e->mask & IN_ISDIR) || is_folder_link(w, dir->dir, e)) {
 				take_folder_event(w, dir, e);
@@ -1025,7 +1065,7 @@ static void watch_files_read(watch_state *w, const build_options *o)
 			if (!grown)
 				continue;
 			w->not_sources = grown;
-			grown[w->not_source_count++] = (file_id){ e->state.dev, e->state.ino };
+			grown[w->not_source_count++] = (file_id){ e->state.dev, e->state.ino, e->state.size };
 		}
 		if (m.has_skeleton)
 			watch_file(w, m.skeleton.path);
@@ -1453,8 +1493,9 @@ static void watch_help(FILE *out)
 		"is every other file a build read (a sidecar, a glTF buffer, --skeleton, --clips).\n"
 		"A burst of saves is one rebuild, which waits until no file is being written, so a\n"
 		"half-written source is not compiled (a file no importer reads, such as a log,\n"
-		"is not waited for; none longer than 3 s).  Each rebuild prints one line: the time,\n"
-		"what was compiled or taken from the cache, failures, warnings, how long it took.\n"
+		"is not waited for, nor is a line added to it a change; none is waited for longer\n"
+		"than 3 s).  Each rebuild prints one line: the time, what was compiled or taken\n"
+		"from the cache, failures, warnings, how long it took.\n"
 		"Outputs of a deleted source are removed (--prune).  An input that is gone (moved\n"
 		"away, deleted) is said once and not built until it is back; its outputs stay.\n"
 		"Takes every option of 'animc build', --mgcb too.\n"

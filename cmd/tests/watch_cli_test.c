@@ -1601,6 +1601,58 @@ static void watch_builds_while_a_log_keeps_growing(void **state)
 	free(log), free(turn_xnb), free(turn), free(out), free(src), free(dir), free(w.log);
 }
 
+/* Append LINES lines to PATH, each write its own open and close, as a
+ * tool logging does. */
+static void append_lines(const char *path, int lines)
+{
+	for (int i = 0; i < lines; i++) {
+		int fd = open(path, O_WRONLY | O_APPEND);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, "line\n", 5), 5);
+		close(fd);
+		usleep(20000);
+	}
+}
+
+/* A log growing in the tree (a file the build finds no importer for)
+ * made a rebuild, and printed its line, for every line appended.  Bytes
+ * added to it now start none; made smaller, replaced or deleted, it is a
+ * change as before. */
+static void watch_does_not_rebuild_for_lines_added_to_a_log(void **state)
+{
+	char *dir = test_tmpdir("watch-appends"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *log = test_format("%s/export.log", src);
+	char *fresh = test_format("%s/fresh.tmp", dir), *text = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(turn, text);
+	free(text);
+	save(log, "started\n");
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	append_lines(log, 30);
+	usleep(1000000);
+	assert_int_equal(lines_with(w.log, " up to date, in "), 1);
+	/* Truncated: a change. */
+	save(log, "x\n");
+	wait_for_builds(&w, 2);
+	settle();
+	append_lines(log, 10);
+	usleep(1000000);
+	assert_int_equal(lines_with(w.log, " up to date, in "), 2);
+	/* Another file at its name, then none. */
+	save(fresh, "another log, longer than the first one was\n");
+	assert_int_equal(rename(fresh, log), 0);
+	wait_for_builds(&w, 3);
+	settle();
+	assert_int_equal(unlink(log), 0);
+	wait_for_builds(&w, 4);
+	free(fresh), free(log), free(turn), free(out), free(src), free(dir), free(w.log);
+}
+
 /* A sidecar copied in beside a source named on the command line (or a
  * project's item) started no rebuild: only the source's own name was
  * watched in its folder.  The take is now split as a build splits it. */
@@ -1675,6 +1727,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
+	cmocka_unit_test_teardown(watch_does_not_rebuild_for_lines_added_to_a_log, stop_watch),
 	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
