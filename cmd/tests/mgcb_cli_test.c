@@ -473,6 +473,48 @@ static void a_later_build_of_a_source_replaces_it(void **state)
 	free(again), free(dir);
 }
 
+/* Build DIR/Turn.Animation with SCALE and ROTATE into DIR/NAME: the
+ * reference an item is compared with. */
+static void build_turn_with(const char *dir, const char *name, const char *scale, const char *rotate)
+{
+	char *source = test_format("%s/Turn.Animation", dir), *out = test_format("%s/%s", dir, name);
+	test_run r = test_animc("build", "-q", "--scale", scale, "--rotate", rotate, "-o", out, source, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(out), free(source);
+}
+
+/* An item giving one of Scale and RotationX/Y/Z was built with the
+ * processor's defaults for the others, the command line's --scale and
+ * --rotate dropped without a word.  Per parameter now: the item's win, the
+ * others are the command line's. */
+static void the_command_line_gives_the_parameters_an_item_does_not(void **state)
+{
+	char *dir = test_tmpdir("mgcb-units");
+	char *project = turn_project(dir, "Units", "/outputDir:items\n"
+						   "/processorParam:RotationX=90\n/build:Turn.Animation;A/Turn.Animation\n"
+						   "/processor:AnimationProcessor\n/processorParam:Scale=3\n"
+						   "/processorParam:RotationZ=45\n/build:Turn.Animation;B/Turn.Animation\n"
+						   "/processor:AnimationProcessor\n/build:Turn.Animation;C/Turn.Animation\n");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--scale", "2", "--rotate", "10,20,30", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	build_turn_with(dir, "a", "2", "90,20,30");
+	build_turn_with(dir, "b", "3", "10,20,45");
+	build_turn_with(dir, "c", "2", "10,20,30");
+	assert_true(same_bytes(test_format("%s/items/A/Turn.xnb", dir), test_format("%s/a/Turn.xnb", dir)));
+	assert_true(same_bytes(test_format("%s/items/B/Turn.xnb", dir), test_format("%s/b/Turn.xnb", dir)));
+	assert_true(same_bytes(test_format("%s/items/C/Turn.xnb", dir), test_format("%s/c/Turn.xnb", dir)));
+	/* The item's own values differ from the command line's: not a
+	 * comparison the defaults would pass. */
+	assert_false(same_bytes(test_format("%s/items/A/Turn.xnb", dir), test_format("%s/c/Turn.xnb", dir)));
+	free(project), free(dir);
+}
+
 /* One source to two destinations builds twice, each item with its own
  * parameters, also when the cache holds the other's entry. */
 static void two_destinations_keep_their_parameters(void **state)
@@ -1082,6 +1124,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
+	cmocka_unit_test(the_command_line_gives_the_parameters_an_item_does_not),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(items_below_the_project_come_from_the_cache),
 	cmocka_unit_test(two_destinations_stay_up_to_date),

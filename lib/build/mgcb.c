@@ -80,7 +80,7 @@ typedef struct reader {
 	unsigned errors;
 	char *processor;
 	const char *platform_name;   /* /platform:'s, as the table spells it (Web and BlazorGL share a letter) */
-	bool has_units;
+	unsigned units_given;        /* BUILD_MGCB_* of the parameters given since /processor: */
 	animc_units units;
 	char *config;
 	const char *profile;         /* /profile:, as MGCB spells it */
@@ -293,11 +293,13 @@ static void processor_param(reader *rd, char *value)
 			 axis < 0 ? "a number above 0" : "a number of degrees");
 		return;
 	}
-	if (axis < 0)
+	if (axis < 0) {
 		rd->units.scale = v;
-	else
+		rd->units_given |= BUILD_MGCB_SCALE;
+	} else {
 		rd->units.rotation_deg[axis] = v;
-	rd->has_units = true;
+		rd->units_given |= BUILD_MGCB_ROTATION_X << axis;
+	}
 }
 
 /* An item's path under the output folder without its extension, its name
@@ -400,7 +402,8 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	item->file = rd->path;
 	item->line = rd->line;
 	item->is_copy = is_copy;
-	item->has_units = rd->has_units;
+	item->has_units = rd->units_given != 0;
+	item->units_given = rd->units_given;
 	item->units = rd->units;
 	if (!item->source || !item->dest || !item->processor || (dest && !item->link)) {
 		free(item->source), free(item->dest), free(item->processor), free(item->link);
@@ -560,7 +563,7 @@ static void option(reader *rd, const char *name, char *value)
 	} else if (strcasecmp(name, "processor") == 0) {
 		free(rd->processor);
 		rd->processor = strdup(value);
-		rd->has_units = false;
+		rd->units_given = 0;
 		memset(&rd->units, 0, sizeof rd->units);
 	} else if (strcasecmp(name, "processorParam") == 0) {
 		processor_param(rd, value);
@@ -966,6 +969,16 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 			file, project->output_dir_line, project->output_dir, out_real);
 	free(dir), free(dir_real), free(out_real);
 	return ok;
+}
+
+void build_mgcb_item_units(const build_mgcb_item *item, const animc_units *given, animc_units *out)
+{
+	*out = *given;
+	if (item->units_given & BUILD_MGCB_SCALE)
+		out->scale = item->units.scale;
+	for (int axis = 0; axis < 3; axis++)
+		if (item->units_given & (BUILD_MGCB_ROTATION_X << axis))
+			out->rotation_deg[axis] = item->units.rotation_deg[axis];
 }
 
 void build_mgcb_release(build_mgcb *project)

@@ -30,8 +30,11 @@ typedef struct build_mgcb_item {
 	uint32_t line;       /* of its /build: or /copy: line */
 	bool is_copy;        /* /copy:, which MGCB copies as it is: listed, not compiled */
 	bool has_units;      /* Scale or RotationX/Y/Z given */
-	animc_units units;
+	unsigned units_given;   /* which: BUILD_MGCB_SCALE, BUILD_MGCB_ROTATION_X << axis */
+	animc_units units;   /* those given; the others 0 */
 } build_mgcb_item;
+
+enum { BUILD_MGCB_SCALE = 1, BUILD_MGCB_ROTATION_X = 2 };
 
 typedef struct build_mgcb {
 	char *path;          /* the project file, as given */
@@ -83,6 +86,11 @@ bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, buil
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
 		      FILE *messages, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);
+
+/* The units ITEM is built with, per parameter: those it gives, the others
+ * the command line's (`given`: --scale, --rotate; their zeros are the
+ * processor's defaults). */
+void build_mgcb_item_units(const build_mgcb_item *item, const animc_units *given, animc_units *out);
 
 /* True when animc may write to the project's /outputDir: (that is, when
  * -o does not choose the output folder): none is set, or it lies in the

@@ -507,7 +507,7 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 			j->stem = build_safe_name(base, 0);
 			j->project = p;
 			j->has_units = item->has_units;
-			j->units = item->units;
+			build_mgcb_item_units(item, &o->units, &j->units);
 			ok = j->out_base && j->stem;
 		}
 		if (!ok)

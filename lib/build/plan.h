@@ -48,7 +48,8 @@ typedef struct build_job {
 	bool is_imported;                 /* its import returned: animc's passes are at work */
 	/* An item of a MonoGame project (--mgcb): the project, whose files
 	 * (it and the response files it includes) are dependencies of the job,
-	 * and the item's Scale and RotationX/Y/Z. */
+	 * and, with has_units (the item gives Scale or RotationX/Y/Z), the
+	 * units it is built with: those, the others --scale's and --rotate's. */
 	const struct build_mgcb *project;
 	bool has_units;
 	animc_units units;
