@@ -3159,6 +3159,46 @@ static void an_output_folder_holding_sources_is_said(void **state)
 	free(turn_xnb), free(sub), free(src), free(dir);
 }
 
+/* A no-op build trusts an output's recorded state (size, mtime, inode,
+ * device) and reads none: sources' ctime rule (the later of mtime and
+ * ctime) applied to outputs made the first no-op after a full build read
+ * back every output, twice the time on 10,000 files.  Shown by an output
+ * rewritten in place with its size and mtime kept, which only reading it
+ * would see. */
+static void a_no_op_build_reads_no_output(void **state)
+{
+	char *dir = test_tmpdir("no-op-outputs"), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/Turn.xnb", out);
+	size_t size, after_size;
+	uint8_t *bytes, *after;
+	struct stat st;
+	struct timespec times[2];
+	test_run r;
+	int fd;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(xnb, &size);
+	assert_int_equal(stat(xnb, &st), 0);
+	times[0] = st.st_atim, times[1] = st.st_mtim;
+	bytes[size - 1] ^= 1;
+	fd = open(xnb, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, size), (ssize_t)size);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(utimensat(AT_FDCWD, xnb, times, 0), 0);
+	r = test_animc("build", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	after = test_read_file(xnb, &after_size);
+	assert_int_equal(after_size, size);
+	assert_memory_equal(after, bytes, size);   /* not read, so not rewritten */
+	free(after), free(bytes), free(xnb), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_folder_holding_sources_is_said),
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
@@ -3167,6 +3207,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_copy_in_place_keeping_size_and_mtime_is_compiled),
 	cmocka_unit_test(a_build_under_nohup_outlives_its_terminal),
 	cmocka_unit_test(a_dangling_folder_link_keeps_its_outputs),
+	cmocka_unit_test(a_no_op_build_reads_no_output),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),

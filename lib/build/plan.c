@@ -826,7 +826,9 @@ void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out
 /* ------------------------------------------------------ up-to-date check */
 
 /* The file as recorded: by its state, else by its bytes.  *fresh gets the
- * state to record now. */
+ * state to record now.  `distrust`: a source or a file its import read
+ * (its state from the last second not trusted; mtime or ctime, whichever
+ * is later); else an output, which only animc writes (mtime). */
 static bool file_matches(const char *path, const build_file_state *recorded, const build_hash *hash,
 			 const build_file_state *known, build_file_state *fresh, bool distrust)
 {
@@ -840,7 +842,10 @@ static bool file_matches(const char *path, const build_file_state *recorded, con
 	} else {
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			return false;
-		build_source_state_from(&st, &now);
+		if (distrust)
+			build_source_state_from(&st, &now);
+		else
+			build_file_state_from(&st, &now);
 	}
 	*fresh = now;
 	if (distrust)
