@@ -105,6 +105,10 @@ typedef struct watch_state {
 	 * (a share not mounted): looked at every second, and watched and
 	 * built once they lead somewhere. */
 	cli_strings dangling;
+	/* The working folder's path: deleted and made again (a fresh clone,
+	 * `rm -rf` and a copy) while "." still names the deleted one, it is
+	 * entered again, as a named folder made again is watched again. */
+	char *cwd;
 	int out_wd;
 	const char *out_dir;
 } watch_state;
@@ -1096,7 +1100,7 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		const char *input = o->inputs.items[i];
 		struct stat st;
 
-		if (stat(input, &st) != 0) {
+		if (cli_stat_input(input, &st) != 0) {
 			if (!is_again)
 				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = is_again;
@@ -1135,13 +1139,17 @@ static bool input_is_gone(const build_options *o, size_t i)
 {
 	struct stat st;
 
-	return stat(o->inputs.items[i], &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+	return cli_stat_input(o->inputs.items[i], &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
 /* Has an input said to be gone come back?  (`any_gone`: is one still
  * gone, to be looked for again?) */
 static bool input_is_back(const watch_state *w, const build_options *o, bool *any_gone)
 {
+	struct stat st;
+
+	if (w->cwd && cli_stat_input(".", &st) != 0 && chdir(w->cwd) != 0)
+		errno = 0;   /* not there yet: looked for again */
 	*any_gone = false;
 	for (size_t i = 0; i < o->inputs.count; i++) {
 		if (w->is_gone[i] && !input_is_gone(o, i))
@@ -1447,6 +1455,7 @@ static int run_watch(int argc, char **argv)
 	own_file_set(&w.own[1], o.junit_path);
 	own_file_set(&w.own[2], o.depfile_path);
 	w.out_dir = o.out_dir;
+	w.cwd = getcwd(NULL, 0);
 	w.is_gone = calloc(o.inputs.count ? o.inputs.count : 1, sizeof *w.is_gone);
 	if (!w.is_gone) {
 		cli_report(ANIMC_ERROR, "animc watch", "out of memory");
@@ -1477,6 +1486,7 @@ static int run_watch(int argc, char **argv)
 	free(w.writers);
 	free(w.not_sources);
 	free(w.is_gone);
+	free(w.cwd);
 	cli_strings_release(&w.dangling);
 	close(w.fd);
 	build_options_release(&o);

@@ -1553,6 +1553,55 @@ static void watch_says_once_an_input_is_gone(void **state)
 	free(turn_xnb), free(bend_xnb), free(wave_xnb), free(solo_xnb), free(wave), free(w.log), free(out), free(dir);
 }
 
+/* `cd art && animc watch -o ../out .`, then `art` deleted and made again
+ * (a fresh clone): "." named the deleted folder still, so it was never
+ * said gone, its outputs were pruned, and the folder made again was never
+ * watched.  It is now gone as a named folder is, its outputs stay, and the
+ * folder made again is entered, watched and built. */
+static void watch_follows_its_working_folder_made_again(void **state)
+{
+	char *dir = test_tmpdir("watch-cwd-again"), *art = test_format("%s/art", dir);
+	char *turn = test_format("%s/Turn.Animation", art), *turn_xnb = test_format("%s/out/Turn.xnb", dir);
+	char *err_log = test_format("%s/watch.err", dir), *text = turn_with_duration("1.5");
+	char *animc = realpath(test_animc_path(), NULL);
+	char *line = test_format("cd '%s' && exec '%s' watch -o ../out .", art, animc);
+	const char *argv[] = { "sh", "-c", line, NULL };
+	watcher w;
+	test_run rm;
+
+	(void)state;
+	mkdir(art, 0755);
+	save(turn, text);
+	free(text);
+	start_program_logs(&w, dir, "sh", argv, err_log);
+	wait_for_builds(&w, 1);
+	settle();
+	assert_true(test_file_exists(turn_xnb));
+
+	rm = test_exec("rm", "-rf", art, NULL);
+	assert_int_equal(rm.status, 0);
+	test_run_release(&rm);
+	wait_for_builds(&w, 2);
+	assert_int_equal(lines_with(err_log, ".: warning: gone (moved away or deleted)"), 1);
+	assert_true(test_file_exists(turn_xnb));
+
+	mkdir(art, 0755);
+	text = turn_with_duration("2.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	settle();
+	/* Watched again: a save there is built. */
+	text = turn_with_duration("3.5");
+	save(turn, text);
+	free(text);
+	wait_for_duration(&w, turn_xnb, 3.5f);
+	assert_int_equal(lines_with(err_log, "warning"), 1);
+	assert_no_failure(&w, err_log);
+	stop_watch(NULL);
+	free(dir), free(art), free(turn), free(turn_xnb), free(err_log), free(animc), free(line), free(w.log);
+}
+
 /* A log in the tree that a tool appends to every few milliseconds held
  * every rebuild back for as long as it grew (each close restarted the
  * quiet time).  A save is now built within 3 s of it while the log still
@@ -1724,6 +1773,7 @@ static void watch_follows_a_link_whose_target_comes(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_its_working_folder_made_again, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),

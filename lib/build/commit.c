@@ -996,7 +996,7 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 	if (is_below_dangling_link(path))
 		return true;
 	for (size_t i = 0; i < inputs->count; i++)
-		if (cli_path_is_within(path, inputs->items[i]) && stat(inputs->items[i], &st) != 0)
+		if (cli_path_is_within(path, inputs->items[i]) && cli_stat_input(inputs->items[i], &st) != 0)
 			return true;
 	return false;
 }

@@ -36,6 +36,17 @@ static bool read_some(int fd, uint8_t *buf, size_t want, size_t *got, cli_error 
 	return true;
 }
 
+int cli_stat_input(const char *path, struct stat *st)
+{
+	if (stat(path, st) != 0)
+		return -1;
+	if (S_ISDIR(st->st_mode) && st->st_nlink == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
 const char *cli_file_kind(unsigned mode)
 {
 	return S_ISREG(mode) ? "a file" : S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" :

@@ -32,6 +32,11 @@ typedef struct cli_source {
 } cli_source;
 
 bool cli_source_open(cli_source *src, const char *path, cli_error *err);
+/* stat() of an input the user named: a folder deleted while it is still
+ * held (".", the working folder of a shell whose folder was removed or
+ * cloned again) stats with no links; it is not there either (ENOENT). */
+struct stat;
+int cli_stat_input(const char *path, struct stat *st);
 /* "a FIFO", "a socket", "a folder", ... for messages. */
 const char *cli_file_kind(unsigned mode);
 /* The whole file (malloc()ed, NUL-terminated beyond *size, at most

@@ -623,7 +623,7 @@ bool build_plan_make(build_ctx *ctx)
 		struct stat st;
 		bool ok = true;
 
-		if (stat(input, &st) != 0) {
+		if (cli_stat_input(input, &st) != 0) {
 			if (o->skips_gone_inputs && (errno == ENOENT || errno == ENOTDIR))
 				continue;   /* animc watch says so */
 			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
