@@ -1439,6 +1439,7 @@ static int run_watch(int argc, char **argv)
 	 * outputs with it. */
 	o.prune = true;
 	o.skips_gone_inputs = true;
+	o.keeps_state = true;
 	cli_catch_stop_signals(on_stop);
 
 	w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);

@@ -1602,6 +1602,43 @@ static void watch_follows_its_working_folder_made_again(void **state)
 	free(dir), free(art), free(turn), free(turn_xnb), free(err_log), free(animc), free(line), free(w.log);
 }
 
+/* A glTF whose buffer is not there yet fails; the buffer copied in then
+ * started no rebuild: a failed source recorded no file it read, and the
+ * state folder of a build that compiled nothing was removed, so the
+ * watch knew of no buffer to watch.  It is built once the buffer is there. */
+static void watch_builds_a_source_once_its_missing_buffer_is_there(void **state)
+{
+	char *dir = test_tmpdir("watch-buffer"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *gltf = test_format("%s/external.gltf", src), *wag = test_format("%s/external/wag.xnb", out);
+	char *err_log = test_format("%s/watch.err", dir);
+	const char *argv[] = { "animc", "watch", "-o", out, gltf, NULL };
+	watcher w;
+	test_run r;
+
+	(void)state;
+	mkdir(src, 0755);
+	r = test_exec("cp", "testdata/gltf/external.gltf", src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start_program_logs(&w, dir, test_animc_path(), argv, err_log);
+	wait_for_builds(&w, 1);
+	assert_int_equal(lines_with(w.log, ", 1 failed, "), 1);
+	assert_int_equal(lines_with(err_log, "cannot open"), 1);
+	assert_false(test_file_exists(wag));
+	settle();
+
+	r = test_exec("cp", "testdata/gltf/wag data.bin", src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	wait_for_builds(&w, 2);
+	settle();
+	assert_true(test_file_exists(wag));
+	assert_int_equal(lines_with(w.log, "compiled 1 source"), 1);
+	assert_int_equal(lines_with(err_log, "cannot open"), 1);
+	stop_watch(NULL);
+	free(dir), free(src), free(out), free(gltf), free(wag), free(err_log), free(w.log);
+}
+
 /* A log in the tree that a tool appends to every few milliseconds held
  * every rebuild back for as long as it grew (each close restarted the
  * quiet time).  A save is now built within 3 s of it while the log still
@@ -1774,6 +1811,7 @@ static void watch_follows_a_link_whose_target_comes(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_working_folder_made_again, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_a_source_once_its_missing_buffer_is_there, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),

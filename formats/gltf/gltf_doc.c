@@ -644,10 +644,17 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 	switch (animc_beside_check(dir, joined, &real)) {
 	case ANIMC_BESIDE_INSIDE:
 		break;
-	case ANIMC_BESIDE_MISSING:
+	case ANIMC_BESIDE_MISSING: {
+		int error = errno;
+
+		/* Needed all the same: a build watching what the import
+		 * read builds it again once the file is there. */
+		if (doc->on_file_read)
+			doc->on_file_read(doc->on_file_read_user, joined);
 		animc_gltf_fail(doc, ANIMC_ERR_IO, path, "'%s': cannot open '%s': %s", uri, joined,
-			  strerror(errno));
+			  strerror(error));
 		goto fail;
+	}
 	case ANIMC_BESIDE_OUTSIDE:
 		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' resolves to '%s', outside the source's "
 			  "folder: only files beside the source are read", uri, real);

@@ -27,6 +27,7 @@ typedef struct compile_state {
 	const build_job *job;
 	build_result *r;
 	cli_strings reads;   /* other files the import read */
+	cli_strings missing; /* those of them not there (a failed import's) */
 	animc_process_options process;  /* the run's, with a converted skeleton */
 	int64_t import_start_ns;        /* CLOCK_REALTIME, as file times are */
 	const char *changed;            /* a file read that changed during the import, or NULL */
@@ -283,8 +284,13 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 		struct stat st;
 		cli_error err;
 
-		if (!cli_source_open(&src, cs->reads.items[i], &err))
-			continue;   /* gone since: the next run sees the change */
+		if (!cli_source_open(&src, cs->reads.items[i], &err)) {
+			/* Missing (the import failed on it), or gone since:
+			 * the next run sees the change. */
+			if (src.open_error == ENOENT || src.open_error == ENOTDIR)
+				cli_strings_push(&cs->missing, cs->reads.items[i]);
+			continue;
+		}
 		if (fstat(src.fd, &st) != 0 || !cli_source_read_rest(&src, &data, &size, &err)) {
 			cli_source_close(&src);
 			continue;
@@ -305,6 +311,31 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 		build_key_file("file", dep_name(cs->job->path, d->path), data, size, build_key_emit_xxh3, key);
 		free(data);
 		r->dep_count++;
+	}
+}
+
+/* A failed import's files that were not there (a glTF's buffer not
+ * copied in yet) are its dependencies too, recorded with no state: a
+ * failed source is compiled again by every run anyway, and `animc watch`
+ * watches them, to build it again once they are there. */
+static void add_missing_deps(compile_state *cs)
+{
+	build_result *r = cs->r;
+	build_dep *grown;
+
+	if (!cs->missing.count)
+		return;
+	grown = realloc(r->deps, (r->dep_count + cs->missing.count) * sizeof *grown);
+	if (!grown)
+		return;
+	r->deps = grown;
+	for (size_t i = 0; i < cs->missing.count; i++) {
+		build_dep *d = &r->deps[r->dep_count];
+
+		memset(d, 0, sizeof *d);
+		d->path = strdup(cs->missing.items[i]);
+		if (d->path)
+			r->dep_count++;
 	}
 }
 
@@ -853,7 +884,8 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
-	compile_state cs = { ctx, job, r, { 0 }, ctx->options->process, 0, NULL, false, { 0, 0, 0, 1 } };
+	compile_state cs = { .ctx = ctx, .job = job, .r = r, .process = ctx->options->process,
+			      .motion_turn = { 0, 0, 0, 1 } };
 	animc_diag_sink sink = { collect_diag, &cs, job->path, 0, 0 };
 	animc_import_options import = ctx->options->import;
 	const animc_importer *importer;
@@ -954,14 +986,17 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	if (!sink.error_count)
 		r->status = BUILD_COMPILED;
 done:
-	if (r->status == BUILD_FAILED)
+	if (r->status == BUILD_FAILED) {
 		explain_memory(ctx, r, size, &cs.reads);
+		add_missing_deps(&cs);
+	}
 	animc_clip_set_release(&set);
 	animc_skeleton_release(&converted);
 	free(data);
 	if (key)
 		XXH3_freeState(key);
 	cli_strings_release(&cs.reads);
+	cli_strings_release(&cs.missing);
 	finish_diagnostics(ctx, r);
 	r->time_s = build_now_s() - start;
 }

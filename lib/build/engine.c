@@ -775,7 +775,7 @@ static void forget_out_dir(run_state *rs)
 	build_totals totals;
 
 	build_totals_count(ctx, &totals);
-	if (rs->had_state_dir || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
+	if (rs->had_state_dir || ctx->options->keeps_state || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
 	    ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
 		return;
 	if (rs->marked_running && unlink(rs->running) == 0)

@@ -43,6 +43,11 @@ typedef struct build_options {
 	 * there (moved away, deleted) is left out of the plan, no failure:
 	 * the watch says so once.  Its sources' outputs stay (source_exists). */
 	bool skips_gone_inputs;
+	/* Not an option: animc watch's.  A run that compiled nothing keeps
+	 * its state folder all the same: the manifest names the files its
+	 * failed sources missed (a glTF buffer not copied in yet), which the
+	 * watch watches. */
+	bool keeps_state;
 	cli_strings clip_names;      /* --clip */
 	build_author_options author; /* --split, --clips, --root-motion, ... (author.h) */
 	const char *skeleton_path;   /* --skeleton */
