@@ -725,6 +725,8 @@ static void watch_summary(build_status_sink *s, const build_totals *t, unsigned 
 		fputs(t->compiled > listed ? ", ...)" : ")", stdout);
 	if (t->cached)
 		printf(", %u cached", t->cached);
+	if (t->pruned)
+		printf(", %u output%s pruned", t->pruned, t->pruned == 1 ? "" : "s");
 	/* The warnings printed above: of the sources built now, not those up
 	 * to date sources had when they were (the first build's line said them). */
 	unsigned warnings = t->run_warnings;   /* and the run's own, said now */

@@ -749,15 +749,10 @@ static int finish_build(run_state *rs)
 	unsigned reports_failed = totals.reports_failed;
 	build_totals_count(ctx, &totals);
 	totals.reports_failed = reports_failed;
+	totals.pruned = rs->commit.pruned;
 	rs->status->ops->summary(rs->status, &totals, rs->commit.stale);
 	if (ctx->lost_workers && !sweep_own(ctx->lock_fd, o->out_dir))
 		rs->marked_running = false;   /* left for the next build alone here */
-	if (rs->commit.pruned && o->verbose) {
-		char line[64];
-
-		snprintf(line, sizeof line, "pruned %u output%s", rs->commit.pruned, rs->commit.pruned == 1 ? "" : "s");
-		rs->status->ops->note(rs->status, line);
-	}
 	return totals.failed || totals.reports_failed || totals.run_errors ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }
 

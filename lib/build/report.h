@@ -20,6 +20,7 @@ typedef struct build_totals {
 	unsigned run_errors;       /* the run's own errors (a build stopped before it built) */
 	unsigned cached_clips;     /* of clips, those fetched from the cache */
 	unsigned reports_failed;   /* --report, --junit, --depfile files not written */
+	unsigned pruned;           /* outputs --prune removed (set by the engine) */
 	uint64_t output_bytes;
 } build_totals;
 

@@ -277,6 +277,8 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 		printf(" (shard %u/%u)", s->ctx->options->shard.index, s->ctx->options->shard.count);
 	/* A --prune run counts those it could not remove (said each, with
 	 * what to do): advising --prune there would send the user round. */
+	if (t->pruned)
+		printf(", %u output%s pruned", t->pruned, t->pruned == 1 ? "" : "s");
 	if (stale && s->ctx->options->prune)
 		printf(", %u stale output%s left", stale, stale == 1 ? "" : "s");
 	else if (stale)
