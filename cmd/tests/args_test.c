@@ -348,6 +348,8 @@ static void options_spelt_otherwise_keep_sources_up_to_date(void **state)
 	static const char *const same[][5] = {
 		{ "--platform", "w" }, { "--compress", "none" }, { "--layout", "original" },
 		{ "--scale", "1.0" }, { "--rotate", "0,0.0,-0" }, { "--scale", "3", "--scale", "1" },
+		{ "--reader-name", "RobotGameData.GameObject.AnimationReader, RobotGameData, Version=1.0.0.0, "
+				   "Culture=neutral" },
 	};
 	test_run r;
 
@@ -388,6 +390,46 @@ static void options_spelt_otherwise_keep_sources_up_to_date(void **state)
 	free(out), free(dir);
 }
 
+/* The tolerance enters the key as the one the run compiles with: the
+ * compact layout's own and `--tolerance default` (or its numbers) spelt
+ * out beside it compiled every source again.  A --clips document enters
+ * by its bytes: spelt from another folder, or with ./, it compiled its
+ * sources again (and missed the cache).  Other values still compile. */
+static void the_tolerance_and_clips_enter_the_key_as_what_they_do(void **state)
+{
+	char *dir = test_tmpdir("key-implied");
+	static const char *const steps[][2] = {
+		{ "--layout compact", "compiled 1 source" },
+		{ "--layout compact --tolerance default", "1 up to date" },
+		{ "--layout compact --tolerance 0.001,0.05,1e-4", "1 up to date" },
+		{ "--layout compact --tolerance 0.002,0.05,1e-4", "compiled 1 source" },
+		{ "--tolerance default", "compiled 1 source" },
+		{ "--tolerance 1e-3,0.050,0.0001", "1 up to date" },
+		{ "--clips cl/parts.xml", "compiled 1 source" },
+		{ "--clips ./cl/parts.xml", "1 up to date" },
+		{ "--clips \"$PWD/cl/parts.xml\"", "1 up to date" },
+		{ "--clips cl/other.xml", "compiled 1 source" },
+	};
+	char *authoring = realpath("testdata/authoring", NULL);
+	char *setup = test_format("mkdir cl && cp '%s/Walker.xml' cl/W.xml && cp '%s/Walker_Anims.xml' cl/parts.xml && "
+				  "sed 's/Run/Sprint/' cl/parts.xml > cl/other.xml", authoring, authoring);
+	test_run r = run_in(dir, setup);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		char *script = test_format("\"$ANIMC\" build --progress never %s -o out cl/W.xml", steps[i][0]);
+
+		r = run_in(dir, script);
+		if (r.status != 0 || !strstr(r.out, steps[i][1]))
+			fail_msg("%s: exit %d, not '%s':\n%s%s", steps[i][0], r.status, steps[i][1], r.out, r.err);
+		test_run_release(&r);
+		free(script);
+	}
+	free(setup), free(authoring), free(dir);
+}
+
 /* A UTF-32 response file is named as such (it was called UTF-16, or said
  * to hold a NUL byte), and nothing is built. */
 static void a_utf32_response_file_is_named_as_such(void **state)
@@ -413,6 +455,7 @@ static void a_utf32_response_file_is_named_as_such(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_utf32_response_file_is_named_as_such),
 	cmocka_unit_test(options_spelt_otherwise_keep_sources_up_to_date),
+	cmocka_unit_test(the_tolerance_and_clips_enter_the_key_as_what_they_do),
 	cmocka_unit_test(an_empty_input_is_a_usage_error),
 	cmocka_unit_test(tidying_an_empty_path_leaves_it_empty),
 	cmocka_unit_test(an_empty_file_argument_names_its_option),

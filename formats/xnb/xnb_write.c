@@ -24,6 +24,11 @@ const char *animc_xnb_platforms(void)
 	return XNB_PLATFORMS;
 }
 
+const char *animc_xnb_reader_name_default(void)
+{
+	return XNB_READER_NAME_DEFAULT;
+}
+
 /* Add n to *total unless it would pass the 4 GiB the size field can state. */
 static bool add_size(uint64_t *total, uint64_t n)
 {

@@ -246,14 +246,15 @@ static char *output_name(const build_ctx *ctx, const build_job *job, const animc
 }
 
 /* The name of another file in the key: relative to the source's folder
- * when it lies under it, so that the key does not depend on where the
- * tree is. */
+ * when it lies under it, else its own name (a --clips document, a
+ * project's file), so that the key depends neither on where the tree is
+ * nor on how a path to it was typed.  Its bytes are in the key too. */
 static const char *dep_name(const char *source, const char *dep)
 {
 	const char *base = cli_basename(source);
 	size_t dir_len = (size_t)(base - source);
 
-	return dir_len && strncmp(dep, source, dir_len) == 0 ? dep + dir_len : dep;
+	return dir_len && strncmp(dep, source, dir_len) == 0 ? dep + dir_len : cli_basename(dep);
 }
 
 static int compare_strings(const void *a, const void *b)

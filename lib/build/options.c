@@ -19,6 +19,7 @@
 
 #include "options.h"
 #include "help.h"
+#include "key.h"
 
 /* The commands an option belongs to. */
 #define FOR_BUILD (1u << CMD_BUILD)
@@ -1189,21 +1190,59 @@ static char *numbers_spelt_alike(const char *value)
 	return NULL;
 }
 
+/* The --tolerance the run compiles with, as numbers, in the key: the one
+ * --layout compact implies is the one `--tolerance default` gives, and
+ * "default" is its numbers.  Left out when lossless. */
+static bool key_tolerance(const build_options *o, cli_strings *key)
+{
+	const animc_tolerance *t = &o->process.reduce.tolerance;
+	char value[96];
+
+	if (!animc_tolerance_is_set(t))
+		return true;
+	snprintf(value, sizeof value, "%.9g,%.9g,%.9g", t->translation, t->rotation_deg, t->scale);
+	return cli_strings_push(key, "tolerance") && cli_strings_push(key, value);
+}
+
+/* A file an option names, in the key by its bytes' hash rather than by
+ * its path as typed (which another folder, or ./, spells otherwise).  One
+ * that cannot be read (refused before this) stays as it is. */
+static bool key_file_bytes(char **value)
+{
+	uint8_t *data;
+	size_t size;
+	build_hash hash;
+	cli_error err;
+	char hex[33];
+
+	if (!cli_read_file(*value, &data, &size, &err))
+		return true;
+	build_hash_bytes(data, size, &hash);
+	free(data);
+	build_hash_hex(&hash, hex);
+	free(*value);
+	return (*value = strdup(hex)) != NULL;
+}
+
 /*
  * The options the key covers, as what they write rather than as typed:
  * numbers in one spelling, a default spelt out left out, only the last of
  * an option given twice (which is the one that counts) unless it is
  * repeatable (--clip, --split).  So `--scale 1.0` after `--scale 1`,
  * `--platform w` or `--scale 3 --scale 1` compile nothing again, and share
- * the cache's entries.
+ * the cache's entries.  The tolerance is the one the run compiles with
+ * (key_tolerance), and a --clips document enters by its bytes' hash
+ * (key_file_bytes), not by its path as typed.  False when out of memory.
  */
-static void key_options_settle(cli_strings *key)
+static bool key_options_settle(build_options *o)
 {
+	cli_strings *key = &o->key_options;
 	size_t n = key->count / 2, kept = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		char **name = &key->items[2 * i], **value = &key->items[2 * i + 1];
-		bool is_repeatable = strcmp(*name, "clip") == 0 || strcmp(*name, "split") == 0, is_dropped = false;
+		bool is_repeatable = strcmp(*name, "clip") == 0 || strcmp(*name, "split") == 0;
+		bool is_dropped = strcmp(*name, "tolerance") == 0;
 
 		for (size_t k = 0; k < sizeof numeric_options / sizeof numeric_options[0]; k++) {
 			char *alike = strcmp(*name, numeric_options[k]) == 0 ? numbers_spelt_alike(*value) : NULL;
@@ -1213,6 +1252,9 @@ static void key_options_settle(cli_strings *key)
 		}
 		for (size_t k = 0; k < sizeof output_defaults / sizeof output_defaults[0]; k++)
 			is_dropped |= strcmp(*name, output_defaults[k][0]) == 0 && strcmp(*value, output_defaults[k][1]) == 0;
+		is_dropped |= strcmp(*name, "reader-name") == 0 && strcmp(*value, animc_xnb_reader_name_default()) == 0;
+		if (strcmp(*name, "clips") == 0 && !is_dropped && !key_file_bytes(value))
+			return false;
 		for (size_t later = i + 1; !is_repeatable && later < n; later++)
 			is_dropped |= strcmp(*name, key->items[2 * later]) == 0;
 		if (is_dropped) {
@@ -1229,6 +1271,7 @@ static void key_options_settle(cli_strings *key)
 		kept++;
 	}
 	key->count = 2 * kept;
+	return key_tolerance(o, key);
 }
 
 /* What the options say together: the inputs a command needs, options that
@@ -1415,8 +1458,11 @@ int build_options_parse_as(build_options *o, build_command command, const char *
 			return cli_usage_error(command_name(o, command), "out of memory");
 		cli_path_tidy(o->inputs.items[o->inputs.count - 1]);
 	}
-	key_options_settle(&o->key_options);
-	return check_together(o, command);
+	int status = check_together(o, command);
+
+	if (status == 0 && !key_options_settle(o))
+		return cli_usage_error(command_name(o, command), "out of memory");
+	return status;
 }
 
 void build_options_release(build_options *o)

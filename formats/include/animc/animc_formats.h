@@ -194,6 +194,8 @@ typedef struct animc_xnb_options {
 
 /* The letters --platform accepts. */
 const char *animc_xnb_platforms(void);
+/* The reader a NULL reader_name writes: the original AnimationReader. */
+const char *animc_xnb_reader_name_default(void);
 
 /*
  * Serialise a clip that passed validation for writing.  The output depends
