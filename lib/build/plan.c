@@ -273,14 +273,28 @@ static bool lists_sidecar(const char *name, const char **names, size_t count)
 	return lo < hi;
 }
 
+/* Whether the recorded file `dep` is `path`, spelt alike or not (`art`,
+ * then `$PWD/art`, as CMake and IDEs pass it). */
+static bool is_same_dep(const char *dep, const char *path, const struct stat *st)
+{
+	struct stat at;
+
+	if (strcmp(dep, path) == 0)
+		return true;
+	return st && strcmp(cli_basename(dep), cli_basename(path)) == 0 && stat(dep, &at) == 0 &&
+	       at.st_dev == st->st_dev && at.st_ino == st->st_ino;
+}
+
 bool build_plan_knows_sidecar(const build_ctx *ctx, const build_job *j, const build_dep *deps, uint32_t count)
 {
 	char *sidecar = j->has_no_sidecar ? NULL :
 			build_author_sidecar(&ctx->options->author, j->path, j->is_explicit);
 	bool is_known = !sidecar;
+	struct stat st;
+	bool has_st = sidecar && stat(sidecar, &st) == 0;
 
 	for (uint32_t i = 0; sidecar && i < count && !is_known; i++)
-		is_known = strcmp(deps[i].path, sidecar) == 0;
+		is_known = is_same_dep(deps[i].path, sidecar, has_st ? &st : NULL);
 	free(sidecar);
 	return is_known;
 }
