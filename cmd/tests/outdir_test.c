@@ -63,42 +63,40 @@ static void build_that_compiled_nothing_leaves_outdir_as_it_was(void **state)
 
 /* -o naming a symbolic link to a folder not made yet (a CI cache link), or
  * a link that loops: the error said "'out' exists and is not a folder",
- * which sends the user the wrong way.  It names the link and its target. */
+ * which sends the user the wrong way.  It names the link and its target.
+ * `animc outputs` says the same (it listed files under a file, exit 0). */
 static void an_outdir_linked_nowhere_is_said_so(void **state)
 {
 	char *dir = test_tmpdir("outdir-dangling"), *out = test_format("%s/out", dir);
 	char *loop = test_format("%s/loop", dir), *target = test_format("%s/cache/out", dir);
-	char *file = test_format("%s/file", dir);
+	char *file = test_format("%s/file", dir), *below = test_format("%s/file/sub", dir);
 	char *want_missing = test_format("%s: error: '%s' is a symbolic link to 'cache/out', a folder that is "
 					 "missing (No such file or directory)", out, out);
 	char *want_loop = test_format("%s: error: '%s' is a symbolic link to 'loop', which loops (Too many levels "
 				      "of symbolic links)", loop, loop);
 	char *want_file = test_format("%s: error: '%s' exists and is not a folder\n", file, file);
-	test_run r;
+	char *want_below = test_format("%s: error: '%s' exists and is not a folder\n", below, file);
+	const char *const cases[][2] = { { out, want_missing }, { loop, want_loop }, { file, want_file },
+					 { below, want_below } };
 
 	(void)state;
 	assert_int_equal(symlink("cache/out", out), 0);
 	assert_int_equal(symlink("loop", loop), 0);
 	assert_true(test_write_file(file, "x", 1));
-	r = test_animc("build", "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, want_missing))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
+	for (int outputs = 0; outputs < 2; outputs++) {
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			test_run r = test_animc(outputs ? "outputs" : "build", "-o", cases[i][0],
+						"testdata/sample/Crane/Turn.Animation", NULL);
+
+			if (r.status != 1 || !strstr(r.err, cases[i][1]) || (outputs && r.out[0]))
+				fail_msg("%s -o %s: exit %d\n%s%s", outputs ? "outputs" : "build", cases[i][0], r.status,
+					 r.out, r.err);
+			test_run_release(&r);
+		}
+	}
 	assert_false(test_file_exists(target));
-	r = test_animc("build", "-o", loop, "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, want_loop))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	/* A file is still not a folder. */
-	r = test_animc("build", "-o", file, "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, want_file))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	free(want_file), free(want_loop), free(want_missing), free(file), free(target), free(loop), free(out);
-	free(dir);
+	free(want_below), free(want_file), free(want_loop), free(want_missing), free(below), free(file), free(target);
+	free(loop), free(out), free(dir);
 }
 
 static const struct CMUnitTest tests[] = {

@@ -943,6 +943,7 @@ static int run_build(run_state *rs)
 	build_run_hooks hooks = { hook_done, hook_tick, rs };
 	build_totals totals;
 	size_t to_compile = 0;
+	cli_error err;
 	bool completed;
 	int status;
 
@@ -954,6 +955,11 @@ static int run_build(run_state *rs)
 		return ANIMC_EXIT_FAILED;
 	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
 		return stop_before_plan(rs);
+	/* Files a build could not write are no list of outputs. */
+	if (ctx->command == CMD_OUTPUTS && !cli_folder_may_be_made(ctx->options->out_dir, &err)) {
+		build_say(ctx, ANIMC_ERROR, ctx->options->out_dir, "%s", err.message);
+		return ANIMC_EXIT_FAILED;
+	}
 	bool planned = plan_run(rs, &to_compile);
 
 	if (ctx->report_over_source) {

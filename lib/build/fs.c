@@ -191,7 +191,10 @@ static void say_not_folder(const char *path, cli_error *err)
 			      "folder, or remove the link", path, target, strerror(error));
 }
 
-bool cli_mkdir_p(const char *path, cli_error *err)
+/* Each folder along `path`, from the top: made (`is_made`), or only
+ * looked at, up to the first that is not there (a build would make the
+ * rest).  False, said, at one that is there and no folder. */
+static bool folders_along(const char *path, bool is_made, cli_error *err)
 {
 	char *copy = strdup(path);
 	size_t n;
@@ -209,7 +212,9 @@ bool cli_mkdir_p(const char *path, cli_error *err)
 			struct stat st;
 
 			*p = '\0';
-			if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+			if (!is_made && lstat(copy, &st) != 0 && errno == ENOENT)
+				break;
+			if (is_made && mkdir(copy, 0777) != 0 && errno != EEXIST) {
 				cli_error_set(err, "cannot create folder '%s': %s", copy, strerror(errno));
 				free(copy);
 				return false;
@@ -226,6 +231,16 @@ bool cli_mkdir_p(const char *path, cli_error *err)
 	}
 	free(copy);
 	return true;
+}
+
+bool cli_mkdir_p(const char *path, cli_error *err)
+{
+	return folders_along(path, true, err);
+}
+
+bool cli_folder_may_be_made(const char *path, cli_error *err)
+{
+	return folders_along(path, false, err);
 }
 
 /* Longest path of a temporary file. */

@@ -57,6 +57,10 @@ bool cli_write_all(int fd, const void *data, size_t size);
 
 /* Create a directory and its parents (mode 0777 & ~umask). */
 bool cli_mkdir_p(const char *path, cli_error *err);
+/* Whether cli_mkdir_p could make `path` as far as can be told without
+ * making anything: no file, and no link to a missing folder, along it
+ * (said as cli_mkdir_p says it). */
+bool cli_folder_may_be_made(const char *path, cli_error *err);
 
 /*
  * Write `data` to `path` atomically: a temporary file in the same folder,
