@@ -138,13 +138,15 @@ static void every_job_count_gives_the_same_build(void **state)
 
 	(void)state;
 	/* Every kind of result: clips, a failed source, a skipped file, a
-	 * claim two sources make, an Assimp source, warnings. */
+	 * claim two sources make, a source whose output is another's output
+	 * folder, an Assimp source, warnings. */
 	sh("cp -r testdata/sample/Crane '%s/' && cp testdata/hostile/truncated.Animation '%s/Crane/Cut.Animation'"
 	   " && cp testdata/golden/unsorted.Animation testdata/golden/dialect.Animation '%s/'"
 	   " && cp " KEYS_X " '%s/' && cp " CRANE "/Turn.Animation '%s/Turn.Animation'"
 	   " && mkdir -p '%s/z' && cp " CRANE "/Wave.Animation '%s/z/Turn.Animation'"
-	   " && cp testdata/golden/dialect.Animation '%s/Turn.xml'",
-	   in, in, in, in, in, in, in, in);
+	   " && cp testdata/golden/dialect.Animation '%s/Turn.xml'"
+	   " && mkdir -p '%s/Turn.xnb' && cp " CRANE "/Wave.Animation '%s/Turn.xnb/Over.Animation'",
+	   in, in, in, in, in, in, in, in, in, in);
 	setenv("SOURCE_DATE_EPOCH", "1", 1);
 	for (int k = 0; k < 2; k++) {
 		char *report = test_format("%s/report%d.json", work, k), *junit = test_format("%s/junit%d.xml", work, k);
@@ -164,7 +166,9 @@ static void every_job_count_gives_the_same_build(void **state)
 	assert_string_equal(runs[0].err, runs[1].err);
 	/* Turn.xml claims Turn.Animation's output: refused, naming it. */
 	assert_int_equal(count(runs[0].err, "/Turn.xnb' is the output of '"), 1);
-	assert_int_equal(count(runs[0].err, "/Turn.Animation' in this run; not written: rename one of the two\n"), 1);
+	assert_int_equal(count(runs[0].err, "/Turn.Animation' in this run; not written: rename one of the two\n"), 2);
+	/* So does Turn.xnb/Over.Animation, whose output would lie in it. */
+	assert_int_equal(count(runs[0].err, "/Turn.xnb/Over.xnb' lies in '"), 1);
 	{
 		const char *pairs[][2] = { { "out0", "out1" }, { "report0.json", "report1.json" },
 					   { "junit0.xml", "junit1.xml" }, { "deps0.d", "deps1.d" } };

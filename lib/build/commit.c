@@ -219,6 +219,9 @@ void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_resul
 		    stat_state(path, &now) && build_file_state_equal(&before->state, &now)) {
 			o->is_unchanged = true;
 			o->state = now;
+		} else if (job->writes_at_commit) {
+			free(path);
+			continue;   /* the parent writes it (build_job.writes_at_commit) */
 		} else if (cli_write_temp(path, o->bytes, o->size, &o->staged, &st, &err)) {
 			build_file_state_from(&st, &o->state);
 		} else {
@@ -697,6 +700,45 @@ static bool refuse_takeover(build_commit *c, build_job *j)
 	return true;
 }
 
+/* A folder an output `name` lies in, or the output itself, that another
+ * source's outputs of this run make something else: a file claimed where
+ * `name` needs a folder (*in_file, that prefix in `at`), or a folder of
+ * outputs claimed where `name` is to be a file.  Its job, or SIZE_MAX. */
+static size_t folder_clash(const build_commit *c, const char *name, char *at, size_t at_size, bool *in_file)
+{
+	size_t owner = SIZE_MAX;
+
+	*in_file = true;
+	for (const char *slash = strchr(name, '/'); slash && owner == SIZE_MAX; slash = strchr(slash + 1, '/')) {
+		if ((size_t)(slash - name) >= at_size)
+			return SIZE_MAX;
+		memcpy(at, name, (size_t)(slash - name));
+		at[slash - name] = '\0';
+		owner = claim_owner(c, at);
+	}
+	if (owner != SIZE_MAX || (size_t)snprintf(at, at_size, "%s/", name) >= at_size)
+		return owner;
+	*in_file = false;
+	return claim_owner(c, at);
+}
+
+/* Claim the folders output `name` of job `owner` lies in, as "DIR/" (no
+ * output's name ends so): folder_clash finds them. */
+static void claim_folders(build_commit *c, const char *name, size_t owner)
+{
+	char at[4096];
+
+	for (const char *slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/')) {
+		if ((size_t)(slash - name) + 1 >= sizeof at)
+			return;
+		memcpy(at, name, (size_t)(slash - name) + 1);
+		at[slash - name + 1] = '\0';
+		if (claim_find(c, at))
+			continue;   /* and those above it */
+		claim_for(c, at, owner);
+	}
+}
+
 /* Why output k of job j, which another source or j itself writes in this
  * run (`owner`, SIZE_MAX: not known), is not written (its path, or NULL). */
 static void say_claimed(const build_commit *c, build_job *j, uint32_t k, size_t owner, const char *path)
@@ -759,6 +801,28 @@ void build_commit_job(build_commit *c, size_t i)
 			o->is_refused = true;
 			continue;
 		}
+		char at[4096];
+		bool in_file;
+		size_t clash = folder_clash(c, o->name, at, sizeof at, &in_file);
+
+		if (clash != SIZE_MAX) {
+			char *path = build_output_path(c->ctx, j, o), *other = cli_path_join(c->ctx->options->out_dir, at, NULL);
+
+			if (o->staged)
+				unlink(o->staged);
+			o->is_refused = true;
+			if (in_file)
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "'%s' lies in '%s', the output of '%s' in this "
+						  "run; not written: rename one of the two", path ? path : o->name,
+						  other ? other : at, c->ctx->plan.jobs[clash].path);
+			else
+				build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "'%s' is the folder of outputs of '%s' in this "
+						  "run; not written: rename one of the two", path ? path : o->name,
+						  c->ctx->plan.jobs[clash].path);
+			free(path), free(other);
+			r->status = BUILD_FAILED;
+			continue;
+		}
 		if (!claim_for(c, o->name, i)) {
 			char *path = build_output_path(c->ctx, j, o);
 			size_t owner = claim_owner(c, o->name);
@@ -771,6 +835,7 @@ void build_commit_job(build_commit *c, size_t i)
 			r->status = BUILD_FAILED;
 			continue;
 		}
+		claim_folders(c, o->name, i);
 		char *target = c->is_dry ? NULL : build_output_path(c->ctx, j, o);
 		/* An output up to date is not written, and the plan found it
 		 * as this build wrote it: no source to guard (the lookup costs

@@ -615,6 +615,8 @@ static void say_out_dir_sources(build_ctx *ctx, const char *input)
 	cli_strings_release(&named);
 }
 
+static void mark_folder_clashes(build_plan *plan);
+
 bool build_plan_make(build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
@@ -702,6 +704,7 @@ bool build_plan_make(build_ctx *ctx)
 		return false;
 	}
 	merge_repeats(plan);
+	mark_folder_clashes(plan);
 	for (size_t i = 0; i < plan->count; i++)
 		plan->jobs[i].out_dir = cli_path_join(o->out_dir, NULL, NULL);
 	return true;
@@ -783,6 +786,41 @@ static void merge_repeats(build_plan *plan)
 	plan->count = kept;
 	free(order);
 	free(dropped);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The jobs whose outputs' folder may be another job's output file
+ * (build_job.writes_at_commit): its out_base, or a folder above it, is
+ * some out_base + ".xnb". */
+static void mark_folder_clashes(build_plan *plan)
+{
+	char **files = malloc((plan->count ? plan->count : 1) * sizeof *files);
+	size_t n = 0;
+
+	if (!files)
+		return;   /* staged: the clash is still refused, by the file system */
+	for (size_t i = 0; i < plan->count; i++)
+		if (plan->jobs[i].out_base && asprintf(&files[n], "%s.xnb", plan->jobs[i].out_base) >= 0)
+			n++;
+	qsort(files, n, sizeof *files, compare_strings);
+	for (size_t i = 0; i < plan->count; i++) {
+		build_job *j = &plan->jobs[i];
+		char *at = j->out_base ? strdup(j->out_base) : NULL;
+
+		for (char *cut = at; at && cut && !j->writes_at_commit;) {
+			j->writes_at_commit = bsearch(&at, files, n, sizeof *files, compare_strings) != NULL;
+			if ((cut = strrchr(at, '/')))
+				*cut = '\0';
+		}
+		free(at);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
 }
 
 void build_plan_release(build_plan *plan)

@@ -59,6 +59,13 @@ typedef struct build_job {
 	 * writes).  NULL: no item. */
 	const char *item_file;
 	uint32_t item_line;
+	/* Its outputs' folder may be another source's output file (a folder
+	 * src/a.xnb/ beside src/a.Animation; a many-clip b.xnb.gltf beside
+	 * b.Animation): written at its commit, in plan order, where the
+	 * claims tell the clash, not staged by its worker, which would make
+	 * that folder while the run goes (and which of the two failed would
+	 * hang on timing). */
+	bool writes_at_commit;
 } build_job;
 
 typedef struct build_plan {
