@@ -281,7 +281,7 @@ static void watch_follows_its_folder(void **state)
 		usleep(10000);   /* pruned as the rebuild ends */
 	assert_false(test_file_exists(idle_xnb));
 	assert_true(test_file_exists(turn_xnb));
-	assert_int_equal(lines_with(w.log, " compiled 0 sources, 1 output pruned, 0 failed, "), 1);
+	assert_int_equal(lines_with(w.log, ", 1 output pruned, "), 1);
 
 	/* SIGINT: status 0, nothing temporary left. */
 	int status;
