@@ -394,7 +394,8 @@ static void options_spelt_otherwise_keep_sources_up_to_date(void **state)
  * compact layout's own and `--tolerance default` (or its numbers) spelt
  * out beside it compiled every source again.  A --clips document enters
  * by its bytes: spelt from another folder, or with ./, it compiled its
- * sources again (and missed the cache).  Other values still compile. */
+ * sources again (and missed the cache).  So did --split's numbers spelt
+ * otherwise.  Other values still compile. */
 static void the_tolerance_and_clips_enter_the_key_as_what_they_do(void **state)
 {
 	char *dir = test_tmpdir("key-implied");
@@ -409,6 +410,11 @@ static void the_tolerance_and_clips_enter_the_key_as_what_they_do(void **state)
 		{ "--clips ./cl/parts.xml", "1 up to date" },
 		{ "--clips \"$PWD/cl/parts.xml\"", "1 up to date" },
 		{ "--clips cl/other.xml", "compiled 1 source" },
+		{ "--split 'Take 001/A=0:1'", "compiled 1 source" },
+		{ "--split 'Take 001/A=0.0:1.0'", "1 up to date" },
+		{ "--split 'Take 001/A=0:1.5'", "compiled 1 source" },
+		{ "--split 'Take 001/A=8f:16f'", "compiled 1 source" },
+		{ "--split 'Take 001/A=8.0f:1.6e1f'", "1 up to date" },
 	};
 	char *authoring = realpath("testdata/authoring", NULL);
 	char *setup = test_format("mkdir cl && cp '%s/Walker.xml' cl/W.xml && cp '%s/Walker_Anims.xml' cl/parts.xml && "
