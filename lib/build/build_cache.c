@@ -46,6 +46,7 @@ struct build_cache_stage {
 	uint8_t *prefix;           /* the cache key's shared part */
 	size_t prefix_size;
 	double *asked_s;           /* per job: when its lookup went out; 0: none pending */
+	build_hash *keyed;         /* per job: the source's bytes its key was made of */
 	size_t ahead;              /* dispatch order: looked up so far */
 	double compile_s_sum;      /* compiles of this run, for how long to wait */
 	unsigned compile_count;
@@ -104,7 +105,8 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 	emit_buffer(&prefix, "animc-cache-key 4\n", 18);
 	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
-	if (prefix.is_broken || !stage->asked_s) {
+	stage->keyed = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->keyed);
+	if (prefix.is_broken || !stage->asked_s || !stage->keyed) {
 		free(prefix.data);
 		build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
 		return false;
@@ -147,7 +149,7 @@ bool build_cache_skips(const build_options *o, const build_job *j)
  * be read (it then compiles, and says so). */
 static bool key_source(void *user, size_t i, cli_cache_key *out)
 {
-	const build_cache_stage *stage = user;
+	build_cache_stage *stage = user;
 	const build_job *j = &stage->ctx->plan.jobs[i];
 	cli_bytes key = { 0 };
 	build_hash h;
@@ -161,6 +163,7 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	/* The source by its XXH3-128 (see above). */
 	build_hash_bytes(data, size, &h);
 	free(data);
+	stage->keyed[i] = h;
 	build_hash_hex(&h, hex);
 	emit_buffer(&key, stage->prefix, stage->prefix_size);
 	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
@@ -621,6 +624,12 @@ void build_cache_store(build_ctx *ctx, size_t i)
 	stage->compile_count++;
 	if (j->skips_cache || !r->output_count || !cli_cache_wants_store(stage->cache, i))
 		return;
+	/* Rewritten between its lookup and its compile: these outputs are of
+	 * other bytes than its key names, and stored under it they would be
+	 * refused by every build holding those (as "made from another
+	 * source").  The next build stores them under their own key. */
+	if (!build_hash_equal(&stage->keyed[i], &r->source_hash))
+		return;
 	res.outputs = calloc(r->output_count, sizeof *res.outputs);
 	if (!res.outputs)
 		goto out;
@@ -694,6 +703,7 @@ void build_cache_close(build_ctx *ctx, double build_s)
 	 * they get all the time they take. */
 	cli_cache_close(stage->cache, ctx->options->cache_wait ? -1 : build_s / 10 > 1 ? build_s / 10 : 1, NULL);
 	free(stage->asked_s);
+	free(stage->keyed);
 	free(stage->prefix);
 	free(stage);
 	ctx->cache = NULL;

@@ -28,12 +28,14 @@ typedef struct fake_runner {
 	bool is_lifo;            /* finish the last started first */
 	unsigned per_wait;       /* jobs finished per wait (0: all) */
 	const char *fail_match;  /* a source path holding this fails */
+	const char *edit_match;  /* a source path holding this is saved anew as its compile starts */
 } fake_runner;
 
 typedef struct fake_setup {
 	bool is_lifo;
 	unsigned per_wait;
 	const char *fail_match;
+	const char *edit_match;
 } fake_setup;
 
 /* A result as a compile would make it: the source's state and hash, a key
@@ -50,6 +52,11 @@ static void fake_result(fake_runner *f, size_t i)
 	struct stat st;
 	char *text = test_format("fake output of %s\n", j->path);
 
+	if (f->edit_match && strstr(j->path, f->edit_match)) {
+		free(data);
+		assert_true(test_write_file(j->path, "<clip saved again/>\n", 20));
+		data = test_read_file(j->path, &size);
+	}
 	memset(r, 0, sizeof *r);
 	assert_int_equal(stat(j->path, &st), 0);
 	build_file_state_from(&st, &r->source_state);
@@ -154,6 +161,7 @@ static build_runner *make_fake(void *user, build_ctx *ctx, size_t count, const b
 	f->is_lifo = setup->is_lifo;
 	f->per_wait = setup->per_wait;
 	f->fail_match = setup->fail_match;
+	f->edit_match = setup->edit_match;
 	return &f->base;
 }
 
@@ -746,6 +754,36 @@ static void long_messages_keep_their_reason(void **state)
 	assert_string_equal(err.message, "short 1");
 }
 
+/* A source saved again between its cache lookup and its compile: its
+ * outputs were stored under the key of the bytes looked up, and every
+ * build holding those bytes then warned "made from another source".  They
+ * are not stored: such a build misses, quietly, and compiles. */
+static void a_source_saved_during_its_compile_is_not_stored_under_its_old_key(void **state)
+{
+	char *dir = make_sources("engine_cache_edit", 3);
+	char *src = test_format("%s/src", dir), *old = test_format("%s/old", dir);
+	char *cache = test_format("%s/cache", dir), *out = test_format("%s/out", dir), *again = test_format("%s/again", dir);
+	fake_setup setup = { .edit_match = "clip1" };
+	test_run cp = test_exec("cp", "-r", src, old, NULL);
+	run r;
+
+	(void)state;
+	assert_int_equal(cp.status, 0);
+	test_run_release(&cp);
+	r = run_engine(CMD_BUILD, &setup, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait", "-o", out, src,
+		       NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.totals.compiled, 3);
+	setup.edit_match = NULL;
+	r = run_engine(CMD_BUILD, &setup, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait", "-o", again,
+		       old, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.totals.cached, 2);
+	assert_int_equal(r.rec.totals.compiled, 1);
+	assert_int_equal(r.rec.totals.warnings, 0);
+	free(again), free(out), free(cache), free(old), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(a_copy_keeping_its_mtime_was_written_meanwhile),
@@ -760,6 +798,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(outputs_claims_and_writes_nothing),
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),
 	cmocka_unit_test(a_damaged_manifest_is_said_and_every_source_compiles),
+	cmocka_unit_test(a_source_saved_during_its_compile_is_not_stored_under_its_old_key),
 };
 
 ANIMC_TEST_GROUP(tests);
