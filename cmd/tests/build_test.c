@@ -2592,6 +2592,43 @@ static void a_touched_model_settles_each_source_built_alone(void **state)
 	free(model), free(out), free(src), free(dir);
 }
 
+/* With the manifest lost (garbage in it), every source compiles, but an
+ * output whose bytes come out as on disk is left alone: no new inode, no
+ * new mtime, so the make and ninja rules that read it do not run again.
+ * Each was written anew. */
+static void a_lost_manifest_leaves_outputs_of_equal_bytes_alone(void **state)
+{
+	char *dir = test_tmpdir("manifest-lost"), *out = test_format("%s/out", dir);
+	char *wave = test_format("%s/Wave.Animation", dir), *xnb = test_format("%s/Wave.xnb", out);
+	char *record = test_format("%s/.animc/manifest", out);
+	struct timespec old[2] = { { 1600000000, 0 }, { 1600000000, 0 } };
+	struct stat before, after;
+	test_run r = test_exec("cp", CRANE "/Wave.Animation", wave, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(utimensat(AT_FDCWD, wave, old, 0), 0);
+	r = test_animc("build", "-q", "-o", out, wave, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(stat(xnb, &before), 0);
+	assert_true(test_write_file(record, "garbage\n", 8));
+	usleep(20000);
+	r = test_animc("build", "-o", out, wave, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	assert_int_equal(stat(xnb, &after), 0);
+	assert_int_equal(after.st_ino, before.st_ino);
+	assert_true(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+	/* And recorded: the next build finds it up to date. */
+	r = test_animc("build", "-o", out, wave, NULL);
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	free(record), free(xnb), free(wave), free(out), free(dir);
+}
+
 /* A source is known by the file its path names, not by the spelling: the
  * same folder given relative, then absolute (as CMake and IDEs pass it),
  * is up to date, its outputs untouched, and recorded once.  It compiled
@@ -3217,6 +3254,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_dangling_folder_link_keeps_its_outputs),
 	cmocka_unit_test(a_no_op_build_reads_no_output),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
+	cmocka_unit_test(a_lost_manifest_leaves_outputs_of_equal_bytes_alone),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),
 	cmocka_unit_test(the_same_file_in_another_folder_is_another_source),

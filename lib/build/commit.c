@@ -198,6 +198,22 @@ static bool stat_state(const char *path, build_file_state *out)
 	return true;
 }
 
+/* Whether the file at `path` (its state `now`) holds o's bytes: an output
+ * with no record (the manifest lost or damaged) that a build wrote alike. */
+static bool holds_bytes(const char *path, const build_file_state *now, const build_output *o)
+{
+	uint8_t *data;
+	size_t size;
+	build_hash h;
+	cli_error err;
+
+	if (now->size != o->size || !cli_read_file(path, &data, &size, &err))
+		return false;
+	build_hash_bytes(data, size, &h);
+	free(data);
+	return size == o->size && build_hash_equal(&h, &o->hash);
+}
+
 void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	for (uint32_t k = 0; k < r->output_count; k++) {
@@ -215,8 +231,9 @@ void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_resul
 			continue;   /* the parent writes it */
 		/* The same bytes, on disk as recorded: leave the file (and its
 		 * mtime) alone. */
-		if (before && build_hash_equal(&before->hash, &o->hash) && before->size == o->size &&
-		    stat_state(path, &now) && build_file_state_equal(&before->state, &now)) {
+		if (before ? build_hash_equal(&before->hash, &o->hash) && before->size == o->size &&
+			     stat_state(path, &now) && build_file_state_equal(&before->state, &now)
+			   : stat_state(path, &now) && holds_bytes(path, &now, o)) {
 			o->is_unchanged = true;
 			o->state = now;
 		} else if (job->writes_at_commit) {
