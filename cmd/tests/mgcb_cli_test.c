@@ -108,6 +108,36 @@ static void incremental_with_the_project_as_a_dependency(void **state)
 	json = (char *)test_read_file(report, &size);
 	assert_null(strstr(json, "\"status\": \"compiled\""));
 	free(json);
+	/* An edit that is no item's (a comment, a texture item) compiles
+	 * nothing: each item was imported again.  The outputs' mtimes come
+	 * past the project's, so make, which the depfile names it to, settles. */
+	{
+		char *more = test_format("%s\n# textures\n#begin Hero.png\n/importer:TextureImporter\n"
+					 "/processor:TextureProcessor\n/build:Hero.png\n", copy);
+		struct stat project_st, out_st;
+		char *hero = test_format("%s/mgcb/Hero.png", dir);
+
+		assert_true(test_write_file(hero, "\x89PNG\r\n", 6));
+		free(hero);
+		assert_true(test_write_file(project, more, strlen(more)));
+		free(more);
+		r = test_animc("build", "-q", "--report", report, "--mgcb", project, "-o", out, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		json = (char *)test_read_file(report, &size);
+		assert_null(strstr(json, "\"status\": \"compiled\""));
+		free(json);
+		assert_int_equal(stat(project, &project_st), 0);
+		for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+			char *at = test_format("%s/%s", out, outputs[i]);
+
+			assert_int_equal(stat(at, &out_st), 0);
+			assert_true(out_st.st_mtim.tv_sec > project_st.st_mtim.tv_sec ||
+				    (out_st.st_mtim.tv_sec == project_st.st_mtim.tv_sec &&
+				     out_st.st_mtim.tv_nsec >= project_st.st_mtim.tv_nsec));
+			free(at);
+		}
+	}
 	/* A changed project (a parameter) compiles its items again, and the
 	 * new Scale reaches the bytes. */
 	char *edited = strstr(copy, "Scale=0.01");
@@ -603,6 +633,44 @@ static void items_below_the_project_come_from_the_cache(void **state)
 					       test_format("%s/%s", first, written[i])));
 	}
 	free(project), free(first), free(out), free(full_cache), free(animc), free(cache), free(dir);
+}
+
+/* An item outside the project's folder (/build:../Shared/...) was never
+ * stored in the cache, and nothing said so: the entry could not name the
+ * project file from the item's folder.  The project's files are no
+ * entry's now (what they say of an item is in its key), so it is stored
+ * and fetched, from the project's folder too. */
+static void items_outside_the_project_come_from_the_cache(void **state)
+{
+	char *dir = test_tmpdir("mgcb-outside"), *cache = test_tmpdir("mgcb-outside-cache");
+	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
+	char *content = test_format("%s/Content", dir), *out = test_format("%s/bin", content);
+	char *project = test_format("%s/P.mgcb", content);
+	test_run r = test_exec("sh", "-c", "mkdir -p \"$1/Shared\" \"$1/Content\" && cp testdata/sample/Crane/Wave.Animation "
+				   "\"$1/Shared/\"", "sh", dir, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(project, "/outputDir:bin\n/build:../Shared/Wave.Animation;Wave\n", 52));
+	for (int run = 0; run < 3; run++) {
+		const char *want = run ? "1 cached" : "compiled 1 source";
+
+		r = test_exec("rm", "-rf", out, NULL);
+		test_run_release(&r);
+		if (run < 2)
+			r = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--mgcb",
+				       project, NULL);
+		else
+			r = test_exec("sh", "-c", "cd \"$1\" && exec \"$0\" build --cache-wait --cache-dir \"$2\" "
+					    "--cache-min-size 0 --mgcb P.mgcb", animc, content, full_cache, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, want))
+			fail_msg("build %d, not '%s':\n%s%s", run + 1, want, r.out, r.err);
+		test_run_release(&r);
+		assert_true(test_file_exists(test_format("%s/Wave.xnb", out)));
+	}
+	free(project), free(out), free(content), free(full_cache), free(animc), free(cache), free(dir);
 }
 
 /* One source to two destinations: the manifest keeps both, so a second
@@ -1127,6 +1195,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_command_line_gives_the_parameters_an_item_does_not),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(items_below_the_project_come_from_the_cache),
+	cmocka_unit_test(items_outside_the_project_come_from_the_cache),
 	cmocka_unit_test(two_destinations_stay_up_to_date),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),

@@ -361,6 +361,41 @@ out:
 	return name;
 }
 
+/* An item of the --mgcb project fetched: the project's files join its
+ * dependencies, as its compile records them (the entry holds none of
+ * them).  False when one cannot be read. */
+static bool project_deps(const build_job *j, build_result *r)
+{
+	size_t count = j->project ? j->project->file_count : 0;
+	build_dep *grown;
+
+	if (!count)
+		return true;
+	grown = realloc(r->deps, (r->dep_count + count) * sizeof *grown);
+	if (!grown)
+		return false;
+	r->deps = grown;
+	for (size_t k = 0; k < count; k++) {
+		build_dep *d = &r->deps[r->dep_count];
+		uint8_t *data;
+		size_t size;
+		struct stat st;
+		cli_error err;
+
+		memset(d, 0, sizeof *d);
+		if (stat(j->project->files[k], &st) != 0 || !cli_read_file(j->project->files[k], &data, &size, &err))
+			return false;
+		build_hash_bytes(data, size, &d->hash);
+		free(data);
+		build_source_state_from(&st, &d->state);
+		build_file_state_distrust_recent(&d->state);
+		if (!(d->path = strdup(j->project->files[k])))
+			return false;
+		r->dep_count++;
+	}
+	return true;
+}
+
 /* The file an entry names (dep_entry_name) as this build names files:
  * from the source's folder as the build spells it; NULL for a name no
  * entry makes.  A name with no "../" keeps that folder's spelling whole
@@ -518,7 +553,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	}
 	/* A clip-split sidecar that the entry's compile did not read splits
 	 * the source now: the entry is of the unsplit source. */
-	if (!build_plan_knows_sidecar(ctx, j, r.deps, r.dep_count))
+	if (!build_plan_knows_sidecar(ctx, j, r.deps, r.dep_count) || !project_deps(j, &r))
 		goto out;
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r.key);
@@ -672,15 +707,20 @@ void build_cache_store(build_ctx *ctx, size_t i)
 		copy.outputs[k].bytes = NULL;
 		copy.outputs[k].staged = NULL;
 	}
+	/* The project's files are no entry's (build_is_project_file): a hit
+	 * takes this build's (project_deps). */
+	copy.dep_count = 0;
 	for (uint32_t k = 0; k < r->dep_count; k++) {
-		copy.deps[k] = r->deps[k];
-		copy.deps[k].path = dep_entry_name(j->path, r->deps[k].path);
+		if (build_is_project_file(ctx->options, r->deps[k].path))
+			continue;
+		copy.deps[copy.dep_count] = r->deps[k];
+		copy.deps[copy.dep_count].path = dep_entry_name(j->path, r->deps[k].path);
 		/* A file no hit could find again: no entry. */
-		ok = ok && copy.deps[k].path;
+		ok = ok && copy.deps[copy.dep_count++].path;
 	}
 	if (ok && build_result_encode(&copy, &res.meta, &res.meta_size))
 		cli_cache_store_id(stage->cache, i, &res);
-	for (uint32_t k = 0; k < r->dep_count; k++)
+	for (uint32_t k = 0; k < copy.dep_count; k++)
 		free(copy.deps[k].path);
 	free(copy.outputs);
 	free(copy.deps);

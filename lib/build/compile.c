@@ -309,7 +309,9 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 			cs->changed = cs->reads.items[i];
 		build_file_state_distrust_recent(&d->state);
 		build_hash_bytes(data, size, &d->hash);
-		build_key_file("file", dep_name(cs->job->path, d->path), data, size, build_key_emit_xxh3, key);
+		if (!build_is_project_file(cs->ctx->options, d->path))
+			build_key_file("file", dep_name(cs->job->path, d->path), data, size, build_key_emit_xxh3,
+				       key);
 		free(data);
 		r->dep_count++;
 	}
@@ -942,7 +944,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;
 	import.length_scale = (job->has_units ? &job->units : &ctx->options->units)->scale;
-	/* An item depends on its project's files: its parameters are there. */
+	/* An item depends on its project's files (for depfiles, watches and
+	 * --prune); what they say of it is in its facts (build_is_project_file). */
 	for (size_t i = 0; job->project && i < job->project->file_count; i++)
 		collect_read(&cs, job->project->files[i]);
 	{

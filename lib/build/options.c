@@ -702,8 +702,9 @@ static const option_def option_table[] = {
 	    "/outputDir: outside the project's folder is an error naming the project file and "
 	    "line.  A response file it includes (/@:FILE) is read in place, relative to the file "
 	    "that includes it, and must lie in the project's folder.  The project file and those it "
-	    "includes are dependencies of every item (depfiles list them; a changed one compiles "
-	    "the items again).  Further INPUTs may be given too.",
+	    "includes are dependencies of every item (depfiles list them, and animc watch watches "
+	    "them); an edit compiles again the items whose own lines it changes (parameters, "
+	    "destination) and leaves the others up to date.  Further INPUTs may be given too.",
 	    NULL },
 	  set_mgcb },
 	{ { "mgcb-define", 0, "NAME=VALUE", FOR_COMPILE, BUILD_OPTION_RUN,

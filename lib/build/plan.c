@@ -833,6 +833,14 @@ void build_plan_release(build_plan *plan)
 
 /* ---------------------------------------------------------- a job's key */
 
+bool build_is_project_file(const build_options *o, const char *path)
+{
+	for (size_t i = 0; o->has_project && i < o->project.file_count; i++)
+		if (strcmp(o->project.files[i], path) == 0)
+			return true;
+	return false;
+}
+
 void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_JOB_FACTS])
 {
 	const char *base = cli_basename(j->path);
@@ -989,10 +997,20 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 	if ((e->dep_count && !(dep_states = calloc(e->dep_count, sizeof *dep_states))) ||
 	    (e->output_count && !(out_states = calloc(e->output_count, sizeof *out_states))))
 		goto out;
-	for (uint32_t i = 0; i < e->dep_count; i++)
+	for (uint32_t i = 0; i < e->dep_count; i++) {
+		struct stat st;
+
+		/* The project: its state as it is, whatever changed in it,
+		 * so that the outputs' mtimes settle past it for make. */
+		if (build_is_project_file(ctx->options, e->deps[i].path) && stat(e->deps[i].path, &st) == 0) {
+			build_source_state_from(&st, &dep_states[i]);
+			build_file_state_distrust_recent(&dep_states[i]);
+			continue;
+		}
 		if (!file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
 				  true))
 			goto out;
+	}
 	/* A clip-split sidecar that came since splits the source now. */
 	if (!build_plan_knows_sidecar(ctx, j, e->deps, e->dep_count))
 		goto out;

@@ -105,6 +105,13 @@ void build_job_key(const build_options *o, const build_job *j, build_key_emit em
  * key (options, skeleton) with the job's facts. */
 void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out);
 
+/* Is `path` one of the --mgcb project's files (the project, a response
+ * file it includes)?  An item records them as files it depends on, for
+ * depfiles, watches and --prune, but what they say of the item is in its
+ * facts (build_job_facts) and the run's options: they enter no key, and
+ * an edit elsewhere in them leaves the item up to date. */
+bool build_is_project_file(const build_options *o, const char *path);
+
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */
 void build_plan_shard(build_ctx *ctx);
 /* Is the source built to out_base (relative to OUTDIR, no extension) this
