@@ -639,18 +639,33 @@ static double py(const frame *f, double v)
 	return f->top + PANEL - (v - f->lo) / (f->hi - f->lo) * PANEL;
 }
 
+/* The value axis's top and bottom, with as many digits as they need to
+ * differ (1.419 and 1.419 for 1.41923 and 1.419 read as no extent). */
+static void axis_ends(const frame *f, char hi[32], char lo[32])
+{
+	for (int digits = 4; digits <= 9; digits++) {
+		snprintf(hi, 32, "%.*g", digits, f->hi);
+		snprintf(lo, 32, "%.*g", digits, f->lo);
+		if (strcmp(hi, lo) != 0)
+			return;
+	}
+}
+
 static void panel(FILE *out, const frame *f, const char *label)
 {
+	char hi[32], lo[32];
+
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#fbfbfb\" stroke=\"#bbb\"/>\n",
 		LEFT, f->top, WIDTH - LEFT - RIGHT, PANEL);
 	for (int i = 1; i < 4; i++)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", LEFT,
 			f->top + PANEL * i / 4, WIDTH - RIGHT, f->top + PANEL * i / 4);
 	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", f->top + 14, label);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
-		f->top + 9, f->hi);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
-		f->top + PANEL, f->lo);
+	axis_ends(f, hi, lo);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n", LEFT - 4,
+		f->top + 9, hi);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n", LEFT - 4,
+		f->top + PANEL, lo);
 }
 
 static void polyline(FILE *out, const frame *f, const float *t, const float *v, size_t n, size_t stride,

@@ -959,8 +959,45 @@ static void a_scale_plot_reads_without_a_unit(void **state)
 	free(text), free(svg), free(dir);
 }
 
+/* A panel whose values span less than its labels' four digits read
+ * "1.419" at its top and at its bottom: an error of 0.00023 units filled
+ * it, and the axis could not say how small it was.  The labels carry the
+ * digits that tell them apart. */
+static void a_narrow_panel_has_labels_that_differ(void **state)
+{
+	TEST_NEEDS_CORPUS();
+	char *dir = test_tmpdir("plot-narrow"), *svg = test_format("%s/p.svg", dir), *out = test_format("%s/out", dir);
+	char *src = test_format("%s/robotgame/Hammer/Walk.Animation", test_corpus_dir());
+	char *xnb = test_format("%s/Walk.xnb", out), *text;
+	test_run r;
+	size_t panels = 0;
+
+	(void)state;
+	r = test_animc("build", "-q", "--layout", "compact", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "L Calf", "--track", "translation", "-o", svg, xnb, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(svg, NULL);
+	for (const char *p = text; (p = strstr(p, "text-anchor=\"end\">")); panels++) {
+		const char *hi = p + 18, *q = strstr(hi, "text-anchor=\"end\">");
+
+		assert_non_null(q);
+		const char *lo = q + 18;
+		size_t hi_len = strcspn(hi, "<"), lo_len = strcspn(lo, "<");
+
+		if (hi_len == lo_len && strncmp(hi, lo, hi_len) == 0)
+			fail_msg("panel %zu reads %.*s at its top and its bottom", panels + 1, (int)hi_len, hi);
+		p = lo;
+	}
+	assert_int_equal(panels, 4);
+	free(text), free(xnb), free(src), free(out), free(svg), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
+	cmocka_unit_test(a_narrow_panel_has_labels_that_differ),
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
