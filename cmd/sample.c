@@ -132,16 +132,31 @@ static void print_table(const char *title, float time_s, bool repeat, const char
  * A note on stderr when time_s is outside [0, duration] of `clip` at `path`:
  * the pose printed is then the one at another time (FORMAT.md section 2's
  * time rule, animrt.h), which a person asking for 99 s of a 1 s clip may
- * not expect.  The clip's duration stands for its sequences', which may
- * differ.
+ * not expect.  Each bone's sequence has its own duration, which gives its
+ * time (a compact clip's is the clip's): when they are not all the
+ * clip's, no one time was printed, and the note says so.
  */
 static void note_time_outside(const char *path, const animrt_clip *clip, float time_s, bool repeat)
 {
-	double d = clip->duration_s, at;
+	double d = clip->duration_s, at, lo = d, hi = d;
 	char t[32], end[32], local[32];
 
-	if (time_s >= 0 && time_s <= d)
+	for (uint32_t i = 0; clip->sequences && i < clip->sequence_count; i++) {
+		lo = fmin(lo, clip->sequences[i].duration_s);
+		hi = fmax(hi, clip->sequences[i].duration_s);
+	}
+	if (time_s >= 0 && time_s <= lo)
 		return;
+	if (lo != hi) {
+		cli_format_float(time_s, t, sizeof t);
+		cli_format_float((float)lo, end, sizeof end);
+		cli_format_float((float)hi, local, sizeof local);
+		cli_report(ANIMC_NOTE, "animc sample", "%s: its bones' sequences last %s to %s s, and %s s is outside "
+			   "some of them: each bone's pose is printed at the time its own sequence gives %s s "
+			   "(%s)", path, end, local, t, t,
+			   repeat ? "--repeat wraps it" : time_s < 0 ? "clamped to 0" : "clamped to its end");
+		return;
+	}
 	if (!repeat || d <= 0)
 		at = time_s > d ? d : 0;
 	else if (time_s > d)

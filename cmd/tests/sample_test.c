@@ -304,11 +304,38 @@ static void sample_json_prints_a_value_past_floats_range_as_null(void **state)
 	free(xnb), free(out), free(path), free(dir);
 }
 
+/* A clip whose bones' sequences last other than the clip (the format
+ * allows it): the note said "its pose at 0.5 s is printed", from the
+ * clip's duration, while each bone was sampled by its own.  It says the
+ * sequences' durations now, and names no one time. */
+static void sample_notes_no_one_time_when_sequences_last_otherwise(void **state)
+{
+	char *dir = test_tmpdir("sample-durations"), *path = test_format("%s/c.xnb", dir);
+	size_t size;
+	uint8_t *data = test_read_file("testdata/loader/crane-turn.xnb", &size);
+	size_t at = 12 + (size_t)data[11] + 4 + 1 + 1 + 4;   /* the clip's Duration, after its sequence count */
+	const float half = 0.5f;
+	test_run r;
+
+	(void)state;
+	memcpy(data + at, &half, 4);
+	assert_true(test_write_file(path, data, size));
+	r = test_animc("sample", "--time", "1", path, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, ": its bones' sequences last 0.5 to 1.5 s, and 1 s is outside some of them: each "
+			   "bone's pose is printed at the time its own sequence gives 1 s (clamped to its end)") ||
+	    strstr(r.err, "so its pose at"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(data), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(tables_pad_names_by_columns),
 	cmocka_unit_test(sample_prints_the_librarys_pose_as_json),
 	cmocka_unit_test(sample_json_prints_a_value_past_floats_range_as_null),
 	cmocka_unit_test(sample_clamps_once_and_wraps_repeat),
+	cmocka_unit_test(sample_notes_no_one_time_when_sequences_last_otherwise),
 	cmocka_unit_test(sample_blend_endpoints_are_the_two_clips),
 	cmocka_unit_test(sample_exit_statuses),
 	cmocka_unit_test(numbers_past_floats_range_are_called_so),
