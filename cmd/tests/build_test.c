@@ -1675,6 +1675,50 @@ static void progress_modes(void **state)
 	free(out);
 }
 
+/* What a build on a terminal (a pty, through script(1)) with this TERM
+ * ("" to unset it) and --progress `when` prints. */
+static test_run build_on_terminal(const char *term, const char *when, const char *out)
+{
+	char *command = test_format("%s%s%s '%s' build --progress %s -o '%s' testdata/sample",
+				    term[0] ? "TERM=" : "unset TERM; ", term, term[0] ? " exec" : "",
+				    test_animc_path(), when, out);
+	test_run r = test_exec("script", "-qec", command, "/dev/null", NULL);
+
+	assert_int_equal(r.status, 0);
+	free(command);
+	return r;
+}
+
+/* --progress auto draws the updating line on a terminal that can erase
+ * one; on TERM=dumb (Emacs' compile buffer) or no TERM it wrote "\033[K"
+ * there as text: now a line per source, as into a pipe.  always still
+ * draws it. */
+static void a_dumb_terminal_gets_a_line_per_source(void **state)
+{
+	char *out = test_tmpdir("progress-dumb");
+	test_run r;
+
+	(void)state;
+	r = build_on_terminal("xterm", "auto", out);
+	assert_non_null(strstr(r.out, "\r\033[K["));
+	test_run_release(&r);
+	static const char *const dumb[] = { "dumb", "" };
+	for (size_t i = 0; i < 2; i++) {
+		char *again = test_format("%s-%zu", out, i);
+
+		r = build_on_terminal(dumb[i], "auto", again);
+		assert_null(strchr(r.out, '\033'));
+		assert_int_equal(count(r.out, "] compiled "), 7);
+		test_run_release(&r);
+		free(again);
+	}
+	char *forced = test_format("%s-always", out);
+	r = build_on_terminal("dumb", "always", forced);
+	assert_non_null(strstr(r.out, "\r\033[K["));
+	test_run_release(&r);
+	free(forced), free(out);
+}
+
 /* ------------------------------------------------------- hostile inputs */
 
 static void fifos_and_special_files(void **state)
@@ -3293,6 +3337,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(progress_modes),
+	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),
 	cmocka_unit_test(link_loops_and_deep_folders),
 	cmocka_unit_test(clip_names_that_are_no_file_names),

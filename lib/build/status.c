@@ -321,14 +321,26 @@ static const build_status_ops quiet_ops = {
 	no_job_done, no_tick, quiet_job_committed, console_note, quiet_summary, console_clear, console_diag,
 };
 
+/* Whether --progress asks for the updating line.  auto wants a terminal
+ * that can erase a line: TERM=dumb (Emacs' compile buffers, CI log viewers
+ * on a pty) or no TERM shows "\033[K" as text, so there, as git, cargo and
+ * ninja do, a line per source; always draws it anyway. */
+static bool is_live(const build_options *o)
+{
+	const char *term = getenv("TERM");
+
+	if (o->progress != PROGRESS_AUTO)
+		return o->progress == PROGRESS_ALWAYS;
+	return isatty(STDOUT_FILENO) && term && term[0] && strcmp(term, "dumb") != 0;
+}
+
 void build_status_console_init(build_status_sink *s, build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
 	struct winsize ws;
-	bool is_live = o->progress == PROGRESS_ALWAYS || (o->progress == PROGRESS_AUTO && isatty(STDOUT_FILENO));
 
 	memset(s, 0, sizeof *s);
-	s->ops = o->quiet ? &quiet_ops : is_live ? &terminal_ops : &plain_ops;
+	s->ops = o->quiet ? &quiet_ops : is_live(o) ? &terminal_ops : &plain_ops;
 	s->ctx = ctx;
 	s->start_s = build_now_s();
 	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
