@@ -5,11 +5,13 @@
  * completion completes, and every relative link of README.md and docs/
  * reaches a file (and a heading, for #anchors).
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -143,6 +145,45 @@ static void completion_completes_commands_options_and_values(void **state)
 		free(out);
 		free(words);
 	}
+}
+
+/* File and folder names with spaces complete as one candidate each: the
+ * completion split them at the space ("Walk copy.xnb" offered as "Walk"
+ * and "copy.xnb"), for inputs and file- and folder-valued options alike. */
+static void completion_keeps_names_with_spaces_whole(void **state)
+{
+	char *dir = test_tmpdir("docs-completion-spaces"), *sub = test_format("%s/Walk art", dir);
+	char *file = test_format("%s/Walk copy.xnb", dir), *script_path = realpath("docs/animc.bash-completion", NULL);
+	static const struct {
+		const char *words;
+		int cword;
+		const char *want;
+	} cases[] = {
+		{ "animc dump Walk\\ c", 2, "Walk copy.xnb\n" },
+		{ "animc build --skeleton Walk\\ c", 3, "Walk copy.xnb\n" },
+		{ "animc build -o Walk", 3, "Walk art\n" },
+		{ "animc build -o out Walk", 4, "Walk art\nWalk copy.xnb\n" },
+	};
+
+	(void)state;
+	assert_non_null(script_path);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_true(test_write_file(file, "", 0));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		/* COMP_WORDS as bash gives it: the word as typed, so cur is
+		 * the name with its backslash taken away by the assignment. */
+		char *script = test_format("cd '%s' && . '%s'; COMP_WORDS=(%s); COMP_CWORD=%d; _animc; "
+					   "printf '%%s\\n' \"${COMPREPLY[@]}\" | sort",
+					   dir, script_path, cases[i].words, cases[i].cword);
+		test_run r = test_exec("bash", "-c", script, NULL);
+
+		assert_int_equal(r.status, 0);
+		if (strcmp(r.out, cases[i].want) != 0)
+			fail_msg("%s: completed as\n%s", cases[i].words, r.out);
+		test_run_release(&r);
+		free(script);
+	}
+	free(script_path), free(file), free(sub), free(dir);
 }
 
 /* ----------------------------------------------------------------- links */
@@ -429,6 +470,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(man_page_renders_without_warnings),
 	cmocka_unit_test(completion_completes_commands_options_and_values),
 	cmocka_unit_test(completion_of_outputs_offers_what_it_accepts),
+	cmocka_unit_test(completion_keeps_names_with_spaces_whole),
 	cmocka_unit_test(relative_links_reach_their_targets),
 	cmocka_unit_test(warnings_doc_lists_every_kind),
 	cmocka_unit_test(the_man_page_and_completion_know_every_kind),

@@ -746,16 +746,22 @@ static void man_write(FILE *out, const animc_command *const *commands, void (*us
 
 /* ------------------------------------------------------------ completion */
 
+/* File and folder names are read a line each into COMPREPLY: the words of
+ * COMPREPLY=($(compgen -f ...)) are split at spaces and globbed, so
+ * "Walk copy.xnb" was offered as "Walk" and "copy.xnb". */
+#define COMPLETE_FOLDERS "mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")"
+#define COMPLETE_FILES "mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
+
 /* How a value is completed, by the name help gives it. */
 static const char *completion_of_arg(const char *arg)
 {
 	if (!arg)
 		return NULL;
 	if (strcmp(arg, "DIR") == 0 || strcmp(arg, "OUTDIR") == 0)
-		return "COMPREPLY=($(compgen -d -- \"$cur\"))";
+		return COMPLETE_FOLDERS;
 	if (strstr(arg, "FILE") || strcmp(arg, "MODEL") == 0 || strcmp(arg, "OTHER") == 0 ||
 	    strcmp(arg, "PROJECT") == 0 || strchr(arg, '.'))
-		return "COMPREPLY=($(compgen -f -- \"$cur\"))";
+		return COMPLETE_FILES;
 	return "COMPREPLY=()";
 }
 
@@ -918,7 +924,7 @@ static void completion_write(FILE *out, const animc_command *const *commands)
 	      "\tif [[ $cur == -* ]]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
 	      "\telse\n"
-	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "\t\t" COMPLETE_FILES "\n"
 	      "\tfi\n}\n"
 	      "complete -o filenames -F _animc animc\n", out);
 }
