@@ -1653,6 +1653,55 @@ static void response_files_and_base(void **state)
 	free(dir);
 }
 
+/* --base takes a file whose path as spelt lies under the base, though a
+ * link on the way leads out of it (art/linked -> ../other): it lands at
+ * that path, as `animc build art` lands what it finds through the link.
+ * It was refused ("is not under --base"), so a list of the files of a
+ * folder holding such a link (what animc_add_assets passes) never built.
+ * A link to a folder inside the base lands where the walk puts it: at
+ * the folder it leads to, which the walk takes once. */
+static void base_takes_a_path_through_a_link_as_spelt(void **state)
+{
+	char *dir = test_tmpdir("base-link"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *linked = test_format("%s/linked/Turn.Animation", art), *inner = test_format("%s/inner/Idle.Animation", art);
+	char *want;
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/sub' '%s/other' && cp " CRANE "/Wave.Animation '%s' && cp " CRANE "/Turn.Animation '%s/other'"
+	   " && cp " CRANE "/Idle.Animation '%s/sub' && ln -s ../other '%s/linked' && ln -s sub '%s/inner'",
+	   art, dir, art, dir, art, art, art);
+	r = test_animc("outputs", "--base", art, "-o", out, linked, inner, NULL);
+	want = test_format("%s/linked/Turn.xnb\n%s/sub/Idle.xnb\n", out, out);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, want);
+	test_run_release(&r);
+	free(want);
+	/* The linked folder given as a folder lands there too. */
+	char *folder = test_format("%s/linked", art);
+	r = test_animc("outputs", "--base", art, "-o", out, folder, NULL);
+	want = test_format("%s/linked/Turn.xnb\n", out);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, want);
+	test_run_release(&r);
+	free(want);
+	/* Built from the list, then as the folder: the same places. */
+	r = test_animc("build", "-q", "--base", art, "-o", out, linked, inner, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings, 2 up to date"));
+	test_run_release(&r);
+	/* Past the link, ".." goes where the link leads: not under the base. */
+	char *up = test_format("%s/linked/../other/Turn.Animation", art);
+	r = test_animc("outputs", "--base", art, "-o", out, up, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Turn.Animation: error: is not under --base"));
+	test_run_release(&r);
+	free(up), free(folder), free(inner), free(linked), free(out), free(art), free(dir);
+}
+
 static void progress_modes(void **state)
 {
 	char *out = test_tmpdir("progress");
@@ -3336,6 +3385,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),
+	cmocka_unit_test(base_takes_a_path_through_a_link_as_spelt),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),

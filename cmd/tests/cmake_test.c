@@ -447,6 +447,72 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 	free(src), free(prefix), free(clips), free(dir), free(stage_real), free(stage);
 }
 
+/* A project folder `name` (made empty) whose CMakeLists.txt compiles
+ * `sources` with animc_add_assets(clips OUTPUT_DIR content SOURCES ...
+ * OPTIONS `options`); the caller fills it, then configure_assets(). */
+static char *assets_project(const char *name, const char *sources, const char *options)
+{
+	char *dir = test_tmpdir(name), *list = test_format("%s/CMakeLists.txt", dir);
+	char *text = test_format("cmake_minimum_required(VERSION 3.20)\nproject(assets NONE)\n"
+				 "find_package(animc REQUIRED)\n"
+				 "animc_add_assets(clips OUTPUT_DIR content SOURCES %s OPTIONS %s)\n",
+				 sources, options);
+
+	assert_true(test_write_file(list, text, strlen(text)));
+	free(text), free(list);
+	return dir;
+}
+
+/* Configure the project in `dir` with Ninja into dir/bin, from the staged
+ * install; the configure step must pass without a warning. */
+static void configure_assets(const char *dir)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real), *bin = test_format("%s/bin", dir);
+
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	test_run r = test_exec("cmake", "-S", dir, "-B", bin, "-G", "Ninja", prefix, NULL);
+	if (r.status != 0 || strstr(r.err, "Warning"))
+		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(bin), free(prefix), free(stage_real), free(stage);
+}
+
+/* A folder holding a link to a folder builds as `animc build` walks it:
+ * the files through a link leading out land under its name, those through
+ * a link to a folder inside once, where that folder's land.  animc
+ * build --base refused the linked files (and the module handed it the
+ * link itself), so the build failed on every run. */
+static void a_folder_holding_linked_folders_builds(void **state)
+{
+	char *dir = assets_project("cmake-linked", "art", ""), *bin = test_format("%s/bin", dir);
+	char *linked = test_format("%s/content/linked/Turn.xnb", bin), *inner = test_format("%s/content/sub/Idle.xnb", bin);
+	char *wave = test_format("%s/content/Wave.xnb", bin), *crane = realpath("testdata/sample/Crane", NULL);
+	test_run r;
+
+	(void)state;
+	r = test_exec("sh", "-c", "cd \"$0\" && mkdir -p art/sub other && cp \"$1\"/Wave.Animation art/ && "
+		      "cp \"$1\"/Turn.Animation other/ && cp \"$1\"/Idle.Animation art/sub/ && "
+		      "ln -s ../other art/linked && ln -s sub art/inner", dir, crane, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets(dir);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc art/"), 3);
+	assert_int_equal(count(r.out, "animc art/sub/Idle.Animation"), 1);
+	assert_int_equal(count(r.out, "animc art/linked/Turn.Animation"), 1);
+	test_run_release(&r);
+	assert_true(test_file_exists(linked));
+	assert_true(test_file_exists(inner));
+	assert_true(test_file_exists(wave));
+	r = build(bin);
+	assert_non_null(strstr(r.out, "no work to do"));
+	test_run_release(&r);
+	free(crane), free(wave), free(inner), free(linked), free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -454,6 +520,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_version_files_follow_cmakes_rules),
 	cmocka_unit_test(one_runtime_per_project),
 	cmocka_unit_test(names_a_rule_cannot_carry_are_refused),
+	cmocka_unit_test(a_folder_holding_linked_folders_builds),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -443,8 +443,43 @@ static bool walk(walker *w, const char *rel)
 	return ok;
 }
 
+/* The rest of the folder `dir`, as spelt, past the longest folder its
+ * spelling starts with that is the base; NULL when none is, or when the
+ * rest goes up (".." after a link means where the link leads). */
+static char *spelt_relative_to_base(const char *base_real, const char *dir)
+{
+	char *cwd = dir[0] == '/' ? NULL : getcwd(NULL, 0);
+	char *spelt = cli_path_join(cwd, dir, NULL), *prefix = spelt ? strdup(spelt) : NULL, *rel = NULL;
+
+	if (spelt && prefix) {
+		cli_path_tidy(spelt);
+		strcpy(prefix, spelt);
+		for (;;) {
+			char *real = realpath(prefix, NULL), *slash;
+			bool is_base = real && strcmp(real, base_real) == 0;
+			const char *rest = spelt + strlen(prefix);
+			size_t n = strlen(rest);
+
+			free(real);
+			if (is_base) {
+				if (!strstr(rest, "/../") && !(n >= 3 && strcmp(rest + n - 3, "/..") == 0))
+					rel = strdup(rest + (rest[0] == '/'));
+				break;
+			}
+			if (!(slash = strrchr(prefix, '/')) || slash == prefix)
+				break;
+			*slash = '\0';
+		}
+	}
+	free(prefix), free(spelt), free(cwd);
+	return rel;
+}
+
 /* The folder of `path` under OUTDIR with --base: its real path relative to
- * the base's.  NULL (err filled) when it is not under the base. */
+ * the base's, as a folder walk lands a link to a folder it walks anyway;
+ * failing that, its path as spelt under the base, as a folder walk lands a
+ * link leading out of it (art/linked -> ../other: linked/).  NULL (err
+ * filled) when it is under the base neither way. */
 static char *relative_to_base(const char *base_real, const char *dir, cli_error *err)
 {
 	char *real = realpath(dir, NULL);
@@ -459,7 +494,7 @@ static char *relative_to_base(const char *base_real, const char *dir, cli_error 
 		rel = strdup("");
 	else if (strncmp(real, base_real, n) == 0 && (real[n] == '/' || (n == 1 && base_real[0] == '/')))
 		rel = strdup(real + n + (real[n] == '/'));
-	else
+	else if (!(rel = spelt_relative_to_base(base_real, dir)))
 		cli_error_set(err, "is not under --base '%s'", base_real);
 	free(real);
 	return rel;

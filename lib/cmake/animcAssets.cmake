@@ -7,7 +7,8 @@
 # OUTPUT_DIR (relative to the current binary folder) at build time:
 #  - each source file is one build rule, `animc build` on that file alone;
 #    a folder's files land at their path under it, as `animc build FOLDER`
-#    puts them (files no importer reads are left out);
+#    puts them (files no importer reads are left out; a linked folder's
+#    files under the link's name, one leading inside the folder once);
 #  - the outputs are known at configure time from `animc outputs`; a source
 #    whose outputs are named by its clips (glTF, FBX, ...) re-runs the
 #    configure step when it changes, so a clip added or renamed is an output;
@@ -40,8 +41,25 @@ function(animc_add_assets name)
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(IS_DIRECTORY "${source}")
-      file(GLOB_RECURSE files LIST_DIRECTORIES false CONFIGURE_DEPENDS "${source}/*")
+      # Through links to folders, as `animc build FOLDER` walks them.
+      file(GLOB_RECURSE files LIST_DIRECTORIES false FOLLOW_SYMLINKS CONFIGURE_DEPENDS "${source}/*")
       list(SORT files)
+      # The walk takes a folder reached twice once, by its real path
+      # before any link to it: files reached through a link come last.
+      get_filename_component(source_real "${source}" REALPATH)
+      set(direct "")
+      set(through "")
+      foreach(file IN LISTS files)
+        get_filename_component(folder "${file}" DIRECTORY)
+        get_filename_component(folder_real "${folder}" REALPATH)
+        file(RELATIVE_PATH rel "${source}" "${folder}")
+        if(folder_real STREQUAL "${source_real}/${rel}" OR (rel STREQUAL "" AND folder_real STREQUAL source_real))
+          list(APPEND direct "${file}")
+        else()
+          list(APPEND through "${file}")
+        endif()
+      endforeach()
+      set(files ${direct} ${through})
       set(base --base "${source}")
     elseif(EXISTS "${source}")
       set(files "${source}")
@@ -64,6 +82,16 @@ function(animc_add_assets name)
       elseif(NOT EXISTS "${file}" AND NOT IS_SYMLINK "${file}")
         continue()
       endif()
+      # A folder reached twice (a link to a folder the walk takes anyway)
+      # is taken once, as the walk does: by its real path, where animc
+      # build --base lands its files from either path.
+      get_filename_component(folder "${file}" DIRECTORY)
+      get_filename_component(folder "${folder}" REALPATH)
+      get_filename_component(leaf "${file}" NAME)
+      if(DEFINED "animc_walked ${source} ${folder}/${leaf}")
+        continue()
+      endif()
+      set("animc_walked ${source} ${folder}/${leaf}" TRUE)
       # Names animc build leaves out of a folder walk: starting with '.',
       # editors' backups and auto-saves (name~, #name#), name.tmp.
       file(RELATIVE_PATH rel "${source}" "${file}")
