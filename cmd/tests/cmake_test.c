@@ -513,6 +513,60 @@ static void a_folder_holding_linked_folders_builds(void **state)
 	free(crane), free(wave), free(inner), free(linked), free(bin), free(dir);
 }
 
+/* Copy into dir/art a folder of what art folders hold beside sources: a
+ * glTF with its buffer, a source split by its STEM_Anims.xml sidecar, a
+ * README. */
+static void fill_art(const char *dir)
+{
+	char *root = realpath("testdata", NULL);
+	test_run r = test_exec("sh", "-c", "cd \"$0\" && mkdir -p art && cd art && cp \"$1\"/gltf/external.gltf "
+			       "\"$1/gltf/wag data.bin\" \"$1\"/authoring/Walker.xml \"$1\"/authoring/Walker_Anims.xml "
+			       "\"$1\"/sample/README.md .", dir, root, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(root);
+}
+
+/* A folder builds what `animc build FOLDER` compiles, and nothing else:
+ * each file was asked of animc alone, so a glTF's buffer, a sidecar and a
+ * README were sources animc could not compile, each with a rule that
+ * failed the build on every run. */
+static void a_folder_builds_what_a_folder_build_compiles(void **state)
+{
+	char *dir = assets_project("cmake-folder", "art", ""), *bin = test_format("%s/bin", dir);
+	static const char *const outputs[] = { "Walker/Start.xnb", "Walker/Run.xnb", "Walker/Idle.xnb",
+					       "external/wag.xnb" };
+	test_run r;
+
+	(void)state;
+	fill_art(dir);
+	configure_assets(dir);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc art/"), 2);
+	assert_int_equal(count(r.out, "animc art/Walker.xml"), 1);
+	assert_int_equal(count(r.out, "animc art/external.gltf"), 1);
+	test_run_release(&r);
+	for (size_t i = 0; i < 4; i++) {
+		char *path = test_format("%s/content/%s", bin, outputs[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("%s: not written", path);
+		free(path);
+	}
+	r = build(bin);
+	assert_non_null(strstr(r.out, "no work to do"));
+	test_run_release(&r);
+	/* A source the folder build fails still fails the build, naming it. */
+	char *broken = test_format("%s/art/Broken.Animation", dir);
+	assert_true(test_write_file(broken, "<AnimationSequence>", 19));
+	r = test_exec("cmake", "--build", bin, NULL);
+	assert_int_not_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Broken.Animation:1:20: error"));
+	test_run_release(&r);
+	free(broken), free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -521,6 +575,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(one_runtime_per_project),
 	cmocka_unit_test(names_a_rule_cannot_carry_are_refused),
 	cmocka_unit_test(a_folder_holding_linked_folders_builds),
+	cmocka_unit_test(a_folder_builds_what_a_folder_build_compiles),
 };
 
 ANIMC_TEST_GROUP(tests);

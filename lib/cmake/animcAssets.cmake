@@ -7,8 +7,9 @@
 # OUTPUT_DIR (relative to the current binary folder) at build time:
 #  - each source file is one build rule, `animc build` on that file alone;
 #    a folder's files land at their path under it, as `animc build FOLDER`
-#    puts them (files no importer reads are left out; a linked folder's
-#    files under the link's name, one leading inside the folder once);
+#    puts them (a linked folder's files under the link's name, one leading
+#    inside the folder once); the files it leaves out (a glTF's buffer, a
+#    sidecar its source uses, a README) get no rule;
 #  - the outputs are known at configure time from `animc outputs`; a source
 #    whose outputs are named by its clips (glTF, FBX, ...) re-runs the
 #    configure step when it changes, so a clip added or renamed is an output;
@@ -16,13 +17,34 @@
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
 #    Makefile generators read (CMake 3.20 or later);
-#  - a source animc cannot compile at configure time gets a rule that runs
+#  - a source animc cannot compile at configure time (a file named in
+#    SOURCES, or one the folder build fails) gets a rule that runs
 #    `animc build` on it, so that the build fails with animc's message until
 #    it is fixed (a fixed source re-runs the configure step).
 # OPTIONS are passed to both `animc outputs` (which ignores build's options
 # that change no output's name) and `animc build`, both run in the current
 # source folder: relative paths in them (--skeleton art/hero.gltf) are
 # relative to it, as SOURCES are.
+
+# Whether the messages `said` of `animc outputs` on a folder (after a line
+# break) hold an error of `file`: the folder build fails it.  Files it
+# leaves out (a glTF's buffer, a sidecar its source uses, a README) have
+# none; a warning (a link to nothing) fails nothing.
+function(_animc_fails_in_folder result file said)
+  set(fails FALSE)
+  string(LENGTH "${file}" length)
+  string(FIND "${said}" "\n${file}:" at)
+  while(NOT at EQUAL -1)
+    math(EXPR at "${at} + 1 + ${length}")
+    string(SUBSTRING "${said}" ${at} -1 said)
+    if(said MATCHES "^(:[0-9]+)*: error: ")
+      set(fails TRUE)
+      break()
+    endif()
+    string(FIND "${said}" "\n${file}:" at)
+  endwhile()
+  set(${result} ${fails} PARENT_SCOPE)
+endfunction()
 
 function(animc_add_assets name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR" "SOURCES;OPTIONS")
@@ -69,6 +91,7 @@ function(animc_add_assets name)
     endif()
 
     set(split_names FALSE)
+    unset(folder_said)
     foreach(file IN LISTS files)
       # A name holding ';' is split by CMake's lists into a path that is
       # not there and a piece that is no path: said once per folder.
@@ -120,6 +143,22 @@ function(animc_add_assets name)
         COMMAND "${animc}" outputs -q ${ARG_OPTIONS} ${base} -o "${out}" "${file}"
         WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
         OUTPUT_VARIABLE listed ERROR_VARIABLE errors RESULT_VARIABLE status)
+      if(NOT status EQUAL 0 AND base)
+        # A file of a folder that fails alone: a source the folder build
+        # fails, or a file it leaves out, which gets no rule.  Only the
+        # folder build can tell, once asked.
+        if(NOT DEFINED folder_said)
+          execute_process(
+            COMMAND "${animc}" outputs -q ${ARG_OPTIONS} -o "${out}" "${source}"
+            WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+            OUTPUT_QUIET ERROR_VARIABLE folder_said)
+          set(folder_said "\n${folder_said}")
+        endif()
+        _animc_fails_in_folder(fails "${file}" "${folder_said}")
+        if(NOT fails)
+          continue()
+        endif()
+      endif()
       if(NOT status EQUAL 0)
         # The build fails on it, with animc's message, until it is fixed;
         # a change to it configures again.
