@@ -567,6 +567,65 @@ static void a_folder_builds_what_a_folder_build_compiles(void **state)
 	free(broken), free(bin), free(dir);
 }
 
+/* Rename the part Start of the clip-split document `path` to Begin. */
+static void rename_start_to_begin(const char *path)
+{
+	size_t size;
+	char *text = (char *)test_read_file(path, &size), *at = strstr(text, "<ClipName>Start<");
+
+	assert_non_null(at);
+	memcpy(at + 10, "Begin", 5);
+	assert_true(test_write_file(path, text, size));
+	free(text);
+	touch_later(path);
+}
+
+/* A part renamed in the document that splits a source, its STEM_Anims.xml
+ * sidecar or a --clips document in OPTIONS, is an output under its new
+ * name, and the build settles.  The configure step did not run again:
+ * the new name was no output, the old one was left older than the
+ * document, and every later build ran animc again. */
+static void a_part_renamed_in_a_sidecar_is_an_output(void **state)
+{
+	static const struct {
+		const char *name, *sources, *options, *document;
+	} cases[] = {
+		{ "cmake-sidecar", "art", "", "art/Walker_Anims.xml" },
+		{ "cmake-clips", "art/Walker.xml", "--clips clips.xml", "clips.xml" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		char *dir = assets_project(cases[i].name, cases[i].sources, cases[i].options);
+		char *bin = test_format("%s/bin", dir), *begin = test_format("%s/content/Walker/Begin.xnb", bin);
+		char *document = test_format("%s/%s", dir, cases[i].document), *ninja = test_format("%s/build.ninja", bin);
+		test_run r;
+
+		fill_art(dir);
+		if (i == 1) {
+			r = test_exec("cp", "testdata/authoring/Walker_Anims.xml", document, NULL);
+			assert_int_equal(r.status, 0);
+			test_run_release(&r);
+		}
+		configure_assets(dir);
+		r = build(bin);
+		test_run_release(&r);
+		rename_start_to_begin(document);
+		r = build(bin);
+		test_run_release(&r);
+		assert_true(test_file_exists(begin));
+		char *rules = (char *)test_read_file(ninja, NULL);
+		if (!strstr(rules, "content/Walker/Begin.xnb") || strstr(rules, "content/Walker/Start.xnb"))
+			fail_msg("%s: build.ninja does not name Walker/Begin.xnb alone", cases[i].document);
+		free(rules);
+		r = build(bin);
+		if (!strstr(r.out, "no work to do"))
+			fail_msg("%s: the build does not settle:\n%s", cases[i].document, r.out);
+		test_run_release(&r);
+		free(ninja), free(document), free(begin), free(bin), free(dir);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -576,6 +635,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(names_a_rule_cannot_carry_are_refused),
 	cmocka_unit_test(a_folder_holding_linked_folders_builds),
 	cmocka_unit_test(a_folder_builds_what_a_folder_build_compiles),
+	cmocka_unit_test(a_part_renamed_in_a_sidecar_is_an_output),
 };
 
 ANIMC_TEST_GROUP(tests);

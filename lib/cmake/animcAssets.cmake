@@ -13,7 +13,8 @@
 #  - the outputs are known at configure time from `animc outputs`; a source
 #    whose outputs are named by its clips (glTF, FBX, ...) re-runs the
 #    configure step when it changes, so a clip added or renamed is an output;
-#    files added to or removed from a folder re-run it too;
+#    so do its STEM_Anims.xml sidecar, a --clips document in OPTIONS, and
+#    files added to or removed from a folder;
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
 #    Makefile generators read (CMake 3.20 or later);
@@ -59,6 +60,27 @@ function(animc_add_assets name)
   set(depdir "${CMAKE_CURRENT_BINARY_DIR}/animc-${name}")
   file(MAKE_DIRECTORY "${depdir}")
   set(all_outputs "")
+  # A --clips document names the clips of every source it splits: a part
+  # added or renamed there is an output too, found by configuring again.
+  set(clips_next FALSE)
+  foreach(option IN LISTS ARG_OPTIONS)
+    set(clips "")
+    if(clips_next)
+      set(clips "${option}")
+    elseif(option MATCHES "^--clips=(.+)")
+      set(clips "${CMAKE_MATCH_1}")
+    endif()
+    set(clips_next FALSE)
+    if(option STREQUAL "--clips")
+      set(clips_next TRUE)
+    endif()
+    if(clips)
+      get_filename_component(clips "${clips}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      if(EXISTS "${clips}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${clips}")
+      endif()
+    endif()
+  endforeach()
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -159,6 +181,13 @@ function(animc_add_assets name)
           continue()
         endif()
       endif()
+      # Its STEM_Anims.xml sidecar names its clips as much as it does: a
+      # part added or renamed there is an output too.
+      get_filename_component(folder "${file}" DIRECTORY)
+      get_filename_component(stem "${file}" NAME_WLE)
+      if(EXISTS "${folder}/${stem}_Anims.xml" AND NOT IS_DIRECTORY "${folder}/${stem}_Anims.xml")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${folder}/${stem}_Anims.xml")
+      endif()
       if(NOT status EQUAL 0)
         # The build fails on it, with animc's message, until it is fixed;
         # a change to it configures again.
@@ -195,7 +224,6 @@ function(animc_add_assets name)
       string(REPLACE "\n" ";" outputs "${listed}")
 
       # A source of named clips: its clip list may change with it.
-      get_filename_component(stem "${file}" NAME_WLE)
       list(LENGTH outputs count)
       if(NOT count EQUAL 1 OR NOT outputs MATCHES "/${stem}\\.xnb(\\.zst)?$")
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
