@@ -373,21 +373,31 @@ static void one_runtime_per_project(void **state)
 /* Source names a rule cannot carry fail the configure step, each named:
  * '#' broke it with CMake's own message and no file named, '%' (escaped in
  * the depfile, misread by CMake) left its rule running on every build, and
- * with make NAME(MEMBER) never ran again; ';' splits CMake's lists. */
+ * with make NAME(MEMBER) never ran again; ';' splits CMake's lists.  ':'
+ * (escaped, misread as '%' is) and, with Ninja, '$', '&' and "'" (written
+ * into the depfile Ninja reads as they are, where it stops) were taken,
+ * their rules running on every build, and ':' failed make's whole build
+ * naming no source. */
 static void names_a_rule_cannot_carry_are_refused(void **state)
 {
 	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
 	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
 	char *dir = test_tmpdir("cmake-names"), *clips = test_format("%s/sample/Crane", dir);
-	static const char *const names[] = { "Run#2.Animation", "Walk%1.Animation", "Hit(4).Animation", "a;b.Animation" };
+	static const char *const names[] = { "Run#2.Animation", "Walk%1.Animation", "Hit(4).Animation", "a;b.Animation",
+					     "a:b.Animation",   "Walk$1.Animation", "Walk&x.Animation", "Walk'q.Animation" };
+	enum { NAME_COUNT = sizeof names / sizeof names[0] };
 	static const struct {
 		const char *generator;
-		const char *said[4];   /* NULL: accepted */
+		const char *said[NAME_COUNT];   /* NULL: accepted */
 	} cases[] = {
-		{ "Ninja", { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'", NULL,
-			     "holds ';'" } },
-		{ "Unix Makefiles", { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'",
-				      "Hit(4).Animation: its name holds NAME(...)", "holds ';'" } },
+		{ "Ninja",
+		  { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'", NULL, "holds ';'",
+		    "a:b.Animation: its name holds ':'", "Walk$1.Animation: its name holds '$', '&' or",
+		    "Walk&x.Animation: its name holds '$', '&' or", "Walk'q.Animation: its name holds '$', '&' or" } },
+		{ "Unix Makefiles",
+		  { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'",
+		    "Hit(4).Animation: its name holds NAME(...)", "holds ';'", "a:b.Animation: its name holds ':'", NULL,
+		    NULL, NULL } },
 	};
 	test_run r;
 
@@ -397,7 +407,7 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 	r = test_exec("cp", "-r", "testdata/cmake", "testdata/sample", dir, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < NAME_COUNT; i++) {
 		char *to = test_format("%s/%s", clips, names[i]);
 
 		r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", to, NULL);
@@ -432,7 +442,7 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 			if (!(*q++ = *p))
 				break;
 		}
-		for (size_t i = 0; i < 4; i++) {
+		for (size_t i = 0; i < NAME_COUNT; i++) {
 			bool said = strstr(err, cases[c].said[i] ? cases[c].said[i] : names[i]) != NULL;
 
 			if (said != (cases[c].said[i] != NULL))

@@ -146,14 +146,20 @@ function(animc_add_assets name)
       endif()
       # Names a rule cannot carry: CMake refuses '#' in an output; '%',
       # a pattern to make, is escaped in the depfile, which CMake reads
-      # back as another path; make reads NAME(MEMBER) as an archive member.
-      # Such a rule would fail or never run again.  Each is named; the
-      # configure step fails.
+      # back as another path, and so is ':' (a target pattern to make);
+      # CMake writes '$', '&' and "'" into the depfile it hands Ninja as
+      # they are, where Ninja's reader stops at them; make reads
+      # NAME(MEMBER) as an archive member.  Such a rule would fail or never
+      # settle.  Each is named; the configure step fails.
       set(bad "")
       if(rel MATCHES "#")
         set(bad "'#', which CMake does not allow in a rule's output")
       elseif(rel MATCHES "%")
         set(bad "'%', which depfiles escape and CMake misreads")
+      elseif(rel MATCHES ":")
+        set(bad "':', which depfiles escape and CMake misreads")
+      elseif(CMAKE_GENERATOR MATCHES "Ninja" AND rel MATCHES "[$&']")
+        set(bad "'$', '&' or \"'\", which Ninja misreads in a depfile")
       elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND rel MATCHES "[^ /]\\(")
         set(bad "NAME(...), which make reads as an archive member")
       endif()
@@ -215,10 +221,11 @@ function(animc_add_assets name)
       # The outputs' names come from its clips' names: the same limits,
       # on what lies under OUTPUT_DIR.
       string(REPLACE "${out}/" "" named "${listed}")
-      if(named MATCHES "[#%;]" OR (CMAKE_GENERATOR MATCHES "Makefiles" AND named MATCHES "[^ /\n]\\("))
+      if(named MATCHES "[#%;:]" OR (CMAKE_GENERATOR MATCHES "Ninja" AND named MATCHES "[$&']") OR
+         (CMAKE_GENERATOR MATCHES "Makefiles" AND named MATCHES "[^ /\n]\\("))
         message(SEND_ERROR "animc_add_assets(${name}): ${file}: the name of an output (a clip's) holds "
-                           "'#', '%' or ';' (or, with make, NAME(...)), which a rule cannot carry; "
-                           "rename the clip:\n${listed}")
+                           "'#', '%', ';' or ':' (or, with Ninja, '$', '&' or \"'\"; with make, "
+                           "NAME(...)), which a rule cannot carry; rename the clip:\n${listed}")
         continue()
       endif()
       string(REPLACE "\n" ";" outputs "${listed}")
