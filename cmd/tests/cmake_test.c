@@ -551,9 +551,16 @@ static void a_folder_builds_what_a_folder_build_compiles(void **state)
 
 	(void)state;
 	fill_art(dir);
+	/* A name that is no regular expression: configuring stopped at it. */
+	char *plus = test_format("%s/art/C++.Animation", dir);
+	r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", plus, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(plus);
 	configure_assets(dir);
 	r = build(bin);
-	assert_int_equal(count(r.out, "animc art/"), 2);
+	assert_int_equal(count(r.out, "animc art/"), 3);
+	assert_int_equal(count(r.out, "animc art/C++.Animation"), 1);
 	assert_int_equal(count(r.out, "animc art/Walker.xml"), 1);
 	assert_int_equal(count(r.out, "animc art/external.gltf"), 1);
 	test_run_release(&r);

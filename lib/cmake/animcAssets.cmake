@@ -230,9 +230,12 @@ function(animc_add_assets name)
       endif()
       string(REPLACE "\n" ";" outputs "${listed}")
 
-      # A source of named clips: its clip list may change with it.
+      # A source of named clips: its clip list may change with it.  (Its
+      # name compared as a string: as a pattern, C++ or Walk(1) was no
+      # pattern or another one.)
       list(LENGTH outputs count)
-      if(NOT count EQUAL 1 OR NOT outputs MATCHES "/${stem}\\.xnb(\\.zst)?$")
+      get_filename_component(leaf "${outputs}" NAME)
+      if(NOT count EQUAL 1 OR NOT (leaf STREQUAL "${stem}.xnb" OR leaf STREQUAL "${stem}.xnb.zst"))
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
       endif()
 
