@@ -812,7 +812,8 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_cache_min_size },
 	{ { "progress", 0, "WHEN", FOR_BUILD, BUILD_OPTION_RUN,
-	    "auto (default: one updating line when stdout is a terminal, a line per source otherwise), "
+	    "auto (default: one updating line when stdout is a terminal that can erase a line, TERM set "
+	    "and not dumb; a line per source otherwise), "
 	    "always, never (a line per source)",
 	    "The updating line shows the sources done and the total, the time left, and a file at work "
 	    "for more than a second, with what works on it: its importer, then animc's passes.",
