@@ -1660,6 +1660,53 @@ static void response_files_and_base(void **state)
  * folder holding such a link (what animc_add_assets passes) never built.
  * A link to a folder inside the base lands where the walk puts it: at
  * the folder it leads to, which the walk takes once. */
+/* The CI idiom `animc build --base art -o out @<(git diff --name-only)`:
+ * the list holds files a folder build leaves out (a README, a deleted
+ * source) and a sidecar whose edit changes its source's clips.  Each
+ * failed the build (exit 1), and the sidecar's source was not built.
+ * Under --base they are taken as the folder build takes them; named
+ * without it, a README is still an error. */
+static void a_list_of_changed_files_builds_as_its_folder(void **state)
+{
+	char *dir = test_tmpdir("base-list"), *art = test_format("%s/art", dir);
+	char *out = test_format("%s/out", dir), *ref = test_format("%s/ref", dir), *list = test_format("%s/list", dir);
+	char *at = test_format("@%s", list), *readme = test_format("%s/README.md", art);
+	char *run = test_format("%s/Walker/Run.xnb", out), *run_ref = test_format("%s/Walker/Run.xnb", ref);
+	char *sidecar = test_format("%s/Walker_Anims.xml", art), *text, *edit;
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml " CRANE
+	   "/Turn.Animation '%s/' && echo readme > '%s'", art, art, readme);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(sidecar, NULL);
+	edit = strstr(text, "<EndFrame>29<");
+	assert_non_null(edit);
+	memcpy(edit, "<EndFrame>25<", 13);
+	assert_true(test_write_file(sidecar, text, strlen(text)));
+	free(text);
+	text = test_format("%s\n%s\n%s/Deleted.Animation\n", sidecar, readme, art);
+	assert_true(test_write_file(list, text, strlen(text)));
+	free(text);
+	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, at, NULL);
+	if (r.status != 0 || !strstr(r.out, "compiled 1 source (3 clips), 0 failed, 3 skipped, 0 warnings\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", ref, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(run, run_ref));
+	/* Named on its own, a README is still no source. */
+	r = test_animc("build", "-o", out, readme, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "no importer recognises this file"));
+	test_run_release(&r);
+	free(sidecar), free(run_ref), free(run), free(readme), free(at), free(list), free(ref), free(out), free(art);
+	free(dir);
+}
+
 static void base_takes_a_path_through_a_link_as_spelt(void **state)
 {
 	char *dir = test_tmpdir("base-link"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
@@ -3386,6 +3433,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(base_takes_a_path_through_a_link_as_spelt),
+	cmocka_unit_test(a_list_of_changed_files_builds_as_its_folder),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),

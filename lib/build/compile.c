@@ -799,7 +799,7 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 	bool compiled = (src->head_size >= 3 && memcmp(src->head, "XNB", 3) == 0) ||
 			(src->head_size >= 4 && memcmp(src->head, "\x28\xb5\x2f\xfd", 4) == 0);
 
-	if (job->is_explicit) {
+	if (job->is_explicit && !job->is_listed) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
 				  compiled ? "; this is a compiled file; give the source it came from" : "");
 		return;
@@ -869,7 +869,7 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 {
 	const char *holds = what[0] ? what : "no animation";
 
-	if (job->is_explicit) {
+	if (job->is_explicit && !job->is_listed) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds %s", holds);
 		return;
 	}

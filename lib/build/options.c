@@ -716,8 +716,9 @@ static const option_def option_table[] = {
 	  set_mgcb_define },
 	{ { "base", 0, "DIR", FOR_COMPILE, BUILD_OPTION_RUN,
 	    "mirror the tree from DIR: an input under DIR lands under OUTDIR at its path relative to "
-	    "DIR (a list of changed files then lands as a folder build would); an input outside it is "
-	    "an error",
+	    "DIR, and a file is taken as a folder build takes it (a list of changed files, "
+	    "@<(git diff --name-only), then builds as the folder would); an input outside it is an "
+	    "error",
 	    NULL,
 	    NULL },
 	  set_base },

@@ -596,6 +596,53 @@ static char *dir_of(const char *path)
 
 static void merge_repeats(build_plan *plan);
 
+/*
+ * A file named under --base (build_job.is_listed), landing in `rel`: as
+ * the walk of its folder would take it.  A clip-split sidecar stands for
+ * its source, which is built in its place (an edit of the sidecar changes
+ * the source's clips); any other file is a source, left out when no
+ * importer reads it.  False when out of memory.
+ */
+static bool add_listed(build_plan *plan, const char *input, const char *rel, const struct stat *st)
+{
+	char *dir_path = dir_of(input), *source_path = NULL;
+	DIR *dir = dir_path ? opendir(dir_path) : NULL;
+	dir_entry *entries = NULL;
+	const char **names = NULL;
+	const char *source = NULL, *name = cli_basename(input);
+	size_t count = 0;
+	struct stat source_st;
+	build_job *j;
+	bool ok = true;
+
+	if (dir && read_dir(dir, &entries, &count) && (names = malloc((count ? count : 1) * sizeof *names)))
+		for (size_t i = 0; i < count; i++)
+			names[i] = entries[i].name;
+	if (dir)
+		closedir(dir);
+	if (names && build_sidecar_of(dir_path, name, names, count, &source) &&
+	    (source_path = cli_path_join(dir_path, source, NULL)) && stat(source_path, &source_st) == 0 &&
+	    S_ISREG(source_st.st_mode)) {
+		char reason[512];
+
+		snprintf(reason, sizeof reason, "the clip parts of '%s', used by it", source);
+		ok = add_decided(plan, input, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL) &&
+		     (j = add_job(plan, source_path, rel, false, &source_st)) != NULL;
+	} else if ((j = add_job(plan, input, rel, true, st)) != NULL) {
+		j->is_listed = true;
+		if (names) {
+			j->has_no_sidecar = !lists_sidecar(name, names, count);
+			j->is_sidecar_name = build_sidecar_named(name, names, count) != NULL;
+		}
+	} else {
+		ok = false;
+	}
+	for (size_t i = 0; i < count; i++)
+		free(entries[i].name);
+	free(entries), free(names), free(source_path), free(dir_path);
+	return ok;
+}
+
 /* Count the sources under folder DIR (files an importer claims; not its
  * .xnb outputs, nor names walks leave out, such as the manifest's folder),
  * keeping the first few in `named`. */
@@ -677,8 +724,14 @@ bool build_plan_make(build_ctx *ctx)
 		if (cli_stat_input(input, &st) != 0) {
 			if (o->skips_gone_inputs && (errno == ENOENT || errno == ENOTDIR))
 				continue;   /* animc watch says so */
-			ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
-					 strerror(errno));
+			/* A list of changed files names the deleted ones too. */
+			if (base_real && (errno == ENOENT || errno == ENOTDIR))
+				ok = add_decided(plan, input, false, BUILD_SKIPPED, "not there (deleted or moved): left "
+						 "out, as a folder build leaves it out; its outputs stay", ANIMC_NOTE,
+						 NULL);
+			else
+				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
+						 strerror(errno));
 		} else if (S_ISDIR(st.st_mode) && has_out && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
 			/* Its outputs would land beside its sources, and be
 			 * taken as sources by the next build. */
@@ -721,7 +774,7 @@ bool build_plan_make(build_ctx *ctx)
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s",
 						 dir ? err.message : "out of memory");
 			else
-				ok = add_job(plan, input, rel, true, &st) != NULL;
+				ok = add_listed(plan, input, rel, &st);
 			free(dir);
 		} else {
 			ok = add_job(plan, input, "", true, &st) != NULL;

@@ -32,6 +32,11 @@ typedef struct build_job {
 	/* Named STEM_Anims.xml beside a source STEM.*, but no sidecar (it holds
 	 * no AnimationDefinition): skipped with a warning, not a note. */
 	bool is_sidecar_name;
+	/* Named under --base (a list of changed files, `git diff
+	 * --name-only`): taken as a folder build takes the file, so one no
+	 * importer reads, or that holds no animation, is left out rather than
+	 * an error.  is_explicit still holds (--split and --clips cut it). */
+	bool is_listed;
 	bool has_state;      /* `state` comes from the walk */
 	build_file_state state;
 	uint64_t size;

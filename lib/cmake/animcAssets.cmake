@@ -218,6 +218,15 @@ function(animc_add_assets name)
       if(listed STREQUAL "")
         continue()   # no animation source
       endif()
+      # A clip-split sidecar names its source's outputs (under --base
+      # animc takes it for its source): the source's rule, made first (its
+      # name sorts before STEM_Anims.xml), writes them and its depfile
+      # names the sidecar.
+      string(REGEX REPLACE "\n.*" "" first_output "${listed}")
+      list(FIND all_outputs "${first_output}" made)
+      if(NOT made EQUAL -1)
+        continue()
+      endif()
       # The outputs' names come from its clips' names: the same limits,
       # on what lies under OUTPUT_DIR.
       string(REPLACE "${out}/" "" named "${listed}")
