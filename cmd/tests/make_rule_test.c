@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -144,6 +145,16 @@ static void a_touched_skeleton_settles_after_one_rebuild(void **state)
 	free(touch), free(copy), free(makefile), free(content), free(dir), free(rel);
 }
 
+/* The lines of `text`. */
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
 /* The absolute path of a fresh test folder (make and ninja run in it). */
 static char *absolute_tmpdir(const char *name)
 {
@@ -222,10 +233,142 @@ static void depfiles_escape_colons_and_percents(void **state)
 	free(dir);
 }
 
+/*
+ * Names make and ninja (1.11, deps = gcc) both read once escaped: written,
+ * each source read back by both as its own one file.  (Ninja ended a name
+ * at '&' or a quote, recording two files that do not exist; make stopped
+ * the whole makefile at a ';'.)
+ */
+static void depfiles_hold_names_make_and_ninja_both_read(void **state)
+{
+	(void)state;
+	static const char *const names[] = {
+		"a b", "a!b", "a(b)c", "\xC3\xA9t\xC3\xA9", "back\\slash", "sp\\ ace", "$(x)", "h#sh", "~t", "p%q",
+	};
+	enum { N = sizeof names / sizeof names[0] };
+	char *dir = absolute_tmpdir("depfile-readable"), *art = test_format("%s/art", dir);
+	char *out = test_format("%s/out", dir), *dep = test_format("%s/deps.d", dir), *srcs[N];
+	const char *make_argv[8 + N + 1] = { "make", "-B", "-s", "-C", dir, "-f", "M", "--" };
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/compact/sway.Animation", &size);
+	test_run r;
+
+	assert_int_equal(mkdir(art, 0777), 0);
+	for (size_t i = 0; i < N; i++) {
+		srcs[i] = test_format("%s/%s.Animation", art, names[i]);
+		assert_true(test_write_file(srcs[i], bytes, size));
+	}
+	r = test_animc("build", "-q", "--depfile", dep, "-o", out, art, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	/* make: every output's one prerequisite is its source, by its name
+	 * (a match-anything rule records what make read). */
+	char *mk = test_format("%s/M", dir);
+	static const char makefile[] = "include deps.d\n%::\n\t@: $(file >>got,$@|$^)\n";
+	assert_true(test_write_file(mk, makefile, strlen(makefile)));
+	r = test_animc("outputs", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	char *outputs = test_format("%s", r.out), *line = outputs;
+	test_run_release(&r);
+	size_t argc = 8;
+	for (char *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		assert_true(argc < 8 + N);
+		make_argv[argc++] = line;
+	}
+	assert_int_equal(argc, 8 + N);
+	r = test_execv(make_argv);
+	if (r.status != 0)
+		fail_msg("make: %s", r.err);
+	test_run_release(&r);
+	char *got_path = test_format("%s/got", dir), *got = (char *)test_read_file(got_path, NULL);
+	for (size_t i = 0; i < N; i++) {
+		char *want = test_format("|%s\n", srcs[i]);
+
+		if (!strstr(got, want))
+			fail_msg("make did not read %s as one file:\n%s", srcs[i], got);
+		free(want);
+	}
+	/* ninja: the depfile's lines are the deps of one edge. */
+	char *ninja = test_format("%s/build.ninja", dir);
+	static const char rules[] = "rule r\n  command = cp deps.d $out.d && touch $out\n  depfile = $out.d\n"
+				    "  deps = gcc\nbuild t: r\n";
+	assert_true(test_write_file(ninja, rules, strlen(rules)));
+	r = run_in(dir, "ninja >/dev/null && ninja -t deps t");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 1 + N + 1);   /* the edge, its deps, a blank line */
+	for (size_t i = 0; i < N; i++) {
+		char *want = test_format("\n    %s\n", srcs[i]);
+
+		if (!strstr(r.out, want))
+			fail_msg("ninja did not read %s as one file:\n%s", srcs[i], r.out);
+		free(want);
+	}
+	test_run_release(&r);
+	for (size_t i = 0; i < N; i++)
+		free(srcs[i]);
+	free(ninja), free(got), free(got_path), free(outputs), free(mk), free(bytes);
+	free(dep), free(out), free(art), free(dir);
+}
+
+/*
+ * Names make and ninja do not both read, however escaped: the depfile is
+ * not written, the error names the source and what in its name, and the
+ * build exits 1 with its output written.  (Written, make stopped the whole
+ * makefile at a ';', and ninja recorded files that do not exist.)
+ */
+static void depfiles_refuse_names_make_or_ninja_misreads(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "semi;x", "';' in its name" },
+		{ "amp&x", "'&' in its name" },
+		{ "q'x", "''' in its name" },
+		{ "dq\"x", "'\"' in its name" },
+		{ "Run[2]", "'[' in its name" },
+		{ "a=b", "'=' in its name" },
+		{ "st*r", "'*' in its name" },
+		{ "wh?t", "'?' in its name" },
+		{ "l<g>", "'<' in its name" },
+		{ "p|pe", "'|' in its name" },
+		{ "ta\tb", "a tab in its name" },
+		{ "b\\#h", "a backslash before '#' in its name" },
+		{ "b\\:c", "a backslash before ':' in its name" },
+		{ "b\\$d", "a backslash before '$' in its name" },
+	};
+	char *dir = absolute_tmpdir("depfile-unreadable");
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/compact/sway.Animation", &size);
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *sub = test_format("%s/%zu", dir, i), *src = test_format("%s/%s.Animation", sub, cases[i][0]);
+		char *out = test_format("%s/out", sub), *dep = test_format("%s/deps.d", sub);
+		test_run r;
+
+		assert_int_equal(mkdir(sub, 0777), 0);
+		assert_true(test_write_file(src, bytes, size));
+		r = test_animc("build", "-q", "--depfile", dep, "-o", out, src, NULL);
+		assert_int_equal(r.status, 1);
+		char *want = test_format("deps.d: error: not written: '%s/%zu/", dir, i);
+		char *why = test_format(".Animation' has %s, which make and ninja", cases[i][1]);
+		if (!strstr(r.err, want) || !strstr(r.err, why))
+			fail_msg("%s: %s", cases[i][0], r.err);
+		assert_false(test_file_exists(dep));
+		assert_int_equal(test_count_files(out), 1);   /* the output, written */
+		test_run_release(&r);
+		free(why), free(want), free(dep), free(out), free(src), free(sub);
+	}
+	free(bytes);
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
 	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
+	cmocka_unit_test(depfiles_hold_names_make_and_ninja_both_read),
+	cmocka_unit_test(depfiles_refuse_names_make_or_ninja_misreads),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -522,18 +522,71 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 /* ---------------------------------------------------------------- depfile */
 
 /*
- * A path in make's syntax.  Spaces, '#' and ':' get a backslash (and the
- * backslashes before them are doubled); '$' is doubled; these make and
- * ninja read alike.  A '%' makes a rule a pattern rule, so in a target
- * (is_target) it gets a backslash too, which make removes; ninja keeps
- * it, and so does make in a prerequisite, which is why it gets none there.
- * Ninja with `deps = gcc` does not read the target's name; without it, an
- * output named with '%' never matches the depfile and is always rebuilt.
+ * Why make and ninja do not both read `name` in a depfile, written into
+ * `why`; NULL when they do.  Ninja (1.11) reads a name up to any byte but
+ * letters, digits, +,/_:.~(){}%=@[]!- and bytes from 0x80; it unescapes
+ * '\ ', '\#', '\:' and '$$' and keeps every other backslash, so '\#' and
+ * '\:' lose one backslash where make halves a run of them, and a '\:' at
+ * the end of a name stays as written.  Make reads those escapes alike, but
+ * takes '=' for a variable, ';' for a recipe, '*', '?' and '[' for a glob
+ * (whose escape ninja keeps), NAME(MEMBER) for an archive member and a
+ * leading '~' for a home folder.  Nothing escapes those in both.
+ */
+static const char *depfile_unreadable(const char *name, char *why, size_t size)
+{
+	const char *open = strchr(name, '(');
+	size_t len = strlen(name);
+
+	for (const char *p = name; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		const char *after = p;
+
+		if (c == '\n' || c == '\r')
+			return "a line break in its name";
+		if (c == '\t')
+			return "a tab in its name";
+		if (c < 0x20 || c == 0x7F) {
+			snprintf(why, size, "the control character 0x%02x in its name", c);
+			return why;
+		}
+		if (strchr("\"&'*;<>?^`|[=", c)) {
+			snprintf(why, size, "'%c' in its name", c);
+			return why;
+		}
+		if (c != '\\')
+			continue;
+		while (*after == '\\')
+			after++;
+		if (!*after)
+			return "a backslash at the end of its name";
+		if (strchr("#:$", *after)) {
+			snprintf(why, size, "a backslash before '%c' in its name", *after);
+			return why;
+		}
+	}
+	if (len && name[len - 1] == ':')
+		return "':' at the end of its name";
+	if (name[0] == '~')
+		return "'~' at the start of its name";
+	if (open && open != name && len && name[len - 1] == ')' && name + len - 1 != open + 1)
+		return "the form of an archive member to make, NAME(MEMBER)";
+	return NULL;
+}
+
+/*
+ * A name in make's syntax, once depfile_unreadable has passed it.  Spaces,
+ * '#' and ':' get a backslash (and the backslashes before a space are
+ * doubled); '$' is doubled; these make and ninja read alike.  A '%' makes
+ * a rule a pattern rule, so in a target (is_target) it gets a backslash
+ * too, which make removes; ninja keeps it, and so does make in a
+ * prerequisite, which is why it gets none there.  Ninja with `deps = gcc`
+ * does not read the target's name; without it, an output named with '%'
+ * never matches the depfile and is always rebuilt.
  */
 static void make_path(FILE *out, const char *s, bool is_target)
 {
 	for (const char *p = s; *p; p++) {
-		if (*p == ' ' || *p == '#' || *p == '\t' || *p == ':' || (is_target && *p == '%')) {
+		if (*p == ' ' || *p == '#' || *p == ':' || (is_target && *p == '%')) {
 			for (const char *b = p; b > s && b[-1] == '\\'; b--)
 				fputc('\\', out);
 			fputc('\\', out);
@@ -546,54 +599,64 @@ static void make_path(FILE *out, const char *s, bool is_target)
 	}
 }
 
-/* A name make and ninja cannot read in a depfile: a line break ends a
- * rule, and no escape keeps it. */
-static const char *unwritable_name(const build_ctx *ctx)
+/* The depfile's text, built in memory so that a name it cannot hold
+ * leaves no file. */
+typedef struct depfile_text {
+	FILE *f;
+	const char *cwd;
+	char *unreadable;         /* the first name refused, malloc()ed; why below */
+	const char *why;
+	char why_buf[64];
+} depfile_text;
+
+/* `name` as the depfile names it (a relative one as a path from the
+ * folder animc ran in, a target as given), malloc()ed; NULL, keeping the
+ * first refusal, when it has no form make and ninja both read. */
+static char *depfile_full(depfile_text *t, const char *name, bool is_target)
 {
-	const build_plan *plan = &ctx->plan;
+	char *full;
 
-	if (ctx->options->skeleton_path && strpbrk(ctx->options->skeleton_path, "\n\r"))
-		return ctx->options->skeleton_path;
-	for (size_t i = 0; i < plan->count; i++) {
-		const build_result *r = &plan->jobs[i].result;
-
-		if (!r->output_count)
-			continue;
-		if (strpbrk(plan->jobs[i].path, "\n\r"))
-			return plan->jobs[i].path;
-		for (uint32_t d = 0; d < r->dep_count; d++)
-			if (strpbrk(r->deps[d].path, "\n\r"))
-				return r->deps[d].path;
-		for (uint32_t k = 0; k < r->output_count; k++)
-			if (strpbrk(r->outputs[k].name, "\n\r"))
-				return r->outputs[k].name;
-	}
-	return NULL;
-}
-
-/*
- * A prerequisite, after a space: a relative name as a path from the
- * folder animc ran in.  The tool reading the depfile may run elsewhere:
- * CMake runs animc in the source folder and ninja reads its depfiles from
- * the build folder, where `--skeleton art/hero.gltf` named no file, so
- * every build ran every rule again.  The output keeps its name as given:
- * make matches it against its own target.
- */
-static void prerequisite(FILE *f, const char *cwd, const char *name)
-{
-	fputc(' ', f);
-	if (name[0] != '/' && cwd) {
+	if (t->unreadable)
+		return NULL;
+	if (is_target || name[0] == '/' || !t->cwd) {
+		full = strdup(name);
+	} else {
 		while (name[0] == '.' && name[1] == '/')
 			for (name += 2; *name == '/'; name++)
 				;
-		make_path(f, cwd, false);
-		if (strcmp(cwd, "/") != 0)
-			fputc('/', f);
+		full = cli_path_join(t->cwd, name, NULL);
 	}
-	make_path(f, name, false);
+	if (full && (t->why = depfile_unreadable(full, t->why_buf, sizeof t->why_buf))) {
+		t->unreadable = full;
+		return NULL;
+	}
+	return full;
 }
 
-static void depfile_lines(FILE *f, const build_ctx *ctx, const char *cwd)
+/* `name` written after a space, or as the target; false when it cannot be. */
+static bool depfile_name(depfile_text *t, const char *name, bool is_target)
+{
+	char *full = depfile_full(t, name, is_target);
+
+	if (!full)
+		return false;
+	if (!is_target)
+		fputc(' ', t->f);
+	make_path(t->f, full, is_target);
+	free(full);
+	return true;
+}
+
+/*
+ * One line per output: the output, then its source, the --skeleton model
+ * and every file its import read.  A prerequisite is named by its absolute
+ * path: the tool reading the depfile may run elsewhere (CMake runs animc
+ * in the source folder and ninja reads its depfiles from the build folder,
+ * where `--skeleton art/hero.gltf` named no file, so every build ran every
+ * rule again).  The output keeps its name as given: make matches it
+ * against its own target.
+ */
+static bool depfile_lines(depfile_text *t, const build_ctx *ctx)
 {
 	const build_plan *plan = &ctx->plan;
 
@@ -604,42 +667,63 @@ static void depfile_lines(FILE *f, const build_ctx *ctx, const char *cwd)
 		for (uint32_t k = 0; k < r->output_count; k++) {
 			const build_output *o = &r->outputs[k];
 			char *out_path;
+			bool ok;
 
 			if (!o->is_written)
 				continue;
-			out_path = build_output_path(ctx, j, o);
+			/* A source its output's name cannot hold is the name to
+			 * say (the output's comes from it). */
+			free(depfile_full(t, j->path, false));
+			out_path = t->unreadable ? NULL : build_output_path(ctx, j, o);
 			if (!out_path)
-				continue;
-			make_path(f, out_path, true);
-			fputs(":", f);
-			prerequisite(f, cwd, j->path);
-			if (ctx->options->skeleton_path)
-				prerequisite(f, cwd, ctx->options->skeleton_path);
-			for (uint32_t d = 0; d < r->dep_count; d++)
-				prerequisite(f, cwd, r->deps[d].path);
-			fputc('\n', f);
+				return false;
+			ok = depfile_name(t, out_path, true);
 			free(out_path);
+			if (!ok)
+				return false;
+			fputs(":", t->f);
+			if (!depfile_name(t, j->path, false))
+				return false;
+			if (ctx->options->skeleton_path && !depfile_name(t, ctx->options->skeleton_path, false))
+				return false;
+			for (uint32_t d = 0; d < r->dep_count; d++)
+				if (!depfile_name(t, r->deps[d].path, false))
+					return false;
+			fputc('\n', t->f);
 		}
 	}
+	return true;
 }
 
 bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err)
 {
-	const char *unwritable = unwritable_name(ctx);
-	char *tmp, *cwd = getcwd(NULL, 0);
+	depfile_text t = { .cwd = NULL };
+	char *text = NULL, *tmp, *cwd = getcwd(NULL, 0);
+	size_t size = 0;
 	FILE *f;
-	bool ok = false;
+	bool ok = false, lines;
 
-	if (!unwritable && cwd && strpbrk(cwd, "\n\r"))
-		unwritable = cwd;
-	if (unwritable) {
-		cli_error_set(err, "not written: '%s' has a line break in its name, which no depfile make or "
-			      "ninja reads can hold; rename it", unwritable);
+	t.cwd = cwd;
+	t.f = open_memstream(&text, &size);
+	if (!t.f) {
+		free(cwd);
+		return cli_error_set(err, "out of memory");
+	}
+	lines = depfile_lines(&t, ctx);
+	if (fclose(t.f) != 0)
+		lines = false;
+	if (t.unreadable) {
+		cli_error_set(err, "not written: '%s' has %s, which make and ninja do not both read "
+			      "in a depfile; rename it", t.unreadable, t.why);
+	} else if (!lines) {
+		cli_error_set(err, "out of memory");
 	} else if ((f = open_report(ctx, path, &tmp, err))) {
-		depfile_lines(f, ctx, cwd);
+		fwrite(text, 1, size, f);
 		ok = finish_file(f, tmp, path, err);
 		free(tmp);
 	}
+	free(t.unreadable);
+	free(text);
 	free(cwd);
 	return ok;
 }
