@@ -363,12 +363,69 @@ static void depfiles_refuse_names_make_or_ninja_misreads(void **state)
 	free(dir);
 }
 
+/*
+ * A file an output depended on renamed (a glTF's buffer, its uri changed
+ * with it): make runs the rule again and settles, where it stopped with
+ * "No rule to make target" on the name the depfile held.  Each such file
+ * has an empty rule, as gcc -MP writes; ninja (deps = gcc) reads the
+ * depfile as before, the source and the buffer its deps.
+ */
+static void a_renamed_dependency_does_not_stop_make(void **state)
+{
+	(void)state;
+	char *dir = absolute_tmpdir("make-rule-renamed");
+	static const char makefile[] =
+		"out/external/wag.xnb: art/external.gltf\n"
+		"\tanimc build -q --base art --depfile $@.d -o out $<\n"
+		"-include $(shell find out -name '*.d' 2>/dev/null)\n";
+	char *path = test_format("%s/Makefile", dir);
+	test_run r;
+
+	assert_true(test_write_file(path, makefile, strlen(makefile)));
+	free(path);
+	r = run_in(dir, "mkdir art && cp \"$OLDPWD\"/testdata/gltf/external.gltf \"$OLDPWD/testdata/gltf/wag data.bin\" art");
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(make_in(dir, ""), 0);
+	path = test_format("%s/out/external/wag.xnb.d", dir);
+	char *text = (char *)test_read_file(path, NULL);
+	char *want = test_format("out/external/wag.xnb: %s/art/external.gltf %s/art/wag\\ data.bin\n"
+				 "%s/art/wag\\ data.bin:\n", dir, dir, dir);
+	assert_string_equal(text, want);
+	free(want), free(text);
+	/* ninja reads it: the empty rule adds nothing. */
+	char *ninja = test_format("%s/build.ninja", dir);
+	static const char rules[] = "rule r\n  command = cp out/external/wag.xnb.d $out.d && touch $out\n"
+				    "  depfile = $out.d\n  deps = gcc\nbuild t: r\n";
+	assert_true(test_write_file(ninja, rules, strlen(rules)));
+	r = run_in(dir, "ninja >/dev/null && ninja -t deps t && ninja");
+	assert_int_equal(r.status, 0);
+	want = test_format("t: #deps 2, deps mtime");
+	assert_non_null(strstr(r.out, want));
+	free(want);
+	want = test_format("\n    %s/art/external.gltf\n    %s/art/wag data.bin\n\nninja: no work to do.\n", dir, dir);
+	assert_non_null(strstr(r.out, want));
+	free(want);
+	test_run_release(&r);
+	sleep(1);   /* a later mtime on file systems of coarse times */
+	r = run_in(dir, "mv 'art/wag data.bin' art/wag.bin && sed -i 's/wag%20data\\.bin/wag.bin/' art/external.gltf");
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(make_in(dir, ""), 0);     /* runs the rule */
+	assert_int_equal(make_in(dir, "-q"), 0);   /* and then has nothing to do */
+	text = (char *)test_read_file(path, NULL);
+	want = test_format("out/external/wag.xnb: %s/art/external.gltf %s/art/wag.bin\n%s/art/wag.bin:\n", dir, dir, dir);
+	assert_string_equal(text, want);
+	free(want), free(text), free(ninja), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
 	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
 	cmocka_unit_test(depfiles_hold_names_make_and_ninja_both_read),
 	cmocka_unit_test(depfiles_refuse_names_make_or_ninja_misreads),
+	cmocka_unit_test(a_renamed_dependency_does_not_stop_make),
 };
 
 ANIMC_TEST_GROUP(tests);

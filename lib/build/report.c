@@ -607,6 +607,7 @@ typedef struct depfile_text {
 	char *unreadable;         /* the first name refused, malloc()ed; why below */
 	const char *why;
 	char why_buf[64];
+	cli_strings others;       /* the prerequisites but the sources, for empty rules */
 } depfile_text;
 
 /* `name` as the depfile names it (a relative one as a path from the
@@ -633,23 +634,56 @@ static char *depfile_full(depfile_text *t, const char *name, bool is_target)
 	return full;
 }
 
-/* `name` written after a space, or as the target; false when it cannot be. */
-static bool depfile_name(depfile_text *t, const char *name, bool is_target)
+typedef enum depfile_role { DEPFILE_TARGET, DEPFILE_SOURCE, DEPFILE_OTHER } depfile_role;
+
+/* `name` written as the target, or after a space; false when it cannot be. */
+static bool depfile_name(depfile_text *t, const char *name, depfile_role role)
 {
-	char *full = depfile_full(t, name, is_target);
+	char *full = depfile_full(t, name, role == DEPFILE_TARGET);
+	bool ok = full != NULL;
 
 	if (!full)
 		return false;
-	if (!is_target)
+	if (role != DEPFILE_TARGET)
 		fputc(' ', t->f);
-	make_path(t->f, full, is_target);
+	make_path(t->f, full, role == DEPFILE_TARGET);
+	if (role == DEPFILE_OTHER)
+		ok = cli_strings_push(&t->others, full);
 	free(full);
-	return true;
+	return ok;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * An empty rule for every prerequisite but the sources, as gcc -MP writes
+ * them: once a file the depfile names is renamed or removed (a glTF's
+ * buffer, the --skeleton model, a sidecar), make takes it for changed and
+ * runs the rule, which writes the new depfile, where it stopped with "No
+ * rule to make target".  Each once, sorted.  Ninja skips them: each is an
+ * input already.  A name with '%' gets none: make would read it as a
+ * pattern rule, and escaped, ninja as another output of the edge.
+ */
+static void depfile_empty_rules(depfile_text *t)
+{
+	cli_strings *names = &t->others;
+
+	if (names->count > 1)
+		qsort(names->items, names->count, sizeof *names->items, compare_names);
+	for (size_t i = 0; i < names->count; i++) {
+		if ((i && strcmp(names->items[i], names->items[i - 1]) == 0) || strchr(names->items[i], '%'))
+			continue;
+		make_path(t->f, names->items[i], true);
+		fputs(":\n", t->f);
+	}
 }
 
 /*
  * One line per output: the output, then its source, the --skeleton model
- * and every file its import read.  A prerequisite is named by its absolute
+ * and every file its import read (then depfile_empty_rules).  A prerequisite is named by its absolute
  * path: the tool reading the depfile may run elsewhere (CMake runs animc
  * in the source folder and ninja reads its depfiles from the build folder,
  * where `--skeleton art/hero.gltf` named no file, so every build ran every
@@ -677,17 +711,18 @@ static bool depfile_lines(depfile_text *t, const build_ctx *ctx)
 			out_path = t->unreadable ? NULL : build_output_path(ctx, j, o);
 			if (!out_path)
 				return false;
-			ok = depfile_name(t, out_path, true);
+			ok = depfile_name(t, out_path, DEPFILE_TARGET);
 			free(out_path);
 			if (!ok)
 				return false;
 			fputs(":", t->f);
-			if (!depfile_name(t, j->path, false))
+			if (!depfile_name(t, j->path, DEPFILE_SOURCE))
 				return false;
-			if (ctx->options->skeleton_path && !depfile_name(t, ctx->options->skeleton_path, false))
+			if (ctx->options->skeleton_path &&
+			    !depfile_name(t, ctx->options->skeleton_path, DEPFILE_OTHER))
 				return false;
 			for (uint32_t d = 0; d < r->dep_count; d++)
-				if (!depfile_name(t, r->deps[d].path, false))
+				if (!depfile_name(t, r->deps[d].path, DEPFILE_OTHER))
 					return false;
 			fputc('\n', t->f);
 		}
@@ -710,6 +745,8 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err
 		return cli_error_set(err, "out of memory");
 	}
 	lines = depfile_lines(&t, ctx);
+	if (lines)
+		depfile_empty_rules(&t);
 	if (fclose(t.f) != 0)
 		lines = false;
 	if (t.unreadable) {
@@ -723,6 +760,7 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err
 		free(tmp);
 	}
 	free(t.unreadable);
+	cli_strings_release(&t.others);
 	free(text);
 	free(cwd);
 	return ok;
