@@ -589,6 +589,69 @@ static void two_destinations_keep_their_parameters(void **state)
 	free(out), free(two), free(cache), free(dir);
 }
 
+/* The reports of one build: the JUnit file's test case names, in order,
+ * one a line (as the file writes them), and check-reports passed on both. */
+static char *junit_names_checked(const char *report, const char *junit)
+{
+	test_run r = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, junit, NULL);
+	if (r.status != 0)
+		fail_msg("check-reports: %s%s", r.out, r.err);
+	test_run_release(&r);
+	char *xml = (char *)test_read_file(junit, NULL), *names = test_format("%s", ""), *at = xml;
+	for (char *name; (name = strstr(at, "<testcase classname=\"animc.build\" name=\"")); at = name) {
+		name += strlen("<testcase classname=\"animc.build\" name=\"");
+		char *more = test_format("%s%.*s\n", names, (int)(strchr(name, '"') - name), name);
+		free(names);
+		names = more;
+	}
+	free(xml);
+	return names;
+}
+
+/* One source built to two destinations (a project's item twice, a folder
+ * and a file in it) is two test cases CI systems tell apart: the name
+ * carries the destination, as the report's "destination" does.  (Both were
+ * "animc.build" / the source's path: GitLab and Jenkins merged them.)  A
+ * source built once keeps its name. */
+static void two_destinations_are_two_test_cases(void **state)
+{
+	char *dir = test_tmpdir("mgcb-two-junit");
+	char *two = turn_project(dir, "Two", "/outputDir:two\n/build:Turn.Animation;A/Turn.Animation\n"
+					     "/processorParam:Scale=2\n/build:Turn.Animation;B/Turn.Animation\n");
+	char *report = test_format("%s/r.json", dir), *junit = test_format("%s/j.xml", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--mgcb", two, "--report", report, "--junit", junit, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *names = junit_names_checked(report, junit);
+	char *want = test_format("%s/Turn.Animation -&gt; %s/two/A/Turn\n%s/Turn.Animation -&gt; %s/two/B/Turn\n",
+				 dir, dir, dir, dir);
+	assert_string_equal(names, want);
+	free(want), free(names);
+	char *json = (char *)test_read_file(report, NULL);
+	want = test_format("\"destination\": \"%s/two/B/Turn\"", dir);
+	assert_non_null(strstr(json, want));
+	free(want), free(json);
+
+	/* A folder and a file in its subfolder, and another source once. */
+	char *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/art/sub/Turn.Animation", dir), *wave = test_format("%s/art/Wave.Animation", dir);
+	r = test_exec("sh", "-c", "mkdir -p \"$0/sub\" && cp testdata/sample/Crane/Turn.Animation \"$0/sub\" && "
+			    "cp testdata/sample/Crane/Wave.Animation \"$0\"", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, "--report", report, "--junit", junit, art, sub, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	names = junit_names_checked(report, junit);
+	want = test_format("%s\n%s -&gt; %s/sub/Turn\n%s -&gt; %s/Turn\n", wave, sub, out, sub, out);
+	assert_string_equal(names, want);
+	free(want), free(names);
+	free(wave), free(sub), free(out), free(art), free(junit), free(report), free(two), free(dir);
+}
+
 /* Items in a folder below the project's come from the cache: their
  * entries name the project file from the item's folder, found again by a
  * build run from elsewhere (the project's folder). */
@@ -1199,6 +1262,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(the_command_line_gives_the_parameters_an_item_does_not),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
+	cmocka_unit_test(two_destinations_are_two_test_cases),
 	cmocka_unit_test(items_below_the_project_come_from_the_cache),
 	cmocka_unit_test(items_outside_the_project_come_from_the_cache),
 	cmocka_unit_test(two_destinations_stay_up_to_date),

@@ -208,6 +208,23 @@ static void json_run_diagnostics(FILE *f, const build_ctx *ctx)
 	fputs(said && said->count ? "\n  ]" : "]", f);
 }
 
+/* Where a job's outputs go, OUTDIR/<mirrored folder>/<stem>: the one
+ * output is it with .xnb, a source of named clips writes into it.  With
+ * the source's path, it tells apart one source built to two places (a
+ * project's item twice, a folder and a file in it). */
+static char *destination(const build_ctx *ctx, const build_job *j)
+{
+	return cli_path_join(ctx->options->out_dir, j->out_base, NULL);
+}
+
+static void json_destination(FILE *f, const build_ctx *ctx, const build_job *j)
+{
+	char *dest = destination(ctx, j);
+
+	json_string(f, dest ? dest : j->out_base);
+	free(dest);
+}
+
 bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 {
 	const build_plan *plan = &ctx->plan;
@@ -237,6 +254,8 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 			json_string(f, r->importer);
 		else
 			fputs("null", f);
+		fputs(", \"destination\": ", f);
+		json_destination(f, ctx, j);
 		fprintf(f, ", \"status\": \"%s\", \"reason\": ", build_status_name(r->status));
 		if (r->status == BUILD_SKIPPED && r->skip_reason)
 			json_string(f, r->skip_reason);
@@ -426,6 +445,52 @@ static void xml_run_diagnostics(FILE *f, const build_ctx *ctx)
 	fputs("</system-err>\n", f);
 }
 
+static int compare_job_paths(const void *a, const void *b, void *at)
+{
+	const build_job *jobs = *(const build_job **)at;
+
+	return strcmp(jobs[*(const size_t *)a].path, jobs[*(const size_t *)b].path);
+}
+
+/* For each job, whether another job has its source (built to another
+ * destination); calloc()ed, NULL when memory runs out. */
+static bool *shared_paths(const build_plan *plan)
+{
+	size_t *order = malloc((plan->count ? plan->count : 1) * sizeof *order);
+	bool *shared = calloc(plan->count ? plan->count : 1, sizeof *shared);
+
+	if (!order || !shared) {
+		free(order);
+		free(shared);
+		return NULL;
+	}
+	for (size_t i = 0; i < plan->count; i++)
+		order[i] = i;
+	const build_job *jobs = plan->jobs;
+
+	qsort_r(order, plan->count, sizeof *order, compare_job_paths, &jobs);
+	for (size_t i = 1; i < plan->count; i++)
+		if (strcmp(plan->jobs[order[i]].path, plan->jobs[order[i - 1]].path) == 0)
+			shared[order[i]] = shared[order[i - 1]] = true;
+	free(order);
+	return shared;
+}
+
+/* A test case's name: the source's path; with " -> " and its destination
+ * when the source is built to more than one (CI systems key test cases by
+ * class and name, and merged the two). */
+static void xml_case_name(FILE *f, const build_ctx *ctx, const build_job *j, bool is_shared)
+{
+	xml_text(f, j->path);
+	if (is_shared) {
+		char *dest = destination(ctx, j);
+
+		fputs(" -&gt; ", f);
+		xml_text(f, dest ? dest : j->out_base);
+		free(dest);
+	}
+}
+
 static uint32_t allowed_count(const build_ctx *ctx, const build_result *r)
 {
 	uint32_t n = 0;
@@ -442,11 +507,16 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 	build_totals t;
 	double total_s = 0;
 	char *tmp;
-	FILE *f = open_report(ctx, path, &tmp, err);
+	bool *shared = shared_paths(plan);
+	FILE *f = shared ? open_report(ctx, path, &tmp, err) : NULL;
 	bool ok;
 
-	if (!f)
+	if (!shared)
+		cli_error_set(err, "out of memory");
+	if (!f) {
+		free(shared);
 		return false;
+	}
 	build_totals_count(ctx, &t);
 	for (size_t i = 0; times && i < plan->count; i++)
 		total_s += plan->jobs[i].result.time_s;
@@ -465,7 +535,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		bool has_out = false;
 
 		fputs("    <testcase classname=\"animc.build\" name=\"", f);
-		xml_text(f, j->path);
+		xml_case_name(f, ctx, j, shared[i]);
 		fprintf(f, "\" time=\"%.6f\">\n", times ? r->time_s : 0.0);
 		for (uint32_t k = 0; k < r->diag_count && !first_error; k++)
 			if (r->diags[k].severity == ANIMC_ERROR)
@@ -516,6 +586,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	ok = finish_file(f, tmp, path, err);
 	free(tmp);
+	free(shared);
 	return ok;
 }
 
