@@ -221,15 +221,23 @@ static void errors_name_the_project_line(void **state)
 		fail_msg("no '%s' in\n%s", where, r.err);
 	free(where);
 	test_run_release(&r);
-	/* The report says where too, in the message of the source's entry. */
-	char *report = test_format("%s/report.json", dir);
-	r = test_animc("build", "-q", "--report", report, "--mgcb", items, "-o", out, NULL);
+	/* The reports say where too: the source's entry has the project and
+	 * its line as "path" and "line", and the message JUnit gives (it was
+	 * "items.mgcb:2: /build: ..." at line 0, and check-reports failed). */
+	char *report = test_format("%s/report.json", dir), *junit = test_format("%s/junit.xml", dir);
+	r = test_animc("build", "-q", "--report", report, "--junit", junit, "--mgcb", items, "-o", out, NULL);
 	assert_int_equal(r.status, 1);
 	char *json = (char *)test_read_file(report, NULL);
-	where = test_format("\"message\": \"%s:2: /build: '%s/Missing.Animation': cannot open: ", items, dir);
+	where = test_format("{\"severity\": \"error\", \"path\": \"%s\", \"message\": \"/build: '%s/Missing.Animation': "
+			    "cannot open: No such file or directory\", \"line\": 2, \"column\": 0}", items, dir);
 	if (!strstr(json, where))
 		fail_msg("no '%s' in\n%s", where, json);
-	free(where), free(json), free(report);
+	free(where), free(json);
+	test_run_release(&r);
+	r = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, junit, NULL);
+	if (r.status != 0)
+		fail_msg("check-reports: %s%s", r.out, r.err);
+	free(junit), free(report);
 	char *written = test_format("%s/Turn.xnb", out);
 	assert_true(test_file_exists(written));
 	free(written);
@@ -1026,7 +1034,10 @@ static void two_items_to_one_output_are_said_at_the_line(void **state)
 			fail_msg("no '%s' in\n%s", want, r.err);
 		test_run_release(&r);
 	}
-	char *json = (char *)test_read_file(report, NULL), *want_json = test_format("\"message\": \"%s:3: /build: ", project);
+	char *json = (char *)test_read_file(report, NULL);
+	char *want_json = test_format("\"path\": \"%s\", \"message\": \"/build: '%s': its output Anims/Walk.xnb is also "
+				      "the output of line 2 ('%s'); give it another destination (/build:SOURCE;DEST)\", \"line\": 3,",
+				      project, b_src, a_src);
 	if (!strstr(json, want_json))
 		fail_msg("no '%s' in %s", want_json, json);
 	free(json), free(want_json), free(want);

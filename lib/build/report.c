@@ -147,22 +147,13 @@ static FILE *open_report(const build_ctx *ctx, const char *path, char **tmp, cli
 	return f;
 }
 
-/* A diagnostic's message; one that lies in another file than the source
- * (a project's /build: line) leads with that file and line. */
-static void json_message(FILE *f, const build_job *j, const build_diag *d)
-{
-	animc_diag said = build_job_diag(j, d);
-	char *text = NULL;
-
-	if (said.path != j->path && asprintf(&text, "%s:%u: %s", said.path, said.line, d->message) < 0)
-		text = NULL;
-	json_string(f, text ? text : d->message);
-	free(text);
-}
-
 /* The run's own warnings and errors (the cache's, the manifest's, a
  * project's), which no source has: "run_diagnostics". */
-/* A source's diagnostics, those of kinds --allow names left out. */
+/* A source's diagnostics, those of kinds --allow names left out.  One
+ * that lies in another file than the source (a project's /build: line:
+ * the source cannot be opened, another item writes its output) has that
+ * file as "path" and its line as "line", as run_diagnostics have; the
+ * message is the one JUnit and the terminal give. */
 static void json_diagnostics(FILE *f, const build_ctx *ctx, const build_job *j)
 {
 	const build_result *r = &j->result;
@@ -174,10 +165,17 @@ static void json_diagnostics(FILE *f, const build_ctx *ctx, const build_job *j)
 
 		if (build_diag_is_allowed(ctx->options, d))
 			continue;
-		fprintf(f, "%s\n       {\"severity\": \"%s\", \"message\": ", listed++ ? "," : "",
-			severity_names[d->severity]);
-		json_message(f, j, d);
-		fprintf(f, ", \"line\": %u, \"column\": %u", d->line, d->column);
+		animc_diag said = build_job_diag(j, d);
+
+		fprintf(f, "%s\n       {\"severity\": \"%s\", ", listed++ ? "," : "", severity_names[d->severity]);
+		if (said.path != j->path) {
+			fputs("\"path\": ", f);
+			json_string(f, said.path);
+			fputs(", ", f);
+		}
+		fputs("\"message\": ", f);
+		json_string(f, d->message);
+		fprintf(f, ", \"line\": %u, \"column\": %u", said.line, said.column);
 		if (d->kind)
 			fprintf(f, ", \"kind\": \"%s\"", d->kind);
 		fputc('}', f);
