@@ -1618,6 +1618,47 @@ static void cache_follows_a_clips_document_outside_the_folder(void **state)
 	free(out), free(clips), free(folder), free(full_cache), free(animc), free(cache), free(dir);
 }
 
+/* Run in a folder beside the source's (`--clips clips.xml ../art/W.xml`):
+ * the entry could not name the --clips document from the source's folder,
+ * whose path climbs above the current one, so nothing was stored, and
+ * nothing said so.  It is named from the root's side now: stored, then
+ * fetched; and an edit of the document is not served the old entry. */
+static void a_clips_document_beside_a_source_above_is_cached(void **state)
+{
+	char *dir = test_tmpdir("clips-above"), *cache = test_tmpdir("clips-above-cache");
+	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
+	char *art = test_format("%s/art", dir), *sub = test_format("%s/sub", dir);
+	char *clips = test_format("%s/clips.xml", sub), *out = test_format("%s/out", dir);
+	const char *const want[] = { "compiled 1 source", "1 cached", "compiled 1 source" };
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	assert_non_null(full_cache);
+	assert_int_equal(mkdir(art, 0777), 0);
+	assert_int_equal(mkdir(sub, 0777), 0);
+	copy_file(WALKER, test_format("%s/Walker.xml", art));
+	copy_file(WALKER_ANIMS, clips);
+	for (int i = 0; i < 3; i++) {
+		animrt_clip *run;
+
+		if (i == 2)
+			set_end_frame(clips, "29", "20");
+		r = test_exec("rm", "-rf", out, NULL);
+		test_run_release(&r);
+		r = test_exec("sh", "-c", "cd \"$1\" && exec \"$0\" build --progress never --cache-wait --cache-dir \"$2\" "
+				    "--cache-min-size 0 --clips clips.xml -o ../out ../art/Walker.xml", animc, sub, full_cache,
+			      NULL);
+		if (r.status != 0 || !strstr(r.out, want[i]))
+			fail_msg("build %d, not '%s':\n%s%s", i + 1, want[i], r.out, r.err);
+		test_run_release(&r);
+		run = open_xnb(out, "Walker/Run.xnb");
+		test_assert_near(run->duration_s, ((i == 2 ? 20 : 29) - 10) * 0.125, 1e-6);
+		animrt_close(run);
+	}
+	free(out), free(clips), free(sub), free(art), free(full_cache), free(animc), free(cache), free(dir);
+}
+
 /* --split cuts sources named on the command line, not those a folder
  * holds: the same source and options make two different outputs, and
  * neither the cache nor the manifest may give one for the other.  (A
@@ -2234,6 +2275,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(compact_parts_with_a_skeleton_hold_the_shell),
 	cmocka_unit_test(root_motion_of_a_lossy_output_adds_few_keys),
 	cmocka_unit_test(split_follows_how_the_source_is_named),
+	cmocka_unit_test(a_clips_document_beside_a_source_above_is_cached),
 	cmocka_unit_test(root_motion_recomposes_the_source),
 	cmocka_unit_test(root_motion_of_an_unknown_bone_lists_the_bones),
 	cmocka_unit_test(motion_lines_say_one_bone),

@@ -323,41 +323,73 @@ static char *parts_join(const path_parts *p, int from, int ups, const char *rest
 	return s;
 }
 
-/* How an entry names another file its import read: relative to the
- * source's folder, with a "../" for each folder above it
- * ("../Content.mgcb" for a MonoGame project above the item's folder), so
- * that a hit reads the same file wherever the tree is.  The build names
- * files relative to the current folder, or from the root; a relative one
- * beside an absolute one is taken from the current folder.  NULL when it
- * cannot be named so (see split_path), or out of memory. */
-static char *dep_entry_name(const char *source, const char *dep)
+/* `path` (relative) from the root: the current folder `cwd`, which
+ * getcwd gives with no link in it, less a folder for each "../" that
+ * `path` starts with; those are then exact.  NULL when out of memory, or
+ * above the root. */
+static char *from_root(const char *cwd, const char *path)
+{
+	size_t n = strlen(cwd);
+	char *whole;
+
+	while (strncmp(path, "../", 3) == 0) {
+		while (n > 1 && cwd[n - 1] != '/')
+			n--;
+		if (n <= 1)
+			return NULL;
+		n--;   /* its '/' */
+		path += 3;
+	}
+	if (asprintf(&whole, "%.*s/%s", (int)n, cwd, path) < 0)
+		return NULL;
+	return whole;
+}
+
+/* dep_entry_name of two paths spelt alike (both relative, or both from
+ * the root); NULL when the source's folder climbs above the folder they
+ * are relative to, whose name is not known. */
+static char *entry_name_of(const char *source, const char *dep)
 {
 	size_t dir_len = (size_t)(cli_basename(source) - source);
-	char *cwd = NULL, *whole = NULL, *name = NULL;
 	path_parts dir, file;
 	int common = 0;
 
-	if ((source[0] == '/') != (dep[0] == '/')) {
-		if (!(cwd = getcwd(NULL, 0)) || !(whole = cli_path_join(cwd, source[0] == '/' ? dep : source, NULL)))
-			goto out;
-		if (source[0] == '/')
-			dep = whole;
-		else
-			source = whole, dir_len = (size_t)(cli_basename(source) - source);
-	}
 	if (!split_path(source, dir_len, &dir) || !split_path(dep, strlen(dep), &file) || !file.count)
-		goto out;
+		return NULL;
 	while (common < dir.count && common < file.count - 1 && dir.len[common] == file.len[common] &&
 	       memcmp(dir.at[common], file.at[common], dir.len[common]) == 0)
 		common++;
 	for (int i = common; i < dir.count; i++)
 		if (is_up(dir.at[i], dir.len[i]))
-			goto out;   /* the folder above the current one: its name is not known */
+			return NULL;
 	file.is_absolute = false;
-	name = parts_join(&file, common, dir.count - common, NULL);
+	return parts_join(&file, common, dir.count - common, NULL);
+}
+
+/* How an entry names another file its import read: relative to the
+ * source's folder, with a "../" for each folder above it
+ * ("../Content.mgcb" for a MonoGame project above the item's folder), so
+ * that a hit reads the same file wherever the tree is.  The build names
+ * files relative to the current folder, or from the root; a relative one
+ * beside an absolute one, or one whose source lies above the current
+ * folder (../art/W.xml and a --clips document here), is taken from the
+ * root.  NULL when it cannot be named so (see split_path), or out of
+ * memory. */
+static char *dep_entry_name(const char *source, const char *dep)
+{
+	char *cwd = NULL, *whole_source = NULL, *whole_dep = NULL, *name = NULL;
+
+	if ((source[0] == '/') == (dep[0] == '/') && (name = entry_name_of(source, dep)))
+		return name;
+	if (!(cwd = getcwd(NULL, 0)))
+		return NULL;
+	if (source[0] != '/' && !(source = whole_source = from_root(cwd, source)))
+		goto out;
+	if (dep[0] != '/' && !(dep = whole_dep = from_root(cwd, dep)))
+		goto out;
+	name = entry_name_of(source, dep);
 out:
-	free(cwd);
-	free(whole);
+	free(cwd), free(whole_source), free(whole_dep);
 	return name;
 }
 
