@@ -663,10 +663,35 @@ static void two_destinations_are_two_test_cases(void **state)
 /* Items in a folder below the project's come from the cache: their
  * entries name the project file from the item's folder, found again by a
  * build run from elsewhere (the project's folder). */
+/* Build `project` into `out` (removed first) with the cache folder
+ * `cache`: given by its path for runs 0 and 1, from its own folder by its
+ * name for run 2.  Its summary must hold `want`. */
+static void build_from_cache(int run, const char *out, const char *cache, const char *project, const char *want)
+{
+	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
+	char *folder = strndup(project, (size_t)(strrchr(project, '/') - project));
+	test_run r = test_exec("rm", "-rf", out, NULL);
+
+	assert_non_null(animc);
+	assert_non_null(full_cache);
+	test_run_release(&r);
+	if (run < 2)
+		r = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--mgcb", project,
+			       NULL);
+	else
+		r = test_exec("sh", "-c", "cd \"$1\" && exec \"$0\" build --cache-wait --cache-dir \"$2\" "
+				    "--cache-min-size 0 --mgcb \"$3\"", animc, folder, full_cache, strrchr(project, '/') + 1,
+			      NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, want))
+		fail_msg("build %d, not '%s':\n%s%s", run + 1, want, r.out, r.err);
+	test_run_release(&r);
+	free(folder), free(full_cache), free(animc);
+}
+
 static void items_below_the_project_come_from_the_cache(void **state)
 {
 	char *dir = test_tmpdir("mgcb-below"), *cache = test_tmpdir("mgcb-below-cache");
-	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
 	char *out = test_format("%s/bin", dir), *first = test_format("%s/first", dir);
 	char *project = turn_project(dir, "Content", "/outputDir:bin\n/build:Anims/Wave.Animation\n"
 						     "/build:Anims/Deep/Idle.Animation\n/build:Turn.Animation\n");
@@ -677,23 +702,10 @@ static void items_below_the_project_come_from_the_cache(void **state)
 	(void)state;
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	assert_non_null(animc);
-	assert_non_null(full_cache);
 	for (int run = 0; run < 3; run++) {
 		const char *want = run ? "3 cached" : "compiled 3 sources";
 
-		r = test_exec("rm", "-rf", out, NULL);
-		test_run_release(&r);
-		if (run < 2)
-			r = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--mgcb",
-				       project, NULL);
-		else
-			r = test_exec("sh", "-c", "cd \"$1\" && exec \"$0\" build --cache-wait --cache-dir \"$2\" "
-					    "--cache-min-size 0 --mgcb Content.mgcb", animc, dir, full_cache, NULL);
-		assert_int_equal(r.status, 0);
-		if (!strstr(r.out, want))
-			fail_msg("build %d, not '%s':\n%s%s", run + 1, want, r.out, r.err);
-		test_run_release(&r);
+		build_from_cache(run, out, cache, project, want);
 		if (!run) {
 			r = test_exec("cp", "-r", out, first, NULL);
 			assert_int_equal(r.status, 0);
@@ -703,7 +715,7 @@ static void items_below_the_project_come_from_the_cache(void **state)
 			assert_true(same_bytes(test_format("%s/%s", out, written[i]),
 					       test_format("%s/%s", first, written[i])));
 	}
-	free(project), free(first), free(out), free(full_cache), free(animc), free(cache), free(dir);
+	free(project), free(first), free(out), free(cache), free(dir);
 }
 
 /* An item outside the project's folder (/build:../Shared/...) was never
@@ -714,7 +726,6 @@ static void items_below_the_project_come_from_the_cache(void **state)
 static void items_outside_the_project_come_from_the_cache(void **state)
 {
 	char *dir = test_tmpdir("mgcb-outside"), *cache = test_tmpdir("mgcb-outside-cache");
-	char *animc = realpath(test_animc_path(), NULL), *full_cache = realpath(cache, NULL);
 	char *content = test_format("%s/Content", dir), *out = test_format("%s/bin", content);
 	char *project = test_format("%s/P.mgcb", content);
 	test_run r = test_exec("sh", "-c", "mkdir -p \"$1/Shared\" \"$1/Content\" && cp testdata/sample/Crane/Wave.Animation "
@@ -727,21 +738,10 @@ static void items_outside_the_project_come_from_the_cache(void **state)
 	for (int run = 0; run < 3; run++) {
 		const char *want = run ? "1 cached" : "compiled 1 source";
 
-		r = test_exec("rm", "-rf", out, NULL);
-		test_run_release(&r);
-		if (run < 2)
-			r = test_animc("build", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--mgcb",
-				       project, NULL);
-		else
-			r = test_exec("sh", "-c", "cd \"$1\" && exec \"$0\" build --cache-wait --cache-dir \"$2\" "
-					    "--cache-min-size 0 --mgcb P.mgcb", animc, content, full_cache, NULL);
-		assert_int_equal(r.status, 0);
-		if (!strstr(r.out, want))
-			fail_msg("build %d, not '%s':\n%s%s", run + 1, want, r.out, r.err);
-		test_run_release(&r);
+		build_from_cache(run, out, cache, project, want);
 		assert_true(test_file_exists(test_format("%s/Wave.xnb", out)));
 	}
-	free(project), free(out), free(content), free(full_cache), free(animc), free(cache), free(dir);
+	free(project), free(out), free(content), free(cache), free(dir);
 }
 
 /* One source to two destinations: the manifest keeps both, so a second

@@ -314,6 +314,17 @@ static void wait_for_duration(const watcher *w, const char *xnb, float seconds)
 	fail_msg("%s never lasted %g s:\n%s", xnb, (double)seconds, text);
 }
 
+/* Save `source` as a clip lasting `duration` seconds, and wait until its
+ * output `xnb` is built so. */
+static void save_and_wait(const watcher *w, const char *source, const char *xnb, const char *duration)
+{
+	char *text = turn_with_duration(duration);
+
+	save(source, text);
+	free(text);
+	wait_for_duration(w, xnb, strtof(duration, NULL));
+}
+
 /* The output folder deleted is built again; the input folder replaced (a
  * checkout swapping it, a rename and back) is watched again: the watch
  * went on running and never built again. */
@@ -341,15 +352,9 @@ static void watch_follows_a_replaced_folder(void **state)
 	assert_int_equal(rename(src, old), 0);
 	settle();
 	mkdir(src, 0755);
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	/* And edited there: watched. */
-	text = turn_with_duration("3.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 3.5f);
+	save_and_wait(&w, turn, turn_xnb, "3.5");
 	stop_watch(NULL);
 	free(rm), free(old), free(w.log), free(turn), free(turn_xnb), free(src), free(out), free(dir);
 }
@@ -993,10 +998,7 @@ static void watch_is_not_held_by_a_growing_log(void **state)
 	}
 	close(fd);
 	settle();
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	kill(logger, SIGKILL);
 	waitpid(logger, NULL, 0);
 	stop_watch(NULL);
@@ -1102,10 +1104,7 @@ static void watch_forgets_an_input_folder_moved_away(void **state)
 
 	/* Made again: watched, and built. */
 	mkdir(src, 0755);
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	for (int i = 0; i < 2000 && watches_of(w.pid) != 2; i++)
 		usleep(10000);
 	assert_int_equal(watches_of(w.pid), 2);
@@ -1332,18 +1331,12 @@ static void watch_follows_linked_folders(void **state)
 	start(&w, dir, out, src);
 	wait_for_duration(&w, turn_xnb, 1.5f);
 	settle();
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 
 	/* A link made later, then a save behind it. */
 	assert_int_equal(symlink("../shared2", pack2), 0);
 	settle();
-	text = turn_with_duration("3.5");
-	save(wave, text);
-	free(text);
-	wait_for_duration(&w, wave_xnb, 3.5f);
+	save_and_wait(&w, wave, wave_xnb, "3.5");
 	stop_watch(NULL);
 	free(shared), free(shared2), free(pack), free(pack2), free(turn), free(turn_xnb), free(wave), free(wave_xnb);
 	free(w.log), free(src), free(out), free(dir);
@@ -1373,15 +1366,9 @@ static void watch_follows_linked_files(void **state)
 	wait_for_builds(&w, 1);
 	assert_true(duration_of(turn_xnb) == 1.5f && duration_of(wave_xnb) == 1.5f);
 	settle();
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	settle();
-	text = turn_with_duration("3.5");
-	save(wave, text);
-	free(text);
-	wait_for_duration(&w, wave_xnb, 3.5f);
+	save_and_wait(&w, wave, wave_xnb, "3.5");
 	stop_watch(NULL);
 	free(shared), free(other), free(turn), free(turn_link), free(wave), free(wave_link), free(turn_xnb);
 	free(wave_xnb), free(w.log), free(src), free(out), free(dir);
@@ -1459,10 +1446,7 @@ static void watch_keeps_the_folder_a_deleted_link_led_to(void **state)
 	assert_int_equal(unlink(pack), 0);
 	wait_for_builds(&w, 2);   /* Pack's output pruned */
 	assert_int_equal(watches_of(w.pid), 3);
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	assert_false(test_file_exists(pack_xnb));
 	stop_watch(NULL);
 	free(shared), free(pack), free(turn), free(turn_xnb), free(pack_xnb);
@@ -1549,10 +1533,7 @@ static void watch_says_once_an_input_is_gone(void **state)
 	assert_int_equal(rename(moved, a), 0);
 	wait_for_builds(&w, builds + 1);
 	settle();
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	assert_int_equal(lines_with(err_log, "warning"), 3);
 	assert_no_failure(&w, err_log);
 	stop_watch(NULL);
@@ -1593,16 +1574,10 @@ static void watch_follows_its_working_folder_made_again(void **state)
 	assert_true(test_file_exists(turn_xnb));
 
 	mkdir(art, 0755);
-	text = turn_with_duration("2.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 2.5f);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
 	settle();
 	/* Watched again: a save there is built. */
-	text = turn_with_duration("3.5");
-	save(turn, text);
-	free(text);
-	wait_for_duration(&w, turn_xnb, 3.5f);
+	save_and_wait(&w, turn, turn_xnb, "3.5");
 	assert_int_equal(lines_with(err_log, "warning"), 1);
 	assert_no_failure(&w, err_log);
 	stop_watch(NULL);
