@@ -39,6 +39,10 @@ bool animrt_has_zstd(void)
 typedef struct parser {
 	const uint8_t *data;
 	size_t size;
+	/* The size the file is said to have: `size`, or more while only its
+	 * start is out (a zstd frame being decompressed).  Counts are judged
+	 * against it, and what is past `size` is not there yet (truncated). */
+	size_t end;
 	size_t pos;
 	animrt_error *err;
 	animrt_status status;
@@ -67,16 +71,22 @@ typedef struct parser {
 #define FAIL(ps, st, off, ...) \
 	((ps)->status = animrt_rt_error_set((ps)->err, (st), (int64_t)(off), __VA_ARGS__), false)
 
+/* The bytes left in the file; those out so far (avail) may be fewer. */
 static size_t left(const parser *ps)
+{
+	return ps->end - ps->pos;
+}
+
+static size_t avail(const parser *ps)
 {
 	return ps->size - ps->pos;
 }
 
 static bool need(parser *ps, size_t n, const char *what)
 {
-	if (n > left(ps))
+	if (n > avail(ps))
 		return FAIL(ps, ANIMRT_ERR_TRUNCATED, ps->pos,
-			    "the data ends inside %s (%zu bytes needed, %zu left)", what, n, left(ps));
+			    "the data ends inside %s (%zu bytes needed, %zu left)", what, n, avail(ps));
 	return true;
 }
 
@@ -114,7 +124,7 @@ static bool get_finite(parser *ps, float *v, const char *what, bool non_negative
 
 static bool get_7bit(parser *ps, uint32_t *v, const char *what)
 {
-	size_t used = xnb_7bit_get(ps->data + ps->pos, left(ps), v);
+	size_t used = xnb_7bit_get(ps->data + ps->pos, avail(ps), v);
 
 	if (used == 0)
 		return FAIL(ps, ANIMRT_ERR_TRUNCATED, ps->pos, "the data ends inside %s", what);
@@ -133,9 +143,9 @@ static bool get_string(parser *ps, const char **out, uint32_t *out_size, const c
 
 	if (!get_7bit(ps, &n, what))
 		return false;
-	if (n > left(ps))
+	if (n > avail(ps))
 		return FAIL(ps, ANIMRT_ERR_TRUNCATED, at, "%s is %u bytes long, %zu are left", what, n,
-			    left(ps));
+			    avail(ps));
 	if (!xnb_utf8_check(ps->data + ps->pos, n, &bad))
 		return FAIL(ps, ANIMRT_ERR_STRING, ps->pos + bad, "%s is not valid UTF-8 without NUL",
 			    what);
@@ -437,9 +447,9 @@ static bool parse(parser *ps)
 	if (c.flags & ~XNB_FLAG_HIDEF)
 		return FAIL(ps, ANIMRT_ERR_FLAGS, XNB_FLAGS_OFFSET, "unknown flag bits 0x%02x",
 			    c.flags & ~XNB_FLAG_HIDEF);
-	if (c.file_size_bytes != ps->size)
+	if (c.file_size_bytes != ps->end)
 		return FAIL(ps, ANIMRT_ERR_SIZE, XNB_SIZE_OFFSET,
-			    "the header says the file is %u bytes, it is %zu", c.file_size_bytes, ps->size);
+			    "the header says the file is %u bytes, it is %zu", c.file_size_bytes, ps->end);
 	ps->pos = XNB_HEADER_SIZE;
 
 	at = ps->pos;
@@ -565,7 +575,7 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 
 	memset(&ps, 0, sizeof ps);
 	ps.data = data;
-	ps.size = size;
+	ps.size = ps.end = size;
 	ps.err = err;
 	ps.options = options;
 	if (!parse(&ps))
@@ -609,8 +619,57 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
  * what came out. */
 #define XNB_HEADER_BYTES 10
 
-static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned long long content, uint8_t **out,
-				  size_t *out_size, animrt_error *err)
+/* Past this much out of a frame, each time its buffer grows, what is out
+ * is parsed as the start of a file of the size its header says: a clip
+ * that ends long before that size (a small frame of a clip and a
+ * gigabyte of zeros), or any other fault in it, is refused then, not once
+ * the whole gigabyte is out.  A compact clip is parsed by its own loader,
+ * once it is all out. */
+#define ZSTD_PROBE_FROM (1u << 20)
+
+/* Whether the start of a file, `used` of its `declared` bytes, already
+ * fails as the whole would (*status, err said); false when it may be
+ * whole yet (truncated).  A compact clip's payload, which its own loader
+ * reads, fails early when its keys end inside what is out: the rest are
+ * bytes after them. */
+static bool fails_early(const uint8_t *xnb, size_t used, size_t declared, const animrt_open_options *options,
+			animrt_error *err, animrt_status *status)
+{
+	parser ps;
+	animrt_error probe_err;
+	animrt_clip *clip = NULL;
+
+	memset(&ps, 0, sizeof ps);
+	ps.data = xnb;
+	ps.size = used;
+	ps.end = declared;
+	ps.err = &probe_err;
+	ps.options = options;
+	if (!parse(&ps)) {
+		if (ps.status == ANIMRT_ERR_TRUNCATED)
+			return false;
+		if (err)
+			*err = probe_err;
+		*status = ps.status;
+		return true;
+	}
+	if (!ps.is_compact)
+		return false;   /* whole: nothing is left after it (parse said so) */
+	*status = animrt_rt_load_packed(xnb, used, ps.payload_at, &ps.container, ps.reader_name, ps.reader_name_size,
+					&clip, &probe_err);
+	animrt_close(clip);
+	if (*status == ANIMRT_OK)
+		probe_err.byte_offset = (int64_t)used;
+	else if (*status != ANIMRT_ERR_TRAILING)
+		return false;   /* the whole decides */
+	*status = animrt_rt_error_set(err, ANIMRT_ERR_TRAILING, probe_err.byte_offset,
+				      "%llu bytes are left after the keys",
+				      (unsigned long long)(declared - (size_t)probe_err.byte_offset));
+	return true;
+}
+
+static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned long long content,
+				  const animrt_open_options *options, uint8_t **out, size_t *out_size, animrt_error *err)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	size_t cap = content != ZSTD_CONTENTSIZE_UNKNOWN && content < (1u << 16) ? (size_t)content + 1 : 1u << 16;
@@ -672,6 +731,8 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 			break;
 		}
 		if (used == cap) {
+			if (is_checked && used >= ZSTD_PROBE_FROM && fails_early(xnb, used, limit, options, err, &status))
+				break;
 			if (cap > limit) {
 				status = animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1, "the zstd frame holds more than %zu bytes",
 							  limit);
@@ -712,7 +773,7 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_op
 		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, 0,
 					"the zstd frame holds %llu bytes, more than the %zu allowed", content,
 					MAX_XNB_BYTES);
-	status = zstd_inflate(data, size, content, &xnb, &got, err);
+	status = zstd_inflate(data, size, content, options, &xnb, &got, err);
 	if (status != ANIMRT_OK)
 		return status;
 	status = load_xnb(xnb, got, true, options, out, err);

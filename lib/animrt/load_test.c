@@ -386,6 +386,36 @@ static void a_frame_stops_at_its_headers_size(void **state)
 	free(zeros);
 }
 
+/* A clip followed by zeros, in a streamed frame whose XNB header says
+ * 4 MiB: the frame was decompressed to that size (to the 1 GiB cap for a
+ * 46 KB file) before the bytes after the clip were found.  It is refused
+ * once the first MiB is out, as the whole would be: here the frame holds
+ * 8 MiB, which the whole would have been refused for instead. */
+static void a_clip_in_a_frame_of_zeros_is_refused_early(void **state)
+{
+	static const char *const files[] = { "testdata/loader/crane-turn.xnb", "testdata/loader/crane-turn.compact.xnb" };
+	static const char *const after[] = { "the last sequence", "the keys" };
+	size_t declared = 4u << 20, size = 8u << 20;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		size_t plain_size, zsize;
+		uint8_t *plain = test_read_file(files[k], &plain_size), *whole = calloc(1, size), *frame;
+		animrt_clip *clip;
+		animrt_error err;
+		char *want;
+
+		memcpy(whole, plain, plain_size);
+		put_i32(whole + 6, (int32_t)declared);
+		frame = stream_frame(whole, size, &zsize);
+		assert_int_equal(animrt_open(frame, zsize, &clip, &err), ANIMRT_ERR_TRAILING);
+		assert_int_equal(err.byte_offset, (int64_t)plain_size);
+		want = test_format("byte %zu: %zu bytes are left after %s", plain_size, declared - plain_size, after[k]);
+		assert_string_equal(err.message, want);
+		free(want), free(frame), free(whole), free(plain);
+	}
+}
+
 static void arguments_and_files(void **state)
 {
 	animrt_clip *clip;
@@ -777,6 +807,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(payload_damage),
 	cmocka_unit_test(seven_bit_ints),
 	cmocka_unit_test(zstd_frames),
+	cmocka_unit_test(a_clip_in_a_frame_of_zeros_is_refused_early),
 	cmocka_unit_test(a_frame_stops_at_its_headers_size),
 	cmocka_unit_test(arguments_and_files),
 	cmocka_unit_test(file_messages_keep_their_cause),
