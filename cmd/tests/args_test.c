@@ -415,6 +415,10 @@ static void the_tolerance_and_clips_enter_the_key_as_what_they_do(void **state)
 		{ "--split 'Take 001/A=0:1.5'", "compiled 1 source" },
 		{ "--split 'Take 001/A=8f:16f'", "compiled 1 source" },
 		{ "--split 'Take 001/A=8.0f:1.6e1f'", "1 up to date" },
+		/* 0x1.8f is 1.5 frames, not the hex number 1.558...: other bytes. */
+		{ "--split 'Take 001/A=0:0x1.8f'", "compiled 1 source" },
+		{ "--split 'Take 001/A=0:1.55859375'", "compiled 1 source" },
+		{ "--split 'Take 001/A=0:1.55859375s'", "1 up to date" },
 	};
 	char *authoring = realpath("testdata/authoring", NULL);
 	char *setup = test_format("mkdir cl && cp '%s/Walker.xml' cl/W.xml && cp '%s/Walker_Anims.xml' cl/parts.xml && "

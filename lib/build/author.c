@@ -67,6 +67,20 @@ static bool parse_split(const char *arg, split_arg *out)
 	return out->name_len > 0 && (!slash || out->take_len > 0);
 }
 
+char *build_author_split_spelt_alike(const char *arg)
+{
+	split_arg s;
+	char *out;
+
+	if (!parse_split(arg, &s))
+		return NULL;
+	if (asprintf(&out, "%.*s%s%.*s=%.17g%s:%.17g%s", (int)s.take_len, s.take ? s.take : "", s.take ? "/" : "",
+		     (int)s.name_len, s.name, s.start.value, s.start.is_frame ? "f" : "", s.end.value,
+		     s.end.is_frame ? "f" : "") < 0)
+		return NULL;
+	return out;
+}
+
 bool build_author_split(build_author_options *a, const char *arg, cli_error *err)
 {
 	split_arg s;

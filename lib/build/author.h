@@ -31,6 +31,10 @@ typedef struct build_author_options {
 
 /* Option values, checked when parsed: false with *err filled. */
 bool build_author_split(build_author_options *a, const char *arg, cli_error *err);
+/* A --split value as the source key holds it: its START and END read as
+ * the cut reads them, in one spelling ("0.0:1.0s" and "0:1" alike, "8f"
+ * frames); malloc()ed, NULL when it is no such value. */
+char *build_author_split_spelt_alike(const char *arg);
 bool build_author_root_motion(build_author_options *a, const char *arg, cli_error *err);
 bool build_author_up_axis(build_author_options *a, const char *arg, cli_error *err);
 bool build_author_additive(build_author_options *a, const char *arg, cli_error *err);

@@ -1207,34 +1207,17 @@ static bool key_tolerance(const build_options *o, cli_strings *key)
 	return cli_strings_push(key, "tolerance") && cli_strings_push(key, value);
 }
 
-/* A --split value "[TAKE/]NAME=START:END" with START and END in one
- * spelling ("0:1", "0.0:1.0"; "8f", "8.0f"); false when out of memory.
- * One that is no such value stays as it is (refused before this). */
-static bool key_split(char **value)
+/* A --split value in one spelling (build_author_split_spelt_alike).  One
+ * that is no such value (refused before), or out of memory, stays as
+ * typed: still a key, only not shared with other spellings. */
+static void key_split(char **value)
 {
-	const char *eq = strrchr(*value, '='), *p = eq ? eq + 1 : NULL;
-	char out[2][48], *joined;
+	char *alike = build_author_split_spelt_alike(*value);
 
-	for (int k = 0; p && k < 2; k++) {
-		char *end;
-		double v;
-
-		errno = 0;
-		v = strtod(p, &end);
-		if (end == p || errno || !isfinite(v))
-			return true;
-		bool is_frames = *end == 'f';
-		end += is_frames;
-		if (*end != (k ? '\0' : ':'))
-			return true;
-		snprintf(out[k], sizeof out[k], "%.17g%s", v == 0 ? 0 : v, is_frames ? "f" : "");
-		p = end + 1;
+	if (alike) {
+		free(*value);
+		*value = alike;
 	}
-	if (!p || asprintf(&joined, "%.*s=%s:%s", (int)(eq - *value), *value, out[0], out[1]) < 0)
-		return p == NULL;
-	free(*value);
-	*value = joined;
-	return true;
 }
 
 /* A file an option names, in the key by its bytes' hash rather than by
@@ -1288,8 +1271,8 @@ static bool key_options_settle(build_options *o)
 		is_dropped |= strcmp(*name, "reader-name") == 0 && strcmp(*value, animc_xnb_reader_name_default()) == 0;
 		if (strcmp(*name, "clips") == 0 && !is_dropped && !key_file_bytes(value))
 			return false;
-		if (strcmp(*name, "split") == 0 && !key_split(value))
-			return false;
+		if (strcmp(*name, "split") == 0)
+			key_split(value);
 		for (size_t later = i + 1; !is_repeatable && later < n; later++)
 			is_dropped |= strcmp(*name, key->items[2 * later]) == 0;
 		if (is_dropped) {
