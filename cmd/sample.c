@@ -138,13 +138,17 @@ static void print_table(const char *title, float time_s, bool repeat, const char
  */
 static void note_time_outside(const char *path, const animrt_clip *clip, float time_s, bool repeat)
 {
-	double d = clip->duration_s, at, lo = d, hi = d;
+	double d = clip->duration_s, at, lo, hi;
 	char t[32], end[32], local[32];
 
-	for (uint32_t i = 0; clip->sequences && i < clip->sequence_count; i++) {
+	/* The sequences' durations, which give their times; a compact
+	 * clip's (no sequences) is the clip's. */
+	lo = hi = clip->sequences && clip->sequence_count ? clip->sequences[0].duration_s : d;
+	for (uint32_t i = 1; clip->sequences && i < clip->sequence_count; i++) {
 		lo = fmin(lo, clip->sequences[i].duration_s);
 		hi = fmax(hi, clip->sequences[i].duration_s);
 	}
+	d = lo;
 	if (time_s >= 0 && time_s <= lo)
 		return;
 	if (lo != hi) {

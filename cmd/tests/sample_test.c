@@ -304,21 +304,31 @@ static void sample_json_prints_a_value_past_floats_range_as_null(void **state)
 	free(xnb), free(out), free(path), free(dir);
 }
 
-/* A clip whose bones' sequences last other than the clip (the format
- * allows it): the note said "its pose at 0.5 s is printed", from the
- * clip's duration, while each bone was sampled by its own.  It says the
- * sequences' durations now, and names no one time. */
-static void sample_notes_no_one_time_when_sequences_last_otherwise(void **state)
+/* The note on a time outside a clip took the clip's duration, while each
+ * bone is sampled by its own sequence's, which the format lets differ:
+ * with the clip's Duration 0.5 and its sequences' 1.5, 1 s was said to be
+ * past the end and its pose "at 0.5 s" printed, while 1 s was printed.
+ * The sequences' durations decide: none there; and with one sequence of
+ * 0.5 s beside one of 1.5 s, a note naming both and no one time. */
+static void sample_notes_the_sequences_durations(void **state)
 {
 	char *dir = test_tmpdir("sample-durations"), *path = test_format("%s/c.xnb", dir);
 	size_t size;
 	uint8_t *data = test_read_file("testdata/loader/crane-turn.xnb", &size);
-	size_t at = 12 + (size_t)data[11] + 4 + 1 + 1 + 4;   /* the clip's Duration, after its sequence count */
+	size_t clip_at = 12 + (size_t)data[11] + 4 + 1 + 1 + 4;   /* the clip's Duration, after its sequence count */
+	size_t base_at = clip_at + 4 + 1 + 4 + 4;                  /* Base's: its name (4 bytes), its KeyCount */
 	const float half = 0.5f;
 	test_run r;
 
 	(void)state;
-	memcpy(data + at, &half, 4);
+	assert_int_equal(memcmp(data + clip_at + 4, "\x04" "Base", 5), 0);
+	memcpy(data + clip_at, &half, 4);
+	assert_true(test_write_file(path, data, size));
+	r = test_animc("sample", "--time", "1", path, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	test_run_release(&r);
+	memcpy(data + base_at, &half, 4);
 	assert_true(test_write_file(path, data, size));
 	r = test_animc("sample", "--time", "1", path, NULL);
 	assert_int_equal(r.status, 0);
@@ -335,7 +345,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sample_prints_the_librarys_pose_as_json),
 	cmocka_unit_test(sample_json_prints_a_value_past_floats_range_as_null),
 	cmocka_unit_test(sample_clamps_once_and_wraps_repeat),
-	cmocka_unit_test(sample_notes_no_one_time_when_sequences_last_otherwise),
+	cmocka_unit_test(sample_notes_the_sequences_durations),
 	cmocka_unit_test(sample_blend_endpoints_are_the_two_clips),
 	cmocka_unit_test(sample_exit_statuses),
 	cmocka_unit_test(numbers_past_floats_range_are_called_so),
