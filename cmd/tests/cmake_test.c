@@ -643,6 +643,42 @@ static void a_part_renamed_in_a_sidecar_is_an_output(void **state)
 	}
 }
 
+/* A clip renamed in its source itself (Walker.xml's take Idle, no
+ * sidecar): the configure step ran again, and every later Ninja build
+ * failed, its rule's old depfile naming Idle.xnb, an output the rule no
+ * longer declared.  The depfile is named by the outputs too. */
+static void a_clip_renamed_in_its_source_builds(void **state)
+{
+	char *dir = assets_project("cmake-renamed", "art", "");
+	char *bin = test_format("%s/bin", dir), *art = test_format("%s/art", dir);
+	char *walker = test_format("%s/Walker.xml", art), *rest = test_format("%s/content/Walker/Rest.xnb", bin);
+	test_run r;
+	size_t size;
+	char *text, *at;
+
+	(void)state;
+	assert_int_equal(mkdir(art, 0777), 0);
+	r = test_exec("cp", "testdata/authoring/Walker.xml", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets(dir);
+	test_run_release((r = build(bin), &r));
+	text = (char *)test_read_file(walker, &size);
+	at = strstr(text, "<Key>Idle</Key>");
+	assert_non_null(at);
+	memcpy(at + 5, "Rest", 4);
+	assert_true(test_write_file(walker, text, size));
+	free(text);
+	touch_later(walker);
+	test_run_release((r = build(bin), &r));
+	r = build(bin);
+	assert_true(test_file_exists(rest));
+	if (!strstr(r.out, "no work to do"))
+		fail_msg("the build does not settle:\n%s", r.out);
+	test_run_release(&r);
+	free(rest), free(walker), free(art), free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -653,6 +689,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_folder_holding_linked_folders_builds),
 	cmocka_unit_test(a_folder_builds_what_a_folder_build_compiles),
 	cmocka_unit_test(a_part_renamed_in_a_sidecar_is_an_output),
+	cmocka_unit_test(a_clip_renamed_in_its_source_builds),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -252,9 +252,11 @@ function(animc_add_assets name)
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
       endif()
 
-      # Named by the source: a file added or removed elsewhere in a folder
-      # changes no other rule's command, which would run it again.
-      string(MD5 rule "${file}")
+      # Named by the source and its outputs: a file added or removed
+      # elsewhere in a folder changes no other rule's command, which would
+      # run it again; a clip renamed gives its rule a new depfile (Ninja
+      # refuses one naming an output the rule no longer declares).
+      string(MD5 rule "${file};${outputs}")
       set(depfile "${depdir}/${rule}.d")
       file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
       add_custom_command(
