@@ -2736,6 +2736,36 @@ static void a_touched_model_settles_each_source_built_alone(void **state)
 	free(model), free(out), free(src), free(dir);
 }
 
+/* A source whose output is a folder an earlier build filled for another
+ * source (src/a.xnb/x.Animation built, then src/a.Animation added): both
+ * failed, the first with a bare "Is a directory", the other told its
+ * folder was the first's output "in this run", which it was not.  The
+ * first is refused naming the other; the other stays up to date. */
+static void an_output_that_is_an_earlier_builds_folder_is_said_so(void **state)
+{
+	char *dir = test_tmpdir("clash-history"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *x_xnb = test_format("%s/a.xnb/x.xnb", out);
+	char *want = test_format("%s/a.Animation: error: cannot write '%s/a.xnb': it is a folder, of outputs an earlier "
+				 "build wrote for '%s/a.xnb/x.Animation'; rename one of the two\n", src, out, src);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/x.Animation'", src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("cp " CRANE "/Wave.Animation '%s/a.Animation'", src);
+	for (int k = 0; k < 2; k++) {
+		r = test_animc("build", "--progress", "never", "-j", k ? "2" : "1", "-o", out, src, NULL);
+		if (r.status != 1 || strcmp(r.err, want) != 0 ||
+		    !strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 0 warnings, 1 up to date\n"))
+			fail_msg("-j%d: exit %d\n%s%s", k + 1, r.status, r.out, r.err);
+		test_run_release(&r);
+	}
+	assert_true(test_file_exists(x_xnb));
+	free(want), free(x_xnb), free(out), free(src), free(dir);
+}
+
 /* With the manifest lost (garbage in it), every source compiles, but an
  * output whose bytes come out as on disk is left alone: no new inode, no
  * new mtime, so the make and ninja rules that read it do not run again.
@@ -3399,6 +3429,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_no_op_build_reads_no_output),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_lost_manifest_leaves_outputs_of_equal_bytes_alone),
+	cmocka_unit_test(an_output_that_is_an_earlier_builds_folder_is_said_so),
 	cmocka_unit_test(a_build_from_another_working_folder_is_up_to_date),
 	cmocka_unit_test(a_file_at_the_recorded_spelling_elsewhere_is_another_file),
 	cmocka_unit_test(the_same_file_in_another_folder_is_another_source),

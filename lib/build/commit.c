@@ -293,6 +293,21 @@ static void journal_output(build_commit *c, const build_output *o, bool has_stat
 }
 
 /* Put an output in place: rename its staged file, or write its bytes. */
+/* A job of the run whose outputs go in the folder `name` (relative to
+ * OUTDIR), or SIZE_MAX. */
+static size_t folder_of_job(const build_commit *c, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < c->ctx->plan.count; i++) {
+		const char *base = c->ctx->plan.jobs[i].out_base;
+
+		if (base && strncmp(base, name, len) == 0 && base[len] == '/')
+			return i;
+	}
+	return SIZE_MAX;
+}
+
 static void write_output(build_commit *c, build_job *j, build_output *o)
 {
 	build_result *r = &j->result;
@@ -312,8 +327,16 @@ static void write_output(build_commit *c, build_job *j, build_output *o)
 		error = rename(o->staged, path) == 0 ? 0 : errno;
 		if (error == EISDIR && clear_stale_folder(c, o->name, path))
 			error = rename(o->staged, path) == 0 ? 0 : errno;
+		size_t other = error == EISDIR ? folder_of_job(c, o->name) : SIZE_MAX;
+
 		if (!error) {
 			o->is_written = true;
+		} else if (other != SIZE_MAX) {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': it is a folder, of outputs an "
+					  "earlier build wrote for '%s'; rename one of the two", path,
+					  c->ctx->plan.jobs[other].path);
+			r->status = BUILD_FAILED;
+			unlink(o->staged);
 		} else {
 			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': %s", path,
 					  strerror(error));
@@ -721,6 +744,19 @@ static bool refuse_takeover(build_commit *c, build_job *j)
  * source's outputs of this run make something else: a file claimed where
  * `name` needs a folder (*in_file, that prefix in `at`), or a folder of
  * outputs claimed where `name` is to be a file.  Its job, or SIZE_MAX. */
+/* Whether job `owner` wrote (or found as it would write) its output
+ * `name`: one it could not write (a folder an earlier build left there)
+ * is in no one's way. */
+static bool wrote(const build_commit *c, size_t owner, const char *name)
+{
+	const build_result *r = &c->ctx->plan.jobs[owner].result;
+
+	for (uint32_t k = 0; k < r->output_count; k++)
+		if (r->outputs[k].name && strcmp(r->outputs[k].name, name) == 0)
+			return r->outputs[k].is_written;
+	return false;
+}
+
 static size_t folder_clash(const build_commit *c, const char *name, char *at, size_t at_size, bool *in_file)
 {
 	size_t owner = SIZE_MAX;
@@ -732,6 +768,8 @@ static size_t folder_clash(const build_commit *c, const char *name, char *at, si
 		memcpy(at, name, (size_t)(slash - name));
 		at[slash - name] = '\0';
 		owner = claim_owner(c, at);
+		if (owner != SIZE_MAX && owner < c->ctx->plan.count && !wrote(c, owner, at))
+			owner = SIZE_MAX;
 	}
 	if (owner != SIZE_MAX || (size_t)snprintf(at, at_size, "%s/", name) >= at_size)
 		return owner;
