@@ -1702,6 +1702,16 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(test_same_bytes(run, run_ref));
+	/* --split cuts a source its sidecar names, as it cuts one named. */
+	text = test_format("%s\n", sidecar);
+	assert_true(test_write_file(list, text, strlen(text)));
+	free(text);
+	r = test_animc("build", "-q", "--split", "Take 001/A=0:1", "--base", art, "-o", out, at, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = test_format("%s/Walker/A.xnb", out);
+	assert_true(test_file_exists(text));
+	free(text);
 	/* Named on its own, a README is still no source. */
 	r = test_animc("build", "-o", out, readme, NULL);
 	assert_int_equal(r.status, 1);

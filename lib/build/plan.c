@@ -612,7 +612,7 @@ static bool add_listed(build_plan *plan, const char *input, const char *rel, con
 	const char *source = NULL, *name = cli_basename(input);
 	size_t count = 0;
 	struct stat source_st;
-	build_job *j;
+	build_job *j = NULL;
 	bool ok = true;
 
 	if (dir && read_dir(dir, &entries, &count) && (names = malloc((count ? count : 1) * sizeof *names)))
@@ -626,8 +626,12 @@ static bool add_listed(build_plan *plan, const char *input, const char *rel, con
 		char reason[512];
 
 		snprintf(reason, sizeof reason, "the clip parts of '%s', used by it", source);
+		/* Named by its sidecar: --split and --clips cut it, as they
+		 * would were it named itself. */
 		ok = add_decided(plan, input, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL) &&
-		     (j = add_job(plan, source_path, rel, false, &source_st)) != NULL;
+		     (j = add_job(plan, source_path, rel, true, &source_st)) != NULL;
+		if (j)
+			j->is_listed = true;
 	} else if ((j = add_job(plan, input, rel, true, st)) != NULL) {
 		j->is_listed = true;
 		if (names) {
