@@ -679,6 +679,32 @@ static void a_clip_renamed_in_its_source_builds(void **state)
 	free(rest), free(walker), free(art), free(bin), free(dir);
 }
 
+/* A folder holding one name with '[' or ']': CMake's lists do not split
+ * inside brackets, so the whole folder became one path that is not there,
+ * and no file of it had a rule, with no message.  The configure step now
+ * fails, naming the file. */
+static void a_bracket_in_a_name_is_refused_at_configure(void **state)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *dir = assets_project("cmake-bracket", "art", ""), *art = test_format("%s/art", dir);
+	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real), *bin = test_format("%s/bin", dir);
+	test_run r;
+
+	(void)state;
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	r = test_exec("sh", "-c", "mkdir -p \"$0\" && cp testdata/sample/Crane/Wave.Animation \"$0/z.Animation\" && "
+			    "cp testdata/sample/Crane/Turn.Animation \"$0/a]b.Animation\"", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("cmake", "-S", dir, "-B", bin, "-G", "Ninja", prefix, NULL);
+	if (r.status == 0 || !strstr(r.err, "a]b.Animation") || !strstr(r.err, "names holding '[' or ']'"))
+		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(bin), free(prefix), free(art), free(dir), free(stage_real), free(stage);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -690,6 +716,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_folder_builds_what_a_folder_build_compiles),
 	cmocka_unit_test(a_part_renamed_in_a_sidecar_is_an_output),
 	cmocka_unit_test(a_clip_renamed_in_its_source_builds),
+	cmocka_unit_test(a_bracket_in_a_name_is_refused_at_configure),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -87,6 +87,17 @@ function(animc_add_assets name)
     if(IS_DIRECTORY "${source}")
       # Through links to folders, as `animc build FOLDER` walks them.
       file(GLOB_RECURSE files LIST_DIRECTORIES false FOLLOW_SYMLINKS CONFIGURE_DEPENDS "${source}/*")
+      # CMake's lists do not split at a ';' inside square brackets: one
+      # name holding '[' or ']' would make the folder one path that is not
+      # there, and every rule of it would go, silently.  Named; the
+      # configure step fails.
+      if(files MATCHES "[][]")
+        string(REGEX MATCHALL "[^;]*[][][^;]*" bracketed "${files}")
+        string(REPLACE ";" "\n  " bracketed "${bracketed}")
+        message(SEND_ERROR "animc_add_assets(${name}): under ${source}, names holding '[' or ']', which "
+                           "CMake lists cannot hold (nor make read in a depfile); rename them:\n  ${bracketed}")
+        continue()
+      endif()
       list(SORT files)
       # The walk takes a folder reached twice once, by its real path
       # before any link to it: files reached through a link come last.
