@@ -1721,6 +1721,39 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	free(dir);
 }
 
+/* A changed glTF buffer in the list: left out as no source, the glTF that
+ * reads it was not built again (a folder build is).  Under --base the
+ * sources the last build recorded as reading a listed file build too. */
+static void a_listed_buffer_builds_the_gltf_that_reads_it(void **state)
+{
+	char *dir = test_tmpdir("base-list-bin"), *art = test_format("%s/art", dir), *g = test_format("%s/g", art);
+	char *out = test_format("%s/out", dir), *ref = test_format("%s/ref", dir), *bin = test_format("%s/wag data.bin", g);
+	char *wag = test_format("%s/g/external/wag.xnb", out), *wag_ref = test_format("%s/g/external/wag.xnb", ref);
+	test_run r;
+	size_t size;
+	uint8_t *bytes;
+	const float half = 0.5f;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, g);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(bin, &size);
+	memcpy(bytes + size - 4, &half, 4);
+	assert_true(test_write_file(bin, bytes, size));
+	free(bytes);
+	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, bin, NULL);
+	if (r.status != 0 || !strstr(r.out, "compiled 1 source (1 clip), 0 failed, 1 skipped, 0 warnings\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", ref, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(wag, wag_ref));
+	free(wag_ref), free(wag), free(bin), free(ref), free(out), free(g), free(art), free(dir);
+}
+
 static void base_takes_a_path_through_a_link_as_spelt(void **state)
 {
 	char *dir = test_tmpdir("base-link"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
@@ -3479,6 +3512,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(response_files_and_base),
 	cmocka_unit_test(base_takes_a_path_through_a_link_as_spelt),
 	cmocka_unit_test(a_list_of_changed_files_builds_as_its_folder),
+	cmocka_unit_test(a_listed_buffer_builds_the_gltf_that_reads_it),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),

@@ -498,6 +498,8 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 		build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; compiling every source", loader.err.message);
 		break;
 	}
+	if (plan_ok)
+		plan_ok = build_plan_add_readers(ctx);
 	if (!plan_ok || (ctx->options->skeleton_path && !skeleton_state(ctx)))
 		return false;
 	make_run_key(ctx);

@@ -802,6 +802,77 @@ bool build_plan_make(build_ctx *ctx)
 	return true;
 }
 
+/* Whether the recorded file `dep` is the file whose real path is `real`
+ * (named `leaf`): its name first, the file system only then. */
+static bool is_file_at(const char *dep, const char *real, const char *leaf)
+{
+	char *dep_real;
+	bool same;
+
+	if (strcmp(cli_basename(dep), leaf) != 0 || !(dep_real = realpath(dep, NULL)))
+		return false;
+	same = strcmp(dep_real, real) == 0;
+	free(dep_real);
+	return same;
+}
+
+/* Add the source of entry `e`, read `rel` under the base, as listed. */
+static bool add_reader(build_plan *plan, const char *base_real, const manifest_entry *e)
+{
+	char *dir = dir_of(e->source), *rel;
+	struct stat st;
+	cli_error err;
+	build_job *j = NULL;
+	bool ok = true;
+
+	if (dir && stat(e->source, &st) == 0 && S_ISREG(st.st_mode) && (rel = relative_to_base(base_real, dir, &err))) {
+		ok = (j = add_job(plan, e->source, rel, true, &st)) != NULL;
+		if (j)
+			j->is_listed = true;
+		free(rel);
+	}
+	free(dir);
+	return ok;
+}
+
+bool build_plan_add_readers(build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+	build_plan *plan = &ctx->plan;
+	size_t listed = plan->count;
+	char *base_real = o->base_dir && ctx->has_old ? realpath(o->base_dir, NULL) : NULL;
+	bool ok = true;
+
+	for (size_t i = 0; base_real && ok && i < listed; i++) {
+		char *real = plan->jobs[i].is_listed ? realpath(plan->jobs[i].path, NULL) : NULL;
+		const char *leaf = cli_basename(plan->jobs[i].path);
+
+		for (size_t k = 0; real && ok && k < ctx->old.count; k++) {
+			const manifest_entry *e = &ctx->old.entries[k];
+			bool reads = false;
+
+			for (uint32_t d = 0; d < e->dep_count && !reads; d++)
+				reads = is_file_at(e->deps[d].path, real, leaf);
+			if (reads)
+				ok = add_reader(plan, base_real, e);
+		}
+		free(real);
+	}
+	free(base_real);
+	if (!ok) {
+		build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
+		return false;
+	}
+	if (plan->count == listed)
+		return true;
+	merge_repeats(plan);
+	mark_folder_clashes(plan);
+	for (size_t i = 0; i < plan->count; i++)
+		if (!plan->jobs[i].out_dir)
+			plan->jobs[i].out_dir = cli_path_join(o->out_dir, NULL, NULL);
+	return true;
+}
+
 static void release_job(build_job *j)
 {
 	free(j->path);

@@ -83,6 +83,11 @@ typedef struct build_plan {
  * files named directly, ...); false, having said why on stderr, when
  * --base cannot be resolved or memory runs out. */
 bool build_plan_make(build_ctx *ctx);
+/* Under --base, once the last build's manifest is loaded: a listed file
+ * that sources of that build read besides themselves (a glTF's .bin)
+ * builds them too, as a build of the folder would.  False when out of
+ * memory (said). */
+bool build_plan_add_readers(build_ctx *ctx);
 /* Mark the jobs the manifest shows up to date (or skipped as before). */
 void build_plan_check(build_ctx *ctx);
 void build_plan_release(build_plan *plan);
