@@ -657,12 +657,22 @@ static void two_destinations_are_two_test_cases(void **state)
 	want = test_format("%s\n%s -&gt; %s/sub/Turn\n%s -&gt; %s/Turn\n", wave, sub, out, sub, out);
 	assert_string_equal(names, want);
 	free(want), free(names);
+
+	/* A source not there, to two destinations: named by each (its
+	 * destination was the source's stem alone). */
+	char *gone = turn_project(dir, "Gone", "/outputDir:gone\n/build:Anims/Gone.Animation;A/G.Animation\n"
+					       "/build:Anims/Gone.Animation;B/G.Animation\n");
+	r = test_animc("build", "-q", "--mgcb", gone, "--report", report, "--junit", junit, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	names = junit_names_checked(report, junit);
+	want = test_format("%s/Anims/Gone.Animation -&gt; %s/gone/A/G\n%s/Anims/Gone.Animation -&gt; %s/gone/B/G\n", dir,
+			   dir, dir, dir);
+	assert_string_equal(names, want);
+	free(want), free(names), free(gone);
 	free(wave), free(sub), free(out), free(art), free(junit), free(report), free(two), free(dir);
 }
 
-/* Items in a folder below the project's come from the cache: their
- * entries name the project file from the item's folder, found again by a
- * build run from elsewhere (the project's folder). */
 /* Build `project` into `out` (removed first) with the cache folder
  * `cache`: given by its path for runs 0 and 1, from its own folder by its
  * name for run 2.  Its summary must hold `want`. */
@@ -689,6 +699,8 @@ static void build_from_cache(int run, const char *out, const char *cache, const 
 	free(folder), free(full_cache), free(animc);
 }
 
+/* Items in a folder below the project's come from the cache, from a build
+ * run elsewhere too (the project's folder). */
 static void items_below_the_project_come_from_the_cache(void **state)
 {
 	char *dir = test_tmpdir("mgcb-below"), *cache = test_tmpdir("mgcb-below-cache");

@@ -566,6 +566,16 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 			j->item_file = item->file;
 			j->item_line = item->line;
 		}
+		/* Decided already (not there): its destination still is the
+		 * item's, which the reports name it by. */
+		if (j->is_done && !item->is_copy && strcmp(j->out_base, item->dest) != 0) {
+			char *dest = strdup(item->dest);
+
+			if (!dest)
+				return false;
+			free(j->out_base);
+			j->out_base = dest;
+		}
 		/* What the plan decided of it is said at its line. */
 		for (uint32_t k = 0; !item->is_copy && j->is_done && k < j->result.diag_count; k++)
 			j->result.diags[k].is_at_item = true;
