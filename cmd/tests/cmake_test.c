@@ -384,7 +384,8 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
 	char *dir = test_tmpdir("cmake-names"), *clips = test_format("%s/sample/Crane", dir);
 	static const char *const names[] = { "Run#2.Animation", "Walk%1.Animation", "Hit(4).Animation", "a;b.Animation",
-					     "a:b.Animation",   "Walk$1.Animation", "Walk&x.Animation", "Walk'q.Animation" };
+					     "a:b.Animation",   "Walk$1.Animation", "Walk&x.Animation", "Walk'q.Animation",
+					     "Hit(4)" };
 	enum { NAME_COUNT = sizeof names / sizeof names[0] };
 	static const struct {
 		const char *generator;
@@ -393,11 +394,12 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 		{ "Ninja",
 		  { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'", NULL, "holds ';'",
 		    "a:b.Animation: its name holds ':'", "Walk$1.Animation: its name holds '$', which Ninja",
-		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of" } },
+		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of", NULL } },
 		{ "Unix Makefiles",
 		  { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'",
-		    "Hit(4).Animation: its name holds NAME(...)", "holds ';'", "a:b.Animation: its name holds ':'", NULL,
-		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of" } },
+		    NULL, "holds ';'", "a:b.Animation: its name holds ':'", NULL,
+		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of",
+		    "Hit(4): its name holds NAME(...)" } },
 	};
 	test_run r;
 
@@ -420,6 +422,10 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 	size_t size;
 	char *text = (char *)test_read_file(signals, &size), *key = strstr(text, "<Key>Nod</Key>");
 	assert_non_null(key);
+	memcpy(key + 5, "N=d", 3);
+	char *equals = test_format("%s/Equals.xml", clips);
+	assert_true(test_write_file(equals, text, size));
+	free(equals);
 	memcpy(key + 5, "N#d", 3);
 	assert_true(test_write_file(signals, text, size));
 	free(text), free(signals);
@@ -449,8 +455,10 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 				fail_msg("%s, %s: %s\n%s", cases[c].generator, names[i], said ? "refused" : "not said",
 					 r.err);
 		}
-		if (!strstr(err, "Signals.xml: the name of an output (a clip's) holds '#'"))
+		if (!strstr(err, "Signals.xml: the name of an output (a clip's) holds one of"))
 			fail_msg("%s, the clip N#d: not said\n%s", cases[c].generator, r.err);
+		if (!strstr(err, "Equals.xml: the name of an output (a clip's) holds one of"))
+			fail_msg("%s, the clip N=d: not said\n%s", cases[c].generator, r.err);
 		test_run_release(&r);
 		free(err), free(bin);
 	}

@@ -175,7 +175,7 @@ function(animc_add_assets name)
       elseif(rel MATCHES "[\"&'*;<>?^`|=[]")
         set(bad "one of \" & ' * ; < > ? ^ ` | = [, which make and Ninja do not both read in a depfile "
                 "(animc --depfile refuses it)")
-      elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND rel MATCHES "[^ /]\\(")
+      elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND rel MATCHES "[^ /]\\([^/]*\\)$")
         set(bad "NAME(...), which make reads as an archive member")
       endif()
       if(bad)
@@ -245,11 +245,11 @@ function(animc_add_assets name)
       # The outputs' names come from its clips' names: the same limits,
       # on what lies under OUTPUT_DIR.
       string(REPLACE "${out}/" "" named "${listed}")
-      if(named MATCHES "[#%;:]" OR (CMAKE_GENERATOR MATCHES "Ninja" AND named MATCHES "[$&']") OR
-         (CMAKE_GENERATOR MATCHES "Makefiles" AND named MATCHES "[^ /\n]\\("))
+      # (An output ends in .xnb: never NAME(MEMBER) to make.)
+      if(named MATCHES "[][#%;:\"&'*<>?^`|=]" OR (CMAKE_GENERATOR MATCHES "Ninja" AND named MATCHES "[$]"))
         message(SEND_ERROR "animc_add_assets(${name}): ${file}: the name of an output (a clip's) holds "
-                           "'#', '%', ';' or ':' (or, with Ninja, '$', '&' or \"'\"; with make, "
-                           "NAME(...)), which a rule cannot carry; rename the clip:\n${listed}")
+                           "one of # % ; : \" & ' * < > ? ^ ` | = [ ] (or, with Ninja, $), which a rule "
+                           "cannot carry; rename the clip:\n${listed}")
         continue()
       endif()
       string(REPLACE "\n" ";" outputs "${listed}")
