@@ -520,6 +520,36 @@ static void a_bvh_of_no_frames_fails(void **state)
 	free(out), free(bvh), free(dir);
 }
 
+/* A BVH frame line with a value too many (or too few): Assimp reads the
+ * values as one stream, so every later frame was shifted into other
+ * channels, with exit 0 (Hips at 7,7,1 where the file says 1,2,3).  The
+ * line is named, and nothing is written. */
+static void a_bvh_frame_of_other_values_is_named(void **state)
+{
+	static const char *const frames[] = { "0 0 0 0 0 0 7\n1 2 3 0 0 0\n", "0 0 0 0 0\n1 2 3 0 0 0 0\n" };
+	static const char *const said[] = { "b.bvh:14: error: this frame holds 7 values, but the hierarchy's CHANNELS "
+					    "add up to 6: each frame is one line of them",
+					    "b.bvh:14: error: this frame holds 5 values" };
+	char *dir = test_tmpdir("bvh-line"), *bvh = test_format("%s/b.bvh", dir), *out = test_format("%s/out", dir);
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char *text = test_format("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition "
+					 "Zposition Zrotation Xrotation Yrotation\n  End Site\n  {\n    OFFSET 0 1 0\n"
+					 "  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.0333333\n%s", frames[i]);
+		test_run r;
+
+		assert_true(test_write_file(bvh, text, strlen(text)));
+		r = test_animc("build", "-q", "-o", out, bvh, NULL);
+		if (r.status != 1 || !strstr(r.err, said[i]))
+			fail_msg("exit %d\n%s", r.status, r.err);
+		assert_int_equal(test_count_files(out), 0);
+		test_run_release(&r);
+		free(text);
+	}
+	free(out), free(bvh), free(dir);
+}
+
 /* A BVH whose Frames: is no count, or more frames than its values hold:
  * the error names the count, where Assimp made room for 2^32 - 1 frames
  * (or two billion) and the import "ran out of memory". */
@@ -599,6 +629,7 @@ static void a_channel_of_no_frame_warns(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
+	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

@@ -905,8 +905,25 @@ static bool bvh_frames_are_there(const uint8_t *data, size_t size, animc_diag_si
 	    !bvh_token(&p, end, &line, &t, &len) || !bvh_is(t, len, "Time:") ||
 	    !bvh_token(&p, end, &line, &t, &len))
 		return true;
-	while (bvh_token(&p, end, &line, &t, &len))
-		values++;
+	/* A frame is a line of as many values as the CHANNELS say: Assimp
+	 * reads them as one stream, so a line with one value too many or too
+	 * few shifted every frame after it into other channels. */
+	for (uint32_t at = 0, on_line = 0;; on_line++, values++) {
+		bool more = bvh_token(&p, end, &line, &t, &len);
+
+		if (!more || line != at) {
+			if (at && channels && on_line != channels) {
+				animc_diag_report(sink, ANIMC_ERROR, at, 0, "this frame holds %u values, but the "
+						  "hierarchy's CHANNELS add up to %llu: each frame is one line of "
+						  "them", on_line, (unsigned long long)channels);
+				return false;
+			}
+			at = line;
+			on_line = 0;
+		}
+		if (!more)
+			break;
+	}
 	/* No frames said: Assimp's motion of none (a clip of decades). */
 	if (declared == 0 && channels > 0 && values >= channels) {
 		animc_diag_report(sink, ANIMC_ERROR, frames_line, 0, "Frames: 0, but the MOTION section holds %llu "
