@@ -520,6 +520,34 @@ static void a_bvh_of_no_frames_fails(void **state)
 	free(out), free(bvh), free(dir);
 }
 
+/* An .md5anim's frames are at its frameRate: Assimp 5.2.5 says 24 a
+ * second whatever the file says, and a clip of frameRate 2 lasted 1/24 s
+ * (a 30 or 60 fps clip 1.25 or 2.5 times too long). */
+static void an_md5_clip_plays_at_its_frame_rate(void **state)
+{
+	char *dir = test_tmpdir("md5-rate"), *md5 = test_format("%s/m.md5anim", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/m/clip0.xnb", out);
+	static const char text[] = "MD5Version 10\ncommandline \"frameRate 30\"\n\nnumFrames 2\nnumJoints 1\n"
+				   "frameRate 2\nnumAnimatedComponents 3\n\nhierarchy {\n\t\"root\"\t-1 7 0\n}\n\n"
+				   "bounds {\n\t( -1 -1 -1 ) ( 1 1 1 )\n\t( -1 -1 -1 ) ( 1 1 1 )\n}\n\n"
+				   "baseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n}\n\nframe 0 {\n\t 0 0 0\n}\n\n"
+				   "frame 1 {\n\t 1 2 3\n}\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(md5, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, md5, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("sample", "--json", "--time", "0.25", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	/* Halfway from frame 0 (0 s) to frame 1 (0.5 s). */
+	if (!strstr(r.out, "\"translation\": [0.5, 1, 1.5]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(xnb), free(out), free(md5), free(dir);
+}
+
 /* A BVH frame line with a value too many (or too few): Assimp reads the
  * values as one stream, so every later frame was shifted into other
  * channels, with exit 0 (Hips at 7,7,1 where the file says 1,2,3).  The
@@ -630,6 +658,7 @@ static void a_channel_of_no_frame_warns(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
+	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

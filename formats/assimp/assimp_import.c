@@ -959,6 +959,34 @@ static bool bvh_frames_are_there(const uint8_t *data, size_t size, animc_diag_si
 	return true;
 }
 
+/* An .md5anim's "frameRate N" line, or 0 when it gives none (or none
+ * above 0).  Assimp 5.2.5 reads the file's frames at 24 a second
+ * whatever it says. */
+static double md5_frame_rate(const uint8_t *data, size_t size)
+{
+	const uint8_t *end = data + size, *p = data;
+	uint32_t line = 1, last = 0;
+	const char *t;
+	size_t len;
+
+	while (bvh_token(&p, end, &line, &t, &len)) {
+		char number[64], *stop;
+		double rate;
+		bool starts_line = line != last;
+
+		last = line;
+		if (!starts_line || !bvh_is(t, len, "frameRate"))
+			continue;
+		if (!bvh_token(&p, end, &line, &t, &len) || len >= sizeof number)
+			return 0;
+		memcpy(number, t, len);
+		number[len] = '\0';
+		rate = strtod(number, &stop);
+		return *stop == '\0' && isfinite(rate) && rate > 0 ? rate : 0;
+	}
+	return 0;
+}
+
 static animc_status import_assimp(const animc_import_request *req, animc_clip_set *out,
 				  animc_diag_sink *sink)
 {
@@ -979,6 +1007,12 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 					req->options ? req->options->on_file_read_user : NULL, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
+	/* Its frames at the rate the file says (24, Assimp's, when it says
+	 * none above 0). */
+	double md5_rate = strcmp(format ? format : "", "md5anim") == 0 ? md5_frame_rate(req->data, req->size) : 0;
+	for (unsigned a = 0; md5_rate > 0 && scene->mAnimations && a < scene->mNumAnimations; a++)
+		if (scene->mAnimations[a])
+			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
 	status = animc_assimp_scene_import(scene, format, req->options, out, sink);
 	aiReleaseImport(scene);
 	return status;
