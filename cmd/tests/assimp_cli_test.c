@@ -520,6 +520,38 @@ static void a_bvh_of_no_frames_fails(void **state)
 	free(out), free(bvh), free(dir);
 }
 
+/* Keys out of time order starting after 0 (.X: tick 50, then 25): the
+ * key animc adds at 0 took the first listed value, so the clip ran from
+ * (1,2,3) where the file holds (5,5,5), its earliest key, until 0.25 s;
+ * and the key at 0.5 s, past Assimp's duration (its last listed key), was
+ * cut off.  The earliest key is held, and the clip lasts to its last key. */
+static void keys_out_of_order_hold_the_earliest(void **state)
+{
+	char *dir = test_tmpdir("x-unsorted"), *x = test_format("%s/t.x", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/t/move.xnb", out);
+	static const char text[] = "xof 0303txt 0032\nAnimTicksPerSecond {\n 100;\n}\nFrame Root {\n "
+				   "FrameTransformMatrix {\n  1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,"
+				   "1.0;;\n }\n Frame Hand {\n  FrameTransformMatrix {\n   1.0,0.0,0.0,0.0,0.0,1.0,0.0,"
+				   "0.0,0.0,0.0,1.0,0.0,0.0,2.0,0.0,1.0;;\n  }\n }\n}\nAnimationSet move {\n Animation {\n"
+				   "  { Hand }\n  AnimationKey {\n   2;\n   2;\n   50;3;1.0,2.0,3.0;;,\n"
+				   "   25;3;5.0,5.0,5.0;;;\n  }\n }\n}\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(x, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, x, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("sample", "--json", "--time", "0", "--time", "0.125", "--time", "0.5", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	/* .X is left-handed: z turns. */
+	const char *at = strstr(r.out, "\"translation\": [5, 5, -5]");
+	if (!at || !(at = strstr(at + 1, "\"translation\": [5, 5, -5]")) || !strstr(at + 1, "\"translation\": [1, 2, -3]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(xnb), free(out), free(x), free(dir);
+}
+
 /* An .md5anim's frames are at its frameRate: Assimp 5.2.5 says 24 a
  * second whatever the file says, and a clip of frameRate 2 lasted 1/24 s
  * (a 30 or 60 fps clip 1.25 or 2.5 times too long). */
@@ -659,6 +691,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),
+	cmocka_unit_test(keys_out_of_order_hold_the_earliest),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

@@ -468,16 +468,45 @@ static float *track_alloc(animc_clip *clip, uint32_t ch, animc_track_kind kind, 
 	return t->values;
 }
 
+/* Of n keys of `stride` bytes, each starting with its double mTime (as
+ * aiVectorKey and aiQuatKey do): the first of the earliest, and the
+ * latest time; false when they are not in time order.  Keys listed out of
+ * order (the passes sort them) hold the earliest key's value before it,
+ * as Assimp does, not the first listed. */
+static bool key_span(const void *keys, size_t stride, unsigned n, unsigned *first, double *last)
+{
+	const unsigned char *at = keys;
+	double t, earliest, before;
+	bool is_sorted = true;
+
+	memcpy(&earliest, at, sizeof earliest);
+	*first = 0;
+	*last = before = earliest;
+	for (unsigned i = 1; i < n; i++) {
+		memcpy(&t, at + (size_t)i * stride, sizeof t);
+		is_sorted &= t >= before;
+		before = t;
+		if (t < earliest)
+			earliest = t, *first = i;
+		if (t > *last)
+			*last = t;
+	}
+	return is_sorted;
+}
+
 static animc_status import_vectors(animc_clip *clip, uint32_t ch, animc_track_kind kind,
 				   const struct aiVectorKey *keys, unsigned n, double rate)
 {
 	animc_track *t = &clip->channels[ch].tracks[kind];
+	unsigned first;
+	double last;
 	bool hold;
 	float *v;
 
 	if (n == 0 || !keys)
 		return ANIMC_OK;  /* absent: samples as identity */
-	v = track_alloc(clip, ch, kind, n, keys[0].mTime, &hold);
+	key_span(keys, sizeof *keys, n, &first, &last);
+	v = track_alloc(clip, ch, kind, n, keys[first].mTime, &hold);
 	if (!v)
 		return ANIMC_ERR_NOMEM;
 	for (unsigned i = 0; i < n; i++) {
@@ -489,7 +518,7 @@ static animc_status import_vectors(animc_clip *clip, uint32_t ch, animc_track_ki
 		out[2] = keys[i].mValue.z;
 	}
 	if (hold)
-		memcpy(v, &v[3], 3 * sizeof *v);
+		memcpy(v, &v[((size_t)first + 1) * 3], 3 * sizeof *v);
 	return ANIMC_OK;
 }
 
@@ -498,12 +527,15 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 {
 	animc_track *t = &clip->channels[ch].tracks[ANIMC_ROTATION];
 	uint32_t normalised = 0;
+	unsigned first;
+	double last;
 	bool hold;
 	float *v;
 
 	if (n == 0 || !keys)
 		return ANIMC_OK;
-	v = track_alloc(clip, ch, ANIMC_ROTATION, n, keys[0].mTime, &hold);
+	key_span(keys, sizeof *keys, n, &first, &last);
+	v = track_alloc(clip, ch, ANIMC_ROTATION, n, keys[first].mTime, &hold);
 	if (!v)
 		return ANIMC_ERR_NOMEM;
 	for (unsigned i = 0; i < n; i++) {
@@ -531,13 +563,34 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 		out[3] = (float)w;
 	}
 	if (hold)
-		memcpy(v, &v[4], 4 * sizeof *v);
+		memcpy(v, &v[((size_t)first + 1) * 4], 4 * sizeof *v);
 	if (normalised)
 		warn(cv, ANIMC_WARN_NOT_UNIT_QUATERNION, clip, &clip->channels[ch],
 		     "%u rotation key%s not of unit length; normalised: check the exporter's rotation output "
 		     "(quaternions)",
 		     normalised, normalised == 1 ? " was" : "s were");
 	return ANIMC_OK;
+}
+
+/* The latest key time of a channel's tracks listed out of time order, 0
+ * when none is: Assimp's duration is its last key as listed (.X, MD5),
+ * and the keys past it, once sorted, would be cut off as a take's
+ * post-roll. */
+static double unsorted_end(const struct aiNodeAnim *na)
+{
+	double end = 0, last;
+	unsigned first;
+
+	if (na->mNumPositionKeys && na->mPositionKeys &&
+	    !key_span(na->mPositionKeys, sizeof *na->mPositionKeys, na->mNumPositionKeys, &first, &last))
+		end = fmax(end, last);
+	if (na->mNumRotationKeys && na->mRotationKeys &&
+	    !key_span(na->mRotationKeys, sizeof *na->mRotationKeys, na->mNumRotationKeys, &first, &last))
+		end = fmax(end, last);
+	if (na->mNumScalingKeys && na->mScalingKeys &&
+	    !key_span(na->mScalingKeys, sizeof *na->mScalingKeys, na->mNumScalingKeys, &first, &last))
+		end = fmax(end, last);
+	return end;
 }
 
 /* Channels of one clip sorted by bone name, then by position. */
@@ -597,7 +650,7 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	char name[2 * MAXLEN];
 	bool latin1;
 	animc_clip *clip;
-	double rate;
+	double rate, end = 0;
 	animc_status status = ANIMC_OK;
 
 	name_utf8(&anim->mName, name, &latin1);
@@ -657,6 +710,14 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		if (status == ANIMC_OK)
 			status = import_vectors(clip, (uint32_t)ch, ANIMC_SCALE, na->mScalingKeys,
 						na->mNumScalingKeys, rate);
+		end = fmax(end, unsorted_end(na) / rate);
+	}
+	/* Keys out of order that end past Assimp's duration: the clip lasts
+	 * to the last of them. */
+	if (end > clip->duration_s) {
+		clip->duration_s = (float)end;
+		for (uint32_t c = 0; c < clip->channel_count; c++)
+			clip->channels[c].duration_s = clip->duration_s;
 	}
 	if (status == ANIMC_OK)
 		status = drop_duplicate_bones(cv, clip);
