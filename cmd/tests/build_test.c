@@ -916,12 +916,18 @@ static void reports_follow_their_schema(void **state)
 	char *dir = test_tmpdir("reports");
 	char *report = test_format("%s/r.json", dir), *junit = test_format("%s/j.xml", dir);
 	char *out = test_format("%s/out", dir), *bad = test_format("%s/bad.json", dir);
+	/* U+FFFF in a name: valid UTF-8, but no XML 1.0 character (the JUnit
+	 * file held it raw, and its readers refused the whole file). */
+	char *odd = test_format("%s/T\xEF\xBF\xBFurn.Animation", dir);
 	test_run r, check;
 
 	(void)state;
+	r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", odd, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
 	r = test_animc("build", "--report", report, "--junit", junit, "-o", out, "testdata/sample",
 		       "testdata/hostile/truncated.Animation", "testdata/golden/unsorted.Animation",
-		       "no/such/file.Animation", NULL);
+		       "no/such/file.Animation", odd, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
 	check = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, junit, NULL);
@@ -934,12 +940,12 @@ static void reports_follow_their_schema(void **state)
 
 		assert_non_null(strstr(text, "\"version\": 1"));
 		assert_int_equal(count(text, "\"status\": \"failed\""), 2);
-		assert_int_equal(count(text, "\"status\": \"compiled\""), 6);
+		assert_int_equal(count(text, "\"status\": \"compiled\""), 7);
 		assert_int_equal(count(text, "\"status\": \"skipped\""), 1);
 		assert_non_null(strstr(text, "\"clip\": \"PulseAndTurn\""));
 		assert_non_null(strstr(text, "\"severity\": \"warning\""));
 		assert_non_null(strstr(text, "\"line\": 6, \"column\": 6"));
-		assert_non_null(strstr(text, "\"clips\": 8"));
+		assert_non_null(strstr(text, "\"clips\": 9"));
 		/* A report that breaks the schema is caught: the checker can fail. */
 		char *broken = strstr(text, "\"bytes\": ");
 		assert_non_null(broken);
@@ -970,6 +976,13 @@ static void reports_follow_their_schema(void **state)
 		assert_true(translation <= 0.01 && rotation <= 1);
 		free(text);
 	}
+	{
+		char *text = (char *)test_read_file(junit, NULL);
+
+		assert_non_null(strstr(text, "/T\\uFFFFurn.Animation"));
+		free(text);
+	}
+	free(odd);
 	free(report);
 	free(junit);
 	free(out);

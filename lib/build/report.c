@@ -339,7 +339,8 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 /* ------------------------------------------------------------------ JUnit */
 
 /* XML character data: markup escaped; what XML 1.0 cannot hold (control
- * characters, bytes that are not UTF-8) written as text (\xHH, U+FFFD). */
+ * characters, bytes that are not UTF-8, U+FFFE and U+FFFF) written as
+ * text (\xHH, U+FFFD, \uFFFE). */
 static void xml_text(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -353,6 +354,10 @@ static void xml_text(FILE *out, const char *s)
 			    !animc_utf8_check((const char *)p, len, &bad)) {
 				fputs("\xEF\xBF\xBD", out);
 				p++;
+			} else if (len == 3 && p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) {
+				/* U+FFFE and U+FFFF: no XML 1.0 character. */
+				fprintf(out, "\\u%04X", p[2] == 0xBE ? 0xFFFE : 0xFFFF);
+				p += len;
 			} else {
 				fwrite(p, 1, len, out);
 				p += len;
