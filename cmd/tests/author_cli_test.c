@@ -1250,6 +1250,25 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	assert_true(test_file_exists(first));
 	assert_true(test_file_exists(second));
 	free(first), free(second);
+	free(doc), free(a), free(b);
+
+	/* Walk and walk: one file on Windows and macOS, which ignore case
+	 * (both were written here, and one took the other's place there). */
+	a = test_format(item, "Walk"), b = test_format(item, "walk");
+	doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
+			  "<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s%s</AnimationClips></Asset>"
+			  "</XnaContent>", a, b);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "clash.xml:1: warning: clip 'walk': its name makes the file name of clip 'Walk' (Walk.xnb, on "
+			   "file systems that ignore case); written as 'walk.1'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	first = test_format("%s/clash/Walk.xnb", out), second = test_format("%s/clash/walk.1.xnb", out);
+	assert_true(test_file_exists(first));
+	assert_true(test_file_exists(second));
+	free(first), free(second);
 	free(doc), free(a), free(b), free(out), free(src), free(dir);
 }
 

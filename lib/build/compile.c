@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -378,10 +379,12 @@ typedef struct named_file {
 	uint32_t index;
 } named_file;
 
+/* File names compare as Windows and macOS compare them: letters (ASCII)
+ * alike in either case.  Walk.xnb and walk.xnb are one file there. */
 static int compare_named_files(const void *a, const void *b)
 {
 	const named_file *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = strcasecmp(x->name, y->name);
 
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
@@ -389,15 +392,17 @@ static int compare_named_files(const void *a, const void *b)
 static bool file_name_taken(const named_file *files, uint32_t n, const char *name)
 {
 	for (uint32_t i = 0; i < n; i++)   /* n is small: the clips of one source */
-		if (strcmp(files[i].name, name) == 0)
+		if (strcasecmp(files[i].name, name) == 0)
 			return true;
 	return false;
 }
 
 /*
- * Clips whose names make one file name ('a/b' and 'a:b' both a_b.xnb): the
- * later ones are written as NAME.1, NAME.2, ... with a warning, as clips of
- * one name are.  Before, the source failed after writing the first.
+ * Clips whose names make one file name ('a/b' and 'a:b' both a_b.xnb, or
+ * 'Walk' and 'walk' on a file system that ignores case, as Windows' and
+ * macOS' do): the later ones are written as NAME.1, NAME.2, ... with a
+ * warning, as clips of one name are.  Before, the source failed after
+ * writing the first.
  */
 static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 {
@@ -424,7 +429,7 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 		const char *first = set->clips[files[run].index]->name;
 		char *name = NULL, *safe = NULL;
 
-		if (strcmp(files[i].name, files[run].name) != 0) {
+		if (strcasecmp(files[i].name, files[run].name) != 0) {
 			run = i;
 			continue;
 		}
@@ -440,9 +445,10 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 		}
 		if (ok)
 			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL,
-					  "its name makes the file name of clip '%s' (%s.xnb); written as '%s': give each "
-					  "clip a name that makes a file name of its own", first,
-					  files[i].name, name);
+					  "its name makes the file name of clip '%s' (%s.xnb%s); written as '%s': give each "
+					  "clip a name that makes a file name of its own", first, files[run].name,
+					  strcmp(files[i].name, files[run].name) != 0 ? ", on file systems that ignore case" : "",
+					  name);
 		if (ok && (clip->name = animc_arena_strndup(&clip->arena, name, strlen(name))) == NULL)
 			ok = false;
 		if (ok) {
