@@ -552,6 +552,30 @@ static void keys_out_of_order_hold_the_earliest(void **state)
 	free(xnb), free(out), free(x), free(dir);
 }
 
+/* AnimTicksPerSecond -100 in a .X: Assimp reads the DWORD as 4294967196,
+ * and the keys landed nanoseconds apart, the clip then stretched to a
+ * frame with a warning about the exporter's frame range.  A rate past a
+ * million ticks a second is taken for none: the .X default, said so. */
+static void an_absurd_tick_rate_is_taken_for_none(void **state)
+{
+	char *dir = test_tmpdir("x-rate"), *x = test_format("%s/t.x", dir), *out = test_format("%s/out", dir);
+	static const char text[] = "xof 0303txt 0032\nAnimTicksPerSecond {\n -100;\n}\nFrame Hand {\n "
+				   "FrameTransformMatrix {\n  1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,"
+				   "1.0;;\n }\n}\nAnimationSet move {\n Animation {\n  { Hand }\n  AnimationKey {\n"
+				   "   2;\n   2;\n   0;3;1.0,2.0,3.0;;,\n   4800;3;5.0,5.0,5.0;;;\n  }\n }\n}\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(x, text, strlen(text)));
+	r = test_animc("build", "-o", out, x, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "t.x: warning: clip 'move': the file declares 4.29497e+09 (not a rate) ticks per second; "
+			   "assumed 4800") || !strstr(r.out, "(1 bone, 1 s,"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(out), free(x), free(dir);
+}
+
 /* An .md5anim's frames are at its frameRate: Assimp 5.2.5 says 24 a
  * second whatever the file says, and a clip of frameRate 2 lasted 1/24 s
  * (a 30 or 60 fps clip 1.25 or 2.5 times too long). */
@@ -692,6 +716,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),
 	cmocka_unit_test(keys_out_of_order_hold_the_earliest),
+	cmocka_unit_test(an_absurd_tick_rate_is_taken_for_none),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

@@ -423,6 +423,11 @@ static bool scene_has_node(const struct aiScene *scene, const struct aiString *n
 	return found;
 }
 
+/* Past this many ticks a second a declared rate is taken for none: .X
+ * states its rate as a DWORD, which Assimp reads with strtoul, so -100
+ * becomes 4294967196 (keys nanoseconds apart), and 99999999999 wraps. */
+#define TICK_RATE_MAX 1e6
+
 /* The rate of one animation's ticks: --ticks-per-second, else the file's,
  * else the format's default (remembered for one warning per file). */
 static double clip_rate(converter *cv, const struct aiAnimation *anim, const char *clip_name)
@@ -431,7 +436,7 @@ static double clip_rate(converter *cv, const struct aiAnimation *anim, const cha
 
 	if (cv->options && isfinite(cv->options->ticks_per_second) && cv->options->ticks_per_second > 0)
 		return cv->options->ticks_per_second;
-	if (isfinite(anim->mTicksPerSecond) && anim->mTicksPerSecond > 0)
+	if (isfinite(anim->mTicksPerSecond) && anim->mTicksPerSecond > 0 && anim->mTicksPerSecond <= TICK_RATE_MAX)
 		return anim->mTicksPerSecond;
 	if (cv->assumed_count++ == 0) {
 		snprintf(cv->assumed_clip, sizeof cv->assumed_clip, "%s", clip_name);
