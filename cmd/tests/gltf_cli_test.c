@@ -467,7 +467,39 @@ static void split_frames_of_a_step_curve_are_its_keys(void **state)
 	free(part), free(out);
 }
 
+/* A glTF whose one animation moves morph-target weights only, named on the
+ * command line: "holds no animation", its reason a note under -v only.
+ * The error says why. */
+static void a_gltf_of_weights_only_says_why_it_holds_none(void **state)
+{
+	char *dir = test_tmpdir("gltf-weights"), *path = test_format("%s/m.gltf", dir), *out = test_format("%s/o", dir);
+	/* times 0, 3; weights 0, 0, 1, 1 */
+	static const char text[] =
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"face\",\"mesh\":0}],"
+		"\"meshes\":[{\"primitives\":[{\"attributes\":{}}],\"weights\":[0,0]}],"
+		"\"buffers\":[{\"byteLength\":24,\"uri\":\"data:application/octet-stream;base64,"
+		"AAAAAAAAQEAAAAAAAAAAAAAAgD8AAIA/\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
+		"{\"buffer\":0,\"byteOffset\":8,\"byteLength\":16}],"
+		"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+		"\"min\":[0],\"max\":[3]},{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\"}],"
+		"\"animations\":[{\"name\":\"smile\",\"samplers\":[{\"input\":0,\"output\":1}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}]}]}";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(path, text, strlen(text)));
+	r = test_animc("build", "-o", out, path, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "m.gltf: error: holds no skeletal animation: its 1 animation moves no node (morph-target "
+			   "weights or extension pointers only), which the format cannot hold"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),

@@ -764,6 +764,11 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 		return status;
 	}
 	out->is_single_asset = false;
+	/* None left: the error says why, not only a note under -v. */
+	if (!out->count && im.mesh_only)
+		snprintf(out->holds, sizeof out->holds, "no skeletal animation: its %u animation%s move%s no node "
+			 "(morph-target weights or extension pointers only), which the format cannot hold",
+			 im.mesh_only, im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
 	return out->count ? ANIMC_OK : ANIMC_ERR_NOT_FOUND;
 }
 
