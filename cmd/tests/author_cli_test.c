@@ -1272,6 +1272,34 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	free(doc), free(a), free(b), free(out), free(src), free(dir);
 }
 
+/* A sidecar naming the one take of a RobotGame source, which has no name:
+ * the error advised "give the parts without 'Walk/'", --split's syntax,
+ * which a sidecar has no use for.  It says what a sidecar does. */
+static void a_sidecar_naming_an_unnamed_take_says_what_to_do(void **state)
+{
+	char *dir = test_tmpdir("sidecar-take"), *walk = test_format("%s/Walk.Animation", dir);
+	char *sidecar = test_format("%s/Walk_Anims.xml", dir), *out = test_format("%s/out", dir), *text, *at;
+	size_t size;
+	test_run r;
+
+	(void)state;
+	copy_file("testdata/sample/Crane/Turn.Animation", walk);
+	text = (char *)test_read_file(WALKER_ANIMS, &size);
+	at = strstr(text, "<originalClipName>Take 001</originalClipName>");
+	assert_non_null(at);
+	at[18] = '\0';
+	char *fixed = test_format("%sWalk%s", text, at + 18 + 8);
+	assert_true(test_write_file(sidecar, fixed, strlen(fixed)));
+	free(fixed), free(text);
+	r = test_animc("build", "-o", out, walk, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "no take 'Walk' to split: the source has one take, without a name; leave "
+			   "<originalClipName> empty"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out), free(sidecar), free(walk), free(dir);
+}
+
 /* Three clips whose names make one file name, and a fourth named as the
  * second would be renamed: each is written, to a file of its own, and the
  * file holds that clip's keys. */
@@ -2288,6 +2316,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_clip_named_like_a_motion_file_is_a_clip),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
+	cmocka_unit_test(a_sidecar_naming_an_unnamed_take_says_what_to_do),
 	cmocka_unit_test(three_clip_names_making_one_file_name_are_all_written),
 	cmocka_unit_test(a_clip_name_too_long_names_its_line),
 	cmocka_unit_test(a_clip_whose_motion_file_name_is_too_long_writes_nothing),

@@ -165,7 +165,10 @@ static int64_t find_take(const animc_clip_set *set, const where *w, animc_status
 			if (strcmp(set->clips[i]->name, s->take) == 0)
 				return i;
 		list_takes(set, list, sizeof list);
-		if (set->count == 1 && !set->clips[0]->name[0])
+		if (set->count == 1 && !set->clips[0]->name[0] && s->path)
+			say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND, "no take '%s' to split: the source "
+			    "has one take, without a name; leave <originalClipName> empty", s->take);
+		else if (set->count == 1 && !set->clips[0]->name[0])
 			say(w, s->take_line, status, ANIMC_ERR_NOT_FOUND, "no take '%s' to split: the source "
 			    "has one take, without a name; give the parts without '%s/'", s->take, s->take);
 		else
