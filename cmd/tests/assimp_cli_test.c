@@ -552,6 +552,24 @@ static void keys_out_of_order_hold_the_earliest(void **state)
 	free(xnb), free(out), free(x), free(dir);
 }
 
+/* A COLLADA file whose <library_animation_clips> names clips A and B:
+ * Assimp 5.2.5 reads none of them and gives one take of both bones, which
+ * was written with no word of the clips.  Said, at the element's line. */
+static void collada_clips_not_read_are_said(void **state)
+{
+	char *dir = test_tmpdir("dae-clips"), *out = test_format("%s/out", dir);
+	test_run r = test_animc("build", "-o", out, "testdata/assimp/clips.dae", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "testdata/assimp/clips.dae:26: warning: <library_animation_clips> is not read: Assimp takes "
+			   "the file's animations as one take, not as the clips it names; cut them out of it with "
+			   "--split or a STEM_Anims.xml sidecar, at their <animation_clip> start and end [unknown-element]"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out), free(dir);
+}
+
 /* AnimTicksPerSecond -100 in a .X: Assimp reads the DWORD as 4294967196,
  * and the keys landed nanoseconds apart, the clip then stretched to a
  * frame with a warning about the exporter's frame range.  A rate past a
@@ -717,6 +735,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),
 	cmocka_unit_test(keys_out_of_order_hold_the_earliest),
 	cmocka_unit_test(an_absurd_tick_rate_is_taken_for_none),
+	cmocka_unit_test(collada_clips_not_read_are_said),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

@@ -1053,6 +1053,25 @@ static double md5_frame_rate(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* A COLLADA file's <library_animation_clips>: Assimp 5.2.5 reads none of
+ * its clips, and merges the file's animations into one take, so the clips
+ * the file names are not there; said, at its line. */
+static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	static const char tag[] = "<library_animation_clips";
+	const uint8_t *at = memmem(data, size, tag, sizeof tag - 1);
+	uint32_t line = 1;
+
+	if (!at)
+		return;
+	for (const uint8_t *p = data; p < at; p++)
+		line += *p == '\n';
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, line, 0,
+			       "<library_animation_clips> is not read: Assimp takes the file's animations as one "
+			       "take, not as the clips it names; cut them out of it with --split or a STEM_Anims.xml "
+			       "sidecar, at their <animation_clip> start and end");
+}
+
 static animc_status import_assimp(const animc_import_request *req, animc_clip_set *out,
 				  animc_diag_sink *sink)
 {
@@ -1081,6 +1100,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
 	status = animc_assimp_scene_import(scene, format, req->options, out, sink);
 	aiReleaseImport(scene);
+	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0)
+		say_collada_clips(req->data, req->size, sink);
 	return status;
 }
 
