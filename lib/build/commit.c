@@ -1261,11 +1261,6 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		manifest_output_release(&copy);
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The sources this run's project builds (sorted, in *out; NULL: none). */
 static size_t project_sources(const build_options *o, const char ***out)
 {
@@ -1277,7 +1272,7 @@ static size_t project_sources(const build_options *o, const char ***out)
 	for (size_t i = 0; i < o->project.count; i++)
 		if (!o->project.items[i].is_copy)
 			(*out)[n++] = o->project.items[i].source;
-	qsort(*out, n, sizeof **out, compare_strings);
+	qsort(*out, n, sizeof **out, cli_compare_strings);
 	return n;
 }
 
@@ -1291,7 +1286,7 @@ static bool dropped_from_project(const build_options *o, const char **sources, s
 
 	for (uint32_t d = 0; o->has_project && d < e->dep_count; d++)
 		from_project |= strcmp(e->deps[d].path, o->project.path) == 0;
-	return from_project && sources && !bsearch(&e->source, sources, count, sizeof *sources, compare_strings);
+	return from_project && sources && !bsearch(&e->source, sources, count, sizeof *sources, cli_compare_strings);
 }
 
 /* Has entry e an output at `path`? */

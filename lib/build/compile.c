@@ -258,11 +258,6 @@ static const char *dep_name(const char *source, const char *dep)
 	return dir_len && strncmp(dep, source, dir_len) == 0 ? dep + dir_len : cli_basename(dep);
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Hash the other files the import read into the result and the key. */
 static void add_deps(compile_state *cs, XXH3_state_t *key)
 {
@@ -274,7 +269,7 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 
 	if (!cs->reads.count)
 		return;
-	qsort(cs->reads.items, cs->reads.count, sizeof *cs->reads.items, compare_strings);
+	qsort(cs->reads.items, cs->reads.count, sizeof *cs->reads.items, cli_compare_strings);
 	r->deps = calloc(cs->reads.count, sizeof *r->deps);
 	if (!r->deps)
 		return;

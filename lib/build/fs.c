@@ -47,6 +47,11 @@ int cli_stat_input(const char *path, struct stat *st)
 	return 0;
 }
 
+int cli_compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 const char *cli_file_kind(unsigned mode)
 {
 	return S_ISREG(mode) ? "a file" : S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" :

@@ -104,6 +104,8 @@ typedef struct cli_strings {
 } cli_strings;
 
 bool cli_strings_push(cli_strings *list, const char *s);
+/* qsort()/bsearch() order of an array of C strings (char *). */
+int cli_compare_strings(const void *a, const void *b);
 void cli_strings_release(cli_strings *list);
 
 /* A path spelled one way, in place: "./art//Grund/." -> "art/Grund"; a

@@ -961,11 +961,6 @@ static void merge_repeats(build_plan *plan)
 	free(dropped);
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The jobs whose outputs' folder may be another job's output file
  * (build_job.writes_at_commit): its out_base, or a folder above it, is
  * some out_base + ".xnb". */
@@ -979,13 +974,13 @@ static void mark_folder_clashes(build_plan *plan)
 	for (size_t i = 0; i < plan->count; i++)
 		if (plan->jobs[i].out_base && asprintf(&files[n], "%s.xnb", plan->jobs[i].out_base) >= 0)
 			n++;
-	qsort(files, n, sizeof *files, compare_strings);
+	qsort(files, n, sizeof *files, cli_compare_strings);
 	for (size_t i = 0; i < plan->count; i++) {
 		build_job *j = &plan->jobs[i];
 		char *at = j->out_base ? strdup(j->out_base) : NULL;
 
 		for (char *cut = at; at && cut && !j->writes_at_commit;) {
-			j->writes_at_commit = bsearch(&at, files, n, sizeof *files, compare_strings) != NULL;
+			j->writes_at_commit = bsearch(&at, files, n, sizeof *files, cli_compare_strings) != NULL;
 			if ((cut = strrchr(at, '/')))
 				*cut = '\0';
 		}
