@@ -520,6 +520,17 @@ static void a_bvh_of_no_frames_fails(void **state)
 	free(out), free(bvh), free(dir);
 }
 
+/* Write `text` as the source `path` and build it into `out`: exit 0. */
+static void write_and_build(const char *path, const char *text, const char *out)
+{
+	test_run r;
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, path, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+}
+
 /* Keys out of time order starting after 0 (.X: tick 50, then 25): the
  * key animc adds at 0 took the first listed value, so the clip ran from
  * (1,2,3) where the file holds (5,5,5), its earliest key, until 0.25 s;
@@ -538,10 +549,7 @@ static void keys_out_of_order_hold_the_earliest(void **state)
 	test_run r;
 
 	(void)state;
-	assert_true(test_write_file(x, text, strlen(text)));
-	r = test_animc("build", "-q", "-o", out, x, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	write_and_build(x, text, out);
 	r = test_animc("sample", "--json", "--time", "0", "--time", "0.125", "--time", "0.5", xnb, NULL);
 	assert_int_equal(r.status, 0);
 	/* .X is left-handed: z turns. */
@@ -609,10 +617,7 @@ static void an_md5_clip_plays_at_its_frame_rate(void **state)
 	test_run r;
 
 	(void)state;
-	assert_true(test_write_file(md5, text, strlen(text)));
-	r = test_animc("build", "-q", "-o", out, md5, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	write_and_build(md5, text, out);
 	r = test_animc("sample", "--json", "--time", "0.25", xnb, NULL);
 	assert_int_equal(r.status, 0);
 	/* Halfway from frame 0 (0 s) to frame 1 (0.5 s). */
