@@ -274,6 +274,47 @@ static void an_output_taken_over_fails_warnings_as_errors(void **state)
 	free(first), free(second), free(a), free(b), free(xnb), free(out), free(dir);
 }
 
+/* Two sources of one folder named alike but for case write Walk.xnb and
+ * walk.xnb, one file on Windows and macOS: the second is told, on every
+ * build while both stand; under --warnings-as-errors it fails, writing
+ * nothing; allowed, it is written unsaid. */
+static void outputs_alike_but_for_case_are_said(void **state)
+{
+	char *dir = test_tmpdir("warnings-case"), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/walk.xnb", out), *out2 = test_format("%s/out2", dir);
+	test_run r;
+
+	(void)state;
+	char *first = write_short_clip(dir, "Walk", 0), *second = write_short_clip(dir, "walk", 0);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--progress", "never", "-o", out, first, second, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.err, "walk.Animation: warning: '") ||
+		    !strstr(r.err, "/out/walk.xnb' and '") ||
+		    !strstr(r.err, "/out/Walk.xnb', the output of '") ||
+		    !strstr(r.err, "Walk.Animation', differ only in case: one file on file systems that ignore case "
+				   "(Windows, macOS); rename one of the two sources [output-name-case]\n") ||
+		    count_lines(r.err, "[output-name-case]") != 1)
+			fail_msg("run %d: %s", run, r.err);
+		assert_non_null(strstr(r.out, run ? " 1 warning, 2 up to date\n" : " 1 warning\n"));
+		test_run_release(&r);
+	}
+	assert_int_equal(test_count_files(out), 2);
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "-o", out2, first, second, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "walk.Animation: error: 1 warning treated as errors; nothing written\n"));
+	assert_int_equal(test_count_files(out2), 1);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "--allow", "output-name-case", "-o",
+		       out2, first, second, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "output-name-case"));
+	assert_true(access(walk, F_OK) == 0);
+	assert_int_equal(test_count_files(out2), 2);
+	test_run_release(&r);
+	free(first), free(second), free(walk), free(out2), free(out), free(dir);
+}
+
 /* A file of a folder input that cannot be read (here a link that leads
  * nowhere) is skipped with a warning; under --warnings-as-errors it is a
  * failed source, named by its path, and the build fails; the other file is
@@ -699,6 +740,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_up_to_date_source_says_its_warnings_again),
 	cmocka_unit_test(an_output_taken_over_is_said_once),
 	cmocka_unit_test(an_output_taken_over_fails_warnings_as_errors),
+	cmocka_unit_test(outputs_alike_but_for_case_are_said),
 	cmocka_unit_test(an_unreadable_file_fails_warnings_as_errors),
 	cmocka_unit_test(warnings_come_in_line_order),
 	cmocka_unit_test(a_warning_ends_with_its_kind),

@@ -118,6 +118,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"animc watch: the project's /outputDir: or /platform: changed, which needs a restart (the run's own)" },
 	[ANIMC_WARN_OUTPUT_HOLDS_SOURCES] = { "output-holds-sources",
 		"the output folder lies inside an input folder and holds sources, which are left out (the run's own)" },
+	[ANIMC_WARN_OUTPUT_NAME_CASE] = { "output-name-case",
+		"two sources' outputs have names alike but for case: one file on Windows and macOS" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -740,6 +741,77 @@ static bool refuse_takeover(build_commit *c, build_job *j)
 	return true;
 }
 
+/* The claim under which output `name` is found whatever the case of its
+ * ASCII letters ("\001" and the name in lower case: no output's name
+ * starts so), or NULL when out of memory. */
+static char *folded_claim(const char *name)
+{
+	size_t n = strlen(name);
+	char *key = malloc(n + 2);
+
+	if (!key)
+		return NULL;
+	key[0] = '\001';
+	for (size_t i = 0; i <= n; i++)
+		key[i + 1] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+	return key;
+}
+
+/* Outputs of job j whose names another source's outputs of this run take
+ * but for the case of their letters (Walk.xnb and walk.xnb): one file
+ * where case is ignored (Windows, macOS), so whichever is copied there
+ * second replaces the first.  Said as output-name-case; under
+ * --warnings-as-errors, unless allowed, the source fails and writes none
+ * of its outputs, as refuse_takeover does.  True when it failed so. */
+static bool say_name_case(build_commit *c, build_job *j)
+{
+	const build_options *o = c->ctx->options;
+	build_result *r = &j->result;
+	bool any = false;
+
+	if (build_options_allows(o, "output-name-case"))
+		return false;
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		char *key = folded_claim(r->outputs[k].name);
+		size_t owner = key ? claim_owner(c, key) : SIZE_MAX;
+		const build_result *theirs;
+		const char *their_name = NULL;
+
+		free(key);
+		if (owner >= c->ctx->plan.count || &c->ctx->plan.jobs[owner] == j)
+			continue;
+		theirs = &c->ctx->plan.jobs[owner].result;
+		for (uint32_t e = 0; !their_name && e < theirs->output_count; e++)
+			if (strcasecmp(theirs->outputs[e].name, r->outputs[k].name) == 0 &&
+			    strcmp(theirs->outputs[e].name, r->outputs[k].name) != 0)
+				their_name = theirs->outputs[e].name;
+		if (!their_name)
+			continue;   /* the very name: the claim refuses it */
+		char *mine = build_output_path(c->ctx, j, &r->outputs[k]);
+		char *other = cli_path_join(o->out_dir, their_name, NULL);
+		build_result_diag_kind(r, ANIMC_WARNING, "output-name-case", 0, 0, -1,
+				       "'%s' and '%s', the output of '%s', differ only in case: one file on file "
+				       "systems that ignore case (Windows, macOS); rename one of the two sources",
+				       mine ? mine : r->outputs[k].name, other ? other : their_name,
+				       c->ctx->plan.jobs[owner].path);
+		free(mine), free(other);
+		any = true;
+	}
+	if (!any || c->is_dry || !o->warnings_as_errors ||
+	    (r->status != BUILD_COMPILED && r->status != BUILD_CACHED))
+		return false;
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		if (r->outputs[k].staged)
+			unlink(r->outputs[k].staged);
+		r->outputs[k].is_refused = true;
+	}
+	unsigned said = build_result_warnings_said(o, r);
+	build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%u warning%s treated as errors; nothing written", said,
+			  said == 1 ? "" : "s");
+	r->status = BUILD_FAILED;
+	return true;
+}
+
 /* A folder an output `name` lies in, or the output itself, that another
  * source's outputs of this run make something else: a file claimed where
  * `name` needs a folder (*in_file, that prefix in `at`), or a folder of
@@ -844,7 +916,7 @@ void build_commit_job(build_commit *c, size_t i)
 	if (j->previous)
 		j->previous->is_seen = true;
 	r->source_diag_count = r->diag_count;
-	bool refused = refuse_takeover(c, j);
+	bool refused = refuse_takeover(c, j) || say_name_case(c, j);
 	for (uint32_t k = 0; !refused && k < r->output_count; k++) {
 		build_output *o = &r->outputs[k];
 
@@ -891,6 +963,10 @@ void build_commit_job(build_commit *c, size_t i)
 			continue;
 		}
 		claim_folders(c, o->name, i);
+		char *folded = folded_claim(o->name);
+		if (folded)
+			claim_for(c, folded, i);
+		free(folded);
 		char *target = c->is_dry ? NULL : build_output_path(c->ctx, j, o);
 		/* An output up to date is not written, and the plan found it
 		 * as this build wrote it: no source to guard (the lookup costs

@@ -134,6 +134,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_PROJECT_CHANGED,
 	/* the run's own: an output folder inside an input that holds sources */
 	ANIMC_WARN_OUTPUT_HOLDS_SOURCES,
+	/* a build's, of two sources whose outputs differ only in case */
+	ANIMC_WARN_OUTPUT_NAME_CASE,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
