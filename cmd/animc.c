@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -87,33 +88,44 @@ static int unknown_word(const char *word)
 	return cli_usage_error(NULL, "no command '%s'", word);
 }
 
+/* `animc help --markdown`, `--man` or `--completion`: the whole text at
+ * once, so that a failed write keeps its reason. */
+static int write_doc(build_doc_format format)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+	bool put;
+
+	if (!mem) {
+		build_doc_write(stdout, format, commands, print_usage);
+		return ANIMC_EXIT_OK;   /* main checks that it was written */
+	}
+	build_doc_write(mem, format, commands, print_usage);
+	put = fclose(mem) == 0 && cli_stdout_put("help", text, size);
+	free(text);
+	return put ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
+}
+
 static int run_help(int argc, char **argv)
 {
 	const animc_command *cmd;
 
-	if (argc < 3) {
-		print_usage(stdout);
-		return ANIMC_EXIT_OK;
-	}
+	if (argc < 3)
+		return cli_stdout_help("help", print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 	/* Not listed: `make docs` writes docs/cli.md, docs/animc.1 and
 	 * docs/animc.bash-completion with these. */
 	if (strcmp(argv[2], "--markdown") == 0 || strcmp(argv[2], "--man") == 0 ||
-	    strcmp(argv[2], "--completion") == 0) {
-		build_doc_write(stdout, argv[2][2] == 'm' && argv[2][3] == 'a' && argv[2][4] == 'r' ?
-			BUILD_DOC_MARKDOWN : argv[2][3] == 'a' ? BUILD_DOC_MAN : BUILD_DOC_COMPLETION,
-			commands, print_usage);
-		return ANIMC_EXIT_OK;   /* main checks that it was written */
-	}
+	    strcmp(argv[2], "--completion") == 0)
+		return write_doc(argv[2][2] == 'm' && argv[2][3] == 'a' && argv[2][4] == 'r' ? BUILD_DOC_MARKDOWN
+				 : argv[2][3] == 'a' ? BUILD_DOC_MAN : BUILD_DOC_COMPLETION);
 	/* help is a command too: its help is the usage. */
-	if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-		print_usage(stdout);
-		return ANIMC_EXIT_OK;
-	}
+	if (strcmp(argv[2], "help") == 0 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)
+		return cli_stdout_help("help", print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 	cmd = find_command(argv[2]);
 	if (!cmd)
 		return unknown_word(argv[2]);
-	cmd->help(stdout);
-	return ANIMC_EXIT_OK;
+	return cli_stdout_help("help", cmd->help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 }
 
 /* A command's status, made a failure when what it printed on standard
@@ -154,8 +166,7 @@ int main(int argc, char **argv)
 		return ANIMC_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		print_usage(stdout);
-		return finish(NULL, ANIMC_EXIT_OK);
+		return finish(NULL, cli_stdout_help(NULL, print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 		printf("animc %s%s%s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMC_BUILD_ID[0] ? " " : "",

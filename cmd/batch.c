@@ -239,8 +239,7 @@ static int parse_args(int argc, char **argv, char **readers, int *reader_words)
 			readers[(*reader_words)++] = (char *)"--reader-name";
 			readers[(*reader_words)++] = optarg;
 		} else if (c == 'h') {
-			help(stdout);
-			return ANIMC_EXIT_OK;
+			return cli_stdout_help("batch", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 		} else {
 			return cli_option_error("batch", argc, argv, from, c == ':', options);
 		}

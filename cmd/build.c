@@ -50,8 +50,8 @@ static int run_command(build_command command, void (*help)(FILE *out), int argc,
 			close(o.report_stdout_fd);
 	}
 	else if (status < 0) {
-		help(stdout);
-		status = ANIMC_EXIT_OK;
+		status = cli_stdout_help(command == CMD_BUILD ? "build" : command == CMD_OUTPUTS ? "outputs" : "clean",
+					 help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 	}
 	build_options_release(&o);
 	return status;

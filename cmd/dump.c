@@ -248,8 +248,7 @@ static int run(int argc, char **argv)
 			if (!cli_readers_add(&readers, "dump", optarg))
 				return ANIMC_EXIT_USAGE;
 		} else if (c == 'h') {
-			help(stdout);
-			return ANIMC_EXIT_OK;
+			return cli_stdout_help("dump", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 		} else if (c == ':') {
 			return cli_option_error("dump", argc, argv, from, true, options);
 		} else {

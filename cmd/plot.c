@@ -1158,8 +1158,7 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 							       "an import", optarg);
 			break;
 		case 'h':
-			help(stdout);
-			return ANIMC_EXIT_OK;
+			return cli_stdout_help("plot", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 		case ':':
 			return cli_option_error("plot", argc, argv, from, true, options);
 		default:

@@ -331,8 +331,7 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 		} else if (c == 'h') {
-			help(stdout);
-			status = ANIMC_EXIT_OK;
+			status = cli_stdout_help("sample", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 			goto out;
 		} else if (c == ':') {
 			cli_option_error("sample", argc, argv, from, true, options);

@@ -1429,8 +1429,7 @@ static int run_watch(int argc, char **argv)
 		build_options_release(&o);
 		if (status > 0)
 			return status;
-		watch_help(stdout);
-		return ANIMC_EXIT_OK;
+		return cli_stdout_help("watch", watch_help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 	}
 	status = input_is_written(&o);
 	if (status != 0) {

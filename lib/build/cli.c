@@ -121,25 +121,63 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return ANIMC_EXIT_USAGE;
 }
 
-bool cli_stdout_flush(const char *command)
+/* Say once that standard output is lost: err, the reason (-1: none known). */
+static void say_stdout_lost(const char *command, int err)
 {
 	static bool is_said;
+
+	if (!is_said)
+		fprintf(stderr, "animc%s%s: error writing standard output%s%s\n", command ? " " : "",
+			command ? command : "", err > 0 ? ": " : "", err > 0 ? strerror(err) : "");
+	is_said = true;
+}
+
+bool cli_stdout_flush(const char *command)
+{
 	int err = 0;
 
 	/* fflush writes again what a failed write left in the buffer, so
 	 * errno says why; ferror alone is an earlier failure whose reason
-	 * went with a flush elsewhere (the build engine's). */
+	 * went with a flush elsewhere (the build engine's, cli_stdout_put's). */
 	if (fflush(stdout) != 0)
 		err = errno;
 	else if (ferror(stdout))
 		err = -1;
 	if (!err)
 		return true;
-	if (!is_said)
-		fprintf(stderr, "animc%s%s: error writing standard output%s%s\n", command ? " " : "",
-			command ? command : "", err > 0 ? ": " : "", err > 0 ? strerror(err) : "");
-	is_said = true;
+	say_stdout_lost(command, err);
 	return false;
+}
+
+bool cli_stdout_put(const char *command, const char *bytes, size_t size)
+{
+	errno = 0;
+	if (fwrite(bytes, 1, size, stdout) == size && fflush(stdout) == 0)
+		return true;
+	say_stdout_lost(command, errno ? errno : EIO);
+	return false;
+}
+
+bool cli_stdout_help(const char *command, void (*help)(FILE *out))
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+	bool put;
+
+	if (!mem) {
+		help(stdout);
+		return cli_stdout_flush(command);
+	}
+	help(mem);
+	if (fclose(mem) != 0) {
+		free(text);
+		help(stdout);
+		return cli_stdout_flush(command);
+	}
+	put = cli_stdout_put(command, text, size);
+	free(text);
+	return put;
 }
 
 /*

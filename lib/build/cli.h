@@ -82,6 +82,14 @@ bool cli_path_argument(const char *name, const char *arg, const char *what, cli_
  * SIGPIPE ignored): what was to be printed is lost, which a script must
  * learn from the exit status.  `command` may be NULL. */
 bool cli_stdout_flush(const char *command);
+/* Write `size` bytes to standard output and flush them; on failure, say
+ * so with the reason the write gave (once, as cli_stdout_flush does).  A
+ * long text written so keeps its reason, which stdio's buffer loses when
+ * the failing write is not the last. */
+bool cli_stdout_put(const char *command, const char *bytes, size_t size);
+/* `help`'s text on standard output, through cli_stdout_put: false when it
+ * could not be written (said). */
+bool cli_stdout_help(const char *command, void (*help)(FILE *out));
 
 /* ----------------------------------------------------------- diagnostics */
 
