@@ -1725,6 +1725,18 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	text = test_format("%s/Walker/A.xnb", out);
 	assert_true(test_file_exists(text));
 	free(text);
+	/* And a source named in the list, with no sidecar, as one named alone:
+	 * its clips document a dependency, so editing it builds the source. */
+	text = test_format("%s/Turn.Animation\n", art);
+	assert_true(test_write_file(list, text, strlen(text)));
+	free(text);
+	r = test_animc("build", "-q", "--split", "B=0:0.5", "--base", art, "-o", out, at, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = test_format("%s/Turn/B.xnb", out);
+	if (!test_file_exists(text))
+		fail_msg("--split did not cut Turn.Animation named under --base");
+	free(text);
 	/* Named on its own, a README is still no source. */
 	r = test_animc("build", "-o", out, readme, NULL);
 	assert_int_equal(r.status, 1);

@@ -611,9 +611,10 @@ static void merge_repeats(build_plan *plan);
  * the walk of its folder would take it.  A clip-split sidecar stands for
  * its source, which is built in its place (an edit of the sidecar changes
  * the source's clips); any other file is a source, left out when no
- * importer reads it.  False when out of memory.
+ * importer reads it.  is_cut: --split or --clips cut a source named so,
+ * sidecar or none.  False when out of memory.
  */
-static bool add_listed(build_plan *plan, const char *input, const char *rel, const struct stat *st)
+static bool add_listed(build_plan *plan, const char *input, const char *rel, const struct stat *st, bool is_cut)
 {
 	char *dir_path = dir_of(input), *source_path = NULL;
 	DIR *dir = dir_path ? opendir(dir_path) : NULL;
@@ -645,7 +646,7 @@ static bool add_listed(build_plan *plan, const char *input, const char *rel, con
 	} else if ((j = add_job(plan, input, rel, true, st)) != NULL) {
 		j->is_listed = true;
 		if (names) {
-			j->has_no_sidecar = !lists_sidecar(name, names, count);
+			j->has_no_sidecar = !is_cut && !lists_sidecar(name, names, count);
 			j->is_sidecar_name = build_sidecar_named(name, names, count) != NULL;
 		}
 	} else {
@@ -788,7 +789,8 @@ bool build_plan_make(build_ctx *ctx)
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "%s",
 						 dir ? err.message : "out of memory");
 			else
-				ok = add_listed(plan, input, rel, &st);
+				ok = add_listed(plan, input, rel, &st, ctx->options->author.clips_path ||
+						ctx->options->author.splits.count);
 			free(dir);
 		} else {
 			ok = add_job(plan, input, "", true, &st) != NULL;
