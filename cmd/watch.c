@@ -1011,7 +1011,7 @@ static void finish_build(pid_t pid, int fds[2], char *text[2])
 				p[k].fd = -1;
 		}
 		if (stop_requested && !told) {
-			kill(pid, SIGINT);
+			kill(pid, stop_requested);
 			told = true;
 		}
 	}
@@ -1019,7 +1019,7 @@ static void finish_build(pid_t pid, int fds[2], char *text[2])
 	close(fds[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
 		if (stop_requested && !told) {
-			kill(pid, SIGINT);
+			kill(pid, stop_requested);
 			told = true;
 		}
 	}
@@ -1282,11 +1282,11 @@ static void watch_loop(watch_state *w, build_options *o)
 			w->has_told_limit &= w->needs_rewatch;
 			/* Its diagnostics on standard error, as a build prints
 			 * them, then its line. */
-			if (printed[1] && !stop_requested) {
+			if (printed[1]) {
 				fputs(printed[1], stderr);
 				fflush(stderr);
 			}
-			if (printed[0] && !stop_requested) {
+			if (printed[0]) {
 				fputs(printed[0], stdout);
 				fflush(stdout);
 			}

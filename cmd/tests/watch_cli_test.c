@@ -359,8 +359,6 @@ static void watch_follows_a_replaced_folder(void **state)
 	free(rm), free(old), free(w.log), free(turn), free(turn_xnb), free(src), free(out), free(dir);
 }
 
-/* SIGINT while a build runs: the build stops as builds stop, the watch
- * ends with 0, and no temporary file stays. */
 /* A saved project is read again: an item added is built, one moved goes
  * to its new place, one removed takes its output with it. */
 static void watch_follows_its_project(void **state)
@@ -427,6 +425,8 @@ static void watch_follows_the_projects_response_files(void **state)
 	free(moved), free(wave), free(anims), free(project), free(in), free(w.log), free(dir);
 }
 
+/* SIGINT while a build runs: the build stops as builds stop, the watch
+ * ends with 0, and no temporary file stays. */
 static void sigint_during_a_build(void **state)
 {
 	char *dir = test_tmpdir("watch-stop"), *out = test_format("%s/out", dir);
@@ -449,6 +449,40 @@ static void sigint_during_a_build(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_false(has_temporary(out));
 	free(src), free(w.log), free(out), free(dir);
+}
+
+/* SIGTERM (a CI job's timeout) while a build runs: the build is stopped
+ * by that signal, and says so, as `animc build` does (the watch dropped
+ * what the stopped build printed, and stopped it with SIGINT). */
+static void sigterm_during_a_build_is_told(void **state)
+{
+	char *dir = test_tmpdir("watch-term"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	test_run r;
+	watcher w;
+	int status;
+
+	(void)state;
+	/* An import that loops (Assimp's SMD reader on this file) holds the
+	 * build until it is stopped. */
+	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+		      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start(&w, dir, out, in);
+	for (int i = 0; i < 10000 && !test_has_running_marker(out); i++)
+		usleep(1000);
+	usleep(300000);
+	assert_int_equal(kill(w.pid, SIGTERM), 0);
+	assert_int_equal(waitpid(w.pid, &status, 0), w.pid);
+	running_watch = 0;
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	char *text = (char *)test_read_file(w.log, NULL);
+	if (!strstr(text, "animc: error: the build was stopped (SIGTERM) after "))
+		fail_msg("log: %s", text);
+	free(text);
+	assert_false(has_temporary(out));
+	free(w.log), free(out), free(in), free(dir);
 }
 
 static struct timespec mtime_of(const char *path)
@@ -1827,6 +1861,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_projects_response_files, stop_watch),
 	cmocka_unit_test_teardown(sigint_during_a_build, stop_watch),
+	cmocka_unit_test_teardown(sigterm_during_a_build_is_told, stop_watch),
 };
 
 ANIMC_TEST_GROUP(tests);
