@@ -1038,6 +1038,8 @@ RT_INLINE void sample_with_context(const rt_packed *pk, rt_where at, animrt_cont
 	rt_track_cache *caches = rt_context_caches(ctx);
 	slerps sl;
 
+	if (!n)
+		return;   /* a pose of no bones has no arrays (animrt_pose_init) */
 	memcpy(pose->translation, image, (size_t)n * 3 * sizeof(float));
 	memcpy(pose->rotation, image + 3 * (size_t)stride, (size_t)n * 4 * sizeof(float));
 	memcpy(pose->scale, image + 7 * (size_t)stride, (size_t)n * 3 * sizeof(float));

@@ -403,6 +403,37 @@ static void context_agrees_through(const animrt_binding *b, animrt_context *ctx,
 	}
 }
 
+/* A binding of no bones (a skeleton the clip does not animate) samples
+ * a compact clip with a context into a pose of no arrays, as
+ * animrt_pose_init documents it: nothing is copied (it copied zero bytes
+ * from NULL, which a sanitizer build of a game stops at). */
+static void a_pose_of_no_bones_samples_with_a_context(void **state)
+{
+	static const animc_tolerance tolerance = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						   ANIMC_TOLERANCE_SCALE };
+	static const char *const names[1] = { "no such bone" };
+
+	(void)state;
+	animc_clip *clip = varied_clip();
+	size_t size;
+	uint8_t *bytes = compile(clip, true, &tolerance, &size, NULL);
+	animrt_clip *pk = open_packed(bytes, size);
+	void *cm = malloc(animrt_context_size_bytes(pk->sequence_count));
+	animrt_context *ctx = animrt_context_init(cm, pk->sequence_count);
+	animrt_binding *b;
+	animrt_pose pose;
+
+	assert_int_equal(animrt_binding_create(pk, names, 0, &b, NULL), ANIMRT_OK);
+	animrt_pose_init(&pose, NULL, 0);
+	for (float t = 0; t < 2.5f; t += 0.25f)
+		assert_int_equal(animrt_binding_sample_with(b, t, ANIMRT_PLAY_REPEAT, ctx, &pose), ANIMRT_OK);
+	assert_int_equal(animrt_binding_sample(b, 0.5f, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+	animrt_binding_destroy(b);
+	animrt_close(pk);
+	free(cm), free(bytes);
+	animc_clip_destroy(clip);
+}
+
 /* A context follows a clip and a binding, not the addresses they had: a
  * binding destroyed and another made for the same clip (where malloc put
  * the first), or a clip closed and another opened in its place, start it
@@ -805,6 +836,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(in_place_agrees_with_decoded),
 	cmocka_unit_test(context_sized_for_the_clip),
 	cmocka_unit_test(a_context_tells_a_new_binding_from_the_old),
+	cmocka_unit_test(a_pose_of_no_bones_samples_with_a_context),
 	cmocka_unit_test(one_bone_samples_on_every_layout),
 	cmocka_unit_test(one_bone_equals_the_pose_on_mixed_arcs),
 	cmocka_unit_test(in_place_and_decoded_give_the_same_bits),
