@@ -857,12 +857,27 @@ animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error
 	return animrt_open_file_with(path, NULL, out, err);
 }
 
+/* What the first bytes of a file say of how much of it to read: a file
+ * of no clip's magic needs no more than them (the loader refuses it at
+ * byte 0), an XNB file its stated size and a byte to tell a longer one.
+ * SIZE_MAX: not known yet, or a .xnb.zst file (read whole). */
+static size_t bytes_to_read(const uint8_t *buf, size_t size, bool at_end)
+{
+	if (size < XNB_HEADER_SIZE && !at_end)
+		return SIZE_MAX;
+	if (size >= XNB_ZSTD_MAGIC_SIZE && !memcmp(buf, XNB_ZSTD_MAGIC, XNB_ZSTD_MAGIC_SIZE))
+		return SIZE_MAX;
+	if (size < XNB_HEADER_SIZE || memcmp(buf, XNB_MAGIC, XNB_MAGIC_SIZE) != 0)
+		return size;
+	return (size_t)xnb_get_u32(buf + XNB_SIZE_OFFSET) + 1;
+}
+
 animrt_status animrt_open_file_with(const char *path, const animrt_open_options *options,
 				    animrt_clip **out, animrt_error *err)
 {
 	FILE *fp;
 	uint8_t *buf = NULL;
-	size_t size = 0, cap = 0;
+	size_t size = 0, cap = 0, limit = SIZE_MAX;
 	animrt_status status;
 
 	if (out)
@@ -876,7 +891,9 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 		snprintf(cause, sizeof cause, ": %s", strerror(errno));
 		return file_error(err, ANIMRT_ERR_IO, "cannot open", path, cause);
 	}
-	/* A folder opens, and its first read fails (EISDIR): say so. */
+	/* A folder opens, and its first read fails (EISDIR): say so.  Reading
+	 * stops where the first bytes rule the file out (a video, /dev/zero),
+	 * so a wrong file costs no more than its start. */
 	errno = 0;
 	for (;;) {
 		if (size == cap) {
@@ -898,10 +915,16 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 			buf = grown;
 			cap = grown_cap;
 		}
-		size_t n = fread(buf + size, 1, cap - size, fp);
+		size_t want = cap - size;
+
+		if (limit != SIZE_MAX && limit - size < want)
+			want = limit - size;
+		size_t n = want ? fread(buf + size, 1, want, fp) : 0;
 
 		size += n;
-		if (n == 0)
+		if (limit == SIZE_MAX)
+			limit = bytes_to_read(buf, size, n == 0);
+		if (n == 0 || size >= limit)
 			break;
 	}
 	if (ferror(fp)) {
@@ -911,6 +934,20 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 		fclose(fp);
 		snprintf(cause, sizeof cause, ": %s", read_errno ? strerror(read_errno) : "read error");
 		return file_error(err, ANIMRT_ERR_IO, "cannot read", path, cause);
+	}
+	uint32_t stated = size >= XNB_HEADER_SIZE ? xnb_get_u32(buf + XNB_SIZE_OFFSET) : 0;
+	if (stated >= XNB_HEADER_SIZE && size > stated && !memcmp(buf, XNB_MAGIC, XNB_MAGIC_SIZE)) {
+		/* Longer than its header says: the rest is not read.  Its
+		 * length where the stream can tell it (a file, not a pipe). */
+		long end = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+
+		free(buf);
+		fclose(fp);
+		if (end > (long)size)
+			return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, XNB_SIZE_OFFSET,
+						   "the header says the file is %u bytes, it is %ld", stated, end);
+		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, XNB_SIZE_OFFSET,
+					   "the header says the file is %u bytes, it is longer", stated);
 	}
 	fclose(fp);
 	status = animrt_open_with(buf, size, options, out, err);

@@ -436,6 +436,44 @@ static void arguments_and_files(void **state)
 	assert_string_equal(animrt_status_string(ANIMRT_STATUS_COUNT), "unknown status");
 }
 
+/* A file is read no further than its first bytes say: one of no clip's
+ * magic (here an endless one) is refused at its start, and a clip with
+ * bytes past its stated size is refused naming both sizes, not read
+ * whole first (a video in the content folder cost seconds and its size
+ * in memory). */
+static void a_file_is_read_no_further_than_its_start_says(void **state)
+{
+	size_t size;
+	uint8_t *data = sample_xnb(&size, ANIMC_COMPRESSION_NONE);
+	const char *path = "build/load_test_longer.xnb";
+	char want[128];
+	animrt_clip *clip;
+	animrt_error err;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(animrt_open_file("/dev/zero", &clip, &err), ANIMRT_ERR_MAGIC);
+	assert_string_equal(err.message, "byte 0: no XNB magic: this is not a compiled clip");
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_OK);
+	animrt_close(clip);
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	for (int i = 0; i < 100000; i++)
+		fputc(0, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_ERR_SIZE);
+	snprintf(want, sizeof want, "byte 6: the header says the file is %zu bytes, it is %zu", size, size + 100000);
+	assert_string_equal(err.message, want);
+	assert_int_equal(err.byte_offset, 6);
+	assert_null(clip);
+	remove(path);
+	free(data);
+}
+
 /* A file error keeps its cause: a folder says so, and a path too long for
  * the message is shortened in the middle (between UTF-8 characters), not
  * cut before the cause. */
@@ -810,6 +848,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_clip_in_a_frame_of_zeros_is_refused_early),
 	cmocka_unit_test(a_frame_stops_at_its_headers_size),
 	cmocka_unit_test(arguments_and_files),
+	cmocka_unit_test(a_file_is_read_no_further_than_its_start_says),
 	cmocka_unit_test(file_messages_keep_their_cause),
 	cmocka_unit_test(statuses_have_their_own_text),
 	cmocka_unit_test(reader_names_are_checked_first),
