@@ -47,7 +47,7 @@ static void load_example_opens_a_file_by_path(void **state)
 	r = test_exec(bin, "testdata/golden/uniform.Animation", NULL);
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.out, "");
-	assert_non_null(strstr(r.err, "byte 0"));
+	assert_string_equal(r.err, "testdata/golden/uniform.Animation: byte 0: no XNB magic: this is not a compiled clip\n");
 	test_run_release(&r);
 	free(bin);
 }

@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	animrt_clip *clip;
 	animrt_error err;
 	if (animrt_open_file(path, &clip, &err) != ANIMRT_OK) {
-		fprintf(stderr, "%s\n", err.message);   /* "byte 6: ...": where the file is wrong */
+		fprintf(stderr, "%s: %s\n", path, err.message);   /* "byte 6: ...": where it is wrong */
 		return 1;
 	}
 	printf("%s: %u sequences, %g s\n", path, clip->sequence_count, (double)clip->duration_s);
