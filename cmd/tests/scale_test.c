@@ -617,6 +617,112 @@ static void an_entry_of_another_source_is_not_used(void **state)
 	free(aac), free(bac), free(out), free(fresh), free(cb), free(ca), free(b), free(a), free(dir);
 }
 
+/* Rewrites the action entry in cache folder $1 whose output is named $2:
+ * its output named $3 instead (the same length, in the entry and in animc's
+ * record of it), or, with $3 "digest:NAME", its digest that of NAME's entry.
+ * An entry is a protobuf: field 2, the output, holds its path (1) and
+ * digest (2). */
+static const char edit_entry_py[] =
+	"import os, sys\n"
+	"def varint(b, i):\n"
+	"    r = s = 0\n"
+	"    while True:\n"
+	"        c = b[i]; i += 1; r |= (c & 0x7f) << s; s += 7\n"
+	"        if not c & 0x80: return r, i\n"
+	"def parse(b):\n"
+	"    i = 0; out = []\n"
+	"    while i < len(b):\n"
+	"        k, i = varint(b, i); f, w = k >> 3, k & 7\n"
+	"        if w == 0: v, i = varint(b, i)\n"
+	"        elif w == 2: n, i = varint(b, i); v = b[i:i + n]; i += n\n"
+	"        elif w == 1: v = b[i:i + 8]; i += 8\n"
+	"        else: v = b[i:i + 4]; i += 4\n"
+	"        out.append((f, w, v))\n"
+	"    return out\n"
+	"def ev(n):\n"
+	"    o = bytearray()\n"
+	"    while True:\n"
+	"        c = n & 0x7f; n >>= 7\n"
+	"        if n: o.append(c | 0x80)\n"
+	"        else: o.append(c); return bytes(o)\n"
+	"def enc(fs):\n"
+	"    o = bytearray()\n"
+	"    for f, w, v in fs:\n"
+	"        o += ev(f << 3 | w)\n"
+	"        o += ev(v) if w == 0 else (ev(len(v)) + v if w == 2 else v)\n"
+	"    return bytes(o)\n"
+	"d = sys.argv[1] + '/ac'; ents = {}\n"
+	"for e in os.listdir(d):\n"
+	"    fs = parse(open(os.path.join(d, e), 'rb').read())\n"
+	"    o = [parse(v) for f, w, v in fs if f == 2][0]\n"
+	"    ents[o[0][2].decode()] = (e, fs, o)\n"
+	"e, fs, o = ents[sys.argv[2]]\n"
+	"if sys.argv[3].startswith('digest:'):\n"
+	"    other = [v for f, w, v in ents[sys.argv[3][7:]][2] if f == 2][0]\n"
+	"    fs = [(f, w, enc([o[0], (2, 2, other)]) if f == 2 else v) for f, w, v in fs]\n"
+	"    open(os.path.join(d, e), 'wb').write(enc(fs))\n"
+	"else:\n"
+	"    b = open(os.path.join(d, e), 'rb').read()\n"
+	"    assert len(sys.argv[3]) == len(sys.argv[2])\n"
+	"    open(os.path.join(d, e), 'wb').write(b.replace(sys.argv[2].encode(), sys.argv[3].encode()))\n";
+
+/* Edit the entry of output `name` in `cache` (edit_entry_py). */
+static void edit_entry(const char *cache, const char *name, const char *to)
+{
+	test_run run = test_exec("python3", "-c", edit_entry_py, cache, name, to, NULL);
+
+	expect_ok(&run);
+	test_run_release(&run);
+}
+
+/* A cache entry edited (by hand, or on a server) to name another output
+ * file, or another output's bytes, is refused: the source compiles, its
+ * own output is written where it belongs, and nothing the entry names
+ * elsewhere (a folder, the state folder) is.  Both were taken, exit 0. */
+static void an_edited_entry_writes_nothing_it_names(void **state)
+{
+	char *dir = test_tmpdir("an_edited_entry"), *src = test_format("%s/src", dir);
+	char *cache = test_format("%s/cache", dir), *fresh = test_format("%s/fresh", dir);
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/sample/Crane/Turn.Animation \"$1/src/AAAAA.Animation\" && "
+			"cp testdata/sample/Crane/Wave.Animation \"$1/src/BBBBB.Animation\"", "sh", dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", fresh, src,
+			 NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	static const char *const edits[][3] = {
+		{ "AAAAA.xnb", "x/y/z.xnb", "names an output 'x/y/z.xnb' that it does not write" },
+		{ "AAAAA.xnb", ".animc/mf", "names an output '.animc/mf' that it does not write" },
+		{ "AAAAA.xnb", "BBBBB.xnb", "names an output 'BBBBB.xnb' that it does not write" },
+		{ "AAAAA.xnb", "digest:BBBBB.xnb", "holds other bytes for 'AAAAA.xnb' than its compile made" },
+	};
+	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+		char *copy = test_format("%s/cache%zu", dir, i), *out = test_format("%s/out%zu", dir, i);
+		char *got = test_format("%s/AAAAA.xnb", out), *want = test_format("%s/AAAAA.xnb", fresh);
+
+		run = test_exec("cp", "-a", cache, copy, NULL);
+		expect_ok(&run);
+		test_run_release(&run);
+		edit_entry(copy, edits[i][0], edits[i][1]);
+		run = test_animc("build", "--progress", "never", "--cache-read-only", "--cache-dir", copy,
+				 "--cache-min-size", "0", "-o", out, src, NULL);
+		expect_ok(&run);
+		if (!strstr(run.err, "AAAAA.Animation: warning: the cache's entry for it ") ||
+		    !strstr(run.err, edits[i][2]) || !strstr(run.err, "; not used, compiling instead [cache]\n"))
+			fail_msg("edit %zu: %s%s", i, run.out, run.err);
+		assert_non_null(strstr(run.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 1 warning, 1 cached"));
+		test_run_release(&run);
+		assert_true(test_same_bytes(got, want));
+		assert_int_equal(test_count_files(out), 2);
+		free(got), free(want), free(out), free(copy);
+	}
+	free(fresh), free(cache), free(src), free(dir);
+}
+
 /* A server that takes connections and never answers: the build compiles
  * everything, and says the cache answered nothing.  The files beside the
  * sources that no importer claims (notes, textures) are not looked up:
@@ -657,6 +763,7 @@ static void a_silent_server_is_said(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
+	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),
 	cmocka_unit_test_teardown(damaged_entry_compiles_again, test_nginx_teardown),

@@ -495,6 +495,30 @@ static bool is_given_file(const build_options *o, const char *path)
 	return is_given;
 }
 
+/* Whether `name`, an output the cache's entry names (under the source's
+ * folder), is one this source's compile writes: STEM.xnb, STEM.motion.xnb
+ * or STEM/CLIP.xnb (CLIP.motion.xnb), with this run's extension.  An entry
+ * naming anything else (another folder, the state folder, a name through
+ * a link) was not stored by a build of this source. */
+static bool is_own_output_name(const build_ctx *ctx, const build_job *j, const char *name)
+{
+	const char *ext = ctx->options->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
+	const char *stem = cli_basename(j->out_base), *rest;
+	size_t n = strlen(stem), len = strlen(name), ext_len = strlen(ext);
+
+	if (strncmp(name, stem, n) != 0 || len < n + ext_len || strcmp(name + len - ext_len, ext) != 0)
+		return false;
+	rest = name + n;
+	if (rest[0] == '.')   /* STEM.xnb or STEM.motion.xnb */
+		return strcmp(rest, ext) == 0 ||
+		       (strncmp(rest, ".motion", 7) == 0 && strcmp(rest + 7, ext) == 0);
+	if (rest[0] != '/' || strchr(rest + 1, '/'))
+		return false;
+	/* STEM/CLIP.xnb: a clip's name made a file name (build_safe_name: no
+	 * '/', no leading dot), not empty. */
+	return rest[1] != '.' && rest + 1 < name + len - ext_len;
+}
+
 /* A hit as this run's result: outputs from the cache, the rest from the
  * entry's meta (the compile's result, bytes left out).  False when the
  * entry does not fit this source (another layout of outputs, other files
@@ -523,6 +547,11 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 
 		if (!o->name || strcmp(o->name, hit->outputs[i].path) != 0 || o->staged)
 			goto out;
+		if (!is_own_output_name(ctx, j, o->name)) {
+			build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it names an output "
+				       "'%s' that it does not write; not used, compiling instead", o->name);
+			goto out;
+		}
 		/* Named in the entry under the source's own folder. */
 		name = job_folder_len(j) ? folder_join(j, o->name) : strdup(o->name);
 		if (!name)
@@ -589,13 +618,25 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		goto out;
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r.key);
+	/* Each output as the compile that stored the entry made it: a blob
+	 * of another output (an entry edited to name it) is not this one. */
+	for (uint32_t i = 0; i < r.output_count; i++) {
+		build_hash h;
+
+		build_hash_bytes(hit->outputs[i].data, hit->outputs[i].size, &h);
+		if (hit->outputs[i].size != r.outputs[i].size || !build_hash_equal(&h, &r.outputs[i].hash)) {
+			build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it holds other bytes "
+				       "for '%s' than its compile made; not used, compiling instead",
+				       cli_basename(r.outputs[i].name));
+			goto out;
+		}
+	}
 	for (uint32_t i = 0; i < r.output_count; i++) {
 		build_output *o = &r.outputs[i];
 
 		o->bytes = hit->outputs[i].data;
 		o->size = hit->outputs[i].size;
 		hit->outputs[i].data = NULL;
-		build_hash_bytes(o->bytes, o->size, &o->hash);
 	}
 	r.status = BUILD_CACHED;
 	r.time_s = 0;
