@@ -635,6 +635,52 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	free(dir);
 }
 
+/* A build stopped after it compiled a source that no longer writes some
+ * of its outputs (a sidecar removed: its clips Start and Run are gone)
+ * keeps them recorded: the next build calls them stale and --prune
+ * removes them, as an unstopped build does.  The stop's checkpoint
+ * forgot them, and they stayed in the folder for good. */
+static void a_stopped_build_keeps_the_outputs_a_source_lost(void **state)
+{
+	char *dir = test_tmpdir("stopped-lost"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *take = test_format("%s/a0/Take 001.xnb", out), *run = test_format("%s/a0/Run.xnb", out);
+	char *start = test_format("%s/a0/Start.xnb", out);
+	int status;
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml '%s/a0.xml' && "
+	   "cp testdata/authoring/Walker_Anims.xml '%s/a0_Anims.xml'", in, in, in);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(run) && test_file_exists(start));
+	/* a0 unsplit, then b.smd, whose import loops: the stop comes after
+	 * a0 is committed. */
+	sh("rm '%s/a0_Anims.xml' && cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, in);
+	pid_t pid = start_build(out, in, "2");
+	for (int i = 0; i < 20000 && !test_file_exists(take); i++)
+		usleep(1000);
+	assert_true(test_file_exists(take));
+	usleep(100000);
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+	sh("rm '%s/b.smd'", in);
+	r = test_animc("build", "--progress", "never", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "2 stale outputs (--prune removes them)"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--prune", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(run));
+	assert_false(test_file_exists(start));
+	assert_true(test_file_exists(take));
+	free(start), free(run), free(take), free(out), free(in), free(dir);
+}
+
 /* A stop while the build plans (its running marker made, its signal
  * handler not yet set) killed it there, and the marker stayed. */
 static void a_build_stopped_while_planning_leaves_no_marker(void **state)
@@ -3516,6 +3562,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(options_skeleton_and_manifest),
 	cmocka_unit_test(files_an_import_reads_are_dependencies),
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
+	cmocka_unit_test(a_stopped_build_keeps_the_outputs_a_source_lost),
 	cmocka_unit_test(a_build_stopped_while_planning_leaves_no_marker),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),

@@ -99,6 +99,11 @@ static size_t claim_owner(const build_commit *c, const char *path)
 	return slot ? c->claim_owner[*slot - 1] : SIZE_MAX;
 }
 
+bool build_commit_claims(const build_commit *c, const char *path)
+{
+	return claim_find(c, path) != NULL;
+}
+
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 {
 	memset(c, 0, sizeof *c);

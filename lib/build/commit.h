@@ -51,6 +51,9 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
 void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_result *r);
 /* Remove the temporary files of results that were not committed. */
 void build_unstage(build_ctx *ctx, size_t from);
+/* Whether a job committed so far writes the output `path` (relative to
+ * OUTDIR). */
+bool build_commit_claims(const build_commit *c, const char *path);
 /* Settle job `i` (jobs are committed strictly in order). */
 void build_commit_job(build_commit *c, size_t i);
 /* After the last job: orphans, --prune, the manifest's new content. */

@@ -59,13 +59,34 @@ static void save_checkpoint(run_state *rs)
 	if (!entries)
 		return;
 	memcpy(entries, rs->commit.next.entries, n * sizeof *entries);
+	/* An output of a source committed now that it no longer writes (a
+	 * clip it lost) stays recorded as an orphan, as the end of the run
+	 * would keep it: stale, and --prune or clean removes it. */
+	size_t lost = ctx->old.orphan_count;
 	for (size_t i = 0; i < ctx->old.count; i++)
-		if (!manifest_find_output(&rs->commit.next, ctx->old.entries[i].source, ctx->old.entries[i].out_base))
-			entries[n++] = ctx->old.entries[i];
+		lost += ctx->old.entries[i].output_count;
+	manifest_output *orphans = malloc((lost ? lost : 1) * sizeof *orphans);
+	if (!orphans) {
+		free(entries);
+		return;
+	}
+	memcpy(orphans, ctx->old.orphans, ctx->old.orphan_count * sizeof *orphans);
+	lost = ctx->old.orphan_count;
+	for (size_t i = 0; i < ctx->old.count; i++) {
+		const manifest_entry *e = &ctx->old.entries[i];
+
+		if (!manifest_find_output(&rs->commit.next, e->source, e->out_base)) {
+			entries[n++] = *e;
+			continue;
+		}
+		for (uint32_t k = 0; k < e->output_count; k++)
+			if (!build_commit_claims(&rs->commit, e->outputs[k].path))
+				orphans[lost++] = e->outputs[k];
+	}
 	view.entries = entries;
 	view.count = n;
-	view.orphans = ctx->old.orphans;
-	view.orphan_count = ctx->old.orphan_count;
+	view.orphans = orphans;
+	view.orphan_count = lost;
 	(void)data, (void)size;
 	view.index = NULL;
 	view.index_size = 0;
@@ -88,6 +109,7 @@ static void save_checkpoint(run_state *rs)
 		free(lookup.entries);
 		free(lookup.index);
 	}
+	free(orphans);
 	free(entries);
 }
 
