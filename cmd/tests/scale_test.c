@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -723,6 +724,72 @@ static void an_edited_entry_writes_nothing_it_names(void **state)
 	free(fresh), free(cache), free(src), free(dir);
 }
 
+static double monotonic_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* SIGTERM (a CI job's time-out) or Ctrl-C while a --cache-wait build
+ * waits for a server that never answers: the build stops at once, says
+ * so, and ends by the signal.  It waited out --cache-timeout (up to an
+ * hour) first, and a CI runner's SIGKILL came before its reports. */
+static void a_stop_ends_the_wait_for_a_silent_server(void **state)
+{
+	char *dir = test_tmpdir("a_stop_ends_the_wait"), *src = sample_sources(dir), *out = test_format("%s/out", dir);
+	char *err_path = test_format("%s/err", dir);
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof addr;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(listen(fd, 64), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
+	char *url = test_format("http://127.0.0.1:%u", (unsigned)ntohs(addr.sin_port));
+	const int signals[] = { SIGTERM, SIGINT };
+	for (size_t i = 0; i < 2; i++) {
+		pid_t pid = fork();
+		int status;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			dup2(null, 1);
+			dup2(err, 2);
+			execl(test_animc_path(), "animc", "build", "--cache-url", url, "--cache-wait", "--cache-timeout",
+			      "300", "--cache-min-size", "0", "-o", out, src, (char *)NULL);
+			_exit(127);
+		}
+		/* The lookups are made (connected, unanswered) once the
+		 * running marker is there; then the stop. */
+		for (int k = 0; k < 10000 && !test_has_running_marker(out); k++)
+			usleep(1000);
+		usleep(500000);
+		double start = monotonic_s();
+		assert_int_equal(kill(pid, signals[i]), 0);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		/* Not the 300 s of --cache-timeout: a second or so. */
+		double took = monotonic_s() - start;
+		if (took > 60)
+			fail_msg("stopped after %g s", took);
+		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == signals[i]);
+		char *text = (char *)test_read_file(err_path, NULL);
+		if (!strstr(text, signals[i] == SIGTERM ? "the build was stopped (SIGTERM) after 0 of "
+							 : "the build was stopped (SIGINT) after 0 of ") ||
+		    strstr(text, "answered none"))
+			fail_msg("%s", text);
+		free(text);
+	}
+	close(fd);
+	free(url), free(err_path), free(out), free(src), free(dir);
+}
+
 /* A server that takes connections and never answers: the build compiles
  * everything, and says the cache answered nothing.  The files beside the
  * sources that no importer claims (notes, textures) are not looked up:
@@ -764,6 +831,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
+	cmocka_unit_test(a_stop_ends_the_wait_for_a_silent_server),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),
 	cmocka_unit_test_teardown(damaged_entry_compiles_again, test_nginx_teardown),

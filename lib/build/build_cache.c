@@ -72,7 +72,7 @@ bool build_cache_start(build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
 	cli_cache_options opt = { .url = o->cache_url, .dir = o->cache_dir, .is_read_only = o->cache_read_only,
-				  .timeout_s = o->cache_timeout_s };
+				  .timeout_s = o->cache_timeout_s, .stop = ctx->stop_signal };
 	build_cache_stage *stage;
 	cli_error err;
 

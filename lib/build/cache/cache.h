@@ -154,6 +154,9 @@ typedef struct cli_cache_options {
 	double timeout_s;
 	unsigned max_transfers;   /* remote transfers in flight at once; 0: 8 */
 	animc_diag_sink *sink;    /* warnings (NULL: printed to stderr) */
+	/* A stop (a signal's handler sets it non-zero): cli_cache_close then
+	 * gives up what is under way at once, whatever its wait (NULL: none). */
+	const volatile int *stop;
 } cli_cache_options;
 
 typedef enum cli_cache_status {

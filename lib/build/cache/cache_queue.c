@@ -188,6 +188,7 @@ struct cli_cache {
 	pthread_t thread;
 	bool has_thread, is_stopping;
 	double stop_deadline_s;    /* close: give up stores after this (< 0: never) */
+	const volatile int *stop;  /* cli_cache_options.stop */
 	bool is_kicked;            /* the thread was woken and has not taken the queue yet */
 	/* fork() while the thread is inside malloc (or libcurl, or the
 	 * sanitizers' allocator) leaves the child a lock nobody will release:
@@ -760,6 +761,14 @@ static void *thread_main(void *arg)
 		deadline = cache->stop_deadline_s;
 		pthread_mutex_unlock(&cache->lock);
 
+		/* A stopped run waits for no transfer (a --cache-wait build
+		 * waited for a silent server up to --cache-timeout). */
+		if (is_stopping && cache->stop && !cache->is_abandoned) {
+			if (*cache->stop)
+				abandon(cache);
+			else
+				wait_ms = 200;
+		}
 		if (is_stopping && deadline >= 0 && !cache->is_abandoned) {
 			double left = deadline - build_now_s();
 
@@ -882,6 +891,7 @@ bool cli_cache_open(const cli_cache_options *options, cli_cache **out, cli_error
 	cache->is_read_only = options->is_read_only;
 	cache->can_store = !options->is_read_only;
 	cache->sink = options->sink;
+	cache->stop = options->stop;
 	if (options->dir && options->dir[0] && cache_dir_init(&cache->folder, cache, options->dir,
 							     options->is_read_only))
 		cache->dir = &cache->folder;
@@ -1195,7 +1205,9 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 			 cache->url ? cache->shown_url : cache->dir->path, cache->stats.abandoned_stores, wait_s);
 		emit(cache, message);
 	}
-	if (cache->remote_asked && !cache->remote_answered && !cache->stats.errors && !skipped_gets) {
+	/* (Not of a stopped run, whose sources were not compiled.) */
+	if (cache->remote_asked && !cache->remote_answered && !cache->stats.errors && !skipped_gets &&
+	    !(cache->stop && *cache->stop)) {
 		char message[1024];
 
 		/* Nothing failed, nothing came back: connected, then silent. */
