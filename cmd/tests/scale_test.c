@@ -618,6 +618,44 @@ static void an_entry_of_another_source_is_not_used(void **state)
 	free(aac), free(bac), free(out), free(fresh), free(cb), free(ca), free(b), free(a), free(dir);
 }
 
+/* An entry filed under another key (here a --scale 2 build's, at the
+ * default build's key: a server or a sync tool that mixed names) is not
+ * used: the entry says its key.  It wrote the scaled clip, exit 0. */
+static void an_entry_under_another_key_is_not_used(void **state)
+{
+	char *dir = test_tmpdir("an_entry_under_another_key"), *src = test_format("%s/src", dir);
+	char *c1 = test_format("%s/c1", dir), *c2 = test_format("%s/c2", dir), *fresh = test_format("%s/fresh", dir);
+	char *scaled = test_format("%s/scaled", dir), *out = test_format("%s/out", dir);
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/sample/Crane/Turn.Animation \"$1/src/\"", "sh",
+			dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", c1, "--cache-min-size", "0", "-o", fresh, src,
+			 NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--scale", "2", "--cache-wait", "--cache-dir", c2, "--cache-min-size", "0", "-o",
+			 scaled, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_exec("sh", "-c", "k1=$(ls \"$1/ac\") && k2=$(ls \"$2/ac\") && [ \"$k1\" != \"$k2\" ] && "
+			"cp \"$2/ac/$k2\" \"$1/ac/$k1\" && cp \"$2\"/cas/* \"$1/cas/\"", "sh", c1, c2, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "--progress", "never", "--cache-read-only", "--cache-dir", c1, "--cache-min-size", "0",
+			 "-o", out, src, NULL);
+	expect_ok(&run);
+	if (!strstr(run.err, "Turn.Animation: warning: the cache's entry for it was stored under another key"))
+		fail_msg("%s%s", run.out, run.err);
+	test_run_release(&run);
+	char *got = test_format("%s/Turn.xnb", out), *want = test_format("%s/Turn.xnb", fresh);
+	assert_true(test_same_bytes(got, want));
+	free(got), free(want), free(out), free(scaled), free(fresh), free(c2), free(c1), free(src), free(dir);
+}
+
 /* Rewrites the action entry in cache folder $1 whose output is named $2:
  * its output named $3 instead (the same length, in the entry and in animc's
  * record of it), or, with $3 "digest:NAME", its digest that of NAME's entry.
@@ -831,6 +869,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
+	cmocka_unit_test(an_entry_under_another_key_is_not_used),
 	cmocka_unit_test(a_stop_ends_the_wait_for_a_silent_server),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),

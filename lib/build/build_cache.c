@@ -47,6 +47,7 @@ struct build_cache_stage {
 	size_t prefix_size;
 	double *asked_s;           /* per job: when its lookup went out; 0: none pending */
 	build_hash *keyed;         /* per job: the source's bytes its key was made of */
+	cli_cache_key *ac;         /* per job: the key it was looked up or stored under */
 	size_t ahead;              /* dispatch order: looked up so far */
 	double compile_s_sum;      /* compiles of this run, for how long to wait */
 	unsigned compile_count;
@@ -102,11 +103,12 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 
 	if (!stage)
 		return true;
-	emit_buffer(&prefix, "animc-cache-key 4\n", 18);
+	emit_buffer(&prefix, "animc-cache-key 5\n", 18);
 	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
 	stage->keyed = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->keyed);
-	if (prefix.is_broken || !stage->asked_s || !stage->keyed) {
+	stage->ac = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->ac);
+	if (prefix.is_broken || !stage->asked_s || !stage->keyed || !stage->ac) {
 		free(prefix.data);
 		build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
 		return false;
@@ -169,8 +171,10 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
 	build_job_key(stage->ctx->options, j, emit_buffer, &key);
 	build_key_end(emit_buffer, &key);
-	if (!key.is_broken)
+	if (!key.is_broken) {
 		cli_cache_key_of(key.data, key.size, out);
+		stage->ac[i] = *out;
+	}
 	free(key.data);
 	return !key.is_broken;
 }
@@ -534,6 +538,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 
 	if (!build_result_decode(hit->meta, hit->meta_size, &r))
 		return false;
+
 	if (r.status != BUILD_COMPILED || r.output_count != hit->output_count)
 		goto out;
 	/* Stored by a build whose --allow took a warning this one does not
@@ -571,6 +576,13 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	if (!r.has_source || !build_hash_equal(&stored, &r.source_hash)) {
 		build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it was made from another "
 			       "source; not used, compiling instead");
+		goto out;
+	}
+	/* Filed under another key (a server or a sync tool that mixed
+	 * names): made with other options. */
+	if (memcmp(r.key.bytes, ctx->cache->ac[j - ctx->plan.jobs].sha256, sizeof r.key.bytes) != 0) {
+		build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it was stored under "
+			       "another key (other options, or another version of animc); not used, compiling instead");
 		goto out;
 	}
 	r.has_source = true;
@@ -791,6 +803,9 @@ void build_cache_store(build_ctx *ctx, size_t i)
 		/* A file no hit could find again: no entry. */
 		ok = ok && copy.deps[copy.dep_count++].path;
 	}
+	/* The entry says the key it is stored under: one found under
+	 * another (a server or a sync tool that mixed names) is refused. */
+	memcpy(copy.key.bytes, stage->ac[i].sha256, sizeof copy.key.bytes);
 	if (ok && build_result_encode(&copy, &res.meta, &res.meta_size))
 		cli_cache_store_id(stage->cache, i, &res);
 	for (uint32_t k = 0; k < copy.dep_count; k++)
@@ -817,6 +832,7 @@ void build_cache_close(build_ctx *ctx, double build_s)
 	cli_cache_close(stage->cache, ctx->options->cache_wait ? -1 : build_s / 10 > 1 ? build_s / 10 : 1, NULL);
 	free(stage->asked_s);
 	free(stage->keyed);
+	free(stage->ac);
 	free(stage->prefix);
 	free(stage);
 	ctx->cache = NULL;
