@@ -9,7 +9,7 @@
 
 static const char *const status_strings[ANIMRT_STATUS_COUNT] = {
 	[ANIMRT_OK] = "ok",
-	[ANIMRT_ERR_ARGUMENT] = "invalid argument",
+	[ANIMRT_ERR_ARGUMENT] = "invalid argument: NULL where a pointer is needed (a pose's arrays included)",
 	[ANIMRT_ERR_NOMEM] = "out of memory",
 	[ANIMRT_ERR_IO] = "cannot read file",
 	[ANIMRT_ERR_TRUNCATED] = "truncated file",

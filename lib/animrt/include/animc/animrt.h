@@ -169,8 +169,8 @@ typedef struct animrt_time_index animrt_time_index;
  * Memory of a loaded compact clip.  In place (the default): its payload
  * (bone names NUL-terminated instead of length-prefixed, never longer), a
  * fixed header of about 300 bytes, and 4 bytes per animated track and 64
- * grid samples.  The bound to budget by: at most 1.05 times the file plus
- * 512 bytes, which every clip of the shared RobotGame and Assimp corpora
+ * grid samples.  The bound to budget by: at most 1.05 times the file (the
+ * .xnb; for a .xnb.zst, what it decompresses to) plus 512 bytes, which every clip of the shared RobotGame and Assimp corpora
  * keeps (47 KB for 61 clips in 37 KB of files; 171 KB for 7 clips in 165
  * KB).  Measured on those corpora, ratios and not bounds: 0.19 (RobotGame)
  * and 0.13 (Assimp) of the same clips loaded in the original layout.
@@ -533,8 +533,9 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
  * for three a bone.  animrt_clip_context_tracks gives what one clip needs
  * (0 for other clips); a player of known clips takes the largest, and the
  * context then costs 45 bytes a bone and 112 a track past the header,
- * rounded up to a multiple of 16 (measured at 0.12 to 0.39 of
- * animrt_context_size_bytes clip by clip on the shared corpora, 0.29 and
+ * rounded up to a multiple of 16 (measured at 0.12 to 0.56 of
+ * animrt_context_size_bytes clip by clip on the shared corpora, the most
+ * for a clip of one bone, 0.29 and
  * 0.31 over each; the bound is the formula).  Sampling a clip that
  * needs more tracks than the context holds gives ANIMRT_ERR_CONTEXT_SIZE.
  */
