@@ -531,6 +531,37 @@ static void a_folder_holding_linked_folders_builds(void **state)
 	free(crane), free(wave), free(inner), free(linked), free(bin), free(dir);
 }
 
+/* --split or --clips in OPTIONS with a folder in SOURCES: refused at
+ * configure, as `animc build FOLDER --split` refuses it (the folder's
+ * files are not cut).  Each file was named to animc alone, and cut. */
+static void cuts_with_a_folder_are_refused_at_configure(void **state)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	static const char *const options[] = { "--split A=0:0.5", "--clips=parts.xml" };
+
+	(void)state;
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real);
+	for (size_t i = 0; i < 2; i++) {
+		char *name = test_format("cmake-cuts-%zu", i);
+		char *dir = assets_project(name, "art", options[i]), *bin = test_format("%s/bin", dir);
+		test_run r = test_exec("sh", "-c", "mkdir -p \"$0/art\" && cp testdata/sample/Crane/Turn.Animation "
+				       "\"$0/art/\"", dir, NULL);
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		r = test_exec("cmake", "-S", dir, "-B", bin, "-G", "Ninja", prefix, NULL);
+		assert_int_not_equal(r.status, 0);
+		if (!strstr(r.err, i ? "--clips cuts the sources named in SOURCES" : "--split cuts the sources named in SOURCES"))
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		free(bin), free(dir), free(name);
+	}
+	free(prefix), free(stage_real), free(stage);
+}
+
 /* Copy into dir/art a folder of what art folders hold beside sources: a
  * glTF with its buffer, a source split by its STEM_Anims.xml sidecar, a
  * README. */
@@ -721,6 +752,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(one_runtime_per_project),
 	cmocka_unit_test(names_a_rule_cannot_carry_are_refused),
 	cmocka_unit_test(a_folder_holding_linked_folders_builds),
+	cmocka_unit_test(cuts_with_a_folder_are_refused_at_configure),
 	cmocka_unit_test(a_folder_builds_what_a_folder_build_compiles),
 	cmocka_unit_test(a_part_renamed_in_a_sidecar_is_an_output),
 	cmocka_unit_test(a_clip_renamed_in_its_source_builds),

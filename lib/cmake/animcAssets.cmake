@@ -63,7 +63,11 @@ function(animc_add_assets name)
   # A --clips document names the clips of every source it splits: a part
   # added or renamed there is an output too, found by configuring again.
   set(clips_next FALSE)
+  set(cuts "")
   foreach(option IN LISTS ARG_OPTIONS)
+    if(option MATCHES "^--(split|clips)(=|$)")
+      set(cuts "--${CMAKE_MATCH_1}")
+    endif()
     set(clips "")
     if(clips_next)
       set(clips "${option}")
@@ -84,7 +88,13 @@ function(animc_add_assets name)
 
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    if(IS_DIRECTORY "${source}")
+    if(IS_DIRECTORY "${source}" AND cuts)
+      # `animc build FOLDER` does not cut a folder's files (a usage
+      # error); here each file would be named alone and cut.
+      message(FATAL_ERROR "animc_add_assets(${name}): ${cuts} cuts the sources named in SOURCES, and "
+                          "${source} is a folder, whose files animc does not cut: name the source to cut, "
+                          "or give its cuts in a STEM_Anims.xml sidecar beside it")
+    elseif(IS_DIRECTORY "${source}")
       # Through links to folders, as `animc build FOLDER` walks them.
       file(GLOB_RECURSE files LIST_DIRECTORIES false FOLLOW_SYMLINKS CONFIGURE_DEPENDS "${source}/*")
       # CMake's lists do not split at a ';' inside square brackets: one
