@@ -141,6 +141,33 @@ static void a_bad_animation_leaves_the_others_compiled(void **state)
 	free(dir);
 }
 
+/* Unnamed animations are named by their place in the document: one that
+ * fails leaves its name unwritten, and the next keeps its own (it took
+ * clip0, the failed one's, and a game loading clip0 played another
+ * animation). */
+static void an_unnamed_clip_keeps_its_name_when_one_before_fails(void **state)
+{
+	static const gltf_clip clips[] = {
+		{ "", { 0, 1 }, { 0, 0, 0, NAN, 1, 1 }, false },
+		{ "", { 0, 2 }, { 0, 0, 0, 1, 1, 1 }, false },
+	};
+	char *dir = test_tmpdir("gltf-unnamed"), *src = test_format("%s/m.gltf", dir), *out = test_format("%s/out", dir);
+	char *clip0 = test_format("%s/m/clip0.xnb", out), *clip1 = test_format("%s/m/clip1.xnb", out);
+	animrt_clip *clip;
+	test_run r;
+
+	(void)state;
+	write_gltf(src, clips, 2);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	assert_false(test_file_exists(clip0));
+	assert_int_equal(animrt_open_file(clip1, &clip, NULL), ANIMRT_OK);
+	assert_true(clip->duration_s == 2.0f);
+	animrt_close(clip);
+	free(clip1), free(clip0), free(out), free(src), free(dir);
+}
+
 static void cli_fails_each_hostile_file_without_output(void **state)
 {
 	char **files = test_list_dir(HOSTILE, NULL);
@@ -501,6 +528,7 @@ static void a_gltf_of_weights_only_says_why_it_holds_none(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
+	cmocka_unit_test(an_unnamed_clip_keeps_its_name_when_one_before_fails),
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),
 	cmocka_unit_test(edge_cases_write_playable_clips),

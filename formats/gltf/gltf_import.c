@@ -486,6 +486,14 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 		status = ANIMC_OK;
 		goto done;
 	}
+	/* An unnamed animation is named by its place in the document, so that
+	 * its file does not change when an animation before it fails or is
+	 * left out (another animation's clip took the name). */
+	char unnamed[32];
+	if (!name || !name[0]) {
+		snprintf(unnamed, sizeof unnamed, "clip%zu", a);
+		name = unnamed;
+	}
 	clip = animc_clip_create(name);
 	if (!clip) {
 		status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
