@@ -1100,6 +1100,49 @@ static void root_motion_up_axis_turns_with_the_model(void **state)
 	free(project), free(odd), free(item), free(out), free(src), free(dir);
 }
 
+/* A part of a RobotGame take is Z up as its take is: its root motion is
+ * the take's travel in x and y from START, its height stays in the clip
+ * (parts were taken for Y up: the height went into the motion). */
+static void root_motion_of_a_robotgame_part_is_z_up(void **state)
+{
+	char *whole = test_tmpdir("rm-rg-whole"), *part = test_tmpdir("rm-rg-part");
+	animrt_clip *take_motion, *motion, *in_place;
+	double travel_y = 0;
+	float m0[3], r[4], sc[3];
+	test_run r1;
+
+	(void)state;
+	r1 = test_animc("build", "-q", "--root-motion", "Root", "-o", whole, "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r1.status, 0);
+	test_run_release(&r1);
+	r1 = test_animc("build", "-q", "--split", "A=1:3", "--root-motion", "Root", "-o", part,
+			"testdata/compact/sway.Animation", NULL);
+	if (r1.status != 0)
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	take_motion = open_xnb(whole, "sway.motion.xnb");
+	motion = open_xnb(part, "sway/A.motion.xnb");
+	in_place = open_xnb(part, "sway/A.xnb");
+	assert_true(bone_at(take_motion, "Root", 1, m0, r, sc));
+	for (int i = 0; i <= 100; i++) {
+		float t = 2.0f * (float)i / 100, m[3], w[3], p[3], p0[3];
+
+		assert_true(bone_at(motion, "Root", t, m, r, sc));
+		assert_true(bone_at(take_motion, "Root", 1 + t, w, r, sc));
+		assert_true(bone_at(in_place, "Root", 0, p0, r, sc));
+		assert_true(bone_at(in_place, "Root", t, p, r, sc));
+		test_assert_near(m[2], 0, 0);
+		test_assert_near(m[0], w[0] - m0[0], 1e-4);
+		test_assert_near(m[1], w[1] - m0[1], 1e-4);
+		test_assert_near(p[0], p0[0], 1e-4);
+		test_assert_near(p[1], p0[1], 1e-4);
+		travel_y = fmax(travel_y, fabs(m[1]));
+	}
+	assert_true(travel_y > 0.03);
+	animrt_close(take_motion), animrt_close(motion), animrt_close(in_place);
+	free(whole), free(part);
+}
+
 /* Parts of a take keep the take's grid in the compact layout: their
  * keys, now at float times that drift from multiples of their smallest
  * gap, still lie on it; a part ending a hair after a key does not make the
@@ -2329,6 +2372,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_lines_say_one_bone),
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
 	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
+	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

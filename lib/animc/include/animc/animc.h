@@ -267,7 +267,9 @@ typedef struct animc_clip {
 	uint32_t line;                  /* where the source defines it; 0 when unknown */
 	/* The source spells out the KeyFrameSequences themselves (a RobotGame
 	 * AnimationSequence, in either XML dialect): what the original XNA
-	 * pipeline compiled, so exact mode reproduces its bytes. */
+	 * pipeline compiled, so exact mode reproduces its bytes.  A part cut
+	 * from one (animc_clip_set_split) keeps it, and with it the source's
+	 * conventions: Z is up (the root motion's default). */
 	bool is_sequence_source;
 	/* The compact layout's encoding of the clip, set by animc_pass_compact
 	 * (in the clip's arena); the writer writes reader version 2 when it is
