@@ -1143,6 +1143,56 @@ static void root_motion_of_a_robotgame_part_is_z_up(void **state)
 	free(whole), free(part);
 }
 
+/* --exact writes a RobotGame sequence's original bytes, which a cut
+ * changes: --split, --clips and a sidecar fail the source as --root-motion
+ * does, writing nothing (parts were written, normalised, exit 0). */
+static void exact_and_a_cut_of_a_robotgame_sequence_fail(void **state)
+{
+	char *dir = test_tmpdir("exact-cut"), *src = test_format("%s/Sway.Animation", dir);
+	char *sidecar = test_format("%s/Sway_Anims.xml", dir), *doc = test_format("%s/parts.xml", dir);
+	char *out = test_format("%s/out", dir);
+	const char *parts = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<XnaContent>\n"
+			    "  <Asset Type=\"AnimationClassLibrary.AnimationDefinition\">\n"
+			    "    <originalClipName></originalClipName>\n    <originalFrameCount>150</originalFrameCount>\n"
+			    "    <ClipParts>\n      <Item>\n        <StartFrame>15</StartFrame>\n"
+			    "        <EndFrame>16</EndFrame>\n        <ClipName>A</ClipName>\n      </Item>\n"
+			    "    </ClipParts>\n  </Asset>\n</XnaContent>\n";
+	test_run r;
+
+	(void)state;
+	copy_file("testdata/compact/sway.Animation", src);
+	assert_true(test_write_file(doc, parts, strlen(parts)));
+	r = test_animc("build", "-q", "--exact", "--split", "A=0.5:0.51", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Sway.Animation:3: error: --exact writes the original pipeline's bytes for this RobotGame "
+			   "sequence, and --split changes them: leave out one or the other"))
+		fail_msg("%s", r.err);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--exact", "--clips", doc, "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "and --clips changes them"))
+		fail_msg("%s", r.err);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	/* The sidecar beside it, in a folder build: that source fails too. */
+	copy_file(doc, sidecar);
+	assert_int_equal(unlink(doc), 0);
+	r = test_animc("build", "-q", "--exact", "-o", out, dir, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "and its sidecar Sway_Anims.xml changes them"))
+		fail_msg("%s", r.err);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	/* Without --exact the sidecar cuts it. */
+	r = test_animc("build", "-q", "-o", out, dir, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	assert_true(test_file_exists(test_format("%s/Sway/A.xnb", out)));
+	test_run_release(&r);
+	free(out), free(doc), free(sidecar), free(src), free(dir);
+}
+
 /* Parts of a take keep the take's grid in the compact layout: their
  * keys, now at float times that drift from multiples of their smallest
  * gap, still lie on it; a part ending a hair after a key does not make the
@@ -2373,6 +2423,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
 	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
+	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

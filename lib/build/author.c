@@ -356,6 +356,8 @@ static animc_status apply_split(const build_author_options *a, const char *sourc
 		status = animc_clip_set_split(set, splits, count, sink);
 	if (status == ANIMC_OK && count)
 		status = animc_clip_set_name_unique(set, sink);
+	if (status == ANIMC_OK && count && hooks && hooks->on_cut)
+		hooks->on_cut(hooks->user, sidecar ? sidecar : has_doc ? "--clips" : "--split");
 	animc_split_doc_release(&doc);
 	animc_arena_release(&arena);
 	free(sidecar);

@@ -64,6 +64,9 @@ char *build_author_sidecar(const build_author_options *a, const char *source, bo
 /* What an authoring step tells compile. */
 typedef struct build_author_hooks {
 	void (*on_file_read)(void *user, const char *path);  /* a file whose bytes join the key */
+	/* The source was cut into parts, `by` "--split", "--clips" or the
+	 * sidecar's path. */
+	void (*on_cut)(void *user, const char *by);
 	void *user;
 } build_author_hooks;
 

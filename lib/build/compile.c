@@ -32,6 +32,7 @@ typedef struct compile_state {
 	animc_process_options process;  /* the run's, with a converted skeleton */
 	int64_t import_start_ns;        /* CLOCK_REALTIME, as file times are */
 	const char *changed;            /* a file read that changed during the import, or NULL */
+	char *cut_by;                   /* what cut the source into parts (build_author_hooks), or NULL */
 	bool is_motion_turned;          /* the conversion turned the --root-motion bone: */
 	double motion_turn[4];          /* by this, which turns its default up axis */
 } compile_state;
@@ -51,6 +52,21 @@ static void collect_diag(void *user, const animc_diag *d)
 		return;
 	}
 	build_result_diag_kind(cs->r, d->severity, d->kind, d->line, d->column, d->byte_offset, "%s", d->message);
+}
+
+static void compile_state_release(compile_state *cs)
+{
+	cli_strings_release(&cs->reads);
+	cli_strings_release(&cs->missing);
+	free(cs->cut_by);
+}
+
+static void collect_cut(void *user, const char *by)
+{
+	compile_state *cs = user;
+
+	free(cs->cut_by);
+	cs->cut_by = strdup(by);
 }
 
 static void collect_read(void *user, const char *path)
@@ -574,9 +590,9 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 }
 
 /* --exact on a RobotGame sequence writes the original pipeline's bytes,
- * which a conversion or authoring option would change: false (reported)
- * when one is given.  Other sources keep their keys under --exact and
- * take them. */
+ * which a conversion, an authoring option or a cut (its parts carry the
+ * take's is_sequence_source) would change: false (reported) when one is
+ * given.  Other sources keep their keys under --exact and take them. */
 static bool exact_allows(const compile_state *cs, const animc_clip_set *set, animc_diag_sink *sink)
 {
 	const build_options *o = cs->ctx->options;
@@ -584,8 +600,18 @@ static bool exact_allows(const compile_state *cs, const animc_clip_set *set, ani
 	const char *what = !animc_units_is_identity(units) ? "--scale and --rotate change"
 			   : o->author.root_bone ? "--root-motion changes"
 			   : o->author.has_additive ? "--additive-reference changes"
-			   : o->author.splits.count || o->author.clips_path ? "--split and --clips change"
 			   : NULL;
+	char cut[320];
+
+	/* A sidecar cuts a source of a folder build too: named, as the
+	 * user may not know it is there. */
+	if (!what && cs->cut_by) {
+		if (cs->cut_by[0] == '-')
+			snprintf(cut, sizeof cut, "%s changes", cs->cut_by);
+		else
+			snprintf(cut, sizeof cut, "its sidecar %.256s changes", cli_basename(cs->cut_by));
+		what = cut;
+	}
 
 	if (!o->process.exact || !what)
 		return true;
@@ -963,7 +989,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	data = NULL;
 	/* A source whose folder lists no sidecar has nothing to split. */
 	if (status == ANIMC_OK && !job->has_no_sidecar) {
-		build_author_hooks hooks = { collect_read, &cs };
+		build_author_hooks hooks = { collect_read, collect_cut, &cs };
 
 		status = build_author_apply(&ctx->options->author, job->path, job->is_explicit, &set, &sink,
 					    &hooks);
@@ -1000,8 +1026,7 @@ done:
 	free(data);
 	if (key)
 		XXH3_freeState(key);
-	cli_strings_release(&cs.reads);
-	cli_strings_release(&cs.missing);
+	compile_state_release(&cs);
 	finish_diagnostics(ctx, r);
 	r->time_s = build_now_s() - start;
 }

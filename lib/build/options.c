@@ -490,7 +490,8 @@ static const option_def option_table[] = {
 	    "key at its own time (no fixed tracks, collapsed sequences or uniform keys), and are "
 	    "otherwise compiled as in the default mode.  It contradicts --layout compact and "
 	    "--tolerance; a RobotGame source given with --scale, --rotate, --root-motion, "
-	    "--additive-reference, --split or --clips fails, as those change its bytes.",
+	    "--additive-reference, --split or --clips, or cut by its sidecar (STEM_Anims.xml), fails, "
+	    "as those change its bytes.",
 	    NULL },
 	  set_exact },
 	{ { "platform", 0, "L", FOR_COMPILE, BUILD_OPTION_OUTPUT,
