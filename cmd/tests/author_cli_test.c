@@ -1193,6 +1193,65 @@ static void exact_and_a_cut_of_a_robotgame_sequence_fail(void **state)
 	free(out), free(doc), free(sidecar), free(src), free(dir);
 }
 
+static void write_two_roots(const char *path)
+{
+	static const char head[] = "<?xml version=\"1.0\" ?>\n<AnimationSequence>\n"
+				   "  <KeyFrameSequenceCount>2</KeyFrameSequenceCount>\n  <Duration>1</Duration>\n"
+				   "  <KeyFrameSequences>\n";
+	static const char seq[] = "    <KeyFrameSequence>\n      <BoneName>Root</BoneName>\n"
+				  "      <KeyCount>3</KeyCount>\n      <Duration>1</Duration>\n"
+				  "      <KeyInterval>0.5</KeyInterval>\n      <HasTranslation>true</HasTranslation>\n"
+				  "      <HasRotation>false</HasRotation>\n      <HasScale>false</HasScale>\n"
+				  "      <HasTime>false</HasTime>\n      <FixedTranslation>false</FixedTranslation>\n"
+				  "      <FixedRotation>false</FixedRotation>\n      <FixedScale>false</FixedScale>\n"
+				  "      <Translation>\n"
+				  "        <Vector3><X>0</X><Y>0</Y><Z>1</Z></Vector3>\n"
+				  "        <Vector3><X>%d</X><Y>1</Y><Z>2</Z></Vector3>\n"
+				  "        <Vector3><X>%d</X><Y>2</Y><Z>1</Z></Vector3>\n"
+				  "      </Translation>\n    </KeyFrameSequence>\n";
+	char *first = test_format(seq, 1, 2), *last = test_format(seq, 3, 6);
+	char *text = test_format("%s%s%s  </KeyFrameSequences>\n</AnimationSequence>\n", head, first, last);
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	free(text), free(first), free(last);
+}
+
+/* Two sequences named as the --root-motion bone (bone-name-clash): both
+ * are put in place, and the motion is the last one's, which the runtime
+ * plays (the first was taken out, the last left travelling: a game
+ * played the travel twice). */
+static void root_motion_of_a_bone_named_twice_is_the_last_ones(void **state)
+{
+	char *dir = test_tmpdir("rm-two-roots"), *src = test_format("%s/Two.Animation", dir);
+	char *out = test_format("%s/out", dir);
+	animrt_clip *clip, *motion;
+	float t[3], r[4], sc[3];
+	test_run r1;
+
+	(void)state;
+	write_two_roots(src);
+	r1 = test_animc("build", "-q", "--root-motion", "Root", "-o", out, src, NULL);
+	if (r1.status != 0)
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	clip = open_xnb(out, "Two.xnb");
+	motion = open_xnb(out, "Two.motion.xnb");
+	assert_int_equal(clip->sequence_count, 2);
+	for (uint32_t s = 0; s < 2; s++)
+		for (int i = 0; i <= 10; i++) {
+			animrt_sequence_sample(&clip->sequences[s], 0.1f * (float)i, ANIMRT_PLAY_ONCE, NULL, t, r, sc);
+			test_assert_near(t[0], 0, 0);
+			test_assert_near(t[1], 0, 0);
+			test_assert_near(t[2], 1 + (i < 5 ? i : 10 - i) / 5.0, 1e-6);
+		}
+	assert_true(bone_at(motion, "Root", 1, t, r, sc));
+	test_assert_near(t[0], 6, 1e-6);
+	test_assert_near(t[1], 2, 1e-6);
+	test_assert_near(t[2], 0, 0);
+	animrt_close(clip), animrt_close(motion);
+	free(out), free(src), free(dir);
+}
+
 /* Parts of a take keep the take's grid in the compact layout: their
  * keys, now at float times that drift from multiples of their smallest
  * gap, still lie on it; a part ending a hair after a key does not make the
@@ -2424,6 +2483,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
+	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

@@ -175,11 +175,11 @@ static void list_bones(const animc_clip *clip, char *buf, size_t size)
 		snprintf(buf, size, "none");
 }
 
-animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
-				       animc_clip **motion_out, animc_diag_sink *sink)
+/* The motion of one channel `ch` of `clip` into *motion_out, the channel
+ * left in place. */
+static animc_status extract_channel(animc_clip *clip, animc_channel *ch, const animc_root_motion_options *options,
+				    int up, animc_clip **motion_out)
 {
-	int up = options->up == ANIMC_UP_X ? 0 : options->up == ANIMC_UP_Z ? 2 : 1;
-	animc_channel *ch = NULL;
 	animc_clip *motion;
 	animc_channel *m;
 	animc_track *tt, *tr, *mt, *mr;
@@ -187,18 +187,6 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 	uint32_t n, tn, rn;
 	int64_t index;
 
-	*motion_out = NULL;
-	for (uint32_t i = 0; i < clip->channel_count && !ch; i++)
-		if (strcmp(clip->channels[i].bone, options->bone) == 0)
-			ch = &clip->channels[i];
-	if (!ch) {
-		char list[1024];
-
-		list_bones(clip, list, sizeof list);
-		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
-				  "--root-motion: no bone '%s'; the clip's bones are: %s", options->bone, list);
-		return ANIMC_ERR_NOT_FOUND;
-	}
 	motion = animc_clip_create(clip->name);
 	if (!motion)
 		return ANIMC_ERR_NOMEM;
@@ -274,4 +262,38 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 nomem:
 	animc_clip_destroy(motion);
 	return ANIMC_ERR_NOMEM;
+}
+
+animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
+				       animc_clip **motion_out, animc_diag_sink *sink)
+{
+	int up = options->up == ANIMC_UP_X ? 0 : options->up == ANIMC_UP_Z ? 2 : 1;
+	animc_status status = ANIMC_ERR_NOT_FOUND;
+	char list[1024];
+
+	*motion_out = NULL;
+	/* Every sequence of the name in place, the motion the last one's: a
+	 * RobotGame clip may hold two (bone-name-clash), and the runtime
+	 * plays the last one's values; one left travelling would play the
+	 * travel on top of the motion. */
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		animc_clip *motion;
+
+		if (strcmp(clip->channels[i].bone, options->bone) != 0)
+			continue;
+		status = extract_channel(clip, &clip->channels[i], options, up, &motion);
+		if (status != ANIMC_OK) {
+			animc_clip_destroy(*motion_out);
+			*motion_out = NULL;
+			return status;
+		}
+		animc_clip_destroy(*motion_out);
+		*motion_out = motion;
+	}
+	if (status != ANIMC_ERR_NOT_FOUND)
+		return status;
+	list_bones(clip, list, sizeof list);
+	animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "--root-motion: no bone '%s'; the clip's bones are: %s",
+			  options->bone, list);
+	return ANIMC_ERR_NOT_FOUND;
 }

@@ -890,7 +890,9 @@ typedef struct animc_root_motion_options {
  * vertical travel and every other bone are unchanged.  *motion gets a new
  * clip of the same name and duration with one channel, the bone, holding
  * the motion: translation, and rotation when has_yaw (identity
- * otherwise), so that motion + in-place recomposes the source.  An unknown
+ * otherwise), so that motion + in-place recomposes the source.  A clip
+ * with two channels of the bone's name has each put in place, and the
+ * motion is the last one's, whose values the runtime plays.  An unknown
  * bone is ANIMC_ERR_NOT_FOUND, listing the clip's bones.
  */
 animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
