@@ -1252,6 +1252,73 @@ static void root_motion_of_a_bone_named_twice_is_the_last_ones(void **state)
 	free(out), free(src), free(dir);
 }
 
+/* A short RobotGame take, five keys 0.033333 s apart, Duration 0.133333:
+ * frame 4 at the rounded rate, 30, is 0.1333333 s, 3e-7 past the Duration
+ * as written.  It is the last key: --split 1f:4f and 0.0333333:0.1333333
+ * cut what the sidecar saying the same cuts (both were refused as past
+ * the end of the take). */
+static void a_part_ending_at_the_last_key_of_a_short_take(void **state)
+{
+	char *dir = test_tmpdir("split-last-key"), *src = test_format("%s/Short.Animation", dir);
+	char *doc = test_format("%s/parts.xml", dir);
+	static const char keys[] = "        <Vector3><X>0</X><Y>0</Y><Z>0</Z></Vector3>\n"
+				   "        <Vector3><X>1</X><Y>0</Y><Z>0</Z></Vector3>\n"
+				   "        <Vector3><X>3</X><Y>0</Y><Z>0</Z></Vector3>\n"
+				   "        <Vector3><X>6</X><Y>0</Y><Z>0</Z></Vector3>\n"
+				   "        <Vector3><X>10</X><Y>0</Y><Z>0</Z></Vector3>\n";
+	const char *parts = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<XnaContent>\n"
+			    "  <Asset Type=\"AnimationClassLibrary.AnimationDefinition\">\n"
+			    "    <originalClipName></originalClipName>\n    <originalFrameCount>4</originalFrameCount>\n"
+			    "    <ClipParts>\n      <Item>\n        <StartFrame>1</StartFrame>\n"
+			    "        <EndFrame>4</EndFrame>\n        <ClipName>X</ClipName>\n      </Item>\n"
+			    "    </ClipParts>\n  </Asset>\n</XnaContent>\n";
+	static const char *const spellings[] = { "X=1f:4f", "X=0.0333333:0.1333333" };
+	char *text = test_format("<?xml version=\"1.0\" ?>\n<AnimationSequence>\n"
+				 "  <KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n  <Duration>0.133333</Duration>\n"
+				 "  <KeyFrameSequences>\n    <KeyFrameSequence>\n      <BoneName>Root</BoneName>\n"
+				 "      <KeyCount>5</KeyCount>\n      <Duration>0.133333</Duration>\n"
+				 "      <KeyInterval>0.033333</KeyInterval>\n      <HasTranslation>true</HasTranslation>\n"
+				 "      <HasRotation>false</HasRotation>\n      <HasScale>false</HasScale>\n"
+				 "      <HasTime>false</HasTime>\n      <FixedTranslation>false</FixedTranslation>\n"
+				 "      <FixedRotation>false</FixedRotation>\n      <FixedScale>false</FixedScale>\n"
+				 "      <Translation>\n%s      </Translation>\n    </KeyFrameSequence>\n"
+				 "  </KeyFrameSequences>\n</AnimationSequence>\n", keys);
+	char *by_doc = test_format("%s/doc", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, text, strlen(text)));
+	assert_true(test_write_file(doc, parts, strlen(parts)));
+	r = test_animc("build", "-q", "--clips", doc, "-o", by_doc, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	for (size_t i = 0; i < 2; i++) {
+		char *out = test_format("%s/split%zu", dir, i);
+		char *a = test_format("%s/Short/X.xnb", by_doc), *b = test_format("%s/Short/X.xnb", out);
+		animrt_clip *part;
+		float t[3], rot[4], sc[3];
+
+		r = test_animc("build", "-q", "--split", spellings[i], "-o", out, src, NULL);
+		if (r.status != 0)
+			fail_msg("%s: %s", spellings[i], r.err);
+		test_run_release(&r);
+		assert_true(test_same_bytes(a, b));
+		part = open_xnb(out, "Short/X.xnb");
+		assert_true(bone_at(part, "Root", part->duration_s, t, rot, sc));
+		test_assert_near(t[0], 10, 0);
+		test_assert_near(part->duration_s, 0.1, 1e-5);
+		animrt_close(part);
+		free(a), free(b), free(out);
+	}
+	/* Past the last key by more than the snap distance is past the end. */
+	r = test_animc("build", "-q", "--split", "X=0:0.134", "-o", by_doc, src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "past the end of the take"));
+	test_run_release(&r);
+	free(by_doc), free(text), free(doc), free(src), free(dir);
+}
+
 /* Parts of a take keep the take's grid in the compact layout: their
  * keys, now at float times that drift from multiples of their smallest
  * gap, still lie on it; a part ending a hair after a key does not make the
@@ -2484,6 +2551,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),
+	cmocka_unit_test(a_part_ending_at_the_last_key_of_a_short_take),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

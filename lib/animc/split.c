@@ -386,14 +386,21 @@ static bool is_whole_frame(const animc_split_time *t)
 	return t->is_frame && fabs(t->value - floor(t->value + 0.5)) < 1e-6;
 }
 
+/* A boundary `t` given as `given`, at the key of the take it means. */
+static double boundary_at_key(const animc_clip *take, const animc_split *split, const animc_split_time *given,
+			      double t)
+{
+	bool frames_are_keys = !(take->frame_rate > 0) && split->frame_count <= 0;
+
+	return snap_to_key(take, t, frames_are_keys && is_whole_frame(given));
+}
+
 static animc_clip *cut(const animc_clip *take, const animc_split *split, const animc_split_part *split_part,
 		       double start, double end, animc_status *status)
 {
 	animc_clip *part = animc_clip_create(split_part->name);
-	bool frames_are_keys = !(take->frame_rate > 0) && split->frame_count <= 0;
-	double a = snap_to_key(take, start, frames_are_keys && is_whole_frame(&split_part->start));
-	double b = fmin(snap_to_key(take, end, frames_are_keys && is_whole_frame(&split_part->end)),
-			(double)take->duration_s);
+	double a = boundary_at_key(take, split, &split_part->start, start);
+	double b = fmin(boundary_at_key(take, split, &split_part->end, end), (double)take->duration_s);
 
 	if (!part) {
 		*status = ANIMC_ERR_NOMEM;
@@ -460,7 +467,9 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			say(w, part->line, status, ANIMC_ERR_INVALID,
 			    "part '%s' ends at %s, not after its start at %s", part->name, to, from);
 			ok = false;
-		} else if (b > duration + slack) {
+		} else if (boundary_at_key(take, s, &part->end, b) > duration + slack) {
+			/* The last key, as a frame or time that means it, is
+			 * the end, however far rounding puts it past. */
 			char seconds[48] = "", label[300];
 
 			if (part->end.is_frame)
