@@ -2225,6 +2225,43 @@ static void a_clip_without_the_root_bone_fails_alone(void **state)
 	free(idle), free(motion), free(walk), free(out), free(src), free(dir);
 }
 
+/* A part named as a take of its source that is written whole fails the
+ * source, as two parts of one name do (the part took the take's file, the
+ * take went to Idle.1.xnb, exit 0); a part named as its own take, or as
+ * a take split too, is no clash. */
+static void a_part_named_as_a_whole_take_fails(void **state)
+{
+	char *dir = test_tmpdir("part-named-take"), *src = test_format("%s/takes.gltf", dir);
+	char *out = test_format("%s/out", dir), *idle = test_format("%s/takes/Idle.xnb", out);
+	char *kept = test_format("%s/Idle.kept", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	copy_file(idle, kept);
+	r = test_animc("build", "-q", "--split", "Walk/Idle=0:0.5", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "takes.gltf: error: --split: part 'Idle' is named as a take of the source, which is "
+			   "written whole: give the part another name"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_same_bytes(idle, kept));
+	assert_false(test_file_exists(test_format("%s/takes/Idle.1.xnb", out)));
+	r = test_animc("build", "-q", "--split", "Walk/Walk=0:0.5", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--split", "Walk/Idle=0:0.5", "--split", "Idle/Rest=0:0.5", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_same_bytes(idle, kept));
+	assert_true(test_file_exists(test_format("%s/takes/Rest.xnb", out)));
+	free(kept), free(idle), free(out), free(src), free(dir);
+}
+
 /* A RobotGame sequence is one take without a name: messages say "the
  * take", not "take ''", and a TAKE/ it does not have says to leave it out. */
 static void an_unnamed_take_is_named_the_take(void **state)
@@ -2552,6 +2589,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),
 	cmocka_unit_test(a_part_ending_at_the_last_key_of_a_short_take),
+	cmocka_unit_test(a_part_named_as_a_whole_take_fails),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

@@ -497,6 +497,30 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 	return ok;
 }
 
+/* A part named as a take that stays whole: both would be one file, and
+ * the rename that keeps clips of one name apart would give the take's
+ * name, which a game loads, to the part.  Reported, as two parts of one
+ * name are: the parts are the user's to rename. */
+static void check_parts_against_takes(const animc_clip_set *set, const animc_split *splits, uint32_t split_count,
+				      const int64_t *takes, animc_diag_sink *sink, animc_status *status)
+{
+	for (uint32_t c = 0; c < set->count; c++) {
+		bool is_split = false;
+
+		for (uint32_t i = 0; i < split_count; i++)
+			is_split |= takes[i] == (int64_t)c;
+		for (uint32_t i = 0; i < split_count && !is_split && set->clips[c]->name[0]; i++) {
+			where w = { sink, &splits[i] };
+
+			for (uint32_t p = 0; p < splits[i].part_count; p++)
+				if (splits[i].parts[p].name && strcmp(splits[i].parts[p].name, set->clips[c]->name) == 0)
+					say(&w, splits[i].parts[p].line, status, ANIMC_ERR_INVALID,
+					    "part '%s' is named as a take of the source, which is written whole: "
+					    "give the part another name", splits[i].parts[p].name);
+		}
+	}
+}
+
 animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
 				  animc_diag_sink *sink)
 {
@@ -552,6 +576,7 @@ animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits
 		free(ends);
 		total += s->part_count;
 	}
+	check_parts_against_takes(set, splits, split_count, takes, sink, &status);
 	clips = status == ANIMC_OK ? calloc((size_t)set->count + total, sizeof *clips) : NULL;
 	if (status == ANIMC_OK && !clips)
 		status = ANIMC_ERR_NOMEM;

@@ -854,8 +854,9 @@ double animc_clip_frame_rate(const animc_clip *clip);
  * clips must be prepared (animc_clip_prepare).  Errors, each naming the
  * document (and line): a take not found (ANIMC_ERR_NOT_FOUND, listing the
  * takes), a part ending past the take's end, END <= START or START < 0,
- * two parts of one name, frames where the take has no frame rate
- * (ANIMC_ERR_INVALID).  On error the set is unchanged.
+ * two parts of one name, a part named as a take that is not split (it
+ * stays, and one of the two would be renamed), frames where the take has
+ * no frame rate (ANIMC_ERR_INVALID).  On error the set is unchanged.
  */
 animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
 				  animc_diag_sink *sink);
