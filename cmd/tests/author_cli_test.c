@@ -2262,6 +2262,22 @@ static void a_part_named_as_a_whole_take_fails(void **state)
 	free(kept), free(idle), free(out), free(src), free(dir);
 }
 
+/* A warning about a clip's root motion calls it as the build lines do,
+ * 'P.motion' (it said "clip 'P' ... (and 1 more like it: clip 'P')"). */
+static void warnings_about_a_motion_file_name_it(void **state)
+{
+	char *out = test_tmpdir("motion-said");
+	test_run r = test_animc("build", "-q", "--split", "P=1:1.005", "--root-motion", "Root", "-o", out,
+				"testdata/compact/sway.Animation", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "warning: clip 'P': lasts 0.005 s") || !strstr(r.err, "(and 1 more like it: clip 'P.motion')"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out);
+}
+
 /* A RobotGame sequence is one take without a name: messages say "the
  * take", not "take ''", and a TAKE/ it does not have says to leave it out. */
 static void an_unnamed_take_is_named_the_take(void **state)
@@ -2590,6 +2606,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),
 	cmocka_unit_test(a_part_ending_at_the_last_key_of_a_short_take),
 	cmocka_unit_test(a_part_named_as_a_whole_take_fails),
+	cmocka_unit_test(warnings_about_a_motion_file_name_it),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

@@ -214,6 +214,28 @@ static bool prepare_clip(const build_ctx *ctx, const animc_process_options *proc
 	return true;
 }
 
+/* The root motion `motion` of the clip written as `clip` into `out`,
+ * called as the build lines call it ("Walk.motion"; "motion" beside an
+ * unnamed clip), in its diagnostics too: under its clip's name a warning
+ * about it read as one about the clip.  `out` stays zeroed on failure. */
+static void prepare_motion(const build_ctx *ctx, const animc_process_options *process, animc_clip *motion,
+			   const build_output *clip, build_output *out, animc_diag_sink *sink)
+{
+	if (asprintf(&out->clip, "%s%smotion", clip->clip, clip->clip[0] ? "." : "") < 0) {
+		out->clip = NULL;
+		return;
+	}
+	motion->name = animc_arena_strndup(&motion->arena, out->clip, strlen(out->clip));
+	if (motion->name && prepare_clip(ctx, process, motion, sink, out)) {
+		out->name = build_motion_name(clip->name);
+		out->is_motion = true;
+	}
+	if (!out->name) {
+		free(out->bytes), free(out->clip);
+		memset(out, 0, sizeof *out);
+	}
+}
+
 /* The output's name under the job's folder; NULL (reported) when the clip
  * name cannot be a file name.  With `has_motion`, the clip's root motion
  * (CLIP.motion.xnb beside it) must fit as well: the clip is refused whole
@@ -536,20 +558,8 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 			continue;
 		o->name = output_name(ctx, cs->job, set, i, motions && motions[i], sink);
 		o->clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
-		if (o->name && o->clip && motions && motions[i]) {
-			build_output *m = o + 1;
-
-			if (prepare_clip(ctx, &cs->process, motions[i], sink, m)) {
-				m->name = build_motion_name(o->name);
-				m->is_motion = true;
-				if (asprintf(&m->clip, "%s%smotion", o->clip, o->clip[0] ? "." : "") < 0)
-					m->clip = NULL;
-				if (!m->name || !m->clip) {
-					free(m->bytes), free(m->name), free(m->clip);
-					memset(m, 0, sizeof *m);
-				}
-			}
-		}
+		if (o->name && o->clip && motions && motions[i])
+			prepare_motion(ctx, &cs->process, motions[i], o, o + 1, sink);
 		if (!o->name || !o->clip) {
 			free(o->bytes);
 			free(o->name);
