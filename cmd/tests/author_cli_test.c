@@ -1319,6 +1319,59 @@ static void a_part_ending_at_the_last_key_of_a_short_take(void **state)
 	free(by_doc), free(text), free(doc), free(src), free(dir);
 }
 
+/* A take whose bones key a hair apart (Timed at 0.6 and 0.8 s, Even
+ * every 0.066667 s, its keys 9 and 12 at 0.600003 and 0.800004): cut at
+ * frames 9 and 12, each bone keeps its own keys, Even four evenly spaced
+ * ones (it got five, timed, two of them 3e-6 s apart). */
+static void each_bone_of_a_part_keeps_its_own_boundary_keys(void **state)
+{
+	char *dir = test_tmpdir("split-hair"), *src = test_format("%s/Hair.Animation", dir);
+	char *out = test_format("%s/out", dir), *even = test_format("%s", ""), *with_key;
+	static const char seq[] = "    <KeyFrameSequence>\n      <BoneName>%s</BoneName>\n"
+				  "      <KeyCount>%d</KeyCount>\n      <Duration>1</Duration>\n"
+				  "      <KeyInterval>%s</KeyInterval>\n      <HasTranslation>true</HasTranslation>\n"
+				  "      <HasRotation>false</HasRotation>\n      <HasScale>false</HasScale>\n"
+				  "      <HasTime>%s</HasTime>\n      <FixedTranslation>false</FixedTranslation>\n"
+				  "      <FixedRotation>false</FixedRotation>\n      <FixedScale>false</FixedScale>\n"
+				  "      <Translation>\n%s      </Translation>\n%s    </KeyFrameSequence>\n";
+	animrt_clip *part;
+	char *text, *a, *b;
+	test_run r;
+
+	(void)state;
+	for (int i = 0; i < 15; i++) {
+		with_key = test_format("%s        <Vector3><X>%d</X><Y>0</Y><Z>0</Z></Vector3>\n", even, i);
+		free(even);
+		even = with_key;
+	}
+	a = test_format(seq, "Even", 15, "0.066667", "false", even, "");
+	b = test_format(seq, "Timed", 4, "0", "true",
+			"        <Vector3><X>0</X><Y>0</Y><Z>0</Z></Vector3>\n"
+			"        <Vector3><X>1</X><Y>0</Y><Z>0</Z></Vector3>\n"
+			"        <Vector3><X>2</X><Y>0</Y><Z>0</Z></Vector3>\n"
+			"        <Vector3><X>3</X><Y>0</Y><Z>0</Z></Vector3>\n",
+			"      <Time><float>0</float><float>0.6</float><float>0.8</float><float>1</float></Time>\n");
+	text = test_format("<?xml version=\"1.0\" ?>\n<AnimationSequence>\n"
+			   "  <KeyFrameSequenceCount>2</KeyFrameSequenceCount>\n  <Duration>1</Duration>\n"
+			   "  <KeyFrameSequences>\n%s%s  </KeyFrameSequences>\n</AnimationSequence>\n", a, b);
+	assert_true(test_write_file(src, text, strlen(text)));
+	r = test_animc("build", "-q", "--split", "P=9f:12f", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	part = open_xnb(out, "Hair/P.xnb");
+	assert_string_equal(part->sequences[0].bone, "Even");
+	assert_int_equal(part->sequences[0].key_count, 4);
+	assert_false(part->sequences[0].has_time);
+	for (uint32_t k = 0; k < 4; k++)
+		test_assert_near(part->sequences[0].translation[3 * k], 9 + k, 0);
+	assert_int_equal(part->sequences[1].key_count, 2);
+	test_assert_near(part->sequences[1].translation[0], 1, 0);
+	test_assert_near(part->sequences[1].translation[3], 2, 0);
+	animrt_close(part);
+	free(text), free(a), free(b), free(even), free(out), free(src), free(dir);
+}
+
 /* Parts of a take keep the take's grid in the compact layout: their
  * keys, now at float times that drift from multiples of their smallest
  * gap, still lie on it; a part ending a hair after a key does not make the
@@ -2607,6 +2660,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_part_ending_at_the_last_key_of_a_short_take),
 	cmocka_unit_test(a_part_named_as_a_whole_take_fails),
 	cmocka_unit_test(warnings_about_a_motion_file_name_it),
+	cmocka_unit_test(each_bone_of_a_part_keeps_its_own_boundary_keys),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),

@@ -199,120 +199,6 @@ static void describe(char *buf, size_t size, const animc_split_time *t)
 		snprintf(buf, size, "%g s", t->value);
 }
 
-/* Whether START and END are keys of `ch` (first - 1 and first + inner)
- * and its keys are evenly spaced: uniform, or times the uniform pass would
- * take as uniform. */
-static bool is_even_between_keys(const animc_channel *ch, uint32_t first, uint32_t inner, double start,
-				 double end)
-{
-	float interval;
-
-	if (first == 0 || first + inner >= ch->key_count || key_time(ch, first - 1) != start ||
-	    key_time(ch, first + inner) != end)
-		return false;
-	return !ch->has_time || animc_times_evenly_spaced(ch->times_s, ch->key_count, &interval);
-}
-
-/* The part's channel from the take's: keys at START and END with the pose
- * there, the keys strictly between shifted by START. */
-static animc_status cut_channel(animc_clip *part, const animc_channel *ch, double start, double end)
-{
-	float span = (float)(end - start);
-	int64_t index = animc_clip_add_channel(part, ch->bone, strlen(ch->bone));
-	animc_channel *out;
-	uint32_t first = 0, inner = 0, n;
-	float pose[2][ANIMC_TRACK_COUNT][4];
-	bool is_static = ch->key_count < 2, is_even;
-
-	if (index < 0)
-		return ANIMC_ERR_NOMEM;
-	if (!is_static) {
-		is_static = true;
-		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
-			if (ch->tracks[k].is_present && !ch->tracks[k].is_fixed && ch->tracks[k].value_count > 1)
-				is_static = false;
-	}
-	out = &part->channels[index];
-	out->line = ch->line;
-	out->duration_s = span;
-	if (is_static) {
-		/* One value per track for every time: one key spanning the part. */
-		out->key_count = 1;
-		out->key_interval_s = span;
-		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-			const animc_track *tr = &ch->tracks[k];
-			animc_track *to = &out->tracks[k];
-
-			to->is_present = tr->is_present;
-			to->is_fixed = tr->is_fixed;
-			if (!tr->is_present || !tr->value_count)
-				continue;
-			to->value_count = 1;
-			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
-			if (!to->values)
-				return ANIMC_ERR_NOMEM;
-			memcpy(to->values, tr->values, animc_track_width[k] * sizeof(float));
-		}
-		return ANIMC_OK;
-	}
-	while (first < ch->key_count && key_time(ch, first) <= start)
-		first++;
-	while (first + inner < ch->key_count && key_time(ch, first + inner) < end)
-		inner++;
-	n = inner + 2;
-	is_even = is_even_between_keys(ch, first, inner, start, end);
-	out = &part->channels[index];
-	out->key_count = n;
-	out->has_time = true;
-	out->times_s = animc_clip_alloc_floats(part, n);
-	if (!out->times_s)
-		return ANIMC_ERR_NOMEM;
-	out->times_s[0] = 0;
-	for (uint32_t i = 0; i < inner; i++) {
-		/* Even keys between boundary keys stay even: the take's times
-		 * less START would carry the rounding of its larger times into
-		 * the part's small ones. */
-		float t = is_even ? (float)((double)span * (i + 1) / (n - 1))
-				  : (float)(key_time(ch, first + i) - start);
-
-		/* Rounding may not reach back past the boundary key. */
-		out->times_s[i + 1] = t > 0 ? t : 0;
-	}
-	out->times_s[n - 1] = span;
-	for (uint32_t i = 1; i < n; i++)
-		if (out->times_s[i] < out->times_s[i - 1])
-			out->times_s[i] = out->times_s[i - 1];
-	animc_channel_sample(ch, (float)start, pose[0][0], pose[0][1], pose[0][2]);
-	animc_channel_sample(ch, (float)end, pose[1][0], pose[1][1], pose[1][2]);
-	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-		const animc_track *tr = &ch->tracks[k];
-		animc_track *to = &out->tracks[k];
-		unsigned w = animc_track_width[k];
-
-		to->is_present = tr->is_present;
-		to->is_fixed = tr->is_fixed;
-		if (!tr->is_present || !tr->value_count)
-			continue;
-		if (tr->is_fixed || tr->value_count == 1) {
-			to->is_fixed = true;
-			to->value_count = 1;
-			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
-			if (!to->values)
-				return ANIMC_ERR_NOMEM;
-			memcpy(to->values, tr->values, w * sizeof(float));
-			continue;
-		}
-		to->value_count = n;
-		to->values = animc_clip_alloc_values(part, (animc_track_kind)k, n);
-		if (!to->values)
-			return ANIMC_ERR_NOMEM;
-		memcpy(to->values, pose[0][k], w * sizeof(float));
-		memcpy(to->values + w, tr->values + (size_t)w * first, (size_t)w * inner * sizeof(float));
-		memcpy(to->values + (size_t)w * (n - 1), pose[1][k], w * sizeof(float));
-	}
-	return ANIMC_OK;
-}
-
 /*
  * A boundary within float rounding of a key: frame numbers and times turned
  * into seconds (k * duration / frames, k / rate) land a hair beside the key
@@ -377,6 +263,135 @@ static double snap_to_key(const animc_clip *take, double t, bool is_key_frame)
 	for (uint32_t c = 0; c < take->channel_count; c++)
 		nearest_key(&take->channels[c], t, is_key_frame ? FRAME_SNAP_FRACTION : SNAP_FRACTION, &best);
 	return isnan(best) ? t : best;
+}
+
+/* Whether START and END are keys of `ch` (first - 1 and first + inner)
+ * and its keys are evenly spaced: uniform, or times the uniform pass would
+ * take as uniform. */
+static bool is_even_between_keys(const animc_channel *ch, uint32_t first, uint32_t inner, double start,
+				 double end)
+{
+	float interval;
+
+	if (first == 0 || first + inner >= ch->key_count || key_time(ch, first - 1) != start ||
+	    key_time(ch, first + inner) != end)
+		return false;
+	return !ch->has_time || animc_times_evenly_spaced(ch->times_s, ch->key_count, &interval);
+}
+
+/* A boundary of the part as the channel has it: its own key within the
+ * snap distance of `t`, else t.  The bones of a take may key a hair apart
+ * (a RobotGame take's timed bones at 0.8 s, its evenly keyed ones at
+ * 12 * 0.066667 s); each keeps its key rather than gain one a hair off. */
+static double channel_boundary(const animc_channel *ch, double t)
+{
+	double best = NAN;
+
+	nearest_key(ch, t, SNAP_FRACTION, &best);
+	return isnan(best) ? t : best;
+}
+
+/* The part's channel from the take's: keys at START and END with the pose
+ * there, the keys strictly between shifted by START. */
+static animc_status cut_channel(animc_clip *part, const animc_channel *ch, double start, double end)
+{
+	float span = (float)(end - start);
+	int64_t index = animc_clip_add_channel(part, ch->bone, strlen(ch->bone));
+	animc_channel *out;
+	uint32_t first = 0, inner = 0, n;
+	float pose[2][ANIMC_TRACK_COUNT][4];
+	bool is_static = ch->key_count < 2, is_even;
+
+	if (index < 0)
+		return ANIMC_ERR_NOMEM;
+	if (!is_static) {
+		is_static = true;
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+			if (ch->tracks[k].is_present && !ch->tracks[k].is_fixed && ch->tracks[k].value_count > 1)
+				is_static = false;
+	}
+	out = &part->channels[index];
+	out->line = ch->line;
+	out->duration_s = span;
+	if (is_static) {
+		/* One value per track for every time: one key spanning the part. */
+		out->key_count = 1;
+		out->key_interval_s = span;
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+			const animc_track *tr = &ch->tracks[k];
+			animc_track *to = &out->tracks[k];
+
+			to->is_present = tr->is_present;
+			to->is_fixed = tr->is_fixed;
+			if (!tr->is_present || !tr->value_count)
+				continue;
+			to->value_count = 1;
+			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
+			if (!to->values)
+				return ANIMC_ERR_NOMEM;
+			memcpy(to->values, tr->values, animc_track_width[k] * sizeof(float));
+		}
+		return ANIMC_OK;
+	}
+	start = channel_boundary(ch, start);
+	end = channel_boundary(ch, end);
+	while (first < ch->key_count && key_time(ch, first) <= start)
+		first++;
+	while (first + inner < ch->key_count && key_time(ch, first + inner) < end)
+		inner++;
+	n = inner + 2;
+	is_even = is_even_between_keys(ch, first, inner, start, end);
+	out = &part->channels[index];
+	out->key_count = n;
+	out->has_time = true;
+	out->times_s = animc_clip_alloc_floats(part, n);
+	if (!out->times_s)
+		return ANIMC_ERR_NOMEM;
+	out->times_s[0] = 0;
+	for (uint32_t i = 0; i < inner; i++) {
+		/* Even keys between boundary keys stay even: the take's times
+		 * less START would carry the rounding of its larger times into
+		 * the part's small ones. */
+		float t = is_even ? (float)((double)span * (i + 1) / (n - 1))
+				  : (float)(key_time(ch, first + i) - start);
+
+		/* Rounding (or a boundary key of its own) may not reach
+		 * past the part's ends. */
+		out->times_s[i + 1] = t > 0 ? fminf(t, span) : 0;
+	}
+	out->times_s[n - 1] = span;
+	for (uint32_t i = 1; i < n; i++)
+		if (out->times_s[i] < out->times_s[i - 1])
+			out->times_s[i] = out->times_s[i - 1];
+	animc_channel_sample(ch, (float)start, pose[0][0], pose[0][1], pose[0][2]);
+	animc_channel_sample(ch, (float)end, pose[1][0], pose[1][1], pose[1][2]);
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *tr = &ch->tracks[k];
+		animc_track *to = &out->tracks[k];
+		unsigned w = animc_track_width[k];
+
+		to->is_present = tr->is_present;
+		to->is_fixed = tr->is_fixed;
+		if (!tr->is_present || !tr->value_count)
+			continue;
+		if (tr->is_fixed || tr->value_count == 1) {
+			to->is_fixed = true;
+			to->value_count = 1;
+			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
+			if (!to->values)
+				return ANIMC_ERR_NOMEM;
+			memcpy(to->values, tr->values, w * sizeof(float));
+			continue;
+		}
+		to->value_count = n;
+		to->values = animc_clip_alloc_values(part, (animc_track_kind)k, n);
+		if (!to->values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->values, pose[0][k], w * sizeof(float));
+		memcpy(to->values + w, tr->values + (size_t)w * first, (size_t)w * inner * sizeof(float));
+		memcpy(to->values + (size_t)w * (n - 1), pose[1][k], w * sizeof(float));
+	}
+	return ANIMC_OK;
 }
 
 /* A boundary given as a whole frame: it means a key.  A fractional frame

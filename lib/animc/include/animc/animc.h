@@ -848,8 +848,8 @@ double animc_clip_frame_rate(const animc_clip *clip);
  * (keys at START and END with the take's pose there, the take's keys in
  * between shifted to start at 0), so that sampling the part at t gives the
  * take at START + t.  A START or END within 1e-4 of the key spacing of a
- * key is that key (frames converted to seconds land beside their keys by
- * rounding), and a part between keys of evenly spaced keys keeps them
+ * key is that key, for each channel its own (frames converted to seconds
+ * land beside their keys by rounding, and bones may key a hair apart), and a part between keys of evenly spaced keys keeps them
  * evenly spaced.  The take itself goes; other takes stay.  The set's
  * clips must be prepared (animc_clip_prepare).  Errors, each naming the
  * document (and line): a take not found (ANIMC_ERR_NOT_FOUND, listing the
