@@ -523,6 +523,53 @@ static bool is_own_output_name(const build_ctx *ctx, const build_job *j, const c
 	return rest[1] != '.' && rest + 1 < name + len - ext_len;
 }
 
+/* The entry's outputs named under the source's own folder, each one this
+ * source's compile writes (is_own_output_name); false when one is not
+ * (said) or out of memory. */
+static bool name_hit_outputs(build_ctx *ctx, const build_job *j, build_result *r, const cli_cache_result *hit)
+{
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		build_output *o = &r->outputs[i];
+		char *name;
+
+		if (!o->name || strcmp(o->name, hit->outputs[i].path) != 0 || o->staged)
+			return false;
+		if (!is_own_output_name(ctx, j, o->name)) {
+			build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it names an output "
+				       "'%s' that it does not write; not used, compiling instead", o->name);
+			return false;
+		}
+		name = job_folder_len(j) ? folder_join(j, o->name) : strdup(o->name);
+		if (!name)
+			return false;
+		free(o->name);
+		o->name = name;
+		o->is_unchanged = o->is_written = o->is_refused = false;
+		memset(&o->state, 0, sizeof o->state);
+	}
+	return true;
+}
+
+/* Each fetched output as the compile that stored the entry made it (its
+ * size and hash in the entry's record): a blob of another output, an
+ * entry edited to name it, is not this one (said). */
+static bool hit_holds_its_bytes(build_ctx *ctx, const build_job *j, const build_result *r,
+				const cli_cache_result *hit)
+{
+	for (uint32_t i = 0; i < r->output_count; i++) {
+		build_hash h;
+
+		build_hash_bytes(hit->outputs[i].data, hit->outputs[i].size, &h);
+		if (hit->outputs[i].size != r->outputs[i].size || !build_hash_equal(&h, &r->outputs[i].hash)) {
+			build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it holds other bytes "
+				       "for '%s' than its compile made; not used, compiling instead",
+				       cli_basename(r->outputs[i].name));
+			return false;
+		}
+	}
+	return true;
+}
+
 /* A hit as this run's result: outputs from the cache, the rest from the
  * entry's meta (the compile's result, bytes left out).  False when the
  * entry does not fit this source (another layout of outputs, other files
@@ -546,26 +593,8 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	for (uint32_t i = 0; ctx->options->warnings_as_errors && i < r.diag_count; i++)
 		if (r.diags[i].severity == ANIMC_WARNING && !build_diag_is_allowed(ctx->options, &r.diags[i]))
 			goto out;
-	for (uint32_t i = 0; i < r.output_count; i++) {
-		build_output *o = &r.outputs[i];
-		char *name;
-
-		if (!o->name || strcmp(o->name, hit->outputs[i].path) != 0 || o->staged)
-			goto out;
-		if (!is_own_output_name(ctx, j, o->name)) {
-			build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it names an output "
-				       "'%s' that it does not write; not used, compiling instead", o->name);
-			goto out;
-		}
-		/* Named in the entry under the source's own folder. */
-		name = job_folder_len(j) ? folder_join(j, o->name) : strdup(o->name);
-		if (!name)
-			goto out;
-		free(o->name);
-		o->name = name;
-		o->is_unchanged = o->is_written = o->is_refused = false;
-		memset(&o->state, 0, sizeof o->state);
-	}
+	if (!name_hit_outputs(ctx, j, &r, hit))
+		goto out;
 	/* The source as it is now, for the manifest and the local key. */
 	if (!cli_read_file(j->path, &data, &size, &err) || !(key = XXH3_createState()))
 		goto out;
@@ -630,19 +659,8 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		goto out;
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r.key);
-	/* Each output as the compile that stored the entry made it: a blob
-	 * of another output (an entry edited to name it) is not this one. */
-	for (uint32_t i = 0; i < r.output_count; i++) {
-		build_hash h;
-
-		build_hash_bytes(hit->outputs[i].data, hit->outputs[i].size, &h);
-		if (hit->outputs[i].size != r.outputs[i].size || !build_hash_equal(&h, &r.outputs[i].hash)) {
-			build_say_kind(ctx, ANIMC_WARNING, "cache", j->path, "the cache's entry for it holds other bytes "
-				       "for '%s' than its compile made; not used, compiling instead",
-				       cli_basename(r.outputs[i].name));
-			goto out;
-		}
-	}
+	if (!hit_holds_its_bytes(ctx, j, &r, hit))
+		goto out;
 	for (uint32_t i = 0; i < r.output_count; i++) {
 		build_output *o = &r.outputs[i];
 
