@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "test_support.h"
 #include <animc/animrt.h>
@@ -166,6 +167,34 @@ static void an_unnamed_clip_keeps_its_name_when_one_before_fails(void **state)
 	assert_true(clip->duration_s == 2.0f);
 	animrt_close(clip);
 	free(clip1), free(clip0), free(out), free(src), free(dir);
+}
+
+/* A glTF 1.0 file, GLB or JSON, fails with its reason, in a folder too.
+ * It went to Assimp, whose glTF 1.0 reader reads no animation: "holds
+ * no animation", and in a folder skipped with exit 0. */
+static void gltf_1_is_refused_with_its_reason(void **state)
+{
+	char *dir = test_tmpdir("gltf-1"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *json = test_format("%s/walk.gltf", art), *glb = test_format("%s/run.glb", art);
+	static const char text[] = "{\"asset\":{\"version\":\"1.0\"},\"animations\":{\"a\":{\"channels\":[],"
+				   "\"samplers\":{}}}}";
+	static const uint8_t head[20] = "glTF\x01\0\0\0\x14\0\0\0\0\0\0\0\0\0\0\0";
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(art, 0755), 0);
+	assert_true(test_write_file(json, text, strlen(text)));
+	assert_true(test_write_file(glb, head, sizeof head));
+	r = test_animc("build", "--progress", "never", "-o", out, art, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "walk.gltf: error: asset.version: glTF 1.0: only glTF 2.0 is read (nor does Assimp read "
+			   "glTF 1.0 animations): convert the file to glTF 2.0") ||
+	    !strstr(r.err, "run.glb: error: byte 4: GLB version 1: only GLB version 2 (glTF 2.0) is read (nor does "
+			   "Assimp read glTF 1.0 animations)"))
+		fail_msg("%s", r.err);
+	assert_non_null(strstr(r.out, ", 2 failed,"));
+	test_run_release(&r);
+	free(glb), free(json), free(out), free(art), free(dir);
 }
 
 static void cli_fails_each_hostile_file_without_output(void **state)
@@ -529,6 +558,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
 	cmocka_unit_test(an_unnamed_clip_keeps_its_name_when_one_before_fails),
+	cmocka_unit_test(gltf_1_is_refused_with_its_reason),
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),
 	cmocka_unit_test(edge_cases_write_playable_clips),

@@ -1107,7 +1107,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 
 const animc_importer animc_importer_assimp = {
 	.name = "assimp",
-	.description = "animations Assimp reads: .x .fbx .dae .bvh .md5anim ... (glTF 1.0)",
+	.description = "animations Assimp reads: .x .fbx .dae .bvh .md5anim ...",
 	.probe = probe_assimp,
 	.import = import_assimp,
 	.needs_isolation = true,

@@ -260,7 +260,9 @@ static animc_status parse_glb(gltf_doc *doc, const uint8_t *data, size_t size, c
 	length = read_u32(data + 8);
 	if (version != 2) {
 		animc_diag_report_at(doc->sink, ANIMC_ERROR, 4,
-				     "GLB version %u: only GLB version 2 (glTF 2.0) is read", version);
+				     "GLB version %u: only GLB version 2 (glTF 2.0) is read%s", version,
+				     version == 1 ? " (nor does Assimp read glTF 1.0 animations): convert the file to "
+				     "glTF 2.0" : "");
 		return ANIMC_ERR_UNSUPPORTED;
 	}
 	if (length != size) {
@@ -355,7 +357,8 @@ static animc_status check_asset(gltf_doc *doc)
 				 "(MAJOR.MINOR)", version);
 	if (major != 2)
 		return animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, "asset.version",
-				 "glTF %s: only glTF 2.0 is read", version);
+				 "glTF %s: only glTF 2.0 is read%s", version,
+				 major == 1 ? " (nor does Assimp read glTF 1.0 animations): convert the file to glTF 2.0" : "");
 	min_version = animc_gltf_get_string(doc, asset, "asset", "minVersion", false, &ok);
 	if (!ok)
 		return animc_gltf_status(doc);

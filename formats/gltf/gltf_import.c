@@ -1060,10 +1060,12 @@ static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size
 	size_t skip = 0;
 	int version;
 
-	/* "glTF": a GLB container; version 1 (glTF 1.0) is Assimp's.  One
-	 * cut before its version is no one's: ours, to say where it ends. */
+	/* "glTF": a GLB container, ours whatever its version: glTF 1.0 is
+	 * refused with a reason (Assimp's reader of it reads no animation,
+	 * and said the file held none).  One cut before its version is ours
+	 * too, to say where it ends. */
 	if (size >= 4 && head_u32(head) == 0x46546C67u)
-		return size >= 8 && head_u32(head + 4) == 1 ? ANIMC_PROBE_NO : ANIMC_PROBE_CONTENT;
+		return ANIMC_PROBE_CONTENT;
 	if (size >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
 		skip = 3;
 	while (skip < size && (head[skip] == ' ' || head[skip] == '\t' || head[skip] == '\r' ||
@@ -1071,10 +1073,8 @@ static animc_probe probe_gltf(const char *path, const uint8_t *head, size_t size
 		skip++;
 	if (skip < size && head[skip] == '{') {
 		version = head_version(head + skip, size - skip);
-		if (version == 1)
-			return ANIMC_PROBE_NO;   /* glTF 1.0: Assimp reads it */
 		if (version >= 0)
-			return ANIMC_PROBE_CONTENT;   /* 2.x, or a later one to refuse */
+			return ANIMC_PROBE_CONTENT;   /* 2.x, or another one to refuse */
 	}
 	return has_extension(path, ".gltf") || has_extension(path, ".glb") ? ANIMC_PROBE_EXTENSION :
 									      ANIMC_PROBE_NO;

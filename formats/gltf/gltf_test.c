@@ -728,8 +728,8 @@ static void probe_claims_gltf_before_assimp(void **state)
 		{ "a.gltf", "{\"accessors\": []", &animc_importer_gltf },      /* asset further on */
 		{ "a.GLB", "glTF\x02\0\0\0", &animc_importer_gltf },
 		{ "a.bin", "glTF\x02\0\0\0", &animc_importer_gltf },
-		{ "a.gltf", "{\"asset\":{\"version\":\"1.0\"}}", &animc_importer_assimp },  /* glTF 1.0 */
-		{ "a.glb", "glTF\x01\0\0\0", &animc_importer_assimp },
+		{ "a.gltf", "{\"asset\":{\"version\":\"1.0\"}}", &animc_importer_gltf },  /* glTF 1.0: refused */
+		{ "a.glb", "glTF\x01\0\0\0", &animc_importer_gltf },
 		{ "a.json", "{\"nodes\": []}", NULL },
 	};
 
