@@ -60,7 +60,8 @@ typedef struct writer {
 	double first_s, last_s;
 } writer;
 
-/* A file the last build found no importer for (a log, notes): it being
+/* A file the last build found no importer for (a log, notes; not one a
+ * source read, such as a glTF buffer, which a walk skips too): it being
  * written holds no rebuild back, and bytes added to it start none.  `size`:
  * the largest it has been since the last build saw it. */
 typedef struct file_id {
@@ -1045,6 +1046,20 @@ static void watch_link_target(watch_state *w, const char *path)
 	free(real);
 }
 
+/* Is file f one that a source of manifest m read (a glTF buffer, which a
+ * folder's walk also finds and skips, no importer reading it alone)? */
+static bool is_read_by_a_source(const manifest *m, const file_id *f)
+{
+	for (size_t i = 0; i < m->count; i++)
+		for (uint32_t d = 0; d < m->entries[i].dep_count; d++) {
+			const build_file_state *s = &m->entries[i].deps[d].state;
+
+			if (s->dev == f->dev && s->ino == f->ino)
+				return true;
+		}
+	return m->has_skeleton && m->skeleton.state.dev == f->dev && m->skeleton.state.ino == f->ino;
+}
+
 /* Watch every file the last build read besides its sources (a clip-split
  * sidecar, a glTF buffer, the --skeleton model, the project, the file a
  * linked source leads to), as its manifest records them: an edit there
@@ -1075,6 +1090,13 @@ static void watch_files_read(watch_state *w, const build_options *o)
 		}
 		if (m.has_skeleton)
 			watch_file(w, m.skeleton.path);
+		/* A file a source read is no log: it saved in place (`cp`
+		 * over it, the same size or larger) is a change. */
+		for (size_t i = 0; i < w->not_source_count;)
+			if (is_read_by_a_source(&m, &w->not_sources[i]))
+				w->not_sources[i] = w->not_sources[--w->not_source_count];
+			else
+				i++;
 	}
 	for (size_t i = 0; i < w->writer_count;) {
 		const watched *dir = find_wd(w, w->writers[i].wd);

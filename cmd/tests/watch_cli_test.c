@@ -640,6 +640,49 @@ static void watch_follows_a_dependency_named_as_left_out(void **state)
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A glTF buffer in a watched folder (which the walk also finds, and skips:
+ * no importer reads it alone) saved in place at the same size, as `cp`
+ * over it writes it: taken for a log growing, it started no rebuild and
+ * the output kept the old keys. */
+static void watch_builds_a_buffer_saved_in_place(void **state)
+{
+	char *dir = test_tmpdir("watch-buffer-in-place"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *ref = test_format("%s/ref", dir);
+	char *bin = test_format("%s/wag data.bin", src), *xnb = test_format("%s/external/wag.xnb", out);
+	char *ref_xnb = test_format("%s/external/wag.xnb", ref);
+	size_t size, ref_size, before_size;
+	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *got, *want, *before;
+	watcher w;
+	test_run r;
+	int fd;
+
+	(void)state;
+	mkdir(src, 0755);
+	r = test_exec("cp", "testdata/gltf/external.gltf", "testdata/gltf/wag data.bin", src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	before = test_read_file(xnb, &before_size);
+	settle();
+	data[size - 1] ^= 0x40;   /* the last key's value */
+	fd = open(bin, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, size), (ssize_t)size);
+	close(fd);
+	wait_for_builds(&w, 2);
+	stop_watch(NULL);
+	r = test_animc("build", "-q", "-o", ref, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	got = test_read_file(xnb, &size);
+	want = test_read_file(ref_xnb, &ref_size);
+	assert_true(size == ref_size && memcmp(got, want, size) == 0);
+	assert_false(size == before_size && memcmp(got, before, size) == 0);
+	free(got), free(want), free(before), free(data), free(ref_xnb), free(xnb), free(bin), free(ref);
+	free(w.log), free(src), free(out), free(dir);
+}
+
 static char *corpus_copy(const char *dir, unsigned *count)
 {
 	char *src = test_format("%s/src", dir);
@@ -1855,6 +1898,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_dependency_named_as_left_out, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_a_buffer_saved_in_place, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
