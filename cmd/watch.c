@@ -6,7 +6,8 @@
  * closed; not one the last build found no importer for, and none for
  * long) and nothing has happened for WATCH_QUIET_MS, so a half-written
  * source is never compiled.  Bytes added to a file the last build found
- * no importer for (a log growing) are no change.  Each rebuild runs the build engine in a child
+ * no importer for (a log growing) are no change, unless it was empty then
+ * or still being written.  Each rebuild runs the build engine in a child
  * process (incremental: only what changed compiles; --prune is on, so a
  * deleted source takes its outputs with it) and prints one line.  SIGINT or
  * SIGTERM stop the child's build as a build stops (no temporary file is
@@ -67,6 +68,10 @@ typedef struct writer {
 typedef struct file_id {
 	uint64_t dev, ino;
 	uint64_t size;
+	/* The build saw it while it was open for writing (its writer given
+	 * up on, or still writing): maybe a new file's first bytes, so its
+	 * next close is a change (an exporter that stalled mid-file). */
+	bool is_open;
 } file_id;
 
 /* A file the build itself writes (--report, --junit, --depfile): its
@@ -88,6 +93,10 @@ typedef struct watch_state {
 	size_t writer_count;
 	file_id *not_sources;
 	size_t not_source_count;
+	/* Writers given up on since the last build (writers_expire): the
+	 * build may see their files half written. */
+	writer *given_up;
+	size_t given_up_count;
 	bool is_dirty;
 	double last_event_s;
 	/* When is_dirty was first set since the last rebuild: events that
@@ -351,8 +360,15 @@ static void writers_expire(watch_state *w, double t)
 	for (size_t i = 0; i < w->writer_count;) {
 		if (t - w->writers[i].last_s > WATCH_WRITER_GIVEUP_MS / 1000.0 ||
 		    t - w->writers[i].first_s > WATCH_WRITER_LIMIT_MS / 1000.0) {
+			writer *grown = realloc(w->given_up, (w->given_up_count + 1) * sizeof *grown);
+
 			w->is_dirty = true;   /* build what it holds now */
-			free(w->writers[i].name);
+			if (grown) {
+				w->given_up = grown;
+				grown[w->given_up_count++] = w->writers[i];
+			} else {
+				free(w->writers[i].name);
+			}
 			w->writers[i] = w->writers[--w->writer_count];
 		} else {
 			i++;
@@ -377,18 +393,32 @@ static int writers_next_ms(const watch_state *w, double t)
 	return next < 0 ? -1 : next <= t ? 0 : (int)((next - t) * 1000) + 1;
 }
 
+/* The index of the file `st` describes among the not_sources;
+ * not_source_count when it is none of them. */
+static size_t not_source_at(const watch_state *w, const struct stat *st)
+{
+	size_t i = 0;
+
+	while (i < w->not_source_count &&
+	       !(w->not_sources[i].dev == (uint64_t)st->st_dev && w->not_sources[i].ino == (uint64_t)st->st_ino))
+		i++;
+	return i;
+}
+
 /* Is NAME in folder DIR a file the build may read?  Not when the last
- * build found no importer for it. */
+ * build found no importer for it, unless it was empty then (no importer
+ * has read it yet: its first bytes may make it a source). */
 static bool may_be_read(const watch_state *w, const char *dir, const char *name)
 {
 	char *path = cli_path_join(dir, name, NULL);
 	struct stat st;
 	bool is_read = true;
 
-	if (path && stat(path, &st) == 0)
-		for (size_t i = 0; is_read && i < w->not_source_count; i++)
-			is_read = !(w->not_sources[i].dev == (uint64_t)st.st_dev &&
-				    w->not_sources[i].ino == (uint64_t)st.st_ino);
+	if (path && stat(path, &st) == 0) {
+		size_t i = not_source_at(w, &st);
+
+		is_read = i == w->not_source_count || w->not_sources[i].size == 0;
+	}
 	free(path);
 	return is_read;
 }
@@ -396,7 +426,8 @@ static bool may_be_read(const watch_state *w, const char *dir, const char *name)
 /* Does event E only add bytes to a file the last build found no importer
  * for (a log growing)?  Nothing a build reads changed: no rebuild.  The
  * file made smaller than it was (truncated), another file at its name, it
- * deleted, moved or touched, is a change as any. */
+ * deleted, moved or touched, is a change as any; so are the first bytes of
+ * one the build saw empty, and the close of one it saw being written. */
 static bool is_append_to_not_source(watch_state *w, const char *dir, const struct inotify_event *e)
 {
 	char *path;
@@ -411,20 +442,23 @@ static bool is_append_to_not_source(watch_state *w, const char *dir, const struc
 		return false;
 	}
 	free(path);
-	for (size_t i = 0; i < w->not_source_count; i++) {
-		file_id *f = &w->not_sources[i];
+	size_t i = not_source_at(w, &st);
+	file_id *f = i < w->not_source_count ? &w->not_sources[i] : NULL;
 
-		if (f->dev != (uint64_t)st.st_dev || f->ino != (uint64_t)st.st_ino)
-			continue;
-		/* The largest size seen, so that a truncation soon grown
-		 * past the size the build saw is still told apart; a smaller
-		 * one is not kept, so that the close ending the truncation
-		 * is a change too. */
-		is_append = (uint64_t)st.st_size >= f->size;
-		if (is_append)
-			f->size = (uint64_t)st.st_size;
-		break;
+	/* Not a log: one the build saw empty (made empty first, then
+	 * written: its first bytes), nor the close of one the build saw
+	 * while it was being written (a slow writer's new file, whole now). */
+	if (!f || f->size == 0 || (f->is_open && (e->mask & IN_CLOSE_WRITE))) {
+		if (f)
+			f->is_open = false;
+		return false;
 	}
+	/* The largest size seen, so that a truncation soon grown past the
+	 * size the build saw is still told apart; a smaller one is not kept,
+	 * so that the close ending the truncation is a change too. */
+	is_append = (uint64_t)st.st_size >= f->size;
+	if (is_append)
+		f->size = (uint64_t)st.st_size;
 	return is_append;
 }
 
@@ -1060,6 +1094,46 @@ static bool is_read_by_a_source(const manifest *m, const file_id *f)
 	return m->has_skeleton && m->skeleton.state.dev == f->dev && m->skeleton.state.ino == f->ino;
 }
 
+/* The file writer `wr` writes, if the last build found no importer for
+ * it: it saw it open for writing (file_id's is_open). */
+static void mark_open(watch_state *w, const writer *wr)
+{
+	const watched *dir = find_wd(w, wr->wd);
+	char *path = dir ? cli_path_join(dir->dir, wr->name, NULL) : NULL;
+	struct stat st;
+
+	if (path && stat(path, &st) == 0) {
+		size_t i = not_source_at(w, &st);
+
+		if (i < w->not_source_count)
+			w->not_sources[i].is_open = true;
+	}
+	free(path);
+}
+
+/* After a build: the files it found no importer for that were open for
+ * writing (writers given up on before it, writers still at work) are
+ * marked so; those still being written hold no rebuild back. */
+static void note_open_files(watch_state *w)
+{
+	for (size_t i = 0; i < w->given_up_count; i++) {
+		mark_open(w, &w->given_up[i]);
+		free(w->given_up[i].name);
+	}
+	w->given_up_count = 0;
+	for (size_t i = 0; i < w->writer_count;) {
+		const watched *dir = find_wd(w, w->writers[i].wd);
+
+		if (dir && !may_be_read(w, dir->dir, w->writers[i].name)) {
+			mark_open(w, &w->writers[i]);
+			free(w->writers[i].name);
+			w->writers[i] = w->writers[--w->writer_count];
+		} else {
+			i++;
+		}
+	}
+}
+
 /* Watch every file the last build read besides its sources (a clip-split
  * sidecar, a glTF buffer, the --skeleton model, the project, the file a
  * linked source leads to), as its manifest records them: an edit there
@@ -1086,7 +1160,7 @@ static void watch_files_read(watch_state *w, const build_options *o)
 			if (!grown)
 				continue;
 			w->not_sources = grown;
-			grown[w->not_source_count++] = (file_id){ e->state.dev, e->state.ino, e->state.size };
+			grown[w->not_source_count++] = (file_id){ e->state.dev, e->state.ino, e->state.size, false };
 		}
 		if (m.has_skeleton)
 			watch_file(w, m.skeleton.path);
@@ -1098,16 +1172,7 @@ static void watch_files_read(watch_state *w, const build_options *o)
 			else
 				i++;
 	}
-	for (size_t i = 0; i < w->writer_count;) {
-		const watched *dir = find_wd(w, w->writers[i].wd);
-
-		if (dir && !may_be_read(w, dir->dir, w->writers[i].name)) {
-			free(w->writers[i].name);
-			w->writers[i] = w->writers[--w->writer_count];
-		} else {
-			i++;
-		}
-	}
+	note_open_files(w);
 	manifest_release(&m);
 	free(path);
 }
@@ -1506,6 +1571,9 @@ static int run_watch(int argc, char **argv)
 	free(w.skip_real[1]);
 	for (size_t i = 0; i < w.writer_count; i++)
 		free(w.writers[i].name);
+	for (size_t i = 0; i < w.given_up_count; i++)
+		free(w.given_up[i].name);
+	free(w.given_up);
 	free(w.dirs);
 	free(w.writers);
 	free(w.not_sources);

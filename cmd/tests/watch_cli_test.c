@@ -1798,6 +1798,53 @@ static void watch_does_not_rebuild_for_lines_added_to_a_log(void **state)
 	free(fresh), free(log), free(turn), free(out), free(src), free(dir), free(w.log);
 }
 
+/* A new XNA .xml made empty first (touch, an editor's new file) and then
+ * written in place, or written by a writer that stalled past the watch's
+ * wait after its first bytes (no <XnaContent> yet), was taken for a log
+ * growing: the build had found no importer for it, so its bytes started
+ * no rebuild and it was never built.  Both are built now. */
+static void watch_builds_a_new_file_written_after_a_build_saw_it(void **state)
+{
+	char *dir = test_tmpdir("watch-new-empty"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *fresh = test_format("%s/New.xml", src), *slow = test_format("%s/Slow.xml", src);
+	char *fresh_xnb = test_format("%s/New/Idle.xnb", out), *slow_xnb = test_format("%s/Slow/Idle.xnb", out);
+	char *turn = test_format("%s/Turn.Animation", src), *text = turn_with_duration("1.5");
+	size_t size, head;
+	uint8_t *walker = test_read_file("testdata/authoring/Walker.xml", &size);
+	watcher w;
+	int fd;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(turn, text);
+	free(text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	settle();
+	save(fresh, "");
+	wait_for_builds(&w, 2);
+	assert_false(test_file_exists(fresh_xnb));
+	settle();
+	assert_true(test_write_file(fresh, walker, size));
+	wait_for_builds(&w, 3);
+	assert_true(test_file_exists(fresh_xnb));
+
+	/* The XML declaration, then nothing until the watch gave up
+	 * waiting and built; then the rest. */
+	head = (size_t)(strstr((const char *)walker, "<XnaContent") - (const char *)walker);
+	fd = open(slow, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, walker, head), (ssize_t)head);
+	wait_for_builds(&w, 4);
+	assert_false(test_file_exists(slow_xnb));
+	assert_int_equal(write(fd, walker + head, size - head), (ssize_t)(size - head));
+	close(fd);
+	wait_for_builds(&w, 5);
+	assert_true(test_file_exists(slow_xnb));
+	free(walker), free(slow_xnb), free(fresh_xnb), free(slow), free(fresh), free(turn), free(out), free(src);
+	free(dir), free(w.log);
+}
+
 /* A sidecar copied in beside a source named on the command line (or a
  * project's item) started no rebuild: only the source's own name was
  * watched in its folder.  The take is now split as a build splits it. */
@@ -1875,6 +1922,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
 	cmocka_unit_test_teardown(watch_does_not_rebuild_for_lines_added_to_a_log, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_a_new_file_written_after_a_build_saw_it, stop_watch),
 	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
