@@ -229,15 +229,29 @@ static bool read_dir(DIR *dir, dir_entry **out, size_t *count)
 	}
 	if (n)
 		qsort(entries, n, sizeof *entries, compare_entries);
+	size_t kept = 0;
+
 	for (size_t i = 0; i < n; i++) {
-		if (entries[i].type == DT_REG)
-			continue;
-		entries[i].has_stat = fstatat(dirfd(dir), entries[i].name, &entries[i].st, 0) == 0;
-		if (!entries[i].has_stat)
-			entries[i].st.st_mode = (mode_t)errno;   /* kept for the message */
+		dir_entry *d = &entries[i];
+
+		if (d->type != DT_REG && !(d->has_stat = fstatat(dirfd(dir), d->name, &d->st, 0) == 0)) {
+			int error = errno;
+			struct stat link;
+
+			/* Gone since the folder listed it (a tool's temporary
+			 * renamed away): it was not there, and is left out.  A
+			 * link that leads nowhere is there: unreadable. */
+			if ((error == ENOENT || error == ENOTDIR) &&
+			    fstatat(dirfd(dir), d->name, &link, AT_SYMLINK_NOFOLLOW) != 0) {
+				free(d->name);
+				continue;
+			}
+			d->st.st_mode = (mode_t)error;   /* kept for the message */
+		}
+		entries[kept++] = *d;
 	}
 	*out = entries;
-	*count = n;
+	*count = kept;
 	return true;
 fail:
 	for (size_t i = 0; i < n; i++)
@@ -1234,6 +1248,14 @@ static void stat_source(const build_options *o, build_job *j)
 		j->size = (uint64_t)st.st_size;
 		return;
 	}
+	/* Gone since the folder listed it: it was not there (a name that
+	 * lives for a moment, such as sed -i's sedXXXXXX), which is no
+	 * unreadable file; build_plan_check leaves it out. */
+	if (!j->is_explicit && (error == ENOENT || error == ENOTDIR) && lstat(j->path, &st) != 0) {
+		j->needs_compile = false;
+		j->is_done = j->is_gone = true;
+		return;
+	}
 	/* As the walk would have said it. */
 	if (error) {
 		decide_unreadable(o, j, strerror_r(error, message, sizeof message));
@@ -1265,6 +1287,20 @@ static void *check_jobs(void *arg)
 			j->skips_cache = build_cache_skips(ctx->options, j);
 	}
 	return NULL;
+}
+
+/* Leave out the jobs stat_source found gone, keeping the plan's order. */
+static void drop_gone(build_plan *plan)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < plan->count; i++) {
+		if (plan->jobs[i].is_gone)
+			release_job(&plan->jobs[i]);
+		else
+			plan->jobs[kept++] = plan->jobs[i];
+	}
+	plan->count = kept;
 }
 
 void build_plan_check(build_ctx *ctx)
@@ -1313,6 +1349,7 @@ void build_plan_check(build_ctx *ctx)
 		else
 			check_jobs(&(check_share){ ctx, t, threads, same_options, has_cache });
 	}
+	drop_gone(&ctx->plan);
 }
 
 bool build_is_my_shard(const build_options *o, const char *out_base)

@@ -38,6 +38,10 @@ typedef struct build_job {
 	 * an error.  is_explicit still holds (--split and --clips cut it). */
 	bool is_listed;
 	bool has_state;      /* `state` comes from the walk */
+	/* Its folder listed it, and it was gone when its state was read (a
+	 * tool's temporary, renamed away; a source deleted meanwhile): not a
+	 * file of the tree, left out of the plan as if never listed. */
+	bool is_gone;
 	build_file_state state;
 	uint64_t size;
 	/* Decided by the plan: compile it (needs_compile), or the result is
