@@ -9,7 +9,8 @@
  * no importer for (a log growing) are no change, unless it was empty then
  * or still being written.  Each rebuild runs the build engine in a child
  * process (incremental: only what changed compiles; --prune is on, so a
- * deleted source takes its outputs with it) and prints one line.  SIGINT or
+ * deleted source takes its outputs with it) and prints one line (one
+ * whose process dies says so, and is built again once).  SIGINT or
  * SIGTERM stop the child's build as a build stops (no temporary file is
  * left, no output is partial) and end the watch with status 0.
  */
@@ -1021,14 +1022,15 @@ static pid_t start_build(build_options *o, int fds[2])
 
 /* Wait for the build, keeping what it prints on its standard output and
  * error (text[0], text[1]: malloc()ed, NUL-terminated) and passing a stop
- * on to it: it removes what it was writing before it ends. */
-static void finish_build(pid_t pid, int fds[2], char *text[2])
+ * on to it: it removes what it was writing before it ends.  Returns how it
+ * ended (waitpid()'s status; -1 unknown). */
+static int finish_build(pid_t pid, int fds[2], char *text[2])
 {
 	size_t size[2] = { 0, 0 };
 	FILE *f[2] = { open_memstream(&text[0], &size[0]), open_memstream(&text[1], &size[1]) };
 	struct pollfd p[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
 	char buf[4096];
-	int status;
+	int status = -1;
 	bool told = false;
 
 	while (p[0].fd >= 0 || p[1].fd >= 0) {
@@ -1052,7 +1054,11 @@ static void finish_build(pid_t pid, int fds[2], char *text[2])
 	}
 	close(fds[0]);
 	close(fds[1]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
 		if (stop_requested && !told) {
 			kill(pid, stop_requested);
 			told = true;
@@ -1063,6 +1069,37 @@ static void finish_build(pid_t pid, int fds[2], char *text[2])
 			fclose(f[k]);
 		else
 			text[k] = NULL;
+	return status;
+}
+
+/*
+ * A build whose process died (a crash in an importer the engine runs in
+ * itself, an abort, the OOM killer) printed no line: say so, on standard
+ * error and on the line.  What it finished is in place; the rest is built
+ * again at once, once (`deaths` counts the deaths in a row): a second
+ * death waits for the next change.  True when it is to be built again.
+ * Not a death: the stop the watch passed on (it ends the watch).
+ */
+static bool tell_death(int status, double start_s, unsigned *deaths)
+{
+	char clock[16];
+	const char *name;
+
+	if (status == -1 || !WIFSIGNALED(status) || stop_requested) {
+		*deaths = 0;
+		return false;
+	}
+	name = sigabbrev_np(WTERMSIG(status));
+	(*deaths)++;
+	cli_report(ANIMC_ERROR, "animc watch", "the build process was killed by SIG%s (%s); what it finished "
+		   "is in place, and %s", name ? name : "?", strsignal(WTERMSIG(status)),
+		   *deaths == 1 ? "it is built again now" : "the next change builds the rest");
+	fflush(stderr);
+	watch_clock(clock);
+	printf("%s not built: the build process was killed by SIG%s, in %.0f ms\n", clock, name ? name : "?",
+	       (build_now_s() - start_s) * 1000);
+	fflush(stdout);
+	return *deaths == 1;
 }
 
 /* A source that is a symbolic link to a file: the file it leads to is
@@ -1334,6 +1371,7 @@ static void watch_loop(watch_state *w, build_options *o)
 {
 	pid_t pid;
 	bool again = true;
+	unsigned deaths = 0;
 
 	printf("watching %zu folder%s; Ctrl-C stops\n", w->dir_count, w->dir_count == 1 ? "" : "s");
 	while (!stop_requested) {
@@ -1342,8 +1380,9 @@ static void watch_loop(watch_state *w, build_options *o)
 		int timeout = -1;
 
 		if (again && w->writer_count == 0) {
-			int fds[2] = { -1, -1 };
+			int fds[2] = { -1, -1 }, status = -1;
 			char *printed[2] = { NULL, NULL };
+			double start_s = build_now_s();
 
 			again = false;
 			w->is_dirty = false;
@@ -1351,7 +1390,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			tell_gone_inputs(w, o);
 			follow_input_links(w, o);
 			if ((pid = start_build(o, fds)) > 0)
-				finish_build(pid, fds, printed);
+				status = finish_build(pid, fds, printed);
 			build_said_release(&o->said_before);
 			/* What happened meanwhile counts next.  The build's
 			 * lines are printed whatever happened: they are true of
@@ -1379,6 +1418,7 @@ static void watch_loop(watch_state *w, build_options *o)
 			}
 			free(printed[0]);
 			free(printed[1]);
+			again = tell_death(status, start_s, &deaths);
 			continue;
 		}
 		writers_expire(w, t);

@@ -981,6 +981,68 @@ static bool is_building(pid_t watch)
 	return child > 0;
 }
 
+/* The watch's child (its build) running now, other than `not`; 0 when
+ * none is seen within 20 s. */
+static pid_t build_of(pid_t watch, pid_t not)
+{
+	char *path = test_format("/proc/%d/task/%d/children", (int)watch, (int)watch);
+	int child = 0;
+
+	for (int i = 0; i < 2000 && (child <= 0 || child == not); i++) {
+		FILE *f = fopen(path, "r");
+
+		if (!f || fscanf(f, "%d", &child) != 1)
+			child = 0;
+		if (f)
+			fclose(f);
+		if (child <= 0 || child == not)
+			usleep(10000);
+	}
+	free(path);
+	return child == not ? 0 : child;
+}
+
+/* A rebuild whose process died (a crash, the OOM killer) vanished: no
+ * line, no error, its sources stale until some later save.  It is told,
+ * on the line and on standard error, and built again at once, once: a
+ * second death in a row waits for the next change. */
+static void watch_tells_a_build_that_died(void **state)
+{
+	char *dir = test_tmpdir("watch-died"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *smd = test_format("%s/b.smd", in), *turn_xnb = test_format("%s/Turn.xnb", out);
+	const char *line = " not built: the build process was killed by SIGKILL, in ";
+	const char *error = "animc watch: error: the build process was killed by SIGKILL ";
+	test_run r;
+	watcher w;
+	pid_t first, second;
+
+	(void)state;
+	/* An import that loops holds each build until its process dies. */
+	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+		      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start(&w, dir, out, in);
+	first = build_of(w.pid, 0);
+	assert_true(first > 0);
+	assert_int_equal(kill(first, SIGKILL), 0);
+	wait_for_lines(&w, line, 1);
+	/* Built again at once; that one dies too. */
+	second = build_of(w.pid, first);
+	assert_true(second > 0);
+	assert_int_equal(kill(second, SIGKILL), 0);
+	wait_for_lines(&w, line, 2);
+	assert_int_equal(lines_with(w.log, error), 2);
+	settle();
+	assert_false(is_building(w.pid));
+	assert_int_equal(lines_with(w.log, line), 2);
+	/* The next change builds. */
+	assert_int_equal(unlink(smd), 0);
+	wait_for_builds(&w, 1);
+	assert_true(test_file_exists(turn_xnb));
+	free(turn_xnb), free(smd), free(w.log), free(out), free(in), free(dir);
+}
+
 /* A rebuild during which a file that is no source was written prints its
  * line (it printed nothing, and the next build, finding everything up to
  * date, did not tell what this one compiled). */
@@ -1954,6 +2016,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_the_projects_response_files, stop_watch),
 	cmocka_unit_test_teardown(sigint_during_a_build, stop_watch),
 	cmocka_unit_test_teardown(sigterm_during_a_build_is_told, stop_watch),
+	cmocka_unit_test_teardown(watch_tells_a_build_that_died, stop_watch),
 };
 
 ANIMC_TEST_GROUP(tests);
