@@ -1117,6 +1117,18 @@ static void watch_link_target(watch_state *w, const char *path)
 	free(real);
 }
 
+/* A file a build reads besides the sources (a sidecar, a glTF buffer, the
+ * --skeleton model, the --clips file, the project): watched by its name,
+ * and by the file it leads to when it is a symbolic link (a document
+ * shared by linking it into each folder), as a linked source is. */
+static bool watch_read_file(watch_state *w, const char *path)
+{
+	bool ok = watch_file(w, path);
+
+	watch_link_target(w, path);
+	return ok;
+}
+
 /* Is file f one that a source of manifest m read (a glTF buffer, which a
  * folder's walk also finds and skips, no importer reading it alone)? */
 static bool is_read_by_a_source(const manifest *m, const file_id *f)
@@ -1190,7 +1202,7 @@ static void watch_files_read(watch_state *w, const build_options *o)
 
 			watch_link_target(w, e->source);
 			for (uint32_t d = 0; d < e->dep_count; d++)
-				watch_file(w, e->deps[d].path);
+				watch_read_file(w, e->deps[d].path);
 			if (e->status != BUILD_SKIPPED || e->importer[0])
 				continue;
 			grown = realloc(w->not_sources, (w->not_source_count + 1) * sizeof *grown);
@@ -1200,7 +1212,7 @@ static void watch_files_read(watch_state *w, const build_options *o)
 			grown[w->not_source_count++] = (file_id){ e->state.dev, e->state.ino, e->state.size, false };
 		}
 		if (m.has_skeleton)
-			watch_file(w, m.skeleton.path);
+			watch_read_file(w, m.skeleton.path);
 		/* A file a source read is no log: it saved in place (`cp`
 		 * over it, the same size or larger) is a change. */
 		for (size_t i = 0; i < w->not_source_count;)
@@ -1248,12 +1260,12 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 	}
 	/* The files options name, read by every build. */
 	if (ok && o->skeleton_path)
-		ok = watch_file(w, o->skeleton_path);
+		ok = watch_read_file(w, o->skeleton_path);
 	if (ok && o->author.clips_path)
-		ok = watch_file(w, o->author.clips_path);
+		ok = watch_read_file(w, o->author.clips_path);
 	/* A project: its file and its items' folders. */
 	if (ok && o->has_project)
-		ok = watch_file(w, o->mgcb_path) && watch_project(w, o);
+		ok = watch_read_file(w, o->mgcb_path) && watch_project(w, o);
 	if (w->out_wd < 0 && w->out_dir)
 		w->out_wd = inotify_add_watch(w->fd, w->out_dir, IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
 	return ok;

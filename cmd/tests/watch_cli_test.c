@@ -981,6 +981,79 @@ static bool is_building(pid_t watch)
 	return child > 0;
 }
 
+/* Save `text` at `path` as editors do, a new file renamed over it. */
+static void save_by_rename(const char *path, const char *text)
+{
+	char *tmp = test_format("%s.new", path);
+
+	save(tmp, text);
+	assert_int_equal(rename(tmp, path), 0);
+	free(tmp);
+}
+
+/* A --clips file, a sidecar or a --skeleton model that is a symbolic link
+ * to a shared file: a save of the file it leads to started no rebuild (the
+ * link's own name was watched, in its folder, and nothing else). */
+static void watch_follows_files_read_through_links(void **state)
+{
+	char *dir = test_tmpdir("watch-linked-deps"), *shared = test_format("%s/shared", dir);
+	char *a = test_format("%s/a", dir), *b = test_format("%s/b", dir), *c = test_format("%s/c", dir);
+	char *clips = test_format("%s/clips.xml", shared), *sidecar = test_format("%s/Walker_Anims.xml", shared);
+	char *skel = test_format("%s/Walker.gltf", shared), *out = test_format("%s/out", dir);
+	char *clips_link = test_format("%s/clips.xml", a), *skel_link = test_format("%s/Walker.gltf", c);
+	char *walker = test_format("%s/Walker.xml", a), *sprint = test_format("%s/Walker/Sprint.xnb", out);
+	char *anims = replaced("testdata/authoring/Walker_Anims.xml", ">Run<", ">Sprint<");
+	const char *argv_a[] = { "animc", "watch", "--clips", clips_link, "-o", out, walker, NULL };
+	const char *argv_c[] = { "animc", "watch", "--skeleton", skel_link, "-o", out, c, NULL };
+	test_run r;
+	watcher w;
+
+	(void)state;
+	r = test_exec("sh", "-c", "t=testdata/authoring; mkdir \"$1/a\" \"$1/b\" \"$1/c\" \"$1/shared\" && "
+		      "cp $t/Walker_Anims.xml \"$1/shared/clips.xml\" && cp $t/Walker_Anims.xml \"$1/shared\" && "
+		      "cp $t/Walker.xml \"$1/a\" && cp $t/Walker.xml \"$1/b\" && cp $t/Walker_rest.gltf \"$1/shared/Walker.gltf\" && "
+		      "cp testdata/sample/Crane/Turn.Animation \"$1/c\" && ln -s ../shared/clips.xml \"$1/a\" && "
+		      "ln -s ../shared/Walker_Anims.xml \"$1/b\" && ln -s ../shared/Walker.gltf \"$1/c\"", "sh", dir, NULL);
+	if (r.status != 0)
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+
+	/* --clips FILE, a link. */
+	start_argv(&w, dir, argv_a);
+	wait_for_builds(&w, 1);
+	assert_false(test_file_exists(sprint));
+	settle();
+	save_by_rename(clips, anims);
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(sprint));
+	stop_watch(NULL);
+	free(w.log);
+
+	/* A sidecar in a watched folder, a link. */
+	r = test_exec("rm", "-rf", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start(&w, dir, out, b);
+	wait_for_builds(&w, 1);
+	assert_false(test_file_exists(sprint));
+	settle();
+	save_by_rename(sidecar, anims);
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(sprint));
+	stop_watch(NULL);
+	free(w.log);
+
+	/* --skeleton MODEL, a link: saved broken, the rebuild says so. */
+	start_argv(&w, dir, argv_c);
+	wait_for_lines(&w, " in ", 1);
+	settle();
+	save_by_rename(skel, "{");
+	wait_for_lines(&w, " not built: stopped by the error above, 0 compiled, 0 warnings, in ", 1);
+	stop_watch(NULL);
+	free(anims), free(sprint), free(walker), free(skel_link), free(clips_link), free(out), free(skel);
+	free(sidecar), free(clips), free(c), free(b), free(a), free(shared), free(dir), free(w.log);
+}
+
 /* The watch's child (its build) running now, other than `not`; 0 when
  * none is seen within 20 s. */
 static pid_t build_of(pid_t watch, pid_t not)
@@ -2007,6 +2080,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_line_names_paths, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_files_read_through_links, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_dependency_named_as_left_out, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_buffer_saved_in_place, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
