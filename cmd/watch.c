@@ -1226,6 +1226,28 @@ static void watch_files_read(watch_state *w, const build_options *o)
 	free(path);
 }
 
+/* The symbolic links among the folders above `input` as spelt
+ * (`current` of current/art): each watched by its name in its folder, so
+ * that one pointed elsewhere (`ln -sfn v2 current`) starts a build, which
+ * follows it (follow_input_links).  The input itself, a link, is watched so
+ * by watch_inputs. */
+static bool watch_links_above(watch_state *w, const char *input)
+{
+	char *path = strdup(input);
+	bool ok = path != NULL;
+
+	for (char *slash = path ? strchr(path + 1, '/') : NULL; ok && slash; slash = strchr(slash + 1, '/')) {
+		struct stat st;
+
+		*slash = '\0';
+		if (slash[-1] != '/' && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			ok = watch_file(w, path);
+		*slash = '/';
+	}
+	free(path);
+	return ok;
+}
+
 /* Watch the inputs and the output folder (its going away).  With
  * is_again, after a watched folder went away: an input not there (yet, or
  * any more) is no error (tell_gone_inputs says it is gone, and it is
@@ -1242,6 +1264,8 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 			if (!is_again)
 				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = is_again;
+		} else if (!watch_links_above(w, input)) {
+			ok = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			struct stat link;
 
@@ -1325,28 +1349,38 @@ static void tell_gone_inputs(watch_state *w, build_options *o)
 	}
 }
 
-/* Before a build: an input folder whose path names another folder now
- * (a symbolic link pointed elsewhere, `ln -sfn v2 current`) is watched
- * there, and no more at the folder it named; the build then prunes what
- * only that folder held, as for a replaced folder. */
+/* Before a build: an input folder (or the folder of an input file) whose
+ * path names another folder now (a symbolic link pointed elsewhere, the
+ * input or one above it: `ln -sfn v2 current`) is watched there, and no
+ * more at the folder it named; the build then prunes what only that folder
+ * held, as for a replaced folder. */
 static void follow_input_links(watch_state *w, const build_options *o)
 {
+	bool any = false;
+
 	for (size_t i = 0; i < o->inputs.count; i++) {
 		const char *input = o->inputs.items[i];
 		struct stat st;
 		bool is_moved = false;
 
-		if (w->is_gone[i] || stat(input, &st) != 0 || !S_ISDIR(st.st_mode))
+		if (w->is_gone[i] || stat(input, &st) != 0)
 			continue;
-		for (size_t k = 0; k < w->dir_count; k++)
-			if (is_path_of(&w->dirs[k], input))
-				is_moved = !names_folder(&w->dirs[k], input);
-		if (!is_moved)
-			continue;
-		forget_paths(w, input, true);
-		if (!add_tree(w, input))
-			w->needs_rewatch = true;
+		char *folder = S_ISDIR(st.st_mode) ? strdup(input) : strndup(input, (size_t)(cli_basename(input) - input));
+
+		if (folder && !S_ISDIR(st.st_mode) && !folder[0]) {
+			free(folder);
+			folder = strdup(".");
+		}
+		for (size_t k = 0; folder && k < w->dir_count; k++)
+			if (is_path_of(&w->dirs[k], folder))
+				is_moved = !names_folder(&w->dirs[k], folder);
+		if (is_moved)
+			forget_paths(w, folder, true);
+		any |= is_moved;
+		free(folder);
 	}
+	if (any && !watch_inputs(w, o, true))
+		w->needs_rewatch = true;
 }
 
 /* A dangling link of the tree that leads to a folder now (the share

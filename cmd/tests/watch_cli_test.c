@@ -1632,6 +1632,70 @@ static void watch_follows_an_input_link_pointed_elsewhere(void **state)
 	free(wave_xnb), free(w.log), free(out), free(dir);
 }
 
+/* Save a clip lasting `duration` seconds at `path`. */
+static void save_duration(const char *path, const char *duration)
+{
+	char *text = turn_with_duration(duration);
+
+	save(path, text);
+	free(text);
+}
+
+/* Inputs reached through a symbolic link higher in their paths (a folder
+ * current/a and a file current/b/Step.Animation, current -> v1), the link
+ * pointed at v2: nothing was noticed (only a link that is the input itself
+ * was watched), and the outputs stayed v1's.  They are v2's now, what only
+ * v1 held pruned, saves in v2 built and saves in v1 no change. */
+static void watch_follows_a_link_above_its_inputs(void **state)
+{
+	char *dir = test_tmpdir("watch-link-above"), *out = test_format("%s/out", dir);
+	char *current = test_format("%s/current", dir), *next = test_format("%s/current.next", dir);
+	char *a = test_format("%s/current/a", dir), *step = test_format("%s/current/b/Step.Animation", dir);
+	char *turn1 = test_format("%s/v1/a/Turn.Animation", dir), *turn2 = test_format("%s/v2/a/Turn.Animation", dir);
+	char *step1 = test_format("%s/v1/b/Step.Animation", dir), *step2 = test_format("%s/v2/b/Step.Animation", dir);
+	char *wave1 = test_format("%s/v1/a/Wave.Animation", dir);
+	char *turn_xnb = test_format("%s/Turn.xnb", out), *step_xnb = test_format("%s/Step.xnb", out);
+	char *wave_xnb = test_format("%s/Wave.xnb", out);
+	const char *argv[] = { "animc", "watch", "-o", out, a, step, NULL };
+	test_run r = test_exec("sh", "-c", "mkdir -p \"$1/v1/a\" \"$1/v1/b\" \"$1/v2/a\" \"$1/v2/b\"", "sh", dir, NULL);
+	watcher w;
+	size_t builds;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	save_duration(turn1, "1.5"), save_duration(wave1, "1.5"), save_duration(step1, "1.5");
+	save_duration(turn2, "2.5"), save_duration(step2, "2.5");
+	assert_int_equal(symlink("v1", current), 0);
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f && duration_of(step_xnb) == 1.5f && test_file_exists(wave_xnb));
+	settle();
+	/* Pointed at v2, as ln -sfn does it. */
+	assert_int_equal(symlink("v2", next), 0);
+	assert_int_equal(rename(next, current), 0);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	wait_for_duration(&w, step_xnb, 2.5f);
+	for (int i = 0; i < 500 && test_file_exists(wave_xnb); i++)
+		usleep(10000);   /* pruned as the rebuild ends */
+	assert_false(test_file_exists(wave_xnb));
+	settle();
+	save_duration(turn2, "3.5");
+	wait_for_duration(&w, turn_xnb, 3.5f);
+	settle();
+	save_duration(step2, "3.5");
+	wait_for_duration(&w, step_xnb, 3.5f);
+	/* v1 is watched no more. */
+	settle();
+	builds = lines_with(w.log, " up to date, in ");
+	save_duration(turn1, "4.5"), save_duration(step1, "4.5");
+	settle(), settle();
+	assert_int_equal(lines_with(w.log, " up to date, in "), builds);
+	stop_watch(NULL);
+	free(wave_xnb), free(step_xnb), free(turn_xnb), free(wave1), free(step2), free(step1), free(turn2), free(turn1);
+	free(step), free(a), free(next), free(current), free(out), free(dir), free(w.log);
+}
+
 /* A symbolic link to a folder that is an input through another path too,
  * deleted: the folder stays watched, and a save in it is built (the link's
  * going took the folder's one watch with it, and the save was missed). */
@@ -2061,6 +2125,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_a_link_above_its_inputs, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
