@@ -921,6 +921,25 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 		r->skip_reason = NULL;
 }
 
+/* The source could not be opened.  No permission to read a file found in
+ * a folder: skipped with a warning, as the walk skips what it cannot read.
+ * One gone since the plan saw it (a tool's temporary renamed away, a
+ * source deleted meanwhile) is a deletion, which the next build settles,
+ * not an error: skipped without a word, keeping what it wrote, as a file
+ * that cannot be read keeps it.  One named on the command line fails. */
+static void not_opened(const build_job *job, const cli_source *src, const cli_error *err, build_result *r,
+		       animc_diag_sink *sink)
+{
+	if (src->open_error == EACCES && !job->is_explicit) {
+		build_result_unreadable(r, strerror(EACCES));
+	} else if ((src->open_error == ENOENT || src->open_error == ENOTDIR) && !job->is_explicit) {
+		r->status = BUILD_SKIPPED;
+		r->skip_reason = strdup(BUILD_UNREADABLE_REASON);
+	} else {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", err->message);
+	}
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
@@ -942,13 +961,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	memset(r, 0, sizeof *r);
 	r->status = BUILD_FAILED;
 	if (!cli_source_open(&src, job->path, &err)) {
-		/* No permission to read a file found in a folder: skipped with
-		 * a warning, as the walk skips what it cannot read; one named
-		 * on the command line fails. */
-		if (src.open_error == EACCES && !job->is_explicit)
-			build_result_unreadable(r, strerror(EACCES));
-		else
-			animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
+		not_opened(job, &src, &err, r, &sink);
 		goto done;
 	}
 	if (fstat(src.fd, &st) == 0) {

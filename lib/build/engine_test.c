@@ -787,7 +787,9 @@ static void a_source_saved_during_its_compile_is_not_stored_under_its_old_key(vo
 /* A file its folder listed that is gone when the plan's check reads its
  * state (sed -i's sedXXXXXX, renamed away a moment after it was made) was
  * not there: it is left out without a word, not skipped as unreadable (a
- * warning, and a failed source under --warnings-as-errors). */
+ * warning, and a failed source under --warnings-as-errors).  One gone when
+ * its compile opens it was a failed source ("cannot open"): it is skipped,
+ * without a word. */
 static void a_file_gone_after_its_folder_listed_it_is_left_out(void **state)
 {
 	char *dir = make_sources("engine_gone", 3);
@@ -814,6 +816,14 @@ static void a_file_gone_after_its_folder_listed_it_is_left_out(void **state)
 		assert_true(j->needs_compile);
 		assert_int_equal(j->result.diag_count, 0);
 	}
+	/* Gone after the check, before its compile opens it: no error. */
+	build_result r;
+
+	assert_int_equal(unlink(ctx.plan.jobs[1].path), 0);
+	build_compile(&ctx, &ctx.plan.jobs[1], &r);
+	assert_int_equal(r.status, BUILD_SKIPPED);
+	assert_int_equal(r.diag_count, 0);
+	build_result_release(&r);
 	build_plan_release(&ctx.plan);
 	cli_strings_release(&ctx.plan_notes);
 	build_options_release(&o);
