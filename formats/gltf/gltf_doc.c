@@ -986,19 +986,29 @@ static animc_status apply_sparse(gltf_doc *doc, json_t *sparse, const char *acc_
 	return ANIMC_OK;
 }
 
-animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user, gltf_accessor *out)
-{
+/* Where an accessor's elements lie, once its members are checked. */
+typedef struct layout {
 	char path[GLTF_PATH_BYTES];
-	uint64_t ctype, count, view_index = 0, offset = 0, elem, stride;
+	json_t *sparse;
+	view v;            /* its bufferView's bytes, when it has one */
+	uint64_t offset, stride;
 	unsigned columns, csize;
+} layout;
+
+/* Every member of accessor `index` checked, and every offset and length
+ * against its bufferView, with no element read and nothing allocated. */
+static animc_status accessor_layout(gltf_doc *doc, uint64_t index, const char *user, gltf_accessor *out,
+				    layout *lay)
+{
+	const char *path = lay->path;
+	uint64_t ctype, count, view_index = 0, elem, sparse_count = 0;
 	const char *type;
-	json_t *obj, *sparse;
-	bool ok, has_view;
-	view v = { 0 };
-	animc_status status;
+	json_t *obj;
+	bool ok;
 
 	memset(out, 0, sizeof *out);
-	animc_gltf_path(path, "accessors[%llu]", (unsigned long long)index);
+	memset(lay, 0, sizeof *lay);
+	animc_gltf_path(lay->path, "accessors[%llu]", (unsigned long long)index);
 	obj = animc_gltf_expect_object(doc, json_array_get(doc->accessors_json, index), path);
 	if (!obj || !animc_gltf_get_index(doc, obj, path, "componentType", true, UINT64_MAX, &ctype) ||
 	    !animc_gltf_get_index(doc, obj, path, "count", true, (uint64_t)UINT32_MAX + 1, &count) ||
@@ -1007,13 +1017,13 @@ animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char 
 	type = animc_gltf_get_string(doc, obj, path, "type", true, &ok);
 	if (!ok)
 		return animc_gltf_status(doc);
-	csize = component_size((int)ctype);
-	if (!csize)
+	lay->csize = component_size((int)ctype);
+	if (!lay->csize)
 		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "componentType %llu is not a glTF component "
 				 "type (5120 to 5126); used by %s", (unsigned long long)ctype, user);
 	out->component_type = (int)ctype;
-	out->width = type_width(type, &columns);
-	out->is_matrix = columns != 0;
+	out->width = type_width(type, &lay->columns);
+	out->is_matrix = lay->columns != 0;
 	if (!out->width)
 		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "type '%s' is not SCALAR, VEC2-4 or MAT2-4; "
 				 "used by %s", type, user);
@@ -1023,72 +1033,102 @@ animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char 
 				 (unsigned long long)ctype, user);
 	if (count == 0)
 		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "count is 0; used by %s", user);
-	has_view = animc_gltf_member(obj, "bufferView") != NULL;
+	out->has_view = animc_gltf_member(obj, "bufferView") != NULL;
 	if (!animc_gltf_get_index(doc, obj, path, "bufferView", false, json_array_size(doc->views_json),
 			    &view_index) ||
-	    !animc_gltf_get_index(doc, obj, path, "byteOffset", false, UINT64_MAX, &offset))
+	    !animc_gltf_get_index(doc, obj, path, "byteOffset", false, UINT64_MAX, &lay->offset))
 		return animc_gltf_status(doc);
-	if (!has_view && count > GLTF_MAX_VIRTUAL_ELEMENTS)
-		return animc_gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu without a bufferView: more than "
-				 "%llu elements of zeros; used by %s", (unsigned long long)count,
-				 (unsigned long long)GLTF_MAX_VIRTUAL_ELEMENTS, user);
-	elem = element_bytes(out->width, columns, csize);
-	if (has_view) {
-		if (!read_view(doc, view_index, user, &v))
+	/* Counted in components: a MAT4 element costs sixteen. */
+	if (!out->has_view && count * out->width > GLTF_MAX_VIRTUAL_COMPONENTS)
+		return animc_gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu of %s without a bufferView: more "
+				 "than %llu components of zeros; used by %s", (unsigned long long)count, type,
+				 (unsigned long long)GLTF_MAX_VIRTUAL_COMPONENTS, user);
+	elem = element_bytes(out->width, lay->columns, lay->csize);
+	if (out->has_view) {
+		view *v = &lay->v;
+
+		if (!read_view(doc, view_index, user, v))
 			return animc_gltf_status(doc);
-		stride = v.stride ? v.stride : elem;
-		if (offset % csize != 0)
+		lay->stride = v->stride ? v->stride : elem;
+		if (lay->offset % lay->csize != 0)
 			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "byteOffset %llu is not a multiple of "
-					 "the component size %u; used by %s", (unsigned long long)offset,
-					 csize, user);
-		if (v.stride && (v.stride < elem || v.stride % csize != 0))
+					 "the component size %u; used by %s", (unsigned long long)lay->offset,
+					 lay->csize, user);
+		if (v->stride && (v->stride < elem || v->stride % lay->csize != 0))
 			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "bufferViews[%llu].byteStride %llu "
 					 "does not fit elements of %llu bytes; used by %s",
-					 (unsigned long long)view_index, (unsigned long long)v.stride,
+					 (unsigned long long)view_index, (unsigned long long)v->stride,
 					 (unsigned long long)elem, user);
 		/* The last element ends within the view: subtraction form. */
-		if (elem > v.size || offset > v.size - elem || count - 1 > (v.size - elem - offset) / stride)
+		if (elem > v->size || lay->offset > v->size - elem ||
+		    count - 1 > (v->size - elem - lay->offset) / lay->stride)
 			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "%llu elements of %llu bytes (stride "
 					 "%llu) from byteOffset %llu run past the end of bufferViews[%llu] "
 					 "(%llu bytes); used by %s", (unsigned long long)count,
-					 (unsigned long long)elem, (unsigned long long)stride,
-					 (unsigned long long)offset, (unsigned long long)view_index,
-					 (unsigned long long)v.size, user);
+					 (unsigned long long)elem, (unsigned long long)lay->stride,
+					 (unsigned long long)lay->offset, (unsigned long long)view_index,
+					 (unsigned long long)v->size, user);
 	} else {
-		stride = elem;
+		lay->stride = elem;
 	}
 	/* count <= 2^32 - 1 and width <= 16: the product fits a size_t on a
 	 * 64-bit system; on a 32-bit one, calloc refuses it. */
 	if ((uint64_t)out->width * count > SIZE_MAX / sizeof(float))
 		return animc_gltf_fail(doc, ANIMC_ERR_LIMIT, path, "count %llu is too large; used by %s",
 				 (unsigned long long)count, user);
+	lay->sparse = animc_gltf_member(obj, "sparse");
+	if (lay->sparse) {
+		char spath[GLTF_PATH_BYTES];
+
+		animc_gltf_path(spath, "%s.sparse", path);
+		if (!animc_gltf_expect_object(doc, lay->sparse, spath) ||
+		    !animc_gltf_get_index(doc, lay->sparse, spath, "count", true, count + 1, &sparse_count))
+			return animc_gltf_status(doc);
+	}
 	out->count = (uint32_t)count;
+	out->sparse_count = (uint32_t)sparse_count;
+	return ANIMC_OK;
+}
+
+animc_status animc_gltf_accessor_describe(gltf_doc *doc, uint64_t index, const char *user, gltf_accessor *out)
+{
+	layout lay;
+
+	return accessor_layout(doc, index, user, out, &lay);
+}
+
+animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user, gltf_accessor *out)
+{
+	layout lay;
+	animc_status status = accessor_layout(doc, index, user, out, &lay);
+	const char *path = lay.path;
+	uint64_t count = out->count;
+
+	if (status != ANIMC_OK)
+		return status;
 	/* Zeros only where no bufferView fills them. */
-	out->values = has_view ? malloc((size_t)count * out->width * sizeof(float)) :
-				 calloc((size_t)count * out->width, sizeof(float));
+	out->values = out->has_view ? malloc((size_t)count * out->width * sizeof(float)) :
+				      calloc((size_t)count * out->width, sizeof(float));
 	if (!out->values)
 		return animc_gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory for %llu elements; used by %s",
 				 (unsigned long long)count, user);
-	if (has_view) {
-		for (uint64_t i = 0; i < count; i++) {
-			const uint8_t *e = v.data + offset + i * stride;
+	for (uint64_t i = 0; out->has_view && i < count; i++) {
+		const uint8_t *e = lay.v.data + lay.offset + i * lay.stride;
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			/* Little-endian floats are the host's: one copy per element. */
-			if (ctype == GLTF_FLOAT) {
-				memcpy(&out->values[i * out->width], e, (size_t)out->width * sizeof(float));
-				continue;
-			}
-#endif
-			for (unsigned c = 0; c < out->width; c++)
-				out->values[i * out->width + c] =
-					read_component(e + component_offset(c, out->width, columns, csize),
-						       out->component_type, out->is_normalized);
+		/* Little-endian floats are the host's: one copy per element. */
+		if (out->component_type == GLTF_FLOAT) {
+			memcpy(&out->values[i * out->width], e, (size_t)out->width * sizeof(float));
+			continue;
 		}
+#endif
+		for (unsigned c = 0; c < out->width; c++)
+			out->values[i * out->width + c] =
+				read_component(e + component_offset(c, out->width, lay.columns, lay.csize),
+					       out->component_type, out->is_normalized);
 	}
-	sparse = animc_gltf_member(obj, "sparse");
-	if (sparse) {
-		status = apply_sparse(doc, sparse, path, user, out, columns, csize);
+	if (lay.sparse) {
+		status = apply_sparse(doc, lay.sparse, path, user, out, lay.columns, lay.csize);
 		if (status != ANIMC_OK) {
 			animc_gltf_accessor_release(out);
 			return status;

@@ -139,18 +139,27 @@ typedef struct importer {
 } importer;
 
 /* The times of a sampler's input: a FLOAT SCALAR accessor, strictly
- * increasing. */
+ * increasing.  Checked before its elements are read, so that the memory
+ * it takes is bounded by the bytes of the buffers. */
 static animc_status read_input(importer *im, uint64_t accessor, const char *path, gltf_accessor *acc)
 {
-	animc_status status = animc_gltf_accessor_read(im->doc, accessor, path, acc);
+	animc_status status = animc_gltf_accessor_describe(im->doc, accessor, path, acc);
 
 	if (status != ANIMC_OK)
 		return status;
-	if (acc->component_type != GLTF_FLOAT || acc->width != 1) {
-		animc_gltf_accessor_release(acc);
+	if (acc->component_type != GLTF_FLOAT || acc->width != 1)
 		return animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key times must be a FLOAT SCALAR "
 				 "accessor (accessors[%llu] is not)", (unsigned long long)accessor);
-	}
+	/* Without a bufferView, the elements its sparse entries leave are 0:
+	 * two of them are two equal times. */
+	if (!acc->has_view && acc->count - acc->sparse_count > 1)
+		return animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "accessors[%llu] has no bufferView, "
+				 "so %llu of its %u key times are 0; times must strictly increase",
+				 (unsigned long long)accessor,
+				 (unsigned long long)(acc->count - acc->sparse_count), acc->count);
+	status = animc_gltf_accessor_read(im->doc, accessor, path, acc);
+	if (status != ANIMC_OK)
+		return status;
 	for (uint32_t i = 1; i < acc->count; i++) {
 		if (!(acc->values[i] > acc->values[i - 1])) {
 			animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key time %u (%g s) is not after key "
@@ -221,7 +230,9 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 	status = read_input(im, s.input, in_path, &input);
 	if (status != ANIMC_OK)
 		return status;
-	status = animc_gltf_accessor_read(im->doc, s.output, out_path, &output);
+	/* The output's type and count are checked against the input before
+	 * its elements are read: an accessor of zeros costs no input bytes. */
+	status = animc_gltf_accessor_describe(im->doc, s.output, out_path, &output);
 	if (status != ANIMC_OK)
 		goto done;
 	if (output.width != width || output.is_matrix) {
@@ -238,6 +249,9 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 				   "per key)" : "one per key", (unsigned long long)want);
 		goto done;
 	}
+	status = animc_gltf_accessor_read(im->doc, s.output, out_path, &output);
+	if (status != ANIMC_OK)
+		goto done;
 	if (t->kind == ANIMC_ROTATION) {
 		/* Key values are unit quaternions (tangents are not). */
 		for (uint32_t k = 0; k < input.count; k++) {

@@ -20,9 +20,10 @@
  * input limit. */
 #define GLTF_MAX_BUFFER_BYTES ((uint64_t)1 << 30)
 
-/* Elements an accessor without a bufferView (zeros, maybe sparse) may hold:
- * such an accessor costs memory without costing input bytes. */
-#define GLTF_MAX_VIRTUAL_ELEMENTS ((uint64_t)1 << 24)
+/* Components (floats) an accessor without a bufferView (zeros, maybe
+ * sparse) may hold: such an accessor costs memory without costing input
+ * bytes, 64 MiB at most. */
+#define GLTF_MAX_VIRTUAL_COMPONENTS ((uint64_t)1 << 24)
 
 /* Keys one baked track may reach; a cubic spline that needs more (absurd
  * tangents) is refused rather than allowed to exhaust memory. */
@@ -138,6 +139,8 @@ typedef struct gltf_accessor {
 	int component_type;    /* GLTF_BYTE ... GLTF_FLOAT */
 	bool is_normalized;
 	bool is_matrix;        /* MAT2, MAT3, MAT4 */
+	bool has_view;         /* false: zeros, but for its sparse entries */
+	uint32_t sparse_count; /* elements its sparse member replaces */
 	float *values;         /* count * width, malloc()ed */
 } gltf_accessor;
 
@@ -150,6 +153,11 @@ typedef struct gltf_accessor {
  */
 animc_status animc_gltf_accessor_read(gltf_doc *doc, uint64_t index, const char *user_path,
 				gltf_accessor *out);
+/* The same checks with no element read and nothing allocated (values
+ * stays NULL): what an accessor is, to be checked against its use before
+ * its elements cost memory. */
+animc_status animc_gltf_accessor_describe(gltf_doc *doc, uint64_t index, const char *user_path,
+				    gltf_accessor *out);
 void animc_gltf_accessor_release(gltf_accessor *acc);
 
 /* --------------------------------------------------------------- sampling */

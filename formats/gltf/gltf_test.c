@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -675,6 +676,76 @@ static void hostile_files_fail_as_recorded(void **state)
 	free(expected);
 }
 
+/* An accessor without a bufferView costs memory but no input bytes: its
+ * use (type, count against the key times) is checked before its zeros are
+ * allocated, and key times of zeros before they are.  Imported with 16 MiB
+ * of address space to spare, where the 48 MiB of the output and the 32 MiB
+ * of the times would not fit. */
+static void zero_accessors_are_checked_before_they_cost_memory(void **state)
+{
+	static const char *const docs[] = {
+		/* 2^22 VEC3 zeros for 2 key times */
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+		"\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],\"accessors\":["
+		"{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+		"{\"componentType\":5126,\"count\":4194304,\"type\":\"VEC3\"}],"
+		"\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
+		/* 2^22 MAT4 zeros where a translation needs VEC3 */
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+		"\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8=\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],\"accessors\":["
+		"{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+		"{\"componentType\":5126,\"count\":1048576,\"type\":\"MAT4\"}],"
+		"\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
+		/* 2^23 key times, all 0 */
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],\"accessors\":["
+		"{\"componentType\":5126,\"count\":8388608,\"type\":\"SCALAR\"}],"
+		"\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
+	};
+	static const char *const where[] = { "animations[0].samplers[0].output:",
+					     "animations[0].samplers[0].output:",
+					     "animations[0].samplers[0].input:" };
+
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	skip();   /* AddressSanitizer maps far more than it allocates */
+#endif
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "zeros.gltf");
+		animc_clip_set set = { 0 };
+		animc_import_request req = { NULL, (const uint8_t *)docs[i], strlen(docs[i]), NULL };
+		struct rlimit before, limit;
+		unsigned long pages = 0;
+		FILE *statm = fopen("/proc/self/statm", "r");
+		animc_status got;
+
+		assert_non_null(statm);
+		assert_int_equal(fscanf(statm, "%lu", &pages), 1);
+		fclose(statm);
+		assert_int_equal(getrlimit(RLIMIT_AS, &before), 0);
+		limit = before;
+		limit.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)16 << 20);
+		if (before.rlim_cur != RLIM_INFINITY && limit.rlim_cur > before.rlim_cur)
+			limit.rlim_cur = before.rlim_cur;
+		assert_int_equal(setrlimit(RLIMIT_AS, &limit), 0);
+		got = animc_importer_gltf.import(&req, &set, &sink);
+		assert_int_equal(setrlimit(RLIMIT_AS, &before), 0);
+		if (got != ANIMC_ERR_INVALID)
+			fail_msg("case %zu: %s, expected invalid: %s", i, animc_status_string(got),
+				 test_diags_first(&diags, ANIMC_ERROR) ?
+				 test_diags_first(&diags, ANIMC_ERROR)->message : "no error");
+		assert_int_equal(strncmp(test_diags_first(&diags, ANIMC_ERROR)->message, where[i],
+					 strlen(where[i])), 0);
+		animc_clip_set_release(&set);
+		test_diags_release(&diags);
+	}
+}
+
 
 /* A buffer reached through a symbolic link that leaves the folder is
  * refused too, and so is one given without the source's path. */
@@ -873,6 +944,7 @@ static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tight_tolerance_keeps_the_default_bake),
 		cmocka_unit_test(translations_bake_in_the_outputs_units),
 	cmocka_unit_test(hostile_files_fail_as_recorded),
+	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),
 	cmocka_unit_test(names_agree_with_assimp),
