@@ -44,6 +44,87 @@ static bool check_node(gltf_doc *doc, size_t index)
 	return ok;
 }
 
+static double dot3(const double *a, const double *b)
+{
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(const double *a, const double *b, double *out)
+{
+	out[0] = a[1] * b[2] - a[2] * b[1];
+	out[1] = a[2] * b[0] - a[0] * b[2];
+	out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/*
+ * A matrix that scales one or more axes to zero, which glTF allows (an
+ * exporter hides an object so, and "scale": [0, 0, 0] is the same node as
+ * TRS): each zero axis a scale of 0, the rotation from the other axes,
+ * completed to a right-handed basis (identity when every axis is zero).
+ * The split must give the matrix back; false when it does not (a shear).
+ */
+static bool split_zero_scale(const double m[16], rest *r)
+{
+	double rows[3][3], s[3], max_s = 0, rot[16] = { 0 }, q[4];
+	int zero[3], zeros = 0, kept = -1;
+
+	for (int i = 0; i < 3; i++) {
+		memcpy(rows[i], &m[i * 4], sizeof rows[i]);
+		s[i] = sqrt(dot3(rows[i], rows[i]));
+		max_s = fmax(max_s, s[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		zero[i] = !(s[i] > 0) || s[i] < ANIMC_DECOMPOSE_MIN_SCALE_RATIO * max_s;
+		zeros += zero[i];
+		if (zero[i]) {
+			s[i] = 0;
+			continue;
+		}
+		kept = i;
+		for (int c = 0; c < 3; c++)
+			rows[i][c] /= s[i];
+	}
+	if (zeros == 0)
+		return false;
+	if (zeros == 3) {
+		rows[0][0] = rows[1][1] = rows[2][2] = 1;
+		rows[0][1] = rows[0][2] = rows[1][0] = rows[1][2] = rows[2][0] = rows[2][1] = 0;
+	} else if (zeros == 2) {
+		/* One axis: the next one any perpendicular, the third their cross. */
+		const double *u = rows[kept];
+		double *v = rows[(kept + 1) % 3], *w = rows[(kept + 2) % 3], len;
+		int least = fabs(u[0]) <= fabs(u[1]) && fabs(u[0]) <= fabs(u[2]) ? 0 : fabs(u[1]) <= fabs(u[2]) ? 1 : 2;
+		double axis[3] = { 0, 0, 0 };
+
+		axis[least] = 1;
+		cross3(u, axis, v);
+		len = sqrt(dot3(v, v));
+		for (int c = 0; c < 3; c++)
+			v[c] /= len;
+		cross3(u, v, w);
+	} else {
+		/* Two axes, perpendicular: the zero one is their cross, in order. */
+		int z = zero[0] ? 0 : zero[1] ? 1 : 2;
+
+		if (fabs(dot3(rows[(z + 1) % 3], rows[(z + 2) % 3])) > ANIMC_DECOMPOSE_SHEAR_TOLERANCE)
+			return false;
+		cross3(rows[(z + 1) % 3], rows[(z + 2) % 3], rows[z]);
+	}
+	for (int i = 0; i < 3; i++)
+		memcpy(&rot[i * 4], rows[i], sizeof rows[i]);
+	rot[15] = 1;
+	animc_quat_from_rotation_matrix(rot, q);
+	for (int i = 0; i < 3; i++) {
+		r->translation[i] = (float)m[12 + i];
+		r->scale[i] = (float)s[i];
+		if (!isfinite(r->translation[i]))
+			return false;
+	}
+	for (int i = 0; i < 4; i++)
+		r->rotation[i] = (float)q[i];
+	return true;
+}
+
 /* A node's local rest transform: its matrix, or its translation, rotation
  * and scale (defaults: none, identity, 1). */
 static animc_status node_rest(gltf_doc *doc, size_t index, rest *r, float local[16], bool *has_matrix)
@@ -76,6 +157,8 @@ static animc_status node_rest(gltf_doc *doc, size_t index, rest *r, float local[
 			memcpy(local, m, sizeof m);
 		animc_decompose_result res = animc_mat4_decompose(dm, r->translation, r->rotation, r->scale);
 
+		if (res == ANIMC_DECOMPOSE_ZERO_SCALE && split_zero_scale(dm, r))
+			return ANIMC_OK;
 		if (res != ANIMC_DECOMPOSE_OK)
 			return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "the matrix does not split into "
 					 "translation, rotation and scale: %s",

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "test_support.h"
+#include <animc/animc_xform.h>
 #include <animc/animrt.h>
 #include "assimp/assimp_internal.h"
 #include "gltf_internal.h"
@@ -883,6 +884,56 @@ static void skeleton_matches_assimp(void **state)
 }
 
 
+/* A node matrix that scales an axis to zero (a hidden object, as three.js
+ * writes it) is a rest like its TRS form: the zero axis a scale of 0, the
+ * rotation from the other axes, and the split gives the matrix back. */
+static void skeleton_splits_zero_scale_matrices(void **state)
+{
+	char *dir = test_tmpdir("gltf-zero-scale");
+	char *path = test_format("%s/model.gltf", dir);
+	/* hidden: every axis 0 at (1,2,3); flat: Y 0; turned: 90 deg about Z
+	 * (X to Y), scale 2 on X, Y 0. */
+	const char *doc = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+			  "\"nodes\":[{\"name\":\"root\",\"children\":[1,2,3]},"
+			  "{\"name\":\"hidden\",\"matrix\":[0,0,0,0,0,0,0,0,0,0,0,0,1,2,3,1]},"
+			  "{\"name\":\"flat\",\"matrix\":[1,0,0,0,0,0,0,0,0,0,1,0,4,5,6,1]},"
+			  "{\"name\":\"turned\",\"matrix\":[0,2,0,0,0,0,0,0,0,0,1,0,0,0,0,1]}]}";
+	static const float want_t[3][3] = { { 1, 2, 3 }, { 4, 5, 6 }, { 0, 0, 0 } };
+	static const float want_s[3][3] = { { 0, 0, 0 }, { 1, 0, 1 }, { 2, 0, 1 } };
+	static const float want_r[3][4] = { { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0.70710678f, 0.70710678f } };
+	animc_skeleton skel;
+
+	(void)state;
+	assert_true(test_write_file(path, doc, strlen(doc)));
+	assert_int_equal(animc_skeleton_load(path, &skel, NULL), ANIMC_OK);
+	assert_int_equal(skel.bone_count, 4);
+	for (uint32_t b = 1; b < 4; b++) {
+		const animc_bone *bone = &skel.bones[b];
+		double t[3], q[4], sc[3], m[16], sign;
+
+		for (int i = 0; i < 3; i++) {
+			assert_float_equal(bone->translation[i], want_t[b - 1][i], 1e-6);
+			assert_float_equal(bone->scale[i], want_s[b - 1][i], 1e-6);
+			t[i] = bone->translation[i];
+			sc[i] = bone->scale[i];
+		}
+		sign = bone->rotation[3] < 0 ? -1 : 1;
+		for (int i = 0; i < 4; i++) {
+			assert_float_equal(sign * bone->rotation[i], want_r[b - 1][i], 1e-6);
+			q[i] = bone->rotation[i];
+		}
+		/* T, R and S give the node's matrix back. */
+		animc_mat4_compose(t, q, sc, m);
+		for (int i = 0; i < 16; i++)
+			if (fabs(m[i] - bone->local[i]) > 1e-6)
+				fail_msg("bone '%s' [%d]: %g from its split, %g in the model", bone->name, i, m[i],
+					 (double)bone->local[i]);
+	}
+	animc_skeleton_release(&skel);
+	free(path);
+	free(dir);
+}
+
 
 /* Clips of one name get the first free suffix (an existing "a.1" is
  * skipped); two animated nodes of one name keep the later one. */
@@ -949,6 +1000,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(probe_claims_gltf_before_assimp),
 	cmocka_unit_test(names_agree_with_assimp),
 	cmocka_unit_test(skeleton_matches_assimp),
+	cmocka_unit_test(skeleton_splits_zero_scale_matrices),
 	cmocka_unit_test(repeated_names),
 };
 
