@@ -555,6 +555,55 @@ static void cubic_bake_keeps_its_bound(void **state)
 	animc_gltf_keys_release(&k);
 }
 
+/* A curve faster than float time can follow (a one-frame ease at 300 s,
+ * where floats are 3e-5 s apart; two keys one float apart) is baked: where
+ * no float time lies between two keys, the chord between them is exact at
+ * every time that can be played.  Checked at every float time of the ease. */
+static void cubic_bake_stops_at_float_resolution(void **state)
+{
+	const float times[] = { 0.0f, 300.0f, 300.0f + 1.0f / 30, 400.0f };
+	const float values[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* in, value, out; tangents 0 */
+				 0, 0, 0, 0, 0, 0, 0, 0, 0,
+				 0, 0, 0, 200, 0, 0, 0, 0, 0,
+				 0, 0, 0, 200, 0, 0, 0, 0, 0 };
+	const float close_times[] = { 1.0f, nextafterf(1.0f, 2.0f) };
+	const float close[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0 };
+	ref_track ref = { "", "", "translation", "CUBICSPLINE", 4, 3, NULL, NULL };
+	double rt[4], rv[36], worst = 0;
+	uint32_t j = 0, at = 0;
+	gltf_keys k;
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		rt[i] = times[i];
+	for (int i = 0; i < 36; i++)
+		rv[i] = values[i];
+	ref.times = rt;
+	ref.values = rv;
+	assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, false, 3, times, values, 4, 1e-4, &k), ANIMC_OK);
+	for (float t = times[1]; t <= times[2]; t = nextafterf(t, INFINITY), at++) {
+		double want[3];
+
+		while (j + 2 < k.count && k.times_s[j + 1] <= t)
+			j++;
+		double u = ((double)t - k.times_s[j]) / ((double)k.times_s[j + 1] - k.times_s[j]);
+		double got = k.values[j * 3] + (k.values[(j + 1) * 3] - (double)k.values[j * 3]) * u;
+
+		ref_sample(&ref, t, want);
+		worst = fmax(worst, fabs(got - want[0]));
+	}
+	if (worst > 1e-4)
+		fail_msg("error %g at the float times of the ease (%u keys)", worst, k.count);
+	assert_true(at > 1000 && k.count <= at + 3);
+	animc_gltf_keys_release(&k);
+	assert_int_equal(animc_gltf_keys_build(GLTF_CUBICSPLINE, false, 3, close_times, close, 2, 1e-4, &k), ANIMC_OK);
+	/* A key at 0 holds the first value (the first key is after 0). */
+	assert_int_equal(k.count, 3);
+	assert_true(k.times_s[1] == close_times[0] && k.times_s[2] == close_times[1]);
+	assert_true(k.values[3] == 0 && k.values[6] == 100);
+	animc_gltf_keys_release(&k);
+}
+
 /* Rotations: normalised Hermite, baked against the runtime's slerp. */
 static void cubic_rotation_bake_keeps_its_bound(void **state)
 {
@@ -989,6 +1038,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_keys_hold_until_the_next),
 	cmocka_unit_test(keys_before_zero_are_cut),
 	cmocka_unit_test(cubic_bake_keeps_its_bound),
+	cmocka_unit_test(cubic_bake_stops_at_float_resolution),
 	cmocka_unit_test(cubic_rotation_bake_keeps_its_bound),
 	cmocka_unit_test(cubic_rotation_through_zero_is_located),
 	cmocka_unit_test(cubic_bake_follows_the_tolerance),
