@@ -149,6 +149,13 @@ bool animc_gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, cons
 		return false;
 	}
 	i = json_integer_value(v);
+	/* No limit (an offset, a length, a componentType checked later): the
+	 * only range is "not negative". */
+	if (i < 0 && limit == UINT64_MAX) {
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: must not be negative (found %lld)",
+			  obj_path, obj_path[0] ? "." : "", key, (long long)i);
+		return false;
+	}
 	if (i < 0 || (uint64_t)i >= limit) {
 		if (limit)
 			animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "%s%s%s: %lld is out of range (0 to %llu)", obj_path,
@@ -919,6 +926,24 @@ static uint64_t component_offset(unsigned c, unsigned width, unsigned columns, u
 	return (uint64_t)c * csize;
 }
 
+#define COMPONENT_TYPES "a glTF component type (5120 to 5126)"
+#define UNSIGNED_TYPES "an unsigned integer type (5121, 5123, 5125)"
+
+/* A componentType member, which a negative value is no more than a large
+ * one: `types` names the ones allowed where it is used. */
+static bool get_component_type(gltf_doc *doc, json_t *obj, const char *obj_path, const char *types,
+			       uint64_t *out)
+{
+	json_t *v = animc_gltf_member(obj, "componentType");
+
+	if (v && json_is_integer(v) && json_integer_value(v) < 0) {
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, obj_path, "componentType %lld is not %s",
+			  (long long)json_integer_value(v), types);
+		return false;
+	}
+	return animc_gltf_get_index(doc, obj, obj_path, "componentType", true, UINT64_MAX, out);
+}
+
 /* The sparse substitution of an accessor (indices strictly increasing). */
 static animc_status apply_sparse(gltf_doc *doc, json_t *sparse, const char *acc_path, const char *user,
 				 gltf_accessor *acc, unsigned columns, unsigned csize)
@@ -942,13 +967,13 @@ static animc_status apply_sparse(gltf_doc *doc, json_t *sparse, const char *acc_
 	if (!indices || !values ||
 	    !animc_gltf_get_index(doc, indices, ipath, "bufferView",  true, json_array_size(doc->views_json), &iview) ||
 	    !animc_gltf_get_index(doc, indices, ipath, "byteOffset", false, UINT64_MAX, &ioff) ||
-	    !animc_gltf_get_index(doc, indices, ipath, "componentType", true, UINT64_MAX, &itype) ||
+	    !get_component_type(doc, indices, ipath, UNSIGNED_TYPES, &itype) ||
 	    !animc_gltf_get_index(doc, values, vpath, "bufferView", true, json_array_size(doc->views_json), &vview) ||
 	    !animc_gltf_get_index(doc, values, vpath, "byteOffset", false, UINT64_MAX, &voff))
 		return animc_gltf_status(doc);
 	if (itype != GLTF_UNSIGNED_BYTE && itype != GLTF_UNSIGNED_SHORT && itype != GLTF_UNSIGNED_INT)
-		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "componentType %llu is not an unsigned "
-				 "integer type (5121, 5123, 5125)", (unsigned long long)itype);
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, ipath, "componentType %llu is not %s",
+				 (unsigned long long)itype, UNSIGNED_TYPES);
 	if (!read_view(doc, iview, user, &iv) || !read_view(doc, vview, user, &vv))
 		return animc_gltf_status(doc);
 	isize = component_size((int)itype);
@@ -1010,7 +1035,7 @@ static animc_status accessor_layout(gltf_doc *doc, uint64_t index, const char *u
 	memset(lay, 0, sizeof *lay);
 	animc_gltf_path(lay->path, "accessors[%llu]", (unsigned long long)index);
 	obj = animc_gltf_expect_object(doc, json_array_get(doc->accessors_json, index), path);
-	if (!obj || !animc_gltf_get_index(doc, obj, path, "componentType", true, UINT64_MAX, &ctype) ||
+	if (!obj || !get_component_type(doc, obj, path, COMPONENT_TYPES, &ctype) ||
 	    !animc_gltf_get_index(doc, obj, path, "count", true, (uint64_t)UINT32_MAX + 1, &count) ||
 	    !get_bool(doc, obj, path, "normalized", &out->is_normalized))
 		return animc_gltf_status(doc);
@@ -1019,8 +1044,8 @@ static animc_status accessor_layout(gltf_doc *doc, uint64_t index, const char *u
 		return animc_gltf_status(doc);
 	lay->csize = component_size((int)ctype);
 	if (!lay->csize)
-		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "componentType %llu is not a glTF component "
-				 "type (5120 to 5126); used by %s", (unsigned long long)ctype, user);
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "componentType %llu is not %s; used by %s",
+				 (unsigned long long)ctype, COMPONENT_TYPES, user);
 	out->component_type = (int)ctype;
 	out->width = type_width(type, &lay->columns);
 	out->is_matrix = lay->columns != 0;

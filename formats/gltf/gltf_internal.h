@@ -107,7 +107,8 @@ json_t *animc_gltf_expect_object(gltf_doc *doc, json_t *value, const char *path)
  * it is another type.  *out is NULL when absent. */
 bool animc_gltf_get_array(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key, json_t **out);
 /* An integer member in [0, limit): an index into an array of `limit`
- * entries, or a count.  `required` false: *out unchanged when absent.
+ * entries, or a count; UINT64_MAX for no upper limit (an offset, a length,
+ * a value checked later).  `required` false: *out unchanged when absent.
  * False, reported, on a wrong type or a value out of range. */
 bool animc_gltf_get_index(gltf_doc *doc, json_t *obj, const char *obj_path, const char *key,
 		    bool required, uint64_t limit, uint64_t *out);

@@ -796,6 +796,68 @@ static void zero_accessors_are_checked_before_they_cost_memory(void **state)
 	}
 }
 
+/* A negative offset, length or componentType is said to be negative (or
+ * not a component type), not "out of range (0 to 18446744073709551614)". */
+static void negative_members_are_named(void **state)
+{
+	static const struct {
+		const char *pointer, *where, *says;
+	} cases[] = {
+		{ "accessors/1/componentType", "accessors[1]:", "not a glTF component type" },
+		{ "accessors/1/byteOffset", "accessors[1].byteOffset:", "negative" },
+		{ "bufferViews/0/byteOffset", "bufferViews[0].byteOffset:", "negative" },
+		{ "bufferViews/0/byteLength", "bufferViews[0].byteLength:", "negative" },
+		{ "accessors/1/sparse/indices/componentType", "accessors[1].sparse.indices:", "not an unsigned" },
+		{ "accessors/1/sparse/indices/byteOffset", "accessors[1].sparse.indices.byteOffset:", "negative" },
+	};
+	const char *base = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+			   "\"buffers\":[{\"byteLength\":24,\"uri\":\"data:application/octet-stream;base64,"
+			   "AAAAAAAAgD8AAAAAAACAPwAAAEAAAEBA\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
+			   "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":4},"
+			   "{\"buffer\":0,\"byteOffset\":12,\"byteLength\":12}],\"accessors\":["
+			   "{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+			   "{\"componentType\":5126,\"count\":2,\"type\":\"VEC3\",\"sparse\":{\"count\":1,"
+			   "\"indices\":{\"bufferView\":1,\"componentType\":5121},\"values\":{\"bufferView\":2}}}],"
+			   "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+			   "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+
+	animc_clip_set good = { 0 };
+	animc_diag_sink quiet = { 0 };
+	animc_import_request whole = { NULL, (const uint8_t *)base, strlen(base), NULL };
+
+	(void)state;
+	/* Unchanged, the document is read. */
+	assert_int_equal(animc_importer_gltf.import(&whole, &good, &quiet), ANIMC_OK);
+	animc_clip_set_release(&good);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *doc = json_loads(base, 0, NULL), *obj = doc;
+		char pointer[128], *key, *next;
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "negative.gltf");
+		animc_clip_set set = { 0 };
+
+		assert_non_null(doc);
+		snprintf(pointer, sizeof pointer, "%s", cases[i].pointer);
+		for (key = strtok_r(pointer, "/", &next); next && *next; key = strtok_r(NULL, "/", &next))
+			obj = json_is_array(obj) ? json_array_get(obj, (size_t)atoi(key)) : json_object_get(obj, key);
+		assert_non_null(obj);
+		assert_int_equal(json_object_set_new(obj, key, json_integer(-4)), 0);
+		char *text = json_dumps(doc, 0);
+		animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+
+		assert_int_equal(animc_importer_gltf.import(&req, &set, &sink), ANIMC_ERR_INVALID);
+		const char *message = test_diags_first(&diags, ANIMC_ERROR)->message;
+
+		if (strncmp(message, cases[i].where, strlen(cases[i].where)) != 0 || !strstr(message, cases[i].says) ||
+		    strstr(message, "18446744073709551614"))
+			fail_msg("%s: %s", cases[i].pointer, message);
+		animc_clip_set_release(&set);
+		test_diags_release(&diags);
+		free(text);
+		json_decref(doc);
+	}
+}
+
 
 /* A buffer reached through a symbolic link that leaves the folder is
  * refused too, and so is one given without the source's path. */
@@ -1046,6 +1108,7 @@ static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(translations_bake_in_the_outputs_units),
 	cmocka_unit_test(hostile_files_fail_as_recorded),
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
+	cmocka_unit_test(negative_members_are_named),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),
 	cmocka_unit_test(names_agree_with_assimp),
