@@ -623,15 +623,26 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 			  "an absolute path" : "not a URI path (it holds a backslash)");
 		goto fail;
 	}
-	/* Lexically: every '..' must stay within the folder. */
+	/* Lexically: every '..' must stay within the folder.  The dot segments
+	 * are removed as a URI reference resolves (RFC 3986, 5.2.4), in place:
+	 * "textures/../m.bin" is m.bin whether or not a folder "textures" is
+	 * there, as a browser loads it. */
+	o = 0;
 	for (const char *p = decoded; *p;) {
 		const char *end = strchr(p, '/');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
-		if (len == 2 && p[0] == '.' && p[1] == '.')
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
 			depth--;
-		else if (len > 0 && !(len == 1 && p[0] == '.'))
+			while (o > 0 && decoded[--o] != '/')
+				;
+		} else if (len > 0 && !(len == 1 && p[0] == '.')) {
 			depth++;
+			if (o > 0)
+				decoded[o++] = '/';
+			memmove(decoded + o, p, len);
+			o += len;
+		}
 		if (depth < 0) {
 			animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' leads out of the source's folder: only "
 				  "files beside the source are read", uri);
@@ -639,6 +650,7 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 		}
 		p += len + (end != NULL);
 	}
+	decoded[o] = '\0';
 	if (!doc->path) {
 		animc_gltf_fail(doc, ANIMC_ERR_ARGUMENT, path, "'%s' is an external file, and the source was "
 			  "given from memory without its path", uri);

@@ -898,6 +898,41 @@ static void external_buffers_stay_beside_the_source(void **state)
 	free(dir);
 }
 
+/* Dot segments are removed before the file is looked up (RFC 3986, 5.2.4):
+ * "textures/../data.bin" is data.bin, with no folder "textures". */
+static void buffer_uris_lose_their_dot_segments(void **state)
+{
+	static const char *const uris[] = { "textures/../data.bin", "./a/b/.././../data.bin", "x/..//./data.bin" };
+	char *dir = test_tmpdir("gltf-dots");
+	char *src = test_format("%s/dots.gltf", dir), *bin = test_format("%s/data.bin", dir);
+	const float keys[2] = { 0, 1 };
+
+	(void)state;
+	assert_true(test_write_file(bin, keys, sizeof keys));
+	for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++) {
+		char *doc = test_format("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+					"\"buffers\":[{\"byteLength\":8,\"uri\":\"%s\"}],"
+					"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+					"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
+					"\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+					"\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":"
+					"[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}", uris[i]);
+		test_diags diags = { 0 };
+		animc_status got;
+
+		assert_true(test_write_file(src, doc, strlen(doc)));
+		got = test_compile_file(src, &diags, &animc_importer_gltf);
+		if (got != ANIMC_OK)
+			fail_msg("'%s': %s: %s", uris[i], animc_status_string(got),
+				 test_diags_first(&diags, ANIMC_ERROR) ? test_diags_first(&diags, ANIMC_ERROR)->message : "");
+		test_diags_release(&diags);
+		free(doc);
+	}
+	free(bin);
+	free(src);
+	free(dir);
+}
+
 /* ------------------------------------------------------------ recognising */
 
 static void probe_claims_gltf_before_assimp(void **state)
@@ -1110,6 +1145,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
+	cmocka_unit_test(buffer_uris_lose_their_dot_segments),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),
 	cmocka_unit_test(names_agree_with_assimp),
 	cmocka_unit_test(skeleton_matches_assimp),
