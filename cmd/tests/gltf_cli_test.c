@@ -554,8 +554,51 @@ static void a_gltf_of_weights_only_says_why_it_holds_none(void **state)
 	free(out), free(path), free(dir);
 }
 
+/* Animations without channels are said to have none, not to hold morph
+ * weights or extension pointers; beside one that does, each is counted. */
+static void a_gltf_of_empty_animations_says_so(void **state)
+{
+	static const struct {
+		const char *animations, *says;
+	} cases[] = {
+		{ "[{\"name\":\"idle\",\"channels\":[],\"samplers\":[]}]",
+		  "m.gltf: error: holds no skeletal animation: its 1 animation has no channel\n" },
+		{ "[{\"channels\":[],\"samplers\":[]},{\"channels\":[],\"samplers\":[]}]",
+		  "m.gltf: error: holds no skeletal animation: its 2 animations have no channel\n" },
+		{ "[{\"channels\":[],\"samplers\":[]},{\"samplers\":[{\"input\":0,\"output\":1}],"
+		  "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}]}]",
+		  "m.gltf: error: holds no skeletal animation: its 2 animations move no node (1 with morph-target "
+		  "weights or extension pointers only, 1 with no channel), which the format cannot hold\n" },
+	};
+	char *dir = test_tmpdir("gltf-empty"), *path = test_format("%s/m.gltf", dir), *out = test_format("%s/o", dir);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"face\",\"mesh\":0}],"
+			"\"meshes\":[{\"primitives\":[{\"attributes\":{}}],\"weights\":[0,0]}],"
+			"\"buffers\":[{\"byteLength\":24,\"uri\":\"data:application/octet-stream;base64,"
+			"AAAAAAAAQEAAAAAAAAAAAAAAgD8AAIA/\"}],"
+			"\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":8},"
+			"{\"buffer\":0,\"byteOffset\":8,\"byteLength\":16}],"
+			"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+			"{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\"}],"
+			"\"animations\":%s}", cases[i].animations);
+		test_run r;
+
+		assert_true(test_write_file(path, text, strlen(text)));
+		r = test_animc("build", "-o", out, path, NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, cases[i].says))
+			fail_msg("case %zu: %s", i, r.err);
+		test_run_release(&r);
+		free(text);
+	}
+	free(out), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
+	cmocka_unit_test(a_gltf_of_empty_animations_says_so),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
 	cmocka_unit_test(an_unnamed_clip_keeps_its_name_when_one_before_fails),
 	cmocka_unit_test(gltf_1_is_refused_with_its_reason),

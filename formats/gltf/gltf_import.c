@@ -214,6 +214,7 @@ typedef struct importer {
 	const gltf_bounds *bounds;
 	bool *is_joint;          /* per node, when the document has skins */
 	uint32_t mesh_only;      /* animations without node transform channels */
+	uint32_t no_channel;     /* of those, the ones without any channel */
 	/* The animation being read: the smallest gap between its samplers'
 	 * key times as authored, and whether a curve was baked to more keys
 	 * (CUBICSPLINE), whose spacing is then no frame. */
@@ -580,6 +581,7 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 	if (count == 0) {
 		/* Morph weights alone (or nothing): nothing a bone plays. */
 		im->mesh_only++;
+		im->no_channel += json_array_size(animc_gltf_member(anim, "channels")) == 0;
 		status = ANIMC_OK;
 		goto done;
 	}
@@ -812,6 +814,23 @@ static animc_status mark_joints(importer *im)
 	return ANIMC_OK;
 }
 
+/* What the animations that move no node hold: "N animations move no node
+ * (...)", or that they have no channel at all. */
+static void nodeless_text(const importer *im, char *buf, size_t size)
+{
+	uint32_t n = im->mesh_only, empty = im->no_channel, other = n - empty;
+	const char *what = "morph-target weights or extension pointers only";
+
+	if (empty == n)
+		snprintf(buf, size, "%u animation%s no channel", n, n == 1 ? " has" : "s have");
+	else if (empty == 0)
+		snprintf(buf, size, "%u animation%s no node (%s), which the format cannot hold", n,
+			 n == 1 ? " moves" : "s move", what);
+	else
+		snprintf(buf, size, "%u animations move no node (%u with %s, %u with no channel), which the "
+			 "format cannot hold", n, other, what, empty);
+}
+
 animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 			     const gltf_bounds *bounds, animc_clip_set *out)
 {
@@ -859,10 +878,10 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 	/* Clips of one name: the later ones are written as NAME.1, ... */
 	if (status == ANIMC_OK)
 		status = animc_clip_set_name_unique(out, doc->sink);
+	char nodeless[160];
+	nodeless_text(&im, nodeless, sizeof nodeless);
 	if (status == ANIMC_OK && im.mesh_only)
-		animc_gltf_note(doc, NULL, "%u animation%s move%s no node (morph-target weights or extension "
-			  "pointers only, or no channel), which the format cannot hold; left out", im.mesh_only,
-			  im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
+		animc_gltf_note(doc, NULL, "%s; left out", nodeless);
 	free(im.is_joint);
 	if (status != ANIMC_OK) {
 		animc_clip_set_release(out);
@@ -871,9 +890,7 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 	out->is_single_asset = false;
 	/* None left: the error says why, not only a note under -v. */
 	if (!out->count && im.mesh_only)
-		snprintf(out->holds, sizeof out->holds, "no skeletal animation: its %u animation%s move%s no node "
-			 "(morph-target weights or extension pointers only), which the format cannot hold",
-			 im.mesh_only, im.mesh_only == 1 ? "" : "s", im.mesh_only == 1 ? "s" : "");
+		snprintf(out->holds, sizeof out->holds, "no skeletal animation: its %s", nodeless);
 	return out->count ? ANIMC_OK : ANIMC_ERR_NOT_FOUND;
 }
 
