@@ -169,6 +169,52 @@ static void an_unnamed_clip_keeps_its_name_when_one_before_fails(void **state)
 	free(clip1), free(clip0), free(out), free(src), free(dir);
 }
 
+/* Of two animations named walk, the second is walk.1 whether or not the
+ * first fails: when it took "walk", it wrote over the first's last good
+ * output with another animation. */
+static void a_repeated_name_keeps_its_suffix_when_one_before_fails(void **state)
+{
+	gltf_clip clips[] = {
+		{ "walk", { 0, 1 }, { 0, 0, 0, 1, 1, 1 }, false },
+		{ "walk", { 0, 2 }, { 0, 0, 0, 1, 1, 1 }, false },
+	};
+	char *dir = test_tmpdir("gltf-walk"), *src = test_format("%s/m.gltf", dir), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/m/walk.xnb", out), *walk1 = test_format("%s/m/walk.1.xnb", out);
+	char *fresh = test_format("%s/fresh", dir), *fresh_walk = test_format("%s/m/walk.xnb", fresh);
+	char *fresh_walk1 = test_format("%s/m/walk.1.xnb", fresh);
+	const char *built[] = { walk, walk1 };
+	const float durations[] = { 1, 2 };
+	animrt_clip *clip;
+	test_run r;
+
+	(void)state;
+	write_gltf(src, clips, 2);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* The first breaks: its last good walk.xnb stays, walk.1 is the second. */
+	clips[0].values[3] = NAN;
+	write_gltf(src, clips, 2);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(animrt_open_file(built[i], &clip, NULL), ANIMRT_OK);
+		if (clip->duration_s != durations[i])
+			fail_msg("%s lasts %g s, expected %g s", built[i], (double)clip->duration_s,
+				 (double)durations[i]);
+		animrt_close(clip);
+	}
+	r = test_animc("build", "-q", "-o", fresh, src, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	assert_false(test_file_exists(fresh_walk));
+	assert_int_equal(animrt_open_file(fresh_walk1, &clip, NULL), ANIMRT_OK);
+	assert_true(clip->duration_s == 2.0f);
+	animrt_close(clip);
+	free(fresh_walk1), free(fresh_walk), free(fresh), free(walk1), free(walk), free(out), free(src), free(dir);
+}
+
 /* A glTF 1.0 file, GLB or JSON, fails with its reason, in a folder too.
  * It went to Assimp, whose glTF 1.0 reader reads no animation: "holds
  * no animation", and in a folder skipped with exit 0. */
@@ -601,6 +647,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_gltf_of_empty_animations_says_so),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
 	cmocka_unit_test(an_unnamed_clip_keeps_its_name_when_one_before_fails),
+	cmocka_unit_test(a_repeated_name_keeps_its_suffix_when_one_before_fails),
 	cmocka_unit_test(gltf_1_is_refused_with_its_reason),
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),

@@ -544,7 +544,8 @@ fail:
 	return animc_gltf_status(im->doc);
 }
 
-static animc_status import_animation(importer *im, size_t a, animc_clip_set *set)
+/* Animation `a` as a clip named `clip_name` (decided by decide_names). */
+static animc_status import_animation(importer *im, size_t a, const char *clip_name, animc_clip_set *set)
 {
 	char anim_path[GLTF_PATH_BYTES], name_buf[GLTF_PATH_BYTES];
 	json_t *anims = animc_gltf_member(im->doc->root, "animations"), *anim, *samplers;
@@ -585,15 +586,8 @@ static animc_status import_animation(importer *im, size_t a, animc_clip_set *set
 		status = ANIMC_OK;
 		goto done;
 	}
-	/* An unnamed animation is named by its place in the document, so that
-	 * its file does not change when an animation before it fails or is
-	 * left out (another animation's clip took the name). */
-	char unnamed[32];
-	if (!name || !name[0]) {
-		snprintf(unnamed, sizeof unnamed, "clip%zu", a);
-		name = unnamed;
-	}
-	clip = animc_clip_create(name);
+	(void)name;   /* checked to be a string; the clip's name is decided */
+	clip = animc_clip_create(clip_name);
 	if (!clip) {
 		status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 		goto done;
@@ -831,40 +825,69 @@ static void nodeless_text(const importer *im, char *buf, size_t size)
 			 "format cannot hold", n, other, what, empty);
 }
 
+/*
+ * The clip name of each animation, decided before any is imported, in
+ * document order, so that no name depends on which animations fail or
+ * hold no node: an unnamed one is clipN (N its index in `animations`),
+ * and of several of one name the later are NAME.1, ... (with a warning).
+ * A clip that took another's name would write over the last good output
+ * of the failed one, and a game loading it would play the wrong clip.
+ * `names` holds one placeholder clip per animation, for its name.
+ */
+static animc_status decide_names(gltf_doc *doc, json_t *anims, animc_clip_set *names)
+{
+	for (size_t a = 0; anims && a < json_array_size(anims); a++) {
+		json_t *name = animc_gltf_member(json_array_get(anims, a), "name");
+		char unnamed[32];
+		const char *use = name && json_is_string(name) ? json_string_value(name) : "";
+		animc_clip *clip;
+
+		if (!use[0]) {
+			snprintf(unnamed, sizeof unnamed, "clip%zu", a);
+			use = unnamed;
+		}
+		clip = animc_clip_create(use);
+		if (!clip || animc_clip_set_add(names, clip) != ANIMC_OK) {
+			animc_clip_destroy(clip);
+			return animc_gltf_fail(doc, ANIMC_ERR_NOMEM, "animations", "out of memory");
+		}
+	}
+	return animc_clip_set_name_unique(names, doc->sink);
+}
+
 animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *options,
 			     const gltf_bounds *bounds, animc_clip_set *out)
 {
 	importer im = { .doc = doc, .options = options, .bounds = bounds ? bounds : &animc_gltf_default_bounds };
 	json_t *anims;
+	animc_clip_set names = { 0 };
 	animc_status status = ANIMC_OK, failed = ANIMC_OK;
 
 	if (!animc_gltf_get_array(doc, doc->root, "", "animations", &anims))
 		return animc_gltf_status(doc);
+	status = decide_names(doc, anims, &names);
 	/* With --skeleton the build checks bones against the model; without,
 	 * the document's own skins say which nodes are bones. */
-	if (!options || !options->skeleton)
+	if (status == ANIMC_OK && (!options || !options->skeleton))
 		status = mark_joints(&im);
 	/* An animation that cannot be read fails alone (its error names it):
 	 * the others are still imported, as a bad clip of an Assimp source
 	 * fails alone.  The source still fails, having reported an error. */
 	for (size_t a = 0; status == ANIMC_OK && anims && a < json_array_size(anims); a++) {
 		uint32_t before = out->count;
-		animc_status one = import_animation(&im, a, out);
+		animc_status one = import_animation(&im, a, names.clips[a]->name, out);
 
 		if (one == ANIMC_ERR_NOMEM) {
 			status = one;
 		} else if (one != ANIMC_OK) {
-			json_t *name = animc_gltf_member(json_array_get(anims, a), "name");
 			char path[GLTF_PATH_BYTES];
 
 			/* Its error is reported, once; where there are other
 			 * clips, a note says which clip it cost. */
 			animc_gltf_path(path, "animations[%zu]", a);
-			if (json_array_size(anims) > 1 && name && json_is_string(name))
+			if (json_array_size(anims) > 1)
 				animc_gltf_note(doc, path, "clip '%s' left out; the other clips are still imported",
-					  json_string_value(name));
-			else if (json_array_size(anims) > 1)
-				animc_gltf_note(doc, path, "left out; the other clips are still imported");
+					  names.clips[a]->name);
 			failed = failed ? failed : one;
 		} else if (out->count > before) {
 			char path[GLTF_PATH_BYTES];
@@ -875,9 +898,7 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 	}
 	if (status == ANIMC_OK && failed && out->count == 0)
 		status = failed;
-	/* Clips of one name: the later ones are written as NAME.1, ... */
-	if (status == ANIMC_OK)
-		status = animc_clip_set_name_unique(out, doc->sink);
+	animc_clip_set_release(&names);
 	char nodeless[160];
 	nodeless_text(&im, nodeless, sizeof nodeless);
 	if (status == ANIMC_OK && im.mesh_only)
