@@ -60,6 +60,34 @@ int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name)
 /* Bones named in one error before "and N more". */
 #define SKELETON_NAMED_MISSING 5
 
+/* A clip's bone that names more than one bone of the model binds to the
+ * first (its rest pose, its place in the hierarchy), as a runtime that
+ * finds bones by name would too: said, since the model is ambiguous. */
+static void warn_repeated_bone(const animc_skeleton *skeleton, const animc_clip *clip, const animc_channel *ch,
+			       uint32_t found, animc_diag_sink *sink)
+{
+	const char *name = skeleton->bones[found].name;
+	uint32_t count = 1;
+	char list[96], where[512];
+	int used = snprintf(list, sizeof list, "%u", found);
+
+	for (uint32_t j = found + 1; j < skeleton->bone_count; j++) {
+		if (strcmp(skeleton->bones[j].name, name) != 0)
+			continue;
+		if (++count <= 4 && used > 0 && (size_t)used < sizeof list)
+			used += snprintf(list + used, sizeof list - (size_t)used, ", %u", j);
+		else if (count == 5 && used > 0 && (size_t)used < sizeof list)
+			used += snprintf(list + used, sizeof list - (size_t)used, ", ...");
+	}
+	if (count == 1)
+		return;
+	animc_clip_where(clip, NULL, where, sizeof where);
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_BONE_NAME_CLASH, ch->line, 0,
+			       "%sthe skeleton (--skeleton) has %u bones named '%.64s' (bones %s), and the runtime "
+			       "finds bones by name; bound bone '%.64s' to the first: give each bone of the model "
+			       "its own name", where, count, name, list, ch->bone);
+}
+
 animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
 				  animc_diag_sink *sink)
 {
@@ -71,8 +99,12 @@ animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_cl
 	for (uint32_t i = 0; i < clip->channel_count; i++) {
 		const animc_channel *ch = &clip->channels[i];
 
-		if (animc_skeleton_find(skeleton, ch->bone) >= 0)
+		int64_t found = animc_skeleton_find(skeleton, ch->bone);
+
+		if (found >= 0) {
+			warn_repeated_bone(skeleton, clip, ch, (uint32_t)found, sink);
 			continue;
+		}
 		if (missing++ == 0)
 			first = i;
 		if (missing <= SKELETON_NAMED_MISSING && used < sizeof names) {

@@ -66,8 +66,41 @@ static void skeleton_find_and_check(void **state)
 	test_diags_release(&diags);
 }
 
+/* A clip's bone that names two bones of the model binds to the first, with
+ * a bone-name-clash warning naming both; a bone of one name says nothing. */
+static void a_repeated_model_bone_is_said(void **state)
+{
+	static const char *const names[] = { "root", "hand", "hand" };
+	animc_skeleton skel = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	animc_clip *clip = animc_clip_create("wave");
+
+	(void)state;
+	skel.bones = calloc(3, sizeof *skel.bones);
+	skel.bone_count = 3;
+	for (int i = 0; i < 3; i++) {
+		skel.bones[i].name = animc_arena_strndup(&skel.arena, names[i], strlen(names[i]));
+		skel.bones[i].parent = i ? 0 : -1;
+	}
+	assert_true(animc_clip_add_channel(clip, "root", 4) == 0);
+	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_OK);
+	assert_int_equal(diags.count, 0);
+	assert_true(animc_clip_add_channel(clip, "hand", 4) == 1);
+	assert_int_equal(animc_skeleton_check(&skel, clip, &sink), ANIMC_OK);
+	assert_int_equal(animc_skeleton_find(&skel, "hand"), 1);
+	assert_int_equal(diags.count, 1);
+	assert_int_equal(diags.items[0].severity, ANIMC_WARNING);
+	assert_string_equal(diags.items[0].kind, "bone-name-clash");
+	assert_non_null(strstr(diags.items[0].message, "2 bones named 'hand' (bones 1, 2)"));
+	animc_clip_destroy(clip);
+	animc_skeleton_release(&skel);
+	test_diags_release(&diags);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(skeleton_find_and_check),
+	cmocka_unit_test(a_repeated_model_bone_is_said),
 };
 
 ANIMC_TEST_GROUP(tests);

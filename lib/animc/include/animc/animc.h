@@ -384,7 +384,8 @@ int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name);
 
 /* Every bone a clip animates exists in the skeleton; where some do not,
  * one error names the clip, how many, and the first few of them
- * (ANIMC_ERR_NOT_FOUND). */
+ * (ANIMC_ERR_NOT_FOUND).  A bone that names more than one bone of the
+ * skeleton is a bone-name-clash warning (it binds to the first). */
 animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_clip *clip,
 				  animc_diag_sink *sink);
 
