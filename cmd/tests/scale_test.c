@@ -645,7 +645,7 @@ static void an_entry_under_another_key_is_not_used(void **state)
 			"cp \"$2/ac/$k2\" \"$1/ac/$k1\" && cp \"$2\"/cas/* \"$1/cas/\"", "sh", c1, c2, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
-	run = test_animc("build", "--progress", "never", "--cache-read-only", "--cache-dir", c1, "--cache-min-size", "0",
+	run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-read-only", "--cache-dir", c1, "--cache-min-size", "0",
 			 "-o", out, src, NULL);
 	expect_ok(&run);
 	if (!strstr(run.err, "Turn.Animation: warning: the cache's entry for it was stored under another key"))
@@ -747,7 +747,7 @@ static void an_edited_entry_writes_nothing_it_names(void **state)
 		expect_ok(&run);
 		test_run_release(&run);
 		edit_entry(copy, edits[i][0], edits[i][1]);
-		run = test_animc("build", "--progress", "never", "--cache-read-only", "--cache-dir", copy,
+		run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-read-only", "--cache-dir", copy,
 				 "--cache-min-size", "0", "-o", out, src, NULL);
 		expect_ok(&run);
 		if (!strstr(run.err, "AAAAA.Animation: warning: the cache's entry for it ") ||
