@@ -46,7 +46,6 @@ struct build_cache_stage {
 	uint8_t *prefix;           /* the cache key's shared part */
 	size_t prefix_size;
 	double *asked_s;           /* per job: when its lookup went out; 0: none pending */
-	build_hash *keyed;         /* per job: the source's bytes its key was made of */
 	cli_cache_key *ac;         /* per job: the key it was looked up or stored under */
 	size_t ahead;              /* dispatch order: looked up so far */
 	double compile_s_sum;      /* compiles of this run, for how long to wait */
@@ -106,9 +105,8 @@ bool build_cache_open(build_ctx *ctx, const uint8_t *model, size_t model_size)
 	emit_buffer(&prefix, "animc-cache-key 5\n", 18);
 	build_key_prefix(ctx->options, model, model_size, emit_buffer, &prefix);
 	stage->asked_s = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->asked_s);
-	stage->keyed = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->keyed);
 	stage->ac = calloc(ctx->plan.count ? ctx->plan.count : 1, sizeof *stage->ac);
-	if (prefix.is_broken || !stage->asked_s || !stage->keyed || !stage->ac) {
+	if (prefix.is_broken || !stage->asked_s || !stage->ac) {
 		free(prefix.data);
 		build_say(ctx, ANIMC_ERROR, NULL, "out of memory");
 		return false;
@@ -147,15 +145,32 @@ bool build_cache_skips(const build_options *o, const build_job *j)
 	return skips;
 }
 
+/* The cache key of job j's source holding the bytes whose XXH3-128 is
+ * `source` (see above); false when out of memory. */
+static bool make_key(const build_cache_stage *stage, const build_job *j, const build_hash *source,
+		     cli_cache_key *out)
+{
+	cli_bytes key = { 0 };
+	char hex[33];
+
+	build_hash_hex(source, hex);
+	emit_buffer(&key, stage->prefix, stage->prefix_size);
+	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
+	build_job_key(stage->ctx->options, j, emit_buffer, &key);
+	build_key_end(emit_buffer, &key);
+	if (!key.is_broken)
+		cli_cache_key_of(key.data, key.size, out);
+	free(key.data);
+	return !key.is_broken;
+}
+
 /* A source's cache key, on the cache's thread: false when its file cannot
  * be read (it then compiles, and says so). */
 static bool key_source(void *user, size_t i, cli_cache_key *out)
 {
 	build_cache_stage *stage = user;
 	const build_job *j = &stage->ctx->plan.jobs[i];
-	cli_bytes key = { 0 };
 	build_hash h;
-	char hex[33];
 	uint8_t *data;
 	size_t size;
 	cli_error err;
@@ -165,18 +180,10 @@ static bool key_source(void *user, size_t i, cli_cache_key *out)
 	/* The source by its XXH3-128 (see above). */
 	build_hash_bytes(data, size, &h);
 	free(data);
-	stage->keyed[i] = h;
-	build_hash_hex(&h, hex);
-	emit_buffer(&key, stage->prefix, stage->prefix_size);
-	build_key_file("source", cli_basename(j->path), (const uint8_t *)hex, 32, emit_buffer, &key);
-	build_job_key(stage->ctx->options, j, emit_buffer, &key);
-	build_key_end(emit_buffer, &key);
-	if (!key.is_broken) {
-		cli_cache_key_of(key.data, key.size, out);
-		stage->ac[i] = *out;
-	}
-	free(key.data);
-	return !key.is_broken;
+	if (!make_key(stage, j, &h, out))
+		return false;
+	stage->ac[i] = *out;
+	return true;
 }
 
 static void ask(build_cache_stage *stage, size_t i)
@@ -762,11 +769,13 @@ void build_cache_store(build_ctx *ctx, size_t i)
 	stage->compile_count++;
 	if (j->skips_cache || !r->output_count || !cli_cache_wants_store(stage->cache, i))
 		return;
-	/* Rewritten between its lookup and its compile: these outputs are of
-	 * other bytes than its key names, and stored under it they would be
-	 * refused by every build holding those (as "made from another
-	 * source").  The next build stores them under their own key. */
-	if (!build_hash_equal(&stage->keyed[i], &r->source_hash))
+	/* Stored under the key of the bytes the compile read, made here: the
+	 * lookup's key may not be made yet (--rebuild, a lookup still under
+	 * way), and a source rewritten between its lookup and its compile
+	 * would have these outputs stored under the old bytes' key, which
+	 * every build holding those refuses ("made from another source"). */
+	cli_cache_key key;
+	if (!r->has_source || !make_key(stage, j, &r->source_hash, &key))
 		return;
 	res.outputs = calloc(r->output_count, sizeof *res.outputs);
 	if (!res.outputs)
@@ -823,9 +832,9 @@ void build_cache_store(build_ctx *ctx, size_t i)
 	}
 	/* The entry says the key it is stored under: one found under
 	 * another (a server or a sync tool that mixed names) is refused. */
-	memcpy(copy.key.bytes, stage->ac[i].sha256, sizeof copy.key.bytes);
+	memcpy(copy.key.bytes, key.sha256, sizeof copy.key.bytes);
 	if (ok && build_result_encode(&copy, &res.meta, &res.meta_size))
-		cli_cache_store_id(stage->cache, i, &res);
+		cli_cache_store(stage->cache, &key, &res);
 	for (uint32_t k = 0; k < copy.dep_count; k++)
 		free(copy.deps[k].path);
 	free(copy.outputs);
@@ -849,7 +858,6 @@ void build_cache_close(build_ctx *ctx, double build_s)
 	 * they get all the time they take. */
 	cli_cache_close(stage->cache, ctx->options->cache_wait ? -1 : build_s / 10 > 1 ? build_s / 10 : 1, NULL);
 	free(stage->asked_s);
-	free(stage->keyed);
 	free(stage->ac);
 	free(stage->prefix);
 	free(stage);
