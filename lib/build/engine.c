@@ -58,7 +58,8 @@ static void save_checkpoint(run_state *rs)
 	entries = malloc((rs->commit.next.count + ctx->old.count + 1) * sizeof *entries);
 	if (!entries)
 		return;
-	memcpy(entries, rs->commit.next.entries, n * sizeof *entries);
+	if (n)
+		memcpy(entries, rs->commit.next.entries, n * sizeof *entries);
 	/* An output of a source committed now that it no longer writes (a
 	 * clip it lost) stays recorded as an orphan, as the end of the run
 	 * would keep it: stale, and --prune or clean removes it. */
@@ -70,7 +71,8 @@ static void save_checkpoint(run_state *rs)
 		free(entries);
 		return;
 	}
-	memcpy(orphans, ctx->old.orphans, ctx->old.orphan_count * sizeof *orphans);
+	if (ctx->old.orphan_count)
+		memcpy(orphans, ctx->old.orphans, ctx->old.orphan_count * sizeof *orphans);
 	lost = ctx->old.orphan_count;
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
