@@ -593,8 +593,24 @@ static void watch_follows_the_files_read(void **state)
 	free(clips), free(run_xnb), free(sidecar), free(walker), free(w.log), free(src), free(out), free(dir);
 }
 
-/* A copy of the corpus's RobotGame clips in DIR/src (and the folders a/
- * and b/ there, empty), and the number of sources it holds. */
+/* The watch's output `xnb` is what a fresh build of `src` into `ref`
+ * writes (`ref_xnb`), and no longer the bytes it held `before`. */
+static void assert_rebuilt_as_fresh(const char *src, const char *ref, const char *xnb, const char *ref_xnb,
+				    const uint8_t *before, size_t before_size)
+{
+	test_run r = test_animc("build", "-q", "-o", ref, src, NULL);
+	size_t size, ref_size;
+	uint8_t *got, *want;
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	got = test_read_file(xnb, &size);
+	want = test_read_file(ref_xnb, &ref_size);
+	assert_true(size == ref_size && memcmp(got, want, size) == 0);
+	assert_false(size == before_size && memcmp(got, before, size) == 0);
+	free(got), free(want);
+}
+
 /* A file a build read named as folder walks leave out names (a glTF
  * buffer ".wag.bin"): a save of it is built (it was dropped as a name
  * left out, though the manifest records it). */
@@ -605,10 +621,9 @@ static void watch_follows_a_dependency_named_as_left_out(void **state)
 	char *bin = test_format("%s/.wag.bin", src), *xnb = test_format("%s/external/wag.xnb", out);
 	char *ref_xnb = test_format("%s/external/wag.xnb", ref);
 	char *text = replaced("testdata/gltf/external.gltf", "wag%20data.bin", ".wag.bin");
-	size_t size, ref_size, before_size;
-	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *got, *want, *before;
+	size_t size, before_size;
+	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *before;
 	watcher w;
-	test_run r;
 
 	(void)state;
 	mkdir(src, 0755);
@@ -629,14 +644,8 @@ static void watch_follows_a_dependency_named_as_left_out(void **state)
 	fclose(f);
 	wait_for_builds(&w, 2);
 	stop_watch(NULL);
-	r = test_animc("build", "-q", "-o", ref, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	got = test_read_file(xnb, &size);
-	want = test_read_file(ref_xnb, &ref_size);
-	assert_true(size == ref_size && memcmp(got, want, size) == 0);
-	assert_false(size == before_size && memcmp(got, before, size) == 0);
-	free(got), free(want), free(before), free(data), free(ref_xnb), free(xnb), free(bin), free(gltf), free(ref);
+	assert_rebuilt_as_fresh(src, ref, xnb, ref_xnb, before, before_size);
+	free(before), free(data), free(ref_xnb), free(xnb), free(bin), free(gltf), free(ref);
 	free(w.log), free(src), free(out), free(dir);
 }
 
@@ -650,8 +659,8 @@ static void watch_builds_a_buffer_saved_in_place(void **state)
 	char *out = test_format("%s/out", dir), *ref = test_format("%s/ref", dir);
 	char *bin = test_format("%s/wag data.bin", src), *xnb = test_format("%s/external/wag.xnb", out);
 	char *ref_xnb = test_format("%s/external/wag.xnb", ref);
-	size_t size, ref_size, before_size;
-	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *got, *want, *before;
+	size_t size, before_size;
+	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *before;
 	watcher w;
 	test_run r;
 	int fd;
@@ -672,17 +681,13 @@ static void watch_builds_a_buffer_saved_in_place(void **state)
 	close(fd);
 	wait_for_builds(&w, 2);
 	stop_watch(NULL);
-	r = test_animc("build", "-q", "-o", ref, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	got = test_read_file(xnb, &size);
-	want = test_read_file(ref_xnb, &ref_size);
-	assert_true(size == ref_size && memcmp(got, want, size) == 0);
-	assert_false(size == before_size && memcmp(got, before, size) == 0);
-	free(got), free(want), free(before), free(data), free(ref_xnb), free(xnb), free(bin), free(ref);
+	assert_rebuilt_as_fresh(src, ref, xnb, ref_xnb, before, before_size);
+	free(before), free(data), free(ref_xnb), free(xnb), free(bin), free(ref);
 	free(w.log), free(src), free(out), free(dir);
 }
 
+/* A copy of the corpus's RobotGame clips in DIR/src (and the folders a/
+ * and b/ there, empty), and the number of sources it holds. */
 static char *corpus_copy(const char *dir, unsigned *count)
 {
 	char *src = test_format("%s/src", dir);
