@@ -446,6 +446,66 @@ static void keys_past_the_duration_stay_compact(void **state)
 	free(compact), free(lossless), free(dir);
 }
 
+/* A RobotGame take of keys 1/15 s apart, their times written to six
+ * digits (0.933333), one missing: the grid's float rate (15.000175 Hz)
+ * puts sample 14 at 0.9333224 s, 11 us before the key it holds.  A turn of
+ * 20 degrees from one key to the next moves the source 0.003 degrees in
+ * that time, which the encoder, measuring the sample against the key's
+ * value, did not count: at the tight tolerance the output played 0.0051
+ * degrees from the lossless file at the sample's own time. */
+static void samples_off_their_keys_times_stay_within_the_bound(void **state)
+{
+	char *dir = test_tmpdir("compact-off"), *src = test_format("%s/turn.Animation", dir);
+	char *lossless = test_format("%s/lossless", dir), *compact = test_format("%s/compact", dir);
+	char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof text,
+				      "<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+				      "<Duration>1.666667</Duration><KeyFrameSequences><KeyFrameSequence>"
+				      "<BoneName>Spine</BoneName><KeyCount>25</KeyCount><Duration>1.666667</Duration>"
+				      "<KeyInterval>0</KeyInterval><HasTranslation>false</HasTranslation>"
+				      "<HasRotation>true</HasRotation><HasScale>false</HasScale><HasTime>true</HasTime>"
+				      "<FixedTranslation>false</FixedTranslation><FixedRotation>false</FixedRotation>"
+				      "<FixedScale>false</FixedScale><Rotation>\n");
+	test_run r;
+
+	(void)state;
+	for (int k = 0; k < 26; k++) {
+		double half = (20.0 * (k >= 20) + 0.3 * sin(k)) * (3.14159265358979323846 / 360);
+
+		if (k != 15)
+			len += (size_t)snprintf(text + len, sizeof text - len,
+						"<Quaternion><X>0</X><Y>0</Y><Z>%f</Z><W>%f</W></Quaternion>\n", sin(half),
+						cos(half));
+	}
+	len += (size_t)snprintf(text + len, sizeof text - len, "</Rotation><Time>\n");
+	for (int k = 0; k < 26; k++)
+		if (k != 15)
+			len += (size_t)snprintf(text + len, sizeof text - len, "<float>%f</float>\n", k / 15.0);
+	len += (size_t)snprintf(text + len, sizeof text - len,
+				"</Time></KeyFrameSequence></KeyFrameSequences></AnimationSequence>\n");
+	assert_true(len < sizeof text);
+	assert_true(test_write_file(src, text, len));
+	r = test_animc("build", "-q", "-o", lossless, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--layout", "compact", "--tolerance", "0.0001,0.005,0.00001", "-o", compact, src,
+		       NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *a = test_format("%s/turn.xnb", lossless), *b = test_format("%s/turn.xnb", compact);
+	uint8_t *data[2];
+	size_t size[2];
+
+	assert_true(loads_compact(b));
+	data[0] = test_read_file(a, &size[0]);
+	data[1] = test_read_file(b, &size[1]);
+	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+	if (!(e.rotation_deg <= 0.005))
+		fail_msg("%s: %g degrees from the lossless file, past 0.005", b, e.rotation_deg);
+	free(data[0]), free(data[1]), free(a), free(b);
+	free(src), free(compact), free(lossless), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
@@ -453,6 +513,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_clips_of_few_keys_stay_within_a_small_memory_limit),
 	cmocka_unit_test(keys_at_one_time_go_to_the_original_layout),
 	cmocka_unit_test(keys_past_the_duration_stay_compact),
+	cmocka_unit_test(samples_off_their_keys_times_stay_within_the_bound),
 };
 
 ANIMC_TEST_GROUP(tests);

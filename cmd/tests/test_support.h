@@ -227,7 +227,8 @@ typedef struct test_error {
 
 /* Load `source` and `compiled` (.xnb bytes of one clip, the same bones) and
  * compare them at 60 Hz from 0 to the duration, at every key time of every
- * sequence of the source, and at `extra_hz` (0: none) over the same span;
+ * sequence of the source, at each grid sample of a compact `compiled`, and
+ * at `extra_hz` (0: none) over the same span;
  * fails the test when either does not load or their bones differ. */
 test_error test_compare_compiled(const uint8_t *source, size_t source_size, const uint8_t *compiled,
 				 size_t compiled_size, double extra_hz);

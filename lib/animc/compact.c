@@ -629,7 +629,8 @@ static int compare_extra(const void *a, const void *b)
  * runtime computes for it (t * r in double precision), sorted.  On a grid
  * whose float rate is not exactly the keys' (120 Hz keys written as
  * 0.0083333 s make 240.001 Hz), keys sit a little off their samples, and
- * a fast track moves between the two. */
+ * a fast track moves between the two: both the key's time and the time of
+ * the sample that holds it are measured. */
 static uint32_t extra_points(const encoder *e, const animc_channel *ch, extra_point *out)
 {
 	uint32_t count = 0;
@@ -648,8 +649,25 @@ static uint32_t extra_points(const encoder *e, const animc_channel *ch, extra_po
 		}                                                                \
 	} while (0)
 	if (ch->key_count > 1)
-		for (uint32_t k = 0; k < ch->key_count; k++)
-			EXTRA_AT(ch->has_time ? ch->times_s[k] : (float)((double)k * ch->key_interval_s));
+		for (uint32_t k = 0; k < ch->key_count; k++) {
+			float t = ch->has_time ? ch->times_s[k] : (float)((double)k * ch->key_interval_s);
+			double p = (double)t * e->g.rate_hz, i = floor(p + 0.5);
+
+			EXTRA_AT(t);
+			/* The sample that holds a key off its time
+			 * (sample_source) plays the key's value at its own
+			 * time, where the source has not reached the key yet
+			 * or has passed it: across a fast turn, by more than
+			 * the bound leaves. */
+			if (p != i && fabs(p - i) <= GRID_SLACK && i < last + 1 && t <= ch->duration_s) {
+				float ti = time_at(e, ch, i);
+				double pi = fmin((double)ti * e->g.rate_hz, last);
+
+				out[count].pos = pi;
+				out[count].t = ti;
+				count++;
+			}
+		}
 	for (uint32_t i = 0; (float)(i / 60.0) <= ch->duration_s && count < e->extra_capacity - 1; i++)
 		EXTRA_AT((float)(i / 60.0));
 	EXTRA_AT(ch->duration_s);
@@ -2033,7 +2051,7 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 	e.comps = malloc(n * 3 * sizeof *e.comps);
 	e.pos = malloc(n * sizeof *e.pos);
 	e.sample_t = malloc(n * sizeof *e.sample_t);
-	e.extra_capacity = most_keys + (uint32_t)fmin(clip->duration_s * 60.0, (double)COMPACT_MAX_SAMPLES) + 3;
+	e.extra_capacity = 2 * most_keys + (uint32_t)fmin(clip->duration_s * 60.0, (double)COMPACT_MAX_SAMPLES) + 3;
 	e.extra = malloc((size_t)e.extra_capacity * sizeof *e.extra);
 	e.q = malloc(n * 3 * sizeof *e.q);
 	e.is_key = malloc(n);
