@@ -177,10 +177,11 @@ LIBC_RT := $(LIBC_BUILD)/libanimrt.a
 LIBC_RT_OBJ := $(patsubst %.c,$(LIBC_BUILD)/obj/%.o,$(RT_SRC))
 BENCH_SAMPLE := $(BUILD)/bench_sample
 BENCH_COMPACT := $(BUILD)/bench_compact
+CHECK_BOUNDS := $(BUILD)/check_bounds
 LAYOUT_OK := $(BUILD)/layout-ok
 
 .PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
-	bench-compact check-simd bench-cache measure-watch \
+	bench-compact check-simd check-bounds bench-cache measure-watch \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
 
@@ -277,6 +278,8 @@ $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
 $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
+$(CHECK_BOUNDS): $(BUILD)/obj/scripts/check_bounds.o $(LIBANIMRT)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -lm -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(ENGINE_LINK)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(TEST_OBJ) $(ENGINE_LINK) $(PIPELINE_LIBS) \
@@ -304,7 +307,7 @@ run: deps
 # V=1 prints every test as cmocka does.
 TEST_RUNNER_FLAGS := $(if $(filter 1,$(V)),-v)
 test check: deps
-	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT) \
+	@$(MAKE) $(SUBMAKE_FLAGS) WERROR=1 $(ANIMC) $(TEST_BIN) $(LIBC_CHECK) $(BENCH_SAMPLE) $(BENCH_COMPACT) $(CHECK_BOUNDS) \
 		$(EXAMPLES)
 	@$(LIBC_CHECK) testdata/loader/*.xnb testdata/loader/*.xnb.zst
 	@rm -rf $(BUILD)/cmake-stage
@@ -386,6 +389,10 @@ bench-compact: deps
 check-simd:
 	scripts/check-simd
 
+check-bounds: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) $(ANIMC) $(CHECK_BOUNDS)
+	scripts/check-bounds $(ANIMC) $(CHECK_BOUNDS)
+
 # ---------------------------------------------------------------- install
 PUBLIC_HEADERS := lib/animc/include/animc/animc.h lib/animc/include/animc/animc_xform.h \
 	formats/include/animc/animc_formats.h lib/animrt/include/animc/animrt.h
@@ -458,6 +465,8 @@ help:
 	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
 	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
 	@echo '                 the scalar references'
+	@echo '  check-bounds   every lossy mode against the lossless outputs on the corpus, as'
+	@echo '                 libanimrt plays them: worst errors against the --tolerance bounds'
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
 	@echo '  measure-watch  animc watch: median time from a save to the written .xnb over 20 saves'
 	@echo '  install        install CLI, libraries, headers, .pc files, the CMake packages'
