@@ -587,7 +587,14 @@ static animc_status original_from_reduce(animc_clip *clip, const animc_reduce_op
 	animc_validate_options writable = { ANIMC_STAGE_WRITABLE, false };
 	animc_status status = ANIMC_OK;
 
-	if (reduce)
+	/* Evenly spaced keys are written with a KeyInterval, which the
+	 * runtime steps by in float: over a long take key k plays a little
+	 * off its source time (10 minutes of keys 0.0333333 s apart drift by
+	 * 2.4e-5 s).  The reduction measures against what the lossless file
+	 * plays, so the first pass makes them uniform before it. */
+	if (reduce && is_uniform)
+		status = animc_pass_uniform(clip, sink, stats);
+	if (status == ANIMC_OK && reduce)
 		status = animc_pass_reduce(clip, reduce, sink, stats);
 	if (status == ANIMC_OK && is_uniform)
 		status = animc_pass_uniform(clip, sink, stats);
@@ -665,7 +672,9 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 		*stats = before->stats;
 		stats->compact_declined = true;
 	}
-	status = animc_pass_reduce(clip, &original, sink, stats);
+	status = animc_pass_uniform(clip, sink, stats);   /* as original_from_reduce */
+	if (status == ANIMC_OK)
+		status = animc_pass_reduce(clip, &original, sink, stats);
 	animc_diag_sink errors = { errors_only, sink, sink ? sink->path : NULL, 0, 0 };
 	return status == ANIMC_OK ? original_from_reduce(clip, NULL, true, &errors, stats) : status;
 }
