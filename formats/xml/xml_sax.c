@@ -348,6 +348,36 @@ static void ignore_generic(void *ctx, const char *msg, ...)
 	(void)msg;
 }
 
+/*
+ * XML 1.0 section 2.11: a lone CR ends a line as LF and CRLF do, and the
+ * parser reads it as LF.  libxml2 counts LF alone, so every diagnostic of a
+ * file saved with CR line ends (classic Mac OS) was on line 1.  A copy with
+ * each lone CR made LF reads the same and counts its lines; its columns
+ * and byte offsets stay.  Byte encodings only (UTF-8, Latin-1 and their
+ * kind): in UTF-16 and UTF-32 a 0x0D byte may be half a unit.  NULL when
+ * no copy is needed, or none can be made (the lines are then miscounted,
+ * nothing else).
+ */
+static uint8_t *lone_cr_as_lf(const uint8_t *data, size_t size)
+{
+	const uint8_t *end = data + size, *cr = memchr(data, '\r', size);
+
+	while (cr && cr + 1 < end && cr[1] == '\n')
+		cr = memchr(cr + 2, '\r', (size_t)(end - cr - 2));
+	if (!cr || memchr(data, 0, size < 4 ? size : 4) ||
+	    (size >= 2 && ((data[0] == 0xFE && data[1] == 0xFF) || (data[0] == 0xFF && data[1] == 0xFE))))
+		return NULL;
+	uint8_t *copy = malloc(size);
+
+	if (!copy)
+		return NULL;
+	memcpy(copy, data, size);
+	for (size_t i = (size_t)(cr - data); i < size; i++)
+		if (copy[i] == '\r' && (i + 1 == size || copy[i + 1] != '\n'))
+			copy[i] = '\n';
+	return copy;
+}
+
 animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_depth,
 			     const animc_xml_handler *handler, void *user, animc_diag_sink *sink)
 {
@@ -389,8 +419,11 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	sax.internalSubset = on_internal_subset;
 	sax.serror = on_error;
 
-	r.ctxt = xmlCreateMemoryParserCtxt((const char *)data, (int)size);
+	uint8_t *lf = lone_cr_as_lf(data, size);
+
+	r.ctxt = xmlCreateMemoryParserCtxt((const char *)(lf ? lf : data), (int)size);
 	if (!r.ctxt) {
+		free(lf);
 		free(r.frames);
 		return ANIMC_ERR_NOMEM;
 	}
@@ -414,6 +447,7 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	}
 	status = r.status;
 	xmlFreeParserCtxt(r.ctxt);
+	free(lf);
 	free(r.frames);
 	free(r.text);
 	return status;

@@ -3,6 +3,7 @@
  * root-element sniffing.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +308,55 @@ static void lists_split_on_xml_whitespace(void **state)
 	assert_false(animc_xs_list_next(&cursor, text, &token, &len));
 }
 
+/* Where elements and errors are placed: each element's line, and the
+ * line of the first error. */
+typedef struct placed {
+	uint32_t b_line;
+	char b_text[8];
+} placed;
+
+static animc_xml_action place_b(void *user, const animc_xml_element *el, const char *text, size_t text_len,
+				bool has_stray_text)
+{
+	placed *p = user;
+
+	(void)has_stray_text;
+	if (strcmp(el->name, "B") == 0) {
+		p->b_line = el->line;
+		snprintf(p->b_text, sizeof p->b_text, "%.*s", (int)text_len, text);
+	}
+	return ANIMC_XML_CONTINUE;
+}
+
+/* XML 1.0 section 2.11: a lone CR ends a line as LF and CRLF do.  A file
+ * saved with CR line ends had every element and error on line 1 (libxml2
+ * counts LF alone); each line end now counts, and the text reads the same
+ * (a CR inside text is LF, as the parser makes it). */
+static void lone_cr_line_ends_count_as_lines(void **state)
+{
+	static const char *const ends[] = { "\r", "\r\n", "\n" };
+	static const animc_xml_handler handler = { NULL, place_b };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		char *doc = test_format("<?xml version=\"1.0\"?>%s<A>%s  <B>1%s2</B>%s</C>%s", ends[i], ends[i], ends[i],
+					ends[i], ends[i]);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
+		placed p = { 0, "" };
+
+		assert_int_equal(animc_xml_parse((const uint8_t *)doc, strlen(doc), 8, &handler, &p, &sink),
+				 ANIMC_ERR_PARSE);
+		assert_int_equal(p.b_line, 3);
+		assert_string_equal(p.b_text, "1\n2");
+		const test_diag *d = test_diags_first(&diags, ANIMC_ERROR);
+		assert_non_null(d);
+		assert_int_equal(d->line, 5);
+		test_diags_release(&diags);
+		free(doc);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(floats_as_dotnet_read_them),
 	cmocka_unit_test(special_floats_parse),
@@ -318,6 +368,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_broken_utf16_unit_is_placed),
 	cmocka_unit_test(durations_in_integer_ticks),
 	cmocka_unit_test(lists_split_on_xml_whitespace),
+	cmocka_unit_test(lone_cr_line_ends_count_as_lines),
 };
 
 ANIMC_TEST_GROUP(tests);
