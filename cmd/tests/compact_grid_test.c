@@ -506,6 +506,106 @@ static void samples_off_their_keys_times_stay_within_the_bound(void **state)
 	free(src), free(compact), free(lossless), free(dir);
 }
 
+/* A RobotGame clip of one bone, keys every 1/30 s written with six digits
+ * as exporters write them, moving along x and zigzagging 0.3 units in y:
+ * a kink at every key. */
+static char *write_zigzag(const char *dir)
+{
+	char *path = test_format("%s/zigzag.Animation", dir), *doc;
+	char values[8192] = "", stamps[4096] = "";
+	size_t vl = 0, tl = 0;
+	const int count = 61;
+
+	for (int k = 0; k < count; k++) {
+		vl += (size_t)snprintf(values + vl, sizeof values - vl,
+				       "<Vector3><X>%g</X><Y>%g</Y><Z>0</Z></Vector3>", k * 0.1, 0.3 * (k % 2));
+		tl += (size_t)snprintf(stamps + tl, sizeof stamps - tl, "<float>%.6f</float>", k / 30.0);
+	}
+	doc = test_format("<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+			  "<Duration>2</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
+			  "<KeyCount>%d</KeyCount><Duration>2</Duration><KeyInterval>0</KeyInterval>"
+			  "<HasTranslation>true</HasTranslation><HasTime>true</HasTime>"
+			  "<Translation>%s</Translation><Time>%s</Time></KeyFrameSequence>"
+			  "</KeyFrameSequences></AnimationSequence>", count, values, stamps);
+	assert_true(test_write_file(path, doc, strlen(doc)));
+	free(doc);
+	return path;
+}
+
+static long file_size(const char *path)
+{
+	size_t size;
+	uint8_t *bytes = test_read_file(path, &size);
+
+	free(bytes);
+	return (long)size;
+}
+
+/* Parts --split cuts between keys (1/30 s keys): their inner keys lie at a
+ * constant phase off any grid from 0.  Cut at 0.01 s (0.3 of a step), the
+ * keys lie on a grid ten times finer, which the step fitted through the
+ * origin (the cut taken for a key) missed: a grid of 3,871 Hz and 1,574
+ * bytes; it is 300 Hz now, and the file under a third of the original
+ * layout's at the same tolerance.  Cut at 0.0123 s, no grid from 0 holds
+ * the keys, and the compact layout holds the zigzag within the bound only
+ * on a grid 128 times finer, in 2,144 bytes, where the original layout
+ * takes 1,083: the clip is written in the original layout, byte for byte as
+ * --tolerance default writes it, with a warning, and the report marks it.
+ * Both within the bound at 60 Hz and at the keys. */
+static void parts_cut_between_keys_are_no_bigger_than_the_original_layout(void **state)
+{
+	char *dir = test_tmpdir("compact-cut"), *src = write_zigzag(dir), *report = test_format("%s/r.json", dir);
+	char *out[3] = { test_format("%s/lossless", dir), test_format("%s/reduced", dir),
+			 test_format("%s/compact", dir) };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--split", "A=0.01:1.9", "--split", "B=0.0123:1.9", "-o", out[0], src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--tolerance", "default", "--split", "A=0.01:1.9", "--split", "B=0.0123:1.9",
+		       "-o", out[1], src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--layout", "compact", "--report", report, "--split", "A=0.01:1.9", "--split",
+		       "B=0.0123:1.9", "-o", out[2], src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "zigzag.Animation:1: warning: clip 'B':") || strstr(r.err, "clip 'A'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	char *path[3][2];
+	for (int i = 0; i < 3; i++)
+		for (int k = 0; k < 2; k++)
+			path[i][k] = test_format("%s/zigzag/%c.xnb", out[i], "AB"[k]);
+	animrt_clip *clip;
+	assert_int_equal(animrt_open_file(path[2][0], &clip, NULL), ANIMRT_OK);
+	assert_non_null(clip->compact);
+	if (fabsf(clip->grid_rate_hz - 300) > 0.01f)
+		fail_msg("part A: a grid at %g Hz, not the keys' 300 Hz", (double)clip->grid_rate_hz);
+	animrt_close(clip);
+	if (file_size(path[2][0]) * 3 > file_size(path[1][0]))
+		fail_msg("part A: compact %ld bytes, the original layout %ld", file_size(path[2][0]),
+			 file_size(path[1][0]));
+	assert_false(loads_compact(path[2][1]));
+	assert_true(test_same_bytes(path[2][1], path[1][1]));
+	for (int k = 0; k < 2; k++)
+		expect_within_the_bounds(path[0][k], path[2][k]);
+	char *json = (char *)test_read_file(report, NULL);
+	const char *b = strstr(json, "B.xnb"), *a = strstr(json, "A.xnb");
+	assert_non_null(a);
+	assert_non_null(b);
+	const char *mark = strstr(json, "\"compact_declined\": true");
+	assert_non_null(mark);
+	assert_true(mark > b && (a < b || mark < a));
+	assert_null(strstr(mark + 1, "\"compact_declined\": true"));
+	free(json);
+	for (int i = 0; i < 3; i++) {
+		free(path[i][0]), free(path[i][1]);
+		free(out[i]);
+	}
+	free(report), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
@@ -514,6 +614,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keys_at_one_time_go_to_the_original_layout),
 	cmocka_unit_test(keys_past_the_duration_stay_compact),
 	cmocka_unit_test(samples_off_their_keys_times_stay_within_the_bound),
+	cmocka_unit_test(parts_cut_between_keys_are_no_bigger_than_the_original_layout),
 };
 
 ANIMC_TEST_GROUP(tests);

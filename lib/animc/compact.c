@@ -173,6 +173,36 @@ static double fitted_step(const animc_clip *clip, double h)
 	return h;
 }
 
+/* The step of the keys inside a part --split cuts between keys: a bone's
+ * keys after its first (the cut) and before its last lie at k h + phase,
+ * which a line through the origin, as fitted_step draws, takes for a
+ * shorter step.  Fitted with each bone's phase, from the spacing h; 0 when
+ * no bone has four keys. */
+static double cut_step(const animc_clip *clip, double h)
+{
+	double kt = 0, kk = 0;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const animc_channel *ch = &clip->channels[c];
+		double n = 0, sk = 0, st = 0, skk = 0, skt = 0;
+
+		for (uint32_t i = 1; ch->has_time && ch->key_count >= 4 && i + 1 < ch->key_count; i++) {
+			double t = ch->times_s[i], k = floor((t - ch->times_s[1]) / h + 0.5);
+
+			n++;
+			sk += k;
+			st += t;
+			skk += k * k;
+			skt += k * t;
+		}
+		if (n > 1) {
+			kt += skt - sk * st / n;
+			kk += skk - sk * sk / n;
+		}
+	}
+	return kk > 0 ? kt / kk : 0;
+}
+
 /* The grid position of the clip's last key, on a grid of `step` seconds
  * (0 when no bone has two keys). */
 static double last_key_position(const animc_clip *clip, double step)
@@ -191,10 +221,13 @@ static double last_key_position(const animc_clip *clip, double step)
 
 /* The grid: the keys' spacing, or the largest part of it (down to
  * 1/GRID_MAX_DIVISOR) that every key time is a multiple of, the spacing
- * first as the smallest gap, then as the step fitted to the keys.  When
- * none is (a part cut between two keys, keys a pass added between the
- * source's), the fitted step, the keys off it checked where they are; a
- * track it cannot hold takes a finer grid. */
+ * first as the smallest gap, then as the step fitted to the keys, then as
+ * the inner keys' step fitted with their phase (cut_step).  When none is
+ * (a part cut between two keys, keys a pass added between the source's),
+ * the fitted step, the keys off it checked where they are; a track it
+ * cannot hold takes a finer grid, and animc_clip_process weighs that
+ * against the original layout.  (The inner keys' step there instead gave
+ * smaller files on some parts, bigger on others.) */
 static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out, animc_diag_sink *sink)
 {
 	double h0, d = clip->duration_s;
@@ -209,16 +242,19 @@ static animc_status find_grid(const animc_clip *clip, unsigned finer, grid *out,
 	out->is_exact = true;
 	if (h0 == 0 || d == 0)
 		return ANIMC_OK;   /* nothing moves: one sample */
-	const double spacing[2] = { h0, fitted_step(clip, h0) };
+	const double spacing[3] = { h0, fitted_step(clip, h0), cut_step(clip, h0) };
 	double h = spacing[1];
 
 	out->is_exact = false;
-	for (int pass = 0; pass < 2 && !out->is_exact && (pass == 0 || spacing[1] != spacing[0]); pass++)
+	for (int pass = 0; pass < 3 && !out->is_exact; pass++) {
+		if (spacing[pass] <= 0 || (pass > 0 && spacing[pass] == spacing[pass - 1]))
+			continue;
 		for (int m = 1; m <= GRID_MAX_DIVISOR && !out->is_exact; m++)
 			if (keys_on_grid(clip, spacing[pass] / m)) {
 				h = spacing[pass] / m;
 				out->is_exact = true;
 			}
+	}
 	/* A grid 2^finer times finer, when the first cannot hold a track
 	 * (keys off it, or between keys the source moves too much). */
 	h /= (double)(1u << finer);

@@ -13,6 +13,8 @@
 
 #include <animc/animc.h>
 #include "clip_internal.h"
+#include "compact_layout.h"
+#include "xnb_layout.h"
 
 /* ------------------------------------------------------------ interpolation */
 
@@ -639,12 +641,181 @@ static void errors_only(void *user, const animc_diag *d)
 		animc_diag_report(user, d->severity, d->line, d->column, "%s", d->message);
 }
 
+/* The original layout reduced within the compact one's tolerance, from the
+ * clip as the lossless passes left it: as --tolerance writes it. */
+static animc_status original_within(animc_clip *clip, const animc_reduce_options *reduce,
+				    const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	animc_reduce_options original = *reduce;
+
+	if (!animc_tolerance_is_set(&original.tolerance))
+		original.tolerance = (animc_tolerance){ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+							ANIMC_TOLERANCE_SCALE };
+	clip->compact = NULL;
+	memcpy(clip->channels, before->channels, clip->channel_count * sizeof *clip->channels);
+	clip->duration_s = before->duration_s;
+	if (stats)
+		*stats = before->stats;
+	animc_status status = animc_pass_uniform(clip, sink, stats);   /* as original_from_reduce */
+
+	if (status == ANIMC_OK)
+		status = animc_pass_reduce(clip, &original, sink, stats);
+	animc_diag_sink errors = { errors_only, sink, sink ? sink->path : NULL, 0, 0 };
+	return status == ANIMC_OK ? original_from_reduce(clip, NULL, true, &errors, stats) : status;
+}
+
+/* Diagnostics held while the pipeline weighs the two layouts, given on
+ * when the layout they came with is the one written. */
+typedef struct held_diag {
+	animc_severity severity;
+	uint32_t line, column;
+	const char *kind;   /* animc_warning_kinds' name, or NULL */
+	char *message;
+} held_diag;
+
+typedef struct held_diags {
+	held_diag *list;
+	size_t count, capacity;
+	bool is_nomem;
+} held_diags;
+
+static void hold_diag(void *user, const animc_diag *d)
+{
+	held_diags *h = user;
+
+	if (h->count == h->capacity) {
+		size_t capacity = h->capacity ? 2 * h->capacity : 8;
+		held_diag *list = realloc(h->list, capacity * sizeof *list);
+
+		if (!list) {
+			h->is_nomem = true;
+			return;
+		}
+		h->list = list;
+		h->capacity = capacity;
+	}
+	char *message = strdup(d->message);
+	if (!message) {
+		h->is_nomem = true;
+		return;
+	}
+	h->list[h->count++] = (held_diag){ d->severity, d->line, d->column, d->kind, message };
+}
+
+static void held_diags_give(const held_diags *h, animc_diag_sink *to)
+{
+	for (size_t i = 0; i < h->count; i++) {
+		const held_diag *d = &h->list[i];
+
+		if (d->kind)
+			animc_diag_report_kind(to, d->severity, animc_warning_kind_find(d->kind), d->line, d->column,
+					       "%s", d->message);
+		else
+			animc_diag_report(to, d->severity, d->line, d->column, "%s", d->message);
+	}
+}
+
+static void held_diags_release(held_diags *h)
+{
+	for (size_t i = 0; i < h->count; i++)
+		free(h->list[i].message);
+	free(h->list);
+}
+
+/* The bytes of an XNB file (uncompressed) whose payload `reader` reads. */
+static uint64_t xnb_file_bytes(const char *reader, uint64_t payload_bytes)
+{
+	uint32_t len = (uint32_t)strlen(reader);
+
+	return XNB_HEADER_SIZE + xnb_7bit_size(XNB_READER_COUNT) + xnb_7bit_size(len) + len + 4 +
+	       xnb_7bit_size(XNB_SHARED_RESOURCES) + xnb_7bit_size(XNB_PRIMARY_READER_INDEX) + payload_bytes;
+}
+
+/* The original layout's payload of the clip (FORMAT.md section 2). */
+static uint64_t original_payload_bytes(const animc_clip *clip)
+{
+	uint64_t bytes = XNB_CLIP_HEAD_SIZE;
+
+	for (uint32_t i = 0; i < clip->channel_count; i++) {
+		const animc_channel *ch = &clip->channels[i];
+		uint32_t len = (uint32_t)strlen(ch->bone);
+
+		bytes += xnb_7bit_size(len) + len + XNB_SEQUENCE_HEAD_SIZE;
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+			bytes += 4 + (uint64_t)(ch->tracks[k].is_present ? ch->tracks[k].value_count : 0) * 4 *
+					     xnb_list_width[k];
+		bytes += 4 + (uint64_t)(ch->has_time ? ch->key_count : 0) * 4 * xnb_list_width[XNB_LIST_TIME];
+	}
+	return bytes;
+}
+
+/*
+ * A compact grid finer than the keys' spacing (their times lie off every
+ * grid from 0, as in a part --split cuts between keys) takes a mask bit per
+ * sample and track and a key at every 64th sample, and can pass the
+ * original layout reduced within the same tolerance.  Only then is that
+ * reduced too (a clip on its keys' grid pays for no second reduction), and
+ * the smaller file written: the original with a warning, as when the
+ * compact layout cannot hold a clip.
+ */
+static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options *reduce,
+				   const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	uint8_t *payload;
+	size_t payload_size;
+	animc_status status = animc_compact_write(clip, &payload, &payload_size, sink);
+
+	if (status != ANIMC_OK)
+		return status;
+	free(payload);
+	/* The compact encoding as it stands, to come back to. */
+	const animc_compact *compact = clip->compact;
+	animc_channel *channels = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
+						    sizeof *channels);
+	if (!channels)
+		return ANIMC_ERR_NOMEM;
+	memcpy(channels, clip->channels, clip->channel_count * sizeof *channels);
+	float duration_s = clip->duration_s;
+	animc_pass_stats compact_stats = stats ? *stats : (animc_pass_stats){ 0 };
+	held_diags held = { 0 };
+	animc_diag_sink holding = { hold_diag, &held, sink ? sink->path : NULL, 0, 0 };
+
+	status = original_within(clip, reduce, before, &holding, stats);
+	uint64_t compact_bytes = xnb_file_bytes(COMPACT_READER_NAME_DEFAULT, payload_size);
+	uint64_t original_bytes = xnb_file_bytes(XNB_READER_NAME_DEFAULT, original_payload_bytes(clip));
+	if (status == ANIMC_OK && !held.is_nomem && original_bytes < compact_bytes) {
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
+				       "the compact layout holds it within the tolerance only on a grid %u times "
+				       "finer than the keys' spacing (key times off every grid from 0, as in a part "
+				       "cut between keys), in %llu bytes; wrote this clip in the original layout "
+				       "(reader version 0) within the same tolerance, in %llu bytes",
+				       1u << compact->grid_finer, (unsigned long long)compact_bytes,
+				       (unsigned long long)original_bytes);
+		held_diags_give(&held, sink);
+		if (stats)
+			stats->compact_declined = true;
+	} else {
+		if (status != ANIMC_ERR_NOMEM && !held.is_nomem)
+			status = ANIMC_OK;
+		else
+			status = ANIMC_ERR_NOMEM;
+		clip->compact = compact;
+		memcpy(clip->channels, channels, clip->channel_count * sizeof *channels);
+		clip->duration_s = duration_s;
+		if (stats)
+			*stats = compact_stats;
+	}
+	held_diags_release(&held);
+	return status;
+}
+
 /*
  * The compact encoding; where the layout cannot hold the clip (a duration
  * per bone, a jump between two keys a float step apart, which no grid
  * holds), the original layout reduced within the same tolerance instead,
- * with a warning naming what compact could not hold.  libanimrt reads both
- * layouts; the report and -v say which one the clip took.
+ * with a warning naming what compact could not hold; where it holds it
+ * only on a grid finer than the keys', the smaller of the two.  libanimrt
+ * reads both layouts; the report and -v say which one the clip took.
  */
 static animc_status compact_or_original(animc_clip *clip, const animc_reduce_options *reduce,
 					const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
@@ -653,30 +824,20 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
 	animc_status status = animc_pass_compact(clip, reduce, &quiet, stats);
 
+	if (status == ANIMC_OK && clip->compact->grid_finer > 0)
+		return smaller_layout(clip, reduce, before, sink, stats);
 	if (status != ANIMC_ERR_UNSUPPORTED || !held.has) {
 		if (held.has)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", held.message);
 		return status;
 	}
-	animc_reduce_options original = *reduce;
-	if (!animc_tolerance_is_set(&original.tolerance))
-		original.tolerance = (animc_tolerance){ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
-							ANIMC_TOLERANCE_SCALE };
 	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, 0, 0,
 			  "%s; wrote this clip in the original layout (reader version 0) within the same tolerance",
 			  held.message);
-	clip->compact = NULL;
-	memcpy(clip->channels, before->channels, clip->channel_count * sizeof *clip->channels);
-	clip->duration_s = before->duration_s;
-	if (stats) {
-		*stats = before->stats;
+	status = original_within(clip, reduce, before, sink, stats);
+	if (stats)
 		stats->compact_declined = true;
-	}
-	status = animc_pass_uniform(clip, sink, stats);   /* as original_from_reduce */
-	if (status == ANIMC_OK)
-		status = animc_pass_reduce(clip, &original, sink, stats);
-	animc_diag_sink errors = { errors_only, sink, sink ? sink->path : NULL, 0, 0 };
-	return status == ANIMC_OK ? original_from_reduce(clip, NULL, true, &errors, stats) : status;
+	return status;
 }
 
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,

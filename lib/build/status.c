@@ -146,7 +146,7 @@ static void report_passes(const animc_pass_stats *s)
 	PART(s->shared_times_split, "%u shared key times split", s->shared_times_split);
 	PART(s->durations_lengthened, "%u durations lengthened", s->durations_lengthened);
 	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
-	PART(s->compact_declined, "written in the original layout (the compact layout cannot hold it)");
+	PART(s->compact_declined, "written in the original layout (the compact layout cannot hold it, or only in more bytes)");
 #undef PART
 	printf("    passes: %s\n", n ? line : "nothing to change");
 	if (s->is_reduced) {

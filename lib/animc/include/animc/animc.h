@@ -600,8 +600,9 @@ typedef struct animc_pass_stats {
 	uint32_t durations_lengthened; /* sequences (and clips) raised to ANIMC_MIN_DURATION_S */
 	bool declared_count_corrected;
 	bool is_reduced;               /* a lossy pass ran: `error` holds its result */
-	/* ANIMC_LAYOUT_COMPACT: the layout could not hold the clip, which
-	 * went to the original layout instead (animc_clip_process).  After
+	/* ANIMC_LAYOUT_COMPACT: the layout could not hold the clip, or held
+	 * it only on a grid finer than the keys' spacing in more bytes, and
+	 * the clip went to the original layout instead (animc_clip_process).  After
 	 * is_reduced, in what was padding, so that results recorded before
 	 * it read the same. */
 	bool compact_declined;
@@ -747,6 +748,14 @@ typedef struct animc_compact {
  */
 animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats);
+
+/*
+ * The compact layout's payload of clip->compact (FORMAT.md section 7.1:
+ * what follows the XNB container's reader table), malloc'd into *out, which
+ * the caller frees.  ANIMC_ERR_INVALID, reported, when the encoding breaks
+ * the layout; ANIMC_ERR_NOMEM.
+ */
+animc_status animc_compact_write(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink);
 
 /* Which binary layout the pipeline prepares and the writer writes. */
 typedef enum animc_layout {
