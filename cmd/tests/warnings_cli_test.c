@@ -315,6 +315,47 @@ static void outputs_alike_but_for_case_are_said(void **state)
 	free(first), free(second), free(walk), free(out2), free(out), free(dir);
 }
 
+/* A source whose output is alike but for case to another's fails
+ * --warnings-as-errors when it is up to date too (a build without the
+ * option wrote both), as when it compiles: it writes nothing, and the
+ * outputs of its last good build stay; again when it was compiled to fail.
+ * A build without the option passes again. */
+static void an_up_to_date_output_alike_but_for_case_fails_warnings_as_errors(void **state)
+{
+	char *dir = test_tmpdir("warnings-case-current"), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/walk.xnb", out);
+	size_t first_size, size;
+	uint8_t *first_bytes, *bytes;
+	test_run r;
+
+	(void)state;
+	char *first = write_short_clip(dir, "Walk", 0), *second = write_short_clip(dir, "walk", 0);
+	r = test_animc("build", "-q", "-o", out, first, second, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	first_bytes = test_read_file(walk, &first_size);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--progress", "never", "--warnings-as-errors", "-o", out, first, second, NULL);
+		assert_int_equal(r.status, 1);
+		if (count_lines(r.err, "[output-name-case]") != 1 ||
+		    !strstr(r.err, "walk.Animation: error: 1 warning treated as errors; nothing written\n"))
+			fail_msg("run %d: %s", run, r.err);
+		assert_non_null(strstr(r.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 1 warning, 1 up to date\n"));
+		test_run_release(&r);
+		bytes = test_read_file(walk, &size);
+		assert_int_equal(size, first_size);
+		assert_memory_equal(bytes, first_bytes, size);
+		free(bytes);
+		assert_int_equal(test_count_files(out), 2);
+	}
+	r = test_animc("build", "--progress", "never", "-o", out, first, second, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.err, "[output-name-case]"), 1);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 2);
+	free(first_bytes), free(first), free(second), free(walk), free(out), free(dir);
+}
+
 /* A file of a folder input that cannot be read (here a link that leads
  * nowhere) is skipped with a warning; under --warnings-as-errors it is a
  * failed source, named by its path, and the build fails; the other file is
@@ -741,6 +782,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_taken_over_is_said_once),
 	cmocka_unit_test(an_output_taken_over_fails_warnings_as_errors),
 	cmocka_unit_test(outputs_alike_but_for_case_are_said),
+	cmocka_unit_test(an_up_to_date_output_alike_but_for_case_fails_warnings_as_errors),
 	cmocka_unit_test(an_unreadable_file_fails_warnings_as_errors),
 	cmocka_unit_test(warnings_come_in_line_order),
 	cmocka_unit_test(a_warning_ends_with_its_kind),

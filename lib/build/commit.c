@@ -802,8 +802,12 @@ static bool say_name_case(build_commit *c, build_job *j)
 		free(mine), free(other);
 		any = true;
 	}
+	/* An up-to-date source fails too, as one whose recorded warning this
+	 * build does not allow is compiled again to fail: its outputs were
+	 * written by a build that let the warning pass, and stay (they are its
+	 * last good build's) while it fails. */
 	if (!any || c->is_dry || !o->warnings_as_errors ||
-	    (r->status != BUILD_COMPILED && r->status != BUILD_CACHED))
+	    (r->status != BUILD_COMPILED && r->status != BUILD_CACHED && r->status != BUILD_UP_TO_DATE))
 		return false;
 	for (uint32_t k = 0; k < r->output_count; k++) {
 		if (r->outputs[k].staged)
