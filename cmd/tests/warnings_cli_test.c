@@ -356,6 +356,62 @@ static void an_up_to_date_output_alike_but_for_case_fails_warnings_as_errors(voi
 	free(first_bytes), free(first), free(second), free(walk), free(out), free(dir);
 }
 
+/* Two builds into one folder, each of one source (a/Walk.Animation, then
+ * b/walk.Animation), leave Walk.xnb and walk.xnb side by side: the source
+ * built second is told, by each build of either while both stand, naming
+ * the other's output as an earlier build's; under --warnings-as-errors it
+ * fails, writing nothing. */
+static void outputs_alike_but_for_case_of_two_builds_are_said(void **state)
+{
+	char *dir = test_tmpdir("warnings-case-builds"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a", dir), *b = test_format("%s/b", dir);
+	char *walk = test_format("%s/walk.xnb", out), *upper = test_format("%s/Walk.xnb", out);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(a, 0777), 0);
+	assert_int_equal(mkdir(b, 0777), 0);
+	char *first = write_short_clip(a, "Walk", 0), *second = write_short_clip(b, "walk", 0);
+	r = test_animc("build", "-q", "-o", out, first, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "-o", out, second, NULL);
+	assert_int_equal(r.status, 1);
+	if (count_lines(r.err, "[output-name-case]") != 1 ||
+	    !strstr(r.err, "b/walk.Animation: warning: '") || !strstr(r.err, "/out/walk.xnb' and '") ||
+	    !strstr(r.err, "/out/Walk.xnb', the output of '") ||
+	    !strstr(r.err, "a/Walk.Animation' (an earlier build into this folder), differ only in case: one file on "
+			   "file systems that ignore case (Windows, macOS); rename one of the two sources "
+			   "[output-name-case]\n") ||
+	    !strstr(r.err, "b/walk.Animation: error: 1 warning treated as errors; nothing written\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 1);
+	assert_true(access(walk, F_OK) != 0);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--progress", "never", "-o", out, second, NULL);
+		assert_int_equal(r.status, 0);
+		if (count_lines(r.err, "[output-name-case]") != 1 || !strstr(r.err, "b/walk.Animation: warning: '"))
+			fail_msg("run %d: %s", run, r.err);
+		test_run_release(&r);
+	}
+	assert_true(access(walk, F_OK) == 0);
+	r = test_animc("build", "--progress", "never", "-o", out, first, NULL);
+	assert_int_equal(r.status, 0);
+	if (count_lines(r.err, "[output-name-case]") != 1 || !strstr(r.err, "a/Walk.Animation: warning: '") ||
+	    !strstr(r.err, "b/walk.Animation' (an earlier build into this folder), differ only in case"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "--warnings-as-errors", "--allow", "output-name-case", "-o",
+		       out, first, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "output-name-case"));
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 2);
+	assert_true(access(upper, F_OK) == 0);
+	free(first), free(second), free(walk), free(upper), free(a), free(b), free(out), free(dir);
+}
+
 /* A file of a folder input that cannot be read (here a link that leads
  * nowhere) is skipped with a warning; under --warnings-as-errors it is a
  * failed source, named by its path, and the build fails; the other file is
@@ -783,6 +839,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_taken_over_fails_warnings_as_errors),
 	cmocka_unit_test(outputs_alike_but_for_case_are_said),
 	cmocka_unit_test(an_up_to_date_output_alike_but_for_case_fails_warnings_as_errors),
+	cmocka_unit_test(outputs_alike_but_for_case_of_two_builds_are_said),
 	cmocka_unit_test(an_unreadable_file_fails_warnings_as_errors),
 	cmocka_unit_test(warnings_come_in_line_order),
 	cmocka_unit_test(a_warning_ends_with_its_kind),

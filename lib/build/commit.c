@@ -132,6 +132,7 @@ void build_commit_release(build_commit *c)
 {
 	build_journal_close(&c->journal);
 	free(c->owned);
+	free(c->others);
 	free(c->sources);
 	free(c->claim_owner);
 	manifest_release(&c->next);
@@ -627,9 +628,50 @@ typedef struct owned {
 	const manifest_entry *entry;
 } owned;
 
+/* ASCII letters in lower case, as folded_claim folds them. */
+static int fold_ascii(char ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : (unsigned char)ch;
+}
+
+/* Paths by their letters folded to lower case: names alike but for case
+ * (Walk.xnb, walk.xnb) are neighbours. */
+static int compare_folded(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = fold_ascii(*a), y = fold_ascii(*b);
+
+		if (x != y || !x)
+			return x - y;
+	}
+}
+
 static int compare_owned(const void *a, const void *b)
 {
 	return strcmp(((const owned *)a)->path, ((const owned *)b)->path);
+}
+
+static int compare_owned_folded(const void *a, const void *b)
+{
+	return compare_folded(((const owned *)a)->path, ((const owned *)b)->path);
+}
+
+/* Whether manifest entry `e` is another build's source, still there and
+ * not a source of this run (whose claims decide). */
+static bool is_other_build(const build_commit *c, const build_job *j, const manifest_entry *e)
+{
+	struct stat st, mine;
+
+	if (e == j->previous || strcmp(e->source, j->path) == 0 || stat(e->source, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	/* This source by another name (an absolute path, where the earlier
+	 * build was given a relative one): no other source. */
+	if (stat(j->path, &mine) == 0 && mine.st_dev == st.st_dev && mine.st_ino == st.st_ino)
+		return false;
+	for (size_t i = 0; i < c->ctx->plan.count; i++)
+		if (strcmp(c->ctx->plan.jobs[i].path, e->source) == 0)
+			return false;   /* built in this run: its claim decides */
+	return true;
 }
 
 /*
@@ -642,7 +684,6 @@ static int compare_owned(const void *a, const void *b)
 static const char *earlier_owner(build_commit *c, const build_job *j, const char *name)
 {
 	const manifest *old = &c->ctx->old;
-	struct stat st;
 
 	if (!c->ctx->has_old)
 		return NULL;
@@ -661,18 +702,63 @@ static const char *earlier_owner(build_commit *c, const build_job *j, const char
 	}
 	owned key = { name, NULL };
 	const owned *hit = c->owned_count ? bsearch(&key, c->owned, c->owned_count, sizeof key, compare_owned) : NULL;
-	struct stat mine;
-	if (!hit || hit->entry == j->previous || strcmp(hit->entry->source, j->path) == 0 ||
-	    stat(hit->entry->source, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
-	/* This source by another name (an absolute path, where the earlier
-	 * build was given a relative one): no other source. */
-	if (stat(j->path, &mine) == 0 && mine.st_dev == st.st_dev && mine.st_ino == st.st_ino)
-		return NULL;
+	return hit && is_other_build(c, j, hit->entry) ? hit->entry->source : NULL;
+}
+
+/* The outputs the loaded manifest records for sources no job of this run
+ * names, sorted by their names folded.  A build of the whole folder has
+ * none and sorts nothing: this costs a no-op build a pass over its jobs. */
+static void index_others(build_commit *c)
+{
+	const manifest *old = &c->ctx->old;
+	bool *named;
+	size_t n = 0;
+
+	if (c->has_others)
+		return;
+	c->has_others = true;
+	named = calloc(old->count ? old->count : 1, sizeof *named);
+	if (!named)
+		return;
 	for (size_t i = 0; i < c->ctx->plan.count; i++)
-		if (strcmp(c->ctx->plan.jobs[i].path, hit->entry->source) == 0)
-			return NULL;   /* built in this run: its claim decides */
-	return hit->entry->source;
+		if (c->ctx->plan.jobs[i].previous)
+			named[c->ctx->plan.jobs[i].previous - old->entries] = true;
+	for (size_t i = 0; i < old->count; i++)
+		n += named[i] ? 0 : old->entries[i].output_count;
+	c->others = n ? malloc(n * sizeof *c->others) : NULL;
+	for (size_t i = 0; c->others && i < old->count; i++)
+		for (uint32_t k = 0; !named[i] && k < old->entries[i].output_count; k++)
+			c->others[c->other_count++] = (owned){ old->entries[i].outputs[k].path, &old->entries[i] };
+	if (c->others)
+		qsort(c->others, c->other_count, sizeof *c->others, compare_owned_folded);
+	free(named);
+}
+
+/* An output another build recorded (as earlier_owner finds them) whose
+ * name is `name` but for the case of its letters, and its source in
+ * *source; NULL when none. */
+static const char *earlier_alike(build_commit *c, const build_job *j, const char *name, const char **source)
+{
+	size_t lo = 0, hi;
+
+	if (!c->ctx->has_old)
+		return NULL;
+	index_others(c);
+	/* The first name not before `name` folded: those alike start there. */
+	for (hi = c->other_count; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (compare_folded(c->others[mid].path, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->other_count && compare_folded(c->others[lo].path, name) == 0; lo++)
+		if (strcmp(c->others[lo].path, name) != 0 && is_other_build(c, j, c->others[lo].entry)) {
+			*source = c->others[lo].entry->source;
+			return c->others[lo].path;
+		}
+	return NULL;
 }
 
 /* The clip of the first output before outputs[k] written to its path. */
@@ -762,12 +848,14 @@ static char *folded_claim(const char *name)
 	return key;
 }
 
-/* Outputs of job j whose names another source's outputs of this run take
- * but for the case of their letters (Walk.xnb and walk.xnb): one file
- * where case is ignored (Windows, macOS), so whichever is copied there
- * second replaces the first.  Said as output-name-case; under
- * --warnings-as-errors, unless allowed, the source fails and writes none
- * of its outputs, as refuse_takeover does.  True when it failed so. */
+/* Outputs of job j whose names another source's outputs take but for the
+ * case of their letters (Walk.xnb and walk.xnb): those of this run, and
+ * those an earlier build into this folder recorded for a source this run
+ * does not build.  One file where case is ignored (Windows, macOS), so
+ * whichever is copied there second replaces the first.  Said as
+ * output-name-case; under --warnings-as-errors, unless allowed, the
+ * source fails and writes none of its outputs, as refuse_takeover does.
+ * True when it failed so. */
 static bool say_name_case(build_commit *c, build_job *j)
 {
 	const build_options *o = c->ctx->options;
@@ -779,26 +867,30 @@ static bool say_name_case(build_commit *c, build_job *j)
 	for (uint32_t k = 0; k < r->output_count; k++) {
 		char *key = folded_claim(r->outputs[k].name);
 		size_t owner = key ? claim_owner(c, key) : SIZE_MAX;
-		const build_result *theirs;
-		const char *their_name = NULL;
+		const char *their_name = NULL, *their_source = NULL, *earlier = "";
 
 		free(key);
-		if (owner >= c->ctx->plan.count || &c->ctx->plan.jobs[owner] == j)
-			continue;
-		theirs = &c->ctx->plan.jobs[owner].result;
-		for (uint32_t e = 0; !their_name && e < theirs->output_count; e++)
-			if (strcasecmp(theirs->outputs[e].name, r->outputs[k].name) == 0 &&
-			    strcmp(theirs->outputs[e].name, r->outputs[k].name) != 0)
-				their_name = theirs->outputs[e].name;
+		if (owner < c->ctx->plan.count && &c->ctx->plan.jobs[owner] != j) {
+			const build_result *theirs = &c->ctx->plan.jobs[owner].result;
+
+			for (uint32_t e = 0; !their_name && e < theirs->output_count; e++)
+				if (strcasecmp(theirs->outputs[e].name, r->outputs[k].name) == 0 &&
+				    strcmp(theirs->outputs[e].name, r->outputs[k].name) != 0)
+					their_name = theirs->outputs[e].name;
+			their_source = c->ctx->plan.jobs[owner].path;
+		} else if (owner == SIZE_MAX && !c->is_dry) {
+			their_name = earlier_alike(c, j, r->outputs[k].name, &their_source);
+			earlier = " (an earlier build into this folder)";
+		}
 		if (!their_name)
-			continue;   /* the very name: the claim refuses it */
+			continue;   /* none, or the very name: the claim refuses it */
 		char *mine = build_output_path(c->ctx, j, &r->outputs[k]);
 		char *other = cli_path_join(o->out_dir, their_name, NULL);
 		build_result_diag_kind(r, ANIMC_WARNING, "output-name-case", 0, 0, -1,
-				       "'%s' and '%s', the output of '%s', differ only in case: one file on file "
+				       "'%s' and '%s', the output of '%s'%s, differ only in case: one file on file "
 				       "systems that ignore case (Windows, macOS); rename one of the two sources",
-				       mine ? mine : r->outputs[k].name, other ? other : their_name,
-				       c->ctx->plan.jobs[owner].path);
+				       mine ? mine : r->outputs[k].name, other ? other : their_name, their_source,
+				       earlier);
 		free(mine), free(other);
 		any = true;
 	}

@@ -41,6 +41,11 @@ typedef struct build_commit {
 	struct owned *owned;
 	size_t owned_count;
 	bool has_owned;
+	/* Those of sources no job of this run names, by path with its
+	 * letters folded to lower case: who wrote a path alike but for case. */
+	struct owned *others;
+	size_t other_count;
+	bool has_others;
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
