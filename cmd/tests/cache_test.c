@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1089,6 +1090,54 @@ static void remote_close_gives_up_waiting(void **state)
 	free(url);
 }
 
+static volatile int stop_flag;
+
+/* What a signal's handler does, 0.3 s into a close. */
+static void *stop_later(void *arg)
+{
+	struct timespec pause = { 0, 300 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&pause, NULL);
+	stop_flag = 1;
+	return NULL;
+}
+
+/* A run stopped while close waits for the stores with no limit (the
+ * stores of --cache-wait): they are dropped at once, and the warning says
+ * the stop is why (not a wait of -1 s that ran out). */
+static void remote_close_stopped_says_why(void **state)
+{
+	char *url;
+	int fd = listen_local(&url);
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	cli_cache_options opt = { .url = url, .timeout_s = 30, .sink = &sink, .stop = &stop_flag };
+	cli_cache *cache = NULL;
+	cli_cache_stats stats;
+	cli_error err;
+	pthread_t stopper;
+	double start;
+
+	(void)state;
+	if (!cli_cache_open(&opt, &cache, &err))
+		fail_msg("cli_cache_open: %s", err.message);
+	store_seeds(cache, 1, 20, 2, false);
+	start = now_s();
+	assert_int_equal(pthread_create(&stopper, NULL, stop_later, NULL), 0);
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(pthread_join(stopper, NULL), 0);
+	assert_true(now_s() - start < 5);
+	assert_int_equal(stats.stored, 0);
+	assert_int_equal(stats.abandoned_stores, 20);
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 1);
+	if (!diags_mention(&diags, "': 20 results not stored: the build was stopped") || diags_mention(&diags, " s before"))
+		fail_msg("%s", test_diags_first(&diags, ANIMC_WARNING)->message);
+	close(fd);
+	test_diags_release(&diags);
+	free(url);
+}
+
 /* Lookups taken without waiting, woken by the cache's descriptor. */
 static void remote_poll_descriptor(void **state)
 {
@@ -1550,6 +1599,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(remote_oversized_entry),
 	cmocka_unit_test(remote_unreachable),
 	cmocka_unit_test(remote_close_gives_up_waiting),
+	cmocka_unit_test(remote_close_stopped_says_why),
 	cmocka_unit_test_teardown(remote_poll_descriptor, test_nginx_teardown),
 	cmocka_unit_test_teardown(remote_credentials, teardown_credentials),
 	cmocka_unit_test(dir_round_trip),

@@ -184,7 +184,7 @@ typedef struct cli_cache_stats {
 	size_t errors;            /* problems met, all kinds */
 	size_t problems[CLI_CACHE_PROBLEM_COUNT];
 	size_t skipped_lookups, skipped_stores; /* not made: the remote had been given up */
-	size_t abandoned_stores;  /* not made: close's wait ran out */
+	size_t abandoned_stores;  /* not made: close's wait ran out, or the run stopped */
 	uint64_t fetched_bytes, stored_bytes;
 } cli_cache_stats;
 

@@ -217,6 +217,7 @@ struct cli_cache {
 	 * (found or not), so that a server that never answers is said. */
 	size_t remote_asked, remote_answered;
 	bool is_abandoned;
+	bool is_abandoned_by_stop;  /* by the stop, not close's deadline */
 	/* Keys this run asked for (a lookup under way, MISS_MARK, or HIT_MARK:
 	 * a hit, whose copies went to their takers, is fetched again) and keys
 	 * it stored: identical sources (one file in several folders) cost one
@@ -690,8 +691,9 @@ static void start_store(cli_cache *cache, store *s)
 
 /* ------------------------------------------------------------ the thread */
 
-/* Past the deadline close gave: drop the stores still to make. */
-static void abandon(cli_cache *cache)
+/* Past the deadline close gave, or the run stopped (`by_stop`): drop the
+ * stores still to make. */
+static void abandon(cli_cache *cache, bool by_stop)
 {
 	size_t dropped;
 
@@ -699,6 +701,7 @@ static void abandon(cli_cache *cache)
 	dropped = cache->active_stores;
 	pthread_mutex_unlock(&cache->lock);
 	cache->is_abandoned = true;
+	cache->is_abandoned_by_stop = by_stop;
 	if (cache->remote)
 		cache_remote_abandon(cache->remote);
 	pthread_mutex_lock(&cache->lock);
@@ -765,7 +768,7 @@ static void *thread_main(void *arg)
 		 * waited for a silent server up to --cache-timeout). */
 		if (is_stopping && cache->stop && !cache->is_abandoned) {
 			if (*cache->stop)
-				abandon(cache);
+				abandon(cache, true);
 			else
 				wait_ms = 200;
 		}
@@ -773,7 +776,7 @@ static void *thread_main(void *arg)
 			double left = deadline - build_now_s();
 
 			if (left <= 0)
-				abandon(cache);
+				abandon(cache, false);
 			else if (left < 1)
 				wait_ms = (int)(left * 1000) + 1;
 		}
@@ -1198,11 +1201,17 @@ void cli_cache_close(cli_cache *cache, double wait_s, cli_cache_stats *stats)
 	}
 	flush_warnings(cache);
 	if (cache->stats.abandoned_stores) {
-		char message[1024];
+		char message[1024], why[96];
 
-		snprintf(message, sizeof message,
-			 "cache '%s': %zu results not stored: the build was done %g s before they were",
-			 cache->url ? cache->shown_url : cache->dir->path, cache->stats.abandoned_stores, wait_s);
+		/* The wait the build gave them ran out, or it was stopped
+		 * (--cache-wait gives them no wait to run out: wait_s < 0). */
+		if (cache->is_abandoned_by_stop)
+			snprintf(why, sizeof why, "the build was stopped");
+		else
+			snprintf(why, sizeof why, "the build was done %g s before they were", wait_s);
+		snprintf(message, sizeof message, "cache '%s': %zu result%s not stored: %s",
+			 cache->url ? cache->shown_url : cache->dir->path, cache->stats.abandoned_stores,
+			 cache->stats.abandoned_stores == 1 ? "" : "s", why);
 		emit(cache, message);
 	}
 	/* (Not of a stopped run, whose sources were not compiled.) */
