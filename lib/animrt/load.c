@@ -938,12 +938,13 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 	uint32_t stated = size >= XNB_HEADER_SIZE ? xnb_get_u32(buf + XNB_SIZE_OFFSET) : 0;
 	if (stated >= XNB_HEADER_SIZE && size > stated && !memcmp(buf, XNB_MAGIC, XNB_MAGIC_SIZE)) {
 		/* Longer than its header says: the rest is not read.  Its
-		 * length where the stream can tell it (a file, not a pipe). */
+		 * length where the stream can tell it (a file, not a pipe; one
+		 * the first read took whole is no longer than what was read). */
 		long end = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
 
 		free(buf);
 		fclose(fp);
-		if (end > (long)size)
+		if (end > (long)stated)
 			return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, XNB_SIZE_OFFSET,
 						   "the header says the file is %u bytes, it is %ld", stated, end);
 		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, XNB_SIZE_OFFSET,

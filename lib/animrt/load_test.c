@@ -440,7 +440,8 @@ static void arguments_and_files(void **state)
  * magic (here an endless one) is refused at its start, and a clip with
  * bytes past its stated size is refused naming both sizes, not read
  * whole first (a video in the content folder cost seconds and its size
- * in memory). */
+ * in memory); both sizes also when the first read took the whole file (a
+ * few bytes too many). */
 static void a_file_is_read_no_further_than_its_start_says(void **state)
 {
 	size_t size;
@@ -460,9 +461,18 @@ static void a_file_is_read_no_further_than_its_start_says(void **state)
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_OK);
 	animrt_close(clip);
+	assert_true(size + 2 < 1 << 16);
 	f = fopen(path, "ab");
 	assert_non_null(f);
-	for (int i = 0; i < 100000; i++)
+	assert_int_equal(fwrite("XX", 1, 2, f), 2);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_ERR_SIZE);
+	snprintf(want, sizeof want, "byte 6: the header says the file is %zu bytes, it is %zu", size, size + 2);
+	assert_string_equal(err.message, want);
+	assert_null(clip);
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	for (int i = 2; i < 100000; i++)
 		fputc(0, f);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_ERR_SIZE);
