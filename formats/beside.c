@@ -32,8 +32,13 @@ animc_beside animc_beside_check(const char *folder, const char *path, char **rea
 		return ANIMC_BESIDE_MISSING;
 	}
 	n = strlen(real_folder);
-	/* The folder itself is not a file beside the source: a path inside
-	 * it has one more component. */
+	/* The folder itself is not a file beside the source, nor is it
+	 * outside: said as what it is. */
+	if (strcmp(*real, real_folder) == 0) {
+		free(real_folder);
+		return ANIMC_BESIDE_FOLDER;
+	}
+	/* A path inside it has one more component. */
 	if (strncmp(*real, real_folder, n) != 0 ||
 	    ((*real)[n] != '/' && !(n == 1 && real_folder[0] == '/'))) {
 		free(real_folder);

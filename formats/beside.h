@@ -13,6 +13,7 @@ typedef enum animc_beside {
 	ANIMC_BESIDE_INSIDE,  /* in the folder or below it */
 	ANIMC_BESIDE_OUTSIDE, /* resolves outside the folder */
 	ANIMC_BESIDE_MISSING, /* cannot be resolved (errno says why) */
+	ANIMC_BESIDE_FOLDER,  /* resolves to the folder itself: no file beside the source */
 } animc_beside;
 
 /* The folder of `source`, a path as given (the source's own symbolic link,
@@ -24,7 +25,7 @@ char *animc_beside_folder(const char *source);
  * Where `path` (as open() would take it) lies against `folder`, both
  * resolved with realpath(): a symbolic link that leads out of the folder
  * counts as outside.  *real gets the resolved path (a new string, the
- * caller frees it) when the answer is INSIDE or OUTSIDE, else NULL.
+ * caller frees it) when the answer is INSIDE, OUTSIDE or FOLDER, else NULL.
  */
 animc_beside animc_beside_check(const char *folder, const char *path, char **real);
 

@@ -92,13 +92,13 @@ static void file_flush(struct aiFile *f)
 
 /* Report the refusal of file `real` (resolved; freed here), once: Assimp's
  * readers ask for a file more than once, under more than one spelling. */
-static void refuse(read_log *log, const char *path, char *real)
+static void refuse(read_log *log, const char *path, char *real, bool is_folder)
 {
 	if (!log->refused || strcmp(log->refused, real) != 0) {
 		if (log->path)
-			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' resolves to '%s', outside "
-					  "the source's folder: not read (only files beside the source are "
-					  "read)", path, real);
+			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' resolves to '%s', %s: "
+					  "not read (only files beside the source are read)", path, real,
+					  is_folder ? "the source's folder, not a file" : "outside the source's folder");
 		else
 			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' not read: the source was "
 					  "given from memory, without a folder", path);
@@ -111,7 +111,7 @@ static void refuse(read_log *log, const char *path, char *real)
  * The file to open for `path`, a new string: the source itself, or a file
  * it names that resolves inside the source's folder.  NULL for a file that
  * is not there (Assimp's readers try several names) and for one outside the
- * folder, which is reported: it is never read.
+ * folder, or the folder itself, which is reported: it is never read.
  */
 static char *confined_path(read_log *log, const char *path)
 {
@@ -120,16 +120,18 @@ static char *confined_path(read_log *log, const char *path)
 	if (!log->path) {
 		real = realpath(path, NULL);
 		if (real)
-			refuse(log, path, real);
+			refuse(log, path, real, false);
 		return NULL;
 	}
 	if (strcmp(path, log->path) == 0)
 		return strdup(path);
-	switch (animc_beside_check(log->folder, path, &real)) {
+	animc_beside where = animc_beside_check(log->folder, path, &real);
+	switch (where) {
 	case ANIMC_BESIDE_INSIDE:
 		return real;
 	case ANIMC_BESIDE_OUTSIDE:
-		refuse(log, path, real);
+	case ANIMC_BESIDE_FOLDER:
+		refuse(log, path, real, where == ANIMC_BESIDE_FOLDER);
 		return NULL;
 	case ANIMC_BESIDE_MISSING:
 		break;

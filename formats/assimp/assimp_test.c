@@ -5,6 +5,7 @@
  * the corpus's FBX channel names.  Through the command line:
  * cmd/tests/assimp_cli_test.c.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -859,6 +860,32 @@ static void files_named_outside_the_source_folder_are_not_read(void **state)
 	}
 }
 
+/* A source that names its own folder as a file (an .obj's "mtllib .") is
+ * told so: the folder is not read, and is no file outside it either. */
+static void the_source_folder_named_as_a_file_is_not_read(void **state)
+{
+	char *dir = test_tmpdir("assimp-folder"), *obj = test_format("%s/folder.obj", dir);
+	char *real = realpath(dir, NULL);
+	const char *text = "mtllib .\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+	read_files reads;
+	imported r;
+
+	(void)state;
+	assert_non_null(real);
+	assert_true(test_write_file(obj, text, strlen(text)));
+	import_noting_reads(&r, obj, &reads);
+	assert_int_equal(reads.count, 0);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	char *want = test_format("'%s/.' resolves to '%s', the source's folder, not a file: not read (only files "
+				 "beside the source are read)", dir, real);
+	assert_string_equal(r.diags.items[0].message, want);
+	release(&r);
+	free(want);
+	free(real);
+	free(obj);
+	free(dir);
+}
+
 /* A symbolic link beside the source that leads out of its folder counts
  * as outside, as it does for glTF buffers. */
 static void symlink_out_of_the_source_folder_is_not_read(void **state)
@@ -941,6 +968,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(ogre_skeleton_beside_the_mesh_is_read),
 	cmocka_unit_test(files_named_outside_the_source_folder_are_not_read),
 	cmocka_unit_test(symlink_out_of_the_source_folder_is_not_read),
+	cmocka_unit_test(the_source_folder_named_as_a_file_is_not_read),
 	cmocka_unit_test(memory_import_reads_no_file_it_names),
 };
 

@@ -681,6 +681,10 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' resolves to '%s', outside the source's "
 			  "folder: only files beside the source are read", uri, real);
 		goto fail;
+	case ANIMC_BESIDE_FOLDER:
+		animc_gltf_fail(doc, ANIMC_ERR_INVALID, path, "'%s' names the source's folder ('%s'), not a "
+			  "file: only files beside the source are read", uri, real);
+		goto fail;
 	}
 	free(decoded);
 	free(dir);

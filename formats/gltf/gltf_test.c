@@ -898,6 +898,42 @@ static void external_buffers_stay_beside_the_source(void **state)
 	free(dir);
 }
 
+/* A buffer URI that names the source's own folder ("x/..", ".", a link to
+ * ".") is refused as what it is, a folder, not as a path outside it. */
+static void a_buffer_uri_naming_the_folder_says_so(void **state)
+{
+	static const char *const uris[] = { "x/..", ".", "./", "self" };
+	char *dir = test_tmpdir("gltf-folder"), *src = test_format("%s/folder.gltf", dir);
+	char *self = test_format("%s/self", dir), *real = realpath(dir, NULL);
+
+	(void)state;
+	assert_non_null(real);
+	assert_int_equal(symlink(".", self), 0);
+	for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++) {
+		char *doc = test_format("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+					"\"buffers\":[{\"byteLength\":8,\"uri\":\"%s\"}],"
+					"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+					"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
+					"\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],"
+					"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
+					uris[i]);
+		char *want = test_format("buffers[0].uri: '%s' names the source's folder ('%s'), not a file: only "
+					 "files beside the source are read", uris[i], real);
+		test_diags diags = { 0 };
+
+		assert_true(test_write_file(src, doc, strlen(doc)));
+		assert_int_equal(test_compile_file(src, &diags, &animc_importer_gltf), ANIMC_ERR_INVALID);
+		assert_string_equal(test_diags_first(&diags, ANIMC_ERROR)->message, want);
+		test_diags_release(&diags);
+		free(want);
+		free(doc);
+	}
+	free(real);
+	free(self);
+	free(src);
+	free(dir);
+}
+
 /* Dot segments are removed before the file is looked up (RFC 3986, 5.2.4):
  * "textures/../data.bin" is data.bin, with no folder "textures". */
 static void buffer_uris_lose_their_dot_segments(void **state)
@@ -1145,6 +1181,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
+	cmocka_unit_test(a_buffer_uri_naming_the_folder_says_so),
 	cmocka_unit_test(buffer_uris_lose_their_dot_segments),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),
 	cmocka_unit_test(names_agree_with_assimp),
