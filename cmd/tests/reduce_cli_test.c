@@ -1,7 +1,8 @@
 /*
  * reduce_cli_test.c - --tolerance in the original layout against the
- * lossless file of the same source, as libanimrt plays both: on a long
- * take whose keys the lossless file steps through by a float KeyInterval.
+ * lossless file of the same source, as libanimrt plays both: on long
+ * takes whose keys the lossless file steps through by a float KeyInterval,
+ * at the float times beside the keys.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "test_support.h"
+#include <animc/animrt.h>
 
 /* A BVH of `frames` frames 0.0333333 s apart: a root that turns 20 sin t
  * degrees about Z. */
@@ -62,8 +64,87 @@ static void reduced_long_takes_stay_within_the_bound_of_the_lossless_file(void *
 	free(src), free(reduced), free(lossless), free(dir);
 }
 
+/* The angle in degrees between two rotations (q and -q alike). */
+static double angle_between(const float *a, const float *b)
+{
+	double dot = 0, na = 0, nb = 0;
+
+	for (int k = 0; k < 4; k++) {
+		dot += (double)a[k] * b[k];
+		na += (double)a[k] * a[k];
+		nb += (double)b[k] * b[k];
+	}
+	return 2 * acos(fmin(1, fabs(dot) / sqrt(na * nb))) * (180 / 3.14159265358979323846);
+}
+
+/* Five minutes at 120 Hz (Frame Time 0.0083333) with a 120-degree turn in
+ * 0.1 s at 291 s.  A timed key there lies at the float time nearest i x
+ * KeyInterval, 1.3e-5 s past where the lossless file turns, and the float
+ * before it sampled the lossless file before its corner and the reduced
+ * one on its way to the key: 0.00538 degrees at the tight tolerance,
+ * which the reduction, measuring at the key and between keys, did not
+ * see.  Every float time across the turn is now within the bound. */
+static void reduced_keys_late_in_a_long_take_hold_the_bound_beside_them(void **state)
+{
+	char *dir = test_tmpdir("reduce-corner"), *src = test_format("%s/take.bvh", dir);
+	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
+	int frames = 36001;
+	size_t cap = (size_t)frames * 48 + 512, len = 0;
+	char *text = malloc(cap);
+	test_run r;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len,
+				"HIERARCHY\nROOT Root\n{\nOFFSET 0 0 0\n"
+				"CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
+				"End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.0083333\n", frames);
+	for (int f = 0; f < frames; f++) {
+		double t = f * 0.0083333, u = fmin(1, fmax(0, (t - 290.971) / 0.1));
+
+		len += (size_t)snprintf(text + len, cap - len, "0 0 0 %.5f %.5f %.5f\n",
+					20 * sin(t) - 120 * u * u * (3 - 2 * u), 10 * cos(t), 5 * sin(7 * t));
+	}
+	assert_true(len < cap);
+	assert_true(test_write_file(src, text, len));
+	free(text);
+	r = test_animc("build", "-q", "-o", lossless, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--tolerance", "0.0001,0.005,0.00001", "-o", reduced, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *a = test_format("%s/take/Motion.xnb", lossless), *b = test_format("%s/take/Motion.xnb", reduced);
+	animrt_clip *ca, *cb;
+	double worst = 0;
+	float worst_t = 0;
+
+	assert_int_equal(animrt_open_file(a, &ca, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_open_file(b, &cb, NULL), ANIMRT_OK);
+	assert_true(cb->container.file_size_bytes < ca->container.file_size_bytes);
+	for (float t = 290.95f; t < 291.15f; t = nextafterf(t, INFINITY)) {
+		float v[2][3][4];
+
+		assert_int_equal(animrt_clip_sample_bone(ca, 0, t, ANIMRT_PLAY_ONCE, NULL, v[0][0], v[0][1], v[0][2]),
+				 ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample_bone(cb, 0, t, ANIMRT_PLAY_ONCE, NULL, v[1][0], v[1][1], v[1][2]),
+				 ANIMRT_OK);
+		double e = angle_between(v[0][1], v[1][1]);
+		if (e > worst) {
+			worst = e;
+			worst_t = t;
+		}
+	}
+	if (!(worst <= 0.005))
+		fail_msg("%s: %g degrees from the lossless file at %.9g s, past 0.005", b, worst, (double)worst_t);
+	animrt_close(ca);
+	animrt_close(cb);
+	free(a), free(b), free(src), free(reduced), free(lossless), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reduced_long_takes_stay_within_the_bound_of_the_lossless_file),
+	cmocka_unit_test(reduced_keys_late_in_a_long_take_hold_the_bound_beside_them),
 };
 
 ANIMC_TEST_GROUP(tests);

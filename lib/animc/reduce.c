@@ -964,6 +964,48 @@ static bool timed_values(channel_work *w, const animc_channel *ch)
 	return true;
 }
 
+/*
+ * Evenly spaced keys play at i * KeyInterval in double precision
+ * (interp_uniform_keys): a time no float need hold.  A timed key goes to
+ * the float time nearest it (w->pos[i]), up to half a float step to one
+ * side of where the lossless file turns, so the floats beside it sample
+ * the lossless file on the other side of its corner from the timed one.
+ * Across a fast turn far into a long take that is a part of the bound (a
+ * 120 Hz take at 291 s: 0.0003 degrees of 0.005 at the tight tolerance).
+ * Those floats are check points too, at the keys where the turn could make
+ * them matter (a hundredth of the bound); written into `out` (room for
+ * 2 c->n), sorted; their count.
+ */
+static uint32_t corner_checks(const reduce_curve *c, const animc_channel *ch, double *out)
+{
+	uint32_t count = 0;
+
+	if (ch->has_time || !(ch->key_interval_s > 0))
+		return 0;
+	for (uint32_t i = 1; i < c->n; i++) {
+		const float *v = c->value + (size_t)i * c->width;
+		double turn = animc_track_error(c->kind, v - c->width, v);
+		float t = c->pos[i], step = nextafterf(t, INFINITY) - t;
+
+		if (i + 1 < c->n)
+			turn += animc_track_error(c->kind, v, v + c->width);
+		if ((double)t == (double)i * ch->key_interval_s || turn / ch->key_interval_s * step < c->bound * 1e-2)
+			continue;
+		out[count++] = nextafterf(t, -INFINITY);
+		out[count++] = nextafterf(t, INFINITY);
+	}
+	return count;
+}
+
+/* The check points of the two sorted lists a (na) and b (nb), sorted, in out. */
+static void merge_checks(const double *a, uint32_t na, const double *b, uint32_t nb, double *out)
+{
+	uint32_t i = 0, j = 0, o = 0;
+
+	while (i < na || j < nb)
+		out[o++] = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
+}
+
 static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const animc_tolerance *tol,
 				   animc_clip_error *error)
 {
@@ -1003,17 +1045,26 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		c->pos = w.pos;
 		c->value = c->stored = t->values;
 		/* Between keys: the source at the check points (times). */
-		uint32_t checks = animc_reduce_check_count(c);
-		w.check_pos[k] = malloc(((size_t)checks + 1) * sizeof(double));
-		w.check_value[k] = malloc(((size_t)checks + 1) * width * sizeof(float));
-		if (!w.check_pos[k] || !w.check_value[k]) {
+		uint32_t between = animc_reduce_check_count(c);
+		size_t room = (size_t)between + 2 * (size_t)n + 1;
+		w.check_pos[k] = malloc(room * sizeof(double));
+		w.check_value[k] = malloc(room * width * sizeof(float));
+		double *corners = malloc(2 * (size_t)n * sizeof *corners);
+		if (!w.check_pos[k] || !w.check_value[k] || !corners) {
+			free(corners);
 			channel_work_release(&w);
 			return ANIMC_ERR_NOMEM;
 		}
-		animc_reduce_check_positions(c, w.check_pos[k]);
+		/* The points between keys after room for the corners. */
+		double *at = w.check_pos[k] + 2 * (size_t)n;
+		animc_reduce_check_positions(c, at);
 		/* Timed keys are sampled at float times: between keys too. */
-		for (uint32_t i = 0; i < checks; i++)
-			w.check_pos[k][i] = (float)w.check_pos[k][i];
+		for (uint32_t i = 0; i < between; i++)
+			at[i] = (float)at[i];
+		uint32_t corner_count = corner_checks(c, ch, corners);
+		merge_checks(at, between, corners, corner_count, w.check_pos[k]);
+		free(corners);
+		uint32_t checks = between + corner_count;
 		for (uint32_t i = 0; i < checks; i++)
 			animc_reduce_channel_value(ch, (animc_track_kind)k, (float)w.check_pos[k][i],
 					     w.check_value[k] + (size_t)i * width);
