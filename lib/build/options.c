@@ -1293,6 +1293,33 @@ static bool key_options_settle(build_options *o)
 	return key_tolerance(o, key);
 }
 
+/* What a lossy build implies: the compact layout's default tolerance, the
+ * importers' bake bounds, and how closely root motion is extracted. */
+static void lossy_defaults(build_options *o)
+{
+	/* The compact layout is lossy: the default tolerance unless one is
+	 * given.  Importers that bake curves bake within a part of it. */
+	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&
+	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
+		cli_parse_tolerance("default", &o->process.reduce.tolerance);
+	if (animc_tolerance_is_set(&o->process.reduce.tolerance)) {
+		o->import.tolerance = &o->process.reduce.tolerance;
+		/* --tolerance extracts root motion as closely as a lossless
+		 * build: each reduced file is measured against what the
+		 * extraction gives, and so stays within the bound of the
+		 * lossless file (a looser extraction added its own error:
+		 * 0.0534 degrees against 0.05 across a fast turn).  The compact
+		 * layout extracts within a third of its rotation bound (as
+		 * quaternion components): the keys a close extraction adds
+		 * between frames lie off every grid, and on the 120 Hz corpus
+		 * take made the file 1.5 times bigger and the build 4 times
+		 * slower. */
+		if (o->process.layout == ANIMC_LAYOUT_COMPACT)
+			o->author.recompose_error =
+				(float)sin(o->process.reduce.tolerance.rotation_deg * M_PI / 360.0) / 3;
+	}
+}
+
 /* What the options say together: the inputs a command needs, options that
  * contradict each other or need another, and what follows from them.
  * 0, or ANIMC_EXIT_USAGE (said). */
@@ -1394,27 +1421,7 @@ static int check_together(build_options *o, build_command command)
 		return cli_usage_error(command_name(o, command), "--tolerance 0,0,0 and --layout compact contradict "
 				       "each other: the compact layout quantises every key, so it cannot be "
 				       "lossless; leave out --layout compact, or give a tolerance above 0");
-	/* The compact layout is lossy: the default tolerance unless one is
-	 * given.  Importers that bake curves bake within a part of it. */
-	if (o->process.layout == ANIMC_LAYOUT_COMPACT &&
-	    !animc_tolerance_is_set(&o->process.reduce.tolerance))
-		cli_parse_tolerance("default", &o->process.reduce.tolerance);
-	if (animc_tolerance_is_set(&o->process.reduce.tolerance)) {
-		o->import.tolerance = &o->process.reduce.tolerance;
-		/* --tolerance extracts root motion as closely as a lossless
-		 * build: each reduced file is measured against what the
-		 * extraction gives, and so stays within the bound of the
-		 * lossless file (a looser extraction added its own error:
-		 * 0.0534 degrees against 0.05 across a fast turn).  The compact
-		 * layout extracts within a third of its rotation bound (as
-		 * quaternion components): the keys a close extraction adds
-		 * between frames lie off every grid, and on the 120 Hz corpus
-		 * take made the file 1.5 times bigger and the build 4 times
-		 * slower. */
-		if (o->process.layout == ANIMC_LAYOUT_COMPACT)
-			o->author.recompose_error =
-				(float)sin(o->process.reduce.tolerance.rotation_deg * M_PI / 360.0) / 3;
-	}
+	lossy_defaults(o);
 	return 0;
 }
 
