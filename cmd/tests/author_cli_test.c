@@ -1541,6 +1541,27 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	assert_true(test_file_exists(first));
 	assert_true(test_file_exists(second));
 	free(first), free(second);
+	free(doc), free(a), free(b);
+
+	/* Été and été: those file systems fold letters past ASCII too (they
+	 * were two files, unsaid). */
+	a = test_format(item, "\xc3\x89t\xc3\xa9"), b = test_format(item, "\xc3\xa9t\xc3\xa9");
+	doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
+			  "<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s%s</AnimationClips></Asset>"
+			  "</XnaContent>", a, b);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "clash.xml:1: warning: clip '\xc3\xa9t\xc3\xa9': its name makes the file name of clip "
+			   "'\xc3\x89t\xc3\xa9' (\xc3\x89t\xc3\xa9.xnb, on file systems that ignore case); written as "
+			   "'\xc3\xa9t\xc3\xa9.1'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	first = test_format("%s/clash/\xc3\x89t\xc3\xa9.xnb", out);
+	second = test_format("%s/clash/\xc3\xa9t\xc3\xa9.1.xnb", out);
+	assert_true(test_file_exists(first));
+	assert_true(test_file_exists(second));
+	free(first), free(second);
 	free(doc), free(a), free(b), free(out), free(src), free(dir);
 }
 

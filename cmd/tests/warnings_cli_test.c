@@ -315,6 +315,44 @@ static void outputs_alike_but_for_case_are_said(void **state)
 	free(first), free(second), free(walk), free(out2), free(out), free(dir);
 }
 
+/* Letters past ASCII are alike but for case there too (Windows and
+ * macOS fold Latin, Greek and Cyrillic letters): Éclair.xnb and
+ * éclair.xnb, Бег.xnb and БЕГ.xnb, Ωμέγα.xnb and ΩΜΈΓΑ.xnb were each two
+ * files, unsaid. */
+static void outputs_alike_but_for_case_past_ascii_are_said(void **state)
+{
+	static const char *const names[][2] = {
+		{ "\xc3\x89" "clair", "\xc3\xa9" "clair" },
+		{ "\xd0\x91\xd0\xb5\xd0\xb3", "\xd0\x91\xd0\x95\xd0\x93" },
+		{ "\xce\xa9\xce\xbc\xce\xad\xce\xb3\xce\xb1", "\xce\xa9\xce\x9c\xce\x88\xce\x93\xce\x91" },
+	};
+	char *dir = test_tmpdir("warnings-case-letters"), *out = test_format("%s/out", dir);
+	char *src[6];
+	test_run r;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		src[i] = write_short_clip(dir, names[i / 2][i % 2], 0);
+	r = test_animc("build", "--progress", "never", "-o", out, src[0], src[1], src[2], src[3], src[4], src[5],
+		       NULL);
+	assert_int_equal(r.status, 0);
+	if (count_lines(r.err, "[output-name-case]") != 3)
+		fail_msg("%s", r.err);
+	for (int i = 0; i < 3; i++) {
+		char *said = test_format("%s.Animation: warning: '%s/%s.xnb' and '%s/%s.xnb', the output of '%s', differ "
+					 "only in case", names[i][1], out, names[i][1], out, names[i][0], src[2 * i]);
+
+		if (!strstr(r.err, said))
+			fail_msg("no '%s' in: %s", said, r.err);
+		free(said);
+	}
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 6);
+	for (int i = 0; i < 6; i++)
+		free(src[i]);
+	free(out), free(dir);
+}
+
 /* A source whose output is alike but for case to another's fails
  * --warnings-as-errors when it is up to date too (a build without the
  * option wrote both), as when it compiles: it writes nothing, and the
@@ -838,6 +876,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_taken_over_is_said_once),
 	cmocka_unit_test(an_output_taken_over_fails_warnings_as_errors),
 	cmocka_unit_test(outputs_alike_but_for_case_are_said),
+	cmocka_unit_test(outputs_alike_but_for_case_past_ascii_are_said),
 	cmocka_unit_test(an_up_to_date_output_alike_but_for_case_fails_warnings_as_errors),
 	cmocka_unit_test(outputs_alike_but_for_case_of_two_builds_are_said),
 	cmocka_unit_test(an_unreadable_file_fails_warnings_as_errors),

@@ -13,13 +13,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "author.h"
 #include "commit.h"
 #include "engine.h"
+#include "fold.h"
 
 char *build_output_path(const build_ctx *ctx, const build_job *job, const build_output *o)
 {
@@ -628,24 +628,6 @@ typedef struct owned {
 	const manifest_entry *entry;
 } owned;
 
-/* ASCII letters in lower case, as folded_claim folds them. */
-static int fold_ascii(char ch)
-{
-	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : (unsigned char)ch;
-}
-
-/* Paths by their letters folded to lower case: names alike but for case
- * (Walk.xnb, walk.xnb) are neighbours. */
-static int compare_folded(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = fold_ascii(*a), y = fold_ascii(*b);
-
-		if (x != y || !x)
-			return x - y;
-	}
-}
-
 static int compare_owned(const void *a, const void *b)
 {
 	return strcmp(((const owned *)a)->path, ((const owned *)b)->path);
@@ -653,7 +635,7 @@ static int compare_owned(const void *a, const void *b)
 
 static int compare_owned_folded(const void *a, const void *b)
 {
-	return compare_folded(((const owned *)a)->path, ((const owned *)b)->path);
+	return build_fold_compare(((const owned *)a)->path, ((const owned *)b)->path);
 }
 
 /* Whether manifest entry `e` is another build's source, still there and
@@ -748,12 +730,12 @@ static const char *earlier_alike(build_commit *c, const build_job *j, const char
 	for (hi = c->other_count; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (compare_folded(c->others[mid].path, name) < 0)
+		if (build_fold_compare(c->others[mid].path, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < c->other_count && compare_folded(c->others[lo].path, name) == 0; lo++)
+	for (; lo < c->other_count && build_fold_compare(c->others[lo].path, name) == 0; lo++)
 		if (strcmp(c->others[lo].path, name) != 0 && is_other_build(c, j, c->others[lo].entry)) {
 			*source = c->others[lo].entry->source;
 			return c->others[lo].path;
@@ -833,18 +815,15 @@ static bool refuse_takeover(build_commit *c, build_job *j)
 }
 
 /* The claim under which output `name` is found whatever the case of its
- * ASCII letters ("\001" and the name in lower case: no output's name
- * starts so), or NULL when out of memory. */
+ * letters ("\001" and the name folded, as build_fold_name folds it: no
+ * output's name starts so), or NULL when out of memory. */
 static char *folded_claim(const char *name)
 {
-	size_t n = strlen(name);
-	char *key = malloc(n + 2);
+	char *folded = build_fold_name(name), *key = NULL;
 
-	if (!key)
-		return NULL;
-	key[0] = '\001';
-	for (size_t i = 0; i <= n; i++)
-		key[i + 1] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+	if (folded && asprintf(&key, "\001%s", folded) < 0)
+		key = NULL;
+	free(folded);
 	return key;
 }
 
@@ -874,7 +853,7 @@ static bool say_name_case(build_commit *c, build_job *j)
 			const build_result *theirs = &c->ctx->plan.jobs[owner].result;
 
 			for (uint32_t e = 0; !their_name && e < theirs->output_count; e++)
-				if (strcasecmp(theirs->outputs[e].name, r->outputs[k].name) == 0 &&
+				if (build_fold_compare(theirs->outputs[e].name, r->outputs[k].name) == 0 &&
 				    strcmp(theirs->outputs[e].name, r->outputs[k].name) != 0)
 					their_name = theirs->outputs[e].name;
 			their_source = c->ctx->plan.jobs[owner].path;

@@ -11,13 +11,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "compile.h"
 #include "engine.h"
+#include "fold.h"
 #include "isolate.h"
 
 /* Longest file name most file systems take (ext4, XFS, btrfs, NTFS). */
@@ -412,12 +412,12 @@ typedef struct named_file {
 	uint32_t index;
 } named_file;
 
-/* File names compare as Windows and macOS compare them: letters (ASCII)
- * alike in either case.  Walk.xnb and walk.xnb are one file there. */
+/* File names compare as Windows and macOS compare them: letters alike in
+ * either case (fold.h).  Walk.xnb and walk.xnb are one file there. */
 static int compare_named_files(const void *a, const void *b)
 {
 	const named_file *x = a, *y = b;
-	int c = strcasecmp(x->name, y->name);
+	int c = build_fold_compare(x->name, y->name);
 
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
@@ -425,7 +425,7 @@ static int compare_named_files(const void *a, const void *b)
 static bool file_name_taken(const named_file *files, uint32_t n, const char *name)
 {
 	for (uint32_t i = 0; i < n; i++)   /* n is small: the clips of one source */
-		if (strcasecmp(files[i].name, name) == 0)
+		if (build_fold_compare(files[i].name, name) == 0)
 			return true;
 	return false;
 }
@@ -462,7 +462,7 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 		const char *first = set->clips[files[run].index]->name;
 		char *name = NULL, *safe = NULL;
 
-		if (strcasecmp(files[i].name, files[run].name) != 0) {
+		if (build_fold_compare(files[i].name, files[run].name) != 0) {
 			run = i;
 			continue;
 		}
