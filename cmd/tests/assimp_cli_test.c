@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
@@ -578,6 +579,51 @@ static void collada_clips_not_read_are_said(void **state)
 	free(out), free(dir);
 }
 
+/* The take cut as that warning advises, by --split or by a sidecar: the
+ * warning stayed, and --warnings-as-errors failed the source although the
+ * user did what it asked. */
+static void collada_clips_cut_as_advised_are_not_said(void **state)
+{
+	static const char sidecar_text[] =
+		"<?xml version=\"1.0\"?>\n<XnaContent xmlns:Pipeline=\"SkinnedModelPipeline\">\n"
+		"<Asset Type=\"Pipeline:AnimationDefinition\">\n<originalClipName>animation</originalClipName>\n"
+		"<originalFrameCount>2</originalFrameCount>\n<ClipParts>\n"
+		"<Item><ClipName>clipA</ClipName><StartFrame>0</StartFrame><EndFrame>1</EndFrame></Item>\n"
+		"</ClipParts>\n</Asset>\n</XnaContent>\n";
+	char *dir = test_tmpdir("dae-clips-cut"), *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *dae = test_format("%s/clips.dae", src), *sidecar = test_format("%s/clips_Anims.xml", src);
+	char *a = test_format("%s/clips/clipA.xnb", out), *b = test_format("%s/clips/clipB.xnb", out);
+	uint8_t *bytes;
+	size_t size;
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "--warnings-as-errors", "--split", "clipA=0:1", "--split", "clipB=0:2", "-o", out,
+		       "testdata/assimp/clips.dae", NULL);
+	if (r.status != 0 || strstr(r.err, "unknown-element") || strstr(r.err, "warning"))
+		fail_msg("status %d: %s", r.status, r.err);
+	assert_true(test_file_exists(a));
+	assert_true(test_file_exists(b));
+	test_run_release(&r);
+	/* A sidecar beside it: in a folder build, and named. */
+	assert_int_equal(mkdir(src, 0777), 0);
+	bytes = test_read_file("testdata/assimp/clips.dae", &size);
+	assert_true(test_write_file(dae, bytes, size));
+	free(bytes);
+	assert_true(test_write_file(sidecar, sidecar_text, strlen(sidecar_text)));
+	for (int named = 0; named < 2; named++) {
+		char *to = test_format("%s/out%d", dir, named), *part = test_format("%s/clips/clipA.xnb", to);
+
+		r = test_animc("build", "--warnings-as-errors", "-o", to, named ? dae : src, NULL);
+		if (r.status != 0 || strstr(r.err, "unknown-element") || strstr(r.err, "warning"))
+			fail_msg("%s: status %d: %s", named ? "named" : "folder", r.status, r.err);
+		assert_true(test_file_exists(part));
+		test_run_release(&r);
+		free(part), free(to);
+	}
+	free(a), free(b), free(sidecar), free(dae), free(src), free(out), free(dir);
+}
+
 /* AnimTicksPerSecond -100 in a .X: Assimp reads the DWORD as 4294967196,
  * and the keys landed nanoseconds apart, the clip then stretched to a
  * frame with a warning about the exporter's frame range.  A rate past a
@@ -741,6 +787,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keys_out_of_order_hold_the_earliest),
 	cmocka_unit_test(an_absurd_tick_rate_is_taken_for_none),
 	cmocka_unit_test(collada_clips_not_read_are_said),
+	cmocka_unit_test(collada_clips_cut_as_advised_are_not_said),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

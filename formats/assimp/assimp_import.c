@@ -1057,7 +1057,8 @@ static double md5_frame_rate(const uint8_t *data, size_t size)
 
 /* A COLLADA file's <library_animation_clips>: Assimp 5.2.5 reads none of
  * its clips, and merges the file's animations into one take, so the clips
- * the file names are not there; said, at its line. */
+ * the file names are not there; said, at its line, unless the caller cuts
+ * the take (options->is_cut), as the warning advises. */
 static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink *sink)
 {
 	static const char tag[] = "<library_animation_clips";
@@ -1102,7 +1103,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
 	status = animc_assimp_scene_import(scene, format, req->options, out, sink);
 	aiReleaseImport(scene);
-	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0)
+	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
 		say_collada_clips(req->data, req->size, sink);
 	return status;
 }

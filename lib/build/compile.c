@@ -921,6 +921,25 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 		r->skip_reason = NULL;
 }
 
+/* Whether build_author_apply will cut the source's takes into parts:
+ * --clips or --split for a source named on the command line, else its
+ * sidecar.  The import then gives no warning that advises the cut. */
+static bool is_to_be_cut(const build_ctx *ctx, const build_job *job)
+{
+	const build_author_options *a = &ctx->options->author;
+	char *sidecar;
+	bool has;
+
+	if (job->has_no_sidecar)
+		return false;   /* then nothing cuts it */
+	if (job->is_explicit && (a->clips_path || a->splits.count))
+		return true;
+	sidecar = build_author_sidecar(a, job->path, job->is_explicit);
+	has = sidecar != NULL;
+	free(sidecar);
+	return has;
+}
+
 /* The source could not be opened.  No permission to read a file found in
  * a folder: skipped with a warning, as the walk skips what it cannot read.
  * One gone since the plan saw it (a tool's temporary renamed away, a
@@ -994,6 +1013,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;
 	import.length_scale = (job->has_units ? &job->units : &ctx->options->units)->scale;
+	import.is_cut = is_to_be_cut(ctx, job);
 	/* An item depends on its project's files (for depfiles, watches and
 	 * --prune); what they say of it is in its facts (build_is_project_file). */
 	for (size_t i = 0; job->project && i < job->project->file_count; i++)

@@ -61,6 +61,11 @@ typedef struct animc_import_options {
 	 * an importer that bakes curves bakes translations within the bound
 	 * divided by it. */
 	double length_scale;
+	/* The caller cuts the imported takes into parts afterwards (animc
+	 * build --split, --clips, a STEM_Anims.xml sidecar): the warning that
+	 * advises cutting a take whose clips the import cannot give (a COLLADA
+	 * <library_animation_clips>) is not given, its advice taken. */
+	bool is_cut;
 } animc_import_options;
 
 typedef struct animc_import_request {
