@@ -340,7 +340,7 @@ static void edge_cases_write_playable_clips(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "note: animations[0]: 4 keys before time 0 left out"));
 	assert_non_null(strstr(r.err, "note: clip 'pose': is a pose"));   /* the playable pass says it */
-	assert_non_null(strstr(r.err, "2 clips are named 'late'; wrote them as 'late' and 'late.1'"));
+	assert_non_null(strstr(r.err, "2 clips are named 'late'; named them 'late' and 'late.1'"));
 	assert_non_null(strstr(r.err, "morph-target weights"));
 	test_run_release(&r);
 	for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
@@ -371,6 +371,45 @@ static void edge_cases_write_playable_clips(void **state)
 	animrt_close(clip);
 	free(unnamed);
 	free(out);
+}
+
+/* Three animations named R, the first of which fails (a NaN key): R.1
+ * and R.2 are written, keeping their names, and the warning names the
+ * clips where it said "wrote them as 'R', 'R.1' and 'R.2'" with no R.xnb
+ * written. */
+static void clips_of_one_name_are_named_not_said_written(void **state)
+{
+	char *dir = test_tmpdir("gltf-rep"), *src = test_format("%s/rep.gltf", dir), *out = test_format("%s/out", dir);
+	static const char anim[] = "{\"name\":\"R\",\"samplers\":[{\"input\":0,\"output\":%d}],\"channels\":"
+				   "[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}";
+	char *a = test_format(anim, 2), *b = test_format(anim, 1);
+	char *text = test_format(
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Root\"}],\"scenes\":[{\"nodes\":[0]}],"
+		"\"buffers\":[{\"byteLength\":56,\"uri\":\"data:application/octet-stream;base64,"
+		"AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAMB/AAAAAAAAAAA=\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24},"
+		"{\"buffer\":0,\"byteOffset\":32,\"byteLength\":24}],"
+		"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+		"\"min\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+		"{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+		"\"animations\":[%s,%s,%s]}", a, b, b);
+	char *r0 = test_format("%s/rep/R.xnb", out), *r1 = test_format("%s/rep/R.1.xnb", out);
+	char *r2 = test_format("%s/rep/R.2.xnb", out);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, text, strlen(text)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "element 1 holds NaN") ||
+	    !strstr(r.err, "3 clips are named 'R'; named them 'R', 'R.1' and 'R.2': give each clip its own name") ||
+	    strstr(r.err, "wrote"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(r0));
+	assert_true(test_file_exists(r1));
+	assert_true(test_file_exists(r2));
+	free(r0), free(r1), free(r2), free(text), free(a), free(b), free(out), free(src), free(dir);
 }
 
 /* A node that lists itself as its child: said so, not as a second
@@ -652,6 +691,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_fails_each_hostile_file_without_output),
 	cmocka_unit_test(rest_values_skins_and_skeleton_option),
 	cmocka_unit_test(edge_cases_write_playable_clips),
+	cmocka_unit_test(clips_of_one_name_are_named_not_said_written),
 	cmocka_unit_test(split_frames_of_a_cubic_curve_are_its_keys),
 	cmocka_unit_test(split_frames_of_a_step_curve_are_its_keys),
 	cmocka_unit_test(a_node_of_its_own_is_named),

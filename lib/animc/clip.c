@@ -293,7 +293,7 @@ animc_status animc_clip_set_name_unique(animc_clip_set *set, animc_diag_sink *si
 		if (list_used >= sizeof list)
 			memcpy(list + sizeof list - 5, "...", 4);
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, set->clips[refs[g + 1].index]->line, 0,
-				  "%u clips are named '%s'; wrote them as %s: give each "
+				  "%u clips are named '%s'; named them %s: give each "
 				  "clip its own name to choose the file names", end - g, base, list);
 	}
 	free(refs);
