@@ -481,14 +481,16 @@ static const option_def option_table[] = {
 	{ { "exact", 0, NULL, FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "RobotGame sources: reproduce the original XNA pipeline's bytes: validate only, no "
 	    "normalisation; what the original would have written as a corrupt file is an error, what "
-	    "its runtime cannot play a warning.  Other sources: every key kept at its time (nothing "
-	    "made fixed or uniform; a track the source gives one value is fixed)",
+	    "its runtime cannot play a warning.  Other sources: every key kept at its time (no track "
+	    "made fixed, no keys made uniform; a track the source gives one value is fixed)",
 	    "For RobotGame sources (AnimationSequence, either XML dialect): an input the original would"
 	    " have written as a corrupt file (a KeyFrameSequenceCount that disagrees, times out of "
 	    "order) is an error, and one the original runtime cannot play is written with a warning "
 	    "naming the bone.  Other sources, which the original pipeline never compiled, keep every "
-	    "key at its own time (no fixed tracks, collapsed sequences or uniform keys), and are "
-	    "otherwise compiled as in the default mode.  It contradicts --layout compact and "
+	    "key at its own time: no track is made fixed, no bone's keys are collapsed to one and no "
+	    "key times made uniform; a track the source gives one value (one key, or none: the node's "
+	    "own) is written fixed, and a bone of one key gets its KeyInterval, as in every output.  "
+	    "They are otherwise compiled as in the default mode.  It contradicts --layout compact and "
 	    "--tolerance; a RobotGame source given with --scale, --rotate, --root-motion, "
 	    "--additive-reference, --split or --clips, or cut by its sidecar (STEM_Anims.xml), fails, "
 	    "as those change its bytes.",

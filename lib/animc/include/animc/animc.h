@@ -772,9 +772,11 @@ typedef struct animc_process_options {
 	 * what breaks the playability rule is written with a warning naming
 	 * the bone.  Other sources, which the original pipeline never
 	 * compiled, keep every key at its own time: the default mode without
-	 * its normalisations (no fixed tracks, collapsed sequences or uniform
-	 * keys); keys are still sorted, trimmed to the clip, put on one
-	 * timeline per bone and made playable, each with its warning.
+	 * its normalisations (no track made fixed, no channel collapsed to one
+	 * key, no key times made uniform: a track the importer gives one value
+	 * stays fixed as it came); keys are still sorted, trimmed to the clip,
+	 * put on one timeline per bone and made playable, each with its
+	 * warning.
 	 */
 	bool exact;
 	/* With a tolerance, the lossy pass runs after the lossless ones. */
