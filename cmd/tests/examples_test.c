@@ -49,6 +49,16 @@ static void load_example_opens_a_file_by_path(void **state)
 	assert_string_equal(r.out, "");
 	assert_string_equal(r.err, "testdata/golden/uniform.Animation: byte 0: no XNB magic: this is not a compiled clip\n");
 	test_run_release(&r);
+	/* One it cannot open or read: named once (it was named twice, the
+	 * loader's message naming it too). */
+	r = test_exec(bin, "testdata/no-such.xnb", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "testdata/no-such.xnb: cannot open: No such file or directory\n");
+	test_run_release(&r);
+	r = test_exec(bin, "testdata", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "testdata: cannot read: Is a directory\n");
+	test_run_release(&r);
 	free(bin);
 }
 

@@ -816,42 +816,6 @@ animrt_status animrt_open_with(const void *data, size_t size, const animrt_open_
 	return load_xnb(size ? bytes : (const uint8_t *)"", size, false, options, out, err);
 }
 
-/*
- * `path` as a message quotes it: whole when it fits in `room` bytes (the
- * NUL included), else its start and end around "...", cut between UTF-8
- * characters, so that what follows the path (the cause) stays in the
- * message.  The end says more (the file's name), so it keeps two thirds.
- */
-static const char *path_for_message(const char *path, size_t room, char *buf)
-{
-	size_t len = strlen(path);
-
-	if (len < room || room < 8)
-		return path;
-	size_t keep = room - 4, head = keep / 3, tail_at = len - (keep - head);
-
-	while (head > 0 && ((unsigned char)path[head] & 0xC0) == 0x80)
-		head--;
-	while (tail_at < len && ((unsigned char)path[tail_at] & 0xC0) == 0x80)
-		tail_at++;
-	memcpy(buf, path, head);
-	memcpy(buf + head, "...", 3);
-	memcpy(buf + head + 3, path + tail_at, len - tail_at + 1);
-	return buf;
-}
-
-/* An open_file failure: "<what> '<path>'<rest>", the path shortened so
- * that `rest` (the cause) fits. */
-static animrt_status file_error(animrt_error *err, animrt_status status, const char *what, const char *path,
-				const char *rest)
-{
-	char buf[sizeof err->message];
-	size_t fixed = strlen(what) + strlen(" ''") + strlen(rest);
-	size_t room = fixed < sizeof buf ? sizeof buf - fixed : 0;
-
-	return animrt_rt_error_set(err, status, -1, "%s '%s'%s", what, path_for_message(path, room, buf), rest);
-}
-
 animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error *err)
 {
 	return animrt_open_file_with(path, NULL, out, err);
@@ -884,13 +848,11 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 		*out = NULL;
 	if (!path || !out)
 		return animrt_rt_error_set(err, ANIMRT_ERR_ARGUMENT, -1, "no path or no place for the result");
-	char cause[128];
-
+	/* The messages name no path: the caller, which named the file, names
+	 * it, as for a damaged file's (one naming scheme, not the path twice). */
 	fp = fopen(path, "rb");
-	if (!fp) {
-		snprintf(cause, sizeof cause, ": %s", strerror(errno));
-		return file_error(err, ANIMRT_ERR_IO, "cannot open", path, cause);
-	}
+	if (!fp)
+		return animrt_rt_error_set(err, ANIMRT_ERR_IO, -1, "cannot open: %s", strerror(errno));
 	/* A folder opens, and its first read fails (EISDIR): say so.  Reading
 	 * stops where the first bytes rule the file out (a video, /dev/zero),
 	 * so a wrong file costs no more than its start. */
@@ -903,8 +865,8 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 			if (cap > MAX_XNB_BYTES) {
 				free(buf);
 				fclose(fp);
-				snprintf(cause, sizeof cause, " is larger than %zu bytes", (size_t)MAX_XNB_BYTES);
-				return file_error(err, ANIMRT_ERR_SIZE, "file", path, cause);
+				return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1, "the file is larger than %zu bytes",
+							   (size_t)MAX_XNB_BYTES);
 			}
 			grown = realloc(buf, grown_cap);
 			if (!grown) {
@@ -932,8 +894,8 @@ animrt_status animrt_open_file_with(const char *path, const animrt_open_options 
 
 		free(buf);
 		fclose(fp);
-		snprintf(cause, sizeof cause, ": %s", read_errno ? strerror(read_errno) : "read error");
-		return file_error(err, ANIMRT_ERR_IO, "cannot read", path, cause);
+		return animrt_rt_error_set(err, ANIMRT_ERR_IO, -1, "cannot read: %s",
+					   read_errno ? strerror(read_errno) : "read error");
 	}
 	uint32_t stated = size >= XNB_HEADER_SIZE ? xnb_get_u32(buf + XNB_SIZE_OFFSET) : 0;
 	if (stated >= XNB_HEADER_SIZE && size > stated && !memcmp(buf, XNB_MAGIC, XNB_MAGIC_SIZE)) {

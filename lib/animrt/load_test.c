@@ -429,7 +429,7 @@ static void arguments_and_files(void **state)
 	assert_int_equal(animrt_open("XN", 2, &clip, &err), ANIMRT_ERR_TRUNCATED);
 	assert_int_equal(animrt_open("XNBw\x05", 5, &clip, NULL), ANIMRT_ERR_TRUNCATED);
 	assert_int_equal(animrt_open_file("build/no/such/file.xnb", &clip, &err), ANIMRT_ERR_IO);
-	assert_non_null(strstr(err.message, "file.xnb"));
+	assert_string_equal(err.message, "cannot open: No such file or directory");   /* the caller names it */
 	assert_int_equal(animrt_open_file("lib", &clip, &err) == ANIMRT_OK, 0);
 	for (int s = 0; s < ANIMRT_STATUS_COUNT; s++)
 		assert_true(strlen(animrt_status_string((animrt_status)s)) > 0);
@@ -484,9 +484,8 @@ static void a_file_is_read_no_further_than_its_start_says(void **state)
 	free(data);
 }
 
-/* A file error keeps its cause: a folder says so, and a path too long for
- * the message is shortened in the middle (between UTF-8 characters), not
- * cut before the cause. */
+/* A file error keeps its cause (a folder says so) and names no path,
+ * however long: the caller names the file, as for a damaged one. */
 static void file_messages_keep_their_cause(void **state)
 {
 	animrt_clip *clip;
@@ -496,23 +495,16 @@ static void file_messages_keep_their_cause(void **state)
 
 	(void)state;
 	assert_int_equal(animrt_open_file("lib", &clip, &err), ANIMRT_ERR_IO);
-	assert_string_equal(err.message, "cannot read 'lib': Is a directory");
+	assert_string_equal(err.message, "cannot read: Is a directory");
+	assert_int_equal(err.byte_offset, -1);
 
 	at = (size_t)snprintf(path, sizeof path, "build/no");
 	while (at < 300)
 		at += (size_t)snprintf(path + at, sizeof path - at, "/assets_\xc3\xa9%zu", at);
 	snprintf(path + at, sizeof path - at, "/Missing.xnb");
 	assert_int_equal(animrt_open_file(path, &clip, &err), ANIMRT_ERR_IO);
-	size_t len = strlen(err.message);
-	const char *cause = "/Missing.xnb': No such file or directory";
-	assert_true(len > strlen(cause));
-	assert_string_equal(err.message + len - strlen(cause), cause);
-	assert_memory_equal(err.message, "cannot open 'build/no/assets_", 29);
-	const char *dots = strstr(err.message, "...");
-	assert_non_null(dots);
-	/* No half character on either side of the cut. */
-	assert_true(((unsigned char)dots[3] & 0xC0) != 0x80);
-	assert_true((unsigned char)dots[-1] < 0x80 || ((unsigned char)dots[-1] & 0xC0) == 0x80);
+	assert_string_equal(err.message, "cannot open: No such file or directory");
+	assert_null(clip);
 }
 
 /* Every status has its own text; the ones a game can act on say how. */

@@ -309,7 +309,9 @@ animrt_status animrt_open_with(const void *data, size_t size, const animrt_open_
 /* animrt_open_with, the default reader names. */
 animrt_status animrt_open(const void *data, size_t size, animrt_clip **out, animrt_error *err);
 
-/* The same, reading the file at `path` first. */
+/* The same, reading the file at `path` first.  Its messages name no path
+ * ("cannot open: No such file or directory", "byte 6: ..."): the caller
+ * names the file. */
 animrt_status animrt_open_file_with(const char *path, const animrt_open_options *options,
 				    animrt_clip **out, animrt_error *err);
 animrt_status animrt_open_file(const char *path, animrt_clip **out, animrt_error *err);
