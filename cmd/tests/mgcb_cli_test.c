@@ -493,6 +493,32 @@ static void build_scale2(const char *dir)
 	free(project);
 }
 
+/* --exact and an item whose parameters convert its keys: the error names
+ * the parameters (it named --scale and --rotate, never typed), and an
+ * option that joins them. */
+static void exact_names_the_item_parameters_that_convert(void **state)
+{
+	char *dir = test_tmpdir("mgcb-exact");
+	char *both = turn_project(dir, "Both", "/outputDir:both\n/processorParam:Scale=2\n"
+					       "/processorParam:RotationX=90\n/build:Turn.Animation\n");
+	char *scale = turn_project(dir, "Scale", "/outputDir:scale\n/processorParam:Scale=2\n/build:Turn.Animation\n");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--exact", "--mgcb", both, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Turn.Animation:2: error: --exact writes the original pipeline's bytes for this RobotGame "
+			   "sequence, and its .mgcb item's Scale and RotationX change them: leave out one or the other\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--exact", "--rotate", "0,90,0", "--mgcb", scale, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "sequence, and --rotate and its .mgcb item's Scale change them: leave out one or the other\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(scale), free(both), free(dir);
+}
+
 /* A /build: of a source given before replaces that item, as MGCB keeps
  * the later one: one output, with the later parameters. */
 static void a_later_build_of_a_source_replaces_it(void **state)
@@ -1282,6 +1308,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
+	cmocka_unit_test(exact_names_the_item_parameters_that_convert),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(the_command_line_gives_the_parameters_an_item_does_not),
 	cmocka_unit_test(two_destinations_keep_their_parameters),

@@ -313,8 +313,9 @@ static void rotate_turns_a_clip_below_a_still_root(void **state)
 }
 
 /* --exact writes a RobotGame sequence's original bytes: --scale would
- * change them, so that source fails saying so (it wrote scaled keys);
- * a glTF keeps its keys under --exact and takes the scale. */
+ * change them, so that source fails saying so (it wrote scaled keys),
+ * naming the option given (it said "--scale and --rotate" whichever it
+ * was); a glTF keeps its keys under --exact and takes the scale. */
 static void exact_and_a_conversion_of_a_robotgame_sequence_fail(void **state)
 {
 	char *out = test_tmpdir("exact-scale");
@@ -324,7 +325,19 @@ static void exact_and_a_conversion_of_a_robotgame_sequence_fail(void **state)
 	(void)state;
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "sway.Animation:3: error: --exact writes the original pipeline's bytes for this RobotGame "
-			   "sequence, and --scale and --rotate change them"))
+			   "sequence, and --scale changes them: leave out one or the other\n"))
+		fail_msg("%s", r.err);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--exact", "--rotate", "90,0,0", "-o", out, "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "sequence, and --rotate changes them: leave out one or the other\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--exact", "--rotate", "90,0,0", "--scale", "2", "-o", out,
+		       "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "sequence, and --scale and --rotate change them: leave out one or the other\n"))
 		fail_msg("%s", r.err);
 	assert_int_equal(test_count_files(out), 0);
 	test_run_release(&r);

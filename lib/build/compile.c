@@ -599,6 +599,44 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 	return true;
 }
 
+/* What gives the source's units that change its keys, named as the user
+ * gave it: "--scale changes", "--scale and --rotate change", "its .mgcb
+ * item's Scale and RotationX change" (an item's parameter replaces the
+ * option's), in buf; NULL when the units change nothing. */
+static const char *units_given_by(const build_job *job, const animc_units *options, char *buf, size_t size)
+{
+	static const char *const axes[] = { "RotationX", "RotationY", "RotationZ" };
+	const animc_units *units = job->has_units ? &job->units : options;
+	const char *opt[2], *item[4];
+	unsigned n_opt = 0, n_item = 0;
+	int at;
+
+	if (animc_units_is_identity(units))
+		return NULL;
+	if (units->scale != 0 && units->scale != 1) {
+		if (job->has_units && units->scale != options->scale)
+			item[n_item++] = "Scale";
+		else
+			opt[n_opt++] = "--scale";
+	}
+	for (int a = 0; a < 3; a++) {
+		if (units->rotation_deg[a] == 0)
+			continue;
+		if (job->has_units && units->rotation_deg[a] != options->rotation_deg[a])
+			item[n_item++] = axes[a];
+		else if (!n_opt || strcmp(opt[n_opt - 1], "--rotate") != 0)
+			opt[n_opt++] = "--rotate";
+	}
+	at = snprintf(buf, size, "%s%s%s", n_opt ? opt[0] : "", n_opt > 1 ? " and " : "", n_opt > 1 ? opt[1] : "");
+	if (n_item)
+		at += snprintf(buf + at, size - (size_t)at, "%sits .mgcb item's ", n_opt ? " and " : "");
+	for (unsigned i = 0; i < n_item; i++)
+		at += snprintf(buf + at, size - (size_t)at, "%s%s", i == 0 ? "" : i + 1 < n_item ? ", " : " and ",
+			       item[i]);
+	snprintf(buf + at, size - (size_t)at, n_opt + n_item > 1 ? " change" : " changes");
+	return buf;
+}
+
 /* --exact on a RobotGame sequence writes the original pipeline's bytes,
  * which a conversion, an authoring option or a cut (its parts carry the
  * take's is_sequence_source) would change: false (reported) when one is
@@ -606,12 +644,15 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 static bool exact_allows(const compile_state *cs, const animc_clip_set *set, animc_diag_sink *sink)
 {
 	const build_options *o = cs->ctx->options;
-	const animc_units *units = cs->job->has_units ? &cs->job->units : &o->units;
-	const char *what = !animc_units_is_identity(units) ? "--scale and --rotate change"
-			   : o->author.root_bone ? "--root-motion changes"
-			   : o->author.has_additive ? "--additive-reference changes"
-			   : NULL;
+	char given[128];
+	const char *what = units_given_by(cs->job, &o->units, given, sizeof given);
+
 	char cut[320];
+
+	if (!what)
+		what = o->author.root_bone ? "--root-motion changes"
+		       : o->author.has_additive ? "--additive-reference changes"
+		       : NULL;
 
 	/* A sidecar cuts a source of a folder build too: named, as the
 	 * user may not know it is there. */
