@@ -1590,6 +1590,45 @@ static void an_unreadable_sidecar_fails_its_source(void **state)
 	free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
 }
 
+/* A sidecar that is a symbolic link leading nowhere (its share not
+ * mounted, repointed before its target is copied) cannot be read either:
+ * its source fails naming the link and its target, and keeps its parts,
+ * named or in a folder (QA: taken as no sidecar, the take built whole and
+ * the parts pruned, without a word for a named source). */
+static void a_sidecar_link_leading_nowhere_fails_its_source(void **state)
+{
+	char *dir = test_tmpdir("dangling-sidecar"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", dir), *side = test_format("%s/Walker_Anims.xml", src);
+	char *walker = test_format("%s/Walker.xml", src), *start = test_format("%s/Walker/Start.xnb", out);
+	char *whole = test_format("%s/Walker/Take 001.xnb", out);
+	const char *inputs[2] = { walker, src };
+
+	(void)state;
+	sh("mkdir -p '%s' '%s/defs' && cp testdata/authoring/Walker.xml '%s' && "
+	   "cp testdata/authoring/Walker_Anims.xml '%s/defs' && ln -s ../defs/Walker_Anims.xml '%s'",
+	   src, dir, src, dir, side);
+	for (size_t i = 0; i < 2; i++) {
+		test_run r = test_animc("build", "-q", "-o", out, inputs[i], NULL);
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_file_exists(start));
+		sh("ln -sfn ../defs/gone.xml '%s' && echo ' ' >> '%s'", side, walker);
+		r = test_animc("build", "--prune", "-o", out, inputs[i], NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, "Walker.xml: error: ") ||
+		    !strstr(r.err, "Walker_Anims.xml: cannot open: it is a symbolic link to '../defs/gone.xml', "
+				   "which is not there") || strstr(r.err, "[unreadable]"))
+			fail_msg("%s", r.err);
+		assert_non_null(strstr(r.out, " 1 failed, "));
+		test_run_release(&r);
+		assert_true(test_file_exists(start));
+		assert_false(test_file_exists(whole));
+		sh("ln -sfn ../defs/Walker_Anims.xml '%s'", side);
+	}
+	free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
+}
+
 /* An output of a source gone that the user changed is not stale (--prune
  * would not remove it): --prune says it leaves it, as clean does, and
  * forgets it. */
@@ -3576,6 +3615,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),
 	cmocka_unit_test(an_unreadable_sidecar_fails_its_source),
+	cmocka_unit_test(a_sidecar_link_leading_nowhere_fails_its_source),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

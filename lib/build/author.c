@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "author.h"
@@ -175,7 +176,9 @@ char *build_sidecar_path(const char *source)
 /* Whether the file at `path` is a sidecar: its type in its first bytes.
  * One there that cannot be read counts as one, so that its source fails
  * naming it rather than build its takes whole, which would replace (and
- * with --prune remove) the parts it wrote. */
+ * with --prune remove) the parts it wrote.  A symbolic link that leads
+ * nowhere (its share not mounted, repointed before its target is copied)
+ * is there and cannot be read: open() says ENOENT, lstat() finds it. */
 static bool holds_definition(const char *path)
 {
 	uint8_t *head = malloc(SIDECAR_PROBE_BYTES);
@@ -185,7 +188,9 @@ static bool holds_definition(const char *path)
 	bool holds;
 
 	if (fd < 0 || !head) {
-		holds = fd < 0 && errno != ENOENT && errno != ENOTDIR;
+		struct stat st;
+
+		holds = fd < 0 && ((errno != ENOENT && errno != ENOTDIR) || lstat(path, &st) == 0);
 		if (fd >= 0)
 			close(fd);
 		free(head);
@@ -301,6 +306,31 @@ static animc_status splits_from_args(const cli_strings *args, const char *only_t
 	return ANIMC_OK;
 }
 
+/* A document that cannot be opened because it is a symbolic link that
+ * leads nowhere or loops: the message names where it leads, since the
+ * link itself is there for the user to see. */
+static void say_link_target(const char *path, cli_error *err)
+{
+	char target[1024];
+	int error;
+	struct stat st;
+	ssize_t n;
+
+	if (stat(path, &st) == 0)
+		return;
+	error = errno;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) ||
+	    (n = readlink(path, target, sizeof target - 1)) < 0)
+		return;
+	target[n] = '\0';
+	if (error == ELOOP)
+		cli_error_set(err, "cannot open: it is a symbolic link to '%s', which loops (%s)", target,
+			      strerror(error));
+	else
+		cli_error_set(err, "cannot open: it is a symbolic link to '%s', which is not there (%s)", target,
+			      strerror(error));
+}
+
 static animc_status read_split_doc(const char *path, animc_split_doc *doc, animc_diag_sink *sink,
 				   const build_author_hooks *hooks)
 {
@@ -312,6 +342,7 @@ static animc_status read_split_doc(const char *path, animc_split_doc *doc, animc
 
 	doc_sink.path = path;
 	if (!cli_read_file(path, &data, &size, &err)) {
+		say_link_target(path, &err);
 		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		status = ANIMC_ERR_IO;
 	} else {

@@ -392,8 +392,11 @@ static bool walk(walker *w, const char *rel)
 			ok = false;
 		} else if (is_file && is_own_file(w, e, full)) {
 			/* a report of this build's: not a source */
-		} else if (is_file && names && build_sidecar_of(dir_path, e->name, names, count, &user)) {
-			/* A clip-split sidecar: read by its source's compile. */
+		} else if ((is_file || !e->has_stat) && names &&
+			   build_sidecar_of(dir_path, e->name, names, count, &user)) {
+			/* A clip-split sidecar: read by its source's compile,
+			 * which fails naming one that cannot be read (a link
+			 * leading nowhere), rather than build its takes whole. */
 			char reason[512];
 
 			snprintf(reason, sizeof reason, "the clip parts of '%s', used by it", user);
