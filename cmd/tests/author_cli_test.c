@@ -1102,13 +1102,15 @@ static void root_motion_up_axis_turns_with_the_model(void **state)
 
 /* A part of a RobotGame take is Z up as its take is: its root motion is
  * the take's travel in x and y from START, its height stays in the clip
- * (parts were taken for Y up: the height went into the motion). */
+ * (parts were taken for Y up: the height went into the motion).  START
+ * and END, 1 s and 3 s, are keys 30 and 90, at 30 and 90 * 0.033333 s
+ * (keys meant at 1/30 s). */
 static void root_motion_of_a_robotgame_part_is_z_up(void **state)
 {
 	char *whole = test_tmpdir("rm-rg-whole"), *part = test_tmpdir("rm-rg-part");
 	animrt_clip *take_motion, *motion, *in_place;
 	double travel_y = 0;
-	float m0[3], r[4], sc[3];
+	float m0[3], r[4], sc[3], start = (float)(30 * (double)0.033333f);
 	test_run r1;
 
 	(void)state;
@@ -1123,12 +1125,12 @@ static void root_motion_of_a_robotgame_part_is_z_up(void **state)
 	take_motion = open_xnb(whole, "sway.motion.xnb");
 	motion = open_xnb(part, "sway/A.motion.xnb");
 	in_place = open_xnb(part, "sway/A.xnb");
-	assert_true(bone_at(take_motion, "Root", 1, m0, r, sc));
+	assert_true(bone_at(take_motion, "Root", start, m0, r, sc));
 	for (int i = 0; i <= 100; i++) {
-		float t = 2.0f * (float)i / 100, m[3], w[3], p[3], p0[3];
+		float t = motion->duration_s * (float)i / 100, m[3], w[3], p[3], p0[3];
 
 		assert_true(bone_at(motion, "Root", t, m, r, sc));
-		assert_true(bone_at(take_motion, "Root", 1 + t, w, r, sc));
+		assert_true(bone_at(take_motion, "Root", start + t, w, r, sc));
 		assert_true(bone_at(in_place, "Root", 0, p0, r, sc));
 		assert_true(bone_at(in_place, "Root", t, p, r, sc));
 		test_assert_near(m[2], 0, 0);
@@ -2341,7 +2343,7 @@ static void a_part_named_as_a_whole_take_fails(void **state)
 static void warnings_about_a_motion_file_name_it(void **state)
 {
 	char *out = test_tmpdir("motion-said");
-	test_run r = test_animc("build", "-q", "--split", "P=1:1.005", "--root-motion", "Root", "-o", out,
+	test_run r = test_animc("build", "-q", "--split", "P=1.01:1.015", "--root-motion", "Root", "-o", out,
 				"testdata/compact/sway.Animation", NULL);
 
 	(void)state;

@@ -199,6 +199,20 @@ static void describe(char *buf, size_t size, const animc_split_time *t)
 		snprintf(buf, size, "%g s", t->value);
 }
 
+/* The significant digits, six or more, that print a and b apart. */
+static int digits_apart(double a, double b)
+{
+	char x[40], y[40];
+
+	for (int digits = 6; digits < 17; digits++) {
+		snprintf(x, sizeof x, "%.*g", digits, a);
+		snprintf(y, sizeof y, "%.*g", digits, b);
+		if (strcmp(x, y) != 0)
+			return digits;
+	}
+	return 17;
+}
+
 /*
  * A boundary within float rounding of a key: frame numbers and times turned
  * into seconds (k * duration / frames, k / rate) land a hair beside the key
@@ -214,23 +228,48 @@ static void describe(char *buf, size_t size, const animc_split_time *t)
  * 20 2e-4 of the spacing beside key 20, and farther on later frames. */
 #define FRAME_SNAP_FRACTION 0.25
 
-/* Into *best, the key time of `ch` nearest t when it lies within
- * `fraction` of the key spacing there and nearer t than *best (NaN: none
- * yet). */
+/* How far an evenly keyed bone's last key may lie from its duration, as a
+ * fraction of its key spacing, for its keys to be meant at k * duration /
+ * last: the drift of a key interval rounded to a few decimals. */
+#define DRIFT_FRACTION 0.01
+
+/*
+ * The spacing an evenly keyed bone's keys are meant at: its duration over
+ * its last key when they end within DRIFT_FRACTION of a spacing of it,
+ * else its key interval.  A key interval written to six decimals drifts
+ * from the duration it was taken from (RobotGame's 0.033333 s for 1/30 s
+ * puts key 24 of a 0.8 s take at 0.799992 s, key 18 at 0.599994 s): a
+ * frame or a time that means key k (18 / 30 s) lies beside k * interval
+ * by more than float rounding, but on k * duration / last.
+ */
+static double meant_interval(const animc_channel *ch)
+{
+	double interval = ch->key_interval_s, last = ch->key_count - 1.0;
+
+	if (ch->has_time || ch->key_count < 2 || !(interval > 0) ||
+	    !(fabs((double)ch->duration_s - last * interval) <= DRIFT_FRACTION * interval))
+		return interval;
+	return (double)ch->duration_s / last;
+}
+
+/* Into *best, the key time of `ch` nearest t when it, or where the key is
+ * meant (meant_interval), lies within `fraction` of the key spacing there
+ * and it is nearer t than *best (NaN: none yet). */
 static void nearest_key(const animc_channel *ch, double t, double fraction, double *best)
 {
 	uint32_t last = ch->key_count - 1, lo = 0, hi = last;
-	double gap = INFINITY, at;
+	double gap = INFINITY, at, meant = NAN;
 
 	if (ch->key_count < 2)
 		return;
 	if (!ch->has_time) {
-		double q = t / (double)ch->key_interval_s;
+		double spacing = meant_interval(ch), q = t / spacing;
 
 		if (!(ch->key_interval_s > 0) || !(q >= 0))
 			return;
 		lo = q + 0.5 >= (double)last ? last : (uint32_t)(q + 0.5);
 		gap = ch->key_interval_s;
+		meant = lo * spacing;
 	} else {
 		while (hi - lo > 1) {
 			uint32_t mid = lo + (hi - lo) / 2;
@@ -250,8 +289,25 @@ static void nearest_key(const animc_channel *ch, double t, double fraction, doub
 			return;
 	}
 	at = key_time(ch, lo);
-	if (fabs(at - t) <= fraction * gap && (isnan(*best) || fabs(at - t) < fabs(*best - t)))
+	if (fmin(fabs(at - t), isnan(meant) ? INFINITY : fabs(meant - t)) <= fraction * gap &&
+	    (isnan(*best) || fabs(at - t) < fabs(*best - t)))
 		*best = at;
+}
+
+/* Where a part may end: the take's duration, or past it the last key of a
+ * bone whose keys are meant to end there (meant_interval) and drift a
+ * hair past it (25 * 0.066667 s for a take of 1.666667 s). */
+static double take_end(const animc_clip *take)
+{
+	double end = take->duration_s;
+
+	for (uint32_t c = 0; c < take->channel_count; c++) {
+		const animc_channel *ch = &take->channels[c];
+
+		if (!ch->has_time && ch->key_count > 1 && meant_interval(ch) != (double)ch->key_interval_s)
+			end = fmax(end, key_time(ch, ch->key_count - 1));
+	}
+	return end;
 }
 
 /* t, or the key time of the take it means (the nearest over its bones):
@@ -300,6 +356,7 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 	animc_channel *out;
 	uint32_t first = 0, inner = 0, n;
 	float pose[2][ANIMC_TRACK_COUNT][4];
+	animc_channel whole;
 	bool is_static = ch->key_count < 2, is_even;
 
 	if (index < 0)
@@ -363,8 +420,13 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 	for (uint32_t i = 1; i < n; i++)
 		if (out->times_s[i] < out->times_s[i - 1])
 			out->times_s[i] = out->times_s[i - 1];
-	animc_channel_sample(ch, (float)start, pose[0][0], pose[0][1], pose[0][2]);
-	animc_channel_sample(ch, (float)end, pose[1][0], pose[1][1], pose[1][2]);
+	/* An END on a last key that drifts past the duration (25 * 0.066667
+	 * s of a 1.666667 s take) is that key's pose, not the pose at the
+	 * duration that sampling stops at. */
+	whole = *ch;
+	whole.duration_s = fmaxf(ch->duration_s, (float)end);
+	animc_channel_sample(&whole, (float)start, pose[0][0], pose[0][1], pose[0][2]);
+	animc_channel_sample(&whole, (float)end, pose[1][0], pose[1][1], pose[1][2]);
 	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
 		const animc_track *tr = &ch->tracks[k];
 		animc_track *to = &out->tracks[k];
@@ -446,7 +508,7 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			animc_status *status)
 {
 	const animc_split *s = w->split;
-	double duration = take->duration_s, rate = 0;
+	double duration = take->duration_s, rate = 0, end = take_end(take);
 	/* Rounding of k * duration / frames: a part may end at the end. */
 	double slack = duration * 1e-6 + 1e-9;
 	bool ok = true, needs_rate = false;
@@ -482,16 +544,18 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			say(w, part->line, status, ANIMC_ERR_INVALID,
 			    "part '%s' ends at %s, not after its start at %s", part->name, to, from);
 			ok = false;
-		} else if (boundary_at_key(take, s, &part->end, b) > duration + slack) {
+		} else if (boundary_at_key(take, s, &part->end, b) > end + slack) {
 			/* The last key, as a frame or time that means it, is
 			 * the end, however far rounding puts it past. */
-			char seconds[48] = "", label[300];
+			int digits = digits_apart(b, duration);
+			char label[300];
 
 			if (part->end.is_frame)
-				snprintf(seconds, sizeof seconds, " (%.6g s)", b);
-			say(w, part->line, status, ANIMC_ERR_INVALID,
-			    "part '%s' ends at %s%s, past the end of %s at %.6g s", part->name, to, seconds,
-			    take_label(take->name, label, sizeof label), duration);
+				snprintf(to, sizeof to, "frame %g (%.*g s)", part->end.value, digits, b);
+			else
+				snprintf(to, sizeof to, "%.*g s", digits, b);
+			say(w, part->line, status, ANIMC_ERR_INVALID, "part '%s' ends at %s, past the end of %s at %.*g s",
+			    part->name, to, take_label(take->name, label, sizeof label), digits, duration);
 			ok = false;
 		}
 		starts[p] = a;

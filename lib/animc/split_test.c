@@ -239,6 +239,124 @@ static void fractional_frames_keep_their_time(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* A take keyed as RobotGame keys `frames` frames at a rate: its key
+ * interval written to six decimals, `interval`, its duration the frames
+ * over the rate, `duration` (KeyInterval 0.033333 and Duration 0.8 for 24
+ * frames at 30), so that key k lies a hair from k / rate.  Bone A's
+ * translation x at key i is i * i. */
+static animc_clip *drifting_take(uint32_t frames, float interval, float duration)
+{
+	float tx[3 * 64] = { 0 };
+	animc_clip *take = animc_clip_create("Take");
+
+	assert_true(frames < 64);
+	for (uint32_t i = 0; i <= frames; i++)
+		tx[3 * i] = (float)(i * i);
+	take->duration_s = duration;
+	uint32_t a = test_add_channel(take, "A", frames + 1, NULL, interval, duration);
+	test_set_track(take, a, ANIMC_TRANSLATION, false, tx, frames + 1, NULL);
+	return take;
+}
+
+/* The part of a drifting take that `part` of `split` cuts, released by the
+ * caller (animc_clip_destroy). */
+static animc_clip *cut_drifting(const animc_split *split, uint32_t frames, float interval, float duration)
+{
+	animc_clip_set set = { 0 };
+	animc_clip *part;
+
+	assert_int_equal(animc_clip_set_add(&set, drifting_take(frames, interval, duration)), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, split, 1, NULL), ANIMC_OK);
+	assert_int_equal(set.count, 1);
+	part = set.clips[0];
+	set.clips[0] = NULL;
+	set.count = 0;
+	animc_clip_set_release(&set);
+	return part;
+}
+
+/* Frames and times that mean keys take them, however far the six-decimal
+ * key interval puts the keys from them: frames 6 to 18 of 24 (a sidecar),
+ * 6f to 18f and 0.2 to 0.6 s of a 0.8 s take keyed every 0.033333 s are
+ * its keys 6 to 18 (key 18 lies 6e-6 s, 1.8e-4 of the spacing, from
+ * 0.6 s), one part of 13 keys, evenly spaced; 0 to 0.8 s is all its 25
+ * keys (a sidecar's part and a part in seconds gained a key a hair from
+ * the last, and timed keys). */
+static void cuts_that_mean_keys_take_them(void **state)
+{
+	static const animc_split_part parts[] = {
+		{ "P", { 6, true }, { 18, true }, 0 },
+		{ "P", { 6, true }, { 18, true }, 0 },
+		{ "P", { 0.2, false }, { 0.6, false }, 0 },
+		{ "P", { 0, false }, { 0.8, false }, 0 },
+	};
+	static const double frame_counts[] = { 24, 0, 0, 0 };
+	animc_clip *first = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		animc_split split = { "Take", 0, frame_counts[i], &parts[i], 1, i == 0 ? "Take_Anims.xml" : NULL };
+		animc_clip *part = cut_drifting(&split, 24, 0.033333f, 0.8f);
+		const animc_channel *ch = &part->channels[0];
+		uint32_t keys = i == 3 ? 25 : 13, from = i == 3 ? 0 : 6;
+
+		assert_int_equal(ch->key_count, keys);
+		for (uint32_t k = 0; k < keys; k++) {
+			/* evenly spaced, as the take's keys are */
+			if (ch->has_time)
+				test_assert_near(ch->times_s[k], part->duration_s * k / (keys - 1), 1e-7);
+			test_assert_near(ch->tracks[ANIMC_TRANSLATION].values[3 * k], (from + k) * (from + k), 1e-3);
+		}
+		test_assert_near(part->duration_s, (keys - 1) * (double)0.033333f, 1e-6);
+		if (!first) {
+			first = part;
+			continue;
+		}
+		/* The sidecar's part and --split's are one. */
+		if (i < 3) {
+			assert_true(part->duration_s == first->duration_s);
+			assert_memory_equal(ch->times_s, first->channels[0].times_s, keys * sizeof(float));
+			assert_memory_equal(ch->tracks[ANIMC_TRANSLATION].values,
+					    first->channels[0].tracks[ANIMC_TRANSLATION].values, 3 * keys * sizeof(float));
+		}
+		animc_clip_destroy(part);
+	}
+	animc_clip_destroy(first);
+}
+
+/* The last frame of a take is not past its end, though its key lies past
+ * the duration: key 25 of a 1.666667 s take keyed every 0.066667 s is at
+ * 1.666675 s (refused: "ends at frame 25 (1.66667 s), past the end of the
+ * take at 1.66667 s").  A time past the end is refused, with the two times
+ * printed apart: 1000.002 s of a 1000 s take. */
+static void the_last_frame_is_not_past_the_end(void **state)
+{
+	static const animc_split_part last = { "P", { 10, true }, { 25, true }, 0 };
+	static const animc_split_part past = { "P", { 0, false }, { 1000.002, false }, 0 };
+	static const float times[3] = { 0, 999.99f, 1000 }, tx[9] = { 0 };
+	animc_split split = { "Take", 0, 0, &last, 1, NULL };
+	animc_clip *part = cut_drifting(&split, 25, 0.066667f, 1.666667f);
+	animc_clip_set set = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "x.Animation");
+	animc_clip *take = animc_clip_create("Take");
+
+	(void)state;
+	assert_int_equal(part->channels[0].key_count, 16);
+	test_assert_near(part->channels[0].tracks[ANIMC_TRANSLATION].values[3 * 15], 625, 1e-3);
+	animc_clip_destroy(part);
+	take->duration_s = 1000;
+	test_set_track(take, test_add_channel(take, "A", 3, times, 0, 1000), ANIMC_TRANSLATION, false, tx, 3, NULL);
+	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
+	split.parts = &past;
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, &sink), ANIMC_ERR_INVALID);
+	assert_int_equal(diags.count, 1);
+	if (!strstr(diags.items[0].message, "ends at 1000.002 s, past the end of take 'Take' at 1000 s"))
+		fail_msg("%s", diags.items[0].message);
+	test_diags_release(&diags);
+	animc_clip_set_release(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
@@ -246,6 +364,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frames_at_the_stated_frame_rate),
 	cmocka_unit_test(frames_of_a_take_without_a_rate_are_its_keys),
 	cmocka_unit_test(fractional_frames_keep_their_time),
+	cmocka_unit_test(cuts_that_mean_keys_take_them),
+	cmocka_unit_test(the_last_frame_is_not_past_the_end),
 };
 
 ANIMC_TEST_GROUP(tests);

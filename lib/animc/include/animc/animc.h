@@ -862,7 +862,11 @@ double animc_clip_frame_rate(const animc_clip *clip);
  * take at START + t.  A START or END within 1e-4 of the key spacing of a
  * key is that key, for each channel its own (frames converted to seconds
  * land beside their keys by rounding, and bones may key a hair apart), and a part between keys of evenly spaced keys keeps them
- * evenly spaced.  The take itself goes; other takes stay.  The set's
+ * evenly spaced.  An evenly keyed channel whose last key lies within 0.01
+ * of its spacing of its duration has its keys meant at k * duration / last
+ * too (a key interval written to six decimals drifts: 0.033333 s for 1/30
+ * s), and its last key is within the take however far past the duration
+ * that drift puts it.  The take itself goes; other takes stay.  The set's
  * clips must be prepared (animc_clip_prepare).  Errors, each naming the
  * document (and line): a take not found (ANIMC_ERR_NOT_FOUND, listing the
  * takes), a part ending past the take's end, END <= START or START < 0,
