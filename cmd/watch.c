@@ -1102,16 +1102,48 @@ static bool tell_death(int status, double start_s, unsigned *deaths)
 	return *deaths == 1;
 }
 
+/* The names a symbolic link that leads nowhere leads through (a link
+ * repointed at a file not copied yet, a share not mounted): each watched
+ * as a file not there yet is, so that the file's arrival is a change. */
+static void watch_dangling_target(watch_state *w, const char *path)
+{
+	char *at = strdup(path);
+
+	/* 40: as many links as the kernel follows in one path */
+	for (int hop = 0; at && hop < 40; hop++) {
+		char target[PATH_MAX], *dir = NULL;
+		ssize_t n = readlink(at, target, sizeof target - 1);
+		struct stat st;
+
+		if (n < 0)
+			break;
+		target[n] = '\0';
+		if (target[0] != '/')
+			dir = strndup(at, (size_t)(cli_basename(at) - at));
+		free(at);
+		at = target[0] == '/' ? strdup(target) : dir ? cli_path_join(dir, target, NULL) : NULL;
+		free(dir);
+		if (!at || !watch_file(w, at) || lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
+			break;
+	}
+	free(at);
+}
+
 /* A source that is a symbolic link to a file: the file it leads to is
  * watched too (its folder, for that name), wherever it lies, for a save
- * there changes the source (folder links are followed by add_tree). */
+ * there changes the source (folder links are followed by add_tree); so
+ * is the file one leading nowhere names, for its arrival. */
 static void watch_link_target(watch_state *w, const char *path)
 {
 	struct stat st;
 	char *real;
 
-	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || !(real = realpath(path, NULL)))
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
 		return;
+	if (!(real = realpath(path, NULL))) {
+		watch_dangling_target(w, path);
+		return;
+	}
 	if (stat(real, &st) == 0 && !S_ISDIR(st.st_mode))
 		watch_file(w, real);
 	free(real);

@@ -1059,6 +1059,69 @@ static void watch_follows_files_read_through_links(void **state)
 	free(sidecar), free(clips), free(c), free(b), free(a), free(shared), free(dir), free(w.log);
 }
 
+/* Point the symbolic link `link` at `target` as ln -sfn does (a link made
+ * in `dir`, renamed over it). */
+static void repoint(const char *dir, const char *link, const char *target)
+{
+	char *tmp = test_format("%s/link.new", dir);
+
+	assert_int_equal(symlink(target, tmp), 0);
+	assert_int_equal(rename(tmp, link), 0);
+	free(tmp);
+}
+
+/* A --clips file or a sidecar that is a symbolic link pointed at a file
+ * not there yet (ln -sfn before the copy): the source fails, keeping its
+ * parts, and the file's arrival builds it (it started no rebuild: the name
+ * the link leads to was not watched, nor recorded by the failed build). */
+static void watch_builds_once_a_link_leads_somewhere(void **state)
+{
+	char *dir = test_tmpdir("watch-link-nowhere"), *out = test_format("%s/out", dir);
+	char *clips_link = test_format("%s/a/clips.xml", dir), *sidecar_link = test_format("%s/b/Walker_Anims.xml", dir);
+	char *walker = test_format("%s/a/Walker.xml", dir), *b = test_format("%s/b", dir);
+	char *next = test_format("%s/shared/next.xml", dir), *run = test_format("%s/Walker/Run.xnb", out);
+	char *sprint = test_format("%s/Walker/Sprint.xnb", out);
+	char *anims = replaced("testdata/authoring/Walker_Anims.xml", ">Run<", ">Sprint<");
+	const char *argv_a[] = { "animc", "watch", "--clips", clips_link, "-o", out, walker, NULL };
+	const char *links[2] = { clips_link, sidecar_link };
+	test_run r;
+	watcher w;
+
+	(void)state;
+	r = test_exec("sh", "-c", "t=testdata/authoring; mkdir \"$1/a\" \"$1/b\" \"$1/shared\" && "
+		      "cp $t/Walker_Anims.xml \"$1/shared/clips.xml\" && cp $t/Walker.xml \"$1/a\" && "
+		      "cp $t/Walker.xml \"$1/b\" && ln -s ../shared/clips.xml \"$1/a/clips.xml\" && "
+		      "ln -s ../shared/clips.xml \"$1/b/Walker_Anims.xml\"", "sh", dir, NULL);
+	if (r.status != 0)
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	for (int i = 0; i < 2; i++) {
+		if (i == 0)
+			start_argv(&w, dir, argv_a);
+		else
+			start(&w, dir, out, b);
+		wait_for_builds(&w, 1);
+		assert_true(test_file_exists(run));
+		settle();
+		repoint(dir, links[i], "../shared/next.xml");
+		wait_for_builds(&w, 2);
+		assert_true(test_file_exists(run));
+		assert_int_equal(lines_with(w.log, " 1 failed, "), 1);
+		settle();
+		save_by_rename(next, anims);
+		wait_for_builds(&w, 3);
+		assert_true(test_file_exists(sprint));
+		stop_watch(NULL);
+		free(w.log);
+		assert_int_equal(unlink(next), 0);
+		r = test_exec("rm", "-rf", out, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+	}
+	free(anims), free(sprint), free(run), free(next), free(b), free(walker), free(sidecar_link);
+	free(clips_link), free(out), free(dir);
+}
+
 /* The watch's child (its build) running now, other than `not`; 0 when
  * none is seen within 20 s. */
 static pid_t build_of(pid_t watch, pid_t not)
@@ -2151,6 +2214,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_prints_every_rebuild, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_files_read, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_files_read_through_links, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_once_a_link_leads_somewhere, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_dependency_named_as_left_out, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_buffer_saved_in_place, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),

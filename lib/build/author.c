@@ -341,13 +341,15 @@ static animc_status read_split_doc(const char *path, animc_split_doc *doc, animc
 	animc_status status;
 
 	doc_sink.path = path;
+	/* Read or not: one not there (a link leading nowhere yet) is a
+	 * file the failed source waits for, which animc watch watches. */
+	if (hooks && hooks->on_file_read)
+		hooks->on_file_read(hooks->user, path);
 	if (!cli_read_file(path, &data, &size, &err)) {
 		say_link_target(path, &err);
 		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		status = ANIMC_ERR_IO;
 	} else {
-		if (hooks && hooks->on_file_read)
-			hooks->on_file_read(hooks->user, path);
 		status = animc_split_doc_parse(path, data, size, doc, &doc_sink);
 		free(data);
 	}
