@@ -952,6 +952,43 @@ static void misspelt_switches_and_parameters_are_warned_of(void **state)
 	free(data), free(want), free(out), free(turn), free(project), free(dir);
 }
 
+/* A project with an error builds nothing; its reports held only "the
+ * project has errors (said above)", which a CI reading them cannot see:
+ * the error's line and text and the project's warnings were lost.  Each is
+ * in run_diagnostics now, with its line, and in the JUnit file. */
+static void a_project_error_is_in_the_reports_at_its_line(void **state)
+{
+	char *dir = test_tmpdir("mgcb-broken"), *project = test_format("%s/Content.mgcb", dir);
+	char *turn = test_format("%s/Turn.Animation", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir), *junit = test_format("%s/junit.xml", dir);
+	static const char text[] = "/platfrom:DesktopGL\n"
+				   "/processorParam:Scale=abc\n"
+				   "/build:Turn.Animation\n";
+	size_t size;
+	uint8_t *data = test_read_file("testdata/sample/Crane/Turn.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(turn, data, size));
+	assert_true(test_write_file(project, text, strlen(text)));
+	r = test_animc("build", "--mgcb", project, "-o", out, "--report", report, "--junit", junit, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	char *json = (char *)test_read_file(report, NULL);
+	char *error = test_format("{\"severity\": \"error\", \"path\": \"%s\", \"message\": \"/processorParam:Scale=abc "
+				  "is not a number above 0\", \"line\": 2}", project);
+	char *warning = test_format("{\"severity\": \"warning\", \"path\": \"%s\", \"message\": \"unknown switch "
+				    "/platfrom: (did you mean /platform:?); ignored\", \"line\": 1, \"kind\": "
+				    "\"unknown-switch\"}", project);
+	if (!strstr(json, error) || !strstr(json, warning) || !strstr(json, "\"run_warnings\": 1,") ||
+	    strstr(json, "said above"))
+		fail_msg("no '%s' and '%s' in '%s'", error, warning, json);
+	char *xml = (char *)test_read_file(junit, NULL);
+	assert_non_null(strstr(xml, "Content.mgcb:2: error: /processorParam:Scale=abc is not a number above 0"));
+	free(xml), free(json), free(error), free(warning);
+	free(data), free(report), free(junit), free(out), free(turn), free(project), free(dir);
+}
+
 /* MGCB splits a switch from its value at the first ':' or '=': a project
  * written /name=value (as MGCB's command line takes it) builds as one
  * written /name:value, to the same place and bytes (it was "neither an
@@ -1305,6 +1342,7 @@ static void a_unicode_project_reads_as_its_utf8_twin(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
+	cmocka_unit_test(a_project_error_is_in_the_reports_at_its_line),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),

@@ -1055,7 +1055,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	else
 		build_status_console_init(rs.status, &ctx);
 	/* The project's warnings were said as it was read. */
-	rs.status->run_warnings = o->has_project ? o->project.warnings : 0;
+	rs.status->run_warnings = o->has_project || o->is_project_broken ? o->project.warnings : 0;
 	build_said_release(&rs.status->said);
 	for (size_t i = 0; (o->has_project || o->is_project_broken) && i < o->project.said.count; i++) {
 		const build_said *s = &o->project.said.items[i];

@@ -100,12 +100,17 @@ static void error_at(reader *rd, const char *fmt, ...) __attribute__((format(pri
 static void error_at(reader *rd, const char *fmt, ...)
 {
 	va_list ap;
+	char *message;
 
-	fprintf(rd->messages, "%s:%u: error: ", rd->path, rd->line);
 	va_start(ap, fmt);
-	vfprintf(rd->messages, fmt, ap);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
 	va_end(ap);
-	fputc('\n', rd->messages);
+	fprintf(rd->messages, "%s:%u: error: %s\n", rd->path, rd->line, message ? message : "out of memory");
+	/* For the reports too: a build the project stops has them alone. */
+	if (message)
+		build_said_add(&rd->out->said, ANIMC_ERROR, NULL, rd->path, rd->line, message);
+	free(message);
 	rd->errors++;
 }
 
@@ -796,6 +801,20 @@ static void include(reader *rd, char *value)
 	free(path);
 }
 
+/* A project that failed: released, but for what it said (its warnings
+ * and errors, with their lines) and its count of warnings, which the
+ * reports give. */
+static void release_keeping_said(build_mgcb *project)
+{
+	build_said_list said = project->said;
+	unsigned warnings = project->warnings;
+
+	memset(&project->said, 0, sizeof project->said);
+	build_mgcb_release(project);
+	project->said = said;
+	project->warnings = warnings;
+}
+
 /* /outputDir: once the whole project is read, its macros taking the values
  * the project sets, as at build time; relative to the folder of the file
  * that sets it. */
@@ -860,10 +879,12 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	char *text_all = rd.path && rd.dir && rd.rel ? project_text(data, size, &text_size, &why_not) : NULL;
 
 	if (!text_all) {
-		fprintf(messages, "%s: error: %s\n", path, strcmp(why_not, "holds a NUL byte") == 0 ?
-			"holds a NUL byte: not a project" : why_not);
+		const char *why = strcmp(why_not, "holds a NUL byte") == 0 ? "holds a NUL byte: not a project" : why_not;
+
+		fprintf(messages, "%s: error: %s\n", path, why);
+		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, why);
 		reader_release(&rd);
-		build_mgcb_release(out);
+		release_keeping_said(out);
 		return false;
 	}
 	for (size_t i = 0; i < settings->define_count; i++) {
@@ -881,7 +902,7 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	output_dir_settle(&rd);
 	reader_release(&rd);
 	if (rd.errors) {
-		build_mgcb_release(out);
+		release_keeping_said(out);
 		return false;
 	}
 	return true;
@@ -902,9 +923,10 @@ bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, buil
 	}
 	ok = build_mgcb_parse(path, data, size, settings, stderr, out);
 	free(data);
-	/* Released, the project keeps only this, for the reports. */
+	/* Released, the project keeps only what it said, and this, for the
+	 * reports. */
 	if (!ok)
-		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, "the project has errors (said above); nothing built");
+		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, "the project has errors; nothing built");
 	return ok;
 }
 
