@@ -12,24 +12,65 @@
 #include "test_support.h"
 #include <animc/animrt.h>
 
-/* A BVH of `frames` frames 0.0333333 s apart: a root that turns 20 sin t
- * degrees about Z. */
-static char *write_long_bvh(const char *dir, int frames)
+/* A BVH of one root bone, `frames` frames `frame_time` apart (as the file
+ * writes it), each frame's six channels (position x y z, rotation z y x in
+ * degrees) from frame(t, out): its path in dir. */
+static char *write_root_bvh(const char *dir, const char *name, int frames, const char *frame_time,
+			    void (*frame)(double t, double out[6]))
 {
-	size_t cap = (size_t)frames * 48 + 512, len = 0;
-	char *text = malloc(cap), *path = test_format("%s/long.bvh", dir);
+	size_t cap = (size_t)frames * 96 + 512, len = 0;
+	char *text = malloc(cap), *path = test_format("%s/%s", dir, name);
+	double step = atof(frame_time);
 
 	assert_non_null(text);
 	len += (size_t)snprintf(text + len, cap - len,
 				"HIERARCHY\nROOT Root\n{\nOFFSET 0 0 0\n"
 				"CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
-				"End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.0333333\n", frames);
-	for (int f = 0; f < frames; f++)
-		len += (size_t)snprintf(text + len, cap - len, "0 0 0 %.5f 0 0\n", 20 * sin(f / 30.0));
+				"End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: %d\nFrame Time: %s\n", frames,
+				frame_time);
+	for (int f = 0; f < frames; f++) {
+		double v[6];
+
+		frame(f * step, v);
+		len += (size_t)snprintf(text + len, cap - len, "%.5f %.5f %.5f %.5f %.5f %.5f\n", v[0], v[1], v[2], v[3],
+					v[4], v[5]);
+	}
 	assert_true(len < cap);
 	assert_true(test_write_file(path, text, len));
 	free(text);
 	return path;
+}
+
+/* A root that turns 20 sin t degrees about Z. */
+static void swaying(double t, double out[6])
+{
+	out[0] = out[1] = out[2] = out[4] = out[5] = 0;
+	out[3] = 20 * sin(t);
+}
+
+/* A root that sways about three axes and turns by `turn` degrees in 0.1 s
+ * from `at` s; out[0..2] its travel (none). */
+static void swaying_with_a_turn(double t, double at, double turn, double out[6])
+{
+	double u = fmin(1, fmax(0, (t - at) / 0.1));
+
+	out[0] = out[1] = out[2] = 0;
+	out[3] = 20 * sin(t) + turn * u * u * (3 - 2 * u);
+	out[4] = 10 * cos(t);
+	out[5] = 5 * sin(7 * t);
+}
+
+static void turning_late(double t, double out[6])
+{
+	swaying_with_a_turn(t, 290.971, -120, out);
+}
+
+static void walking_and_turning(double t, double out[6])
+{
+	swaying_with_a_turn(t, 9.971, -120, out);
+	out[0] = 3 * sin(t / 7);
+	out[1] = 90;
+	out[2] = 0.01 * t;
 }
 
 /* Six and a half minutes at 30 Hz: the lossless file plays key k at
@@ -39,7 +80,7 @@ static char *write_long_bvh(const char *dir, int frames)
  * degrees from the lossless one at --tolerance 0.0001,0.005,0.00001. */
 static void reduced_long_takes_stay_within_the_bound_of_the_lossless_file(void **state)
 {
-	char *dir = test_tmpdir("reduce-long"), *src = write_long_bvh(dir, 12000);
+	char *dir = test_tmpdir("reduce-long"), *src = write_root_bvh(dir, "long.bvh", 12000, "0.0333333", swaying);
 	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
 	test_run r;
 
@@ -86,28 +127,12 @@ static double angle_between(const float *a, const float *b)
  * see.  Every float time across the turn is now within the bound. */
 static void reduced_keys_late_in_a_long_take_hold_the_bound_beside_them(void **state)
 {
-	char *dir = test_tmpdir("reduce-corner"), *src = test_format("%s/take.bvh", dir);
+	char *dir = test_tmpdir("reduce-corner");
+	char *src = write_root_bvh(dir, "take.bvh", 36001, "0.0083333", turning_late);
 	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
-	int frames = 36001;
-	size_t cap = (size_t)frames * 48 + 512, len = 0;
-	char *text = malloc(cap);
 	test_run r;
 
 	(void)state;
-	assert_non_null(text);
-	len += (size_t)snprintf(text + len, cap - len,
-				"HIERARCHY\nROOT Root\n{\nOFFSET 0 0 0\n"
-				"CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
-				"End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.0083333\n", frames);
-	for (int f = 0; f < frames; f++) {
-		double t = f * 0.0083333, u = fmin(1, fmax(0, (t - 290.971) / 0.1));
-
-		len += (size_t)snprintf(text + len, cap - len, "0 0 0 %.5f %.5f %.5f\n",
-					20 * sin(t) - 120 * u * u * (3 - 2 * u), 10 * cos(t), 5 * sin(7 * t));
-	}
-	assert_true(len < cap);
-	assert_true(test_write_file(src, text, len));
-	free(text);
 	r = test_animc("build", "-q", "-o", lossless, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -150,28 +175,12 @@ static void reduced_keys_late_in_a_long_take_hold_the_bound_beside_them(void **s
  * (60 Hz, every key and 1 kHz). */
 static void reduced_root_motion_files_stay_within_the_bound_of_their_lossless_twins(void **state)
 {
-	char *dir = test_tmpdir("reduce-motion"), *src = test_format("%s/turn.bvh", dir);
+	char *dir = test_tmpdir("reduce-motion");
+	char *src = write_root_bvh(dir, "turn.bvh", 600, "0.0333667", walking_and_turning);
 	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
-	int frames = 600;
-	size_t cap = (size_t)frames * 96 + 512, len = 0;
-	char *text = malloc(cap);
 	test_run r;
 
 	(void)state;
-	assert_non_null(text);
-	len += (size_t)snprintf(text + len, cap - len,
-				"HIERARCHY\nROOT Root\n{\nOFFSET 0 0 0\n"
-				"CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"
-				"End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: %d\nFrame Time: 0.0333667\n", frames);
-	for (int f = 0; f < frames; f++) {
-		double t = f * 0.0333667, u = fmin(1, fmax(0, (t - 9.971) / 0.1));
-
-		len += (size_t)snprintf(text + len, cap - len, "%.5f 90 %.5f %.5f %.5f %.5f\n", 3 * sin(t / 7), 0.01 * t,
-					20 * sin(t) - 120 * u * u * (3 - 2 * u), 10 * cos(t), 5 * sin(7 * t));
-	}
-	assert_true(len < cap);
-	assert_true(test_write_file(src, text, len));
-	free(text);
 	r = test_animc("build", "-q", "--root-motion", "Root,yaw", "-o", lossless, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
