@@ -855,8 +855,10 @@ static bool reread_project(build_options *o)
 
 	build_mgcb_settings settings = build_options_mgcb_settings(o);
 
-	if (!build_mgcb_read(o->mgcb_path, &settings, &fresh))
+	if (!build_mgcb_read(o->mgcb_path, &settings, &fresh)) {
+		build_mgcb_release(&fresh);   /* what it said */
 		return false;
+	}
 	if (fresh.platform != o->project.platform ||
 	    !fresh.output_dir != !o->project.output_dir ||
 	    (fresh.output_dir && strcmp(fresh.output_dir, o->project.output_dir) != 0)) {

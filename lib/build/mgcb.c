@@ -862,8 +862,10 @@ static void reader_release(reader *rd)
 	free(rd->conds);
 }
 
-bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
-		      FILE *messages, build_mgcb *out)
+/* build_mgcb_parse; on failure `out` keeps what the project said when
+ * keep_said (build_mgcb_read's reports), else nothing. */
+static bool parse_project(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
+			  FILE *messages, build_mgcb *out, bool keep_said)
 {
 	reader rd = { .messages = messages, .allowed = settings->allowed, .platform = settings->platform,
 		      .profile = "HiDef", .out = out };
@@ -884,7 +886,7 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 		fprintf(messages, "%s: error: %s\n", path, why);
 		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, why);
 		reader_release(&rd);
-		release_keeping_said(out);
+		keep_said ? release_keeping_said(out) : build_mgcb_release(out);
 		return false;
 	}
 	for (size_t i = 0; i < settings->define_count; i++) {
@@ -902,10 +904,16 @@ bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const 
 	output_dir_settle(&rd);
 	reader_release(&rd);
 	if (rd.errors) {
-		release_keeping_said(out);
+		keep_said ? release_keeping_said(out) : build_mgcb_release(out);
 		return false;
 	}
 	return true;
+}
+
+bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
+		      FILE *messages, build_mgcb *out)
+{
+	return parse_project(path, data, size, settings, messages, out, false);
 }
 
 bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, build_mgcb *out)
@@ -921,7 +929,7 @@ bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, buil
 		build_said_add(&out->said, ANIMC_ERROR, NULL, path, 0, err.message);
 		return false;
 	}
-	ok = build_mgcb_parse(path, data, size, settings, stderr, out);
+	ok = parse_project(path, data, size, settings, stderr, out, true);
 	free(data);
 	/* Released, the project keeps only what it said, and this, for the
 	 * reports. */

@@ -82,7 +82,8 @@ bool build_mgcb_read(const char *path, const build_mgcb_settings *settings, buil
  * reports of a build that stops on it; build_mgcb_release frees it.) */
 /* build_mgcb_read on the project's bytes, its errors printed on
  * `messages`; `path` names it in them and gives the folder its paths are
- * relative to (the response files it includes are read from there). */
+ * relative to (the response files it includes are read from there).
+ * When it returns false, `out` holds nothing. */
 bool build_mgcb_parse(const char *path, const uint8_t *data, size_t size, const build_mgcb_settings *settings,
 		      FILE *messages, build_mgcb *out);
 void build_mgcb_release(build_mgcb *project);
