@@ -744,6 +744,36 @@ static void a_bracket_in_a_name_is_refused_at_configure(void **state)
 	free(bin), free(prefix), free(art), free(dir), free(stage_real), free(stage);
 }
 
+/* A glTF that holds no animation at configure time (a model, a file
+ * before its first animation) in a folder: it was no configure
+ * dependency, so once an animation was added to it every build said "no
+ * work to do" and its clip was never built. */
+static void a_clip_added_to_a_model_is_built(void **state)
+{
+	char *dir = assets_project("cmake-model", "art", ""), *bin = test_format("%s/bin", dir);
+	char *model = test_format("%s/art/hero.gltf", dir), *kick = test_format("%s/content/hero/kick.xnb", bin);
+	static const char empty[] = "{\"asset\": {\"version\": \"2.0\"}}\n";
+	test_run r;
+
+	(void)state;
+	fill_art(dir);
+	assert_true(test_write_file(model, empty, strlen(empty)));
+	configure_assets(dir);
+	test_run_release((r = build(bin), &r));
+	assert_false(test_file_exists(kick));
+	r = test_exec("cp", "testdata/gltf/skin.gltf", model, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	touch_later(model);
+	test_run_release((r = build(bin), &r));
+	assert_true(test_file_exists(kick));
+	r = build(bin);
+	if (!strstr(r.out, "no work to do"))
+		fail_msg("the build does not settle:\n%s", r.out);
+	test_run_release(&r);
+	free(kick), free(model), free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -757,6 +787,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_part_renamed_in_a_sidecar_is_an_output),
 	cmocka_unit_test(a_clip_renamed_in_its_source_builds),
 	cmocka_unit_test(a_bracket_in_a_name_is_refused_at_configure),
+	cmocka_unit_test(a_clip_added_to_a_model_is_built),
 };
 
 ANIMC_TEST_GROUP(tests);

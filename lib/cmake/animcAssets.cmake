@@ -12,7 +12,8 @@
 #    sidecar its source uses, a README) get no rule;
 #  - the outputs are known at configure time from `animc outputs`; a source
 #    whose outputs are named by its clips (glTF, FBX, ...) re-runs the
-#    configure step when it changes, so a clip added or renamed is an output;
+#    configure step when it changes, so a clip added or renamed is an output
+#    (as does a file animc reads that holds no clip yet, a glTF model);
 #    so do its STEM_Anims.xml sidecar, a --clips document in OPTIONS, and
 #    files added to or removed from a folder;
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
@@ -45,6 +46,22 @@ function(_animc_fails_in_folder result file said)
     string(FIND "${said}" "\n${file}:" at)
   endwhile()
   set(${result} ${fails} PARENT_SCOPE)
+endfunction()
+
+# Whether an importer reads `file` (when `animc outputs` lists nothing for
+# it): named alone, animc refuses a file no importer recognises, and says
+# what else is wrong with one it reads.
+function(_animc_imported result animc file options)
+  execute_process(
+    COMMAND "${animc}" outputs -q ${options} -o "${CMAKE_CURRENT_BINARY_DIR}" "${file}"
+    WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+    OUTPUT_QUIET ERROR_VARIABLE said RESULT_VARIABLE status)
+  string(FIND "${said}" ": error: no importer recognises this file" unknown)
+  if(status EQUAL 0 OR unknown EQUAL -1)
+    set(${result} TRUE PARENT_SCOPE)
+  else()
+    set(${result} FALSE PARENT_SCOPE)
+  endif()
 endfunction()
 
 function(animc_add_assets name)
@@ -241,7 +258,15 @@ function(animc_add_assets name)
       endif()
       string(STRIP "${listed}" listed)
       if(listed STREQUAL "")
-        continue()   # no animation source
+        # No output now (a glTF model, a file before its first animation,
+        # no clip that --clip names yet): one the folder build leaves out
+        # (a glTF's buffer, a README) is nothing, but a file an importer
+        # reads gets its clips' outputs once they are added to it.
+        _animc_imported(imported "${animc}" "${file}" "${ARG_OPTIONS}")
+        if(imported)
+          set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
+        endif()
+        continue()
       endif()
       # A clip-split sidecar names its source's outputs (under --base
       # animc takes it for its source): the source's rule, made first (its
