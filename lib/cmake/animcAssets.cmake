@@ -22,7 +22,8 @@
 #  - a source animc cannot compile at configure time (a file named in
 #    SOURCES, or one the folder build fails) gets a rule that runs
 #    `animc build` on it, so that the build fails with animc's message until
-#    it is fixed (a fixed source re-runs the configure step).
+#    it is fixed (once that rule succeeds, the next build configures again,
+#    whether the source or what it reads, a glTF's .bin, was fixed).
 # OPTIONS are passed to both `animc outputs` (which ignores build's options
 # that change no output's name) and `animc build`, both run in the current
 # source folder: relative paths in them (--skeleton art/hero.gltf) are
@@ -62,6 +63,26 @@ function(_animc_imported result animc file options)
   else()
     set(${result} FALSE PARENT_SCOPE)
   endif()
+endfunction()
+
+# The rule of a source that animc cannot compile at configure time: it
+# runs `command` (animc build) until that succeeds, writing `stamp`.failed.
+# What fixed it may be another file (a glTF's buffer, a --clips document,
+# the --skeleton model), which is no dependency of the rule: so its success
+# touches `stamp`.fixed, a configure dependency, and the next build
+# configures again, giving the source its outputs and depfile.
+function(_animc_failed_rule stamp file)
+  file(TOUCH "${stamp}.fixed")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${stamp}.fixed")
+  file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
+  add_custom_command(
+    OUTPUT "${stamp}.failed"
+    COMMAND ${ARGN}
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}.failed" "${stamp}.fixed"
+    WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+    DEPENDS "${file}" "${ARGV2}"
+    COMMENT "animc ${shown}"
+    VERBATIM)
 endfunction()
 
 function(animc_add_assets name)
@@ -244,15 +265,8 @@ function(animc_add_assets name)
         # Named by the source, so that a file added or removed elsewhere
         # renames no other rule's files.
         string(MD5 rule "${file}")
-        file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
-        add_custom_command(
-          OUTPUT "${depdir}/${rule}.failed"
-          COMMAND "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} -o "${out}" "${file}"
-          COMMAND "${CMAKE_COMMAND}" -E touch "${depdir}/${rule}.failed"
-          WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
-          DEPENDS "${file}" "${animc}"
-          COMMENT "animc ${shown}"
-          VERBATIM)
+        _animc_failed_rule("${depdir}/${rule}" "${file}"
+                           "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} -o "${out}" "${file}")
         list(APPEND all_outputs "${depdir}/${rule}.failed")
         continue()
       endif()
