@@ -818,6 +818,57 @@ static void a_source_fixed_by_another_file_is_tracked(void **state)
 	free(ninja), free(buffer), free(bin), free(dir);
 }
 
+/* A folder in SOURCES whose --skeleton model cannot be read at configure
+ * time, or a misspelt option: every file failed alone and the folder
+ * build failed naming none of them, so each was taken for a file it
+ * leaves out.  No rule, no message, a build that "succeeded" writing
+ * nothing, for ever.  The build now fails with animc's message, and once
+ * the model is there it builds and the next build configures again. */
+static void a_folder_whose_options_fail_fails_the_build(void **state)
+{
+	char *dir = assets_project("cmake-no-model", "art", "--skeleton model/Crane.x"), *bin = test_format("%s/bin", dir);
+	char *turn = test_format("%s/content/Turn.xnb", bin), *ninja = test_format("%s/build.ninja", bin);
+	test_run r;
+
+	(void)state;
+	r = test_exec("sh", "-c", "mkdir -p \"$0/art\" \"$0/model\" && cp testdata/sample/Crane/Turn.Animation "
+			    "testdata/sample/Crane/Idle.Animation \"$0/art/\"", dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets_warning(dir, "cannot be");
+	r = test_exec("cmake", "--build", bin, NULL);
+	assert_int_not_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "model/Crane.x: error: cannot open"));
+	test_run_release(&r);
+	assert_false(test_file_exists(turn));
+	r = test_exec("sh", "-c", "cp testdata/sample/Crane/Crane.x \"$0/model/\"", dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_run_release((r = build(bin), &r));
+	assert_true(test_file_exists(turn));
+	test_run_release((r = build(bin), &r));
+	char *rules = (char *)test_read_file(ninja, NULL);
+	assert_non_null(strstr(rules, "content/Idle.xnb"));
+	free(rules);
+	r = build(bin);
+	if (!strstr(r.out, "no work to do"))
+		fail_msg("the build does not settle:\n%s", r.out);
+	test_run_release(&r);
+	free(ninja), free(turn), free(bin), free(dir);
+
+	/* A misspelt option: the build fails, saying so. */
+	dir = assets_project("cmake-misspelt", "art", "--platfrom d"), bin = test_format("%s/bin", dir);
+	r = test_exec("sh", "-c", "mkdir -p \"$0/art\" && cp testdata/sample/Crane/Turn.Animation \"$0/art/\"", dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets_warning(dir, "cannot be");
+	r = test_exec("cmake", "--build", bin, NULL);
+	assert_int_not_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "unknown option '--platfrom'"));
+	test_run_release(&r);
+	free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -833,6 +884,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bracket_in_a_name_is_refused_at_configure),
 	cmocka_unit_test(a_clip_added_to_a_model_is_built),
 	cmocka_unit_test(a_source_fixed_by_another_file_is_tracked),
+	cmocka_unit_test(a_folder_whose_options_fail_fails_the_build),
 };
 
 ANIMC_TEST_GROUP(tests);

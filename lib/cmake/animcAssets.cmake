@@ -20,10 +20,12 @@
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
 #    Makefile generators read (CMake 3.20 or later);
 #  - a source animc cannot compile at configure time (a file named in
-#    SOURCES, or one the folder build fails) gets a rule that runs
-#    `animc build` on it, so that the build fails with animc's message until
-#    it is fixed (once that rule succeeds, the next build configures again,
-#    whether the source or what it reads, a glTF's .bin, was fixed).
+#    SOURCES, one the folder build fails, or the folder when its build fails
+#    as a whole: an unreadable --skeleton model, a misspelt option) gets a
+#    rule that runs `animc build` on it, so that the build fails with
+#    animc's message until it is fixed (once that rule succeeds, the next
+#    build configures again, whether the source or what it reads, a glTF's
+#    .bin, the model, was fixed).
 # OPTIONS are passed to both `animc outputs` (which ignores build's options
 # that change no output's name) and `animc build`, both run in the current
 # source folder: relative paths in them (--skeleton art/hero.gltf) are
@@ -32,19 +34,24 @@
 # Whether the messages `said` of `animc outputs` on a folder (after a line
 # break) hold an error of `file`: the folder build fails it.  Files it
 # leaves out (a glTF's buffer, a sidecar its source uses, a README) have
-# none; a warning (a link to nothing) fails nothing.
+# none; a warning (a link to nothing) fails nothing.  (`file` ending in
+# '/', a folder: an error of any file under it.)
 function(_animc_fails_in_folder result file said)
   set(fails FALSE)
+  set(name "^")
+  if(file MATCHES "/$")
+    set(name "^[^\n:]+")
+  endif()
   string(LENGTH "${file}" length)
-  string(FIND "${said}" "\n${file}:" at)
+  string(FIND "${said}" "\n${file}" at)
   while(NOT at EQUAL -1)
     math(EXPR at "${at} + 1 + ${length}")
     string(SUBSTRING "${said}" ${at} -1 said)
-    if(said MATCHES "^(:[0-9]+)*: error: ")
+    if(said MATCHES "${name}(:[0-9]+)*: error: ")
       set(fails TRUE)
       break()
     endif()
-    string(FIND "${said}" "\n${file}:" at)
+    string(FIND "${said}" "\n${file}" at)
   endwhile()
   set(${result} ${fails} PARENT_SCOPE)
 endfunction()
@@ -173,6 +180,7 @@ function(animc_add_assets name)
 
     set(split_names FALSE)
     unset(folder_said)
+    set(run_failed FALSE)
     foreach(file IN LISTS files)
       # A name holding ';' is split by CMake's lists into a path that is
       # not there and a piece that is no path: said once per folder.
@@ -242,8 +250,20 @@ function(animc_add_assets name)
           execute_process(
             COMMAND "${animc}" outputs -q ${ARG_OPTIONS} -o "${out}" "${source}"
             WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
-            OUTPUT_QUIET ERROR_VARIABLE folder_said)
+            OUTPUT_QUIET ERROR_VARIABLE folder_said RESULT_VARIABLE folder_status)
           set(folder_said "\n${folder_said}")
+          # The folder build failing with no error of a file of it fails
+          # as a run (an unreadable --skeleton model, a misspelt option):
+          # it tells nothing of the files, which all fail alone too.
+          if(NOT folder_status EQUAL 0)
+            _animc_fails_in_folder(folder_failed "${source}/" "${folder_said}")
+            if(NOT folder_failed)
+              set(run_failed TRUE)
+            endif()
+          endif()
+        endif()
+        if(run_failed)
+          continue()
         endif()
         _animc_fails_in_folder(fails "${file}" "${folder_said}")
         if(NOT fails)
@@ -330,6 +350,15 @@ function(animc_add_assets name)
         VERBATIM)
       list(APPEND all_outputs ${outputs})
     endforeach()
+    if(run_failed)
+      # One rule for the folder, which fails the build with animc's
+      # message until it succeeds; then the next build configures again.
+      message(WARNING "animc_add_assets(${name}): ${source} cannot be compiled:${folder_said}")
+      string(MD5 rule "${source}")
+      _animc_failed_rule("${depdir}/${rule}" "${source}"
+                         "${animc}" build -q --progress never ${ARG_OPTIONS} -o "${out}" "${source}")
+      list(APPEND all_outputs "${depdir}/${rule}.failed")
+    endif()
   endforeach()
 
   add_custom_target(${name} ALL DEPENDS ${all_outputs})
