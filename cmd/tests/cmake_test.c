@@ -869,6 +869,36 @@ static void a_folder_whose_options_fail_fails_the_build(void **state)
 	free(bin), free(dir);
 }
 
+/* A STEM_Anims.xml sidecar copied in beside a file named in SOURCES
+ * splits it, as animc build FILE sees it: it was a configure dependency
+ * only when there, so the build said "no work to do" and kept the
+ * unsplit clip. */
+static void a_sidecar_added_beside_a_source_splits_it(void **state)
+{
+	char *dir = assets_project("cmake-sidecar-added", "art/Walker.xml", ""), *bin = test_format("%s/bin", dir);
+	char *run = test_format("%s/content/Walker/Run.xnb", bin), *art = test_format("%s/art", dir);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(art, 0777), 0);
+	r = test_exec("cp", "testdata/authoring/Walker.xml", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets(dir);
+	test_run_release((r = build(bin), &r));
+	assert_false(test_file_exists(run));
+	r = test_exec("cp", "testdata/authoring/Walker_Anims.xml", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_run_release((r = build(bin), &r));
+	assert_true(test_file_exists(run));
+	r = build(bin);
+	if (!strstr(r.out, "no work to do"))
+		fail_msg("the build does not settle:\n%s", r.out);
+	test_run_release(&r);
+	free(art), free(run), free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -885,6 +915,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_clip_added_to_a_model_is_built),
 	cmocka_unit_test(a_source_fixed_by_another_file_is_tracked),
 	cmocka_unit_test(a_folder_whose_options_fail_fails_the_build),
+	cmocka_unit_test(a_sidecar_added_beside_a_source_splits_it),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -14,8 +14,8 @@
 #    whose outputs are named by its clips (glTF, FBX, ...) re-runs the
 #    configure step when it changes, so a clip added or renamed is an output
 #    (as does a file animc reads that holds no clip yet, a glTF model);
-#    so do its STEM_Anims.xml sidecar, a --clips document in OPTIONS, and
-#    files added to or removed from a folder;
+#    so do its STEM_Anims.xml sidecar (one copied in later too), a --clips
+#    document in OPTIONS, and files added to or removed from a folder;
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
 #    Makefile generators read (CMake 3.20 or later);
@@ -276,6 +276,11 @@ function(animc_add_assets name)
       get_filename_component(stem "${file}" NAME_WLE)
       if(EXISTS "${folder}/${stem}_Anims.xml" AND NOT IS_DIRECTORY "${folder}/${stem}_Anims.xml")
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${folder}/${stem}_Anims.xml")
+      elseif(NOT base)
+        # One copied in later splits it (as animc build FILE and watch
+        # see it): a glob that matches nothing yet, checked on every build
+        # as a folder's is.
+        file(GLOB sidecar CONFIGURE_DEPENDS "${folder}/${stem}_Anims.xml")
       endif()
       if(NOT status EQUAL 0)
         # The build fails on it, with animc's message, until it is fixed;
