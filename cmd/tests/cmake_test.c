@@ -899,6 +899,41 @@ static void a_sidecar_added_beside_a_source_splits_it(void **state)
 	free(art), free(run), free(bin), free(dir);
 }
 
+/* A glTF whose one clip is named like the file lands in a folder of that
+ * name (kick/kick.xnb): taken for a source of one output named by the
+ * file, it was no configure dependency, so a clip renamed (or added) in
+ * it was never an output, and every later Ninja build failed on its
+ * depfile or ran it again. */
+static void a_clip_named_like_its_file_can_be_renamed(void **state)
+{
+	char *dir = assets_project("cmake-kick", "art", ""), *bin = test_format("%s/bin", dir);
+	char *art = test_format("%s/art", dir), *kick = test_format("%s/kick.gltf", art);
+	char *kick2 = test_format("%s/content/kick/kick2.xnb", bin);
+	test_run r;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(mkdir(art, 0777), 0);
+	r = test_exec("cp", "testdata/gltf/skin.gltf", kick, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets(dir);
+	test_run_release((r = build(bin), &r));
+	char *text = (char *)test_read_file(kick, &size), *at = strstr(text, "\"name\": \"kick\"");
+	assert_non_null(at);
+	char *renamed = test_format("%.*s\"name\": \"kick2\"%s", (int)(at - text), text, at + 14);
+	assert_true(test_write_file(kick, renamed, strlen(renamed)));
+	free(renamed), free(text);
+	touch_later(kick);
+	test_run_release((r = build(bin), &r));
+	assert_true(test_file_exists(kick2));
+	r = build(bin);
+	if (!strstr(r.out, "no work to do"))
+		fail_msg("the build does not settle:\n%s", r.out);
+	test_run_release(&r);
+	free(kick2), free(kick), free(art), free(bin), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -916,6 +951,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_source_fixed_by_another_file_is_tracked),
 	cmocka_unit_test(a_folder_whose_options_fail_fails_the_build),
 	cmocka_unit_test(a_sidecar_added_beside_a_source_splits_it),
+	cmocka_unit_test(a_clip_named_like_its_file_can_be_renamed),
 };
 
 ANIMC_TEST_GROUP(tests);

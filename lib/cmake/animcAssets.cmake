@@ -331,9 +331,14 @@ function(animc_add_assets name)
       # A source of named clips: its clip list may change with it.  (Its
       # name compared as a string: as a pattern, C++ or Walk(1) was no
       # pattern or another one.)
-      list(LENGTH outputs count)
-      get_filename_component(leaf "${outputs}" NAME)
-      if(NOT count EQUAL 1 OR NOT (leaf STREQUAL "${stem}.xnb" OR leaf STREQUAL "${stem}.xnb.zst"))
+      # The whole path: a clip named like its file lands in a folder of
+      # that name (kick/kick.xnb), and another clip may join it.
+      get_filename_component(single "${out}/${rel}" DIRECTORY)
+      if(NOT base)
+        set(single "${out}")
+      endif()
+      set(single "${single}/${stem}.xnb")
+      if(NOT (outputs STREQUAL single OR outputs STREQUAL "${single}.zst"))
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
       endif()
 
