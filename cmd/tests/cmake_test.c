@@ -370,6 +370,25 @@ static void one_runtime_per_project(void **state)
 	free(one), free(stage);
 }
 
+/* CMake folds long messages: `said` with each fold (a line break and the
+ * indent after it) made one space, to compare. */
+static char *unfolded(const char *said)
+{
+	char *err = test_format("%s", said);
+
+	for (char *p = err, *q = err;; p++) {
+		if (*p == '\n') {
+			while (p[1] == ' ')
+				p++;
+			*q++ = ' ';
+			continue;
+		}
+		if (!(*q++ = *p))
+			break;
+	}
+	return err;
+}
+
 /* Source names a rule cannot carry fail the configure step, each named:
  * '#' broke it with CMake's own message and no file named, '%' (escaped in
  * the depfile, misread by CMake) left its rule running on every build, and
@@ -436,18 +455,7 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 
 		r = test_exec("cmake", "-S", src, "-B", bin, "-G", cases[c].generator, prefix, NULL);
 		assert_int_not_equal(r.status, 0);
-		/* CMake folds long messages: compare without the line breaks. */
-		err = test_format("%s", r.err);
-		for (char *p = err, *q = err;; p++) {
-			if (*p == '\n') {
-				while (p[1] == ' ')
-					p++;
-				*q++ = ' ';
-				continue;
-			}
-			if (!(*q++ = *p))
-				break;
-		}
+		err = unfolded(r.err);
 		for (size_t i = 0; i < NAME_COUNT; i++) {
 			bool said = strstr(err, cases[c].said[i] ? cases[c].said[i] : names[i]) != NULL;
 
@@ -794,7 +802,7 @@ static void a_source_fixed_by_another_file_is_tracked(void **state)
 	(void)state;
 	fill_art(dir);
 	assert_int_equal(unlink(buffer), 0);
-	configure_assets_warning(dir, "cannot be");
+	configure_assets_warning(dir, "compiled:");
 	r = test_exec("cmake", "--build", bin, NULL);
 	assert_int_not_equal(r.status, 0);
 	test_run_release(&r);
@@ -835,7 +843,7 @@ static void a_folder_whose_options_fail_fails_the_build(void **state)
 			    "testdata/sample/Crane/Idle.Animation \"$0/art/\"", dir, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	configure_assets_warning(dir, "cannot be");
+	configure_assets_warning(dir, "compiled:");
 	r = test_exec("cmake", "--build", bin, NULL);
 	assert_int_not_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "model/Crane.x: error: cannot open"));
@@ -861,7 +869,7 @@ static void a_folder_whose_options_fail_fails_the_build(void **state)
 	r = test_exec("sh", "-c", "mkdir -p \"$0/art\" && cp testdata/sample/Crane/Turn.Animation \"$0/art/\"", dir, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	configure_assets_warning(dir, "cannot be");
+	configure_assets_warning(dir, "compiled:");
 	r = test_exec("cmake", "--build", bin, NULL);
 	assert_int_not_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "unknown option '--platfrom'"));
@@ -934,6 +942,36 @@ static void a_clip_named_like_its_file_can_be_renamed(void **state)
 	free(kick2), free(kick), free(art), free(bin), free(dir);
 }
 
+/* Two folders in SOURCES holding one name (a1/Walk.Animation and
+ * a2/Walk.Animation, both content/Walk.xnb): the second was taken for a
+ * sidecar of the first and dropped, with no message.  The configure step
+ * fails naming both, as animc build refuses the clash. */
+static void two_sources_of_one_output_are_refused(void **state)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *dir = assets_project("cmake-clash", "a1 a2", ""), *bin = test_format("%s/bin", dir);
+	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real);
+	test_run r;
+
+	(void)state;
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	r = test_exec("sh", "-c", "mkdir \"$0/a1\" \"$0/a2\" && cp testdata/sample/Crane/Turn.Animation "
+			    "\"$0/a1/Walk.Animation\" && cp testdata/sample/Crane/Idle.Animation \"$0/a2/Walk.Animation\"",
+		      dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("cmake", "-S", dir, "-B", bin, "-G", "Ninja", prefix, NULL);
+	char *err = unfolded(r.err);
+	if (r.status == 0 || !strstr(err, "a2/Walk.Animation: its output") ||
+	    !strstr(err, "content/Walk.xnb is the output of") || !strstr(err, "a1/Walk.Animation too"))
+		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
+	free(err);
+	test_run_release(&r);
+	free(prefix), free(bin), free(dir), free(stage_real), free(stage);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -952,6 +990,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_folder_whose_options_fail_fails_the_build),
 	cmocka_unit_test(a_sidecar_added_beside_a_source_splits_it),
 	cmocka_unit_test(a_clip_named_like_its_file_can_be_renamed),
+	cmocka_unit_test(two_sources_of_one_output_are_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -307,13 +307,15 @@ function(animc_add_assets name)
         endif()
         continue()
       endif()
-      # A clip-split sidecar names its source's outputs (under --base
-      # animc takes it for its source): the source's rule, made first (its
-      # name sorts before STEM_Anims.xml), writes them and its depfile
-      # names the sidecar.
+      # A clip-split sidecar or a glTF's buffer names its source's outputs
+      # (under --base animc takes it for its source): the source's rule,
+      # made first (its name sorts before STEM_Anims.xml), writes them and
+      # its depfile names the file.  It lies in the source's folder; so
+      # does a file named twice in SOURCES.
       string(REGEX REPLACE "\n.*" "" first_output "${listed}")
-      list(FIND all_outputs "${first_output}" made)
-      if(NOT made EQUAL -1)
+      set(made "animc made ${first_output}")
+      set(from "animc from ${first_output}")
+      if(DEFINED "${made}" AND ("${${made}}" STREQUAL file OR "${${from}}" STREQUAL source))
         continue()
       endif()
       # The outputs' names come from its clips' names: the same limits,
@@ -327,6 +329,25 @@ function(animc_add_assets name)
         continue()
       endif()
       string(REPLACE "\n" ";" outputs "${listed}")
+      # Two sources of one output from two SOURCES (two folders holding
+      # one name): one was dropped, silently.  Refused, as animc build
+      # refuses it.
+      set(clash "")
+      foreach(output IN LISTS outputs)
+        if(DEFINED "animc made ${output}")
+          set(clash "${output}")
+          break()
+        endif()
+        set("animc made ${output}" "${file}")
+        set("animc from ${output}" "${source}")
+      endforeach()
+      if(clash)
+        set(made "animc made ${clash}")
+        message(SEND_ERROR "animc_add_assets(${name}): ${file}: its output ${clash} is the output of "
+                           "${${made}} too; rename one, or give them to two animc_add_assets() "
+                           "with other OUTPUT_DIRs")
+        continue()
+      endif()
 
       # A source of named clips: its clip list may change with it.  (Its
       # name compared as a string: as a pattern, C++ or Walk(1) was no
