@@ -396,7 +396,8 @@ static char *unfolded(const char *said)
  * (escaped, misread as '%' is) and, with Ninja, '$', '&' and "'" (written
  * into the depfile Ninja reads as they are, where it stops) were taken,
  * their rules running on every build, and ':' failed make's whole build
- * naming no source. */
+ * naming no source.  A tab (a control character) was taken: make failed
+ * with "No rule to make target" naming part of the name. */
 static void names_a_rule_cannot_carry_are_refused(void **state)
 {
 	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
@@ -404,7 +405,7 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 	char *dir = test_tmpdir("cmake-names"), *clips = test_format("%s/sample/Crane", dir);
 	static const char *const names[] = { "Run#2.Animation", "Walk%1.Animation", "Hit(4).Animation", "a;b.Animation",
 					     "a:b.Animation",   "Walk$1.Animation", "Walk&x.Animation", "Walk'q.Animation",
-					     "Hit(4)" };
+					     "Hit(4)",          "tab\tx.Animation" };
 	enum { NAME_COUNT = sizeof names / sizeof names[0] };
 	static const struct {
 		const char *generator;
@@ -413,12 +414,13 @@ static void names_a_rule_cannot_carry_are_refused(void **state)
 		{ "Ninja",
 		  { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'", NULL, "holds ';'",
 		    "a:b.Animation: its name holds ':'", "Walk$1.Animation: its name holds '$', which Ninja",
-		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of", NULL } },
+		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of", NULL,
+		    "x.Animation: its name holds a control character" } },
 		{ "Unix Makefiles",
 		  { "Run#2.Animation: its name holds '#'", "Walk%1.Animation: its name holds '%'",
 		    NULL, "holds ';'", "a:b.Animation: its name holds ':'", NULL,
 		    "Walk&x.Animation: its name holds one of", "Walk'q.Animation: its name holds one of",
-		    "Hit(4): its name holds NAME(...)" } },
+		    "Hit(4): its name holds NAME(...)", "x.Animation: its name holds a control character" } },
 	};
 	test_run r;
 

@@ -105,6 +105,15 @@ function(animc_add_assets name)
   set(depdir "${CMAKE_CURRENT_BINARY_DIR}/animc-${name}")
   file(MAKE_DIRECTORY "${depdir}")
   set(all_outputs "")
+  # Control characters, for names (and, but for the line break that
+  # separates them, for the outputs listed one a line).
+  string(ASCII 1 first)
+  string(ASCII 9 tab)
+  string(ASCII 11 after_break)
+  string(ASCII 31 last)
+  string(ASCII 127 del)
+  set(control "[${first}-${last}${del}]")
+  set(control_in_line "[${first}-${tab}${after_break}-${last}${del}]")
   # A --clips document names the clips of every source it splits: a part
   # added or renamed there is an output too, found by configuring again.
   set(clips_next FALSE)
@@ -233,6 +242,9 @@ function(animc_add_assets name)
                 "(animc --depfile refuses it)")
       elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND rel MATCHES "[^ /]\\([^/]*\\)$")
         set(bad "NAME(...), which make reads as an archive member")
+      elseif(rel MATCHES "${control}")
+        set(bad "a control character (a tab, a line break), which animc --depfile refuses and make "
+                "splits at")
       endif()
       if(bad)
         message(SEND_ERROR "animc_add_assets(${name}): ${file}: its name holds ${bad}; rename it")
@@ -322,10 +334,11 @@ function(animc_add_assets name)
       # on what lies under OUTPUT_DIR.
       string(REPLACE "${out}/" "" named "${listed}")
       # (An output ends in .xnb: never NAME(MEMBER) to make.)
-      if(named MATCHES "[][#%;:\"&'*<>?^`|=]" OR (CMAKE_GENERATOR MATCHES "Ninja" AND named MATCHES "[$]"))
+      if(named MATCHES "[][#%;:\"&'*<>?^`|=]" OR (CMAKE_GENERATOR MATCHES "Ninja" AND named MATCHES "[$]") OR
+         named MATCHES "${control_in_line}")
         message(SEND_ERROR "animc_add_assets(${name}): ${file}: the name of an output (a clip's) holds "
-                           "one of # % ; : \" & ' * < > ? ^ ` | = [ ] (or, with Ninja, $), which a rule "
-                           "cannot carry; rename the clip:\n${listed}")
+                           "one of # % ; : \" & ' * < > ? ^ ` | = [ ] (or, with Ninja, $) or a control "
+                           "character, which a rule cannot carry; rename the clip:\n${listed}")
         continue()
       endif()
       string(REPLACE "\n" ";" outputs "${listed}")
