@@ -56,6 +56,39 @@ function(_animc_fails_in_folder result file said)
   set(${result} ${fails} PARENT_SCOPE)
 endfunction()
 
+# The files `through` (of the folder `source`, reached through links to
+# folders) in the order animc's walk meets them: it takes the links of the
+# real tree first, in its order, then the links met in those, and so on; a
+# folder it has walked already is not walked again.  So a file behind fewer
+# links comes first (sub/extlink/x before again/extlink/x, `again` being a
+# link to `sub`), and among as many, by path.
+function(_animc_by_links result source through)
+  set(most 0)
+  foreach(file IN LISTS through)
+    file(RELATIVE_PATH rel "${source}" "${file}")
+    get_filename_component(rel "${rel}" DIRECTORY)
+    string(REPLACE "/" ";" parts "${rel}")
+    set(at "${source}")
+    set(links 0)
+    foreach(part IN LISTS parts)
+      set(at "${at}/${part}")
+      if(IS_SYMLINK "${at}")
+        math(EXPR links "${links} + 1")
+      endif()
+    endforeach()
+    list(APPEND "behind ${links}" "${file}")
+    if(links GREATER most)
+      set(most ${links})
+    endif()
+  endforeach()
+  set(ordered "")
+  foreach(links RANGE ${most})
+    set(behind "behind ${links}")
+    list(APPEND ordered ${${behind}})
+  endforeach()
+  set(${result} "${ordered}" PARENT_SCOPE)
+endfunction()
+
 # Whether an importer reads `file` (when `animc outputs` lists nothing for
 # it): named alone, animc refuses a file no importer recognises, and says
 # what else is wrong with one it reads.
@@ -178,6 +211,7 @@ function(animc_add_assets name)
           list(APPEND through "${file}")
         endif()
       endforeach()
+      _animc_by_links(through "${source}" "${through}")
       set(files ${direct} ${through})
       set(base --base "${source}")
     elseif(EXISTS "${source}")
