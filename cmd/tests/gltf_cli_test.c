@@ -681,7 +681,46 @@ static void a_gltf_of_empty_animations_says_so(void **state)
 	free(out), free(path), free(dir);
 }
 
+/* A cubic glTF reduced: baked within a tenth of the tolerance, the
+ * reduction was measured against another bake than the lossless file's,
+ * and the output played 0.0511 degrees and 1.11e-4 scale from its lossless
+ * twin at --tolerance default, 1.38e-4 units at the tight tolerance.  It
+ * now bakes as the lossless build does: within each bound of the lossless
+ * file at 60 Hz, every key and 2 kHz, and smaller than it. */
+static void a_reduced_cubic_stays_within_the_bound_of_the_lossless_file(void **state)
+{
+	static const char *const tolerances[] = { "default", "0.0001,0.005,0.00001" };
+	static const double bounds[][3] = { { 0.001, 0.05, 0.0001 }, { 0.0001, 0.005, 0.00001 } };
+	char *dir = test_tmpdir("gltf-reduced-cubic"), *lossless = test_format("%s/lossless", dir);
+	char *a = test_format("%s/cubic/sway.xnb", lossless);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", lossless, "testdata/gltf/cubic.gltf", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int i = 0; i < 2; i++) {
+		char *out = test_format("%s/%d", dir, i), *b = test_format("%s/cubic/sway.xnb", out);
+		uint8_t *data[2];
+		size_t size[2];
+
+		r = test_animc("build", "-q", "--tolerance", tolerances[i], "-o", out, "testdata/gltf/cubic.gltf", NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		data[0] = test_read_file(a, &size[0]);
+		data[1] = test_read_file(b, &size[1]);
+		assert_true(size[1] < size[0]);
+		test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 2000);
+		if (!(e.translation <= bounds[i][0] && e.rotation_deg <= bounds[i][1] && e.scale <= bounds[i][2]))
+			fail_msg("--tolerance %s: %g units, %g degrees, %g scale from the lossless file", tolerances[i],
+				 e.translation, e.rotation_deg, e.scale);
+		free(data[0]), free(data[1]), free(b), free(out);
+	}
+	free(a), free(lossless), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_reduced_cubic_stays_within_the_bound_of_the_lossless_file),
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_gltf_of_empty_animations_says_so),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),

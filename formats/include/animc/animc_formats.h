@@ -53,8 +53,9 @@ typedef struct animc_import_options {
 	void *on_file_read_user;
 	/* The error the build allows (--tolerance; --layout compact implies
 	 * the defaults), or NULL.  Importers that bake curves into keys (glTF
-	 * CUBICSPLINE) bake within a tenth of it, leaving the rest to the
-	 * reduction; without one, within 1e-4. */
+	 * CUBICSPLINE) bake within 1e-4 whatever it is, as a lossless build
+	 * does: the reduction measures each lossy output against the keys the
+	 * lossless file holds. */
 	const animc_tolerance *tolerance;
 	/* What the build multiplies translations by after the import
 	 * (--scale; 0: 1).  Bounds on translations are in the output's units:
