@@ -48,6 +48,16 @@ static test_run build(const char *dir)
 	return r;
 }
 
+/* A build of the project in dir that has nothing left to do. */
+static void expect_settled(const char *dir)
+{
+	test_run r = build(dir);
+
+	if (!strstr(r.out, "no work to do"))
+		fail_msg("the build does not settle:\n%s", r.out);
+	test_run_release(&r);
+}
+
 static void example_with(const char *generator, const char *name)
 {
 	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
@@ -735,11 +745,8 @@ static void a_clip_renamed_in_its_source_builds(void **state)
 	free(text);
 	touch_later(walker);
 	test_run_release((r = build(bin), &r));
-	r = build(bin);
 	assert_true(test_file_exists(rest));
-	if (!strstr(r.out, "no work to do"))
-		fail_msg("the build does not settle:\n%s", r.out);
-	test_run_release(&r);
+	expect_settled(bin);
 	free(rest), free(walker), free(art), free(bin), free(dir);
 }
 
@@ -792,10 +799,7 @@ static void a_clip_added_to_a_model_is_built(void **state)
 	touch_later(model);
 	test_run_release((r = build(bin), &r));
 	assert_true(test_file_exists(kick));
-	r = build(bin);
-	if (!strstr(r.out, "no work to do"))
-		fail_msg("the build does not settle:\n%s", r.out);
-	test_run_release(&r);
+	expect_settled(bin);
 	free(kick), free(model), free(bin), free(dir);
 }
 
@@ -830,10 +834,7 @@ static void a_source_fixed_by_another_file_is_tracked(void **state)
 	r = build(bin);
 	assert_int_equal(count(r.out, "animc art/external.gltf"), 1);
 	test_run_release(&r);
-	r = build(bin);
-	if (!strstr(r.out, "no work to do"))
-		fail_msg("the build does not settle:\n%s", r.out);
-	test_run_release(&r);
+	expect_settled(bin);
 	free(ninja), free(buffer), free(bin), free(dir);
 }
 
@@ -869,10 +870,7 @@ static void a_folder_whose_options_fail_fails_the_build(void **state)
 	char *rules = (char *)test_read_file(ninja, NULL);
 	assert_non_null(strstr(rules, "content/Idle.xnb"));
 	free(rules);
-	r = build(bin);
-	if (!strstr(r.out, "no work to do"))
-		fail_msg("the build does not settle:\n%s", r.out);
-	test_run_release(&r);
+	expect_settled(bin);
 	free(ninja), free(turn), free(bin), free(dir);
 
 	/* A misspelt option: the build fails, saying so. */
@@ -911,10 +909,7 @@ static void a_sidecar_added_beside_a_source_splits_it(void **state)
 	test_run_release(&r);
 	test_run_release((r = build(bin), &r));
 	assert_true(test_file_exists(run));
-	r = build(bin);
-	if (!strstr(r.out, "no work to do"))
-		fail_msg("the build does not settle:\n%s", r.out);
-	test_run_release(&r);
+	expect_settled(bin);
 	free(art), free(run), free(bin), free(dir);
 }
 
@@ -946,10 +941,7 @@ static void a_clip_named_like_its_file_can_be_renamed(void **state)
 	touch_later(kick);
 	test_run_release((r = build(bin), &r));
 	assert_true(test_file_exists(kick2));
-	r = build(bin);
-	if (!strstr(r.out, "no work to do"))
-		fail_msg("the build does not settle:\n%s", r.out);
-	test_run_release(&r);
+	expect_settled(bin);
 	free(kick2), free(kick), free(art), free(bin), free(dir);
 }
 

@@ -73,6 +73,25 @@ static void walking_and_turning(double t, double out[6])
 	out[2] = 0.01 * t;
 }
 
+/* src built lossless into `lossless` and with --tolerance `tolerance` into
+ * `reduced`, each with --root-motion `root_motion` unless NULL. */
+static void build_twins(const char *src, const char *lossless, const char *reduced, const char *tolerance,
+			const char *root_motion)
+{
+	/* -q again without --root-motion: one argument list either way. */
+	const char *motion[2] = { root_motion ? "--root-motion" : "-q", root_motion ? root_motion : "-q" };
+
+	for (int i = 0; i < 2; i++) {
+		const char *out = i ? reduced : lossless;
+		test_run r = i ? test_animc("build", "-q", motion[0], motion[1], "--tolerance", tolerance, "-o", out, src,
+					    NULL)
+			       : test_animc("build", "-q", motion[0], motion[1], "-o", out, src, NULL);
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+	}
+}
+
 /* Six and a half minutes at 30 Hz: the lossless file plays key k at
  * k x float(0.0333333), 1.6e-5 s past its source time by the end.  The
  * reduction measured against the source's times and let the error reach
@@ -82,15 +101,9 @@ static void reduced_long_takes_stay_within_the_bound_of_the_lossless_file(void *
 {
 	char *dir = test_tmpdir("reduce-long"), *src = write_root_bvh(dir, "long.bvh", 12000, "0.0333333", swaying);
 	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
-	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", lossless, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--tolerance", "0.0001,0.005,0.00001", "-o", reduced, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	build_twins(src, lossless, reduced, "0.0001,0.005,0.00001", NULL);
 	char *a = test_format("%s/long/Motion.xnb", lossless), *b = test_format("%s/long/Motion.xnb", reduced);
 	uint8_t *data[2];
 	size_t size[2];
@@ -130,15 +143,9 @@ static void reduced_keys_late_in_a_long_take_hold_the_bound_beside_them(void **s
 	char *dir = test_tmpdir("reduce-corner");
 	char *src = write_root_bvh(dir, "take.bvh", 36001, "0.0083333", turning_late);
 	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
-	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", lossless, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--tolerance", "0.0001,0.005,0.00001", "-o", reduced, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	build_twins(src, lossless, reduced, "0.0001,0.005,0.00001", NULL);
 	char *a = test_format("%s/take/Motion.xnb", lossless), *b = test_format("%s/take/Motion.xnb", reduced);
 	animrt_clip *ca, *cb;
 	double worst = 0;
@@ -178,15 +185,9 @@ static void reduced_root_motion_files_stay_within_the_bound_of_their_lossless_tw
 	char *dir = test_tmpdir("reduce-motion");
 	char *src = write_root_bvh(dir, "turn.bvh", 600, "0.0333667", walking_and_turning);
 	char *lossless = test_format("%s/lossless", dir), *reduced = test_format("%s/reduced", dir);
-	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--root-motion", "Root,yaw", "-o", lossless, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--root-motion", "Root,yaw", "--tolerance", "default", "-o", reduced, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	build_twins(src, lossless, reduced, "default", "Root,yaw");
 	for (int motion = 0; motion < 2; motion++) {
 		const char *name = motion ? "Motion.motion.xnb" : "Motion.xnb";
 		char *a = test_format("%s/turn/%s", lossless, name), *b = test_format("%s/turn/%s", reduced, name);
