@@ -770,6 +770,21 @@ static double monotonic_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* A server that takes connections (the kernel's backlog) and never
+ * answers: its URL; *fd closes it. */
+static char *silent_server(int *fd)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof addr;
+
+	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(*fd >= 0);
+	assert_int_equal(bind(*fd, (struct sockaddr *)&addr, sizeof addr), 0);
+	assert_int_equal(listen(*fd, 64), 0);
+	assert_int_equal(getsockname(*fd, (struct sockaddr *)&addr, &len), 0);
+	return test_format("http://127.0.0.1:%u", (unsigned)ntohs(addr.sin_port));
+}
+
 /* SIGTERM (a CI job's time-out) or Ctrl-C while a --cache-wait build
  * waits for a server that never answers: the build stops at once, says
  * so, and ends by the signal.  It waited out --cache-timeout (up to an
@@ -778,16 +793,10 @@ static void a_stop_ends_the_wait_for_a_silent_server(void **state)
 {
 	char *dir = test_tmpdir("a_stop_ends_the_wait"), *src = sample_sources(dir), *out = test_format("%s/out", dir);
 	char *err_path = test_format("%s/err", dir);
-	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof addr;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd;
+	char *url = silent_server(&fd);
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-	assert_int_equal(listen(fd, 64), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-	char *url = test_format("http://127.0.0.1:%u", (unsigned)ntohs(addr.sin_port));
 	const int signals[] = { SIGTERM, SIGINT };
 	for (size_t i = 0; i < 2; i++) {
 		pid_t pid = fork();
@@ -836,17 +845,11 @@ static void a_stop_ends_the_wait_for_a_silent_server(void **state)
 static void a_silent_server_is_said(void **state)
 {
 	char *dir = test_tmpdir("a_silent_server_is_said"), *src = sample_sources(dir), *out = test_format("%s/out", dir);
-	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof addr;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd;
+	char *url = silent_server(&fd);
 	test_run run;
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-	assert_int_equal(listen(fd, 64), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&addr, &len), 0);
-	char *url = test_format("http://127.0.0.1:%u", (unsigned)ntohs(addr.sin_port));
 	char *note = test_format("%s/README.md", src), *texture = test_format("%s/Crane.png", src);
 	static const uint8_t png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
 
@@ -865,12 +868,76 @@ static void a_silent_server_is_said(void **state)
 	free(url), free(out), free(src), free(dir);
 }
 
+/* A CMake rule (`--base /abs/src /abs/src/Wave.Animation`) and `animc watch`
+ * or a folder build (`src`, from the project's folder) into one folder at
+ * once: one source spelt two ways.  The build that saved second took the
+ * other's record for another source's, said output-taken-over ("give one
+ * another name"), and failed under --warnings-as-errors.  The build held
+ * here is the one that saves second: its lookups wait out a server that
+ * never answers, while the other runs whole. */
+static void one_source_spelt_two_ways_at_once_is_one_source(void **state)
+{
+	char *dir = test_tmpdir("one_source_spelt_two_ways"), *src = sample_sources(dir);
+	char *out = test_format("%s/out", dir), *err_path = test_format("%s/err", dir);
+	char *wave = test_format("%s/Wave.Animation", src), *report = test_format("%s/r.json", dir);
+	int fd, status;
+	char *url = silent_server(&fd), *animc = realpath(test_animc_path(), NULL);
+	char *whole_src = realpath(src, NULL), *whole_wave = realpath(wave, NULL);
+	pid_t pid = fork();
+	test_run run;
+
+	(void)state;
+	assert_true(pid >= 0 && animc && whole_src && whole_wave);
+	if (pid == 0) {
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		dup2(null, 1);
+		dup2(err, 2);
+		if (chdir(dir) != 0)
+			_exit(126);
+		execl(animc, "animc", "build", "-q", "--warnings-as-errors", "--cache-url", url,
+		      "--cache-timeout", "3", "--cache-min-size", "0", "-o", "out", "src", (char *)NULL);
+		_exit(127);
+	}
+	/* Its lookups are made (connected, unanswered) once the running
+	 * marker is there: then the other build, whole. */
+	for (int k = 0; k < 10000 && !test_has_running_marker(out); k++)
+		usleep(1000);
+	usleep(500000);
+	run = test_animc("build", "-q", "--warnings-as-errors", "--base", whole_src, "-o", out, whole_wave, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	char *text = (char *)test_read_file(err_path, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strstr(text, "output-taken-over"))
+		fail_msg("status %d: %s", status, text);
+	free(text);
+	/* One record of each source: up to date by either spelling. */
+	char *statuses;
+	run = test_animc("build", "-q", "--report", report, "--base", whole_src, "-o", out, whole_wave, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	statuses = report_statuses(report);
+	assert_int_equal(count_word(statuses, "up-to-date"), 1);
+	free(statuses);
+	run = test_animc("build", "-q", "--warnings-as-errors", "--report", report, "-o", out, src, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	statuses = report_statuses(report);
+	assert_int_equal(count_word(statuses, "up-to-date"), SAMPLE_COUNT);
+	free(statuses);
+	close(fd);
+	free(whole_wave), free(whole_src), free(animc), free(url), free(report), free(wave), free(err_path), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
 	cmocka_unit_test(an_entry_under_another_key_is_not_used),
 	cmocka_unit_test(a_stop_ends_the_wait_for_a_silent_server),
+	cmocka_unit_test(one_source_spelt_two_ways_at_once_is_one_source),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
 	cmocka_unit_test(two_machines_share_a_folder),
 	cmocka_unit_test_teardown(damaged_entry_compiles_again, test_nginx_teardown),

@@ -1090,6 +1090,71 @@ static bool drop_output(manifest_entry *e, uint32_t k, cli_bytes *copies)
 	return true;
 }
 
+/* A source file and its folder by device and inode, with the place it is
+ * built to: what same_file_and_folder compares, kept to look up. */
+typedef struct {
+	dev_t dev, dir_dev;
+	ino_t ino, dir_ino;
+	const char *out_base;
+} source_id;
+
+static bool source_id_of(const manifest_entry *e, source_id *id)
+{
+	struct stat st, dir;
+	char *folder = strndup(e->source, (size_t)(cli_basename(e->source) - e->source));
+	bool known = folder && stat(e->source, &st) == 0 && stat(folder[0] ? folder : ".", &dir) == 0;
+
+	free(folder);
+	if (known)
+		*id = (source_id){ st.st_dev, dir.st_dev, st.st_ino, dir.st_ino, e->out_base ? e->out_base : "" };
+	return known;
+}
+
+static int compare_source_id(const void *pa, const void *pb)
+{
+	const source_id *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	if (a->dir_dev != b->dir_dev)
+		return a->dir_dev < b->dir_dev ? -1 : 1;
+	if (a->dir_ino != b->dir_ino)
+		return a->dir_ino < b->dir_ino ? -1 : 1;
+	return strcmp(a->out_base, b->out_base);
+}
+
+/* The files this run's entries (entries[0, mine)) are, sorted; *count of
+ * them (a source gone since is left out).  NULL with *count 0 when there
+ * is none, or when out of memory: then two spellings of one file are taken
+ * for two sources, and the merge says output-taken-over of them. */
+static source_id *ids_of(const manifest_entry *entries, size_t mine, size_t *count)
+{
+	source_id *ids = mine ? malloc(mine * sizeof *ids) : NULL;
+	size_t n = 0;
+
+	*count = 0;
+	if (!ids)
+		return NULL;
+	for (size_t e = 0; e < mine; e++)
+		n += source_id_of(&entries[e], &ids[n]);
+	qsort(ids, n, sizeof *ids, compare_source_id);
+	*count = n;
+	return ids;
+}
+
+/* Whether another build's entry is a source of this run spelt another way
+ * ("art/Walk.Animation" and "$PWD/art/Walk.Animation", a CMake rule and a
+ * watch at once): one source, which this run compiled last, as when both
+ * spell it alike. */
+static bool is_one_of(const source_id *ids, size_t count, const manifest_entry *theirs)
+{
+	source_id id;
+
+	return count && source_id_of(theirs, &id) && bsearch(&id, ids, count, sizeof *ids, compare_source_id);
+}
+
 /*
  * Two builds at once whose sources write one output name (per-file rules
  * under make -j) each recorded it: neither knew of the other's when it
@@ -1231,13 +1296,17 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	for (size_t i = 0; i < ours->count; i++)
 		if (ours->entries[i].is_ours)
 			entries[view.count++] = ours->entries[i];
-	size_t mine = view.count;
+	size_t mine = view.count, id_count;
+	source_id *ids = ids_of(entries, mine, &id_count);
+
 	for (size_t i = 0; i < latest.count; i++) {
 		const manifest_entry *found = manifest_find(ours, latest.entries[i].source);
 
-		if ((!found || !found->is_ours) && !has_string(pruned, latest.entries[i].source))
+		if ((!found || !found->is_ours) && !has_string(pruned, latest.entries[i].source) &&
+		    !is_one_of(ids, id_count, &latest.entries[i]))
 			entries[view.count++] = latest.entries[i];
 	}
+	free(ids);
 	cli_bytes copies = { 0 };
 	bool owned = !ctx->options || one_owner_an_output(ctx, entries, mine, view.count, &copies);
 	for (size_t i = 0; i < ours->orphan_count; i++)
