@@ -7,6 +7,7 @@
 #define ANIMC_CLIP_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <animc/animc.h>
 
@@ -26,5 +27,14 @@ bool animc_times_evenly_spaced(const float *t, uint32_t n, float *interval);
 /* A copy of channel `from` into *to whose key arrays are its own (in the
  * clip's arena); ANIMC_ERR_NOMEM when the arena is out of room. */
 animc_status animc_channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to);
+
+/* animc_pass_compact, which tries finer grids only while their payload
+ * can take at most `most_bytes` (0: none finer): past them,
+ * ANIMC_ERR_UNSUPPORTED with nothing reported and *stopped the first grid
+ * (2^*stopped times finer than the keys' spacing) not tried; *stopped 0
+ * otherwise.  The keys' own grid is always tried.  With a skeleton's shell
+ * (options->skeleton) every grid is tried. */
+animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *options, uint64_t most_bytes,
+				  unsigned *stopped, animc_diag_sink *sink, animc_pass_stats *stats);
 
 #endif

@@ -1991,8 +1991,61 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 				    const animc_tolerance *tolerance, unsigned finer, bool has_finer,
 				    uint32_t most_keys, animc_diag_sink *sink, animc_pass_stats *stats, bool *is_short);
 
+/* Whether no one value holds the track within `bound`: two of its keys lie
+ * more than twice the bound apart (in a component, or in angle), and a
+ * value within the bound of both would be nearer. */
+static bool moves_past(const animc_track *tr, int kind, double bound)
+{
+	const unsigned width = animc_track_width[kind];
+	const float *v = tr->values;
+
+	if (!tr->is_present || tr->is_fixed)
+		return false;
+	for (uint32_t i = 1; i < tr->value_count; i++) {
+		const float *w = v + (size_t)i * width;
+
+		if (kind == ANIMC_ROTATION) {
+			double dot = 0, na = 0, nb = 0;
+
+			for (unsigned c = 0; c < 4; c++)
+				dot += (double)v[c] * w[c], na += (double)v[c] * v[c], nb += (double)w[c] * w[c];
+			double cosine = na > 0 && nb > 0 ? fabs(dot) / sqrt(na * nb) : 1;
+			if (2 * acos(fmin(cosine, 1.0)) * 57.29577951308232 > 2.001 * bound)
+				return true;
+			continue;
+		}
+		for (unsigned c = 0; c < width; c++)
+			if (fabs((double)w[c] - v[c]) > 2.001 * bound)
+				return true;
+	}
+	return false;
+}
+
+/* The fewest payload bytes any encoding on a grid of `samples` samples
+ * takes: every track no one value holds has a mask bit per sample and a
+ * key of at least 3 bits at each segment's first sample and the last. */
+static uint64_t least_payload_bytes(const animc_clip *clip, const animc_tolerance *tolerance, uint64_t samples)
+{
+	const double bounds[ANIMC_TRACK_COUNT] = { tolerance->translation, tolerance->rotation_deg,
+						   tolerance->scale };
+	uint64_t animated = 0, segments = (samples + COMPACT_SEGMENT_SAMPLES - 1) / COMPACT_SEGMENT_SAMPLES;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+			animated += moves_past(&clip->channels[c].tracks[k], k, bounds[k]);
+	return (animated * samples + 7) / 8 + (animated * (segments + 1) * 3) / 8;
+}
+
 animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
 				animc_pass_stats *stats)
+{
+	unsigned stopped;
+
+	return animc_compact_encode(clip, options, UINT64_MAX, &stopped, sink, stats);
+}
+
+animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *options, uint64_t most_bytes,
+				  unsigned *stopped, animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	static const animc_tolerance defaults = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
 						  ANIMC_TOLERANCE_SCALE };
@@ -2048,10 +2101,22 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 				  units[j.kind], (double)j.apart_s, (double)j.at_s);
 		return ANIMC_ERR_UNSUPPORTED;
 	}
+	*stopped = 0;
 	for (unsigned finer = 0;; finer++) {
 		grid next;
 		bool has_finer = finer < most_finer && find_grid(clip, finer + 1, &next, NULL) == ANIMC_OK;
 		bool is_short = false;
+
+		/* The grids from here on cannot come under the caller's bytes
+		 * (the original layout's): it need not try them (a part cut
+		 * between keys tried grids up to 256 times finer, minutes on
+		 * a long one, to lose to the original layout). */
+		if (finer > 0 && !has_shell &&
+		    (most_bytes == 0 || (find_grid(clip, finer, &next, NULL) == ANIMC_OK &&
+					 least_payload_bytes(clip, tolerance, next.sample_count) > most_bytes))) {
+			*stopped = finer;
+			return ANIMC_ERR_UNSUPPORTED;
+		}
 		animc_status status =
 			compact_on_grid(clip, options, tolerance, finer, has_finer, most_keys, sink, stats, &is_short);
 

@@ -749,6 +749,38 @@ static uint64_t original_payload_bytes(const animc_clip *clip)
 	return bytes;
 }
 
+/* The clip as a pass left it, to come back to: its channels (their
+ * arrays stay in the arena; the passes after it make new ones or change
+ * the copies before_uniform keeps), duration, stats and compact encoding. */
+typedef struct clip_state {
+	animc_channel *channels;
+	float duration_s;
+	animc_pass_stats stats;
+	const animc_compact *compact;
+} clip_state;
+
+static bool keep_state(animc_clip *clip, const animc_pass_stats *stats, clip_state *s)
+{
+	s->channels = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
+					sizeof *s->channels);
+	if (!s->channels)
+		return false;
+	memcpy(s->channels, clip->channels, clip->channel_count * sizeof *s->channels);
+	s->duration_s = clip->duration_s;
+	s->stats = stats ? *stats : (animc_pass_stats){ 0 };
+	s->compact = clip->compact;
+	return true;
+}
+
+static void put_state(animc_clip *clip, const clip_state *s, animc_pass_stats *stats)
+{
+	memcpy(clip->channels, s->channels, clip->channel_count * sizeof *clip->channels);
+	clip->duration_s = s->duration_s;
+	clip->compact = s->compact;
+	if (stats)
+		*stats = s->stats;
+}
+
 /*
  * A compact grid finer than the keys' spacing (their times lie off every
  * grid from 0, as in a part --split cuts between keys) takes a mask bit per
@@ -756,57 +788,80 @@ static uint64_t original_payload_bytes(const animc_clip *clip)
  * original layout reduced within the same tolerance.  Only then is that
  * reduced too (a clip on its keys' grid pays for no second reduction), and
  * the smaller file written: the original with a warning, as when the
- * compact layout cannot hold a clip.
+ * compact layout cannot hold a clip.  The encoder tries no finer grid whose
+ * masks alone pass the original's bytes.
  */
 static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options *reduce,
-				   const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
+				   const before_uniform *before, animc_diag_sink *quiet, held_error *compact_error,
+				   animc_diag_sink *sink, animc_pass_stats *stats)
 {
-	uint8_t *payload;
-	size_t payload_size;
-	animc_status status = animc_compact_write(clip, &payload, &payload_size, sink);
-
-	if (status != ANIMC_OK)
-		return status;
-	free(payload);
-	/* The compact encoding as it stands, to come back to. */
-	const animc_compact *compact = clip->compact;
-	animc_channel *channels = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
-						    sizeof *channels);
-	if (!channels)
-		return ANIMC_ERR_NOMEM;
-	memcpy(channels, clip->channels, clip->channel_count * sizeof *channels);
-	float duration_s = clip->duration_s;
-	animc_pass_stats compact_stats = stats ? *stats : (animc_pass_stats){ 0 };
+	clip_state compact_input, original;
 	held_diags held = { 0 };
 	animc_diag_sink holding = { hold_diag, &held, sink ? sink->path : NULL, 0, 0 };
+	uint64_t compact_head = xnb_file_bytes(COMPACT_READER_NAME_DEFAULT, 0), compact_bytes = 0;
+	unsigned stopped = 0;
 
-	status = original_within(clip, reduce, before, &holding, stats);
-	uint64_t compact_bytes = xnb_file_bytes(COMPACT_READER_NAME_DEFAULT, payload_size);
+	if (!keep_state(clip, stats, &compact_input))
+		return ANIMC_ERR_NOMEM;
+	animc_status status = original_within(clip, reduce, before, &holding, stats);
 	uint64_t original_bytes = xnb_file_bytes(XNB_READER_NAME_DEFAULT, original_payload_bytes(clip));
-	if (status == ANIMC_OK && !held.is_nomem && original_bytes < compact_bytes) {
+	bool has_original = status == ANIMC_OK && !held.is_nomem;
+
+	if (status == ANIMC_ERR_NOMEM || held.is_nomem || !keep_state(clip, stats, &original)) {
+		held_diags_release(&held);
+		return ANIMC_ERR_NOMEM;
+	}
+	put_state(clip, &compact_input, stats);
+	status = animc_compact_encode(clip, reduce, has_original ? original_bytes - compact_head : UINT64_MAX,
+				      &stopped, quiet, stats);
+	if (status == ANIMC_OK) {
+		uint8_t *payload;
+		size_t payload_size;
+
+		status = animc_compact_write(clip, &payload, &payload_size, sink);
+		if (status == ANIMC_OK) {
+			free(payload);
+			compact_bytes = xnb_file_bytes(COMPACT_READER_NAME_DEFAULT, payload_size);
+		}
+	}
+	if (status == ANIMC_OK && !(has_original && original_bytes < compact_bytes)) {
+		held_diags_release(&held);
+		return ANIMC_OK;
+	}
+	/* Neither layout to write: compact's error (the original's are
+	 * what compact said first in other words). */
+	if (status == ANIMC_ERR_NOMEM || (status != ANIMC_OK && !stopped && !(has_original && compact_error->has))) {
+		held_diags_release(&held);
+		if (compact_error->has && status != ANIMC_ERR_NOMEM)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", compact_error->message);
+		return status;
+	}
+	unsigned finer = status == ANIMC_OK ? clip->compact->grid_finer : stopped;
+	put_state(clip, &original, stats);
+	if (status == ANIMC_OK)
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
 				       "the compact layout holds it within the tolerance only on a grid %u times "
 				       "finer than the keys' spacing (key times off every grid from 0, as in a part "
 				       "cut between keys), in %llu bytes; wrote this clip in the original layout "
 				       "(reader version 0) within the same tolerance, in %llu bytes",
-				       1u << compact->grid_finer, (unsigned long long)compact_bytes,
-				       (unsigned long long)original_bytes);
-		held_diags_give(&held, sink);
-		if (stats)
-			stats->compact_declined = true;
-	} else {
-		if (status != ANIMC_ERR_NOMEM && !held.is_nomem)
-			status = ANIMC_OK;
-		else
-			status = ANIMC_ERR_NOMEM;
-		clip->compact = compact;
-		memcpy(clip->channels, channels, clip->channel_count * sizeof *channels);
-		clip->duration_s = duration_s;
-		if (stats)
-			*stats = compact_stats;
-	}
+				       1u << finer, (unsigned long long)compact_bytes, (unsigned long long)original_bytes);
+	else if (stopped)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
+				       "the compact layout cannot hold it within the tolerance on a grid up to %u "
+				       "times finer than the keys' spacing (key times off every grid from 0, as in a "
+				       "part cut between keys), and the mask bits of a finer one alone come to more "
+				       "bytes than the original layout; wrote this clip in the original layout "
+				       "(reader version 0) within the same tolerance, in %llu bytes",
+				       1u << (finer - 1), (unsigned long long)original_bytes);
+	else
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, 0, 0,
+				       "%s; wrote this clip in the original layout (reader version 0) within the "
+				       "same tolerance", compact_error->message);
+	held_diags_give(&held, sink);
 	held_diags_release(&held);
-	return status;
+	if (stats)
+		stats->compact_declined = true;
+	return ANIMC_OK;
 }
 
 /*
@@ -822,10 +877,13 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 {
 	held_error held = { sink, false, "" };
 	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
-	animc_status status = animc_pass_compact(clip, reduce, &quiet, stats);
+	unsigned stopped;
+	/* The keys' grid first: finer ones only weighed against the
+	 * original layout. */
+	animc_status status = animc_compact_encode(clip, reduce, 0, &stopped, &quiet, stats);
 
-	if (status == ANIMC_OK && clip->compact->grid_finer > 0)
-		return smaller_layout(clip, reduce, before, sink, stats);
+	if (stopped)
+		return smaller_layout(clip, reduce, before, &quiet, &held, sink, stats);
 	if (status != ANIMC_ERR_UNSUPPORTED || !held.has) {
 		if (held.has)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", held.message);
