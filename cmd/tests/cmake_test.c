@@ -501,10 +501,9 @@ static char *assets_project(const char *name, const char *sources, const char *o
 	return dir;
 }
 
-/* Configure the project in `dir` with Ninja into dir/bin, from the staged
- * install; the configure step must pass, warning with `warning` (NULL: with
- * no warning). */
-static void configure_assets_warning(const char *dir, const char *warning)
+/* The configure step of the project in `dir` with Ninja into dir/bin, from
+ * the staged install. */
+static test_run configure_assets_run(const char *dir)
 {
 	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
 	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
@@ -513,15 +512,49 @@ static void configure_assets_warning(const char *dir, const char *warning)
 	if (!stage_real)
 		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
 	test_run r = test_exec("cmake", "-S", dir, "-B", bin, "-G", "Ninja", prefix, NULL);
+	free(bin), free(prefix), free(stage_real), free(stage);
+	return r;
+}
+
+/* The configure step must pass, warning with `warning` (NULL: with no
+ * warning). */
+static void configure_assets_warning(const char *dir, const char *warning)
+{
+	test_run r = configure_assets_run(dir);
+
 	if (r.status != 0 || (warning ? !strstr(r.err, warning) : strstr(r.err, "Warning") != NULL))
 		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	free(bin), free(prefix), free(stage_real), free(stage);
 }
 
 static void configure_assets(const char *dir)
 {
 	configure_assets_warning(dir, NULL);
+}
+
+/* A file named alone in SOURCES is held to the same names as a folder's
+ * files: a tab in its name was taken, and make failed with "No rule to
+ * make target" naming part of it. */
+static void lone_files_a_rule_cannot_carry_are_refused(void **state)
+{
+	char *dir = assets_project("cmake-lone-names", "\"art/tab\tx.Animation\" \"art/Run#2.Animation\" art/Wave.Animation",
+				   "");
+	char *crane = realpath("testdata/sample/Crane", NULL);
+	test_run r;
+
+	(void)state;
+	r = test_exec("sh", "-c", "cd \"$0\" && mkdir art && cp \"$1\"/Wave.Animation art/ && "
+		      "cp \"$1\"/Turn.Animation \"art/tab\tx.Animation\" && cp \"$1\"/Turn.Animation art/Run#2.Animation",
+		      dir, crane, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = configure_assets_run(dir);
+	char *err = unfolded(r.err);
+	if (r.status == 0 || !strstr(err, "tab\tx.Animation: its name holds a control character") ||
+	    !strstr(err, "Run#2.Animation: its name holds '#'") || strstr(err, "Wave.Animation: its name"))
+		fail_msg("cmake: exit %d\n%s", r.status, r.err);
+	test_run_release(&r);
+	free(err), free(crane), free(dir);
 }
 
 /* A folder holding a link to a folder builds as `animc build` walks it:
@@ -982,6 +1015,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_version_files_follow_cmakes_rules),
 	cmocka_unit_test(one_runtime_per_project),
 	cmocka_unit_test(names_a_rule_cannot_carry_are_refused),
+	cmocka_unit_test(lone_files_a_rule_cannot_carry_are_refused),
 	cmocka_unit_test(a_folder_holding_linked_folders_builds),
 	cmocka_unit_test(cuts_with_a_folder_are_refused_at_configure),
 	cmocka_unit_test(a_folder_builds_what_a_folder_build_compiles),
