@@ -986,6 +986,27 @@ static void a_project_error_is_in_the_reports_at_its_line(void **state)
 	char *xml = (char *)test_read_file(junit, NULL);
 	assert_non_null(strstr(xml, "Content.mgcb:2: error: /processorParam:Scale=abc is not a number above 0"));
 	free(xml), free(json), free(error), free(warning);
+	/* An /outputDir: that leaves the project's folder, with no -o: the
+	 * reports were not written, and the last run's, which compiled the
+	 * source, stayed. */
+	static const char outside[] = "/outputDir:../up\n/build:Turn.Animation\n";
+	assert_true(test_write_file(project, outside, strlen(outside)));
+	r = test_animc("build", "-q", "--mgcb", project, "-o", out, "--report", report, "--junit", junit, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--mgcb", project, "--report", report, "--junit", junit, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	json = (char *)test_read_file(report, NULL);
+	error = test_format("{\"severity\": \"error\", \"path\": \"%s\", \"message\": \"/outputDir: '%s/../up' "
+			    "leaves the project's folder; pass -o OUTDIR to choose the output folder\", \"line\": 1}",
+			    project, dir);
+	if (!strstr(json, error) || !strstr(json, "\"sources\": [],"))
+		fail_msg("no '%s' in '%s'", error, json);
+	xml = (char *)test_read_file(junit, NULL);
+	assert_non_null(strstr(xml, "/../up&apos; leaves the project&apos;s folder; pass -o OUTDIR"));
+	assert_null(strstr(xml, "Turn.Animation"));
+	free(xml), free(json), free(error);
 	free(data), free(report), free(junit), free(out), free(turn), free(project), free(dir);
 }
 

@@ -966,7 +966,30 @@ static char *real_path_of_deepest(const char *path)
 	return out;
 }
 
-bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
+/* An error of the project's /outputDir: said, and kept for the reports. */
+static void output_dir_error(build_mgcb *project, FILE *messages, const char *file, uint32_t line,
+			     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void output_dir_error(build_mgcb *project, FILE *messages, const char *file, uint32_t line,
+			     const char *fmt, ...)
+{
+	va_list ap;
+	char *message;
+
+	va_start(ap, fmt);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
+	va_end(ap);
+	if (line)
+		fprintf(messages, "%s:%u: error: %s\n", file, line, message ? message : "out of memory");
+	else
+		fprintf(messages, "%s: error: %s\n", file, message ? message : "out of memory");
+	if (message)
+		build_said_add(&project->said, ANIMC_ERROR, NULL, file, line, message);
+	free(message);
+}
+
+bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages)
 {
 	/* A path read from an input writes nowhere the user did not give:
 	 * the project's folder is given, a folder beside or above it is not,
@@ -976,8 +999,9 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 	const char *file = project->output_dir_file ? project->output_dir_file : project->path;
 
 	if (project->is_output_dir_outside) {
-		fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder; pass -o OUTDIR "
-			"to choose the output folder\n", file, project->output_dir_line, project->output_dir);
+		output_dir_error(project, messages, file, project->output_dir_line,
+				 "/outputDir: '%s' leaves the project's folder; pass -o OUTDIR to choose the output "
+				 "folder", project->output_dir);
 		return false;
 	}
 	char *dir = strndup(project->path, (size_t)(cli_basename(project->path) - project->path));
@@ -987,16 +1011,16 @@ bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages)
 	bool ok = dir_real && out_real && cli_path_is_within(out_real, dir_real);
 
 	if (!ok && !dir_real)
-		fprintf(messages, "%s: error: cannot resolve the project's folder: %s\n", project->path,
-			strerror(why));
+		output_dir_error(project, messages, project->path, 0, "cannot resolve the project's folder: %s",
+				 strerror(why));
 	else if (!ok && !out_real)
-		fprintf(messages, "%s:%u: error: /outputDir: '%s' goes through a symbolic link that does not "
-			"resolve; pass -o OUTDIR to choose the output folder\n", file,
-			project->output_dir_line, project->output_dir);
+		output_dir_error(project, messages, file, project->output_dir_line,
+				 "/outputDir: '%s' goes through a symbolic link that does not resolve; pass -o "
+				 "OUTDIR to choose the output folder", project->output_dir);
 	else if (!ok)
-		fprintf(messages, "%s:%u: error: /outputDir: '%s' leaves the project's folder through a "
-			"symbolic link (it is '%s'); pass -o OUTDIR to choose the output folder\n",
-			file, project->output_dir_line, project->output_dir, out_real);
+		output_dir_error(project, messages, file, project->output_dir_line,
+				 "/outputDir: '%s' leaves the project's folder through a symbolic link (it is "
+				 "'%s'); pass -o OUTDIR to choose the output folder", project->output_dir, out_real);
 	free(dir), free(dir_real), free(out_real);
 	return ok;
 }

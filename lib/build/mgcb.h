@@ -97,8 +97,9 @@ void build_mgcb_item_units(const build_mgcb_item *item, const animc_units *given
  * -o does not choose the output folder): none is set, or it lies in the
  * project's folder.  False when it leaves that folder (absolute, through
  * "..", or through a symbolic link: the deepest part of it that exists is
- * resolved), said on `messages` as "PROJECT:LINE: error: ...". */
-bool build_mgcb_output_dir_validate(const build_mgcb *project, FILE *messages);
+ * resolved), said on `messages` as "PROJECT:LINE: error: ..." and kept in
+ * project->said for the reports. */
+bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages);
 
 /* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */
 char build_mgcb_platform_letter(const char *name);

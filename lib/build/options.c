@@ -1349,8 +1349,14 @@ static int check_together(build_options *o, build_command command)
 				   o->project.warnings, o->project.warnings == 1 ? "" : "s");
 			return ANIMC_EXIT_FAILED;
 		}
-		if (!o->out_dir && !build_mgcb_output_dir_validate(&o->project, stderr))
-			return ANIMC_EXIT_FAILED;
+		if (!o->out_dir && !build_mgcb_output_dir_validate(&o->project, stderr)) {
+			/* No output folder: `animc build` writes its reports
+			 * alone, with the error (no stale one stays). */
+			if (command != CMD_BUILD || o->command_name)
+				return ANIMC_EXIT_FAILED;
+			o->is_project_broken = true;
+			return 0;
+		}
 		if (!o->out_dir)
 			o->out_dir = o->project.output_dir;
 		if (!o->xnb.platform && o->project.platform) {
