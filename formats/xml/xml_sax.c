@@ -348,33 +348,61 @@ static void ignore_generic(void *ctx, const char *msg, ...)
 	(void)msg;
 }
 
+/* The code unit of the document's encoding: its width in bytes (1, 2 or
+ * 4) and which of its bytes holds the low 8 bits, from the byte order mark
+ * or, without one, the first character '<' (XML 1.0 appendix F). */
+static void code_unit(const uint8_t *d, size_t n, size_t *width, size_t *low)
+{
+	*width = 1;
+	*low = 0;
+	if (n >= 4 && d[0] == 0 && d[1] == 0 && ((d[2] == 0xFE && d[3] == 0xFF) || (d[2] == 0 && d[3] == '<')))
+		*width = 4, *low = 3;
+	else if (n >= 4 && d[2] == 0 && d[3] == 0 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == '<' && d[1] == 0)))
+		*width = 4, *low = 0;
+	else if (n >= 2 && ((d[0] == 0xFE && d[1] == 0xFF) || (d[0] == 0 && d[1] != 0)))
+		*width = 2, *low = 1;
+	else if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] != 0 && d[1] == 0)))
+		*width = 2, *low = 0;
+}
+
+/* Whether the unit at p is the character c (below 0x80). */
+static bool unit_is(const uint8_t *p, size_t width, size_t low, uint8_t c)
+{
+	for (size_t k = 0; k < width; k++)
+		if (p[k] != (k == low ? c : 0))
+			return false;
+	return true;
+}
+
 /*
  * XML 1.0 section 2.11: a lone CR ends a line as LF and CRLF do, and the
  * parser reads it as LF.  libxml2 counts LF alone, so every diagnostic of a
  * file saved with CR line ends (classic Mac OS) was on line 1.  A copy with
  * each lone CR made LF reads the same and counts its lines; its columns
- * and byte offsets stay.  Byte encodings only (UTF-8, Latin-1 and their
- * kind): in UTF-16 and UTF-32 a 0x0D byte may be half a unit.  NULL when
- * no copy is needed, or none can be made (the lines are then miscounted,
- * nothing else).
+ * and byte offsets stay.  In UTF-16 and UTF-32 a CR is a whole code unit
+ * (a 0x0D byte may be half of another).  NULL when no copy is needed, or
+ * none can be made (the lines are then miscounted, nothing else).
  */
 static uint8_t *lone_cr_as_lf(const uint8_t *data, size_t size)
 {
-	const uint8_t *end = data + size, *cr = memchr(data, '\r', size);
+	size_t width, low, first = SIZE_MAX;
 
-	while (cr && cr + 1 < end && cr[1] == '\n')
-		cr = memchr(cr + 2, '\r', (size_t)(end - cr - 2));
-	if (!cr || memchr(data, 0, size < 4 ? size : 4) ||
-	    (size >= 2 && ((data[0] == 0xFE && data[1] == 0xFF) || (data[0] == 0xFF && data[1] == 0xFE))))
+	code_unit(data, size, &width, &low);
+	for (size_t i = 0; i + width <= size && first == SIZE_MAX; i += width)
+		if (unit_is(data + i, width, low, '\r') &&
+		    (i + 2 * width > size || !unit_is(data + i + width, width, low, '\n')))
+			first = i;
+	if (first == SIZE_MAX)
 		return NULL;
 	uint8_t *copy = malloc(size);
 
 	if (!copy)
 		return NULL;
 	memcpy(copy, data, size);
-	for (size_t i = (size_t)(cr - data); i < size; i++)
-		if (copy[i] == '\r' && (i + 1 == size || copy[i + 1] != '\n'))
-			copy[i] = '\n';
+	for (size_t i = first; i + width <= size; i += width)
+		if (unit_is(copy + i, width, low, '\r') &&
+		    (i + 2 * width > size || !unit_is(copy + i + width, width, low, '\n')))
+			copy[i + low] = '\n';
 	return copy;
 }
 

@@ -328,24 +328,55 @@ static animc_xml_action place_b(void *user, const animc_xml_element *el, const c
 	return ANIMC_XML_CONTINUE;
 }
 
+/* ASCII text in UTF-16 (big_endian or not), with a byte order mark or
+ * not; *size its bytes. */
+static uint8_t *utf16_of(const char *text, bool big_endian, bool marked, size_t *size)
+{
+	size_t n = strlen(text), at = 0;
+	uint8_t *out = malloc(2 * n + 2);
+
+	assert_non_null(out);
+	if (marked) {
+		out[0] = big_endian ? 0xFE : 0xFF;
+		out[1] = big_endian ? 0xFF : 0xFE;
+		at = 2;
+	}
+	for (size_t i = 0; i < n; i++, at += 2) {
+		out[at + !big_endian] = 0;
+		out[at + big_endian] = (uint8_t)text[i];
+	}
+	*size = at;
+	return out;
+}
+
 /* XML 1.0 section 2.11: a lone CR ends a line as LF and CRLF do.  A file
  * saved with CR line ends had every element and error on line 1 (libxml2
  * counts LF alone); each line end now counts, and the text reads the same
- * (a CR inside text is LF, as the parser makes it). */
+ * (a CR inside text is LF, as the parser makes it).  In UTF-8 and in
+ * UTF-16 of either byte order, with a byte order mark or not (UTF-16 was
+ * left on line 1). */
 static void lone_cr_line_ends_count_as_lines(void **state)
 {
 	static const char *const ends[] = { "\r", "\r\n", "\n" };
 	static const animc_xml_handler handler = { NULL, place_b };
 
 	(void)state;
-	for (int i = 0; i < 3; i++) {
-		char *doc = test_format("<?xml version=\"1.0\"?>%s<A>%s  <B>1%s2</B>%s</C>%s", ends[i], ends[i], ends[i],
-					ends[i], ends[i]);
+	for (int i = 0; i < 3 * 4; i++) {
+		const char *end = ends[i % 3];
+		char *doc = test_format("<?xml version=\"1.0\"?>%s<A>%s  <B>1%s2</B>%s</C>%s", end, end, end, end, end);
 		test_diags diags = { 0 };
 		animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
 		placed p = { 0, "" };
+		size_t size = strlen(doc);
+		int encoding = i / 3;   /* UTF-8; UTF-16LE, BE marked; LE unmarked */
 
-		assert_int_equal(animc_xml_parse((const uint8_t *)doc, strlen(doc), 8, &handler, &p, &sink),
+		if (encoding > 0) {
+			uint8_t *wide = utf16_of(doc, encoding == 2, encoding < 3, &size);
+
+			free(doc);
+			doc = (char *)wide;
+		}
+		assert_int_equal(animc_xml_parse((const uint8_t *)doc, size, 8, &handler, &p, &sink),
 				 ANIMC_ERR_PARSE);
 		assert_int_equal(p.b_line, 3);
 		assert_string_equal(p.b_text, "1\n2");
