@@ -289,6 +289,10 @@ static bool parse_sequence(parser *ps, uint32_t index)
 				    xnb_list_noun[l], name_len, name, count, seq.key_count, want);
 		counts[l] = want;
 		size_t n = (size_t)want * xnb_list_width[l];
+		/* Within the file (left), but maybe not yet out of a zstd frame
+		 * (fails_early parses what is): truncated then. */
+		if (!need(ps, n * 4, "a list of values"))
+			return false;
 		for (size_t i = 0; i < n; i++) {
 			float v = xnb_get_f32(ps->data + ps->pos + 4 * i);
 

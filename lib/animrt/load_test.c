@@ -416,6 +416,49 @@ static void a_clip_in_a_frame_of_zeros_is_refused_early(void **state)
 	}
 }
 
+/* A clip longer than the first MiB of a frame, in one: the early look at
+ * that MiB read a list of values past it (out of the buffer: random
+ * errors, or a crash), and refused what `zstd -d` gives back whole.  One
+ * bone, 100,000 translation keys: 1.2 MB, streamed and with its size.
+ * (Where the bytes past the buffer happen to be finite floats it loaded;
+ * the sanitizer build fails on the read itself.) */
+static void a_clip_longer_than_the_first_mib_of_its_frame_loads(void **state)
+{
+	const uint32_t keys = 100000;
+	float *t = malloc((size_t)keys * 3 * sizeof *t);
+	animc_clip *source = animc_clip_create("");
+	animc_xnb_options o = { .compression = ANIMC_COMPRESSION_NONE };
+	uint8_t *plain, *frames[2];
+	size_t plain_size, sizes[2];
+
+	(void)state;
+	assert_non_null(t);
+	for (uint32_t i = 0; i < keys * 3; i++)
+		t[i] = (float)i * 0.25f;
+	source->duration_s = (float)(keys - 1) / 60;
+	uint32_t a = test_add_channel(source, "Hips", keys, NULL, 1.0f / 60, source->duration_s);
+	test_set_track(source, a, ANIMC_TRANSLATION, false, t, keys, NULL);
+	assert_int_equal(animc_xnb_write(source, &o, &plain, &plain_size, NULL), ANIMC_OK);
+	assert_true(plain_size > (1u << 20) + 100000);
+	o.compression = ANIMC_COMPRESSION_ZSTD;
+	assert_int_equal(animc_xnb_write(source, &o, &frames[0], &sizes[0], NULL), ANIMC_OK);
+	animc_clip_destroy(source);
+	frames[1] = stream_frame(plain, plain_size, &sizes[1]);
+	for (int f = 0; f < 2; f++) {
+		animrt_clip *clip;
+		animrt_error err;
+
+		if (animrt_open(frames[f], sizes[f], &clip, &err) != ANIMRT_OK)
+			fail_msg("frame %d: %s", f, err.message);
+		assert_int_equal(clip->sequence_count, 1);
+		assert_int_equal(clip->sequences[0].key_count, keys);
+		assert_memory_equal(clip->sequences[0].translation, t, (size_t)keys * 3 * sizeof *t);
+		animrt_close(clip);
+		free(frames[f]);
+	}
+	free(plain), free(t);
+}
+
 static void arguments_and_files(void **state)
 {
 	animrt_clip *clip;
@@ -847,6 +890,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(payload_damage),
 	cmocka_unit_test(seven_bit_ints),
 	cmocka_unit_test(zstd_frames),
+	cmocka_unit_test(a_clip_longer_than_the_first_mib_of_its_frame_loads),
 	cmocka_unit_test(a_clip_in_a_frame_of_zeros_is_refused_early),
 	cmocka_unit_test(a_frame_stops_at_its_headers_size),
 	cmocka_unit_test(arguments_and_files),
