@@ -340,7 +340,7 @@ docs: deps
 # compiled again by clang with the fuzzer's instrumentation (and the same
 # include paths, from FLAGS_TABLE) into $(FUZZ_DIR).
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -DANIMRT_WITH_ZSTD
+	-fno-sanitize-recover=all -DANIMRT_WITH_ZSTD -DANIMRT_ZSTD_FIRST_BYTES=64 -DANIMRT_ZSTD_PROBE_FROM=64
 FUZZ_DIR := $(BUILD)/fuzz
 fuzz_obj = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
 FUZZ_LIBS := $(FUZZ_DIR)/libanimbuild.a $(FUZZ_DIR)/libanimc.a $(FUZZ_DIR)/libanimrt.a

@@ -629,7 +629,14 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
  * gigabyte of zeros), or any other fault in it, is refused then, not once
  * the whole gigabyte is out.  A compact clip is parsed by its own loader,
  * once it is all out. */
-#define ZSTD_PROBE_FROM (1u << 20)
+#ifndef ANIMRT_ZSTD_PROBE_FROM
+#define ANIMRT_ZSTD_PROBE_FROM (1u << 20)
+#endif
+/* The buffer a frame without its size starts with; it doubles.  The fuzz
+ * build makes both small, so that small inputs meet the early look. */
+#ifndef ANIMRT_ZSTD_FIRST_BYTES
+#define ANIMRT_ZSTD_FIRST_BYTES (1u << 16)
+#endif
 
 /* Whether the start of a file, `used` of its `declared` bytes, already
  * fails as the whole would (*status, err said); false when it may be
@@ -676,7 +683,8 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 				  const animrt_open_options *options, uint8_t **out, size_t *out_size, animrt_error *err)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
-	size_t cap = content != ZSTD_CONTENTSIZE_UNKNOWN && content < (1u << 16) ? (size_t)content + 1 : 1u << 16;
+	size_t cap = content != ZSTD_CONTENTSIZE_UNKNOWN && content < ANIMRT_ZSTD_FIRST_BYTES ? (size_t)content + 1 :
+		     ANIMRT_ZSTD_FIRST_BYTES;
 	size_t used = 0, limit = MAX_XNB_BYTES;
 	uint8_t *xnb = NULL;
 	animrt_status status = ANIMRT_OK;
@@ -735,7 +743,7 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 			break;
 		}
 		if (used == cap) {
-			if (is_checked && used >= ZSTD_PROBE_FROM && fails_early(xnb, used, limit, options, err, &status))
+			if (is_checked && used >= ANIMRT_ZSTD_PROBE_FROM && fails_early(xnb, used, limit, options, err, &status))
 				break;
 			if (cap > limit) {
 				status = animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1, "the zstd frame holds more than %zu bytes",
