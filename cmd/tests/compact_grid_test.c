@@ -672,6 +672,93 @@ static void finer_grids_bigger_than_the_original_layout_are_not_tried(void **sta
 	free(src), free(dir);
 }
 
+/* A glTF take of one node, `count` keys at uneven times (gaps cycling
+ * through 1/30, 1/60, 0.05, 0.0123 and 0.1 s), with a CUBICSPLINE
+ * translation and a yaw turning 360 degrees in 0.3 s each second; its
+ * buffer in take.bin beside it. */
+#define TWO_PI 6.283185307179586
+
+static char *write_uneven_cubic(const char *dir, uint32_t count)
+{
+	static const double gaps[] = { 1 / 30.0, 1 / 60.0, 0.05, 0.0123, 0.1 };
+	char *path = test_format("%s/take.gltf", dir), *bin_path = test_format("%s/take.bin", dir);
+	size_t floats = (size_t)count * (1 + 9 + 12);
+	float *bin = calloc(floats, sizeof *bin), *times = bin, *tr = bin + count, *ro = tr + 9 * (size_t)count;
+	double t = 0;
+
+	assert_non_null(bin);
+	for (uint32_t i = 0; i < count; t += gaps[i % 5], i++) {
+		double phase = fmod(t, 1.0), a = (phase < 0.3 ? TWO_PI * phase / 0.3 : 0) + TWO_PI * floor(t) / 3;
+		const float in_out[2][3] = { { 0.5f, 0, 0.2f }, { -0.3f, 0.1f, 0 } };
+
+		times[i] = (float)t;
+		memcpy(tr + 9 * i, in_out[0], sizeof in_out[0]);
+		tr[9 * i + 3] = (float)(3 * sin(2 * t));
+		tr[9 * i + 4] = (float)(0.1 * sin(9 * t));
+		tr[9 * i + 5] = (float)(4 * t);
+		memcpy(tr + 9 * i + 6, in_out[1], sizeof in_out[1]);
+		ro[12 * i + 1] = 0.2f;
+		ro[12 * i + 5] = (float)sin(a / 2);
+		ro[12 * i + 7] = (float)cos(a / 2);
+		ro[12 * i + 9] = -0.1f;
+	}
+	assert_true(test_write_file(bin_path, bin, floats * sizeof *bin));
+	char *doc = test_format(
+		"{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+		"\"nodes\":[{\"name\":\"Root\"}],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"take.bin\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":%zu},"
+		"{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+		"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,\"type\":\"SCALAR\","
+		"\"min\":[0],\"max\":[%.9g]},{\"bufferView\":1,\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"},"
+		"{\"bufferView\":2,\"componentType\":5126,\"count\":%u,\"type\":\"VEC4\"}],"
+		"\"animations\":[{\"name\":\"Take\",\"samplers\":[{\"input\":0,\"output\":1,\"interpolation\":"
+		"\"CUBICSPLINE\"},{\"input\":0,\"output\":2,\"interpolation\":\"CUBICSPLINE\"}],\"channels\":["
+		"{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+		"{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}",
+		floats * sizeof *bin, (size_t)count * 4, (size_t)count * 4, (size_t)count * 36, (size_t)count * 40,
+		(size_t)count * 48, count, (double)times[count - 1], 3 * count, 3 * count);
+	assert_true(test_write_file(path, doc, strlen(doc)));
+	free(doc), free(bin), free(bin_path);
+	return path;
+}
+
+/* Keys at uneven times, on a grid of many more samples than keys (a
+ * CUBICSPLINE take's bake lies on one of 40 kHz): a mask bit per sample
+ * passes the original layout's bytes.  The clip was written compact, 1.8
+ * times the original layout, after minutes of encoding: it is now weighed
+ * against the original layout as a grid finer than the keys is, and, its
+ * masks alone passing it, written in it, as --tolerance default writes it,
+ * within the bounds of the lossless twin. */
+static void keys_on_a_grid_of_many_more_samples_are_weighed(void **state)
+{
+	char *dir = test_tmpdir("compact-uneven"), *src = write_uneven_cubic(dir, 40);
+	char *out[3] = { test_format("%s/lossless", dir), test_format("%s/reduced", dir),
+			 test_format("%s/compact", dir) };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out[0], src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--tolerance", "default", "-o", out[1], src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--layout", "compact", "-o", out[2], src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "take.gltf: warning: clip 'Take': ") || !strstr(r.err, "[compact-declined]"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	char *path[3];
+	for (int i = 0; i < 3; i++)
+		path[i] = test_format("%s/take/Take.xnb", out[i]);
+	assert_false(loads_compact(path[2]));
+	assert_true(test_same_bytes(path[2], path[1]));
+	expect_within_the_bounds(path[0], path[2]);
+	for (int i = 0; i < 3; i++)
+		free(path[i]), free(out[i]);
+	free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_where_float_steps_fill_the_bound_go_to_the_original_layout),
 	cmocka_unit_test(flips_stay_within_the_bound_at_the_keys_times),
@@ -682,6 +769,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(samples_off_their_keys_times_stay_within_the_bound),
 	cmocka_unit_test(parts_cut_between_keys_are_no_bigger_than_the_original_layout),
 	cmocka_unit_test(finer_grids_bigger_than_the_original_layout_are_not_tried),
+	cmocka_unit_test(keys_on_a_grid_of_many_more_samples_are_weighed),
 };
 
 ANIMC_TEST_GROUP(tests);

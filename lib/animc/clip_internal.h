@@ -28,13 +28,15 @@ bool animc_times_evenly_spaced(const float *t, uint32_t n, float *interval);
  * clip's arena); ANIMC_ERR_NOMEM when the arena is out of room. */
 animc_status animc_channel_copy(animc_clip *clip, const animc_channel *from, animc_channel *to);
 
-/* animc_pass_compact, which tries finer grids only while their payload
- * can take at most `most_bytes` (0: none finer): past them,
- * ANIMC_ERR_UNSUPPORTED with nothing reported and *stopped the first grid
- * (2^*stopped times finer than the keys' spacing) not tried; *stopped 0
- * otherwise.  The keys' own grid is always tried.  With a skeleton's shell
- * (options->skeleton) every grid is tried. */
+/* animc_pass_compact, trying only the grids the caller may want: with
+ * most_bytes 0, the keys' own grid, and not even that when it holds more
+ * than twice the samples of the channel of most keys; otherwise those
+ * whose payload can take at most `most_bytes` (every grid with a
+ * skeleton's shell, whose bounds differ per bone).  Past them,
+ * ANIMC_ERR_UNSUPPORTED with nothing reported and *untried the first grid
+ * not tried (2^*untried times finer than the keys' spacing); *untried -1
+ * otherwise. */
 animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *options, uint64_t most_bytes,
-				  unsigned *stopped, animc_diag_sink *sink, animc_pass_stats *stats);
+				  int *untried, animc_diag_sink *sink, animc_pass_stats *stats);
 
 #endif

@@ -2039,13 +2039,13 @@ static uint64_t least_payload_bytes(const animc_clip *clip, const animc_toleranc
 animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *options, animc_diag_sink *sink,
 				animc_pass_stats *stats)
 {
-	unsigned stopped;
+	int untried;
 
-	return animc_compact_encode(clip, options, UINT64_MAX, &stopped, sink, stats);
+	return animc_compact_encode(clip, options, UINT64_MAX, &untried, sink, stats);
 }
 
 animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *options, uint64_t most_bytes,
-				  unsigned *stopped, animc_diag_sink *sink, animc_pass_stats *stats)
+				  int *untried, animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	static const animc_tolerance defaults = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
 						  ANIMC_TOLERANCE_SCALE };
@@ -2101,20 +2101,24 @@ animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *
 				  units[j.kind], (double)j.apart_s, (double)j.at_s);
 		return ANIMC_ERR_UNSUPPORTED;
 	}
-	*stopped = 0;
+	*untried = -1;
 	for (unsigned finer = 0;; finer++) {
-		grid next;
+		grid next, this;
 		bool has_finer = finer < most_finer && find_grid(clip, finer + 1, &next, NULL) == ANIMC_OK;
 		bool is_short = false;
 
-		/* The grids from here on cannot come under the caller's bytes
-		 * (the original layout's): it need not try them (a part cut
-		 * between keys tried grids up to 256 times finer, minutes on
-		 * a long one, to lose to the original layout). */
-		if (finer > 0 && !has_shell &&
-		    (most_bytes == 0 || (find_grid(clip, finer, &next, NULL) == ANIMC_OK &&
-					 least_payload_bytes(clip, tolerance, next.sample_count) > most_bytes))) {
-			*stopped = finer;
+		/* With no bytes given, a grid finer than the keys' spacing, or
+		 * the keys' own when it is much finer than they are (uneven
+		 * times), is left to the caller to weigh against the original
+		 * layout.  With bytes, the grids from here on that cannot come
+		 * under them need not be tried (a part cut between keys tried
+		 * grids up to 256 times finer, minutes on a long one, to lose
+		 * to the original layout; a glTF take's uneven keys on a grid
+		 * of 40 kHz as long). */
+		if (find_grid(clip, finer, &this, NULL) == ANIMC_OK &&
+		    (most_bytes == 0 ? finer > 0 || this.sample_count > 2 * (uint64_t)most_keys :
+		     !has_shell && least_payload_bytes(clip, tolerance, this.sample_count) > most_bytes)) {
+			*untried = (int)finer;
 			return ANIMC_ERR_UNSUPPORTED;
 		}
 		animc_status status =

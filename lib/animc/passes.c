@@ -799,7 +799,7 @@ static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options 
 	held_diags held = { 0 };
 	animc_diag_sink holding = { hold_diag, &held, sink ? sink->path : NULL, 0, 0 };
 	uint64_t compact_head = xnb_file_bytes(COMPACT_READER_NAME_DEFAULT, 0), compact_bytes = 0;
-	unsigned stopped = 0;
+	int untried = -1;
 
 	if (!keep_state(clip, stats, &compact_input))
 		return ANIMC_ERR_NOMEM;
@@ -813,7 +813,7 @@ static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options 
 	}
 	put_state(clip, &compact_input, stats);
 	status = animc_compact_encode(clip, reduce, has_original ? original_bytes - compact_head : UINT64_MAX,
-				      &stopped, quiet, stats);
+				      &untried, quiet, stats);
 	if (status == ANIMC_OK) {
 		uint8_t *payload;
 		size_t payload_size;
@@ -830,29 +830,44 @@ static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options 
 	}
 	/* Neither layout to write: compact's error (the original's are
 	 * what compact said first in other words). */
-	if (status == ANIMC_ERR_NOMEM || (status != ANIMC_OK && !stopped && !(has_original && compact_error->has))) {
+	if (status == ANIMC_ERR_NOMEM ||
+	    (status != ANIMC_OK && untried < 0 && !(has_original && compact_error->has))) {
 		held_diags_release(&held);
 		if (compact_error->has && status != ANIMC_ERR_NOMEM)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", compact_error->message);
 		return status;
 	}
-	unsigned finer = status == ANIMC_OK ? clip->compact->grid_finer : stopped;
+	const animc_compact *compact = status == ANIMC_OK ? clip->compact : NULL;
 	put_state(clip, &original, stats);
-	if (status == ANIMC_OK)
+	if (compact && compact->grid_finer == 0)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
+				       "the compact layout holds it on a grid of %u samples (%g Hz: its key times lie "
+				       "on no coarser one), in %llu bytes; wrote this clip in the original layout "
+				       "(reader version 0) within the same tolerance, in %llu bytes",
+				       compact->sample_count, (double)compact->rate_hz, (unsigned long long)compact_bytes,
+				       (unsigned long long)original_bytes);
+	else if (compact)
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
 				       "the compact layout holds it within the tolerance only on a grid %u times "
 				       "finer than the keys' spacing (key times off every grid from 0, as in a part "
 				       "cut between keys), in %llu bytes; wrote this clip in the original layout "
 				       "(reader version 0) within the same tolerance, in %llu bytes",
-				       1u << finer, (unsigned long long)compact_bytes, (unsigned long long)original_bytes);
-	else if (stopped)
+				       1u << compact->grid_finer, (unsigned long long)compact_bytes,
+				       (unsigned long long)original_bytes);
+	else if (untried == 0)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
+				       "its key times lie on no compact grid but one of many more samples than keys "
+				       "(uneven times), whose mask bits alone come to more bytes than the original "
+				       "layout; wrote this clip in the original layout (reader version 0) within the "
+				       "same tolerance, in %llu bytes", (unsigned long long)original_bytes);
+	else if (untried > 0)
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
 				       "the compact layout cannot hold it within the tolerance on a grid up to %u "
 				       "times finer than the keys' spacing (key times off every grid from 0, as in a "
 				       "part cut between keys), and the mask bits of a finer one alone come to more "
 				       "bytes than the original layout; wrote this clip in the original layout "
 				       "(reader version 0) within the same tolerance, in %llu bytes",
-				       1u << (finer - 1), (unsigned long long)original_bytes);
+				       1u << (untried - 1), (unsigned long long)original_bytes);
 	else
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, 0, 0,
 				       "%s; wrote this clip in the original layout (reader version 0) within the "
@@ -877,12 +892,12 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 {
 	held_error held = { sink, false, "" };
 	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
-	unsigned stopped;
-	/* The keys' grid first: finer ones only weighed against the
-	 * original layout. */
-	animc_status status = animc_compact_encode(clip, reduce, 0, &stopped, &quiet, stats);
+	int untried;
+	/* The keys' grid first: finer ones, or one much finer than the
+	 * keys, only weighed against the original layout. */
+	animc_status status = animc_compact_encode(clip, reduce, 0, &untried, &quiet, stats);
 
-	if (stopped)
+	if (untried >= 0)
 		return smaller_layout(clip, reduce, before, &quiet, &held, sink, stats);
 	if (status != ANIMC_ERR_UNSUPPORTED || !held.has) {
 		if (held.has)
