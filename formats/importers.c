@@ -82,7 +82,11 @@ animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_di
 	 * which reads the most model formats and says what is wrong. */
 	if (!importer || !importer->load_skeleton)
 		importer = &animc_importer_assimp;
-	return importer->load_skeleton(path, out, sink);
+	animc_status status = importer->load_skeleton(path, out, sink);
+
+	if (status == ANIMC_OK && (status = animc_skeleton_index(out)) != ANIMC_OK)
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+	return status;
 }
 
 const char *animc_formats_versions(void)

@@ -85,7 +85,7 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	animc_split_doc doc;
 	animc_diag_sink doc_sink = { 0 };
 
-	animc_skeleton skeleton = { bones, 4, { 0 } };
+	animc_skeleton skeleton = { .bones = bones, .bone_count = 4 };
 	animc_import_options with_skeleton = { .skeleton = &skeleton, .relative_to_bind = true };
 
 	/* The sniffers read the raw bytes (UTF-16 transcoded) before any parser. */

@@ -279,7 +279,7 @@ static void bones_take_the_skeleton_names(void **state)
 	static const char beyond[] = AD_OPEN
 		CLIP("Nod", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1") KEY(3, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
 		AD_CLOSE;
-	animc_skeleton skeleton = { test_bones, 3, { 0 } };
+	animc_skeleton skeleton = { .bones = test_bones, .bone_count = 3 };
 	animc_import_options options = { .skeleton = &skeleton };
 	imported r = import_with(doc, &options);
 
@@ -310,7 +310,7 @@ static void relative_to_bind_composes_key_then_rest(void **state)
 	static const char matrices[] = SK_OPEN
 		CLIP("Bind", "PT1S", MKEY(1, "PT0S", "2 0 0 0 0 2 0 0 0 0 2 0 0 0 1 1"))
 		AD_CLOSE;
-	animc_skeleton skeleton = { test_bones, 3, { 0 } };
+	animc_skeleton skeleton = { .bones = test_bones, .bone_count = 3 };
 	animc_import_options options = { .skeleton = &skeleton, .relative_to_bind = true };
 	animc_import_options no_skeleton = { .relative_to_bind = true };
 	imported r = import_with(euler, &options);

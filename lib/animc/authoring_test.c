@@ -145,7 +145,7 @@ static void additive_is_the_difference_from_the_bind_pose(void **state)
 		{ "Root", -1, { 0 }, { 1, 1, 1 }, { 0, 0, 0.70710678f, 0.70710678f }, { 2, 2, 2 } },
 		{ "Arm", 0, { 0 }, { 0, 1, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } },
 	};
-	animc_skeleton skeleton = { bones, 2, { 0 } };
+	animc_skeleton skeleton = { .bones = bones, .bone_count = 2 };
 	animc_additive_options o = { ANIMC_ADDITIVE_BIND, &skeleton, NULL, NULL };
 	animc_clip *clip = make_walk();
 	const float *t, *q;
@@ -179,7 +179,7 @@ static void additive_bind_of_a_mirrored_bone_at_rest_is_identity(void **state)
 	static const double mirror[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0.5, 0, 0, 1 };
 	static const float t[3] = { 0.5f, 0, 0 }, q[4] = { 0, 0, 1, 0 }, s[3] = { -1, -1, -1 };
 	animc_bone bone = { "Toe", -1, { 0 }, { 0 }, { 0 }, { 0 } };
-	animc_skeleton skeleton = { &bone, 1, { 0 } };
+	animc_skeleton skeleton = { .bones = &bone, .bone_count = 1 };
 	animc_additive_options o = { ANIMC_ADDITIVE_BIND, &skeleton, NULL, NULL };
 	animc_clip *clip = animc_clip_create("Idle");
 	const animc_track *tracks;

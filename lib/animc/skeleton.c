@@ -11,10 +11,32 @@
 #include <animc/animc.h>
 #include "clip_internal.h"
 
+/* A bone's name, or the part of it inside surrounding whitespace. */
+typedef struct name_key {
+	const char *at;
+	size_t len;
+	uint32_t bone;
+} name_key;
+
+struct animc_skeleton_names {
+	name_key *exact, *trimmed;   /* bone_count each, by name, then bone */
+};
+
+static void skeleton_names_free(struct animc_skeleton_names *names)
+{
+	if (names) {
+		free(names->exact);
+		free(names->trimmed);
+		free(names);
+	}
+}
+
 void animc_skeleton_release(animc_skeleton *skeleton)
 {
 	if (!skeleton)
 		return;
+	skeleton_names_free(skeleton->names);
+	skeleton->names = NULL;
 	free(skeleton->bones);
 	animc_arena_release(&skeleton->arena);
 	skeleton->bones = NULL;
@@ -44,8 +66,87 @@ static bool same_trimmed(const char *a, const char *b)
 	return na == nb && memcmp(a, b, na) == 0;
 }
 
+/* `name` inside its surrounding whitespace: its start, *len its bytes. */
+static const char *trimmed(const char *name, size_t *len)
+{
+	size_t n;
+
+	while (is_space(*name))
+		name++;
+	n = strlen(name);
+	while (n && is_space(name[n - 1]))
+		n--;
+	*len = n;
+	return name;
+}
+
+static int compare_text(const char *a, size_t na, const char *b, size_t nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+static int compare_key(const void *pa, const void *pb)
+{
+	const name_key *a = pa, *b = pb;
+	int c = compare_text(a->at, a->len, b->at, b->len);
+
+	return c ? c : (a->bone > b->bone) - (a->bone < b->bone);
+}
+
+animc_status animc_skeleton_index(animc_skeleton *skeleton)
+{
+	struct animc_skeleton_names *names = calloc(1, sizeof *names);
+	size_t n = skeleton->bone_count ? skeleton->bone_count : 1;
+
+	skeleton_names_free(skeleton->names);
+	skeleton->names = NULL;
+	if (!names || !(names->exact = malloc(n * sizeof *names->exact)) ||
+	    !(names->trimmed = malloc(n * sizeof *names->trimmed))) {
+		skeleton_names_free(names);
+		return ANIMC_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < skeleton->bone_count; i++) {
+		const char *name = skeleton->bones[i].name;
+
+		names->exact[i] = (name_key){ name, strlen(name), i };
+		names->trimmed[i].bone = i;
+		names->trimmed[i].at = trimmed(name, &names->trimmed[i].len);
+	}
+	qsort(names->exact, skeleton->bone_count, sizeof *names->exact, compare_key);
+	qsort(names->trimmed, skeleton->bone_count, sizeof *names->trimmed, compare_key);
+	skeleton->names = names;
+	return ANIMC_OK;
+}
+
+/* The first of the keys (sorted) whose text is `at`; NULL when none. */
+static const name_key *first_named(const name_key *keys, uint32_t count, const char *at, size_t len)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (compare_text(keys[mid].at, keys[mid].len, at, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < count && compare_text(keys[lo].at, keys[lo].len, at, len) == 0 ? &keys[lo] : NULL;
+}
+
 int64_t animc_skeleton_find(const animc_skeleton *skeleton, const char *name)
 {
+	if (skeleton->names) {
+		size_t len;
+		const name_key *k = first_named(skeleton->names->exact, skeleton->bone_count, name, strlen(name));
+		const char *inside = trimmed(name, &len);
+
+		if (!k)
+			k = first_named(skeleton->names->trimmed, skeleton->bone_count, inside, len);
+		return k ? (int64_t)k->bone : -1;
+	}
 	for (uint32_t i = 0; i < skeleton->bone_count; i++)
 		if (strcmp(skeleton->bones[i].name, name) == 0)
 			return i;
@@ -70,10 +171,23 @@ static void warn_repeated_bone(const animc_skeleton *skeleton, const animc_clip 
 	uint32_t count = 1;
 	char list[96], where[512];
 	int used = snprintf(list, sizeof list, "%u", found);
+	/* The bones after it of its name: the next keys by name, or a walk. */
+	const name_key *key = NULL, *end = NULL;
 
-	for (uint32_t j = found + 1; j < skeleton->bone_count; j++) {
-		if (strcmp(skeleton->bones[j].name, name) != 0)
+	if (skeleton->names) {
+		key = first_named(skeleton->names->exact, skeleton->bone_count, name, strlen(name));
+		end = skeleton->names->exact + skeleton->bone_count;
+		while (key && key < end && key->bone <= found)
+			key++;
+	}
+	for (uint32_t j = found + 1; key ? key < end : j < skeleton->bone_count; j++) {
+		if (key) {
+			if (strcmp(key->at, name) != 0)
+				break;
+			j = (key++)->bone;
+		} else if (strcmp(skeleton->bones[j].name, name) != 0) {
 			continue;
+		}
 		if (++count <= 4 && used > 0 && (size_t)used < sizeof list)
 			used += snprintf(list + used, sizeof list - (size_t)used, ", %u", j);
 		else if (count == 5 && used > 0 && (size_t)used < sizeof list)
