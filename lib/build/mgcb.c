@@ -95,22 +95,36 @@ typedef struct reader {
 	build_mgcb *out;
 } reader;
 
+/* An error of the project at file:line (line 0: none), said on `messages`
+ * and kept for the reports: a build the project stops has them alone. */
+static void project_error_v(build_mgcb *project, FILE *messages, const char *file, uint32_t line,
+			    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+static void project_error_v(build_mgcb *project, FILE *messages, const char *file, uint32_t line,
+			    const char *fmt, va_list ap)
+{
+	char *message;
+
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
+	if (line)
+		fprintf(messages, "%s:%u: error: %s\n", file, line, message ? message : "out of memory");
+	else
+		fprintf(messages, "%s: error: %s\n", file, message ? message : "out of memory");
+	if (message)
+		build_said_add(&project->said, ANIMC_ERROR, NULL, file, line, message);
+	free(message);
+}
+
 static void error_at(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void error_at(reader *rd, const char *fmt, ...)
 {
 	va_list ap;
-	char *message;
 
 	va_start(ap, fmt);
-	if (vasprintf(&message, fmt, ap) < 0)
-		message = NULL;
+	project_error_v(rd->out, rd->messages, rd->path, rd->line, fmt, ap);
 	va_end(ap);
-	fprintf(rd->messages, "%s:%u: error: %s\n", rd->path, rd->line, message ? message : "out of memory");
-	/* For the reports too: a build the project stops has them alone. */
-	if (message)
-		build_said_add(&rd->out->said, ANIMC_ERROR, NULL, rd->path, rd->line, message);
-	free(message);
 	rd->errors++;
 }
 
@@ -974,19 +988,10 @@ static void output_dir_error(build_mgcb *project, FILE *messages, const char *fi
 			     const char *fmt, ...)
 {
 	va_list ap;
-	char *message;
 
 	va_start(ap, fmt);
-	if (vasprintf(&message, fmt, ap) < 0)
-		message = NULL;
+	project_error_v(project, messages, file, line, fmt, ap);
 	va_end(ap);
-	if (line)
-		fprintf(messages, "%s:%u: error: %s\n", file, line, message ? message : "out of memory");
-	else
-		fprintf(messages, "%s: error: %s\n", file, message ? message : "out of memory");
-	if (message)
-		build_said_add(&project->said, ANIMC_ERROR, NULL, file, line, message);
-	free(message);
 }
 
 bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages)
