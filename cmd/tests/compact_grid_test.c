@@ -633,6 +633,40 @@ static char *write_kink(const char *dir)
 	return path;
 }
 
+/* `src` built lossless, with --tolerance default and with --layout compact,
+ * each with --split `split` (NULL: none), into dir/lossless, reduced and
+ * compact: the compact build declines the layout for `clip` (its path under
+ * each folder) and writes it as --tolerance default does, within the bounds
+ * of the lossless file.  The compact build's standard error, which the
+ * caller checks and frees. */
+static char *expect_written_as_reduced(const char *dir, const char *src, const char *split, const char *clip)
+{
+	static const char *const folders[3] = { "lossless", "reduced", "compact" };
+	static const char *const modes[3][2] = { { "--progress", "never" }, { "--tolerance", "default" },
+						 { "--layout", "compact" } };
+	char *path[3], *err = NULL;
+
+	for (int i = 0; i < 3; i++) {
+		char *out = test_format("%s/%s", dir, folders[i]);
+		test_run r = test_animc("build", modes[i][0], modes[i][1], split ? "--split" : "--progress",
+					split ? split : "never", "-o", out, src, NULL);
+
+		if (r.status != 0)
+			fail_msg("%s: exit %d\n%s", folders[i], r.status, r.err);
+		if (i == 2)
+			err = test_format("%s", r.err);
+		test_run_release(&r);
+		path[i] = test_format("%s/%s", out, clip);
+		free(out);
+	}
+	assert_false(loads_compact(path[2]));
+	assert_true(test_same_bytes(path[2], path[1]));
+	expect_within_the_bounds(path[0], path[2]);
+	for (int i = 0; i < 3; i++)
+		free(path[i]);
+	return err;
+}
+
 /* The same with one sharp turn in a long part, and motion the original
  * layout reduces to a few keys: the compact grid holds the turn only 128
  * times finer than the keys, whose mask bits alone pass the original
@@ -642,42 +676,23 @@ static char *write_kink(const char *dir)
 static void finer_grids_bigger_than_the_original_layout_are_not_tried(void **state)
 {
 	char *dir = test_tmpdir("compact-kink"), *src = write_kink(dir);
-	char *out[3] = { test_format("%s/lossless", dir), test_format("%s/reduced", dir),
-			 test_format("%s/compact", dir) };
-	test_run r;
+	char *err = expect_written_as_reduced(dir, src, "P=0.0123:9.9", "kink/P.xnb");
 
 	(void)state;
-	r = test_animc("build", "-q", "--split", "P=0.0123:9.9", "-o", out[0], src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--tolerance", "default", "--split", "P=0.0123:9.9", "-o", out[1], src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--layout", "compact", "--split", "P=0.0123:9.9", "-o", out[2], src, NULL);
-	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "kink.Animation:1: warning: clip 'P': the compact layout cannot hold it within the "
-			   "tolerance on a grid up to 2 times finer than the keys' spacing") ||
-	    !strstr(r.err, "and the mask bits of a finer one alone come to more bytes than the original layout; "
-			   "wrote this clip in the original layout (reader version 0) within the same tolerance, in "))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	char *path[3];
-	for (int i = 0; i < 3; i++)
-		path[i] = test_format("%s/kink/P.xnb", out[i]);
-	assert_false(loads_compact(path[2]));
-	assert_true(test_same_bytes(path[2], path[1]));
-	expect_within_the_bounds(path[0], path[2]);
-	for (int i = 0; i < 3; i++)
-		free(path[i]), free(out[i]);
-	free(src), free(dir);
+	if (!strstr(err, "kink.Animation:1: warning: clip 'P': the compact layout cannot hold it within the "
+			 "tolerance on a grid up to 2 times finer than the keys' spacing") ||
+	    !strstr(err, "and the mask bits of a finer one alone come to more bytes than the original layout; "
+			 "wrote this clip in the original layout (reader version 0) within the same tolerance, in "))
+		fail_msg("%s", err);
+	free(err), free(src), free(dir);
 }
+
+#define TWO_PI 6.283185307179586
 
 /* A glTF take of one node, `count` keys at uneven times (gaps cycling
  * through 1/30, 1/60, 0.05, 0.0123 and 0.1 s), with a CUBICSPLINE
  * translation and a yaw turning 360 degrees in 0.3 s each second; its
  * buffer in take.bin beside it. */
-#define TWO_PI 6.283185307179586
-
 static char *write_uneven_cubic(const char *dir, uint32_t count)
 {
 	static const double gaps[] = { 1 / 30.0, 1 / 60.0, 0.05, 0.0123, 0.1 };
@@ -732,31 +747,13 @@ static char *write_uneven_cubic(const char *dir, uint32_t count)
 static void keys_on_a_grid_of_many_more_samples_are_weighed(void **state)
 {
 	char *dir = test_tmpdir("compact-uneven"), *src = write_uneven_cubic(dir, 40);
-	char *out[3] = { test_format("%s/lossless", dir), test_format("%s/reduced", dir),
-			 test_format("%s/compact", dir) };
-	test_run r;
+	char *err = expect_written_as_reduced(dir, src, NULL, "take/Take.xnb");
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out[0], src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--tolerance", "default", "-o", out[1], src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--layout", "compact", "-o", out[2], src, NULL);
-	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "take.gltf: warning: clip 'Take': ") || !strstr(r.err, "[compact-declined]"))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	char *path[3];
-	for (int i = 0; i < 3; i++)
-		path[i] = test_format("%s/take/Take.xnb", out[i]);
-	assert_false(loads_compact(path[2]));
-	assert_true(test_same_bytes(path[2], path[1]));
-	expect_within_the_bounds(path[0], path[2]);
-	for (int i = 0; i < 3; i++)
-		free(path[i]), free(out[i]);
-	free(src), free(dir);
+	if (!strstr(err, "take.gltf: warning: clip 'Take': the compact layout holds it on a grid of ") ||
+	    !strstr(err, "[compact-declined]"))
+		fail_msg("%s", err);
+	free(err), free(src), free(dir);
 }
 
 static const struct CMUnitTest tests[] = {
