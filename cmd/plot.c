@@ -639,14 +639,16 @@ static double py(const frame *f, double v)
 	return f->top + PANEL - (v - f->lo) / (f->hi - f->lo) * PANEL;
 }
 
-/* The value axis's top and bottom, with as many digits as they need to
- * differ (1.419 and 1.419 for 1.41923 and 1.419 read as no extent). */
-static void axis_ends(const frame *f, char hi[32], char lo[32])
+/* One end of the value axis as text: the fewest digits (four at least)
+ * that read back within 1/200 of the axis's span of where the axis ends,
+ * so that a value read off the axis is true to that.  Fewer digits can
+ * land half the span away (an axis from 99.997 to 100.053 read "100" and
+ * "100.1"); the ends differ by the span, so they always read apart. */
+static void axis_label(double v, double span, char text[32])
 {
-	for (int digits = 4; digits <= 9; digits++) {
-		snprintf(hi, 32, "%.*g", digits, f->hi);
-		snprintf(lo, 32, "%.*g", digits, f->lo);
-		if (strcmp(hi, lo) != 0)
+	for (int digits = 4; digits <= 17; digits++) {
+		snprintf(text, 32, "%.*g", digits, v);
+		if (fabs(strtod(text, NULL) - v) <= span / 200)
 			return;
 	}
 }
@@ -661,7 +663,8 @@ static void panel(FILE *out, const frame *f, const char *label)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", LEFT,
 			f->top + PANEL * i / 4, WIDTH - RIGHT, f->top + PANEL * i / 4);
 	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", f->top + 14, label);
-	axis_ends(f, hi, lo);
+	axis_label(f->hi, f->hi - f->lo, hi);
+	axis_label(f->lo, f->hi - f->lo, lo);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n", LEFT - 4,
 		f->top + 9, hi);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n", LEFT - 4,

@@ -995,9 +995,110 @@ static void a_narrow_panel_has_labels_that_differ(void **state)
 	free(text), free(xnb), free(src), free(out), free(svg), free(dir);
 }
 
+/* A RobotGame clip of one bone, Hips, whose translation's keys (X Y Z at
+ * 0, 0.5 and 1 s) are `keys`. */
+static void write_hips_clip(const char *path, const char *keys)
+{
+	char *xml = test_format("<?xml version=\"1.0\"?>\n<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
+				"<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Hips</BoneName>"
+				"<KeyCount>3</KeyCount><Duration>1</Duration><KeyInterval>0.5</KeyInterval>"
+				"<HasTranslation>true</HasTranslation><HasRotation>false</HasRotation>"
+				"<HasScale>false</HasScale><HasTime>false</HasTime><FixedTranslation>false"
+				"</FixedTranslation><FixedRotation>false</FixedRotation><FixedScale>false</FixedScale>"
+				"<Translation>%s</Translation><Rotation/><Scale/><Time/></KeyFrameSequence>"
+				"</KeyFrameSequences></AnimationSequence>\n", keys);
+
+	assert_true(test_write_file(path, xml, strlen(xml)));
+	free(xml);
+}
+
+/* A value panel of a plot as a reader takes it: where its box starts, the
+ * values its axis's top and bottom labels read, and the highest and lowest
+ * points of its source curve (in pixels).  *at moves past the panel. */
+typedef struct read_panel {
+	double top, label_hi, label_lo, curve_min_y, curve_max_y;
+} read_panel;
+
+static read_panel next_panel(const char **at)
+{
+	read_panel p = { 0, 0, 0, INFINITY, -INFINITY };
+	const char *rect = strstr(*at, "fill=\"#fbfbfb\""), *label;
+
+	assert_non_null(rect);
+	while (strncmp(rect, "<rect", 5) != 0)
+		rect--;
+	assert_int_equal(sscanf(rect, "<rect x=\"%*f\" y=\"%lf\"", &p.top), 1);
+	label = strstr(rect, "text-anchor=\"end\">");
+	assert_non_null(label);
+	p.label_hi = strtod(label + 18, NULL);
+	label = strstr(label + 18, "text-anchor=\"end\">");
+	assert_non_null(label);
+	p.label_lo = strtod(label + 18, NULL);
+	char *points = strstr(strstr(label, "class=\"source\""), "points=\"") + 8;
+	while (*points != '"') {   /* "x,y x,y ..." */
+		strtod(points, &points);
+		assert_int_equal(*points, ',');
+		double y = strtod(points + 1, &points);
+
+		p.curve_min_y = fmin(p.curve_min_y, y);
+		p.curve_max_y = fmax(p.curve_max_y, y);
+	}
+	*at = points;
+	return p;
+}
+
+/* The value at pixel row y read off a panel's axis, from its labels (the
+ * top label at the box's top, the bottom one at its bottom: 132 pixels). */
+static double read_off(const read_panel *p, double y)
+{
+	return p->label_lo + (p->top + 132 - y) / 132 * (p->label_hi - p->label_lo);
+}
+
+/* The value axis's labels are where it ends: a value read off the axis is
+ * the value plotted, to a small part of the span.  They were rounded to as
+ * few digits as told them apart: x from 100 to 100.05 (an axis from 99.997
+ * to 100.053) read "100" to "100.1", its peak 100.095; a constant
+ * 14187.15 (an axis of 14186.65 to 14187.65) read "14187" to "14188", the
+ * curve 14187.5. */
+static void plot_axis_labels_read_true(void **state)
+{
+	char *dir = test_tmpdir("plot-axis"), *src = test_format("%s/Bob.Animation", dir);
+	char *xnb = test_format("%s/out/Bob.xnb", dir), *out = test_format("%s/out", dir);
+	char *svg = test_format("%s/p.svg", dir);
+	const char *at;
+
+	(void)state;
+	write_hips_clip(src, "<Vector3><X>100</X><Y>14187.15</Y><Z>0</Z></Vector3>"
+			     "<Vector3><X>100.05</X><Y>14187.15</Y><Z>0</Z></Vector3>"
+			     "<Vector3><X>100</X><Y>14187.15</Y><Z>0</Z></Vector3>");
+	test_run r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Hips", "--track", "translation", "-o", svg, xnb, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	at = text;
+	read_panel x = next_panel(&at), y = next_panel(&at);
+	double x_span = x.label_hi - x.label_lo, y_span = y.label_hi - y.label_lo;
+
+	/* The spans the labels state are the drawn ones, 0.056 and 1. */
+	assert_true(fabs(x_span - 0.056) <= 0.01 * 0.056);
+	assert_true(fabs(y_span - 1) <= 0.01);
+	if (fabs(read_off(&x, x.curve_min_y) - 100.05) > 0.01 * x_span ||
+	    fabs(read_off(&x, x.curve_max_y) - 100) > 0.01 * x_span)
+		fail_msg("x reads %.6g .. %.6g off its axis (labels %.9g .. %.9g)", read_off(&x, x.curve_max_y),
+			 read_off(&x, x.curve_min_y), x.label_lo, x.label_hi);
+	if (fabs(read_off(&y, y.curve_min_y) - 14187.15) > 0.01 * y_span)
+		fail_msg("y reads %.9g off its axis (labels %.9g .. %.9g)", read_off(&y, y.curve_min_y), y.label_lo,
+			 y.label_hi);
+	free(text), free(svg), free(out), free(xnb), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
 	cmocka_unit_test(a_narrow_panel_has_labels_that_differ),
+	cmocka_unit_test(plot_axis_labels_read_true),
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
