@@ -53,7 +53,8 @@ static void help(FILE *out)
 		"                          only when it holds an SVG); -: the\n"
 		"                          standard output, and the line saying the worst\n"
 		"                          error goes to stderr\n"
-		"      --bone NAME         the bone (its sequence's name)\n"
+		"      --bone NAME         the bone (its sequence's name; of several sequences\n"
+		"                          of that name, the last, which is the one that plays)\n"
 		"      --track rotation|translation|scale  the track drawn (default rotation)\n"
 		"      --clip NAME         the clip of a source holding several (a part, when\n"
 		"                          SOURCE is cut into parts)\n"
@@ -450,12 +451,50 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 	return clip;
 }
 
+/* The sequence of `bone` that plays: the last of that name, as libanimrt
+ * binds it (a bone two sequences animate takes the later one's values); -1
+ * when there is none. */
 static int find_bone(const animrt_clip *clip, const char *bone)
 {
-	for (uint32_t i = 0; i < clip->sequence_count; i++)
+	for (uint32_t i = clip->sequence_count; i-- > 0;)
 		if (strcmp(clip->sequences[i].bone, bone) == 0)
 			return (int)i;
 	return -1;
+}
+
+static uint32_t count_named(const animrt_clip *clip, const char *bone)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < clip->sequence_count; i++)
+		n += strcmp(clip->sequences[i].bone, bone) == 0;
+	return n;
+}
+
+/* When several sequences of either side are named `bone`, a sentence
+ * saying which is plotted, malloc()ed; NULL when the name is one
+ * sequence's on both sides. */
+static char *repeated_bone(const animrt_clip *cmp, const animrt_clip *src, const char *bone)
+{
+	uint32_t in_cmp = count_named(cmp, bone), in_src = count_named(src, bone);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out;
+
+	if ((in_cmp < 2 && in_src < 2) || !(out = open_memstream(&text, &size)))
+		return NULL;
+	if (in_cmp > 1 && in_src > 1)
+		fprintf(out, "%u sequences of the compiled file and %u of the source are named '", in_cmp, in_src);
+	else
+		fprintf(out, "%u sequences of the %s are named '", in_cmp > 1 ? in_cmp : in_src,
+			in_cmp > 1 ? "compiled file" : "source");
+	cli_print_escaped(out, bone, 0);
+	fprintf(out, "': plotted is the last, which the runtime plays");
+	if (fclose(out) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 /* "path: error: no bone 'X'; it has: 'A', 'B'" (as --clip lists clips). */
@@ -529,6 +568,21 @@ static char *mismatch(const animrt_clip *cmp, const animrt_clip *src)
 		return NULL;
 	}
 	return text;
+}
+
+/* What the plot warns of, in the picture and on stderr: another clip as
+ * the source (mismatch), a bone name several sequences have; malloc()ed,
+ * or NULL. */
+static char *plot_warning(const animrt_clip *cmp, const animrt_clip *src, const char *bone)
+{
+	char *mismatched = mismatch(cmp, src), *repeated = repeated_bone(cmp, src, bone), *warning = NULL;
+
+	if ((mismatched || repeated) && asprintf(&warning, "warning: %s%s%s", mismatched ? mismatched : "",
+						 mismatched && repeated ? "; " : "", repeated ? repeated : "") < 0)
+		warning = NULL;
+	free(mismatched);
+	free(repeated);
+	return warning;
 }
 
 /* Why a track has other keys compiled than in its source, or "". */
@@ -877,10 +931,7 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 	float *err = malloc(STEPS * sizeof *err);
 	keys sk = track_keys(src, si, track), ck = track_keys(cmp, ci, track);
 	float *ck_sign = malloc(((size_t)ck.count + 1) * sizeof *ck_sign);
-	char *mismatched = mismatch(cmp, src);
-	char *warning = NULL;
-	if (mismatched && asprintf(&warning, "warning: %s", mismatched) < 0)
-		warning = NULL;
+	char *warning = plot_warning(cmp, src, a->bone);
 	int status = ANIMC_EXIT_OK;
 
 	if (!t || !sv || !cv || !err || !ck_sign) {
@@ -976,7 +1027,6 @@ static int write_plot(const plot_args *a, const animrt_clip *src, const animrt_c
 		fprintf(stderr, "animc plot: %s\n", warning);
 done:
 	free(warning);
-	free(mismatched);
 	free(t);
 	free(sv);
 	free(cv);

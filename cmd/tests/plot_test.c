@@ -1095,10 +1095,67 @@ static void plot_axis_labels_read_true(void **state)
 	free(text), free(svg), free(out), free(xnb), free(src), free(dir);
 }
 
+/* A rotation sequence of `bone` turning about z from none to (0, 0, z, w)
+ * over 1 s, as RobotGame XML. */
+static char *turn_sequence(const char *bone, const char *z, const char *w)
+{
+	return test_format("<KeyFrameSequence><BoneName>%s</BoneName><KeyCount>2</KeyCount><Duration>1</Duration>"
+			   "<KeyInterval>1</KeyInterval><HasTranslation>false</HasTranslation><HasRotation>true"
+			   "</HasRotation><HasScale>false</HasScale><HasTime>false</HasTime><FixedTranslation>false"
+			   "</FixedTranslation><FixedRotation>false</FixedRotation><FixedScale>false</FixedScale>"
+			   "<Translation/><Rotation><Quaternion><X>0</X><Y>0</Y><Z>0</Z><W>1</W></Quaternion>"
+			   "<Quaternion><X>0</X><Y>0</Y><Z>%s</Z><W>%s</W></Quaternion></Rotation><Scale/><Time/>"
+			   "</KeyFrameSequence>", bone, z, w);
+}
+
+/* Two sequences named Arm: the runtime binds the later one, whose values
+ * play (11.5 degrees, then 90).  plot drew the first, saying nothing; it
+ * draws the one that plays and says that the name repeats, for a source
+ * and for a compiled file as the source alike. */
+static void plot_draws_the_sequence_that_plays(void **state)
+{
+	char *dir = test_tmpdir("plot-repeated"), *src = test_format("%s/Dup.Animation", dir);
+	char *out = test_format("%s/out", dir), *xnb = test_format("%s/Dup.xnb", out);
+	char *svg = test_format("%s/p.svg", dir);
+	char *first = turn_sequence("Arm", "0.0998334", "0.9950042"), *last = turn_sequence("Arm", "0.7071068", "0.7071068");
+	char *xml = test_format("<?xml version=\"1.0\"?>\n<AnimationSequence><KeyFrameSequenceCount>2</KeyFrameSequenceCount>"
+				"<Duration>1</Duration><KeyFrameSequences>%s%s</KeyFrameSequences></AnimationSequence>\n",
+				first, last);
+
+	(void)state;
+	assert_true(test_write_file(src, xml, strlen(xml)));
+	test_run r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	const char *const sources[] = { src, xnb };
+	for (int i = 0; i < 2; i++) {
+		r = test_animc("plot", "--bone", "Arm", "-o", svg, xnb, sources[i], NULL);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.err, "animc plot: warning: 2 sequences of the compiled file and 2 of the source "
+					      "are named 'Arm': plotted is the last"));
+		test_run_release(&r);
+		char *text = (char *)test_read_file(svg, NULL);
+		const char *at = text;
+		read_panel p[3];
+
+		for (int c = 0; c < 3; c++)
+			p[c] = next_panel(&at);
+		/* z ends at 0.7071, where the curve is highest. */
+		double z = read_off(&p[2], p[2].curve_min_y);
+		if (fabs(z - 0.7071068) > 0.01 * (p[2].label_hi - p[2].label_lo))
+			fail_msg("z reads %.6g at its highest", z);
+		assert_non_null(strstr(text, "class=\"warning\""));
+		assert_non_null(strstr(text, "named 'Arm': plotted is the last"));
+		free(text);
+	}
+	free(xml), free(last), free(first), free(svg), free(xnb), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
 	cmocka_unit_test(a_narrow_panel_has_labels_that_differ),
 	cmocka_unit_test(plot_axis_labels_read_true),
+	cmocka_unit_test(plot_draws_the_sequence_that_plays),
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
