@@ -50,7 +50,7 @@ static void help(FILE *out)
 		"  -o, --output FILE       the SVG to write (into a folder that exists; not a\n"
 		"                          file plot reads: COMPILED, SOURCE, the model, a\n"
 		"                          clip document, by any path to it; an existing file\n"
-		"                          only when it holds an SVG); -: the\n"
+		"                          only when it is an SVG, its root <svg>); -: the\n"
 		"                          standard output, and the line saying the worst\n"
 		"                          error goes to stderr\n"
 		"      --bone NAME         the bone (its sequence's name; of several sequences\n"
@@ -1250,18 +1250,46 @@ static bool output_folder_exists(const char *path)
 	return ok;
 }
 
-/* Whether the file's first bytes hold an SVG's root element: a plot of an
- * earlier run, which plot may replace. */
+/* Whether the file's root element is <svg>: a plot of an earlier run, or
+ * another picture, which plot may replace.  The start is read as XML: a
+ * byte order mark, white space, the XML declaration, processing
+ * instructions, comments and a DOCTYPE (with its internal subset) come
+ * before the root.  A page or a document that merely holds or mentions an
+ * <svg> (an HTML page with an inline icon, an example in a comment) is no
+ * SVG. */
 static bool holds_an_svg(const char *path)
 {
-	char head[1025];
+	char head[4097];
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+	const char *p = head, *end;
 
 	if (f)
 		fclose(f);
 	head[n] = '\0';
-	return n == strnlen(head, n) && strstr(head, "<svg") != NULL;
+	if (n != strnlen(head, n))
+		return false;   /* a NUL: no text */
+	if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	for (;; p = end) {
+		p += strspn(p, " \t\r\n");
+		if (strncmp(p, "<?", 2) == 0)
+			end = (end = strstr(p + 2, "?>")) ? end + 2 : NULL;
+		else if (strncmp(p, "<!--", 4) == 0)
+			end = (end = strstr(p + 4, "-->")) ? end + 3 : NULL;
+		else if (strncmp(p, "<!DOCTYPE", 9) == 0) {
+			/* Up to its '>', past an internal subset's "[...]". */
+			end = p + strcspn(p, "[>");
+			if (*end == '[')
+				end = strchr(end, ']');
+			end = end ? strchr(end, '>') : NULL;
+			end = end ? end + 1 : NULL;
+		} else
+			break;
+		if (!end)
+			return false;
+	}
+	return strncmp(p, "<svg", 4) == 0 && p[4] && strchr("> \t\r\n/", p[4]);
 }
 
 /* -o naming one of the inputs would put the SVG in its place: the source
@@ -1289,9 +1317,9 @@ static int refuse_an_input_as_output(const plot_args *a)
 						 "another output", a->out_path, what[i], inputs[i]);
 	free(sidecar);
 	if (status < 0 && S_ISREG(out.st_mode) && out.st_size > 0 && !holds_an_svg(a->out_path))
-		status = cli_usage_error("plot", "-o '%s' is there and holds no SVG (a file an import reads, such as "
-					 "a glTF's buffer, would be one): plot replaces an SVG only; give another output, "
-					 "or delete it first", a->out_path);
+		status = cli_usage_error("plot", "-o '%s' is there and is no SVG (its root element is not <svg>; a "
+					 "file an import reads, such as a glTF's buffer, would be one): plot replaces an "
+					 "SVG only; give another output, or delete it first", a->out_path);
 	return status;
 }
 

@@ -838,7 +838,7 @@ static void plot_refuses_a_model_or_clip_document_as_its_output(void **state)
 	assert_true(test_write_file(buffer, buffer_bytes, buffer_size));
 	r = test_animc("plot", "--bone", "Cab", "-o", buffer, turn, "testdata/sample/Crane/Turn.Animation", NULL);
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "holds no SVG"));
+	assert_non_null(strstr(r.err, "is no SVG"));
 	test_run_release(&r);
 	assert_true(test_same_bytes(buffer, "testdata/gltf/wag data.bin"));
 	for (int k = 0; k < 2; k++) {   /* written, then replaced */
@@ -1151,11 +1151,53 @@ static void plot_draws_the_sequence_that_plays(void **state)
 	free(xml), free(last), free(first), free(svg), free(xnb), free(out), free(src), free(dir);
 }
 
+/* -o replaces a file whose root element is <svg> only.  Any file with
+ * "<svg" in its first kilobyte was taken for one: an HTML page with an
+ * inline icon, an XML file with an example in a comment, a README were
+ * replaced by the plot.  An SVG behind a declaration, a comment and a
+ * DOCTYPE is still one. */
+static void plot_replaces_an_svg_only(void **state)
+{
+	static const char *const not_svg[] = {
+		"<!DOCTYPE html>\n<html><body><p><svg width=\"8\" height=\"8\"><circle r=\"4\"/></svg> notes</p></body></html>\n",
+		"<?xml version=\"1.0\"?>\n<!-- an icon: <svg width=\"8\"/> -->\n<notes><svg-like/></notes>\n",
+		"# Plots\n\nA plot is an `<svg>` element:\n\n    <svg xmlns=\"http://www.w3.org/2000/svg\">\n",
+		"<svgs><svg/></svgs>\n",
+	};
+	static const char svg_text[] = "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- drawn by hand -->\n"
+				       "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" [ <!ENTITY a \"b\"> ]>\n"
+				       "<svg\n xmlns=\"http://www.w3.org/2000/svg\"/>\n";
+	char *dir = test_tmpdir("plot-svg-only"), *out = test_format("%s/page", dir);
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof not_svg / sizeof *not_svg; i++) {
+		assert_true(test_write_file(out, not_svg[i], strlen(not_svg[i])));
+		r = test_animc("plot", "--bone", "Root", "-o", out, UNIFORM, UNIFORM, NULL);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "is no SVG"));
+		test_run_release(&r);
+		size_t size;
+		char *now = (char *)test_read_file(out, &size);
+		assert_int_equal(size, strlen(not_svg[i]));
+		assert_memory_equal(now, not_svg[i], size);
+		free(now);
+	}
+	assert_true(test_write_file(out, svg_text, strlen(svg_text)));
+	r = test_animc("plot", "--bone", "Root", "-o", out, UNIFORM, UNIFORM, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(out, NULL);
+	assert_non_null(strstr(text, "class=\"source\""));
+	free(text), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
 	cmocka_unit_test(a_narrow_panel_has_labels_that_differ),
 	cmocka_unit_test(plot_axis_labels_read_true),
 	cmocka_unit_test(plot_draws_the_sequence_that_plays),
+	cmocka_unit_test(plot_replaces_an_svg_only),
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
