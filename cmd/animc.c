@@ -74,7 +74,7 @@ static int unknown_word(const char *word)
 
 	if (word[0] == '-') {
 		near = cli_nearest(word, options);
-		if (near)
+		if (near && strcmp(near, word) != 0)
 			return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", word, near);
 		return cli_usage_error(NULL, "unknown option '%s'", word);
 	}
@@ -83,7 +83,7 @@ static int unknown_word(const char *word)
 	names[n++] = "help";
 	names[n] = NULL;
 	near = cli_nearest(word, names);
-	if (near)
+	if (near && strcmp(near, word) != 0)
 		return cli_usage_error(NULL, "no command '%s' (did you mean '%s'?)", word, near);
 	return cli_usage_error(NULL, "no command '%s'", word);
 }
@@ -107,12 +107,31 @@ static int write_doc(build_doc_format format)
 	return put ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 }
 
+/* `animc --version` (or `version`, or `help` of either). */
+static void print_version(void)
+{
+	printf("animc %s%s%s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMC_BUILD_ID[0] ? " " : "",
+	       ANIMC_BUILD_ID, ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR, ANIMRT_VERSION_PATCH,
+	       animrt_has_zstd() ? "yes" : "no");
+}
+
+/* `animc help [TOPIC]`: one topic, as a command takes its arguments; a
+ * word after it is a usage error rather than left unread (`help dump
+ * --markdown` printed the terminal help, exit 0). */
 static int run_help(int argc, char **argv)
 {
 	const animc_command *cmd;
 
 	if (argc < 3)
 		return cli_stdout_help("help", print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
+	if (argc > 3)
+		return cli_usage_error("help", "'%s' after '%s': give one command (animc help COMMAND)", argv[3],
+				       argv[2]);
+	/* The usage lists --version beside --help: its help is the version. */
+	if (strcmp(argv[2], "--version") == 0 || strcmp(argv[2], "version") == 0) {
+		print_version();
+		return ANIMC_EXIT_OK;
+	}
 	/* Not listed: `make docs` writes docs/cli.md, docs/animc.1 and
 	 * docs/animc.bash-completion with these. */
 	if (strcmp(argv[2], "--markdown") == 0 || strcmp(argv[2], "--man") == 0 ||
@@ -169,9 +188,7 @@ int main(int argc, char **argv)
 		return finish(NULL, cli_stdout_help(NULL, print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("animc %s%s%s (loader %d.%d.%d, zstd %s)\n", ANIMC_VERSION_STRING, ANIMC_BUILD_ID[0] ? " " : "",
-		       ANIMC_BUILD_ID, ANIMRT_VERSION_MAJOR, ANIMRT_VERSION_MINOR, ANIMRT_VERSION_PATCH,
-		       animrt_has_zstd() ? "yes" : "no");
+		print_version();
 		return finish(NULL, ANIMC_EXIT_OK);
 	}
 	if (strcmp(argv[1], "help") == 0)

@@ -1146,6 +1146,40 @@ static void every_way_to_ask_for_help_gives_the_same_text(void **state)
 	test_run_release(&usage);
 }
 
+/* help takes one topic.  `help --version` was an unknown option whose
+ * hint was the word typed ("did you mean '--version'?"): it prints the
+ * version, as `--version` does.  A word after the topic was left unread
+ * (`help --man --markdown` printed the man page, `help dump --markdown`
+ * the terminal help, exit 0): a usage error, nothing printed. */
+static void help_takes_one_topic(void **state)
+{
+	static const char *const extra[][3] = { { "dump", "extra" }, { "--man", "--markdown" },
+						{ "dump", "--markdown" }, { "--version", "dump" } };
+	test_run version = test_animc("--version", NULL);
+
+	(void)state;
+	assert_int_equal(version.status, 0);
+	for (int i = 0; i < 2; i++) {
+		test_run r = test_animc("help", i ? "version" : "--version", NULL);
+
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.out, version.out);
+		assert_string_equal(r.err, "");
+		test_run_release(&r);
+	}
+	test_run_release(&version);
+	for (size_t i = 0; i < sizeof extra / sizeof *extra; i++) {
+		test_run r = test_animc("help", extra[i][0], extra[i][1], NULL);
+		char *said = test_format("'%s' after '%s'", extra[i][1], extra[i][0]);
+
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.out, "");
+		assert_non_null(strstr(r.err, said));
+		free(said);
+		test_run_release(&r);
+	}
+}
+
 /* The JSON view of a compact constant (FORMAT.md 7.6): a list of one vector,
  * as the original layout's fixed tracks print; scripts read this form. */
 static void dump_json_prints_a_compact_constant_as_a_list_of_one_vector(void **state)
@@ -1242,6 +1276,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 	cmocka_unit_test(a_closed_standard_output_is_a_failure),
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
+	cmocka_unit_test(help_takes_one_topic),
 	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),
 	cmocka_unit_test(clean_and_outputs_describe_their_own_options),
 	cmocka_unit_test(completion_lists_each_option_once),
