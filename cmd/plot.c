@@ -716,7 +716,10 @@ static void panel(FILE *out, const frame *f, const char *label)
 	for (int i = 1; i < 4; i++)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", LEFT,
 			f->top + PANEL * i / 4, WIDTH - RIGHT, f->top + PANEL * i / 4);
-	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", f->top + 14, label);
+	/* The name halfway down the margin, where no axis label is: beside
+	 * the top one, a long label ran into it ("error0.00115"). */
+	fprintf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
+		f->top + PANEL / 2 + 5, label);
 	axis_label(f->hi, f->hi - f->lo, hi);
 	axis_label(f->lo, f->hi - f->lo, lo);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%s</text>\n", LEFT - 4,

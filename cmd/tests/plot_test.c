@@ -1192,12 +1192,51 @@ static void plot_replaces_an_svg_only(void **state)
 	free(text), free(out), free(dir);
 }
 
+/* A panel's name (x, y, z, w, error; 13 pixels, bold) and its axis labels
+ * (10 pixels) share the left margin: the name sat on the top label's line,
+ * and read as one word with it ("error0.00115").  Every name is on lines
+ * of its own. */
+static void panel_names_stand_apart_from_axis_labels(void **state)
+{
+	char *dir = test_tmpdir("plot-names"), *svg = test_format("%s/p.svg", dir);
+	test_run r = test_animc("plot", "--bone", "Root", "--track", "translation", "--tolerance", "1e30,1,1", "-o", svg,
+				UNIFORM, UNIFORM, NULL);
+	size_t names = 0;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(svg, NULL);
+	for (const char *n = text; (n = strstr(n, "font-size=\"13\" font-weight=\"bold\">")); n++, names++) {
+		const char *start = n;
+
+		while (strncmp(start, "<text", 5) != 0)
+			start--;
+		double name_y = strtod(strstr(start, "y=\"") + 3, NULL);
+		for (const char *l = text; (l = strstr(l, "font-size=\"10\" text-anchor=\"end\">")); l++) {
+			const char *at = l;
+
+			while (strncmp(at, "<text", 5) != 0)
+				at--;
+			double label_y = strtod(strstr(at, "y=\"") + 3, NULL);
+			/* Baselines: the name's 13 pixels above it, a label's 10. */
+			if (name_y - 13 < label_y && label_y - 10 < name_y)
+				fail_msg("the name '%.*s' (at y %g) and the label '%.*s' (at y %g) share a line",
+					 (int)strcspn(n + 34, "<"), n + 34, name_y, (int)strcspn(l + 33, "<"), l + 33,
+					 label_y);
+		}
+	}
+	assert_int_equal(names, 4);   /* x y z error */
+	free(text), free(svg), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
 	cmocka_unit_test(a_narrow_panel_has_labels_that_differ),
 	cmocka_unit_test(plot_axis_labels_read_true),
 	cmocka_unit_test(plot_draws_the_sequence_that_plays),
 	cmocka_unit_test(plot_replaces_an_svg_only),
+	cmocka_unit_test(panel_names_stand_apart_from_axis_labels),
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
