@@ -135,6 +135,17 @@ static void completion_completes_commands_options_and_values(void **state)
 	out = complete("animc plot --track t", 3);
 	assert_string_equal(out, "translation\n");
 	free(out);
+	/* --opt=VALUE, which every command takes: bash splits the word at
+	 * '=', and the value completed nothing (or file names). */
+	out = complete("animc plot --track = r", 4);
+	assert_string_equal(out, "rotation\n");
+	free(out);
+	out = complete("animc build --layout =", 3);
+	assert_string_equal(out, "original\ncompact\n");
+	free(out);
+	out = complete("animc build --skeleton = testdata/mgcb/Con", 4);
+	assert_string_equal(out, "testdata/mgcb/Content.mgcb\n");
+	free(out);
 	/* A file-valued option completes file names: --mgcb's PROJECT too. */
 	const char *const file_takers[] = { "build", "outputs", "watch" };
 	for (size_t i = 0; i < 3; i++) {

@@ -870,6 +870,13 @@ static void completion_write(FILE *out, const animc_command *const *commands)
 	      "# table (lib/build/options.c) and each command's help.  Do not edit: run `make docs`.\n"
 	      "_animc()\n{\n"
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts\n"
+	      "\t# --opt=VALUE: bash splits the word at '=' (COMP_WORDBREAKS), giving cur '=' or prev\n"
+	      "\t# '='; the value completes as after --opt VALUE.\n"
+	      "\tif [ \"$cur\" = = ] && [ \"$COMP_CWORD\" -gt 2 ]; then\n"
+	      "\t\tcur= prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	      "\telif [ \"$prev\" = = ] && [ \"$COMP_CWORD\" -gt 3 ]; then\n"
+	      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}\n"
+	      "\tfi\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
 	for (size_t i = 0; commands[i]; i++)
