@@ -1360,10 +1360,39 @@ static void a_unicode_project_reads_as_its_utf8_twin(void **state)
 	free(want), free(out), free(project), free(dir);
 }
 
+/* An empty /outputDir: is the project's folder, as MGCB takes it, from
+ * whatever working folder: built from that folder itself it failed with
+ * "cannot create folder ''", naming no file or line. */
+static void an_empty_output_dir_is_the_projects_folder(void **state)
+{
+	char *dir = test_tmpdir("mgcb-empty-out"), *project = test_format("%s/C.mgcb", dir);
+	char *wave = test_format("%s/src/Wave.xnb", dir), *animc = realpath(test_animc_path(), NULL);
+	static const char text[] = "/outputDir:\n/build:src/Wave.Animation\n";
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	assert_true(test_write_file(project, text, strlen(text)));
+	r = test_exec("sh", "-c", "mkdir -p \"$0/src\" && cp testdata/sample/Crane/Wave.Animation \"$0/src/\" && "
+		      "cd \"$0\" && \"$1\" build -q --mgcb C.mgcb", dir, animc, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(wave));
+	/* From its parent, the same place. */
+	r = test_animc("outputs", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	char *listed = test_format("%s\n", wave);
+	assert_string_equal(r.out, listed);
+	test_run_release(&r);
+	free(listed), free(animc), free(wave), free(project), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
 	cmocka_unit_test(a_project_error_is_in_the_reports_at_its_line),
+	cmocka_unit_test(an_empty_output_dir_is_the_projects_folder),
 	cmocka_unit_test(incremental_with_the_project_as_a_dependency),
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),

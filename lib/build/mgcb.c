@@ -852,6 +852,12 @@ static void output_dir_settle(reader *rd)
 	 * stays as written, below that file's folder, to be refused. */
 	out->output_dir = dir[0] == '/' ? strdup(dir) : cli_path_join(rd->dir, is_included ? rel : dir,
 								       is_included ? dir : NULL);
+	/* An empty one is the project's folder, as MGCB takes it: "." when
+	 * that is the working folder (it was "", which no folder is). */
+	if (out->output_dir && !out->output_dir[0]) {
+		free(out->output_dir);
+		out->output_dir = strdup(".");
+	}
 	out->output_dir_line = rd->output_dir_line;
 	out->output_dir_file = rd->output_dir_file;
 	out->is_output_dir_outside = is_included || (dir[0] && !stays_below(dir));
