@@ -606,28 +606,28 @@ static void parts_cut_between_keys_are_no_bigger_than_the_original_layout(void *
 	free(report), free(src), free(dir);
 }
 
-/* A RobotGame clip of one bone, 10 s of keys every 1/30 s (six digits),
- * moving along x at 10 units/s and turning back sharply at 5 s. */
-static char *write_kink(const char *dir)
+/* A RobotGame clip of one bone, `seconds` of keys every 1/30 s (six
+ * digits), moving along x at 10 units/s and turning back sharply halfway. */
+static char *write_kink(const char *dir, int seconds)
 {
 	char *path = test_format("%s/kink.Animation", dir), *doc;
-	char values[32768] = "", stamps[8192] = "";
+	char values[65536] = "", stamps[16384] = "";
 	size_t vl = 0, tl = 0;
-	const int count = 301;
+	const int count = 30 * seconds + 1;
 
 	for (int k = 0; k < count; k++) {
-		double t = k / 30.0, x = t < 5 ? 10 * t : 100 - 10 * t;
+		double t = k / 30.0, x = t < seconds / 2.0 ? 10 * t : 10 * seconds - 10 * t;
 
 		vl += (size_t)snprintf(values + vl, sizeof values - vl, "<Vector3><X>%.6f</X><Y>0</Y><Z>0</Z></Vector3>",
 				       x);
 		tl += (size_t)snprintf(stamps + tl, sizeof stamps - tl, "<float>%.6f</float>", t);
 	}
 	doc = test_format("<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount>"
-			  "<Duration>10</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
-			  "<KeyCount>%d</KeyCount><Duration>10</Duration><KeyInterval>0</KeyInterval>"
+			  "<Duration>%d</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName>"
+			  "<KeyCount>%d</KeyCount><Duration>%d</Duration><KeyInterval>0</KeyInterval>"
 			  "<HasTranslation>true</HasTranslation><HasTime>true</HasTime>"
 			  "<Translation>%s</Translation><Time>%s</Time></KeyFrameSequence>"
-			  "</KeyFrameSequences></AnimationSequence>", count, values, stamps);
+			  "</KeyFrameSequences></AnimationSequence>", seconds, count, seconds, values, stamps);
 	assert_true(test_write_file(path, doc, strlen(doc)));
 	free(doc);
 	return path;
@@ -675,16 +675,27 @@ static char *expect_written_as_reduced(const char *dir, const char *src, const c
  * --tolerance default writes it, and the warning says why. */
 static void finer_grids_bigger_than_the_original_layout_are_not_tried(void **state)
 {
-	char *dir = test_tmpdir("compact-kink"), *src = write_kink(dir);
-	char *err = expect_written_as_reduced(dir, src, "P=0.0123:9.9", "kink/P.xnb");
+	/* 10 s: the grid twice as fine is tried; 20 s: only the keys' own
+	 * (the warning said "up to 1 times finer"). */
+	static const struct {
+		int seconds;
+		const char *split, *grids;
+	} takes[] = { { 10, "P=0.0123:9.9", "on a grid up to 2 times finer than the keys' spacing" },
+		      { 20, "P=0.0123:19.9", "on the keys' own grid" } };
 
 	(void)state;
-	if (!strstr(err, "kink.Animation:1: warning: clip 'P': the compact layout cannot hold it within the "
-			 "tolerance on a grid up to 2 times finer than the keys' spacing") ||
-	    !strstr(err, "and the mask bits of a finer one alone come to more bytes than the original layout; "
-			 "wrote this clip in the original layout (reader version 0) within the same tolerance, in "))
-		fail_msg("%s", err);
-	free(err), free(src), free(dir);
+	for (size_t i = 0; i < 2; i++) {
+		char *dir = test_tmpdir(i ? "compact-kink-20" : "compact-kink"), *src = write_kink(dir, takes[i].seconds);
+		char *err = expect_written_as_reduced(dir, src, takes[i].split, "kink/P.xnb");
+		char *said = test_format("kink.Animation:1: warning: clip 'P': the compact layout cannot hold it within "
+					 "the tolerance %s (key times off", takes[i].grids);
+
+		if (!strstr(err, said) ||
+		    !strstr(err, "and the mask bits of a finer one alone come to more bytes than the original layout; "
+				 "wrote this clip in the original layout (reader version 0) within the same tolerance, in "))
+			fail_msg("%s", err);
+		free(said), free(err), free(src), free(dir);
+	}
 }
 
 #define TWO_PI 6.283185307179586

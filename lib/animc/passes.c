@@ -856,18 +856,25 @@ static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options 
 				       (unsigned long long)original_bytes);
 	else if (untried == 0)
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
-				       "its key times lie on no compact grid but one of many more samples than keys "
-				       "(uneven times), whose mask bits alone come to more bytes than the original "
-				       "layout; wrote this clip in the original layout (reader version 0) within the "
-				       "same tolerance, in %llu bytes", (unsigned long long)original_bytes);
-	else if (untried > 0)
+				       "the mask bits of the compact layout on its keys' grid alone come to more bytes "
+				       "than the original layout; wrote this clip in the original layout (reader "
+				       "version 0) within the same tolerance, in %llu bytes",
+				       (unsigned long long)original_bytes);
+	else if (untried > 0) {
+		char grids[64];
+
+		if (untried == 1)
+			snprintf(grids, sizeof grids, "on the keys' own grid");
+		else
+			snprintf(grids, sizeof grids, "on a grid up to %u times finer than the keys' spacing",
+				 1u << (untried - 1));
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
-				       "the compact layout cannot hold it within the tolerance on a grid up to %u "
-				       "times finer than the keys' spacing (key times off every grid from 0, as in a "
-				       "part cut between keys), and the mask bits of a finer one alone come to more "
-				       "bytes than the original layout; wrote this clip in the original layout "
-				       "(reader version 0) within the same tolerance, in %llu bytes",
-				       1u << (untried - 1), (unsigned long long)original_bytes);
+				       "the compact layout cannot hold it within the tolerance %s (key times off "
+				       "every grid from 0, as in a part cut between keys), and the mask bits of a "
+				       "finer one alone come to more bytes than the original layout; wrote this clip "
+				       "in the original layout (reader version 0) within the same tolerance, in %llu "
+				       "bytes", grids, (unsigned long long)original_bytes);
+	}
 	else
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, 0, 0,
 				       "%s; wrote this clip in the original layout (reader version 0) within the "
