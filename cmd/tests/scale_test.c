@@ -868,51 +868,83 @@ static void a_silent_server_is_said(void **state)
 	free(url), free(out), free(src), free(dir);
 }
 
-/* A CMake rule (`--base /abs/src /abs/src/Wave.Animation`) and `animc watch`
- * or a folder build (`src`, from the project's folder) into one folder at
- * once: one source spelt two ways.  The build that saved second took the
- * other's record for another source's, said output-taken-over ("give one
- * another name"), and failed under --warnings-as-errors.  The build held
- * here is the one that saves second: its lookups wait out a server that
- * never answers, while the other runs whole. */
-static void one_source_spelt_two_ways_at_once_is_one_source(void **state)
+/* `animc build -q --cache-url URL --cache-timeout 3 --cache-min-size 0
+ * ARGS... -o out SOURCE` from `dir`, its standard error into err_path: its
+ * lookups wait out a server that never answers (URL), so that it saves
+ * its manifest after a build run meanwhile.  Returns once the lookups are
+ * made (the running marker is there, and a little more). */
+static pid_t start_held_build(const char *dir, const char *url, const char *err_path, const char *const *args)
 {
-	char *dir = test_tmpdir("one_source_spelt_two_ways"), *src = sample_sources(dir);
-	char *out = test_format("%s/out", dir), *err_path = test_format("%s/err", dir);
-	char *wave = test_format("%s/Wave.Animation", src), *report = test_format("%s/r.json", dir);
-	int fd, status;
-	char *url = silent_server(&fd), *animc = realpath(test_animc_path(), NULL);
-	char *whole_src = realpath(src, NULL), *whole_wave = realpath(wave, NULL);
-	pid_t pid = fork();
-	test_run run;
+	char *animc = realpath(test_animc_path(), NULL), *out = test_format("%s/out", dir);
+	pid_t pid;
 
-	(void)state;
-	assert_true(pid >= 0 && animc && whole_src && whole_wave);
+	assert_non_null(animc);
+	pid = fork();
+	assert_true(pid >= 0);
 	if (pid == 0) {
-		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* execv takes char *const[]: copies (the process execs or ends). */
+		static const char *const head[] = { "animc", "build", "-q", "--cache-url", NULL, "--cache-timeout", "3",
+						    "--cache-min-size", "0" };
+		char *argv[24] = { NULL };
+		int n = 0, err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
+		for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+			argv[n++] = strdup(head[i] ? head[i] : url);
+		for (size_t i = 0; args[i] && n < 22; i++)
+			argv[n++] = strdup(args[i]);
 		dup2(null, 1);
 		dup2(err, 2);
 		if (chdir(dir) != 0)
 			_exit(126);
-		execl(animc, "animc", "build", "-q", "--warnings-as-errors", "--cache-url", url,
-		      "--cache-timeout", "3", "--cache-min-size", "0", "-o", "out", "src", (char *)NULL);
+		execv(animc, argv);
 		_exit(127);
 	}
-	/* Its lookups are made (connected, unanswered) once the running
-	 * marker is there: then the other build, whole. */
 	for (int k = 0; k < 10000 && !test_has_running_marker(out); k++)
 		usleep(1000);
 	usleep(500000);
-	run = test_animc("build", "-q", "--warnings-as-errors", "--base", whole_src, "-o", out, whole_wave, NULL);
-	expect_ok(&run);
-	test_run_release(&run);
+	free(out), free(animc);
+	return pid;
+}
+
+/* The held build's end: its exit status 0, and no output-taken-over said. */
+static void expect_held_build_ok(pid_t pid, const char *err_path)
+{
+	int status;
+
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	char *text = (char *)test_read_file(err_path, NULL);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strstr(text, "output-taken-over"))
 		fail_msg("status %d: %s", status, text);
 	free(text);
+}
+
+/* A CMake rule (`--base /abs/src /abs/src/Wave.Animation`) and `animc watch`
+ * or a folder build (`src`, from the project's folder) into one folder at
+ * once: one source spelt two ways.  The build that saved second took the
+ * other's record for another source's, said output-taken-over ("give one
+ * another name"), and failed under --warnings-as-errors: also when the
+ * source was deleted before it saved.  And where the two cut the source
+ * into other parts, the other build's parts were recorded nowhere, so that
+ * `animc clean` and --prune never found them. */
+static void one_source_spelt_two_ways_at_once_is_one_source(void **state)
+{
+	char *dir = test_tmpdir("one_source_spelt_two_ways"), *src = sample_sources(dir);
+	char *out = test_format("%s/out", dir), *err_path = test_format("%s/err", dir);
+	char *wave = test_format("%s/Wave.Animation", src), *report = test_format("%s/r.json", dir);
+	int fd;
+	char *url = silent_server(&fd);
+	char *whole_src = realpath(src, NULL), *whole_wave = realpath(wave, NULL);
+	static const char *const folder[] = { "--warnings-as-errors", "-o", "out", "src", NULL };
+	test_run run;
+
+	(void)state;
+	assert_true(whole_src && whole_wave);
+	pid_t pid = start_held_build(dir, url, err_path, folder);
+	run = test_animc("build", "-q", "--warnings-as-errors", "--base", whole_src, "-o", out, whole_wave, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	expect_held_build_ok(pid, err_path);
 	/* One record of each source: up to date by either spelling. */
 	char *statuses;
 	run = test_animc("build", "-q", "--report", report, "--base", whole_src, "-o", out, whole_wave, NULL);
@@ -927,8 +959,32 @@ static void one_source_spelt_two_ways_at_once_is_one_source(void **state)
 	statuses = report_statuses(report);
 	assert_int_equal(count_word(statuses, "up-to-date"), SAMPLE_COUNT);
 	free(statuses);
+	/* Cut into other parts at once: the other build's part is an orphan,
+	 * which clean removes. */
+	static const char *const parts[] = { "--split", "A=0:0.5", "--split", "B=0.5:1", "--base", "src", "-o", "out",
+					     "src/Wave.Animation", NULL };
+	pid = start_held_build(dir, url, err_path, parts);
+	run = test_animc("build", "-q", "--split", "C=0.2:0.7", "--base", whole_src, "-o", out, whole_wave, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	expect_held_build_ok(pid, err_path);
+	char *part_c = test_format("%s/Wave/C.xnb", out);
+	assert_true(test_file_exists(part_c));
+	run = test_animc("clean", "-o", out, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	assert_false(test_file_exists(part_c));
+	/* The source deleted once both have read it, before the held build
+	 * saves. */
+	pid = start_held_build(dir, url, err_path, folder);
+	run = test_animc("build", "-q", "--warnings-as-errors", "--base", whole_src, "-o", out, whole_wave, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	assert_int_equal(unlink(wave), 0);
+	expect_held_build_ok(pid, err_path);
 	close(fd);
-	free(whole_wave), free(whole_src), free(animc), free(url), free(report), free(wave), free(err_path), free(out), free(src), free(dir);
+	free(part_c), free(whole_wave), free(whole_src), free(url), free(report), free(wave), free(err_path), free(out),
+		free(src), free(dir);
 }
 
 static const struct CMUnitTest tests[] = {

@@ -1090,45 +1090,48 @@ static bool drop_output(manifest_entry *e, uint32_t k, cli_bytes *copies)
 	return true;
 }
 
-/* A source file and its folder by device and inode, with the place it is
- * built to: what same_file_and_folder compares, kept to look up. */
+/* A source by its folder (device and inode) and its name there, with the
+ * place it is built to: what same_file_and_folder compares, but for a
+ * source deleted since it was built, kept to look up.  `entry` is its
+ * index among this run's entries. */
 typedef struct {
-	dev_t dev, dir_dev;
-	ino_t ino, dir_ino;
-	const char *out_base;
+	dev_t dir_dev;
+	ino_t dir_ino;
+	const char *leaf, *out_base;
+	size_t entry;
 } source_id;
 
-static bool source_id_of(const manifest_entry *e, source_id *id)
+static bool source_id_of(const manifest_entry *e, size_t entry, source_id *id)
 {
-	struct stat st, dir;
-	char *folder = strndup(e->source, (size_t)(cli_basename(e->source) - e->source));
-	bool known = folder && stat(e->source, &st) == 0 && stat(folder[0] ? folder : ".", &dir) == 0;
+	struct stat dir;
+	const char *leaf = cli_basename(e->source);
+	char *folder = strndup(e->source, (size_t)(leaf - e->source));
+	bool known = folder && stat(folder[0] ? folder : ".", &dir) == 0;
 
 	free(folder);
 	if (known)
-		*id = (source_id){ st.st_dev, dir.st_dev, st.st_ino, dir.st_ino, e->out_base ? e->out_base : "" };
+		*id = (source_id){ dir.st_dev, dir.st_ino, leaf, e->out_base ? e->out_base : "", entry };
 	return known;
 }
 
 static int compare_source_id(const void *pa, const void *pb)
 {
 	const source_id *a = pa, *b = pb;
+	int c;
 
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	if (a->ino != b->ino)
-		return a->ino < b->ino ? -1 : 1;
 	if (a->dir_dev != b->dir_dev)
 		return a->dir_dev < b->dir_dev ? -1 : 1;
 	if (a->dir_ino != b->dir_ino)
 		return a->dir_ino < b->dir_ino ? -1 : 1;
+	if ((c = strcmp(a->leaf, b->leaf)) != 0)
+		return c;
 	return strcmp(a->out_base, b->out_base);
 }
 
-/* The files this run's entries (entries[0, mine)) are, sorted; *count of
- * them (a source gone since is left out).  NULL with *count 0 when there
- * is none, or when out of memory: then two spellings of one file are taken
- * for two sources, and the merge says output-taken-over of them. */
+/* The sources of this run's entries (entries[0, mine)), sorted; *count of
+ * them (one whose folder is gone is left out).  NULL with *count 0 when
+ * there is none, or when out of memory: then two spellings of one file
+ * are taken for two sources, and the merge says output-taken-over of them. */
 static source_id *ids_of(const manifest_entry *entries, size_t mine, size_t *count)
 {
 	source_id *ids = mine ? malloc(mine * sizeof *ids) : NULL;
@@ -1138,21 +1141,60 @@ static source_id *ids_of(const manifest_entry *entries, size_t mine, size_t *cou
 	if (!ids)
 		return NULL;
 	for (size_t e = 0; e < mine; e++)
-		n += source_id_of(&entries[e], &ids[n]);
+		n += source_id_of(&entries[e], e, &ids[n]);
 	qsort(ids, n, sizeof *ids, compare_source_id);
 	*count = n;
 	return ids;
 }
 
-/* Whether another build's entry is a source of this run spelt another way
+/* This run's entry of another build's source spelt another way
  * ("art/Walk.Animation" and "$PWD/art/Walk.Animation", a CMake rule and a
  * watch at once): one source, which this run compiled last, as when both
- * spell it alike. */
-static bool is_one_of(const source_id *ids, size_t count, const manifest_entry *theirs)
+ * spell it alike.  NULL when it is another source. */
+static const manifest_entry *one_of(const source_id *ids, size_t count, const manifest_entry *entries,
+				    const manifest_entry *theirs)
 {
 	source_id id;
+	const source_id *hit;
 
-	return count && source_id_of(theirs, &id) && bsearch(&id, ids, count, sizeof *ids, compare_source_id);
+	if (!count || !source_id_of(theirs, 0, &id) || !(hit = bsearch(&id, ids, count, sizeof *ids, compare_source_id)))
+		return NULL;
+	return &entries[hit->entry];
+}
+
+/* Another build's entries into the merged view (entries[0, mine) this
+ * run's), but for the sources this run compiled or pruned.  Of a source
+ * this run compiled, the other build's outputs that this run's record
+ * does not hold (another --split, another clip list) become orphans, as a
+ * build after it would have made them: `animc clean` and --prune find
+ * them.  The count of entries; *orphan_count grows. */
+static size_t merge_theirs(const manifest *ours, const manifest *latest, const cli_strings *pruned,
+			   manifest_entry *entries, size_t mine, manifest_output *orphans, size_t *orphan_count)
+{
+	size_t id_count, count = mine;
+	source_id *ids = ids_of(entries, mine, &id_count);
+
+	for (size_t i = 0; i < latest->count; i++) {
+		const manifest_entry *theirs = &latest->entries[i], *found = manifest_find(ours, theirs->source);
+		const manifest_entry *same = found && found->is_ours ? found : one_of(ids, id_count, entries, theirs);
+
+		if (!same) {
+			if (!has_string(pruned, theirs->source))
+				entries[count++] = *theirs;
+			continue;
+		}
+		for (uint32_t k = 0; k < theirs->output_count; k++) {
+			const char *path = theirs->outputs[k].path;
+			bool held = has_orphan(orphans, *orphan_count, path);
+
+			for (size_t e = 0; e < mine && !held; e++)
+				held = has_orphan(entries[e].outputs, entries[e].output_count, path);
+			if (!held && !has_orphan(same->outputs, same->output_count, path))
+				orphans[(*orphan_count)++] = theirs->outputs[k];
+		}
+	}
+	free(ids);
+	return count;
 }
 
 /*
@@ -1277,7 +1319,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	/* Another build saved meanwhile: its entries stay, but for the
 	 * sources this run compiled or dropped. */
 	entries = malloc((ours->count + latest.count + 1) * sizeof *entries);
-	orphans = malloc((ours->orphan_count + latest.orphan_count + 1) * sizeof *orphans);
+	orphans = malloc((ours->orphan_count + manifest_output_total(&latest) + 1) * sizeof *orphans);
 	if (!entries || !orphans) {
 		free(entries);
 		free(orphans);
@@ -1296,19 +1338,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	for (size_t i = 0; i < ours->count; i++)
 		if (ours->entries[i].is_ours)
 			entries[view.count++] = ours->entries[i];
-	size_t mine = view.count, id_count;
-	source_id *ids = ids_of(entries, mine, &id_count);
-
-	for (size_t i = 0; i < latest.count; i++) {
-		const manifest_entry *found = manifest_find(ours, latest.entries[i].source);
-
-		if ((!found || !found->is_ours) && !has_string(pruned, latest.entries[i].source) &&
-		    !is_one_of(ids, id_count, &latest.entries[i]))
-			entries[view.count++] = latest.entries[i];
-	}
-	free(ids);
-	cli_bytes copies = { 0 };
-	bool owned = !ctx->options || one_owner_an_output(ctx, entries, mine, view.count, &copies);
+	size_t mine = view.count;
 	for (size_t i = 0; i < ours->orphan_count; i++)
 		orphans[view.orphan_count++] = ours->orphans[i];
 	for (size_t i = 0; i < latest.orphan_count; i++) {
@@ -1321,6 +1351,9 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		if (!claimed)
 			orphans[view.orphan_count++] = latest.orphans[i];
 	}
+	view.count = merge_theirs(ours, &latest, pruned, entries, mine, orphans, &view.orphan_count);
+	cli_bytes copies = { 0 };
+	bool owned = !ctx->options || one_owner_an_output(ctx, entries, mine, view.count, &copies);
 	view.entries = entries;
 	view.orphans = orphans;
 	ok = owned ? manifest_save(&view, path, &ctx->saved, err) : cli_error_set(err, "out of memory");
