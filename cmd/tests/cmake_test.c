@@ -534,24 +534,33 @@ static void configure_assets(const char *dir)
 
 /* A file named alone in SOURCES is held to the same names as a folder's
  * files: a tab in its name was taken, and make failed with "No rule to
- * make target" naming part of it. */
+ * make target" naming part of it.  So are the folders above a source, which
+ * the depfile names too: ':' there failed make ("target pattern contains no
+ * '%'") and left Ninja compiling on every build. */
 static void lone_files_a_rule_cannot_carry_are_refused(void **state)
 {
-	char *dir = assets_project("cmake-lone-names", "\"art/tab\tx.Animation\" \"art/Run#2.Animation\" art/Wave.Animation",
+	char *dir = assets_project("cmake-lone-names",
+				   "\"art/tab\tx.Animation\" \"art/Run#2.Animation\" art/Wave.Animation "
+				   "\"art/my:dir/Walk.Animation\" art/br[1]/Idle.Animation art/eq=1",
 				   "");
 	char *crane = realpath("testdata/sample/Crane", NULL);
 	test_run r;
 
 	(void)state;
-	r = test_exec("sh", "-c", "cd \"$0\" && mkdir art && cp \"$1\"/Wave.Animation art/ && "
-		      "cp \"$1\"/Turn.Animation \"art/tab\tx.Animation\" && cp \"$1\"/Turn.Animation art/Run#2.Animation",
+	r = test_exec("sh", "-c", "cd \"$0\" && mkdir -p art/my:dir art/br[1] art/eq=1 && cp \"$1\"/Wave.Animation art/ && "
+		      "cp \"$1\"/Turn.Animation \"art/tab\tx.Animation\" && cp \"$1\"/Turn.Animation art/Run#2.Animation && "
+		      "cp \"$1\"/Turn.Animation art/my:dir/Walk.Animation && cp \"$1\"/Idle.Animation art/br[1]/ && "
+		      "cp \"$1\"/Idle.Animation art/eq=1/",
 		      dir, crane, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	r = configure_assets_run(dir);
 	char *err = unfolded(r.err);
 	if (r.status == 0 || !strstr(err, "tab\tx.Animation: its name holds a control character") ||
-	    !strstr(err, "Run#2.Animation: its name holds '#'") || strstr(err, "Wave.Animation: its name"))
+	    !strstr(err, "Run#2.Animation: its name holds '#'") || strstr(err, "Wave.Animation: its") ||
+	    !strstr(err, "my:dir/Walk.Animation: its folder holds ':'") ||
+	    !strstr(err, "br[1]/Idle.Animation: its folder holds one of") ||
+	    !strstr(err, "eq=1/Idle.Animation: its folder holds one of"))
 		fail_msg("cmake: exit %d\n%s", r.status, r.err);
 	test_run_release(&r);
 	free(err), free(crane), free(dir);

@@ -125,6 +125,36 @@ function(_animc_failed_rule stamp file)
     VERBATIM)
 endfunction()
 
+# Why a rule cannot carry `text` (a source's name, or its folders' path)
+# in `result`, empty when it can.  CMake refuses '#' in an output; '%', a
+# pattern to make, is escaped in the depfile, which CMake reads back as
+# another path, and so is ':' (a target pattern to make); CMake writes '$'
+# into the depfile it hands Ninja as it is, where Ninja's reader stops at
+# it; the characters animc --depfile refuses (make and Ninja do not both
+# read them: docs/build.md); make reads NAME(MEMBER) as an archive member.
+# Such a rule would fail or never settle.
+function(_animc_bad_name result text control)
+  set(bad "")
+  if(text MATCHES "#")
+    set(bad "'#', which CMake does not allow in a rule's output")
+  elseif(text MATCHES "%")
+    set(bad "'%', which depfiles escape and CMake misreads")
+  elseif(text MATCHES ":")
+    set(bad "':', which depfiles escape and CMake misreads")
+  elseif(CMAKE_GENERATOR MATCHES "Ninja" AND text MATCHES "[$]")
+    set(bad "'$', which Ninja misreads in a depfile")
+  elseif(text MATCHES "[\"&'*;<>?^`|=[]")
+    set(bad "one of \" & ' * ; < > ? ^ ` | = [, which make and Ninja do not both read in a depfile "
+            "(animc --depfile refuses it)")
+  elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND text MATCHES "[^ /]\\([^/]*\\)$")
+    set(bad "NAME(...), which make reads as an archive member")
+  elseif(text MATCHES "${control}")
+    set(bad "a control character (a tab, a line break), which animc --depfile refuses and make "
+            "splits at")
+  endif()
+  set(${result} "${bad}" PARENT_SCOPE)
+endfunction()
+
 function(animc_add_assets name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR" "SOURCES;OPTIONS")
   if(NOT ARG_OUTPUT_DIR OR NOT ARG_SOURCES)
@@ -254,39 +284,22 @@ function(animc_add_assets name)
          rel MATCHES "\\.(swp|tmp)$")
         continue()
       endif()
-      # Names a rule cannot carry: CMake refuses '#' in an output; '%',
-      # a pattern to make, is escaped in the depfile, which CMake reads
-      # back as another path, and so is ':' (a target pattern to make);
-      # CMake writes '$' into the depfile it hands Ninja as it is, where
-      # Ninja's reader stops at it; the characters animc --depfile refuses
-      # (make and Ninja do not both read them: docs/build.md); make reads
-      # NAME(MEMBER) as an archive member.  Such a rule would fail or never
-      # settle.  Each is named; the configure step fails.
-      # (A file named alone in SOURCES: its own name.)
+      # Names a rule cannot carry (_animc_bad_name): the name below the
+      # SOURCES folder (a file named alone there: its own name), then the
+      # folders above it, which the depfile names as well.
       set(checked "${rel}")
       if(NOT base)
         get_filename_component(checked "${file}" NAME)
       endif()
-      set(bad "")
-      if(checked MATCHES "#")
-        set(bad "'#', which CMake does not allow in a rule's output")
-      elseif(checked MATCHES "%")
-        set(bad "'%', which depfiles escape and CMake misreads")
-      elseif(checked MATCHES ":")
-        set(bad "':', which depfiles escape and CMake misreads")
-      elseif(CMAKE_GENERATOR MATCHES "Ninja" AND checked MATCHES "[$]")
-        set(bad "'$', which Ninja misreads in a depfile")
-      elseif(checked MATCHES "[\"&'*;<>?^`|=[]")
-        set(bad "one of \" & ' * ; < > ? ^ ` | = [, which make and Ninja do not both read in a depfile "
-                "(animc --depfile refuses it)")
-      elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND checked MATCHES "[^ /]\\([^/]*\\)$")
-        set(bad "NAME(...), which make reads as an archive member")
-      elseif(checked MATCHES "${control}")
-        set(bad "a control character (a tab, a line break), which animc --depfile refuses and make "
-                "splits at")
+      get_filename_component(above "${file}" DIRECTORY)
+      _animc_bad_name(bad "${checked}" "${control}")
+      set(where "name")
+      if(NOT bad)
+        _animc_bad_name(bad "${above}/" "${control}")
+        set(where "folder")
       endif()
       if(bad)
-        message(SEND_ERROR "animc_add_assets(${name}): ${file}: its name holds ${bad}; rename it")
+        message(SEND_ERROR "animc_add_assets(${name}): ${file}: its ${where} holds ${bad}; rename it")
         continue()
       endif()
       execute_process(
