@@ -4,6 +4,8 @@
  * output, diagnostics format, options.
  */
 #define _GNU_SOURCE   /* memmem */
+#include <math.h>
+#include <stdio.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1250,7 +1252,68 @@ static void completion_lists_each_option_once(void **state)
 	test_run_release(&r);
 }
 
+/* 160 bones of 1800 noisy keys (a long take of a dense rig): its compact
+ * .xnb passes 1 MiB.  Written with --compress zstd, it was refused by the
+ * loader ("error: " and nothing after it): the early look at the frame's
+ * first MiB, inconclusive, left its status as the whole frame's.  Both
+ * layouts' frames read back as their plain files do. */
+static void frames_past_a_mib_read_back_in_both_layouts(void **state)
+{
+	char *dir = test_tmpdir("zstd-mib"), *src = test_format("%s/noisy.Animation", dir);
+	FILE *f = fopen(src, "w");
+	uint32_t seed = 1;
+	const int bones = 160, keys = 1800;
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "<AnimationSequence><KeyFrameSequenceCount>%d</KeyFrameSequenceCount><Duration>%f</Duration>"
+		   "<KeyFrameSequences>", bones, (keys - 1) * 0.033333);
+	for (int b = 0; b < bones; b++) {
+		fprintf(f, "<KeyFrameSequence><BoneName>b%d</BoneName><KeyCount>%d</KeyCount><Duration>%f</Duration>"
+			   "<KeyInterval>0.033333</KeyInterval><HasTranslation>true</HasTranslation><Translation>", b,
+			keys, (keys - 1) * 0.033333);
+		for (int i = 0; i < keys; i++) {
+			double v[3];
+
+			for (int c = 0; c < 3; c++)
+				v[c] = (double)((seed = seed * 1664525u + 1013904223u) >> 8) / (1u << 23) - 1;
+			fprintf(f, "<Vector3><X>%f</X><Y>%f</Y><Z>%f</Z></Vector3>", v[0], v[1], v[2]);
+		}
+		fprintf(f, "</Translation></KeyFrameSequence>");
+	}
+	fprintf(f, "</KeyFrameSequences></AnimationSequence>\n");
+	assert_int_equal(fclose(f), 0);
+	static const char *const layouts[] = { "original", "compact" };
+	for (int l = 0; l < 2; l++) {
+		char *out = test_format("%s/%s", dir, layouts[l]), *zst = test_format("%s/noisy.xnb.zst", out);
+		char *plain = test_format("%s/noisy.xnb", out);
+		test_run r = test_animc("build", "-q", "--layout", layouts[l], "--compress", "zstd", "-o", out, src, NULL);
+
+		if (r.status != 0)
+			fail_msg("%s: exit %d: %s", layouts[l], r.status, r.err);
+		test_run_release(&r);
+		r = test_exec("zstd", "-q", "-d", "-f", zst, "-o", plain, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		size_t size;
+		free(test_read_file(plain, &size));
+		if (size <= (1u << 20))
+			fail_msg("%s: %zu bytes, not past a MiB", layouts[l], size);
+		test_run from_frame = test_animc("dump", "--json", zst, NULL), from_plain = test_animc("dump", "--json", plain, NULL);
+		if (from_frame.status != 0)
+			fail_msg("%s: exit %d: %s", layouts[l], from_frame.status, from_frame.err);
+		assert_int_equal(from_plain.status, 0);
+		assert_non_null(strstr(from_frame.out, "\"compression\": \"zstd\""));
+		assert_non_null(strstr(from_frame.out, l ? "\"reader_version\": 2," : "\"reader_version\": 0,"));
+		assert_int_equal(strlen(from_frame.out), strlen(from_plain.out));
+		test_run_release(&from_frame), test_run_release(&from_plain);
+		free(plain), free(zst), free(out);
+	}
+	free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(frames_past_a_mib_read_back_in_both_layouts),
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(the_key_names_the_build),
 	cmocka_unit_test(a_report_not_written_is_in_the_others),

@@ -666,12 +666,13 @@ static bool fails_early(const uint8_t *xnb, size_t used, size_t declared, const 
 	}
 	if (!ps.is_compact)
 		return false;   /* whole: nothing is left after it (parse said so) */
-	*status = animrt_rt_load_packed(xnb, used, ps.payload_at, &ps.container, ps.reader_name, ps.reader_name_size,
-					&clip, &probe_err);
+	/* Inconclusive leaves *status as it was: the caller goes on. */
+	animrt_status packed = animrt_rt_load_packed(xnb, used, ps.payload_at, &ps.container, ps.reader_name,
+						     ps.reader_name_size, &clip, &probe_err);
 	animrt_close(clip);
-	if (*status == ANIMRT_OK)
+	if (packed == ANIMRT_OK)
 		probe_err.byte_offset = (int64_t)used;
-	else if (*status != ANIMRT_ERR_TRAILING)
+	else if (packed != ANIMRT_ERR_TRAILING)
 		return false;   /* the whole decides */
 	*status = animrt_rt_error_set(err, ANIMRT_ERR_TRAILING, probe_err.byte_offset,
 				      "%llu bytes are left after the keys",
