@@ -433,10 +433,57 @@ static void shell_outputs_stay_within_T_in_model_space(void **state)
 	free(compact);
 }
 
+/* Grund's Up_ReloadShotgun with --skeleton at the default tolerance: the
+ * compact encoding's rounds of tightening run out at a shell error of
+ * 0.0018, past the bound 0.001, where the original layout holds it
+ * (0.00013).  It was written compact, with only a warning; it is written in
+ * the original layout now, as --tolerance default writes it, and says so. */
+static void compact_past_the_shell_bound_goes_to_the_original_layout(void **state)
+{
+	(void)state;
+	TEST_NEEDS_CORPUS();
+	char *src = test_format("%s/robotgame/Grund/Up_ReloadShotgun.Animation", test_corpus_dir());
+	char *model = test_format("%s/models/Grund.glb", test_corpus_dir());
+	char *dir = test_tmpdir("shell-declined");
+	char *out[3] = { test_format("%s/lossless", dir), test_format("%s/reduced", dir), test_format("%s/compact", dir) };
+	const char *reduced_opts[] = { "--skeleton", model, "--tolerance", "default", NULL };
+	animc_skeleton skel;
+
+	build(out[0], NULL, src);
+	build(out[1], reduced_opts, src);
+	test_run r = test_animc("build", "-q", "--skeleton", model, "--layout", "compact", "-o", out[2], src, NULL);
+	if (r.status != 0 || !strstr(r.err, "the compact layout holds its model-space shell (--skeleton) within ") ||
+	    !strstr(r.err, "past the bound 0.001; wrote this clip in the original layout") ||
+	    !strstr(r.err, "[compact-declined]") || strstr(r.err, "tolerance-not-met"))
+		fail_msg("exit %d: %s", r.status, r.err);
+	test_run_release(&r);
+	char *path[3];
+	for (int k = 0; k < 3; k++)
+		path[k] = test_format("%s/Up_ReloadShotgun.xnb", out[k]);
+	assert_true(test_same_bytes(path[2], path[1]));
+	memset(&skel, 0, sizeof skel);
+	assert_int_equal(animc_skeleton_load(model, &skel, NULL), ANIMC_OK);
+	animrt_clip *clip[2];
+	animrt_error err;
+	for (int k = 0; k < 2; k++)
+		if (animrt_open_file(path[2 * k], &clip[k], &err) != ANIMRT_OK)
+			fail_msg("%s: %s", path[2 * k], err.message);
+	double e = shell_error(&skel, clip[0], clip[1], 1.0);
+	if (!(e <= 0.001))
+		fail_msg("shell error %g passes 0.001", e);
+	for (int k = 0; k < 2; k++)
+		animrt_close(clip[k]);
+	animc_skeleton_release(&skel);
+	for (int k = 0; k < 3; k++)
+		free(path[k]), free(out[k]);
+	free(dir), free(model), free(src);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lossy_outputs_stay_within_the_default_bounds),
 	cmocka_unit_test(reduced_outputs_play_in_the_original_runtime),
 	cmocka_unit_test(shell_outputs_stay_within_T_in_model_space),
+	cmocka_unit_test(compact_past_the_shell_bound_goes_to_the_original_layout),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -891,32 +891,100 @@ static animc_status smaller_layout(animc_clip *clip, const animc_reduce_options 
  * per bone, a jump between two keys a float step apart, which no grid
  * holds), the original layout reduced within the same tolerance instead,
  * with a warning naming what compact could not hold; where it holds it
- * only on a grid finer than the keys', the smaller of the two.  libanimrt
- * reads both layouts; the report and -v say which one the clip took.
+ * only on a grid finer than the keys', the smaller of the two.  `quiet`
+ * holds the encoder's first error in `held`.
  */
-static animc_status compact_or_original(animc_clip *clip, const animc_reduce_options *reduce,
-					const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
+static animc_status compact_layout(animc_clip *clip, const animc_reduce_options *reduce, const before_uniform *before,
+				   animc_diag_sink *quiet, held_error *held, animc_diag_sink *sink,
+				   animc_pass_stats *stats)
 {
-	held_error held = { sink, false, "" };
-	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
 	int untried;
 	/* The keys' grid first: finer ones, or one much finer than the
 	 * keys, only weighed against the original layout. */
-	animc_status status = animc_compact_encode(clip, reduce, 0, &untried, &quiet, stats);
+	animc_status status = animc_compact_encode(clip, reduce, 0, &untried, quiet, stats);
 
 	if (untried >= 0)
-		return smaller_layout(clip, reduce, before, &quiet, &held, sink, stats);
-	if (status != ANIMC_ERR_UNSUPPORTED || !held.has) {
-		if (held.has)
-			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", held.message);
+		return smaller_layout(clip, reduce, before, quiet, held, sink, stats);
+	if (status != ANIMC_ERR_UNSUPPORTED || !held->has) {
+		if (held->has)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", held->message);
 		return status;
 	}
 	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, 0, 0,
 			  "%s; wrote this clip in the original layout (reader version 0) within the same tolerance",
-			  held.message);
+			  held->message);
 	status = original_within(clip, reduce, before, sink, stats);
 	if (stats)
 		stats->compact_declined = true;
+	return status;
+}
+
+/* The model-space shell bound --skeleton sets (the translation bound). */
+static double shell_bound(const animc_reduce_options *reduce)
+{
+	return animc_tolerance_is_set(&reduce->tolerance) ? reduce->tolerance.translation : ANIMC_TOLERANCE_TRANSLATION;
+}
+
+/*
+ * A compact clip past the shell bound (the encoder's rounds of tightening
+ * ran out): the original layout reduced within the same tolerance instead,
+ * when that holds it, with a warning; else the compact clip stays (its own
+ * warning says by how much it passes).  *declined when the original is
+ * written.
+ */
+static animc_status original_if_it_holds(animc_clip *clip, const animc_reduce_options *reduce,
+					 const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats,
+					 bool *declined)
+{
+	clip_state compact;
+	held_diags held = { 0 };
+	animc_diag_sink holding = { hold_diag, &held, sink ? sink->path : NULL, 0, 0 };
+	double compact_shell = stats->error.shell, bound = shell_bound(reduce);
+
+	if (!keep_state(clip, stats, &compact))
+		return ANIMC_ERR_NOMEM;
+	animc_status status = original_within(clip, reduce, before, &holding, stats);
+
+	if (status == ANIMC_ERR_NOMEM || held.is_nomem) {
+		held_diags_release(&held);
+		return ANIMC_ERR_NOMEM;
+	}
+	if (status == ANIMC_OK && stats->error.shell <= bound) {
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
+				       "the compact layout holds its model-space shell (--skeleton) within %g units only, "
+				       "past the bound %g; wrote this clip in the original layout (reader version 0) "
+				       "within the same tolerance, which holds it (%g)",
+				       compact_shell, bound, stats->error.shell);
+		held_diags_give(&held, sink);
+		stats->compact_declined = true;
+		*declined = true;
+	} else {
+		put_state(clip, &compact, stats);
+		status = ANIMC_OK;
+	}
+	held_diags_release(&held);
+	return status;
+}
+
+/* compact_layout; with a skeleton, a clip whose compact encoding passes the
+ * shell bound where the original layout holds it goes to the original, and
+ * the encoder's sayings about the compact one are not given then. */
+static animc_status compact_or_original(animc_clip *clip, const animc_reduce_options *reduce,
+					const before_uniform *before, animc_diag_sink *sink, animc_pass_stats *stats)
+{
+	held_diags passed = { 0 };
+	animc_diag_sink passing = { hold_diag, &passed, sink ? sink->path : NULL, 0, 0 };
+	bool has_shell = reduce->skeleton && reduce->shell_distance > 0 && stats;
+	held_error held = { has_shell ? &passing : sink, false, "" };
+	animc_diag_sink quiet = { hold_error, &held, sink ? sink->path : NULL, 0, 0 };
+	animc_status status = compact_layout(clip, reduce, before, &quiet, &held, sink, stats);
+	bool declined = false;
+
+	if (status == ANIMC_OK && has_shell && clip->compact && stats->error.shell > shell_bound(reduce))
+		status = original_if_it_holds(clip, reduce, before, sink, stats, &declined);
+	if (!declined)
+		held_diags_give(&passed, sink);
+	held_diags_release(&passed);
 	return status;
 }
 
