@@ -406,6 +406,64 @@ static uint8_t *lone_cr_as_lf(const uint8_t *data, size_t size)
 	return copy;
 }
 
+/*
+ * A UTF-32 document (either byte order, by its byte order mark or its
+ * first '<') as UTF-8 in *out, *out_size bytes, its mark left out: libxml2
+ * read the big-endian form and refused the little-endian one, the common
+ * form, as "not XML".  The encoding its declaration names is then ignored
+ * (it names the bytes given, not these).  1 when converted; 0 when it is
+ * not UTF-32; -1 with *bad_line (1-based) and *bad_unit when a unit is no
+ * character; -2 when out of memory.
+ */
+static int utf32_as_utf8(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size, uint32_t *bad_line,
+			 uint32_t *bad_unit)
+{
+	size_t width, low, at = 0, n = 0;
+	uint32_t line = 1;
+
+	*out = NULL;
+	code_unit(data, size, &width, &low);
+	if (width != 4)
+		return 0;
+	uint8_t *utf8 = malloc(size + 1);   /* 4 bytes a unit at most */
+	if (!utf8)
+		return -2;
+	for (; at + 4 <= size; at += 4) {
+		uint32_t c = low == 0 ? (uint32_t)data[at] | (uint32_t)data[at + 1] << 8 |
+						(uint32_t)data[at + 2] << 16 | (uint32_t)data[at + 3] << 24
+				      : (uint32_t)data[at + 3] | (uint32_t)data[at + 2] << 8 |
+						(uint32_t)data[at + 1] << 16 | (uint32_t)data[at] << 24;
+
+		if (at == 0 && c == 0xFEFF)
+			continue;
+		if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF) || c == 0) {
+			*bad_line = line;
+			*bad_unit = c;
+			free(utf8);
+			return -1;
+		}
+		line += c == '\n';
+		if (c < 0x80) {
+			utf8[n++] = (uint8_t)c;
+		} else if (c < 0x800) {
+			utf8[n++] = (uint8_t)(0xC0 | c >> 6);
+			utf8[n++] = (uint8_t)(0x80 | (c & 0x3F));
+		} else if (c < 0x10000) {
+			utf8[n++] = (uint8_t)(0xE0 | c >> 12);
+			utf8[n++] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+			utf8[n++] = (uint8_t)(0x80 | (c & 0x3F));
+		} else {
+			utf8[n++] = (uint8_t)(0xF0 | c >> 18);
+			utf8[n++] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
+			utf8[n++] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+			utf8[n++] = (uint8_t)(0x80 | (c & 0x3F));
+		}
+	}
+	*out = utf8;
+	*out_size = n;
+	return 1;
+}
+
 animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_depth,
 			     const animc_xml_handler *handler, void *user, animc_diag_sink *sink)
 {
@@ -427,6 +485,19 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 				  "surrogate pair without its other half", unit);
 		return ANIMC_ERR_PARSE;
 	}
+	uint8_t *wide = NULL;
+	size_t wide_size = 0;
+	int utf32 = utf32_as_utf8(data, size, &wide, &wide_size, &line, &unit);
+	if (utf32 == -2)
+		return ANIMC_ERR_NOMEM;
+	if (utf32 == -1) {
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "not UTF-32: the code unit 0x%08X is no character", unit);
+		return ANIMC_ERR_PARSE;
+	}
+	if (utf32 == 1) {
+		data = wide;
+		size = wide_size;
+	}
 	xmlInitParser();
 	memset(&r, 0, sizeof r);
 	r.handler = handler;
@@ -434,8 +505,10 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	r.sink = sink;
 	r.max_depth = max_depth ? max_depth : 1;
 	r.frames = calloc(r.max_depth, sizeof *r.frames);
-	if (!r.frames)
+	if (!r.frames) {
+		free(wide);
 		return ANIMC_ERR_NOMEM;
+	}
 
 	memset(&sax, 0, sizeof sax);
 	sax.initialized = XML_SAX2_MAGIC;
@@ -452,13 +525,14 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	r.ctxt = xmlCreateMemoryParserCtxt((const char *)(lf ? lf : data), (int)size);
 	if (!r.ctxt) {
 		free(lf);
+		free(wide);
 		free(r.frames);
 		return ANIMC_ERR_NOMEM;
 	}
 	/* Our handler replaces the default one; the context frees its copy. */
 	memcpy(r.ctxt->sax, &sax, sizeof sax);
 	r.ctxt->userData = &r;
-	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
+	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | (wide ? XML_PARSE_IGNORE_ENC : 0));
 	r.ctxt->replaceEntities = 0;
 	r.ctxt->loadsubset = 0;
 	r.ctxt->validate = 0;
@@ -476,6 +550,7 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	status = r.status;
 	xmlFreeParserCtxt(r.ctxt);
 	free(lf);
+	free(wide);
 	free(r.frames);
 	free(r.text);
 	return status;

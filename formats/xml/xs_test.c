@@ -349,6 +349,27 @@ static uint8_t *utf16_of(const char *text, bool big_endian, bool marked, size_t 
 	return out;
 }
 
+/* ASCII text in UTF-32 (big_endian or not), with a byte order mark or
+ * not; *size its bytes. */
+static uint8_t *utf32_of(const char *text, bool big_endian, bool marked, size_t *size)
+{
+	size_t n = strlen(text), at = 0;
+	uint8_t *out = calloc(4 * n + 4, 1);
+
+	assert_non_null(out);
+	if (marked) {
+		if (big_endian)
+			out[2] = 0xFE, out[3] = 0xFF;
+		else
+			out[0] = 0xFF, out[1] = 0xFE;
+		at = 4;
+	}
+	for (size_t i = 0; i < n; i++, at += 4)
+		out[at + (big_endian ? 3 : 0)] = (uint8_t)text[i];
+	*size = at;
+	return out;
+}
+
 /* XML 1.0 section 2.11: a lone CR ends a line as LF and CRLF do.  A file
  * saved with CR line ends had every element and error on line 1 (libxml2
  * counts LF alone); each line end now counts, and the text reads the same
@@ -361,17 +382,20 @@ static void lone_cr_line_ends_count_as_lines(void **state)
 	static const animc_xml_handler handler = { NULL, place_b };
 
 	(void)state;
-	for (int i = 0; i < 3 * 4; i++) {
+	for (int i = 0; i < 3 * 7; i++) {
 		const char *end = ends[i % 3];
 		char *doc = test_format("<?xml version=\"1.0\"?>%s<A>%s  <B>1%s2</B>%s</C>%s", end, end, end, end, end);
 		test_diags diags = { 0 };
 		animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
 		placed p = { 0, "" };
 		size_t size = strlen(doc);
-		int encoding = i / 3;   /* UTF-8; UTF-16LE, BE marked; LE unmarked */
+		/* UTF-8; UTF-16LE, BE marked; LE unmarked; UTF-32 the same
+		 * (libxml2 read UTF-32LE as no XML at all). */
+		int encoding = i / 3;
 
 		if (encoding > 0) {
-			uint8_t *wide = utf16_of(doc, encoding == 2, encoding < 3, &size);
+			uint8_t *wide = encoding < 4 ? utf16_of(doc, encoding == 2, encoding < 3, &size)
+						     : utf32_of(doc, encoding == 5, encoding < 6, &size);
 
 			free(doc);
 			doc = (char *)wide;
