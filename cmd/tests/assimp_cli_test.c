@@ -780,7 +780,53 @@ static void a_channel_of_no_frame_warns(void **state)
 	free(out), free(x), free(dir);
 }
 
+/* An ASCII FBX 7.4 of one bone, Hips, whose translation X is keyed at the
+ * KTimes `times` (46186158000 a second) with `values`, in time mode
+ * `time_mode`, its take 0 to `stop` KTime: a new string. */
+static char *fbx_text(const char *times, const char *values, unsigned count, int time_mode, const char *stop)
+{
+	return test_format(
+		"; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
+		"GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n\t\tP: \"TimeMode\", \"enum\", \"\", \"\", %d\n"
+		"\t}\n}\nObjects:  {\n\tModel: 101, \"Model::Hips\", \"LimbNode\" {\n\t\tVersion: 232\n\t}\n"
+		"\tAnimationStack: 200, \"AnimStack::Take 001\", \"\" {\n\t\tProperties70:  {\n"
+		"\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\", 0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\", %s\n"
+		"\t\t}\n\t}\n\tAnimationLayer: 201, \"AnimLayer::BaseLayer\", \"\" {\n\t}\n"
+		"\tAnimationCurveNode: 300, \"AnimCurveNode::T\", \"\" {\n\t\tProperties70:  {\n"
+		"\t\t\tP: \"d|X\", \"Number\", \"\", \"A\", 0\n\t\t}\n\t}\n"
+		"\tAnimationCurve: 400, \"AnimCurve::\", \"\" {\n\t\tDefault: 0\n\t\tKeyVer: 4009\n"
+		"\t\tKeyTime: *%u {\n\t\t\ta: %s\n\t\t}\n\t\tKeyValueFloat: *%u {\n\t\t\ta: %s\n\t\t}\n\t}\n}\n"
+		"Connections:  {\n\tC: \"OO\", 101, 0\n\tC: \"OO\", 201, 200\n\tC: \"OO\", 300, 201\n"
+		"\tC: \"OP\", 300, 101, \"Lcl Translation\"\n\tC: \"OP\", 400, 300, \"d|X\"\n}\n",
+		time_mode, stop, count, times, count, values);
+}
+
+/* An FBX curve whose key times repeat: Assimp's reader logs "the keyframes
+ * are not in ascending order" and goes on without the curve, so the file
+ * held no animation and was skipped in a folder, exit 0 (and with other
+ * curves beside it, the bone held its rest value).  The source fails,
+ * naming the line Assimp names. */
+static void an_fbx_curve_assimp_drops_fails_the_file(void **state)
+{
+	char *dir = test_tmpdir("fbx-dropped"), *fbx = test_format("%s/dup.fbx", dir), *out = test_format("%s/out", dir);
+	char *text = fbx_text("0,23093079000,23093079000,46186158000", "0,10,15,20", 4, 6, "46186158000");
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, dir, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "dup.fbx:32: error: Assimp left part of this file out: ") ||
+	    !strstr(r.err, "the keyframes are not in ascending order"))
+		fail_msg("%s%s", r.out, r.err);
+	/* Assimp's warnings (no Definitions block here) are not shown. */
+	assert_null(strstr(r.err, "Definitions"));
+	test_run_release(&r);
+	free(text), free(out), free(fbx), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),

@@ -87,6 +87,17 @@ static void no_decompose(const struct aiMatrix4x4 *m, struct aiVector3D *scaling
 	memset(position, 0, sizeof *position);
 }
 
+static void no_attach_log(const struct aiLogStream *stream)
+{
+	(void)stream;
+}
+
+static enum aiReturn no_detach_log(const struct aiLogStream *stream)
+{
+	(void)stream;
+	return aiReturn_SUCCESS;
+}
+
 static void use_stand_ins(void)
 {
 	api.ImportFileExWithProperties = no_import_file;
@@ -98,6 +109,8 @@ static void use_stand_ins(void)
 	api.ReleasePropertyStore = no_release_store;
 	api.SetImportPropertyInteger = no_set_integer;
 	api.DecomposeMatrix = no_decompose;
+	api.AttachLogStream = no_attach_log;
+	api.DetachLogStream = no_detach_log;
 }
 
 static void load(void)
@@ -131,6 +144,8 @@ static void load(void)
 	LOOKUP(ReleasePropertyStore, "aiReleasePropertyStore");
 	LOOKUP(SetImportPropertyInteger, "aiSetImportPropertyInteger");
 	LOOKUP(DecomposeMatrix, "aiDecomposeMatrix");
+	LOOKUP(AttachLogStream, "aiAttachLogStream");
+	LOOKUP(DetachLogStream, "aiDetachLogStream");
 #undef LOOKUP
 	if (missing) {
 		snprintf(load_error, sizeof load_error, "Assimp could not be loaded (%s has no %s)",

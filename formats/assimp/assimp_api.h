@@ -28,6 +28,8 @@ typedef struct animc_assimp_api {
 	void (*SetImportPropertyInteger)(struct aiPropertyStore *store, const char *name, int value);
 	void (*DecomposeMatrix)(const struct aiMatrix4x4 *m, struct aiVector3D *scaling,
 				struct aiQuaternion *rotation, struct aiVector3D *position);
+	void (*AttachLogStream)(const struct aiLogStream *stream);
+	enum aiReturn (*DetachLogStream)(const struct aiLogStream *stream);
 } animc_assimp_api;
 
 /*
@@ -47,5 +49,7 @@ const animc_assimp_api *animc_assimp(void);
 #define aiReleasePropertyStore (animc_assimp()->ReleasePropertyStore)
 #define aiSetImportPropertyInteger (animc_assimp()->SetImportPropertyInteger)
 #define aiDecomposeMatrix (animc_assimp()->DecomposeMatrix)
+#define aiAttachLogStream (animc_assimp()->AttachLogStream)
+#define aiDetachLogStream (animc_assimp()->DetachLogStream)
 
 #endif

@@ -43,6 +43,9 @@ typedef struct read_log {
 	void *user;
 	animc_diag_sink *sink;
 	char *refused;     /* the last file refused, reported once */
+	char error[512];   /* the first error Assimp logged, "" for none */
+	uint32_t error_count;
+	bool is_file_missing; /* a file Assimp asked for was not opened */
 } read_log;
 
 static size_t file_read(struct aiFile *f, char *buf, size_t size, size_t count)
@@ -166,6 +169,7 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	}
 	if (!fp) {
 		free(f);
+		log->is_file_missing = true;
 		return NULL;
 	}
 	f->ReadProc = file_read;
@@ -235,13 +239,57 @@ static uint32_t line_of(const char *why, const char *name, const char **rest)
 	return (uint32_t)line;
 }
 
+/*
+ * Assimp's log during one import.  Its readers catch their own exceptions
+ * for part of a file (an FBX curve whose key times go backwards, say), log
+ * them as errors and go on without that part: a scene comes back with the
+ * curve, or the whole animation, missing.  Only error-level messages are
+ * kept; Assimp's warnings and information are noise to an artist.  Assimp's
+ * logger is one for the process: imports run one at a time in a process
+ * (each Assimp source is compiled in a worker process of its own, or alone
+ * in the caller's), so the messages it sends are this import's.
+ */
+static void on_assimp_log(const char *message, char *user)
+{
+	read_log *log = (read_log *)(void *)user;
+	const char *p = message;
+	size_t n;
+
+	if (strncmp(p, "Error,", 6) != 0)
+		return;
+	if (log->error_count++)
+		return;
+	/* "Error, T0: text\n": the thread number is Assimp's own. */
+	p += 6;
+	p += strspn(p, " ");
+	if (*p == 'T' && p[1 + strspn(p + 1, "0123456789")] == ':')
+		p += 2 + strspn(p + 1, "0123456789");
+	p += strspn(p, " ");
+	n = strcspn(p, "\r\n");
+	snprintf(log->error, sizeof log->error, "%.*s", (int)(n < sizeof log->error ? n : sizeof log->error - 1), p);
+}
+
+/* The line of an Assimp FBX message, "(TOK_KEY, line 65, col 16)", or 0. */
+static uint32_t fbx_line_of(const char *why)
+{
+	const char *at = strstr(why, ", line ");
+	unsigned long line;
+	char *end;
+
+	if (!at || at[7] < '1' || at[7] > '9')
+		return 0;
+	line = strtoul(at + 7, &end, 10);
+	return line <= UINT32_MAX && strncmp(end, ", col ", 6) == 0 ? (uint32_t)line : 0;
+}
+
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
 					      const char *format,
 					      void (*on_read)(void *user, const char *path),
 					      void *user, animc_diag_sink *sink)
 {
 	read_log log = { { file_open, file_close, NULL }, path, NULL, data, size, on_read, user, sink,
-			 NULL };
+			 NULL, "", 0, false };
+	struct aiLogStream stream = { on_assimp_log, (char *)(void *)&log };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
 	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1];
@@ -281,7 +329,9 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	if (!path)
 		snprintf(memory_name, sizeof memory_name, "%s%s%.*s", MEMORY_NAME, format ? "." : "",
 			 EXT_BYTES, format ? format : "");
+	aiAttachLogStream(&stream);
 	scene = aiImportFileExWithProperties(path ? path : memory_name, 0, &log.io, props);
+	aiDetachLogStream(&stream);
 	aiReleasePropertyStore(props);
 	free(log.folder);
 	free(log.refused);
@@ -292,6 +342,22 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		line = why ? line_of(why, path ? path : memory_name, &why) : 0;
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 				  why && why[0] ? why : "(it gives no reason)");
+	} else if (log.error_count && !log.is_file_missing) {
+		/* Read, but without what the error was about: the animation
+		 * would be written without it (or the file taken for one of
+		 * no animation), silently.  Not when a file Assimp asked for
+		 * was not there or not read: its readers log an error for
+		 * each name they try (an Ogre mesh's "inside.skeleton" before
+		 * "inside.skeleton.xml"), and one refused is already said. */
+		const char *rest = log.error;
+		uint32_t line = line_of(log.error, path ? path : memory_name, &rest);
+
+		if (!line)
+			line = fbx_line_of(log.error);
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp left part of this file out: %s%s", rest,
+				  log.error_count > 1 ? " (and more errors)" : "");
+		aiReleaseImport(scene);
+		scene = NULL;
 	}
 	return scene;
 }
