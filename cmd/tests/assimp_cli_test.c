@@ -825,7 +825,40 @@ static void an_fbx_curve_assimp_drops_fails_the_file(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/* FBX time modes Assimp 5.2 does not know (15 to 18: 96, 72, 59.94 and
+ * 119.88 fps) it takes for the default mode, rate 1 and keys in seconds:
+ * --split frames were taken at 1 fps, and Run=60f:90f of a 59.94 fps take
+ * lasted 30 s.  The file's own time mode gives the frames; the default
+ * mode (0), which names no rate, refuses frames. */
+static void an_fbx_time_mode_assimp_does_not_know_gives_the_frames(void **state)
+{
+	char *dir = test_tmpdir("fbx-mode"), *fbx = test_format("%s/take.fbx", dir), *out = test_format("%s/out", dir);
+	char *text = fbx_text("0,4618615800000", "0,100", 2, 17, "4618615800000");
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, "--split", "Run=60f:90f", fbx, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "(1 bone, 0.5005 s,"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text);
+	text = fbx_text("0,4618615800000", "0,100", 2, 0, "4618615800000");
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, "--split", "Run=60f:90f", fbx, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "take 'Take 001' has no known frame rate"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, "--split", "Run=1:1.5", fbx, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(text), free(out), free(fbx), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),

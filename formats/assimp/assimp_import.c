@@ -403,6 +403,7 @@ typedef struct converter {
 	double assumed_declared;  /* what that one declared */
 	uint32_t mesh_only_count; /* animations without node channels, left out */
 	const struct aiScene *scene;
+	double frame_rate;        /* the file's own, where Assimp's ticks are not its frames; else 0 */
 } converter;
 
 /*
@@ -745,6 +746,8 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	rate = clip_rate(cv, anim, name);
 	clip->ticks_per_second = rate;
 	clip->frame_rate = ticks_are_frames(cv->format) ? rate : 0;
+	if (cv->frame_rate != 0)
+		clip->frame_rate = cv->frame_rate;
 	clip->duration_s = (float)(anim->mDuration / rate);
 	for (unsigned c = 0; c < anim->mNumChannels && status == ANIMC_OK; c++) {
 		const struct aiNodeAnim *na = anim->mChannels[c];
@@ -801,11 +804,11 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	return animc_clip_set_add(out, clip);
 }
 
-animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *format,
-				       const animc_import_options *options, animc_clip_set *out,
-				       animc_diag_sink *sink)
+static animc_status scene_import(const struct aiScene *scene, const char *format, double frame_rate,
+				 const animc_import_options *options, animc_clip_set *out, animc_diag_sink *sink)
 {
-	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene };
+	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene,
+			 .frame_rate = frame_rate };
 	animc_status status = ANIMC_OK;
 	const char *why;
 	double rate;
@@ -848,6 +851,13 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 				  why);
 	}
 	return out->count ? ANIMC_OK : ANIMC_ERR_NOT_FOUND;
+}
+
+animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *format,
+				       const animc_import_options *options, animc_clip_set *out,
+				       animc_diag_sink *sink)
+{
+	return scene_import(scene, format, 0, options, out, sink);
 }
 
 /* ---------------------------------------------------------- recognising */
@@ -1121,6 +1131,69 @@ static double md5_frame_rate(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* The TimeMode of an FBX file's GlobalSettings, ASCII (`P: "TimeMode",
+ * "enum", "", "",17`) or binary (the same property record), or -1. */
+static int fbx_time_mode(const uint8_t *data, size_t size)
+{
+	static const char binary_tail[] = "S\4\0\0\0enumS\0\0\0\0S\0\0\0\0I";
+	const size_t tail = sizeof binary_tail - 1;
+	const uint8_t *p = data, *end = data + size, *at;
+	int32_t mode;
+
+	while ((at = memmem(p, (size_t)(end - p), "TimeMode", 8))) {
+		const uint8_t *q = at + 8, *eol, *comma = NULL;
+
+		p = at + 1;
+		if (at > data && at[-1] == '"' && q < end && *q == '"') {
+			eol = memchr(q, '\n', (size_t)(end - q));
+			for (const uint8_t *c = q; c < (eol ? eol : end); c++)
+				if (*c == ',')
+					comma = c;
+			if (!comma)
+				continue;
+			for (q = comma + 1; q < end && (*q == ' ' || *q == '\t'); q++)
+				;
+			for (mode = 0; q < end && *q >= '0' && *q <= '9' && mode < 1000; q++)
+				mode = mode * 10 + (*q - '0');
+			return mode;
+		}
+		if ((size_t)(end - q) >= tail + 4 && memcmp(q, binary_tail, tail) == 0) {
+			q += tail;
+			mode = (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+					 (uint32_t)q[3] << 24);
+			return mode;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The frame rate of an FBX file whose time mode Assimp 5.2 does not know,
+ * 0 for one it knows.  Its reader takes 96, 72, 59.94 and 119.88 fps (FBX
+ * time modes 15 to 18) for the default mode (0) and gives those files a
+ * rate of 1, keys in seconds: frames were taken at 1 fps.  The default
+ * mode says no rate: -1, so that a --split in frames is refused.
+ */
+static double fbx_frame_rate(const struct aiScene *scene, const uint8_t *data, size_t size)
+{
+	static const double rates[] = { 96, 72, 60000.0 / 1001, 120000.0 / 1001 };
+	const struct aiMetadata *md = scene->mMetaData;
+	bool is_default = false;
+	int32_t mode;
+
+	/* Assimp's "FrameRate" is the mode it used: 0 for all of them. */
+	for (unsigned i = 0; md && md->mKeys && md->mValues && i < md->mNumProperties; i++)
+		if (strcmp(md->mKeys[i].data, "FrameRate") == 0 && md->mValues[i].mType == AI_INT32 &&
+		    md->mValues[i].mData) {
+			memcpy(&mode, md->mValues[i].mData, sizeof mode);
+			is_default = mode == 0;
+		}
+	if (!is_default)
+		return 0;
+	mode = fbx_time_mode(data, size);
+	return mode >= 15 && mode <= 18 ? rates[mode - 15] : -1;
+}
+
 /* A COLLADA file's <library_animation_clips>: Assimp 5.2.5 reads none of
  * its clips, and merges the file's animations into one take, so the clips
  * the file names are not there; said, at its line, unless the caller cuts
@@ -1167,7 +1240,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	for (unsigned a = 0; md5_rate > 0 && scene->mAnimations && a < scene->mNumAnimations; a++)
 		if (scene->mAnimations[a])
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
-	status = animc_assimp_scene_import(scene, format, req->options, out, sink);
+	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
+	status = scene_import(scene, format, frame_rate, req->options, out, sink);
 	aiReleaseImport(scene);
 	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
 		say_collada_clips(req->data, req->size, sink);

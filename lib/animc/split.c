@@ -83,6 +83,8 @@ double animc_clip_frame_rate(const animc_clip *clip)
 
 	if (clip->frame_rate > 0 && isfinite(clip->frame_rate))
 		return clip->frame_rate;
+	if (clip->frame_rate < 0)
+		return 0;   /* the source keys in frames of a rate it does not say */
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		const animc_channel *ch = &clip->channels[c];
 
@@ -518,9 +520,14 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 	if (needs_rate && !((rate = animc_clip_frame_rate(take)) > 0)) {
 		char label[300];
 
-		say(w, s->take_line, status, ANIMC_ERR_INVALID,
-		    "%s has no frame rate (its source states none, and no bone has two keys); "
-		    "give times in seconds", take_label(take->name, label, sizeof label));
+		if (take->frame_rate < 0)
+			say(w, s->take_line, status, ANIMC_ERR_INVALID,
+			    "%s has no known frame rate (its source's time mode names none, such as FBX's "
+			    "'default'); give times in seconds", take_label(take->name, label, sizeof label));
+		else
+			say(w, s->take_line, status, ANIMC_ERR_INVALID,
+			    "%s has no frame rate (its source states none, and no bone has two keys); "
+			    "give times in seconds", take_label(take->name, label, sizeof label));
 		return false;
 	}
 	for (uint32_t p = 0; p < s->part_count; p++) {

@@ -259,7 +259,9 @@ typedef struct animc_clip {
 	float duration_s;
 	double ticks_per_second;        /* the rate the source's tick times used; 0 if none */
 	double frame_rate;              /* the frames per second the source keys at, where its
-					 * format says (FBX's time mode, BVH's frame time); 0 if none */
+					 * format says (FBX's time mode, BVH's frame time); 0 if none;
+					 * below 0 when it keys in frames of a rate it does not say
+					 * (FBX's default time mode): no frame is guessed */
 	int64_t declared_channel_count; /* the count the source states; -1 if none */
 	uint32_t channel_count;
 	uint32_t channel_capacity;
@@ -861,7 +863,8 @@ typedef struct animc_split {
 
 /* The frame rate of a prepared clip: the one its source states
  * (clip->frame_rate), else one over the shortest gap between two keys of a
- * bone (rounded to a whole rate within 1e-3), or 0 when neither is known. */
+ * bone (rounded to a whole rate within 1e-3), or 0 when neither is known
+ * or the source says its rate is not known (clip->frame_rate below 0). */
 double animc_clip_frame_rate(const animc_clip *clip);
 
 /*
