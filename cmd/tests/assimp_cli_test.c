@@ -31,6 +31,27 @@ static animrt_clip *open_xnb(const char *path)
 	return clip;
 }
 
+/* An ASCII FBX 7.4 of one bone, Hips, whose translation X is keyed at the
+ * KTimes `times` (46186158000 a second) with `values`, in time mode
+ * `time_mode`, its take 0 to `stop` KTime: a new string. */
+static char *fbx_text(const char *times, const char *values, unsigned count, int time_mode, const char *stop)
+{
+	return test_format(
+		"; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
+		"GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n\t\tP: \"TimeMode\", \"enum\", \"\", \"\", %d\n"
+		"\t}\n}\nObjects:  {\n\tModel: 101, \"Model::Hips\", \"LimbNode\" {\n\t\tVersion: 232\n\t}\n"
+		"\tAnimationStack: 200, \"AnimStack::Take 001\", \"\" {\n\t\tProperties70:  {\n"
+		"\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\", 0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\", %s\n"
+		"\t\t}\n\t}\n\tAnimationLayer: 201, \"AnimLayer::BaseLayer\", \"\" {\n\t}\n"
+		"\tAnimationCurveNode: 300, \"AnimCurveNode::T\", \"\" {\n\t\tProperties70:  {\n"
+		"\t\t\tP: \"d|X\", \"Number\", \"\", \"A\", 0\n\t\t}\n\t}\n"
+		"\tAnimationCurve: 400, \"AnimCurve::\", \"\" {\n\t\tDefault: 0\n\t\tKeyVer: 4009\n"
+		"\t\tKeyTime: *%u {\n\t\t\ta: %s\n\t\t}\n\t\tKeyValueFloat: *%u {\n\t\t\ta: %s\n\t\t}\n\t}\n}\n"
+		"Connections:  {\n\tC: \"OO\", 101, 0\n\tC: \"OO\", 201, 200\n\tC: \"OO\", 300, 201\n"
+		"\tC: \"OP\", 300, 101, \"Lcl Translation\"\n\tC: \"OP\", 400, 300, \"d|X\"\n}\n",
+		time_mode, stop, count, times, count, values);
+}
+
 static void cli_unknown_clip_lists_the_clips(void **state)
 {
 	char *out = test_tmpdir("assimp-clip");
@@ -90,6 +111,32 @@ static void cli_ticks_per_second_changes_durations(void **state)
 	free(matrix);
 	free(walk);
 	free(out);
+}
+
+/* --ticks-per-second rescaled COLLADA too, whose key times are seconds
+ * (Assimp's milliseconds): a 2 s clip read at 30 lasted 66.7 s, with no
+ * word.  Not applied to it, with a warning; an FBX in a time mode Assimp
+ * does not know (keys in seconds, rate 1) likewise. */
+static void cli_ticks_per_second_leaves_seconds_alone(void **state)
+{
+	char *out = test_tmpdir("assimp-rate-seconds"), *fbx = test_format("%s/s.fbx", out);
+	char *text = fbx_text("0,46186158000", "0,10", 2, 17, "46186158000");
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-o", out, "--ticks-per-second", "30", "testdata/assimp/clips.dae", NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "(2 bones, 2 s,") || !strstr(r.err, "clips.dae: warning: --ticks-per-second 30 not applied") ||
+	    !strstr(r.err, "[tick-rate-not-applied]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, "--ticks-per-second", "30", fbx, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "(1 bone, 1 s,") || !strstr(r.err, "[tick-rate-not-applied]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text), free(fbx), free(out);
 }
 
 static void cli_ticks_per_second_must_be_a_positive_number(void **state)
@@ -780,27 +827,6 @@ static void a_channel_of_no_frame_warns(void **state)
 	free(out), free(x), free(dir);
 }
 
-/* An ASCII FBX 7.4 of one bone, Hips, whose translation X is keyed at the
- * KTimes `times` (46186158000 a second) with `values`, in time mode
- * `time_mode`, its take 0 to `stop` KTime: a new string. */
-static char *fbx_text(const char *times, const char *values, unsigned count, int time_mode, const char *stop)
-{
-	return test_format(
-		"; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
-		"GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n\t\tP: \"TimeMode\", \"enum\", \"\", \"\", %d\n"
-		"\t}\n}\nObjects:  {\n\tModel: 101, \"Model::Hips\", \"LimbNode\" {\n\t\tVersion: 232\n\t}\n"
-		"\tAnimationStack: 200, \"AnimStack::Take 001\", \"\" {\n\t\tProperties70:  {\n"
-		"\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\", 0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\", %s\n"
-		"\t\t}\n\t}\n\tAnimationLayer: 201, \"AnimLayer::BaseLayer\", \"\" {\n\t}\n"
-		"\tAnimationCurveNode: 300, \"AnimCurveNode::T\", \"\" {\n\t\tProperties70:  {\n"
-		"\t\t\tP: \"d|X\", \"Number\", \"\", \"A\", 0\n\t\t}\n\t}\n"
-		"\tAnimationCurve: 400, \"AnimCurve::\", \"\" {\n\t\tDefault: 0\n\t\tKeyVer: 4009\n"
-		"\t\tKeyTime: *%u {\n\t\t\ta: %s\n\t\t}\n\t\tKeyValueFloat: *%u {\n\t\t\ta: %s\n\t\t}\n\t}\n}\n"
-		"Connections:  {\n\tC: \"OO\", 101, 0\n\tC: \"OO\", 201, 200\n\tC: \"OO\", 300, 201\n"
-		"\tC: \"OP\", 300, 101, \"Lcl Translation\"\n\tC: \"OP\", 400, 300, \"d|X\"\n}\n",
-		time_mode, stop, count, times, count, values);
-}
-
 /* An FBX curve whose key times repeat: Assimp's reader logs "the keyframes
  * are not in ascending order" and goes on without the curve, so the file
  * held no animation and was skipped in a folder, exit 0 (and with other
@@ -871,6 +897,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),
 	cmocka_unit_test(cli_ticks_per_second_changes_durations),
+	cmocka_unit_test(cli_ticks_per_second_leaves_seconds_alone),
 	cmocka_unit_test(cli_ticks_per_second_must_be_a_positive_number),
 	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),

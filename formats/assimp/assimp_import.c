@@ -404,6 +404,7 @@ typedef struct converter {
 	uint32_t mesh_only_count; /* animations without node channels, left out */
 	const struct aiScene *scene;
 	double frame_rate;        /* the file's own, where Assimp's ticks are not its frames; else 0 */
+	uint32_t not_applied_count; /* clips --ticks-per-second was not applied to */
 } converter;
 
 /*
@@ -497,13 +498,34 @@ static bool scene_has_node(const struct aiScene *scene, const struct aiString *n
  * becomes 4294967196 (keys nanoseconds apart), and 99999999999 wraps. */
 #define TICK_RATE_MAX 1e6
 
+/*
+ * Whether the file's key times are seconds, which Assimp turns into ticks
+ * of a fixed rate of its own: COLLADA and glTF 1.0 (milliseconds, 1000),
+ * and an FBX of a time mode Assimp does not know (seconds, 1; its frame
+ * rate found apart).  --ticks-per-second has no meaning for them.
+ */
+static bool ticks_are_fixed(const converter *cv)
+{
+	static const char *const fixed[] = { "dae", "gltf", "glb" };
+
+	for (size_t i = 0; cv->format && i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(cv->format, fixed[i]) == 0)
+			return true;
+	return cv->frame_rate != 0;
+}
+
 /* The rate of one animation's ticks: --ticks-per-second, else the file's,
  * else the format's default (remembered for one warning per file). */
 static double clip_rate(converter *cv, const struct aiAnimation *anim, const char *clip_name)
 {
 	const char *why;
+	bool is_given = cv->options && isfinite(cv->options->ticks_per_second) && cv->options->ticks_per_second > 0;
 
-	if (cv->options && isfinite(cv->options->ticks_per_second) && cv->options->ticks_per_second > 0)
+	if (is_given && ticks_are_fixed(cv) && isfinite(anim->mTicksPerSecond) && anim->mTicksPerSecond > 0) {
+		cv->not_applied_count++;
+		return anim->mTicksPerSecond;
+	}
+	if (is_given)
 		return cv->options->ticks_per_second;
 	if (isfinite(anim->mTicksPerSecond) && anim->mTicksPerSecond > 0 && anim->mTicksPerSecond <= TICK_RATE_MAX)
 		return anim->mTicksPerSecond;
@@ -838,6 +860,11 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 				  "format cannot hold; left out",
 				  cv.mesh_only_count, cv.mesh_only_count == 1 ? "" : "s",
 				  cv.mesh_only_count == 1 ? "s" : "");
+	if (cv.not_applied_count)
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_TICK_RATE_NOT_APPLIED, 0, 0,
+				       "--ticks-per-second %g not applied: this file's key times are seconds, "
+				       "which Assimp gives in ticks of a fixed rate of its own; read as seconds",
+				       options->ticks_per_second);
 	if (cv.assumed_count) {
 		char declared[64] = "no";
 
