@@ -883,7 +883,44 @@ static void an_fbx_time_mode_assimp_does_not_know_gives_the_frames(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/* Lines ended by a lone CR (classic Mac tools, old Poser exports), which
+ * Assimp reads: a BVH was refused by animc's own frame check (every frame
+ * on "line 1"), and an .md5anim's frameRate, looked for at the start of a
+ * line, was not found (the clip played at 24 fps).  Both as with LF. */
+static void cr_line_ends_are_line_ends(void **state)
+{
+	char *dir = test_tmpdir("cr-lines"), *bvh = test_format("%s/cr.bvh", dir), *md5 = test_format("%s/m.md5anim", dir);
+	char *out = test_format("%s/out", dir), *bvh_xnb = test_format("%s/cr/Motion.xnb", out);
+	char *md5_xnb = test_format("%s/m/clip0.xnb", out);
+	static const char bvh_text[] = "HIERARCHY\rROOT Hips\r{\r OFFSET 0 0 0\r CHANNELS 6 Xposition Yposition "
+				       "Zposition Zrotation Xrotation Yrotation\r End Site\r {\r  OFFSET 0 1 0\r }\r}\r"
+				       "MOTION\rFrames: 2\rFrame Time: 0.5\r0 0 0 0 0 0\r10 0 0 0 0 0\r";
+	static const char md5_text[] = "MD5Version 10\rcommandline \"\"\r\rnumFrames 2\rnumJoints 1\r"
+				       "frameRate 2\rnumAnimatedComponents 3\r\rhierarchy {\r\t\"root\"\t-1 7 0\r}\r\r"
+				       "bounds {\r\t( -1 -1 -1 ) ( 1 1 1 )\r\t( -1 -1 -1 ) ( 1 1 1 )\r}\r\r"
+				       "baseframe {\r\t( 0 0 0 ) ( 0 0 0 )\r}\r\rframe 0 {\r\t 0 0 0\r}\r\r"
+				       "frame 1 {\r\t 1 2 3\r}\r";
+	test_run r;
+
+	(void)state;
+	write_and_build(bvh, bvh_text, out);
+	r = test_animc("sample", "--json", "--time", "0.25", bvh_xnb, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "\"translation\": [5, 0, 0]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	write_and_build(md5, md5_text, out);
+	r = test_animc("sample", "--json", "--time", "0.25", md5_xnb, NULL);
+	assert_int_equal(r.status, 0);
+	/* Halfway from frame 0 (0 s) to frame 1 (0.5 s), at frameRate 2. */
+	if (!strstr(r.out, "\"translation\": [0.5, 1, 1.5]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(md5_xnb), free(bvh_xnb), free(out), free(md5), free(bvh), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),

@@ -1013,13 +1013,15 @@ static animc_probe probe_assimp(const char *path, const uint8_t *head, size_t si
 	return aiIsExtensionSupported(ext) ? ANIMC_PROBE_EXTENSION : ANIMC_PROBE_NO;
 }
 
-/* The next whitespace-separated token from *p (BVH's own tokens), its line in *line. */
+/* The next whitespace-separated token from *p (BVH's own tokens), its line in *line.
+ * A line ends at LF, CR LF or a lone CR (classic Mac tools, old Poser
+ * exports), as Assimp's readers take them. */
 static bool bvh_token(const uint8_t **p, const uint8_t *end, uint32_t *line, const char **token, size_t *len)
 {
 	const uint8_t *q = *p;
 
 	for (; q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'); q++)
-		if (*q == '\n')
+		if (*q == '\n' || (*q == '\r' && (q + 1 == end || q[1] != '\n')))
 			(*line)++;
 	if (q == end)
 		return false;
