@@ -919,7 +919,43 @@ static void cr_line_ends_are_line_ends(void **state)
 	free(md5_xnb), free(bvh_xnb), free(out), free(md5), free(bvh), free(dir);
 }
 
+/* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
+ * keeps no interpolation, and they were compiled as linear with no word.
+ * Said, at the first of them; linear keys are not. */
+static void stepped_keys_are_said(void **state)
+{
+	char *dir = test_tmpdir("stepped"), *dae = test_format("%s/s.dae", dir), *fbx = test_format("%s/c.fbx", dir);
+	char *out = test_format("%s/out", dir), *text = fbx_text("0,46186158000", "0,10", 2, 6, "46186158000");
+	char *stepped = test_format("%.*s\t\tKeyAttrFlags: *1 {\n\t\t\ta: 2\n\t\t}\n%s",
+				    (int)(strstr(text, "\t}\n}\nConnections") - text), text,
+				    strstr(text, "\t}\n}\nConnections"));
+	size_t size;
+	char *bytes = (char *)test_read_file("testdata/assimp/clips.dae", &size), *at;
+	test_run r;
+
+	(void)state;
+	/* The second sampler's INTERPOLATION, line 20. */
+	at = strstr(strstr(bytes, "a2-na"), "LINEAR LINEAR");
+	memcpy(at, "STEP   STEP  ", 13);
+	assert_true(test_write_file(dae, bytes, size));
+	assert_true(test_write_file(fbx, stepped, strlen(stepped)));
+	r = test_animc("build", "-o", out, dae, fbx, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "s.dae:20: warning: STEP keys are read as linear") ||
+	    !strstr(r.err, "c.fbx:38: warning: constant (stepped) keys are read as linear") ||
+	    !strstr(r.err, "[stepped-keys]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, "testdata/assimp/clips.dae", fbx, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "[stepped-keys]"));
+	test_run_release(&r);
+	free(bytes), free(stepped), free(text), free(out), free(fbx), free(dae), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(stepped_keys_are_said),
 	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),

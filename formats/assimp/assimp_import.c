@@ -1243,6 +1243,107 @@ static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink 
 			       "sidecar, at their <animation_clip> start and end");
 }
 
+/* The line of byte `at` of `data` (LF, CR LF or a lone CR end a line). */
+static uint32_t line_at(const uint8_t *data, const uint8_t *at)
+{
+	uint32_t line = 1;
+
+	for (const uint8_t *p = data; p < at; p++)
+		line += *p == '\n' || (*p == '\r' && (p + 1 == at || p[1] != '\n'));
+	return line;
+}
+
+/* The first COLLADA <Name_array> holding the word STEP (a sampler's
+ * INTERPOLATION), or NULL. */
+static const uint8_t *collada_step(const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *end = data + size, *at, *close;
+
+	while ((at = memmem(p, (size_t)(end - p), "<Name_array", 11))) {
+		p = at + 11;
+		close = memmem(p, (size_t)(end - p), "</Name_array>", 13);
+		if (!close)
+			return NULL;
+		for (const uint8_t *q = memchr(p, '>', (size_t)(close - p)); q && q + 4 < close; q++)
+			if (memcmp(q + 1, "STEP", 4) == 0 && (q[5] == '<' || q[5] == ' ' || q[5] == '\t' ||
+							     q[5] == '\r' || q[5] == '\n') &&
+			    (*q == '>' || *q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+				return q + 1;
+		p = close;
+	}
+	return NULL;
+}
+
+/* Whether FBX key attribute flags say constant (stepped) interpolation:
+ * eInterpolationConstant (0x2) of the interpolation bits (0xE). */
+static bool fbx_is_constant(uint32_t flags)
+{
+	return (flags & 0xE) == 0x2;
+}
+
+/*
+ * The first FBX KeyAttrFlags array with a constant key, or NULL: ASCII
+ * (`KeyAttrFlags: *N { a: 2,... }`) or binary, an uncompressed int32 array
+ * (a binary array compressed with zlib is not looked into).
+ */
+static const uint8_t *fbx_constant_key(const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *end = data + size, *at;
+
+	while ((at = memmem(p, (size_t)(end - p), "KeyAttrFlags", 12))) {
+		const uint8_t *q = at + 12;
+
+		p = q;
+		if (q < end && *q == ':') {
+			const uint8_t *a = memmem(q, (size_t)(end - q), "a:", 2), *close;
+
+			close = a ? memchr(a, '}', (size_t)(end - a)) : NULL;
+			for (q = a ? a + 2 : end; close && q < close;) {
+				uint32_t flags = 0;
+
+				while (q < close && (*q < '0' || *q > '9'))
+					q++;
+				if (q == close)
+					break;
+				for (; q < close && *q >= '0' && *q <= '9'; q++)
+					flags = flags * 10 + (uint32_t)(*q - '0');
+				if (fbx_is_constant(flags))
+					return at;
+			}
+		} else if ((size_t)(end - q) >= 13 && *q == 'i') {
+			uint32_t count, encoding, flags;
+
+			memcpy(&count, q + 1, 4);
+			memcpy(&encoding, q + 5, 4);
+			q += 13;
+			if (encoding != 0 || count > (size_t)(end - q) / 4)
+				continue;
+			for (uint32_t i = 0; i < count; i++) {
+				memcpy(&flags, q + 4 * (size_t)i, 4);
+				if (fbx_is_constant(flags))
+					return at;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
+ * keeps only key times and values, so they play as linear; said once per
+ * file, at the first of them (its line in a text file). */
+static void say_stepped_keys(const char *format, const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	bool is_dae = strcmp(format, "dae") == 0, is_text = is_dae || !has_prefix(data, size, "Kaydara");
+	const uint8_t *at = is_dae ? collada_step(data, size) : fbx_constant_key(data, size);
+
+	if (!at)
+		return;
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_STEPPED_KEYS, is_text ? line_at(data, at) : 0, 0,
+			       "%s keys are read as linear: Assimp keeps no interpolation, so the output moves "
+			       "between keys where the source holds each one; bake the animation (a key every "
+			       "frame) when exporting", is_dae ? "STEP" : "constant (stepped)");
+}
+
 static animc_status import_assimp(const animc_import_request *req, animc_clip_set *out,
 				  animc_diag_sink *sink)
 {
@@ -1274,6 +1375,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	aiReleaseImport(scene);
 	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
 		say_collada_clips(req->data, req->size, sink);
+	if (status == ANIMC_OK && (strcmp(format ? format : "", "dae") == 0 || strcmp(format ? format : "", "fbx") == 0))
+		say_stepped_keys(format, req->data, req->size, sink);
 	return status;
 }
 
