@@ -954,7 +954,34 @@ static void stepped_keys_are_said(void **state)
 	free(bytes), free(stepped), free(text), free(out), free(fbx), free(dae), free(dir);
 }
 
+/* A script or note that mentions FBX's first block name in its first
+ * bytes was claimed as ASCII FBX, and failed the folder's build (exit 1)
+ * where a file no importer recognises is skipped. */
+static void a_note_naming_fbx_blocks_is_not_fbx(void **state)
+{
+	char *dir = test_tmpdir("fbx-note"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *note = test_format("%s/export_notes.py", in), *fbx = test_format("%s/walk.fbx", in);
+	char *text = fbx_text("0,46186158000", "0,10", 2, 6, "46186158000");
+	/* An ASCII FBX may open with other comments than "; FBX". */
+	char *commented = test_format("; exported by the pipeline\n\n%s", strstr(text, "FBXHeaderExtension:"));
+	static const char script[] = "# writes ASCII FBX\n# the first block is FBXHeaderExtension:\n"
+				     "HEADER = \"FBXHeaderExtension:  {\"\n";
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(in, 0777), 0);
+	assert_true(test_write_file(note, script, strlen(script)));
+	assert_true(test_write_file(fbx, commented, strlen(commented)));
+	r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 1 source (1 clip), 0 failed, 1 skipped"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(commented), free(text), free(fbx), free(note), free(out), free(in), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_note_naming_fbx_blocks_is_not_fbx),
 	cmocka_unit_test(stepped_keys_are_said),
 	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),

@@ -906,6 +906,24 @@ static bool contains(const uint8_t *head, size_t size, const char *needle)
 	return false;
 }
 
+/* Whether ASCII FBX's first block, FBXHeaderExtension:, opens the text
+ * after its `;` comment lines: a script or note that only mentions the
+ * name is not FBX. */
+static bool fbx_header_first(const uint8_t *head, size_t size)
+{
+	size_t i = 0;
+
+	for (;;) {
+		while (i < size && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+			i++;
+		if (i == size || head[i] != ';')
+			break;
+		while (i < size && head[i] != '\n' && head[i] != '\r')
+			i++;
+	}
+	return has_prefix(head + i, size - i, "FBXHeaderExtension:");
+}
+
 /*
  * The format the first bytes show, as a lowercase extension, or NULL.
  * *is_certain is false for a weak sign (JSON that may be glTF): good
@@ -944,7 +962,7 @@ static const char *sniff(const uint8_t *head, size_t size, bool *is_certain)
 	if (has_prefix(head, size, "MD5Version"))
 		return contains(head, size, "numMeshes") ? "md5mesh" :
 		       contains(head, size, "numCuts") ? "md5camera" : "md5anim";
-	if (has_prefix(head, size, "; FBX") || contains(head, size, "FBXHeaderExtension:"))
+	if (has_prefix(head, size, "; FBX") || fbx_header_first(head, size))
 		return "fbx";
 	if (has_prefix(head, size, "version 1") && contains(head, size, "\nnodes"))
 		return "smd";
