@@ -980,7 +980,32 @@ static void a_note_naming_fbx_blocks_is_not_fbx(void **state)
 	free(commented), free(text), free(fbx), free(note), free(out), free(in), free(dir);
 }
 
+/* An .X key at a negative tick: Assimp reads key times as unsigned, so
+ * -15 became 4294967281 and the clip lasted 4.5 years, exit 0, with only
+ * a keys-out-of-order warning.  An error naming clip, bone and key. */
+static void an_x_key_before_0_fails(void **state)
+{
+	char *dir = test_tmpdir("x-negative"), *x = test_format("%s/walk.x", dir), *out = test_format("%s/out", dir);
+	static const char text[] = "xof 0303txt 0032\nAnimTicksPerSecond {\n 30;\n}\nFrame Hips {\n "
+				   "FrameTransformMatrix {\n  1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,1.0,2.0,3.0,"
+				   "1.0;;\n }\n}\nAnimationSet Walk {\n Animation {\n  {Hips}\n  AnimationKey {\n   2;\n"
+				   "   3;\n   -15;3;-10.0,0.0,0.0;;,\n   0;3;0.0,0.0,0.0;;,\n   30;3;20.0,0.0,0.0;;;\n"
+				   "  }\n }\n}\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(x, text, strlen(text)));
+	r = test_animc("build", "-o", out, x, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "walk.x: error: clip 'Walk': bone 'Hips': a key at tick 4294967281, which is -15 wrapped"))
+		fail_msg("%s%s", r.out, r.err);
+	assert_int_equal(test_count_files(out), 0);
+	test_run_release(&r);
+	free(out), free(x), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_x_key_before_0_fails),
 	cmocka_unit_test(a_note_naming_fbx_blocks_is_not_fbx),
 	cmocka_unit_test(stepped_keys_are_said),
 	cmocka_unit_test(cr_line_ends_are_line_ends),

@@ -689,6 +689,26 @@ static double unsorted_end(const struct aiNodeAnim *na)
 	return end;
 }
 
+/* The first key time of a channel at 2^31 ticks or past, 0 for none: .X
+ * key times are DWORDs, which Assimp reads with strtoul, so a key at -15
+ * (pre-roll of an exporter whose range starts before 0) is 4294967281, and
+ * the clip lasted 4.5 years. */
+static double wrapped_key_time(const struct aiNodeAnim *na)
+{
+	const double wrap = 2147483648.0;
+
+	for (unsigned i = 0; na->mPositionKeys && i < na->mNumPositionKeys; i++)
+		if (na->mPositionKeys[i].mTime >= wrap)
+			return na->mPositionKeys[i].mTime;
+	for (unsigned i = 0; na->mRotationKeys && i < na->mNumRotationKeys; i++)
+		if (na->mRotationKeys[i].mTime >= wrap)
+			return na->mRotationKeys[i].mTime;
+	for (unsigned i = 0; na->mScalingKeys && i < na->mNumScalingKeys; i++)
+		if (na->mScalingKeys[i].mTime >= wrap)
+			return na->mScalingKeys[i].mTime;
+	return 0;
+}
+
 /* Channels of one clip sorted by bone name, then by position. */
 typedef struct bone_ref {
 	const char *bone;
@@ -797,6 +817,15 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		if (latin1)
 			warn(cv, ANIMC_WARN_NOT_UTF8, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
 			     "save the file with UTF-8 names if that is wrong");
+		double wrapped = cv->format && strcmp(cv->format, "x") == 0 ? wrapped_key_time(na) : 0;
+		if (wrapped > 0 && wrapped <= 4294967295.0) {
+			animc_clip_report(cv->sink, ANIMC_ERROR, clip, &clip->channels[ch],
+					  "a key at tick %.0f, which is %.0f wrapped: .X key times are unsigned and "
+					  "cannot be before 0; shift the animation's keys to start at 0", wrapped,
+					  wrapped - 4294967296.0);
+			status = ANIMC_ERR_INVALID;
+			break;
+		}
 		if (cv->scene && !scene_has_node(cv->scene, &na->mNodeName, anim->mNumChannels))
 			warn(cv, ANIMC_WARN_UNKNOWN_NODE, clip, &clip->channels[ch], "no node of the file's hierarchy has this name (a "
 			     "typo?): a skeleton read from the file has no such bone");
