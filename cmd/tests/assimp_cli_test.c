@@ -1004,7 +1004,36 @@ static void an_x_key_before_0_fails(void **state)
 	free(out), free(x), free(dir);
 }
 
+/* A COLLADA jump, two keys at one time: Assimp's reader evaluates the
+ * channel at each time and keeps the first value, silently, where the
+ * other formats keep the later one with a shared-key-time warning.  Said,
+ * at the key times' line; a file without one is not. */
+static void a_collada_jump_is_said(void **state)
+{
+	char *dir = test_tmpdir("dae-jump"), *dae = test_format("%s/j.dae", dir), *out = test_format("%s/out", dir);
+	size_t size;
+	char *bytes = (char *)test_read_file("testdata/assimp/clips.dae", &size), *at;
+	test_run r;
+
+	(void)state;
+	at = strstr(bytes, "count=\"2\">0 2</float_array>");
+	memcpy(at + 10, "2", 1);   /* a2's times 2 2, line 16 */
+	assert_true(test_write_file(dae, bytes, size));
+	r = test_animc("build", "-o", out, dae, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "j.dae:16: warning: these key times hold one time twice (a jump)") ||
+	    !strstr(r.err, "[shared-key-time]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, "testdata/assimp/clips.dae", NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "[shared-key-time]"));
+	test_run_release(&r);
+	free(bytes), free(out), free(dae), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_collada_jump_is_said),
 	cmocka_unit_test(an_x_key_before_0_fails),
 	cmocka_unit_test(a_note_naming_fbx_blocks_is_not_fbx),
 	cmocka_unit_test(stepped_keys_are_said),

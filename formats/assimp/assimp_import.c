@@ -1375,6 +1375,81 @@ static const uint8_t *fbx_constant_key(const uint8_t *data, size_t size)
 	return NULL;
 }
 
+/* The <float_array> of the COLLADA source whose id is the `len` bytes at
+ * `id`, looked for in [from, end), or NULL. */
+static const uint8_t *collada_source_array(const uint8_t *from, const uint8_t *end, const uint8_t *id, size_t len)
+{
+	const uint8_t *p = from, *at;
+
+	while ((at = memmem(p, (size_t)(end - p), "id=\"", 4))) {
+		p = at + 4;
+		/* not sid="..." */
+		if (at > from && (at[-1] == ' ' || at[-1] == '\t' || at[-1] == '\r' || at[-1] == '\n') &&
+		    (size_t)(end - p) > len && memcmp(p, id, len) == 0 && p[len] == '"')
+			return memmem(p, (size_t)(end - p), "<float_array", 12);
+	}
+	return NULL;
+}
+
+/* The last "<animation" before `at`, where a sampler's sources usually
+ * are (so that a large file is not searched from its start for each), or
+ * `data`. */
+static const uint8_t *collada_animation_start(const uint8_t *data, const uint8_t *at)
+{
+	for (const uint8_t *p = at; p - data >= 10; p--)
+		if (memcmp(p - 10, "<animation", 10) == 0)
+			return p - 10;
+	return data;
+}
+
+/*
+ * The first COLLADA sampler INPUT (key times) holding one time twice in a
+ * row, a jump, or NULL.  Assimp's reader evaluates the channel at each of
+ * its times and takes the first of the two values: the jump's later value,
+ * which the other formats keep, is lost.
+ */
+static const uint8_t *collada_jump(const uint8_t *data, size_t size)
+{
+	const uint8_t *p = data, *end = data + size, *at;
+
+	while ((at = memmem(p, (size_t)(end - p), "semantic=\"INPUT\"", 16))) {
+		const uint8_t *open = at, *close = memchr(at, '>', (size_t)(end - at)), *src, *arr, *stop;
+		double before = NAN;
+
+		p = at + 16;
+		while (open > data && *open != '<')
+			open--;
+		src = close ? memmem(open, (size_t)(close - open), "source=\"#", 9) : NULL;
+		if (!src)
+			continue;
+		src += 9;
+		stop = memchr(src, '"', (size_t)(close - src));
+		arr = stop ? collada_source_array(collada_animation_start(data, open), end, src, (size_t)(stop - src)) : NULL;
+		if (!arr && stop)
+			arr = collada_source_array(data, end, src, (size_t)(stop - src));
+		arr = arr ? memchr(arr, '>', (size_t)(end - arr)) : NULL;
+		stop = arr ? memmem(arr, (size_t)(end - arr), "</float_array>", 14) : NULL;
+		for (const uint8_t *q = arr ? arr + 1 : NULL; stop && q < stop;) {
+			char number[64];
+			size_t n = 0;
+			double t;
+
+			while (q < stop && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+				q++;
+			while (q < stop && *q != ' ' && *q != '\t' && *q != '\r' && *q != '\n' && n < sizeof number - 1)
+				number[n++] = (char)*q++;
+			if (!n)
+				break;
+			number[n] = '\0';
+			t = strtod(number, NULL);
+			if (t == before)
+				return arr;
+			before = t;
+		}
+	}
+	return NULL;
+}
+
 /* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
  * keeps only key times and values, so they play as linear; said once per
  * file, at the first of them (its line in a text file). */
@@ -1424,6 +1499,13 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		say_collada_clips(req->data, req->size, sink);
 	if (status == ANIMC_OK && (strcmp(format ? format : "", "dae") == 0 || strcmp(format ? format : "", "fbx") == 0))
 		say_stepped_keys(format, req->data, req->size, sink);
+	const uint8_t *jump = status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 ?
+				      collada_jump(req->data, req->size) : NULL;
+	if (jump)
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHARED_KEY_TIME, line_at(req->data, jump), 0,
+				       "these key times hold one time twice (a jump): Assimp keeps the first of the "
+				       "two values, and the output moves from it, not from the later one; key the "
+				       "jump a frame apart");
 	return status;
 }
 
