@@ -621,9 +621,10 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_relative },
 	{ { "ticks-per-second", 0, "N", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "the rate of tick-based key times (Assimp sources), for every input, instead of what each "
-	    "file declares; without it a file that declares none is read at its format's default (.X "
-	    "4800, others 25), with a warning",
+	    "the rate of tick-based key times (Assimp sources), for every input keyed in ticks, instead "
+	    "of what each file declares (sources keyed in seconds, such as COLLADA and glTF 1.0, keep their "
+	    "times, with a warning); without it a file that declares none is read at its format's "
+	    "default (.X 4800, others 25), with a warning",
 	    "N is a number above 0.",
 	    NULL },
 	  set_ticks },
