@@ -980,6 +980,84 @@ static void a_note_naming_fbx_blocks_is_not_fbx(void **state)
 	free(commented), free(text), free(fbx), free(note), free(out), free(in), free(dir);
 }
 
+/* Root's translation at 1 s in the compiled clip OUT/walk/NAME is `want`. */
+static void expect_translation(const char *out, const char *name, const char *want)
+{
+	char *xnb = test_format("%s/walk/%s", out, name);
+	char *line = test_format("{\"bone\": \"Root\", \"translation\": [%s]", want);
+	test_run r = test_animc("sample", "--json", "--time", "1", xnb, NULL);
+
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, line))
+		fail_msg("%s: want %s in %s%s", xnb, line, r.out, r.err);
+	test_run_release(&r);
+	free(line), free(xnb);
+}
+
+/* --root-motion's default up axis is the one the file declares, COLLADA's
+ * <up_axis> and FBX's UpAxis: Assimp leaves the keys as the file has them.
+ * A Z-up COLLADA walk kept its travel along y in the clip and gave its
+ * height to the motion, as if y were up.  Root goes from (0,0,0) to (1,2,3)
+ * in 1 s; a --split part keeps its take's axis; --up-axis still decides. */
+static void root_motion_takes_the_up_axis_a_file_declares(void **state)
+{
+	static const struct {
+		const char *axis, *motion, *clip;
+	} cases[] = {
+		{ "Y_UP", "1, 0, 3", "0, 2, 0" },
+		{ "Z_UP", "1, 2, 0", "0, 0, 3" },
+		{ "\n  X_UP ", "0, 2, 3", "1, 0, 0" },
+	};
+	char *dir = test_tmpdir("declared-up"), *dae = test_format("%s/walk.dae", dir), *out = test_format("%s/out", dir);
+	char *fbx = test_format("%s/walk.fbx", dir), *text = fbx_text("0,46186158000", "0,10", 2, 6, "46186158000");
+	char *motion = test_format("%s/walk/Take 001.motion.xnb", out);
+	char *x_up = test_format("%.*s\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\", 0\n%s",
+				 (int)(strstr(text, "\t}\n}\nObjects") - text), text, strstr(text, "\t}\n}\nObjects"));
+	size_t size;
+	char *bytes = (char *)test_read_file("testdata/assimp/clips.dae", &size);
+	const char *up = strstr(bytes, "<up_axis>Y_UP</up_axis>");
+	test_run r;
+
+	(void)state;
+	assert_non_null(up);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *doc = test_format("%.*s<up_axis>%s</up_axis>%s", (int)(up - bytes), bytes, cases[i].axis,
+					up + strlen("<up_axis>Y_UP</up_axis>"));
+
+		assert_true(test_write_file(dae, doc, strlen(doc)));
+		r = test_animc("build", "-q", "--root-motion", "Root", "-o", out, dae, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		expect_translation(out, "animation.motion.xnb", cases[i].motion);
+		expect_translation(out, "animation.xnb", cases[i].clip);
+		free(doc);
+	}
+	/* The last file, X up: a part of it, and --up-axis over it. */
+	r = test_animc("build", "-q", "--split", "A=0:1", "--root-motion", "Root", "-o", out, dae, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	expect_translation(out, "A.motion.xnb", "0, 2, 3");
+	r = test_animc("build", "-q", "--root-motion", "Root", "--up-axis", "y", "-o", out, dae, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	expect_translation(out, "animation.motion.xnb", "1, 0, 3");
+	/* FBX: X up keeps the travel along x in the clip; no UpAxis is Y. */
+	for (int declared = 0; declared < 2; declared++) {
+		const char *doc = declared ? x_up : text;
+
+		assert_true(test_write_file(fbx, doc, strlen(doc)));
+		r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, fbx, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		r = test_animc("sample", "--json", "--time", "1", motion, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, declared ? "\"translation\": [0, 0, 0]" : "\"translation\": [10, 0, 0]"))
+			fail_msg("UpAxis %s: %s", declared ? "0" : "none", r.out);
+		test_run_release(&r);
+	}
+	free(bytes), free(x_up), free(motion), free(text), free(fbx), free(out), free(dae), free(dir);
+}
+
 /* An .X key at a negative tick: Assimp reads key times as unsigned, so
  * -15 became 4294967281 and the clip lasted 4.5 years, exit 0, with only
  * a keys-out-of-order warning.  An error naming clip, bone and key. */
@@ -1035,6 +1113,7 @@ static void a_collada_jump_is_said(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_collada_jump_is_said),
 	cmocka_unit_test(an_x_key_before_0_fails),
+	cmocka_unit_test(root_motion_takes_the_up_axis_a_file_declares),
 	cmocka_unit_test(a_note_naming_fbx_blocks_is_not_fbx),
 	cmocka_unit_test(stepped_keys_are_said),
 	cmocka_unit_test(cr_line_ends_are_line_ends),

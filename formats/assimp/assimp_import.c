@@ -1243,6 +1243,20 @@ static int fbx_time_mode(const uint8_t *data, size_t size)
 	return -1;
 }
 
+/* The last 32-bit integer the scene's metadata holds under `key`. */
+static bool scene_int(const struct aiScene *scene, const char *key, int32_t *value)
+{
+	const struct aiMetadata *md = scene->mMetaData;
+	bool found = false;
+
+	for (unsigned i = 0; md && md->mKeys && md->mValues && i < md->mNumProperties; i++)
+		if (strcmp(md->mKeys[i].data, key) == 0 && md->mValues[i].mType == AI_INT32 && md->mValues[i].mData) {
+			memcpy(value, md->mValues[i].mData, sizeof *value);
+			found = true;
+		}
+	return found;
+}
+
 /*
  * The frame rate of an FBX file whose time mode Assimp 5.2 does not know,
  * 0 for one it knows.  Its reader takes 96, 72, 59.94 and 119.88 fps (FBX
@@ -1253,21 +1267,50 @@ static int fbx_time_mode(const uint8_t *data, size_t size)
 static double fbx_frame_rate(const struct aiScene *scene, const uint8_t *data, size_t size)
 {
 	static const double rates[] = { 96, 72, 60000.0 / 1001, 120000.0 / 1001 };
-	const struct aiMetadata *md = scene->mMetaData;
-	bool is_default = false;
 	int32_t mode;
 
 	/* Assimp's "FrameRate" is the mode it used: 0 for all of them. */
-	for (unsigned i = 0; md && md->mKeys && md->mValues && i < md->mNumProperties; i++)
-		if (strcmp(md->mKeys[i].data, "FrameRate") == 0 && md->mValues[i].mType == AI_INT32 &&
-		    md->mValues[i].mData) {
-			memcpy(&mode, md->mValues[i].mData, sizeof mode);
-			is_default = mode == 0;
-		}
-	if (!is_default)
+	if (!scene_int(scene, "FrameRate", &mode) || mode != 0)
 		return 0;
 	mode = fbx_time_mode(data, size);
 	return mode >= 15 && mode <= 18 ? rates[mode - 15] : -1;
+}
+
+/*
+ * The up axis a file declares its keys in: COLLADA's <up_axis> (the
+ * first, the document's <asset>; Assimp turns the scene's root node, not
+ * the keys), FBX's GlobalSettings UpAxis (0, 1, 2; Assimp keeps the keys
+ * as they are).  ANIMC_UP_DEFAULT for the other formats, and for a value
+ * neither reader knows.
+ */
+static bool is_xml_space(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static animc_up_axis declared_up(const char *format, const struct aiScene *scene, const uint8_t *data,
+				 size_t size)
+{
+	static const char tag[] = "<up_axis";
+	const uint8_t *at, *end = data + size;
+	int32_t axis;
+
+	if (strcmp(format, "fbx") == 0)
+		return !scene_int(scene, "UpAxis", &axis) || axis < 0 || axis > 2 ? ANIMC_UP_DEFAULT
+										  : (animc_up_axis)(ANIMC_UP_X + axis);
+	if (strcmp(format, "dae") != 0 || !(at = memmem(data, size, tag, sizeof tag - 1)))
+		return ANIMC_UP_DEFAULT;
+	at += sizeof tag - 1;
+	if (at == end || (*at != '>' && !is_xml_space(*at)) || !(at = memchr(at, '>', (size_t)(end - at))))
+		return ANIMC_UP_DEFAULT;
+	for (at++; at < end && is_xml_space(*at); at++)
+		;
+	if (end - at < 4 || memcmp(at + 1, "_UP", 3) != 0 || *at < 'X' || *at > 'Z')
+		return ANIMC_UP_DEFAULT;
+	for (const uint8_t *p = at + 4; p < end && *p != '<'; p++)
+		if (!is_xml_space(*p))
+			return ANIMC_UP_DEFAULT;
+	return (animc_up_axis)(ANIMC_UP_X + (*at - 'X'));
 }
 
 /* A COLLADA file's <library_animation_clips>: Assimp 5.2.5 reads none of
@@ -1493,7 +1536,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		if (scene->mAnimations[a])
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
+	uint32_t first = out->count;
 	status = scene_import(scene, format, frame_rate, req->options, out, sink);
+	animc_up_axis up = declared_up(format ? format : "", scene, req->data, req->size);
+	for (uint32_t i = first; status == ANIMC_OK && i < out->count; i++)
+		out->clips[i]->declared_up = up;
 	aiReleaseImport(scene);
 	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
 		say_collada_clips(req->data, req->size, sink);

@@ -193,6 +193,7 @@ static animc_status extract_channel(animc_clip *clip, animc_channel *ch, const a
 	motion->duration_s = clip->duration_s;
 	motion->ticks_per_second = clip->ticks_per_second;
 	motion->frame_rate = clip->frame_rate;
+	motion->declared_up = clip->declared_up;
 	motion->declared_channel_count = -1;
 	motion->line = clip->line;
 	index = animc_clip_add_channel(motion, ch->bone, strlen(ch->bone));
@@ -264,10 +265,18 @@ nomem:
 	return ANIMC_ERR_NOMEM;
 }
 
+animc_up_axis animc_clip_up_axis(const animc_clip *clip)
+{
+	if (clip->declared_up == ANIMC_UP_X || clip->declared_up == ANIMC_UP_Y || clip->declared_up == ANIMC_UP_Z)
+		return clip->declared_up;
+	return clip->is_sequence_source ? ANIMC_UP_Z : ANIMC_UP_Y;
+}
+
 animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
 				       animc_clip **motion_out, animc_diag_sink *sink)
 {
-	int up = options->up == ANIMC_UP_X ? 0 : options->up == ANIMC_UP_Z ? 2 : 1;
+	animc_up_axis axis = options->up == ANIMC_UP_DEFAULT ? animc_clip_up_axis(clip) : options->up;
+	int up = axis == ANIMC_UP_X ? 0 : axis == ANIMC_UP_Z ? 2 : 1;
 	animc_status status = ANIMC_ERR_NOT_FOUND;
 	char list[1024];
 

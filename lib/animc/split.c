@@ -496,6 +496,7 @@ static animc_clip *cut(const animc_clip *take, const animc_split *split, const a
 	part->line = take->line;
 	/* A part keeps its source's conventions: a RobotGame take's is Z up. */
 	part->is_sequence_source = take->is_sequence_source;
+	part->declared_up = take->declared_up;
 	for (uint32_t c = 0; c < take->channel_count && *status == ANIMC_OK; c++)
 		*status = cut_channel(part, &take->channels[c], start, end);
 	if (*status != ANIMC_OK) {

@@ -438,8 +438,9 @@ fail:
 }
 
 /*
- * The up axis of a clip's root motion without --up-axis: the source's (z
- * for a RobotGame sequence, y for the rest) turned as the conversion
+ * The up axis of a clip's root motion without --up-axis: the source's (the
+ * one it declares, else z for a RobotGame sequence and y for the rest:
+ * animc_clip_up_axis) turned as the conversion
  * turned the bone, so that after --rotate 90,0,0 a Y-up walk's ground is
  * still the ground (up is then z).  A turn that leaves it off every axis
  * (not by quarter turns) has no ground plane of x, y and z to name:
@@ -448,13 +449,14 @@ fail:
  */
 static animc_up_axis default_up(const animc_clip *clip, const double *turn, double out[3])
 {
-	int up = clip->is_sequence_source ? 2 : 1;
+	animc_up_axis source = animc_clip_up_axis(clip);
+	int up = source == ANIMC_UP_X ? 0 : source == ANIMC_UP_Z ? 2 : 1;
 	double v[3] = { 0, 0, 0 }, c[3];
 
 	v[up] = 1;
 	memcpy(out, v, sizeof v);
 	if (!turn)
-		return up == 2 ? ANIMC_UP_Z : ANIMC_UP_Y;
+		return source;
 	/* v + 2w (u x v) + 2 u x (u x v), u the turn's axis part. */
 	c[0] = turn[1] * v[2] - turn[2] * v[1];
 	c[1] = turn[2] * v[0] - turn[0] * v[2];
@@ -490,9 +492,9 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 			continue;
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
 				  "--root-motion: the rotation (--rotate, or the item's RotationX/Y/Z) turns the "
-				  "source's up axis, %s, to (%.3g, %.3g, %.3g), along none of x, y and z: give "
+				  "source's up axis, %c, to (%.3g, %.3g, %.3g), along none of x, y and z: give "
 				  "--up-axis x|y|z, the turned model's up axis",
-				  set->clips[i]->is_sequence_source ? "z" : "y", v[0], v[1], v[2]);
+				  "xyz"[animc_clip_up_axis(set->clips[i]) - ANIMC_UP_X], v[0], v[1], v[2]);
 		return ANIMC_ERR_ARGUMENT;
 	}
 	if (status == ANIMC_OK && a->root_bone && set->count) {

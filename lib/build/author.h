@@ -85,8 +85,8 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
  * The passes after --clip has chosen the clips: root motion (*motions gets
  * set->count entries, each the motion clip of the clip at its index, or
  * NULL; release with build_author_motions_release) and additive.  The up
- * axis defaults by source: z for RobotGame sequences, y for the rest, as
- * the source has it; `up_turn` (a unit quaternion x y z w, or NULL) is the
+ * axis defaults by source (animc_clip_up_axis: the one it declares, else
+ * z for RobotGame sequences and y for the rest); `up_turn` (a unit quaternion x y z w, or NULL) is the
  * rotation the conversion (--rotate, a .mgcb item's Rotation) gave the
  * --root-motion bone, which turns that default with the model.  A default
  * it turns off every axis fails the source, asking for --up-axis.

@@ -585,8 +585,8 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_root_motion },
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "the up axis of --root-motion, which it needs (default: z for RobotGame sources, y for the "
-	    "others, turned by --rotate)",
+	    "the up axis of --root-motion, which it needs (default: the one a COLLADA or FBX file "
+	    "declares, else z for RobotGame sources and y for the others; turned by --rotate)",
 	    "An axis of the output, after --rotate and a .mgcb item's RotationX/Y/Z.  Without it the "
 	    "source's up axis is turned as the rotation turns the bone (--rotate 90,0,0 makes a y-up "
 	    "source's z); a rotation that turns it onto none of x, y and z fails the source, asking "

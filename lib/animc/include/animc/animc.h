@@ -250,6 +250,15 @@ typedef struct animc_channel {
 	uint32_t line;          /* where the source defines it; 0 when unknown */
 } animc_channel;
 
+/* An up axis: of the ground plane root motion lies in, or the one a
+ * source declares. */
+typedef enum animc_up_axis {
+	ANIMC_UP_DEFAULT = 0,      /* none given: the source's */
+	ANIMC_UP_X,
+	ANIMC_UP_Y,
+	ANIMC_UP_Z
+} animc_up_axis;
+
 /*
  * A clip: the original AnimationSequence.  Memory: `arena` owns the name,
  * bone names and all key arrays; `channels` is a separate array that
@@ -275,6 +284,11 @@ typedef struct animc_clip {
 	 * from one (animc_clip_set_split) keeps it, and with it the source's
 	 * conventions: Z is up (the root motion's default). */
 	bool is_sequence_source;
+	/* The up axis the source declares its keys in (COLLADA's <up_axis>,
+	 * FBX's UpAxis), the root motion's default; ANIMC_UP_DEFAULT when it
+	 * declares none (then Z for a sequence source, Y for the rest).  A
+	 * part keeps its take's. */
+	animc_up_axis declared_up;
 	/* The compact layout's encoding of the clip, set by animc_pass_compact
 	 * (in the clip's arena); the writer writes reader version 2 when it is
 	 * there.  NULL otherwise. */
@@ -892,17 +906,14 @@ double animc_clip_frame_rate(const animc_clip *clip);
 animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
 				  animc_diag_sink *sink);
 
-/* The up axis of the ground plane root motion lies in. */
-typedef enum animc_up_axis {
-	ANIMC_UP_DEFAULT = 0,      /* Y */
-	ANIMC_UP_X,
-	ANIMC_UP_Y,
-	ANIMC_UP_Z
-} animc_up_axis;
+/* The up axis a clip's source keys it in: declared_up when the source
+ * declares one, else Z for a sequence source and Y for the rest; never
+ * ANIMC_UP_DEFAULT. */
+animc_up_axis animc_clip_up_axis(const animc_clip *clip);
 
 typedef struct animc_root_motion_options {
 	const char *bone;          /* the bone whose ground travel is taken out */
-	animc_up_axis up;
+	animc_up_axis up;          /* ANIMC_UP_DEFAULT: animc_clip_up_axis(clip) */
 	bool has_yaw;              /* take the rotation about the up axis out too */
 	/* How far, as quaternion components, motion * in place may stray
 	 * from the source between keys before keys are added there; 0: 1e-6.
