@@ -184,10 +184,18 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return ANIMC_EXIT_USAGE;
 	}
+	/* `animc --help build` is `animc help build`; a word after --version
+	 * was left unread. */
+	if (argc > 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		argv[1] = (char *)"help";
+		return finish("help", run_help(argc, argv));
+	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		return finish(NULL, cli_stdout_help(NULL, print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		if (argc > 2)
+			return cli_usage_error(NULL, "'%s' after '%s': it takes no argument", argv[2], argv[1]);
 		print_version();
 		return finish(NULL, ANIMC_EXIT_OK);
 	}

@@ -1148,7 +1148,7 @@ static void every_way_to_ask_for_help_gives_the_same_text(void **state)
 	test_run_release(&usage);
 }
 
-/* help takes one topic.  `help --version` was an unknown option whose
+/* help takes one topic, as --help does.  `help --version` was an unknown option whose
  * hint was the word typed ("did you mean '--version'?"): it prints the
  * version, as `--version` does.  A word after the topic was left unread
  * (`help --man --markdown` printed the man page, `help dump --markdown`
@@ -1178,6 +1178,24 @@ static void help_takes_one_topic(void **state)
 		assert_string_equal(r.out, "");
 		assert_non_null(strstr(r.err, said));
 		free(said);
+		test_run_release(&r);
+	}
+	/* `animc --help TOPIC` is `animc help TOPIC`; `--version WORD` was
+	 * the version, the word left unread. */
+	test_run help = test_animc("help", "dump", NULL), r = test_animc("--help", "dump", NULL);
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, help.out);
+	test_run_release(&r), test_run_release(&help);
+	r = test_animc("-h", "dump", "extra", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "'extra' after 'dump'"));
+	test_run_release(&r);
+	for (int i = 0; i < 2; i++) {
+		r = test_animc(i ? "version" : "--version", "extra", NULL);
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.out, "");
+		assert_non_null(strstr(r.err, i ? "'extra' after 'version'" : "'extra' after '--version'"));
 		test_run_release(&r);
 	}
 }
