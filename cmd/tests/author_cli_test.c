@@ -1100,6 +1100,72 @@ static void root_motion_up_axis_turns_with_the_model(void **state)
 	free(project), free(odd), free(item), free(out), free(src), free(dir);
 }
 
+/* A glTF rig whose Hips hangs under an Armature node turned -90 degrees
+ * about x, scaled 0.01 (Blender's and Mixamo's export): Hips' keys are in
+ * the Armature's frame, where the model's up, y, is z.  Hips walks along
+ * its -y (the model's forward) and bobs along its z.  The motion took the
+ * bob and the clip kept the walk, silently.  Turned 30 degrees instead,
+ * no axis of that frame is up: the source fails, asking for --up-axis. */
+static void root_motion_ground_is_the_models_under_a_turned_parent(void **state)
+{
+	static const float keys[] = { 0, 0.5f, 1, 0, 0, 100, 0, -100, 105, 0, -200, 100 };
+	char *dir = test_tmpdir("rm-armature"), *bin = test_format("%s/walk.bin", dir);
+	char *gltf = test_format("%s/rig.gltf", dir), *out = test_format("%s/out", dir);
+	const char *turns[] = { "-0.70710678, 0, 0, 0.70710678", "0.25881905, 0, 0, 0.96592583" };
+	float p[3], m[3], r[4], sc[3];
+	test_run r1;
+
+	(void)state;
+	assert_true(test_write_file(bin, keys, sizeof keys));
+	for (int i = 0; i < 2; i++) {
+		char *doc = test_format(
+			"{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}],\n"
+			" \"nodes\": [{\"name\": \"Armature\", \"children\": [1], \"rotation\": [%s],\n"
+			"             \"scale\": [0.01, 0.01, 0.01]}, {\"name\": \"Hips\", \"translation\": [0, 0, 100]}],\n"
+			" \"buffers\": [{\"uri\": \"walk.bin\", \"byteLength\": 48}],\n"
+			" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 12}, {\"buffer\": 0, \"byteOffset\": 12, "
+			"\"byteLength\": 36}],\n"
+			" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 3, \"type\": \"SCALAR\",\n"
+			"                \"min\": [0], \"max\": [1]},\n"
+			"               {\"bufferView\": 1, \"componentType\": 5126, \"count\": 3, \"type\": \"VEC3\"}],\n"
+			" \"animations\": [{\"name\": \"Walk\", \"samplers\": [{\"input\": 0, \"output\": 1}],\n"
+			"                 \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 1, \"path\": "
+			"\"translation\"}}]}]}\n",
+			turns[i]);
+
+		assert_true(test_write_file(gltf, doc, strlen(doc)));
+		free(doc);
+		r1 = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, gltf, NULL);
+		if (i == 1) {
+			assert_int_equal(r1.status, 1);
+			if (!strstr(r1.err, "rig.gltf: error: --root-motion: the model's up axis, y, is (0, 0.866, "
+					    "-0.5) in the frame of the parent of 'Hips'") ||
+			    !strstr(r1.err, "give --up-axis x|y|z"))
+				fail_msg("%s", r1.err);
+			test_run_release(&r1);
+			break;
+		}
+		if (r1.status != 0)
+			fail_msg("%s", r1.err);
+		test_run_release(&r1);
+		animrt_clip *clip = open_xnb(out, "rig/Walk.xnb"), *motion = open_xnb(out, "rig/Walk.motion.xnb");
+
+		for (int k = 0; k < 3; k++) {
+			assert_true(bone_at(clip, "Hips", keys[k], p, r, sc));
+			assert_true(bone_at(motion, "Hips", keys[k], m, r, sc));
+			/* In place over the Armature's ground (x, y), its bob kept. */
+			test_assert_near(p[0], 0, 1e-4);
+			test_assert_near(p[1], 0, 1e-4);
+			test_assert_near(p[2], keys[5 + 3 * k], 1e-4);
+			test_assert_near(m[0], 0, 1e-4);
+			test_assert_near(m[1], keys[4 + 3 * k], 1e-4);
+			test_assert_near(m[2], 0, 0);
+		}
+		animrt_close(clip), animrt_close(motion);
+	}
+	free(out), free(gltf), free(bin), free(dir);
+}
+
 /* A part of a RobotGame take is Z up as its take is: its root motion is
  * the take's travel in x and y from START, its height stays in the clip
  * (parts were taken for Y up: the height went into the motion).  START
@@ -2677,6 +2743,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_lines_say_one_bone),
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
 	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
+	cmocka_unit_test(root_motion_ground_is_the_models_under_a_turned_parent),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),

@@ -1277,40 +1277,18 @@ static double fbx_frame_rate(const struct aiScene *scene, const uint8_t *data, s
 }
 
 /*
- * The up axis a file declares its keys in: COLLADA's <up_axis> (the
- * first, the document's <asset>; Assimp turns the scene's root node, not
- * the keys), FBX's GlobalSettings UpAxis (0, 1, 2; Assimp keeps the keys
- * as they are).  ANIMC_UP_DEFAULT for the other formats, and for a value
- * neither reader knows.
+ * The up axis of the scene's world frame where Assimp leaves a file's own
+ * (FBX: GlobalSettings UpAxis 0, 1, 2), ANIMC_UP_DEFAULT elsewhere: Assimp
+ * turns a COLLADA or MD5 scene's root node to Y up instead, which the root
+ * motion reads through the node tree.
  */
-static bool is_xml_space(uint8_t c)
+static animc_up_axis declared_up(const char *format, const struct aiScene *scene)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static animc_up_axis declared_up(const char *format, const struct aiScene *scene, const uint8_t *data,
-				 size_t size)
-{
-	static const char tag[] = "<up_axis";
-	const uint8_t *at, *end = data + size;
 	int32_t axis;
 
-	if (strcmp(format, "fbx") == 0)
-		return !scene_int(scene, "UpAxis", &axis) || axis < 0 || axis > 2 ? ANIMC_UP_DEFAULT
-										  : (animc_up_axis)(ANIMC_UP_X + axis);
-	if (strcmp(format, "dae") != 0 || !(at = memmem(data, size, tag, sizeof tag - 1)))
+	if (strcmp(format, "fbx") != 0 || !scene_int(scene, "UpAxis", &axis) || axis < 0 || axis > 2)
 		return ANIMC_UP_DEFAULT;
-	at += sizeof tag - 1;
-	if (at == end || (*at != '>' && !is_xml_space(*at)) || !(at = memchr(at, '>', (size_t)(end - at))))
-		return ANIMC_UP_DEFAULT;
-	for (at++; at < end && is_xml_space(*at); at++)
-		;
-	if (end - at < 4 || memcmp(at + 1, "_UP", 3) != 0 || *at < 'X' || *at > 'Z')
-		return ANIMC_UP_DEFAULT;
-	for (const uint8_t *p = at + 4; p < end && *p != '<'; p++)
-		if (!is_xml_space(*p))
-			return ANIMC_UP_DEFAULT;
-	return (animc_up_axis)(ANIMC_UP_X + (*at - 'X'));
+	return (animc_up_axis)(ANIMC_UP_X + axis);
 }
 
 /* A COLLADA file's <library_animation_clips>: Assimp 5.2.5 reads none of
@@ -1538,7 +1516,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	status = scene_import(scene, format, frame_rate, req->options, out, sink);
-	animc_up_axis up = declared_up(format ? format : "", scene, req->data, req->size);
+	animc_up_axis up = declared_up(format ? format : "", scene);
 	for (uint32_t i = first; status == ANIMC_OK && i < out->count; i++)
 		out->clips[i]->declared_up = up;
 	aiReleaseImport(scene);

@@ -471,6 +471,65 @@ static animc_up_axis default_up(const animc_clip *clip, const double *turn, doub
 	return ANIMC_UP_DEFAULT;
 }
 
+/* a then b as one turn, b * a (Hamilton; x y z w). */
+static void turn_then(const double a[4], const double b[4], double out[4])
+{
+	double r[4] = {
+		b[3] * a[0] + b[0] * a[3] + b[1] * a[2] - b[2] * a[1],
+		b[3] * a[1] - b[0] * a[2] + b[1] * a[3] + b[2] * a[0],
+		b[3] * a[2] + b[0] * a[1] - b[1] * a[0] + b[2] * a[3],
+		b[3] * a[3] - b[0] * a[0] - b[1] * a[1] - b[2] * a[2],
+	};
+
+	memcpy(out, r, sizeof r);
+}
+
+/* The turn of the world's up axis into the frame of `bone`'s parent in
+ * `tree`: the inverse of the parents' rest rotation.  False when none. */
+static bool parents_turn(const animc_skeleton *tree, const char *bone, double out[4])
+{
+	double parents[4] = { 0, 0, 0, 1 }, n;
+	int64_t b = tree->bone_count ? animc_skeleton_find(tree, bone) : -1;
+
+	/* world = R_root * ... * R_parent: each parent's turn after the
+	 * frames below it.  Parents come before their children (pre-order). */
+	for (int32_t p = b >= 0 ? tree->bones[b].parent : -1, below = (int32_t)b; p >= 0 && p < below;
+	     below = p, p = tree->bones[p].parent) {
+		const float *r = tree->bones[p].rotation;
+		double q[4] = { r[0], r[1], r[2], r[3] };
+
+		n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+		if (!(n > 0.5 && n < 2))
+			continue;
+		for (int k = 0; k < 4; k++)
+			q[k] /= n;
+		turn_then(parents, q, parents);
+	}
+	if (!(fabs(fabs(parents[3]) - 1) > 1e-9))
+		return false;
+	out[0] = -parents[0], out[1] = -parents[1], out[2] = -parents[2], out[3] = parents[3];
+	return true;
+}
+
+bool build_author_up_turn(const build_author_options *a, const animc_importer *importer, const char *path,
+			  const double *units_turn, double out[4])
+{
+	animc_skeleton tree = { 0 };
+	bool is_turned = false;
+
+	/* The tree as read: the units turn comes after. */
+	if (a->root_bone && a->up == ANIMC_UP_DEFAULT && importer && importer->load_skeleton) {
+		if (importer->load_skeleton(path, &tree, NULL) == ANIMC_OK)
+			is_turned = parents_turn(&tree, a->root_bone, out);
+		animc_skeleton_release(&tree);
+	}
+	if (units_turn && is_turned)
+		turn_then(out, units_turn, out);
+	else if (units_turn)
+		memcpy(out, units_turn, 4 * sizeof *out);
+	return is_turned || units_turn;
+}
+
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
 				 const animc_skeleton *skeleton, const animc_clip *reference,
 				 const animc_skeleton *rest, const double *up_turn, animc_clip ***motions,
@@ -491,10 +550,11 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 		if (default_up(set->clips[i], up_turn, v) != ANIMC_UP_DEFAULT)
 			continue;
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
-				  "--root-motion: the rotation (--rotate, or the item's RotationX/Y/Z) turns the "
-				  "source's up axis, %c, to (%.3g, %.3g, %.3g), along none of x, y and z: give "
-				  "--up-axis x|y|z, the turned model's up axis",
-				  "xyz"[animc_clip_up_axis(set->clips[i]) - ANIMC_UP_X], v[0], v[1], v[2]);
+				  "--root-motion: the model's up axis, %c, is (%.3g, %.3g, %.3g) in the frame of the "
+				  "parent of '%s' (turned by the parents' rest rotation, --rotate or the item's "
+				  "RotationX/Y/Z), along none of x, y and z: give --up-axis x|y|z, the axis of that "
+				  "frame that is up",
+				  "xyz"[animc_clip_up_axis(set->clips[i]) - ANIMC_UP_X], v[0], v[1], v[2], a->root_bone);
 		return ANIMC_ERR_ARGUMENT;
 	}
 	if (status == ANIMC_OK && a->root_bone && set->count) {

@@ -82,6 +82,18 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
 				animc_clip_set *set, animc_diag_sink *sink, const build_author_hooks *hooks);
 
 /*
+ * The turn of --root-motion's default up axis from the model's frame into
+ * the frame BONE's keys are in, its parent's: the inverse of its parents'
+ * rest rotation in the node tree `importer` reads from `path` (none when it
+ * reads none, or BONE is not in it; an Armature node turned -90 degrees
+ * about x makes a Y-up model's up z there), then `units_turn` (--rotate;
+ * NULL: none).  Nothing is read under --up-axis.  False when neither turns
+ * (`out` unset); else `out` is the up_turn for build_author_finish.
+ */
+bool build_author_up_turn(const build_author_options *a, const animc_importer *importer, const char *path,
+			  const double *units_turn, double out[4]);
+
+/*
  * The passes after --clip has chosen the clips: root motion (*motions gets
  * set->count entries, each the motion clip of the clip at its index, or
  * NULL; release with build_author_motions_release) and additive.  The up

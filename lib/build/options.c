@@ -585,12 +585,14 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_root_motion },
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "the up axis of --root-motion, which it needs (default: the one a COLLADA or FBX file "
-	    "declares, else z for RobotGame sources and y for the others; turned by --rotate)",
-	    "An axis of the output, after --rotate and a .mgcb item's RotationX/Y/Z.  Without it the "
-	    "source's up axis is turned as the rotation turns the bone (--rotate 90,0,0 makes a y-up "
-	    "source's z); a rotation that turns it onto none of x, y and z fails the source, asking "
-	    "for --up-axis.",
+	    "the up axis of --root-motion, which it needs (default: the model's, as BONE's parent "
+	    "frame holds it; the model's is the one a COLLADA or FBX file declares, else z for "
+	    "RobotGame sources and y for the others)",
+	    "An axis of BONE's parent frame in the output, after --rotate and a .mgcb item's "
+	    "RotationX/Y/Z.  Without it the model's up axis is turned by the rest rotation of BONE's "
+	    "parents (an Armature node turned -90 degrees about x makes y z), then as the rotation "
+	    "turns the bone (--rotate 90,0,0 makes a y-up source's z); parents or a rotation that turn "
+	    "it onto none of x, y and z fail the source, asking for --up-axis.",
 	    NULL },
 	  set_up_axis },
 	{ { "additive-reference", 0, "first-frame|bind|CLIP", FOR_COMPILE, BUILD_OPTION_OUTPUT,

@@ -284,10 +284,10 @@ typedef struct animc_clip {
 	 * from one (animc_clip_set_split) keeps it, and with it the source's
 	 * conventions: Z is up (the root motion's default). */
 	bool is_sequence_source;
-	/* The up axis the source declares its keys in (COLLADA's <up_axis>,
-	 * FBX's UpAxis), the root motion's default; ANIMC_UP_DEFAULT when it
-	 * declares none (then Z for a sequence source, Y for the rest).  A
-	 * part keeps its take's. */
+	/* The up axis of the source's world frame, where it declares one
+	 * that its reader keeps (FBX's UpAxis), the root motion's default;
+	 * ANIMC_UP_DEFAULT when none (then Z for a sequence source, Y for the
+	 * rest).  A part keeps its take's. */
 	animc_up_axis declared_up;
 	/* The compact layout's encoding of the clip, set by animc_pass_compact
 	 * (in the clip's arena); the writer writes reader version 2 when it is
@@ -906,9 +906,9 @@ double animc_clip_frame_rate(const animc_clip *clip);
 animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
 				  animc_diag_sink *sink);
 
-/* The up axis a clip's source keys it in: declared_up when the source
- * declares one, else Z for a sequence source and Y for the rest; never
- * ANIMC_UP_DEFAULT. */
+/* The up axis of a clip's source's world frame: declared_up when the
+ * source declares one, else Z for a sequence source and Y for the rest;
+ * never ANIMC_UP_DEFAULT. */
 animc_up_axis animc_clip_up_axis(const animc_clip *clip);
 
 typedef struct animc_root_motion_options {
