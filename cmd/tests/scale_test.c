@@ -856,7 +856,7 @@ static void a_silent_server_is_said(void **state)
 	assert_true(test_write_file(note, (const uint8_t *)"# Crane\n", 8));
 	assert_true(test_write_file(texture, png, sizeof png - 1));
 	free(note), free(texture);
-	run = test_animc("build", "--cache-url", url, "--cache-min-size", "0", "--cache-timeout", "2", "-o", out, src,
+	run = test_animc("build", "--cache-url", url, "--cache-min-size", "0", "--cache-timeout", "30", "-o", out, src,
 			 NULL);
 	expect_ok(&run);
 	if (!strstr(run.out, ", 0 failed, 2 skipped,"))
