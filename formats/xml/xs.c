@@ -76,10 +76,14 @@ static bool root_name_utf8(const uint8_t *data, size_t size, char *name, size_t 
 
 /* The byte order of a UTF-16 head: 'L' or 'B' by its byte-order mark (then
  * *bom is 2), else by "<?" as its first characters (XML 1.0 appendix F, what
- * libxml2 detects without a mark); 0 when it is not UTF-16. */
+ * libxml2 detects without a mark); 0 when it is not UTF-16.  FF FE 00 00 is
+ * UTF-32's little-endian mark (as UTF-16 it would be the mark and a NUL,
+ * which no XML document holds). */
 static int utf16_order(const uint8_t *p, size_t size, size_t *bom)
 {
 	*bom = 2;
+	if (size >= 4 && memcmp(p, "\xFF\xFE\0\0", 4) == 0)
+		return *bom = 0, 0;
 	if (size >= 2 && p[0] == 0xFF && p[1] == 0xFE)
 		return 'L';
 	if (size >= 2 && p[0] == 0xFE && p[1] == 0xFF)

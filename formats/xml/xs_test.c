@@ -412,6 +412,36 @@ static void lone_cr_line_ends_count_as_lines(void **state)
 	}
 }
 
+/* A UTF-32LE document's mark, FF FE 00 00, was taken for UTF-16LE's, and
+ * its units walked as pairs of UTF-16 units: a character whose low 16 bits
+ * fall in D800-DFFF (U+2D800, CJK Extension F) was refused as half of a
+ * surrogate pair.  Read as UTF-32, in either byte order, marked or not. */
+static void a_utf32_character_past_the_bmp_reads_whole(void **state)
+{
+	static const animc_xml_handler handler = { NULL, place_b };
+
+	(void)state;
+	for (int form = 0; form < 4; form++) {
+		bool big_endian = form & 1, marked = form < 2;
+		size_t size;
+		uint8_t *doc = utf32_of("<A><B>x</B></A>", big_endian, marked, &size);
+		size_t x = (marked ? 4 : 0) + 6 * 4;
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
+		placed p = { 0, "" };
+
+		/* 'x' becomes U+2D800. */
+		doc[x + (big_endian ? 1 : 2)] = 0x02;
+		doc[x + (big_endian ? 2 : 1)] = 0xD8;
+		doc[x + (big_endian ? 3 : 0)] = 0x00;
+		assert_int_equal(animc_xml_parse(doc, size, 8, &handler, &p, &sink), ANIMC_OK);
+		assert_null(test_diags_first(&diags, ANIMC_ERROR));
+		assert_string_equal(p.b_text, "\xF0\xAD\xA0\x80");
+		test_diags_release(&diags);
+		free(doc);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(floats_as_dotnet_read_them),
 	cmocka_unit_test(special_floats_parse),
@@ -424,6 +454,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(durations_in_integer_ticks),
 	cmocka_unit_test(lists_split_on_xml_whitespace),
 	cmocka_unit_test(lone_cr_line_ends_count_as_lines),
+	cmocka_unit_test(a_utf32_character_past_the_bmp_reads_whole),
 };
 
 ANIMC_TEST_GROUP(tests);
