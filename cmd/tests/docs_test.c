@@ -146,6 +146,16 @@ static void completion_completes_commands_options_and_values(void **state)
 	out = complete("animc build --skeleton = testdata/mgcb/Con", 4);
 	assert_string_equal(out, "testdata/mgcb/Content.mgcb\n");
 	free(out);
+	/* help takes one topic, --version among them; --help TOPIC too. */
+	out = complete("animc help --v", 2);
+	assert_string_equal(out, "--version\n");
+	free(out);
+	out = complete("animc help build ''", 3);
+	assert_string_equal(out, "\n");
+	free(out);
+	out = complete("animc --help sa", 2);
+	assert_string_equal(out, "sample\n");
+	free(out);
 	/* A file-valued option completes file names: --mgcb's PROJECT too. */
 	const char *const file_takers[] = { "build", "outputs", "watch" };
 	for (size_t i = 0; i < 3; i++) {

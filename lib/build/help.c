@@ -925,10 +925,11 @@ static void completion_write(FILE *out, const animc_command *const *commands)
 		}
 		fprintf(out, "\t\tesac\n\t\topts='%s' ;;\n", opts);
 	}
-	fputs("\thelp)\n\t\tCOMPREPLY=($(compgen -W '", out);
+	/* One topic (help takes no word after it), --help's too. */
+	fputs("\thelp|--help|-h)\n\t\t[ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W '", out);
 	for (size_t i = 0; commands[i]; i++)
 		fprintf(out, "%s ", commands[i]->name);
-	fputs("help' -- \"$cur\"))\n\t\treturn ;;\n"
+	fputs("help --version' -- \"$cur\"))\n\t\treturn ;;\n"
 	      "\t*)\n\t\treturn ;;\n\tesac\n"
 	      "\tif [[ $cur == -* ]]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
