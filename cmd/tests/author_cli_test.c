@@ -1206,6 +1206,44 @@ static void a_compact_builds_motion_ends_as_the_lossless_one(void **state)
 	free(packed), free(exact), free(dir);
 }
 
+/* Hips keyed -30, 0, 30 and --scale 1e37: the keys fit a float, the travel
+ * from the first frame (6e38) does not.  The motion failed validation,
+ * blaming the source's key, and the clip was written in place without it:
+ * a character that no longer moves.  Now neither, naming --root-motion. */
+static void a_root_motion_past_float_fails_its_clip(void **state)
+{
+	static const float keys[] = { 0, 0.5f, 1, -30, 0, 0, 0, 0, 0, 30, 0, 0 };
+	static const char doc[] =
+		"{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}],\n"
+		" \"nodes\": [{\"name\": \"Hips\"}], \"buffers\": [{\"uri\": \"w.bin\", \"byteLength\": 48}],\n"
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 12}, {\"buffer\": 0, \"byteOffset\": 12, "
+		"\"byteLength\": 36}],\n"
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 3, \"type\": \"SCALAR\",\n"
+		"                \"min\": [0], \"max\": [1]},\n"
+		"               {\"bufferView\": 1, \"componentType\": 5126, \"count\": 3, \"type\": \"VEC3\"}],\n"
+		" \"animations\": [{\"name\": \"W\", \"samplers\": [{\"input\": 0, \"output\": 1}],\n"
+		"                 \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"translation\"}}]}]}\n";
+	char *dir = test_tmpdir("rm-overflow"), *bin = test_format("%s/w.bin", dir);
+	char *gltf = test_format("%s/w.gltf", dir), *out = test_format("%s/out", dir);
+	char *plain = test_format("%s/plain", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(bin, keys, sizeof keys));
+	assert_true(test_write_file(gltf, doc, strlen(doc)));
+	r = test_animc("build", "-q", "--scale", "1e37", "-o", plain, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--scale", "1e37", "--root-motion", "Hips", "-o", out, gltf, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "w.gltf: error: clip 'W': --root-motion: bone 'Hips' travels from its first frame "
+			   "farther than a float holds"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(plain), free(out), free(gltf), free(bin), free(dir);
+}
+
 /* A part of a RobotGame take is Z up as its take is: its root motion is
  * the take's travel in x and y from START, its height stays in the clip
  * (parts were taken for Y up: the height went into the motion).  START
@@ -2786,6 +2824,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
 	cmocka_unit_test(root_motion_ground_is_the_models_under_a_turned_parent),
 	cmocka_unit_test(a_compact_builds_motion_ends_as_the_lossless_one),
+	cmocka_unit_test(a_root_motion_past_float_fails_its_clip),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),

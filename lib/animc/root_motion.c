@@ -265,6 +265,22 @@ nomem:
 	return ANIMC_ERR_NOMEM;
 }
 
+/* Whether each ground travel of `ch` from its first frame is a float:
+ * keys near float's range (after --scale) can be apart by more. */
+static bool travel_is_finite(const animc_channel *ch, int up)
+{
+	const animc_track *t = &ch->tracks[ANIMC_TRANSLATION];
+	float t0[3], r0[4], s0[3];
+
+	if (!t->is_present || t->is_fixed)
+		return true;
+	animc_channel_sample(ch, 0, t0, r0, s0);
+	for (size_t i = 0; i < (size_t)t->value_count * 3; i++)
+		if ((int)(i % 3) != up && !isfinite(t->values[i] - t0[i % 3]))
+			return false;
+	return true;
+}
+
 animc_up_axis animc_clip_up_axis(const animc_clip *clip)
 {
 	if (clip->declared_up == ANIMC_UP_X || clip->declared_up == ANIMC_UP_Y || clip->declared_up == ANIMC_UP_Z)
@@ -290,6 +306,13 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 
 		if (strcmp(clip->channels[i].bone, options->bone) != 0)
 			continue;
+		if (!travel_is_finite(&clip->channels[i], up)) {
+			animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "--root-motion: bone '%s' travels from its "
+					  "first frame farther than a float holds; scale the source down", options->bone);
+			animc_clip_destroy(*motion_out);
+			*motion_out = NULL;
+			return ANIMC_ERR_INVALID;
+		}
 		status = extract_channel(clip, &clip->channels[i], options, up, &motion);
 		if (status != ANIMC_OK) {
 			animc_clip_destroy(*motion_out);

@@ -570,7 +570,10 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 		o->clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
 		if (o->name && o->clip && motions && motions[i])
 			prepare_motion(ctx, &cs->process, motions[i], o, o + 1, sink);
-		if (!o->name || !o->clip) {
+		/* The clip in place and its motion are one result: a clip
+		 * written without its motion would stand still in a game. */
+		bool lost_motion = o->name && o->clip && motions && motions[i] && !o[1].bytes;
+		if (!o->name || !o->clip || lost_motion) {
 			free(o->bytes);
 			free(o->name);
 			free(o->clip);
