@@ -1244,6 +1244,48 @@ static void a_root_motion_past_float_fails_its_clip(void **state)
 	free(plain), free(out), free(gltf), free(bin), free(dir);
 }
 
+/* An empty <originalClipName> names a source's one take, as --split
+ * without TAKE/ does: an unnamed glTF animation (the importer names it
+ * clip0) failed with "no take ''". */
+static void an_empty_take_name_cuts_the_one_take(void **state)
+{
+	static const float keys[] = { 0, 0.5f, 1, 0, 0, 0, 1, 0, 0, 2, 0, 0 };
+	static const char doc[] =
+		"{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}],\n"
+		" \"nodes\": [{\"name\": \"Hips\"}], \"buffers\": [{\"uri\": \"u.bin\", \"byteLength\": 48}],\n"
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 12}, {\"buffer\": 0, \"byteOffset\": 12, "
+		"\"byteLength\": 36}],\n"
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 3, \"type\": \"SCALAR\",\n"
+		"                \"min\": [0], \"max\": [1]},\n"
+		"               {\"bufferView\": 1, \"componentType\": 5126, \"count\": 3, \"type\": \"VEC3\"}],\n"
+		" \"animations\": [{\"samplers\": [{\"input\": 0, \"output\": 1}],\n"
+		"                 \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"translation\"}}]}]}\n";
+	static const char sidecar[] =
+		"<XnaContent xmlns:P=\"X\"><Asset Type=\"P:AnimationDefinition\"><originalClipName></originalClipName>"
+		"<originalFrameCount>2</originalFrameCount>\n<ClipParts><Item><ClipName>A</ClipName><StartFrame>0"
+		"</StartFrame><EndFrame>1</EndFrame></Item></ClipParts></Asset></XnaContent>\n";
+	char *dir = test_tmpdir("empty-take"), *art = test_format("%s/art", dir);
+	char *bin = test_format("%s/u.bin", art), *gltf = test_format("%s/u.gltf", art);
+	char *anims = test_format("%s/u_Anims.xml", art), *split = test_format("%s/split", dir);
+	char *out = test_format("%s/out", dir), *a = test_format("%s/u/A.xnb", out), *b = test_format("%s/u/A.xnb", split);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(art, 0777), 0);
+	assert_true(test_write_file(bin, keys, sizeof keys));
+	assert_true(test_write_file(gltf, doc, strlen(doc)));
+	r = test_animc("build", "-q", "--split", "A=0:0.5", "-o", split, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(anims, sidecar, strlen(sidecar)));
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_same_bytes(a, b));
+	free(b), free(a), free(out), free(split), free(anims), free(gltf), free(bin), free(art), free(dir);
+}
+
 /* A part of a RobotGame take is Z up as its take is: its root motion is
  * the take's travel in x and y from START, its height stays in the clip
  * (parts were taken for Y up: the height went into the motion).  START
@@ -2825,6 +2867,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_ground_is_the_models_under_a_turned_parent),
 	cmocka_unit_test(a_compact_builds_motion_ends_as_the_lossless_one),
 	cmocka_unit_test(a_root_motion_past_float_fails_its_clip),
+	cmocka_unit_test(an_empty_take_name_cuts_the_one_take),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),

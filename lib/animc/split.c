@@ -162,6 +162,11 @@ static int64_t find_take(const animc_clip_set *set, const where *w, animc_status
 	const animc_split *s = w->split;
 	char list[1024];
 
+	/* An empty <originalClipName> names a source's one take, as a part
+	 * without TAKE/ does, whatever name the importer gave it (an unnamed
+	 * glTF animation is clip0). */
+	if (s->take && !s->take[0] && set->count == 1)
+		return 0;
 	if (s->take) {
 		for (uint32_t i = 0; i < set->count; i++)
 			if (strcmp(set->clips[i]->name, s->take) == 0)
