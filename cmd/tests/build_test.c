@@ -2442,8 +2442,8 @@ static void the_manifest_keeps_warning_kinds(void **state)
 	strcpy(e.importer, "robotgame");
 	e.warnings = calloc(2, sizeof *e.warnings);
 	assert_non_null(e.warnings);
-	e.warnings[0] = (build_diag){ ANIMC_WARNING, 4, 16, -1, strdup("unknown element <X>"), "unknown-element", false };
-	e.warnings[1] = (build_diag){ ANIMC_WARNING, 0, 0, -1, strdup("a warning of no kind"), NULL, false };
+	e.warnings[0] = (build_diag){ ANIMC_WARNING, 4, 16, -1, strdup("unknown element <X>"), "unknown-element", false, 0 };
+	e.warnings[1] = (build_diag){ ANIMC_WARNING, 0, 0, -1, strdup("a warning of no kind"), NULL, false, 0 };
 	e.warning_count = 2;
 	assert_non_null(manifest_add(&m, &e));
 	assert_true(manifest_format(&m, &text, &size));

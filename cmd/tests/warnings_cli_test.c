@@ -867,6 +867,41 @@ static void an_unknown_kind_is_a_usage_error(void **state)
 	free(out);
 }
 
+/* A source's warnings past BUILD_KEPT_DIAGS (10,000) are counted, not
+ * kept: a document of a million unknown elements held a message for each
+ * (650 MB) until they were folded into one line.  20,000 of them: one
+ * folded line counting all, as before; one of another kind past the
+ * first 10,000 is a note (-v). */
+static void warnings_past_the_first_ten_thousand_are_counted(void **state)
+{
+	char *dir = test_tmpdir("many-warnings"), *src = test_format("%s/many.Animation", dir);
+	char *out = test_format("%s/out", dir);
+	size_t size = 0, capacity = 20001 * 7 + 256;
+	char *doc = malloc(capacity);
+	test_run r;
+
+	(void)state;
+	assert_non_null(doc);
+	size += (size_t)snprintf(doc, capacity, "<?xml version=\"1.0\"?>\n<AnimationSequence>\n"
+				 "<KeyFrameSequenceCount>0</KeyFrameSequenceCount><Duration>1</Duration>\n");
+	for (int i = 0; i < 20000; i++)
+		size += (size_t)snprintf(doc + size, capacity - size, "<Foo/>\n");
+	size += (size_t)snprintf(doc + size, capacity - size, "<Bar/>\n");
+	size += (size_t)snprintf(doc + size, capacity - size, "</AnimationSequence>\n");
+	assert_true(test_write_file(src, doc, size));
+	r = test_animc("build", "-v", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "many.Animation:4:7: warning: unknown element <Foo>") ||
+	    !strstr(r.err, "(and 19999 more like it: line 5, line 6, line 7, ...)") ||
+	    !strstr(r.err, "many.Animation: note: 1 more warning or note of another kind, past the first 10000, "
+			   "is not listed"))
+		fail_msg("%s", r.err);
+	if (!strstr(r.out, ", 1 warning"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	free(doc), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(noisy_gltf_counts),
 	cmocka_unit_test(warnings_say_what_to_do),
@@ -890,6 +925,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(strict_and_lenient_builds_share_outputs_and_cache),
 	cmocka_unit_test(allow_follows_each_build_without_compiling),
 	cmocka_unit_test(an_unknown_kind_is_a_usage_error),
+	cmocka_unit_test(warnings_past_the_first_ten_thousand_are_counted),
 };
 
 ANIMC_TEST_GROUP(tests);

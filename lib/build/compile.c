@@ -741,40 +741,6 @@ static bool convert_units(compile_state *cs, animc_clip_set *set, animc_skeleton
 	return true;
 }
 
-/* Where a message is about: its prefix before ": " when that names a
- * place (a JSON path, a clip or a bone in quotes), else none. */
-static size_t place_size(const char *message)
-{
-	const char *colon = strstr(message, ": ");
-
-	if (!colon || (!memchr(message, '[', (size_t)(colon - message)) &&
-		       !memchr(message, '\'', (size_t)(colon - message))))
-		return 0;
-	return (size_t)(colon - message);
-}
-
-/* The kind of a message: the text after its place, numbers and quoted
- * names masked. */
-static void message_kind(const char *message, char *out, size_t size)
-{
-	size_t place = place_size(message), n = 0;
-	const char *p = message + (place ? place + 2 : 0);
-
-	while (*p && n + 2 < size) {
-		if (*p >= '0' && *p <= '9') {
-			while ((*p >= '0' && *p <= '9') || *p == '.')
-				p++;
-			out[n++] = '#';
-		} else if (*p == '\'' && strchr(p + 1, '\'')) {
-			p = strchr(p + 1, '\'') + 1;
-			out[n++] = '?';
-		} else {
-			out[n++] = *p++;
-		}
-	}
-	out[n] = '\0';
-}
-
 /* A diagnostic's place for ordering: its line and column, those of no line
  * (of a whole clip or source) after every line, then the order found. */
 typedef struct diag_place {
@@ -831,7 +797,7 @@ static void fold_repeats(build_result *r)
 	if (!kinds)
 		return;
 	for (uint32_t i = 0; i < r->diag_count; i++)
-		message_kind(r->diags[i].message, kinds[i], sizeof kinds[i]);
+		build_message_kind(r->diags[i].message, kinds[i], sizeof kinds[i]);
 	for (uint32_t i = 0; i < r->diag_count; i++) {
 		build_diag *d = &r->diags[i];
 		uint32_t more = 0, listed = 0;
@@ -847,7 +813,7 @@ static void fold_repeats(build_result *r)
 			    strcmp(kinds[i], kinds[j]) != 0)
 				continue;
 			if (listed < PLACES_LISTED && used < sizeof places) {
-				size_t place = place_size(e->message);
+				size_t place = build_place_size(e->message);
 
 				if (place)
 					used += (size_t)snprintf(places + used, sizeof places - used, "%s%.*s",
@@ -857,12 +823,13 @@ static void fold_repeats(build_result *r)
 								 listed ? ", " : "", e->line);
 				listed += place || e->line;
 			}
-			more++;
+			more += 1 + e->more;
 			if (e->severity == ANIMC_WARNING)
 				r->warnings--;
 			free(e->message);
 			e->message = NULL;
 		}
+		more += d->more;
 		if (more) {
 			char *folded;
 
@@ -949,6 +916,7 @@ static void finish_diagnostics(const build_ctx *ctx, build_result *r)
 {
 	fold_repeats(r);
 	order_by_line(r);
+	build_result_say_unkept(r);
 	if (ctx->on_compiled)
 		ctx->on_compiled(ctx->on_probe_user, r);
 	warnings_fail(ctx, r);

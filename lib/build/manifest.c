@@ -787,7 +787,7 @@ static bool append_warning(manifest_entry *e, char **f, bool has_kind)
 	e->warnings = grown;
 	grown[e->warning_count] = (build_diag){ ANIMC_WARNING, (uint32_t)at_line, (uint32_t)column,
 						(int64_t)offset - 1, strdup(f[3]),
-						has_kind ? build_kind_name(f[4]) : NULL, false };
+						has_kind ? build_kind_name(f[4]) : NULL, false, 0 };
 	if (!grown[e->warning_count].message)
 		return false;
 	e->warning_count++;

@@ -5,6 +5,8 @@
  * leaves a record that is refused, never half read).
  */
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,7 @@ void build_result_release(build_result *r)
 	for (uint32_t i = 0; i < r->diag_count; i++)
 		free(r->diags[i].message);
 	free(r->diags);
+	free(r->kinds);
 	for (uint32_t i = 0; i < r->dep_count; i++)
 		free(r->deps[i].path);
 	free(r->deps);
@@ -73,8 +76,123 @@ const char *build_kind_name(const char *name)
 	return info ? info->name : NULL;
 }
 
+/* Where a message is about: its prefix before ": " when that names a
+ * place (a JSON path, a clip or a bone in quotes), else none. */
+size_t build_place_size(const char *message)
+{
+	const char *colon = strstr(message, ": ");
+
+	if (!colon || (!memchr(message, '[', (size_t)(colon - message)) &&
+		       !memchr(message, '\'', (size_t)(colon - message))))
+		return 0;
+	return (size_t)(colon - message);
+}
+
+/* The kind of a message: the text after its place, numbers and quoted
+ * names masked. */
+void build_message_kind(const char *message, char *out, size_t size)
+{
+	size_t place = build_place_size(message), n = 0;
+	const char *p = message + (place ? place + 2 : 0);
+
+	while (*p && n + 2 < size) {
+		if (*p >= '0' && *p <= '9') {
+			while ((*p >= '0' && *p <= '9') || *p == '.')
+				p++;
+			out[n++] = '#';
+		} else if (*p == '\'' && strchr(p + 1, '\'')) {
+			p = strchr(p + 1, '\'') + 1;
+			out[n++] = '?';
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* The kinds of a result's kept warnings and notes, from the moment it
+ * keeps no more: each later one alike (build_message_kind, severity and
+ * warning kind) is counted into the first kept one. */
+typedef struct build_kind_index {
+	uint64_t hashes[2 * BUILD_KEPT_DIAGS + 1];
+	uint32_t at[2 * BUILD_KEPT_DIAGS + 1];   /* its diag's index + 1; 0: empty */
+} build_kind_index;
+
+static uint64_t kind_hash(animc_severity severity, const char *kind, const char *message)
+{
+	char text[512];
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)severity;
+
+	build_message_kind(message, text, sizeof text);
+	for (const char *p = text; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	for (const char *p = kind ? kind : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* The slot of `hash`: where it is, or the empty one it would take. */
+static size_t kind_slot(const build_kind_index *x, uint64_t hash)
+{
+	size_t n = sizeof x->at / sizeof *x->at, i = hash % n;
+
+	while (x->at[i] && x->hashes[i] != hash)
+		i = (i + 1) % n;
+	return i;
+}
+
+static build_kind_index *index_kinds(const build_result *r)
+{
+	build_kind_index *x = calloc(1, sizeof *x);
+
+	for (uint32_t i = 0; x && i < r->diag_count; i++) {
+		const build_diag *d = &r->diags[i];
+		uint64_t hash;
+		size_t slot;
+
+		if (d->severity == ANIMC_ERROR)
+			continue;
+		hash = kind_hash(d->severity, d->kind, d->message);
+		slot = kind_slot(x, hash);
+		if (!x->at[slot])
+			x->hashes[slot] = hash, x->at[slot] = i + 1;
+	}
+	return x;
+}
+
+/* A warning or note past BUILD_KEPT_DIAGS: counted into a kept one alike,
+ * else among those said by build_result_say_unkept. */
+static void count_unkept(build_result *r, animc_severity severity, const char *kind, const char *message)
+{
+	size_t slot;
+	uint64_t hash;
+
+	if (!r->kinds)
+		r->kinds = index_kinds(r);
+	hash = kind_hash(severity, build_kind_name(kind), message);
+	slot = r->kinds ? kind_slot(r->kinds, hash) : 0;
+	if (r->kinds && r->kinds->at[slot])
+		r->diags[r->kinds->at[slot] - 1].more++;
+	else
+		r->unkept_diags++;
+}
+
 static void add_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line, uint32_t column,
 		     int64_t byte_offset, const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
+static void append_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line,
+			uint32_t column, int64_t byte_offset, const char *message);
+
+void build_result_say_unkept(build_result *r)
+{
+	char message[160];
+
+	if (!r->unkept_diags)
+		return;
+	snprintf(message, sizeof message, "%u more %s, past the first %u, %s not listed", r->unkept_diags,
+		 r->unkept_diags == 1 ? "warning or note of another kind" : "warnings and notes of other kinds",
+		 BUILD_KEPT_DIAGS, r->unkept_diags == 1 ? "is" : "are");
+	append_diag(r, ANIMC_NOTE, NULL, 0, 0, -1, message);
+}
 
 static void add_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line, uint32_t column,
 		     int64_t byte_offset, const char *fmt, va_list ap)
@@ -82,6 +200,15 @@ static void add_diag(build_result *r, animc_severity severity, const char *kind,
 	char message[2048];
 
 	vsnprintf(message, sizeof message, fmt, ap);
+	if (severity != ANIMC_ERROR && r->diag_count >= BUILD_KEPT_DIAGS)
+		count_unkept(r, severity, kind, message);
+	else
+		append_diag(r, severity, kind, line, column, byte_offset, message);
+}
+
+static void append_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line,
+			uint32_t column, int64_t byte_offset, const char *message)
+{
 	if (severity == ANIMC_ERROR)
 		r->errors++;
 	else if (severity == ANIMC_WARNING)
@@ -96,7 +223,7 @@ static void add_diag(build_result *r, animc_severity severity, const char *kind,
 		r->diag_capacity = capacity;
 	}
 	r->diags[r->diag_count] = (build_diag){ severity, line, column, byte_offset, strdup(message),
-						severity == ANIMC_WARNING ? build_kind_name(kind) : NULL, false };
+						severity == ANIMC_WARNING ? build_kind_name(kind) : NULL, false, 0 };
 	if (r->diags[r->diag_count].message)
 		r->diag_count++;
 }

@@ -52,6 +52,7 @@ typedef struct build_diag {
 	const char *kind;   /* a warning's kind: a name of animc_warning_kinds, or NULL */
 	bool is_at_item;    /* about its job's project item, said at the item's line
 			       (build_job's item_file), not in the source */
+	uint32_t more;      /* alike ones past BUILD_KEPT_DIAGS, counted, not kept */
 } build_diag;
 
 /* A file besides the source that its import read. */
@@ -74,6 +75,11 @@ typedef struct build_result {
 	 * taken over, a write that failed), which its record does not keep. */
 	uint32_t source_diag_count;
 	uint32_t errors, warnings;
+	/* Warnings and notes past BUILD_KEPT_DIAGS of no kept one's kind,
+	 * counted, not kept (a document of a million unknown elements held a
+	 * message for each: 650 MB); build_result_say_unkept says how many. */
+	uint32_t unkept_diags;
+	struct build_kind_index *kinds;   /* of the kept ones, once there are BUILD_KEPT_DIAGS */
 	bool has_source;          /* source_state and source_hash are known */
 	build_file_state source_state;
 	build_hash source_hash;
@@ -84,6 +90,19 @@ typedef struct build_result {
 } build_result;
 
 void build_result_release(build_result *r);
+/* How many warnings and notes of one source are kept; errors all are. */
+#define BUILD_KEPT_DIAGS 10000
+
+/* Add a note saying how many were not kept, if any (those alike a kept
+ * one are counted in its `more`). */
+void build_result_say_unkept(build_result *r);
+
+/* Where a message is about (the length of its prefix before ": " when
+ * that names a place), and its kind: the rest, numbers and quoted names
+ * masked.  Messages alike are folded into one line. */
+size_t build_place_size(const char *message);
+void build_message_kind(const char *message, char *out, size_t size);
+
 /* Add a diagnostic (message copied). */
 void build_result_diag(build_result *r, animc_severity severity, uint32_t line, uint32_t column,
 		       int64_t byte_offset, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
