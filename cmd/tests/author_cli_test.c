@@ -2678,6 +2678,59 @@ static void a_clip_named_like_a_motion_file_is_a_clip(void **state)
 	free(doc), free(text), free(report), free(cache), free(again), free(out), free(src), free(dir);
 }
 
+/* --clip picks what a run compiles: the source still holds its other
+ * clips, whose outputs (and root motion) stay recorded, neither stale nor
+ * pruned.  (--clip Walk --prune removed Idle.xnb and Idle.motion.xnb.) */
+static void a_clip_run_keeps_the_other_clips(void **state)
+{
+	char *dir = test_tmpdir("clip-keeps"), *src = test_format("%s/takes.gltf", dir);
+	char *out = test_format("%s/out", dir);
+	static const char *const files[] = { "Walk.xnb", "Walk.motion.xnb", "Idle.xnb", "Idle.motion.xnb" };
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
+	r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int pass = 0; pass < 3; pass++) {
+		/* Compiled, up to date, and the whole source again. */
+		r = pass < 2 ? test_animc("build", "--prune", "--clip", "Walk", "--root-motion", "Hips", "-o", out,
+					  src, NULL)
+			     : test_animc("build", "--prune", "--root-motion", "Hips", "-o", out, src, NULL);
+		if (r.status != 0)
+			fail_msg("%s", r.err);
+		print_message("%s", r.out);
+		assert_null(strstr(r.out, "pruned"));
+		assert_null(strstr(r.out, "stale"));
+		assert_non_null(strstr(r.out, pass == 1 ? "1 up to date" : "compiled 1 source"));
+		test_run_release(&r);
+		for (size_t f = 0; f < 4; f++) {
+			char *path = test_format("%s/takes/%s", out, files[f]);
+
+			if (!test_file_exists(path))
+				fail_msg("pass %d: %s is gone", pass, path);
+			free(path);
+		}
+	}
+	/* Without --prune, nothing is called stale either. */
+	r = test_animc("build", "--clip", "Idle", "--root-motion", "Hips", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "stale"));
+	test_run_release(&r);
+	/* clean removes them all: they are recorded. */
+	r = test_animc("clean", "-q", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t f = 0; f < 4; f++) {
+		char *path = test_format("%s/takes/%s", out, files[f]);
+
+		assert_false(test_file_exists(path));
+		free(path);
+	}
+	free(out), free(src), free(dir);
+}
+
 /* A source whose worker is stopped (--import-timeout) keeps the outputs
  * its last good build wrote, as a source that fails otherwise does: they
  * were left unrecorded, stale, and --prune deleted them. */
@@ -2849,6 +2902,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_stopped_worker_keeps_the_last_good_outputs),
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
 	cmocka_unit_test(a_clip_named_like_a_motion_file_is_a_clip),
+	cmocka_unit_test(a_clip_run_keeps_the_other_clips),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(a_sidecar_naming_an_unnamed_take_says_what_to_do),

@@ -1454,13 +1454,33 @@ static bool has_output(const manifest_entry *e, const char *path)
 	return false;
 }
 
+/* Is `out` the output of a clip this run's --clip left out (the clip
+ * NAME's, or NAME.motion's, its root motion)?  Not that of a source
+ * without named clips (clip ""), which --clip compiles whole. */
+static bool is_clip_left_out(const build_options *o, const manifest_output *out)
+{
+	if (!o->clip_names.count || !out->clip[0])
+		return false;
+	for (size_t n = 0; n < o->clip_names.count; n++) {
+		const char *name = o->clip_names.items[n];
+		size_t len = strlen(name);
+
+		if (strncmp(out->clip, name, len) == 0 &&
+		    (out->is_motion ? strcmp(out->clip + len, ".motion") == 0 : !out->clip[len]))
+			return false;
+	}
+	return true;
+}
+
 /*
  * A source that failed this run keeps the outputs its last good build
  * wrote (those no source of this run wrote, and still as animc wrote
  * them): a typo saved while `animc watch` runs, or a warning made an
  * error, must not cost the game its asset, and --prune only removes what
  * a source no longer holds.  They stay in its record, so clean removes
- * them and the next good build settles them.
+ * them and the next good build settles them.  So does a source compiled
+ * with --clip, for the outputs of the clips it left out: --clip picks what
+ * this run compiles, the source still holds the others.
  */
 static void keep_last_good(build_commit *c)
 {
@@ -1472,8 +1492,10 @@ static void keep_last_good(build_commit *c)
 
 		bool unreadable = e->status == BUILD_SKIPPED && e->skip_reason &&
 				  strcmp(e->skip_reason, BUILD_UNREADABLE_REASON) == 0;
+		bool has_failed = e->status == BUILD_FAILED || unreadable;
+		bool is_picked = e->status == BUILD_COMPILED && ctx->options->clip_names.count;
 
-		if (!e->is_ours || (e->status != BUILD_FAILED && !unreadable) ||
+		if (!e->is_ours || (!has_failed && !is_picked) ||
 		    !(old = manifest_find_output(&ctx->old, e->source, e->out_base)))
 			continue;
 		for (uint32_t k = 0; k < old->output_count; k++) {
@@ -1481,7 +1503,8 @@ static void keep_last_good(build_commit *c)
 			char *path;
 			bool keep;
 
-			if (has_output(e, o->path) || claim_find(c, o->path))
+			if (has_output(e, o->path) || claim_find(c, o->path) ||
+			    (!has_failed && !is_clip_left_out(ctx->options, o)))
 				continue;
 			path = cli_path_join(ctx->options->out_dir, o->path, NULL);
 			keep = path && output_unchanged(path, o);

@@ -547,7 +547,8 @@ static const option_def option_table[] = {
 	  set_level },
 	{ { "clip", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "compile only the clip NAME of sources holding named clips (repeatable); a source without "
-	    "it fails, listing the clips it has",
+	    "it fails, listing the clips it has; the outputs of its other clips stay as they were "
+	    "(recorded, neither stale nor pruned)",
 	    NULL,
 	    NULL },
 	  set_clip },
