@@ -1864,6 +1864,43 @@ static void a_listed_buffer_builds_the_gltf_that_reads_it(void **state)
 	free(wag_ref), free(wag), free(bin), free(ref), free(out), free(g), free(art), free(dir);
 }
 
+/* A list naming a DELETED file that a source of the last build read (its
+ * sidecar, a glTF's buffer) builds that source, as the folder build does:
+ * the whole take comes back, and a glTF without its .bin fails.  It was
+ * left out (exit 0): the parts stayed, and CI passed on a broken asset. */
+static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
+{
+	char *dir = test_tmpdir("base-list-gone"), *art = test_format("%s/art", dir), *g = test_format("%s/g", art);
+	char *out = test_format("%s/out", dir), *ref = test_format("%s/ref", dir);
+	char *sidecar = test_format("%s/Walker_Anims.xml", art), *bin = test_format("%s/wag data.bin", g);
+	char *take = test_format("%s/Walker/Take 001.xnb", out), *take_ref = test_format("%s/Walker/Take 001.xnb", ref);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s/' && "
+	   "cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, art, g);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(take));
+	assert_int_equal(unlink(sidecar), 0);
+	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, sidecar, NULL);
+	if (r.status != 0 || !strstr(r.out, "compiled 1 source (2 clips), 0 failed, 1 skipped, 0 warnings, 2 stale outputs"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", ref, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(take, take_ref));
+	/* The buffer gone: the glTF fails, as in the folder build. */
+	assert_int_equal(unlink(bin), 0);
+	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, bin, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "external.gltf: error: buffers[0].uri"));
+	test_run_release(&r);
+	free(take_ref), free(take), free(bin), free(sidecar), free(ref), free(out), free(g), free(art), free(dir);
+}
+
 static void base_takes_a_path_through_a_link_as_spelt(void **state)
 {
 	char *dir = test_tmpdir("base-link"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
@@ -3625,6 +3662,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(base_takes_a_path_through_a_link_as_spelt),
 	cmocka_unit_test(a_list_of_changed_files_builds_as_its_folder),
 	cmocka_unit_test(a_listed_buffer_builds_the_gltf_that_reads_it),
+	cmocka_unit_test(a_deleted_listed_file_builds_the_source_that_read_it),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),

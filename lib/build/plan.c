@@ -756,12 +756,16 @@ bool build_plan_make(build_ctx *ctx)
 		if (cli_stat_input(input, &st) != 0) {
 			if (o->skips_gone_inputs && (errno == ENOENT || errno == ENOTDIR))
 				continue;   /* animc watch says so */
-			/* A list of changed files names the deleted ones too. */
-			if (base_real && (errno == ENOENT || errno == ENOTDIR))
+			/* A list of changed files names the deleted ones too.
+			 * Listed: a source that read it (a sidecar, a glTF's
+			 * .bin) builds (build_plan_add_readers). */
+			if (base_real && (errno == ENOENT || errno == ENOTDIR)) {
 				ok = add_decided(plan, input, false, BUILD_SKIPPED, "not there (deleted or moved): left "
 						 "out, as a folder build leaves it out; its outputs stay", ANIMC_NOTE,
 						 NULL);
-			else
+				if (ok)
+					plan->jobs[plan->count - 1].is_listed = true;
+			} else
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
 						 strerror(errno));
 		} else if (S_ISDIR(st.st_mode) && has_out && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
@@ -831,14 +835,30 @@ bool build_plan_make(build_ctx *ctx)
 	return true;
 }
 
+/* The real path of `path`; of a file not there (deleted: a list of
+ * changed files names it), its folder's real path and its name. */
+static char *real_path_or_gone(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *dir_real;
+
+	if (real || errno != ENOENT)
+		return real;
+	dir = dir_of(path);
+	dir_real = dir ? realpath(dir, NULL) : NULL;
+	real = dir_real ? cli_path_join(dir_real, cli_basename(path), NULL) : NULL;
+	free(dir), free(dir_real);
+	return real;
+}
+
 /* Whether the recorded file `dep` is the file whose real path is `real`
- * (named `leaf`): its name first, the file system only then. */
+ * (named `leaf`), there or deleted: its name first, the file system only
+ * then. */
 static bool is_file_at(const char *dep, const char *real, const char *leaf)
 {
 	char *dep_real;
 	bool same;
 
-	if (strcmp(cli_basename(dep), leaf) != 0 || !(dep_real = realpath(dep, NULL)))
+	if (strcmp(cli_basename(dep), leaf) != 0 || !(dep_real = real_path_or_gone(dep)))
 		return false;
 	same = strcmp(dep_real, real) == 0;
 	free(dep_real);
@@ -873,7 +893,7 @@ bool build_plan_add_readers(build_ctx *ctx)
 	bool ok = true;
 
 	for (size_t i = 0; base_real && ok && i < listed; i++) {
-		char *real = plan->jobs[i].is_listed ? realpath(plan->jobs[i].path, NULL) : NULL;
+		char *real = plan->jobs[i].is_listed ? real_path_or_gone(plan->jobs[i].path) : NULL;
 		const char *leaf = cli_basename(plan->jobs[i].path);
 
 		for (size_t k = 0; real && ok && k < ctx->old.count; k++) {
