@@ -381,6 +381,46 @@ static void set_motion_says_when_it_cannot(void **state)
 	animrt_binding_destroy(b);
 }
 
+/* An advance by a dt that is not finite (a frame timer after a pause)
+ * moves nothing, as dt 0 does: the motion of the advance before it was
+ * left in the player, and a controller applied it a second time. */
+static void a_non_finite_advance_moves_nothing(void **state)
+{
+	animrt_sequence s = motion_seq();
+	animrt_clip clip = { .duration_s = 1, .sequence_count = 1, .sequences = &s };
+	const char *names[1] = { "Root" };
+	const float bad[3] = { NAN, INFINITY, -INFINITY };
+	animrt_binding *b;
+	animrt_player *p;
+	animrt_motion m;
+
+	(void)state;
+	assert_int_equal(animrt_binding_create(&clip, names, 1, &b, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_create(1, &p, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_player_play(p, b, ANIMRT_PLAY_REPEAT, 0), ANIMRT_OK);
+	assert_int_equal(animrt_player_set_motion(p, &clip), ANIMRT_OK);
+	for (int fade = 0; fade < 2; fade++) {
+		if (fade) {   /* and during a crossfade, both clips moving */
+			assert_int_equal(animrt_player_play(p, b, ANIMRT_PLAY_REPEAT, 10), ANIMRT_OK);
+			assert_int_equal(animrt_player_set_motion(p, &clip), ANIMRT_OK);
+		}
+		for (int k = 0; k < 3; k++) {
+			animrt_player_advance(p, 0.125f);
+			animrt_player_motion(p, &m);
+			assert_true(m.translation[0] > 0.1f && m.rotation[1] > 0);
+			float at = animrt_player_time(p), weight = animrt_player_blend_weight(p);
+
+			animrt_player_advance(p, bad[k]);
+			animrt_player_motion(p, &m);
+			assert_true(m.translation[0] == 0 && m.translation[1] == 0 && m.translation[2] == 0);
+			assert_true(m.rotation[0] == 0 && m.rotation[1] == 0 && m.rotation[2] == 0 && m.rotation[3] == 1);
+			assert_true(animrt_player_time(p) == at && animrt_player_blend_weight(p) == weight);
+		}
+	}
+	animrt_player_destroy(p);
+	animrt_binding_destroy(b);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(loops_compose_turned_by_the_loops_before),
 	cmocka_unit_test(a_quarter_circle_looped_closes_the_circle),
@@ -388,6 +428,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_thousand_loops_compose_the_loops_own_travel_and_turn),
 	cmocka_unit_test(player_motion_follows_its_advances_and_crossfades),
 	cmocka_unit_test(set_motion_says_when_it_cannot),
+	cmocka_unit_test(a_non_finite_advance_moves_nothing),
 };
 
 ANIMC_TEST_GROUP(tests);

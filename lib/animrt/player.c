@@ -234,8 +234,16 @@ void animrt_player_set_time_scale(animrt_player *player, float time_scale)
 
 void animrt_player_advance(animrt_player *player, float dt_s)
 {
-	if (!player || !isfinite(dt_s))
+	if (!player)
 		return;
+	/* Ignored, as a frame in which nothing moved (dt 0): the motion of
+	 * the advance before it must not be applied twice. */
+	if (!isfinite(dt_s)) {
+		for (uint32_t i = 0; i < player->slot_count; i++)
+			player->slots[i].moved = no_motion;
+		player->moved = no_motion;
+		return;
+	}
 	for (uint32_t i = 0; i < player->slot_count; i++) {
 		player_slot *slot = &player->slots[i];
 

@@ -629,7 +629,9 @@ void animrt_player_set_time_scale(animrt_player *player, float time_scale);
  * Move time on by dt_s seconds: each clip's local time by dt_s times its
  * time scale (then clamped for Once, wrapped at the clip's duration for
  * Repeat), a crossfade by dt_s; a crossfade that reaches its blend time
- * ends (the clip fading out is dropped).
+ * ends (the clip fading out is dropped).  A dt_s that is not finite (NaN,
+ * an infinity: a frame timer after a pause) is ignored as dt_s 0 is: no
+ * time moves, and animrt_player_motion gives identity.
  */
 void animrt_player_advance(animrt_player *player, float dt_s);
 
