@@ -104,7 +104,11 @@ void animrt_binding_destroy(animrt_binding *binding)
 /* One clip playing: an AnimationBinder for every bone at once. */
 typedef struct player_slot {
 	const animrt_binding *binding;
-	float time_s;
+	/* Its local time, in [0, duration].  A double: added to every frame,
+	 * a float rounds each add to its grid the same way frame after frame
+	 * (dt is the same), and a loop drifts off its phase (10 ms in an hour
+	 * at 144 frames a second).  Rounded to float to sample. */
+	double time_s;
 	float time_scale;
 	animrt_play_mode mode;
 	animrt_context *context;   /* for bone_count bones */
@@ -211,9 +215,22 @@ static player_slot *newest(animrt_player *player)
 	return player && player->slot_count ? &player->slots[player->slot_count - 1] : NULL;
 }
 
-static float slot_local_time(const player_slot *slot, float time_s)
+/* animrt_rt_time_local's rule, in double: Once clamps to [0, d], Repeat
+ * wraps (fmod is exact); NaN and the infinities give 0. */
+static double slot_local_time(const player_slot *slot, double time_s)
 {
-	return animrt_rt_time_local(time_s, slot->binding->clip->duration_s, slot->mode);
+	double d = slot->binding->clip->duration_s, r;
+
+	if (time_s >= 0 && time_s <= d)
+		return time_s;
+	if (time_s > d && slot->mode == ANIMRT_PLAY_ONCE)
+		return d;
+	if (slot->mode != ANIMRT_PLAY_REPEAT || !(d > 0) || !isfinite(time_s))
+		return 0;
+	r = fmod(time_s, d);
+	/* Negative: -0 stays 0; a remainder so small that r + d rounds to d
+	 * is the end of the previous turn, so d is right. */
+	return r < 0 ? r + d : r > 0 ? r : 0;
 }
 
 void animrt_player_set_time(animrt_player *player, float time_s)
@@ -250,10 +267,11 @@ void animrt_player_advance(animrt_player *player, float dt_s)
 		slot->moved = no_motion;
 		/* A scale of 0 leaves the time alone: frozen. */
 		if (slot->time_scale != 0) {
-			float to = slot->time_s + slot->time_scale * dt_s;
+			double to = slot->time_s + (double)slot->time_scale * dt_s;
 
 			if (slot->motion &&
-			    animrt_motion_between(slot->motion, slot->time_s, to, slot->mode, &slot->moved) != ANIMRT_OK)
+			    animrt_motion_between(slot->motion, (float)slot->time_s, (float)to, slot->mode,
+						  &slot->moved) != ANIMRT_OK)
 				slot->moved = no_motion;
 			slot->time_s = slot_local_time(slot, to);
 		}
@@ -299,7 +317,7 @@ void animrt_player_motion(const animrt_player *player, animrt_motion *out)
 
 float animrt_player_time(const animrt_player *player)
 {
-	return player && player->slot_count ? player->slots[player->slot_count - 1].time_s : 0;
+	return player && player->slot_count ? (float)player->slots[player->slot_count - 1].time_s : 0;
 }
 
 float animrt_player_blend_weight(const animrt_player *player)
@@ -338,12 +356,12 @@ animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out)
 	const player_slot *first = &player->slots[0], *second = &player->slots[1];
 
 	if (player->slot_count == 1)
-		return animrt_binding_sample_with(first->binding, first->time_s, first->mode, first->context,
+		return animrt_binding_sample_with(first->binding, (float)first->time_s, first->mode, first->context,
 						  out);
-	st = animrt_binding_sample_with(first->binding, first->time_s, first->mode, first->context,
+	st = animrt_binding_sample_with(first->binding, (float)first->time_s, first->mode, first->context,
 					&player->scratch);
 	if (st == ANIMRT_OK)
-		st = animrt_binding_sample_with(second->binding, second->time_s, second->mode,
+		st = animrt_binding_sample_with(second->binding, (float)second->time_s, second->mode,
 						second->context, out);
 	if (st == ANIMRT_OK)
 		st = animrt_pose_blend(&player->scratch, out, animrt_player_blend_weight(player), out);

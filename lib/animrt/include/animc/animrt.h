@@ -631,11 +631,15 @@ void animrt_player_set_time_scale(animrt_player *player, float time_scale);
  * Repeat), a crossfade by dt_s; a crossfade that reaches its blend time
  * ends (the clip fading out is dropped).  A dt_s that is not finite (NaN,
  * an infinity: a frame timer after a pause) is ignored as dt_s 0 is: no
- * time moves, and animrt_player_motion gives identity.
+ * time moves, and animrt_player_motion gives identity.  The player keeps
+ * each local time in double: after hours of advances it is the sum of the
+ * dt_s given (times the scale), wrapped, to float precision, so a loop
+ * stays on its phase whatever the frame rate.
  */
 void animrt_player_advance(animrt_player *player, float dt_s);
 
-/* The newest clip's local time; 0 when nothing plays. */
+/* The newest clip's local time (rounded to float, as it is sampled); 0
+ * when nothing plays. */
 float animrt_player_time(const animrt_player *player);
 
 /* How far a crossfade has come, 0 to 1; 1 when there is none. */
