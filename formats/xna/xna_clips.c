@@ -34,6 +34,9 @@ typedef struct reader {
 	bool item_has[3];
 	uint32_t item_line;
 	animc_xml_element parts_at;   /* <ClipParts>, for its line */
+	/* The open member of the Asset (depth 2) and of a part (depth 4),
+	 * which an element nested in it is said to be inside. */
+	const char *field, *member;
 	animc_split_part part;
 	size_t capacity;
 } reader;
@@ -66,8 +69,19 @@ static bool names_definition(const char *type, size_t len)
 	return len == n || type[len - n - 1] == '.' || type[len - n - 1] == ':';
 }
 
+/* `name` as one of `names` (a string that outlives the parse), or NULL. */
+static const char *known_name(const char *name, const char *const *names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(name, names[i]) == 0)
+			return names[i];
+	return NULL;
+}
+
 static animc_xml_action on_start(void *user, const animc_xml_element *el)
 {
+	static const char *const fields[] = { "originalClipName", "originalFrameCount", "ClipParts" };
+	static const char *const members[] = { "ClipName", "StartFrame", "EndFrame" };
 	reader *r = user;
 	const char *type;
 	size_t len;
@@ -90,17 +104,18 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 				    ANIMC_XML_QUOTE_LEN(len), type);
 		return ANIMC_XML_CONTINUE;
 	case 2:
-		if (strcmp(el->name, "originalClipName") == 0 || strcmp(el->name, "originalFrameCount") == 0)
-			return ANIMC_XML_CONTINUE;
-		if (strcmp(el->name, "ClipParts") == 0) {
+		if (!(r->field = known_name(el->name, fields, 3)))
+			return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> in an AnimationDefinition", el->name);
+		if (r->field == fields[2]) {
 			if (r->has_parts)
 				return fail(r, ANIMC_ERR_PARSE, el, "a second <ClipParts>");
 			r->has_parts = true;
 			r->parts_at = (animc_xml_element){ .name = "ClipParts", .line = el->line, .column = el->column };
-			return ANIMC_XML_CONTINUE;
 		}
-		return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> in an AnimationDefinition", el->name);
+		return ANIMC_XML_CONTINUE;
 	case 3:
+		if (r->field != fields[2])
+			return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> inside <%s>", el->name, r->field);
 		if (strcmp(el->name, "Item") != 0)
 			return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> in <ClipParts>: each part is an <Item>",
 				    el->name);
@@ -111,12 +126,12 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 		r->part.start.is_frame = r->part.end.is_frame = true;
 		return ANIMC_XML_CONTINUE;
 	case 4:
-		if (strcmp(el->name, "ClipName") == 0 || strcmp(el->name, "StartFrame") == 0 ||
-		    strcmp(el->name, "EndFrame") == 0)
+		if ((r->member = known_name(el->name, members, 3)))
 			return ANIMC_XML_CONTINUE;
 		return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> in a clip part <Item>", el->name);
 	default:
-		return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> inside <%s>", el->name, "ClipName");
+		/* The first element this deep fails: its parent is the member. */
+		return fail(r, ANIMC_ERR_PARSE, el, "unexpected <%s> inside <%s>", el->name, r->member);
 	}
 }
 

@@ -109,9 +109,49 @@ static void malformed_documents_fail_at_their_line(void **state)
 	}
 }
 
+/* An element nested in a member names that member as its parent: each was
+ * said to be inside <ClipName> (a part's member) or in <ClipParts> (the
+ * Asset's), whatever held it.  <EndFrame>9<EndFrame>, a slash left out,
+ * is the commonest. */
+static void a_nested_element_names_its_parent(void **state)
+{
+	static const struct { const char *asset, *item, *want; } cases[] = {
+		{ "<originalFrameCount>3</originalFrameCount>", "<EndFrame><B>1</B></EndFrame>",
+		  "unexpected <B> inside <EndFrame>" },
+		{ "<originalFrameCount>3</originalFrameCount>", "<EndFrame>1<EndFrame></EndFrame></EndFrame>",
+		  "unexpected <EndFrame> inside <EndFrame>" },
+		{ "<originalFrameCount>3</originalFrameCount>", "<StartFrame>0<X/></StartFrame><EndFrame>1</EndFrame>",
+		  "unexpected <X> inside <StartFrame>" },
+		{ "<originalFrameCount>3<X/></originalFrameCount>", "<EndFrame>1</EndFrame>",
+		  "unexpected <X> inside <originalFrameCount>" },
+		{ "<originalFrameCount>3</originalFrameCount><originalClipName>T<Y/></originalClipName>",
+		  "<EndFrame>1</EndFrame>", "unexpected <Y> inside <originalClipName>" },
+		{ "<originalFrameCount>3</originalFrameCount>", "<EndFrame>1</EndFrame><ClipName>B<Z/></ClipName>",
+		  "unexpected <Z> inside <ClipName>" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *doc = test_format("<XnaContent>\n<Asset Type=\"P.AnimationDefinition\">\n%s\n<ClipParts>\n"
+					"<Item><ClipName>A</ClipName><StartFrame>0</StartFrame>\n%s</Item>\n"
+					"</ClipParts></Asset></XnaContent>", cases[i].asset, cases[i].item);
+		animc_split_doc d;
+		test_diags diags = { 0 };
+
+		assert_int_equal(parse(doc, &d, &diags), ANIMC_ERR_PARSE);
+		assert_true(diags.count > 0);
+		if (!strstr(diags.items[0].message, cases[i].want))
+			fail_msg("case %zu: '%s', not '%s'", i, diags.items[0].message, cases[i].want);
+		assert_int_equal(diags.items[0].line, strstr(cases[i].want, "original") ? 3 : 6);
+		test_diags_release(&diags);
+		free(doc);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reads_the_parts_in_any_namespace),
 	cmocka_unit_test(malformed_documents_fail_at_their_line),
+	cmocka_unit_test(a_nested_element_names_its_parent),
 };
 
 ANIMC_TEST_GROUP(tests);
