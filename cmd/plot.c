@@ -265,11 +265,12 @@ static animc_status author_clip(const source_job *job, const animc_skeleton *mod
 	    (job->importer->load_skeleton(job->path, &rest, NULL) != ANIMC_OK ||
 	     animc_skeleton_apply_units(&rest, job->units, NULL) != ANIMC_OK))
 		animc_skeleton_release(&rest);
-	double turn[4];
-	bool is_turned = status == ANIMC_OK && build_author_up_turn(a, job->importer, job->path, up_turn, turn);
+	build_author_frame frame;
 	if (status == ANIMC_OK)
-		status = build_author_finish(a, set, model, reference, rest.bone_count ? &rest : NULL,
-					     is_turned ? turn : NULL, &motions, sink);
+		build_author_frame_of(a, set, job->importer, job->path, job->skeleton, up_turn, &frame, sink);
+	if (status == ANIMC_OK)
+		status = build_author_finish(a, set, model, reference, rest.bone_count ? &rest : NULL, &frame,
+					     &motions, sink);
 	/* A clip without the --root-motion bone is taken out, said. */
 	if (status == ANIMC_OK && set->count != 1)
 		status = ANIMC_ERR_ARGUMENT;

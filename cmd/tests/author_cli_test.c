@@ -1166,6 +1166,68 @@ static void root_motion_ground_is_the_models_under_a_turned_parent(void **state)
 	free(out), free(gltf), free(bin), free(dir);
 }
 
+#define RM_FRAME_ANIM(node) \
+		" \"buffers\": [{\"uri\": \"walk.bin\", \"byteLength\": 48}],\n" \
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 12}, {\"buffer\": 0, \"byteOffset\": 12, " \
+		"\"byteLength\": 36}],\n" \
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 3, \"type\": \"SCALAR\",\n" \
+		"                \"min\": [0], \"max\": [1]},\n" \
+		"               {\"bufferView\": 1, \"componentType\": 5126, \"count\": 3, \"type\": \"VEC3\"}],\n" \
+		" \"animations\": [{\"name\": \"Walk\", \"samplers\": [{\"input\": 0, \"output\": 1}],\n" \
+		"                 \"channels\": [{\"sampler\": 0, \"target\": {\"node\": " node ", \"path\": " \
+		"\"translation\"}}]}]}\n"
+
+/* The same walk exported without its Armature (Hips at the root of the
+ * clip's tree), built against the model that has it: the model's parents
+ * decide, as the clip plays on the model; the ground was the clip's own y.
+ * And a source whose tree does not load (a sheared node beside the rig)
+ * says that it cannot turn the up axis; it was silent. */
+static void root_motion_frame_of_the_model_and_of_a_tree_not_read(void **state)
+{
+	static const float keys[] = { 0, 0.5f, 1, 0, 0, 100, 0, -100, 105, 0, -200, 100 };
+	static const char head[] = "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, ";
+	static const char armature[] = "{\"name\": \"Armature\", \"children\": [1], "
+				       "\"rotation\": [-0.70710678, 0, 0, 0.70710678], \"scale\": [0.01, 0.01, 0.01]}";
+	char *dir = test_tmpdir("rm-frames"), *bin = test_format("%s/walk.bin", dir);
+	char *model = test_format("%s/model.gltf", dir), *clip = test_format("%s/clip.gltf", dir);
+	char *sheared = test_format("%s/sheared.gltf", dir), *out = test_format("%s/out", dir);
+	char *model_doc = test_format("%s\"scenes\": [{\"nodes\": [0]}], \"nodes\": [%s, {\"name\": \"Hips\", "
+				      "\"translation\": [0, 0, 100]}]}\n", head, armature);
+	char *clip_doc = test_format("%s\"scenes\": [{\"nodes\": [0]}], \"nodes\": [{\"name\": \"Hips\"}],\n%s",
+				     head, RM_FRAME_ANIM("0"));
+	char *sheared_doc = test_format("%s\"scenes\": [{\"nodes\": [0, 2]}], \"nodes\": [%s, {\"name\": \"Hips\"}, "
+					"{\"name\": \"Light\", \"matrix\": [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, "
+					"0, 0, 0, 1]}],\n%s", head, armature, RM_FRAME_ANIM("1"));
+	float p[3], m[3], r[4], sc[3];
+	test_run r1;
+
+	(void)state;
+	assert_true(test_write_file(bin, keys, sizeof keys));
+	assert_true(test_write_file(model, model_doc, strlen(model_doc)));
+	assert_true(test_write_file(clip, clip_doc, strlen(clip_doc)));
+	assert_true(test_write_file(sheared, sheared_doc, strlen(sheared_doc)));
+	r1 = test_animc("build", "-q", "--skeleton", model, "--root-motion", "Hips", "-o", out, clip, NULL);
+	if (r1.status != 0)
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	animrt_clip *in_place = open_xnb(out, "clip/Walk.xnb"), *motion = open_xnb(out, "clip/Walk.motion.xnb");
+
+	assert_true(bone_at(in_place, "Hips", 1, p, r, sc));
+	assert_true(bone_at(motion, "Hips", 1, m, r, sc));
+	test_assert_near(m[1], -200, 1e-4);
+	test_assert_near(m[2], 0, 0);
+	test_assert_near(p[2], 100, 1e-4);
+	animrt_close(in_place), animrt_close(motion);
+	r1 = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, sheared, NULL);
+	assert_int_equal(r1.status, 0);
+	if (!strstr(r1.err, "sheared.gltf: warning: --root-motion: the source's node tree cannot be read (nodes[2]: ") ||
+	    !strstr(r1.err, "give --up-axis if that is wrong [root-motion-frame]"))
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
+	free(sheared_doc), free(clip_doc), free(model_doc);
+	free(out), free(sheared), free(clip), free(model), free(bin), free(dir);
+}
+
 /* A game that loops a clip adds the motion at its end once per loop.  In
  * the compact layout the end keys were off by up to the bound, and the
  * error grew with every loop (13 degrees after 1000 loops of a walk).  The
@@ -2465,27 +2527,48 @@ static const char two_takes_gltf[] =
 	"\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":9,\"componentType\":512"
 	"6,\"count\":2,\"type\":\"VEC4\"}]}";
 
-/* --root-motion of a bone one clip does not animate: that clip fails,
- * naming it, and the others are written with their motion (nothing was,
- * though Walk has the bone). */
-static void a_clip_without_the_root_bone_fails_alone(void **state)
+/* --root-motion of a bone one clip does not animate, where the source
+ * knows it (another clip animates it, or its node tree has it: an
+ * upper-body layer beside the walks): that clip plays in place, and its
+ * motion file holds none, said in a note.  It failed the source.  A bone
+ * the source does not know at all fails each clip, naming it. */
+static void a_clip_without_the_root_bone_plays_in_place(void **state)
 {
 	char *dir = test_tmpdir("root-one-clip"), *src = test_format("%s/takes.gltf", dir);
 	char *out = test_format("%s/out", dir), *walk = test_format("%s/takes/Walk.xnb", out);
 	char *motion = test_format("%s/takes/Walk.motion.xnb", out), *idle = test_format("%s/takes/Idle.xnb", out);
+	char *still = test_format("%s/takes/Idle.motion.xnb", out), *none = test_format("%s/none", dir);
+	animrt_clip *clip;
+	float t[3], r4[4], sc[3];
 	test_run r;
 
 	(void)state;
 	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
-	r = test_animc("build", "-q", "--root-motion", "Spine", "-o", out, src, NULL);
-	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, "takes.gltf: error: clip 'Idle': --root-motion: no bone 'Spine'"))
+	r = test_animc("build", "-v", "--root-motion", "Spine", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "takes.gltf: note: clip 'Idle': --root-motion: animates no bone 'Spine': it plays in "
+			   "place, and its motion file holds no motion"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	assert_true(test_file_exists(walk));
 	assert_true(test_file_exists(motion));
-	assert_false(test_file_exists(idle));
-	free(idle), free(motion), free(walk), free(out), free(src), free(dir);
+	assert_true(test_file_exists(idle));
+	assert_true(test_file_exists(still));
+	clip = open_xnb(out, "takes/Idle.motion.xnb");
+	assert_int_equal(clip->sequence_count, 1);
+	for (int k = 0; k <= 4; k++) {
+		assert_true(bone_at(clip, "Spine", clip->duration_s * (float)k / 4, t, r4, sc));
+		assert_true(t[0] == 0 && t[1] == 0 && t[2] == 0 && r4[3] == 1);
+	}
+	animrt_close(clip);
+	r = test_animc("build", "-q", "--root-motion", "Tail", "-o", none, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "takes.gltf: error: clip 'Idle': --root-motion: no bone 'Tail'") ||
+	    !strstr(r.err, "takes.gltf: error: clip 'Walk': --root-motion: no bone 'Tail'"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(none), 0);
+	free(none), free(still), free(idle), free(motion), free(walk), free(out), free(src), free(dir);
 }
 
 /* A part named as a take of its source that is written whole fails the
@@ -2898,7 +2981,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_progress_line_names_the_stage_at_work),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
-	cmocka_unit_test(a_clip_without_the_root_bone_fails_alone),
+	cmocka_unit_test(a_clip_without_the_root_bone_plays_in_place),
 	cmocka_unit_test(a_stopped_worker_keeps_the_last_good_outputs),
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
 	cmocka_unit_test(a_clip_named_like_a_motion_file_is_a_clip),
@@ -2919,6 +3002,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_motion_of_a_mocap_walk),
 	cmocka_unit_test(root_motion_up_axis_turns_with_the_model),
 	cmocka_unit_test(root_motion_ground_is_the_models_under_a_turned_parent),
+	cmocka_unit_test(root_motion_frame_of_the_model_and_of_a_tree_not_read),
 	cmocka_unit_test(a_compact_builds_motion_ends_as_the_lossless_one),
 	cmocka_unit_test(a_root_motion_past_float_fails_its_clip),
 	cmocka_unit_test(an_empty_take_name_cuts_the_one_take),

@@ -124,6 +124,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"the output folder lies inside an input folder and holds sources, which are left out (the run's own)" },
 	[ANIMC_WARN_OUTPUT_NAME_CASE] = { "output-name-case",
 		"two sources' outputs have names alike but for case: one file on Windows and macOS" },
+	[ANIMC_WARN_ROOT_MOTION_FRAME] = { "root-motion-frame",
+		"--root-motion cannot read the node tree that turns its bone's parent frame" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -281,6 +281,45 @@ static bool travel_is_finite(const animc_channel *ch, int up)
 	return true;
 }
 
+animc_status animc_clip_still_motion(const animc_clip *clip, const char *bone, animc_clip **motion_out)
+{
+	animc_clip *motion = animc_clip_create(clip->name);
+	animc_channel *m;
+	int64_t index;
+
+	*motion_out = NULL;
+	if (!motion)
+		return ANIMC_ERR_NOMEM;
+	motion->duration_s = clip->duration_s;
+	motion->ticks_per_second = clip->ticks_per_second;
+	motion->frame_rate = clip->frame_rate;
+	motion->declared_up = clip->declared_up;
+	motion->declared_channel_count = -1;
+	motion->line = clip->line;
+	index = animc_clip_add_channel(motion, bone, strlen(bone));
+	if (index < 0)
+		goto nomem;
+	m = &motion->channels[index];
+	m->key_count = 1;
+	m->key_interval_s = clip->duration_s;
+	m->duration_s = clip->duration_s;
+	for (int k = ANIMC_TRANSLATION; k <= ANIMC_ROTATION; k++) {
+		animc_track *t = &m->tracks[k];
+
+		t->is_present = t->is_fixed = true;
+		t->value_count = 1;
+		t->values = animc_clip_alloc_values(motion, (animc_track_kind)k, 1);
+		if (!t->values)
+			goto nomem;
+	}
+	m->tracks[ANIMC_ROTATION].values[3] = 1;
+	*motion_out = motion;
+	return ANIMC_OK;
+nomem:
+	animc_clip_destroy(motion);
+	return ANIMC_ERR_NOMEM;
+}
+
 animc_up_axis animc_clip_up_axis(const animc_clip *clip)
 {
 	if (clip->declared_up == ANIMC_UP_X || clip->declared_up == ANIMC_UP_Y || clip->declared_up == ANIMC_UP_Z)

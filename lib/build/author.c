@@ -511,32 +511,88 @@ static bool parents_turn(const animc_skeleton *tree, const char *bone, double ou
 	return true;
 }
 
-bool build_author_up_turn(const build_author_options *a, const animc_importer *importer, const char *path,
-			  const double *units_turn, double out[4])
+/* The first error a tree's loader reports, for the warning that it did not load. */
+static void keep_first_error(void *user, const animc_diag *d)
+{
+	char *why = user;
+
+	if (d->severity == ANIMC_ERROR && !why[0])
+		snprintf(why, 256, "%s", d->message);
+}
+
+static bool has_bone(const animc_clip *clip, const char *bone)
+{
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		if (strcmp(clip->channels[c].bone, bone) == 0)
+			return true;
+	return false;
+}
+
+/* How many of the set's clips animate `bone`. */
+static uint32_t clips_with_bone(const animc_clip_set *set, const char *bone)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < set->count; i++)
+		n += has_bone(set->clips[i], bone);
+	return n;
+}
+
+void build_author_frame_of(const build_author_options *a, const animc_clip_set *set, const animc_importer *importer,
+			   const char *path, const animc_skeleton *model, const double *units_turn,
+			   build_author_frame *out, animc_diag_sink *sink)
 {
 	animc_skeleton tree = { 0 };
-	bool is_turned = false;
+	const animc_skeleton *frame = NULL;
+	char why[256] = "";
 
-	/* The tree as read: the units turn comes after. */
-	if (a->root_bone && a->up == ANIMC_UP_DEFAULT && importer && importer->load_skeleton) {
-		if (importer->load_skeleton(path, &tree, NULL) == ANIMC_OK)
-			is_turned = parents_turn(&tree, a->root_bone, out);
-		animc_skeleton_release(&tree);
+	memset(out, 0, sizeof *out);
+	if (!a->root_bone)
+		return;
+	/* BONE's parents are the model's when it has BONE (the clip plays
+	 * on it), else those of the source's own tree as read; read only
+	 * when something needs them. */
+	if (model && model->bone_count && animc_skeleton_find(model, a->root_bone) >= 0) {
+		frame = model;
+	} else if ((a->up == ANIMC_UP_DEFAULT || clips_with_bone(set, a->root_bone) < set->count) && importer &&
+		   importer->load_skeleton) {
+		animc_diag_sink catch = { keep_first_error, why, path, 0, 0 };
+
+		if (importer->load_skeleton(path, &tree, &catch) == ANIMC_OK)
+			frame = &tree;
+		else if (a->up == ANIMC_UP_DEFAULT)
+			animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ROOT_MOTION_FRAME, 0, 0,
+					       "--root-motion: the source's node tree cannot be read (%s): the rest "
+					       "rotation of the parents of '%s' is not known, and the model's up axis "
+					       "is taken unturned by them; give --up-axis if that is wrong",
+					       why[0] ? why : "no reason given", a->root_bone);
 	}
-	if (units_turn && is_turned)
-		turn_then(out, units_turn, out);
+	if (frame) {
+		out->knows_bone = animc_skeleton_find(frame, a->root_bone) >= 0;
+		if (a->up == ANIMC_UP_DEFAULT)
+			out->is_turned = parents_turn(frame, a->root_bone, out->turn);
+	}
+	animc_skeleton_release(&tree);
+	/* The tree as read: the units turn comes after. */
+	if (units_turn && out->is_turned)
+		turn_then(out->turn, units_turn, out->turn);
 	else if (units_turn)
-		memcpy(out, units_turn, 4 * sizeof *out);
-	return is_turned || units_turn;
+		memcpy(out->turn, units_turn, sizeof out->turn);
+	out->is_turned = out->is_turned || units_turn;
 }
 
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
 				 const animc_skeleton *skeleton, const animc_clip *reference,
-				 const animc_skeleton *rest, const double *up_turn, animc_clip ***motions,
+				 const animc_skeleton *rest, const build_author_frame *frame, animc_clip ***motions,
 				 animc_diag_sink *sink)
 {
+	const double *up_turn = frame && frame->is_turned ? frame->turn : NULL;
 	animc_status status = ANIMC_OK;
 	bool failed = false;
+	/* BONE is the source's (a node of its tree or of the model, or
+	 * animated by one of its clips): a clip that leaves it alone (an
+	 * upper-body layer beside the walks) plays in place, its motion none. */
+	bool knows_bone = a->root_bone && ((frame && frame->knows_bone) || clips_with_bone(set, a->root_bone) > 0);
 
 	*motions = NULL;
 	if (!a->root_bone && !a->has_additive)
@@ -568,7 +624,14 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 
 			if (o.up == ANIMC_UP_DEFAULT)
 				o.up = default_up(set->clips[i], up_turn, v);
-			s = animc_clip_extract_motion(set->clips[i], &o, &(*motions)[i], sink);
+			if (knows_bone && !has_bone(set->clips[i], a->root_bone)) {
+				s = animc_clip_still_motion(set->clips[i], a->root_bone, &(*motions)[i]);
+				animc_clip_report(sink, ANIMC_NOTE, set->clips[i], NULL,
+						  "--root-motion: animates no bone '%s': it plays in place, and its "
+						  "motion file holds no motion", a->root_bone);
+			} else {
+				s = animc_clip_extract_motion(set->clips[i], &o, &(*motions)[i], sink);
+			}
 			if (s == ANIMC_ERR_NOMEM)
 				status = s;
 			else if (s != ANIMC_OK)

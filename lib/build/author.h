@@ -81,27 +81,40 @@ typedef struct build_author_hooks {
 animc_status build_author_apply(const build_author_options *a, const char *source, bool is_explicit,
 				animc_clip_set *set, animc_diag_sink *sink, const build_author_hooks *hooks);
 
+/* Where --root-motion's bone sits, for build_author_finish. */
+typedef struct build_author_frame {
+	bool is_turned;       /* turn holds the turn of the default up axis: */
+	double turn[4];       /* a unit quaternion x y z w */
+	bool knows_bone;      /* the model or the source's node tree has the bone */
+} build_author_frame;
+
 /*
- * The turn of --root-motion's default up axis from the model's frame into
- * the frame BONE's keys are in, its parent's: the inverse of its parents'
- * rest rotation in the node tree `importer` reads from `path` (none when it
- * reads none, or BONE is not in it; an Armature node turned -90 degrees
- * about x makes a Y-up model's up z there), then `units_turn` (--rotate;
- * NULL: none).  Nothing is read under --up-axis.  False when neither turns
- * (`out` unset); else `out` is the up_turn for build_author_finish.
+ * The frame of --root-motion's bone: the turn of its default up axis from
+ * the model's frame into the one its keys are in, its parent's (the
+ * inverse of its parents' rest rotation in `model`, the --skeleton model,
+ * when that has the bone, else in the node tree `importer` reads from
+ * `path`; an Armature node turned -90 degrees about x makes a Y-up model's
+ * up z there), then `units_turn` (--rotate; NULL: none); and whether that
+ * tree knows the bone.  The tree is read only when the up axis is the
+ * default or a clip of `set` lacks the bone; one that cannot be read is a
+ * root-motion-frame warning (with the default up axis).  Zeroed without
+ * --root-motion.
  */
-bool build_author_up_turn(const build_author_options *a, const animc_importer *importer, const char *path,
-			  const double *units_turn, double out[4]);
+void build_author_frame_of(const build_author_options *a, const animc_clip_set *set, const animc_importer *importer,
+			   const char *path, const animc_skeleton *model, const double *units_turn,
+			   build_author_frame *out, animc_diag_sink *sink);
 
 /*
  * The passes after --clip has chosen the clips: root motion (*motions gets
  * set->count entries, each the motion clip of the clip at its index, or
  * NULL; release with build_author_motions_release) and additive.  The up
  * axis defaults by source (animc_clip_up_axis: the one it declares, else
- * z for RobotGame sequences and y for the rest); `up_turn` (a unit quaternion x y z w, or NULL) is the
- * rotation the conversion (--rotate, a .mgcb item's Rotation) gave the
- * --root-motion bone, which turns that default with the model.  A default
- * it turns off every axis fails the source, asking for --up-axis.
+ * z for RobotGame sequences and y for the rest), turned by `frame`
+ * (build_author_frame_of; NULL: not turned) into the bone's parent frame.
+ * A default it turns off every axis fails the source, asking for
+ * --up-axis.  A clip that does not animate the bone, when the frame or
+ * another clip knows it, gets a motion of none (a note); when nothing
+ * does, it fails alone, naming the bone.
  * `skeleton` is the --skeleton model (NULL without); `reference` the
  * --additive-reference clip (build_author_reference); `rest` the source's
  * own node tree, whose rest pose references the bones `reference` does not
@@ -109,7 +122,7 @@ bool build_author_up_turn(const build_author_options *a, const animc_importer *i
  */
 animc_status build_author_finish(const build_author_options *a, animc_clip_set *set,
 				 const animc_skeleton *skeleton, const animc_clip *reference,
-				 const animc_skeleton *rest, const double *up_turn, animc_clip ***motions,
+				 const animc_skeleton *rest, const build_author_frame *frame, animc_clip ***motions,
 				 animc_diag_sink *sink);
 /* The --additive-reference clip of `set` as the import gave it (before
  * --clip chose the clips to write, so that the reference need not be one

@@ -538,12 +538,12 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	animc_skeleton rest = { 0 };
 	if (build_author_reference_lacks(set, reference))
 		load_source_rest(cs, importer, &rest);
-	double up_turn[4];
-	bool is_up_turned = build_author_up_turn(&ctx->options->author, importer, cs->job->path,
-						 cs->is_motion_turned ? cs->motion_turn : NULL, up_turn);
+	build_author_frame frame;
+	build_author_frame_of(&ctx->options->author, set, importer, cs->job->path,
+			      ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
+			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
 	animc_status authored = build_author_finish(&ctx->options->author, set, skeleton, reference,
-						    rest.bone_count ? &rest : NULL, is_up_turned ? up_turn : NULL,
-						    &motions, sink);
+						    rest.bone_count ? &rest : NULL, &frame, &motions, sink);
 	animc_clip_destroy(reference);
 	animc_skeleton_release(&rest);
 	if (authored != ANIMC_OK) {

@@ -580,9 +580,11 @@ static const option_def option_table[] = {
 	    "beside it holds the motion as one sequence named BONE; given once",
 	    "The clip keeps BONE at its first-frame ground position (and yaw) at every time; its "
 	    "vertical travel and every other bone are unchanged.  The motion file has the clip's "
-	    "reader and layout, so the original runtime and FNA load it too; libanimrt's "
-	    "animrt_motion_between and animrt_player_motion read it.  An unknown BONE fails, listing "
-	    "the clip's bones.",
+	    "reader, in the original layout (under --layout compact too: its end keys stay exact), so "
+	    "the original runtime and FNA load it too; libanimrt's animrt_motion_between and "
+	    "animrt_player_motion read it.  A clip that does not animate BONE, where the source knows "
+	    "it (another clip, its node tree or the --skeleton model), plays in place and gets a "
+	    "motion of none; a BONE the source does not know fails each clip, listing its bones.",
 	    NULL },
 	  set_root_motion },
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,

@@ -138,6 +138,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_OUTPUT_HOLDS_SOURCES,
 	/* a build's, of two sources whose outputs differ only in case */
 	ANIMC_WARN_OUTPUT_NAME_CASE,
+	/* --root-motion could not read the node tree that places its bone */
+	ANIMC_WARN_ROOT_MOTION_FRAME,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
@@ -940,6 +942,14 @@ typedef struct animc_root_motion_options {
  */
 animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
 				       animc_clip **motion, animc_diag_sink *sink);
+
+/*
+ * The motion of a clip that does not animate `bone`: none.  *motion gets a
+ * clip of the clip's name and duration with one channel, `bone`, holding
+ * one key of no translation and no turn, the motion file of a clip that
+ * plays in place (an upper-body layer beside the walks of one source).
+ */
+animc_status animc_clip_still_motion(const animc_clip *clip, const char *bone, animc_clip **motion);
 
 /* What an additive clip is the difference from. */
 typedef enum animc_additive_kind {
