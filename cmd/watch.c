@@ -796,15 +796,16 @@ static void watch_diag(build_status_sink *s, const animc_diag *d)
 
 /* The line of a rebuild that stopped before it compiled anything (the
  * --skeleton model or the project cannot be read, OUTDIR cannot be
- * used): its error, printed above, names `subject` (NULL: unknown). */
-static void watch_not_built(const watch_sink *ws, const char *subject, unsigned warnings)
+ * used): its error, printed above, names `subject` (NULL: unknown); `why`
+ * says what of it ("an error in ": NULL). */
+static void watch_not_built(const watch_sink *ws, const char *why, const char *subject, unsigned warnings)
 {
 	char clock[16];
 
 	watch_clock(clock);
 	printf("%s not built: ", clock);
 	if (subject) {
-		fputs("an error in ", stdout);
+		fputs(why ? why : "an error in ", stdout);
 		cli_print_escaped(stdout, subject, 0);
 	} else {
 		fputs("stopped by the error above", stdout);
@@ -840,14 +841,20 @@ static bool say_own(const build_options *o, build_said_list *said, animc_warning
 	return true;
 }
 
+typedef enum { PROJECT_READ, PROJECT_UNREADABLE, PROJECT_BLANK } project_reread;
+
 /*
  * The project as it is now, for the build about to start: its items (a
  * save may add, remove or move them), its errors printed as a build
  * prints them.  The output folder and platform stay those animc watch
  * started with, which it watches around; a project that changes them
- * says so.  False when the project cannot be read.
+ * says so.  PROJECT_UNREADABLE when it cannot be read; PROJECT_BLANK when
+ * it holds no line, said in a note: a save that truncates the file before
+ * it writes it, a sync tool or a checkout writing in two steps leave it so
+ * for a moment, and no one means "no item" by it, so its outputs stay (a
+ * build would prune them all) until the next save builds it.
  */
-static bool reread_project(build_options *o)
+static project_reread reread_project(build_options *o)
 {
 	build_mgcb fresh;
 	size_t count;
@@ -857,7 +864,18 @@ static bool reread_project(build_options *o)
 
 	if (!build_mgcb_read(o->mgcb_path, &settings, &fresh)) {
 		build_mgcb_release(&fresh);   /* what it said */
-		return false;
+		return PROJECT_UNREADABLE;
+	}
+	if (fresh.is_blank) {
+		cli_diag_printer printer = { stderr, true };
+		animc_diag note = { ANIMC_NOTE, o->mgcb_path, 0, 0, -1,
+				    "the project holds no line (saved empty, or not written yet): not built, its "
+				    "outputs stay; the next save builds it", NULL };
+
+		cli_print_diag(&printer, &note);
+		fflush(stderr);
+		build_mgcb_release(&fresh);
+		return PROJECT_BLANK;
 	}
 	if (fresh.platform != o->project.platform ||
 	    !fresh.output_dir != !o->project.output_dir ||
@@ -893,7 +911,7 @@ static bool reread_project(build_options *o)
 	o->project.said = fresh.said;
 	fresh.said = said;
 	build_mgcb_release(&fresh);
-	return true;
+	return PROJECT_READ;
 }
 
 /* Watch the file PATH (its folder, for that name).  A folder not there
@@ -993,12 +1011,14 @@ static pid_t start_build(build_options *o, int fds[2])
 		memset(&deps, 0, sizeof deps);
 		deps.status = &sink.base;
 		fflush(stdout);
-		if (o->has_project && !reread_project(o)) {
+		project_reread project = o->has_project ? reread_project(o) : PROJECT_READ;
+
+		if (project != PROJECT_READ) {
 			unsigned warnings = 0;
 
 			for (size_t i = 0; i < o->said_before.count; i++)
 				warnings += o->said_before.items[i].severity == ANIMC_WARNING;
-			watch_not_built(&sink, o->mgcb_path, warnings);
+			watch_not_built(&sink, project == PROJECT_BLANK ? "no line in " : NULL, o->mgcb_path, warnings);
 			_exit(ANIMC_EXIT_FAILED);
 		}
 		int status = build_engine_run_with(CMD_BUILD, o, &deps);
@@ -1006,7 +1026,7 @@ static pid_t start_build(build_options *o, int fds[2])
 		/* A build is never silent: one stopped before it compiled
 		 * has its line too (a stop by a signal ended the process). */
 		if (status != ANIMC_EXIT_OK && !sink.has_summary)
-			watch_not_built(&sink, sink.first_error, sink.base.run_warnings);
+			watch_not_built(&sink, NULL, sink.first_error, sink.base.run_warnings);
 		_exit(status);
 	}
 	close(pipe_fds[1]);

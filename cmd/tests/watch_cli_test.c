@@ -942,6 +942,51 @@ static void watch_prints_a_line_for_a_build_not_built(void **state)
 	free(line), free(copy), free(project), free(skel), free(turn), free(w.log), free(src), free(out), free(dir);
 }
 
+/* A project caught empty (truncated, then written: a save, a sync tool)
+ * is not one whose items were all removed: its outputs stay, no restart
+ * is asked for (its /outputDir: did not change), a note says why, and the
+ * next save builds it, all up to date.  White space and a byte-order mark
+ * alone are as empty.  It was built: every output pruned, and a warning
+ * that /outputDir: or /platform: changed. */
+static void watch_keeps_the_outputs_of_a_project_saved_empty(void **state)
+{
+	char *dir = test_tmpdir("watch-mgcb-empty"), *in = test_format("%s/in", dir);
+	char *project = test_format("%s/P.mgcb", in);
+	char *idle = test_format("%s/bin/Idle.xnb", in), *wave = test_format("%s/bin/Wave.xnb", in), *log;
+	static const char text[] = "/outputDir:bin\n/build:Idle.Animation\n/build:Wave.Animation\n";
+	static const char *const blanks[] = { "", "\xEF\xBB\xBF \r\n\t\n" };
+	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Idle.Animation "
+				   "testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in, NULL);
+	watcher w;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	save(project, text);
+	start_with(&w, dir, "--mgcb", project, NULL);
+	wait_for_builds(&w, 1);
+	for (size_t i = 0; i < 2; i++) {
+		settle();
+		save(project, blanks[i]);
+		wait_for_lines(&w, " not built: no line in ", i + 1);
+		assert_true(test_file_exists(idle));
+		assert_true(test_file_exists(wave));
+		settle();
+		save(project, text);
+		wait_for_builds(&w, i + 2);
+	}
+	stop_watch(NULL);
+	log = (char *)test_read_file(w.log, &size);
+	if (lines_with(w.log, ": note: the project holds no line ") != 2 || strstr(log, "pruned") ||
+	    strstr(log, "project-changed") ||
+	    lines_with(w.log, " compiled 0 sources, 0 failed, 0 warnings, 2 up to date") != 2)
+		fail_msg("the project saved empty:\n%s", log);
+	assert_true(test_file_exists(idle));
+	assert_true(test_file_exists(wave));
+	free(log), free(wave), free(idle), free(project), free(in), free(w.log), free(dir);
+}
+
 /* The line names sources by their paths as the build names them: two of
  * one name in two folders were "Turn.Animation, Turn.Animation". */
 static void watch_line_names_paths(void **state)
@@ -2207,6 +2252,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_prints_the_warnings_it_counts, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_diagnostics_on_standard_error, stop_watch),
 	cmocka_unit_test_teardown(watch_prints_a_line_for_a_build_not_built, stop_watch),
+	cmocka_unit_test_teardown(watch_keeps_the_outputs_of_a_project_saved_empty, stop_watch),
 	cmocka_unit_test(watch_that_does_not_start_makes_no_folder),
 	cmocka_unit_test(watch_refuses_an_input_it_writes),
 	cmocka_unit_test_teardown(watch_line_counts_the_projects_warnings, stop_watch),

@@ -665,6 +665,17 @@ static char *project_text(const uint8_t *data, size_t size, size_t *text_size, c
 	return (char *)text;
 }
 
+/* Text with no line in it: white space, and a UTF-8 byte-order mark
+ * before it, alone. */
+static bool is_blank_text(const char *text)
+{
+	if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+		text += 3;
+	while (isspace((unsigned char)*text))
+		text++;
+	return !*text;
+}
+
 /* The lines of one file (the project's or an included one's), NUL-
  * terminated at text[size], in place. */
 static void read_lines(reader *rd, char *text_all, size_t size)
@@ -919,6 +930,7 @@ static bool parse_project(const char *path, const uint8_t *data, size_t size, co
 		free(copy);
 	}
 	rd.reading[0] = realpath(path, NULL);
+	out->is_blank = is_blank_text(text_all);
 	read_lines(&rd, text_all, text_size);
 	free(text_all);
 	output_dir_settle(&rd);

@@ -43,6 +43,8 @@ typedef struct build_mgcb {
 	uint32_t output_dir_line;      /* of that /outputDir: line */
 	bool is_output_dir_outside;    /* absolute, or through "..": out of the project's folder */
 	char platform;       /* the letter of /platform:; 0: none */
+	bool is_blank;       /* the project holds no line: empty, or white space and a byte-order mark
+				alone (a file caught between its truncation and its writing) */
 	build_mgcb_item *items;
 	size_t count;
 	/* The project's files, as read: the project, then each response file
