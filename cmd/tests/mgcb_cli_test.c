@@ -537,6 +537,43 @@ static void a_later_build_of_a_source_replaces_it(void **state)
 	free(again), free(dir);
 }
 
+/* /processorParam:Scale:2 is Scale=2, as MGCB splits the pair at '=' or
+ * ':' (it was "is not NAME=VALUE", and the project failed).  A pair with a
+ * second one, which MGCB drops without a word, is an error for one of
+ * animc's parameters, whichever separator comes first; another
+ * processor's is ignored, one a letter from animc's warned of. */
+static void a_parameter_may_take_its_value_after_a_colon(void **state)
+{
+	char *dir = test_tmpdir("mgcb-param-colon");
+	char *colon = turn_project(dir, "Colon", "/outputDir:colon\n/processorParam:Scale:2\n/build:Turn.Animation\n");
+	char *twice = turn_project(dir, "Twice", "/outputDir:twice\n/processorParam:Scale=2:3\n"
+						 "/processorParam:RotationX:90=1\n/processorParam:Scal:2:3\n"
+						 "/processorParam:Path=C:/x\n/build:Turn.Animation\n");
+	char *want = test_format("%s:2: error: /processorParam:Scale=2:3 has a second '=' or ':', and MGCB ignores "
+				 "such a parameter; give one value (NAME=VALUE)\n"
+				 "%s:3: error: /processorParam:RotationX:90=1 has a second '=' or ':', and MGCB "
+				 "ignores such a parameter; give one value (NAME=VALUE)\n"
+				 "%s:4: warning: /processorParam:Scal: no such parameter (did you mean Scale?); "
+				 "ignored [unknown-parameter]\n", twice, twice, twice);
+	char *nothing = test_format("%s/twice", dir);
+	test_run r;
+
+	(void)state;
+	build_scale2(dir);
+	r = test_animc("build", "-q", "--mgcb", colon, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(same_bytes(test_format("%s/colon/Turn.xnb", dir), test_format("%s/scale2/Turn.xnb", dir)));
+	r = test_animc("build", "-q", "--mgcb", twice, NULL);
+	assert_int_equal(r.status, 1);
+	if (strncmp(r.err, want, strlen(want)) != 0)
+		fail_msg("want\n%sgot\n%s", want, r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(nothing));
+	free(nothing), free(want), free(twice), free(colon), free(dir);
+}
+
 /* Build DIR/Turn.Animation with SCALE and ROTATE into DIR/NAME: the
  * reference an item is compared with. */
 static void build_turn_with(const char *dir, const char *name, const char *scale, const char *rotate)
@@ -1398,6 +1435,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(exact_names_the_item_parameters_that_convert),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
+	cmocka_unit_test(a_parameter_may_take_its_value_after_a_colon),
 	cmocka_unit_test(the_command_line_gives_the_parameters_an_item_does_not),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(two_destinations_are_two_test_cases),

@@ -3,8 +3,8 @@
  * lines of "/option:value" (or "/option=value", as MGCB splits a switch at
  * the first ':' or '=') and "#" comments.  Globals (/outputDir:,
  * /platform:, ...) hold from where they stand; /importer:, /processor: and
- * /processorParam:K=V hold for every /build:SRC[;DEST] after them, and
- * /processor: clears the parameters, as MGCB does.  MGCB's preprocessor
+ * /processorParam:K=V (or K:V) hold for every /build:SRC[;DEST] after
+ * them, and /processor: clears the parameters, as MGCB does.  MGCB's preprocessor
  * lines choose which lines count: "$set NAME=VALUE" and /define:NAME=VALUE
  * set a property, "$if NAME=VALUE" (or "$if NAME": set at all) up to its
  * "$endif" keeps the lines between only while the property holds.
@@ -282,21 +282,36 @@ static bool parse_number(const char *s, double *out)
 	return end != s && !*trim(end) && errno == 0 && isfinite(*out);
 }
 
+/*
+ * /processorParam:NAME=VALUE, or NAME:VALUE: MGCB splits the pair at every
+ * '=' and ':' and takes it only when that gives two parts, so the first of
+ * the two separates, and a pair with a second one is dropped by MGCB
+ * without a word: an error for a parameter of animc's, which would
+ * otherwise build with a value MGCB never applies.
+ */
 static void processor_param(reader *rd, char *value)
 {
-	char *eq = strchr(value, '=');
+	char *eq = value + strcspn(value, "=:");
 	double v;
 
-	if (!eq) {
-		error_at(rd, "/processorParam:%s is not NAME=VALUE", value);
+	if (!*eq) {
+		error_at(rd, "/processorParam:%s is not NAME=VALUE (or NAME:VALUE)", value);
 		return;
 	}
+	char separator = *eq;
+
 	*eq = '\0';
 	char *name = trim(value), *text = trim(eq + 1);
 	int axis = strcasecmp(name, "RotationX") == 0 ? 0 : strcasecmp(name, "RotationY") == 0 ? 1 :
 		   strcasecmp(name, "RotationZ") == 0 ? 2 : -1;
+	bool is_ours = axis >= 0 || strcasecmp(name, "Scale") == 0;
 
-	if (axis < 0 && strcasecmp(name, "Scale") != 0) {
+	if (is_ours && text[strcspn(text, "=:")]) {
+		error_at(rd, "/processorParam:%s%c%s has a second '=' or ':', and MGCB ignores such a parameter; "
+			 "give one value (NAME=VALUE)", name, separator, text);
+		return;
+	}
+	if (!is_ours) {
 		/* Other processors' parameters are not animc's; one a letter
 		 * or two from animc's is likely misspelt. */
 		static const char *const known[] = { "Scale", "RotationX", "RotationY", "RotationZ", NULL };

@@ -70,7 +70,7 @@ typedef struct build_mgcb_settings {
 /*
  * Read a project.  False when it cannot be read or a line is malformed, an
  * option's value is wrong (an unknown platform, a parameter that is no
- * number), a response file it includes cannot be read, lies outside the
+ * number or has a second '=' or ':'), a response file it includes cannot be read, lies outside the
  * project's folder, includes itself or nests too deep, or an item's
  * output would leave the output folder; each such
  * problem is printed as "PROJECT:LINE: error: ..." on stderr.  A switch
