@@ -267,8 +267,9 @@ static void errors_name_the_project_line(void **state)
 }
 
 /* A project's /outputDir: is a path read from an input: one that leaves
- * the project's folder (through "..", or absolute) is refused without -o,
- * and nothing is written, there or anywhere; -o chooses the folder. */
+ * the project's folder (through "..", or absolute and elsewhere) is
+ * refused without -o, and nothing is written, there or anywhere; -o
+ * chooses the folder. */
 static void an_output_folder_outside_the_project_needs_o(void **state)
 {
 	char *dir = test_tmpdir("mgcb-outside"), *content = test_format("%s/game/Content", dir);
@@ -572,6 +573,45 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 	test_run_release(&r);
 	assert_false(test_file_exists(nothing));
 	free(nothing), free(want), free(twice), free(colon), free(dir);
+}
+
+/* An absolute /outputDir: inside the project's folder is used as the same
+ * folder written relative to it is (it was refused as one that "leaves
+ * the project's folder"); one that climbs with ".." is refused, saying so. */
+static void an_absolute_output_folder_inside_the_project_is_used(void **state)
+{
+	char *dir = test_tmpdir("mgcb-absolute-in"), *real = realpath(dir, NULL);
+	char *project = turn_project(dir, "Content", "/outputDir:bin/$(Platform)\n/build:Turn.Animation\n");
+	char *written = test_format("%s/bin/Windows/Turn.xnb", dir), *relative = test_format("%s/relative.xnb", dir);
+	char *text = test_format("/outputDir:%s/bin/$(Platform)\n/build:Turn.Animation\n", real);
+	char *climbing = test_format("/outputDir:%s/../%s/bin\n/build:Turn.Animation\n", real, strrchr(real, '/') + 1);
+	char *listed = test_format("%s/bin/Windows/Turn.xnb\n", real);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(rename(written, relative), 0);
+	assert_true(test_write_file(project, text, strlen(text)));
+	r = test_animc("outputs", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, listed);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_same_bytes(written, relative));
+	assert_true(test_write_file(project, climbing, strlen(climbing)));
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, ":1: error: /outputDir: '") ||
+	    !strstr(r.err, "/bin' is an absolute path through '..', which animc does not follow; write it without "
+			   "'..', or pass -o OUTDIR to choose the output folder\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(listed), free(climbing), free(text), free(relative), free(written), free(project), free(real), free(dir);
 }
 
 /* Build DIR/Turn.Animation with SCALE and ROTATE into DIR/NAME: the
@@ -1452,6 +1492,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_unicode_project_reads_as_its_utf8_twin),
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
+	cmocka_unit_test(an_absolute_output_folder_inside_the_project_is_used),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),
 };
 

@@ -174,21 +174,25 @@ static void normalise(char *p)
 		memmove(p, p + 2, strlen(p + 2) + 1);
 }
 
-/* A relative path that stays below its folder: no "..", not absolute. */
-static bool stays_below(const char *p)
+/* Does the path have a ".." part? */
+static bool climbs(const char *p)
 {
-	if (!p[0] || p[0] == '/' || (isalpha((unsigned char)p[0]) && p[1] == ':'))
-		return false;
 	for (const char *s = p; *s;) {
 		size_t n = strcspn(s, "/");
 
 		if (n == 2 && s[0] == '.' && s[1] == '.')
-			return false;
+			return true;
 		s += n;
 		while (*s == '/')
 			s++;
 	}
-	return true;
+	return false;
+}
+
+/* A relative path that stays below its folder: no "..", not absolute. */
+static bool stays_below(const char *p)
+{
+	return p[0] && p[0] != '/' && !(isalpha((unsigned char)p[0]) && p[1] == ':') && !climbs(p);
 }
 
 /* `rel` and `p` joined, ".." and "." taken out as spelled ("Sub" and
@@ -886,7 +890,11 @@ static void output_dir_settle(reader *rd)
 	}
 	out->output_dir_line = rd->output_dir_line;
 	out->output_dir_file = rd->output_dir_file;
-	out->is_output_dir_outside = is_included || (dir[0] && !stays_below(dir));
+	/* An absolute one is judged by where it leads, as a relative one
+	 * through a symbolic link is (build_mgcb_output_dir_validate), unless
+	 * it climbs with "..", past which its name tells nothing. */
+	out->is_output_dir_absolute = dir[0] == '/';
+	out->is_output_dir_outside = is_included || (dir[0] == '/' ? climbs(dir) : dir[0] && !stays_below(dir));
 	free(dir);
 }
 
@@ -1031,11 +1039,19 @@ bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages)
 {
 	/* A path read from an input writes nowhere the user did not give:
 	 * the project's folder is given, a folder beside or above it is not,
-	 * whether written so or reached through a symbolic link in it. */
+	 * whether written so (relative or absolute) or reached through a
+	 * symbolic link in it. */
 	if (!project->output_dir)
 		return true;
 	const char *file = project->output_dir_file ? project->output_dir_file : project->path;
 
+	if (project->is_output_dir_outside && project->is_output_dir_absolute) {
+		output_dir_error(project, messages, file, project->output_dir_line,
+				 "/outputDir: '%s' is an absolute path through '..', which animc does not follow; "
+				 "write it without '..', or pass -o OUTDIR to choose the output folder",
+				 project->output_dir);
+		return false;
+	}
 	if (project->is_output_dir_outside) {
 		output_dir_error(project, messages, file, project->output_dir_line,
 				 "/outputDir: '%s' leaves the project's folder; pass -o OUTDIR to choose the output "
@@ -1055,6 +1071,10 @@ bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages)
 		output_dir_error(project, messages, file, project->output_dir_line,
 				 "/outputDir: '%s' goes through a symbolic link that does not resolve; pass -o "
 				 "OUTDIR to choose the output folder", project->output_dir);
+	else if (!ok && project->is_output_dir_absolute && !cli_path_is_within(project->output_dir, dir_real))
+		output_dir_error(project, messages, file, project->output_dir_line,
+				 "/outputDir: '%s' is outside the project's folder ('%s'); pass -o OUTDIR to "
+				 "choose the output folder", project->output_dir, dir_real);
 	else if (!ok)
 		output_dir_error(project, messages, file, project->output_dir_line,
 				 "/outputDir: '%s' leaves the project's folder through a symbolic link (it is "

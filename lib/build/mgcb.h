@@ -41,7 +41,10 @@ typedef struct build_mgcb {
 	char *output_dir;    /* /outputDir: joined to the project's folder; NULL: none */
 	const char *output_dir_file;   /* the file of that /outputDir: line (one of files) */
 	uint32_t output_dir_line;      /* of that /outputDir: line */
-	bool is_output_dir_outside;    /* absolute, or through "..": out of the project's folder */
+	bool is_output_dir_outside;    /* written with "..": out of the project's folder, or (absolute)
+					  not to be checked by its name */
+	bool is_output_dir_absolute;   /* written as an absolute path: used when it leads inside the
+					  project's folder */
 	char platform;       /* the letter of /platform:; 0: none */
 	bool is_blank;       /* the project holds no line: empty, or white space and a byte-order mark
 				alone (a file caught between its truncation and its writing) */
@@ -97,10 +100,11 @@ void build_mgcb_item_units(const build_mgcb_item *item, const animc_units *given
 
 /* True when animc may write to the project's /outputDir: (that is, when
  * -o does not choose the output folder): none is set, or it lies in the
- * project's folder.  False when it leaves that folder (absolute, through
- * "..", or through a symbolic link: the deepest part of it that exists is
- * resolved), said on `messages` as "PROJECT:LINE: error: ..." and kept in
- * project->said for the reports. */
+ * project's folder, written relative to it or as an absolute path.  False
+ * when it leaves that folder (through "..", an absolute path elsewhere or
+ * through "..", or through a symbolic link: the deepest part of it that
+ * exists is resolved), said on `messages` as "PROJECT:LINE: error: ..."
+ * and kept in project->said for the reports. */
 bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages);
 
 /* The platform letter of a MonoGame TargetPlatform name (any case), or 0. */
