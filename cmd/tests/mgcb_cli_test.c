@@ -927,6 +927,37 @@ static void dotted_names_stay_in_the_output_folder(void **state)
 	free(out), free(src), free(project), free(dir);
 }
 
+/* A ;DEST that names no file (a folder, ".", ".xnb") fails its item at
+ * its line; the other items are built.  animc made a name up instead
+ * (Chars/Hero/clip0.xnb, _.xnb, _xnb.xnb), which no game asks for. */
+static void a_destination_that_names_no_file_fails_its_item(void **state)
+{
+	char *dir = test_tmpdir("mgcb-dest-no-file"), *out = test_format("%s/bin", dir);
+	char *project = turn_project(dir, "NoFile", "/outputDir:bin\n/build:Turn.Animation;Chars/Hero/\n"
+						    "/build:Turn.Animation;.\n/build:Turn.Animation;Chars\\.xnb\n"
+						    "/build:Turn.Animation;Chars/Turn\n");
+	char *written = test_format("%s/Chars/Turn.xnb", out);
+	static const char *const dests[] = { "Chars/Hero/", ".", "Chars/.xnb" };
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--mgcb", project, NULL);
+	assert_int_equal(r.status, 1);
+	for (int i = 0; i < 3; i++) {
+		char *said = test_format("%s:%d: error: /build: '%s/Turn.Animation': the destination '%s' names no "
+					 "file; give it a file name (/build:SOURCE;FOLDER/NAME)\n", project, i + 2, dir,
+					 dests[i]);
+
+		if (!strstr(r.err, said))
+			fail_msg("no '%s' in\n%s", said, r.err);
+		free(said);
+	}
+	test_run_release(&r);
+	assert_true(test_file_exists(written));
+	assert_int_equal(test_count_files(out), 1);
+	free(written), free(project), free(out), free(dir);
+}
+
 /* A project saved with a UTF-8 byte order mark reads (it was "line 1 is
  * neither an option nor a comment"), and $(Platform) is the platform as
  * written: BlazorGL shares its letter with Web, and wrote to bin/Web. */
@@ -1483,6 +1514,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_outside_the_project_come_from_the_cache),
 	cmocka_unit_test(two_destinations_stay_up_to_date),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
+	cmocka_unit_test(a_destination_that_names_no_file_fails_its_item),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),
 	cmocka_unit_test(a_switch_may_take_its_value_after_equals),
 	cmocka_unit_test(the_platform_folder_is_the_platform_written),

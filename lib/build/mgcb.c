@@ -355,6 +355,18 @@ static char *dest_of(const char *where)
 	return out;
 }
 
+/* Does a ;DEST name no file: a folder ("Chars/Hero/"), or a name whose
+ * stem, the part before its extension as MGCB replaces it, is empty or
+ * dots ("." or ".xnb")?  MGCB would write ".xnb" there, a name no game
+ * asks for, and making one up is no better. */
+static bool names_no_file(const char *dest)
+{
+	const char *leaf = cli_basename(dest), *dot = strrchr(leaf, '.');
+	size_t stem = dot ? (size_t)(dot - leaf) : strlen(leaf);
+
+	return strspn(leaf, ".") >= stem;
+}
+
 static void item_release(build_mgcb_item *item)
 {
 	free(item->source);
@@ -434,7 +446,8 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	memset(item, 0, sizeof *item);
 	item->source = path;
 	item->link = dest ? strdup(dest) : NULL;
-	item->dest = dest_of(where);
+	item->is_dest_no_file = !is_copy && dest && names_no_file(dest);
+	item->dest = item->is_dest_no_file ? strdup(dest) : dest_of(where);
 	free(below);
 	item->processor = strdup(rd->processor ? rd->processor : "");
 	item->file = rd->path;

@@ -29,6 +29,8 @@ typedef struct build_mgcb_item {
 				build_mgcb's files) */
 	uint32_t line;       /* of its /build: or /copy: line */
 	bool is_copy;        /* /copy:, which MGCB copies as it is: listed, not compiled */
+	bool is_dest_no_file;   /* its ;DEST names no file ("Chars/Hero/", ".", ".xnb"): the item fails
+				   at its line, `dest` then the destination as written */
 	bool has_units;      /* Scale or RotationX/Y/Z given */
 	unsigned units_given;   /* which: BUILD_MGCB_SCALE, BUILD_MGCB_ROTATION_X << axis */
 	animc_units units;   /* those given; the others 0 */

@@ -557,6 +557,10 @@ static bool add_project_items(build_plan *plan, const build_options *o)
 		if (item->is_copy)
 			ok = add_decided(plan, item->source, false, BUILD_SKIPPED,
 					 "a /copy: item, which MGCB copies as it is", ANIMC_NOTE, NULL);
+		else if (item->is_dest_no_file)
+			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
+					 "/build: '%s': the destination '%s' names no file; give it a file name "
+					 "(/build:SOURCE;FOLDER/NAME)", item->source, item->link);
 		else if (stat(item->source, &st) != 0)
 			ok = add_decided(plan, item->source, true, BUILD_FAILED, NULL, ANIMC_ERROR,
 					 "/build: '%s': cannot open: %s", item->source, strerror(errno));
