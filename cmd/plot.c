@@ -255,7 +255,11 @@ static animc_status author_clip(const source_job *job, const animc_skeleton *mod
 	animc_clip *reference = NULL, **motions = NULL;
 	animc_skeleton rest = { 0 };
 	animc_status status = build_author_reference(a, set, &reference, sink);
+	build_author_frame frame;
 
+	/* What the source knows of the bone, from every clip, as a build takes it. */
+	if (status == ANIMC_OK)
+		build_author_frame_of(a, set, job->importer, job->path, job->skeleton, up_turn, &frame, sink);
 	for (uint32_t i = set->count; status == ANIMC_OK && i-- > 0;)
 		if (i != pick)
 			animc_clip_set_remove(set, i);
@@ -265,9 +269,6 @@ static animc_status author_clip(const source_job *job, const animc_skeleton *mod
 	    (job->importer->load_skeleton(job->path, &rest, NULL) != ANIMC_OK ||
 	     animc_skeleton_apply_units(&rest, job->units, NULL) != ANIMC_OK))
 		animc_skeleton_release(&rest);
-	build_author_frame frame;
-	if (status == ANIMC_OK)
-		build_author_frame_of(a, set, job->importer, job->path, job->skeleton, up_turn, &frame, sink);
 	if (status == ANIMC_OK)
 		status = build_author_finish(a, set, model, reference, rest.bone_count ? &rest : NULL, &frame,
 					     &motions, sink);

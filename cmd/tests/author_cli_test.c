@@ -2561,6 +2561,17 @@ static void a_clip_without_the_root_bone_plays_in_place(void **state)
 		assert_true(t[0] == 0 && t[1] == 0 && t[2] == 0 && r4[3] == 1);
 	}
 	animrt_close(clip);
+	/* What the source knows does not depend on --clip: XNA XML has no node
+	 * tree, and only PulseAndTurn animates Bone1 (Nod failed alone). */
+	r = test_animc("build", "-q", "--root-motion", "Bone1", "--clip", "Nod", "-o", out,
+		       "testdata/sample/Crane/Signals.xml", NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	char *nod = test_format("%s/Signals/Nod.motion.xnb", out);
+
+	assert_true(test_file_exists(nod));
+	free(nod);
 	r = test_animc("build", "-q", "--root-motion", "Tail", "-o", none, src, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "takes.gltf: error: clip 'Idle': --root-motion: no bone 'Tail'") ||

@@ -572,6 +572,7 @@ void build_author_frame_of(const build_author_options *a, const animc_clip_set *
 		if (a->up == ANIMC_UP_DEFAULT)
 			out->is_turned = parents_turn(frame, a->root_bone, out->turn);
 	}
+	out->knows_bone = out->knows_bone || clips_with_bone(set, a->root_bone) > 0;
 	animc_skeleton_release(&tree);
 	/* The tree as read: the units turn comes after. */
 	if (units_turn && out->is_turned)

@@ -85,7 +85,7 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
 typedef struct build_author_frame {
 	bool is_turned;       /* turn holds the turn of the default up axis: */
 	double turn[4];       /* a unit quaternion x y z w */
-	bool knows_bone;      /* the model or the source's node tree has the bone */
+	bool knows_bone;      /* the model, the source's node tree or one of its clips has the bone */
 } build_author_frame;
 
 /*
@@ -95,10 +95,11 @@ typedef struct build_author_frame {
  * when that has the bone, else in the node tree `importer` reads from
  * `path`; an Armature node turned -90 degrees about x makes a Y-up model's
  * up z there), then `units_turn` (--rotate; NULL: none); and whether that
- * tree knows the bone.  The tree is read only when the up axis is the
- * default or a clip of `set` lacks the bone; one that cannot be read is a
- * root-motion-frame warning (with the default up axis).  Zeroed without
- * --root-motion.
+ * tree or a clip of `set` knows the bone.  `set` holds every clip of the
+ * source (before --clip chooses: what the source knows does not depend on
+ * it).  The tree is read only when the up axis is the default or a clip
+ * lacks the bone; one that cannot be read is a root-motion-frame warning
+ * (with the default up axis).  Zeroed without --root-motion.
  */
 void build_author_frame_of(const build_author_options *a, const animc_clip_set *set, const animc_importer *importer,
 			   const char *path, const animc_skeleton *model, const double *units_turn,

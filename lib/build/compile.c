@@ -528,7 +528,12 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	const animc_skeleton *skeleton = cs->process.reduce.skeleton ? cs->process.reduce.skeleton
 				       : ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
 
-	/* The additive reference from every clip, before --clip chooses. */
+	/* The root motion's frame and the additive reference from every
+	 * clip, before --clip chooses. */
+	build_author_frame frame;
+	build_author_frame_of(&ctx->options->author, set, importer, cs->job->path,
+			      ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
+			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
 	if ((set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
 	    !filter_clips(ctx->options, set, sink) || !set->count || !unique_file_names(set, sink)) {
 		animc_clip_destroy(reference);
@@ -538,10 +543,6 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	animc_skeleton rest = { 0 };
 	if (build_author_reference_lacks(set, reference))
 		load_source_rest(cs, importer, &rest);
-	build_author_frame frame;
-	build_author_frame_of(&ctx->options->author, set, importer, cs->job->path,
-			      ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
-			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
 	animc_status authored = build_author_finish(&ctx->options->author, set, skeleton, reference,
 						    rest.bone_count ? &rest : NULL, &frame, &motions, sink);
 	animc_clip_destroy(reference);
