@@ -580,7 +580,7 @@ static const option_def option_table[] = {
 	    "beside it holds the motion as one sequence named BONE; given once",
 	    "The clip keeps BONE at its first-frame ground position (and yaw) at every time; its "
 	    "vertical travel and every other bone are unchanged.  The motion file has the clip's "
-	    "reader, in the original layout (under --layout compact too: its end keys stay exact), so "
+	    "reader, in the original layout (under --layout compact too, reduced), so "
 	    "the original runtime and FNA load it too; libanimrt's animrt_motion_between and "
 	    "animrt_player_motion read it.  A clip that does not animate BONE, where the source knows "
 	    "it (another clip, its node tree or the --skeleton model), plays in place and gets a "
