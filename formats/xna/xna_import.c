@@ -1028,6 +1028,13 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 		x->key = trimmed_copy(text, len);
 		if (!x->key)
 			return nomem(x, el);
+		/* The Key is the name the game loads the clip by, and its file's
+		 * name: a clip without one would be written under a made-up name
+		 * that another clip may carry. */
+		if (!x->key[0])
+			return fail(x, ANIMC_ERR_INVALID, el,
+				    "<%s> is empty: a clip's Key is the name the game loads it by; "
+				    "give the clip its name", el->name);
 		x->key_line = el->line;
 		x->key_column = el->column;
 		break;

@@ -574,6 +574,14 @@ static void errors_point_at_the_element(void **state)
 		  "<Asset Type=\"AnimationClassLibrary.AnimationData\"/></XnaContent>", ANIMC_ERR_PARSE, 3, 52 },
 		{ AD_OPEN "<Item><Key>A</Key><Value Null=\"true\" /></Item>" AD_CLOSE, ANIMC_ERR_INVALID, 5, 40 },
 		{ AD_OPEN "<Item><Key>A</Key></Item>" AD_CLOSE, ANIMC_ERR_INVALID, 5, 7 },
+		/* A clip's Key names it and its file: empty, or blank once trimmed,
+		 * it would have taken a made-up name (clip0) another clip may carry. */
+		{ AD_OPEN CLIP("", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		  CLIP("clip0", "PT2S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE, ANIMC_ERR_INVALID, 5, 12 },
+		{ AD_OPEN CLIP("Walk", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		  CLIP(" \n\t", "PT2S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE, ANIMC_ERR_INVALID, 8, 12 },
+		{ AD_OPEN CLIP("<b>Walk</b>", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE,
+		  ANIMC_ERR_INVALID, 5, 12 },
 		{ AD_OPEN "<Item><Key>A</Key><Value><Keyframes/></Value></Item>" AD_CLOSE, ANIMC_ERR_INVALID, 5, 26 },
 		{ AD_OPEN CLIP("A", "PT1S", KEY(0, "PT1", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE, ANIMC_ERR_PARSE, 6, 37 },
 		{ AD_OPEN CLIP("A", "1", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")) AD_CLOSE, ANIMC_ERR_PARSE, 5, 36 },
