@@ -189,6 +189,48 @@ static void a_failing_clip_writes_no_clip_of_its_source(void **state)
 	free(out);
 }
 
+/* ModelData whose model clip is root.Walk and whose root clip is Walk, valid
+ * to XNA: the clash is of animc's naming (root.<Key>), so the document
+ * builds, the model clip keeping its name whichever dictionary comes first,
+ * with a clip-name-clash warning at the renamed clip's Key. */
+static void a_root_clip_named_like_a_model_clip_is_renamed(void **state)
+{
+	static const char doc[] = XML
+		"<XnaContent><Asset Type=\"CustomModelAnimation.ModelData\">\n"
+		"<RootAnimationClips>\n" CLIP("Walk", "PT1S", MKEY(0, "PT0S", IDENTITY)) "</RootAnimationClips>\n"
+		"<ModelAnimationClips>\n" CLIP("root.Walk", "PT2S", MKEY(0, "PT0S", IDENTITY)) "</ModelAnimationClips>\n"
+		"<BindPose>" IDENTITY "</BindPose><InverseBindPose>" IDENTITY "</InverseBindPose>"
+		"<SkeletonHierarchy>-1</SkeletonHierarchy>\n"
+		"</Asset></XnaContent>\n";
+	char *dir = test_tmpdir("xna-root-clash"), *out = test_tmpdir("xna-root-clash-out");
+	char *src = test_format("%s/Model.xml", dir);
+	static const struct { const char *file; float duration_s; } want[] = {
+		{ "root.Walk", 2 }, { "root.Walk.1", 1 },
+	};
+
+	(void)state;
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	test_run r = test_animc("build", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	assert_non_null(strstr(r.err, "Model.xml:4:12: warning: 2 clips are named 'root.Walk'"));
+	assert_non_null(strstr(r.err, "[clip-name-clash]"));
+	assert_int_equal(test_count_files(out), 2);
+	for (size_t i = 0; i < 2; i++) {
+		char *xnb = test_format("%s/Model/%s.xnb", out, want[i].file);
+		animrt_clip *clip;
+
+		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+		assert_true(clip->duration_s == want[i].duration_s);
+		animrt_close(clip);
+		free(xnb);
+	}
+	test_run_release(&r);
+	free(src);
+	free(dir);
+	free(out);
+}
+
 /* A Content folder: fonts, game data and clip-split definitions are
  * XnaContent documents too; a folder build skips them (listing each with
  * its type under -v) and compiles the animation; named, each is an error. */
@@ -300,6 +342,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(design_example_relative_to_the_grund_rest_pose),
 	cmocka_unit_test(relative_to_bind_needs_a_skeleton),
 	cmocka_unit_test(a_failing_clip_writes_no_clip_of_its_source),
+	cmocka_unit_test(a_root_clip_named_like_a_model_clip_is_renamed),
 	cmocka_unit_test(content_folder_builds_its_animation_and_skips_the_rest),
 	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
 };

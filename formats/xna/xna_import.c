@@ -152,6 +152,8 @@ typedef struct keyframe {
 /* What later checks need of each clip built. */
 typedef struct clip_info {
 	size_t clip;                    /* index in the set */
+	int dictionary;                 /* 0: the model's clips, 1: RootAnimationClips */
+	char *raw_key;                  /* the Key as written, when trimming changed it */
 	uint32_t key_line, key_column;
 	int32_t max_bone;               /* -1 when the clip has no keys */
 	uint32_t bone_line, bone_column;
@@ -173,7 +175,8 @@ typedef struct xna {
 	size_t int_count, int_capacity;
 	/* the clip entry being read */
 	int dictionary;            /* 0: the model's clips, 1: RootAnimationClips */
-	char *key;
+	char *key;                 /* trimmed */
+	char *raw_key;             /* as written, when trimming changed it */
 	uint32_t key_line, key_column;
 	int64_t duration_ticks;
 	keyframe *keys;
@@ -677,6 +680,9 @@ static animc_xml_action end_entry(xna *x, const animc_xml_element *el)
 	status = animc_clip_set_add(x->out, clip);
 	if (status != ANIMC_OK)
 		return fail(x, status, el, "out of memory");
+	info->dictionary = x->dictionary;
+	info->raw_key = x->raw_key;
+	x->raw_key = NULL;
 	x->info_count++;
 	return ANIMC_XML_CONTINUE;
 }
@@ -871,7 +877,8 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 		break;
 	case K_ENTRY:
 		free(x->key);
-		x->key = NULL;
+		free(x->raw_key);
+		x->key = x->raw_key = NULL;
 		x->key_count = 0;
 		x->duration_ticks = 0;
 		break;
@@ -1025,8 +1032,14 @@ static animc_xml_action end_leaf(xna *x, const animc_xml_element *el, const fram
 	switch (f->kind) {
 	case K_KEY:
 		free(x->key);
+		free(x->raw_key);
+		x->raw_key = NULL;
 		x->key = trimmed_copy(text, len);
 		if (!x->key)
+			return nomem(x, el);
+		/* XNA's Dictionary tells " Walk" from "Walk": kept for finding
+		 * one Key given twice (name_clips). */
+		if (strlen(x->key) != len && (x->raw_key = strndup(text, len)) == NULL)
 			return nomem(x, el);
 		/* The Key is the name the game loads the clip by, and its file's
 		 * name: a clip without one would be written under a made-up name
@@ -1137,19 +1150,157 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 
 /* ------------------------------------------------------- whole document */
 
-/* A clip's name and where its Key is, for finding names given twice. */
+/* A clip's name and its Key, for finding names given twice. */
 typedef struct name_ref {
 	const char *name;
-	size_t order;
-	uint32_t line, column;
+	const char *key;    /* as written */
+	int dictionary;
+	bool is_made;       /* the name is not the Key as written: trimmed, or root.<Key> */
+	size_t order;       /* in x->infos */
 } name_ref;
 
-static int compare_name_refs(const void *pa, const void *pb)
+static int compare_order(const name_ref *a, const name_ref *b)
+{
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* By name, dictionary and Key as written: one Key twice in a dictionary are neighbours. */
+static int compare_keys(const void *pa, const void *pb)
 {
 	const name_ref *a = pa, *b = pb;
 	int c = strcmp(a->name, b->name);
 
-	return c ? c : (a->order > b->order) - (a->order < b->order);
+	if (!c)
+		c = (a->dictionary > b->dictionary) - (a->dictionary < b->dictionary);
+	if (!c)
+		c = strcmp(a->key, b->key);
+	return c ? c : compare_order(a, b);
+}
+
+/* By name; of one name, the clips whose Key is that name as written
+ * first, then the others, each as written. */
+static int compare_owners(const void *pa, const void *pb)
+{
+	const name_ref *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (!c)
+		c = (int)a->is_made - (int)b->is_made;
+	return c ? c : compare_order(a, b);
+}
+
+static bool name_taken(const name_ref *refs, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(refs[mid].name, name);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * The clips of each run refs[g..end) of one name after the first are named
+ * NAME.1, NAME.2, ... (past any name a clip has), with one warning at the
+ * first one's Key.  refs keep the names as they were (the clips' arenas
+ * keep the strings), so a new name is checked against those: one can only
+ * meet a name the document gave, never another new one.
+ */
+static animc_status rename_clashes(xna *x, const name_ref *refs, size_t n)
+{
+	for (size_t g = 0, end; g < n; g = end) {
+		const char *base = refs[g].name;
+		size_t base_len = strlen(base), used;
+		unsigned suffix = 0;
+		char list[512];
+
+		for (end = g + 1; end < n && strcmp(refs[end].name, base) == 0; end++)
+			;
+		if (end - g < 2)
+			continue;
+		used = (size_t)snprintf(list, sizeof list, "'%s'", base);
+		for (size_t m = g + 1; m < end; m++) {
+			animc_clip *clip = x->out->clips[x->infos[refs[m].order].clip];
+			char *name = malloc(base_len + 16);
+
+			if (!name)
+				return ANIMC_ERR_NOMEM;
+			do
+				snprintf(name, base_len + 16, "%s.%u", base, ++suffix);
+			while (name_taken(refs, n, name));
+			clip->name = animc_arena_strndup(&clip->arena, name, strlen(name));
+			if (clip->name && used < sizeof list)
+				used += (size_t)snprintf(list + used, sizeof list - used,
+							 m + 1 < end ? ", '%s'" : " and '%s'", name);
+			free(name);
+			if (!clip->name)
+				return ANIMC_ERR_NOMEM;
+		}
+		if (used >= sizeof list)
+			memcpy(list + sizeof list - 5, "...", 4);
+		const clip_info *info = &x->infos[refs[g + 1].order];
+		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, info->key_line,
+				       info->key_column,
+				       "%zu clips are named '%s' (animc trims each Key and names a root clip "
+				       "root.<Key>); named them %s: give each clip its own name to choose the "
+				       "file names", end - g, base, list);
+	}
+	return ANIMC_OK;
+}
+
+/*
+ * Clip names given twice.  One Key twice in one dictionary is an error, as
+ * XNA's Dictionary refuses it.  Clips whose names meet only as animc makes
+ * them (Keys alike once trimmed, a root clip's root.<Key> and a model clip
+ * of that Key) are distinct clips to XNA: renamed, a clip whose Key is its
+ * name as written keeping it, so the name a game loads a clip by is never
+ * taken by one whose name animc made.
+ */
+static animc_status name_clips(xna *x)
+{
+	size_t n = x->info_count;
+	name_ref *refs;
+	animc_status status = ANIMC_OK;
+
+	if (n < 2)
+		return ANIMC_OK;
+	refs = malloc(n * sizeof *refs);
+	if (!refs)
+		return ANIMC_ERR_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const clip_info *info = &x->infos[i];
+		const char *name = x->out->clips[info->clip]->name;
+		const char *key = info->raw_key ? info->raw_key
+						: name + strlen(dictionary_prefix[info->dictionary]);
+
+		refs[i] = (name_ref){ name, key, info->dictionary, info->raw_key || info->dictionary, i };
+	}
+	qsort(refs, n, sizeof *refs, compare_keys);
+	for (size_t i = 1; i < n; i++) {
+		const name_ref *a = &refs[i - 1], *b = &refs[i];
+
+		if (a->dictionary == b->dictionary && strcmp(a->key, b->key) == 0 && strcmp(a->name, b->name) == 0) {
+			const clip_info *info = &x->infos[b->order];
+
+			animc_diag_report(x->sink, ANIMC_ERROR, info->key_line, info->key_column,
+					  "a second clip named '%s': a dictionary holds each Key once", b->name);
+			status = ANIMC_ERR_INVALID;
+		}
+	}
+	if (status == ANIMC_OK) {
+		qsort(refs, n, sizeof *refs, compare_owners);
+		status = rename_clashes(x, refs, n);
+	}
+	free(refs);
+	return status;
 }
 
 /* Checks that need the whole document: clip names, bone indices against the
@@ -1172,24 +1323,9 @@ static animc_status finish(xna *x)
 		x->seq_clip = NULL;
 		return status;
 	}
-	if (x->info_count > 1) {
-		name_ref *refs = malloc(x->info_count * sizeof *refs);
-
-		if (!refs)
-			return ANIMC_ERR_NOMEM;
-		for (size_t i = 0; i < x->info_count; i++)
-			refs[i] = (name_ref){ x->out->clips[x->infos[i].clip]->name, i, x->infos[i].key_line,
-					      x->infos[i].key_column };
-		qsort(refs, x->info_count, sizeof *refs, compare_name_refs);
-		for (size_t i = 1; i < x->info_count; i++) {
-			if (strcmp(refs[i].name, refs[i - 1].name) == 0) {
-				animc_diag_report(x->sink, ANIMC_ERROR, refs[i].line, refs[i].column,
-						  "a second clip named '%s'", refs[i].name);
-				status = ANIMC_ERR_INVALID;
-			}
-		}
-		free(refs);
-	}
+	status = name_clips(x);
+	if (status == ANIMC_ERR_NOMEM)
+		return status;
 	/* BindPose, InverseBindPose and SkeletonHierarchy describe one skeleton. */
 	for (int m = 0; m < 2; m++) {
 		static const char *const names[2] = { "BindPose", "InverseBindPose" };
@@ -1251,7 +1387,10 @@ static void release(xna *x)
 	free(x->numbers.v);
 	free(x->ints);
 	free(x->key);
+	free(x->raw_key);
 	free(x->keys);
+	for (size_t i = 0; i < x->info_count; i++)
+		free(x->infos[i].raw_key);
 	free(x->infos);
 	free(x->hierarchy);
 	animc_rg_sequence_release(&x->seq);

@@ -410,6 +410,66 @@ static void model_data_keeps_root_clips_apart(void **state)
 	release(&r);
 }
 
+/* Names that meet only as animc makes them (root.<Key>, a trimmed Key) are
+ * distinct clips to XNA: renamed with a warning at the Key, a clip whose Key
+ * is its name keeping it; one Key twice in one dictionary stays an error. */
+static void clips_animc_names_alike_are_renamed(void **state)
+{
+	static const char model[] = XML
+		"<XnaContent><Asset Type=\"CustomModelAnimation.ModelData\">\n"
+		"<RootAnimationClips>\n" CLIP("Walk", "PT1S", MKEY(0, "PT0S", IDENTITY)) "</RootAnimationClips>\n"
+		"<ModelAnimationClips>" CLIP("root.Walk", "PT2S", MKEY(0, "PT0S", IDENTITY)) "</ModelAnimationClips>\n"
+		"<SkeletonHierarchy>-1</SkeletonHierarchy>\n"
+		"</Asset></XnaContent>\n";
+	static const char trimmed[] = AD_OPEN
+		CLIP(" Walk", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP("Walk.1", "PT2S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP("Walk", "PT3S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP("Walk ", "PT4S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	static const char twice[] = AD_OPEN
+		CLIP(" Walk", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP(" Walk", "PT2S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	imported r = import_str(model);
+	const test_diag *w;
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 2);
+	/* The model clip's Key is root.Walk: the root clip's made name yields. */
+	assert_string_equal(r.set.clips[0]->name, "root.Walk.1");
+	assert_true(r.set.clips[0]->duration_s == 1);
+	assert_string_equal(r.set.clips[1]->name, "root.Walk");
+	assert_true(r.set.clips[1]->duration_s == 2);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_string_equal(w->kind, "clip-name-clash");
+	assert_int_equal(w->line, 4);
+	assert_int_equal(w->column, 12);
+	release(&r);
+
+	r = import_str(trimmed);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 4);
+	assert_string_equal(r.set.clips[0]->name, "Walk.2");
+	assert_string_equal(r.set.clips[1]->name, "Walk.1");
+	assert_string_equal(r.set.clips[2]->name, "Walk");
+	assert_string_equal(r.set.clips[3]->name, "Walk.3");
+	assert_true(r.set.clips[2]->duration_s == 3);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_string_equal(w->kind, "clip-name-clash");
+	assert_int_equal(w->line, 5);
+	release(&r);
+
+	r = import_str(twice);
+	assert_int_equal(r.status, ANIMC_ERR_INVALID);
+	assert_int_equal(r.set.count, 0);
+	assert_int_equal(test_diags_first(&r.diags, ANIMC_ERROR)->line, 8);
+	release(&r);
+}
+
 /* ------------------------------------------------- AnimationSequence */
 
 static void sequence_compiles_to_the_bytes_of_its_twin(void **state)
@@ -731,6 +791,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(relative_to_bind_composes_key_then_rest),
 	cmocka_unit_test(matrix_keys_split_into_translation_rotation_scale),
 	cmocka_unit_test(model_data_keeps_root_clips_apart),
+	cmocka_unit_test(clips_animc_names_alike_are_renamed),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
 	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
 	cmocka_unit_test(sequences_need_a_bone_name_and_the_clip_a_duration),
