@@ -24,8 +24,17 @@ typedef struct frame {
 	bool has_stray_text;
 } frame;
 
+/* A place in the input: line and column (libxml2's), and the offset in
+ * libxml2's own UTF-8 stream of it. */
+typedef struct place {
+	uint32_t line, column;
+	unsigned long offset;
+} place;
+
 typedef struct reader {
 	xmlParserCtxtPtr ctxt;
+	const uint8_t *data;  /* the bytes libxml2 reads */
+	size_t size;
 	const animc_xml_handler *handler;
 	void *user;
 	animc_diag_sink *sink;
@@ -35,6 +44,11 @@ typedef struct reader {
 	uint32_t skip_depth;  /* >0: inside a skipped subtree, this many levels */
 	char *text;
 	size_t text_len, text_cap;
+	/* Where the last event left the parser: no markup lies between it and
+	 * the next '<' (find_opening); when libxml2 converts the bytes, that
+	 * '<' and what follows it, as far as its buffer then held them. */
+	place mark, next_lt;
+	char after_lt[12];
 	animc_status status;
 	bool global_error_seen;
 } reader;
@@ -74,6 +88,51 @@ static uint32_t column_after_tag(reader *r)
 	return column;
 }
 
+/* Move `pos` from p on to the first '<' before end (or to end), counting
+ * lines and characters as libxml2 does; returns where it stopped. */
+static const uint8_t *advance_to_lt(const uint8_t *p, const uint8_t *end, place *pos)
+{
+	for (; p < end && *p != '<'; p++) {
+		if (*p == '\n') {
+			pos->line++;
+			pos->column = 1;
+		} else if ((*p & 0xC0) != 0x80 && !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
+			pos->column++;
+		}
+	}
+	return p;
+}
+
+/* Mark where the parser is: at `at` in its buffer, or at its cursor when
+ * NULL.  (Handing on text it has scanned in place, libxml2 counts lines
+ * and columns to the text's end but leaves its cursor at the start.) */
+static void set_mark(reader *r, const xmlChar *at)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+
+	if (!in || !in->cur || !in->base)
+		return;
+	if (!at)
+		at = in->cur;
+	r->mark = (place){ line_of(r), column_of(r), in->consumed + (unsigned long)(at - in->base) };
+	/* libxml2 lets go of what it has read of a long construct, and its
+	 * offsets are not those of the bytes given when it converts them: the
+	 * next '<' is looked for now, a little way, in the buffer it has. */
+	if (in->buf && in->buf->encoder) {
+		const uint8_t *end = in->end - at > 64 ? at + 64 : in->end;
+		const uint8_t *lt;
+
+		r->next_lt = r->mark;
+		lt = advance_to_lt(at, end, &r->next_lt);
+		size_t k = lt < end ? (size_t)(in->end - lt) : 0;
+
+		if (k >= sizeof r->after_lt)
+			k = sizeof r->after_lt - 1;
+		memcpy(r->after_lt, lt, k);
+		r->after_lt[k] = '\0';
+	}
+}
+
 static void reset_text(reader *r)
 {
 	r->text_len = 0;
@@ -98,6 +157,7 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	animc_xml_action action;
 
 	(void)nb_defaulted;
+	set_mark(r, NULL);
 	if (r->status != ANIMC_OK)
 		return;
 	if (r->skip_depth) {
@@ -153,6 +213,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
 	(void)localname;
 	(void)prefix;
 	(void)uri;
+	set_mark(r, NULL);
 	if (r->status != ANIMC_OK)
 		return;
 	if (r->skip_depth) {
@@ -176,7 +237,14 @@ static void on_characters(void *ctx, const xmlChar *ch, int len)
 {
 	reader *r = ctx;
 	size_t n = len > 0 ? (size_t)len : 0;
+	xmlParserInputPtr in = r->ctxt->input;
 
+	/* Text read in place ends where libxml2's count of lines has got to. */
+	if (in && (uintptr_t)ch >= (uintptr_t)in->base && (uintptr_t)ch < (uintptr_t)in->end &&
+	    n <= (size_t)(in->end - ch))
+		set_mark(r, ch + n);
+	else
+		set_mark(r, NULL);
 	if (r->status != ANIMC_OK || r->skip_depth || r->depth == 0 || n == 0)
 		return;
 	if (n > MAX_TEXT_BYTES - r->text_len) {
@@ -203,6 +271,26 @@ static void on_characters(void *ctx, const xmlChar *ch, int len)
 	memcpy(r->text + r->text_len, ch, n);
 	r->text_len += n;
 	r->text[r->text_len] = '\0';
+}
+
+/* Events that carry nothing for the handler, but move the mark past what
+ * they parsed: the declaration, a whole comment or processing instruction. */
+static void on_start_document(void *ctx)
+{
+	set_mark(ctx, NULL);
+}
+
+static void on_comment(void *ctx, const xmlChar *value)
+{
+	(void)value;
+	set_mark(ctx, NULL);
+}
+
+static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data)
+{
+	(void)target;
+	(void)data;
+	set_mark(ctx, NULL);
 }
 
 static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *external_id,
@@ -284,18 +372,96 @@ static bool say_in_user_terms(const xmlError *error, char *out, size_t size)
 	}
 }
 
+/*
+ * Where `marker` ("<!--", "<![CDATA[", "<?") opens the construct libxml2
+ * reports unfinished where the input ends: at the first '<' after the
+ * mark, since the last event left no markup before it.  Read in the bytes
+ * given when libxml2 reads them as they are (UTF-8, its offsets theirs),
+ * else in its buffer while that still holds the mark, else as set_mark saw
+ * it.  False when none can say.
+ */
+static bool find_opening(const reader *r, const char *marker, place *at)
+{
+	xmlParserInputPtr in = r->ctxt->input;
+	const uint8_t *p = NULL, *end = NULL;
+	place pos = r->mark;
+	size_t n = strlen(marker);
+
+	if (!in || !in->buf)
+		return false;
+	if (!in->buf->encoder) {
+		if (pos.offset < r->size) {
+			p = r->data + pos.offset;
+			end = r->data + r->size;
+		}
+	} else if (pos.offset >= in->consumed && pos.offset - in->consumed <= (unsigned long)(in->end - in->base)) {
+		p = in->base + (pos.offset - in->consumed);
+		end = in->end;
+	} else if (strncmp(r->after_lt, marker, n) == 0) {
+		*at = r->next_lt;
+		return true;
+	}
+	if (!p)
+		return false;
+	p = advance_to_lt(p, end, &pos);
+	if ((size_t)(end - p) < n || memcmp(p, marker, n) != 0)
+		return false;
+	*at = pos;
+	return true;
+}
+
+/*
+ * A comment, CDATA section or processing instruction without its end,
+ * which libxml2 reports where the input ends, with nothing of where it
+ * began: said at the place it opened, *line and *column, when that is found.
+ */
+static bool say_unfinished(const reader *r, const xmlError *error, char *out, size_t size, uint32_t *line,
+			   uint32_t *column)
+{
+	static const struct {
+		int code;
+		const char *marker, *what, *end;
+	} kinds[] = {
+		{ XML_ERR_COMMENT_NOT_FINISHED, "<!--", "comment", "-->" },
+		{ XML_ERR_CDATA_NOT_FINISHED, "<![CDATA[", "CDATA section", "]]>" },
+		{ XML_ERR_PI_NOT_FINISHED, "<?", "processing instruction", "?>" },
+	};
+
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		place at;
+
+		if (kinds[i].code != error->code)
+			continue;
+		if (find_opening(r, kinds[i].marker, &at)) {
+			snprintf(out, size, "the %s %s opened here is never closed: no %s follows it (is the file "
+				 "cut short?)", kinds[i].what, kinds[i].marker, kinds[i].end);
+			*line = at.line;
+			*column = at.column;
+		} else {
+			snprintf(out, size, "a %s opened after line %u is never closed: no %s follows it (is the "
+				 "file cut short?)", kinds[i].what, r->mark.line, kinds[i].end);
+		}
+		return true;
+	}
+	return false;
+}
+
 static void on_error(void *ctx, xmlErrorPtr error)
 {
 	reader *r = ctx;
 	char message[512];
 	size_t n;
+	uint32_t line, column;
 
 	if (!error || error->level == XML_ERR_NONE)
 		return;
 	/* After our own stop, libxml2 may add "stopped" errors: keep the first. */
 	if (r->status != ANIMC_OK && error->code == XML_ERR_USER_STOP)
 		return;
-	if (!say_in_user_terms(error, message, sizeof message))
+	line = error->line > 0 ? (uint32_t)error->line : 0;
+	column = error->int2 > 0 ? (uint32_t)error->int2 : 0;
+	if (!say_unfinished(r, error, message, sizeof message, &line, &column) &&
+	    !say_in_user_terms(error, message, sizeof message))
 		snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
 	n = strlen(message);
 	while (n && (message[n - 1] == '\n' || message[n - 1] == ' '))
@@ -309,14 +475,12 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	if (strstr(message, "XML_PARSE_HUGE") && strstr(message, "depth"))
 		snprintf(message, sizeof message, "elements nest deeper than 256 levels");
 	if (error->level == XML_ERR_WARNING) {
-		animc_diag_report_kind(r->sink, ANIMC_WARNING, ANIMC_WARN_XML, error->line > 0 ? (uint32_t)error->line : 0,
-				  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
+		animc_diag_report_kind(r->sink, ANIMC_WARNING, ANIMC_WARN_XML, line, column, "%s", message);
 		return;
 	}
 	if (r->status != ANIMC_OK)
 		return;
-	animc_diag_report(r->sink, ANIMC_ERROR, error->line > 0 ? (uint32_t)error->line : 0,
-			  error->int2 > 0 ? (uint32_t)error->int2 : 0, "%s", message);
+	animc_diag_report(r->sink, ANIMC_ERROR, line, column, "%s", message);
 	stop(r, error->code == XML_ERR_NO_MEMORY ? ANIMC_ERR_NOMEM : ANIMC_ERR_PARSE);
 }
 
@@ -518,11 +682,17 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	sax.cdataBlock = on_characters;
 	sax.ignorableWhitespace = on_characters;
 	sax.internalSubset = on_internal_subset;
+	sax.startDocument = on_start_document;
+	sax.comment = on_comment;
+	sax.processingInstruction = on_pi;
 	sax.serror = on_error;
 
 	uint8_t *lf = lone_cr_as_lf(data, size);
 
-	r.ctxt = xmlCreateMemoryParserCtxt((const char *)(lf ? lf : data), (int)size);
+	r.data = lf ? lf : data;
+	r.size = size;
+	r.mark = (place){ 1, 1, 0 };
+	r.ctxt = xmlCreateMemoryParserCtxt((const char *)r.data, (int)size);
 	if (!r.ctxt) {
 		free(lf);
 		free(wide);

@@ -442,6 +442,61 @@ static void a_utf32_character_past_the_bmp_reads_whole(void **state)
 	}
 }
 
+/* A comment, CDATA section or processing instruction left open was said
+ * where the file ends, in libxml2's words ("Comment not terminated"), with
+ * nothing naming where it opened.  It is said at its opening, however long
+ * what follows (libxml2 lets go of what it has read of it), before the
+ * root, inside it or after it, in UTF-8 and in UTF-16. */
+static void an_unclosed_construct_is_placed_where_it_opens(void **state)
+{
+	static const struct {
+		const char *doc;
+		uint32_t line, column;
+	} cases[] = {
+		{ "<?xml version=\"1.0\"?>\n<A>\n  <B>1</B>\n    <!-- note ", 4, 5 },
+		{ "<?xml version=\"1.0\"?>\n<A>\n  <B>1</B>\n    <B><![CDATA[1 ", 4, 8 },
+		{ "<?xml version=\"1.0\"?>\n<A>\n  <B>1</B>\n    <?note ", 4, 5 },
+		{ "<?xml version=\"1.0\"?>\n\n  <!-- note ", 3, 3 },
+		{ "<?xml version=\"1.0\"?>\n<?note ", 2, 1 },
+		{ "<A>text\n and more <!-- note ", 2, 11 },
+		{ "<A/>\n\n\t<!-- note ", 3, 2 },
+	};
+	static const animc_xml_handler handler = { NULL, NULL };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0] * 4; i++) {
+		size_t tail = i / (sizeof cases / sizeof cases[0]) % 2 ? 200000 : 3;
+		bool wide = i >= sizeof cases / sizeof cases[0] * 2;
+		const char *open = cases[i % (sizeof cases / sizeof cases[0])].doc;
+		size_t n = strlen(open), size = n + tail;
+		char *doc = malloc(size + 1);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
+
+		assert_non_null(doc);
+		memcpy(doc, open, n);
+		for (size_t k = 0; k < tail; k++)
+			doc[n + k] = k % 80 == 79 ? '\n' : 'x';
+		doc[size] = '\0';
+		if (wide) {
+			uint8_t *u16 = utf16_of(doc, false, true, &size);
+
+			free(doc);
+			doc = (char *)u16;
+		}
+		assert_int_equal(animc_xml_parse((const uint8_t *)doc, size, 8, &handler, NULL, &sink), ANIMC_ERR_PARSE);
+		const test_diag *d = test_diags_first(&diags, ANIMC_ERROR);
+		assert_non_null(d);
+		if (d->line != cases[i % (sizeof cases / sizeof cases[0])].line ||
+		    d->column != cases[i % (sizeof cases / sizeof cases[0])].column || !strstr(d->message, "never closed"))
+			fail_msg("case %zu (%zu more bytes%s): %u:%u: %s", i % (sizeof cases / sizeof cases[0]), tail,
+				 wide ? ", UTF-16" : "", d->line, d->column, d->message);
+		assert_int_equal(test_diags_count(&diags, ANIMC_ERROR), 1);
+		test_diags_release(&diags);
+		free(doc);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(floats_as_dotnet_read_them),
 	cmocka_unit_test(special_floats_parse),
@@ -455,6 +510,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lists_split_on_xml_whitespace),
 	cmocka_unit_test(lone_cr_line_ends_count_as_lines),
 	cmocka_unit_test(a_utf32_character_past_the_bmp_reads_whole),
+	cmocka_unit_test(an_unclosed_construct_is_placed_where_it_opens),
 };
 
 ANIMC_TEST_GROUP(tests);
