@@ -133,6 +133,13 @@ static void set_mark(reader *r, const xmlChar *at)
 	}
 }
 
+static bool tag_is_complete(reader *r)
+{
+	const xmlChar *cur = r->ctxt->input ? r->ctxt->input->cur : NULL;
+
+	return cur && (cur[0] == '>' || (cur[0] == '/' && cur[1] == '>'));
+}
+
 static void reset_text(reader *r)
 {
 	r->text_len = 0;
@@ -162,6 +169,13 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 		return;
 	if (r->skip_depth) {
 		r->skip_depth++;
+		return;
+	}
+	/* libxml2 hands on a start tag before it looks for its '>': one the
+	 * input ends in (or that some other byte ends) is its error to
+	 * report next, not an element for the handler to judge. */
+	if (!tag_is_complete(r)) {
+		r->skip_depth = 1;
 		return;
 	}
 	if (r->depth >= r->max_depth) {
@@ -309,8 +323,9 @@ static void on_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ex
 /*
  * libxml2's wording of the errors a user most often meets, in the user's
  * terms (into out[size]); false for the others, which keep libxml2's.
+ * `at_end`: the parser has read the whole input.
  */
-static bool say_in_user_terms(const xmlError *error, char *out, size_t size)
+static bool say_in_user_terms(const xmlError *error, bool at_end, char *out, size_t size)
 {
 	const char *m = error->message ? error->message : "";
 	const char *s1 = error->str1 ? error->str1 : "", *s2 = error->str2 ? error->str2 : "";
@@ -358,6 +373,13 @@ static bool say_in_user_terms(const xmlError *error, char *out, size_t size)
 		return true;
 	case XML_ERR_TAG_NAME_MISMATCH:   /* "Opening and ending tag mismatch: A line 2 and B" */
 		snprintf(out, size, "</%s> ends <%s>, which line %d opened", s2, s1, error->int1);
+		return true;
+	case XML_ERR_GT_REQUIRED:         /* "Couldn't find end of Start Tag A line 2" */
+		if (at_end)
+			snprintf(out, size, "the file ends inside the start tag <%s, which line %d opened: is it "
+				 "cut short?", s1, error->int1);
+		else
+			snprintf(out, size, "the start tag <%s, which line %d opened, has no '>'", s1, error->int1);
 		return true;
 	case XML_ERR_TAG_NOT_FINISHED:    /* "Premature end of data in tag A line 2" */
 		snprintf(out, size, "the file ends inside <%s>, which line %d opened: is it cut short?", s1,
@@ -461,7 +483,8 @@ static void on_error(void *ctx, xmlErrorPtr error)
 	line = error->line > 0 ? (uint32_t)error->line : 0;
 	column = error->int2 > 0 ? (uint32_t)error->int2 : 0;
 	if (!say_unfinished(r, error, message, sizeof message, &line, &column) &&
-	    !say_in_user_terms(error, message, sizeof message))
+	    !say_in_user_terms(error, r->ctxt->input && r->ctxt->input->cur >= r->ctxt->input->end, message,
+			       sizeof message))
 		snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
 	n = strlen(message);
 	while (n && (message[n - 1] == '\n' || message[n - 1] == ' '))
