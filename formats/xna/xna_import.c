@@ -19,7 +19,6 @@
 
 /* XnaContent > Asset > clips > entry > Value > Keyframes > keyframe > member > item */
 #define MAX_DEPTH 10
-#define MAX_ALIASES 64
 
 /* ------------------------------------------------------------- grammar */
 
@@ -149,6 +148,11 @@ typedef struct keyframe {
 	uint32_t value_line, value_column;  /* Transform */
 } keyframe;
 
+/* A namespace alias declared on <XnaContent>. */
+typedef struct alias {
+	char *prefix, *uri;
+} alias;
+
 /* What later checks need of each clip built. */
 typedef struct clip_info {
 	size_t clip;                    /* index in the set */
@@ -168,8 +172,8 @@ typedef struct xna {
 	frame stack[MAX_DEPTH];
 	bool asset_seen;
 	uint32_t root_line, asset_line;
-	int alias_count;
-	char *alias_prefix[MAX_ALIASES], *alias_uri[MAX_ALIASES];
+	alias *aliases;            /* the xmlns: of <XnaContent>, all of them */
+	size_t alias_count, alias_capacity;
 	animc_rg_floats numbers;   /* the number list being read */
 	int32_t *ints;             /* SkeletonHierarchy being read */
 	size_t int_count, int_capacity;
@@ -720,9 +724,9 @@ static const char *alias_uri(const xna *x, const animc_xml_element *el, const ch
 {
 	const char *uri = animc_xml_namespace(el, prefix);
 
-	for (int i = 0; !uri && i < x->alias_count; i++)
-		if (strcmp(x->alias_prefix[i], prefix) == 0)
-			uri = x->alias_uri[i];
+	for (size_t i = 0; !uri && i < x->alias_count; i++)
+		if (strcmp(x->aliases[i].prefix, prefix) == 0)
+			uri = x->aliases[i].uri;
 	return uri;
 }
 
@@ -792,7 +796,7 @@ static animc_xml_action start_root(xna *x, const animc_xml_element *el)
 			    "XNA's IntermediateSerializer reads it in none (remove the xmlns)", el->uri);
 	x->root_line = el->line;
 	/* The aliases Type attributes may use; libxml2's arrays last only this call. */
-	for (int i = 0; i < el->namespace_count && x->alias_count < MAX_ALIASES; i++) {
+	for (int i = 0; i < el->namespace_count; i++) {
 		const char *prefix = el->namespaces[i * 2], *uri = el->namespaces[i * 2 + 1];
 		char *p, *u;
 
@@ -805,8 +809,12 @@ static animc_xml_action start_root(xna *x, const animc_xml_element *el)
 			free(u);
 			return nomem(x, el);
 		}
-		x->alias_prefix[x->alias_count] = p;
-		x->alias_uri[x->alias_count++] = u;
+		if (!grow((void **)&x->aliases, &x->alias_capacity, x->alias_count, sizeof *x->aliases, 8)) {
+			free(p);
+			free(u);
+			return nomem(x, el);
+		}
+		x->aliases[x->alias_count++] = (alias){ p, u };
 	}
 	x->stack[0] = (frame){ .kind = K_ROOT, .name = el->name, .line = el->line, .column = el->column };
 	return ANIMC_XML_CONTINUE;
@@ -1380,10 +1388,11 @@ static animc_status finish(xna *x)
 
 static void release(xna *x)
 {
-	for (int i = 0; i < x->alias_count; i++) {
-		free(x->alias_prefix[i]);
-		free(x->alias_uri[i]);
+	for (size_t i = 0; i < x->alias_count; i++) {
+		free(x->aliases[i].prefix);
+		free(x->aliases[i].uri);
 	}
+	free(x->aliases);
 	free(x->numbers.v);
 	free(x->ints);
 	free(x->key);

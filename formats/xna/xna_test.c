@@ -248,6 +248,32 @@ static void spellings_give_one_clip(void **state)
 	free(first);
 }
 
+/* Only the first 64 aliases of <XnaContent> were kept: a Type through a
+ * later one was refused as using an alias no xmlns declares.  Every one
+ * counts. */
+static void every_alias_of_the_root_counts(void **state)
+{
+	char *decls = test_format("%s", "");
+
+	(void)state;
+	for (int i = 0; i < 200; i++) {
+		char *more = test_format("%s xmlns:A%d=\"%s\"", decls, i, i == 199 ? "AnimationClassLibrary" : "Other");
+
+		free(decls);
+		decls = more;
+	}
+	char *doc = test_format(XML "<XnaContent%s>\n<Asset Type=\"A199:AnimationData\">\n<AnimationClips>\n%s%s", decls,
+				CLIP("Walk", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")), AD_CLOSE);
+	imported r = import_str(doc);
+
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	assert_string_equal(r.set.clips[0]->name, "Walk");
+	release(&r);
+	free(doc);
+	free(decls);
+}
+
 static void times_go_through_integer_ticks(void **state)
 {
 	static const char doc[] = AD_OPEN
@@ -786,6 +812,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unsorted_keys_are_sorted_with_a_warning_naming_the_bone),
 	cmocka_unit_test(keys_of_one_bone_at_one_time_keep_the_later),
 	cmocka_unit_test(spellings_give_one_clip),
+	cmocka_unit_test(every_alias_of_the_root_counts),
 	cmocka_unit_test(times_go_through_integer_ticks),
 	cmocka_unit_test(bones_take_the_skeleton_names),
 	cmocka_unit_test(relative_to_bind_composes_key_then_rest),
