@@ -1898,6 +1898,34 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "external.gltf: error: buffers[0].uri"));
 	test_run_release(&r);
+	/* The buffer deleted with its folder (git rm -r): the same. */
+	char *h = test_format("%s/h", art), *deep = test_format("%s/h/buffers/w.bin", art);
+	static const float keys[] = { 0, 1, 0, 0, 0, 1, 0, 0 };
+	static const char doc[] =
+		"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"name\": \"Hips\"}],\n"
+		" \"buffers\": [{\"uri\": \"buffers/w.bin\", \"byteLength\": 32}],\n"
+		" \"bufferViews\": [{\"buffer\": 0, \"byteLength\": 8}, {\"buffer\": 0, \"byteOffset\": 8, "
+		"\"byteLength\": 24}],\n"
+		" \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 2, \"type\": \"SCALAR\",\n"
+		"                \"min\": [0], \"max\": [1]},\n"
+		"               {\"bufferView\": 1, \"componentType\": 5126, \"count\": 2, \"type\": \"VEC3\"}],\n"
+		" \"animations\": [{\"name\": \"W\", \"samplers\": [{\"input\": 0, \"output\": 1}],\n"
+		"                 \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"translation\"}}]}]}\n";
+	char *walk = test_format("%s/walk.gltf", h);
+
+	sh("mkdir -p '%s/buffers'", h);
+	assert_true(test_write_file(deep, keys, sizeof keys));
+	assert_true(test_write_file(walk, doc, strlen(doc)));
+	r = test_animc("build", "-q", "--base", art, "-o", out, walk, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("rm -r '%s/buffers'", h);
+	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, deep, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "walk.gltf: error: buffers[0].uri: 'buffers/w.bin': cannot open"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(walk), free(deep), free(h);
 	free(take_ref), free(take), free(bin), free(sidecar), free(ref), free(out), free(g), free(art), free(dir);
 }
 

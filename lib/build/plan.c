@@ -843,13 +843,25 @@ bool build_plan_make(build_ctx *ctx)
  * changed files names it), its folder's real path and its name. */
 static char *real_path_or_gone(const char *path)
 {
-	char *real = realpath(path, NULL), *dir, *dir_real;
+	char *real = realpath(path, NULL), *dir, *dir_real = NULL;
+	const char *rest;
 
 	if (real || errno != ENOENT)
 		return real;
+	/* The nearest folder above that is there, and the rest as named: a
+	 * file deleted with its folders (git rm -r art/g/buffers). */
 	dir = dir_of(path);
-	dir_real = dir ? realpath(dir, NULL) : NULL;
-	real = dir_real ? cli_path_join(dir_real, cli_basename(path), NULL) : NULL;
+	while (dir && !(dir_real = realpath(dir, NULL)) && errno == ENOENT && strcmp(dir, ".") != 0 &&
+	       strcmp(dir, "/") != 0) {
+		char *up = dir_of(dir);
+
+		free(dir);
+		dir = up;
+	}
+	if (!dir)
+		return NULL;
+	rest = strcmp(dir, ".") == 0 ? path : path + strlen(dir) + (strcmp(dir, "/") != 0);
+	real = dir_real ? cli_path_join(dir_real, rest, NULL) : NULL;
 	free(dir), free(dir_real);
 	return real;
 }
