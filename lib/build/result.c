@@ -114,8 +114,8 @@ void build_message_kind(const char *message, char *out, size_t size)
  * keeps no more: each later one alike (build_message_kind, severity and
  * warning kind) is counted into the first kept one. */
 typedef struct build_kind_index {
-	uint64_t hashes[2 * BUILD_KEPT_DIAGS + 1];
-	uint32_t at[2 * BUILD_KEPT_DIAGS + 1];   /* its diag's index + 1; 0: empty */
+	uint64_t hashes[4 * BUILD_KEPT_DIAGS + 1];
+	uint32_t at[4 * BUILD_KEPT_DIAGS + 1];   /* its diag's index + 1; 0: empty */
 } build_kind_index;
 
 static uint64_t kind_hash(animc_severity severity, const char *kind, const char *message)
@@ -160,9 +160,12 @@ static build_kind_index *index_kinds(const build_result *r)
 	return x;
 }
 
-/* A warning or note past BUILD_KEPT_DIAGS: counted into a kept one alike,
- * else among those said by build_result_say_unkept. */
-static void count_unkept(build_result *r, animc_severity severity, const char *kind, const char *message)
+/* A warning or note past BUILD_KEPT_DIAGS: counted into a kept one alike;
+ * the first of a kind not kept yet is kept (up to as many kinds again);
+ * past that, counted (a warning among the source's warnings, so that
+ * --warnings-as-errors still sees it) and said by build_result_say_unkept.
+ * False when it is to be kept. */
+static bool count_unkept(build_result *r, animc_severity severity, const char *kind, const char *message)
 {
 	size_t slot;
 	uint64_t hash;
@@ -171,10 +174,18 @@ static void count_unkept(build_result *r, animc_severity severity, const char *k
 		r->kinds = index_kinds(r);
 	hash = kind_hash(severity, build_kind_name(kind), message);
 	slot = r->kinds ? kind_slot(r->kinds, hash) : 0;
-	if (r->kinds && r->kinds->at[slot])
+	if (r->kinds && r->kinds->at[slot]) {
 		r->diags[r->kinds->at[slot] - 1].more++;
-	else
-		r->unkept_diags++;
+		return true;
+	}
+	if (r->kinds && r->diag_count < 2 * BUILD_KEPT_DIAGS) {
+		r->kinds->hashes[slot] = hash;
+		r->kinds->at[slot] = r->diag_count + 1;
+		return false;
+	}
+	r->unkept_diags++;
+	r->warnings += severity == ANIMC_WARNING;
+	return true;
 }
 
 static void add_diag(build_result *r, animc_severity severity, const char *kind, uint32_t line, uint32_t column,
@@ -188,9 +199,10 @@ void build_result_say_unkept(build_result *r)
 
 	if (!r->unkept_diags)
 		return;
-	snprintf(message, sizeof message, "%u more %s, past the first %u, %s not listed", r->unkept_diags,
+	snprintf(message, sizeof message, "%u more %s, past the first %u kinds, %s not listed", r->unkept_diags,
 		 r->unkept_diags == 1 ? "warning or note of another kind" : "warnings and notes of other kinds",
 		 BUILD_KEPT_DIAGS, r->unkept_diags == 1 ? "is" : "are");
+	/* A note: the warnings it counts are counted already. */
 	append_diag(r, ANIMC_NOTE, NULL, 0, 0, -1, message);
 }
 
@@ -200,9 +212,7 @@ static void add_diag(build_result *r, animc_severity severity, const char *kind,
 	char message[2048];
 
 	vsnprintf(message, sizeof message, fmt, ap);
-	if (severity != ANIMC_ERROR && r->diag_count >= BUILD_KEPT_DIAGS)
-		count_unkept(r, severity, kind, message);
-	else
+	if (severity == ANIMC_ERROR || r->diag_count < BUILD_KEPT_DIAGS || !count_unkept(r, severity, kind, message))
 		append_diag(r, severity, kind, line, column, byte_offset, message);
 }
 

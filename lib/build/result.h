@@ -75,9 +75,12 @@ typedef struct build_result {
 	 * taken over, a write that failed), which its record does not keep. */
 	uint32_t source_diag_count;
 	uint32_t errors, warnings;
-	/* Warnings and notes past BUILD_KEPT_DIAGS of no kept one's kind,
-	 * counted, not kept (a document of a million unknown elements held a
-	 * message for each: 650 MB); build_result_say_unkept says how many. */
+	/* Warnings and notes past BUILD_KEPT_DIAGS: one alike a kept one is
+	 * counted into it, the first of another kind is kept, up to twice
+	 * BUILD_KEPT_DIAGS in all; the rest are counted here (and a warning
+	 * among `warnings` too), not kept (a document of a million unknown
+	 * elements held a message for each: 650 MB); build_result_say_unkept
+	 * says how many. */
 	uint32_t unkept_diags;
 	struct build_kind_index *kinds;   /* of the kept ones, once there are BUILD_KEPT_DIAGS */
 	bool has_source;          /* source_state and source_hash are known */
