@@ -1224,6 +1224,13 @@ static void root_motion_frame_of_the_model_and_of_a_tree_not_read(void **state)
 	    !strstr(r1.err, "give --up-axis if that is wrong [root-motion-frame]"))
 		fail_msg("%s", r1.err);
 	test_run_release(&r1);
+	/* The Armature picked for the hips: a node, but no clip animates it. */
+	r1 = test_animc("build", "-q", "--root-motion", "Armature", "--up-axis", "z", "-o", out, clip, NULL);
+	assert_int_equal(r1.status, 1);
+	if (!strstr(r1.err, "clip.gltf: error: clip 'Walk': --root-motion: no bone 'Armature'; the clip's bones are: "
+			    "'Hips'"))
+		fail_msg("%s", r1.err);
+	test_run_release(&r1);
 	free(sheared_doc), free(clip_doc), free(model_doc);
 	free(out), free(sheared), free(clip), free(model), free(bin), free(dir);
 }

@@ -4,6 +4,7 @@
  * first, with its local rest transform.  Together with the Assimp importer,
  * the only code that includes Assimp.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,18 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 		aiReleaseImport(scene);
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model's node tree is too deep or too large");
 		return ANIMC_ERR_LIMIT;
+	}
+	/* FBX's UpAxis, its world's (Assimp keeps an FBX scene as it is,
+	 * and has no UpAxis for the formats whose root node it turns). */
+	const struct aiMetadata *md = scene->mMetaData;
+	for (unsigned i = 0; md && md->mKeys && md->mValues && i < md->mNumProperties; i++) {
+		int32_t axis;
+
+		if (strcmp(md->mKeys[i].data, "UpAxis") != 0 || md->mValues[i].mType != AI_INT32 || !md->mValues[i].mData)
+			continue;
+		memcpy(&axis, md->mValues[i].mData, sizeof axis);
+		if (axis >= 0 && axis <= 2)
+			out->declared_up = (animc_up_axis)(ANIMC_UP_X + axis);
 	}
 	out->bones = calloc(count, sizeof *out->bones);
 	if (!out->bones || !add_nodes(out, scene->mRootNode, -1)) {

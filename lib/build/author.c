@@ -447,9 +447,10 @@ fail:
  * ANIMC_UP_DEFAULT, and the caller asks for --up-axis.  `out` is where
  * the up axis points.
  */
-static animc_up_axis default_up(const animc_clip *clip, const double *turn, double out[3])
+static animc_up_axis default_up(const animc_clip *clip, const build_author_frame *frame, double out[3])
 {
-	animc_up_axis source = animc_clip_up_axis(clip);
+	const double *turn = frame && frame->is_turned ? frame->turn : NULL;
+	animc_up_axis source = frame && frame->world_up != ANIMC_UP_DEFAULT ? frame->world_up : animc_clip_up_axis(clip);
 	int up = source == ANIMC_UP_X ? 0 : source == ANIMC_UP_Z ? 2 : 1;
 	double v[3] = { 0, 0, 0 }, c[3];
 
@@ -553,8 +554,10 @@ void build_author_frame_of(const build_author_options *a, const animc_clip_set *
 	 * on it), else those of the source's own tree as read; read only
 	 * when something needs them. */
 	if (model && model->bone_count && animc_skeleton_find(model, a->root_bone) >= 0) {
+		/* The model's world, as its parents turn it: not the source's. */
 		frame = model;
-	} else if ((a->up == ANIMC_UP_DEFAULT || clips_with_bone(set, a->root_bone) < set->count) && importer &&
+		out->world_up = model->declared_up != ANIMC_UP_DEFAULT ? model->declared_up : ANIMC_UP_Y;
+	} else if (a->up == ANIMC_UP_DEFAULT && importer &&
 		   importer->load_skeleton) {
 		animc_diag_sink catch = { keep_first_error, why, path, 0, 0 };
 
@@ -567,12 +570,11 @@ void build_author_frame_of(const build_author_options *a, const animc_clip_set *
 					       "is taken unturned by them; give --up-axis if that is wrong",
 					       why[0] ? why : "no reason given", a->root_bone);
 	}
-	if (frame) {
-		out->knows_bone = animc_skeleton_find(frame, a->root_bone) >= 0;
-		if (a->up == ANIMC_UP_DEFAULT)
-			out->is_turned = parents_turn(frame, a->root_bone, out->turn);
-	}
-	out->knows_bone = out->knows_bone || clips_with_bone(set, a->root_bone) > 0;
+	if (frame && a->up == ANIMC_UP_DEFAULT)
+		out->is_turned = parents_turn(frame, a->root_bone, out->turn);
+	/* Known when a clip animates it; a node no clip animates (the
+	 * Armature, picked for the hips) is a mistake to say. */
+	out->knows_bone = clips_with_bone(set, a->root_bone) > 0;
 	animc_skeleton_release(&tree);
 	/* The tree as read: the units turn comes after. */
 	if (units_turn && out->is_turned)
@@ -587,12 +589,11 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 				 const animc_skeleton *rest, const build_author_frame *frame, animc_clip ***motions,
 				 animc_diag_sink *sink)
 {
-	const double *up_turn = frame && frame->is_turned ? frame->turn : NULL;
 	animc_status status = ANIMC_OK;
 	bool failed = false;
-	/* BONE is the source's (a node of its tree or of the model, or
-	 * animated by one of its clips): a clip that leaves it alone (an
-	 * upper-body layer beside the walks) plays in place, its motion none. */
+	/* BONE is animated by a clip of the source: one that leaves it alone
+	 * (an upper-body layer beside the walks) plays in place, its motion
+	 * none. */
 	bool knows_bone = a->root_bone && ((frame && frame->knows_bone) || clips_with_bone(set, a->root_bone) > 0);
 
 	*motions = NULL;
@@ -604,7 +605,7 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 	for (uint32_t i = 0; status == ANIMC_OK && a->root_bone && a->up == ANIMC_UP_DEFAULT && i < set->count; i++) {
 		double v[3];
 
-		if (default_up(set->clips[i], up_turn, v) != ANIMC_UP_DEFAULT)
+		if (default_up(set->clips[i], frame, v) != ANIMC_UP_DEFAULT)
 			continue;
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
 				  "--root-motion: the model's up axis, %c, is (%.3g, %.3g, %.3g) in the frame of the "
@@ -624,7 +625,7 @@ animc_status build_author_finish(const build_author_options *a, animc_clip_set *
 			double v[3];
 
 			if (o.up == ANIMC_UP_DEFAULT)
-				o.up = default_up(set->clips[i], up_turn, v);
+				o.up = default_up(set->clips[i], frame, v);
 			if (knows_bone && !has_bone(set->clips[i], a->root_bone)) {
 				s = animc_clip_still_motion(set->clips[i], a->root_bone, &(*motions)[i]);
 				animc_clip_report(sink, ANIMC_NOTE, set->clips[i], NULL,

@@ -85,7 +85,11 @@ animc_status build_author_apply(const build_author_options *a, const char *sourc
 typedef struct build_author_frame {
 	bool is_turned;       /* turn holds the turn of the default up axis: */
 	double turn[4];       /* a unit quaternion x y z w */
-	bool knows_bone;      /* the model, the source's node tree or one of its clips has the bone */
+	bool knows_bone;      /* a clip of the source animates the bone */
+	/* The up axis of the world the turn starts from: the --skeleton
+	 * model's when its tree decides; ANIMC_UP_DEFAULT: the clip's own
+	 * (animc_clip_up_axis). */
+	animc_up_axis world_up;
 } build_author_frame;
 
 /*
@@ -94,12 +98,13 @@ typedef struct build_author_frame {
  * inverse of its parents' rest rotation in `model`, the --skeleton model,
  * when that has the bone, else in the node tree `importer` reads from
  * `path`; an Armature node turned -90 degrees about x makes a Y-up model's
- * up z there), then `units_turn` (--rotate; NULL: none); and whether that
- * tree or a clip of `set` knows the bone.  `set` holds every clip of the
- * source (before --clip chooses: what the source knows does not depend on
- * it).  The tree is read only when the up axis is the default or a clip
- * lacks the bone; one that cannot be read is a root-motion-frame warning
- * (with the default up axis).  Zeroed without --root-motion.
+ * up z there; the model's world is then its own up axis, Y unless it
+ * declares another), then `units_turn` (--rotate; NULL: none); and
+ * whether a clip of `set` animates the bone.  `set` holds every clip of
+ * the source (before --clip chooses: what the source holds does not
+ * depend on it).  The tree is read only for the default up axis; one that
+ * cannot be read is a root-motion-frame warning.  Zeroed without
+ * --root-motion.
  */
 void build_author_frame_of(const build_author_options *a, const animc_clip_set *set, const animc_importer *importer,
 			   const char *path, const animc_skeleton *model, const double *units_turn,
@@ -113,9 +118,9 @@ void build_author_frame_of(const build_author_options *a, const animc_clip_set *
  * z for RobotGame sequences and y for the rest), turned by `frame`
  * (build_author_frame_of; NULL: not turned) into the bone's parent frame.
  * A default it turns off every axis fails the source, asking for
- * --up-axis.  A clip that does not animate the bone, when the frame or
- * another clip knows it, gets a motion of none (a note); when nothing
- * does, it fails alone, naming the bone.
+ * --up-axis.  A clip that does not animate the bone, when another clip
+ * of the source does, gets a motion of none (a note); when none does,
+ * each fails, naming the bone.
  * `skeleton` is the --skeleton model (NULL without); `reference` the
  * --additive-reference clip (build_author_reference); `rest` the source's
  * own node tree, whose rest pose references the bones `reference` does not

@@ -582,9 +582,9 @@ static const option_def option_table[] = {
 	    "vertical travel and every other bone are unchanged.  The motion file has the clip's "
 	    "reader, in the original layout (under --layout compact too, reduced), so "
 	    "the original runtime and FNA load it too; libanimrt's animrt_motion_between and "
-	    "animrt_player_motion read it.  A clip that does not animate BONE, where the source knows "
-	    "it (another clip, its node tree or the --skeleton model), plays in place and gets a "
-	    "motion of none; a BONE the source does not know fails each clip, listing its bones.",
+	    "animrt_player_motion read it.  A clip that does not animate BONE, where another clip of "
+	    "the source does, plays in place and gets a motion of none; a BONE no clip animates fails "
+	    "each clip, listing its bones.",
 	    NULL },
 	  set_root_motion },
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,

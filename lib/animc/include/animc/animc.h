@@ -393,6 +393,9 @@ typedef struct animc_bone {
 typedef struct animc_skeleton {
 	animc_bone *bones;
 	uint32_t bone_count;
+	/* The up axis of the model's world, where its file declares one that
+	 * its reader keeps (FBX's UpAxis); ANIMC_UP_DEFAULT otherwise. */
+	animc_up_axis declared_up;
 	animc_arena arena;
 	/* The bones by name (animc_skeleton_index); NULL: the lookups walk
 	 * every bone. */
