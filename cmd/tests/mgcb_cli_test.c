@@ -549,13 +549,16 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 	char *colon = turn_project(dir, "Colon", "/outputDir:colon\n/processorParam:Scale:2\n/build:Turn.Animation\n");
 	char *twice = turn_project(dir, "Twice", "/outputDir:twice\n/processorParam:Scale=2:3\n"
 						 "/processorParam:RotationX:90=1\n/processorParam:Scal:2:3\n"
-						 "/processorParam:Path=C:/x\n/build:Turn.Animation\n");
+						 "/processorParam:Path=C:/x\n/processorParam:RotationY:abc\n"
+						 "/build:Turn.Animation\n");
 	char *want = test_format("%s:2: error: /processorParam:Scale=2:3 has a second '=' or ':', and MGCB ignores "
 				 "such a parameter; give one value (NAME=VALUE)\n"
 				 "%s:3: error: /processorParam:RotationX:90=1 has a second '=' or ':', and MGCB "
 				 "ignores such a parameter; give one value (NAME=VALUE)\n"
 				 "%s:4: warning: /processorParam:Scal: no such parameter (did you mean Scale?); "
-				 "ignored [unknown-parameter]\n", twice, twice, twice);
+				 "ignored [unknown-parameter]\n"
+				 "%s:6: error: /processorParam:RotationY:abc is not a number of degrees\n",
+				 twice, twice, twice, twice);
 	char *nothing = test_format("%s/twice", dir);
 	test_run r;
 

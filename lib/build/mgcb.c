@@ -327,7 +327,7 @@ static void processor_param(reader *rd, char *value)
 		return;
 	}
 	if (!parse_number(text, &v) || (axis < 0 && !(v > 0))) {
-		error_at(rd, "/processorParam:%s=%s is not %s", name, text,
+		error_at(rd, "/processorParam:%s%c%s is not %s", name, separator, text,
 			 axis < 0 ? "a number above 0" : "a number of degrees");
 		return;
 	}
