@@ -142,6 +142,50 @@ static void a_bad_animation_leaves_the_others_compiled(void **state)
 	free(dir);
 }
 
+/* An animation keyed wholly before 0 (a timeline at negative frames) was
+ * cut at 0 to a still pose of its last key, 1/60 s long, exit 0 with a note
+ * only: it is moved to start at 0, with a warning naming it.  One whose last
+ * key is at 0 too; keys before 0 beside keys after it are still cut. */
+static void an_animation_keyed_before_0_is_moved_to_0(void **state)
+{
+	static const gltf_clip clips[] = {
+		{ "walk", { -2, -1 }, { 0, 0, 0, 2, 4, 6 }, false },
+		{ "reach", { -0.5f, 0 }, { 1, 0, 0, 3, 0, 0 }, false },
+		{ "preroll", { -1, 1 }, { 0, 0, 0, 2, 0, 0 }, false },
+	};
+	static const float durations[] = { 1, 0.5f, 1 }, at_quarter[] = { 0.5f, 2, 1.25f };
+	char *dir = test_tmpdir("gltf-before-0");
+	char *src = test_format("%s/hero.gltf", dir), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	write_gltf(src, clips, sizeof clips / sizeof clips[0]);
+	r = test_animc("build", "-v", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "warning: animations[0]: every key of animation 'walk' lies before time 0 "
+				      "(-2 s to -1 s)"));
+	assert_non_null(strstr(r.err, "moved 2 s later to start at 0"));
+	assert_non_null(strstr(r.err, "warning: animations[1]: every key of animation 'reach'"));
+	assert_null(strstr(r.err, "animation 'preroll'"));
+	assert_non_null(strstr(r.err, "note: animations[2]: 1 key before time 0 left out"));
+	assert_non_null(strstr(r.err, "[keys-before-zero]"));
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
+		char *xnb = test_format("%s/hero/%s.xnb", out, clips[i].name);
+		float t[3], q[4], sc[3];
+		animrt_clip *clip;
+
+		assert_int_equal(animrt_open_file(xnb, &clip, NULL), ANIMRT_OK);
+		test_assert_near(clip->duration_s, durations[i], 1e-6);
+		assert_int_equal(animrt_sequence_sample(&clip->sequences[0], 0.25f, ANIMRT_PLAY_ONCE, NULL, t, q, sc),
+				 ANIMRT_OK);
+		test_assert_near(t[0], at_quarter[i], 1e-5);
+		animrt_close(clip);
+		free(xnb);
+	}
+	free(out), free(src), free(dir);
+}
+
 /* Unnamed animations are named by their place in the document: one that
  * fails leaves its name unwritten, and the next keeps its own (it took
  * clip0, the failed one's, and a game loading clip0 played another
@@ -724,6 +768,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_gltf_of_empty_animations_says_so),
 	cmocka_unit_test(a_bad_animation_leaves_the_others_compiled),
+	cmocka_unit_test(an_animation_keyed_before_0_is_moved_to_0),
 	cmocka_unit_test(an_unnamed_clip_keeps_its_name_when_one_before_fails),
 	cmocka_unit_test(a_repeated_name_keeps_its_suffix_when_one_before_fails),
 	cmocka_unit_test(gltf_1_is_refused_with_its_reason),

@@ -220,6 +220,9 @@ typedef struct importer {
 	 * (CUBICSPLINE), whose spacing is then no frame. */
 	double authored_gap;
 	bool is_baked;
+	/* Seconds added to every key time of the animation being read: an
+	 * animation keyed wholly before 0 is moved to start at 0. */
+	double time_shift;
 } importer;
 
 /* The times of a sampler's input: a FLOAT SCALAR accessor, strictly
@@ -252,6 +255,23 @@ static animc_status read_input(importer *im, uint64_t accessor, const char *path
 			animc_gltf_accessor_release(acc);
 			return animc_gltf_status(im->doc);
 		}
+	}
+	return ANIMC_OK;
+}
+
+/* An input's times moved by im->time_shift.  Rounding may make two times
+ * one: times just below 0, where floats are fine, land near the shift,
+ * where they are coarser.  Then they no longer strictly increase: an error. */
+static animc_status shift_times(importer *im, gltf_accessor *input, const char *path)
+{
+	if (im->time_shift == 0)
+		return ANIMC_OK;
+	for (uint32_t i = 0; i < input->count; i++) {
+		input->values[i] = (float)(input->values[i] + im->time_shift);
+		if (i > 0 && !(input->values[i] > input->values[i - 1]))
+			return animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, path, "key times %u and %u are one time "
+					 "once the animation is moved %g s later to start at 0: re-export it "
+					 "from frame 0", i - 1, i, im->time_shift);
 	}
 	return ANIMC_OK;
 }
@@ -314,6 +334,9 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 	status = read_input(im, s.input, in_path, &input);
 	if (status != ANIMC_OK)
 		return status;
+	status = shift_times(im, &input, in_path);
+	if (status != ANIMC_OK)
+		goto done;
 	/* The output's type and count are checked against the input before
 	 * its elements are read: an accessor of zeros costs no input bytes. */
 	status = animc_gltf_accessor_describe(im->doc, s.output, out_path, &output);
@@ -437,9 +460,65 @@ static animc_status weights_end(importer *im, json_t *samplers, const char *anim
 	status = read_input(im, s.input, in_path, &input);
 	if (status != ANIMC_OK)
 		return status;
-	if (input.values[input.count - 1] > *last_time)
-		*last_time = input.values[input.count - 1];
+	if (input.values[input.count - 1] + im->time_shift > *last_time)
+		*last_time = (float)(input.values[input.count - 1] + im->time_shift);
 	animc_gltf_accessor_release(&input);
+	return ANIMC_OK;
+}
+
+/* The first and last key time of an animation's samplers, those of its
+ * node targets and of its morph weights, read before any track is built. */
+static animc_status animation_span(importer *im, json_t *samplers, const char *anim_path,
+				   const target *targets, size_t count, json_t *weight_samplers,
+				   double *first, double *last)
+{
+	size_t weights = json_array_size(weight_samplers);
+
+	*first = INFINITY;
+	*last = -INFINITY;
+	for (size_t i = 0; i < count + weights; i++) {
+		char path[GLTF_PATH_BYTES], in_path[GLTF_PATH_BYTES];
+		uint64_t sampler = i < count ? targets[i].sampler :
+				   (uint64_t)json_integer_value(json_array_get(weight_samplers, i - count));
+		gltf_accessor input;
+		sampler_info s;
+		animc_status status = read_sampler(im, samplers, sampler, anim_path, &s, path);
+
+		if (status != ANIMC_OK)
+			return status;
+		animc_gltf_path(in_path, "%s.input", path);
+		status = read_input(im, s.input, in_path, &input);
+		if (status != ANIMC_OK)
+			return status;
+		*first = fmin(*first, input.values[0]);
+		*last = fmax(*last, input.values[input.count - 1]);
+		animc_gltf_accessor_release(&input);
+	}
+	return ANIMC_OK;
+}
+
+/*
+ * An animation keyed wholly before 0 (a Maya timeline or a Blender action at
+ * negative frames, exported without sliding it to 0) would keep, of all its
+ * motion, the value of its last key: a still pose, said in a note only.  It
+ * is moved to start at 0, as other tools play such a take, with a warning.
+ * Keys before 0 beside keys after it stay a pre-roll, cut at 0.
+ */
+static animc_status decide_shift(importer *im, json_t *samplers, const char *anim_path, const char *clip_name,
+				 const target *targets, size_t count, json_t *weight_samplers)
+{
+	double first, last;
+	animc_status status = animation_span(im, samplers, anim_path, targets, count, weight_samplers,
+					     &first, &last);
+
+	im->time_shift = 0;
+	if (status != ANIMC_OK || !(first < 0 && last <= 0))
+		return status;
+	im->time_shift = -first;
+	animc_gltf_warn(im->doc, ANIMC_WARN_KEYS_BEFORE_ZERO, anim_path, "every key of animation '%s' lies "
+		  "before time 0 (%g s to %g s), where nothing of it would play; moved %g s later to "
+		  "start at 0: export it from frame 0 (in Maya or Blender, a timeline or action "
+		  "starting at 0)", clip_name, first, last, -first);
 	return ANIMC_OK;
 }
 
@@ -594,6 +673,9 @@ static animc_status import_animation(importer *im, size_t a, const char *clip_na
 	}
 	im->authored_gap = 0;
 	im->is_baked = false;
+	status = decide_shift(im, samplers, anim_path, clip_name, targets, count, weight_samplers);
+	if (status != ANIMC_OK)
+		goto done;
 	for (size_t i = 0; i < count && status == ANIMC_OK;) {
 		uint64_t node = targets[i].node;
 		const char *bone;
