@@ -375,6 +375,59 @@ static animc_status check_asset(gltf_doc *doc)
 	return ANIMC_OK;
 }
 
+/*
+ * Extensions a file may require that animc reads, or that touch no
+ * animation, node transform or accessor it reads.  Read: the meshopt ones
+ * (a compressed view is refused where an accessor uses it, its fallback
+ * read when it has one), KHR_mesh_quantization (integer accessors), and
+ * KHR_animation_pointer (node channels read, pointer channels left out
+ * with a warning each).  Ignored safely: meshes, textures, materials,
+ * lights, instancing and metadata.  NOTES.md lists them.
+ */
+static const char *const known_required[] = {
+	"EXT_meshopt_compression", "KHR_meshopt_compression", "KHR_mesh_quantization",
+	"KHR_animation_pointer", "KHR_draco_mesh_compression", "KHR_texture_transform",
+	"KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif", "MSFT_texture_dds",
+	"KHR_lights_punctual", "EXT_lights_image_based", "EXT_mesh_gpu_instancing", "KHR_xmp_json_ld",
+};
+
+static bool is_known_required(const char *name)
+{
+	if (strncmp(name, "KHR_materials_", strlen("KHR_materials_")) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof known_required / sizeof known_required[0]; i++)
+		if (strcmp(name, known_required[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The glTF 2.0 specification: a loader that does not support an extension
+ * of extensionsRequired must fail to load the asset.  One it does not know
+ * may change what animations or nodes mean (a time remap, another node
+ * transform), so it is refused, naming it, rather than read as if absent. */
+static animc_status check_required_extensions(gltf_doc *doc)
+{
+	json_t *required;
+
+	if (!animc_gltf_get_array(doc, doc->root, "", "extensionsRequired", &required))
+		return animc_gltf_status(doc);
+	for (size_t i = 0; required && i < json_array_size(required); i++) {
+		json_t *entry = json_array_get(required, i);
+		char path[GLTF_PATH_BYTES];
+
+		animc_gltf_path(path, "extensionsRequired[%zu]", i);
+		if (!json_is_string(entry))
+			return animc_gltf_fail(doc, ANIMC_ERR_PARSE, path, "expected an extension's name, found %s",
+					 json_type_name(entry));
+		if (!is_known_required(json_string_value(entry)))
+			return animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, path, "the file requires extension '%s', "
+					 "which animc does not read; it may change what the animations mean, so the "
+					 "file is not read: export it without that extension",
+					 json_string_value(entry));
+	}
+	return ANIMC_OK;
+}
+
 animc_status animc_gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t *data, size_t size,
 			    animc_diag_sink *sink)
 {
@@ -418,6 +471,8 @@ animc_status animc_gltf_doc_parse(gltf_doc *doc, const char *path, const uint8_t
 		return animc_gltf_fail(doc, ANIMC_ERR_PARSE, NULL, "the JSON root is %s, not an object",
 				 json_type_name(doc->root));
 	status = check_asset(doc);
+	if (status == ANIMC_OK)
+		status = check_required_extensions(doc);
 	if (status != ANIMC_OK)
 		return status;
 	if (!animc_gltf_get_array(doc, doc->root, "", "buffers", &doc->buffers_json) ||

@@ -816,6 +816,67 @@ static void negative_members_are_named(void **state)
 }
 
 
+/* A required extension animc does not know was passed over in silence: it
+ * is refused, naming it; a malformed list names its place; the extensions
+ * animc reads or may ignore (meshes, textures, materials) are read. */
+static void unknown_required_extensions_are_refused(void **state)
+{
+	static const struct {
+		const char *required;
+		animc_status status;
+		const char *where, *says;
+	} cases[] = {
+		{ "[\"KHR_texture_transform\",\"EXT_animation_time_remap\"]", ANIMC_ERR_UNSUPPORTED,
+		  "extensionsRequired[1]:", "'EXT_animation_time_remap'" },
+		{ "\"EXT_foo\"", ANIMC_ERR_PARSE, "extensionsRequired:", "expected an array" },
+		{ "[3]", ANIMC_ERR_PARSE, "extensionsRequired[0]:", "expected an extension's name" },
+		{ "[\"KHR_draco_mesh_compression\",\"KHR_materials_unlit\",\"KHR_mesh_quantization\","
+		  "\"EXT_meshopt_compression\",\"KHR_texture_basisu\"]", ANIMC_OK, NULL, NULL },
+		{ "[]", ANIMC_OK, NULL, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format("{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":%s,"
+					 "\"nodes\":[{\"name\":\"A\"}],\"buffers\":[{\"byteLength\":8,\"uri\":"
+					 "\"data:application/octet-stream;base64,AAAAAAAAgD8=\"}],\"bufferViews\":"
+					 "[{\"buffer\":0,\"byteLength\":8}],\"accessors\":[{\"bufferView\":0,"
+					 "\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],\"animations\":"
+					 "[{\"samplers\":[{\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":0,"
+					 "\"target\":{\"node\":0,\"path\":\"weights\"}}]},{\"samplers\":[],"
+					 "\"channels\":[]}]}", cases[i].required);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "required.gltf");
+		animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+		animc_clip_set set = { 0 };
+		animc_skeleton skeleton;
+		animc_status status = animc_importer_gltf.import(&req, &set, &sink);
+
+		/* The document holds morph weights alone: read, it holds no clip. */
+		assert_int_equal(status, cases[i].status ? cases[i].status : ANIMC_ERR_NOT_FOUND);
+		if (cases[i].where) {
+			const char *message = test_diags_first(&diags, ANIMC_ERROR)->message;
+
+			if (strncmp(message, cases[i].where, strlen(cases[i].where)) != 0 ||
+			    !strstr(message, cases[i].says))
+				fail_msg("%s: %s", cases[i].required, message);
+		}
+		animc_clip_set_release(&set);
+		test_diags_release(&diags);
+		/* A --skeleton model is held to the same rule. */
+		gltf_doc doc;
+
+		assert_int_equal(animc_gltf_doc_parse(&doc, NULL, (const uint8_t *)text, strlen(text), NULL),
+				 cases[i].status);
+		if (cases[i].status == ANIMC_OK) {
+			assert_int_equal(animc_gltf_doc_skeleton(&doc, &skeleton), ANIMC_OK);
+			animc_skeleton_release(&skeleton);
+		}
+		animc_gltf_doc_release(&doc);
+		free(text);
+	}
+}
+
 /* A buffer reached through a symbolic link that leaves the folder is
  * refused too, and so is one given without the source's path. */
 static void external_buffers_stay_beside_the_source(void **state)
@@ -1136,6 +1197,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hostile_files_fail_as_recorded),
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
+	cmocka_unit_test(unknown_required_extensions_are_refused),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
 	cmocka_unit_test(a_buffer_uri_naming_the_folder_says_so),
 	cmocka_unit_test(buffer_uris_lose_their_dot_segments),
