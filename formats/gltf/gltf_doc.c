@@ -863,6 +863,30 @@ typedef struct view {
 	uint64_t stride;   /* 0 when not given */
 } view;
 
+/* The meshopt extension object of a bufferView or buffer, or NULL. */
+static json_t *meshopt_of(json_t *obj)
+{
+	json_t *ext = animc_gltf_member(animc_gltf_member(obj, "extensions"), "EXT_meshopt_compression");
+
+	return ext ? ext : animc_gltf_member(animc_gltf_member(obj, "extensions"), "KHR_meshopt_compression");
+}
+
+/*
+ * Whether a meshopt-compressed view's own buffer holds its data
+ * uncompressed (gltfpack -cf, the extension not required): loaders without
+ * the extension read that, as the extension's specification intends.  A
+ * buffer marked "fallback": true, or with no bytes (no uri, and not the GLB
+ * BIN chunk), holds none: the view can be read only compressed.
+ */
+static bool has_fallback(gltf_doc *doc, uint64_t buffer)
+{
+	json_t *obj = json_array_get(doc->buffers_json, buffer);
+
+	if (json_is_true(animc_gltf_member(meshopt_of(obj), "fallback")))
+		return false;
+	return json_is_string(animc_gltf_member(obj, "uri")) || (doc->is_glb && buffer == 0 && doc->bin);
+}
+
 static bool read_view(gltf_doc *doc, uint64_t index, const char *user, view *out)
 {
 	char path[GLTF_PATH_BYTES];
@@ -876,12 +900,11 @@ static bool read_view(gltf_doc *doc, uint64_t index, const char *user, view *out
 	    !animc_gltf_get_index(doc, obj, path, "byteLength", true, UINT64_MAX, &length) ||
 	    !animc_gltf_get_index(doc, obj, path, "byteStride", false, 253, &stride))
 		return false;
-	ext = animc_gltf_member(animc_gltf_member(obj, "extensions"), "EXT_meshopt_compression");
-	if (!ext)
-		ext = animc_gltf_member(animc_gltf_member(obj, "extensions"), "KHR_meshopt_compression");
-	if (ext) {
+	ext = meshopt_of(obj);
+	if (ext && !has_fallback(doc, buffer)) {
 		animc_gltf_fail(doc, ANIMC_ERR_UNSUPPORTED, path, "meshopt-compressed buffer views are not "
-			  "read (used by %s)", user);
+			  "read, and buffers[%llu] holds no uncompressed fallback (used by %s)",
+			  (unsigned long long)buffer, user);
 		return false;
 	}
 	if (animc_gltf_member(obj, "byteStride") && (stride < 4 || stride % 4 != 0)) {

@@ -877,6 +877,67 @@ static void unknown_required_extensions_are_refused(void **state)
 	}
 }
 
+/* gltfpack -cf writes each meshopt-compressed view with its data also
+ * uncompressed in the view's own buffer, the extension not required: that
+ * fallback is read, as loaders without meshopt read it (the file was
+ * refused).  A buffer marked "fallback": true, or with no bytes, holds none:
+ * refused, naming the view. */
+static void meshopt_views_are_read_from_their_fallback(void **state)
+{
+	static const struct {
+		const char *buffer0;
+		animc_status status;
+	} cases[] = {
+		{ "\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAQAAAQEA=\"",
+		  ANIMC_OK },
+		{ "\"extensions\":{\"EXT_meshopt_compression\":{\"fallback\":true}}", ANIMC_ERR_UNSUPPORTED },
+		{ "\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAQAAAQEA=\","
+		  "\"extensions\":{\"KHR_meshopt_compression\":{\"fallback\":true}}", ANIMC_ERR_UNSUPPORTED },
+		{ "\"uri\":\"data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAQAAAQEA=\"",
+		  ANIMC_OK },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *ext = i == 3 ? "KHR_meshopt_compression" : "EXT_meshopt_compression";
+		char *text = test_format("{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"%s\"],"
+					 "\"nodes\":[{\"name\":\"A\"}],\"buffers\":[{\"byteLength\":32,%s},"
+					 "{\"byteLength\":4,\"uri\":\"data:application/octet-stream;base64,oAAAAA==\"}],"
+					 "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8,\"extensions\":{\"%s\":"
+					 "{\"buffer\":1,\"byteLength\":4,\"byteStride\":4,\"count\":2,\"mode\":"
+					 "\"ATTRIBUTES\"}}},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24,"
+					 "\"extensions\":{\"%s\":{\"buffer\":1,\"byteLength\":4,\"byteStride\":12,"
+					 "\"count\":2,\"mode\":\"ATTRIBUTES\"}}}],\"accessors\":[{\"bufferView\":0,"
+					 "\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},{\"bufferView\":1,"
+					 "\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],\"animations\":"
+					 "[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":[{\"sampler\":0,"
+					 "\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
+					 ext, cases[i].buffer0, ext, ext);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "meshopt.gltf");
+		animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+		animc_clip_set set = { 0 };
+
+		assert_int_equal(animc_importer_gltf.import(&req, &set, &sink), cases[i].status);
+		if (cases[i].status == ANIMC_OK) {
+			const animc_track *t = &set.clips[0]->channels[0].tracks[ANIMC_TRANSLATION];
+			static const float want[3] = { 1, 2, 3 };
+
+			assert_int_equal(t->value_count, 2);
+			assert_true(t->times_s[1] == 1.0f);
+			assert_memory_equal(&t->values[3], want, sizeof want);
+		} else {
+			const char *message = test_diags_first(&diags, ANIMC_ERROR)->message;
+
+			if (strncmp(message, "bufferViews[0]:", 15) != 0 || !strstr(message, "meshopt"))
+				fail_msg("case %zu: %s", i, message);
+		}
+		animc_clip_set_release(&set);
+		test_diags_release(&diags);
+		free(text);
+	}
+}
+
 /* A buffer reached through a symbolic link that leaves the folder is
  * refused too, and so is one given without the source's path. */
 static void external_buffers_stay_beside_the_source(void **state)
@@ -1198,6 +1259,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
 	cmocka_unit_test(unknown_required_extensions_are_refused),
+	cmocka_unit_test(meshopt_views_are_read_from_their_fallback),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
 	cmocka_unit_test(a_buffer_uri_naming_the_folder_says_so),
 	cmocka_unit_test(buffer_uris_lose_their_dot_segments),
