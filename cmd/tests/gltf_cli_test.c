@@ -582,21 +582,44 @@ static void a_cubic_rotation_through_zero_names_its_keys(void **state)
 }
 
 /* glTF states no frame rate: --split frames are the key spacing as
- * authored, not that of the keys a CUBICSPLINE curve is baked to
- * (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, so frames of 0.5 s). */
+ * authored, not that of the keys a CUBICSPLINE curve is baked to, and the
+ * spacing most gaps share (cubic.gltf: keys 0, 0.5, 1.25 and 2 s, a scale
+ * at 0.2 and 1.7 s: four of seven gaps 0.75 s, so frames of 0.75 s). */
 static void split_frames_of_a_cubic_curve_are_its_keys(void **state)
 {
 	char *out = test_tmpdir("gltf-cubic-frames"), *part = test_format("%s/cubic/A.xnb", out);
-	test_run r = test_animc("build", "-q", "--split", "A=1f:3f", "-o", out, FIXTURES "/cubic.gltf", NULL);
+	test_run r = test_animc("build", "-q", "--split", "A=1f:2f", "-o", out, FIXTURES "/cubic.gltf", NULL);
 	animrt_clip *clip;
 
 	(void)state;
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_int_equal(animrt_open_file(part, &clip, NULL), ANIMRT_OK);
-	test_assert_near(clip->duration_s, 1.0, 1e-6);
+	test_assert_near(clip->duration_s, 0.75, 1e-6);
 	animrt_close(clip);
 	free(part), free(out);
+}
+
+/* The frame rate --split counts at, read from the keys, is said: a note
+ * with -v, and in the error of a part past the end. */
+static void split_frames_say_their_rate(void **state)
+{
+	static const gltf_clip clips[] = { { "take", { 0, 0.5f }, { 0, 0, 0, 1, 0, 0 }, false } };
+	char *dir = test_tmpdir("gltf-split-rate");
+	char *src = test_format("%s/m.gltf", dir), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	write_gltf(src, clips, 1);
+	r = test_animc("build", "-v", "--split", "p=0f:1f", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "note: --split: take 'take': frames counted at 2 fps"));
+	test_run_release(&r);
+	r = test_animc("build", "--split", "p=0f:3f", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "ends at frame 3 (1.5 s at 2 fps), past the end"));
+	test_run_release(&r);
+	free(out), free(src), free(dir);
 }
 
 /* Every clip of every fixture loads in FNA with the original RobotGame
@@ -778,6 +801,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clips_of_one_name_are_named_not_said_written),
 	cmocka_unit_test(split_frames_of_a_cubic_curve_are_its_keys),
 	cmocka_unit_test(split_frames_of_a_step_curve_are_its_keys),
+	cmocka_unit_test(split_frames_say_their_rate),
 	cmocka_unit_test(a_node_of_its_own_is_named),
 	cmocka_unit_test(cyclic_nodes_are_named),
 	cmocka_unit_test(a_cut_or_empty_glb_says_so),

@@ -215,10 +215,11 @@ typedef struct importer {
 	bool *is_joint;          /* per node, when the document has skins */
 	uint32_t mesh_only;      /* animations without node transform channels */
 	uint32_t no_channel;     /* of those, the ones without any channel */
-	/* The animation being read: the smallest gap between its samplers'
-	 * key times as authored, and whether a curve was baked to more keys
-	 * (CUBICSPLINE), whose spacing is then no frame. */
-	double authored_gap;
+	/* The animation being read: the gaps between its samplers' key times
+	 * as authored, and whether a curve was baked to more keys (CUBICSPLINE,
+	 * STEP), whose spacing is then no frame. */
+	double *gaps;
+	size_t gap_count, gap_capacity;
 	bool is_baked;
 	/* Seconds added to every key time of the animation being read: an
 	 * animation keyed wholly before 0 is moved to start at 0. */
@@ -382,12 +383,19 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 				  "requires; normalised: check the exporter's rotation output (quaternions)",
 				  off_unit, off_unit == 1 ? " is" : "s are");
 	}
-	for (uint32_t k = 1; k < input.count; k++) {
-		double gap = (double)input.values[k] - input.values[k - 1];
+	if (input.count - 1 > im->gap_capacity - im->gap_count) {
+		size_t capacity = im->gap_count + input.count + im->gap_capacity;
+		double *gaps = realloc(im->gaps, capacity * sizeof *gaps);
 
-		if (gap > 0 && (im->authored_gap == 0 || gap < im->authored_gap))
-			im->authored_gap = gap;
+		if (!gaps) {
+			status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, path, "out of memory");
+			goto done;
+		}
+		im->gaps = gaps;
+		im->gap_capacity = capacity;
 	}
+	for (uint32_t k = 1; k < input.count; k++)
+		im->gaps[im->gap_count++] = (double)input.values[k] - input.values[k - 1];
 	/* Baking adds keys: a CUBICSPLINE curve finer ones, a STEP one a key a
 	 * float step before each change, which as a frame would be ~1e-7 s. */
 	im->is_baked |= s.mode == GLTF_CUBICSPLINE || s.mode == GLTF_STEP;
@@ -671,7 +679,7 @@ static animc_status import_animation(importer *im, size_t a, const char *clip_na
 		status = animc_gltf_fail(im->doc, ANIMC_ERR_NOMEM, anim_path, "out of memory");
 		goto done;
 	}
-	im->authored_gap = 0;
+	im->gap_count = 0;
 	im->is_baked = false;
 	status = decide_shift(im, samplers, anim_path, clip_name, targets, count, weight_samplers);
 	if (status != ANIMC_OK)
@@ -756,13 +764,10 @@ static animc_status import_animation(importer *im, size_t a, const char *clip_na
 	clip->duration_s = last_time;
 	for (uint32_t c = 0; c < clip->channel_count; c++)
 		clip->channels[c].duration_s = clip->duration_s;
-	/* glTF states no frame rate: --split counts frames at the key spacing,
-	 * the authored one where a curve was baked to more keys. */
-	if (im->is_baked && im->authored_gap > 0) {
-		double rate = 1.0 / im->authored_gap;
-
-		clip->frame_rate = fabs(rate - floor(rate + 0.5)) < 1e-3 ? floor(rate + 0.5) : rate;
-	}
+	/* glTF states no frame rate: --split counts frames at the key spacing
+	 * most keys share, the authored one where a curve was baked to more keys. */
+	if (im->is_baked)
+		clip->frame_rate = animc_frame_rate_of_gaps(im->gaps, im->gap_count, NULL);
 	status = animc_clip_set_add(set, clip);
 	clip = NULL;
 done:
@@ -986,6 +991,7 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 	if (status == ANIMC_OK && im.mesh_only)
 		animc_gltf_note(doc, NULL, "%s; left out", nodeless);
 	free(im.is_joint);
+	free(im.gaps);
 	if (status != ANIMC_OK) {
 		animc_clip_set_release(out);
 		return status;

@@ -77,28 +77,92 @@ static double key_time(const animc_channel *ch, uint32_t i)
 	return ch->has_time ? (double)ch->times_s[i] : (double)i * (double)ch->key_interval_s;
 }
 
+static int compare_doubles(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Gaps within this share of each other are one spacing: float times of a
+ * long take put frames a few ulps apart (at 300 s, 120 fps gaps are 273 or
+ * 274 ulps, 0.4 % apart); a half-frame key is 50 % off. */
+#define GAP_GROUP 0.01
+
+double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid)
+{
+	size_t n = 0, best_count = 0;
+	double best_sum = 0, rate, frame;
+
+	for (size_t i = 0; i < count; i++)
+		if (gaps[i] > 0 && isfinite(gaps[i]))
+			gaps[n++] = gaps[i];
+	if (off_grid)
+		*off_grid = 0;
+	if (n == 0)
+		return 0;
+	qsort(gaps, n, sizeof *gaps, compare_doubles);
+	/* The largest group of gaps alike; the shorter on a tie. */
+	for (size_t i = 0, j; i < n; i = j) {
+		double sum = 0;
+
+		for (j = i; j < n && gaps[j] <= gaps[i] * (1 + GAP_GROUP); j++)
+			sum += gaps[j];
+		if (j - i > best_count) {
+			best_count = j - i;
+			best_sum = sum;
+		}
+	}
+	frame = best_sum / (double)best_count;
+	rate = 1.0 / frame;
+	rate = fabs(rate - floor(rate + 0.5)) < 1e-3 ? floor(rate + 0.5) : rate;
+	frame = 1.0 / rate;
+	for (size_t i = 0; off_grid && i < n; i++) {
+		double frames = gaps[i] / frame;
+
+		*off_grid += frames < 1 - GAP_GROUP || fabs(frames - floor(frames + 0.5)) > GAP_GROUP * frames;
+	}
+	return rate;
+}
+
+/* The rate of a take that states none, from its keys; *gap_count and
+ * *off_grid say how many key gaps there are and how many are not whole
+ * frames at it.  The most common spacing, not the shortest: one sub-frame
+ * key (Blender keeps them) or a jump keyed 1 ms apart set the rate of a
+ * whole take and moved every cut made in frames. */
+static double rate_of_keys(const animc_clip *clip, size_t *gap_count, size_t *off_grid)
+{
+	size_t n = 0;
+	double *gaps, rate;
+
+	*gap_count = *off_grid = 0;
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		n += clip->channels[c].key_count > 1 ? clip->channels[c].key_count - 1 : 0;
+	gaps = malloc((n ? n : 1) * sizeof *gaps);
+	if (!gaps)
+		return 0;
+	n = 0;
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const animc_channel *ch = &clip->channels[c];
+
+		for (uint32_t i = 1; i < ch->key_count; i++)
+			gaps[n++] = key_time(ch, i) - key_time(ch, i - 1);
+	}
+	*gap_count = n;
+	rate = animc_frame_rate_of_gaps(gaps, n, off_grid);
+	free(gaps);
+	return rate;
+}
+
 double animc_clip_frame_rate(const animc_clip *clip)
 {
-	double gap = 0, rate;
+	size_t gap_count, off_grid;
 
 	if (clip->frame_rate > 0 && isfinite(clip->frame_rate))
 		return clip->frame_rate;
 	if (clip->frame_rate < 0)
 		return 0;   /* the source keys in frames of a rate it does not say */
-	for (uint32_t c = 0; c < clip->channel_count; c++) {
-		const animc_channel *ch = &clip->channels[c];
-
-		for (uint32_t i = 1; i < ch->key_count; i++) {
-			double d = key_time(ch, i) - key_time(ch, i - 1);
-
-			if (d > 0 && (gap == 0 || d < gap))
-				gap = d;
-		}
-	}
-	if (!(gap > 0))
-		return 0;
-	rate = 1.0 / gap;
-	return fabs(rate - floor(rate + 0.5)) < 1e-3 ? floor(rate + 0.5) : rate;
+	return rate_of_keys(clip, &gap_count, &off_grid);
 }
 
 /* ----------------------------------------------------------------- split */
@@ -511,6 +575,33 @@ static animc_clip *cut(const animc_clip *take, const animc_split *split, const a
 	return part;
 }
 
+/* The rate frames are counted at when the source states none, a note:
+ * read from the keys, it can be other than the user's. */
+static void note_rate(const animc_clip *take, const where *w, double rate)
+{
+	size_t gaps, off_grid;
+	char label[300];
+	animc_diag_sink doc;
+
+	if (!w->sink)
+		return;
+	rate_of_keys(take, &gaps, &off_grid);
+	doc = *w->sink;
+	if (w->split->path)
+		doc.path = w->split->path;
+	if (off_grid)
+		animc_diag_report(&doc, ANIMC_NOTE, w->split->take_line, 0, "%s%s: frames counted at %g fps, "
+				  "the key spacing most of its keys share (its source states no rate); %zu of its "
+				  "%zu key gaps are not whole frames at it: give times in seconds if that is not "
+				  "its rate", w->split->path ? "" : "--split: ",
+				  take_label(take->name, label, sizeof label), rate, off_grid, gaps);
+	else
+		animc_diag_report(&doc, ANIMC_NOTE, w->split->take_line, 0, "%s%s: frames counted at %g fps, "
+				  "the spacing of its keys (its source states no rate)",
+				  w->split->path ? "" : "--split: ", take_label(take->name, label, sizeof label),
+				  rate);
+}
+
 /* Check a split against its take; false (reported) on any error. */
 static bool check_split(const animc_clip *take, const where *w, double *starts, double *ends,
 			animc_status *status)
@@ -536,10 +627,12 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			    "give times in seconds", take_label(take->name, label, sizeof label));
 		return false;
 	}
+	if (needs_rate && !(take->frame_rate > 0))
+		note_rate(take, w, rate);
 	for (uint32_t p = 0; p < s->part_count; p++) {
 		const animc_split_part *part = &s->parts[p];
 		double a = seconds_of(&part->start, s, duration, rate), b = seconds_of(&part->end, s, duration, rate);
-		char from[64], to[64];
+		char from[64], to[128];
 
 		describe(from, sizeof from, &part->start);
 		describe(to, sizeof to, &part->end);
@@ -563,7 +656,9 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			int digits = digits_apart(b, duration);
 			char label[300];
 
-			if (part->end.is_frame)
+			if (part->end.is_frame && s->frame_count <= 0)
+				snprintf(to, sizeof to, "frame %g (%.*g s at %g fps)", part->end.value, digits, b, rate);
+			else if (part->end.is_frame)
 				snprintf(to, sizeof to, "frame %g (%.*g s)", part->end.value, digits, b);
 			else
 				snprintf(to, sizeof to, "%.*g s", digits, b);

@@ -153,6 +153,55 @@ static void frame_rate_of_the_keys(void **state)
 	animc_clip_destroy(take);
 }
 
+/* A 24 fps take (bone A keyed on every frame, 0 to 2 s) where bone B has
+ * one sub-frame key (frame 10.5), and a 30 fps one with a jump keyed 1 ms
+ * apart: the rate was one over the shortest gap, 48 and 1000 fps, and a
+ * split at 24f:48f cut 0.5 s to 1 s.  The spacing most gaps share decides. */
+static void one_sub_frame_key_sets_no_rate(void **state)
+{
+	static const float b_times[5] = { 0, 10 / 24.0f, 10.5f / 24, 20 / 24.0f, 2 };
+	static const float b_values[15] = { 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 0 };
+	float a_times[49], a_values[3 * 49];
+	animc_split_part part = { "P", { 24, true }, { 48, true }, 0 };
+	animc_split split = { "Take", 0, 0, &part, 1, NULL };
+	animc_clip_set set = { 0 };
+	animc_clip *take = animc_clip_create("Take");
+	float T[3], R[4], S[3];
+
+	(void)state;
+	for (int i = 0; i < 49; i++)
+		a_times[i] = (float)i / 24, a_values[3 * i] = (float)i / 24, a_values[3 * i + 1] = 0,
+		a_values[3 * i + 2] = 0;
+	take->duration_s = 2;
+	uint32_t a = test_add_channel(take, "A", 49, a_times, 0, 2);
+	test_set_track(take, a, ANIMC_TRANSLATION, false, a_values, 49, a_times);
+	uint32_t b = test_add_channel(take, "B", 5, b_times, 0, 2);
+	test_set_track(take, b, ANIMC_TRANSLATION, false, b_values, 5, b_times);
+	assert_true(animc_clip_frame_rate(take) == 24);
+	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	test_assert_near(set.clips[0]->duration_s, 1, 1e-6);
+	animc_channel_sample(&set.clips[0]->channels[0], 0, T, R, S);
+	test_assert_near(T[0], 1, 1e-6);   /* the part starts at 1 s of the take */
+	animc_clip_set_release(&set);
+
+	/* 30 fps gaps, one pair 1 ms apart: 30, one gap off the grid; two
+	 * gaps of 0.1 s are three frames each, on it. */
+	double gaps[40];
+	size_t off_grid;
+
+	for (int i = 0; i < 40; i++)
+		gaps[i] = i == 7 ? 0.001 : i < 2 ? 0.1 : 1 / 30.0;
+	assert_true(animc_frame_rate_of_gaps(gaps, 40, &off_grid) == 30);
+	assert_int_equal(off_grid, 1);
+	/* Frames of a long take land a few float steps apart (at 300 s,
+	 * 120 fps gaps are 273 or 274 steps of 2^-15 s): still 120. */
+	for (int i = 0; i < 40; i++)
+		gaps[i] = (i % 3 ? 273 : 274) / 32768.0;
+	test_assert_near(animc_frame_rate_of_gaps(gaps, 40, NULL), 120, 0.5);
+	assert_true(animc_frame_rate_of_gaps(gaps, 0, NULL) == 0);
+}
+
 /* Frames count at the rate the source states, not at its keys' spacing:
  * a take keyed every 0.25 s at 30 frames a second. */
 static void frames_at_the_stated_frame_rate(void **state)
@@ -361,6 +410,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
 	cmocka_unit_test(frame_rate_of_the_keys),
+	cmocka_unit_test(one_sub_frame_key_sets_no_rate),
 	cmocka_unit_test(frames_at_the_stated_frame_rate),
 	cmocka_unit_test(frames_of_a_take_without_a_rate_are_its_keys),
 	cmocka_unit_test(fractional_frames_keep_their_time),

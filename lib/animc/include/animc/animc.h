@@ -884,10 +884,17 @@ typedef struct animc_split {
 } animc_split;
 
 /* The frame rate of a prepared clip: the one its source states
- * (clip->frame_rate), else one over the shortest gap between two keys of a
- * bone (rounded to a whole rate within 1e-3), or 0 when neither is known
- * or the source says its rate is not known (clip->frame_rate below 0). */
+ * (clip->frame_rate), else the one its bones' key gaps agree on most
+ * (animc_frame_rate_of_gaps), or 0 when neither is known or the source says
+ * its rate is not known (clip->frame_rate below 0).  0 also when out of memory. */
 double animc_clip_frame_rate(const animc_clip *clip);
+
+/* The frame rate `count` gaps between keys (seconds) agree on most: one over
+ * the mean of the largest group of gaps within 1% of each other (the shorter
+ * group on a tie), rounded to a whole rate within 1e-3; 0 when no gap is
+ * positive.  Reorders `gaps`.  *off_grid (may be NULL) counts the positive
+ * gaps that are not a whole number of frames at that rate (within 1%). */
+double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid);
 
 /*
  * Replace each split take of `set` by its parts, in place and in order:
