@@ -851,6 +851,63 @@ static void an_fbx_curve_assimp_drops_fails_the_file(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/* fbx_text(...) of a 1 s take with a mesh beside the bone: a triangle of
+ * `vertices` (9 floats) and no material, as Blender writes one. */
+static char *fbx_with_mesh(const char *vertices, unsigned count)
+{
+	char *text = fbx_text("0,46186158000", "0,10", 2, 6, "46186158000"), *mesh;
+	char *objects = strstr(text, "Objects:  {\n") + 12, *connections = strstr(text, "Connections:  {\n") + 16;
+
+	mesh = test_format("%.*s\tGeometry: 500, \"Geometry::Tri\", \"Mesh\" {\n\t\tVertices: *%u {\n\t\t\ta: %s\n"
+			   "\t\t}\n\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n\t\tGeometryVersion: 124\n\t}\n"
+			   "\tModel: 501, \"Model::TriMesh\", \"Mesh\" {\n\t\tVersion: 232\n\t}\n%.*s"
+			   "\tC: \"OO\", 501, 0\n\tC: \"OO\", 500, 501\n%s",
+			   (int)(objects - text), text, count, vertices, (int)(connections - objects), objects,
+			   connections);
+	free(text);
+	return mesh;
+}
+
+/* Assimp logs at error level, and goes on, about parts of a file that
+ * hold no keys: a mesh without material failed the whole source (exit 1,
+ * nothing written), with no --allow for it.  Now a warning of its own
+ * kind, at the line Assimp names; the take is written.  A mesh Assimp
+ * cannot build (its vertices not in threes) is such a part too: the
+ * object is found where the message points, a Geometry. */
+static void an_assimp_error_of_no_animation_warns(void **state)
+{
+	char *dir = test_tmpdir("fbx-mesh"), *fbx = test_format("%s/walk.fbx", dir), *out = test_format("%s/out", dir);
+	char *text = fbx_with_mesh("0,0,0,1,0,0,0,1,0", 9);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, fbx, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "walk.fbx: warning: Assimp reported an error about a part of this file that holds no "
+			   "animation: FBX: no material assigned to mesh, setting default material [assimp-error]") ||
+	    !strstr(r.out, "(1 bone, 1 s,"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, "--allow", "assimp-error", "--warnings-as-errors", fbx, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "warning"));
+	test_run_release(&r);
+	free(text);
+	text = fbx_with_mesh("0,0,0,1,0,0,0,1", 8);
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, fbx, NULL);
+	assert_int_equal(r.status, 0);
+	/* Line 14, Vertices: of the Geometry. */
+	if (!strstr(r.err, "walk.fbx:14: warning: Assimp reported an error about a part of this file that holds "
+			   "no animation: FBX-Parser (TOK_KEY, line 14, col 17) number of floats is not a multiple "
+			   "of three (3) [assimp-error]") ||
+	    !strstr(r.out, "(1 bone, 1 s,"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text), free(out), free(fbx), free(dir);
+}
+
 /* FBX time modes Assimp 5.2 does not know (15 to 18: 96, 72, 59.94 and
  * 119.88 fps) it takes for the default mode, rate 1 and keys in seconds:
  * --split frames were taken at 1 fps, and Run=60f:90f of a 59.94 fps take
@@ -1120,6 +1177,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
+	cmocka_unit_test(an_assimp_error_of_no_animation_warns),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),

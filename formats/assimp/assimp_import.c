@@ -30,6 +30,12 @@
 
 /* ------------------------------------------------------------- reading */
 
+/* One class of the errors Assimp logged during an import. */
+typedef struct assimp_errors {
+	char first[512];   /* the first of them, "" for none */
+	uint32_t count;
+} assimp_errors;
+
 /* Files read through Assimp's file system callbacks, plain stdio, so that
  * the files a format pulls in beside the one named are known, and only
  * those in the source's folder or below it are read (beside.h). */
@@ -43,8 +49,8 @@ typedef struct read_log {
 	void *user;
 	animc_diag_sink *sink;
 	char *refused;     /* the last file refused, reported once */
-	char error[512];   /* the first error Assimp logged, "" for none */
-	uint32_t error_count;
+	assimp_errors lost;   /* errors Assimp logged that cost animation */
+	assimp_errors other;  /* the rest: meshes, materials, lights */
 	bool is_file_missing; /* a file Assimp asked for was not opened */
 } read_log;
 
@@ -240,36 +246,136 @@ static uint32_t line_of(const char *why, const char *name, const char **rest)
 }
 
 /*
- * Assimp's log during one import.  Its readers catch their own exceptions
- * for part of a file (an FBX curve whose key times go backwards, say), log
- * them as errors and go on without that part: a scene comes back with the
- * curve, or the whole animation, missing.  Only error-level messages are
- * kept; Assimp's warnings and information are noise to an artist.  Assimp's
- * logger is one for the process: imports run one at a time in a process
- * (each Assimp source is compiled in a worker process of its own, or alone
- * in the caller's), so the messages it sends are this import's.
+ * The start of line `line` of an ASCII FBX as Assimp's reader counts its
+ * lines: each CR, LF and form feed ends one, so that a CR LF counts two.
+ * NULL past the end.
  */
-static void on_assimp_log(const char *message, char *user)
+static const uint8_t *fbx_assimp_line(const uint8_t *data, size_t size, uint32_t line)
 {
-	read_log *log = (read_log *)(void *)user;
-	const char *p = message;
-	size_t n;
+	const uint8_t *p = data, *end = data + size;
 
-	if (strncmp(p, "Error,", 6) != 0)
-		return;
-	if (log->error_count++)
-		return;
-	/* "Error, T0: text\n": the thread number is Assimp's own. */
-	p += 6;
-	p += strspn(p, " ");
-	if (*p == 'T' && p[1 + strspn(p + 1, "0123456789")] == ':')
-		p += 2 + strspn(p + 1, "0123456789");
-	p += strspn(p, " ");
-	n = strcspn(p, "\r\n");
-	snprintf(log->error, sizeof log->error, "%.*s", (int)(n < sizeof log->error ? n : sizeof log->error - 1), p);
+	for (uint32_t at = 1; at < line; at++) {
+		while (p < end && *p != '\r' && *p != '\n' && *p != '\f')
+			p++;
+		if (p == end)
+			return NULL;
+		p++;
+	}
+	return p;
 }
 
-/* The line of an Assimp FBX message, "(TOK_KEY, line 65, col 16)", or 0. */
+static bool is_fbx_word(uint8_t c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '|';
+}
+
+/*
+ * The type (Model, AnimationCurve, ...) of the object of an ASCII FBX's
+ * Objects block that byte `at` lies in, into `type`; false when it lies
+ * in none.  Keys are words before a colon; quoted strings and `;`
+ * comments are skipped.
+ */
+static bool fbx_ascii_object(const uint8_t *data, const uint8_t *at, char type[32])
+{
+	const uint8_t *p = data, *word = NULL, *word_end = NULL;
+	unsigned depth = 0;
+	bool in_objects = false;
+
+	type[0] = '\0';
+	for (; p < at; p++) {
+		if (*p == ';') {
+			while (p + 1 < at && p[1] != '\r' && p[1] != '\n')
+				p++;
+		} else if (*p == '"') {
+			const uint8_t *close = memchr(p + 1, '"', (size_t)(at - p - 1));
+
+			if (!close)
+				break;
+			p = close;
+		} else if (is_fbx_word(*p)) {
+			if (!word || word_end != p)
+				word = p;
+			word_end = p + 1;
+			continue;
+		} else if (*p == ':' && word) {
+			size_t n = (size_t)(word_end - word);
+
+			if (depth == 0)
+				in_objects = n == 7 && memcmp(word, "Objects", 7) == 0;
+			else if (depth == 1 && in_objects)
+				snprintf(type, 32, "%.*s", (int)(n < 31 ? n : 31), (const char *)word);
+		} else if (*p == '{') {
+			depth++;
+		} else if (*p == '}') {
+			depth -= depth > 0;
+			if (depth == 0)
+				type[0] = '\0';
+		}
+		if (*p != ' ' && *p != '\t')
+			word = NULL;
+	}
+	return in_objects && depth >= 1 && type[0];
+}
+
+/* A binary FBX node record's field at `p` (32 bits before FBX 7.5, 64
+ * from it). */
+static uint64_t fbx_field(const uint8_t *p, bool is_wide)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = is_wide ? 8 : 4; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * The type of the object of a binary FBX's Objects record that byte
+ * `offset` lies in, into `type`; false when it lies in none.  A record
+ * is its end offset, property count and length, name length and name.
+ */
+static bool fbx_binary_object(const uint8_t *data, size_t size, uint64_t offset, char type[32])
+{
+	uint32_t version;
+	bool is_wide;
+	size_t field, head, p = 27;
+
+	if (size < 27)
+		return false;
+	memcpy(&version, data + 23, 4);
+	is_wide = version >= 7500;
+	field = is_wide ? 8 : 4;
+	head = 3 * field + 1;
+	while (p + head <= size) {
+		uint64_t end = fbx_field(data + p, is_wide), props = fbx_field(data + p + 2 * field, is_wide);
+		size_t name_len = data[p + 3 * field];
+
+		if (end == 0 || end <= p || end > size || props > end - p - head - name_len)
+			return false;
+		if (name_len == 7 && memcmp(data + p + head, "Objects", 7) == 0) {
+			size_t c = p + head + name_len + (size_t)props;
+
+			while (c + head <= end) {
+				uint64_t child_end = fbx_field(data + c, is_wide);
+				size_t child_name = data[c + 3 * field];
+
+				if (child_end <= c || child_end > end || c + head + child_name > end)
+					return false;
+				if (offset >= c && offset < child_end) {
+					snprintf(type, 32, "%.*s", (int)(child_name < 31 ? child_name : 31),
+						 (const char *)data + c + head);
+					return true;
+				}
+				c = (size_t)child_end;
+			}
+			return false;
+		}
+		p = (size_t)end;
+	}
+	return false;
+}
+
+/* The line of an Assimp FBX message, "(TOK_KEY, line 65, col 16)" (as
+ * Assimp counts lines), or 0. */
 static uint32_t fbx_line_of(const char *why)
 {
 	const char *at = strstr(why, ", line ");
@@ -282,13 +388,126 @@ static uint32_t fbx_line_of(const char *why)
 	return line <= UINT32_MAX && strncmp(end, ", col ", 6) == 0 ? (uint32_t)line : 0;
 }
 
+/* The line of the file an error Assimp logged, *rest, names, 0 for none;
+ * *rest moved past a leading line (`name`: the file as Assimp opened it). */
+static uint32_t error_line(const char *name, const char **rest)
+{
+	uint32_t line = line_of(*rest, name, rest);
+
+	return line ? line : fbx_line_of(*rest);
+}
+
+/*
+ * Whether an error Assimp's FBX reader logged (an object it could not
+ * build, FBXDocument.cpp, and left out) cost animation: the object is an
+ * animation stack, layer, curve node or curve (its keys are gone), or a
+ * Model (a bone, and the channels that animate it).  The object is found
+ * at the place the message names, in the source's bytes; without one
+ * (`did not find required element "KeyTime"`), by what it names.  A
+ * geometry, material or deformer left out costs none.
+ */
+static bool fbx_error_costs_animation(const read_log *log, const char *text)
+{
+	static const char *const animated[] = { "AnimationStack", "AnimationLayer", "AnimationCurveNode",
+						 "AnimationCurve", "Model" };
+	const char *hex = strstr(text, ", offset 0x");
+	const uint8_t *at;
+	uint32_t line = fbx_line_of(text);
+	char type[32];
+	bool is_found = false;
+
+	if (log->data && log->size && line && (at = fbx_assimp_line(log->data, log->size, line))) {
+		while (at < log->data + log->size && *at != '\r' && *at != '\n' && *at != '\f')
+			at++;   /* the object's own key may be on the line */
+		is_found = fbx_ascii_object(log->data, at, type);
+	} else if (log->data && hex) {
+		is_found = fbx_binary_object(log->data, log->size, strtoull(hex + 11, NULL, 16), type);
+	}
+	if (!is_found)
+		return strstr(text, "\"Key") || strstr(text, "Animation");
+	for (size_t i = 0; i < sizeof animated / sizeof animated[0]; i++)
+		if (strcmp(type, animated[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether an error Assimp logged means keys or channels are not in the
+ * scene.  Assimp's readers log many matters at error level and go on
+ * (a mesh without material, a UV or normal layer too many, a vertex
+ * stream): those cost no animation.  The ones that do, in Assimp 5.2.5:
+ * an FBX object left out (above); an FBX rotation order Assimp does not
+ * turn, whose rotation keys come out as none; an SMD bone or skeleton
+ * line it stops reading at; an .md5anim of no frames; LightWave scene
+ * envelopes and motions out of place or cut short; ASE channels it
+ * ignores; an Irrlicht scene's frame rate it replaces.
+ */
+static bool costs_animation(const read_log *log, const char *text)
+{
+	static const char *const lost[] = {
+		"Unsupported RotationMode: SphericXYZ",
+		"while parsing bone",
+		"Bone index in skeleton section is out of range",
+		"MD5ANIM: No frames or animated bones loaded",
+		"LWS: Envelope descriptions must not be empty",
+		"LWS: Encountered unexpected end of file while parsing object motion",
+		"LWS: Unexpected keyword: 'Channel'",
+		"LWS: Unexpected keyword: 'Envelope'",
+		"LWS: Unexpected keyword: '<Light|Object|Camera>Motion'",
+		"ASE: Ignoring scaling channel in target animation",
+		"ASE: Ignoring rotation channel in target animation",
+		"IRR: Invalid FPS configuration",
+	};
+
+	if (strncmp(text, "FBX-DOM", 7) == 0 || strncmp(text, "FBX-Parser", 10) == 0)
+		return fbx_error_costs_animation(log, text);
+	for (size_t i = 0; i < sizeof lost / sizeof lost[0]; i++)
+		if (strstr(text, lost[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Assimp's log during one import.  Its readers catch their own exceptions
+ * for part of a file (an FBX curve whose key times go backwards, say), log
+ * them as errors and go on without that part: a scene comes back with the
+ * curve, or the whole animation, missing.  Only error-level messages are
+ * kept, the first of those that cost animation and the first of the rest;
+ * Assimp's warnings and information are noise to an artist.  Assimp's
+ * logger is one for the process: imports run one at a time in a process
+ * (each Assimp source is compiled in a worker process of its own, or alone
+ * in the caller's), so the messages it sends are this import's.
+ */
+static void on_assimp_log(const char *message, char *user)
+{
+	read_log *log = (read_log *)(void *)user;
+	const char *p = message;
+	assimp_errors *kept;
+	char text[sizeof kept->first];
+	size_t n;
+
+	if (strncmp(p, "Error,", 6) != 0)
+		return;
+	/* "Error, T0: text\n": the thread number is Assimp's own. */
+	p += 6;
+	p += strspn(p, " ");
+	if (*p == 'T' && p[1 + strspn(p + 1, "0123456789")] == ':')
+		p += 2 + strspn(p + 1, "0123456789");
+	p += strspn(p, " ");
+	n = strcspn(p, "\r\n");
+	snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), p);
+	kept = costs_animation(log, text) ? &log->lost : &log->other;
+	if (kept->count++ == 0)
+		memcpy(kept->first, text, sizeof text);
+}
+
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
 					      const char *format,
 					      void (*on_read)(void *user, const char *path),
 					      void *user, animc_diag_sink *sink)
 {
 	read_log log = { { file_open, file_close, NULL }, path, NULL, data, size, on_read, user, sink,
-			 NULL, "", 0, false };
+			 NULL, { "", 0 }, { "", 0 }, false };
 	struct aiLogStream stream = { on_assimp_log, (char *)(void *)&log };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
@@ -342,22 +561,29 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		line = why ? line_of(why, path ? path : memory_name, &why) : 0;
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 				  why && why[0] ? why : "(it gives no reason)");
-	} else if (log.error_count && !log.is_file_missing) {
+	} else if (log.lost.count && !log.is_file_missing) {
 		/* Read, but without what the error was about: the animation
 		 * would be written without it (or the file taken for one of
 		 * no animation), silently.  Not when a file Assimp asked for
 		 * was not there or not read: its readers log an error for
 		 * each name they try (an Ogre mesh's "inside.skeleton" before
 		 * "inside.skeleton.xml"), and one refused is already said. */
-		const char *rest = log.error;
-		uint32_t line = line_of(log.error, path ? path : memory_name, &rest);
+		const char *rest = log.lost.first;
+		uint32_t line = error_line(path ? path : memory_name, &rest);
 
-		if (!line)
-			line = fbx_line_of(log.error);
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp left part of this file out: %s%s", rest,
-				  log.error_count > 1 ? " (and more errors)" : "");
+				  log.lost.count + log.other.count > 1 ? " (and more errors)" : "");
 		aiReleaseImport(scene);
 		scene = NULL;
+	} else if (log.other.count && !log.is_file_missing) {
+		/* A part that holds no keys (a mesh's material or layers):
+		 * the animation is whole, but the artist may want to know. */
+		const char *rest = log.other.first;
+		uint32_t line = error_line(path ? path : memory_name, &rest);
+
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSIMP_ERROR, line, 0,
+				       "Assimp reported an error about a part of this file that holds no "
+				       "animation: %s%s", rest, log.other.count > 1 ? " (and more errors)" : "");
 	}
 	return scene;
 }

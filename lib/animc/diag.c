@@ -104,6 +104,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an Assimp source's stepped keys (COLLADA STEP, FBX constant) are read as linear" },
 	[ANIMC_WARN_KEYS_BEFORE_ZERO] = { "keys-before-zero",
 		"a glTF animation keyed wholly before time 0; moved to start at 0" },
+	[ANIMC_WARN_ASSIMP_ERROR] = { "assimp-error",
+		"Assimp logged an error about a part of the file that holds no animation (a mesh, a material)" },
 	[ANIMC_WARN_CACHE] = { "cache",
 		"the shared build cache could not be read or written (the run's own)" },
 	[ANIMC_WARN_MANIFEST] = { "manifest",

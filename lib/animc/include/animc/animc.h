@@ -123,6 +123,7 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_TICK_RATE_NOT_APPLIED,
 	ANIMC_WARN_STEPPED_KEYS,
 	ANIMC_WARN_KEYS_BEFORE_ZERO,
+	ANIMC_WARN_ASSIMP_ERROR,
 	/* the run's own (they fail no build) */
 	ANIMC_WARN_CACHE,
 	ANIMC_WARN_MANIFEST,
