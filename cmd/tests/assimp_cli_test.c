@@ -851,6 +851,42 @@ static void an_fbx_curve_assimp_drops_fails_the_file(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/* `text` with every LF a CR LF: a new string. */
+static char *crlf(const char *text)
+{
+	char *out = malloc(2 * strlen(text) + 1), *o = out;
+
+	assert_non_null(out);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n')
+			*o++ = '\r';
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Assimp's FBX reader counts a CR LF as two lines: the error of a curve
+ * on line 32 of a file written with CR LF (as Windows exporters write)
+ * was said at line 63.  The real line, in the position and the text. */
+static void an_fbx_error_of_a_crlf_file_names_its_line(void **state)
+{
+	char *dir = test_tmpdir("fbx-crlf"), *fbx = test_format("%s/crlf.fbx", dir), *out = test_format("%s/out", dir);
+	char *lf = fbx_text("0,23093079000,23093079000,46186158000", "0,10,15,20", 4, 6, "46186158000");
+	char *text = crlf(lf);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, fbx, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "crlf.fbx:32: error: Assimp left part of this file out: FBX-DOM (TOK_KEY, line 32, "
+			   "col 16) the keyframes are not in ascending order"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text), free(lf), free(out), free(fbx), free(dir);
+}
+
 /* fbx_text(...) of a 1 s take with a mesh beside the bone: a triangle of
  * `vertices` (9 floats) and no material, as Blender writes one. */
 static char *fbx_with_mesh(const char *vertices, unsigned count)
@@ -1178,6 +1214,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(an_assimp_error_of_no_animation_warns),
+	cmocka_unit_test(an_fbx_error_of_a_crlf_file_names_its_line),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),

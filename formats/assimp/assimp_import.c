@@ -31,8 +31,10 @@
 /* ------------------------------------------------------------- reading */
 
 /* One class of the errors Assimp logged during an import. */
+#define ERROR_BYTES 512
+
 typedef struct assimp_errors {
-	char first[512];   /* the first of them, "" for none */
+	char first[ERROR_BYTES]; /* the first of them, "" for none */
 	uint32_t count;
 } assimp_errors;
 
@@ -245,6 +247,16 @@ static uint32_t line_of(const char *why, const char *name, const char **rest)
 	return (uint32_t)line;
 }
 
+/* The line of byte `at` of `data` (LF, CR LF or a lone CR end a line). */
+static uint32_t line_at(const uint8_t *data, const uint8_t *at)
+{
+	uint32_t line = 1;
+
+	for (const uint8_t *p = data; p < at; p++)
+		line += *p == '\n' || (*p == '\r' && (p + 1 == at || p[1] != '\n'));
+	return line;
+}
+
 /*
  * The start of line `line` of an ASCII FBX as Assimp's reader counts its
  * lines: each CR, LF and form feed ends one, so that a CR LF counts two.
@@ -388,13 +400,29 @@ static uint32_t fbx_line_of(const char *why)
 	return line <= UINT32_MAX && strncmp(end, ", col ", 6) == 0 ? (uint32_t)line : 0;
 }
 
-/* The line of the file an error Assimp logged, *rest, names, 0 for none;
- * *rest moved past a leading line (`name`: the file as Assimp opened it). */
-static uint32_t error_line(const char *name, const char **rest)
+/*
+ * The line of the file an error Assimp logged, `text`, names, 0 for none,
+ * and the text to show in `out`: without a leading line (`name`: the file
+ * as Assimp opened it).  Assimp's FBX reader counts a CR LF as two lines:
+ * its "line 63" of a CR LF file is line 32, said so in both places.
+ */
+static uint32_t error_line(const read_log *log, const char *name, const char *text, char out[ERROR_BYTES + 16])
 {
-	uint32_t line = line_of(*rest, name, rest);
+	const char *rest = text, *at;
+	const uint8_t *start;
+	uint32_t line = line_of(text, name, &rest), real;
 
-	return line ? line : fbx_line_of(*rest);
+	snprintf(out, ERROR_BYTES + 16, "%s", rest);
+	if (line)
+		return line;
+	line = fbx_line_of(text);
+	if (!line || !log->data || !(start = fbx_assimp_line(log->data, log->size, line)))
+		return line;
+	real = line_at(log->data, start);
+	at = strstr(text, ", line ") + 7;
+	snprintf(out, ERROR_BYTES + 16, "%.*s%u%s", (int)(at - text), text, (unsigned)real,
+		 at + strspn(at, "0123456789"));
+	return real;
 }
 
 /*
@@ -568,22 +596,22 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		 * was not there or not read: its readers log an error for
 		 * each name they try (an Ogre mesh's "inside.skeleton" before
 		 * "inside.skeleton.xml"), and one refused is already said. */
-		const char *rest = log.lost.first;
-		uint32_t line = error_line(path ? path : memory_name, &rest);
+		char text[ERROR_BYTES + 16];
+		uint32_t line = error_line(&log, path ? path : memory_name, log.lost.first, text);
 
-		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp left part of this file out: %s%s", rest,
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp left part of this file out: %s%s", text,
 				  log.lost.count + log.other.count > 1 ? " (and more errors)" : "");
 		aiReleaseImport(scene);
 		scene = NULL;
 	} else if (log.other.count && !log.is_file_missing) {
 		/* A part that holds no keys (a mesh's material or layers):
 		 * the animation is whole, but the artist may want to know. */
-		const char *rest = log.other.first;
-		uint32_t line = error_line(path ? path : memory_name, &rest);
+		char text[ERROR_BYTES + 16];
+		uint32_t line = error_line(&log, path ? path : memory_name, log.other.first, text);
 
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSIMP_ERROR, line, 0,
 				       "Assimp reported an error about a part of this file that holds no "
-				       "animation: %s%s", rest, log.other.count > 1 ? " (and more errors)" : "");
+				       "animation: %s%s", text, log.other.count > 1 ? " (and more errors)" : "");
 	}
 	return scene;
 }
@@ -1535,16 +1563,6 @@ static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink 
 			       "<library_animation_clips> is not read: Assimp takes the file's animations as one "
 			       "take, not as the clips it names; cut them out of it with --split or a STEM_Anims.xml "
 			       "sidecar, at their <animation_clip> start and end");
-}
-
-/* The line of byte `at` of `data` (LF, CR LF or a lone CR end a line). */
-static uint32_t line_at(const uint8_t *data, const uint8_t *at)
-{
-	uint32_t line = 1;
-
-	for (const uint8_t *p = data; p < at; p++)
-		line += *p == '\n' || (*p == '\r' && (p + 1 == at || p[1] != '\n'));
-	return line;
 }
 
 /* The first COLLADA <Name_array> holding the word STEP (a sampler's
