@@ -976,6 +976,51 @@ static void an_fbx_time_mode_assimp_does_not_know_gives_the_frames(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/* An FBX of TimeMode 14 (custom) whose CustomFrameRate is no rate: Assimp
+ * turns KTimes into frames at it with no check, so NaN gave NaN key times
+ * (the whole take failed on them, but a --split part was written of
+ * fixed keys, exit 0) and 0 every key at 0 (a 1/60 s pose, exit 0).  An
+ * error naming the rate, with --split or without; 30 reads. */
+static void an_fbx_custom_frame_rate_of_no_rate_fails(void **state)
+{
+	static const char *const rates[] = { "nan", "0", "-5" };
+	char *dir = test_tmpdir("fbx-custom"), *fbx = test_format("%s/c.fbx", dir), *out = test_format("%s/out", dir);
+	char *base = fbx_text("0,46186158000", "0,10", 2, 14, "46186158000"), *text;
+	char *at = strstr(base, "\t}\n}\nObjects");
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof rates / sizeof rates[0]; i++) {
+		const char *rate = i < sizeof rates / sizeof rates[0] ? rates[i] : "30";
+
+		text = test_format("%.*s\t\tP: \"CustomFrameRate\", \"double\", \"Number\", \"\",%s\n%s",
+				   (int)(at - base), base, rate, at);
+		assert_true(test_write_file(fbx, text, strlen(text)));
+		for (int split = 0; split < 2; split++) {
+			if (split)
+				r = test_animc("build", "-o", out, "--split", "A=0:0.5", fbx, NULL);
+			else
+				r = test_animc("build", "-o", out, fbx, NULL);
+			if (strcmp(rate, "30") == 0) {
+				assert_int_equal(r.status, 0);
+				if (!strstr(r.out, split ? "(1 bone, 0.5 s," : "(1 bone, 1 s,"))
+					fail_msg("%s%s", r.out, r.err);
+			} else {
+				char *want = test_format("c.fbx: error: the file's TimeMode is 14 (custom) and its "
+							 "CustomFrameRate, %s, is not a frame rate", rate);
+
+				assert_int_equal(r.status, 1);
+				if (!strstr(r.err, want))
+					fail_msg("%s%s", r.out, r.err);
+				free(want);
+			}
+			test_run_release(&r);
+		}
+		free(text);
+	}
+	free(base), free(out), free(fbx), free(dir);
+}
+
 /* Lines ended by a lone CR (classic Mac tools, old Poser exports), which
  * Assimp reads: a BVH was refused by animc's own frame check (every frame
  * on "line 1"), and an .md5anim's frameRate, looked for at the start of a
@@ -1212,6 +1257,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_are_said),
 	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
+	cmocka_unit_test(an_fbx_custom_frame_rate_of_no_rate_fails),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(an_assimp_error_of_no_animation_warns),
 	cmocka_unit_test(an_fbx_error_of_a_crlf_file_names_its_line),

@@ -1109,6 +1109,35 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	return animc_clip_set_add(out, clip);
 }
 
+/* The frame rate an FBX of TimeMode 14 (custom) declares, its
+ * CustomFrameRate in the scene's metadata; 1 for any other mode (or a
+ * scene that says none). */
+static double fbx_custom_rate(const struct aiScene *scene)
+{
+	const struct aiMetadata *md = scene->mMetaData;
+	bool is_custom = false;
+	double rate = 1;
+
+	for (unsigned i = 0; md && md->mKeys && md->mValues && i < md->mNumProperties; i++) {
+		const struct aiMetadataEntry *v = &md->mValues[i];
+
+		if (!v->mData)
+			continue;
+		if (strcmp(md->mKeys[i].data, "FrameRate") == 0 && v->mType == AI_INT32) {
+			int32_t mode;
+
+			memcpy(&mode, v->mData, sizeof mode);
+			is_custom = mode == 14;
+		} else if (strcmp(md->mKeys[i].data, "CustomFrameRate") == 0 && v->mType == AI_FLOAT) {
+			float custom;
+
+			memcpy(&custom, v->mData, sizeof custom);
+			rate = custom;
+		}
+	}
+	return is_custom ? rate : 1;
+}
+
 static animc_status scene_import(const struct aiScene *scene, const char *format, double frame_rate,
 				 const animc_import_options *options, animc_clip_set *out, animc_diag_sink *sink)
 {
@@ -1116,8 +1145,16 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 			 .frame_rate = frame_rate };
 	animc_status status = ANIMC_OK;
 	const char *why;
-	double rate;
+	double rate = format && strcmp(format, "fbx") == 0 ? fbx_custom_rate(scene) : 1;
 
+	/* Assimp turns FBX KTimes into frames at this rate, with no check:
+	 * NaN gave NaN key times, 0 or less every key at 0 or before it. */
+	if (scene->mNumAnimations && !(isfinite(rate) && rate > 0)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file's TimeMode is 14 (custom) and its "
+				  "CustomFrameRate, %g, is not a frame rate (a positive number): its key times "
+				  "cannot be read; set the frame rate in the exporter", rate);
+		return ANIMC_ERR_INVALID;
+	}
 	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations && status == ANIMC_OK; a++) {
 		const struct aiAnimation *anim = scene->mAnimations[a];
 

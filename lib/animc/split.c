@@ -711,7 +711,8 @@ static void check_parts_against_takes(const animc_clip_set *set, const animc_spl
 animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
 				  animc_diag_sink *sink)
 {
-	animc_status status = ANIMC_OK;
+	animc_validate_options imported = { ANIMC_STAGE_IMPORTED, false };
+	animc_status status = ANIMC_OK, valid;
 	int64_t *takes;
 	animc_clip ***parts;
 	animc_clip **clips;
@@ -755,6 +756,12 @@ animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits
 		parts[i] = calloc(s->part_count, sizeof *parts[i]);
 		if (!starts || !ends || !parts[i]) {
 			status = ANIMC_ERR_NOMEM;
+		} else if ((valid = animc_clip_validate(set->clips[takes[i]], &imported, sink)) != ANIMC_OK) {
+			/* The take's own faults, as its build whole reports
+			 * them: NaN key times fall out of every comparison of
+			 * the cut, and the parts came out of fixed keys. */
+			if (status == ANIMC_OK)
+				status = valid;
 		} else if (check_split(set->clips[takes[i]], &w, starts, ends, &status) && status == ANIMC_OK) {
 			for (uint32_t p = 0; p < s->part_count && status == ANIMC_OK; p++)
 				parts[i][p] = cut(set->clips[takes[i]], s, &s->parts[p], starts[p], ends[p], &status);

@@ -144,6 +144,39 @@ static void errors_leave_the_set_alone(void **state)
 	}
 }
 
+/* A take whose key times are NaN (an FBX of a NaN custom frame rate):
+ * built whole it fails on them, but NaN falls out of every comparison of
+ * the cut, and a part of fixed keys was written, exit 0.  The take's own
+ * errors, before the cut, and the set left alone. */
+static void a_take_of_nan_key_times_is_not_cut(void **state)
+{
+	static const float times[2] = { NAN, NAN }, tx[6] = { 0, 0, 0, 1, 0, 0 };
+	animc_split_part part = { "P", { 0, false }, { 0.04, false }, 0 };
+	animc_split split = { NULL, 0, 0, &part, 1, NULL };
+	animc_clip_set set = { 0 };
+	animc_clip *take = animc_clip_create("Take");
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "x.fbx");
+	bool is_said = false;
+	uint32_t a;
+
+	(void)state;
+	take->duration_s = NAN;
+	a = test_add_channel(take, "A", 2, times, 0, NAN);
+	test_set_track(take, a, ANIMC_TRANSLATION, false, tx, 2, NULL);
+	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
+	assert_int_equal(animc_clip_prepare(set.clips[0], &sink), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, &sink), ANIMC_ERR_INVALID);
+	assert_int_equal(set.count, 1);
+	assert_string_equal(set.clips[0]->name, "Take");
+	for (size_t i = 0; i < diags.count; i++)
+		is_said |= diags.items[i].severity == ANIMC_ERROR &&
+			   strcmp(diags.items[i].message, "clip 'Take': bone 'A': key time 0 is NaN") == 0;
+	assert_true(is_said);
+	test_diags_release(&diags);
+	animc_clip_set_release(&set);
+}
+
 static void frame_rate_of_the_keys(void **state)
 {
 	animc_clip *take = make_take("Take");
@@ -409,6 +442,7 @@ static void the_last_frame_is_not_past_the_end(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
+	cmocka_unit_test(a_take_of_nan_key_times_is_not_cut),
 	cmocka_unit_test(frame_rate_of_the_keys),
 	cmocka_unit_test(one_sub_frame_key_sets_no_rate),
 	cmocka_unit_test(frames_at_the_stated_frame_rate),
