@@ -976,6 +976,29 @@ static void an_fbx_time_mode_assimp_does_not_know_gives_the_frames(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/* The time mode of an ASCII FBX whose lines end in a lone CR (which
+ * Assimp reads): the property line ran to the file's last comma, and
+ * TimeMode 17 (59.94 fps) was not found: a --split in frames was refused,
+ * saying the file names no rate.  Read as with LF. */
+static void an_fbx_time_mode_on_a_cr_line_is_read(void **state)
+{
+	char *dir = test_tmpdir("fbx-mode-cr"), *fbx = test_format("%s/take.fbx", dir), *out = test_format("%s/out", dir);
+	char *text = fbx_text("0,4618615800000", "0,100", 2, 17, "4618615800000");
+	test_run r;
+
+	(void)state;
+	for (char *p = text; *p; p++)
+		if (*p == '\n')
+			*p = '\r';
+	assert_true(test_write_file(fbx, text, strlen(text)));
+	r = test_animc("build", "-o", out, "--split", "Run=60f:90f", fbx, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "(1 bone, 0.5005 s,"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text), free(out), free(fbx), free(dir);
+}
+
 /* An FBX of TimeMode 14 (custom) whose CustomFrameRate is no rate: Assimp
  * turns KTimes into frames at it with no check, so NaN gave NaN key times
  * (the whole take failed on them, but a --split part was written of
@@ -1258,6 +1281,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),
 	cmocka_unit_test(an_fbx_custom_frame_rate_of_no_rate_fails),
+	cmocka_unit_test(an_fbx_time_mode_on_a_cr_line_is_read),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(an_assimp_error_of_no_animation_warns),
 	cmocka_unit_test(an_fbx_error_of_a_crlf_file_names_its_line),

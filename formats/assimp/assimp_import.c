@@ -1512,8 +1512,10 @@ static int fbx_time_mode(const uint8_t *data, size_t size)
 
 		p = at + 1;
 		if (at > data && at[-1] == '"' && q < end && *q == '"') {
-			eol = memchr(q, '\n', (size_t)(end - q));
-			for (const uint8_t *c = q; c < (eol ? eol : end); c++)
+			/* A line ends at LF, CR LF or a lone CR, as Assimp reads it. */
+			for (eol = q; eol < end && *eol != '\n' && *eol != '\r'; eol++)
+				;
+			for (const uint8_t *c = q; c < eol; c++)
 				if (*c == ',')
 					comma = c;
 			if (!comma)
