@@ -1141,6 +1141,28 @@ static void a_note_naming_fbx_blocks_is_not_fbx(void **state)
 	free(commented), free(text), free(fbx), free(note), free(out), free(in), free(dir);
 }
 
+/* An ASCII FBX without the "; FBX" comment line, under a name that is not
+ * .fbx: claimed by its content, then handed to Assimp by its path, which
+ * picked a reader by content, DXF ("no data blocks loaded"), exit 1.  It
+ * is read as FBX, as under walk.fbx. */
+static void an_fbx_named_otherwise_is_read_as_fbx(void **state)
+{
+	char *dir = test_tmpdir("fbx-named"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *anim = test_format("%s/walk_fbx.anim", in), *text = fbx_text("0,46186158000", "0,10", 2, 6, "46186158000");
+	const char *bare = strstr(text, "FBXHeaderExtension:");
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(in, 0777), 0);
+	assert_true(test_write_file(anim, bare, strlen(bare)));
+	r = test_animc("build", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "walk_fbx/Take 001.xnb (1 bone, 1 s,"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text), free(anim), free(out), free(in), free(dir);
+}
+
 /* Root's translation at 1 s in the compiled clip OUT/walk/NAME is `want`. */
 static void expect_translation(const char *out, const char *name, const char *want)
 {
@@ -1277,6 +1299,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_x_key_before_0_fails),
 	cmocka_unit_test(root_motion_takes_the_up_axis_a_file_declares),
 	cmocka_unit_test(a_note_naming_fbx_blocks_is_not_fbx),
+	cmocka_unit_test(an_fbx_named_otherwise_is_read_as_fbx),
 	cmocka_unit_test(stepped_keys_are_said),
 	cmocka_unit_test(cr_line_ends_are_line_ends),
 	cmocka_unit_test(an_fbx_time_mode_assimp_does_not_know_gives_the_frames),

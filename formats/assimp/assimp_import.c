@@ -44,6 +44,7 @@ typedef struct assimp_errors {
 typedef struct read_log {
 	struct aiFileIO io;
 	const char *path;  /* the source's path, or NULL: it is `data` */
+	const char *name;  /* what Assimp reads it under: `path`, or that with the sniffed extension */
 	char *folder;      /* the folder of `path` */
 	const uint8_t *data;
 	size_t size;
@@ -162,7 +163,7 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	/* The source itself is the bytes the caller read (and keyed the
 	 * output by), never the file again: a checkout or a save may have
 	 * replaced it since, and its output would be the other version's. */
-	if (log->path ? log->data && log->size && strcmp(path, log->path) == 0
+	if (log->path ? log->data && log->size && (strcmp(path, log->path) == 0 || strcmp(path, log->name) == 0)
 		      : strncmp(path, MEMORY_NAME, strlen(MEMORY_NAME)) == 0) {
 		open_path = NULL;
 		f = calloc(1, sizeof *f);
@@ -187,7 +188,7 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	f->SeekProc = file_seek;
 	f->FlushProc = file_flush;
 	f->UserData = (aiUserData)(void *)fp;
-	if (log->on_read && log->path && strcmp(path, log->path) != 0)
+	if (log->on_read && log->path && strcmp(path, log->path) != 0 && strcmp(path, log->name) != 0)
 		log->on_read(log->user, path);
 	return f;
 }
@@ -529,18 +530,20 @@ static void on_assimp_log(const char *message, char *user)
 		memcpy(kept->first, text, sizeof text);
 }
 
+static bool path_extension(const char *path, char ext[EXT_BYTES]);
+
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
 					      const char *format,
 					      void (*on_read)(void *user, const char *path),
 					      void *user, animc_diag_sink *sink)
 {
-	read_log log = { { file_open, file_close, NULL }, path, NULL, data, size, on_read, user, sink,
+	read_log log = { { file_open, file_close, NULL }, path, path, NULL, data, size, on_read, user, sink,
 			 NULL, { "", 0 }, { "", 0 }, false };
 	struct aiLogStream stream = { on_assimp_log, (char *)(void *)&log };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
-	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1];
-	const char *why;
+	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1], ext[EXT_BYTES], *sniffed_name = NULL;
+	const char *why, *name;
 
 	if (!path && size == 0) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is empty");
@@ -576,8 +579,15 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	if (!path)
 		snprintf(memory_name, sizeof memory_name, "%s%s%.*s", MEMORY_NAME, format ? "." : "",
 			 EXT_BYTES, format ? format : "");
+	/* A file whose content says its format under another extension
+	 * (an ASCII FBX named .anim) is read as that format: by content,
+	 * Assimp's DXF reader claims any text with "header" near its start. */
+	if (path && data && size && format && (!path_extension(path, ext) || strcmp(ext, format) != 0) &&
+	    (sniffed_name = malloc(strlen(path) + strlen(format) + 2)))
+		sprintf(sniffed_name, "%s.%s", path, format);
+	log.name = name = sniffed_name ? sniffed_name : path ? path : memory_name;
 	aiAttachLogStream(&stream);
-	scene = aiImportFileExWithProperties(path ? path : memory_name, 0, &log.io, props);
+	scene = aiImportFileExWithProperties(name, 0, &log.io, props);
 	aiDetachLogStream(&stream);
 	aiReleasePropertyStore(props);
 	free(log.folder);
@@ -586,7 +596,7 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		uint32_t line;
 
 		why = aiGetErrorString();
-		line = why ? line_of(why, path ? path : memory_name, &why) : 0;
+		line = why ? line_of(why, name, &why) : 0;
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 				  why && why[0] ? why : "(it gives no reason)");
 	} else if (log.lost.count && !log.is_file_missing) {
@@ -597,7 +607,7 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		 * each name they try (an Ogre mesh's "inside.skeleton" before
 		 * "inside.skeleton.xml"), and one refused is already said. */
 		char text[ERROR_BYTES + 16];
-		uint32_t line = error_line(&log, path ? path : memory_name, log.lost.first, text);
+		uint32_t line = error_line(&log, name, log.lost.first, text);
 
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp left part of this file out: %s%s", text,
 				  log.lost.count + log.other.count > 1 ? " (and more errors)" : "");
@@ -607,12 +617,13 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		/* A part that holds no keys (a mesh's material or layers):
 		 * the animation is whole, but the artist may want to know. */
 		char text[ERROR_BYTES + 16];
-		uint32_t line = error_line(&log, path ? path : memory_name, log.other.first, text);
+		uint32_t line = error_line(&log, name, log.other.first, text);
 
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSIMP_ERROR, line, 0,
 				       "Assimp reported an error about a part of this file that holds no "
 				       "animation: %s%s", text, log.other.count > 1 ? " (and more errors)" : "");
 	}
+	free(sniffed_name);
 	return scene;
 }
 
