@@ -1690,78 +1690,161 @@ static const uint8_t *fbx_constant_key(const uint8_t *data, size_t size)
 	return NULL;
 }
 
-/* The <float_array> of the COLLADA source whose id is the `len` bytes at
- * `id`, looked for in [from, end), or NULL. */
-static const uint8_t *collada_source_array(const uint8_t *from, const uint8_t *end, const uint8_t *id, size_t len)
+static bool is_dae_space(uint8_t c)
 {
-	const uint8_t *p = from, *at;
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
+/* A COLLADA element id (the value of an id="...", not a sid="..."), where
+ * it stands, and whether its <float_array> was checked already. */
+typedef struct collada_id {
+	const uint8_t *at;   /* its first byte, in the file */
+	size_t len;
+	bool is_checked;
+} collada_id;
+
+static int compare_collada_ids(const void *pa, const void *pb)
+{
+	const collada_id *a = pa, *b = pb;
+	int c = memcmp(a->at, b->at, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Every id of the file, by value and then place, in *ids (a new array);
+ * its count, or SIZE_MAX when out of memory. */
+static size_t collada_ids(const uint8_t *data, size_t size, collada_id **ids)
+{
+	const uint8_t *p = data, *end = data + size, *at, *close;
+	size_t count = 0, capacity = 0;
+
+	*ids = NULL;
 	while ((at = memmem(p, (size_t)(end - p), "id=\"", 4))) {
 		p = at + 4;
-		/* not sid="..." */
-		if (at > from && (at[-1] == ' ' || at[-1] == '\t' || at[-1] == '\r' || at[-1] == '\n') &&
-		    (size_t)(end - p) > len && memcmp(p, id, len) == 0 && p[len] == '"')
-			return memmem(p, (size_t)(end - p), "<float_array", 12);
+		if (at == data || !is_dae_space(at[-1]) || !(close = memchr(p, '"', (size_t)(end - p))))
+			continue;
+		if (count == capacity) {
+			collada_id *more = realloc(*ids, (capacity = capacity ? 2 * capacity : 256) * sizeof *more);
+
+			if (!more) {
+				free(*ids);
+				*ids = NULL;
+				return SIZE_MAX;
+			}
+			*ids = more;
+		}
+		(*ids)[count++] = (collada_id){ p, (size_t)(close - p), false };
+		p = close;
+	}
+	if (count)
+		qsort(*ids, count, sizeof **ids, compare_collada_ids);
+	return count;
+}
+
+/* The id `len` bytes at `id` names: the first at or after `from` (in the
+ * sampler's own <animation>, where its sources usually are), else the
+ * first in the file; NULL for none.  Two binary searches of `ids`. */
+static collada_id *collada_id_find(collada_id *ids, size_t count, const uint8_t *id, size_t len,
+				   const uint8_t *from)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		size_t lo = 0, hi = count;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = memcmp(ids[mid].at, id, ids[mid].len < len ? ids[mid].len : len);
+
+			if (c == 0 && ids[mid].len != len)
+				c = ids[mid].len < len ? -1 : 1;
+			if (c < 0 || (c == 0 && pass == 0 && ids[mid].at < from))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < count && ids[lo].len == len && memcmp(ids[lo].at, id, len) == 0)
+			return &ids[lo];
 	}
 	return NULL;
 }
 
-/* The last "<animation" before `at`, where a sampler's sources usually
- * are (so that a large file is not searched from its start for each), or
- * `data`. */
-static const uint8_t *collada_animation_start(const uint8_t *data, const uint8_t *at)
+/* Whether the numbers of a <float_array> (at its start tag) hold one time
+ * twice in a row. */
+static bool collada_times_jump(const uint8_t *arr, const uint8_t *end)
 {
-	for (const uint8_t *p = at; p - data >= 10; p--)
-		if (memcmp(p - 10, "<animation", 10) == 0)
-			return p - 10;
-	return data;
+	const uint8_t *stop;
+	double before = NAN;
+
+	arr = arr ? memchr(arr, '>', (size_t)(end - arr)) : NULL;
+	stop = arr ? memmem(arr, (size_t)(end - arr), "</float_array>", 14) : NULL;
+	for (const uint8_t *q = arr ? arr + 1 : NULL; stop && q < stop;) {
+		char number[64];
+		size_t n = 0;
+		double t;
+
+		while (q < stop && is_dae_space(*q))
+			q++;
+		while (q < stop && !is_dae_space(*q) && n < sizeof number - 1)
+			number[n++] = (char)*q++;
+		if (!n)
+			break;
+		number[n] = '\0';
+		t = strtod(number, NULL);
+		if (t == before)
+			return true;
+		before = t;
+	}
+	return false;
 }
 
 /*
  * The first COLLADA sampler INPUT (key times) holding one time twice in a
  * row, a jump, or NULL.  Assimp's reader evaluates the channel at each of
  * its times and takes the first of the two values: the jump's later value,
- * which the other formats keep, is lost.
+ * which the other formats keep, is lost.  The file's ids are indexed once,
+ * and each source checked once, however many samplers share it: a file of
+ * thousands of samplers of one time source is read in one pass.
  */
 static const uint8_t *collada_jump(const uint8_t *data, size_t size)
 {
-	const uint8_t *p = data, *end = data + size, *at;
+	const uint8_t *p = data, *end = data + size, *at, *animation = data, *next_animation;
+	collada_id *ids;
+	size_t count = collada_ids(data, size, &ids);
 
+	if (count == SIZE_MAX)
+		return NULL;   /* no memory to look: no warning */
+	next_animation = memmem(data, size, "<animation", 10);
 	while ((at = memmem(p, (size_t)(end - p), "semantic=\"INPUT\"", 16))) {
-		const uint8_t *open = at, *close = memchr(at, '>', (size_t)(end - at)), *src, *arr, *stop;
-		double before = NAN;
+		const uint8_t *open = at, *close = memchr(at, '>', (size_t)(end - at)), *src, *stop, *arr;
+		collada_id *id;
 
 		p = at + 16;
 		while (open > data && *open != '<')
 			open--;
+		/* The last <animation before the sampler's INPUT. */
+		while (next_animation && next_animation < open) {
+			animation = next_animation;
+			next_animation = memmem(next_animation + 10, (size_t)(end - next_animation - 10), "<animation", 10);
+		}
 		src = close ? memmem(open, (size_t)(close - open), "source=\"#", 9) : NULL;
 		if (!src)
 			continue;
 		src += 9;
 		stop = memchr(src, '"', (size_t)(close - src));
-		arr = stop ? collada_source_array(collada_animation_start(data, open), end, src, (size_t)(stop - src)) : NULL;
-		if (!arr && stop)
-			arr = collada_source_array(data, end, src, (size_t)(stop - src));
-		arr = arr ? memchr(arr, '>', (size_t)(end - arr)) : NULL;
-		stop = arr ? memmem(arr, (size_t)(end - arr), "</float_array>", 14) : NULL;
-		for (const uint8_t *q = arr ? arr + 1 : NULL; stop && q < stop;) {
-			char number[64];
-			size_t n = 0;
-			double t;
-
-			while (q < stop && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
-				q++;
-			while (q < stop && *q != ' ' && *q != '\t' && *q != '\r' && *q != '\n' && n < sizeof number - 1)
-				number[n++] = (char)*q++;
-			if (!n)
-				break;
-			number[n] = '\0';
-			t = strtod(number, NULL);
-			if (t == before)
-				return arr;
-			before = t;
+		id = stop ? collada_id_find(ids, count, src, (size_t)(stop - src), animation) : NULL;
+		if (!id || id->is_checked)
+			continue;
+		id->is_checked = true;
+		arr = memmem(id->at, (size_t)(end - id->at), "<float_array", 12);
+		if (collada_times_jump(arr, end)) {
+			free(ids);
+			return memchr(arr, '>', (size_t)(end - arr));
 		}
 	}
+	free(ids);
 	return NULL;
 }
 
