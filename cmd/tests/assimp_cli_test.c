@@ -137,6 +137,14 @@ static void cli_ticks_per_second_leaves_seconds_alone(void **state)
 	if (!strstr(r.out, "(1 bone, 1 s,") || !strstr(r.err, "[tick-rate-not-applied]"))
 		fail_msg("%s%s", r.out, r.err);
 	test_run_release(&r);
+	/* An Ogre mesh's skeleton animation, keyed in seconds (rate 1):
+	 * its 1 s take was written 0.0333 s long, with no warning. */
+	r = test_animc("build", "-o", out, "--ticks-per-second", "30", "testdata/assimp_confine/in/inside.mesh.xml",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "(1 bone, 1 s,") || !strstr(r.err, "[tick-rate-not-applied]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
 	free(text), free(fbx), free(out);
 }
 

@@ -766,12 +766,14 @@ static bool scene_has_node(const struct aiScene *scene, const struct aiString *n
 /*
  * Whether the file's key times are seconds, which Assimp turns into ticks
  * of a fixed rate of its own: COLLADA and glTF 1.0 (milliseconds, 1000),
- * and an FBX of a time mode Assimp does not know (seconds, 1; its frame
- * rate found apart).  --ticks-per-second has no meaning for them.
+ * Ogre meshes' skeleton animations (seconds, 1: the XML .mesh.xml, the
+ * only .xml claimed, and the binary .mesh), and an FBX of a time mode
+ * Assimp does not know (seconds, 1; its frame rate found apart).
+ * --ticks-per-second has no meaning for them.
  */
 static bool ticks_are_fixed(const converter *cv)
 {
-	static const char *const fixed[] = { "dae", "gltf", "glb" };
+	static const char *const fixed[] = { "dae", "gltf", "glb", "xml", "mesh" };
 
 	for (size_t i = 0; cv->format && i < sizeof fixed / sizeof fixed[0]; i++)
 		if (strcmp(cv->format, fixed[i]) == 0)

@@ -99,7 +99,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_SHEARED_SCALE] = { "sheared-scale",
 		"--rotate turns a bone's non-uniform scale off its axes; the scale along the axes kept" },
 	[ANIMC_WARN_TICK_RATE_NOT_APPLIED] = { "tick-rate-not-applied",
-		"--ticks-per-second given for a source whose key times are seconds (COLLADA, glTF 1.0); not applied" },
+		"--ticks-per-second given for a source whose key times are seconds (COLLADA, glTF 1.0, Ogre); not applied" },
 	[ANIMC_WARN_STEPPED_KEYS] = { "stepped-keys",
 		"an Assimp source's stepped keys (COLLADA STEP, FBX constant) are read as linear" },
 	[ANIMC_WARN_KEYS_BEFORE_ZERO] = { "keys-before-zero",
