@@ -1605,13 +1605,10 @@ static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink 
 {
 	static const char tag[] = "<library_animation_clips";
 	const uint8_t *at = memmem(data, size, tag, sizeof tag - 1);
-	uint32_t line = 1;
 
 	if (!at)
 		return;
-	for (const uint8_t *p = data; p < at; p++)
-		line += *p == '\n';
-	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, line, 0,
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, line_at(data, at), 0,
 			       "<library_animation_clips> is not read: Assimp takes the file's animations as one "
 			       "take, not as the clips it names; cut them out of it with --split or a STEM_Anims.xml "
 			       "sidecar, at their <animation_clip> start and end");
