@@ -175,6 +175,23 @@ static void list_bones(const animc_clip *clip, char *buf, size_t size)
 		snprintf(buf, size, "none");
 }
 
+/* A motion clip for `clip`: its name, duration, rates and up axis, and no
+ * channel yet; NULL when out of memory. */
+static animc_clip *motion_clip_of(const animc_clip *clip)
+{
+	animc_clip *motion = animc_clip_create(clip->name);
+
+	if (!motion)
+		return NULL;
+	motion->duration_s = clip->duration_s;
+	motion->ticks_per_second = clip->ticks_per_second;
+	motion->frame_rate = clip->frame_rate;
+	motion->declared_up = clip->declared_up;
+	motion->declared_channel_count = -1;
+	motion->line = clip->line;
+	return motion;
+}
+
 /* The motion of one channel `ch` of `clip` into *motion_out, the channel
  * left in place. */
 static animc_status extract_channel(animc_clip *clip, animc_channel *ch, const animc_root_motion_options *options,
@@ -187,15 +204,9 @@ static animc_status extract_channel(animc_clip *clip, animc_channel *ch, const a
 	uint32_t n, tn, rn;
 	int64_t index;
 
-	motion = animc_clip_create(clip->name);
+	motion = motion_clip_of(clip);
 	if (!motion)
 		return ANIMC_ERR_NOMEM;
-	motion->duration_s = clip->duration_s;
-	motion->ticks_per_second = clip->ticks_per_second;
-	motion->frame_rate = clip->frame_rate;
-	motion->declared_up = clip->declared_up;
-	motion->declared_channel_count = -1;
-	motion->line = clip->line;
 	index = animc_clip_add_channel(motion, ch->bone, strlen(ch->bone));
 	if (index < 0)
 		goto nomem;
@@ -283,19 +294,13 @@ static bool travel_is_finite(const animc_channel *ch, int up)
 
 animc_status animc_clip_still_motion(const animc_clip *clip, const char *bone, animc_clip **motion_out)
 {
-	animc_clip *motion = animc_clip_create(clip->name);
+	animc_clip *motion = motion_clip_of(clip);
 	animc_channel *m;
 	int64_t index;
 
 	*motion_out = NULL;
 	if (!motion)
 		return ANIMC_ERR_NOMEM;
-	motion->duration_s = clip->duration_s;
-	motion->ticks_per_second = clip->ticks_per_second;
-	motion->frame_rate = clip->frame_rate;
-	motion->declared_up = clip->declared_up;
-	motion->declared_channel_count = -1;
-	motion->line = clip->line;
 	index = animc_clip_add_channel(motion, bone, strlen(bone));
 	if (index < 0)
 		goto nomem;
