@@ -2501,6 +2501,53 @@ static void root_motion_in_the_compact_layout(void **state)
 	free(plain), free(out);
 }
 
+/* A reduced motion file (--tolerance, and --layout compact, which writes it
+ * in the original layout) keeps its end keys as extracted, which a game
+ * adds once per loop, and has no travel on the up axis (Z, RobotGame's):
+ * a nudge within the bound moved both, and the character sank 0.7 mm a
+ * loop. */
+static void a_reduced_motion_keeps_its_end_and_stays_on_the_ground(void **state)
+{
+	static const char *const modes[][2] = { { NULL, NULL }, { "--tolerance", "default" }, { "--layout", "compact" } };
+	animrt_clip *motion[3];
+
+	(void)state;
+	for (int m = 0; m < 3; m++) {
+		char *out = test_tmpdir("rm-ends");
+		test_run r = modes[m][0] ? test_animc("build", "-q", modes[m][0], modes[m][1], "--root-motion", "Root,yaw",
+						      "-o", out, "testdata/compact/sway.Animation", NULL)
+					 : test_animc("build", "-q", "--root-motion", "Root,yaw", "-o", out,
+						      "testdata/compact/sway.Animation", NULL);
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		motion[m] = open_xnb(out, "sway.motion.xnb");
+		free(out);
+	}
+	const animrt_sequence *whole = &motion[0]->sequences[0];
+	for (int m = 1; m < 3; m++) {
+		const animrt_sequence *s = &motion[m]->sequences[0];
+
+		/* Reduced: fewer keys than the lossless motion. */
+		assert_true(s->key_count < whole->key_count);
+		assert_int_equal(s->translation_count, s->key_count);
+		for (uint32_t i = 0; i < s->translation_count; i++)
+			assert_true(s->translation[3 * i + 2] == 0);
+		for (uint32_t i = 0; i < s->rotation_count; i++)
+			assert_true(s->rotation[4 * i] == 0 && s->rotation[4 * i + 1] == 0);
+		for (int k = 0; k < 3; k++) {
+			assert_true(s->translation[k] == whole->translation[k]);
+			assert_true(s->translation[3 * (s->key_count - 1) + k] ==
+				    whole->translation[3 * (whole->key_count - 1) + k]);
+		}
+		for (int k = 0; k < 4; k++)
+			assert_true(fabsf(s->rotation[4 * (s->key_count - 1) + k] -
+					  whole->rotation[4 * (whole->key_count - 1) + k]) <= 1e-8f);
+	}
+	for (int m = 0; m < 3; m++)
+		animrt_close(motion[m]);
+}
+
 /* A glTF of two animations, Walk (Hips and Spine) and Idle (Hips only). */
 static const char two_takes_gltf[] =
 	"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Hips\",\"children\":[1],\"translation\":"
@@ -3032,6 +3079,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(warnings_about_a_motion_file_name_it),
 	cmocka_unit_test(each_bone_of_a_part_keeps_its_own_boundary_keys),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
+	cmocka_unit_test(a_reduced_motion_keeps_its_end_and_stays_on_the_ground),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),
 	cmocka_unit_test(additive_compact_is_marked),

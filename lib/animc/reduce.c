@@ -221,19 +221,26 @@ uint32_t animc_reduce_greedy(const reduce_curve *curves, uint32_t count, const u
 	return kept_count;
 }
 
-/* Alternative d (0..26, 13 is the value itself) of a key value v: each
- * component moved by -s, 0 or +s (translation, scale), or v turned by
- * that many radians about each axis (rotation). */
-static void nudged_value(animc_track_kind kind, const float *v, int d, double s, float *out)
+/* Alternative d (0..26, 13 is the value itself) of a key value v of curve
+ * c: each component moved by -s, 0 or +s (translation, scale), or v turned
+ * by that many radians about each axis (rotation).  False, out untouched,
+ * when c keeps the key as it is (an end key, `end`, of c->keep_ends) or
+ * the component or axis as it is (c->zero_axes). */
+static bool nudged_value(const reduce_curve *c, bool end, const float *v, int d, double s, float *out)
 {
 	double delta[3];
 
-	for (int k = 0; k < 3; k++, d /= 3)
+	if (end && c->keep_ends)
+		return false;
+	for (int k = 0; k < 3; k++, d /= 3) {
 		delta[k] = (d % 3 - 1) * s;
-	if (kind != ANIMC_ROTATION) {
+		if (delta[k] != 0 && (c->zero_axes >> k & 1))
+			return false;
+	}
+	if (c->kind != ANIMC_ROTATION) {
 		for (int k = 0; k < 3; k++)
 			out[k] = (float)(v[k] + delta[k]);
-		return;
+		return true;
 	}
 	float turn[4] = { (float)(delta[0] / 2), (float)(delta[1] / 2), (float)(delta[2] / 2), 1 }, q[4];
 	double len = 0;
@@ -243,6 +250,7 @@ static void nudged_value(animc_track_kind kind, const float *v, int d, double s,
 	len = sqrt(len);
 	for (int k = 0; k < 4; k++)
 		out[k] = (float)(q[k] / len);
+	return true;
 }
 
 /* How far nudged_value moves a key, as a part of the bound per component. */
@@ -260,8 +268,7 @@ bool animc_reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, 
 	for (int d = 0; d < 27; d++) {
 		if (d == 13)
 			continue;
-		nudged_value(c->kind, base, d, s, sb);
-		if (animc_reduce_span_error(c, a, b, true) >= 0)
+		if (nudged_value(c, b + 1 == c->n, base, d, s, sb) && animc_reduce_span_error(c, a, b, true) >= 0)
 			return true;
 	}
 	memcpy(sb, base, c->width * sizeof *sb);
@@ -431,12 +438,12 @@ static void fewest_candidates(fewest_work *f)
 
 			for (unsigned d = 0; d < REDUCE_NUDGES; d++) {
 				float *out = f->cand[k] + ((size_t)i * REDUCE_NUDGES + d) * c->width;
+				bool end = i == 0 || i + 1 == f->n;
+				bool may = d == REDUCE_SOURCE_NUDGE || nudged_value(c, end, v, (int)d, s, out);
 
-				if (d == REDUCE_SOURCE_NUDGE)
+				if (d == REDUCE_SOURCE_NUDGE || !may)
 					memcpy(out, v, c->width * sizeof(float));
-				else
-					nudged_value(c->kind, v, (int)d, s, out);
-				if (within_bound(c, f->tan_half[k], out, v))
+				if (may && within_bound(c, f->tan_half[k], out, v))
 					own |= 1u << d;
 			}
 			f->own[(size_t)i * f->count + k] = own;
@@ -836,8 +843,8 @@ static bool resample_curve(resample_work *r, const channel_work *w, const animc_
 
 			if (nudge == REDUCE_SOURCE_NUDGE)
 				memcpy(kj, want, width * sizeof *kj);
-			else
-				nudged_value(c->kind, want, nudge, s, kj);
+			else if (!nudged_value(c, j == last, want, nudge, s, kj))
+				continue;
 			worst = 0;
 			ok = within_bound(c, r->tan_half[k], kj, want);
 			if (ok)
@@ -1006,8 +1013,20 @@ static void merge_checks(const double *a, uint32_t na, const double *b, uint32_t
 		out[o++] = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
 }
 
+/* The axes (reduce_curve.zero_axes) zero at every one of n values. */
+static uint8_t zero_axes(const float *value, uint32_t n, unsigned width)
+{
+	uint8_t zero = 7;
+
+	for (uint32_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < 3; k++)
+			if (value[(size_t)i * width + k] != 0)
+				zero &= (uint8_t)~(1u << k);
+	return zero;
+}
+
 static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const animc_tolerance *tol,
-				   animc_clip_error *error)
+				   bool keep_ends, animc_clip_error *error)
 {
 	channel_work w;
 	uint32_t n = ch->key_count;
@@ -1044,6 +1063,8 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		c->n = n;
 		c->pos = w.pos;
 		c->value = c->stored = t->values;
+		c->keep_ends = keep_ends;
+		c->zero_axes = keep_ends ? zero_axes(t->values, n, width) : 0;
 		/* Between keys: the source at the check points (times). */
 		uint32_t between = animc_reduce_check_count(c);
 		size_t room = (size_t)between + 2 * (size_t)n + 1;
@@ -1326,7 +1347,8 @@ static animc_status reduce_with_shell(animc_clip *clip, const animc_reduce_optio
 			status = animc_channel_copy(clip, &source[i], &clip->channels[i]);
 			memset(&errors[i], 0, sizeof errors[i]);
 			if (status == ANIMC_OK)
-				status = reduce_channel(clip, &clip->channels[i], &bounds[i], &errors[i]);
+				status = reduce_channel(clip, &clip->channels[i], &bounds[i], options->keep_ends,
+								&errors[i]);
 		}
 		if (status != ANIMC_OK)
 			break;
@@ -1374,7 +1396,7 @@ animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *opt
 	} else {
 		for (uint32_t i = 0; i < clip->channel_count; i++) {
 			animc_channel *ch = &clip->channels[i];
-			animc_status status = reduce_channel(clip, ch, &options->tolerance, &error);
+			animc_status status = reduce_channel(clip, ch, &options->tolerance, options->keep_ends, &error);
 
 			if (status != ANIMC_OK)
 				return status;

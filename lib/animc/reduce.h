@@ -59,6 +59,12 @@ typedef struct reduce_curve {
 	uint32_t check_count;
 	const double *check_pos;   /* positions of the runtime's own precision */
 	const float *check_value;
+	/* A nudge (animc_reduce_span_nudged) leaves the first and last
+	 * candidates as they are, and never moves a component (translation,
+	 * scale) or turns about an axis (rotation) whose bit is in
+	 * zero_axes (1 = x, 2 = y, 4 = z). */
+	bool keep_ends;
+	uint8_t zero_axes;
 } reduce_curve;
 
 /* How many check points animc_reduce_check_positions gives for c's candidates

@@ -509,7 +509,7 @@ static void the_fewest_keys_are_not_the_farthest_reach(void **state)
 	float *stored_of[1] = { stored };
 	uint32_t kept[5];
 	reduce_curve curve = { ANIMC_TRANSLATION, 3, animc_reduce_bound(&DEFAULT_TOLERANCE, ANIMC_TRANSLATION), 5, pos, t,
-			       stored, 0, mid_pos, mid_value };
+			       stored, 0, mid_pos, mid_value, false, 0 };
 	curve.check_count = animc_reduce_check_count(&curve);
 	assert_int_equal(curve.check_count, 4);
 	animc_reduce_check_positions(&curve, mid_pos);

@@ -225,13 +225,16 @@ static void prepare_motion(const build_ctx *ctx, const animc_process_options *pr
 		out->clip = NULL;
 		return;
 	}
-	/* The original layout under --layout compact too, reduced within the
-	 * same bounds: a game that loops the clip adds the motion at its end
-	 * once per loop, and the reduced layout keeps the end keys exact,
-	 * where the compact grid's were off by up to the bound each loop
-	 * (13 degrees after 1000 loops of a walk). */
+	/* A game that loops the clip adds the motion at its end once per
+	 * loop.  So the motion is written in the original layout under
+	 * --layout compact too, reduced within the same bounds but with its
+	 * end keys as extracted and no travel on the up axis (keep_ends):
+	 * the compact grid's end was off by up to the bound each loop (13
+	 * degrees after 1000 loops of a walk), and a reduced end key nudged
+	 * within the bound sank 0.7 mm a loop. */
 	animc_process_options original = *process;
 	original.layout = ANIMC_LAYOUT_ORIGINAL;
+	original.reduce.keep_ends = true;
 	motion->name = animc_arena_strndup(&motion->arena, out->clip, strlen(out->clip));
 	if (motion->name && prepare_clip(ctx, &original, motion, sink, out)) {
 		out->name = build_motion_name(clip->name);

@@ -617,6 +617,11 @@ typedef struct animc_reduce_options {
 	 * track on its own, in local space. */
 	const animc_skeleton *skeleton;
 	float shell_distance;
+	/* A root motion (animc_clip_extract_motion), which a game adds once
+	 * per loop: every track keeps its first and last key as they are, and
+	 * a component zero at every key of a track (the up axis of a
+	 * translation; an axis a yaw does not turn about) stays zero. */
+	bool keep_ends;
 } animc_reduce_options;
 
 /* What the passes changed, for reporting.  Zeroed by the caller. */
