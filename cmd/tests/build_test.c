@@ -2022,15 +2022,15 @@ static void a_dumb_terminal_gets_a_line_per_source(void **state)
 	test_run_release(&r);
 	static const char *const dumb[] = { "dumb", "" };
 	for (size_t i = 0; i < 2; i++) {
-		char *again = test_format("%s-%zu", out, i);
+		char *name = test_format("progress-dumb-%zu", i), *again = test_tmpdir(name);
 
 		r = build_on_terminal(dumb[i], "auto", again);
 		assert_null(strchr(r.out, '\033'));
 		assert_int_equal(count(r.out, "] compiled "), 7);
 		test_run_release(&r);
-		free(again);
+		free(name), free(again);
 	}
-	char *forced = test_format("%s-always", out);
+	char *forced = test_tmpdir("progress-dumb-always");
 	r = build_on_terminal("dumb", "always", forced);
 	assert_non_null(strstr(r.out, "\r\033[K["));
 	test_run_release(&r);
