@@ -378,8 +378,10 @@ static void server_stopped_mid_build(void **state)
 		      "-o", out2, src, (char *)NULL);
 		_exit(127);
 	}
-	/* Stopped after some 40 requests of the 1,200 or so a full fetch makes. */
-	for (int i = 0; i < 20000 && lines < 40; i++) {
+	/* Stopped after some 40 requests of the 1,200 or so a full fetch
+	 * makes, however long a loaded machine takes to make them (up to 5
+	 * minutes). */
+	for (int i = 0; i < 150000 && lines < 40; i++) {
 		FILE *fp = fopen(log, "r");
 		int c;
 
@@ -389,8 +391,11 @@ static void server_stopped_mid_build(void **state)
 				lines += c == '\n';
 			fclose(fp);
 		}
-		usleep(500);
+		if (lines < 40 && waitpid(pid, &status, WNOHANG) == pid)
+			fail_msg("the build ended after %zu requests, before the server stopped", lines);
+		usleep(2000);
 	}
+	assert_true(lines >= 40);
 	test_nginx_stop(&server);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
