@@ -2866,6 +2866,20 @@ static void a_clip_run_keeps_the_other_clips(void **state)
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.out, "stale"));
 	test_run_release(&r);
+	/* outputs --clip lists what such a run writes, as in an empty folder,
+	 * not the other clips its up-to-date record keeps. */
+	char *empty = test_format("%s/empty", dir);
+	for (int in_empty = 0; in_empty < 2; in_empty++) {
+		r = test_animc("outputs", "--clip", "Idle", "--root-motion", "Hips", "-o", in_empty ? empty : out, src,
+			       NULL);
+		assert_int_equal(r.status, 0);
+		char *want = test_format("%s/takes/Idle.xnb\n%s/takes/Idle.motion.xnb\n", in_empty ? empty : out,
+					 in_empty ? empty : out);
+		assert_string_equal(r.out, want);
+		free(want);
+		test_run_release(&r);
+	}
+	free(empty);
 	/* clean removes them all: they are recorded. */
 	r = test_animc("clean", "-q", "-o", out, NULL);
 	assert_int_equal(r.status, 0);

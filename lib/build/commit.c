@@ -1454,24 +1454,6 @@ static bool has_output(const manifest_entry *e, const char *path)
 	return false;
 }
 
-/* Is `out` the output of a clip this run's --clip left out (the clip
- * NAME's, or NAME.motion's, its root motion)?  Not that of a source
- * without named clips (clip ""), which --clip compiles whole. */
-static bool is_clip_left_out(const build_options *o, const manifest_output *out)
-{
-	if (!o->clip_names.count || !out->clip[0])
-		return false;
-	for (size_t n = 0; n < o->clip_names.count; n++) {
-		const char *name = o->clip_names.items[n];
-		size_t len = strlen(name);
-
-		if (strncmp(out->clip, name, len) == 0 &&
-		    (out->is_motion ? strcmp(out->clip + len, ".motion") == 0 : !out->clip[len]))
-			return false;
-	}
-	return true;
-}
-
 /*
  * A source that failed this run keeps the outputs its last good build
  * wrote (those no source of this run wrote, and still as animc wrote
@@ -1504,7 +1486,7 @@ static void keep_last_good(build_commit *c)
 			bool keep;
 
 			if (has_output(e, o->path) || claim_find(c, o->path) ||
-			    (!has_failed && !is_clip_left_out(ctx->options, o)))
+			    (!has_failed && !build_options_leaves_out(ctx->options, o->clip, o->is_motion)))
 				continue;
 			path = cli_path_join(ctx->options->out_dir, o->path, NULL);
 			keep = path && output_unchanged(path, o);

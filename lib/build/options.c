@@ -192,6 +192,20 @@ bool build_options_allows(const build_options *o, const char *kind)
 	return k != ANIMC_WARN_NONE && o->allowed[k];
 }
 
+bool build_options_leaves_out(const build_options *o, const char *clip, bool is_motion)
+{
+	if (!o->clip_names.count || !clip[0])
+		return false;
+	for (size_t n = 0; n < o->clip_names.count; n++) {
+		const char *name = o->clip_names.items[n];
+		size_t len = strlen(name);
+
+		if (strncmp(clip, name, len) == 0 && (is_motion ? strcmp(clip + len, ".motion") == 0 : !clip[len]))
+			return false;
+	}
+	return true;
+}
+
 static bool set_werror(build_options *o, const char *arg, cli_error *err)
 {
 	(void)arg, (void)err;

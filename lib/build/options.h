@@ -97,6 +97,10 @@ bool build_parse_scale(const char *arg, double *scale, cli_error *err);
 bool build_parse_rotate(const char *arg, double degrees[3], cli_error *err);
 /* Whether --allow names the warning kind `kind` (NULL: never). */
 bool build_options_allows(const build_options *o, const char *kind);
+/* Is an output of clip `clip` (NAME, or NAME.motion, its root motion, with
+ * is_motion) one --clip leaves out?  Never that of a source without named
+ * clips (clip ""), which --clip compiles whole. */
+bool build_options_leaves_out(const build_options *o, const char *clip, bool is_motion);
 /* What --mgcb's project is read with: --mgcb-define, --platform, --allow. */
 build_mgcb_settings build_options_mgcb_settings(const build_options *o);
 void build_help(FILE *out);

@@ -370,7 +370,9 @@ static void outputs_job_committed(build_status_sink *s, size_t i)
 		const build_output *o = &j->result.outputs[k];
 		char *path;
 
-		if (o->is_refused)
+		/* An up-to-date record keeps the outputs of the clips a --clip
+		 * run leaves out; this run writes none of them. */
+		if (o->is_refused || build_options_leaves_out(ctx->options, o->clip, o->is_motion))
 			continue;
 		path = build_output_path(ctx, j, o);
 		if (path) {
