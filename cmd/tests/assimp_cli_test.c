@@ -741,6 +741,37 @@ static void an_md5_clip_plays_at_its_frame_rate(void **state)
 	free(xnb), free(out), free(md5), free(dir);
 }
 
+/* A joint of flags 0 after the last animated one (its startIndex past the
+ * frame's values, as exporters write it) holds its base frame: Assimp 5.2.5
+ * gives it no keys, then one of the origin, and the bone stood at (0,0,0)
+ * unturned, exit 0. */
+static void an_md5_joint_past_the_frame_values_holds_its_base_frame(void **state)
+{
+	char *dir = test_tmpdir("md5-still"), *md5 = test_format("%s/m.md5anim", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/m/clip0.xnb", out);
+	static const char text[] = "MD5Version 10\ncommandline \"\"\n\nnumFrames 2\nnumJoints 3\nframeRate 24\n"
+				   "numAnimatedComponents 3\n\nhierarchy {\n\t\"origin\"\t-1 7 0\t// root\n"
+				   "\t\"child\"\t0 0 3\n\t\"tip\"\t1 0 3\n}\n\nbounds {\n\t( 0 0 0 ) ( 1 1 1 )\n"
+				   "\t( 0 0 0 ) ( 1 1 1 )\n}\n\nbaseframe {\n\t( 5 5 5 ) ( 0 0 0 )\n"
+				   "\t( 0 1 0 ) ( 0.5 0 0 )\n\t(0 0 2) (0 0.6 0)\n}\n\nframe 0 {\n\t0 0 0\n}\n"
+				   "frame 1 {\n\t1 1 1\n}\n";
+	static const char *const want[] = {
+		"\"bone\": \"child\", \"translation\": [0, 1, 0], \"rotation\": [0.5, 0, 0, -0.866025",
+		"\"bone\": \"tip\", \"translation\": [0, 0, 2], \"rotation\": [0, 0.6, 0, -0.8]",
+	};
+	test_run r;
+
+	(void)state;
+	write_and_build(md5, text, out);
+	r = test_animc("sample", "--json", "--time", "0.02", xnb, NULL);
+	assert_int_equal(r.status, 0);
+	for (size_t i = 0; i < 2; i++)
+		if (!strstr(r.out, want[i]))
+			fail_msg("no %s in\n%s%s", want[i], r.out, r.err);
+	test_run_release(&r);
+	free(xnb), free(out), free(md5), free(dir);
+}
+
 /* A BVH frame line with a value too many (or too few): Assimp reads the
  * values as one stream, so every later frame was shifted into other
  * channels, with exit 0 (Hips at 7,7,1 where the file says 1,2,3).  The
@@ -1416,6 +1447,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bvh_of_no_frames_fails),
 	cmocka_unit_test(a_bvh_frame_of_other_values_is_named),
 	cmocka_unit_test(an_md5_clip_plays_at_its_frame_rate),
+	cmocka_unit_test(an_md5_joint_past_the_frame_values_holds_its_base_frame),
 	cmocka_unit_test(keys_out_of_order_hold_the_earliest),
 	cmocka_unit_test(an_absurd_tick_rate_is_taken_for_none),
 	cmocka_unit_test(collada_clips_not_read_are_said),

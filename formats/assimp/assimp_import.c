@@ -1511,6 +1511,134 @@ static double md5_frame_rate(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* The next token of an .md5anim: a quoted string (quotes included), one of
+ * ( ) { }, or a run of other characters; // comments are skipped. */
+static bool md5_token(const uint8_t **p, const uint8_t *end, const char **token, size_t *len)
+{
+	const uint8_t *q = *p;
+
+	for (;;) {
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+			q++;
+		if (end - q < 2 || q[0] != '/' || q[1] != '/')
+			break;
+		while (q < end && *q != '\n' && *q != '\r')
+			q++;
+	}
+	if (q == end)
+		return false;
+	*token = (const char *)q;
+	if (*q == '"') {
+		for (q++; q < end && *q != '"' && *q != '\n'; q++)
+			;
+		q += q < end && *q == '"';
+	} else if (strchr("(){}", *q)) {
+		q++;
+	} else {
+		while (q < end && !strchr(" \t\r\n(){}\"", *q))
+			q++;
+	}
+	*len = (size_t)(q - (const uint8_t *)*token);
+	*p = q;
+	return true;
+}
+
+static bool md5_number(const uint8_t **p, const uint8_t *end, double *out)
+{
+	const char *t;
+	size_t len;
+	char number[64], *stop;
+
+	if (!md5_token(p, end, &t, &len) || len >= sizeof number)
+		return false;
+	memcpy(number, t, len);
+	number[len] = '\0';
+	*out = strtod(number, &stop);
+	return *stop == '\0' && isfinite(*out);
+}
+
+/* Past the "{" after `word`, the start of a section; false when none. */
+static bool md5_section(const uint8_t **p, const uint8_t *end, const char *word)
+{
+	const char *t;
+	size_t len;
+
+	while (md5_token(p, end, &t, &len))
+		if (bvh_is(t, len, word))
+			return md5_token(p, end, &t, &len) && bvh_is(t, len, "{");
+	return false;
+}
+
+/*
+ * Assimp 5.2.5's MD5 reader gives a joint it does not animate (flags 0) no
+ * keys when its startIndex is past the frame's values, which is where
+ * exporters point such a joint after the last animated one; its scene
+ * preprocessing then gives the channel one key of the joint's node, which
+ * it built from that empty channel: the origin, no turn.  Such a joint
+ * holds its base frame at every time: that is put in its one key, the
+ * rotation rebuilt as Assimp rebuilds the others (w = -sqrt(1 - x² - y² -
+ * z²)).  A file this cannot follow, or whose joints are not the channels
+ * in order, is left as Assimp read it.
+ */
+static void md5_hold_base_frames(const uint8_t *data, size_t size, const struct aiScene *scene)
+{
+	const uint8_t *p = data, *end = data + size;
+	const struct aiAnimation *anim = scene->mNumAnimations && scene->mAnimations ? scene->mAnimations[0] : NULL;
+	unsigned n = anim && anim->mChannels ? anim->mNumChannels : 0, count = 0;
+	uint8_t *still = n ? calloc(n, 1) : NULL;
+	const char *t;
+	size_t len;
+
+	if (!still || !md5_section(&p, end, "hierarchy")) {
+		free(still);
+		return;
+	}
+	while (md5_token(&p, end, &t, &len) && !bvh_is(t, len, "}")) {
+		const struct aiNodeAnim *na = count < n ? anim->mChannels[count] : NULL;
+		double parent, flags, start;
+
+		if (!na || len < 2 || t[0] != '"' || na->mNodeName.length != len - 2 ||
+		    memcmp(na->mNodeName.data, t + 1, len - 2) != 0 || !md5_number(&p, end, &parent) ||
+		    !md5_number(&p, end, &flags) || !md5_number(&p, end, &start)) {
+			free(still);
+			return;
+		}
+		still[count++] = flags == 0 && na->mNumPositionKeys == 1 && na->mNumRotationKeys == 1 &&
+				 na->mPositionKeys && na->mRotationKeys;
+	}
+	if (count != n || !md5_section(&p, end, "baseframe")) {
+		free(still);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		double v[6];
+		bool ok = true;
+
+		for (int k = 0; k < 6 && ok; k++) {
+			if (k == 0 || k == 3)
+				ok = md5_token(&p, end, &t, &len) && bvh_is(t, len, "(");
+			ok = ok && md5_number(&p, end, &v[k]);
+			if (ok && (k == 2 || k == 5))
+				ok = md5_token(&p, end, &t, &len) && bvh_is(t, len, ")");
+		}
+		if (!ok)
+			break;
+		if (!still[i])
+			continue;
+		struct aiNodeAnim *na = anim->mChannels[i];
+		float x = (float)v[3], y = (float)v[4], z = (float)v[5], w = 1.0f - x * x - y * y - z * z;
+
+		na->mPositionKeys[0].mValue.x = (float)v[0];
+		na->mPositionKeys[0].mValue.y = (float)v[1];
+		na->mPositionKeys[0].mValue.z = (float)v[2];
+		na->mRotationKeys[0].mValue.x = x;
+		na->mRotationKeys[0].mValue.y = y;
+		na->mRotationKeys[0].mValue.z = z;
+		na->mRotationKeys[0].mValue.w = w < 0 ? 0 : -sqrtf(w);
+	}
+	free(still);
+}
+
 /* The TimeMode of an FBX file's GlobalSettings, ASCII (`P: "TimeMode",
  * "enum", "", "",17`) or binary (the same property record), or -1. */
 static int fbx_time_mode(const uint8_t *data, size_t size)
@@ -1889,6 +2017,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	for (unsigned a = 0; md5_rate > 0 && scene->mAnimations && a < scene->mNumAnimations; a++)
 		if (scene->mAnimations[a])
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
+	if (strcmp(format ? format : "", "md5anim") == 0)
+		md5_hold_base_frames(req->data, req->size, scene);
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	status = scene_import(scene, format, frame_rate, req->options, out, sink);
