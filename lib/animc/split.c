@@ -127,30 +127,38 @@ double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid)
 
 /* The rate of a take that states none, from its keys; *gap_count and
  * *off_grid say how many key gaps there are and how many are not whole
- * frames at it.  The most common spacing, not the shortest: one sub-frame
- * key (Blender keeps them) or a jump keyed 1 ms apart set the rate of a
- * whole take and moved every cut made in frames. */
+ * frames at it.  The gaps are those of the take's one timeline, every
+ * time a bone has a key, each once: a bone that holds still with a key at
+ * each end added a gap of the whole take, and sixty of them outvoted the
+ * hips' keys every frame.  The most common spacing, not the shortest: one
+ * sub-frame key (Blender keeps them) or a jump keyed 1 ms apart set the
+ * rate of a whole take and moved every cut made in frames. */
 static double rate_of_keys(const animc_clip *clip, size_t *gap_count, size_t *off_grid)
 {
-	size_t n = 0;
-	double *gaps, rate;
+	size_t n = 0, times = 0;
+	double *at, rate;
 
 	*gap_count = *off_grid = 0;
 	for (uint32_t c = 0; c < clip->channel_count; c++)
-		n += clip->channels[c].key_count > 1 ? clip->channels[c].key_count - 1 : 0;
-	gaps = malloc((n ? n : 1) * sizeof *gaps);
-	if (!gaps)
+		n += clip->channels[c].key_count;
+	at = malloc((n ? n : 1) * sizeof *at);
+	if (!at)
 		return 0;
-	n = 0;
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		const animc_channel *ch = &clip->channels[c];
 
-		for (uint32_t i = 1; i < ch->key_count; i++)
-			gaps[n++] = key_time(ch, i) - key_time(ch, i - 1);
+		for (uint32_t i = 0; i < ch->key_count; i++)
+			at[times++] = key_time(ch, i);
 	}
+	qsort(at, times, sizeof *at, compare_doubles);
+	/* The gaps between the distinct times, in place. */
+	n = 0;
+	for (size_t i = 1; i < times; i++)
+		if (at[i] > at[i - 1])
+			at[n++] = at[i] - at[i - 1];
 	*gap_count = n;
-	rate = animc_frame_rate_of_gaps(gaps, n, off_grid);
-	free(gaps);
+	rate = animc_frame_rate_of_gaps(at, n, off_grid);
+	free(at);
 	return rate;
 }
 

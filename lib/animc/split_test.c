@@ -3,6 +3,7 @@
  * (the runtime's lerp and slerp in double precision), and its errors.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -235,6 +236,35 @@ static void one_sub_frame_key_sets_no_rate(void **state)
 	assert_true(animc_frame_rate_of_gaps(gaps, 0, NULL) == 0);
 }
 
+/* A 24 fps take of bone A keyed on every frame and 60 bones that hold
+ * still with a key at each end (as exporters that drop redundant keys
+ * write them): counted per bone, the 60 gaps of 2 s outvoted A's 48 of
+ * 1/24 s, and frames were counted at 0.5 fps.  The take's one timeline
+ * decides: 24. */
+static void bones_that_hold_still_set_no_rate(void **state)
+{
+	static const float ends[2] = { 0, 2 }, still[6] = { 0, 0, 0, 0, 0, 0 };
+	float a_times[49], a_values[3 * 49];
+	animc_clip *take = animc_clip_create("Take");
+
+	(void)state;
+	for (int i = 0; i < 49; i++)
+		a_times[i] = (float)i / 24, a_values[3 * i] = (float)i / 24, a_values[3 * i + 1] = 0,
+		a_values[3 * i + 2] = 0;
+	take->duration_s = 2;
+	uint32_t a = test_add_channel(take, "A", 49, a_times, 0, 2);
+	test_set_track(take, a, ANIMC_TRANSLATION, false, a_values, 49, a_times);
+	for (int b = 0; b < 60; b++) {
+		char name[8];
+
+		snprintf(name, sizeof name, "B%d", b);
+		uint32_t c = test_add_channel(take, name, 2, ends, 0, 2);
+		test_set_track(take, c, ANIMC_TRANSLATION, false, still, 2, ends);
+	}
+	assert_true(animc_clip_frame_rate(take) == 24);
+	animc_clip_destroy(take);
+}
+
 /* Frames count at the rate the source states, not at its keys' spacing:
  * a take keyed every 0.25 s at 30 frames a second. */
 static void frames_at_the_stated_frame_rate(void **state)
@@ -445,6 +475,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_take_of_nan_key_times_is_not_cut),
 	cmocka_unit_test(frame_rate_of_the_keys),
 	cmocka_unit_test(one_sub_frame_key_sets_no_rate),
+	cmocka_unit_test(bones_that_hold_still_set_no_rate),
 	cmocka_unit_test(frames_at_the_stated_frame_rate),
 	cmocka_unit_test(frames_of_a_take_without_a_rate_are_its_keys),
 	cmocka_unit_test(fractional_frames_keep_their_time),
