@@ -578,6 +578,30 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 	free(nothing), free(want), free(twice), free(colon), free(dir);
 }
 
+/* A folder build of a MonoGame Content folder skipped its .mgcb as a file
+ * no importer recognises, and named on the command line it was an error
+ * saying no more: both now point to --mgcb. */
+static void a_project_given_as_a_source_points_to_mgcb(void **state)
+{
+	char *dir = test_tmpdir("mgcb-as-source"), *project = turn_project(dir, "Content", "/build:Turn.Animation\n");
+	char *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-v", "-o", out, dir, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "skipped ") || !strstr(r.out, "Content.mgcb (a MonoGame content project: build it with --mgcb)"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, project, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Content.mgcb: error: no importer recognises this file; a MonoGame content project is built "
+			   "with --mgcb PROJECT\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out), free(project), free(dir);
+}
+
 /* An absolute /outputDir: inside the project's folder is used as the same
  * folder written relative to it is (it was refused as one that "leaves
  * the project's folder"); one that climbs with ".." is refused, saying so. */
@@ -1528,6 +1552,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(errors_name_the_project_line),
 	cmocka_unit_test(an_output_folder_outside_the_project_needs_o),
 	cmocka_unit_test(an_absolute_output_folder_inside_the_project_is_used),
+	cmocka_unit_test(a_project_given_as_a_source_points_to_mgcb),
 	cmocka_unit_test(an_output_folder_through_a_link_out_of_the_project_needs_o),
 };
 

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -860,10 +861,13 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 {
 	bool compiled = (src->head_size >= 3 && memcmp(src->head, "XNB", 3) == 0) ||
 			(src->head_size >= 4 && memcmp(src->head, "\x28\xb5\x2f\xfd", 4) == 0);
+	size_t len = strlen(job->path);
+	bool project = len >= 5 && strcasecmp(job->path + len - 5, ".mgcb") == 0;
 
 	if (job->is_explicit && !job->is_listed) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
-				  compiled ? "; this is a compiled file; give the source it came from" : "");
+				  compiled ? "; this is a compiled file; give the source it came from" :
+				  project ? "; a MonoGame content project is built with --mgcb PROJECT" : "");
 		return;
 	}
 	if (job->previous && job->previous->output_count) {
@@ -878,7 +882,8 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 				       "named like a clip-split sidecar, but no <XnaContent> holding an "
 				       "AnimationDefinition is in its first 256 KiB: its source's takes are built whole");
 	r->status = BUILD_SKIPPED;
-	r->skip_reason = strdup("no importer recognises it");
+	r->skip_reason = strdup(project ? "a MonoGame content project: build it with --mgcb" :
+					  "no importer recognises it");
 }
 
 /* --warnings-as-errors: a compiled source with a warning that --allow does
