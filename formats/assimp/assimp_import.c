@@ -461,39 +461,58 @@ static bool fbx_error_costs_animation(const read_log *log, const char *text)
 }
 
 /*
- * Whether an error Assimp logged means keys or channels are not in the
- * scene.  Assimp's readers log many matters at error level and go on
- * (a mesh without material, a UV or normal layer too many, a vertex
- * stream): those cost no animation.  The ones that do, in Assimp 5.2.5:
- * an FBX object left out (above); an FBX rotation order Assimp does not
- * turn, whose rotation keys come out as none; an SMD bone or skeleton
- * line it stops reading at; an .md5anim of no frames; LightWave scene
- * envelopes and motions out of place or cut short; ASE channels it
- * ignores; an Irrlicht scene's frame rate it replaces.
+ * Whether an error Assimp logged means keys or channels may not be in the
+ * scene.  Assimp's readers log many matters at error level and go on (a
+ * mesh without material, a UV or normal layer too many, a vertex stream):
+ * those cost no animation.  An FBX object it could not build is sorted by
+ * what the object is (above).  Any other message costs keys unless it is
+ * one Assimp 5.2.5 logs about a mesh, material or texture: one the list
+ * does not know (a compressed array that would not inflate, say, whose
+ * curve then holds other numbers) fails the source rather than be written
+ * with a word that it holds no animation.
  */
 static bool costs_animation(const read_log *log, const char *text)
 {
-	static const char *const lost[] = {
-		"Unsupported RotationMode: SphericXYZ",
-		"while parsing bone",
-		"Bone index in skeleton section is out of range",
-		"MD5ANIM: No frames or animated bones loaded",
-		"LWS: Envelope descriptions must not be empty",
-		"LWS: Encountered unexpected end of file while parsing object motion",
-		"LWS: Unexpected keyword: 'Channel'",
-		"LWS: Unexpected keyword: 'Envelope'",
-		"LWS: Unexpected keyword: '<Light|Object|Camera>Motion'",
-		"ASE: Ignoring scaling channel in target animation",
-		"ASE: Ignoring rotation channel in target animation",
-		"IRR: Invalid FPS configuration",
+	static const char *const harmless[] = {
+		"no material assigned to mesh",
+		"Collada: Unexpected effect input mapping",
+		"Collada: Unable to resolve effect texture entry",
+		"Collada: texture format hint is too long",
+		"Collada: Invalid texture",
+		"Collada: unable to determine UV channel for texture",
+		"Collada: No material specified for subgroup",
+		"Collada: Unsupported MAYA texture blend mode",
+		"Collada: just one vertex",
+		"Collada: too many texture coordinate sets",
+		"Collada: too many vertex color sets",
+		"3DS: Texture coordinate index overflow",
+		"3DS: Generating default material",
+		"3DS: Invalid face index in face material list",
+		"3DS: Failed to read ambient base color",
+		"3DS: Unknown material",
+		"3DS: Empty material name",
+		"ASE: Skipping unknown map type",
+		"ASE: Skipping invalid map entry",
+		"ASE: Invalid vertex index in MESH_",
+		"IRRMat: Unrecognized material type",
+		"IRRmat: Skipping second texture",
+		"IRR: Skipping additional materials",
+		"IRR: Failed to match imported materials",
+		"IRR: There should be six materials for a skybox",
+		"Ogre Mesh position vertex element type",
+		"Ogre Mesh normal vertex element type",
+		"Ogre imported UV0 type",
+		"Invalid UV index",
+		"UV index mismatch",
+		"Vertex color channel",
 	};
 
 	if (strncmp(text, "FBX-DOM", 7) == 0 || strncmp(text, "FBX-Parser", 10) == 0)
 		return fbx_error_costs_animation(log, text);
-	for (size_t i = 0; i < sizeof lost / sizeof lost[0]; i++)
-		if (strstr(text, lost[i]))
-			return true;
-	return false;
+	for (size_t i = 0; i < sizeof harmless / sizeof harmless[0]; i++)
+		if (strstr(text, harmless[i]))
+			return false;
+	return true;
 }
 
 /*
