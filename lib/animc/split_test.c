@@ -263,6 +263,24 @@ static void bones_that_hold_still_set_no_rate(void **state)
 	}
 	assert_true(animc_clip_frame_rate(take) == 24);
 	animc_clip_destroy(take);
+
+	/* Hand-keyed at 24 fps, one bone every 6 frames, one every 4: per
+	 * bone the 6-frame gaps were the most, 6 fps, under which 8 of the 20
+	 * gaps are no whole frame.  On one timeline, gaps of 2 and 4 frames
+	 * alike: 12 fps, the shorter, under which every gap is whole. */
+	float six[9], four[13], zero[3 * 13] = { 0 };
+	take = animc_clip_create("Take");
+	take->duration_s = 2;
+	for (int i = 0; i < 9; i++)
+		six[i] = 6.0f * (float)i / 24;
+	for (int i = 0; i < 13; i++)
+		four[i] = 4.0f * (float)i / 24;
+	uint32_t h = test_add_channel(take, "Hips", 9, six, 0, 2);
+	test_set_track(take, h, ANIMC_TRANSLATION, false, zero, 9, six);
+	uint32_t sp = test_add_channel(take, "Spine", 13, four, 0, 2);
+	test_set_track(take, sp, ANIMC_TRANSLATION, false, zero, 13, four);
+	assert_true(animc_clip_frame_rate(take) == 12);
+	animc_clip_destroy(take);
 }
 
 /* Frames count at the rate the source states, not at its keys' spacing:
