@@ -2598,6 +2598,9 @@ static void safe_names(void **state)
 		{ ".", "_" }, { "..", "__" }, { ".hidden", "_hidden" }, { "a/b", "a_b" }, { "CON", "CON_" },
 		{ "con.x", "con_.x" }, { "COM7", "COM7_" }, { "COM", "COM" }, { "console", "console" },
 		{ "LPT9.a.b", "LPT9_.a.b" }, { "nul", "nul_" }, { "Walk", "Walk" }, { "a\x1b[2J", "a_[2J" },
+		/* Windows reserves COM and LPT before a superscript 1, 2 or 3. */
+		{ "COM\xc2\xb9", "COM\xc2\xb9_" }, { "lpt\xc2\xb2.walk", "lpt\xc2\xb2_.walk" },
+		{ "COM\xc2\xb3", "COM\xc2\xb3_" }, { "COM\xc2\xb4", "COM\xc2\xb4" }, { "COM\xc2\xb9x", "COM\xc2\xb9x" },
 	};
 
 	(void)state;

@@ -80,7 +80,9 @@ static void collect_read(void *user, const char *path)
 	cli_strings_push(&cs->reads, path);
 }
 
-/* Windows reserves these device names, alone or before a '.'. */
+/* Windows reserves these device names, alone or before a '.': COM and LPT
+ * with a digit or a superscript one, two or three (UTF-8 C2 B9, C2 B2,
+ * C2 B3) too. */
 static bool is_reserved_on_windows(const char *name)
 {
 	static const char *const reserved[] = { "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$" };
@@ -95,8 +97,11 @@ static bool is_reserved_on_windows(const char *name)
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
 		if (strcmp(upper, reserved[i]) == 0)
 			return true;
-	return n == 4 && (memcmp(upper, "COM", 3) == 0 || memcmp(upper, "LPT", 3) == 0) &&
-	       upper[3] >= '0' && upper[3] <= '9';
+	bool port = n >= 4 && (memcmp(upper, "COM", 3) == 0 || memcmp(upper, "LPT", 3) == 0);
+	unsigned char a = (unsigned char)upper[3], b = n == 5 ? (unsigned char)upper[4] : 0;
+
+	return port && ((n == 4 && a >= '0' && a <= '9') ||
+			(n == 5 && a == 0xC2 && (b == 0xB9 || b == 0xB2 || b == 0xB3)));
 }
 
 char *build_safe_name(const char *name, uint32_t index)
