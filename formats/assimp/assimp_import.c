@@ -1994,6 +1994,202 @@ static const uint8_t *collada_jump(const uint8_t *data, size_t size)
 	return NULL;
 }
 
+/* Whether the COLLADA tag at `tag` (its '<') is named `name`. */
+static bool dae_tag_is(const uint8_t *tag, const uint8_t *end, const char *name)
+{
+	size_t n = strlen(name);
+
+	return (size_t)(end - tag) > n + 1 && memcmp(tag + 1, name, n) == 0 &&
+	       (is_dae_space(tag[n + 1]) || tag[n + 1] == '/' || tag[n + 1] == '>');
+}
+
+/* The value of attribute `name` of the tag from `tag` to its '>' at
+ * `close` (its first byte, and its length in *len), or NULL. */
+static const uint8_t *dae_attribute(const uint8_t *tag, const uint8_t *close, const char *name, size_t *len)
+{
+	size_t n = strlen(name);
+
+	for (const uint8_t *p = tag; (size_t)(close - p) > n + 2; p++) {
+		const uint8_t *value = p + n + 3, *stop;
+
+		if (!is_dae_space(*p) || memcmp(p + 1, name, n) != 0 || p[n + 1] != '=' ||
+		    (p[n + 2] != '"' && p[n + 2] != '\''))
+			continue;
+		if (!(stop = memchr(value, p[n + 2], (size_t)(close - value))))
+			return NULL;
+		*len = (size_t)(stop - value);
+		return value;
+	}
+	return NULL;
+}
+
+/* The start tag of the <node> of id `id` (`len` bytes), or NULL. */
+static const uint8_t *dae_node(collada_id *ids, size_t count, const uint8_t *data, const uint8_t *end,
+			       const uint8_t *id, size_t len)
+{
+	for (collada_id *at = collada_id_find(ids, count, id, len, data);
+	     at && at < ids + count && at->len == len && memcmp(at->at, id, len) == 0; at++) {
+		const uint8_t *tag = at->at;
+
+		while (tag > data && *tag != '<' && *tag != '>')
+			tag--;
+		if (*tag == '<' && dae_tag_is(tag, end, "node"))
+			return tag;
+	}
+	return NULL;
+}
+
+/* Whether a transform of the <node> at `node` has the sid `sid` (`len`
+ * bytes): its own transforms come before its child nodes, instances and
+ * extras, where Assimp's reader looks for them. */
+static bool dae_node_has_sid(const uint8_t *node, const uint8_t *end, const uint8_t *sid, size_t len)
+{
+	static const char *const transforms[] = { "translate", "rotate", "scale", "matrix", "lookat", "skew" };
+	const uint8_t *p = memchr(node, '>', (size_t)(end - node)), *close;
+
+	if (!p || p[-1] == '/')
+		return false;   /* <node .../>: none */
+	for (; (p = memchr(p, '<', (size_t)(end - p))) && (close = memchr(p, '>', (size_t)(end - p))); p = close) {
+		if (dae_tag_is(p, end, "node") || dae_tag_is(p, end, "/node") || dae_tag_is(p, end, "extra") ||
+		    ((size_t)(end - p) > 10 && memcmp(p + 1, "instance_", 9) == 0))
+			return false;
+		for (size_t t = 0; t < sizeof transforms / sizeof *transforms; t++) {
+			size_t n;
+			const uint8_t *value = dae_tag_is(p, end, transforms[t]) ? dae_attribute(p, close, "sid", &n) : NULL;
+
+			if (value && n == len && memcmp(value, sid, len) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether byte `at` lies in a <library_nodes> element: nodes that only an
+ * <instance_node> places in the scene. */
+static bool dae_in_library_nodes(const uint8_t *data, const uint8_t *at)
+{
+	const uint8_t *p = data, *open, *close;
+
+	while ((open = memmem(p, (size_t)(at - p), "<library_nodes", 14))) {
+		close = memmem(open, (size_t)(at - open), "</library_nodes", 15);
+		if (!close)
+			return true;
+		p = close;
+	}
+	return false;
+}
+
+/* Whether an animation of the scene animates the node `name`. */
+static bool scene_animates(const struct aiScene *scene, const struct aiString *name)
+{
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++) {
+		const struct aiAnimation *anim = scene->mAnimations[a];
+
+		for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; c++) {
+			const struct aiNodeAnim *na = anim->mChannels[c];
+
+			if (na && na->mNodeName.length == name->length &&
+			    memcmp(na->mNodeName.data, name->data, name->length) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * One COLLADA <channel> (its tag at `channel`) of target `target` (`len`
+ * bytes, holding a '/' at `slash`), as Assimp's reader resolves it: a
+ * target "NODE/SID" (or "NODE/SID.X", "NODE/SID(0)(1)") of a node of the
+ * scene and a transform sid of that node, or the channel is left out
+ * without a word.  A target that names nothing of the scene is a
+ * warning (the file is wrong; glTF's unknown paths are left out alike);
+ * a node that an <instance_node> places, which Assimp does not animate,
+ * is an error: the keys animate a bone the clip would hold still.
+ */
+static animc_status check_dae_channel(const struct aiScene *scene, collada_id *ids, size_t count,
+				      const uint8_t *data, const uint8_t *end, const uint8_t *channel,
+				      const uint8_t *target, size_t len, const uint8_t *slash, size_t channels,
+				      animc_diag_sink *sink)
+{
+	const uint8_t *sid = slash + 1, *sid_end = sid, *node;
+	struct aiString name = { 0 };
+	uint32_t line = line_at(data, channel);
+	/* What the messages quote of the target and its node id. */
+	int n = len > 256 ? 256 : (int)len, id = slash - target > 256 ? 256 : (int)(slash - target);
+
+	while (sid_end < target + len && *sid_end != '.' && *sid_end != '(' && *sid_end != '/')
+		sid_end++;
+	if (memchr(sid, '/', (size_t)(target + len - sid))) {
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_TARGET_PATH, line, 0,
+				       "channel target '%.*s': Assimp reads a target of one node id and one transform "
+				       "sid (NODE/SID) only; left out, and the clip has none of its keys: target it as "
+				       "NODE/SID, by its node's id and the transform's sid", n, target);
+		return ANIMC_OK;
+	}
+	if (memmem(sid, (size_t)(sid_end - sid), "morph-weights", 13) || (size_t)(slash - target) >= sizeof name.data)
+		return ANIMC_OK;   /* a mesh's morph weights, said with the clip's channels */
+	name.length = (uint32_t)(slash - target);
+	memcpy(name.data, target, name.length);
+	node = dae_node(ids, count, data, end, target, name.length);
+	if (!node || !scene_has_node(scene, &name, channels)) {
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_NODE, line, 0,
+				       "channel target '%.*s': no node of the scene has the id '%.*s' (a typo?); left "
+				       "out, and the clip has none of its keys: target the id of the node it animates",
+				       n, target, id, target);
+		return ANIMC_OK;
+	}
+	if (!dae_node_has_sid(node, end, sid, (size_t)(sid_end - sid))) {
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_TARGET_PATH, line, 0,
+				       "channel target '%.*s': node '%.*s' has no transform of sid '%.*s' (a typo?); "
+				       "left out, and the clip has none of its keys: target the sid of the <translate>, "
+				       "<rotate>, <scale> or <matrix> it animates", n, target, id, target,
+				       (int)(sid_end - sid), sid);
+		return ANIMC_OK;
+	}
+	if (scene_animates(scene, &name) || !dae_in_library_nodes(data, node))
+		return ANIMC_OK;
+	animc_diag_report(sink, ANIMC_ERROR, line, 0,
+			  "channel target '%.*s': node '%.*s' is placed by an <instance_node>, whose nodes Assimp "
+			  "does not animate: the clip would hold the bone still; put the node itself in the "
+			  "visual scene, in place of its <instance_node>", n, target, id, target);
+	return ANIMC_ERR_UNSUPPORTED;
+}
+
+/*
+ * The <channel>s of a COLLADA file's <library_animations> that Assimp
+ * leaves out without a word, each said at its line (check_dae_channel);
+ * ANIMC_ERR_UNSUPPORTED when one loses the keys of a node of the scene.
+ */
+static animc_status check_dae_channels(const struct aiScene *scene, const uint8_t *data, size_t size,
+				       animc_diag_sink *sink)
+{
+	const uint8_t *end = data + size, *p = data, *at;
+	animc_status status = ANIMC_OK;
+	collada_id *ids;
+	size_t count, channels = 0;
+
+	for (at = data; (at = memmem(at, (size_t)(end - at), "<channel", 8)); at += 8)
+		channels++;
+	if (!channels || (count = collada_ids(data, size, &ids)) == SIZE_MAX)
+		return ANIMC_OK;   /* nothing to check, or no memory to look: no warning */
+	while ((at = memmem(p, (size_t)(end - p), "<channel", 8))) {
+		const uint8_t *close = memchr(at, '>', (size_t)(end - at)), *target, *slash;
+		size_t len;
+
+		if (!close)
+			break;
+		p = close;
+		if (!dae_tag_is(at, end, "channel") || !(target = dae_attribute(at, close, "target", &len)))
+			continue;
+		/* A target of no node (a mesh's morph weights) is not a bone's. */
+		if ((slash = memchr(target, '/', len)) &&
+		    check_dae_channel(scene, ids, count, data, end, at, target, len, slash, channels, sink) != ANIMC_OK)
+			status = ANIMC_ERR_UNSUPPORTED;
+	}
+	free(ids);
+	return status;
+}
+
 /* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
  * keeps only key times and values, so they play as linear; said once per
  * file, at the first of them (its line in a text file). */
@@ -2041,6 +2237,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	status = scene_import(scene, format, frame_rate, req->options, out, sink);
+	/* Said when the import failed too: a take whose channels were all
+	 * left out holds no animation, and this says why. */
+	if (strcmp(format ? format : "", "dae") == 0 && req->data &&
+	    check_dae_channels(scene, req->data, req->size, sink) != ANIMC_OK && status == ANIMC_OK)
+		status = ANIMC_ERR_UNSUPPORTED;
 	animc_up_axis up = declared_up(format ? format : "", scene);
 	for (uint32_t i = first; status == ANIMC_OK && i < out->count; i++)
 		out->clips[i]->declared_up = up;

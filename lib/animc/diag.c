@@ -34,7 +34,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_NON_NODE_TARGET] = { "non-node-target",
 		"a glTF channel animates something other than a node (an extension's pointer); left out" },
 	[ANIMC_WARN_UNKNOWN_TARGET_PATH] = { "unknown-target-path",
-		"a glTF channel's path is not translation, rotation, scale or weights; left out" },
+		"a glTF channel's path is not translation, rotation, scale or weights (COLLADA: its node has no transform "
+		"of the target's sid); left out" },
 	[ANIMC_WARN_DUPLICATE_CHANNEL] = { "duplicate-channel",
 		"one bone or node property animated by more than one channel; the later kept" },
 	[ANIMC_WARN_ANIMATED_MATRIX] = { "animated-matrix-node",
