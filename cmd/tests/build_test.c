@@ -1929,6 +1929,48 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 	free(take_ref), free(take), free(bin), free(sidecar), free(ref), free(out), free(g), free(art), free(dir);
 }
 
+/* A list naming a deleted source in a subfolder of the base (as `git diff
+ * --name-only` names it): it was neither counted stale nor pruned, and the
+ * manifest kept it, where one at the base's top was: the deleted file's
+ * job landed at the top of OUTDIR and met no record.  Both go now, as in
+ * the folder build, and so does one deleted with its folder. */
+static void a_deleted_listed_source_in_a_subfolder_is_pruned(void **state)
+{
+	char *dir = test_tmpdir("base-list-deleted"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *top = test_format("%s/top.Animation", art), *walk = test_format("%s/g/walk.Animation", art);
+	char *run = test_format("%s/h/k/run.Animation", art), *walk_xnb = test_format("%s/g/walk.xnb", out);
+	char *top_xnb = test_format("%s/top.xnb", out), *run_xnb = test_format("%s/h/k/run.xnb", out);
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s/g' '%s/h/k' && cp " CRANE "/Idle.Animation '%s' && cp " CRANE "/Turn.Animation '%s' && "
+	   "cp " CRANE "/Wave.Animation '%s'", art, art, top, walk, run);
+	r = test_animc("build", "-q", "--base", art, "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(walk_xnb));
+	assert_int_equal(unlink(top), 0);
+	assert_int_equal(unlink(walk), 0);
+	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, walk, top, NULL);
+	if (r.status != 0 || !strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 2 skipped, 0 warnings, 2 stale outputs"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "--prune", "--base", art, "-o", out, walk, top, NULL);
+	if (r.status != 0 || !strstr(r.out, "2 skipped, 0 warnings, 2 outputs pruned"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(walk_xnb));
+	assert_false(test_file_exists(top_xnb));
+	/* Its folder deleted with it (git rm -r). */
+	sh("rm -r '%s/h'", art);
+	r = test_animc("build", "--progress", "never", "--prune", "--base", art, "-o", out, run, NULL);
+	if (r.status != 0 || !strstr(r.out, "1 skipped, 0 warnings, 1 output pruned"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(run_xnb));
+	free(run_xnb), free(top_xnb), free(walk_xnb), free(run), free(walk), free(top), free(out), free(art), free(dir);
+}
+
 static void base_takes_a_path_through_a_link_as_spelt(void **state)
 {
 	char *dir = test_tmpdir("base-link"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
@@ -3694,6 +3736,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_list_of_changed_files_builds_as_its_folder),
 	cmocka_unit_test(a_listed_buffer_builds_the_gltf_that_reads_it),
 	cmocka_unit_test(a_deleted_listed_file_builds_the_source_that_read_it),
+	cmocka_unit_test(a_deleted_listed_source_in_a_subfolder_is_pruned),
 	cmocka_unit_test(progress_modes),
 	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),

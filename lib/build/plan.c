@@ -733,6 +733,42 @@ static void say_out_dir_sources(build_ctx *ctx, const char *input)
 	cli_strings_release(&named);
 }
 
+/*
+ * A file named under --base that is not there (a list of changed files
+ * names the deleted ones): left out, as a folder build leaves it out, and
+ * landing where its folder's walk landed it, so that it meets the record
+ * of its outputs (stale, or pruned by --prune) in a subfolder of the base
+ * as at its top.  Its folder may be gone with it: then read as spelt.
+ * False when out of memory.
+ */
+static bool add_gone_listed(build_plan *plan, const char *base_real, const char *input)
+{
+	char *dir = dir_of(input), *rel = NULL, *out_base;
+	struct stat st;
+	cli_error err;
+	build_job *j;
+
+	if (dir)
+		rel = stat(dir, &st) == 0 ? relative_to_base(base_real, dir, &err) : spelt_relative_to_base(base_real, dir);
+	free(dir);
+	if (!add_decided(plan, input, false, BUILD_SKIPPED, "not there (deleted or moved): left out, as a folder "
+			 "build leaves it out; its outputs stay", ANIMC_NOTE, NULL)) {
+		free(rel);
+		return false;
+	}
+	j = &plan->jobs[plan->count - 1];
+	j->is_listed = true;
+	if (!rel)
+		return true;   /* not under the base as spelt: met by its name alone */
+	out_base = cli_path_join(rel, j->stem, NULL);
+	free(rel);
+	if (!out_base)
+		return false;
+	free(j->out_base);
+	j->out_base = out_base;
+	return true;
+}
+
 static void mark_folder_clashes(build_plan *plan);
 
 bool build_plan_make(build_ctx *ctx)
@@ -763,13 +799,9 @@ bool build_plan_make(build_ctx *ctx)
 			/* A list of changed files names the deleted ones too.
 			 * Listed: a source that read it (a sidecar, a glTF's
 			 * .bin) builds (build_plan_add_readers). */
-			if (base_real && (errno == ENOENT || errno == ENOTDIR)) {
-				ok = add_decided(plan, input, false, BUILD_SKIPPED, "not there (deleted or moved): left "
-						 "out, as a folder build leaves it out; its outputs stay", ANIMC_NOTE,
-						 NULL);
-				if (ok)
-					plan->jobs[plan->count - 1].is_listed = true;
-			} else
+			if (base_real && (errno == ENOENT || errno == ENOTDIR))
+				ok = add_gone_listed(plan, base_real, input);
+			else
 				ok = add_decided(plan, input, true, BUILD_FAILED, NULL, ANIMC_ERROR, "cannot open: %s",
 						 strerror(errno));
 		} else if (S_ISDIR(st.st_mode) && has_out && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
