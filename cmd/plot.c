@@ -100,7 +100,8 @@ static void help(FILE *out)
 		"A file built with --root-motion, --additive-reference, --scale or --rotate\n"
 		"holds another motion than its source: give plot the same options, and it\n"
 		"compares the source as the build made it (--clip CLIP.motion, or motion for a source of one unnamed\n"
-		"clip: the motion file against the motion).  A compact file marked additive\n"
+		"clip: the motion file against the motion; so is FILE named CLIP.motion.xnb\n"
+		"with --clip CLIP).  A compact file marked additive\n"
 		"against a source not made additive, or the reverse, is refused; the original\n"
 		"layout has no mark, and an in-place clip none.\n"
 		"\n"
@@ -145,6 +146,7 @@ typedef struct source_job {
 	size_t size;
 	const animc_importer *importer;
 	const char *clip_name;
+	const char *compiled_path;            /* FILE: CLIP.motion.xnb names a motion */
 	double ticks_per_second;
 	const build_author_options *author;   /* how SOURCE is cut into parts */
 	const animc_units *units;             /* how it is converted */
@@ -202,15 +204,35 @@ static uint32_t find_motion_of(const source_job *job, const animc_clip_set *set)
 	return i;
 }
 
+/* Whether FILE is named as animc build names the root motion of clip
+ * `pick` of `set` (CLIP.motion.xnb, or .xnb.zst). */
+static bool is_motion_file_of(const source_job *job, const animc_clip_set *set, uint32_t pick)
+{
+	const char *name = cli_basename(job->compiled_path), *motion = ".motion.xnb";
+	char *clip = build_safe_name(set->clips[pick]->name, pick);
+	size_t n = clip ? strlen(clip) : 0;
+	bool is = clip && strncmp(name, clip, n) == 0 && strncmp(name + n, motion, strlen(motion)) == 0 &&
+		  (!name[n + strlen(motion)] || strcmp(name + n + strlen(motion), ".zst") == 0);
+
+	free(clip);
+	return is;
+}
+
 /* The clip of `set` the plot is of (--clip, or the only one; *is_motion
- * when --clip names its root motion); set.count after saying why there is
- * none. */
+ * when --clip names its root motion, or FILE is named as the motion of
+ * the clip: a motion file compared with its clip in place would plot the
+ * difference of two motions); set.count after saying why there is none. */
 static uint32_t pick_clip(const source_job *job, const animc_clip_set *set, bool *is_motion)
 {
 	uint32_t pick = find_clip(set, job->clip_name);
 
 	*is_motion = false;
 	if (pick == set->count && (pick = find_motion_of(job, set)) < set->count) {
+		*is_motion = true;
+		return pick;
+	}
+	if (pick < set->count && job->author->root_bone && set->clips[pick]->name[0] &&
+	    is_motion_file_of(job, set, pick)) {
 		*is_motion = true;
 		return pick;
 	}
@@ -422,7 +444,8 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 			return NULL;
 		}
 	}
-	source_job job = { path, data, size, importer, a->clip, a->ticks_per_second, &a->author, &a->units,
+	source_job job = { path, data, size, importer, a->clip, a->compiled_path, a->ticks_per_second, &a->author,
+			   &a->units,
 			   a->skeleton_path ? &model : NULL, a->relative_to_bind, size, limits->memory_bytes, printer };
 
 	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,

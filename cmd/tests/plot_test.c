@@ -484,6 +484,43 @@ static void plot_compares_authored_outputs_with_their_source_made_alike(void **s
 	free(dir);
 }
 
+/* A motion file given with --clip CLIP (the clip's own name, not
+ * CLIP.motion): it was compared with CLIP in place.  For a clip that does
+ * not animate the --root-motion bone (Nod: its motion file holds the
+ * bone still), no bone could be plotted ("no bone 'Bone1'" on one side,
+ * the other bone on the other); for one that does, the plot showed the
+ * travel as error (0.6 units, 90 degrees).  FILE named as the build names
+ * the motion of CLIP is compared with that motion. */
+static void plot_takes_a_motion_file_named_so_for_the_motion(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-motion-file"), *svg = test_format("%s/p.svg", dir), *out = test_format("%s/out", dir);
+	const char *signals = "testdata/sample/Crane/Signals.xml";
+	test_run r = test_animc("build", "-q", "--root-motion", "Bone1", "-o", out, signals, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		const char *clip = k ? "PulseAndTurn" : "Nod";
+		char *motion = test_format("%s/Signals/%s.motion.xnb", out, clip);
+
+		for (int t = 0; t < 2; t++) {
+			r = test_animc("plot", "--bone", "Bone1", "--track", t ? "rotation" : "translation", "--clip", clip,
+				       "--root-motion", "Bone1", "-o", svg, motion, signals, NULL);
+			if (r.status != 0 || r.err[0])
+				fail_msg("%s %d: status %d: %s%s", clip, t, r.status, r.out, r.err);
+			assert_true(plot_worst(&r) == 0);
+		}
+		free(motion);
+	}
+	/* The clip in place is still compared with the clip in place. */
+	char *nod = test_format("%s/Signals/Nod.xnb", out);
+
+	r = test_animc("plot", "--bone", "Bone2", "--clip", "Nod", "--root-motion", "Bone1", "-o", svg, nod, signals, NULL);
+	assert_true(plot_worst(&r) == 0);
+	free(nod), free(out), free(svg), free(dir);
+}
+
 /* A file built with --scale, --rotate or --skeleton is compared with its
  * source converted alike.  Plot took none of them: a glTF built with
  * --scale 0.01 --rotate 90,0,0 showed 4 units and 90 degrees of error the
@@ -1246,6 +1283,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_says_when_the_import_runs_out_of_memory),
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_compares_authored_outputs_with_their_source_made_alike),
+	cmocka_unit_test(plot_takes_a_motion_file_named_so_for_the_motion),
 	cmocka_unit_test(plot_converts_the_source_as_the_build_did),
 	cmocka_unit_test(plot_speaks_of_the_clip_it_plots),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
