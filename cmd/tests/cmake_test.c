@@ -987,6 +987,65 @@ static void a_clip_named_like_its_file_can_be_renamed(void **state)
 	free(kick2), free(kick), free(art), free(bin), free(dir);
 }
 
+/* OPTIONS changed so that a source writes other files (its take cut by
+ * --split): the take's old output stayed in OUTPUT_DIR beside the parts,
+ * and a package installing the folder shipped it.  Each rule prunes: the
+ * outputs its source no longer writes go, another source's stay. */
+static void outputs_dropped_by_new_options_are_removed(void **state)
+{
+	char *dir = assets_project("cmake-options-changed", "art/Walker.xml art/Runner.xml", "--platform d");
+	char *bin = test_format("%s/bin", dir), *art = test_format("%s/art", dir);
+	char *list = test_format("%s/CMakeLists.txt", dir), *runner = test_format("%s/Runner.xml", art);
+	static const char *const gone[] = { "Walker/Take 001.xnb", "Runner/Take 001.xnb" };
+	static const char *const kept[] = { "Walker/Start.xnb", "Walker/Idle.xnb", "Runner/Start.xnb",
+					    "Runner/Idle.xnb" };
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(art, 0777), 0);
+	r = test_exec("sh", "-c", "cp testdata/authoring/Walker.xml \"$0\" && cp testdata/authoring/Walker.xml "
+			    "\"$0/Runner.xml\"", art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	configure_assets(dir);
+	test_run_release((r = build(bin), &r));
+	for (size_t i = 0; i < 2; i++) {
+		char *path = test_format("%s/content/%s", bin, gone[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("%s: not written", path);
+		free(path);
+	}
+	/* The take cut into a part: the rules' commands change. */
+	char *text = test_format("cmake_minimum_required(VERSION 3.20)\nproject(assets NONE)\n"
+				 "find_package(animc REQUIRED)\n"
+				 "animc_add_assets(clips OUTPUT_DIR content SOURCES art/Walker.xml art/Runner.xml "
+				 "OPTIONS --platform d --split \"Take 001/Start=0f:8f\")\n");
+	assert_true(test_write_file(list, text, strlen(text)));
+	free(text);
+	touch_later(list);
+	test_run_release((r = build(bin), &r));
+	for (size_t i = 0; i < 2; i++) {
+		char *path = test_format("%s/content/%s", bin, gone[i]);
+
+		if (test_file_exists(path))
+			fail_msg("%s: still there, though no source writes it", path);
+		free(path);
+	}
+	/* One source built again alone prunes nothing of the other's. */
+	touch_later(runner);
+	test_run_release((r = build(bin), &r));
+	for (size_t i = 0; i < 4; i++) {
+		char *path = test_format("%s/content/%s", bin, kept[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("%s: not there", path);
+		free(path);
+	}
+	expect_settled(bin);
+	free(runner), free(list), free(art), free(bin), free(dir);
+}
+
 /* Two folders in SOURCES holding one name (a1/Walk.Animation and
  * a2/Walk.Animation, both content/Walk.xnb): the second was taken for a
  * sidecar of the first and dropped, with no message.  The configure step
@@ -1037,6 +1096,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_added_beside_a_source_splits_it),
 	cmocka_unit_test(a_clip_named_like_its_file_can_be_renamed),
 	cmocka_unit_test(two_sources_of_one_output_are_refused),
+	cmocka_unit_test(outputs_dropped_by_new_options_are_removed),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -19,6 +19,11 @@
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
 #    Makefile generators read (CMake 3.20 or later);
+#  - each rule's animc build runs with --prune: the outputs its source no
+#    longer writes (an OPTIONS change, a --split added; a clip renamed) go
+#    when it runs, and would otherwise stay in OUTPUT_DIR, where a package
+#    installing the folder ships them (a deleted source's go with the next
+#    rule that runs; a failed source keeps its last good outputs);
 #  - a source animc cannot compile at configure time (a file named in
 #    SOURCES, one the folder build fails, or the folder when its build fails
 #    as a whole: an unreadable --skeleton model, a misspelt option) gets a
@@ -355,7 +360,7 @@ function(animc_add_assets name)
         # renames no other rule's files.
         string(MD5 rule "${file}")
         _animc_failed_rule("${depdir}/${rule}" "${file}"
-                           "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} -o "${out}" "${file}")
+                           "${animc}" build -q --progress never --prune ${ARG_OPTIONS} ${base} -o "${out}" "${file}")
         list(APPEND all_outputs "${depdir}/${rule}.failed")
         continue()
       endif()
@@ -437,7 +442,7 @@ function(animc_add_assets name)
       file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND "${animc}" build -q --progress never ${ARG_OPTIONS} ${base} --depfile "${depfile}"
+        COMMAND "${animc}" build -q --progress never --prune ${ARG_OPTIONS} ${base} --depfile "${depfile}"
                 -o "${out}" "${file}"
         WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
         DEPENDS "${file}" "${animc}"
@@ -452,7 +457,7 @@ function(animc_add_assets name)
       message(WARNING "animc_add_assets(${name}): ${source} cannot be compiled:${folder_said}")
       string(MD5 rule "${source}")
       _animc_failed_rule("${depdir}/${rule}" "${source}"
-                         "${animc}" build -q --progress never ${ARG_OPTIONS} -o "${out}" "${source}")
+                         "${animc}" build -q --progress never --prune ${ARG_OPTIONS} -o "${out}" "${source}")
       list(APPEND all_outputs "${depdir}/${rule}.failed")
     endif()
   endforeach()
