@@ -847,6 +847,39 @@ static void an_unknown_first_word_says_what_it_may_mean(void **state)
 	}
 }
 
+/* A misspelt option of a command says what it may mean, as a misspelt
+ * command does: each command's options had no near-name search, so the
+ * long build options a first-time user mistypes got a bare "unknown
+ * option".  Among the options that command takes: clean takes no
+ * --prune, so --prun is no misspelling of it there. */
+static void a_misspelt_option_says_what_it_may_mean(void **state)
+{
+	static const char *const cases[][4] = {
+		{ "build", "--tolerence", "unknown option '--tolerence' (did you mean '--tolerance'?)" },
+		{ "build", "--skeletn", "unknown option '--skeletn' (did you mean '--skeleton'?)" },
+		{ "build", "--tolerence=default", "unknown option '--tolerence=default' (did you mean '--tolerance'?)" },
+		{ "outputs", "--tolerence", "unknown option '--tolerence' (did you mean '--tolerance'?)" },
+		{ "watch", "--tolerence", "unknown option '--tolerence' (did you mean '--tolerance'?)" },
+		{ "dump", "--jsn", "unknown option '--jsn' (did you mean '--json'?)" },
+		{ "sample", "--tmie", "unknown option '--tmie' (did you mean '--time'?)" },
+		{ "plot", "--bnoe", "unknown option '--bnoe' (did you mean '--bone'?)" },
+		{ "batch", "--reader-nmae", "unknown option '--reader-nmae' (did you mean '--reader-name'?)" },
+		{ "build", "--frobnicate", "unknown option '--frobnicate'" },
+		{ "clean", "--prun", "unknown option '--prun'" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		test_run r = test_animc(cases[i][0], cases[i][1], "-o", "x", "x", NULL);
+		char *want = test_format("animc %s: %s\nTry 'animc help %s'.\n", cases[i][0], cases[i][2], cases[i][0]);
+
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.err, want);
+		free(want);
+		test_run_release(&r);
+	}
+}
+
 /* Other XNA content is refused by name, before its bytes are read as a clip. */
 static void dump_refuses_other_content_naming_its_reader(void **state)
 {
@@ -1363,6 +1396,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(completion_lists_each_option_once),
 	cmocka_unit_test(dump_says_why_a_file_cannot_be_read_naming_it_once),
 	cmocka_unit_test(an_unknown_first_word_says_what_it_may_mean),
+	cmocka_unit_test(a_misspelt_option_says_what_it_may_mean),
 	cmocka_unit_test(the_summary_counts_the_runs_own_warnings),
 	cmocka_unit_test(one_output_of_two_sources_says_what_keeps_them_apart),
 };

@@ -194,14 +194,47 @@ static const char *option_argument(int argc, char **argv, int from)
 	return argv[optind - 1];
 }
 
+/* Of the longs, the option "--NAME" (NAME `len` bytes) most likely
+ * misspells, as cli_nearest finds the command a word misspells; NULL when
+ * none is (or out of memory).  Compared with their dashes, as the top-level
+ * options are, so that a short name (--jsn) still has an edit to spare. */
+static const char *nearest_long(const char *name, size_t len, const struct option *longs)
+{
+	size_t count = 0, bytes = len + 3;
+	const char *near = NULL, *found;
+
+	for (; longs[count].name; count++)
+		bytes += strlen(longs[count].name) + 3;
+	/* The dashed names' pointers (NULL-ended), then the names, then the word. */
+	char **dashed = malloc((count + 1) * sizeof *dashed + bytes), *at;
+
+	if (!dashed)
+		return NULL;
+	at = (char *)(dashed + count + 1);
+	for (size_t i = 0; i < count; i++) {
+		dashed[i] = at;
+		at += sprintf(at, "--%s", longs[i].name) + 1;
+	}
+	dashed[count] = NULL;
+	sprintf(at, "--%.*s", (int)len, name);
+	found = cli_nearest(at, (const char *const *)dashed);
+	/* The name returned is the longs', which outlive these copies. */
+	for (size_t i = 0; found && i < count; i++)
+		if (dashed[i] == found)
+			near = longs[i].name;
+	free(dashed);
+	return near;
+}
+
 /* For "--NAME[=VALUE]" that getopt_long refused: why, when NAME is an
- * option's or the start of several options' names, into `why` (else "").
- * The longs end with a NULL name. */
+ * option's or the start of several options' names, or the misspelling of
+ * one, into `why` (else "").  The longs end with a NULL name. */
 static void long_option_problem(const char *arg, const struct option *longs, char *why, size_t size)
 {
 	const char *name = arg + 2, *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name), n = 0, used = 0;
 	const struct option *match = NULL;
+	const char *near;
 
 	why[0] = '\0';
 	for (const struct option *o = longs; o && o->name; o++) {
@@ -215,7 +248,9 @@ static void long_option_problem(const char *arg, const struct option *longs, cha
 		match = o;
 		n++;
 	}
-	if (n == 1 && eq && match->has_arg == no_argument) {
+	if (n == 0 && longs && (near = nearest_long(name, len, longs))) {
+		snprintf(why, size, "unknown option '%s' (did you mean '--%s'?)", arg, near);
+	} else if (n == 1 && eq && match->has_arg == no_argument) {
 		snprintf(why, size, "option '--%s' takes no value", match->name);
 	} else if (n > 1) {
 		const char *sep = "";

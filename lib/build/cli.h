@@ -61,8 +61,10 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
 const char *cli_nearest(const char *word, const char *const *choices);
 /* The usage error for getopt_long's '?' (or ':', needs_value): "unknown
  * option", "option ... needs a value", "option '--json' takes no value"
- * (--json=yes), or "option '--re' is ambiguous" naming the options it may
- * mean, naming the option as given, and a letter of a cluster with its
+ * (--json=yes), "option '--re' is ambiguous" naming the options it may
+ * mean, or "unknown option '--jsn' (did you mean '--json'?)" for one a
+ * letter or two from a long option (cli_nearest, as commands are found),
+ * naming the option as given, and a letter of a cluster with its
  * cluster ("unknown option '-a' (in '-qa')").  `from` is optind before the
  * getopt_long call; `longs` the long options it was given.  Returns
  * ANIMC_EXIT_USAGE. */
