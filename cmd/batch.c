@@ -34,7 +34,7 @@ static void help(FILE *out)
 		"command says on standard error leads with its line, one line a message:\n"
 		"\n"
 		"  <stdin>:2: error: sample: --time 'abc' is not a number of seconds\n"
-		"  <stdin>:3: error: dump: out/Nope.xnb: cannot open: No such file or directory\n"
+		"  <stdin>:3: error: dump: unknown option '-x'\n"
 		"\n"
 		"and the next lines still run; standard input that cannot be read is an error.\n"
 		"\n"

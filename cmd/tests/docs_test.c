@@ -59,6 +59,45 @@ static void man_page_renders_without_warnings(void **state)
 	test_run_release(&r);
 }
 
+/* The man page fits an 80-column terminal: the DESCRIPTION and the
+ * sections of the commands that own their help (watch, dump, sample,
+ * batch, plot) were that help copied as no-fill text, which man indented
+ * seven more columns: lines up to 106 wide, broken mid-word by the pager.
+ * Nor does it hyphenate: a word broken at a line's end was an option's
+ * name (--additive-refer- / ence). */
+static void man_page_fits_80_columns(void **state)
+{
+	(void)state;
+	if (access("/usr/bin/man", X_OK) != 0)
+		skip();   /* `make test` installs man-db */
+	setenv("MANWIDTH", "80", 1);
+	/* Piped, man-db gives plain text, tabs expanded (col -b -p -x). */
+	test_run r = test_exec("man", "-l", "docs/animc.1", NULL);
+	size_t number = 0, wide = 0, broken = 0;
+
+	assert_int_equal(r.status, 0);
+	for (char *line = r.out; *line;) {
+		char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
+		size_t columns = 0;
+
+		number++;
+		for (char *c = line; c < end; c++)
+			columns += ((unsigned char)*c & 0xc0) != 0x80;   /* UTF-8: one a character */
+		if (columns > 80 && wide++ < 5)
+			fprintf(stderr, "line %zu, %zu columns: %.*s\n", number, columns, (int)(end - line), line);
+		/* U+2010, the hyphen groff puts where it breaks a word. */
+		if (end - line >= 3 && memcmp(end - 3, "\xe2\x80\x90", 3) == 0 && broken++ < 5)
+			fprintf(stderr, "line %zu, a word broken: %.*s\n", number, (int)(end - line), line);
+		line = nl ? nl + 1 : end;
+	}
+	assert_true(number > 500);
+	assert_int_equal(wide, 0);
+	assert_int_equal(broken, 0);
+	/* Each option of those commands is a tagged paragraph of its own. */
+	assert_non_null(strstr(r.out, "\n       --bone NAME\n"));
+	test_run_release(&r);
+}
+
 /* The completion, sourced into bash, run on a command line. */
 static char *complete(const char *words, int cword)
 {
@@ -489,6 +528,7 @@ static void warnings_doc_lists_every_kind(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(generated_docs_are_current),
 	cmocka_unit_test(man_page_renders_without_warnings),
+	cmocka_unit_test(man_page_fits_80_columns),
 	cmocka_unit_test(completion_completes_commands_options_and_values),
 	cmocka_unit_test(completion_of_outputs_offers_what_it_accepts),
 	cmocka_unit_test(completion_keeps_names_with_spaces_whole),
