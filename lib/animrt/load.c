@@ -20,6 +20,7 @@
 
 #ifdef ANIMRT_WITH_ZSTD
 #include <zstd.h>
+#include <zstd_errors.h>
 #endif
 
 /* The largest .xnb the loader accepts, compressed or not. */
@@ -706,8 +707,13 @@ static animrt_status zstd_inflate(const uint8_t *data, size_t size, unsigned lon
 
 		used = outb.pos;
 		if (ZSTD_isError(r)) {
-			status = animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "cannot decompress the zstd frame: %s",
-						  ZSTD_getErrorName(r));
+			if (ZSTD_getErrorCode(r) == ZSTD_error_checksum_wrong)
+				status = animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame's checksum "
+							  "(bytes %zu to %zu of the file) does not match what it holds: the "
+							  "file is damaged", size - 4, size - 1);
+			else
+				status = animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1,
+							  "cannot decompress the zstd frame: %s", ZSTD_getErrorName(r));
 			break;
 		}
 		if (!is_checked && used >= XNB_HEADER_BYTES) {
@@ -773,17 +779,24 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_op
 	size_t got = 0;
 	animrt_status status;
 
+	/* Errors of the frame itself have no place in the decompressed .xnb,
+	 * which byte_offset counts in: -1, and a place the message gives is
+	 * one of the compressed file. */
+	if (ZSTD_isError(frame) && ZSTD_getErrorCode(frame) == ZSTD_error_srcSize_wrong)
+		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1,
+				 "the file ends inside its zstd frame (%zu bytes): it is cut short", size);
 	if (ZSTD_isError(frame))
-		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame is damaged: %s",
+		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame is damaged: %s",
 				 ZSTD_getErrorName(frame));
 	if (frame != size)
-		return animrt_rt_error_set(err, ANIMRT_ERR_TRAILING, (int64_t)frame,
-				 "%zu bytes follow the zstd frame", size - frame);
+		return animrt_rt_error_set(err, ANIMRT_ERR_TRAILING, -1,
+				 "%zu byte%s of the .xnb.zst follow%s its zstd frame, which ends at byte %zu of the file",
+				 size - frame, size - frame == 1 ? "" : "s", size - frame == 1 ? "s" : "", frame);
 	content = ZSTD_getFrameContentSize(data, size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
-		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, 0, "the zstd frame header is damaged");
+		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame header is damaged");
 	if (content != ZSTD_CONTENTSIZE_UNKNOWN && content > MAX_XNB_BYTES)
-		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, 0,
+		return animrt_rt_error_set(err, ANIMRT_ERR_SIZE, -1,
 					"the zstd frame holds %llu bytes, more than the %zu allowed", content,
 					MAX_XNB_BYTES);
 	status = zstd_inflate(data, size, content, options, &xnb, &got, err);

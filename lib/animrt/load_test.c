@@ -309,15 +309,30 @@ static void zstd_frames(void **state)
 	assert_int_equal(ZSTD_decompress(round, size, packed, zsize), size);
 	assert_memory_equal(round, plain, size);
 	free(round);
-	/* Trailing bytes after the frame; a damaged frame. */
+	/* Trailing bytes after the frame; a damaged frame.  Their places are
+	 * the compressed file's, which the message names: byte_offset, which
+	 * counts in the .xnb, is -1 (it was the frame's length, a place
+	 * inside the .xnb's keys). */
 	uint8_t *d = malloc(zsize + 1);
+	char want[160];
 	memcpy(d, packed, zsize);
 	d[zsize] = 7;
-	expect_error(d, zsize + 1, ANIMRT_ERR_TRAILING, (int64_t)zsize);
+	expect_error(d, zsize + 1, ANIMRT_ERR_TRAILING, -1);
+	assert_int_equal(animrt_open(d, zsize + 1, &clip, &err), ANIMRT_ERR_TRAILING);
+	snprintf(want, sizeof want, "1 byte of the .xnb.zst follows its zstd frame, which ends at byte %zu of the file",
+		 zsize);
+	assert_string_equal(err.message, want);
 	memcpy(d, packed, zsize);
 	d[zsize - 2] ^= 0x55;   /* the checksum */
-	expect_error(d, zsize, ANIMRT_ERR_COMPRESSION, -2);
-	expect_error(packed, zsize - 3, ANIMRT_ERR_COMPRESSION, -2);
+	expect_error(d, zsize, ANIMRT_ERR_COMPRESSION, -1);
+	assert_int_equal(animrt_open(d, zsize, &clip, &err), ANIMRT_ERR_COMPRESSION);
+	snprintf(want, sizeof want, "the zstd frame's checksum (bytes %zu to %zu of the file) does not match what it "
+		 "holds: the file is damaged", zsize - 4, zsize - 1);
+	assert_string_equal(err.message, want);
+	expect_error(packed, zsize - 3, ANIMRT_ERR_COMPRESSION, -1);
+	assert_int_equal(animrt_open(packed, zsize - 3, &clip, &err), ANIMRT_ERR_COMPRESSION);
+	snprintf(want, sizeof want, "the file ends inside its zstd frame (%zu bytes): it is cut short", zsize - 3);
+	assert_string_equal(err.message, want);
 	free(d);
 	/* A frame without a content size (streaming compressor) loads too. */
 	ZSTD_CCtx *cctx = ZSTD_createCCtx();

@@ -140,7 +140,9 @@ const char *animrt_status_string(animrt_status status);
 
 typedef struct animrt_error {
 	animrt_status status;
-	/* Offset in the (decompressed) .xnb of the field at fault, or -1. */
+	/* Offset in the (decompressed) .xnb of the field at fault, or -1 (also
+	 * for an error of a .xnb.zst's zstd frame itself, which has no place in
+	 * the .xnb: its message gives the place in the compressed file, if any). */
 	int64_t byte_offset;
 	/* "byte 123: rotation count 7 of bone 'L Calf' needs 112 bytes, 40 are left" */
 	char message[256];
