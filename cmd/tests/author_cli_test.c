@@ -1750,7 +1750,7 @@ static void a_part_named_as_a_motion_file_is_refused(void **state)
 }
 
 /* Two clip names that make one file name ('a/b' and 'a:b' both make
- * a_b.xnb): the later is written as 'a:b.1' with a warning, as clips of
+ * a_b.xnb): the later is written as a_b.1.xnb with a warning, as clips of
  * one name are (the source failed after writing the first). */
 static void clip_names_making_one_file_name_say_so(void **state)
 {
@@ -1772,7 +1772,7 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "clash.xml:1: warning: clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); "
-			   "written as 'a:b.1': give each clip a name that makes a file name of its own [clip-name-clash]"))
+			   "written as a_b.1.xnb: give each clip a name that makes a file name of its own [clip-name-clash]"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	char *first = test_format("%s/clash/a_b.xnb", out), *second = test_format("%s/clash/a_b.1.xnb", out);
@@ -1791,7 +1791,7 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "clash.xml:1: warning: clip 'walk': its name makes the file name of clip 'Walk' (Walk.xnb, on "
-			   "file systems that ignore case); written as 'walk.1'"))
+			   "file systems that ignore case); written as walk.1.xnb"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	first = test_format("%s/clash/Walk.xnb", out), second = test_format("%s/clash/walk.1.xnb", out);
@@ -1811,7 +1811,7 @@ static void clip_names_making_one_file_name_say_so(void **state)
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "clash.xml:1: warning: clip '\xc3\xa9t\xc3\xa9': its name makes the file name of clip "
 			   "'\xc3\x89t\xc3\xa9' (\xc3\x89t\xc3\xa9.xnb, on file systems that ignore case); written as "
-			   "'\xc3\xa9t\xc3\xa9.1'"))
+			   "\xc3\xa9t\xc3\xa9.1.xnb"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	first = test_format("%s/clash/\xc3\x89t\xc3\xa9.xnb", out);
@@ -1880,7 +1880,7 @@ static void three_clip_names_making_one_file_name_are_all_written(void **state)
 	for (int pass = 0; pass < 2; pass++) {   /* the same names every time */
 		r = test_animc("build", "-q", "--rebuild", "-o", out, src, NULL);
 		assert_int_equal(r.status, 0);
-		if (!strstr(r.err, "clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); written as 'a:b.2'") ||
+		if (!strstr(r.err, "clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); written as a_b.2.xnb") ||
 		    !strstr(r.err, "clip 'a*b'"))
 			fail_msg("%s", r.err);
 		test_run_release(&r);
@@ -1897,6 +1897,91 @@ static void three_clip_names_making_one_file_name_are_all_written(void **state)
 		}
 	}
 	free(doc), free(items), free(out), free(src), free(dir);
+}
+
+/* The x of the one key in OUT/clash/FILE: which clip the file holds. */
+static void assert_file_holds(const char *out, const char *file, int x)
+{
+	char *path = test_format("%s/clash/%s", out, file), *key = test_format("[[%d, 0, 0]]", x);
+	test_run r = test_animc("dump", "--json", path, NULL);
+
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, key))
+		fail_msg("%s: no %s in\n%s", file, key, r.out);
+	test_run_release(&r);
+	free(path), free(key);
+}
+
+/* Clip file names clash: which file each clip gets is decided over all the
+ * source's clips, before --clip picks.  `--clip walk` wrote walk.xnb (no
+ * warning), beside Walk.xnb: one file on Windows and macOS. */
+static void a_clash_decides_file_names_whatever_clip_picks(void **state)
+{
+	static const char item[] =
+		"<Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>"
+		"<Item><BoneIndex>0</BoneIndex><Time>PT0S</Time><Position>%d 0 0</Position><Rotation>0 0 0</Rotation>"
+		"<Scale>1 1 1</Scale></Item></Keyframes></Value></Item>";
+	static const char *const names[] = { "Walk", "walk" };
+	/* The file of each clip above, found by its key's x. */
+	static const char *const files[] = { "Walk.xnb", "walk.1.xnb" };
+	char *dir = test_tmpdir("name-clash-clip"), *src = test_format("%s/clash.xml", dir);
+	char *out = test_format("%s/out", dir), *one = test_format("%s/one", dir), *items = test_format("%s", "");
+	test_run r;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char *it = test_format(item, names[i], i + 1), *both = test_format("%s%s", items, it);
+
+		free(it), free(items);
+		items = both;
+	}
+	char *doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
+				"<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s</AnimationClips></Asset>"
+				"</XnaContent>", items);
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 2);
+	for (int i = 0; i < 2; i++)
+		assert_file_holds(out, files[i], i + 1);
+
+	/* --clip walk, alone and into the whole build's folder: walk.1.xnb,
+	 * with the warning; Walk.xnb stays, and no walk.xnb joins it. */
+	for (int into_whole = 0; into_whole < 2; into_whole++) {
+		const char *to = into_whole ? out : one;
+
+		r = test_animc("build", "-q", "--clip", "walk", "-o", to, src, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.err, "clip 'walk': its name makes the file name of clip 'Walk' (Walk.xnb, on file systems "
+				   "that ignore case); written as walk.1.xnb"))
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(to), into_whole ? 2 : 1);
+		assert_file_holds(to, "walk.1.xnb", 2);
+		char *plain = test_format("%s/clash/walk.xnb", to);
+		assert_false(test_file_exists(plain));
+		free(plain);
+		/* outputs --clip lists that file; the manifest keeps the others. */
+		r = test_animc("outputs", "--clip", "walk", "-o", to, src, NULL);
+		assert_int_equal(r.status, 0);
+		char *want = test_format("%s/clash/walk.1.xnb\n", to);
+		assert_string_equal(r.out, want);
+		free(want);
+		test_run_release(&r);
+	}
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "stale"));
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 2);
+	/* --clip picks a clip by its name; the file's name is said beside it. */
+	r = test_animc("build", "-q", "--clip", "walk.1", "-o", one, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "no clip 'walk.1'; the clips are: 'Walk', 'walk' (written as walk.1.xnb)\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(doc), free(items), free(one), free(out), free(src), free(dir);
 }
 
 /* A clip name too long for a file name: the error names the clip's line. */
@@ -3044,6 +3129,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
 	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
+	cmocka_unit_test(a_clash_decides_file_names_whatever_clip_picks),
 	cmocka_unit_test(a_sidecar_past_the_probe_is_a_warning),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),

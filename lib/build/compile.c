@@ -144,8 +144,25 @@ static uint64_t total_keys(const animc_clip *clip)
 	return keys;
 }
 
-/* Keep only the clips --clip asked for; false (reported) when one is missing. */
-static bool filter_clips(const build_options *o, animc_clip_set *set, animc_diag_sink *sink)
+/* The clips as "no clip" lists them: 'Walk', 'walk' (written as walk.1.xnb). */
+static void list_clips(const animc_clip_set *set, char *const *files, char *list, size_t size)
+{
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (uint32_t i = 0; i < set->count && used < size; i++) {
+		char *safe = files[i] ? build_safe_name(files[i], i) : NULL;
+
+		used += (size_t)snprintf(list + used, size - used, "%s'%s'%s%s%s", i ? ", " : "", set->clips[i]->name,
+					 safe ? " (written as " : "", safe ? safe : "", safe ? ".xnb)" : "");
+		free(safe);
+	}
+}
+
+/* Keep only the clips --clip asked for, each by its own name, and their
+ * file names (`files`, parallel to the clips); false (reported) when one
+ * is missing. */
+static bool filter_clips(const build_options *o, animc_clip_set *set, char **files, animc_diag_sink *sink)
 {
 	bool ok = true;
 
@@ -158,12 +175,8 @@ static bool filter_clips(const build_options *o, animc_clip_set *set, animc_diag
 			found = strcmp(set->clips[i]->name, o->clip_names.items[n]) == 0;
 		if (!found) {
 			char list[1024];
-			size_t used = 0;
 
-			list[0] = '\0';
-			for (uint32_t i = 0; i < set->count && used < sizeof list; i++)
-				used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
-							 i ? ", " : "", set->clips[i]->name);
+			list_clips(set, files, list, sizeof list);
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no clip '%s'; the clips are: %s",
 					  o->clip_names.items[n], set->count ? list : "none");
 			ok = false;
@@ -174,8 +187,11 @@ static bool filter_clips(const build_options *o, animc_clip_set *set, animc_diag
 
 		for (size_t n = 0; n < o->clip_names.count && !wanted; n++)
 			wanted = strcmp(set->clips[i]->name, o->clip_names.items[n]) == 0;
-		if (!wanted)
-			animc_clip_set_remove(set, i);
+		if (wanted)
+			continue;
+		free(files[i]);
+		memmove(&files[i], &files[i + 1], (size_t)(set->count - i - 1) * sizeof *files);
+		animc_clip_set_remove(set, i);
 	}
 	return ok;
 }
@@ -252,15 +268,15 @@ static void prepare_motion(const build_ctx *ctx, const animc_process_options *pr
 	}
 }
 
-/* The output's name under the job's folder; NULL (reported) when the clip
- * name cannot be a file name.  With `has_motion`, the clip's root motion
- * (CLIP.motion.xnb beside it) must fit as well: the clip is refused whole
- * rather than written without it. */
+/* The output's name under the job's folder, made from `file` (NULL: the
+ * clip's name); NULL (reported) when that cannot be a file name.  With
+ * `has_motion`, the clip's root motion (CLIP.motion.xnb beside it) must fit
+ * as well: the clip is refused whole rather than written without it. */
 static char *output_name(const build_ctx *ctx, const build_job *job, const animc_clip_set *set,
-			 uint32_t index, bool has_motion, animc_diag_sink *sink)
+			 uint32_t index, const char *file, bool has_motion, animc_diag_sink *sink)
 {
 	const char *ext = ctx->options->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
-	const char *clip = set->clips[index]->name;
+	const char *clip = file ? file : set->clips[index]->name;
 	char *safe, *name, longest[32];
 	size_t size;
 
@@ -449,11 +465,14 @@ static bool file_name_taken(const named_file *files, uint32_t n, const char *nam
 /*
  * Clips whose names make one file name ('a/b' and 'a:b' both a_b.xnb, or
  * 'Walk' and 'walk' on a file system that ignores case, as Windows' and
- * macOS' do): the later ones are written as NAME.1, NAME.2, ... with a
- * warning, as clips of one name are.  Before, the source failed after
- * writing the first.
+ * macOS' do): the first keeps it, the others are written as
+ * NAME.1.xnb, NAME.2.xnb, ... with a warning.  Decided over all the
+ * source's clips, before --clip picks, so that a clip's file does not
+ * depend on --clip; the clips keep their names (--clip, the manifest and
+ * the report know them so).  files[i] receives the name clip i's file is
+ * made from, or NULL for its own name.
  */
-static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
+static bool unique_file_names(const animc_clip_set *set, char **out, animc_diag_sink *sink)
 {
 	uint32_t n = set->count;
 	named_file *files;
@@ -470,42 +489,42 @@ static bool unique_file_names(animc_clip_set *set, animc_diag_sink *sink)
 	}
 	if (ok)
 		qsort(files, n, sizeof *files, compare_named_files);
-	/* files[run] is the first clip of a run of one file name, which keeps
-	 * it; the others of the run are renamed, so each is compared with the
-	 * run's first, never with a renamed one before it. */
-	for (uint32_t i = 1, run = 0; ok && i < n; i++) {
-		animc_clip *clip = set->clips[files[i].index];
-		const char *first = set->clips[files[run].index]->name;
-		char *name = NULL, *safe = NULL;
+	/* Each run of one file name is compared with its keeper, never with
+	 * a renamed one. */
+	for (uint32_t run = 0, end; ok && run < n; run = end) {
+		for (end = run + 1; end < n && build_fold_compare(files[end].name, files[run].name) == 0; end++)
+			;
+		uint32_t keep = run;
+		const char *first = set->clips[files[keep].index]->name, *first_file = files[keep].name;
 
-		if (build_fold_compare(files[i].name, files[run].name) != 0) {
-			run = i;
-			continue;
-		}
-		if (strcmp(clip->name, first) == 0)
-			continue;
-		for (unsigned suffix = 1; ok; suffix++) {
+		for (uint32_t i = run; ok && i < end; i++) {
+			const animc_clip *clip = set->clips[files[i].index];
+			char *name = NULL, *safe = NULL;
+
+			if (i == keep || strcmp(clip->name, first) == 0)
+				continue;
+			for (unsigned suffix = 1; ok; suffix++) {
+				free(name), free(safe);
+				name = safe = NULL;
+				ok = asprintf(&name, "%s.%u", clip->name, suffix) >= 0 &&
+				     (safe = build_safe_name(name, files[i].index)) != NULL;
+				if (ok && !file_name_taken(files, n, safe))
+					break;
+			}
+			if (ok)
+				animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL,
+						       "its name makes the file name of clip '%s' (%s.xnb%s); written as %s.xnb: "
+						       "give each clip a name that makes a file name of its own", first, first_file,
+						       strcmp(files[i].name, first_file) != 0 ? ", on file systems that ignore case" : "",
+						       safe);
+			if (ok) {
+				free(files[i].name);
+				files[i].name = safe;
+				out[files[i].index] = name;
+				name = safe = NULL;
+			}
 			free(name), free(safe);
-			name = safe = NULL;
-			ok = asprintf(&name, "%s.%u", clip->name, suffix) >= 0 &&
-			     (safe = build_safe_name(name, files[i].index)) != NULL;
-			if (ok && !file_name_taken(files, n, safe))
-				break;
 		}
-		if (ok)
-			animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL,
-					  "its name makes the file name of clip '%s' (%s.xnb%s); written as '%s': give each "
-					  "clip a name that makes a file name of its own", first, files[run].name,
-					  strcmp(files[i].name, files[run].name) != 0 ? ", on file systems that ignore case" : "",
-					  name);
-		if (ok && (clip->name = animc_arena_strndup(&clip->arena, name, strlen(name))) == NULL)
-			ok = false;
-		if (ok) {
-			free(files[i].name);
-			files[i].name = safe;
-			safe = NULL;
-		}
-		free(name), free(safe);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		free(files[i].name);
@@ -526,6 +545,13 @@ static void load_source_rest(const compile_state *cs, const animc_importer *impo
 		animc_skeleton_release(out);
 }
 
+static void files_release(char **files, uint32_t count)
+{
+	for (uint32_t i = 0; files && i < count; i++)
+		free(files[i]);
+	free(files);
+}
+
 static void compile_clips(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
 			  animc_diag_sink *sink)
 {
@@ -537,14 +563,18 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	const animc_skeleton *skeleton = cs->process.reduce.skeleton ? cs->process.reduce.skeleton
 				       : ctx->skeleton_loaded ? &ctx->skeleton_model : NULL;
 
-	/* The root motion's frame and the additive reference from every
-	 * clip, before --clip chooses. */
+	/* The root motion's frame, the additive reference and the file
+	 * names from every clip, before --clip chooses. */
 	build_author_frame frame;
 	build_author_frame_of(&ctx->options->author, set, importer, cs->job->path,
 			      ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
 			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
-	if ((set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
-	    !filter_clips(ctx->options, set, sink) || !set->count || !unique_file_names(set, sink)) {
+	char **files = calloc(set->count + 1, sizeof *files);
+	if (!files || (set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
+	    !unique_file_names(set, files, sink) || !filter_clips(ctx->options, set, files, sink) || !set->count) {
+		if (!files)
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+		files_release(files, set->count);
 		animc_clip_destroy(reference);
 		return;
 	}
@@ -558,6 +588,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	animc_skeleton_release(&rest);
 	if (authored != ANIMC_OK) {
 		build_author_motions_release(motions, set->count);
+		files_release(files, set->count);
 		return;
 	}
 	/* Each clip, then its motion (--root-motion). */
@@ -566,6 +597,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	if (!outs) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 		build_author_motions_release(motions, set->count);
+		files_release(files, set->count);
 		return;
 	}
 	/* A clip that fails alone leaves the others; the source still fails.
@@ -576,7 +608,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 
 		if (!prepare_clip(ctx, &cs->process, set->clips[i], sink, o))
 			continue;
-		o->name = output_name(ctx, cs->job, set, i, motions && motions[i], sink);
+		o->name = output_name(ctx, cs->job, set, i, files[i], motions && motions[i], sink);
 		o->clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
 		if (o->name && o->clip && motions && motions[i])
 			prepare_motion(ctx, &cs->process, motions[i], o, o + 1, sink);
@@ -591,6 +623,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 		}
 	}
 	build_author_motions_release(motions, set->count);
+	files_release(files, set->count);
 	for (uint32_t i = 0; i < count; i++)
 		if (outs[i].bytes)
 			outs[written++] = outs[i];

@@ -563,7 +563,9 @@ static const option_def option_table[] = {
 	    "compile only the clip NAME of sources holding named clips (repeatable); a source without "
 	    "it fails, listing the clips it has; the outputs of its other clips stay as they were "
 	    "(recorded, neither stale nor pruned)",
-	    NULL,
+	    "A clip is written to the file a build of the whole source writes it to: one whose name "
+	    "makes another clip's file name (clip-name-clash) is picked by its own name and written as "
+	    "NAME.1.xnb.",
 	    NULL },
 	  set_clip },
 	{ { "split", 0, "[TAKE/]NAME=START:END", FOR_COMPILE, BUILD_OPTION_OUTPUT,
