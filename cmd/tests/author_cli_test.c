@@ -1914,22 +1914,24 @@ static void assert_file_holds(const char *out, const char *file, int x)
 
 /* Clip file names clash: which file each clip gets is decided over all the
  * source's clips, before --clip picks.  `--clip walk` wrote walk.xnb (no
- * warning), beside Walk.xnb: one file on Windows and macOS. */
+ * warning), beside Walk.xnb: one file on Windows and macOS.  And the clip
+ * named as the file name keeps it ('Walk_Run', not 'Walk/Run', whose '/'
+ * animc replaced: Content.Load("Walk_Run") played the other clip). */
 static void a_clash_decides_file_names_whatever_clip_picks(void **state)
 {
 	static const char item[] =
 		"<Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>"
 		"<Item><BoneIndex>0</BoneIndex><Time>PT0S</Time><Position>%d 0 0</Position><Rotation>0 0 0</Rotation>"
 		"<Scale>1 1 1</Scale></Item></Keyframes></Value></Item>";
-	static const char *const names[] = { "Walk", "walk" };
+	static const char *const names[] = { "Walk", "walk", "Walk/Run", "Walk_Run" };
 	/* The file of each clip above, found by its key's x. */
-	static const char *const files[] = { "Walk.xnb", "walk.1.xnb" };
+	static const char *const files[] = { "Walk.xnb", "walk.1.xnb", "Walk_Run.1.xnb", "Walk_Run.xnb" };
 	char *dir = test_tmpdir("name-clash-clip"), *src = test_format("%s/clash.xml", dir);
 	char *out = test_format("%s/out", dir), *one = test_format("%s/one", dir), *items = test_format("%s", "");
 	test_run r;
 
 	(void)state;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		char *it = test_format(item, names[i], i + 1), *both = test_format("%s%s", items, it);
 
 		free(it), free(items);
@@ -1941,9 +1943,12 @@ static void a_clash_decides_file_names_whatever_clip_picks(void **state)
 	assert_true(test_write_file(src, doc, strlen(doc)));
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "clip 'Walk/Run': its name makes the file name of clip 'Walk_Run' (Walk_Run.xnb); "
+			   "written as Walk_Run.1.xnb"))
+		fail_msg("%s", r.err);
 	test_run_release(&r);
-	assert_int_equal(test_count_files(out), 2);
-	for (int i = 0; i < 2; i++)
+	assert_int_equal(test_count_files(out), 4);
+	for (int i = 0; i < 4; i++)
 		assert_file_holds(out, files[i], i + 1);
 
 	/* --clip walk, alone and into the whole build's folder: walk.1.xnb,
@@ -1957,7 +1962,7 @@ static void a_clash_decides_file_names_whatever_clip_picks(void **state)
 				   "that ignore case); written as walk.1.xnb"))
 			fail_msg("%s", r.err);
 		test_run_release(&r);
-		assert_int_equal(test_count_files(to), into_whole ? 2 : 1);
+		assert_int_equal(test_count_files(to), into_whole ? 4 : 1);
 		assert_file_holds(to, "walk.1.xnb", 2);
 		char *plain = test_format("%s/clash/walk.xnb", to);
 		assert_false(test_file_exists(plain));
@@ -1974,11 +1979,12 @@ static void a_clash_decides_file_names_whatever_clip_picks(void **state)
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.out, "stale"));
 	test_run_release(&r);
-	assert_int_equal(test_count_files(out), 2);
+	assert_int_equal(test_count_files(out), 4);
 	/* --clip picks a clip by its name; the file's name is said beside it. */
 	r = test_animc("build", "-q", "--clip", "walk.1", "-o", one, src, NULL);
 	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, "no clip 'walk.1'; the clips are: 'Walk', 'walk' (written as walk.1.xnb)\n"))
+	if (!strstr(r.err, "no clip 'walk.1'; the clips are: 'Walk', 'walk' (written as walk.1.xnb), 'Walk/Run' "
+			   "(written as Walk_Run.1.xnb), 'Walk_Run'\n"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	free(doc), free(items), free(one), free(out), free(src), free(dir);

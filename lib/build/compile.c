@@ -462,10 +462,22 @@ static bool file_name_taken(const named_file *files, uint32_t n, const char *nam
 	return false;
 }
 
+/* The clip of a run of one file name (files[run] to files[end - 1]) that
+ * keeps the name: the first whose name is the file name as it stands
+ * ('Walk_Run' before 'Walk/Run', whose '/' was replaced), else the first. */
+static uint32_t keeper_of(const animc_clip_set *set, const named_file *files, uint32_t run, uint32_t end)
+{
+	/* A run is in the clips' order (compare_named_files). */
+	for (uint32_t k = run; k < end; k++)
+		if (strcmp(set->clips[files[k].index]->name, files[k].name) == 0)
+			return k;
+	return run;
+}
+
 /*
  * Clips whose names make one file name ('a/b' and 'a:b' both a_b.xnb, or
  * 'Walk' and 'walk' on a file system that ignores case, as Windows' and
- * macOS' do): the first keeps it, the others are written as
+ * macOS' do): one keeps it (keeper_of), the others are written as
  * NAME.1.xnb, NAME.2.xnb, ... with a warning.  Decided over all the
  * source's clips, before --clip picks, so that a clip's file does not
  * depend on --clip; the clips keep their names (--clip, the manifest and
@@ -494,7 +506,7 @@ static bool unique_file_names(const animc_clip_set *set, char **out, animc_diag_
 	for (uint32_t run = 0, end; ok && run < n; run = end) {
 		for (end = run + 1; end < n && build_fold_compare(files[end].name, files[run].name) == 0; end++)
 			;
-		uint32_t keep = run;
+		uint32_t keep = keeper_of(set, files, run, end);
 		const char *first = set->clips[files[keep].index]->name, *first_file = files[keep].name;
 
 		for (uint32_t i = run; ok && i < end; i++) {
