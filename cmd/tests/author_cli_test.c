@@ -1984,10 +1984,44 @@ static void a_clash_decides_file_names_whatever_clip_picks(void **state)
 	r = test_animc("build", "-q", "--clip", "walk.1", "-o", one, src, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "no clip 'walk.1'; the clips are: 'Walk', 'walk' (written as walk.1.xnb), 'Walk/Run' "
-			   "(written as Walk_Run.1.xnb), 'Walk_Run'\n"))
+			   "(written as Walk_Run.1.xnb), 'Walk_Run'"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	free(doc), free(items), free(one), free(out), free(src), free(dir);
+}
+
+/* Parts a sidecar names 'walk' and 'Walk': the clash is said at the
+ * sidecar's <ClipName>, where the name is given, not at the source's take
+ * (Walker.xml:7). */
+static void a_sidecar_part_clash_is_said_at_its_clip_name(void **state)
+{
+	char *dir = test_tmpdir("sidecar-clash"), *walker = test_format("%s/Walker.xml", dir);
+	char *sidecar = test_format("%s/Walker_Anims.xml", dir), *out = test_format("%s/out", dir), *text, *at;
+	size_t size;
+	test_run r;
+
+	(void)state;
+	copy_file(WALKER, walker);
+	text = (char *)test_read_file(WALKER_ANIMS, &size);
+	at = strstr(text, "<ClipName>Start</ClipName>");
+	assert_non_null(at);
+	memcpy(at + 10, "walk ", 5);   /* trimmed, as XNA reads it */
+	at = strstr(text, "<ClipName>Run</ClipName>");
+	assert_non_null(at);
+	memmove(at + 14, at + 13, strlen(at + 13) + 1);
+	memcpy(at + 10, "Walk", 4);
+	assert_true(test_write_file(sidecar, text, strlen(text)));
+	free(text);
+	r = test_animc("build", "-q", "-o", out, walker, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "/Walker_Anims.xml:14: clip 'Walk': its name makes the file name of clip 'walk' (walk.xnb, "
+			   "on file systems that ignore case); written as Walk.1.xnb"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	char *renamed = test_format("%s/Walker/Walk.1.xnb", out);
+	assert_true(test_file_exists(renamed));
+	free(renamed);
+	free(out), free(sidecar), free(walker), free(dir);
 }
 
 /* A clip name too long for a file name: the error names the clip's line. */
@@ -3136,6 +3170,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
 	cmocka_unit_test(a_clash_decides_file_names_whatever_clip_picks),
+	cmocka_unit_test(a_sidecar_part_clash_is_said_at_its_clip_name),
 	cmocka_unit_test(a_sidecar_past_the_probe_is_a_warning),
 	cmocka_unit_test(split_between_keys_is_the_take_shifted),
 	cmocka_unit_test(split_clips_and_sidecar_give_the_same_bytes),

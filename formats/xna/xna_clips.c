@@ -33,6 +33,7 @@ typedef struct reader {
 	bool has_asset, has_take, has_frames, has_parts;
 	bool item_has[3];
 	uint32_t item_line;
+	uint32_t name_line;           /* the part's <ClipName> */
 	animc_xml_element parts_at;   /* <ClipParts>, for its line */
 	/* The open member of the Asset (depth 2) and of a part (depth 4),
 	 * which an element nested in it is said to be inside. */
@@ -158,8 +159,13 @@ static animc_xml_action end_part(reader *r, const animc_xml_element *el)
 		if (!grown)
 			return fail(r, ANIMC_ERR_NOMEM, el, "out of memory");
 		r->doc->parts = grown;
+		uint32_t *lines = realloc(r->doc->name_lines, capacity * sizeof *lines);
+		if (!lines)
+			return fail(r, ANIMC_ERR_NOMEM, el, "out of memory");
+		r->doc->name_lines = lines;
 		r->capacity = capacity;
 	}
+	r->doc->name_lines[r->doc->split.part_count] = r->name_line;
 	r->doc->parts[r->doc->split.part_count++] = r->part;
 	r->doc->split.parts = r->doc->parts;
 	return ANIMC_XML_CONTINUE;
@@ -211,6 +217,7 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 			return fail(r, ANIMC_ERR_PARSE, el, "a second <ClipName>");
 		r->item_has[M_NAME] = true;
 		r->part.name = copy_text(r, text, len);
+		r->name_line = el->line;
 		if (!r->part.name)
 			return fail(r, ANIMC_ERR_NOMEM, el, "out of memory");
 		if (!r->part.name[0])
@@ -284,6 +291,7 @@ void animc_split_doc_release(animc_split_doc *doc)
 	if (!doc)
 		return;
 	free(doc->parts);
+	free(doc->name_lines);
 	animc_arena_release(&doc->arena);
 	memset(doc, 0, sizeof *doc);
 }

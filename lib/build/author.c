@@ -391,6 +391,9 @@ static animc_status apply_split(const build_author_options *a, const char *sourc
 		status = animc_clip_set_name_unique(set, sink);
 	if (status == ANIMC_OK && count && hooks && hooks->on_cut)
 		hooks->on_cut(hooks->user, sidecar ? sidecar : has_doc ? "--clips" : "--split");
+	for (uint32_t p = 0; status == ANIMC_OK && has_doc && hooks && hooks->on_part && p < doc.split.part_count; p++)
+		hooks->on_part(hooks->user, doc.parts[p].name, doc.split.path,
+			       doc.name_lines ? doc.name_lines[p] : doc.parts[p].line);
 	animc_split_doc_release(&doc);
 	animc_arena_release(&arena);
 	free(sidecar);

@@ -68,6 +68,9 @@ typedef struct build_author_hooks {
 	 * sidecar's path. */
 	void (*on_cut)(void *user, const char *by);
 	void *user;
+	/* A part a document (a sidecar, --clips) names, and its line there:
+	 * what is said of the part's name is said there. */
+	void (*on_part)(void *user, const char *name, const char *path, uint32_t line);
 } build_author_hooks;
 
 /*

@@ -24,6 +24,12 @@
 /* Longest file name most file systems take (ext4, XFS, btrfs, NTFS). */
 #define NAME_BYTES_MAX 255
 
+/* A part a clip-split document names: its name, the document and the line. */
+typedef struct part_place {
+	char *name, *path;
+	uint32_t line;
+} part_place;
+
 typedef struct compile_state {
 	const build_ctx *ctx;
 	const build_job *job;
@@ -34,6 +40,8 @@ typedef struct compile_state {
 	int64_t import_start_ns;        /* CLOCK_REALTIME, as file times are */
 	const char *changed;            /* a file read that changed during the import, or NULL */
 	char *cut_by;                   /* what cut the source into parts (build_author_hooks), or NULL */
+	part_place *parts;              /* where a document names each part it cut */
+	size_t part_count;
 	bool is_motion_turned;          /* the conversion turned the --root-motion bone: */
 	double motion_turn[4];          /* by this, which turns its default up axis */
 } compile_state;
@@ -60,6 +68,9 @@ static void compile_state_release(compile_state *cs)
 	cli_strings_release(&cs->reads);
 	cli_strings_release(&cs->missing);
 	free(cs->cut_by);
+	for (size_t i = 0; i < cs->part_count; i++)
+		free(cs->parts[i].name), free(cs->parts[i].path);
+	free(cs->parts);
 }
 
 static void collect_cut(void *user, const char *by)
@@ -68,6 +79,21 @@ static void collect_cut(void *user, const char *by)
 
 	free(cs->cut_by);
 	cs->cut_by = strdup(by);
+}
+
+static void collect_part(void *user, const char *name, const char *path, uint32_t line)
+{
+	compile_state *cs = user;
+	part_place *grown = realloc(cs->parts, (cs->part_count + 1) * sizeof *grown);
+
+	if (!grown)
+		return;   /* said at the take's line instead */
+	cs->parts = grown;
+	grown[cs->part_count] = (part_place){ strdup(name), strdup(path), line };
+	if (grown[cs->part_count].name && grown[cs->part_count].path)
+		cs->part_count++;
+	else
+		free(grown[cs->part_count].name), free(grown[cs->part_count].path);
 }
 
 static void collect_read(void *user, const char *path)
@@ -474,6 +500,32 @@ static uint32_t keeper_of(const animc_clip_set *set, const named_file *files, ui
 	return run;
 }
 
+/* The clash said where the clip's name is given: a part's at its line in
+ * the document that cut it, another clip's at its own. */
+static void say_clash(const compile_state *cs, const animc_clip *clip, animc_diag_sink *sink, const char *first,
+		      const char *first_file, bool by_case, const char *file)
+{
+	static const char fmt[] = "its name makes the file name of clip '%s' (%s.xnb%s); written as %s.xnb: give "
+				  "each clip a name that makes a file name of its own";
+	const char *cased = by_case ? ", on file systems that ignore case" : "";
+
+	for (size_t i = 0; i < cs->part_count; i++) {
+		if (strcmp(cs->parts[i].name, clip->name) != 0)
+			continue;
+		animc_diag_sink doc = *sink;
+		char what[1024];
+
+		doc.path = cs->parts[i].path;
+		snprintf(what, sizeof what, fmt, first, first_file, cased, file);
+		animc_diag_report_kind(&doc, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, cs->parts[i].line, 0,
+				       "clip '%s': %s", clip->name, what);
+		sink->warning_count = doc.warning_count;
+		return;
+	}
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL, fmt, first, first_file,
+			       cased, file);
+}
+
 /*
  * Clips whose names make one file name ('a/b' and 'a:b' both a_b.xnb, or
  * 'Walk' and 'walk' on a file system that ignores case, as Windows' and
@@ -484,7 +536,8 @@ static uint32_t keeper_of(const animc_clip_set *set, const named_file *files, ui
  * the report know them so).  files[i] receives the name clip i's file is
  * made from, or NULL for its own name.
  */
-static bool unique_file_names(const animc_clip_set *set, char **out, animc_diag_sink *sink)
+static bool unique_file_names(const compile_state *cs, const animc_clip_set *set, char **out,
+			      animc_diag_sink *sink)
 {
 	uint32_t n = set->count;
 	named_file *files;
@@ -524,11 +577,7 @@ static bool unique_file_names(const animc_clip_set *set, char **out, animc_diag_
 					break;
 			}
 			if (ok)
-				animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL,
-						       "its name makes the file name of clip '%s' (%s.xnb%s); written as %s.xnb: "
-						       "give each clip a name that makes a file name of its own", first, first_file,
-						       strcmp(files[i].name, first_file) != 0 ? ", on file systems that ignore case" : "",
-						       safe);
+				say_clash(cs, clip, sink, first, first_file, strcmp(files[i].name, first_file) != 0, safe);
 			if (ok) {
 				free(files[i].name);
 				files[i].name = safe;
@@ -583,7 +632,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
 	char **files = calloc(set->count + 1, sizeof *files);
 	if (!files || (set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
-	    !unique_file_names(set, files, sink) || !filter_clips(ctx->options, set, files, sink) || !set->count) {
+	    !unique_file_names(cs, set, files, sink) || !filter_clips(ctx->options, set, files, sink) || !set->count) {
 		if (!files)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 		files_release(files, set->count);
@@ -1113,7 +1162,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	data = NULL;
 	/* A source whose folder lists no sidecar has nothing to split. */
 	if (status == ANIMC_OK && !job->has_no_sidecar) {
-		build_author_hooks hooks = { collect_read, collect_cut, &cs };
+		build_author_hooks hooks = { collect_read, collect_cut, &cs, collect_part };
 
 		status = build_author_apply(&ctx->options->author, job->path, job->is_explicit, &set, &sink,
 					    &hooks);

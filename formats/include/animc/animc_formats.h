@@ -165,6 +165,7 @@ typedef struct animc_split_doc {
 	animc_split split;
 	animc_split_part *parts;
 	animc_arena arena;
+	uint32_t *name_lines;   /* each part's <ClipName> line, parallel to parts */
 } animc_split_doc;
 
 /*
