@@ -507,6 +507,11 @@ static void xml_errors_are_said_in_the_users_terms_once(void **state)
 		  "the file ends inside <AnimationSequence>, which line 2 opened: is it cut short?" },
 		{ HEAD "<Duration>1</Duration>\n  <KeyFrameSeq", 4, 15,
 		  "the file ends inside the start tag <KeyFrameSeq, which line 4 opened: is it cut short?" },
+		/* An end tag without its '>' is no start tag of no name on line 0. */
+		{ HEAD "<Duration>1</Duration\n<KeyFrameSequences/>\n</AnimationSequence>", 4, 1,
+		  "the end tag </Duration on line 3 has no '>'" },
+		{ HEAD "<Duration>1</Duration>\n</AnimationSequence", 4, 20,
+		  "the file ends inside the end tag </AnimationSequence: is it cut short?" },
 		{ HEAD "<Duration>1</Duration></AnimationSequence>\n<x/>", 4, 1,
 		  "more after the end of the root element: a document holds one root element" },
 		{ HEAD "<Duration>&x;</Duration></AnimationSequence>", 3, 14,

@@ -402,13 +402,15 @@ static bool say_in_user_terms(const xmlError *error, bool at_end, char *out, siz
  * else in its buffer while that still holds the mark, else as set_mark saw
  * it.  False when none can say.
  */
-static bool find_opening(const reader *r, const char *marker, place *at)
+static bool find_opening(const reader *r, const char *marker, place *at, const char **text, size_t *text_len)
 {
 	xmlParserInputPtr in = r->ctxt->input;
 	const uint8_t *p = NULL, *end = NULL;
 	place pos = r->mark;
 	size_t n = strlen(marker);
 
+	*text = NULL;
+	*text_len = 0;
 	if (!in || !in->buf)
 		return false;
 	if (!in->buf->encoder) {
@@ -421,6 +423,8 @@ static bool find_opening(const reader *r, const char *marker, place *at)
 		end = in->end;
 	} else if (strncmp(r->after_lt, marker, n) == 0) {
 		*at = r->next_lt;
+		*text = r->after_lt;
+		*text_len = strlen(r->after_lt);
 		return true;
 	}
 	if (!p)
@@ -429,6 +433,8 @@ static bool find_opening(const reader *r, const char *marker, place *at)
 	if ((size_t)(end - p) < n || memcmp(p, marker, n) != 0)
 		return false;
 	*at = pos;
+	*text = (const char *)p;
+	*text_len = (size_t)(end - p);
 	return true;
 }
 
@@ -451,10 +457,12 @@ static bool say_unfinished(const reader *r, const xmlError *error, char *out, si
 
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		place at;
+		const char *text;
+		size_t text_len;
 
 		if (kinds[i].code != error->code)
 			continue;
-		if (find_opening(r, kinds[i].marker, &at)) {
+		if (find_opening(r, kinds[i].marker, &at, &text, &text_len)) {
 			snprintf(out, size, "the %s %s opened here is never closed: no %s follows it (is the file "
 				 "cut short?)", kinds[i].what, kinds[i].marker, kinds[i].end);
 			*line = at.line;
@@ -466,6 +474,34 @@ static bool say_unfinished(const reader *r, const xmlError *error, char *out, si
 		return true;
 	}
 	return false;
+}
+
+/*
+ * An end tag without its '>': libxml2 raises the start tag's code for it
+ * (XML_ERR_GT_REQUIRED) with neither a name nor a line, so the tag is read
+ * where it opens, the first "</" after the last event.  False for a start
+ * tag's, which names itself.
+ */
+static bool say_end_tag(const reader *r, const xmlError *error, bool at_end, char *out, size_t size)
+{
+	const char *text;
+	size_t text_len, name_len = 0;
+	place at;
+
+	if (error->code != XML_ERR_GT_REQUIRED || error->str1)
+		return false;
+	if (!find_opening(r, "</", &at, &text, &text_len)) {
+		snprintf(out, size, at_end ? "the file ends inside an end tag: is it cut short?" : "an end tag has no '>'");
+		return true;
+	}
+	while (2 + name_len < text_len && name_len < 128 && !animc_xml_is_space(text[2 + name_len]) &&
+	       !strchr("<>/", text[2 + name_len]))
+		name_len++;
+	if (at_end)
+		snprintf(out, size, "the file ends inside the end tag </%.*s: is it cut short?", (int)name_len, text + 2);
+	else
+		snprintf(out, size, "the end tag </%.*s on line %u has no '>'", (int)name_len, text + 2, at.line);
+	return true;
 }
 
 static void on_error(void *ctx, xmlErrorPtr error)
@@ -482,9 +518,11 @@ static void on_error(void *ctx, xmlErrorPtr error)
 		return;
 	line = error->line > 0 ? (uint32_t)error->line : 0;
 	column = error->int2 > 0 ? (uint32_t)error->int2 : 0;
+	bool at_end = r->ctxt->input && r->ctxt->input->cur >= r->ctxt->input->end;
+
 	if (!say_unfinished(r, error, message, sizeof message, &line, &column) &&
-	    !say_in_user_terms(error, r->ctxt->input && r->ctxt->input->cur >= r->ctxt->input->end, message,
-			       sizeof message))
+	    !say_end_tag(r, error, at_end, message, sizeof message) &&
+	    !say_in_user_terms(error, at_end, message, sizeof message))
 		snprintf(message, sizeof message, "%s", error->message ? error->message : "malformed XML");
 	n = strlen(message);
 	while (n && (message[n - 1] == '\n' || message[n - 1] == ' '))
