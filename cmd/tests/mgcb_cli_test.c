@@ -542,7 +542,8 @@ static void a_later_build_of_a_source_replaces_it(void **state)
  * ':' (it was "is not NAME=VALUE", and the project failed).  A pair with a
  * second one, which MGCB drops without a word, is an error for one of
  * animc's parameters, whichever separator comes first; another
- * processor's is ignored, one a letter from animc's warned of. */
+ * processor's is ignored, one a letter from animc's warned of.  Errors
+ * quote the pair as written (`Scale = abc` was quoted `Scale=abc`). */
 static void a_parameter_may_take_its_value_after_a_colon(void **state)
 {
 	char *dir = test_tmpdir("mgcb-param-colon");
@@ -550,6 +551,7 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 	char *twice = turn_project(dir, "Twice", "/outputDir:twice\n/processorParam:Scale=2:3\n"
 						 "/processorParam:RotationX:90=1\n/processorParam:Scal:2:3\n"
 						 "/processorParam:Path=C:/x\n/processorParam:RotationY:abc\n"
+						 "/processorParam:Scale = abc\n/processorParam:Scale = 2 : 3\n"
 						 "/build:Turn.Animation\n");
 	char *want = test_format("%s:2: error: /processorParam:Scale=2:3 has a second '=' or ':', and MGCB ignores "
 				 "such a parameter; give one value (NAME=VALUE)\n"
@@ -557,8 +559,12 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 				 "ignores such a parameter; give one value (NAME=VALUE)\n"
 				 "%s:4: warning: /processorParam:Scal: no such parameter (did you mean Scale?); "
 				 "ignored [unknown-parameter]\n"
-				 "%s:6: error: /processorParam:RotationY:abc is not a number of degrees\n",
-				 twice, twice, twice, twice);
+				 "%s:6: error: /processorParam:RotationY:abc is not a number of degrees\n"
+				 /* quoted as written, spaces and all */
+				 "%s:7: error: /processorParam:Scale = abc is not a number above 0\n"
+				 "%s:8: error: /processorParam:Scale = 2 : 3 has a second '=' or ':', and MGCB "
+				 "ignores such a parameter; give one value (NAME=VALUE)\n",
+				 twice, twice, twice, twice, twice, twice);
 	char *nothing = test_format("%s/twice", dir);
 	test_run r;
 

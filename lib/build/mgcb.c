@@ -293,7 +293,7 @@ static bool parse_number(const char *s, double *out)
  * without a word: an error for a parameter of animc's, which would
  * otherwise build with a value MGCB never applies.
  */
-static void processor_param(reader *rd, char *value)
+static void processor_param_as(reader *rd, char *value, const char *written)
 {
 	char *eq = value + strcspn(value, "=:");
 	double v;
@@ -302,8 +302,6 @@ static void processor_param(reader *rd, char *value)
 		error_at(rd, "/processorParam:%s is not NAME=VALUE (or NAME:VALUE)", value);
 		return;
 	}
-	char separator = *eq;
-
 	*eq = '\0';
 	char *name = trim(value), *text = trim(eq + 1);
 	int axis = strcasecmp(name, "RotationX") == 0 ? 0 : strcasecmp(name, "RotationY") == 0 ? 1 :
@@ -311,8 +309,8 @@ static void processor_param(reader *rd, char *value)
 	bool is_ours = axis >= 0 || strcasecmp(name, "Scale") == 0;
 
 	if (is_ours && text[strcspn(text, "=:")]) {
-		error_at(rd, "/processorParam:%s%c%s has a second '=' or ':', and MGCB ignores such a parameter; "
-			 "give one value (NAME=VALUE)", name, separator, text);
+		error_at(rd, "/processorParam:%s has a second '=' or ':', and MGCB ignores such a parameter; "
+			 "give one value (NAME=VALUE)", written);
 		return;
 	}
 	if (!is_ours) {
@@ -327,8 +325,7 @@ static void processor_param(reader *rd, char *value)
 		return;
 	}
 	if (!parse_number(text, &v) || (axis < 0 && !(v > 0))) {
-		error_at(rd, "/processorParam:%s%c%s is not %s", name, separator, text,
-			 axis < 0 ? "a number above 0" : "a number of degrees");
+		error_at(rd, "/processorParam:%s is not %s", written, axis < 0 ? "a number above 0" : "a number of degrees");
 		return;
 	}
 	if (axis < 0) {
@@ -338,6 +335,20 @@ static void processor_param(reader *rd, char *value)
 		rd->units.rotation_deg[axis] = v;
 		rd->units_given |= BUILD_MGCB_ROTATION_X << axis;
 	}
+}
+
+/* Its errors quote the parameter as the project writes it ("Scale = abc"),
+ * so that a search of the project finds it. */
+static void processor_param(reader *rd, char *value)
+{
+	char *written = strdup(value);
+
+	if (!written) {
+		error_at(rd, "out of memory");
+		return;
+	}
+	processor_param_as(rd, value, written);
+	free(written);
 }
 
 /* An item's path under the output folder without its extension, its name
