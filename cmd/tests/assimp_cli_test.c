@@ -1102,10 +1102,12 @@ static void an_fbx_time_mode_on_a_cr_line_is_read(void **state)
  * turns KTimes into frames at it with no check, so NaN gave NaN key times
  * (the whole take failed on them, but a --split part was written of
  * fixed keys, exit 0) and 0 every key at 0 (a 1/60 s pose, exit 0).  An
- * error naming the rate, with --split or without; 30 reads. */
+ * error naming the rate, with --split or without; 30 reads.  One missing,
+ * or an "int" Assimp does not read, is said so, not as the -1 Assimp puts
+ * in its place (the file holds no -1). */
 static void an_fbx_custom_frame_rate_of_no_rate_fails(void **state)
 {
-	static const char *const rates[] = { "nan", "0", "-5" };
+	static const char *const rates[] = { "nan", "0", "-5", NULL, "int" };
 	char *dir = test_tmpdir("fbx-custom"), *fbx = test_format("%s/c.fbx", dir), *out = test_format("%s/out", dir);
 	char *base = fbx_text("0,46186158000", "0,10", 2, 14, "46186158000"), *text;
 	char *at = strstr(base, "\t}\n}\nObjects");
@@ -1115,15 +1117,27 @@ static void an_fbx_custom_frame_rate_of_no_rate_fails(void **state)
 	for (size_t i = 0; i <= sizeof rates / sizeof rates[0]; i++) {
 		const char *rate = i < sizeof rates / sizeof rates[0] ? rates[i] : "30";
 
-		text = test_format("%.*s\t\tP: \"CustomFrameRate\", \"double\", \"Number\", \"\",%s\n%s",
-				   (int)(at - base), base, rate, at);
+		if (!rate)
+			text = test_format("%s", base);
+		else if (strcmp(rate, "int") == 0)
+			text = test_format("%.*s\t\tP: \"CustomFrameRate\", \"int\", \"Integer\", \"\",25\n%s",
+					   (int)(at - base), base, at);
+		else
+			text = test_format("%.*s\t\tP: \"CustomFrameRate\", \"double\", \"Number\", \"\",%s\n%s",
+					   (int)(at - base), base, rate, at);
 		assert_true(test_write_file(fbx, text, strlen(text)));
 		for (int split = 0; split < 2; split++) {
 			if (split)
 				r = test_animc("build", "-o", out, "--split", "A=0:0.5", fbx, NULL);
 			else
 				r = test_animc("build", "-o", out, fbx, NULL);
-			if (strcmp(rate, "30") == 0) {
+			if (!rate || strcmp(rate, "int") == 0) {
+				assert_int_equal(r.status, 1);
+				if (!strstr(r.err, "c.fbx: error: the file's TimeMode is 14 (custom) and it gives no "
+						   "CustomFrameRate Assimp reads (a \"double\" property holding a positive "
+						   "number)") || strstr(r.err, "-1"))
+					fail_msg("%s%s", r.out, r.err);
+			} else if (strcmp(rate, "30") == 0) {
 				assert_int_equal(r.status, 0);
 				if (!strstr(r.out, split ? "(1 bone, 0.5 s," : "(1 bone, 1 s,"))
 					fail_msg("%s%s", r.out, r.err);

@@ -1181,6 +1181,15 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 
 	/* Assimp turns FBX KTimes into frames at this rate, with no check:
 	 * NaN gave NaN key times, 0 or less every key at 0 or before it. */
+	/* -1 is what Assimp reads for a CustomFrameRate the file does not
+	 * hold, or holds as another type than "double" (an "int" 25): a
+	 * number the user would look for in the file in vain. */
+	if (scene->mNumAnimations && rate == -1) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file's TimeMode is 14 (custom) and it gives no "
+				  "CustomFrameRate Assimp reads (a \"double\" property holding a positive number): "
+				  "its key times cannot be read; set the frame rate in the exporter");
+		return ANIMC_ERR_INVALID;
+	}
 	if (scene->mNumAnimations && !(isfinite(rate) && rate > 0)) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file's TimeMode is 14 (custom) and its "
 				  "CustomFrameRate, %g, is not a frame rate (a positive number): its key times "
