@@ -221,6 +221,26 @@ static bool holds_bytes(const char *path, const build_file_state *now, const bui
 	return size == o->size && build_hash_equal(&h, &o->hash);
 }
 
+/* A source whose output cannot be staged puts none in place (commit puts
+ * a source's outputs in place all or none): its staged files go, and its
+ * outputs with them, so that it keeps those of its last good build. */
+static void drop_outputs(build_result *r)
+{
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+
+		if (o->staged)
+			unlink(o->staged);
+		free(o->staged);
+		free(o->bytes);
+		free(o->name);
+		free(o->clip);
+	}
+	free(r->outputs);
+	r->outputs = NULL;
+	r->output_count = 0;
+}
+
 void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	for (uint32_t k = 0; k < r->output_count; k++) {
@@ -251,6 +271,9 @@ void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_resul
 		} else {
 			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", err.message);
 			r->status = BUILD_FAILED;
+			free(path);
+			drop_outputs(r);
+			return;
 		}
 		free(path);
 		free(o->bytes);
@@ -299,7 +322,6 @@ static void journal_output(build_commit *c, const build_output *o, bool has_stat
 			       err.message);
 }
 
-/* Put an output in place: rename its staged file, or write its bytes. */
 /* A job of the run whose outputs go in the folder `name` (relative to
  * OUTDIR), or SIZE_MAX. */
 static size_t folder_of_job(const build_commit *c, const char *name)
@@ -315,54 +337,177 @@ static size_t folder_of_job(const build_commit *c, const char *name)
 	return SIZE_MAX;
 }
 
-static void write_output(build_commit *c, build_job *j, build_output *o)
+/* How an output of a source being put in place got there, so that a
+ * failure of a later one of the source can take it back. */
+enum placed {
+	PLACED_NOT,        /* not yet (or not to be) */
+	PLACED_NEW,        /* renamed where nothing was: removed to take it back */
+	PLACED_SWAPPED,    /* exchanged with the file there, which its staged name now holds */
+	PLACED_FOR_GOOD    /* renamed over a file it cannot give back */
+};
+
+/* Rename output o's staged file to `path`.  With `keeps_old` (an output of
+ * the source comes after it), a file there is exchanged with it rather than
+ * replaced, so that the source's failure can put it back.  0 or errno. */
+static int place_staged(build_commit *c, build_output *o, const char *path, bool keeps_old, enum placed *how)
 {
-	build_result *r = &j->result;
-	char *path = build_output_path(c->ctx, j, o);
-	cli_error err;
+	struct stat st;
 	int error;
 
-	if (!path) {
+	*how = PLACED_FOR_GOOD;
+	if (keeps_old) {
+		if (lstat(path, &st) != 0 && errno == ENOENT)
+			*how = PLACED_NEW;
+		else if (S_ISREG(st.st_mode) &&
+			 renameat2(AT_FDCWD, o->staged, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+			*how = PLACED_SWAPPED;
+			return 0;
+		}   /* a file system that cannot exchange: replaced for good */
+	}
+	error = rename(o->staged, path) == 0 ? 0 : errno;
+	if (error == EISDIR && clear_stale_folder(c, o->name, path))
+		error = rename(o->staged, path) == 0 ? 0 : errno;
+	return error;
+}
+
+/* Say why output o of job j could not be renamed to `path` (errno `error`). */
+static void say_not_placed(build_commit *c, build_job *j, const build_output *o, const char *path, int error)
+{
+	size_t other = error == EISDIR ? folder_of_job(c, o->name) : SIZE_MAX;
+
+	if (other != SIZE_MAX)
+		build_result_diag(&j->result, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': it is a folder, of outputs "
+				  "an earlier build wrote for '%s'; rename one of the two", path,
+				  c->ctx->plan.jobs[other].path);
+	else
+		build_result_diag(&j->result, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': %s", path, strerror(error));
+}
+
+/* Whether output o is one commit puts in place now. */
+static bool is_to_place(const build_output *o)
+{
+	return !o->is_refused && !o->is_written && (o->is_unchanged || o->staged || o->bytes);
+}
+
+/* Stage the outputs the parent writes (build_job.writes_at_commit), as a
+ * worker stages the others.  False when one cannot be (said). */
+static bool stage_here(build_commit *c, build_job *j)
+{
+	build_result *r = &j->result;
+	struct stat st;
+	cli_error err;
+
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+		char *path;
+
+		if (!is_to_place(o) || o->is_unchanged || o->staged)
+			continue;
+		path = build_output_path(c->ctx, j, o);
+		if (!path || !cli_write_temp(path, o->bytes, o->size, &o->staged, &st, &err)) {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", path ? err.message : "out of memory");
+			free(path);
+			return false;
+		}
+		build_file_state_from(&st, &o->state);
+		free(path);
+		free(o->bytes);
+		o->bytes = NULL;
+	}
+	return true;
+}
+
+/* Take back the outputs of job j put in place so far (how[k]), and remove
+ * the staged files of the others: the files there are as they were. */
+static void take_back(build_commit *c, build_job *j, const enum placed *how)
+{
+	build_result *r = &j->result;
+
+	for (uint32_t k = r->output_count; k-- > 0;) {
+		build_output *o = &r->outputs[k];
+		char *path = how[k] == PLACED_NEW || how[k] == PLACED_SWAPPED ? build_output_path(c->ctx, j, o) : NULL;
+
+		/* One replaced for good stays, recorded as this build's. */
+		if (how[k] == PLACED_FOR_GOOD)
+			o->is_written = true;
+		else if (how[k] == PLACED_NEW && path)
+			unlink(path);
+		else if (how[k] == PLACED_SWAPPED &&
+			 (!path || renameat2(AT_FDCWD, o->staged, AT_FDCWD, path, RENAME_EXCHANGE) != 0))
+			o->is_written = true;   /* likewise */
+		if (o->staged && !o->is_refused)
+			unlink(o->staged);   /* this build's bytes, or (swapped) the old ones */
+		free(path);
+	}
+}
+
+/*
+ * Put job j's outputs in place, all of them or none: a source that fails
+ * keeps the outputs its last good build wrote, not some of them beside
+ * some of this build's.  Each is staged already; the renames follow one
+ * another, each recorded in the journal first, and one that fails takes
+ * back those before it (a file an output replaced was exchanged with it,
+ * and comes back).  The last one needs no way back, so a source of one
+ * output costs one rename, as before.
+ */
+static void put_in_place(build_commit *c, build_job *j)
+{
+	build_result *r = &j->result;
+	uint32_t last = UINT32_MAX;
+	enum placed *how;
+	bool failed = !stage_here(c, j);
+
+	for (uint32_t k = 0; k < r->output_count; k++)
+		if (is_to_place(&r->outputs[k]) && !r->outputs[k].is_unchanged)
+			last = k;
+	how = calloc(r->output_count ? r->output_count : 1, sizeof *how);
+	if (!how) {
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "out of memory");
+		failed = true;
+	}
+	for (uint32_t k = 0; !failed && k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
+		char *path;
+		int error;
+
+		if (!is_to_place(o) || o->is_unchanged)
+			continue;
+		path = build_output_path(c->ctx, j, o);
+		if (!path) {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "out of memory");
+			failed = true;
+			break;
+		}
+		journal_output(c, o, true);
+		error = place_staged(c, o, path, k != last, &how[k]);
+		if (error) {
+			how[k] = PLACED_NOT;
+			say_not_placed(c, j, o, path, error);
+			failed = true;
+		}
+		free(path);
+	}
+	if (failed) {
+		if (how)
+			take_back(c, j, how);
+		else
+			for (uint32_t k = 0; k < r->output_count; k++)
+				if (is_to_place(&r->outputs[k]) && r->outputs[k].staged)
+					unlink(r->outputs[k].staged);
 		r->status = BUILD_FAILED;
+		free(how);
 		return;
 	}
-	if (o->is_unchanged) {
-		o->is_written = true;
-	} else if (o->staged) {
-		journal_output(c, o, true);
-		error = rename(o->staged, path) == 0 ? 0 : errno;
-		if (error == EISDIR && clear_stale_folder(c, o->name, path))
-			error = rename(o->staged, path) == 0 ? 0 : errno;
-		size_t other = error == EISDIR ? folder_of_job(c, o->name) : SIZE_MAX;
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		build_output *o = &r->outputs[k];
 
-		if (!error) {
-			o->is_written = true;
-		} else if (other != SIZE_MAX) {
-			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': it is a folder, of outputs an "
-					  "earlier build wrote for '%s'; rename one of the two", path,
-					  c->ctx->plan.jobs[other].path);
-			r->status = BUILD_FAILED;
-			unlink(o->staged);
-		} else {
-			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot write '%s': %s", path,
-					  strerror(error));
-			r->status = BUILD_FAILED;
-			unlink(o->staged);
-		}
-	} else if (o->bytes) {
-		journal_output(c, o, false);
-		if (cli_write_atomic(path, o->bytes, o->size, &err) ||
-		    (clear_stale_folder(c, o->name, path) && cli_write_atomic(path, o->bytes, o->size, &err))) {
-			o->is_written = true;
-			if (!stat_state(path, &o->state))
-				memset(&o->state, 0, sizeof o->state);
-		} else {
-			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "%s", err.message);
-			r->status = BUILD_FAILED;
-		}
+		if (!is_to_place(o))
+			continue;
+		if (how[k] == PLACED_SWAPPED)
+			unlink(o->staged);   /* the file it replaced */
+		o->is_written = true;
 	}
-	free(path);
+	free(how);
 }
 
 static bool copy_deps(manifest_entry *e, const build_result *r)
@@ -903,9 +1048,10 @@ static bool wrote(const build_commit *c, size_t owner, const char *name)
 {
 	const build_result *r = &c->ctx->plan.jobs[owner].result;
 
+	/* The job being committed puts its outputs in place after its claims. */
 	for (uint32_t k = 0; k < r->output_count; k++)
 		if (r->outputs[k].name && strcmp(r->outputs[k].name, name) == 0)
-			return r->outputs[k].is_written;
+			return owner == c->committed ? !r->outputs[k].is_refused : r->outputs[k].is_written;
 	return false;
 }
 
@@ -1073,14 +1219,11 @@ void build_commit_job(build_commit *c, size_t i)
 			continue;
 		}
 		free(target);
-		if (r->status == BUILD_UP_TO_DATE) {
+		if (r->status == BUILD_UP_TO_DATE)
 			o->is_written = true;
-		} else if (!c->is_dry) {
-			write_output(c, j, o);
-			free(o->bytes);
-			o->bytes = NULL;
-		}
 	}
+	if (!c->is_dry && r->status != BUILD_UP_TO_DATE)
+		put_in_place(c, j);
 	if (!c->is_dry && (r->status == BUILD_COMPILED || r->status == BUILD_CACHED || r->status == BUILD_UP_TO_DATE))
 		settle_mtimes(c, j);
 	if (!c->is_dry && !c->dirty && is_unchanged_record(c, j)) {
@@ -1485,7 +1628,12 @@ static void keep_last_good(build_commit *c)
 			char *path;
 			bool keep;
 
-			if (has_output(e, o->path) || claim_find(c, o->path) ||
+			/* A path claimed by a source that did not write it (this
+			 * one, whose outputs went in place all or none) still
+			 * holds the last good output. */
+			size_t owner = claim_owner(c, o->path);
+			bool is_unwritten = owner < ctx->plan.count && !wrote(c, owner, o->path);
+			if (has_output(e, o->path) || (claim_find(c, o->path) && !is_unwritten) ||
 			    (!has_failed && !build_options_leaves_out(ctx->options, o->clip, o->is_motion)))
 				continue;
 			path = cli_path_join(ctx->options->out_dir, o->path, NULL);
@@ -1495,8 +1643,12 @@ static void keep_last_good(build_commit *c)
 			if (!grown)
 				continue;
 			e->outputs = grown;
-			if (copy_output(&e->outputs[e->output_count], o) && claim(c, o->path))
+			if (!copy_output(&e->outputs[e->output_count], o))
+				continue;
+			if (is_unwritten || claim(c, o->path))
 				e->output_count++;
+			else
+				manifest_output_release(&e->outputs[e->output_count]);
 		}
 	}
 }

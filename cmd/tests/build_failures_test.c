@@ -1,0 +1,90 @@
+/*
+ * build_failures_test.c - animc build when what it writes or reads fails
+ * it: a source one of whose outputs cannot be put in place, a journal that
+ * cannot be written, a file-size limit, a build stopped and resumed,
+ * special files where a source or a sidecar was.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+#define CRANE "testdata/sample/Crane"
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void sh(const char *fmt, ...)
+{
+	va_list ap;
+	char cmd[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
+/* The names in `dir` that start with '.' (temporary files), but . and ..; 0 when none. */
+static size_t hidden_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A source of two outputs whose second cannot be written (a folder is in
+ * its place) puts neither in place: the first keeps the file its last good
+ * build wrote (the same inode, the same bytes), no temporary file is left,
+ * and the record keeps it, so clean removes it. */
+static void a_source_puts_its_outputs_in_place_all_or_none(void **state)
+{
+	char *dir = test_tmpdir("all-or-none"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/Wave/A.xnb", out), *b = test_format("%s/Wave/B.xnb", out);
+	char *wave_dir = test_format("%s/Wave", out), *good = test_format("%s/A.good", dir);
+	struct stat before, after;
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, "--split", "A=0:0.2", "--split", "B=0.2:0.4", CRANE "/Wave.Animation",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	sh("cp '%s' '%s' && rm '%s' && mkdir '%s'", a, good, b, b);
+	assert_int_equal(stat(a, &before), 0);
+	r = test_animc("build", "-q", "--scale", "2", "-o", out, "--split", "A=0:0.2", "--split", "B=0.2:0.4",
+		       CRANE "/Wave.Animation", NULL);
+	if (r.status != 1 || !strstr(r.err, "B.xnb': Is a directory"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_int_equal(stat(a, &after), 0);
+	assert_true(before.st_ino == after.st_ino);
+	assert_true(test_same_bytes(a, good));
+	assert_int_equal(hidden_files(wave_dir), 0);
+	sh("rmdir '%s'", b);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(a));
+	free(good), free(wave_dir), free(b), free(a), free(out), free(dir);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
+};
+
+ANIMC_TEST_GROUP(tests);
