@@ -83,7 +83,39 @@ static void a_source_puts_its_outputs_in_place_all_or_none(void **state)
 	free(good), free(wave_dir), free(b), free(a), free(out), free(dir);
 }
 
+/* A journal that cannot take more records (here a file-size limit, as a
+ * full disk would): the outputs it cannot record are not put in place, so
+ * that, the manifest not saved either, clean still finds every output the
+ * build wrote. */
+static void an_output_the_journal_cannot_record_is_not_put_in_place(void **state)
+{
+	char *dir = test_tmpdir("journal-full"), *out = test_format("%s/out", dir);
+	test_run r;
+	size_t written;
+
+	(void)state;
+	for (int i = 1; i <= 8; i++)
+		sh("cp " CRANE "/Wave.Animation '%s/w%d.Animation'", dir, i);
+	/* Outputs of 665 bytes fit in 1200, a manifest does not, and the
+	 * journal holds 8 or 9 records. */
+	char *cmd = test_format("trap '' XFSZ; exec prlimit --fsize=1200 '%s' build -j1 -q -o '%s' --split A=0:0.2 "
+				"--split B=0.2:0.4 '%s'/*.Animation", test_animc_path(), out, dir);
+	r = test_exec("sh", "-c", cmd, NULL);
+	if (r.status != 1 || !strstr(r.err, "for clean: cannot write") || !strstr(r.err, "File too large"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	written = test_count_files(out);
+	assert_true(written >= 4 && written < 16);
+	r = test_animc("clean", "-o", out, NULL);
+	if (r.status != 0 || strstr(r.err, "warning"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 0);
+	free(cmd), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
 };
 

@@ -110,6 +110,7 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 	c->ctx = ctx;
 	c->is_dry = is_dry;
 	c->journal.fd = -1;
+	c->journal.spare_fd = -1;
 	if (!is_dry && !build_journal_init(&c->journal, ctx->options->out_dir))
 		return false;
 	c->next.options = ctx->options_key;
@@ -298,28 +299,23 @@ void build_unstage(build_ctx *ctx, size_t from)
 static bool clear_stale_folder(build_commit *c, const char *name, const char *path);
 
 /* Record an output in the journal before it is put in place: killed from
- * now on, the run leaves it known to clean and --prune.  A journal that
- * cannot be written is said once; the build goes on without it. */
-static void journal_output(build_commit *c, const build_output *o, bool has_state)
+ * now on, the run leaves it known to clean and --prune.  One the journal
+ * cannot record is not put in place (its source fails, *err says why):
+ * were the manifest not saved either (a full disk), nothing would know it. */
+static bool journal_output(build_commit *c, const build_output *o, cli_error *err)
 {
 	manifest_output record = { 0 };
-	cli_error err;
 
 	record.path = o->name;
 	record.clip = o->clip ? o->clip : (char *)"";
 	record.size = o->size;
 	record.hash = o->hash;
-	if (has_state)   /* the staged file's: a rename keeps it */
-		record.state = o->state;
+	record.state = o->state;   /* the staged file's: a rename keeps it */
 	record.bones = o->bones;
 	record.keys = o->keys;
 	record.duration_s = o->duration_s;
 	record.is_motion = o->is_motion;
-	if (!build_journal_add(&c->journal, &record, &err))
-		build_say_kind(c->ctx, ANIMC_WARNING, "journal",
-			       c->journal.path ? c->journal.path : c->ctx->options->out_dir,
-			       "%s; outputs written from now on are unknown to clean if this build is killed",
-			       err.message);
+	return build_journal_add(&c->journal, &record, err);
 }
 
 /* A job of the run whose outputs go in the folder `name` (relative to
@@ -455,6 +451,7 @@ static void put_in_place(build_commit *c, build_job *j)
 	build_result *r = &j->result;
 	uint32_t last = UINT32_MAX;
 	enum placed *how;
+	cli_error err;
 	bool failed = !stage_here(c, j);
 
 	for (uint32_t k = 0; k < r->output_count; k++)
@@ -478,7 +475,13 @@ static void put_in_place(build_commit *c, build_job *j)
 			failed = true;
 			break;
 		}
-		journal_output(c, o, true);
+		if (!journal_output(c, o, &err)) {
+			build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "cannot record '%s' for clean: %s; not put in "
+					  "place", path, err.message);
+			free(path);
+			failed = true;
+			break;
+		}
 		error = place_staged(c, o, path, k != last, &how[k]);
 		if (error) {
 			how[k] = PLACED_NOT;

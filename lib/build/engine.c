@@ -762,9 +762,13 @@ static int finish_build(run_state *rs)
 	if (rs->commit.dirty) {
 		if (build_manifest_save(ctx, &rs->commit.next, &rs->commit.pruned_sources, rs->manifest_path, &err))
 			build_journal_clear(&rs->commit.journal);
+		else if (rs->commit.journal.pending)
+			build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; the state of the folder "
+				  "is not saved: the next build compiles again what this one compiled, and '%s' keeps "
+				  "what it wrote known to clean", err.message, rs->commit.journal.path);
 		else
-			build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; the next build compiles again "
-				  "what this one compiled", err.message);
+			build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; the state of the folder "
+				  "is not saved: the next build compiles again what this one compiled", err.message);
 	}
 	/* The depfile first, the JSON report last: each counts the failures
 	 * of those written before it (in run_diagnostics). */
@@ -782,8 +786,19 @@ static int finish_build(run_state *rs)
 	return totals.failed || totals.reports_failed || totals.run_errors ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }
 
+/* Whether the run put an output in place (a failed source may have:
+ * one its take back could not undo, or beside one another source claimed). */
+static bool wrote_any(const build_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->plan.count; i++)
+		for (uint32_t k = 0; k < ctx->plan.jobs[i].result.output_count; k++)
+			if (ctx->plan.jobs[i].result.outputs[k].is_written)
+				return true;
+	return false;
+}
+
 /*
- * A build that compiled nothing into an OUTDIR without a state folder
+ * A build that wrote nothing into an OUTDIR without a state folder
  * leaves it as it was: the state folder it made goes, and so does OUTDIR
  * when this run made it and it is empty.  Only when no other build holds
  * the lock; the manifest then records nothing anyway.
@@ -797,7 +812,7 @@ static void forget_out_dir(run_state *rs)
 
 	build_totals_count(ctx, &totals);
 	if (rs->had_state_dir || ctx->options->keeps_state || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
-	    ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
+	    rs->commit.journal.pending || wrote_any(ctx) || ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
 		return;
 	if (rs->marked_running && unlink(rs->running) == 0)
 		rs->marked_running = false;

@@ -24,6 +24,7 @@ bool build_journal_init(build_journal *j, const char *out_dir)
 {
 	memset(j, 0, sizeof *j);
 	j->fd = -1;
+	j->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	j->dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	return j->dir != NULL;
 }
@@ -41,6 +42,10 @@ static bool journal_open(build_journal *j, cli_error *err)
 {
 	char name[64];
 
+	if (j->spare_fd >= 0) {
+		close(j->spare_fd);
+		j->spare_fd = -1;
+	}
 	for (int attempt = 0; attempt < 100 && j->fd < 0; attempt++) {
 		if (attempt)
 			snprintf(name, sizeof name, JOURNAL_PREFIX "%ld.%d", (long)getpid(), attempt);
@@ -68,17 +73,16 @@ bool build_journal_add(build_journal *j, const manifest_output *o, cli_error *er
 	char hex[CHECK_DIGITS + 1];
 	size_t start;
 
-	if (!j->dir || j->is_broken)
+	if (!j->dir)
 		return true;
+	if (j->is_broken)
+		return cli_error_errno(err, j->broken_error, "cannot write '%s'", j->path);
 	j->line.size = 0;
 	j->line.is_broken = false;
-	if (j->fd < 0) {
-		if (!journal_open(j, err)) {
-			j->is_broken = true;
-			return false;
-		}
+	if (j->fd < 0 && !journal_open(j, err))
+		return false;   /* tried again with the next record */
+	if (j->size == 0)
 		cli_bytes_put(&j->line, JOURNAL_MAGIC, JOURNAL_MAGIC_SIZE);   /* in the first write */
-	}
 	start = j->line.size;
 	manifest_output_put(&j->line, "output", o);
 	if (!j->line.is_broken) {
@@ -88,25 +92,30 @@ bool build_journal_add(build_journal *j, const manifest_output *o, cli_error *er
 		cli_bytes_put(&j->line, hex, CHECK_DIGITS);
 		cli_bytes_put(&j->line, "\n", 1);
 	}
-	if (j->line.is_broken) {
-		j->is_broken = true;
+	if (j->line.is_broken)
 		return cli_error_set(err, "out of memory");
-	}
-	/* A write cut short leaves a part of a line: records after it would
-	 * be glued to it, so there are none. */
+	/* A write cut short leaves a part of a line, which records after it
+	 * would be glued to: it goes, or there are no more. */
 	if (!cli_write_all(j->fd, j->line.data, j->line.size)) {
-		j->is_broken = true;
-		return cli_error_errno(err, errno ? errno : EIO, "cannot write '%s'", j->path);
+		int error = errno ? errno : EIO;
+
+		if (ftruncate(j->fd, j->size) != 0) {
+			j->is_broken = true;
+			j->broken_error = error;
+		}
+		return cli_error_errno(err, error, "cannot write '%s'", j->path);
 	}
+	j->size += (off_t)j->line.size;
 	j->pending++;
 	return true;
 }
 
 void build_journal_clear(build_journal *j)
 {
-	if (j->fd >= 0 && ftruncate(j->fd, (off_t)JOURNAL_MAGIC_SIZE) == 0)
-		j->pending = 0;
-	else if (j->fd < 0)
+	if (j->fd >= 0 && j->size > (off_t)JOURNAL_MAGIC_SIZE &&
+	    ftruncate(j->fd, (off_t)JOURNAL_MAGIC_SIZE) == 0)
+		j->size = (off_t)JOURNAL_MAGIC_SIZE;
+	if (j->fd < 0 || j->size <= (off_t)JOURNAL_MAGIC_SIZE)
 		j->pending = 0;
 }
 
@@ -117,11 +126,14 @@ void build_journal_close(build_journal *j)
 		if (!j->pending)
 			unlink(j->path);
 	}
+	if (j->spare_fd >= 0)
+		close(j->spare_fd);
 	free(j->path);
 	free(j->dir);
 	free(j->line.data);
 	memset(j, 0, sizeof *j);
 	j->fd = -1;
+	j->spare_fd = -1;
 }
 
 /* ------------------------------------------------------------- reading */

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "cli.h"
 #include "manifest.h"
@@ -35,7 +36,11 @@ typedef struct build_journal {
 	int fd;             /* -1 until then */
 	cli_bytes line;     /* the record being written */
 	size_t pending;     /* records no saved manifest holds yet */
-	bool is_broken;     /* a write failed: no more records */
+	off_t size;         /* the file's bytes up to its last whole record */
+	int spare_fd;       /* kept open for the file, so that running out of
+			       descriptors cannot keep it from being made */
+	bool is_broken;     /* a failed write could not be taken back: no more records */
+	int broken_error;   /* the errno of that write */
 } build_journal;
 
 /* Ready to record outputs into OUTDIR; makes no file yet.  False when out
@@ -44,7 +49,10 @@ bool build_journal_init(build_journal *j, const char *out_dir);
 /* Append the record of output `o`, about to be renamed into place (one
  * write, not synced: it must outlive the process, not the machine, as the
  * outputs themselves are not synced either).  False (*err says why) when it
- * cannot be written; later records are then not written either. */
+ * cannot be written: the output is then not to be put in place, as nothing
+ * would record it.  A record cut short is taken back, so a later one may
+ * still be written (a full disk that the failed source's staged files
+ * freed); if it cannot be, none is. */
 bool build_journal_add(build_journal *j, const manifest_output *o, cli_error *err);
 /* A manifest that records every output of the journal was saved: empty it. */
 void build_journal_clear(build_journal *j);
