@@ -114,7 +114,34 @@ static void an_output_the_journal_cannot_record_is_not_put_in_place(void **state
 	free(cmd), free(out), free(dir);
 }
 
+/* Under a file-size limit (ulimit -f) an output over it is a write that
+ * fails, naming the file, in a worker and in the build's own process: not
+ * an importer's crash, not a build killed by SIGXFSZ, and no temporary
+ * file is left. */
+static void an_output_over_the_file_size_limit_is_a_write_error(void **state)
+{
+	char *dir = test_tmpdir("fsize"), *out = test_format("%s/out", dir);
+	char *want = test_format("cannot write '%s/Wave.xnb': File too large", out);
+
+	(void)state;
+	for (int in_process = 0; in_process < 2; in_process++) {
+		/* Wave.xnb is 1,465 bytes, its manifest less than 1,000. */
+		char *cmd = test_format("exec prlimit --fsize=1000 '%s' build -q -o '%s' %s " CRANE "/Wave.Animation",
+					test_animc_path(), out,
+					in_process ? "--import-timeout 0 --memory-limit 0" : "");
+		test_run r = test_exec("sh", "-c", cmd, NULL);
+
+		if (r.status != 1 || !strstr(r.err, want) || strstr(r.err, "crashed"))
+			fail_msg("in process %d: exit %d\n%s%s", in_process, r.status, r.out, r.err);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(out), 0);
+		free(cmd);
+	}
+	free(want), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_output_over_the_file_size_limit_is_a_write_error),
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
 };

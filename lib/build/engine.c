@@ -1053,6 +1053,12 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 
 	memset(&ctx, 0, sizeof ctx);
 	memset(&rs, 0, sizeof rs);
+	/* Under a file-size limit (ulimit -f) an output or the manifest over
+	 * it would kill the writer (a worker taken for a crashed importer, or
+	 * the build itself, leaving its temporary files): ignored, the write
+	 * fails with EFBIG, said as any write that fails.  The workers inherit
+	 * it. */
+	signal(SIGXFSZ, SIG_IGN);
 	ctx.options = o;
 	ctx.command = command;
 	ctx.printer.out = stderr;

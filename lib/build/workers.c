@@ -413,6 +413,10 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "the worker compiling this file was killed from outside (SIGKILL: the "
 				  "system's out-of-memory killer, or someone); it was not compiled");
+	else if (WIFSIGNALED(status) && imported)
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "compiling crashed (%s) after the %s%simporter was done; it was not compiled",
+				  strsignal(WTERMSIG(status)), importer ? importer : "", importer ? " " : "");
 	else if (WIFSIGNALED(status))
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "the %s%simporter crashed on this file (%s); it was not compiled",
