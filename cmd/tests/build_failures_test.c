@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -140,8 +142,77 @@ static void an_output_over_the_file_size_limit_is_a_write_error(void **state)
 	free(want), free(out), free(dir);
 }
 
+/* Write `text` into the FIFO at `path` for each reader that opens it,
+ * until process `pid` ends; its wait status. */
+static int feed_fifo_until_exit(const char *path, const char *text, pid_t pid)
+{
+	struct timespec nap = { 0, 20000000 };
+	int status;
+
+	for (int tries = 0; tries < 3000; tries++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		int fd = open(path, O_WRONLY | O_NONBLOCK);
+
+		if (fd >= 0) {
+			(void)!write(fd, text, strlen(text));
+			close(fd);
+		}
+		nanosleep(&nap, NULL);
+	}
+	kill(-pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	fail_msg("the build did not end");
+	return status;
+}
+
+/* A build stopped (Ctrl-Z, SIGSTOP of its process group) for longer than
+ * --import-timeout while a source is compiling, then continued: the time
+ * stopped is not the compile's, and the source is not stopped as one that
+ * did not finish.  The import waits on a FIFO the test holds, so that it
+ * is at work when the build is stopped. */
+static void a_stop_does_not_count_against_the_import_timeout(void **state)
+{
+	char *dir = test_tmpdir("stopped"), *out = test_format("%s/out", dir), *obj = test_format("%s/a.obj", dir);
+	char *mtl = test_format("%s/m.mtl", dir), *err_path = test_format("%s/err", dir);
+	struct timespec nap = { 0, 20000000 };
+	int fd = -1, status;
+	pid_t pid;
+
+	(void)state;
+	assert_true(test_write_file(obj, "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", 45));
+	assert_int_equal(mkfifo(mtl, 0600), 0);
+	signal(SIGPIPE, SIG_IGN);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (!freopen(err_path, "w", stderr))
+			_exit(99);
+		execl(test_animc_path(), "animc", "build", "-q", "-j1", "--import-timeout", "3", "-o", out, obj,
+		      (char *)NULL);
+		_exit(98);
+	}
+	setpgid(pid, pid);
+	/* The importer opened the FIFO: it is at work. */
+	for (int tries = 0; fd < 0 && tries < 1500; tries++)
+		if ((fd = open(mtl, O_WRONLY | O_NONBLOCK)) < 0)
+			nanosleep(&nap, NULL);
+	assert_true(fd >= 0);
+	kill(-pid, SIGSTOP);
+	sleep(4);
+	kill(-pid, SIGCONT);
+	close(fd);
+	status = feed_fifo_until_exit(mtl, "newmtl x\n", pid);
+	char *err = (char *)test_read_file(err_path, NULL);
+	if (!WIFEXITED(status) || strstr(err, "did not finish"))
+		fail_msg("status %d\n%s", status, err);
+	free(err), free(err_path), free(mtl), free(obj), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_over_the_file_size_limit_is_a_write_error),
+	cmocka_unit_test(a_stop_does_not_count_against_the_import_timeout),
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
 };

@@ -1059,6 +1059,9 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	 * fails with EFBIG, said as any write that fails.  The workers inherit
 	 * it. */
 	signal(SIGXFSZ, SIG_IGN);
+	/* A build stopped (Ctrl-Z) and continued does not count the time
+	 * stopped against --import-timeout. */
+	build_clock_watch_stops();
 	ctx.options = o;
 	ctx.command = command;
 	ctx.printer.out = stderr;

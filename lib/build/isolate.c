@@ -145,10 +145,14 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 		child_main(fds[1], parent, fn, user, memory_bytes);
 	}
 	close(fds[1]);
-	for (;;) {
+	for (unsigned resumes = build_clock_resumes();;) {
 		struct pollfd pfd = { fds[0], POLLIN, 0 };
 		int wait_ms = -1;
 
+		if (resumes != build_clock_resumes()) {
+			resumes = build_clock_resumes();   /* stopped and continued: not the child's time */
+			deadline = build_now_s() + timeout_s;
+		}
 		if (timeout_s > 0) {
 			double left = deadline - build_now_s();
 

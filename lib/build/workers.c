@@ -98,6 +98,8 @@ typedef struct pool {
 	size_t mapping_size;
 	size_t finished;         /* positions whose job has its result */
 	bool appended;           /* jobs appended since the workers were last woken */
+	unsigned resumes;        /* build_clock_resumes() when last seen */
+	int64_t resumed_ns;      /* when the build was last seen continued after a stop */
 } pool;
 
 /* Shared memory between processes: no FUTEX_PRIVATE_FLAG. */
@@ -570,14 +572,24 @@ static double check_deadlines(pool *p)
 
 	if (timeout_s <= 0)
 		return first;
+	/* Stopped (Ctrl-Z) and continued: the time stopped is no compile's,
+	 * so every deadline starts again. */
+	if (build_clock_resumes() != p->resumes) {
+		p->resumes = build_clock_resumes();
+		p->resumed_ns = now;
+	}
 	for (unsigned i = 0; i < p->count; i++) {
 		worker *w = &p->workers[i];
 		uint32_t position = w->pid ? atomic_load(&w->slot->position) : IDLE;
+		int64_t from;
 		double left;
 
 		if (position == IDLE || position >= head || p->ctx->plan.jobs[p->positions[position]].is_done)
 			continue;
-		left = timeout_s - (double)(now - atomic_load(&w->slot->started_ns)) / 1e9;
+		from = atomic_load(&w->slot->started_ns);
+		if (from < p->resumed_ns)
+			from = p->resumed_ns;
+		left = timeout_s - (double)(now - from) / 1e9;
 		if (left <= 0)
 			reap(p, w, true);
 		else if (left < first)
