@@ -210,7 +210,39 @@ static void a_stop_does_not_count_against_the_import_timeout(void **state)
 	free(err), free(err_path), free(mtl), free(obj), free(out), free(dir);
 }
 
+/* A sidecar that is a FIFO cannot be read, as one without permission:
+ * its source fails naming it and keeps its parts, named or in a folder,
+ * rather than being built whole (and its parts pruned) as though there
+ * were no sidecar. */
+static void a_fifo_sidecar_fails_its_source(void **state)
+{
+	char *dir = test_tmpdir("fifo-sidecar"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *side = test_format("%s/Walker_Anims.xml", src), *walker = test_format("%s/Walker.xml", src);
+	char *start = test_format("%s/Walker/Start.xnb", out), *whole = test_format("%s/Walker/Take 001.xnb", out);
+	char *want = test_format("%s: is a FIFO", side);
+	const char *inputs[2] = { walker, src };
+	test_run r;
+
+	(void)state;
+	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s'", src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(start));
+	sh("rm '%s' && mkfifo '%s'", side, side);
+	for (int k = 0; k < 2; k++) {
+		r = test_animc("build", "-q", "--prune", "-o", out, inputs[k], NULL);
+		if (r.status != 1 || !strstr(r.err, "Walker.xml: error: ") || !strstr(r.err, want))
+			fail_msg("%s: exit %d\n%s", inputs[k], r.status, r.err);
+		test_run_release(&r);
+		assert_true(test_file_exists(start));
+		assert_false(test_file_exists(whole));
+	}
+	free(want), free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_fifo_sidecar_fails_its_source),
 	cmocka_unit_test(an_output_over_the_file_size_limit_is_a_write_error),
 	cmocka_unit_test(a_stop_does_not_count_against_the_import_timeout),
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),

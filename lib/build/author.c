@@ -178,19 +178,19 @@ char *build_sidecar_path(const char *source)
  * naming it rather than build its takes whole, which would replace (and
  * with --prune remove) the parts it wrote.  A symbolic link that leads
  * nowhere (its share not mounted, repointed before its target is copied)
- * is there and cannot be read: open() says ENOENT, lstat() finds it. */
+ * is there and cannot be read: open() says ENOENT, lstat() finds it.  So
+ * is a file that is not a regular one (a FIFO opens, and reads as empty). */
 static bool holds_definition(const char *path)
 {
 	uint8_t *head = malloc(SIDECAR_PROBE_BYTES);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t size = 0;
 	ssize_t n = 0;
+	struct stat st;
 	bool holds;
 
-	if (fd < 0 || !head) {
-		struct stat st;
-
-		holds = fd < 0 && ((errno != ENOENT && errno != ENOTDIR) || lstat(path, &st) == 0);
+	if (fd < 0 || !head || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		holds = fd >= 0 ? head != NULL : (errno != ENOENT && errno != ENOTDIR) || lstat(path, &st) == 0;
 		if (fd >= 0)
 			close(fd);
 		free(head);
