@@ -352,9 +352,11 @@ static int place_staged(build_commit *c, build_output *o, const char *path, bool
 
 	*how = PLACED_FOR_GOOD;
 	if (keeps_old) {
-		if (lstat(path, &st) != 0 && errno == ENOENT)
+		int found = lstat(path, &st);
+
+		if (found != 0 && errno == ENOENT)
 			*how = PLACED_NEW;
-		else if (S_ISREG(st.st_mode) &&
+		else if (found == 0 && S_ISREG(st.st_mode) &&
 			 renameat2(AT_FDCWD, o->staged, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
 			*how = PLACED_SWAPPED;
 			return 0;
