@@ -2673,6 +2673,151 @@ static void a_reduced_motion_keeps_its_end_and_stays_on_the_ground(void **state)
 		animrt_close(motion[m]);
 }
 
+/* A RobotGame clip of bone Root, n keys 1/30 s apart, translation (x(i), 0, 1)
+ * and rotation about z by z(i) radians. */
+static char *root_take(unsigned n, double (*x)(unsigned, unsigned), double (*turn)(unsigned, unsigned))
+{
+	char *doc = test_format("<?xml version=\"1.0\" ?><AnimationSequence><KeyFrameSequenceCount>1"
+				"</KeyFrameSequenceCount><Duration>%g</Duration><KeyFrameSequences><KeyFrameSequence>"
+				"<BoneName>Root</BoneName><KeyCount>%u</KeyCount><Duration>%g</Duration><KeyInterval>"
+				"0.0333333</KeyInterval><HasTranslation>true</HasTranslation><HasRotation>true"
+				"</HasRotation><HasScale>false</HasScale><HasTime>false</HasTime><FixedTranslation>false"
+				"</FixedTranslation><FixedRotation>false</FixedRotation><FixedScale>false</FixedScale>"
+				"<Translation>", (n - 1) / 30.0, n, (n - 1) / 30.0);
+
+	for (unsigned i = 0; i < n; i++) {
+		char *more = test_format("%s<Vector3><X>%.7f</X><Y>0</Y><Z>1</Z></Vector3>", doc, x(i, n));
+
+		free(doc), doc = more;
+	}
+	char *more = test_format("%s</Translation><Rotation>", doc);
+	free(doc), doc = more;
+	for (unsigned i = 0; i < n; i++) {
+		double h = turn(i, n) / 2;
+
+		more = test_format("%s<Quaternion><X>0</X><Y>0</Y><Z>%.7f</Z><W>%.7f</W></Quaternion>", doc, sin(h), cos(h));
+		free(doc), doc = more;
+	}
+	more = test_format("%s</Rotation><Scale /><Time /></KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
+			   doc);
+	free(doc);
+	return more;
+}
+
+static double creep(unsigned i, unsigned n) { return 0.0015 * i / (n - 1); }
+static double still(unsigned i, unsigned n) { (void)i, (void)n; return 0; }
+static double stride(unsigned i, unsigned n) { return 2.0 * i / (n - 1); }
+static double veer(unsigned i, unsigned n) { return 0.5 * i / (n - 1); }
+
+/* The ends of a reduced motion are the lossless motion's, exactly, also
+ * where (creep) the travel stays within the bound of one value, which was
+ * written as one value halfway (0.75 mm a loop lost), and where (stride,
+ * veer) the keys are made evenly spaced, whose last key was the source at
+ * the float time it lands on (1.9999999 for 2). */
+static void a_reduced_motion_keeps_its_ends_exactly(void **state)
+{
+	static const struct { double (*x)(unsigned, unsigned), (*turn)(unsigned, unsigned); unsigned n; } takes[] = {
+		{ creep, still, 11 }, { stride, veer, 61 },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) {
+		char *dir = test_tmpdir("rm-exact-ends"), *src = test_format("%s/take.Animation", dir);
+		char *doc = root_take(takes[k].n, takes[k].x, takes[k].turn);
+		animrt_clip *motion[2];
+
+		assert_true(test_write_file(src, doc, strlen(doc)));
+		for (int m = 0; m < 2; m++) {
+			char *out = test_format("%s/out%d", dir, m);
+			test_run r = m ? test_animc("build", "-q", "--tolerance", "default", "--root-motion", "Root,yaw",
+						    "-o", out, src, NULL)
+				       : test_animc("build", "-q", "--root-motion", "Root,yaw", "-o", out, src, NULL);
+
+			assert_int_equal(r.status, 0);
+			test_run_release(&r);
+			motion[m] = open_xnb(out, "take.motion.xnb");
+			free(out);
+		}
+		const animrt_sequence *whole = &motion[0]->sequences[0], *s = &motion[1]->sequences[0];
+		for (int end = 0; end < 2; end++) {
+			uint32_t a = end ? whole->key_count - 1 : 0, b = end ? s->key_count - 1 : 0;
+			const float *ta = whole->translation + 3 * (whole->translation_count > 1 ? a : 0);
+			const float *tb = s->translation + 3 * (s->translation_count > 1 ? b : 0);
+			const float *ra = whole->rotation + 4 * (whole->rotation_count > 1 ? a : 0);
+			const float *rb = s->rotation + 4 * (s->rotation_count > 1 ? b : 0);
+
+			print_message("take %zu, %s: lossless (%g, %g, %g), reduced (%g, %g, %g)\n", k, end ? "last" : "first",
+				      ta[0], ta[1], ta[2], tb[0], tb[1], tb[2]);
+			assert_memory_equal(ta, tb, 3 * sizeof *ta);
+			assert_memory_equal(ra, rb, 4 * sizeof *ra);
+		}
+		assert_true(s->key_count < whole->key_count);
+		animrt_close(motion[0]), animrt_close(motion[1]);
+		free(doc), free(src), free(dir);
+	}
+}
+
+/* The glTF twin of the stride above (61 keys at i/30 s as floats, a bob
+ * and a turn about y): its reduced motion's keys are made evenly spaced,
+ * and the last was the source at the float time it lands on, 1.9999999
+ * where the lossless motion ends at 2. */
+static void a_resampled_motion_ends_on_the_last_key(void **state)
+{
+	enum { N = 61 };
+	char *dir = test_tmpdir("rm-resampled-end"), *src = test_format("%s/w.gltf", dir);
+	char *bin = test_format("%s/w.bin", dir);
+	float data[N * 8];
+	animrt_clip *motion[2];
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		double h = 0.25 * i / (N - 1);
+
+		data[i] = (float)(i / 30.0);
+		data[N + 3 * i] = (float)(2.0 * i / (N - 1)), data[N + 3 * i + 1] = (float)(0.3 * sin(i / 9.0));
+		data[N + 3 * i + 2] = 1;
+		data[4 * N + 4 * i] = 0, data[4 * N + 4 * i + 1] = (float)sin(h), data[4 * N + 4 * i + 2] = 0;
+		data[4 * N + 4 * i + 3] = (float)cos(h);
+	}
+	char *json = test_format(
+		"{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":"
+		"\"Root\"}],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"w.bin\"}],\"bufferViews\":[{\"buffer\":0,"
+		"\"byteOffset\":0,\"byteLength\":%d},{\"buffer\":0,\"byteOffset\":%d,\"byteLength\":%d},{\"buffer\":0,"
+		"\"byteOffset\":%d,\"byteLength\":%d}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+		"\"count\":%d,\"type\":\"SCALAR\",\"min\":[0],\"max\":[%.9g]},{\"bufferView\":1,\"componentType\":"
+		"5126,\"count\":%d,\"type\":\"VEC3\"},{\"bufferView\":2,\"componentType\":5126,\"count\":%d,"
+		"\"type\":\"VEC4\"}],\"animations\":[{\"name\":\"Walk\",\"samplers\":[{\"input\":0,\"output\":1},"
+		"{\"input\":0,\"output\":2}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":"
+		"\"translation\"}},{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}",
+		sizeof data, 4 * N, 4 * N, 12 * N, 16 * N, 16 * N, N, (double)data[N - 1], N, N);
+	assert_true(test_write_file(bin, data, sizeof data));
+	assert_true(test_write_file(src, json, strlen(json)));
+	for (int m = 0; m < 2; m++) {
+		char *out = test_format("%s/out%d", dir, m);
+		test_run r = m ? test_animc("build", "-q", "--up-axis", "y", "--tolerance", "default", "--root-motion",
+					    "Root,yaw", "-o", out, src, NULL)
+			       : test_animc("build", "-q", "--up-axis", "y", "--root-motion", "Root,yaw", "-o", out, src,
+					    NULL);
+
+		if (r.status != 0)
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		motion[m] = open_xnb(out, "w/Walk.motion.xnb");
+		free(out);
+	}
+	const animrt_sequence *whole = &motion[0]->sequences[0], *s = &motion[1]->sequences[0];
+	assert_true(s->key_count < whole->key_count && s->translation_count == s->key_count);
+	print_message("last: lossless %.9g, reduced %.9g (%u keys)\n",
+		      (double)whole->translation[3 * (whole->key_count - 1)], (double)s->translation[3 * (s->key_count - 1)],
+		      s->key_count);
+	assert_memory_equal(whole->translation + 3 * (whole->key_count - 1), s->translation + 3 * (s->key_count - 1),
+			    3 * sizeof(float));
+	assert_memory_equal(whole->rotation + 4 * (whole->key_count - 1), s->rotation + 4 * (s->key_count - 1),
+			    4 * sizeof(float));
+	animrt_close(motion[0]), animrt_close(motion[1]);
+	free(json), free(bin), free(src), free(dir);
+}
+
 /* A glTF of two animations, Walk (Hips and Spine) and Idle (Hips only). */
 static const char two_takes_gltf[] =
 	"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Hips\",\"children\":[1],\"translation\":"
@@ -3221,6 +3366,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(each_bone_of_a_part_keeps_its_own_boundary_keys),
 	cmocka_unit_test(root_motion_in_the_compact_layout),
 	cmocka_unit_test(a_reduced_motion_keeps_its_end_and_stays_on_the_ground),
+	cmocka_unit_test(a_reduced_motion_keeps_its_ends_exactly),
+	cmocka_unit_test(a_resampled_motion_ends_on_the_last_key),
 	cmocka_unit_test(additive_clips_add_back_to_the_source),
 	cmocka_unit_test(reports_say_parts_motion_and_additive),
 	cmocka_unit_test(additive_compact_is_marked),

@@ -833,6 +833,10 @@ static bool resample_curve(resample_work *r, const channel_work *w, const animc_
 			p++;
 		float tj = (float)((double)j * ki), tm = (float)(((double)j - 0.5) * ki);
 		animc_reduce_channel_value(ch, c->kind, fminf(tj, r->end), want);
+		/* A track that keeps its ends ends on the source's last key, not
+		 * on the source at the float time the last key lands on. */
+		if (j == last && c->keep_ends)
+			memcpy(want, c->value + (size_t)(c->n - 1) * width, width * sizeof *want);
 		animc_reduce_channel_value(ch, c->kind, tm, mid_want);
 		float *kj = kv + (size_t)j * width;
 		bool ok = false;
@@ -1093,13 +1097,21 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		c->check_pos = w.check_pos[k];
 		c->check_value = w.check_value[k];
 
-		/* Within the bound of one value: fixed. */
+		/* Within the bound of one value: fixed.  A track that keeps its
+		 * ends, only at them when they are one value. */
 		float held[4];
-		animc_reduce_constant_candidate(c, held);
-		double e = animc_reduce_constant_error(c, held);
-		if (e > c->bound) {
+		double e = INFINITY;
+		if (c->keep_ends) {
 			memcpy(held, t->values, width * sizeof *held);
+			if (memcmp(held, t->values + (size_t)(n - 1) * width, width * sizeof *held) == 0)
+				e = animc_reduce_constant_error(c, held);
+		} else {
+			animc_reduce_constant_candidate(c, held);
 			e = animc_reduce_constant_error(c, held);
+			if (e > c->bound) {
+				memcpy(held, t->values, width * sizeof *held);
+				e = animc_reduce_constant_error(c, held);
+			}
 		}
 		if (e <= c->bound) {
 			memcpy(t->values, held, width * sizeof *held);
