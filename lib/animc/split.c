@@ -125,6 +125,9 @@ double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid)
 	return rate;
 }
 
+/* Key times this close are one frame's. */
+#define SAME_TIME_S 1e-4
+
 /* The rate of a take that states none, from its keys; *gap_count and
  * *off_grid say how many key gaps there are and how many are not whole
  * frames at it.  The gaps are those of the take's one timeline, every
@@ -151,11 +154,17 @@ static double rate_of_keys(const animc_clip *clip, size_t *gap_count, size_t *of
 			at[times++] = key_time(ch, i);
 	}
 	qsort(at, times, sizeof *at, compare_doubles);
-	/* The gaps between the distinct times, in place. */
+	/* The gaps between the distinct times, in place: times within
+	 * SAME_TIME_S of the last distinct one are one time (bones whose keys
+	 * an exporter wrote a few microseconds apart gave gaps of 10 us, and
+	 * a rate of 100,000 fps). */
 	n = 0;
-	for (size_t i = 1; i < times; i++)
-		if (at[i] > at[i - 1])
-			at[n++] = at[i] - at[i - 1];
+	for (size_t i = 1, last = 0; i < times; i++) {
+		if (!(at[i] - at[last] > SAME_TIME_S))
+			continue;
+		at[n++] = at[i] - at[last];
+		last = i;
+	}
 	*gap_count = n;
 	rate = animc_frame_rate_of_gaps(at, n, off_grid);
 	free(at);

@@ -790,8 +790,8 @@ static animrt_status load_zstd(const uint8_t *data, size_t size, const animrt_op
 				 ZSTD_getErrorName(frame));
 	if (frame != size)
 		return animrt_rt_error_set(err, ANIMRT_ERR_TRAILING, -1,
-				 "%zu byte%s of the .xnb.zst follow%s its zstd frame, which ends at byte %zu of the file",
-				 size - frame, size - frame == 1 ? "" : "s", size - frame == 1 ? "s" : "", frame);
+				 "%zu byte%s of the .xnb.zst follow%s its zstd frame (bytes 0 to %zu of the file)",
+				 size - frame, size - frame == 1 ? "" : "s", size - frame == 1 ? "s" : "", frame - 1);
 	content = ZSTD_getFrameContentSize(data, size);
 	if (content == ZSTD_CONTENTSIZE_ERROR)
 		return animrt_rt_error_set(err, ANIMRT_ERR_COMPRESSION, -1, "the zstd frame header is damaged");

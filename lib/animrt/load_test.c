@@ -319,8 +319,8 @@ static void zstd_frames(void **state)
 	d[zsize] = 7;
 	expect_error(d, zsize + 1, ANIMRT_ERR_TRAILING, -1);
 	assert_int_equal(animrt_open(d, zsize + 1, &clip, &err), ANIMRT_ERR_TRAILING);
-	snprintf(want, sizeof want, "1 byte of the .xnb.zst follows its zstd frame, which ends at byte %zu of the file",
-		 zsize);
+	snprintf(want, sizeof want, "1 byte of the .xnb.zst follows its zstd frame (bytes 0 to %zu of the file)",
+		 zsize - 1);
 	assert_string_equal(err.message, want);
 	memcpy(d, packed, zsize);
 	d[zsize - 2] ^= 0x55;   /* the checksum */
