@@ -1297,6 +1297,49 @@ static void collada_channels_assimp_leaves_out_are_said(void **state)
 	free(inst), free(placed), free(library), free(bytes), free(xnb), free(out), free(dae), free(dir);
 }
 
+/* A <channel> in a COLLADA comment (a take kept for reference) was taken
+ * for a channel: a warning of a node no scene has, and one naming a node
+ * an <instance_node> places failed the source, exit 1, nothing written.
+ * Comments, CDATA and processing instructions hold no channels. */
+static void collada_channels_in_comments_are_no_channels(void **state)
+{
+	static const char prop[] = "<library_nodes><node id=\"Prop\" name=\"Prop\"><translate sid=\"location\">0 0 "
+				   "1</translate></node></library_nodes>\n<library_visual_scenes>";
+	static const char notes[] = "<!-- old take: <channel source=\"#x\" target=\"Old/thing\"/> -->\n"
+				    "<!-- was: <channel source=\"#a1-s\" target=\"Prop/location\"/> -->\n"
+				    "<?note <channel source=\"#a1-s\" target=\"Prop/location\"/> ?>\n"
+				    "<library_animations>";
+	char *dir = test_tmpdir("dae-comment"), *dae = test_format("%s/c.dae", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/c/animation.xnb", out), *bytes = (char *)test_read_file("testdata/assimp/clips.dae", NULL);
+	char *library = replaced(bytes, "<library_visual_scenes>", prop);
+	char *placed = replaced(library, "0 1 0</translate></node>", "0 1 0</translate><instance_node url=\"#Prop\"/></node>");
+	char *noted = replaced(placed, "<library_animations>", notes);
+	/* And in a CDATA section of an <extra>, after the real channels. */
+	char *text = replaced(noted, "</library_animations>",
+			      "<extra><technique profile=\"x\"><![CDATA[<channel source=\"#a1-s\" "
+			      "target=\"Prop/location\"/>]]></technique></extra>\n</library_animations>");
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(dae, text, strlen(text)));
+	r = test_animc("build", "-v", "-o", out, dae, NULL);
+	if (r.status != 0 || strstr(r.err, "channel target"))
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
+	assert_true(test_file_exists(xnb));
+	test_run_release(&r);
+	/* A real channel after them is still said. */
+	char *real = replaced(text, "target=\"Arm/location\"", "target=\"Prop/location\"");
+
+	assert_true(test_write_file(dae, real, strlen(real)));
+	r = test_animc("build", "-o", out, dae, NULL);
+	if (r.status != 1 || !strstr(r.err, "error: channel target 'Prop/location': node 'Prop' is placed by an "
+				 "<instance_node>"))
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(real), free(text), free(noted), free(placed), free(library), free(bytes), free(xnb), free(out), free(dae),
+		free(dir);
+}
+
 /* A script or note that mentions FBX's first block name in its first
  * bytes was claimed as ASCII FBX, and failed the folder's build (exit 1)
  * where a file no importer recognises is skipped. */
@@ -1584,6 +1627,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(collada_clips_not_read_are_said),
 	cmocka_unit_test(collada_clips_cut_as_advised_are_not_said),
 	cmocka_unit_test(collada_channels_assimp_leaves_out_are_said),
+	cmocka_unit_test(collada_channels_in_comments_are_no_channels),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

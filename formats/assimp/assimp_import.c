@@ -2165,6 +2165,36 @@ static animc_status check_dae_channel(const struct aiScene *scene, collada_id *i
 }
 
 /*
+ * The next COLLADA <channel> tag at or after `p` (its '<'), or NULL.  A
+ * comment, a CDATA section or a processing instruction holds no tags: a
+ * take commented out there is no channel, and Assimp's reader skips it.
+ */
+static const uint8_t *dae_next_channel(const uint8_t *p, const uint8_t *end)
+{
+	static const struct {
+		const char *open, *close;
+	} text[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
+
+	while ((p = memchr(p, '<', (size_t)(end - p)))) {
+		size_t i = 0;
+
+		while (i < sizeof text / sizeof *text && !has_prefix(p, (size_t)(end - p), text[i].open))
+			i++;
+		if (i == sizeof text / sizeof *text) {
+			if (dae_tag_is(p, end, "channel"))
+				return p;
+			p++;
+			continue;
+		}
+		p += strlen(text[i].open);
+		if (!(p = memmem(p, (size_t)(end - p), text[i].close, strlen(text[i].close))))
+			return NULL;   /* unclosed: the rest is its text */
+		p += strlen(text[i].close);
+	}
+	return NULL;
+}
+
+/*
  * The <channel>s of a COLLADA file's <library_animations> that Assimp
  * leaves out without a word, each said at its line (check_dae_channel);
  * ANIMC_ERR_UNSUPPORTED when one loses the keys of a node of the scene.
@@ -2177,18 +2207,18 @@ static animc_status check_dae_channels(const struct aiScene *scene, const uint8_
 	collada_id *ids;
 	size_t count, channels = 0;
 
-	for (at = data; (at = memmem(at, (size_t)(end - at), "<channel", 8)); at += 8)
+	for (at = data; (at = dae_next_channel(at, end)); at += 8)
 		channels++;
 	if (!channels || (count = collada_ids(data, size, &ids)) == SIZE_MAX)
 		return ANIMC_OK;   /* nothing to check, or no memory to look: no warning */
-	while ((at = memmem(p, (size_t)(end - p), "<channel", 8))) {
+	while ((at = dae_next_channel(p, end))) {
 		const uint8_t *close = memchr(at, '>', (size_t)(end - at)), *target, *slash;
 		size_t len;
 
 		if (!close)
 			break;
 		p = close;
-		if (!dae_tag_is(at, end, "channel") || !(target = dae_attribute(at, close, "target", &len)))
+		if (!(target = dae_attribute(at, close, "target", &len)))
 			continue;
 		/* A target of no node (a mesh's morph weights) is not a bone's. */
 		if ((slash = memchr(target, '/', len)) &&
