@@ -101,7 +101,8 @@ static void help(FILE *out)
 		"holds another motion than its source: give plot the same options, and it\n"
 		"compares the source as the build made it (--clip CLIP.motion, or motion for a source of one unnamed\n"
 		"clip: the motion file against the motion; so is FILE named CLIP.motion.xnb\n"
-		"with --clip CLIP).  A compact file marked additive\n"
+		"with --clip CLIP, or STEM.motion.xnb for a source of one unnamed clip).  A\n"
+		"compact file marked additive\n"
 		"against a source not made additive, or the reverse, is refused; the original\n"
 		"layout has no mark, and an in-place clip none.\n"
 		"\n"
@@ -205,16 +206,21 @@ static uint32_t find_motion_of(const source_job *job, const animc_clip_set *set)
 }
 
 /* Whether FILE is named as animc build names the root motion of clip
- * `pick` of `set` (CLIP.motion.xnb, or .xnb.zst). */
+ * `pick` of `set` (CLIP.motion.xnb, or .xnb.zst; STEM.motion.xnb for a
+ * source of one unnamed clip, STEM its file name without the extension). */
 static bool is_motion_file_of(const source_job *job, const animc_clip_set *set, uint32_t pick)
 {
 	const char *name = cli_basename(job->compiled_path), *motion = ".motion.xnb";
-	char *clip = build_safe_name(set->clips[pick]->name, pick);
+	const char *base = cli_basename(job->path);
+	char *stem = set->clips[pick]->name[0] ? NULL : strndup(base, cli_stem_length(base));
+	char *clip = set->clips[pick]->name[0] ? build_safe_name(set->clips[pick]->name, pick)
+					       : stem ? build_safe_name(stem, 0) : NULL;
 	size_t n = clip ? strlen(clip) : 0;
 	bool is = clip && strncmp(name, clip, n) == 0 && strncmp(name + n, motion, strlen(motion)) == 0 &&
 		  (!name[n + strlen(motion)] || strcmp(name + n + strlen(motion), ".zst") == 0);
 
 	free(clip);
+	free(stem);
 	return is;
 }
 
@@ -231,8 +237,7 @@ static uint32_t pick_clip(const source_job *job, const animc_clip_set *set, bool
 		*is_motion = true;
 		return pick;
 	}
-	if (pick < set->count && job->author->root_bone && set->clips[pick]->name[0] &&
-	    is_motion_file_of(job, set, pick)) {
+	if (pick < set->count && job->author->root_bone && is_motion_file_of(job, set, pick)) {
 		*is_motion = true;
 		return pick;
 	}

@@ -521,6 +521,36 @@ static void plot_takes_a_motion_file_named_so_for_the_motion(void **state)
 	free(nod), free(out), free(svg), free(dir);
 }
 
+/* The motion file of a source of one unnamed clip (Turn.Animation:
+ * Turn.motion.xnb, as the build names it) was compared with the clip in
+ * place: the travel taken out drawn as error (90 degrees, 0.6 units) and
+ * a warning of different clips, unless given --clip motion.  FILE named
+ * STEM.motion.xnb is compared with that motion. */
+static void plot_takes_the_motion_file_of_a_one_clip_source_for_the_motion(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-stem-motion"), *svg = test_format("%s/p.svg", dir), *out = test_format("%s/out", dir);
+	char *motion = test_format("%s/Turn.motion.xnb", out), *in_place = test_format("%s/Turn.xnb", out);
+	const char *turn = "testdata/sample/Crane/Turn.Animation";
+	test_run r = test_animc("build", "-q", "--root-motion", "Cab", "-o", out, turn, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int t = 0; t < 2; t++) {
+		r = test_animc("plot", "--bone", "Cab", "--track", t ? "rotation" : "translation", "--root-motion", "Cab",
+			       "-o", svg, motion, turn, NULL);
+		if (r.status != 0 || r.err[0])
+			fail_msg("%d: status %d: %s%s", t, r.status, r.out, r.err);
+		assert_true(plot_worst(&r) == 0);
+	}
+	/* The clip in place is still compared with the clip in place. */
+	r = test_animc("plot", "--bone", "Base", "--root-motion", "Cab", "-o", svg, in_place, turn, NULL);
+	if (r.status != 0 || r.err[0])
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
+	assert_true(plot_worst(&r) == 0);
+	free(in_place), free(motion), free(out), free(svg), free(dir);
+}
+
 /* A file built with --scale, --rotate or --skeleton is compared with its
  * source converted alike.  Plot took none of them: a glTF built with
  * --scale 0.01 --rotate 90,0,0 showed 4 units and 90 degrees of error the
@@ -1284,6 +1314,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_compares_authored_outputs_with_their_source_made_alike),
 	cmocka_unit_test(plot_takes_a_motion_file_named_so_for_the_motion),
+	cmocka_unit_test(plot_takes_the_motion_file_of_a_one_clip_source_for_the_motion),
 	cmocka_unit_test(plot_converts_the_source_as_the_build_did),
 	cmocka_unit_test(plot_speaks_of_the_clip_it_plots),
 	cmocka_unit_test(plot_opens_a_compiled_source_as_the_compiled_file),
