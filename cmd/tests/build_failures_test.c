@@ -21,20 +21,6 @@
 
 #define CRANE "testdata/sample/Crane"
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void sh(const char *fmt, ...)
-{
-	va_list ap;
-	char cmd[4096];
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("failed: %s", cmd);
-}
-
 /* The names in `dir` that start with '.' (temporary files), but . and ..; 0 when none. */
 static size_t hidden_files(const char *dir)
 {
@@ -66,7 +52,7 @@ static void a_source_puts_its_outputs_in_place_all_or_none(void **state)
 		       NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("cp '%s' '%s' && rm '%s' && mkdir '%s'", a, good, b, b);
+	test_sh("cp '%s' '%s' && rm '%s' && mkdir '%s'", a, good, b, b);
 	assert_int_equal(stat(a, &before), 0);
 	r = test_animc("build", "-q", "--scale", "2", "-o", out, "--split", "A=0:0.2", "--split", "B=0.2:0.4",
 		       CRANE "/Wave.Animation", NULL);
@@ -77,7 +63,7 @@ static void a_source_puts_its_outputs_in_place_all_or_none(void **state)
 	assert_true(before.st_ino == after.st_ino);
 	assert_true(test_same_bytes(a, good));
 	assert_int_equal(hidden_files(wave_dir), 0);
-	sh("rmdir '%s'", b);
+	test_sh("rmdir '%s'", b);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -97,7 +83,7 @@ static void an_output_the_journal_cannot_record_is_not_put_in_place(void **state
 
 	(void)state;
 	for (int i = 1; i <= 8; i++)
-		sh("cp " CRANE "/Wave.Animation '%s/w%d.Animation'", dir, i);
+		test_sh("cp " CRANE "/Wave.Animation '%s/w%d.Animation'", dir, i);
 	/* Outputs of 665 bytes fit in 1200, a manifest does not, and the
 	 * journal holds 8 or 9 records. */
 	char *cmd = test_format("trap '' XFSZ; exec prlimit --fsize=1200 '%s' build -j1 -q -o '%s' --split A=0:0.2 "
@@ -224,12 +210,12 @@ static void a_fifo_sidecar_fails_its_source(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s'", src, src);
+	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s'", src, src);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(test_file_exists(start));
-	sh("rm '%s' && mkfifo '%s'", side, side);
+	test_sh("rm '%s' && mkfifo '%s'", side, side);
 	for (int k = 0; k < 2; k++) {
 		r = test_animc("build", "-q", "--prune", "-o", out, inputs[k], NULL);
 		if (r.status != 1 || !strstr(r.err, "Walker.xml: error: ") || !strstr(r.err, want))

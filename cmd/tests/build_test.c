@@ -30,20 +30,6 @@
 #define CRANE "testdata/sample/Crane"
 #define KEYS_X "testdata/assimp/keys.x"
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void sh(const char *fmt, ...)
-{
-	va_list ap;
-	char cmd[4096];
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0)
-		fail_msg("failed: %s", cmd);
-}
-
 static size_t count(const char *haystack, const char *needle)
 {
 	size_t n = 0;
@@ -88,7 +74,7 @@ static void age(const char *path, int seconds)
 
 static void age_tree(const char *dir)
 {
-	sh("find '%s' -type f -exec touch -d '-1 hour' {} +", dir);
+	test_sh("find '%s' -type f -exec touch -d '-1 hour' {} +", dir);
 }
 
 /* An XNA AnimationData source with one clip per name (names given as XML
@@ -140,7 +126,7 @@ static void every_job_count_gives_the_same_build(void **state)
 	/* Every kind of result: clips, a failed source, a skipped file, a
 	 * claim two sources make, a source whose output is another's output
 	 * folder, an Assimp source, warnings. */
-	sh("cp -r testdata/sample/Crane '%s/' && cp testdata/hostile/truncated.Animation '%s/Crane/Cut.Animation'"
+	test_sh("cp -r testdata/sample/Crane '%s/' && cp testdata/hostile/truncated.Animation '%s/Crane/Cut.Animation'"
 	   " && cp testdata/golden/unsorted.Animation testdata/golden/dialect.Animation '%s/'"
 	   " && cp " KEYS_X " '%s/' && cp " CRANE "/Turn.Animation '%s/Turn.Animation'"
 	   " && mkdir -p '%s/z' && cp " CRANE "/Wave.Animation '%s/z/Turn.Animation'"
@@ -206,7 +192,7 @@ static tree make_tree(const char *name)
 	t.in = test_format("%s/in", dir);
 	t.out = test_format("%s/out", dir);
 	t.report = test_format("%s/report.json", dir);
-	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Turn.Animation " CRANE "/Wave.Animation "
+	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Turn.Animation " CRANE "/Wave.Animation "
 	   CRANE "/Signals.xml '%s/' && cp " KEYS_X " '%s/'", t.in, t.in, t.in);
 	age_tree(t.in);
 	free(dir);
@@ -255,7 +241,7 @@ static void expect_fresh(const tree *t, const char *a1, const char *a2)
 	size_t n = 5;
 	test_run r, diff;
 
-	sh("rm -rf '%s'", fresh);
+	test_sh("rm -rf '%s'", fresh);
 	if (a1)
 		argv[n++] = a1;
 	if (a2)
@@ -288,17 +274,17 @@ static void edits_touches_deletes_and_renames(void **state)
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 0, 5);
 	assert_true(mtime_ns(idle_out) == idle_time);
 	/* Touched, same bytes: still up to date (the content says so). */
-	sh("touch '%s'", turn);
+	test_sh("touch '%s'", turn);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 0, 5);
 	/* Edited: that source alone. */
-	sh("sed -i 's/<Duration>1.5/<Duration>1.75/' '%s'", turn);
+	test_sh("sed -i 's/<Duration>1.5/<Duration>1.75/' '%s'", turn);
 	age(turn, 3600);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 4);
 	assert_true(mtime_ns(idle_out) == idle_time);
 	expect_fresh(&t, NULL, NULL);
 	/* Broken: the source fails and keeps its last good output, neither
 	 * stale nor pruned; mended, it compiles again. */
-	sh("cp '%s' '%s.good' && printf '<broken' > '%s'", turn, t.in, turn);
+	test_sh("cp '%s' '%s.good' && printf '<broken' > '%s'", turn, t.in, turn);
 	r = build(&t, "--prune", NULL, NULL);
 	assert_true(test_file_exists(turn_out));
 	expect(&t, r, 1, 0, 4);
@@ -306,22 +292,22 @@ static void edits_touches_deletes_and_renames(void **state)
 	assert_int_equal(r.status, 1);
 	assert_null(strstr(r.out, "stale"));
 	test_run_release(&r);
-	sh("mv '%s.good' '%s'", t.in, turn);
+	test_sh("mv '%s.good' '%s'", t.in, turn);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 4);
 	expect_fresh(&t, NULL, NULL);
 	/* A source whose name says .xnb (importers go by content) in a build
 	 * into its own folder: its output would be itself, and is refused. */
 	char *named_xnb = test_format("%s/Walk.xnb", t.in);
-	sh("cp '%s' '%s'", turn, named_xnb);
+	test_sh("cp '%s' '%s'", turn, named_xnb);
 	r = test_animc("build", "-q", "-o", t.in, named_xnb, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "/Walk.xnb' is the source '"));
 	test_run_release(&r);
 	assert_true(test_same_bytes(named_xnb, turn));
-	sh("rm -rf '%s' '%s/.animc'", named_xnb, t.in);
+	test_sh("rm -rf '%s' '%s/.animc'", named_xnb, t.in);
 	free(named_xnb);
 	/* Deleted: its output stays, counted stale, until --prune. */
-	sh("rm '%s'", wave);
+	test_sh("rm '%s'", wave);
 	r = build(&t, NULL, NULL, NULL);
 	assert_true(test_file_exists(wave_out));
 	expect(&t, r, 0, 0, 4);
@@ -337,9 +323,9 @@ static void edits_touches_deletes_and_renames(void **state)
 	assert_false(test_file_exists(turn_out));
 	expect_fresh(&t, NULL, NULL);
 	/* An output deleted or damaged by hand: its source compiles again. */
-	sh("rm '%s'", moved_out);
+	test_sh("rm '%s'", moved_out);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 3);
-	sh("printf X >> '%s'", idle_out);
+	test_sh("printf X >> '%s'", idle_out);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 1, 3);
 	expect_fresh(&t, NULL, NULL);
 	free(turn);
@@ -364,12 +350,12 @@ static void sources_taking_turns_at_one_output(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/a' '%s/b' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", dir, dir,
+	test_sh("mkdir -p '%s/a' '%s/b' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", dir, dir,
 	   a, b);
 	r = test_animc("build", "-q", "-o", out, a, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("cp '%s' '%s'", xnb, a_xnb);
+	test_sh("cp '%s' '%s'", xnb, a_xnb);
 	r = test_animc("build", "-o", out, b, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "/Turn.xnb' was the output of '"));
@@ -383,7 +369,7 @@ static void sources_taking_turns_at_one_output(void **state)
 	assert_true(test_same_bytes(xnb, a_xnb));
 	test_run_release(&r);
 	/* a gone, b writes its output: nothing stale. */
-	sh("rm '%s'", a);
+	test_sh("rm '%s'", a);
 	r = test_animc("build", "-o", out, b, NULL);
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.err, "earlier build"));
@@ -405,7 +391,7 @@ static void options_skeleton_and_manifest(void **state)
 
 	(void)state;
 	/* The sample's sources, all of whose bones the sample model has. */
-	sh("rm '%s/keys.x' && mkdir -p '%s.model' && cp " CRANE "/Crane.x '%s'", t.in, t.in, model);
+	test_sh("rm '%s/keys.x' && mkdir -p '%s.model' && cp " CRANE "/Crane.x '%s'", t.in, t.in, model);
 	age(model, 3600);
 	expect(&t, build(&t, NULL, NULL, NULL), 0, 4, 0);
 	/* An option that changes bytes: everything. */
@@ -417,7 +403,7 @@ static void options_skeleton_and_manifest(void **state)
 	/* The skeleton model: given, then changed. */
 	expect(&t, build(&t, "--skeleton", model, NULL), 0, 4, 0);
 	expect(&t, build(&t, "--skeleton", model, NULL), 0, 0, 4);
-	sh("printf '\\n' >> '%s'", model);
+	test_sh("printf '\\n' >> '%s'", model);
 	age(model, 3000);
 	expect(&t, build(&t, "--skeleton", model, NULL), 0, 4, 0);
 	expect_fresh(&t, "--skeleton", model);
@@ -458,7 +444,7 @@ static void files_an_import_reads_are_dependencies(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", t.in, t.in);
+	test_sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", t.in, t.in);
 	age_tree(t.in);
 	expect(&t, build(&t, "--depfile", dep, NULL), 0, 1, 0);
 	text = (char *)test_read_file(dep, NULL);
@@ -561,7 +547,7 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	/* a*, then a source whose import loops (Assimp's SMD reader on this
 	 * file), then c*: with two workers the c* compile while the loop
 	 * holds the commits behind it, so a stop finds a known state. */
-	sh("mkdir -p '%s' && for i in $(seq 101 %zu); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
+	test_sh("mkdir -p '%s' && for i in $(seq 101 %zu); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
 	   "cp " CRANE "/Wave.Animation '%s'/c$i.Animation; done && "
 	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, 100 + half, in, in, in);
 	age_tree(in);
@@ -574,7 +560,7 @@ static void a_build_stopped_mid_way_resumes(void **state)
 		int sig = k ? SIGTERM : SIGINT;
 		char *text;
 
-		sh("rm -rf '%s' && echo earlier > '%s' && echo earlier > '%s'", out, report, junit);
+		test_sh("rm -rf '%s' && echo earlier > '%s' && echo earlier > '%s'", out, report, junit);
 		pid = start_build_reporting(out, in, "2", report, junit, err);
 		wait_for_outputs(out, half, pid);
 		usleep(150000);
@@ -596,9 +582,9 @@ static void a_build_stopped_mid_way_resumes(void **state)
 		text = (char *)test_read_file(junit, NULL);
 		assert_non_null(strstr(text, "<testsuites name=\"animc build\" tests=\"31\" failures=\"0\" errors=\"1\""));
 		free(text);
-		sh("mv '%s/b.smd' '%s.smd'", in, in);
+		test_sh("mv '%s/b.smd' '%s.smd'", in, in);
 		r = test_animc("build", "-q", "--report", report, "-o", out, in, NULL);
-		sh("mv '%s.smd' '%s/b.smd'", in, in);
+		test_sh("mv '%s.smd' '%s/b.smd'", in, in);
 		assert_int_equal(r.status, 0);
 		test_run_release(&r);
 		/* Exactly what was not written before is compiled now. */
@@ -608,14 +594,14 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	}
 	/* SIGKILL, workers and all, with the c* staged in temporary files:
 	 * the next build removes those and completes. */
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	pid = start_build(out, in, "2");
 	wait_for_outputs(out, half, pid);
 	usleep(150000);
 	kill(-pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	assert_true(count_temps(out) > 0);
-	sh("rm '%s/b.smd'", in);
+	test_sh("rm '%s/b.smd'", in);
 	r = test_animc("build", "-q", "--report", report, "-o", out, in, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -649,7 +635,7 @@ static void a_stopped_build_keeps_the_outputs_a_source_lost(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml '%s/a0.xml' && "
+	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml '%s/a0.xml' && "
 	   "cp testdata/authoring/Walker_Anims.xml '%s/a0_Anims.xml'", in, in, in);
 	r = test_animc("build", "-q", "-o", out, in, NULL);
 	assert_int_equal(r.status, 0);
@@ -657,7 +643,7 @@ static void a_stopped_build_keeps_the_outputs_a_source_lost(void **state)
 	assert_true(test_file_exists(run) && test_file_exists(start));
 	/* a0 unsplit, then b.smd, whose import loops: the stop comes after
 	 * a0 is committed. */
-	sh("rm '%s/a0_Anims.xml' && cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, in);
+	test_sh("rm '%s/a0_Anims.xml' && cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, in);
 	pid_t pid = start_build(out, in, "2");
 	for (int i = 0; i < 20000 && !test_file_exists(take); i++)
 		usleep(1000);
@@ -666,7 +652,7 @@ static void a_stopped_build_keeps_the_outputs_a_source_lost(void **state)
 	kill(pid, SIGINT);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
-	sh("rm '%s/b.smd'", in);
+	test_sh("rm '%s/b.smd'", in);
 	r = test_animc("build", "--progress", "never", "-o", out, in, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.out, "2 stale outputs (--prune removes them)"))
@@ -692,7 +678,7 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 
 	(void)state;
 	assert_int_equal(mkdir(in, 0755), 0);
-	sh("cp " CRANE "/Turn.Animation '%s'", first);
+	test_sh("cp " CRANE "/Turn.Animation '%s'", first);
 	/* Enough sources that planning them takes a while. */
 	for (int i = 1; i < 3000; i++) {
 		char *name = test_format("%s/t%d.Animation", in, i);
@@ -703,7 +689,7 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 	for (int run = 0; run < 4; run++) {
 		pid_t pid;
 
-		sh("rm -rf '%s' && echo earlier > '%s'", out, report);
+		test_sh("rm -rf '%s' && echo earlier > '%s'", out, report);
 		pid = start_build_reporting(out, in, "2", report, NULL, NULL);
 		for (int i = 0; i < 200000 && !test_has_running_marker(out); i++)
 			if (waitpid(pid, NULL, WNOHANG) == pid)
@@ -731,7 +717,7 @@ static void kill_a_build_mid_way(const char *in, const char *out, size_t half)
 {
 	pid_t pid;
 
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	pid = start_build(out, in, "2");
 	wait_for_outputs(out, half, pid);
 	kill(-pid, SIGKILL);
@@ -752,7 +738,7 @@ static void a_build_killed_before_its_manifest_leaves_nothing_unknown(void **sta
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && for i in $(seq 101 %zu); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
+	test_sh("mkdir -p '%s' && for i in $(seq 101 %zu); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
 	   "cp " CRANE "/Wave.Animation '%s'/c$i.Animation; done && "
 	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, 100 + half, in, in, in);
 	age_tree(in);
@@ -769,13 +755,13 @@ static void a_build_killed_before_its_manifest_leaves_nothing_unknown(void **sta
 	/* The next build takes them in: the a* sources gone, --prune removes
 	 * their outputs; it leaves no journal. */
 	kill_a_build_mid_way(in, out, half);
-	sh("mkdir -p '%s/gone' && mv '%s'/a*.Animation '%s/b.smd' '%s/gone/'", dir, in, in, dir);
+	test_sh("mkdir -p '%s/gone' && mv '%s'/a*.Animation '%s/b.smd' '%s/gone/'", dir, in, in, dir);
 	r = test_animc("build", "-q", "--prune", "-o", out, in, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_int_equal(count_xnb(out), half);
-	sh("test ! -e '%s/a101.xnb' && test -e '%s/c101.xnb'", out, out);
-	sh("test -z \"$(ls '%s' | grep -v -e '^lock$' -e '^manifest$' -e '^manifest.lock$')\"", state_dir);
+	test_sh("test ! -e '%s/a101.xnb' && test -e '%s/c101.xnb'", out, out);
+	test_sh("test -z \"$(ls '%s' | grep -v -e '^lock$' -e '^manifest$' -e '^manifest.lock$')\"", state_dir);
 	free(in);
 	free(out);
 	free(state_dir);
@@ -792,7 +778,7 @@ static void leave_journal(const char *out)
 	cli_error err;
 	FILE *f;
 
-	sh("mkdir -p '%s/.animc' '%s/../precious' && printf alpha > '%s/in.xnb' && printf beta > '%s/../outside.xnb' && "
+	test_sh("mkdir -p '%s/.animc' '%s/../precious' && printf alpha > '%s/in.xnb' && printf beta > '%s/../outside.xnb' && "
 	   "printf gamma > '%s/../precious/linked.xnb' && ln -sfn ../precious '%s/esc' && printf delta > '%s/kept.xnb' "
 	   "&& ln -sfn . '%s/back'", out, out, out, out, out, out, out, out);
 	assert_true(build_journal_init(&j, out));
@@ -827,7 +813,7 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s'", empty);
+	test_sh("mkdir -p '%s'", empty);
 	for (int k = 0; k < 2; k++) {
 		leave_journal(out);
 		if (k == 0)
@@ -849,7 +835,7 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 		assert_true(test_file_exists(outside));
 		assert_true(test_file_exists(linked));
 		assert_true(test_file_exists(kept));
-		sh("rm -rf '%s'", out);
+		test_sh("rm -rf '%s'", out);
 	}
 	free(inside);
 	free(kept);
@@ -876,13 +862,13 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/chars' '%s/disk/chars' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation "
+	test_sh("mkdir -p '%s/chars' '%s/disk/chars' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation "
 	   "'%s/chars' && ln -s ../disk/chars '%s/chars'", src, dir, out, src, out);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(test_file_exists(wave));
-	sh("rm '%s/chars/Wave.Animation'", src);
+	test_sh("rm '%s/chars/Wave.Animation'", src);
 	for (int k = 0; k < 2; k++) {   /* said again: still recorded */
 		r = test_animc("build", "--progress", "never", "--prune", "-o", out, src, NULL);
 		assert_int_equal(r.status, 0);
@@ -903,7 +889,7 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 	test_run_release(&r);
 	assert_true(test_file_exists(wave));
 	/* As the advice says: removed there by hand, it is forgotten. */
-	sh("rm '%s'", wave);
+	test_sh("rm '%s'", wave);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_string_equal(r.out, "removed 0 outputs, 0 temporary files; 1 left\n");
 	assert_null(strstr(r.err, "Wave.xnb"));
@@ -923,7 +909,7 @@ static void builds_side_by_side_share_a_folder(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && for i in $(seq 1 %zu); do cp " CRANE "/Wave.Animation '%s'/w$i.Animation; done",
+	test_sh("mkdir -p '%s' && for i in $(seq 1 %zu); do cp " CRANE "/Wave.Animation '%s'/w$i.Animation; done",
 	   in, n, in);
 	age_tree(in);
 	for (size_t i = 0; i < n; i++) {
@@ -1088,7 +1074,7 @@ static void depfiles_outputs_and_clean(void **state)
 	/* clean: what animc wrote goes, a file of the user's stays, and so does
 	 * an output changed since. */
 	assert_true(test_write_file(mine, "mine", 4));
-	sh("printf changed > '%s/Crane/Turn.xnb'", out);
+	test_sh("printf changed > '%s/Crane/Turn.xnb'", out);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "Turn.xnb: warning: changed since animc wrote it; left, as not animc's any "
@@ -1167,12 +1153,12 @@ static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	if (geteuid() == 0)
-		sh("chown -R 65534:65534 '%s'", out);
-	sh("chmod 555 '%s'", out);
+		test_sh("chown -R 65534:65534 '%s'", out);
+	test_sh("chmod 555 '%s'", out);
 	/* A user the mode does not stop (privileges kept) removes it all. */
 	r = animc_unprivileged(dir, clean);
 	if (r.status == 77 || !test_file_exists(idle)) {
-		sh("chmod 755 '%s'", out);
+		test_sh("chmod 755 '%s'", out);
 		print_message("skipped: a read-only folder does not stop this user\n");
 		test_run_release(&r);
 		skip();
@@ -1188,7 +1174,7 @@ static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
 		free(text);
 	}
 	/* Writable again: the next clean finishes. */
-	sh("chmod 755 '%s'", out);
+	test_sh("chmod 755 '%s'", out);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "removed 1 output, 0 temporary files; 0 left\n");
@@ -1212,17 +1198,17 @@ static void a_build_that_cannot_record_writes_nothing(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation '%s'", src, src);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation '%s'", src, src);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("cp " CRANE "/Wave.Animation '%s'", src);
+	test_sh("cp " CRANE "/Wave.Animation '%s'", src);
 	if (geteuid() == 0)
-		sh("chown -R 65534:65534 '%s'", out);
-	sh("chmod 555 '%s/.animc'", out);
+		test_sh("chown -R 65534:65534 '%s'", out);
+	test_sh("chmod 555 '%s/.animc'", out);
 	r = animc_unprivileged(dir, build);
 	if (r.status == 77 || (r.status == 0 && test_file_exists(wave) && geteuid() != 0)) {
-		sh("chmod 755 '%s/.animc'", out);
+		test_sh("chmod 755 '%s/.animc'", out);
 		print_message("skipped: a read-only folder does not stop this user\n");
 		test_run_release(&r);
 		skip();
@@ -1232,7 +1218,7 @@ static void a_build_that_cannot_record_writes_nothing(void **state)
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	assert_false(test_file_exists(wave));
-	sh("chmod 755 '%s/.animc'", out);
+	test_sh("chmod 755 '%s/.animc'", out);
 	free(wave), free(out), free(src), free(dir);
 }
 
@@ -1246,17 +1232,17 @@ static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("rm '%s/Wave.Animation'", src);
+	test_sh("rm '%s/Wave.Animation'", src);
 	if (geteuid() == 0)
-		sh("chown -R 65534:65534 '%s'", out);
-	sh("chmod 555 '%s'", out);
+		test_sh("chown -R 65534:65534 '%s'", out);
+	test_sh("chmod 555 '%s'", out);
 	r = animc_unprivileged(dir, prune);
 	if (r.status == 77 || !test_file_exists(wave)) {
-		sh("chmod 755 '%s'", out);
+		test_sh("chmod 755 '%s'", out);
 		print_message("skipped: a read-only folder does not stop this user\n");
 		test_run_release(&r);
 		skip();
@@ -1266,7 +1252,7 @@ static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
 		fail_msg("%s", r.err);
 	assert_non_null(strstr(r.out, "1 stale output"));
 	test_run_release(&r);
-	sh("chmod 755 '%s'", out);
+	test_sh("chmod 755 '%s'", out);
 	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -1288,15 +1274,15 @@ static void prune_clears_stale_outputs_in_an_outputs_way(void **state)
 
 	(void)state;
 	for (int mine = 0; mine < 2; mine++) {
-		sh("rm -rf '%s' '%s' && mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/b.Animation'", in,
+		test_sh("rm -rf '%s' '%s' && mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/b.Animation'", in,
 		   out, in, in);
 		r = test_animc("build", "-q", "-o", out, in, NULL);
 		assert_int_equal(r.status, 0);
 		test_run_release(&r);
 		assert_true(test_file_exists(test_format("%s/b.xnb", made)));
-		sh("rm -r '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.Animation'", in, in);
+		test_sh("rm -r '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.Animation'", in, in);
 		if (!mine)
-			sh(": > '%s/notes.txt'", made);
+			test_sh(": > '%s/notes.txt'", made);
 		r = test_animc("build", "-v", "--prune", "-o", out, in, NULL);
 		assert_int_equal(r.status, mine ? 0 : 1);
 		assert_non_null(strstr(r.out, ", 1 output pruned"));
@@ -1344,7 +1330,7 @@ static int hold_lock_alone(const char *out, ino_t *ino)
 	int fd;
 	struct stat st;
 
-	sh("mkdir -p '%s/.animc'", out);
+	test_sh("mkdir -p '%s/.animc'", out);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	assert_true(fd >= 0);
 	assert_int_equal(flock(fd, LOCK_EX), 0);
@@ -1369,24 +1355,24 @@ static void a_build_waiting_for_clean_takes_the_new_lock(void **state)
 	pid_t pid;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
 	/* Clean holds the lock, removes .animc and OUTDIR (left empty), and
 	 * ends: the build waiting makes them again and builds. */
 	fd = hold_lock_alone(out, &ino);
 	pid = start_build(out, in, "1");
 	assert_true(waits_for_lock(pid, ino));
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	close(fd);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_true(test_file_exists(turn));
 	/* The same, and another clean has made and taken a new lock before
 	 * the first lets go: the build waits for that one too. */
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	fd = hold_lock_alone(out, &ino);
 	pid = start_build(out, in, "1");
 	assert_true(waits_for_lock(pid, ino));
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	fd_new = hold_lock_alone(out, &ino_new);
 	close(fd);
 	assert_true(waits_for_lock(pid, ino_new));
@@ -1412,7 +1398,7 @@ static void clean_removes_what_killed_builds_left(void **state)
 
 	(void)state;
 	/* Killed before it saved a manifest. */
-	sh("mkdir -p '%s/.animc' '%s/Crane' '%s/empty' && : > '%s/.animc/lock' && : > '%s/.animc/running.999999'"
+	test_sh("mkdir -p '%s/.animc' '%s/Crane' '%s/empty' && : > '%s/.animc/lock' && : > '%s/.animc/running.999999'"
 	   " && : > '%s/Crane/.Idle.xnb.AbC123' && : > '%s/mine.xnb.AbC123' && : > '%s/.notes'",
 	   out, out, out, out, out, out, out, out);
 	r = test_animc("clean", "-o", out, NULL);
@@ -1426,11 +1412,11 @@ static void clean_removes_what_killed_builds_left(void **state)
 	assert_true(test_file_exists(test_format("%s/mine.xnb.AbC123", out)));
 	assert_true(test_file_exists(test_format("%s/.notes", out)));
 	/* With a manifest: the folder of the output and the temporary file goes. */
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	r = test_animc("build", "-q", "-o", out, "testdata/sample", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh(": > '%s/Crane/.Idle.xnb.AbC123'", out);
+	test_sh(": > '%s/Crane/.Idle.xnb.AbC123'", out);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "removed 7 outputs, 1 temporary file; 0 left\n");
@@ -1438,7 +1424,7 @@ static void clean_removes_what_killed_builds_left(void **state)
 	assert_false(test_file_exists(test_format("%s/Crane", out)));
 	assert_int_not_equal(stat(state_dir, &st), 0);
 	/* A folder no build wrote: nothing to clean, nothing made in it. */
-	sh("mkdir -p '%s' && : > '%s/.Idle.xnb.AbC123'", plain, plain);
+	test_sh("mkdir -p '%s' && : > '%s/.Idle.xnb.AbC123'", plain, plain);
 	r = test_animc("clean", "-o", plain, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "plain: warning: no animc manifest here; nothing to clean"));
@@ -1462,11 +1448,11 @@ static void an_unreadable_source_keeps_its_outputs(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("mv '%s/Idle.Animation' '%s/Idle.away' && ln -s ../Idle.moved '%s/Idle.Animation'", src, dir, src);
+	test_sh("mv '%s/Idle.Animation' '%s/Idle.away' && ln -s ../Idle.moved '%s/Idle.Animation'", src, dir, src);
 	r = test_animc("build", "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.out, "stale"));
@@ -1477,7 +1463,7 @@ static void an_unreadable_source_keeps_its_outputs(void **state)
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
 	assert_true(test_file_exists(idle));
-	sh("rm '%s/Idle.Animation'", src);
+	test_sh("rm '%s/Idle.Animation'", src);
 	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -1526,7 +1512,7 @@ static void a_file_or_folder_without_permission_is_skipped(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/a' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Turn.Animation '%s/a' && cp " CRANE
+	test_sh("mkdir -p '%s/a' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Turn.Animation '%s/a' && cp " CRANE
 	   "/Wave.Animation '%s' && chmod -R a+rwX '%s'", src, folder, src, folder, dir);
 	if (!build_unprivileged(&r, "-q", "-o", out, src, NULL))
 		skip();
@@ -1570,7 +1556,7 @@ static void an_unreadable_sidecar_fails_its_source(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s' && "
+	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s' && "
 	   "chmod -R a+rwX '%s'", src, src, dir);
 	if (!build_unprivileged(&r, "-q", "-o", out, src, NULL))
 		skip();
@@ -1578,7 +1564,7 @@ static void an_unreadable_sidecar_fails_its_source(void **state)
 	test_run_release(&r);
 	assert_true(test_file_exists(start));
 	assert_int_equal(chmod(side, 0), 0);
-	sh("echo ' ' >> '%s'", walker);   /* the source changed: built again */
+	test_sh("echo ' ' >> '%s'", walker);   /* the source changed: built again */
 	build_unprivileged(&r, "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "Walker.xml: error: ") || !strstr(r.err, "Walker_Anims.xml: cannot open: Permission denied"))
@@ -1604,7 +1590,7 @@ static void a_sidecar_link_leading_nowhere_fails_its_source(void **state)
 	const char *inputs[2] = { walker, src };
 
 	(void)state;
-	sh("mkdir -p '%s' '%s/defs' && cp testdata/authoring/Walker.xml '%s' && "
+	test_sh("mkdir -p '%s' '%s/defs' && cp testdata/authoring/Walker.xml '%s' && "
 	   "cp testdata/authoring/Walker_Anims.xml '%s/defs' && ln -s ../defs/Walker_Anims.xml '%s'",
 	   src, dir, src, dir, side);
 	for (size_t i = 0; i < 2; i++) {
@@ -1613,7 +1599,7 @@ static void a_sidecar_link_leading_nowhere_fails_its_source(void **state)
 		assert_int_equal(r.status, 0);
 		test_run_release(&r);
 		assert_true(test_file_exists(start));
-		sh("ln -sfn ../defs/gone.xml '%s' && echo ' ' >> '%s'", side, walker);
+		test_sh("ln -sfn ../defs/gone.xml '%s' && echo ' ' >> '%s'", side, walker);
 		r = test_animc("build", "--prune", "-o", out, inputs[i], NULL);
 		assert_int_equal(r.status, 1);
 		if (!strstr(r.err, "Walker.xml: error: ") ||
@@ -1624,7 +1610,7 @@ static void a_sidecar_link_leading_nowhere_fails_its_source(void **state)
 		test_run_release(&r);
 		assert_true(test_file_exists(start));
 		assert_false(test_file_exists(whole));
-		sh("ln -sfn ../defs/Walker_Anims.xml '%s'", side);
+		test_sh("ln -sfn ../defs/Walker_Anims.xml '%s'", side);
 	}
 	free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
 }
@@ -1639,11 +1625,11 @@ static void prune_says_it_leaves_a_changed_output(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("echo edited >> '%s' && rm '%s/Wave.Animation'", wave, src);
+	test_sh("echo edited >> '%s' && rm '%s/Wave.Animation'", wave, src);
 	r = test_animc("build", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.out, "stale"));
@@ -1674,7 +1660,7 @@ static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' '%s/elsewhere' && : > '%s' && printf 'animc-manifest 1\\n' > '%s' && : > '%s' && "
+	test_sh("mkdir -p '%s' '%s/elsewhere' && : > '%s' && printf 'animc-manifest 1\\n' > '%s' && : > '%s' && "
 	   "ln -s ../elsewhere '%s/.animc'", out, dir, lock, record, journal, out);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 1);
@@ -1709,15 +1695,15 @@ static void response_files_and_base(void **state)
 
 	(void)state;
 	/* Two robots with a clip of the same name. */
-	sh("mkdir -p '%s/art/Grund' '%s/art/Hammer' && cp " CRANE "/Turn.Animation '%s/art/Grund/Up_Run.Animation'"
+	test_sh("mkdir -p '%s/art/Grund' '%s/art/Hammer' && cp " CRANE "/Turn.Animation '%s/art/Grund/Up_Run.Animation'"
 	   " && cp " CRANE "/Wave.Animation '%s/art/Hammer/Up_Run.Animation'", dir, dir, dir, dir);
-	sh("printf '%%s\\r\\n%%s\\n\\n' '%s/art/Grund/Up_Run.Animation' '%s/art/Hammer/Up_Run.Animation' > '%s'",
+	test_sh("printf '%%s\\r\\n%%s\\n\\n' '%s/art/Grund/Up_Run.Animation' '%s/art/Hammer/Up_Run.Animation' > '%s'",
 	   dir, dir, list);
 	/* Flat, they collide; with --base they mirror the tree. */
 	r = test_animc("build", "-q", "-o", out, arg, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
-	sh("rm -rf '%s'", out);
+	test_sh("rm -rf '%s'", out);
 	{
 		char *base = test_format("%s/art", dir), *a = test_format("%s/Grund/Up_Run.xnb", out);
 		char *b = test_format("%s/Hammer/Up_Run.xnb", out);
@@ -1778,7 +1764,7 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml " CRANE
+	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml " CRANE
 	   "/Turn.Animation '%s/' && echo readme > '%s'", art, art, readme);
 	r = test_animc("build", "-q", "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
@@ -1845,7 +1831,7 @@ static void a_listed_buffer_builds_the_gltf_that_reads_it(void **state)
 	const float half = 0.5f;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, g);
+	test_sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, g);
 	r = test_animc("build", "-q", "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -1877,7 +1863,7 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s/' && "
+	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s/' && "
 	   "cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, art, g);
 	r = test_animc("build", "-q", "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
@@ -1913,13 +1899,13 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 		"                 \"channels\": [{\"sampler\": 0, \"target\": {\"node\": 0, \"path\": \"translation\"}}]}]}\n";
 	char *walk = test_format("%s/walk.gltf", h);
 
-	sh("mkdir -p '%s/buffers'", h);
+	test_sh("mkdir -p '%s/buffers'", h);
 	assert_true(test_write_file(deep, keys, sizeof keys));
 	assert_true(test_write_file(walk, doc, strlen(doc)));
 	r = test_animc("build", "-q", "--base", art, "-o", out, walk, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("rm -r '%s/buffers'", h);
+	test_sh("rm -r '%s/buffers'", h);
 	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, deep, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "walk.gltf: error: buffers[0].uri: 'buffers/w.bin': cannot open"))
@@ -1943,7 +1929,7 @@ static void a_deleted_listed_source_in_a_subfolder_is_pruned(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/g' '%s/h/k' && cp " CRANE "/Idle.Animation '%s' && cp " CRANE "/Turn.Animation '%s' && "
+	test_sh("mkdir -p '%s/g' '%s/h/k' && cp " CRANE "/Idle.Animation '%s' && cp " CRANE "/Turn.Animation '%s' && "
 	   "cp " CRANE "/Wave.Animation '%s'", art, art, top, walk, run);
 	r = test_animc("build", "-q", "--base", art, "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
@@ -1962,7 +1948,7 @@ static void a_deleted_listed_source_in_a_subfolder_is_pruned(void **state)
 	assert_false(test_file_exists(walk_xnb));
 	assert_false(test_file_exists(top_xnb));
 	/* Its folder deleted with it (git rm -r). */
-	sh("rm -r '%s/h'", art);
+	test_sh("rm -r '%s/h'", art);
 	r = test_animc("build", "--progress", "never", "--prune", "--base", art, "-o", out, run, NULL);
 	if (r.status != 0 || !strstr(r.out, "1 skipped, 0 warnings, 1 output pruned"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
@@ -1979,7 +1965,7 @@ static void base_takes_a_path_through_a_link_as_spelt(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/sub' '%s/other' && cp " CRANE "/Wave.Animation '%s' && cp " CRANE "/Turn.Animation '%s/other'"
+	test_sh("mkdir -p '%s/sub' '%s/other' && cp " CRANE "/Wave.Animation '%s' && cp " CRANE "/Turn.Animation '%s/other'"
 	   " && cp " CRANE "/Idle.Animation '%s/sub' && ln -s ../other '%s/linked' && ln -s sub '%s/inner'",
 	   art, dir, art, dir, art, art, art);
 	r = test_animc("outputs", "--base", art, "-o", out, linked, inner, NULL);
@@ -2089,7 +2075,7 @@ static void fifos_and_special_files(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/'", in, in);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/'", in, in);
 	assert_int_equal(mkfifo(fifo, 0666), 0);
 	/* Named: an error at once, never a wait for a writer. */
 	r = test_animc("build", "-q", "-o", out, fifo, CRANE "/Idle.Animation", NULL);
@@ -2122,7 +2108,7 @@ static void link_loops_and_deep_folders(void **state)
 
 	(void)state;
 	/* 16 levels of two links to the next level: 65536 paths to one file. */
-	sh("mkdir -p '%s' && cd '%s' && for i in $(seq 0 16); do mkdir -p l$i; done && "
+	test_sh("mkdir -p '%s' && cd '%s' && for i in $(seq 0 16); do mkdir -p l$i; done && "
 	   "for i in $(seq 0 15); do ln -s ../l$((i+1)) l$i/a && ln -s ../l$((i+1)) l$i/b; done && "
 	   "cp '%s/" CRANE "/Turn.Animation' l16/", in, in, getenv("PWD") ? getenv("PWD") : ".");
 	r = test_animc("build", "-q", "-o", out, in, NULL);
@@ -2151,7 +2137,7 @@ static void link_loops_and_deep_folders(void **state)
 			free(path);
 			path = grown;
 		}
-		sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/'", path, path);
+		test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/'", path, path);
 		free(path);
 	}
 	r = test_animc("build", "-q", "-o", deep_out, deep_in, NULL);
@@ -2406,7 +2392,7 @@ static void workers_die_with_their_build(void **state)
 
 	(void)state;
 	/* An import that loops (Assimp's SMD reader on this file). */
-	sh("mkdir -p '%s' && cp testdata/assimp_crashes/endless_time.smd '%s/'", in, in);
+	test_sh("mkdir -p '%s' && cp testdata/assimp_crashes/endless_time.smd '%s/'", in, in);
 	pid = start_build(out, in, "1");
 	for (int i = 0; i < 1000 && !worker; i++) {
 		worker = child_of(pid);
@@ -2670,7 +2656,7 @@ static void a_source_named_twice_is_built_once(void **state)
 	test_run r;
 
 	(void)state;
-	sh("cp -r testdata/sample/Crane '%s/'", in);
+	test_sh("cp -r testdata/sample/Crane '%s/'", in);
 	r = test_animc("build", "--progress", "never", "--split", "P=0:1", "-o", out, folder, file, dotted, NULL);
 	assert_int_equal(r.status, 0);
 	if (strstr(r.err, "another source"))
@@ -2783,14 +2769,14 @@ static void a_source_no_importer_knows_any_more_keeps_its_outputs(void **state)
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	for (int k = 0; k < 2; k++)
-		sh("cp '%s' '%s'", made[k], saved[k]);
+		test_sh("cp '%s' '%s'", made[k], saved[k]);
 	assert_true(test_write_file(notes, "<notes/>\n", 9));
 	for (int i = 0; i < 3; i++) {
 		if (i == 0)
 			assert_true(test_write_file(walker, "", 0));
 		else {
 			write_xna(walker, names, 2);
-			sh("sed -i 's/XnaContent/XnaContnt/g' '%s'", walker);
+			test_sh("sed -i 's/XnaContent/XnaContnt/g' '%s'", walker);
 		}
 		/* The third build has the failed build's record to go on. */
 		r = test_animc("build", "--prune", "-o", out, in, NULL);
@@ -3013,11 +2999,11 @@ static void an_output_that_is_an_earlier_builds_folder_is_said_so(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/x.Animation'", src, src);
+	test_sh("mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/x.Animation'", src, src);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	sh("cp " CRANE "/Wave.Animation '%s/a.Animation'", src);
+	test_sh("cp " CRANE "/Wave.Animation '%s/a.Animation'", src);
 	for (int k = 0; k < 2; k++) {
 		r = test_animc("build", "--progress", "never", "-j", k ? "2" : "1", "-o", out, src, NULL);
 		if (r.status != 1 || strcmp(r.err, want) != 0 ||
@@ -3240,7 +3226,7 @@ static void a_file_at_the_recorded_spelling_elsewhere_is_another_file(void **sta
 	data = test_read_file(twin_bin, &size);
 	assert_true(test_write_file(bin, data, size));
 	free(data);
-	sh("touch '%s'", bin);
+	test_sh("touch '%s'", bin);
 	r = test_execv(first);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -3557,7 +3543,7 @@ static void a_build_under_nohup_outlives_its_terminal(void **state)
 	pid_t pid;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/a.Animation' && "
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s/a.Animation' && "
 	   "cp testdata/assimp_crashes/endless_time.smd '%s/b.smd'", in, in, in);
 	signal(SIGHUP, SIG_IGN);   /* inherited by the build, as nohup does */
 	pid = start_build(out, in, "2");
@@ -3585,14 +3571,14 @@ static void a_dangling_folder_link_keeps_its_outputs(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s/anims' '%s' && cp " CRANE "/Turn.Animation '%s/Turn.Animation' && "
+	test_sh("mkdir -p '%s/anims' '%s' && cp " CRANE "/Turn.Animation '%s/Turn.Animation' && "
 	   "cp " CRANE "/Wave.Animation '%s/anims/Walk.Animation' && ln -s ../share/anims '%s'",
 	   share, art, art, share, link);
 	r = test_animc("build", "-q", "--prune", "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_true(test_file_exists(walk));
-	sh("mv '%s' '%s.unmounted'", share, share);
+	test_sh("mv '%s' '%s.unmounted'", share, share);
 	r = test_animc("build", "--prune", "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "shared: warning: cannot read: No such file or directory [unreadable]"));
@@ -3618,7 +3604,7 @@ static void an_output_folder_holding_sources_is_said(void **state)
 	test_run r;
 
 	(void)state;
-	sh("mkdir -p '%s' && cp testdata/sample/Crane/Turn.Animation '%s' && "
+	test_sh("mkdir -p '%s' && cp testdata/sample/Crane/Turn.Animation '%s' && "
 	   "cp testdata/sample/Crane/Wave.Animation '%s'", sub, src, sub);
 	r = test_animc("build", "-o", src, src, NULL);
 	assert_int_equal(r.status, 1);

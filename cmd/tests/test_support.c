@@ -335,6 +335,18 @@ test_run test_animc(const char *arg, ...)
 	return run;
 }
 
+void test_sh(const char *fmt, ...)
+{
+	va_list ap;
+	char cmd[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
+}
+
 test_run test_exec(const char *arg, ...)
 {
 	va_list ap;

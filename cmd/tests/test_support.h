@@ -91,6 +91,9 @@ test_run test_execv(const char *const *argv);
  * process's). */
 test_run test_execv_stdin(const char *const *argv, const char *stdin_path);
 void test_run_release(test_run *run);
+/* Run a shell command made as printf makes it; the test fails when it
+ * does not exit 0. */
+void test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The path of the animc binary under test. */
 const char *test_animc_path(void);
 
