@@ -2629,6 +2629,8 @@ static void safe_names(void **state)
 		/* Windows reserves COM and LPT before a superscript 1, 2 or 3. */
 		{ "COM\xc2\xb9", "COM\xc2\xb9_" }, { "lpt\xc2\xb2.walk", "lpt\xc2\xb2_.walk" },
 		{ "COM\xc2\xb3", "COM\xc2\xb3_" }, { "COM\xc2\xb4", "COM\xc2\xb4" }, { "COM\xc2\xb9x", "COM\xc2\xb9x" },
+		/* Windows drops the spaces after a name before it looks. */
+		{ "CON ", "CON _" }, { "nul .walk", "nul _.walk" }, { "COM1  ", "COM1  _" }, { " CON", " CON" },
 	};
 
 	(void)state;

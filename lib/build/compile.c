@@ -106,14 +106,18 @@ static void collect_read(void *user, const char *path)
 	cli_strings_push(&cs->reads, path);
 }
 
-/* Windows reserves these device names, alone or before a '.': COM and LPT
- * with a digit or a superscript one, two or three (UTF-8 C2 B9, C2 B2,
- * C2 B3) too. */
+/* Windows reserves these device names, alone or before a '.', and with
+ * spaces after them, which it drops before it looks: COM and LPT with a
+ * digit or a superscript one, two or three (UTF-8 C2 B9, C2 B2, C2 B3)
+ * too. */
 static bool is_reserved_on_windows(const char *name)
 {
 	static const char *const reserved[] = { "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$" };
 	size_t n = strcspn(name, ".");
 	char upper[8];
+
+	while (n > 0 && name[n - 1] == ' ')
+		n--;
 
 	if (n < 3 || n > 7)
 		return false;
