@@ -227,12 +227,38 @@ static void a_fifo_sidecar_fails_its_source(void **state)
 	free(want), free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
 }
 
+/* A file animc did not write in OUTDIR/.animc (an editor's manifest~):
+ * clean leaves it, as it leaves every such file, and says which it is;
+ * it was "not removed: Directory not empty", "0 left" and exit 1. */
+static void clean_names_a_foreign_file_in_its_state_folder(void **state)
+{
+	char *dir = test_tmpdir("clean-foreign"), *out = test_format("%s/out", dir);
+	char *stray = test_format("%s/.animc/manifest~", out);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(stray, "backup\n", 7));
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "/.animc: warning: not removed: it holds 'manifest~', which animc did not write; remove it "
+			   "by hand [output-left]"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(stray));
+	assert_int_equal(test_count_files(out), 0);   /* the outputs (hidden files not counted) */
+	free(stray), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_fifo_sidecar_fails_its_source),
 	cmocka_unit_test(an_output_over_the_file_size_limit_is_a_write_error),
 	cmocka_unit_test(a_stop_does_not_count_against_the_import_timeout),
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
+	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -1953,6 +1953,28 @@ static bool settle_manifest(const build_ctx *ctx, const char *manifest_path, con
 	return true;
 }
 
+/* The state folder holds what animc did not write (an editor's
+ * manifest~, an NFS .nfsXXXX of a file held open), which clean leaves as
+ * it leaves every file it did not write: name it.  False when it cannot
+ * tell what is there. */
+static bool say_foreign_state(const build_ctx *ctx, const char *dir_path)
+{
+	DIR *d = opendir(dir_path);
+	struct dirent *e;
+	char first[256] = "";
+	size_t count = 0;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && count++ == 0)
+			snprintf(first, sizeof first, "%s", e->d_name);
+	if (d)
+		closedir(d);
+	if (count)
+		build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "not removed: it holds '%s'%s, which animc "
+			       "did not write; remove it by hand", first, count > 1 ? " and more" : "");
+	return count > 0;
+}
+
 /* The state files of builds (locks, markers of runs), and their folder;
  * nothing through a link put in its place (opened without following one). */
 static void remove_state(const build_ctx *ctx, const char *dir_path, clean_counts *n)
@@ -1970,13 +1992,17 @@ static void remove_state(const build_ctx *ctx, const char *dir_path, clean_count
 	if (d)
 		closedir(d);
 	if (rmdir(dir_path) != 0 && errno != ENOENT) {
+		int error = errno;
+		bool is_full = error == ENOTEMPTY || error == EEXIST;
 		struct stat st;
 
 		if (lstat(dir_path, &st) == 0 && S_ISLNK(st.st_mode))
 			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "is a symbolic link, not the folder "
 				       "animc makes; left, with nothing removed through it: remove it by hand");
+		else if (is_full && say_foreign_state(ctx, dir_path))
+			return;   /* a file of someone else's, left as every such file is */
 		else
-			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "not removed: %s", strerror(errno));
+			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "not removed: %s", strerror(error));
 		n->is_stuck = true;
 	}
 }
