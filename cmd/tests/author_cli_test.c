@@ -2008,8 +2008,10 @@ static void a_sidecar_part_clash_is_said_at_its_clip_name(void **state)
 	memcpy(at + 10, "walk ", 5);   /* trimmed, as XNA reads it */
 	at = strstr(text, "<ClipName>Run</ClipName>");
 	assert_non_null(at);
-	memmove(at + 14, at + 13, strlen(at + 13) + 1);
-	memcpy(at + 10, "Walk", 4);
+	/* One byte longer: a new string, not past the end of the one read. */
+	char *grown = test_format("%.*s<ClipName>Walk</ClipName>%s", (int)(at - text), text, at + 24);
+	free(text);
+	text = grown;
 	assert_true(test_write_file(sidecar, text, strlen(text)));
 	free(text);
 	r = test_animc("build", "-q", "-o", out, walker, NULL);
