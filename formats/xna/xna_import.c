@@ -1197,22 +1197,15 @@ static int compare_owners(const void *pa, const void *pb)
 	return c ? c : compare_order(a, b);
 }
 
+/* refs are in name order; a name_ref begins with its name. */
+static int compare_name_key(const void *key, const void *ref)
+{
+	return strcmp(key, *(const char *const *)ref);
+}
+
 static bool name_taken(const name_ref *refs, size_t n, const char *name)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(refs[mid].name, name);
-
-		if (c == 0)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return bsearch(name, refs, n, sizeof *refs, compare_name_key) != NULL;
 }
 
 /*

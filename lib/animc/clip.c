@@ -223,22 +223,15 @@ static int compare_name_refs(const void *pa, const void *pb)
 	return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
+/* refs are in name order; a name_ref begins with its name. */
+static int compare_name_key(const void *key, const void *ref)
+{
+	return strcmp(key, *(const char *const *)ref);
+}
+
 static bool name_taken(const name_ref *refs, uint32_t n, const char *name)
 {
-	uint32_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(refs[mid].name, name);
-
-		if (c == 0)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return bsearch(name, refs, n, sizeof *refs, compare_name_key) != NULL;
 }
 
 animc_status animc_clip_set_name_unique(animc_clip_set *set, animc_diag_sink *sink)
