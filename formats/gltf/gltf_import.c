@@ -453,9 +453,9 @@ done:
 	return status;
 }
 
-/* The last key time of a morph-weights sampler, for the clip's length. */
-static animc_status weights_end(importer *im, json_t *samplers, const char *anim_path, uint64_t sampler,
-				float *last_time)
+/* The first and last key time of sampler `sampler` of an animation. */
+static animc_status sampler_span(importer *im, json_t *samplers, const char *anim_path, uint64_t sampler,
+				 double *first, double *last)
 {
 	char path[GLTF_PATH_BYTES], in_path[GLTF_PATH_BYTES];
 	gltf_accessor input;
@@ -468,9 +468,23 @@ static animc_status weights_end(importer *im, json_t *samplers, const char *anim
 	status = read_input(im, s.input, in_path, &input);
 	if (status != ANIMC_OK)
 		return status;
-	if (input.values[input.count - 1] + im->time_shift > *last_time)
-		*last_time = (float)(input.values[input.count - 1] + im->time_shift);
+	*first = input.values[0];
+	*last = input.values[input.count - 1];
 	animc_gltf_accessor_release(&input);
+	return ANIMC_OK;
+}
+
+/* The last key time of a morph-weights sampler, for the clip's length. */
+static animc_status weights_end(importer *im, json_t *samplers, const char *anim_path, uint64_t sampler,
+				float *last_time)
+{
+	double first, last;
+	animc_status status = sampler_span(im, samplers, anim_path, sampler, &first, &last);
+
+	if (status != ANIMC_OK)
+		return status;
+	if (last + im->time_shift > *last_time)
+		*last_time = (float)(last + im->time_shift);
 	return ANIMC_OK;
 }
 
@@ -485,22 +499,15 @@ static animc_status animation_span(importer *im, json_t *samplers, const char *a
 	*first = INFINITY;
 	*last = -INFINITY;
 	for (size_t i = 0; i < count + weights; i++) {
-		char path[GLTF_PATH_BYTES], in_path[GLTF_PATH_BYTES];
 		uint64_t sampler = i < count ? targets[i].sampler :
 				   (uint64_t)json_integer_value(json_array_get(weight_samplers, i - count));
-		gltf_accessor input;
-		sampler_info s;
-		animc_status status = read_sampler(im, samplers, sampler, anim_path, &s, path);
+		double a, b;
+		animc_status status = sampler_span(im, samplers, anim_path, sampler, &a, &b);
 
 		if (status != ANIMC_OK)
 			return status;
-		animc_gltf_path(in_path, "%s.input", path);
-		status = read_input(im, s.input, in_path, &input);
-		if (status != ANIMC_OK)
-			return status;
-		*first = fmin(*first, input.values[0]);
-		*last = fmax(*last, input.values[input.count - 1]);
-		animc_gltf_accessor_release(&input);
+		*first = fmin(*first, a);
+		*last = fmax(*last, b);
 	}
 	return ANIMC_OK;
 }
