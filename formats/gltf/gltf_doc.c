@@ -380,8 +380,9 @@ static animc_status check_asset(gltf_doc *doc)
  * animation, node transform or accessor it reads.  Read: the meshopt ones
  * (a compressed view is refused where an accessor uses it, its fallback
  * read when it has one), KHR_mesh_quantization (integer accessors), and
- * KHR_animation_pointer (node channels read, pointer channels left out
- * with a warning each).  Ignored safely: meshes, textures, materials,
+ * KHR_animation_pointer (node channels read, pointers to a node's
+ * translation, rotation, scale or weights read as those channels, other
+ * pointers left out with a warning each).  Ignored safely: meshes, textures, materials,
  * lights, instancing and metadata.  NOTES.md lists them.
  */
 static const char *const known_required[] = {

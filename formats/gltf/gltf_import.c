@@ -537,6 +537,77 @@ static animc_status decide_shift(importer *im, json_t *samplers, const char *ani
 	return ANIMC_OK;
 }
 
+/* The node property a KHR_animation_pointer pointer names, "/nodes/N/P"
+ * (RFC 6901: N written without leading zeros), as the core target
+ * {node: N, path: P} names it; NULL for a pointer to anything else. */
+static const char *node_pointer(const char *pointer, uint64_t *node)
+{
+	static const char *const paths[] = { "translation", "rotation", "scale", "weights" };
+	const char *p = pointer + strlen("/nodes/");
+	uint64_t n = 0;
+
+	if (strncmp(pointer, "/nodes/", strlen("/nodes/")) != 0 || !(*p >= '0' && *p <= '9') ||
+	    (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+		return NULL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - 9) / 10)
+			return NULL;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p++ != '/')
+		return NULL;
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+		if (strcmp(p, paths[i]) == 0) {
+			*node = n;
+			return paths[i];
+		}
+	return NULL;
+}
+
+/*
+ * The node and path of a channel target without a node: a
+ * KHR_animation_pointer pointer to a node's translation, rotation, scale
+ * or weights is that core target; any other target is left out with a
+ * warning.  1 found, 0 left out, -1 failed (reported).
+ */
+static int pointer_target(importer *im, json_t *tg, const char *tpath, const char *path, uint64_t *node,
+			  const char **what)
+{
+	char ppath[GLTF_PATH_BYTES];
+	json_t *ext = animc_gltf_member(animc_gltf_member(tg, "extensions"), "KHR_animation_pointer");
+	const char *pointer = NULL, *property;
+	bool ok = true;
+
+	animc_gltf_path(ppath, "%s.extensions.KHR_animation_pointer", tpath);
+	if (strcmp(path, "pointer") == 0 && ext) {
+		if (!animc_gltf_expect_object(im->doc, ext, ppath))
+			return -1;
+		pointer = animc_gltf_get_string(im->doc, ext, ppath, "pointer", true, &ok);
+		if (!ok)
+			return -1;
+	}
+	if (!pointer) {
+		animc_gltf_warn(im->doc, ANIMC_WARN_NON_NODE_TARGET, tpath, "targets no node ('%s', an extension's); left out: "
+			  "only node translation, rotation and scale compile, so bake this animation into "
+			  "nodes if the game needs it", path);
+		return 0;
+	}
+	property = node_pointer(pointer, node);
+	if (!property) {
+		animc_gltf_warn(im->doc, ANIMC_WARN_NON_NODE_TARGET, tpath, "points at '%s', not a node's translation, "
+			  "rotation or scale; left out: only those compile, so bake this animation into "
+			  "nodes if the game needs it", pointer);
+		return 0;
+	}
+	if (*node >= json_array_size(im->doc->nodes_json)) {
+		animc_gltf_fail(im->doc, ANIMC_ERR_INVALID, NULL, "%s.pointer: '%s' names node %llu, out of range (%zu nodes)",
+			  ppath, pointer, (unsigned long long)*node, json_array_size(im->doc->nodes_json));
+		return -1;
+	}
+	*what = property;
+	return 1;
+}
+
 /* The targets of an animation's channels; *count of them in *out (malloc()ed). */
 static animc_status gather_targets(importer *im, json_t *anim, const char *anim_path, json_t *samplers,
 				   target **out, size_t *count, uint32_t *weights, json_t *weight_samplers)
@@ -576,13 +647,14 @@ static animc_status gather_targets(importer *im, json_t *anim, const char *anim_
 		if (!ok)
 			goto fail;
 		if (!animc_gltf_member(tg, "node")) {
-			animc_gltf_warn(im->doc, ANIMC_WARN_NON_NODE_TARGET, tpath, "targets no node ('%s', an extension's); left out: only "
-				  "node translation, rotation and scale compile, so bake this animation into "
-				  "nodes if the game needs it", what);
-			continue;
-		}
-		if (!animc_gltf_get_index(im->doc, tg, tpath, "node", true, json_array_size(im->doc->nodes_json),
-				    &node))
+			int found = pointer_target(im, tg, tpath, what, &node, &what);
+
+			if (found < 0)
+				goto fail;
+			if (found == 0)
+				continue;
+		} else if (!animc_gltf_get_index(im->doc, tg, tpath, "node", true,
+						 json_array_size(im->doc->nodes_json), &node))
 			goto fail;
 		if (strcmp(what, "weights") == 0) {
 			(*weights)++;

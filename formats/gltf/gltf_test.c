@@ -816,6 +816,87 @@ static void negative_members_are_named(void **state)
 }
 
 
+/* A document with one node, two samplers (a translation, a quarter turn
+ * about Y from 0 to 1 s) and the channels `channels`. */
+static char *pointer_doc(const char *channels)
+{
+	static const char head[] =
+		"{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_animation_pointer\"],"
+		"\"extensionsRequired\":[\"KHR_animation_pointer\"],\"nodes\":[{\"name\":\"bone\"}],"
+		"\"buffers\":[{\"byteLength\":64,\"uri\":\"data:application/octet-stream;base64,"
+		"AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAPMENT8AAAAA8wQ1Pw==\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24},"
+		"{\"buffer\":0,\"byteOffset\":32,\"byteLength\":32}],\"accessors\":["
+		"{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+		"{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+		"{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"}],"
+		"\"animations\":[{\"name\":\"turn\",\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2}],"
+		"\"channels\":[";
+	size_t size = sizeof head + strlen(channels) + 8;
+	char *text = malloc(size);
+
+	assert_non_null(text);
+	snprintf(text, size, "%s%s]}]}", head, channels);
+	return text;
+}
+
+#define POINTER_CHANNEL(sampler, pointer)                                                     \
+	"{\"sampler\":" #sampler ",\"target\":{\"path\":\"pointer\",\"extensions\":"           \
+	"{\"KHR_animation_pointer\":{\"pointer\":\"" pointer "\"}}}}"
+
+/* A KHR_animation_pointer channel on /nodes/N/translation, rotation or
+ * scale is the core target {node: N, path: ...}: compiled, not left out
+ * as a channel targeting no node; a pointer to anything else is left out
+ * with a warning that names it, and one to a node past the list fails. */
+static void node_pointers_are_node_channels(void **state)
+{
+	static const struct {
+		const char *channels;
+		animc_status status;
+		float rotation_y;       /* the rotation's y at 1 s; 0: identity */
+		const char *warning;    /* a non-node-target warning's text, or NULL */
+	} cases[] = {
+		{ POINTER_CHANNEL(1, "/nodes/0/rotation"), ANIMC_OK, 0.70710677f, NULL },
+		{ "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}," POINTER_CHANNEL(1, "/nodes/0/rotation"),
+		  ANIMC_OK, 0.70710677f, NULL },
+		{ "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}," POINTER_CHANNEL(1, "/materials/0/rotation"),
+		  ANIMC_OK, 0, "points at '/materials/0/rotation'" },
+		{ "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}," POINTER_CHANNEL(1, "/nodes/00/rotation"),
+		  ANIMC_OK, 0, "points at '/nodes/00/rotation'" },
+		{ POINTER_CHANNEL(1, "/nodes/1/rotation"), ANIMC_ERR_INVALID, 0, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = pointer_doc(cases[i].channels);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "pointer.gltf");
+		animc_clip_set set = { 0 };
+		animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+		animc_status got = animc_importer_gltf.import(&req, &set, &sink);
+		const test_diag *warning = test_diags_first(&diags, ANIMC_WARNING);
+
+		if (got != cases[i].status)
+			fail_msg("case %zu: %s: %s", i, animc_status_string(got),
+				 test_diags_first(&diags, ANIMC_ERROR) ? test_diags_first(&diags, ANIMC_ERROR)->message : "");
+		if (got == ANIMC_OK) {
+			const animc_channel *ch = &set.clips[0]->channels[0];
+			const animc_track *rot = &ch->tracks[ANIMC_ROTATION];
+			const float *last = rot->values + 4 * (size_t)(rot->value_count - 1);
+
+			assert_true(fabsf(last[1] - cases[i].rotation_y) < 1e-6f);
+			assert_true(cases[i].warning ? warning && strstr(warning->message, cases[i].warning) &&
+						       strcmp(warning->kind, "non-node-target") == 0 : !warning);
+		} else {
+			assert_non_null(strstr(test_diags_first(&diags, ANIMC_ERROR)->message, "names node 1, out of range"));
+		}
+		animc_clip_set_release(&set);
+		test_diags_release(&diags);
+		free(text);
+	}
+}
+
+
 /* A required extension animc does not know was passed over in silence: it
  * is refused, naming it; a malformed list names its place; the extensions
  * animc reads or may ignore (meshes, textures, materials) are read. */
@@ -1258,6 +1339,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(hostile_files_fail_as_recorded),
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
+	cmocka_unit_test(node_pointers_are_node_channels),
 	cmocka_unit_test(unknown_required_extensions_are_refused),
 	cmocka_unit_test(meshopt_views_are_read_from_their_fallback),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
