@@ -213,6 +213,7 @@ typedef struct importer {
 	const animc_import_options *options;
 	const gltf_bounds *bounds;
 	bool *is_joint;          /* per node, when the document has skins */
+	bool *matrix_said;       /* per node: its animated-matrix warning is given */
 	uint32_t mesh_only;      /* animations without node transform channels */
 	uint32_t no_channel;     /* of those, the ones without any channel */
 	/* The animation being read: the gaps between its samplers' key times
@@ -792,8 +793,10 @@ static animc_status import_animation(importer *im, size_t a, const char *clip_na
 		status = node_rest(im->doc, node, &r, NULL, &has_matrix);
 		if (status != ANIMC_OK)
 			break;
-		if (has_matrix) {
+		if (has_matrix && !im->matrix_said[node]) {
 			char npath[GLTF_PATH_BYTES];
+
+			im->matrix_said[node] = true;
 
 			animc_gltf_path(npath, "nodes[%llu]", (unsigned long long)node);
 			animc_gltf_warn(im->doc, ANIMC_WARN_ANIMATED_MATRIX, npath, "is animated but has a matrix, which glTF forbids; the "
@@ -1036,6 +1039,10 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 	 * the document's own skins say which nodes are bones. */
 	if (status == ANIMC_OK && (!options || !options->skeleton))
 		status = mark_joints(&im);
+	/* A node's matrix is said once, however many animations move it. */
+	im.matrix_said = calloc(json_array_size(doc->nodes_json) + 1, sizeof *im.matrix_said);
+	if (status == ANIMC_OK && !im.matrix_said)
+		status = animc_gltf_fail(doc, ANIMC_ERR_NOMEM, NULL, "out of memory");
 	/* An animation that cannot be read fails alone (its error names it):
 	 * the others are still imported, as a bad clip of an Assimp source
 	 * fails alone.  The source still fails, having reported an error. */
@@ -1070,6 +1077,7 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 	if (status == ANIMC_OK && im.mesh_only)
 		animc_gltf_note(doc, NULL, "%s; left out", nodeless);
 	free(im.is_joint);
+	free(im.matrix_said);
 	free(im.gaps);
 	if (status != ANIMC_OK) {
 		animc_clip_set_release(out);

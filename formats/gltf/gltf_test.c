@@ -897,6 +897,51 @@ static void node_pointers_are_node_channels(void **state)
 }
 
 
+/* An animated node with a matrix is said once, not once per animation
+ * that moves it: three animations of node 0, one of them of node 1 too,
+ * are two warnings. */
+static void an_animated_matrix_is_said_once_per_node(void **state)
+{
+	static const char text[] =
+		"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\",\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]},"
+		"{\"name\":\"b\",\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}],"
+		"\"buffers\":[{\"byteLength\":64,\"uri\":\"data:application/octet-stream;base64,"
+		"AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAIA/AAAAAPMENT8AAAAA8wQ1Pw==\"}],"
+		"\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24},"
+		"{\"buffer\":0,\"byteOffset\":32,\"byteLength\":32}],\"accessors\":["
+		"{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+		"{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+		"{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"}],\"animations\":["
+		"{\"name\":\"a1\",\"samplers\":[{\"input\":0,\"output\":2}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]},"
+		"{\"name\":\"a2\",\"samplers\":[{\"input\":0,\"output\":2}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]},"
+		"{\"name\":\"a3\",\"samplers\":[{\"input\":0,\"output\":2},{\"input\":0,\"output\":1}],"
+		"\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}},"
+		"{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"translation\"}}]}]}";
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "matrix.gltf");
+	animc_clip_set set = { 0 };
+	animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+	const char *said[2] = { NULL, NULL };
+	size_t count = 0;
+
+	(void)state;
+	assert_int_equal(animc_importer_gltf.import(&req, &set, &sink), ANIMC_OK);
+	assert_int_equal(set.count, 3);
+	for (size_t i = 0; i < diags.count; i++)
+		if (diags.items[i].kind && strcmp(diags.items[i].kind, "animated-matrix-node") == 0) {
+			if (count < 2)
+				said[count] = diags.items[i].message;
+			count++;
+		}
+	assert_int_equal(count, 2);
+	assert_true(strncmp(said[0], "nodes[0]:", 9) == 0 && strncmp(said[1], "nodes[1]:", 9) == 0);
+	animc_clip_set_release(&set);
+	test_diags_release(&diags);
+}
+
+
 /* A required extension animc does not know was passed over in silence: it
  * is refused, naming it; a malformed list names its place; the extensions
  * animc reads or may ignore (meshes, textures, materials) are read. */
@@ -1340,6 +1385,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
 	cmocka_unit_test(node_pointers_are_node_channels),
+	cmocka_unit_test(an_animated_matrix_is_said_once_per_node),
 	cmocka_unit_test(unknown_required_extensions_are_refused),
 	cmocka_unit_test(meshopt_views_are_read_from_their_fallback),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
