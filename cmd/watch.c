@@ -1390,10 +1390,15 @@ static void tell_gone_inputs(watch_state *w, build_options *o)
 			 * other). */
 			forget_paths(w, o->inputs.items[i], true);
 			char *message;
-			if (asprintf(&message, "gone (moved away or deleted): not built until it is back; its outputs "
-				     "in '%s' stay (remove them with 'animc clean -o %s', or with a build with --prune "
-				     "that no longer names this input)", o->out_dir, o->out_dir) < 0)
+			if (build_gone_input_holding_out_dir(o) == (long)i) {
+				if (asprintf(&message, "gone (moved away or deleted), and the output folder '%s' inside "
+					     "it with it: not built until it is back", o->out_dir) < 0)
+					message = NULL;
+			} else if (asprintf(&message, "gone (moved away or deleted): not built until it is back; its "
+					    "outputs in '%s' stay (remove them with 'animc clean -o %s', or with a build "
+					    "with --prune that no longer names this input)", o->out_dir, o->out_dir) < 0) {
 				message = NULL;
+			}
 			/* Counted on the line of the build it comes before. */
 			say_own(o, &o->said_before, ANIMC_WARN_INPUT_GONE, o->inputs.items[i],
 				message ? message : "gone (moved away or deleted)");
@@ -1467,6 +1472,20 @@ static bool links_lead_somewhere(watch_state *w, double t)
 }
 
 /* Build, then build again on every change, until SIGINT or SIGTERM. */
+/* No build while the output folder is gone with an input that held it:
+ * making it would make the input again (a folder moved back would land
+ * inside it).  Said as a build's line, with the warnings said before. */
+static void went_with_input(const build_options *o)
+{
+	watch_sink ws = { .start_s = build_now_s() };
+	unsigned warnings = 0;
+
+	for (size_t i = 0; i < o->said_before.count; i++)
+		warnings += o->said_before.items[i].severity == ANIMC_WARNING;
+	watch_not_built(&ws, "the output folder is gone with ", o->inputs.items[build_gone_input_holding_out_dir(o)],
+			warnings);
+}
+
 static void watch_loop(watch_state *w, build_options *o)
 {
 	pid_t pid;
@@ -1489,7 +1508,9 @@ static void watch_loop(watch_state *w, build_options *o)
 			w->dirty_since_s = 0;
 			tell_gone_inputs(w, o);
 			follow_input_links(w, o);
-			if ((pid = start_build(o, fds)) > 0)
+			if (build_gone_input_holding_out_dir(o) >= 0)
+				went_with_input(o);
+			else if ((pid = start_build(o, fds)) > 0)
 				status = finish_build(pid, fds, printed);
 			build_said_release(&o->said_before);
 			/* What happened meanwhile counts next.  The build's
@@ -1676,8 +1697,15 @@ static int run_watch(int argc, char **argv)
 		build_options_release(&o);
 		return ANIMC_EXIT_FAILED;
 	}
-	if (!make_out_dirs(&o, &made))
+	long gone = build_gone_input_holding_out_dir(&o);
+	if (gone >= 0) {
+		/* Making the output folder would make the input again. */
+		cli_report(ANIMC_ERROR, o.inputs.items[gone], "cannot open: %s; not watched, and the output folder "
+			   "'%s' inside it is not made", strerror(ENOENT), o.out_dir);
 		status = ANIMC_EXIT_FAILED;
+	} else if (!make_out_dirs(&o, &made)) {
+		status = ANIMC_EXIT_FAILED;
+	}
 	w.skip_real[0] = realpath(o.out_dir, NULL);
 	w.skip_real[1] = o.cache_dir ? realpath(o.cache_dir, NULL) : NULL;
 	own_file_set(&w.own[0], o.report_path);

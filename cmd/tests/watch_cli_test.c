@@ -1437,6 +1437,62 @@ static void watch_forgets_an_input_folder_moved_away(void **state)
 	free(sub), free(moved), free(turn), free(turn_xnb), free(w.log), free(src), free(out), free(dir);
 }
 
+/* An input folder holding the output folder (-o src/out src), moved
+ * away: each rebuild made the output folder, and the input with it, again;
+ * the folder moved back then landed inside that one (src/moved), and was
+ * built to src/out/moved.  The watch now builds nothing while the input
+ * is gone, and one moved back is built where it was. */
+static void watch_does_not_make_a_gone_input_again(void **state)
+{
+	char *dir = test_tmpdir("watch-out-inside"), *src = test_format("%s/src", dir);
+	char *out = test_format("%s/out", src), *moved = test_format("%s/moved", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *turn_xnb = test_format("%s/Turn.xnb", out);
+	char *nested = test_format("%s/moved", src), *text = turn_with_duration("1.5");
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(turn, text);
+	free(text);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	assert_true(test_file_exists(turn_xnb));
+	settle();
+	assert_int_equal(rename(src, moved), 0);
+	for (int i = 0; i < 2000 && lines_with(w.log, "not built: the output folder is gone with ") == 0; i++)
+		usleep(10000);
+	assert_int_equal(lines_with(w.log, "not built: the output folder is gone with "), 1);
+	settle();
+	assert_false(test_file_exists(src));
+	assert_int_equal(rename(moved, src), 0);
+	wait_for_builds(&w, 2);
+	assert_true(test_file_exists(turn_xnb));
+	assert_false(test_file_exists(nested));
+	stop_watch(NULL);
+	free(nested), free(moved), free(turn), free(turn_xnb), free(w.log), free(src), free(out), free(dir);
+}
+
+/* A missing input holding the output folder was made by making the
+ * output folder: the build exited 0 having built nothing, and the watch
+ * started.  Both now fail as for any missing input, and make no folder. */
+static void a_missing_input_holding_the_output_folder_is_not_made(void **state)
+{
+	char *dir = test_tmpdir("missing-out-inside"), *src = test_format("%s/art", dir);
+	char *out = test_format("%s/out", src);
+	const char *commands[2] = { "build", "watch" };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		test_run r = test_animc(commands[i], "-o", out, src, NULL);
+
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "art: error: cannot open: No such file or directory"));
+		assert_false(test_file_exists(src));
+		test_run_release(&r);
+	}
+	free(out), free(src), free(dir);
+}
+
 /* A project item in a folder made after the watch started is built once
  * it is saved there (nothing was watched in the folder's place). */
 static void watch_follows_a_project_folder_made_later(void **state)
@@ -2246,6 +2302,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_a_project_folder_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_folders_moved_out, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_an_input_folder_moved_away, stop_watch),
+	cmocka_unit_test_teardown(watch_does_not_make_a_gone_input_again, stop_watch),
+	cmocka_unit_test(a_missing_input_holding_the_output_folder_is_not_made),
 	cmocka_unit_test_teardown(watch_builds_new_links, stop_watch),
 	cmocka_unit_test_teardown(watch_is_not_held_by_a_growing_log, stop_watch),
 	cmocka_unit_test_teardown(watch_line_counts_cached, stop_watch),

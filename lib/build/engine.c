@@ -459,6 +459,13 @@ static bool open_out_dir(run_state *rs)
 		if (is_link)
 			return false;
 	}
+	long gone = build_gone_input_holding_out_dir(o);
+	if (gone >= 0) {
+		/* Making OUTDIR would make its input again, empty. */
+		build_say(ctx, ANIMC_ERROR, o->inputs.items[gone], "cannot open: %s; nothing built, and the output "
+			  "folder '%s' inside it is not made", strerror(ENOENT), o->out_dir);
+		return false;
+	}
 	if (!cli_mkdir_p(o->out_dir, &err)) {
 		build_say(ctx, ANIMC_ERROR, o->out_dir, "%s", err.message);
 		return false;
@@ -908,6 +915,30 @@ static char *reached_path(const char *path, bool keeps_name)
 	}
 	free(real);
 	return out;
+}
+
+long build_gone_input_holding_out_dir(const build_options *o)
+{
+	struct stat st;
+	char *out;
+	long found = -1;
+
+	if (o->base_dir || stat(o->out_dir, &st) == 0 || !(out = reached_path(o->out_dir, false)))
+		return -1;
+	for (size_t i = 0; found < 0 && i < o->inputs.count; i++) {
+		char *input;
+		size_t n;
+
+		if (cli_stat_input(o->inputs.items[i], &st) == 0 || !(errno == ENOENT || errno == ENOTDIR))
+			continue;
+		input = reached_path(o->inputs.items[i], false);
+		n = input ? strlen(input) : 0;
+		if (input && strncmp(out, input, n) == 0 && (out[n] == '/' || out[n] == '\0' || strcmp(input, "/") == 0))
+			found = (long)i;
+		free(input);
+	}
+	free(out);
+	return found;
 }
 
 /* Whether `rel` (under OUTDIR) is where a source built to `base` writes:

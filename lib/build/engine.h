@@ -95,6 +95,11 @@ typedef struct build_engine_deps {
  * status (ANIMC_EXIT_*), or, stopped by a signal, raises it again. */
 int build_engine_run(build_command command, build_options *o);
 int build_engine_run_with(build_command command, build_options *o, const build_engine_deps *deps);
+/* The index of an input of o that is not there and holds the output
+ * folder, as the system reaches the two (`-o art/out art` with no `art`):
+ * making OUTDIR would make the input again.  -1 when none, when OUTDIR is
+ * there, or with --base (whose inputs may name deleted files). */
+long build_gone_input_holding_out_dir(const build_options *o);
 /* The runner a run uses for its `count` jobs: in this process for a single
  * source animc's own readers read, else the worker pool (behind the
  * cache's fork guard). */
