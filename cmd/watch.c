@@ -30,6 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <animc/animc_formats.h>
+
+#include "author.h"
 #include "build.h"
 
 /* Quiet time after the last event before a rebuild; the longest a file
@@ -406,6 +409,43 @@ static size_t not_source_at(const watch_state *w, const struct stat *st)
 	return i;
 }
 
+/* The bytes of a file a build looks at to tell whether it is a source:
+ * an importer's probe head, and for a name a clip-split sidecar may have,
+ * how far its type is looked for. */
+static uint64_t head_looked_at(const char *name)
+{
+	size_t n = strlen(name), suffix = strlen(BUILD_SIDECAR_SUFFIX);
+
+	if (n > suffix && strcmp(name + n - suffix, BUILD_SIDECAR_SUFFIX) == 0)
+		return BUILD_SIDECAR_PROBE_BYTES;
+	return ANIMC_PROBE_HEAD_BYTES;
+}
+
+/* Does NAME in folder DIR tell, by its first bytes as a build reads
+ * them, that it is a source (an importer claims it) or a clip-split
+ * sidecar (its type is there)? */
+static bool is_source_now(const char *dir, const char *name)
+{
+	char *path = cli_path_join(dir, name, NULL);
+	uint64_t most = head_looked_at(name);
+	uint8_t *head = malloc(most);
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+	size_t size = 0;
+	ssize_t n = 1;
+	bool is_source = false;
+
+	while (fd >= 0 && head && size < most && (n = read(fd, head + size, most - size)) > 0)
+		size += (size_t)n;
+	if (fd >= 0 && head && n >= 0)
+		is_source = most > ANIMC_PROBE_HEAD_BYTES ? animc_split_doc_probe(head, size) :
+			    animc_importer_find(path, head, size) != NULL;
+	if (fd >= 0)
+		close(fd);
+	free(head);
+	free(path);
+	return is_source;
+}
+
 /* Is NAME in folder DIR a file the build may read?  Not when the last
  * build found no importer for it, unless it was empty then (no importer
  * has read it yet: its first bytes may make it a source). */
@@ -448,8 +488,11 @@ static bool is_append_to_not_source(watch_state *w, const char *dir, const struc
 
 	/* Not a log: one the build saw empty (made empty first, then
 	 * written: its first bytes), nor the close of one the build saw
-	 * while it was being written (a slow writer's new file, whole now). */
-	if (!f || f->size == 0 || (f->is_open && (e->mask & IN_CLOSE_WRITE))) {
+	 * while it was being written (a slow writer's new file, whole now);
+	 * nor one whose bytes added now make it a source (a first line
+	 * written and closed, the rest appended). */
+	if (!f || f->size == 0 || (f->is_open && (e->mask & IN_CLOSE_WRITE)) ||
+	    (f->size < head_looked_at(e->name) && is_source_now(dir, e->name))) {
 		if (f)
 			f->is_open = false;
 		return false;

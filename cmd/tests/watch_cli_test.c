@@ -2213,6 +2213,48 @@ static void watch_builds_a_new_file_written_after_a_build_saw_it(void **state)
 	free(dir), free(w.log);
 }
 
+/* A new source written in two steps, its file closed between them (its
+ * first line, then the rest appended), with a rebuild between: that
+ * rebuild found no importer for the first line, and the bytes appended
+ * were taken for a log growing, so the source was never built.  So was a
+ * clip-split sidecar written so: its takes stayed whole. */
+static void watch_builds_a_file_appended_after_its_first_line(void **state)
+{
+	char *dir = test_tmpdir("watch-two-closes"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walker = test_format("%s/Walker.xml", src), *anims = test_format("%s/Walker_Anims.xml", src);
+	char *idle_xnb = test_format("%s/Walker/Idle.xnb", out), *run_xnb = test_format("%s/Walker/Run.xnb", out);
+	const char *paths[2] = { walker, anims };
+	const char *from[2] = { "testdata/authoring/Walker.xml", "testdata/authoring/Walker_Anims.xml" };
+	const char *xnbs[2] = { idle_xnb, run_xnb };
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	for (int k = 0; k < 2; k++) {
+		size_t size, line;
+		uint8_t *text = test_read_file(from[k], &size);
+		int fd;
+
+		line = (size_t)(strchr((const char *)text, '\n') + 1 - (const char *)text);
+		settle();
+		assert_true(test_write_file(paths[k], text, line));
+		wait_for_builds(&w, 2 + 2 * (size_t)k);
+		assert_false(test_file_exists(xnbs[k]));
+		settle();
+		fd = open(paths[k], O_WRONLY | O_APPEND);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text + line, size - line), (ssize_t)(size - line));
+		close(fd);
+		wait_for_builds(&w, 3 + 2 * (size_t)k);
+		assert_true(test_file_exists(xnbs[k]));
+		free(text);
+	}
+	stop_watch(NULL);
+	free(run_xnb), free(idle_xnb), free(anims), free(walker), free(out), free(src), free(dir), free(w.log);
+}
+
 /* A sidecar copied in beside a source named on the command line (or a
  * project's item) started no rebuild: only the source's own name was
  * watched in its folder.  The take is now split as a build splits it. */
@@ -2291,6 +2333,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
 	cmocka_unit_test_teardown(watch_does_not_rebuild_for_lines_added_to_a_log, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_new_file_written_after_a_build_saw_it, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_a_file_appended_after_its_first_line, stop_watch),
 	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),

@@ -168,11 +168,6 @@ char *build_sidecar_path(const char *source)
 	return out;
 }
 
-/* How far into a STEM_Anims.xml its AnimationDefinition type is looked
- * for: past a licence or a long comment before the <Asset>, not through a
- * large file that is no sidecar. */
-#define SIDECAR_PROBE_BYTES (256u << 10)
-
 /* Whether the file at `path` is a sidecar: its type in its first bytes.
  * One there that cannot be read counts as one, so that its source fails
  * naming it rather than build its takes whole, which would replace (and
@@ -182,7 +177,7 @@ char *build_sidecar_path(const char *source)
  * is a file that is not a regular one (a FIFO opens, and reads as empty). */
 static bool holds_definition(const char *path)
 {
-	uint8_t *head = malloc(SIDECAR_PROBE_BYTES);
+	uint8_t *head = malloc(BUILD_SIDECAR_PROBE_BYTES);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t size = 0;
 	ssize_t n = 0;
@@ -196,7 +191,7 @@ static bool holds_definition(const char *path)
 		free(head);
 		return holds;
 	}
-	while (size < SIDECAR_PROBE_BYTES && (n = read(fd, head + size, SIDECAR_PROBE_BYTES - size)) > 0)
+	while (size < BUILD_SIDECAR_PROBE_BYTES && (n = read(fd, head + size, BUILD_SIDECAR_PROBE_BYTES - size)) > 0)
 		size += (size_t)n;
 	close(fd);
 	holds = n < 0 || (size > 0 && animc_split_doc_probe(head, size));

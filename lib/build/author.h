@@ -28,6 +28,10 @@ typedef struct build_author_options {
 
 /* The suffix that makes STEM_Anims.xml the clip-split sidecar of STEM.*. */
 #define BUILD_SIDECAR_SUFFIX "_Anims.xml"
+/* How far into a STEM_Anims.xml its AnimationDefinition type is looked
+ * for: past a licence or a long comment before the <Asset>, not through a
+ * large file that is no sidecar. */
+#define BUILD_SIDECAR_PROBE_BYTES (256u << 10)
 
 /* Option values, checked when parsed: false with *err filled. */
 bool build_author_split(build_author_options *a, const char *arg, cli_error *err);
