@@ -227,6 +227,56 @@ static void a_fifo_sidecar_fails_its_source(void **state)
 	free(want), free(whole), free(start), free(walker), free(side), free(out), free(src), free(dir);
 }
 
+/* A source compiled, then replaced by a FIFO (or a link to a device): the
+ * source is there but cannot be read, so it fails naming it and keeps its
+ * outputs, in a folder (at its top and below) or named, --prune or not; it
+ * was skipped without a word, and --prune removed its outputs.  A FIFO no
+ * build compiled is a file of another kind, skipped; once the FIFO goes,
+ * the source is gone and --prune removes its outputs. */
+static void a_fifo_where_a_source_was_fails_and_keeps_its_outputs(void **state)
+{
+	char *dir = test_tmpdir("fifo-source"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *turn = test_format("%s/Turn.Animation", src), *idle = test_format("%s/sub/Idle.Animation", src);
+	char *wave = test_format("%s/Wave.Animation", src), *other = test_format("%s/Other.Animation", src);
+	char *turn_xnb = test_format("%s/Turn.xnb", out), *idle_xnb = test_format("%s/sub/Idle.xnb", out);
+	char *wave_xnb = test_format("%s/Wave.xnb", out);
+	char *saved = test_format("%s/Turn.saved", dir);
+	const char *named[3] = { "-q", "--prune", "--prune" };
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/sub' && cp " CRANE "/Turn.Animation " CRANE "/Wave.Animation '%s' && "
+		"cp " CRANE "/Idle.Animation '%s/sub'", src, src, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("cp '%s' '%s' && rm '%s' '%s' '%s' && ln -s /dev/null '%s'", turn_xnb, saved, turn, idle, wave, wave);
+	assert_int_equal(mkfifo(turn, 0644), 0);
+	assert_int_equal(mkfifo(idle, 0644), 0);
+	assert_int_equal(mkfifo(other, 0644), 0);
+	for (int k = 0; k < 3; k++) {
+		r = test_animc("build", "-q", named[k], "-o", out, k < 2 ? src : turn, NULL);
+		if (r.status != 1 ||
+		    !strstr(r.err, "Turn.Animation: error: is a FIFO, not a regular file; not read") ||
+		    (k < 2 && (!strstr(r.err, "sub/Idle.Animation: error: is a FIFO, not a regular file") ||
+			       !strstr(r.err, "Wave.Animation: error: is a character device, not a regular file") ||
+			       strstr(r.err, "Other.Animation"))))
+			fail_msg("run %d: exit %d\n%s", k, r.status, r.err);
+		test_run_release(&r);
+		assert_true(test_same_bytes(turn_xnb, saved));
+		assert_true(test_file_exists(idle_xnb));
+		assert_true(test_file_exists(wave_xnb));
+	}
+	test_sh("rm '%s'", turn);
+	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);   /* the other two still fail */
+	test_run_release(&r);
+	assert_false(test_file_exists(turn_xnb));
+	assert_true(test_file_exists(idle_xnb));
+	free(saved), free(wave_xnb), free(idle_xnb), free(turn_xnb), free(other), free(wave), free(idle), free(turn);
+	free(out), free(src), free(dir);
+}
+
 /* A file animc did not write in OUTDIR/.animc (an editor's manifest~):
  * clean leaves it, as it leaves every such file, and says which it is;
  * it was "not removed: Directory not empty", "0 left" and exit 1. */
@@ -254,6 +304,7 @@ static void clean_names_a_foreign_file_in_its_state_folder(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_fifo_sidecar_fails_its_source),
+	cmocka_unit_test(a_fifo_where_a_source_was_fails_and_keeps_its_outputs),
 	cmocka_unit_test(an_output_over_the_file_size_limit_is_a_write_error),
 	cmocka_unit_test(a_stop_does_not_count_against_the_import_timeout),
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),

@@ -1413,8 +1413,10 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 	struct stat st;
 	const cli_strings *inputs = &ctx->options->inputs;
 
+	/* A FIFO or a device in its place is the source, unreadable: it
+	 * fails and keeps its outputs.  A folder is one of the tree. */
 	if (stat(path, &st) == 0)
-		return S_ISREG(st.st_mode);
+		return !S_ISDIR(st.st_mode);
 	if (errno != ENOENT && errno != ENOTDIR)
 		return true;
 	if (is_below_dangling_link(path))

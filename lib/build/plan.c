@@ -117,6 +117,18 @@ static void decide_unreadable(const build_options *o, build_job *j, const char *
 	}
 }
 
+/* A file of the tree that is not a regular one (a FIFO, a socket, a
+ * device): never opened, skipped as a file of another kind (listed with
+ * -v).  build_plan_check fails it when it is where a source was. */
+static void decide_special(build_job *j, unsigned mode)
+{
+	j->needs_compile = false;
+	j->is_done = true;
+	j->special_mode = mode;
+	j->result.status = BUILD_SKIPPED;
+	j->result.skip_reason = strdup(cli_file_kind(mode));
+}
+
 /* ------------------------------------------------------------------ walk */
 
 typedef struct dir_id {
@@ -339,6 +351,28 @@ static bool is_own_file(const walker *w, const dir_entry *e, const char *full)
 	return false;
 }
 
+/* A file of the tree's folder `rel` but a folder, its state read or not
+ * (DT_REG): a source, or a file of another kind (decide_special), whose
+ * outputs go where a source's there would, so that the record of a
+ * source compiled there finds it. */
+static bool add_tree_file(walker *w, const dir_entry *e, const char *full, const char *rel,
+			  const char **names, size_t count)
+{
+	bool is_regular = e->type == DT_REG || S_ISREG(e->st.st_mode);
+	char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
+	const struct stat *st = is_regular && e->has_stat ? &e->st : NULL;
+	build_job *j = rel_dir ? add_job(&w->ctx->plan, full, rel_dir, false, st) : NULL;
+
+	free(rel_dir);
+	if (j && !is_regular) {
+		decide_special(j, e->st.st_mode);
+	} else if (j && names) {
+		j->has_no_sidecar = !lists_sidecar(e->name, names, count);
+		j->is_sidecar_name = build_sidecar_named(e->name, names, count) != NULL;
+	}
+	return j != NULL;
+}
+
 static bool walk(walker *w, const char *rel)
 {
 	build_plan *plan = &w->ctx->plan;
@@ -402,15 +436,7 @@ static bool walk(walker *w, const char *rel)
 			snprintf(reason, sizeof reason, "the clip parts of '%s', used by it", user);
 			ok = add_decided(plan, full, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL);
 		} else if (e->type == DT_REG) {
-			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
-			build_job *j = rel_dir ? add_job(plan, full, rel_dir, false, NULL) : NULL;
-
-			ok = j != NULL;
-			if (j && names) {
-				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
-				j->is_sidecar_name = build_sidecar_named(e->name, names, count) != NULL;
-			}
-			free(rel_dir);
+			ok = add_tree_file(w, e, full, rel, names, count);
 		} else if (!e->has_stat) {
 			build_job *j = add_job(plan, full, "", false, NULL);
 
@@ -433,21 +459,8 @@ static bool walk(walker *w, const char *rel)
 			} else {
 				ok = walk(w, child);
 			}
-		} else if (S_ISREG(st->st_mode)) {
-			char *rel_dir = cli_path_join(w->rel_root, rel, NULL);
-			build_job *j = rel_dir ? add_job(plan, full, rel_dir, false, st) : NULL;
-
-			ok = j != NULL;
-			if (j && names) {
-				j->has_no_sidecar = !lists_sidecar(e->name, names, count);
-				j->is_sidecar_name = build_sidecar_named(e->name, names, count) != NULL;
-			}
-			free(rel_dir);
 		} else {
-			char reason[64];
-
-			snprintf(reason, sizeof reason, "%s", cli_file_kind(st->st_mode));
-			ok = add_decided(plan, full, false, BUILD_SKIPPED, reason, ANIMC_NOTE, NULL);
+			ok = add_tree_file(w, e, full, rel, names, count);
 		}
 		free(full);
 		free(child);
@@ -1332,6 +1345,10 @@ static void stat_source(const build_options *o, build_job *j)
 		decide_unreadable(o, j, strerror_r(error, message, sizeof message));
 		return;
 	}
+	if (!S_ISDIR(st.st_mode)) {
+		decide_special(j, st.st_mode);
+		return;
+	}
 	j->needs_compile = false;
 	j->is_done = true;
 	j->result.status = BUILD_SKIPPED;
@@ -1374,34 +1391,38 @@ static void drop_gone(build_plan *plan)
 	plan->count = kept;
 }
 
-void build_plan_check(build_ctx *ctx)
+/*
+ * A file of another kind (a FIFO, a socket, a device) where an earlier
+ * build compiled a source: that source, not gone but unreadable, fails
+ * naming it and keeps the outputs its last good build wrote (commit.c), as
+ * one no importer recognises any more does.  Skipped as a file of another
+ * kind, its outputs would be stale, and --prune would remove them.  (A
+ * folder there is a folder of the tree, walked: the source is gone.)
+ */
+static void fail_special(build_plan *plan)
 {
-	bool same_options = ctx->has_old && !ctx->options->rebuild;
-	bool has_cache = ctx->options->cache_url || ctx->options->cache_dir;
-	size_t work = 0;
+	for (size_t i = 0; i < plan->count; i++) {
+		build_job *j = &plan->jobs[i];
+
+		if (!j->special_mode || !j->previous || !j->previous->output_count ||
+		    j->result.status != BUILD_SKIPPED)
+			continue;
+		j->result.status = BUILD_FAILED;
+		free(j->result.skip_reason);
+		j->result.skip_reason = NULL;
+		build_result_diag(&j->result, ANIMC_ERROR, 0, 0, -1,
+				  "is %s, not a regular file; not read (an earlier build compiled it)",
+				  cli_file_kind(j->special_mode));
+	}
+}
+
+/* Each job's state and whether the manifest shows it up to date. */
+static void check_all(build_ctx *ctx, bool same_options, bool has_cache, size_t work)
+{
 	unsigned threads = ctx->options->jobs < 8 ? ctx->options->jobs : 8;
 	pthread_t ids[8];
 	check_share shares[8];
 
-	for (size_t i = 0; i < ctx->plan.count; i++) {
-		build_job *j = &ctx->plan.jobs[i];
-		build_hash run_key;
-
-		j->previous = ctx->has_old ? manifest_find_output(&ctx->old, j->path, j->out_base) : NULL;
-		/* Recorded under another spelling of its path ("art", then
-		 * "$PWD/art"): the same file, up to date as it was. */
-		if (ctx->has_old && !j->previous && j->out_base)
-			j->previous = manifest_find_same_file(&ctx->old, j->path, j->out_base);
-		work += j->needs_compile && (!j->has_state || has_cache);
-		/* Made under other options (or another skeleton, or for another
-		 * project item or cut): out of date. */
-		build_job_run_key(ctx, j, &run_key);
-		if (j->previous && !build_hash_equal(&j->previous->run_key, &run_key))
-			continue;
-		work += j->needs_compile && j->previous && same_options;
-	}
-	if (!work)
-		return;
 	/* The check is system calls (the state of each source the walk found,
 	 * a stat per output of the last run) and, where a state changed,
 	 * hashing: spread over threads, each taking every threads-th job.  The
@@ -1420,6 +1441,34 @@ void build_plan_check(build_ctx *ctx)
 		else
 			check_jobs(&(check_share){ ctx, t, threads, same_options, has_cache });
 	}
+}
+
+void build_plan_check(build_ctx *ctx)
+{
+	bool same_options = ctx->has_old && !ctx->options->rebuild;
+	bool has_cache = ctx->options->cache_url || ctx->options->cache_dir;
+	size_t work = 0;
+
+	for (size_t i = 0; i < ctx->plan.count; i++) {
+		build_job *j = &ctx->plan.jobs[i];
+		build_hash run_key;
+
+		j->previous = ctx->has_old ? manifest_find_output(&ctx->old, j->path, j->out_base) : NULL;
+		/* Recorded under another spelling of its path ("art", then
+		 * "$PWD/art"): the same file, up to date as it was. */
+		if (ctx->has_old && !j->previous && j->out_base)
+			j->previous = manifest_find_same_file(&ctx->old, j->path, j->out_base);
+		work += j->needs_compile && (!j->has_state || has_cache);
+		/* Made under other options (or another skeleton, or for another
+		 * project item or cut): out of date. */
+		build_job_run_key(ctx, j, &run_key);
+		if (j->previous && !build_hash_equal(&j->previous->run_key, &run_key))
+			continue;
+		work += j->needs_compile && j->previous && same_options;
+	}
+	if (work)
+		check_all(ctx, same_options, has_cache, work);
+	fail_special(&ctx->plan);
 	drop_gone(&ctx->plan);
 }
 

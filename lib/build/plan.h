@@ -44,6 +44,10 @@ typedef struct build_job {
 	bool is_gone;
 	build_file_state state;
 	uint64_t size;
+	/* Where its folder lists a source, a file of another kind (a FIFO, a
+	 * socket, a device): its st_mode, else 0.  Skipped, or failed when an
+	 * earlier build compiled a source there (build_plan_check). */
+	unsigned special_mode;
 	/* Decided by the plan: compile it (needs_compile), or the result is
 	 * already known (up to date, skipped, a non-regular file). */
 	bool needs_compile;
