@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1221,6 +1222,70 @@ static void remote_unreachable(void **state)
 	free(url);
 }
 
+/* Open /dev/null until this process may open no more (the limit lowered
+ * to `most` first, limit_was keeping it); the descriptors into held. */
+static size_t use_up_descriptors(int *held, size_t most, struct rlimit *limit_was)
+{
+	struct rlimit low;
+	size_t n = 0;
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, limit_was), 0);
+	low = *limit_was;
+	if (low.rlim_cur > most)
+		low.rlim_cur = most;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	while (n < most && (held[n] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		n++;
+	assert_int_equal(errno, EMFILE);
+	return n;
+}
+
+/* This process out of file descriptors (ulimit -n reached): the lookups
+ * made then miss, with a warning that says so, and the server, never
+ * asked, is not given up: once descriptors are free again it answers.  It
+ * was "failed: Couldn't connect to server; not used for the rest of this
+ * run". */
+static void remote_out_of_descriptors(void **state)
+{
+	char *dir = test_tmpdir("remote_out_of_descriptors");
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	test_nginx server;
+	cli_cache *cache;
+	cli_cache_stats stats;
+	struct rlimit limit;
+	int held[256];
+	size_t n;
+
+	(void)state;
+	test_nginx_start(&server, dir, NULL, NULL);
+	cache = open_cache(server.url, NULL, false, 0, NULL);
+	store_seeds(cache, 1, 10, 1, false);
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(stats.stored, 10);
+
+	cache = open_cache(server.url, NULL, false, 0, &sink);
+	n = use_up_descriptors(held, sizeof held / sizeof *held, &limit);
+	unsigned hits = lookup_seeds(cache, 1, 5, 1, false);
+	while (n)
+		close(held[--n]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &limit), 0);
+	assert_int_equal(hits, 0);
+	assert_true(cli_cache_is_storing(cache));
+	assert_int_equal(lookup_seeds(cache, 6, 5, 1, false), 5);
+	cli_cache_close(cache, -1, &stats);
+	assert_true(stats.problems[CLI_CACHE_NO_DESCRIPTOR] >= 1);
+	assert_int_equal(stats.problems[CLI_CACHE_UNREACHABLE], 0);
+	assert_int_equal(stats.skipped_lookups, 0);
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 1);
+	if (!diags_mention(&diags, " not sent: too many open files (this process may open ") ||
+	    diags_mention(&diags, "not used for the rest of this run"))
+		fail_msg("%s", diags.count ? diags.items[0].message : "no diagnostic");
+	test_nginx_release(&server);
+	test_diags_release(&diags);
+	free(dir);
+}
+
 static void unset_credentials(void)
 {
 	unsetenv("ANIMC_CACHE_USER");
@@ -1598,6 +1663,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(remote_stalled_mid_body),
 	cmocka_unit_test(remote_oversized_entry),
 	cmocka_unit_test(remote_unreachable),
+	cmocka_unit_test_teardown(remote_out_of_descriptors, test_nginx_teardown),
 	cmocka_unit_test(remote_close_gives_up_waiting),
 	cmocka_unit_test(remote_close_stopped_says_why),
 	cmocka_unit_test_teardown(remote_poll_descriptor, test_nginx_teardown),

@@ -169,6 +169,7 @@ typedef enum cli_cache_status {
 typedef enum cli_cache_problem {
 	CLI_CACHE_NO_LIBCURL,     /* libcurl could not be loaded */
 	CLI_CACHE_UNREACHABLE,    /* no connection, or it broke */
+	CLI_CACHE_NO_DESCRIPTOR,  /* no file descriptor left here for a connection */
 	CLI_CACHE_TIMEOUT,        /* no progress within the time-out */
 	CLI_CACHE_DENIED,         /* a read answered 401, 403 or 407 */
 	CLI_CACHE_REFUSED,        /* a store answered with another 4xx */

@@ -12,14 +12,19 @@
  * The remote is given up for the rest of the run when it cannot be reached,
  * times out, denies access, or fails three transfers in a row; stores alone
  * are given up when one is refused (4xx).  Each kind is warned of once.
+ * A transfer that finds no file descriptor here gives nothing up.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 
@@ -32,6 +37,9 @@
 /* A transfer that keeps moving bytes still ends after this many
  * --cache-timeout (a server trickling a byte a second). */
 #define TRANSFER_TIMEOUTS 12
+/* The descriptors a connection may need at once: a socket; to look its
+ * host's name up, a socket pair and the files the resolver reads. */
+#define DESCRIPTORS_A_CONNECTION_TAKES 4
 
 /* ---------------------------------------------------------------- libcurl */
 
@@ -139,6 +147,9 @@ struct transfer {
 	curl_off_t moved;
 	double started_s, moved_at_s;
 	bool is_stalled;
+	/* Why its socket could not be made (open_socket), else 0: libcurl
+	 * says only that it could not connect, as of a server that is down. */
+	int socket_errno;
 	remote_done_fn fn;
 	void *user;
 	blob *blob;              /* a CAS PUT: its blob, whose waiters hear of it too */
@@ -164,6 +175,7 @@ struct cache_remote {
 	blob **blobs;            /* open addressing by hash */
 	size_t blob_count, blob_capacity;
 	bool is_down, is_put_down;
+	bool has_few_descriptors;   /* a connection found none (judge_no_descriptor) */
 	unsigned failures_in_a_row;
 	size_t skipped_gets, skipped_puts;
 };
@@ -538,6 +550,19 @@ static int on_progress(void *user, curl_off_t down_total, curl_off_t down_now, c
 	return 0;
 }
 
+/* The socket libcurl would make, keeping why it could not be made: out
+ * of file descriptors (EMFILE, ENFILE), the server is not at fault. */
+static curl_socket_t open_socket(void *user, curlsocktype purpose, struct curl_sockaddr *address)
+{
+	transfer *t = user;
+	int fd = socket(address->family, address->socktype, address->protocol);
+
+	(void)purpose;
+	if (fd < 0)
+		t->socket_errno = errno;
+	return fd < 0 ? CURL_SOCKET_BAD : fd;
+}
+
 static bool start(cache_remote *r, transfer *t)
 {
 	CURL *easy = r->idle_count ? r->idle[--r->idle_count] : curl.easy_init();
@@ -562,6 +587,10 @@ static bool start(cache_remote *r, transfer *t)
 	t->moved = 0;
 	t->started_s = t->moved_at_s = build_now_s();
 	t->is_stalled = false;
+	t->socket_errno = 0;
+	curl.easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	curl.easy_setopt(easy, CURLOPT_OPENSOCKETDATA, t);
+	curl.easy_setopt(easy, CURLOPT_FORBID_REUSE, (long)r->has_few_descriptors);
 	curl.easy_setopt(easy, CURLOPT_TIMEOUT_MS, TRANSFER_TIMEOUTS * timeout_ms);
 	curl.easy_setopt(easy, CURLOPT_HTTPHEADER, r->headers);
 	curl.easy_setopt(easy, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
@@ -699,6 +728,71 @@ static void count_failure(cache_remote *r)
 		go_down(r, false);
 }
 
+/* Are fewer than `needed` descriptors left to this process?  A connection
+ * that failed then failed for that, not for the server, which libcurl does
+ * not tell apart.  Counted in /proc/self/fd, whose opening fails too when
+ * none is left (*error: EMFILE or ENFILE); false when it cannot be told. */
+static bool descriptors_run_short(size_t needed, int *error)
+{
+	struct rlimit limit;
+	DIR *fds = opendir("/proc/self/fd");
+	size_t count = 0;
+
+	if (!fds) {
+		*error = errno;
+		return errno == EMFILE || errno == ENFILE;
+	}
+	while (readdir(fds))
+		count++;
+	closedir(fds);
+	*error = EMFILE;
+	/* ".", ".." and the folder's own descriptor are none of the others */
+	count = count > 3 ? count - 3 : 0;
+	return getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+	       count + needed > limit.rlim_cur;
+}
+
+/*
+ * A transfer that found no file descriptor for its connection (the
+ * process at its limit, `ulimit -n`, or the system at its own): libcurl
+ * says it could not connect or resolve the name, as of a server that is
+ * down.  Said as what it is, and the server is neither given up nor
+ * counted a failure: it never was asked.  False for any other transfer.
+ */
+static bool judge_no_descriptor(cache_remote *r, transfer *t, CURLcode code)
+{
+	struct rlimit limit;
+	int error = t->socket_errno;
+	char why[160];
+
+	/* What the transfers under way may take at once: the descriptors
+	 * they left may be free again by now. */
+	if (error != EMFILE && error != ENFILE &&
+	    !((code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
+	       code == CURLE_COULDNT_RESOLVE_PROXY) &&
+	      descriptors_run_short(DESCRIPTORS_A_CONNECTION_TAKES * r->max_transfers, &error)))
+		return false;
+	if (error == ENFILE)
+		snprintf(why, sizeof why, "too many open files in the system");
+	else if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+		snprintf(why, sizeof why, "too many open files (this process may open %llu: ulimit -n)",
+			 (unsigned long long)limit.rlim_cur);
+	else
+		snprintf(why, sizeof why, "too many open files");
+	cache_warn(r->cache, CLI_CACHE_NO_DESCRIPTOR, "remote cache '%s': %s %s not sent: %s; %s", r->shown_url,
+		   t->is_put ? "PUT" : "GET", t->name, why,
+		   t->is_put ? "that result is not stored there" : "compiling instead");
+	finish(r, t, REMOTE_FAILED);
+	/* From now on one connection, closed after each transfer: the
+	 * descriptors go back to the build, which needs them for its sources
+	 * and outputs. */
+	r->max_transfers = 1;
+	r->has_few_descriptors = true;
+	curl.multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1L);
+	curl.multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, 1L);
+	return true;
+}
+
 /* What a finished transfer's status and code mean. */
 static void judge(cache_remote *r, transfer *t, CURLcode code)
 {
@@ -773,6 +867,8 @@ static void judge(cache_remote *r, transfer *t, CURLcode code)
 		go_down(r, false);
 		return;
 	}
+	if (judge_no_descriptor(r, t, code))
+		return;
 	bool is_down = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
 		       code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR ||
 		       code == CURLE_PEER_FAILED_VERIFICATION;
