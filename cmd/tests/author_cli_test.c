@@ -3165,6 +3165,54 @@ static void a_clip_run_keeps_the_other_clips(void **state)
 	free(out), free(src), free(dir);
 }
 
+/* A --clip run that compiles a source knows every clip it holds now: the
+ * outputs of a clip renamed since (Idle, now Rest) are stale, and --prune
+ * removes them, root motion too; those of the clip it picked stay.  They
+ * were kept until a build of the whole source.  In a worker and in the
+ * build process alike. */
+static void a_clip_run_prunes_the_clips_the_source_no_longer_holds(void **state)
+{
+	static const char *const gone[] = { "Idle.xnb", "Idle.motion.xnb" }, *const kept[] = { "Walk.xnb",
+											   "Walk.motion.xnb" };
+	char *dir = test_tmpdir("clip-prunes");
+	char *renamed = strdup(two_takes_gltf), *at = strstr(renamed, "\"name\":\"Idle\"");
+	test_run r;
+
+	(void)state;
+	assert_non_null(at);
+	memcpy(at, "\"name\":\"Rest\"", 13);
+	for (int in_process = 0; in_process < 2; in_process++) {
+		char *src = test_format("%s/%d/takes.gltf", dir, in_process), *out = test_format("%s/out%d", dir, in_process);
+		const char *timeout = in_process ? "0" : "60", *memory = in_process ? "0" : "4G";
+
+		test_sh("mkdir -p '%s/%d'", dir, in_process);
+		assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
+		r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_write_file(src, renamed, strlen(renamed)));
+		r = test_animc("build", "--clip", "Walk", "--root-motion", "Hips", "--import-timeout", timeout,
+			       "--memory-limit", memory, "-o", out, src, NULL);
+		if (r.status != 0 || !strstr(r.out, "compiled 1 source") || !strstr(r.out, ", 2 stale outputs"))
+			fail_msg("%s%s", r.out, r.err);
+		test_run_release(&r);
+		r = test_animc("build", "--prune", "--clip", "Walk", "--root-motion", "Hips", "-o", out, src, NULL);
+		if (r.status != 0 || !strstr(r.out, "2 outputs pruned"))
+			fail_msg("%s%s", r.out, r.err);
+		test_run_release(&r);
+		for (size_t f = 0; f < 2; f++) {
+			char *path = test_format("%s/takes/%s", out, gone[f]), *own = test_format("%s/takes/%s", out,
+												   kept[f]);
+
+			if (test_file_exists(path) || !test_file_exists(own))
+				fail_msg("%s is there, or %s is not", path, own);
+			free(path), free(own);
+		}
+		free(out), free(src);
+	}
+	free(renamed), free(dir);
+}
+
 /* A source whose worker is stopped (--import-timeout) keeps the outputs
  * its last good build wrote, as a source that fails otherwise does: they
  * were left unrecorded, stale, and --prune deleted them. */
@@ -3339,6 +3387,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),
 	cmocka_unit_test(a_clip_named_like_a_motion_file_is_a_clip),
 	cmocka_unit_test(a_clip_run_keeps_the_other_clips),
+	cmocka_unit_test(a_clip_run_prunes_the_clips_the_source_no_longer_holds),
 	cmocka_unit_test(an_unnamed_take_is_named_the_take),
 	cmocka_unit_test(clip_names_making_one_file_name_say_so),
 	cmocka_unit_test(a_sidecar_naming_an_unnamed_take_says_what_to_do),

@@ -2597,6 +2597,10 @@ static void results_survive_the_pipe_and_damage(void **state)
 	r.outputs[0].bones = 3;
 	build_result_diag(&r, ANIMC_WARNING, 4, 2, -1, "clip 'b': %s", "sorted");
 	build_result_diag_kind(&r, ANIMC_WARNING, "unknown-element", 5, 1, -1, "unknown element <%s>", "X");
+	r.held_clips = calloc(2, sizeof *r.held_clips);
+	r.held_clips[0] = strdup("b");
+	r.held_clips[1] = strdup("c");
+	r.held_clip_count = 2;
 	assert_true(build_result_encode(&r, &bytes, &size));
 	assert_true(build_result_decode(bytes, size, &back));
 	assert_int_equal(back.output_count, 1);
@@ -2607,6 +2611,8 @@ static void results_survive_the_pipe_and_damage(void **state)
 	assert_string_equal(back.diags[1].message, "unknown element <X>");
 	assert_string_equal(back.diags[1].kind, "unknown-element");
 	assert_int_equal(back.warnings, 2);
+	assert_int_equal(back.held_clip_count, 2);
+	assert_string_equal(back.held_clips[1], "c");
 	build_result_release(&back);
 	/* A record cut anywhere (a worker that died writing it) is refused. */
 	for (size_t n = 0; n < size; n++) {

@@ -647,6 +647,7 @@ static void record(build_commit *c, const build_job *j)
 	if (j->needs_compile || !j->previous || !same_record(j->previous, &e))
 		c->dirty = true;
 	e.is_ours = true;
+	e.result = r;
 	if (!manifest_add(&c->next, &e))
 		manifest_entry_release(&e);
 }
@@ -1604,6 +1605,24 @@ static bool has_output(const manifest_entry *e, const char *path)
 	return false;
 }
 
+/* Does the source of entry e, built with --clip, still hold the clip whose
+ * output o is (its root motion: the clip's)?  True when not known: up to
+ * date, it holds what it held. */
+static bool still_holds(const manifest_entry *e, const manifest_output *o)
+{
+	static const char motion[] = ".motion";
+	size_t len = strlen(o->clip), m = sizeof motion - 1;
+
+	if (!e->result || !e->result->held_clip_count)
+		return true;
+	if (o->is_motion && len >= m && strcmp(o->clip + len - m, motion) == 0)
+		len -= m;
+	for (uint32_t i = 0; i < e->result->held_clip_count; i++)
+		if (strncmp(e->result->held_clips[i], o->clip, len) == 0 && !e->result->held_clips[i][len])
+			return true;
+	return false;
+}
+
 /*
  * A source that failed this run keeps the outputs its last good build
  * wrote (those no source of this run wrote, and still as animc wrote
@@ -1611,8 +1630,10 @@ static bool has_output(const manifest_entry *e, const char *path)
  * error, must not cost the game its asset, and --prune only removes what
  * a source no longer holds.  They stay in its record, so clean removes
  * them and the next good build settles them.  So does a source compiled
- * with --clip, for the outputs of the clips it left out: --clip picks what
- * this run compiles, the source still holds the others.
+ * with --clip, for the outputs of the clips it left out that it still
+ * holds: --clip picks what this run compiles.  Those of clips it no
+ * longer holds (renamed or removed since) are stale, as after a build of
+ * the whole source.
  */
 static void keep_last_good(build_commit *c)
 {
@@ -1641,7 +1662,8 @@ static void keep_last_good(build_commit *c)
 			size_t owner = claim_owner(c, o->path);
 			bool is_unwritten = owner < ctx->plan.count && !wrote(c, owner, o->path);
 			if (has_output(e, o->path) || (claim_find(c, o->path) && !is_unwritten) ||
-			    (!has_failed && !build_options_leaves_out(ctx->options, o->clip, o->is_motion)))
+			    (!has_failed && (!build_options_leaves_out(ctx->options, o->clip, o->is_motion) ||
+					     !still_holds(e, o))))
 				continue;
 			path = cli_path_join(ctx->options->out_dir, o->path, NULL);
 			keep = path && output_unchanged(path, o);

@@ -189,15 +189,36 @@ static void list_clips(const animc_clip_set *set, char *const *files, char *list
 	}
 }
 
+/* The names of every clip of `set` into r->held_clips: a --clip run that
+ * compiles the source knows which clips it holds now, and so which of the
+ * outputs it leaves out are of clips gone.  Left empty (not known) when
+ * memory runs out. */
+static void hold_clip_names(const animc_clip_set *set, build_result *r)
+{
+	r->held_clips = set->count ? calloc(set->count, sizeof *r->held_clips) : NULL;
+	for (uint32_t i = 0; r->held_clips && i < set->count; i++) {
+		if (!(r->held_clips[i] = strdup(set->clips[i]->name))) {
+			for (uint32_t k = 0; k < i; k++)
+				free(r->held_clips[k]);
+			free(r->held_clips);
+			r->held_clips = NULL;
+			return;
+		}
+	}
+	r->held_clip_count = r->held_clips ? set->count : 0;
+}
+
 /* Keep only the clips --clip asked for, each by its own name, and their
- * file names (`files`, parallel to the clips); false (reported) when one
- * is missing. */
-static bool filter_clips(const build_options *o, animc_clip_set *set, char **files, animc_diag_sink *sink)
+ * file names (`files`, parallel to the clips), noting in r every clip
+ * held; false (reported) when one is missing. */
+static bool filter_clips(const build_options *o, animc_clip_set *set, char **files, build_result *r,
+			 animc_diag_sink *sink)
 {
 	bool ok = true;
 
 	if (!o->clip_names.count || set->is_single_asset)
 		return true;
+	hold_clip_names(set, r);
 	for (size_t n = 0; n < o->clip_names.count; n++) {
 		bool found = false;
 
@@ -636,7 +657,7 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
 	char **files = calloc(set->count + 1, sizeof *files);
 	if (!files || (set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
-	    !unique_file_names(cs, set, files, sink) || !filter_clips(ctx->options, set, files, sink) || !set->count) {
+	    !unique_file_names(cs, set, files, sink) || !filter_clips(ctx->options, set, files, r, sink) || !set->count) {
 		if (!files)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
 		files_release(files, set->count);

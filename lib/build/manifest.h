@@ -46,6 +46,10 @@ typedef struct manifest_entry {
 	bool is_seen;        /* a job of this run names it */
 	bool is_ours;        /* recorded by this run (not carried over) */
 	bool is_renamed;     /* found under another spelling: saved under this one */
+	/* Recorded by this run (is_ours): its job's result, which the commit
+	 * asks what a --clip compile found in the source; else NULL.  In
+	 * memory only. */
+	const build_result *result;
 } manifest_entry;
 
 typedef struct manifest {

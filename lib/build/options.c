@@ -562,7 +562,8 @@ static const option_def option_table[] = {
 	{ { "clip", 0, "NAME", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "compile only the clip NAME of sources holding named clips (repeatable); a source without "
 	    "it fails, listing the clips it has; the outputs of its other clips stay as they were "
-	    "(recorded, neither stale nor pruned)",
+	    "(recorded, neither stale nor pruned), and those of clips a source compiled no longer "
+	    "holds (renamed or removed) are stale, as after a build of the whole source",
 	    "A clip is written to the file a build of the whole source writes it to: one whose name "
 	    "makes another clip's file name (clip-name-clash) is picked by its own name and written as "
 	    "NAME.1.xnb.",

@@ -65,6 +65,9 @@ void build_result_release(build_result *r)
 	for (uint32_t i = 0; i < r->dep_count; i++)
 		free(r->deps[i].path);
 	free(r->deps);
+	for (uint32_t i = 0; i < r->held_clip_count; i++)
+		free(r->held_clips[i]);
+	free(r->held_clips);
 	free(r->skip_reason);
 	memset(r, 0, sizeof *r);
 }
@@ -341,6 +344,9 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 	}
 	put(&w, r->key.bytes, 16);
 	put_f64(&w, r->time_s);
+	put_u32(&w, r->held_clip_count);
+	for (uint32_t i = 0; i < r->held_clip_count; i++)
+		put_str(&w, r->held_clips[i]);
 	if (w.is_broken) {
 		free(w.data);
 		return false;
@@ -428,6 +434,23 @@ static void *get_array(reader *r, uint32_t count, size_t item_size, size_t min_b
 	if (!p)
 		r->failed = true;
 	return p;
+}
+
+/* The names of the clips its source holds (build_result.held_clips). */
+static void get_held_clips(reader *r, build_result *res)
+{
+	uint32_t count = get_u32(r);
+
+	/* 5 bytes at least a name: its presence and its length */
+	res->held_clips = get_array(r, count, sizeof *res->held_clips, 5);
+	for (uint32_t i = 0; i < count && res->held_clips && !r->failed; i++) {
+		res->held_clips[i] = get_str(r);
+		if (!res->held_clips[i]) {
+			r->failed = true;
+			break;
+		}
+		res->held_clip_count++;
+	}
 }
 
 bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
@@ -529,6 +552,7 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 	}
 	get(&r, res->key.bytes, 16);
 	res->time_s = get_f64(&r);
+	get_held_clips(&r, res);
 	if (r.failed || r.at != r.size) {
 		build_result_release(res);
 		return false;

@@ -90,6 +90,13 @@ typedef struct build_result {
 	uint32_t dep_count;
 	build_hash key;
 	double time_s;
+	/* Compiled under --clip (or fetched from the cache so): the names of
+	 * every clip its source holds now, those --clip left out included,
+	 * whose outputs stay; an output of a clip not among them is stale
+	 * (commit.c).  None: not known (an up-to-date record), or no named
+	 * clips. */
+	char **held_clips;
+	uint32_t held_clip_count;
 } build_result;
 
 void build_result_release(build_result *r);
