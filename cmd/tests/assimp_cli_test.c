@@ -1340,6 +1340,60 @@ static void collada_channels_in_comments_are_no_channels(void **state)
 		free(dir);
 }
 
+/* Each COLLADA scan reads markup alone: an element commented out (or in
+ * CDATA, or a processing instruction) changed what was said.  A node of
+ * the channel's id in a comment was taken for the node (a false warning of
+ * a sid it lacks), a STEP array, a clip library or a sampler's INPUT of a
+ * jump in one was warned of, and a </library_nodes> in one hid that a node
+ * is an <instance_node>'s: its keys were lost with exit 0. */
+static void collada_scans_skip_comments(void **state)
+{
+	static const struct {
+		const char *from[2], *to[2], *unsaid;
+	} cases[] = {
+		{ { "<library_visual_scenes>" },
+		  { "<!-- <node id=\"Arm\" name=\"Arm\"></node> -->\n<library_visual_scenes>" }, "channel target" },
+		{ { "<library_animations>" },
+		  { "<!-- <Name_array id=\"old\" count=\"1\">STEP</Name_array> -->\n<library_animations>" }, "STEP keys" },
+		{ { "LINEAR LINEAR</Name_array>" }, { "LINEAR LINEAR<!-- was STEP STEP --></Name_array>" }, "STEP keys" },
+		{ { "<library_animation_clips>", "</library_animation_clips>" },
+		  { "<!--<library_animation_clips>", "</library_animation_clips>-->" }, "<library_animation_clips>" },
+		{ { " <channel source=\"#a2-s\"" },
+		  { " <source id=\"jt\"><float_array id=\"jt-a\" count=\"3\">0 1 1</float_array></source>\n"
+		    " <?old <input semantic=\"INPUT\" source=\"#jt\"/> ?>\n <channel source=\"#a2-s\"" }, "one time twice" },
+	};
+	static const char prop[] = "<library_nodes><!-- </library_nodes> --><node id=\"Prop\" name=\"Prop\"><translate "
+				   "sid=\"location\">0 0 1</translate></node></library_nodes>\n<library_visual_scenes>";
+	char *dir = test_tmpdir("dae-markup"), *dae = test_format("%s/c.dae", dir), *out = test_format("%s/out", dir);
+	char *bytes = (char *)test_read_file("testdata/assimp/clips.dae", NULL);
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *once = replaced(bytes, cases[i].from[0], cases[i].to[0]);
+		char *text = cases[i].from[1] ? replaced(once, cases[i].from[1], cases[i].to[1]) : strdup(once);
+
+		assert_true(test_write_file(dae, text, strlen(text)));
+		r = test_animc("build", "-v", "-o", out, dae, NULL);
+		if (r.status != 0 || strstr(r.err, cases[i].unsaid))
+			fail_msg("case %zu: status %d: %s%s", i, r.status, r.out, r.err);
+		test_run_release(&r);
+		free(text), free(once);
+	}
+	/* Prop in <library_nodes>, placed by an <instance_node>, its keys lost. */
+	char *library = replaced(bytes, "<library_visual_scenes>", prop);
+	char *placed = replaced(library, "0 1 0</translate></node>", "0 1 0</translate><instance_node url=\"#Prop\"/></node>");
+	char *text = replaced(placed, "target=\"Arm/location\"", "target=\"Prop/location\"");
+
+	assert_true(test_write_file(dae, text, strlen(text)));
+	r = test_animc("build", "-o", out, dae, NULL);
+	if (r.status != 1 || !strstr(r.err, "error: channel target 'Prop/location': node 'Prop' is placed by an "
+				 "<instance_node>"))
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(text), free(placed), free(library), free(bytes), free(out), free(dae), free(dir);
+}
+
 /* A script or note that mentions FBX's first block name in its first
  * bytes was claimed as ASCII FBX, and failed the folder's build (exit 1)
  * where a file no importer recognises is skipped. */
@@ -1628,6 +1682,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(collada_clips_cut_as_advised_are_not_said),
 	cmocka_unit_test(collada_channels_assimp_leaves_out_are_said),
 	cmocka_unit_test(collada_channels_in_comments_are_no_channels),
+	cmocka_unit_test(collada_scans_skip_comments),
 	cmocka_unit_test(a_bvh_frame_count_past_its_frames_is_named),
 	cmocka_unit_test(a_channel_of_no_frame_warns),
 	cmocka_unit_test(cli_unknown_clip_lists_the_clips),

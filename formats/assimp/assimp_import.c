@@ -1753,14 +1753,89 @@ static animc_up_axis declared_up(const char *format, const struct aiScene *scene
 	return (animc_up_axis)(ANIMC_UP_X + axis);
 }
 
+static bool is_dae_space(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Whether the COLLADA tag at `tag` (its '<') is named `name`. */
+static bool dae_tag_is(const uint8_t *tag, const uint8_t *end, const char *name)
+{
+	size_t n = strlen(name);
+
+	return (size_t)(end - tag) > n + 1 && memcmp(tag + 1, name, n) == 0 &&
+	       (is_dae_space(tag[n + 1]) || tag[n + 1] == '/' || tag[n + 1] == '>');
+}
+
+/* The value of attribute `name` of the tag from `tag` to its '>' at
+ * `close` (its first byte, and its length in *len), or NULL. */
+static const uint8_t *dae_attribute(const uint8_t *tag, const uint8_t *close, const char *name, size_t *len)
+{
+	size_t n = strlen(name);
+
+	for (const uint8_t *p = tag; (size_t)(close - p) > n + 2; p++) {
+		const uint8_t *value = p + n + 3, *stop;
+
+		if (!is_dae_space(*p) || memcmp(p + 1, name, n) != 0 || p[n + 1] != '=' ||
+		    (p[n + 2] != '"' && p[n + 2] != '\''))
+			continue;
+		if (!(stop = memchr(value, p[n + 2], (size_t)(close - value))))
+			return NULL;
+		*len = (size_t)(stop - value);
+		return value;
+	}
+	return NULL;
+}
+
+/* At `p` (a '<'), a comment, a CDATA section or a processing instruction:
+ * the byte past its end (`end` when it is not closed: the rest is its
+ * text); NULL at any other '<'. */
+static const uint8_t *dae_past_text(const uint8_t *p, const uint8_t *end)
+{
+	static const struct {
+		const char *open, *close;
+	} text[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
+
+	for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+		if (!has_prefix(p, (size_t)(end - p), text[i].open))
+			continue;
+		p += strlen(text[i].open);
+		p = memmem(p, (size_t)(end - p), text[i].close, strlen(text[i].close));
+		return p ? p + strlen(text[i].close) : end;
+	}
+	return NULL;
+}
+
+/*
+ * The next COLLADA tag named `name` ("channel", "/library_nodes"; NULL:
+ * any) at or after `p` (its '<'), or NULL.  A comment, a CDATA section or
+ * a processing instruction holds no tags: an element commented out there
+ * (a take kept for reference) is none, and Assimp's reader skips it.
+ * Every scan of a COLLADA file's markup goes through this.
+ */
+static const uint8_t *dae_next_tag(const uint8_t *p, const uint8_t *end, const char *name)
+{
+	while ((p = memchr(p, '<', (size_t)(end - p)))) {
+		const uint8_t *past = dae_past_text(p, end);
+
+		if (past) {
+			p = past;
+			continue;
+		}
+		if (!name || dae_tag_is(p, end, name))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 /* A COLLADA file's <library_animation_clips>: Assimp 5.2.5 reads none of
  * its clips, and merges the file's animations into one take, so the clips
  * the file names are not there; said, at its line, unless the caller cuts
  * the take (options->is_cut), as the warning advises. */
 static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink *sink)
 {
-	static const char tag[] = "<library_animation_clips";
-	const uint8_t *at = memmem(data, size, tag, sizeof tag - 1);
+	const uint8_t *at = dae_next_tag(data, data + size, "library_animation_clips");
 
 	if (!at)
 		return;
@@ -1770,22 +1845,45 @@ static void say_collada_clips(const uint8_t *data, size_t size, animc_diag_sink 
 			       "sidecar, at their <animation_clip> start and end");
 }
 
+/* The word STEP in the text from `q` to `close` (a <Name_array>'s), or
+ * NULL.  A comment or a processing instruction there is no text, and
+ * ends a word. */
+static const uint8_t *dae_step_word(const uint8_t *q, const uint8_t *close)
+{
+	bool is_word_start = true;
+
+	while (q < close) {
+		const uint8_t *past = *q == '<' && !has_prefix(q, (size_t)(close - q), "<![CDATA[") ?
+					      dae_past_text(q, close) : NULL;
+
+		if (past) {
+			q = past;
+			is_word_start = true;
+			continue;
+		}
+		if (is_word_start && (size_t)(close - q) >= 4 && memcmp(q, "STEP", 4) == 0 &&
+		    (q + 4 == close || q[4] == '<' || is_dae_space(q[4])))
+			return q;
+		is_word_start = is_dae_space(*q);
+		q++;
+	}
+	return NULL;
+}
+
 /* The first COLLADA <Name_array> holding the word STEP (a sampler's
- * INTERPOLATION), or NULL. */
+ * INTERPOLATION), or NULL; one commented out is none. */
 static const uint8_t *collada_step(const uint8_t *data, size_t size)
 {
-	const uint8_t *p = data, *end = data + size, *at, *close;
+	const uint8_t *p = data, *end = data + size, *at, *close, *open, *step;
 
-	while ((at = memmem(p, (size_t)(end - p), "<Name_array", 11))) {
+	while ((at = dae_next_tag(p, end, "Name_array"))) {
 		p = at + 11;
-		close = memmem(p, (size_t)(end - p), "</Name_array>", 13);
+		close = dae_next_tag(p, end, "/Name_array");
 		if (!close)
 			return NULL;
-		for (const uint8_t *q = memchr(p, '>', (size_t)(close - p)); q && q + 4 < close; q++)
-			if (memcmp(q + 1, "STEP", 4) == 0 && (q[5] == '<' || q[5] == ' ' || q[5] == '\t' ||
-							     q[5] == '\r' || q[5] == '\n') &&
-			    (*q == '>' || *q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
-				return q + 1;
+		open = memchr(p, '>', (size_t)(close - p));
+		if (open && (step = dae_step_word(open + 1, close)))
+			return step;
 		p = close;
 	}
 	return NULL;
@@ -1845,11 +1943,6 @@ static const uint8_t *fbx_constant_key(const uint8_t *data, size_t size)
 	return NULL;
 }
 
-static bool is_dae_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 /* A COLLADA element id (the value of an id="...", not a sid="..."), where
  * it stands, and whether its <float_array> was checked already. */
 typedef struct collada_id {
@@ -1878,9 +1971,12 @@ static size_t collada_ids(const uint8_t *data, size_t size, collada_id **ids)
 	size_t count = 0, capacity = 0;
 
 	*ids = NULL;
-	while ((at = memmem(p, (size_t)(end - p), "id=\"", 4))) {
-		p = at + 4;
-		if (at == data || !is_dae_space(at[-1]) || !(close = memchr(p, '"', (size_t)(end - p))))
+	/* Those of tags: not in comments, CDATA or processing instructions. */
+	for (; (at = dae_next_tag(p, end, NULL)) && (close = memchr(at, '>', (size_t)(end - at))); p = close) {
+		size_t len;
+		const uint8_t *id = dae_attribute(at, close, "id", &len);
+
+		if (!id)
 			continue;
 		if (count == capacity) {
 			collada_id *more = realloc(*ids, (capacity = capacity ? 2 * capacity : 256) * sizeof *more);
@@ -1892,8 +1988,7 @@ static size_t collada_ids(const uint8_t *data, size_t size, collada_id **ids)
 			}
 			*ids = more;
 		}
-		(*ids)[count++] = (collada_id){ p, (size_t)(close - p), false };
-		p = close;
+		(*ids)[count++] = (collada_id){ id, len, false };
 	}
 	if (count)
 		qsort(*ids, count, sizeof **ids, compare_collada_ids);
@@ -1934,7 +2029,7 @@ static bool collada_times_jump(const uint8_t *arr, const uint8_t *end)
 	double before = NAN;
 
 	arr = arr ? memchr(arr, '>', (size_t)(end - arr)) : NULL;
-	stop = arr ? memmem(arr, (size_t)(end - arr), "</float_array>", 14) : NULL;
+	stop = arr ? dae_next_tag(arr, end, "/float_array") : NULL;
 	for (const uint8_t *q = arr ? arr + 1 : NULL; stop && q < stop;) {
 		char number[64];
 		size_t n = 0;
@@ -1971,64 +2066,35 @@ static const uint8_t *collada_jump(const uint8_t *data, size_t size)
 
 	if (count == SIZE_MAX)
 		return NULL;   /* no memory to look: no warning */
-	next_animation = memmem(data, size, "<animation", 10);
-	while ((at = memmem(p, (size_t)(end - p), "semantic=\"INPUT\"", 16))) {
-		const uint8_t *open = at, *close = memchr(at, '>', (size_t)(end - at)), *src, *stop, *arr;
+	next_animation = dae_next_tag(data, end, "animation");
+	while ((at = dae_next_tag(p, end, "input"))) {
+		const uint8_t *close = memchr(at, '>', (size_t)(end - at)), *semantic, *src, *arr;
+		size_t len, src_len;
 		collada_id *id;
 
-		p = at + 16;
-		while (open > data && *open != '<')
-			open--;
-		/* The last <animation before the sampler's INPUT. */
-		while (next_animation && next_animation < open) {
-			animation = next_animation;
-			next_animation = memmem(next_animation + 10, (size_t)(end - next_animation - 10), "<animation", 10);
-		}
-		src = close ? memmem(open, (size_t)(close - open), "source=\"#", 9) : NULL;
-		if (!src)
+		p = at + 6;
+		semantic = close ? dae_attribute(at, close, "semantic", &len) : NULL;
+		if (!semantic || len != 5 || memcmp(semantic, "INPUT", 5) != 0)
 			continue;
-		src += 9;
-		stop = memchr(src, '"', (size_t)(close - src));
-		id = stop ? collada_id_find(ids, count, src, (size_t)(stop - src), animation) : NULL;
+		/* The last <animation before the sampler's INPUT. */
+		while (next_animation && next_animation < at) {
+			animation = next_animation;
+			next_animation = dae_next_tag(next_animation + 10, end, "animation");
+		}
+		src = dae_attribute(at, close, "source", &src_len);
+		if (!src || src_len < 2 || *src != '#')
+			continue;
+		id = collada_id_find(ids, count, src + 1, src_len - 1, animation);
 		if (!id || id->is_checked)
 			continue;
 		id->is_checked = true;
-		arr = memmem(id->at, (size_t)(end - id->at), "<float_array", 12);
+		arr = dae_next_tag(id->at, end, "float_array");
 		if (collada_times_jump(arr, end)) {
 			free(ids);
 			return memchr(arr, '>', (size_t)(end - arr));
 		}
 	}
 	free(ids);
-	return NULL;
-}
-
-/* Whether the COLLADA tag at `tag` (its '<') is named `name`. */
-static bool dae_tag_is(const uint8_t *tag, const uint8_t *end, const char *name)
-{
-	size_t n = strlen(name);
-
-	return (size_t)(end - tag) > n + 1 && memcmp(tag + 1, name, n) == 0 &&
-	       (is_dae_space(tag[n + 1]) || tag[n + 1] == '/' || tag[n + 1] == '>');
-}
-
-/* The value of attribute `name` of the tag from `tag` to its '>' at
- * `close` (its first byte, and its length in *len), or NULL. */
-static const uint8_t *dae_attribute(const uint8_t *tag, const uint8_t *close, const char *name, size_t *len)
-{
-	size_t n = strlen(name);
-
-	for (const uint8_t *p = tag; (size_t)(close - p) > n + 2; p++) {
-		const uint8_t *value = p + n + 3, *stop;
-
-		if (!is_dae_space(*p) || memcmp(p + 1, name, n) != 0 || p[n + 1] != '=' ||
-		    (p[n + 2] != '"' && p[n + 2] != '\''))
-			continue;
-		if (!(stop = memchr(value, p[n + 2], (size_t)(close - value))))
-			return NULL;
-		*len = (size_t)(stop - value);
-		return value;
-	}
 	return NULL;
 }
 
@@ -2058,7 +2124,7 @@ static bool dae_node_has_sid(const uint8_t *node, const uint8_t *end, const uint
 
 	if (!p || p[-1] == '/')
 		return false;   /* <node .../>: none */
-	for (; (p = memchr(p, '<', (size_t)(end - p))) && (close = memchr(p, '>', (size_t)(end - p))); p = close) {
+	for (; (p = dae_next_tag(p, end, NULL)) && (close = memchr(p, '>', (size_t)(end - p))); p = close) {
 		if (dae_tag_is(p, end, "node") || dae_tag_is(p, end, "/node") || dae_tag_is(p, end, "extra") ||
 		    ((size_t)(end - p) > 10 && memcmp(p + 1, "instance_", 9) == 0))
 			return false;
@@ -2079,8 +2145,8 @@ static bool dae_in_library_nodes(const uint8_t *data, const uint8_t *at)
 {
 	const uint8_t *p = data, *open, *close;
 
-	while ((open = memmem(p, (size_t)(at - p), "<library_nodes", 14))) {
-		close = memmem(open, (size_t)(at - open), "</library_nodes", 15);
+	while ((open = dae_next_tag(p, at, "library_nodes"))) {
+		close = dae_next_tag(open, at, "/library_nodes");
 		if (!close)
 			return true;
 		p = close;
@@ -2165,36 +2231,6 @@ static animc_status check_dae_channel(const struct aiScene *scene, collada_id *i
 }
 
 /*
- * The next COLLADA <channel> tag at or after `p` (its '<'), or NULL.  A
- * comment, a CDATA section or a processing instruction holds no tags: a
- * take commented out there is no channel, and Assimp's reader skips it.
- */
-static const uint8_t *dae_next_channel(const uint8_t *p, const uint8_t *end)
-{
-	static const struct {
-		const char *open, *close;
-	} text[] = { { "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" } };
-
-	while ((p = memchr(p, '<', (size_t)(end - p)))) {
-		size_t i = 0;
-
-		while (i < sizeof text / sizeof *text && !has_prefix(p, (size_t)(end - p), text[i].open))
-			i++;
-		if (i == sizeof text / sizeof *text) {
-			if (dae_tag_is(p, end, "channel"))
-				return p;
-			p++;
-			continue;
-		}
-		p += strlen(text[i].open);
-		if (!(p = memmem(p, (size_t)(end - p), text[i].close, strlen(text[i].close))))
-			return NULL;   /* unclosed: the rest is its text */
-		p += strlen(text[i].close);
-	}
-	return NULL;
-}
-
-/*
  * The <channel>s of a COLLADA file's <library_animations> that Assimp
  * leaves out without a word, each said at its line (check_dae_channel);
  * ANIMC_ERR_UNSUPPORTED when one loses the keys of a node of the scene.
@@ -2207,11 +2243,11 @@ static animc_status check_dae_channels(const struct aiScene *scene, const uint8_
 	collada_id *ids;
 	size_t count, channels = 0;
 
-	for (at = data; (at = dae_next_channel(at, end)); at += 8)
+	for (at = data; (at = dae_next_tag(at, end, "channel")); at += 8)
 		channels++;
 	if (!channels || (count = collada_ids(data, size, &ids)) == SIZE_MAX)
 		return ANIMC_OK;   /* nothing to check, or no memory to look: no warning */
-	while ((at = dae_next_channel(p, end))) {
+	while ((at = dae_next_tag(p, end, "channel"))) {
 		const uint8_t *close = memchr(at, '>', (size_t)(end - at)), *target, *slash;
 		size_t len;
 
