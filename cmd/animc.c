@@ -43,8 +43,12 @@ static void print_usage(FILE *out)
 		"samples what it wrote.  'animc help build' lists the importers.\n"
 		"\n"
 		"commands:\n");
-	for (size_t i = 0; commands[i]; i++)
-		fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	for (size_t i = 0; commands[i]; i++) {
+		char label[32];
+
+		snprintf(label, sizeof label, "  %s", commands[i]->name);
+		build_help_row(out, label, commands[i]->summary, 11);
+	}
 	fprintf(out,
 		"  help     show help for a command: animc help build\n"
 		"\n"

@@ -18,8 +18,8 @@
 static void help(FILE *out)
 {
 	fprintf(out,
-		"usage: animc sample [--repeat] [--json] --time SECONDS FILE\n"
-		"       animc sample [--repeat] [--json] --blend OTHER --weight W --time SECONDS FILE\n"
+		"usage: animc sample [options] --time SECONDS FILE\n"
+		"       animc sample [options] --blend OTHER --weight W --time SECONDS FILE\n"
 		"\n"
 		"Print the pose of a compiled clip (.xnb or .xnb.zst) at a time, as the animc\n"
 		"loader library evaluates it: per bone, in the file's sequence order, the\n"

@@ -98,6 +98,76 @@ static void man_page_fits_80_columns(void **state)
 	test_run_release(&r);
 }
 
+/* The lines of `text` wider than 80 columns (UTF-8: a column a
+ * character), the first few printed with `what`. */
+static size_t wide_lines(const char *what, const char *text)
+{
+	size_t number = 0, wide = 0;
+
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
+		size_t columns = 0;
+
+		number++;
+		for (const char *c = line; c < end; c++)
+			columns += ((unsigned char)*c & 0xc0) != 0x80;
+		if (columns > 80 && wide++ < 5)
+			fprintf(stderr, "%s: line %zu, %zu columns: %.*s\n", what, number, columns, (int)(end - line),
+				line);
+		line = nl ? nl + 1 : end;
+	}
+	return wide;
+}
+
+/* Every help a terminal shows fits 80 columns: `animc help` (the command
+ * list ran to 103: plot's summary), `animc help CMD` and `animc CMD
+ * --help` of every command it lists (plot's and sample's ran to 99 and
+ * 84, watch's to 81), and the usage an empty command line prints. */
+static void terminal_help_fits_80_columns(void **state)
+{
+	test_run list = test_animc("help", NULL), r;
+	size_t wide = 0, commands = 0;
+	const char *p = strstr(list.out, "\ncommands:\n");
+
+	(void)state;
+	assert_int_equal(list.status, 0);
+	assert_non_null(p);
+	wide += wide_lines("animc help", list.out);
+	/* The commands: "  NAME  ..." lines, until the blank line. */
+	for (p += 11; p[0] == ' ' && p[1] == ' ';) {
+		char name[32];
+		const char *nl = strchr(p, '\n');
+
+		if (p[2] != ' ' && sscanf(p, " %31s", name) == 1) {
+			char *what = test_format("animc help %s", name), *flag = test_format("animc %s --help", name);
+
+			commands++;
+			r = test_animc("help", name, NULL);
+			assert_int_equal(r.status, 0);
+			wide += wide_lines(what, r.out);
+			test_run_release(&r);
+			r = test_animc(name, "--help", NULL);
+			assert_int_equal(r.status, 0);
+			wide += wide_lines(flag, r.out);
+			test_run_release(&r);
+			free(flag), free(what);
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	assert_true(commands >= 9);
+	r = test_animc("--help", NULL);
+	wide += wide_lines("animc --help", r.out);
+	test_run_release(&r);
+	r = test_animc(NULL);
+	assert_int_equal(r.status, 2);
+	wide += wide_lines("animc", r.err);
+	test_run_release(&r);
+	test_run_release(&list);
+	assert_int_equal(wide, 0);
+}
+
 /* The completion, sourced into bash, run on a command line. */
 static char *complete(const char *words, int cword)
 {
@@ -529,6 +599,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(generated_docs_are_current),
 	cmocka_unit_test(man_page_renders_without_warnings),
 	cmocka_unit_test(man_page_fits_80_columns),
+	cmocka_unit_test(terminal_help_fits_80_columns),
 	cmocka_unit_test(completion_completes_commands_options_and_values),
 	cmocka_unit_test(completion_of_outputs_offers_what_it_accepts),
 	cmocka_unit_test(completion_keeps_names_with_spaces_whole),

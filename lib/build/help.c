@@ -136,10 +136,11 @@ static const char option_repeats[] =
 
 /* -------------------------------------------------------------- wrapping */
 
-/* Print one paragraph, words wrapped at `width`; the first line starts at
- * column `col` (already reached), later ones at `indent`.  Gaps of two
- * spaces (after a sentence) are kept within a line. */
-static void wrap(FILE *out, const char *text, size_t len, int col, int indent, int width)
+/* Print words wrapped at `width`; the first line starts at column `col`
+ * (already reached), later ones at `indent`.  Gaps of two spaces (after a
+ * sentence) are kept within a line.  The column reached, the line left
+ * open. */
+static int wrap_words(FILE *out, const char *text, size_t len, int col, int indent, int width)
 {
 	const char *p = text, *end = text + len;
 	bool first = true;
@@ -168,6 +169,13 @@ static void wrap(FILE *out, const char *text, size_t len, int col, int indent, i
 		col += gap + n;
 		first = false;
 	}
+	return col;
+}
+
+/* One paragraph, as wrap_words prints it, and its line ended. */
+static void wrap(FILE *out, const char *text, size_t len, int col, int indent, int width)
+{
+	wrap_words(out, text, len, col, indent, width);
 	fputc('\n', out);
 }
 
@@ -302,6 +310,29 @@ static bool command_has_output_options(build_command c)
 		if (option_for(build_option_doc_at(i), c) && option_shapes_output(build_option_doc_at(i)))
 			return true;
 	return false;
+}
+
+void build_help_row(FILE *out, const char *label, const char *text, int column)
+{
+	/* An example command after ": " is kept whole: on a line of its own
+	 * when it does not fit after the words before it. */
+	const char *example = strstr(text, ": animc ");
+	int n = fprintf(out, "%-*s", column, label);
+
+	if (n > column) {
+		fputc(' ', out);
+		n++;
+	}
+	if (!example) {
+		wrap(out, text, strlen(text), n, column, HELP_WIDTH);
+		return;
+	}
+	example += 2;
+	n = wrap_words(out, text, (size_t)(example - 1 - text), n, column, HELP_WIDTH);
+	if (n + 1 + (int)strlen(example) > HELP_WIDTH)
+		fprintf(out, "\n%*s%s\n", column, "", example);
+	else
+		fprintf(out, " %s\n", example);
 }
 
 static void importer_list(FILE *out, int width)

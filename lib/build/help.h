@@ -47,6 +47,10 @@ bool build_option_doc_accepted(size_t i, build_command command);
 
 /* `animc help build` (outputs, clean): usage, text, options from the table. */
 void build_help_print(FILE *out, build_command command);
+/* A row of a list in terminal help (`animc help`'s commands): `text`
+ * after `label` (indented by the caller), wrapped where the table's help
+ * wraps, within 80 columns, its later lines at column `column`. */
+void build_help_row(FILE *out, const char *label, const char *text, int column);
 
 typedef enum build_doc_format { BUILD_DOC_MARKDOWN, BUILD_DOC_MAN, BUILD_DOC_COMPLETION } build_doc_format;
 
