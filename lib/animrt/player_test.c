@@ -314,6 +314,33 @@ static void a_long_session_keeps_the_loop_phase(void **state)
 	animrt_binding_destroy(b);
 }
 
+/* Two sequences of one bone: the later one wins, its rotation too.  An
+ * earlier sequence's interpolated rotation waited in the slerp batch and
+ * landed after the later one's fixed rotation, so the earlier one played
+ * on the original layout (a compact clip played the later one). */
+static void the_later_sequence_of_a_bone_wins_its_rotation_too(void **state)
+{
+	(void)state;
+	float turn[12], still[4];
+	rot_z(turn, 0), rot_z(turn + 4, 0.5), rot_z(turn + 8, 1.0), rot_z(still, 0.3);
+	animrt_sequence seqs[2] = {
+		seq("X", 3, 0.5f, 1.0f, NULL, NULL, 0, turn, 3, NULL, 0),
+		seq("X", 3, 0.5f, 1.0f, NULL, NULL, 0, still, 1, NULL, 0),
+	};
+	animrt_clip clip = { .duration_s = 1, .sequence_count = 2, .sequences = seqs };
+	const char *names[1] = { "X" };
+	animrt_binding *b;
+	animrt_error err;
+	animrt_pose pose;
+	void *mem = pose_new(&pose, 1);
+
+	assert_int_equal(animrt_binding_create(&clip, names, 1, &b, &err), ANIMRT_OK);
+	assert_int_equal(animrt_binding_sample(b, 0.25f, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+	assert_floats(pose.rotation, still, 4, 1e-6f);
+	animrt_binding_destroy(b);
+	free(mem);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(binding_maps_names_once_and_reports_the_rest),
 	cmocka_unit_test(player_time_scale_and_play_modes),
@@ -321,6 +348,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_crossfade_ends_at_its_blend_time),
 	cmocka_unit_test(once_backward_is_done_at_the_start),
 	cmocka_unit_test(a_long_session_keeps_the_loop_phase),
+	cmocka_unit_test(the_later_sequence_of_a_bone_wins_its_rotation_too),
 };
 
 ANIMC_TEST_GROUP(tests);

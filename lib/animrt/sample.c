@@ -557,9 +557,12 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 		uint32_t n = clip->sequence_count - first < KEY_BATCH ? clip->sequence_count - first : KEY_BATCH;
 		key_pair keys[KEY_BATCH];
 
-		batch_keys(clip, first, n, binding->bone_of_sequence, &lt, cursors, ctx, keys);
+		/* Through sample_map: of two sequences of one bone, the later
+		 * alone is written (an earlier one's rotation would land last,
+		 * when the slerp batch runs). */
+		batch_keys(clip, first, n, binding->sample_map, &lt, cursors, ctx, keys);
 		for (uint32_t j = 0; j < n; j++) {
-			uint32_t i = first + j, b = binding->bone_of_sequence[i];
+			uint32_t i = first + j, b = binding->sample_map[i];
 
 			if (b != ANIMRT_NO_BONE)
 				pose->tracks[b] = sample_sequence_at(&clip->sequences[i], keys[j],
