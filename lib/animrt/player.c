@@ -104,11 +104,21 @@ void animrt_binding_destroy(animrt_binding *binding)
 /* One clip playing: an AnimationBinder for every bone at once. */
 typedef struct player_slot {
 	const animrt_binding *binding;
-	/* Its local time, in [0, duration].  A double: added to every frame,
-	 * a float rounds each add to its grid the same way frame after frame
-	 * (dt is the same), and a loop drifts off its phase (10 ms in an hour
-	 * at 144 frames a second).  Rounded to float to sample. */
+	/* Its local time, in [0, end_s] (Repeat with no period: any).  A
+	 * double: added to every frame, a float rounds each add to its grid
+	 * the same way frame after frame (dt is the same), and a loop drifts
+	 * off its phase (10 ms in an hour at 144 frames a second).  Rounded
+	 * to float to sample. */
 	double time_s;
+	/* The time past which Once plays no change: the clip's duration, or
+	 * the longest of its bound sequences where one lasts longer. */
+	double end_s;
+	/* Where Repeat wraps the time: the duration its bound sequences
+	 * share (those that move), so that wrapping keeps each on its phase;
+	 * 0 when they last differently: the time is kept whole, and each
+	 * sequence wraps at its own duration as it is sampled, as each of
+	 * the original's binders did. */
+	double period_s;
 	float time_scale;
 	animrt_play_mode mode;
 	animrt_context *context;   /* for bone_count bones */
@@ -180,6 +190,27 @@ static void drop_first(animrt_player *p)
 	p->slot_count--;
 }
 
+/* The slot's end and period from the durations of its clip's bound
+ * sequences (a compact clip sampled in place: the clip's). */
+static void slot_timing(player_slot *slot)
+{
+	const animrt_clip *clip = slot->binding->clip;
+	double end = clip->duration_s, shared = -1;
+	bool is_shared = true;
+
+	for (uint32_t i = 0; clip->sequences && i < clip->sequence_count; i++) {
+		double d = clip->sequences[i].duration_s;
+
+		if (slot->binding->sample_map[i] == ANIMRT_NO_BONE || !(d > 0))
+			continue;   /* not sampled, or holds still */
+		end = d > end ? d : end;
+		is_shared &= shared < 0 || d == shared;
+		shared = d;
+	}
+	slot->end_s = end;
+	slot->period_s = !is_shared ? 0 : shared > 0 ? shared : clip->duration_s;
+}
+
 animrt_status animrt_player_play(animrt_player *player, const animrt_binding *binding,
 				 animrt_play_mode mode, float blend_time_s)
 {
@@ -199,6 +230,7 @@ animrt_status animrt_player_play(animrt_player *player, const animrt_binding *bi
 		drop_first(player);
 	slot = &player->slots[player->slot_count++];
 	slot->binding = binding;
+	slot_timing(slot);
 	slot->time_s = 0;
 	slot->time_scale = 1;
 	slot->mode = mode;
@@ -215,12 +247,15 @@ static player_slot *newest(animrt_player *player)
 	return player && player->slot_count ? &player->slots[player->slot_count - 1] : NULL;
 }
 
-/* animrt_rt_time_local's rule, in double: Once clamps to [0, d], Repeat
- * wraps (fmod is exact); NaN and the infinities give 0. */
+/* animrt_rt_time_local's rule, in double: Once clamps to [0, end], Repeat
+ * wraps at the period (fmod is exact), or keeps the time whole when the
+ * sequences have none; NaN and the infinities give 0. */
 static double slot_local_time(const player_slot *slot, double time_s)
 {
-	double d = slot->binding->clip->duration_s, r;
+	double d = slot->mode == ANIMRT_PLAY_ONCE ? slot->end_s : slot->period_s, r;
 
+	if (slot->mode == ANIMRT_PLAY_REPEAT && !(d > 0) && slot->end_s > 0)
+		return isfinite(time_s) ? time_s : 0;
 	if (time_s >= 0 && time_s <= d)
 		return time_s;
 	if (time_s > d && slot->mode == ANIMRT_PLAY_ONCE)
@@ -338,7 +373,7 @@ bool animrt_player_is_done(const animrt_player *player)
 	/* Backward, the end it moves toward is 0. */
 	if (slot->mode != ANIMRT_PLAY_ONCE)
 		return false;
-	return slot->time_scale < 0 ? slot->time_s <= 0 : slot->time_s >= slot->binding->clip->duration_s;
+	return slot->time_scale < 0 ? slot->time_s <= 0 : slot->time_s >= slot->end_s;
 }
 
 animrt_status animrt_player_sample(animrt_player *player, animrt_pose *out)

@@ -341,6 +341,52 @@ static void the_later_sequence_of_a_bone_wins_its_rotation_too(void **state)
 	free(mem);
 }
 
+/* The player wrapped and clamped its time at the clip's duration, while
+ * the samplers and the original's binders use each sequence's own: a clip
+ * of 1 s whose bone A lasts 2 s never played A's second half, and one of
+ * duration 0 (kept so by --exact) stood still and was done at once. */
+static void the_player_keeps_each_sequence_on_its_own_duration(void **state)
+{
+	(void)state;
+	static const float a_x[9] = { 0, 0, 0, 2, 0, 0, 4, 0, 0 }, b_x[6] = { 0, 0, 0, 1, 0, 0 };
+	animrt_sequence seqs[2] = {
+		seq("A", 3, 1, 2, NULL, a_x, 3, NULL, 0, NULL, 0),
+		seq("B", 2, 1, 1, NULL, b_x, 2, NULL, 0, NULL, 0),
+	};
+	const char *names[2] = { "A", "B" };
+	animrt_play_mode modes[2] = { ANIMRT_PLAY_REPEAT, ANIMRT_PLAY_ONCE };
+	animrt_pose pose, want;
+	void *mem = pose_new(&pose, 2), *mem2 = pose_new(&want, 2);
+	animrt_player *p;
+	animrt_error err;
+
+	assert_int_equal(animrt_player_create(2, &p, &err), ANIMRT_OK);
+	for (int duration = 0; duration < 2; duration++) {
+		animrt_clip clip = { .duration_s = (float)duration, .sequence_count = 2, .sequences = seqs };
+		animrt_binding *b;
+
+		assert_int_equal(animrt_binding_create(&clip, names, 2, &b, &err), ANIMRT_OK);
+		for (int m = 0; m < 2; m++) {
+			assert_int_equal(animrt_player_play(p, b, modes[m], 0), ANIMRT_OK);
+			for (int step = 1; step <= 12; step++) {
+				animrt_player_advance(p, 0.25f);
+				assert_int_equal(animrt_player_sample(p, &pose), ANIMRT_OK);
+				assert_int_equal(animrt_binding_sample(b, 0.25f * (float)step, modes[m], NULL, &want),
+						 ANIMRT_OK);
+				assert_floats(pose.translation, want.translation, 6, 1e-5f);
+				/* Once: done when the longest sequence ends. */
+				assert_true(animrt_player_is_done(p) == (modes[m] == ANIMRT_PLAY_ONCE && step >= 8));
+			}
+			/* At 3 s: 1 s into A's second loop, or A's end. */
+			assert_float_equal(pose.translation[0], modes[m] == ANIMRT_PLAY_ONCE ? 4 : 2, 1e-5f);
+		}
+		animrt_binding_destroy(b);
+	}
+	animrt_player_destroy(p);
+	free(mem);
+	free(mem2);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(binding_maps_names_once_and_reports_the_rest),
 	cmocka_unit_test(player_time_scale_and_play_modes),
@@ -349,6 +395,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(once_backward_is_done_at_the_start),
 	cmocka_unit_test(a_long_session_keeps_the_loop_phase),
 	cmocka_unit_test(the_later_sequence_of_a_bone_wins_its_rotation_too),
+	cmocka_unit_test(the_player_keeps_each_sequence_on_its_own_duration),
 };
 
 ANIMC_TEST_GROUP(tests);

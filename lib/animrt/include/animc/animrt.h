@@ -87,7 +87,7 @@ extern "C" {
 
 #define ANIMRT_VERSION_MAJOR 0
 #define ANIMRT_VERSION_MINOR 6
-#define ANIMRT_VERSION_PATCH 1
+#define ANIMRT_VERSION_PATCH 2
 
 /* A new version adds statuses at the end, before ANIMRT_STATUS_COUNT (0.6
  * added ANIMRT_ERR_POSE_SIZE to ANIMRT_ERR_NOT_MOTION): a switch over
@@ -619,7 +619,7 @@ animrt_status animrt_player_play(animrt_player *player, const animrt_binding *bi
 				 animrt_play_mode mode, float blend_time_s);
 
 /* Set the newest clip's local time in seconds (clamped, or wrapped, at the
- * clip's duration by its play mode). */
+ * clip's end by its play mode, animrt_player_advance). */
 void animrt_player_set_time(animrt_player *player, float time_s);
 
 /* Set the newest clip's time scale: 1 plays at normal speed, 0 freezes (the
@@ -629,8 +629,13 @@ void animrt_player_set_time_scale(animrt_player *player, float time_scale);
 
 /*
  * Move time on by dt_s seconds: each clip's local time by dt_s times its
- * time scale (then clamped for Once, wrapped at the clip's duration for
- * Repeat), a crossfade by dt_s; a crossfade that reaches its blend time
+ * time scale, a crossfade by dt_s.  Once clamps the time at the clip's
+ * end: its duration, or the longest of its bound sequences where one lasts
+ * longer (a hand-made RobotGame file; each sequence clamps at its own, as
+ * the samplers and the original's binders do).  Repeat wraps it at the
+ * duration the clip's moving sequences share; where they last differently,
+ * the time is kept unwrapped and each sequence wraps at its own duration
+ * as it is sampled.  A crossfade that reaches its blend time
  * ends (the clip fading out is dropped).  A dt_s that is not finite (NaN,
  * an infinity: a frame timer after a pause) is ignored as dt_s 0 is: no
  * time moves, and animrt_player_motion gives identity.  The player keeps
@@ -648,8 +653,8 @@ float animrt_player_time(const animrt_player *player);
 float animrt_player_blend_weight(const animrt_player *player);
 
 /* True when the newest clip plays Once and has reached the end it moves
- * toward: its duration at a time scale of 0 or more, 0 at a negative
- * (backward) one; or when nothing plays. */
+ * toward: its end (animrt_player_advance) at a time scale of 0 or more, 0
+ * at a negative (backward) one; or when nothing plays. */
 bool animrt_player_is_done(const animrt_player *player);
 
 /* The pose now: the newest clip, or the crossfade of the two.  Nothing
