@@ -652,7 +652,8 @@ static animc_status original_within(animc_clip *clip, const animc_reduce_options
 		original.tolerance = (animc_tolerance){ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
 							ANIMC_TOLERANCE_SCALE };
 	clip->compact = NULL;
-	memcpy(clip->channels, before->channels, clip->channel_count * sizeof *clip->channels);
+	if (clip->channel_count)   /* a clip of no channels may have no array */
+		memcpy(clip->channels, before->channels, clip->channel_count * sizeof *clip->channels);
 	clip->duration_s = before->duration_s;
 	if (stats)
 		*stats = before->stats;
@@ -765,7 +766,8 @@ static bool keep_state(animc_clip *clip, const animc_pass_stats *stats, clip_sta
 					sizeof *s->channels);
 	if (!s->channels)
 		return false;
-	memcpy(s->channels, clip->channels, clip->channel_count * sizeof *s->channels);
+	if (clip->channel_count)
+		memcpy(s->channels, clip->channels, clip->channel_count * sizeof *s->channels);
 	s->duration_s = clip->duration_s;
 	s->stats = stats ? *stats : (animc_pass_stats){ 0 };
 	s->compact = clip->compact;
@@ -774,7 +776,8 @@ static bool keep_state(animc_clip *clip, const animc_pass_stats *stats, clip_sta
 
 static void put_state(animc_clip *clip, const clip_state *s, animc_pass_stats *stats)
 {
-	memcpy(clip->channels, s->channels, clip->channel_count * sizeof *clip->channels);
+	if (clip->channel_count)
+		memcpy(clip->channels, s->channels, clip->channel_count * sizeof *clip->channels);
 	clip->duration_s = s->duration_s;
 	clip->compact = s->compact;
 	if (stats)

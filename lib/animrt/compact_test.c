@@ -549,6 +549,33 @@ static void a_rotation_key_past_unit_length_is_refused(void **state)
 	(void)clip;
 }
 
+/* A compact clip of no sequences, decoded at load or in place, sampled
+ * into a pose of no bones and no arrays (animrt_pose_init(&p, NULL, 0)):
+ * the decoded sampler copied 0 bytes to a NULL pose array, undefined
+ * behaviour the sanitizer build stops at. */
+static void an_empty_compact_clip_samples_into_a_pose_of_no_arrays(void **state)
+{
+	animc_clip *empty = animc_clip_create("empty");
+	size_t size;
+	uint8_t *bytes;
+	animrt_pose pose;
+
+	(void)state;
+	assert_non_null(empty);
+	empty->duration_s = 1;
+	bytes = compile(empty, true, NULL, &size, NULL);
+	animrt_pose_init(&pose, NULL, 0);
+	for (int decoded = 0; decoded < 2; decoded++) {
+		animrt_clip *clip = open_bytes_with(bytes, size, decoded);
+
+		assert_int_equal(clip->sequence_count, 0);
+		assert_int_equal(animrt_clip_sample(clip, 0.5f, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		animrt_close(clip);
+	}
+	free(bytes);
+	animc_clip_destroy(empty);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(bounds_hold_through_the_runtime),
 	cmocka_unit_test(keys_read_back_as_encoded),
@@ -559,6 +586,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_rotation_key_past_unit_length_is_refused),
 	cmocka_unit_test(a_constant_translation_stores_its_nonzero_components),
 	cmocka_unit_test(components_take_the_bits_their_extents_need),
+	cmocka_unit_test(an_empty_compact_clip_samples_into_a_pose_of_no_arrays),
 };
 
 ANIMC_TEST_GROUP(tests);

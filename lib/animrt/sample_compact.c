@@ -73,6 +73,8 @@ void animrt_rt_write_image(const struct animrt_compact *c, const uint32_t *map, 
 {
 	uint32_t n = c->bone_count;
 
+	if (n == 0)
+		return;   /* a pose of no bones may have no arrays */
 	if (!map && pose->bone_count == n && pose->translation == pose->rotation + 4 * (size_t)n &&
 	    pose->scale == pose->rotation + 7 * (size_t)n && (float *)pose->tracks == pose->rotation + 10 * (size_t)n) {
 		/* A pose as animrt_pose_init lays it out: the image's layout. */
