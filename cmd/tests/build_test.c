@@ -757,7 +757,8 @@ static void a_build_killed_before_its_manifest_leaves_nothing_unknown(void **sta
 	kill_a_build_mid_way(in, out, half);
 	test_sh("mkdir -p '%s/gone' && mv '%s'/a*.Animation '%s/b.smd' '%s/gone/'", dir, in, in, dir);
 	r = test_animc("build", "-q", "--prune", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
+	if (r.status != 0)
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
 	test_run_release(&r);
 	assert_int_equal(count_xnb(out), half);
 	test_sh("test ! -e '%s/a101.xnb' && test -e '%s/c101.xnb'", out, out);
