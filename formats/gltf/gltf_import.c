@@ -1095,6 +1095,21 @@ animc_status animc_gltf_doc_import(gltf_doc *doc, const animc_import_options *op
 /* At most this many nodes of a cycle are named in its message. */
 #define CYCLE_NAMED 8
 
+/* Why entry i of scene k's node list, `node`, is no root to build from:
+ * not a node, a node with a parent, or one the list names twice. */
+static animc_status scene_root_fail(gltf_doc *doc, unsigned long long k, size_t i, json_int_t node, size_t nodes,
+				    int64_t parent)
+{
+	if (node < 0 || (uint64_t)node >= nodes)
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: not a node index "
+				       "(0 to %zu)", k, i, nodes ? nodes - 1 : 0);
+	if (parent >= 0)
+		return animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: nodes[%lld] is not a "
+				       "root node: nodes[%lld] is its parent", k, i, (long long)node, (long long)parent);
+	return animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: nodes[%lld] is listed "
+			       "twice", k, i, (long long)node);
+}
+
 /*
  * With one parent per node, the nodes are a forest unless parent links go
  * round a cycle: every node of one has a parent, so no root reaches it and
@@ -1233,14 +1248,16 @@ animc_status animc_gltf_doc_skeleton(gltf_doc *doc, animc_skeleton *out)
 			json_t *v = json_array_get(list, i);
 			json_int_t node = json_is_integer(v) ? json_integer_value(v) : -1;
 
-			if (node < 0 || (uint64_t)node >= nodes || parent[node] >= 0 ||
-			    root_count >= nodes) {
-				status = animc_gltf_fail(doc, ANIMC_ERR_INVALID, NULL, "scenes[%llu].nodes[%zu]: not "
-						   "the index of a root node", (unsigned long long)scene_index, i);
+			if (node < 0 || (uint64_t)node >= nodes || parent[node] >= 0 || bone_of[node] != -1) {
+				status = scene_root_fail(doc, scene_index, i, node, nodes, node >= 0 &&
+							 (uint64_t)node < nodes ? parent[node] : -1);
 				goto done;
 			}
+			bone_of[node] = -2;   /* listed: a second time is said */
 			roots[root_count++] = (size_t)node;
 		}
+		for (size_t r = 0; r < root_count; r++)
+			bone_of[roots[r]] = -1;
 	} else {
 		for (size_t i = 0; i < nodes; i++)
 			if (parent[i] < 0)

@@ -1003,6 +1003,46 @@ static void unknown_required_extensions_are_refused(void **state)
 	}
 }
 
+/* A scene's node list that names a node twice, a node with a parent or
+ * no node: each said as what it is (all three said "not the index of a
+ * root node", wrong of a root listed twice). */
+static void a_scene_list_says_what_is_wrong_with_it(void **state)
+{
+	static const struct {
+		const char *list, *says;
+	} cases[] = {
+		{ "[0,0]", "scenes[0].nodes[1]: nodes[0] is listed twice" },
+		{ "[1]", "scenes[0].nodes[0]: nodes[1] is not a root node: nodes[0] is its parent" },
+		{ "[2]", "scenes[0].nodes[0]: not a node index (0 to 1)" },
+		{ "[0]", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format("{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":%s}],"
+					 "\"nodes\":[{\"name\":\"a\",\"children\":[1]},{\"name\":\"b\"}]}",
+					 cases[i].list);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "scene.gltf");
+		animc_skeleton skeleton;
+		gltf_doc doc;
+
+		assert_int_equal(animc_gltf_doc_parse(&doc, NULL, (const uint8_t *)text, strlen(text), &sink), ANIMC_OK);
+		if (cases[i].says) {
+			assert_int_equal(animc_gltf_doc_skeleton(&doc, &skeleton), ANIMC_ERR_INVALID);
+			if (strcmp(test_diags_first(&diags, ANIMC_ERROR)->message, cases[i].says) != 0)
+				fail_msg("%s: %s", cases[i].list, test_diags_first(&diags, ANIMC_ERROR)->message);
+		} else {
+			assert_int_equal(animc_gltf_doc_skeleton(&doc, &skeleton), ANIMC_OK);
+			assert_int_equal(skeleton.bone_count, 2);
+			animc_skeleton_release(&skeleton);
+		}
+		animc_gltf_doc_release(&doc);
+		test_diags_release(&diags);
+		free(text);
+	}
+}
+
 /* gltfpack -cf writes each meshopt-compressed view with its data also
  * uncompressed in the view's own buffer, the extension not required: that
  * fallback is read, as loaders without meshopt read it (the file was
@@ -1385,6 +1425,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zero_accessors_are_checked_before_they_cost_memory),
 	cmocka_unit_test(negative_members_are_named),
 	cmocka_unit_test(node_pointers_are_node_channels),
+	cmocka_unit_test(a_scene_list_says_what_is_wrong_with_it),
 	cmocka_unit_test(an_animated_matrix_is_said_once_per_node),
 	cmocka_unit_test(unknown_required_extensions_are_refused),
 	cmocka_unit_test(meshopt_views_are_read_from_their_fallback),
