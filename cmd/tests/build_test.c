@@ -1261,6 +1261,36 @@ static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
 	free(wave), free(out), free(src), free(dir);
 }
 
+/* A newline or an escape in a folder's name: `outputs` and `clean -v`
+ * printed the paths raw, one path over two lines (a script reading one
+ * path a line got a folder and a fragment), an escape sequence straight
+ * to the terminal.  Both escape as every other message does. */
+static void outputs_and_clean_escape_names(void **state)
+{
+	char *dir = test_tmpdir("escaped-names"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/sub\ndir' '%s/e\033[31mred' && cp " CRANE "/Turn.Animation '%s/sub\ndir/W.Animation' && "
+		"cp " CRANE "/Turn.Animation '%s/e\033[31mred/W.Animation'", in, in, in, in);
+	r = test_animc("outputs", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count(r.out, "\n"), 2);
+	assert_non_null(strstr(r.out, "/out/sub\\ndir/W.xnb\n"));
+	assert_non_null(strstr(r.out, "/out/e\\x1b[31mred/W.xnb\n"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("clean", "-v", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count(r.out, "\n"), 3);
+	assert_non_null(strstr(r.out, "/out/sub\\ndir/W.xnb\n"));
+	assert_null(strchr(r.out, '\033'));
+	test_run_release(&r);
+	free(out), free(in), free(dir);
+}
+
 /* --prune: the outputs of a gone source folder named like an output
  * (in/a.xnb/, written to out/a.xnb/) leave their place, in the same run,
  * to the output of a new in/a.Animation; a file animc did not write keeps
@@ -3711,6 +3741,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),
+	cmocka_unit_test(outputs_and_clean_escape_names),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
 	cmocka_unit_test(a_build_that_cannot_record_writes_nothing),
 	cmocka_unit_test(clean_removes_what_killed_builds_left),

@@ -1909,8 +1909,13 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 		return;
 	if (fate == OUTPUT_REMOVED) {
 		n->removed++;
-		if (ctx->options->verbose)
-			printf("removed %s/%s\n", out_dir, out->path);
+		if (ctx->options->verbose) {
+			fputs("removed ", stdout);
+			cli_print_escaped(stdout, out_dir, 0);
+			fputc('/', stdout);
+			cli_print_escaped(stdout, out->path, 0);
+			fputc('\n', stdout);
+		}
 		return;
 	}
 	n->left++;

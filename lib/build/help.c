@@ -101,7 +101,8 @@ static const command_doc command_docs[] = {
 	[CMD_OUTPUTS] = {
 		"outputs", "animc outputs [options] -o OUTDIR INPUT...",
 		"Print the files 'animc build' would write for these inputs and options, one path a "
-		"line, in build order, writing nothing.  A source holding named clips is imported to "
+		"line, in build order, writing nothing (a control character or a backslash in a name "
+		"escaped as in every message: \\n, \\\\, \\x1b).  A source holding named clips is imported to "
 		"learn its clip names, unless the manifest in OUTDIR shows it up to date.  It also "
 		"accepts the other options of 'animc build' and ignores them (they change no output's "
 		"name or place), so that one list of options serves both commands.",

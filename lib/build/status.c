@@ -376,7 +376,9 @@ static void outputs_job_committed(build_status_sink *s, size_t i)
 			continue;
 		path = build_output_path(ctx, j, o);
 		if (path) {
-			fputs(path, stdout);
+			/* Escaped as every name animc prints: one path a line,
+			 * and no control character reaches the terminal. */
+			cli_print_escaped(stdout, path, 0);
 			fputc('\n', stdout);
 		}
 		free(path);
