@@ -430,8 +430,7 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 		free(data);
 		return clip;
 	}
-	const animc_importer *importer = animc_importer_find(path, data, size < ANIMC_PROBE_HEAD_BYTES ? size
-											 : ANIMC_PROBE_HEAD_BYTES);
+	const animc_importer *importer = animc_importer_find(path, data, size);
 	if (!importer) {
 		cli_report(ANIMC_ERROR, path, "no importer recognises this file");
 		free(data);

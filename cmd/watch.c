@@ -409,39 +409,53 @@ static size_t not_source_at(const watch_state *w, const struct stat *st)
 	return i;
 }
 
-/* The bytes of a file a build looks at to tell whether it is a source:
- * an importer's probe head, and for a name a clip-split sidecar may have,
- * how far its type is looked for. */
-static uint64_t head_looked_at(const char *name)
+/* Does the file at PATH, named as a clip-split sidecar and seen by the
+ * last build at `seen_size` bytes, hold its type now within the bytes a
+ * build looks for it in (some of them new)? */
+static bool became_sidecar(const char *path, uint64_t seen_size)
 {
-	size_t n = strlen(name), suffix = strlen(BUILD_SIDECAR_SUFFIX);
-
-	if (n > suffix && strcmp(name + n - suffix, BUILD_SIDECAR_SUFFIX) == 0)
-		return BUILD_SIDECAR_PROBE_BYTES;
-	return ANIMC_PROBE_HEAD_BYTES;
-}
-
-/* Does NAME in folder DIR tell, by its first bytes as a build reads
- * them, that it is a source (an importer claims it) or a clip-split
- * sidecar (its type is there)? */
-static bool is_source_now(const char *dir, const char *name)
-{
-	char *path = cli_path_join(dir, name, NULL);
-	uint64_t most = head_looked_at(name);
-	uint8_t *head = malloc(most);
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+	uint8_t *head = seen_size < BUILD_SIDECAR_PROBE_BYTES ? malloc(BUILD_SIDECAR_PROBE_BYTES) : NULL;
+	int fd = head ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 	size_t size = 0;
 	ssize_t n = 1;
-	bool is_source = false;
+	bool holds = false;
 
-	while (fd >= 0 && head && size < most && (n = read(fd, head + size, most - size)) > 0)
+	while (fd >= 0 && size < BUILD_SIDECAR_PROBE_BYTES &&
+	       (n = read(fd, head + size, BUILD_SIDECAR_PROBE_BYTES - size)) > 0)
 		size += (size_t)n;
-	if (fd >= 0 && head && n >= 0)
-		is_source = most > ANIMC_PROBE_HEAD_BYTES ? animc_split_doc_probe(head, size) :
-			    animc_importer_find(path, head, size) != NULL;
+	if (fd >= 0 && n >= 0)
+		holds = animc_split_doc_probe(head, size);
 	if (fd >= 0)
 		close(fd);
 	free(head);
+	return holds;
+}
+
+/* Does NAME in folder DIR, which the last build saw at `seen_size` bytes
+ * and found no importer for, tell by its first bytes as a build reads them
+ * (its probe head, or for a name a clip-split sidecar may have, as far as
+ * its type is looked for) that it is a source or a sidecar now?  Bytes
+ * added beyond those cannot make it one: only a head that reaches past
+ * `seen_size` is probed again (a log that grows costs a read of its
+ * first ANIMC_PROBE_HEAD_BYTES, an XML prolog more). */
+static bool became_source(const char *dir, const char *name, uint64_t seen_size)
+{
+	char *path = cli_path_join(dir, name, NULL);
+	size_t n = strlen(name), suffix = strlen(BUILD_SIDECAR_SUFFIX), size;
+	uint8_t *head;
+	int fd;
+	bool is_source = false;
+
+	if (path && n > suffix && strcmp(name + n - suffix, BUILD_SIDECAR_SUFFIX) == 0) {
+		is_source = became_sidecar(path, seen_size);
+	} else if (path && seen_size < ANIMC_PROBE_HEAD_MAX_BYTES &&
+		   (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
+		if (animc_probe_head_read(fd, &head, &size)) {
+			is_source = size > seen_size && animc_importer_find(path, head, size) != NULL;
+			free(head);
+		}
+		close(fd);
+	}
 	free(path);
 	return is_source;
 }
@@ -492,7 +506,7 @@ static bool is_append_to_not_source(watch_state *w, const char *dir, const struc
 	 * nor one whose bytes added now make it a source (a first line
 	 * written and closed, the rest appended). */
 	if (!f || f->size == 0 || (f->is_open && (e->mask & IN_CLOSE_WRITE)) ||
-	    (f->size < head_looked_at(e->name) && is_source_now(dir, e->name))) {
+	    became_source(dir, e->name, f->size)) {
 		if (f)
 			f->is_open = false;
 		return false;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,10 +29,72 @@ const animc_importer *const animc_importers[] = {
 	NULL,
 };
 
+size_t animc_probe_head_wanted(const uint8_t *head, size_t size)
+{
+	if (size < ANIMC_PROBE_HEAD_BYTES)
+		return ANIMC_PROBE_HEAD_BYTES;
+	if (size >= ANIMC_PROBE_HEAD_MAX_BYTES || !animc_xml_root_is_cut(head, size))
+		return size;
+	return size < ANIMC_PROBE_HEAD_MAX_BYTES / 2 ? 2 * size : ANIMC_PROBE_HEAD_MAX_BYTES;
+}
+
+bool animc_probe_head_read(int fd, uint8_t **head, size_t *size)
+{
+	size_t want = ANIMC_PROBE_HEAD_BYTES;
+
+	*head = NULL;
+	*size = 0;
+	for (;;) {
+		uint8_t *grown = realloc(*head, want);
+
+		if (!grown) {
+			free(*head);
+			*head = NULL;
+			errno = ENOMEM;
+			return false;
+		}
+		*head = grown;
+		while (*size < want) {
+			ssize_t n = read(fd, *head + *size, want - *size);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				int error = errno;
+
+				free(*head);
+				*head = NULL;
+				errno = error;
+				return false;
+			}
+			if (n == 0)
+				return true;   /* the whole file */
+			*size += (size_t)n;
+		}
+		want = animc_probe_head_wanted(*head, *size);
+		if (want <= *size)
+			return true;
+	}
+}
+
+/* The probe head of a file whose first `size` bytes (the whole file, or
+ * its probe head) are at hand. */
+static size_t probe_head_size(const uint8_t *data, size_t size)
+{
+	size_t n = size < ANIMC_PROBE_HEAD_BYTES ? size : ANIMC_PROBE_HEAD_BYTES;
+	size_t want;
+
+	while (n < size && (want = animc_probe_head_wanted(data, n)) > n)
+		n = want < size ? want : size;
+	return n;
+}
+
 const animc_importer *animc_importer_find(const char *path, const uint8_t *head, size_t head_size)
 {
 	const animc_importer *best = NULL;
 	animc_probe best_score = ANIMC_PROBE_NO;
+
+	head_size = probe_head_size(head, head_size);
 
 	for (size_t i = 0; animc_importers[i]; i++) {
 		animc_probe score = animc_importers[i]->probe(path, head, head_size);
@@ -59,24 +122,17 @@ const animc_importer *animc_importer_by_name(const char *name)
 
 animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
-	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	uint8_t *head = NULL;
 	const animc_importer *importer = NULL;
 	size_t used = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	memset(out, 0, sizeof *out);
 	if (fd >= 0) {
-		while (used < sizeof head) {
-			ssize_t n = read(fd, head + used, sizeof head - used);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			used += (size_t)n;
-		}
+		if (animc_probe_head_read(fd, &head, &used))
+			importer = animc_importer_find(path, head, used);
 		close(fd);
-		importer = animc_importer_find(path, head, used);
+		free(head);
 	}
 	/* A model no probe claims (or an unreadable path) goes to Assimp,
 	 * which reads the most model formats and says what is wrong. */

@@ -247,7 +247,7 @@ static void a_sidecar_past_the_probe_is_a_warning(void **state)
 	char *dir = test_tmpdir("sidecar-far"), *out = test_format("%s/out", dir);
 	char *src = test_format("%s/src", dir), *walker = test_format("%s/Walker.xml", src);
 	char *side = test_format("%s/Walker_Anims.xml", src), *whole = test_format("%s/Walker/Take 001.xnb", out);
-	size_t size, comment = 300u << 10;
+	size_t size, comment = 1100u << 10;
 	char *doc = (char *)test_read_file(WALKER_ANIMS, &size), *root = strstr(doc, "<XnaContent");
 	char *far = malloc(size + comment + 16);
 	test_run r;
@@ -267,7 +267,7 @@ static void a_sidecar_past_the_probe_is_a_warning(void **state)
 	r = test_animc("build", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "Walker_Anims.xml: warning: named like a clip-split sidecar, but no <XnaContent> holding an "
-			   "AnimationDefinition is in its first 256 KiB: its source's takes are built whole "
+			   "AnimationDefinition is in its first 1 MiB: its source's takes are built whole "
 			   "[sidecar-unused]"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);

@@ -2255,6 +2255,48 @@ static void watch_builds_a_file_appended_after_its_first_line(void **state)
 	free(run_xnb), free(idle_xnb), free(anims), free(walker), free(out), free(src), free(dir), free(w.log);
 }
 
+/* A source written in two steps whose first (its declaration and a
+ * licence comment longer than ANIMC_PROBE_HEAD_BYTES) a rebuild saw: the
+ * bytes appended after it were taken for a log growing, the file being
+ * larger than the head a build looked at then, and the source was never
+ * built.  Its probe head reaches past the comment to the root now. */
+static void watch_builds_a_file_appended_after_a_long_licence_comment(void **state)
+{
+	char *dir = test_tmpdir("watch-licence"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walker = test_format("%s/Walker.xml", src), *idle_xnb = test_format("%s/Walker/Idle.xnb", out);
+	size_t size, line;
+	uint8_t *text = test_read_file("testdata/authoring/Walker.xml", &size);
+	watcher w;
+	FILE *f;
+
+	(void)state;
+	mkdir(src, 0755);
+	start(&w, dir, out, src);
+	wait_for_builds(&w, 1);
+	line = (size_t)(strchr((const char *)text, '\n') + 1 - (const char *)text);
+	settle();
+	f = fopen(walker, "wb");
+	assert_non_null(f);
+	fwrite(text, 1, line, f);
+	fputs("<!--\n", f);
+	for (int k = 0; k < 120; k++)
+		fputs("  Copyright (c) Example Studio. Licensed under the Ms-PL; see LICENSE.txt.\n", f);
+	fputs("-->\n", f);
+	assert_int_equal(fclose(f), 0);
+	wait_for_builds(&w, 2);
+	assert_false(test_file_exists(idle_xnb));
+	assert_int_equal(lines_with(w.log, " 0 failed, "), 2);
+	settle();
+	f = fopen(walker, "ab");
+	assert_non_null(f);
+	fwrite(text + line, 1, size - line, f);
+	assert_int_equal(fclose(f), 0);
+	wait_for_builds(&w, 3);
+	assert_true(test_file_exists(idle_xnb));
+	stop_watch(NULL);
+	free(text), free(idle_xnb), free(walker), free(out), free(src), free(dir), free(w.log);
+}
+
 /* A sidecar copied in beside a source named on the command line (or a
  * project's item) started no rebuild: only the source's own name was
  * watched in its folder.  The take is now split as a build splits it. */
@@ -2334,6 +2376,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_does_not_rebuild_for_lines_added_to_a_log, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_new_file_written_after_a_build_saw_it, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_file_appended_after_its_first_line, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_a_file_appended_after_a_long_licence_comment, stop_watch),
 	cmocka_unit_test_teardown(watch_splits_a_named_source_by_a_sidecar_copied_in, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),

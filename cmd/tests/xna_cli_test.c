@@ -5,6 +5,7 @@
  * checks, and a failing clip that writes nothing of its source.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -336,6 +337,62 @@ static void utf16_documents_compile_as_their_utf8_twins(void **state)
 	free(dir);
 }
 
+/* A licence comment longer than the first 4 KiB before the root: a folder
+ * build skipped the document as no source (exit 0, nothing written), and a
+ * .Animation holding an XnaContent document was refused by the RobotGame
+ * importer.  Each compiles now to the bytes of the same document without
+ * the comment. */
+static void documents_after_a_long_licence_comment_compile(void **state)
+{
+	static const struct { const char *source, *name, *clip; } docs[] = {
+		{ "testdata/golden/xna-sequence.xml", "a.xml", "a.xnb" },
+		{ "testdata/golden/xna-sequence.xml", "b.Animation", "b.xnb" },
+		{ "testdata/golden/constant.Animation", "c.xml", "c.xnb" },
+	};
+	char *dir = test_tmpdir("xna-licence"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+
+	(void)state;
+	assert_int_equal(mkdir(src, 0755), 0);
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		size_t size;
+		char *text = (char *)test_read_file(docs[i].source, &size);
+		size_t decl = (size_t)(strchr(text, '\n') + 1 - text);
+		FILE *f;
+		char *path = test_format("%s/%s", src, docs[i].name);
+
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		fwrite(text, 1, decl, f);
+		fputs("<!--\n", f);
+		for (int k = 0; k < 120; k++)
+			fputs("  Copyright (c) Example Studio. Licensed under the Ms-PL; see LICENSE.txt.\n", f);
+		fputs("-->\n", f);
+		fwrite(text + decl, 1, size - decl, f);
+		assert_int_equal(fclose(f), 0);
+		free(path), free(text);
+	}
+	test_run r = test_animc("build", "-o", out, src, NULL);
+
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	assert_non_null(strstr(r.out, "compiled 3 sources (3 clips), 0 failed, 0 skipped"));
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		char *twin = test_format("%s/twin%zu", dir, i), *want, *got = test_format("%s/%s", out, docs[i].clip);
+		const char *base = strrchr(docs[i].source, '/') + 1;
+
+		r = test_animc("build", "-q", "-o", twin, docs[i].source, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		want = test_format("%s/%.*s.xnb", twin, (int)strcspn(base, "."), base);
+		if (!test_same_bytes(want, got))
+			fail_msg("%s as %s: not the bytes of the document without the comment", docs[i].source,
+				 docs[i].name);
+		free(want), free(got), free(twin);
+	}
+	free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
 	cmocka_unit_test(design_example_compiles_to_two_turns),
@@ -345,6 +402,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_root_clip_named_like_a_model_clip_is_renamed),
 	cmocka_unit_test(content_folder_builds_its_animation_and_skips_the_rest),
 	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
+	cmocka_unit_test(documents_after_a_long_licence_comment_compile),
 };
 
 ANIMC_TEST_GROUP(tests);

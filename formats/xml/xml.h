@@ -41,6 +41,16 @@ const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **
 bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t name_size);
 
 /*
+ * Do the first `size` bytes of a document end before its root element's
+ * name does: within its prolog (declaration, comments, processing
+ * instructions, a DOCTYPE, a licence header of any length), just after
+ * it, or within the name?  Then more bytes may name the root.  False for
+ * bytes that are no XML (whitespace alone included) and for a document
+ * whose root element starts within them.
+ */
+bool animc_xml_root_is_cut(const uint8_t *data, size_t size);
+
+/*
  * A UTF-16 document (animc_xml_head_utf8's rule) holding a surrogate out
  * of its pair: true, with its line and column (1-based, in characters)
  * and the code unit.  libxml2 places such an error on line 1.

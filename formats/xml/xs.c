@@ -31,47 +31,82 @@ static bool is_name_char(uint8_t c)
 	       (c >= '0' && c <= '9') || c == '_' || c == ':' || c == '-' || c == '.';
 }
 
-static bool root_name_utf8(const uint8_t *data, size_t size, char *name, size_t name_size)
+/* Where a scan for the root element ended. */
+typedef enum root_scan {
+	ROOT_NONE = 0,   /* no XML, or a root name too long for the buffer */
+	ROOT_FOUND,
+	ROOT_CUT         /* the bytes end in the prolog or in the root's name */
+} root_scan;
+
+/* A DOCTYPE from just past "<!DOCTYPE" to just past its '>', or NULL. */
+static const uint8_t *skip_doctype(const uint8_t *p, const uint8_t *end)
+{
+	int brackets = 0;
+
+	for (; p < end; p++) {
+		if (*p == '[')
+			brackets++;
+		else if (*p == ']')
+			brackets--;
+		else if (*p == '>' && brackets <= 0)
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* Do the bytes p..end, fewer than `marker`'s, begin it? */
+static bool starts_cut(const uint8_t *p, const uint8_t *end, const char *marker)
+{
+	size_t n = (size_t)(end - p);
+
+	return n < strlen(marker) && memcmp(p, marker, n) == 0;
+}
+
+/* The root element's name at p ('<'), complete within the bytes. */
+static root_scan root_name_at(const uint8_t *p, const uint8_t *end, char *name, size_t name_size)
+{
+	size_t n = 0;
+
+	for (p++; p < end && is_name_char(*p); p++) {
+		if (n + 1 >= name_size)
+			return ROOT_NONE;
+		name[n++] = (char)*p;
+	}
+	name[n] = '\0';
+	if (p == end)
+		return ROOT_CUT;
+	return n > 0 ? ROOT_FOUND : ROOT_NONE;
+}
+
+static root_scan root_name_utf8(const uint8_t *data, size_t size, char *name, size_t name_size)
 {
 	const uint8_t *p = data, *end = data + size;
+	bool is_markup = false;   /* a declaration, comment, PI or DOCTYPE passed */
 
 	if (size >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
 		p += 3;
 	while (p && p < end) {
 		if (animc_xml_is_space((char)*p)) {
 			p++;
-		} else if (end - p >= 2 && p[0] == '<' && p[1] == '?') {
-			p = skip_past(p + 2, end, "?>");
-		} else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
-			p = skip_past(p + 4, end, "-->");
-		} else if (end - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0) {
-			int brackets = 0;
-
-			for (p += 9; p < end; p++) {
-				if (*p == '[')
-					brackets++;
-				else if (*p == ']')
-					brackets--;
-				else if (*p == '>' && brackets <= 0)
-					break;
-			}
-			p = p < end ? p + 1 : NULL;
-		} else if (*p == '<') {
-			size_t n = 0;
-
-			for (p++; p < end && is_name_char(*p); p++) {
-				if (n + 1 >= name_size)
-					return false;
-				name[n++] = (char)*p;
-			}
-			name[n] = '\0';
-			/* The name must be complete within the bytes we have. */
-			return n > 0 && p < end;
-		} else {
-			return false;
+			continue;
 		}
+		is_markup = true;
+		if (end - p >= 2 && p[0] == '<' && p[1] == '?')
+			p = skip_past(p + 2, end, "?>");
+		else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+			p = skip_past(p + 4, end, "-->");
+		else if (end - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0)
+			p = skip_doctype(p + 9, end);
+		else if (starts_cut(p, end, "<!--") || starts_cut(p, end, "<!DOCTYPE"))
+			return ROOT_CUT;
+		else if (*p == '<')
+			return root_name_at(p, end, name, name_size);
+		else
+			return ROOT_NONE;
 	}
-	return false;
+	/* A construct still open, or closed with nothing after it yet: the
+	 * root may follow.  Whitespace alone is no XML. */
+	return is_markup ? ROOT_CUT : ROOT_NONE;
 }
 
 /* The byte order of a UTF-16 head: 'L' or 'B' by its byte-order mark (then
@@ -152,9 +187,23 @@ bool animc_xml_root_name(const uint8_t *data, size_t size, char *name, size_t na
 	bool found;
 
 	data = animc_xml_head_utf8(data, &size, &copy);
-	found = data && root_name_utf8(data, size, name, name_size);
+	found = data && root_name_utf8(data, size, name, name_size) == ROOT_FOUND;
 	free(copy);
 	return found;
+}
+
+bool animc_xml_root_is_cut(const uint8_t *data, size_t size)
+{
+	uint8_t *copy;
+	char name[64];
+	bool is_cut;
+
+	data = animc_xml_head_utf8(data, &size, &copy);
+	/* A root name longer than the buffer is no root a probe knows:
+	 * complete or cut, it decides nothing. */
+	is_cut = data && root_name_utf8(data, size, name, sizeof name) == ROOT_CUT;
+	free(copy);
+	return is_cut;
 }
 
 /* ------------------------------------------------------------ xs: values */

@@ -143,6 +143,44 @@ static void root_element_sniffing(void **state)
 	assert_false(animc_xml_root_name((const uint8_t *)"<Animation>", 11, tiny, sizeof tiny));
 }
 
+static bool cut(const char *doc)
+{
+	return animc_xml_root_is_cut((const uint8_t *)doc, strlen(doc));
+}
+
+/* Bytes that end before the root element's name does may name it once
+ * more of the file is read: a licence comment longer than a probe head. */
+static void a_head_cut_before_the_root_is_told(void **state)
+{
+	static const char *const cuts[] = {
+		"<?xml version=\"1.0\"", "<?xml version=\"1.0\"?>", "<?xml version=\"1.0\"?>\n ",
+		"\xEF\xBB\xBF<!-- a licence", "<!-- a licence -->\n<?pi", "<!DOCTYPE x [ <!ENTITY a \"<b>\">",
+		"<!-- a -->", "<!-- a --><", "<!-- a --><!", "<!-- a --><!-", "<!-- a --><!DOCT",
+		"<?xml version=\"1.0\"?><AnimationSeq", "<Root",
+	};
+	static const char *const whole[] = {
+		"", "   \n", "garbage", "{\"asset\":", "\x00\x01\x02", "<!-- a --><Root>", "<Root ",
+		"<!-- a --><!x", "XNBw",
+	};
+	size_t size;
+	uint8_t *u16;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+		if (!cut(cuts[i]))
+			fail_msg("not cut: '%s'", cuts[i]);
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+		if (cut(whole[i]))
+			fail_msg("cut: '%s'", whole[i]);
+	/* UTF-16, as the sniffer reads it. */
+	u16 = test_utf16(cuts[3] + 3, strlen(cuts[3] + 3), false, true, &size);
+	assert_true(animc_xml_root_is_cut(u16, size));
+	free(u16);
+	u16 = test_utf16(whole[5], strlen(whole[5]), true, true, &size);
+	assert_false(animc_xml_root_is_cut(u16, size));
+	free(u16);
+}
+
 /* A surrogate out of its pair is placed where it stands: libxml2 put such
  * an error on line 1 (1:37), a bad byte of UTF-8 on its own line. */
 static void a_broken_utf16_unit_is_placed(void **state)
@@ -504,6 +542,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(ints_within_int32),
 	cmocka_unit_test(booleans),
 	cmocka_unit_test(root_element_sniffing),
+	cmocka_unit_test(a_head_cut_before_the_root_is_told),
 	cmocka_unit_test(root_element_sniffing_in_utf16),
 	cmocka_unit_test(a_broken_utf16_unit_is_placed),
 	cmocka_unit_test(durations_in_integer_ticks),

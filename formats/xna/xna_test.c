@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include <animc/animrt.h>
@@ -762,6 +763,71 @@ static void content_beats_the_animation_extension(void **state)
 	assert_ptr_equal(animc_importer_by_name("xna"), &animc_importer_xna);
 }
 
+/* A document whose root comes after a licence comment longer than
+ * ANIMC_PROBE_HEAD_BYTES was skipped (.xml) or handed to the RobotGame
+ * importer by its name (.Animation): the probes saw no root.  The probe
+ * head reaches the root now, in UTF-8 and UTF-16. */
+static void the_root_is_found_after_a_long_licence_comment(void **state)
+{
+	static const char *const roots[2] = { "<XnaContent><Asset Type=\"X\"/></XnaContent>", "<AnimationSequence/>" };
+	const animc_importer *want[2] = { &animc_importer_xna, &animc_importer_robotgame };
+	size_t line = strlen("  Licensed under the Ms-PL; see LICENSE.txt.\n");
+	char *doc = malloc(200 * line + 200);
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		strcpy(doc, XML "<!--\n");
+		for (int i = 0; i < 200; i++)
+			strcat(doc, "  Licensed under the Ms-PL; see LICENSE.txt.\n");
+		strcat(doc, "-->\n");
+		strcat(doc, roots[k]);
+		size_t size = strlen(doc), u16_size;
+		uint8_t *u16 = test_utf16(doc, size, false, true, &u16_size);
+
+		assert_true(size > 2 * ANIMC_PROBE_HEAD_BYTES);
+		assert_ptr_equal(animc_importer_find("a.xml", (const uint8_t *)doc, size), want[k]);
+		assert_ptr_equal(animc_importer_find("a.Animation", (const uint8_t *)doc, size), want[k]);
+		assert_ptr_equal(animc_importer_find("a.Animation", u16, u16_size), want[k]);
+		/* Read from a file as a build reads it: as far as the root. */
+		for (int form = 0; form < 2; form++) {
+			const uint8_t *bytes = form ? u16 : (const uint8_t *)doc;
+			size_t n = form ? u16_size : size, head_size;
+			uint8_t *head;
+			int fds[2];
+
+			assert_int_equal(pipe(fds), 0);
+			assert_int_equal(write(fds[1], bytes, n), (ssize_t)n);
+			close(fds[1]);
+			assert_true(animc_probe_head_read(fds[0], &head, &head_size));
+			close(fds[0]);
+			assert_true(head_size > ANIMC_PROBE_HEAD_BYTES);
+			assert_true(head_size <= n);
+			assert_memory_equal(head, bytes, head_size);
+			assert_ptr_equal(animc_importer_find("a.xml", head, head_size), want[k]);
+			free(head);
+		}
+		/* Only the head asks for more; bytes that are no XML do not. */
+		assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, ANIMC_PROBE_HEAD_BYTES),
+				 2 * ANIMC_PROBE_HEAD_BYTES);
+		assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, size), size);
+		free(u16);
+	}
+	memset(doc, 'x', ANIMC_PROBE_HEAD_BYTES);
+	assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, ANIMC_PROBE_HEAD_BYTES), ANIMC_PROBE_HEAD_BYTES);
+	assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, 10), ANIMC_PROBE_HEAD_BYTES);
+	free(doc);
+	/* A comment that never ends is looked into up to the limit. */
+	doc = malloc(2 * ANIMC_PROBE_HEAD_MAX_BYTES);
+	memset(doc, 'x', 2 * ANIMC_PROBE_HEAD_MAX_BYTES);
+	memcpy(doc, "<!--", 4);
+	assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, ANIMC_PROBE_HEAD_MAX_BYTES / 2 + 1),
+			 ANIMC_PROBE_HEAD_MAX_BYTES);
+	assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, ANIMC_PROBE_HEAD_MAX_BYTES),
+			 ANIMC_PROBE_HEAD_MAX_BYTES);
+	assert_null(animc_importer_find("a.xml", (const uint8_t *)doc, 2 * ANIMC_PROBE_HEAD_MAX_BYTES));
+	free(doc);
+}
+
 /* A Content folder's other documents: fonts, game data, clip-split
  * definitions.  Not animation: ANIMC_ERR_NOT_FOUND and no error (the caller
  * skips or refuses), the full type name for its messages. */
@@ -827,6 +893,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(other_asset_types_hold_no_animation),
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
 	cmocka_unit_test(content_beats_the_animation_extension),
+	cmocka_unit_test(the_root_is_found_after_a_long_licence_comment),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -30,8 +30,9 @@ typedef struct build_author_options {
 #define BUILD_SIDECAR_SUFFIX "_Anims.xml"
 /* How far into a STEM_Anims.xml its AnimationDefinition type is looked
  * for: past a licence or a long comment before the <Asset>, not through a
- * large file that is no sidecar. */
-#define BUILD_SIDECAR_PROBE_BYTES (256u << 10)
+ * large file that is no sidecar; as far as the probes look for a root
+ * element, so that a sidecar the XNA importer would claim is used as one. */
+#define BUILD_SIDECAR_PROBE_BYTES ANIMC_PROBE_HEAD_MAX_BYTES
 
 /* Option values, checked when parsed: false with *err filled. */
 bool build_author_split(build_author_options *a, const char *arg, cli_error *err);

@@ -981,10 +981,11 @@ static void fold_repeats(build_result *r)
  * saved empty or with its root element mistyped, is a broken source, and
  * keeps those outputs as one that fails to parse does (commit.c), where a
  * skipped file's would be left to --prune. */
-static void no_importer(const build_job *job, const cli_source *src, build_result *r, animc_diag_sink *sink)
+static void no_importer(const build_job *job, const uint8_t *data, size_t size, build_result *r,
+			animc_diag_sink *sink)
 {
-	bool compiled = (src->head_size >= 3 && memcmp(src->head, "XNB", 3) == 0) ||
-			(src->head_size >= 4 && memcmp(src->head, "\x28\xb5\x2f\xfd", 4) == 0);
+	bool compiled = (size >= 3 && memcmp(data, "XNB", 3) == 0) ||
+			(size >= 4 && memcmp(data, "\x28\xb5\x2f\xfd", 4) == 0);
 	size_t len = strlen(job->path);
 	bool project = len >= 5 && strcasecmp(job->path + len - 5, ".mgcb") == 0;
 
@@ -1004,7 +1005,7 @@ static void no_importer(const build_job *job, const cli_source *src, build_resul
 	if (job->is_sidecar_name)
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
 				       "named like a clip-split sidecar, but no <XnaContent> holding an "
-				       "AnimationDefinition is in its first 256 KiB: its source's takes are built whole");
+				       "AnimationDefinition is in its first 1 MiB: its source's takes are built whole");
 	r->status = BUILD_SKIPPED;
 	r->skip_reason = strdup(project ? "a MonoGame content project: build it with --mgcb" :
 					  "no importer recognises it");
@@ -1150,7 +1151,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	r->has_source = true;
 	build_hash_bytes(data, size, &r->source_hash);
 	if (!importer) {
-		no_importer(job, &src, r, &sink);
+		no_importer(job, data, size, r, &sink);
 		goto done;
 	}
 	snprintf(r->importer, sizeof r->importer, "%s", importer->name);

@@ -65,6 +65,8 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
 	 * refused below, as is every file that is not a regular one. */
+	src->head = NULL;
+	src->head_size = 0;
 	src->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	src->open_error = src->fd < 0 ? errno : 0;
 	if (src->fd < 0) {
@@ -77,7 +79,9 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 		cli_error_set(err, "is a folder");
 	} else if (!S_ISREG(st.st_mode)) {
 		cli_error_set(err, "is %s, not a regular file; not read", cli_file_kind(st.st_mode));
-	} else if (read_some(src->fd, src->head, sizeof src->head, &src->head_size, err)) {
+	} else if (!animc_probe_head_read(src->fd, &src->head, &src->head_size)) {
+		cli_error_set(err, "cannot read: %s", strerror(errno));
+	} else {
 		/* O_NONBLOCK does nothing to a regular file's reads. */
 		src->size_bytes = (uint64_t)st.st_size;
 		return true;
@@ -91,14 +95,18 @@ void cli_source_close(cli_source *src)
 	if (src->fd >= 0)
 		close(src->fd);
 	src->fd = -1;
+	free(src->head);
+	src->head = NULL;
 }
 
 bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, cli_error *err)
 {
 	size_t used = src->head_size, cap = used + 65536, got;
-	uint8_t *buf = NULL;
+	uint8_t *buf = src->head;   /* the buffer grows from the head */
 	bool ok = false;
 
+	src->head = NULL;
+	src->head_size = 0;
 	*data = NULL;
 	/* The file's size plus a byte to see its end; more if it grew. */
 	if (src->size_bytes >= used)
@@ -116,8 +124,6 @@ bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, cli_err
 			cli_error_set(err, "out of memory");
 			break;
 		}
-		if (!buf)
-			memcpy(grown, src->head, used);
 		buf = grown;
 		if (!read_some(src->fd, buf + used, cap - used, &got, err))
 			break;
@@ -163,7 +169,9 @@ bool cli_read_file_or_pipe(const char *path, uint8_t **data, size_t *size, cli_e
 		cli_error_set(err, "is a folder");
 	else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
 		cli_error_set(err, "is %s, not a file or a pipe; not read", cli_file_kind(st.st_mode));
-	else if (read_some(src.fd, src.head, sizeof src.head, &src.head_size, err)) {
+	else if (!animc_probe_head_read(src.fd, &src.head, &src.head_size))
+		cli_error_set(err, "cannot read: %s", strerror(errno));
+	else {
 		/* A pipe's size is 0: read_rest grows its buffer as it reads. */
 		src.size_bytes = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 		return cli_source_read_rest(&src, data, size, err);

@@ -17,15 +17,15 @@
 
 /*
  * A source file read in two steps, so that a file an importer reads itself
- * (Assimp) is not read twice: cli_source_open reads the first
- * ANIMC_PROBE_HEAD_BYTES for the probes, cli_source_read_rest the rest from
- * the same descriptor (pipes included) when the importer wants it all.  On
- * failure each returns false with a reason in *err (err may be NULL) and leaves
- * the source closed.
+ * (Assimp) is not read twice: cli_source_open reads the probe head
+ * (animc_probe_head_read), cli_source_read_rest the rest from the same
+ * descriptor (pipes included) when the importer wants it all.  On failure
+ * each returns false with a reason in *err (err may be NULL) and leaves the
+ * source closed.  cli_source_close releases the head too.
  */
 typedef struct cli_source {
 	int fd;
-	uint8_t head[ANIMC_PROBE_HEAD_BYTES];
+	uint8_t *head;         /* malloc()ed; NULL once closed */
 	size_t head_size;
 	uint64_t size_bytes;   /* the file's size when opened */
 	int open_error;        /* errno of an open() that failed; 0 when it did not */
@@ -40,7 +40,8 @@ int cli_stat_input(const char *path, struct stat *st);
 /* "a FIFO", "a socket", "a folder", ... for messages. */
 const char *cli_file_kind(unsigned mode);
 /* The whole file (malloc()ed, NUL-terminated beyond *size, at most
- * CLI_MAX_INPUT_BYTES); closes the source either way. */
+ * CLI_MAX_INPUT_BYTES); closes the source either way (its head is then
+ * gone: the whole file begins with it). */
 bool cli_source_read_rest(cli_source *src, uint8_t **data, size_t *size, cli_error *err);
 void cli_source_close(cli_source *src);
 

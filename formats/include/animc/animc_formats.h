@@ -84,13 +84,37 @@ typedef enum animc_probe {
 	ANIMC_PROBE_CONTENT = 2     /* the bytes say so (root element, magic) */
 } animc_probe;
 
-/* The first bytes given to probes. */
+/*
+ * The first bytes of a file given to probes, its probe head: the first
+ * ANIMC_PROBE_HEAD_BYTES (the whole file when shorter), or more for an XML
+ * document whose root element starts further in (after a long licence
+ * comment), as far as it does, up to ANIMC_PROBE_HEAD_MAX_BYTES.  A file
+ * that is no XML costs a probe no more than ANIMC_PROBE_HEAD_BYTES.
+ */
 #define ANIMC_PROBE_HEAD_BYTES 4096
+#define ANIMC_PROBE_HEAD_MAX_BYTES ((size_t)1 << 20)
+
+/*
+ * How many first bytes of a file its probe head needs, given the first
+ * `size`: ANIMC_PROBE_HEAD_BYTES, or more (twice `size`, at most
+ * ANIMC_PROBE_HEAD_MAX_BYTES) while they are XML whose root element has not
+ * started; `size` when they are enough.  A caller reads
+ * ANIMC_PROBE_HEAD_BYTES, then as many as this asks while the file has them
+ * (animc_probe_head_read does so).
+ */
+size_t animc_probe_head_wanted(const uint8_t *head, size_t size);
+
+/*
+ * Read a file's probe head from `fd` (from its current offset, the file's
+ * start) into *head (malloc()ed, the caller frees it), *size bytes of it.
+ * False with errno set when a read fails or memory runs out (*head NULL).
+ */
+bool animc_probe_head_read(int fd, uint8_t **head, size_t *size);
 
 typedef struct animc_importer {
 	const char *name;         /* "robotgame" */
 	const char *description;  /* one line for --help */
-	/* Look at a path and the first bytes of the file (up to
+	/* Look at a path and the file's probe head (see
 	 * ANIMC_PROBE_HEAD_BYTES). */
 	animc_probe (*probe)(const char *path, const uint8_t *head, size_t head_size);
 	/*
@@ -108,8 +132,8 @@ typedef struct animc_importer {
 	 * must outlive a bad file runs it in a child process. */
 	bool needs_isolation;
 	/* Given request->path, the import reads the file itself and looks at
-	 * no more of request->data than its first ANIMC_PROBE_HEAD_BYTES: a
-	 * caller may pass just those rather than read the whole file twice.
+	 * no more of request->data than its probe head: a caller may pass
+	 * just that rather than read the whole file twice.
 	 * No importer of animc's does: each reads the source from the bytes
 	 * given, the bytes a build keys its outputs by (a file read again by
 	 * its path may have been replaced since). */
@@ -123,8 +147,9 @@ typedef struct animc_importer {
 /* The table, NULL-terminated, in the order probes are tried. */
 extern const animc_importer *const animc_importers[];
 
-/* The importer for a file: a content match beats an extension match; the
- * table order breaks ties.  NULL when none recognises it. */
+/* The importer for a file, given its probe head or more of it (the whole
+ * file): a content match beats an extension match; the table order breaks
+ * ties.  NULL when none recognises it. */
 const animc_importer *animc_importer_find(const char *path, const uint8_t *head, size_t head_size);
 const animc_importer *animc_importer_by_name(const char *name);
 
@@ -180,9 +205,9 @@ animc_status animc_split_doc_parse(const char *path, const uint8_t *data, size_t
 				   animc_split_doc *out, animc_diag_sink *sink);
 void animc_split_doc_release(animc_split_doc *doc);
 
-/* True when the first bytes of a file (up to ANIMC_PROBE_HEAD_BYTES) are an
- * XnaContent document (UTF-8 or UTF-16) whose Asset type is an
- * AnimationDefinition. */
+/* True when the first `size` bytes of a file (a build gives a STEM_Anims.xml
+ * sidecar's first 1 MiB, ANIMC_PROBE_HEAD_MAX_BYTES) are an XnaContent
+ * document (UTF-8 or UTF-16) whose Asset type is an AnimationDefinition. */
 bool animc_split_doc_probe(const uint8_t *head, size_t size);
 
 /* --------------------------------------------------------------- writer */
