@@ -76,6 +76,11 @@ static kind classify(importer *im, const animc_xml_element *el)
 	const char *n = el->name;
 	int i;
 
+	/* XmlSerializer matches a member by its name and namespace, and the
+	 * members of AnimationSequence are in none: <xsd:Duration> is another
+	 * element, which it skips. */
+	if (el->depth > 0 && el->uri && el->uri[0])
+		return K_UNKNOWN;
 	switch (parent) {
 	case K_UNKNOWN:
 		return el->depth == 0 && strcmp(n, "AnimationSequence") == 0 ? K_ROOT : K_UNKNOWN;
@@ -113,6 +118,22 @@ static kind classify(importer *im, const animc_xml_element *el)
 	}
 }
 
+static void warn_unknown(importer *im, const animc_xml_element *el)
+{
+	const char *parent = im->names[el->depth - 1];
+
+	if (el->uri && el->uri[0])
+		animc_diag_report_kind(im->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
+				       "unknown element <%s%s%s> in <%s> ignored: it is in the namespace '%s', "
+				       "and .NET's XmlSerializer reads the elements of this file in none "
+				       "(remove its prefix or xmlns)", el->prefix ? el->prefix : "",
+				       el->prefix ? ":" : "", el->name, parent, el->uri);
+	else
+		animc_diag_report_kind(im->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
+				       "unknown element <%s> in <%s> ignored: check its "
+				       "spelling (names are case-sensitive)", el->name, parent);
+}
+
 static animc_xml_action on_start(void *user, const animc_xml_element *el)
 {
 	importer *im = user;
@@ -126,10 +147,7 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 			    "the root element <AnimationSequence> is in the namespace '%s'; .NET's "
 			    "XmlSerializer reads it in none, and refuses this file (remove the xmlns)", el->uri);
 	if (k == K_UNKNOWN) {
-		animc_diag_report_kind(im->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
-				  "unknown element <%s> in <%s> ignored: check its "
-				  "spelling (names are case-sensitive)", el->name,
-				  im->names[el->depth - 1]);
+		warn_unknown(im, el);
 		return ANIMC_XML_SKIP;
 	}
 	im->stack[el->depth] = k;

@@ -187,6 +187,45 @@ static void unknown_elements_warn_with_their_place(void **state)
 	release(&r);
 }
 
+/* XmlSerializer matches a member by name and namespace: <xsd:Duration>,
+ * or a list under another default namespace, is an element it skips.
+ * They were read as the members they are named like. */
+static void namespaced_elements_are_unknown(void **state)
+{
+	static const char doc[] = "<?xml version=\"1.0\" ?>\n"
+		"<AnimationSequence xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\">\n"
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n"
+		"<xsd:Duration>5</xsd:Duration><Duration>1</Duration>\n"
+		"<KeyFrameSequences xmlns=\"http://example.com/x\"><KeyFrameSequence><BoneName>A</BoneName>"
+		"<KeyCount>1</KeyCount><Duration>1</Duration><KeyInterval>1</KeyInterval>"
+		"</KeyFrameSequence></KeyFrameSequences>\n"
+		"<KeyFrameSequences xmlns=\"\"><KeyFrameSequence><BoneName>B</BoneName>"
+		"<KeyCount>1</KeyCount><Duration>1</Duration><KeyInterval>1</KeyInterval>"
+		"<HasTranslation>true</HasTranslation><FixedTranslation>true</FixedTranslation>"
+		"<Translation><Vector3 xmlns=\"urn:other\"><X>9</X><Y>9</Y><Z>9</Z></Vector3>"
+		"<Vector3><X>1</X><Y>2</Y><Z>3</Z></Vector3></Translation>"
+		"</KeyFrameSequence></KeyFrameSequences>\n"
+		"</AnimationSequence>";
+	imported r = import_str(doc);
+	const test_diag *w;
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 3);
+	w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_int_equal(w->line, 4);
+	assert_string_equal(w->kind, "unknown-element");
+	assert_non_null(strstr(w->message, "<xsd:Duration>"));
+	assert_non_null(strstr(w->message, "'http://www.w3.org/2001/XMLSchema'"));
+	assert_true(r.set.clips[0]->duration_s == 1.0f);
+	assert_int_equal(r.set.clips[0]->channel_count, 1);
+	const animc_channel *c = &r.set.clips[0]->channels[0];
+	assert_string_equal(c->bone, "B");
+	assert_int_equal(c->tracks[ANIMC_TRANSLATION].value_count, 1);
+	assert_true(c->tracks[ANIMC_TRANSLATION].values[0] == 1);
+	release(&r);
+}
+
 static void missing_count_warns(void **state)
 {
 	imported r = import_str(HEAD "<Duration>1</Duration></AnimationSequence>");
@@ -637,6 +676,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(imports_every_field),
 	cmocka_unit_test(shuffled_elements_give_the_same_clip),
 	cmocka_unit_test(unknown_elements_warn_with_their_place),
+	cmocka_unit_test(namespaced_elements_are_unknown),
 	cmocka_unit_test(missing_count_warns),
 	cmocka_unit_test(shared_bone_names_warn_and_namespaces_are_refused),
 	cmocka_unit_test(non_finite_values_fail_where_they_are_written),
