@@ -40,6 +40,8 @@ typedef struct importer {
 	const char *names[MAX_DEPTH];  /* open elements, for messages */
 	int member, list;           /* which member/list element is open */
 	bool is_nil[MAX_DEPTH];
+	/* A list marked xsi:nil: empty, what it holds skipped (said once). */
+	bool is_nil_list[MAX_DEPTH], is_nil_list_said[MAX_DEPTH];
 	bool root_seen, root_count_seen, root_duration_seen, sequences_seen;
 	animc_rg_sequence seq;
 	float item[4];
@@ -134,10 +136,28 @@ static void warn_unknown(importer *im, const animc_xml_element *el)
 				       "spelling (names are case-sensitive)", el->name, parent);
 }
 
+/* What a list marked xsi:nil holds: .NET's XmlSerializer reads the list
+ * as none (ReadNull) and skips it, and so does animc, saying so once. */
+static void warn_nil_content(importer *im, uint32_t list_depth, uint32_t line, uint32_t column)
+{
+	if (im->is_nil_list_said[list_depth])
+		return;
+	im->is_nil_list_said[list_depth] = true;
+	animc_diag_report_kind(im->sink, ANIMC_WARNING, ANIMC_WARN_NIL_CONTENT, line, column,
+			       "<%s> is xsi:nil=\"true\" (an empty list), and what it holds is ignored: "
+			       "remove xsi:nil, or the content", im->names[list_depth]);
+}
+
 static animc_xml_action on_start(void *user, const animc_xml_element *el)
 {
 	importer *im = user;
-	kind k = classify(im, el);
+	kind k;
+
+	if (el->depth > 0 && im->is_nil_list[el->depth - 1]) {
+		warn_nil_content(im, el->depth - 1, el->line, el->column);
+		return ANIMC_XML_SKIP;
+	}
+	k = classify(im, el);
 
 	if (el->depth == 0 && k != K_ROOT)
 		return fail(im, ANIMC_ERR_PARSE, el,
@@ -153,6 +173,8 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	im->stack[el->depth] = k;
 	im->names[el->depth] = el->name;
 	im->is_nil[el->depth] = animc_xml_attribute_is_true(el, "nil", XSI_URI);
+	im->is_nil_list[el->depth] = im->is_nil[el->depth] && (k == K_SEQUENCES || k == K_LIST);
+	im->is_nil_list_said[el->depth] = false;
 	switch (k) {
 	case K_ROOT:
 		im->root_seen = true;
@@ -192,6 +214,14 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 			 (k == K_ITEM && im->list != XNB_LIST_TIME);
 	animc_status status;
 
+	if (im->is_nil_list[el->depth]) {
+		size_t n = len;
+
+		animc_xs_trim(text, &n);
+		if (stray || n)
+			warn_nil_content(im, el->depth, el->line, el->column);
+		return ANIMC_XML_CONTINUE;
+	}
 	if (stray)
 		return fail(im, ANIMC_ERR_PARSE, el, "text mixed with elements inside <%s>", el->name);
 	if (container) {

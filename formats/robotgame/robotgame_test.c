@@ -226,6 +226,55 @@ static void namespaced_elements_are_unknown(void **state)
 	release(&r);
 }
 
+/* A list marked xsi:nil="true" is empty whatever it holds: .NET's
+ * XmlSerializer reads it as none and skips its content.  The content was
+ * compiled, with no word. */
+static void a_nil_list_is_empty_whatever_it_holds(void **state)
+{
+	static const char doc[] = HEAD
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>\n"
+		"<KeyFrameSequences><KeyFrameSequence><BoneName>A</BoneName>"
+		"<KeyCount>1</KeyCount><Duration>1</Duration><KeyInterval>1</KeyInterval>"
+		"<HasTranslation>true</HasTranslation><FixedTranslation>true</FixedTranslation>\n"
+		"<Translation><Vector3><X>1</X><Y>2</Y><Z>3</Z></Vector3></Translation>\n"
+		"<Scale xsi:nil=\"true\"><Vector3><X>9</X><Y>9</Y><Z>9</Z></Vector3>"
+		"<Vector3><X>9</X><Y>9</Y><Z>9</Z></Vector3></Scale>\n"
+		"<Time xsi:nil=\"true\">stray</Time>\n"
+		"</KeyFrameSequence></KeyFrameSequences>\n"
+		"</AnimationSequence>";
+	static const char nil_sequences[] = HEAD
+		"<KeyFrameSequenceCount>0</KeyFrameSequenceCount><Duration>1</Duration>\n"
+		"<KeyFrameSequences xsi:nil=\"true\"><KeyFrameSequence><BoneName>A</BoneName>"
+		"<KeyCount>1</KeyCount><Duration>1</Duration><KeyInterval>1</KeyInterval>"
+		"</KeyFrameSequence>text<KeyFrameSequence/></KeyFrameSequences>\n"
+		"</AnimationSequence>";
+	imported r = import_str(doc);
+	const test_diag *w;
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.clips[0]->channel_count, 1);
+	const animc_channel *c = &r.set.clips[0]->channels[0];
+	assert_true(c->tracks[ANIMC_TRANSLATION].is_present);
+	assert_int_equal(c->tracks[ANIMC_SCALE].value_count, 0);
+	assert_false(c->has_time);
+	/* One warning per list, at its first content. */
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 2);
+	w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_string_equal(w->kind, "nil-content");
+	assert_int_equal(w->line, 6);
+	assert_non_null(strstr(w->message, "<Scale>"));
+	assert_non_null(strstr(r.diags.items[1].message, "<Time>"));
+	release(&r);
+
+	r = import_str(nil_sequences);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.clips[0]->channel_count, 0);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	assert_string_equal(test_diags_first(&r.diags, ANIMC_WARNING)->kind, "nil-content");
+	release(&r);
+}
+
 static void missing_count_warns(void **state)
 {
 	imported r = import_str(HEAD "<Duration>1</Duration></AnimationSequence>");
@@ -677,6 +726,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(shuffled_elements_give_the_same_clip),
 	cmocka_unit_test(unknown_elements_warn_with_their_place),
 	cmocka_unit_test(namespaced_elements_are_unknown),
+	cmocka_unit_test(a_nil_list_is_empty_whatever_it_holds),
 	cmocka_unit_test(missing_count_warns),
 	cmocka_unit_test(shared_bone_names_warn_and_namespaces_are_refused),
 	cmocka_unit_test(non_finite_values_fail_where_they_are_written),

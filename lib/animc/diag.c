@@ -131,6 +131,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"two sources' outputs have names alike but for case: one file on Windows and macOS" },
 	[ANIMC_WARN_ROOT_MOTION_FRAME] = { "root-motion-frame",
 		"--root-motion cannot read the node tree that turns its bone's parent frame" },
+	[ANIMC_WARN_NIL_CONTENT] = { "nil-content",
+		"a RobotGame list marked xsi:nil=\"true\" holds elements or text; ignored, the list empty" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -142,6 +142,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_OUTPUT_NAME_CASE,
 	/* --root-motion could not read the node tree that places its bone */
 	ANIMC_WARN_ROOT_MOTION_FRAME,
+	/* a source's: the content of a list marked xsi:nil, ignored */
+	ANIMC_WARN_NIL_CONTENT,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
