@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -689,6 +690,64 @@ static int utf32_as_utf8(const uint8_t *data, size_t size, uint8_t **out, size_t
 	return 1;
 }
 
+/* Does an encoding name name UTF-16 or UTF-8 (what a UTF-16 document
+ * may declare unsaid: editors keep "utf-8" in a file saved as "Unicode",
+ * and libxml2 reads it as the bytes say)? */
+static bool names_utf(const char *name, size_t len)
+{
+	static const char *const names[] = { "utf-8", "utf-16", "utf-16le", "utf-16be", "ucs-2",
+					     "iso-10646-ucs-2", "unicode" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (len == strlen(names[i]) && strncasecmp(name, names[i], len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A UTF-16 document (by its byte order mark, or '<' as its first
+ * character) is read as UTF-16 whatever its declaration names, as .NET
+ * reads a document its byte order mark decides: a file an editor saved as
+ * "Unicode" keeping its declaration of windows-1252 or ISO-8859-1 was read
+ * by libxml2 in that encoding, and refused as "not XML".  Such a name (not
+ * UTF-8 nor UTF-16) is said, as a warning at it.  True when the document
+ * is UTF-16.
+ */
+static bool is_utf16_whatever_declared(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	size_t width, low, n = size < 255 ? size : 255;
+	uint8_t *copy;
+	const uint8_t *head;
+	char decl[256];
+	const char *at, *end;
+
+	code_unit(data, size, &width, &low);
+	if (width != 2 || !(head = animc_xml_head_utf8(data, &n, &copy)))
+		return width == 2;
+	n = n < sizeof decl - 1 ? n : sizeof decl - 1;   /* UTF-8 may be longer */
+	memcpy(decl, head, n);
+	decl[n] = '\0';
+	free(copy);
+	end = strstr(decl, "?>");
+	at = strncmp(decl, "<?xml", 5) == 0 && end ? strstr(decl, "encoding") : NULL;
+	if (!at || at > end)
+		return true;
+	at += strspn(at + 8, " \t\r\n") + 8;
+	if (*at++ != '=')
+		return true;
+	at += strspn(at, " \t\r\n");
+	if ((*at != '"' && *at != '\'') || !strchr(at + 1, *at) || strchr(at + 1, *at) > end)
+		return true;
+	size_t len = (size_t)(strchr(at + 1, *at) - at - 1);
+
+	if (!names_utf(at + 1, len))
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_XML, 1, (uint32_t)(at - decl) + 2,
+				       "the declaration names the encoding '%.*s', but the file is UTF-16 (%s): "
+				       "read as UTF-16; declare encoding=\"utf-16\"", (int)len, at + 1,
+				       data[0] >= 0xFE ? "its byte order mark" : "its first characters");
+	return true;
+}
+
 animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_depth,
 			     const animc_xml_handler *handler, void *user, animc_diag_sink *sink)
 {
@@ -723,6 +782,7 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 		data = wide;
 		size = wide_size;
 	}
+	bool is_utf16 = utf32 != 1 && is_utf16_whatever_declared(data, size, sink);
 	xmlInitParser();
 	memset(&r, 0, sizeof r);
 	r.handler = handler;
@@ -763,7 +823,7 @@ animc_status animc_xml_parse(const uint8_t *data, size_t size, uint32_t max_dept
 	/* Our handler replaces the default one; the context frees its copy. */
 	memcpy(r.ctxt->sax, &sax, sizeof sax);
 	r.ctxt->userData = &r;
-	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | (wide ? XML_PARSE_IGNORE_ENC : 0));
+	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | (wide || is_utf16 ? XML_PARSE_IGNORE_ENC : 0));
 	r.ctxt->replaceEntities = 0;
 	r.ctxt->loadsubset = 0;
 	r.ctxt->validate = 0;

@@ -450,6 +450,48 @@ static void lone_cr_line_ends_count_as_lines(void **state)
 	}
 }
 
+/* A UTF-16 document whose declaration names a single-byte encoding (an
+ * editor's "Save as Unicode" keeping encoding="windows-1252") was read in
+ * that encoding by libxml2 and refused as "not XML" or "Char 0x0 out of
+ * allowed range".  It is read as UTF-16, as its byte order mark (or first
+ * characters) say, with a warning naming the declared encoding; UTF-8 and
+ * UTF-16 names pass unsaid. */
+static void a_utf16_document_is_read_as_utf16_whatever_it_declares(void **state)
+{
+	static const char *const names[] = { "windows-1252", "ISO-8859-1", "utf-8", "UTF-16BE", "utf-16" };
+	static const animc_xml_handler handler = { NULL, place_b };
+
+	(void)state;
+	for (size_t i = 0; i < 3 * sizeof names / sizeof names[0]; i++) {
+		const char *name = names[i / 3];
+		char *doc = test_format("<?xml version=\"1.0\" encoding=\"%s\"?>\n<A>\n<B>\xC3\xB6</B></A>", name);
+		size_t size;
+		uint8_t *u16 = test_utf16(doc, strlen(doc), i % 3 == 1, i % 3 < 2, &size);
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t.xml");
+		placed p = { 0, "" };
+		bool is_said = i < 6;
+
+		if (animc_xml_parse(u16, size, 8, &handler, &p, &sink) != ANIMC_OK)
+			fail_msg("%s, form %zu: %s", name, i % 3, diags.items[0].message);
+		assert_int_equal(p.b_line, 3);
+		assert_string_equal(p.b_text, "\xC3\xB6");
+		assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), is_said);
+		if (is_said) {
+			const test_diag *w = test_diags_first(&diags, ANIMC_WARNING);
+
+			assert_string_equal(w->kind, "xml");
+			assert_int_equal(w->line, 1);
+			assert_int_equal(w->column, 31);
+			assert_non_null(strstr(w->message, name));
+			assert_non_null(strstr(w->message, "UTF-16"));
+		}
+		test_diags_release(&diags);
+		free(u16);
+		free(doc);
+	}
+}
+
 /* A UTF-32LE document's mark, FF FE 00 00, was taken for UTF-16LE's, and
  * its units walked as pairs of UTF-16 units: a character whose low 16 bits
  * fall in D800-DFFF (U+2D800, CJK Extension F) was refused as half of a
@@ -548,6 +590,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(durations_in_integer_ticks),
 	cmocka_unit_test(lists_split_on_xml_whitespace),
 	cmocka_unit_test(lone_cr_line_ends_count_as_lines),
+	cmocka_unit_test(a_utf16_document_is_read_as_utf16_whatever_it_declares),
 	cmocka_unit_test(a_utf32_character_past_the_bmp_reads_whole),
 	cmocka_unit_test(an_unclosed_construct_is_placed_where_it_opens),
 };
