@@ -393,6 +393,25 @@ static void documents_after_a_long_licence_comment_compile(void **state)
 	free(out), free(src), free(dir);
 }
 
+/* formats/xna/NOTES.md said --exact refuses an XNA document's keys out of
+ * time order; the build sorts them, warns, and exits 0 (only RobotGame
+ * sources are refused so).  The notes say what the build does. */
+static void exact_mode_sorts_xna_keys_as_the_notes_say(void **state)
+{
+	char *out = test_tmpdir("xna-exact-sorts");
+	char *notes = (char *)test_read_file("formats/xna/NOTES.md", NULL);
+	test_run r = test_animc("build", "--exact", "-o", out, "testdata/golden/xna-shuffled.xml", NULL);
+
+	(void)state;
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	assert_non_null(strstr(r.err, "[keys-out-of-order]"));
+	assert_null(strstr(notes, "refuses unsorted keys"));
+	assert_non_null(strstr(notes, "`--exact`\n  sorts them too"));
+	test_run_release(&r);
+	free(notes), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
 	cmocka_unit_test(design_example_compiles_to_two_turns),
@@ -403,6 +422,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(content_folder_builds_its_animation_and_skips_the_rest),
 	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
 	cmocka_unit_test(documents_after_a_long_licence_comment_compile),
+	cmocka_unit_test(exact_mode_sorts_xna_keys_as_the_notes_say),
 };
 
 ANIMC_TEST_GROUP(tests);
