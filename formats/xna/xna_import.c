@@ -857,6 +857,12 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 		return ANIMC_XML_CONTINUE;
 	}
 	i = parent->kind == K_ROOT ? -1 : find_rule(x, parent->kind, el->name);
+	if (i < 0 && parent->kind == K_ROOT && strcmp(el->name, "Resources") == 0) {
+		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
+				       "<Resources> ignored: animc does not read IntermediateSerializer's shared "
+				       "resources, and no member it reads may refer to one");
+		return ANIMC_XML_SKIP;
+	}
 	if (i < 0) {
 		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_ELEMENT, el->line, el->column,
 				  "unknown element <%s> in <%s> ignored: check its "
@@ -953,6 +959,24 @@ static size_t item_width(const rule *r)
 	return r->kind == K_HIERARCHY ? 1 : xnb_list_width[r->index];
 }
 
+/* A member written as a reference to a shared resource ("#Resource1",
+ * IntermediateSerializer's form for a SharedResource member, whose value
+ * lies in <Resources> at the end of the document): refused, saying so.
+ * False when the text is no such reference. */
+static bool is_resource_reference(xna *x, const animc_xml_element *el, const char *text, size_t len)
+{
+	size_t n = len;
+	const char *t = animc_xs_trim(text, &n);
+
+	if (n < 2 || t[0] != '#')
+		return false;
+	fail(x, ANIMC_ERR_UNSUPPORTED, el,
+	     "<%s> refers to the shared resource '%.*s': animc does not read IntermediateSerializer's shared "
+	     "resources (<Resources>); write the value in place of the reference", el->name,
+	     ANIMC_XML_QUOTE_LEN(n), t);
+	return true;
+}
+
 /* The end of a number list written whole or item by item. */
 static animc_xml_action end_list(xna *x, const animc_xml_element *el, const frame *f,
 				 const char *text, size_t len)
@@ -968,6 +992,8 @@ static animc_xml_action end_list(xna *x, const animc_xml_element *el, const fram
 		if (n)
 			return fail(x, ANIMC_ERR_PARSE, el, "text mixed with elements inside <%s>", el->name);
 	}
+	if (!f->item_name && is_resource_reference(x, el, text, len))
+		return ANIMC_XML_STOP;
 	if (!parse_list(x, el, text, len, r, &added))
 		return ANIMC_XML_STOP;
 	count = r->kind == K_HIERARCHY ? x->int_count : x->numbers.count;
@@ -1130,6 +1156,8 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 		size_t n = len;
 
 		animc_xs_trim(text, &n);
+		if (n && is_resource_reference(x, el, text, len))
+			return ANIMC_XML_STOP;
 		if (n)
 			return fail(x, ANIMC_ERR_PARSE, el, "unexpected text inside <%s>", el->name);
 		if (check_required(x, f) == ANIMC_XML_STOP)

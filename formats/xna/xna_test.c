@@ -828,6 +828,61 @@ static void the_root_is_found_after_a_long_licence_comment(void **state)
 	free(doc);
 }
 
+/* IntermediateSerializer's shared resources: a member written "#Resource1",
+ * its value in <Resources> after the asset.  The reference was refused as
+ * "unexpected text inside <Value>", and <Resources>, spelt as XNA writes
+ * it, was warned about as a possible misspelling.  Both now say that
+ * shared resources are not read. */
+static void shared_resources_are_said_to_be_unsupported(void **state)
+{
+	static const char resources[] =
+		"  <Resources>\n"
+		"    <Resource ID=\"#Resource1\" Type=\"SkinnedModel.AnimationClip\">\n"
+		"      <Duration>PT1S</Duration><Keyframes><Item><Bone>0</Bone><Time>PT0S</Time>"
+		"<Transform>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</Transform></Item></Keyframes>\n"
+		"    </Resource>\n"
+		"  </Resources>\n";
+	char *doc = test_format(XML "<XnaContent>\n  <Asset Type=\"SkinnedModel.SkinningData\">\n"
+				"    <AnimationClips><Item><Key>Idle</Key>\n"
+				"      <Value> #Resource1 </Value></Item></AnimationClips>\n"
+				"  </Asset>\n%s</XnaContent>", resources);
+	imported r = import_str(doc);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_ERR_UNSUPPORTED);
+	assert_non_null(e);
+	assert_int_equal(e->line, 5);
+	assert_non_null(strstr(e->message, "<Value> refers to the shared resource '#Resource1'"));
+	assert_non_null(strstr(e->message, "does not read IntermediateSerializer's shared resources"));
+	release(&r);
+	free(doc);
+
+	/* A list written as a reference: the same. */
+	r = import_str(XML "<XnaContent><Asset Type=\"SkinnedModel.SkinningData\"><AnimationClips/>"
+		       "<BindPose>#Resource2</BindPose></Asset></XnaContent>");
+	assert_int_equal(r.status, ANIMC_ERR_UNSUPPORTED);
+	assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_ERROR)->message, "'#Resource2'"));
+	release(&r);
+
+	/* <Resources> that nothing read refers to: a warning that says what it is. */
+	doc = test_format(XML "<XnaContent>\n  <Asset Type=\"SkinnedModel.SkinningData\"><AnimationClips>"
+			  "<Item><Key>Idle</Key><Value><Duration>PT1S</Duration><Keyframes><Item><Bone>0</Bone>"
+			  "<Time>PT0S</Time><Transform>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</Transform></Item>"
+			  "</Keyframes></Value></Item>"
+			  "</AnimationClips></Asset>\n%s</XnaContent>", resources);
+	r = import_str(doc);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	e = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_int_equal(e->line, 4);
+	assert_string_equal(e->kind, "unknown-element");
+	assert_non_null(strstr(e->message, "shared resources"));
+	assert_null(strstr(e->message, "spelling"));
+	release(&r);
+	free(doc);
+}
+
 /* A Content folder's other documents: fonts, game data, clip-split
  * definitions.  Not animation: ANIMC_ERR_NOT_FOUND and no error (the caller
  * skips or refuses), the full type name for its messages. */
@@ -894,6 +949,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
 	cmocka_unit_test(content_beats_the_animation_extension),
 	cmocka_unit_test(the_root_is_found_after_a_long_licence_comment),
+	cmocka_unit_test(shared_resources_are_said_to_be_unsupported),
 };
 
 ANIMC_TEST_GROUP(tests);
