@@ -91,12 +91,15 @@ bool animc_xs_bool(const char *s, size_t len, bool *out);
 #define ANIMC_TICKS_PER_SECOND 10000000
 
 /*
- * xs:duration as .NET's XmlConvert.ToTimeSpan read it, in integer ticks of
- * 100 ns: [-]P[nY][nM][nD][T[nH][nM][n[.f]S]], parts in that order, at least
- * one, a T only before a time part; a year counts 365 days and a month 30
- * (as .NET did); fraction digits past the seventh are truncated.  Integer
+ * xs:duration as .NET's XmlConvert.ToTimeSpan read it (XsdDuration), in
+ * integer ticks of 100 ns: [-]P[nY][nM][nD][T[nH][nM][nS]], parts in that
+ * order, at least one, a T only before a time part, each part within int32;
+ * the seconds may have a fraction with digits on either side of the point
+ * optional (PT1.5S, PT.5S, PT1.S); a year counts 365 days and a month 30 (as
+ * .NET did); fraction digits past the seventh are truncated.  Integer
  * arithmetic throughout, so PT0.0333333S is exactly 333333 ticks.  Returns
- * false for anything else or a total beyond int64.
+ * false for anything else, a part beyond int32 or a total beyond int64
+ * (where .NET throws).
  */
 bool animc_xs_duration(const char *s, size_t len, int64_t *ticks);
 

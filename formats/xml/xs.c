@@ -408,25 +408,67 @@ bool animc_xs_bool(const char *s, size_t len, bool *out)
 /* ---------------------------------------------------------- xs:duration */
 
 /* Digits at *p as an unsigned number; false when none or beyond uint64. */
-static bool duration_digits(const char **p, const char *end, uint64_t *out)
+/* The digits at *p (none is fine: the caller judges), as XsdDuration
+ * reads a part: beyond int32, .NET throws an OverflowException. */
+static bool duration_digits(const char **p, const char *end, uint64_t *out, size_t *count)
 {
 	uint64_t v = 0;
 	const char *q = *p;
 
-	if (q == end || *q < '0' || *q > '9')
-		return false;
 	for (; q < end && *q >= '0' && *q <= '9'; q++)
-		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*q - '0'), &v))
+		if ((v = v * 10 + (uint64_t)(*q - '0')) > INT32_MAX)
 			return false;
+	*count = (size_t)(q - *p);
 	*p = q;
 	*out = v;
+	return true;
+}
+
+/* The digits of a fraction of seconds from p (any number, none too), in
+ * ticks: 7 kept, the rest truncated. */
+static const char *duration_fraction(const char *p, const char *end, uint64_t *ticks)
+{
+	int digits = 0;
+
+	*ticks = 0;
+	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		if (digits < 7)
+			*ticks = *ticks * 10 + (uint64_t)(*p - '0');
+	for (; digits < 7; digits++)
+		*ticks *= 10;
+	return p;
+}
+
+/* As .NET's XsdDuration.TryToTimeSpan: years and months to days, then down
+ * to ticks, beyond int64 an overflow (but -2^63, TimeSpan.MinValue). */
+static bool duration_ticks(const uint64_t part[6], uint64_t fraction, bool negative, int64_t *ticks)
+{
+	uint64_t total;
+
+	if (__builtin_add_overflow(part[0], part[1] / 12, &total) ||
+	    __builtin_mul_overflow(total, 365, &total) ||
+	    __builtin_add_overflow(total, (part[1] % 12) * 30, &total) ||
+	    __builtin_add_overflow(total, part[2], &total) ||
+	    __builtin_mul_overflow(total, 24, &total) || __builtin_add_overflow(total, part[3], &total) ||
+	    __builtin_mul_overflow(total, 60, &total) || __builtin_add_overflow(total, part[4], &total) ||
+	    __builtin_mul_overflow(total, 60, &total) || __builtin_add_overflow(total, part[5], &total) ||
+	    __builtin_mul_overflow(total, (uint64_t)ANIMC_TICKS_PER_SECOND, &total) ||
+	    __builtin_add_overflow(total, fraction, &total))
+		return false;
+	if (negative && total == (uint64_t)INT64_MAX + 1) {
+		*ticks = INT64_MIN;
+		return true;
+	}
+	if (total > (uint64_t)INT64_MAX)
+		return false;
+	*ticks = negative ? -(int64_t)total : (int64_t)total;
 	return true;
 }
 
 bool animc_xs_duration(const char *s, size_t len, int64_t *ticks)
 {
 	/* years, months, days | hours, minutes, seconds */
-	uint64_t part[6] = { 0 }, fraction = 0, total;
+	uint64_t part[6] = { 0 }, fraction = 0;
 	const char *p, *end;
 	bool negative = false, any = false, time_part = false;
 	int next = 0;   /* the first designator of the current half still allowed */
@@ -444,6 +486,7 @@ bool animc_xs_duration(const char *s, size_t len, int64_t *ticks)
 		/* M is months before the T and minutes after it. */
 		const char *designators = time_part ? "HMS" : "YMD";
 		uint64_t v;
+		size_t digits;
 		int i;
 
 		if (*p == 'T') {
@@ -453,19 +496,16 @@ bool animc_xs_duration(const char *s, size_t len, int64_t *ticks)
 			next = 0;
 			continue;
 		}
-		if (!duration_digits(&p, end, &v) || p == end)
+		if (!duration_digits(&p, end, &v, &digits) || p == end)
 			return false;
+		/* Seconds alone take a fraction, digits on either side of the
+		 * point optional (PT.5S, PT1.S), as XsdDuration reads them. */
 		if (*p == '.') {
-			/* Only seconds take a fraction: keep 7 digits, truncate the rest. */
-			int digits = 0;
-
-			for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-				if (digits < 7)
-					fraction = fraction * 10 + (uint64_t)(*p - '0');
-			if (!time_part || digits == 0 || p == end || *p != 'S')
+			p = duration_fraction(p + 1, end, &fraction);
+			if (!time_part || p == end || *p != 'S')
 				return false;
-			for (; digits < 7; digits++)
-				fraction *= 10;
+		} else if (digits == 0) {
+			return false;
 		}
 		for (i = next; i < 3 && designators[i] != *p; i++)
 			;
@@ -476,21 +516,7 @@ bool animc_xs_duration(const char *s, size_t len, int64_t *ticks)
 		any = true;
 		p++;
 	}
-	if (!any)
-		return false;
-	/* As .NET's XsdDuration.TryToTimeSpan: years and months to days, then down to ticks. */
-	if (__builtin_add_overflow(part[0], part[1] / 12, &total) ||
-	    __builtin_mul_overflow(total, 365, &total) ||
-	    __builtin_add_overflow(total, (part[1] % 12) * 30, &total) ||
-	    __builtin_add_overflow(total, part[2], &total) ||
-	    __builtin_mul_overflow(total, 24, &total) || __builtin_add_overflow(total, part[3], &total) ||
-	    __builtin_mul_overflow(total, 60, &total) || __builtin_add_overflow(total, part[4], &total) ||
-	    __builtin_mul_overflow(total, 60, &total) || __builtin_add_overflow(total, part[5], &total) ||
-	    __builtin_mul_overflow(total, (uint64_t)ANIMC_TICKS_PER_SECOND, &total) ||
-	    __builtin_add_overflow(total, fraction, &total) || total > (uint64_t)INT64_MAX)
-		return false;
-	*ticks = negative ? -(int64_t)total : (int64_t)total;
-	return true;
+	return any && duration_ticks(part, fraction, negative, ticks);
 }
 
 /* ---------------------------------------------------------------- lists */

@@ -303,10 +303,21 @@ static void durations_in_integer_ticks(void **state)
 		{ "P1M", 30 * 864000000000LL },    /* and a month 30 */
 		{ "P14M", (365 + 2 * 30) * 864000000000LL },
 		{ "P10675199DT2H48M5.4775807S", INT64_MAX },
+		{ "-P10675199DT2H48M5.4775808S", INT64_MIN },   /* TimeSpan.MinValue */
+		/* XsdDuration: digits on either side of the point optional. */
+		{ "PT.5S", 5000000 },
+		{ "PT1.S", 10000000 },
+		{ "PT1M.5S", 605000000 },
+		{ "PT.S", 0 },
+		{ "P1DT.25S", 864002500000 },
+		/* Each part within int32. */
+		{ "PT2147483647S", 21474836470000000 },
+		{ "PT2147483647M", 2147483647 * 600000000LL },
 	};
 	static const char *const bad[] = {
 		"", "P", "PT", "T1S", "1S", "P1", "PT1", "P1DT", "PT1S1M", "P1D1Y", "PT1H1H", "P1S",
-		"PT1.S", "PT.5S", "PT1.5M", "P1.5D", "+PT1S", "PT-1S", "P 1D", "PT1 S", "PT1s", "pt1s",
+		"PT1.5M", "P1.5D", "P.5S", "PT.", "PT.5", "PT.5M", "+PT1S", "PT-1S", "P 1D", "PT1 S", "PT1s", "pt1s",
+		"PT2147483648S", "P2147483648D", "P2147483647D" /* beyond int64 in all */, "PT2147483648M", "PT99999999999.5S",
 		"P10675199DT2H48M5.4775808S", "P99999999999999999999D", "PT1S garbage", "PTS", "P-1D",
 	};
 	int64_t t;

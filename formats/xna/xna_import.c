@@ -382,7 +382,8 @@ static bool parse_time(xna *x, const animc_xml_element *el, const char *text, si
 {
 	if (!animc_xs_duration(text, len, ticks)) {
 		text = animc_xs_trim(text, &len);
-		fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:duration (such as PT1.5S)",
+		fail(x, ANIMC_ERR_PARSE, el, "<%s> holds '%.*s', which is not an xs:duration a TimeSpan holds (such "
+		     "as PT1.5S, each number within int32)",
 		     el->name, ANIMC_XML_QUOTE_LEN(len), text);
 		return false;
 	}
