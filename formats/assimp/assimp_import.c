@@ -19,6 +19,7 @@
 #include "beside.h"
 #include "xml/xml.h"
 #include "assimp_internal.h"
+#include "assimp_fbx.h"
 
 /* Longest extension the probe looks up, dot excluded. */
 #define EXT_BYTES 16
@@ -689,6 +690,7 @@ typedef struct converter {
 	const struct aiScene *scene;
 	double frame_rate;        /* the file's own, where Assimp's ticks are not its frames; else 0 */
 	uint32_t not_applied_count; /* clips --ticks-per-second was not applied to */
+	const fbx_doc *fbx;       /* the FBX file's own reading, or NULL */
 } converter;
 
 /*
@@ -1123,6 +1125,8 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		if (status == ANIMC_OK)
 			status = import_vectors(clip, (uint32_t)ch, ANIMC_SCALE, na->mScalingKeys,
 						na->mNumScalingKeys, rate);
+		if (status == ANIMC_OK && cv->fbx)
+			animc_fbx_mend_channel(cv->fbx, clip, (uint32_t)ch, cv->sink);
 		end = fmax(end, unsorted_end(na) / rate);
 	}
 	/* Keys out of order that end past Assimp's duration: the clip lasts
@@ -1171,10 +1175,11 @@ static double fbx_custom_rate(const struct aiScene *scene)
 }
 
 static animc_status scene_import(const struct aiScene *scene, const char *format, double frame_rate,
-				 const animc_import_options *options, animc_clip_set *out, animc_diag_sink *sink)
+				 const fbx_doc *fbx, const animc_import_options *options, animc_clip_set *out,
+				 animc_diag_sink *sink)
 {
 	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene,
-			 .frame_rate = frame_rate };
+			 .frame_rate = frame_rate, .fbx = fbx };
 	animc_status status = ANIMC_OK;
 	const char *why;
 	double rate = format && strcmp(format, "fbx") == 0 ? fbx_custom_rate(scene) : 1;
@@ -1245,7 +1250,7 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 				       const animc_import_options *options, animc_clip_set *out,
 				       animc_diag_sink *sink)
 {
-	return scene_import(scene, format, 0, options, out, sink);
+	return scene_import(scene, format, 0, NULL, options, out, sink);
 }
 
 /* ---------------------------------------------------------- recognising */
@@ -2311,7 +2316,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		md5_hold_base_frames(req->data, req->size, scene);
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
-	status = scene_import(scene, format, frame_rate, req->options, out, sink);
+	fbx_doc fbx;
+	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && fbx_doc_read(req->data, req->size, &fbx);
+	status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, req->options, out, sink);
+	if (is_fbx)
+		fbx_doc_release(&fbx);
 	/* Said when the import failed too: a take whose channels were all
 	 * left out holds no animation, and this says why. */
 	if (strcmp(format ? format : "", "dae") == 0 && req->data &&

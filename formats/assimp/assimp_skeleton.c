@@ -12,6 +12,7 @@
 #include <assimp/scene.h>
 
 #include "assimp_internal.h"
+#include "assimp_fbx.h"
 
 static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
 {
@@ -87,6 +88,11 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 	scene = animc_assimp_scene_open(path, NULL, 0, NULL, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
+	fbx_doc fbx;
+	if (animc_fbx_doc_load(path, &fbx)) {
+		animc_fbx_mend_rest(&fbx, scene);
+		fbx_doc_release(&fbx);
+	}
 	if (!scene->mRootNode) {
 		aiReleaseImport(scene);
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model has no node tree");

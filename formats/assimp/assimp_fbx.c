@@ -1,0 +1,122 @@
+/*
+ * assimp_fbx.c - FBX curves and properties Assimp 5.2.5 gets wrong or
+ * leaves out, mended or said from the file's own bytes (assimp_fbx.h).
+ */
+#include "assimp_fbx.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Assimp applies a PostRotation whose squared length passes this. */
+#define POST_EPSILON 1e-6
+
+/*
+ * The quaternion (w x y z) a rotation Assimp gives for `model` is to be
+ * multiplied by on the right: the FBX transform is R * Rpost^-1, Assimp's
+ * R * Rpost, so Rpost^-2.  False when the model has no PostRotation.
+ */
+static bool post_mend(const fbx_model *model, double q[4])
+{
+	const double *p = model->post_rotation;
+
+	if (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] <= POST_EPSILON)
+		return false;
+	fbx_euler_quat(p, 0, q);   /* Pre- and PostRotation are always XYZ */
+	q[1] = -q[1], q[2] = -q[2], q[3] = -q[3];
+	fbx_quat_mul(q, q, q);
+	return true;
+}
+
+static void mend_post_rotation(const fbx_model *model, animc_track *t)
+{
+	double m[4];
+
+	if (!t->is_present || !post_mend(model, m))
+		return;
+	for (uint32_t i = 0; i < t->value_count; i++) {
+		float *v = &t->values[(size_t)i * 4];
+		double q[4] = { v[3], v[0], v[1], v[2] };
+
+		fbx_quat_mul(q, m, q);
+		v[0] = (float)q[1], v[1] = (float)q[2], v[2] = (float)q[3], v[3] = (float)q[0];
+	}
+}
+
+void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink)
+{
+	animc_channel *c = &clip->channels[ch];
+	const fbx_model *model = fbx_doc_model(doc, c->bone);
+
+	(void)sink;
+	if (model)
+		mend_post_rotation(model, &c->tracks[ANIMC_ROTATION]);
+}
+
+/* The upper 3x3 of `m` times S^-1 * R * S (S the scale `s`, R the
+ * rotation of quaternion `q`, w x y z): M * S^-1 * Rpost^-2 * S mends
+ * T * R * Rpost * S into T * R * Rpost^-1 * S. */
+static void mend_matrix(struct aiMatrix4x4 *m, const double q[4], const double s[3])
+{
+	double w = q[0], x = q[1], y = q[2], z = q[3], r[3][3] = {
+		{ 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y) },
+		{ 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x) },
+		{ 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) } };
+	float *rows[3] = { &m->a1, &m->b1, &m->c1 }, out[3][3];
+
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++) {
+			double sum = 0;
+
+			for (int k = 0; k < 3; k++)
+				sum += rows[i][k] * r[k][j] * s[j] / s[k];
+			out[i][j] = (float)sum;
+		}
+	for (int i = 0; i < 3; i++)
+		memcpy(rows[i], out[i], sizeof out[i]);
+}
+
+static void mend_node(const fbx_doc *doc, struct aiNode *node, unsigned depth)
+{
+	char name[FBX_NAME_BYTES];
+	const fbx_model *model;
+	double q[4];
+
+	if (depth > 1000)
+		return;
+	snprintf(name, sizeof name, "%.*s", (int)(node->mName.length < sizeof name ? node->mName.length : sizeof name - 1),
+		 node->mName.data);
+	model = fbx_doc_model(doc, name);
+	if (model && post_mend(model, q) && model->scaling[0] != 0 && model->scaling[1] != 0 && model->scaling[2] != 0)
+		mend_matrix(&node->mTransformation, q, model->scaling);
+	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++)
+		if (node->mChildren[i])
+			mend_node(doc, node->mChildren[i], depth + 1);
+}
+
+void animc_fbx_mend_rest(const fbx_doc *doc, const struct aiScene *scene)
+{
+	if (scene && scene->mRootNode)
+		mend_node(doc, scene->mRootNode, 0);
+}
+
+bool animc_fbx_doc_load(const char *path, fbx_doc *doc)
+{
+	const char *dot = strrchr(path, '.');
+	FILE *f;
+	uint8_t *data = NULL;
+	long size;
+	bool ok = false;
+
+	memset(doc, 0, sizeof *doc);
+	if (!dot || strcasecmp(dot, ".fbx") != 0 || !(f = fopen(path, "rb")))
+		return false;
+	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (data = malloc((size_t)size)) && fread(data, 1, (size_t)size, f) == (size_t)size)
+		ok = fbx_doc_read(data, (size_t)size, doc);
+	free(data);
+	fclose(f);
+	return ok;
+}

@@ -1,0 +1,30 @@
+/*
+ * assimp_fbx.h - what the Assimp importer mends or says of an FBX file
+ * from the file's own bytes (fbx_doc.h), where Assimp 5.2.5 reads it
+ * wrongly or leaves it out.  Internal to formats/assimp/.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_FBX_H
+#define ANIMC_FORMATS_ASSIMP_FBX_H
+
+#include <assimp/scene.h>
+
+#include <animc/animc.h>
+
+#include "fbx_doc.h"
+
+/*
+ * Mend channel `ch` of `clip` (tracks imported from Assimp) where the
+ * file's curves say otherwise: the rotation of a key whose scale is 0 on
+ * an axis (Assimp reads it from a matrix that holds none), and a
+ * PostRotation, which Assimp applies without inverting it.
+ */
+void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
+
+/* Mend the rest pose of every node of `scene` whose model has a
+ * PostRotation, as animc_fbx_mend_channel mends its keys. */
+void animc_fbx_mend_rest(const fbx_doc *doc, const struct aiScene *scene);
+
+/* Read the FBX file at `path` into `doc`; false when it is not one. */
+bool animc_fbx_doc_load(const char *path, fbx_doc *doc);
+
+#endif

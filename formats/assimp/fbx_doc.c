@@ -1,0 +1,693 @@
+/*
+ * fbx_doc.c - a small FBX reader (ASCII and binary): the file's elements
+ * as one flat list, then the models, takes, layers, curve nodes and curves
+ * the importer checks Assimp's scene against (fbx_doc.h).
+ */
+#include "fbx_doc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEPTH_MAX 64
+#define PI 3.14159265358979323846
+
+/* One element (`Name: props { children }`), its children following it up
+ * to `end`, in file order. */
+typedef struct element {
+	const uint8_t *name;
+	size_t name_len;
+	uint32_t parent, end, prop, prop_count, line;
+} element;
+
+/* One property: ASCII 't' (a token), 's' (a string without its quotes);
+ * binary its type letter, `at` its value (an array's 12-byte header). */
+typedef struct property {
+	char type;
+	const uint8_t *at;
+	size_t len;
+} property;
+
+typedef struct parse {
+	const uint8_t *data;
+	size_t size;
+	element *e;
+	property *p;
+	uint32_t e_count, e_cap, p_count, p_cap;
+} parse;
+
+static bool grow(void **items, uint32_t *cap, uint32_t count, size_t item_size)
+{
+	void *more;
+
+	if (count < *cap)
+		return true;
+	if (*cap > UINT32_MAX / 4)
+		return false;
+	more = realloc(*items, (size_t)(*cap ? *cap * 2 : 64) * item_size);
+	if (!more)
+		return false;
+	*items = more;
+	*cap = *cap ? *cap * 2 : 64;
+	return true;
+}
+
+static uint32_t add_element(parse *ps, const uint8_t *name, size_t len, uint32_t parent, uint32_t line)
+{
+	if (!grow((void **)&ps->e, &ps->e_cap, ps->e_count, sizeof *ps->e))
+		return FBX_NONE;
+	ps->e[ps->e_count] = (element){ name, len, parent, ps->e_count + 1, ps->p_count, 0, line };
+	return ps->e_count++;
+}
+
+static bool add_property(parse *ps, uint32_t el, char type, const uint8_t *at, size_t len)
+{
+	if (!grow((void **)&ps->p, &ps->p_cap, ps->p_count, sizeof *ps->p))
+		return false;
+	ps->p[ps->p_count++] = (property){ type, at, len };
+	ps->e[el].prop_count++;
+	return true;
+}
+
+/* ---------------------------------------------------------------- ASCII */
+
+typedef struct token {
+	char kind;   /* 'k' key, 'd' data, 's' string, '{', '}', 0 the end, '!' broken */
+	const uint8_t *at;
+	size_t len;
+	uint32_t line;
+} token;
+
+static bool is_token_end(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == '{' || c == '}' || c == ';' ||
+	       c == '"' || c == ':';
+}
+
+/* The next token from `*pos`, commas and comments stepped over.  A line
+ * ends at LF, CR LF or a lone CR. */
+static token next_token(const parse *ps, size_t *pos, uint32_t *line)
+{
+	const uint8_t *d = ps->data;
+	size_t i = *pos, n = ps->size;
+	token t = { 0, NULL, 0, 0 };
+
+	for (; i < n; i++) {
+		if (d[i] == '\n' || (d[i] == '\r' && (i + 1 == n || d[i + 1] != '\n')))
+			++*line;
+		else if (d[i] == ';')
+			while (i + 1 < n && d[i + 1] != '\n' && d[i + 1] != '\r')
+				i++;
+		else if (d[i] != ' ' && d[i] != '\t' && d[i] != '\r' && d[i] != ',')
+			break;
+	}
+	t.line = *line;
+	if (i < n && (d[i] == '{' || d[i] == '}')) {
+		t.kind = (char)d[i];
+		*pos = i + 1;
+		return t;
+	}
+	if (i < n && d[i] == '"') {
+		const uint8_t *close = memchr(d + i + 1, '"', n - i - 1);
+
+		t.kind = close ? 's' : '!';
+		t.at = d + i + 1;
+		t.len = close ? (size_t)(close - t.at) : 0;
+		*pos = close ? (size_t)(close - d) + 1 : n;
+		return t;
+	}
+	t.at = d + i;
+	while (i < n && !is_token_end(d[i]))
+		i++;
+	t.len = (size_t)(d + i - t.at);
+	t.kind = i < n && d[i] == ':' ? 'k' : t.len ? 'd' : i < n ? '!' : 0;
+	*pos = i + (t.kind == 'k');
+	return t;
+}
+
+static bool ascii_scope(parse *ps, size_t *pos, uint32_t *line, uint32_t parent, int depth);
+
+/* The properties and children of element `el`, after its key. */
+static bool ascii_element(parse *ps, size_t *pos, uint32_t *line, uint32_t el, int depth)
+{
+	for (;;) {
+		size_t before = *pos;
+		uint32_t line_before = *line;
+		token t = next_token(ps, pos, line);
+
+		if (t.kind == 'd' || t.kind == 's') {
+			if (!add_property(ps, el, t.kind == 'd' ? 't' : 's', t.at, t.len))
+				return false;
+			continue;
+		}
+		if (t.kind == '{') {
+			if (!ascii_scope(ps, pos, line, el, depth + 1))
+				return false;
+			t = next_token(ps, pos, line);
+			if (t.kind != '}')
+				return false;
+		} else {
+			*pos = before;
+			*line = line_before;
+		}
+		ps->e[el].end = ps->e_count;
+		return t.kind != '!';
+	}
+}
+
+/* Elements up to a '}' (left unread) or the end. */
+static bool ascii_scope(parse *ps, size_t *pos, uint32_t *line, uint32_t parent, int depth)
+{
+	if (depth > DEPTH_MAX)
+		return false;
+	for (;;) {
+		size_t before = *pos;
+		uint32_t line_before = *line;
+		token t = next_token(ps, pos, line);
+		uint32_t el;
+
+		if (t.kind == 0 || t.kind == '}') {
+			*pos = before;
+			*line = line_before;
+			return true;
+		}
+		if (t.kind != 'k')
+			return false;
+		el = add_element(ps, t.at, t.len, parent, t.line);
+		if (el == FBX_NONE || !ascii_element(ps, pos, line, el, depth))
+			return false;
+	}
+}
+
+/* --------------------------------------------------------------- binary */
+
+static uint64_t le(const uint8_t *p, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = bytes; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The bytes of the property of type `type` at `p` (before `end`), its
+ * type byte not counted; 0 when it does not fit. */
+static size_t binary_property_size(char type, const uint8_t *p, const uint8_t *end)
+{
+	size_t left = (size_t)(end - p);
+
+	switch (type) {
+	case 'C': return left >= 1 ? 1 : 0;
+	case 'Y': return left >= 2 ? 2 : 0;
+	case 'I': case 'F': return left >= 4 ? 4 : 0;
+	case 'D': case 'L': return left >= 8 ? 8 : 0;
+	case 'S': case 'R':
+		return left >= 4 && le(p, 4) <= left - 4 ? 4 + (size_t)le(p, 4) : 0;
+	case 'f': case 'd': case 'l': case 'i': case 'b':
+		return left >= 12 && le(p + 8, 4) <= left - 12 ? 12 + (size_t)le(p + 8, 4) : 0;
+	default: return 0;
+	}
+}
+
+static bool binary_properties(parse *ps, uint32_t el, const uint8_t *p, const uint8_t *end, uint64_t count)
+{
+	for (uint64_t i = 0; i < count; i++) {
+		size_t n;
+
+		if (p >= end || !(n = binary_property_size((char)*p, p + 1, end)))
+			return false;
+		bool is_string = *p == 'S' || *p == 'R';
+
+		if (!add_property(ps, el, (char)*p, p + 1 + (is_string ? 4 : 0), is_string ? n - 4 : n))
+			return false;
+		p += 1 + n;
+	}
+	return true;
+}
+
+/* The records from `p` to `end` (a null record, or `end`, closes them). */
+static bool binary_records(parse *ps, size_t p, size_t end, bool is_wide, uint32_t parent, int depth)
+{
+	unsigned field = is_wide ? 8 : 4;
+	size_t head = 3 * (size_t)field + 1;
+
+	if (depth > DEPTH_MAX)
+		return false;
+	while (p + head <= end) {
+		uint64_t rec_end = le(ps->data + p, field), props = le(ps->data + p + field, field);
+		uint64_t list = le(ps->data + p + 2 * field, field);
+		size_t name_len = ps->data[p + 3 * field], body = p + head + name_len;
+		uint32_t el;
+
+		if (rec_end == 0)
+			return true;   /* the null record */
+		if (rec_end <= p || rec_end > end || body > rec_end || list > rec_end - body)
+			return false;
+		el = add_element(ps, ps->data + p + head, name_len, parent, 0);
+		if (el == FBX_NONE ||
+		    !binary_properties(ps, el, ps->data + body, ps->data + body + list, props) ||
+		    !binary_records(ps, body + (size_t)list, (size_t)rec_end, is_wide, el, depth + 1))
+			return false;
+		ps->e[el].end = ps->e_count;
+		p = (size_t)rec_end;
+	}
+	return true;
+}
+
+/* ----------------------------------------------------------- properties */
+
+static bool element_is(const parse *ps, uint32_t el, const char *name)
+{
+	size_t n = strlen(name);
+
+	return ps->e[el].name_len == n && memcmp(ps->e[el].name, name, n) == 0;
+}
+
+/* The child of `el` named `name`, or FBX_NONE. */
+static uint32_t child(const parse *ps, uint32_t el, const char *name)
+{
+	for (uint32_t c = el + 1; c < ps->e[el].end; c = ps->e[c].end)
+		if (element_is(ps, c, name))
+			return c;
+	return FBX_NONE;
+}
+
+static const property *prop_at(const parse *ps, uint32_t el, uint32_t i)
+{
+	return el != FBX_NONE && i < ps->e[el].prop_count ? &ps->p[ps->e[el].prop + i] : NULL;
+}
+
+static double number_of(const property *pr)
+{
+	char buf[64];
+	double d;
+	float f;
+
+	if (!pr)
+		return NAN;
+	switch (pr->type) {
+	case 't':
+		if (pr->len >= sizeof buf)
+			return NAN;
+		memcpy(buf, pr->at, pr->len);
+		buf[pr->len] = '\0';
+		return strtod(buf, NULL);
+	case 'C': return pr->at[0];
+	case 'Y': return (int16_t)le(pr->at, 2);
+	case 'I': return (int32_t)le(pr->at, 4);
+	case 'L': return (double)(int64_t)le(pr->at, 8);
+	case 'F': memcpy(&f, pr->at, 4); return f;
+	case 'D': memcpy(&d, pr->at, 8); return d;
+	default: return NAN;
+	}
+}
+
+/* A string property into `out` (cut at `bytes`); "" for another kind. */
+static void string_of(const property *pr, char *out, size_t bytes)
+{
+	size_t n = pr && (pr->type == 's' || pr->type == 'S') ? pr->len : 0;
+
+	n = n < bytes - 1 ? n : bytes - 1;
+	if (n)
+		memcpy(out, pr->at, n);
+	out[n] = '\0';
+}
+
+/* An object's name without its class: "Model::Bone" (ASCII) or
+ * "Bone\0\1Model" (binary) gives "Bone". */
+static void object_name(const property *pr, char out[FBX_NAME_BYTES])
+{
+	const uint8_t *sep;
+
+	string_of(pr, out, FBX_NAME_BYTES);
+	if (!pr || (pr->type != 's' && pr->type != 'S'))
+		return;
+	if (pr->type == 'S' && pr->len >= 2 && (sep = memchr(pr->at, 0, pr->len)) && sep + 1 < pr->at + pr->len &&
+	    sep[1] == 1) {
+		size_t n = (size_t)(sep - pr->at);
+
+		n = n < FBX_NAME_BYTES - 1 ? n : FBX_NAME_BYTES - 1;
+		memcpy(out, pr->at, n);
+		out[n] = '\0';
+	} else if ((sep = (const uint8_t *)strstr(out, "::"))) {
+		memmove(out, sep + 2, strlen((const char *)sep + 2) + 1);
+	}
+}
+
+/* The numbers of an array element (`KeyTime: *3 { a: 1,2,3 }`, or binary
+ * `KeyTime` of an uncompressed array) into a new array; NULL when there is
+ * none readable. */
+static double *numbers_of(const parse *ps, uint32_t el, uint32_t *count)
+{
+	const property *pr = prop_at(ps, el, 0);
+	uint32_t a = el != FBX_NONE ? child(ps, el, "a") : FBX_NONE;
+	double *out;
+
+	*count = 0;
+	if (a != FBX_NONE) {
+		*count = ps->e[a].prop_count;
+		out = malloc(((size_t)*count + 1) * sizeof *out);
+		for (uint32_t i = 0; out && i < *count; i++)
+			out[i] = number_of(prop_at(ps, a, i));
+		return out;
+	}
+	if (!pr || !strchr("fdli", pr->type) || le(pr->at + 4, 4) != 0)
+		return NULL;   /* none, or compressed */
+	uint64_t n = le(pr->at, 4), size = pr->type == 'd' || pr->type == 'l' ? 8 : 4;
+	if (n * size > le(pr->at + 8, 4) || !(out = malloc(((size_t)n + 1) * sizeof *out)))
+		return NULL;
+	for (uint64_t i = 0; i < n; i++) {
+		const property item = { (char)(pr->type == 'f' ? 'F' : pr->type == 'd' ? 'D' : pr->type == 'l' ? 'L' : 'I'),
+					pr->at + 12 + i * size, (size_t)size };
+
+		out[i] = number_of(&item);
+	}
+	*count = (uint32_t)n;
+	return out;
+}
+
+/* ------------------------------------------------------------- objects */
+
+static void model_defaults(fbx_model *m)
+{
+	for (int i = 0; i < 3; i++)
+		m->scaling[i] = 1;
+	m->parent = FBX_NONE;
+}
+
+/* The `P` entries of an object's Properties70 that a model, stack or
+ * layer keeps. */
+static void read_p(const parse *ps, uint32_t p, fbx_model *m, fbx_stack *s)
+{
+	static const struct { const char *name; size_t at; } vec[] = {
+		{ "Lcl Translation", offsetof(fbx_model, translation) },
+		{ "Lcl Rotation", offsetof(fbx_model, rotation) },
+		{ "Lcl Scaling", offsetof(fbx_model, scaling) },
+		{ "PreRotation", offsetof(fbx_model, pre_rotation) },
+		{ "PostRotation", offsetof(fbx_model, post_rotation) },
+	};
+	static const char *const pivots[] = { "RotationOffset", "RotationPivot", "ScalingOffset", "ScalingPivot",
+					      "GeometricTranslation", "GeometricRotation", "GeometricScaling" };
+	char name[64];
+
+	string_of(prop_at(ps, p, 0), name, sizeof name);
+	if (s) {
+		if (strcmp(name, "LocalStart") == 0)
+			s->local_start = number_of(prop_at(ps, p, 4));
+		else if (strcmp(name, "LocalStop") == 0)
+			s->local_stop = number_of(prop_at(ps, p, 4));
+		return;
+	}
+	for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++)
+		if (strcmp(name, vec[i].name) == 0)
+			for (uint32_t k = 0; k < 3; k++)
+				((double *)(void *)((char *)m + vec[i].at))[k] = number_of(prop_at(ps, p, 4 + k));
+	if (strcmp(name, "RotationOrder") == 0)
+		m->rotation_order = (int)number_of(prop_at(ps, p, 4));
+	if (strcmp(name, "InheritType") == 0)
+		m->inherit_type = (int)number_of(prop_at(ps, p, 4));
+	for (size_t i = 0; i < sizeof pivots / sizeof pivots[0] && !m->pivot[0]; i++) {
+		double v[3], one = i == 6 ? 1 : 0;
+
+		if (strcmp(name, pivots[i]) != 0)
+			continue;
+		for (uint32_t k = 0; k < 3; k++)
+			v[k] = number_of(prop_at(ps, p, 4 + k)) - one;
+		if (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 1e-6)
+			snprintf(m->pivot, sizeof m->pivot, "%s", pivots[i]);
+	}
+}
+
+static void read_properties(const parse *ps, uint32_t obj, fbx_model *m, fbx_stack *s)
+{
+	uint32_t props = child(ps, obj, "Properties70");
+
+	for (uint32_t p = props == FBX_NONE ? FBX_NONE : props + 1; props != FBX_NONE && p < ps->e[props].end;
+	     p = ps->e[p].end)
+		if (element_is(ps, p, "P"))
+			read_p(ps, p, m, s);
+}
+
+static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
+{
+	uint32_t nt, nv;
+
+	c->node = FBX_NONE;
+	c->axis = -1;
+	c->line = ps->e[obj].line;
+	c->times = numbers_of(ps, child(ps, obj, "KeyTime"), &nt);
+	c->values = numbers_of(ps, child(ps, obj, "KeyValueFloat"), &nv);
+	c->is_read = c->times && c->values;
+	c->key_count = nt < nv ? nt : nv;
+	return true;
+}
+
+#define PUSH(arr, count, cap) grow((void **)&(arr), &(cap), (count), sizeof *(arr))
+
+/* The objects of the Objects element `objects` into `doc`. */
+static bool read_objects(const parse *ps, uint32_t objects, fbx_doc *doc)
+{
+	uint32_t caps[5] = { 0 };
+
+	for (uint32_t o = objects + 1; o < ps->e[objects].end; o = ps->e[o].end) {
+		int64_t id = (int64_t)number_of(prop_at(ps, o, 0));
+
+		if (element_is(ps, o, "Model")) {
+			if (!PUSH(doc->models, doc->model_count, caps[0]))
+				return false;
+			fbx_model *m = memset(&doc->models[doc->model_count++], 0, sizeof *doc->models);
+			model_defaults(m);
+			m->id = id;
+			object_name(prop_at(ps, o, 1), m->name);
+			read_properties(ps, o, m, NULL);
+		} else if (element_is(ps, o, "AnimationStack")) {
+			if (!PUSH(doc->stacks, doc->stack_count, caps[1]))
+				return false;
+			fbx_stack *s = memset(&doc->stacks[doc->stack_count++], 0, sizeof *doc->stacks);
+			s->id = id;
+			object_name(prop_at(ps, o, 1), s->name);
+			read_properties(ps, o, NULL, s);
+		} else if (element_is(ps, o, "AnimationLayer")) {
+			if (!PUSH(doc->layers, doc->layer_count, caps[2]))
+				return false;
+			fbx_layer *l = &doc->layers[doc->layer_count++];
+			*l = (fbx_layer){ .id = id, .stack = FBX_NONE };
+			object_name(prop_at(ps, o, 1), l->name);
+		} else if (element_is(ps, o, "AnimationCurveNode")) {
+			if (!PUSH(doc->nodes, doc->node_count, caps[3]))
+				return false;
+			doc->nodes[doc->node_count++] = (fbx_curve_node){ .id = id, .layer = FBX_NONE, .model = FBX_NONE };
+		} else if (element_is(ps, o, "AnimationCurve")) {
+			if (!PUSH(doc->curves, doc->curve_count, caps[4]))
+				return false;
+			fbx_curve *c = memset(&doc->curves[doc->curve_count++], 0, sizeof *doc->curves);
+			c->id = id;
+			if (!read_curve(ps, o, c))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------- connections */
+
+typedef struct id_ref {
+	int64_t id;
+	char kind;   /* 'm' model, 's' stack, 'l' layer, 'n' curve node, 'c' curve */
+	uint32_t index;
+} id_ref;
+
+static int compare_ids(const void *pa, const void *pb)
+{
+	const id_ref *a = pa, *b = pb;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static id_ref *id_index(const fbx_doc *doc, size_t *count)
+{
+	size_t n = (size_t)doc->model_count + doc->stack_count + doc->layer_count + doc->node_count + doc->curve_count;
+	id_ref *ids = malloc((n + 1) * sizeof *ids);
+	size_t k = 0;
+
+	if (!ids)
+		return NULL;
+	for (uint32_t i = 0; i < doc->model_count; i++)
+		ids[k++] = (id_ref){ doc->models[i].id, 'm', i };
+	for (uint32_t i = 0; i < doc->stack_count; i++)
+		ids[k++] = (id_ref){ doc->stacks[i].id, 's', i };
+	for (uint32_t i = 0; i < doc->layer_count; i++)
+		ids[k++] = (id_ref){ doc->layers[i].id, 'l', i };
+	for (uint32_t i = 0; i < doc->node_count; i++)
+		ids[k++] = (id_ref){ doc->nodes[i].id, 'n', i };
+	for (uint32_t i = 0; i < doc->curve_count; i++)
+		ids[k++] = (id_ref){ doc->curves[i].id, 'c', i };
+	qsort(ids, k, sizeof *ids, compare_ids);
+	*count = k;
+	return ids;
+}
+
+static const id_ref *find_id(const id_ref *ids, size_t count, double id)
+{
+	id_ref key = { (int64_t)id, 0, 0 };
+
+	return isfinite(id) ? bsearch(&key, ids, count, sizeof *ids, compare_ids) : NULL;
+}
+
+/* One `C: "OO"|"OP", child, parent[, "property"]`. */
+static void connect(const parse *ps, uint32_t c, fbx_doc *doc, const id_ref *ids, size_t count)
+{
+	const id_ref *from = find_id(ids, count, number_of(prop_at(ps, c, 1)));
+	const id_ref *to = find_id(ids, count, number_of(prop_at(ps, c, 2)));
+	char prop[32];
+
+	if (!from || !to)
+		return;
+	string_of(prop_at(ps, c, 3), prop, sizeof prop);
+	if (from->kind == 'l' && to->kind == 's')
+		doc->layers[from->index].stack = to->index;
+	else if (from->kind == 'n' && to->kind == 'l')
+		doc->nodes[from->index].layer = to->index;
+	else if (from->kind == 'n' && to->kind == 'm') {
+		doc->nodes[from->index].model = to->index;
+		memcpy(doc->nodes[from->index].property, prop, sizeof prop);
+	} else if (from->kind == 'c' && to->kind == 'n') {
+		doc->curves[from->index].node = to->index;
+		doc->curves[from->index].axis = strcmp(prop, "d|X") == 0 ? 0 : strcmp(prop, "d|Y") == 0 ? 1 :
+						strcmp(prop, "d|Z") == 0 ? 2 : -1;
+	} else if (from->kind == 'm' && to->kind == 'm')
+		doc->models[from->index].parent = to->index;
+}
+
+static bool read_connections(const parse *ps, uint32_t conns, fbx_doc *doc)
+{
+	size_t count;
+	id_ref *ids = id_index(doc, &count);
+
+	if (!ids)
+		return false;
+	for (uint32_t c = conns + 1; c < ps->e[conns].end; c = ps->e[c].end)
+		if (element_is(ps, c, "C"))
+			connect(ps, c, doc, ids, count);
+	free(ids);
+	return true;
+}
+
+/* ----------------------------------------------------------------- API */
+
+static bool read_elements(parse *ps)
+{
+	static const char magic[] = "Kaydara FBX Binary  ";
+	size_t pos = 0;
+	uint32_t line = 1;
+
+	if (ps->size >= 27 && memcmp(ps->data, magic, sizeof magic - 1) == 0)
+		return binary_records(ps, 27, ps->size, le(ps->data + 23, 4) >= 7500, FBX_NONE, 0);
+	return ascii_scope(ps, &pos, &line, FBX_NONE, 0);
+}
+
+bool fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc)
+{
+	parse ps = { .data = data, .size = size };
+	uint32_t objects = FBX_NONE, conns = FBX_NONE;
+	bool ok;
+
+	memset(doc, 0, sizeof *doc);
+	ok = data && read_elements(&ps);
+	for (uint32_t e = 0; ok && e < ps.e_count; e = ps.e[e].end) {
+		if (element_is(&ps, e, "Objects"))
+			objects = e;
+		else if (element_is(&ps, e, "Connections"))
+			conns = e;
+	}
+	ok = ok && (objects == FBX_NONE || read_objects(&ps, objects, doc));
+	ok = ok && (conns == FBX_NONE || read_connections(&ps, conns, doc));
+	free(ps.e);
+	free(ps.p);
+	if (!ok)
+		fbx_doc_release(doc);
+	return ok;
+}
+
+void fbx_doc_release(fbx_doc *doc)
+{
+	if (!doc)
+		return;
+	for (uint32_t i = 0; doc->curves && i < doc->curve_count; i++) {
+		free(doc->curves[i].times);
+		free(doc->curves[i].values);
+	}
+	free(doc->models);
+	free(doc->stacks);
+	free(doc->layers);
+	free(doc->nodes);
+	free(doc->curves);
+	memset(doc, 0, sizeof *doc);
+}
+
+const fbx_model *fbx_doc_model(const fbx_doc *doc, const char *name)
+{
+	for (uint32_t i = 0; i < doc->model_count; i++)
+		if (strcmp(doc->models[i].name, name) == 0)
+			return &doc->models[i];
+	return NULL;
+}
+
+const fbx_stack *fbx_doc_stack(const fbx_doc *doc, const char *name)
+{
+	for (uint32_t i = 0; i < doc->stack_count; i++)
+		if (strcmp(doc->stacks[i].name, name) == 0)
+			return &doc->stacks[i];
+	return NULL;
+}
+
+bool fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value)
+{
+	bool has_before = false, has_after = false;
+	double t0 = 0, v0 = 0, t1 = 0, v1 = 0;
+
+	for (uint32_t i = 0; c->is_read && i < c->key_count; i++) {
+		double kt = c->times[i];
+
+		if (!(i == 0 && keeps_first) && (kt < from || kt > to))
+			continue;
+		if (kt <= t && (!has_before || kt >= t0))
+			t0 = kt, v0 = c->values[i], has_before = true;
+		if (kt >= t && (!has_after || kt < t1))
+			t1 = kt, v1 = c->values[i], has_after = true;
+	}
+	if (!has_before && !has_after)
+		return false;
+	if (!has_before || !has_after || t1 == t0)
+		*value = has_before ? v0 : v1;
+	else
+		*value = v0 + (v1 - v0) * (t - t0) / (t1 - t0);
+	return true;
+}
+
+void fbx_quat_mul(const double a[4], const double b[4], double out[4])
+{
+	double r[4] = { a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+			a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+			a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+			a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0] };
+
+	memcpy(out, r, sizeof r);
+}
+
+void fbx_euler_quat(const double deg[3], int order, double q[4])
+{
+	/* The axis turned first, second, third, by order (XYZ turns X
+	 * first: Rz * Ry * Rx). */
+	static const int axes[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 2, 0 }, { 1, 0, 2 }, { 2, 0, 1 }, { 2, 1, 0 } };
+	const int *ax = axes[order >= 0 && order < 6 ? order : 0];
+
+	q[0] = 1, q[1] = q[2] = q[3] = 0;
+	for (int i = 0; i < 3; i++) {
+		double h = deg[ax[i]] * (PI / 360.0), r[4] = { cos(h), 0, 0, 0 };
+
+		r[1 + ax[i]] = sin(h);
+		fbx_quat_mul(r, q, q);
+	}
+}

@@ -1,0 +1,95 @@
+/*
+ * fbx_doc.h - what animc reads of an FBX file's bytes itself, ASCII or
+ * binary alike, where Assimp 5.2.5 drops or misreads it: the Properties70
+ * values of each Model, the AnimationStack and AnimationLayer objects, the
+ * curve nodes and curves of their layers, and the connections between them.
+ * Nothing of Assimp: the importer compares this with Assimp's scene.
+ */
+#ifndef ANIMC_FORMATS_FBX_DOC_H
+#define ANIMC_FORMATS_FBX_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FBX_NONE UINT32_MAX
+#define FBX_NAME_BYTES 256
+
+/* A Model: a bone or other node.  Vectors are the file's, in degrees for
+ * rotations, with FBX's defaults where it gives none. */
+typedef struct fbx_model {
+	int64_t id;
+	char name[FBX_NAME_BYTES];   /* without "Model::" */
+	uint32_t parent;             /* index of the parent model, or FBX_NONE */
+	double translation[3], rotation[3], scaling[3];   /* Lcl ... */
+	double pre_rotation[3], post_rotation[3];
+	int rotation_order;          /* 0 XYZ ... 5 ZYX, 6 SphericXYZ */
+	int inherit_type;            /* 0 RrSs, 1 RSrs, 2 Rrs */
+	char pivot[32];              /* the first pivot, offset or geometric property not at
+				      * its identity ("RotationPivot"), or "" */
+} fbx_model;
+
+typedef struct fbx_stack {
+	int64_t id;
+	char name[FBX_NAME_BYTES];   /* without "AnimStack::" */
+	double local_start, local_stop;   /* KTime; both 0 when the file gives none */
+} fbx_stack;
+
+typedef struct fbx_layer {
+	int64_t id;
+	char name[FBX_NAME_BYTES];
+	uint32_t stack;              /* FBX_NONE when connected to none */
+} fbx_layer;
+
+/* An AnimationCurveNode: the curves of one property of one model, in one
+ * layer. */
+typedef struct fbx_curve_node {
+	int64_t id;
+	uint32_t layer, model;       /* FBX_NONE when connected to none */
+	char property[32];           /* "Lcl Translation", ... */
+} fbx_curve_node;
+
+typedef struct fbx_curve {
+	int64_t id;
+	uint32_t node;               /* its curve node, or FBX_NONE */
+	int axis;                    /* 0, 1, 2 for d|X, d|Y, d|Z; -1 else */
+	uint32_t key_count;
+	double *times;               /* KTime (46186158000 a second) */
+	double *values;
+	bool is_read;                /* false: its arrays are compressed or missing */
+	uint32_t line;               /* of its object, in an ASCII file; else 0 */
+} fbx_curve;
+
+typedef struct fbx_doc {
+	fbx_model *models;
+	fbx_stack *stacks;
+	fbx_layer *layers;
+	fbx_curve_node *nodes;
+	fbx_curve *curves;
+	uint32_t model_count, stack_count, layer_count, node_count, curve_count;
+} fbx_doc;
+
+/* KTime units a second. */
+#define FBX_KTIME_PER_SECOND 46186158000.0
+
+/* Read `data` (ASCII or binary FBX).  False when it is neither, is cut
+ * short, or memory ran out; `doc` is then empty.  Release with
+ * fbx_doc_release (also after a failure). */
+bool fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc);
+void fbx_doc_release(fbx_doc *doc);
+
+/* The model named `name`, or NULL. */
+const fbx_model *fbx_doc_model(const fbx_doc *doc, const char *name);
+/* The stack named `name`, or NULL. */
+const fbx_stack *fbx_doc_stack(const fbx_doc *doc, const char *name);
+/* The value of a curve at KTime `t`: linear between keys, held beyond
+ * them; keys outside [from, to] left out (as Assimp leaves them out), but
+ * for the first when `keeps_first`.  False when no key is left. */
+bool fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value);
+/* The quaternion (w x y z) of Euler angles in degrees, in FBX rotation
+ * order `order` (0 XYZ: X turned first). */
+void fbx_euler_quat(const double deg[3], int order, double q[4]);
+/* The Hamilton product a * b of quaternions w x y z (`out` may be either). */
+void fbx_quat_mul(const double a[4], const double b[4], double out[4]);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * fbx_test.c - FBX files Assimp 5.2.5 reads wrongly, written here as ASCII
+ * FBX 7.4 (and the reader of fbx_doc.c on binary records): what the
+ * importer mends from the file's own bytes, and what it says.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "assimp_internal.h"
+#include "fbx_doc.h"
+
+#define KT_PER_FRAME (46186158000.0 / 30)   /* TimeMode 6: 30 fps */
+#define PI 3.14159265358979323846
+
+/* ------------------------------------------------------- writing a file */
+
+typedef struct fbx_writer {
+	FILE *objects, *conns;
+	char *objects_text, *conns_text;
+	size_t objects_len, conns_len;
+} fbx_writer;
+
+static void writer_init(fbx_writer *w)
+{
+	memset(w, 0, sizeof *w);
+	w->objects = open_memstream(&w->objects_text, &w->objects_len);
+	w->conns = open_memstream(&w->conns_text, &w->conns_len);
+	assert_non_null(w->objects);
+	assert_non_null(w->conns);
+}
+
+/* A Model of `id` under `parent` (0: the scene's root), with `props`
+ * (Properties70 P lines, separated by newlines). */
+static void add_model(fbx_writer *w, long id, const char *name, long parent, const char *props)
+{
+	fprintf(w->objects, "\tModel: %ld, \"Model::%s\", \"LimbNode\" {\n\t\tVersion: 232\n"
+		"\t\tProperties70:  {\n%s\n\t\t}\n\t}\n", id, name, props);
+	fprintf(w->conns, "\tC: \"OO\",%ld,%ld\n", id, parent);
+}
+
+/* An AnimationStack, its LocalStart and LocalStop in frames (both < 0:
+ * none). */
+static void add_stack(fbx_writer *w, long id, const char *name, double start, double stop)
+{
+	fprintf(w->objects, "\tAnimationStack: %ld, \"AnimStack::%s\", \"\" {\n\t\tProperties70:  {\n", id, name);
+	if (start >= 0)
+		fprintf(w->objects, "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",%.0f\n"
+			"\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",%.0f\n",
+			start * KT_PER_FRAME, stop * KT_PER_FRAME);
+	fprintf(w->objects, "\t\t}\n\t}\n");
+}
+
+static void add_layer(fbx_writer *w, long id, const char *name, long stack)
+{
+	fprintf(w->objects, "\tAnimationLayer: %ld, \"AnimLayer::%s\", \"\" {\n\t}\n", id, name);
+	fprintf(w->conns, "\tC: \"OO\",%ld,%ld\n", id, stack);
+}
+
+/* The curve node of `prop` of `model` in `layer`, and one curve for each
+ * of `axes` ("XZ"), each keyed at `frames` with `values[axis][key]`. */
+static void add_curves(fbx_writer *w, long id, long layer, long model, const char *prop, const char *axes,
+		       unsigned n, const double *frames, const double values[][8])
+{
+	fprintf(w->objects, "\tAnimationCurveNode: %ld, \"AnimCurveNode::%c\", \"\" {\n\t}\n", id, prop[4]);
+	fprintf(w->conns, "\tC: \"OO\",%ld,%ld\n\tC: \"OP\",%ld,%ld, \"%s\"\n", id, layer, id, model, prop);
+	for (unsigned a = 0; axes[a]; a++) {
+		long cid = id * 10 + a + 1;
+
+		fprintf(w->objects, "\tAnimationCurve: %ld, \"AnimCurve::\", \"\" {\n\t\tDefault: 0\n"
+			"\t\tKeyVer: 4009\n\t\tKeyTime: *%u {\n\t\t\ta: ", cid, n);
+		for (unsigned k = 0; k < n; k++)
+			fprintf(w->objects, "%s%.0f", k ? "," : "", frames[k] * KT_PER_FRAME);
+		fprintf(w->objects, "\n\t\t}\n\t\tKeyValueFloat: *%u {\n\t\t\ta: ", n);
+		for (unsigned k = 0; k < n; k++)
+			fprintf(w->objects, "%s%.9g", k ? "," : "", values[a][k]);
+		fprintf(w->objects, "\n\t\t}\n\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"
+			"\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,255790911,0\n\t\t}\n"
+			"\t\tKeyAttrRefCount: *1 {\n\t\t\ta: %u\n\t\t}\n\t}\n", n);
+		fprintf(w->conns, "\tC: \"OP\",%ld,%ld, \"d|%c\"\n", cid, id, axes[a]);
+	}
+}
+
+/* The whole file (free it); the writer is released. */
+static char *writer_text(fbx_writer *w)
+{
+	fclose(w->objects);
+	fclose(w->conns);
+	char *text = test_format(
+		"; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
+		"GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n"
+		"\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",1\n"
+		"\t\tP: \"TimeMode\", \"enum\", \"\", \"\",6\n\t}\n}\n"
+		"Objects:  {\n%s}\nConnections:  {\n%s}\n", w->objects_text, w->conns_text);
+	free(w->objects_text);
+	free(w->conns_text);
+	return text;
+}
+
+/* ---------------------------------------------------------- importing */
+
+typedef struct imported {
+	animc_status status;
+	animc_clip_set set;
+	test_diags diags;
+	animc_diag_sink sink;
+} imported;
+
+static void import_text(imported *r, const char *text)
+{
+	animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+
+	memset(r, 0, sizeof *r);
+	r->diags.echo = getenv("ANIMC_TEST_ECHO") != NULL;
+	r->sink = test_diag_sink(&r->diags, NULL);
+	r->status = animc_importer_assimp.import(&req, &r->set, &r->sink);
+}
+
+static void release(imported *r)
+{
+	animc_clip_set_release(&r->set);
+	test_diags_release(&r->diags);
+}
+
+static const animc_channel *channel_named(const animc_clip *clip, const char *bone)
+{
+	for (uint32_t i = 0; i < clip->channel_count; i++)
+		if (strcmp(clip->channels[i].bone, bone) == 0)
+			return &clip->channels[i];
+	fail_msg("clip '%s' has no bone '%s'", clip->name, bone);
+	return NULL;
+}
+
+/* The value of a track at `time_s` (its key there). */
+static const float *key_at(const animc_track *t, unsigned width, double time_s)
+{
+	for (uint32_t i = 0; i < t->value_count; i++)
+		if (fabs(t->times_s[i] - time_s) < 1e-5)
+			return &t->values[(size_t)i * width];
+	fail_msg("no key at %g s", time_s);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ rotations */
+
+/* x y z w of a turn of `deg` degrees about axis 0, 1 or 2. */
+static void axis_quat(int axis, double deg, double q[4])
+{
+	q[0] = q[1] = q[2] = 0;
+	q[axis] = sin(deg * PI / 360);
+	q[3] = cos(deg * PI / 360);
+}
+
+/* a * b, x y z w. */
+static void quat_mul(const double a[4], const double b[4], double out[4])
+{
+	double r[4] = { a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+			a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+			a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+			a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2] };
+
+	memcpy(out, r, sizeof r);
+}
+
+static void assert_turn(const float *got, const double want[4], double tolerance)
+{
+	double dot = 0;
+
+	for (int i = 0; i < 4; i++)
+		dot += got[i] * want[i];
+	if (!(fabs(dot) >= 1 - tolerance))
+		fail_msg("rotation (%g %g %g %g), expected +-(%g %g %g %g)", (double)got[0], (double)got[1],
+			 (double)got[2], (double)got[3], want[0], want[1], want[2], want[3]);
+}
+
+/* --------------------------------------------------------------- tests */
+
+#define POST_PROPS                                                       \
+	"\t\t\tP: \"RotationActive\", \"bool\", \"\", \"\",1\n"          \
+	"\t\t\tP: \"PostRotation\", \"Vector3D\", \"Vector\", \"\",0,40,0\n" \
+	"\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",0,0,30\n"  \
+	"\t\t\tP: \"Lcl Scaling\", \"Lcl Scaling\", \"\", \"A\",1,2,1"
+
+/* The FBX local rotation is R * Rpost^-1: Assimp 5.2.5 gave R * Rpost, 80
+ * degrees off for a PostRotation of 40 (3ds Max, MotionBuilder and Maya's
+ * rotate axis write one).  The keys and the rest pose (--skeleton) alike. */
+static void post_rotation_enters_inverted(void **state)
+{
+	static const double frames[] = { 0, 10 }, z[][8] = { { 0, 90 } };
+	fbx_writer w;
+	imported r;
+	double post[4], want[4], turn[4];
+
+	(void)state;
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, POST_PROPS);
+	add_stack(&w, 20, "Take 001", 0, 10);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_curves(&w, 30, 21, 10, "Lcl Rotation", "Z", 2, frames, z);
+	char *text = writer_text(&w);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_track *t = &channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_ROTATION];
+	axis_quat(1, -40, post);
+	for (int k = 0; k < 2; k++) {
+		axis_quat(2, z[0][k], turn);
+		quat_mul(turn, post, want);
+		assert_turn(key_at(t, 4, frames[k] / 30), want, 1e-6);
+	}
+	release(&r);
+
+	/* The rest pose: Rz(30) * Rpost^-1, the scale (1, 2, 1) kept. */
+	char *dir = test_tmpdir("fbx-post"), *path = test_format("%s/post.fbx", dir);
+	animc_skeleton skel;
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assert_int_equal(animc_assimp_skeleton_load(path, &skel, &sink), ANIMC_OK);
+	axis_quat(2, 30, turn);
+	quat_mul(turn, post, want);
+	uint32_t found = 0;
+	for (uint32_t i = 0; i < skel.bone_count; i++)
+		if (strcmp(skel.bones[i].name, "Bone") == 0) {
+			assert_turn(skel.bones[i].rotation, want, 1e-6);
+			assert_true(fabs(skel.bones[i].scale[1] - 2) < 1e-5);
+			found++;
+		}
+	assert_int_equal(found, 1);
+	animc_skeleton_release(&skel);
+	test_diags_release(&diags);
+	free(path), free(dir), free(text);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(post_rotation_enters_inverted),
+};
+
+ANIMC_TEST_GROUP(tests);
