@@ -45,12 +45,64 @@ static void mend_post_rotation(const fbx_model *model, animc_track *t)
 	}
 }
 
+static bool is_zero(const float *s)
+{
+	return fabsf(s[0]) < ANIMC_FBX_ZERO_SCALE || fabsf(s[1]) < ANIMC_FBX_ZERO_SCALE ||
+	       fabsf(s[2]) < ANIMC_FBX_ZERO_SCALE;
+}
+
+/* The key nearest `i` whose scale is not 0 on an axis, the earlier one
+ * first; `i` itself when there is none. */
+static uint32_t neighbour(const animc_track *s, uint32_t i)
+{
+	for (uint32_t d = 1; d < s->value_count; d++) {
+		if (i >= d && !is_zero(&s->values[(size_t)(i - d) * 3]))
+			return i - d;
+		if (i + d < s->value_count && !is_zero(&s->values[(size_t)(i + d) * 3]))
+			return i + d;
+	}
+	return i;
+}
+
+/*
+ * Assimp turns each FBX key into a matrix and reads rotation and scale
+ * back from it: at a scale of 0 on an axis the matrix holds no rotation,
+ * and what Assimp reads there (a half turn, for a scale of 0 on every axis)
+ * turned the bone on its way to 0.  Such a key takes its neighbour's
+ * rotation.
+ */
+static void mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink)
+{
+	animc_channel *c = &clip->channels[ch];
+	const animc_track *s = &c->tracks[ANIMC_SCALE];
+	animc_track *r = &c->tracks[ANIMC_ROTATION];
+	uint32_t count = 0;
+	float first = 0;
+
+	if (!s->is_present || !r->is_present || s->value_count != r->value_count || !s->times_s || !r->times_s)
+		return;
+	for (uint32_t i = 0; i < s->value_count; i++) {
+		if (!is_zero(&s->values[(size_t)i * 3]) || s->times_s[i] != r->times_s[i])
+			continue;
+		if (count++ == 0)
+			first = s->times_s[i];
+		memcpy(&r->values[(size_t)i * 4], &r->values[(size_t)neighbour(s, i) * 4], 4 * sizeof *r->values);
+	}
+	if (count)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ZERO_SCALE_KEY, clip, c,
+				       "%u scale key%s 0 on an axis (the first at %g s): Assimp reads a key's rotation "
+				       "back from its matrix, which holds none at a scale of 0; took the rotation of "
+				       "the neighbouring key: to keep the curves' own rotation there, key the scale to "
+				       "a small value (0.001) rather than 0 in the exporter",
+				       count, count == 1 ? " is" : "s are", (double)first);
+}
+
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink)
 {
 	animc_channel *c = &clip->channels[ch];
 	const fbx_model *model = fbx_doc_model(doc, c->bone);
 
-	(void)sink;
+	mend_zero_scale(clip, ch, sink);
 	if (model)
 		mend_post_rotation(model, &c->tracks[ANIMC_ROTATION]);
 }

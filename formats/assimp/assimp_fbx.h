@@ -12,6 +12,9 @@
 
 #include "fbx_doc.h"
 
+/* A scale component below this is taken for 0. */
+#define ANIMC_FBX_ZERO_SCALE 1e-6f
+
 /*
  * Mend channel `ch` of `clip` (tracks imported from Assimp) where the
  * file's curves say otherwise: the rotation of a key whose scale is 0 on

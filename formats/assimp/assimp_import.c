@@ -906,8 +906,19 @@ static animc_status import_vectors(animc_clip *clip, uint32_t ch, animc_track_ki
 	return ANIMC_OK;
 }
 
+/* Whether an FBX scale key is 0 on an axis: Assimp read its rotation
+ * back from a matrix that holds none (animc_fbx_mend_channel mends it). */
+static bool is_zero_scale(const struct aiVectorKey *scales, unsigned scale_count, unsigned i, double time)
+{
+	return scales && i < scale_count && scales[i].mTime == time &&
+	       (fabsf(scales[i].mValue.x) < ANIMC_FBX_ZERO_SCALE || fabsf(scales[i].mValue.y) < ANIMC_FBX_ZERO_SCALE ||
+		fabsf(scales[i].mValue.z) < ANIMC_FBX_ZERO_SCALE);
+}
+
+/* `scales`: an FBX channel's scale keys (one a rotation key), else NULL. */
 static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t ch,
-				     const struct aiQuatKey *keys, unsigned n, double rate)
+				     const struct aiQuatKey *keys, unsigned n, double rate,
+				     const struct aiVectorKey *scales, unsigned scale_count)
 {
 	animc_track *t = &clip->channels[ch].tracks[ANIMC_ROTATION];
 	uint32_t normalised = 0;
@@ -934,7 +945,8 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 		 * non-finite one stands for none: kept, for validation to
 		 * reject naming clip and bone. */
 		if (isfinite(len) && len > 1e-6) {
-			if (fabs(len - 1.0) > ANIMC_UNIT_QUAT_TOLERANCE)
+			if (fabs(len - 1.0) > ANIMC_UNIT_QUAT_TOLERANCE &&
+			    !is_zero_scale(scales, scale_count, i, keys[i].mTime))
 				normalised++;
 			x /= len;
 			y /= len;
@@ -1120,8 +1132,8 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		status = import_vectors(clip, (uint32_t)ch, ANIMC_TRANSLATION, na->mPositionKeys,
 					na->mNumPositionKeys, rate);
 		if (status == ANIMC_OK)
-			status = import_rotations(cv, clip, (uint32_t)ch, na->mRotationKeys,
-						  na->mNumRotationKeys, rate);
+			status = import_rotations(cv, clip, (uint32_t)ch, na->mRotationKeys, na->mNumRotationKeys,
+						  rate, cv->fbx ? na->mScalingKeys : NULL, na->mNumScalingKeys);
 		if (status == ANIMC_OK)
 			status = import_vectors(clip, (uint32_t)ch, ANIMC_SCALE, na->mScalingKeys,
 						na->mNumScalingKeys, rate);

@@ -144,6 +144,28 @@ static const float *key_at(const animc_track *t, unsigned width, double time_s)
 	return NULL;
 }
 
+/* How many warnings of kind `kind` were given. */
+static size_t warnings_of(const imported *r, const char *kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->diags.count; i++)
+		n += r->diags.items[i].severity == ANIMC_WARNING && r->diags.items[i].kind &&
+		     strcmp(r->diags.items[i].kind, kind) == 0;
+	return n;
+}
+
+/* The first warning of kind `kind` (it must be there). */
+static const char *warning_of(const imported *r, const char *kind)
+{
+	for (size_t i = 0; i < r->diags.count; i++)
+		if (r->diags.items[i].severity == ANIMC_WARNING && r->diags.items[i].kind &&
+		    strcmp(r->diags.items[i].kind, kind) == 0)
+			return r->diags.items[i].message;
+	fail_msg("no %s warning", kind);
+	return NULL;
+}
+
 /* ------------------------------------------------------------ rotations */
 
 /* x y z w of a turn of `deg` degrees about axis 0, 1 or 2. */
@@ -235,7 +257,42 @@ static void post_rotation_enters_inverted(void **state)
 	free(path), free(dir), free(text);
 }
 
+/* A bone scaled to 0 (a prop hidden): Assimp reads the key's rotation
+ * back from a matrix of scale 0, a half turn, and the bone spun 140
+ * degrees on its way there, with a warning blaming the exporter's
+ * quaternions.  The key takes its neighbour's rotation, and the warning
+ * names the zero scale. */
+static void zero_scale_key_keeps_the_rotation(void **state)
+{
+	static const double frames[] = { 0, 5, 10 }, scale[][8] = { { 1, 0.5, 0 }, { 1, 0.5, 0 }, { 1, 0.5, 0 } },
+			    turn[][8] = { { 40, 40, 40 } };
+	fbx_writer w;
+	imported r;
+	double want[4];
+
+	(void)state;
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, "");
+	add_stack(&w, 20, "Take 001", 0, 10);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_curves(&w, 30, 21, 10, "Lcl Scaling", "XYZ", 3, frames, scale);
+	add_curves(&w, 40, 21, 10, "Lcl Rotation", "Z", 3, frames, turn);
+	char *text = writer_text(&w);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_track *t = &channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_ROTATION];
+	axis_quat(2, 40, want);
+	for (int k = 0; k < 3; k++)
+		assert_turn(key_at(t, 4, frames[k] / 30), want, 1e-6);
+	assert_int_equal(warnings_of(&r, "not-unit-quaternion"), 0);
+	assert_int_equal(warnings_of(&r, "zero-scale-key"), 1);
+	assert_non_null(strstr(warning_of(&r, "zero-scale-key"), "1 scale key is 0 on an axis (the first at 0.333333 s)"));
+	release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(zero_scale_key_keeps_the_rotation),
 	cmocka_unit_test(post_rotation_enters_inverted),
 };
 

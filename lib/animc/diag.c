@@ -133,6 +133,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"--root-motion cannot read the node tree that turns its bone's parent frame" },
 	[ANIMC_WARN_NIL_CONTENT] = { "nil-content",
 		"a RobotGame list marked xsi:nil=\"true\" holds elements or text; ignored, the list empty" },
+	[ANIMC_WARN_ZERO_SCALE_KEY] = { "zero-scale-key",
+		"an FBX scale key of 0 on an axis, whose rotation Assimp cannot read; the neighbouring key's taken" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

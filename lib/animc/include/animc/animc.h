@@ -144,6 +144,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_ROOT_MOTION_FRAME,
 	/* a source's: the content of a list marked xsi:nil, ignored */
 	ANIMC_WARN_NIL_CONTENT,
+	/* an FBX source's, where Assimp reads it wrongly or leaves it out */
+	ANIMC_WARN_ZERO_SCALE_KEY,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
