@@ -107,6 +107,108 @@ void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, a
 		mend_post_rotation(model, &c->tracks[ANIMC_ROTATION]);
 }
 
+/* ------------------------------------------------------------ a take */
+
+/* Assimp's margin around a take's range, in KTime. */
+#define TAKE_MARGIN 10000.0
+
+static const char *const lcl[3] = { "Lcl Translation", "Lcl Rotation", "Lcl Scaling" };
+
+/* 0, 1, 2 for a curve node of Lcl Translation, Rotation, Scaling; -1 else. */
+static int lcl_kind(const fbx_curve_node *n)
+{
+	for (int k = 0; k < 3; k++)
+		if (strcmp(n->property, lcl[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* The curve node of curve `c` when it keys a component of a model's Lcl
+ * transform in stack `stack`, else NULL. */
+static const fbx_curve_node *take_curve(const fbx_doc *doc, const fbx_curve *c, uint32_t stack)
+{
+	const fbx_curve_node *n = c->node < doc->node_count ? &doc->nodes[c->node] : NULL;
+
+	if (!n || n->layer >= doc->layer_count || doc->layers[n->layer].stack != stack || n->model >= doc->model_count ||
+	    c->axis < 0 || !c->is_read || !c->key_count || lcl_kind(n) < 0)
+		return NULL;
+	return n;
+}
+
+/* The value Assimp gives curve `c` at KTime `t` of a take of range
+ * [start, stop]: keys outside it (and its margin) left out but for a
+ * rotation's first; the model's own value when none is left. */
+static double assimp_value(const fbx_doc *doc, const fbx_curve *c, const fbx_curve_node *n, double t,
+			   double start, double stop)
+{
+	const fbx_model *m = &doc->models[n->model];
+	int kind = lcl_kind(n);
+	const double *own = kind == 0 ? m->translation : kind == 1 ? m->rotation : m->scaling;
+	double v;
+
+	return fbx_curve_value(c, t, start - TAKE_MARGIN, stop + TAKE_MARGIN, kind == 1, &v) ? v : own[c->axis];
+}
+
+static bool differs(double a, double b)
+{
+	return !(fabs(a - b) <= 1e-4 * fmax(1, fabs(a)));
+}
+
+/*
+ * Assimp 5.2.5 leaves out every key of a take's curves outside its range
+ * (LocalStart, LocalStop) but a rotation's first, and holds the first and
+ * last key left: a take that starts or ends between keys (a range cut out
+ * of a longer timeline) starts and ends in another pose than the curves'.
+ * Said once per clip, naming the first such curve.
+ */
+static void check_take_range(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, animc_diag_sink *sink)
+{
+	uint32_t stack = (uint32_t)(st - doc->stacks), count = 0;
+	const fbx_curve *first = NULL;
+	double ends[2] = { st->local_start, st->local_stop }, got = 0, want = 0, at = 0;
+
+	if (st->local_start == 0 && st->local_stop == 0)
+		return;   /* no range: Assimp takes every key */
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = take_curve(doc, c, stack);
+
+		for (int e = 0; n && e < 2; e++) {
+			double truth, assimp = assimp_value(doc, c, n, ends[e], ends[0], ends[1]);
+
+			fbx_curve_value(c, ends[e], -INFINITY, INFINITY, false, &truth);
+			if (!differs(truth, assimp))
+				continue;
+			if (count++ == 0)
+				first = c, got = assimp, want = truth, at = ends[e];
+			break;
+		}
+	}
+	if (!count)
+		return;
+	const fbx_curve_node *n = &doc->nodes[first->node];
+	char more[64] = "";
+	if (count > 1)
+		snprintf(more, sizeof more, " (and %u more curve%s)", count - 1, count > 2 ? "s" : "");
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_KEYS_OUTSIDE_TAKE, clip, NULL,
+			       "bone '%s': its %s %c curve has keys outside the take (%g s to %g s of the "
+			       "timeline: LocalStart, LocalStop), which Assimp leaves out: at the take's %s the "
+			       "clip gives %g where the curve gives %g%s; in the exporter, set the take's range "
+			       "to start and end on keys, or bake the animation over the take (a key at each "
+			       "frame)",
+			       doc->models[n->model].name, n->property, "XYZ"[first->axis],
+			       st->local_start / FBX_KTIME_PER_SECOND, st->local_stop / FBX_KTIME_PER_SECOND,
+			       at == st->local_start ? "start" : "end", got, want, more);
+}
+
+void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
+{
+	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
+
+	if (st)
+		check_take_range(doc, st, clip, sink);
+}
+
 /* The upper 3x3 of `m` times S^-1 * R * S (S the scale `s`, R the
  * rotation of quaternion `q`, w x y z): M * S^-1 * Rpost^-2 * S mends
  * T * R * Rpost * S into T * R * Rpost^-1 * S. */

@@ -23,6 +23,10 @@
  */
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
 
+/* Say what Assimp got wrong of the take `clip` was made of: keys outside
+ * its range. */
+void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
+
 /* Mend the rest pose of every node of `scene` whose model has a
  * PostRotation, as animc_fbx_mend_channel mends its keys. */
 void animc_fbx_mend_rest(const fbx_doc *doc, const struct aiScene *scene);

@@ -1150,6 +1150,8 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	}
 	if (status == ANIMC_OK)
 		status = drop_duplicate_bones(cv, clip);
+	if (status == ANIMC_OK && cv->fbx)
+		animc_fbx_check_clip(cv->fbx, clip, cv->sink);
 	if (status != ANIMC_OK) {
 		animc_clip_destroy(clip);
 		return status;

@@ -135,6 +135,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"a RobotGame list marked xsi:nil=\"true\" holds elements or text; ignored, the list empty" },
 	[ANIMC_WARN_ZERO_SCALE_KEY] = { "zero-scale-key",
 		"an FBX scale key of 0 on an axis, whose rotation Assimp cannot read; the neighbouring key's taken" },
+	[ANIMC_WARN_KEYS_OUTSIDE_TAKE] = { "keys-outside-take",
+		"an FBX take starts or ends between keys, and Assimp left out the keys outside it: another pose there" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -499,7 +499,7 @@ animc_status animc_pass_trim(animc_clip *clip, animc_diag_sink *sink, animc_pass
 	if (total) {
 		animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
 				  "%u key%s outside the clip's range, 0 to %g s (the take's pre- or post-roll); "
-				  "dropped %s, and interpolated the values at 0 and %g s from the keys around",
+				  "dropped %s, and interpolated the values at 0 and %g s from the keys on either side",
 				  total, total == 1 ? " lies" : "s lie", (double)end, total == 1 ? "it" : "them",
 				  (double)end);
 		if (stats)

@@ -146,6 +146,7 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_NIL_CONTENT,
 	/* an FBX source's, where Assimp reads it wrongly or leaves it out */
 	ANIMC_WARN_ZERO_SCALE_KEY,
+	ANIMC_WARN_KEYS_OUTSIDE_TAKE,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
