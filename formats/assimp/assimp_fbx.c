@@ -201,12 +201,59 @@ static void check_take_range(const fbx_doc *doc, const fbx_stack *st, const anim
 			       at == st->local_start ? "start" : "end", got, want, more);
 }
 
+/* Whether curve node `n` keys a model's Lcl transform in stack `stack`. */
+static bool is_take_node(const fbx_doc *doc, const fbx_curve_node *n, uint32_t stack)
+{
+	return n->layer < doc->layer_count && doc->layers[n->layer].stack == stack && n->model < doc->model_count &&
+	       lcl_kind(n) >= 0;
+}
+
+/*
+ * Assimp 5.2.5 puts the curves of every layer of a take in one list and
+ * takes each component's value from the last curve for it: it reads no
+ * BlendMode, Weight or Mute.  A take whose Lcl curves lie in more than one
+ * layer (a correction layer on mocap) plays no sum of them.  Said once per
+ * clip, naming the layers and the first property keyed past the first.
+ */
+static void check_layers(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, animc_diag_sink *sink)
+{
+	uint32_t stack = (uint32_t)(st - doc->stacks), base = FBX_NONE, layers = 0;
+	const fbx_curve_node *other = NULL;
+
+	for (uint32_t l = 0; l < doc->layer_count; l++) {
+		bool is_keyed = false;
+
+		for (uint32_t i = 0; i < doc->node_count && !is_keyed; i++)
+			is_keyed = doc->nodes[i].layer == l && is_take_node(doc, &doc->nodes[i], stack);
+		if (!is_keyed)
+			continue;
+		layers++;
+		if (base == FBX_NONE)
+			base = l;
+		for (uint32_t i = 0; i < doc->node_count && !other && l != base; i++)
+			if (doc->nodes[i].layer == l && is_take_node(doc, &doc->nodes[i], stack))
+				other = &doc->nodes[i];
+	}
+	if (layers < 2 || !other)
+		return;
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ANIMATION_LAYERS, clip, NULL,
+			       "the take keys %u animation layers ('%s' and '%s'%s, which keys bone '%s''s %s): "
+			       "Assimp does not blend layers (it reads no BlendMode, Weight or Mute) but takes "
+			       "each component from the last curve for it, so the clip plays neither the layers' "
+			       "sum nor the base layer; merge the layers into one in the exporter (bake the take "
+			       "to its base layer)",
+			       layers, doc->layers[base].name, doc->layers[other->layer].name,
+			       layers > 2 ? " among them" : "", doc->models[other->model].name, other->property);
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
 
-	if (st)
-		check_take_range(doc, st, clip, sink);
+	if (!st)
+		return;
+	check_take_range(doc, st, clip, sink);
+	check_layers(doc, st, clip, sink);
 }
 
 /* The upper 3x3 of `m` times S^-1 * R * S (S the scale `s`, R the

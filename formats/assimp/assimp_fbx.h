@@ -24,7 +24,7 @@
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
 
 /* Say what Assimp got wrong of the take `clip` was made of: keys outside
- * its range. */
+ * its range, layers it does not blend. */
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
 
 /* Mend the rest pose of every node of `scene` whose model has a

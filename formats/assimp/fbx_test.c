@@ -344,7 +344,41 @@ static void keys_outside_the_take_are_said(void **state)
 	release(&r);
 }
 
+/* Assimp 5.2.5 takes each component from the last curve for it across a
+ * take's layers, blending none: a correction layer over mocap replaced
+ * the base layer, without a word.  Said, naming the take's layers; not
+ * for a layer that keys nothing. */
+static void animation_layers_are_said(void **state)
+{
+	static const double frames[] = { 0, 10 }, base[][8] = { { 0, 10 } }, add[][8] = { { 5, 5 }, { 1, 1 } };
+	fbx_writer w;
+	imported r;
+
+	(void)state;
+	for (int layered = 0; layered < 2; layered++) {
+		writer_init(&w);
+		add_model(&w, 10, "Bone", 0, "");
+		add_stack(&w, 20, "Take 001", 0, 10);
+		add_layer(&w, 21, "BaseLayer", 20);
+		add_layer(&w, 22, "AnimLayer1", 20);
+		add_curves(&w, 30, 21, 10, "Lcl Translation", "X", 2, frames, base);
+		if (layered)
+			add_curves(&w, 40, 22, 10, "Lcl Translation", "XY", 2, frames, add);
+		char *text = writer_text(&w);
+		import_text(&r, text);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_int_equal(warnings_of(&r, "animation-layers"), layered);
+		if (layered)
+			assert_non_null(strstr(warning_of(&r, "animation-layers"),
+					       "the take keys 2 animation layers ('BaseLayer' and 'AnimLayer1', which "
+					       "keys bone 'Bone''s Lcl Translation)"));
+		release(&r);
+		free(text);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(animation_layers_are_said),
 	cmocka_unit_test(keys_outside_the_take_are_said),
 	cmocka_unit_test(zero_scale_key_keeps_the_rotation),
 	cmocka_unit_test(post_rotation_enters_inverted),

@@ -137,6 +137,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an FBX scale key of 0 on an axis, whose rotation Assimp cannot read; the neighbouring key's taken" },
 	[ANIMC_WARN_KEYS_OUTSIDE_TAKE] = { "keys-outside-take",
 		"an FBX take starts or ends between keys, and Assimp left out the keys outside it: another pose there" },
+	[ANIMC_WARN_ANIMATION_LAYERS] = { "animation-layers",
+		"an FBX take keyed in several animation layers, which Assimp does not blend (the last curve wins)" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -147,6 +147,7 @@ typedef enum animc_warning_kind {
 	/* an FBX source's, where Assimp reads it wrongly or leaves it out */
 	ANIMC_WARN_ZERO_SCALE_KEY,
 	ANIMC_WARN_KEYS_OUTSIDE_TAKE,
+	ANIMC_WARN_ANIMATION_LAYERS,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
