@@ -256,6 +256,30 @@ void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag
 	check_layers(doc, st, clip, sink);
 }
 
+/*
+ * Assimp 5.2.5 leaves out a take whose layers key no model's Lcl
+ * transform ("ignoring empty AnimationStack", at its information level): a
+ * bind-pose take ("TPose") vanished without a word.
+ */
+void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32_t first, animc_diag_sink *sink)
+{
+	for (uint32_t s = 0; s < doc->stack_count; s++) {
+		bool is_keyed = false, has_clip = false;
+
+		for (uint32_t i = 0; i < doc->node_count && !is_keyed; i++)
+			is_keyed = is_take_node(doc, &doc->nodes[i], s);
+		for (uint32_t c = first; c < set->count && !has_clip; c++)
+			has_clip = strcmp(set->clips[c]->name, doc->stacks[s].name) == 0;
+		if (is_keyed || has_clip)
+			continue;
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EMPTY_TAKE, 0, 0,
+				       "take '%s' keys no bone (no Lcl Translation, Rotation or Scaling curve): "
+				       "Assimp leaves such a take out, and no clip is written for it; to keep it as "
+				       "a pose (a bind pose), key each bone once in it in the exporter",
+				       doc->stacks[s].name);
+	}
+}
+
 /* The upper 3x3 of `m` times S^-1 * R * S (S the scale `s`, R the
  * rotation of quaternion `q`, w x y z): M * S^-1 * Rpost^-2 * S mends
  * T * R * Rpost * S into T * R * Rpost^-1 * S. */

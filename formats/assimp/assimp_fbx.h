@@ -27,6 +27,10 @@ void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, a
  * its range, layers it does not blend. */
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
 
+/* Say each take of the file that keys no bone, which Assimp leaves out
+ * (no clip of its name among clips `first` on of `set`). */
+void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32_t first, animc_diag_sink *sink);
+
 /* Mend the rest pose of every node of `scene` whose model has a
  * PostRotation, as animc_fbx_mend_channel mends its keys. */
 void animc_fbx_mend_rest(const fbx_doc *doc, const struct aiScene *scene);

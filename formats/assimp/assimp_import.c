@@ -1194,6 +1194,7 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 {
 	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene,
 			 .frame_rate = frame_rate, .fbx = fbx };
+	uint32_t first = out->count;
 	animc_status status = ANIMC_OK;
 	const char *why;
 	double rate = format && strcmp(format, "fbx") == 0 ? fbx_custom_rate(scene) : 1;
@@ -1227,6 +1228,10 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 		}
 		status = import_animation(&cv, anim, out);
 	}
+	/* Only beside a take that is there: a model of no animation (Maya
+	 * writes an empty "Take 001") holds none, which is said apart. */
+	if (status == ANIMC_OK && fbx && out->count > first)
+		animc_fbx_check_takes(fbx, out, first, sink);
 	/* Half-Life MDL files, for one, repeat sequence names: each clip is
 	 * written, under a name of its own. */
 	if (status == ANIMC_OK)

@@ -377,7 +377,40 @@ static void animation_layers_are_said(void **state)
 	}
 }
 
+/* Assimp leaves out a take that keys no bone (a bind pose): it vanished
+ * without a word.  Said, naming it; not for a file of no animation at
+ * all, which says so itself. */
+static void a_take_of_no_curves_is_said(void **state)
+{
+	static const double frames[] = { 0, 10 }, x[][8] = { { 0, 10 } };
+	fbx_writer w;
+	imported r;
+
+	(void)state;
+	for (int has_walk = 0; has_walk < 2; has_walk++) {
+		writer_init(&w);
+		add_model(&w, 10, "Bone", 0, "");
+		add_stack(&w, 20, "TPose", -1, -1);
+		add_layer(&w, 21, "BaseLayer", 20);
+		if (has_walk) {
+			add_stack(&w, 22, "Walk", 0, 10);
+			add_layer(&w, 23, "BaseLayer", 22);
+			add_curves(&w, 30, 23, 10, "Lcl Translation", "X", 2, frames, x);
+		}
+		char *text = writer_text(&w);
+		import_text(&r, text);
+		assert_int_equal(r.status, has_walk ? ANIMC_OK : ANIMC_ERR_NOT_FOUND);
+		assert_int_equal(r.set.count, has_walk);
+		assert_int_equal(warnings_of(&r, "empty-take"), has_walk);
+		if (has_walk)
+			assert_non_null(strstr(warning_of(&r, "empty-take"), "take 'TPose' keys no bone"));
+		release(&r);
+		free(text);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_take_of_no_curves_is_said),
 	cmocka_unit_test(animation_layers_are_said),
 	cmocka_unit_test(keys_outside_the_take_are_said),
 	cmocka_unit_test(zero_scale_key_keeps_the_rotation),

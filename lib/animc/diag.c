@@ -139,6 +139,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an FBX take starts or ends between keys, and Assimp left out the keys outside it: another pose there" },
 	[ANIMC_WARN_ANIMATION_LAYERS] = { "animation-layers",
 		"an FBX take keyed in several animation layers, which Assimp does not blend (the last curve wins)" },
+	[ANIMC_WARN_EMPTY_TAKE] = { "empty-take",
+		"an FBX take that keys no bone (a bind pose), which Assimp leaves out: no clip for it" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)
