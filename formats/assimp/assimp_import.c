@@ -1060,6 +1060,29 @@ static animc_status drop_duplicate_bones(converter *cv, animc_clip *clip)
 	return ANIMC_OK;
 }
 
+/* The error for channel `name` of an FBX pivot helper node
+ * ("Bone_$AssimpFbx$_Rotation"): the bone, its property and the fix. */
+static void say_pivot_channel(converter *cv, const char *name)
+{
+	char bone[FBX_NAME_BYTES];
+	const char *tag = strstr(name, "_$AssimpFbx$");
+	const fbx_model *model;
+
+	snprintf(bone, sizeof bone, "%.*s", (int)(tag ? tag - name : (ptrdiff_t)strlen(name)), name);
+	char what[160] = "a pivot, an offset or a geometric transform (RotationPivot, RotationOffset, ScalingPivot, "
+			"ScalingOffset, Geometric...)";
+
+	model = cv->fbx ? fbx_doc_model(cv->fbx, bone) : NULL;
+	if (model && model->pivot[0])
+		snprintf(what, sizeof what, "a %s that is not %s", model->pivot,
+			 strcmp(model->pivot, "GeometricScaling") == 0 ? "1" : "0");
+	animc_diag_report(cv->sink, ANIMC_ERROR, 0, 0,
+			  "bone '%s' has %s: Assimp moves the animation of such a bone onto helper nodes ('%s'), "
+			  "which no skeleton has; reset the bone's pivots, offsets and geometric transform in the "
+			  "exporter (or bake them into its keys)",
+			  bone, what, name);
+}
+
 static animc_status import_animation(converter *cv, const struct aiAnimation *anim,
 				     animc_clip_set *out)
 {
@@ -1099,12 +1122,11 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		if (!na)
 			continue;
 		len = name_utf8(&na->mNodeName, name, &latin1);
-		/* Pivots are off, so Assimp should make no helper nodes; should
-		 * one appear anyway, its name must not reach a game. */
+		/* Assimp 5.2.5 moves the animation of a bone with a pivot, an
+		 * offset or a geometric transform onto helper nodes, pivots off
+		 * or not: their names must not reach a game. */
 		if (strstr(name, "$AssimpFbx$")) {
-			animc_diag_report(cv->sink, ANIMC_ERROR, 0, 0,
-					  "channel '%s' animates an FBX pivot helper node, not a bone",
-					  name);
+			say_pivot_channel(cv, name);
 			status = ANIMC_ERR_UNSUPPORTED;
 			break;
 		}

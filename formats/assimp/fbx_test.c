@@ -409,7 +409,43 @@ static void a_take_of_no_curves_is_said(void **state)
 	}
 }
 
+/* Assimp 5.2.5 moves the animation of a bone with a pivot, an offset or
+ * a geometric transform onto helper nodes whatever the settings: the
+ * error named a channel 'Bone_$AssimpFbx$_Rotation' the user never made.
+ * It names the bone, the property and the fix. */
+static void a_pivot_is_named_with_its_bone(void **state)
+{
+	static const double frames[] = { 0, 10 }, z[][8] = { { 0, 90 } };
+	static const char *const props[][2] = {
+		{ "\t\t\tP: \"RotationPivot\", \"Vector3D\", \"Vector\", \"\",0,1,0", "a RotationPivot that is not 0" },
+		{ "\t\t\tP: \"GeometricScaling\", \"Vector3D\", \"Vector\", \"\",2,2,2",
+		  "a GeometricScaling that is not 1" },
+	};
+	fbx_writer w;
+	imported r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
+		writer_init(&w);
+		add_model(&w, 10, "Bone", 0, props[i][0]);
+		add_stack(&w, 20, "Take 001", 0, 10);
+		add_layer(&w, 21, "BaseLayer", 20);
+		add_curves(&w, 30, 21, 10, "Lcl Rotation", "Z", 2, frames, z);
+		char *text = writer_text(&w);
+		import_text(&r, text);
+		assert_int_equal(r.status, ANIMC_ERR_UNSUPPORTED);
+		const char *message = test_diags_first(&r.diags, ANIMC_ERROR)->message;
+		char *want = test_format("bone 'Bone' has %s: Assimp moves", props[i][1]);
+		if (!strstr(message, want) || !strstr(message, "reset the bone's pivots"))
+			fail_msg("error: %s", message);
+		release(&r);
+		free(want);
+		free(text);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_pivot_is_named_with_its_bone),
 	cmocka_unit_test(a_take_of_no_curves_is_said),
 	cmocka_unit_test(animation_layers_are_said),
 	cmocka_unit_test(keys_outside_the_take_are_said),
