@@ -246,6 +246,64 @@ static void check_layers(const fbx_doc *doc, const fbx_stack *st, const animc_cl
 			       layers > 2 ? " among them" : "", doc->models[other->model].name, other->property);
 }
 
+static bool not_one(double v)
+{
+	return !(fabs(v - 1) <= 1e-6);
+}
+
+/* Whether model `m`'s scale is other than 1 in stack `stack`: at rest on
+ * an axis no curve keys, or at a key of a curve. */
+static bool has_scale(const fbx_doc *doc, uint32_t m, uint32_t stack)
+{
+	bool is_keyed[3] = { false, false, false }, found = false;
+
+	for (uint32_t i = 0; i < doc->curve_count && !found; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = take_curve(doc, c, stack);
+
+		if (!n || n->model != m || lcl_kind(n) != 2)
+			continue;
+		is_keyed[c->axis] = true;
+		for (uint32_t k = 0; k < c->key_count && !found; k++)
+			found = not_one(c->values[k]);
+	}
+	for (int a = 0; a < 3 && !found; a++)
+		found = !is_keyed[a] && not_one(doc->models[m].scaling[a]);
+	return found;
+}
+
+/*
+ * A bone of InheritType 2 (Rrs: Maya's Segment Scale Compensate) does not
+ * take its parent's scale; Assimp (and the runtime) compose parent and
+ * child whole, so such a bone is scaled with its parent, animated by the
+ * clip or not.  Said once per clip, where a parent's scale is other than 1.
+ */
+static void check_inherit_type(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, animc_diag_sink *sink)
+{
+	uint32_t stack = (uint32_t)(st - doc->stacks), count = 0;
+	const fbx_model *first = NULL;
+
+	for (uint32_t i = 0; i < doc->model_count; i++) {
+		const fbx_model *m = &doc->models[i];
+
+		if (m->inherit_type != 2 || m->parent == FBX_NONE || !has_scale(doc, m->parent, stack))
+			continue;
+		if (count++ == 0)
+			first = m;
+	}
+	if (!count)
+		return;
+	char more[64] = "";
+	if (count > 1)
+		snprintf(more, sizeof more, " (and %u more bone%s)", count - 1, count > 2 ? "s" : "");
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_INHERIT_TYPE, clip, NULL,
+			       "bone '%s'%s has InheritType 2 (Rrs, segment scale compensate: it does not take "
+			       "its parent's scale), and its parent '%s' is scaled: Assimp ignores the inherit "
+			       "type, so the clip scales the bone with its parent; in the exporter, turn segment "
+			       "scale compensate off (or keep the parent's scale at 1) and bake the animation",
+			       first->name, more, doc->models[first->parent].name);
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
@@ -254,6 +312,7 @@ void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag
 		return;
 	check_take_range(doc, st, clip, sink);
 	check_layers(doc, st, clip, sink);
+	check_inherit_type(doc, st, clip, sink);
 }
 
 /*

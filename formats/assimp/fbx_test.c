@@ -444,7 +444,43 @@ static void a_pivot_is_named_with_its_bone(void **state)
 	}
 }
 
+/* A bone of InheritType 2 (Maya's segment scale compensate) does not take
+ * its parent's scale; Assimp reads no inherit type, and the bone was
+ * scaled with its parent without a word.  Said where the parent's scale
+ * is keyed off 1 or rests off 1; not for a parent of scale 1. */
+static void inherit_type_rrs_under_a_scaled_parent_is_said(void **state)
+{
+	static const double frames[] = { 0, 10 }, grow[][8] = { { 1, 2 }, { 1, 2 }, { 1, 2 } },
+			    one[][8] = { { 1, 1 }, { 1, 1 }, { 1, 1 } }, z[][8] = { { 0, 10 } };
+	static const char *const rest[] = { "", "\t\t\tP: \"Lcl Scaling\", \"Lcl Scaling\", \"\", \"A\",3,3,3" };
+	fbx_writer w;
+	imported r;
+
+	(void)state;
+	for (int c = 0; c < 3; c++) {
+		writer_init(&w);
+		add_model(&w, 10, "Parent", 0, rest[c == 2]);
+		add_model(&w, 11, "Child", 10, "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",2");
+		add_stack(&w, 20, "Take 001", 0, 10);
+		add_layer(&w, 21, "BaseLayer", 20);
+		if (c < 2)
+			add_curves(&w, 30, 21, 10, "Lcl Scaling", "XYZ", 2, frames, c == 0 ? grow : one);
+		add_curves(&w, 40, 21, 11, "Lcl Rotation", "Z", 2, frames, z);
+		char *text = writer_text(&w);
+		import_text(&r, text);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_int_equal(warnings_of(&r, "inherit-type"), c != 1);
+		if (c != 1)
+			assert_non_null(strstr(warning_of(&r, "inherit-type"),
+					       "bone 'Child' has InheritType 2 (Rrs, segment scale compensate: it does "
+					       "not take its parent's scale), and its parent 'Parent' is scaled"));
+		release(&r);
+		free(text);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(inherit_type_rrs_under_a_scaled_parent_is_said),
 	cmocka_unit_test(a_pivot_is_named_with_its_bone),
 	cmocka_unit_test(a_take_of_no_curves_is_said),
 	cmocka_unit_test(animation_layers_are_said),

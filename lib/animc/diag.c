@@ -141,6 +141,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an FBX take keyed in several animation layers, which Assimp does not blend (the last curve wins)" },
 	[ANIMC_WARN_EMPTY_TAKE] = { "empty-take",
 		"an FBX take that keys no bone (a bind pose), which Assimp leaves out: no clip for it" },
+	[ANIMC_WARN_INHERIT_TYPE] = { "inherit-type",
+		"an FBX bone of InheritType 2 (segment scale compensate) under a scaled parent: scaled with it" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)
