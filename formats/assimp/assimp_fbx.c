@@ -109,6 +109,10 @@ void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, a
 
 /* ------------------------------------------------------------ a take */
 
+/* Past this, a slerp between keys is said to leave the Euler curves. */
+#define EULER_TOLERANCE_DEG 0.5
+#define PI_ 3.14159265358979323846
+
 /* Assimp's margin around a take's range, in KTime. */
 #define TAKE_MARGIN 10000.0
 
@@ -304,6 +308,154 @@ static void check_inherit_type(const fbx_doc *doc, const fbx_stack *st, const an
 			       first->name, more, doc->models[first->parent].name);
 }
 
+/* The take's window of KTime Assimp keeps keys in. */
+static void take_window(const fbx_stack *st, double *from, double *to)
+{
+	bool has_range = st->local_start != 0 || st->local_stop != 0;
+
+	*from = has_range ? st->local_start - TAKE_MARGIN : -INFINITY;
+	*to = has_range ? st->local_stop + TAKE_MARGIN : INFINITY;
+}
+
+static int compare_doubles(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The key times Assimp gives model `m` in the take (every Lcl curve's
+ * keys in its window, sorted; a rotation's first key too), and its
+ * rotation curves by axis.  NULL when it has none, or rotation curves of
+ * fewer than two axes (between whose keys a slerp is the curve's turn). */
+static double *rotation_times(const fbx_doc *doc, uint32_t m, uint32_t stack, double from, double to,
+			      const fbx_curve *rot[3], size_t *count)
+{
+	size_t n = 0, cap = 0, axes = 0;
+	double *times = NULL;
+
+	rot[0] = rot[1] = rot[2] = NULL;
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *node = take_curve(doc, c, stack);
+
+		if (!node || node->model != m)
+			continue;
+		if (lcl_kind(node) == 1 && !rot[c->axis])
+			rot[c->axis] = c, axes++;
+		for (uint32_t k = 0; k < c->key_count; k++) {
+			if ((c->times[k] < from || c->times[k] > to) && !(k == 0 && lcl_kind(node) == 1))
+				continue;
+			if (n == cap) {
+				double *more = realloc(times, (cap = cap ? 2 * cap : 64) * sizeof *times);
+
+				if (!more)
+					return free(times), NULL;
+				times = more;
+			}
+			times[n++] = c->times[k];
+		}
+	}
+	if (axes < 2 || n < 2)
+		return free(times), NULL;
+	qsort(times, n, sizeof *times, compare_doubles);
+	*count = n;
+	return times;
+}
+
+/* Model `m`'s rotation (w x y z) at KTime `t` of its curves `rot`, as
+ * Assimp keeps their keys; and whether every angle moves less than 180
+ * degrees from `before` (Assimp adds keys across a larger step). */
+static bool euler_at(const fbx_model *m, const fbx_curve *const rot[3], double t, double from, double to,
+		     double angles[3], double q[4])
+{
+	double before[3];
+	bool is_small = true;
+
+	memcpy(before, angles, sizeof before);
+	for (int a = 0; a < 3; a++) {
+		if (!rot[a] || !fbx_curve_value(rot[a], t, from, to, true, &angles[a]))
+			angles[a] = m->rotation[a];
+		is_small &= fabs(angles[a] - before[a]) < 180;
+	}
+	fbx_euler_quat(angles, m->rotation_order, q);
+	return is_small;
+}
+
+/* The angle in degrees between the curves' turn halfway between two keys
+ * and the slerp of the keys' quaternions there. */
+static double halfway_error(const double q0[4], const double q1[4], const double mid[4])
+{
+	double sign = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3] < 0 ? -1 : 1, h[4], len = 0, dot = 0;
+
+	for (int i = 0; i < 4; i++)
+		h[i] = q0[i] + sign * q1[i], len += h[i] * h[i];
+	for (int i = 0; i < 4; i++)
+		dot += h[i] / sqrt(len) * mid[i];
+	return 2 * acos(fmin(1, fabs(dot))) * 180 / PI_;
+}
+
+/* The largest error of slerping model `m`'s keys, and where (s of the
+ * take). */
+static double slerp_error(const fbx_doc *doc, uint32_t m, const fbx_stack *st, double *at_s)
+{
+	const fbx_curve *rot[3];
+	size_t n;
+	double from, to, worst = 0, angles[3] = { 0, 0, 0 }, q0[4], q1[4], mid[4], ignored[3];
+	double *times;
+
+	take_window(st, &from, &to);
+	times = rotation_times(doc, m, (uint32_t)(st - doc->stacks), from, to, rot, &n);
+	if (!times)
+		return 0;
+	euler_at(&doc->models[m], rot, times[0], from, to, angles, q0);
+	for (size_t i = 1; i < n; i++) {
+		if (times[i] == times[i - 1])
+			continue;
+		bool is_small = euler_at(&doc->models[m], rot, times[i], from, to, angles, q1);
+		memcpy(ignored, angles, sizeof ignored);
+		euler_at(&doc->models[m], rot, (times[i - 1] + times[i]) / 2, from, to, ignored, mid);
+		double error = is_small ? halfway_error(q0, q1, mid) : 0;
+		if (error > worst) {
+			worst = error;
+			*at_s = ((times[i - 1] + times[i]) / 2 - (isfinite(from) ? st->local_start : times[0])) /
+				FBX_KTIME_PER_SECOND;
+		}
+		memcpy(q0, q1, sizeof q0);
+	}
+	free(times);
+	return worst;
+}
+
+/*
+ * Assimp 5.2.5 turns Euler curves into one quaternion a key, and the
+ * runtime slerps between them: where two or three angles move at once
+ * between keys, that leaves the curves' path (19.5 degrees halfway
+ * between keys 0 and 90 on X and Y).  Said once per clip past half a
+ * degree, naming the bone of the largest error.
+ */
+static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, animc_diag_sink *sink)
+{
+	double worst = 0, at = 0;
+	uint32_t bone = FBX_NONE;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const fbx_model *m = fbx_doc_model(doc, clip->channels[c].bone);
+		double where = 0, error = m && m->rotation_order < 6 ? slerp_error(doc, (uint32_t)(m - doc->models), st, &where) : 0;
+
+		if (error > worst)
+			worst = error, at = where, bone = (uint32_t)(m - doc->models);
+	}
+	if (worst <= EULER_TOLERANCE_DEG)
+		return;
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EULER_BETWEEN_KEYS, clip, NULL,
+			       "bone '%s': between keys its Lcl Rotation curves turn about more than one axis at "
+			       "once, and Assimp keeps one quaternion a key, which the runtime slerps: up to %.1f "
+			       "degrees off the curves' turn (at %g s); bake the animation (a key every frame) "
+			       "in the exporter",
+			       doc->models[bone].name, worst, at);
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
@@ -313,6 +465,7 @@ void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag
 	check_take_range(doc, st, clip, sink);
 	check_layers(doc, st, clip, sink);
 	check_inherit_type(doc, st, clip, sink);
+	check_euler_slerp(doc, st, clip, sink);
 }
 
 /*

@@ -24,7 +24,8 @@
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
 
 /* Say what Assimp got wrong of the take `clip` was made of: keys outside
- * its range, layers it does not blend, an inherit type it ignores. */
+ * its range, layers it does not blend, an inherit type it ignores, Euler
+ * curves it keeps at keys only. */
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
 
 /* Say each take of the file that keys no bone, which Assimp leaves out
