@@ -456,6 +456,30 @@ static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, const ani
 			       doc->models[bone].name, worst, at);
 }
 
+bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
+{
+	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
+	uint32_t stack = st ? (uint32_t)(st - doc->stacks) : FBX_NONE;
+
+	for (uint32_t i = 0; st && i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = take_curve(doc, c, stack);
+
+		for (uint32_t k = 0; n && k < c->key_count; k++) {
+			if (isfinite(c->values[k]))
+				continue;
+			animc_diag_report(sink, ANIMC_ERROR, c->values_line, 0,
+					  "clip '%s': bone '%s': its %s %c curve's key %u (at %g s of the timeline) "
+					  "is %s: Assimp spreads it into every track of the bone; fix the value in "
+					  "the exporter",
+					  clip->name, doc->models[n->model].name, n->property, "XYZ"[c->axis], k,
+					  c->times[k] / FBX_KTIME_PER_SECOND, isnan(c->values[k]) ? "NaN" : "infinite");
+			return true;
+		}
+	}
+	return false;
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);

@@ -28,6 +28,11 @@ void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, a
  * curves it keeps at keys only. */
 void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
 
+/* Report the first key of the take of `clip` whose value is NaN or
+ * infinite (Assimp spreads it into every track of its bone, at other
+ * keys); true when there is one, and the clip is not to be written. */
+bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
+
 /* Say each take of the file that keys no bone, which Assimp leaves out
  * (no clip of its name among clips `first` on of `set`). */
 void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32_t first, animc_diag_sink *sink);

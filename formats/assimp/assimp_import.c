@@ -1172,6 +1172,10 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 	}
 	if (status == ANIMC_OK)
 		status = drop_duplicate_bones(cv, clip);
+	if (status == ANIMC_OK && cv->fbx && animc_fbx_say_bad_keys(cv->fbx, clip, cv->sink)) {
+		animc_clip_destroy(clip);   /* failed, naming its key: the file's other clips are written */
+		return ANIMC_OK;
+	}
 	if (status == ANIMC_OK && cv->fbx)
 		animc_fbx_check_clip(cv->fbx, clip, cv->sink);
 	if (status != ANIMC_OK) {

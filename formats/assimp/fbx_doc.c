@@ -437,7 +437,9 @@ static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
 	c->axis = -1;
 	c->line = ps->e[obj].line;
 	c->times = numbers_of(ps, child(ps, obj, "KeyTime"), &nt);
-	c->values = numbers_of(ps, child(ps, obj, "KeyValueFloat"), &nv);
+	uint32_t values = child(ps, obj, "KeyValueFloat"), a = values != FBX_NONE ? child(ps, values, "a") : FBX_NONE;
+	c->values = numbers_of(ps, values, &nv);
+	c->values_line = a != FBX_NONE ? ps->e[a].line : values != FBX_NONE ? ps->e[values].line : 0;
 	c->is_read = c->times && c->values;
 	c->key_count = nt < nv ? nt : nv;
 	return true;

@@ -58,6 +58,7 @@ typedef struct fbx_curve {
 	double *values;
 	bool is_read;                /* false: its arrays are compressed or missing */
 	uint32_t line;               /* of its object, in an ASCII file; else 0 */
+	uint32_t values_line;        /* where its values start, in an ASCII file; else 0 */
 } fbx_curve;
 
 typedef struct fbx_doc {

@@ -505,7 +505,43 @@ static void euler_curves_slerped_between_keys_are_said(void **state)
 	release(&r);
 }
 
+/* An infinite key: Assimp spreads it into every track of the bone, and
+ * the errors were of NaN in key 0 of rotation and scale tracks the file
+ * does not have.  One error names the curve, its key and its line; the
+ * file's other takes are still written. */
+static void an_infinite_key_is_named_at_its_curve(void **state)
+{
+	static const double frames[] = { 0, 5, 10 }, x[][8] = { { 0, INFINITY, 10 } }, ok[][8] = { { 0, 1, 2 } };
+	fbx_writer w;
+	test_diags diags = { 0 };
+
+	(void)state;
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, "");
+	add_stack(&w, 20, "Take 001", 0, 10);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_curves(&w, 30, 21, 10, "Lcl Translation", "X", 3, frames, x);
+	add_stack(&w, 22, "Walk", 0, 10);
+	add_layer(&w, 23, "BaseLayer", 22);
+	add_curves(&w, 40, 23, 10, "Lcl Translation", "X", 3, frames, ok);
+	char *text = writer_text(&w), *dir = test_tmpdir("fbx-inf"), *path = test_format("%s/inf.fbx", dir);
+	assert_true(test_write_file(path, text, strlen(text)));
+	assert_int_equal(test_compile_file(path, &diags, &animc_importer_assimp), ANIMC_OK);
+	assert_int_equal(test_diags_count(&diags, ANIMC_ERROR), 1);
+	const test_diag *e = test_diags_first(&diags, ANIMC_ERROR);
+	assert_non_null(strstr(e->message, "clip 'Take 001': bone 'Bone': its Lcl Translation X curve's key 1 (at "
+				"0.166667 s of the timeline) is infinite"));
+	/* The line of the values: "a: 0,inf,10". */
+	const char *at = text;
+	for (uint32_t line = 1; line < e->line; line++)
+		at = strchr(at, '\n') + 1;
+	assert_true(strncmp(at, "\t\t\ta: 0,inf,10\n", 14) == 0);
+	test_diags_release(&diags);
+	free(path), free(dir), free(text);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(an_infinite_key_is_named_at_its_curve),
 	cmocka_unit_test(euler_curves_slerped_between_keys_are_said),
 	cmocka_unit_test(inherit_type_rrs_under_a_scaled_parent_is_said),
 	cmocka_unit_test(a_pivot_is_named_with_its_bone),
