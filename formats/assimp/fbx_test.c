@@ -540,7 +540,58 @@ static void an_infinite_key_is_named_at_its_curve(void **state)
 	free(path), free(dir), free(text);
 }
 
+/* The reader reads binary records (names "Bone\0\1Model", typed
+ * properties, arrays): a seed's take and keys, and the corpus's models,
+ * their parents and the curves of their takes. */
+static void fbx_reader_reads_binary_records(void **state)
+{
+	size_t size;
+	uint8_t *data = test_read_file("testdata/fuzz/assimp/move_binary.fbx", &size);
+	fbx_doc doc;
+
+	(void)state;
+	assert_true(fbx_doc_read(data, size, &doc));
+	const fbx_stack *st = fbx_doc_stack(&doc, "move");
+	assert_non_null(st);
+	assert_true(st->local_start == 0 && st->local_stop == FBX_KTIME_PER_SECOND);
+	assert_true(doc.curve_count >= 3);
+	const fbx_curve *c = &doc.curves[0];
+	assert_true(c->is_read && c->key_count == 3 && c->axis == 0);
+	assert_true(c->values[1] == 1 && c->values[2] == 2 && c->times[2] == 2 * c->times[1]);
+	assert_int_equal(doc.layers[doc.nodes[c->node].layer].stack, (uint32_t)(st - doc.stacks));
+	fbx_doc_release(&doc);
+	/* Cut short, it is no document. */
+	assert_false(fbx_doc_read(data, size / 2, &doc));
+	assert_int_equal(doc.curve_count, 0);
+	free(data);
+
+	const char *corpus = test_corpus_dir();
+	if (!corpus) {
+		print_message("skipped: corpus not found (../shared/corpus)\n");
+		return;
+	}
+	char *path = test_format("%s/assimp/animation_with_skeleton.fbx", corpus);
+	data = test_read_file(path, &size);
+	assert_true(fbx_doc_read(data, size, &doc));
+	const fbx_model *bone = fbx_doc_model(&doc, "Bone.001");
+	assert_non_null(bone);
+	assert_string_equal(doc.models[bone->parent].name, "Bone");
+	st = fbx_doc_stack(&doc, "Armature|ArmatureAction");
+	assert_non_null(st);
+	uint32_t keyed = 0;
+	for (uint32_t i = 0; i < doc.curve_count; i++) {
+		const fbx_curve_node *n = &doc.nodes[doc.curves[i].node];
+		keyed += doc.curves[i].is_read && doc.curves[i].key_count && n->model < doc.model_count &&
+			 strcmp(n->property, "Lcl Rotation") == 0 && doc.layers[n->layer].stack == 0;
+	}
+	assert_true(keyed >= 3);
+	fbx_doc_release(&doc);
+	free(data);
+	free(path);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(fbx_reader_reads_binary_records),
 	cmocka_unit_test(an_infinite_key_is_named_at_its_curve),
 	cmocka_unit_test(euler_curves_slerped_between_keys_are_said),
 	cmocka_unit_test(inherit_type_rrs_under_a_scaled_parent_is_said),

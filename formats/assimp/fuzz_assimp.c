@@ -16,6 +16,7 @@
 #include <assimp/cimport.h>
 
 #include "assimp_internal.h"
+#include "fbx_doc.h"
 #include "fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
@@ -55,6 +56,16 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 
 	(void)animc_importer_assimp.probe(NULL, data, size < ANIMC_PROBE_HEAD_BYTES ? size :
 							ANIMC_PROBE_HEAD_BYTES);
+	/* The importer's own FBX reader, on any bytes. */
+	fbx_doc doc;
+	if (fbx_doc_read(data, size, &doc)) {
+		for (uint32_t i = 0; i < doc.curve_count; i++) {
+			double value;
+
+			(void)fbx_curve_value(&doc.curves[i], 0, -1e300, 1e300, true, &value);
+		}
+	}
+	fbx_doc_release(&doc);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
 	if (!scene)
 		return 0;
