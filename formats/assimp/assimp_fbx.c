@@ -127,6 +127,9 @@ static int lcl_kind(const fbx_curve_node *n)
 	return -1;
 }
 
+static bool is_take_node(const fbx_doc *doc, const fbx_curve_node *n, uint32_t stack);
+static int compare_doubles(const void *pa, const void *pb);
+
 /* The curve node of curve `c` when it keys a component of a model's Lcl
  * transform in stack `stack`, else NULL. */
 static const fbx_curve_node *take_curve(const fbx_doc *doc, const fbx_curve *c, uint32_t stack)
@@ -158,40 +161,227 @@ static bool differs(double a, double b)
 	return !(fabs(a - b) <= 1e-4 * fmax(1, fabs(a)));
 }
 
-/*
- * Assimp 5.2.5 leaves out every key of a take's curves outside its range
- * (LocalStart, LocalStop) but a rotation's first, and holds the first and
- * last key left: a take that starts or ends between keys (a range cut out
- * of a longer timeline) starts and ends in another pose than the curves'.
- * Said once per clip, naming the first such curve.
- */
-static void check_take_range(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, animc_diag_sink *sink)
-{
-	uint32_t stack = (uint32_t)(st - doc->stacks), count = 0;
-	const fbx_curve *first = NULL;
-	double ends[2] = { st->local_start, st->local_stop }, got = 0, want = 0, at = 0;
+/* ------------------------------------------- a take's range, rebuilt */
 
-	if (st->local_start == 0 && st->local_stop == 0)
-		return;   /* no range: Assimp takes every key */
+/* A model's curves in one take, by kind (translation, rotation, scale)
+ * and axis, and how its key times become the clip's seconds. */
+typedef struct take_model {
+	const fbx_doc *doc;
+	const fbx_model *model;
+	const fbx_curve *curves[3][3];
+	double start, stop;      /* the take's range, KTime */
+	double seconds_per_kt;   /* 0: the clip's seconds are not the file's */
+} take_model;
+
+/* The model's curves in stack `stack`; false when they cannot be read
+ * exactly (a compressed array, curves of one component in two layers). */
+static bool gather_curves(take_model *tm, uint32_t m, uint32_t stack)
+{
+	const fbx_doc *doc = tm->doc;
+
+	memset(tm->curves, 0, sizeof tm->curves);
 	for (uint32_t i = 0; i < doc->curve_count; i++) {
 		const fbx_curve *c = &doc->curves[i];
-		const fbx_curve_node *n = take_curve(doc, c, stack);
+		const fbx_curve_node *n = c->node < doc->node_count ? &doc->nodes[c->node] : NULL;
 
-		for (int e = 0; n && e < 2; e++) {
-			double truth, assimp = assimp_value(doc, c, n, ends[e], ends[0], ends[1]);
-
-			fbx_curve_value(c, ends[e], -INFINITY, INFINITY, false, &truth);
-			if (!differs(truth, assimp))
-				continue;
-			if (count++ == 0)
-				first = c, got = assimp, want = truth, at = ends[e];
-			break;
-		}
+		if (!n || n->model != m || !is_take_node(doc, n, stack) || c->axis < 0)
+			continue;
+		if (!c->is_read || !c->key_count || tm->curves[lcl_kind(n)][c->axis])
+			return false;
+		tm->curves[lcl_kind(n)][c->axis] = c;
 	}
-	if (!count)
-		return;
+	return tm->model->rotation_order >= 0 && tm->model->rotation_order < 6;
+}
+
+/* The curves' value of kind `kind` at KTime `t`, every key read. */
+static void exact_value(const take_model *tm, int kind, double t, double out[3])
+{
+	const double *own = kind == 0 ? tm->model->translation : kind == 1 ? tm->model->rotation : tm->model->scaling;
+
+	for (int a = 0; a < 3; a++)
+		if (!tm->curves[kind][a] || !fbx_curve_value(tm->curves[kind][a], t, -INFINITY, INFINITY, false, &out[a]))
+			out[a] = own[a];
+}
+
+static bool push_time(double **times, size_t *n, size_t *cap, double t)
+{
+	if (*n == *cap) {
+		double *more = realloc(*times, (*cap = *cap ? 2 * *cap : 64) * sizeof **times);
+
+		if (!more)
+			return false;
+		*times = more;
+	}
+	(*times)[(*n)++] = t;
+	return true;
+}
+
+/* The take's range ends and every key of the model's curves inside it,
+ * sorted, each once: between them each curve is a straight line. */
+static double *take_times(const take_model *tm, size_t *count)
+{
+	double *times = NULL;
+	size_t n = 0, cap = 0, kept = 1;
+	bool ok = push_time(&times, &n, &cap, tm->start) && push_time(&times, &n, &cap, tm->stop);
+
+	for (int k = 0; k < 3 && ok; k++)
+		for (int a = 0; a < 3 && ok; a++)
+			for (uint32_t i = 0; tm->curves[k][a] && i < tm->curves[k][a]->key_count && ok; i++) {
+				double t = tm->curves[k][a]->times[i];
+
+				if (t > tm->start && t < tm->stop)
+					ok = push_time(&times, &n, &cap, t);
+			}
+	if (!ok)
+		return free(times), NULL;
+	qsort(times, n, sizeof *times, compare_doubles);
+	for (size_t i = 1; i < n; i++)
+		if (times[i] != times[kept - 1])
+			times[kept++] = times[i];
+	*count = kept;
+	return times;
+}
+
+/* Split the steps where an Euler angle turns 180 degrees or more (a slerp
+ * would take the short way round), as Assimp does. */
+static double *split_turns(const take_model *tm, double *times, size_t *count)
+{
+	double *out = NULL, a0[3], a1[3];
+	size_t n = 0, cap = 0;
+	bool ok = push_time(&out, &n, &cap, times[0]);
+
+	for (size_t i = 1; i < *count && ok; i++) {
+		double step = 0;
+
+		exact_value(tm, 1, times[i - 1], a0);
+		exact_value(tm, 1, times[i], a1);
+		for (int a = 0; a < 3; a++)
+			step = fmax(step, fabs(a1[a] - a0[a]));
+		for (double k = 1, parts = ceil(step / 179); k < parts && ok; k++)
+			ok = push_time(&out, &n, &cap, times[i - 1] + (times[i] - times[i - 1]) * k / parts);
+		ok = ok && push_time(&out, &n, &cap, times[i]);
+	}
+	free(times);
+	if (!ok)
+		return free(out), NULL;
+	*count = n;
+	return out;
+}
+
+/* The quaternion x y z w of the model's rotation at KTime `t`: Rpre * R *
+ * Rpost^-1, R of the curves in the model's rotation order. */
+static void exact_rotation(const take_model *tm, double t, float out[4])
+{
+	double angles[3], r[4], pre[4], post[4];
+
+	exact_value(tm, 1, t, angles);
+	fbx_euler_quat(angles, tm->model->rotation_order, r);
+	fbx_euler_quat(tm->model->pre_rotation, 0, pre);
+	fbx_euler_quat(tm->model->post_rotation, 0, post);
+	post[1] = -post[1], post[2] = -post[2], post[3] = -post[3];
+	fbx_quat_mul(pre, r, r);
+	fbx_quat_mul(r, post, r);
+	out[0] = (float)r[1], out[1] = (float)r[2], out[2] = (float)r[3], out[3] = (float)r[0];
+}
+
+/* Track `kind` of channel `ch` made of the curves at `times`. */
+static bool write_track(const take_model *tm, animc_clip *clip, uint32_t ch, animc_track_kind kind,
+			const double *times, size_t n)
+{
+	animc_track *t = &clip->channels[ch].tracks[kind];
+	float *at = animc_clip_alloc_floats(clip, n), *values = animc_clip_alloc_values(clip, kind, n);
+	int width = kind == ANIMC_ROTATION ? 4 : 3, k = kind == ANIMC_TRANSLATION ? 0 : kind == ANIMC_ROTATION ? 1 : 2;
+	double v[3];
+
+	if (!at || !values)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		at[i] = (float)((times[i] - tm->start) * tm->seconds_per_kt);
+		if (kind == ANIMC_ROTATION) {
+			exact_rotation(tm, times[i], &values[i * 4]);
+			continue;
+		}
+		exact_value(tm, k, times[i], v);
+		for (int a = 0; a < width; a++)
+			values[i * 3 + (size_t)a] = (float)v[a];
+	}
+	*t = (animc_track){ .is_present = true, .value_count = (uint32_t)n, .values = values, .times_s = at };
+	return true;
+}
+
+/* Whether the model's scale is above 0 at every time: Assimp reads its
+ * rotation and scale back from a matrix, which gives a negative scale
+ * with another rotation. */
+static bool scale_is_positive(const take_model *tm, const double *times, size_t n)
+{
+	double v[3];
+
+	for (size_t i = 0; i < n; i++) {
+		exact_value(tm, 2, times[i], v);
+		if (!(v[0] > 0 && v[1] > 0 && v[2] > 0))
+			return false;
+	}
+	return true;
+}
+
+/* Rebuild channel `ch` (model `m`) from the file's curves over the take;
+ * false when they cannot be read exactly (the channel is left as it is). */
+static bool rebuild_channel(take_model *tm, uint32_t m, uint32_t stack, animc_clip *clip, uint32_t ch)
+{
+	size_t n, nr;
+	double *times, *turns;
+	bool ok;
+
+	tm->model = &tm->doc->models[m];
+	if (!tm->seconds_per_kt || !gather_curves(tm, m, stack) || !(times = take_times(tm, &n)))
+		return false;
+	ok = scale_is_positive(tm, times, n);
+	turns = ok ? malloc(n * sizeof *turns) : NULL;
+	if (turns) {
+		memcpy(turns, times, n * sizeof *turns);
+		nr = n;
+		turns = split_turns(tm, turns, &nr);
+	}
+	ok = ok && turns && write_track(tm, clip, ch, ANIMC_TRANSLATION, times, n) &&
+	     write_track(tm, clip, ch, ANIMC_ROTATION, turns, nr) && write_track(tm, clip, ch, ANIMC_SCALE, times, n);
+	free(times);
+	free(turns);
+	return ok;
+}
+
+static int64_t channel_of(const animc_clip *clip, const char *bone)
+{
+	for (uint32_t c = 0; c < clip->channel_count; c++)
+		if (strcmp(clip->channels[c].bone, bone) == 0)
+			return c;
+	return -1;
+}
+
+/*
+ * Whether the first of curve `c`'s values at the take's ends that Assimp
+ * gets wrong: into `got` and `want`, and `at` (0 start, 1 end).
+ */
+static bool end_differs(const fbx_doc *doc, const fbx_curve *c, const fbx_curve_node *n, const fbx_stack *st,
+			double *got, double *want, int *at)
+{
+	double ends[2] = { st->local_start, st->local_stop };
+
+	for (int e = 0; e < 2; e++) {
+		*got = assimp_value(doc, c, n, ends[e], ends[0], ends[1]);
+		fbx_curve_value(c, ends[e], -INFINITY, INFINITY, false, want);
+		*at = e;
+		if (differs(*want, *got))
+			return true;
+	}
+	return false;
+}
+
+static void say_take_range(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, const fbx_curve *first,
+			   uint32_t count, const double got_want[2], int at, animc_diag_sink *sink)
+{
 	const fbx_curve_node *n = &doc->nodes[first->node];
 	char more[64] = "";
+
 	if (count > 1)
 		snprintf(more, sizeof more, " (and %u more curve%s)", count - 1, count > 2 ? "s" : "");
 	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_KEYS_OUTSIDE_TAKE, clip, NULL,
@@ -202,7 +392,52 @@ static void check_take_range(const fbx_doc *doc, const fbx_stack *st, const anim
 			       "frame)",
 			       doc->models[n->model].name, n->property, "XYZ"[first->axis],
 			       st->local_start / FBX_KTIME_PER_SECOND, st->local_stop / FBX_KTIME_PER_SECOND,
-			       at == st->local_start ? "start" : "end", got, want, more);
+			       at ? "end" : "start", got_want[0], got_want[1], more);
+}
+
+/*
+ * Assimp 5.2.5 leaves out every key of a take's curves outside its range
+ * (LocalStart, LocalStop) but a rotation's first, and holds the first and
+ * last key left: a take that starts or ends between keys (a range cut out
+ * of a longer timeline) starts and ends in another pose than the curves'.
+ * A bone whose curves the file gives exactly is rebuilt from them over the
+ * take (a note); else said once per clip, naming the first such curve.
+ */
+static void check_take_range(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, double seconds_per_kt,
+			     animc_diag_sink *sink)
+{
+	uint32_t stack = (uint32_t)(st - doc->stacks), count = 0, rebuilt = 0;
+	take_model tm = { .doc = doc, .start = st->local_start, .stop = st->local_stop,
+			  .seconds_per_kt = seconds_per_kt };
+	const fbx_curve *first = NULL;
+	double got_want[2] = { 0, 0 }, got, want;
+	int at = 0, end;
+	uint8_t *tried = calloc(doc->model_count + 1, 1);   /* 1 rebuilt, 2 not */
+
+	if ((st->local_start == 0 && st->local_stop == 0) || !tried)
+		return free(tried);   /* no range: Assimp takes every key */
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = take_curve(doc, c, stack);
+
+		if (!n || tried[n->model] == 1 || !end_differs(doc, c, n, st, &got, &want, &end))
+			continue;
+		int64_t ch = tried[n->model] ? -1 : channel_of(clip, doc->models[n->model].name);
+		if (ch >= 0 && rebuild_channel(&tm, n->model, stack, clip, (uint32_t)ch)) {
+			tried[n->model] = 1, rebuilt++;
+			continue;
+		}
+		tried[n->model] = 2;
+		if (count++ == 0)
+			first = c, got_want[0] = got, got_want[1] = want, at = end;
+	}
+	free(tried);
+	if (rebuilt)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s keyed outside the take's range, whose keys "
+				  "there Assimp leaves out: rebuilt from the file's curves over the take", rebuilt,
+				  rebuilt == 1 ? "" : "s");
+	if (count)
+		say_take_range(doc, st, clip, first, count, got_want, at, sink);
 }
 
 /* Whether curve node `n` keys a model's Lcl transform in stack `stack`. */
@@ -480,13 +715,13 @@ bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_di
 	return false;
 }
 
-void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
+void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
 
 	if (!st)
 		return;
-	check_take_range(doc, st, clip, sink);
+	check_take_range(doc, st, clip, seconds_per_kt, sink);
 	check_layers(doc, st, clip, sink);
 	check_inherit_type(doc, st, clip, sink);
 	check_euler_slerp(doc, st, clip, sink);

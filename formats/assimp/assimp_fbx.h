@@ -23,10 +23,12 @@
  */
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
 
-/* Say what Assimp got wrong of the take `clip` was made of: keys outside
- * its range, layers it does not blend, an inherit type it ignores, Euler
- * curves it keeps at keys only. */
-void animc_fbx_check_clip(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
+/* Mend or say what Assimp got wrong of the take `clip` was made of: keys
+ * outside its range (a bone rebuilt from its curves where they are read
+ * exactly), layers it does not blend, an inherit type it ignores, Euler
+ * curves it keeps at keys only.  `seconds_per_kt`: the clip's seconds a
+ * KTime unit (0: the curves are not rebuilt). */
+void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink);
 
 /* Report the first key of the take of `clip` whose value is NaN or
  * infinite (Assimp spreads it into every track of its bone, at other

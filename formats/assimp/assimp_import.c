@@ -1176,8 +1176,10 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		animc_clip_destroy(clip);   /* failed, naming its key: the file's other clips are written */
 		return ANIMC_OK;
 	}
+	/* Assimp's ticks are KTime / 46186158000 * mTicksPerSecond. */
 	if (status == ANIMC_OK && cv->fbx)
-		animc_fbx_check_clip(cv->fbx, clip, cv->sink);
+		animc_fbx_check_clip(cv->fbx, clip, isfinite(anim->mTicksPerSecond) && anim->mTicksPerSecond > 0 ?
+				     anim->mTicksPerSecond / rate / FBX_KTIME_PER_SECOND : 0, cv->sink);
 	if (status != ANIMC_OK) {
 		animc_clip_destroy(clip);
 		return status;

@@ -136,7 +136,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_ZERO_SCALE_KEY] = { "zero-scale-key",
 		"an FBX scale key of 0 on an axis, whose rotation Assimp cannot read; the neighbouring key's taken" },
 	[ANIMC_WARN_KEYS_OUTSIDE_TAKE] = { "keys-outside-take",
-		"an FBX take starts or ends between keys, and Assimp left out the keys outside it: another pose there" },
+		"an FBX take starts or ends between keys Assimp left out, and the curves could not be read to mend it" },
 	[ANIMC_WARN_ANIMATION_LAYERS] = { "animation-layers",
 		"an FBX take keyed in several animation layers, which Assimp does not blend (the last curve wins)" },
 	[ANIMC_WARN_EMPTY_TAKE] = { "empty-take",
