@@ -442,6 +442,9 @@ static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
 	c->values_line = a != FBX_NONE ? ps->e[a].line : values != FBX_NONE ? ps->e[values].line : 0;
 	c->is_read = c->times && c->values;
 	c->key_count = nt < nv ? nt : nv;
+	c->is_sorted = c->is_read;
+	for (uint32_t i = 1; c->is_read && i < c->key_count; i++)
+		c->is_sorted &= c->times[i] >= c->times[i - 1];
 	return true;
 }
 
@@ -644,11 +647,58 @@ const fbx_stack *fbx_doc_stack(const fbx_doc *doc, const char *name)
 	return NULL;
 }
 
+/* How many of the n sorted `times` are below `t` (or, `or_equal`, at or
+ * below it). */
+static uint32_t count_below(const double *times, uint32_t n, double t, bool or_equal)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] < t || (or_equal && times[mid] == t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* fbx_curve_value of keys in time order, by bisection: the key before `t`
+ * is the last at or before it that is kept, the key after the first at or
+ * after it. */
+static bool sorted_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value)
+{
+	const double *times = c->times;
+	uint32_t n = c->key_count, lo = count_below(times, n, from, false), hi = count_below(times, n, to, true);
+	uint32_t upto = count_below(times, n, t, true), at = count_below(times, n, t, false);
+	int64_t before = -1, after = -1;
+
+	if (upto > lo && lo < hi && (upto < hi ? upto : hi) - 1 >= lo)
+		before = (upto < hi ? upto : hi) - 1;
+	else if (keeps_first && upto > 0)
+		before = 0;
+	if (keeps_first && at == 0)
+		after = 0;
+	else if (at < hi && (at > lo ? at : lo) < hi)
+		after = at > lo ? at : lo;
+	if (before < 0 && after < 0)
+		return false;
+	if (before < 0 || after < 0 || times[after] == times[before])
+		*value = c->values[before >= 0 ? before : after];
+	else
+		*value = c->values[before] + (c->values[after] - c->values[before]) * (t - times[before]) /
+						    (times[after] - times[before]);
+	return true;
+}
+
 bool fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value)
 {
 	bool has_before = false, has_after = false;
 	double t0 = 0, v0 = 0, t1 = 0, v1 = 0;
 
+	if (c->is_read && c->is_sorted)
+		return sorted_value(c, t, from, to, keeps_first, value);
 	for (uint32_t i = 0; c->is_read && i < c->key_count; i++) {
 		double kt = c->times[i];
 

@@ -57,6 +57,7 @@ typedef struct fbx_curve {
 	double *times;               /* KTime (46186158000 a second) */
 	double *values;
 	bool is_read;                /* false: its arrays are compressed or missing */
+	bool is_sorted;              /* its key times in order (none repeated out of it) */
 	uint32_t line;               /* of its object, in an ASCII file; else 0 */
 	uint32_t values_line;        /* where its values start, in an ASCII file; else 0 */
 } fbx_curve;
