@@ -232,8 +232,10 @@ static double *take_times(const take_model *tm, size_t *count)
 				if (t > tm->start && t < tm->stop)
 					ok = push_time(&times, &n, &cap, t);
 			}
-	if (!ok)
-		return free(times), NULL;
+	if (!ok) {
+		free(times);
+		return NULL;
+	}
 	qsort(times, n, sizeof *times, compare_doubles);
 	for (size_t i = 1; i < n; i++)
 		if (times[i] != times[kept - 1])
@@ -262,8 +264,10 @@ static double *split_turns(const take_model *tm, double *times, size_t *count)
 		ok = ok && push_time(&out, &n, &cap, times[i]);
 	}
 	free(times);
-	if (!ok)
-		return free(out), NULL;
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
 	*count = n;
 	return out;
 }
@@ -414,8 +418,10 @@ static void check_take_range(const fbx_doc *doc, const fbx_stack *st, animc_clip
 	int at = 0, end;
 	uint8_t *tried = calloc(doc->model_count + 1, 1);   /* 1 rebuilt, 2 not */
 
-	if ((st->local_start == 0 && st->local_stop == 0) || !tried)
-		return free(tried);   /* no range: Assimp takes every key */
+	if ((st->local_start == 0 && st->local_stop == 0) || !tried) {
+		free(tried);   /* no range: Assimp takes every key */
+		return;
+	}
 	for (uint32_t i = 0; i < doc->curve_count; i++) {
 		const fbx_curve *c = &doc->curves[i];
 		const fbx_curve_node *n = take_curve(doc, c, stack);
@@ -581,18 +587,16 @@ static double *rotation_times(const fbx_doc *doc, uint32_t m, uint32_t stack, do
 		for (uint32_t k = 0; k < c->key_count; k++) {
 			if ((c->times[k] < from || c->times[k] > to) && !(k == 0 && lcl_kind(node) == 1))
 				continue;
-			if (n == cap) {
-				double *more = realloc(times, (cap = cap ? 2 * cap : 64) * sizeof *times);
-
-				if (!more)
-					return free(times), NULL;
-				times = more;
+			if (!push_time(&times, &n, &cap, c->times[k])) {
+				free(times);
+				return NULL;
 			}
-			times[n++] = c->times[k];
 		}
 	}
-	if (axes < 2 || n < 2)
-		return free(times), NULL;
+	if (axes < 2 || n < 2) {
+		free(times);
+		return NULL;
+	}
 	qsort(times, n, sizeof *times, compare_doubles);
 	*count = n;
 	return times;
