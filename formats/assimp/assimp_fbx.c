@@ -169,7 +169,8 @@ typedef struct take_model {
 	const fbx_doc *doc;
 	const fbx_model *model;
 	const fbx_curve *curves[3][3];
-	double start, stop;      /* the take's range, KTime */
+	double start, stop;      /* the take's range, KTime; `start` is the clip's 0 */
+	bool has_range;          /* false: no range, every key read, `start` the first */
 	double seconds_per_kt;   /* 0: the clip's seconds are not the file's */
 } take_model;
 
@@ -216,22 +217,25 @@ static bool push_time(double **times, size_t *n, size_t *cap, double t)
 	return true;
 }
 
-/* The take's range ends and every key of the model's curves inside it,
- * sorted, each once: between them each curve is a straight line. */
+/* The take's range ends and every key of the model's curves inside it
+ * (without a range, every key), sorted, each once: between them each
+ * curve is a straight line. */
 static double *take_times(const take_model *tm, size_t *count)
 {
 	double *times = NULL;
 	size_t n = 0, cap = 0, kept = 1;
-	bool ok = push_time(&times, &n, &cap, tm->start) && push_time(&times, &n, &cap, tm->stop);
+	bool ok = !tm->has_range || (push_time(&times, &n, &cap, tm->start) && push_time(&times, &n, &cap, tm->stop));
 
 	for (int k = 0; k < 3 && ok; k++)
 		for (int a = 0; a < 3 && ok; a++)
 			for (uint32_t i = 0; tm->curves[k][a] && i < tm->curves[k][a]->key_count && ok; i++) {
 				double t = tm->curves[k][a]->times[i];
 
-				if (t > tm->start && t < tm->stop)
+				if (!tm->has_range || (t > tm->start && t < tm->stop))
 					ok = push_time(&times, &n, &cap, t);
 			}
+	if (ok && n == 0)
+		ok = push_time(&times, &n, &cap, tm->start);
 	if (!ok) {
 		free(times);
 		return NULL;
@@ -272,11 +276,11 @@ static double *split_turns(const take_model *tm, double *times, size_t *count)
 	return out;
 }
 
-/* The quaternion x y z w of the model's rotation at KTime `t`: Rpre * R *
+/* The quaternion w x y z of the model's rotation at KTime `t`: Rpre * R *
  * Rpost^-1, R of the curves in the model's rotation order. */
-static void exact_rotation(const take_model *tm, double t, float out[4])
+static void exact_quat(const take_model *tm, double t, double r[4])
 {
-	double angles[3], r[4], pre[4], post[4];
+	double angles[3], pre[4], post[4];
 
 	exact_value(tm, 1, t, angles);
 	fbx_euler_quat(angles, tm->model->rotation_order, r);
@@ -285,7 +289,61 @@ static void exact_rotation(const take_model *tm, double t, float out[4])
 	post[1] = -post[1], post[2] = -post[2], post[3] = -post[3];
 	fbx_quat_mul(pre, r, r);
 	fbx_quat_mul(r, post, r);
+}
+
+static void exact_rotation(const take_model *tm, double t, float out[4])
+{
+	double r[4];
+
+	exact_quat(tm, t, r);
 	out[0] = (float)r[1], out[1] = (float)r[2], out[2] = (float)r[3], out[3] = (float)r[0];
+}
+
+static double halfway_error(const double q0[4], const double q1[4], const double mid[4]);
+
+/* The largest error of slerping the model's rotation over `parts` equal
+ * steps from KTime a to b, halfway along each. */
+static double steps_error(const take_model *tm, double a, double b, double parts)
+{
+	double worst = 0, q0[4], q1[4], mid[4];
+
+	exact_quat(tm, a, q0);
+	for (double k = 1; k <= parts; k++) {
+		double t0 = a + (b - a) * (k - 1) / parts, t1 = a + (b - a) * k / parts;
+
+		exact_quat(tm, t1, q1);
+		exact_quat(tm, (t0 + t1) / 2, mid);
+		worst = fmax(worst, halfway_error(q0, q1, mid));
+		memcpy(q0, q1, sizeof q0);
+	}
+	return worst;
+}
+
+/* Split each step of `times` in equal parts until the slerp keeps within
+ * EULER_TOLERANCE_DEG of the Euler curves halfway along each (at most 64
+ * parts); `times` is freed. */
+static double *refine_turns(const take_model *tm, double *times, size_t *count)
+{
+	double *out = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = push_time(&out, &n, &cap, times[0]);
+
+	for (size_t i = 1; i < *count && ok; i++) {
+		double parts = 1;
+
+		while (parts < 64 && steps_error(tm, times[i - 1], times[i], parts) > EULER_TOLERANCE_DEG)
+			parts *= 2;
+		for (double k = 1; k < parts && ok; k++)
+			ok = push_time(&out, &n, &cap, times[i - 1] + (times[i] - times[i - 1]) * k / parts);
+		ok = ok && push_time(&out, &n, &cap, times[i]);
+	}
+	free(times);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	*count = n;
+	return out;
 }
 
 /* Track `kind` of channel `ch` made of the curves at `times`. */
@@ -345,11 +403,36 @@ static bool rebuild_channel(take_model *tm, uint32_t m, uint32_t stack, animc_cl
 		memcpy(turns, times, n * sizeof *turns);
 		nr = n;
 		turns = split_turns(tm, turns, &nr);
+		turns = turns ? refine_turns(tm, turns, &nr) : NULL;
 	}
 	ok = ok && turns && write_track(tm, clip, ch, ANIMC_TRANSLATION, times, n) &&
 	     write_track(tm, clip, ch, ANIMC_ROTATION, turns, nr) && write_track(tm, clip, ch, ANIMC_SCALE, times, n);
 	free(times);
 	free(turns);
+	return ok;
+}
+
+/* Rebuild channel `ch`'s rotation (model `m`) from the file's curves,
+ * with keys added where a slerp would leave them; false when they cannot
+ * be read exactly, or its scale is not above 0 (Assimp's rotation and
+ * scale go together then). */
+static bool rebuild_rotation(take_model *tm, uint32_t m, uint32_t stack, animc_clip *clip, uint32_t ch)
+{
+	size_t n;
+	double *times;
+	bool ok;
+
+	tm->model = &tm->doc->models[m];
+	if (!tm->seconds_per_kt || !gather_curves(tm, m, stack) || !(times = take_times(tm, &n)))
+		return false;
+	if (!scale_is_positive(tm, times, n)) {
+		free(times);
+		return false;
+	}
+	times = split_turns(tm, times, &n);
+	times = times ? refine_turns(tm, times, &n) : NULL;
+	ok = times && write_track(tm, clip, ch, ANIMC_ROTATION, times, n);
+	free(times);
 	return ok;
 }
 
@@ -407,21 +490,16 @@ static void say_take_range(const fbx_doc *doc, const fbx_stack *st, const animc_
  * A bone whose curves the file gives exactly is rebuilt from them over the
  * take (a note); else said once per clip, naming the first such curve.
  */
-static void check_take_range(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, double seconds_per_kt,
-			     animc_diag_sink *sink)
+static void check_take_range(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, take_model *tm,
+			     uint8_t *tried, animc_diag_sink *sink)
 {
 	uint32_t stack = (uint32_t)(st - doc->stacks), count = 0, rebuilt = 0;
-	take_model tm = { .doc = doc, .start = st->local_start, .stop = st->local_stop,
-			  .seconds_per_kt = seconds_per_kt };
 	const fbx_curve *first = NULL;
 	double got_want[2] = { 0, 0 }, got, want;
 	int at = 0, end;
-	uint8_t *tried = calloc(doc->model_count + 1, 1);   /* 1 rebuilt, 2 not */
 
-	if ((st->local_start == 0 && st->local_stop == 0) || !tried) {
-		free(tried);   /* no range: Assimp takes every key */
-		return;
-	}
+	if (!tm->has_range)
+		return;   /* no range: Assimp takes every key */
 	for (uint32_t i = 0; i < doc->curve_count; i++) {
 		const fbx_curve *c = &doc->curves[i];
 		const fbx_curve_node *n = take_curve(doc, c, stack);
@@ -429,7 +507,7 @@ static void check_take_range(const fbx_doc *doc, const fbx_stack *st, animc_clip
 		if (!n || tried[n->model] == 1 || !end_differs(doc, c, n, st, &got, &want, &end))
 			continue;
 		int64_t ch = tried[n->model] ? -1 : channel_of(clip, doc->models[n->model].name);
-		if (ch >= 0 && rebuild_channel(&tm, n->model, stack, clip, (uint32_t)ch)) {
+		if (ch >= 0 && rebuild_channel(tm, n->model, stack, clip, (uint32_t)ch)) {
 			tried[n->model] = 1, rebuilt++;
 			continue;
 		}
@@ -437,7 +515,6 @@ static void check_take_range(const fbx_doc *doc, const fbx_stack *st, animc_clip
 		if (count++ == 0)
 			first = c, got_want[0] = got, got_want[1] = want, at = end;
 	}
-	free(tried);
 	if (rebuilt)
 		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s keyed outside the take's range, whose keys "
 				  "there Assimp leaves out: rebuilt from the file's curves over the take", rebuilt,
@@ -670,22 +747,36 @@ static double slerp_error(const fbx_doc *doc, uint32_t m, const fbx_stack *st, d
  * Assimp 5.2.5 turns Euler curves into one quaternion a key, and the
  * runtime slerps between them: where two or three angles move at once
  * between keys, that leaves the curves' path (19.5 degrees halfway
- * between keys 0 and 90 on X and Y).  Said once per clip past half a
- * degree, naming the bone of the largest error.
+ * between keys 0 and 90 on X and Y).  Past half a degree, the bone's
+ * rotation is rebuilt from its curves with keys added where the slerp
+ * would leave them (a note); where they cannot be read exactly, said once
+ * per clip, naming the bone of the largest error.
  */
-static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, animc_diag_sink *sink)
+static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, take_model *tm,
+			      uint8_t *tried, animc_diag_sink *sink)
 {
 	double worst = 0, at = 0;
-	uint32_t bone = FBX_NONE;
+	uint32_t bone = FBX_NONE, rebuilt = 0, stack = (uint32_t)(st - doc->stacks);
 
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		const fbx_model *m = fbx_doc_model(doc, clip->channels[c].bone);
-		double where = 0, error = m && m->rotation_order < 6 ? slerp_error(doc, (uint32_t)(m - doc->models), st, &where) : 0;
+		uint32_t i = m ? (uint32_t)(m - doc->models) : FBX_NONE;
+		double where = 0, error = m && !tried[i] && m->rotation_order < 6 ? slerp_error(doc, i, st, &where) : 0;
 
+		if (error <= EULER_TOLERANCE_DEG)
+			continue;
+		if (rebuild_rotation(tm, i, stack, clip, c)) {
+			tried[i] = 1, rebuilt++;
+			continue;
+		}
 		if (error > worst)
-			worst = error, at = where, bone = (uint32_t)(m - doc->models);
+			worst = error, at = where, bone = i;
 	}
-	if (worst <= EULER_TOLERANCE_DEG)
+	if (rebuilt)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s whose Euler curves turn about several axes "
+				  "at once between keys: keys added from the file's curves where a slerp would leave "
+				  "them by more than %g degrees", rebuilt, rebuilt == 1 ? "" : "s", EULER_TOLERANCE_DEG);
+	if (bone == FBX_NONE)
 		return;
 	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EULER_BETWEEN_KEYS, clip, NULL,
 			       "bone '%s': between keys its Lcl Rotation curves turn about more than one axis at "
@@ -719,16 +810,36 @@ bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_di
 	return false;
 }
 
+/* The first key time of the take's curves: Assimp's 0 of a take of no
+ * range. */
+static double first_key(const fbx_doc *doc, uint32_t stack)
+{
+	double first = INFINITY;
+
+	for (uint32_t i = 0; i < doc->curve_count; i++)
+		for (uint32_t k = 0; take_curve(doc, &doc->curves[i], stack) && k < doc->curves[i].key_count; k++)
+			first = fmin(first, doc->curves[i].times[k]);
+	return first;
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
+	uint8_t *tried;   /* by model: 1 rebuilt, 2 not */
 
-	if (!st)
+	if (!st || !(tried = calloc(doc->model_count + 1, 1)))
 		return;
-	check_take_range(doc, st, clip, seconds_per_kt, sink);
+	take_model tm = { .doc = doc, .start = st->local_start, .stop = st->local_stop,
+			  .has_range = st->local_start != 0 || st->local_stop != 0, .seconds_per_kt = seconds_per_kt };
+	if (!tm.has_range)
+		tm.start = first_key(doc, (uint32_t)(st - doc->stacks));
+	if (!isfinite(tm.start))
+		tm.seconds_per_kt = 0;
+	check_take_range(doc, st, clip, &tm, tried, sink);
 	check_layers(doc, st, clip, sink);
 	check_inherit_type(doc, st, clip, sink);
-	check_euler_slerp(doc, st, clip, sink);
+	check_euler_slerp(doc, st, clip, &tm, tried, sink);
+	free(tried);
 }
 
 /*

@@ -144,7 +144,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_INHERIT_TYPE] = { "inherit-type",
 		"an FBX bone of InheritType 2 (segment scale compensate) under a scaled parent: scaled with it" },
 	[ANIMC_WARN_EULER_BETWEEN_KEYS] = { "euler-between-keys",
-		"an FBX bone's Euler curves turn about several axes between keys, which the runtime slerps" },
+		"an FBX bone's Euler curves turn about several axes between keys, slerped: not read to add keys" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)
