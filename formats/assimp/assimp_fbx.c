@@ -97,14 +97,30 @@ static void mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink
 				       count, count == 1 ? " is" : "s are", (double)first);
 }
 
-void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink)
+void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch)
 {
 	animc_channel *c = &clip->channels[ch];
 	const fbx_model *model = fbx_doc_model(doc, c->bone);
 
-	mend_zero_scale(clip, ch, sink);
 	if (model)
 		mend_post_rotation(model, &c->tracks[ANIMC_ROTATION]);
+}
+
+/* Whether a channel's scale (as Assimp gives it) is 0 on an axis at a key,
+ * or below 0 (Assimp's rotation there another than the curves', which the
+ * PostRotation mend does not take into account). */
+static bool has_odd_scale(const animc_channel *c, bool *has_zero)
+{
+	const animc_track *s = &c->tracks[ANIMC_SCALE];
+	bool is_negative = false;
+
+	*has_zero = false;
+	for (uint32_t i = 0; s->is_present && i < s->value_count; i++) {
+		*has_zero |= is_zero(&s->values[(size_t)i * 3]);
+		is_negative |= s->values[(size_t)i * 3] < 0 || s->values[(size_t)i * 3 + 1] < 0 ||
+			       s->values[(size_t)i * 3 + 2] < 0;
+	}
+	return *has_zero || is_negative;
 }
 
 /* ------------------------------------------------------------ a take */
@@ -371,23 +387,13 @@ static bool write_track(const take_model *tm, animc_clip *clip, uint32_t ch, ani
 	return true;
 }
 
-/* Whether the model's scale is above 0 at every time: Assimp reads its
- * rotation and scale back from a matrix, which gives a negative scale
- * with another rotation. */
-static bool scale_is_positive(const take_model *tm, const double *times, size_t n)
-{
-	double v[3];
-
-	for (size_t i = 0; i < n; i++) {
-		exact_value(tm, 2, times[i], v);
-		if (!(v[0] > 0 && v[1] > 0 && v[2] > 0))
-			return false;
-	}
-	return true;
-}
-
-/* Rebuild channel `ch` (model `m`) from the file's curves over the take;
- * false when they cannot be read exactly (the channel is left as it is). */
+/*
+ * Rebuild channel `ch` (model `m`) from the file's curves over the take:
+ * all three tracks (Assimp's rotation and scale go together: it reads
+ * them back from one matrix), the rotation with keys added where a slerp
+ * would leave the curves.  False when they cannot be read exactly (the
+ * channel is left as it is).
+ */
 static bool rebuild_channel(take_model *tm, uint32_t m, uint32_t stack, animc_clip *clip, uint32_t ch)
 {
 	size_t n, nr;
@@ -397,42 +403,17 @@ static bool rebuild_channel(take_model *tm, uint32_t m, uint32_t stack, animc_cl
 	tm->model = &tm->doc->models[m];
 	if (!tm->seconds_per_kt || !gather_curves(tm, m, stack) || !(times = take_times(tm, &n)))
 		return false;
-	ok = scale_is_positive(tm, times, n);
-	turns = ok ? malloc(n * sizeof *turns) : NULL;
+	turns = malloc(n * sizeof *turns);
 	if (turns) {
 		memcpy(turns, times, n * sizeof *turns);
 		nr = n;
 		turns = split_turns(tm, turns, &nr);
 		turns = turns ? refine_turns(tm, turns, &nr) : NULL;
 	}
-	ok = ok && turns && write_track(tm, clip, ch, ANIMC_TRANSLATION, times, n) &&
+	ok = turns && write_track(tm, clip, ch, ANIMC_TRANSLATION, times, n) &&
 	     write_track(tm, clip, ch, ANIMC_ROTATION, turns, nr) && write_track(tm, clip, ch, ANIMC_SCALE, times, n);
 	free(times);
 	free(turns);
-	return ok;
-}
-
-/* Rebuild channel `ch`'s rotation (model `m`) from the file's curves,
- * with keys added where a slerp would leave them; false when they cannot
- * be read exactly, or its scale is not above 0 (Assimp's rotation and
- * scale go together then). */
-static bool rebuild_rotation(take_model *tm, uint32_t m, uint32_t stack, animc_clip *clip, uint32_t ch)
-{
-	size_t n;
-	double *times;
-	bool ok;
-
-	tm->model = &tm->doc->models[m];
-	if (!tm->seconds_per_kt || !gather_curves(tm, m, stack) || !(times = take_times(tm, &n)))
-		return false;
-	if (!scale_is_positive(tm, times, n)) {
-		free(times);
-		return false;
-	}
-	times = split_turns(tm, times, &n);
-	times = times ? refine_turns(tm, times, &n) : NULL;
-	ok = times && write_track(tm, clip, ch, ANIMC_ROTATION, times, n);
-	free(times);
 	return ok;
 }
 
@@ -747,10 +728,10 @@ static double slerp_error(const fbx_doc *doc, uint32_t m, const fbx_stack *st, d
  * Assimp 5.2.5 turns Euler curves into one quaternion a key, and the
  * runtime slerps between them: where two or three angles move at once
  * between keys, that leaves the curves' path (19.5 degrees halfway
- * between keys 0 and 90 on X and Y).  Past half a degree, the bone's
- * rotation is rebuilt from its curves with keys added where the slerp
- * would leave them (a note); where they cannot be read exactly, said once
- * per clip, naming the bone of the largest error.
+ * between keys 0 and 90 on X and Y).  Past half a degree, the bone is
+ * rebuilt from its curves with keys added where the slerp would leave
+ * them (a note); where they cannot be read exactly, said once per clip,
+ * naming the bone of the largest error.
  */
 static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, take_model *tm,
 			      uint8_t *tried, animc_diag_sink *sink)
@@ -765,7 +746,7 @@ static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, animc_cli
 
 		if (error <= EULER_TOLERANCE_DEG)
 			continue;
-		if (rebuild_rotation(tm, i, stack, clip, c)) {
+		if (rebuild_channel(tm, i, stack, clip, c)) {
 			tried[i] = 1, rebuilt++;
 			continue;
 		}
@@ -822,15 +803,50 @@ static double first_key(const fbx_doc *doc, uint32_t stack)
 	return first;
 }
 
+/*
+ * A bone whose scale is 0 on an axis at a key, or below 0, and which no
+ * check rebuilt: rebuilt from its curves, its rotation there the curves'
+ * (a note); else a key of scale 0 takes its neighbour's rotation, with a
+ * warning.
+ */
+static void check_scale_keys(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, take_model *tm,
+			     const uint8_t *tried, animc_diag_sink *sink)
+{
+	uint32_t rebuilt = 0;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const fbx_model *m = fbx_doc_model(doc, clip->channels[c].bone);
+		uint32_t i = m ? (uint32_t)(m - doc->models) : FBX_NONE;
+		bool has_zero;
+
+		if ((m && tried[i] == 1) || !has_odd_scale(&clip->channels[c], &has_zero))
+			continue;
+		if (st && m && rebuild_channel(tm, i, (uint32_t)(st - doc->stacks), clip, c))
+			rebuilt++;
+		else if (has_zero)
+			mend_zero_scale(clip, c, sink);
+	}
+	if (rebuilt)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s scaled to 0 or below 0, whose rotation Assimp "
+				  "reads back from a matrix: rebuilt from the file's curves", rebuilt,
+				  rebuilt == 1 ? "" : "s");
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink)
 {
 	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
-	uint8_t *tried;   /* by model: 1 rebuilt, 2 not */
+	uint8_t *tried = calloc(doc->model_count + 1, 1);   /* by model: 1 rebuilt, 2 not */
+	take_model tm = { .doc = doc };
 
-	if (!st || !(tried = calloc(doc->model_count + 1, 1)))
+	if (!tried)
 		return;
-	take_model tm = { .doc = doc, .start = st->local_start, .stop = st->local_stop,
-			  .has_range = st->local_start != 0 || st->local_stop != 0, .seconds_per_kt = seconds_per_kt };
+	if (!st) {
+		check_scale_keys(doc, NULL, clip, &tm, tried, sink);
+		free(tried);
+		return;
+	}
+	tm = (take_model){ .doc = doc, .start = st->local_start, .stop = st->local_stop,
+			   .has_range = st->local_start != 0 || st->local_stop != 0, .seconds_per_kt = seconds_per_kt };
 	if (!tm.has_range)
 		tm.start = first_key(doc, (uint32_t)(st - doc->stacks));
 	if (!isfinite(tm.start))
@@ -839,6 +855,7 @@ void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_p
 	check_layers(doc, st, clip, sink);
 	check_inherit_type(doc, st, clip, sink);
 	check_euler_slerp(doc, st, clip, &tm, tried, sink);
+	check_scale_keys(doc, st, clip, &tm, tried, sink);
 	free(tried);
 }
 

@@ -15,19 +15,16 @@
 /* A scale component below this is taken for 0. */
 #define ANIMC_FBX_ZERO_SCALE 1e-6f
 
-/*
- * Mend channel `ch` of `clip` (tracks imported from Assimp) where the
- * file's curves say otherwise: the rotation of a key whose scale is 0 on
- * an axis (Assimp reads it from a matrix that holds none), and a
- * PostRotation, which Assimp applies without inverting it.
- */
-void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
+/* Mend channel `ch` of `clip` (tracks imported from Assimp) for a
+ * PostRotation, which Assimp applies without inverting it. */
+void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch);
 
 /* Mend or say what Assimp got wrong of the take `clip` was made of: keys
- * outside its range (a bone rebuilt from its curves where they are read
- * exactly), layers it does not blend, an inherit type it ignores, Euler
- * curves it keeps at keys only.  `seconds_per_kt`: the clip's seconds a
- * KTime unit (0: the curves are not rebuilt). */
+ * outside its range, Euler curves it keeps at keys only, the rotation of
+ * a key of scale 0 or below (a bone rebuilt from its curves where they are
+ * read exactly; else a key of scale 0 takes its neighbour's rotation),
+ * layers it does not blend, an inherit type it ignores.  `seconds_per_kt`:
+ * the clip's seconds a KTime unit (0: no bone is rebuilt). */
 void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink);
 
 /* Report the first key of the take of `clip` whose value is NaN or

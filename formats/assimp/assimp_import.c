@@ -1160,7 +1160,7 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 			status = import_vectors(clip, (uint32_t)ch, ANIMC_SCALE, na->mScalingKeys,
 						na->mNumScalingKeys, rate);
 		if (status == ANIMC_OK && cv->fbx)
-			animc_fbx_mend_channel(cv->fbx, clip, (uint32_t)ch, cv->sink);
+			animc_fbx_mend_channel(cv->fbx, clip, (uint32_t)ch);
 		end = fmax(end, unsorted_end(na) / rate);
 	}
 	/* Keys out of order that end past Assimp's duration: the clip lasts

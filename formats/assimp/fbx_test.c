@@ -257,39 +257,115 @@ static void post_rotation_enters_inverted(void **state)
 	free(path), free(dir), free(text);
 }
 
+/* R(q) * diag(s): q x y z w. */
+static void rotation_scale(const double q[4], const double s[3], double m[3][3])
+{
+	double x = q[0], y = q[1], z = q[2], w = q[3], r[3][3] = {
+		{ 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y) },
+		{ 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x) },
+		{ 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) } };
+
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			m[i][j] = r[i][j] * s[j];
+}
+
+/* The bone's rotation and scale at `time_s` make R(want) * diag(scale). */
+static void assert_pose(const animc_channel *c, double time_s, const double want[4], const double scale[3])
+{
+	const float *q = key_at(&c->tracks[ANIMC_ROTATION], 4, time_s), *s = key_at(&c->tracks[ANIMC_SCALE], 3, time_s);
+	const double got_q[4] = { q[0], q[1], q[2], q[3] }, got_s[3] = { s[0], s[1], s[2] };
+	double got[3][3], expected[3][3];
+
+	rotation_scale(got_q, got_s, got);
+	rotation_scale(want, scale, expected);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			if (!(fabs(got[i][j] - expected[i][j]) < 1e-5))
+				fail_msg("at %g s: entry %d,%d is %g, expected %g", time_s, i, j, got[i][j], expected[i][j]);
+}
+
+/* One bone's take: Lcl Scaling keyed on `scale_axes`, Lcl Rotation Z from
+ * `from` to `to` degrees, over frames 0, 5, 10, `props` its Properties70;
+ * with `twice`, its scale X keyed in a second layer too. */
+static char *scaled_take(const char *scale_axes, const double scale[][8], double from, double to, const char *props,
+			 bool twice)
+{
+	static const double frames[] = { 0, 5, 10 };
+	const double z[][8] = { { from, (from + to) / 2, to } };
+	fbx_writer w;
+
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, props);
+	add_stack(&w, 20, "Take 001", 0, 10);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_curves(&w, 30, 21, 10, "Lcl Scaling", scale_axes, 3, frames, scale);
+	add_curves(&w, 40, 21, 10, "Lcl Rotation", "Z", 3, frames, z);
+	if (twice) {
+		add_layer(&w, 22, "AnimLayer1", 20);
+		add_curves(&w, 50, 22, 10, "Lcl Scaling", "X", 3, frames, scale);
+	}
+	return writer_text(&w);
+}
+
 /* A bone scaled to 0 (a prop hidden): Assimp reads the key's rotation
  * back from a matrix of scale 0, a half turn, and the bone spun 140
  * degrees on its way there, with a warning blaming the exporter's
- * quaternions.  The key takes its neighbour's rotation, and the warning
- * names the zero scale. */
+ * quaternions.  The bone is rebuilt from its curves (a scale of 0 on one
+ * axis too, and a negative scale under a PostRotation, which Assimp's
+ * matrix gives with another rotation); where the curves cannot be read
+ * exactly, the key takes its neighbour's rotation, and the warning names
+ * the zero scale. */
 static void zero_scale_key_keeps_the_rotation(void **state)
 {
-	static const double frames[] = { 0, 5, 10 }, scale[][8] = { { 1, 0.5, 0 }, { 1, 0.5, 0 }, { 1, 0.5, 0 } },
-			    turn[][8] = { { 40, 40, 40 } };
-	fbx_writer w;
+	static const double gone[][8] = { { 1, 0.5, 0 }, { 1, 0.5, 0 }, { 1, 0.5, 0 } }, flat[][8] = { { 1, 0.5, 0 } };
+	static const double mirror[][8] = { { -1, -1, -1 } };
 	imported r;
-	double want[4];
+	double want[4], post[4], turn[4];
 
 	(void)state;
-	writer_init(&w);
-	add_model(&w, 10, "Bone", 0, "");
-	add_stack(&w, 20, "Take 001", 0, 10);
-	add_layer(&w, 21, "BaseLayer", 20);
-	add_curves(&w, 30, 21, 10, "Lcl Scaling", "XYZ", 3, frames, scale);
-	add_curves(&w, 40, 21, 10, "Lcl Rotation", "Z", 3, frames, turn);
-	char *text = writer_text(&w);
+	for (int twice = 0; twice < 2; twice++) {
+		char *text = scaled_take("XYZ", gone, 40, 40, "", twice);
+		import_text(&r, text);
+		assert_int_equal(r.status, ANIMC_OK);
+		const animc_track *t = &channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_ROTATION];
+		axis_quat(2, 40, want);
+		for (int k = 0; k < 3; k++)
+			assert_turn(key_at(t, 4, k * 5 / 30.0), want, 1e-6);
+		assert_int_equal(warnings_of(&r, "not-unit-quaternion"), 0);
+		assert_int_equal(warnings_of(&r, "zero-scale-key"), twice);
+		if (twice)
+			assert_non_null(strstr(warning_of(&r, "zero-scale-key"),
+					       "1 scale key is 0 on an axis (the first at 0.333333 s)"));
+		release(&r);
+		free(text);
+	}
+	/* Scale X 1 to 0 while the bone turns 0 to 90 about Z. */
+	char *text = scaled_take("X", flat, 0, 90, "", false);
 	import_text(&r, text);
-	assert_int_equal(r.status, ANIMC_OK);
-	const animc_track *t = &channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_ROTATION];
-	axis_quat(2, 40, want);
-	for (int k = 0; k < 3; k++)
-		assert_turn(key_at(t, 4, frames[k] / 30), want, 1e-6);
-	assert_int_equal(warnings_of(&r, "not-unit-quaternion"), 0);
-	assert_int_equal(warnings_of(&r, "zero-scale-key"), 1);
-	assert_non_null(strstr(warning_of(&r, "zero-scale-key"), "1 scale key is 0 on an axis (the first at 0.333333 s)"));
+	for (int k = 0; k < 3; k++) {
+		const double s[3] = { flat[0][k], 1, 1 };
+
+		axis_quat(2, 45 * k, want);
+		assert_pose(channel_named(r.set.clips[0], "Bone"), k * 5 / 30.0, want, s);
+	}
+	release(&r);
+	free(text);
+	/* Scaled -1 under a PostRotation: R * Rpost^-1 * S. */
+	text = scaled_take("X", mirror, 0, 90, POST_PROPS, false);
+	import_text(&r, text);
+	axis_quat(1, -40, post);
+	for (int k = 0; k < 3; k++) {
+		const double s[3] = { -1, 2, 1 };
+
+		axis_quat(2, 45 * k, turn);
+		quat_mul(turn, post, want);
+		assert_pose(channel_named(r.set.clips[0], "Bone"), k * 5 / 30.0, want, s);
+	}
 	release(&r);
 	free(text);
 }
+
 
 /* A take import of one bone's curves: `frames` and `values` per axis of
  * `prop`, the take's range `start` to `stop` frames. */
