@@ -691,6 +691,8 @@ typedef struct converter {
 	double frame_rate;        /* the file's own, where Assimp's ticks are not its frames; else 0 */
 	uint32_t not_applied_count; /* clips --ticks-per-second was not applied to */
 	const fbx_doc *fbx;       /* the FBX file's own reading, or NULL */
+	const animc_xfile *xfile; /* an .X file's own reading, or NULL */
+	unsigned animation;       /* the index of the animation under way */
 } converter;
 
 /*
@@ -1115,7 +1117,7 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 		clip->frame_rate = cv->frame_rate;
 	clip->duration_s = (float)(anim->mDuration / rate);
 	for (unsigned c = 0; c < anim->mNumChannels && status == ANIMC_OK; c++) {
-		const struct aiNodeAnim *na = anim->mChannels[c];
+		const struct aiNodeAnim *na = animc_xfile_channel(cv->xfile, cv->animation, c, anim->mChannels[c]);
 		size_t len;
 		int64_t ch;
 
@@ -1136,6 +1138,7 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 			break;
 		}
 		clip->channels[ch].duration_s = clip->duration_s;
+		animc_xfile_say(cv->xfile, cv->animation, c, clip, &clip->channels[ch], cv->sink);
 		if (latin1)
 			warn(cv, ANIMC_WARN_NOT_UTF8, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
 			     "save the file with UTF-8 names if that is wrong");
@@ -1217,11 +1220,11 @@ static double fbx_custom_rate(const struct aiScene *scene)
 }
 
 static animc_status scene_import(const struct aiScene *scene, const char *format, double frame_rate,
-				 const fbx_doc *fbx, const animc_import_options *options, animc_clip_set *out,
-				 animc_diag_sink *sink)
+				 const fbx_doc *fbx, const animc_xfile *xfile, const animc_import_options *options,
+				 animc_clip_set *out, animc_diag_sink *sink)
 {
 	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene,
-			 .frame_rate = frame_rate, .fbx = fbx };
+			 .frame_rate = frame_rate, .fbx = fbx, .xfile = xfile };
 	uint32_t first = out->count;
 	animc_status status = ANIMC_OK;
 	const char *why;
@@ -1254,6 +1257,7 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 			cv.mesh_only_count++;
 			continue;
 		}
+		cv.animation = a;
 		status = import_animation(&cv, anim, out);
 	}
 	/* Only beside a take that is there: a model of no animation (Maya
@@ -1297,7 +1301,7 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 				       const animc_import_options *options, animc_clip_set *out,
 				       animc_diag_sink *sink)
 {
-	return scene_import(scene, format, 0, NULL, options, out, sink);
+	return scene_import(scene, format, 0, NULL, NULL, options, out, sink);
 }
 
 /* ---------------------------------------------------------- recognising */
@@ -2365,9 +2369,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	uint32_t first = out->count;
 	fbx_doc fbx;
 	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && fbx_doc_read(req->data, req->size, &fbx);
-	status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, req->options, out, sink);
+	animc_xfile *xf = strcmp(format ? format : "", "x") == 0 ? animc_xfile_open(req->data, req->size, scene, sink) : NULL;
+	status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, xf, req->options, out, sink);
 	if (is_fbx)
 		fbx_doc_release(&fbx);
+	animc_xfile_close(xf);
 	/* Said when the import failed too: a take whose channels were all
 	 * left out holds no animation, and this says why. */
 	if (strcmp(format ? format : "", "dae") == 0 && req->data &&

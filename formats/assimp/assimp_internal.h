@@ -58,4 +58,28 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
  * loading Assimp). */
 const char *animc_assimp_version(void);
 
+/* ------------------------------------------------------------ .X (xfile.c) */
+
+/* What a text .X file's own bytes say of its animation sets, where
+ * Assimp's reader loses or changes it. */
+typedef struct animc_xfile animc_xfile;
+
+/*
+ * Read the animation sets of the .X file `data` and mend the channels of
+ * `scene` (Assimp's reading of it) that Assimp got wrong, saying to `sink`
+ * what cannot be mended.  NULL for a binary or compressed file, for text
+ * this reader does not follow, and on no memory: then the scene is used as
+ * Assimp gave it.  Release with animc_xfile_close().
+ */
+animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiScene *scene,
+			      animc_diag_sink *sink);
+void animc_xfile_close(animc_xfile *xf);   /* NULL is fine */
+/* Channel `c` of animation `a` of the scene to import: `na`, or the mended
+ * one, which `xf` owns.  `xf` may be NULL. */
+const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, unsigned c,
+					     const struct aiNodeAnim *na);
+/* Say what mending that channel took, about `ch` of `clip`. */
+void animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
+		     const animc_channel *ch, animc_diag_sink *sink);
+
 #endif

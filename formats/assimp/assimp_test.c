@@ -259,6 +259,77 @@ static void x_matrix_keys_decompose(void **state)
 	release(&r);
 }
 
+/* ------------------------------------------------- .X read from its bytes */
+
+/* The head of the .X files below: 100 ticks a second, Root and Arm at
+ * (0 1 0) under it. */
+#define X_HEAD                                                                              \
+	"xof 0303txt 0032\nAnimTicksPerSecond {\n 100;\n}\nFrame Root {\n FrameTransformMatrix {\n" \
+	"  1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0;;\n }\n Frame Arm {\n"     \
+	"  FrameTransformMatrix {\n"                                                             \
+	"   1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;\n  }\n }\n}\n"
+
+/* The first diagnostic of warning kind `kind` (its name, "not-unit-quaternion"),
+ * or of severity `severity` when kind is NULL, whose message holds `text`;
+ * NULL for none. */
+static const test_diag *diag_with(const imported *r, animc_severity severity, const char *kind, const char *text)
+{
+	for (size_t i = 0; i < r->diags.count; i++) {
+		const test_diag *d = &r->diags.items[i];
+
+		if (d->severity == severity && (!kind || (d->kind && strcmp(d->kind, kind) == 0)) &&
+		    strstr(d->message, text))
+			return d;
+	}
+	return NULL;
+}
+
+/* Import .X text from memory. */
+static void import_text(imported *r, const char *text)
+{
+	animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+
+	import_request(r, &req);
+}
+
+/* Arm's rotation at 1 s of clip `name`, processed. */
+static void arm_rotation_at_end(imported *r, const char *name, float out[4])
+{
+	animc_clip *clip = clip_named(r, name);
+
+	assert_int_equal(process(r, clip), ANIMC_OK);
+	const animc_channel *arm = channel_named(clip, "Arm");
+	const animc_track *rot = &arm->tracks[ANIMC_ROTATION];
+	memcpy(out, rot->is_fixed ? rot->values : &rot->values[((size_t)arm->key_count - 1) * 4], 4 * sizeof *out);
+}
+
+/* A rotation key not of unit length turns like its unit multiple: Assimp
+ * makes a matrix of it as it stands (no rotation), and read back, the
+ * scaled 30 degrees turned by 107. */
+static void x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple(void **state)
+{
+	static const char text[] = X_HEAD
+		"AnimationSet unit {\n Animation {\n  { Arm }\n  AnimationKey {\n   0;\n   2;\n"
+		"   0;4;1.0,0.0,0.0,0.0;;,\n   100;4;0.9659258,0.0,0.0,0.2588190;;;\n  }\n }\n}\n"
+		"AnimationSet scaled {\n Animation {\n  { Arm }\n  AnimationKey {\n   0;\n   2;\n"
+		"   0;4;2.0,0.0,0.0,0.0;;,\n   100;4;1.9318516,0.0,0.0,0.5176381;;;\n  }\n }\n}\n";
+	imported r;
+	float unit[4], scaled[4];
+	double want[4];
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	arm_rotation_at_end(&r, "unit", unit);
+	arm_rotation_at_end(&r, "scaled", scaled);
+	for (int i = 0; i < 4; i++)
+		want[i] = unit[i];
+	assert_rotation(scaled, want);
+	assert_true(fabs(unit[2]) > 0.25 && fabs(unit[2]) < 0.26);   /* 30 degrees about z */
+	assert_non_null(diag_with(&r, ANIMC_WARNING, "not-unit-quaternion", "'scaled'"));
+	release(&r);
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -947,6 +1018,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_position_keys_at_uneven_times),
 	cmocka_unit_test(x_matrix_keys_decompose),
 	cmocka_unit_test(x_tracks_with_different_keys_share_one_timeline),
+	cmocka_unit_test(x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

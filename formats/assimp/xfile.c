@@ -1,0 +1,578 @@
+/*
+ * xfile.c - what Assimp 5.2's DirectX reader loses or changes of a text .X
+ * file's animation sets, read from the file's own bytes: one small reader
+ * of the AnimationSet blocks (sets, Animations, their frame references,
+ * AnimationKeys and AnimationOptions, each at its line), and the channels
+ * mended from it before the importer converts them (see NOTES.md).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animc_xform.h>
+
+#include "assimp_internal.h"
+
+/* ------------------------------------------------------------- reading */
+
+enum { XKEY_ROTATION, XKEY_SCALE, XKEY_POSITION, XKEY_MATRIX, XKEY_KINDS };
+
+/* One key as the file gives it: its values in the file's order (w x y z
+ * for a rotation, a matrix row by row). */
+typedef struct xkey {
+	double time;
+	uint32_t line;
+	uint32_t value_count;  /* the values the key holds, however many it declares */
+	float v[16];
+} xkey;
+
+typedef struct xkeys {
+	xkey *keys;
+	uint32_t count, capacity;
+} xkeys;
+
+/* One Animation block: the frame it names and its keys, by type. */
+typedef struct xanim {
+	char bone[MAXLEN];
+	bool has_bone;
+	uint32_t line;
+	xkeys keys[XKEY_KINDS];
+} xanim;
+
+typedef struct xset {
+	char name[MAXLEN];
+	uint32_t line;
+	xanim *anims;
+	uint32_t count, capacity;
+} xset;
+
+/* What the reader made of one channel of the scene. */
+typedef struct xchannel {
+	const xanim *src;
+	struct aiNodeAnim *mended;   /* replaces Assimp's; NULL: Assimp's is right */
+	uint32_t not_unit;           /* rotation keys off unit length */
+} xchannel;
+
+/* An animation of the scene and the set it came from. */
+typedef struct xmatch {
+	const xset *set;       /* NULL: not paired */
+	xchannel *channels;    /* set->count of them */
+} xmatch;
+
+struct animc_xfile {
+	xset *sets;
+	uint32_t count, capacity;
+	xmatch *matches;       /* one per animation of the scene */
+	unsigned animation_count;
+};
+
+typedef struct xlexer {
+	const uint8_t *p, *end;
+	uint32_t line;
+} xlexer;
+
+typedef struct xtoken {
+	const uint8_t *at;
+	size_t len;
+	uint32_t line;
+} xtoken;
+
+static bool is_delimiter(uint8_t c)
+{
+	return c == '{' || c == '}' || c == ';' || c == ',';
+}
+
+static bool is_space(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Past white space and comments (`//` and `#` to the end of the line),
+ * counting lines: LF, CR LF and a lone CR end one. */
+static void lex_skip(xlexer *lx)
+{
+	while (lx->p < lx->end) {
+		uint8_t c = *lx->p;
+
+		if (c == '\n' || (c == '\r' && (lx->p + 1 == lx->end || lx->p[1] != '\n')))
+			lx->line++;
+		if (is_space(c)) {
+			lx->p++;
+		} else if (c == '#' || (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/')) {
+			while (lx->p < lx->end && *lx->p != '\n' && *lx->p != '\r')
+				lx->p++;
+		} else {
+			return;
+		}
+	}
+}
+
+/* The next token: a delimiter, a quoted string or a word. */
+static bool lex_next(xlexer *lx, xtoken *t)
+{
+	lex_skip(lx);
+	if (lx->p >= lx->end)
+		return false;
+	t->at = lx->p;
+	t->line = lx->line;
+	if (is_delimiter(*lx->p)) {
+		lx->p++;
+	} else if (*lx->p == '"') {
+		const uint8_t *close = memchr(lx->p + 1, '"', (size_t)(lx->end - lx->p - 1));
+
+		lx->p = close ? close + 1 : lx->end;
+	} else {
+		while (lx->p < lx->end && !is_space(*lx->p) && !is_delimiter(*lx->p))
+			lx->p++;
+	}
+	t->len = (size_t)(lx->p - t->at);
+	return true;
+}
+
+static bool token_is(const xtoken *t, const char *s)
+{
+	return t->len == strlen(s) && memcmp(t->at, s, t->len) == 0;
+}
+
+/* A number token, whole (strtod reads what Assimp's reader reads of it,
+ * but for `1,2`, which the lexer splits at the comma). */
+static bool token_number(const xtoken *t, double *out)
+{
+	char buf[64];
+	char *end;
+
+	if (t->len == 0 || t->len >= sizeof buf || is_delimiter(*t->at))
+		return false;
+	memcpy(buf, t->at, t->len);
+	buf[t->len] = '\0';
+	*out = strtod(buf, &end);
+	return *end == '\0' && end != buf;
+}
+
+/* Past the block whose `{` was just read. */
+static bool skip_block(xlexer *lx)
+{
+	xtoken t;
+	unsigned depth = 1;
+
+	while (depth && lex_next(lx, &t))
+		depth += token_is(&t, "{") ? 1 : token_is(&t, "}") ? -1u : 0;
+	return depth == 0;
+}
+
+/* A data object's head up to its `{`: its optional name into `name`. */
+static bool read_head(xlexer *lx, char name[MAXLEN])
+{
+	xtoken t;
+
+	if (name)
+		name[0] = '\0';
+	while (lex_next(lx, &t)) {
+		if (token_is(&t, "{"))
+			return true;
+		if (is_delimiter(*t.at))
+			return false;
+		if (name && !name[0] && *t.at != '<') {
+			size_t n = t.len < MAXLEN - 1 ? t.len : MAXLEN - 1;
+
+			memcpy(name, t.at, n);
+			name[n] = '\0';
+		}
+	}
+	return false;
+}
+
+static bool keys_push(xkeys *k, const xkey *key)
+{
+	if (k->count == k->capacity) {
+		uint32_t capacity = k->capacity ? 2 * k->capacity : 16;
+		xkey *more = capacity > k->capacity ? realloc(k->keys, (size_t)capacity * sizeof *more) : NULL;
+
+		if (!more)
+			return false;
+		k->keys = more;
+		k->capacity = capacity;
+	}
+	k->keys[k->count++] = *key;
+	return true;
+}
+
+/* A number, then its `;` (the key type, count, time and value count). */
+static bool read_field(xlexer *lx, double *out, xtoken *t)
+{
+	xtoken semi;
+
+	return lex_next(lx, t) && token_number(t, out) && lex_next(lx, &semi) && token_is(&semi, ";");
+}
+
+/*
+ * One key, `time; n; v, v, ...;;` and its separator: the values up to the
+ * `;` that ends the list, however many the key declares (said apart).
+ */
+static bool read_key(xlexer *lx, xkey *key)
+{
+	xtoken t;
+	double time, n, v;
+
+	memset(key, 0, sizeof *key);
+	if (!read_field(lx, &time, &t) || !read_field(lx, &n, &t))
+		return false;
+	key->time = time;
+	key->line = t.line;
+	for (;;) {
+		if (!lex_next(lx, &t) || !token_number(&t, &v))
+			return false;
+		if (key->value_count < 16)
+			key->v[key->value_count] = (float)v;
+		key->value_count++;
+		if (!lex_next(lx, &t))
+			return false;
+		if (token_is(&t, ";"))
+			break;
+		if (!token_is(&t, ","))
+			return false;
+	}
+	/* The list's own `;`, then `,` between keys or `;` after the last. */
+	for (xlexer peek = *lx; lex_next(&peek, &t) && (token_is(&t, ";") || token_is(&t, ",")); peek = *lx)
+		*lx = peek;
+	return true;
+}
+
+static bool read_animation_key(xlexer *lx, xanim *a)
+{
+	xtoken t;
+	double type, count;
+	xkey key;
+
+	if (!read_head(lx, NULL) || !read_field(lx, &type, &t) || !read_field(lx, &count, &t) || type < 0 ||
+	    type > 4 || count < 0)
+		return false;
+	for (double i = 0; i < count; i++)
+		if (!read_key(lx, &key) || !keys_push(&a->keys[type >= 3 ? XKEY_MATRIX : (int)type], &key))
+			return false;
+	return lex_next(lx, &t) && token_is(&t, "}");
+}
+
+static bool read_animation(xlexer *lx, xanim *a, uint32_t line)
+{
+	xtoken t;
+
+	memset(a, 0, sizeof *a);
+	a->line = line;
+	if (!read_head(lx, NULL))
+		return false;
+	while (lex_next(lx, &t)) {
+		if (token_is(&t, "}"))
+			return true;
+		if (token_is(&t, "{")) {
+			if (!lex_next(lx, &t) || is_delimiter(*t.at))
+				return false;
+			snprintf(a->bone, sizeof a->bone, "%.*s", (int)(t.len < MAXLEN - 1 ? t.len : MAXLEN - 1),
+				 (const char *)t.at);
+			a->has_bone = true;
+			if (!skip_block(lx))
+				return false;
+		} else if (token_is(&t, "AnimationKey")) {
+			if (!read_animation_key(lx, a))
+				return false;
+		} else if (is_delimiter(*t.at) || !read_head(lx, NULL) || !skip_block(lx)) {
+			return false;
+		}
+	}
+	return false;
+}
+
+static void set_release(xset *s)
+{
+	for (uint32_t i = 0; i < s->count; i++)
+		for (int k = 0; k < XKEY_KINDS; k++)
+			free(s->anims[i].keys[k].keys);
+	free(s->anims);
+}
+
+static bool read_set(xlexer *lx, xset *s, uint32_t line)
+{
+	xtoken t;
+
+	memset(s, 0, sizeof *s);
+	s->line = line;
+	if (!read_head(lx, s->name))
+		return false;
+	while (lex_next(lx, &t)) {
+		if (token_is(&t, "}"))
+			return true;
+		if (token_is(&t, "Animation")) {
+			if (s->count == s->capacity) {
+				uint32_t capacity = s->capacity ? 2 * s->capacity : 8;
+				xanim *more = realloc(s->anims, (size_t)capacity * sizeof *more);
+
+				if (!more)
+					return false;
+				s->anims = more;
+				s->capacity = capacity;
+			}
+			if (!read_animation(lx, &s->anims[s->count++], t.line))
+				return false;
+		} else if (token_is(&t, "{") ? !skip_block(lx) : is_delimiter(*t.at) || !read_head(lx, NULL) ||
+			   !skip_block(lx)) {
+			return false;
+		}
+	}
+	return false;
+}
+
+/* The bytes of a text .X file after its header, or NULL: binary and
+ * compressed files are not read here.  A UTF-8 byte order mark (which
+ * Assimp drops) is stepped over. */
+static const uint8_t *text_start(const uint8_t *data, size_t size)
+{
+	if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+		data += 3;
+		size -= 3;
+	}
+	if (size < 16 || memcmp(data, "xof ", 4) != 0 || memcmp(data + 8, "txt ", 4) != 0)
+		return NULL;
+	return data;
+}
+
+/* Every AnimationSet of the file at the top level; false when the text is
+ * not what this reader follows, or on no memory. */
+static bool read_sets(animc_xfile *xf, const uint8_t *data, size_t size)
+{
+	const uint8_t *start = text_start(data, size);
+	xlexer lx = { start ? start + 16 : NULL, data + size, 1 };
+	xtoken t;
+
+	if (!start)
+		return false;
+	while (lex_next(&lx, &t)) {
+		if (token_is(&t, "AnimationSet")) {
+			if (xf->count == xf->capacity) {
+				uint32_t capacity = xf->capacity ? 2 * xf->capacity : 8;
+				xset *more = realloc(xf->sets, (size_t)capacity * sizeof *more);
+
+				if (!more)
+					return false;
+				xf->sets = more;
+				xf->capacity = capacity;
+			}
+			if (!read_set(&lx, &xf->sets[xf->count], t.line)) {
+				set_release(&xf->sets[xf->count]);
+				return false;
+			}
+			xf->count++;
+		} else if (token_is(&t, "{") ? !skip_block(&lx) :
+			   !is_delimiter(*t.at) && (!read_head(&lx, NULL) || !skip_block(&lx))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------- mending */
+
+/*
+ * A rotation key (w x y z) as Assimp's reader would give its unit multiple:
+ * the inverse rotation (its matrix read back, w negated), then turned into
+ * Assimp's right-handed frame (x and y negated).  Assimp makes the matrix
+ * of the key as it stands, which for a quaternion not of unit length is no
+ * rotation: the quaternion read back from it turns by another angle.
+ */
+static struct aiQuaternion assimp_rotation_key(const float wxyz[4])
+{
+	double len = sqrt((double)wxyz[0] * wxyz[0] + (double)wxyz[1] * wxyz[1] + (double)wxyz[2] * wxyz[2] +
+			  (double)wxyz[3] * wxyz[3]);
+	/* The rotation's matrix read back in Assimp's convention (column
+	 * vectors) is the quaternion in XNA's (row vectors). */
+	double q[4] = { wxyz[1] / len, wxyz[2] / len, wxyz[3] / len, wxyz[0] / len }, m[16], back[4];
+	struct aiQuaternion out;
+
+	animc_mat4_from_quat(q, m);
+	animc_quat_from_rotation_matrix(m, back);
+	out.w = (float)-back[3];
+	out.x = (float)-back[0];
+	out.y = (float)-back[1];
+	out.z = (float)back[2];
+	return out;
+}
+
+static void channel_free(struct aiNodeAnim *m)
+{
+	if (m) {
+		free(m->mPositionKeys);
+		free(m->mRotationKeys);
+		free(m->mScalingKeys);
+		free(m);
+	}
+}
+
+/* A copy of Assimp's channel whose key arrays are its own (freed with
+ * channel_free). */
+static struct aiNodeAnim *channel_copy(const struct aiNodeAnim *na)
+{
+	struct aiNodeAnim *m = calloc(1, sizeof *m);
+	size_t np = na->mPositionKeys ? na->mNumPositionKeys : 0, nr = na->mRotationKeys ? na->mNumRotationKeys : 0,
+	       ns = na->mScalingKeys ? na->mNumScalingKeys : 0;
+
+	if (!m)
+		return NULL;
+	m->mNodeName = na->mNodeName;
+	m->mPreState = na->mPreState;
+	m->mPostState = na->mPostState;
+	m->mPositionKeys = malloc((np ? np : 1) * sizeof *m->mPositionKeys);
+	m->mRotationKeys = malloc((nr ? nr : 1) * sizeof *m->mRotationKeys);
+	m->mScalingKeys = malloc((ns ? ns : 1) * sizeof *m->mScalingKeys);
+	if (!m->mPositionKeys || !m->mRotationKeys || !m->mScalingKeys) {
+		channel_free(m);
+		return NULL;
+	}
+	m->mNumPositionKeys = (unsigned)np;
+	m->mNumRotationKeys = (unsigned)nr;
+	m->mNumScalingKeys = (unsigned)ns;
+	if (np)
+		memcpy(m->mPositionKeys, na->mPositionKeys, np * sizeof *m->mPositionKeys);
+	if (nr)
+		memcpy(m->mRotationKeys, na->mRotationKeys, nr * sizeof *m->mRotationKeys);
+	if (ns)
+		memcpy(m->mScalingKeys, na->mScalingKeys, ns * sizeof *m->mScalingKeys);
+	return m;
+}
+
+/*
+ * Rotation keys off unit length (of more than float rounding): each
+ * replaced by what Assimp gives for its unit multiple, which is the
+ * rotation the key stands for.
+ */
+static bool mend_rotation_keys(xchannel *xc, const xkeys *rot, const struct aiNodeAnim *na)
+{
+	struct aiNodeAnim *m = NULL;
+
+	if (rot->count != na->mNumRotationKeys || !na->mRotationKeys)
+		return true;
+	for (uint32_t i = 0; i < rot->count; i++) {
+		const float *v = rot->keys[i].v;
+		double len = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] +
+				  (double)v[3] * v[3]);
+
+		if (!isfinite(len) || len <= 1e-6 || fabs(len - 1) <= 1e-5)
+			continue;
+		if (!m && !(m = xc->mended = channel_copy(na)))
+			return false;
+		xc->not_unit += fabs(len - 1) > ANIMC_UNIT_QUAT_TOLERANCE;
+		m->mRotationKeys[i].mValue = assimp_rotation_key(v);
+	}
+	return true;
+}
+
+static bool names_match(const struct aiString *s, const char *name)
+{
+	return s->length == strlen(name) && memcmp(s->data, name, s->length) == 0;
+}
+
+/* Channel `c` of animation `a` of the scene from the file's Animation. */
+static bool mend_channel(xchannel *xc, const xanim *src, const struct aiNodeAnim *na)
+{
+	xc->src = src;
+	if (!src->keys[XKEY_MATRIX].count)
+		return mend_rotation_keys(xc, &src->keys[XKEY_ROTATION], na);
+	return true;
+}
+
+/*
+ * Pair the scene's animations with the file's sets as Assimp made them
+ * (one per set holding an Animation, one channel per Animation, in the
+ * file's order) and mend their channels.  A scene that does not pair
+ * (the reader and Assimp's disagree) is left as Assimp gave it.
+ */
+static bool mend_scene(animc_xfile *xf, const struct aiScene *scene)
+{
+	unsigned a = 0;
+
+	xf->matches = scene->mNumAnimations ? calloc(scene->mNumAnimations, sizeof *xf->matches) : NULL;
+	if (scene->mNumAnimations && !xf->matches)
+		return false;
+	xf->animation_count = scene->mNumAnimations;
+	for (uint32_t s = 0; s < xf->count && scene->mAnimations; s++) {
+		const xset *set = &xf->sets[s];
+		const struct aiAnimation *anim = a < scene->mNumAnimations ? scene->mAnimations[a] : NULL;
+		xmatch *match = &xf->matches[a];
+
+		if (!set->count)
+			continue;
+		if (!anim || !anim->mChannels || anim->mNumChannels != set->count || !names_match(&anim->mName, set->name))
+			return true;
+		match->channels = calloc(set->count, sizeof *match->channels);
+		if (!match->channels)
+			return false;
+		match->set = set;
+		for (uint32_t c = 0; c < set->count; c++) {
+			const struct aiNodeAnim *na = anim->mChannels[c];
+
+			if (na && names_match(&na->mNodeName, set->anims[c].bone) &&
+			    !mend_channel(&match->channels[c], &set->anims[c], na))
+				return false;
+		}
+		a++;
+	}
+	return true;
+}
+
+animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiScene *scene, animc_diag_sink *sink)
+{
+	animc_xfile *xf;
+
+	(void)sink;
+	if (!data || !text_start(data, size) || !(xf = calloc(1, sizeof *xf)))
+		return NULL;
+	if (!read_sets(xf, data, size) || !mend_scene(xf, scene)) {
+		animc_xfile_close(xf);
+		return NULL;
+	}
+	return xf;
+}
+
+void animc_xfile_close(animc_xfile *xf)
+{
+	if (!xf)
+		return;
+	for (unsigned a = 0; xf->matches && a < xf->animation_count; a++) {
+		for (uint32_t c = 0; xf->matches[a].set && c < xf->matches[a].set->count; c++)
+			channel_free(xf->matches[a].channels[c].mended);
+		free(xf->matches[a].channels);
+	}
+	free(xf->matches);
+	for (uint32_t s = 0; s < xf->count; s++)
+		set_release(&xf->sets[s]);
+	free(xf->sets);
+	free(xf);
+}
+
+static const xchannel *channel_at(const animc_xfile *xf, unsigned a, unsigned c)
+{
+	if (!xf || !xf->matches || a >= xf->animation_count || !xf->matches[a].set)
+		return NULL;
+	return c < xf->matches[a].set->count ? &xf->matches[a].channels[c] : NULL;
+}
+
+const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, unsigned c,
+					     const struct aiNodeAnim *na)
+{
+	const xchannel *xc = channel_at(xf, a, c);
+
+	return xc && xc->mended ? xc->mended : na;
+}
+
+void animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
+		     const animc_channel *ch, animc_diag_sink *sink)
+{
+	const xchannel *xc = channel_at(xf, a, c);
+
+	if (!xc || !xc->src)
+		return;
+	if (xc->not_unit)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_NOT_UNIT_QUATERNION, clip, ch,
+				       "%u rotation key%s not of unit length; read as the rotation of %s unit "
+				       "multiple: check the exporter's rotation output (quaternions)", xc->not_unit,
+				       xc->not_unit == 1 ? " was" : "s were", xc->not_unit == 1 ? "its" : "their");
+}
