@@ -330,6 +330,35 @@ static void x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple(void 
 	release(&r);
 }
 
+/* The rest matrix of Arm as a type 4 key at ticks 0 and 100. */
+#define X_REST_MATRIX_KEYS                                                              \
+	"  AnimationKey {\n   4;\n   2;\n"                                                     \
+	"   0;16;1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;,\n"          \
+	"   100;16;1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;;\n  }\n"
+
+/* Rotation keys beside matrix keys: Assimp took the matrix keys only, and
+ * the bone stood still.  The rotation keys give the rotation track, the
+ * matrix keys the others; the duration reaches the later keys. */
+static void x_rotation_keys_beside_matrix_keys_give_the_rotation(void **state)
+{
+	static const char text[] = X_HEAD "AnimationSet mixed {\n Animation {\n  { Arm }\n" X_REST_MATRIX_KEYS
+		"  AnimationKey {\n   0;\n   2;\n   0;4;1.0,0.0,0.0,0.0;;,\n"
+		"   200;4;0.7071068,0.0,0.0,0.7071068;;;\n  }\n }\n}\n";
+	static const double minus90[4] = { 0, 0, -S45, S45 }, arm_rest[3] = { 0, 1, 0 };
+	imported r;
+	float rot[4];
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_true(clip_named(&r, "mixed")->duration_s == 2.0f);
+	arm_rotation_at_end(&r, "mixed", rot);
+	assert_rotation(rot, minus90);
+	const animc_channel *arm = channel_named(clip_named(&r, "mixed"), "Arm");
+	assert_floats(arm->tracks[ANIMC_TRANSLATION].values, arm_rest, 3, 1e-6);
+	release(&r);
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -1019,6 +1048,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_matrix_keys_decompose),
 	cmocka_unit_test(x_tracks_with_different_keys_share_one_timeline),
 	cmocka_unit_test(x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple),
+	cmocka_unit_test(x_rotation_keys_beside_matrix_keys_give_the_rotation),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

@@ -470,12 +470,97 @@ static bool names_match(const struct aiString *s, const char *name)
 	return s->length == strlen(name) && memcmp(s->data, name, s->length) == 0;
 }
 
-/* Channel `c` of animation `a` of the scene from the file's Animation. */
-static bool mend_channel(xchannel *xc, const xanim *src, const struct aiNodeAnim *na)
+/*
+ * Keys of one type (rotation, scale or position) as Assimp's reader gives
+ * them, into `*out` (a new array, `*count` keys); false on no memory.
+ */
+static bool assimp_keys(const xkeys *k, int kind, void **out, unsigned *count)
 {
+	size_t size = kind == XKEY_ROTATION ? sizeof(struct aiQuatKey) : sizeof(struct aiVectorKey);
+	uint8_t *keys = malloc(k->count * size);
+
+	if (!keys)
+		return false;
+	for (uint32_t i = 0; i < k->count; i++) {
+		const xkey *key = &k->keys[i];
+
+		if (kind == XKEY_ROTATION) {
+			struct aiQuatKey q = { key->time, assimp_rotation_key(key->v) };
+
+			memcpy(keys + i * size, &q, size);
+		} else {
+			/* Positions into Assimp's right-handed frame: z turns round. */
+			float z = kind == XKEY_POSITION ? -key->v[2] : key->v[2];
+			struct aiVectorKey v = { key->time, { key->v[0], key->v[1], z } };
+
+			memcpy(keys + i * size, &v, size);
+		}
+	}
+	*out = keys;
+	*count = k->count;
+	return true;
+}
+
+/*
+ * Rotation, scale and position keys beside matrix keys: Assimp takes the
+ * matrix keys and never reads the others.  Each type the file keys apart
+ * gives its track; the matrix keys give the others.  The duration reaches
+ * the last key of each, as Assimp reckons it for keys of those types.
+ */
+static bool mend_mixed_keys(xchannel *xc, const xanim *src, const struct aiNodeAnim *na, struct aiAnimation *anim)
+{
+	static const int kinds[] = { XKEY_POSITION, XKEY_ROTATION, XKEY_SCALE };
+	struct aiNodeAnim *m = xc->mended ? xc->mended : channel_copy(na);
+
+	if (!m)
+		return false;
+	xc->mended = m;
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		const xkeys *k = &src->keys[kinds[i]];
+		void **keys = kinds[i] == XKEY_POSITION ? (void **)&m->mPositionKeys :
+			      kinds[i] == XKEY_ROTATION ? (void **)&m->mRotationKeys : (void **)&m->mScalingKeys;
+		unsigned *count = kinds[i] == XKEY_POSITION ? &m->mNumPositionKeys :
+				  kinds[i] == XKEY_ROTATION ? &m->mNumRotationKeys : &m->mNumScalingKeys;
+		void *old = *keys;
+
+		if (!k->count)
+			continue;
+		if (!assimp_keys(k, kinds[i], keys, count))
+			return false;
+		free(old);
+		if (anim->mDuration < k->keys[k->count - 1].time)
+			anim->mDuration = k->keys[k->count - 1].time;
+	}
+	return true;
+}
+
+/* Whether every key of the Animation holds the values its type has. */
+static bool keys_are_whole(const xanim *src)
+{
+	static const uint32_t widths[XKEY_KINDS] = { 4, 3, 3, 16 };
+
+	for (int k = 0; k < XKEY_KINDS; k++)
+		for (uint32_t i = 0; i < src->keys[k].count; i++)
+			if (src->keys[k].keys[i].value_count != widths[k])
+				return false;
+	return true;
+}
+
+/* Channel `na` of `anim` from the file's Animation `src`. */
+static bool mend_channel(xchannel *xc, const xanim *src, const struct aiNodeAnim *na, struct aiAnimation *anim)
+{
+	const xkeys *matrix = &src->keys[XKEY_MATRIX];
+
 	xc->src = src;
-	if (!src->keys[XKEY_MATRIX].count)
+	if (!keys_are_whole(src))
+		return true;
+	if (!matrix->count)
 		return mend_rotation_keys(xc, &src->keys[XKEY_ROTATION], na);
+	if (matrix->count != na->mNumRotationKeys || matrix->count != na->mNumPositionKeys ||
+	    matrix->count != na->mNumScalingKeys)
+		return true;
+	if (src->keys[XKEY_ROTATION].count || src->keys[XKEY_SCALE].count || src->keys[XKEY_POSITION].count)
+		return mend_mixed_keys(xc, src, na, anim);
 	return true;
 }
 
@@ -495,7 +580,7 @@ static bool mend_scene(animc_xfile *xf, const struct aiScene *scene)
 	xf->animation_count = scene->mNumAnimations;
 	for (uint32_t s = 0; s < xf->count && scene->mAnimations; s++) {
 		const xset *set = &xf->sets[s];
-		const struct aiAnimation *anim = a < scene->mNumAnimations ? scene->mAnimations[a] : NULL;
+		struct aiAnimation *anim = a < scene->mNumAnimations ? scene->mAnimations[a] : NULL;
 		xmatch *match = &xf->matches[a];
 
 		if (!set->count)
@@ -510,7 +595,7 @@ static bool mend_scene(animc_xfile *xf, const struct aiScene *scene)
 			const struct aiNodeAnim *na = anim->mChannels[c];
 
 			if (na && names_match(&na->mNodeName, set->anims[c].bone) &&
-			    !mend_channel(&match->channels[c], &set->anims[c], na))
+			    !mend_channel(&match->channels[c], &set->anims[c], na, anim))
 				return false;
 		}
 		a++;
