@@ -75,7 +75,8 @@ animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiS
 			      animc_diag_sink *sink);
 void animc_xfile_close(animc_xfile *xf);   /* NULL is fine */
 /* Channel `c` of animation `a` of the scene to import: `na`, or the mended
- * one, which `xf` owns.  `xf` may be NULL. */
+ * one, which `xf` owns, or NULL for a channel to leave out (said by
+ * animc_xfile_open).  `xf` may be NULL. */
 const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, unsigned c,
 					     const struct aiNodeAnim *na);
 /* Say what mending that channel took, about `ch` of `clip`. */

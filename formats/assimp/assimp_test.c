@@ -359,6 +359,30 @@ static void x_rotation_keys_beside_matrix_keys_give_the_rotation(void **state)
 	release(&r);
 }
 
+/* An Animation that names no frame was a channel of the bone "", which
+ * matched an unnamed top frame without a word: left out, said at its line
+ * (line 16: X_HEAD is 14 lines). */
+static void x_animation_naming_no_frame_is_left_out(void **state)
+{
+	static const char text[] = X_HEAD "AnimationSet walk {\n Animation {\n"
+		"  AnimationKey {\n   2;\n   2;\n   0;3;0.0,0.0,0.0;;,\n   100;3;1.0,0.0,0.0;;;\n  }\n }\n"
+		" Animation {\n  { Arm }\n"
+		"  AnimationKey {\n   2;\n   2;\n   0;3;0.0,1.0,0.0;;,\n   100;3;1.0,1.0,0.0;;;\n  }\n }\n}\n";
+	imported r;
+	const test_diag *d;
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	animc_clip *clip = clip_named(&r, "walk");
+	assert_int_equal(clip->channel_count, 1);
+	assert_string_equal(clip->channels[0].bone, "Arm");
+	d = diag_with(&r, ANIMC_WARNING, "unknown-node", "names no frame");
+	assert_non_null(d);
+	assert_int_equal(d->line, 16);
+	release(&r);
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -1049,6 +1073,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_tracks_with_different_keys_share_one_timeline),
 	cmocka_unit_test(x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple),
 	cmocka_unit_test(x_rotation_keys_beside_matrix_keys_give_the_rotation),
+	cmocka_unit_test(x_animation_naming_no_frame_is_left_out),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

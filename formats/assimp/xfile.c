@@ -603,17 +603,37 @@ static bool mend_scene(animc_xfile *xf, const struct aiScene *scene)
 	return true;
 }
 
+/*
+ * An Animation that names no frame (`{ Frame }`): Assimp makes it a channel
+ * of the bone "", which no runtime binds by name, and which matches an
+ * unnamed top frame (as exporters write the scene's root) without a word.
+ * Left out, at its line.
+ */
+static void say_unnamed_frames(const animc_xfile *xf, animc_diag_sink *sink)
+{
+	for (unsigned a = 0; a < xf->animation_count; a++) {
+		const xset *set = xf->matches[a].set;
+
+		for (uint32_t c = 0; set && c < set->count; c++)
+			if (!set->anims[c].has_bone)
+				animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_NODE, set->anims[c].line, 0,
+						       "animation set '%s': this Animation names no frame (a `{ Name }` "
+						       "reference), so no bone takes its keys; left out: name the frame it "
+						       "animates", set->name);
+	}
+}
+
 animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiScene *scene, animc_diag_sink *sink)
 {
 	animc_xfile *xf;
 
-	(void)sink;
 	if (!data || !text_start(data, size) || !(xf = calloc(1, sizeof *xf)))
 		return NULL;
 	if (!read_sets(xf, data, size) || !mend_scene(xf, scene)) {
 		animc_xfile_close(xf);
 		return NULL;
 	}
+	say_unnamed_frames(xf, sink);
 	return xf;
 }
 
@@ -645,6 +665,8 @@ const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, 
 {
 	const xchannel *xc = channel_at(xf, a, c);
 
+	if (xc && xc->src && !xc->src->has_bone)
+		return NULL;   /* names no frame: said when the file was read */
 	return xc && xc->mended ? xc->mended : na;
 }
 
