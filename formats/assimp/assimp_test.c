@@ -17,6 +17,7 @@
 
 #include "test_support.h"
 #include <animc/animrt.h>
+#include <animc/animc_xform.h>
 #include "assimp_internal.h"
 
 #define KEYS_X "testdata/assimp/keys.x"
@@ -381,6 +382,65 @@ static void x_animation_naming_no_frame_is_left_out(void **state)
 	assert_non_null(d);
 	assert_int_equal(d->line, 16);
 	release(&r);
+}
+
+/* An .X text of one set, `name`, whose Animation of Arm holds the matrix
+ * keys `m0` at tick 0 and `m1` at tick 100 (row by row, as the file). */
+static char *x_matrix_set(const char *name, const double m0[16], const double m1[16])
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	assert_non_null(f);
+	fprintf(f, "%sAnimationSet %s {\n Animation {\n  { Arm }\n  AnimationKey {\n   4;\n   2;\n", X_HEAD, name);
+	for (int k = 0; k < 2; k++) {
+		fprintf(f, "   %d;16;", k * 100);
+		for (int e = 0; e < 16; e++)
+			fprintf(f, "%.9f%s", (k ? m1 : m0)[e], e < 15 ? "," : k ? ";;;\n" : ";;,\n");
+	}
+	fprintf(f, "  }\n }\n}\n");
+	fclose(f);
+	return text;
+}
+
+/* A mirroring matrix key (negative determinant) kept its turn and lost its
+ * mirror: split as XNA does, the mirror in a negative X scale and the
+ * rotation the key's own (as Assimp gives it for the key unmirrored). */
+static void x_mirrored_matrix_key_keeps_its_mirror(void **state)
+{
+	/* 40 degrees about (1 2 3), at Arm's rest position. */
+	double axis[3] = { 1 / sqrt(14.0), 2 / sqrt(14.0), 3 / sqrt(14.0) }, q[4], turn[16], mirror[16];
+	static const double mirror_scale[3] = { -1, 1, 1 };
+	imported r;
+	float plain[4], mirrored[4];
+	double want[4];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		q[i] = axis[i] * sin(20 * M_PI / 180);
+	q[3] = cos(20 * M_PI / 180);
+	animc_mat4_from_quat(q, turn);
+	turn[13] = 1;
+	memcpy(mirror, turn, sizeof mirror);
+	for (int e = 0; e < 3; e++)
+		mirror[e] = -turn[e];   /* row 1, the X axis, turned round */
+	char *a = x_matrix_set("plain", turn, turn), *b = x_matrix_set("mirrored", mirror, mirror);
+	import_text(&r, a);
+	assert_int_equal(r.status, ANIMC_OK);
+	arm_rotation_at_end(&r, "plain", plain);
+	release(&r);
+	import_text(&r, b);
+	assert_int_equal(r.status, ANIMC_OK);
+	arm_rotation_at_end(&r, "mirrored", mirrored);
+	for (int i = 0; i < 4; i++)
+		want[i] = plain[i];
+	assert_rotation(mirrored, want);
+	const animc_channel *arm = channel_named(clip_named(&r, "mirrored"), "Arm");
+	assert_floats(arm->tracks[ANIMC_SCALE].values, mirror_scale, 3, 1e-6);
+	release(&r);
+	free(a);
+	free(b);
 }
 
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
@@ -1074,6 +1134,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple),
 	cmocka_unit_test(x_rotation_keys_beside_matrix_keys_give_the_rotation),
 	cmocka_unit_test(x_animation_naming_no_frame_is_left_out),
+	cmocka_unit_test(x_mirrored_matrix_key_keeps_its_mirror),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

@@ -534,6 +534,39 @@ static bool mend_mixed_keys(xchannel *xc, const xanim *src, const struct aiNodeA
 	return true;
 }
 
+/* A rotation of XNA's convention (x y z w, row vectors; a matrix key's as
+ * animc_mat4_decompose gives it) in Assimp's right-handed frame. */
+static struct aiQuaternion assimp_matrix_rotation(const float q[4])
+{
+	struct aiQuaternion out = { q[3], -q[0], -q[1], q[2] };
+
+	return out;
+}
+
+/*
+ * Matrix keys Assimp splits wrongly: it takes the scale for the lengths of
+ * the axes, always positive, so a mirroring key (negative determinant)
+ * lost its mirror and gave a quaternion of no rotation.  Such a key is
+ * split as XNA's Matrix.Decompose does, the mirror in a negative X scale.
+ */
+static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiNodeAnim *na)
+{
+	for (uint32_t i = 0; i < matrix->count; i++) {
+		double m[16];
+		float t[3], r[4], sc[3];
+
+		for (int e = 0; e < 16; e++)
+			m[e] = matrix->keys[i].v[e];
+		if (animc_mat4_decompose(m, t, r, sc) != ANIMC_DECOMPOSE_OK || sc[0] >= 0)
+			continue;
+		if (!xc->mended && !(xc->mended = channel_copy(na)))
+			return false;
+		xc->mended->mRotationKeys[i].mValue = assimp_matrix_rotation(r);
+		xc->mended->mScalingKeys[i].mValue = (struct aiVector3D){ sc[0], sc[1], sc[2] };
+	}
+	return true;
+}
+
 /* Whether every key of the Animation holds the values its type has. */
 static bool keys_are_whole(const xanim *src)
 {
@@ -559,6 +592,8 @@ static bool mend_channel(xchannel *xc, const xanim *src, const struct aiNodeAnim
 	if (matrix->count != na->mNumRotationKeys || matrix->count != na->mNumPositionKeys ||
 	    matrix->count != na->mNumScalingKeys)
 		return true;
+	if (!mend_matrix_keys(xc, matrix, na))
+		return false;
 	if (src->keys[XKEY_ROTATION].count || src->keys[XKEY_SCALE].count || src->keys[XKEY_POSITION].count)
 		return mend_mixed_keys(xc, src, na, anim);
 	return true;
