@@ -443,6 +443,25 @@ static void x_mirrored_matrix_key_keeps_its_mirror(void **state)
 	free(b);
 }
 
+/* A shearing matrix key was said as rotation keys of the wrong length,
+ * which the file does not hold: now as the shear, naming the key. */
+static void x_sheared_matrix_key_is_said_as_a_shear(void **state)
+{
+	static const double rest[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1 },
+			    shear[16] = { 1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1 };
+	char *text = x_matrix_set("sheared", rest, shear);
+	imported r;
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(process(&r, clip_named(&r, "sheared")), ANIMC_OK);
+	assert_non_null(diag_with(&r, ANIMC_WARNING, "sheared-key", "tick 100"));
+	assert_null(diag_with(&r, ANIMC_WARNING, "not-unit-quaternion", ""));
+	release(&r);
+	free(text);
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -1135,6 +1154,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_rotation_keys_beside_matrix_keys_give_the_rotation),
 	cmocka_unit_test(x_animation_naming_no_frame_is_left_out),
 	cmocka_unit_test(x_mirrored_matrix_key_keeps_its_mirror),
+	cmocka_unit_test(x_sheared_matrix_key_is_said_as_a_shear),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

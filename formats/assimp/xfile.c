@@ -52,6 +52,8 @@ typedef struct xchannel {
 	const xanim *src;
 	struct aiNodeAnim *mended;   /* replaces Assimp's; NULL: Assimp's is right */
 	uint32_t not_unit;           /* rotation keys off unit length */
+	uint32_t sheared;            /* matrix keys that shear */
+	double sheared_tick;         /* the first of them */
 } xchannel;
 
 /* An animation of the scene and the set it came from. */
@@ -543,11 +545,26 @@ static struct aiQuaternion assimp_matrix_rotation(const float q[4])
 	return out;
 }
 
+/* `q` divided by its length, when it has one. */
+static void unit_quaternion(struct aiQuaternion *q)
+{
+	double len = sqrt((double)q->w * q->w + (double)q->x * q->x + (double)q->y * q->y + (double)q->z * q->z);
+
+	if (isfinite(len) && len > 1e-6) {
+		q->w = (float)(q->w / len);
+		q->x = (float)(q->x / len);
+		q->y = (float)(q->y / len);
+		q->z = (float)(q->z / len);
+	}
+}
+
 /*
  * Matrix keys Assimp splits wrongly: it takes the scale for the lengths of
  * the axes, always positive, so a mirroring key (negative determinant)
  * lost its mirror and gave a quaternion of no rotation.  Such a key is
  * split as XNA's Matrix.Decompose does, the mirror in a negative X scale.
+ * A shearing key no split holds: Assimp's rotation of it is made unit
+ * length, and the key is counted, to be said as the shear it is.
  */
 static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiNodeAnim *na)
 {
@@ -555,12 +572,21 @@ static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiN
 		double m[16];
 		float t[3], r[4], sc[3];
 
+		animc_decompose_result result;
+
 		for (int e = 0; e < 16; e++)
 			m[e] = matrix->keys[i].v[e];
-		if (animc_mat4_decompose(m, t, r, sc) != ANIMC_DECOMPOSE_OK || sc[0] >= 0)
+		result = animc_mat4_decompose(m, t, r, sc);
+		if ((result != ANIMC_DECOMPOSE_OK || sc[0] >= 0) && result != ANIMC_DECOMPOSE_SHEAR)
 			continue;
 		if (!xc->mended && !(xc->mended = channel_copy(na)))
 			return false;
+		if (result == ANIMC_DECOMPOSE_SHEAR) {
+			if (xc->sheared++ == 0)
+				xc->sheared_tick = matrix->keys[i].time;
+			unit_quaternion(&xc->mended->mRotationKeys[i].mValue);
+			continue;
+		}
 		xc->mended->mRotationKeys[i].mValue = assimp_matrix_rotation(r);
 		xc->mended->mScalingKeys[i].mValue = (struct aiVector3D){ sc[0], sc[1], sc[2] };
 	}
@@ -717,4 +743,10 @@ void animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_
 				       "%u rotation key%s not of unit length; read as the rotation of %s unit "
 				       "multiple: check the exporter's rotation output (quaternions)", xc->not_unit,
 				       xc->not_unit == 1 ? " was" : "s were", xc->not_unit == 1 ? "its" : "their");
+	if (xc->sheared)
+		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHEARED_KEY, clip, ch,
+				       "the matrix key at tick %.0f%s shears (its axes are not perpendicular), and a "
+				       "key holds translation, rotation and scale only; kept its axes' lengths and a "
+				       "rotation close to it: take the shear out of the animation in the exporter",
+				       xc->sheared_tick, xc->sheared > 1 ? " (and more)" : "");
 }

@@ -151,6 +151,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_EMPTY_TAKE,
 	ANIMC_WARN_INHERIT_TYPE,
 	ANIMC_WARN_EULER_BETWEEN_KEYS,
+	/* a source's: an .X matrix key that shears */
+	ANIMC_WARN_SHEARED_KEY,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
