@@ -210,19 +210,19 @@ static void cli_unreadable_file_fails_naming_it(void **state)
 	free(out);
 }
 
-/* The line Assimp names ("Line 33: ..." from the .X reader) leads the
- * message, as every other file's line does. */
+/* The line Assimp names ("Line 33: ..." from the .X reader, which counts
+ * from 0: line 34) leads the message, as every other file's line does. */
 static void cli_the_line_assimp_names_leads_the_message(void **state)
 {
 	char *dir = test_tmpdir("assimp-line"), *cut = test_format("%s/cut.x", dir), *out = test_format("%s/out", dir);
-	char *want = test_format("%s:33: error: Assimp cannot read this file: ", cut);
+	char *want = test_format("%s:34: error: Assimp cannot read this file: ", cut);
 	size_t size;
 	uint8_t *bytes = test_read_file(KEYS_X, &size);
 	test_run r;
 
 	(void)state;
 	assert_true(size > 800);
-	assert_true(test_write_file(cut, bytes, 800));   /* ends inside line 33's key */
+	assert_true(test_write_file(cut, bytes, 800));   /* ends inside line 34's key */
 	r = test_animc("build", "-q", "-o", out, cut, NULL);
 	assert_int_equal(r.status, 1);
 	if (strncmp(r.err, want, strlen(want)) != 0 || strstr(r.err, "Line "))

@@ -617,6 +617,8 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 
 		why = aiGetErrorString();
 		line = why ? line_of(why, name, &why) : 0;
+		if (line && format && strcmp(format, "x") == 0)
+			line = animc_xfile_line(data, size, line);
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 				  why && why[0] ? why : "(it gives no reason)");
 	} else if (log.lost.count && !log.is_file_missing) {

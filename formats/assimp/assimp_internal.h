@@ -74,6 +74,10 @@ typedef struct animc_xfile animc_xfile;
 animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiScene *scene,
 			      animc_diag_sink *sink);
 void animc_xfile_close(animc_xfile *xf);   /* NULL is fine */
+/* The line of the .X file `data` an Assimp error's "Line N" names; 0 when
+ * the file is binary or compressed (its lines are those of text the user
+ * never sees) or N is past its end. */
+uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line);
 /* Channel `c` of animation `a` of the scene to import: `na`, or the mended
  * one, which `xf` owns, or NULL for a channel to leave out (said by
  * animc_xfile_open).  `xf` may be NULL. */

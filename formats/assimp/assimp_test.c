@@ -462,6 +462,37 @@ static void x_sheared_matrix_key_is_said_as_a_shear(void **state)
 	free(text);
 }
 
+/* The line an Assimp error names is the file's, for LF, CR LF and lone CR
+ * line ends: Assimp's count started a line late, counted a comment's CR
+ * LF twice and a lone CR outside comments not at all. */
+static void x_error_lines_are_the_files_whatever_the_line_ends(void **state)
+{
+	static const char *const lines[] = {
+		"xof 0303txt 0032", "// exported by a script", "// comment 2", "# comment 3", "// comment 4",
+		"Frame Arm {", " FrameTransformMatrix {",
+		"  1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;", " }", "}",
+		"AnimationSet walk {",
+		" Animation { { Arm } AnimationKey { 2; two; 0;3;0.0,1.0,0.0;;, 100;3;1.0,1.0,0.0;;; } }", "}",
+	};
+	static const char *const ends[] = { "\n", "\r\n", "\r" };
+
+	(void)state;
+	for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) {
+		char text[1024] = "";
+		imported r;
+
+		for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+			strcat(text, lines[i]);
+			strcat(text, ends[e]);
+		}
+		import_text(&r, text);
+		assert_int_not_equal(r.status, ANIMC_OK);
+		assert_non_null(test_diags_first(&r.diags, ANIMC_ERROR));
+		assert_int_equal(test_diags_first(&r.diags, ANIMC_ERROR)->line, 12);
+		release(&r);
+	}
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -1155,6 +1186,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_animation_naming_no_frame_is_left_out),
 	cmocka_unit_test(x_mirrored_matrix_key_keeps_its_mirror),
 	cmocka_unit_test(x_sheared_matrix_key_is_said_as_a_shear),
+	cmocka_unit_test(x_error_lines_are_the_files_whatever_the_line_ends),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

@@ -72,6 +72,7 @@ struct animc_xfile {
 typedef struct xlexer {
 	const uint8_t *p, *end;
 	uint32_t line;
+	const uint8_t *last;   /* the start of the last token read */
 } xlexer;
 
 typedef struct xtoken {
@@ -116,7 +117,7 @@ static bool lex_next(xlexer *lx, xtoken *t)
 	lex_skip(lx);
 	if (lx->p >= lx->end)
 		return false;
-	t->at = lx->p;
+	t->at = lx->last = lx->p;
 	t->line = lx->line;
 	if (is_delimiter(*lx->p)) {
 		lx->p++;
@@ -339,16 +340,16 @@ static const uint8_t *text_start(const uint8_t *data, size_t size)
 }
 
 /* Every AnimationSet of the file at the top level; false when the text is
- * not what this reader follows, or on no memory. */
-static bool read_sets(animc_xfile *xf, const uint8_t *data, size_t size)
+ * not what this reader follows (*stop, which may be NULL, the token it
+ * stopped at), or on no memory. */
+static bool read_sets(animc_xfile *xf, const uint8_t *data, size_t size, const uint8_t **stop)
 {
 	const uint8_t *start = text_start(data, size);
-	xlexer lx = { start ? start + 16 : NULL, data + size, 1 };
+	xlexer lx = { start ? start + 16 : NULL, data + size, 1, NULL };
 	xtoken t;
+	bool is_read = start != NULL;
 
-	if (!start)
-		return false;
-	while (lex_next(&lx, &t)) {
+	while (is_read && lex_next(&lx, &t)) {
 		if (token_is(&t, "AnimationSet")) {
 			if (xf->count == xf->capacity) {
 				uint32_t capacity = xf->capacity ? 2 * xf->capacity : 8;
@@ -359,17 +360,85 @@ static bool read_sets(animc_xfile *xf, const uint8_t *data, size_t size)
 				xf->sets = more;
 				xf->capacity = capacity;
 			}
-			if (!read_set(&lx, &xf->sets[xf->count], t.line)) {
+			is_read = read_set(&lx, &xf->sets[xf->count], t.line);
+			if (!is_read)
 				set_release(&xf->sets[xf->count]);
-				return false;
-			}
-			xf->count++;
+			xf->count += is_read;
 		} else if (token_is(&t, "{") ? !skip_block(&lx) :
 			   !is_delimiter(*t.at) && (!read_head(&lx, NULL) || !skip_block(&lx))) {
-			return false;
+			is_read = false;
 		}
 	}
-	return true;
+	if (!is_read && stop)
+		*stop = lx.last;
+	return is_read;
+}
+
+/* The line of byte `at` of `data`: LF, CR LF and a lone CR end one. */
+static uint32_t line_at(const uint8_t *data, const uint8_t *at)
+{
+	uint32_t line = 1;
+
+	for (const uint8_t *p = data; p < at; p++)
+		line += *p == '\n' || (*p == '\r' && (p + 1 == at || p[1] != '\n'));
+	return line;
+}
+
+/*
+ * Past `n` line ends of a text .X file from `p` as Assimp's DirectX reader
+ * counts them (`in_header`: `p` ends the header), NULL past the end.  It
+ * counts each LF in white space, and the CR or LF that ends a comment or
+ * the header's line: a CR LF after one counts two, a lone CR elsewhere none.
+ */
+static const uint8_t *assimp_lines(const uint8_t *p, const uint8_t *end, uint32_t n, bool in_header)
+{
+	for (uint32_t count = 0; count < n; p++, in_header = false) {
+		if (p >= end)
+			return NULL;
+		if (in_header || *p == '#' || (*p == '/' && p + 1 < end && p[1] == '/')) {
+			while (p < end && *p != '\n' && *p != '\r')
+				p++;
+			count += p < end;
+		} else if (*p == '\n') {
+			count++;
+		} else if (*p == '"') {
+			const uint8_t *close = memchr(p + 1, '"', (size_t)(end - p - 1));
+
+			p = close ? close : end - 1;
+		}
+	}
+	return p;
+}
+
+/* Where this reader stopped in the file's animation sets, or NULL. */
+static const uint8_t *reader_stop(const uint8_t *data, size_t size)
+{
+	animc_xfile xf = { 0 };
+	const uint8_t *stop = NULL;
+
+	read_sets(&xf, data, size, &stop);
+	for (uint32_t s = 0; s < xf.count; s++)
+		set_release(&xf.sets[s]);
+	free(xf.sets);
+	return stop;
+}
+
+uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line)
+{
+	const uint8_t *start = data ? text_start(data, size) : NULL, *end = data + size, *from, *to, *stop;
+
+	/* Assimp counts from 0 after the header. */
+	if (!start || !(from = assimp_lines(start + 16, end, assimp_line, true)))
+		return 0;   /* binary, compressed: the lines are not the file's */
+	to = assimp_lines(from, end, 1, from == start + 16);
+	if (!to)
+		to = end;
+	/* A line of lone CR ends spans lines Assimp does not count: the place
+	 * it stopped in there is where this reader stops, when it does. */
+	if (line_at(data, from) == line_at(data, to > from ? to - 1 : to))
+		return line_at(data, from);
+	stop = reader_stop(data, size);
+	return stop && stop >= from && stop < to ? line_at(data, stop) : 0;
 }
 
 /* ------------------------------------------------------------- mending */
@@ -690,7 +759,7 @@ animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiS
 
 	if (!data || !text_start(data, size) || !(xf = calloc(1, sizeof *xf)))
 		return NULL;
-	if (!read_sets(xf, data, size) || !mend_scene(xf, scene)) {
+	if (!read_sets(xf, data, size, NULL) || !mend_scene(xf, scene)) {
 		animc_xfile_close(xf);
 		return NULL;
 	}
