@@ -619,8 +619,9 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		line = why ? line_of(why, name, &why) : 0;
 		if (line && format && strcmp(format, "x") == 0)
 			line = animc_xfile_line(data, size, line);
-		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
-				  why && why[0] ? why : "(it gives no reason)");
+		if (line || !format || strcmp(format, "x") != 0 || !animc_xfile_say_bad_key(data, size, sink))
+			animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
+					  why && why[0] ? why : "(it gives no reason)");
 	} else if (log.lost.count && !log.is_file_missing) {
 		/* Read, but without what the error was about: the animation
 		 * would be written without it (or the file taken for one of

@@ -78,6 +78,11 @@ void animc_xfile_close(animc_xfile *xf);   /* NULL is fine */
  * the file is binary or compressed (its lines are those of text the user
  * never sees) or N is past its end. */
 uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line);
+/* For an .X file Assimp could not read, giving no line: say the first key
+ * of the file's animation sets whose values it cannot read (too few or too
+ * many of them, or `1,2`, which it reads as the decimal 1.2) as an error
+ * at its line; false when there is none. */
+bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *sink);
 /* Channel `c` of animation `a` of the scene to import: `na`, or the mended
  * one, which `xf` owns, or NULL for a channel to leave out (said by
  * animc_xfile_open).  `xf` may be NULL. */

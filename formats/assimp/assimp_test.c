@@ -493,6 +493,36 @@ static void x_error_lines_are_the_files_whatever_the_line_ends(void **state)
 	}
 }
 
+/* A key's values Assimp cannot read failed with its number reader's
+ * message, which quotes the rest of the file and names no line: said at
+ * the key's line (X_HEAD is 14 lines), naming it. */
+static void x_unreadable_key_values_are_said_at_their_key(void **state)
+{
+	static const char *const keys[] = { "   0;3;0.0,1.0,0.0;;,\n   100;3;1.0,1.0;;;\n",
+					    "   0;3;0,1,0;;,\n   100;3;1.0,1.0,0.0;;;\n" };
+	static const char *const said[] = { "at tick 100: holds 2 values", "at tick 0: a whole number" };
+	static const uint32_t lines[] = { 22, 21 };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char *text = test_format("%sAnimationSet walk {\n Animation {\n  { Arm }\n  AnimationKey {\n   2;\n"
+					 "   2;\n%s  }\n }\n}\n", X_HEAD, keys[i]);
+		imported r;
+		const test_diag *d;
+
+		import_text(&r, text);
+		assert_int_not_equal(r.status, ANIMC_OK);
+		d = diag_with(&r, ANIMC_ERROR, NULL, said[i]);
+		if (!d)
+			fail_msg("no error says '%s'", said[i]);
+		assert_non_null(strstr(d->message, "'walk': frame 'Arm'"));
+		assert_int_equal(d->line, lines[i]);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+		release(&r);
+		free(text);
+	}
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -1187,6 +1217,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_mirrored_matrix_key_keeps_its_mirror),
 	cmocka_unit_test(x_sheared_matrix_key_is_said_as_a_shear),
 	cmocka_unit_test(x_error_lines_are_the_files_whatever_the_line_ends),
+	cmocka_unit_test(x_unreadable_key_values_are_said_at_their_key),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

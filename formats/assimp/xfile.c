@@ -24,6 +24,8 @@ typedef struct xkey {
 	double time;
 	uint32_t line;
 	uint32_t value_count;  /* the values the key holds, however many it declares */
+	uint32_t declared;     /* the count it declares */
+	bool has_comma_decimal; /* a whole number right before `,digit`: Assimp's decimal comma */
 	float v[16];
 } xkey;
 
@@ -223,9 +225,15 @@ static bool read_key(xlexer *lx, xkey *key)
 		return false;
 	key->time = time;
 	key->line = t.line;
+	key->declared = n >= 0 && n < 1e9 ? (uint32_t)n : UINT32_MAX;
 	for (;;) {
 		if (!lex_next(lx, &t) || !token_number(&t, &v))
 			return false;
+		/* Assimp reads a comma right after a whole number, and before a
+		 * digit, as the number's decimal point: `1,2` is 1.2. */
+		key->has_comma_decimal |= !memchr(t.at, '.', t.len) && !memchr(t.at, 'e', t.len) &&
+					  !memchr(t.at, 'E', t.len) && lx->end - lx->p >= 2 && lx->p[0] == ',' &&
+					  lx->p[1] >= '0' && lx->p[1] <= '9';
 		if (key->value_count < 16)
 			key->v[key->value_count] = (float)v;
 		key->value_count++;
@@ -788,6 +796,65 @@ static const xchannel *channel_at(const animc_xfile *xf, unsigned a, unsigned c)
 	if (!xf || !xf->matches || a >= xf->animation_count || !xf->matches[a].set)
 		return NULL;
 	return c < xf->matches[a].set->count ? &xf->matches[a].channels[c] : NULL;
+}
+
+/* The first key of the file whose values Assimp cannot read right, or NULL;
+ * its set, Animation and kind in *set, *anim and *kind. */
+static const xkey *bad_key(const animc_xfile *xf, const xset **set, const xanim **anim, int *kind)
+{
+	static const uint32_t widths[XKEY_KINDS] = { 4, 3, 3, 16 };
+
+	for (uint32_t s = 0; s < xf->count; s++)
+		for (uint32_t a = 0; a < xf->sets[s].count; a++)
+			for (int k = 0; k < XKEY_KINDS; k++)
+				for (uint32_t i = 0; i < xf->sets[s].anims[a].keys[k].count; i++) {
+					const xkey *key = &xf->sets[s].anims[a].keys[k].keys[i];
+
+					if (key->value_count == widths[k] && key->declared == widths[k] &&
+					    !key->has_comma_decimal)
+						continue;
+					*set = &xf->sets[s];
+					*anim = &xf->sets[s].anims[a];
+					*kind = k;
+					return key;
+				}
+	return NULL;
+}
+
+bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	static const char *const kinds[XKEY_KINDS] = { "rotation", "scale", "position", "matrix" };
+	static const uint32_t widths[XKEY_KINDS] = { 4, 3, 3, 16 };
+	animc_xfile xf = { 0 };
+	const xset *set;
+	const xanim *anim;
+	const xkey *key;
+	int kind;
+	char where[2 * MAXLEN + 64];
+
+	if (!data || !text_start(data, size))
+		return false;
+	read_sets(&xf, data, size, NULL);
+	key = bad_key(&xf, &set, &anim, &kind);
+	if (key) {
+		snprintf(where, sizeof where, "animation set '%s': %s%s%sthe %s key at tick %.0f", set->name,
+			 anim->has_bone ? "frame '" : "", anim->has_bone ? anim->bone : "", anim->has_bone ? "': " : "",
+			 kinds[kind], key->time);
+		if (key->has_comma_decimal)
+			animc_diag_report(sink, ANIMC_ERROR, key->line, 0, "%s: a whole number right before a comma "
+					  "and a digit (`1,2`) is one number to Assimp, the comma its decimal point "
+					  "(1.2), so the key's values cannot be read: write them with a decimal point "
+					  "(1.0,2.0) or a space after each comma", where);
+		else
+			animc_diag_report(sink, ANIMC_ERROR, key->line, 0, "%s: holds %u value%s where it says %u, "
+					  "and a %s key has %u: give the key its %u values", where, key->value_count,
+					  key->value_count == 1 ? "" : "s", key->declared, kinds[kind], widths[kind],
+					  widths[kind]);
+	}
+	for (uint32_t s = 0; s < xf.count; s++)
+		set_release(&xf.sets[s]);
+	free(xf.sets);
+	return key != NULL;
 }
 
 const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, unsigned c,
