@@ -523,6 +523,26 @@ static void x_unreadable_key_values_are_said_at_their_key(void **state)
 	}
 }
 
+/* An AnimationSet of no Animation vanished without a word, and --clip
+ * NAME then said the file has no such clip: said at its line (15). */
+static void x_empty_animation_set_is_said(void **state)
+{
+	static const char text[] = X_HEAD "AnimationSet idle {\n}\n"
+		"AnimationSet walk {\n Animation {\n  { Arm }\n"
+		"  AnimationKey {\n   2;\n   2;\n   0;3;0.0,1.0,0.0;;,\n   100;3;1.0,1.0,0.0;;;\n  }\n }\n}\n";
+	imported r;
+	const test_diag *d;
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	d = diag_with(&r, ANIMC_WARNING, "empty-clip", "'idle'");
+	assert_non_null(d);
+	assert_int_equal(d->line, 15);
+	release(&r);
+}
+
 static void x_tracks_with_different_keys_share_one_timeline(void **state)
 {
 	imported r;
@@ -1218,6 +1238,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_sheared_matrix_key_is_said_as_a_shear),
 	cmocka_unit_test(x_error_lines_are_the_files_whatever_the_line_ends),
 	cmocka_unit_test(x_unreadable_key_values_are_said_at_their_key),
+	cmocka_unit_test(x_empty_animation_set_is_said),
 	cmocka_unit_test(x_declared_rate_converts_ticks_to_seconds),
 	cmocka_unit_test(x_without_rate_assumes_4800_with_one_warning),
 	cmocka_unit_test(rate_option_overrides_declared_and_default_rates),

@@ -761,6 +761,18 @@ static void say_unnamed_frames(const animc_xfile *xf, animc_diag_sink *sink)
 	}
 }
 
+/* An AnimationSet of no Animation: Assimp makes no animation of it, so no
+ * clip was written and `--clip NAME` said the file has none of the name. */
+static void say_empty_sets(const animc_xfile *xf, animc_diag_sink *sink)
+{
+	for (uint32_t s = 0; s < xf->count; s++)
+		if (!xf->sets[s].count)
+			animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EMPTY_CLIP, xf->sets[s].line, 0,
+					       "animation set '%s' holds no Animation, so Assimp reads no animation "
+					       "of it: no clip is made of it; give it its keys, or remove it",
+					       xf->sets[s].name);
+}
+
 animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiScene *scene, animc_diag_sink *sink)
 {
 	animc_xfile *xf;
@@ -771,6 +783,7 @@ animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiS
 		animc_xfile_close(xf);
 		return NULL;
 	}
+	say_empty_sets(xf, sink);
 	say_unnamed_frames(xf, sink);
 	return xf;
 }
