@@ -18,21 +18,31 @@
 
 enum { XKEY_ROTATION, XKEY_SCALE, XKEY_POSITION, XKEY_MATRIX, XKEY_KINDS };
 
-/* One key as the file gives it: its values in the file's order (w x y z
- * for a rotation, a matrix row by row). */
+/* The values a key of each type holds. */
+static const uint32_t key_widths[XKEY_KINDS] = { 4, 3, 3, 16 };
+
+/* One key as the file gives it. */
 typedef struct xkey {
 	double time;
 	uint32_t line;
 	uint32_t value_count;  /* the values the key holds, however many it declares */
 	uint32_t declared;     /* the count it declares */
 	bool has_comma_decimal; /* a whole number right before `,digit`: Assimp's decimal comma */
-	float v[16];
 } xkey;
 
+/* The keys of one type, and their values in the file's order (w x y z for
+ * a rotation, a matrix row by row), `width` a key (the first of them when
+ * a key holds more, 0 for those it lacks). */
 typedef struct xkeys {
 	xkey *keys;
-	uint32_t count, capacity;
+	float *values;
+	uint32_t count, capacity, width;
 } xkeys;
+
+static const float *key_values(const xkeys *k, uint32_t i)
+{
+	return k->values + (size_t)i * k->width;
+}
 
 /* One Animation block: the frame it names and its keys, by type. */
 typedef struct xanim {
@@ -188,17 +198,23 @@ static bool read_head(xlexer *lx, char name[MAXLEN])
 	return false;
 }
 
-static bool keys_push(xkeys *k, const xkey *key)
+static bool keys_push(xkeys *k, const xkey *key, const float values[16])
 {
 	if (k->count == k->capacity) {
 		uint32_t capacity = k->capacity ? 2 * k->capacity : 16;
 		xkey *more = capacity > k->capacity ? realloc(k->keys, (size_t)capacity * sizeof *more) : NULL;
+		float *more_values;
 
 		if (!more)
 			return false;
 		k->keys = more;
+		more_values = realloc(k->values, (size_t)capacity * k->width * sizeof *more_values);
+		if (!more_values)
+			return false;
+		k->values = more_values;
 		k->capacity = capacity;
 	}
+	memcpy(k->values + (size_t)k->count * k->width, values, k->width * sizeof *values);
 	k->keys[k->count++] = *key;
 	return true;
 }
@@ -215,12 +231,13 @@ static bool read_field(xlexer *lx, double *out, xtoken *t)
  * One key, `time; n; v, v, ...;;` and its separator: the values up to the
  * `;` that ends the list, however many the key declares (said apart).
  */
-static bool read_key(xlexer *lx, xkey *key)
+static bool read_key(xlexer *lx, xkey *key, float values[16])
 {
 	xtoken t;
 	double time, n, v;
 
 	memset(key, 0, sizeof *key);
+	memset(values, 0, 16 * sizeof *values);
 	if (!read_field(lx, &time, &t) || !read_field(lx, &n, &t))
 		return false;
 	key->time = time;
@@ -235,7 +252,7 @@ static bool read_key(xlexer *lx, xkey *key)
 					  !memchr(t.at, 'E', t.len) && lx->end - lx->p >= 2 && lx->p[0] == ',' &&
 					  lx->p[1] >= '0' && lx->p[1] <= '9';
 		if (key->value_count < 16)
-			key->v[key->value_count] = (float)v;
+			values[key->value_count] = (float)v;
 		key->value_count++;
 		if (!lex_next(lx, &t))
 			return false;
@@ -255,12 +272,16 @@ static bool read_animation_key(xlexer *lx, xanim *a)
 	xtoken t;
 	double type, count;
 	xkey key;
+	float values[16];
+	xkeys *keys;
 
 	if (!read_head(lx, NULL) || !read_field(lx, &type, &t) || !read_field(lx, &count, &t) || type < 0 ||
 	    type > 4 || count < 0)
 		return false;
+	keys = &a->keys[type >= 3 ? XKEY_MATRIX : (int)type];
+	keys->width = key_widths[type >= 3 ? XKEY_MATRIX : (int)type];
 	for (double i = 0; i < count; i++)
-		if (!read_key(lx, &key) || !keys_push(&a->keys[type >= 3 ? XKEY_MATRIX : (int)type], &key))
+		if (!read_key(lx, &key, values) || !keys_push(keys, &key, values))
 			return false;
 	return lex_next(lx, &t) && token_is(&t, "}");
 }
@@ -296,9 +317,12 @@ static bool read_animation(xlexer *lx, xanim *a, uint32_t line)
 
 static void set_release(xset *s)
 {
-	for (uint32_t i = 0; i < s->count; i++)
-		for (int k = 0; k < XKEY_KINDS; k++)
+	for (uint32_t i = 0; i < s->count; i++) {
+		for (int k = 0; k < XKEY_KINDS; k++) {
 			free(s->anims[i].keys[k].keys);
+			free(s->anims[i].keys[k].values);
+		}
+	}
 	free(s->anims);
 }
 
@@ -530,7 +554,7 @@ static bool mend_rotation_keys(xchannel *xc, const xkeys *rot, const struct aiNo
 	if (rot->count != na->mNumRotationKeys || !na->mRotationKeys)
 		return true;
 	for (uint32_t i = 0; i < rot->count; i++) {
-		const float *v = rot->keys[i].v;
+		const float *v = key_values(rot, i);
 		double len = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] +
 				  (double)v[3] * v[3]);
 
@@ -562,17 +586,18 @@ static bool assimp_keys(const xkeys *k, int kind, void **out, unsigned *count)
 		return false;
 	for (uint32_t i = 0; i < k->count; i++) {
 		const xkey *key = &k->keys[i];
+		const float *v = key_values(k, i);
 
 		if (kind == XKEY_ROTATION) {
-			struct aiQuatKey q = { key->time, assimp_rotation_key(key->v) };
+			struct aiQuatKey q = { key->time, assimp_rotation_key(v) };
 
 			memcpy(keys + i * size, &q, size);
 		} else {
 			/* Positions into Assimp's right-handed frame: z turns round. */
-			float z = kind == XKEY_POSITION ? -key->v[2] : key->v[2];
-			struct aiVectorKey v = { key->time, { key->v[0], key->v[1], z } };
+			float z = kind == XKEY_POSITION ? -v[2] : v[2];
+			struct aiVectorKey vk = { key->time, { v[0], v[1], z } };
 
-			memcpy(keys + i * size, &v, size);
+			memcpy(keys + i * size, &vk, size);
 		}
 	}
 	*out = keys;
@@ -652,7 +677,7 @@ static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiN
 		animc_decompose_result result;
 
 		for (int e = 0; e < 16; e++)
-			m[e] = matrix->keys[i].v[e];
+			m[e] = key_values(matrix, i)[e];
 		result = animc_mat4_decompose(m, t, r, sc);
 		if ((result != ANIMC_DECOMPOSE_OK || sc[0] >= 0) && result != ANIMC_DECOMPOSE_SHEAR)
 			continue;
@@ -673,11 +698,9 @@ static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiN
 /* Whether every key of the Animation holds the values its type has. */
 static bool keys_are_whole(const xanim *src)
 {
-	static const uint32_t widths[XKEY_KINDS] = { 4, 3, 3, 16 };
-
 	for (int k = 0; k < XKEY_KINDS; k++)
 		for (uint32_t i = 0; i < src->keys[k].count; i++)
-			if (src->keys[k].keys[i].value_count != widths[k])
+			if (src->keys[k].keys[i].value_count != key_widths[k])
 				return false;
 	return true;
 }
@@ -815,15 +838,13 @@ static const xchannel *channel_at(const animc_xfile *xf, unsigned a, unsigned c)
  * its set, Animation and kind in *set, *anim and *kind. */
 static const xkey *bad_key(const animc_xfile *xf, const xset **set, const xanim **anim, int *kind)
 {
-	static const uint32_t widths[XKEY_KINDS] = { 4, 3, 3, 16 };
-
 	for (uint32_t s = 0; s < xf->count; s++)
 		for (uint32_t a = 0; a < xf->sets[s].count; a++)
 			for (int k = 0; k < XKEY_KINDS; k++)
 				for (uint32_t i = 0; i < xf->sets[s].anims[a].keys[k].count; i++) {
 					const xkey *key = &xf->sets[s].anims[a].keys[k].keys[i];
 
-					if (key->value_count == widths[k] && key->declared == widths[k] &&
+					if (key->value_count == key_widths[k] && key->declared == key_widths[k] &&
 					    !key->has_comma_decimal)
 						continue;
 					*set = &xf->sets[s];
@@ -837,7 +858,6 @@ static const xkey *bad_key(const animc_xfile *xf, const xset **set, const xanim 
 bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *sink)
 {
 	static const char *const kinds[XKEY_KINDS] = { "rotation", "scale", "position", "matrix" };
-	static const uint32_t widths[XKEY_KINDS] = { 4, 3, 3, 16 };
 	animc_xfile xf = { 0 };
 	const xset *set;
 	const xanim *anim;
@@ -861,8 +881,8 @@ bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *
 		else
 			animc_diag_report(sink, ANIMC_ERROR, key->line, 0, "%s: holds %u value%s where it says %u, "
 					  "and a %s key has %u: give the key its %u values", where, key->value_count,
-					  key->value_count == 1 ? "" : "s", key->declared, kinds[kind], widths[kind],
-					  widths[kind]);
+					  key->value_count == 1 ? "" : "s", key->declared, kinds[kind], key_widths[kind],
+					  key_widths[kind]);
 	}
 	for (uint32_t s = 0; s < xf.count; s++)
 		set_release(&xf.sets[s]);
