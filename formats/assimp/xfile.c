@@ -44,16 +44,25 @@ static const float *key_values(const xkeys *k, uint32_t i)
 	return k->values + (size_t)i * k->width;
 }
 
+/* A name in the file's bytes (which outlive the reader's use of them). */
+typedef struct xname {
+	const uint8_t *at;
+	size_t len;
+} xname;
+
+/* What messages quote of a name: its first 256 bytes. */
+#define NAME_SHOWN(n) (int)((n).len < 256 ? (n).len : 256), (const char *)(n).at
+
 /* One Animation block: the frame it names and its keys, by type. */
 typedef struct xanim {
-	char bone[MAXLEN];
+	xname bone;
 	bool has_bone;
 	uint32_t line;
 	xkeys keys[XKEY_KINDS];
 } xanim;
 
 typedef struct xset {
-	char name[MAXLEN];
+	xname name;
 	uint32_t line;
 	xanim *anims;
 	uint32_t count, capacity;
@@ -177,23 +186,17 @@ static bool skip_block(xlexer *lx)
 }
 
 /* A data object's head up to its `{`: its optional name into `name`. */
-static bool read_head(xlexer *lx, char name[MAXLEN])
+static bool read_head(xlexer *lx, xname *name)
 {
 	xtoken t;
 
-	if (name)
-		name[0] = '\0';
 	while (lex_next(lx, &t)) {
 		if (token_is(&t, "{"))
 			return true;
 		if (is_delimiter(*t.at))
 			return false;
-		if (name && !name[0] && *t.at != '<') {
-			size_t n = t.len < MAXLEN - 1 ? t.len : MAXLEN - 1;
-
-			memcpy(name, t.at, n);
-			name[n] = '\0';
-		}
+		if (name && !name->len && *t.at != '<')
+			*name = (xname){ t.at, t.len };
 	}
 	return false;
 }
@@ -300,8 +303,7 @@ static bool read_animation(xlexer *lx, xanim *a, uint32_t line)
 		if (token_is(&t, "{")) {
 			if (!lex_next(lx, &t) || is_delimiter(*t.at))
 				return false;
-			snprintf(a->bone, sizeof a->bone, "%.*s", (int)(t.len < MAXLEN - 1 ? t.len : MAXLEN - 1),
-				 (const char *)t.at);
+			a->bone = (xname){ t.at, t.len };
 			a->has_bone = true;
 			if (!skip_block(lx))
 				return false;
@@ -332,7 +334,7 @@ static bool read_set(xlexer *lx, xset *s, uint32_t line)
 
 	memset(s, 0, sizeof *s);
 	s->line = line;
-	if (!read_head(lx, s->name))
+	if (!read_head(lx, &s->name))
 		return false;
 	while (lex_next(lx, &t)) {
 		if (token_is(&t, "}"))
@@ -457,11 +459,15 @@ static const uint8_t *reader_stop(const uint8_t *data, size_t size)
 
 uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line)
 {
-	const uint8_t *start = data ? text_start(data, size) : NULL, *end = data + size, *from, *to, *stop;
+	const uint8_t *start = data ? text_start(data, size) : NULL, *end, *from, *to, *stop;
 
-	/* Assimp counts from 0 after the header. */
-	if (!start || !(from = assimp_lines(start + 16, end, assimp_line, true)))
+	if (!start)
 		return 0;   /* binary, compressed: the lines are not the file's */
+	/* Assimp counts from 0 after the header. */
+	end = data + size;
+	from = assimp_lines(start + 16, end, assimp_line, true);
+	if (!from)
+		return 0;
 	to = assimp_lines(from, end, 1, from == start + 16);
 	if (!to)
 		to = end;
@@ -568,9 +574,9 @@ static bool mend_rotation_keys(xchannel *xc, const xkeys *rot, const struct aiNo
 	return true;
 }
 
-static bool names_match(const struct aiString *s, const char *name)
+static bool names_match(const struct aiString *s, xname name)
 {
-	return s->length == strlen(name) && memcmp(s->data, name, s->length) == 0;
+	return s->length == name.len && memcmp(s->data, name.at, name.len) == 0;
 }
 
 /*
@@ -778,9 +784,9 @@ static void say_unnamed_frames(const animc_xfile *xf, animc_diag_sink *sink)
 		for (uint32_t c = 0; set && c < set->count; c++)
 			if (!set->anims[c].has_bone)
 				animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_UNKNOWN_NODE, set->anims[c].line, 0,
-						       "animation set '%s': this Animation names no frame (a `{ Name }` "
+						       "animation set '%.*s': this Animation names no frame (a `{ Name }` "
 						       "reference), so no bone takes its keys; left out: name the frame it "
-						       "animates", set->name);
+						       "animates", NAME_SHOWN(set->name));
 	}
 }
 
@@ -791,9 +797,9 @@ static void say_empty_sets(const animc_xfile *xf, animc_diag_sink *sink)
 	for (uint32_t s = 0; s < xf->count; s++)
 		if (!xf->sets[s].count)
 			animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EMPTY_CLIP, xf->sets[s].line, 0,
-					       "animation set '%s' holds no Animation, so Assimp reads no animation "
+					       "animation set '%.*s' holds no Animation, so Assimp reads no animation "
 					       "of it: no clip is made of it; give it its keys, or remove it",
-					       xf->sets[s].name);
+					       NAME_SHOWN(xf->sets[s].name));
 }
 
 animc_xfile *animc_xfile_open(const uint8_t *data, size_t size, const struct aiScene *scene, animc_diag_sink *sink)
@@ -863,16 +869,16 @@ bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *
 	const xanim *anim;
 	const xkey *key;
 	int kind;
-	char where[2 * MAXLEN + 64];
+	char where[640];
 
 	if (!data || !text_start(data, size))
 		return false;
 	read_sets(&xf, data, size, NULL);
 	key = bad_key(&xf, &set, &anim, &kind);
 	if (key) {
-		snprintf(where, sizeof where, "animation set '%s': %s%s%sthe %s key at tick %.0f", set->name,
-			 anim->has_bone ? "frame '" : "", anim->has_bone ? anim->bone : "", anim->has_bone ? "': " : "",
-			 kinds[kind], key->time);
+		snprintf(where, sizeof where, "animation set '%.*s': %s%.*s%sthe %s key at tick %.0f",
+			 NAME_SHOWN(set->name), anim->has_bone ? "frame '" : "", NAME_SHOWN(anim->bone),
+			 anim->has_bone ? "': " : "", kinds[kind], key->time);
 		if (key->has_comma_decimal)
 			animc_diag_report(sink, ANIMC_ERROR, key->line, 0, "%s: a whole number right before a comma "
 					  "and a digit (`1,2`) is one number to Assimp, the comma its decimal point "
