@@ -2,7 +2,7 @@
  * xfile.c - what Assimp 5.2's DirectX reader loses or changes of a text .X
  * file's animation sets, read from the file's own bytes: one small reader
  * of the AnimationSet blocks (sets, Animations, their frame references,
- * AnimationKeys and AnimationOptions, each at its line), and the channels
+ * AnimationKeys, each at its line), and the channels
  * mended from it before the importer converts them (see NOTES.md).
  */
 #include <math.h>
