@@ -51,7 +51,7 @@ typedef struct xname {
 } xname;
 
 /* What messages quote of a name: its first 256 bytes. */
-#define NAME_SHOWN(n) (int)((n).len < 256 ? (n).len : 256), (const char *)(n).at
+#define NAME_SHOWN(n) (int)((n).len < 256 ? (n).len : 256), (n).at ? (const char *)(n).at : ""
 
 /* One Animation block: the frame it names and its keys, by type. */
 typedef struct xanim {
@@ -576,7 +576,8 @@ static bool mend_rotation_keys(xchannel *xc, const xkeys *rot, const struct aiNo
 
 static bool names_match(const struct aiString *s, xname name)
 {
-	return s->length == name.len && memcmp(s->data, name.at, name.len) == 0;
+	/* An Animation naming no frame has no name bytes at all (NULL). */
+	return s->length == name.len && (name.len == 0 || memcmp(s->data, name.at, name.len) == 0);
 }
 
 /*
