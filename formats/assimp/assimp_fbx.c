@@ -24,9 +24,9 @@ static bool post_mend(const fbx_model *model, double q[4])
 
 	if (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] <= POST_EPSILON)
 		return false;
-	fbx_euler_quat(p, 0, q);   /* Pre- and PostRotation are always XYZ */
+	animc_fbx_euler_quat(p, 0, q);   /* Pre- and PostRotation are always XYZ */
 	q[1] = -q[1], q[2] = -q[2], q[3] = -q[3];
-	fbx_quat_mul(q, q, q);
+	animc_fbx_quat_mul(q, q, q);
 	return true;
 }
 
@@ -40,7 +40,7 @@ static void mend_post_rotation(const fbx_model *model, animc_track *t)
 		float *v = &t->values[(size_t)i * 4];
 		double q[4] = { v[3], v[0], v[1], v[2] };
 
-		fbx_quat_mul(q, m, q);
+		animc_fbx_quat_mul(q, m, q);
 		v[0] = (float)q[1], v[1] = (float)q[2], v[2] = (float)q[3], v[3] = (float)q[0];
 	}
 }
@@ -100,7 +100,7 @@ static void mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch)
 {
 	animc_channel *c = &clip->channels[ch];
-	const fbx_model *model = fbx_doc_model(doc, c->bone);
+	const fbx_model *model = animc_fbx_doc_model(doc, c->bone);
 
 	if (model)
 		mend_post_rotation(model, &c->tracks[ANIMC_ROTATION]);
@@ -169,7 +169,7 @@ static double assimp_value(const fbx_doc *doc, const fbx_curve *c, const fbx_cur
 	const double *own = kind == 0 ? m->translation : kind == 1 ? m->rotation : m->scaling;
 	double v;
 
-	return fbx_curve_value(c, t, start - TAKE_MARGIN, stop + TAKE_MARGIN, kind == 1, &v) ? v : own[c->axis];
+	return animc_fbx_curve_value(c, t, start - TAKE_MARGIN, stop + TAKE_MARGIN, kind == 1, &v) ? v : own[c->axis];
 }
 
 static bool differs(double a, double b)
@@ -216,7 +216,7 @@ static void exact_value(const take_model *tm, int kind, double t, double out[3])
 	const double *own = kind == 0 ? tm->model->translation : kind == 1 ? tm->model->rotation : tm->model->scaling;
 
 	for (int a = 0; a < 3; a++)
-		if (!tm->curves[kind][a] || !fbx_curve_value(tm->curves[kind][a], t, -INFINITY, INFINITY, false, &out[a]))
+		if (!tm->curves[kind][a] || !animc_fbx_curve_value(tm->curves[kind][a], t, -INFINITY, INFINITY, false, &out[a]))
 			out[a] = own[a];
 }
 
@@ -299,12 +299,12 @@ static void exact_quat(const take_model *tm, double t, double r[4])
 	double angles[3], pre[4], post[4];
 
 	exact_value(tm, 1, t, angles);
-	fbx_euler_quat(angles, tm->model->rotation_order, r);
-	fbx_euler_quat(tm->model->pre_rotation, 0, pre);
-	fbx_euler_quat(tm->model->post_rotation, 0, post);
+	animc_fbx_euler_quat(angles, tm->model->rotation_order, r);
+	animc_fbx_euler_quat(tm->model->pre_rotation, 0, pre);
+	animc_fbx_euler_quat(tm->model->post_rotation, 0, post);
 	post[1] = -post[1], post[2] = -post[2], post[3] = -post[3];
-	fbx_quat_mul(pre, r, r);
-	fbx_quat_mul(r, post, r);
+	animc_fbx_quat_mul(pre, r, r);
+	animc_fbx_quat_mul(r, post, r);
 }
 
 static void exact_rotation(const take_model *tm, double t, float out[4])
@@ -436,7 +436,7 @@ static bool end_differs(const fbx_doc *doc, const fbx_curve *c, const fbx_curve_
 
 	for (int e = 0; e < 2; e++) {
 		*got = assimp_value(doc, c, n, ends[e], ends[0], ends[1]);
-		fbx_curve_value(c, ends[e], -INFINITY, INFINITY, false, want);
+		animc_fbx_curve_value(c, ends[e], -INFINITY, INFINITY, false, want);
 		*at = e;
 		if (differs(*want, *got))
 			return true;
@@ -671,11 +671,11 @@ static bool euler_at(const fbx_model *m, const fbx_curve *const rot[3], double t
 
 	memcpy(before, angles, sizeof before);
 	for (int a = 0; a < 3; a++) {
-		if (!rot[a] || !fbx_curve_value(rot[a], t, from, to, true, &angles[a]))
+		if (!rot[a] || !animc_fbx_curve_value(rot[a], t, from, to, true, &angles[a]))
 			angles[a] = m->rotation[a];
 		is_small &= fabs(angles[a] - before[a]) < 180;
 	}
-	fbx_euler_quat(angles, m->rotation_order, q);
+	animc_fbx_euler_quat(angles, m->rotation_order, q);
 	return is_small;
 }
 
@@ -740,7 +740,7 @@ static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, animc_cli
 	uint32_t bone = FBX_NONE, rebuilt = 0, stack = (uint32_t)(st - doc->stacks);
 
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
-		const fbx_model *m = fbx_doc_model(doc, clip->channels[c].bone);
+		const fbx_model *m = animc_fbx_doc_model(doc, clip->channels[c].bone);
 		uint32_t i = m ? (uint32_t)(m - doc->models) : FBX_NONE;
 		double where = 0, error = m && !tried[i] && m->rotation_order < 6 ? slerp_error(doc, i, st, &where) : 0;
 
@@ -769,7 +769,7 @@ static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, animc_cli
 
 bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
-	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
+	const fbx_stack *st = animc_fbx_doc_stack(doc, clip->name);
 	uint32_t stack = st ? (uint32_t)(st - doc->stacks) : FBX_NONE;
 
 	for (uint32_t i = 0; st && i < doc->curve_count; i++) {
@@ -815,7 +815,7 @@ static void check_scale_keys(const fbx_doc *doc, const fbx_stack *st, animc_clip
 	uint32_t rebuilt = 0;
 
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
-		const fbx_model *m = fbx_doc_model(doc, clip->channels[c].bone);
+		const fbx_model *m = animc_fbx_doc_model(doc, clip->channels[c].bone);
 		uint32_t i = m ? (uint32_t)(m - doc->models) : FBX_NONE;
 		bool has_zero;
 
@@ -834,7 +834,7 @@ static void check_scale_keys(const fbx_doc *doc, const fbx_stack *st, animc_clip
 
 void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink)
 {
-	const fbx_stack *st = fbx_doc_stack(doc, clip->name);
+	const fbx_stack *st = animc_fbx_doc_stack(doc, clip->name);
 	uint8_t *tried = calloc(doc->model_count + 1, 1);   /* by model: 1 rebuilt, 2 not */
 	take_model tm = { .doc = doc };
 
@@ -916,7 +916,7 @@ static void mend_node(const fbx_doc *doc, struct aiNode *node, unsigned depth)
 		return;
 	snprintf(name, sizeof name, "%.*s", (int)(node->mName.length < sizeof name ? node->mName.length : sizeof name - 1),
 		 node->mName.data);
-	model = fbx_doc_model(doc, name);
+	model = animc_fbx_doc_model(doc, name);
 	if (model && post_mend(model, q) && model->scaling[0] != 0 && model->scaling[1] != 0 && model->scaling[2] != 0)
 		mend_matrix(&node->mTransformation, q, model->scaling);
 	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++)
@@ -943,7 +943,7 @@ bool animc_fbx_doc_load(const char *path, fbx_doc *doc)
 		return false;
 	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
 	    (data = malloc((size_t)size)) && fread(data, 1, (size_t)size, f) == (size_t)size)
-		ok = fbx_doc_read(data, (size_t)size, doc);
+		ok = animc_fbx_doc_read(data, (size_t)size, doc);
 	free(data);
 	fclose(f);
 	return ok;

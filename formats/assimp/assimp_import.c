@@ -1077,7 +1077,7 @@ static void say_pivot_channel(converter *cv, const char *name)
 	char what[160] = "a pivot, an offset or a geometric transform (RotationPivot, RotationOffset, ScalingPivot, "
 			"ScalingOffset, Geometric...)";
 
-	model = cv->fbx ? fbx_doc_model(cv->fbx, bone) : NULL;
+	model = cv->fbx ? animc_fbx_doc_model(cv->fbx, bone) : NULL;
 	if (model && model->pivot[0])
 		snprintf(what, sizeof what, "a %s that is not %s", model->pivot,
 			 strcmp(model->pivot, "GeometricScaling") == 0 ? "1" : "0");
@@ -2371,11 +2371,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	fbx_doc fbx;
-	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && fbx_doc_read(req->data, req->size, &fbx);
+	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && animc_fbx_doc_read(req->data, req->size, &fbx);
 	animc_xfile *xf = strcmp(format ? format : "", "x") == 0 ? animc_xfile_open(req->data, req->size, scene, sink) : NULL;
 	status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, xf, req->options, out, sink);
 	if (is_fbx)
-		fbx_doc_release(&fbx);
+		animc_fbx_doc_release(&fbx);
 	animc_xfile_close(xf);
 	/* Said when the import failed too: a take whose channels were all
 	 * left out holds no animation, and this says why. */

@@ -91,7 +91,7 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 	fbx_doc fbx;
 	if (animc_fbx_doc_load(path, &fbx)) {
 		animc_fbx_mend_rest(&fbx, scene);
-		fbx_doc_release(&fbx);
+		animc_fbx_doc_release(&fbx);
 	}
 	if (!scene->mRootNode) {
 		aiReleaseImport(scene);

@@ -592,7 +592,7 @@ static bool read_elements(parse *ps)
 	return ascii_scope(ps, &pos, &line, FBX_NONE, 0);
 }
 
-bool fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc)
+bool animc_fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc)
 {
 	parse ps = { .data = data, .size = size };
 	uint32_t objects = FBX_NONE, conns = FBX_NONE;
@@ -611,11 +611,11 @@ bool fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc)
 	free(ps.e);
 	free(ps.p);
 	if (!ok)
-		fbx_doc_release(doc);
+		animc_fbx_doc_release(doc);
 	return ok;
 }
 
-void fbx_doc_release(fbx_doc *doc)
+void animc_fbx_doc_release(fbx_doc *doc)
 {
 	if (!doc)
 		return;
@@ -631,7 +631,7 @@ void fbx_doc_release(fbx_doc *doc)
 	memset(doc, 0, sizeof *doc);
 }
 
-const fbx_model *fbx_doc_model(const fbx_doc *doc, const char *name)
+const fbx_model *animc_fbx_doc_model(const fbx_doc *doc, const char *name)
 {
 	for (uint32_t i = 0; i < doc->model_count; i++)
 		if (strcmp(doc->models[i].name, name) == 0)
@@ -639,7 +639,7 @@ const fbx_model *fbx_doc_model(const fbx_doc *doc, const char *name)
 	return NULL;
 }
 
-const fbx_stack *fbx_doc_stack(const fbx_doc *doc, const char *name)
+const fbx_stack *animc_fbx_doc_stack(const fbx_doc *doc, const char *name)
 {
 	for (uint32_t i = 0; i < doc->stack_count; i++)
 		if (strcmp(doc->stacks[i].name, name) == 0)
@@ -664,7 +664,7 @@ static uint32_t count_below(const double *times, uint32_t n, double t, bool or_e
 	return lo;
 }
 
-/* fbx_curve_value of keys in time order, by bisection: the key before `t`
+/* animc_fbx_curve_value of keys in time order, by bisection: the key before `t`
  * is the last at or before it that is kept, the key after the first at or
  * after it. */
 static bool sorted_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value)
@@ -692,7 +692,7 @@ static bool sorted_value(const fbx_curve *c, double t, double from, double to, b
 	return true;
 }
 
-bool fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value)
+bool animc_fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value)
 {
 	bool has_before = false, has_after = false;
 	double t0 = 0, v0 = 0, t1 = 0, v1 = 0;
@@ -718,7 +718,7 @@ bool fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool 
 	return true;
 }
 
-void fbx_quat_mul(const double a[4], const double b[4], double out[4])
+void animc_fbx_quat_mul(const double a[4], const double b[4], double out[4])
 {
 	double r[4] = { a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
 			a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
@@ -728,7 +728,7 @@ void fbx_quat_mul(const double a[4], const double b[4], double out[4])
 	memcpy(out, r, sizeof r);
 }
 
-void fbx_euler_quat(const double deg[3], int order, double q[4])
+void animc_fbx_euler_quat(const double deg[3], int order, double q[4])
 {
 	/* The axis turned first, second, third, by order (XYZ turns X
 	 * first: Rz * Ry * Rx). */
@@ -740,6 +740,6 @@ void fbx_euler_quat(const double deg[3], int order, double q[4])
 		double h = deg[ax[i]] * (PI / 360.0), r[4] = { cos(h), 0, 0, 0 };
 
 		r[1 + ax[i]] = sin(h);
-		fbx_quat_mul(r, q, q);
+		animc_fbx_quat_mul(r, q, q);
 	}
 }

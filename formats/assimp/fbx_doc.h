@@ -76,22 +76,22 @@ typedef struct fbx_doc {
 
 /* Read `data` (ASCII or binary FBX).  False when it is neither, is cut
  * short, or memory ran out; `doc` is then empty.  Release with
- * fbx_doc_release (also after a failure). */
-bool fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc);
-void fbx_doc_release(fbx_doc *doc);
+ * animc_fbx_doc_release (also after a failure). */
+bool animc_fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc);
+void animc_fbx_doc_release(fbx_doc *doc);
 
 /* The model named `name`, or NULL. */
-const fbx_model *fbx_doc_model(const fbx_doc *doc, const char *name);
+const fbx_model *animc_fbx_doc_model(const fbx_doc *doc, const char *name);
 /* The stack named `name`, or NULL. */
-const fbx_stack *fbx_doc_stack(const fbx_doc *doc, const char *name);
+const fbx_stack *animc_fbx_doc_stack(const fbx_doc *doc, const char *name);
 /* The value of a curve at KTime `t`: linear between keys, held beyond
  * them; keys outside [from, to] left out (as Assimp leaves them out), but
  * for the first when `keeps_first`.  False when no key is left. */
-bool fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value);
+bool animc_fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value);
 /* The quaternion (w x y z) of Euler angles in degrees, in FBX rotation
  * order `order` (0 XYZ: X turned first). */
-void fbx_euler_quat(const double deg[3], int order, double q[4]);
+void animc_fbx_euler_quat(const double deg[3], int order, double q[4]);
 /* The Hamilton product a * b of quaternions w x y z (`out` may be either). */
-void fbx_quat_mul(const double a[4], const double b[4], double out[4]);
+void animc_fbx_quat_mul(const double a[4], const double b[4], double out[4]);
 
 #endif

@@ -690,8 +690,8 @@ static void fbx_reader_reads_binary_records(void **state)
 	fbx_doc doc;
 
 	(void)state;
-	assert_true(fbx_doc_read(data, size, &doc));
-	const fbx_stack *st = fbx_doc_stack(&doc, "move");
+	assert_true(animc_fbx_doc_read(data, size, &doc));
+	const fbx_stack *st = animc_fbx_doc_stack(&doc, "move");
 	assert_non_null(st);
 	assert_true(st->local_start == 0 && st->local_stop == FBX_KTIME_PER_SECOND);
 	assert_true(doc.curve_count >= 3);
@@ -699,9 +699,9 @@ static void fbx_reader_reads_binary_records(void **state)
 	assert_true(c->is_read && c->key_count == 3 && c->axis == 0);
 	assert_true(c->values[1] == 1 && c->values[2] == 2 && c->times[2] == 2 * c->times[1]);
 	assert_int_equal(doc.layers[doc.nodes[c->node].layer].stack, (uint32_t)(st - doc.stacks));
-	fbx_doc_release(&doc);
+	animc_fbx_doc_release(&doc);
 	/* Cut short, it is no document. */
-	assert_false(fbx_doc_read(data, size / 2, &doc));
+	assert_false(animc_fbx_doc_read(data, size / 2, &doc));
 	assert_int_equal(doc.curve_count, 0);
 	free(data);
 
@@ -712,11 +712,11 @@ static void fbx_reader_reads_binary_records(void **state)
 	}
 	char *path = test_format("%s/assimp/animation_with_skeleton.fbx", corpus);
 	data = test_read_file(path, &size);
-	assert_true(fbx_doc_read(data, size, &doc));
-	const fbx_model *bone = fbx_doc_model(&doc, "Bone.001");
+	assert_true(animc_fbx_doc_read(data, size, &doc));
+	const fbx_model *bone = animc_fbx_doc_model(&doc, "Bone.001");
 	assert_non_null(bone);
 	assert_string_equal(doc.models[bone->parent].name, "Bone");
-	st = fbx_doc_stack(&doc, "Armature|ArmatureAction");
+	st = animc_fbx_doc_stack(&doc, "Armature|ArmatureAction");
 	assert_non_null(st);
 	uint32_t keyed = 0;
 	for (uint32_t i = 0; i < doc.curve_count; i++) {
@@ -725,7 +725,7 @@ static void fbx_reader_reads_binary_records(void **state)
 			 strcmp(n->property, "Lcl Rotation") == 0 && doc.layers[n->layer].stack == 0;
 	}
 	assert_true(keyed >= 3);
-	fbx_doc_release(&doc);
+	animc_fbx_doc_release(&doc);
 	free(data);
 	free(path);
 }

@@ -58,14 +58,14 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 							ANIMC_PROBE_HEAD_BYTES);
 	/* The importer's own FBX reader, on any bytes. */
 	fbx_doc doc;
-	if (fbx_doc_read(data, size, &doc)) {
+	if (animc_fbx_doc_read(data, size, &doc)) {
 		for (uint32_t i = 0; i < doc.curve_count; i++) {
 			double value;
 
-			(void)fbx_curve_value(&doc.curves[i], 0, -1e300, 1e300, true, &value);
+			(void)animc_fbx_curve_value(&doc.curves[i], 0, -1e300, 1e300, true, &value);
 		}
 	}
-	fbx_doc_release(&doc);
+	animc_fbx_doc_release(&doc);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
 	if (!scene)
 		return 0;
