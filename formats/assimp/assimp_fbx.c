@@ -264,22 +264,19 @@ static double *take_times(const take_model *tm, size_t *count)
 	return times;
 }
 
-/* Split the steps where an Euler angle turns 180 degrees or more (a slerp
- * would take the short way round), as Assimp does. */
-static double *split_turns(const take_model *tm, double *times, size_t *count)
+/* Each step of `times` split in the equal parts `parts_of` gives it;
+ * `times` is freed.  NULL when out of memory. */
+static double *split_steps(const take_model *tm, double *times, size_t *count,
+			   double (*parts_of)(const take_model *tm, double a, double b))
 {
-	double *out = NULL, a0[3], a1[3];
+	double *out = NULL;
 	size_t n = 0, cap = 0;
 	bool ok = push_time(&out, &n, &cap, times[0]);
 
 	for (size_t i = 1; i < *count && ok; i++) {
-		double step = 0;
+		double parts = parts_of(tm, times[i - 1], times[i]);
 
-		exact_value(tm, 1, times[i - 1], a0);
-		exact_value(tm, 1, times[i], a1);
-		for (int a = 0; a < 3; a++)
-			step = fmax(step, fabs(a1[a] - a0[a]));
-		for (double k = 1, parts = ceil(step / 179); k < parts && ok; k++)
+		for (double k = 1; k < parts && ok; k++)
 			ok = push_time(&out, &n, &cap, times[i - 1] + (times[i] - times[i - 1]) * k / parts);
 		ok = ok && push_time(&out, &n, &cap, times[i]);
 	}
@@ -290,6 +287,19 @@ static double *split_turns(const take_model *tm, double *times, size_t *count)
 	}
 	*count = n;
 	return out;
+}
+
+/* A step cut where an Euler angle turns 180 degrees or more (a slerp
+ * would take the short way round), as Assimp cuts it. */
+static double turn_parts(const take_model *tm, double a, double b)
+{
+	double step = 0, a0[3], a1[3];
+
+	exact_value(tm, 1, a, a0);
+	exact_value(tm, 1, b, a1);
+	for (int k = 0; k < 3; k++)
+		step = fmax(step, fabs(a1[k] - a0[k]));
+	return ceil(step / 179);
 }
 
 /* The quaternion w x y z of the model's rotation at KTime `t`: Rpre * R *
@@ -335,31 +345,16 @@ static double steps_error(const take_model *tm, double a, double b, double parts
 	return worst;
 }
 
-/* Split each step of `times` in equal parts until the slerp keeps within
+/* A step cut in equal parts until the slerp keeps within
  * EULER_TOLERANCE_DEG of the Euler curves halfway along each (at most 64
- * parts); `times` is freed. */
-static double *refine_turns(const take_model *tm, double *times, size_t *count)
+ * parts). */
+static double slerp_parts(const take_model *tm, double a, double b)
 {
-	double *out = NULL;
-	size_t n = 0, cap = 0;
-	bool ok = push_time(&out, &n, &cap, times[0]);
+	double parts = 1;
 
-	for (size_t i = 1; i < *count && ok; i++) {
-		double parts = 1;
-
-		while (parts < 64 && steps_error(tm, times[i - 1], times[i], parts) > EULER_TOLERANCE_DEG)
-			parts *= 2;
-		for (double k = 1; k < parts && ok; k++)
-			ok = push_time(&out, &n, &cap, times[i - 1] + (times[i] - times[i - 1]) * k / parts);
-		ok = ok && push_time(&out, &n, &cap, times[i]);
-	}
-	free(times);
-	if (!ok) {
-		free(out);
-		return NULL;
-	}
-	*count = n;
-	return out;
+	while (parts < 64 && steps_error(tm, a, b, parts) > EULER_TOLERANCE_DEG)
+		parts *= 2;
+	return parts;
 }
 
 /* Track `kind` of channel `ch` made of the curves at `times`. */
@@ -407,8 +402,8 @@ static bool rebuild_channel(take_model *tm, uint32_t m, uint32_t stack, animc_cl
 	if (turns) {
 		memcpy(turns, times, n * sizeof *turns);
 		nr = n;
-		turns = split_turns(tm, turns, &nr);
-		turns = turns ? refine_turns(tm, turns, &nr) : NULL;
+		turns = split_steps(tm, turns, &nr, turn_parts);
+		turns = turns ? split_steps(tm, turns, &nr, slerp_parts) : NULL;
 	}
 	ok = turns && write_track(tm, clip, ch, ANIMC_TRANSLATION, times, n) &&
 	     write_track(tm, clip, ch, ANIMC_ROTATION, turns, nr) && write_track(tm, clip, ch, ANIMC_SCALE, times, n);
