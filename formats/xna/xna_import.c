@@ -67,6 +67,7 @@ typedef enum kind {
 	K_SEQUENCE,
 	K_SEQ_MEMBER,      /* BoneName, KeyCount, ..., Has..., Fixed... (which in `index`) */
 	K_SEQ_LIST,        /* Translation, Rotation, Scale, Time */
+	K_NULL,            /* an element Null="true": none, its content skipped */
 } kind;
 
 enum { V_POSITION, V_ROTATION, V_SCALE };
@@ -131,7 +132,7 @@ typedef struct frame {
 	kind kind;
 	int rule;
 	const char *name;       /* libxml2's interned name, valid through the parse */
-	uint64_t seen;          /* bit per member rule seen inside */
+	uint64_t seen;          /* bit per member rule seen inside; K_NULL: content said */
 	const char *item_name;  /* the name the first item of a collection used */
 	uint32_t line, column;
 } frame;
@@ -837,7 +838,21 @@ static animc_xml_action start_null(xna *x, const animc_xml_element *el, const ru
 		/* Dictionaries, lists of keyframes, sequences, matrices: none. */
 		break;
 	}
-	return ANIMC_XML_SKIP;
+	x->stack[el->depth] = (frame){ .kind = K_NULL, .name = el->name, .line = el->line, .column = el->column };
+	return ANIMC_XML_CONTINUE;
+}
+
+/* What an element Null="true" holds: IntermediateSerializer reads the
+ * member as null and skips the element whole, and so does animc, saying
+ * so once. */
+static void warn_null_content(xna *x, frame *f)
+{
+	if (f->seen)
+		return;
+	f->seen = 1;
+	animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_NIL_CONTENT, f->line, f->column,
+			       "<%s> is Null=\"true\" (none), and what it holds is ignored: remove Null, "
+			       "or the content", f->name);
 }
 
 static animc_xml_action on_start(void *user, const animc_xml_element *el)
@@ -850,6 +865,10 @@ static animc_xml_action on_start(void *user, const animc_xml_element *el)
 	if (el->depth == 0)
 		return start_root(x, el);
 	parent = &x->stack[el->depth - 1];
+	if (parent->kind == K_NULL) {
+		warn_null_content(x, parent);
+		return ANIMC_XML_SKIP;
+	}
 	if (parent->kind == K_ROOT && strcmp(el->name, "Asset") == 0) {
 		if (start_asset(x, el) == ANIMC_XML_STOP)
 			return ANIMC_XML_STOP;
@@ -1149,8 +1168,16 @@ static animc_xml_action on_end(void *user, const animc_xml_element *el, const ch
 			       size_t len, bool stray)
 {
 	xna *x = user;
-	const frame *f = &x->stack[el->depth];
+	frame *f = &x->stack[el->depth];
 
+	if (f->kind == K_NULL) {
+		size_t n = len;
+
+		animc_xs_trim(text, &n);
+		if (stray || n)
+			warn_null_content(x, f);
+		return ANIMC_XML_CONTINUE;
+	}
 	if (stray)
 		return fail(x, ANIMC_ERR_PARSE, el, "text mixed with elements inside <%s>", el->name);
 	if (is_container(f->kind)) {

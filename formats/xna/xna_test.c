@@ -748,6 +748,48 @@ static void warnings_for_unknown_members_late_keys_and_empty_clips(void **state)
 	release(&r);
 }
 
+/* A member Null="true" that holds content: IntermediateSerializer skips
+ * it whole (the member is null), and so does animc, saying so once at the
+ * element (the keys were dropped without a word). */
+static void content_of_a_null_member_is_said_once(void **state)
+{
+	static const char doc[] = AD_OPEN
+		"<Item><Key>A</Key><Value><Duration>PT1S</Duration><Keyframes Null=\"true\">\n"
+		KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+		KEY(0, "PT1S", "1 0 0", "0 0 0", "1 1 1")
+		"</Keyframes></Value></Item>\n"
+		CLIP("B", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	static const char text[] = AD_OPEN
+		"<Item><Key>A</Key><Value><Duration>PT1S</Duration><Keyframes Null=\"true\"> x </Keyframes>"
+		"</Value></Item>\n" AD_CLOSE;
+	static const char empty[] = AD_OPEN
+		"<Item><Key>A</Key><Value><Duration>PT1S</Duration><Keyframes Null=\"true\">\n</Keyframes>"
+		"</Value></Item>\n" AD_CLOSE;
+	imported r = import_str(doc);
+	const test_diag *w = test_diags_first(&r.diags, ANIMC_WARNING);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 2);
+	assert_int_equal(r.set.clips[0]->channel_count, 0);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 2);   /* and the clip of no keys */
+	assert_non_null(w);
+	assert_string_equal(w->kind, "nil-content");
+	assert_int_equal(w->line, 5);
+	assert_string_equal(w->message, "<Keyframes> is Null=\"true\" (none), and what it holds is ignored: "
+			    "remove Null, or the content");
+	release(&r);
+	r = import_str(text);
+	assert_non_null(w = test_diags_first(&r.diags, ANIMC_WARNING));
+	assert_string_equal(w->kind, "nil-content");
+	release(&r);
+	r = import_str(empty);
+	w = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_true(!w || strcmp(w->kind, "nil-content") != 0);
+	release(&r);
+}
+
 static void content_beats_the_animation_extension(void **state)
 {
 	static const char xna[] = XML "<XnaContent><Asset Type=\"X\"/></XnaContent>";
@@ -947,7 +989,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_namespaced_root_is_named_as_such),
 	cmocka_unit_test(other_asset_types_hold_no_animation),
 	cmocka_unit_test(warnings_for_unknown_members_late_keys_and_empty_clips),
-	cmocka_unit_test(content_beats_the_animation_extension),
+	cmocka_unit_test(content_of_a_null_member_is_said_once),
+		cmocka_unit_test(content_beats_the_animation_extension),
 	cmocka_unit_test(the_root_is_found_after_a_long_licence_comment),
 	cmocka_unit_test(shared_resources_are_said_to_be_unsupported),
 };

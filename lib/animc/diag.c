@@ -132,7 +132,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_ROOT_MOTION_FRAME] = { "root-motion-frame",
 		"--root-motion cannot read the node tree that turns its bone's parent frame" },
 	[ANIMC_WARN_NIL_CONTENT] = { "nil-content",
-		"a RobotGame list marked xsi:nil=\"true\" holds elements or text; ignored, the list empty" },
+		"a list marked xsi:nil=\"true\" or Null=\"true\" holds elements or text; ignored, the list empty" },
 	[ANIMC_WARN_ZERO_SCALE_KEY] = { "zero-scale-key",
 		"an FBX scale key of 0, whose rotation neither Assimp nor the curves gave: the neighbouring key's taken" },
 	[ANIMC_WARN_KEYS_OUTSIDE_TAKE] = { "keys-outside-take",
