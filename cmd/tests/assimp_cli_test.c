@@ -1195,7 +1195,8 @@ static void cr_line_ends_are_line_ends(void **state)
 
 /* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
  * keeps no interpolation, and they were compiled as linear with no word.
- * Said, at the first of them; linear keys are not. */
+ * Said, at the first of them; linear keys are not.  FBX constant keys
+ * whose flags cover the keys (KeyAttrRefCount) are held, unsaid. */
 static void stepped_keys_are_said(void **state)
 {
 	char *dir = test_tmpdir("stepped"), *dae = test_format("%s/s.dae", dir), *fbx = test_format("%s/c.fbx", dir);
@@ -1216,15 +1217,30 @@ static void stepped_keys_are_said(void **state)
 	r = test_animc("build", "-o", out, dae, fbx, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, "s.dae:20: warning: STEP keys are read as linear") ||
-	    !strstr(r.err, "c.fbx:38: warning: constant (stepped) keys are read as linear") ||
+	    !strstr(r.err, "c.fbx:38: warning: clip 'Take 001': bone 'Hips': its Lcl Translation X curve has "
+			   "constant (stepped) keys, which are read as linear") ||
 	    !strstr(r.err, "[stepped-keys]"))
 		fail_msg("%s%s", r.out, r.err);
 	test_run_release(&r);
-	assert_true(test_write_file(fbx, text, strlen(text)));
-	r = test_animc("build", "-o", out, "testdata/assimp/clips.dae", fbx, NULL);
-	assert_int_equal(r.status, 0);
-	assert_null(strstr(r.err, "[stepped-keys]"));
-	test_run_release(&r);
+	for (int held = 0; held < 2; held++) {
+		char *counted = test_format("%.*s\t\tKeyAttrFlags: *1 {\n\t\t\ta: 2\n\t\t}\n"
+					    "\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 2\n\t\t}\n%s",
+					    (int)(strstr(text, "\t}\n}\nConnections") - text), text,
+					    strstr(text, "\t}\n}\nConnections"));
+		char *xnb = test_format("%s/c/Take 001.xnb", out);
+
+		assert_true(test_write_file(fbx, held ? counted : text, strlen(held ? counted : text)));
+		r = test_animc("build", "-o", out, "testdata/assimp/clips.dae", fbx, NULL);
+		assert_int_equal(r.status, 0);
+		assert_null(strstr(r.err, "[stepped-keys]"));
+		test_run_release(&r);
+		/* Halfway between keys 0 and 10: held at 0, or linear. */
+		r = test_animc("sample", "--json", "--time", "0.5", xnb, NULL);
+		if (!strstr(r.out, held ? "\"translation\": [0, 0, 0]" : "\"translation\": [5, 0, 0]"))
+			fail_msg("%s%s", r.out, r.err);
+		test_run_release(&r);
+		free(xnb), free(counted);
+	}
 	free(bytes), free(stepped), free(text), free(out), free(fbx), free(dae), free(dir);
 }
 

@@ -210,13 +210,14 @@ static bool gather_curves(take_model *tm, uint32_t m, uint32_t stack)
 	return tm->model->rotation_order >= 0 && tm->model->rotation_order < 6;
 }
 
-/* The curves' value of kind `kind` at KTime `t`, every key read. */
-static void exact_value(const take_model *tm, int kind, double t, double out[3])
+/* The curves' value of kind `kind` at KTime `t` (`side` < 0 just before
+ * it, > 0 just after it: animc_fbx_curve_exact), every key read. */
+static void exact_value(const take_model *tm, int kind, double t, int side, double out[3])
 {
 	const double *own = kind == 0 ? tm->model->translation : kind == 1 ? tm->model->rotation : tm->model->scaling;
 
 	for (int a = 0; a < 3; a++)
-		if (!tm->curves[kind][a] || !animc_fbx_curve_value(tm->curves[kind][a], t, -INFINITY, INFINITY, false, &out[a]))
+		if (!tm->curves[kind][a] || !animc_fbx_curve_exact(tm->curves[kind][a], t, side, &out[a]))
 			out[a] = own[a];
 }
 
@@ -295,20 +296,21 @@ static double turn_parts(const take_model *tm, double a, double b)
 {
 	double step = 0, a0[3], a1[3];
 
-	exact_value(tm, 1, a, a0);
-	exact_value(tm, 1, b, a1);
+	exact_value(tm, 1, a, 1, a0);
+	exact_value(tm, 1, b, -1, a1);
 	for (int k = 0; k < 3; k++)
 		step = fmax(step, fabs(a1[k] - a0[k]));
 	return ceil(step / 179);
 }
 
-/* The quaternion w x y z of the model's rotation at KTime `t`: Rpre * R *
- * Rpost^-1, R of the curves in the model's rotation order. */
-static void exact_quat(const take_model *tm, double t, double r[4])
+/* The quaternion w x y z of the model's rotation at KTime `t` (`side`:
+ * exact_value's): Rpre * R * Rpost^-1, R of the curves in the model's
+ * rotation order. */
+static void exact_quat(const take_model *tm, double t, int side, double r[4])
 {
 	double angles[3], pre[4], post[4];
 
-	exact_value(tm, 1, t, angles);
+	exact_value(tm, 1, t, side, angles);
 	animc_fbx_euler_quat(angles, tm->model->rotation_order, r);
 	animc_fbx_euler_quat(tm->model->pre_rotation, 0, pre);
 	animc_fbx_euler_quat(tm->model->post_rotation, 0, post);
@@ -317,28 +319,29 @@ static void exact_quat(const take_model *tm, double t, double r[4])
 	animc_fbx_quat_mul(r, post, r);
 }
 
-static void exact_rotation(const take_model *tm, double t, float out[4])
+static void exact_rotation(const take_model *tm, double t, int side, float out[4])
 {
 	double r[4];
 
-	exact_quat(tm, t, r);
+	exact_quat(tm, t, side, r);
 	out[0] = (float)r[1], out[1] = (float)r[2], out[2] = (float)r[3], out[3] = (float)r[0];
 }
 
 static double halfway_error(const double q0[4], const double q1[4], const double mid[4]);
 
 /* The largest error of slerping the model's rotation over `parts` equal
- * steps from KTime a to b, halfway along each. */
+ * steps from KTime a to b (from just after a to just before b, where a
+ * constant key holds), halfway along each. */
 static double steps_error(const take_model *tm, double a, double b, double parts)
 {
 	double worst = 0, q0[4], q1[4], mid[4];
 
-	exact_quat(tm, a, q0);
+	exact_quat(tm, a, 1, q0);
 	for (double k = 1; k <= parts; k++) {
 		double t0 = a + (b - a) * (k - 1) / parts, t1 = a + (b - a) * k / parts;
 
-		exact_quat(tm, t1, q1);
-		exact_quat(tm, (t0 + t1) / 2, mid);
+		exact_quat(tm, t1, k == parts ? -1 : 0, q1);
+		exact_quat(tm, (t0 + t1) / 2, 0, mid);
 		worst = fmax(worst, halfway_error(q0, q1, mid));
 		memcpy(q0, q1, sizeof q0);
 	}
@@ -357,28 +360,67 @@ static double slerp_parts(const take_model *tm, double a, double b)
 	return parts;
 }
 
-/* Track `kind` of channel `ch` made of the curves at `times`. */
+/* Whether the curves of kind `kind` change value just before (`side` <
+ * 0) or just after (> 0) KTime `t`: a constant key's held value ends. */
+static bool jumps(const take_model *tm, int kind, double t, int side)
+{
+	double at[3], near[3];
+
+	exact_value(tm, kind, t, 0, at);
+	exact_value(tm, kind, t, side, near);
+	return at[0] != near[0] || at[1] != near[1] || at[2] != near[2];
+}
+
+/* The clip's time of `times[i]`, or (`side`) the float just before or
+ * after it; NaN when that is no float strictly between its neighbours. */
+static float key_time(const take_model *tm, const double *times, size_t i, size_t n, int side)
+{
+	float s = (float)((times[i] - tm->start) * tm->seconds_per_kt), next;
+
+	if (!side)
+		return s;
+	next = nextafterf(s, side * INFINITY);
+	if (side < 0 ? i == 0 || !(next > (float)((times[i - 1] - tm->start) * tm->seconds_per_kt)) :
+		       i + 1 == n || !(next < (float)((times[i + 1] - tm->start) * tm->seconds_per_kt)))
+		return NAN;
+	return next;
+}
+
+/*
+ * Track `kind` of channel `ch` made of the curves at `times`.  Where a
+ * constant key's held value changes (at a key, or just after one for
+ * FBX_CONSTANT_NEXT), a key one float before or after it holds the value
+ * on that side: the runtime, which interpolates between keys, finds no
+ * time between the two, so the value holds up to the change.
+ */
 static bool write_track(const take_model *tm, animc_clip *clip, uint32_t ch, animc_track_kind kind,
 			const double *times, size_t n)
 {
 	animc_track *t = &clip->channels[ch].tracks[kind];
-	float *at = animc_clip_alloc_floats(clip, n), *values = animc_clip_alloc_values(clip, kind, n);
+	float *at = animc_clip_alloc_floats(clip, 3 * n), *values = animc_clip_alloc_values(clip, kind, 3 * n);
 	int width = kind == ANIMC_ROTATION ? 4 : 3, k = kind == ANIMC_TRANSLATION ? 0 : kind == ANIMC_ROTATION ? 1 : 2;
+	size_t count = 0;
 	double v[3];
 
 	if (!at || !values)
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		at[i] = (float)((times[i] - tm->start) * tm->seconds_per_kt);
-		if (kind == ANIMC_ROTATION) {
-			exact_rotation(tm, times[i], &values[i * 4]);
-			continue;
+	for (size_t i = 0; i < n; i++)
+		for (int side = -1; side <= 1; side++) {
+			float s = key_time(tm, times, i, n, side);
+
+			if (side && (isnan(s) || !jumps(tm, k, times[i], side)))
+				continue;
+			at[count] = s;
+			if (kind == ANIMC_ROTATION) {
+				exact_rotation(tm, times[i], side, &values[count++ * 4]);
+				continue;
+			}
+			exact_value(tm, k, times[i], side, v);
+			for (int a = 0; a < width; a++)
+				values[count * 3 + (size_t)a] = (float)v[a];
+			count++;
 		}
-		exact_value(tm, k, times[i], v);
-		for (int a = 0; a < width; a++)
-			values[i * 3 + (size_t)a] = (float)v[a];
-	}
-	*t = (animc_track){ .is_present = true, .value_count = (uint32_t)n, .values = values, .times_s = at };
+	*t = (animc_track){ .is_present = true, .value_count = (uint32_t)count, .values = values, .times_s = at };
 	return true;
 }
 
@@ -431,7 +473,7 @@ static bool end_differs(const fbx_doc *doc, const fbx_curve *c, const fbx_curve_
 
 	for (int e = 0; e < 2; e++) {
 		*got = assimp_value(doc, c, n, ends[e], ends[0], ends[1]);
-		animc_fbx_curve_value(c, ends[e], -INFINITY, INFINITY, false, want);
+		animc_fbx_curve_exact(c, ends[e], 0, want);
 		*at = e;
 		if (differs(*want, *got))
 			return true;
@@ -827,6 +869,90 @@ static void check_scale_keys(const fbx_doc *doc, const fbx_stack *st, animc_clip
 				  rebuilt == 1 ? "" : "s");
 }
 
+/* Whether curve `c` holds a value the take shows: a constant key whose
+ * value changes at the next key, the span between them in the take's
+ * range (any, without a range). */
+static bool has_step(const take_model *tm, const fbx_curve *c)
+{
+	for (uint32_t k = 0; k + 1 < c->key_count; k++)
+		if (c->steps[k] != FBX_LINEAR && c->values[k] != c->values[k + 1] &&
+		    (!tm->has_range || (c->times[k] < tm->stop && c->times[k + 1] > tm->start)))
+			return true;
+	return false;
+}
+
+/* Whether model `m` has a curve in the take whose constant keys are not
+ * read key by key (animc_fbx_curve_exact reads it as linear). */
+static bool has_unread_steps(const fbx_doc *doc, uint32_t m, uint32_t stack)
+{
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = c->node < doc->node_count ? &doc->nodes[c->node] : NULL;
+
+		if (n && n->model == m && is_take_node(doc, n, stack) && c->axis >= 0 && c->has_constant && !c->steps)
+			return true;
+	}
+	return false;
+}
+
+static void say_steps(const fbx_doc *doc, const animc_clip *clip, const fbx_curve *first, uint32_t count,
+		      animc_diag_sink *sink)
+{
+	const fbx_curve_node *n = &doc->nodes[first->node];
+	char more[64] = "";
+
+	if (count > 1)
+		snprintf(more, sizeof more, " (and %u more curve%s)", count - 1, count > 2 ? "s" : "");
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_STEPPED_KEYS, first->flags_line, 0,
+			       "clip '%s': bone '%s': its %s %c curve has constant (stepped) keys%s, which are "
+			       "read as linear: %s, so the output moves between keys where the source holds each "
+			       "one; bake the animation (a key every frame) when exporting",
+			       clip->name, doc->models[n->model].name, n->property, "XYZ"[first->axis], more,
+			       !first->is_read ? "its key arrays are not read (compressed)" :
+			       !first->steps ? "its KeyAttrFlags and KeyAttrRefCount do not give each key one" :
+					       "the bone is not rebuilt from its curves (a component keyed in two "
+					       "layers, or a spheric rotation order)");
+}
+
+/*
+ * Assimp 5.2.5 reads no key's interpolation: a constant (stepped) key, as
+ * Maya and MotionBuilder write blocking passes, played as linear.  A bone
+ * holding such a key in the take is rebuilt from its curves, each held
+ * value kept up to the float before its change (a note); what cannot be
+ * read exactly is said once per clip, at the first such curve's flags.
+ */
+static void check_stepped_keys(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, take_model *tm,
+			       uint8_t *tried, animc_diag_sink *sink)
+{
+	uint32_t stack = st ? (uint32_t)(st - doc->stacks) : FBX_NONE, count = 0, rebuilt = 0;
+	const fbx_curve *first = NULL;
+
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = c->node < doc->node_count ? &doc->nodes[c->node] : NULL;
+
+		if (!n || c->axis < 0 || !c->has_constant || (c->steps && !has_step(tm, c)) ||
+		    !(st ? is_take_node(doc, n, stack) : n->model < doc->model_count && lcl_kind(n) >= 0) ||
+		    tried[n->model] == 1)
+			continue;
+		int64_t ch = c->steps && !tried[n->model] && !has_unread_steps(doc, n->model, stack) ?
+				     channel_of(clip, doc->models[n->model].name) : -1;
+		if (ch >= 0 && rebuild_channel(tm, n->model, stack, clip, (uint32_t)ch)) {
+			tried[n->model] = 1, rebuilt++;
+			continue;
+		}
+		tried[n->model] = ch >= 0 ? 2 : tried[n->model];
+		if (count++ == 0)
+			first = c;
+	}
+	if (rebuilt)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s with constant (stepped) keys, which Assimp "
+				  "reads as linear: rebuilt from the file's curves, each value held up to its next "
+				  "key", rebuilt, rebuilt == 1 ? "" : "s");
+	if (count)
+		say_steps(doc, clip, first, count, sink);
+}
+
 void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_per_kt, animc_diag_sink *sink)
 {
 	const fbx_stack *st = animc_fbx_doc_stack(doc, clip->name);
@@ -836,6 +962,7 @@ void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_p
 	if (!tried)
 		return;
 	if (!st) {
+		check_stepped_keys(doc, NULL, clip, &tm, tried, sink);
 		check_scale_keys(doc, NULL, clip, &tm, tried, sink);
 		free(tried);
 		return;
@@ -846,6 +973,7 @@ void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_p
 		tm.start = first_key(doc, (uint32_t)(st - doc->stacks));
 	if (!isfinite(tm.start))
 		tm.seconds_per_kt = 0;
+	check_stepped_keys(doc, st, clip, &tm, tried, sink);
 	check_take_range(doc, st, clip, &tm, tried, sink);
 	check_layers(doc, st, clip, sink);
 	check_inherit_type(doc, st, clip, sink);

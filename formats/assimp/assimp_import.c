@@ -2324,9 +2324,10 @@ static animc_status check_dae_channels(const struct aiScene *scene, const uint8_
 	return status;
 }
 
-/* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
- * keeps only key times and values, so they play as linear; said once per
- * file, at the first of them (its line in a text file). */
+/* Stepped keys (COLLADA STEP, FBX constant interpolation in a file the
+ * FBX reader cannot read): Assimp 5.2 keeps only key times and values, so
+ * they play as linear; said once per file, at the first of them (its line
+ * in a text file). */
 static void say_stepped_keys(const char *format, const uint8_t *data, size_t size, animc_diag_sink *sink)
 {
 	bool is_dae = strcmp(format, "dae") == 0, is_text = is_dae || !has_prefix(data, size, "Kaydara");
@@ -2388,7 +2389,10 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	aiReleaseImport(scene);
 	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
 		say_collada_clips(req->data, req->size, sink);
-	if (status == ANIMC_OK && (strcmp(format ? format : "", "dae") == 0 || strcmp(format ? format : "", "fbx") == 0))
+	/* An FBX file the reader reads has its constant keys checked per clip
+	 * (animc_fbx_check_clip). */
+	if (status == ANIMC_OK && (strcmp(format ? format : "", "dae") == 0 ||
+				   (strcmp(format ? format : "", "fbx") == 0 && !is_fbx)))
 		say_stepped_keys(format, req->data, req->size, sink);
 	const uint8_t *jump = status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 ?
 				      collada_jump(req->data, req->size) : NULL;

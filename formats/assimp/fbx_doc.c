@@ -429,6 +429,51 @@ static void read_properties(const parse *ps, uint32_t obj, fbx_model *m, fbx_sta
 			read_p(ps, p, m, s);
 }
 
+/* FBX SDK key attribute flags: the interpolation bits, constant among
+ * them, and a constant key's mode (eConstantNext). */
+#define KEY_INTERPOLATION 0xEu
+#define KEY_CONSTANT 0x2u
+#define KEY_CONSTANT_NEXT 0x100u
+
+/* A key's interpolation (FBX_LINEAR ...) of its KeyAttrFlags value. */
+static uint8_t step_of(double flags)
+{
+	uint32_t f = isfinite(flags) && fabs(flags) < 4294967296.0 ? (uint32_t)(int64_t)flags : 0;
+
+	if ((f & KEY_INTERPOLATION) != KEY_CONSTANT)
+		return FBX_LINEAR;
+	return f & KEY_CONSTANT_NEXT ? FBX_CONSTANT_NEXT : FBX_CONSTANT;
+}
+
+/* Each key's interpolation: KeyAttrFlags[i] holds for the run of keys
+ * KeyAttrRefCount[i] gives, the runs in key order (KeyAttrDataFloat, four
+ * numbers a run, holds tangents, of no use to a constant key).  `steps`
+ * is left NULL when no key is constant or the runs do not cover the keys
+ * one for one. */
+static void read_steps(const parse *ps, uint32_t obj, fbx_curve *c)
+{
+	uint32_t nf, nr, el = child(ps, obj, "KeyAttrFlags"), k = 0;
+	double *flags = numbers_of(ps, el, &nf), *runs = numbers_of(ps, child(ps, obj, "KeyAttrRefCount"), &nr);
+	bool ok = flags && runs && nf == nr && c->is_sorted;
+
+	c->flags_line = el != FBX_NONE ? ps->e[el].line : 0;
+	for (uint32_t i = 0; flags && i < nf; i++)
+		c->has_constant |= step_of(flags[i]) != FBX_LINEAR;
+	if (c->has_constant && ok)
+		c->steps = calloc((size_t)c->key_count + 1, 1);
+	for (uint32_t i = 0; c->steps && ok && i < nf; i++) {
+		ok = runs[i] >= 0 && runs[i] <= c->key_count - k && runs[i] == floor(runs[i]);
+		for (uint32_t end = ok ? k + (uint32_t)runs[i] : k; k < end; k++)
+			c->steps[k] = step_of(flags[i]);
+	}
+	if (c->steps && (!ok || k != c->key_count)) {
+		free(c->steps);
+		c->steps = NULL;
+	}
+	free(flags);
+	free(runs);
+}
+
 static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
 {
 	uint32_t nt, nv;
@@ -445,6 +490,7 @@ static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
 	c->is_sorted = c->is_read;
 	for (uint32_t i = 1; c->is_read && i < c->key_count; i++)
 		c->is_sorted &= c->times[i] >= c->times[i - 1];
+	read_steps(ps, obj, c);
 	return true;
 }
 
@@ -622,6 +668,7 @@ void animc_fbx_doc_release(fbx_doc *doc)
 	for (uint32_t i = 0; doc->curves && i < doc->curve_count; i++) {
 		free(doc->curves[i].times);
 		free(doc->curves[i].values);
+		free(doc->curves[i].steps);
 	}
 	free(doc->models);
 	free(doc->stacks);
@@ -715,6 +762,30 @@ bool animc_fbx_curve_value(const fbx_curve *c, double t, double from, double to,
 		*value = has_before ? v0 : v1;
 	else
 		*value = v0 + (v1 - v0) * (t - t0) / (t1 - t0);
+	return true;
+}
+
+bool animc_fbx_curve_exact(const fbx_curve *c, double t, int side, double *value)
+{
+	uint32_t n = c->key_count, k;
+
+	if (!c->steps)
+		return animc_fbx_curve_value(c, t, -INFINITY, INFINITY, false, value);
+	if (!c->is_read || n == 0)
+		return false;
+	k = count_below(c->times, n, t, side >= 0);   /* keys at or before t (before it, side < 0) */
+	if (k == 0 || k == n || (side == 0 && c->times[k - 1] == t)) {
+		*value = c->values[k ? k - 1 : 0];
+		return true;
+	}
+	/* Keys k - 1 and k around t, at different times. */
+	if (c->steps[k - 1] == FBX_CONSTANT)
+		*value = c->values[k - 1];
+	else if (c->steps[k - 1] == FBX_CONSTANT_NEXT)
+		*value = c->values[k];
+	else
+		*value = c->values[k - 1] + (c->values[k] - c->values[k - 1]) * (t - c->times[k - 1]) /
+						    (c->times[k] - c->times[k - 1]);
 	return true;
 }
 

@@ -2,7 +2,8 @@
  * fbx_doc.h - what animc reads of an FBX file's bytes itself, ASCII or
  * binary alike, where Assimp 5.2.5 drops or misreads it: the Properties70
  * values of each Model, the AnimationStack and AnimationLayer objects, the
- * curve nodes and curves of their layers, and the connections between them.
+ * curve nodes and curves of their layers (with each key's interpolation),
+ * and the connections between them.
  * Nothing of Assimp: the importer compares this with Assimp's scene.
  */
 #ifndef ANIMC_FORMATS_FBX_DOC_H
@@ -49,6 +50,13 @@ typedef struct fbx_curve_node {
 	char property[32];           /* "Lcl Translation", ... */
 } fbx_curve_node;
 
+/* A key's interpolation up to the next key, of fbx_curve.steps. */
+enum {
+	FBX_LINEAR = 0,          /* linear, or cubic (read as linear) */
+	FBX_CONSTANT = 1,        /* the key's value held up to the next key */
+	FBX_CONSTANT_NEXT = 2,   /* the next key's value from just after the key */
+};
+
 typedef struct fbx_curve {
 	int64_t id;
 	uint32_t node;               /* its curve node, or FBX_NONE */
@@ -58,6 +66,11 @@ typedef struct fbx_curve {
 	double *values;
 	bool is_read;                /* false: its arrays are compressed or missing */
 	bool is_sorted;              /* its key times in order (none repeated out of it) */
+	bool has_constant;           /* its KeyAttrFlags hold constant interpolation */
+	uint8_t *steps;              /* by key, FBX_LINEAR ...; NULL when no key is constant, or
+				      * when the flags do not cover its keys one for one (or the
+				      * keys are unread or out of order) */
+	uint32_t flags_line;         /* of its KeyAttrFlags, in an ASCII file; else 0 */
 	uint32_t line;               /* of its object, in an ASCII file; else 0 */
 	uint32_t values_line;        /* where its values start, in an ASCII file; else 0 */
 } fbx_curve;
@@ -84,10 +97,17 @@ void animc_fbx_doc_release(fbx_doc *doc);
 const fbx_model *animc_fbx_doc_model(const fbx_doc *doc, const char *name);
 /* The stack named `name`, or NULL. */
 const fbx_stack *animc_fbx_doc_stack(const fbx_doc *doc, const char *name);
-/* The value of a curve at KTime `t`: linear between keys, held beyond
- * them; keys outside [from, to] left out (as Assimp leaves them out), but
- * for the first when `keeps_first`.  False when no key is left. */
+/* The value of a curve at KTime `t` as Assimp reads it: linear between
+ * keys (their interpolation not read), held beyond them; keys outside
+ * [from, to] left out (as Assimp leaves them out), but for the first when
+ * `keeps_first`.  False when no key is left. */
 bool animc_fbx_curve_value(const fbx_curve *c, double t, double from, double to, bool keeps_first, double *value);
+/* The value of a curve at KTime `t` as the file keys it, every key read:
+ * a constant key's value held (FBX_CONSTANT, FBX_CONSTANT_NEXT), else
+ * linear between keys, held beyond them.  `side` < 0 gives the value just
+ * before `t`, > 0 just after it (where a held value changes), 0 at it.
+ * False when the curve has no key read. */
+bool animc_fbx_curve_exact(const fbx_curve *c, double t, int side, double *value);
 /* The quaternion (w x y z) of Euler angles in degrees, in FBX rotation
  * order `order` (0 XYZ: X turned first). */
 void animc_fbx_euler_quat(const double deg[3], int order, double q[4]);

@@ -20,6 +20,7 @@
 
 typedef struct fbx_writer {
 	FILE *objects, *conns;
+	const char *flags, *runs;   /* KeyAttrFlags, KeyAttrRefCount of the next curves; NULL: linear */
 	char *objects_text, *conns_text;
 	size_t objects_len, conns_len;
 } fbx_writer;
@@ -60,6 +61,29 @@ static void add_layer(fbx_writer *w, long id, const char *name, long stack)
 	fprintf(w->conns, "\tC: \"OO\",%ld,%ld\n", id, stack);
 }
 
+/* How many numbers a list "1,2,3" holds. */
+static unsigned numbers_in(const char *list)
+{
+	unsigned n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
+/* The writer's KeyAttrFlags and KeyAttrRefCount, and the curve's end. */
+static void add_key_attrs(fbx_writer *w)
+{
+	unsigned n = numbers_in(w->flags);
+
+	fprintf(w->objects, "\n\t\t}\n\t\tKeyAttrFlags: *%u {\n\t\t\ta: %s\n\t\t}\n\t\tKeyAttrDataFloat: *%u {\n\t\t\ta: 0",
+		n, w->flags, 4 * n);
+	for (unsigned i = 1; i < 4 * n; i++)
+		fprintf(w->objects, ",0");
+	fprintf(w->objects, "\n\t\t}\n\t\tKeyAttrRefCount: *%u {\n\t\t\ta: %s\n\t\t}\n\t}\n", numbers_in(w->runs),
+		w->runs);
+}
+
 /* The curve node of `prop` of `model` in `layer`, and one curve for each
  * of `axes` ("XZ"), each keyed at `frames` with `values[axis][key]`. */
 static void add_curves(fbx_writer *w, long id, long layer, long model, const char *prop, const char *axes,
@@ -77,9 +101,12 @@ static void add_curves(fbx_writer *w, long id, long layer, long model, const cha
 		fprintf(w->objects, "\n\t\t}\n\t\tKeyValueFloat: *%u {\n\t\t\ta: ", n);
 		for (unsigned k = 0; k < n; k++)
 			fprintf(w->objects, "%s%.9g", k ? "," : "", values[a][k]);
-		fprintf(w->objects, "\n\t\t}\n\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"
-			"\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,255790911,0\n\t\t}\n"
-			"\t\tKeyAttrRefCount: *1 {\n\t\t\ta: %u\n\t\t}\n\t}\n", n);
+		if (w->flags)
+			add_key_attrs(w);
+		else
+			fprintf(w->objects, "\n\t\t}\n\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"
+				"\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,255790911,0\n\t\t}\n"
+				"\t\tKeyAttrRefCount: *1 {\n\t\t\ta: %u\n\t\t}\n\t}\n", n);
 		fprintf(w->conns, "\tC: \"OP\",%ld,%ld, \"d|%c\"\n", cid, id, axes[a]);
 	}
 }
@@ -703,6 +730,20 @@ static void fbx_reader_reads_binary_records(void **state)
 	/* Cut short, it is no document. */
 	assert_false(animc_fbx_doc_read(data, size / 2, &doc));
 	assert_int_equal(doc.curve_count, 0);
+	/* The first curve's KeyAttrFlags (an int32 array of one, over a run
+	 * of 3 keys) made constant: each key read constant. */
+	uint8_t *flags = memmem(data, size, "KeyAttrFlags", 12);
+	assert_non_null(flags);
+	assert_true(flags[12] == 'i' && flags[13] == 1 && flags[17] == 0 && flags[25] == 0);
+	flags[25] = 2;
+	assert_true(animc_fbx_doc_read(data, size, &doc));
+	c = &doc.curves[0];
+	assert_true(c->has_constant && c->steps && c->key_count == 3);
+	assert_true(c->steps[0] == FBX_CONSTANT && c->steps[1] == FBX_CONSTANT && c->steps[2] == FBX_CONSTANT);
+	double v;
+	assert_true(animc_fbx_curve_exact(c, c->times[2], -1, &v) && v == 1);
+	assert_true(animc_fbx_curve_exact(c, c->times[2], 0, &v) && v == 2);
+	animc_fbx_doc_release(&doc);
 	free(data);
 
 	const char *corpus = test_corpus_dir();
@@ -730,7 +771,188 @@ static void fbx_reader_reads_binary_records(void **state)
 	free(path);
 }
 
+/* ------------------------------------------------------ stepped keys */
+
+/* One bone's take of frames 0 to `stop`: curves of `prop` on `axes`, their
+ * KeyAttrFlags `flags` over runs of keys `runs`. */
+static char *stepped_take(const char *prop, const char *axes, unsigned n, const double *frames,
+			  const double values[][8], double stop, const char *flags, const char *runs)
+{
+	fbx_writer w;
+
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, "");
+	add_stack(&w, 20, "Take 001", 0, stop);
+	add_layer(&w, 21, "BaseLayer", 20);
+	w.flags = flags, w.runs = runs;
+	add_curves(&w, 30, 21, 10, prop, axes, n, frames, values);
+	return writer_text(&w);
+}
+
+/* `text` built (with `option`, or none) into `dir`: the clip's path. */
+static char *built(const char *dir, const char *text, const char *option, const char *value, char **err)
+{
+	char *path = test_format("%s/s.fbx", dir), *out = test_format("%s/out", dir);
+	test_run r;
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	test_sh("rm -rf '%s'", out);
+	r = option ? test_animc("build", option, value, "-o", out, path, NULL) : test_animc("build", "-o", out, path, NULL);
+	if (r.status != 0)
+		fail_msg("%s%s", r.out, r.err);
+	*err = strdup(r.err);
+	test_run_release(&r);
+	free(path);
+	char *xnb = test_format("%s/s/Take 001.xnb", out);
+	free(out);
+	return xnb;
+}
+
+/* Item `index` of the bone's `what` ("translation", "rotation") in `xnb`
+ * at `time_s`, as the runtime samples it. */
+static double sampled(const char *xnb, const char *time_s, const char *what, int index)
+{
+	test_run r = test_animc("sample", "--json", "--time", time_s, xnb, NULL);
+	char *key = test_format("\"%s\": [", what);
+	const char *at = strstr(r.out, key);
+
+	if (r.status != 0 || !at)
+		fail_msg("%s%s", r.out, r.err);
+	at += strlen(key);
+	for (int i = 0; i < index; i++)
+		at = strchr(at, ',') + 1;
+	double v = strtod(at, NULL);
+	test_run_release(&r);
+	free(key);
+	return v;
+}
+
+/* Translation X of `xnb` at each of `times` is `want`'s. */
+static void assert_samples(const char *xnb, const char *const *times, const double *want, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double got = sampled(xnb, times[i], "translation", 0);
+
+		if (!(fabs(got - want[i]) < 1e-4))
+			fail_msg("%s at %s s: translation X %g, expected %g", xnb, times[i], got, want[i]);
+	}
+}
+
+/* Frame 10 is 0.33333334 s (a float); 0.3333333 is the float before it. */
+static const char *const step_times[] = { "0", "0.1666667", "0.3333333", "0.33333334", "0.5", "0.6666666",
+					  "0.6666667", "0.8333333" };
+
+/*
+ * Assimp 5.2.5 reads no key's interpolation: constant (stepped) keys, as
+ * Maya and MotionBuilder write blocking passes, played as linear (halfway
+ * between keys 0 and 5, 2.5), with a stepped-keys warning.  The bone is
+ * rebuilt from its curves: each value held up to the float before the
+ * next key (and, for eConstantNext, the next key's value from just after
+ * the key), linear keys still linear; kept by a lossy build and the compact
+ * layout (which declines the jump and writes the original layout).
+ */
+static void stepped_keys_are_held_from_the_curves(void **state)
+{
+	static const double frames[] = { 0, 10, 20, 30 }, x[][8] = { { 0, 5, 10, 20 } };
+	/* All constant; constant with the next key's value; linear, constant,
+	 * linear (frame 25 halfway from 10 to 20). */
+	static const double held[] = { 0, 0, 0, 5, 5, 5, 10, 10 }, next[] = { 0, 5, 5, 5, 10, 10, 10, 15 },
+			    mixed[] = { 0, 2.5, 5, 5, 5, 5, 10, 15 };
+	static const struct { const char *flags, *runs; const double *want; } cases[] = {
+		{ "2,4", "3,1", held }, { "258,4", "2,2", next }, { "4,2,4", "1,1,2", mixed },
+	};
+	static const char *const options[][2] = { { "--tolerance", "default" }, { "--layout", "compact" } };
+	char *dir = test_tmpdir("fbx-stepped"), *err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = stepped_take("Lcl Translation", "X", 4, frames, x, 30, cases[i].flags, cases[i].runs);
+		char *xnb = built(dir, text, NULL, NULL, &err);
+
+		if (strstr(err, "[stepped-keys]"))
+			fail_msg("%s", err);
+		assert_samples(xnb, step_times, cases[i].want, 8);
+		free(xnb), free(err);
+		for (size_t o = 0; o < 2 && i == 2; o++) {
+			xnb = built(dir, text, options[o][0], options[o][1], &err);
+			assert_samples(xnb, step_times, cases[i].want, 8);
+			free(xnb), free(err);
+		}
+		free(text);
+	}
+	free(dir);
+}
+
+/* A stepped Euler rotation: Z held at 0 then 90 while X turns linearly,
+ * the runtime's pose the curves' mid-span and on each side of the step. */
+static void stepped_rotation_keys_are_held(void **state)
+{
+	static const double frames[] = { 0, 10, 20 }, xz[][8] = { { 0, 20, 40 }, { 0, 90, -120 } };
+	static const double want_x[] = { 10, 20, 20, 30 }, want_z[] = { 0, 0, 90, 90 };
+	static const char *const times[] = { "0.1666667", "0.3333333", "0.33333334", "0.5" };
+	char *dir = test_tmpdir("fbx-stepped-rot"), *err;
+	fbx_writer w;
+	double qx[4], qz[4], want[4];
+
+	(void)state;
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, "");
+	add_stack(&w, 20, "Take 001", 0, 20);
+	add_layer(&w, 21, "BaseLayer", 20);
+	w.flags = "2", w.runs = "3";
+	add_curves(&w, 30, 21, 10, "Lcl Rotation", "Z", 3, frames, &xz[1]);
+	w.flags = NULL;
+	add_curves(&w, 40, 21, 10, "Lcl Rotation", "X", 3, frames, xz);
+	char *text = writer_text(&w), *xnb = built(dir, text, NULL, NULL, &err);
+	for (int i = 0; i < 4; i++) {
+		float got[4];
+
+		for (int k = 0; k < 4; k++)
+			got[k] = (float)sampled(xnb, times[i], "rotation", k);
+		axis_quat(0, want_x[i], qx);
+		axis_quat(2, want_z[i], qz);
+		quat_mul(qz, qx, want);
+		assert_turn(got, want, 1e-6);
+	}
+	assert_null(strstr(err, "[stepped-keys]"));
+	free(xnb), free(err), free(text), free(dir);
+}
+
+/* Constant keys the reader cannot match to keys (runs that do not cover
+ * them) are still said, naming the clip, the bone and the curve, at its
+ * KeyAttrFlags' line; constant keys that change nothing are not. */
+static void stepped_keys_not_read_are_said(void **state)
+{
+	static const double frames[] = { 0, 10, 20 }, x[][8] = { { 0, 5, 10 } }, flat[][8] = { { 5, 5, 0 } };
+	imported r;
+
+	(void)state;
+	char *text = stepped_take("Lcl Translation", "X", 3, frames, x, 20, "2", "2");
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 1);
+	assert_non_null(strstr(warning_of(&r, "stepped-keys"), "clip 'Take 001': bone 'Bone': its Lcl Translation X "
+			       "curve has constant (stepped) keys, which are read as linear: its KeyAttrFlags and "
+			       "KeyAttrRefCount do not give each key one"));
+	const char *at = text;
+	for (uint32_t line = 1; line < test_diags_first(&r.diags, ANIMC_WARNING)->line; line++)
+		at = strchr(at, '\n') + 1;
+	assert_true(strncmp(at, "\t\tKeyAttrFlags: *1 {", 20) == 0);
+	release(&r);
+	free(text);
+	/* Constant from 5 to 5, then linear. */
+	text = stepped_take("Lcl Translation", "X", 3, frames, flat, 20, "2,4", "1,2");
+	import_text(&r, text);
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
+	assert_int_equal(channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_TRANSLATION].value_count, 3);
+	release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(stepped_keys_not_read_are_said),
+	cmocka_unit_test(stepped_rotation_keys_are_held),
+	cmocka_unit_test(stepped_keys_are_held_from_the_curves),
 	cmocka_unit_test(fbx_reader_reads_binary_records),
 	cmocka_unit_test(an_infinite_key_is_named_at_its_curve),
 	cmocka_unit_test(euler_curves_between_keys_are_read_from_the_curves),
