@@ -20,6 +20,7 @@
 #include "xml/xml.h"
 #include "assimp_internal.h"
 #include "assimp_fbx.h"
+#include "collada.h"
 
 /* Longest extension the probe looks up, dot excluded. */
 #define EXT_BYTES 16
@@ -2369,12 +2370,16 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
 	if (strcmp(format ? format : "", "md5anim") == 0)
 		md5_hold_base_frames(req->data, req->size, scene);
+	animc_collada *dae = strcmp(format ? format : "", "dae") == 0 ? animc_collada_open(req->data, req->size) : NULL;
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	fbx_doc fbx;
 	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && animc_fbx_doc_read(req->data, req->size, &fbx);
 	animc_xfile *xf = strcmp(format ? format : "", "x") == 0 ? animc_xfile_open(req->data, req->size, scene, sink) : NULL;
 	status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, xf, req->options, out, sink);
+	if (status == ANIMC_OK)
+		animc_collada_check_clips(dae, out, first, sink);
+	animc_collada_close(dae);
 	if (is_fbx)
 		animc_fbx_doc_release(&fbx);
 	animc_xfile_close(xf);

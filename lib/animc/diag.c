@@ -144,7 +144,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_INHERIT_TYPE] = { "inherit-type",
 		"an FBX bone of InheritType 2 (segment scale compensate) under a scaled parent: scaled with it" },
 	[ANIMC_WARN_EULER_BETWEEN_KEYS] = { "euler-between-keys",
-		"an FBX bone's Euler curves turn about several axes between keys, slerped: not read to add keys" },
+		"an FBX bone's Euler curves (COLLADA <rotate>s) turn about several axes between keys, slerped: "
+		"not read to add keys" },
 	[ANIMC_WARN_SHEARED_KEY] = { "sheared-key",
 		"an .X matrix key shears (its axes are not perpendicular), which no key holds; a key close to it kept" },
 };

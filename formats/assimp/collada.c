@@ -1,0 +1,702 @@
+/*
+ * collada.c - what Assimp 5.2.5's COLLADA reader loses or changes of a
+ * file's animations, read from the file itself with libxml2 (see
+ * NOTES.md): <rotate>s keyed together, which Assimp keeps one quaternion
+ * a key (keys added from the file).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "collada.h"
+
+#define PI_ 3.14159265358979323846
+
+/* ------------------------------------------------------------- reading */
+
+/* A source's numbers, as its <float_array> gives them. */
+typedef struct dae_array {
+	double *values;
+	size_t count;
+	uint32_t stride;         /* its accessor's */
+	const xmlNode *array;    /* its <float_array>, for lines; NULL for none */
+} dae_array;
+
+/* One <channel>, and its sampler's sources. */
+typedef struct dae_channel {
+	const char *target;          /* "Root/rotationZ.ANGLE" */
+	const xmlNode *animation;    /* the <animation> that holds it */
+	dae_array times, values;
+	bool is_linear;              /* no INTERPOLATION, or LINEAR at every key */
+} dae_channel;
+
+/* An element id of the file, by value and then document order. */
+typedef struct dae_id {
+	const char *id;
+	const xmlNode *node;
+	size_t order;
+} dae_id;
+
+struct animc_collada {
+	xmlDoc *doc;
+	dae_id *ids;
+	size_t id_count, id_capacity;
+	dae_channel *channels;
+	size_t channel_count, channel_capacity;
+};
+
+static bool is_element(const xmlNode *n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* The value of attribute `name` of `n`, or NULL. */
+static const char *attribute(const xmlNode *n, const char *name)
+{
+	for (const xmlAttr *a = n ? n->properties : NULL; a; a = a->next)
+		if (strcmp((const char *)a->name, name) == 0)
+			return a->children && a->children->content ? (const char *)a->children->content : "";
+	return NULL;
+}
+
+static int compare_ids(const void *pa, const void *pb)
+{
+	const dae_id *a = pa, *b = pb;
+	int c = strcmp(a->id, b->id);
+
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+static bool index_ids(animc_collada *dae, const xmlNode *n, unsigned depth)
+{
+	for (; n && depth < 256; n = n->next) {
+		const char *id = n->type == XML_ELEMENT_NODE ? attribute(n, "id") : NULL;
+
+		if (id && dae->id_count == dae->id_capacity) {
+			size_t cap = dae->id_capacity ? 2 * dae->id_capacity : 256;
+			dae_id *more = realloc(dae->ids, cap * sizeof *more);
+
+			if (!more)
+				return false;
+			dae->ids = more, dae->id_capacity = cap;
+		}
+		if (id)
+			dae->ids[dae->id_count] = (dae_id){ id, n, dae->id_count }, dae->id_count++;
+		if (n->type == XML_ELEMENT_NODE && !index_ids(dae, n->children, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* The element of id `ref` ("#id"): a child of `near` (the channel's
+ * <animation>, where its sampler and sources usually are), else the
+ * file's first; NULL for none. */
+static const xmlNode *find_id(const animc_collada *dae, const xmlNode *near, const char *ref)
+{
+	dae_id key = { ref ? ref + 1 : "", NULL, 0 };
+	size_t lo = 0, hi = dae->id_count;
+
+	if (!ref || *ref != '#')
+		return NULL;
+	for (const xmlNode *c = near ? near->children : NULL; c; c = c->next) {
+		const char *id = c->type == XML_ELEMENT_NODE ? attribute(c, "id") : NULL;
+
+		if (id && strcmp(id, key.id) == 0)
+			return c;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(dae->ids[mid].id, key.id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < dae->id_count && strcmp(dae->ids[lo].id, key.id) == 0 ? dae->ids[lo].node : NULL;
+}
+
+static const xmlNode *child(const xmlNode *n, const char *name)
+{
+	for (const xmlNode *c = n ? n->children : NULL; c; c = c->next)
+		if (is_element(c, name))
+			return c;
+	return NULL;
+}
+
+/* The numbers of the text of `n`, into a->values (a new array). */
+static bool read_numbers(const xmlNode *n, dae_array *a)
+{
+	char *text = (char *)xmlNodeGetContent(n), *p = text, *end;
+	size_t cap = 0;
+
+	if (!text)
+		return false;
+	for (;;) {
+		double v = strtod(p, &end);
+
+		if (end == p)
+			break;
+		if (a->count == cap) {
+			double *more = realloc(a->values, (cap = cap ? 2 * cap : 16) * sizeof *more);
+
+			if (!more) {
+				xmlFree(text);
+				return false;
+			}
+			a->values = more;
+		}
+		a->values[a->count++] = v;
+		p = end;
+	}
+	xmlFree(text);
+	return true;
+}
+
+/* The <float_array> and accessor stride of <source> `src`. */
+static bool read_source(const xmlNode *src, dae_array *a)
+{
+	const xmlNode *accessor = child(child(src, "technique_common"), "accessor");
+	const char *stride = attribute(accessor, "stride");
+
+	*a = (dae_array){ .stride = 1, .array = child(src, "float_array") };
+	if (stride && atoi(stride) > 0)
+		a->stride = (uint32_t)atoi(stride);
+	return !a->array || read_numbers(a->array, a);
+}
+
+/* Whether the <Name_array> of <source> `src` says LINEAR at every key. */
+static bool reads_linear(const xmlNode *src)
+{
+	char *text = (char *)xmlNodeGetContent(child(src, "Name_array")), *word, *save = NULL;
+	bool is_linear = true;
+
+	for (word = text ? strtok_r(text, " \t\r\n", &save) : NULL; word; word = strtok_r(NULL, " \t\r\n", &save))
+		is_linear &= strcmp(word, "LINEAR") == 0;
+	xmlFree(text);
+	return is_linear;
+}
+
+/* Channel `ch` (its <channel> at `n`, in <animation> `anim`): its
+ * sampler's INPUT, OUTPUT and INTERPOLATION sources.  False on no memory;
+ * a channel that names no sampler or sources keeps none. */
+static bool read_channel(const animc_collada *dae, const xmlNode *anim, const xmlNode *n, dae_channel *ch)
+{
+	const xmlNode *sampler = find_id(dae, anim, attribute(n, "source"));
+
+	*ch = (dae_channel){ .target = attribute(n, "target"), .animation = anim, .is_linear = true };
+	for (const xmlNode *in = sampler ? sampler->children : NULL; in; in = in->next) {
+		const char *semantic = is_element(in, "input") ? attribute(in, "semantic") : NULL;
+		const xmlNode *src = semantic ? find_id(dae, anim, attribute(in, "source")) : NULL;
+
+		if (!src)
+			continue;
+		if (strcmp(semantic, "INPUT") == 0 && !ch->times.array && !read_source(src, &ch->times))
+			return false;
+		if (strcmp(semantic, "OUTPUT") == 0 && !ch->values.array && !read_source(src, &ch->values))
+			return false;
+		if (strcmp(semantic, "INTERPOLATION") == 0)
+			ch->is_linear = reads_linear(src);
+	}
+	return true;
+}
+
+/* The channels of <animation> `anim` and those nested in it. */
+static bool read_animation(animc_collada *dae, const xmlNode *anim, unsigned depth)
+{
+	for (const xmlNode *n = anim->children; n && depth < 64; n = n->next) {
+		if (is_element(n, "animation") && !read_animation(dae, n, depth + 1))
+			return false;
+		if (!is_element(n, "channel") || !attribute(n, "target"))
+			continue;
+		if (dae->channel_count == dae->channel_capacity) {
+			size_t cap = dae->channel_capacity ? 2 * dae->channel_capacity : 64;
+			dae_channel *more = realloc(dae->channels, cap * sizeof *more);
+
+			if (!more)
+				return false;
+			dae->channels = more, dae->channel_capacity = cap;
+		}
+		if (!read_channel(dae, anim, n, &dae->channels[dae->channel_count++]))
+			return false;
+	}
+	return true;
+}
+
+static bool read_libraries(animc_collada *dae, const xmlNode *root)
+{
+	for (const xmlNode *lib = root->children; lib; lib = lib->next) {
+		for (const xmlNode *a = is_element(lib, "library_animations") ? lib->children : NULL; a; a = a->next) {
+			if (!is_element(a, "animation"))
+				continue;
+			if (!read_animation(dae, a, 0))
+				return false;
+		}
+	}
+	return true;
+}
+
+animc_collada *animc_collada_open(const uint8_t *data, size_t size)
+{
+	animc_collada *dae;
+	const xmlNode *root;
+
+	if (!data || size > INT32_MAX || !(dae = calloc(1, sizeof *dae)))
+		return NULL;
+	dae->doc = xmlReadMemory((const char *)data, (int)size, NULL, NULL,
+				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+	root = dae->doc ? xmlDocGetRootElement(dae->doc) : NULL;
+	if (!is_element(root, "COLLADA") || !index_ids(dae, root, 0)) {
+		animc_collada_close(dae);
+		return NULL;
+	}
+	if (dae->id_count)
+		qsort(dae->ids, dae->id_count, sizeof *dae->ids, compare_ids);
+	if (!read_libraries(dae, root)) {
+		animc_collada_close(dae);
+		return NULL;
+	}
+	return dae;
+}
+
+void animc_collada_close(animc_collada *dae)
+{
+	if (!dae)
+		return;
+	for (size_t i = 0; i < dae->channel_count; i++) {
+		free(dae->channels[i].times.values);
+		free(dae->channels[i].values.values);
+	}
+	free(dae->channels);
+	free(dae->ids);
+	if (dae->doc)
+		xmlFreeDoc(dae->doc);
+	free(dae);
+}
+
+/* ------------------------------------------------------------- rotates */
+
+/* A node's transform, as its element gives it, and the channel keying its
+ * angle (NULL: none). */
+typedef struct dae_transform {
+	const xmlNode *element;
+	const char *sid;
+	double values[4];
+	const dae_channel *angle;
+} dae_transform;
+
+/* A bone's <node> and its transforms; `why` says what keeps its turn
+ * from being read exactly (NULL: nothing). */
+typedef struct dae_node {
+	const xmlNode *node;
+	dae_transform rotates[16];
+	uint32_t rotate_count, keyed;
+	const char *why;
+	char keyed_sids[128];
+} dae_node;
+
+/* Assimp's name of a <node>: its name, else its id, else its sid. */
+static const char *node_name(const xmlNode *n)
+{
+	const char *name = attribute(n, "name");
+
+	if (name && *name)
+		return name;
+	name = attribute(n, "id");
+	return name && *name ? name : attribute(n, "sid");
+}
+
+static const xmlNode *find_node(const xmlNode *n, const char *bone, unsigned depth)
+{
+	for (; n && depth < 256; n = n->next) {
+		const char *name;
+		const xmlNode *found;
+
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_element(n, "node") && (name = node_name(n)) && strcmp(name, bone) == 0)
+			return n;
+		if ((found = find_node(n->children, bone, depth + 1)))
+			return found;
+	}
+	return NULL;
+}
+
+/* Whether <animation> `a` lies in (or is) `within`. */
+static bool is_within(const xmlNode *a, const xmlNode *within)
+{
+	for (; a; a = a->parent)
+		if (a == within)
+			return true;
+	return false;
+}
+
+/* Whether the <animation> `a` is named `path` by its name and those of
+ * the <animation>s above it, joined with '_' (Assimp's clip name, its
+ * first part taken off). */
+static bool has_path(const xmlNode *a, const char *path, size_t len)
+{
+	const char *name = attribute(a, "name") ? attribute(a, "name") : "animation";
+	size_t n = strlen(name);
+
+	if (n > len || memcmp(path + len - n, name, n) != 0)
+		return false;
+	if (!is_element(a->parent, "animation"))
+		return n == len;
+	return n < len && path[len - n - 1] == '_' && has_path(a->parent, path, len - n - 1);
+}
+
+/* The <animation> clip `name` was made of, or NULL: every channel of the
+ * file then (a file of one clip, or a name not found). */
+static const xmlNode *clip_animation(const animc_collada *dae, const char *name, uint32_t clips)
+{
+	for (size_t i = 0; clips > 1 && i < dae->channel_count; i++)
+		for (const xmlNode *a = dae->channels[i].animation; is_element(a, "animation"); a = a->parent)
+			if (has_path(a, name, strlen(name)))
+				return a;
+	return NULL;
+}
+
+/* The channel of `within` keying target `target` (NULL: none). */
+static const dae_channel *find_channel(const animc_collada *dae, const xmlNode *within, const char *target)
+{
+	for (size_t i = 0; i < dae->channel_count; i++)
+		if (strcmp(dae->channels[i].target, target) == 0 && (!within || is_within(dae->channels[i].animation, within)))
+			return &dae->channels[i];
+	return NULL;
+}
+
+/* Whether a channel of `within` keys transform `sid` of node `id` other
+ * than by its angle alone. */
+static bool keys_other_than_angle(const animc_collada *dae, const xmlNode *within, const char *id, const char *sid)
+{
+	size_t n = strlen(id), m = strlen(sid);
+
+	for (size_t i = 0; i < dae->channel_count; i++) {
+		const char *t = dae->channels[i].target;
+
+		if (within && !is_within(dae->channels[i].animation, within))
+			continue;
+		if (strncmp(t, id, n) == 0 && t[n] == '/' && strncmp(t + n + 1, sid, m) == 0 &&
+		    strcmp(t + n + 1 + m, ".ANGLE") != 0 && strcmp(t + n + 1 + m, "(3)") != 0 &&
+		    (t[n + 1 + m] == '\0' || t[n + 1 + m] == '.' || t[n + 1 + m] == '('))
+			return true;
+	}
+	return false;
+}
+
+/* The angle channel of <rotate> `r` of node `id`, or NULL. */
+static const dae_channel *angle_channel(const animc_collada *dae, const xmlNode *within, const char *id,
+					const char *sid)
+{
+	char target[512];
+	const dae_channel *ch;
+
+	snprintf(target, sizeof target, "%s/%s.ANGLE", id, sid);
+	if ((ch = find_channel(dae, within, target)))
+		return ch;
+	snprintf(target, sizeof target, "%s/%s(3)", id, sid);
+	return find_channel(dae, within, target);
+}
+
+/* What keeps rotate `r`'s keyed angle from being read exactly, or NULL. */
+static const char *angle_why(const dae_transform *r)
+{
+	const dae_channel *ch = r->angle;
+
+	if (!ch->is_linear)
+		return "an angle keyed with other than LINEAR interpolation";
+	if (ch->values.stride != 1 || ch->times.count < 1 || ch->values.count != ch->times.count)
+		return "an angle channel whose keys are not one number each";
+	return NULL;
+}
+
+static void add_rotate(const animc_collada *dae, const xmlNode *within, const xmlNode *e, dae_node *dn)
+{
+	char *text = (char *)xmlNodeGetContent(e), *p = text, *end;
+	const char *id = attribute(dn->node, "id"), *sid = attribute(e, "sid");
+	dae_transform *r = &dn->rotates[dn->rotate_count++];
+
+	*r = (dae_transform){ .element = e, .sid = sid };
+	for (int i = 0; i < 4 && p; i++, p = end)
+		r->values[i] = strtod(p, &end);
+	xmlFree(text);
+	if (!id || !sid)
+		return;
+	r->angle = angle_channel(dae, within, id, sid);
+	if (keys_other_than_angle(dae, within, id, sid))
+		dn->why = "a <rotate> whose axis is keyed";
+	if (!r->angle)
+		return;
+	dn->keyed++;
+	if (!dn->why)
+		dn->why = angle_why(r);
+	size_t used = strlen(dn->keyed_sids);
+	snprintf(dn->keyed_sids + used, sizeof dn->keyed_sids - used, "%s'%s'", used ? ", " : "", sid);
+}
+
+/* The transforms of bone `bone`'s node; false when it has none, or
+ * fewer than two <rotate>s keyed. */
+static bool read_node(const animc_collada *dae, const xmlNode *within, const char *bone, dae_node *dn)
+{
+	bool has_scale = false;
+
+	memset(dn, 0, sizeof *dn);
+	for (const xmlNode *lib = xmlDocGetRootElement(dae->doc)->children; lib && !dn->node; lib = lib->next)
+		if (is_element(lib, "library_visual_scenes"))
+			dn->node = find_node(lib->children, bone, 0);
+	for (const xmlNode *e = dn->node ? dn->node->children : NULL; e; e = e->next) {
+		if (is_element(e, "node") || is_element(e, "extra") ||
+		    (e->type == XML_ELEMENT_NODE && strncmp((const char *)e->name, "instance_", 9) == 0))
+			break;
+		if (is_element(e, "matrix") || is_element(e, "lookat") || is_element(e, "skew"))
+			dn->why = "a <matrix>, <lookat> or <skew> among its transforms";
+		has_scale |= is_element(e, "scale");
+		if (!is_element(e, "rotate"))
+			continue;
+		if (has_scale)
+			dn->why = "a <scale> before a <rotate>";
+		if (dn->rotate_count == sizeof dn->rotates / sizeof *dn->rotates) {
+			dn->why = "too many <rotate>s";
+			break;
+		}
+		add_rotate(dae, within, e, dn);
+	}
+	return dn->keyed >= 2;
+}
+
+/* ------------------------------------------------------------- turning */
+
+/* The value of an angle channel at `t` s: its keys joined by straight
+ * lines, held before the first and past the last. */
+static double angle_at(const dae_channel *ch, double t)
+{
+	const double *times = ch->times.values, *v = ch->values.values;
+	size_t n = ch->times.count, i = 1;
+
+	if (t <= times[0])
+		return v[0];
+	if (t >= times[n - 1])
+		return v[n - 1];
+	while (i < n - 1 && times[i] < t)
+		i++;
+	if (times[i] == times[i - 1])
+		return v[i];
+	return v[i - 1] + (v[i] - v[i - 1]) * (t - times[i - 1]) / (times[i] - times[i - 1]);
+}
+
+/* a * b, quaternions x y z w. */
+static void quat_mul(const double a[4], const double b[4], double out[4])
+{
+	double r[4] = { a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+			a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+			a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+			a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2] };
+
+	memcpy(out, r, sizeof r);
+}
+
+/* The node's turn at `t` s (x y z w): its <rotate>s in the file's order,
+ * each at its keyed angle. */
+static void turn_at(const dae_node *dn, double t, double q[4])
+{
+	q[0] = q[1] = q[2] = 0, q[3] = 1;
+	for (uint32_t i = 0; i < dn->rotate_count; i++) {
+		const dae_transform *r = &dn->rotates[i];
+		double len = sqrt(r->values[0] * r->values[0] + r->values[1] * r->values[1] + r->values[2] * r->values[2]);
+		double angle = (r->angle ? angle_at(r->angle, t) : r->values[3]) * PI_ / 360, s = sin(angle);
+		double k[4] = { 0, 0, 0, 1 };
+
+		if (len > 0)
+			k[0] = r->values[0] / len * s, k[1] = r->values[1] / len * s, k[2] = r->values[2] / len * s,
+			k[3] = cos(angle);
+		quat_mul(q, k, q);
+	}
+}
+
+/* The angle in degrees between two turns. */
+static double turn_between(const double a[4], const double b[4])
+{
+	double dot = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+
+	return 2 * acos(fmin(1, dot)) * 180 / PI_;
+}
+
+/* The slerp of a and b halfway. */
+static void halfway(const double a[4], const double b[4], double out[4])
+{
+	double sign = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0 ? -1 : 1, len = 0;
+
+	for (int i = 0; i < 4; i++)
+		out[i] = a[i] + sign * b[i], len += out[i] * out[i];
+	for (int i = 0; i < 4; i++)
+		out[i] = len > 0 ? out[i] / sqrt(len) : a[i];
+}
+
+/* The largest error of slerping the node's turn over `parts` equal steps
+ * from a to b s, halfway along each. */
+static double steps_error(const dae_node *dn, double a, double b, double parts)
+{
+	double worst = 0, q0[4], q1[4], mid[4], want[4];
+
+	turn_at(dn, a, q0);
+	for (double k = 1; k <= parts; k++) {
+		double t0 = a + (b - a) * (k - 1) / parts, t1 = a + (b - a) * k / parts;
+
+		turn_at(dn, t1, q1);
+		turn_at(dn, (t0 + t1) / 2, want);
+		halfway(q0, q1, mid);
+		worst = fmax(worst, turn_between(mid, want));
+		memcpy(q0, q1, sizeof q0);
+	}
+	return worst;
+}
+
+/* The parts a step from a to b s is cut in: each keyed angle moving less
+ * than 180 degrees, and the slerp within the tolerance (at most 256). */
+static double step_parts(const dae_node *dn, double a, double b)
+{
+	double parts = 1, step = 0;
+
+	for (uint32_t i = 0; i < dn->rotate_count; i++)
+		if (dn->rotates[i].angle)
+			step = fmax(step, fabs(angle_at(dn->rotates[i].angle, b) - angle_at(dn->rotates[i].angle, a)));
+	parts = fmax(1, ceil(step / 179));
+	while (parts < 256 && steps_error(dn, a, b, parts) > ANIMC_COLLADA_TOLERANCE_DEG)
+		parts *= 2;
+	return parts;
+}
+
+/* The rotation of key `i` of track `t`, x y z w. */
+static void key_turn(const animc_track *t, uint32_t i, double q[4])
+{
+	for (int k = 0; k < 4; k++)
+		q[k] = t->values[(size_t)i * 4 + (size_t)k];
+}
+
+/* The largest error of slerping Assimp's keys of track `t`, halfway
+ * between each two, and where (s). */
+static double keys_error(const dae_node *dn, const animc_track *t, double *at)
+{
+	double worst = 0, q0[4], q1[4], mid[4], want[4];
+
+	for (uint32_t i = 1; i < t->value_count; i++) {
+		double a = t->times_s[i - 1], b = t->times_s[i];
+
+		key_turn(t, i - 1, q0);
+		key_turn(t, i, q1);
+		halfway(q0, q1, mid);
+		turn_at(dn, (a + b) / 2, want);
+		if (turn_between(mid, want) > worst)
+			worst = turn_between(mid, want), *at = (a + b) / 2;
+	}
+	return worst;
+}
+
+/* Whether the node's turn is Assimp's at each of its keys: the file read
+ * as Assimp reads it. */
+static bool keys_agree(const dae_node *dn, const animc_track *t)
+{
+	double q[4], key[4];
+
+	for (uint32_t i = 0; i < t->value_count; i++) {
+		key_turn(t, i, key);
+		turn_at(dn, t->times_s[i], q);
+		if (turn_between(q, key) > 0.05)
+			return false;
+	}
+	return true;
+}
+
+/* The rotation track of `ch` made again from the node's <rotate>s: keys at
+ * Assimp's, and between them where the slerp would leave the turn. */
+static bool rebuild_turn(const dae_node *dn, animc_clip *clip, animc_channel *ch)
+{
+	animc_track *t = &ch->tracks[ANIMC_ROTATION];
+	size_t n = 1;
+	float *times, *values;
+
+	for (uint32_t i = 1; i < t->value_count; i++)
+		n += (size_t)step_parts(dn, t->times_s[i - 1], t->times_s[i]);
+	times = animc_clip_alloc_floats(clip, n);
+	values = animc_clip_alloc_values(clip, ANIMC_ROTATION, n);
+	if (!times || !values)
+		return false;
+	times[0] = t->times_s[0], n = 1;
+	for (uint32_t i = 1; i < t->value_count; i++) {
+		double a = t->times_s[i - 1], b = t->times_s[i], parts = step_parts(dn, a, b);
+
+		for (double k = 1; k <= parts; k++)
+			times[n++] = k == parts ? t->times_s[i] : (float)(a + (b - a) * k / parts);
+	}
+	for (size_t i = 0; i < n; i++) {
+		double q[4];
+
+		turn_at(dn, times[i], q);
+		/* Each key on the side of the one before: the short way. */
+		double dot = i ? q[0] * values[i * 4 - 4] + q[1] * values[i * 4 - 3] + q[2] * values[i * 4 - 2] +
+					 q[3] * values[i * 4 - 1] : 1;
+		for (int k = 0; k < 4; k++)
+			values[i * 4 + (size_t)k] = (float)(dot < 0 ? -q[k] : q[k]);
+	}
+	t->value_count = (uint32_t)n, t->times_s = times, t->values = values;
+	return true;
+}
+
+static void say_not_rebuilt(const dae_node *dn, const animc_clip *clip, const animc_channel *ch,
+			    const char *why, animc_diag_sink *sink)
+{
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EULER_BETWEEN_KEYS, clip, ch,
+			       "its <rotate>s %s are keyed together, and Assimp keeps one quaternion a key, which "
+			       "the runtime slerps: between keys the output leaves the file's turn (19.5 degrees "
+			       "halfway for two angles keyed 0 to 90 together), and keys could not be added from "
+			       "the file (%s); bake the animation (a key every frame) in the exporter",
+			       dn->keyed_sids, why);
+}
+
+/* Channel `c` of `clip`: its keys mended, or said; true when mended. */
+static bool check_channel(const animc_collada *dae, const xmlNode *within, animc_clip *clip, uint32_t c,
+			  animc_diag_sink *sink)
+{
+	animc_channel *ch = &clip->channels[c];
+	const animc_track *t = &ch->tracks[ANIMC_ROTATION];
+	dae_node dn;
+	double at = 0;
+
+	if (!t->is_present || t->value_count < 2 || !t->times_s || !read_node(dae, within, ch->bone, &dn))
+		return false;
+	if (!dn.why && !keys_agree(&dn, t))
+		dn.why = "its keys are not the turn the file's <rotate>s give";
+	if (dn.why) {
+		say_not_rebuilt(&dn, clip, ch, dn.why, sink);
+		return false;
+	}
+	if (keys_error(&dn, t, &at) <= ANIMC_COLLADA_TOLERANCE_DEG)
+		return false;
+	if (rebuild_turn(&dn, clip, ch))
+		return true;
+	say_not_rebuilt(&dn, clip, ch, "no memory", sink);
+	return false;
+}
+
+void animc_collada_check_clips(const animc_collada *dae, animc_clip_set *set, uint32_t first,
+			       animc_diag_sink *sink)
+{
+	for (uint32_t i = first; dae && i < set->count; i++) {
+		animc_clip *clip = set->clips[i];
+		const xmlNode *within = clip_animation(dae, clip->name, set->count - first);
+		uint32_t rebuilt = 0;
+
+		for (uint32_t c = 0; c < clip->channel_count; c++)
+			rebuilt += check_channel(dae, within, clip, c, sink);
+		if (rebuilt)
+			animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
+					  "%u bone%s whose <rotate>s are keyed together: keys added from the file's "
+					  "channels where a slerp between Assimp's keys would leave their turn by more "
+					  "than %g degrees",
+					  rebuilt, rebuilt == 1 ? "" : "s", ANIMC_COLLADA_TOLERANCE_DEG);
+	}
+}
