@@ -2371,6 +2371,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	if (strcmp(format ? format : "", "md5anim") == 0)
 		md5_hold_base_frames(req->data, req->size, scene);
 	animc_collada *dae = strcmp(format ? format : "", "dae") == 0 ? animc_collada_open(req->data, req->size) : NULL;
+	if (dae && animc_collada_say_bad_keys(dae, sink)) {
+		animc_collada_close(dae);
+		aiReleaseImport(scene);
+		return ANIMC_ERR_INVALID;
+	}
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	fbx_doc fbx;

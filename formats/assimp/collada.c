@@ -1,8 +1,9 @@
 /*
  * collada.c - what Assimp 5.2.5's COLLADA reader loses or changes of a
  * file's animations, read from the file itself with libxml2 (see
- * NOTES.md): <rotate>s keyed together, which Assimp keeps one quaternion
- * a key (keys added from the file).
+ * NOTES.md): key times that go backwards (said at their lines), and
+ * <rotate>s keyed together, which Assimp keeps one quaternion a key (keys
+ * added from the file).
  */
 #include <math.h>
 #include <stdio.h>
@@ -275,6 +276,64 @@ void animc_collada_close(animc_collada *dae)
 	if (dae->doc)
 		xmlFreeDoc(dae->doc);
 	free(dae);
+}
+
+/* ------------------------------------------------------------- bad keys */
+
+/* The line of number `index` of the array's text: its element's, and the
+ * line ends before it. */
+static uint32_t number_line(const dae_array *a, size_t index)
+{
+	char *text = (char *)xmlNodeGetContent(a->array), *p = text, *end;
+	long line = xmlGetLineNo(a->array);
+	uint32_t at = line > 0 ? (uint32_t)line : 0;
+
+	for (size_t i = 0; p && at; i++) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			at += *p++ == '\n';
+		if (i == index)
+			break;
+		strtod(p, &end);
+		if (end == p)
+			break;
+		p = end;
+	}
+	xmlFree(text);
+	return at;
+}
+
+static bool say_backwards(const dae_channel *ch, animc_diag_sink *sink)
+{
+	const dae_array *t = &ch->times;
+
+	for (size_t i = 1; i < t->count; i++) {
+		if (!(t->values[i] < t->values[i - 1]))
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, number_line(t, i), 0,
+				  "channel '%s': its key times go backwards (key %zu at %g s comes after key "
+				  "%zu at %g s): Assimp loses such a channel, and the bone would hold still; "
+				  "list the keys in time order in the exporter",
+				  ch->target, i, t->values[i], i - 1, t->values[i - 1]);
+		return true;
+	}
+	return false;
+}
+
+bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
+{
+	bool is_bad = false;
+
+	for (size_t i = 0; dae && i < dae->channel_count; i++) {
+		const dae_channel *ch = &dae->channels[i];
+
+		/* Only a node's transforms: a target of no node (a mesh's morph
+		 * weights) is not a bone's, and left out. */
+		if (!strchr(ch->target, '/'))
+			continue;
+		if (say_backwards(ch, sink))
+			is_bad = true;
+	}
+	return is_bad;
 }
 
 /* ------------------------------------------------------------- rotates */

@@ -27,6 +27,11 @@ typedef struct animc_collada animc_collada;
 animc_collada *animc_collada_open(const uint8_t *data, size_t size);
 void animc_collada_close(animc_collada *dae);   /* NULL is fine */
 
+/* Say, as errors at their lines, every channel of a node whose key times
+ * go backwards (Assimp loses it); true when there is one, and the file is
+ * not to be imported. */
+bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink);
+
 /* Add rotation keys to each bone of clips `first` on of `set` whose
  * <rotate>s are keyed together, where a slerp between Assimp's keys
  * would leave the file's turn by more than ANIMC_COLLADA_TOLERANCE_DEG

@@ -123,6 +123,18 @@ static const char *warning_of(const imported *r, const char *kind)
 	return NULL;
 }
 
+/* The line `line` of `text`, up to its end. */
+static char *line_of(const char *text, uint32_t line)
+{
+	const char *at = text, *end;
+
+	for (uint32_t i = 1; i < line && at; i++)
+		at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+	assert_non_null(at);
+	end = strchr(at, '\n');
+	return test_format("%.*s", (int)(end ? end - at : (ptrdiff_t)strlen(at)), at);
+}
+
 /* ------------------------------------------------------------ rotations */
 
 static void axis_quat(int axis, double deg, double q[4])
@@ -234,8 +246,37 @@ static void rotates_keyed_together_get_keys_from_the_file(void **state)
 	release(&r);
 }
 
+/* Key times that go backwards ("1 0"): Assimp lost the channel, and the
+ * bone held still, without a word.  An error at the line of the time. */
+static void backwards_key_times_fail_at_their_line(void **state)
+{
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "tr", NULL, "Root/location", "0 1", "0 0 0 1 0 0", 3, "LINEAR");
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "1\n0", "0 90", 1, "LINEAR");
+	fclose(f);
+	text = scene_text(anims);
+	import_text(&r, text);
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_non_null(strstr(e->message, "channel 'Root/rotationZ.ANGLE': its key times go backwards (key 1 at 0 s "
+				"comes after key 0 at 1 s)"));
+	char *line = line_of(text, e->line);
+	assert_string_equal(line, "0</float_array>");
+	free(line);
+	release(&r);
+	free(text), free(anims);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rotates_keyed_together_get_keys_from_the_file),
+	cmocka_unit_test(backwards_key_times_fail_at_their_line),
 };
 
 ANIMC_TEST_GROUP(tests);
