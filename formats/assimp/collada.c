@@ -1,9 +1,9 @@
 /*
  * collada.c - what Assimp 5.2.5's COLLADA reader loses or changes of a
  * file's animations, read from the file itself with libxml2 (see
- * NOTES.md): key times that go backwards (said at their lines), and
- * <rotate>s keyed together, which Assimp keeps one quaternion a key (keys
- * added from the file).
+ * NOTES.md): key times that go backwards and values that are not numbers
+ * (said at their lines), and <rotate>s keyed together, which Assimp keeps
+ * one quaternion a key (keys added from the file).
  */
 #include <math.h>
 #include <stdio.h>
@@ -306,14 +306,43 @@ static bool say_backwards(const dae_channel *ch, animc_diag_sink *sink)
 {
 	const dae_array *t = &ch->times;
 
-	for (size_t i = 1; i < t->count; i++) {
-		if (!(t->values[i] < t->values[i - 1]))
+	for (size_t i = 0; i < t->count; i++) {
+		bool is_back = i > 0 && t->values[i] < t->values[i - 1];
+
+		if (isfinite(t->values[i]) && !is_back)
 			continue;
-		animc_diag_report(sink, ANIMC_ERROR, number_line(t, i), 0,
-				  "channel '%s': its key times go backwards (key %zu at %g s comes after key "
-				  "%zu at %g s): Assimp loses such a channel, and the bone would hold still; "
-				  "list the keys in time order in the exporter",
-				  ch->target, i, t->values[i], i - 1, t->values[i - 1]);
+		if (is_back)
+			animc_diag_report(sink, ANIMC_ERROR, number_line(t, i), 0,
+					  "channel '%s': its key times go backwards (key %zu at %g s comes after key "
+					  "%zu at %g s): Assimp loses such a channel, and the bone would hold still; "
+					  "list the keys in time order in the exporter",
+					  ch->target, i, t->values[i], i - 1, t->values[i - 1]);
+		else
+			animc_diag_report(sink, ANIMC_ERROR, number_line(t, i), 0,
+					  "channel '%s': the time of key %zu is %s: fix the value in the exporter",
+					  ch->target, i, isnan(t->values[i]) ? "NaN" : "infinite");
+		return true;
+	}
+	return false;
+}
+
+static bool say_not_finite(const dae_channel *ch, animc_diag_sink *sink)
+{
+	const dae_array *v = &ch->values;
+
+	for (size_t i = 0; i < v->count; i++) {
+		size_t key = i / v->stride;
+
+		if (isfinite(v->values[i]))
+			continue;
+		char when[48] = "";
+		if (key < ch->times.count)
+			snprintf(when, sizeof when, " (at %g s)", ch->times.values[key]);
+		animc_diag_report(sink, ANIMC_ERROR, number_line(v, i), 0,
+				  "channel '%s': key %zu%s is %s%s: Assimp spreads it through the node's "
+				  "transform into every track of the bone; fix the value in the exporter",
+				  ch->target, key, when, isnan(v->values[i]) ? "NaN" : "infinite",
+				  v->stride > 1 ? " in one of its values" : "");
 		return true;
 	}
 	return false;
@@ -330,7 +359,7 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 		 * weights) is not a bone's, and left out. */
 		if (!strchr(ch->target, '/'))
 			continue;
-		if (say_backwards(ch, sink))
+		if (say_backwards(ch, sink) || say_not_finite(ch, sink))
 			is_bad = true;
 	}
 	return is_bad;

@@ -28,8 +28,9 @@ animc_collada *animc_collada_open(const uint8_t *data, size_t size);
 void animc_collada_close(animc_collada *dae);   /* NULL is fine */
 
 /* Say, as errors at their lines, every channel of a node whose key times
- * go backwards (Assimp loses it); true when there is one, and the file is
- * not to be imported. */
+ * go backwards, or whose times or values are not finite (Assimp loses the
+ * first, and spreads the second into every track of the bone); true when
+ * there is one, and the file is not to be imported. */
 bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink);
 
 /* Add rotation keys to each bone of clips `first` on of `set` whose

@@ -274,9 +274,39 @@ static void backwards_key_times_fail_at_their_line(void **state)
 	free(text), free(anims);
 }
 
+/* A NaN angle: Assimp spreads it through the node's matrix, and the
+ * errors were of NaN rotation and scale keys (a scale the file does not
+ * key), naming no line.  One error names the channel, the key and the
+ * line of the value. */
+static void a_nan_angle_is_one_error_at_its_line(void **state)
+{
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "tr", NULL, "Root/location", "0 1 2", "0 0 0 1 0 0 2 0 0", 3, "LINEAR");
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 1 2", "0\n10\nNaN", 1, "LINEAR");
+	fclose(f);
+	text = scene_text(anims);
+	import_text(&r, text);
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_non_null(strstr(e->message, "channel 'Root/rotationZ.ANGLE': key 2 (at 2 s) is NaN"));
+	char *line = line_of(text, e->line);
+	assert_string_equal(line, "NaN</float_array>");
+	free(line);
+	release(&r);
+	free(text), free(anims);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rotates_keyed_together_get_keys_from_the_file),
 	cmocka_unit_test(backwards_key_times_fail_at_their_line),
+	cmocka_unit_test(a_nan_angle_is_one_error_at_its_line),
 };
 
 ANIMC_TEST_GROUP(tests);
