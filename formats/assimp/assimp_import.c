@@ -2376,6 +2376,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		aiReleaseImport(scene);
 		return ANIMC_ERR_INVALID;
 	}
+	animc_collada_name_clips(dae, scene);
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	fbx_doc fbx;

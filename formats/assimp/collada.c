@@ -2,8 +2,8 @@
  * collada.c - what Assimp 5.2.5's COLLADA reader loses or changes of a
  * file's animations, read from the file itself with libxml2 (see
  * NOTES.md): key times that go backwards and values that are not numbers
- * (said at their lines), and <rotate>s keyed together, which Assimp keeps
- * one quaternion a key (keys added from the file).
+ * (said at their lines), the clip names, and <rotate>s keyed together,
+ * which Assimp keeps one quaternion a key (keys added from the file).
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +48,7 @@ struct animc_collada {
 	size_t id_count, id_capacity;
 	dae_channel *channels;
 	size_t channel_count, channel_capacity;
+	const char *first_name;   /* the file's first <animation>'s name; NULL for none */
 };
 
 static bool is_element(const xmlNode *n, const char *name)
@@ -233,6 +234,8 @@ static bool read_libraries(animc_collada *dae, const xmlNode *root)
 		for (const xmlNode *a = is_element(lib, "library_animations") ? lib->children : NULL; a; a = a->next) {
 			if (!is_element(a, "animation"))
 				continue;
+			if (!dae->first_name)
+				dae->first_name = attribute(a, "name") ? attribute(a, "name") : "animation";
 			if (!read_animation(dae, a, 0))
 				return false;
 		}
@@ -363,6 +366,27 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 			is_bad = true;
 	}
 	return is_bad;
+}
+
+/* ------------------------------------------------------------- names */
+
+void animc_collada_name_clips(const animc_collada *dae, const struct aiScene *scene)
+{
+	size_t n = dae && dae->first_name ? strlen(dae->first_name) : 0;
+
+	/* Assimp names the animations it builds FIRST_PATH, FIRST the name of
+	 * the file's first <animation> ("animation" when it has none) and
+	 * PATH the names of the <animation>s down to the one of the channels;
+	 * channels it gathers from one-channel animations take FIRST alone. */
+	for (unsigned a = 0; n && scene->mAnimations && a < scene->mNumAnimations; a++) {
+		struct aiString *name = scene->mAnimations[a] ? &scene->mAnimations[a]->mName : NULL;
+
+		if (!name || name->length <= n + 1 || name->length >= sizeof name->data ||
+		    memcmp(name->data, dae->first_name, n) != 0 || name->data[n] != '_')
+			continue;
+		memmove(name->data, name->data + n + 1, name->length - n);   /* with its '\0' */
+		name->length -= (uint32_t)(n + 1);
+	}
 }
 
 /* ------------------------------------------------------------- rotates */

@@ -33,6 +33,11 @@ void animc_collada_close(animc_collada *dae);   /* NULL is fine */
  * there is one, and the file is not to be imported. */
 bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink);
 
+/* Name the animations of `scene`, Assimp's reading of the file, as the
+ * file does: Assimp prefixes each with the name of the file's first
+ * <animation> ("Walk_Run" for <animation name="Run">). */
+void animc_collada_name_clips(const animc_collada *dae, const struct aiScene *scene);
+
 /* Add rotation keys to each bone of clips `first` on of `set` whose
  * <rotate>s are keyed together, where a slerp between Assimp's keys
  * would leave the file's turn by more than ANIMC_COLLADA_TOLERANCE_DEG

@@ -303,10 +303,52 @@ static void a_nan_angle_is_one_error_at_its_line(void **state)
 	free(text), free(anims);
 }
 
+/* Assimp prefixed every clip with the name of the file's first
+ * <animation>: Walk_Walk and Walk_Run, Motion_Motion, animation_animation. */
+static void clips_take_the_names_the_file_gives(void **state)
+{
+	static const char *const walk_run[] = { "Walk", "Run" };
+	char *anims, *inner;
+	size_t len, inner_len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	for (int a = 0; a < 2; a++) {
+		FILE *g = open_memstream(&inner, &inner_len);
+
+		add_anim(g, a ? "rt" : "wt", NULL, "Root/location", "0 1", "0 0 0 1 0 0", 3, "LINEAR");
+		add_anim(g, a ? "rr" : "wr", NULL, "Root/rotationZ.ANGLE", "0 1", "0 10", 1, "LINEAR");
+		fclose(g);
+		fprintf(f, "<animation id=\"%s\" name=\"%s\">\n%s</animation>\n", walk_run[a], walk_run[a], inner);
+		free(inner);
+	}
+	import_anims(&r, f, &anims);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 2);
+	assert_string_equal(r.set.clips[0]->name, "Walk");
+	assert_string_equal(r.set.clips[1]->name, "Run");
+	release(&r);
+
+	for (int named = 0; named < 2; named++) {
+		f = open_memstream(&anims, &len);
+		fprintf(f, "<animation id=\"m\"%s>\n", named ? " name=\"Motion\"" : "");
+		add_anim(f, "wt", NULL, "Root/location", "0 1", "0 0 0 1 0 0", 3, "LINEAR");
+		add_anim(f, "wr", NULL, "Root/rotationZ.ANGLE", "0 1", "0 10", 1, "LINEAR");
+		fprintf(f, "</animation>\n");
+		import_anims(&r, f, &anims);
+		assert_int_equal(r.set.count, 1);
+		assert_string_equal(r.set.clips[0]->name, named ? "Motion" : "animation");
+		release(&r);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(rotates_keyed_together_get_keys_from_the_file),
 	cmocka_unit_test(backwards_key_times_fail_at_their_line),
 	cmocka_unit_test(a_nan_angle_is_one_error_at_its_line),
+	cmocka_unit_test(clips_take_the_names_the_file_gives),
 };
 
 ANIMC_TEST_GROUP(tests);
