@@ -20,6 +20,7 @@
 #include "xml/xml.h"
 #include "assimp_internal.h"
 #include "assimp_fbx.h"
+#include "bvh.h"
 #include "collada.h"
 
 /* Longest extension the probe looks up, dot excluded. */
@@ -2382,7 +2383,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	fbx_doc fbx;
 	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && animc_fbx_doc_read(req->data, req->size, &fbx);
 	animc_xfile *xf = strcmp(format ? format : "", "x") == 0 ? animc_xfile_open(req->data, req->size, scene, sink) : NULL;
-	status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, xf, req->options, out, sink);
+	animc_bvh *bvh = NULL;
+	status = strcmp(format ? format : "", "bvh") == 0 ? animc_bvh_open(req->data, req->size, scene, &bvh) : ANIMC_OK;
+	if (status == ANIMC_OK)
+		status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, xf, req->options, out, sink);
+	animc_bvh_close(bvh);
 	if (status == ANIMC_OK)
 		animc_collada_check_clips(dae, out, first, sink);
 	animc_collada_close(dae);

@@ -1,0 +1,32 @@
+/*
+ * bvh.h - what the Assimp importer reads of a BVH file from its own bytes,
+ * where Assimp 5.2's reader loses or hides it.  Internal to
+ * formats/assimp/.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_BVH_H
+#define ANIMC_FORMATS_ASSIMP_BVH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <assimp/scene.h>
+
+#include <animc/animc.h>
+
+/* The BVH file's mended channels; NULL when nothing is mended. */
+typedef struct animc_bvh animc_bvh;
+
+/*
+ * Give the channels of `scene` (Assimp's reading of the BVH file `data`)
+ * the position keys Assimp leaves out: those of a joint with position
+ * channels but not 6 channels, one key a frame.  *out gets what to hand to
+ * animc_bvh_close() once the scene is imported, and is NULL when nothing
+ * was mended (or the file is not read as Assimp read it).
+ * ANIMC_ERR_NOMEM when the keys find no memory.
+ */
+animc_status animc_bvh_open(const uint8_t *data, size_t size, const struct aiScene *scene, animc_bvh **out);
+/* Give the scene back Assimp's own keys and free the mended ones.  NULL
+ * is fine. */
+void animc_bvh_close(animc_bvh *bvh);
+
+#endif
