@@ -22,6 +22,7 @@
 #include "assimp_fbx.h"
 #include "bvh.h"
 #include "collada.h"
+#include "ms3d.h"
 
 /* Longest extension the probe looks up, dot excluded. */
 #define EXT_BYTES 16
@@ -2378,6 +2379,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		return ANIMC_ERR_INVALID;
 	}
 	animc_collada_name_clips(dae, scene);
+	if (strcmp(format ? format : "", "ms3d") == 0)
+		animc_ms3d_turn_position_keys(req->data, req->size, scene);
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	fbx_doc fbx;
