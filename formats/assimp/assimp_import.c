@@ -622,6 +622,8 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		line = why ? line_of(why, name, &why) : 0;
 		if (line && format && strcmp(format, "x") == 0)
 			line = animc_xfile_line(data, size, line);
+		else if (line && format && strcmp(format, "bvh") == 0 && data)
+			line = animc_bvh_line(data, size, line);
 		if (line || !format || strcmp(format, "x") != 0 || !animc_xfile_say_bad_key(data, size, sink))
 			animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 					  why && why[0] ? why : "(it gives no reason)");

@@ -311,6 +311,30 @@ static void bvh_release(bvh_file *f)
 	free(f->open);
 }
 
+/* ---------------------------------------------------------------- lines */
+
+uint32_t animc_bvh_line(const uint8_t *data, size_t size, uint32_t assimp_line)
+{
+	const uint8_t *p = data, *end = data + size;
+	uint32_t line = 1, at = 1;
+	bvh_file f;
+	bvh_result r = bvh_read(&f, data, size);
+	bool is_one_line = true;
+
+	bvh_release(&f);
+	if (r == BVH_STOP && f.stop.assimp_line == assimp_line)
+		return f.stop.line;
+	for (; p < end && at < assimp_line; p++) {
+		line += *p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n'));
+		at += *p == '\n';
+	}
+	if (at < assimp_line)
+		return 0;
+	for (; p < end && *p != '\n'; p++)
+		is_one_line &= *p != '\r' || (p + 1 < end && p[1] == '\n');
+	return is_one_line ? line : 0;
+}
+
 /* ------------------------------------------------------------- mending */
 
 /* A channel given keys of its own, and Assimp's, which it gets back. */

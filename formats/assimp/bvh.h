@@ -13,6 +13,13 @@
 
 #include <animc/animc.h>
 
+/* The line of the BVH file `data` an Assimp error's "NAME:N - " names:
+ * Assimp counts LF only, so in a file of lone-CR line ends every error
+ * was on line 1.  The line of the token its reader stops at, read as it
+ * reads the file, when that is on its line N; else the file's line of
+ * its line N when that spans one line; else 0. */
+uint32_t animc_bvh_line(const uint8_t *data, size_t size, uint32_t assimp_line);
+
 /* The BVH file's mended channels; NULL when nothing is mended. */
 typedef struct animc_bvh animc_bvh;
 

@@ -103,8 +103,64 @@ static void position_channels_of_a_joint_not_of_6_channels_are_read(void **state
 	release(&r);
 }
 
+/* ------------------------------------------------------------------ lines */
+
+/* The first error's line, and that it holds `text`. */
+static uint32_t error_line(const imported *r, const char *text)
+{
+	const test_diag *d = test_diags_first(&r->diags, ANIMC_ERROR);
+
+	assert_non_null(d);
+	if (!strstr(d->message, text))
+		fail_msg("the error '%s' does not say '%s'", d->message, text);
+	return d->line;
+}
+
+/* Assimp counts LF only: in a file of lone-CR line ends (classic Mac
+ * tools, old Poser exports) each of its errors named line 1. */
+static void assimp_errors_name_the_files_line_whatever_the_line_ends(void **state)
+{
+	static const char *const ends[] = { "\n", "\r\n", "\r" };
+	static const struct {
+		const char *bad, *good, *said;
+		uint32_t line;
+	} cases[] = {
+		{ "Xrotation Wrotation", "Xrotation Yrotation", "Invalid channel specifier \"Wrotation\"", 9 },
+		{ "    Ennd Site", "    End Site", "Unknown keyword \"Ennd\"", 10 },
+	};
+	const char *lines[] = { "HIERARCHY", "ROOT Hips", "{", "  OFFSET 0 0 0",
+				"  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+				"  JOINT Spine", "  {", "    OFFSET 0 5 0", "    CHANNELS 3 Zrotation Xrotation Yrotation",
+				"    End Site", "    {", "      OFFSET 0 1 0", "    }", "  }", "}", "MOTION", "Frames: 2",
+				"Frame Time: 0.1", "0 0 0 0 0 0 0 0 0", "1 0 0 0 0 0 0 0 90" };
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) {
+			char text[1024] = "", line[128];
+			imported r;
+
+			for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+				snprintf(line, sizeof line, "%s", lines[i]);
+				if (i + 1 == cases[c].line) {
+					const char *at = strstr(lines[i], cases[c].good);
+
+					snprintf(line, sizeof line, "%.*s%s", (int)(at - lines[i]), lines[i], cases[c].bad);
+				}
+				strcat(text, line);
+				strcat(text, ends[e]);
+			}
+			import_text(&r, text);
+			assert_int_not_equal(r.status, ANIMC_OK);
+			assert_int_equal(error_line(&r, cases[c].said), cases[c].line);
+			release(&r);
+		}
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(position_channels_of_a_joint_not_of_6_channels_are_read),
+	cmocka_unit_test(assimp_errors_name_the_files_line_whatever_the_line_ends),
 };
 
 ANIMC_TEST_GROUP(tests);
