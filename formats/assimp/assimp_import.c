@@ -2359,7 +2359,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		       &is_certain);
 	if (!format && path_extension(req->path, ext))
 		format = ext;
-	if (strcmp(format ? format : "", "bvh") == 0 && !bvh_frames_are_there(req->data, req->size, sink))
+	if (strcmp(format ? format : "", "bvh") == 0 &&
+	    (!bvh_frames_are_there(req->data, req->size, sink) || !animc_bvh_check(req->data, req->size, sink)))
 		return ANIMC_ERR_INVALID;
 	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
 					req->options ? req->options->on_file_read : NULL,

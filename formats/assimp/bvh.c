@@ -1,11 +1,14 @@
 /*
  * bvh.c - a BVH file read from its own bytes, as Assimp 5.2's BVHLoader
  * reads it (its tokens, its grammar, its joints in order), for what that
- * reader loses: the position channels of a joint of other than 6 channels.
+ * reader loses: the position channels of a joint of other than 6 channels,
+ * the line of a value that is not a number, the file's line of an error.
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -32,17 +35,27 @@ typedef struct bvh_joint {
 	int64_t position[3];    /* its Xposition, Yposition, Zposition channel (the last named), -1 for none */
 } bvh_joint;
 
+/* A channel of the hierarchy: its joint and its name. */
+typedef struct bvh_channel {
+	uint32_t joint;
+	const char *name;
+} bvh_channel;
+
 /* How far a read got: to the first motion value, to a token Assimp stops
- * at (left for Assimp to say), or out of memory. */
-typedef enum bvh_result { BVH_READ, BVH_STOP, BVH_NOMEM } bvh_result;
+ * at (left for Assimp to say), to a value said to be no number, or out of
+ * memory. */
+typedef enum bvh_result { BVH_READ, BVH_STOP, BVH_BAD, BVH_NOMEM } bvh_result;
 
 typedef struct bvh_file {
 	bvh_lexer lx;
+	animc_diag_sink *sink;  /* NULL: values read as Assimp reads them, without a word */
 	bvh_joint *joints;      /* Assimp's nodes with channels, in its order */
 	uint32_t joint_count, joint_capacity;
 	uint32_t *open;         /* the joints whose block is open, innermost last */
 	uint32_t open_count, open_capacity;
 	bool is_in_end_site;
+	bvh_channel *channels;  /* in the file's order */
+	uint64_t channel_count, channel_capacity;
 	uint64_t values_per_frame;
 	uint32_t frames;        /* as Assimp reads Frames: */
 	bvh_token stop;         /* the token Assimp stops at (BVH_STOP) */
@@ -150,6 +163,40 @@ static bvh_result stop(bvh_file *f, const bvh_token *t)
 	return BVH_STOP;
 }
 
+/* The name of joint `j`, for a message. */
+#define JOINT_NAME(f, j) (int)((f)->joints[j].name.len > 64 ? 64 : (f)->joints[j].name.len), (f)->joints[j].name.text
+
+/*
+ * A number Assimp reads at `t`, into *out.  With a sink, a word (which
+ * Assimp's message gave without a line) is an error at its line, and so
+ * is NaN or an infinity when `is_finite`; `what` names the value ("bone
+ * 'Spine': its OFFSET").  Without one, a word is where Assimp stops.
+ */
+static bvh_result number(bvh_file *f, const bvh_token *t, bool is_finite, double *out, const char *what, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static bvh_result number(bvh_file *f, const bvh_token *t, bool is_finite, double *out, const char *what, ...)
+{
+	bool is_number = t->len && bvh_number(t, out);
+	char said[256];
+	va_list ap;
+
+	if (is_number && (!is_finite || !f->sink || isfinite(*out)))
+		return BVH_READ;
+	if (!f->sink || !t->len)
+		return stop(f, t);
+	va_start(ap, what);
+	vsnprintf(said, sizeof said, what, ap);
+	va_end(ap);
+	if (is_number)
+		animc_diag_report(f->sink, ANIMC_ERROR, t->line, 0, "%s holds %.*s, which is not a finite number",
+				  said, (int)(t->len > 40 ? 40 : t->len), t->text);
+	else
+		animc_diag_report(f->sink, ANIMC_ERROR, t->line, 0, "%s holds '%.*s', which is not a number", said,
+				  (int)(t->len > 40 ? 40 : t->len), t->text);
+	return BVH_BAD;
+}
+
 static bool expect(bvh_file *f, const char *word)
 {
 	bvh_token t;
@@ -195,30 +242,51 @@ static bvh_result open_joint(bvh_file *f)
 	return BVH_READ;
 }
 
-/* The three numbers of an OFFSET. */
-static bvh_result read_offset(bvh_file *f)
+/* The three numbers of an OFFSET, of joint `j` or of its End Site. */
+static bvh_result read_offset(bvh_file *f, uint32_t j)
 {
+	bvh_result r = BVH_READ;
 	bvh_token t;
 	double v;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3 && r == BVH_READ; i++) {
 		lex(&f->lx, &t);
-		if (!bvh_number(&t, &v))
-			return stop(f, &t);
+		r = number(f, &t, true, &v, "bone '%.*s': %s", JOINT_NAME(f, j),
+			   f->is_in_end_site ? "the OFFSET of its End Site" : "its OFFSET");
 	}
-	return BVH_READ;
+	return r;
 }
 
-/* CHANNELS N and its N channel names, added to the joint's. */
-static bvh_result read_channels(bvh_file *f, bvh_joint *j)
+static bool add_channel(bvh_file *f, uint32_t j, const char *name)
+{
+	if (f->channel_count == f->channel_capacity) {
+		uint64_t n = f->channel_capacity ? 2 * f->channel_capacity : 64;
+		bvh_channel *more = n < SIZE_MAX / sizeof *more ? realloc(f->channels, (size_t)n * sizeof *more) : NULL;
+
+		if (!more)
+			return false;
+		f->channels = more;
+		f->channel_capacity = n;
+	}
+	f->channels[f->channel_count++] = (bvh_channel){ j, name };
+	return true;
+}
+
+/* CHANNELS N and its N channel names, added to joint `at`'s. */
+static bvh_result read_channels(bvh_file *f, uint32_t at)
 {
 	static const char *const names[] = { "Xposition", "Yposition", "Zposition",
 					     "Xrotation", "Yrotation", "Zrotation" };
+	bvh_joint *j = &f->joints[at];
 	bvh_token t;
 	double count;
+	bvh_result r;
 
 	lex(&f->lx, &t);
-	if (!bvh_number(&t, &count) || !(count >= 0 && count < 4294967296.0))
+	r = number(f, &t, true, &count, "bone '%.*s': its CHANNELS count", JOINT_NAME(f, at));
+	if (r != BVH_READ)
+		return r;
+	if (!(count >= 0 && count < 4294967296.0))
 		return stop(f, &t);
 	for (uint32_t c = 0; c < (uint32_t)count; c++) {
 		int k = 0;
@@ -228,6 +296,8 @@ static bvh_result read_channels(bvh_file *f, bvh_joint *j)
 			k++;
 		if (k == 6)
 			return stop(f, &t);
+		if (!add_channel(f, at, names[k]))
+			return BVH_NOMEM;
 		if (k < 3)
 			j->position[k] = j->channel_count;
 		j->channel_count++;
@@ -239,12 +309,12 @@ static bvh_result read_channels(bvh_file *f, bvh_joint *j)
  * closing brace.  An End Site holds an OFFSET only. */
 static bvh_result read_entry(bvh_file *f)
 {
-	bvh_joint *j = &f->joints[f->open[f->open_count - 1]];
+	uint32_t j = f->open[f->open_count - 1];
 	bvh_token t;
 
 	lex(&f->lx, &t);
 	if (is(&t, "OFFSET"))
-		return read_offset(f);
+		return read_offset(f, j);
 	if (is(&t, "}")) {
 		if (f->is_in_end_site)
 			f->is_in_end_site = false;
@@ -283,14 +353,15 @@ static bvh_result read_head(bvh_file *f)
 	if (!expect(f, "MOTION") || !expect(f, "Frames:"))
 		return BVH_STOP;
 	lex(&f->lx, &t);
-	if (!bvh_number(&t, &n) || !(n >= 0 && n < 4294967296.0))
+	if (!t.len || !bvh_number(&t, &n) || !(n >= 0 && n < 4294967296.0))
 		return stop(f, &t);
-	f->frames = (uint32_t)n;
+	f->frames = (uint32_t)(float)n;
 	if (!expect(f, "Frame") || !expect(f, "Time:"))
 		return BVH_STOP;
 	lex(&f->lx, &t);
-	if (!bvh_number(&t, &n))
-		return stop(f, &t);
+	r = number(f, &t, false, &n, "Frame Time");
+	if (r != BVH_READ)
+		return r;
 	for (uint32_t i = 0; i < f->joint_count; i++) {
 		f->joints[i].first_value = f->values_per_frame;
 		f->values_per_frame += f->joints[i].channel_count;
@@ -298,10 +369,11 @@ static bvh_result read_head(bvh_file *f)
 	return BVH_READ;
 }
 
-static bvh_result bvh_read(bvh_file *f, const uint8_t *data, size_t size)
+static bvh_result bvh_read(bvh_file *f, const uint8_t *data, size_t size, animc_diag_sink *sink)
 {
 	memset(f, 0, sizeof *f);
 	f->lx = (bvh_lexer){ data, data + size, 1, 1 };
+	f->sink = sink;
 	return read_head(f);
 }
 
@@ -309,6 +381,56 @@ static void bvh_release(bvh_file *f)
 {
 	free(f->joints);
 	free(f->open);
+	free(f->channels);
+}
+
+/* ------------------------------------------------------------- checking */
+
+/* Value `v` of a frame: the joint and channel it is, for a message. */
+static const bvh_channel *value_channel(const bvh_file *f, uint64_t v)
+{
+	uint32_t j = 0;
+	uint64_t nth = 0;
+
+	while (j + 1 < f->joint_count && f->joints[j + 1].first_value <= v)
+		j++;
+	for (uint64_t c = 0; c < f->channel_count; c++)
+		if (f->channels[c].joint == j && nth++ == v - f->joints[j].first_value)
+			return &f->channels[c];
+	return NULL;
+}
+
+/* The values of the frames Assimp reads, each a finite number. */
+static bvh_result check_values(bvh_file *f)
+{
+	bvh_token t;
+	double v;
+
+	for (uint32_t fr = 0; fr < f->frames; fr++) {
+		for (uint64_t i = 0; i < f->values_per_frame; i++) {
+			const bvh_channel *c;
+
+			if (!lex(&f->lx, &t))
+				return stop(f, &t);   /* fewer than Frames: says, said apart */
+			if (bvh_number(&t, &v) && isfinite(v))
+				continue;
+			c = value_channel(f, i);
+			return number(f, &t, true, &v, "bone '%.*s': its %s channel", JOINT_NAME(f, c ? c->joint : 0),
+				      c ? c->name : "");
+		}
+	}
+	return BVH_READ;
+}
+
+bool animc_bvh_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	bvh_file f;
+	bvh_result r = bvh_read(&f, data, size, sink);
+
+	if (r == BVH_READ)
+		r = check_values(&f);
+	bvh_release(&f);
+	return r != BVH_BAD;
 }
 
 /* ---------------------------------------------------------------- lines */
@@ -318,7 +440,7 @@ uint32_t animc_bvh_line(const uint8_t *data, size_t size, uint32_t assimp_line)
 	const uint8_t *p = data, *end = data + size;
 	uint32_t line = 1, at = 1;
 	bvh_file f;
-	bvh_result r = bvh_read(&f, data, size);
+	bvh_result r = bvh_read(&f, data, size, NULL);
 	bool is_one_line = true;
 
 	bvh_release(&f);
@@ -452,7 +574,7 @@ animc_status animc_bvh_open(const uint8_t *data, size_t size, const struct aiSce
 	const struct aiAnimation *anim = scene->mNumAnimations && scene->mAnimations ? scene->mAnimations[0] : NULL;
 	animc_bvh *bvh;
 	bvh_file f;
-	bvh_result r = bvh_read(&f, data, size);
+	bvh_result r = bvh_read(&f, data, size, NULL);
 	uint32_t lost = 0;
 
 	*out = NULL;

@@ -6,12 +6,20 @@
 #ifndef ANIMC_FORMATS_ASSIMP_BVH_H
 #define ANIMC_FORMATS_ASSIMP_BVH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <assimp/scene.h>
 
 #include <animc/animc.h>
+
+/* Whether every number Assimp reads of the BVH file `data` is one: a word
+ * (which Assimp says without a line) is an error at its line to `sink`,
+ * naming the value, and so is NaN or an infinity in an OFFSET, a CHANNELS
+ * count or a motion value (one Assimp reads: Frames: of them).  What
+ * Assimp cannot read otherwise is left for it to say. */
+bool animc_bvh_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
 
 /* The line of the BVH file `data` an Assimp error's "NAME:N - " names:
  * Assimp counts LF only, so in a file of lone-CR line ends every error

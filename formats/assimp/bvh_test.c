@@ -158,9 +158,71 @@ static void assimp_errors_name_the_files_line_whatever_the_line_ends(void **stat
 	}
 }
 
+/* ---------------------------------------------------------------- numbers */
+
+/* Assimp's number reader says a word without a line ("Cannot parse string
+ * \"abc\" as a real number"), and takes nan and inf for numbers: NaN keys
+ * said as "rotation key 1 is NaN", and a NaN OFFSET as a translation key
+ * the file does not have.  Each is an error at its line, naming it. */
+static void a_value_that_is_no_number_is_said_at_its_line(void **state)
+{
+	static const struct {
+		const char *offset, *end_site, *value, *said;
+		uint32_t line;
+	} cases[] = {
+		{ "5", "1", "abc", "bone 'Hips': its Xrotation channel holds 'abc', which is not a number", 20 },
+		{ "5", "1", "nan", "bone 'Hips': its Xrotation channel holds nan, which is not a finite number", 20 },
+		{ "5", "1", "-inf", "bone 'Hips': its Xrotation channel holds -inf, which is not a finite number", 20 },
+		{ "nan", "1", "0", "bone 'Spine': its OFFSET holds nan, which is not a finite number", 8 },
+		{ "5", "x", "0", "bone 'Spine': the OFFSET of its End Site holds 'x', which is not a number", 12 },
+	};
+	static const char *const ends[] = { "\n", "\r" };
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		for (size_t e = 0; e < 2; e++) {
+			const char *n = ends[e];
+			char *text = test_format("HIERARCHY%sROOT Hips%s{%s  OFFSET 0 0 0%s  CHANNELS 6 Xposition "
+						 "Yposition Zposition Zrotation Xrotation Yrotation%s  JOINT Spine%s  {%s"
+						 "    OFFSET 0 %s 0%s    CHANNELS 3 Zrotation Xrotation Yrotation%s"
+						 "    End Site%s    {%s      OFFSET 0 %s 0%s    }%s  }%s}%sMOTION%s"
+						 "Frames: 3%sFrame Time: 0.1%s0 0 0 0 0 0 0 0 0%s1 0 0 0 %s 0 0 0 90%s"
+						 "2 0 0 0 0 0 0 0 45%s", n, n, n, n, n, n, n, cases[c].offset, n, n, n, n,
+						 cases[c].end_site, n, n, n, n, n, n, n, n, cases[c].value, n, n);
+			imported r;
+
+			import_text(&r, text);
+			assert_int_not_equal(r.status, ANIMC_OK);
+			assert_int_equal(error_line(&r, cases[c].said), cases[c].line);
+			assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+			release(&r);
+			free(text);
+		}
+	}
+}
+
+/* What Assimp reads as a number stays one: a comma before a fraction is
+ * its decimal point, a point may end one, an exponent may follow. */
+static void values_assimp_reads_are_read(void **state)
+{
+	static const char text[] = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"
+				   "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+				   "  End Site\n  {\n    OFFSET 0 1. 0\n  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n"
+				   "0 0 0 0 0 0\n1,5 2. .5e1 +0 -0 0\n";
+	imported r;
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_translation(&r, "Hips", 1, 0.1f, 1.5f, 2, 5);
+	release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(position_channels_of_a_joint_not_of_6_channels_are_read),
 	cmocka_unit_test(assimp_errors_name_the_files_line_whatever_the_line_ends),
+	cmocka_unit_test(a_value_that_is_no_number_is_said_at_its_line),
+	cmocka_unit_test(values_assimp_reads_are_read),
 };
 
 ANIMC_TEST_GROUP(tests);
