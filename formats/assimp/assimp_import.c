@@ -2359,6 +2359,15 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		       &is_certain);
 	if (!format && path_extension(req->path, ext))
 		format = ext;
+	/* Assimp's BVH reader takes a UTF-8 byte order mark for part of its
+	 * first word ("Expected header string \"HIERARCHY\""): it reads the
+	 * bytes after it, from memory (a BVH names no other file). */
+	animc_import_request after_mark;
+	if (strcmp(format ? format : "", "bvh") == 0 && req->data &&
+	    has_prefix(req->data, req->size, "\xEF\xBB\xBF")) {
+		after_mark = (animc_import_request){ NULL, req->data + 3, req->size - 3, req->options };
+		req = &after_mark;
+	}
 	if (strcmp(format ? format : "", "bvh") == 0 &&
 	    (!bvh_frames_are_there(req->data, req->size, sink) || !animc_bvh_check(req->data, req->size, sink)))
 		return ANIMC_ERR_INVALID;

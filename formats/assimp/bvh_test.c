@@ -218,11 +218,44 @@ static void values_assimp_reads_are_read(void **state)
 	release(&r);
 }
 
+/* ------------------------------------------------------- byte order mark */
+
+/* Notepad and some .NET exporters start a file with a UTF-8 byte order
+ * mark, which Assimp's reader took for part of its first word: "Expected
+ * header string \"HIERARCHY\"".  Read as the file after it, from its
+ * path, its lines and errors unchanged. */
+static void a_byte_order_mark_is_read_past(void **state)
+{
+	static const char body[] = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"
+				   "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+				   "  End Site\n  {\n    OFFSET 0 1 0\n  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n"
+				   "0 0 0 0 0 0\n1 2 3 0 0 90\n";
+	char *dir = test_tmpdir("bvh-bom"), *path = test_format("%s/bom.bvh", dir);
+	char *text = test_format("\xEF\xBB\xBF%s", body), *bad = test_format("%s", text);
+	imported r;
+
+	(void)state;
+	assert_true(test_write_file(path, text, strlen(text)));
+	import_bytes(&r, path, text, strlen(text));
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assert_translation(&r, "Hips", 1, 0.1f, 1, 2, 3);
+	release(&r);
+	memcpy(strstr(bad, "Yrotation"), "Wrotation", 9);
+	assert_true(test_write_file(path, bad, strlen(bad)));
+	import_bytes(&r, path, bad, strlen(bad));
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(error_line(&r, "Invalid channel specifier \"Wrotation\""), 5);
+	release(&r);
+	free(bad), free(text), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(position_channels_of_a_joint_not_of_6_channels_are_read),
 	cmocka_unit_test(assimp_errors_name_the_files_line_whatever_the_line_ends),
 	cmocka_unit_test(a_value_that_is_no_number_is_said_at_its_line),
 	cmocka_unit_test(values_assimp_reads_are_read),
+	cmocka_unit_test(a_byte_order_mark_is_read_past),
 };
 
 ANIMC_TEST_GROUP(tests);
