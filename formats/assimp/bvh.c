@@ -305,6 +305,23 @@ static bvh_result read_channels(bvh_file *f, uint32_t at)
 	return BVH_READ;
 }
 
+/*
+ * CHANNELS of joint `j` after a JOINT in its block (every joint opened
+ * after j is inside it while its block is open).  BVH lists a joint's
+ * channels before its children, and Assimp's reader, which keeps a
+ * reference into its list of nodes across the children it adds, writes
+ * these channels through a stale one: the file is refused before it reads.
+ */
+static bvh_result channels_after_child(bvh_file *f, uint32_t j, const bvh_token *t)
+{
+	if (!f->sink)
+		return stop(f, t);
+	animc_diag_report(f->sink, ANIMC_ERROR, t->line, 0,
+			  "bone '%.*s': its CHANNELS come after its child joint '%.*s'; BVH lists a joint's "
+			  "CHANNELS before its JOINTs (move the line up)", JOINT_NAME(f, j), JOINT_NAME(f, j + 1));
+	return BVH_BAD;
+}
+
 /* One entry of the open block: OFFSET, CHANNELS, JOINT, End Site or the
  * closing brace.  An End Site holds an OFFSET only. */
 static bvh_result read_entry(bvh_file *f)
@@ -324,6 +341,8 @@ static bvh_result read_entry(bvh_file *f)
 	}
 	if (f->is_in_end_site)
 		return stop(f, &t);
+	if (is(&t, "CHANNELS") && f->joint_count > j + 1)
+		return channels_after_child(f, j, &t);
 	if (is(&t, "CHANNELS"))
 		return read_channels(f, j);
 	if (is(&t, "JOINT"))

@@ -218,6 +218,44 @@ static void values_assimp_reads_are_read(void **state)
 	release(&r);
 }
 
+/* ------------------------------------------------------------ structure */
+
+/* A joint's CHANNELS after its child joints: Assimp's reader keeps a
+ * reference into its list of nodes while it reads the children, which
+ * move the list as they are added, and writes these channels through it
+ * (read after free; "ran out of memory", or keys from nowhere).  Refused
+ * before Assimp reads, at the line, naming the joint and its first child. */
+static void channels_after_a_child_joint_are_refused_at_their_line(void **state)
+{
+	char *children = test_format("%s", ""), *text;
+	imported r;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		char *more = test_format("%s  JOINT J%d\n  {\n    OFFSET 0 1 0\n    CHANNELS 3 Zrotation Xrotation "
+					 "Yrotation\n    End Site\n    {\n      OFFSET 0 1 0\n    }\n  }\n", children, i);
+
+		free(children);
+		children = more;
+	}
+	text = test_format("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n%s"
+			   "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+			   "MOTION\nFrames: 1\nFrame Time: 0.1\n", children);
+	for (int v = 0; v < 3 * 40 + 6; v++) {
+		char *more = test_format("%s0 ", text);
+
+		free(text);
+		text = more;
+	}
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_ERR_INVALID);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+	assert_int_equal(error_line(&r, "bone 'Hips': its CHANNELS come after its child joint 'J0'; BVH lists a "
+				       "joint's CHANNELS before its JOINTs (move the line up)"), 5 + 40 * 9);
+	release(&r);
+	free(text), free(children);
+}
+
 /* ------------------------------------------------------- byte order mark */
 
 /* Notepad and some .NET exporters start a file with a UTF-8 byte order
@@ -255,6 +293,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(assimp_errors_name_the_files_line_whatever_the_line_ends),
 	cmocka_unit_test(a_value_that_is_no_number_is_said_at_its_line),
 	cmocka_unit_test(values_assimp_reads_are_read),
+	cmocka_unit_test(channels_after_a_child_joint_are_refused_at_their_line),
 	cmocka_unit_test(a_byte_order_mark_is_read_past),
 };
 
