@@ -23,6 +23,7 @@
 #include "bvh.h"
 #include "collada.h"
 #include "ms3d.h"
+#include "smd.h"
 
 /* Longest extension the probe looks up, dot excluded. */
 #define EXT_BYTES 16
@@ -509,6 +510,9 @@ static bool costs_animation(const read_log *log, const char *text)
 		"Invalid UV index",
 		"UV index mismatch",
 		"Vertex color channel",
+		"Unexpected EOF/EOL while parsing a triangle",
+		"Unexpected EOF/EOL while parsing vertex.",
+		"[SMD/VTA] Bone index overflow",
 	};
 
 	if (strncmp(text, "FBX-DOM", 7) == 0 || strncmp(text, "FBX-Parser", 10) == 0)
@@ -538,7 +542,15 @@ static void on_assimp_log(const char *message, char *user)
 	char text[sizeof kept->first];
 	size_t n;
 
-	if (strncmp(p, "Error,", 6) != 0)
+	/* Errors once a file Assimp asked for was not there (or not read)
+	 * may be about that file: its readers log one for each name they
+	 * try (an Ogre mesh's "inside.skeleton" before
+	 * "inside.skeleton.xml", an .obj's material library before its
+	 * fallback), and one refused is already said.  Those logged before
+	 * are the source's own: an SMD's reader looks for an animation list
+	 * (STEM_animation.txt) after reading the whole file, and that file
+	 * is seldom there. */
+	if (strncmp(p, "Error,", 6) != 0 || log->is_file_missing)
 		return;
 	/* "Error, T0: text\n": the thread number is Assimp's own. */
 	p += 6;
@@ -567,6 +579,9 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	const struct aiScene *scene = NULL;
 	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1], ext[EXT_BYTES], *sniffed_name = NULL;
 	const char *why, *name;
+	/* Assimp's SMD reader counts a line for each blank it skips: the
+	 * line it names is not the file's (smd.c checks the lines of keys). */
+	bool is_smd = format && strcmp(format, "smd") == 0;
 
 	if (!path && size == 0) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file is empty");
@@ -627,25 +642,22 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		if (line || !format || strcmp(format, "x") != 0 || !animc_xfile_say_bad_key(data, size, sink))
 			animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
 					  why && why[0] ? why : "(it gives no reason)");
-	} else if (log.lost.count && !log.is_file_missing) {
+	} else if (log.lost.count) {
 		/* Read, but without what the error was about: the animation
 		 * would be written without it (or the file taken for one of
-		 * no animation), silently.  Not when a file Assimp asked for
-		 * was not there or not read: its readers log an error for
-		 * each name they try (an Ogre mesh's "inside.skeleton" before
-		 * "inside.skeleton.xml"), and one refused is already said. */
+		 * no animation), silently. */
 		char text[ERROR_BYTES + 16];
-		uint32_t line = error_line(&log, name, log.lost.first, text);
+		uint32_t line = error_line(&log, name, log.lost.first, text) * !is_smd;
 
 		animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp left part of this file out: %s%s", text,
 				  log.lost.count + log.other.count > 1 ? " (and more errors)" : "");
 		aiReleaseImport(scene);
 		scene = NULL;
-	} else if (log.other.count && !log.is_file_missing) {
+	} else if (log.other.count) {
 		/* A part that holds no keys (a mesh's material or layers):
 		 * the animation is whole, but the artist may want to know. */
 		char text[ERROR_BYTES + 16];
-		uint32_t line = error_line(&log, name, log.other.first, text);
+		uint32_t line = error_line(&log, name, log.other.first, text) * !is_smd;
 
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSIMP_ERROR, line, 0,
 				       "Assimp reported an error about a part of this file that holds no "
@@ -2370,6 +2382,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	}
 	if (strcmp(format ? format : "", "bvh") == 0 &&
 	    (!bvh_frames_are_there(req->data, req->size, sink) || !animc_bvh_check(req->data, req->size, sink)))
+		return ANIMC_ERR_INVALID;
+	if (strcmp(format ? format : "", "smd") == 0 && !animc_smd_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
 	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
 					req->options ? req->options->on_file_read : NULL,

@@ -1,0 +1,192 @@
+/*
+ * smd.c - a Valve SMD read from its own bytes, line by line, before Assimp
+ * reads it: Assimp 5.2.5's reader goes on past a damaged node or skeleton
+ * line without that key, and the line it logs is one of its own count
+ * (each blank it skips counted as a line too), not the file's.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "smd.h"
+
+/* Tokens read of a line; a line holds at most 7 that matter. */
+#define SMD_TOKENS 8
+
+/* One line of the file, split at spaces and tabs; a quoted name (a node's,
+ * which may hold spaces) is one token, quotes included. */
+typedef struct smd_line {
+	const char *at[SMD_TOKENS];
+	size_t len[SMD_TOKENS];
+	unsigned count;   /* tokens read, up to SMD_TOKENS */
+	uint32_t number;  /* the line in the file, from 1 */
+} smd_line;
+
+typedef struct smd_reader {
+	const uint8_t *p, *end;
+	uint32_t line;    /* the line `p` is on */
+	animc_diag_sink *sink;
+} smd_reader;
+
+static bool is_end_of_line(uint8_t c)
+{
+	return c == '\n' || c == '\r';
+}
+
+/* The next line of `r` into `out`; false past the end.  A line ends at LF,
+ * CR LF or a lone CR. */
+static bool next_line(smd_reader *r, smd_line *out)
+{
+	const uint8_t *q = r->p;
+
+	if (q >= r->end)
+		return false;
+	out->count = 0;
+	out->number = r->line;
+	while (q < r->end && !is_end_of_line(*q)) {
+		const uint8_t *start;
+
+		if (*q == ' ' || *q == '\t') {
+			q++;
+			continue;
+		}
+		start = q;
+		if (*q == '"') {
+			for (q++; q < r->end && *q != '"' && !is_end_of_line(*q); q++)
+				;
+			q += q < r->end && *q == '"';
+		} else {
+			while (q < r->end && *q != ' ' && *q != '\t' && !is_end_of_line(*q))
+				q++;
+		}
+		if (out->count < SMD_TOKENS) {
+			out->at[out->count] = (const char *)start;
+			out->len[out->count++] = (size_t)(q - start);
+		}
+	}
+	if (q < r->end && *q == '\r' && q + 1 < r->end && q[1] == '\n')
+		q++;
+	r->p = q + (q < r->end);
+	r->line++;
+	return true;
+}
+
+static bool token_is(const smd_line *l, unsigned i, const char *word)
+{
+	return i < l->count && l->len[i] == strlen(word) && memcmp(l->at[i], word, l->len[i]) == 0;
+}
+
+/* Whether token `i` is a whole number (`is_signed`: a leading '-' too),
+ * its value in *value (capped past 2^32). */
+static bool whole_number(const smd_line *l, unsigned i, bool is_signed, unsigned long long *value)
+{
+	size_t k = 0, n = i < l->count ? l->len[i] : 0;
+	const char *t = i < l->count ? l->at[i] : "";
+
+	*value = 0;
+	if (is_signed && n > 1 && t[0] == '-')
+		k++;
+	if (k == n)
+		return false;
+	for (; k < n; k++) {
+		if (t[k] < '0' || t[k] > '9')
+			return false;
+		if (*value <= UINT32_MAX)
+			*value = *value * 10 + (unsigned long long)(t[k] - '0');
+	}
+	return true;
+}
+
+static bool fail(smd_reader *r, const smd_line *l, const char *what)
+{
+	animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "%s", what);
+	return false;
+}
+
+/* A `nodes` line, `INDEX "NAME" PARENT`: the bones the skeleton may key
+ * are 0 to the largest index (*count of them). */
+static bool check_node(smd_reader *r, const smd_line *l, unsigned long long *count)
+{
+	unsigned long long index, parent;
+
+	if (!whole_number(l, 0, false, &index))
+		return fail(r, l, "this nodes line does not start with a bone index (INDEX \"NAME\" PARENT)");
+	if (l->count < 2 || (l->at[1][0] == '"' && (l->len[1] < 2 || l->at[1][l->len[1] - 1] != '"')))
+		return fail(r, l, "this nodes line holds no bone name, or one whose closing quote is missing "
+			    "(INDEX \"NAME\" PARENT)");
+	if (!whole_number(l, 2, true, &parent))
+		return fail(r, l, "this nodes line holds no parent index (INDEX \"NAME\" PARENT; -1 for a root): "
+			    "Assimp's reader takes the bone for a root");
+	if (index + 1 > *count)
+		*count = index + 1;
+	return true;
+}
+
+/* A `skeleton` line: `time N`, or `BONE PX PY PZ RX RY RZ`. */
+static bool check_key(smd_reader *r, const smd_line *l, unsigned long long nodes)
+{
+	unsigned long long bone;
+
+	if (token_is(l, 0, "time")) {
+		if (!whole_number(l, 1, true, &bone))
+			return fail(r, l, "this time line holds no frame number (time N, N a whole number)");
+		return true;
+	}
+	if (!whole_number(l, 0, false, &bone))
+		return fail(r, l, "this skeleton line does not start with a bone index (BONE PX PY PZ RX RY RZ)");
+	if (bone >= nodes) {
+		animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "bone %llu is not in the nodes section, "
+				  "which holds %llu bone%s: Assimp's reader leaves its key out",
+				  bone, nodes, nodes == 1 ? "" : "s");
+		return false;
+	}
+	if (l->count < 7) {
+		animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "this skeleton line of bone %llu holds %u of "
+				  "its 7 values (BONE PX PY PZ RX RY RZ): cut short (Assimp's reader would make the "
+				  "missing ones 0)", bone, l->count);
+		return false;
+	}
+	return true;
+}
+
+/* Check a nodes or skeleton section's lines, to its `end` line. */
+static bool read_section(smd_reader *r, bool is_nodes, unsigned long long *nodes)
+{
+	smd_line l;
+
+	while (next_line(r, &l)) {
+		if (l.count == 0)
+			continue;
+		/* Assimp ends the nodes section at "end" in any case. */
+		if (l.len[0] == 3 && (is_nodes ? strncasecmp(l.at[0], "end", 3) == 0 : token_is(&l, 0, "end")))
+			return true;
+		if (is_nodes && !check_node(r, &l, nodes))
+			return false;
+		if (!is_nodes && !check_key(r, &l, *nodes))
+			return false;
+	}
+	return true;
+}
+
+bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	smd_reader r = { data, data + size, 1, sink };
+	unsigned long long nodes = 0;
+	smd_line l;
+
+	if (!data)
+		return true;
+	while (next_line(&r, &l)) {
+		bool ok = true;
+
+		if (token_is(&l, 0, "nodes"))
+			ok = read_section(&r, true, &nodes);
+		else if (token_is(&l, 0, "skeleton"))
+			ok = read_section(&r, false, &nodes);
+		else if (token_is(&l, 0, "triangles") || token_is(&l, 0, "vertexanimation"))
+			while (next_line(&r, &l) && !token_is(&l, 0, "end"))
+				;
+		if (!ok)
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,25 @@
+/*
+ * smd.h - what the Assimp importer reads of a Valve SMD's own bytes, where
+ * Assimp 5.2.5's reader loses keys without a line the user can find.
+ * Internal to formats/assimp/.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_SMD_H
+#define ANIMC_FORMATS_ASSIMP_SMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+/*
+ * Check the `nodes` and `skeleton` sections of the SMD `data` before
+ * Assimp reads them: a line Assimp's reader stops at (a node line without
+ * its parent, a skeleton line of fewer than its 7 values, a bone index the
+ * nodes section does not hold) loses that key, and Assimp names a line of
+ * its own count, not the file's.  The first such line is an error to
+ * `sink` at its line (LF, CR LF or a lone CR end one), and false.
+ */
+bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+#endif
