@@ -23,6 +23,7 @@
 #include "bvh.h"
 #include "collada.h"
 #include "ms3d.h"
+#include "md5anim.h"
 #include "smd.h"
 
 /* Longest extension the probe looks up, dot excluded. */
@@ -2384,6 +2385,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	    (!bvh_frames_are_there(req->data, req->size, sink) || !animc_bvh_check(req->data, req->size, sink)))
 		return ANIMC_ERR_INVALID;
 	if (strcmp(format ? format : "", "smd") == 0 && !animc_smd_check(req->data, req->size, sink))
+		return ANIMC_ERR_INVALID;
+	if (strcmp(format ? format : "", "md5anim") == 0 && !animc_md5anim_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
 	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
 					req->options ? req->options->on_file_read : NULL,

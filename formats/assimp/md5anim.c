@@ -1,0 +1,239 @@
+/*
+ * md5anim.c - a Doom 3 .md5anim read from its own bytes, token by token,
+ * before Assimp reads it: the layout of its frames (each joint's flags and
+ * startIndex against numAnimatedComponents and each frame's values), which
+ * Assimp 5.2.5's reader does not check.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "md5anim.h"
+
+/* A token: a quoted string (quotes included), one of ( ) { }, or a run of
+ * other bytes; `line` its line in the file. */
+typedef struct md5_token {
+	const char *at;
+	size_t len;      /* 0: none */
+	uint32_t line;
+} md5_token;
+
+typedef struct md5_reader {
+	const uint8_t *p, *end;
+	uint32_t line;   /* the line `p` is on */
+} md5_reader;
+
+typedef struct md5_joint {
+	md5_token name;
+	unsigned long long flags, start;
+} md5_joint;
+
+/* What the file says, as far as it is read. */
+typedef struct md5_file {
+	md5_token components;    /* numAnimatedComponents's value; len 0 when not given */
+	unsigned long long component_count;
+	md5_joint *joints;
+	size_t joint_count, joint_capacity;
+	unsigned long long needed; /* values a frame must hold for the joints read */
+	md5_token odd_frame;     /* the first frame of other than the values needed */
+	size_t odd_count;        /* the values that one holds */
+	bool is_lost;            /* a part this reader does not follow, or no memory */
+} md5_file;
+
+static bool is_line_end(const uint8_t *q, const uint8_t *end)
+{
+	return *q == '\n' || (*q == '\r' && (q + 1 == end || q[1] != '\n'));
+}
+
+/* The next token of `r` into `t`; false at the end.  // comments are
+ * skipped; a line ends at LF, CR LF or a lone CR. */
+static bool md5_next(md5_reader *r, md5_token *t)
+{
+	const uint8_t *q = r->p;
+
+	for (;;) {
+		for (; q < r->end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'); q++)
+			r->line += is_line_end(q, r->end);
+		if (r->end - q < 2 || q[0] != '/' || q[1] != '/')
+			break;
+		while (q < r->end && *q != '\n' && *q != '\r')
+			q++;
+	}
+	r->p = q;
+	if (q == r->end)
+		return false;
+	t->at = (const char *)q;
+	t->line = r->line;
+	if (*q == '"') {
+		for (q++; q < r->end && *q != '"' && *q != '\n' && *q != '\r'; q++)
+			;
+		q += q < r->end && *q == '"';
+	} else if (memchr("(){}", *q, 4)) {
+		q++;
+	} else {
+		while (q < r->end && !memchr(" \t\r\n(){}\"", *q, 9))
+			q++;
+	}
+	t->len = (size_t)(q - (const uint8_t *)t->at);
+	r->p = q;
+	return true;
+}
+
+static bool md5_is(const md5_token *t, const char *word)
+{
+	return t->len == strlen(word) && memcmp(t->at, word, t->len) == 0;
+}
+
+/* Whether `t` is a whole number (`is_signed`: a leading '-' too), its
+ * value in *value (capped past 2^32). */
+static bool md5_whole(const md5_token *t, bool is_signed, unsigned long long *value)
+{
+	size_t k = is_signed && t->len > 1 && t->at[0] == '-';
+
+	*value = 0;
+	if (t->len == 0 || k == t->len)
+		return false;
+	for (; k < t->len; k++) {
+		if (t->at[k] < '0' || t->at[k] > '9')
+			return false;
+		if (*value <= UINT32_MAX)
+			*value = *value * 10 + (unsigned long long)(t->at[k] - '0');
+	}
+	return true;
+}
+
+static unsigned bits_set(unsigned long long flags)
+{
+	unsigned n = 0;
+
+	for (unsigned bit = 0; bit < 6; bit++)
+		n += (flags >> bit) & 1;
+	return n;
+}
+
+/* Past a `{ ... }` block whose `{` was read (nested ones too). */
+static void skip_block(md5_reader *r)
+{
+	md5_token t;
+	unsigned depth = 1;
+
+	while (depth && md5_next(r, &t))
+		depth += md5_is(&t, "{") ? 1 : md5_is(&t, "}") ? -1u : 0;
+}
+
+/* One hierarchy line, `"NAME" PARENT FLAGS STARTINDEX`, its name read. */
+static bool read_joint(md5_reader *r, md5_file *f, const md5_token *name)
+{
+	md5_token parent, flags, start;
+	unsigned long long value;
+	md5_joint *j;
+
+	if (name->len < 2 || name->at[0] != '"' || !md5_next(r, &parent) || !md5_whole(&parent, true, &value) ||
+	    !md5_next(r, &flags) || !md5_next(r, &start))
+		return false;
+	if (f->joint_count == f->joint_capacity) {
+		size_t capacity = f->joint_capacity ? 2 * f->joint_capacity : 64;
+		md5_joint *more = realloc(f->joints, capacity * sizeof *more);
+
+		if (!more)
+			return false;
+		f->joints = more;
+		f->joint_capacity = capacity;
+	}
+	j = &f->joints[f->joint_count++];
+	j->name = *name;
+	if (!md5_whole(&flags, false, &j->flags) || !md5_whole(&start, false, &j->start))
+		return false;
+	if ((j->flags & 63) && j->start + bits_set(j->flags) > f->needed)
+		f->needed = j->start + bits_set(j->flags);
+	return true;
+}
+
+static bool read_hierarchy(md5_reader *r, md5_file *f)
+{
+	md5_token t;
+
+	if (!md5_next(r, &t) || !md5_is(&t, "{"))
+		return false;
+	while (md5_next(r, &t) && !md5_is(&t, "}"))
+		if (!read_joint(r, f, &t))
+			return false;
+	return true;
+}
+
+/* `frame N { values }`, "frame" read (at `frame`). */
+static bool read_frame(md5_reader *r, md5_file *f, const md5_token *frame)
+{
+	md5_token t;
+	size_t values = 0;
+	unsigned long long want = f->components.len ? f->component_count : f->needed;
+
+	if (!md5_next(r, &t) || !md5_next(r, &t) || !md5_is(&t, "{"))
+		return false;
+	while (md5_next(r, &t) && !md5_is(&t, "}"))
+		values++;
+	/* Fewer values than the joints read make Assimp read past them;
+	 * other than the count declared, Doom 3 refuses the file. */
+	if (!f->odd_frame.len && (values < f->needed || (f->components.len && values != want))) {
+		f->odd_frame = *frame;
+		f->odd_count = values;
+	}
+	return true;
+}
+
+static void md5_read(md5_reader *r, md5_file *f)
+{
+	md5_token t;
+
+	while (!f->is_lost && md5_next(r, &t)) {
+		if (md5_is(&t, "hierarchy"))
+			f->is_lost = !read_hierarchy(r, f);
+		else if (md5_is(&t, "frame"))
+			f->is_lost = !read_frame(r, f, &t);
+		else if (md5_is(&t, "numAnimatedComponents"))
+			f->is_lost = !md5_next(r, &f->components) ||
+				     !md5_whole(&f->components, false, &f->component_count);
+		else if (md5_is(&t, "{"))
+			skip_block(r);
+	}
+}
+
+/* Each joint's components against numAnimatedComponents, and each
+ * frame's values against them: the first fault said. */
+static bool check_layout(const md5_file *f, animc_diag_sink *sink)
+{
+	for (size_t i = 0; f->components.len && i < f->joint_count; i++) {
+		const md5_joint *j = &f->joints[i];
+		unsigned n = bits_set(j->flags);
+
+		if (!(j->flags & 63) || j->start + n <= f->component_count)
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, j->name.line, 0, "joint %.*s (flags %llu, startIndex %llu) "
+				  "reads components %llu to %llu of each frame, but numAnimatedComponents is %llu: "
+				  "Assimp would read past the frame's values", (int)(j->name.len > 64 ? 64 : j->name.len),
+				  j->name.at, j->flags, j->start, j->start, j->start + n - 1, f->component_count);
+		return false;
+	}
+	if (f->odd_frame.len) {
+		animc_diag_report(sink, ANIMC_ERROR, f->odd_frame.line, 0, "this frame holds %zu values, but %s "
+				  "%llu: each frame holds one value for each animated component", f->odd_count,
+				  f->components.len ? "numAnimatedComponents is" : "the hierarchy's joints read",
+				  f->components.len ? f->component_count : f->needed);
+		return false;
+	}
+	return true;
+}
+
+bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	md5_reader r = { data, data + size, 1 };
+	md5_file f = { 0 };
+	bool ok = true;
+
+	if (!data)
+		return true;
+	md5_read(&r, &f);
+	if (!f.is_lost)
+		ok = check_layout(&f, sink);
+	free(f.joints);
+	return ok;
+}

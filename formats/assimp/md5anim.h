@@ -1,0 +1,26 @@
+/*
+ * md5anim.h - what the Assimp importer reads of a Doom 3 .md5anim's own
+ * bytes before Assimp 5.2.5's reader does, where that reader reads past a
+ * frame's values or goes on without a word.  Internal to formats/assimp/.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_MD5ANIM_H
+#define ANIMC_FORMATS_ASSIMP_MD5ANIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+/*
+ * Check the .md5anim `data` before Assimp reads it: each joint's
+ * components (startIndex and one value for each flag bit) lie within
+ * numAnimatedComponents, and each frame holds that many values (Assimp
+ * reads a joint's values with no check past its first, so a joint running
+ * past them read whatever memory follows).  The first fault is an error
+ * to `sink` at its line, and false.  A file this cannot follow is left to
+ * Assimp (true).
+ */
+bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+#endif

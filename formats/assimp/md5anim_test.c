@@ -1,0 +1,111 @@
+/*
+ * md5anim_test.c - Doom 3 .md5anim files through the Assimp importer: what
+ * animc reads of the file itself before Assimp does (md5anim.c).
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "assimp_internal.h"
+
+typedef struct md5_import {
+	animc_status status;
+	animc_clip_set set;
+	test_diags diags;
+	animc_diag_sink sink;
+} md5_import;
+
+/* Import `text` as an .md5anim file of its own, as `animc build` does. */
+static void md5_import_text(md5_import *r, const char *text)
+{
+	char *dir = test_tmpdir("md5anim"), *path = test_format("%s/walk.md5anim", dir);
+	size_t size;
+	uint8_t *data;
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	data = test_read_file(path, &size);
+	animc_import_request req = { path, data, size, NULL };
+	memset(r, 0, sizeof *r);
+	r->diags.echo = getenv("ANIMC_TEST_ECHO") != NULL;
+	r->sink = test_diag_sink(&r->diags, path);
+	r->status = animc_importer_assimp.import(&req, &r->set, &r->sink);
+	free(data), free(path), free(dir);
+}
+
+static void md5_release(md5_import *r)
+{
+	animc_clip_set_release(&r->set);
+	test_diags_release(&r->diags);
+}
+
+/* The import failed with one error, at `line`, holding `words`. */
+static void assert_error_at(const md5_import *r, uint32_t line, const char *words)
+{
+	const test_diag *d = test_diags_first(&r->diags, ANIMC_ERROR);
+
+	assert_int_not_equal(r->status, ANIMC_OK);
+	assert_non_null(d);
+	if (d->line != line || !strstr(d->message, words))
+		fail_msg("line %u: %s (expected line %u, '%s')", d->line, d->message, line, words);
+	assert_int_equal(test_diags_count(&r->diags, ANIMC_ERROR), 1);
+	assert_int_equal(r->set.count, 0);
+}
+
+/* An .md5anim of joints "origin" (flags 63 from 0) and "child" (`child`:
+ * its flags and startIndex), 3 frames of `frame` values each. */
+static char *md5_text(const char *components, const char *child, const char *frame)
+{
+	return test_format("MD5Version 10\ncommandline \"\"\n\nnumFrames 3\nnumJoints 2\nframeRate 30\n"
+			   "numAnimatedComponents %s\n\nhierarchy {\n\t\"origin\"\t-1 63 0\n\t\"child\"\t0 %s\n}\n\n"
+			   "bounds {\n\t( -1 -1 -1 ) ( 1 1 1 )\n\t( -1 -1 -1 ) ( 1 1 1 )\n\t( -1 -1 -1 ) ( 1 1 1 )\n}\n\n"
+			   "baseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n\t( 1 5 0 ) ( 0 0 0 )\n}\n\n"
+			   "frame 0 {\n\t%s\n}\n\nframe 1 {\n\t%s\n}\n\nframe 2 {\n\t%s\n}\n",
+			   components, child, frame, frame, frame);
+}
+
+/*
+ * A joint whose flags read components past numAnimatedComponents (child:
+ * Ty|Qx from 7 of 8), or a frame of fewer values than the joints read:
+ * Assimp checks a joint's first component only and read the rest from
+ * past the frame's values (a rotation of 1e-22, exit 0).  Each fails at
+ * its line, before Assimp reads the file.
+ */
+static void md5anim_components_past_the_frame_fail_at_their_line(void **state)
+{
+	static const struct {
+		const char *components, *child, *frame, *words;
+		uint32_t line;
+	} cases[] = {
+		{ "8", "10 7", "0 0 0 0 0 0 5 0.5", "reads components 7 to 8", 11 },
+		{ "8", "10 6", "0 0 0 0 0 0 5", "holds 7 values, but numAnimatedComponents is 8", 25 },
+		{ "8", "10 6", "0 0 0 0 0 0 5 0.5 1", "holds 9 values", 25 },
+	};
+	md5_import r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = md5_text(cases[i].components, cases[i].child, cases[i].frame);
+
+		md5_import_text(&r, text);
+		assert_error_at(&r, cases[i].line, cases[i].words);
+		md5_release(&r);
+		free(text);
+	}
+	/* Within them: read. */
+	char *text = md5_text("8", "10 6", "0 0 0 0 0 0 5 0.5");
+
+	md5_import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+	md5_release(&r);
+	free(text);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(md5anim_components_past_the_frame_fail_at_their_line),
+};
+
+ANIMC_TEST_GROUP(tests);
