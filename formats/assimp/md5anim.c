@@ -29,6 +29,9 @@ typedef struct md5_joint {
 
 /* What the file says, as far as it is read. */
 typedef struct md5_file {
+	md5_token num_frames;    /* numFrames's value; len 0 when not given */
+	unsigned long long frame_count_declared;
+	size_t frame_count;      /* frame sections read */
 	md5_token components;    /* numAnimatedComponents's value; len 0 when not given */
 	unsigned long long component_count;
 	md5_joint *joints;
@@ -169,6 +172,7 @@ static bool read_frame(md5_reader *r, md5_file *f, const md5_token *frame)
 
 	if (!md5_next(r, &t) || !md5_next(r, &t) || !md5_is(&t, "{"))
 		return false;
+	f->frame_count++;
 	while (md5_next(r, &t) && !md5_is(&t, "}"))
 		values++;
 	/* Fewer values than the joints read make Assimp read past them;
@@ -189,6 +193,9 @@ static void md5_read(md5_reader *r, md5_file *f)
 			f->is_lost = !read_hierarchy(r, f);
 		else if (md5_is(&t, "frame"))
 			f->is_lost = !read_frame(r, f, &t);
+		else if (md5_is(&t, "numFrames"))
+			f->is_lost = !md5_next(r, &f->num_frames) ||
+				     !md5_whole(&f->num_frames, false, &f->frame_count_declared);
 		else if (md5_is(&t, "numAnimatedComponents"))
 			f->is_lost = !md5_next(r, &f->components) ||
 				     !md5_whole(&f->components, false, &f->component_count);
@@ -223,6 +230,27 @@ static bool check_layout(const md5_file *f, animc_diag_sink *sink)
 	return true;
 }
 
+/* numFrames against the frames there: fewer is a file cut short (Assimp
+ * reads the frames it finds, and the clip ends early); more are read,
+ * though Doom 3 plays numFrames of them. */
+static bool check_frame_count(const md5_file *f, animc_diag_sink *sink)
+{
+	unsigned long long declared = f->frame_count_declared, found = f->frame_count;
+
+	if (!f->num_frames.len || declared == found || found == 0)
+		return true;
+	if (declared > found) {
+		animc_diag_report(sink, ANIMC_ERROR, f->num_frames.line, 0, "numFrames %llu, but the file holds %llu "
+				  "frame%s: a file cut short? Assimp would read the clip %llu frame%s short", declared,
+				  found, found == 1 ? "" : "s", declared - found, declared - found == 1 ? "" : "s");
+		return false;
+	}
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_WRONG_FRAME_COUNT, f->num_frames.line, 0,
+			       "numFrames %llu, but the file holds %llu frames: all are read, where Doom 3 plays "
+			       "the first %llu; give their count", declared, found, declared);
+	return true;
+}
+
 bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
 {
 	md5_reader r = { data, data + size, 1 };
@@ -233,7 +261,7 @@ bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink
 		return true;
 	md5_read(&r, &f);
 	if (!f.is_lost)
-		ok = check_layout(&f, sink);
+		ok = check_layout(&f, sink) && check_frame_count(&f, sink);
 	free(f.joints);
 	return ok;
 }

@@ -17,7 +17,8 @@
  * components (startIndex and one value for each flag bit) lie within
  * numAnimatedComponents, and each frame holds that many values (Assimp
  * reads a joint's values with no check past its first, so a joint running
- * past them read whatever memory follows).  The first fault is an error
+ * past them read whatever memory follows), and numFrames is the count of
+ * the frames there (a warning when it is fewer).  The first fault is an error
  * to `sink` at its line, and false.  A file this cannot follow is left to
  * Assimp (true).
  */

@@ -54,16 +54,22 @@ static void assert_error_at(const md5_import *r, uint32_t line, const char *word
 	assert_int_equal(r->set.count, 0);
 }
 
-/* An .md5anim of joints "origin" (flags 63 from 0) and "child" (`child`:
- * its flags and startIndex), 3 frames of `frame` values each. */
-static char *md5_text(const char *components, const char *child, const char *frame)
+/* An .md5anim of `frames` (numFrames), joints "origin" (flags 63 from 0)
+ * and "child" (`child`: its flags and startIndex), and 3 frames of `frame`
+ * values each. */
+static char *md5_frames_text(const char *frames, const char *components, const char *child, const char *frame)
 {
-	return test_format("MD5Version 10\ncommandline \"\"\n\nnumFrames 3\nnumJoints 2\nframeRate 30\n"
+	return test_format("MD5Version 10\ncommandline \"\"\n\nnumFrames %s\nnumJoints 2\nframeRate 30\n"
 			   "numAnimatedComponents %s\n\nhierarchy {\n\t\"origin\"\t-1 63 0\n\t\"child\"\t0 %s\n}\n\n"
 			   "bounds {\n\t( -1 -1 -1 ) ( 1 1 1 )\n\t( -1 -1 -1 ) ( 1 1 1 )\n\t( -1 -1 -1 ) ( 1 1 1 )\n}\n\n"
 			   "baseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n\t( 1 5 0 ) ( 0 0 0 )\n}\n\n"
 			   "frame 0 {\n\t%s\n}\n\nframe 1 {\n\t%s\n}\n\nframe 2 {\n\t%s\n}\n",
-			   components, child, frame, frame, frame);
+			   frames, components, child, frame, frame, frame);
+}
+
+static char *md5_text(const char *components, const char *child, const char *frame)
+{
+	return md5_frames_text("3", components, child, frame);
 }
 
 /*
@@ -104,7 +110,35 @@ static void md5anim_components_past_the_frame_fail_at_their_line(void **state)
 	free(text);
 }
 
+/*
+ * numFrames 5 over 3 frames (a copy cut off at a frame's end): Assimp read
+ * the 3, and the clip was 2 frames short, exit 0.  An error at numFrames.
+ * More frames than it says are read, with a warning (Doom 3 plays the
+ * count).
+ */
+static void md5anim_num_frames_past_the_frames_fails(void **state)
+{
+	char *text = md5_frames_text("5", "8", "10 6", "0 0 0 0 0 0 5 0.5");
+	md5_import r;
+
+	(void)state;
+	md5_import_text(&r, text);
+	assert_error_at(&r, 4, "numFrames 5, but the file holds 3 frames");
+	md5_release(&r);
+	free(text);
+	text = md5_frames_text("2", "8", "10 6", "0 0 0 0 0 0 5 0.5");
+	md5_import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	assert_string_equal(test_diags_first(&r.diags, ANIMC_WARNING)->kind, "wrong-frame-count");
+	assert_int_equal(test_diags_first(&r.diags, ANIMC_WARNING)->line, 4);
+	assert_true(r.set.count == 1 && fabsf(r.set.clips[0]->duration_s - 2.0f / 30) < 1e-6f);
+	md5_release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
 	cmocka_unit_test(md5anim_components_past_the_frame_fail_at_their_line),
 };
 
