@@ -676,6 +676,10 @@ double animc_assimp_default_rate(const char *format, const char **why)
 		*why = "the DirectX .X format's default";
 		return 4800.0;
 	}
+	if (format && strcmp(format, "md5anim") == 0) {
+		*why = "Assimp's MD5 reader's default (the file gives its rate in a frameRate line)";
+		return 24.0;
+	}
 	/* The other formats define no default; Assimp's own viewer
 	 * (AnimEvaluator) plays such animations at 25, so that is the speed
 	 * an artist checking the file there saw. */
@@ -2393,10 +2397,11 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 					req->options ? req->options->on_file_read_user : NULL, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
-	/* Its frames at the rate the file says (24, Assimp's, when it says
-	 * none above 0). */
-	double md5_rate = strcmp(format ? format : "", "md5anim") == 0 ? md5_frame_rate(req->data, req->size) : 0;
-	for (unsigned a = 0; md5_rate > 0 && scene->mAnimations && a < scene->mNumAnimations; a++)
+	/* Its frames at the rate the file says; when it says none above 0
+	 * (Assimp's 24 then), a rate assumed, with a warning. */
+	bool is_md5 = strcmp(format ? format : "", "md5anim") == 0;
+	double md5_rate = is_md5 ? md5_frame_rate(req->data, req->size) : 0;
+	for (unsigned a = 0; is_md5 && scene->mAnimations && a < scene->mNumAnimations; a++)
 		if (scene->mAnimations[a])
 			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
 	if (strcmp(format ? format : "", "md5anim") == 0)

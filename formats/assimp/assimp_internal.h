@@ -47,8 +47,9 @@ animc_status animc_assimp_scene_import(const struct aiScene *scene, const char *
 				       animc_diag_sink *sink);
 
 /* The ticks per second assumed for a format whose file declares none: 4800
- * for .X (the DirectX file format's default), else 25 (what Assimp's own
- * viewer assumes).  `why` gets a short phrase naming the source of it. */
+ * for .X (the DirectX file format's default), 24 for .md5anim (Assimp's MD5
+ * reader's), else 25 (what Assimp's own viewer assumes).  `why` gets a
+ * short phrase naming the source of it. */
 double animc_assimp_default_rate(const char *format, const char **why);
 
 /* The node tree of any model Assimp reads (animc_skeleton_load's fallback). */

@@ -137,7 +137,49 @@ static void md5anim_num_frames_past_the_frames_fails(void **state)
 	free(text);
 }
 
+/* `text` with its "frameRate 30" line put as `line`: a new string. */
+static char *with_rate_line(const char *text, const char *line)
+{
+	const char *at = strstr(text, "frameRate 30\n");
+
+	assert_non_null(at);
+	return test_format("%.*s%s%s", (int)(at - text), text, line, at + strlen("frameRate 30\n"));
+}
+
+/*
+ * No frameRate line, frameRate 0, frameRate abc: Assimp reads the frames at
+ * 24 a second, and so did animc, without a word.  The rate is assumed, 24,
+ * with an assumed-tick-rate warning; --ticks-per-second sets it.
+ */
+static void md5anim_without_a_frame_rate_warns_of_the_rate_assumed(void **state)
+{
+	static const char *const lines[] = { "", "frameRate 0\n", "frameRate abc\n", "frameRate -30\n" };
+	char *text = md5_text("8", "10 6", "0 0 0 0 0 0 5 0.5");
+	md5_import r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		char *bad = with_rate_line(text, lines[i]);
+
+		md5_import_text(&r, bad);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+		assert_string_equal(test_diags_first(&r.diags, ANIMC_WARNING)->kind, "assumed-tick-rate");
+		assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_WARNING)->message, "assumed 24"));
+		assert_true(r.set.clips[0]->ticks_per_second == 24);
+		md5_release(&r);
+		free(bad);
+	}
+	/* A rate it gives: no warning. */
+	md5_import_text(&r, text);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assert_true(r.set.clips[0]->ticks_per_second == 30);
+	md5_release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(md5anim_without_a_frame_rate_warns_of_the_rate_assumed),
 	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
 	cmocka_unit_test(md5anim_components_past_the_frame_fail_at_their_line),
 };
