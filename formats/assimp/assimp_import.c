@@ -676,6 +676,11 @@ double animc_assimp_default_rate(const char *format, const char **why)
 		*why = "the DirectX .X format's default";
 		return 4800.0;
 	}
+	if (format && strcmp(format, "smd") == 0) {
+		*why = "the rate Assimp's own viewer assumes, but an SMD holds none: Valve's studiomdl plays "
+		       "it at the .qc's fps, 30 by default";
+		return 25.0;
+	}
 	if (format && strcmp(format, "md5anim") == 0) {
 		*why = "Assimp's MD5 reader's default (the file gives its rate in a frameRate line)";
 		return 24.0;
@@ -2415,6 +2420,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	animc_collada_name_clips(dae, scene);
 	if (strcmp(format ? format : "", "ms3d") == 0)
 		animc_ms3d_turn_position_keys(req->data, req->size, scene);
+	if (strcmp(format ? format : "", "smd") == 0)
+		animc_smd_forget_rates(scene);
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
 	fbx_doc fbx;

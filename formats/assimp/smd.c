@@ -190,3 +190,10 @@ bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
 	}
 	return true;
 }
+
+void animc_smd_forget_rates(const struct aiScene *scene)
+{
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++)
+		if (scene->mAnimations[a])
+			scene->mAnimations[a]->mTicksPerSecond = 0;
+}

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <assimp/scene.h>
+
 #include <animc/animc.h>
 
 /*
@@ -21,5 +23,11 @@
  * `sink` at its line (LF, CR LF or a lone CR end one), and false.
  */
 bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+/* An SMD holds no frame rate (Valve's studiomdl takes it from the .qc's
+ * fps, 30 when it gives none); Assimp's reader says 25 all the same.  Make
+ * each animation's rate 0, undeclared, so that the importer says the rate
+ * it assumes. */
+void animc_smd_forget_rates(const struct aiScene *scene);
 
 #endif

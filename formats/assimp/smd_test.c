@@ -127,7 +127,40 @@ static void smd_errors_stand_though_no_animation_list_is_beside_it(void **state)
 	free(data), free(path);
 }
 
+/*
+ * An SMD holds no frame rate (Valve's studiomdl takes the .qc's fps, 30 by
+ * default); Assimp's reader says 25, which was taken for the file's, so a
+ * walk of 30 frames lasted 1.2 s without a word.  The rate is assumed, 25
+ * as before, with an assumed-tick-rate warning naming Valve's default;
+ * --ticks-per-second sets it.
+ */
+static void smd_rate_is_assumed_with_a_warning(void **state)
+{
+	char *path = smd_write("wave.smd", SMD_HEAD "0 10 0 0 0 0 0\ntime 30\n0 30 0 0 0 0 0\nend\n");
+	animc_import_options options = { .ticks_per_second = 30 };
+	const test_diag *d;
+	smd_import r;
+
+	(void)state;
+	smd_import_path(&r, path, NULL);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	d = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_string_equal(d->kind, "assumed-tick-rate");
+	assert_non_null(strstr(d->message, "assumed 25"));
+	assert_non_null(strstr(d->message, "30 by default"));
+	assert_true(r.set.clips[0]->ticks_per_second == 25);
+	assert_true(r.set.clips[0]->duration_s == 1.2f);
+	smd_release(&r);
+	smd_import_path(&r, path, &options);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assert_true(r.set.clips[0]->duration_s == 1.0f);
+	smd_release(&r);
+	free(path);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(smd_rate_is_assumed_with_a_warning),
 	cmocka_unit_test(smd_damaged_lines_fail_at_their_line),
 	cmocka_unit_test(smd_errors_stand_though_no_animation_list_is_beside_it),
 };
