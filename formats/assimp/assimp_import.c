@@ -24,6 +24,7 @@
 #include "collada.h"
 #include "ms3d.h"
 #include "md5anim.h"
+#include "ms3d_fps.h"
 #include "smd.h"
 
 /* Longest extension the probe looks up, dot excluded. */
@@ -2402,6 +2403,10 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 					req->options ? req->options->on_file_read_user : NULL, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
+	if (strcmp(format ? format : "", "ms3d") == 0 && !animc_ms3d_check_fps(scene, sink)) {
+		aiReleaseImport(scene);
+		return ANIMC_ERR_INVALID;
+	}
 	/* Its frames at the rate the file says; when it says none above 0
 	 * (Assimp's 24 then), a rate assumed, with a warning. */
 	bool is_md5 = strcmp(format ? format : "", "md5anim") == 0;
