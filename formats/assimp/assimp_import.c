@@ -1827,14 +1827,16 @@ static double fbx_frame_rate(const struct aiScene *scene, const uint8_t *data, s
 
 /*
  * The up axis of the scene's world frame where Assimp leaves a file's own
- * (FBX: GlobalSettings UpAxis 0, 1, 2), ANIMC_UP_DEFAULT elsewhere: Assimp
- * turns a COLLADA or MD5 scene's root node to Y up instead, which the root
- * motion reads through the node tree.
+ * (FBX: GlobalSettings UpAxis 0, 1, 2; a Valve SMD: Z), ANIMC_UP_DEFAULT
+ * elsewhere: Assimp turns a COLLADA or MD5 scene's root node to Y up
+ * instead, which the root motion reads through the node tree.
  */
 static animc_up_axis declared_up(const char *format, const struct aiScene *scene)
 {
 	int32_t axis;
 
+	if (strcmp(format, "smd") == 0)
+		return ANIMC_SMD_UP;
 	if (strcmp(format, "fbx") != 0 || !scene_int(scene, "UpAxis", &axis) || axis < 0 || axis > 2)
 		return ANIMC_UP_DEFAULT;
 	return (animc_up_axis)(ANIMC_UP_X + axis);

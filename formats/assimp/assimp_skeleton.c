@@ -13,6 +13,7 @@
 
 #include "assimp_internal.h"
 #include "assimp_fbx.h"
+#include "smd.h"
 
 static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
 {
@@ -116,6 +117,8 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 		if (axis >= 0 && axis <= 2)
 			out->declared_up = (animc_up_axis)(ANIMC_UP_X + axis);
 	}
+	if (animc_smd_is_named(path))
+		out->declared_up = ANIMC_SMD_UP;
 	out->bones = calloc(count, sizeof *out->bones);
 	if (!out->bones || !add_nodes(out, scene->mRootNode, -1)) {
 		aiReleaseImport(scene);

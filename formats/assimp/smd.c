@@ -197,3 +197,10 @@ void animc_smd_forget_rates(const struct aiScene *scene)
 		if (scene->mAnimations[a])
 			scene->mAnimations[a]->mTicksPerSecond = 0;
 }
+
+bool animc_smd_is_named(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return n > 4 && strcasecmp(path + n - 4, ".smd") == 0;
+}

@@ -14,6 +14,14 @@
 
 #include <animc/animc.h>
 
+/* Valve's SMD (GoldSrc and Source) is Z up, X forward; Assimp keeps an
+ * SMD scene as it is (its root node turns nothing). */
+#define ANIMC_SMD_UP ANIMC_UP_Z
+
+/* Whether `path` names an SMD (.smd, any case): a model read for its
+ * node tree, whose world is then Z up. */
+bool animc_smd_is_named(const char *path);
+
 /*
  * Check the `nodes` and `skeleton` sections of the SMD `data` before
  * Assimp reads them: a line Assimp's reader stops at (a node line without

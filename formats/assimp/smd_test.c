@@ -159,7 +159,35 @@ static void smd_rate_is_assumed_with_a_warning(void **state)
 	free(path);
 }
 
+/*
+ * Valve's SMD is Z up, and Assimp keeps its scene as it is (an .md5anim's
+ * root node it turns): --root-motion took Y for up, so a hop up Z went
+ * into the motion as ground travel.  The clip, and an SMD model read for
+ * --skeleton, declare Z.
+ */
+static void smd_world_is_z_up(void **state)
+{
+	char *path = smd_write("hop.smd", SMD_HEAD "0 10 3 46 0 0 0\nend\n");
+	animc_skeleton skeleton;
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+	smd_import r;
+
+	(void)state;
+	smd_import_path(&r, path, NULL);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.clips[0]->declared_up, ANIMC_UP_Z);
+	assert_int_equal(animc_clip_up_axis(r.set.clips[0]), ANIMC_UP_Z);
+	smd_release(&r);
+	assert_int_equal(animc_assimp_skeleton_load(path, &skeleton, &sink), ANIMC_OK);
+	assert_int_equal(skeleton.declared_up, ANIMC_UP_Z);
+	animc_skeleton_release(&skeleton);
+	test_diags_release(&diags);
+	free(path);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(smd_world_is_z_up),
 	cmocka_unit_test(smd_rate_is_assumed_with_a_warning),
 	cmocka_unit_test(smd_damaged_lines_fail_at_their_line),
 	cmocka_unit_test(smd_errors_stand_though_no_animation_list_is_beside_it),
