@@ -4,6 +4,7 @@
  * startIndex against numAnimatedComponents and each frame's values), which
  * Assimp 5.2.5's reader does not check.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,10 @@ typedef struct md5_file {
 	md5_joint *joints;
 	size_t joint_count, joint_capacity;
 	unsigned long long needed; /* values a frame must hold for the joints read */
+	md5_token not_number;    /* the first value that is not a number; len 0 for none */
+	const char *not_number_in; /* "frame N", "baseframe", "bounds" */
+	md5_token not_number_frame; /* that frame's number */
+	size_t not_number_index; /* and the value's index in its block */
 	md5_token odd_frame;     /* the first frame of other than the values needed */
 	size_t odd_count;        /* the values that one holds */
 	bool is_lost;            /* a part this reader does not follow, or no memory */
@@ -113,6 +118,51 @@ static unsigned bits_set(unsigned long long flags)
 	return n;
 }
 
+/* Whether `t` is a finite decimal number, as Assimp's and Doom 3's
+ * readers take one (1, -0.5, .5, 1e-3). */
+static bool md5_number(const md5_token *t)
+{
+	char number[64], *stop;
+	double value;
+
+	if (t->len == 0 || t->len >= sizeof number)
+		return false;
+	memcpy(number, t->at, t->len);
+	number[t->len] = '\0';
+	if (strspn(number, "0123456789+-.eE") < t->len)
+		return false;   /* strtod's hex, inf and nan are not numbers here */
+	value = strtod(number, &stop);
+	return *stop == '\0' && isfinite(value);
+}
+
+/* Note value `t`, the `index`th of the block `in` (`frame`: its number),
+ * when it is the first not a number. */
+static void note_value(md5_file *f, const md5_token *t, const char *in, const md5_token *frame, size_t index)
+{
+	if (f->not_number.len || md5_number(t))
+		return;
+	f->not_number = *t;
+	f->not_number_in = in;
+	if (frame)
+		f->not_number_frame = *frame;
+	f->not_number_index = index;
+}
+
+/* The numbers of a `baseframe` or `bounds` block, `(` and `)` apart (its
+ * word read); false when it opens no block. */
+static bool read_numbers(md5_reader *r, md5_file *f, const char *in)
+{
+	md5_token t;
+	size_t index = 0;
+
+	if (!md5_next(r, &t) || !md5_is(&t, "{"))
+		return false;
+	while (md5_next(r, &t) && !md5_is(&t, "}"))
+		if (!md5_is(&t, "(") && !md5_is(&t, ")"))
+			note_value(f, &t, in, NULL, index++);
+	return true;
+}
+
 /* Past a `{ ... }` block whose `{` was read (nested ones too). */
 static void skip_block(md5_reader *r)
 {
@@ -166,15 +216,15 @@ static bool read_hierarchy(md5_reader *r, md5_file *f)
 /* `frame N { values }`, "frame" read (at `frame`). */
 static bool read_frame(md5_reader *r, md5_file *f, const md5_token *frame)
 {
-	md5_token t;
+	md5_token t, number;
 	size_t values = 0;
 	unsigned long long want = f->components.len ? f->component_count : f->needed;
 
-	if (!md5_next(r, &t) || !md5_next(r, &t) || !md5_is(&t, "{"))
+	if (!md5_next(r, &number) || !md5_next(r, &t) || !md5_is(&t, "{"))
 		return false;
 	f->frame_count++;
 	while (md5_next(r, &t) && !md5_is(&t, "}"))
-		values++;
+		note_value(f, &t, "frame", &number, values++);
 	/* Fewer values than the joints read make Assimp read past them;
 	 * other than the count declared, Doom 3 refuses the file. */
 	if (!f->odd_frame.len && (values < f->needed || (f->components.len && values != want))) {
@@ -199,6 +249,8 @@ static void md5_read(md5_reader *r, md5_file *f)
 		else if (md5_is(&t, "numAnimatedComponents"))
 			f->is_lost = !md5_next(r, &f->components) ||
 				     !md5_whole(&f->components, false, &f->component_count);
+		else if (md5_is(&t, "baseframe") || md5_is(&t, "bounds"))
+			f->is_lost = !read_numbers(r, f, md5_is(&t, "bounds") ? "bounds" : "baseframe");
 		else if (md5_is(&t, "{"))
 			skip_block(r);
 	}
@@ -218,6 +270,19 @@ static bool check_layout(const md5_file *f, animc_diag_sink *sink)
 				  "reads components %llu to %llu of each frame, but numAnimatedComponents is %llu: "
 				  "Assimp would read past the frame's values", (int)(j->name.len > 64 ? 64 : j->name.len),
 				  j->name.at, j->flags, j->start, j->start, j->start + n - 1, f->component_count);
+		return false;
+	}
+	if (f->not_number.len) {
+		const md5_token *v = &f->not_number, *frame = &f->not_number_frame;
+		int n = (int)(v->len > 40 ? 40 : v->len);
+
+		if (strcmp(f->not_number_in, "frame") == 0)
+			animc_diag_report(sink, ANIMC_ERROR, v->line, 0, "'%.*s' is not a number (frame %.*s, "
+					  "component %zu)", n, v->at, (int)(frame->len > 20 ? 20 : frame->len), frame->at,
+					  f->not_number_index);
+		else
+			animc_diag_report(sink, ANIMC_ERROR, v->line, 0, "'%.*s' is not a number (%s, entry %zu)", n,
+					  v->at, f->not_number_in, f->not_number_index / 6);
 		return false;
 	}
 	if (f->odd_frame.len) {

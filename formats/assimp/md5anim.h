@@ -18,7 +18,9 @@
  * numAnimatedComponents, and each frame holds that many values (Assimp
  * reads a joint's values with no check past its first, so a joint running
  * past them read whatever memory follows), and numFrames is the count of
- * the frames there (a warning when it is fewer).  The first fault is an error
+ * the frames there (a warning when it is fewer), and every frame,
+ * baseframe and bounds value is a number (Assimp fails on one that is not
+ * with no line).  The first fault is an error
  * to `sink` at its line, and false.  A file this cannot follow is left to
  * Assimp (true).
  */

@@ -79,7 +79,7 @@ static char *md5_text(const char *components, const char *child, const char *fra
  * past the frame's values (a rotation of 1e-22, exit 0).  Each fails at
  * its line, before Assimp reads the file.
  */
-static void md5anim_components_past_the_frame_fail_at_their_line(void **state)
+static void md5anim_faulty_frames_fail_at_their_line(void **state)
 {
 	static const struct {
 		const char *components, *child, *frame, *words;
@@ -88,6 +88,10 @@ static void md5anim_components_past_the_frame_fail_at_their_line(void **state)
 		{ "8", "10 7", "0 0 0 0 0 0 5 0.5", "reads components 7 to 8", 11 },
 		{ "8", "10 6", "0 0 0 0 0 0 5", "holds 7 values, but numAnimatedComponents is 8", 25 },
 		{ "8", "10 6", "0 0 0 0 0 0 5 0.5 1", "holds 9 values", 25 },
+		/* Not a number: Assimp failed with "Cannot parse string" and
+		 * no line. */
+		{ "8", "10 6", "0 0 abc 0 0 0 5 0.5", "'abc' is not a number (frame 0, component 2)", 26 },
+		{ "8", "10 6", "0 0 0 0 0 0 nan 0.5", "'nan' is not a number (frame 0, component 6)", 26 },
 	};
 	md5_import r;
 
@@ -100,6 +104,14 @@ static void md5anim_components_past_the_frame_fail_at_their_line(void **state)
 		md5_release(&r);
 		free(text);
 	}
+	/* In the base frame. */
+	char *base = md5_text("8", "10 6", "0 0 0 0 0 0 5 0.5"), *at = strstr(base, "( 1 5 0 )");
+	assert_non_null(at);
+	at[4] = 'x';
+	md5_import_text(&r, base);
+	assert_error_at(&r, 22, "'x' is not a number (baseframe, entry 1)");
+	md5_release(&r);
+	free(base);
 	/* Within them: read. */
 	char *text = md5_text("8", "10 6", "0 0 0 0 0 0 5 0.5");
 
@@ -181,7 +193,7 @@ static void md5anim_without_a_frame_rate_warns_of_the_rate_assumed(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(md5anim_without_a_frame_rate_warns_of_the_rate_assumed),
 	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
-	cmocka_unit_test(md5anim_components_past_the_frame_fail_at_their_line),
+	cmocka_unit_test(md5anim_faulty_frames_fail_at_their_line),
 };
 
 ANIMC_TEST_GROUP(tests);

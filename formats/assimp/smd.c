@@ -4,6 +4,8 @@
  * line without that key, and the line it logs is one of its own count
  * (each blank it skips counted as a line too), not the file's.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -96,6 +98,24 @@ static bool whole_number(const smd_line *l, unsigned i, bool is_signed, unsigned
 	return true;
 }
 
+/* Whether token `i` is a finite decimal number, as Valve's and Assimp's
+ * readers take one (1, -0.5, .5, 1e-3). */
+static bool is_number(const smd_line *l, unsigned i)
+{
+	char number[64], *stop;
+	size_t n = l->len[i];
+	double value;
+
+	if (n == 0 || n >= sizeof number)
+		return false;
+	memcpy(number, l->at[i], n);
+	number[n] = '\0';
+	if (strspn(number, "0123456789+-.eE") < n)
+		return false;   /* strtod's hex, inf and nan are not numbers here */
+	value = strtod(number, &stop);
+	return *stop == '\0' && isfinite(value);
+}
+
 static bool fail(smd_reader *r, const smd_line *l, const char *what)
 {
 	animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "%s", what);
@@ -143,6 +163,16 @@ static bool check_key(smd_reader *r, const smd_line *l, unsigned long long nodes
 		animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "this skeleton line of bone %llu holds %u of "
 				  "its 7 values (BONE PX PY PZ RX RY RZ): cut short (Assimp's reader would make the "
 				  "missing ones 0)", bone, l->count);
+		return false;
+	}
+	for (unsigned i = 1; i < 7; i++) {
+		static const char *const names[] = { "", "position x", "position y", "position z",
+						     "rotation x", "rotation y", "rotation z" };
+
+		if (is_number(l, i))
+			continue;
+		animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "'%.*s' is not a number (bone %llu, %s)",
+				  (int)(l->len[i] > 40 ? 40 : l->len[i]), l->at[i], bone, names[i]);
 		return false;
 	}
 	return true;

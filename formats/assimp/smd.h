@@ -27,7 +27,8 @@ bool animc_smd_is_named(const char *path);
  * Assimp reads them: a line Assimp's reader stops at (a node line without
  * its parent, a skeleton line of fewer than its 7 values, a bone index the
  * nodes section does not hold) loses that key, and Assimp names a line of
- * its own count, not the file's.  The first such line is an error to
+ * its own count, not the file's; a value that is not a number it fails on
+ * with no line, quoting the rest of the file.  The first such line is an error to
  * `sink` at its line (LF, CR LF or a lone CR end one), and false.
  */
 bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink);

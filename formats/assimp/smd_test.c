@@ -84,6 +84,12 @@ static void smd_damaged_lines_fail_at_their_line(void **state)
 		  "0 0 0 0 0 0 0\r\nend\r\n", "no parent index", 4 },
 		{ "version 1\rnodes\r0 \"root\" -1\rend\rskeleton\rtime 0\r0 0 0 0 0 0 0\rtime 1\r0 1 0\rend\r",
 		  "holds 3 of its 7 values", 9 },
+		/* A value that is not a number: Assimp failed quoting the rest
+		 * of the file, its line ends as '?', and no line. */
+		{ SMD_HEAD "0 1x0 0 0 0 0 0\ntime 20\n0 2 0 0 0 0 0\nend\n", "'1x0' is not a number (bone 0, position x)",
+		  9 },
+		{ SMD_HEAD "0 1 0 0 0 nan 0\nend\n", "'nan' is not a number (bone 0, rotation y)", 9 },
+		{ SMD_HEAD "0 1 0 0 0 0 abc\nend\n", "'abc' is not a number (bone 0, rotation z)", 9 },
 	};
 
 	(void)state;
