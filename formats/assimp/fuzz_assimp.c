@@ -17,6 +17,8 @@
 
 #include "assimp_internal.h"
 #include "fbx_doc.h"
+#include "md5anim.h"
+#include "smd.h"
 #include "fuzz_check.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
@@ -66,6 +68,9 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		}
 	}
 	animc_fbx_doc_release(&doc);
+	/* Its own SMD and .md5anim checks, on any bytes. */
+	(void)animc_smd_check(data, size, &sink);
+	(void)animc_md5anim_check(data, size, &sink);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
 	if (!scene)
 		return 0;
