@@ -24,7 +24,6 @@
 #include "collada.h"
 #include "ms3d.h"
 #include "md5anim.h"
-#include "ms3d_fps.h"
 #include "smd.h"
 
 /* Longest extension the probe looks up, dot excluded. */

@@ -1,7 +1,8 @@
 /*
  * ms3d.c - a MilkShape 3D file's joints read from its own bytes (the
  * layout Assimp 5.2's MS3DImporter reads), for the position keys that
- * reader does not turn by the joint's rest rotation.
+ * reader does not turn by the joint's rest rotation; and its animation
+ * fps, by which Assimp multiplies its key times (seconds in the file).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -145,4 +146,34 @@ void animc_ms3d_turn_position_keys(const uint8_t *data, size_t size, const struc
 	next = 0;
 	for (uint16_t j = 0; j < joints; j++)
 		turn_joint(&r, anim, &next, true);
+}
+
+/* Whether a channel holds keys at more than one time in the file. */
+static bool moves(const struct aiNodeAnim *na)
+{
+	return na && ((na->mPositionKeys && na->mNumPositionKeys > 1) ||
+		      (na->mRotationKeys && na->mNumRotationKeys > 1));
+}
+
+bool animc_ms3d_check_fps(const struct aiScene *scene, animc_diag_sink *sink)
+{
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++) {
+		const struct aiAnimation *anim = scene->mAnimations[a];
+		double fps = anim ? anim->mTicksPerSecond : 1;
+		bool is_moving = false;
+
+		if (isfinite(fps) && fps > 0)
+			continue;
+		for (unsigned c = 0; anim->mChannels && c < anim->mNumChannels && !is_moving; c++)
+			is_moving = moves(anim->mChannels[c]);
+		if (!is_moving)
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the file's animation fps is %g: MilkShape 3D keys "
+				  "are in seconds, which Assimp multiplies by the fps, so every key lands at %s and "
+				  "no --ticks-per-second brings the motion back; set the fps in MilkShape 3D (the "
+				  "animation's fps box) and save the file again", fps,
+				  fps == 0 ? "0" : isnan(fps) ? "NaN" : "a time before 0");
+		return false;
+	}
+	return true;
 }

@@ -11,6 +11,8 @@
 
 #include <assimp/scene.h>
 
+#include <animc/animc.h>
+
 /*
  * Turn the position keys of `scene` (Assimp's reading of the .ms3d file
  * `data`) by their joint's rest rotation, as MilkShape plays them: a
@@ -20,5 +22,14 @@
  * file this does not read as Assimp read it is left as it is.
  */
 void animc_ms3d_turn_position_keys(const uint8_t *data, size_t size, const struct aiScene *scene);
+
+/*
+ * MilkShape 3D keys its joints in seconds; Assimp's reader multiplies each
+ * key time by the file's animation fps and gives that fps as the rate.  An
+ * fps of 0 (or below 0, or not a number) puts every key at 0 (or before
+ * it): no rate brings the motion back.  Such a scene whose joints hold
+ * more than one key is an error to `sink` naming the fps, and false.
+ */
+bool animc_ms3d_check_fps(const struct aiScene *scene, animc_diag_sink *sink);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * ms3d_test.c - MilkShape 3D files written here: position keys turned by
- * their joint's rest rotation, as MilkShape plays them (ms3d.c).
+ * their joint's rest rotation, as MilkShape plays them, and the animation
+ * fps Assimp multiplies key times by (ms3d.c).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -44,12 +45,13 @@ static void put_name(FILE *f, const char *name)
 	put(f, buf, sizeof buf);
 }
 
-/* A file of one triangle in one group, no material, 24 fps, and the
+/* A file of one triangle in one group, no material, `fps`, and the
  * joints, each keyed to rotate by 0 at 0 s and 1 s. */
-static char *ms3d_file(const ms3d_joint *joints, uint16_t count, size_t *size)
+static char *ms3d_file(const ms3d_joint *joints, uint16_t count, float fps, size_t *size)
 {
 	static const float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 }, normals[9] = { 0, 0, 1, 0, 0, 1, 0, 0, 1 };
-	static const float uv[6] = { 0, 1, 0, 0, 0, 1 }, anim[2] = { 24, 0 };
+	static const float uv[6] = { 0, 1, 0, 0, 0, 1 };
+	const float anim[2] = { fps, 0 };
 	static const int32_t version = 4, frames = 24;
 	char *text = NULL;
 	FILE *f = open_memstream(&text, size);
@@ -130,7 +132,7 @@ static void position_keys_turn_with_the_joint_rest_rotation(void **state)
 		{ "hand", "arm", { PI_2, 0, PI_2 }, { 1, 0, 0 }, { 0, 0, 1 } },
 	};
 	size_t size;
-	char *data = ms3d_file(joints, 3, &size);
+	char *data = ms3d_file(joints, 3, 24, &size);
 	animc_import_request req = { NULL, (const uint8_t *)data, size, NULL };
 	animc_clip_set set = { 0 };
 	test_diags diags = { .echo = getenv("ANIMC_TEST_ECHO") != NULL };
@@ -147,8 +149,45 @@ static void position_keys_turn_with_the_joint_rest_rotation(void **state)
 	free(data);
 }
 
+/*
+ * fps 0: Assimp multiplies each key's seconds by it, so every key lands at
+ * 0; animc wrote one pose of 1/60 s, exit 0, with a warning of an assumed
+ * rate that could not help.  The file fails, naming the fps.
+ */
+static void ms3d_of_fps_0_fails_naming_it(void **state)
+{
+	static const ms3d_joint root[] = { { "root", "", { 0, 0, 0 }, { 0, 0, 0 }, { 2, 0, 0 } } };
+
+	(void)state;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t size;
+		char *data = ms3d_file(root, 1, pass ? 24.0f : 0.0f, &size);
+		animc_import_request req = { NULL, (const uint8_t *)data, size, NULL };
+		test_diags diags = { .echo = getenv("ANIMC_TEST_ECHO") != NULL };
+		animc_diag_sink sink = test_diag_sink(&diags, "slide.ms3d");
+		animc_clip_set set = { 0 };
+		animc_status status = animc_importer_assimp.import(&req, &set, &sink);
+
+		if (pass == 0) {
+			assert_int_not_equal(status, ANIMC_OK);
+			assert_int_equal(test_diags_count(&diags, ANIMC_ERROR), 1);
+			assert_non_null(strstr(test_diags_first(&diags, ANIMC_ERROR)->message, "fps is 0"));
+			assert_int_equal(set.count, 0);
+		} else {
+			/* At 24 fps the keys are 1 s apart. */
+			assert_int_equal(status, ANIMC_OK);
+			assert_int_equal(test_diags_count(&diags, ANIMC_ERROR), 0);
+			assert_true(fabsf(set.clips[0]->duration_s - 1.0f) < 1e-6f);
+		}
+		animc_clip_set_release(&set);
+		test_diags_release(&diags);
+		free(data);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(position_keys_turn_with_the_joint_rest_rotation),
+	cmocka_unit_test(ms3d_of_fps_0_fails_naming_it),
 };
 
 ANIMC_TEST_GROUP(tests);
