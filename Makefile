@@ -65,10 +65,12 @@ ASSIMP_CFLAGS := $(call pkg,--cflags assimp)
 JANSSON_CFLAGS := $(call pkg,--cflags jansson)
 ZSTD_CFLAGS := $(call pkg,--cflags libzstd)
 ZSTD_LIBS := $(call pkg,--libs libzstd)
+# zlib: the FBX reader inflates compressed binary arrays (formats/assimp/fbx_doc.c).
+ZLIB_CFLAGS := $(call pkg,--cflags zlib)
 # Assimp is not linked: formats/assimp/assimp_api.c loads it with dlopen()
 # when a file is read through it, by the soname found here.  Programs that
 # call Assimp themselves (the tests) link it.
-PIPELINE_LIBS := $(call pkg,--libs libxml-2.0 libzstd jansson)
+PIPELINE_LIBS := $(call pkg,--libs libxml-2.0 libzstd jansson zlib)
 ASSIMP_LIBS := $(call pkg,--libs assimp)
 ASSIMP_VERSION := $(call pkg,--modversion assimp)
 ASSIMP_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir assimp 2>/dev/null)/libassimp.so 2>/dev/null | \
@@ -110,7 +112,7 @@ RT_VISIBILITY := -fvisibility=hidden
 RT_CPPFLAGS := $(RT_PUBLIC) -Ilib/common $(RT_ZSTD_FLAGS) $(RT_VISIBILITY)
 PIPELINE_CPPFLAGS := $(PIPELINE_PUBLIC) -Ilib/common
 FORMATS_CPPFLAGS := -Iformats $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) -Ilib/common $(XML_CFLAGS) \
-	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS)
+	$(ASSIMP_CFLAGS) $(ASSIMP_DEFS) $(JANSSON_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS)
 ENGINE_CPPFLAGS := $(FORMATS_PUBLIC) $(PIPELINE_PUBLIC) $(RT_PUBLIC) -Ilib/build -Ilib/build/cache -I$(BUILD)/gen \
 	$(XXHASH_CFLAGS) $(CURL_CFLAGS) $(NETTLE_CFLAGS)
 CMD_CPPFLAGS := $(ENGINE_CPPFLAGS)

@@ -191,7 +191,7 @@ typedef struct take_model {
 } take_model;
 
 /* The model's curves in stack `stack`; false when they cannot be read
- * exactly (a compressed array, curves of one component in two layers). */
+ * exactly (an array missing, curves of one component in two layers). */
 static bool gather_curves(take_model *tm, uint32_t m, uint32_t stack)
 {
 	const fbx_doc *doc = tm->doc;
@@ -824,6 +824,26 @@ bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_di
 					  c->times[k] / FBX_KTIME_PER_SECOND, isnan(c->values[k]) ? "NaN" : "infinite");
 			return true;
 		}
+	}
+	return false;
+}
+
+bool animc_fbx_say_damage(const fbx_doc *doc, animc_diag_sink *sink)
+{
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = c->node < doc->node_count ? &doc->nodes[c->node] : NULL;
+		char what[FBX_NAME_BYTES + 64] = "a curve of no bone";
+
+		if (!c->damage[0])
+			continue;
+		if (n && n->model < doc->model_count)
+			snprintf(what, sizeof what, "bone '%s': its %s %c curve", doc->models[n->model].name, n->property,
+				 c->axis >= 0 ? "XYZ"[c->axis] : '?');
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+				  "%s (AnimationCurve %lld): %s: the file is damaged (Assimp reads other values for "
+				  "the curve, or none); export it again", what, (long long)c->id, c->damage);
+		return true;
 	}
 	return false;
 }

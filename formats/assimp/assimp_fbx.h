@@ -32,6 +32,12 @@ void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_p
  * keys); true when there is one, and the clip is not to be written. */
 bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink);
 
+/* Report the first curve of the file whose key array is damaged (its
+ * data holds, or inflates to, other than the values it declares: Assimp
+ * reads zeros for the values missing, or leaves the curve out); true when
+ * there is one, and the file is not to be imported. */
+bool animc_fbx_say_damage(const fbx_doc *doc, animc_diag_sink *sink);
+
 /* Say each take of the file that keys no bone, which Assimp leaves out
  * (no clip of its name among clips `first` on of `set`). */
 void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32_t first, animc_diag_sink *sink);

@@ -474,7 +474,7 @@ static bool fbx_error_costs_animation(const read_log *log, const char *text)
  * what the object is (above).  Any other message costs keys unless it is
  * one Assimp 5.2.5 logs about a mesh, material or texture: one the list
  * does not know (a compressed array that would not inflate, say, whose
- * curve then holds other numbers) fails the source rather than be written
+ * object then holds other numbers) fails the source rather than be written
  * with a word that it holds no animation.
  */
 static bool costs_animation(const read_log *log, const char *text)
@@ -2399,11 +2399,21 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		return ANIMC_ERR_INVALID;
 	if (strcmp(format ? format : "", "md5anim") == 0 && !animc_md5anim_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
+	/* Read before Assimp: a damaged key array is said at its curve,
+	 * where Assimp reads zeros for it, or fails naming no curve. */
+	fbx_doc fbx = { 0 };
+	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && animc_fbx_doc_read(req->data, req->size, &fbx);
+	if (is_fbx && animc_fbx_say_damage(&fbx, sink)) {
+		animc_fbx_doc_release(&fbx);
+		return ANIMC_ERR_PARSE;
+	}
 	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
 					req->options ? req->options->on_file_read : NULL,
 					req->options ? req->options->on_file_read_user : NULL, sink);
-	if (!scene)
+	if (!scene) {
+		animc_fbx_doc_release(&fbx);
 		return ANIMC_ERR_PARSE;
+	}
 	if (strcmp(format ? format : "", "ms3d") == 0 && !animc_ms3d_check_fps(scene, sink)) {
 		aiReleaseImport(scene);
 		return ANIMC_ERR_INVALID;
@@ -2430,8 +2440,6 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 		animc_smd_forget_rates(scene);
 	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
 	uint32_t first = out->count;
-	fbx_doc fbx;
-	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && animc_fbx_doc_read(req->data, req->size, &fbx);
 	animc_xfile *xf = strcmp(format ? format : "", "x") == 0 ? animc_xfile_open(req->data, req->size, scene, sink) : NULL;
 	animc_bvh *bvh = NULL;
 	status = strcmp(format ? format : "", "bvh") == 0 ? animc_bvh_open(req->data, req->size, scene, &bvh) : ANIMC_OK;
@@ -2441,8 +2449,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	if (status == ANIMC_OK)
 		animc_collada_check_clips(dae, out, first, sink);
 	animc_collada_close(dae);
-	if (is_fbx)
-		animc_fbx_doc_release(&fbx);
+	animc_fbx_doc_release(&fbx);
 	animc_xfile_close(xf);
 	/* Said when the import failed too: a take whose channels were all
 	 * left out holds no animation, and this says why. */

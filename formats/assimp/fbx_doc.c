@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ZLIB_CONST
+#include <zlib.h>
+
 #define DEPTH_MAX 64
 #define PI 3.14159265358979323846
 
@@ -335,16 +338,121 @@ static void object_name(const property *pr, char out[FBX_NAME_BYTES])
 	}
 }
 
-/* The numbers of an array element (`KeyTime: *3 { a: 1,2,3 }`, or binary
- * `KeyTime` of an uncompressed array) into a new array; NULL when there is
- * none readable. */
-static double *numbers_of(const parse *ps, uint32_t el, uint32_t *count)
+/* Values one binary array may declare: each costs 8 bytes of memory, its
+ * compressed bytes far fewer (128 MiB at most). */
+#define ARRAY_MAX_VALUES ((uint64_t)1 << 24)
+/* The most bytes deflate makes of one: an array that declares more than
+ * its compressed bytes can hold lies about its count. */
+#define DEFLATE_MAX_RATIO 1032
+
+typedef enum inflated { INFLATED, INFLATED_SHORT, INFLATED_LONG, INFLATED_BROKEN } inflated;
+
+/* Inflate the zlib stream `in` into exactly `out_bytes` bytes at `out`:
+ * never more, whatever the stream holds. */
+static inflated inflate_exact(const uint8_t *in, size_t in_bytes, uint8_t *out, size_t out_bytes)
+{
+	z_stream z = { .next_in = in, .avail_in = (uInt)in_bytes, .next_out = out, .avail_out = (uInt)out_bytes };
+	uint8_t beyond;
+	inflated result;
+	int ret;
+
+	if (inflateInit(&z) != Z_OK)
+		return INFLATED_BROKEN;
+	ret = out_bytes ? inflate(&z, Z_FINISH) : Z_BUF_ERROR;
+	if (ret == Z_STREAM_END) {
+		result = z.avail_out ? INFLATED_SHORT : INFLATED;
+	} else if (z.avail_out == 0 && ret != Z_DATA_ERROR && ret != Z_MEM_ERROR && ret != Z_NEED_DICT) {
+		/* Full: one byte more tells whether the stream ends here. */
+		z.next_out = &beyond;
+		z.avail_out = 1;
+		ret = inflate(&z, Z_FINISH);
+		result = z.avail_out == 0 ? INFLATED_LONG : ret == Z_STREAM_END ? INFLATED : INFLATED_BROKEN;
+	} else {
+		result = INFLATED_BROKEN;
+	}
+	inflateEnd(&z);
+	return result;
+}
+
+/* The raw values of binary array `pr` (`n` of `size` bytes, which a plain
+ * one holds) into `out`; else false, `damage` saying why (after "its NAME
+ * array (at byte N) "). */
+static bool array_bytes(const property *pr, uint64_t n, uint64_t size, uint8_t *out, char *damage, size_t bytes)
+{
+	uint64_t encoding = le(pr->at + 4, 4), stored = le(pr->at + 8, 4);
+	static const char *const why[] = { "", "holds fewer", "inflates to more", "does not inflate (it is not zlib "
+					   "data, or it is cut short)" };
+	inflated r;
+
+	if (encoding == 0) {
+		memcpy(out, pr->at + 12, (size_t)stored);   /* n * size bytes: checked */
+		return true;
+	}
+	if ((r = inflate_exact(pr->at + 12, (size_t)stored, out, (size_t)(n * size))) != INFLATED)
+		snprintf(damage, bytes, "declares %llu values, but its compressed data %s", (unsigned long long)n, why[r]);
+	return r == INFLATED;
+}
+
+/* The numbers of binary array `pr`, plain or compressed with zlib, into a
+ * new array; NULL when it is no number array, or is damaged: then
+ * `damage` says how. */
+static double *binary_numbers(const parse *ps, uint32_t el, const property *pr, uint32_t *count, char *damage,
+			      size_t bytes)
+{
+	uint64_t n = le(pr->at, 4), encoding = le(pr->at + 4, 4), stored = le(pr->at + 8, 4);
+	uint64_t size = pr->type == 'd' || pr->type == 'l' ? 8 : 4;
+	int head = snprintf(damage, bytes, "its %.*s array (at byte %llu) ", (int)(ps->e[el].name_len < 64 ?
+			    ps->e[el].name_len : 64), (const char *)ps->e[el].name,
+			    (unsigned long long)(pr->at - 1 - ps->data));
+	char *why = damage + head;
+	double *out = NULL;
+
+	if (encoding > 1)
+		snprintf(why, bytes - (size_t)head, "has encoding %llu, neither 0 (plain) nor 1 (zlib)",
+			 (unsigned long long)encoding);
+	else if (n > ARRAY_MAX_VALUES)
+		snprintf(why, bytes - (size_t)head, "declares %llu values, more than the %llu one array may hold",
+			 (unsigned long long)n, (unsigned long long)ARRAY_MAX_VALUES);
+	else if (encoding == 0 && n * size != stored)
+		snprintf(why, bytes - (size_t)head, "declares %llu values (%llu bytes), but holds %llu bytes",
+			 (unsigned long long)n, (unsigned long long)(n * size), (unsigned long long)stored);
+	else if (encoding == 1 && n * size > stored * DEFLATE_MAX_RATIO)
+		snprintf(why, bytes - (size_t)head, "declares %llu values, more than its %llu compressed bytes can "
+			 "hold", (unsigned long long)n, (unsigned long long)stored);
+	else if ((out = malloc(((size_t)n + 1) * sizeof *out)) &&
+		 array_bytes(pr, n, size, (uint8_t *)out, why, bytes - (size_t)head)) {
+		/* In place, from the last: value i is read before out[i]
+		 * covers it, and out[i] only bytes of values after it. */
+		for (uint64_t i = n; i-- > 0;) {
+			uint8_t raw[8];
+			const property item = { pr->type == 'f' ? 'F' : pr->type == 'd' ? 'D' : pr->type == 'l' ? 'L' : 'I',
+						raw, (size_t)size };
+
+			memcpy(raw, (uint8_t *)out + i * size, (size_t)size);
+			out[i] = number_of(&item);
+		}
+		*count = (uint32_t)n;
+		damage[0] = '\0';
+		return out;
+	}
+	if (!out && why[0] == '\0')
+		damage[0] = '\0';   /* out of memory: no damage */
+	free(out);
+	return NULL;
+}
+
+/* The numbers of an array element (`KeyTime: *3 { a: 1,2,3 }`, or a
+ * binary `KeyTime`, plain or compressed) into a new array; NULL when there
+ * is none readable, `damage` (FBX_DAMAGE_BYTES) saying how a binary one is
+ * damaged. */
+static double *numbers_of(const parse *ps, uint32_t el, uint32_t *count, char *damage)
 {
 	const property *pr = prop_at(ps, el, 0);
 	uint32_t a = el != FBX_NONE ? child(ps, el, "a") : FBX_NONE;
 	double *out;
 
 	*count = 0;
+	damage[0] = '\0';
 	if (a != FBX_NONE) {
 		*count = ps->e[a].prop_count;
 		out = malloc(((size_t)*count + 1) * sizeof *out);
@@ -352,19 +460,7 @@ static double *numbers_of(const parse *ps, uint32_t el, uint32_t *count)
 			out[i] = number_of(prop_at(ps, a, i));
 		return out;
 	}
-	if (!pr || !strchr("fdli", pr->type) || le(pr->at + 4, 4) != 0)
-		return NULL;   /* none, or compressed */
-	uint64_t n = le(pr->at, 4), size = pr->type == 'd' || pr->type == 'l' ? 8 : 4;
-	if (n * size > le(pr->at + 8, 4) || !(out = malloc(((size_t)n + 1) * sizeof *out)))
-		return NULL;
-	for (uint64_t i = 0; i < n; i++) {
-		const property item = { (char)(pr->type == 'f' ? 'F' : pr->type == 'd' ? 'D' : pr->type == 'l' ? 'L' : 'I'),
-					pr->at + 12 + i * size, (size_t)size };
-
-		out[i] = number_of(&item);
-	}
-	*count = (uint32_t)n;
-	return out;
+	return pr && strchr("fdli", pr->type) ? binary_numbers(ps, el, pr, count, damage, FBX_DAMAGE_BYTES) : NULL;
 }
 
 /* ------------------------------------------------------------- objects */
@@ -481,9 +577,13 @@ static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
 	c->node = FBX_NONE;
 	c->axis = -1;
 	c->line = ps->e[obj].line;
-	c->times = numbers_of(ps, child(ps, obj, "KeyTime"), &nt);
+	char damage[FBX_DAMAGE_BYTES];
+
+	c->times = numbers_of(ps, child(ps, obj, "KeyTime"), &nt, c->damage);
 	uint32_t values = child(ps, obj, "KeyValueFloat"), a = values != FBX_NONE ? child(ps, values, "a") : FBX_NONE;
-	c->values = numbers_of(ps, values, &nv);
+	c->values = numbers_of(ps, values, &nv, damage);
+	if (!c->damage[0])
+		memcpy(c->damage, damage, sizeof damage);
 	c->values_line = a != FBX_NONE ? ps->e[a].line : values != FBX_NONE ? ps->e[values].line : 0;
 	c->is_read = c->times && c->values;
 	c->key_count = nt < nv ? nt : nv;

@@ -15,6 +15,7 @@
 
 #define FBX_NONE UINT32_MAX
 #define FBX_NAME_BYTES 256
+#define FBX_DAMAGE_BYTES 160
 
 /* A Model: a bone or other node.  Vectors are the file's, in degrees for
  * rotations, with FBX's defaults where it gives none. */
@@ -64,7 +65,9 @@ typedef struct fbx_curve {
 	uint32_t key_count;
 	double *times;               /* KTime (46186158000 a second) */
 	double *values;
-	bool is_read;                /* false: its arrays are compressed or missing */
+	bool is_read;                /* false: its arrays are missing or damaged */
+	char damage[FBX_DAMAGE_BYTES];   /* how its key array is damaged ("its KeyTime array
+					  * (at byte 120) declares 3 values, but ..."), or "" */
 	bool is_sorted;              /* its key times in order (none repeated out of it) */
 	bool has_constant;           /* its KeyAttrFlags hold constant interpolation */
 	uint8_t *steps;              /* by key, FBX_LINEAR ...; NULL when no key is constant, or
@@ -88,8 +91,10 @@ typedef struct fbx_doc {
 #define FBX_KTIME_PER_SECOND 46186158000.0
 
 /* Read `data` (ASCII or binary FBX).  False when it is neither, is cut
- * short, or memory ran out; `doc` is then empty.  Release with
- * animc_fbx_doc_release (also after a failure). */
+ * short, or memory ran out; `doc` is then empty.  A binary key array that
+ * is damaged (its data holds, or inflates to, other than the values it
+ * declares) leaves its curve unread, with `damage` saying how.  Release
+ * with animc_fbx_doc_release (also after a failure). */
 bool animc_fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc);
 void animc_fbx_doc_release(fbx_doc *doc);
 

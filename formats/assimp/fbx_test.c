@@ -1,7 +1,8 @@
 /*
  * fbx_test.c - FBX files Assimp 5.2.5 reads wrongly, written here as ASCII
- * FBX 7.4 (and the reader of fbx_doc.c on binary records): what the
- * importer mends from the file's own bytes, and what it says.
+ * FBX 7.4, and as binary FBX by scripts/fbx-binary (its arrays compressed
+ * with zlib, or damaged): what the importer mends from the file's own
+ * bytes, and what it says.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -136,14 +137,42 @@ typedef struct imported {
 	animc_diag_sink sink;
 } imported;
 
-static void import_text(imported *r, const char *text)
+static void import_bytes(imported *r, const uint8_t *data, size_t size)
 {
-	animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), NULL };
+	animc_import_request req = { NULL, data, size, NULL };
 
 	memset(r, 0, sizeof *r);
 	r->diags.echo = getenv("ANIMC_TEST_ECHO") != NULL;
 	r->sink = test_diag_sink(&r->diags, NULL);
 	r->status = animc_importer_assimp.import(&req, &r->set, &r->sink);
+}
+
+static void import_text(imported *r, const char *text)
+{
+	import_bytes(r, (const uint8_t *)text, strlen(text));
+}
+
+/* `text` written as binary FBX by scripts/fbx-binary (its arrays
+ * compressed with zlib, as FBX SDK 7.x exporters write them), given
+ * `options` (NULL-terminated); free it. */
+static uint8_t *binary_of(const char *text, const char *const *options, size_t *size)
+{
+	char *dir = test_tmpdir("fbx-binary"), *in = test_format("%s/in.fbx", dir), *out = test_format("%s/out.fbx", dir);
+	const char *argv[16] = { "python3", "scripts/fbx-binary" };
+	size_t n = 2;
+
+	for (; options && *options && n < 13; options++)
+		argv[n++] = *options;
+	argv[n++] = in;
+	argv[n++] = out;
+	assert_true(test_write_file(in, text, strlen(text)));
+	test_run run = test_execv(argv);
+	if (run.status != 0)
+		fail_msg("scripts/fbx-binary: %s", run.err);
+	test_run_release(&run);
+	uint8_t *data = test_read_file(out, size);
+	free(in), free(out), free(dir);
+	return data;
 }
 
 static void release(imported *r)
@@ -771,22 +800,35 @@ static void fbx_reader_reads_binary_records(void **state)
 	free(path);
 }
 
-/* ------------------------------------------------------ stepped keys */
-
-/* One bone's take of frames 0 to `stop`: curves of `prop` on `axes`, their
- * KeyAttrFlags `flags` over runs of keys `runs`. */
-static char *stepped_take(const char *prop, const char *axes, unsigned n, const double *frames,
-			  const double values[][8], double stop, const char *flags, const char *runs)
+/* One bone's take of frames `start` to `stop`, its curves of `prop` keyed
+ * at `frames` with `values` per axis of `axes`, their KeyAttrFlags `flags`
+ * over runs of keys `runs` (NULL: none), as ASCII FBX (free it). */
+static char *flagged_take(double start, double stop, const char *prop, const char *axes, unsigned n,
+			  const double *frames, const double values[][8], const char *flags, const char *runs)
 {
 	fbx_writer w;
 
 	writer_init(&w);
 	add_model(&w, 10, "Bone", 0, "");
-	add_stack(&w, 20, "Take 001", 0, stop);
+	add_stack(&w, 20, "Take 001", start, stop);
 	add_layer(&w, 21, "BaseLayer", 20);
 	w.flags = flags, w.runs = runs;
 	add_curves(&w, 30, 21, 10, prop, axes, n, frames, values);
 	return writer_text(&w);
+}
+
+static char *take_text(double start, double stop, const char *prop, const char *axes, unsigned n,
+		       const double *frames, const double values[][8])
+{
+	return flagged_take(start, stop, prop, axes, n, frames, values, NULL, NULL);
+}
+
+/* ------------------------------------------------------ stepped keys */
+
+static char *stepped_take(const char *prop, const char *axes, unsigned n, const double *frames,
+			  const double values[][8], double stop, const char *flags, const char *runs)
+{
+	return flagged_take(0, stop, prop, axes, n, frames, values, flags, runs);
 }
 
 /* `text` built (with `option`, or none) into `dir`: the clip's path. */
@@ -946,6 +988,101 @@ static void stepped_keys_not_read_are_said(void **state)
 	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
 	assert_int_equal(channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_TRANSLATION].value_count, 3);
 	release(&r);
+/* Binary FBX exporters (FBX SDK 7.x, Blender) compress their arrays with
+ * zlib; the reader left such curves unread, so on real binary files the
+ * mends from the curves did not apply: a take starting between keys
+ * started in Assimp's pose (with a warning), Euler curves turning about
+ * two axes were slerped between keys.  Such curves are read. */
+static void compressed_binary_curves_are_read(void **state)
+{
+	static const double pre[] = { -5, 5, 10 }, x[][8] = { { 0, 5, 10 } };
+	static const double frames[] = { 0, 10 }, wide[][8] = { { 0, 90 }, { 0, 90 } };
+	imported r;
+	size_t size;
+	double qx[4], qy[4], want[4];
+	fbx_doc doc;
+
+	(void)state;
+	/* Keyed before the take: frames -5, 5, 10 of a take 0 to 10. */
+	char *text = take_text(0, 10, "Lcl Translation", "X", 3, pre, x);
+	uint8_t *data = binary_of(text, NULL, &size);
+	assert_true(animc_fbx_doc_read(data, size, &doc));
+	assert_true(doc.curve_count == 1 && doc.curves[0].is_read && doc.curves[0].key_count == 3);
+	assert_true(doc.curves[0].values[1] == 5 && doc.curves[0].times[0] == -5 * KT_PER_FRAME);
+	assert_string_equal(doc.curves[0].damage, "");
+	animc_fbx_doc_release(&doc);
+	import_bytes(&r, data, size);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "keys-outside-take"), 0);
+	const animc_track *t = &channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_TRANSLATION];
+	assert_true(fabs(key_at(t, 3, 0)[0] - 2.5) < 1e-4);
+	release(&r);
+	free(data), free(text);
+
+	/* X and Y keyed 0 to 90 together: halfway, the curves' turn. */
+	text = take_text(0, 10, "Lcl Rotation", "XY", 2, frames, wide);
+	data = binary_of(text, NULL, &size);
+	import_bytes(&r, data, size);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "euler-between-keys"), 0);
+	axis_quat(0, 45, qx);
+	axis_quat(1, 45, qy);
+	quat_mul(qy, qx, want);
+	assert_turn(key_at(&channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_ROTATION], 4, 5.0 / 30), want, 1e-6);
+	release(&r);
+	free(data), free(text);
+}
+
+/* A compressed array whose data inflates to more values than it declares
+ * (a bomb), fewer (a lying count: Assimp read zeros for the rest, or
+ * refused the curve naming no curve), or a count no compressed data of its
+ * size can hold (Assimp allocated it, and ran out of memory): the source
+ * fails with an error naming the curve and the array, and nothing is
+ * allocated beyond the count declared. */
+static void a_damaged_binary_array_is_named_at_its_curve(void **state)
+{
+	static const double frames[] = { 0, 5, 10 }, x[][8] = { { 0, 5, 10 } };
+	static const struct {
+		const char *options[5], *array, *says;
+	} cases[] = {
+		{ { "--pad", "KeyValueFloat=4000000" }, "KeyValueFloat", "declares 3 values, but its compressed data "
+			"inflates to more" },
+		{ { "--declare", "KeyTime=5", "--declare", "KeyValueFloat=5" }, "KeyTime", "declares 5 values, but its "
+			"compressed data holds fewer" },
+		{ { "--declare", "KeyTime=10000000" }, "KeyTime", "declares 10000000 values, more than its " },
+		{ { "--declare", "KeyTime=4294967295" }, "KeyTime", "declares 4294967295 values, more than the "
+			"16777216 one array may hold" },
+		{ { "--plain", "--declare", "KeyValueFloat=4" }, "KeyValueFloat", "declares 4 values (16 bytes), but "
+			"holds 12 bytes" },
+	};
+	imported r;
+	size_t size;
+	fbx_doc doc;
+
+	(void)state;
+	char *text = take_text(0, 10, "Lcl Translation", "X", 3, frames, x);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t *data = binary_of(text, cases[i].options, &size);
+		const char *name = cases[i].array;
+		const uint8_t *at = memmem(data, size, name, strlen(name));
+
+		assert_non_null(at);
+		char *says = test_format("its %s array (at byte %zu) %s", name, (size_t)(at - data) + strlen(name),
+					 cases[i].says);
+		assert_true(animc_fbx_doc_read(data, size, &doc));
+		assert_false(doc.curves[0].is_read);
+		assert_non_null(strstr(doc.curves[0].damage, says));
+		animc_fbx_doc_release(&doc);
+		import_bytes(&r, data, size);
+		assert_int_equal(r.status, ANIMC_ERR_PARSE);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+		const char *message = test_diags_first(&r.diags, ANIMC_ERROR)->message;
+		if (strncmp(message, "bone 'Bone': its Lcl Translation X curve (AnimationCurve 301): ", 63) != 0 ||
+		    !strstr(message, says) || !strstr(message, "the file is damaged"))
+			fail_msg("case %zu: %s", i, message);
+		release(&r);
+		free(says), free(data);
+	}
 	free(text);
 }
 
@@ -953,6 +1090,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_not_read_are_said),
 	cmocka_unit_test(stepped_rotation_keys_are_held),
 	cmocka_unit_test(stepped_keys_are_held_from_the_curves),
+	cmocka_unit_test(a_damaged_binary_array_is_named_at_its_curve),
+	cmocka_unit_test(compressed_binary_curves_are_read),
 	cmocka_unit_test(fbx_reader_reads_binary_records),
 	cmocka_unit_test(an_infinite_key_is_named_at_its_curve),
 	cmocka_unit_test(euler_curves_between_keys_are_read_from_the_curves),
