@@ -472,9 +472,52 @@ static void model_defaults(fbx_model *m)
 	m->parent = FBX_NONE;
 }
 
-/* The `P` entries of an object's Properties70 that a model, stack or
- * layer keeps. */
-static void read_p(const parse *ps, uint32_t p, fbx_model *m, fbx_stack *s)
+/* An object and the PropertyTemplate of its type (Definitions: {
+ * ObjectType: "Model" { PropertyTemplate: "FbxNode" { Properties70 ... }
+ * } }), or FBX_NONE: its properties, each the object's own, else the
+ * template's, else FBX's default. */
+typedef struct props_of {
+	uint32_t object, template_;
+} props_of;
+
+/* The first `P` named `name` in the Properties70 of `el`, or FBX_NONE (the
+ * first of a name, as Assimp reads them). */
+static uint32_t p_in(const parse *ps, uint32_t el, const char *name)
+{
+	uint32_t props = el != FBX_NONE ? child(ps, el, "Properties70") : FBX_NONE;
+	char got[64];
+
+	for (uint32_t p = props == FBX_NONE ? FBX_NONE : props + 1; props != FBX_NONE && p < ps->e[props].end;
+	     p = ps->e[p].end) {
+		if (!element_is(ps, p, "P"))
+			continue;
+		string_of(prop_at(ps, p, 0), got, sizeof got);
+		if (strcmp(got, name) == 0)
+			return p;
+	}
+	return FBX_NONE;
+}
+
+static uint32_t find_p(const parse *ps, props_of of, const char *name)
+{
+	uint32_t p = p_in(ps, of.object, name);
+
+	return p != FBX_NONE ? p : p_in(ps, of.template_, name);
+}
+
+/* The first `count` values of property `name` into `out`; false (`out`
+ * unchanged) when neither the object nor its template gives it. */
+static bool values_of(const parse *ps, props_of of, const char *name, double *out, uint32_t count)
+{
+	uint32_t p = find_p(ps, of, name);
+
+	for (uint32_t k = 0; p != FBX_NONE && k < count; k++)
+		out[k] = number_of(prop_at(ps, p, 4 + k));
+	return p != FBX_NONE;
+}
+
+/* The properties of a model the importer uses. */
+static void read_model_props(const parse *ps, props_of of, fbx_model *m)
 {
 	static const struct { const char *name; size_t at; } vec[] = {
 		{ "Lcl Translation", offsetof(fbx_model, translation) },
@@ -485,44 +528,51 @@ static void read_p(const parse *ps, uint32_t p, fbx_model *m, fbx_stack *s)
 	};
 	static const char *const pivots[] = { "RotationOffset", "RotationPivot", "ScalingOffset", "ScalingPivot",
 					      "GeometricTranslation", "GeometricRotation", "GeometricScaling" };
-	char name[64];
+	double v[3];
 
-	string_of(prop_at(ps, p, 0), name, sizeof name);
-	if (s) {
-		if (strcmp(name, "LocalStart") == 0)
-			s->local_start = number_of(prop_at(ps, p, 4));
-		else if (strcmp(name, "LocalStop") == 0)
-			s->local_stop = number_of(prop_at(ps, p, 4));
-		return;
-	}
 	for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++)
-		if (strcmp(name, vec[i].name) == 0)
-			for (uint32_t k = 0; k < 3; k++)
-				((double *)(void *)((char *)m + vec[i].at))[k] = number_of(prop_at(ps, p, 4 + k));
-	if (strcmp(name, "RotationOrder") == 0)
-		m->rotation_order = (int)number_of(prop_at(ps, p, 4));
-	if (strcmp(name, "InheritType") == 0)
-		m->inherit_type = (int)number_of(prop_at(ps, p, 4));
+		values_of(ps, of, vec[i].name, (double *)(void *)((char *)m + vec[i].at), 3);
+	if (values_of(ps, of, "RotationOrder", v, 1))
+		m->rotation_order = (int)v[0];
+	if (values_of(ps, of, "InheritType", v, 1))
+		m->inherit_type = (int)v[0];
 	for (size_t i = 0; i < sizeof pivots / sizeof pivots[0] && !m->pivot[0]; i++) {
-		double v[3], one = i == 6 ? 1 : 0;
+		double one = i == 6 ? 1 : 0;
 
-		if (strcmp(name, pivots[i]) != 0)
+		if (!values_of(ps, of, pivots[i], v, 3))
 			continue;
-		for (uint32_t k = 0; k < 3; k++)
-			v[k] = number_of(prop_at(ps, p, 4 + k)) - one;
+		for (int k = 0; k < 3; k++)
+			v[k] -= one;
 		if (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 1e-6)
 			snprintf(m->pivot, sizeof m->pivot, "%s", pivots[i]);
 	}
 }
 
-static void read_properties(const parse *ps, uint32_t obj, fbx_model *m, fbx_stack *s)
+static void read_stack_props(const parse *ps, props_of of, fbx_stack *s)
 {
-	uint32_t props = child(ps, obj, "Properties70");
+	values_of(ps, of, "LocalStart", &s->local_start, 1);
+	values_of(ps, of, "LocalStop", &s->local_stop, 1);
+}
 
-	for (uint32_t p = props == FBX_NONE ? FBX_NONE : props + 1; props != FBX_NONE && p < ps->e[props].end;
-	     p = ps->e[p].end)
-		if (element_is(ps, p, "P"))
-			read_p(ps, p, m, s);
+/* The PropertyTemplate `name` of object type `type` in the Definitions
+ * element `defs`, or FBX_NONE (the last of them, as Assimp keeps them). */
+static uint32_t property_template(const parse *ps, uint32_t defs, const char *type, const char *name)
+{
+	uint32_t found = FBX_NONE;
+	char got[64];
+
+	for (uint32_t t = defs == FBX_NONE ? FBX_NONE : defs + 1; defs != FBX_NONE && t < ps->e[defs].end;
+	     t = ps->e[t].end) {
+		string_of(prop_at(ps, t, 0), got, sizeof got);
+		if (!element_is(ps, t, "ObjectType") || strcmp(got, type) != 0)
+			continue;
+		for (uint32_t p = t + 1; p < ps->e[t].end; p = ps->e[p].end) {
+			string_of(prop_at(ps, p, 0), got, sizeof got);
+			if (element_is(ps, p, "PropertyTemplate") && strcmp(got, name) == 0)
+				found = p;
+		}
+	}
+	return found;
 }
 
 /* FBX SDK key attribute flags: the interpolation bits, constant among
@@ -596,10 +646,13 @@ static bool read_curve(const parse *ps, uint32_t obj, fbx_curve *c)
 
 #define PUSH(arr, count, cap) grow((void **)&(arr), &(cap), (count), sizeof *(arr))
 
-/* The objects of the Objects element `objects` into `doc`. */
-static bool read_objects(const parse *ps, uint32_t objects, fbx_doc *doc)
+/* The objects of the Objects element `objects` into `doc`, with the
+ * property templates of Definitions element `defs` (or FBX_NONE). */
+static bool read_objects(const parse *ps, uint32_t objects, uint32_t defs, fbx_doc *doc)
 {
 	uint32_t caps[5] = { 0 };
+	uint32_t model_template = property_template(ps, defs, "Model", "FbxNode");
+	uint32_t stack_template = property_template(ps, defs, "AnimationStack", "FbxAnimStack");
 
 	for (uint32_t o = objects + 1; o < ps->e[objects].end; o = ps->e[o].end) {
 		int64_t id = (int64_t)number_of(prop_at(ps, o, 0));
@@ -611,14 +664,14 @@ static bool read_objects(const parse *ps, uint32_t objects, fbx_doc *doc)
 			model_defaults(m);
 			m->id = id;
 			object_name(prop_at(ps, o, 1), m->name);
-			read_properties(ps, o, m, NULL);
+			read_model_props(ps, (props_of){ o, model_template }, m);
 		} else if (element_is(ps, o, "AnimationStack")) {
 			if (!PUSH(doc->stacks, doc->stack_count, caps[1]))
 				return false;
 			fbx_stack *s = memset(&doc->stacks[doc->stack_count++], 0, sizeof *doc->stacks);
 			s->id = id;
 			object_name(prop_at(ps, o, 1), s->name);
-			read_properties(ps, o, NULL, s);
+			read_stack_props(ps, (props_of){ o, stack_template }, s);
 		} else if (element_is(ps, o, "AnimationLayer")) {
 			if (!PUSH(doc->layers, doc->layer_count, caps[2]))
 				return false;
@@ -741,7 +794,7 @@ static bool read_elements(parse *ps)
 bool animc_fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc)
 {
 	parse ps = { .data = data, .size = size };
-	uint32_t objects = FBX_NONE, conns = FBX_NONE;
+	uint32_t objects = FBX_NONE, conns = FBX_NONE, defs = FBX_NONE;
 	bool ok;
 
 	memset(doc, 0, sizeof *doc);
@@ -751,8 +804,10 @@ bool animc_fbx_doc_read(const uint8_t *data, size_t size, fbx_doc *doc)
 			objects = e;
 		else if (element_is(&ps, e, "Connections"))
 			conns = e;
+		else if (element_is(&ps, e, "Definitions"))
+			defs = e;
 	}
-	ok = ok && (objects == FBX_NONE || read_objects(&ps, objects, doc));
+	ok = ok && (objects == FBX_NONE || read_objects(&ps, objects, defs, doc));
 	ok = ok && (conns == FBX_NONE || read_connections(&ps, conns, doc));
 	free(ps.e);
 	free(ps.p);

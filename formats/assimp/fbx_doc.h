@@ -18,7 +18,8 @@
 #define FBX_DAMAGE_BYTES 160
 
 /* A Model: a bone or other node.  Vectors are the file's, in degrees for
- * rotations, with FBX's defaults where it gives none. */
+ * rotations: each property the model's own, else its PropertyTemplate's
+ * (Definitions), else FBX's default. */
 typedef struct fbx_model {
 	int64_t id;
 	char name[FBX_NAME_BYTES];   /* without "Model::" */
@@ -27,14 +28,16 @@ typedef struct fbx_model {
 	double pre_rotation[3], post_rotation[3];
 	int rotation_order;          /* 0 XYZ ... 5 ZYX, 6 SphericXYZ */
 	int inherit_type;            /* 0 RrSs, 1 RSrs, 2 Rrs */
-	char pivot[32];              /* the first pivot, offset or geometric property not at
-				      * its identity ("RotationPivot"), or "" */
+	char pivot[32];              /* the first of RotationOffset, RotationPivot, ScalingOffset,
+				      * ScalingPivot, Geometric{Translation,Rotation,Scaling}
+				      * not at its identity, or "" */
 } fbx_model;
 
 typedef struct fbx_stack {
 	int64_t id;
 	char name[FBX_NAME_BYTES];   /* without "AnimStack::" */
-	double local_start, local_stop;   /* KTime; both 0 when the file gives none */
+	double local_start, local_stop;   /* KTime (the stack's, else its PropertyTemplate's);
+					   * both 0 when the file gives none */
 } fbx_stack;
 
 typedef struct fbx_layer {

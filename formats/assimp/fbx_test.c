@@ -24,6 +24,7 @@ typedef struct fbx_writer {
 	const char *flags, *runs;   /* KeyAttrFlags, KeyAttrRefCount of the next curves; NULL: linear */
 	char *objects_text, *conns_text;
 	size_t objects_len, conns_len;
+	const char *definitions;   /* the Definitions section's text, or NULL for none */
 } fbx_writer;
 
 static void writer_init(fbx_writer *w)
@@ -121,8 +122,9 @@ static char *writer_text(fbx_writer *w)
 		"; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
 		"GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n"
 		"\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",1\n"
-		"\t\tP: \"TimeMode\", \"enum\", \"\", \"\",6\n\t}\n}\n"
-		"Objects:  {\n%s}\nConnections:  {\n%s}\n", w->objects_text, w->conns_text);
+		"\t\tP: \"TimeMode\", \"enum\", \"\", \"\",6\n\t}\n}\n%s%s%s"
+		"Objects:  {\n%s}\nConnections:  {\n%s}\n", w->definitions ? "Definitions:  {\n" : "",
+		w->definitions ? w->definitions : "", w->definitions ? "}\n" : "", w->objects_text, w->conns_text);
 	free(w->objects_text);
 	free(w->conns_text);
 	return text;
@@ -1086,10 +1088,66 @@ static void a_damaged_binary_array_is_named_at_its_curve(void **state)
 	free(text);
 }
 
+/* Definitions property templates: a Model's PostRotation given by its
+ * type's template (Maya and MotionBuilder write non-default ones), and a
+ * take's range by the AnimationStack template.  Assimp takes a property a
+ * model or stack does not give from its template; the reader did not, so
+ * the PostRotation was not mended (80 degrees off) and keys before such a
+ * range were not read from the curves.  A model's own value overrides
+ * the template's. */
+static void property_templates_give_defaults(void **state)
+{
+	static const double frames[] = { 0, 10 }, z[][8] = { { 0, 90 } };
+	static const double pre[] = { -5, 5, 10 }, x[][8] = { { 0, 5, 10 } };
+	fbx_writer w;
+	imported r;
+	double post[4], want[4], turn[4];
+
+	(void)state;
+	writer_init(&w);
+	w.definitions = "\tObjectType: \"Model\" {\n\t\tCount: 2\n\t\tPropertyTemplate: \"FbxNode\" {\n"
+			"\t\t\tProperties70:  {\n"
+			"\t\t\t\tP: \"RotationActive\", \"bool\", \"\", \"\",1\n"
+			"\t\t\t\tP: \"PostRotation\", \"Vector3D\", \"Vector\", \"\",0,40,0\n"
+			"\t\t\t}\n\t\t}\n\t}\n"
+			"\tObjectType: \"AnimationStack\" {\n\t\tCount: 1\n\t\tPropertyTemplate: \"FbxAnimStack\" {\n"
+			"\t\t\tProperties70:  {\n"
+			"\t\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
+			"\t\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",15395386000\n"
+			"\t\t\t}\n\t\t}\n\t}\n";
+	add_model(&w, 10, "Bone", 0, "");
+	add_model(&w, 11, "Own", 0, "\t\t\tP: \"PostRotation\", \"Vector3D\", \"Vector\", \"\",0,0,0");
+	add_model(&w, 12, "Early", 0, "");
+	add_stack(&w, 20, "Take 001", -1, -1);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_curves(&w, 30, 21, 10, "Lcl Rotation", "Z", 2, frames, z);
+	add_curves(&w, 40, 21, 11, "Lcl Rotation", "Z", 2, frames, z);
+	add_curves(&w, 50, 21, 12, "Lcl Translation", "X", 3, pre, x);
+	char *text = writer_text(&w);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "keys-outside-take"), 0);
+	axis_quat(1, -40, post);
+	for (int k = 0; k < 2; k++) {
+		axis_quat(2, z[0][k], turn);
+		quat_mul(turn, post, want);
+		assert_turn(key_at(&channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_ROTATION], 4, frames[k] / 30),
+			    want, 1e-6);
+		assert_turn(key_at(&channel_named(r.set.clips[0], "Own")->tracks[ANIMC_ROTATION], 4, frames[k] / 30),
+			    turn, 1e-6);
+	}
+	/* Frames -5, 5, 10 of the template's take of frames 0 to 10. */
+	assert_true(fabs(key_at(&channel_named(r.set.clips[0], "Early")->tracks[ANIMC_TRANSLATION], 3, 0)[0] - 2.5) <
+		    1e-4);
+	release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_not_read_are_said),
 	cmocka_unit_test(stepped_rotation_keys_are_held),
 	cmocka_unit_test(stepped_keys_are_held_from_the_curves),
+	cmocka_unit_test(property_templates_give_defaults),
 	cmocka_unit_test(a_damaged_binary_array_is_named_at_its_curve),
 	cmocka_unit_test(compressed_binary_curves_are_read),
 	cmocka_unit_test(fbx_reader_reads_binary_records),
