@@ -13,34 +13,55 @@
 /* Assimp applies a PostRotation whose squared length passes this. */
 #define POST_EPSILON 1e-6
 
-/*
- * The quaternion (w x y z) a rotation Assimp gives for `model` is to be
- * multiplied by on the right: the FBX transform is R * Rpost^-1, Assimp's
- * R * Rpost, so Rpost^-2.  False when the model has no PostRotation.
- */
-static bool post_mend(const fbx_model *model, double q[4])
+static bool is_turn(const double deg[3])
 {
-	const double *p = model->post_rotation;
-
-	if (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] <= POST_EPSILON)
-		return false;
-	animc_fbx_euler_quat(p, 0, q);   /* Pre- and PostRotation are always XYZ */
-	q[1] = -q[1], q[2] = -q[2], q[3] = -q[3];
-	animc_fbx_quat_mul(q, q, q);
-	return true;
+	return deg[0] * deg[0] + deg[1] * deg[1] + deg[2] * deg[2] > POST_EPSILON;
 }
 
-static void mend_post_rotation(const fbx_model *model, animc_track *t)
+/* The inverse of the turn of Euler angles `deg` (XYZ), w x y z. */
+static void inverse_turn(const double deg[3], double q[4])
 {
-	double m[4];
+	animc_fbx_euler_quat(deg, 0, q);   /* Pre- and PostRotation are always XYZ */
+	q[1] = -q[1], q[2] = -q[2], q[3] = -q[3];
+}
 
-	if (!t->is_present || !post_mend(model, m))
+/*
+ * The quaternions (w x y z) a rotation Assimp gives for `model` is to be
+ * multiplied by, `left` on the left and `right` on the right.  Assimp
+ * gives Rpre * R * Rpost whatever the model's RotationActive; the FBX
+ * transform is Rpre * R * Rpost^-1 (right: Rpost^-2), or, RotationActive
+ * 0, R alone (left Rpre^-1, right Rpost^-1; R in XYZ order, which this
+ * does not mend: see check_rotation_order).  False when there is nothing
+ * to mend.
+ */
+static bool rotation_mend(const fbx_model *model, double left[4], double right[4])
+{
+	bool has_pre = !model->is_rotation_active && is_turn(model->pre_rotation);
+	bool has_post = is_turn(model->post_rotation);
+
+	left[0] = right[0] = 1;
+	left[1] = left[2] = left[3] = right[1] = right[2] = right[3] = 0;
+	if (has_pre)
+		inverse_turn(model->pre_rotation, left);
+	if (has_post)
+		inverse_turn(model->post_rotation, right);
+	if (has_post && model->is_rotation_active)
+		animc_fbx_quat_mul(right, right, right);
+	return has_pre || has_post;
+}
+
+static void mend_rotation(const fbx_model *model, animc_track *t)
+{
+	double left[4], right[4];
+
+	if (!t->is_present || !rotation_mend(model, left, right))
 		return;
 	for (uint32_t i = 0; i < t->value_count; i++) {
 		float *v = &t->values[(size_t)i * 4];
 		double q[4] = { v[3], v[0], v[1], v[2] };
 
-		animc_fbx_quat_mul(q, m, q);
+		animc_fbx_quat_mul(left, q, q);
+		animc_fbx_quat_mul(q, right, q);
 		v[0] = (float)q[1], v[1] = (float)q[2], v[2] = (float)q[3], v[3] = (float)q[0];
 	}
 }
@@ -103,7 +124,7 @@ void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch)
 	const fbx_model *model = animc_fbx_doc_model(doc, c->bone);
 
 	if (model)
-		mend_post_rotation(model, &c->tracks[ANIMC_ROTATION]);
+		mend_rotation(model, &c->tracks[ANIMC_ROTATION]);
 }
 
 /* Whether a channel's scale (as Assimp gives it) is 0 on an axis at a key,
@@ -207,7 +228,7 @@ static bool gather_curves(take_model *tm, uint32_t m, uint32_t stack)
 			return false;
 		tm->curves[lcl_kind(n)][c->axis] = c;
 	}
-	return tm->model->rotation_order >= 0 && tm->model->rotation_order < 6;
+	return !tm->model->is_rotation_active || (tm->model->rotation_order >= 0 && tm->model->rotation_order < 6);
 }
 
 /* The curves' value of kind `kind` at KTime `t` (`side` < 0 just before
@@ -305,16 +326,18 @@ static double turn_parts(const take_model *tm, double a, double b)
 
 /* The quaternion w x y z of the model's rotation at KTime `t` (`side`:
  * exact_value's): Rpre * R * Rpost^-1, R of the curves in the model's
- * rotation order. */
+ * rotation order; R alone, in XYZ order, for a RotationActive of 0. */
 static void exact_quat(const take_model *tm, double t, int side, double r[4])
 {
+	const fbx_model *m = tm->model;
 	double angles[3], pre[4], post[4];
 
 	exact_value(tm, 1, t, side, angles);
-	animc_fbx_euler_quat(angles, tm->model->rotation_order, r);
-	animc_fbx_euler_quat(tm->model->pre_rotation, 0, pre);
-	animc_fbx_euler_quat(tm->model->post_rotation, 0, post);
-	post[1] = -post[1], post[2] = -post[2], post[3] = -post[3];
+	animc_fbx_euler_quat(angles, m->is_rotation_active ? m->rotation_order : 0, r);
+	if (!m->is_rotation_active)
+		return;
+	animc_fbx_euler_quat(m->pre_rotation, 0, pre);
+	inverse_turn(m->post_rotation, post);
 	animc_fbx_quat_mul(pre, r, r);
 	animc_fbx_quat_mul(r, post, r);
 }
@@ -804,6 +827,78 @@ static void check_euler_slerp(const fbx_doc *doc, const fbx_stack *st, animc_cli
 			       doc->models[bone].name, worst, at);
 }
 
+/* Whether model `m` has a Lcl Rotation curve in stack `stack` (read or
+ * not). */
+static bool has_rotation_curve(const fbx_doc *doc, uint32_t m, uint32_t stack)
+{
+	for (uint32_t i = 0; i < doc->node_count; i++)
+		if (doc->nodes[i].model == m && is_take_node(doc, &doc->nodes[i], stack) && lcl_kind(&doc->nodes[i]) == 1)
+			return true;
+	return false;
+}
+
+/* Every key of rotation track `t` made model `m`'s Lcl Rotation, in XYZ
+ * order. */
+static void hold_rotation(const fbx_model *m, animc_track *t)
+{
+	double q[4];
+
+	animc_fbx_euler_quat(m->rotation, 0, q);
+	for (uint32_t i = 0; t->is_present && i < t->value_count; i++) {
+		float *v = &t->values[(size_t)i * 4];
+
+		v[0] = (float)q[1], v[1] = (float)q[2], v[2] = (float)q[3], v[3] = (float)q[0];
+	}
+}
+
+/*
+ * A bone of RotationActive 0 turns in XYZ order in the FBX SDK, whatever
+ * its RotationOrder; Assimp 5.2.5 reads no RotationActive and turns its
+ * angles in the RotationOrder.  Such a bone is rebuilt from its curves (a
+ * note), its rotation held at its Lcl Rotation where no curve keys it;
+ * where the curves cannot be read exactly, said once per clip.
+ */
+static void check_rotation_order(const fbx_doc *doc, const fbx_stack *st, animc_clip *clip, take_model *tm,
+				 uint8_t *tried, animc_diag_sink *sink)
+{
+	static const char *const orders[] = { "XYZ", "XZY", "YZX", "YXZ", "ZXY", "ZYX", "SphericXYZ" };
+	uint32_t stack = (uint32_t)(st - doc->stacks), rebuilt = 0, count = 0;
+	const fbx_model *first = NULL;
+
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		const fbx_model *m = animc_fbx_doc_model(doc, clip->channels[c].bone);
+		uint32_t i = m ? (uint32_t)(m - doc->models) : FBX_NONE;
+
+		if (!m || m->is_rotation_active || m->rotation_order == 0 || tried[i] == 1)
+			continue;
+		if (!has_rotation_curve(doc, i, stack)) {
+			hold_rotation(m, &clip->channels[c].tracks[ANIMC_ROTATION]);
+		} else if (rebuild_channel(tm, i, stack, clip, c)) {
+			tried[i] = 1, rebuilt++;
+		} else {
+			tried[i] = 2;
+			if (count++ == 0)
+				first = m;
+		}
+	}
+	if (rebuilt)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s of RotationActive 0, which Assimp turns in "
+				  "their RotationOrder: rebuilt from the file's curves in XYZ order", rebuilt,
+				  rebuilt == 1 ? "" : "s");
+	if (!count)
+		return;
+	char more[64] = "";
+	if (count > 1)
+		snprintf(more, sizeof more, " (and %u more bone%s)", count - 1, count > 2 ? "s" : "");
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ROTATION_ACTIVE, clip, NULL,
+			       "bone '%s'%s has RotationActive 0, so the FBX SDK turns it in XYZ order and ignores "
+			       "its RotationOrder (%s); Assimp turns it in that order, and its curves cannot be read "
+			       "here to mend it (one component keyed in two layers, or a scale of 0 or below): in "
+			       "the exporter, set the rotation order to XYZ, or turn RotationActive on",
+			       first->name, more, orders[first->rotation_order >= 0 && first->rotation_order < 7 ?
+							  first->rotation_order : 0]);
+}
+
 bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
 	const fbx_stack *st = animc_fbx_doc_stack(doc, clip->name);
@@ -995,6 +1090,7 @@ void animc_fbx_check_clip(const fbx_doc *doc, animc_clip *clip, double seconds_p
 		tm.seconds_per_kt = 0;
 	check_stepped_keys(doc, st, clip, &tm, tried, sink);
 	check_take_range(doc, st, clip, &tm, tried, sink);
+	check_rotation_order(doc, st, clip, &tm, tried, sink);
 	check_layers(doc, st, clip, sink);
 	check_inherit_type(doc, st, clip, sink);
 	check_euler_slerp(doc, st, clip, &tm, tried, sink);
@@ -1026,17 +1122,26 @@ void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32
 	}
 }
 
+/* The rotation matrix of quaternion `q` (w x y z). */
+static void quat_matrix(const double q[4], double r[3][3])
+{
+	double w = q[0], x = q[1], y = q[2], z = q[3], m[3][3] = {
+		{ 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y) },
+		{ 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x) },
+		{ 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) } };
+
+	memcpy(r, m, sizeof m);
+}
+
 /* The upper 3x3 of `m` times S^-1 * R * S (S the scale `s`, R the
  * rotation of quaternion `q`, w x y z): M * S^-1 * Rpost^-2 * S mends
  * T * R * Rpost * S into T * R * Rpost^-1 * S. */
 static void mend_matrix(struct aiMatrix4x4 *m, const double q[4], const double s[3])
 {
-	double w = q[0], x = q[1], y = q[2], z = q[3], r[3][3] = {
-		{ 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y) },
-		{ 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x) },
-		{ 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) } };
+	double r[3][3];
 	float *rows[3] = { &m->a1, &m->b1, &m->c1 }, out[3][3];
 
+	quat_matrix(q, r);
 	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++) {
 			double sum = 0;
@@ -1049,19 +1154,37 @@ static void mend_matrix(struct aiMatrix4x4 *m, const double q[4], const double s
 		memcpy(rows[i], out[i], sizeof out[i]);
 }
 
+/* The upper 3x3 of `m` made R * S of `model`'s Lcl Rotation (in XYZ
+ * order) and Lcl Scaling: the rest pose of a RotationActive of 0, where
+ * Assimp gave Rpre * R * Rpost * S, R in the model's rotation order. */
+static void rest_without_rotation_space(struct aiMatrix4x4 *m, const fbx_model *model)
+{
+	double q[4], r[3][3];
+	float *rows[3] = { &m->a1, &m->b1, &m->c1 };
+
+	animc_fbx_euler_quat(model->rotation, 0, q);
+	quat_matrix(q, r);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			rows[i][j] = (float)(r[i][j] * model->scaling[j]);
+}
+
 static void mend_node(const fbx_doc *doc, struct aiNode *node, unsigned depth)
 {
 	char name[FBX_NAME_BYTES];
 	const fbx_model *model;
-	double q[4];
+	double left[4], right[4];
 
 	if (depth > 1000)
 		return;
 	snprintf(name, sizeof name, "%.*s", (int)(node->mName.length < sizeof name ? node->mName.length : sizeof name - 1),
 		 node->mName.data);
 	model = animc_fbx_doc_model(doc, name);
-	if (model && post_mend(model, q) && model->scaling[0] != 0 && model->scaling[1] != 0 && model->scaling[2] != 0)
-		mend_matrix(&node->mTransformation, q, model->scaling);
+	if (model && !model->is_rotation_active && (rotation_mend(model, left, right) || model->rotation_order != 0))
+		rest_without_rotation_space(&node->mTransformation, model);
+	else if (model && rotation_mend(model, left, right) && model->scaling[0] != 0 && model->scaling[1] != 0 &&
+		 model->scaling[2] != 0)
+		mend_matrix(&node->mTransformation, right, model->scaling);
 	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++)
 		if (node->mChildren[i])
 			mend_node(doc, node->mChildren[i], depth + 1);

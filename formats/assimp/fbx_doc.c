@@ -470,6 +470,7 @@ static void model_defaults(fbx_model *m)
 	for (int i = 0; i < 3; i++)
 		m->scaling[i] = 1;
 	m->parent = FBX_NONE;
+	m->is_rotation_active = true;
 }
 
 /* An object and the PropertyTemplate of its type (Definitions: {
@@ -536,6 +537,8 @@ static void read_model_props(const parse *ps, props_of of, fbx_model *m)
 		m->rotation_order = (int)v[0];
 	if (values_of(ps, of, "InheritType", v, 1))
 		m->inherit_type = (int)v[0];
+	if (values_of(ps, of, "RotationActive", v, 1))
+		m->is_rotation_active = v[0] != 0;
 	for (size_t i = 0; i < sizeof pivots / sizeof pivots[0] && !m->pivot[0]; i++) {
 		double one = i == 6 ? 1 : 0;
 

@@ -27,6 +27,10 @@ typedef struct fbx_model {
 	double translation[3], rotation[3], scaling[3];   /* Lcl ... */
 	double pre_rotation[3], post_rotation[3];
 	int rotation_order;          /* 0 XYZ ... 5 ZYX, 6 SphericXYZ */
+	bool is_rotation_active;     /* false: RotationActive is 0, and the FBX SDK ignores the
+				      * pre- and post-rotation and the rotation order (XYZ);
+				      * true when the file gives none (readers differ there:
+				      * they apply, as Assimp always applies them) */
 	int inherit_type;            /* 0 RrSs, 1 RSrs, 2 Rrs */
 	char pivot[32];              /* the first of RotationOffset, RotationPivot, ScalingOffset,
 				      * ScalingPivot, Geometric{Translation,Rotation,Scaling}

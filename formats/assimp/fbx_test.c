@@ -1143,10 +1143,107 @@ static void property_templates_give_defaults(void **state)
 	free(text);
 }
 
+#define INACTIVE "\t\t\tP: \"RotationActive\", \"bool\", \"\", \"\",0\n"
+#define ZYX "\t\t\tP: \"RotationOrder\", \"enum\", \"\", \"\",5\n"
+
+/* The rotation of bone `name` in the rest pose of the FBX file `text`. */
+static void assert_rest_turn(const char *text, const char *name, const double want[4])
+{
+	char *dir = test_tmpdir("fbx-rest"), *path = test_format("%s/rest.fbx", dir);
+	animc_skeleton skel;
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+	uint32_t found = 0;
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assert_int_equal(animc_assimp_skeleton_load(path, &skel, &sink), ANIMC_OK);
+	for (uint32_t i = 0; i < skel.bone_count; i++)
+		if (strcmp(skel.bones[i].name, name) == 0) {
+			assert_turn(skel.bones[i].rotation, want, 1e-6);
+			assert_true(fabs(skel.bones[i].scale[1] - 2) < 1e-5);
+			found++;
+		}
+	assert_int_equal(found, 1);
+	animc_skeleton_release(&skel);
+	test_diags_release(&diags);
+	free(path), free(dir);
+}
+
+/* A bone of RotationActive 0: the FBX SDK ignores its PreRotation,
+ * PostRotation and RotationOrder (it turns in XYZ order); Assimp 5.2.5
+ * reads no RotationActive and applied all three (and the PostRotation
+ * mend took it for an active one): the bone was turned by its pre- and
+ * post-rotation, and in its order.  The keys and the rest pose are the
+ * SDK's: the pre- and post-rotation taken out, a bone of another order
+ * rebuilt from its curves (or held at its Lcl Rotation when none keys
+ * it); where the curves cannot be read exactly (X keyed in two layers),
+ * said. */
+static void rotation_active_0_turns_in_xyz_alone(void **state)
+{
+	static const double frames[] = { 0, 10 }, z[][8] = { { 0, 90 } }, wide[][8] = { { 0, 90 }, { 0, 90 } };
+	fbx_writer w;
+	imported r;
+	double qx[4], qy[4], want[4];
+
+	(void)state;
+	writer_init(&w);
+	add_model(&w, 10, "Bone", 0, INACTIVE "\t\t\tP: \"PreRotation\", \"Vector3D\", \"Vector\", \"\",0,0,20\n"
+		  "\t\t\tP: \"PostRotation\", \"Vector3D\", \"Vector\", \"\",0,40,0\n"
+		  "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",0,0,30\n"
+		  "\t\t\tP: \"Lcl Scaling\", \"Lcl Scaling\", \"\", \"A\",1,2,1");
+	add_model(&w, 11, "Ordered", 0, INACTIVE ZYX);
+	add_model(&w, 12, "Still", 0, INACTIVE ZYX "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",30,40,0");
+	add_stack(&w, 20, "Take 001", 0, 10);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_curves(&w, 30, 21, 10, "Lcl Rotation", "Z", 2, frames, z);
+	add_curves(&w, 40, 21, 11, "Lcl Rotation", "XY", 2, frames, wide);
+	add_curves(&w, 50, 21, 12, "Lcl Translation", "X", 2, frames, z);
+	char *text = writer_text(&w);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "rotation-active"), 0);
+	const animc_clip *clip = r.set.clips[0];
+	for (int k = 0; k < 2; k++) {
+		axis_quat(2, z[0][k], want);
+		assert_turn(key_at(&channel_named(clip, "Bone")->tracks[ANIMC_ROTATION], 4, frames[k] / 30), want, 1e-6);
+	}
+	for (double f = 0; f <= 10; f += 2.5) {
+		axis_quat(0, 9 * f, qx);
+		axis_quat(1, 9 * f, qy);
+		quat_mul(qy, qx, want);   /* XYZ: X turned first */
+		assert_turn(key_at(&channel_named(clip, "Ordered")->tracks[ANIMC_ROTATION], 4, f / 30), want, 1e-6);
+	}
+	axis_quat(0, 30, qx);
+	axis_quat(1, 40, qy);
+	quat_mul(qy, qx, want);
+	assert_turn(key_at(&channel_named(clip, "Still")->tracks[ANIMC_ROTATION], 4, 0), want, 1e-6);
+	release(&r);
+	axis_quat(2, 30, want);
+	assert_rest_turn(text, "Bone", want);
+	free(text);
+
+	writer_init(&w);
+	add_model(&w, 11, "Ordered", 0, INACTIVE ZYX);
+	add_stack(&w, 20, "Take 001", 0, 10);
+	add_layer(&w, 21, "BaseLayer", 20);
+	add_layer(&w, 22, "AnimLayer1", 20);
+	add_curves(&w, 40, 21, 11, "Lcl Rotation", "XY", 2, frames, wide);
+	add_curves(&w, 50, 22, 11, "Lcl Rotation", "X", 2, frames, wide);
+	text = writer_text(&w);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "rotation-active"), 1);
+	assert_non_null(strstr(warning_of(&r, "rotation-active"), "bone 'Ordered' has RotationActive 0, so the FBX SDK "
+			       "turns it in XYZ order and ignores its RotationOrder (ZYX)"));
+	release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_not_read_are_said),
 	cmocka_unit_test(stepped_rotation_keys_are_held),
 	cmocka_unit_test(stepped_keys_are_held_from_the_curves),
+	cmocka_unit_test(rotation_active_0_turns_in_xyz_alone),
 	cmocka_unit_test(property_templates_give_defaults),
 	cmocka_unit_test(a_damaged_binary_array_is_named_at_its_curve),
 	cmocka_unit_test(compressed_binary_curves_are_read),

@@ -148,6 +148,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"not read to add keys" },
 	[ANIMC_WARN_SHEARED_KEY] = { "sheared-key",
 		"an .X matrix key shears (its axes are not perpendicular), which no key holds; a key close to it kept" },
+	[ANIMC_WARN_ROTATION_ACTIVE] = { "rotation-active",
+		"an FBX bone of RotationActive 0 turned in its RotationOrder by Assimp, not XYZ: its curves not read" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

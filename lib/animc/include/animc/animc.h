@@ -153,6 +153,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_EULER_BETWEEN_KEYS,
 	/* a source's: an .X matrix key that shears */
 	ANIMC_WARN_SHEARED_KEY,
+	/* an FBX source's: a bone of RotationActive 0 Assimp turns in another order */
+	ANIMC_WARN_ROTATION_ACTIVE,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
