@@ -465,6 +465,18 @@ static double *numbers_of(const parse *ps, uint32_t el, uint32_t *count, char *d
 
 /* ------------------------------------------------------------- objects */
 
+/* The id property `pr` holds into `id`; false when it holds no number an
+ * int64_t holds (text, NaN, 1e300). */
+static bool id_of(const property *pr, int64_t *id)
+{
+	double v = number_of(pr);
+
+	if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+		return false;
+	*id = (int64_t)v;
+	return true;
+}
+
 static void model_defaults(fbx_model *m)
 {
 	for (int i = 0; i < 3; i++)
@@ -517,6 +529,13 @@ static bool values_of(const parse *ps, props_of of, const char *name, double *ou
 	return p != FBX_NONE;
 }
 
+/* An enum property's value; -1 (none of its values) when it is no number
+ * an int holds. */
+static int enum_of(double v)
+{
+	return v >= -2147483648.0 && v <= 2147483647.0 ? (int)v : -1;
+}
+
 /* The properties of a model the importer uses. */
 static void read_model_props(const parse *ps, props_of of, fbx_model *m)
 {
@@ -534,9 +553,9 @@ static void read_model_props(const parse *ps, props_of of, fbx_model *m)
 	for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++)
 		values_of(ps, of, vec[i].name, (double *)(void *)((char *)m + vec[i].at), 3);
 	if (values_of(ps, of, "RotationOrder", v, 1))
-		m->rotation_order = (int)v[0];
+		m->rotation_order = enum_of(v[0]);
 	if (values_of(ps, of, "InheritType", v, 1))
-		m->inherit_type = (int)v[0];
+		m->inherit_type = enum_of(v[0]);
 	if (values_of(ps, of, "RotationActive", v, 1))
 		m->is_rotation_active = v[0] != 0;
 	for (size_t i = 0; i < sizeof pivots / sizeof pivots[0] && !m->pivot[0]; i++) {
@@ -658,7 +677,10 @@ static bool read_objects(const parse *ps, uint32_t objects, uint32_t defs, fbx_d
 	uint32_t stack_template = property_template(ps, defs, "AnimationStack", "FbxAnimStack");
 
 	for (uint32_t o = objects + 1; o < ps->e[objects].end; o = ps->e[o].end) {
-		int64_t id = (int64_t)number_of(prop_at(ps, o, 0));
+		int64_t id;
+
+		if (!id_of(prop_at(ps, o, 0), &id))
+			continue;   /* Assimp refuses the file */
 
 		if (element_is(ps, o, "Model")) {
 			if (!PUSH(doc->models, doc->model_count, caps[0]))
@@ -735,18 +757,18 @@ static id_ref *id_index(const fbx_doc *doc, size_t *count)
 	return ids;
 }
 
-static const id_ref *find_id(const id_ref *ids, size_t count, double id)
+static const id_ref *find_id(const id_ref *ids, size_t count, const property *pr)
 {
-	id_ref key = { (int64_t)id, 0, 0 };
+	id_ref key = { 0, 0, 0 };
 
-	return isfinite(id) ? bsearch(&key, ids, count, sizeof *ids, compare_ids) : NULL;
+	return id_of(pr, &key.id) ? bsearch(&key, ids, count, sizeof *ids, compare_ids) : NULL;
 }
 
 /* One `C: "OO"|"OP", child, parent[, "property"]`. */
 static void connect(const parse *ps, uint32_t c, fbx_doc *doc, const id_ref *ids, size_t count)
 {
-	const id_ref *from = find_id(ids, count, number_of(prop_at(ps, c, 1)));
-	const id_ref *to = find_id(ids, count, number_of(prop_at(ps, c, 2)));
+	const id_ref *from = find_id(ids, count, prop_at(ps, c, 1));
+	const id_ref *to = find_id(ids, count, prop_at(ps, c, 2));
 	char prop[32];
 
 	if (!from || !to)

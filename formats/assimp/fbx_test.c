@@ -1239,10 +1239,39 @@ static void rotation_active_0_turns_in_xyz_alone(void **state)
 	free(text);
 }
 
+/* An object whose id is no number (none at all, NaN, 1e300), a
+ * connection naming such an id, a RotationOrder or InheritType of NaN:
+ * each was cast from a double to an integer, undefined behaviour (fuzzing
+ * found it), and kept whatever that gave.  Such an object is left out
+ * (Assimp refuses the file), such a connection names nothing, such an
+ * enum is -1 (none of its values). */
+static void an_object_of_no_id_is_left_out(void **state)
+{
+	static const char text[] = "Objects:  {\n\tModel: \"Model::A\", \"LimbNode\" {\n\t}\n"
+				   "\tModel: nan, \"Model::B\", \"LimbNode\" {\n\t}\n"
+				   "\tAnimationCurve: 1e300, \"AnimCurve::\", \"\" {\n\t}\n"
+				   "\tModel: 7, \"Model::C\", \"LimbNode\" {\n\t\tProperties70:  {\n"
+				   "\t\t\tP: \"RotationOrder\", \"enum\", \"\", \"\",nan\n"
+				   "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",1e300\n\t\t}\n\t}\n}\n"
+				   "Connections:  {\n\tC: \"OO\",7,nan\n\tC: \"OO\",-1e300,7\n}\n";
+	fbx_doc doc;
+
+	(void)state;
+	assert_true(animc_fbx_doc_read((const uint8_t *)text, strlen(text), &doc));
+	assert_int_equal(doc.model_count, 1);
+	assert_int_equal(doc.curve_count, 0);
+	assert_string_equal(doc.models[0].name, "C");
+	assert_int_equal(doc.models[0].parent, FBX_NONE);
+	assert_int_equal(doc.models[0].rotation_order, -1);
+	assert_int_equal(doc.models[0].inherit_type, -1);
+	animc_fbx_doc_release(&doc);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_not_read_are_said),
 	cmocka_unit_test(stepped_rotation_keys_are_held),
 	cmocka_unit_test(stepped_keys_are_held_from_the_curves),
+	cmocka_unit_test(an_object_of_no_id_is_left_out),
 	cmocka_unit_test(rotation_active_0_turns_in_xyz_alone),
 	cmocka_unit_test(property_templates_give_defaults),
 	cmocka_unit_test(a_damaged_binary_array_is_named_at_its_curve),
