@@ -1023,7 +1023,7 @@ static void say_steps(const fbx_doc *doc, const animc_clip *clip, const fbx_curv
 			       "read as linear: %s, so the output moves between keys where the source holds each "
 			       "one; bake the animation (a key every frame) when exporting",
 			       clip->name, doc->models[n->model].name, n->property, "XYZ"[first->axis], more,
-			       !first->is_read ? "its key arrays are not read (compressed)" :
+			       !first->is_read ? "its key arrays are damaged" :
 			       !first->steps ? "its KeyAttrFlags and KeyAttrRefCount do not give each key one" :
 					       "the bone is not rebuilt from its curves (a component keyed in two "
 					       "layers, or a spheric rotation order)");

@@ -621,7 +621,9 @@ static uint8_t step_of(double flags)
 static void read_steps(const parse *ps, uint32_t obj, fbx_curve *c)
 {
 	uint32_t nf, nr, el = child(ps, obj, "KeyAttrFlags"), k = 0;
-	double *flags = numbers_of(ps, el, &nf), *runs = numbers_of(ps, child(ps, obj, "KeyAttrRefCount"), &nr);
+	char damage[FBX_DAMAGE_BYTES];   /* damaged flags are flags not read: the keys are said linear */
+	double *flags = numbers_of(ps, el, &nf, damage);
+	double *runs = numbers_of(ps, child(ps, obj, "KeyAttrRefCount"), &nr, damage);
 	bool ok = flags && runs && nf == nr && c->is_sorted;
 
 	c->flags_line = el != FBX_NONE ? ps->e[el].line : 0;

@@ -990,6 +990,9 @@ static void stepped_keys_not_read_are_said(void **state)
 	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
 	assert_int_equal(channel_named(r.set.clips[0], "Bone")->tracks[ANIMC_TRANSLATION].value_count, 3);
 	release(&r);
+	free(text);
+}
+
 /* Binary FBX exporters (FBX SDK 7.x, Blender) compress their arrays with
  * zlib; the reader left such curves unread, so on real binary files the
  * mends from the curves did not apply: a take starting between keys
