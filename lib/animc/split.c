@@ -313,7 +313,8 @@ static int digits_apart(double a, double b)
 /* A boundary given in whole frames of a take whose frames are its keys (it
  * states no frame rate: the rate comes from the keys' spacing) means a key:
  * that rate, rounded (30 for RobotGame's KeyInterval 0.033333), puts frame
- * 20 2e-4 of the spacing beside key 20, and farther on later frames. */
+ * 20 2e-4 of the spacing beside key 20, and farther on later frames.  The
+ * fraction is of a frame (1 / rate), not of a bone's own key spacing. */
 #define FRAME_SNAP_FRACTION 0.25
 
 /* How far an evenly keyed bone's last key may lie from its duration, as a
@@ -341,9 +342,10 @@ static double meant_interval(const animc_channel *ch)
 }
 
 /* Into *best, the key time of `ch` nearest t when it, or where the key is
- * meant (meant_interval), lies within `fraction` of the key spacing there
- * and it is nearer t than *best (NaN: none yet). */
-static void nearest_key(const animc_channel *ch, double t, double fraction, double *best)
+ * meant (meant_interval), lies within `fraction` of the spacing and it is
+ * nearer t than *best (NaN: none yet).  The spacing is `spacing_s` when
+ * positive (a frame's), else the channel's own key spacing there. */
+static void nearest_key(const animc_channel *ch, double t, double fraction, double spacing_s, double *best)
 {
 	uint32_t last = ch->key_count - 1, lo = 0, hi = last;
 	double gap = INFINITY, at, meant = NAN;
@@ -377,6 +379,8 @@ static void nearest_key(const animc_channel *ch, double t, double fraction, doub
 			return;
 	}
 	at = key_time(ch, lo);
+	if (spacing_s > 0)
+		gap = spacing_s;
 	if (fmin(fabs(at - t), isnan(meant) ? INFINITY : fabs(meant - t)) <= fraction * gap &&
 	    (isnan(*best) || fabs(at - t) < fabs(*best - t)))
 		*best = at;
@@ -399,13 +403,17 @@ static double take_end(const animc_clip *take)
 }
 
 /* t, or the key time of the take it means (the nearest over its bones):
- * within a quarter of the spacing for a frame that is a key. */
-static double snap_to_key(const animc_clip *take, double t, bool is_key_frame)
+ * for a frame that is a key (frame_s, the frame spacing, positive) within
+ * a quarter of a frame, not of a bone's own spacing: a bone keyed every
+ * tenth frame would move frame 12 to its key at 10; else within
+ * SNAP_FRACTION of each bone's spacing. */
+static double snap_to_key(const animc_clip *take, double t, double frame_s)
 {
 	double best = NAN;
 
 	for (uint32_t c = 0; c < take->channel_count; c++)
-		nearest_key(&take->channels[c], t, is_key_frame ? FRAME_SNAP_FRACTION : SNAP_FRACTION, &best);
+		nearest_key(&take->channels[c], t, frame_s > 0 ? FRAME_SNAP_FRACTION : SNAP_FRACTION, frame_s,
+			    &best);
 	return isnan(best) ? t : best;
 }
 
@@ -431,7 +439,7 @@ static double channel_boundary(const animc_channel *ch, double t)
 {
 	double best = NAN;
 
-	nearest_key(ch, t, SNAP_FRACTION, &best);
+	nearest_key(ch, t, SNAP_FRACTION, 0, &best);
 	return isnan(best) ? t : best;
 }
 
@@ -555,9 +563,11 @@ static bool is_whole_frame(const animc_split_time *t)
 static double boundary_at_key(const animc_clip *take, const animc_split *split, const animc_split_time *given,
 			      double t)
 {
-	bool frames_are_keys = !(take->frame_rate > 0) && split->frame_count <= 0;
+	double rate = 0;
 
-	return snap_to_key(take, t, frames_are_keys && is_whole_frame(given));
+	if (!(take->frame_rate > 0) && split->frame_count <= 0 && is_whole_frame(given))
+		rate = animc_clip_frame_rate(take);
+	return snap_to_key(take, t, rate > 0 ? 1.0 / rate : 0);
 }
 
 static animc_clip *cut(const animc_clip *take, const animc_split *split, const animc_split_part *split_part,

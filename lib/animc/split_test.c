@@ -501,6 +501,59 @@ static void the_last_frame_is_not_past_the_end(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* A hand-keyed take that states no rate: bone H keyed on frames 0 to 5 at
+ * 30 fps, bone S on frames 0, 10, 20 and 30 with x the frame number.  A
+ * whole frame snaps to a key within a quarter of a frame, not of S's own
+ * gap of ten: frame 12 was moved onto S's key at frame 10, 28 onto 30. */
+static animc_clip *sparse_take(void)
+{
+	float h_times[6], h_values[18] = { 0 }, s_times[4], s_values[12] = { 0 };
+	animc_clip *take = animc_clip_create("Take");
+
+	for (int i = 0; i < 6; i++)
+		h_times[i] = (float)i / 30, h_values[3 * i] = (float)i;
+	for (int i = 0; i < 4; i++)
+		s_times[i] = (float)(10 * i) / 30, s_values[3 * i] = (float)(10 * i);
+	take->duration_s = 1;
+	uint32_t h = test_add_channel(take, "H", 6, h_times, 0, 1);
+	test_set_track(take, h, ANIMC_TRANSLATION, false, h_values, 6, h_times);
+	uint32_t s = test_add_channel(take, "S", 4, s_times, 0, 1);
+	test_set_track(take, s, ANIMC_TRANSLATION, false, s_values, 4, s_times);
+	return take;
+}
+
+static void frames_snap_within_a_quarter_frame(void **state)
+{
+	animc_split_part part = { "P", { 12, true }, { 28, true }, 0 };
+	animc_split_part past = { "X", { 20, true }, { 32, true }, 0 };
+	animc_split split = { "Take", 0, 0, &part, 1, NULL };
+	animc_clip_set set = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "x.gltf");
+	float T[3], R[4], S[3];
+
+	(void)state;
+	assert_int_equal(animc_clip_set_add(&set, sparse_take()), ANIMC_OK);
+	assert_true(animc_clip_frame_rate(set.clips[0]) == 30);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	test_assert_near(set.clips[0]->duration_s, 16.0 / 30, 1e-6);
+	animc_channel_sample(&set.clips[0]->channels[1], 0, T, R, S);
+	test_assert_near(T[0], 12, 1e-4);
+	animc_channel_sample(&set.clips[0]->channels[1], set.clips[0]->duration_s, T, R, S);
+	test_assert_near(T[0], 28, 1e-4);
+	animc_clip_set_release(&set);
+	/* Frame 32 is past the 30-frame take, not S's last key. */
+	split.parts = &past;
+	assert_int_equal(animc_clip_set_add(&set, sparse_take()), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, &sink), ANIMC_ERR_INVALID);
+	assert_int_equal(set.count, 1);
+	assert_true(diags.count >= 1);
+	if (!strstr(diags.items[diags.count - 1].message, "part 'X' ends at frame 32"))
+		fail_msg("%s", diags.items[diags.count - 1].message);
+	test_diags_release(&diags);
+	animc_clip_set_release(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
@@ -513,6 +566,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(fractional_frames_keep_their_time),
 	cmocka_unit_test(cuts_that_mean_keys_take_them),
 	cmocka_unit_test(the_last_frame_is_not_past_the_end),
+	cmocka_unit_test(frames_snap_within_a_quarter_frame),
 };
 
 ANIMC_TEST_GROUP(tests);
