@@ -1732,21 +1732,61 @@ static void a_slow_compile_is_stopped_naming_the_passes(void **state)
 }
 
 /* A part named as another part's root motion file (A.motion beside A
- * with --root-motion): one file, two outputs; the second is refused,
- * saying why. */
+ * with --root-motion): one file for two outputs.  The source fails before
+ * writing anything, naming the part (at its sidecar line) and whose
+ * motion file it would be: A.xnb and A.motion.xnb were written, then the
+ * part refused, and a sidecar edit so replaced the last good outputs. */
 static void a_part_named_as_a_motion_file_is_refused(void **state)
 {
-	char *out = test_tmpdir("motion-name");
+	static const char sidecar[] =
+		"<XnaContent xmlns:Pipeline=\"SkinnedModelPipeline\">\n"
+		"  <Asset Type=\"Pipeline:AnimationDefinition\">\n"
+		"    <originalClipName>Take 001</originalClipName>\n"
+		"    <originalFrameCount>32</originalFrameCount>\n"
+		"    <ClipParts>\n"
+		"      <Item><ClipName>Rest</ClipName><StartFrame>0</StartFrame><EndFrame>%d</EndFrame></Item>\n"
+		"      <Item><ClipName>%s</ClipName><StartFrame>10</StartFrame><EndFrame>29</EndFrame></Item>\n"
+		"    </ClipParts>\n"
+		"  </Asset>\n"
+		"</XnaContent>\n";
+	char *out = test_tmpdir("motion-name"), *dir = test_tmpdir("motion-name-src");
+	char *src = test_format("%s/Walker.xml", dir), *doc = test_format("%s/Walker_Anims.xml", dir);
+	char *part = test_format("%s/w/Walker/Rest.xnb", out), *kept = test_format("%s/kept.xnb", dir);
+	char *text;
 	test_run r = test_animc("build", "--split", "blink/A=0:0.5", "--split", "blink/A.motion=0.5:1.5", "--root-motion",
 				"Hip", "-o", out, "testdata/gltf/step.gltf", NULL);
 
 	(void)state;
 	assert_int_equal(r.status, 1);
-	if (!strstr(r.err, "/step/A.motion.xnb' would be written twice by this source, for 'A.motion' and then for "
-			   "'A.motion' (a clip named as another clip's root motion, CLIP.motion)"))
+	if (!strstr(r.err, "step.gltf: error: clip 'A.motion': its name is that of the root motion file of clip 'A' "
+			   "(A.motion.xnb), which --root-motion writes beside it; nothing written: give the clip "
+			   "another name"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
-	free(out);
+	assert_int_equal(test_count_files(out), 0);
+
+	/* A sidecar edit: the last good parts stay as they were. */
+	copy_file(WALKER, src);
+	text = test_format(sidecar, 8, "Run");
+	assert_true(test_write_file(doc, text, strlen(text)));
+	free(text);
+	r = test_animc("build", "-q", "--root-motion", "Bone0", "-o", test_format("%s/w", out), dir, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	copy_file(part, kept);
+	text = test_format(sidecar, 20, "Rest.motion");
+	assert_true(test_write_file(doc, text, strlen(text)));
+	free(text);
+	r = test_animc("build", "-q", "--root-motion", "Bone0", "-o", test_format("%s/w", out), dir, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Walker_Anims.xml:7: part 'Rest.motion' is named as the root motion file of clip 'Rest' "
+			   "(Rest.motion.xnb), which --root-motion writes beside it; nothing written: give the part "
+			   "another name"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_same_bytes(part, kept));
+	free(out), free(dir), free(src), free(doc), free(part), free(kept);
 }
 
 /* Two clip names that make one file name ('a/b' and 'a:b' both make
@@ -2982,9 +3022,10 @@ static void an_unnamed_take_is_named_the_take(void **state)
 	free(out);
 }
 
-/* A clip named as another's root motion (Walk.motion beside Walk) is not
- * written, and neither is its own motion file, which would belong to no
- * clip (Walk.motion.motion.xnb was left behind). */
+/* A clip named as another's root motion (Walk.motion beside Walk) fails
+ * its source before anything is written: neither its own motion file,
+ * which would belong to no clip (Walk.motion.motion.xnb was left behind),
+ * nor Walk's files. */
 static void the_motion_of_a_clip_not_written_is_not_written(void **state)
 {
 	char *dir = test_tmpdir("root-orphan"), *src = test_format("%s/takes.gltf", dir);
@@ -2999,9 +3040,11 @@ static void the_motion_of_a_clip_not_written_is_not_written(void **state)
 	assert_true(test_write_file(src, doc, strlen(doc)));
 	r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "would be written twice by this source"));
+	if (!strstr(r.err, "takes.gltf: error: clip 'Walk.motion': its name is that of the root motion file of clip "
+			   "'Walk' (Walk.motion.xnb)"))
+		fail_msg("%s", r.err);
 	test_run_release(&r);
-	assert_true(test_file_exists(walk));
+	assert_false(test_file_exists(walk));
 	assert_false(test_file_exists(orphan));
 	free(doc), free(text), free(walk), free(orphan), free(out), free(src), free(dir);
 }

@@ -525,6 +525,16 @@ static uint32_t keeper_of(const animc_clip_set *set, const named_file *files, ui
 	return run;
 }
 
+/* The place a document names the part `clip`, or NULL (a take, a clip of
+ * the source, a part of --split). */
+static const part_place *part_of(const compile_state *cs, const animc_clip *clip)
+{
+	for (size_t i = 0; i < cs->part_count; i++)
+		if (strcmp(cs->parts[i].name, clip->name) == 0)
+			return &cs->parts[i];
+	return NULL;
+}
+
 /* The clash said where the clip's name is given: a part's at its line in
  * the document that cut it, another clip's at its own. */
 static void say_clash(const compile_state *cs, const animc_clip *clip, animc_diag_sink *sink, const char *first,
@@ -533,22 +543,75 @@ static void say_clash(const compile_state *cs, const animc_clip *clip, animc_dia
 	static const char fmt[] = "its name makes the file name of clip '%s' (%s.xnb%s); written as %s.xnb: give "
 				  "each clip a name that makes a file name of its own";
 	const char *cased = by_case ? ", on file systems that ignore case" : "";
+	const part_place *part = part_of(cs, clip);
 
-	for (size_t i = 0; i < cs->part_count; i++) {
-		if (strcmp(cs->parts[i].name, clip->name) != 0)
-			continue;
+	if (part) {
 		animc_diag_sink doc = *sink;
 		char what[1024];
 
-		doc.path = cs->parts[i].path;
+		doc.path = part->path;
 		snprintf(what, sizeof what, fmt, first, first_file, cased, file);
-		animc_diag_report_kind(&doc, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, cs->parts[i].line, 0,
+		animc_diag_report_kind(&doc, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, part->line, 0,
 				       "clip '%s': %s", clip->name, what);
 		sink->warning_count = doc.warning_count;
 		return;
 	}
 	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL, fmt, first, first_file,
 			       cased, file);
+}
+
+/* Clip `clip` makes, as written, the file of the root motion of clip
+ * `owner`, whose file is `owner_file`: said where the clip is named. */
+static void say_motion_named(const compile_state *cs, const animc_clip *clip, const animc_clip *owner,
+			     const char *owner_file, animc_diag_sink *sink)
+{
+	const part_place *part = part_of(cs, clip);
+	animc_diag_sink doc = *sink;
+
+	if (!part) {
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL,
+				  "its name is that of the root motion file of clip '%s' (%s.motion.xnb), which "
+				  "--root-motion writes beside it; nothing written: give the clip another name",
+				  owner->name, owner_file);
+		return;
+	}
+	doc.path = part->path;
+	animc_diag_report(&doc, ANIMC_ERROR, part->line, 0,
+			  "part '%s' is named as the root motion file of clip '%s' (%s.motion.xnb), which "
+			  "--root-motion writes beside it; nothing written: give the part another name", clip->name,
+			  owner->name, owner_file);
+	sink->error_count = doc.error_count;
+	sink->warning_count = doc.warning_count;
+}
+
+/* Under --root-motion, each clip's file NAME has its motion beside it as
+ * NAME.motion: a clip whose file would be that one is refused, and the
+ * source fails before writing anything (which of the two a game loads
+ * is no guess to make).  False when the source fails so, or out of
+ * memory. */
+static bool reserve_motion_names(const compile_state *cs, const animc_clip_set *set, const named_file *files,
+				 uint32_t n, animc_diag_sink *sink)
+{
+	bool refused = false;
+
+	if (!cs->ctx->options->author.root_bone)
+		return true;
+	for (uint32_t i = 0; i < n; i++) {
+		char *motion;
+
+		if (asprintf(&motion, "%s.motion", files[i].name) < 0)
+			return false;
+		for (uint32_t j = 0; j < n; j++) {
+			const animc_clip *owner = set->clips[files[i].index];
+
+			if (j == i || strcmp(files[j].name, motion) != 0)
+				continue;
+			say_motion_named(cs, set->clips[files[j].index], owner, files[i].name, sink);
+			refused = true;
+		}
+		free(motion);
+	}
+	return !refused;
 }
 
 /*
@@ -612,6 +675,8 @@ static bool unique_file_names(const compile_state *cs, const animc_clip_set *set
 			free(name), free(safe);
 		}
 	}
+	if (ok)
+		ok = reserve_motion_names(cs, set, files, n, sink);
 	for (uint32_t i = 0; i < n; i++)
 		free(files[i].name);
 	free(files);
