@@ -239,6 +239,55 @@ static void a_misspelt_sidecar_is_a_warning(void **state)
 	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir);
 }
 
+/* A strict build whose sidecar got a misspelt Type, and any build whose
+ * sidecar was emptied (an editor saving it), fail the source and keep the
+ * parts its last build wrote: its takes were built whole and, with
+ * --prune, the parts removed. */
+static void a_sidecar_split_nothing_keeps_the_parts(void **state)
+{
+	char *dir = test_tmpdir("sidecar-keeps"), *out = test_format("%s/out", dir);
+	char *src = test_format("%s/src", dir), *walker = test_format("%s/Walker.xml", src);
+	char *side = test_format("%s/Walker_Anims.xml", src), *whole = test_format("%s/Walker/Take 001.xnb", out);
+	char *run = test_format("%s/Walker/Run.xnb", out), *kept = test_format("%s/Run.xnb", dir);
+	size_t size;
+	char *doc = (char *)test_read_file(WALKER_ANIMS, &size), *type = strstr(doc, "AnimationDefinition");
+	test_run r;
+
+	(void)state;
+	assert_non_null(type);
+	assert_int_equal(mkdir(src, 0755), 0);
+	copy_file(WALKER, walker);
+	copy_file(WALKER_ANIMS, side);
+	r = test_animc("build", "-q", "--warnings-as-errors", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	copy_file(run, kept);
+	memcpy(type, "AnimationDefinitoin", 19);
+	assert_true(test_write_file(side, doc, size));
+	r = test_animc("build", "-q", "--warnings-as-errors", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Walker.xml: error: ") ||
+	    !strstr(r.err, "Walker_Anims.xml: named like this source's clip-split sidecar but splits nothing "
+			   "(sidecar-unused, treated as an error): the source is not built, and keeps the outputs "
+			   "its last build wrote"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_same_bytes(run, kept));
+	assert_false(test_file_exists(whole));
+
+	/* Emptied: a sidecar that fails its source, in any build. */
+	assert_true(test_write_file(side, "", 0));
+	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "Walker_Anims.xml: the file is empty (one being saved is, for a moment): the source "
+			   "keeps the outputs its last build wrote"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_same_bytes(run, kept));
+	assert_false(test_file_exists(whole));
+	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir), free(run), free(kept);
+}
+
 /* A sidecar whose type lies past the bytes looked at (a long comment
  * first: in UTF-16, twice the bytes) splits nothing either, and says so:
  * no importer claimed it, and it was skipped without a word. */
@@ -3407,6 +3456,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
 	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
+	cmocka_unit_test(a_sidecar_split_nothing_keeps_the_parts),
 	cmocka_unit_test(a_clash_decides_file_names_whatever_clip_picks),
 	cmocka_unit_test(a_sidecar_part_clash_is_said_at_its_clip_name),
 	cmocka_unit_test(a_sidecar_past_the_probe_is_a_warning),

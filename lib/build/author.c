@@ -174,7 +174,9 @@ char *build_sidecar_path(const char *source)
  * with --prune remove) the parts it wrote.  A symbolic link that leads
  * nowhere (its share not mounted, repointed before its target is copied)
  * is there and cannot be read: open() says ENOENT, lstat() finds it.  So
- * is a file that is not a regular one (a FIFO opens, and reads as empty). */
+ * is a file that is not a regular one (a FIFO opens, and reads as empty).
+ * So is an empty one: an editor saving it truncates it first, and its
+ * source would be built whole meanwhile (animc watch builds then). */
 static bool holds_definition(const char *path)
 {
 	uint8_t *head = malloc(BUILD_SIDECAR_PROBE_BYTES);
@@ -194,7 +196,7 @@ static bool holds_definition(const char *path)
 	while (size < BUILD_SIDECAR_PROBE_BYTES && (n = read(fd, head + size, BUILD_SIDECAR_PROBE_BYTES - size)) > 0)
 		size += (size_t)n;
 	close(fd);
-	holds = n < 0 || (size > 0 && animc_split_doc_probe(head, size));
+	holds = n < 0 || size == 0 || animc_split_doc_probe(head, size);
 	free(head);
 	return holds;
 }
@@ -344,6 +346,12 @@ static animc_status read_split_doc(const char *path, animc_split_doc *doc, animc
 		say_link_target(path, &err);
 		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		status = ANIMC_ERR_IO;
+	} else if (size == 0) {
+		/* Not "no sidecar": an editor saving it truncates it first. */
+		animc_diag_report(&doc_sink, ANIMC_ERROR, 0, 0, "the file is empty (one being saved is, for a "
+				  "moment): the source keeps the outputs its last build wrote");
+		status = ANIMC_ERR_INVALID;
+		free(data);
 	} else {
 		status = animc_split_doc_parse(path, data, size, doc, &doc_sink);
 		free(data);

@@ -1142,6 +1142,69 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 		r->skip_reason = NULL;
 }
 
+/* Whether the file at `path`, named like a clip-split sidecar and holding
+ * none, splits nothing when built as a source of its own: no importer
+ * recognises it, or the XNA one finds no animation in it (no_importer and
+ * holds_no_animation skip it with a sidecar-unused warning). */
+static bool splits_nothing(const char *path)
+{
+	animc_diag_sink quiet = { 0 };
+	animc_clip_set set = { 0 };
+	const animc_importer *importer;
+	uint8_t *data;
+	size_t size;
+	cli_error err;
+	bool unused = false;
+
+	if (!cli_read_file(path, &data, &size, &err))
+		return false;
+	importer = animc_importer_find(path, data, size);
+	if (!importer) {
+		unused = true;
+	} else if (strcmp(importer->name, "xna") == 0) {
+		animc_import_request request = { path, data, size, NULL };
+
+		unused = importer->import(&request, &set, &quiet) == ANIMC_ERR_NOT_FOUND;
+	}
+	animc_clip_set_release(&set);
+	free(data);
+	return unused;
+}
+
+/* --warnings-as-errors: a source whose STEM_Anims.xml, a file of this
+ * build, splits nothing (a misspelt Type) fails, keeping the parts its last
+ * build wrote: the sidecar-unused warning said of that file is about how
+ * this source is cut, and its takes built whole would replace those parts
+ * (and --prune remove them).  True when it fails so (said at the file). */
+static bool unused_sidecar_fails(compile_state *cs, animc_diag_sink *sink)
+{
+	const build_options *o = cs->ctx->options;
+	const build_job *job = cs->job;
+	bool fails = false;
+	char *path;
+
+	if (!o->warnings_as_errors || build_options_allows(o, "sidecar-unused") || job->has_no_sidecar ||
+	    (job->is_explicit && (o->author.clips_path || o->author.splits.count)))
+		return false;
+	path = build_sidecar_path(job->path);
+	for (size_t i = 0; path && !fails && i < cs->ctx->plan.count; i++)
+		fails = cs->ctx->plan.jobs[i].is_sidecar_name && strcmp(cs->ctx->plan.jobs[i].path, path) == 0;
+	if (fails && (fails = splits_nothing(path))) {
+		animc_diag_sink doc = *sink;
+
+		collect_read(cs, path);
+		doc.path = path;
+		animc_diag_report(&doc, ANIMC_ERROR, 0, 0,
+				  "named like this source's clip-split sidecar but splits nothing (sidecar-unused, "
+				  "treated as an error): the source is not built, and keeps the outputs its last "
+				  "build wrote");
+		sink->error_count = doc.error_count;
+		sink->warning_count = doc.warning_count;
+	}
+	free(path);
+	return fails;
+}
+
 /* Whether build_author_apply will cut the source's takes into parts:
  * --clips or --split for a source named on the command line, else its
  * sidecar.  The import then gives no warning that advises the cut. */
@@ -1251,8 +1314,9 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		ctx->on_imported(ctx->on_probe_user);
 	free(data);
 	data = NULL;
+	bool sidecar_fails = status == ANIMC_OK && unused_sidecar_fails(&cs, &sink);
 	/* A source whose folder lists no sidecar has nothing to split. */
-	if (status == ANIMC_OK && !job->has_no_sidecar) {
+	if (status == ANIMC_OK && !job->has_no_sidecar && !sidecar_fails) {
 		build_author_hooks hooks = { collect_read, collect_cut, &cs, collect_part };
 
 		status = build_author_apply(&ctx->options->author, job->path, job->is_explicit, &set, &sink,
@@ -1261,6 +1325,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	add_deps(&cs, key);
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r->key);
+	if (sidecar_fails)
+		goto done;
 	if (cs.changed && status == ANIMC_OK) {
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "'%s' changed while the import read it; nothing "
 				  "written: build again", cs.changed);
