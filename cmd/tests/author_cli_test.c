@@ -1838,6 +1838,35 @@ static void a_part_named_as_a_motion_file_is_refused(void **state)
 	free(out), free(dir), free(src), free(doc), free(part), free(kept);
 }
 
+/* A part named as another part's root motion file but for case (A.Motion
+ * beside A, whose motion is A.motion.xnb): one file on Windows and macOS.
+ * Written as A.Motion.1 with a clip-name-clash warning, as clips of names
+ * alike but for case are; both were written without a word. */
+static void a_part_named_as_a_motion_file_but_for_case_is_renamed(void **state)
+{
+	char *out = test_tmpdir("motion-case");
+	test_run r = test_animc("build", "--split", "blink/A=0:0.5", "--split", "blink/A.Motion=0.5:1.5", "--root-motion",
+				"Hip", "-o", out, "testdata/gltf/step.gltf", NULL);
+	static const char *const written[] = { "A.xnb", "A.motion.xnb", "A.Motion.1.xnb", "A.Motion.1.motion.xnb" };
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "step.gltf: warning: clip 'A.Motion': its name makes the file name of the root motion of "
+			   "clip 'A' (A.motion.xnb, on file systems that ignore case); written as A.Motion.1.xnb: give "
+			   "each clip a name that makes a file name of its own [clip-name-clash]"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 4);
+	for (size_t i = 0; i < sizeof written / sizeof written[0]; i++) {
+		char *path = test_format("%s/step/%s", out, written[i]);
+
+		if (!test_file_exists(path))
+			fail_msg("%s not written", path);
+		free(path);
+	}
+	free(out);
+}
+
 /* Two clip names that make one file name ('a/b' and 'a:b' both make
  * a_b.xnb): the later is written as a_b.1.xnb with a warning, as clips of
  * one name are (the source failed after writing the first). */
@@ -3475,6 +3504,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_progress_line_names_the_stage_at_work),
 	cmocka_unit_test(a_single_gltf_source_is_held_to_the_timeout),
 	cmocka_unit_test(a_part_named_as_a_motion_file_is_refused),
+	cmocka_unit_test(a_part_named_as_a_motion_file_but_for_case_is_renamed),
 	cmocka_unit_test(a_clip_without_the_root_bone_plays_in_place),
 	cmocka_unit_test(a_stopped_worker_keeps_the_last_good_outputs),
 	cmocka_unit_test(the_motion_of_a_clip_not_written_is_not_written),

@@ -537,10 +537,10 @@ static const part_place *part_of(const compile_state *cs, const animc_clip *clip
 
 /* The clash said where the clip's name is given: a part's at its line in
  * the document that cut it, another clip's at its own. */
-static void say_clash(const compile_state *cs, const animc_clip *clip, animc_diag_sink *sink, const char *first,
-		      const char *first_file, bool by_case, const char *file)
+static void say_clash(const compile_state *cs, const animc_clip *clip, animc_diag_sink *sink, const char *of,
+		      const char *first, const char *first_file, bool by_case, const char *file)
 {
-	static const char fmt[] = "its name makes the file name of clip '%s' (%s.xnb%s); written as %s.xnb: give "
+	static const char fmt[] = "its name makes the file name of %sclip '%s' (%s.xnb%s); written as %s.xnb: give "
 				  "each clip a name that makes a file name of its own";
 	const char *cased = by_case ? ", on file systems that ignore case" : "";
 	const part_place *part = part_of(cs, clip);
@@ -550,14 +550,31 @@ static void say_clash(const compile_state *cs, const animc_clip *clip, animc_dia
 		char what[1024];
 
 		doc.path = part->path;
-		snprintf(what, sizeof what, fmt, first, first_file, cased, file);
+		snprintf(what, sizeof what, fmt, of, first, first_file, cased, file);
 		animc_diag_report_kind(&doc, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, part->line, 0,
 				       "clip '%s': %s", clip->name, what);
 		sink->warning_count = doc.warning_count;
 		return;
 	}
-	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL, fmt, first, first_file,
-			       cased, file);
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, clip, NULL, fmt, of, first,
+			       first_file, cased, file);
+}
+
+/* Whether `name` is, but for case, the root motion file name of one of
+ * the clips' files (NAME.motion). */
+static bool motion_name_taken(const named_file *files, uint32_t n, const char *name)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		char *motion;
+
+		if (asprintf(&motion, "%s.motion", files[i].name) < 0)
+			continue;
+		bool taken = build_fold_compare(motion, name) == 0;
+		free(motion);
+		if (taken)
+			return true;
+	}
+	return false;
 }
 
 /* Clip `clip` makes, as written, the file of the root motion of clip
@@ -584,34 +601,72 @@ static void say_motion_named(const compile_state *cs, const animc_clip *clip, co
 	sink->warning_count = doc.warning_count;
 }
 
-/* Under --root-motion, each clip's file NAME has its motion beside it as
- * NAME.motion: a clip whose file would be that one is refused, and the
- * source fails before writing anything (which of the two a game loads
- * is no guess to make).  False when the source fails so, or out of
- * memory. */
-static bool reserve_motion_names(const compile_state *cs, const animc_clip_set *set, const named_file *files,
-				 uint32_t n, animc_diag_sink *sink)
+/* Clip files[j] makes, but for the case of its letters, the file of the
+ * root motion of clip `owner`: one file where case is ignored (Windows,
+ * macOS).  Written as NAME.1 (out[]) with a clip-name-clash warning, as
+ * clips of names alike but for case are.  False when out of memory. */
+static bool rename_from_motion(const compile_state *cs, const animc_clip_set *set, named_file *files, uint32_t n,
+			       uint32_t j, const animc_clip *owner, const char *owner_file, char **out,
+			       animc_diag_sink *sink)
 {
-	bool refused = false;
+	const animc_clip *clip = set->clips[files[j].index];
+	char *name = NULL, *safe = NULL, motion[NAME_BYTES_MAX + 16];
+	bool ok = true;
+
+	for (unsigned suffix = 1; ok; suffix++) {
+		free(name), free(safe);
+		name = safe = NULL;
+		ok = asprintf(&name, "%s.%u", clip->name, suffix) >= 0 &&
+		     (safe = build_safe_name(name, files[j].index)) != NULL;
+		if (ok && !file_name_taken(files, n, safe) && !motion_name_taken(files, n, safe))
+			break;
+	}
+	if (!ok) {
+		free(name), free(safe);
+		return false;
+	}
+	snprintf(motion, sizeof motion, "%s.motion", owner_file);
+	say_clash(cs, clip, sink, "the root motion of ", owner->name, motion, true, safe);
+	free(files[j].name);
+	files[j].name = safe;
+	free(out[files[j].index]);
+	out[files[j].index] = name;
+	return true;
+}
+
+/* Under --root-motion, each clip's file NAME has its motion beside it as
+ * NAME.motion: a clip whose file would be that one is refused (the
+ * source fails before writing anything: which of the two a game loads is
+ * no guess to make), and one that is it but for case is renamed
+ * (rename_from_motion).  False when the source fails so, or out of
+ * memory. */
+static bool reserve_motion_names(const compile_state *cs, const animc_clip_set *set, named_file *files, uint32_t n,
+				 char **out, animc_diag_sink *sink)
+{
+	bool ok = true, refused = false;
 
 	if (!cs->ctx->options->author.root_bone)
 		return true;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; ok && i < n; i++) {
 		char *motion;
 
 		if (asprintf(&motion, "%s.motion", files[i].name) < 0)
 			return false;
-		for (uint32_t j = 0; j < n; j++) {
+		for (uint32_t j = 0; ok && j < n; j++) {
 			const animc_clip *owner = set->clips[files[i].index];
 
-			if (j == i || strcmp(files[j].name, motion) != 0)
+			if (j == i || build_fold_compare(files[j].name, motion) != 0)
 				continue;
-			say_motion_named(cs, set->clips[files[j].index], owner, files[i].name, sink);
-			refused = true;
+			if (strcmp(files[j].name, motion) == 0) {
+				say_motion_named(cs, set->clips[files[j].index], owner, files[i].name, sink);
+				refused = true;
+			} else {
+				ok = rename_from_motion(cs, set, files, n, j, owner, files[i].name, out, sink);
+			}
 		}
 		free(motion);
 	}
-	return !refused;
+	return ok && !refused;
 }
 
 /*
@@ -665,7 +720,8 @@ static bool unique_file_names(const compile_state *cs, const animc_clip_set *set
 					break;
 			}
 			if (ok)
-				say_clash(cs, clip, sink, first, first_file, strcmp(files[i].name, first_file) != 0, safe);
+				say_clash(cs, clip, sink, "", first, first_file, strcmp(files[i].name, first_file) != 0,
+					  safe);
 			if (ok) {
 				free(files[i].name);
 				files[i].name = safe;
@@ -676,7 +732,7 @@ static bool unique_file_names(const compile_state *cs, const animc_clip_set *set
 		}
 	}
 	if (ok)
-		ok = reserve_motion_names(cs, set, files, n, sink);
+		ok = reserve_motion_names(cs, set, files, n, out, sink);
 	for (uint32_t i = 0; i < n; i++)
 		free(files[i].name);
 	free(files);
