@@ -1449,6 +1449,70 @@ static void root_motion_of_a_robotgame_part_is_z_up(void **state)
 	free(whole), free(part);
 }
 
+/* A RobotGame character is one clip a file, its upper-body clips apart
+ * from its walks: --root-motion over the folder plays an upper-body clip
+ * in place with a motion of none, since another source of the build
+ * animates the bone (each failed: the rule looked at the clip's own
+ * source alone), or since the --skeleton model has it.  A bone nothing in
+ * the build animates still fails. */
+static void root_motion_of_a_layer_beside_the_walks_of_other_sources(void **state)
+{
+	static const char up[] =
+		"<?xml version=\"1.0\" ?>\n<AnimationSequence>\n  <KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n"
+		"  <Duration>1.000000</Duration>\n  <KeyFrameSequences>\n    <KeyFrameSequence>\n"
+		"      <BoneName>Arm</BoneName>\n      <KeyCount>2</KeyCount>\n      <Duration>1.000000</Duration>\n"
+		"      <KeyInterval>1.000000</KeyInterval>\n      <HasTranslation>false</HasTranslation>\n"
+		"      <HasRotation>true</HasRotation>\n      <HasScale>false</HasScale>\n      <HasTime>false</HasTime>\n"
+		"      <FixedTranslation>false</FixedTranslation>\n      <FixedRotation>false</FixedRotation>\n"
+		"      <FixedScale>false</FixedScale>\n      <Rotation>\n"
+		"        <Quaternion><X>0</X><Y>0</Y><Z>0</Z><W>1</W></Quaternion>\n"
+		"        <Quaternion><X>0</X><Y>0.707107</Y><Z>0</Z><W>0.707107</W></Quaternion>\n"
+		"      </Rotation>\n    </KeyFrameSequence>\n  </KeyFrameSequences>\n</AnimationSequence>\n";
+	static const char model[] = "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], "
+				    "\"nodes\": [{\"name\": \"Root\", \"children\": [1]}, {\"name\": \"Arm\"}]}";
+	char *dir = test_tmpdir("rm-layers"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *alone = test_format("%s/alone", dir), *gltf = test_format("%s/model.gltf", dir);
+	char *up_src = test_format("%s/Up_Aim.Animation", src);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(src, 0755), 0);
+	copy_file("testdata/golden/uniform.Animation", test_format("%s/Low_Walk.Animation", src));
+	assert_true(test_write_file(up_src, up, strlen(up)));
+	assert_true(test_write_file(gltf, model, strlen(model)));
+	r = test_animc("build", "-v", "--root-motion", "Root", "-o", out, src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	if (!strstr(r.err, "Up_Aim.Animation:2: note: --root-motion: animates no bone 'Root': it plays in place, and its "
+			   "motion file holds no motion"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	animrt_clip *motion = open_xnb(out, "Up_Aim.motion.xnb");
+	assert_int_equal(motion->sequence_count, 1);
+	assert_string_equal(motion->sequences[0].bone, "Root");
+	animrt_close(motion);
+	assert_true(test_file_exists(test_format("%s/Up_Aim.xnb", out)));
+	assert_true(test_file_exists(test_format("%s/Low_Walk.motion.xnb", out)));
+
+	/* Alone, the bone is known by the --skeleton model, or by nothing. */
+	r = test_animc("build", "-q", "--root-motion", "Root", "-o", alone, up_src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "--root-motion: no bone 'Root'; the clip's bones are: 'Arm'"));
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--skeleton", gltf, "--root-motion", "Root", "-o", alone, up_src, NULL);
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/Up_Aim.motion.xnb", alone)));
+
+	/* A bone nothing in the build animates: a typo, each source fails. */
+	r = test_animc("build", "-q", "--root-motion", "Roott", "-o", test_format("%s/typo", dir), src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "0 sources (0 clips), 2 failed"));
+	test_run_release(&r);
+	free(dir), free(src), free(out), free(alone), free(gltf), free(up_src);
+}
+
 /* --exact writes a RobotGame sequence's original bytes, which a cut
  * changes: --split, --clips and a sidecar fail the source as --root-motion
  * does, writing nothing (parts were written, normalised, exit 0). */
@@ -3532,6 +3596,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_root_motion_past_float_fails_its_clip),
 	cmocka_unit_test(an_empty_take_name_cuts_the_one_take),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
+	cmocka_unit_test(root_motion_of_a_layer_beside_the_walks_of_other_sources),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),
 	cmocka_unit_test(a_part_ending_at_the_last_key_of_a_short_take),
