@@ -288,6 +288,42 @@ static void a_sidecar_split_nothing_keeps_the_parts(void **state)
 	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir), free(run), free(kept);
 }
 
+/* A part of one frame (StartFrame = EndFrame, the range inclusive) is
+ * written as a pose lasting 1/60 s, with the note a one-frame take gets:
+ * it failed the source, ending "not after its start". */
+static void a_part_of_one_frame_is_a_pose_lasting_a_60th(void **state)
+{
+	char *out = test_tmpdir("one-frame-part");
+	test_run r = test_animc("build", "-v", "--split", "Take 001/Aim=5f:5f", "--split", "Take 001/Run=6f:9f", "-o",
+				out, WALKER, NULL);
+	animrt_clip *aim;
+	float t[3], q[4], sc[3];
+
+	(void)state;
+	if (r.status != 0)
+		fail_msg("%s", r.err);
+	if (!strstr(r.err, "Walker.xml:7: note: clip 'Aim': is a pose (one frame, 0 s); written as lasting 1/60 s, "
+			   "which the original runtime needs to play it"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	aim = open_xnb(out, "Walker/Aim.xnb");
+	test_assert_near(aim->duration_s, 1 / 60.0, 1e-6);
+	assert_int_equal(aim->sequences[0].key_count, 1);
+	animrt_sequence_sample(&aim->sequences[0], 0, ANIMRT_PLAY_ONCE, NULL, t, q, sc);
+	animrt_close(aim);
+	/* The pose of frame 5 (0.625 s): the first key of a part 5f:9f. */
+	r = test_animc("build", "-q", "--split", "Take 001/Aim=5f:9f", "-o", test_format("%s/long", out), WALKER, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	aim = open_xnb(test_format("%s/long", out), "Walker/Aim.xnb");
+	float t5[3], q5[4], s5[3];
+	animrt_sequence_sample(&aim->sequences[0], 0, ANIMRT_PLAY_ONCE, NULL, t5, q5, s5);
+	for (int k = 0; k < 3; k++)
+		test_assert_near(t[k], t5[k], 1e-6);
+	animrt_close(aim);
+	free(out);
+}
+
 /* A sidecar whose type lies past the bytes looked at (a long comment
  * first: in UTF-16, twice the bytes) splits nothing either, and says so:
  * no importer claimed it, and it was skipped without a word. */
@@ -419,10 +455,10 @@ static void hostile_sidecars_name_file_and_line(void **state)
 		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>\n"
 		  "<ClipParts>\n<Item><ClipName>A</ClipName><StartFrame>0</StartFrame><EndFrame>40</EndFrame></Item>\n"
 		  "</ClipParts>", "Walker_Anims.xml:6:", "past the end" },
-		/* END <= START */
+		/* END < START */
 		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>\n"
-		  "<ClipParts>\n<Item><ClipName>A</ClipName><StartFrame>9</StartFrame><EndFrame>9</EndFrame></Item>\n"
-		  "</ClipParts>", "Walker_Anims.xml:6:", "not after" },
+		  "<ClipParts>\n<Item><ClipName>A</ClipName><StartFrame>9</StartFrame><EndFrame>8</EndFrame></Item>\n"
+		  "</ClipParts>", "Walker_Anims.xml:6:", "before its start" },
 		/* two parts with one name */
 		{ "<originalClipName>Take 001</originalClipName>\n<originalFrameCount>32</originalFrameCount>\n"
 		  "<ClipParts>\n<Item><ClipName>A</ClipName><StartFrame>0</StartFrame><EndFrame>4</EndFrame></Item>\n"
@@ -3550,6 +3586,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
 	cmocka_unit_test(a_sidecar_split_nothing_keeps_the_parts),
+	cmocka_unit_test(a_part_of_one_frame_is_a_pose_lasting_a_60th),
 	cmocka_unit_test(a_clash_decides_file_names_whatever_clip_picks),
 	cmocka_unit_test(a_sidecar_part_clash_is_said_at_its_clip_name),
 	cmocka_unit_test(a_sidecar_past_the_probe_is_a_warning),

@@ -443,6 +443,36 @@ static double channel_boundary(const animc_channel *ch, double t)
 	return isnan(best) ? t : best;
 }
 
+/* `out` as one key spanning the part, the take's pose at `at`: a bone
+ * whose tracks hold one value for every time, or any bone of a part of
+ * one frame (START = END), which is a pose. */
+static animc_status hold_pose(animc_clip *part, animc_channel *out, const animc_channel *ch, double at)
+{
+	float pose[ANIMC_TRACK_COUNT][4];
+	animc_channel whole = *ch;
+
+	/* A last key that drifts past the duration is within the take. */
+	whole.duration_s = fmaxf(ch->duration_s, (float)at);
+	animc_channel_sample(&whole, (float)at, pose[0], pose[1], pose[2]);
+	out->key_count = 1;
+	out->key_interval_s = out->duration_s;
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *tr = &ch->tracks[k];
+		animc_track *to = &out->tracks[k];
+
+		to->is_present = tr->is_present;
+		to->is_fixed = tr->is_fixed;
+		if (!tr->is_present || !tr->value_count)
+			continue;
+		to->value_count = 1;
+		to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
+		if (!to->values)
+			return ANIMC_ERR_NOMEM;
+		memcpy(to->values, pose[k], animc_track_width[k] * sizeof(float));
+	}
+	return ANIMC_OK;
+}
+
 /* The part's channel from the take's: keys at START and END with the pose
  * there, the keys strictly between shifted by START. */
 static animc_status cut_channel(animc_clip *part, const animc_channel *ch, double start, double end)
@@ -466,26 +496,8 @@ static animc_status cut_channel(animc_clip *part, const animc_channel *ch, doubl
 	out = &part->channels[index];
 	out->line = ch->line;
 	out->duration_s = span;
-	if (is_static) {
-		/* One value per track for every time: one key spanning the part. */
-		out->key_count = 1;
-		out->key_interval_s = span;
-		for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
-			const animc_track *tr = &ch->tracks[k];
-			animc_track *to = &out->tracks[k];
-
-			to->is_present = tr->is_present;
-			to->is_fixed = tr->is_fixed;
-			if (!tr->is_present || !tr->value_count)
-				continue;
-			to->value_count = 1;
-			to->values = animc_clip_alloc_values(part, (animc_track_kind)k, 1);
-			if (!to->values)
-				return ANIMC_ERR_NOMEM;
-			memcpy(to->values, tr->values, animc_track_width[k] * sizeof(float));
-		}
-		return ANIMC_OK;
-	}
+	if (is_static || !(end > start))
+		return hold_pose(part, out, ch, start);
 	start = channel_boundary(ch, start);
 	end = channel_boundary(ch, end);
 	while (first < ch->key_count && key_time(ch, first) <= start)
@@ -581,7 +593,8 @@ static animc_clip *cut(const animc_clip *take, const animc_split *split, const a
 		*status = ANIMC_ERR_NOMEM;
 		return NULL;
 	}
-	if (b > a) {
+	/* A part of one frame (END = START) is the pose there. */
+	if (b > a || (b == a && end <= start)) {
 		start = a;
 		end = b;
 	}
@@ -673,9 +686,9 @@ static bool check_split(const animc_clip *take, const where *w, double *starts, 
 			say(w, part->line, status, ANIMC_ERR_INVALID, "part '%s' starts or ends before 0 (%s to %s)",
 			    part->name, from, to);
 			ok = false;
-		} else if (b <= a) {
+		} else if (b < a) {
 			say(w, part->line, status, ANIMC_ERR_INVALID,
-			    "part '%s' ends at %s, not after its start at %s", part->name, to, from);
+			    "part '%s' ends at %s, before its start at %s", part->name, to, from);
 			ok = false;
 		} else if (boundary_at_key(take, s, &part->end, b) > end + slack) {
 			/* The last key, as a frame or time that means it, is

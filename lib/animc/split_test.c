@@ -104,7 +104,7 @@ static void errors_leave_the_set_alone(void **state)
 		animc_status status;
 	} cases[] = {
 		{ { "P", { 1, false }, { 2.5, false }, 7 }, "Take", ANIMC_ERR_INVALID },   /* past the end */
-		{ { "P", { 1, false }, { 1, false }, 7 }, "Take", ANIMC_ERR_INVALID },     /* END <= START */
+		{ { "P", { 1, false }, { 0.5, false }, 7 }, "Take", ANIMC_ERR_INVALID },   /* END < START */
 		{ { "P", { 0, false }, { 1, false }, 7 }, "Nope", ANIMC_ERR_NOT_FOUND },   /* no such take */
 		{ { "", { 0, false }, { 1, false }, 7 }, "Take", ANIMC_ERR_INVALID },      /* no name */
 	};
@@ -554,6 +554,36 @@ static void frames_snap_within_a_quarter_frame(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* A part of one frame (START = END, the range inclusive) is the take's
+ * pose there, one key a bone: it was refused as ending not after its
+ * start, failing the source. */
+static void a_part_of_one_frame_is_a_pose(void **state)
+{
+	animc_split_part parts[2] = { { "P", { 2, true }, { 2, true }, 0 }, { "Q", { 0.3, false }, { 0.3, false }, 0 } };
+	animc_split split = { "Take", 0, 0, parts, 2, NULL };
+	animc_clip_set set = { 0 };
+	double tr[3], rot[4];
+
+	(void)state;
+	assert_int_equal(animc_clip_set_add(&set, make_take("Take")), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	assert_int_equal(set.count, 2);
+	for (uint32_t p = 0; p < 2; p++) {
+		const animc_clip *part = set.clips[p];
+		const animc_channel *a = &part->channels[0];
+
+		take_at(p == 0 ? 0.5 : 0.3, tr, rot);
+		assert_true(part->duration_s == 0);
+		assert_int_equal(a->key_count, 1);
+		assert_int_equal(part->channels[1].key_count, 1);
+		test_assert_near(a->tracks[ANIMC_TRANSLATION].values[0], tr[0], 1e-6);
+		test_assert_near(a->tracks[ANIMC_TRANSLATION].values[2], tr[2], 1e-6);
+		test_assert_near(fabs(a->tracks[ANIMC_ROTATION].values[2]), fabs(rot[2]), 1e-5);
+		assert_true(part->channels[1].tracks[ANIMC_TRANSLATION].values[1] == 2);
+	}
+	animc_clip_set_release(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
@@ -567,6 +597,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cuts_that_mean_keys_take_them),
 	cmocka_unit_test(the_last_frame_is_not_past_the_end),
 	cmocka_unit_test(frames_snap_within_a_quarter_frame),
+	cmocka_unit_test(a_part_of_one_frame_is_a_pose),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -920,7 +920,8 @@ double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid);
  * each part a clip named after it, holding the take from START to END
  * (keys at START and END with the take's pose there, the take's keys in
  * between shifted to start at 0), so that sampling the part at t gives the
- * take at START + t.  A START or END within 1e-4 of the key spacing of a
+ * take at START + t; a part of one frame (END = START) is the take's pose
+ * there, one key a channel, of 0 s.  A START or END within 1e-4 of the key spacing of a
  * key is that key, for each channel its own (frames converted to seconds
  * land beside their keys by rounding, and bones may key a hair apart), and a part between keys of evenly spaced keys keeps them
  * evenly spaced.  An evenly keyed channel whose last key lies within 0.01
@@ -930,7 +931,7 @@ double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid);
  * that drift puts it.  The take itself goes; other takes stay.  The set's
  * clips must be prepared (animc_clip_prepare).  Errors, each naming the
  * document (and line): a take not found (ANIMC_ERR_NOT_FOUND, listing the
- * takes), a part ending past the take's end, END <= START or START < 0,
+ * takes), a part ending past the take's end, END < START or START < 0,
  * two parts of one name, a part named as a take that is not split (it
  * stays, and one of the two would be renamed), frames where the take has
  * no frame rate (ANIMC_ERR_INVALID).  On error the set is unchanged.
