@@ -324,6 +324,42 @@ static void a_part_of_one_frame_is_a_pose_lasting_a_60th(void **state)
 	free(out);
 }
 
+/* A part whose name is too long for a file name is said at its line in
+ * the sidecar, as every other error about a part is: it was said at the
+ * source, naming neither. */
+static void a_part_name_too_long_names_the_sidecar_line(void **state)
+{
+	char *dir = test_tmpdir("part-too-long"), *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char name[301];
+	char *doc, *want;
+	test_run r;
+
+	(void)state;
+	memset(name, 'x', 300);
+	name[300] = '\0';
+	doc = test_format("<XnaContent xmlns:Pipeline=\"SkinnedModelPipeline\">\n"
+			  "  <Asset Type=\"Pipeline:AnimationDefinition\">\n"
+			  "    <originalClipName>Take 001</originalClipName>\n"
+			  "    <originalFrameCount>32</originalFrameCount>\n"
+			  "    <ClipParts>\n"
+			  "      <Item><ClipName>Run</ClipName><StartFrame>10</StartFrame><EndFrame>29</EndFrame></Item>\n"
+			  "      <Item><ClipName>%s</ClipName><StartFrame>0</StartFrame><EndFrame>8</EndFrame></Item>\n"
+			  "    </ClipParts>\n"
+			  "  </Asset>\n"
+			  "</XnaContent>\n", name);
+	assert_int_equal(mkdir(src, 0755), 0);
+	copy_file(WALKER, test_format("%s/Walker.xml", src));
+	assert_true(test_write_file(test_format("%s/Walker_Anims.xml", src), doc, strlen(doc)));
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	want = test_format("Walker_Anims.xml:7: part '%.40s...' (300 bytes): its name is too long for a file name "
+			   "(at most 251 bytes with '.xnb'); not written", name);
+	if (!strstr(r.err, want))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(want), free(doc), free(src), free(out), free(dir);
+}
+
 /* A sidecar whose type lies past the bytes looked at (a long comment
  * first: in UTF-16, twice the bytes) splits nothing either, and says so:
  * no importer claimed it, and it was skipped without a word. */
@@ -3587,6 +3623,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
 	cmocka_unit_test(a_sidecar_split_nothing_keeps_the_parts),
 	cmocka_unit_test(a_part_of_one_frame_is_a_pose_lasting_a_60th),
+	cmocka_unit_test(a_part_name_too_long_names_the_sidecar_line),
 	cmocka_unit_test(a_clash_decides_file_names_whatever_clip_picks),
 	cmocka_unit_test(a_sidecar_part_clash_is_said_at_its_clip_name),
 	cmocka_unit_test(a_sidecar_past_the_probe_is_a_warning),

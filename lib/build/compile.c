@@ -319,12 +319,23 @@ static void prepare_motion(const build_ctx *ctx, const animc_process_options *pr
 	}
 }
 
+/* The place a document names the part `clip`, or NULL (a take, a clip of
+ * the source, a part of --split). */
+static const part_place *part_of(const compile_state *cs, const animc_clip *clip)
+{
+	for (size_t i = 0; i < cs->part_count; i++)
+		if (strcmp(cs->parts[i].name, clip->name) == 0)
+			return &cs->parts[i];
+	return NULL;
+}
+
 /* The output's name under the job's folder, made from `file` (NULL: the
  * clip's name); NULL (reported) when that cannot be a file name.  With
  * `has_motion`, the clip's root motion (CLIP.motion.xnb beside it) must fit
  * as well: the clip is refused whole rather than written without it. */
 static char *output_name(const build_ctx *ctx, const build_job *job, const animc_clip_set *set,
-			 uint32_t index, const char *file, bool has_motion, animc_diag_sink *sink)
+			 uint32_t index, const char *file, bool has_motion, const part_place *part,
+			 animc_diag_sink *sink)
 {
 	const char *ext = ctx->options->xnb.compression == ANIMC_COMPRESSION_ZSTD ? ".xnb.zst" : ".xnb";
 	const char *clip = file ? file : set->clips[index]->name;
@@ -352,10 +363,17 @@ static char *output_name(const build_ctx *ctx, const build_job *job, const animc
 	if (!safe)
 		return NULL;
 	if (strlen(safe) + strlen(longest) > NAME_BYTES_MAX) {
-		animc_diag_report(sink, ANIMC_ERROR, set->clips[index]->line, 0,
-				  "clip '%.*s...' (%zu bytes): its name is too long for a file name "
-				  "(at most %zu bytes with '%s'); not written",
+		/* A part's name is said where its document gives it. */
+		animc_diag_sink doc = *sink;
+
+		if (part)
+			doc.path = part->path;
+		animc_diag_report(&doc, ANIMC_ERROR, part ? part->line : set->clips[index]->line, 0,
+				  "%s '%.*s...' (%zu bytes): its name is too long for a file name "
+				  "(at most %zu bytes with '%s'); not written", part ? "part" : "clip",
 				  40, clip, strlen(clip), NAME_BYTES_MAX - strlen(longest), longest);
+		sink->error_count = doc.error_count;
+		sink->warning_count = doc.warning_count;
 		free(safe);
 		return NULL;
 	}
@@ -523,16 +541,6 @@ static uint32_t keeper_of(const animc_clip_set *set, const named_file *files, ui
 		if (strcmp(set->clips[files[k].index]->name, files[k].name) == 0)
 			return k;
 	return run;
-}
-
-/* The place a document names the part `clip`, or NULL (a take, a clip of
- * the source, a part of --split). */
-static const part_place *part_of(const compile_state *cs, const animc_clip *clip)
-{
-	for (size_t i = 0; i < cs->part_count; i++)
-		if (strcmp(cs->parts[i].name, clip->name) == 0)
-			return &cs->parts[i];
-	return NULL;
 }
 
 /* The clash said where the clip's name is given: a part's at its line in
@@ -879,7 +887,8 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 
 		if (!prepare_clip(ctx, &cs->process, set->clips[i], sink, o))
 			continue;
-		o->name = output_name(ctx, cs->job, set, i, files[i], motions && motions[i], sink);
+		o->name = output_name(ctx, cs->job, set, i, files[i], motions && motions[i],
+				      part_of(cs, set->clips[i]), sink);
 		o->clip = strdup(set->is_single_asset ? "" : set->clips[i]->name);
 		if (o->name && o->clip && motions && motions[i])
 			prepare_motion(ctx, &cs->process, motions[i], o, o + 1, sink);

@@ -61,7 +61,7 @@ static const command_doc command_docs[] = {
 		"them.  Clip names are made file names by the rule of formats/xnb/FORMAT.md "
 		"section 5: characters no file system takes become _, leading dots _, Windows device "
 		"names such as CON or nul get a _; a name too long for a file name is an error naming "
-		"the clip.\n"
+		"the clip (a part's at its line in the sidecar or --clips document).\n"
 		"\n"
 		"Files no importer recognises are skipped (listed with -v); a file given directly (not "
 		"under --base) that no importer recognises is an error (a compiled .xnb given as a source says so), and so "
