@@ -1522,12 +1522,13 @@ static void root_motion_of_a_robotgame_part_is_z_up(void **state)
 }
 
 /* A RobotGame character is one clip a file, its upper-body clips apart
- * from its walks: --root-motion over the folder plays an upper-body clip
- * in place with a motion of none, since another source of the build
- * animates the bone (each failed: the rule looked at the clip's own
- * source alone), or since the --skeleton model has it.  A bone nothing in
- * the build animates still fails. */
-static void root_motion_of_a_layer_beside_the_walks_of_other_sources(void **state)
+ * from its walks: --root-motion over the folder with the character's
+ * model (--skeleton) plays an upper-body clip in place with a motion of
+ * none (each failed, even with the model: the rule looked at the clip's
+ * own source alone).  Without the model such a clip fails, saying how to
+ * keep it; so does a bone the model does not have (a typo).  A source's
+ * outputs never depend on the build's other sources. */
+static void root_motion_of_a_layer_beside_the_walks_takes_the_model(void **state)
 {
 	static const char up[] =
 		"<?xml version=\"1.0\" ?>\n<AnimationSequence>\n  <KeyFrameSequenceCount>1</KeyFrameSequenceCount>\n"
@@ -1552,7 +1553,15 @@ static void root_motion_of_a_layer_beside_the_walks_of_other_sources(void **stat
 	copy_file("testdata/golden/uniform.Animation", test_format("%s/Low_Walk.Animation", src));
 	assert_true(test_write_file(up_src, up, strlen(up)));
 	assert_true(test_write_file(gltf, model, strlen(model)));
-	r = test_animc("build", "-v", "--root-motion", "Root", "-o", out, src, NULL);
+	r = test_animc("build", "-q", "--root-motion", "Root", "-o", test_format("%s/bare", dir), src, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "Up_Aim.Animation:2: error: --root-motion: no bone 'Root'; the clip's bones "
+				      "are: 'Arm' (a clip without it, as an upper-body layer, plays in place when "
+				      "--skeleton gives a model that has it)"));
+	test_run_release(&r);
+	assert_true(test_file_exists(test_format("%s/bare/Low_Walk.motion.xnb", dir)));
+	assert_false(test_file_exists(test_format("%s/bare/Up_Aim.xnb", dir)));
+	r = test_animc("build", "-v", "--skeleton", gltf, "--root-motion", "Root", "-o", out, src, NULL);
 	if (r.status != 0)
 		fail_msg("%s", r.err);
 	if (!strstr(r.err, "Up_Aim.Animation:2: note: --root-motion: animates no bone 'Root': it plays in place, and its "
@@ -1577,8 +1586,9 @@ static void root_motion_of_a_layer_beside_the_walks_of_other_sources(void **stat
 	test_run_release(&r);
 	assert_true(test_file_exists(test_format("%s/Up_Aim.motion.xnb", alone)));
 
-	/* A bone nothing in the build animates: a typo, each source fails. */
-	r = test_animc("build", "-q", "--root-motion", "Roott", "-o", test_format("%s/typo", dir), src, NULL);
+	/* A bone neither the sources nor the model have: a typo, each fails. */
+	r = test_animc("build", "-q", "--skeleton", gltf, "--root-motion", "Roott", "-o", test_format("%s/typo", dir),
+		       src, NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "0 sources (0 clips), 2 failed"));
 	test_run_release(&r);
@@ -3670,7 +3680,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_root_motion_past_float_fails_its_clip),
 	cmocka_unit_test(an_empty_take_name_cuts_the_one_take),
 	cmocka_unit_test(root_motion_of_a_robotgame_part_is_z_up),
-	cmocka_unit_test(root_motion_of_a_layer_beside_the_walks_of_other_sources),
+	cmocka_unit_test(root_motion_of_a_layer_beside_the_walks_takes_the_model),
 	cmocka_unit_test(exact_and_a_cut_of_a_robotgame_sequence_fail),
 	cmocka_unit_test(root_motion_of_a_bone_named_twice_is_the_last_ones),
 	cmocka_unit_test(a_part_ending_at_the_last_key_of_a_short_take),

@@ -369,7 +369,8 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
 	if (status != ANIMC_ERR_NOT_FOUND)
 		return status;
 	list_bones(clip, list, sizeof list);
-	animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "--root-motion: no bone '%s'; the clip's bones are: %s",
-			  options->bone, list);
+	animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "--root-motion: no bone '%s'; the clip's bones are: %s (a "
+			  "clip without it, as an upper-body layer, plays in place when --skeleton gives a model "
+			  "that has it)", options->bone, list);
 	return ANIMC_ERR_NOT_FOUND;
 }

@@ -580,8 +580,7 @@ void build_author_frame_of(const build_author_options *a, const animc_clip_set *
 		out->is_turned = parents_turn(frame, a->root_bone, out->turn);
 	/* Known when a clip animates it; a node no clip animates (the
 	 * Armature, picked for the hips) is a mistake to say, unless the
-	 * build knows the bone otherwise (the caller: another source
-	 * animates it, or the --skeleton model has it). */
+	 * --skeleton model has the bone (the caller). */
 	out->knows_bone = clips_with_bone(set, a->root_bone) > 0;
 	animc_skeleton_release(&tree);
 	/* The tree as read: the units turn comes after. */

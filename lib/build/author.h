@@ -94,7 +94,7 @@ typedef struct build_author_frame {
 	bool is_turned;       /* turn holds the turn of the default up axis: */
 	double turn[4];       /* a unit quaternion x y z w */
 	/* A clip of the source animates the bone; the caller may set it
-	 * when the build knows it otherwise (another source animates it). */
+	 * when the --skeleton model has it. */
 	bool knows_bone;
 	/* The up axis of the world the turn starts from: the --skeleton
 	 * model's when its tree decides; ANIMC_UP_DEFAULT: the clip's own
@@ -129,7 +129,7 @@ void build_author_frame_of(const build_author_options *a, const animc_clip_set *
  * (build_author_frame_of; NULL: not turned) into the bone's parent frame.
  * A default it turns off every axis fails the source, asking for
  * --up-axis.  A clip that does not animate the bone, when another clip
- * of the source does (or frame->knows_bone: the build does), gets a
+ * of the source does (or frame->knows_bone: the --skeleton model has it), gets a
  * motion of none (a note); when none does, each fails, naming the bone.
  * `skeleton` is the --skeleton model (NULL without); `reference` the
  * --additive-reference clip (build_author_reference); `rest` the source's

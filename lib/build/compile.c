@@ -767,68 +767,6 @@ static void files_release(char **files, uint32_t count)
 	free(files);
 }
 
-/* Whether the source at `path`, read by one of animc's own readers,
- * animates `bone`.  A reader that can crash (needs_isolation: Assimp's) is
- * not run for another source's sake. */
-static bool source_animates(const build_ctx *ctx, const char *path, const char *bone)
-{
-	animc_import_options import = ctx->options->import;
-	animc_diag_sink quiet = { 0 };
-	animc_clip_set set = { 0 };
-	const animc_importer *importer;
-	uint8_t *data;
-	size_t size;
-	cli_error err;
-	bool animates = false;
-
-	if (!cli_read_file(path, &data, &size, &err))
-		return false;
-	importer = animc_importer_find(path, data, size);
-	import.on_file_read = NULL;
-	if (importer && !importer->needs_isolation) {
-		animc_import_request request = { path, data, size, &import };
-
-		if (importer->import(&request, &set, &quiet) == ANIMC_OK)
-			for (uint32_t i = 0; !animates && i < set.count; i++)
-				for (uint32_t c = 0; !animates && c < set.clips[i]->channel_count; c++)
-					animates = strcmp(set.clips[i]->channels[c].bone, bone) == 0;
-	}
-	animc_clip_set_release(&set);
-	free(data);
-	return animates;
-}
-
-/*
- * Whether --root-motion's bone, which no clip of the job's source
- * animates, is known to the build: the --skeleton model has it, or
- * another source of the build animates it (a RobotGame character's
- * lower-body clips, one a file, beside its upper-body ones).  Then the
- * source's clips play in place with a motion of none; else the bone is
- * taken for a typo and they fail.  The sources are looked at once a
- * process and a run: the answer is the same for every source lacking it.
- */
-static bool build_knows_bone(const compile_state *cs, const char *bone)
-{
-	static struct {
-		const build_ctx *ctx;
-		double start_wall_s;
-		bool knows;
-	} seen;
-	const build_ctx *ctx = cs->ctx;
-
-	if (ctx->skeleton_loaded && animc_skeleton_find(&ctx->skeleton_model, bone) >= 0)
-		return true;
-	if (seen.ctx == ctx && seen.start_wall_s == ctx->start_wall_s)
-		return seen.knows;
-	seen.ctx = ctx;
-	seen.start_wall_s = ctx->start_wall_s;
-	seen.knows = false;
-	for (size_t i = 0; !seen.knows && i < ctx->plan.count; i++)
-		if (&ctx->plan.jobs[i] != cs->job)
-			seen.knows = source_animates(ctx, ctx->plan.jobs[i].path, bone);
-	return seen.knows;
-}
-
 static void compile_clips(compile_state *cs, const animc_importer *importer, animc_clip_set *set,
 			  animc_diag_sink *sink)
 {
@@ -846,8 +784,11 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	build_author_frame_of(&ctx->options->author, set, importer, cs->job->path,
 			      ctx->skeleton_loaded ? &ctx->skeleton_model : NULL,
 			      cs->is_motion_turned ? cs->motion_turn : NULL, &frame, sink);
-	if (ctx->options->author.root_bone && !frame.knows_bone)
-		frame.knows_bone = build_knows_bone(cs, ctx->options->author.root_bone);
+	/* A bone no clip of the source animates is known when the --skeleton
+	 * model has it: an upper-body layer kept apart from the walks (a
+	 * RobotGame character, one clip a file) then plays in place. */
+	if (ctx->options->author.root_bone && !frame.knows_bone && ctx->skeleton_loaded)
+		frame.knows_bone = animc_skeleton_find(&ctx->skeleton_model, ctx->options->author.root_bone) >= 0;
 	char **files = calloc(set->count + 1, sizeof *files);
 	if (!files || (set->count && build_author_reference(&ctx->options->author, set, &reference, sink) != ANIMC_OK) ||
 	    !unique_file_names(cs, set, files, sink) || !filter_clips(ctx->options, set, files, r, sink) || !set->count) {

@@ -600,9 +600,8 @@ static const option_def option_table[] = {
 	    "reader, in the original layout (under --layout compact too, reduced), so "
 	    "the original runtime and FNA load it too; libanimrt's animrt_motion_between and "
 	    "animrt_player_motion read it.  A clip that does not animate BONE, where another clip of "
-	    "the source or another source of the build does (one read by animc's own readers), or "
-	    "the --skeleton model has BONE, plays in place and gets a motion of none; a BONE none of "
-	    "these knows fails each clip, listing its bones.",
+	    "the source does or the --skeleton model has BONE (an upper-body layer), plays in place and "
+	    "gets a motion of none; a BONE neither knows fails each clip, listing its bones.",
 	    NULL },
 	  set_root_motion },
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
