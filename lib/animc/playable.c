@@ -381,6 +381,15 @@ static animc_status refuse_overflow_spans(const animc_clip *clip, animc_diag_sin
 	return status;
 }
 
+/* Whether a duration short of ANIMC_MIN_DURATION_S is so by rounding
+ * alone (two frames at 120 Hz of a frame time written 0.008333 last
+ * 0.016666 s): lengthening it changes nothing a player sees, so it is no
+ * warning. */
+static bool is_frame_rounded(float duration_s)
+{
+	return duration_s >= ANIMC_MIN_DURATION_S * (1 - 1e-4f);
+}
+
 animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	float clip_was = clip->duration_s;
@@ -462,6 +471,11 @@ animc_status animc_pass_playable(animc_clip *clip, animc_diag_sink *sink, animc_
 		animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
 				  "is a pose (one frame, %g s); written as lasting 1/60 s, which the original "
 				  "runtime needs to play it", (double)clip_was);
+	else if ((clip_short || short_count) && is_frame_rounded(clip_short ? clip_was : first_short_was))
+		animc_clip_report(sink, ANIMC_NOTE, clip, clip_short ? NULL : first_short,
+				  "lasts %g s, a rounding short of a frame at 60 Hz (as a frame time of 1/120 s "
+				  "written to 6 places gives); written as lasting 1/60 s", (double)(clip_short ? clip_was :
+											  first_short_was));
 	else if (clip_short)
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHORT_CLIP, clip, NULL,
 				  "lasts %g s, less than a frame at 60 Hz, which the original runtime cannot "

@@ -362,6 +362,39 @@ static void a_clip_of_zero_seconds_is_lengthened_once(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Two frames at 120 Hz of a BVH frame time written 0.008333 last
+ * 0.016666 s, short of 1/60 s by rounding alone: lengthened with a note,
+ * not a short-clip warning telling the user to check the frame range.
+ * A clip short by more than rounding still warns. */
+static void a_clip_short_by_rounding_is_a_note(void **state)
+{
+	static const float lasts[] = { 0.016666f, 0.0166f };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "t");
+		animc_clip *clip = animc_clip_create("Motion");
+		uint32_t ch = test_add_channel(clip, "Hips", 3, NULL, lasts[i] / 2, lasts[i]);
+
+		clip->duration_s = lasts[i];
+		test_set_track(clip, ch, ANIMC_TRANSLATION, false, (const float[]){ 0, 0, 0, 1, 0, 0, 2, 0, 0 }, 3,
+			       NULL);
+		clip->declared_channel_count = 1;
+		assert_int_equal(animc_clip_process(clip, NULL, &sink, NULL), ANIMC_OK);
+		assert_true(clip->duration_s == ANIMC_MIN_DURATION_S);
+		assert_int_equal(sink.warning_count, i);
+		if (i == 0) {
+			assert_int_equal(test_diags_count(&diags, ANIMC_NOTE), 1);
+			assert_non_null(strstr(diags.items[0].message, "a rounding short of a frame at 60 Hz"));
+		} else {
+			assert_string_equal(test_diags_first(&diags, ANIMC_WARNING)->kind, "short-clip");
+		}
+		test_diags_release(&diags);
+		animc_clip_destroy(clip);
+	}
+}
+
 /* --exact on a RobotGame source: the original's bytes, a warning naming
  * the bone, nothing repaired. */
 static void exact_sequence_sources_are_written_as_they_are_with_warnings(void **state)
@@ -402,6 +435,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(exact_warns_of_a_late_first_key),
 	cmocka_unit_test(keys_past_a_float_apart_are_refused),
 	cmocka_unit_test(a_clip_of_zero_seconds_is_lengthened_once),
+	cmocka_unit_test(a_clip_short_by_rounding_is_a_note),
 	cmocka_unit_test(exact_sequence_sources_are_written_as_they_are_with_warnings),
 };
 
