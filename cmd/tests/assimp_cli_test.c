@@ -1213,8 +1213,9 @@ static void cr_line_ends_are_line_ends(void **state)
 
 /* Stepped keys (COLLADA STEP, FBX constant interpolation): Assimp 5.2
  * keeps no interpolation, and they were compiled as linear with no word.
- * Said, at the first of them; linear keys are not.  FBX constant keys
- * whose flags cover the keys (KeyAttrRefCount) are held, unsaid. */
+ * Those read from the file are held, unsaid (COLLADA STEP keys, FBX
+ * constant keys whose flags cover the keys, KeyAttrRefCount); the others
+ * are said, at the first of them; linear keys are not. */
 static void stepped_keys_are_said(void **state)
 {
 	char *dir = test_tmpdir("stepped"), *dae = test_format("%s/s.dae", dir), *fbx = test_format("%s/c.fbx", dir);
@@ -1227,19 +1228,26 @@ static void stepped_keys_are_said(void **state)
 	test_run r;
 
 	(void)state;
-	/* The second sampler's INTERPOLATION, line 20. */
+	/* The second sampler's INTERPOLATION (Arm's). */
 	at = strstr(strstr(bytes, "a2-na"), "LINEAR LINEAR");
 	memcpy(at, "STEP   STEP  ", 13);
 	assert_true(test_write_file(dae, bytes, size));
 	assert_true(test_write_file(fbx, stepped, strlen(stepped)));
 	r = test_animc("build", "-o", out, dae, fbx, NULL);
 	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "s.dae:20: warning: STEP keys are read as linear") ||
+	if (strstr(r.err, "STEP keys") ||
 	    !strstr(r.err, "c.fbx:38: warning: clip 'Take 001': bone 'Hips': its Lcl Translation X curve has "
 			   "constant (stepped) keys, which are read as linear") ||
 	    !strstr(r.err, "[stepped-keys]"))
 		fail_msg("%s%s", r.out, r.err);
 	test_run_release(&r);
+	/* Arm held at its first key (0 1 0) up to 2 s: 2 1 0 when linear. */
+	char *dae_xnb = test_format("%s/s/animation.xnb", out);
+	r = test_animc("sample", "--json", "--time", "1", dae_xnb, NULL);
+	if (!strstr(r.out, "\"bone\": \"Arm\", \"translation\": [0, 1, 0]"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(dae_xnb);
 	for (int held = 0; held < 2; held++) {
 		char *counted = test_format("%.*s\t\tKeyAttrFlags: *1 {\n\t\t\ta: 2\n\t\t}\n"
 					    "\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 2\n\t\t}\n%s",

@@ -2353,8 +2353,8 @@ static animc_status check_dae_channels(const struct aiScene *scene, const uint8_
 	return status;
 }
 
-/* Stepped keys (COLLADA STEP, FBX constant interpolation in a file the
- * FBX reader cannot read): Assimp 5.2 keeps only key times and values, so
+/* Stepped keys (COLLADA STEP, FBX constant interpolation, in a file the
+ * readers cannot read): Assimp 5.2 keeps only key times and values, so
  * they play as linear; said once per file, at the first of them (its line
  * in a text file). */
 static void say_stepped_keys(const char *format, const uint8_t *data, size_t size, animc_diag_sink *sink)
@@ -2428,6 +2428,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	if (strcmp(format ? format : "", "md5anim") == 0)
 		md5_hold_base_frames(req->data, req->size, scene);
 	animc_collada *dae = strcmp(format ? format : "", "dae") == 0 ? animc_collada_open(req->data, req->size) : NULL;
+	bool is_dae_read = dae != NULL;
 	if (dae && animc_collada_say_bad_keys(dae, sink)) {
 		animc_collada_close(dae);
 		aiReleaseImport(scene);
@@ -2462,9 +2463,9 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	aiReleaseImport(scene);
 	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
 		say_collada_clips(req->data, req->size, sink);
-	/* An FBX file the reader reads has its constant keys checked per clip
-	 * (animc_fbx_check_clip). */
-	if (status == ANIMC_OK && (strcmp(format ? format : "", "dae") == 0 ||
+	/* An FBX or COLLADA file the reader reads has its stepped keys checked
+	 * per clip (animc_fbx_check_clip, animc_collada_check_clips). */
+	if (status == ANIMC_OK && ((strcmp(format ? format : "", "dae") == 0 && !is_dae_read) ||
 				   (strcmp(format ? format : "", "fbx") == 0 && !is_fbx)))
 		say_stepped_keys(format, req->data, req->size, sink);
 	const uint8_t *jump = status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 ?

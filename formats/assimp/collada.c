@@ -2,8 +2,10 @@
  * collada.c - what Assimp 5.2.5's COLLADA reader loses or changes of a
  * file's animations, read from the file itself with libxml2 (see
  * NOTES.md): key times that go backwards and values that are not numbers
- * (said at their lines), the clip names, and <rotate>s keyed together,
- * which Assimp keeps one quaternion a key (keys added from the file).
+ * (said at their lines), the clip names, STEP keys, which Assimp reads
+ * as linear (the bone made again from the file), and <rotate>s keyed
+ * together, which Assimp keeps one quaternion a key (keys added from the
+ * file).
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@ typedef struct dae_array {
 	double *values;
 	size_t count;
 	uint32_t stride;         /* its accessor's */
+	uint32_t size;           /* the values a key gives, as Assimp counts its accessor's <param>s */
 	const xmlNode *array;    /* its <float_array>, for lines; NULL for none */
 } dae_array;
 
@@ -31,8 +34,11 @@ typedef struct dae_array {
 typedef struct dae_channel {
 	const char *target;          /* "Root/rotationZ.ANGLE" */
 	const xmlNode *animation;    /* the <animation> that holds it */
+	const xmlNode *sampler;      /* its <sampler>, for lines; NULL for none */
 	dae_array times, values;
 	bool is_linear;              /* no INTERPOLATION, or LINEAR at every key */
+	uint8_t *steps;              /* per key, 1 where it is STEP; NULL: none is */
+	size_t step_count;
 } dae_channel;
 
 /* An element id of the file, by value and then document order. */
@@ -167,19 +173,43 @@ static bool read_source(const xmlNode *src, dae_array *a)
 	*a = (dae_array){ .stride = 1, .array = child(src, "float_array") };
 	if (stride && atoi(stride) > 0)
 		a->stride = (uint32_t)atoi(stride);
+	/* Assimp writes a key's first `size` values into the transform: 16
+	 * for a float4x4 <param>, 1 for another of a type, 0 for none. */
+	for (const xmlNode *p = accessor ? accessor->children : NULL; p; p = p->next) {
+		const char *type = is_element(p, "param") ? attribute(p, "type") : NULL;
+
+		a->size += !type ? 0 : strcmp(type, "float4x4") == 0 ? 16 : 1;
+	}
 	return !a->array || read_numbers(a->array, a);
 }
 
-/* Whether the <Name_array> of <source> `src` says LINEAR at every key. */
-static bool reads_linear(const xmlNode *src)
+/* The <Name_array> of <source> `src`: whether it says LINEAR at every
+ * key, and which keys it says STEP (ch->steps, NULL when none).  False on
+ * no memory. */
+static bool read_interpolation(const xmlNode *src, dae_channel *ch)
 {
 	char *text = (char *)xmlNodeGetContent(child(src, "Name_array")), *word, *save = NULL;
-	bool is_linear = true;
+	size_t cap = 0;
+	bool is_read = true;
 
-	for (word = text ? strtok_r(text, " \t\r\n", &save) : NULL; word; word = strtok_r(NULL, " \t\r\n", &save))
-		is_linear &= strcmp(word, "LINEAR") == 0;
+	ch->is_linear = true;
+	for (word = text ? strtok_r(text, " \t\r\n", &save) : NULL; word; word = strtok_r(NULL, " \t\r\n", &save)) {
+		ch->is_linear &= strcmp(word, "LINEAR") == 0;
+		if (ch->step_count == cap) {
+			uint8_t *more = realloc(ch->steps, cap = cap ? 2 * cap : 16);
+
+			if (!more) {
+				is_read = false;
+				break;
+			}
+			ch->steps = more;
+		}
+		ch->steps[ch->step_count++] = strcmp(word, "STEP") == 0;
+	}
 	xmlFree(text);
-	return is_linear;
+	if (ch->steps && !memchr(ch->steps, 1, ch->step_count))
+		free(ch->steps), ch->steps = NULL, ch->step_count = 0;
+	return is_read;
 }
 
 /* Channel `ch` (its <channel> at `n`, in <animation> `anim`): its
@@ -189,7 +219,7 @@ static bool read_channel(const animc_collada *dae, const xmlNode *anim, const xm
 {
 	const xmlNode *sampler = find_id(dae, anim, attribute(n, "source"));
 
-	*ch = (dae_channel){ .target = attribute(n, "target"), .animation = anim, .is_linear = true };
+	*ch = (dae_channel){ .target = attribute(n, "target"), .animation = anim, .sampler = sampler, .is_linear = true };
 	for (const xmlNode *in = sampler ? sampler->children : NULL; in; in = in->next) {
 		const char *semantic = is_element(in, "input") ? attribute(in, "semantic") : NULL;
 		const xmlNode *src = semantic ? find_id(dae, anim, attribute(in, "source")) : NULL;
@@ -200,8 +230,8 @@ static bool read_channel(const animc_collada *dae, const xmlNode *anim, const xm
 			return false;
 		if (strcmp(semantic, "OUTPUT") == 0 && !ch->values.array && !read_source(src, &ch->values))
 			return false;
-		if (strcmp(semantic, "INTERPOLATION") == 0)
-			ch->is_linear = reads_linear(src);
+		if (strcmp(semantic, "INTERPOLATION") == 0 && !ch->steps && !read_interpolation(src, ch))
+			return false;
 	}
 	return true;
 }
@@ -273,6 +303,7 @@ void animc_collada_close(animc_collada *dae)
 	for (size_t i = 0; i < dae->channel_count; i++) {
 		free(dae->channels[i].times.values);
 		free(dae->channels[i].values.values);
+		free(dae->channels[i].steps);
 	}
 	free(dae->channels);
 	free(dae->ids);
@@ -550,6 +581,17 @@ static void add_rotate(const animc_collada *dae, const xmlNode *within, const xm
 	snprintf(dn->keyed_sids + used, sizeof dn->keyed_sids - used, "%s'%s'", used ? ", " : "", sid);
 }
 
+/* The <node> of the visual scenes Assimp names `bone`, or NULL. */
+static const xmlNode *scene_node(const animc_collada *dae, const char *bone)
+{
+	const xmlNode *node = NULL;
+
+	for (const xmlNode *lib = xmlDocGetRootElement(dae->doc)->children; lib && !node; lib = lib->next)
+		if (is_element(lib, "library_visual_scenes"))
+			node = find_node(lib->children, bone, 0);
+	return node;
+}
+
 /* The transforms of bone `bone`'s node; false when it has none, or
  * fewer than two <rotate>s keyed. */
 static bool read_node(const animc_collada *dae, const xmlNode *within, const char *bone, dae_node *dn)
@@ -557,9 +599,7 @@ static bool read_node(const animc_collada *dae, const xmlNode *within, const cha
 	bool has_scale = false;
 
 	memset(dn, 0, sizeof *dn);
-	for (const xmlNode *lib = xmlDocGetRootElement(dae->doc)->children; lib && !dn->node; lib = lib->next)
-		if (is_element(lib, "library_visual_scenes"))
-			dn->node = find_node(lib->children, bone, 0);
+	dn->node = scene_node(dae, bone);
 	for (const xmlNode *e = dn->node ? dn->node->children : NULL; e; e = e->next) {
 		if (is_element(e, "node") || is_element(e, "extra") ||
 		    (e->type == XML_ELEMENT_NODE && strncmp((const char *)e->name, "instance_", 9) == 0))
@@ -611,6 +651,18 @@ static void quat_mul(const double a[4], const double b[4], double out[4])
 	memcpy(out, r, sizeof r);
 }
 
+/* The turn (x y z w) of a <rotate> about `axis` by `degrees`: none for
+ * an axis of no length. */
+static void rotate_turn(const double axis[3], double degrees, double k[4])
+{
+	double len = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+	double angle = degrees * PI_ / 360, s = sin(angle);
+
+	k[0] = k[1] = k[2] = 0, k[3] = 1;
+	if (len > 0)
+		k[0] = axis[0] / len * s, k[1] = axis[1] / len * s, k[2] = axis[2] / len * s, k[3] = cos(angle);
+}
+
 /* The node's turn at `t` s (x y z w): its <rotate>s in the file's order,
  * each at its keyed angle. */
 static void turn_at(const dae_node *dn, double t, double q[4])
@@ -618,15 +670,35 @@ static void turn_at(const dae_node *dn, double t, double q[4])
 	q[0] = q[1] = q[2] = 0, q[3] = 1;
 	for (uint32_t i = 0; i < dn->rotate_count; i++) {
 		const dae_transform *r = &dn->rotates[i];
-		double len = sqrt(r->values[0] * r->values[0] + r->values[1] * r->values[1] + r->values[2] * r->values[2]);
-		double angle = (r->angle ? angle_at(r->angle, t) : r->values[3]) * PI_ / 360, s = sin(angle);
-		double k[4] = { 0, 0, 0, 1 };
+		double k[4];
 
-		if (len > 0)
-			k[0] = r->values[0] / len * s, k[1] = r->values[1] / len * s, k[2] = r->values[2] / len * s,
-			k[3] = cos(angle);
+		rotate_turn(r->values, r->angle ? angle_at(r->angle, t) : r->values[3], k);
 		quat_mul(q, k, q);
 	}
+}
+
+/* A turn made of <rotate>s, followed between keys: its value at a time,
+ * and the most any of its keyed angles moves between two. */
+typedef struct dae_turning {
+	void (*turn_at)(const void *of, double t, double q[4]);
+	double (*angle_moved)(const void *of, double a, double b);
+	const void *of;
+} dae_turning;
+
+static void node_turn_at(const void *of, double t, double q[4])
+{
+	turn_at(of, t, q);
+}
+
+static double node_angle_moved(const void *of, double a, double b)
+{
+	const dae_node *dn = of;
+	double step = 0;
+
+	for (uint32_t i = 0; i < dn->rotate_count; i++)
+		if (dn->rotates[i].angle)
+			step = fmax(step, fabs(angle_at(dn->rotates[i].angle, b) - angle_at(dn->rotates[i].angle, a)));
+	return step;
 }
 
 /* The angle in degrees between two turns. */
@@ -648,18 +720,18 @@ static void halfway(const double a[4], const double b[4], double out[4])
 		out[i] = len > 0 ? out[i] / sqrt(len) : a[i];
 }
 
-/* The largest error of slerping the node's turn over `parts` equal steps
- * from a to b s, halfway along each. */
-static double steps_error(const dae_node *dn, double a, double b, double parts)
+/* The largest error of slerping the turn over `parts` equal steps from a
+ * to b s, halfway along each. */
+static double steps_error(const dae_turning *tr, double a, double b, double parts)
 {
 	double worst = 0, q0[4], q1[4], mid[4], want[4];
 
-	turn_at(dn, a, q0);
+	tr->turn_at(tr->of, a, q0);
 	for (double k = 1; k <= parts; k++) {
 		double t0 = a + (b - a) * (k - 1) / parts, t1 = a + (b - a) * k / parts;
 
-		turn_at(dn, t1, q1);
-		turn_at(dn, (t0 + t1) / 2, want);
+		tr->turn_at(tr->of, t1, q1);
+		tr->turn_at(tr->of, (t0 + t1) / 2, want);
 		halfway(q0, q1, mid);
 		worst = fmax(worst, turn_between(mid, want));
 		memcpy(q0, q1, sizeof q0);
@@ -669,15 +741,11 @@ static double steps_error(const dae_node *dn, double a, double b, double parts)
 
 /* The parts a step from a to b s is cut in: each keyed angle moving less
  * than 180 degrees, and the slerp within the tolerance (at most 256). */
-static double step_parts(const dae_node *dn, double a, double b)
+static double step_parts(const dae_turning *tr, double a, double b)
 {
-	double parts = 1, step = 0;
+	double parts = fmax(1, ceil(tr->angle_moved(tr->of, a, b) / 179));
 
-	for (uint32_t i = 0; i < dn->rotate_count; i++)
-		if (dn->rotates[i].angle)
-			step = fmax(step, fabs(angle_at(dn->rotates[i].angle, b) - angle_at(dn->rotates[i].angle, a)));
-	parts = fmax(1, ceil(step / 179));
-	while (parts < 256 && steps_error(dn, a, b, parts) > ANIMC_COLLADA_TOLERANCE_DEG)
+	while (parts < 256 && steps_error(tr, a, b, parts) > ANIMC_COLLADA_TOLERANCE_DEG)
 		parts *= 2;
 	return parts;
 }
@@ -723,39 +791,544 @@ static bool keys_agree(const dae_node *dn, const animc_track *t)
 	return true;
 }
 
+/* The turns at `times` into `values` (x y z w), each on the side of the
+ * one before: the short way. */
+static void put_turns(const dae_turning *tr, const float *times, size_t n, float *values)
+{
+	for (size_t i = 0; i < n; i++) {
+		double q[4];
+
+		tr->turn_at(tr->of, times[i], q);
+		double dot = i ? q[0] * values[i * 4 - 4] + q[1] * values[i * 4 - 3] + q[2] * values[i * 4 - 2] +
+					 q[3] * values[i * 4 - 1] : 1;
+		for (int k = 0; k < 4; k++)
+			values[i * 4 + (size_t)k] = (float)(dot < 0 ? -q[k] : q[k]);
+	}
+}
+
 /* The rotation track of `ch` made again from the node's <rotate>s: keys at
  * Assimp's, and between them where the slerp would leave the turn. */
 static bool rebuild_turn(const dae_node *dn, animc_clip *clip, animc_channel *ch)
 {
 	animc_track *t = &ch->tracks[ANIMC_ROTATION];
+	const dae_turning tr = { node_turn_at, node_angle_moved, dn };
 	size_t n = 1;
 	float *times, *values;
 
 	for (uint32_t i = 1; i < t->value_count; i++)
-		n += (size_t)step_parts(dn, t->times_s[i - 1], t->times_s[i]);
+		n += (size_t)step_parts(&tr, t->times_s[i - 1], t->times_s[i]);
 	times = animc_clip_alloc_floats(clip, n);
 	values = animc_clip_alloc_values(clip, ANIMC_ROTATION, n);
 	if (!times || !values)
 		return false;
 	times[0] = t->times_s[0], n = 1;
 	for (uint32_t i = 1; i < t->value_count; i++) {
-		double a = t->times_s[i - 1], b = t->times_s[i], parts = step_parts(dn, a, b);
+		double a = t->times_s[i - 1], b = t->times_s[i], parts = step_parts(&tr, a, b);
 
 		for (double k = 1; k <= parts; k++)
 			times[n++] = k == parts ? t->times_s[i] : (float)(a + (b - a) * k / parts);
 	}
-	for (size_t i = 0; i < n; i++) {
-		double q[4];
+	put_turns(&tr, times, n, values);
+	t->value_count = (uint32_t)n, t->times_s = times, t->values = values;
+	return true;
+}
 
-		turn_at(dn, times[i], q);
-		/* Each key on the side of the one before: the short way. */
-		double dot = i ? q[0] * values[i * 4 - 4] + q[1] * values[i * 4 - 3] + q[2] * values[i * 4 - 2] +
-					 q[3] * values[i * 4 - 1] : 1;
-		for (int k = 0; k < 4; k++)
-			values[i * 4 + (size_t)k] = (float)(dot < 0 ? -q[k] : q[k]);
+/* ------------------------------------------------------------- steps */
+
+/*
+ * A STEP key holds its value up to the next key; Assimp 5.2.5 reads every
+ * key as linear.  A bone whose node holds such a key is made again from
+ * the file: its <translate>s, <rotate>s and <scale>s evaluated at each
+ * key time, and one more key a float before each change holding the value
+ * before it (the runtime, linear between keys, then plays the step).
+ */
+
+#define DAE_MAX_ELEMENTS 32
+#define DAE_MAX_KEYINGS 8
+
+/* A channel writing a transform's values from component `sub` on. */
+typedef struct dae_keying {
+	const dae_channel *ch;
+	uint32_t sub;
+} dae_keying;
+
+/* One transform of a node: its kind ('t' <translate>, 'r' <rotate>, 's'
+ * <scale>, 'o' any other), its values, and the channels keying it in the
+ * file's order (a later one wins, as in Assimp). */
+typedef struct dae_element {
+	char kind;
+	const char *sid;
+	double values[16];
+	dae_keying keyings[DAE_MAX_KEYINGS];
+	uint32_t keying_count;
+} dae_element;
+
+/* A node's transforms.  `why`: what keeps its keys from being read one by
+ * one (NULL: nothing); `stepped`: its first channel with a STEP key whose
+ * value the next key changes, and how many such channels. */
+typedef struct dae_stack {
+	dae_element elements[DAE_MAX_ELEMENTS];
+	uint32_t count, stepped_count;
+	bool is_separable;   /* <translate>s, then <rotate>s, then <scale>s, nothing else */
+	const char *why;
+	const dae_channel *stepped;
+} dae_stack;
+
+/* A node's pose: translation, turn (x y z w), scale. */
+typedef struct dae_pose {
+	double t[3], r[4], s[3];
+} dae_pose;
+
+static void read_elements(const xmlNode *node, dae_stack *st)
+{
+	static const char kinds[] = "trs";
+	int rank = 0;
+
+	st->is_separable = true;
+	for (const xmlNode *e = node->children; e; e = e->next) {
+		const char *name = (const char *)e->name;
+
+		if (is_element(e, "node") || is_element(e, "extra") ||
+		    (e->type == XML_ELEMENT_NODE && strncmp(name, "instance_", 9) == 0))
+			break;
+		if (!is_element(e, "translate") && !is_element(e, "rotate") && !is_element(e, "scale") &&
+		    !is_element(e, "matrix") && !is_element(e, "lookat") && !is_element(e, "skew"))
+			continue;
+		if (st->count == DAE_MAX_ELEMENTS) {
+			st->why = "a node of too many transforms";
+			break;
+		}
+		dae_element *el = &st->elements[st->count++];
+		char *text = (char *)xmlNodeGetContent(e), *p = text, *end;
+
+		*el = (dae_element){ .kind = is_element(e, "translate") ? 't' : is_element(e, "rotate") ? 'r' :
+					     is_element(e, "scale") ? 's' : 'o', .sid = attribute(e, "sid") };
+		for (int i = 0; i < 16 && p; i++, p = end)
+			el->values[i] = strtod(p, &end);
+		xmlFree(text);
+		int at = el->kind == 'o' ? -1 : (int)(strchr(kinds, el->kind) - kinds);
+		st->is_separable &= at >= rank;
+		rank = at > rank ? at : rank;
+	}
+}
+
+/* The transform sid `sid` and first component `*sub` that `target` keys
+ * of node `id`, as Assimp reads them: "ID/SID", "ID/SID.X" (.Y, .Z,
+ * .ANGLE), "ID/SID(I)(J)"; false for a target of another node. */
+static bool target_of(const char *target, const char *id, char sid[128], uint32_t *sub)
+{
+	size_t n = strlen(id), len;
+	const char *rest, *dot, *bracket;
+
+	if (strncmp(target, id, n) != 0 || target[n] != '/' || strchr(target + n + 1, '/'))
+		return false;
+	rest = target + n + 1;
+	dot = strchr(rest, '.');
+	if (dot && strchr(dot + 1, '.'))
+		return false;
+	*sub = !dot ? 0 : strcmp(dot + 1, "ANGLE") == 0 ? 3 : strcmp(dot + 1, "Y") == 0 ? 1 : strcmp(dot + 1, "Z") == 0 ? 2 : 0;
+	len = dot ? (size_t)(dot - rest) : strlen(rest);
+	if ((bracket = strchr(rest, '('))) {
+		len = (size_t)(bracket - rest);
+		if (strlen(bracket) == 6 && bracket[0] == '(' && bracket[1] >= '0' && bracket[1] <= '3' && bracket[2] == ')' &&
+		    bracket[3] == '(' && bracket[4] >= '0' && bracket[4] <= '3' && bracket[5] == ')')
+			*sub = (uint32_t)(bracket[1] - '0') + 4 * (uint32_t)(bracket[4] - '0');
+	}
+	if (len >= 128)
+		return false;
+	memcpy(sid, rest, len);
+	sid[len] = '\0';
+	return true;
+}
+
+/* Whether key `i` of `ch` is STEP and the next key changes its value. */
+static bool steps_at(const dae_channel *ch, size_t i)
+{
+	size_t s = ch->values.stride;
+
+	if (i >= ch->step_count || !ch->steps[i] || i + 1 >= ch->times.count)
+		return false;
+	return memcmp(&ch->values.values[i * s], &ch->values.values[(i + 1) * s], ch->values.size * sizeof(double)) != 0;
+}
+
+/* What keeps channel `ch`, writing from component `sub` on, from being
+ * read key by key, or NULL. */
+static const char *keying_why(const dae_channel *ch, uint32_t sub)
+{
+	if (ch->values.size + sub > 16 || ch->values.size > ch->values.stride || ch->times.count < 1 ||
+	    ch->values.count != ch->times.count * ch->values.stride)
+		return "a channel whose keys are not one value each";
+	for (size_t i = 1; i < ch->times.count; i++)
+		if (!((float)ch->times.values[i] > (float)ch->times.values[i - 1]))
+			return "a channel that gives one key time twice";
+	return NULL;
+}
+
+static void add_keying(dae_stack *st, const dae_channel *ch, const char *sid, uint32_t sub)
+{
+	dae_element *el = NULL;
+	bool is_stepped = false;
+
+	for (uint32_t i = 0; i < st->count; i++)
+		if (st->elements[i].sid && strcmp(st->elements[i].sid, sid) == 0)
+			el = &st->elements[i];
+	if (!el)
+		return;   /* Assimp leaves it out (said by unknown-target-path) */
+	if (el->keying_count == DAE_MAX_KEYINGS) {
+		st->why = "a transform of too many channels";
+		return;
+	}
+	const char *why = keying_why(ch, sub);
+
+	el->keyings[el->keying_count++] = (dae_keying){ ch, sub };
+	st->why = st->why ? st->why : why;
+	for (size_t i = 0; !why && i + 1 < ch->times.count; i++)
+		is_stepped |= steps_at(ch, i);
+	if (is_stepped && !st->stepped_count++)
+		st->stepped = ch;
+}
+
+/* The transforms of bone `bone`'s node and the channels of `within`
+ * keying them; false when it has no node, or no id. */
+static bool read_stack(const animc_collada *dae, const xmlNode *within, const char *bone, dae_stack *st)
+{
+	const xmlNode *node = scene_node(dae, bone);
+	const char *id = node ? attribute(node, "id") : NULL;
+	char sid[128];
+	uint32_t sub;
+
+	memset(st, 0, sizeof *st);
+	if (!id)
+		return false;
+	read_elements(node, st);
+	for (size_t i = 0; i < dae->channel_count; i++) {
+		const dae_channel *ch = &dae->channels[i];
+
+		if ((!within || is_within(ch->animation, within)) && target_of(ch->target, id, sid, &sub))
+			add_keying(st, ch, sid, sub);
+	}
+	return true;
+}
+
+/* The key of `ch` at or before `t` s: the number of its keys at `t` or
+ * before it (times as Assimp reads them, floats). */
+static size_t keys_until(const dae_channel *ch, double t)
+{
+	size_t lo = 0, hi = ch->times.count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((float)ch->times.values[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Component `c` of `ch` at `t` s: its keys joined by straight lines, a
+ * STEP key held up to the next (unless `as_assimp`: every key linear),
+ * held before the first and past the last. */
+static double keyed_value(const dae_channel *ch, size_t c, double t, bool as_assimp)
+{
+	size_t n = ch->times.count, s = ch->values.stride, i = keys_until(ch, t);
+	const double *v = ch->values.values;
+
+	if (i == 0)
+		return v[c];
+	if (i == n)
+		return v[(n - 1) * s + c];
+	i--;
+	double t0 = (float)ch->times.values[i], t1 = (float)ch->times.values[i + 1];
+	if ((!as_assimp && i < ch->step_count && ch->steps[i]) || t == t0)
+		return v[i * s + c];
+	return v[i * s + c] + (v[(i + 1) * s + c] - v[i * s + c]) * (t - t0) / (t1 - t0);
+}
+
+static void element_at(const dae_element *el, double t, bool as_assimp, double f[16])
+{
+	memcpy(f, el->values, sizeof el->values);
+	for (uint32_t k = 0; k < el->keying_count; k++)
+		for (size_t c = 0; c < el->keyings[k].ch->values.size; c++)
+			f[el->keyings[k].sub + c] = keyed_value(el->keyings[k].ch, c, t, as_assimp);
+}
+
+/* The pose of a separable stack at `t` s: its translates added, its
+ * rotates turned in order, its scales multiplied. */
+static void pose_at(const dae_stack *st, double t, bool as_assimp, dae_pose *p)
+{
+	*p = (dae_pose){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 } };
+	for (uint32_t i = 0; i < st->count; i++) {
+		const dae_element *el = &st->elements[i];
+		double f[16], k[4];
+
+		element_at(el, t, as_assimp, f);
+		for (int a = 0; a < 3 && el->kind == 't'; a++)
+			p->t[a] += f[a];
+		for (int a = 0; a < 3 && el->kind == 's'; a++)
+			p->s[a] *= f[a];
+		if (el->kind == 'r') {
+			rotate_turn(f, f[3], k);
+			quat_mul(p->r, k, p->r);
+		}
+	}
+}
+
+static void stack_turn_at(const void *of, double t, double q[4])
+{
+	dae_pose p;
+
+	pose_at(of, t, false, &p);
+	memcpy(q, p.r, sizeof p.r);
+}
+
+static double stack_angle_moved(const void *of, double a, double b)
+{
+	const dae_stack *st = of;
+	double step = 0, fa[16], fb[16];
+
+	for (uint32_t i = 0; i < st->count; i++) {
+		if (st->elements[i].kind != 'r' || !st->elements[i].keying_count)
+			continue;
+		element_at(&st->elements[i], a, false, fa);
+		element_at(&st->elements[i], b, false, fb);
+		step = fmax(step, fabs(fb[3] - fa[3]));
+	}
+	return step;
+}
+
+/* Whether a STEP key of the stack gives way to another value at `t` s (a
+ * key time, as a float). */
+static bool changes_at(const dae_stack *st, float t)
+{
+	for (uint32_t e = 0; e < st->count; e++)
+		for (uint32_t k = 0; k < st->elements[e].keying_count; k++) {
+			const dae_channel *ch = st->elements[e].keyings[k].ch;
+			size_t i = keys_until(ch, t);
+
+			if (i >= 2 && (float)ch->times.values[i - 1] == t && steps_at(ch, i - 2))
+				return true;
+		}
+	return false;
+}
+
+/* The float before key `j` of `times` where a held value changes at it;
+ * NaN for none, or for no float between it and the key before. */
+static float before_change(const dae_stack *st, const float *times, uint32_t j)
+{
+	float before = j ? nextafterf(times[j], -INFINITY) : NAN;
+
+	return j && before > times[j - 1] && changes_at(st, times[j]) ? before : NAN;
+}
+
+/* Whether the pose the file gives, every key read as linear, is Assimp's
+ * at each key of channel `ch`: the file read as Assimp reads it. */
+static bool pose_agrees(const dae_stack *st, const animc_channel *ch)
+{
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++) {
+		const animc_track *t = &ch->tracks[k];
+
+		for (uint32_t i = 0; t->is_present && t->times_s && i < t->value_count; i++) {
+			dae_pose p;
+			double q[4], *want = k == ANIMC_TRANSLATION ? p.t : p.s;
+
+			pose_at(st, t->times_s[i], true, &p);
+			if (k == ANIMC_ROTATION) {
+				key_turn(t, i, q);
+				if (turn_between(q, p.r) > 0.05)
+					return false;
+				continue;
+			}
+			for (int a = 0; a < 3; a++)
+				if (!(fabs(t->values[(size_t)i * 3 + (size_t)a] - want[a]) <= 1e-4 * fmax(1, fabs(want[a]))))
+					return false;
+		}
+	}
+	return true;
+}
+
+/* The keys from key j-1 (j > 0) to key j of `times`: between them, where
+ * the slerp of a rotation would leave the turn; the float before a
+ * change; key j.  Into `out` when not NULL; how many. */
+static size_t span_times(const dae_stack *st, const float *times, uint32_t j, bool is_rotation, float *out)
+{
+	const dae_turning tr = { stack_turn_at, stack_angle_moved, st };
+	float before = before_change(st, times, j);
+	double a = times[j - 1], b = isnan(before) ? times[j] : before;
+	double parts = is_rotation ? step_parts(&tr, a, b) : 1;
+	size_t n = 0;
+
+	for (double k = 1; k < parts; k++, n++)
+		if (out)
+			out[n] = (float)(a + (b - a) * k / parts);
+	if (!isnan(before) && out)
+		out[n] = before;
+	n += !isnan(before);
+	if (out)
+		out[n] = times[j];
+	return n + 1;
+}
+
+/* Track `kind` of `ch` made again from the stack: its keys, and those
+ * span_times adds. */
+static bool rebuild_track(const dae_stack *st, animc_clip *clip, animc_channel *ch, animc_track_kind kind)
+{
+	animc_track *t = &ch->tracks[kind];
+	const dae_turning tr = { stack_turn_at, stack_angle_moved, st };
+	size_t n = 1;
+	float *times, *values;
+
+	for (uint32_t j = 1; j < t->value_count; j++)
+		n += span_times(st, t->times_s, j, kind == ANIMC_ROTATION, NULL);
+	times = animc_clip_alloc_floats(clip, n);
+	values = animc_clip_alloc_values(clip, kind, n);
+	if (!times || !values)
+		return false;
+	times[0] = t->times_s[0], n = 1;
+	for (uint32_t j = 1; j < t->value_count; j++)
+		n += span_times(st, t->times_s, j, kind == ANIMC_ROTATION, &times[n]);
+	if (kind == ANIMC_ROTATION)
+		put_turns(&tr, times, n, values);
+	for (size_t i = 0; i < n && kind != ANIMC_ROTATION; i++) {
+		dae_pose p;
+
+		pose_at(st, times[i], false, &p);
+		for (int a = 0; a < 3; a++)
+			values[i * 3 + (size_t)a] = (float)(kind == ANIMC_TRANSLATION ? p.t[a] : p.s[a]);
 	}
 	t->value_count = (uint32_t)n, t->times_s = times, t->values = values;
 	return true;
+}
+
+/* Whether Assimp's keys of track `t` are the file's: every channel of the
+ * stack STEP at every key, all at the same key times, which are the
+ * track's (after a key at 0 held before the first). */
+static bool keys_are_held(const dae_stack *st, const animc_track *t)
+{
+	const dae_channel *first = NULL;
+	uint32_t skip;
+
+	for (uint32_t e = 0; e < st->count; e++)
+		for (uint32_t k = 0; k < st->elements[e].keying_count; k++) {
+			const dae_channel *ch = st->elements[e].keyings[k].ch;
+
+			first = first ? first : ch;
+			if (ch->times.count != first->times.count)
+				return false;
+			for (size_t i = 0; i < ch->times.count; i++)
+				if ((float)ch->times.values[i] != (float)first->times.values[i] ||
+				    (i + 1 < ch->times.count && !(i < ch->step_count && ch->steps[i])))
+					return false;
+		}
+	if (!first || !t->times_s)
+		return false;
+	skip = t->value_count == first->times.count + 1 && t->times_s[0] == 0 ? 1 : 0;
+	if (t->value_count != first->times.count + skip)
+		return false;
+	for (uint32_t i = 0; i < first->times.count; i++)
+		if (t->times_s[i + skip] != (float)first->times.values[i])
+			return false;
+	return true;
+}
+
+/* Track `kind` of `ch`: Assimp's keys (the file's, keys_are_held), and
+ * one a float before each change holding the key before it. */
+static bool hold_track(const dae_stack *st, animc_clip *clip, animc_channel *ch, animc_track_kind kind)
+{
+	animc_track *t = &ch->tracks[kind];
+	size_t w = animc_track_width[kind], n = 0;
+	float *times = animc_clip_alloc_floats(clip, 2 * (size_t)t->value_count);
+	float *values = animc_clip_alloc_values(clip, kind, 2 * (size_t)t->value_count);
+
+	if (!times || !values)
+		return false;
+	for (uint32_t j = 0; j < t->value_count; j++) {
+		float before = before_change(st, t->times_s, j);
+
+		if (!isnan(before)) {
+			times[n] = before;
+			memcpy(&values[n++ * w], &t->values[(j - 1) * w], w * sizeof *values);
+		}
+		times[n] = t->times_s[j];
+		memcpy(&values[n++ * w], &t->values[j * w], w * sizeof *values);
+	}
+	t->value_count = (uint32_t)n, t->times_s = times, t->values = values;
+	return true;
+}
+
+/* Bone `ch`, whose node holds a STEP key that changes its value, made
+ * again from the file; false, with `*why`, when that cannot be exact. */
+static bool rebuild_steps(const dae_stack *st, animc_clip *clip, animc_channel *ch, const char **why)
+{
+	bool (*make)(const dae_stack *, animc_clip *, animc_channel *, animc_track_kind) = NULL;
+	bool is_held = true;
+
+	if ((*why = st->why))
+		return false;
+	for (int k = 0; k < ANIMC_TRACK_COUNT; k++)
+		is_held &= !ch->tracks[k].is_present || keys_are_held(st, &ch->tracks[k]);
+	if (st->is_separable && pose_agrees(st, ch))
+		make = rebuild_track;
+	else if (is_held)
+		make = hold_track;
+	*why = make ? NULL : st->is_separable ? "Assimp's keys are not the pose its transforms give" :
+		"its node has transforms other than <translate>s, <rotate>s and <scale>s in that order, and "
+		"channels not all STEP at the same key times";
+	for (int k = 0; make && k < ANIMC_TRACK_COUNT; k++)
+		if (ch->tracks[k].is_present && ch->tracks[k].value_count >= 2 &&
+		    !make(st, clip, ch, (animc_track_kind)k)) {
+			*why = "no memory";
+			return false;
+		}
+	return make != NULL;
+}
+
+/* What a clip's STEP keys came to: bones rebuilt, and the first STEP
+ * channel of a bone that was not (with how many there are). */
+typedef struct dae_steps {
+	uint32_t rebuilt, unread;
+	const dae_channel *first;
+	const char *bone, *why;
+} dae_steps;
+
+/* Bone `c` of `clip`: true when its node holds a STEP key that changes
+ * its value, and it was made again from the file. */
+static bool check_steps(const animc_collada *dae, const xmlNode *within, animc_clip *clip, uint32_t c,
+			dae_steps *steps)
+{
+	dae_stack st;
+	const char *why;
+
+	if (!read_stack(dae, within, clip->channels[c].bone, &st) || !st.stepped)
+		return false;
+	if (rebuild_steps(&st, clip, &clip->channels[c], &why))
+		return ++steps->rebuilt != 0;
+	if (!steps->unread)
+		steps->first = st.stepped, steps->bone = clip->channels[c].bone, steps->why = why;
+	steps->unread += st.stepped_count;
+	return false;
+}
+
+static void say_steps(const animc_clip *clip, const dae_steps *steps, animc_diag_sink *sink)
+{
+	char more[64] = "";
+	long line;
+
+	if (steps->rebuilt)
+		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s with STEP keys, which Assimp reads as "
+				  "linear: rebuilt from the file's channels, each value held up to its next key",
+				  steps->rebuilt, steps->rebuilt == 1 ? "" : "s");
+	if (!steps->unread)
+		return;
+	line = steps->first->sampler ? xmlGetLineNo(steps->first->sampler) : 0;
+	if (steps->unread > 1)
+		snprintf(more, sizeof more, " (and %u more channel%s)", steps->unread - 1, steps->unread > 2 ? "s" : "");
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_STEPPED_KEYS, line > 0 ? (uint32_t)line : 0, 0,
+			       "clip '%s': bone '%s': channel '%s' has STEP keys%s, which are read as linear: the bone "
+			       "is not rebuilt from the file (%s), so the output moves between keys where the source "
+			       "holds each one; bake the animation (a key every frame) when exporting",
+			       clip->name, steps->bone, steps->first->target, more, steps->why);
 }
 
 static void say_not_rebuilt(const dae_node *dn, const animc_clip *clip, const animc_channel *ch,
@@ -801,9 +1374,13 @@ void animc_collada_check_clips(const animc_collada *dae, animc_clip_set *set, ui
 		animc_clip *clip = set->clips[i];
 		const xmlNode *within = clip_animation(dae, clip->name, set->count - first);
 		uint32_t rebuilt = 0;
+		dae_steps steps = { 0 };
 
 		for (uint32_t c = 0; c < clip->channel_count; c++)
-			rebuilt += check_channel(dae, within, clip, c, sink);
+			if (!check_steps(dae, within, clip, c, &steps))
+				rebuilt += check_channel(dae, within, clip, c, sink);
+		if (steps.rebuilt || steps.unread)
+			say_steps(clip, &steps, sink);
 		if (rebuilt)
 			animc_clip_report(sink, ANIMC_NOTE, clip, NULL,
 					  "%u bone%s whose <rotate>s are keyed together: keys added from the file's "

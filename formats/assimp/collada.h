@@ -38,10 +38,13 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
  * <animation> ("Walk_Run" for <animation name="Run">). */
 void animc_collada_name_clips(const animc_collada *dae, const struct aiScene *scene);
 
-/* Add rotation keys to each bone of clips `first` on of `set` whose
- * <rotate>s are keyed together, where a slerp between Assimp's keys
- * would leave the file's turn by more than ANIMC_COLLADA_TOLERANCE_DEG
- * (a note); a bone whose turn cannot be read exactly is a warning. */
+/* Make again from the file each bone of clips `first` on of `set` whose
+ * node holds STEP keys, each value held up to the float before its next
+ * key (a note; a stepped-keys warning, at the sampler's line, where that
+ * cannot be exact); add rotation keys to each other bone whose <rotate>s
+ * are keyed together, where a slerp between Assimp's keys would leave
+ * the file's turn by more than ANIMC_COLLADA_TOLERANCE_DEG (a note); a
+ * bone whose turn cannot be read exactly is a warning. */
 void animc_collada_check_clips(const animc_collada *dae, animc_clip_set *set, uint32_t first,
 			       animc_diag_sink *sink);
 

@@ -17,7 +17,8 @@
 /* ------------------------------------------------------- writing a file */
 
 /* One <animation> of id `id` (named `name`, NULL: none) keying `target`
- * at `times` with `values` (`stride` a key), every key `interp`. */
+ * at `times` with `values` (`stride` a key: a float4x4 for 16, else that
+ * many floats), every key `interp`. */
 static void add_anim(FILE *f, const char *id, const char *name, const char *target, const char *times,
 		     const char *values, int stride, const char *interp)
 {
@@ -35,9 +36,11 @@ static void add_anim(FILE *f, const char *id, const char *name, const char *targ
 		"type=\"float\"/></accessor></technique_common></source>\n",
 		id, id, n, times, id, n);
 	fprintf(f, "      <source id=\"%s-out\"><float_array id=\"%s-out-a\" count=\"%d\">%s</float_array>\n"
-		"        <technique_common><accessor source=\"#%s-out-a\" count=\"%d\" stride=\"%d\"><param name=\"V\" "
-		"type=\"float\"/></accessor></technique_common></source>\n",
+		"        <technique_common><accessor source=\"#%s-out-a\" count=\"%d\" stride=\"%d\">",
 		id, id, nv, values, id, n, stride);
+	for (int i = 0; i < (stride == 16 ? 1 : stride); i++)
+		fprintf(f, "<param name=\"V\" type=\"%s\"/>", stride == 16 ? "float4x4" : "float");
+	fprintf(f, "</accessor></technique_common></source>\n");
 	fprintf(f, "      <source id=\"%s-ip\"><Name_array id=\"%s-ip-a\" count=\"%d\">", id, id, n);
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? " " : "", interp);
@@ -47,23 +50,29 @@ static void add_anim(FILE *f, const char *id, const char *name, const char *targ
 		id, id, id, id, id, target);
 }
 
-/* A file of the animations `anims` and one node, Root: a translate, then
- * rotates about Z, Y (by 30 degrees) and X. */
-static char *scene_text(const char *anims)
+/* A file of the animations `anims` and one node, Root, of the
+ * transforms `transforms`. */
+static char *scene_of(const char *anims, const char *transforms)
 {
 	return test_format("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 			   "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
 			   "  <asset><unit name=\"meter\" meter=\"1\"/><up_axis>Y_UP</up_axis></asset>\n"
 			   "  <library_animations>\n%s  </library_animations>\n"
 			   "  <library_visual_scenes>\n    <visual_scene id=\"Scene\" name=\"Scene\">\n"
-			   "      <node id=\"Root\" name=\"Root\" sid=\"Root\" type=\"JOINT\">\n"
-			   "        <translate sid=\"location\">0 0 0</translate>\n"
-			   "        <rotate sid=\"rotationZ\">0 0 1 0</rotate>\n"
-			   "        <rotate sid=\"rotationY\">0 1 0 30</rotate>\n"
-			   "        <rotate sid=\"rotationX\">1 0 0 0</rotate>\n"
+			   "      <node id=\"Root\" name=\"Root\" sid=\"Root\" type=\"JOINT\">\n%s"
 			   "      </node>\n    </visual_scene>\n  </library_visual_scenes>\n"
 			   "  <scene><instance_visual_scene url=\"#Scene\"/></scene>\n</COLLADA>\n",
-			   anims);
+			   anims, transforms);
+}
+
+/* A file of the animations `anims` and one node, Root: a translate, then
+ * rotates about Z, Y (by 30 degrees) and X. */
+static char *scene_text(const char *anims)
+{
+	return scene_of(anims, "        <translate sid=\"location\">0 0 0</translate>\n"
+			       "        <rotate sid=\"rotationZ\">0 0 1 0</rotate>\n"
+			       "        <rotate sid=\"rotationY\">0 1 0 30</rotate>\n"
+			       "        <rotate sid=\"rotationX\">1 0 0 0</rotate>\n");
 }
 
 /* ---------------------------------------------------------- importing */
@@ -344,7 +353,231 @@ static void clips_take_the_names_the_file_gives(void **state)
 	}
 }
 
+/* ------------------------------------------------------------ STEP keys */
+
+/* Item `index` of track `t` (3 floats a key) at `time` s, as the runtime
+ * plays it: its keys joined by straight lines, held past the ends. */
+static double lerped(const animc_track *t, double time, int index)
+{
+	uint32_t i = 1;
+
+	if (t->value_count == 1 || time <= t->times_s[0])
+		return t->values[index];
+	while (i + 1 < t->value_count && t->times_s[i] < time)
+		i++;
+	if (time >= t->times_s[i])
+		return t->values[(size_t)i * 3 + (size_t)index];
+	double a = t->values[(size_t)(i - 1) * 3 + (size_t)index], b = t->values[(size_t)i * 3 + (size_t)index];
+	return a + (b - a) * (time - t->times_s[i - 1]) / (t->times_s[i] - t->times_s[i - 1]);
+}
+
+/* Mid-span, the float before a key, and the key: at 0.25 to 2 s. */
+static double step_time(int i)
+{
+	static const double times[] = { 0.25, 0.5, 0.75, -1, 1, 1.25, 1.5, -2, 2 };
+
+	return times[i] < 0 ? nextafterf((float)-times[i], 0) : times[i];
+}
+
+#define STEP_TIMES 9
+
+/* Root's translation X and turn at each step_time are `want_x`'s and
+ * stack_quat's of `want_z`, `want_x_deg` (within `deg` degrees). */
+static void assert_steps(const animc_clip *clip, const double *want_x, const double *want_z,
+			 const double *want_x_deg, double deg)
+{
+	const animc_channel *ch = &clip->channels[0];
+
+	for (int i = 0; i < STEP_TIMES; i++) {
+		double s = step_time(i), want[4], got[4];
+
+		if (want_x && !(fabs(lerped(&ch->tracks[ANIMC_TRANSLATION], s, 0) - want_x[i]) < 1e-5))
+			fail_msg("at %.9g s: translation X %g, expected %g", s,
+				 lerped(&ch->tracks[ANIMC_TRANSLATION], s, 0), want_x[i]);
+		stack_quat(want_z[i], want_x_deg[i], want);
+		played(&ch->tracks[ANIMC_ROTATION], s, got);
+		if (degrees_between(want, got) > deg)
+			fail_msg("at %.9g s: %g degrees off the file's turn", s, degrees_between(want, got));
+	}
+}
+
+/*
+ * A STEP sampler holds each key's value up to the next key; Assimp 5.2.5
+ * reads it as linear, and merges a node's channels onto one timeline,
+ * where a STEP channel is interpolated at the other channels' key times:
+ * halfway from 0 to 5 the bone stood at 2.5, with only a stepped-keys
+ * warning for the file.  The bone is made again from the file's
+ * transforms: each value held to the float before the next key, linear
+ * channels still linear, <rotate>s keyed together still within half a
+ * degree of their turn.
+ */
+static void step_keys_are_held_from_the_file(void **state)
+{
+	static const double held_x[] = { 0, 0, 0, 0, 5, 5, 5, 5, 10 };
+	static const double z_held[] = { 0, 0, 0, 0, 90, 90, 90, 90, 180 };
+	static const double no_x[STEP_TIMES] = { 0 }, x_linear[] = { 11.25, 22.5, 33.75, 45, 45, 56.25, 67.5, 90, 90 };
+	char *anims;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "tr", NULL, "Root/location", "0 1 2", "0 0 0 5 0 0 10 0 0", 3, "STEP");
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 0.5 1.5 2", "0 45 135 180", 1, "LINEAR");
+	import_anims(&r, f, &anims);
+	assert_int_equal(r.status, ANIMC_OK);
+	/* Z's keys at 0.5 and 1.5 s, 90 degrees at the float before 1 s:
+	 * the slerp from 45 to 135 degrees, about 90 at the step. */
+	double z_at[STEP_TIMES];
+	for (int i = 0; i < STEP_TIMES; i++)
+		z_at[i] = step_time(i) * 90;
+	assert_steps(r.set.clips[0], held_x, z_at, no_x, 1e-3);
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
+	release(&r);
+
+	/* A STEP angle keyed with a linear one: Z held, X turning. */
+	f = open_memstream(&anims, &len);
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 1 2", "0 90 180", 1, "STEP");
+	add_anim(f, "rx", NULL, "Root/rotationX.ANGLE", "0 2", "0 90", 1, "LINEAR");
+	import_anims(&r, f, &anims);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_steps(r.set.clips[0], NULL, z_held, x_linear, 0.5);
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
+	assert_int_equal(warnings_of(&r, "euler-between-keys"), 0);
+	release(&r);
+}
+
+/* Root keyed by a <matrix> STEP: the identity, then turned 90 degrees
+ * about Z and moved 5 along X at 1 s, then moved 10 at 2 s.  Assimp's
+ * keys at the key times are the matrices'; only the held values between
+ * were linear. */
+static void step_matrix_keys_are_held(void **state)
+{
+	static const double held_x[] = { 0, 0, 0, 0, 5, 5, 5, 5, 10 };
+	static const double z[] = { 0, 0, 0, 0, 90, 90, 90, 90, 0 };
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "mt", NULL, "Root/transform", "0 1 2",
+		 "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 "
+		 "0 -1 0 5 1 0 0 0 0 0 1 0 0 0 0 1 "
+		 "1 0 0 10 0 1 0 0 0 0 1 0 0 0 0 1", 16, "STEP");
+	fclose(f);
+	text = scene_of(anims, "        <matrix sid=\"transform\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</matrix>\n");
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_channel *ch = &r.set.clips[0]->channels[0];
+	for (int i = 0; i < STEP_TIMES; i++) {
+		double s = step_time(i), want[4], got[4];
+
+		if (!(fabs(lerped(&ch->tracks[ANIMC_TRANSLATION], s, 0) - held_x[i]) < 1e-5))
+			fail_msg("at %.9g s: translation X %g, expected %g", s, lerped(&ch->tracks[ANIMC_TRANSLATION], s, 0),
+				 held_x[i]);
+		axis_quat(2, z[i], want);
+		played(&ch->tracks[ANIMC_ROTATION], s, got);
+		if (degrees_between(want, got) > 1e-3)
+			fail_msg("at %.9g s: %g degrees off the matrix's turn", s, degrees_between(want, got));
+	}
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
+	release(&r);
+	free(text), free(anims);
+}
+
+/* STEP keys the bone cannot be made exact of (a <translate> before a
+ * <matrix> keyed linear at other times) are said, naming the clip, the
+ * bone and the channel, at its sampler's line; STEP keys that change
+ * nothing are not, and keep Assimp's keys. */
+static void step_keys_not_read_are_said(void **state)
+{
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "tr", NULL, "Root/location", "0 1", "0 0 0 5 0 0", 3, "STEP");
+	add_anim(f, "mt", NULL, "Root/transform", "0 0.5",
+		 "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 1 0 0 0 0 1 0 1 0 0 1 0 0 0 0 1", 16, "LINEAR");
+	fclose(f);
+	text = scene_of(anims, "        <translate sid=\"location\">0 0 0</translate>\n"
+			       "        <matrix sid=\"transform\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</matrix>\n");
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 1);
+	assert_non_null(strstr(warning_of(&r, "stepped-keys"), "clip 'animation': bone 'Root': channel 'Root/location' "
+			       "has STEP keys, which are read as linear: the bone is not rebuilt from the file (its "
+			       "node has transforms other than <translate>s, <rotate>s and <scale>s in that order"));
+	uint32_t line = 0;
+	for (size_t i = 0; i < r.diags.count; i++)
+		if (r.diags.items[i].kind && strcmp(r.diags.items[i].kind, "stepped-keys") == 0)
+			line = r.diags.items[i].line;
+	char *at = line_of(text, line);
+	assert_non_null(strstr(at, "<sampler id=\"tr-s\">"));
+	free(at);
+	release(&r);
+	free(text), free(anims);
+
+	f = open_memstream(&anims, &len);
+	add_anim(f, "tr", NULL, "Root/location", "0 1 2", "5 0 0 5 0 0 6 0 0", 3, "STEP LINEAR");
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 0.5", "0 10", 1, "LINEAR");
+	import_anims(&r, f, &anims);
+	assert_int_equal(warnings_of(&r, "stepped-keys"), 0);
+	assert_int_equal(r.set.clips[0]->channels[0].tracks[ANIMC_TRANSLATION].value_count, 4);
+	release(&r);
+}
+
+/* The held steps, built: a lossy build keeps them; the compact layout
+ * declines the clip (a jump between keys a float apart) and writes the
+ * original layout, which keeps them too. */
+static void step_keys_survive_a_lossy_build(void **state)
+{
+	static const char *const options[][2] = { { "--tolerance", "default" }, { "--layout", "compact" } };
+	static const double held_x[] = { 0, 0, 0, 0, 5, 5, 5, 5, 10 };
+	char *dir = test_tmpdir("dae-step"), *path = test_format("%s/s.dae", dir), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/s/animation.xnb", out), *anims, *text;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "tr", NULL, "Root/location", "0 1 2", "0 0 0 5 0 0 10 0 0", 3, "STEP");
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 0.5 1.5 2", "0 45 135 180", 1, "LINEAR");
+	fclose(f);
+	text = scene_text(anims);
+	assert_true(test_write_file(path, text, strlen(text)));
+	for (int o = 0; o < 2; o++) {
+		test_sh("rm -rf '%s'", out);
+		test_run r = test_animc("build", options[o][0], options[o][1], "-o", out, path, NULL);
+
+		if (r.status != 0 || strstr(r.err, "[stepped-keys]") ||
+		    (o == 1) != (strstr(r.err, "[compact-declined]") != NULL))
+			fail_msg("%s%s", r.out, r.err);
+		test_run_release(&r);
+		for (int i = 0; i < STEP_TIMES; i++) {
+			char *at = test_format("%.9g", step_time(i));
+
+			r = test_animc("sample", "--json", "--time", at, xnb, NULL);
+			const char *x = strstr(r.out, "\"translation\": [");
+			if (r.status != 0 || !x || !(fabs(strtod(x + 16, NULL) - held_x[i]) < 1e-4))
+				fail_msg("%s at %s s: %s%s", options[o][0], at, r.out, r.err);
+			test_run_release(&r);
+			free(at);
+		}
+	}
+	free(text), free(anims), free(xnb), free(out), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(step_matrix_keys_are_held),
+	cmocka_unit_test(step_keys_not_read_are_said),
+	cmocka_unit_test(step_keys_survive_a_lossy_build),
+	cmocka_unit_test(step_keys_are_held_from_the_file),
 	cmocka_unit_test(rotates_keyed_together_get_keys_from_the_file),
 	cmocka_unit_test(backwards_key_times_fail_at_their_line),
 	cmocka_unit_test(a_nan_angle_is_one_error_at_its_line),

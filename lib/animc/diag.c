@@ -102,7 +102,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_TICK_RATE_NOT_APPLIED] = { "tick-rate-not-applied",
 		"--ticks-per-second given for a source whose key times are seconds (COLLADA, glTF 1.0, Ogre); not applied" },
 	[ANIMC_WARN_STEPPED_KEYS] = { "stepped-keys",
-		"an Assimp source's stepped keys (COLLADA STEP, FBX constant keys not read exactly) are read as linear" },
+		"an Assimp source's stepped keys (COLLADA STEP, FBX constant keys) not read exactly are read as linear" },
 	[ANIMC_WARN_KEYS_BEFORE_ZERO] = { "keys-before-zero",
 		"a glTF animation keyed wholly before time 0; moved to start at 0" },
 	[ANIMC_WARN_ASSIMP_ERROR] = { "assimp-error",
