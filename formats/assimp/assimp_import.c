@@ -2370,12 +2370,119 @@ static void say_stepped_keys(const char *format, const uint8_t *data, size_t siz
 			       "frame) when exporting", is_dae ? "STEP" : "constant (stepped)");
 }
 
+static bool is_format(const char *format, const char *name)
+{
+	return format && strcmp(format, name) == 0;
+}
+
+/* What the importer reads of a file itself, beside Assimp's scene, for
+ * what Assimp reads wrongly or says too little of. */
+typedef struct own_read {
+	fbx_doc fbx;
+	bool is_fbx;            /* fbx holds the file (FBX, readable) */
+	animc_collada *dae;
+	animc_xfile *xf;
+	animc_bvh *bvh;
+	double frame_rate;      /* FBX: the take's frame rate, 0 for none */
+} own_read;
+
+static void own_release(own_read *own)
+{
+	animc_bvh_close(own->bvh);
+	animc_collada_close(own->dae);
+	animc_fbx_doc_release(&own->fbx);
+	animc_xfile_close(own->xf);
+}
+
+/* Checks of the bytes before Assimp reads them: a file Assimp would read
+ * wrongly without a word, or say too little of, or not survive, fails
+ * here, naming the place. */
+static animc_status check_bytes(const char *format, const animc_import_request *req, own_read *own,
+				animc_diag_sink *sink)
+{
+	if (is_format(format, "bvh") &&
+	    (!bvh_frames_are_there(req->data, req->size, sink) || !animc_bvh_check(req->data, req->size, sink)))
+		return ANIMC_ERR_INVALID;
+	if (is_format(format, "smd") && !animc_smd_check(req->data, req->size, sink))
+		return ANIMC_ERR_INVALID;
+	if (is_format(format, "md5anim") && !animc_md5anim_check(req->data, req->size, sink))
+		return ANIMC_ERR_INVALID;
+	/* A damaged FBX key array is said at its curve, where Assimp reads
+	 * zeros for it, or fails naming no curve. */
+	own->is_fbx = is_format(format, "fbx") && animc_fbx_doc_read(req->data, req->size, &own->fbx);
+	if (own->is_fbx && animc_fbx_say_damage(&own->fbx, sink))
+		return ANIMC_ERR_PARSE;
+	return ANIMC_OK;
+}
+
+/* Assimp's scene mended from the file's own bytes, before its clips are
+ * made: what each format's reader gets wrong. */
+static animc_status mend_scene(const char *format, const animc_import_request *req, const struct aiScene *scene,
+			       own_read *own, animc_diag_sink *sink)
+{
+	if (is_format(format, "ms3d")) {
+		if (!animc_ms3d_check_fps(scene, sink))
+			return ANIMC_ERR_INVALID;
+		animc_ms3d_turn_position_keys(req->data, req->size, scene);
+	}
+	if (is_format(format, "md5anim")) {
+		/* Its frames at the rate the file says; when it says none above 0
+		 * (Assimp's 24 then), a rate assumed, with a warning. */
+		double rate = md5_frame_rate(req->data, req->size);
+
+		for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++)
+			if (scene->mAnimations[a])
+				scene->mAnimations[a]->mTicksPerSecond = rate;
+		md5_hold_base_frames(req->data, req->size, scene);
+	}
+	if (is_format(format, "dae") && (own->dae = animc_collada_open(req->data, req->size))) {
+		if (animc_collada_say_bad_keys(own->dae, sink))
+			return ANIMC_ERR_INVALID;
+		animc_collada_name_clips(own->dae, scene);
+	}
+	if (is_format(format, "smd"))
+		animc_smd_forget_rates(scene);
+	if (is_format(format, "fbx"))
+		own->frame_rate = fbx_frame_rate(scene, req->data, req->size);
+	if (is_format(format, "x"))
+		own->xf = animc_xfile_open(req->data, req->size, scene, sink);
+	return is_format(format, "bvh") ? animc_bvh_open(req->data, req->size, scene, &own->bvh) : ANIMC_OK;
+}
+
+/* What a COLLADA file's bytes say that Assimp's scene does not, once its
+ * clips are made (or failed: a take whose channels were all left out
+ * holds no animation, and this says why). */
+static animc_status say_collada(const animc_import_request *req, const struct aiScene *scene, const own_read *own,
+				animc_status status, animc_diag_sink *sink)
+{
+	const uint8_t *jump;
+
+	if (req->data && check_dae_channels(scene, req->data, req->size, sink) != ANIMC_OK && status == ANIMC_OK)
+		status = ANIMC_ERR_UNSUPPORTED;
+	if (status != ANIMC_OK)
+		return status;
+	if (!(req->options && req->options->is_cut))
+		say_collada_clips(req->data, req->size, sink);
+	/* A file the reader reads has its stepped keys checked per clip
+	 * (animc_collada_check_clips). */
+	if (!own->dae)
+		say_stepped_keys("dae", req->data, req->size, sink);
+	if ((jump = collada_jump(req->data, req->size)))
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHARED_KEY_TIME, line_at(req->data, jump), 0,
+				       "these key times hold one time twice (a jump): Assimp keeps the first of the "
+				       "two values, and the output moves from it, not from the later one; key the "
+				       "jump a frame apart");
+	return status;
+}
+
 static animc_status import_assimp(const animc_import_request *req, animc_clip_set *out,
 				  animc_diag_sink *sink)
 {
 	char ext[EXT_BYTES];
 	const char *format;
 	const struct aiScene *scene;
+	own_read own = { 0 };
+	uint32_t first = out->count;
 	animc_status status;
 	bool is_certain;
 
@@ -2387,94 +2494,40 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	 * first word ("Expected header string \"HIERARCHY\""): it reads the
 	 * bytes after it, from memory (a BVH names no other file). */
 	animc_import_request after_mark;
-	if (strcmp(format ? format : "", "bvh") == 0 && req->data &&
-	    has_prefix(req->data, req->size, "\xEF\xBB\xBF")) {
+	if (is_format(format, "bvh") && req->data && has_prefix(req->data, req->size, "\xEF\xBB\xBF")) {
 		after_mark = (animc_import_request){ NULL, req->data + 3, req->size - 3, req->options };
 		req = &after_mark;
 	}
-	if (strcmp(format ? format : "", "bvh") == 0 &&
-	    (!bvh_frames_are_there(req->data, req->size, sink) || !animc_bvh_check(req->data, req->size, sink)))
-		return ANIMC_ERR_INVALID;
-	if (strcmp(format ? format : "", "smd") == 0 && !animc_smd_check(req->data, req->size, sink))
-		return ANIMC_ERR_INVALID;
-	if (strcmp(format ? format : "", "md5anim") == 0 && !animc_md5anim_check(req->data, req->size, sink))
-		return ANIMC_ERR_INVALID;
-	/* Read before Assimp: a damaged key array is said at its curve,
-	 * where Assimp reads zeros for it, or fails naming no curve. */
-	fbx_doc fbx = { 0 };
-	bool is_fbx = strcmp(format ? format : "", "fbx") == 0 && animc_fbx_doc_read(req->data, req->size, &fbx);
-	if (is_fbx && animc_fbx_say_damage(&fbx, sink)) {
-		animc_fbx_doc_release(&fbx);
-		return ANIMC_ERR_PARSE;
-	}
-	scene = animc_assimp_scene_read(req->path, req->data, req->size, format,
+	status = check_bytes(format, req, &own, sink);
+	scene = status != ANIMC_OK ? NULL :
+		animc_assimp_scene_read(req->path, req->data, req->size, format,
 					req->options ? req->options->on_file_read : NULL,
 					req->options ? req->options->on_file_read_user : NULL, sink);
 	if (!scene) {
-		animc_fbx_doc_release(&fbx);
-		return ANIMC_ERR_PARSE;
+		own_release(&own);
+		return status != ANIMC_OK ? status : ANIMC_ERR_PARSE;
 	}
-	if (strcmp(format ? format : "", "ms3d") == 0 && !animc_ms3d_check_fps(scene, sink)) {
+	status = mend_scene(format, req, scene, &own, sink);
+	if (status != ANIMC_OK) {
+		own_release(&own);
 		aiReleaseImport(scene);
-		return ANIMC_ERR_INVALID;
+		return status;
 	}
-	/* Its frames at the rate the file says; when it says none above 0
-	 * (Assimp's 24 then), a rate assumed, with a warning. */
-	bool is_md5 = strcmp(format ? format : "", "md5anim") == 0;
-	double md5_rate = is_md5 ? md5_frame_rate(req->data, req->size) : 0;
-	for (unsigned a = 0; is_md5 && scene->mAnimations && a < scene->mNumAnimations; a++)
-		if (scene->mAnimations[a])
-			scene->mAnimations[a]->mTicksPerSecond = md5_rate;
-	if (strcmp(format ? format : "", "md5anim") == 0)
-		md5_hold_base_frames(req->data, req->size, scene);
-	animc_collada *dae = strcmp(format ? format : "", "dae") == 0 ? animc_collada_open(req->data, req->size) : NULL;
-	bool is_dae_read = dae != NULL;
-	if (dae && animc_collada_say_bad_keys(dae, sink)) {
-		animc_collada_close(dae);
-		aiReleaseImport(scene);
-		return ANIMC_ERR_INVALID;
-	}
-	animc_collada_name_clips(dae, scene);
-	if (strcmp(format ? format : "", "ms3d") == 0)
-		animc_ms3d_turn_position_keys(req->data, req->size, scene);
-	if (strcmp(format ? format : "", "smd") == 0)
-		animc_smd_forget_rates(scene);
-	double frame_rate = strcmp(format ? format : "", "fbx") == 0 ? fbx_frame_rate(scene, req->data, req->size) : 0;
-	uint32_t first = out->count;
-	animc_xfile *xf = strcmp(format ? format : "", "x") == 0 ? animc_xfile_open(req->data, req->size, scene, sink) : NULL;
-	animc_bvh *bvh = NULL;
-	status = strcmp(format ? format : "", "bvh") == 0 ? animc_bvh_open(req->data, req->size, scene, &bvh) : ANIMC_OK;
+	status = scene_import(scene, format, own.frame_rate, own.is_fbx ? &own.fbx : NULL, own.xf, req->options, out,
+			      sink);
 	if (status == ANIMC_OK)
-		status = scene_import(scene, format, frame_rate, is_fbx ? &fbx : NULL, xf, req->options, out, sink);
-	animc_bvh_close(bvh);
-	if (status == ANIMC_OK)
-		animc_collada_check_clips(dae, out, first, sink);
-	animc_collada_close(dae);
-	animc_fbx_doc_release(&fbx);
-	animc_xfile_close(xf);
-	/* Said when the import failed too: a take whose channels were all
-	 * left out holds no animation, and this says why. */
-	if (strcmp(format ? format : "", "dae") == 0 && req->data &&
-	    check_dae_channels(scene, req->data, req->size, sink) != ANIMC_OK && status == ANIMC_OK)
-		status = ANIMC_ERR_UNSUPPORTED;
+		animc_collada_check_clips(own.dae, out, first, sink);
+	if (is_format(format, "dae"))
+		status = say_collada(req, scene, &own, status, sink);
 	animc_up_axis up = declared_up(format ? format : "", scene);
 	for (uint32_t i = first; status == ANIMC_OK && i < out->count; i++)
 		out->clips[i]->declared_up = up;
-	aiReleaseImport(scene);
-	if (status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 && !(req->options && req->options->is_cut))
-		say_collada_clips(req->data, req->size, sink);
-	/* An FBX or COLLADA file the reader reads has its stepped keys checked
-	 * per clip (animc_fbx_check_clip, animc_collada_check_clips). */
-	if (status == ANIMC_OK && ((strcmp(format ? format : "", "dae") == 0 && !is_dae_read) ||
-				   (strcmp(format ? format : "", "fbx") == 0 && !is_fbx)))
+	/* An FBX file the reader reads has its stepped keys checked per clip
+	 * (animc_fbx_check_clip). */
+	if (status == ANIMC_OK && is_format(format, "fbx") && !own.is_fbx)
 		say_stepped_keys(format, req->data, req->size, sink);
-	const uint8_t *jump = status == ANIMC_OK && strcmp(format ? format : "", "dae") == 0 ?
-				      collada_jump(req->data, req->size) : NULL;
-	if (jump)
-		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SHARED_KEY_TIME, line_at(req->data, jump), 0,
-				       "these key times hold one time twice (a jump): Assimp keeps the first of the "
-				       "two values, and the output moves from it, not from the later one; key the "
-				       "jump a frame apart");
+	own_release(&own);
+	aiReleaseImport(scene);
 	return status;
 }
 
