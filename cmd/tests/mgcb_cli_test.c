@@ -936,6 +936,53 @@ static void two_destinations_stay_up_to_date(void **state)
 	free(two), free(out), free(dir);
 }
 
+/* A build into the folder that does not build a source of two
+ * destinations (another folder, another shard of the project) keeps both
+ * of its records: --prune leaves both outputs, and the project stays up
+ * to date. */
+static void another_build_keeps_both_destinations(void **state)
+{
+	char *dir = test_tmpdir("mgcb-two-kept"), *out = test_format("%s/out", dir);
+	char *other = test_format("%s/other", dir), *wave = test_format("%s/other/Wave.Animation", dir);
+	char *two = turn_project(dir, "Two", "/build:Turn.Animation;Moves/Fast.Animation\n"
+					     "/build:Turn.Animation;Moves/Slow.Animation\n");
+	char *fast = test_format("%s/Moves/Fast.xnb", out), *slow = test_format("%s/Moves/Slow.xnb", out);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Wave.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_int_equal(mkdir(other, 0777), 0);
+	assert_true(test_write_file(wave, bytes, size));
+	free(bytes);
+	for (int order = 0; order < 3; order++) {
+		const char *first = order == 2 ? "2/2" : "1/2", *second = order == 2 ? "1/2" : "2/2";
+
+		test_sh("rm -rf '%s'", out);
+		if (order == 0) {
+			r = test_animc("build", "-q", "--mgcb", two, "-o", out, NULL);
+			assert_int_equal(r.status, 0);
+			test_run_release(&r);
+			r = test_animc("build", "-q", "--prune", "-o", out, other, NULL);
+		} else {
+			r = test_animc("build", "-q", "--prune", "--shard", first, "--mgcb", two, "-o", out, NULL);
+			assert_int_equal(r.status, 0);
+			test_run_release(&r);
+			r = test_animc("build", "-q", "--prune", "--shard", second, "--mgcb", two, "-o", out, NULL);
+		}
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_file_exists(fast));
+		assert_true(test_file_exists(slow));
+		r = test_animc("build", "--mgcb", two, "-o", out, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 2 up to date"))
+			fail_msg("order %d: %s", order, r.out);
+		test_run_release(&r);
+	}
+	free(fast), free(slow), free(two), free(wave), free(other), free(out), free(dir);
+}
+
 /* A source named "...x" has the stem "..": a source of several clips
  * would write into the folder above the output folder.  Its outputs go
  * to "__", as a folder build names them. */
@@ -1546,6 +1593,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(items_below_the_project_come_from_the_cache),
 	cmocka_unit_test(items_outside_the_project_come_from_the_cache),
 	cmocka_unit_test(two_destinations_stay_up_to_date),
+	cmocka_unit_test(another_build_keeps_both_destinations),
 	cmocka_unit_test(dotted_names_stay_in_the_output_folder),
 	cmocka_unit_test(a_destination_that_names_no_file_fails_its_item),
 	cmocka_unit_test(a_marked_project_and_its_platform_name),

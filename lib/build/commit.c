@@ -1568,8 +1568,18 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		manifest_output_release(&copy);
 }
 
-/* The sources this run's project builds (sorted, in *out; NULL: none). */
-static size_t project_sources(const build_options *o, const char ***out)
+/* Project items by source, then destination. */
+static int compare_item(const void *a, const void *b)
+{
+	const build_mgcb_item *x = *(const build_mgcb_item *const *)a, *y = *(const build_mgcb_item *const *)b;
+	int c = strcmp(x->source, y->source);
+
+	return c ? c : strcmp(x->dest, y->dest);
+}
+
+/* The items this run's project builds (sorted by compare_item, in *out;
+ * NULL: none). */
+static size_t project_items(const build_options *o, const build_mgcb_item ***out)
 {
 	size_t n = 0;
 
@@ -1578,22 +1588,33 @@ static size_t project_sources(const build_options *o, const char ***out)
 		return 0;
 	for (size_t i = 0; i < o->project.count; i++)
 		if (!o->project.items[i].is_copy)
-			(*out)[n++] = o->project.items[i].source;
-	qsort(*out, n, sizeof **out, cli_compare_strings);
+			(*out)[n++] = &o->project.items[i];
+	qsort(*out, n, sizeof **out, compare_item);
 	return n;
 }
 
+/* Does this run's project build e's source to e's destination (in any
+ * shard)? */
+static bool project_holds(const build_mgcb_item **items, size_t count, const manifest_entry *e)
+{
+	build_mgcb_item key = { .source = e->source, .dest = e->out_base };
+	const build_mgcb_item *k = &key;
+
+	return items && bsearch(&k, items, count, sizeof *items, compare_item);
+}
+
 /* Did this run's project build the entry (it depends on the project file)
- * and no longer names its source (an item removed, or left out by $if)?
- * Its outputs are then stale, as a deleted source's are. */
-static bool dropped_from_project(const build_options *o, const char **sources, size_t count,
+ * and no longer names its source at its destination (an item removed, a
+ * destination changed, an item left out by $if)?  Its outputs are then
+ * stale, as a deleted source's are. */
+static bool dropped_from_project(const build_options *o, const build_mgcb_item **items, size_t count,
 				 const manifest_entry *e)
 {
 	bool from_project = false;
 
 	for (uint32_t d = 0; o->has_project && d < e->dep_count; d++)
 		from_project |= strcmp(e->deps[d].path, o->project.path) == 0;
-	return from_project && sources && !bsearch(&e->source, sources, count, sizeof *sources, cli_compare_strings);
+	return from_project && items && !project_holds(items, count, e);
 }
 
 /* Has entry e an output at `path`? */
@@ -1693,16 +1714,20 @@ void build_commit_finish(build_commit *c)
 	keep_last_good(c);
 	/* Sources this run did not name: kept as they were, unless the
 	 * source is gone and --prune asks to clean up after it. */
-	const char **items;
-	size_t item_count = project_sources(ctx->options, &items);
+	const build_mgcb_item **items;
+	size_t item_count = project_items(ctx->options, &items);
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
 		manifest_entry copy;
 
-		/* Recorded again; or the source now goes elsewhere only (a
-		 * project's new destination), or its project dropped it,
-		 * which leaves these outputs to the orphans below. */
-		if (e->is_seen || manifest_find(&c->next, e->source) ||
+		/* Recorded again; or this run built the source elsewhere, at
+		 * a destination its project does not give it, or its project
+		 * dropped it, which leaves these outputs to the orphans below.
+		 * A source this run did not build keeps every record, one per
+		 * destination; so does a source of two destinations, one of
+		 * them another shard's. */
+		if (e->is_seen || manifest_find_output(&c->next, e->source, e->out_base) ||
+		    (manifest_find_ours(&c->next, e->source) && !project_holds(items, item_count, e)) ||
 		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
 		/* Another shard's source: its shard counts and prunes it. */

@@ -132,6 +132,21 @@ manifest_entry *manifest_find(const manifest *m, const char *source)
 	return manifest_find_output(m, source, NULL);
 }
 
+manifest_entry *manifest_find_ours(const manifest *m, const char *source)
+{
+	size_t mask = m->index_size - 1;
+
+	if (!m->index_size)
+		return NULL;
+	for (size_t i = string_hash(source) & mask; m->index[i]; i = (i + 1) & mask) {
+		manifest_entry *e = &m->entries[m->index[i] - 1];
+
+		if (e->is_ours && strcmp(e->source, source) == 0)
+			return e;
+	}
+	return NULL;
+}
+
 /* The entries by out_base, made once (the entries do not move while a
  * plan is checked). */
 static bool base_index_make(manifest *m)

@@ -118,6 +118,9 @@ void manifest_release(manifest *m);
 /* An entry of `source` (a source built to several places, as a MonoGame
  * project may, has one per output folder and stem). */
 manifest_entry *manifest_find(const manifest *m, const char *source);
+/* An entry of `source` this run recorded (is_ours); NULL when it did not
+ * build the source. */
+manifest_entry *manifest_find_ours(const manifest *m, const char *source);
 /* The entry of `source` built to out_base. */
 manifest_entry *manifest_find_output(const manifest *m, const char *source, const char *out_base);
 /* Append an entry (taking what it points to); NULL when out of memory. */
