@@ -1076,6 +1076,41 @@ static void two_sources_of_one_output_are_refused(void **state)
 	free(prefix), free(bin), free(dir), free(stage_real), free(stage);
 }
 
+/* One file given two rules into one OUTPUT_DIR (the folder art and its
+ * file art/sub/Turn.Animation; two calls whose folders overlap): each
+ * rule's animc build --prune removed the other's output, so every build
+ * ran a rule and left a declared output missing.  The configure step
+ * fails naming the file and both entries. */
+static void one_file_in_two_rules_is_refused(void **state)
+{
+	static const char *const lists[] = {
+		"animc_add_assets(clips OUTPUT_DIR content SOURCES art art/sub/Turn.Animation)\n",
+		"animc_add_assets(clips OUTPUT_DIR content SOURCES art)\n"
+		"animc_add_assets(more OUTPUT_DIR content SOURCES art/sub)\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		char *dir = assets_project(i ? "cmake-twice-calls" : "cmake-twice", "art", "");
+		char *list = test_format("%s/CMakeLists.txt", dir);
+		char *text = test_format("cmake_minimum_required(VERSION 3.20)\nproject(assets NONE)\n"
+					 "find_package(animc REQUIRED)\n%s", lists[i]);
+		test_run r;
+
+		assert_true(test_write_file(list, text, strlen(text)));
+		test_sh("mkdir -p '%s/art/sub' && cp testdata/sample/Crane/Turn.Animation '%s/art/sub/' && "
+			"cp testdata/sample/Crane/Idle.Animation '%s/art/'", dir, dir, dir);
+		r = configure_assets_run(dir);
+		char *err = unfolded(r.err);
+		if (r.status == 0 || !strstr(err, "art/sub/Turn.Animation is given a rule into") ||
+		    !strstr(err, "twice: by") || !strstr(err, "each rule would remove the other's output"))
+			fail_msg("cmake (%zu): exit %d\n%s%s", i, r.status, r.out, r.err);
+		free(err);
+		test_run_release(&r);
+		free(text), free(list), free(dir);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -1096,6 +1131,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_added_beside_a_source_splits_it),
 	cmocka_unit_test(a_clip_named_like_its_file_can_be_renamed),
 	cmocka_unit_test(two_sources_of_one_output_are_refused),
+	cmocka_unit_test(one_file_in_two_rules_is_refused),
 	cmocka_unit_test(outputs_dropped_by_new_options_are_removed),
 };
 

@@ -24,6 +24,9 @@
 #    when it runs, and would otherwise stay in OUTPUT_DIR, where a package
 #    installing the folder ships them (a deleted source's go with the next
 #    rule that runs; a failed source keeps its last good outputs);
+#  - one file given two rules into one OUTPUT_DIR (a folder and a file of
+#    it, two folders one inside the other, in one call or two) fails the
+#    configure step: each rule would remove the other's output;
 #  - a source animc cannot compile at configure time (a file named in
 #    SOURCES, one the folder build fails, or the folder when its build fails
 #    as a whole: an unreadable --skeleton model, a misspelt option) gets a
@@ -399,6 +402,20 @@ function(animc_add_assets name)
         continue()
       endif()
       string(REPLACE "\n" ";" outputs "${listed}")
+      # One file given two rules into one OUTPUT_DIR (a folder and a file
+      # of it, two folders one inside the other; in one call or two): each
+      # rule's animc build --prune would take the source's record for its
+      # own output and remove the other's, and the build would never
+      # settle.  Refused, naming both.
+      get_filename_component(file_real "${file}" REALPATH)
+      get_property(twice GLOBAL PROPERTY "animc rule ${out} ${file_real}")
+      if(twice)
+        message(SEND_ERROR "animc_add_assets(${name}): ${file} is given a rule into ${out} twice: by "
+                           "${source}, and by ${twice}; each rule would remove the other's output. "
+                           "Name it once, or give the two to other OUTPUT_DIRs")
+        continue()
+      endif()
+      set_property(GLOBAL PROPERTY "animc rule ${out} ${file_real}" "${source} (animc_add_assets(${name}))")
       # Two sources of one output from two SOURCES (two folders holding
       # one name): one was dropped, silently.  Refused, as animc build
       # refuses it.
