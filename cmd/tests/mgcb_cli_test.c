@@ -1334,6 +1334,48 @@ static void two_items_to_one_output_are_said_at_the_line(void **state)
 	free(dir);
 }
 
+/* Two spellings of one output (";Moves//X.Animation", ";Moves/./X...",
+ * ";Moves/Sub/../X...") are one file: the later item fails at its line,
+ * as with one spelling.  The second item wrote over the first, exit 0,
+ * and every build compiled one of them again.  A source spelt
+ * "Anims//Turn.Animation" is the file "Anims/Turn.Animation": a later
+ * item of it replaces the earlier, and the build settles. */
+static void two_spellings_of_one_output_are_one(void **state)
+{
+	static const char *const dests[] = { "Moves//X.Animation", "Moves/./X.Animation", "./Moves/Sub/../X.Animation" };
+	char *dir = test_tmpdir("mgcb-spellings"), *project = test_format("%s/C.mgcb", dir);
+	char *out = test_format("%s/out", dir), *wave = test_format("%s/Wave.Animation", dir);
+	size_t size;
+	uint8_t *bytes = test_read_file("testdata/sample/Crane/Wave.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(wave, bytes, size));
+	free(bytes);
+	for (size_t i = 0; i < sizeof dests / sizeof dests[0]; i++) {
+		char *text = test_format("/build:Turn.Animation;Moves/X.Animation\n/build:Wave.Animation;%s\n", dests[i]);
+		char *got = turn_project(dir, "C", text);
+
+		r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+		if (r.status != 1 || !strstr(r.err, ":2: error: /build: ") ||
+		    !strstr(r.err, "its output Moves/X.xnb is also the output of line 1"))
+			fail_msg("%s: exit %d\n%s", dests[i], r.status, r.err);
+		test_run_release(&r);
+		free(got), free(text);
+	}
+	free(turn_project(dir, "C", "/build:Turn.Animation\n/processorParam:Scale=2\n/build:.//Turn.Animation\n"));
+	test_sh("rm -rf '%s'", out);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "--mgcb", project, "-o", out, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, run ? "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"
+				       : "compiled 1 source (1 clip), 0 failed"))
+			fail_msg("run %d: %s", run, r.out);
+		test_run_release(&r);
+	}
+	free(wave), free(out), free(project), free(dir);
+}
+
 /* A response file the project includes (/@:FILE, as MGCB reads it) is
  * read in place: its paths relative to its own folder, an item without
  * ;DEST at its path below the project's folder, its diagnostics at its own
@@ -1600,6 +1642,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_switch_may_take_its_value_after_equals),
 	cmocka_unit_test(the_platform_folder_is_the_platform_written),
 	cmocka_unit_test(two_items_to_one_output_are_said_at_the_line),
+	cmocka_unit_test(two_spellings_of_one_output_are_one),
 	cmocka_unit_test(a_response_file_is_read_in_place),
 	cmocka_unit_test(a_response_file_stays_in_the_project),
 	cmocka_unit_test(a_unicode_project_reads_as_its_utf8_twin),

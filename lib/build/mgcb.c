@@ -164,14 +164,41 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Windows separators to '/', "./" prefixes dropped. */
+/* Windows separators to '/', "./" prefixes dropped (".//x" is "x", not
+ * "/x"). */
 static void normalise(char *p)
 {
 	for (char *c = p; *c; c++)
 		if (*c == '\\')
 			*c = '/';
-	while (p[0] == '.' && p[1] == '/')
-		memmove(p, p + 2, strlen(p + 2) + 1);
+	while (p[0] == '.' && p[1] == '/') {
+		size_t n = 2 + strspn(p + 2, "/");
+
+		memmove(p, p + n, strlen(p + n) + 1);
+	}
+}
+
+/* Empty and "." parts taken out ("Anims//Turn.Animation" and
+ * "Anims/./Turn.Animation" are "Anims/Turn.Animation"), as the file system
+ * reads them; a leading '/' and ".." parts kept. */
+static void collapse(char *p)
+{
+	char *out = p + (p[0] == '/');
+
+	for (const char *s = out; *s;) {
+		size_t n = strcspn(s, "/");
+
+		if (n && !(n == 1 && s[0] == '.')) {
+			if (out > p + (p[0] == '/'))
+				*out++ = '/';
+			memmove(out, s, n);
+			out += n;
+		}
+		s += n;
+		while (*s == '/')
+			s++;
+	}
+	*out = '\0';
 }
 
 /* Does the path have a ".." part? */
@@ -421,6 +448,7 @@ static void build_item(reader *rd, char *value, bool is_copy)
 		dest = trim(semi + 1);
 	}
 	normalise(source);
+	collapse(source);
 	if (!source[0]) {
 		error_at(rd, "/%s: names no file", is_copy ? "copy" : "build");
 		return;
@@ -432,9 +460,10 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	}
 	/* Without a ;DEST, the output is at the source's path relative to
 	 * the project's folder, as MGCB puts it: an item of a response file in
-	 * Sub/ lands under Sub/. */
-	char *below = !dest && rd->rel[0] && source[0] != '/' ? join_below(rd->rel, source) : NULL;
-	const char *where = dest ? dest : below ? below : source;
+	 * Sub/ lands under Sub/.  Either path with its "." and ".." parts
+	 * taken out, so that two spellings of one output are one. */
+	char *below = dest ? join_below("", dest) : source[0] != '/' ? join_below(rd->rel, source) : NULL;
+	const char *where = below && below[0] ? below : dest ? dest : source;
 	if (!is_copy && !stays_below(where)) {
 		error_at(rd, "the output of '%s' would leave the output folder%s", where,
 			 dest ? "" : ": give the item a destination below it (/build:SOURCE;DEST)");
