@@ -1376,6 +1376,43 @@ static void two_spellings_of_one_output_are_one(void **state)
 	free(wave), free(out), free(project), free(dir);
 }
 
+/* A ;DEST loses its ending only when that is the source's extension (in
+ * any case) or .xnb, as MGCB's ResolveOutputFilepath has it: ;Moves/Turn.v2
+ * is Moves/Turn.v2.xnb, the asset Content.Load("Moves/Turn.v2") reads.
+ * Any extension was dropped, so the game found no file, and two such
+ * items of one source were taken for one output. */
+static void a_destination_keeps_another_extension(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "Moves/Turn.v2", "Moves/Turn.v2.xnb" },   { "Moves/Turn.anim", "Moves/Turn.anim.xnb" },
+		{ "Moves/Turn.Animation", "Moves/Turn.xnb" }, { "Moves/Turn.ANIMATION", "Moves/Turn.xnb" },
+		{ "Moves/Turn.xnb", "Moves/Turn.xnb" },      { "Moves/Turn", "Moves/Turn.xnb" },
+	};
+	char *dir = test_tmpdir("mgcb-dest-ext"), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_format("/build:Turn.Animation;%s\n", cases[i][0]);
+		char *project = turn_project(dir, "C", text), *want = test_format("%s/%s\n", out, cases[i][1]);
+
+		r = test_animc("outputs", "--mgcb", project, "-o", out, NULL);
+		assert_int_equal(r.status, 0);
+		if (strcmp(r.out, want) != 0)
+			fail_msg(";%s: %s, not %s", cases[i][0], r.out, want);
+		test_run_release(&r);
+		free(want), free(project), free(text);
+	}
+	/* Two destinations that differ in their endings are two outputs. */
+	char *project = turn_project(dir, "C", "/build:Turn.Animation;Moves/Turn.v1\n/build:Turn.Animation;Moves/Turn.v2\n");
+	r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *v1 = test_format("%s/Moves/Turn.v1.xnb", out), *v2 = test_format("%s/Moves/Turn.v2.xnb", out);
+	assert_true(test_same_bytes(v1, v2));
+	free(v1), free(v2), free(project), free(out), free(dir);
+}
+
 /* A response file the project includes (/@:FILE, as MGCB reads it) is
  * read in place: its paths relative to its own folder, an item without
  * ;DEST at its path below the project's folder, its diagnostics at its own
@@ -1643,6 +1680,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_platform_folder_is_the_platform_written),
 	cmocka_unit_test(two_items_to_one_output_are_said_at_the_line),
 	cmocka_unit_test(two_spellings_of_one_output_are_one),
+	cmocka_unit_test(a_destination_keeps_another_extension),
 	cmocka_unit_test(a_response_file_is_read_in_place),
 	cmocka_unit_test(a_response_file_stays_in_the_project),
 	cmocka_unit_test(a_unicode_project_reads_as_its_utf8_twin),

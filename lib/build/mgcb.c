@@ -378,13 +378,39 @@ static void processor_param(reader *rd, char *value)
 	free(written);
 }
 
-/* An item's path under the output folder without its extension, its name
+/* Does `s` end with `tail`, compared ignoring case? */
+static bool ends_with_nocase(const char *s, size_t n, const char *tail)
+{
+	size_t t = strlen(tail);
+
+	return n >= t && strncasecmp(s + n - t, tail, t) == 0;
+}
+
+/* How much of a ;DEST's last part names the output, as MGCB reads it
+ * (PipelineManager.ResolveOutputFilepath): without the source's extension
+ * when it ends with it (compared ignoring case), then without ".xnb";
+ * any other ending stays ("Turn.v2" is Turn.v2.xnb). */
+static size_t dest_stem_length(const char *leaf, const char *source)
+{
+	const char *src_leaf = cli_basename(source), *ext = src_leaf + cli_stem_length(src_leaf);
+	size_t n = strlen(leaf);
+
+	if (*ext && ends_with_nocase(leaf, n, ext))
+		n -= strlen(ext);
+	if (ends_with_nocase(leaf, n, ".xnb"))
+		n -= 4;
+	return n;
+}
+
+/* An item's path under the output folder without its extension (a
+ * ;DEST's as dest_stem_length reads it, when `source` is given), its name
  * made safe as a source's in a folder is: "...fbx" would otherwise name
  * "..", the folder above, for a source of several clips. */
-static char *dest_of(const char *where)
+static char *dest_of(const char *where, const char *source)
 {
 	const char *leaf = cli_basename(where);
-	char *stem = strndup(leaf, cli_stem_length(leaf)), *safe = stem ? build_safe_name(stem, 0) : NULL, *out = NULL;
+	size_t n = source ? dest_stem_length(leaf, source) : cli_stem_length(leaf);
+	char *stem = strndup(leaf, n), *safe = stem ? build_safe_name(stem, 0) : NULL, *out = NULL;
 
 	if (safe && asprintf(&out, "%.*s%s", (int)(leaf - where), where, safe) < 0)
 		out = NULL;
@@ -487,7 +513,7 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	item->source = path;
 	item->link = dest ? strdup(dest) : NULL;
 	item->is_dest_no_file = !is_copy && dest && names_no_file(dest);
-	item->dest = item->is_dest_no_file ? strdup(dest) : dest_of(where);
+	item->dest = item->is_dest_no_file ? strdup(dest) : dest_of(where, dest ? source : NULL);
 	free(below);
 	item->processor = strdup(rd->processor ? rd->processor : "");
 	item->file = rd->path;
