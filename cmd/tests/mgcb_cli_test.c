@@ -1413,6 +1413,46 @@ static void a_destination_keeps_another_extension(void **state)
 	free(v1), free(v2), free(project), free(out), free(dir);
 }
 
+/* An item without ;DEST whose source lies in the project's folder, spelt
+ * absolute or with ".." that comes back in, lands at its path below the
+ * project's folder, as MGCB puts it.  It was refused as leaving the output
+ * folder and the build stopped.  A source outside still needs a ;DEST. */
+static void a_source_in_the_project_spelt_another_way_is_built(void **state)
+{
+	char *dir = test_tmpdir("mgcb-spelt-in"), *content = test_format("%s/Content", dir);
+	char *real = NULL, *project = test_format("%s/Content/C.mgcb", dir), *out = test_format("%s/out", dir);
+	char *idle = test_format("%s/out/Anims/Idle.xnb", dir), *text;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/Anims' '%s/Other' && cp testdata/sample/Crane/Idle.Animation '%s/Anims/' && "
+		"cp testdata/sample/Crane/Idle.Animation '%s/Other/'", content, dir, content, dir);
+	real = realpath(content, NULL);
+	assert_non_null(real);
+	const char *spelt[] = { NULL, "../Content/Anims/Idle.Animation", "Anims/../../Content/Anims/Idle.Animation",
+				"Anims/../Anims/Idle.Animation" };
+	char *absolute = test_format("%s/Anims/Idle.Animation", real);
+	spelt[0] = absolute;
+	for (size_t i = 0; i < sizeof spelt / sizeof spelt[0]; i++) {
+		text = test_format("/build:%s\n", spelt[i]);
+		assert_true(test_write_file(project, text, strlen(text)));
+		test_sh("rm -rf '%s'", out);
+		r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+		if (r.status != 0 || !test_file_exists(idle))
+			fail_msg("/build:%s: exit %d\n%s", spelt[i], r.status, r.err);
+		test_run_release(&r);
+		free(text);
+	}
+	text = test_format("/build:../Other/Idle.Animation\n");
+	assert_true(test_write_file(project, text, strlen(text)));
+	r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+	if (r.status != 1 || !strstr(r.err, "C.mgcb:1: error: the output of '../Other/Idle.Animation' would leave "
+					     "the output folder"))
+		fail_msg("exit %d\n%s", r.status, r.err);
+	test_run_release(&r);
+	free(text), free(absolute), free(idle), free(out), free(project), free(real), free(content), free(dir);
+}
+
 /* A response file the project includes (/@:FILE, as MGCB reads it) is
  * read in place: its paths relative to its own folder, an item without
  * ;DEST at its path below the project's folder, its diagnostics at its own
@@ -1681,6 +1721,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(two_items_to_one_output_are_said_at_the_line),
 	cmocka_unit_test(two_spellings_of_one_output_are_one),
 	cmocka_unit_test(a_destination_keeps_another_extension),
+	cmocka_unit_test(a_source_in_the_project_spelt_another_way_is_built),
 	cmocka_unit_test(a_response_file_is_read_in_place),
 	cmocka_unit_test(a_response_file_stays_in_the_project),
 	cmocka_unit_test(a_unicode_project_reads_as_its_utf8_twin),

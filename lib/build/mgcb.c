@@ -263,6 +263,43 @@ static char *join_below(const char *rel, const char *p)
 	return out;
 }
 
+/* The project's folder, its real path (resolved once); NULL when it
+ * cannot be resolved. */
+static const char *root_real(reader *rd)
+{
+	if (!rd->root_real) {
+		char *dir = strndup(rd->out->path, (size_t)(cli_basename(rd->out->path) - rd->out->path));
+
+		rd->root_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
+		free(dir);
+	}
+	return rd->root_real;
+}
+
+/* A source spelt absolute, or with ".." parts that climb above the
+ * folder of the file naming it, whose folder resolves inside the
+ * project's: its path below the project's folder, where MGCB puts its
+ * output (the source's folder made relative to the project's).  NULL
+ * when its folder lies elsewhere or cannot be resolved. */
+static char *below_project(reader *rd, const char *source)
+{
+	char *path = source[0] == '/' ? strdup(source) : cli_path_join(rd->dir, source, NULL);
+	char *folder = path ? strndup(path, (size_t)(cli_basename(path) - path)) : NULL;
+	char *real = folder ? realpath(folder[0] ? folder : ".", NULL) : NULL, *out = NULL;
+	const char *root = root_real(rd);
+
+	if (real && root && cli_path_is_within(real, root)) {
+		const char *rel = real + strlen(root);
+
+		rel += *rel == '/';
+		out = rel[0] ? cli_path_join(rel, cli_basename(path), NULL) : strdup(cli_basename(path));
+	}
+	free(real);
+	free(folder);
+	free(path);
+	return out;
+}
+
 /*
  * $(Platform), $(Configuration), $(Config) and $(Profile) replaced, as
  * MGCB does.  $(Platform) names the platform the files are written for,
@@ -489,6 +526,8 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	 * Sub/ lands under Sub/.  Either path with its "." and ".." parts
 	 * taken out, so that two spellings of one output are one. */
 	char *below = dest ? join_below("", dest) : source[0] != '/' ? join_below(rd->rel, source) : NULL;
+	if (!dest && !below)
+		below = below_project(rd, source);
 	const char *where = below && below[0] ? below : dest ? dest : source;
 	if (!is_copy && !stays_below(where)) {
 		error_at(rd, "the output of '%s' would leave the output folder%s", where,
@@ -838,13 +877,7 @@ static const char *add_file(build_mgcb *out, const char *path)
  * (a cycle) and nest no deeper than MGCB_INCLUDE_DEPTH. */
 static const char *include_refusal(reader *rd, const char *real, char *why, size_t size)
 {
-	if (!rd->root_real) {
-		char *dir = strndup(rd->out->path, (size_t)(cli_basename(rd->out->path) - rd->out->path));
-
-		rd->root_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
-		free(dir);
-	}
-	if (!rd->root_real || !cli_path_is_within(real, rd->root_real)) {
+	if (!root_real(rd) || !cli_path_is_within(real, rd->root_real)) {
 		snprintf(why, size, "it is outside the project's folder (it is '%s'), and animc reads only below the "
 			 "folders it is given: move it into the project's folder", real);
 		return why;
