@@ -543,7 +543,9 @@ static void a_later_build_of_a_source_replaces_it(void **state)
  * second one, which MGCB drops without a word, is an error for one of
  * animc's parameters, whichever separator comes first; another
  * processor's is ignored, one a letter from animc's warned of.  Errors
- * quote the pair as written (`Scale = abc` was quoted `Scale=abc`). */
+ * quote the pair as written (`Scale=abc ` was quoted `Scale=abc`).  A name
+ * with blanks around it (`Scale = abc`) is none of animc's, as MGCB
+ * matches names exactly: warned of, quoted as written. */
 static void a_parameter_may_take_its_value_after_a_colon(void **state)
 {
 	char *dir = test_tmpdir("mgcb-param-colon");
@@ -551,7 +553,7 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 	char *twice = turn_project(dir, "Twice", "/outputDir:twice\n/processorParam:Scale=2:3\n"
 						 "/processorParam:RotationX:90=1\n/processorParam:Scal:2:3\n"
 						 "/processorParam:Path=C:/x\n/processorParam:RotationY:abc\n"
-						 "/processorParam:Scale = abc\n/processorParam:Scale = 2 : 3\n"
+						 "/processorParam:Scale=abc \n/processorParam:Scale = 2 : 3\n"
 						 "/build:Turn.Animation\n");
 	char *want = test_format("%s:2: error: /processorParam:Scale=2:3 has a second '=' or ':', and MGCB ignores "
 				 "such a parameter; give one value (NAME=VALUE)\n"
@@ -561,9 +563,9 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 				 "ignored [unknown-parameter]\n"
 				 "%s:6: error: /processorParam:RotationY:abc is not a number of degrees\n"
 				 /* quoted as written, spaces and all */
-				 "%s:7: error: /processorParam:Scale = abc is not a number above 0\n"
-				 "%s:8: error: /processorParam:Scale = 2 : 3 has a second '=' or ':', and MGCB "
-				 "ignores such a parameter; give one value (NAME=VALUE)\n",
+				 "%s:7: error: /processorParam:Scale=abc is not a number above 0\n"
+				 "%s:8: warning: /processorParam:Scale = 2 : 3: no such parameter: MGCB matches names "
+				 "exactly, case and blanks too (did you mean Scale?); ignored [unknown-parameter]\n",
 				 twice, twice, twice, twice, twice, twice);
 	char *nothing = test_format("%s/twice", dir);
 	test_run r;
@@ -582,6 +584,38 @@ static void a_parameter_may_take_its_value_after_a_colon(void **state)
 	test_run_release(&r);
 	assert_false(test_file_exists(nothing));
 	free(nothing), free(want), free(twice), free(colon), free(dir);
+}
+
+/* Parameter names are matched exactly, as MGCB sets a processor's
+ * property by its name: `scale=2`, `SCALE=2` and `Scale =2` are no
+ * parameter to MGCB, which builds the model at scale 1.  animc applied
+ * them without a word, so clips and model disagreed; now the item is built
+ * as without them, and the line is warned of. */
+static void parameter_names_are_matched_exactly(void **state)
+{
+	static const char *const spelt[] = { "scale=2", "SCALE=2", "Scale =2", "rotationx=90" };
+	char *dir = test_tmpdir("mgcb-param-case");
+	char *plain = turn_project(dir, "Plain", "/outputDir:plain\n/build:Turn.Animation\n");
+	test_run r = test_animc("build", "-q", "--mgcb", plain, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < sizeof spelt / sizeof spelt[0]; i++) {
+		char *text = test_format("/outputDir:spelt\n/processor:ModelProcessor\n/processorParam:%s\n"
+					 "/build:Turn.Animation\n", spelt[i]);
+		char *project = turn_project(dir, "Spelt", text);
+		char *want = test_format("%s:3: warning: /processorParam:", project);
+
+		r = test_animc("build", "-q", "--mgcb", project, NULL);
+		if (r.status != 0 || !strstr(r.err, want) ||
+		    !strstr(r.err, i == 3 ? "(did you mean RotationX?); ignored" : "(did you mean Scale?); ignored"))
+			fail_msg("/processorParam:%s: exit %d\n%s", spelt[i], r.status, r.err);
+		test_run_release(&r);
+		assert_true(same_bytes(test_format("%s/spelt/Turn.xnb", dir), test_format("%s/plain/Turn.xnb", dir)));
+		free(want), free(project), free(text);
+	}
+	free(plain), free(dir);
 }
 
 /* A folder build of a MonoGame Content folder skipped its .mgcb as a file
@@ -1706,6 +1740,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(exact_names_the_item_parameters_that_convert),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(a_parameter_may_take_its_value_after_a_colon),
+	cmocka_unit_test(parameter_names_are_matched_exactly),
 	cmocka_unit_test(the_command_line_gives_the_parameters_an_item_does_not),
 	cmocka_unit_test(two_destinations_keep_their_parameters),
 	cmocka_unit_test(two_destinations_are_two_test_cases),

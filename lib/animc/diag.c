@@ -118,7 +118,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_UNKNOWN_SWITCH] = { "unknown-switch",
 		"a --mgcb project's switch neither animc nor MGCB reads (often a misspelling); ignored" },
 	[ANIMC_WARN_UNKNOWN_PARAMETER] = { "unknown-parameter",
-		"a --mgcb project's processor parameter a letter or two from Scale or RotationX/Y/Z; ignored" },
+		"a --mgcb project's processor parameter a letter or two from Scale or RotationX/Y/Z, or one "
+		"of them in another case or with blanks (MGCB matches names exactly); ignored" },
 	[ANIMC_WARN_NOTHING_TO_CLEAN] = { "nothing-to-clean",
 		"animc clean was given a folder that does not exist or that no build wrote into (the run's own)" },
 	[ANIMC_WARN_INPUT_GONE] = { "input-gone",

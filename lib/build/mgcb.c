@@ -350,12 +350,48 @@ static bool parse_number(const char *s, double *out)
 	return end != s && !*trim(end) && errno == 0 && isfinite(*out);
 }
 
+/* The parameters animc applies, as MGCB's ModelProcessor names them. */
+static const char *const known_params[] = { "Scale", "RotationX", "RotationY", "RotationZ", NULL };
+
+/* Which of known_params `name` is (-1: none): 0 for Scale, 1 + the axis
+ * for RotationX/Y/Z; compared exactly or ignoring case. */
+static int known_param(const char *name, bool is_exact)
+{
+	for (int i = 0; known_params[i]; i++)
+		if (is_exact ? strcmp(name, known_params[i]) == 0 : strcasecmp(name, known_params[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* A parameter that is none of animc's: other processors' are not animc's;
+ * one a letter or two from animc's, or spelt in another case or with
+ * blanks around its name (which MGCB, matching names exactly, ignores), is
+ * likely misspelt. */
+static void unknown_param(reader *rd, char *name, const char *written)
+{
+	char *bare = trim(name);
+	int near = known_param(bare, false);
+
+	if (near >= 0) {
+		warning_at(rd, ANIMC_WARN_UNKNOWN_PARAMETER,
+			   "/processorParam:%s: no such parameter: MGCB matches names exactly, case and blanks "
+			   "too (did you mean %s?); ignored", written, known_params[near]);
+		return;
+	}
+	const char *nearest = cli_nearest(bare, known_params);
+	if (nearest)
+		warning_at(rd, ANIMC_WARN_UNKNOWN_PARAMETER,
+			   "/processorParam:%s: no such parameter (did you mean %s?); ignored", bare, nearest);
+}
+
 /*
  * /processorParam:NAME=VALUE, or NAME:VALUE: MGCB splits the pair at every
  * '=' and ':' and takes it only when that gives two parts, so the first of
  * the two separates, and a pair with a second one is dropped by MGCB
  * without a word: an error for a parameter of animc's, which would
- * otherwise build with a value MGCB never applies.
+ * otherwise build with a value MGCB never applies.  The name is matched as
+ * MGCB sets a processor's property, exactly ("scale" and "Scale " are no
+ * parameter).
  */
 static void processor_param_as(reader *rd, char *value, const char *written)
 {
@@ -367,25 +403,16 @@ static void processor_param_as(reader *rd, char *value, const char *written)
 		return;
 	}
 	*eq = '\0';
-	char *name = trim(value), *text = trim(eq + 1);
-	int axis = strcasecmp(name, "RotationX") == 0 ? 0 : strcasecmp(name, "RotationY") == 0 ? 1 :
-		   strcasecmp(name, "RotationZ") == 0 ? 2 : -1;
-	bool is_ours = axis >= 0 || strcasecmp(name, "Scale") == 0;
+	char *text = trim(eq + 1);
+	int which = known_param(value, true), axis = which - 1;
 
-	if (is_ours && text[strcspn(text, "=:")]) {
+	if (which >= 0 && text[strcspn(text, "=:")]) {
 		error_at(rd, "/processorParam:%s has a second '=' or ':', and MGCB ignores such a parameter; "
 			 "give one value (NAME=VALUE)", written);
 		return;
 	}
-	if (!is_ours) {
-		/* Other processors' parameters are not animc's; one a letter
-		 * or two from animc's is likely misspelt. */
-		static const char *const known[] = { "Scale", "RotationX", "RotationY", "RotationZ", NULL };
-		const char *near = cli_nearest(name, known);
-
-		if (near)
-			warning_at(rd, ANIMC_WARN_UNKNOWN_PARAMETER,
-				   "/processorParam:%s: no such parameter (did you mean %s?); ignored", name, near);
+	if (which < 0) {
+		unknown_param(rd, value, written);
 		return;
 	}
 	if (!parse_number(text, &v) || (axis < 0 && !(v > 0))) {
