@@ -1494,6 +1494,30 @@ bool build_is_my_shard(const build_options *o, const char *out_base)
 	return mine;
 }
 
+static int compare_paths_of(const void *a, const void *b, void *at)
+{
+	const build_job *jobs = at;
+
+	return strcmp(jobs[*(const size_t *)a].path, jobs[*(const size_t *)b].path);
+}
+
+/* Mark the jobs whose source another job builds to another destination,
+ * so that a shard names them as the whole build does. */
+static void mark_shared_sources(build_plan *plan)
+{
+	size_t *order = malloc((plan->count ? plan->count : 1) * sizeof *order);
+
+	if (!order)
+		return;
+	for (size_t i = 0; i < plan->count; i++)
+		order[i] = i;
+	qsort_r(order, plan->count, sizeof *order, compare_paths_of, plan->jobs);
+	for (size_t i = 1; i < plan->count; i++)
+		if (strcmp(plan->jobs[order[i]].path, plan->jobs[order[i - 1]].path) == 0)
+			plan->jobs[order[i]].is_shared_source = plan->jobs[order[i - 1]].is_shared_source = true;
+	free(order);
+}
+
 void build_plan_shard(build_ctx *ctx)
 {
 	build_plan *plan = &ctx->plan;
@@ -1501,6 +1525,7 @@ void build_plan_shard(build_ctx *ctx)
 
 	if (!ctx->options->shard.count)
 		return;
+	mark_shared_sources(plan);
 	for (size_t i = 0; i < plan->count; i++) {
 		build_job *j = &plan->jobs[i];
 

@@ -55,6 +55,8 @@ typedef struct build_job {
 	manifest_entry *previous;         /* the manifest's entry, or NULL */
 	build_result result;
 	bool is_done;
+	bool is_shared_source;            /* the whole plan (before --shard) builds its source to
+					     another destination too */
 	double started_s;                 /* when a worker took it */
 	bool is_deferred;                 /* its manifest record is the previous one */
 	char importer_at_work[32];        /* what the worker says it imports with */

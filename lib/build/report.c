@@ -538,7 +538,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		bool has_out = false;
 
 		fputs("    <testcase classname=\"animc.build\" name=\"", f);
-		xml_case_name(f, ctx, j, shared[i]);
+		xml_case_name(f, ctx, j, shared[i] || j->is_shared_source);
 		fprintf(f, "\" time=\"%.6f\">\n", times ? r->time_s : 0.0);
 		for (uint32_t k = 0; k < r->diag_count && !first_error; k++)
 			if (r->diags[k].severity == ANIMC_ERROR)
