@@ -1111,6 +1111,33 @@ static void one_file_in_two_rules_is_refused(void **state)
 	}
 }
 
+/* A build folder whose path a rule cannot carry ('=' and the like, which
+ * the depfile names every output by): the configure step passed, then
+ * every build failed asking to rename an output that is no file of the
+ * user's.  The configure step now fails naming OUTPUT_DIR; an OUTPUT_DIR
+ * elsewhere is used. */
+static void an_output_dir_a_rule_cannot_carry_is_refused(void **state)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *dir = assets_project("cmake-bad-bin", "art", ""), *bin = test_format("%s/b=1", dir);
+	char *prefix = test_format("-DCMAKE_PREFIX_PATH=%s", stage_real);
+	test_run r;
+
+	(void)state;
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	test_sh("mkdir -p '%s/art' && cp testdata/sample/Crane/Turn.Animation '%s/art/'", dir, dir);
+	r = test_exec("cmake", "-S", dir, "-B", bin, "-G", "Ninja", prefix, NULL);
+	char *err = unfolded(r.err), *want = test_format("OUTPUT_DIR %s", "/");
+	if (r.status == 0 || !strstr(err, want) || !strstr(err, "/cmake-bad-bin/b=1/content holds one of") ||
+	    !strstr(err, "(animc --depfile refuses it)"))
+		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
+	free(want), free(err);
+	test_run_release(&r);
+	free(prefix), free(bin), free(dir), free(stage_real), free(stage);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(example_builds_with_ninja),
 	cmocka_unit_test(example_builds_with_makefiles),
@@ -1132,6 +1159,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_clip_named_like_its_file_can_be_renamed),
 	cmocka_unit_test(two_sources_of_one_output_are_refused),
 	cmocka_unit_test(one_file_in_two_rules_is_refused),
+	cmocka_unit_test(an_output_dir_a_rule_cannot_carry_is_refused),
 	cmocka_unit_test(outputs_dropped_by_new_options_are_removed),
 };
 

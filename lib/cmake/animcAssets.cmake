@@ -24,6 +24,8 @@
 #    when it runs, and would otherwise stay in OUTPUT_DIR, where a package
 #    installing the folder ships them (a deleted source's go with the next
 #    rule that runs; a failed source keeps its last good outputs);
+#  - an OUTPUT_DIR whose path a rule cannot carry ('=', '&', ...; the
+#    build folder's path, as a rule) fails the configure step, naming it;
 #  - one file given two rules into one OUTPUT_DIR (a folder and a file of
 #    it, two folders one inside the other, in one call or two) fails the
 #    configure step: each rule would remove the other's output;
@@ -152,13 +154,13 @@ function(_animc_bad_name result text control)
   elseif(CMAKE_GENERATOR MATCHES "Ninja" AND text MATCHES "[$]")
     set(bad "'$', which Ninja misreads in a depfile")
   elseif(text MATCHES "[\"&'*;<>?^`|=[]")
-    set(bad "one of \" & ' * ; < > ? ^ ` | = [, which make and Ninja do not both read in a depfile "
-            "(animc --depfile refuses it)")
+    string(CONCAT bad "one of \" & ' * ; < > ? ^ ` | = [, which make and Ninja do not both read in a depfile "
+           "(animc --depfile refuses it)")
   elseif(CMAKE_GENERATOR MATCHES "Makefiles" AND text MATCHES "[^ /]\\([^/]*\\)$")
     set(bad "NAME(...), which make reads as an archive member")
   elseif(text MATCHES "${control}")
-    set(bad "a control character (a tab, a line break), which animc --depfile refuses and make "
-            "splits at")
+    string(CONCAT bad "a control character (a tab, a line break), which animc --depfile refuses and make "
+           "splits at")
   endif()
   set(${result} "${bad}" PARENT_SCOPE)
 endfunction()
@@ -174,7 +176,6 @@ function(animc_add_assets name)
   get_target_property(animc animc::cli IMPORTED_LOCATION)
   get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   set(depdir "${CMAKE_CURRENT_BINARY_DIR}/animc-${name}")
-  file(MAKE_DIRECTORY "${depdir}")
   set(all_outputs "")
   # Control characters, for names (and, but for the line break that
   # separates them, for the outputs listed one a line).
@@ -185,6 +186,15 @@ function(animc_add_assets name)
   string(ASCII 127 del)
   set(control "[${first}-${last}${del}]")
   set(control_in_line "[${first}-${tab}${after_break}-${last}${del}]")
+  # The depfile names every output by OUTPUT_DIR's path, which holds the
+  # build folder's: held to the names a rule can carry, or every rule
+  # would fail at build time asking to rename an output.
+  _animc_bad_name(bad "${out}/" "${control}")
+  if(bad)
+    message(FATAL_ERROR "animc_add_assets(${name}): OUTPUT_DIR ${out} holds ${bad}, and every output's path "
+                        "holds it; choose a build folder (and OUTPUT_DIR) whose path does not")
+  endif()
+  file(MAKE_DIRECTORY "${depdir}")
   # A --clips document names the clips of every source it splits: a part
   # added or renamed there is an output too, found by configuring again.
   set(clips_next FALSE)
