@@ -182,7 +182,7 @@ BENCH_COMPACT := $(BUILD)/bench_compact
 CHECK_BOUNDS := $(BUILD)/check_bounds
 LAYOUT_OK := $(BUILD)/layout-ok
 
-.PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-sample \
+.PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-per-file bench-sample \
 	bench-compact check-simd check-bounds bench-cache measure-watch \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
@@ -376,7 +376,7 @@ bench: deps
 	scripts/bench-compile $(ANIMC)
 	scripts/bench-build $(ANIMC)
 
-bench-compile bench-build bench-cache measure-watch: deps
+bench-compile bench-build bench-per-file bench-cache measure-watch: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) all
 	scripts/$@ $(ANIMC)
 
@@ -462,6 +462,8 @@ help:
 	@echo '  bench-compile  time animc build against xmllint --stream and assimp info on the corpus'
 	@echo '  bench-build    -j2 against -j1, a no-op rebuild of 10,000 files against the full'
 	@echo '                 build, start-up on one file against xmllint (ratios, one run)'
+	@echo '  bench-per-file one per-file rule into a folder of 1,000 and 3,000 built sources against'
+	@echo '                 one into a fresh folder (ratios, one run)'
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
 	@echo '  bench-compact  the lossy outputs on the corpus: size and speed ratios against the'
 	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'

@@ -4,6 +4,7 @@
  * to do (animc gives an output it left as it was the time of the build);
  * and depfiles naming files make and ninja read specially.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,8 +420,49 @@ static void a_renamed_dependency_does_not_stop_make(void **state)
 	free(want), free(text), free(ninja), free(path), free(dir);
 }
 
+/* A per-file rule in an output folder that holds many other sources
+ * stat()ed each of them, every time, to find those deleted: the rules of a
+ * per-file build cost more the more sources the folder held.  A folder of
+ * many recorded sources is now listed once.  (Counted with strace: the
+ * stat calls naming a source of the tree.) */
+static void a_rule_does_not_stat_every_recorded_source(void **state)
+{
+	char *made = test_tmpdir("make-rule-stats"), *dir = realpath(made, NULL);
+	char *log = test_format("%s/strace.log", dir);
+	test_run r;
+
+	(void)state;
+	r = test_exec("sh", "-c", "command -v strace", NULL);
+	if (r.status != 0) {
+		test_run_release(&r);
+		print_message("skipped: strace not found\n");
+		free(log), free(dir), free(made);
+		skip();
+	}
+	test_run_release(&r);
+	char *sample = realpath("testdata/sample/Crane/Turn.Animation", NULL);
+	assert_non_null(sample);
+	test_sh("cd '%s' && for d in 0 1 2; do mkdir -p art/d$d && for i in $(seq 1 40); do "
+		"cp '%s' art/d$d/t$i.Animation; done; done", dir, sample);
+	free(sample);
+	char *animc = realpath(test_animc_path(), NULL);
+	assert_non_null(animc);
+	test_sh("cd '%s' && '%s' build -q -o out art", dir, animc);
+	test_sh("cd '%s' && echo '<!-- edit -->' >> art/d1/t5.Animation && strace -f -qq -o '%s' "
+		"-e trace=stat,lstat,newfstatat,statx '%s' build -q --prune --base art -o out art/d1/t5.Animation",
+		dir, log, animc);
+	char *text = (char *)test_read_file(log, NULL);
+	size_t named = 0;
+	for (char *at = text; (at = strstr(at, "art/d")); at++)
+		named++;
+	if (named > 40)
+		fail_msg("%zu stat calls name a source of 120 recorded", named);
+	free(text), free(animc), free(log), free(dir), free(made);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
+	cmocka_unit_test(a_rule_does_not_stat_every_recorded_source),
 	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
 	cmocka_unit_test(depfiles_hold_names_make_and_ninja_both_read),

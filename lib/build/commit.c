@@ -1428,6 +1428,35 @@ static bool source_exists(const build_ctx *ctx, const char *path)
 	return false;
 }
 
+/* source_exists, told by a listing of the source's folder when it tells
+ * (cli_kinds_by_listing's `kind`). */
+static bool source_exists_as(const build_ctx *ctx, const char *path, unsigned char kind)
+{
+	if (kind == DT_UNKNOWN || kind == DT_LNK)
+		return source_exists(ctx, path);
+	return kind != DT_DIR;
+}
+
+/* Of each entry of the last run's manifest, what a listing of its source's
+ * folder says (cli_kinds_by_listing): a folder of many sources is listed
+ * once rather than each stat()ed.  NULL when out of memory. */
+static unsigned char *old_source_kinds(const build_ctx *ctx)
+{
+	const char **paths = malloc((ctx->old.count + 1) * sizeof *paths);
+	unsigned char *kinds = malloc(ctx->old.count + 1);
+
+	if (paths && kinds) {
+		for (size_t i = 0; i < ctx->old.count; i++)
+			paths[i] = ctx->old.entries[i].source;
+		cli_kinds_by_listing(paths, ctx->old.count, kinds);
+	} else {
+		free(kinds);
+		kinds = NULL;
+	}
+	free(paths);
+	return kinds;
+}
+
 /* A recorded output under the folder `name` (relative to OUTDIR): removed
  * when --prune would remove it at the end of the run, and settled. */
 static void clear_stale_output(build_commit *c, const manifest_output *o, const char *name)
@@ -1716,6 +1745,7 @@ void build_commit_finish(build_commit *c)
 	 * source is gone and --prune asks to clean up after it. */
 	const build_mgcb_item **items;
 	size_t item_count = project_items(ctx->options, &items);
+	unsigned char *kinds = old_source_kinds(ctx);
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
 		manifest_entry copy;
@@ -1731,7 +1761,8 @@ void build_commit_finish(build_commit *c)
 		    dropped_from_project(ctx->options, items, item_count, e))
 			continue;
 		/* Another shard's source: its shard counts and prunes it. */
-		bool is_gone = build_is_my_shard(ctx->options, e->out_base) && !source_exists(ctx, e->source);
+		bool is_gone = build_is_my_shard(ctx->options, e->out_base) &&
+			       !source_exists_as(ctx, e->source, kinds ? kinds[i] : DT_UNKNOWN);
 		if (is_gone && ctx->options->prune) {
 			cli_strings_push(&c->pruned_sources, e->source);
 			continue;   /* its outputs become orphans below, and go */
@@ -1761,6 +1792,7 @@ void build_commit_finish(build_commit *c)
 			manifest_entry_release(&copy);
 	}
 	free(items);
+	free(kinds);
 	/* Outputs of the last run that no source claims now: clips a source no
 	 * longer holds, sources gone, names that changed. */
 	for (size_t i = 0; i < ctx->old.count; i++)

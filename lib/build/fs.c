@@ -567,3 +567,109 @@ char *cli_path_join(const char *a, const char *b, const char *c)
 	}
 	return out;
 }
+
+/* The paths by folder, then name (qsort_r over indices). */
+static int compare_by_folder(const void *a, const void *b, void *at)
+{
+	const char *const *paths = *(const char *const *const *)at;
+	const char *x = paths[*(const size_t *)a], *y = paths[*(const size_t *)b];
+	size_t xn = (size_t)(cli_basename(x) - x), yn = (size_t)(cli_basename(y) - y);
+	int c = memcmp(x, y, xn < yn ? xn : yn);
+
+	if (c || xn != yn)
+		return c ? c : xn < yn ? -1 : 1;
+	return strcmp(x + xn, y + yn);
+}
+
+typedef struct listed_name {
+	char *name;
+	unsigned char type;
+} listed_name;
+
+static int compare_listed(const void *a, const void *b)
+{
+	return strcmp(((const listed_name *)a)->name, ((const listed_name *)b)->name);
+}
+
+static int compare_name_to_listed(const void *name, const void *listed)
+{
+	return strcmp(name, ((const listed_name *)listed)->name);
+}
+
+/* The names in the folder `dir` (NULL when it cannot be listed). */
+static listed_name *list_folder(const char *dir, size_t *count)
+{
+	DIR *d = opendir(dir[0] ? dir : ".");
+	listed_name *names = NULL, *grown;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+
+	*count = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (n == cap) {
+			size_t want = cap ? cap * 2 : 64;
+
+			if (!(grown = realloc(names, want * sizeof *names)))
+				break;
+			names = grown;
+			cap = want;
+		}
+		if (!(names[n].name = strdup(de->d_name)))
+			break;
+		names[n++].type = de->d_type;
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, compare_listed);
+	*count = n;
+	return names;
+}
+
+/* The kinds of paths[order[from, to)], all in one folder, from its listing. */
+static void kinds_of_folder(const char *const *paths, const size_t *order, size_t from, size_t to,
+			    unsigned char *kinds)
+{
+	const char *first = paths[order[from]];
+	char *dir = strndup(first, (size_t)(cli_basename(first) - first));
+	size_t n = 0;
+	listed_name *names = dir ? list_folder(dir, &n) : NULL;
+
+	for (size_t i = from; names && i < to; i++) {
+		const listed_name *hit = bsearch(cli_basename(paths[order[i]]), names, n, sizeof *names,
+						 compare_name_to_listed);
+
+		kinds[order[i]] = hit ? hit->type : DT_UNKNOWN;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i].name);
+	free(names);
+	free(dir);
+}
+
+void cli_kinds_by_listing(const char *const *paths, size_t count, unsigned char *kinds)
+{
+	enum { MANY = 8 };   /* paths in one folder worth a listing */
+	size_t *order = malloc((count ? count : 1) * sizeof *order);
+
+	memset(kinds, DT_UNKNOWN, count);
+	if (!order)
+		return;
+	for (size_t i = 0; i < count; i++)
+		order[i] = i;
+	qsort_r(order, count, sizeof *order, compare_by_folder, &paths);
+	for (size_t from = 0, to; from < count; from = to) {
+		const char *first = paths[order[from]];
+		size_t len = (size_t)(cli_basename(first) - first);
+
+		for (to = from + 1; to < count; to++) {
+			const char *p = paths[order[to]];
+
+			if ((size_t)(cli_basename(p) - p) != len || memcmp(p, first, len) != 0)
+				break;
+		}
+		if (to - from >= MANY)
+			kinds_of_folder(paths, order, from, to, kinds);
+	}
+	free(order);
+}

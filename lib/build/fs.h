@@ -125,6 +125,12 @@ const char *cli_basename(const char *path);
 bool cli_is_left_out_name(const char *name);
 /* Length of the stem of a file name: up to its last '.', if that is not the first character. */
 size_t cli_stem_length(const char *name);
+/* For each of `paths`, what a listing of its folder says it is: its
+ * d_type (DT_REG, DT_DIR, ...), DT_UNKNOWN when the listing cannot tell
+ * (a name not there, a file system without types, a folder that cannot
+ * be listed).  A folder holding many of the paths is listed once, which
+ * costs less than a stat of each; the others are DT_UNKNOWN. */
+void cli_kinds_by_listing(const char *const *paths, size_t count, unsigned char *kinds);
 /* Join with '/' into a new malloc()ed string; NULL parts are skipped. */
 char *cli_path_join(const char *a, const char *b, const char *c);
 

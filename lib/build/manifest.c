@@ -1297,13 +1297,28 @@ static bool one_owner_an_output(build_ctx *ctx, manifest_entry *entries, size_t 
 	return ok;
 }
 
+/* Does the file at `path` hold the bytes whose hash is `want`? */
+static bool file_hash_is(const char *path, const build_hash *want)
+{
+	uint8_t *data;
+	size_t size;
+	build_hash got;
+	cli_error err;
+
+	if (!cli_read_file(path, &data, &size, &err))
+		return false;
+	build_hash_bytes(data, size, &got);
+	free(data);
+	return build_hash_equal(&got, want);
+}
+
 bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
 			 const char *path, cli_error *err)
 {
 	const build_hash *expected = ctx->has_saved ? &ctx->saved : ctx->old.loaded_hash_known ?
 				     &ctx->old.loaded_hash : NULL;
 	char *lock_path = malloc(strlen(path) + 6);
-	manifest latest, view;
+	manifest latest = { 0 }, view;
 	manifest_entry *entries = NULL;
 	manifest_output *orphans = NULL;
 	int fd = -1;
@@ -1318,11 +1333,11 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
 			;
 	/* Nobody saved since this run read (or last saved) it, the usual
-	 * case: save ours.  Not when that save took in another build's
-	 * entries: ours lacks them, and saving it alone would drop them. */
-	if (manifest_load(&latest, path, NULL) != MANIFEST_LOADED ||
-	    (expected && !ctx->saved_merged && latest.loaded_hash_known &&
-	     build_hash_equal(&latest.loaded_hash, expected))) {
+	 * case: save ours, the file's bytes hashed, not parsed again.  Not
+	 * when that save took in another build's entries: ours lacks them,
+	 * and saving it alone would drop them. */
+	if ((expected && !ctx->saved_merged && file_hash_is(path, expected)) ||
+	    manifest_load(&latest, path, NULL) != MANIFEST_LOADED) {
 		manifest_release(&latest);
 		ok = manifest_save(ours, path, &ctx->saved, err);
 		ctx->has_saved = ok;
