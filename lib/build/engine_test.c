@@ -570,6 +570,62 @@ static void a_long_build_keeps_what_others_saved_during_it(void **state)
 	free(dir);
 }
 
+/* A recorded source named `source` built to `out_base`. */
+static void add_source_at(manifest *m, const char *source, const char *out_base, bool ours)
+{
+	manifest_entry e;
+
+	memset(&e, 0, sizeof e);
+	e.source = strdup(source);
+	e.out_base = strdup(out_base);
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "robotgame");
+	e.is_ours = ours;
+	assert_non_null(manifest_add(m, &e));
+}
+
+/* Two shards at once of a project that builds one source to two
+ * destinations, one in each shard: the second to save merged the first's
+ * record of the other destination into its own, by the source's path
+ * alone, and dropped it (its output then an orphan, which --prune
+ * removes).  Both records stay. */
+static void shards_at_once_keep_both_destinations(void **state)
+{
+	char *dir = test_tmpdir("engine-merge-two"), *path = test_format("%s/manifest", dir);
+	build_ctx ctx;
+	cli_strings pruned = { 0 };
+	manifest first = { 0 }, other = { 0 }, ours = { 0 }, last = { 0 };
+	cli_error err;
+
+	(void)state;
+	memset(&ctx, 0, sizeof ctx);
+	add_source_at(&first, "s", "A", false);
+	add_source_at(&first, "s", "B", false);
+	assert_true(manifest_save(&first, path, NULL, &err));
+	assert_int_equal(manifest_load(&ctx.old, path, &err), MANIFEST_LOADED);
+	/* The other shard builds s to A and saves meanwhile. */
+	add_source_at(&other, "s", "A", true);
+	add_source_at(&other, "s", "B", false);
+	add_source_at(&other, "x", "x", true);
+	assert_true(manifest_save(&other, path, NULL, &err));
+	/* This shard builds s to B. */
+	add_source_at(&ours, "s", "B", true);
+	add_source_at(&ours, "s", "A", false);
+	assert_true(build_manifest_save(&ctx, &ours, &pruned, path, &err));
+	assert_int_equal(manifest_load(&last, path, &err), MANIFEST_LOADED);
+	assert_non_null(manifest_find_output(&last, "s", "A"));
+	assert_non_null(manifest_find_output(&last, "s", "B"));
+	assert_non_null(manifest_find(&last, "x"));
+	assert_int_equal(last.count, 3);
+	manifest_release(&last);
+	manifest_release(&ours);
+	manifest_release(&other);
+	manifest_release(&first);
+	manifest_release(&ctx.old);
+	free(path);
+	free(dir);
+}
+
 /* A recorded source with one output, `path`, of hash `hash`. */
 static void add_source_writing(manifest *m, const char *source, bool ours, const char *path, const build_hash *hash)
 {
@@ -835,6 +891,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_file_gone_after_its_folder_listed_it_is_left_out),
 	cmocka_unit_test(a_copy_keeping_its_mtime_was_written_meanwhile),
 	cmocka_unit_test(a_long_build_keeps_what_others_saved_during_it),
+	cmocka_unit_test(shards_at_once_keep_both_destinations),
 	cmocka_unit_test(builds_at_once_leave_one_owner_an_output),
 	cmocka_unit_test(a_takeover_at_the_save_fails_a_strict_run),
 	cmocka_unit_test(results_out_of_order_are_committed_in_job_order),

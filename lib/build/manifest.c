@@ -1190,7 +1190,10 @@ static size_t merge_theirs(const manifest *ours, const manifest *latest, const c
 	source_id *ids = ids_of(entries, mine, &id_count);
 
 	for (size_t i = 0; i < latest->count; i++) {
-		const manifest_entry *theirs = &latest->entries[i], *found = manifest_find(ours, theirs->source);
+		/* By source and destination: a source built to two places has
+		 * two records, and this run's of one is not the other's. */
+		const manifest_entry *theirs = &latest->entries[i];
+		const manifest_entry *found = manifest_find_output(ours, theirs->source, theirs->out_base);
 		const manifest_entry *same = found && found->is_ours ? found : one_of(ids, id_count, entries, theirs);
 
 		if (!same) {
