@@ -717,6 +717,7 @@ typedef struct resample_work {
 	double worst[ANIMC_TRACK_COUNT], best_worst[ANIMC_TRACK_COUNT];
 	double tan_half[ANIMC_TRACK_COUNT];
 	float end;
+	bool is_original_checked;   /* also as the original runtime plays it (original_holds) */
 } resample_work;
 
 static void resample_release(resample_work *r)
@@ -865,12 +866,90 @@ static bool resample_curve(resample_work *r, const channel_work *w, const animc_
 	return true;
 }
 
+/*
+ * The original runtime's key pair and weight for uniform keys
+ * (KeyFrameSequence, Once): the index from the float quotient
+ * (int)(t / KeyInterval), the weight from HelperMath.CalculateModulo's
+ * float loop.  The two disagree at some key times (formats/xnb/FORMAT.md
+ * section 2): the quotient gives key j - 1 while the loop leaves 0, and
+ * the original shows key j - 1 whole where key j is due.
+ */
+static void original_uniform_keys(float ki, uint32_t last, float t, uint32_t *i1, uint32_t *i2, float *u)
+{
+	float q = t / ki, left = t;
+
+	*i1 = *i2 = last;
+	*u = 1;
+	if (!(q < (float)last))
+		return;
+	while (left - ki >= 0)
+		left -= ki;
+	*i1 = (uint32_t)q;
+	*i2 = *i1 + 1;
+	*u = left / ki;
+}
+
+/* At most this many subtractions of the original's loop are played over
+ * one candidate (a frame's loop runs t / KeyInterval times): a longer
+ * sequence is not played so. */
+#define REDUCE_ORIGINAL_STEPS 20000000.0
+
+/* Whether original_holds can play a sequence of `horizon` s at 60 Hz
+ * against keys `ki` apart within REDUCE_ORIGINAL_STEPS. */
+static bool original_is_playable(float horizon, float ki)
+{
+	return ki > 0 && (double)horizon * 60 * ((double)horizon / ki) / 2 <= REDUCE_ORIGINAL_STEPS;
+}
+
+/*
+ * Do `keys` keys evenly spaced (r->keys) hold every curve as the original
+ * runtime plays them, at 60 Hz as a game's frames accumulate in float?
+ * Only the frames where its key pair or weight differ from this format's
+ * are looked at: elsewhere resample_curve measured them.  A sequence the
+ * source keys at its own times has none of the original's rounding;
+ * resampled, it must not gain a pop of a whole key (20 degrees on a
+ * RobotGame calf) where the lossless output plays smoothly.
+ */
+static bool original_holds(const resample_work *r, const channel_work *w, const animc_channel *ch, uint32_t keys)
+{
+	uint32_t last = keys - 1;
+	float ki = (float)((double)r->end / last), frame = (float)(1.0 / 60), horizon = fmaxf(r->end, ch->duration_s);
+
+	if (!original_is_playable(horizon, ki))
+		return true;
+	for (float t = 0;; t = fminf(t + frame, horizon)) {
+		uint32_t a, b, ea, eb;
+		float u, eu;
+
+		original_uniform_keys(ki, last, t, &a, &b, &u);
+		interp_uniform_keys(ki, last, t, &ea, &eb, &eu);
+		if (a != ea || fabsf(u - eu) > 1e-4f)
+			for (uint32_t k = 0; k < w->count; k++) {
+				const reduce_curve *c = &w->curves[k];
+				const float *ka = r->keys[k] + (size_t)a * c->width, *kb = r->keys[k] + (size_t)b * c->width;
+				float got[4], want[4];
+
+				if (c->kind == ANIMC_ROTATION)
+					interp_slerp(got, ka, kb, u);
+				else
+					interp_lerp3(got, ka, kb, u);
+				animc_reduce_channel_value(ch, c->kind, t, want);
+				if (!within_bound(c, r->tan_half[k], got, want))
+					return false;
+			}
+		if (t >= horizon)
+			return true;
+	}
+}
+
 /* Do `keys` keys evenly spaced hold every curve?  Keeps them in r->best. */
 static bool resample_holds(resample_work *r, const channel_work *w, const animc_channel *ch, uint32_t keys)
 {
 	for (uint32_t k = 0; k < w->count; k++)
 		if (!resample_curve(r, w, ch, k, keys))
 			return false;
+	if (r->is_original_checked && !original_holds(r, w, ch, keys))
+		return false;
 	for (uint32_t k = 0; k < w->count; k++) {
 		memcpy(r->best[k], r->keys[k], (size_t)keys * w->curves[k].width * sizeof(float));
 		r->best_worst[k] = r->worst[k];
@@ -1202,6 +1281,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			channel_work_release(&w);
 			return ANIMC_ERR_NOMEM;
 		}
+		r.is_original_checked = !is_uniform;
 		resampled = resampled_keys(&r, &w, ch, (uint32_t)most);
 	} else {
 		memset(&r, 0, sizeof r);
