@@ -656,7 +656,7 @@ static const option_def option_table[] = {
 	    "translation, R degrees of rotation and S of scale, measured at every key and between keys "
 	    "as the runtime interpolates; 'default' is 0.001,0.05,0.0001.  Output stays the original "
 	    "layout (keys evenly spaced, or with their times where that is smaller), never bigger than "
-	    "without it, and plays in XNA, FNA and MonoGame",
+	    "without it before --compress, and plays in XNA, FNA and MonoGame",
 	    "docs/build.md (\"Lossy outputs\") describes the reduction.",
 	    NULL },
 	  set_tolerance },
