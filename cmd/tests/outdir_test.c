@@ -2,11 +2,13 @@
  * outdir_test.c - a build that compiled nothing leaves OUTDIR as it was:
  * no OUTDIR/.animc/ (manifest, lock) and no OUTDIR made for it; a build
  * that compiled something keeps its state there.  An OUTDIR that is a link
- * to nowhere is said to be one.
+ * to nowhere is said to be one.  An output replaced by a link to a file
+ * outside OUTDIR is written anew, nothing done through the link.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -99,9 +101,52 @@ static void an_outdir_linked_nowhere_is_said_so(void **state)
 	free(loop), free(out), free(dir);
 }
 
+/* An output replaced by a symbolic link to a file outside OUTDIR that
+ * holds its bytes: the build took the link for its output, up to date, and
+ * once its source was touched set the outside file's mtime through it.
+ * The link is no file of animc's: it is replaced by the output, and the
+ * file it led to is left as it was. */
+static void an_output_replaced_by_a_link_is_written_anew(void **state)
+{
+	char *dir = test_tmpdir("outdir-link"), *out = test_format("%s/out", dir), *src = test_format("%s/Turn.Animation", dir);
+	char *outside = test_format("%s/victim.xnb", dir), *xnb = test_format("%s/Turn.xnb", out);
+	const struct timespec old[2] = { { 978307200, 0 }, { 978307200, 0 } };
+	size_t size, was_size;
+	struct stat st;
+	test_run r;
+
+	(void)state;
+	test_sh("cp testdata/sample/Crane/Turn.Animation '%s'", src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	uint8_t *bytes = test_read_file(xnb, &size);
+	assert_true(test_write_file(outside, bytes, size));
+	assert_int_equal(utimensat(AT_FDCWD, outside, old, 0), 0);
+	assert_int_equal(unlink(xnb), 0);
+	assert_int_equal(symlink("../victim.xnb", xnb), 0);
+	for (int touched = 0; touched < 2; touched++) {
+		if (touched)
+			assert_int_equal(utimensat(AT_FDCWD, src, NULL, 0), 0);
+		r = test_animc("build", "-q", "-o", out, src, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_int_equal(lstat(xnb, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_int_equal(stat(outside, &st), 0);
+		assert_int_equal(st.st_mtim.tv_sec, 978307200);
+		uint8_t *now = test_read_file(xnb, &was_size);
+		assert_int_equal(was_size, size);
+		assert_memory_equal(now, bytes, size);
+		free(now);
+	}
+	free(bytes), free(xnb), free(outside), free(src), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(build_that_compiled_nothing_leaves_outdir_as_it_was),
 	cmocka_unit_test(an_outdir_linked_nowhere_is_said_so),
+	cmocka_unit_test(an_output_replaced_by_a_link_is_written_anew),
 };
 
 ANIMC_TEST_GROUP(tests);

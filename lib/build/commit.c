@@ -196,6 +196,20 @@ static const manifest_output *previous_output(const build_job *j, const char *pa
 	return NULL;
 }
 
+/* The state of an output animc wrote at `path`: a regular file, not a
+ * symbolic link to one (a link put where an output was is no file of
+ * animc's: it is replaced, never followed, and nothing is done through
+ * it to a file outside the output folder). */
+static bool output_state(const char *path, build_file_state *out)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	build_file_state_from(&st, out);
+	return true;
+}
+
 static bool stat_state(const char *path, build_file_state *out)
 {
 	struct stat st;
@@ -260,8 +274,8 @@ void build_stage_outputs(const build_ctx *ctx, const build_job *job, build_resul
 		/* The same bytes, on disk as recorded: leave the file (and its
 		 * mtime) alone. */
 		if (before ? build_hash_equal(&before->hash, &o->hash) && before->size == o->size &&
-			     stat_state(path, &now) && build_file_state_equal(&before->state, &now)
-			   : stat_state(path, &now) && holds_bytes(path, &now, o)) {
+			     output_state(path, &now) && build_file_state_equal(&before->state, &now)
+			   : output_state(path, &now) && holds_bytes(path, &now, o)) {
 			o->is_unchanged = true;
 			o->state = now;
 		} else if (job->writes_at_commit) {
@@ -766,8 +780,10 @@ static void settle_mtimes(build_commit *c, build_job *j)
 		if (!is_kept(r, o))
 			continue;
 		path = build_output_path(c->ctx, j, o);
-		if (path && mtime_ns(path) != INT64_MIN && mtime_ns(path) <= newest &&
-		    utimensat(AT_FDCWD, path, NULL, 0) == 0 && !stat_state(path, &o->state))
+		build_file_state was;
+
+		if (path && output_state(path, &was) && was.mtime_ns <= newest &&
+		    utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW) == 0 && !output_state(path, &o->state))
 			memset(&o->state, 0, sizeof o->state);
 		free(path);
 	}
@@ -1253,7 +1269,7 @@ static bool output_unchanged(const char *path, const manifest_output *o)
 	build_hash h;
 	cli_error err;
 
-	if (!stat_state(path, &now))
+	if (!output_state(path, &now))
 		return false;
 	if (build_file_state_equal(&o->state, &now))
 		return true;

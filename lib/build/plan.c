@@ -1156,7 +1156,9 @@ void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out
 /* The file as recorded: by its state, else by its bytes.  *fresh gets the
  * state to record now.  `distrust`: a source or a file its import read
  * (its state from the last second not trusted; mtime or ctime, whichever
- * is later); else an output, which only animc writes (mtime). */
+ * is later); else an output, which only animc writes (mtime), and which
+ * a symbolic link put in its place is not: it does not match, and the
+ * output is written anew over the link. */
 static bool file_matches(const char *path, const build_file_state *recorded, const build_hash *hash,
 			 const build_file_state *known, build_file_state *fresh, bool distrust)
 {
@@ -1168,7 +1170,7 @@ static bool file_matches(const char *path, const build_file_state *recorded, con
 	if (known) {
 		now = *known;
 	} else {
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		if ((distrust ? stat(path, &st) : lstat(path, &st)) != 0 || !S_ISREG(st.st_mode))
 			return false;
 		if (distrust)
 			build_source_state_from(&st, &now);
