@@ -463,12 +463,37 @@ static void a_rule_does_not_stat_every_recorded_source(void **state)
 	free(text), free(animc), free(log), free(dir), free(made);
 }
 
+/* A depfile on a full disk says why it was not written, as the report
+ * and JUnit files do: written at once, larger than a buffer, its failed
+ * write's reason was lost ("cannot write 'deps.d'"). */
+static void a_depfile_on_a_full_disk_says_why(void **state)
+{
+	char *dir = test_tmpdir("depfile-full"), *abs = realpath(dir, NULL);
+	char *sample = realpath("testdata/sample/Crane/Turn.Animation", NULL);
+
+	(void)state;
+	assert_non_null(sample);
+	test_sh("cd '%s' && mkdir art && for i in $(seq 1 150); do cp '%s' art/a_longer_name_for_the_turn_$i.Animation; "
+		"done", abs, sample);
+	char *animc = realpath(test_animc_path(), NULL);
+	const char *argv[] = { "sh", "-c", "cd \"$0\" && exec \"$1\" build -q --depfile - -o out art > /dev/full", abs,
+			       animc, NULL };
+	test_run r = test_execv(argv);
+
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "-: error: cannot write '-': No space left on device\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(animc), free(sample), free(abs), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
 	cmocka_unit_test(a_rule_does_not_stat_every_recorded_source),
 	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
 	cmocka_unit_test(depfiles_hold_names_make_and_ninja_both_read),
+	cmocka_unit_test(a_depfile_on_a_full_disk_says_why),
 	cmocka_unit_test(depfiles_refuse_names_make_or_ninja_misreads),
 	cmocka_unit_test(a_renamed_dependency_does_not_stop_make),
 };

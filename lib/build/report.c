@@ -75,14 +75,15 @@ void build_totals_count(const build_ctx *ctx, build_totals *t)
  * written as U+FFFD (JSON text is UTF-8). */
 static const char *const severity_names[] = { "note", "warning", "error" };
 
-static bool finish_file(FILE *f, const char *tmp, const char *path, cli_error *err)
+static bool finish_file(FILE *f, int why, const char *tmp, const char *path, cli_error *err)
 {
-	int why = 0;
 	bool ok;
 
-	/* The reason (a full disk): fflush writes again what a failed write
-	 * left, and says why. */
-	if (fflush(f) != 0)
+	/* The reason (a full disk): `why`, a failed write's the caller kept
+	 * (a write too large to buffer fails at once, and leaves nothing for
+	 * fflush), else fflush's, which writes again what a failed write left
+	 * buffered. */
+	if (fflush(f) != 0 && !why)
 		why = errno;
 	ok = !ferror(f) && !why;
 	if (fclose(f) != 0) {
@@ -331,7 +332,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 		"\"run_warnings\": %u, \"errors\": %u, \"run_errors\": %u, \"bytes\": %llu}\n}\n",
 		t.sources, t.compiled, t.up_to_date, t.cached, t.skipped, t.failed,
 		t.clips, t.warnings, t.run_warnings, t.errors, t.run_errors, (unsigned long long)t.output_bytes);
-	ok = finish_file(f, tmp, path, err);
+	ok = finish_file(f, 0, tmp, path, err);
 	free(tmp);
 	return ok;
 }
@@ -587,7 +588,7 @@ bool build_report_junit(const build_ctx *ctx, const char *path, cli_error *err)
 		xml_run_case(f, ctx);
 	xml_run_diagnostics(f, ctx);
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	ok = finish_file(f, tmp, path, err);
+	ok = finish_file(f, 0, tmp, path, err);
 	free(tmp);
 	free(shared);
 	return ok;
@@ -829,8 +830,9 @@ bool build_report_depfile(const build_ctx *ctx, const char *path, cli_error *err
 	} else if (!lines) {
 		cli_error_set(err, "out of memory");
 	} else if ((f = open_report(ctx, path, &tmp, err))) {
-		fwrite(text, 1, size, f);
-		ok = finish_file(f, tmp, path, err);
+		int why = fwrite(text, 1, size, f) == size ? 0 : errno;
+
+		ok = finish_file(f, why, tmp, path, err);
 		free(tmp);
 	}
 	free(t.unreadable);
