@@ -709,6 +709,73 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 	free(report), free(first), free(out), free(in), free(dir);
 }
 
+/* Wait up to 10 s for `pid` to end; its status, or -1 (killed then). */
+static int wait_briefly(pid_t pid)
+{
+	int status;
+
+	for (int i = 0; i < 1000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+/* A build waiting for OUTDIR's lock (a clean holds it alone) says once
+ * what it waits for and who holds it, and SIGINT or SIGTERM end the wait:
+ * the build stops as a stopped build does, having written nothing.  It
+ * slept on in flock() through both, silent, until the lock came free. */
+static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
+{
+	char *dir = test_tmpdir("waiting-lock"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	char *err = test_format("%s/err", dir), *output = test_format("%s/Turn.xnb", out);
+	char *holder = test_format("locked by process %ld (", (long)getpid());
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		int sig = k ? SIGTERM : SIGINT, fd = open(lock, O_RDWR | O_CLOEXEC), status;
+		char *text = NULL;
+		pid_t pid;
+
+		assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
+		assert_int_equal(unlink(output), 0);
+		pid = start_build_reporting(out, in, "2", NULL, NULL, err);
+		for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+			usleep(10000);
+			free(text);
+			text = (char *)test_read_file(err, NULL);
+		}
+		free(text);
+		usleep(100000);
+		kill(pid, sig);
+		status = wait_briefly(pid);
+		close(fd);
+		assert_true(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == sig);
+		text = (char *)test_read_file(err, NULL);
+		if (!strstr(text, "animc: waiting for '") || !strstr(text, ".animc/lock', locked by ") ||
+		    !strstr(text, holder) || strstr(strstr(text, "waiting for") + 1, "waiting for") ||
+		    !strstr(text, k ? "the build was stopped (SIGTERM)" : "the build was stopped (SIGINT)"))
+			fail_msg("stderr: %s", text);
+		free(text);
+		assert_false(test_file_exists(output));
+		assert_false(test_has_running_marker(out));
+		r = test_animc("build", "-q", "-o", out, in, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		assert_true(test_file_exists(output));
+	}
+	free(holder), free(output), free(err), free(lock), free(out), free(in), free(dir);
+}
+
 /* Start a build of a101..a130 (compiled, put in place), b.smd (whose
  * import loops, holding the commits behind it) and c101..c130 (staged),
  * and kill it with SIGKILL, workers and all, once the a* are in place:
@@ -3738,6 +3805,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
 	cmocka_unit_test(a_stopped_build_keeps_the_outputs_a_source_lost),
 	cmocka_unit_test(a_build_stopped_while_planning_leaves_no_marker),
+	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),

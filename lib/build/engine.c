@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -161,6 +162,63 @@ static bool is_at_path(int fd, const char *path)
 	       held.st_ino == named.st_ino;
 }
 
+/* Who holds the lock on the file open at fd alone, from /proc/locks: "pid
+ * N (command)" into `who`; empty when it cannot be told (another PID
+ * namespace, no /proc). */
+static void lock_holder(int fd, char *who, size_t size)
+{
+	struct stat st;
+	FILE *locks = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
+	char line[256], want[64], comm[64] = "";
+	long pid = 0;
+
+	who[0] = '\0';
+	if (!locks)
+		return;
+	snprintf(want, sizeof want, " %02x:%02x:%llu ", major(st.st_dev), minor(st.st_dev),
+		 (unsigned long long)st.st_ino);
+	while (!pid && fgets(line, sizeof line, locks)) {
+		char *at = strstr(line, want);
+
+		if (at && !strstr(line, "->") && strstr(line, " WRITE "))
+			pid = strtol(strstr(line, " WRITE ") + 7, NULL, 10);
+	}
+	fclose(locks);
+	if (pid <= 0)
+		return;
+	snprintf(line, sizeof line, "/proc/%ld/cmdline", pid);
+	locks = fopen(line, "re");
+	if (locks) {
+		size_t n = fread(comm, 1, sizeof comm - 1, locks);
+
+		for (size_t i = 0; i + 1 < n; i++)
+			comm[i] = comm[i] ? comm[i] : ' ';
+		comm[n] = '\0';
+		fclose(locks);
+	}
+	snprintf(who, size, comm[0] ? "process %ld (%s)" : "process %ld", pid, comm);
+}
+
+/* Take the lock at fd shared, waiting for the one who holds it alone (a
+ * clean, or a build removing what killed runs left), said once on stderr,
+ * -q or not: a run that seems to hang says why.  A stop signal ends the
+ * wait: false. */
+static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path)
+{
+	char who[128];
+
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+		return true;
+	lock_holder(fd, who, sizeof who);
+	fprintf(stderr, "animc: waiting for '%s', locked by %s: a clean or another build of this folder\n", path,
+		who[0] ? who : "another process");
+	fflush(stderr);
+	while (flock(fd, LOCK_SH) != 0)
+		if (errno != EINTR || *ctx->stop_signal)
+			return false;
+	return true;
+}
+
 /*
  * OUTDIR/.animc/lock: every build holds it shared for its whole run, so
  * builds (per-file make and ninja rules) run side by side; `clean` needs it
@@ -193,8 +251,12 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 		} else {
 			is_said = false;
 			*alone = for_clean || flock(fd, LOCK_EX | LOCK_NB) == 0;
-			while (!*alone && flock(fd, LOCK_SH) != 0 && errno == EINTR)
-				;
+			if (!*alone && !wait_for_lock(ctx, fd, path)) {
+				close(fd);   /* stopped: said by the caller */
+				fd = -1;
+				is_said = true;
+				break;
+			}
 			if (!is_at_path(fd, path)) {
 				close(fd);
 				fd = -1;
@@ -1008,6 +1070,17 @@ static bool reports_miss_own_files(const build_ctx *ctx, bool has_plan)
 	return ok;
 }
 
+/* Stopped by a signal before anything was written (waiting for OUTDIR's
+ * lock, or planning): the marker goes, the signal is raised again
+ * (build_engine_run_with). */
+static int stop_unstarted(run_state *rs)
+{
+	rs->stop_with = stop_signal;
+	if (rs->ctx->command == CMD_BUILD)
+		report_stopped(rs, 0);
+	return 128 + rs->stop_with;
+}
+
 /* Plan, compile, commit in order, report: `animc build` and `animc outputs`. */
 static int run_build(run_state *rs)
 {
@@ -1026,7 +1099,7 @@ static int run_build(run_state *rs)
 	if (ctx->command == CMD_BUILD && !reports_miss_own_files(ctx, false))
 		return ANIMC_EXIT_FAILED;
 	if (ctx->command == CMD_BUILD && (!project_passes(ctx) || !open_out_dir(rs)))
-		return stop_before_plan(rs);
+		return stop_signal ? stop_unstarted(rs) : stop_before_plan(rs);
 	/* Files a build could not write are no list of outputs. */
 	if (ctx->command == CMD_OUTPUTS && !cli_folder_may_be_made(ctx->options->out_dir, &err)) {
 		build_say(ctx, ANIMC_ERROR, ctx->options->out_dir, "%s", err.message);
@@ -1045,14 +1118,8 @@ static int run_build(run_state *rs)
 		return ANIMC_EXIT_FAILED;
 	if (!planned && !stop_signal)
 		return ctx->command == CMD_BUILD ? stop_before_plan(rs) : ANIMC_EXIT_FAILED;
-	if (stop_signal) {
-		/* Nothing written yet: the marker goes, the signal is raised
-		 * again (build_engine_run_with). */
-		rs->stop_with = stop_signal;
-		if (ctx->command == CMD_BUILD)
-			report_stopped(rs, 0);
-		return 128 + rs->stop_with;
-	}
+	if (stop_signal)
+		return stop_unstarted(rs);
 	if (!build_commit_init(&rs->commit, ctx, ctx->command == CMD_OUTPUTS))
 		return ANIMC_EXIT_FAILED;
 	build_status_begin(rs->status, to_compile);

@@ -1332,9 +1332,13 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 		free(lock_path);
 	}
-	if (fd >= 0)
-		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
-			;
+	/* Another build saving holds it a moment; a stop signal while this
+	 * one waits (a holder stopped, or never letting go) ends the wait. */
+	while (fd >= 0 && flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR || (ctx->stop_signal && *ctx->stop_signal)) {
+			close(fd);
+			return cli_error_set(err, "stopped while waiting for another build to save it");
+		}
 	/* Nobody saved since this run read (or last saved) it, the usual
 	 * case: save ours, the file's bytes hashed, not parsed again.  Not
 	 * when that save took in another build's entries: ours lacks them,
