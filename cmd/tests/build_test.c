@@ -709,6 +709,74 @@ static void a_build_stopped_while_planning_leaves_no_marker(void **state)
 	free(report), free(first), free(out), free(in), free(dir);
 }
 
+/* Send `sig` to the children of `parent` (its workers); how many. */
+static int kill_children(pid_t parent, int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char *path = test_format("/proc/%s/stat", e->d_name), *text, *end;
+		long ppid;
+
+		text = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? (char *)test_read_file(path, NULL) : NULL;
+		end = text ? strrchr(text, ')') : NULL;
+		/* "pid (comm) state ppid ...": the name may hold anything. */
+		if (end && sscanf(end + 1, " %*c %ld", &ppid) == 1 && ppid == parent)
+			n += kill((pid_t)atol(e->d_name), sig) == 0;
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Ctrl-C signals the whole process group, the workers before the build
+ * (the group's newest members first): a worker's death of that signal is
+ * the stop, not a crash of the source it compiled.  The build blamed the
+ * source at work ("the assimp importer crashed on this file
+ * (Interrupt)"), a failed source in the terminal and the reports. */
+static void a_build_stopped_with_its_workers_blames_no_source(void **state)
+{
+	char *dir = test_tmpdir("stopped-group"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *report = test_format("%s/r.json", dir);
+	char *err = test_format("%s/err", dir), *text;
+	int status;
+
+	(void)state;
+	/* a*, then b.smd, whose import loops (a worker is at work on it),
+	 * then enough c* that the build is not done before it is stopped. */
+	test_sh("mkdir -p '%s' && for i in $(seq 101 110); do cp " CRANE "/Turn.Animation '%s'/a$i.Animation; "
+		"done && cp testdata/assimp_crashes/endless_time.smd '%s/b.smd' && for i in $(seq 101 600); do "
+		"cp " CRANE "/Wave.Animation '%s'/c$i.Animation; done", in, in, in, in);
+	for (int k = 0; k < 2; k++) {
+		int sig = k ? SIGTERM : SIGINT;
+		pid_t pid;
+
+		test_sh("rm -rf '%s'", out);
+		pid = start_build_reporting(out, in, "2", report, NULL, err);
+		wait_for_outputs(out, 10, pid);
+		usleep(200000);
+		assert_true(kill_children(pid, sig) > 0);
+		usleep(50000);
+		kill(pid, sig);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		text = (char *)test_read_file(err, NULL);
+		if (strstr(text, "crashed") || !strstr(text, "the build was stopped (SIG"))
+			fail_msg("stderr: %s", text);
+		free(text);
+		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+		text = (char *)test_read_file(report, NULL);
+		if (!strstr(text, "\"failed\": 0,") || !strstr(text, "\"errors\": 0,") || strstr(text, "crashed"))
+			fail_msg("report: %s", text);
+		free(text);
+		assert_int_equal(report_count(report, "failed"), 0);
+	}
+	free(err), free(report), free(out), free(in), free(dir);
+}
+
 /* Wait up to 10 s for `pid` to end; its status, or -1 (killed then). */
 static int wait_briefly(pid_t pid)
 {
@@ -3805,6 +3873,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
 	cmocka_unit_test(a_stopped_build_keeps_the_outputs_a_source_lost),
 	cmocka_unit_test(a_build_stopped_while_planning_leaves_no_marker),
+	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),

@@ -257,7 +257,10 @@ static _Noreturn void worker_main(pool *p, worker *w)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != p->parent)
 		_exit(1);
-	cli_catch_stop_signals(SIG_DFL);
+	/* A stop is the build's to make (it kills its workers): a worker
+	 * that died of Ctrl-C, which signals the whole process group, the
+	 * workers first, would be taken for a crash of the source at work. */
+	cli_catch_stop_signals(SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	for (unsigned i = 0; i < p->count; i++) {
 		worker *other = &p->workers[i];
