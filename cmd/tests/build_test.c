@@ -2440,6 +2440,37 @@ static void workers_are_contained(void **state)
 	free(dir);
 }
 
+/* Under an address-space limit the build was started with (ulimit -v, a
+ * container's) lower than --memory-limit, which cannot raise it, a source
+ * that runs out of memory names that limit: the error named the option's
+ * 4096 or 8192 MiB, and giving more, as it said, changed nothing. */
+static void running_out_of_memory_under_ulimit_names_it(void **state)
+{
+	char *dir = test_tmpdir("ulimit"), *big_x = test_format("%s/big.x", dir), *out = test_format("%s/out", dir);
+	static const char big[] = "xof 0303txt 0032\nFrame Root {\n Mesh m {\n  50000000;\n  0.0;0.0;0.0;;\n }\n}\n";
+	char *script = test_format("ulimit -v 300000 && exec \"$0\" build -q $1 -o '%s' '%s' " KEYS_X, out, big_x);
+	test_run r;
+
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	print_message("skipped: an AddressSanitizer build applies no memory limit\n");
+	skip();
+	return;
+#endif
+	assert_true(test_write_file(big_x, big, sizeof big - 1));
+	for (int k = 0; k < 2; k++) {
+		r = test_exec("sh", "-c", script, test_animc_path(), k ? "--memory-limit=8G" : "", NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, "big.x: error: ran out of memory: the import of this 73-byte file needs more "
+				   "than the limit of 292 MiB (ulimit -v), far more than its size calls for") ||
+		    strstr(r.err, "--memory-limit"))
+			fail_msg("%s", r.err);
+		test_run_release(&r);
+		assert_int_equal(test_count_files(out), 5);
+	}
+	free(script), free(out), free(big_x), free(dir);
+}
+
 /* Memory that runs out in animc's own passes (here the compact encoder's
  * checks over a clip of 10,000 keys and 42,000 s, about 150 MB) is said
  * as --memory-limit promises, naming the clip and the limit, not as a bare
@@ -3906,6 +3937,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(link_loops_and_deep_folders),
 	cmocka_unit_test(clip_names_that_are_no_file_names),
 	cmocka_unit_test(workers_are_contained),
+	cmocka_unit_test(running_out_of_memory_under_ulimit_names_it),
 	cmocka_unit_test(running_out_of_memory_counts_what_the_import_read),
 	cmocka_unit_test(running_out_of_memory_in_the_passes_says_so),
 	cmocka_unit_test(a_long_clip_of_few_keys_on_a_skeleton_stays_lossless),

@@ -267,10 +267,12 @@ static bool prepare_clip(const build_ctx *ctx, const animc_process_options *proc
 
 		/* Said as --memory-limit's help says it (the limit is the
 		 * likely cause, and the one the user can change). */
-		if (sink->error_count == errors_before && status == ANIMC_ERR_NOMEM && o->memory_limit_bytes)
+		build_memory_cap cap = build_memory_cap_of(o->memory_limit_bytes);
+
+		if (sink->error_count == errors_before && status == ANIMC_ERR_NOMEM && cap.bytes)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%sran out of memory: compiling it needs "
-					  "more than the limit of %llu MiB (--memory-limit)", at, clip->name, end,
-					  (unsigned long long)(o->memory_limit_bytes >> 20));
+					  "more than the limit of %llu MiB (%s)", at, clip->name, end,
+					  (unsigned long long)(cap.bytes >> 20), cap.by);
 		else if (sink->error_count == errors_before)
 			animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s%s%s%s", at, clip->name, end,
 					  status == ANIMC_ERR_NOMEM ? "ran out of memory" : "cannot compile");

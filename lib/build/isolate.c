@@ -45,29 +45,45 @@ void build_limit_memory(uint64_t bytes)
 #endif
 }
 
+build_memory_cap build_memory_cap_of(uint64_t option_bytes)
+{
+	build_memory_cap cap = { option_bytes, "--memory-limit" };
+	struct rlimit limit;
+
+	/* Over the hard limit, build_limit_memory's setrlimit failed: the
+	 * soft limit inherited is what holds. */
+	if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+	    (!option_bytes || (limit.rlim_max != RLIM_INFINITY && (uint64_t)limit.rlim_max < option_bytes))) {
+		cap.bytes = (uint64_t)limit.rlim_cur;
+		cap.by = "ulimit -v";
+	}
+	return cap;
+}
+
 char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t read_bytes)
 {
+	build_memory_cap cap = build_memory_cap_of(memory_bytes);
 	char *said = NULL;
 	/* Readers need some times a file's size, not a thousand times. */
-	bool is_tiny = read_bytes && memory_bytes && read_bytes <= memory_bytes / 1024;
+	bool is_tiny = read_bytes && cap.bytes && read_bytes <= cap.bytes / 1024;
 
 	if (strstr(message, "ran out of memory"))
 		return NULL;
-	if (strstr(message, "failed to map segment") && memory_bytes) {
-		if (asprintf(&said, "the memory limit of %llu MiB (--memory-limit) is too small to load the Assimp "
-			     "library; give more", (unsigned long long)(memory_bytes >> 20)) < 0)
+	if (strstr(message, "failed to map segment") && cap.bytes) {
+		if (asprintf(&said, "the memory limit of %llu MiB (%s) is too small to load the Assimp "
+			     "library; give more", (unsigned long long)(cap.bytes >> 20), cap.by) < 0)
 			said = NULL;
 	} else if (strstr(message, "bad_alloc") || strstr(message, "out of memory")) {
 		if (is_tiny && asprintf(&said, "ran out of memory: the import of this %llu-byte file needs more than the "
-					"limit of %llu MiB (--memory-limit), far more than its size calls for; a count in "
+					"limit of %llu MiB (%s), far more than its size calls for; a count in "
 					"it past what it holds (a damaged file) is the likely cause",
-					(unsigned long long)read_bytes, (unsigned long long)(memory_bytes >> 20)) < 0)
+					(unsigned long long)read_bytes, (unsigned long long)(cap.bytes >> 20), cap.by) < 0)
 			said = NULL;
-		else if (!is_tiny && memory_bytes &&
+		else if (!is_tiny && cap.bytes &&
 			 asprintf(&said, "ran out of memory: the import needs more than the limit of %llu MiB "
-				  "(--memory-limit)", (unsigned long long)(memory_bytes >> 20)) < 0)
+				  "(%s)", (unsigned long long)(cap.bytes >> 20), cap.by) < 0)
 			said = NULL;
-		else if (!memory_bytes)
+		else if (!cap.bytes)
 			said = strdup("ran out of memory");
 	}
 	return said;

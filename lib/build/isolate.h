@@ -46,6 +46,18 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
  * holds makes a reader ask for that much. */
 char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t read_bytes);
 
+/* The cap on a worker's memory: --memory-limit's `option_bytes`, or, when
+ * the address-space limit this process was started with (ulimit -v, a
+ * container's) is lower and the option cannot raise it, that one.  `by`
+ * names it for a message: "--memory-limit" or "ulimit -v".  bytes 0: no
+ * cap. */
+typedef struct build_memory_cap {
+	uint64_t bytes;
+	const char *by;
+} build_memory_cap;
+
+build_memory_cap build_memory_cap_of(uint64_t option_bytes);
+
 /* Cap this process's address space (RLIMIT_AS) at `bytes` (0: no cap; no
  * cap under AddressSanitizer, which reserves terabytes). */
 void build_limit_memory(uint64_t bytes);

@@ -381,6 +381,7 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	char *captured = malloc(CAPTURE_BYTES_MAX + 1);
 	size_t size = captured ? read_capture(w->capture_fd, captured, CAPTURE_BYTES_MAX) : 0;
 	bool out_of_memory = false, imported;
+	build_memory_cap cap = build_memory_cap_of(p->ctx->options->memory_limit_bytes);
 
 	/* The worker is gone: its slot holds still. */
 	imported = atomic_load(&w->slot->imported_position) == position;
@@ -405,11 +406,11 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 				  "the %s%simporter did not finish within %g s (--import-timeout); "
 				  "stopped, nothing written", importer ? importer : "", importer ? " " : "",
 				  p->ctx->options->import_timeout_s);
-	else if (out_of_memory && p->ctx->options->memory_limit_bytes)
+	else if (out_of_memory && cap.bytes)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "ran out of memory: the %s needs more than the limit of %llu MiB "
-				  "(--memory-limit); nothing written", imported ? "compile" : "import",
-				  (unsigned long long)(p->ctx->options->memory_limit_bytes >> 20));
+				  "(%s); nothing written", imported ? "compile" : "import",
+				  (unsigned long long)(cap.bytes >> 20), cap.by);
 	else if (out_of_memory)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "ran out of memory; nothing written");
 	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
