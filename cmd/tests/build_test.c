@@ -2440,6 +2440,39 @@ static void workers_are_contained(void **state)
 	free(dir);
 }
 
+/* A file no importer recognises (a video, a .psd beside the clips) is
+ * skipped by its head, never read whole: one over 1 GiB failed the build
+ * ("is larger than 1073741824 bytes"), and a smaller one was read on
+ * each build, failing it once it did not fit in memory. */
+static void a_big_file_no_importer_reads_is_skipped_unread(void **state)
+{
+	char *dir = test_tmpdir("big-unread"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/r.json", dir);
+#if defined(__SANITIZE_ADDRESS__)   /* AddressSanitizer needs the address space */
+	const char *cap = "";
+#else
+	const char *cap = "ulimit -v 400000 && ";
+#endif
+	char *script = test_format("%sexec \"$0\" build -q --report '%s' -o '%s' '%s'", cap, report, out, in);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && printf '\\0\\0\\0\\030ftypmp42' > '%s/intro.mp4' && "
+		"truncate -s 2G '%s/intro.mp4' && printf 8BPS > '%s/art.psd' && truncate -s 900M '%s/art.psd'",
+		in, in, in, in, in, in);
+	for (int k = 0; k < 3; k++) {
+		if (k == 2)
+			test_sh("touch -d '1 hour ago' '%s/intro.mp4' '%s/art.psd'", in, in);
+		r = test_exec("sh", "-c", script, test_animc_path(), NULL);
+		if (r.status != 0 || r.err[0])
+			fail_msg("run %d: exit %d: %s", k, r.status, r.err);
+		test_run_release(&r);
+		assert_int_equal(report_count(report, "skipped"), 2);
+		assert_int_equal(report_count(report, k ? "up-to-date" : "compiled"), 1);
+	}
+	free(script), free(report), free(out), free(in), free(dir);
+}
+
 /* Under an address-space limit the build was started with (ulimit -v, a
  * container's) lower than --memory-limit, which cannot raise it, a source
  * that runs out of memory names that limit: the error named the option's
@@ -3937,6 +3970,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(link_loops_and_deep_folders),
 	cmocka_unit_test(clip_names_that_are_no_file_names),
 	cmocka_unit_test(workers_are_contained),
+	cmocka_unit_test(a_big_file_no_importer_reads_is_skipped_unread),
 	cmocka_unit_test(running_out_of_memory_under_ulimit_names_it),
 	cmocka_unit_test(running_out_of_memory_counts_what_the_import_read),
 	cmocka_unit_test(running_out_of_memory_in_the_passes_says_so),

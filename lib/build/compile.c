@@ -1148,6 +1148,18 @@ static void no_importer(const build_job *job, const uint8_t *data, size_t size, 
 					  "no importer recognises it");
 }
 
+/* A file no importer recognises, judged by its head alone and read whole
+ * by nothing: a video of gigabytes beside the clips costs no memory and
+ * fails nothing.  Its hash is of that head (the plan probes such a file
+ * again rather than compare its bytes).  Closes the source. */
+static void unrecognised(const build_job *job, cli_source *src, build_result *r, animc_diag_sink *sink)
+{
+	r->has_source = true;
+	build_hash_bytes(src->head, src->head_size, &r->source_hash);
+	no_importer(job, src->head, src->head_size, r, sink);
+	cli_source_close(src);
+}
+
 /* --warnings-as-errors: a compiled source with a warning that --allow does
  * not name fails and writes nothing; so does a file skipped with one (it
  * holds no clip, but what was said of it is counted as any warning).
@@ -1344,16 +1356,16 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		build_file_state_distrust_recent(&r->source_state);
 	}
 	importer = animc_importer_find(job->path, src.head, src.head_size);
+	if (!importer) {
+		unrecognised(job, &src, r, &sink);
+		goto done;
+	}
 	if (!cli_source_read_rest(&src, &data, &size, &err)) {
 		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
 		goto done;
 	}
 	r->has_source = true;
 	build_hash_bytes(data, size, &r->source_hash);
-	if (!importer) {
-		no_importer(job, data, size, r, &sink);
-		goto done;
-	}
 	snprintf(r->importer, sizeof r->importer, "%s", importer->name);
 	if (ctx->on_probe)
 		ctx->on_probe(ctx->on_probe_user, importer->name);

@@ -1153,8 +1153,9 @@ void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out
 
 /* ------------------------------------------------------ up-to-date check */
 
-/* The file as recorded: by its state, else by its bytes.  *fresh gets the
- * state to record now.  `distrust`: a source or a file its import read
+/* The file as recorded: by its state, else by its bytes (hash NULL: by
+ * its state alone).  *fresh gets the state to record now.  `distrust`: a
+ * source or a file its import read
  * (its state from the last second not trusted; mtime or ctime, whichever
  * is later); else an output, which only animc writes (mtime), and which
  * a symbolic link put in its place is not: it does not match, and the
@@ -1182,7 +1183,7 @@ static bool file_matches(const char *path, const build_file_state *recorded, con
 		build_file_state_distrust_recent(fresh);
 	if (build_file_state_equal(recorded, &now))
 		return true;
-	if (recorded->size != now.size)
+	if (recorded->size != now.size || !hash)
 		return false;
 	return build_hash_file(path, &h, &err) && build_hash_equal(&h, hash);
 }
@@ -1262,7 +1263,11 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 	 * a folder is skipped quietly: ask the importers again. */
 	if (e->status == BUILD_SKIPPED && j->is_explicit)
 		return false;
-	if (!file_matches(j->path, &e->state, &e->hash, j->has_state ? &j->state : NULL, &fresh, true))
+	/* A file no importer recognised was judged by its head: probed
+	 * again, never read whole to compare its bytes. */
+	bool probed = e->status == BUILD_SKIPPED && !e->importer[0];
+	if (!file_matches(j->path, &e->state, probed ? NULL : &e->hash, j->has_state ? &j->state : NULL, &fresh,
+			  true))
 		return false;
 	if ((e->dep_count && !(dep_states = calloc(e->dep_count, sizeof *dep_states))) ||
 	    (e->output_count && !(out_states = calloc(e->output_count, sizeof *out_states))))
