@@ -777,6 +777,59 @@ static void a_build_stopped_with_its_workers_blames_no_source(void **state)
 	free(err), free(report), free(out), free(in), free(dir);
 }
 
+/* Two builds of one pid into one folder (two containers, each build its
+ * PID 1, on a shared volume; or a pid reused): one killed, leaving its
+ * temporary files and its running marker, the other ending cleanly.  The
+ * survivor removed only its own marker: the next build alone still knew
+ * to sweep.  Both used running.<pid>, and the survivor removed the killed
+ * run's with its own: its temporary files stayed for good. */
+static void a_killed_run_of_the_same_pid_is_still_swept(void **state)
+{
+	char *dir = test_tmpdir("same-pid"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *lock = test_format("%s/.animc/lock", out), *temp = test_format("%s/.Wave.xnb.a1B2c3", out);
+	int go[2], status, fd;
+	test_run r;
+	pid_t pid;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char c;
+		char *argv[] = { "animc", "build", "-q", "-o", out, in, NULL };
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execv(test_animc_path(), argv);
+		_exit(127);
+	}
+	close(go[0]);
+	/* What a killed run of this pid left; another build running (this
+	 * test, holding the lock shared) keeps the survivor from sweeping. */
+	test_sh("echo partial > '%s' && touch '%s/.animc/running.%ld'", temp, out, (long)pid);
+	fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0 && flock(fd, LOCK_SH) == 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+	assert_true(test_file_exists(temp));
+	/* Alone, the next build sweeps it. */
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(temp));
+	assert_false(test_has_running_marker(out));
+	free(temp), free(lock), free(out), free(in), free(dir);
+}
+
 /* Wait up to 10 s for `pid` to end; its status, or -1 (killed then). */
 static int wait_briefly(pid_t pid)
 {
@@ -3937,6 +3990,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),
 	cmocka_unit_test(a_stopped_build_keeps_the_outputs_a_source_lost),
 	cmocka_unit_test(a_build_stopped_while_planning_leaves_no_marker),
+	cmocka_unit_test(a_killed_run_of_the_same_pid_is_still_swept),
 	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),

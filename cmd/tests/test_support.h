@@ -47,7 +47,7 @@ void test_group_register(animc_test_group *group);
 uint8_t *test_read_file(const char *path, size_t *size);
 bool test_write_file(const char *path, const void *data, size_t size);
 bool test_file_exists(const char *path);
-/* Does OUTDIR `out_dir` hold a build's running marker (.animc/running.PID)? */
+/* Does OUTDIR `out_dir` hold a build's running marker (.animc/running.*)? */
 bool test_has_running_marker(const char *out_dir);
 /* Do the files at a and b hold the same bytes (both must exist)? */
 bool test_same_bytes(const char *a, const char *b);

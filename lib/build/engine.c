@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -35,7 +37,7 @@ typedef struct run_state {
 	build_status_sink own_status;
 	build_status_sink *status;  /* own_status, or the caller's */
 	char *manifest_path;
-	char *running;              /* OUTDIR/.animc/running.<pid> */
+	char *running;              /* OUTDIR/.animc/running.<pid>.<token> */
 	bool marked_running;        /* made by this run, removed at its end */
 	bool had_out_dir, had_state_dir;   /* OUTDIR and OUTDIR/.animc before the run */
 	double last_save_s;
@@ -224,9 +226,9 @@ static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path)
  * builds (per-file make and ninja rules) run side by side; `clean` needs it
  * alone, and so does removing what killed runs left (a build that finds
  * itself alone does that first).  Each build marks itself running with
- * .animc/running.<pid> until it ends cleanly.  A lock taken on a file no
- * longer at its path (a clean removed it meanwhile) is let go, and the
- * folder and the lock are made and taken again.  Returns the descriptor,
+ * .animc/running.<pid>.<token> until it ends cleanly.  A lock taken on a
+ * file no longer at its path (a clean removed it meanwhile) is let go,
+ * and the folder and the lock are made and taken again.  Returns the descriptor,
  * or -1 (said); *alone says whether no other build runs.
  */
 static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, bool *alone)
@@ -542,7 +544,7 @@ static bool open_out_dir(run_state *rs)
 		build_journal_fold(ctx, o->out_dir);
 		flock(ctx->lock_fd, LOCK_SH);
 	}
-	fd = open(rs->running, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	fd = open(rs->running, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		/* What a build writes is recorded there (the journal, the
 		 * manifest): outputs it could not record would be unknown to
@@ -1142,6 +1144,22 @@ static int run_build(run_state *rs)
 	return status;
 }
 
+/* MANIFEST_DIR/running.<pid>.<token>: two builds of one pid (in two PID
+ * namespaces, containers sharing an output volume; or a pid reused) have
+ * markers of their own, and the one that ends cleanly leaves the other's,
+ * which tells the next build alone to sweep what a killed run left. */
+static void running_name(char *name, size_t size)
+{
+	uint64_t token = 0;
+	struct timespec now;
+
+	if (getrandom(&token, sizeof token, GRND_NONBLOCK) != (ssize_t)sizeof token) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		token = ((uint64_t)now.tv_sec << 30) ^ (uint64_t)now.tv_nsec ^ ((uint64_t)getpid() << 40);
+	}
+	snprintf(name, size, MANIFEST_DIR "/running.%ld.%016llx", (long)getpid(), (unsigned long long)token);
+}
+
 int build_engine_run_with(build_command command, build_options *o, const build_engine_deps *deps)
 {
 	build_ctx ctx;
@@ -1193,7 +1211,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	/* A project that cannot be read may also be what names OUTDIR: the
 	 * run stops before it needs one, with its reports written. */
 	rs.manifest_path = o->out_dir ? cli_path_join(o->out_dir, MANIFEST_FILE, NULL) : NULL;
-	snprintf(name, sizeof name, MANIFEST_DIR "/running.%ld", (long)getpid());
+	running_name(name, sizeof name);
 	rs.running = o->out_dir ? cli_path_join(o->out_dir, name, NULL) : NULL;
 	if (o->is_project_broken && command == CMD_BUILD)
 		status = stop_before_plan(&rs);
