@@ -185,7 +185,8 @@ static void errors_name_the_project_line(void **state)
 		"/platform:Dreamcast\n"           /* 3: no such platform */
 		"/processorParam:Scale\n"         /* 4: no '=' */
 		"/processorParam:Scale=big\n"     /* 5: no number */
-		"/build:Turn.Animation;../../evil.xnb\n";   /* 6: leaves the output folder */
+		"/build:Turn.Animation;../../evil.xnb\n"    /* 6: leaves the output folder */
+		"/build:Turn.Animation;/tmp/evil\n";        /* 7: so does an absolute one */
 	static const char items_text[] =
 		"/platform:Windows\n"
 		"/build:Missing.Animation\n"      /* 2: no such file */
@@ -202,7 +203,9 @@ static void errors_name_the_project_line(void **state)
 
 	r = test_animc("build", "--mgcb", bad, "-o", out, NULL);
 	assert_int_equal(r.status, 1);
-	for (int line = 2; line <= 6; line++) {
+	if (!strstr(r.err, ":7: error: the output of '/tmp/evil' would leave the output folder\n"))
+		fail_msg("%s", r.err);
+	for (int line = 2; line <= 7; line++) {
 		char *where = test_format("%s:%d: error: ", bad, line);
 
 		if (!strstr(r.err, where))

@@ -552,6 +552,10 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	 * the project's folder, as MGCB puts it: an item of a response file in
 	 * Sub/ lands under Sub/.  Either path with its "." and ".." parts
 	 * taken out, so that two spellings of one output are one. */
+	if (dest && dest[0] == '/' && !is_copy) {
+		error_at(rd, "the output of '%s' would leave the output folder", dest);
+		return;
+	}
 	char *below = dest ? join_below("", dest) : source[0] != '/' ? join_below(rd->rel, source) : NULL;
 	if (!dest && !below)
 		below = below_project(rd, source);
@@ -579,7 +583,9 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	item->source = path;
 	item->link = dest ? strdup(dest) : NULL;
 	item->is_dest_no_file = !is_copy && dest && names_no_file(dest);
-	item->dest = item->is_dest_no_file ? strdup(dest) : dest_of(where, dest ? source : NULL);
+	/* One that names no file fails (plan.c, naming the ;DEST as given,
+	 * item->link); its dest is still the path below the output folder. */
+	item->dest = item->is_dest_no_file ? strdup(below ? below : "") : dest_of(where, dest ? source : NULL);
 	free(below);
 	item->processor = strdup(rd->processor ? rd->processor : "");
 	item->file = rd->path;
