@@ -1196,21 +1196,3 @@ void animc_fbx_mend_rest(const fbx_doc *doc, const struct aiScene *scene)
 		mend_node(doc, scene->mRootNode, 0);
 }
 
-bool animc_fbx_doc_load(const char *path, fbx_doc *doc)
-{
-	const char *dot = strrchr(path, '.');
-	FILE *f;
-	uint8_t *data = NULL;
-	long size;
-	bool ok = false;
-
-	memset(doc, 0, sizeof *doc);
-	if (!dot || strcasecmp(dot, ".fbx") != 0 || !(f = fopen(path, "rb")))
-		return false;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (data = malloc((size_t)size)) && fread(data, 1, (size_t)size, f) == (size_t)size)
-		ok = animc_fbx_doc_read(data, (size_t)size, doc);
-	free(data);
-	fclose(f);
-	return ok;
-}

@@ -46,7 +46,4 @@ void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32
  * PostRotation, as animc_fbx_mend_channel mends its keys. */
 void animc_fbx_mend_rest(const fbx_doc *doc, const struct aiScene *scene);
 
-/* Read the FBX file at `path` into `doc`; false when it is not one. */
-bool animc_fbx_doc_load(const char *path, fbx_doc *doc);
-
 #endif

@@ -5,14 +5,17 @@
  * the only code that includes Assimp.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
 
 #include "assimp_internal.h"
 #include "assimp_fbx.h"
+#include "bvh.h"
 #include "smd.h"
 
 static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
@@ -78,22 +81,72 @@ static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t p
 	return true;
 }
 
+static bool is_named(const char *path, const char *ext)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot && strcasecmp(dot, ext) == 0;
+}
+
+/* The bytes of the file at `path` (NULL when they cannot be read). */
+static uint8_t *read_whole(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *data = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (data = malloc((size_t)n)) && fread(data, 1, (size_t)n, f) != (size_t)n) {
+		free(data);
+		data = NULL;
+	}
+	fclose(f);
+	*size = data ? (size_t)n : 0;
+	return data;
+}
+
+/*
+ * The model's scene, read with the importer's settings (pivots off among
+ * them), so the bones have the names the imported channels have.  A BVH
+ * is read as the importer reads one: checked before Assimp reads it (its
+ * reader writes through a stale reference on some files), and past a
+ * UTF-8 byte order mark, which Assimp takes for part of its first word.
+ * An FBX model's rest pose is mended as its keys are.
+ */
+static const struct aiScene *open_model(const char *path, animc_diag_sink *sink)
+{
+	const struct aiScene *scene;
+	size_t size = 0, skip;
+	uint8_t *data = is_named(path, ".bvh") || is_named(path, ".fbx") ? read_whole(path, &size) : NULL;
+
+	if (data && is_named(path, ".bvh")) {
+		skip = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+		scene = animc_bvh_check(data + skip, size - skip, sink) ?
+				animc_assimp_scene_open(NULL, data + skip, size - skip, "bvh", sink) : NULL;
+		free(data);
+		return scene;
+	}
+	scene = animc_assimp_scene_open(path, NULL, 0, NULL, sink);
+	fbx_doc fbx;
+	if (scene && data && animc_fbx_doc_read(data, size, &fbx)) {
+		animc_fbx_mend_rest(&fbx, scene);
+		animc_fbx_doc_release(&fbx);
+	}
+	free(data);
+	return scene;
+}
+
 animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
 	const struct aiScene *scene;
 	uint32_t count;
 
 	memset(out, 0, sizeof *out);
-	/* The importer's settings (pivots off among them), so the bones have
-	 * the names the imported channels have. */
-	scene = animc_assimp_scene_open(path, NULL, 0, NULL, sink);
+	scene = open_model(path, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
-	fbx_doc fbx;
-	if (animc_fbx_doc_load(path, &fbx)) {
-		animc_fbx_mend_rest(&fbx, scene);
-		animc_fbx_doc_release(&fbx);
-	}
 	if (!scene->mRootNode) {
 		aiReleaseImport(scene);
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model has no node tree");

@@ -288,6 +288,43 @@ static void a_byte_order_mark_is_read_past(void **state)
 	free(bad), free(text), free(path), free(dir);
 }
 
+/* A BVH given to --skeleton is read as the importer reads one: past a
+ * byte order mark (it failed: "Expected header string \"HIERARCHY\""),
+ * and checked before Assimp reads it (CHANNELS after a child joint). */
+static void a_skeleton_bvh_is_read_as_the_importer_reads_one(void **state)
+{
+	static const char body[] = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"
+				   "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+				   "  JOINT Spine\n  {\n    OFFSET 0 2 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+				   "    End Site\n    {\n      OFFSET 0 1 0\n    }\n  }\n}\nMOTION\nFrames: 1\n"
+				   "Frame Time: 0.1\n0 0 0 0 0 0 0 0 0\n";
+	static const char late[] = "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  JOINT Spine\n  {\n    OFFSET 0 2 0\n"
+				   "    CHANNELS 3 Zrotation Xrotation Yrotation\n    End Site\n    {\n      OFFSET 0 1 0\n"
+				   "    }\n  }\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n}\n"
+				   "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0\n";
+	char *dir = test_tmpdir("bvh-skeleton"), *path = test_format("%s/model.bvh", dir);
+	char *text = test_format("\xEF\xBB\xBF%s", body);
+	test_diags diags = { .echo = getenv("ANIMC_TEST_ECHO") != NULL };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+	animc_skeleton skel;
+	int64_t spine;
+
+	(void)state;
+	assert_true(test_write_file(path, text, strlen(text)));
+	assert_int_equal(animc_importer_assimp.load_skeleton(path, &skel, &sink), ANIMC_OK);
+	assert_true((spine = animc_skeleton_find(&skel, "Spine")) >= 0);
+	assert_float_equal(skel.bones[spine].translation[1], 2, 1e-6);
+	animc_skeleton_release(&skel);
+	assert_true(test_write_file(path, late, strlen(late)));
+	assert_int_not_equal(animc_importer_assimp.load_skeleton(path, &skel, &sink), ANIMC_OK);
+	const test_diag *e = test_diags_first(&diags, ANIMC_ERROR);
+	assert_non_null(e);
+	assert_non_null(strstr(e->message, "bone 'Hips': its CHANNELS come after its child joint 'Spine'"));
+	assert_int_equal(e->line, 14);
+	test_diags_release(&diags);
+	free(text), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(position_channels_of_a_joint_not_of_6_channels_are_read),
 	cmocka_unit_test(assimp_errors_name_the_files_line_whatever_the_line_ends),
@@ -295,6 +332,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(values_assimp_reads_are_read),
 	cmocka_unit_test(channels_after_a_child_joint_are_refused_at_their_line),
 	cmocka_unit_test(a_byte_order_mark_is_read_past),
+	cmocka_unit_test(a_skeleton_bvh_is_read_as_the_importer_reads_one),
 };
 
 ANIMC_TEST_GROUP(tests);
