@@ -1313,16 +1313,19 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 				       "which Assimp gives in ticks of a fixed rate of its own; read as seconds",
 				       options->ticks_per_second);
 	if (cv.assumed_count) {
-		char declared[64] = "no";
+		char declared[64] = "no", clip[2 * MAXLEN + 16] = "its unnamed clip";
 
 		if (cv.assumed_declared != 0)
 			snprintf(declared, sizeof declared, "%g (not a rate)", cv.assumed_declared);
+		/* An SMD's or .md5anim's one clip has no name (its output is
+		 * clip0.xnb): not "clip ''". */
+		if (cv.assumed_clip[0])
+			snprintf(clip, sizeof clip, "clip '%s'", cv.assumed_clip);
 		rate = animc_assimp_default_rate(format, &why);
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSUMED_TICK_RATE, 0, 0,
-				  "clip '%s'%s: the file declares %s ticks per second; assumed %g, %s "
+				  "%s%s: the file declares %s ticks per second; assumed %g, %s "
 				  "(--ticks-per-second sets the rate)",
-				  cv.assumed_clip, cv.assumed_count > 1 ? " and others" : "", declared, rate,
-				  why);
+				  clip, cv.assumed_count > 1 ? " and others" : "", declared, rate, why);
 	}
 	return out->count ? ANIMC_OK : ANIMC_ERR_NOT_FOUND;
 }

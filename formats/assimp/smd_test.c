@@ -155,6 +155,8 @@ static void smd_rate_is_assumed_with_a_warning(void **state)
 	assert_string_equal(d->kind, "assumed-tick-rate");
 	assert_non_null(strstr(d->message, "assumed 25"));
 	assert_non_null(strstr(d->message, "30 by default"));
+	/* Its one clip has no name (written as clip0.xnb): not "clip ''". */
+	assert_true(strncmp(d->message, "its unnamed clip: the file declares no ticks per second", 55) == 0);
 	assert_true(r.set.clips[0]->ticks_per_second == 25);
 	assert_true(r.set.clips[0]->duration_s == 1.2f);
 	smd_release(&r);
