@@ -8,50 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
-#include "assimp_internal.h"
-
-typedef struct md5_import {
-	animc_status status;
-	animc_clip_set set;
-	test_diags diags;
-	animc_diag_sink sink;
-} md5_import;
+#include "import_test.h"
 
 /* Import `text` as an .md5anim file of its own, as `animc build` does. */
-static void md5_import_text(md5_import *r, const char *text)
+static void md5_import_text(assimp_import *r, const char *text)
 {
 	char *dir = test_tmpdir("md5anim"), *path = test_format("%s/walk.md5anim", dir);
-	size_t size;
-	uint8_t *data;
 
 	assert_true(test_write_file(path, text, strlen(text)));
-	data = test_read_file(path, &size);
-	animc_import_request req = { path, data, size, NULL };
-	memset(r, 0, sizeof *r);
-	r->diags.echo = getenv("ANIMC_TEST_ECHO") != NULL;
-	r->sink = test_diag_sink(&r->diags, path);
-	r->status = animc_importer_assimp.import(&req, &r->set, &r->sink);
-	free(data), free(path), free(dir);
-}
-
-static void md5_release(md5_import *r)
-{
-	animc_clip_set_release(&r->set);
-	test_diags_release(&r->diags);
-}
-
-/* The import failed with one error, at `line`, holding `words`. */
-static void assert_error_at(const md5_import *r, uint32_t line, const char *words)
-{
-	const test_diag *d = test_diags_first(&r->diags, ANIMC_ERROR);
-
-	assert_int_not_equal(r->status, ANIMC_OK);
-	assert_non_null(d);
-	if (d->line != line || !strstr(d->message, words))
-		fail_msg("line %u: %s (expected line %u, '%s')", d->line, d->message, line, words);
-	assert_int_equal(test_diags_count(&r->diags, ANIMC_ERROR), 1);
-	assert_int_equal(r->set.count, 0);
+	assimp_import_path(r, path, NULL);
+	free(path), free(dir);
 }
 
 /* An .md5anim of `frames` (numFrames), joints "origin" (flags 63 from 0)
@@ -93,15 +59,15 @@ static void md5anim_faulty_frames_fail_at_their_line(void **state)
 		{ "8", "10 6", "0 0 abc 0 0 0 5 0.5", "'abc' is not a number (frame 0, component 2)", 26 },
 		{ "8", "10 6", "0 0 0 0 0 0 nan 0.5", "'nan' is not a number (frame 0, component 6)", 26 },
 	};
-	md5_import r;
+	assimp_import r;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = md5_text(cases[i].components, cases[i].child, cases[i].frame);
 
 		md5_import_text(&r, text);
-		assert_error_at(&r, cases[i].line, cases[i].words);
-		md5_release(&r);
+		assimp_assert_error_at(&r, cases[i].line, cases[i].words);
+		assimp_import_release(&r);
 		free(text);
 	}
 	/* In the base frame. */
@@ -109,8 +75,8 @@ static void md5anim_faulty_frames_fail_at_their_line(void **state)
 	assert_non_null(at);
 	at[4] = 'x';
 	md5_import_text(&r, base);
-	assert_error_at(&r, 22, "'x' is not a number (baseframe, entry 1)");
-	md5_release(&r);
+	assimp_assert_error_at(&r, 22, "'x' is not a number (baseframe, entry 1)");
+	assimp_import_release(&r);
 	free(base);
 	/* Within them: read. */
 	char *text = md5_text("8", "10 6", "0 0 0 0 0 0 5 0.5");
@@ -118,7 +84,7 @@ static void md5anim_faulty_frames_fail_at_their_line(void **state)
 	md5_import_text(&r, text);
 	assert_int_equal(r.status, ANIMC_OK);
 	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
-	md5_release(&r);
+	assimp_import_release(&r);
 	free(text);
 }
 
@@ -131,12 +97,12 @@ static void md5anim_faulty_frames_fail_at_their_line(void **state)
 static void md5anim_num_frames_past_the_frames_fails(void **state)
 {
 	char *text = md5_frames_text("5", "8", "10 6", "0 0 0 0 0 0 5 0.5");
-	md5_import r;
+	assimp_import r;
 
 	(void)state;
 	md5_import_text(&r, text);
-	assert_error_at(&r, 4, "numFrames 5, but the file holds 3 frames");
-	md5_release(&r);
+	assimp_assert_error_at(&r, 4, "numFrames 5, but the file holds 3 frames");
+	assimp_import_release(&r);
 	free(text);
 	text = md5_frames_text("2", "8", "10 6", "0 0 0 0 0 0 5 0.5");
 	md5_import_text(&r, text);
@@ -145,7 +111,7 @@ static void md5anim_num_frames_past_the_frames_fails(void **state)
 	assert_string_equal(test_diags_first(&r.diags, ANIMC_WARNING)->kind, "wrong-frame-count");
 	assert_int_equal(test_diags_first(&r.diags, ANIMC_WARNING)->line, 4);
 	assert_true(r.set.count == 1 && fabsf(r.set.clips[0]->duration_s - 2.0f / 30) < 1e-6f);
-	md5_release(&r);
+	assimp_import_release(&r);
 	free(text);
 }
 
@@ -167,7 +133,7 @@ static void md5anim_without_a_frame_rate_warns_of_the_rate_assumed(void **state)
 {
 	static const char *const lines[] = { "", "frameRate 0\n", "frameRate abc\n", "frameRate -30\n" };
 	char *text = md5_text("8", "10 6", "0 0 0 0 0 0 5 0.5");
-	md5_import r;
+	assimp_import r;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
@@ -179,14 +145,14 @@ static void md5anim_without_a_frame_rate_warns_of_the_rate_assumed(void **state)
 		assert_string_equal(test_diags_first(&r.diags, ANIMC_WARNING)->kind, "assumed-tick-rate");
 		assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_WARNING)->message, "assumed 24"));
 		assert_true(r.set.clips[0]->ticks_per_second == 24);
-		md5_release(&r);
+		assimp_import_release(&r);
 		free(bad);
 	}
 	/* A rate it gives: no warning. */
 	md5_import_text(&r, text);
 	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
 	assert_true(r.set.clips[0]->ticks_per_second == 30);
-	md5_release(&r);
+	assimp_import_release(&r);
 	free(text);
 }
 

@@ -11,15 +11,7 @@
 
 #include <assimp/cimport.h>
 
-#include "test_support.h"
-#include "assimp_internal.h"
-
-typedef struct smd_import {
-	animc_status status;
-	animc_clip_set set;
-	test_diags diags;
-	animc_diag_sink sink;
-} smd_import;
+#include "import_test.h"
 
 /* Write `text` as NAME in a folder of its own; the path, malloc()ed. */
 static char *smd_write(const char *name, const char *text)
@@ -29,39 +21,6 @@ static char *smd_write(const char *name, const char *text)
 	assert_true(test_write_file(path, text, strlen(text)));
 	free(dir);
 	return path;
-}
-
-/* Import the file at `path` (read into memory) as `animc build` does. */
-static void smd_import_path(smd_import *r, const char *path, const animc_import_options *options)
-{
-	size_t size;
-	uint8_t *data = test_read_file(path, &size);
-	animc_import_request req = { path, data, size, options };
-
-	memset(r, 0, sizeof *r);
-	r->diags.echo = getenv("ANIMC_TEST_ECHO") != NULL;
-	r->sink = test_diag_sink(&r->diags, path);
-	r->status = animc_importer_assimp.import(&req, &r->set, &r->sink);
-	free(data);
-}
-
-static void smd_release(smd_import *r)
-{
-	animc_clip_set_release(&r->set);
-	test_diags_release(&r->diags);
-}
-
-/* The one error of an import, which must be at `line` and hold `words`. */
-static void assert_error_at(const smd_import *r, uint32_t line, const char *words)
-{
-	const test_diag *d = test_diags_first(&r->diags, ANIMC_ERROR);
-
-	assert_int_not_equal(r->status, ANIMC_OK);
-	assert_non_null(d);
-	if (d->line != line || !strstr(d->message, words))
-		fail_msg("line %u: %s (expected line %u, '%s')", d->line, d->message, line, words);
-	assert_int_equal(test_diags_count(&r->diags, ANIMC_ERROR), 1);
-	assert_int_equal(r->set.count, 0);
 }
 
 #define SMD_HEAD "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\ntime 10\n"
@@ -95,11 +54,11 @@ static void smd_damaged_lines_fail_at_their_line(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *path = smd_write("walk.smd", cases[i].text);
-		smd_import r;
+		assimp_import r;
 
-		smd_import_path(&r, path, NULL);
-		assert_error_at(&r, cases[i].line, cases[i].words);
-		smd_release(&r);
+		assimp_import_path(&r, path, NULL);
+		assimp_assert_error_at(&r, cases[i].line, cases[i].words);
+		assimp_import_release(&r);
 		free(path);
 	}
 }
@@ -145,10 +104,10 @@ static void smd_rate_is_assumed_with_a_warning(void **state)
 	char *path = smd_write("wave.smd", SMD_HEAD "0 10 0 0 0 0 0\ntime 30\n0 30 0 0 0 0 0\nend\n");
 	animc_import_options options = { .ticks_per_second = 30 };
 	const test_diag *d;
-	smd_import r;
+	assimp_import r;
 
 	(void)state;
-	smd_import_path(&r, path, NULL);
+	assimp_import_path(&r, path, NULL);
 	assert_int_equal(r.status, ANIMC_OK);
 	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
 	d = test_diags_first(&r.diags, ANIMC_WARNING);
@@ -159,11 +118,11 @@ static void smd_rate_is_assumed_with_a_warning(void **state)
 	assert_true(strncmp(d->message, "its unnamed clip: the file declares no ticks per second", 55) == 0);
 	assert_true(r.set.clips[0]->ticks_per_second == 25);
 	assert_true(r.set.clips[0]->duration_s == 1.2f);
-	smd_release(&r);
-	smd_import_path(&r, path, &options);
+	assimp_import_release(&r);
+	assimp_import_path(&r, path, &options);
 	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
 	assert_true(r.set.clips[0]->duration_s == 1.0f);
-	smd_release(&r);
+	assimp_import_release(&r);
 	free(path);
 }
 
@@ -179,14 +138,14 @@ static void smd_world_is_z_up(void **state)
 	animc_skeleton skeleton;
 	test_diags diags = { 0 };
 	animc_diag_sink sink = test_diag_sink(&diags, path);
-	smd_import r;
+	assimp_import r;
 
 	(void)state;
-	smd_import_path(&r, path, NULL);
+	assimp_import_path(&r, path, NULL);
 	assert_int_equal(r.status, ANIMC_OK);
 	assert_int_equal(r.set.clips[0]->declared_up, ANIMC_UP_Z);
 	assert_int_equal(animc_clip_up_axis(r.set.clips[0]), ANIMC_UP_Z);
-	smd_release(&r);
+	assimp_import_release(&r);
 	assert_int_equal(animc_assimp_skeleton_load(path, &skeleton, &sink), ANIMC_OK);
 	assert_int_equal(skeleton.declared_up, ANIMC_UP_Z);
 	animc_skeleton_release(&skeleton);
