@@ -717,15 +717,19 @@ static int kill_children(pid_t parent, int sig)
 	int n = 0;
 
 	while (d && (e = readdir(d))) {
-		char *path = test_format("/proc/%s/stat", e->d_name), *text, *end;
+		char *path = test_format("/proc/%s/stat", e->d_name), text[1024], *end;
+		/* A process listed may be gone before its stat is read. */
+		FILE *f = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+		size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
 		long ppid;
 
-		text = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? (char *)test_read_file(path, NULL) : NULL;
-		end = text ? strrchr(text, ')') : NULL;
+		if (f)
+			fclose(f);
+		text[got] = '\0';
+		end = strrchr(text, ')');
 		/* "pid (comm) state ppid ...": the name may hold anything. */
 		if (end && sscanf(end + 1, " %*c %ld", &ppid) == 1 && ppid == parent)
 			n += kill((pid_t)atol(e->d_name), sig) == 0;
-		free(text);
 		free(path);
 	}
 	if (d)
