@@ -13,6 +13,9 @@
 
 /* Tokens read of a line; a line holds at most 7 that matter. */
 #define SMD_TOKENS 8
+/* Bone indices a nodes section may give: Assimp makes a bone of every
+ * index up to the largest. */
+#define SMD_MAX_NODES 65536u
 
 /* One line of the file, split at spaces and tabs; a quoted name (a node's,
  * which may hold spaces) is one token, quotes included. */
@@ -130,6 +133,12 @@ static bool check_node(smd_reader *r, const smd_line *l, unsigned long long *cou
 
 	if (!whole_number(l, 0, false, &index))
 		return fail(r, l, "this nodes line does not start with a bone index (INDEX \"NAME\" PARENT)");
+	if (index >= SMD_MAX_NODES) {
+		animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "bone index %llu is past %u: Assimp's reader "
+				  "would make a bone of every index below it (a damaged file; studiomdl takes at "
+				  "most a few hundred)", index, SMD_MAX_NODES - 1);
+		return false;
+	}
 	if (l->count < 2 || (l->at[1][0] == '"' && (l->len[1] < 2 || l->at[1][l->len[1] - 1] != '"')))
 		return fail(r, l, "this nodes line holds no bone name, or one whose closing quote is missing "
 			    "(INDEX \"NAME\" PARENT)");
@@ -178,23 +187,108 @@ static bool check_key(smd_reader *r, const smd_line *l, unsigned long long nodes
 	return true;
 }
 
+/* One node of the nodes section, as check_parents walks the tree. */
+typedef struct smd_node {
+	uint32_t parent;  /* SMD_ROOT, or the parent's index (below the node count) */
+	uint32_t line;    /* its nodes line; 0: no node has this index */
+	const char *name, *parent_text; /* as the line gives them (a name quoted or not) */
+	int name_len, parent_len;
+	uint8_t state;    /* 0 not reached yet, 1 on the path walked, 2 reaches a root */
+} smd_node;
+#define SMD_ROOT UINT32_MAX
+
+/* A token's length as a message quotes it. */
+static int clip_len(size_t len)
+{
+	return (int)(len > 64 ? 64 : len);
+}
+
+/* Whether `l` ends the nodes section: Assimp takes "end" in any case. */
+static bool is_nodes_end(const smd_line *l)
+{
+	return l->count > 0 && l->len[0] == 3 && strncasecmp(l->at[0], "end", 3) == 0;
+}
+
+/* The first bone of `nodes` (count of them) whose parents loop back to a
+ * bone before reaching a root; false, with its error, when there is one. */
+static bool walk_to_roots(smd_node *nodes, uint32_t count, animc_diag_sink *sink)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t at = i;
+
+		while (at != SMD_ROOT && nodes[at].line && nodes[at].state == 0) {
+			nodes[at].state = 1;
+			at = nodes[at].parent;
+		}
+		if (at != SMD_ROOT && nodes[at].state == 1) {
+			animc_diag_report(sink, ANIMC_ERROR, nodes[at].line, 0, "bone %.*s is its own ancestor "
+					  "(its parents loop back to it): Assimp's reader leaves it out of the "
+					  "hierarchy", nodes[at].name_len, nodes[at].name);
+			return false;
+		}
+		for (at = i; at != SMD_ROOT && nodes[at].state == 1; at = nodes[at].parent)
+			nodes[at].state = 2;
+	}
+	return true;
+}
+
+/* The nodes section from `start` again, its lines checked, `count` bones:
+ * every bone's parent is a bone of the section or -1 (a root), and the
+ * parents lead to a root: Assimp's hierarchy holds a bone only then. */
+static bool check_parents(smd_reader start, unsigned long long count)
+{
+	smd_node *nodes = calloc(count ? count : 1, sizeof *nodes);
+	smd_line l;
+	bool ok = true;
+
+	if (!nodes) {
+		animc_diag_report(start.sink, ANIMC_ERROR, 0, 0, "out of memory");
+		return false;
+	}
+	while (next_line(&start, &l) && !is_nodes_end(&l)) {
+		unsigned long long index, parent;
+
+		if (l.count == 0 || !whole_number(&l, 0, false, &index))
+			continue;
+		(void)whole_number(&l, 2, true, &parent);
+		nodes[index] = (smd_node){ .line = l.number, .name = l.at[1], .name_len = clip_len(l.len[1]),
+					   .parent_text = l.at[2], .parent_len = clip_len(l.len[2]) };
+		nodes[index].parent = l.at[2][0] != '-' ? (parent < count ? (uint32_t)parent : (uint32_t)count) :
+				      parent == 1 ? SMD_ROOT : (uint32_t)count;
+	}
+	for (uint32_t i = 0; ok && i < count; i++) {
+		smd_node *n = &nodes[i];
+
+		if (!n->line || n->parent == SMD_ROOT || (n->parent < count && nodes[n->parent].line))
+			continue;
+		animc_diag_report(start.sink, ANIMC_ERROR, n->line, 0, "bone %.*s names parent %.*s, which is no "
+				  "bone of the nodes section (-1 for a root): Assimp's reader leaves it out of the "
+				  "hierarchy", n->name_len, n->name, n->parent_len, n->parent_text);
+		ok = false;
+	}
+	ok = ok && walk_to_roots(nodes, (uint32_t)count, start.sink);
+	free(nodes);
+	return ok;
+}
+
 /* Check a nodes or skeleton section's lines, to its `end` line. */
 static bool read_section(smd_reader *r, bool is_nodes, unsigned long long *nodes)
 {
+	const smd_reader start = *r;
 	smd_line l;
 
 	while (next_line(r, &l)) {
 		if (l.count == 0)
 			continue;
 		/* Assimp ends the nodes section at "end" in any case. */
-		if (l.len[0] == 3 && (is_nodes ? strncasecmp(l.at[0], "end", 3) == 0 : token_is(&l, 0, "end")))
-			return true;
+		if (is_nodes ? is_nodes_end(&l) : token_is(&l, 0, "end"))
+			return !is_nodes || check_parents(start, *nodes);
 		if (is_nodes && !check_node(r, &l, nodes))
 			return false;
 		if (!is_nodes && !check_key(r, &l, *nodes))
 			return false;
 	}
-	return true;
+	return !is_nodes || check_parents(start, *nodes);
 }
 
 bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink)

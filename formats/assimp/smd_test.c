@@ -23,11 +23,14 @@ static char *smd_write(const char *name, const char *text)
 	return path;
 }
 
+/* An SMD whose nodes are a root and NODES (lines from line 4). */
+#define SMD_NODES(NODES) "version 1\nnodes\n0 \"root\" -1\n" NODES "end\nskeleton\ntime 0\n0 0 0 0 0 0 0\nend\n"
 #define SMD_HEAD "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\ntime 10\n"
 
 /*
  * A skeleton line cut short, a bone the nodes section does not hold, a
- * node line without its parent: Assimp's reader goes on without that key
+ * node line without its parent or whose parents lead to no root, a bone
+ * index past any file's: Assimp's reader goes on without that key
  * (the cut one at the origin) and logs a line of its own count.  Each
  * fails at the file's own line, CR LF or lone CR line ends alike.
  */
@@ -49,6 +52,14 @@ static void smd_damaged_lines_fail_at_their_line(void **state)
 		  9 },
 		{ SMD_HEAD "0 1 0 0 0 nan 0\nend\n", "'nan' is not a number (bone 0, rotation y)", 9 },
 		{ SMD_HEAD "0 1 0 0 0 0 abc\nend\n", "'abc' is not a number (bone 0, rotation z)", 9 },
+		/* A bone whose parents lead to no root: Assimp left it out of
+		 * the hierarchy, and its keys warned of an unknown node. */
+		{ SMD_NODES("1 \"arm\" 7\n"), "bone \"arm\" names parent 7, which is no bone", 4 },
+		{ SMD_NODES("1 \"arm\" -3\n"), "bone \"arm\" names parent -3, which is no bone", 4 },
+		{ SMD_NODES("1 \"arm\" 1\n"), "bone \"arm\" is its own ancestor", 4 },
+		{ SMD_NODES("1 \"arm\" 2\n2 \"hand\" 1\n"), "bone \"arm\" is its own ancestor", 4 },
+		/* Assimp made a bone of every index below it: out of memory. */
+		{ SMD_NODES("4000000000 \"arm\" 0\n"), "bone index 4000000000 is past 65535", 4 },
 	};
 
 	(void)state;
