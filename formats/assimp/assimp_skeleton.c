@@ -112,14 +112,17 @@ static uint8_t *read_whole(const char *path, size_t *size)
  * them), so the bones have the names the imported channels have.  A BVH
  * is read as the importer reads one: checked before Assimp reads it (its
  * reader writes through a stale reference on some files), and past a
- * UTF-8 byte order mark, which Assimp takes for part of its first word.
- * An FBX model's rest pose is mended as its keys are.
+ * UTF-8 byte order mark, which Assimp takes for part of its first word;
+ * an SMD's node lines are checked as the importer checks them (Assimp
+ * leaves a bone whose parents lead to no root out of the tree).  An FBX
+ * model's rest pose is mended as its keys are.
  */
 static const struct aiScene *open_model(const char *path, animc_diag_sink *sink)
 {
 	const struct aiScene *scene;
 	size_t size = 0, skip;
-	uint8_t *data = is_named(path, ".bvh") || is_named(path, ".fbx") ? read_whole(path, &size) : NULL;
+	const bool is_smd = animc_smd_is_named(path);
+	uint8_t *data = is_named(path, ".bvh") || is_named(path, ".fbx") || is_smd ? read_whole(path, &size) : NULL;
 
 	if (data && is_named(path, ".bvh")) {
 		skip = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
@@ -127,6 +130,10 @@ static const struct aiScene *open_model(const char *path, animc_diag_sink *sink)
 				animc_assimp_scene_open(NULL, data + skip, size - skip, "bvh", sink) : NULL;
 		free(data);
 		return scene;
+	}
+	if (is_smd && data && !animc_smd_check(data, size, sink)) {
+		free(data);
+		return NULL;
 	}
 	scene = animc_assimp_scene_open(path, NULL, 0, NULL, sink);
 	fbx_doc fbx;

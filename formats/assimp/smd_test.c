@@ -164,8 +164,31 @@ static void smd_world_is_z_up(void **state)
 	free(path);
 }
 
+/*
+ * An SMD model given to --skeleton is checked as the importer checks one:
+ * Assimp left a bone whose parent is no bone out of the tree, and each
+ * clip keying it then failed with "bone 'arm' is not in the skeleton".
+ */
+static void smd_skeleton_is_checked_as_the_importer_checks_one(void **state)
+{
+	char *path = smd_write("model.smd", SMD_NODES("1 \"arm\" 7\n"));
+	animc_skeleton skeleton;
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+
+	(void)state;
+	assert_int_not_equal(animc_assimp_skeleton_load(path, &skeleton, &sink), ANIMC_OK);
+	const test_diag *e = test_diags_first(&diags, ANIMC_ERROR);
+	assert_non_null(e);
+	assert_non_null(strstr(e->message, "bone \"arm\" names parent 7, which is no bone"));
+	assert_int_equal(e->line, 4);
+	test_diags_release(&diags);
+	free(path);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(smd_world_is_z_up),
+	cmocka_unit_test(smd_skeleton_is_checked_as_the_importer_checks_one),
 	cmocka_unit_test(smd_rate_is_assumed_with_a_warning),
 	cmocka_unit_test(smd_damaged_lines_fail_at_their_line),
 	cmocka_unit_test(smd_errors_stand_though_no_animation_list_is_beside_it),

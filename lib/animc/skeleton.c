@@ -236,8 +236,8 @@ animc_status animc_skeleton_check(const animc_skeleton *skeleton, const animc_cl
 	const char *none = missing == clip->channel_count ? "; none of its bones is: is that model this clip's?" : "";
 	if (missing == 1) {
 		animc_diag_report(sink, ANIMC_ERROR, clip->channels[first].line, 0,
-				  "%sbone %s is not in the skeleton (--skeleton, %u bones)%s", where, names,
-				  skeleton->bone_count, none);
+				  "%sbone %s is not in the skeleton (--skeleton, %u bone%s)%s", where, names,
+				  skeleton->bone_count, skeleton->bone_count == 1 ? "" : "s", none);
 		return ANIMC_ERR_NOT_FOUND;
 	}
 	char more[32] = "";
