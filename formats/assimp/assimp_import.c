@@ -2427,6 +2427,7 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		if (!animc_ms3d_check_fps(scene, sink))
 			return ANIMC_ERR_INVALID;
 		animc_ms3d_turn_position_keys(req->data, req->size, scene);
+		animc_ms3d_unname_clip(scene);
 	}
 	if (is_format(format, "md5anim")) {
 		/* Its frames at the rate the file says; when it says none above 0

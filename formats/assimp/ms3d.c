@@ -177,3 +177,14 @@ bool animc_ms3d_check_fps(const struct aiScene *scene, animc_diag_sink *sink)
 	}
 	return true;
 }
+
+void animc_ms3d_unname_clip(const struct aiScene *scene)
+{
+	static const char placeholder[] = "<MS3DMasterAnim>";
+	struct aiAnimation *anim = scene->mNumAnimations && scene->mAnimations ? scene->mAnimations[0] : NULL;
+
+	if (anim && anim->mName.length == sizeof placeholder - 1 && strcmp(anim->mName.data, placeholder) == 0) {
+		anim->mName.length = 0;
+		anim->mName.data[0] = '\0';
+	}
+}

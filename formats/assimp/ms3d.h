@@ -32,4 +32,12 @@ void animc_ms3d_turn_position_keys(const uint8_t *data, size_t size, const struc
  */
 bool animc_ms3d_check_fps(const struct aiScene *scene, animc_diag_sink *sink);
 
+/*
+ * A MilkShape 3D file holds one animation and no name for it; Assimp's
+ * reader names it "<MS3DMasterAnim>", which made the output
+ * `_MS3DMasterAnim_.xnb`.  The clip is made unnamed, as an SMD's is
+ * (`clip0.xnb`, FORMAT.md section 5).
+ */
+void animc_ms3d_unname_clip(const struct aiScene *scene);
+
 #endif

@@ -141,6 +141,9 @@ static void position_keys_turn_with_the_joint_rest_rotation(void **state)
 	(void)state;
 	assert_int_equal(animc_importer_assimp.import(&req, &set, &sink), ANIMC_OK);
 	assert_int_equal(set.count, 1);
+	/* Unnamed, as the file holds no name (Assimp's "<MS3DMasterAnim>"
+	 * made the output _MS3DMasterAnim_.xnb), so written as clip0.xnb. */
+	assert_string_equal(set.clips[0]->name, "");
 	assert_key(set.clips[0], "root", 2, 0, 0);
 	assert_key(set.clips[0], "arm", 0, 6, 0);
 	assert_key(set.clips[0], "hand", 2, 0, 0);
