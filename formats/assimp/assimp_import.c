@@ -61,6 +61,7 @@ typedef struct read_log {
 	assimp_errors lost;   /* errors Assimp logged that cost animation */
 	assimp_errors other;  /* the rest: meshes, materials, lights */
 	bool is_file_missing; /* a file Assimp asked for was not opened */
+	char *beside;      /* the last file read beside the source, as Assimp named it */
 } read_log;
 
 static size_t file_read(struct aiFile *f, char *buf, size_t size, size_t count)
@@ -194,8 +195,12 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	f->SeekProc = file_seek;
 	f->FlushProc = file_flush;
 	f->UserData = (aiUserData)(void *)fp;
-	if (log->on_read && log->path && strcmp(path, log->path) != 0 && strcmp(path, log->name) != 0)
-		log->on_read(log->user, path);
+	if (log->path && strcmp(path, log->path) != 0 && strcmp(path, log->name) != 0) {
+		if (log->on_read)
+			log->on_read(log->user, path);
+		free(log->beside);
+		log->beside = strdup(path);
+	}
 	return f;
 }
 
@@ -568,13 +573,28 @@ static void on_assimp_log(const char *message, char *user)
 
 static bool path_extension(const char *path, char ext[EXT_BYTES]);
 
+/* Assimp's reason `why` it read no scene, with the file it read beside the
+ * source last, if any: the reason may be that file's.  An SMD's is its
+ * list of clips (STEM_animation.txt), which Assimp reads if it is there. */
+static void say_unread(const read_log *log, const char *why, uint32_t line, bool is_smd)
+{
+	const char *base = log->beside ? strrchr(log->beside, '/') : NULL;
+	const char *list = is_smd && base && strlen(base) > 14 && strcmp(base + strlen(base) - 14, "_animation.txt") == 0 ?
+				   ", Assimp's list of an SMD's clips, NAME FILE a line, each FILE an SMD beside it" : "";
+
+	base = base ? base + 1 : log->beside;
+	animc_diag_report(log->sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s%s%s%s%s",
+			  why && why[0] ? why : "(it gives no reason)", base ? " (after reading " : "",
+			  base ? base : "", list, base ? ")" : "");
+}
+
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
 					      const char *format,
 					      void (*on_read)(void *user, const char *path),
 					      void *user, animc_diag_sink *sink)
 {
 	read_log log = { { file_open, file_close, NULL }, path, path, NULL, data, size, on_read, user, sink,
-			 NULL, { "", 0 }, { "", 0 }, false };
+			 NULL, { "", 0 }, { "", 0 }, false, NULL };
 	struct aiLogStream stream = { on_assimp_log, (char *)(void *)&log };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
@@ -641,8 +661,7 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		else if (line && format && strcmp(format, "bvh") == 0 && data)
 			line = animc_bvh_line(data, size, line);
 		if (line || !format || strcmp(format, "x") != 0 || !animc_xfile_say_bad_key(data, size, sink))
-			animc_diag_report(sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s",
-					  why && why[0] ? why : "(it gives no reason)");
+			say_unread(&log, why, line, is_smd);
 	} else if (log.lost.count) {
 		/* Read, but without what the error was about: the animation
 		 * would be written without it (or the file taken for one of
@@ -664,6 +683,7 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 				       "Assimp reported an error about a part of this file that holds no "
 				       "animation: %s%s", text, log.other.count > 1 ? " (and more errors)" : "");
 	}
+	free(log.beside);
 	free(sniffed_name);
 	return scene;
 }

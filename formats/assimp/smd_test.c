@@ -165,6 +165,34 @@ static void smd_world_is_z_up(void **state)
 }
 
 /*
+ * Assimp reads an SMD's list of clips, STEM_animation.txt, when it is
+ * beside the file, and each SMD it names as one more clip.  A list it
+ * cannot use failed with Assimp's word alone ("File is too small"), of
+ * a file the user never named: the error now names the list.
+ */
+static void smd_a_clip_list_that_fails_is_named(void **state)
+{
+	char *path = smd_write("walk.smd", SMD_HEAD "0 10 0 0 0 0 0\nend\n");
+	char *dir = test_format("%.*s", (int)(strrchr(path, '/') - path), path);
+	char *list = test_format("%s/walk_animation.txt", dir), *idle = test_format("%s/idle.smd", dir);
+	assimp_import r;
+
+	(void)state;
+	assert_true(test_write_file(list, "idle idle.smd\n", 14));
+	assert_true(test_write_file(idle, SMD_HEAD "0 0 7 0 0 0 0\nend\n", strlen(SMD_HEAD) + 18));
+	assimp_import_path(&r, path, NULL);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 2);
+	assert_string_equal(r.set.clips[1]->name, "idle");
+	assimp_import_release(&r);
+	assert_true(test_write_file(list, "notes\n", 6));
+	assimp_import_path(&r, path, NULL);
+	assimp_assert_error_at(&r, 0, "(after reading walk_animation.txt, Assimp's list of an SMD's clips");
+	assimp_import_release(&r);
+	free(idle), free(list), free(dir), free(path);
+}
+
+/*
  * An SMD model given to --skeleton is checked as the importer checks one:
  * Assimp left a bone whose parent is no bone out of the tree, and each
  * clip keying it then failed with "bone 'arm' is not in the skeleton".
@@ -189,6 +217,7 @@ static void smd_skeleton_is_checked_as_the_importer_checks_one(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(smd_world_is_z_up),
 	cmocka_unit_test(smd_skeleton_is_checked_as_the_importer_checks_one),
+	cmocka_unit_test(smd_a_clip_list_that_fails_is_named),
 	cmocka_unit_test(smd_rate_is_assumed_with_a_warning),
 	cmocka_unit_test(smd_damaged_lines_fail_at_their_line),
 	cmocka_unit_test(smd_errors_stand_though_no_animation_list_is_beside_it),
