@@ -1331,6 +1331,24 @@ static void collada_channels_assimp_leaves_out_are_said(void **state)
 		fail_msg("status %d: %s%s", r.status, r.out, r.err);
 	assert_false(test_file_exists(xnb));
 	test_run_release(&r);
+	/* A member chosen by one index: Assimp keyed member 0 whatever the
+	 * index (location(1) moved X), exit 0.  Member 0 itself reads right. */
+	char *member = replaced(bytes, "target=\"Root/location\"", "target=\"Root/location(1)\"");
+	assert_true(test_write_file(dae, member, strlen(member)));
+	r = test_animc("build", "-o", out, dae, NULL);
+	if (r.status != 1 || !strstr(r.err, "c.dae:13: error: channel target 'Root/location(1)': Assimp reads a member "
+				 "chosen by one index as member 0") || !strstr(r.err, "target it as 'Root/location.Y'"))
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
+	assert_false(test_file_exists(xnb));
+	test_run_release(&r);
+	free(member);
+	member = replaced(bytes, "target=\"Root/location\"", "target=\"Root/location(0)\"");
+	assert_true(test_write_file(dae, member, strlen(member)));
+	r = test_animc("build", "-o", out, dae, NULL);
+	if (r.status != 0 || strstr(r.err, "channel target"))
+		fail_msg("status %d: %s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(member);
 	/* The file as it is: nothing said of its channels. */
 	r = test_animc("build", "-v", "-o", out, "testdata/assimp/clips.dae", NULL);
 	assert_int_equal(r.status, 0);

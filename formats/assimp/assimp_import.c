@@ -2282,6 +2282,21 @@ static bool scene_animates(const struct aiScene *scene, const struct aiString *n
 	return false;
 }
 
+/* Whether a target's member selection (from `at` to `end`) is one index,
+ * "(N)": COLLADA's for a vector's member, which Assimp's reader takes for
+ * member 0 whatever N (it reads "(I)(J)", a matrix's, and names: ".Y",
+ * ".ANGLE"). */
+static bool is_one_index(const uint8_t *at, const uint8_t *end)
+{
+	const uint8_t *p = at + 1;
+
+	if (at >= end || *at != '(')
+		return false;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p > at + 1 && p + 1 == end && *p == ')';
+}
+
 /*
  * One COLLADA <channel> (its tag at `channel`) of target `target` (`len`
  * bytes, holding a '/' at `slash`), as Assimp's reader resolves it: a
@@ -2331,6 +2346,18 @@ static animc_status check_dae_channel(const struct aiScene *scene, collada_id *i
 				       "<rotate>, <scale> or <matrix> it animates", n, target, id, target,
 				       (int)(sid_end - sid), sid);
 		return ANIMC_OK;
+	}
+	unsigned long member = is_one_index(sid_end, target + len) ? strtoul((const char *)sid_end + 1, NULL, 10) : 0;
+	if (member) {
+		static const char *const names[] = { "", ".Y", ".Z", ".ANGLE" };
+		int head = (int)(sid_end - target) > 256 ? 256 : (int)(sid_end - target);
+
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "channel target '%.*s': Assimp reads a member chosen by "
+				  "one index as member 0, so its keys would key the first component (X, or a "
+				  "rotation's axis) in place of member %lu; target it %s%.*s%s%s", n, target, member,
+				  member < 4 ? "as '" : "by name", member < 4 ? head : 0, target,
+				  member < 4 ? names[member] : "", member < 4 ? "'" : "");
+		return ANIMC_ERR_INVALID;
 	}
 	if (scene_animates(scene, &name) || !dae_in_library_nodes(data, node))
 		return ANIMC_OK;

@@ -524,7 +524,7 @@ static bool keys_other_than_angle(const animc_collada *dae, const xmlNode *withi
 		if (within && !is_within(dae->channels[i].animation, within))
 			continue;
 		if (strncmp(t, id, n) == 0 && t[n] == '/' && strncmp(t + n + 1, sid, m) == 0 &&
-		    strcmp(t + n + 1 + m, ".ANGLE") != 0 && strcmp(t + n + 1 + m, "(3)") != 0 &&
+		    strcmp(t + n + 1 + m, ".ANGLE") != 0 &&
 		    (t[n + 1 + m] == '\0' || t[n + 1 + m] == '.' || t[n + 1 + m] == '('))
 			return true;
 	}
@@ -536,12 +536,10 @@ static const dae_channel *angle_channel(const animc_collada *dae, const xmlNode 
 					const char *sid)
 {
 	char target[512];
-	const dae_channel *ch;
 
+	/* Not "ID/SID(3)": Assimp takes it for member 0, and the importer
+	 * refuses it (check_dae_channel). */
 	snprintf(target, sizeof target, "%s/%s.ANGLE", id, sid);
-	if ((ch = find_channel(dae, within, target)))
-		return ch;
-	snprintf(target, sizeof target, "%s/%s(3)", id, sid);
 	return find_channel(dae, within, target);
 }
 
