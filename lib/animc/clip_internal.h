@@ -39,4 +39,9 @@ animc_status animc_channel_copy(animc_clip *clip, const animc_channel *from, ani
 animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *options, uint64_t most_bytes,
 				  int *untried, animc_diag_sink *sink, animc_pass_stats *stats);
 
+/* How many points the compact encoder's span tests have measured on the
+ * calling thread so far: the work of its searches for keys, which the
+ * tests bound. */
+uint64_t animc_compact_span_points(void);
+
 #endif

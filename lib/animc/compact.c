@@ -606,6 +606,9 @@ typedef struct encoder {
 	 * quietly (is_grid_short) instead of with an error. */
 	bool has_finer;
 	bool is_grid_short;
+	/* The grid is finer than the keys' spacing: the keys' searches
+	 * gallop (greedy_codes). */
+	bool gallops;
 	uint8_t *forced;        /* sample_count: segment starts and the last sample */
 	uint32_t *kept;
 	float *value, *stored, *pos, *comps, *seg_stored;
@@ -882,17 +885,32 @@ static double bound_tan_half(const reduce_curve *c)
 
 /* What the span tests of one curve take, found once: the tangents of
  * half its bound (as clearly_past takes it) and of half the part clearly
- * within it (point_class). */
+ * within it (point_class); and the point that last passed the bound (a
+ * grid sample, or a check point when is_check; none when `at` is
+ * UINT32_MAX), which the next span tested tries first: the spans tried
+ * from one key mostly fail at the same point, after many that hold. */
 typedef struct span_test {
 	double tan_half, tan_lo;
+	uint32_t at;
+	bool is_check;
 } span_test;
 
 static span_test span_test_of(const reduce_curve *c)
 {
 	double half = c->bound * (1 - 1e-6) * (3.14159265358979323846 / 360.0);
-	span_test t = { bound_tan_half(c), half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY };
+	span_test t = { bound_tan_half(c), half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY, UINT32_MAX,
+			false };
 
 	return t;
+}
+
+/* Points measured by span_near_by on this thread: what the keys'
+ * searches cost (animc_compact_span_points). */
+static _Thread_local uint64_t span_points;
+
+uint64_t animc_compact_span_points(void)
+{
+	return span_points;
 }
 
 /* Where `got` lies against c's bound from `want`: 2 past it by more than
@@ -931,53 +949,197 @@ static int point_class(const reduce_curve *c, const span_test *t, const float *g
 	return v2 < t->tan_lo * t->tan_lo * w2 ? 0 : 1;
 }
 
+/* Does the point that last passed the bound (t->at), when it lies within
+ * the span a < b (as span_near_by measures it), pass it again? */
+static bool fails_again(const reduce_curve *c, const span_test *t, const reduce_span *span, uint32_t a, uint32_t b)
+{
+	float v[4];
+
+	if (t->at == UINT32_MAX)
+		return false;
+	if (!t->is_check) {
+		if (t->at <= a || t->at >= b)
+			return false;
+		reduce_span_at(span, c->pos[t->at], v);
+		span_points++;
+		return point_class(c, t, v, c->value + (size_t)t->at * c->width) == 2;
+	}
+	if (t->at >= c->check_count || !(c->check_pos[t->at] >= c->pos[a] && c->check_pos[t->at] <= c->pos[b]))
+		return false;
+	reduce_span_at(span, c->check_pos[t->at], v);
+	span_points++;
+	return point_class(c, t, v, c->check_value + (size_t)t->at * c->width) == 2;
+}
+
 /* Do the span's points between kept keys a and b hold the bound, by
  * clearly_past (no point passes it by more than rounding)?  With the keys'
  * own values too when with_keys.  *is_near (when not NULL) is set when a
  * point is not clearly within it either: only then does the exact measure
- * (animc_reduce_span_error, an arc tangent a point) need taking. */
-static bool span_near_by(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b, bool with_keys,
+ * (animc_reduce_span_error, an arc tangent a point) need taking.  The
+ * point that passed it last is tried first (fails_again), and the one
+ * that passes it now kept in t: the answer is the same in any order. */
+static bool span_near_by(const reduce_curve *c, span_test *t, uint32_t a, uint32_t b, bool with_keys,
 			 bool *is_near)
 {
 	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
 
-#define NEAR_POINT(got, want)                                                          \
+#define NEAR_POINT(got, want, index, check)                                            \
 	do {                                                                           \
 		int class = point_class(c, t, got, want);                              \
-		if (class == 2)                                                        \
+		span_points++;                                                         \
+		if (class == 2) {                                                      \
+			t->at = (index);                                               \
+			t->is_check = (check);                                         \
 			return false;                                                  \
+		}                                                                      \
 		if (class == 1 && is_near)                                             \
 			*is_near = true;                                               \
 	} while (0)
 	if (with_keys) {
-		NEAR_POINT(c->stored + (size_t)a * c->width, c->value + (size_t)a * c->width);
-		NEAR_POINT(c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width);
+		NEAR_POINT(c->stored + (size_t)a * c->width, c->value + (size_t)a * c->width, t->at, t->is_check);
+		NEAR_POINT(c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width, t->at, t->is_check);
 	}
+	if (fails_again(c, t, &span, a, b))
+		return false;
 	for (uint32_t i = a + 1; i < b; i++) {
 		reduce_span_at(&span, c->pos[i], v);
-		NEAR_POINT(v, c->value + (size_t)i * c->width);
+		NEAR_POINT(v, c->value + (size_t)i * c->width, i, false);
 	}
 	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
 		reduce_span_at(&span, c->check_pos[k], v);
-		NEAR_POINT(v, c->check_value + (size_t)k * c->width);
+		NEAR_POINT(v, c->check_value + (size_t)k * c->width, k, true);
 	}
 #undef NEAR_POINT
 	return true;
 }
 
-static bool span_near(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b, bool with_keys)
+static bool span_near(const reduce_curve *c, span_test *t, uint32_t a, uint32_t b, bool with_keys)
 {
 	return span_near_by(c, t, a, b, with_keys, NULL);
 }
 
 /* animc_reduce_span_error(c, a, b, true) >= 0, the span's points first tested
  * quickly (span_near): most spans tried fail, and fail clearly. */
-static bool span_holds(const reduce_curve *c, const span_test *t, uint32_t a, uint32_t b)
+static bool span_holds(const reduce_curve *c, span_test *t, uint32_t a, uint32_t b)
 {
 	bool is_near = false;
 
 	return span_near_by(c, t, a, b, true, &is_near) && (!is_near || animc_reduce_span_error(c, a, b, true) >= 0);
+}
+
+/* Code d (0..26; 13 its own) around codes q: each component one step down,
+ * the same or one up; false off the component's codes. */
+static bool code_around(const quantiser *z, const uint32_t q[3], int d, uint32_t out[3])
+{
+	for (int k = 0; k < 3; k++, d /= 3) {
+		int64_t code = (int64_t)q[k] + d % 3 - 1;
+
+		if (code < 0 || code >= ((int64_t)1 << z->cbits[k]))
+			return false;
+		out[k] = (uint32_t)code;
+	}
+	return true;
+}
+
+/* What greedy_codes searches with: the curve, its candidates' values and
+ * codes (writable, c->stored pointing at stored), their quantiser and
+ * forced keys (NULL: none), whether the last candidate keeps its own code
+ * (the next segment's first key), and the tests of c. */
+typedef struct code_search {
+	const reduce_curve *c;
+	float *stored;
+	uint32_t *q;
+	const quantiser *z;
+	const uint8_t *forced;
+	bool is_last_fixed;
+	span_test t;
+} code_search;
+
+/* How far a span reaches: to candidate `to` (0: not even the next), with
+ * its nearest code or, when is_alt, code q (value v). */
+typedef struct span_reach {
+	uint32_t to;
+	bool is_alt;
+	uint32_t q[3];
+	float v[4];
+} span_reach;
+
+/* Does the span from kept key a to candidate j hold the bound with j's
+ * nearest code, or with one next to it (code_around) that keeps both j
+ * itself and the span within it?  When it does, r reaches j (with the
+ * other code).  stored[j] stays as it was. */
+static bool reach_to(code_search *s, uint32_t a, uint32_t j, span_reach *r)
+{
+	const reduce_curve *c = s->c;
+	unsigned w = c->width;
+	float *sj = s->stored + (size_t)j * w, save_v[4], alt_v[4];
+	uint32_t alt_q[3];
+	bool ok = span_holds(c, &s->t, a, j), alt = false;
+
+	if (!ok && s->z->bits != COMPACT_RAW_BITS && !(s->is_last_fixed && j + 1 == c->n)) {
+		memcpy(save_v, sj, w * sizeof *sj);
+		for (int d = 0; !ok && d < 27; d++) {
+			if (d == 13 || !code_around(s->z, s->q + (size_t)j * 3, d, alt_q) ||
+			    !decode_checked(s->z, alt_q, alt_v))
+				continue;
+			memcpy(sj, alt_v, w * sizeof *sj);
+			ok = alt = span_holds(c, &s->t, a, j);
+		}
+		memcpy(sj, save_v, w * sizeof *sj);
+	}
+	if (!ok)
+		return false;
+	r->to = j;
+	r->is_alt = alt;
+	if (alt) {
+		memcpy(r->q, alt_q, sizeof alt_q);
+		memcpy(r->v, alt_v, w * sizeof *alt_v);
+	}
+	return true;
+}
+
+/* The farthest candidate after kept key a whose span holds, each tried in
+ * turn up to the first that does not (or a forced one). */
+static void reach_in_turn(code_search *s, uint32_t a, span_reach *r)
+{
+	r->to = 0;
+	for (uint32_t j = a + 1; j < s->c->n; j++)
+		if (!reach_to(s, a, j, r) || (s->forced && s->forced[j]))
+			break;
+}
+
+/*
+ * reach_in_turn in O(L log L) point tests for a reach of L candidates
+ * rather than O(L^2): candidates a + 1, a + 2, a + 4, ... up to the first
+ * forced one until a span does not hold, then the candidates between the
+ * last that held and it by halving.  A span that holds may follow one that
+ * does not (quantisation, or another code taking the bound), so the reach
+ * may end elsewhere than reach_in_turn's: at a span that holds all the
+ * same.  On a grid many samples finer than the keys spans reach over many
+ * samples, and each tried in turn measured every sample of it again.
+ */
+static void reach_galloping(code_search *s, uint32_t a, span_reach *r)
+{
+	uint32_t last = a + 1, held = a, failed = a + 1;
+
+	while (last + 1 < s->c->n && !(s->forced && s->forced[last]))
+		last++;
+	r->to = 0;
+	for (uint32_t step = 2; reach_to(s, a, failed, r); step *= 2) {
+		held = failed;
+		if (held == last)
+			return;
+		failed = step < last - a ? a + step : last;
+	}
+	while (failed - held > 1) {
+		uint32_t mid = held + (failed - held) / 2;
+
+		if (reach_to(s, a, mid, r))
+			held = mid;
+		else
+			failed = mid;
+	}
 }
 
 /*
@@ -987,63 +1149,32 @@ static bool span_holds(const reduce_curve *c, const span_test *t, uint32_t a, ui
  * that keeps both j itself and the span within it lets the span reach on.
  * stored and q (c's candidates, writable) get the chosen codes of the kept
  * keys; with is_last_fixed the last candidate (the next segment's first
- * key) keeps its own.  0 also as soon as the keys reach `most` (a choice
- * already found costs no more).
+ * key) keeps its own.  With gallops, each reach is searched by
+ * reach_galloping, else in turn.  0 also as soon as the keys reach `most`
+ * (a choice already found costs no more).
  */
 static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
-			     const uint8_t *forced, bool is_last_fixed, uint32_t most, uint32_t *kept)
+			     const uint8_t *forced, bool is_last_fixed, bool gallops, uint32_t most, uint32_t *kept)
 {
+	code_search s = { c, stored, q, z, forced, is_last_fixed, span_test_of(c) };
 	uint32_t n = c->n, a = 0, count = 1, w = c->width;
-	span_test t = span_test_of(c);
 
 	kept[0] = 0;
 	while (a + 1 < n) {
-		uint32_t best = 0, best_q[3] = { 0, 0, 0 };
-		float best_v[4];
-		bool best_alt = false;
+		span_reach r;
 
-		for (uint32_t j = a + 1; j < n; j++) {
-			bool ok = span_holds(c, &t, a, j), alt = false;
-			float *sj = stored + (size_t)j * w, save_v[4], alt_v[4];
-			uint32_t *qj = q + (size_t)j * 3, alt_q[3];
-
-			if (!ok && z->bits != COMPACT_RAW_BITS && !(is_last_fixed && j + 1 == n)) {
-				memcpy(save_v, sj, w * sizeof *sj);
-				for (int d = 0; !ok && d < 27; d++) {
-					bool valid = d != 13;
-
-					for (int k = 0, r = d; valid && k < 3; k++, r /= 3) {
-						int64_t code = (int64_t)qj[k] + r % 3 - 1;
-
-						valid = code >= 0 && code < ((int64_t)1 << z->cbits[k]);
-						alt_q[k] = (uint32_t)code;
-					}
-					if (!valid || !decode_checked(z, alt_q, alt_v))
-						continue;
-					memcpy(sj, alt_v, w * sizeof *sj);
-					ok = alt = span_holds(c, &t, a, j);
-				}
-				memcpy(sj, save_v, w * sizeof *sj);
-			}
-			if (!ok)
-				break;
-			best = j;
-			best_alt = alt;
-			if (alt) {
-				memcpy(best_q, alt_q, sizeof best_q);
-				memcpy(best_v, alt_v, w * sizeof *best_v);
-			}
-			if (forced && forced[j])
-				break;
-		}
-		if (best == 0)
+		if (gallops)
+			reach_galloping(&s, a, &r);
+		else
+			reach_in_turn(&s, a, &r);
+		if (r.to == 0)
 			return 0;
-		if (best_alt) {
-			memcpy(q + (size_t)best * 3, best_q, sizeof best_q);
-			memcpy(stored + (size_t)best * w, best_v, w * sizeof *best_v);
+		if (r.is_alt) {
+			memcpy(q + (size_t)r.to * 3, r.q, sizeof r.q);
+			memcpy(stored + (size_t)r.to * w, r.v, w * sizeof *r.v);
 		}
-		kept[count++] = best;
-		a = best;
+		kept[count++] = r.to;
+		a = r.to;
 		if (count >= most)
 			return 0;
 	}
@@ -1059,18 +1190,12 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 /* Safety on how far a code step moves a span's points (fewest_codes). */
 #define FEWEST_REACH_SLACK 1.5
 
-/* Code d (0..26; 13 its own) around codes q: each component one step down,
- * the same or one up; false off the component's codes. */
-static bool code_around(const quantiser *z, const uint32_t q[3], int d, uint32_t out[3])
+/* The fewest keys fewest_codes can keep of n candidates: its spans reach
+ * at most FEWEST_SPAN candidates (on a grid much finer than the keys, the
+ * greedy's reach further, and fewer keys hold). */
+static uint32_t fewest_at_least(uint32_t n)
 {
-	for (int k = 0; k < 3; k++, d /= 3) {
-		int64_t code = (int64_t)q[k] + d % 3 - 1;
-
-		if (code < 0 || code >= ((int64_t)1 << z->cbits[k]))
-			return false;
-		out[k] = (uint32_t)code;
-	}
-	return true;
+	return 1 + (n - 1 + FEWEST_SPAN - 1) / FEWEST_SPAN;
 }
 
 /*
@@ -1094,7 +1219,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 	span_test t = span_test_of(c);
 	float save_a[4], save_b[4];
 
-	if (n > FEWEST_CANDIDATES || n < 2 || z->bits == COMPACT_RAW_BITS)
+	if (n > FEWEST_CANDIDATES || n < 2 || z->bits == COMPACT_RAW_BITS || fewest_at_least(n) >= most)
 		return 0;
 	for (uint32_t i = 0; i < n; i++) {
 		valid[i] = 0;
@@ -1235,7 +1360,7 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 			return;
 	}
 	c->stored = e->stored;
-	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false,
+	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false, e->gallops,
 				     keys_limit(best, (uint64_t)compact_range_size(range->kind) * 8, z->key_bits), e->kept);
 	if (kept == 0)
 		return;
@@ -1349,7 +1474,7 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 			continue;
 		if (end != own_end)
 			memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
-		uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, most, e->kept)
+		uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, e->gallops, most, e->kept)
 					  : fewest_codes(&sub, stored, q, &z, end != own_end, most, e->kept);
 		if (kept == 0)
 			continue;
@@ -2144,6 +2269,7 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 	e.clip = clip;
 	e.tolerance = tolerance;
 	e.has_finer = has_finer;
+	e.gallops = finer > 0;
 	status = find_grid(clip, finer, &e.g, sink);
 	if (status != ANIMC_OK)
 		return status;

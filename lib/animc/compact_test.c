@@ -1,0 +1,132 @@
+/*
+ * compact_test.c - the compact encoder's search for keys: on a grid many
+ * samples finer than the keys (a part cut between keys) it measures each
+ * sample a few times, and the bounds hold through the runtime.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clip_internal.h"
+#include "test_support.h"
+#include <animc/animc.h>
+
+static void axis_angle(float out[4], double ax, double ay, double az, double angle_rad)
+{
+	double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle_rad / 2) / n;
+
+	out[0] = (float)(ax * s);
+	out[1] = (float)(ay * s);
+	out[2] = (float)(az * s);
+	out[3] = (float)cos(angle_rad / 2);
+}
+
+/* A zigzag keyed every 1/30 s, `phase` keys in (its keys at whole
+ * phases): a straight run along x, up and down in y, and a turn back and
+ * forth about a tilted axis, sharp at every key. */
+static void zigzag_at(double phase, float *t, float *r)
+{
+	double turn = fabs(fmod(phase, 2.0) - 1.0);
+
+	t[0] = (float)(0.1 * phase);
+	t[1] = (float)(0.3 * turn);
+	t[2] = 0;
+	axis_angle(r, 0.2, 1, 0.1, 0.6 * turn);
+}
+
+/* The part of that zigzag --split cuts from `cut` to `cut` + `seconds`,
+ * between keys: its first key at 0, the others at k/30 - cut, the last at
+ * `seconds`. */
+static animc_clip *cut_zigzag(double cut, float seconds)
+{
+	enum { MOST = 256 };
+	animc_clip *clip = animc_clip_create("cut");
+	float times[MOST], t[3 * MOST], r[4 * MOST];
+	uint32_t n = 0;
+
+	times[n] = 0;
+	zigzag_at(cut * 30, t, r);
+	n++;
+	for (int k = 1; k / 30.0 - cut < seconds && n + 1 < MOST; k++) {
+		times[n] = (float)(k / 30.0 - cut);
+		zigzag_at(k, t + 3 * n, r + 4 * n);
+		n++;
+	}
+	times[n] = seconds;
+	zigzag_at((cut + seconds) * 30, t + 3 * n, r + 4 * n);
+	n++;
+	clip->duration_s = seconds;
+	uint32_t ch = test_add_channel(clip, "Hand", n, times, 0, seconds);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, n, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, r, n, NULL);
+	clip->declared_channel_count = 1;
+	return clip;
+}
+
+/* A part cut between keys takes a grid many samples finer than its keys,
+ * where a span reaches over dozens of samples: the search for keys
+ * measures each sample a few times for each bit rate and range it tries
+ * (spans tried at lengths doubling, then halving the gap: about 240 points
+ * a grid sample here), not once for every span tried through it (2,900:
+ * seconds of encoding for seconds of motion capture, minutes for a longer
+ * part). */
+static void a_grid_much_finer_than_the_keys_is_searched_in_few_measures(void **state)
+{
+	animc_clip *clip = cut_zigzag(0.0123, 0.5f);
+	animc_process_options lossless = { 0 };
+	animc_reduce_options reduce = { 0 };
+
+	(void)state;
+	assert_int_equal(animc_clip_process(clip, &lossless, NULL, NULL), ANIMC_OK);
+	uint64_t before = animc_compact_span_points();
+	assert_int_equal(animc_pass_compact(clip, &reduce, NULL, NULL), ANIMC_OK);
+	uint64_t points = animc_compact_span_points() - before;
+	const animc_compact *c = clip->compact;
+	assert_non_null(c);
+	assert_true(c->grid_finer >= 5);
+	assert_int_equal(c->tracks[0][ANIMC_TRANSLATION].kind, ANIMC_COMPACT_ANIMATED);
+	assert_int_equal(c->tracks[0][ANIMC_ROTATION].kind, ANIMC_COMPACT_ANIMATED);
+	if (points > 512 * (uint64_t)c->sample_count)
+		fail_msg("%llu points measured for %u grid samples", (unsigned long long)points, c->sample_count);
+	animc_clip_destroy(clip);
+}
+
+/* Its keys, found so, hold the bounds through the runtime (at 60 Hz, every
+ * source key, every grid sample and 10 kHz), at three tolerances (grids
+ * 256, 32 and 128 times finer than the keys); and the encoder's own
+ * measure says so. */
+static void keys_searched_on_a_much_finer_grid_hold_the_bounds(void **state)
+{
+	static const animc_tolerance tolerances[3] = {
+		{ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG, ANIMC_TOLERANCE_SCALE },
+		{ 1e-2f, 0.5f, 1e-3f },
+		{ 2e-3f, 0.1f, 1e-5f },
+	};
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		animc_clip *src = cut_zigzag(0.0123, 0.5f), *cmp = cut_zigzag(0.0123, 0.5f);
+		animc_process_options lossless = { 0 };
+		animc_reduce_options reduce = { tolerances[k], NULL, 0, false };
+		animc_pass_stats stats = { 0 };
+
+		assert_int_equal(animc_clip_process(cmp, &lossless, NULL, NULL), ANIMC_OK);
+		assert_int_equal(animc_pass_compact(cmp, &reduce, NULL, &stats), ANIMC_OK);
+		assert_true(cmp->compact->grid_finer >= 1);
+		test_error e = test_compare_clips(src, cmp, 10000);
+		if (e.translation > tolerances[k].translation || e.rotation_deg > tolerances[k].rotation_deg)
+			fail_msg("at %g units, %g degrees: %g units, %g degrees", (double)tolerances[k].translation,
+				 (double)tolerances[k].rotation_deg, e.translation, e.rotation_deg);
+		assert_true(stats.error.translation <= tolerances[k].translation);
+		assert_true(stats.error.rotation_deg <= tolerances[k].rotation_deg);
+		animc_clip_destroy(src);
+		animc_clip_destroy(cmp);
+	}
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_grid_much_finer_than_the_keys_is_searched_in_few_measures),
+	cmocka_unit_test(keys_searched_on_a_much_finer_grid_hold_the_bounds),
+};
+
+ANIMC_TEST_GROUP(tests);
