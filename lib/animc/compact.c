@@ -1344,13 +1344,16 @@ static uint32_t keys_limit(const track_choice *best, uint64_t fixed_bits, unsign
 	return most < UINT32_MAX ? (uint32_t)most : UINT32_MAX;
 }
 
-/* One bit rate and range for the whole track. */
-static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip_range *range, track_choice *best)
+/* One bit rate and range for the whole track; is_quantised when e->try_q
+ * and e->stored already hold its samples as z stores them, within the
+ * bound (smallest_bits). */
+static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip_range *range, bool is_quantised,
+		     track_choice *best)
 {
 	uint32_t n = c->n;
 	double worst = 0;
 
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; !is_quantised && i < n; i++) {
 		float *s = e->stored + (size_t)i * c->width;
 
 		if (!quantise(z, c->value + (size_t)i * c->width, e->try_q + (size_t)i * 3, s))
@@ -1373,9 +1376,10 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 }
 
 /* The smallest bit rate whose quantisation of samples [from, to] alone
- * stays within the bound, or 0. */
-static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, const float *min,
-			      const float *extent, uint32_t from, uint32_t to)
+ * stays within the bound, or 0; the samples' codes at it into q, their
+ * values into stored (indexed as c's). */
+static unsigned smallest_bits(const reduce_curve *c, quantiser *z, const float *min, const float *extent,
+			      uint32_t from, uint32_t to, uint32_t *q, float *stored)
 {
 	double tan_half = bound_tan_half(c);
 
@@ -1384,17 +1388,15 @@ static unsigned smallest_bits(encoder *e, const reduce_curve *c, quantiser *z, c
 
 		quantiser_set(z, bits, min, extent);
 		for (uint32_t i = from; ok && i <= to; i++) {
-			float s[4];
-			uint32_t q[3];
+			float *s = stored + (size_t)i * c->width;
 			const float *v = c->value + (size_t)i * c->width;
 
-			ok = quantise(z, v, q, s) && !clearly_past(c, tan_half, s, v) &&
+			ok = quantise(z, v, q + (size_t)i * 3, s) && !clearly_past(c, tan_half, s, v) &&
 			     animc_track_error(c->kind, s, v) <= c->bound;
 		}
 		if (ok)
 			return bits;
 	}
-	(void)e;
 	return 0;
 }
 
@@ -1438,7 +1440,7 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 	z.kind = c->kind;
 	z.dropped = t->dropped;
 	if (pass == 0)
-		t->first = smallest_bits(e, c, &z, min, extent, start, own_end);
+		t->first = smallest_bits(c, &z, min, extent, start, own_end, e->q, e->stored);
 	unsigned first = t->first;
 	sub.pos = c->pos + start;
 	sub.value = c->value + (size_t)start * w;
@@ -1467,7 +1469,10 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 			break;   /* more bits only cost more */
 		if (most != UINT32_MAX && end != own_end)
 			most++;
-		for (uint32_t i = start; ok && i <= own_end; i++)
+		if (pass == 1 && fewest_at_least(sub.n) >= most)
+			continue;   /* fewest_codes keeps more keys */
+		/* smallest_bits left the samples quantised at `first` */
+		for (uint32_t i = start; ok && !(pass == 0 && bits == first) && i <= own_end; i++)
 			ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
 				      e->stored + (size_t)i * w);
 		if (!ok)
@@ -1927,11 +1932,11 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 			memset(&z, 0, sizeof z);
 			z.kind = kind;
 			z.dropped = drop;
-			unsigned first = smallest_bits(e, &c, &z, range.min, range.extent, 0, n - 1);
+			unsigned first = smallest_bits(&c, &z, range.min, range.extent, 0, n - 1, e->try_q, e->stored);
 			for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS;
 			     bits++) {
 				quantiser_set(&z, bits, range.min, range.extent);
-				try_flat(e, &c, &z, &range, &best);
+				try_flat(e, &c, &z, &range, bits == first, &best);
 			}
 			if (best.kept && best.cost_bits < before)
 				dropped = drop;
@@ -1948,7 +1953,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		z.kind = kind;
 		quantiser_set(&z, COMPACT_RAW_BITS, none.min, none.extent);
 		z.dropped = dropped;
-		try_flat(e, &c, &z, &none, &best);
+		try_flat(e, &c, &z, &none, false, &best);
 		if (best.kept == 0 && e->has_finer) {
 			e->is_grid_short = true;
 			return ANIMC_ERR_UNSUPPORTED;
