@@ -559,6 +559,36 @@ static void a_repeated_option_keeps_its_last_value(void **state)
 	free(list), free(at), free(xnb), free(out);
 }
 
+/* --platform takes the MonoGame name of a letter, as a --mgcb project's
+ * /platform: does; a name it does not know is refused naming a few. */
+static void platform_takes_the_monogame_name(void **state)
+{
+	char *out = test_tmpdir("cli-platform-name"), *xnb = test_format("%s/Turn.xnb", out);
+	static const char *const names[] = { "DesktopGL", "desktopgl", "XboxOne" };
+	static const char letters[] = { 'd', 'd', 'O' };
+	size_t size;
+	uint8_t *bytes;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		test_run r = test_animc("build", "-q", "--platform", names[i], "-o", out,
+					"testdata/sample/Crane/Turn.Animation", NULL);
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		bytes = test_read_file(xnb, &size);
+		assert_int_equal(bytes[3], letters[i]);
+		free(bytes);
+	}
+	test_run r = test_animc("build", "-q", "--platform", "Desktop", "-o", out, "testdata/sample/Crane/Turn.Animation",
+				NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--platform 'Desktop' is neither a platform letter nor a MonoGame platform name"));
+	assert_non_null(strstr(r.err, "d DesktopGL"));
+	test_run_release(&r);
+	free(xnb), free(out);
+}
+
 static void options_reach_the_file(void **state)
 {
 	char *out = test_tmpdir("cli-options");
@@ -1366,6 +1396,7 @@ static void frames_past_a_mib_read_back_in_both_layouts(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frames_past_a_mib_read_back_in_both_layouts),
 	cmocka_unit_test(help_and_version),
+	cmocka_unit_test(platform_takes_the_monogame_name),
 	cmocka_unit_test(the_key_names_the_build),
 	cmocka_unit_test(a_report_not_written_is_in_the_others),
 	cmocka_unit_test(a_bad_cache_url_variable_is_a_usage_error),

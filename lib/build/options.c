@@ -20,6 +20,7 @@
 #include "options.h"
 #include "help.h"
 #include "key.h"
+#include "mgcb.h"
 
 /* The commands an option belongs to. */
 #define FOR_BUILD (1u << CMD_BUILD)
@@ -59,11 +60,17 @@ static bool set_exact(build_options *o, const char *arg, cli_error *err)
 	return true;
 }
 
+/* A letter, or the MonoGame TargetPlatform name it stands for (as a
+ * --mgcb project's /platform: gives it): DesktopGL is d. */
 static bool set_platform(build_options *o, const char *arg, cli_error *err)
 {
-	if (strlen(arg) != 1 || !strchr(animc_xnb_platforms(), arg[0]))
-		return cli_error_set(err, "--platform '%s' is not one of the letters %s", arg, animc_xnb_platforms());
-	o->xnb.platform = arg[0];
+	char letter = strlen(arg) == 1 && strchr(animc_xnb_platforms(), arg[0]) ? arg[0]
+										 : build_mgcb_platform_letter(arg);
+
+	if (!letter)
+		return cli_error_set(err, "--platform '%s' is neither a platform letter nor a MonoGame platform "
+				     "name ('animc help build' lists them: w Windows, d DesktopGL, ...)", arg);
+	o->xnb.platform = letter;
 	return true;
 }
 
@@ -511,9 +518,10 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_exact },
 	{ { "platform", 0, "L", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "XNB platform letter (default w)",
+	    "XNB platform letter, or its MonoGame name (default w)",
 	    "The letters are MonoGame's TargetPlatform identifiers, for these platform names (as a "
-	    "--mgcb project's /platform: names them): w Windows, x Xbox360, m WindowsPhone, i iOS, "
+	    "--mgcb project's /platform: names them, and as --platform takes them too, in any case: "
+	    "--platform DesktopGL is d): w Windows, x Xbox360, m WindowsPhone, i iOS, "
 	    "a Android, d DesktopGL, X MacOSX, W WindowsStoreApp, n NativeClient, p PlayStationMobile, "
 	    "M WindowsPhone8, r RaspberryPi, P PlayStation4, g WindowsGL, l Linux, 5 PlayStation5, "
 	    "O XboxOne, S Switch, b Web (or BlazorGL), V DesktopVK, G WindowsGDK, s XboxSeries, "
