@@ -3962,6 +3962,21 @@ static void a_no_op_build_reads_no_output(void **state)
 	free(after), free(bytes), free(xnb), free(out), free(dir);
 }
 
+/* A model without animation named alone says what to do: it was exported
+ * without its takes, or is meant as the skeleton of other files' clips. */
+static void a_model_without_animation_named_alone_says_what_to_do(void **state)
+{
+	char *out = test_tmpdir("build-named-still");
+
+	(void)state;
+	test_run r = test_animc("build", "-o", out, "testdata/authoring/Walker_rest.gltf", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "testdata/authoring/Walker_rest.gltf: error: holds no animation; export it with its "
+			    "animations, or give it as --skeleton MODEL to check the clips of other files against it\n");
+	test_run_release(&r);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_folder_holding_sources_is_said),
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
@@ -4039,6 +4054,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),
+	cmocka_unit_test(a_model_without_animation_named_alone_says_what_to_do),
 };
 
 ANIMC_TEST_GROUP(tests);

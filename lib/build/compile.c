@@ -1211,8 +1211,12 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 {
 	const char *holds = what[0] ? what : "no animation";
 
+	/* Named alone, a model without animation is most often meant as the
+	 * skeleton of other files' clips, or exported without its takes. */
 	if (job->is_explicit && !job->is_listed) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds %s", holds);
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "holds %s%s", holds,
+				  what[0] ? "" : "; export it with its animations, or give it as --skeleton MODEL "
+						 "to check the clips of other files against it");
 		return;
 	}
 	/* A sidecar whose type is misspelt splits nothing: its source is
