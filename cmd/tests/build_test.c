@@ -3977,6 +3977,25 @@ static void a_model_without_animation_named_alone_says_what_to_do(void **state)
 	free(out);
 }
 
+/* A file of a format no importer reads, named alone, points at the list
+ * of the formats read. */
+static void a_file_no_importer_reads_named_alone_points_at_the_formats(void **state)
+{
+	char *dir = test_tmpdir("build-named-unknown"), *out = test_format("%s/out", dir);
+	char *maya = test_format("%s/Hero.ma", dir), *want;
+	static const char scene[] = "//Maya ASCII 2020 scene\nrequires maya \"2020\";\n";
+
+	(void)state;
+	assert_true(test_write_file(maya, scene, sizeof scene - 1));
+	test_run r = test_animc("build", "-o", out, maya, NULL);
+	want = test_format("%s: error: no importer recognises this file; 'animc help build' lists the formats it "
+			   "reads (export the file to one of them, such as glTF or FBX)\n", maya);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want);
+	test_run_release(&r);
+	free(want), free(maya), free(out), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_folder_holding_sources_is_said),
 	cmocka_unit_test(a_build_s_own_reports_in_an_input_are_no_sources),
@@ -4055,6 +4074,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),
 	cmocka_unit_test(a_model_without_animation_named_alone_says_what_to_do),
+	cmocka_unit_test(a_file_no_importer_reads_named_alone_points_at_the_formats),
 };
 
 ANIMC_TEST_GROUP(tests);

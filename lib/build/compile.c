@@ -1129,7 +1129,9 @@ static void no_importer(const build_job *job, const uint8_t *data, size_t size, 
 	if (job->is_explicit && !job->is_listed) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "no importer recognises this file%s",
 				  compiled ? "; this is a compiled file; give the source it came from" :
-				  project ? "; a MonoGame content project is built with --mgcb PROJECT" : "");
+				  project ? "; a MonoGame content project is built with --mgcb PROJECT" :
+				  "; 'animc help build' lists the formats it reads (export the file to one of them, "
+				  "such as glTF or FBX)");
 		return;
 	}
 	if (job->previous && job->previous->output_count) {
