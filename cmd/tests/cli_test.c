@@ -589,6 +589,21 @@ static void platform_takes_the_monogame_name(void **state)
 	free(xnb), free(out);
 }
 
+/* -v's passes line counts in the singular for one and the plural else. */
+static void the_passes_line_says_one_in_the_singular(void **state)
+{
+	char *out = test_tmpdir("cli-passes-line");
+
+	(void)state;
+	test_run r = test_animc("build", "-v", "-o", out, "testdata/sample/Crane/Signals.xml", NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "    clip 'Nod': 1 s, 1 bone, 5 keys\n    passes: 2 tracks made fixed, 1 sequence made uniform\n") ||
+	    !strstr(r.out, "    passes: 4 tracks made fixed, 2 sequences made uniform\n"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	free(out);
+}
+
 static void options_reach_the_file(void **state)
 {
 	char *out = test_tmpdir("cli-options");
@@ -1397,6 +1412,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frames_past_a_mib_read_back_in_both_layouts),
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(platform_takes_the_monogame_name),
+	cmocka_unit_test(the_passes_line_says_one_in_the_singular),
 	cmocka_unit_test(the_key_names_the_build),
 	cmocka_unit_test(a_report_not_written_is_in_the_others),
 	cmocka_unit_test(a_bad_cache_url_variable_is_a_usage_error),

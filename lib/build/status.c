@@ -121,33 +121,41 @@ void build_print_job_diag(const build_ctx *ctx, const build_job *j, const build_
 	cli_print_diag(&printer, &diag);
 }
 
+/* "1 track made fixed", "2 tracks made fixed": `one` and `many` are the
+ * noun in each number, `rest` what was done. */
+static void report_count(char *line, size_t size, size_t *n, uint32_t count, const char *one, const char *many,
+			 const char *rest)
+{
+	if (!count || *n >= size)
+		return;
+	*n += (size_t)snprintf(line + *n, size - *n, "%s%u %s%s", *n ? ", " : "", count, count == 1 ? one : many,
+			       rest);
+}
+
 static void report_passes(const animc_pass_stats *s)
 {
 	char line[512];
 	size_t n = 0;
 
-#define PART(cond, ...)                                                                   \
-	do {                                                                              \
-		if ((cond) && n < sizeof line)                                            \
-			n += (size_t)snprintf(line + n, sizeof line - n, "%s", n ? ", " : ""); \
-		if ((cond) && n < sizeof line)                                            \
-			n += (size_t)snprintf(line + n, sizeof line - n, __VA_ARGS__);    \
-	} while (0)
-	PART(s->channels_sorted, "%u sorted", s->channels_sorted);
-	PART(s->duplicate_keys_dropped, "%u duplicate keys dropped", s->duplicate_keys_dropped);
-	PART(s->channels_merged, "%u merged onto one timeline", s->channels_merged);
-	PART(s->rotations_flipped, "%u rotations put on one hemisphere", s->rotations_flipped);
-	PART(s->tracks_made_fixed, "%u tracks made fixed", s->tracks_made_fixed);
-	PART(s->channels_collapsed, "%u sequences down to one key", s->channels_collapsed);
-	PART(s->channels_made_uniform, "%u sequences made uniform", s->channels_made_uniform);
-	PART(s->keys_trimmed, "%u keys outside the clip dropped", s->keys_trimmed);
-	PART(s->intervals_set, "%u one-key sequences given a KeyInterval", s->intervals_set);
-	PART(s->channels_given_times, "%u sequences given times", s->channels_given_times);
-	PART(s->shared_times_split, "%u shared key times split", s->shared_times_split);
-	PART(s->durations_lengthened, "%u durations lengthened", s->durations_lengthened);
-	PART(s->declared_count_corrected, "KeyFrameSequenceCount corrected");
-	PART(s->compact_declined, "written in the original layout (the compact layout cannot hold it, or only in more bytes)");
-#undef PART
+	report_count(line, sizeof line, &n, s->channels_sorted, "sequence", "sequences", " sorted by time");
+	report_count(line, sizeof line, &n, s->duplicate_keys_dropped, "duplicate key", "duplicate keys", " dropped");
+	report_count(line, sizeof line, &n, s->channels_merged, "sequence's tracks", "sequences' tracks",
+		     " merged onto one timeline");
+	report_count(line, sizeof line, &n, s->rotations_flipped, "rotation", "rotations", " put on one hemisphere");
+	report_count(line, sizeof line, &n, s->tracks_made_fixed, "track", "tracks", " made fixed");
+	report_count(line, sizeof line, &n, s->channels_collapsed, "sequence", "sequences", " down to one key");
+	report_count(line, sizeof line, &n, s->channels_made_uniform, "sequence", "sequences", " made uniform");
+	report_count(line, sizeof line, &n, s->keys_trimmed, "key", "keys", " outside the clip dropped");
+	report_count(line, sizeof line, &n, s->intervals_set, "one-key sequence", "one-key sequences",
+		     " given a KeyInterval");
+	report_count(line, sizeof line, &n, s->channels_given_times, "sequence", "sequences", " given times");
+	report_count(line, sizeof line, &n, s->shared_times_split, "shared key time", "shared key times", " split");
+	report_count(line, sizeof line, &n, s->durations_lengthened, "duration", "durations", " lengthened");
+	if (s->declared_count_corrected && n < sizeof line)
+		n += (size_t)snprintf(line + n, sizeof line - n, "%sKeyFrameSequenceCount corrected", n ? ", " : "");
+	if (s->compact_declined && n < sizeof line)
+		n += (size_t)snprintf(line + n, sizeof line - n, "%swritten in the original layout (the compact "
+				      "layout cannot hold it, or only in more bytes)", n ? ", " : "");
 	printf("    passes: %s\n", n ? line : "nothing to change");
 	if (s->is_reduced) {
 		cli_format_clip_error(&s->error, line, sizeof line);
