@@ -223,7 +223,7 @@ static void a_misspelt_sidecar_is_a_warning(void **state)
 	assert_int_equal(mkdir(src, 0755), 0);
 	copy_file(WALKER, walker);
 	assert_true(test_write_file(side, doc, size));
-	r = test_animc("build", "-o", out, src, NULL);
+	r = test_animc("build", "--allow", "numbered-bones", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "Walker_Anims.xml: warning: named like a clip-split sidecar"));
 	assert_non_null(strstr(r.err, "[sidecar-unused]"));
@@ -233,7 +233,8 @@ static void a_misspelt_sidecar_is_a_warning(void **state)
 	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "sidecar-unused", "-o", out, src, NULL);
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "sidecar-unused,numbered-bones", "-o", out, src,
+		       NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir);
@@ -258,13 +259,13 @@ static void a_sidecar_split_nothing_keeps_the_parts(void **state)
 	assert_int_equal(mkdir(src, 0755), 0);
 	copy_file(WALKER, walker);
 	copy_file(WALKER_ANIMS, side);
-	r = test_animc("build", "-q", "--warnings-as-errors", "--prune", "-o", out, src, NULL);
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "numbered-bones", "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	copy_file(run, kept);
 	memcpy(type, "AnimationDefinitoin", 19);
 	assert_true(test_write_file(side, doc, size));
-	r = test_animc("build", "-q", "--warnings-as-errors", "--prune", "-o", out, src, NULL);
+	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "numbered-bones", "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "Walker.xml: error: ") ||
 	    !strstr(r.err, "Walker_Anims.xml: named like this source's clip-split sidecar but splits nothing "
@@ -3608,7 +3609,7 @@ static void additive_reference_lacking_a_bone_without_a_rest_pose_warns(void **s
 
 	(void)state;
 	write_two_xna(xna);
-	r = test_animc("build", "-o", out, "--additive-reference", "Wave", xna, NULL);
+	r = test_animc("build", "--allow", "numbered-bones", "-o", out, "--additive-reference", "Wave", xna, NULL);
 	assert_int_equal(r.status, 0);
 	if (!strstr(r.err, ": warning: clip 'Walk': --additive-reference clip 'Wave' does not animate bone "
 			   "'Bone0'") || !strstr(r.err, "[reference-lacks-bone]"))

@@ -2001,7 +2001,7 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	text = test_format("%s\n%s\n%s/Deleted.Animation\n", sidecar, readme, art);
 	assert_true(test_write_file(list, text, strlen(text)));
 	free(text);
-	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, at, NULL);
+	r = test_animc("build", "--progress", "never", "--allow", "numbered-bones", "--base", art, "-o", out, at, NULL);
 	if (r.status != 0 || !strstr(r.out, "compiled 1 source (3 clips), 0 failed, 3 skipped, 0 warnings\n"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
@@ -2093,7 +2093,7 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 	test_run_release(&r);
 	assert_false(test_file_exists(take));
 	assert_int_equal(unlink(sidecar), 0);
-	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, sidecar, NULL);
+	r = test_animc("build", "--progress", "never", "--allow", "numbered-bones", "--base", art, "-o", out, sidecar, NULL);
 	if (r.status != 0 || !strstr(r.out, "compiled 1 source (2 clips), 0 failed, 1 skipped, 0 warnings, 2 stale outputs"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
@@ -3375,7 +3375,7 @@ static void another_spelling_of_an_input_is_up_to_date(void **state)
 	before = mtime_ns(turn);
 	const char *const spellings[] = { absolute, src, absolute };
 	for (size_t i = 0; i < 3; i++) {
-		r = test_animc("build", "-o", out, spellings[i], NULL);
+		r = test_animc("build", "--allow", "numbered-bones", "-o", out, spellings[i], NULL);
 		assert_int_equal(r.status, 0);
 		if (!strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 1 skipped, 0 warnings, 6 up to date"))
 			fail_msg("%s: %s", spellings[i], r.out);
@@ -3420,7 +3420,7 @@ static void a_build_from_another_working_folder_is_up_to_date(void **state)
 		{ sub, "../art", "../out" }, { dir, "./art/", "./out" },
 	};
 	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-		const char *const argv[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -o \"$4\" \"$3\"", "sh",
+		const char *const argv[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build --allow numbered-bones -o \"$4\" \"$3\"", "sh",
 					     runs[i][0], animc, runs[i][1], runs[i][2], NULL };
 
 		r = test_execv(argv);

@@ -155,7 +155,8 @@ static void two_machines_share_a_remote(void **state)
 
 	(void)state;
 	test_nginx_start(&server, dir, NULL, NULL);
-	run = test_animc("build", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0", "--report", r1, "-o", out1, src, NULL);
+	run = test_animc("build", "--allow", "numbered-bones", "--cache-wait", "--cache-url", server.url, "--cache-min-size", "0",
+			 "--report", r1, "-o", out1, src, NULL);
 	expect_ok(&run);
 	assert_null(strstr(run.err, "warning"));
 	test_run_release(&run);
@@ -940,7 +941,8 @@ static void one_source_spelt_two_ways_at_once_is_one_source(void **state)
 	int fd;
 	char *url = silent_server(&fd);
 	char *whole_src = realpath(src, NULL), *whole_wave = realpath(wave, NULL);
-	static const char *const folder[] = { "--warnings-as-errors", "-o", "out", "src", NULL };
+	static const char *const folder[] = { "--warnings-as-errors", "--allow", "numbered-bones", "-o", "out", "src",
+					      NULL };
 	test_run run;
 
 	(void)state;
@@ -958,7 +960,8 @@ static void one_source_spelt_two_ways_at_once_is_one_source(void **state)
 	statuses = report_statuses(report);
 	assert_int_equal(count_word(statuses, "up-to-date"), 1);
 	free(statuses);
-	run = test_animc("build", "-q", "--warnings-as-errors", "--report", report, "-o", out, src, NULL);
+	run = test_animc("build", "-q", "--warnings-as-errors", "--allow", "numbered-bones", "--report", report, "-o", out,
+			 src, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	statuses = report_statuses(report);

@@ -243,12 +243,16 @@ static void content_folder_builds_its_animation_and_skips_the_rest(void **state)
 		{ "Models/DudeClips.xml", "'SkinnedModelPipeline.AnimationDefinition'" },
 	};
 	char *out = test_tmpdir("content");
-	test_run r = test_animc("build", "-v", "-o", out, "testdata/content", NULL);
+	test_run r = test_animc("build", "-v", "--allow", "numbered-bones", "-o", out, "testdata/content", NULL);
 
 	(void)state;
 	if (r.status != 0)
 		fail_msg("exit %d: %s", r.status, r.err);
-	assert_string_equal(r.err, "");
+	/* Its bones are numbered, and no model is given: allowed, a note. */
+	assert_string_equal(r.err, "testdata/content/Animations/Wave.xml:10: note: clip 'Wave': bones are given by "
+			    "number and no --skeleton names them, so their sequences are named Bone<N> ('Bone0'), which "
+			    "a game binding clips by bone name finds on no model: give --skeleton MODEL, the model the "
+			    "clips animate [numbered-bones, allowed]\n");
 	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 4 skipped, 0 warnings\n"));
 	char *wave = test_format("%s/Animations/Wave/Wave.xnb", out);
 	animrt_clip *clip;
@@ -412,6 +416,32 @@ static void exact_mode_sorts_xna_keys_as_the_notes_say(void **state)
 	free(notes), free(out);
 }
 
+/* Bones numbered without --skeleton to name them are named Bone<N>, which
+ * a game binding by bone name finds on no model: a warning of its own kind
+ * says so and names --skeleton, once per source; with --skeleton the
+ * bones take the model's names, and nothing is said. */
+static void numbered_bones_without_a_skeleton_are_warned_of(void **state)
+{
+	char *out = test_tmpdir("xna-numbered-bones");
+	test_run r = test_animc("build", "-o", out, "testdata/sample/Crane/Signals.xml", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "testdata/sample/Crane/Signals.xml:12: warning: clip 'Nod': bones are given by "
+			    "number and no --skeleton names them, so their sequences are named Bone<N> ('Bone2'), which "
+			    "a game binding clips by bone name finds on no model: give --skeleton MODEL, the model the "
+			    "clips animate [numbered-bones]\n");
+	assert_non_null(strstr(r.out, ", 1 warning\n"));
+	test_run_release(&r);
+	r = test_animc("build", "--skeleton", "testdata/sample/Crane/Crane.x", "-o", out,
+		       "testdata/sample/Crane/Signals.xml", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, ", 0 warnings\n"));
+	test_run_release(&r);
+	free(out);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sequence_exact_bytes_agree_with_the_oracle),
 	cmocka_unit_test(design_example_compiles_to_two_turns),
@@ -423,6 +453,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
 	cmocka_unit_test(documents_after_a_long_licence_comment_compile),
 	cmocka_unit_test(exact_mode_sorts_xna_keys_as_the_notes_say),
+	cmocka_unit_test(numbered_bones_without_a_skeleton_are_warned_of),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -1360,6 +1360,28 @@ static animc_status name_clips(xna *x)
 	return status;
 }
 
+/* Without --skeleton, the bones the keys number are named Bone<N>, which
+ * no model's bone is: a game binding the clips by bone name (RobotGame's
+ * AnimationBinder, animrt's binding) moves nothing.  Said once per source,
+ * at the first clip's first bone. */
+static void warn_numbered_bones(xna *x)
+{
+	if (x->options->skeleton)
+		return;
+	for (size_t i = 0; i < x->out->count; i++) {
+		const animc_clip *clip = x->out->clips[i];
+
+		if (!clip->channel_count)
+			continue;
+		animc_diag_report_kind(x->sink, ANIMC_WARNING, ANIMC_WARN_NUMBERED_BONES, clip->channels[0].line, 0,
+				       "clip '%s': bones are given by number and no --skeleton names them, so "
+				       "their sequences are named Bone<N> ('%s'), which a game binding clips by "
+				       "bone name finds on no model: give --skeleton MODEL, the model the clips animate",
+				       clip->name, clip->channels[0].bone);
+		return;
+	}
+}
+
 /* Checks that need the whole document: clip names, bone indices against the
  * model members, the AnimationSequence's root fields. */
 static animc_status finish(xna *x)
@@ -1430,6 +1452,8 @@ static animc_status finish(xna *x)
 			}
 		}
 	}
+	if (status == ANIMC_OK)
+		warn_numbered_bones(x);
 	if (status == ANIMC_OK && x->info_count == 0)
 		return ANIMC_ERR_NOT_FOUND;
 	return status;

@@ -21,15 +21,35 @@ typedef struct imported {
 	animc_status status;
 	animc_clip_set set;
 	test_diags diags;
+	test_diag numbered;   /* the first numbered-bones warning, out of diags */
+	size_t numbered_count;
 } imported;
 
+/* The numbered-bones warning every document of numbered bones gets without
+ * a skeleton is taken out of `diags` into `numbered` (a copy of the first),
+ * so that the tests of other warnings count theirs alone;
+ * numbered_bones_without_a_skeleton_are_said_once tests it. */
 static imported import_with(const char *doc, const animc_import_options *options)
 {
 	imported r = { .diags.echo = getenv("ANIMC_TEST_ECHO") != NULL };
 	animc_diag_sink sink = test_diag_sink(&r.diags, "t.xml");
 	animc_import_request req = { "t.xml", (const uint8_t *)doc, strlen(doc), options };
+	size_t kept = 0;
 
 	r.status = animc_importer_xna.import(&req, &r.set, &sink);
+	for (size_t i = 0; i < r.diags.count; i++) {
+		test_diag *d = &r.diags.items[i];
+
+		if (!d->kind || strcmp(d->kind, "numbered-bones") != 0) {
+			r.diags.items[kept++] = *d;
+			continue;
+		}
+		if (r.numbered_count++ == 0)
+			r.numbered = *d;
+		else
+			free(d->message);
+	}
+	r.diags.count = kept;
 	return r;
 }
 
@@ -40,6 +60,7 @@ static imported import_str(const char *doc)
 
 static void release(imported *r)
 {
+	free(r->numbered.message);
 	animc_clip_set_release(&r->set);
 	test_diags_release(&r->diags);
 }
@@ -297,6 +318,35 @@ static void times_go_through_integer_ticks(void **state)
 }
 
 /* ---------------------------------------------------- skeleton and bind */
+
+/* Without a skeleton, numbered bones are named Bone<N>, which no model's
+ * bone is: one warning per document, at the first clip's first bone, says
+ * so and names --skeleton; with a skeleton, none. */
+static void numbered_bones_without_a_skeleton_are_said_once(void **state)
+{
+	static const char doc[] = AD_OPEN
+		CLIP("Nod", "PT1S", KEY(2, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		CLIP("Wave", "PT1S", KEY(1, "PT0S", "0 0 0", "0 0 0", "1 1 1"))
+		AD_CLOSE;
+	animc_skeleton skeleton = { .bones = test_bones, .bone_count = 3 };
+	animc_import_options options = { .skeleton = &skeleton };
+	imported r = import_str(doc);
+
+	(void)state;
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_string_equal(r.set.clips[0]->channels[0].bone, "Bone2");
+	assert_int_equal(r.numbered_count, 1);
+	assert_int_equal(r.numbered.severity, ANIMC_WARNING);
+	assert_int_equal(r.numbered.line, 6);   /* the first clip's first key */
+	assert_string_equal(r.numbered.message, "clip 'Nod': bones are given by number and no --skeleton names them, "
+			    "so their sequences are named Bone<N> ('Bone2'), which a game binding clips by bone name "
+			    "finds on no model: give --skeleton MODEL, the model the clips animate");
+	release(&r);
+	r = import_with(doc, &options);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.numbered_count, 0);
+	release(&r);
+}
 
 static void bones_take_the_skeleton_names(void **state)
 {
@@ -977,6 +1027,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(spellings_give_one_clip),
 	cmocka_unit_test(every_alias_of_the_root_counts),
 	cmocka_unit_test(times_go_through_integer_ticks),
+	cmocka_unit_test(numbered_bones_without_a_skeleton_are_said_once),
 	cmocka_unit_test(bones_take_the_skeleton_names),
 	cmocka_unit_test(relative_to_bind_composes_key_then_rest),
 	cmocka_unit_test(matrix_keys_split_into_translation_rotation_scale),

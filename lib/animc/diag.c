@@ -151,6 +151,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an .X matrix key shears (its axes are not perpendicular), which no key holds; a key close to it kept" },
 	[ANIMC_WARN_ROTATION_ACTIVE] = { "rotation-active",
 		"an FBX bone of RotationActive 0 turned in its RotationOrder by Assimp, not XYZ: its curves not read" },
+	[ANIMC_WARN_NUMBERED_BONES] = { "numbered-bones",
+		"an XNA document numbers its bones and no --skeleton names them; named Bone<N>" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -155,6 +155,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_SHEARED_KEY,
 	/* an FBX source's: a bone of RotationActive 0 Assimp turns in another order */
 	ANIMC_WARN_ROTATION_ACTIVE,
+	/* an XNA source's: bones numbered, no --skeleton to name them */
+	ANIMC_WARN_NUMBERED_BONES,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
