@@ -2244,6 +2244,31 @@ static void progress_modes(void **state)
 	free(out);
 }
 
+/* One build, one count: the status line counts the sources as the lines
+ * of each number them, a clip-split sidecar (nothing to compile of its
+ * own) among them, done from the start. */
+static void the_status_line_counts_as_the_lines_do(void **state)
+{
+	char *dir = test_tmpdir("progress-count"), *art = test_format("%s/art", dir);
+	char *lines = test_format("%s/lines", dir), *live = test_format("%s/live", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/*.Animation testdata/authoring/Walker.xml "
+		"testdata/authoring/Walker_Anims.xml '%s'", art, art);
+	r = test_animc("build", "--progress", "never", "-o", lines, art, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "[1/5] compiled ") || !strstr(r.out, "[5/5] compiled "))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "always", "-o", live, art, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "\r\033[K[5/5]") || strstr(r.out, "/4]") || strstr(r.out, "] compiled "))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	free(live), free(lines), free(art), free(dir);
+}
+
 /* What a build on a terminal (a pty, through script(1)) with this TERM
  * ("" to unset it) and --progress `when` prints. */
 static test_run build_on_terminal(const char *term, const char *when, const char *out)
@@ -4057,6 +4082,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_deleted_listed_file_builds_the_source_that_read_it),
 	cmocka_unit_test(a_deleted_listed_source_in_a_subfolder_is_pruned),
 	cmocka_unit_test(progress_modes),
+	cmocka_unit_test(the_status_line_counts_as_the_lines_do),
 	cmocka_unit_test(a_dumb_terminal_gets_a_line_per_source),
 	cmocka_unit_test(fifos_and_special_files),
 	cmocka_unit_test(link_loops_and_deep_folders),

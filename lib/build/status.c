@@ -37,8 +37,8 @@ static void status_draw(build_status_sink *s, double now)
 		    (!slow || j->started_s < slow->started_s))
 			slow = j;
 	}
-	if (s->done && s->done < s->total) {
-		double left = (now - s->start_s) / (double)s->done * (double)(s->total - s->done);
+	if (s->done > s->done_before && s->done < s->total) {
+		double left = (now - s->start_s) / (double)(s->done - s->done_before) * (double)(s->total - s->done);
 
 		snprintf(eta, sizeof eta, ", %.0f s left", left < 1 ? 1 : left);
 	}
@@ -354,12 +354,19 @@ void build_status_console_init(build_status_sink *s, build_ctx *ctx)
 	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
 }
 
-void build_status_begin(build_status_sink *s, size_t total)
+/* The status line counts the sources of the plan, as the lines of each
+ * source number them ([3/9]): those with nothing to compile (up to date, a
+ * clip-split sidecar) are done from the start, and the time left is
+ * judged by the others. */
+void build_status_begin(build_status_sink *s, size_t to_compile)
 {
-	s->total = total;
+	size_t count = s->ctx->plan.count;
+
+	s->total = count > to_compile ? count : to_compile;
+	s->done = s->done_before = s->total - to_compile;
 	s->start_s = build_now_s();
 	/* Nothing to compile: no line to update. */
-	if (s->ops == &terminal_ops && !total)
+	if (s->ops == &terminal_ops && !to_compile)
 		s->ops = &plain_ops;
 }
 

@@ -46,7 +46,9 @@ struct build_status_sink {
 	build_ctx *ctx;
 	/* The terminal's: one line updated in place. */
 	bool line_shown;
-	size_t done, total;
+	/* Of the plan's `total` sources, those done, and of them those done
+	 * before compiling started (nothing to compile). */
+	size_t done, done_before, total;
 	double start_s, last_draw_s;
 	int columns;
 	/* Warnings of the run's own (the cache, the manifest) said so far:
@@ -59,9 +61,10 @@ struct build_status_sink {
 /* The sink the options ask for: terminal (a tty, or --progress always),
  * plain, or quiet. */
 void build_status_console_init(build_status_sink *s, build_ctx *ctx);
-/* Compiling starts: `total` jobs to compile (the terminal's count; with
- * none, it prints as plain does). */
-void build_status_begin(build_status_sink *s, size_t total);
+/* Compiling starts: `to_compile` of the plan's jobs to compile (the
+ * terminal counts the plan's jobs, the others done already; with none to
+ * compile, it prints as plain does). */
+void build_status_begin(build_status_sink *s, size_t to_compile);
 /* The sink of `animc outputs`. */
 void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
 
