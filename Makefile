@@ -411,6 +411,14 @@ sed_value = $(subst |,\|,$(subst &,\&,$(subst \,\\,$(1))))
 pc_value = $(subst ",\",$(subst ',\',$(subst $(space),\$(space),$(1))))
 space := $(subst ,, )
 TO = $(call shq,$(DESTDIR)$(PREFIX))
+# The manual, installed in PREFIX/share/doc/animc in the source tree's
+# layout (the help names its files by those paths, and their links between
+# them hold).
+DOC_FILES := README.md docs/README.md docs/cli.md docs/build.md docs/warnings.md docs/scaling.md \
+	docs/runtime.md docs/xna.md docs/HACKING.md docs/examples/load.c docs/examples/usage.c \
+	formats/xnb/FORMAT.md lib/build/report.schema.json
+DOC_TO = $(call shq,$(DESTDIR)$(PREFIX)/share/doc/animc)
+
 install: all $(INSTALL_RT)
 	@case $(call shq,$(PREFIX)) in /*) ;; *) echo "make install: PREFIX must be an absolute path," \
 		"not '$(PREFIX)': the .pc and CMake files name it" >&2; exit 2;; esac
@@ -436,12 +444,14 @@ install: all $(INSTALL_RT)
 	sed -e 's|@VERSION@|$(ANIMRT_VERSION)|' lib/cmake/animrtConfigVersion.cmake.in \
 		> $(TO)/lib/cmake/animrt/animrtConfigVersion.cmake
 	install -m 0644 lib/cmake/animcAssets.cmake $(TO)/lib/cmake/animc/
+	install -d $(DOC_TO)/docs/examples $(DOC_TO)/formats/xnb $(DOC_TO)/lib/build
+	$(foreach f,$(DOC_FILES),install -m 0644 $(f) $(DOC_TO)/$(f) &&) true
 
 uninstall:
 	rm -f $(TO)/bin/animc $(TO)/lib/libanimc.a $(TO)/lib/libanimrt.a $(TO)/lib/pkgconfig/animc.pc \
 		$(TO)/lib/pkgconfig/animrt.pc $(TO)/share/man/man1/animc.1 \
 		$(TO)/share/bash-completion/completions/animc
-	rm -rf $(TO)/include/animc $(TO)/lib/cmake/animc $(TO)/lib/cmake/animrt
+	rm -rf $(TO)/include/animc $(TO)/lib/cmake/animc $(TO)/lib/cmake/animrt $(DOC_TO)
 
 clean:
 	rm -rf $(BUILD)
@@ -474,7 +484,8 @@ help:
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
 	@echo '  measure-watch  animc watch: median time from a save to the written .xnb over 20 saves'
 	@echo '  install        install CLI, libraries, headers, .pc files, the CMake packages'
-	@echo '                 (lib/cmake/animc, lib/cmake/animrt), man page, bash completion (PREFIX, DESTDIR);'
+	@echo '                 (lib/cmake/animc, lib/cmake/animrt), man page, bash completion, the manual'
+	@echo '                 (share/doc/animc) (PREFIX, DESTDIR);'
 	@echo '                 ANIMRT_ZSTD=0 builds and installs a libanimrt that needs libc alone'
 	@echo '  uninstall      remove what install put there'
 	@echo '  clean          remove $(BUILD)'

@@ -448,6 +448,44 @@ static void relative_links_reach_their_targets(void **state)
 	free(dir);
 }
 
+/* The documents the help names (docs/build.md for the report, the man
+ * page's SEE ALSO) are installed, at those paths under share/doc/animc:
+ * `make test` stages an install in $ANIMC_BUILD/cmake-stage. */
+static void an_install_holds_the_documents_the_help_names(void **state)
+{
+	static const char *const roots[] = { "docs/", "formats/", "lib/build/" };
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *docs = test_format("%s/cmake-stage/usr/share/doc/animc", build_dir);
+	char *man = (char *)test_read_file("docs/animc.1", NULL);
+	size_t checked = 0;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(man);
+	if (stat(docs, &st) != 0)
+		fail_msg("%s: not installed (make test runs make install DESTDIR=...)", docs);
+	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+		for (const char *p = strstr(man, roots[i]); p; p = strstr(p + 1, roots[i])) {
+			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./");
+
+			while (len && p[len - 1] == '.')
+				len--;
+			if ((p > man && (isalnum((unsigned char)p[-1]) || p[-1] == '/')) ||
+			    !((len > 3 && memcmp(p + len - 3, ".md", 3) == 0) ||
+			      (len > 5 && memcmp(p + len - 5, ".json", 5) == 0)))
+				continue;
+			char *path = test_format("%s/%.*s", docs, (int)len, p);
+
+			if (stat(path, &st) != 0)
+				fail_msg("the help names %.*s, which an install does not hold (%s)", (int)len, p, path);
+			checked++;
+			free(path);
+		}
+	}
+	assert_true(checked >= 5);
+	free(man), free(docs);
+}
+
 /* docs/warnings.md gives every kind of warning (animc_warning_kinds) a
  * row, its name in the first column, and names no kind that is not one. */
 /* An installed animc has its man page, not docs/: the page lists every
@@ -606,6 +644,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(relative_links_reach_their_targets),
 	cmocka_unit_test(warnings_doc_lists_every_kind),
 	cmocka_unit_test(the_man_page_and_completion_know_every_kind),
+	cmocka_unit_test(an_install_holds_the_documents_the_help_names),
 	cmocka_unit_test(the_runtime_doc_gives_the_context_size),
 	cmocka_unit_test(every_fuzz_target_has_its_seeds_replayed),
 };

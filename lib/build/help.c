@@ -93,7 +93,9 @@ static const command_doc command_docs[] = {
 		"\n"
 		"Related commands: 'animc outputs' lists what a build would write, 'animc clean' "
 		"removes what builds wrote.  Diagnostics go to stderr as 'path:line:column: error: "
-		"message'.",
+		"message'.  The documents named here (docs/build.md, formats/xnb/FORMAT.md, the report's "
+		"schema lib/build/report.schema.json) are in the source tree and, installed, under "
+		"PREFIX/share/doc/animc (/usr/local/share/doc/animc by default).",
 		"0 every source compiled (or was skipped), 1 some source failed or the run itself failed "
 		"(a report not written, OUTDIR/.animc a symbolic link, a --mgcb project that cannot be read; "
 		"the summary counts run errors), 2 usage error."
@@ -886,9 +888,11 @@ static void man_write(FILE *out, const animc_command *const *commands, void (*us
 	      "the cache's credentials (HTTP basic authentication, one more request header, a netrc file).\n"
 	      ".TP\n.B SOURCE_DATE_EPOCH\nwhen set, reports carry no times.\n"
 	      ".SH SEE ALSO\n"
-	      "The documentation in the source tree: docs/cli.md (this page), docs/build.md,\n"
-	      "docs/warnings.md (every warning, and what to do), docs/scaling.md, docs/runtime.md;\n"
-	      "the compiled format, formats/xnb/FORMAT.md.\n", out);
+	      "The documentation, in the source tree and, installed, under PREFIX/share/doc/animc\n"
+	      "(/usr/local/share/doc/animc by default): docs/cli.md (this page), docs/build.md,\n"
+	      "docs/warnings.md (every warning, and what to do), docs/scaling.md, docs/runtime.md,\n"
+	      "docs/xna.md (loading the outputs in an XNA, FNA or MonoGame game); the compiled\n"
+	      "format, formats/xnb/FORMAT.md; the schema of --report, lib/build/report.schema.json.\n", out);
 }
 
 /* ------------------------------------------------------------ completion */
