@@ -2555,6 +2555,123 @@ static void a_big_file_no_importer_reads_is_skipped_unread(void **state)
 	free(script), free(report), free(out), free(in), free(dir);
 }
 
+/* realloc as it is once memory has run out. */
+static void *no_memory(void *ptr, size_t size)
+{
+	(void)ptr, (void)size;
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* The real worker pool, with two workers. */
+static build_runner *two_workers(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks)
+{
+	(void)user;
+	return build_pool_runner_create(ctx, 2, count, NULL, hooks);
+}
+
+/* The names in `dir` but `keep`'s, a line each: malloc()ed. */
+static char *names_but(const char *dir, const char *const *keep, size_t keep_count)
+{
+	char *names = calloc(1, 4096);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		bool kept = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+
+		for (size_t k = 0; k < keep_count && !kept; k++)
+			kept = strcmp(e->d_name, keep[k]) == 0;
+		if (!kept && strlen(names) + strlen(e->d_name) + 2 < 4096)
+			strcat(strcat(names, e->d_name), "\n");
+	}
+	closedir(d);
+	return names;
+}
+
+/*
+ * The build cannot take in a worker's results (the buffer they are read
+ * into cannot grow: this process is out of memory).  The build hung: it
+ * waited for the worker to end, while the worker, never told to, waited for
+ * work or to write into the pipe no one read.  The worker is killed and
+ * reaped; the build fails at once, saying why, and leaves the outputs, the
+ * manifest and the folder as they were.
+ */
+static void a_build_that_cannot_read_its_workers_fails_and_leaves_none(void **state)
+{
+	char *dir = test_tmpdir("unread"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/report.json", dir), *state_dir = test_format("%s/.animc", out);
+	char *manifest_path = test_format("%s/manifest", state_dir), *argv[] = { "build", "-q", "--rebuild", "--report",
+		report, "-o", out, src };
+	static const char *const outputs[] = { "clip0.xnb", "clip1.xnb", "clip2.xnb", ".animc" };
+	static const char *const state_files[] = { "manifest", "manifest.lock", "lock" };
+	build_engine_deps deps = { two_workers, NULL, NULL };
+	uint8_t *clip, *before, *after, *first[3];
+	size_t clip_size, before_size, after_size, first_size[3];
+	build_options o;
+	char *names, *text;
+	int status;
+	test_run r;
+
+	(void)state;
+	mkdir(src, 0777);
+	clip = test_read_file("testdata/golden/constant.Animation", &clip_size);
+	for (unsigned i = 0; i < 3; i++) {
+		char *path = test_format("%s/clip%u.Animation", src, i);
+
+		assert_true(test_write_file(path, clip, clip_size));
+		free(path);
+	}
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	before = test_read_file(manifest_path, &before_size);
+	for (unsigned i = 0; i < 3; i++) {
+		char *path = test_format("%s/clip%u.xnb", out, i);
+
+		first[i] = test_read_file(path, &first_size[i]);
+		free(path);
+	}
+	assert_int_equal(build_options_parse(&o, CMD_BUILD, 8, argv), 0);
+	alarm(300);   /* only against a hang */
+	build_run_realloc = no_memory;
+	status = build_engine_run_with(CMD_BUILD, &o, &deps);
+	build_run_realloc = realloc;
+	alarm(0);
+	build_options_release(&o);
+	assert_int_equal(status, ANIMC_EXIT_FAILED);
+	text = (char *)test_read_file(report, NULL);
+	if (!strstr(text, "the build ran out of memory reading the workers' results") ||
+	    !strstr(text, "stopped after 0 of 3 sources"))
+		fail_msg("%s", text);
+	/* Every worker is gone, reaped. */
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	after = test_read_file(manifest_path, &after_size);
+	assert_int_equal(after_size, before_size);
+	assert_memory_equal(after, before, before_size);
+	for (unsigned i = 0; i < 3; i++) {
+		char *path = test_format("%s/clip%u.xnb", out, i);
+		size_t size;
+		uint8_t *now = test_read_file(path, &size);
+
+		assert_int_equal(size, first_size[i]);
+		assert_memory_equal(now, first[i], size);
+		free(now), free(first[i]), free(path);
+	}
+	/* No temporary file, journal or running marker is left. */
+	names = names_but(out, outputs, 4);
+	assert_string_equal(names, "");
+	free(names);
+	names = names_but(state_dir, state_files, 3);
+	assert_string_equal(names, "");
+	free(names);
+	free(text), free(clip), free(before), free(after), free(manifest_path), free(state_dir), free(report);
+	free(out), free(src), free(dir);
+}
+
 /* Under an address-space limit the build was started with (ulimit -v, a
  * container's) lower than --memory-limit, which cannot raise it, a source
  * that runs out of memory names that limit: the error named the option's
@@ -4090,6 +4207,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(workers_are_contained),
 	cmocka_unit_test(a_big_file_no_importer_reads_is_skipped_unread),
 	cmocka_unit_test(running_out_of_memory_under_ulimit_names_it),
+	cmocka_unit_test(a_build_that_cannot_read_its_workers_fails_and_leaves_none),
 	cmocka_unit_test(running_out_of_memory_counts_what_the_import_read),
 	cmocka_unit_test(running_out_of_memory_in_the_passes_says_so),
 	cmocka_unit_test(a_long_clip_of_few_keys_on_a_skeleton_stays_lossless),

@@ -22,8 +22,25 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "isolate.h"
 
 static volatile int stop_signal;
+
+void *(*build_run_realloc)(void *ptr, size_t size) = realloc;
+
+void build_run_fail(build_ctx *ctx, const char *what)
+{
+	if (!ctx->run_failure)
+		ctx->run_failure = what;
+}
+
+void build_run_out_of_memory(build_ctx *ctx, const char *what)
+{
+	if (ctx->run_failure)
+		return;
+	ctx->run_failure = what;
+	ctx->is_out_of_memory = true;
+}
 
 static void on_stop(int sig)
 {
@@ -123,7 +140,8 @@ static void commit_ready(run_state *rs)
 {
 	build_plan *plan = &rs->ctx->plan;
 
-	while (rs->commit.committed < plan->count && plan->jobs[rs->commit.committed].is_done) {
+	/* A run that cannot go on commits nothing more. */
+	while (!rs->ctx->run_failure && rs->commit.committed < plan->count && plan->jobs[rs->commit.committed].is_done) {
 		size_t i = rs->commit.committed;
 
 		build_commit_job(&rs->commit, i);
@@ -657,8 +675,10 @@ static bool run_jobs(run_state *rs, const build_run_hooks *hooks)
 		runner = rs->deps->make_runner(rs->deps->user, ctx, count, hooks);
 	else
 		runner = build_engine_runner(NULL, ctx, count, hooks);
-	if (!runner)
+	if (!runner) {
+		build_run_out_of_memory(ctx, "starting the compiles");
 		return false;
+	}
 	completed = build_schedule(ctx, runner, has_gate ? &gate : NULL, hooks);
 	runner->ops->destroy(runner, !completed);
 	return completed;
@@ -784,14 +804,26 @@ static void write_report(const char *path, bool (*write)(const build_ctx *, cons
  */
 static void report_stopped(run_state *rs, size_t finished)
 {
-	build_plan *plan = &rs->ctx->plan;
+	build_ctx *ctx = rs->ctx;
+	build_plan *plan = &ctx->plan;
 	size_t planned = plan->count;
 	const char *name = sigabbrev_np(rs->stop_with);
+	build_memory_cap cap = build_memory_cap_of(0);   /* this process's own, not its workers' */
+	char limit[96] = "";
 	build_totals totals;
 
-	build_say(rs->ctx, ANIMC_ERROR, NULL, "the build was stopped (SIG%s) after %zu of %zu source%s; what it "
-		  "finished is in place, and the next build does the rest", name ? name : "?", finished, planned,
-		  planned == 1 ? "" : "s");
+	if (ctx->is_out_of_memory && cap.bytes)
+		snprintf(limit, sizeof limit, ", under the limit of %llu MiB (%s)", (unsigned long long)(cap.bytes >> 20),
+			 cap.by);
+	if (rs->stop_with)
+		build_say(ctx, ANIMC_ERROR, NULL, "the build was stopped (SIG%s) after %zu of %zu source%s; what it "
+			  "finished is in place, and the next build does the rest", name ? name : "?", finished,
+			  planned, planned == 1 ? "" : "s");
+	else
+		build_say(ctx, ANIMC_ERROR, NULL, "the build %s %s%s; it stopped after %zu of %zu source%s: what it "
+			  "finished is in place, and the next build does the rest",
+			  ctx->is_out_of_memory ? "ran out of memory" : "could not go on:", ctx->run_failure, limit,
+			  finished, planned, planned == 1 ? "" : "s");
 	plan->count = finished;
 	build_totals_count(rs->ctx, &totals);
 	write_report(rs->ctx->options->report_path, build_report_json, rs->ctx, &totals);
@@ -799,26 +831,31 @@ static void report_stopped(run_state *rs, size_t finished)
 	plan->count = planned;
 }
 
-/* Stopped by a signal: nothing half-done stays (staged files of results not
- * committed, what the stopped workers were writing); what was committed is
- * saved, and reported.  The signal is raised again once the run is
- * released. */
+/* Stopped by a signal, or unable to go on (ctx->run_failure: out of
+ * memory): nothing half-done stays (staged files of results not committed,
+ * what the stopped workers were writing); what was committed is saved (by
+ * a failed run, when it changed anything), and reported.  A signal is
+ * raised again once the run is released; a failed run fails. */
 static int stop_run(run_state *rs)
 {
 	build_ctx *ctx = rs->ctx;
+	bool is_failed = !stop_signal && ctx->run_failure;
 
-	rs->stop_with = stop_signal ? stop_signal : SIGTERM;
+	rs->stop_with = is_failed ? 0 : stop_signal ? stop_signal : SIGTERM;
 	rs->status->ops->clear(rs->status);
 	if (ctx->command == CMD_BUILD) {
 		build_unstage(ctx, rs->commit.committed);
-		save_checkpoint(rs);
+		if (!is_failed || rs->commit.dirty)
+			save_checkpoint(rs);
 		report_stopped(rs, rs->commit.committed);
 		if (sweep_own(ctx->lock_fd, ctx->options->out_dir))
 			unlink(rs->running);
+	} else if (is_failed) {
+		report_stopped(rs, rs->commit.committed);
 	}
 	rs->marked_running = false;
 	build_commit_release(&rs->commit);
-	return 128 + rs->stop_with;
+	return is_failed ? ANIMC_EXIT_FAILED : 128 + rs->stop_with;
 }
 
 /* After the last commit of a build: the manifest, the reports, the
@@ -1130,7 +1167,7 @@ static int run_build(run_state *rs)
 	completed = run_jobs(rs, &hooks);
 	commit_ready(rs);
 	build_cache_close(ctx, build_now_s() - rs->status->start_s);
-	if (!completed || stop_signal)
+	if (!completed || stop_signal || ctx->run_failure)
 		return stop_run(rs);
 	build_commit_finish(&rs->commit);
 	if (ctx->command == CMD_BUILD) {

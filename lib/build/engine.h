@@ -60,6 +60,11 @@ struct build_ctx {
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */
 	int lock_fd;               /* OUTDIR/.animc/lock, held shared for the run; -1 */
 	bool lost_workers;         /* a worker died: it may have left a temporary file */
+	/* Why the run ends before its jobs are done, a signal aside (a string
+	 * literal: "reading the workers' results"); NULL: it does not.  Once
+	 * set, nothing more is committed and the build fails, saying so. */
+	const char *run_failure;
+	bool is_out_of_memory;     /* run_failure is where this process ran out of memory */
 	/* A --report, --junit or --depfile file the walk found to be a source
 	 * (an importer claims it): the run stops, writing nothing over it. */
 	const char *report_over_source;
@@ -94,6 +99,15 @@ typedef struct build_engine_deps {
  * caller): lock OUTDIR, plan, compile, commit, report.  Returns the exit
  * status (ANIMC_EXIT_*), or, stopped by a signal, raises it again. */
 int build_engine_run(build_command command, build_options *o);
+/* The run cannot go on (`what` went wrong, a string literal): it ends,
+ * failed (ctx->run_failure; the first reason is kept).  _out_of_memory:
+ * this process ran out of memory doing `what`. */
+void build_run_fail(build_ctx *ctx, const char *what);
+/* What the run grows the tables that grow with it through (the claims of
+ * outputs, the buffers of the workers' results): realloc, unless a test
+ * has it fail, as it does when this process is out of memory. */
+extern void *(*build_run_realloc)(void *ptr, size_t size);
+void build_run_out_of_memory(build_ctx *ctx, const char *what);
 int build_engine_run_with(build_command command, build_options *o, const build_engine_deps *deps);
 /* The index of an input of o that is not there and holds the output
  * folder, as the system reaches the two (`-o art/out art` with no `art`):

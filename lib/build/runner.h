@@ -113,8 +113,8 @@ size_t build_schedule_count(const build_ctx *ctx);
 
 /* Compile every job with needs_compile through `gate` (may be NULL) and
  * `runner`.  Jobs that took long last time, or are large, go first.
- * Returns false when a signal stopped it (*ctx->stop_signal) or memory
- * ran out. */
+ * Returns false when a signal stopped it (*ctx->stop_signal) or the run
+ * cannot go on (ctx->run_failure: memory ran out, a wait failed). */
 bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate,
 		    const build_run_hooks *hooks);
 

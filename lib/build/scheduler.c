@@ -122,15 +122,17 @@ bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate
 	bool is_stopped = false;
 
 	s.order = dispatch_order(&ctx->plan, &s.count);
-	if (!s.order)
+	if (!s.order) {
+		build_run_out_of_memory(ctx, "ordering the sources");
 		return false;
+	}
 	if (s.count)
 		warm_up(&s);
 	while (s.next < s.count || runner->ops->pending(runner)) {
 		double wait_s = 0.25;
 		bool is_waiting = false;
 
-		if (*ctx->stop_signal) {
+		if (*ctx->stop_signal || ctx->run_failure) {
 			is_stopped = true;
 			break;
 		}
@@ -138,9 +140,13 @@ bool build_schedule(build_ctx *ctx, build_runner *runner, const build_gate *gate
 		/* The last jobs were settled by the gate: nothing to wait for. */
 		if (s.next == s.count && !runner->ops->pending(runner))
 			break;
-		/* A failed wait ends the loop; the jobs not done stay uncommitted. */
-		if (!runner->ops->wait(runner, wait_s, is_waiting ? gate->fd(gate->state) : -1, s.next == s.count))
+		/* A failed wait ends the run; the jobs not done stay uncommitted. */
+		if (!runner->ops->wait(runner, wait_s, is_waiting ? gate->fd(gate->state) : -1, s.next == s.count)) {
+			if (!ctx->run_failure)
+				build_run_fail(ctx, "waiting for the compiles failed");
+			is_stopped = true;
 			break;
+		}
 		if (hooks && hooks->on_tick) {
 			runner->ops->note_at_hand(runner);
 			hooks->on_tick(hooks->user);

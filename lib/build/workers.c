@@ -441,11 +441,18 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	p->ctx->lost_workers = true;
 }
 
-/* Take the records a worker has sent; false when it is gone (or sent what
- * no worker sends). */
-static bool drain(pool *p, worker *w)
+/* What draining a worker's pipe came to. */
+typedef enum drain_state {
+	DRAIN_OPEN,     /* it may send more */
+	DRAIN_ENDED,    /* its end of the pipe is closed: it is gone, or going */
+	DRAIN_BROKEN    /* its records cannot be read (out of memory here, or
+			 * what no worker sends): some are lost */
+} drain_state;
+
+/* Take the records a worker has sent. */
+static drain_state drain(pool *p, worker *w)
 {
-	bool is_open = true;
+	drain_state state = DRAIN_OPEN;
 	size_t at = 0;
 
 	for (;;) {
@@ -453,10 +460,12 @@ static bool drain(pool *p, worker *w)
 
 		if (w->capacity - w->used < 65536) {
 			size_t capacity = w->capacity ? w->capacity * 2 : 131072;
-			uint8_t *grown = realloc(w->buf, capacity);
+			uint8_t *grown = build_run_realloc(w->buf, capacity);
 
-			if (!grown)
-				return false;
+			if (!grown) {
+				build_run_out_of_memory(p->ctx, "reading the workers' results");
+				return DRAIN_BROKEN;
+			}
 			w->buf = grown;
 			w->capacity = capacity;
 		}
@@ -466,7 +475,7 @@ static bool drain(pool *p, worker *w)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (n <= 0) {
-			is_open = false;   /* take what came before the end */
+			state = DRAIN_ENDED;   /* take what came before the end */
 			break;
 		}
 		w->used += (size_t)n;
@@ -485,15 +494,23 @@ static bool drain(pool *p, worker *w)
 		memcpy(&length, w->buf + at, 4);
 		memcpy(&index, w->buf + at + 5, 4);
 		if (length < 5 || length > RECORD_BYTES_MAX || w->buf[at + 4] != 'R' ||
-		    index >= p->ctx->plan.count)
-			return false;
+		    index >= p->ctx->plan.count) {
+			build_run_fail(p->ctx, "a worker sent a result that could not be read");
+			return DRAIN_BROKEN;
+		}
 		whole = (size_t)length + 4;
 		if (w->used - at < whole)
 			break;
 		j = &p->ctx->plan.jobs[index];
 		if (!j->is_done) {   /* else failed already: a worker is not asked twice */
-			if (!build_result_decode(w->buf + at + 9, length - 5, &j->result))
-				return false;
+			errno = 0;
+			if (!build_result_decode(w->buf + at + 9, length - 5, &j->result)) {
+				if (errno == ENOMEM)
+					build_run_out_of_memory(p->ctx, "reading the workers' results");
+				else
+					build_run_fail(p->ctx, "a worker sent a result that could not be read");
+				return DRAIN_BROKEN;
+			}
 			j->is_done = true;
 			p->finished++;
 			notify(p, index);
@@ -504,7 +521,7 @@ static bool drain(pool *p, worker *w)
 		memmove(w->buf, w->buf + at, w->used - at);
 		w->used -= at;
 	}
-	return is_open;
+	return state;
 }
 
 /* A worker that ended (or is stopped: timed_out): the job it was at fails,
@@ -521,7 +538,7 @@ static void reap(pool *p, worker *w, bool timed_out)
 	w->pid = 0;
 	/* Its last records, and every other worker's: a position this one
 	 * named but another took and finished shows as finished then. */
-	drain(p, w);
+	(void)drain(p, w);
 	for (unsigned i = 0; i < p->count; i++)
 		if (p->workers[i].pid)
 			(void)drain(p, &p->workers[i]);   /* one that ended: the poll loop reaps it */
@@ -702,9 +719,26 @@ static void pool_note_at_hand(build_runner *r)
 	note_jobs_at_hand((pool *)r);
 }
 
+/*
+ * A worker whose records cannot be read: the results it sent since the
+ * last drain are lost, and it may be blocked writing more into a pipe no
+ * one reads (waiting for it to end would wait for ever).  It is killed and
+ * reaped; the run cannot finish those jobs, so it ends (false from
+ * pool_wait), as out of memory when that was the cause.
+ */
+static void discard(pool *p, worker *w)
+{
+	kill(w->pid, SIGKILL);
+	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close_worker(w);
+	p->ctx->lost_workers = true;   /* it may have been writing a staged file */
+}
+
 static bool pool_wait(build_runner *r, double wait_s, int wake_fd, bool is_all_started)
 {
 	pool *p = (pool *)r;
+	bool is_broken = false;
 	struct pollfd fds[1025];
 	unsigned polled[1025], nfds = 0, alive = 0;
 	uint32_t untaken;
@@ -744,11 +778,19 @@ static bool pool_wait(build_runner *r, double wait_s, int wake_fd, bool is_all_s
 		return false;
 	for (unsigned k = 0; k < alive; k++) {
 		worker *w = &p->workers[polled[k]];
+		drain_state state;
 
-		if (w->pid && (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) && !drain(p, w))
+		if (!w->pid || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		state = drain(p, w);
+		if (state == DRAIN_BROKEN) {
+			discard(p, w);
+			is_broken = true;
+		} else if (state == DRAIN_ENDED) {
 			reap(p, w, false);
+		}
 	}
-	return true;
+	return !is_broken && !p->ctx->run_failure;
 }
 
 static void pool_destroy(build_runner *r, bool is_stopped)
