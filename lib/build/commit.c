@@ -46,18 +46,25 @@ static size_t *claim_find(const build_commit *c, const char *path)
 	return NULL;
 }
 
-/* Claim an output path for this run (for job `owner`, SIZE_MAX: none);
- * false when it is claimed already (or out of memory). */
-static bool claim_for(build_commit *c, const char *path, size_t owner)
+/* What claiming a path came to. */
+typedef enum claim_result {
+	CLAIM_MADE,
+	CLAIM_TAKEN,       /* claimed already this run */
+	CLAIM_NO_MEMORY    /* not claimed: memory ran out (no clash is known) */
+} claim_result;
+
+/* Claim an output path for this run (for job `owner`, SIZE_MAX: none). */
+static claim_result claim_for(build_commit *c, const char *path, size_t owner)
 {
 	size_t mask, i;
 
 	if (c->claims.count * 2 >= c->claim_slot_count) {
 		size_t count = c->claim_slot_count ? c->claim_slot_count * 2 : 256;
-		size_t *slots = calloc(count, sizeof *slots);
+		size_t *slots = build_run_realloc(NULL, count * sizeof *slots);
 
 		if (!slots)
-			return false;
+			return CLAIM_NO_MEMORY;
+		memset(slots, 0, count * sizeof *slots);
 		for (size_t k = 0; k < c->claims.count; k++) {
 			for (i = claim_hash(c->claims.items[k]) & (count - 1); slots[i]; i = (i + 1) & (count - 1))
 				;
@@ -68,27 +75,29 @@ static bool claim_for(build_commit *c, const char *path, size_t owner)
 		c->claim_slot_count = count;
 	}
 	if (claim_find(c, path))
-		return false;
+		return CLAIM_TAKEN;
 	if (c->claims.count % 64 == 0) {
-		size_t *grown = realloc(c->claim_owner, (c->claims.count + 64) * sizeof *grown);
+		size_t *grown = build_run_realloc(c->claim_owner, (c->claims.count + 64) * sizeof *grown);
 
 		if (!grown)
-			return false;
+			return CLAIM_NO_MEMORY;
 		c->claim_owner = grown;
 	}
 	if (!cli_strings_push(&c->claims, path))
-		return false;
+		return CLAIM_NO_MEMORY;
 	c->claim_owner[c->claims.count - 1] = owner;
 	mask = c->claim_slot_count - 1;
 	for (i = claim_hash(path) & mask; c->claim_slots[i]; i = (i + 1) & mask)
 		;
 	c->claim_slots[i] = c->claims.count;
-	return true;
+	return CLAIM_MADE;
 }
 
+/* Claim a path no job writes this run; false when it is claimed already
+ * (or out of memory). */
 static bool claim(build_commit *c, const char *path)
 {
-	return claim_for(c, path, SIZE_MAX);
+	return claim_for(c, path, SIZE_MAX) == CLAIM_MADE;
 }
 
 /* The job that claimed `path` this run, or SIZE_MAX. */
@@ -1098,20 +1107,59 @@ static size_t folder_clash(const build_commit *c, const char *name, char *at, si
 }
 
 /* Claim the folders output `name` of job `owner` lies in, as "DIR/" (no
- * output's name ends so): folder_clash finds them. */
-static void claim_folders(build_commit *c, const char *name, size_t owner)
+ * output's name ends so): folder_clash finds them.  False when memory ran
+ * out. */
+static bool claim_folders(build_commit *c, const char *name, size_t owner)
 {
 	char at[4096];
 
 	for (const char *slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/')) {
 		if ((size_t)(slash - name) + 1 >= sizeof at)
-			return;
+			return true;
 		memcpy(at, name, (size_t)(slash - name) + 1);
 		at[slash - name + 1] = '\0';
 		if (claim_find(c, at))
 			continue;   /* and those above it */
-		claim_for(c, at, owner);
+		if (claim_for(c, at, owner) == CLAIM_NO_MEMORY)
+			return false;
 	}
+	return true;
+}
+
+/* Claim output `name` of job `i`, the folders it lies in, and its name
+ * whatever the case of its letters (what folder_clash and say_name_case
+ * look up). */
+static claim_result claim_output(build_commit *c, const char *name, size_t i)
+{
+	claim_result made = claim_for(c, name, i);
+	char *folded;
+
+	if (made != CLAIM_MADE)
+		return made;
+	if (!claim_folders(c, name, i))
+		return CLAIM_NO_MEMORY;
+	folded = folded_claim(name);
+	if (!folded)
+		return CLAIM_NO_MEMORY;
+	made = claim_for(c, folded, i);
+	free(folded);
+	return made == CLAIM_NO_MEMORY ? CLAIM_NO_MEMORY : CLAIM_MADE;
+}
+
+/* Memory ran out claiming the outputs of job j: none is written, and the
+ * run ends (no clash is known, and none is said). */
+static void refuse_for_memory(build_commit *c, build_job *j)
+{
+	build_result *r = &j->result;
+
+	for (uint32_t k = 0; k < r->output_count; k++) {
+		if (r->outputs[k].staged)
+			unlink(r->outputs[k].staged);
+		r->outputs[k].is_refused = true;
+	}
+	build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "out of memory recording its outputs; nothing written");
+	r->status = BUILD_FAILED;
+	build_run_out_of_memory(c->ctx, "recording the outputs of the sources");
 }
 
 /* Why output k of job j, which another source or j itself writes in this
@@ -1198,7 +1246,13 @@ void build_commit_job(build_commit *c, size_t i)
 			r->status = BUILD_FAILED;
 			continue;
 		}
-		if (!claim_for(c, o->name, i)) {
+		claim_result made = claim_output(c, o->name, i);
+
+		if (made == CLAIM_NO_MEMORY) {
+			refuse_for_memory(c, j);
+			break;
+		}
+		if (made == CLAIM_TAKEN) {
 			char *path = build_output_path(c->ctx, j, o);
 			size_t owner = claim_owner(c, o->name);
 
@@ -1210,11 +1264,6 @@ void build_commit_job(build_commit *c, size_t i)
 			r->status = BUILD_FAILED;
 			continue;
 		}
-		claim_folders(c, o->name, i);
-		char *folded = folded_claim(o->name);
-		if (folded)
-			claim_for(c, folded, i);
-		free(folded);
 		char *target = c->is_dry ? NULL : build_output_path(c->ctx, j, o);
 		/* An output up to date is not written, and the plan found it
 		 * as this build wrote it: no source to guard (the lookup costs

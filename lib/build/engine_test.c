@@ -886,6 +886,51 @@ static void a_file_gone_after_its_folder_listed_it_is_left_out(void **state)
 	free(gone), free(src), free(out), free(dir);
 }
 
+/* realloc as it is once memory has run out. */
+static void *no_memory(void *ptr, size_t size)
+{
+	(void)ptr, (void)size;
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* Memory running out while the outputs of a source are claimed is said as
+ * that, and ends the build: it is no clash with another source. */
+static void memory_running_out_while_claiming_outputs_is_no_clash(void **state)
+{
+	char *dir = make_sources("engine_claim_memory", 3);
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *report = test_format("%s/report.json", dir);
+	fake_setup setup = { 0 };
+	char *text;
+	run r;
+
+	(void)state;
+	build_run_realloc = no_memory;
+	r = run_engine(CMD_BUILD, &setup, "--report", report, "-o", out, src, NULL);
+	build_run_realloc = realloc;
+	assert_int_equal(r.status, ANIMC_EXIT_FAILED);
+	assert_non_null(strstr(r.rec.diags, "error: the build ran out of memory recording the outputs of the sources"));
+	assert_null(strstr(r.rec.diags, "another source"));
+	assert_int_equal(r.rec.committed_count, 1);
+	assert_int_equal(r.rec.statuses[0], BUILD_FAILED);
+	for (unsigned i = 0; i < 3; i++) {
+		char *path = test_format("%s/clip%u.xnb", out, i);
+
+		assert_false(test_file_exists(path));
+		free(path);
+	}
+	text = (char *)test_read_file(report, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "out of memory recording its outputs; nothing written"));
+	assert_null(strstr(text, "another source"));
+	/* With memory, the next build does them all. */
+	r = run_engine(CMD_BUILD, &setup, "-o", out, src, NULL);
+	assert_int_equal(r.status, ANIMC_EXIT_OK);
+	assert_int_equal(r.rec.totals.compiled, 3);
+	free(text), free(report), free(out), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(a_file_gone_after_its_folder_listed_it_is_left_out),
@@ -903,6 +948,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),
 	cmocka_unit_test(a_damaged_manifest_is_said_and_every_source_compiles),
 	cmocka_unit_test(a_source_saved_during_its_compile_is_not_stored_under_its_old_key),
+	cmocka_unit_test(memory_running_out_while_claiming_outputs_is_no_clash),
 };
 
 ANIMC_TEST_GROUP(tests);
