@@ -1920,7 +1920,8 @@ static void a_slow_compile_is_stopped_naming_the_passes(void **state)
 		       "-o", out, bvh, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "compiling did not finish within 1 s (--import-timeout): the assimp importer was done, "
-			   "animc's passes were not"))
+			   "animc's passes were not; stopped, nothing written (a long take, lossy or compact, may "
+			   "need more: raise --import-timeout, 0 for no limit)"))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
 	assert_int_equal(test_count_files(out), 0);

@@ -399,7 +399,8 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	if (timed_out && imported)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "compiling did not finish within %g s (--import-timeout): the %s%simporter "
-				  "was done, animc's passes were not; stopped, nothing written",
+				  "was done, animc's passes were not; stopped, nothing written (a long take, "
+				  "lossy or compact, may need more: raise --import-timeout, 0 for no limit)",
 				  p->ctx->options->import_timeout_s, importer ? importer : "", importer ? " " : "");
 	else if (timed_out)
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
