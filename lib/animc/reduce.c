@@ -159,6 +159,15 @@ void animc_reduce_checks_within(const reduce_curve *c, double lo, double hi, red
 	sub->check_count = k1 - k0;
 }
 
+/* Points measured by animc_reduce_span_error and the dynamic programme's
+ * span tests on this thread: the work of the searches for keys. */
+static _Thread_local uint64_t span_points;
+
+uint64_t animc_reduce_span_points(void)
+{
+	return span_points;
+}
+
 double animc_reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early)
 {
 	reduce_span span = reduce_span_of(c, a, b);
@@ -167,6 +176,7 @@ double animc_reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bo
 
 #define REDUCE_CHECK(expr)                                  \
 	do {                                                \
+		span_points++;                              \
 		e = (expr);                                 \
 		if (e > worst)                              \
 			worst = e;                          \
@@ -275,6 +285,78 @@ bool animc_reduce_span_nudged(const reduce_curve *c, float *stored, uint32_t a, 
 	return false;
 }
 
+/* Does the span from kept key a to candidate j hold every curve, with j's
+ * source value or one nudged off it?  When it does, value (one per curve)
+ * gets j's values; stored[k][j] stays the source's either way. */
+static bool nudged_reach(const reduce_curve *curves, float *const *stored, uint32_t count, uint32_t a, uint32_t j,
+			 float value[][4])
+{
+	bool ok = true;
+
+	for (uint32_t k = 0; ok && k < count; k++)
+		ok = animc_reduce_span_nudged(&curves[k], stored[k], a, j);
+	for (uint32_t k = 0; k < count; k++) {
+		float *sj = stored[k] + (size_t)j * curves[k].width;
+
+		if (ok)
+			memcpy(value[k], sj, curves[k].width * sizeof(float));
+		memcpy(sj, curves[k].value + (size_t)j * curves[k].width, curves[k].width * sizeof(float));
+	}
+	return ok;
+}
+
+/* Candidates a greedy reach tries in turn before it gallops. */
+#define REDUCE_GREEDY_IN_TURN 64
+
+/*
+ * The farthest candidate after kept key a that nudged_reach reaches (0:
+ * not even the next), its values in value: the first REDUCE_GREEDY_IN_TURN
+ * candidates in turn up to the first that does not hold (or a forced one),
+ * then, when they all hold, candidates 1, 2, 4, ... further up to the first
+ * forced one until a span does not hold, and the candidates between the
+ * last that held and it by halving.  A hold of L keys (a straight walk, a
+ * steady turn) so costs O(L log L) point tests rather than O(L^2).  A span
+ * that holds may follow one that does not, so past the candidates tried in
+ * turn the reach may end elsewhere than at the first that does not hold:
+ * at a span that holds all the same.
+ */
+static uint32_t nudged_reach_far(const reduce_curve *curves, float *const *stored, uint32_t count,
+				 const uint8_t *forced, uint32_t a, float value[][4])
+{
+	uint32_t n = curves[0].n, held = 0, last = a + 1, failed;
+
+	for (uint32_t j = a + 1; j < n && j - a <= REDUCE_GREEDY_IN_TURN; j++) {
+		if (!nudged_reach(curves, stored, count, a, j, value))
+			return held;
+		held = j;
+		if ((forced && forced[j]) || j + 1 == n)
+			return held;
+	}
+	while (last + 1 < n && !(forced && forced[last]))
+		last++;
+	float probe[ANIMC_TRACK_COUNT][4];
+	for (uint32_t step = 1;; step *= 2) {
+		failed = step < last - held ? held + step : last;
+		if (!nudged_reach(curves, stored, count, a, failed, probe))
+			break;
+		held = failed;
+		memcpy(value, probe, sizeof probe);
+		if (held == last)
+			return held;
+	}
+	while (failed - held > 1) {
+		uint32_t mid = held + (failed - held) / 2;
+
+		if (nudged_reach(curves, stored, count, a, mid, probe)) {
+			held = mid;
+			memcpy(value, probe, sizeof probe);
+		} else {
+			failed = mid;
+		}
+	}
+	return held;
+}
+
 uint32_t animc_reduce_greedy_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept)
 {
@@ -283,26 +365,8 @@ uint32_t animc_reduce_greedy_nudged(const reduce_curve *curves, float *const *st
 
 	kept[0] = 0;
 	while (a + 1 < n) {
-		uint32_t best = 0;
+		uint32_t best = nudged_reach_far(curves, stored, count, forced, a, best_v);
 
-		for (uint32_t j = a + 1; j < n; j++) {
-			bool ok = true;
-
-			for (uint32_t k = 0; ok && k < count; k++)
-				ok = animc_reduce_span_nudged(&curves[k], stored[k], a, j);
-			if (ok)
-				for (uint32_t k = 0; k < count; k++)
-					memcpy(best_v[k], stored[k] + (size_t)j * curves[k].width,
-					       curves[k].width * sizeof(float));
-			for (uint32_t k = 0; k < count; k++)
-				memcpy(stored[k] + (size_t)j * curves[k].width, curves[k].value + (size_t)j * curves[k].width,
-				       curves[k].width * sizeof(float));
-			if (!ok)
-				break;
-			best = j;
-			if (forced && forced[j])
-				break;
-		}
 		if (best == 0)
 			return 0;
 		for (uint32_t k = 0; k < count; k++)
@@ -383,6 +447,7 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 
 	for (uint32_t i = a + 1; i < b; i++) {
 		reduce_span_at(&span, c->pos[i], v);
+		span_points++;
 		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width))
 			return false;
 	}
@@ -391,6 +456,7 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 	 * later span reaches. */
 	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
 		reduce_span_at(&span, c->check_pos[k], v);
+		span_points++;
 		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
 			return false;
 	}

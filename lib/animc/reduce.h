@@ -147,6 +147,11 @@ static inline void reduce_span_at(const reduce_span *s, double p, float *out)
  * stop_early). */
 double animc_reduce_span_error(const reduce_curve *c, uint32_t a, uint32_t b, bool stop_early);
 
+/* How many points animc_reduce_span_error and animc_reduce_fewest_nudged's
+ * span tests have measured on the calling thread so far: the work of the
+ * searches for keys, which the tests bound. */
+uint64_t animc_reduce_span_points(void);
+
 /*
  * Keep the first and last candidate, every `forced` one (may be NULL), and
  * from each kept key the farthest next candidate such that every curve of

@@ -623,6 +623,80 @@ static void a_long_take_holds_its_bounds_at_float_times(void **state)
 	animc_clip_destroy(out);
 }
 
+/* A translation curve of n keys at 60 Hz, x = f(i), its check points the
+ * midpoints of its intervals: room for it in the caller's arrays. */
+typedef struct line_curve {
+	reduce_curve c;
+	float *pos, *value, *stored, *mid_value;
+	double *mid_pos;
+} line_curve;
+
+static void line_curve_init(line_curve *l, uint32_t n, double (*f)(uint32_t))
+{
+	l->pos = malloc(n * sizeof *l->pos);
+	l->value = malloc(3 * (size_t)n * sizeof *l->value);
+	l->stored = malloc(3 * (size_t)n * sizeof *l->stored);
+	l->mid_value = malloc(3 * (size_t)n * sizeof *l->mid_value);
+	l->mid_pos = malloc(n * sizeof *l->mid_pos);
+	assert_true(l->pos && l->value && l->stored && l->mid_value && l->mid_pos);
+	for (uint32_t i = 0; i < n; i++) {
+		l->pos[i] = (float)(i / 60.0);
+		l->value[3 * i] = (float)f(i);
+		l->value[3 * i + 1] = l->value[3 * i + 2] = 0;
+	}
+	reduce_curve c = { ANIMC_TRANSLATION, 3, animc_reduce_bound(&DEFAULT_TOLERANCE, ANIMC_TRANSLATION), n, l->pos,
+			   l->value, l->stored, 0, l->mid_pos, l->mid_value, false, 0 };
+	l->c = c;
+	l->c.check_count = animc_reduce_check_count(&l->c);
+	animc_reduce_check_positions(&l->c, l->mid_pos);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		for (int k = 0; k < 3; k++)
+			l->mid_value[3 * i + k] = (l->value[3 * i + k] + l->value[3 * (i + 1) + k]) / 2;
+	memcpy(l->stored, l->value, 3 * (size_t)n * sizeof *l->stored);
+}
+
+static void line_curve_release(line_curve *l)
+{
+	free(l->pos);
+	free(l->value);
+	free(l->stored);
+	free(l->mid_value);
+	free(l->mid_pos);
+}
+
+/* A straight walk at constant speed, off its line by a tenth of the bound. */
+static double straight_walk(uint32_t i)
+{
+	return 0.02 * i + (i % 2 ? 1e-4 : -1e-4);
+}
+
+/*
+ * A hold of n keys (a straight walk, a steady turn) is one span: the
+ * greedy's search for how far it reaches measures O(n log n) points, not
+ * every span from the first key in turn, each whole (n^2 / 2 of them:
+ * 40000 keys took 17 s).
+ */
+static void a_long_hold_is_searched_in_n_log_n(void **state)
+{
+	enum { N = 4096 };
+	line_curve l;
+	float *stored_of[1];
+	uint32_t *kept = malloc(N * sizeof *kept);
+
+	(void)state;
+	assert_non_null(kept);
+	line_curve_init(&l, N, straight_walk);
+	stored_of[0] = l.stored;
+	uint64_t before = animc_reduce_span_points();
+	assert_int_equal(animc_reduce_greedy_nudged(&l.c, stored_of, 1, NULL, kept), 2);
+	assert_int_equal(kept[1], N - 1);
+	uint64_t points = animc_reduce_span_points() - before;
+	if (points > 64 * (uint64_t)N)
+		fail_msg("%llu points measured for %d keys", (unsigned long long)points, N);
+	line_curve_release(&l);
+	free(kept);
+}
+
 static void no_tolerance_changes_nothing(void **state)
 {
 	animc_clip *a = wavy_clip(true), *b = wavy_clip(true);
@@ -658,6 +732,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_step_keeps_both_keys),
 	cmocka_unit_test(keys_sharing_the_last_time_report_no_error),
 	cmocka_unit_test(a_long_take_holds_its_bounds_at_float_times),
+	cmocka_unit_test(a_long_hold_is_searched_in_n_log_n),
 	cmocka_unit_test(no_tolerance_changes_nothing),
 };
 
