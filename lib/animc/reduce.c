@@ -395,6 +395,15 @@ uint32_t animc_reduce_greedy_nudged(const reduce_curve *curves, float *const *st
 /* Its work keeps 27 values per key and curve (432 bytes a key of a
  * rotation, 28 MB at this count): longer sequences are left to the greedy. */
 #define REDUCE_DP_MAX_KEYS 65536
+/* Its work is near 27 x 27 value pairs x REDUCE_DP_SPAN spans x their
+ * points a key and curve: a few thousand point tests a key of motion
+ * capture, ~20 ns each.  Past this many keys x curves (two minutes of a
+ * 120 Hz curve) the greedy's keys are kept; and the programme gives up
+ * (0) once it has measured this many points, whatever its input: its cost
+ * stays under a second a channel.  The longest sequences of the corpora it
+ * was tuned on take 5504 keys x curves, the costliest 13.3 million points. */
+#define REDUCE_DP_MAX_KEY_CURVES 16384
+#define REDUCE_DP_MAX_POINTS ((uint64_t)1 << 25)
 
 typedef struct fewest_work {
 	const reduce_curve *curves;
@@ -402,6 +411,7 @@ typedef struct fewest_work {
 	uint32_t count, n;
 	float *cand[ANIMC_TRACK_COUNT];   /* n x 27 values per curve */
 	double tan_half[ANIMC_TRACK_COUNT];   /* of half a rotation's bound */
+	uint32_t at[ANIMC_TRACK_COUNT];       /* the point that last passed it (span_holds) */
 	uint32_t *own;                    /* n x count: values within the bound at the key itself */
 	uint32_t *mask;                   /* n x count: values a path can hold there */
 	uint32_t *keys, *pred, *room;
@@ -438,18 +448,47 @@ static bool within_bound(const reduce_curve *c, double tan_half, const float *go
 	return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= tan_half * tan_half * d[3] * d[3];
 }
 
+/* Is point `at` of c (a key below c->n, else check point at - c->n) inside
+ * the span a < b, as span_holds measures it, and past the bound there? */
+static bool fails_again(const reduce_curve *c, double tan_half, const reduce_span *span, uint32_t a, uint32_t b,
+			uint32_t at)
+{
+	float v[4];
+
+	if (at < c->n) {
+		if (at <= a || at >= b)
+			return false;
+		reduce_span_at(span, c->pos[at], v);
+		span_points++;
+		return !within_bound(c, tan_half, v, c->value + (size_t)at * c->width);
+	}
+	at -= c->n;
+	if (at >= c->check_count || !(c->check_pos[at] >= c->pos[a] && c->check_pos[at] < c->pos[b]))
+		return false;
+	reduce_span_at(span, c->check_pos[at], v);
+	span_points++;
+	return !within_bound(c, tan_half, v, c->check_value + (size_t)at * c->width);
+}
+
 /* animc_reduce_span_error(c, a, b, true) >= 0 for keys a and b whose own values
- * hold the bound: the same points between them. */
-static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b)
+ * hold the bound: the same points between them.  The point that passed the
+ * bound last (*at, as fails_again takes it) is tried first, and the one
+ * that passes it now kept there: the spans tried from one key mostly fail
+ * at the same point, and the answer is the same in any order. */
+static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint32_t b, uint32_t *at)
 {
 	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
 
+	if (fails_again(c, tan_half, &span, a, b, *at))
+		return false;
 	for (uint32_t i = a + 1; i < b; i++) {
 		reduce_span_at(&span, c->pos[i], v);
 		span_points++;
-		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width))
+		if (!within_bound(c, tan_half, v, c->value + (size_t)i * c->width)) {
+			*at = i;
 			return false;
+		}
 	}
 	/* Up to key b's time, not at it: key b is checked above, and where
 	 * keys share its time the source there is the last of them, which a
@@ -457,25 +496,27 @@ static bool span_holds(const reduce_curve *c, double tan_half, uint32_t a, uint3
 	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
 		reduce_span_at(&span, c->check_pos[k], v);
 		span_points++;
-		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width))
+		if (!within_bound(c, tan_half, v, c->check_value + (size_t)k * c->width)) {
+			*at = c->n + k;
 			return false;
+		}
 	}
 	return true;
 }
 
 /* Does the span a (value da) to b (value db) of curve k hold? */
-static bool fewest_span(const fewest_work *f, uint32_t k, uint32_t a, unsigned da, uint32_t b, unsigned db)
+static bool fewest_span(fewest_work *f, uint32_t k, uint32_t a, unsigned da, uint32_t b, unsigned db)
 {
 	const reduce_curve *c = &f->curves[k];
 	size_t w = c->width;
 
 	memcpy(f->stored[k] + a * w, fewest_value(f, k, a, da), w * sizeof(float));
 	memcpy(f->stored[k] + b * w, fewest_value(f, k, b, db), w * sizeof(float));
-	return span_holds(c, f->tan_half[k], a, b);
+	return span_holds(c, f->tan_half[k], a, b, &f->at[k]);
 }
 
 /* The values of b that curve k reaches from a's values `from`. */
-static uint32_t fewest_reach(const fewest_work *f, uint32_t k, uint32_t a, uint32_t from, uint32_t b)
+static uint32_t fewest_reach(fewest_work *f, uint32_t k, uint32_t a, uint32_t from, uint32_t b)
 {
 	uint32_t to = 0, own = f->own[(size_t)b * f->count + k];
 
@@ -552,7 +593,7 @@ static void fewest_from(fewest_work *f, const uint8_t *forced, uint32_t a)
 }
 
 /* The first value of `set` (the source's when there) for which `ok`. */
-static unsigned fewest_pick(const fewest_work *f, uint32_t k, uint32_t set, uint32_t a, uint32_t b, unsigned db,
+static unsigned fewest_pick(fewest_work *f, uint32_t k, uint32_t set, uint32_t a, uint32_t b, unsigned db,
 			    bool to_b)
 {
 	unsigned first = REDUCE_NUDGES;
@@ -614,7 +655,7 @@ uint32_t animc_reduce_fewest_nudged(const reduce_curve *curves, float *const *st
 	uint32_t n = curves[0].n, result = 0;
 
 	memset(&f, 0, sizeof f);
-	if (n > REDUCE_DP_MAX_KEYS)
+	if (n > REDUCE_DP_MAX_KEYS || (uint64_t)n * count > REDUCE_DP_MAX_KEY_CURVES)
 		return 0;
 	f.curves = curves;
 	f.stored = stored;
@@ -634,10 +675,12 @@ uint32_t animc_reduce_fewest_nudged(const reduce_curve *curves, float *const *st
 			f.keys[i] = UINT32_MAX;
 		f.keys[0] = 1;
 		memcpy(f.mask, f.own, count * sizeof *f.mask);
-		for (uint32_t a = 0; a + 1 < n; a++)
+		uint64_t most = span_points + REDUCE_DP_MAX_POINTS;
+		uint32_t a = 0;
+		for (; a + 1 < n && span_points <= most; a++)
 			if (f.keys[a] != UINT32_MAX)
 				fewest_from(&f, forced, a);
-		if (f.keys[n - 1] != UINT32_MAX)
+		if (a + 1 >= n && f.keys[n - 1] != UINT32_MAX)
 			result = fewest_path(&f, kept);
 	}
 	fewest_release(&f);
@@ -1055,16 +1098,22 @@ static uint32_t resampled_keys(resample_work *r, const channel_work *w, const an
 
 /* The fewer keys of animc_reduce_fewest_nudged and animc_reduce_greedy_nudged (whose
  * spans reach past REDUCE_DP_SPAN: long holds), in w->kept and w->stored;
- * w->coarse is the greedy's scratch. */
+ * w->coarse is the greedy's scratch.  The programme's spans reach at most
+ * REDUCE_DP_SPAN candidates: when that many keys are more than the
+ * greedy's, it is not run. */
 static uint32_t fewest_or_greedy(channel_work *w)
 {
-	uint32_t n = w->curves[0].n, kept = animc_reduce_fewest_nudged(w->curves, w->stored, w->count, w->forced, w->kept);
+	uint32_t n = w->curves[0].n, kept = 0;
 
 	for (uint32_t k = 0; k < w->count; k++) {
 		memcpy(w->coarse[k], w->curves[k].value, (size_t)n * w->curves[k].width * sizeof(float));
 		w->curves[k].stored = w->coarse[k];
 	}
 	uint32_t greedy = animc_reduce_greedy_nudged(w->curves, w->coarse, w->count, w->forced, w->greedy_kept);
+	for (uint32_t k = 0; k < w->count; k++)
+		w->curves[k].stored = w->stored[k];
+	if (greedy == 0 || greedy >= 1 + (n - 2) / REDUCE_DP_SPAN + 1)
+		kept = animc_reduce_fewest_nudged(w->curves, w->stored, w->count, w->forced, w->kept);
 	if (greedy && (kept == 0 || greedy < kept)) {
 		uint32_t *swap_kept = w->kept;
 

@@ -181,7 +181,8 @@ uint32_t animc_reduce_greedy_nudged(const reduce_curve *curves, float *const *st
  * at its source value or one nudged off it as animc_reduce_greedy_nudged moves
  * them (by dynamic programming, not greedily); the same arguments and
  * result as animc_reduce_greedy_nudged, and 0 also for a sequence too long for
- * its tables (or no memory for them): the caller keeps the greedy's keys.
+ * its tables or its work (or no memory for them), or when it passes its
+ * budget of points measured: the caller keeps the greedy's keys.
  */
 uint32_t animc_reduce_fewest_nudged(const reduce_curve *curves, float *const *stored, uint32_t count,
 			      const uint8_t *forced, uint32_t *kept);
