@@ -407,7 +407,7 @@ out:
 /* An item of the --mgcb project fetched: the project's files join its
  * dependencies, as its compile records them (the entry holds none of
  * them).  False when one cannot be read. */
-static bool project_deps(const build_job *j, build_result *r)
+static bool project_deps(const build_ctx *ctx, const build_job *j, build_result *r)
 {
 	size_t count = j->project ? j->project->file_count : 0;
 	build_dep *grown;
@@ -426,6 +426,15 @@ static bool project_deps(const build_job *j, build_result *r)
 		cli_error err;
 
 		memset(d, 0, sizeof *d);
+		const build_dep *taken = build_project_dep(ctx, j->project->files[k]);
+
+		if (taken) {
+			*d = *taken;
+			if (!(d->path = strdup(taken->path)))
+				return false;
+			r->dep_count++;
+			continue;
+		}
 		if (stat(j->project->files[k], &st) != 0 || !cli_read_file(j->project->files[k], &data, &size, &err))
 			return false;
 		build_hash_bytes(data, size, &d->hash);
@@ -662,7 +671,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	}
 	/* A clip-split sidecar that the entry's compile did not read splits
 	 * the source now: the entry is of the unsplit source. */
-	if (!build_plan_knows_sidecar(ctx, j, r.deps, r.dep_count) || !project_deps(j, &r))
+	if (!build_plan_knows_sidecar(ctx, j, r.deps, r.dep_count) || !project_deps(ctx, j, &r))
 		goto out;
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r.key);

@@ -400,6 +400,19 @@ static const char *dep_name(const char *source, const char *dep)
 }
 
 /* Hash the other files the import read into the result and the key. */
+/* A project's file as the run took it (build_project_dep) into `d`;
+ * false when it took none. */
+static bool taken_dep(const compile_state *cs, const char *path, build_dep *d)
+{
+	const build_dep *taken = cs->job->project ? build_project_dep(cs->ctx, path) : NULL;
+
+	if (!taken)
+		return false;
+	*d = *taken;
+	d->path = strdup(taken->path);
+	return true;
+}
+
 static void add_deps(compile_state *cs, XXH3_state_t *key)
 {
 	build_result *r = cs->r;
@@ -422,6 +435,10 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 		struct stat st;
 		cli_error err;
 
+		if (taken_dep(cs, cs->reads.items[i], d)) {
+			r->dep_count += d->path != NULL;
+			continue;
+		}
 		if (!cli_source_open(&src, cs->reads.items[i], &err)) {
 			/* Missing (the import failed on it), or gone since:
 			 * the next run sees the change. */

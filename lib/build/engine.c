@@ -421,6 +421,38 @@ static void skeleton_diag(void *user, const animc_diag *d)
 		build_said_add(&ctx->status->said, d->severity, NULL, d->path, d->line, d->message);
 }
 
+/* The project's files as dependencies of its items, each read and hashed
+ * here once rather than by every item's compile.  One that cannot be read
+ * now is left for the compiles, which read it themselves. */
+void build_take_project_deps(build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+
+	if (!o->has_project || !o->project.file_count ||
+	    !(ctx->project_deps = calloc(o->project.file_count, sizeof *ctx->project_deps)))
+		return;
+	for (size_t i = 0; i < o->project.file_count; i++) {
+		build_dep *d = &ctx->project_deps[ctx->project_dep_count];
+		struct stat st;
+		cli_error err;
+
+		if (stat(o->project.files[i], &st) != 0 || !build_hash_file(o->project.files[i], &d->hash, &err) ||
+		    !(d->path = strdup(o->project.files[i])))
+			continue;
+		build_source_state_from(&st, &d->state);
+		build_file_state_distrust_recent(&d->state);
+		ctx->project_dep_count++;
+	}
+}
+
+const build_dep *build_project_dep(const build_ctx *ctx, const char *path)
+{
+	for (size_t i = 0; i < ctx->project_dep_count; i++)
+		if (strcmp(ctx->project_deps[i].path, path) == 0)
+			return &ctx->project_deps[i];
+	return NULL;
+}
+
 /* Before the first compile: the model loaded, the key's shared part hashed. */
 static bool prepare_compile(build_ctx *ctx)
 {
@@ -445,6 +477,7 @@ static bool prepare_compile(build_ctx *ctx)
 		/* The lossy passes measure the error on the model's shell. */
 		ctx->options->process.reduce.skeleton = &ctx->skeleton_model;
 	}
+	build_take_project_deps(ctx);
 	ctx->key_prefix = XXH3_createState();
 	if (!ctx->key_prefix) {
 		free(model);
@@ -469,6 +502,9 @@ static void release_ctx(build_ctx *ctx)
 	if (ctx->has_old)
 		manifest_release(&ctx->old);
 	free(ctx->skeleton.path);
+	for (size_t i = 0; i < ctx->project_dep_count; i++)
+		free(ctx->project_deps[i].path);
+	free(ctx->project_deps);
 	animc_skeleton_release(&ctx->skeleton_model);
 	if (ctx->key_prefix)
 		XXH3_freeState(ctx->key_prefix);

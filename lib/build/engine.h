@@ -53,6 +53,10 @@ struct build_ctx {
 	build_hash run_key;
 	bool has_skeleton_state;
 	build_dep skeleton;        /* the --skeleton model: path, state, hash */
+	/* The --mgcb project's files, which every item depends on, read and
+	 * hashed once before the first compile (those that could be read). */
+	build_dep *project_deps;
+	size_t project_dep_count;
 	animc_skeleton skeleton_model;
 	bool skeleton_loaded;
 	XXH3_state_t *key_prefix;  /* build_key_prefix(), for workers to copy */
@@ -114,6 +118,12 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
  * making OUTDIR would make the input again.  -1 when none, when OUTDIR is
  * there, or with --base (whose inputs may name deleted files). */
 long build_gone_input_holding_out_dir(const build_options *o);
+/* Before the first compile: the --mgcb project's files read and hashed
+ * into ctx->project_deps, once for all its items.  build_project_dep: the
+ * record (path, state, hash) taken of `path`, or NULL when `path` is no
+ * project file or could not be read. */
+void build_take_project_deps(build_ctx *ctx);
+const build_dep *build_project_dep(const build_ctx *ctx, const char *path);
 /* The runner a run uses for its `count` jobs: in this process for a single
  * source animc's own readers read, else the worker pool (behind the
  * cache's fork guard). */

@@ -886,6 +886,55 @@ static void a_file_gone_after_its_folder_listed_it_is_left_out(void **state)
 	free(gone), free(src), free(out), free(dir);
 }
 
+/* The project's files are read and hashed once a run, not by each item's
+ * compile: every item records them as they were taken, even when the
+ * project is written again meanwhile. */
+static void items_share_the_project_read_once(void **state)
+{
+	char *dir = make_sources("engine_project", 2);
+	char *out = test_format("%s/out", dir), *project = test_format("%s/src/Content.mgcb", dir);
+	const char *text = "/build:clip0.Animation\n/build:clip1.Animation\n";
+	char *argv[] = { "build", "-o", out, "--mgcb", project, NULL };
+	build_options o;
+	build_ctx ctx;
+	build_hash taken;
+
+	(void)state;
+	assert_true(test_write_file(project, text, strlen(text)));
+	build_hash_bytes(text, strlen(text), &taken);
+	assert_int_equal(build_options_parse(&o, CMD_BUILD, 5, argv), 0);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.options = &o;
+	ctx.command = CMD_BUILD;
+	assert_true(build_plan_make(&ctx));
+	assert_int_equal(ctx.plan.count, 2);
+	build_take_project_deps(&ctx);
+	assert_true(test_write_file(project, "# edited\n", 9));
+	ctx.key_prefix = XXH3_createState();
+	XXH3_128bits_reset(ctx.key_prefix);
+	for (size_t i = 0; i < ctx.plan.count; i++) {
+		build_result r;
+		bool has_project = false;
+
+		build_compile(&ctx, &ctx.plan.jobs[i], &r);
+		for (uint32_t k = 0; k < r.dep_count; k++)
+			if (strcmp(r.deps[k].path, project) == 0) {
+				has_project = true;
+				assert_true(build_hash_equal(&r.deps[k].hash, &taken));
+			}
+		assert_true(has_project);
+		build_result_release(&r);
+	}
+	XXH3_freeState(ctx.key_prefix);
+	for (size_t i = 0; i < ctx.project_dep_count; i++)
+		free(ctx.project_deps[i].path);
+	free(ctx.project_deps);
+	build_plan_release(&ctx.plan);
+	cli_strings_release(&ctx.plan_notes);
+	build_options_release(&o);
+	free(project), free(out), free(dir);
+}
+
 /* realloc as it is once memory has run out. */
 static void *no_memory(void *ptr, size_t size)
 {
@@ -934,6 +983,7 @@ static void memory_running_out_while_claiming_outputs_is_no_clash(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(a_file_gone_after_its_folder_listed_it_is_left_out),
+	cmocka_unit_test(items_share_the_project_read_once),
 	cmocka_unit_test(a_copy_keeping_its_mtime_was_written_meanwhile),
 	cmocka_unit_test(a_long_build_keeps_what_others_saved_during_it),
 	cmocka_unit_test(shards_at_once_keep_both_destinations),

@@ -64,6 +64,25 @@ typedef struct property {
 /* How deep response files (/@:) may nest below the project. */
 #define MGCB_INCLUDE_DEPTH 16
 
+/* A queue of the items (indices + 1, 0: none) that share a key: a kind
+ * ('c' a /copy:, 'b' a /build:, 'l' a /build: with a ;DEST), the source
+ * and, for 'l', the ;DEST, letters folded as strcasecmp folds them. */
+typedef struct item_key {
+	char *key;          /* NULL: an empty slot */
+	size_t head, tail;
+} item_key;
+
+/* The items by source, so that a /build: given again finds the one it
+ * replaces without a scan of the earlier ones.  A replaced item is
+ * released and marked dropped in place; the list closes up at the end. */
+typedef struct item_index {
+	item_key *slots;     /* open addressing */
+	size_t size, used;
+	size_t (*next)[2];   /* per item, the next in each of its two queues (+1) */
+	bool *dropped;
+	size_t capacity;
+} item_index;
+
 typedef struct reader {
 	const char *path;            /* the file being read: the project or a file it includes */
 	FILE *messages;              /* where errors go */
@@ -92,6 +111,7 @@ typedef struct reader {
 	size_t prop_count;
 	property *conds;             /* the open $if lines, outermost first */
 	size_t cond_count;
+	item_index index;            /* the items by source, for drop_earlier */
 	build_mgcb *out;
 } reader;
 
@@ -503,27 +523,170 @@ static void item_release(build_mgcb_item *item)
 	free(item->processor);
 }
 
+static size_t key_hash(const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The key of kind `kind` for `source` (and `link`), folded; NULL when out
+ * of memory. */
+static char *item_key_text(char kind, const char *source, const char *link)
+{
+	size_t n = strlen(source), m = link ? strlen(link) : 0;
+	char *key = malloc(n + m + 3);
+
+	if (!key)
+		return NULL;
+	key[0] = kind;
+	for (size_t i = 0; i < n; i++)
+		key[1 + i] = (char)tolower((unsigned char)source[i]);
+	key[1 + n] = '\n';
+	for (size_t i = 0; i < m; i++)
+		key[2 + n + i] = (char)tolower((unsigned char)link[i]);
+	key[2 + n + m] = '\0';
+	return key;
+}
+
+static bool index_grow(item_index *ix)
+{
+	size_t size = ix->size ? ix->size * 2 : 256;
+	item_key *slots = calloc(size, sizeof *slots);
+
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < ix->size; i++) {
+		if (!ix->slots[i].key)
+			continue;
+		size_t j = key_hash(ix->slots[i].key) & (size - 1);
+
+		while (slots[j].key)
+			j = (j + 1) & (size - 1);
+		slots[j] = ix->slots[i];
+	}
+	free(ix->slots);
+	ix->slots = slots;
+	ix->size = size;
+	return true;
+}
+
+/* The slot of `key` (taking it over, or freeing it when one has it);
+ * NULL when out of memory (`key` freed). */
+static item_key *index_slot(item_index *ix, char *key, bool add)
+{
+	if (!key || ((ix->used + 1) * 2 > ix->size && !index_grow(ix))) {
+		free(key);
+		return NULL;
+	}
+	size_t j = key_hash(key) & (ix->size - 1);
+
+	while (ix->slots[j].key && strcmp(ix->slots[j].key, key) != 0)
+		j = (j + 1) & (ix->size - 1);
+	if (ix->slots[j].key || !add) {
+		free(key);
+		return ix->slots[j].key ? &ix->slots[j] : NULL;
+	}
+	ix->slots[j].key = key;
+	ix->used++;
+	return &ix->slots[j];
+}
+
+/* The first item of the queue not dropped (+1), 0: none; the dropped ones
+ * before it leave the queue. */
+static size_t queue_front(item_index *ix, item_key *k, int q)
+{
+	while (k->head && ix->dropped[k->head - 1])
+		k->head = ix->next[k->head - 1][q];
+	if (!k->head)
+		k->tail = 0;
+	return k->head;
+}
+
+static void queue_push(item_index *ix, item_key *k, int q, size_t item)
+{
+	ix->next[item][q] = 0;
+	if (k->tail)
+		ix->next[k->tail - 1][q] = item + 1;
+	else
+		k->head = item + 1;
+	k->tail = item + 1;
+}
+
+/* Item `item`, the last, joins the index.  False when out of memory. */
+static bool index_add(item_index *ix, const build_mgcb_item *item, size_t at)
+{
+	if (at >= ix->capacity) {
+		size_t capacity = ix->capacity ? ix->capacity * 2 : 256;
+		size_t (*next)[2] = realloc(ix->next, capacity * sizeof *next);
+		bool *dropped = next ? realloc(ix->dropped, capacity * sizeof *dropped) : NULL;
+
+		if (next)
+			ix->next = next;
+		if (!dropped)
+			return false;
+		ix->dropped = dropped;
+		ix->capacity = capacity;
+	}
+	ix->dropped[at] = true;   /* until it is in its queues */
+	item_key *any = index_slot(ix, item_key_text(item->is_copy ? 'c' : 'b', item->source, NULL), true);
+
+	if (!any)
+		return false;
+	item_key *with_link = item->is_copy || !item->link ? NULL :
+			      index_slot(ix, item_key_text('l', item->source, item->link), true);
+
+	if (!item->is_copy && item->link && !with_link)
+		return false;
+	queue_push(ix, any, 0, at);
+	if (with_link)
+		queue_push(ix, with_link, 1, at);
+	ix->dropped[at] = false;
+	return true;
+}
+
+static void index_release(item_index *ix)
+{
+	for (size_t i = 0; i < ix->size; i++)
+		free(ix->slots[i].key);
+	free(ix->slots);
+	free(ix->next);
+	free(ix->dropped);
+}
+
 /*
  * A /build: of a source given before goes in place of the earlier item, as
  * MGCB takes it: the first earlier /build: of the same source (compared
  * ignoring case) with the same ;DEST, or with any when this one gives none,
  * leaves the list, and the new one, with its own parameters, comes last.
- * A /copy: replaces an earlier /copy: of the same source.
+ * A /copy: replaces an earlier /copy: of the same source.  The item left
+ * is released and marked dropped (close_up takes it out).
  */
-static void drop_earlier(build_mgcb *out, const char *source, const char *link, bool is_copy)
+static void drop_earlier(item_index *ix, build_mgcb *out, const char *source, const char *link, bool is_copy)
 {
-	for (size_t i = 0; i < out->count; i++) {
-		build_mgcb_item *e = &out->items[i];
+	bool by_link = !is_copy && link;
+	item_key *k = index_slot(ix, item_key_text(is_copy ? 'c' : by_link ? 'l' : 'b', source, by_link ? link : NULL),
+				 false);
+	size_t front = k ? queue_front(ix, k, by_link) : 0;
 
-		if (e->is_copy != is_copy || strcasecmp(e->source, source) != 0)
-			continue;
-		if (!is_copy && link && !(e->link && strcasecmp(e->link, link) == 0))
-			continue;
-		item_release(e);
-		memmove(e, e + 1, (out->count - i - 1) * sizeof *e);
-		out->count--;
+	if (!front)
 		return;
-	}
+	item_release(&out->items[front - 1]);
+	memset(&out->items[front - 1], 0, sizeof out->items[front - 1]);
+	ix->dropped[front - 1] = true;
+}
+
+/* The items dropped taken out of the list, the others in their order. */
+static void close_up(const item_index *ix, build_mgcb *out)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < out->count; i++)
+		if (i >= ix->capacity || !ix->dropped[i])
+			out->items[kept++] = out->items[i];
+	out->count = kept;
 }
 
 static void build_item(reader *rd, char *value, bool is_copy)
@@ -569,7 +732,7 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	char *path = source[0] == '/' ? strdup(source) : cli_path_join(rd->dir, source, NULL);
 
 	if (path)
-		drop_earlier(rd->out, path, dest, is_copy);
+		drop_earlier(&rd->index, rd->out, path, dest, is_copy);
 	grown = realloc(rd->out->items, (rd->out->count + 1) * sizeof *grown);
 	if (!grown) {
 		free(path);
@@ -598,6 +761,11 @@ static void build_item(reader *rd, char *value, bool is_copy)
 		free(item->source), free(item->dest), free(item->processor), free(item->link);
 		error_at(rd, "out of memory");
 		return;
+	}
+	if (!index_add(&rd->index, item, rd->out->count)) {
+		item_release(item);
+		memset(item, 0, sizeof *item);
+		error_at(rd, "out of memory");
 	}
 	rd->out->count++;
 }
@@ -1045,6 +1213,7 @@ static void output_dir_settle(reader *rd)
 
 static void reader_release(reader *rd)
 {
+	index_release(&rd->index);
 	free(rd->output_dir_raw);
 	free(rd->output_dir_rel);
 	free(rd->dir);
@@ -1101,6 +1270,7 @@ static bool parse_project(const char *path, const uint8_t *data, size_t size, co
 	out->is_blank = is_blank_text(text_all);
 	read_lines(&rd, text_all, text_size);
 	free(text_all);
+	close_up(&rd.index, out);
 	output_dir_settle(&rd);
 	reader_release(&rd);
 	if (rd.errors) {
