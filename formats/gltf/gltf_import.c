@@ -314,6 +314,25 @@ static animc_status read_sampler(importer *im, json_t *samplers, uint64_t index,
 	return ANIMC_OK;
 }
 
+/* A curve past GLTF_MAX_BAKED_KEYS, said as what passed it: the keys the
+ * sampler holds (LINEAR), the key a STEP curve adds before each change of
+ * value, or a cubic spline baked finer than that many keys can follow. */
+static void key_limit_passed(importer *im, const char *path, gltf_interpolation mode, uint32_t count, double bound,
+			     bool is_rotation)
+{
+	if (mode == GLTF_LINEAR || count > GLTF_MAX_BAKED_KEYS)
+		animc_gltf_fail(im->doc, ANIMC_ERR_LIMIT, path, "the curve has %u keys; animc reads at most %u "
+				"keys a curve: split the take", count, GLTF_MAX_BAKED_KEYS);
+	else if (mode == GLTF_STEP)
+		animc_gltf_fail(im->doc, ANIMC_ERR_LIMIT, path, "the STEP curve of %u keys needs more than %u "
+				"keys (one more before each change of value, to hold it); animc reads at most %u "
+				"keys a curve: split the take", count, GLTF_MAX_BAKED_KEYS, GLTF_MAX_BAKED_KEYS);
+	else
+		animc_gltf_fail(im->doc, ANIMC_ERR_LIMIT, path, "the cubic spline of %u keys cannot be followed "
+				"within %g %s by at most %u keys, animc's limit for a curve (are its tangents "
+				"sane?)", count, bound, is_rotation ? "rad" : "units", GLTF_MAX_BAKED_KEYS);
+}
+
 /* One track of node `t->node` from its sampler, into the clip's channel. */
 static animc_status import_track(importer *im, json_t *samplers, const char *anim_path, const target *t,
 				 animc_clip *clip, uint32_t ch, float *last_time, uint32_t *dropped)
@@ -419,10 +438,8 @@ static animc_status import_track(importer *im, json_t *samplers, const char *ani
 		goto done;
 	}
 	if (status == ANIMC_ERR_LIMIT) {
-		animc_gltf_fail(im->doc, status, path, "the %s curve cannot be followed within %g %s by at most "
-			  "%u keys (are its tangents sane?)", s.mode == GLTF_CUBICSPLINE ? "cubic spline" :
-			  "key", animc_gltf_bound_of(im->bounds, t->kind), t->kind == ANIMC_ROTATION ? "rad" :
-			  "units", GLTF_MAX_BAKED_KEYS);
+		key_limit_passed(im, path, s.mode, input.count, animc_gltf_bound_of(im->bounds, t->kind),
+				 t->kind == ANIMC_ROTATION);
 		goto done;
 	}
 	if (status != ANIMC_OK) {

@@ -1143,6 +1143,58 @@ static void external_buffers_stay_beside_the_source(void **state)
 	free(dir);
 }
 
+/* A glTF of one translation curve of `keys` keys (time k/120 s, x
+ * alternating 0 and 1) with the given interpolation, its buffer beside it;
+ * the first error compiling it. */
+static char *long_curve_error(const char *name, const char *interpolation, uint32_t keys)
+{
+	char *dir = test_tmpdir(name);
+	char *src = test_format("%s/take.gltf", dir), *bin = test_format("%s/take.bin", dir);
+	size_t size = (size_t)keys * 16;
+	float *data = calloc((size_t)keys * 4, sizeof *data);
+	char *doc = test_format("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"A\"}],"
+				"\"buffers\":[{\"byteLength\":%zu,\"uri\":\"take.bin\"}],"
+				"\"bufferViews\":[{\"buffer\":0,\"byteLength\":%zu},"
+				"{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+				"\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,"
+				"\"type\":\"SCALAR\"},{\"bufferView\":1,\"componentType\":5126,\"count\":%u,"
+				"\"type\":\"VEC3\"}],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1,"
+				"\"interpolation\":\"%s\"}],\"channels\":[{\"sampler\":0,"
+				"\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}",
+				size, (size_t)keys * 4, (size_t)keys * 4, (size_t)keys * 12, keys, keys, interpolation);
+	test_diags diags = { 0 };
+	char *message;
+
+	assert_non_null(data);
+	for (uint32_t k = 0; k < keys; k++) {
+		data[k] = (float)k / 120;
+		data[keys + (size_t)k * 3] = (float)(k % 2);
+	}
+	assert_true(test_write_file(bin, data, size));
+	assert_true(test_write_file(src, doc, strlen(doc)));
+	assert_int_equal(test_compile_file(src, &diags, &animc_importer_gltf), ANIMC_ERR_LIMIT);
+	message = strdup(test_diags_first(&diags, ANIMC_ERROR)->message);
+	test_diags_release(&diags);
+	free(data), free(doc), free(bin), free(src), free(dir);
+	return message;
+}
+
+/* A LINEAR or STEP curve past the key limit fails naming its keys and the
+ * limit, not as a curve that cannot be followed (it has no tangents). */
+static void a_curve_past_the_key_limit_names_it(void **state)
+{
+	char *linear = long_curve_error("gltf-long-linear", "LINEAR", GLTF_MAX_BAKED_KEYS + 1);
+	char *step = long_curve_error("gltf-long-step", "STEP", GLTF_MAX_BAKED_KEYS / 2 + 10);
+
+	(void)state;
+	assert_string_equal(linear, "animations[0].samplers[0]: the curve has 1048577 keys; animc reads at most "
+			    "1048576 keys a curve: split the take");
+	assert_string_equal(step, "animations[0].samplers[0]: the STEP curve of 524298 keys needs more than "
+			    "1048576 keys (one more before each change of value, to hold it); animc reads at most "
+			    "1048576 keys a curve: split the take");
+	free(linear), free(step);
+}
+
 /* A buffer URI that names the source's own folder ("x/..", ".", a link to
  * ".") is refused as what it is, a folder, not as a path outside it. */
 static void a_buffer_uri_naming_the_folder_says_so(void **state)
@@ -1430,6 +1482,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(unknown_required_extensions_are_refused),
 	cmocka_unit_test(meshopt_views_are_read_from_their_fallback),
 	cmocka_unit_test(external_buffers_stay_beside_the_source),
+	cmocka_unit_test(a_curve_past_the_key_limit_names_it),
 	cmocka_unit_test(a_buffer_uri_naming_the_folder_says_so),
 	cmocka_unit_test(buffer_uris_lose_their_dot_segments),
 	cmocka_unit_test(probe_claims_gltf_before_assimp),
