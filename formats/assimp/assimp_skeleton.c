@@ -18,30 +18,71 @@
 #include "bvh.h"
 #include "smd.h"
 
-static uint32_t count_nodes(const struct aiNode *node, unsigned depth)
+/* Nodes still to visit, each with the index of its parent's bone: the
+ * tree is walked with this stack, not by recursion, since a chain of nodes
+ * may be deeper than the C stack allows. */
+typedef struct node_stack {
+	struct node_at {
+		const struct aiNode *node;
+		int32_t parent;
+	} *at;
+	size_t count, capacity;
+} node_stack;
+
+static bool stack_push(node_stack *s, const struct aiNode *node, int32_t parent)
 {
-	uint32_t n = 1;
+	if (s->count == s->capacity) {
+		size_t capacity = s->capacity ? s->capacity * 2 : 64;
+		struct node_at *grown = realloc(s->at, capacity * sizeof *grown);
 
-	if (depth > 4096)
-		return UINT32_MAX;
-	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++) {
-		uint32_t sub;
-
-		if (!node->mChildren[i])
-			continue;
-		sub = count_nodes(node->mChildren[i], depth + 1);
-
-		if (sub == UINT32_MAX || n > UINT32_MAX - 1 - sub)
-			return UINT32_MAX;
-		n += sub;
+		if (!grown)
+			return false;
+		s->at = grown;
+		s->capacity = capacity;
 	}
+	s->at[s->count++] = (struct node_at){ node, parent };
+	return true;
+}
+
+/* The children of `node` pushed last first, so that they come off the
+ * stack in their order: the walk is depth-first pre-order. */
+static bool push_children(node_stack *s, const struct aiNode *node, int32_t self)
+{
+	for (unsigned i = node->mChildren ? node->mNumChildren : 0; i-- > 0;)
+		if (node->mChildren[i] && !stack_push(s, node->mChildren[i], self))
+			return false;
+	return true;
+}
+
+/* The number of nodes under `root`, it included; UINT32_MAX past
+ * INT32_MAX, 0 when out of memory. */
+static uint32_t count_nodes(const struct aiNode *root)
+{
+	node_stack s = { 0 };
+	uint32_t n = 0;
+
+	if (!stack_push(&s, root, -1))
+		return 0;
+	while (s.count) {
+		const struct aiNode *node = s.at[--s.count].node;
+
+		if (++n > INT32_MAX) {
+			n = UINT32_MAX;
+			break;
+		}
+		if (!push_children(&s, node, 0)) {
+			n = 0;
+			break;
+		}
+	}
+	free(s.at);
 	return n;
 }
 
-static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t parent)
+static bool add_node(animc_skeleton *skel, const struct aiNode *node, int32_t parent)
 {
 	animc_bone *bone = &skel->bones[skel->bone_count];
-	int32_t self = (int32_t)skel->bone_count++;
+	skel->bone_count++;
 	const struct aiMatrix4x4 *m = &node->mTransformation;
 	const float rows[4][4] = {
 		{ m->a1, m->a2, m->a3, m->a4 },
@@ -75,10 +116,23 @@ static bool add_nodes(animc_skeleton *skel, const struct aiNode *node, int32_t p
 	bone->scale[0] = scaling.x;
 	bone->scale[1] = scaling.y;
 	bone->scale[2] = scaling.z;
-	for (unsigned i = 0; node->mChildren && i < node->mNumChildren; i++)
-		if (node->mChildren[i] && !add_nodes(skel, node->mChildren[i], self))
-			return false;
 	return true;
+}
+
+/* Every node under `root` a bone, depth-first pre-order. */
+static bool add_nodes(animc_skeleton *skel, const struct aiNode *root)
+{
+	node_stack s = { 0 };
+	bool ok = stack_push(&s, root, -1);
+
+	while (ok && s.count) {
+		struct node_at at = s.at[--s.count];
+		int32_t self = (int32_t)skel->bone_count;
+
+		ok = add_node(skel, at.node, at.parent) && push_children(&s, at.node, self);
+	}
+	free(s.at);
+	return ok;
 }
 
 static bool is_named(const char *path, const char *ext)
@@ -159,10 +213,13 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model has no node tree");
 		return ANIMC_ERR_INVALID;
 	}
-	count = count_nodes(scene->mRootNode, 0);
-	if (count == UINT32_MAX || count > INT32_MAX) {
+	count = count_nodes(scene->mRootNode);
+	if (count == 0 || count == UINT32_MAX) {
 		aiReleaseImport(scene);
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model's node tree is too deep or too large");
+		if (!count)
+			return ANIMC_ERR_NOMEM;
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the model's node tree has more than %d nodes, "
+				  "animc's limit for a skeleton", INT32_MAX);
 		return ANIMC_ERR_LIMIT;
 	}
 	/* FBX's UpAxis, its world's (Assimp keeps an FBX scene as it is,
@@ -180,7 +237,7 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 	if (animc_smd_is_named(path))
 		out->declared_up = ANIMC_SMD_UP;
 	out->bones = calloc(count, sizeof *out->bones);
-	if (!out->bones || !add_nodes(out, scene->mRootNode, -1)) {
+	if (!out->bones || !add_nodes(out, scene->mRootNode)) {
 		aiReleaseImport(scene);
 		animc_skeleton_release(out);
 		return ANIMC_ERR_NOMEM;

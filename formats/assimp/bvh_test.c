@@ -325,7 +325,63 @@ static void a_skeleton_bvh_is_read_as_the_importer_reads_one(void **state)
 	free(text), free(path), free(dir);
 }
 
+/* A BVH of `depth` joints each inside the last, under Hips, and a joint
+ * Side of Hips after them. */
+static char *deep_chain(unsigned depth)
+{
+	size_t size = (size_t)depth * 100 + 1024, n = 0;
+	char *text = malloc(size);
+
+	assert_non_null(text);
+	n += (size_t)snprintf(text + n, size - n, "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\n"
+			      "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n");
+	for (unsigned i = 0; i < depth; i++)
+		n += (size_t)snprintf(text + n, size - n, "JOINT J%u\n{\nOFFSET 0 1 0\n"
+				      "CHANNELS 3 Zrotation Xrotation Yrotation\n", i);
+	n += (size_t)snprintf(text + n, size - n, "End Site\n{\nOFFSET 0 1 0\n}\n");
+	for (unsigned i = 0; i < depth; i++)
+		n += (size_t)snprintf(text + n, size - n, "}\n");
+	n += (size_t)snprintf(text + n, size - n, "JOINT Side\n{\nOFFSET 1 0 0\nCHANNELS 3 Zrotation Xrotation "
+			      "Yrotation\nEnd Site\n{\nOFFSET 1 0 0\n}\n}\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n");
+	for (unsigned i = 0; i < 3 * depth + 9; i++)
+		n += (size_t)snprintf(text + n, size - n, i ? " 0" : "0");
+	snprintf(text + n, size - n, "\n");
+	return text;
+}
+
+/* A model deeper than the C stack would walk comfortably (5000 levels)
+ * is read whole: every joint a bone, its parent the one before it, in
+ * depth-first order. */
+static void a_deep_skeleton_is_read_whole(void **state)
+{
+	char *dir = test_tmpdir("bvh-deep"), *path = test_format("%s/deep.bvh", dir);
+	char *text = deep_chain(5000);
+	test_diags diags = { .echo = getenv("ANIMC_TEST_ECHO") != NULL };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+	animc_skeleton skel;
+	int64_t hips, first, last, side;
+
+	(void)state;
+	assert_true(test_write_file(path, text, strlen(text)));
+	assert_int_equal(animc_importer_assimp.load_skeleton(path, &skel, &sink), ANIMC_OK);
+	assert_true((hips = animc_skeleton_find(&skel, "Hips")) >= 0);
+	assert_true((first = animc_skeleton_find(&skel, "J0")) >= 0);
+	assert_true((last = animc_skeleton_find(&skel, "J4999")) >= 0);
+	assert_true((side = animc_skeleton_find(&skel, "Side")) >= 0);
+	assert_int_equal(skel.bones[first].parent, hips);
+	assert_int_equal(last, first + 4999);
+	for (int64_t b = first + 1; b <= last; b++)
+		assert_int_equal(skel.bones[b].parent, b - 1);
+	assert_true(side > last);
+	assert_int_equal(skel.bones[side].parent, hips);
+	assert_int_equal(diags.count, 0);
+	animc_skeleton_release(&skel);
+	test_diags_release(&diags);
+	free(text), free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_deep_skeleton_is_read_whole),
 	cmocka_unit_test(position_channels_of_a_joint_not_of_6_channels_are_read),
 	cmocka_unit_test(assimp_errors_name_the_files_line_whatever_the_line_ends),
 	cmocka_unit_test(a_value_that_is_no_number_is_said_at_its_line),
