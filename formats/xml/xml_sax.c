@@ -17,7 +17,9 @@
 #include "xml.h"
 
 /* Text inside one element larger than this is refused (libxml2's own limit
- * for a text node without XML_PARSE_HUGE is 10 MB). */
+ * for a text node without XML_PARSE_HUGE is 10 MB): a list of keys written
+ * as one text (XNA's IntermediateSerializer writes them so) is held whole.
+ * docs/build.md gives it. */
 #define MAX_TEXT_BYTES ((size_t)16 << 20)
 
 typedef struct frame {
@@ -264,8 +266,9 @@ static void on_characters(void *ctx, const xmlChar *ch, int len)
 		return;
 	if (n > MAX_TEXT_BYTES - r->text_len) {
 		animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
-				  "text inside <%s> is longer than %zu bytes",
-				  r->frames[r->depth - 1].el.name, MAX_TEXT_BYTES);
+				  "text inside <%s> is longer than %zu bytes (%zu MiB), the most animc reads "
+				  "in one element: split the take into shorter ones",
+				  r->frames[r->depth - 1].el.name, MAX_TEXT_BYTES, MAX_TEXT_BYTES >> 20);
 		stop(r, ANIMC_ERR_LIMIT);
 		return;
 	}

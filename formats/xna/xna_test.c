@@ -635,6 +635,39 @@ static void rotations_off_unit_length_fail_where_they_are_written(void **state)
 	}
 }
 
+/* A list longer than the text animc reads in one element fails, saying
+ * that limit is animc's and what to do. */
+static void a_list_past_the_text_limit_says_the_limit(void **state)
+{
+	static const char head[] = XML
+		"<XnaContent xmlns:GameObject=\"RobotGameData.GameObject\">\n"
+		"<Asset Type=\"GameObject:AnimationSequence\">\n"
+		"<KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>\n"
+		"<KeyFrameSequences><Item><BoneName>Hip</BoneName><KeyCount>2200000</KeyCount>\n"
+		"<Duration>1</Duration><KeyInterval>0.5</KeyInterval><HasRotation>true</HasRotation>\n"
+		"<Rotation>";
+	static const char tail[] = "</Rotation>\n</Item></KeyFrameSequences></Asset></XnaContent>\n";
+	size_t keys = 2200000, size = strlen(head) + keys * 8 + sizeof tail, n = 0;
+	char *text = malloc(size);
+
+	(void)state;
+	assert_non_null(text);
+	memcpy(text, head, strlen(head));
+	n = strlen(head);
+	for (size_t k = 0; k < keys; k++, n += 8)
+		memcpy(text + n, "0 0 0 1 ", 8);
+	memcpy(text + n, tail, sizeof tail);
+	imported r = import_str(text);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+	assert_int_equal(r.status, ANIMC_ERR_LIMIT);
+	assert_non_null(e);
+	assert_string_equal(e->message, "text inside <Rotation> is longer than 16777216 bytes (16 MiB), the most "
+			    "animc reads in one element: split the take into shorter ones");
+	release(&r);
+	free(text);
+}
+
 /* As in the XmlSerializer dialect, a sequence needs a bone name: a missing,
  * empty or Null <BoneName> fails, a missing one at its sequence; and the
  * clip's Duration fails at its element. */
@@ -1035,6 +1068,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clips_animc_names_alike_are_renamed),
 	cmocka_unit_test(sequence_compiles_to_the_bytes_of_its_twin),
 	cmocka_unit_test(rotations_off_unit_length_fail_where_they_are_written),
+	cmocka_unit_test(a_list_past_the_text_limit_says_the_limit),
 	cmocka_unit_test(sequences_need_a_bone_name_and_the_clip_a_duration),
 	cmocka_unit_test(errors_point_at_the_element),
 	cmocka_unit_test(a_namespaced_root_is_named_as_such),
