@@ -272,6 +272,9 @@ static int run(int argc, char **argv)
 		return status;
 	}
 	status = ANIMC_EXIT_OK;
+	/* A file the lines name again is read and checked once while it is
+	 * unchanged: two clips, those of a line's sample --blend. */
+	cli_clip_keep(2);
 	while ((len = getline(&line, &capacity, stdin)) >= 0) {
 		const animc_command *cmd;
 		char **words;
@@ -331,6 +334,7 @@ static int run(int argc, char **argv)
 		cli_report(ANIMC_ERROR, "animc batch", "cannot read standard input: %s", strerror(errno));
 		status = ANIMC_EXIT_FAILED;
 	}
+	cli_clip_keep(0);
 	free(line);
 	free(readers);
 	return status;

@@ -266,7 +266,7 @@ static int run(int argc, char **argv)
 		print_json(clip);
 	else
 		print_table(argv[optind], clip);
-	animrt_close(clip);
+	cli_clip_close(clip);
 	return ANIMC_EXIT_OK;
 }
 

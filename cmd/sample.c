@@ -375,8 +375,8 @@ static int run(int argc, char **argv)
 	}
 	status = print_poses(&a, clip, other);
 out:
-	animrt_close(clip);
-	animrt_close(other);
+	cli_clip_close(clip);
+	cli_clip_close(other);
 	free(times);
 	return status;
 }

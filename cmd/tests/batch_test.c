@@ -3,9 +3,12 @@
  * would type them, when that is unambiguous, and says that fields are
  * separated by tabs when it is not.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -209,7 +212,97 @@ static void batch_ignores_blanks_around_a_line(void **state)
 	free(dir);
 }
 
+/* The bytes process `pid` has read so far (its rchar: files, pipes). */
+static unsigned long long bytes_read_by(pid_t pid)
+{
+	char *path = test_format("/proc/%d/io", (int)pid);
+	FILE *f = fopen(path, "r");
+	unsigned long long n = 0;
+	char line[128];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "rchar: %llu", &n) == 1)
+			break;
+	fclose(f);
+	free(path);
+	return n;
+}
+
+/* Write `lines` to the batch, then a line naming no file, and wait for its
+ * error (<stdin>:N:) on the batch's standard error: every line before it
+ * is done. */
+static void run_lines(int in_fd, int err_fd, const char *lines, unsigned long number)
+{
+	char *text = test_format("%sdump\tno-such.xnb\n", lines), *mark = test_format("<stdin>:%lu:", number);
+	char said[8192];
+	size_t len = 0;
+	ssize_t n;
+
+	assert_int_equal(write(in_fd, text, strlen(text)), (ssize_t)strlen(text));
+	said[0] = '\0';
+	while (!strstr(said, mark) && len < sizeof said - 1 && (n = read(err_fd, said + len, sizeof said - 1 - len)) > 0)
+		said[len += (size_t)n] = '\0';
+	assert_non_null(strstr(said, mark));
+	free(text), free(mark);
+}
+
+/* Lines naming one file read it once while it is unchanged (a large clip
+ * costs its load once, not per line), and again once it changed. */
+static void batch_reads_a_file_again_only_once_it_changed(void **state)
+{
+	char *dir = test_tmpdir("batch-kept"), *clip = test_format("%s/take.xnb", dir);
+	char *out_path = test_format("%s/out.txt", dir), *line = test_format("sample\t--time\t0.5\t%s\n", clip);
+	char *many = calloc(40, strlen(line) + 1), *out;
+	uint8_t *bytes;
+	size_t size, out_size;
+	int in[2], err[2];
+
+	(void)state;
+	assert_non_null(many);
+	assert_non_null(bytes = test_read_file("testdata/loader/sway.compact.xnb", &size));
+	assert_true(test_write_file(clip, bytes, size));
+	free(bytes);
+	for (int i = 0; i < 40; i++)
+		strcat(many, line);
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(err), 0);
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(in[0], 0), dup2(out_fd, 1), dup2(err[1], 2);
+		close(in[1]), close(err[0]);
+		execl(test_animc_path(), test_animc_path(), "batch", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]), close(err[1]);
+	run_lines(in[1], err[0], line, 2);
+	unsigned long long before = bytes_read_by(pid);
+	run_lines(in[1], err[0], many, 43);
+	unsigned long long after = bytes_read_by(pid);
+	/* The 40 lines themselves, not 40 times the file. */
+	if (after - before > strlen(many) + 4 * size)
+		fail_msg("40 lines read %llu bytes: the %zu-byte clip again for each", after - before, size);
+	/* Changed, it is read again: the last line samples the new clip. */
+	assert_non_null(bytes = test_read_file(UNIFORM, &size));
+	assert_true(test_write_file(clip, bytes, size));
+	free(bytes);
+	run_lines(in[1], err[0], line, 45);
+	close(in[1]), close(err[0]);
+	waitpid(pid, NULL, 0);
+	assert_non_null(out = (char *)test_read_file(out_path, &out_size));
+	test_run fresh = test_animc("sample", "--time", "0.5", clip, NULL);
+	assert_true(out_size > strlen(fresh.out));
+	assert_memory_equal(out + out_size - strlen(fresh.out), fresh.out, strlen(fresh.out));
+	test_run_release(&fresh);
+	free(out), free(many), free(line), free(out_path), free(clip), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(batch_reads_a_file_again_only_once_it_changed),
 	cmocka_unit_test(batch_takes_words_separated_by_spaces),
 	cmocka_unit_test(batch_says_fields_are_separated_by_tabs),
 	cmocka_unit_test(batch_lines_after_a_bad_option_cluster_parse_alone),

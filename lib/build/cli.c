@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -338,6 +339,110 @@ static animrt_open_options open_options(const cli_readers *readers)
 	return options;
 }
 
+/* A clip kept open (cli_clip_keep): the file it was read from, as stat
+ * saw it before the read, and the readers it was opened with. */
+typedef struct kept_clip {
+	animrt_clip *clip;
+	struct stat file;
+	animrt_open_options options;
+	char *names[CLI_MAX_READER_NAMES];   /* copies of options' reader names */
+	unsigned users;          /* opens not closed yet */
+	unsigned long used;      /* when last opened: the least recent goes first */
+} kept_clip;
+
+static kept_clip kept[CLI_KEPT_CLIPS];
+static unsigned keep_count;
+static unsigned long keep_clock;
+
+static void kept_release(kept_clip *k)
+{
+	animrt_close(k->clip);
+	for (uint32_t i = 0; i < k->options.reader_name_count; i++)
+		free(k->names[i]);
+	memset(k, 0, sizeof *k);
+}
+
+void cli_clip_keep(unsigned count)
+{
+	for (unsigned i = 0; i < CLI_KEPT_CLIPS; i++)
+		if (kept[i].clip && !kept[i].users)
+			kept_release(&kept[i]);
+	keep_count = count < CLI_KEPT_CLIPS ? count : CLI_KEPT_CLIPS;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+static bool same_options(const animrt_open_options *a, const animrt_open_options *b)
+{
+	if (a->reader_name_count != b->reader_name_count || a->is_listed_only != b->is_listed_only ||
+	    a->is_decoded != b->is_decoded)
+		return false;
+	for (uint32_t i = 0; i < a->reader_name_count; i++)
+		if (strcmp(a->reader_names[i], b->reader_names[i]) != 0)
+			return false;
+	return true;
+}
+
+/* The kept clip of that file and those options, or NULL. */
+static animrt_clip *kept_find(const struct stat *file, const animrt_open_options *options)
+{
+	for (unsigned i = 0; i < CLI_KEPT_CLIPS; i++) {
+		kept_clip *k = &kept[i];
+
+		if (k->clip && same_file(&k->file, file) && same_options(&k->options, options)) {
+			k->users++;
+			k->used = ++keep_clock;
+			return k->clip;
+		}
+	}
+	return NULL;
+}
+
+/* Keep `clip`, in place of the least recently opened clip in no use;
+ * false (not kept) when every place is in use or out of memory. */
+static bool kept_add(animrt_clip *clip, const struct stat *file, const animrt_open_options *options)
+{
+	kept_clip *k = NULL;
+
+	for (unsigned i = 0; i < keep_count; i++)
+		if (!kept[i].users && (!k || !kept[i].clip || (k->clip && kept[i].used < k->used)))
+			k = &kept[i];
+	if (!k)
+		return false;
+	if (k->clip)
+		kept_release(k);
+	for (uint32_t i = 0; i < options->reader_name_count; i++)
+		if (!(k->names[i] = strdup(options->reader_names[i]))) {
+			k->options.reader_name_count = i;
+			kept_release(k);
+			return false;
+		}
+	k->options = *options;
+	k->options.reader_names = (const char *const *)k->names;
+	k->file = *file;
+	k->clip = clip;
+	k->users = 1;
+	k->used = ++keep_clock;
+	return true;
+}
+
+void cli_clip_close(animrt_clip *clip)
+{
+	for (unsigned i = 0; clip && i < CLI_KEPT_CLIPS; i++)
+		if (kept[i].clip == clip) {
+			kept[i].users--;
+			if (i >= keep_count && !kept[i].users)
+				kept_release(&kept[i]);
+			return;
+		}
+	animrt_close(clip);
+}
+
 /* Read here, not by the loader, so that the message leads with the path
  * alone ("path: error: cannot open: ...", "is a folder", "the file is
  * empty"). */
@@ -347,7 +452,14 @@ animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
 	uint8_t *data;
 	size_t size = 0;
 	cli_error err;
+	struct stat file;
+	animrt_open_options options = open_options(readers);
+	/* Its state before the read: a write after it changes the state the
+	 * next open compares. */
+	bool keeps = keep_count && stat(path, &file) == 0 && S_ISREG(file.st_mode);
 
+	if (keeps && (clip = kept_find(&file, &options)))
+		return clip;
 	if (!cli_read_file(path, &data, &size, &err) || size == 0) {
 		cli_report(ANIMC_ERROR, path, "%s", size == 0 && data ? "the file is empty" : err.message);
 		free(data);
@@ -355,6 +467,8 @@ animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
 	}
 	clip = cli_clip_open_bytes(path, data, size, readers);
 	free(data);
+	if (clip && keeps)
+		kept_add(clip, &file, &options);
 	return clip;
 }
 

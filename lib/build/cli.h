@@ -125,6 +125,15 @@ bool cli_readers_add(cli_readers *readers, const char *command, const char *name
 animrt_clip *cli_clip_open(const char *path, const cli_readers *readers);
 /* The same for a file already read: data[0..size), named `path`. */
 animrt_clip *cli_clip_open_bytes(const char *path, const void *data, size_t size, const cli_readers *readers);
+/* Keep up to `count` (at most CLI_KEPT_CLIPS) clips cli_clip_open opened
+ * for the next opens of the same file (`animc batch`, whose lines may
+ * sample one large clip many times): a file whose device, inode, size,
+ * mtime and ctime are unchanged, opened with the same readers, is not
+ * read and checked again.  0: keep none, closing those kept. */
+#define CLI_KEPT_CLIPS 4
+void cli_clip_keep(unsigned count);
+/* Done with a clip of cli_clip_open: closed, unless it is kept. */
+void cli_clip_close(animrt_clip *clip);
 
 /* --shell-distance when --skeleton is given without it, in model units. */
 #define CLI_SHELL_DISTANCE 1.0f
