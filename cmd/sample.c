@@ -180,14 +180,6 @@ static void note_time_outside(const char *path, const animrt_clip *clip, float t
 			   "is printed", path, end, t, local);
 }
 
-static bool has_name(const char *const *names, uint32_t count, const char *name)
-{
-	for (uint32_t i = 0; i < count; i++)
-		if (strcmp(names[i], name) == 0)
-			return true;
-	return false;
-}
-
 typedef struct sample_args {
 	const char *path, *other_path;
 	const float *times;
@@ -216,13 +208,9 @@ static int print_poses(const sample_args *a, const animrt_clip *clip, const anim
 		for (uint32_t i = 0; i < clip->sequence_count; i++)
 			names[bones++] = clip->sequences[i].bone;
 	} else {
-		for (uint32_t c = 0; c < 2; c++) {
-			const animrt_clip *from = c ? other : clip;
+		const animrt_clip *both[2] = { clip, other };
 
-			for (uint32_t i = 0; i < from->sequence_count; i++)
-				if (!has_name(names, bones, from->sequences[i].bone))
-					names[bones++] = from->sequences[i].bone;
-		}
+		bones = cli_bone_names(both, 2, names);
 	}
 	for (int p = 0; p < (other ? 2 : 1); p++) {
 		mem[p] = malloc(animrt_pose_size_bytes(bones) + 1);

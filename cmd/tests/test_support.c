@@ -30,6 +30,18 @@
 
 extern char **environ;
 
+unsigned long test_strcmp_calls;
+
+int strcmp(const char *a, const char *b)
+{
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+
+	test_strcmp_calls++;
+	while (*p && *p == *q)
+		p++, q++;
+	return *p - *q;
+}
+
 uint8_t *test_read_file(const char *path, size_t *size)
 {
 	uint8_t *data;

@@ -47,6 +47,11 @@ void test_group_register(animc_test_group *group);
 uint8_t *test_read_file(const char *path, size_t *size);
 bool test_write_file(const char *path, const void *data, size_t size);
 bool test_file_exists(const char *path);
+/* Calls of strcmp this program made since a test set it to 0: the test
+ * program has a strcmp of its own in the C library's place, counting, so
+ * that a test can tell how much comparing some work took. */
+extern unsigned long test_strcmp_calls;
+
 /* Does OUTDIR `out_dir` hold a build's running marker (.animc/running.*)? */
 bool test_has_running_marker(const char *out_dir);
 /* Do the files at a and b hold the same bytes (both must exist)? */

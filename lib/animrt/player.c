@@ -17,8 +17,51 @@
 
 /* --------------------------------------------------------------- binding */
 
-static uint32_t find_bone(const char *name, const char *const *names, uint32_t count)
+static uint32_t name_hash(const char *name)
 {
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/* The bone table by name: open addressing, a bone's index + 1 in each
+ * used slot, the first bone of a name kept (as a search from the start
+ * finds it).  NULL when the table is small, or cannot be allocated: the
+ * names are then searched one by one. */
+static uint32_t *name_index(const char *const *names, uint32_t count, uint32_t *mask)
+{
+	uint32_t size = 16, *slots;
+
+	if (count < 8 || count > UINT32_MAX / 4)
+		return NULL;
+	while (size < 2 * count)
+		size *= 2;
+	slots = calloc(size, sizeof *slots);
+	if (!slots)
+		return NULL;
+	*mask = size - 1;
+	for (uint32_t b = 0; b < count; b++) {
+		uint32_t j = names[b] ? name_hash(names[b]) & *mask : 0;
+
+		while (names[b] && slots[j] && strcmp(names[slots[j] - 1], names[b]) != 0)
+			j = (j + 1) & *mask;
+		if (names[b] && !slots[j])
+			slots[j] = b + 1;
+	}
+	return slots;
+}
+
+static uint32_t find_bone(const char *name, const char *const *names, uint32_t count, const uint32_t *index,
+			  uint32_t mask)
+{
+	if (index) {
+		for (uint32_t j = name_hash(name) & mask; index[j]; j = (j + 1) & mask)
+			if (strcmp(names[index[j] - 1], name) == 0)
+				return index[j] - 1;
+		return ANIMRT_NO_BONE;
+	}
 	for (uint32_t b = 0; b < count; b++)
 		if (names[b] && strcmp(names[b], name) == 0)
 			return b;
@@ -58,11 +101,13 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 	/* Mark animated bones in unanimated_list first, then compact it. */
 	memset(unanimated_list, 0, (size_t)bone_count * sizeof(uint32_t));
 	const char *name = NULL;
+	uint32_t mask = 0, *index = seqs ? name_index(bone_names, bone_count, &mask) : NULL;
+
 	for (uint32_t i = 0; i < seqs; i++) {
 		/* A clip in place keeps its names one after another. */
 		name = clip->sequences ? clip->sequences[i].bone
 		       : i ? name + strlen(name) + 1 : animrt_clip_bone_name(clip, 0, NULL);
-		of_seq[i] = find_bone(name, bone_names, bone_count);
+		of_seq[i] = find_bone(name, bone_names, bone_count, index, mask);
 		if (of_seq[i] == ANIMRT_NO_BONE)
 			unmatched_list[unmatched++] = i;
 		else
@@ -77,6 +122,7 @@ animrt_status animrt_binding_create(const animrt_clip *clip, const char *const *
 		if (bone != ANIMRT_NO_BONE)
 			unanimated_list[bone] = 2;
 	}
+	free(index);
 	for (uint32_t bone = 0; bone < bone_count; bone++)
 		if (!unanimated_list[bone])
 			unanimated_list[unanimated++] = bone;

@@ -3,11 +3,58 @@
  * scale, play modes, done, crossfades (player.c).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "test_support.h"
 #include <animc/animrt.h>
 #include "sample_fixtures.h"
+
+/* The strcmp calls binding a clip of `count` sequences, named B<count-1>
+ * down to B0, then one no bone has, to a table of bones B0 to B<count-1>
+ * (B0 again at the end, and no name before it) takes; the binding checked. */
+static unsigned long compares_binding(uint32_t count)
+{
+	animrt_sequence *seqs = calloc(count + 1, sizeof *seqs);
+	const char **names = calloc(count + 2, sizeof *names);
+	char *text = malloc((size_t)(count + 1) * 16);
+	animrt_clip clip = { .duration_s = 1, .sequence_count = count + 1, .sequences = seqs };
+	animrt_binding *b;
+
+	assert_non_null(seqs), assert_non_null(names), assert_non_null(text);
+	for (uint32_t i = 0; i <= count; i++) {
+		snprintf(text + (size_t)i * 16, 16, i < count ? "B%u" : "none", i);
+		if (i < count)
+			names[i] = text + (size_t)i * 16;
+		seqs[i].bone = text + (size_t)(i < count ? count - 1 - i : count) * 16;
+	}
+	names[count + 1] = names[0];
+	test_strcmp_calls = 0;
+	assert_int_equal(animrt_binding_create(&clip, names, count + 2, &b, NULL), ANIMRT_OK);
+	unsigned long compares = test_strcmp_calls;
+
+	for (uint32_t i = 0; i < count; i++)
+		assert_int_equal(b->bone_of_sequence[i], count - 1 - i);
+	assert_int_equal(b->bone_of_sequence[count], ANIMRT_NO_BONE);
+	assert_int_equal(b->unmatched_count, 1);
+	assert_int_equal(b->unanimated_count, 2);
+	assert_int_equal(b->unanimated[0], count);
+	assert_int_equal(b->unanimated[1], count + 1);
+	animrt_binding_destroy(b);
+	free(text), free(names), free(seqs);
+	return compares;
+}
+
+/* Each sequence finds its bone without comparing its name with every
+ * bone's: binding grows as the bones do, not as their square. */
+static void binding_is_linear_in_the_bones(void **state)
+{
+	(void)state;
+	unsigned long small = compares_binding(1000), large = compares_binding(4000);
+
+	if (large > 5 * small)
+		fail_msg("%lu name comparisons for 1000 bones, %lu for 4000", small, large);
+}
 
 static void binding_maps_names_once_and_reports_the_rest(void **state)
 {
@@ -389,6 +436,7 @@ static void the_player_keeps_each_sequence_on_its_own_duration(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(binding_maps_names_once_and_reports_the_rest),
+	cmocka_unit_test(binding_is_linear_in_the_bones),
 	cmocka_unit_test(player_time_scale_and_play_modes),
 	cmocka_unit_test(crossfade_runs_from_the_current_pose_to_the_new_clip),
 	cmocka_unit_test(a_crossfade_ends_at_its_blend_time),

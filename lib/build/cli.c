@@ -443,6 +443,55 @@ void cli_clip_close(animrt_clip *clip)
 	animrt_close(clip);
 }
 
+static uint32_t bone_name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/* Whether `name` is among names[0..count) (the first `count` taken into
+ * `slots`, open addressing, index + 1; NULL: searched one by one), adding
+ * it as names[count] when not. */
+static bool bone_name_seen(const char **names, uint32_t count, uint32_t *slots, size_t mask, const char *name)
+{
+	if (!slots) {
+		for (uint32_t i = 0; i < count; i++)
+			if (strcmp(names[i], name) == 0)
+				return true;
+		names[count] = name;
+		return false;
+	}
+	size_t j = bone_name_hash(name) & mask;
+
+	for (; slots[j]; j = (j + 1) & mask)
+		if (strcmp(names[slots[j] - 1], name) == 0)
+			return true;
+	slots[j] = count + 1;
+	names[count] = name;
+	return false;
+}
+
+uint32_t cli_bone_names(const animrt_clip *const *clips, unsigned count, const char **names)
+{
+	size_t total = 0, size = 16;
+	uint32_t *slots, n = 0;
+
+	for (unsigned c = 0; c < count; c++)
+		total += clips[c]->sequence_count;
+	while (size < 2 * total)
+		size *= 2;
+	slots = calloc(size, sizeof *slots);   /* NULL: the slower search */
+	for (unsigned c = 0; c < count; c++)
+		for (uint32_t i = 0; i < clips[c]->sequence_count; i++)
+			if (!bone_name_seen(names, n, slots, size - 1, clips[c]->sequences[i].bone))
+				n++;
+	free(slots);
+	return n;
+}
+
 /* Read here, not by the loader, so that the message leads with the path
  * alone ("path: error: cannot open: ...", "is a folder", "the file is
  * empty"). */

@@ -134,6 +134,10 @@ animrt_clip *cli_clip_open_bytes(const char *path, const void *data, size_t size
 void cli_clip_keep(unsigned count);
 /* Done with a clip of cli_clip_open: closed, unless it is kept. */
 void cli_clip_close(animrt_clip *clip);
+/* The bone names of the sequences of `clips` (`count` of them), each name
+ * once, in the order it first comes, into `names` (room for every
+ * sequence of them all); returns how many. */
+uint32_t cli_bone_names(const animrt_clip *const *clips, unsigned count, const char **names);
 
 /* --shell-distance when --skeleton is given without it, in model units. */
 #define CLI_SHELL_DISTANCE 1.0f
