@@ -1187,6 +1187,11 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 #define FEWEST_CODES 27
 #define FEWEST_SPAN 8
 #define FEWEST_NEAR 20
+/* A track of more grid samples than this (2.3 minutes at 60 Hz) keeps the
+ * greedy's keys in every segment: fewest_codes costs some 50 times the
+ * greedy's work for a few percent fewer keys, and a long take's encode
+ * would pass --import-timeout (0.25 s a second of a 31-bone 60 Hz take). */
+#define FEWEST_MAX_SAMPLES 8192
 /* Safety on how far a code step moves a span's points (fewest_codes). */
 #define FEWEST_REACH_SLACK 1.5
 
@@ -1641,7 +1646,7 @@ static bool try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 		unsigned count = segment_ranges(c, &range, start, own_end, chosen, tries);
 		uint64_t greedy_best = UINT64_MAX;
 
-		for (int pass = 0; pass < 2; pass++)
+		for (int pass = 0; pass < (n > FEWEST_MAX_SAMPLES ? 1 : 2); pass++)
 			for (unsigned i = 0; i < count; i++)
 				try_segment_range(e, c, &range, start, own_end, end, &tries[i], pass, &greedy_best, budget,
 						  &seg);

@@ -124,7 +124,63 @@ static void keys_searched_on_a_much_finer_grid_hold_the_bounds(void **state)
 	}
 }
 
+/* A bone swinging 30 degrees back and forth, keyed at 60 Hz for `keys`
+ * keys: spans of a few keys hold the bound, so every segment's search for
+ * the fewest keys has work to do. */
+static animc_clip *swing(uint32_t keys)
+{
+	animc_clip *clip = animc_clip_create("swing");
+	float *times = malloc(keys * sizeof *times), *t = calloc(3 * (size_t)keys, sizeof *t);
+	float *r = malloc(4 * (size_t)keys * sizeof *r);
+
+	assert_non_null(times), assert_non_null(t), assert_non_null(r);
+	for (uint32_t k = 0; k < keys; k++) {
+		times[k] = (float)(k / 60.0);
+		axis_angle(r + 4 * k, 1, 0.3, 0, 30 * 3.14159265358979 / 180 * sin(2 * k / 60.0));
+	}
+	clip->duration_s = times[keys - 1];
+	uint32_t ch = test_add_channel(clip, "Arm", keys, times, 0, clip->duration_s);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, keys, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, r, keys, NULL);
+	clip->declared_channel_count = 1;
+	free(times), free(t), free(r);
+	return clip;
+}
+
+/* Points the compact encoder measures per grid sample of a swing of
+ * `keys` keys. */
+static double swing_points_per_sample(uint32_t keys)
+{
+	animc_clip *clip = swing(keys);
+	animc_process_options lossless = { 0 };
+	animc_reduce_options reduce = { 0 };
+
+	assert_int_equal(animc_clip_process(clip, &lossless, NULL, NULL), ANIMC_OK);
+	uint64_t before = animc_compact_span_points();
+	assert_int_equal(animc_pass_compact(clip, &reduce, NULL, NULL), ANIMC_OK);
+	uint64_t points = animc_compact_span_points() - before;
+	assert_non_null(clip->compact);
+	double per = (double)points / clip->compact->sample_count;
+	animc_clip_destroy(clip);
+	return per;
+}
+
+/* A long take (here 2.5 minutes at 60 Hz) keeps the greedy's keys: the
+ * search for the fewest keys measured some 50 times as many points, for a
+ * few percent fewer keys, and a five-minute take of 31 bones passed the
+ * default --import-timeout.  A shorter one still takes that search. */
+static void a_long_take_keeps_the_greedy_keys(void **state)
+{
+	(void)state;
+	double longer = swing_points_per_sample(9000), shorter = swing_points_per_sample(600);
+
+	print_message("points per grid sample: %.0f (9000 keys), %.0f (600 keys)\n", longer, shorter);
+	if (longer * 5 > shorter)
+		fail_msg("%.0f points a sample on a long take, %.0f on a short one", longer, shorter);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_long_take_keeps_the_greedy_keys),
 	cmocka_unit_test(a_grid_much_finer_than_the_keys_is_searched_in_few_measures),
 	cmocka_unit_test(keys_searched_on_a_much_finer_grid_hold_the_bounds),
 };
