@@ -47,3 +47,21 @@ animc_beside animc_beside_check(const char *folder, const char *path, char **rea
 	free(real_folder);
 	return ANIMC_BESIDE_INSIDE;
 }
+
+bool animc_beside_would_be_inside(const char *folder, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	char *parent, *real, *real_folder;
+	bool is_inside;
+
+	if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return false;
+	parent = animc_beside_folder(path);
+	real = parent ? realpath(parent, NULL) : NULL;
+	real_folder = real ? realpath(folder, NULL) : NULL;
+	size_t n = real_folder ? strlen(real_folder) : 0;
+	is_inside = real_folder && strncmp(real, real_folder, n) == 0 &&
+		    (real[n] == '/' || real[n] == '\0' || (n == 1 && real_folder[0] == '/'));
+	free(parent), free(real), free(real_folder);
+	return is_inside;
+}

@@ -8,6 +8,8 @@
 #ifndef ANIMC_FORMATS_BESIDE_H
 #define ANIMC_FORMATS_BESIDE_H
 
+#include <stdbool.h>
+
 /* Where a named file lies against the source's folder. */
 typedef enum animc_beside {
 	ANIMC_BESIDE_INSIDE,  /* in the folder or below it */
@@ -28,5 +30,11 @@ char *animc_beside_folder(const char *source);
  * caller frees it) when the answer is INSIDE, OUTSIDE or FOLDER, else NULL.
  */
 animc_beside animc_beside_check(const char *folder, const char *path, char **real);
+
+/* Whether `path`, which is not there, would lie in `folder` or below it
+ * once made: its own folder resolves inside (or to) `folder` and its name
+ * is a plain name.  A file a reader looked for there and did not find is
+ * one a later build would read. */
+bool animc_beside_would_be_inside(const char *folder, const char *path);
 
 #endif

@@ -196,6 +196,55 @@ static void cli_static_model_skipped_in_a_folder_fails_given(void **state)
 	free(src);
 }
 
+/* An SMD whose animation list (STEM_animation.txt, which Assimp's reader
+ * looks for beside it) came after a build: the next build said "up to
+ * date", a --cache-dir build into a new folder took the entry made
+ * without it, and `animc outputs` trusted the manifest; the list's clip
+ * was never written.  The name looked for is a dependency now. */
+static void cli_an_smd_animation_list_added_later_is_read(void **state)
+{
+	char *dir = test_tmpdir("assimp-smd-list"), *art = test_format("%s/art", dir);
+	char *walk = test_format("%s/walk.smd", art), *list = test_format("%s/walk_animation.txt", art);
+	char *out = test_format("%s/out", dir), *fresh = test_format("%s/fresh", dir), *cache = test_format("%s/c", dir);
+	char *run_xnb = test_format("%s/walk/run.xnb", out), *fresh_run = test_format("%s/walk/run.xnb", fresh);
+#define LIST_SMD(x) "version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n" \
+		"1 1 0 0 0 0 0\ntime 1\n0 " x " 0 0 0 0 0\n1 1 0 0 0 0 1\nend\n"
+	const char *walk_text = LIST_SMD("1"), *run_text = LIST_SMD("5");
+#undef LIST_SMD
+	char *run = test_format("%s/run.smd", art);
+	test_run r;
+
+	(void)state;
+	mkdir(art, 0755);
+	assert_true(test_write_file(walk, walk_text, strlen(walk_text)));
+	assert_true(test_write_file(run, run_text, strlen(run_text)));
+	r = test_animc("build", "-q", "--ticks-per-second", "30", "--cache-dir", cache, "--cache-min-size", "0",
+		       "--cache-wait", "-o", out, walk, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(run_xnb));
+
+	assert_true(test_write_file(list, "run run.smd\n", 12));
+	r = test_animc("outputs", "--ticks-per-second", "30", "-o", out, walk, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "walk/run.xnb"));
+	test_run_release(&r);
+	r = test_animc("build", "--ticks-per-second", "30", "--cache-dir", cache, "--cache-min-size", "0",
+		       "--cache-wait", "-o", fresh, walk, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "cached"));
+	test_run_release(&r);
+	assert_true(test_file_exists(fresh_run));
+	r = test_animc("build", "--ticks-per-second", "30", "-o", out, walk, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "up to date"));
+	test_run_release(&r);
+	assert_true(test_file_exists(run_xnb));
+	assert_true(test_same_bytes(run_xnb, fresh_run));
+	free(dir), free(art), free(walk), free(list), free(out), free(fresh), free(cache), free(run_xnb);
+	free(fresh_run), free(run);
+}
+
 static void cli_unreadable_file_fails_naming_it(void **state)
 {
 	char *out = test_tmpdir("assimp-broken");
@@ -1751,6 +1800,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_ticks_per_second_must_be_a_positive_number),
 	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
+	cmocka_unit_test(cli_an_smd_animation_list_added_later_is_read),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),

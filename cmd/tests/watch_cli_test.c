@@ -2066,6 +2066,40 @@ static void watch_builds_a_source_once_its_missing_buffer_is_there(void **state)
 	free(dir), free(src), free(out), free(gltf), free(wag), free(err_log), free(w.log);
 }
 
+/* An SMD whose animation list names an SMD not there yet fails; that
+ * file copied in started no rebuild: Assimp's reader looked for it and
+ * did not find it, and a name looked for was no dependency.  It is
+ * built once the file is there. */
+static void watch_builds_an_smd_once_the_file_its_list_names_is_there(void **state)
+{
+	char *dir = test_tmpdir("watch-smd-list"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/walk.smd", src), *run = test_format("%s/run.smd", src);
+	char *list = test_format("%s/walk_animation.txt", src), *run_xnb = test_format("%s/walk/run.xnb", out);
+	char *err_log = test_format("%s/watch.err", dir);
+	const char *argv[] = { "animc", "watch", "--ticks-per-second", "30", "-o", out, walk, NULL };
+	const char *smd = "version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n"
+			  "1 1 0 0 0 0 0\ntime 1\n0 1 0 0 0 0 0\n1 1 0 0 0 0 1\nend\n";
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(walk, smd);
+	save(list, "run run.smd\n");
+	start_program_logs(&w, dir, test_animc_path(), argv, err_log);
+	wait_for_builds(&w, 1);
+	assert_int_equal(lines_with(w.log, ", 1 failed, "), 1);
+	assert_false(test_file_exists(run_xnb));
+	settle();
+
+	save(run, smd);
+	wait_for_builds(&w, 2);
+	settle();
+	assert_true(test_file_exists(run_xnb));
+	assert_int_equal(lines_with(w.log, "compiled 1 source"), 1);
+	stop_watch(NULL);
+	free(dir), free(src), free(out), free(walk), free(run), free(list), free(run_xnb), free(err_log), free(w.log);
+}
+
 /* A log in the tree that a tool appends to every few milliseconds held
  * every rebuild back for as long as it grew (each close restarted the
  * quiet time).  A save is now built within 3 s of it while the log still
@@ -2370,6 +2404,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_says_once_an_input_is_gone, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_working_folder_made_again, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_source_once_its_missing_buffer_is_there, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_an_smd_once_the_file_its_list_names_is_there, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),

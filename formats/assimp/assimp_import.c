@@ -5,6 +5,7 @@
  * times, in seconds, for the passes to merge (see NOTES.md).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -54,8 +55,7 @@ typedef struct read_log {
 	char *folder;      /* the folder of `path` */
 	const uint8_t *data;
 	size_t size;
-	void (*on_read)(void *user, const char *path);
-	void *user;
+	const animc_import_options *hooks; /* on_file_read, on_file_missing; may be NULL */
 	animc_diag_sink *sink;
 	char *refused;     /* the last file refused, reported once */
 	assimp_errors lost;   /* errors Assimp logged that cost animation */
@@ -153,6 +153,10 @@ static char *confined_path(read_log *log, const char *path)
 		refuse(log, path, real, where == ANIMC_BESIDE_FOLDER);
 		return NULL;
 	case ANIMC_BESIDE_MISSING:
+		/* Not there (yet): a file made under that name later is read. */
+		if ((errno == ENOENT || errno == ENOTDIR) && log->hooks && log->hooks->on_file_missing &&
+		    animc_beside_would_be_inside(log->folder, path))
+			log->hooks->on_file_missing(log->hooks->on_file_read_user, path);
 		break;
 	}
 	return NULL;
@@ -196,8 +200,8 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	f->FlushProc = file_flush;
 	f->UserData = (aiUserData)(void *)fp;
 	if (log->path && strcmp(path, log->path) != 0 && strcmp(path, log->name) != 0) {
-		if (log->on_read)
-			log->on_read(log->user, path);
+		if (log->hooks && log->hooks->on_file_read)
+			log->hooks->on_file_read(log->hooks->on_file_read_user, path);
 		free(log->beside);
 		log->beside = strdup(path);
 	}
@@ -216,7 +220,7 @@ static void file_close(struct aiFileIO *io, struct aiFile *f)
 const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
 					      const char *format, animc_diag_sink *sink)
 {
-	return animc_assimp_scene_read(path, data, size, format, NULL, NULL, sink);
+	return animc_assimp_scene_read(path, data, size, format, NULL, sink);
 }
 
 /*
@@ -589,11 +593,10 @@ static void say_unread(const read_log *log, const char *why, uint32_t line, bool
 }
 
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
-					      const char *format,
-					      void (*on_read)(void *user, const char *path),
-					      void *user, animc_diag_sink *sink)
+					      const char *format, const animc_import_options *options,
+					      animc_diag_sink *sink)
 {
-	read_log log = { { file_open, file_close, NULL }, path, path, NULL, data, size, on_read, user, sink,
+	read_log log = { { file_open, file_close, NULL }, path, path, NULL, data, size, options, sink,
 			 NULL, { "", 0 }, { "", 0 }, false, NULL };
 	struct aiLogStream stream = { on_assimp_log, (char *)(void *)&log };
 	struct aiPropertyStore *props;
@@ -2551,9 +2554,7 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 	}
 	status = check_bytes(format, req, &own, sink);
 	scene = status != ANIMC_OK ? NULL :
-		animc_assimp_scene_read(req->path, req->data, req->size, format,
-					req->options ? req->options->on_file_read : NULL,
-					req->options ? req->options->on_file_read_user : NULL, sink);
+		animc_assimp_scene_read(req->path, req->data, req->size, format, req->options, sink);
 	if (!scene) {
 		own_release(&own);
 		return status != ANIMC_OK ? status : ANIMC_ERR_PARSE;

@@ -27,12 +27,14 @@
  */
 const struct aiScene *animc_assimp_scene_open(const char *path, const uint8_t *data, size_t size,
 					      const char *format, animc_diag_sink *sink);
-/* The same, telling `on_read` (may be NULL) the path of every file other
- * than `path` that Assimp opens: the siblings of formats that span files. */
+/* The same, telling `options`' on_file_read (`options` and the hooks may
+ * be NULL) the path of every file other than `path` that Assimp opens, the
+ * siblings of formats that span files, and its on_file_missing each file
+ * in the source's folder or below it that Assimp looked for and did not
+ * find. */
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
-					      const char *format,
-					      void (*on_read)(void *user, const char *path),
-					      void *user, animc_diag_sink *sink);
+					      const char *format, const animc_import_options *options,
+					      animc_diag_sink *sink);
 
 /*
  * Turn every aiAnimation with node channels into a clip of `out` (see

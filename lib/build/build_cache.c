@@ -652,6 +652,18 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 			free(path);
 			path = NULL;
 		}
+		/* A file the compile looked for and did not find: still not
+		 * there, or the entry is of a source without it. */
+		if (path && build_dep_is_absent(d)) {
+			if (!build_path_is_absent(path)) {
+				free(path);
+				goto out;
+			}
+			build_key_absent(path + dep_name_at(j->path, path), build_key_emit_xxh3, key);
+			free(d->path);
+			d->path = path;
+			continue;
+		}
 		if (!path || !cli_read_file(path, &data, &size, &err)) {
 			free(path);
 			goto out;

@@ -767,7 +767,7 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	for (uint32_t k = 0; has_model && !moved && k < p->output_count; k++)
 		moved = p->outputs[k].state.mtime_ns <= ctx->skeleton.state.mtime_ns;
 	for (uint32_t i = 0; !moved && i < r->dep_count; i++)
-		moved = r->deps[i].state.mtime_ns == 0 ||
+		moved = (r->deps[i].state.mtime_ns == 0 && !build_dep_is_absent(&r->deps[i])) ||
 			memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0;
 	for (uint32_t k = 0; !kept && k < r->output_count; k++)
 		kept = is_kept(r, &r->outputs[k]);

@@ -36,6 +36,7 @@ typedef struct compile_state {
 	build_result *r;
 	cli_strings reads;   /* other files the import read */
 	cli_strings missing; /* those of them not there (a failed import's) */
+	cli_strings absent;  /* files the import looked for and did not find */
 	animc_process_options process;  /* the run's, with a converted skeleton */
 	int64_t import_start_ns;        /* CLOCK_REALTIME, as file times are */
 	const char *changed;            /* a file read that changed during the import, or NULL */
@@ -67,6 +68,7 @@ static void compile_state_release(compile_state *cs)
 {
 	cli_strings_release(&cs->reads);
 	cli_strings_release(&cs->missing);
+	cli_strings_release(&cs->absent);
 	free(cs->cut_by);
 	for (size_t i = 0; i < cs->part_count; i++)
 		free(cs->parts[i].name), free(cs->parts[i].path);
@@ -104,6 +106,16 @@ static void collect_read(void *user, const char *path)
 		if (strcmp(cs->reads.items[i], path) == 0)
 			return;
 	cli_strings_push(&cs->reads, path);
+}
+
+static void collect_absent(void *user, const char *path)
+{
+	compile_state *cs = user;
+
+	for (size_t i = 0; i < cs->absent.count; i++)
+		if (strcmp(cs->absent.items[i], path) == 0)
+			return;
+	cli_strings_push(&cs->absent, path);
 }
 
 /* Windows reserves these device names, alone or before a '.', and with
@@ -467,6 +479,39 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 			build_key_file("file", dep_name(cs->job->path, d->path), data, size, build_key_emit_xxh3,
 				       key);
 		free(data);
+		r->dep_count++;
+	}
+}
+
+/* The files the import looked for and did not find join the key and the
+ * result, with no state (build_dep_is_absent): a file made under such a
+ * name (an SMD's STEM_animation.txt) compiles the source again.  One that
+ * is there now came while the import ran. */
+static void add_absent_deps(compile_state *cs, XXH3_state_t *key)
+{
+	build_result *r = cs->r;
+	build_dep *grown;
+
+	if (!cs->absent.count)
+		return;
+	qsort(cs->absent.items, cs->absent.count, sizeof *cs->absent.items, cli_compare_strings);
+	grown = realloc(r->deps, (r->dep_count + cs->absent.count) * sizeof *grown);
+	if (!grown)
+		return;
+	r->deps = grown;
+	for (size_t i = 0; i < cs->absent.count; i++) {
+		build_dep *d = &r->deps[r->dep_count];
+
+		if (!build_path_is_absent(cs->absent.items[i])) {
+			if (!cs->changed)
+				cs->changed = cs->absent.items[i];
+			continue;
+		}
+		memset(d, 0, sizeof *d);
+		d->path = strdup(cs->absent.items[i]);
+		if (!d->path)
+			continue;
+		build_key_absent(dep_name(cs->job->path, d->path), build_key_emit_xxh3, key);
 		r->dep_count++;
 	}
 }
@@ -1403,6 +1448,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 
 	import.on_file_read = collect_read;
 	import.on_file_read_user = &cs;
+	import.on_file_missing = collect_absent;
 	import.length_scale = (job->has_units ? &job->units : &ctx->options->units)->scale;
 	import.is_cut = is_to_be_cut(ctx, job);
 	/* An item depends on its project's files (for depfiles, watches and
@@ -1430,6 +1476,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 					    &hooks);
 	}
 	add_deps(&cs, key);
+	add_absent_deps(&cs, key);
 	build_key_end(build_key_emit_xxh3, key);
 	build_hash_from_state(key, &r->key);
 	if (sidecar_fails)

@@ -209,6 +209,13 @@ void build_key_file(const char *role, const char *name, const uint8_t *data, siz
 	emit_str(emit, user, "\n");
 }
 
+void build_key_absent(const char *name, build_key_emit emit, void *user)
+{
+	emit_header(emit, user, "absent", strlen(name));
+	emit_str(emit, user, name);
+	emit_str(emit, user, "\n");
+}
+
 void build_key_end(build_key_emit emit, void *user)
 {
 	emit_str(emit, user, "end\n");

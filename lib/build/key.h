@@ -68,6 +68,9 @@ void build_key_options(const build_options *o, build_key_emit emit, void *user);
  * source's folder when under it). */
 void build_key_file(const char *role, const char *name, const uint8_t *data, size_t size,
 		    build_key_emit emit, void *user);
+/* A file an import looked for beside the source and did not find (name
+ * as for build_key_file): its absence shaped the output. */
+void build_key_absent(const char *name, build_key_emit emit, void *user);
 void build_key_end(build_key_emit emit, void *user);
 /* An emitter feeding an XXH3_state_t. */
 void build_key_emit_xxh3(void *state, const void *data, size_t size);

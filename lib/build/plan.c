@@ -1282,6 +1282,12 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 			build_file_state_distrust_recent(&dep_states[i]);
 			continue;
 		}
+		/* A file the import looked for and did not find: still not there. */
+		if (build_dep_is_absent(&e->deps[i])) {
+			if (!build_path_is_absent(e->deps[i].path))
+				goto out;
+			continue;
+		}
 		if (!file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
 				  true))
 			goto out;

@@ -796,8 +796,10 @@ static bool depfile_lines(depfile_text *t, const build_ctx *ctx)
 			if (ctx->options->skeleton_path &&
 			    !depfile_name(t, ctx->options->skeleton_path, DEPFILE_OTHER))
 				return false;
+			/* Not a file that is not there: make knows no rule for it. */
 			for (uint32_t d = 0; d < r->dep_count; d++)
-				if (!depfile_name(t, r->deps[d].path, DEPFILE_OTHER))
+				if (!build_dep_is_absent(&r->deps[d]) &&
+				    !depfile_name(t, r->deps[d].path, DEPFILE_OTHER))
 					return false;
 			fputc('\n', t->f);
 		}

@@ -4,11 +4,13 @@
  * checks every length against what is left (a worker that died mid-write
  * leaves a record that is refused, never half read).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "result.h"
 #include "said.h"
@@ -558,4 +560,19 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 		return false;
 	}
 	return true;
+}
+
+bool build_dep_is_absent(const build_dep *d)
+{
+	static const build_dep zero;
+
+	return memcmp(&d->state, &zero.state, sizeof d->state) == 0 &&
+	       memcmp(&d->hash, &zero.hash, sizeof d->hash) == 0;
+}
+
+bool build_path_is_absent(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }

@@ -55,12 +55,20 @@ typedef struct build_diag {
 	uint32_t more;      /* alike ones past BUILD_KEPT_DIAGS, counted, not kept */
 } build_diag;
 
-/* A file besides the source that its import read. */
+/* A file besides the source that its import read; or one it looked for
+ * and did not find, recorded with a state and a hash of zeros (no file
+ * has inode 0): its coming changes the output. */
 typedef struct build_dep {
 	char *path;
 	build_file_state state;
 	build_hash hash;
 } build_dep;
+
+/* Whether `d` is a file that was not there (a state and a hash of zeros). */
+bool build_dep_is_absent(const build_dep *d);
+/* Whether `path` is not there, as build_dep_is_absent records (nothing at
+ * the path, or a link that leads nowhere). */
+bool build_path_is_absent(const char *path);
 
 typedef struct build_result {
 	build_status status;

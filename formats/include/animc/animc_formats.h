@@ -51,6 +51,12 @@ typedef struct animc_import_options {
 	 * NULL. */
 	void (*on_file_read)(void *user, const char *path);
 	void *on_file_read_user;
+	/* Told the path of every file the import looked for beside the
+	 * source, in its folder or below it, and did not find (an SMD's
+	 * STEM_animation.txt, an Ogre mesh's binary skeleton before its XML
+	 * one): one made there later changes what the import gives.  Given
+	 * on_file_read_user.  May be NULL. */
+	void (*on_file_missing)(void *user, const char *path);
 	/* The error the build allows (--tolerance; --layout compact implies
 	 * the defaults), or NULL.  Importers that bake curves into keys (glTF
 	 * CUBICSPLINE) bake within 1e-4 whatever it is, as a lossless build
