@@ -19,6 +19,9 @@
  * bring in Assimp's and jansson's). */
 const char *animc_assimp_version(void);
 const char *animc_gltf_jansson_version(void);
+/* formats/assimp/assimp_skeleton.c */
+animc_status animc_assimp_skeleton_read(const char *path, const animc_import_options *hooks, animc_skeleton *out,
+					animc_diag_sink *sink);
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
@@ -122,6 +125,12 @@ const animc_importer *animc_importer_by_name(const char *name)
 
 animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
+	return animc_skeleton_load_reading(path, NULL, out, sink);
+}
+
+animc_status animc_skeleton_load_reading(const char *path, const animc_import_options *hooks, animc_skeleton *out,
+					 animc_diag_sink *sink)
+{
 	uint8_t *head = NULL;
 	const animc_importer *importer = NULL;
 	size_t used = 0;
@@ -138,7 +147,8 @@ animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_di
 	 * which reads the most model formats and says what is wrong. */
 	if (!importer || !importer->load_skeleton)
 		importer = &animc_importer_assimp;
-	animc_status status = importer->load_skeleton(path, out, sink);
+	animc_status status = importer == &animc_importer_assimp ? animc_assimp_skeleton_read(path, hooks, out, sink) :
+				   importer->load_skeleton(path, out, sink);
 
 	if (status == ANIMC_OK && (status = animc_skeleton_index(out)) != ANIMC_OK)
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");

@@ -245,6 +245,67 @@ static void cli_an_smd_animation_list_added_later_is_read(void **state)
 	free(fresh_run), free(run);
 }
 
+/* An Ogre --skeleton model keeps its bones in the .skeleton.xml Assimp
+ * reads beside it.  A bone renamed there left every output "up to date"
+ * with the old names, a --cache-dir build into a new folder took the old
+ * entry, and the depfile named the .mesh.xml alone: the model's own side
+ * files were no dependency. */
+static void cli_a_skeleton_models_side_file_is_a_dependency(void **state)
+{
+	char *dir = test_tmpdir("assimp-skeleton-side"), *art = test_format("%s/art", dir);
+	char *model = test_format("%s/model", dir), *mesh = test_format("%s/m.mesh.xml", model);
+	char *bones = test_format("%s/m.skeleton.xml", model), *cache = test_format("%s/c", dir);
+	char *out = test_format("%s/out", dir), *fresh = test_format("%s/fresh", dir), *clean = test_format("%s/clean", dir);
+	char *depfile = test_format("%s/d.d", dir), *idle = test_format("%s/Walker/Idle.xnb", out);
+	char *fresh_idle = test_format("%s/Walker/Idle.xnb", fresh), *clean_idle = test_format("%s/Walker/Idle.xnb", clean);
+	const char *mesh_text =
+		"<mesh><submeshes><submesh material=\"m\" usesharedvertices=\"false\" use32bitindexes=\"false\" "
+		"operationtype=\"triangle_list\"><faces count=\"1\"><face v1=\"0\" v2=\"1\" v3=\"2\"/></faces>"
+		"<geometry vertexcount=\"3\"><vertexbuffer positions=\"true\"><vertex><position x=\"0\" y=\"0\" z=\"0\"/>"
+		"</vertex><vertex><position x=\"1\" y=\"0\" z=\"0\"/></vertex><vertex><position x=\"0\" y=\"1\" z=\"0\"/>"
+		"</vertex></vertexbuffer></geometry></submesh></submeshes><skeletonlink name=\"m.skeleton\"/></mesh>\n";
+#define SIDE_BONES(root) "<skeleton><bones><bone id=\"0\" name=\"" root "\"><position x=\"0\" y=\"0\" z=\"0\"/>" \
+	"<rotation angle=\"0\"><axis x=\"1\" y=\"0\" z=\"0\"/></rotation></bone><bone id=\"1\" name=\"Leg\">" \
+	"<position x=\"0\" y=\"1\" z=\"0\"/><rotation angle=\"0\"><axis x=\"1\" y=\"0\" z=\"0\"/></rotation></bone>" \
+	"</bones><bonehierarchy><boneparent bone=\"Leg\" parent=\"" root "\"/></bonehierarchy></skeleton>\n"
+	const char *hips = SIDE_BONES("Hips"), *pelvis = SIDE_BONES("Pelvis");
+#undef SIDE_BONES
+	size_t size;
+	char *text;
+	test_run r;
+
+	(void)state;
+	mkdir(art, 0755), mkdir(model, 0755);
+	test_sh("cp testdata/authoring/Walker.xml '%s/'", art);
+	assert_true(test_write_file(mesh, mesh_text, strlen(mesh_text)));
+	assert_true(test_write_file(bones, hips, strlen(hips)));
+	r = test_animc("build", "-q", "--skeleton", mesh, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
+		       "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	assert_true(test_write_file(bones, pelvis, strlen(pelvis)));
+	r = test_animc("build", "-q", "--skeleton", mesh, "-o", clean, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--skeleton", mesh, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
+		       "--depfile", depfile, "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "up to date"));
+	test_run_release(&r);
+	assert_true(test_same_bytes(idle, clean_idle));
+	text = (char *)test_read_file(depfile, &size);
+	assert_non_null(strstr(text, "/model/m.skeleton.xml"));
+	free(text);
+	r = test_animc("build", "--skeleton", mesh, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
+		       "-o", fresh, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_same_bytes(fresh_idle, clean_idle));
+	free(dir), free(art), free(model), free(mesh), free(bones), free(cache), free(out), free(fresh), free(clean);
+	free(depfile), free(idle), free(fresh_idle), free(clean_idle);
+}
+
 static void cli_unreadable_file_fails_naming_it(void **state)
 {
 	char *out = test_tmpdir("assimp-broken");
@@ -1801,6 +1862,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_an_smd_animation_list_added_later_is_read),
+	cmocka_unit_test(cli_a_skeleton_models_side_file_is_a_dependency),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),

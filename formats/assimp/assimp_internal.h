@@ -56,6 +56,10 @@ double animc_assimp_default_rate(const char *format, const char **why);
 
 /* The node tree of any model Assimp reads (animc_skeleton_load's fallback). */
 animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+/* The same, telling `hooks` (may be NULL) the files read beside the model
+ * and those looked for there and not found, as animc_assimp_scene_read. */
+animc_status animc_assimp_skeleton_read(const char *path, const animc_import_options *hooks, animc_skeleton *out,
+					animc_diag_sink *sink);
 
 /* The Assimp version animc was built against, "5.2.4" (read without
  * loading Assimp). */

@@ -171,7 +171,8 @@ static uint8_t *read_whole(const char *path, size_t *size)
  * leaves a bone whose parents lead to no root out of the tree).  An FBX
  * model's rest pose is mended as its keys are.
  */
-static const struct aiScene *open_model(const char *path, animc_diag_sink *sink)
+static const struct aiScene *open_model(const char *path, const animc_import_options *hooks,
+					animc_diag_sink *sink)
 {
 	const struct aiScene *scene;
 	size_t size = 0, skip;
@@ -189,7 +190,7 @@ static const struct aiScene *open_model(const char *path, animc_diag_sink *sink)
 		free(data);
 		return NULL;
 	}
-	scene = animc_assimp_scene_open(path, NULL, 0, NULL, sink);
+	scene = animc_assimp_scene_read(path, NULL, 0, NULL, hooks, sink);
 	fbx_doc fbx;
 	if (scene && data && animc_fbx_doc_read(data, size, &fbx)) {
 		animc_fbx_mend_rest(&fbx, scene);
@@ -201,11 +202,17 @@ static const struct aiScene *open_model(const char *path, animc_diag_sink *sink)
 
 animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
+	return animc_assimp_skeleton_read(path, NULL, out, sink);
+}
+
+animc_status animc_assimp_skeleton_read(const char *path, const animc_import_options *hooks, animc_skeleton *out,
+					animc_diag_sink *sink)
+{
 	const struct aiScene *scene;
 	uint32_t count;
 
 	memset(out, 0, sizeof *out);
-	scene = open_model(path, sink);
+	scene = open_model(path, hooks, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
 	if (!scene->mRootNode) {

@@ -24,6 +24,7 @@
  * (see patience_s).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -481,10 +482,31 @@ static char *dep_path_here(const char *source, const char *name)
 
 /* Is `path` a file the user gave: --clips, --mgcb or --skeleton, or one
  * under an input (a MonoGame project's folder is its input)? */
+/* `path` resolved, or for a name not there, its folder resolved and the
+ * name after it; NULL when neither resolves. */
+static char *real_or_named(const char *path)
+{
+	char *real = realpath(path, NULL), *folder, *joined = NULL;
+	const char *base = cli_basename(path);
+
+	if (real || errno != ENOENT)
+		return real;
+	folder = base > path ? strndup(path, (size_t)(base - path)) : strdup(".");
+	real = folder ? realpath(folder, NULL) : NULL;
+	if (real && base[0] && strcmp(base, "..") != 0 && strcmp(base, ".") != 0)
+		joined = cli_path_join(real, base, NULL);
+	free(folder), free(real);
+	return joined;
+}
+
 static bool is_given_file(const build_options *o, const char *path)
 {
 	const char *named[] = { o->author.clips_path, o->mgcb_path, o->skeleton_path };
-	char *real = realpath(path, NULL);
+	/* The folders of the project and of the model: what they read lies
+	 * there (a model's .skeleton.xml beside it). */
+	const char *beside[] = { o->mgcb_path, o->skeleton_path };
+	size_t beside_count = sizeof beside / sizeof beside[0];
+	char *real = real_or_named(path);
 	bool is_given = false;
 
 	for (size_t i = 0; real && !is_given && i < sizeof named / sizeof named[0]; i++) {
@@ -493,15 +515,16 @@ static bool is_given_file(const build_options *o, const char *path)
 		is_given = other && strcmp(real, other) == 0;
 		free(other);
 	}
-	for (size_t i = 0; real && !is_given && i <= o->inputs.count; i++) {
+	for (size_t i = 0; real && !is_given && i < o->inputs.count + beside_count; i++) {
 		char *folder = NULL, *root;
 
-		if (i == o->inputs.count) {
-			/* The project's folder. */
-			const char *base = o->mgcb_path ? cli_basename(o->mgcb_path) : NULL;
+		if (i >= o->inputs.count) {
+			const char *file = beside[i - o->inputs.count];
+			const char *base = file ? cli_basename(file) : NULL;
 
-			if (!base || !(folder = base > o->mgcb_path ? strndup(o->mgcb_path, (size_t)(base - o->mgcb_path))
-								     : strdup(".")))
+			if (!base)
+				continue;
+			if (!(folder = base > file ? strndup(file, (size_t)(base - file)) : strdup(".")))
 				break;
 		}
 		root = realpath(folder ? folder : o->inputs.items[i], NULL);

@@ -118,6 +118,24 @@ static void collect_absent(void *user, const char *path)
 	cli_strings_push(&cs->absent, path);
 }
 
+/* What a source depends on besides its import's reads.  An item depends
+ * on its project's files (for depfiles, watches and --prune); what they
+ * say of it is in its facts (build_is_project_file).  Every source depends
+ * on what loading the --skeleton model read beside it (an Ogre mesh's
+ * .skeleton.xml), whose bones its outputs name. */
+static void collect_run_reads(compile_state *cs)
+{
+	const build_ctx *ctx = cs->ctx;
+	const build_job *job = cs->job;
+
+	for (size_t i = 0; job->project && i < job->project->file_count; i++)
+		collect_read(cs, job->project->files[i]);
+	for (size_t i = 0; i < ctx->skeleton_reads.count; i++)
+		collect_read(cs, ctx->skeleton_reads.items[i]);
+	for (size_t i = 0; i < ctx->skeleton_absent.count; i++)
+		collect_absent(cs, ctx->skeleton_absent.items[i]);
+}
+
 /* Windows reserves these device names, alone or before a '.', and with
  * spaces after them, which it drops before it looks: COM and LPT with a
  * digit or a superscript one, two or three (UTF-8 C2 B9, C2 B2, C2 B3)
@@ -1451,10 +1469,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	import.on_file_missing = collect_absent;
 	import.length_scale = (job->has_units ? &job->units : &ctx->options->units)->scale;
 	import.is_cut = is_to_be_cut(ctx, job);
-	/* An item depends on its project's files (for depfiles, watches and
-	 * --prune); what they say of it is in its facts (build_is_project_file). */
-	for (size_t i = 0; job->project && i < job->project->file_count; i++)
-		collect_read(&cs, job->project->files[i]);
+	collect_run_reads(&cs);
 	{
 		animc_import_request request = { job->path, data, size, &import };
 		struct timespec now;

@@ -453,6 +453,16 @@ const build_dep *build_project_dep(const build_ctx *ctx, const char *path)
 	return NULL;
 }
 
+static void collect_skeleton_read(void *user, const char *path)
+{
+	cli_strings_push(&((build_ctx *)user)->skeleton_reads, path);
+}
+
+static void collect_skeleton_absent(void *user, const char *path)
+{
+	cli_strings_push(&((build_ctx *)user)->skeleton_absent, path);
+}
+
 /* Before the first compile: the model loaded, the key's shared part hashed. */
 static bool prepare_compile(build_ctx *ctx)
 {
@@ -463,12 +473,15 @@ static bool prepare_compile(build_ctx *ctx)
 
 	if (o->skeleton_path) {
 		animc_diag_sink sink = { skeleton_diag, ctx, o->skeleton_path, 0, 0 };
+		animc_import_options hooks = { .on_file_read = collect_skeleton_read,
+					       .on_file_missing = collect_skeleton_absent,
+					       .on_file_read_user = ctx };
 
 		if (!cli_read_file(o->skeleton_path, &model, &model_size, &err)) {
 			build_say(ctx, ANIMC_ERROR, o->skeleton_path, "%s", err.message);
 			return false;
 		}
-		if (animc_skeleton_load(o->skeleton_path, &ctx->skeleton_model, &sink) != ANIMC_OK) {
+		if (animc_skeleton_load_reading(o->skeleton_path, &hooks, &ctx->skeleton_model, &sink) != ANIMC_OK) {
 			free(model);
 			return false;
 		}
@@ -506,6 +519,8 @@ static void release_ctx(build_ctx *ctx)
 		free(ctx->project_deps[i].path);
 	free(ctx->project_deps);
 	animc_skeleton_release(&ctx->skeleton_model);
+	cli_strings_release(&ctx->skeleton_reads);
+	cli_strings_release(&ctx->skeleton_absent);
 	if (ctx->key_prefix)
 		XXH3_freeState(ctx->key_prefix);
 	if (ctx->lock_fd >= 0)

@@ -59,6 +59,9 @@ struct build_ctx {
 	size_t project_dep_count;
 	animc_skeleton skeleton_model;
 	bool skeleton_loaded;
+	/* The files loading the model read beside it, and those it looked
+	 * for there and did not find: every source depends on them. */
+	cli_strings skeleton_reads, skeleton_absent;
 	XXH3_state_t *key_prefix;  /* build_key_prefix(), for workers to copy */
 	double start_wall_s;       /* CLOCK_REALTIME at start, for racy mtimes */
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */

@@ -187,6 +187,12 @@ extern const animc_importer animc_importer_assimp;
  * files).  Release with animc_skeleton_release.
  */
 animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+/* The same, telling `hooks`' on_file_read and on_file_missing (`hooks` may
+ * be NULL) the files a model Assimp reads pulled in beside it (an Ogre
+ * mesh's .skeleton.xml, which holds its bones) and those looked for there
+ * and not found: what the skeleton depends on besides `path`. */
+animc_status animc_skeleton_load_reading(const char *path, const animc_import_options *hooks, animc_skeleton *out,
+					 animc_diag_sink *sink);
 
 /* ------------------------------------------------------- clip splitting */
 
