@@ -268,6 +268,8 @@ typedef struct walk_up {
 	const struct walk_up *up;
 } walk_up;
 
+static bool watch_links_on_way(watch_state *w, const char *path);
+
 static bool is_dangling_known(const watch_state *w, const char *path)
 {
 	for (size_t i = 0; i < w->dangling.count; i++)
@@ -303,8 +305,11 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 		if (e->d_name[0] == '.')
 			continue;
 		sub = cli_path_join(dir, e->d_name, NULL);
+		/* A link to a folder: the links it leads through too (a
+		 * link in the tree to ../current/chars, current a link). */
 		if (sub && stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-			ok = add_tree_below(w, sub, &here);
+			ok = add_tree_below(w, sub, &here) &&
+			     (lstat(sub, &st) != 0 || !S_ISLNK(st.st_mode) || watch_links_on_way(w, sub));
 		else if (sub && lstat(sub, &st) == 0 && S_ISLNK(st.st_mode) && !is_dangling_known(w, sub))
 			ok = cli_strings_push(&w->dangling, sub);
 		free(sub);
@@ -669,6 +674,10 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 	 * walks leave out counts only as named: not watched whole. */
 	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)) && !cli_is_left_out_name(e->name) && !add_tree(w, sub))
 		w->needs_rewatch = true;
+	/* A link on the way to a folder of the tree (watch_links_on_way)
+	 * pointed elsewhere: the tree is walked again after the build. */
+	if (!is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)))
+		w->needs_rewatch = true;
 	if (e->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM))
 		w->is_dirty = true;
 	free(sub);
@@ -997,6 +1006,80 @@ static bool watch_file(watch_state *w, const char *path)
 	return ok;
 }
 
+/* As many links as the kernel follows in one path. */
+#define LINK_HOPS_MAX 40
+
+/* `at` (a path free of symbolic links, "" for the working folder) and the
+ * `n` bytes of component `c` after it: ".." takes the last folder off
+ * (not a link, so that is where it leads). */
+static char *path_step(const char *at, const char *c, size_t n)
+{
+	const char *base = cli_basename(at);
+	char *joined;
+
+	if (n == 1 && c[0] == '.')
+		return strdup(at);
+	if (n == 2 && c[0] == '.' && c[1] == '.' && at[0] && strcmp(base, "..") != 0) {
+		size_t len = (size_t)(base - at);
+
+		return strcmp(at, "/") == 0 ? strdup("/") : strndup(at, len > 1 ? len - 1 : len);
+	}
+	if (asprintf(&joined, "%s%s%.*s", at, at[0] && at[strlen(at) - 1] != '/' ? "/" : "", (int)n, c) < 0)
+		return NULL;
+	return joined;
+}
+
+/*
+ * Watch each symbolic link met on the way to `path`, by its name in its
+ * folder: the links to folders in it (`current` of current/parts.xml) and
+ * each hop of a chain of links (current -> rel -> v1), wherever they lie.
+ * A folder watch follows the links its path held when it was made, so one
+ * of them pointed elsewhere (`ln -sfn v2 current`) is seen only so; the
+ * build that follows reads the new files, and the path is walked again.
+ */
+static bool watch_links_on_way(watch_state *w, const char *path)
+{
+	char *at = strdup(path[0] == '/' ? "/" : ""), *rest = strdup(path + strspn(path, "/"));
+	bool ok = at && rest;
+
+	for (int hops = 0; ok && rest[0] && hops <= LINK_HOPS_MAX;) {
+		size_t n = strcspn(rest, "/");
+		const char *after = rest + n + strspn(rest + n, "/");
+		char *next = path_step(at, rest, n), target[PATH_MAX], *more = NULL;
+		struct stat st;
+		ssize_t len;
+
+		if (!next || lstat(next, &st) != 0) {
+			free(next);
+			break;   /* not there: watch_file watches for it */
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			free(at);
+			at = next;
+			memmove(rest, after, strlen(after) + 1);
+			continue;
+		}
+		ok = watch_file(w, next);
+		len = readlink(next, target, sizeof target - 1);
+		free(next);
+		if (len <= 0)
+			break;
+		target[len] = '\0';
+		hops++;
+		if (target[0] == '/') {
+			free(at);
+			at = strdup("/");
+		}
+		if (!at || asprintf(&more, "%s%s%s", target + strspn(target, "/"), after[0] ? "/" : "", after) < 0)
+			break;
+		free(rest);
+		rest = more;
+	}
+	free(at);
+	free(rest);
+	return ok;
+}
+
 /* A source named on its own (an input file, a project's item): the file,
  * and its clip-split sidecar's name beside it, which a build reads once it
  * is there (a sidecar copied in later splits the source). */
@@ -1234,7 +1317,7 @@ static void watch_link_target(watch_state *w, const char *path)
  * shared by linking it into each folder), as a linked source is. */
 static bool watch_read_file(watch_state *w, const char *path)
 {
-	bool ok = watch_file(w, path);
+	bool ok = watch_file(w, path) && watch_links_on_way(w, path);
 
 	watch_link_target(w, path);
 	return ok;
@@ -1337,28 +1420,6 @@ static void watch_files_read(watch_state *w, const build_options *o)
 	free(path);
 }
 
-/* The symbolic links among the folders above `input` as spelt
- * (`current` of current/art): each watched by its name in its folder, so
- * that one pointed elsewhere (`ln -sfn v2 current`) starts a build, which
- * follows it (follow_input_links).  The input itself, a link, is watched so
- * by watch_inputs. */
-static bool watch_links_above(watch_state *w, const char *input)
-{
-	char *path = strdup(input);
-	bool ok = path != NULL;
-
-	for (char *slash = path ? strchr(path + 1, '/') : NULL; ok && slash; slash = strchr(slash + 1, '/')) {
-		struct stat st;
-
-		*slash = '\0';
-		if (slash[-1] != '/' && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-			ok = watch_file(w, path);
-		*slash = '/';
-	}
-	free(path);
-	return ok;
-}
-
 /* Watch the inputs and the output folder (its going away).  With
  * is_again, after a watched folder went away: an input not there (yet, or
  * any more) is no error (tell_gone_inputs says it is gone, and it is
@@ -1375,7 +1436,10 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 			if (!is_again)
 				cli_report(ANIMC_ERROR, input, "cannot watch: %s", strerror(errno));
 			ok = is_again;
-		} else if (!watch_links_above(w, input)) {
+		} else if (!watch_links_on_way(w, input)) {
+			/* The links on its way (`current` of current/art, each
+			 * of a chain): one pointed elsewhere starts a build,
+			 * which follows it (follow_input_links). */
 			ok = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			struct stat link;

@@ -1865,6 +1865,75 @@ static void watch_follows_a_link_above_its_inputs(void **state)
 	free(step), free(a), free(next), free(current), free(out), free(dir), free(w.log);
 }
 
+/* Inputs reached through a link that is not the last on their way: an
+ * input current/one with current -> rel -> v1, rel pointed at v2; and a
+ * folder of the tree, art/chars -> ../cur/chars, with cur pointed at w2.
+ * Nothing was noticed (only the links as spelt above an input, and the
+ * tree's own, were watched) and the outputs stayed the old folders'.
+ * Both are built from the new folders now, and saves there are built. */
+static void watch_follows_every_link_on_the_way_to_its_inputs(void **state)
+{
+	char *dir = test_tmpdir("watch-link-chain"), *out = test_format("%s/out", dir);
+	char *one = test_format("%s/current/one", dir), *art = test_format("%s/art", dir);
+	char *turn2 = test_format("%s/v2/one/Turn.Animation", dir), *step2 = test_format("%s/w2/chars/Step.Animation", dir);
+	char *turn_xnb = test_format("%s/Turn.xnb", out), *step_xnb = test_format("%s/chars/Step.xnb", out);
+	const char *argv[] = { "animc", "watch", "-o", out, one, art, NULL };
+	watcher w;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir -p v1/one v2/one w1/chars w2/chars art && ln -s v1 rel && ln -s rel current && "
+		"ln -s w1 cur && ln -s ../cur/chars art/chars", dir);
+	char *turn1 = test_format("%s/v1/one/Turn.Animation", dir), *step1 = test_format("%s/w1/chars/Step.Animation", dir);
+
+	save_duration(turn1, "1.5"), save_duration(turn2, "2.5");
+	save_duration(step1, "1.5"), save_duration(step2, "2.5");
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f && duration_of(step_xnb) == 1.5f);
+	settle();
+	test_sh("cd '%s' && ln -sfn v2 rel", dir);
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	settle();
+	test_sh("cd '%s' && ln -sfn w2 cur", dir);
+	wait_for_duration(&w, step_xnb, 2.5f);
+	settle();
+	save_duration(step2, "3.5");
+	wait_for_duration(&w, step_xnb, 3.5f);
+	settle();
+	save_duration(turn2, "3.5");
+	wait_for_duration(&w, turn_xnb, 3.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(one), free(art), free(turn2), free(step2), free(turn_xnb), free(step_xnb);
+	free(turn1), free(step1), free(w.log);
+}
+
+/* A --clips document reached through a link to a folder (cuts/current,
+ * `ln -sfn v2 cuts/current`): the watch watched the document's name in
+ * the folder the link led to when it started, and the new document
+ * started no rebuild.  It is built now. */
+static void watch_follows_a_link_on_the_way_to_a_file_it_reads(void **state)
+{
+	char *dir = test_tmpdir("watch-read-link"), *out = test_format("%s/out", dir);
+	char *walker = test_format("%s/art/Walker.xml", dir), *doc = test_format("%s/cuts/current/parts.xml", dir);
+	char *run_xnb = test_format("%s/Walker/Run.xnb", out);
+	const char *argv[] = { "animc", "watch", "--clips", doc, "-o", out, walker, NULL };
+	watcher w;
+
+	(void)state;
+	test_sh("mkdir -p '%s/art' '%s/cuts/v1' '%s/cuts/v2' && cp testdata/authoring/Walker.xml '%s/art/' && "
+		"cp testdata/authoring/Walker_Anims.xml '%s/cuts/v1/parts.xml' && cd '%s/cuts' && "
+		"sed 's/<EndFrame>29</<EndFrame>25</' v1/parts.xml > v2/parts.xml && ln -s v1 current",
+		dir, dir, dir, dir, dir, dir);
+	start_argv(&w, dir, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(run_xnb) == 2.375f);
+	settle();
+	test_sh("cd '%s' && ln -sfn v2 cuts/current", dir);
+	wait_for_duration(&w, run_xnb, 1.875f);
+	stop_watch(NULL);
+	free(dir), free(out), free(walker), free(doc), free(run_xnb), free(w.log);
+}
+
 /* A symbolic link to a folder that is an input through another path too,
  * deleted: the folder stays watched, and a save in it is built (the link's
  * going took the folder's one watch with it, and the save was missed). */
@@ -2416,6 +2485,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_a_link_whose_target_comes, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_an_input_link_pointed_elsewhere, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_above_its_inputs, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_every_link_on_the_way_to_its_inputs, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_a_link_on_the_way_to_a_file_it_reads, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
