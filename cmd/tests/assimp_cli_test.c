@@ -306,6 +306,55 @@ static void cli_a_skeleton_models_side_file_is_a_dependency(void **state)
 	free(depfile), free(idle), free(fresh_idle), free(clean_idle);
 }
 
+/* Assimp is loaded by its soname, libassimp.so.5, which Assimp 5.2, 5.3
+ * and 5.4 all carry.  The key named the version animc was built against:
+ * with another Assimp loaded (a stand-in that says it is 5.4.3), every
+ * Assimp source stayed "up to date" and the cache handed out what the
+ * other one read.  The version loaded is keyed now. */
+static void cli_another_assimp_loaded_compiles_again(void **state)
+{
+	char *dir = test_tmpdir("assimp-other-version"), *lib = test_format("%s/lib", dir);
+	char *cache = test_format("%s/c", dir), *out = test_format("%s/out", dir), *fresh = test_format("%s/fresh", dir);
+	const char *old_path = getenv("LD_LIBRARY_PATH");
+	char *saved = old_path ? strdup(old_path) : NULL;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cc -shared -fPIC -DREAL=\"\\\"$(readlink -f \"$(pkg-config --variable=libdir "
+		"assimp)/libassimp.so.5\")\\\"\" -Wl,-soname,libassimp.so.5 -o '%s/libassimp.so.5' "
+		"testdata/assimp_version/shim.c -ldl", lib, lib);
+	r = test_animc("build", "-q", "--ticks-per-second", "30", "--cache-dir", cache, "--cache-min-size", "0",
+		       "--cache-wait", "-o", out, "testdata/fuzz/assimp/walk.smd", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+
+	setenv("LD_LIBRARY_PATH", lib, 1);
+	r = test_animc("build", "--ticks-per-second", "30", "--cache-dir", cache, "--cache-min-size", "0",
+		       "--cache-wait", "-o", fresh, "testdata/fuzz/assimp/walk.smd", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	r = test_animc("build", "--ticks-per-second", "30", "-o", out, "testdata/fuzz/assimp/walk.smd", NULL);
+	if (saved)
+		setenv("LD_LIBRARY_PATH", saved, 1);
+	else
+		unsetenv("LD_LIBRARY_PATH");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	/* The same Assimp again: up to date. */
+	r = test_animc("build", "--ticks-per-second", "30", "--cache-dir", cache, "--cache-min-size", "0",
+		       "--cache-wait", "-o", out, "testdata/fuzz/assimp/walk.smd", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	r = test_animc("build", "--ticks-per-second", "30", "-o", out, "testdata/fuzz/assimp/walk.smd", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 up to date"));
+	test_run_release(&r);
+	free(dir), free(lib), free(cache), free(out), free(fresh), free(saved);
+}
+
 static void cli_unreadable_file_fails_naming_it(void **state)
 {
 	char *out = test_tmpdir("assimp-broken");
@@ -1863,6 +1912,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_an_smd_animation_list_added_later_is_read),
 	cmocka_unit_test(cli_a_skeleton_models_side_file_is_a_dependency),
+	cmocka_unit_test(cli_another_assimp_loaded_compiles_again),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),

@@ -2,7 +2,8 @@
  * assimp_api.c - loads Assimp with dlopen() the first time an Assimp
  * function is called (see assimp_api.h), by the soname the build found
  * (ANIMC_ASSIMP_SONAME).  A program that never reads a file through
- * Assimp never maps it: compiling XML sources costs what libxml2 costs.
+ * Assimp, nor asks which Assimp it would read with, never maps it:
+ * compiling XML sources costs what libxml2 costs.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -27,6 +28,9 @@
 
 static animc_assimp_api api;
 static char load_error[512];
+/* The version of the Assimp loaded ("5.2.4"; with its revision when it
+ * gives one), or why none is. */
+static char loaded_version[64];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* Stand-ins when Assimp cannot be loaded: each fails, none crashes. */
@@ -113,6 +117,32 @@ static void use_stand_ins(void)
 	api.DetachLogStream = no_detach_log;
 }
 
+/* The version the library says it is: one soname (libassimp.so.5) is
+ * carried by Assimp 5.2, 5.3 and 5.4, which read files differently, so
+ * the one animc was built against does not name it.  aiGetVersionPatch
+ * is no older Assimp's. */
+static void read_version(void *lib)
+{
+	unsigned (*major)(void), (*minor)(void), (*patch)(void), (*revision)(void);
+	void *fn[4] = { dlsym(lib, "aiGetVersionMajor"), dlsym(lib, "aiGetVersionMinor"),
+			dlsym(lib, "aiGetVersionPatch"), dlsym(lib, "aiGetVersionRevision") };
+	char rest[32] = "";
+
+	memcpy(&major, &fn[0], sizeof fn[0]);
+	memcpy(&minor, &fn[1], sizeof fn[1]);
+	memcpy(&patch, &fn[2], sizeof fn[2]);
+	memcpy(&revision, &fn[3], sizeof fn[3]);
+	if (!major || !minor) {
+		snprintf(loaded_version, sizeof loaded_version, "unknown (built against " ASSIMP_VERSION_TEXT ")");
+		return;
+	}
+	if (patch)
+		snprintf(rest, sizeof rest, ".%u", patch());
+	if (revision && revision())
+		snprintf(rest + strlen(rest), sizeof rest - strlen(rest), " revision %x", revision());
+	snprintf(loaded_version, sizeof loaded_version, "%u.%u%s", major(), minor(), rest);
+}
+
 static void load(void)
 {
 	void *lib = dlopen(ASSIMP_SONAME_TEXT, RTLD_NOW | RTLD_LOCAL);
@@ -123,9 +153,11 @@ static void load(void)
 
 		snprintf(load_error, sizeof load_error, "Assimp could not be loaded (%s)",
 			 why ? why : ASSIMP_SONAME_TEXT);
+		snprintf(loaded_version, sizeof loaded_version, "none (built against " ASSIMP_VERSION_TEXT ")");
 		use_stand_ins();
 		return;
 	}
+	read_version(lib);
 	/* Through a void * with memcpy: ISO C has no cast from an object
 	 * pointer to a function pointer. */
 #define LOOKUP(field, symbol)                                 \
@@ -164,4 +196,10 @@ const animc_assimp_api *animc_assimp(void)
 const char *animc_assimp_version(void)
 {
 	return ASSIMP_VERSION_TEXT;
+}
+
+const char *animc_assimp_loaded_version(void)
+{
+	pthread_once(&once, load);
+	return loaded_version;
 }

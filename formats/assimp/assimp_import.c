@@ -2590,4 +2590,5 @@ const animc_importer animc_importer_assimp = {
 	.import = import_assimp,
 	.needs_isolation = true,
 	.load_skeleton = animc_assimp_skeleton_load,
+	.reader_version = animc_assimp_loaded_version,
 };

@@ -64,6 +64,9 @@ animc_status animc_assimp_skeleton_read(const char *path, const animc_import_opt
 /* The Assimp version animc was built against, "5.2.4" (read without
  * loading Assimp). */
 const char *animc_assimp_version(void);
+/* The version of the Assimp loaded at run time (loaded for it), "5.2.4",
+ * or "none (built against 5.2.4)" when it cannot be loaded. */
+const char *animc_assimp_loaded_version(void);
 
 /* ------------------------------------------------------------ .X (xfile.c) */
 

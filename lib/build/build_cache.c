@@ -609,6 +609,16 @@ static bool hit_holds_its_bytes(build_ctx *ctx, const build_job *j, const build_
 	return true;
 }
 
+/* Whether the entry's compile read the source with the reader loaded
+ * here: one made by another Assimp (one soname is carried by versions
+ * that read files differently) is not used. */
+static bool has_this_reader(const build_result *r)
+{
+	const animc_importer *importer = animc_importer_by_name(r->importer);
+
+	return !importer || !importer->reader_version || strcmp(importer->reader_version(), r->reader_version) == 0;
+}
+
 /* A hit as this run's result: outputs from the cache, the rest from the
  * entry's meta (the compile's result, bytes left out).  False when the
  * entry does not fit this source (another layout of outputs, other files
@@ -625,7 +635,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	if (!build_result_decode(hit->meta, hit->meta_size, &r))
 		return false;
 
-	if (r.status != BUILD_COMPILED || r.output_count != hit->output_count)
+	if (r.status != BUILD_COMPILED || r.output_count != hit->output_count || !has_this_reader(&r))
 		goto out;
 	/* Stored by a build whose --allow took a warning this one does not
 	 * allow: under --warnings-as-errors the source fails, so it compiles. */

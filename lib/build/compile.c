@@ -1453,6 +1453,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	r->has_source = true;
 	build_hash_bytes(data, size, &r->source_hash);
 	snprintf(r->importer, sizeof r->importer, "%s", importer->name);
+	if (importer->reader_version)
+		snprintf(r->reader_version, sizeof r->reader_version, "%s", importer->reader_version());
 	if (ctx->on_probe)
 		ctx->on_probe(ctx->on_probe_user, importer->name);
 	key = XXH3_createState();

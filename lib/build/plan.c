@@ -1134,21 +1134,39 @@ void build_job_key(const build_options *o, const build_job *j, build_key_emit em
 		build_key_file("job", "", (const uint8_t *)facts, strlen(facts), emit, user);
 }
 
+/* The reader_version of the importer that read job j's source: its
+ * compile's, once it has a result; else that of the importer its record
+ * names, as loaded now (Assimp loaded for it, only for such a record). */
+static const char *job_reader_version(const build_job *j)
+{
+	const animc_importer *importer;
+
+	if (j->result.importer[0])
+		return j->result.reader_version;
+	importer = j->previous && j->previous->importer[0] ? animc_importer_by_name(j->previous->importer) : NULL;
+	return importer && importer->reader_version ? importer->reader_version() : "";
+}
+
 void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out)
 {
 	char facts[BUILD_JOB_FACTS];
-	uint8_t both[16 + BUILD_JOB_FACTS];
-	size_t n;
+	const char *reader = job_reader_version(j);
+	uint8_t both[16 + BUILD_JOB_FACTS + 64];
+	size_t n, r;
 
 	build_job_facts(ctx->options, j, facts);
-	if (!facts[0]) {
+	if (!facts[0] && !reader[0]) {
 		*out = ctx->run_key;
 		return;
 	}
 	n = strlen(facts);
+	r = strnlen(reader, 64);
 	memcpy(both, ctx->run_key.bytes, 16);
 	memcpy(both + 16, facts, n);
-	build_hash_bytes(both, 16 + n, out);
+	/* The reader's version after a NUL: no facts end so. */
+	if (r)
+		both[16 + n] = '\0', memcpy(both + 17 + n, reader, r);
+	build_hash_bytes(both, 16 + n + (r ? r + 1 : 0), out);
 }
 
 /* ------------------------------------------------------ up-to-date check */
@@ -1196,6 +1214,10 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 	memset(r, 0, sizeof *r);
 	r->status = e->status == BUILD_SKIPPED ? BUILD_SKIPPED : BUILD_UP_TO_DATE;
 	snprintf(r->importer, sizeof r->importer, "%s", e->importer);
+	/* The reader the check found loaded: the record's (its run key says). */
+	const animc_importer *importer = e->importer[0] ? animc_importer_by_name(e->importer) : NULL;
+	if (importer && importer->reader_version)
+		snprintf(r->reader_version, sizeof r->reader_version, "%s", importer->reader_version());
 	if (e->skip_reason && !(r->skip_reason = strdup(e->skip_reason)))
 		return false;
 	r->has_source = true;
@@ -1378,7 +1400,8 @@ static void *check_jobs(void *arg)
 		build_hash run_key;
 
 		stat_source(ctx->options, j);
-		build_job_run_key(ctx, j, &run_key);
+		if (share->same_options && j->needs_compile && j->previous)
+			build_job_run_key(ctx, j, &run_key);
 		if (share->same_options && j->needs_compile && j->previous &&
 		    build_hash_equal(&j->previous->run_key, &run_key) && is_current(ctx, j, j->previous)) {
 			j->needs_compile = false;
@@ -1472,8 +1495,10 @@ void build_plan_check(build_ctx *ctx)
 		if (ctx->has_old && !j->previous && j->out_base)
 			j->previous = manifest_find_same_file(&ctx->old, j->path, j->out_base);
 		work += j->needs_compile && (!j->has_state || has_cache);
+		if (!same_options)
+			continue;
 		/* Made under other options (or another skeleton, or for another
-		 * project item or cut): out of date. */
+		 * project item or cut, or read by another Assimp): out of date. */
 		build_job_run_key(ctx, j, &run_key);
 		if (j->previous && !build_hash_equal(&j->previous->run_key, &run_key))
 			continue;

@@ -300,6 +300,7 @@ bool build_result_encode(const build_result *r, uint8_t **out, size_t *size)
 
 	put_u8(&w, (uint8_t)r->status);
 	put_str(&w, r->importer);
+	put_str(&w, r->reader_version);
 	put_str(&w, r->skip_reason);
 	put_u32(&w, r->output_count);
 	for (uint32_t i = 0; i < r->output_count; i++) {
@@ -468,6 +469,12 @@ bool build_result_decode(const uint8_t *data, size_t size, build_result *out)
 	s = get_str(&r);
 	if (s && strlen(s) < sizeof res->importer)
 		memcpy(res->importer, s, strlen(s) + 1);
+	free(s);
+	s = get_str(&r);
+	if (s && strlen(s) < sizeof res->reader_version)
+		memcpy(res->reader_version, s, strlen(s) + 1);
+	else
+		r.failed = true;
 	free(s);
 	res->skip_reason = get_str(&r);
 	res->output_count = get_u32(&r);

@@ -73,6 +73,10 @@ bool build_path_is_absent(const char *path);
 typedef struct build_result {
 	build_status status;
 	char importer[32];        /* "" when none recognised the file */
+	/* The importer's reader_version, as the compile loaded it ("" for
+	 * an importer with none): the manifest and the cache take outputs
+	 * only where the same one is loaded. */
+	char reader_version[64];
 	char *skip_reason;        /* why, for BUILD_SKIPPED; may be NULL */
 	build_output *outputs;
 	uint32_t output_count;

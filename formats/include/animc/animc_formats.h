@@ -148,6 +148,11 @@ typedef struct animc_importer {
 	 * animc_skeleton_load), reading `path`; NULL when the format holds
 	 * no model. */
 	animc_status (*load_skeleton)(const char *path, animc_skeleton *out, animc_diag_sink *sink);
+	/* The version of the library that reads this format as loaded at run
+	 * time ("5.2.4" for Assimp, which one soname carries across versions
+	 * that read files differently), loading it; NULL for a format animc
+	 * reads itself.  A build keys the outputs of its sources on it. */
+	const char *(*reader_version)(void);
 } animc_importer;
 
 /* The table, NULL-terminated, in the order probes are tried. */
