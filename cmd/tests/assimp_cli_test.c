@@ -355,6 +355,38 @@ static void cli_another_assimp_loaded_compiles_again(void **state)
 	free(dir), free(lib), free(cache), free(out), free(fresh), free(saved);
 }
 
+/* Assimp prints complaints of its own while it loads an Ogre --skeleton
+ * model.  The model is loaded in the build's process, where nothing took
+ * them: a raw line naming no file reached the standard output, under -q
+ * too, and the report --report - writes there.  They are warnings about
+ * the model now, as a source's importer's text is. */
+static void cli_what_assimp_prints_of_a_skeleton_model_names_it(void **state)
+{
+	char *dir = test_tmpdir("assimp-skeleton-output"), *art = test_format("%s/art", dir);
+	char *model = test_format("%s/model", dir), *mesh = test_format("%s/m.mesh.xml", model);
+	char *out = test_format("%s/out", dir), *said = test_format("%s: warning: the importer printed: Skeleton", mesh);
+	test_run r;
+
+	(void)state;
+	mkdir(art, 0755), mkdir(model, 0755);
+	test_sh("cp testdata/authoring/Walker.xml '%s/' && cp testdata/assimp_confine/in/inside.mesh.xml '%s' && "
+		"cp testdata/assimp_confine/in/inside.skeleton.xml '%s/'", art, mesh, model);
+	r = test_animc("build", "-q", "--skeleton", mesh, "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, said));
+	assert_null(strstr(r.err, "\nSkeleton"));
+	assert_false(strncmp(r.err, "Skeleton", 8) == 0);
+	test_run_release(&r);
+	r = test_animc("build", "--rebuild", "--report", "-", "--skeleton", mesh, "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(r.out[0] == '{');
+	assert_null(strstr(r.out, "\nSkeleton"));
+	assert_non_null(strstr(r.err, said));
+	test_run_release(&r);
+	free(dir), free(art), free(model), free(mesh), free(out), free(said);
+}
+
 static void cli_unreadable_file_fails_naming_it(void **state)
 {
 	char *out = test_tmpdir("assimp-broken");
@@ -1913,6 +1945,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_an_smd_animation_list_added_later_is_read),
 	cmocka_unit_test(cli_a_skeleton_models_side_file_is_a_dependency),
 	cmocka_unit_test(cli_another_assimp_loaded_compiles_again),
+	cmocka_unit_test(cli_what_assimp_prints_of_a_skeleton_model_names_it),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),

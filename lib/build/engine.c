@@ -463,6 +463,103 @@ static void collect_skeleton_absent(void *user, const char *path)
 	cli_strings_push(&((build_ctx *)user)->skeleton_absent, path);
 }
 
+/* Most of what loading the model may print that is kept, and its lines. */
+#define MODEL_OUTPUT_BYTES 16384
+#define MODEL_OUTPUT_LINES 20
+
+/* Each line of `text` as a warning about the model, as a worker says what
+ * a source's importer printed. */
+static void say_model_output(const char *text, size_t size, animc_diag_sink *sink)
+{
+	unsigned lines = 0;
+
+	for (size_t at = 0; at < size && lines < MODEL_OUTPUT_LINES;) {
+		const char *nl = memchr(text + at, '\n', size - at);
+		size_t len = nl ? (size_t)(nl - (text + at)) : size - at;
+		size_t next = at + len + (nl != NULL);
+
+		while (len && (text[at + len - 1] == '\r' || text[at + len - 1] == ' '))
+			len--;
+		if (len && lines++ < MODEL_OUTPUT_LINES)
+			animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_IMPORTER_OUTPUT, 0, 0,
+					       "the importer printed: %.*s", (int)(len > 1000 ? 1000 : len), text + at);
+		at = next;
+	}
+}
+
+/* Diagnostics held while the standard output and error are taken. */
+typedef struct held_diags {
+	animc_diag *items;
+	size_t count;
+} held_diags;
+
+static void hold_diag(void *user, const animc_diag *d)
+{
+	held_diags *h = user;
+	animc_diag *grown = realloc(h->items, (h->count + 1) * sizeof *grown);
+
+	if (!grown)
+		return;
+	h->items = grown;
+	grown[h->count] = *d;
+	grown[h->count].path = d->path ? strdup(d->path) : NULL;
+	grown[h->count].message = strdup(d->message ? d->message : "");
+	if (grown[h->count].message)
+		h->count++;
+}
+
+/* Say the held diagnostics to `sink`, and release them. */
+static void say_held(held_diags *h, animc_diag_sink *sink)
+{
+	for (size_t i = 0; i < h->count; i++) {
+		sink->error_count += h->items[i].severity == ANIMC_ERROR;
+		sink->warning_count += h->items[i].severity == ANIMC_WARNING;
+		if (sink->fn)
+			sink->fn(sink->user, &h->items[i]);
+		free((char *)(uintptr_t)h->items[i].path);
+		free((char *)(uintptr_t)h->items[i].message);
+	}
+	free(h->items);
+}
+
+/* Load the --skeleton model.  What its reader prints (Assimp writes some
+ * complaints to the standard output) is taken and said as warnings about
+ * the model, never a raw line on the output that --report - uses. */
+static animc_status load_model(build_ctx *ctx, const animc_import_options *hooks, animc_diag_sink *sink)
+{
+	FILE *capture = tmpfile();
+	int saved[2] = { dup(STDOUT_FILENO), dup(STDERR_FILENO) };
+	bool is_captured = capture && saved[0] >= 0 && saved[1] >= 0;
+	char *text = NULL;
+	ssize_t n = 0;
+	animc_status status;
+	held_diags held = { NULL, 0 };
+	/* Said once the output is back, not into the capture. */
+	animc_diag_sink holding = { hold_diag, &held, sink->path, 0, 0 };
+
+	fflush(stdout);
+	fflush(stderr);
+	if (is_captured)
+		is_captured = dup2(fileno(capture), STDOUT_FILENO) >= 0 && dup2(fileno(capture), STDERR_FILENO) >= 0;
+	status = animc_skeleton_load_reading(ctx->options->skeleton_path, hooks, &ctx->skeleton_model, &holding);
+	fflush(stdout);
+	fflush(stderr);
+	for (int k = 0; k < 2; k++)
+		if (saved[k] >= 0) {
+			dup2(saved[k], k == 0 ? STDOUT_FILENO : STDERR_FILENO);
+			close(saved[k]);
+		}
+	say_held(&held, sink);
+	if (is_captured && (text = malloc(MODEL_OUTPUT_BYTES)))
+		n = pread(fileno(capture), text, MODEL_OUTPUT_BYTES, 0);
+	if (n > 0)
+		say_model_output(text, (size_t)n, sink);
+	free(text);
+	if (capture)
+		fclose(capture);
+	return status;
+}
+
 /* Before the first compile: the model loaded, the key's shared part hashed. */
 static bool prepare_compile(build_ctx *ctx)
 {
@@ -481,7 +578,7 @@ static bool prepare_compile(build_ctx *ctx)
 			build_say(ctx, ANIMC_ERROR, o->skeleton_path, "%s", err.message);
 			return false;
 		}
-		if (animc_skeleton_load_reading(o->skeleton_path, &hooks, &ctx->skeleton_model, &sink) != ANIMC_OK) {
+		if (load_model(ctx, &hooks, &sink) != ANIMC_OK) {
 			free(model);
 			return false;
 		}
