@@ -3628,6 +3628,46 @@ static void additive_reference_lacking_a_bone_without_a_rest_pose_warns(void **s
 	free(dir), free(xna), free(out);
 }
 
+/* --clips and --split cut only the sources named on the command line,
+ * yet the document's hash and each --split joined every source's key: an
+ * edit of the document compiled again (and missed the cache for) every
+ * source of a folder input, which it does not cut.  They join only the
+ * keys of the sources they cut now. */
+static void a_cut_joins_only_the_keys_of_the_sources_it_cuts(void **state)
+{
+	char *dir = test_tmpdir("cut-keys"), *doc = test_format("%s/doc/parts.xml", dir);
+	char *walker = test_format("%s/art/Walker.xml", dir), *lib = test_format("%s/lib", dir);
+	char *out = test_format("%s/out", dir), *fresh = test_format("%s/fresh", dir), *cache = test_format("%s/c", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/art' '%s/lib' '%s/doc' && cp testdata/authoring/Walker.xml '%s/art/' && "
+		"cp testdata/authoring/Walker.xml '%s/lib/Other.xml' && cp testdata/authoring/Walker_Anims.xml '%s'",
+		dir, dir, dir, dir, dir, doc);
+	r = test_animc("build", "--allow", "numbered-bones", "-q", "--clips", doc, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
+		       "-o", out, walker, lib, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("sed -i 's/<EndFrame>29</<EndFrame>25</' '%s'", doc);
+	r = test_animc("build", "--allow", "numbered-bones", "--clips", doc, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
+		       "-o", fresh, walker, lib, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source (3 clips), 0 failed, 0 skipped, 0 warnings, 1 cached"));
+	test_run_release(&r);
+	r = test_animc("build", "--allow", "numbered-bones", "--clips", doc, "-o", out, walker, lib, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source (3 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"));
+	test_run_release(&r);
+	r = test_animc("build", "--allow", "numbered-bones", "--split", "Take 001/Run=0:2", "-o", out, walker, lib, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--allow", "numbered-bones", "--split", "Take 001/Run=0:3", "-o", out, walker, lib, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source (2 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"));
+	test_run_release(&r);
+	free(dir), free(doc), free(walker), free(lib), free(out), free(fresh), free(cache);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
@@ -3700,6 +3740,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(additive_lossy_holds_the_shell_on_the_pose),
 	cmocka_unit_test(additive_reference_lacking_a_bone_takes_its_rest_pose),
 	cmocka_unit_test(additive_reference_lacking_a_bone_without_a_rest_pose_warns),
+	cmocka_unit_test(a_cut_joins_only_the_keys_of_the_sources_it_cuts),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -1315,10 +1315,18 @@ static bool key_options_settle(build_options *o)
 			*name = *value = NULL;
 		}
 	}
-	/* The key takes them by name (build_key_options). */
+	/* The key takes them by name (build_key_options); --clips and
+	 * --split only the keys of the sources they cut. */
 	for (size_t i = 0; i < n; i++) {
 		if (!key->items[2 * i])
 			continue;
+		if (strcmp(key->items[2 * i], "clips") == 0 || strcmp(key->items[2 * i], "split") == 0) {
+			if (!cli_strings_push(&o->cut_key_options, key->items[2 * i]) ||
+			    !cli_strings_push(&o->cut_key_options, key->items[2 * i + 1]))
+				return false;
+			free(key->items[2 * i]), free(key->items[2 * i + 1]);
+			continue;
+		}
 		key->items[2 * kept] = key->items[2 * i];
 		key->items[2 * kept + 1] = key->items[2 * i + 1];
 		kept++;
@@ -1547,6 +1555,7 @@ void build_options_release(build_options *o)
 	cli_strings_release(&o->mgcb_defines);
 	build_author_release(&o->author);
 	cli_strings_release(&o->key_options);
+	cli_strings_release(&o->cut_key_options);
 	cli_strings_release(&o->response_files);
 	build_mgcb_release(&o->project);
 	cli_strings_release(&o->inputs);

@@ -73,6 +73,10 @@ typedef struct build_options {
 	 * the order given: every option of kind OUTPUT in the table of
 	 * options.c lands here, and the source key covers all of it. */
 	cli_strings key_options;
+	/* Of them, --clips (its document's hash) and --split, taken out: they
+	 * cut only the sources named on the command line, and join only
+	 * their keys (build_job_facts). */
+	cli_strings cut_key_options;
 	cli_strings inputs;          /* after @FILE expansion */
 	cli_strings arg_storage;     /* strings read from response files */
 	cli_strings response_files;  /* the @FILEs read, as named */

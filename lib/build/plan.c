@@ -1109,6 +1109,30 @@ bool build_is_project_file(const build_options *o, const char *path)
 	return false;
 }
 
+/* The XXH3-128 of what cuts the sources named on the command line
+ * (--clips as its document's hash, each --split in the order given), in
+ * hexadecimal: it joins only their keys, so an edit of the document
+ * compiles only what it cuts. */
+static void cut_options_hex(const build_options *o, char hex[33])
+{
+	XXH3_state_t *state = XXH3_createState();
+	build_hash hash;
+
+	memset(&hash, 0, sizeof hash);
+	if (state) {
+		XXH3_128bits_reset(state);
+		for (size_t i = 0; i + 1 < o->cut_key_options.count; i += 2) {
+			const char *value = o->cut_key_options.items[i + 1];
+
+			build_key_file(o->cut_key_options.items[i], "", (const uint8_t *)value, strlen(value),
+				       build_key_emit_xxh3, state);
+		}
+		build_hash_from_state(state, &hash);
+		XXH3_freeState(state);
+	}
+	build_hash_hex(&hash, hex);
+}
+
 void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_JOB_FACTS])
 {
 	const char *base = cli_basename(j->path);
@@ -1121,8 +1145,12 @@ void build_job_facts(const build_options *o, const build_job *j, char out[BUILD_
 	/* A project item named other than its source: its outputs' names. */
 	if (j->project && n < BUILD_JOB_FACTS && (strlen(j->stem) != stem || strncmp(j->stem, base, stem) != 0))
 		n += (size_t)snprintf(out + n, BUILD_JOB_FACTS - n, "named %s\n", j->stem);
-	if (j->is_explicit && (o->author.clips_path || o->author.splits.count) && n < BUILD_JOB_FACTS)
-		snprintf(out + n, BUILD_JOB_FACTS - n, "cut by the command line\n");
+	if (j->is_explicit && (o->author.clips_path || o->author.splits.count) && n < BUILD_JOB_FACTS) {
+		char hex[33];
+
+		cut_options_hex(o, hex);
+		snprintf(out + n, BUILD_JOB_FACTS - n, "cut by the command line %s\n", hex);
+	}
 }
 
 void build_job_key(const build_options *o, const build_job *j, build_key_emit emit, void *user)
