@@ -688,6 +688,16 @@ test_error test_compare_compiled(const uint8_t *source, size_t source_size, cons
 	return e;
 }
 
+void test_axis_angle(float out[4], double ax, double ay, double az, double angle_rad)
+{
+	double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle_rad / 2) / n;
+
+	out[0] = (float)(ax * s);
+	out[1] = (float)(ay * s);
+	out[2] = (float)(az * s);
+	out[3] = (float)cos(angle_rad / 2);
+}
+
 test_error test_compare_clips(const animc_clip *source, const animc_clip *processed, double extra_hz)
 {
 	uint8_t *a = NULL, *b = NULL;

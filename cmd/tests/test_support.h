@@ -245,4 +245,8 @@ test_error test_compare_compiled(const uint8_t *source, size_t source_size, cons
  * `processed` is now (animc_xnb_write with default options). */
 test_error test_compare_clips(const animc_clip *source, const animc_clip *processed, double extra_hz);
 
+/* The unit quaternion (x y z w) turning angle_rad about the axis (ax, ay,
+ * az), which need not be of unit length. */
+void test_axis_angle(float out[4], double ax, double ay, double az, double angle_rad);
+
 #endif

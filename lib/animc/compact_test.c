@@ -11,16 +11,6 @@
 #include "test_support.h"
 #include <animc/animc.h>
 
-static void axis_angle(float out[4], double ax, double ay, double az, double angle_rad)
-{
-	double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle_rad / 2) / n;
-
-	out[0] = (float)(ax * s);
-	out[1] = (float)(ay * s);
-	out[2] = (float)(az * s);
-	out[3] = (float)cos(angle_rad / 2);
-}
-
 /* A zigzag keyed every 1/30 s, `phase` keys in (its keys at whole
  * phases): a straight run along x, up and down in y, and a turn back and
  * forth about a tilted axis, sharp at every key. */
@@ -31,7 +21,7 @@ static void zigzag_at(double phase, float *t, float *r)
 	t[0] = (float)(0.1 * phase);
 	t[1] = (float)(0.3 * turn);
 	t[2] = 0;
-	axis_angle(r, 0.2, 1, 0.1, 0.6 * turn);
+	test_axis_angle(r, 0.2, 1, 0.1, 0.6 * turn);
 }
 
 /* The part of that zigzag --split cuts from `cut` to `cut` + `seconds`,
@@ -136,7 +126,7 @@ static animc_clip *swing(uint32_t keys)
 	assert_non_null(times), assert_non_null(t), assert_non_null(r);
 	for (uint32_t k = 0; k < keys; k++) {
 		times[k] = (float)(k / 60.0);
-		axis_angle(r + 4 * k, 1, 0.3, 0, 30 * 3.14159265358979 / 180 * sin(2 * k / 60.0));
+		test_axis_angle(r + 4 * k, 1, 0.3, 0, 30 * 3.14159265358979 / 180 * sin(2 * k / 60.0));
 	}
 	clip->duration_s = times[keys - 1];
 	uint32_t ch = test_add_channel(clip, "Arm", keys, times, 0, clip->duration_s);

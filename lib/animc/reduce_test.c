@@ -16,16 +16,6 @@
 static const animc_tolerance DEFAULT_TOLERANCE = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
 						   ANIMC_TOLERANCE_SCALE };
 
-static void axis_angle(float out[4], double ax, double ay, double az, double angle_rad)
-{
-	double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle_rad / 2) / n;
-
-	out[0] = (float)(ax * s);
-	out[1] = (float)(ay * s);
-	out[2] = (float)(az * s);
-	out[3] = (float)cos(angle_rad / 2);
-}
-
 /* A clip of smooth motion with holds and a turn: what the pass has to keep
  * within its bounds; `timed` gives it explicit times (uneven at the start). */
 static animc_clip *wavy_clip(bool timed)
@@ -44,7 +34,7 @@ static animc_clip *wavy_clip(bool timed)
 		t[3 * i] = (float)(0.1 * sin(0.7 * m));
 		t[3 * i + 1] = (float)(0.05 * m);
 		t[3 * i + 2] = (float)(0.01 * cos(1.5 * m));
-		axis_angle(&r[4 * i], 0.2 + 0.1 * sin(m), 1, 0.1 * cos(0.5 * m), 0.3 * sin(0.5 * m) + 0.1);
+		test_axis_angle(&r[4 * i], 0.2 + 0.1 * sin(m), 1, 0.1 * cos(0.5 * m), 0.3 * sin(0.5 * m) + 0.1);
 		s[3 * i] = (float)(1 + 0.01 * sin(0.8 * m));
 		s[3 * i + 1] = 1;
 		s[3 * i + 2] = (float)(1 + 0.00005 * sin(m));
@@ -130,9 +120,9 @@ static void a_half_turn_keeps_its_ends(void **state)
 	animc_pass_stats stats = { 0 };
 
 	(void)state;
-	axis_angle(&r[0], 0, 1, 0, 0);
-	axis_angle(&r[4], 0, 1, 0, PI / 2);
-	axis_angle(&r[8], 0, 1, 0, PI);
+	test_axis_angle(&r[0], 0, 1, 0, 0);
+	test_axis_angle(&r[4], 0, 1, 0, PI / 2);
+	test_axis_angle(&r[8], 0, 1, 0, PI);
 	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
 		c->duration_s = 2;
 		uint32_t ch = test_add_channel(c, "Turn", 3, NULL, 1, 2);
@@ -161,9 +151,9 @@ static void a_bend_keeps_its_key(void **state)
 	animc_process_options lossy = { 0 };
 
 	(void)state;
-	axis_angle(&r[0], 1, 0, 0, 0);
-	axis_angle(&r[4], 1, 0, 0, 0.1);
-	axis_angle(&r[8], 0, 1, 0, 0.1);
+	test_axis_angle(&r[0], 1, 0, 0, 0);
+	test_axis_angle(&r[4], 1, 0, 0, 0.1);
+	test_axis_angle(&r[8], 0, 1, 0, 0.1);
 	clip->duration_s = 2;
 	uint32_t ch = test_add_channel(clip, "Bend", 3, NULL, 1, 2);
 	test_set_track(clip, ch, ANIMC_ROTATION, false, r, 3, NULL);
@@ -186,7 +176,7 @@ static void jitter_within_the_bound_becomes_fixed(void **state)
 		t[3 * i] = 1 + (i % 2 ? 4e-4f : -4e-4f);
 		t[3 * i + 1] = 2;
 		t[3 * i + 2] = 3;
-		axis_angle(&r[4 * i], 0, 0, 1, 0.5 + (i % 3) * 0.0003);
+		test_axis_angle(&r[4 * i], 0, 0, 1, 0.5 + (i % 3) * 0.0003);
 	}
 	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
 		c->duration_s = 0.7f;
@@ -232,7 +222,7 @@ static void identity_within_the_bound_stays_present(void **state)
 		t[3 * i] = 0.1f * (float)i;
 		t[3 * i + 1] = 0;
 		t[3 * i + 2] = 0;
-		axis_angle(&r[4 * i], 0, 1, 0, (i % 2 ? 1 : -1) * 0.0003);
+		test_axis_angle(&r[4 * i], 0, 1, 0, (i % 2 ? 1 : -1) * 0.0003);
 		s[3 * i] = s[3 * i + 1] = s[3 * i + 2] = 1 + (i % 2 ? 2e-5f : -2e-5f);
 	}
 	for (animc_clip *c = src; c; c = c == src ? out : NULL) {
@@ -437,7 +427,7 @@ static void a_smooth_take_no_step_divides_is_resampled(void **state)
 		t[3 * i + 2] = 0;
 		/* Uneven times over the same span; a smooth turn. */
 		times[i] = (float)((N - 1) / 120.0 * pow((double)i / (N - 1), 1.3));
-		axis_angle(&r[4 * i], 0, 1, 0.2, 0.8 * sin(2.5 * times[i]));
+		test_axis_angle(&r[4 * i], 0, 1, 0.2, 0.8 * sin(2.5 * times[i]));
 	}
 	for (int k = 0; k < 2; k++) {
 		animc_clip *c = k ? clip : src;
@@ -597,7 +587,7 @@ static void a_long_take_holds_its_bounds_at_float_times(void **state)
 		t[3 * i] = (float)(0.8 * sin(1.3 * x) + 0.3 * sin(3.1 * x));
 		t[3 * i + 1] = (float)(0.5 * cos(0.9 * x));
 		t[3 * i + 2] = (float)(0.2 * sin(2.2 * x));
-		axis_angle(&r[4 * i], sin(0.3 * x), cos(0.3 * x), 0.5, 0.9 * sin(1.1 * x) + 0.4 * sin(2.7 * x));
+		test_axis_angle(&r[4 * i], sin(0.3 * x), cos(0.3 * x), 0.5, 0.9 * sin(1.1 * x) + 0.4 * sin(2.7 * x));
 	}
 	for (int k = 0; k < 2; k++) {
 		animc_clip *c = k ? out : src;

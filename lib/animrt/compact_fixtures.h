@@ -18,16 +18,6 @@
 
 #define PI 3.14159265358979323846
 
-static inline void axis_angle(float out[4], double ax, double ay, double az, double angle_rad)
-{
-	double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle_rad / 2) / n;
-
-	out[0] = (float)(ax * s);
-	out[1] = (float)(ay * s);
-	out[2] = (float)(az * s);
-	out[3] = (float)cos(angle_rad / 2);
-}
-
 /*
  * A clip with what the encoder and the samplers must handle: nine bones (so
  * groups of four with padding lanes), 5.5 s at 60 Hz (six segments), a
@@ -55,7 +45,7 @@ static inline animc_clip *varied_clip(void)
 			t[3 * i + 1] = (float)(b == 0 ? 30 * x : 0.02 * b);
 			t[3 * i + 2] = (float)(0.05 * cos(2 * x));
 			/* Bone 1 turns a full circle: every component passes 0. */
-			axis_angle(&r[4 * i], 0.3 + 0.1 * b, 1, 0.2 * cos(x), b == 1 ? 2 * PI * x / 5.5 : 0.8 * sin(1.3 * x + b));
+			test_axis_angle(&r[4 * i], 0.3 + 0.1 * b, 1, 0.2 * cos(x), b == 1 ? 2 * PI * x / 5.5 : 0.8 * sin(1.3 * x + b));
 			s[3 * i] = (float)(1 + 0.05 * sin(3 * x));
 			s[3 * i + 1] = 1;
 			s[3 * i + 2] = (float)(1 + 0.02 * cos(x));
@@ -81,7 +71,7 @@ static inline animc_clip *varied_clip(void)
 		tt[3 * i] = (float)i;
 		tt[3 * i + 1] = (float)(i * i) * 0.1f;
 		tt[3 * i + 2] = 0;
-		axis_angle(&rr[4 * i], 1, 0, 0, 0.5 * i);
+		test_axis_angle(&rr[4 * i], 1, 0, 0, 0.5 * i);
 	}
 	uint32_t ch = test_add_channel(clip, "timed", 5, times, 0, 5.5f);
 	test_set_track(clip, ch, ANIMC_TRANSLATION, false, tt, 5, NULL);

@@ -149,7 +149,7 @@ static void a_segment_leaves_out_the_component_cheapest_for_it(void **state)
 	for (int i = 0; i < N; i++) {
 		double x = i / 60.0;
 
-		axis_angle(&r[4 * i], 0.2, 0.08, 0.2 + 0.3 * cos(x), 1.8 + 0.2 * sin(x) + 0.002 * sin(40 * x));
+		test_axis_angle(&r[4 * i], 0.2, 0.08, 0.2 + 0.3 * cos(x), 1.8 + 0.2 * sin(x) + 0.002 * sin(40 * x));
 	}
 	for (int k = 0; k < 2; k++) {
 		animc_clip *c = k ? cmp : src;

@@ -584,7 +584,7 @@ static animc_clip *mixed_arcs_clip(void)
 		for (int i = 0; i < N; i++) {
 			double x = i / 60.0;
 
-			axis_angle(&r[4 * i], 0.2 + 0.1 * b, 1, 0.3 * sin(x + b),
+			test_axis_angle(&r[4 * i], 0.2 + 0.1 * b, 1, 0.3 * sin(x + b),
 				   b % 3 ? rate * x : 0.9 * sin(rate * x + b));
 		}
 		uint32_t ch = test_add_channel(clip, name, N, NULL, 1.0f / 60, 4.0f);
