@@ -53,38 +53,72 @@ void animc_units_rotation(const animc_units *units, double out[4])
 	quat_mul(qy, xz, out);
 }
 
-/* v rotated by the unit quaternion q (v * R in XNA's row-vector terms). */
-static void quat_rotate(const double q[4], const double v[3], double out[3])
+/* The sine and cosine of an angle in degrees, exact at quarter turns (sin
+ * of pi is not 0 in floating point), so that a quarter turn permutes the
+ * components of every vector it turns, as the same source turned by hand. */
+static void sin_cos_deg(double deg, double *s, double *c)
 {
-	double p[4] = { v[0], v[1], v[2], 0 }, c[4] = { -q[0], -q[1], -q[2], q[3] }, t[4], r[4];
+	static const double rad = 3.14159265358979323846 / 180;
+	static const double quarter[4][2] = { { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } };
+	double turn = fmod(deg, 360);
 
-	quat_mul(q, p, t);
-	quat_mul(t, c, r);
-	out[0] = r[0], out[1] = r[1], out[2] = r[2];
+	if (turn < 0)
+		turn += 360;
+	if (fmod(turn, 90) == 0) {
+		*s = quarter[(int)(turn / 90) % 4][0];
+		*c = quarter[(int)(turn / 90) % 4][1];
+		return;
+	}
+	*s = sin(turn * rad);
+	*c = cos(turn * rad);
+}
+
+/* The rotation's row-vector matrix (XNA's terms): Rz * Rx * Ry, upper 3x3
+ * of `out` (4x4, the rest identity). */
+static void units_matrix(const animc_units *units, double out[16])
+{
+	double sx, cx, sy, cy, sz, cz;
+	double rz[16] = { 0 }, rx[16] = { 0 }, ry[16] = { 0 };
+
+	sin_cos_deg(units->rotation_deg[0], &sx, &cx);
+	sin_cos_deg(units->rotation_deg[1], &sy, &cy);
+	sin_cos_deg(units->rotation_deg[2], &sz, &cz);
+	rz[0] = cz, rz[1] = sz, rz[4] = -sz, rz[5] = cz, rz[10] = rz[15] = 1;
+	rx[5] = cx, rx[6] = sx, rx[9] = -sx, rx[10] = cx, rx[0] = rx[15] = 1;
+	ry[0] = cy, ry[2] = -sy, ry[8] = sy, ry[10] = cy, ry[5] = ry[15] = 1;
+	animc_mat4_multiply(rz, rx, out);
+	animc_mat4_multiply(out, ry, out);
+}
+
+/* v turned by the rotation: v * R (row vectors), R from units_matrix. */
+static void turn_vector(const double m[16], const double v[3], double out[3])
+{
+	for (int k = 0; k < 3; k++)
+		out[k] = v[0] * m[k] + v[1] * m[4 + k] + v[2] * m[8 + k];
 }
 
 /* One translation under inverse(T) * K * T: (t * R) * s. */
-static void move_translation(float *t, double scale, const double *rotation)
+static void move_translation(float *t, double scale, const double m[16])
 {
 	double v[3] = { t[0], t[1], t[2] }, r[3];
 
-	quat_rotate(rotation, v, r);
+	turn_vector(m, v, r);
 	for (int i = 0; i < 3; i++)
 		t[i] = (float)(r[i] * scale);
 }
 
 /* One rotation key q under inverse(R) * Q * R (row vectors): R * q *
- * conjugate(R) (Hamilton), times f (a mirror's turn, else identity).  A
+ * conjugate(R) (Hamilton), which is q with its axis turned (x, y, z by the
+ * matrix m, w kept), times f (a mirror's turn, else identity).  A
  * conjugation keeps the angle between any two keys, so neighbouring keys
  * keep their hemisphere and interpolation its path. */
-static void turn_rotation(float *q, const double *rotation, const double f[4])
+static void turn_rotation(float *q, const double m[16], const double f[4])
 {
-	double a[4] = { q[0], q[1], q[2], q[3] }, c[4] = { -rotation[0], -rotation[1], -rotation[2], rotation[3] };
-	double t[4], r[4], n;
+	double v[3] = { q[0], q[1], q[2] }, a[4], t[4], n;
 
-	quat_mul(rotation, a, t);
-	quat_mul(t, c, r);
-	quat_mul(r, f, t);
+	turn_vector(m, v, a);
+	a[3] = q[3];
+	quat_mul(a, f, t);
 	n = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]);
 	for (int i = 0; i < 4; i++)
 		q[i] = (float)(t[i] / n);
@@ -183,7 +217,7 @@ static animc_status turn_channel(animc_clip *clip, animc_channel *ch, const doub
 		r->times_s = NULL;
 	}
 	for (uint32_t k = 0; r->is_present && k < r->value_count; k++)
-		turn_rotation(r->values + 4 * (size_t)k, rotation, f);
+		turn_rotation(r->values + 4 * (size_t)k, m, f);
 	if (is_mirror)
 		return ANIMC_OK;
 	for (uint32_t k = 0; sc->is_present && k < sc->value_count; k++) {
@@ -211,7 +245,7 @@ animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, 
 	if (!(scale > 0) || !isfinite(scale))
 		return ANIMC_ERR_ARGUMENT;
 	animc_units_rotation(units, rotation);
-	animc_mat4_from_quat(rotation, m);
+	units_matrix(units, m);
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
 		animc_channel *ch = &clip->channels[c];
 		animc_track *t = &ch->tracks[ANIMC_TRANSLATION];
@@ -219,7 +253,7 @@ animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, 
 		/* Absent tracks (identity, unit scale) stay so. */
 		if (t->is_present)
 			for (uint32_t k = 0; k < t->value_count; k++)
-				move_translation(t->values + 3 * (size_t)k, scale, rotation);
+				move_translation(t->values + 3 * (size_t)k, scale, m);
 		if (animc_units_has_rotation(units) && turn_channel(clip, ch, rotation, m, sink) != ANIMC_OK)
 			return ANIMC_ERR_NOMEM;
 	}
@@ -239,7 +273,7 @@ static double turn_bone(animc_bone *b, const double *rotation, const double m[16
 	double sheared = turned_scale(b->scale, m, out);
 	bool is_mirror = sheared > UNITS_SHEAR_TOLERANCE && mirror_turn(&sc, rotation, f);
 
-	turn_rotation(b->rotation, rotation, f);
+	turn_rotation(b->rotation, m, f);
 	if (!is_mirror)
 		memcpy(b->scale, out, sizeof out);
 	return is_mirror || sheared <= UNITS_SHEAR_TOLERANCE ? 0 : sheared;
@@ -255,7 +289,7 @@ animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_un
 	if (!(scale > 0) || !isfinite(scale))
 		return ANIMC_ERR_ARGUMENT;
 	animc_units_rotation(units, rotation);
-	animc_mat4_from_quat(rotation, r);
+	units_matrix(units, r);
 	for (int i = 0; i < 4; i++)
 		for (int k = 0; k < 4; k++)
 			inv[i * 4 + k] = r[k * 4 + i];
@@ -263,7 +297,7 @@ animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_un
 		animc_bone *b = &skeleton->bones[i];
 		double m[16];
 
-		move_translation(b->translation, scale, rotation);
+		move_translation(b->translation, scale, r);
 		/* The bone's rest as one key of a channel. */
 		double sheared = turn_bone(b, rotation, r);
 

@@ -215,10 +215,50 @@ static void clip_scale_off_the_axes_is_said(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* A quarter turn permutes components exactly, as the same source turned
+ * by hand would hold them: no residue of sin(pi) where a 0 belongs (a
+ * root's yaw of 1e-17 about the new up keeps its --root-motion turn keyed). */
+static void quarter_turns_permute_exactly(void **state)
+{
+	static const float t[3] = { 0, 30, 0 }, axis[3] = { 0.6f, 0, 0.8f };
+	animc_units x90 = { .scale = 1, .rotation_deg = { 90, 0, 0 } };
+	animc_units half = { .scale = 1, .rotation_deg = { 180, -270, 0 } };
+	animc_clip *clip = animc_clip_create("c");
+	animc_skeleton s = { 0 };
+	float q[4] = { axis[0] * sinf(0.35f), 0, axis[2] * sinf(0.35f), cosf(0.35f) };
+	uint32_t a;
+
+	(void)state;
+	a = test_add_channel(clip, "Root", 1, NULL, 1, 1);
+	test_set_track(clip, a, ANIMC_TRANSLATION, true, t, 1, NULL);
+	test_set_track(clip, a, ANIMC_ROTATION, true, q, 1, NULL);
+	assert_int_equal(animc_clip_apply_units(clip, &x90, NULL), ANIMC_OK);
+	/* Rx(90): (x, y, z) goes to (x, -z, y). */
+	const float *rt = clip->channels[a].tracks[ANIMC_TRANSLATION].values;
+	const float *rq = clip->channels[a].tracks[ANIMC_ROTATION].values;
+	assert_true(rt[0] == 0 && rt[1] == 0 && rt[2] == 30);
+	assert_true(rq[2] == 0 && rq[0] == q[0] && rq[1] == -q[2] && rq[3] == q[3]);
+	/* Rx(180) * Ry(-270): (x, y, z) to (x, -y, -z), then to (-z, -y, -x). */
+	assert_int_equal(animc_clip_apply_units(clip, &half, NULL), ANIMC_OK);
+	assert_true(rt[0] == -30 && rt[1] == 0 && rt[2] == 0);
+	s.bones = calloc(1, sizeof *s.bones);
+	s.bone_count = 1;
+	s.bones[0].parent = -1;
+	memcpy(s.bones[0].translation, t, sizeof t);
+	memcpy(s.bones[0].rotation, q, sizeof q);
+	s.bones[0].scale[0] = s.bones[0].scale[1] = s.bones[0].scale[2] = 1;
+	assert_int_equal(animc_skeleton_apply_units(&s, &x90, NULL), ANIMC_OK);
+	assert_true(s.bones[0].translation[1] == 0 && s.bones[0].translation[2] == 30);
+	assert_true(s.bones[0].rotation[2] == 0);
+	free(s.bones);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(skeleton_moves_as_a_whole),
 	cmocka_unit_test(clip_keys_turn_as_monogame_turns_a_model),
 	cmocka_unit_test(clip_scale_off_the_axes_is_said),
+	cmocka_unit_test(quarter_turns_permute_exactly),
 };
 
 ANIMC_TEST_GROUP(tests);
