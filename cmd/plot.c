@@ -358,7 +358,7 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 		/* Every clip converted (a reference clip is one), the one
 		 * plotted said of. */
 		picked = pick < set.count;
-		if (picked && !build_units_convert(job->units, job->author->root_bone, set.clips[pick]->name, &set,
+		if (picked && !build_units_convert(job->units, NULL, job->author->root_bone, set.clips[pick]->name, &set,
 						   &is_turned, turn, &sink))
 			status = ANIMC_ERR_ARGUMENT;
 		/* The model in the clips' units, as the build hands it to

@@ -523,6 +523,37 @@ static void exact_names_the_item_parameters_that_convert(void **state)
 	free(scale), free(both), free(dir);
 }
 
+/* An item's Scale that takes a translation past what a float holds: the
+ * error names the item's Scale, not --scale, which was never typed (or
+ * typed with another value that the item's replaces). */
+static void an_item_scale_past_float_is_named_so(void **state)
+{
+	char *dir = test_tmpdir("mgcb-overflow");
+	char *big = test_format("%s/Big.mgcb", dir), *sway = test_format("%s/sway.Animation", dir);
+	static const char project[] = "/outputDir:big\n/processorParam:Scale=1e38\n/build:sway.Animation\n";
+	size_t size;
+	/* sway.Animation moves its root 16 units: past FLT_MAX at 1e38. */
+	uint8_t *bytes = test_read_file("testdata/compact/sway.Animation", &size);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(sway, bytes, size));
+	assert_true(test_write_file(big, project, strlen(project)));
+	free(bytes), free(sway);
+	r = test_animc("build", "-q", "--mgcb", big, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "its .mgcb item's Scale 1e+38 takes its translation past what a float holds") ||
+	    strstr(r.err, "--scale"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--scale", "2", "--mgcb", big, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "its .mgcb item's Scale 1e+38 takes its translation past what a float holds"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(big), free(dir);
+}
+
 /* A /build: of a source given before replaces that item, as MGCB keeps
  * the later one: one output, with the later parameters. */
 static void a_later_build_of_a_source_replaces_it(void **state)
@@ -1763,6 +1794,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(outputs_lists_the_project_output_dir),
 	cmocka_unit_test(preprocessor_lines_choose_the_items),
 	cmocka_unit_test(exact_names_the_item_parameters_that_convert),
+	cmocka_unit_test(an_item_scale_past_float_is_named_so),
 	cmocka_unit_test(a_later_build_of_a_source_replaces_it),
 	cmocka_unit_test(a_parameter_may_take_its_value_after_a_colon),
 	cmocka_unit_test(parameter_names_are_matched_exactly),

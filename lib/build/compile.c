@@ -934,10 +934,11 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	r->output_count = written;
 }
 
-/* A translation --scale took past what a float holds: said naming the
- * option and the bone, rather than left to validation, which would blame
- * the source's key. */
-static bool scaled_within_float(const animc_clip_set *set, const animc_units *units, animc_diag_sink *sink)
+/* A translation --scale (or what `scale_name` names, a .mgcb item's Scale)
+ * took past what a float holds: said naming it and the bone, rather than
+ * left to validation, which would blame the source's key. */
+static bool scaled_within_float(const animc_clip_set *set, const animc_units *units, const char *scale_name,
+				animc_diag_sink *sink)
 {
 	for (uint32_t i = 0; i < set->count; i++) {
 		const animc_clip *clip = set->clips[i];
@@ -949,8 +950,8 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 				if (isfinite(t->values[k]))
 					continue;
 				animc_clip_report(sink, ANIMC_ERROR, clip, &clip->channels[c],
-						  "--scale %g takes its translation past what a float holds",
-						  units->scale);
+						  "%s %g takes its translation past what a float holds",
+						  scale_name ? scale_name : "--scale", units->scale);
 				return false;
 			}
 		}
@@ -1035,8 +1036,9 @@ static bool exact_allows(const compile_state *cs, const animc_clip_set *set, ani
 	return true;
 }
 
-bool build_units_convert(const animc_units *units, const char *root_bone, const char *warn_clip,
-			 animc_clip_set *set, bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink)
+bool build_units_convert(const animc_units *units, const char *scale_name, const char *root_bone,
+			 const char *warn_clip, animc_clip_set *set, bool *is_motion_turned, double motion_turn[4],
+			 animc_diag_sink *sink)
 {
 	bool ok = true;
 
@@ -1055,7 +1057,7 @@ bool build_units_convert(const animc_units *units, const char *root_bone, const 
 	}
 	if (!ok)
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
-	return ok && scaled_within_float(set, units, sink);
+	return ok && scaled_within_float(set, units, scale_name, sink);
 }
 
 /* --scale and --rotate: the clips converted (build_units_convert); with a
@@ -1066,8 +1068,12 @@ static bool convert_units(compile_state *cs, animc_clip_set *set, animc_skeleton
 	const build_ctx *ctx = cs->ctx;
 	const animc_units *units = cs->job->has_units ? &cs->job->units : &ctx->options->units;
 	const animc_skeleton *from = cs->process.reduce.skeleton;
+	/* An item's Scale replaces --scale for it: named as the project gives it. */
+	const char *scale_name = cs->job->has_units && units->scale != ctx->options->units.scale
+					 ? "its .mgcb item's Scale"
+					 : "--scale";
 
-	if (!build_units_convert(units, ctx->options->author.root_bone, NULL, set, &cs->is_motion_turned,
+	if (!build_units_convert(units, scale_name, ctx->options->author.root_bone, NULL, set, &cs->is_motion_turned,
 				 cs->motion_turn, sink))
 		return false;
 	if (animc_units_is_identity(units) || !set->count || !from)

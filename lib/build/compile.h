@@ -29,8 +29,9 @@ char *build_safe_name(const char *name, uint32_t index);
  * motion_turn is the rotation, which turns the travel's default up axis.
  * Warnings are said of every clip, or (warn_clip) of the one of that
  * name.  False (reported) when --scale takes a translation past a float's
- * range. */
-bool build_units_convert(const animc_units *units, const char *root_bone, const char *warn_clip,
-			 animc_clip_set *set, bool *is_motion_turned, double motion_turn[4], animc_diag_sink *sink);
+ * range, said naming it as `scale_name` (NULL: "--scale"). */
+bool build_units_convert(const animc_units *units, const char *scale_name, const char *root_bone,
+			 const char *warn_clip, animc_clip_set *set, bool *is_motion_turned, double motion_turn[4],
+			 animc_diag_sink *sink);
 
 #endif
