@@ -186,7 +186,9 @@ static void errors_name_the_project_line(void **state)
 		"/processorParam:Scale\n"         /* 4: no '=' */
 		"/processorParam:Scale=big\n"     /* 5: no number */
 		"/build:Turn.Animation;../../evil.xnb\n"    /* 6: leaves the output folder */
-		"/build:Turn.Animation;/tmp/evil\n";        /* 7: so does an absolute one */
+		"/build:Turn.Animation;/tmp/evil\n"         /* 7: so does an absolute one */
+		"/processorParam:Scale=0x10\n"    /* 8: hexadecimal, which MGCB's float parser refuses */
+		"/processorParam:RotationX=-0X5A\n"; /* 9: so */
 	static const char items_text[] =
 		"/platform:Windows\n"
 		"/build:Missing.Animation\n"      /* 2: no such file */
@@ -205,7 +207,7 @@ static void errors_name_the_project_line(void **state)
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, ":7: error: the output of '/tmp/evil' would leave the output folder\n"))
 		fail_msg("%s", r.err);
-	for (int line = 2; line <= 7; line++) {
+	for (int line = 2; line <= 9; line++) {
 		char *where = test_format("%s:%d: error: ", bad, line);
 
 		if (!strstr(r.err, where))

@@ -361,10 +361,16 @@ static char *expand(reader *rd, const char *value)
 	return out;
 }
 
+/* A number as MGCB's float parser takes it: decimal only (strtod reads
+ * "0x10" as 16, which MGCB refuses, failing the item). */
 static bool parse_number(const char *s, double *out)
 {
+	const char *digits = s + strspn(s, " \t");
 	char *end;
 
+	digits += *digits == '+' || *digits == '-';
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		return false;
 	errno = 0;
 	*out = strtod(s, &end);
 	return end != s && !*trim(end) && errno == 0 && isfinite(*out);
