@@ -615,8 +615,8 @@ static const option_def option_table[] = {
 	{ { "up-axis", 0, "x|y|z", FOR_COMPILE, BUILD_OPTION_OUTPUT,
 	    "the up axis of --root-motion, which it needs (default: the model's, as BONE's parent "
 	    "frame holds it; the model's is the one an FBX file declares, else z for RobotGame "
-	    "sources and y for the others, a COLLADA file's <up_axis> among them: Assimp turns its "
-	    "root node to y)",
+	    "sources and Valve .smd files, and y for the others, a COLLADA file's <up_axis> among "
+	    "them: Assimp turns its root node to y)",
 	    "An axis of BONE's parent frame in the output, after --rotate and a .mgcb item's "
 	    "RotationX/Y/Z.  Without it the model's up axis is turned by the rest rotation of BONE's "
 	    "parents (an Armature node turned -90 degrees about x makes y z), then as the rotation "
