@@ -1049,7 +1049,8 @@ static bool watch_links_on_way(watch_state *w, const char *path)
 		struct stat st;
 		ssize_t len;
 
-		if (!next || lstat(next, &st) != 0) {
+		/* "" is the working folder ("art/.." of a relative path). */
+		if (!next || lstat(next[0] ? next : ".", &st) != 0) {
 			free(next);
 			break;   /* not there: watch_file watches for it */
 		}

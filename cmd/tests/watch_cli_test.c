@@ -1907,6 +1907,37 @@ static void watch_follows_every_link_on_the_way_to_its_inputs(void **state)
 	free(turn1), free(step1), free(w.log);
 }
 
+/* The same spelt relative to the working folder, as typed: `animc watch
+ * -o out art` with art/chars -> ../cur/chars and cur -> w1.  The walk of
+ * the links on the way took "art/.." for a path not there, and stopped:
+ * cur was not watched, and `ln -sfn w2 cur` started no rebuild. */
+static void watch_follows_a_link_reached_through_dot_dot_of_a_relative_input(void **state)
+{
+	char *dir = test_tmpdir("watch-link-relative"), *out = test_format("%s/out", dir);
+	char *step1 = test_format("%s/w1/chars/Step.Animation", dir), *step2 = test_format("%s/w2/chars/Step.Animation", dir);
+	char *step_xnb = test_format("%s/chars/Step.xnb", out);
+	char *script = test_format("cd '%s' && exec \"$0\" watch -o out art", dir);
+	char *animc = realpath(test_animc_path(), NULL);   /* run from `dir` */
+	const char *argv[] = { "sh", "-c", script, animc, NULL };
+	watcher w;
+
+	(void)state;
+	assert_non_null(animc);
+	test_sh("cd '%s' && mkdir -p w1/chars w2/chars art && ln -s w1 cur && ln -s ../cur/chars art/chars", dir);
+	save_duration(step1, "1.5"), save_duration(step2, "2.5");
+	start_program(&w, dir, "sh", argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(step_xnb) == 1.5f);
+	settle();
+	test_sh("cd '%s' && ln -sfn w2 cur", dir);
+	wait_for_duration(&w, step_xnb, 2.5f);
+	settle();
+	save_duration(step2, "3.5");
+	wait_for_duration(&w, step_xnb, 3.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(step1), free(step2), free(step_xnb), free(script), free(animc), free(w.log);
+}
+
 /* A --clips document reached through a link to a folder (cuts/current,
  * `ln -sfn v2 cuts/current`): the watch watched the document's name in
  * the folder the link led to when it started, and the new document
@@ -2487,6 +2518,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_a_link_above_its_inputs, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_every_link_on_the_way_to_its_inputs, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_on_the_way_to_a_file_it_reads, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_a_link_reached_through_dot_dot_of_a_relative_input, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
