@@ -321,10 +321,14 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 
 /* A folder and every folder below it, those reached through a symbolic
  * link too (names starting with '.' left out, as the build leaves them
- * out). */
+ * out).  A link itself (one made in the tree, one that leads somewhere
+ * again): the links on its way too, as for those met in the walk. */
 static bool add_tree(watch_state *w, const char *dir)
 {
-	return add_tree_below(w, dir, NULL);
+	struct stat st;
+
+	return add_tree_below(w, dir, NULL) &&
+	       (lstat(dir, &st) != 0 || !S_ISLNK(st.st_mode) || watch_links_on_way(w, dir));
 }
 
 static writer *find_writer(watch_state *w, int wd, const char *name)

@@ -1938,6 +1938,32 @@ static void watch_follows_a_link_reached_through_dot_dot_of_a_relative_input(voi
 	free(dir), free(out), free(step1), free(step2), free(step_xnb), free(script), free(animc), free(w.log);
 }
 
+/* A link made in the tree while watching, leading through another
+ * link (art/x -> far/link/e1, far/link -> ext): the links on the way of
+ * those met when the tree was walked were watched, not those of one made
+ * later, and far/link pointed at ext2 started no rebuild. */
+static void watch_follows_the_links_on_the_way_of_a_link_made_later(void **state)
+{
+	char *dir = test_tmpdir("watch-link-made-later"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *e1 = test_format("%s/ext/e1/Step.Animation", dir), *e2 = test_format("%s/ext2/e1/Step.Animation", dir);
+	char *step_xnb = test_format("%s/x/Step.xnb", out);
+	watcher w;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir -p art ext/e1 ext2/e1 far && ln -s ../ext far/link", dir);
+	save_duration(e1, "1.5"), save_duration(e2, "2.5");
+	start(&w, dir, out, art);
+	wait_for_builds(&w, 1);
+	settle();
+	test_sh("cd '%s' && ln -s ../far/link/e1 art/x", dir);
+	wait_for_duration(&w, step_xnb, 1.5f);
+	settle();
+	test_sh("cd '%s' && ln -sfn ../ext2 far/link", dir);
+	wait_for_duration(&w, step_xnb, 2.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(art), free(e1), free(e2), free(step_xnb), free(w.log);
+}
+
 /* A --clips document reached through a link to a folder (cuts/current,
  * `ln -sfn v2 cuts/current`): the watch watched the document's name in
  * the folder the link led to when it started, and the new document
@@ -2519,6 +2545,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_every_link_on_the_way_to_its_inputs, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_on_the_way_to_a_file_it_reads, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_reached_through_dot_dot_of_a_relative_input, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_the_links_on_the_way_of_a_link_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
