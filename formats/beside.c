@@ -48,16 +48,41 @@ animc_beside animc_beside_check(const char *folder, const char *path, char **rea
 	return ANIMC_BESIDE_INSIDE;
 }
 
-bool animc_beside_would_be_inside(const char *folder, const char *path)
+/* Is the last component of `path` a plain name (not "", "." or "..")? */
+static bool ends_in_a_name(const char *path)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+
+	return name[0] && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* The realpath() of folder `dir`, or of the nearest folder above it that
+ * is there when the folders below that one are not yet, each by a plain
+ * name (src/sub of an SMD list's sub/run.smd before sub is made); NULL
+ * when a name not there is "." or "..", which would not lead below it. */
+static char *real_or_nearest_made(const char *dir)
+{
+	char *at = strdup(dir), *real = NULL;
+
+	while (at && !(real = realpath(at, NULL)) && (errno == ENOENT || errno == ENOTDIR) && ends_in_a_name(at)) {
+		char *up = animc_beside_folder(at);
+
+		free(at);
+		at = up;
+	}
+	free(at);
+	return real;
+}
+
+bool animc_beside_would_be_inside(const char *folder, const char *path)
+{
 	char *parent, *real, *real_folder;
 	bool is_inside;
 
-	if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+	if (!ends_in_a_name(path))
 		return false;
 	parent = animc_beside_folder(path);
-	real = parent ? realpath(parent, NULL) : NULL;
+	real = parent ? real_or_nearest_made(parent) : NULL;
 	real_folder = real ? realpath(folder, NULL) : NULL;
 	size_t n = real_folder ? strlen(real_folder) : 0;
 	is_inside = real_folder && strncmp(real, real_folder, n) == 0 &&

@@ -32,9 +32,10 @@ char *animc_beside_folder(const char *source);
 animc_beside animc_beside_check(const char *folder, const char *path, char **real);
 
 /* Whether `path`, which is not there, would lie in `folder` or below it
- * once made: its own folder resolves inside (or to) `folder` and its name
- * is a plain name.  A file a reader looked for there and did not find is
- * one a later build would read. */
+ * once made: its own folder (or, while that is not there yet, the nearest
+ * one above it that is, the names between plain names) resolves inside
+ * (or to) `folder` and its name is a plain name.  A file a reader looked
+ * for there and did not find is one a later build would read. */
 bool animc_beside_would_be_inside(const char *folder, const char *path);
 
 #endif

@@ -2226,6 +2226,40 @@ static void watch_builds_an_smd_once_the_file_its_list_names_is_there(void **sta
 	free(dir), free(src), free(out), free(walk), free(run), free(list), free(run_xnb), free(err_log), free(w.log);
 }
 
+/* The same with the file in a folder below the source's not made yet
+ * (`run anims/run.smd`): the name was not recorded (its folder could not
+ * be resolved), and the folder made and the file copied in started no
+ * rebuild.  It is built once the file is there. */
+static void watch_builds_an_smd_once_its_list_file_comes_in_a_new_folder(void **state)
+{
+	char *dir = test_tmpdir("watch-smd-list-sub"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/walk.smd", src), *anims = test_format("%s/anims", src);
+	char *run = test_format("%s/anims/run.smd", src), *list = test_format("%s/walk_animation.txt", src);
+	char *run_xnb = test_format("%s/walk/run.xnb", out), *err_log = test_format("%s/watch.err", dir);
+	const char *argv[] = { "animc", "watch", "--ticks-per-second", "30", "-o", out, walk, NULL };
+	const char *smd = "version 1\nnodes\n0 \"root\" -1\n1 \"child\" 0\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n"
+			  "1 1 0 0 0 0 0\ntime 1\n0 1 0 0 0 0 0\n1 1 0 0 0 0 1\nend\n";
+	watcher w;
+
+	(void)state;
+	mkdir(src, 0755);
+	save(walk, smd);
+	save(list, "run anims/run.smd\n");
+	start_program_logs(&w, dir, test_animc_path(), argv, err_log);
+	wait_for_builds(&w, 1);
+	assert_int_equal(lines_with(w.log, ", 1 failed, "), 1);
+	settle();
+
+	mkdir(anims, 0755);
+	save(run, smd);
+	for (int i = 0; i < 2000 && !test_file_exists(run_xnb); i++)
+		usleep(10000);
+	assert_true(test_file_exists(run_xnb));
+	stop_watch(NULL);
+	free(dir), free(src), free(out), free(walk), free(anims), free(run), free(list), free(run_xnb), free(err_log);
+	free(w.log);
+}
+
 /* A log in the tree that a tool appends to every few milliseconds held
  * every rebuild back for as long as it grew (each close restarted the
  * quiet time).  A save is now built within 3 s of it while the log still
@@ -2531,6 +2565,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_its_working_folder_made_again, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_source_once_its_missing_buffer_is_there, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_an_smd_once_the_file_its_list_names_is_there, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_an_smd_once_its_list_file_comes_in_a_new_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_folders, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_linked_files, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_while_a_log_keeps_growing, stop_watch),
