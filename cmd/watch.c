@@ -211,7 +211,21 @@ static watched *find_wd(watch_state *w, int wd)
 	return NULL;
 }
 
-static bool add_watch(watch_state *w, const char *dir, const char *only, bool is_tree)
+/* Say why folder DIR cannot be watched (errno): the watch limit once. */
+static void tell_watch_failure(watch_state *w, const char *dir)
+{
+	if (errno != ENOSPC)
+		cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
+	else if (!w->has_told_limit)
+		cli_report(ANIMC_ERROR, dir,
+			   "cannot watch: this user's inotify watches are all taken; raise "
+			   "fs.inotify.max_user_watches (for example 'sysctl fs.inotify.max_user_watches=524288')");
+	w->has_told_limit |= errno == ENOSPC;
+}
+
+/* Watch folder DIR (for the name `only`, or whole); false with errno set
+ * when it cannot be, said by the caller. */
+static bool add_watch_quietly(watch_state *w, const char *dir, const char *only, bool is_tree)
 {
 	char *real = realpath(dir, NULL);
 	watched *grown;
@@ -224,14 +238,10 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	}
 	wd = inotify_add_watch(w->fd, dir, WATCH_MASK | IN_ONLYDIR);
 	if (wd < 0) {
-		if (errno != ENOSPC)
-			cli_report(ANIMC_ERROR, dir, "cannot watch: %s", strerror(errno));
-		else if (!w->has_told_limit)
-			cli_report(ANIMC_ERROR, dir,
-				   "cannot watch: this user's inotify watches are all taken; raise "
-				   "fs.inotify.max_user_watches (for example 'sysctl fs.inotify.max_user_watches=524288')");
-		w->has_told_limit |= errno == ENOSPC;
+		int err = errno;
+
 		free(real);
+		errno = err;
 		return false;
 	}
 	for (size_t i = 0; i < w->dir_count; i++)
@@ -250,6 +260,7 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 	grown = realloc(w->dirs, (w->dir_count + 1) * sizeof *grown);
 	if (!grown) {
 		free(real);
+		errno = ENOMEM;
 		return false;
 	}
 	w->dirs = grown;
@@ -259,6 +270,14 @@ static bool add_watch(watch_state *w, const char *dir, const char *only, bool is
 					 (uint64_t)st.st_ino, !only, { NULL, 0, 0 }, is_tree };
 	w->dir_count++;
 	return !only || cli_strings_push(&grown[w->dir_count - 1].names, only);
+}
+
+static bool add_watch(watch_state *w, const char *dir, const char *only, bool is_tree)
+{
+	if (add_watch_quietly(w, dir, only, is_tree))
+		return true;
+	tell_watch_failure(w, dir);
+	return false;
 }
 
 /* The folders above one in add_tree's walk, to stop at a link that leads
@@ -278,7 +297,22 @@ static bool is_dangling_known(const watch_state *w, const char *path)
 	return false;
 }
 
-static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
+/* Watch folder DIR of a tree whole.  One below an input that cannot be
+ * read (the build says so, as it leaves it out) or that is gone already (a
+ * link `ln -sfn` made and renamed at once) is left out, and true. */
+static bool add_tree_watch(watch_state *w, const char *dir, bool is_input)
+{
+	bool is_left_out;
+
+	if (add_watch_quietly(w, dir, NULL, true))
+		return true;
+	is_left_out = !is_input && (errno == EACCES || errno == ENOENT);
+	if (!is_left_out)
+		tell_watch_failure(w, dir);
+	return is_left_out;
+}
+
+static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up, bool is_input)
 {
 	DIR *d;
 	struct dirent *e;
@@ -293,7 +327,7 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 		free(real);
 		return true;
 	}
-	ok = add_watch(w, dir, NULL, true);
+	ok = add_tree_watch(w, dir, is_input && !up);
 	if (!ok || !(d = opendir(dir))) {
 		free(real);
 		return ok;
@@ -308,7 +342,7 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
 		/* A link to a folder: the links it leads through too (a
 		 * link in the tree to ../current/chars, current a link). */
 		if (sub && stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-			ok = add_tree_below(w, sub, &here) &&
+			ok = add_tree_below(w, sub, &here, false) &&
 			     (lstat(sub, &st) != 0 || !S_ISLNK(st.st_mode) || watch_links_on_way(w, sub));
 		else if (sub && lstat(sub, &st) == 0 && S_ISLNK(st.st_mode) && !is_dangling_known(w, sub))
 			ok = cli_strings_push(&w->dangling, sub);
@@ -323,11 +357,11 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up)
  * link too (names starting with '.' left out, as the build leaves them
  * out).  A link itself (one made in the tree, one that leads somewhere
  * again): the links on its way too, as for those met in the walk. */
-static bool add_tree(watch_state *w, const char *dir)
+static bool add_tree(watch_state *w, const char *dir, bool is_input)
 {
 	struct stat st;
 
-	return add_tree_below(w, dir, NULL) &&
+	return add_tree_below(w, dir, NULL, is_input) &&
 	       (lstat(dir, &st) != 0 || !S_ISLNK(st.st_mode) || watch_links_on_way(w, dir));
 }
 
@@ -675,9 +709,12 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 		forget_paths(w, sub, false);
 	/* A folder that cannot be watched yet (the watch limit) is tried
 	 * again every second, as a folder that went away.  One of a name
-	 * walks leave out counts only as named: not watched whole. */
-	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)) && !cli_is_left_out_name(e->name) && !add_tree(w, sub))
-		w->needs_rewatch = true;
+	 * walks leave out counts only as named: not watched whole.  One
+	 * whose permissions changed (chmod) may be read now, or no more. */
+	if (is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO | IN_ATTRIB)) && !cli_is_left_out_name(e->name)) {
+		w->needs_rewatch |= !add_tree(w, sub, false);
+		w->is_dirty |= (e->mask & IN_ATTRIB) != 0;
+	}
 	/* A link on the way to a folder of the tree (watch_links_on_way)
 	 * pointed elsewhere: the tree is walked again after the build. */
 	if (!is_tree && (e->mask & (IN_CREATE | IN_MOVED_TO)))
@@ -1449,7 +1486,7 @@ static bool watch_inputs(watch_state *w, const build_options *o, bool is_again)
 		} else if (S_ISDIR(st.st_mode)) {
 			struct stat link;
 
-			ok = add_tree(w, input);
+			ok = add_tree(w, input, true);
 			/* A symbolic link: its folder too, for that name, to
 			 * see it pointed elsewhere (follow_input_links). */
 			if (ok && lstat(input, &link) == 0 && S_ISLNK(link.st_mode))
@@ -1581,7 +1618,7 @@ static bool links_lead_somewhere(watch_state *w, double t)
 		struct stat st;
 
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (!add_tree(w, path))
+			if (!add_tree(w, path, false))
 				w->needs_rewatch = true;   /* the watch limit: tried again */
 			any = true;
 			free(path);
