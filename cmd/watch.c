@@ -57,6 +57,7 @@ typedef struct watched {
 	bool is_all;           /* every name in it counts; else those of `names` */
 	cli_strings names;     /* the files watched in it: inputs, files a build read */
 	bool is_tree;          /* its new subfolders are watched too */
+	unsigned walked;       /* the last walk of a tree (watch_state's walk) it was walked in */
 } watched;
 
 typedef struct writer {
@@ -93,6 +94,10 @@ typedef struct watch_state {
 	own_file own[3];
 	watched *dirs;
 	size_t dir_count;
+	/* The entry add_watch_quietly watched the folder by last (SIZE_MAX:
+	 * none), and add_tree's walks so far. */
+	size_t added;
+	unsigned walk;
 	writer *writers;
 	size_t writer_count;
 	file_id *not_sources;
@@ -232,6 +237,7 @@ static bool add_watch_quietly(watch_state *w, const char *dir, const char *only,
 	struct stat st;
 	int wd;
 
+	w->added = SIZE_MAX;
 	if (is_skipped_real(w, real)) {
 		free(real);
 		return true;   /* what a build writes */
@@ -248,6 +254,7 @@ static bool add_watch_quietly(watch_state *w, const char *dir, const char *only,
 		if (w->dirs[i].wd == wd) {
 			watched *d = &w->dirs[i];
 
+			w->added = i;
 			d->is_all |= !only;
 			d->is_tree |= is_tree;
 			free(real);
@@ -267,8 +274,8 @@ static bool add_watch_quietly(watch_state *w, const char *dir, const char *only,
 	if (stat(dir, &st) != 0)
 		st.st_dev = st.st_ino = 0;
 	grown[w->dir_count] = (watched){ wd, strdup(dir), { NULL, 0, 0 }, real, (uint64_t)st.st_dev,
-					 (uint64_t)st.st_ino, !only, { NULL, 0, 0 }, is_tree };
-	w->dir_count++;
+					 (uint64_t)st.st_ino, !only, { NULL, 0, 0 }, is_tree, 0 };
+	w->added = w->dir_count++;
 	return !only || cli_strings_push(&grown[w->dir_count - 1].names, only);
 }
 
@@ -312,6 +319,20 @@ static bool add_tree_watch(watch_state *w, const char *dir, bool is_input)
 	return is_left_out;
 }
 
+/* Was the folder add_watch_quietly watched last walked already by this
+ * walk, reached by another path (folders with links to each other)?  It is
+ * now.  Walked again for each path, such folders took a time that grows
+ * exponentially with them. */
+static bool is_walked_already(watch_state *w)
+{
+	watched *d = w->added < w->dir_count ? &w->dirs[w->added] : NULL;
+	bool is_walked = d && d->walked == w->walk;
+
+	if (d)
+		d->walked = w->walk;
+	return is_walked;
+}
+
 static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up, bool is_input)
 {
 	DIR *d;
@@ -328,7 +349,7 @@ static bool add_tree_below(watch_state *w, const char *dir, const walk_up *up, b
 		return true;
 	}
 	ok = add_tree_watch(w, dir, is_input && !up);
-	if (!ok || !(d = opendir(dir))) {
+	if (!ok || is_walked_already(w) || !(d = opendir(dir))) {
 		free(real);
 		return ok;
 	}
@@ -361,6 +382,7 @@ static bool add_tree(watch_state *w, const char *dir, bool is_input)
 {
 	struct stat st;
 
+	w->walk++;
 	return add_tree_below(w, dir, NULL, is_input) &&
 	       (lstat(dir, &st) != 0 || !S_ISLNK(st.st_mode) || watch_links_on_way(w, dir));
 }
@@ -705,8 +727,12 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 	if (!sub)
 		return;
 	/* dir may move as entries come and go: not used below. */
-	if (e->mask & (IN_DELETE | IN_MOVED_FROM))
+	/* A link gone: a folder walked through it alone (another path to
+	 * it, met later in the walk, was not walked again) is found again. */
+	if (e->mask & (IN_DELETE | IN_MOVED_FROM)) {
 		forget_paths(w, sub, false);
+		w->needs_rewatch |= !(e->mask & IN_ISDIR);
+	}
 	/* A folder that cannot be watched yet (the watch limit) is tried
 	 * again every second, as a folder that went away.  One of a name
 	 * walks leave out counts only as named: not watched whole.  One
@@ -1832,7 +1858,7 @@ static int input_is_written(const build_options *o)
 static int run_watch(int argc, char **argv)
 {
 	build_options o;
-	watch_state w = { .fd = -1, .out_wd = -1 };
+	watch_state w = { .fd = -1, .out_wd = -1, .added = SIZE_MAX };
 	cli_strings made = { NULL, 0, 0 };
 	int status = build_options_parse_as(&o, CMD_BUILD, "watch", argc, argv);
 

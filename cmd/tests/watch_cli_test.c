@@ -2003,6 +2003,61 @@ static void watch_follows_the_links_on_the_way_of_a_link_made_later(void **state
 	free(dir), free(out), free(art), free(e1), free(e2), free(step_xnb), free(w.log);
 }
 
+/* Folders that link to each other (s1..s9, each with a link to every
+ * other): the walk stopped only at a link back to a folder above it, so
+ * each folder was walked once per path to it, and those grow
+ * exponentially (8 such folders took 40 s before the first build, 9
+ * minutes).  Each is walked once, as a build walks it. */
+static void watch_walks_folders_that_link_to_each_other_once(void **state)
+{
+	char *dir = test_tmpdir("watch-link-mesh"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *turn = test_format("%s/s9/Turn.Animation", art), *turn_xnb = test_format("%s/s9/Turn.xnb", out);
+	watcher w;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir art && cd art && for i in 1 2 3 4 5 6 7 8 9; do mkdir s$i; done && "
+		"for i in 1 2 3 4 5 6 7 8 9; do for j in 1 2 3 4 5 6 7 8 9; do "
+		"[ $i = $j ] || ln -s ../s$j s$i/l$j; done; done", dir);
+	start(&w, dir, out, art);
+	wait_for_builds(&w, 1);   /* within its 20 s */
+	settle();
+	save_duration(turn, "2.5");
+	wait_for_duration(&w, turn_xnb, 2.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(art), free(turn), free(turn_xnb), free(w.log);
+}
+
+/* Two folders that link to each other (a/lb -> ../b, b/la -> ../a):
+ * one of them is walked through the other's link, and its subfolder
+ * watched by that path alone.  That link deleted, the subfolder is
+ * watched by its own path, and a save there is built. */
+static void watch_keeps_a_subfolder_walked_through_a_deleted_link(void **state)
+{
+	char *dir = test_tmpdir("watch-link-pair"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *a = test_format("%s/a/sub/A.Animation", art), *b = test_format("%s/b/sub/B.Animation", art);
+	char *a_xnb = test_format("%s/a/sub/A.xnb", out), *b_xnb = test_format("%s/b/sub/B.xnb", out);
+	watcher w;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir -p art/a/sub art/b/sub && ln -s ../b art/a/lb && ln -s ../a art/b/la", dir);
+	save_duration(a, "1.5"), save_duration(b, "1.5");
+	start(&w, dir, out, art);
+	wait_for_builds(&w, 1);
+	settle();
+	test_sh("rm '%s/a/lb'", art);
+	wait_for_builds(&w, 2);
+	settle();
+	test_sh("rm '%s/b/la'", art);
+	wait_for_builds(&w, 3);
+	settle();
+	save_duration(a, "2.5");
+	wait_for_duration(&w, a_xnb, 2.5f);
+	save_duration(b, "2.5");
+	wait_for_duration(&w, b_xnb, 2.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(art), free(a), free(b), free(a_xnb), free(b_xnb), free(w.log);
+}
+
 /* A --clips document reached through a link to a folder (cuts/current,
  * `ln -sfn v2 cuts/current`): the watch watched the document's name in
  * the folder the link led to when it started, and the new document
@@ -2620,6 +2675,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_a_link_on_the_way_to_a_file_it_reads, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_link_reached_through_dot_dot_of_a_relative_input, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_the_links_on_the_way_of_a_link_made_later, stop_watch),
+	cmocka_unit_test_teardown(watch_walks_folders_that_link_to_each_other_once, stop_watch),
+	cmocka_unit_test_teardown(watch_keeps_a_subfolder_walked_through_a_deleted_link, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
