@@ -1697,6 +1697,10 @@ static void watch_loop(watch_state *w, build_options *o)
 			w->dirty_since_s = 0;
 			tell_gone_inputs(w, o);
 			follow_input_links(w, o);
+			/* A link of the tree that led nowhere and leads somewhere
+			 * now (pointed out of a loop): this build reads its
+			 * folder, which no second build is started for. */
+			links_lead_somewhere(w, start_s);
 			if (build_gone_input_holding_out_dir(o) >= 0)
 				went_with_input(o);
 			else if ((pid = start_build(o, fds)) > 0)

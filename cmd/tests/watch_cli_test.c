@@ -2058,6 +2058,30 @@ static void watch_keeps_a_subfolder_walked_through_a_deleted_link(void **state)
 	free(dir), free(out), free(art), free(a), free(b), free(a_xnb), free(b_xnb), free(w.log);
 }
 
+/* Two links of the tree that lead to each other (x -> b, b -> x), x
+ * pointed at a folder: the rebuild built it, then the two links, leading
+ * somewhere now, started a second rebuild that compiled nothing.  One
+ * change is one rebuild. */
+static void watch_builds_once_when_links_lead_out_of_a_loop(void **state)
+{
+	char *dir = test_tmpdir("watch-link-loop-out"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *step = test_format("%s/ext/Step.Animation", dir), *step_xnb = test_format("%s/b/Step.xnb", out);
+	watcher w;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir -p art ext && ln -s b art/x && ln -s x art/b", dir);
+	save_duration(step, "1.5");
+	start(&w, dir, out, art);
+	wait_for_builds(&w, 1);
+	settle();
+	test_sh("cd '%s' && ln -sfn ../ext art/x", dir);
+	wait_for_duration(&w, step_xnb, 1.5f);
+	usleep(1500000);   /* the links are looked at every second */
+	assert_int_equal(lines_with(w.log, " up to date, in "), 2);
+	stop_watch(NULL);
+	free(dir), free(out), free(art), free(step), free(step_xnb), free(w.log);
+}
+
 /* A --clips document reached through a link to a folder (cuts/current,
  * `ln -sfn v2 cuts/current`): the watch watched the document's name in
  * the folder the link led to when it started, and the new document
@@ -2677,6 +2701,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_the_links_on_the_way_of_a_link_made_later, stop_watch),
 	cmocka_unit_test_teardown(watch_walks_folders_that_link_to_each_other_once, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_a_subfolder_walked_through_a_deleted_link, stop_watch),
+	cmocka_unit_test_teardown(watch_builds_once_when_links_lead_out_of_a_loop, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
