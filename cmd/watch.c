@@ -733,6 +733,14 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 		forget_paths(w, sub, false);
 		w->needs_rewatch |= !(e->mask & IN_ISDIR);
 	}
+	/* A link renamed over another (`ln -sfn w2 chars`): the folder the
+	 * old one led to is watched no more by that path (nor its
+	 * subfolders, found again by another path by the walk after the
+	 * build, as for a link gone). */
+	if (e->mask & (IN_CREATE | IN_MOVED_TO)) {
+		forget_paths(w, sub, true);
+		w->needs_rewatch |= !(e->mask & IN_ISDIR);
+	}
 	/* A folder that cannot be watched yet (the watch limit) is tried
 	 * again every second, as a folder that went away.  One of a name
 	 * walks leave out counts only as named: not watched whole.  One

@@ -2082,6 +2082,36 @@ static void watch_builds_once_when_links_lead_out_of_a_loop(void **state)
 	free(dir), free(out), free(art), free(step), free(step_xnb), free(w.log);
 }
 
+/* A link of the tree pointed elsewhere by a rename over it (`ln -sfn
+ * ../w2 art/chars`): the folder it led to stayed watched by that path,
+ * and a save there started a rebuild that compiled nothing. */
+static void watch_forgets_the_folder_a_repointed_link_led_to(void **state)
+{
+	char *dir = test_tmpdir("watch-link-repointed"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *step1 = test_format("%s/w1/Step.Animation", dir), *step2 = test_format("%s/w2/Step.Animation", dir);
+	char *step_xnb = test_format("%s/chars/Step.xnb", out);
+	watcher w;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir -p art w1 w2 && ln -s ../w1 art/chars", dir);
+	save_duration(step1, "1.5"), save_duration(step2, "2.5");
+	start(&w, dir, out, art);
+	wait_for_builds(&w, 1);
+	settle();
+	test_sh("cd '%s' && ln -sfn ../w2 art/chars", dir);
+	wait_for_duration(&w, step_xnb, 2.5f);
+	settle();
+	size_t builds = lines_with(w.log, " up to date, in ");
+
+	save_duration(step1, "3.5");
+	usleep(1500000);
+	assert_int_equal(lines_with(w.log, " up to date, in "), builds);
+	save_duration(step2, "4.5");
+	wait_for_duration(&w, step_xnb, 4.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(art), free(step1), free(step2), free(step_xnb), free(w.log);
+}
+
 /* A --clips document reached through a link to a folder (cuts/current,
  * `ln -sfn v2 cuts/current`): the watch watched the document's name in
  * the folder the link led to when it started, and the new document
@@ -2702,6 +2732,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_walks_folders_that_link_to_each_other_once, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_a_subfolder_walked_through_a_deleted_link, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_once_when_links_lead_out_of_a_loop, stop_watch),
+	cmocka_unit_test_teardown(watch_forgets_the_folder_a_repointed_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
