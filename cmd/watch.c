@@ -758,6 +758,23 @@ static void take_folder_event(watch_state *w, const watched *dir, const struct i
 	free(sub);
 }
 
+/* A link made in a folder of the tree that leads nowhere yet (at a share
+ * not mounted, a folder not made): looked at every second, as one met in
+ * a walk is, and followed once it leads somewhere. */
+static void note_dangling(watch_state *w, const watched *dir, const struct inotify_event *e)
+{
+	char *path;
+	struct stat st;
+
+	if (!dir->is_tree || !(e->mask & (IN_CREATE | IN_MOVED_TO)) || cli_is_left_out_name(e->name))
+		return;
+	path = cli_path_join(dir->dir, e->name, NULL);
+	if (path && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0 &&
+	    !is_dangling_known(w, path))
+		cli_strings_push(&w->dangling, path);
+	free(path);
+}
+
 static void take_events(watch_state *w)
 {
 	char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -810,6 +827,7 @@ static void take_events(watch_state *w)
 				take_folder_event(w, dir, e);
 				continue;
 			}
+			note_dangling(w, dir, e);
 			if ((e->mask & IN_CREATE) && !is_new_file(dir->dir, e->name))
 				w->is_dirty = true;   /* a link, a FIFO: there now, whole */
 			else if ((e->mask & (IN_CREATE | IN_MODIFY)) && may_be_read(w, dir->dir, e->name))

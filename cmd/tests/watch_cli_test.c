@@ -2112,6 +2112,33 @@ static void watch_forgets_the_folder_a_repointed_link_led_to(void **state)
 	free(dir), free(out), free(art), free(step1), free(step2), free(step_xnb), free(w.log);
 }
 
+/* A link made in the tree while watching, to a folder not made yet
+ * (art/share -> ../share): one there at the start is followed once it
+ * leads somewhere, this one was not, and the folder made with its
+ * sources was never built. */
+static void watch_follows_a_link_made_before_its_folder(void **state)
+{
+	char *dir = test_tmpdir("watch-link-before-folder"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *turn = test_format("%s/Turn.Animation", art), *step = test_format("%s/share/Step.Animation", dir);
+	char *step_xnb = test_format("%s/share/Step.xnb", out);
+	watcher w;
+
+	(void)state;
+	mkdir(art, 0755);
+	save_duration(turn, "1.5");
+	start(&w, dir, out, art);
+	wait_for_builds(&w, 1);
+	settle();
+	test_sh("cd '%s' && ln -s ../share art/share", dir);
+	wait_for_builds(&w, 2);
+	settle();
+	test_sh("mkdir '%s/share'", dir);
+	save_duration(step, "2.5");
+	wait_for_duration(&w, step_xnb, 2.5f);
+	stop_watch(NULL);
+	free(dir), free(out), free(art), free(turn), free(step), free(step_xnb), free(w.log);
+}
+
 /* A --clips document reached through a link to a folder (cuts/current,
  * `ln -sfn v2 cuts/current`): the watch watched the document's name in
  * the folder the link led to when it started, and the new document
@@ -2733,6 +2760,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_keeps_a_subfolder_walked_through_a_deleted_link, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_once_when_links_lead_out_of_a_loop, stop_watch),
 	cmocka_unit_test_teardown(watch_forgets_the_folder_a_repointed_link_led_to, stop_watch),
+	cmocka_unit_test_teardown(watch_follows_a_link_made_before_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_keeps_the_folder_a_deleted_link_led_to, stop_watch),
 	cmocka_unit_test_teardown(watch_finds_folders_made_during_an_overflow, stop_watch),
 	cmocka_unit_test_teardown(watch_waits_for_room_under_the_watch_limit, stop_watch),
