@@ -68,9 +68,10 @@ static const animc_command *find_command(const char *name)
 	return NULL;
 }
 
-/* The usage error for a first word that is no command: one that starts
+/* The usage error for a word that is no command, first (command NULL) or
+ * after help (command "help", whose error and hint it is): one that starts
  * with '-' is an option, and a near miss says what it may mean. */
-static int unknown_word(const char *word)
+static int unknown_word(const char *command, const char *word)
 {
 	static const char *const options[] = { "--help", "--version", NULL };
 	const char *names[sizeof commands / sizeof commands[0] + 2], *near;
@@ -79,8 +80,8 @@ static int unknown_word(const char *word)
 	if (word[0] == '-') {
 		near = cli_nearest(word, options);
 		if (near && strcmp(near, word) != 0)
-			return cli_usage_error(NULL, "unknown option '%s' (did you mean '%s'?)", word, near);
-		return cli_usage_error(NULL, "unknown option '%s'", word);
+			return cli_usage_error(command, "unknown option '%s' (did you mean '%s'?)", word, near);
+		return cli_usage_error(command, "unknown option '%s'", word);
 	}
 	for (size_t i = 0; commands[i]; i++)
 		names[n++] = commands[i]->name;
@@ -88,8 +89,8 @@ static int unknown_word(const char *word)
 	names[n] = NULL;
 	near = cli_nearest(word, names);
 	if (near && strcmp(near, word) != 0)
-		return cli_usage_error(NULL, "no command '%s' (did you mean '%s'?)", word, near);
-	return cli_usage_error(NULL, "no command '%s'", word);
+		return cli_usage_error(command, "no command '%s' (did you mean '%s'?)", word, near);
+	return cli_usage_error(command, "no command '%s'", word);
 }
 
 /* `animc help --markdown`, `--man` or `--completion`: the whole text at
@@ -147,7 +148,7 @@ static int run_help(int argc, char **argv)
 		return cli_stdout_help("help", print_usage) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 	cmd = find_command(argv[2]);
 	if (!cmd)
-		return unknown_word(argv[2]);
+		return unknown_word("help", argv[2]);
 	return cli_stdout_help("help", cmd->help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 }
 
@@ -207,6 +208,6 @@ int main(int argc, char **argv)
 		return finish("help", run_help(argc, argv));
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		return unknown_word(argv[1]);
+		return unknown_word(NULL, argv[1]);
 	return finish(cmd->name, cmd->run(argc - 1, argv + 1));
 }

@@ -892,6 +892,27 @@ static void an_unknown_first_word_says_what_it_may_mean(void **state)
 	}
 }
 
+/* A word after help that is no topic is help's usage error, with help's
+ * hint: `help --json` said "animc: unknown option", as if --json came first. */
+static void an_unknown_topic_is_helps_usage_error(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "--json", "animc help: unknown option '--json'\nTry 'animc help help'.\n" },
+		{ "--versoin", "animc help: unknown option '--versoin' (did you mean '--version'?)\nTry 'animc help help'.\n" },
+		{ "biuld", "animc help: no command 'biuld' (did you mean 'build'?)\nTry 'animc help help'.\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		test_run r = test_animc("help", cases[i][0], NULL);
+
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.err, cases[i][1]);
+		assert_string_equal(r.out, "");
+		test_run_release(&r);
+	}
+}
+
 /* A misspelt option of a command says what it may mean, as a misspelt
  * command does: each command's options had no near-name search, so the
  * long build options a first-time user mistypes got a bare "unknown
@@ -1443,6 +1464,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(completion_lists_each_option_once),
 	cmocka_unit_test(dump_says_why_a_file_cannot_be_read_naming_it_once),
 	cmocka_unit_test(an_unknown_first_word_says_what_it_may_mean),
+	cmocka_unit_test(an_unknown_topic_is_helps_usage_error),
 	cmocka_unit_test(a_misspelt_option_says_what_it_may_mean),
 	cmocka_unit_test(the_summary_counts_the_runs_own_warnings),
 	cmocka_unit_test(one_output_of_two_sources_says_what_keeps_them_apart),
