@@ -122,6 +122,15 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return ANIMC_EXIT_USAGE;
 }
 
+/* Why standard output was first lost, by cli_stdout_sync (0: not yet). */
+static int stdout_lost_errno;
+
+void cli_stdout_sync(void)
+{
+	if (fflush(stdout) != 0 && !stdout_lost_errno)
+		stdout_lost_errno = errno;
+}
+
 /* Say once that standard output is lost: err, the reason (-1: none known). */
 static void say_stdout_lost(const char *command, int err)
 {
@@ -139,11 +148,12 @@ bool cli_stdout_flush(const char *command)
 
 	/* fflush writes again what a failed write left in the buffer, so
 	 * errno says why; ferror alone is an earlier failure whose reason
-	 * went with a flush elsewhere (the build engine's, cli_stdout_put's). */
+	 * cli_stdout_sync kept (the build engine's flushes), or that went
+	 * with cli_stdout_put's. */
 	if (fflush(stdout) != 0)
 		err = errno;
 	else if (ferror(stdout))
-		err = -1;
+		err = stdout_lost_errno ? stdout_lost_errno : -1;
 	if (!err)
 		return true;
 	say_stdout_lost(command, err);

@@ -84,6 +84,10 @@ bool cli_path_argument(const char *name, const char *arg, const char *what, cli_
  * SIGPIPE ignored): what was to be printed is lost, which a script must
  * learn from the exit status.  `command` may be NULL. */
 bool cli_stdout_flush(const char *command);
+/* Flush standard output as a command goes (a line of progress, the
+ * summary), keeping the reason of the first failure for cli_stdout_flush
+ * to say: the failing flush is seldom the last. */
+void cli_stdout_sync(void);
 /* Write `size` bytes to standard output and flush them; on failure, say
  * so with the reason the write gave (once, as cli_stdout_flush does).  A
  * long text written so keeps its reason, which stdio's buffer loses when

@@ -1407,7 +1407,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 	else
 		status = run_build(&rs);
 	if (!rs.stop_with)
-		fflush(stdout);
+		cli_stdout_sync();
 	/* Ending here, the run left no temporary file behind. */
 	if (rs.marked_running)
 		unlink(rs.running);

@@ -60,7 +60,7 @@ static void status_draw(build_status_sink *s, double now)
 	fputs("\r\033[K", stdout);
 	for (const unsigned char *p = (const unsigned char *)line; *p; p++)
 		fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, stdout);
-	fflush(stdout);
+	cli_stdout_sync();
 	s->line_shown = true;
 	s->last_draw_s = now;
 }
@@ -86,7 +86,7 @@ static void terminal_tick(build_status_sink *s)
 static void console_clear(build_status_sink *s)
 {
 	status_erase(s);
-	fflush(stdout);
+	cli_stdout_sync();
 }
 
 static void no_job_done(build_status_sink *s, size_t job)
@@ -175,7 +175,7 @@ static void print_job(build_status_sink *s, size_t i, bool lines)
 	if (ctx->plan.count > 1)
 		snprintf(progress, sizeof progress, "[%zu/%zu] ", i + 1, ctx->plan.count);
 	status_erase(s);
-	fflush(stdout);
+	cli_stdout_sync();
 	for (uint32_t k = 0; k < r->diag_count; k++)
 		build_print_job_diag(ctx, j, &r->diags[k]);
 	fflush(stderr);
@@ -296,7 +296,7 @@ static void console_summary(build_status_sink *s, const build_totals *t, unsigne
 	else if (t->run_errors)
 		printf(", %u run error%s", t->run_errors, t->run_errors == 1 ? "" : "s");
 	printf("\n");
-	fflush(stdout);
+	cli_stdout_sync();
 }
 
 /* Quiet: the summary only when something failed. */
@@ -314,7 +314,7 @@ static void console_diag(build_status_sink *s, const animc_diag *d)
 	cli_diag_printer printer = s->ctx->printer;
 
 	status_erase(s);
-	fflush(stdout);
+	cli_stdout_sync();
 	cli_print_diag(&printer, d);
 }
 
