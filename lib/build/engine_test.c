@@ -445,6 +445,37 @@ static void a_failed_source_writes_nothing_and_is_retried(void **state)
 	free(dir);
 }
 
+/* The status line's estimate: none before a source is done or after the
+ * last, nor under a second (30 ms into a build of 2 sources of 3, it said
+ * "1 s left"); from a second, rounded. */
+static void the_time_left_is_said_from_a_second(void **state)
+{
+	static const struct {
+		size_t done, done_before, total;
+		double elapsed;
+		const char *want;
+	} cases[] = {
+		{ 2, 0, 3, 0.030, "" },
+		{ 1, 0, 3, 0.499, "" },
+		{ 1, 0, 3, 0.5, ", 1 s left" },
+		{ 1, 0, 2, 2.6, ", 3 s left" },
+		{ 3, 1, 5, 10, ", 10 s left" },
+		{ 1, 1, 5, 10, "" },
+		{ 5, 0, 5, 10, "" },
+	};
+	build_status_sink s;
+	char eta[48];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(&s, 0, sizeof s);
+		s.done = cases[i].done, s.done_before = cases[i].done_before, s.total = cases[i].total;
+		s.start_s = 100;
+		build_status_eta(&s, 100 + cases[i].elapsed, eta, sizeof eta);
+		assert_string_equal(eta, cases[i].want);
+	}
+}
+
 static void outputs_claims_and_writes_nothing(void **state)
 {
 	char *dir = make_sources("engine_outputs", 2);
@@ -994,6 +1025,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_deleted_by_hand_is_written_again),
 	cmocka_unit_test(the_manifest_records_each_source_and_output),
 	cmocka_unit_test(a_failed_source_writes_nothing_and_is_retried),
+	cmocka_unit_test(the_time_left_is_said_from_a_second),
 	cmocka_unit_test(outputs_claims_and_writes_nothing),
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),
 	cmocka_unit_test(a_damaged_manifest_is_said_and_every_source_compiles),

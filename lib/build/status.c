@@ -23,6 +23,18 @@ static void status_erase(build_status_sink *s)
 	}
 }
 
+void build_status_eta(const build_status_sink *s, double now, char *eta, size_t size)
+{
+	double left;
+
+	eta[0] = '\0';
+	if (s->done <= s->done_before || s->done >= s->total)
+		return;
+	left = (now - s->start_s) / (double)(s->done - s->done_before) * (double)(s->total - s->done);
+	if (left >= 1)
+		snprintf(eta, size, ", %.0f s left", left);
+}
+
 static void status_draw(build_status_sink *s, double now)
 {
 	const build_plan *plan = &s->ctx->plan;
@@ -37,11 +49,7 @@ static void status_draw(build_status_sink *s, double now)
 		    (!slow || j->started_s < slow->started_s))
 			slow = j;
 	}
-	if (s->done > s->done_before && s->done < s->total) {
-		double left = (now - s->start_s) / (double)(s->done - s->done_before) * (double)(s->total - s->done);
-
-		snprintf(eta, sizeof eta, ", %.0f s left", left < 1 ? 1 : left);
-	}
+	build_status_eta(s, now, eta, sizeof eta);
 	n = (size_t)snprintf(line, sizeof line, "[%zu/%zu%s]", s->done, s->total, eta);
 	if (slow && n < sizeof line) {
 		/* The name's tail is what tells files apart; before it, what is

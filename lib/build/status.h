@@ -65,6 +65,11 @@ void build_status_console_init(build_status_sink *s, build_ctx *ctx);
  * terminal counts the plan's jobs, the others done already; with none to
  * compile, it prints as plain does). */
 void build_status_begin(build_status_sink *s, size_t to_compile);
+/* The status line's estimate of the time left, ", N s left", into `eta`
+ * (`size` bytes), judged by the sources done since compiling started; ""
+ * before one is done, after the last, and under a second (a build of a
+ * few milliseconds said "1 s left"). */
+void build_status_eta(const build_status_sink *s, double now, char *eta, size_t size);
 /* The sink of `animc outputs`. */
 void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
 
