@@ -223,6 +223,7 @@ static int run_line(const animc_command *cmd, int count, char **words, unsigned 
  * status (help printed, or a usage error said). */
 static int parse_args(int argc, char **argv, char **readers, int *reader_words)
 {
+	static const char shorts[] = ":h";
 	static const struct option options[] = {
 		{ "reader-name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -232,7 +233,7 @@ static int parse_args(int argc, char **argv, char **readers, int *reader_words)
 	int c;
 
 	cli_getopt_reset();
-	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
+	for (int from = 1; (c = getopt_long(argc, argv, shorts, options, NULL)) != -1; from = optind) {
 		if (c == 'n') {
 			if (!cli_readers_add(&checked, "batch", optarg))
 				return ANIMC_EXIT_USAGE;
@@ -241,7 +242,7 @@ static int parse_args(int argc, char **argv, char **readers, int *reader_words)
 		} else if (c == 'h') {
 			return cli_stdout_help("batch", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 		} else {
-			return cli_option_error("batch", argc, argv, from, c == ':', options);
+			return cli_option_error("batch", argc, argv, from, c == ':', shorts, options);
 		}
 	}
 	if (optind < argc)

@@ -228,6 +228,7 @@ static void print_table(const char *path, const animrt_clip *clip)
 
 static int run(int argc, char **argv)
 {
+	static const char shorts[] = ":h";
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "reader-name", required_argument, NULL, 'n' },
@@ -241,7 +242,7 @@ static int run(int argc, char **argv)
 	int c;
 
 	cli_getopt_reset();
-	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
+	for (int from = 1; (c = getopt_long(argc, argv, shorts, options, NULL)) != -1; from = optind) {
 		if (c == 'j') {
 			json = true;
 		} else if (c == 'n') {
@@ -250,9 +251,9 @@ static int run(int argc, char **argv)
 		} else if (c == 'h') {
 			return cli_stdout_help("dump", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 		} else if (c == ':') {
-			return cli_option_error("dump", argc, argv, from, true, options);
+			return cli_option_error("dump", argc, argv, from, true, shorts, options);
 		} else {
-			return cli_option_error("dump", argc, argv, from, false, options);
+			return cli_option_error("dump", argc, argv, from, false, shorts, options);
 		}
 	}
 	if (argc - optind != 1)

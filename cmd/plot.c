@@ -1151,6 +1151,7 @@ static int finish_args(plot_args *a, int argc, char **argv)
  * else the exit status (help shown, or a usage error said). */
 static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv)
 {
+	static const char shorts[] = ":o:h";
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "bone", required_argument, NULL, O_BONE },
@@ -1179,7 +1180,7 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 	a->units.scale = 1;
 	cli_parse_tolerance("default", &a->tolerance);
 	cli_getopt_reset();
-	for (int from = 1; (c = getopt_long(argc, argv, ":o:h", options, NULL)) != -1; from = optind) {
+	for (int from = 1; (c = getopt_long(argc, argv, shorts, options, NULL)) != -1; from = optind) {
 		switch (c) {
 		case 'o':
 			a->out_path = optarg;
@@ -1248,9 +1249,9 @@ static int parse_args(plot_args *a, import_limits *limits, int argc, char **argv
 		case 'h':
 			return cli_stdout_help("plot", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 		case ':':
-			return cli_option_error("plot", argc, argv, from, true, options);
+			return cli_option_error("plot", argc, argv, from, true, shorts, options);
 		default:
-			return cli_option_error("plot", argc, argv, from, false, options);
+			return cli_option_error("plot", argc, argv, from, false, shorts, options);
 		}
 	}
 	return finish_args(a, argc, argv);

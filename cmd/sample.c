@@ -267,6 +267,7 @@ out:
 
 static int run(int argc, char **argv)
 {
+	static const char shorts[] = ":h";
 	static const struct option options[] = {
 		{ "time", required_argument, NULL, 't' },
 		{ "repeat", no_argument, NULL, 'r' },
@@ -289,7 +290,7 @@ static int run(int argc, char **argv)
 		return ANIMC_EXIT_FAILED;
 	}
 	cli_getopt_reset();
-	for (int from = 1; (c = getopt_long(argc, argv, ":h", options, NULL)) != -1; from = optind) {
+	for (int from = 1; (c = getopt_long(argc, argv, shorts, options, NULL)) != -1; from = optind) {
 		if (c == 't') {
 			static const char *const wrong[] = { NULL, "is not a number of seconds",
 							     "is not a finite number of seconds",
@@ -323,10 +324,10 @@ static int run(int argc, char **argv)
 			status = cli_stdout_help("sample", help) ? ANIMC_EXIT_OK : ANIMC_EXIT_FAILED;
 			goto out;
 		} else if (c == ':') {
-			cli_option_error("sample", argc, argv, from, true, options);
+			cli_option_error("sample", argc, argv, from, true, shorts, options);
 			goto out;
 		} else {
-			cli_option_error("sample", argc, argv, from, false, options);
+			cli_option_error("sample", argc, argv, from, false, shorts, options);
 			goto out;
 		}
 	}

@@ -917,7 +917,8 @@ static void an_unknown_topic_is_helps_usage_error(void **state)
  * command does: each command's options had no near-name search, so the
  * long build options a first-time user mistypes got a bare "unknown
  * option".  Among the options that command takes: clean takes no
- * --prune, so --prun is no misspelling of it there. */
+ * --prune, so --prun is no misspelling of it there.  A short option typed
+ * in the other case (-O) is the one it may mean; dump has no -o. */
 static void a_misspelt_option_says_what_it_may_mean(void **state)
 {
 	static const char *const cases[][4] = {
@@ -932,6 +933,13 @@ static void a_misspelt_option_says_what_it_may_mean(void **state)
 		{ "batch", "--reader-nmae", "unknown option '--reader-nmae' (did you mean '--reader-name'?)" },
 		{ "build", "--frobnicate", "unknown option '--frobnicate'" },
 		{ "clean", "--prun", "unknown option '--prun'" },
+		{ "build", "-O", "unknown option '-O' (did you mean '-o'?)" },
+		{ "outputs", "-qO", "unknown option '-O' (in '-qO') (did you mean '-o'?)" },
+		{ "build", "-J", "unknown option '-J' (did you mean '-j'?)" },
+		{ "plot", "-O", "unknown option '-O' (did you mean '-o'?)" },
+		{ "dump", "-H", "unknown option '-H' (did you mean '-h'?)" },
+		{ "build", "-x", "unknown option '-x'" },
+		{ "dump", "-O", "unknown option '-O'" },
 	};
 
 	(void)state;

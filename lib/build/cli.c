@@ -276,22 +276,36 @@ static void long_option_problem(const char *arg, const struct option *longs, cha
 	}
 }
 
-int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value,
+/* The short option an unknown letter most likely misspells: the same
+ * letter in the other case (-O for -o), when `shorts` has it; else 0. */
+static int other_case_short(int letter, const char *shorts)
+{
+	int other = 0;
+
+	if (letter > 0 && letter < 128)
+		other = isupper(letter) ? tolower(letter) : islower(letter) ? toupper(letter) : 0;
+	return other && strchr(shorts, other) ? other : 0;
+}
+
+int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value, const char *shorts,
 		     const struct option *longs)
 {
 	const char *arg = option_argument(argc, argv, from);
 	int letter = optopt;
 	bool is_short = letter != 0 && letter < 256 && arg[1] != '-';
-	char name[3] = { '-', (char)letter, '\0' }, why[512] = "";
+	char name[3] = { '-', (char)letter, '\0' }, why[512] = "", near[24] = "";
 	bool in_cluster = is_short && strcmp(arg, name) != 0;
+	int other = is_short && !needs_value ? other_case_short(letter, shorts) : 0;
 
 	if (!needs_value && arg[0] == '-' && arg[1] == '-' && arg[2])
 		long_option_problem(arg, longs, why, sizeof why);
 	if (why[0])
 		return cli_usage_error(command, "%s", why);
-	return cli_usage_error(command, "%s '%s'%s%s%s%s", needs_value ? "option" : "unknown option",
+	if (other)
+		snprintf(near, sizeof near, " (did you mean '-%c'?)", other);
+	return cli_usage_error(command, "%s '%s'%s%s%s%s%s", needs_value ? "option" : "unknown option",
 			       is_short ? name : arg, in_cluster ? " (in '" : "", in_cluster ? arg : "",
-			       in_cluster ? "')" : "", needs_value ? " needs a value" : "");
+			       in_cluster ? "')" : "", needs_value ? " needs a value" : "", near);
 }
 
 bool cli_path_argument(const char *name, const char *arg, const char *what, cli_error *err)

@@ -64,12 +64,13 @@ const char *cli_nearest(const char *word, const char *const *choices);
  * (--json=yes), "option '--re' is ambiguous" naming the options it may
  * mean, or "unknown option '--jsn' (did you mean '--json'?)" for one a
  * letter or two from a long option (cli_nearest, as commands are found),
- * naming the option as given, and a letter of a cluster with its
+ * "unknown option '-O' (did you mean '-o'?)" for a letter whose other case
+ * is a short option, naming the option as given, and a letter of a cluster with its
  * cluster ("unknown option '-a' (in '-qa')").  `from` is optind before the
- * getopt_long call; `longs` the long options it was given.  Returns
+ * getopt_long call; `shorts` and `longs` the options it was given.  Returns
  * ANIMC_EXIT_USAGE. */
 struct option;
-int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value,
+int cli_option_error(const char *command, int argc, char **argv, int from, bool needs_value, const char *shorts,
 		     const struct option *longs);
 /* Every command's check of a file or folder argument, NAME ("--skeleton",
  * "FILE"): an empty one, what an unset variable gives a script, is

@@ -1511,7 +1511,7 @@ int build_options_parse_as(build_options *o, build_command command, const char *
 		if (c == 'h')
 			return -1;
 		if (c == ':' || c == '?')
-			return cli_option_error(command_name(o, command), argc, argv, from, c == ':', longs);
+			return cli_option_error(command_name(o, command), argc, argv, from, c == ':', shorts, longs);
 		if (c >= 256 && c < 256 + (int)OPTION_COUNT) {
 			d = &option_table[c - 256];
 		} else {
@@ -1520,7 +1520,7 @@ int build_options_parse_as(build_options *o, build_command command, const char *
 					d = &option_table[i];
 		}
 		if (!d)
-			return cli_option_error(command_name(o, command), argc, argv, from, false, longs);
+			return cli_option_error(command_name(o, command), argc, argv, from, false, shorts, longs);
 		if (!(d->doc.commands & (1u << command)))
 			continue;   /* one of build's, accepted by outputs and ignored */
 		if (!d->set(o, d->doc.arg ? optarg : NULL, &err))
