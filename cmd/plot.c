@@ -57,7 +57,9 @@ static void help(FILE *out)
 		"                          of that name, the last, which is the one that plays)\n"
 		"      --track rotation|translation|scale  the track drawn (default rotation)\n"
 		"      --clip NAME         the clip of a source holding several (a part, when\n"
-		"                          SOURCE is cut into parts)\n"
+		"                          SOURCE is cut into parts); default: the only one,\n"
+		"                          else the one COMPILED is named after as animc\n"
+		"                          build names it (Signals/Nod.xnb: Nod)\n"
 		"      --split [TAKE/]NAME=START:END  cut SOURCE as animc build --split does\n"
 		"                          (repeatable), to plot a part against its piece of\n"
 		"                          the take\n"
@@ -225,7 +227,44 @@ static bool is_motion_file_of(const source_job *job, const animc_clip_set *set, 
 	return is;
 }
 
-/* The clip of `set` the plot is of (--clip, or the only one; *is_motion
+/* Whether `name` (a file name) is what animc build names the output of a
+ * clip named `safe`: SAFE.xnb, or SAFE.motion.xnb for its root motion
+ * (with --root-motion); .zst after either. */
+static bool names_output_of(const char *name, const char *safe, bool has_motion)
+{
+	size_t n = strlen(safe);
+
+	if (strncmp(name, safe, n) != 0)
+		return false;
+	name += n;
+	if (has_motion && strncmp(name, ".motion", 7) == 0)
+		name += 7;
+	return strcmp(name, ".xnb") == 0 || strcmp(name, ".xnb.zst") == 0;
+}
+
+/* Without --clip, the clip of `set` whose output FILE is named as (Nod of
+ * a source of several, for Signals/Nod.xnb), or set->count when none is,
+ * or several are. */
+static uint32_t clip_named_by_file(const source_job *job, const animc_clip_set *set)
+{
+	const char *name = cli_basename(job->compiled_path);
+	uint32_t found = set->count;
+
+	for (uint32_t i = 0; i < set->count; i++) {
+		char *safe = build_safe_name(set->clips[i]->name, i);
+		bool is = safe && names_output_of(name, safe, job->author->root_bone != NULL);
+
+		free(safe);
+		if (is && found < set->count)
+			return set->count;
+		if (is)
+			found = i;
+	}
+	return found;
+}
+
+/* The clip of `set` the plot is of (--clip, or the only one, or the one
+ * FILE is named after; *is_motion
  * when --clip names its root motion, or FILE is named as the motion of
  * the clip: a motion file compared with its clip in place would plot the
  * difference of two motions); set.count after saying why there is none. */
@@ -233,6 +272,8 @@ static uint32_t pick_clip(const source_job *job, const animc_clip_set *set, bool
 {
 	uint32_t pick = find_clip(set, job->clip_name);
 
+	if (pick == set->count && !job->clip_name)
+		pick = clip_named_by_file(job, set);
 	*is_motion = false;
 	if (pick == set->count && (pick = find_motion_of(job, set)) < set->count) {
 		*is_motion = true;

@@ -525,6 +525,51 @@ static void plot_takes_a_motion_file_named_so_for_the_motion(void **state)
 	free(nod), free(out), free(svg), free(dir);
 }
 
+/* A source of several clips needed --clip even when FILE is named as the
+ * build names one clip's output (Signals/Nod.xnb): that clip is taken,
+ * the plot the one --clip gives, and so is the motion file of a clip
+ * (Nod.motion.xnb, with --root-motion).  A file named after no clip, or
+ * --clip, is as before. */
+static void plot_takes_the_clip_its_file_is_named_after(void **state)
+{
+	(void)state;
+	char *dir = test_tmpdir("plot-named-clip"), *svg = test_format("%s/p.svg", dir), *out = test_format("%s/out", dir);
+	char *given = test_format("%s/given.svg", dir), *other = test_format("%s/Other.xnb", dir);
+	const char *signals = "testdata/sample/Crane/Signals.xml";
+	test_run r = test_animc("build", "-q", "--root-motion", "Bone1", "-o", out, signals, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		const char *clip = k ? "PulseAndTurn" : "Nod", *bone = k ? "Bone4" : "Bone2";
+		char *xnb = test_format("%s/Signals/%s.xnb", out, clip);
+		size_t size, given_size;
+
+		r = test_animc("plot", "--bone", bone, "--root-motion", "Bone1", "-o", svg, xnb, signals, NULL);
+		if (r.status != 0)
+			fail_msg("%s: status %d: %s", clip, r.status, r.err);
+		test_run_release(&r);
+		r = test_animc("plot", "--bone", bone, "--root-motion", "Bone1", "--clip", clip, "-o", given, xnb,
+			       signals, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		uint8_t *bytes = test_read_file(svg, &size), *want = test_read_file(given, &given_size);
+		assert_int_equal(size, given_size);
+		assert_memory_equal(bytes, want, size);
+		free(bytes), free(want), free(xnb);
+	}
+	char *motion = test_format("%s/Signals/Nod.motion.xnb", out);
+	r = test_animc("plot", "--bone", "Bone1", "--track", "translation", "--root-motion", "Bone1", "-o", svg, motion,
+		       signals, NULL);
+	assert_true(plot_worst(&r) == 0);
+	test_sh("cp '%s/Signals/Nod.xnb' '%s'", out, other);
+	r = test_animc("plot", "--bone", "Bone2", "-o", svg, other, signals, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "several clips: give --clip NAME; it holds: 'Nod' 'PulseAndTurn'\n"));
+	test_run_release(&r);
+	free(motion), free(other), free(given), free(out), free(svg), free(dir);
+}
+
 /* The motion file of a source of one unnamed clip (Turn.Animation:
  * Turn.motion.xnb, as the build names it) was compared with the clip in
  * place: the travel taken out drawn as error (90 degrees, 0.6 units) and
@@ -1318,6 +1363,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_cuts_the_source_into_parts),
 	cmocka_unit_test(plot_compares_authored_outputs_with_their_source_made_alike),
 	cmocka_unit_test(plot_takes_a_motion_file_named_so_for_the_motion),
+	cmocka_unit_test(plot_takes_the_clip_its_file_is_named_after),
 	cmocka_unit_test(plot_takes_the_motion_file_of_a_one_clip_source_for_the_motion),
 	cmocka_unit_test(plot_converts_the_source_as_the_build_did),
 	cmocka_unit_test(plot_speaks_of_the_clip_it_plots),
