@@ -98,24 +98,24 @@ static void collect_part(void *user, const char *name, const char *path, uint32_
 		free(grown[cs->part_count].name), free(grown[cs->part_count].path);
 }
 
+/* Add `path` to `list` unless it holds it already (an importer opens or
+ * looks for a file more than once). */
+static void push_once(cli_strings *list, const char *path)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(list->items[i], path) == 0)
+			return;
+	cli_strings_push(list, path);
+}
+
 static void collect_read(void *user, const char *path)
 {
-	compile_state *cs = user;
-
-	for (size_t i = 0; i < cs->reads.count; i++)
-		if (strcmp(cs->reads.items[i], path) == 0)
-			return;
-	cli_strings_push(&cs->reads, path);
+	push_once(&((compile_state *)user)->reads, path);
 }
 
 static void collect_absent(void *user, const char *path)
 {
-	compile_state *cs = user;
-
-	for (size_t i = 0; i < cs->absent.count; i++)
-		if (strcmp(cs->absent.items[i], path) == 0)
-			return;
-	cli_strings_push(&cs->absent, path);
+	push_once(&((compile_state *)user)->absent, path);
 }
 
 /* What a source depends on besides its import's reads.  An item depends
