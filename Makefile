@@ -182,7 +182,7 @@ BENCH_COMPACT := $(BUILD)/bench_compact
 CHECK_BOUNDS := $(BUILD)/check_bounds
 LAYOUT_OK := $(BUILD)/layout-ok
 
-.PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-per-file bench-sample \
+.PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-per-file bench-sample bench-anchors \
 	bench-compact check-simd check-bounds bench-cache measure-watch \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
@@ -388,6 +388,11 @@ bench-compact: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) all $(BENCH_COMPACT)
 	scripts/bench-compact $(ANIMC) $(BENCH_COMPACT)
 
+# Source trees of ACL 2.1, its rtm and ozz-animation 0.16, which the caller provides.
+bench-anchors: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) all $(LIBANIMRT)
+	scripts/bench-anchors $(ANIMC) $(LIBANIMRT) "$(ACL_DIR)" "$(RTM_DIR)" "$(OZZ_DIR)"
+
 check-simd:
 	scripts/check-simd
 
@@ -477,6 +482,8 @@ help:
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
 	@echo '  bench-compact  the lossy outputs on the corpus: size and speed ratios against the'
 	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
+	@echo '  bench-anchors  compact and lossless clips beside ACL 2.1 and ozz 0.16 on the corpus:'
+	@echo '                 memory and sampling time (ACL_DIR, RTM_DIR, OZZ_DIR: their source trees)'
 	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
 	@echo '                 the scalar references'
 	@echo '  check-bounds   every lossy mode against the lossless outputs on the corpus, as'
