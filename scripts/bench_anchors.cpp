@@ -20,13 +20,12 @@
  * Prints the memory of each (lossless and compact clips loaded, ACL's
  * compressed tracks, ozz's Animation), per-instance state (ACL's
  * decompression contexts, ozz's sampling contexts, animrt contexts), the
- * worst error of each ACL build against the lossless clip at 60 Hz, and
- * the time of a bone sample as scripts/bench_compact.c times it: every
- * clip in turn, at random times (drawn before timing, fixed seed, Once)
- * and at 60 Hz playback (Repeat; fmod for ACL and ozz), contenders
- * interleaved with a rotating start, RUNS runs of about 10 ms, thread CPU
- * time, the median in ns per bone, with ratios to the lossless SIMD
- * sampler and to ACL's default build.  ozz has no sampling without a
+ * worst error of each ACL build against the lossless clip (at 60 Hz and
+ * at the raw samples), and the time of a bone sample as
+ * scripts/bench_compact.c times it (bench_medians): every clip in turn, at
+ * random times (drawn before timing, fixed seed, Once) and at 60 Hz
+ * playback (Repeat; fmod for ACL and ozz), the median in ns per bone, with
+ * ratios to the lossless SIMD sampler and to ACL's default build.  ozz has no sampling without a
  * context: it keeps one per clip in both modes, as a game would.
  */
 #include <malloc.h>
@@ -42,6 +41,7 @@
 extern "C" {
 #include <animc/animrt.h>
 }
+#include "bench_util.h"
 
 #include <acl/compression/compress.h>
 #include <acl/core/ansi_allocator.h>
@@ -58,24 +58,9 @@ extern "C" {
 #include "ozz/animation/runtime/skeleton.h"
 #include "ozz/base/maths/soa_transform.h"
 
-#define RUNS 31
 #define TIMES 4096
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
-static double rng_unit(void)
-{
-	static uint64_t state = 0x9E3779B97F4A7C15u;
-	state ^= state >> 12;
-	state ^= state << 25;
-	state ^= state >> 27;
-	return (double)((state * 0x2545F4914F6CDD1Du) >> 11) / 9007199254740992.0;
-}
 
 static size_t heap_in_use(void)
 {
@@ -259,12 +244,12 @@ static void sample(int who, clip_set *k, float t, bool playback)
 	}
 }
 
-static void pass(int who, bool playback, size_t rounds)
+static void pass(int who, int playback, size_t rounds)
 {
 	for (size_t r = 0; r < rounds; r++) {
 		float play_t = (float)r * (1.0f / 60);
 		for (clip_set *k : clips)
-			sample(who, k, playback ? play_t : k->times[r % TIMES], playback);
+			sample(who, k, playback ? play_t : k->times[r % TIMES], playback != 0);
 	}
 }
 
@@ -346,41 +331,21 @@ static clip_set *load_pair(char *line, totals *sum)
 	return k;
 }
 
-/* Each contender timed RUNS times, interleaved; prints the medians. */
-static void time_all(void)
+/* Each contender timed (bench_medians); prints the medians and ratios. */
+static bool time_all(void)
 {
-	static double ns[CONTENDERS][2][RUNS];
-	size_t rounds[CONTENDERS][2];
-	for (int who = 0; who < CONTENDERS; who++)
-		for (int m = 0; m < 2; m++) {
-			size_t r = 4;
-			for (;;) {
-				double t0 = now_s();
-				pass(who, m, r);
-				if (now_s() - t0 >= 0.005)
-					break;
-				r *= 2;
-			}
-			rounds[who][m] = r * 2;
-		}
-	for (int run = 0; run < RUNS; run++)
-		for (int m = 0; m < 2; m++)
-			for (int j = 0; j < CONTENDERS; j++) {
-				int who = (j + run) % CONTENDERS;
-				double t0 = now_s();
-				pass(who, m, rounds[who][m]);
-				ns[who][m][run] = (now_s() - t0) * 1e9 / ((double)rounds[who][m] * (double)bone_total);
-			}
+	double median[2 * CONTENDERS];
+	if (!bench_medians(pass, CONTENDERS, bone_total, median))
+		return false;
 	for (int m = 0; m < 2; m++) {
-		for (int who = 0; who < CONTENDERS; who++)
-			std::sort(ns[who][m], ns[who][m] + RUNS);
-		double base = ns[LOSSLESS_SIMD][m][RUNS / 2], acl = ns[ACL][m][RUNS / 2];
+		double base = median[2 * LOSSLESS_SIMD + m], acl = median[2 * ACL + m];
 		for (int who = 0; who < CONTENDERS; who++) {
-			double v = ns[who][m][RUNS / 2];
+			double v = median[2 * who + m];
 			printf("%s %-32s %8.3f ns/bone  %6.3f x lossless SIMD  %6.3f x ACL default\n",
 			       m ? "playback" : "random  ", names[who], v, v / base, v / acl);
 		}
 	}
+	return true;
 }
 
 int main(void)
@@ -414,6 +379,5 @@ int main(void)
 	       "%.3g deg\n", e[0], e[1], e2[0], e2[1]);
 	printf("worst error against lossless at the keys: ACL default %.3g units, %.3g deg; ACL 1e-3 %.3g units, "
 	       "%.3g deg\n", k1[0], k1[1], k2[0], k2[1]);
-	time_all();
-	return 0;
+	return time_all() ? 0 : 1;
 }

@@ -17,7 +17,8 @@
  * Timing: each contender samples every clip in turn, many rounds, at random
  * times (Once; drawn before timing, fixed seed) and at 60 Hz playback
  * (Repeat); passes of about 10 ms, contenders interleaved with a rotating
- * start, RUNS runs each in thread CPU time; the median in ns per bone.
+ * start, BENCH_RUNS runs each in thread CPU time (bench_medians); the
+ * median in ns per bone.
  */
 #include <malloc.h>
 #include <math.h>
@@ -30,7 +31,6 @@
 #include "bench_util.h"
 #include "sample.h"
 
-#define RUNS 31
 #define TIMES 4096
 #define MAX_CLIPS 4096
 
@@ -228,35 +228,11 @@ int main(void)
 	printf("packed_per_clip %zu %.0f\n", packed_over_budget, packed_worst_excess);
 	printf("error_reduced %.9g %.9g %.9g\nerror_compact %.9g %.9g %.9g\n", er.t, er.r, er.s, ec.t, ec.r, ec.s);
 
-	double ns[CONTENDERS][2][RUNS];
-	size_t rounds[CONTENDERS][2];
+	double median[2 * CONTENDERS];
+	if (!bench_medians(pass, CONTENDERS, bone_count, median))
+		return 1;
 	for (int who = 0; who < CONTENDERS; who++)
-		for (int m = 0; m < 2; m++) {
-			size_t r = 4;
-
-			for (;;) {
-				double t0 = now_s();
-
-				pass(who, m, r);
-				if (now_s() - t0 >= 0.005)
-					break;
-				r *= 2;
-			}
-			rounds[who][m] = r * 2;
-		}
-	for (int run = 0; run < RUNS; run++)
 		for (int m = 0; m < 2; m++)
-			for (int j = 0; j < CONTENDERS; j++) {
-				int who = (j + run) % CONTENDERS;
-				double t0 = now_s();
-
-				pass(who, m, rounds[who][m]);
-				ns[who][m][run] = (now_s() - t0) * 1e9 / ((double)rounds[who][m] * (double)bone_count);
-			}
-	for (int who = 0; who < CONTENDERS; who++)
-		for (int m = 0; m < 2; m++) {
-			qsort(ns[who][m], RUNS, sizeof ns[who][m][0], compare_doubles);
-			printf("%s_%s_ns %.3f\n", names[who], m ? "playback" : "random", ns[who][m][RUNS / 2]);
-		}
+			printf("%s_%s_ns %.3f\n", names[who], m ? "playback" : "random", median[2 * who + m]);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #define ANIMC_BENCH_UTIL_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* The thread's CPU time: on a machine shared with other work, time spent
@@ -35,6 +36,59 @@ static inline int compare_doubles(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* Runs of each contender behind a median. */
+#define BENCH_RUNS 31
+
+/*
+ * Time pass(who, mode, rounds) for each of `contenders` contenders in two
+ * modes (0 random times, 1 playback): first the rounds that make a pass of
+ * about 10 ms, per contender and mode; then BENCH_RUNS runs of each,
+ * contenders interleaved with a rotating start, in thread CPU time.  The
+ * median of each, in ns per bone over `bones` bones a round, goes to
+ * median[2 * who + mode].  Returns false when out of memory.
+ */
+static inline int bench_medians(void (*pass)(int who, int mode, size_t rounds), int contenders, size_t bones,
+				double *median)
+{
+	double *ns = (double *)malloc(sizeof(double) * BENCH_RUNS * 2 * (size_t)contenders);
+	size_t *rounds = (size_t *)malloc(sizeof(size_t) * 2 * (size_t)contenders);
+
+	if (!ns || !rounds) {
+		free(ns);
+		free(rounds);
+		return 0;
+	}
+	for (int i = 0; i < 2 * contenders; i++) {
+		size_t r = 4;
+
+		for (;;) {
+			double t0 = now_s();
+
+			pass(i / 2, i % 2, r);
+			if (now_s() - t0 >= 0.005)
+				break;
+			r *= 2;
+		}
+		rounds[i] = r * 2;
+	}
+	for (int run = 0; run < BENCH_RUNS; run++)
+		for (int m = 0; m < 2; m++)
+			for (int j = 0; j < contenders; j++) {
+				int i = 2 * ((j + run) % contenders) + m;
+				double t0 = now_s();
+
+				pass(i / 2, m, rounds[i]);
+				ns[i * BENCH_RUNS + run] = (now_s() - t0) * 1e9 / ((double)rounds[i] * (double)bones);
+			}
+	for (int i = 0; i < 2 * contenders; i++) {
+		qsort(ns + i * BENCH_RUNS, BENCH_RUNS, sizeof *ns, compare_doubles);
+		median[i] = ns[i * BENCH_RUNS + BENCH_RUNS / 2];
+	}
+	free(ns);
+	free(rounds);
+	return 1;
 }
 
 #endif
