@@ -3007,6 +3007,71 @@ static void the_manifest_keeps_warning_kinds(void **state)
 	manifest_release(&m);
 }
 
+/* The manifest a build saved, loaded, and formatted again from its fields
+ * alone (no record copied as read): the bytes the file holds. */
+static void assert_manifest_formats_as_saved(const char *path)
+{
+	manifest m;
+	cli_error err;
+	char *text, *saved = (char *)test_read_file(path, NULL);
+	size_t size;
+
+	assert_non_null(saved);
+	assert_int_equal(manifest_load(&m, path, &err), MANIFEST_LOADED);
+	for (size_t i = 0; i < m.count; i++)
+		m.entries[i].raw = NULL;
+	assert_true(manifest_format(&m, &text, &size));
+	assert_int_equal(size, strlen(saved));
+	assert_memory_equal(text, saved, size);
+	free(text), free(saved);
+	manifest_release(&m);
+}
+
+/* A per-file rule carries the records of the sources it did not build
+ * over as the manifest holds them, parsing and formatting none again: a
+ * warning kind a later animc recorded for another source stays (it was
+ * dropped, formatted by an animc that does not know it).  Records it
+ * carries are the bytes it would have formatted. */
+static void a_rule_carries_the_other_records_as_written(void **state)
+{
+	char *dir = test_tmpdir("rule-carries-records"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/art/a.Animation", dir), *path = test_format("%s/.animc/manifest", out);
+	char *text, *line, *edited;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/art' && for s in a b c; do cp " CRANE "/Turn.Animation '%s/art/'$s.Animation; done", dir,
+		dir);
+	r = test_animc("build", "-q", "-o", out, dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("echo '<!-- edit -->' >> '%s'", a);
+	r = test_animc("build", "-q", "-o", out, a, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_manifest_formats_as_saved(path);
+
+	/* b's record, as a later animc wrote it: a warning of a kind this
+	 * one does not know. */
+	text = (char *)test_read_file(path, NULL);
+	line = strstr(text, "\noutput\tart/b.xnb\t");
+	assert_non_null(line);
+	line = strchr(line + 1, '\n');
+	*line = '\0';
+	edited = test_format("%s\nwarning\t3\t4\t0\tan element of a later format\tlater-kind\n%s", text, line + 1);
+	reseal_manifest(edited);
+	assert_true(test_write_file(path, edited, strlen(edited)));
+	free(edited), free(text);
+	test_sh("echo '<!-- edit -->' >> '%s'", a);
+	r = test_animc("build", "-q", "-o", out, a, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(path, NULL);
+	assert_non_null(strstr(text, "\noutput\tart/b.xnb\t"));
+	assert_non_null(strstr(text, "\nwarning\t3\t4\t0\tan element of a later format\tlater-kind\n"));
+	free(text), free(path), free(a), free(out), free(dir);
+}
+
 static void results_survive_the_pipe_and_damage(void **state)
 {
 	build_result r = { 0 }, back;
@@ -4215,6 +4280,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(manifest_damage_is_never_loaded),
 	cmocka_unit_test(the_manifest_reads_back_every_duration),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
+	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),
 	cmocka_unit_test(a_model_without_animation_named_alone_says_what_to_do),

@@ -1842,9 +1842,12 @@ void build_commit_finish(build_commit *c)
 			else
 				manifest_output_release(&copy.outputs[k]);
 		}
-		/* Built again, it compiles: what it wrote is no longer there. */
-		if (kept < copy.output_count)
+		/* Built again, it compiles: what it wrote is no longer there.
+		 * Its records as read no longer hold. */
+		if (kept < copy.output_count) {
 			memset(&copy.run_key, 0, sizeof copy.run_key);
+			copy.raw = NULL;
+		}
 		copy.output_count = kept;
 		/* Stale: what --prune would remove, those still as animc wrote them. */
 		for (uint32_t k = 0; is_gone && k < kept; k++) {

@@ -78,6 +78,7 @@ void manifest_release(manifest *m)
 	free(m->orphans);
 	free(m->skeleton.path);
 	free(m->cwd);
+	free(m->text);
 	memset(m, 0, sizeof *m);
 }
 
@@ -207,6 +208,7 @@ manifest_entry *manifest_find_same_file(manifest *m, const char *source, const c
 		free(e->source);
 		e->source = copy;
 		e->is_renamed = true;
+		e->raw = NULL;
 		return index_build(m, m->index_size ? m->index_size : 256) ? e : NULL;
 	}
 	return NULL;
@@ -352,6 +354,48 @@ void manifest_output_put(cli_bytes *t, const char *word, const manifest_output *
 	put(t, "\n", 1);
 }
 
+/* An entry's records: its source line, then its dependencies, outputs
+ * and warnings. */
+static void put_entry(text *t, const manifest_entry *e)
+{
+	char buf[64];
+
+	put_s(t, "source");
+	put_field(t, e->source);
+	put_field(t, build_status_name(e->status));
+	put_field(t, e->importer);
+	put_field(t, e->skip_reason);
+	put_field(t, e->out_base);
+	put_state(t, &e->state);
+	put_hash(t, &e->hash);
+	put_hash(t, &e->key);
+	put_hash(t, &e->run_key);
+	snprintf(buf, sizeof buf, "%.6f", e->time_s);
+	put_field(t, buf);
+	put(t, "\n", 1);
+	for (uint32_t d = 0; d < e->dep_count; d++) {
+		put_s(t, "dep");
+		put_field(t, e->deps[d].path);
+		put_state(t, &e->deps[d].state);
+		put_hash(t, &e->deps[d].hash);
+		put(t, "\n", 1);
+	}
+	for (uint32_t o = 0; o < e->output_count; o++)
+		manifest_output_put(t, "output", &e->outputs[o]);
+	for (uint32_t w = 0; w < e->warning_count; w++) {
+		const build_diag *d = &e->warnings[w];
+
+		put_s(t, "warning");
+		put_u64(t, d->line);
+		put_u64(t, d->column);
+		put_u64(t, d->byte_offset < 0 ? 0 : (uint64_t)d->byte_offset + 1);
+		put_field(t, d->message);
+		if (d->kind)
+			put_field(t, d->kind);
+		put(t, "\n", 1);
+	}
+}
+
 bool manifest_format(const manifest *m, char **out, size_t *size)
 {
 	text t = { 0 };
@@ -375,42 +419,10 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 		put(&t, "\n", 1);
 	}
 	for (size_t i = 0; i < m->count; i++) {
-		const manifest_entry *e = &m->entries[i];
-
-		put_s(&t, "source");
-		put_field(&t, e->source);
-		put_field(&t, build_status_name(e->status));
-		put_field(&t, e->importer);
-		put_field(&t, e->skip_reason);
-		put_field(&t, e->out_base);
-		put_state(&t, &e->state);
-		put_hash(&t, &e->hash);
-		put_hash(&t, &e->key);
-		put_hash(&t, &e->run_key);
-		snprintf(buf, sizeof buf, "%.6f", e->time_s);
-		put_field(&t, buf);
-		put(&t, "\n", 1);
-		for (uint32_t d = 0; d < e->dep_count; d++) {
-			put_s(&t, "dep");
-			put_field(&t, e->deps[d].path);
-			put_state(&t, &e->deps[d].state);
-			put_hash(&t, &e->deps[d].hash);
-			put(&t, "\n", 1);
-		}
-		for (uint32_t o = 0; o < e->output_count; o++)
-			manifest_output_put(&t, "output", &e->outputs[o]);
-		for (uint32_t w = 0; w < e->warning_count; w++) {
-			const build_diag *d = &e->warnings[w];
-
-			put_s(&t, "warning");
-			put_u64(&t, d->line);
-			put_u64(&t, d->column);
-			put_u64(&t, d->byte_offset < 0 ? 0 : (uint64_t)d->byte_offset + 1);
-			put_field(&t, d->message);
-			if (d->kind)
-				put_field(&t, d->kind);
-			put(&t, "\n", 1);
-		}
+		if (m->entries[i].raw)
+			put(&t, m->entries[i].raw, m->entries[i].raw_size);
+		else
+			put_entry(&t, &m->entries[i]);
 	}
 	for (size_t i = 0; i < m->orphan_count; i++)
 		manifest_output_put(&t, "orphan", &m->orphans[i]);
@@ -571,6 +583,7 @@ static bool rebase(manifest *m, const char *path)
 		for (size_t i = 0; ok && i < m->count; i++) {
 			manifest_entry *e = &m->entries[i];
 
+			e->raw = NULL;   /* its paths are spelt from here now */
 			ok = rebase_path(&e->source, from, is_there, here);
 			for (uint32_t d = 0; ok && d < e->dep_count; d++)
 				ok = rebase_path(&e->deps[d].path, from, is_there, here);
@@ -819,8 +832,6 @@ static bool parse_status(const char *s, build_status *status)
 	return false;
 }
 
-/* The parser proper: `data` (size + 1 bytes, the last one a NUL the
- * caller put there) is cut into fields in place; `copy` is freed after. */
 /* What surrounds the records: the magic and version, no NUL byte, and the
  * closing line "end\t<hash>\n" whose hash covers everything before it.
  * MANIFEST_LOADED when they are right, *body then the records' length. */
@@ -960,7 +971,20 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 	return true;
 }
 
-static manifest_load_status parse(manifest *m, char *data, size_t size, cli_error *err)
+/* Entry e's raw records take in the line at text[start, end): it starts
+ * them when it is e's source line. */
+static void extend_raw(manifest_entry *e, const char *original, size_t start, size_t end)
+{
+	if (!e->raw)
+		e->raw = original + start;
+	e->raw_size = (size_t)(original + end - e->raw);
+}
+
+/* The parser proper: `data` (size + 1 bytes, the last one a NUL the
+ * caller put there) is cut into fields in place.  `original` (NULL: none)
+ * holds the same bytes untouched, which each entry's raw records point
+ * into. */
+static manifest_load_status parse(manifest *m, char *data, size_t size, const char *original, cli_error *err)
 {
 	manifest_entry *current = NULL;
 	manifest_load_status status;
@@ -991,6 +1015,8 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, cli_erro
 		}
 		if (!parse_record(m, &l, line_no, &current, err))
 			goto damaged;
+		if (current && original)
+			extend_raw(current, original, (size_t)(at - data), (size_t)(end_line + 1 - data));
 	}
 	if (line_no >= 2)
 		return MANIFEST_LOADED;
@@ -1012,8 +1038,13 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 	}
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	status = parse(m, copy, size, err);
+	char *original = malloc(size + 1);
+	status = parse(m, copy, size, original ? memcpy(original, copy, size + 1) : NULL, err);
 	free(copy);
+	if (status == MANIFEST_LOADED)
+		m->text = original;
+	else
+		free(original);
 	return status;
 }
 
@@ -1030,13 +1061,23 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 		return MANIFEST_ABSENT;
 	if (!cli_read_file(path, &data, &size, err))
 		return MANIFEST_DAMAGED;
-	/* cli_read_file ends the bytes with a NUL; parse them in place, after
-	 * hashing what the file holds. */
+	/* cli_read_file ends the bytes with a NUL: hashed as the file holds
+	 * them, then parsed in a copy. */
 	{
 		build_hash whole;
 
 		build_hash_bytes(data, size, &whole);
-		status = parse(m, (char *)data, size, err);
+		/* The bytes read stay, for the raw records. */
+		char *copy = malloc(size + 1);
+
+		status = copy ? parse(m, memcpy(copy, data, size + 1), size, (const char *)data, err) : MANIFEST_DAMAGED;
+		if (!copy)
+			cli_error_set(err, "out of memory");
+		free(copy);
+		if (status == MANIFEST_LOADED) {
+			m->text = (char *)data;
+			data = NULL;
+		}
 		if (status == MANIFEST_LOADED && !rebase(m, path)) {
 			manifest_release(m);
 			cli_error_set(err, "out of memory");
@@ -1100,6 +1141,7 @@ static bool drop_output(manifest_entry *e, uint32_t k, cli_bytes *copies)
 	memcpy(kept + k, e->outputs + k + 1, (e->output_count - k - 1) * sizeof *kept);
 	e->outputs = kept;
 	e->output_count--;
+	e->raw = NULL;
 	memset(&e->state, 0, sizeof e->state);
 	memset(&e->hash, 0, sizeof e->hash);
 	return true;

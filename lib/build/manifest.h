@@ -50,6 +50,12 @@ typedef struct manifest_entry {
 	 * asks what a --clip compile found in the source; else NULL.  In
 	 * memory only. */
 	const build_result *result;
+	/* Its records (the source line to its last warning line) as the
+	 * manifest it was read from holds them, in that manifest's `text`,
+	 * which manifest_format copies rather than formats: NULL once any
+	 * field they record changes (or for an entry made by this run). */
+	const char *raw;
+	size_t raw_size;
 } manifest_entry;
 
 typedef struct manifest {
@@ -72,6 +78,10 @@ typedef struct manifest {
 	bool loaded_hash_known;
 	size_t loaded_size;
 	build_hash loaded_hash;
+	/* The bytes it was read from (NULL: made by this run), which the
+	 * raw records of its entries, and of their copies, point into: it
+	 * outlives every manifest saved from them. */
+	char *text;
 } manifest;
 
 /* The manifest's file under OUTDIR, and the folder holding it. */
