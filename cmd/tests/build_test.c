@@ -338,6 +338,42 @@ static void edits_touches_deletes_and_renames(void **state)
 	free_tree(&t);
 }
 
+/* A build of many sources into a folder where another build's sources
+ * wrote the same names, and names alike but for case: each source is told
+ * of the one it takes its output over from, or whose output differs from
+ * its own only in case, whether the lookup is one of the first few (which
+ * scan what the folder records) or a later one (sorted first). */
+static void many_sources_find_the_outputs_of_an_earlier_build(void **state)
+{
+	char *dir = test_tmpdir("turns-many"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/a", dir), *b = test_format("%s/b", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' '%s' && for i in $(seq 0 19); do for n in t$i U$i; do cp " CRANE "/Turn.Animation "
+		"'%s/'$n.Animation; done; cp " CRANE "/Wave.Animation '%s/'t$i.Animation; cp " CRANE "/Wave.Animation "
+		"'%s/'u$i.Animation; done", a, b, a, b, b);
+	r = test_animc("build", "-q", "-o", out, a, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "--progress", "never", "-o", out, b, NULL);
+	assert_int_equal(r.status, 0);
+	for (int i = 0; i < 20; i++) {
+		char *taken = test_format("b/t%d.Animation: warning: '%s/t%d.xnb' was the output of '%s/t%d.Animation' (an "
+					  "earlier build into this folder)", i, out, i, a, i);
+		char *alike = test_format("b/u%d.Animation: warning: '%s/u%d.xnb' and '%s/U%d.xnb', the output of "
+					  "'%s/U%d.Animation' (an earlier build into this folder), differ only in case",
+					  i, out, i, out, i, a, i);
+
+		if (!strstr(r.err, taken) || !strstr(r.err, alike))
+			fail_msg("no '%s' or '%s' in: %s", taken, alike, r.err);
+		free(taken), free(alike);
+	}
+	assert_int_equal(count(r.err, "(an earlier build into this folder)"), 40);
+	test_run_release(&r);
+	free(b), free(a), free(out), free(dir);
+}
+
 /* Two sources of one name built by turns into one flat folder (per-file
  * rules): each takes the output with a warning naming the other, and is
  * compiled again when its turn comes; a deleted source whose output
@@ -4230,6 +4266,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_source_named_twice_is_built_once),
 	cmocka_unit_test(edits_touches_deletes_and_renames),
 	cmocka_unit_test(sources_taking_turns_at_one_output),
+	cmocka_unit_test(many_sources_find_the_outputs_of_an_earlier_build),
 	cmocka_unit_test(options_skeleton_and_manifest),
 	cmocka_unit_test(files_an_import_reads_are_dependencies),
 	cmocka_unit_test(a_build_stopped_mid_way_resumes),

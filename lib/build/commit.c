@@ -798,6 +798,11 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	}
 }
 
+/* The outputs the last runs recorded are scanned for the first lookups
+ * of a run, then sorted: a per-file rule, which looks up the few outputs
+ * of its source, sorted every output of the folder. */
+#define LOOKUPS_BEFORE_SORTING 16
+
 /* An output path the last runs recorded, and the entry that wrote it. */
 typedef struct owned {
 	const char *path;
@@ -842,6 +847,7 @@ static bool is_other_build(const build_commit *c, const build_job *j, const mani
 static const char *earlier_owner(build_commit *c, const build_job *j, const char *name)
 {
 	const manifest *old = &c->ctx->old;
+	const owned *hit = NULL;
 
 	if (!c->ctx->has_old)
 		return NULL;
@@ -855,41 +861,51 @@ static const char *earlier_owner(build_commit *c, const build_job *j, const char
 		for (size_t i = 0; c->owned && i < old->count; i++)
 			for (uint32_t k = 0; k < old->entries[i].output_count; k++)
 				c->owned[c->owned_count++] = (owned){ old->entries[i].outputs[k].path, &old->entries[i] };
-		if (c->owned)
-			qsort(c->owned, c->owned_count, sizeof *c->owned, compare_owned);
+	}
+	if (!c->is_owned_sorted && ++c->owned_lookups > LOOKUPS_BEFORE_SORTING) {
+		c->is_owned_sorted = true;
+		qsort(c->owned, c->owned_count, sizeof *c->owned, compare_owned);
 	}
 	owned key = { name, NULL };
-	const owned *hit = c->owned_count ? bsearch(&key, c->owned, c->owned_count, sizeof key, compare_owned) : NULL;
+	if (c->is_owned_sorted)
+		hit = c->owned_count ? bsearch(&key, c->owned, c->owned_count, sizeof key, compare_owned) : NULL;
+	for (size_t i = 0; !c->is_owned_sorted && !hit && i < c->owned_count; i++)
+		if (strcmp(c->owned[i].path, name) == 0)
+			hit = &c->owned[i];
 	return hit && is_other_build(c, j, hit->entry) ? hit->entry->source : NULL;
 }
 
 /* The outputs the loaded manifest records for sources no job of this run
- * names, sorted by their names folded.  A build of the whole folder has
- * none and sorts nothing: this costs a no-op build a pass over its jobs. */
+ * names (sorted by their names folded once looked up more than a few
+ * times).  A build of the whole folder has none: this costs a no-op build
+ * a pass over its jobs. */
 static void index_others(build_commit *c)
 {
 	const manifest *old = &c->ctx->old;
 	bool *named;
 	size_t n = 0;
 
-	if (c->has_others)
-		return;
-	c->has_others = true;
-	named = calloc(old->count ? old->count : 1, sizeof *named);
-	if (!named)
-		return;
-	for (size_t i = 0; i < c->ctx->plan.count; i++)
-		if (c->ctx->plan.jobs[i].previous)
-			named[c->ctx->plan.jobs[i].previous - old->entries] = true;
-	for (size_t i = 0; i < old->count; i++)
-		n += named[i] ? 0 : old->entries[i].output_count;
-	c->others = n ? malloc(n * sizeof *c->others) : NULL;
-	for (size_t i = 0; c->others && i < old->count; i++)
-		for (uint32_t k = 0; !named[i] && k < old->entries[i].output_count; k++)
-			c->others[c->other_count++] = (owned){ old->entries[i].outputs[k].path, &old->entries[i] };
-	if (c->others)
-		qsort(c->others, c->other_count, sizeof *c->others, compare_owned_folded);
-	free(named);
+	if (!c->has_others) {
+		c->has_others = true;
+		named = calloc(old->count ? old->count : 1, sizeof *named);
+		if (!named)
+			return;
+		for (size_t i = 0; i < c->ctx->plan.count; i++)
+			if (c->ctx->plan.jobs[i].previous)
+				named[c->ctx->plan.jobs[i].previous - old->entries] = true;
+		for (size_t i = 0; i < old->count; i++)
+			n += named[i] ? 0 : old->entries[i].output_count;
+		c->others = n ? malloc(n * sizeof *c->others) : NULL;
+		for (size_t i = 0; c->others && i < old->count; i++)
+			for (uint32_t k = 0; !named[i] && k < old->entries[i].output_count; k++)
+				c->others[c->other_count++] = (owned){ old->entries[i].outputs[k].path, &old->entries[i] };
+		free(named);
+	}
+	if (!c->is_others_sorted && ++c->other_lookups > LOOKUPS_BEFORE_SORTING) {
+		c->is_others_sorted = true;
+		if (c->others)
+			qsort(c->others, c->other_count, sizeof *c->others, compare_owned_folded);
+	}
 }
 
 /* An output another build recorded (as earlier_owner finds them) whose
@@ -902,8 +918,9 @@ static const char *earlier_alike(build_commit *c, const build_job *j, const char
 	if (!c->ctx->has_old)
 		return NULL;
 	index_others(c);
-	/* The first name not before `name` folded: those alike start there. */
-	for (hi = c->other_count; lo < hi;) {
+	/* The first name not before `name` folded: those alike start there
+	 * (unsorted: anywhere). */
+	for (hi = c->is_others_sorted ? c->other_count : 0; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (build_fold_compare(c->others[mid].path, name) < 0)
@@ -911,11 +928,17 @@ static const char *earlier_alike(build_commit *c, const build_job *j, const char
 		else
 			hi = mid;
 	}
-	for (; lo < c->other_count && build_fold_compare(c->others[lo].path, name) == 0; lo++)
+	for (; lo < c->other_count; lo++) {
+		if (build_fold_compare(c->others[lo].path, name) != 0) {
+			if (c->is_others_sorted)
+				break;
+			continue;
+		}
 		if (strcmp(c->others[lo].path, name) != 0 && is_other_build(c, j, c->others[lo].entry)) {
 			*source = c->others[lo].entry->source;
 			return c->others[lo].path;
 		}
+	}
 	return NULL;
 }
 

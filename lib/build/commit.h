@@ -36,16 +36,20 @@ typedef struct build_commit {
 	struct build_source_id *sources;
 	size_t source_count;
 	bool has_sources;
-	/* The outputs the loaded manifest records, by path, made when first
-	 * needed: who wrote a path before. */
+	/* The outputs the loaded manifest records, made when first needed:
+	 * who wrote a path before.  Sorted by path once the lookups so far
+	 * outnumber a few, each scanned until then (owned_lookups). */
 	struct owned *owned;
 	size_t owned_count;
-	bool has_owned;
-	/* Those of sources no job of this run names, by path with its
-	 * letters folded to lower case: who wrote a path alike but for case. */
+	bool has_owned, is_owned_sorted;
+	unsigned owned_lookups;
+	/* Those of sources no job of this run names: who wrote a path alike
+	 * but for case.  Sorted by path with its letters folded to lower case
+	 * as `owned` is. */
 	struct owned *others;
 	size_t other_count;
-	bool has_others;
+	bool has_others, is_others_sorted;
+	unsigned other_lookups;
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
