@@ -2981,6 +2981,81 @@ static void reseal_manifest(char *text)
 	end[5 + 32] = '\n';
 }
 
+/* The manifest reads its numbers as strtod and strtof do, digit for digit:
+ * compile times ("%.6f") and clip durations ("%.9g") of every magnitude,
+ * and a count with leading zeros; a count with a sign or a space is
+ * damage. */
+static void the_manifest_reads_numbers_as_strtod_does(void **state)
+{
+	enum { COUNT = 4000 };
+	manifest m = { 0 }, back;
+	char *text, buf[64];
+	cli_error err;
+	size_t size;
+	uint64_t seed = 88172645463325252u;
+
+	(void)state;
+	for (size_t i = 0; i < COUNT; i++) {
+		manifest_entry e = { 0 };
+		uint32_t bits;
+		float duration;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		e.source = test_format("art/%zu.Animation", i);
+		e.out_base = test_format("art/%zu", i);
+		e.status = BUILD_COMPILED;
+		e.time_s = (double)(seed >> 11) / (double)(1ull << 53) * pow(10, (double)(i % 14) - 3);
+		e.outputs = calloc(1, sizeof *e.outputs);
+		assert_non_null(e.outputs);
+		e.outputs[0].path = test_format("art/%zu.xnb", i);
+		e.outputs[0].clip = strdup("");
+		bits = (uint32_t)(seed >> 32) & 0x7f7fffffu;   /* finite, not negative */
+		memcpy(&duration, &bits, sizeof duration);
+		e.outputs[0].duration_s = i % 3 ? duration : (float)(i % 1000) / 8;
+		e.output_count = 1;
+		assert_non_null(manifest_add(&m, &e));
+	}
+	assert_true(manifest_format(&m, &text, &size));
+	assert_int_equal(manifest_parse(&back, text, size, &err), MANIFEST_LOADED);
+	assert_int_equal(back.count, COUNT);
+	for (size_t i = 0; i < COUNT; i++) {
+		const manifest_entry *got = &back.entries[i];
+
+		snprintf(buf, sizeof buf, "%.6f", m.entries[i].time_s);
+		if (got->time_s != strtod(buf, NULL))
+			fail_msg("%s read as %.17g", buf, got->time_s);
+		snprintf(buf, sizeof buf, "%.9g", (double)m.entries[i].outputs[0].duration_s);
+		if (got->outputs[0].duration_s != strtof(buf, NULL) ||
+		    got->outputs[0].duration_s != m.entries[i].outputs[0].duration_s)
+			fail_msg("%s read as %.9g", buf, (double)got->outputs[0].duration_s);
+	}
+	manifest_release(&back);
+	free(text);
+
+	/* A count of leading zeros reads; one with a sign or a space does not. */
+	m.count = 1;
+	assert_true(manifest_format(&m, &text, &size));
+	char *count = strstr(text, "\nsource\t");
+	assert_non_null(count);
+	count = strstr(count, "\tcompiled\t\t\tart/0\t");
+	assert_non_null(count);
+	count += strlen("\tcompiled\t\t\tart/0\t");
+	const char *spellings[] = { "00", "+0", " 0" };
+	for (int k = 0; k < 3; k++) {
+		char *edited = test_format("%.*s%s%s", (int)(count - text), text, spellings[k], count + 1);
+
+		assert_int_equal(count[0], '0');
+		reseal_manifest(edited);
+		assert_int_equal(manifest_parse(&back, edited, strlen(edited), &err),
+				 k == 0 ? MANIFEST_LOADED : MANIFEST_DAMAGED);
+		manifest_release(&back);
+		free(edited);
+	}
+	m.count = COUNT;
+	free(text);
+	manifest_release(&m);
+}
+
 /* A warning record keeps its kind; a record of an animc before kinds
  * (no kind field) still reads, and a kind this animc does not know reads
  * as none. */
@@ -4316,6 +4391,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
 	cmocka_unit_test(the_manifest_reads_back_every_duration),
+	cmocka_unit_test(the_manifest_reads_numbers_as_strtod_does),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
 	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),

@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -642,11 +643,25 @@ typedef struct line {
 static bool split(char *s, line *l)
 {
 	l->count = 0;
+	if (!strchr(s, '\\')) {
+		/* No escape, as in most lines: cut at the tabs. */
+		for (char *tab;; s = tab + 1) {
+			if (l->count == FIELDS_MAX)
+				return false;
+			l->fields[l->count++] = s;
+			if (!(tab = strchr(s, '\t')))
+				return true;
+			*tab = '\0';
+		}
+	}
 	for (;;) {
-		char *field = s, *out = s;
+		char *field = s, *out;
 
 		if (l->count == FIELDS_MAX)
 			return false;
+		/* Up to its first escape, a field stays as it is. */
+		s += strcspn(s, "\t\\");
+		out = s;
 		while (*s && *s != '\t') {
 			if (*s != '\\') {
 				*out++ = *s++;
@@ -677,15 +692,23 @@ static bool split(char *s, line *l)
 	}
 }
 
+/* A number as put_u64 writes it: decimal digits alone (leading zeros
+ * read, no sign, no space), not past UINT64_MAX. */
 static bool get_u64(const char *s, uint64_t *v)
 {
-	char *end;
+	uint64_t n = 0;
 
-	if (!*s || *s == '-' || *s == ' ')
+	if (!*s)
 		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !*end && errno == 0;
+	for (; *s; s++) {
+		unsigned digit = (unsigned)(unsigned char)*s - '0';
+
+		if (digit > 9 || n > (UINT64_MAX - digit) / 10)
+			return false;
+		n = n * 10 + digit;
+	}
+	*v = n;
+	return true;
 }
 
 static bool get_state(char **f, build_file_state *s)
@@ -699,10 +722,46 @@ static bool get_state(char **f, build_file_state *s)
 	return true;
 }
 
+/* A plain decimal ("0.052248", "1.5"; no sign, no exponent) of at most
+ * 15 digits: the digits as an integer, and how many follow the point.
+ * False for any other number, which strtod reads. */
+static bool plain_decimal(const char *s, uint64_t *digits, int *decimals)
+{
+	uint64_t n = 0;
+	int count = 0, after = -1;
+
+	for (; *s; s++) {
+		if (*s == '.' && after < 0) {
+			after = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || ++count > 15)
+			return false;
+		n = n * 10 + (uint64_t)(*s - '0');
+		after += after >= 0;
+	}
+	*digits = n;
+	*decimals = after < 0 ? 0 : after;
+	return count > 0;
+}
+
+/* Where both the digits and the power of ten are exact in the type, one
+ * division gives the number correctly rounded, as strtod and strtof do
+ * (Clinger's fast path); only where arithmetic is done in the type
+ * itself. */
+static const double powers_of_ten[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+					1e14, 1e15 };
+
 static bool get_double(const char *s, double *v)
 {
 	char *end;
+	uint64_t digits;
+	int decimals;
 
+	if (FLT_EVAL_METHOD == 0 && plain_decimal(s, &digits, &decimals)) {
+		*v = (double)digits / powers_of_ten[decimals];
+		return *v < 1e12;
+	}
 	*v = strtod(s, &end);
 	return *s && !*end && *v >= 0 && *v < 1e12;
 }
@@ -712,7 +771,13 @@ static bool get_double(const char *s, double *v)
 static bool get_duration(const char *s, float *v)
 {
 	char *end;
+	uint64_t digits;
+	int decimals;
 
+	if (FLT_EVAL_METHOD == 0 && plain_decimal(s, &digits, &decimals) && digits < (1u << 24) && decimals <= 10) {
+		*v = (float)digits / (float)powers_of_ten[decimals];
+		return true;
+	}
 	*v = strtof(s, &end);
 	return *s && !*end && isfinite(*v) && *v >= 0;   /* past FLT_MAX: HUGE_VALF */
 }

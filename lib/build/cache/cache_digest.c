@@ -47,9 +47,15 @@ bool cli_digest_matches(const void *data, size_t size, const cli_digest *want)
 	return cli_digest_equal(&got, want);
 }
 
+/* Each lower-case hex digit's value + 1; 0 for any other byte. */
+static const uint8_t hex_values[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
 static int hex_digit(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return hex_values[(unsigned char)c] - 1;
 }
 
 bool cli_hex_decode(const char *hex, size_t size, uint8_t *out)
