@@ -1820,6 +1820,58 @@ static void keep_last_good(build_commit *c)
 	}
 }
 
+/*
+ * Entry e of the last run's manifest, of a source this run did not build,
+ * into the new one, but for the outputs a source of this run wrote, which
+ * are that source's now.  One that keeps every output borrows e's strings
+ * and arrays (the loaded manifest outlives the saving of the new one),
+ * rather than copying them: a per-file rule carries thousands.
+ */
+static void carry_entry(build_commit *c, const manifest_entry *e, bool is_gone)
+{
+	bool few[16], *taken = e->output_count <= 16 ? few : malloc(e->output_count * sizeof *taken);
+	uint32_t kept = 0;
+	manifest_entry copy;
+
+	if (!taken)
+		return;
+	for (uint32_t k = 0; k < e->output_count; k++)
+		kept += taken[k] = claim(c, e->outputs[k].path);
+	if (kept == e->output_count) {
+		copy = *e;
+		copy.is_ours = false;
+		copy.is_borrowed = true;
+	} else if (copy_entry(&copy, e)) {
+		kept = 0;
+		for (uint32_t k = 0; k < copy.output_count; k++) {
+			if (taken[k])
+				copy.outputs[kept++] = copy.outputs[k];
+			else
+				manifest_output_release(&copy.outputs[k]);
+		}
+		/* Built again, it compiles: what it wrote is no longer there.
+		 * Its records as read no longer hold. */
+		memset(&copy.run_key, 0, sizeof copy.run_key);
+		copy.raw = NULL;
+		copy.output_count = kept;
+	} else {
+		kept = UINT32_MAX;
+	}
+	if (taken != few)
+		free(taken);
+	if (kept == UINT32_MAX)
+		return;
+	/* Stale: what --prune would remove, those still as animc wrote them. */
+	for (uint32_t k = 0; is_gone && k < kept; k++) {
+		char *path = cli_path_join(c->ctx->options->out_dir, copy.outputs[k].path, NULL);
+
+		c->stale += path && output_unchanged(path, &copy.outputs[k]);
+		free(path);
+	}
+	if (!manifest_add(&c->next, &copy))
+		manifest_entry_release(&copy);
+}
+
 void build_commit_finish(build_commit *c)
 {
 	build_ctx *ctx = c->ctx;
@@ -1836,7 +1888,6 @@ void build_commit_finish(build_commit *c)
 	unsigned char *kinds = old_source_kinds(ctx);
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
-		manifest_entry copy;
 
 		/* Recorded again; or this run built the source elsewhere, at
 		 * a destination its project does not give it, or its project
@@ -1855,32 +1906,7 @@ void build_commit_finish(build_commit *c)
 			cli_strings_push(&c->pruned_sources, e->source);
 			continue;   /* its outputs become orphans below, and go */
 		}
-		if (!copy_entry(&copy, e))
-			continue;
-		/* Outputs a source of this run wrote are that source's now. */
-		uint32_t kept = 0;
-		for (uint32_t k = 0; k < copy.output_count; k++) {
-			if (claim(c, copy.outputs[k].path))
-				copy.outputs[kept++] = copy.outputs[k];
-			else
-				manifest_output_release(&copy.outputs[k]);
-		}
-		/* Built again, it compiles: what it wrote is no longer there.
-		 * Its records as read no longer hold. */
-		if (kept < copy.output_count) {
-			memset(&copy.run_key, 0, sizeof copy.run_key);
-			copy.raw = NULL;
-		}
-		copy.output_count = kept;
-		/* Stale: what --prune would remove, those still as animc wrote them. */
-		for (uint32_t k = 0; is_gone && k < kept; k++) {
-			char *path = cli_path_join(ctx->options->out_dir, copy.outputs[k].path, NULL);
-
-			c->stale += path && output_unchanged(path, &copy.outputs[k]);
-			free(path);
-		}
-		if (!manifest_add(&c->next, &copy))
-			manifest_entry_release(&copy);
+		carry_entry(c, e, is_gone);
 	}
 	free(items);
 	free(kinds);

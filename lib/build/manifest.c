@@ -52,6 +52,10 @@ void manifest_output_release(manifest_output *o)
 
 void manifest_entry_release(manifest_entry *e)
 {
+	if (e->is_borrowed) {
+		memset(e, 0, sizeof *e);
+		return;
+	}
 	free(e->source);
 	free(e->skip_reason);
 	free(e->out_base);

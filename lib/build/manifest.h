@@ -46,6 +46,8 @@ typedef struct manifest_entry {
 	bool is_seen;        /* a job of this run names it */
 	bool is_ours;        /* recorded by this run (not carried over) */
 	bool is_renamed;     /* found under another spelling: saved under this one */
+	bool is_borrowed;    /* its strings and arrays are those of an entry of
+			      * another manifest, which frees them */
 	/* Recorded by this run (is_ours): its job's result, which the commit
 	 * asks what a --clip compile found in the source; else NULL.  In
 	 * memory only. */
