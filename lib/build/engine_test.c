@@ -6,6 +6,8 @@
  * sink tells what a user would read.  Process-level behaviour (signals,
  * crashes, memory caps, the worker pool) is cmd/tests/build_test.c's.
  */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -1011,6 +1013,39 @@ static void memory_running_out_while_claiming_outputs_is_no_clash(void **state)
 	free(text), free(report), free(out), free(src), free(dir);
 }
 
+/* What a listing of each path's folder says it is, whatever the order of
+ * the paths: folders whose names start alike ("d" and "d1") and paths of
+ * one folder spread among those of others are each told; a folder of few
+ * paths is not listed (each is stat()ed instead). */
+static void listings_tell_the_kind_of_each_path(void **state)
+{
+	char *dir = test_tmpdir("engine-kinds");
+	const char *folders[] = { "d", "d1", "d10" };
+	char *paths[3 * 10 + 2];
+	unsigned char kinds[3 * 10 + 2];
+	size_t n = 0;
+
+	(void)state;
+	test_sh("cd '%s' && mkdir -p d/sub d1 d10 few && for f in d d1 d10; do for i in 0 1 2 3 4 5 6 7; do "
+		": > $f/t$i; done; done && : > few/t0", dir);
+	for (int i = 0; i < 10; i++)
+		for (int f = 0; f < 3; f++)
+			paths[n++] = i < 8 ? test_format("%s/%s/t%d", dir, folders[f], i) :
+				     i == 8 ? test_format("%s/%s/gone", dir, folders[f]) : test_format("%s/d/sub", dir);
+	paths[n++] = test_format("%s/few/t0", dir);
+	paths[n++] = test_format("%s/few/gone", dir);
+	cli_kinds_by_listing((const char *const *)paths, n, kinds);
+	for (size_t i = 0; i < n; i++) {
+		int want = strstr(paths[i], "/few/") || strstr(paths[i], "/gone") ? DT_UNKNOWN :
+			   strstr(paths[i], "/sub") ? DT_DIR : DT_REG;
+
+		if (kinds[i] != want)
+			fail_msg("%s: kind %d, not %d", paths[i], kinds[i], want);
+		free(paths[i]);
+	}
+	free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(long_messages_keep_their_reason),
 	cmocka_unit_test(a_file_gone_after_its_folder_listed_it_is_left_out),
@@ -1031,6 +1066,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_damaged_manifest_is_said_and_every_source_compiles),
 	cmocka_unit_test(a_source_saved_during_its_compile_is_not_stored_under_its_old_key),
 	cmocka_unit_test(memory_running_out_while_claiming_outputs_is_no_clash),
+	cmocka_unit_test(listings_tell_the_kind_of_each_path),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -568,17 +568,21 @@ char *cli_path_join(const char *a, const char *b, const char *c)
 	return out;
 }
 
-/* The paths by folder, then name (qsort_r over indices). */
+/* Paths and the length of each one's folder part. */
+typedef struct paths_and_folders {
+	const char *const *paths;
+	const size_t *folder_len;
+} paths_and_folders;
+
+/* The paths by folder, in no order within one (qsort_r over indices). */
 static int compare_by_folder(const void *a, const void *b, void *at)
 {
-	const char *const *paths = *(const char *const *const *)at;
-	const char *x = paths[*(const size_t *)a], *y = paths[*(const size_t *)b];
-	size_t xn = (size_t)(cli_basename(x) - x), yn = (size_t)(cli_basename(y) - y);
-	int c = memcmp(x, y, xn < yn ? xn : yn);
+	const paths_and_folders *pf = at;
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	size_t xn = pf->folder_len[i], yn = pf->folder_len[k];
+	int c = memcmp(pf->paths[i], pf->paths[k], xn < yn ? xn : yn);
 
-	if (c || xn != yn)
-		return c ? c : xn < yn ? -1 : 1;
-	return strcmp(x + xn, y + yn);
+	return c ? c : xn < yn ? -1 : xn > yn;
 }
 
 typedef struct listed_name {
@@ -651,25 +655,26 @@ void cli_kinds_by_listing(const char *const *paths, size_t count, unsigned char 
 {
 	enum { MANY = 8 };   /* paths in one folder worth a listing */
 	size_t *order = malloc((count ? count : 1) * sizeof *order);
+	size_t *folder_len = malloc((count ? count : 1) * sizeof *folder_len);
+	paths_and_folders pf = { paths, folder_len };
 
 	memset(kinds, DT_UNKNOWN, count);
-	if (!order)
+	if (!order || !folder_len) {
+		free(order);
+		free(folder_len);
 		return;
-	for (size_t i = 0; i < count; i++)
+	}
+	for (size_t i = 0; i < count; i++) {
 		order[i] = i;
-	qsort_r(order, count, sizeof *order, compare_by_folder, &paths);
+		folder_len[i] = (size_t)(cli_basename(paths[i]) - paths[i]);
+	}
+	qsort_r(order, count, sizeof *order, compare_by_folder, &pf);
 	for (size_t from = 0, to; from < count; from = to) {
-		const char *first = paths[order[from]];
-		size_t len = (size_t)(cli_basename(first) - first);
-
-		for (to = from + 1; to < count; to++) {
-			const char *p = paths[order[to]];
-
-			if ((size_t)(cli_basename(p) - p) != len || memcmp(p, first, len) != 0)
-				break;
-		}
+		for (to = from + 1; to < count && compare_by_folder(&order[from], &order[to], &pf) == 0; to++)
+			;
 		if (to - from >= MANY)
 			kinds_of_folder(paths, order, from, to, kinds);
 	}
+	free(folder_len);
 	free(order);
 }
