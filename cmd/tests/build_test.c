@@ -3119,16 +3119,21 @@ static void the_manifest_keeps_warning_kinds(void **state)
 }
 
 /* The manifest a build saved, loaded, and formatted again from its fields
- * alone (no record copied as read): the bytes the file holds. */
+ * alone (no record copied as read): the bytes the file holds, whose hash
+ * the load took. */
 static void assert_manifest_formats_as_saved(const char *path)
 {
 	manifest m;
+	build_hash whole;
 	cli_error err;
 	char *text, *saved = (char *)test_read_file(path, NULL);
 	size_t size;
 
 	assert_non_null(saved);
 	assert_int_equal(manifest_load(&m, path, &err), MANIFEST_LOADED);
+	build_hash_bytes(saved, strlen(saved), &whole);
+	assert_true(m.loaded_hash_known);
+	assert_memory_equal(m.loaded_hash.bytes, whole.bytes, sizeof whole.bytes);
 	for (size_t i = 0; i < m.count; i++)
 		m.entries[i].raw = NULL;
 	assert_true(manifest_format(&m, &text, &size));

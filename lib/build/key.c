@@ -54,6 +54,24 @@ void build_hash_from_state(XXH3_state_t *state, build_hash *out)
 	memcpy(out->bytes, c.digest, sizeof out->bytes);
 }
 
+void build_hash_bytes_and_prefix(const void *data, size_t prefix, size_t size, build_hash *first, build_hash *whole)
+{
+	XXH3_state_t *state = XXH3_createState();
+
+	if (!state || XXH3_128bits_reset(state) != XXH_OK || XXH3_128bits_update(state, data, prefix) != XXH_OK) {
+		XXH3_freeState(state);
+		build_hash_bytes(data, prefix, first);
+		build_hash_bytes(data, size, whole);
+		return;
+	}
+	build_hash_from_state(state, first);
+	if (XXH3_128bits_update(state, (const uint8_t *)data + prefix, size - prefix) == XXH_OK)
+		build_hash_from_state(state, whole);
+	else
+		build_hash_bytes(data, size, whole);
+	XXH3_freeState(state);
+}
+
 bool build_hash_equal(const build_hash *a, const build_hash *b)
 {
 	return memcmp(a->bytes, b->bytes, sizeof a->bytes) == 0;

@@ -21,6 +21,8 @@ typedef struct build_hash {
 
 void build_hash_bytes(const void *data, size_t size, build_hash *out);
 void build_hash_from_state(XXH3_state_t *state, build_hash *out);
+/* The hashes of data[0, prefix) and of data[0, size), in one pass. */
+void build_hash_bytes_and_prefix(const void *data, size_t prefix, size_t size, build_hash *first, build_hash *whole);
 bool build_hash_equal(const build_hash *a, const build_hash *b);
 void build_hash_hex(const build_hash *h, char out[33]);
 bool build_hash_parse(const char *hex, build_hash *out);

@@ -401,10 +401,34 @@ static void put_entry(text *t, const manifest_entry *e)
 	}
 }
 
-bool manifest_format(const manifest *m, char **out, size_t *size)
+/* The closing line, "end" and the hash of the records before it; *whole
+ * the hash of all the text with it, from the same pass over the records. */
+static void put_closing(text *t, build_hash *whole)
+{
+	XXH3_state_t *state = XXH3_createState();
+	size_t body = t->size;
+	build_hash closing;
+	bool streamed = state && XXH3_128bits_reset(state) == XXH_OK &&
+			XXH3_128bits_update(state, t->data, body) == XXH_OK;
+
+	if (streamed)
+		build_hash_from_state(state, &closing);
+	else
+		build_hash_bytes(t->data, body, &closing);
+	put_s(t, "end");
+	put_hash(t, &closing);
+	put(t, "\n", 1);
+	if (!t->is_broken && streamed && XXH3_128bits_update(state, t->data + body, t->size - body) == XXH_OK)
+		build_hash_from_state(state, whole);
+	else if (!t->is_broken)
+		build_hash_bytes(t->data, t->size, whole);
+	XXH3_freeState(state);
+}
+
+/* The text form, and the hash of all of it. */
+static bool format_text(const manifest *m, char **out, size_t *size, build_hash *whole)
 {
 	text t = { 0 };
-	build_hash closing;
 	char buf[64];
 
 	snprintf(buf, sizeof buf, "%s %d\noptions", MANIFEST_MAGIC, MANIFEST_VERSION);
@@ -431,14 +455,8 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	}
 	for (size_t i = 0; i < m->orphan_count; i++)
 		manifest_output_put(&t, "orphan", &m->orphans[i]);
-	if (t.is_broken) {
-		free(t.data);
-		return false;
-	}
-	build_hash_bytes(t.data, t.size, &closing);
-	put_s(&t, "end");
-	put_hash(&t, &closing);
-	put(&t, "\n", 1);
+	if (!t.is_broken)
+		put_closing(&t, whole);
 	if (t.is_broken) {
 		free(t.data);
 		return false;
@@ -446,6 +464,13 @@ bool manifest_format(const manifest *m, char **out, size_t *size)
 	*out = (char *)t.data;
 	*size = t.size;
 	return true;
+}
+
+bool manifest_format(const manifest *m, char **out, size_t *size)
+{
+	build_hash whole;
+
+	return format_text(m, out, size, &whole);
 }
 
 /* ------------------------------------------------------ working folders */
@@ -614,13 +639,12 @@ bool manifest_save(const manifest *m, const char *path, build_hash *written, cli
 
 	/* The working folder of this process, which the paths start from. */
 	with_cwd.cwd = cwd_record(path);
-	if (!manifest_format(&with_cwd, &data, &size)) {
+	if (!format_text(&with_cwd, &data, &size, &h)) {
 		free(with_cwd.cwd);
 		cli_error_set(err, "out of memory");
 		return false;
 	}
 	free(with_cwd.cwd);
-	build_hash_bytes(data, size, &h);
 	if (written)
 		*written = h;
 	/* What is there already stays, untouched (a no-op build writes nothing). */
@@ -903,8 +927,10 @@ static bool parse_status(const char *s, build_status *status)
 
 /* What surrounds the records: the magic and version, no NUL byte, and the
  * closing line "end\t<hash>\n" whose hash covers everything before it.
- * MANIFEST_LOADED when they are right, *body then the records' length. */
-static manifest_load_status check_envelope(const char *data, size_t size, size_t *body, cli_error *err)
+ * MANIFEST_LOADED when they are right, *body then the records' length and
+ * *whole the hash of all `size` bytes. */
+static manifest_load_status check_envelope(const char *data, size_t size, size_t *body, build_hash *whole,
+					   cli_error *err)
 {
 	build_hash closing, want;
 	char hex[33];
@@ -933,7 +959,7 @@ static manifest_load_status check_envelope(const char *data, size_t size, size_t
 		cli_error_set(err, "its closing line is damaged");
 		return MANIFEST_DAMAGED;
 	}
-	build_hash_bytes(data, *body, &closing);
+	build_hash_bytes_and_prefix(data, *body, size, &closing, whole);
 	if (!build_hash_equal(&closing, &want)) {
 		cli_error_set(err, "its checksum does not match its content");
 		return MANIFEST_DAMAGED;
@@ -1053,7 +1079,8 @@ static void extend_raw(manifest_entry *e, const char *original, size_t start, si
  * caller put there) is cut into fields in place.  `original` (NULL: none)
  * holds the same bytes untouched, which each entry's raw records point
  * into. */
-static manifest_load_status parse(manifest *m, char *data, size_t size, const char *original, cli_error *err)
+static manifest_load_status parse(manifest *m, char *data, size_t size, const char *original, build_hash *whole,
+				  cli_error *err)
 {
 	manifest_entry *current = NULL;
 	manifest_load_status status;
@@ -1062,7 +1089,7 @@ static manifest_load_status parse(manifest *m, char *data, size_t size, const ch
 	int line_no = 0;
 
 	memset(m, 0, sizeof *m);
-	status = check_envelope(data, size, &body, err);
+	status = check_envelope(data, size, &body, whole, err);
 	if (status != MANIFEST_LOADED)
 		return status;
 	data[body] = '\0';
@@ -1108,7 +1135,8 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 	memcpy(copy, data, size);
 	copy[size] = '\0';
 	char *original = malloc(size + 1);
-	status = parse(m, copy, size, original ? memcpy(original, copy, size + 1) : NULL, err);
+	build_hash whole;
+	status = parse(m, copy, size, original ? memcpy(original, copy, size + 1) : NULL, &whole, err);
 	free(copy);
 	if (status == MANIFEST_LOADED)
 		m->text = original;
@@ -1130,16 +1158,14 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 		return MANIFEST_ABSENT;
 	if (!cli_read_file(path, &data, &size, err))
 		return MANIFEST_DAMAGED;
-	/* cli_read_file ends the bytes with a NUL: hashed as the file holds
-	 * them, then parsed in a copy. */
+	/* cli_read_file ends the bytes with a NUL.  They are parsed in a
+	 * copy: they stay, for the raw records. */
 	{
 		build_hash whole;
-
-		build_hash_bytes(data, size, &whole);
-		/* The bytes read stay, for the raw records. */
 		char *copy = malloc(size + 1);
 
-		status = copy ? parse(m, memcpy(copy, data, size + 1), size, (const char *)data, err) : MANIFEST_DAMAGED;
+		status = copy ? parse(m, memcpy(copy, data, size + 1), size, (const char *)data, &whole, err) :
+				MANIFEST_DAMAGED;
 		if (!copy)
 			cli_error_set(err, "out of memory");
 		free(copy);
