@@ -1066,8 +1066,8 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 	return true;
 }
 
-/* Entry e's raw records take in the line at text[start, end): it starts
- * them when it is e's source line. */
+/* Entry e's raw records take in the line at original[start, end): it
+ * starts them when it is e's source line. */
 static void extend_raw(manifest_entry *e, const char *original, size_t start, size_t end)
 {
 	if (!e->raw)
@@ -1075,49 +1075,70 @@ static void extend_raw(manifest_entry *e, const char *original, size_t start, si
 	e->raw_size = (size_t)(original + end - e->raw);
 }
 
-/* The parser proper: `data` (size + 1 bytes, the last one a NUL the
- * caller put there) is cut into fields in place.  `original` (NULL: none)
- * holds the same bytes untouched, which each entry's raw records point
- * into. */
-static manifest_load_status parse(manifest *m, char *data, size_t size, const char *original, build_hash *whole,
-				  cli_error *err)
+/* Line l of the manifest, from the `size` bytes at `at`, copied into
+ * *scratch (grown as needed; its size in *cap), cut into fields there.
+ * False, *err set, when it is not well-formed or memory runs out. */
+static bool split_copy(const char *at, size_t size, char **scratch, size_t *cap, line *l, int line_no,
+		       cli_error *err)
+{
+	if (size + 1 > *cap) {
+		size_t want = size + 1 > 2 * *cap ? size + 1 : 2 * *cap;
+		char *grown = realloc(*scratch, want);
+
+		if (!grown)
+			return cli_error_set(err, "out of memory");
+		*scratch = grown;
+		*cap = want;
+	}
+	memcpy(*scratch, at, size);
+	(*scratch)[size] = '\0';
+	if (!split(*scratch, l))
+		return cli_error_set(err, "line %d is not well-formed", line_no);
+	return true;
+}
+
+/* The parser proper: `bytes` (size + 1 bytes, the last one a NUL the
+ * caller put there) is read a line at a time, each cut into fields in a
+ * copy, so that it stays as it is: each entry's raw records point into
+ * it.  *whole gets the hash of its `size` bytes. */
+static manifest_load_status parse(manifest *m, const char *bytes, size_t size, build_hash *whole, cli_error *err)
 {
 	manifest_entry *current = NULL;
 	manifest_load_status status;
-	char *at, *end_line;
-	size_t body;
+	const char *at, *end_line, *end;
+	char *scratch = NULL;
+	size_t body, cap = 0;
 	int line_no = 0;
 
 	memset(m, 0, sizeof *m);
-	status = check_envelope(data, size, &body, whole, err);
+	status = check_envelope(bytes, size, &body, whole, err);
 	if (status != MANIFEST_LOADED)
 		return status;
-	data[body] = '\0';
-	reserve_entries(m, data);
-	for (at = data; *at; at = end_line + 1) {
+	reserve_entries(m, bytes);
+	for (at = bytes, end = bytes + body; at < end; at = end_line + 1) {
 		line l;
 
-		end_line = strchr(at, '\n');
+		end_line = memchr(at, '\n', (size_t)(end - at));
 		if (!end_line) {
 			cli_error_set(err, "line %d has no end", line_no + 1);
 			goto damaged;
 		}
-		*end_line = '\0';
 		if (++line_no == 1)
 			continue;   /* the magic, checked above */
-		if (!split(at, &l)) {
-			cli_error_set(err, "line %d is not well-formed", line_no);
+		if (!split_copy(at, (size_t)(end_line - at), &scratch, &cap, &l, line_no, err) ||
+		    !parse_record(m, &l, line_no, &current, err))
 			goto damaged;
-		}
-		if (!parse_record(m, &l, line_no, &current, err))
-			goto damaged;
-		if (current && original)
-			extend_raw(current, original, (size_t)(at - data), (size_t)(end_line + 1 - data));
+		if (current)
+			extend_raw(current, bytes, (size_t)(at - bytes), (size_t)(end_line + 1 - bytes));
 	}
+	free(scratch);
 	if (line_no >= 2)
 		return MANIFEST_LOADED;
 	cli_error_set(err, "it has no options line");
+	manifest_release(m);
+	return MANIFEST_DAMAGED;
 damaged:
+	free(scratch);
 	manifest_release(m);
 	return MANIFEST_DAMAGED;
 }
@@ -1126,6 +1147,7 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 {
 	char *copy = malloc(size + 1);
 	manifest_load_status status;
+	build_hash whole;
 
 	memset(m, 0, sizeof *m);
 	if (!copy) {
@@ -1134,14 +1156,11 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 	}
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	char *original = malloc(size + 1);
-	build_hash whole;
-	status = parse(m, copy, size, original ? memcpy(original, copy, size + 1) : NULL, &whole, err);
-	free(copy);
+	status = parse(m, copy, size, &whole, err);
 	if (status == MANIFEST_LOADED)
-		m->text = original;
+		m->text = copy;   /* the raw records point into it */
 	else
-		free(original);
+		free(copy);
 	return status;
 }
 
@@ -1158,17 +1177,12 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 		return MANIFEST_ABSENT;
 	if (!cli_read_file(path, &data, &size, err))
 		return MANIFEST_DAMAGED;
-	/* cli_read_file ends the bytes with a NUL.  They are parsed in a
-	 * copy: they stay, for the raw records. */
+	/* cli_read_file ends the bytes with a NUL.  They stay, for the raw
+	 * records. */
 	{
 		build_hash whole;
-		char *copy = malloc(size + 1);
 
-		status = copy ? parse(m, memcpy(copy, data, size + 1), size, (const char *)data, &whole, err) :
-				MANIFEST_DAMAGED;
-		if (!copy)
-			cli_error_set(err, "out of memory");
-		free(copy);
+		status = parse(m, (const char *)data, size, &whole, err);
 		if (status == MANIFEST_LOADED) {
 			m->text = (char *)data;
 			data = NULL;
