@@ -50,12 +50,11 @@ void manifest_output_release(manifest_output *o)
 	memset(o, 0, sizeof *o);
 }
 
-void manifest_entry_release(manifest_entry *e)
+/* What entry e owns, freed; the entry itself is left as it was. */
+static void entry_free(manifest_entry *e)
 {
-	if (e->is_borrowed) {
-		memset(e, 0, sizeof *e);
+	if (e->is_borrowed)
 		return;
-	}
 	free(e->source);
 	free(e->skip_reason);
 	free(e->out_base);
@@ -68,13 +67,20 @@ void manifest_entry_release(manifest_entry *e)
 	for (uint32_t i = 0; i < e->warning_count; i++)
 		free(e->warnings[i].message);
 	free(e->warnings);
+}
+
+void manifest_entry_release(manifest_entry *e)
+{
+	entry_free(e);
 	memset(e, 0, sizeof *e);
 }
 
 void manifest_release(manifest *m)
 {
+	/* Entries not cleared one by one: a page of them that a worker
+	 * forked since shares is then not copied only to be freed. */
 	for (size_t i = 0; i < m->count; i++)
-		manifest_entry_release(&m->entries[i]);
+		entry_free(&m->entries[i]);
 	free(m->entries);
 	free(m->index);
 	free(m->base_index);
@@ -430,6 +436,14 @@ static bool format_text(const manifest *m, char **out, size_t *size, build_hash 
 {
 	text t = { 0 };
 	char buf[64];
+	size_t guess = 4096 + 512 * m->orphan_count;
+
+	/* Room for it all at once (records carried as read are most of it):
+	 * a text grown by doubling was copied as it grew. */
+	for (size_t i = 0; i < m->count; i++)
+		guess += m->entries[i].raw ? m->entries[i].raw_size : 512;
+	t.data = malloc(guess);
+	t.capacity = t.data ? guess : 0;
 
 	snprintf(buf, sizeof buf, "%s %d\noptions", MANIFEST_MAGIC, MANIFEST_VERSION);
 	put_s(&t, buf);
@@ -1451,19 +1465,30 @@ static bool one_owner_an_output(build_ctx *ctx, manifest_entry *entries, size_t 
 	return ok;
 }
 
-/* Does the file at `path` hold the bytes whose hash is `want`? */
+/* Does the file at `path` hold the bytes whose hash is `want`?  Read a
+ * piece at a time: the whole of it is not kept. */
 static bool file_hash_is(const char *path, const build_hash *want)
 {
-	uint8_t *data;
-	size_t size;
+	enum { PIECE = 64 * 1024 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint8_t *piece = fd >= 0 ? malloc(PIECE) : NULL;
+	XXH3_state_t *state = piece ? XXH3_createState() : NULL;
+	bool ok = state && XXH3_128bits_reset(state) == XXH_OK;
 	build_hash got;
-	cli_error err;
+	ssize_t n;
 
-	if (!cli_read_file(path, &data, &size, &err))
-		return false;
-	build_hash_bytes(data, size, &got);
-	free(data);
-	return build_hash_equal(&got, want);
+	while (ok && (n = read(fd, piece, PIECE)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0 && XXH3_128bits_update(state, piece, (size_t)n) == XXH_OK;
+	}
+	if (ok)
+		build_hash_from_state(state, &got);
+	XXH3_freeState(state);
+	free(piece);
+	if (fd >= 0)
+		close(fd);
+	return ok && build_hash_equal(&got, want);
 }
 
 bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
