@@ -130,6 +130,13 @@ typedef struct watch_state {
 	char *cwd;
 	int out_wd;
 	const char *out_dir;
+	/* The program this watch runs: the file it was started from (NULL:
+	 * not known) and that file's device and inode then.  Another file
+	 * there (animc upgraded, rolled back or rebuilt) writes other bytes
+	 * under other keys: this one stops rather than build with the old. */
+	char *program;
+	build_file_state program_state;
+	bool is_program_replaced;
 } watch_state;
 
 static volatile sig_atomic_t stop_requested;
@@ -1701,6 +1708,49 @@ static void went_with_input(const build_options *o)
 			warnings);
 }
 
+/* Note the file this process runs (w->program, named by /proc/self/exe)
+ * and its state, as a stat of that name gives it (through an overlay file
+ * system, /proc/self/exe's own stat may name another device): none when
+ * that cannot be read or the file is already gone. */
+static void note_program(watch_state *w)
+{
+	static const char deleted[] = " (deleted)";
+	char path[4096];
+	struct stat st;
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	if (((size_t)n > strlen(deleted) && strcmp(path + n - strlen(deleted), deleted) == 0) || stat(path, &st) != 0)
+		return;
+	w->program = strdup(path);
+	build_file_state_from(&st, &w->program_state);
+}
+
+/* Whether the file the watch was started from is another file now (or
+ * gone): said once; the watch then stops. */
+static bool program_is_replaced(watch_state *w)
+{
+	struct stat st;
+	build_file_state now;
+
+	if (!w->program)
+		return false;
+	if (stat(w->program, &st) == 0) {
+		build_file_state_from(&st, &now);
+		/* Compared whole: a file of mtime 0 (a store that sets
+		 * every mtime so) is no "unknown" state here. */
+		if (memcmp(&now, &w->program_state, sizeof now) == 0)
+			return false;
+	}
+	cli_report(ANIMC_ERROR, "animc watch", "'%s' was replaced since this watch started (another version "
+		   "installed, or animc built again): stopped, nothing built with the animc it replaced; start the "
+		   "watch again", w->program);
+	w->is_program_replaced = true;
+	return true;
+}
+
 static void watch_loop(watch_state *w, build_options *o)
 {
 	pid_t pid;
@@ -1718,6 +1768,8 @@ static void watch_loop(watch_state *w, build_options *o)
 			char *printed[2] = { NULL, NULL };
 			double start_s = build_now_s();
 
+			if (program_is_replaced(w))
+				break;
 			again = false;
 			w->is_dirty = false;
 			w->dirty_since_s = 0;
@@ -1939,10 +1991,13 @@ static int run_watch(int argc, char **argv)
 	}
 	if (status == 0 && !watch_inputs(&w, &o, false))
 		status = ANIMC_EXIT_FAILED;
+	note_program(&w);
 	if (status == 0)
 		watch_loop(&w, &o);
 	else
 		unmake_dirs(&made);
+	if (w.is_program_replaced)
+		status = ANIMC_EXIT_FAILED;
 	cli_strings_release(&made);
 	for (size_t i = 0; i < w.dir_count; i++) {
 		free(w.dirs[i].dir);
@@ -1966,6 +2021,7 @@ static int run_watch(int argc, char **argv)
 	free(w.not_sources);
 	free(w.is_gone);
 	free(w.cwd);
+	free(w.program);
 	cli_strings_release(&w.dangling);
 	close(w.fd);
 	build_options_release(&o);

@@ -325,6 +325,67 @@ static void save_and_wait(const watcher *w, const char *source, const char *xnb,
 	wait_for_duration(w, xnb, strtof(duration, NULL));
 }
 
+/* Wait (up to 20 s) for the watch to end by itself; its waitpid() status. */
+static int wait_for_end(const watcher *w)
+{
+	int status = -1;
+
+	for (int i = 0; i < 2000; i++) {
+		if (waitpid(w->pid, &status, WNOHANG) == w->pid) {
+			running_watch = 0;
+			return status;
+		}
+		usleep(10000);
+	}
+	size_t size;
+	char *text = (char *)test_read_file(w->log, &size);
+	fail_msg("the watch did not end:\n%s", text);
+	return status;
+}
+
+/* The animc file a watch runs, replaced (another version installed, a
+ * rollback, animc built again): the watch stops before its next rebuild,
+ * naming the file, and builds nothing.  It built with the animc it had
+ * started as, writing that version's bytes under that version's keys over
+ * what the new animc wrote, and said nothing. */
+static void watch_stops_when_its_animc_is_replaced(void **state)
+{
+	char *dir = test_tmpdir("watch-program"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	char *program = test_format("%s/animc", dir), *turn = test_format("%s/Turn.Animation", in);
+	char *turn_xnb = test_format("%s/Turn.xnb", out);
+	const char *argv[] = { "animc", "watch", "-o", out, in, NULL };
+	test_run r;
+	watcher w;
+
+	(void)state;
+	/* Of mtime 0, as some stores set every file's: the same file still. */
+	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && cp \"$3\" \"$2\" && "
+		      "touch -d @0 \"$2\"", "sh", in, program, test_animc_path(), NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *real = realpath(program, NULL);
+	assert_non_null(real);
+	char *error = test_format("animc watch: error: '%s' was replaced since this watch started", real);
+	free(real);
+	start_program(&w, dir, program, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+	/* Installed as a package manager does: a new file renamed over it. */
+	r = test_exec("sh", "-c", "cp \"$1\" \"$2.new\" && mv \"$2.new\" \"$2\"", "sh", test_animc_path(), program, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *longer = turn_with_duration("2.5");
+	save(turn, longer);
+	free(longer);
+	int status = wait_for_end(&w);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 1);
+	assert_int_equal(lines_with(w.log, error), 1);
+	assert_int_equal(lines_with(w.log, " up to date, in "), 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+	free(error), free(turn_xnb), free(turn), free(program), free(w.log), free(out), free(in), free(dir);
+}
+
 /* The output folder deleted is built again; the input folder replaced (a
  * checkout swapping it, a rename and back) is watched again: the watch
  * went on running and never built again. */
@@ -2789,6 +2850,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_a_dependency_named_as_left_out, stop_watch),
 	cmocka_unit_test_teardown(watch_builds_a_buffer_saved_in_place, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
+	cmocka_unit_test_teardown(watch_stops_when_its_animc_is_replaced, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
