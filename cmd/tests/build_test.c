@@ -1075,6 +1075,49 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 	free(dir);
 }
 
+/* A journal of another format version (a later animc's, killed, then
+ * animc rolled back): a build says so and keeps it, and clean removes
+ * nothing while it is there, as with a manifest of another version.  Both
+ * removed it, and the outputs it named were then known to no animc. */
+static void a_journal_of_another_version_is_kept(void **state)
+{
+	char *dir = test_tmpdir("journal-other"), *out = test_format("%s/out", dir);
+	char *journal = test_format("%s/.animc/journal.99999", out), *later = test_format("%s/Later.xnb", out);
+	char *turn = test_format("%s/Turn.xnb", out);
+	const char *text = "animc-journal 2\nput\tLater.xnb\tof a later format\n";
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(journal, text, strlen(text)));
+	assert_true(test_write_file(later, "later", 5));
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "/.animc/journal.99999: warning: a journal of format version 2, which another "
+				      "animc writes (this one writes version 1): its outputs are not known to this "
+				      "animc; kept for the animc that wrote it [journal]\n"));
+	test_run_release(&r);
+	assert_true(test_file_exists(journal));
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "/.animc/journal.99999: error: another animc's journal, naming outputs this "
+				      "one cannot read; nothing removed: clean with the animc that wrote it, or remove "
+				      "the file\n"));
+	test_run_release(&r);
+	assert_true(test_file_exists(journal));
+	assert_true(test_file_exists(turn));
+	assert_true(test_file_exists(later));
+	/* Removed by hand, as the error says: clean cleans. */
+	assert_int_equal(unlink(journal), 0);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_false(test_file_exists(turn));
+	free(turn), free(later), free(journal), free(out), free(dir);
+}
+
 /* A folder of OUTDIR the user linked to another disk: builds write through
  * it, but clean and --prune remove nothing there (a record naming a path
  * through a link is no proof the file is animc's to remove); what they
@@ -4371,6 +4414,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_link_leading_nowhere_fails_its_source),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
+	cmocka_unit_test(a_journal_of_another_version_is_kept),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),

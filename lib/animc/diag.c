@@ -112,7 +112,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_MANIFEST] = { "manifest",
 		"the build manifest could not be read or saved (the run's own)" },
 	[ANIMC_WARN_JOURNAL] = { "journal",
-		"a journal of an interrupted build is damaged or cannot be read (the run's own)" },
+		"a journal of an interrupted build is damaged or cannot be read, or is another animc's (kept; the run's own)" },
 	[ANIMC_WARN_OUTPUT_LEFT] = { "output-left",
 		"an output clean or --prune left in place (changed, outside, or not removable)" },
 	[ANIMC_WARN_UNKNOWN_SWITCH] = { "unknown-switch",

@@ -2219,7 +2219,7 @@ int build_clean(build_ctx *ctx)
 	sweep_counts swept = { 0, 0 };
 	cli_error err;
 	manifest m, left = { 0 }, journal = { 0 };
-	cli_strings journals = { 0 };
+	cli_strings journals = { 0 }, others = { 0 };
 	int status = ANIMC_EXIT_FAILED;
 
 	if (!manifest_path || !dir_path)
@@ -2237,10 +2237,18 @@ int build_clean(build_ctx *ctx)
 			  err.message);
 		goto out;
 	}
-	/* What builds killed before their manifest recorded it wrote. */
-	if (!build_journal_read_all(ctx, o->out_dir, &journal, &journals) ||
-	    !clean_outputs(ctx, &m, &journal, &left, &n)) {
+	/* What builds killed before their manifest recorded it wrote.  One
+	 * of another animc's journals names outputs this one cannot read, as
+	 * a manifest of another version does: nothing is removed. */
+	if (!build_journal_read_all(ctx, o->out_dir, &journal, &journals, &others) ||
+	    (!others.count && !clean_outputs(ctx, &m, &journal, &left, &n))) {
 		build_say(ctx, ANIMC_ERROR, o->out_dir, "out of memory; nothing removed");
+		manifest_release(&m);
+		goto out;
+	}
+	if (others.count) {
+		build_say(ctx, ANIMC_ERROR, others.items[0], "another animc's journal, naming outputs this one cannot "
+			  "read; nothing removed: clean with the animc that wrote it, or remove the file");
 		manifest_release(&m);
 		goto out;
 	}
@@ -2263,6 +2271,7 @@ out:
 	manifest_release(&left);
 	manifest_release(&journal);
 	cli_strings_release(&journals);
+	cli_strings_release(&others);
 	free(manifest_path);
 	free(dir_path);
 	return status;

@@ -215,7 +215,32 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files)
+/* Whether `data` is a journal of another format version ("animc-journal
+ * 2", as another animc writes): its records are that animc's to read, and
+ * the file is that animc's to remove.  Said when it is. */
+static bool is_other_version(const build_ctx *ctx, const char *name, const char *data, size_t size)
+{
+	static const char word[] = "animc-journal ";
+	size_t n = sizeof word - 1, end = n;
+	char version[32];
+
+	if (size <= n || memcmp(data, word, n) != 0 ||
+	    (size >= JOURNAL_MAGIC_SIZE && memcmp(data, JOURNAL_MAGIC, JOURNAL_MAGIC_SIZE) == 0) ||
+	    (size < JOURNAL_MAGIC_SIZE && memcmp(data, JOURNAL_MAGIC, size) == 0))
+		return false;
+	while (end < size && end - n < sizeof version - 1 && data[end] >= '0' && data[end] <= '9')
+		end++;
+	if (end == n || end == size || data[end] != '\n')
+		return false;
+	snprintf(version, sizeof version, "%.*s", (int)(end - n), data + n);
+	build_say_kind(ctx, ANIMC_WARNING, "journal", name, "a journal of format version %s, which another animc "
+		       "writes (this one writes version 1): its outputs are not known to this animc; kept for the "
+		       "animc that wrote it", version);
+	return true;
+}
+
+bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files,
+			    cli_strings *others)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -245,6 +270,15 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 			free(files->items[i]);
 			memmove(&files->items[i], &files->items[i + 1], (files->count - i - 1) * sizeof *files->items);
 			files->count--;
+			continue;
+		}
+		if (is_other_version(ctx, files->items[i], (const char *)data, size)) {
+			/* Neither read nor removed: left out of *files. */
+			ok = !others || cli_strings_push(others, files->items[i]);
+			free(files->items[i]);
+			memmove(&files->items[i], &files->items[i + 1], (files->count - i - 1) * sizeof *files->items);
+			files->count--;
+			free(data);
 			continue;
 		}
 		ok = build_journal_parse(ctx, files->items[i], (const char *)data, size, into);
@@ -331,7 +365,7 @@ void build_journal_fold(const build_ctx *ctx, const char *out_dir)
 	size_t adopted = 0;
 	cli_error err;
 
-	if (!path || !build_journal_read_all(ctx, out_dir, &found, &files) || !files.count)
+	if (!path || !build_journal_read_all(ctx, out_dir, &found, &files, NULL) || !files.count)
 		goto out;
 	switch (manifest_load(&m, path, NULL)) {
 	case MANIFEST_LOADED:

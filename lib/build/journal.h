@@ -13,7 +13,10 @@
  * a killed run left is read by `animc clean`, and folded into the manifest
  * (its outputs as orphans) by the next build that runs alone in OUTDIR.  A
  * line cut short by the kill is ignored; a record naming a path outside
- * OUTDIR is refused with a warning.
+ * OUTDIR is refused with a warning.  A journal of another format version
+ * (written by another animc, before a rollback) is kept as it is, with a
+ * warning, and `animc clean` refuses to clean while it is there: removing
+ * it would leave the outputs it names known to nothing.
  */
 #ifndef ANIMC_BUILD_JOURNAL_H
 #define ANIMC_BUILD_JOURNAL_H
@@ -67,8 +70,12 @@ void build_journal_close(build_journal *j);
 bool build_journal_parse(const build_ctx *ctx, const char *name, const char *data, size_t size,
 			 manifest *into);
 /* Read every journal under OUTDIR/.animc into into->orphans, their paths
- * into *files (sorted; a file that cannot be read is said and left out). */
-bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files);
+ * into *files (sorted; a file that cannot be read is said and left out).
+ * A journal of another format version (another animc's) is said, neither
+ * read nor put in *files, so that it is never removed, and its path goes
+ * into *others (may be NULL). */
+bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files,
+			    cli_strings *others);
 /* Remove the journal files named. */
 void build_journal_remove(const cli_strings *files);
 /* With OUTDIR's lock held alone (no run is writing a journal): fold what
