@@ -146,6 +146,40 @@ static void a_touched_skeleton_settles_after_one_rebuild(void **state)
 	free(touch), free(copy), free(makefile), free(content), free(dir), free(rel);
 }
 
+/* A rule that depends on animc itself, as CMake's rules do: after an install
+ * of animc (a newer file), make runs the rule once, and then settles.  An
+ * output animc compiled to the bytes on disk kept its mtime, older than
+ * animc's, and make (CMake's Makefiles generator) ran the rule on every
+ * build. */
+static void an_install_of_animc_settles_after_one_rebuild(void **state)
+{
+	(void)state;
+	char *rel = test_tmpdir("make-rule-install"), cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *dir = rel[0] == '/' ? test_format("%s", rel) : test_format("%s/%s", cwd, rel);
+	const char *content = "all: out/Crane/Turn.xnb\n"
+			      "out/%.xnb: art/%.Animation tool/animc\n"
+			      "\ttool/animc build -q --base art --depfile $@.d -o out $<\n"
+			      "-include $(shell find out -name '*.d' 2>/dev/null)\n";
+	char *makefile = test_format("%s/Makefile", dir);
+	char *copy = test_format("mkdir -p '%s/art' '%s/tool' && cp -r testdata/sample/Crane '%s/art/' && "
+				 "cp '%s' '%s/tool/animc'", dir, dir, dir, test_animc_path(), dir);
+	char *install = test_format("cp '%s' '%s/tool/animc.new' && mv '%s/tool/animc.new' '%s/tool/animc'",
+				    test_animc_path(), dir, dir, dir);
+
+	assert_true(test_write_file(makefile, content, strlen(content)));
+	assert_int_equal(system(copy), 0);
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_int_equal(make_in(dir, "-q"), 0);
+	sleep(1);   /* a later mtime on file systems of coarse times */
+	assert_int_equal(system(install), 0);
+	assert_int_equal(make_in(dir, "-q"), 1);   /* animc is newer: run the rule */
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_int_equal(make_in(dir, "-q"), 0);   /* and then nothing to do */
+	free(install), free(copy), free(makefile), free(dir), free(rel);
+}
+
 /* The lines of `text`. */
 static size_t count_lines(const char *text)
 {
@@ -491,6 +525,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
 	cmocka_unit_test(a_rule_does_not_stat_every_recorded_source),
 	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
+	cmocka_unit_test(an_install_of_animc_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
 	cmocka_unit_test(depfiles_hold_names_make_and_ninja_both_read),
 	cmocka_unit_test(a_depfile_on_a_full_disk_says_why),

@@ -115,9 +115,13 @@ bool build_commit_claims(const build_commit *c, const char *path)
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 {
+	struct stat program;
+
 	memset(c, 0, sizeof *c);
 	c->ctx = ctx;
 	c->is_dry = is_dry;
+	if (stat("/proc/self/exe", &program) == 0)
+		c->program_mtime_ns = (int64_t)program.st_mtim.tv_sec * 1000000000 + program.st_mtim.tv_nsec;
 	c->journal.fd = -1;
 	c->journal.spare_fd = -1;
 	if (!is_dry && !build_journal_init(&c->journal, ctx->options->out_dir))
@@ -738,8 +742,9 @@ static bool is_kept(const build_result *r, const build_output *o)
  * date, or compiled again to what is on disk) keeps its old mtime, older
  * than a source touched since, and a per-file make rule would run animc
  * again on every make.  So a kept output no newer than its source, a
- * file its import read or the --skeleton model gets the time now, and its
- * new state is recorded.
+ * file its import read, the --skeleton model or animc itself (CMake's
+ * rules depend on it: after an install of animc, they ran on every build)
+ * gets the time now, and its new state is recorded.
  * Only for a job whose source or reads are not in the states the manifest
  * has (a no-op build stats nothing more), and that kept an output: one
  * written now is newer than what it was compiled from (a full build stats
@@ -766,6 +771,9 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	 * job's outputs were settled.  Their recorded mtimes tell. */
 	for (uint32_t k = 0; has_model && !moved && k < p->output_count; k++)
 		moved = p->outputs[k].state.mtime_ns <= ctx->skeleton.state.mtime_ns;
+	/* So is animc, installed since its outputs were recorded. */
+	for (uint32_t k = 0; !moved && k < p->output_count; k++)
+		moved = p->outputs[k].state.mtime_ns && p->outputs[k].state.mtime_ns <= c->program_mtime_ns;
 	for (uint32_t i = 0; !moved && i < r->dep_count; i++)
 		moved = (r->deps[i].state.mtime_ns == 0 && !build_dep_is_absent(&r->deps[i])) ||
 			memcmp(&r->deps[i].state, &p->deps[i].state, sizeof p->deps[i].state) != 0;
@@ -776,6 +784,8 @@ static void settle_mtimes(build_commit *c, build_job *j)
 	newest = mtime_ns(j->path);
 	if (has_model && mtime_ns(ctx->skeleton.path) > newest)
 		newest = mtime_ns(ctx->skeleton.path);
+	if (c->program_mtime_ns > newest)
+		newest = c->program_mtime_ns;
 	for (uint32_t i = 0; i < r->dep_count; i++) {
 		int64_t t = mtime_ns(r->deps[i].path);
 

@@ -50,6 +50,9 @@ typedef struct build_commit {
 	size_t other_count;
 	bool has_others, is_others_sorted;
 	unsigned other_lookups;
+	/* The mtime of the animc running (0: unknown): CMake's rules depend
+	 * on it, and an install of animc gives it a new one. */
+	int64_t program_mtime_ns;
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
