@@ -92,6 +92,31 @@ static void the_key_names_the_build(void **state)
 	test_run_release(&git);
 }
 
+/* A report names animc's build as --version does: two reports of one
+ * version string by builds that wrote other bytes said the same tool. */
+static void a_report_names_the_build(void **state)
+{
+	test_run r = test_animc("--version", NULL);
+	char id[64], *dir = test_tmpdir("report-tool"), *out = test_format("%s/out", dir);
+	char *report = test_format("%s/r.json", dir), *text, *want;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (sscanf(r.out, "animc " ANIMC_VERSION_STRING " %63s (", id) != 1 || id[0] == '(') {
+		test_run_release(&r);
+		skip();   /* built outside git: the version string alone */
+	}
+	test_run_release(&r);
+	r = test_animc("build", "-q", "--report", report, "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(report, NULL);
+	want = test_format("\n  \"tool\": \"animc %s %s\",\n", ANIMC_VERSION_STRING, id);
+	if (!strstr(text, want))
+		fail_msg("no %s in:\n%s", want, text);
+	free(want), free(text), free(report), free(out), free(dir);
+}
+
 static void usage_errors_exit_2(void **state)
 {
 	static const char *const cases[][8] = {
@@ -1441,6 +1466,7 @@ static void frames_past_a_mib_read_back_in_both_layouts(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frames_past_a_mib_read_back_in_both_layouts),
 	cmocka_unit_test(help_and_version),
+	cmocka_unit_test(a_report_names_the_build),
 	cmocka_unit_test(platform_takes_the_monogame_name),
 	cmocka_unit_test(the_passes_line_says_one_in_the_singular),
 	cmocka_unit_test(the_key_names_the_build),

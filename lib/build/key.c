@@ -166,6 +166,11 @@ static void emit_header(build_key_emit emit, void *user, const char *word, uint6
 	emit_str(emit, user, line);
 }
 
+const char *build_tool_name(void)
+{
+	return ANIMC_BUILD_ID[0] ? "animc " ANIMC_VERSION_STRING " " ANIMC_BUILD_ID : "animc " ANIMC_VERSION_STRING;
+}
+
 void build_key_options(const build_options *o, build_key_emit emit, void *user)
 {
 	size_t pairs = o->key_options.count / 2;
@@ -174,8 +179,9 @@ void build_key_options(const build_options *o, build_key_emit emit, void *user)
 	emit_str(emit, user, "animc-source-key " KEY_VERSION "\n");
 	/* The build too: one version string covers commits that write
 	 * other bytes. */
-	emit_str(emit, user, ANIMC_BUILD_ID[0] ? "tool animc " ANIMC_VERSION_STRING " " ANIMC_BUILD_ID "\n"
-					       : "tool animc " ANIMC_VERSION_STRING "\n");
+	emit_str(emit, user, "tool ");
+	emit_str(emit, user, build_tool_name());
+	emit_str(emit, user, "\n");
 	emit_str(emit, user, "libs ");
 	emit_str(emit, user, animc_formats_versions());
 	emit_str(emit, user, "\n");

@@ -55,6 +55,11 @@ bool build_file_written_between(const struct stat *st, int64_t from_ns, int64_t 
 
 /* ----------------------------------------------------------- the key */
 
+/* "animc VERSION BUILD" (the commit animc was built from, as --version
+ * says it; "animc VERSION" for a build outside git): the key's tool line,
+ * and the reports' "tool". */
+const char *build_tool_name(void);
+
 /* Emits the canonical key bytes somewhere (an XXH3 state, or a SHA-256). */
 typedef void (*build_key_emit)(void *user, const void *data, size_t size);
 

@@ -236,7 +236,7 @@ bool build_report_json(const build_ctx *ctx, const char *path, cli_error *err)
 	if (!f)
 		return false;
 	build_totals_count(ctx, &t);
-	fprintf(f, "{\n  \"version\": 1,\n  \"tool\": \"animc %s\",\n", ANIMC_VERSION_STRING);
+	fprintf(f, "{\n  \"version\": 1,\n  \"tool\": \"%s\",\n", build_tool_name());
 	if (ctx->options->shard.count)
 		fprintf(f, "  \"shard\": {\"index\": %u, \"count\": %u},\n", ctx->options->shard.index,
 			ctx->options->shard.count);
