@@ -449,6 +449,9 @@ install: all $(INSTALL_RT)
 	sed -e 's|@VERSION@|$(ANIMRT_VERSION)|' lib/cmake/animrtConfigVersion.cmake.in \
 		> $(TO)/lib/cmake/animrt/animrtConfigVersion.cmake
 	install -m 0644 lib/cmake/animcAssets.cmake $(TO)/lib/cmake/animc/
+	rm -f $(TO)/lib/cmake/animc/*.build
+	printf 'animc %s\n' '$(ANIMC_VERSION) $(BUILD_ID)' \
+		> $(TO)/lib/cmake/animc/animc-$(ANIMC_VERSION)$(if $(BUILD_ID),-$(BUILD_ID)).build
 	install -d $(DOC_TO)/docs/examples $(DOC_TO)/formats/xnb $(DOC_TO)/lib/build
 	$(foreach f,$(DOC_FILES),install -m 0644 $(f) $(DOC_TO)/$(f) &&) true
 

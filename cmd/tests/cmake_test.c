@@ -1046,6 +1046,70 @@ static void outputs_dropped_by_new_options_are_removed(void **state)
 	free(runner), free(list), free(art), free(bin), free(dir);
 }
 
+/*
+ * animc replaced by an install that keeps the package's old mtimes (a
+ * package manager unpacks them): animc was no newer than the outputs, and
+ * every build after it ran no rule, leaving the outputs the animc before
+ * wrote.  The build marker the install puts beside the package has another
+ * name: the build configures again, and every rule runs once, then settles
+ * (with the Makefiles generator too, whose rules ran on every build while
+ * the outputs animc kept were older than the stamp of its version).
+ */
+static void an_install_keeping_old_mtimes_with(const char *generator, const char *name)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *stage = test_format("%s/cmake-stage/usr", build_dir), *stage_real = realpath(stage, NULL);
+	char *dir = assets_project(name, "art", ""), *bin = test_format("%s/bin", dir);
+	char *usr = test_format("%s/usr", dir), *prefix;
+	test_run r;
+
+	if (!stage_real)
+		fail_msg("%s: no staged install (make test runs make install DESTDIR=...)", stage);
+	r = test_exec("sh", "-c", "cp -a \"$1\" \"$2/usr\" && cp -r testdata/sample/Crane \"$2/art\"", "sh",
+		      stage_real, dir, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *usr_real = realpath(usr, NULL);
+	assert_non_null(usr_real);
+	free(usr);
+	usr = usr_real;
+	prefix = test_format("-DCMAKE_PREFIX_PATH=%s", usr);
+	r = test_exec("cmake", "-S", dir, "-B", bin, "-G", generator, prefix, NULL);
+	if (r.status != 0)
+		fail_msg("cmake: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = build(bin);
+	size_t rules = count(r.out, "animc art/");
+	assert_true(rules >= 4);
+	test_run_release(&r);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc art/"), 0);
+	test_run_release(&r);
+	/* The upgrade: another animc (one that says another version), its
+	 * marker, both with the mtimes of long ago. */
+	r = test_exec("sh", "-c", "cd \"$1\" && mv bin/animc bin/animc.real && "
+		      "printf '#!/bin/sh\\ncase \"$1\" in --version) echo \"animc 9.9.9 next\"; exit 0;; esac\\n"
+		      "exec \"$0.real\" \"$@\"\\n' > bin/animc && chmod +x bin/animc && "
+		      "rm -f lib/cmake/animc/*.build && echo 'animc 9.9.9 next' > lib/cmake/animc/animc-9.9.9-next.build && "
+		      "touch -d 2000-01-01 bin/animc lib/cmake/animc/*.build", "sh", usr, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc art/"), rules);
+	test_run_release(&r);
+	r = build(bin);
+	assert_int_equal(count(r.out, "animc art/"), 0);
+	test_run_release(&r);
+	free(prefix), free(usr), free(bin), free(dir), free(stage_real), free(stage);
+}
+
+static void an_install_keeping_old_mtimes_runs_every_rule_once(void **state)
+{
+	(void)state;
+	an_install_keeping_old_mtimes_with("Ninja", "cmake-old-mtimes-ninja");
+	an_install_keeping_old_mtimes_with("Unix Makefiles", "cmake-old-mtimes-make");
+}
+
 /* Two folders in SOURCES holding one name (a1/Walk.Animation and
  * a2/Walk.Animation, both content/Walk.xnb): the second was taken for a
  * sidecar of the first and dropped, with no message.  The configure step
@@ -1161,6 +1225,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(one_file_in_two_rules_is_refused),
 	cmocka_unit_test(an_output_dir_a_rule_cannot_carry_is_refused),
 	cmocka_unit_test(outputs_dropped_by_new_options_are_removed),
+	cmocka_unit_test(an_install_keeping_old_mtimes_runs_every_rule_once),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -19,6 +19,9 @@
 #  - what else a source's outputs depend on (a --skeleton model, a sidecar,
 #    a glTF's .bin) comes from `animc build --depfile`, which Ninja and the
 #    Makefile generators read (CMake 3.20 or later);
+#  - every rule depends on animc, and on a stamp of its --version (another
+#    animc runs every rule once, even one installed with old mtimes: the
+#    build marker `make install` puts beside this file configures again);
 #  - each rule's animc build runs with --prune: the outputs its source no
 #    longer writes (an OPTIONS change, a --split added; a clip renamed) go
 #    when it runs, and would otherwise stay in OUTPUT_DIR, where a package
@@ -40,6 +43,28 @@
 # that change no output's name) and `animc build`, both run in the current
 # source folder: relative paths in them (--skeleton art/hero.gltf) are
 # relative to it, as SOURCES are.
+
+# This file's folder (PREFIX/lib/cmake/animc), where `make install` puts a
+# build marker named after the animc it installs (animc-VERSION-BUILD.build).
+set(_animc_assets_dir "${CMAKE_CURRENT_LIST_DIR}")
+
+# The stamp `stamp` every rule depends on: the --version of `animc`, written
+# only when it changed.  An install that keeps a package's old mtimes (a
+# package manager unpacks them) leaves animc no newer than the outputs, and
+# the rules, which depend on it, ran nothing: the marker it installs has
+# another name, so the glob of markers makes the build configure again, and
+# the stamp is then newer than every output.
+function(_animc_tool_stamp animc stamp)
+  file(GLOB marks CONFIGURE_DEPENDS "${_animc_assets_dir}/*.build")
+  execute_process(COMMAND "${animc}" --version OUTPUT_VARIABLE tool ERROR_QUIET)
+  set(was "")
+  if(EXISTS "${stamp}")
+    file(READ "${stamp}" was)
+  endif()
+  if(NOT was STREQUAL tool)
+    file(WRITE "${stamp}" "${tool}")
+  endif()
+endfunction()
 
 # Whether the messages `said` of `animc outputs` on a folder (after a line
 # break) hold an error of `file`: the folder build fails it.  Files it
@@ -195,6 +220,8 @@ function(animc_add_assets name)
                         "holds it; choose a build folder (and OUTPUT_DIR) whose path does not")
   endif()
   file(MAKE_DIRECTORY "${depdir}")
+  set(tool_stamp "${depdir}/animc.version")
+  _animc_tool_stamp("${animc}" "${tool_stamp}")
   # A --clips document names the clips of every source it splits: a part
   # added or renamed there is an output too, found by configuring again.
   set(clips_next FALSE)
@@ -467,12 +494,15 @@ function(animc_add_assets name)
       string(MD5 rule "${file};${outputs}")
       set(depfile "${depdir}/${rule}.d")
       file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${file}")
+      # The outputs it keeps as they were (the same bytes) are touched:
+      # newer than the stamp, which is no file animc knows.
       add_custom_command(
         OUTPUT ${outputs}
         COMMAND "${animc}" build -q --progress never --prune ${ARG_OPTIONS} ${base} --depfile "${depfile}"
                 -o "${out}" "${file}"
+        COMMAND "${CMAKE_COMMAND}" -E touch_nocreate ${outputs}
         WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
-        DEPENDS "${file}" "${animc}"
+        DEPENDS "${file}" "${animc}" "${tool_stamp}"
         DEPFILE "${depfile}"
         COMMENT "animc ${shown}"
         VERBATIM)
