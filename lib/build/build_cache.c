@@ -6,7 +6,7 @@
  *
  * A source's cache key is the SHA-256 of the source key of key.c with two
  * changes, behind a line of its own:
- *     "animc-cache-key 4\n" <prefix: versions, options, skeleton>
+ *     "animc-cache-key 5\n" <prefix: versions, options, skeleton>
  *     "source <length>\n<name>\n32\n<XXH3-128 of the source, hex>\n" "end\n"
  * The source enters by its XXH3-128, hashed on the cache's thread: SHA-256
  * over the bytes of every source costs a build of small sources more than
@@ -16,7 +16,8 @@
  * whose files differ here is a miss.  (Entries of key line 1 named a file
  * outside the source's folder from the current folder instead; those of key
  * line 2 kept warnings without their kind; those of key line 3, results
- * without the mark of a root-motion file.)
+ * without the mark of a root-motion file; those of key line 4, no record
+ * of the key they were stored under.)
  *
  * The cache never holds a worker up for long: when a worker is free and
  * the next source's lookup has not come back, it waits no longer than a
