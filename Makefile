@@ -196,13 +196,16 @@ FORCE:
 # The commit animc is built from, and a digest of what is not committed:
 # part of every source key (lib/build/key.c), so that two builds of one
 # version string that write other bytes never share a cache entry or an
-# output folder's records.  Empty outside a git checkout of animc itself (a
-# release tarball, also one kept inside a game's repository: the version
-# string alone).  Rewritten only when it changes.
+# output folder's records.  Outside a git checkout of animc itself, the
+# commit `git archive` wrote into lib/build/archive_commit (export-subst in
+# .gitattributes: a release tarball or a snapshot of any commit, also one
+# kept inside a game's repository); empty for a tree that holds none (the
+# version string alone).  Rewritten only when it changes.
 BUILD_ID := $(if $(filter $(CURDIR),$(shell git rev-parse --show-toplevel 2>/dev/null)),\
 	$(shell git rev-parse --short=12 HEAD 2>/dev/null))
 BUILD_ID := $(if $(BUILD_ID),$(BUILD_ID)$(shell git diff --quiet HEAD -- 2>/dev/null || \
-	{ printf +; git diff HEAD -- | sha256sum | cut -c1-8; }))
+	{ printf +; git diff HEAD -- | sha256sum | cut -c1-8; }),\
+	$(shell sed -n 's/^\([0-9a-f]\{12\}\)[0-9a-f]\{28\}$$/\1/p' lib/build/archive_commit 2>/dev/null))
 BUILD_ID := $(strip $(BUILD_ID))
 $(BUILD)/gen/build_id.h: FORCE
 	@mkdir -p $(@D)

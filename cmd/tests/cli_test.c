@@ -92,6 +92,35 @@ static void the_key_names_the_build(void **state)
 	test_run_release(&git);
 }
 
+/* A tree `git archive` made (a release tarball, a snapshot of any commit)
+ * is built as the commit it holds, named in lib/build/archive_commit: such
+ * builds all said the version string alone, and builds of two commits that
+ * write other bytes shared cache entries and output folders' records. */
+static void an_archive_is_built_as_its_commit(void **state)
+{
+	test_run git = test_exec("git", "rev-parse", "--short=12", "HEAD", NULL), r;
+	char *dir = test_tmpdir("archive-build"), *header, *want;
+
+	(void)state;
+	if (git.status != 0) {
+		test_run_release(&git);
+		skip();   /* no checkout to archive */
+	}
+	git.out[strcspn(git.out, "\n")] = '\0';
+	r = test_exec("sh", "-c", "git archive HEAD Makefile lib | tar -x -C \"$1\" && "
+		      "make -s -C \"$1\" build/gen/build_id.h 2>/dev/null", "sh", dir, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	header = test_format("%s/build/gen/build_id.h", dir);
+	char *text = (char *)test_read_file(header, NULL);
+	want = test_format("#define ANIMC_BUILD_ID \"%s\"\n", git.out);
+	if (strcmp(text, want) != 0)
+		fail_msg("%s holds %s, not %s", header, text, want);
+	free(want), free(text), free(header), free(dir);
+	test_run_release(&git);
+}
+
 /* A report names animc's build as --version does: two reports of one
  * version string by builds that wrote other bytes said the same tool. */
 static void a_report_names_the_build(void **state)
@@ -1467,6 +1496,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(frames_past_a_mib_read_back_in_both_layouts),
 	cmocka_unit_test(help_and_version),
 	cmocka_unit_test(a_report_names_the_build),
+	cmocka_unit_test(an_archive_is_built_as_its_commit),
 	cmocka_unit_test(platform_takes_the_monogame_name),
 	cmocka_unit_test(the_passes_line_says_one_in_the_singular),
 	cmocka_unit_test(the_key_names_the_build),

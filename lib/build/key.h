@@ -56,7 +56,7 @@ bool build_file_written_between(const struct stat *st, int64_t from_ns, int64_t 
 /* ----------------------------------------------------------- the key */
 
 /* "animc VERSION BUILD" (the commit animc was built from, as --version
- * says it; "animc VERSION" for a build outside git): the key's tool line,
+ * says it; "animc VERSION" for a tree that names no commit): the key's tool line,
  * and the reports' "tool". */
 const char *build_tool_name(void);
 
