@@ -2971,6 +2971,40 @@ static void manifest_damage_is_never_loaded(void **state)
 	manifest_release(&m);
 }
 
+/* A record a later animc writes (a word this one does not know, as `cwd`
+ * was to the animc before it) is named as such: the message said the line
+ * was no record animc writes, as of damage.  Not loaded either way. */
+/* `body` closed as a manifest is, its checksum right (malloc()ed). */
+static char *closed_manifest(const char *body)
+{
+	build_hash h;
+	char hex[33];
+
+	build_hash_bytes(body, strlen(body), &h);
+	build_hash_hex(&h, hex);
+	return test_format("%send\t%s\n", body, hex);
+}
+
+static void a_later_animcs_record_is_named(void **state)
+{
+	char *later = closed_manifest("animc-manifest 1\noptions\t00000000000000000000000000000000\n"
+				      "moved-from\t../old\n");
+	char *damaged = closed_manifest("animc-manifest 1\noptions\t00000000000000000000000000000000\n"
+					"sou\x01rce\tx\n");
+	manifest back;
+	cli_error err;
+
+	(void)state;
+	assert_int_not_equal(manifest_parse(&back, later, strlen(later), &err), MANIFEST_LOADED);
+	manifest_release(&back);
+	assert_string_equal(err.message, "line 3 is a 'moved-from' record, which this animc does not know (one a "
+					 "later animc writes?)");
+	assert_int_not_equal(manifest_parse(&back, damaged, strlen(damaged), &err), MANIFEST_LOADED);
+	manifest_release(&back);
+	assert_string_equal(err.message, "line 3 is not a record animc writes");
+	free(damaged), free(later);
+}
+
 /* The manifest reads back every duration it records: any float a clip
  * may last (a clip of 1e13 s made a record the reader refused, so every
  * build compiled everything and clean removed nothing). */
@@ -4439,6 +4473,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_long_clip_of_few_keys_on_a_skeleton_stays_lossless),
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
+	cmocka_unit_test(a_later_animcs_record_is_named),
 	cmocka_unit_test(the_manifest_reads_back_every_duration),
 	cmocka_unit_test(the_manifest_reads_numbers_as_strtod_does),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),

@@ -1039,6 +1039,25 @@ static bool parse_output(manifest *m, const line *l, int line_no, manifest_entry
 	return true;
 }
 
+/* A line that starts no record of this animc: a word it does not know
+ * starts one of a later animc's (records were added within format version
+ * 1, as `cwd` was), said so; anything else is damage. */
+static bool unknown_record(const line *l, int line_no, cli_error *err)
+{
+	static const char *const known[] = { "options", "cwd", "skeleton", "source", "dep", "output", "orphan",
+					     "warning" };
+	const char *kind = l->fields[0];
+	size_t n = strspn(kind, "abcdefghijklmnopqrstuvwxyz-");
+	bool is_word = n > 0 && n <= 32 && kind[n] == '\0';
+
+	for (size_t i = 0; is_word && i < sizeof known / sizeof known[0]; i++)
+		is_word = strcmp(kind, known[i]) != 0;
+	if (is_word)
+		return cli_error_set(err, "line %d is a '%s' record, which this animc does not know (one a later "
+				     "animc writes?)", line_no, kind);
+	return cli_error_set(err, "line %d is not a record animc writes", line_no);
+}
+
 /* One record after the magic line (line_no >= 2). */
 static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **current, cli_error *err)
 {
@@ -1075,7 +1094,7 @@ static bool parse_record(manifest *m, line *l, int line_no, manifest_entry **cur
 		if (!append_warning(*current, &l->fields[1], l->count == 6))
 			return cli_error_set(err, "line %d: a bad warning record", line_no);
 	} else {
-		return cli_error_set(err, "line %d is not a record animc writes", line_no);
+		return unknown_record(l, line_no, err);
 	}
 	return true;
 }
