@@ -180,11 +180,27 @@ static void hold_standard_descriptors(void)
 		}
 }
 
+/*
+ * The standard error is unbuffered, and a diagnostic is printed a piece
+ * (a character of a name) at a time: every piece was a write of its own,
+ * and builds sharing one stderr (make -j running a rule per file, CI jobs
+ * side by side) had the letters of one's warning land inside another's.
+ * Line-buffered, each line is one write.  (Processes animc starts, whose
+ * stderr is captured or may end in a crash, set theirs unbuffered again.)
+ */
+static void write_stderr_a_line_at_a_time(void)
+{
+	static char buffer[BUFSIZ];
+
+	setvbuf(stderr, buffer, _IOLBF, sizeof buffer);
+}
+
 int main(int argc, char **argv)
 {
 	const animc_command *cmd;
 
 	hold_standard_descriptors();
+	write_stderr_a_line_at_a_time();
 	if (argc < 2) {
 		print_usage(stderr);
 		return ANIMC_EXIT_USAGE;

@@ -4,12 +4,16 @@
  * output, diagnostics format, options.
  */
 #define _GNU_SOURCE   /* memmem */
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <animc/animrt.h>
@@ -1272,6 +1276,47 @@ static void a_closed_standard_output_is_a_failure(void **state)
 	free(lock), free(out), free(dir);
 }
 
+/* Each line on the standard error is written whole, in one write: builds
+ * sharing one stderr (make -j running a rule per file, CI jobs side by
+ * side) had their warnings written a character at a time, the letters of
+ * one line landing inside another's.  A packet socket as stderr keeps each
+ * write apart. */
+static void each_line_on_stderr_is_one_write(void **state)
+{
+	char *dir = test_tmpdir("stderr-lines"), *out = test_format("%s/out", dir);
+	const char *const argv[] = { test_animc_path(), "build", "-q", "-o", out, SAMPLE "/Crane/Signals.xml", NULL };
+	posix_spawn_file_actions_t actions;
+	char packet[65536], *args[8];
+	size_t writes = 0, argc = 0;
+	int sv[2], wstatus;
+	ssize_t n;
+	pid_t pid;
+
+	(void)state;
+	for (; argv[argc]; argc++)
+		args[argc] = strdup(argv[argc]);
+	args[argc] = NULL;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&actions, sv[1], 2);
+	assert_int_equal(posix_spawn(&pid, args[0], &actions, NULL, args, environ), 0);
+	posix_spawn_file_actions_destroy(&actions);
+	close(sv[1]);
+	while ((n = recv(sv[0], packet, sizeof packet - 1, 0)) > 0) {
+		packet[n] = '\0';
+		if (writes++ == 0 && (!strstr(packet, "Signals.xml:12: warning: clip 'Nod'") || packet[n - 1] != '\n'))
+			fail_msg("the first write is not the whole warning: '%s'", packet);
+	}
+	close(sv[0]);
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	assert_true(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+	assert_int_equal(writes, 1);
+	for (size_t i = 0; i < argc; i++)
+		free(args[i]);
+	free(out), free(dir);
+}
+
 /* Each command's help is one text however it is asked for: CMD -h,
  * CMD --help, help CMD; help's own is the usage. */
 static void every_way_to_ask_for_help_gives_the_same_text(void **state)
@@ -1522,6 +1567,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(editor_backups_are_left_out_of_a_folder),
 	cmocka_unit_test(a_lost_standard_output_is_a_failure),
 	cmocka_unit_test(a_closed_standard_output_is_a_failure),
+	cmocka_unit_test(each_line_on_stderr_is_one_write),
 	cmocka_unit_test(every_way_to_ask_for_help_gives_the_same_text),
 	cmocka_unit_test(help_takes_one_topic),
 	cmocka_unit_test(dump_json_prints_a_compact_constant_as_a_list_of_one_vector),

@@ -99,6 +99,8 @@ static _Noreturn void child_main(int fd, pid_t parent, build_isolated_fn fn, voi
 	if (getppid() != parent)
 		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
+	/* What the function prints just before it crashes reaches stderr. */
+	setvbuf(stderr, NULL, _IONBF, 0);
 	build_limit_memory(memory_bytes);
 	bool ok = fn(user, &bytes, &size);
 	uint64_t mark = ok ? (uint64_t)size : FAILED_MARK;

@@ -276,6 +276,8 @@ static _Noreturn void worker_main(pool *p, worker *w)
 	setenv("LIBC_FATAL_STDERR_", "1", 1);
 	dup2(w->capture_fd, STDOUT_FILENO);
 	dup2(w->capture_fd, STDERR_FILENO);
+	/* What an importer prints just before it crashes is captured too. */
+	setvbuf(stderr, NULL, _IONBF, 0);
 	build_limit_memory(ctx->options->memory_limit_bytes);
 	ctx->on_probe = tell_importer;
 	ctx->on_imported = tell_imported;
