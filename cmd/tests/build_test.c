@@ -3668,7 +3668,7 @@ static void a_touched_model_settles_each_source_built_alone(void **state)
 		/* Touched, and old enough for its state to be trusted. */
 		usleep(20000);
 		assert_int_equal(utimensat(AT_FDCWD, model, NULL, 0), 0);
-		usleep(1100000);
+		usleep(2100000);
 	}
 	for (size_t i = 0; i < 3; i++) {
 		char *xnb = test_format("%s/%s.xnb", out, names[i]);
@@ -4205,8 +4205,8 @@ static void a_copy_in_place_keeping_size_and_mtime_is_compiled(void **state)
 	age(src, 3600);
 	assert_int_equal(stat(src, &st), 0);
 	times[0] = st.st_atim, times[1] = st.st_mtim;
-	/* Past the second within which a state is not trusted. */
-	usleep(1200000);
+	/* Past the two seconds within which a state is not trusted. */
+	usleep(2200000);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);

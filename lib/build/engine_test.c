@@ -447,6 +447,27 @@ static void a_failed_source_writes_nothing_and_is_retried(void **state)
 	free(dir);
 }
 
+/* A source's state from the last two seconds is not trusted: FAT (a USB
+ * stick, an SD card) keeps mtime, and ctime with it, to 2 s, so a save
+ * 1.5 s after the one a build recorded can keep both, and that edit (of
+ * the same size) was taken for up to date, its output left as it was. */
+static void a_state_from_the_last_two_seconds_is_not_trusted(void **state)
+{
+	struct timespec now;
+	build_file_state s = { .size = 10, .ino = 1, .dev = 1 };
+	int64_t now_ns;
+
+	(void)state;
+	clock_gettime(CLOCK_REALTIME, &now);
+	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	s.mtime_ns = now_ns - 1500000000;
+	build_file_state_distrust_recent(&s);
+	assert_true(s.mtime_ns == 0);
+	s.mtime_ns = now_ns - 3000000000;
+	build_file_state_distrust_recent(&s);
+	assert_true(s.mtime_ns == now_ns - 3000000000);
+}
+
 /* The status line's estimate: none before a source is done or after the
  * last, nor under a second (30 ms into a build of 2 sources of 3, it said
  * "1 s left"); from a second, rounded. */
@@ -1061,6 +1082,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_records_each_source_and_output),
 	cmocka_unit_test(a_failed_source_writes_nothing_and_is_retried),
 	cmocka_unit_test(the_time_left_is_said_from_a_second),
+	cmocka_unit_test(a_state_from_the_last_two_seconds_is_not_trusted),
 	cmocka_unit_test(outputs_claims_and_writes_nothing),
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),
 	cmocka_unit_test(a_damaged_manifest_is_said_and_every_source_compiles),

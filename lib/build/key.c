@@ -126,11 +126,12 @@ void build_file_state_distrust_recent(build_file_state *s)
 {
 	struct timespec now;
 
-	/* A file changed within the last second may change again within the
-	 * file system's time granularity without its mtime moving: such a
-	 * state is not trusted, and the next run compares contents. */
+	/* A file changed within the last two seconds may change again within
+	 * the file system's time granularity without its mtime moving (FAT, on
+	 * USB sticks and SD cards, keeps mtime and ctime to 2 s): such a state
+	 * is not trusted, and the next run compares contents. */
 	clock_gettime(CLOCK_REALTIME, &now);
-	if ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec - s->mtime_ns < 1000000000)
+	if ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec - s->mtime_ns < 2000000000)
 		s->mtime_ns = 0;
 }
 

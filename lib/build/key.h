@@ -46,7 +46,7 @@ void build_file_state_from(const struct stat *st, build_file_state *out);
 void build_source_state_from(const struct stat *st, build_file_state *out);
 bool build_file_state_equal(const build_file_state *a, const build_file_state *b);
 /* Sources and what their imports read (not outputs, which only animc
- * writes): a state from the last second is not trusted (mtime_ns 0). */
+ * writes): a state from the last two seconds is not trusted (mtime_ns 0). */
 void build_file_state_distrust_recent(build_file_state *s);
 /* Whether the file of `st` was written, or put in place, between from_ns
  * and to_ns (CLOCK_REALTIME): by its mtime, or by its ctime, which a copy

@@ -1202,7 +1202,7 @@ void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out
 /* The file as recorded: by its state, else by its bytes (hash NULL: by
  * its state alone).  *fresh gets the state to record now.  `distrust`: a
  * source or a file its import read
- * (its state from the last second not trusted; mtime or ctime, whichever
+ * (its state from the last two seconds not trusted; mtime or ctime, whichever
  * is later); else an output, which only animc writes (mtime), and which
  * a symbolic link put in its place is not: it does not match, and the
  * output is written anew over the link. */
