@@ -387,6 +387,41 @@ static void cli_what_assimp_prints_of_a_skeleton_model_names_it(void **state)
 	free(dir), free(art), free(model), free(mesh), free(out), free(said);
 }
 
+/* Without a usable /tmp (read-only or full, where tmpfile() fails), what
+ * Assimp prints while it loads the --skeleton model was not taken: a raw
+ * line on stderr, and no warning naming the model.  It is taken in
+ * memory, as the workers take theirs. */
+static void cli_a_skeleton_models_text_is_taken_without_tmp(void **state)
+{
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	print_message("skipped: AddressSanitizer's runtime must come before a preloaded library\n");
+	skip();
+	return;
+#endif
+	char *dir = test_tmpdir("assimp-skeleton-no-tmp"), *art = test_format("%s/art", dir);
+	char *model = test_format("%s/model", dir), *mesh = test_format("%s/m.mesh.xml", model);
+	char *out = test_format("%s/out", dir), *shim = test_format("%s/no_tmpfile.so", dir);
+	char *said = test_format("%s: warning: the importer printed: Skeleton", mesh);
+	test_run r;
+
+	mkdir(art, 0755), mkdir(model, 0755);
+	test_sh("cp testdata/authoring/Walker.xml '%s/' && cp testdata/assimp_confine/in/inside.mesh.xml '%s' && "
+		"cp testdata/assimp_confine/in/inside.skeleton.xml '%s/' && "
+		"cc -shared -fPIC -o '%s' testdata/env/no_tmpfile.c", art, mesh, model, shim);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "--report", "-", "--skeleton", mesh, "-o", out, art, NULL);
+	unsetenv("LD_PRELOAD");
+	assert_int_equal(r.status, 0);
+	assert_true(r.out[0] == '{');
+	assert_null(strstr(r.out, "Skeleton"));
+	assert_non_null(strstr(r.err, said));
+	assert_false(strncmp(r.err, "Skeleton", 8) == 0);
+	assert_null(strstr(r.err, "\nSkeleton"));
+	test_run_release(&r);
+	free(dir), free(art), free(model), free(mesh), free(out), free(shim), free(said);
+}
+
 static void cli_unreadable_file_fails_naming_it(void **state)
 {
 	char *out = test_tmpdir("assimp-broken");
@@ -1946,6 +1981,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_a_skeleton_models_side_file_is_a_dependency),
 	cmocka_unit_test(cli_another_assimp_loaded_compiles_again),
 	cmocka_unit_test(cli_what_assimp_prints_of_a_skeleton_model_names_it),
+	cmocka_unit_test(cli_a_skeleton_models_text_is_taken_without_tmp),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),
 	cmocka_unit_test(cli_files_that_crash_assimp_do_not_stop_the_run),

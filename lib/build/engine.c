@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -524,12 +525,14 @@ static void say_held(held_diags *h, animc_diag_sink *sink)
 
 /* Load the --skeleton model.  What its reader prints (Assimp writes some
  * complaints to the standard output) is taken and said as warnings about
- * the model, never a raw line on the output that --report - uses. */
+ * the model, never a raw line on the output that --report - uses.  Taken
+ * in memory, as the workers take theirs: a tmpfile() needs /tmp, and where
+ * it was read-only or full the lines went out raw, and no warning said them. */
 static animc_status load_model(build_ctx *ctx, const animc_import_options *hooks, animc_diag_sink *sink)
 {
-	FILE *capture = tmpfile();
+	int capture = memfd_create("animc-model-output", MFD_CLOEXEC);
 	int saved[2] = { dup(STDOUT_FILENO), dup(STDERR_FILENO) };
-	bool is_captured = capture && saved[0] >= 0 && saved[1] >= 0;
+	bool is_captured = capture >= 0 && saved[0] >= 0 && saved[1] >= 0;
 	char *text = NULL;
 	ssize_t n = 0;
 	animc_status status;
@@ -540,7 +543,7 @@ static animc_status load_model(build_ctx *ctx, const animc_import_options *hooks
 	fflush(stdout);
 	fflush(stderr);
 	if (is_captured)
-		is_captured = dup2(fileno(capture), STDOUT_FILENO) >= 0 && dup2(fileno(capture), STDERR_FILENO) >= 0;
+		is_captured = dup2(capture, STDOUT_FILENO) >= 0 && dup2(capture, STDERR_FILENO) >= 0;
 	status = animc_skeleton_load_reading(ctx->options->skeleton_path, hooks, &ctx->skeleton_model, &holding);
 	fflush(stdout);
 	fflush(stderr);
@@ -551,12 +554,12 @@ static animc_status load_model(build_ctx *ctx, const animc_import_options *hooks
 		}
 	say_held(&held, sink);
 	if (is_captured && (text = malloc(MODEL_OUTPUT_BYTES)))
-		n = pread(fileno(capture), text, MODEL_OUTPUT_BYTES, 0);
+		n = pread(capture, text, MODEL_OUTPUT_BYTES, 0);
 	if (n > 0)
 		say_model_output(text, (size_t)n, sink);
 	free(text);
-	if (capture)
-		fclose(capture);
+	if (capture >= 0)
+		close(capture);
 	return status;
 }
 
