@@ -885,6 +885,44 @@ static int wait_briefly(pid_t pid)
 	return -1;
 }
 
+/* On a file system that cannot lock files (flock() fails: an NFS mount
+ * whose lock daemon is not reachable), a build said it was waiting for the
+ * lock held by "another process" and exited 1 with no error, and clean
+ * said a build was writing the folder: no one held the lock.  Both say
+ * that the file system cannot lock now. */
+static void a_file_system_that_cannot_lock_is_said(void **state)
+{
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	print_message("skipped: AddressSanitizer's runtime must come before a preloaded library\n");
+	skip();
+	return;
+#endif
+	char *dir = test_tmpdir("no-locks"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/no_flock.so", dir), *said = test_format("%s/.animc/lock: error: cannot lock", out);
+	char *turn = test_format("%s/Turn.xnb", out);
+	test_run r, c;
+
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/no_flock.c", shim);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "--rebuild", "-o", out, CRANE "/Turn.Animation", NULL);
+	c = test_animc("clean", "-o", out, NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 1 || strstr(r.err, "waiting for") || !strstr(r.err, said) ||
+	    !strstr(r.err, "No locks available"))
+		fail_msg("build: exit %d, stderr: %s", r.status, r.err);
+	if (c.status != 1 || strstr(c.err, "a build is writing") || !strstr(c.err, said) ||
+	    !strstr(c.err, "No locks available"))
+		fail_msg("clean: exit %d, stderr: %s", c.status, c.err);
+	test_run_release(&r);
+	test_run_release(&c);
+	assert_true(test_file_exists(turn));
+	free(dir), free(out), free(shim), free(said), free(turn);
+}
+
 /* A build waiting for OUTDIR's lock (a clean holds it alone) says once
  * what it waits for and who holds it, and SIGINT or SIGTERM end the wait:
  * the build stops as a stopped build does, having written nothing.  It
@@ -4432,6 +4470,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_killed_run_of_the_same_pid_is_still_swept),
 	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
+	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),

@@ -240,6 +240,14 @@ static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path)
 	return true;
 }
 
+/* Take the lock at fd alone, not waiting: 0, EWOULDBLOCK when another
+ * holds it, or the errno of a file system that cannot lock files (ENOLCK
+ * on an NFS mount whose lock daemon is not reachable, EOPNOTSUPP...). */
+static int lock_alone(int fd)
+{
+	return flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno == EAGAIN ? EWOULDBLOCK : errno;
+}
+
 /*
  * OUTDIR/.animc/lock: every build holds it shared for its whole run, so
  * builds (per-file make and ninja rules) run side by side; `clean` needs it
@@ -256,7 +264,7 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
 	cli_error err;
 	bool is_said = false;
-	int fd = -1;
+	int fd = -1, held;
 
 	for (int tries = 0; tries < 100 && !is_said && fd < 0; tries++) {
 		*alone = false;
@@ -265,13 +273,19 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 			build_say(ctx, ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
 		} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
 			build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
-		} else if (for_clean && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		} else if ((held = lock_alone(fd)) != 0 && held != EWOULDBLOCK) {
+			build_say(ctx, ANIMC_ERROR, path, "cannot lock: %s: the output folder's file system cannot lock "
+				  "files, and builds and clean of one folder need the lock to keep apart; build into "
+				  "a folder on another file system", strerror(held));
+			close(fd);
+			fd = -1;
+		} else if (for_clean && held) {
 			build_say(ctx, ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
 			close(fd);
 			fd = -1;
 		} else {
 			is_said = false;
-			*alone = for_clean || flock(fd, LOCK_EX | LOCK_NB) == 0;
+			*alone = !held;
 			if (!*alone && !wait_for_lock(ctx, fd, path)) {
 				close(fd);   /* stopped: said by the caller */
 				fd = -1;
