@@ -5,12 +5,14 @@
  * the authoring passes of lib/animc on a source's imported clips.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,6 +217,33 @@ const char *build_sidecar_named(const char *name, const char *const *siblings, s
 			return s;
 	}
 	return NULL;
+}
+
+char *build_sidecar_source_but_case(const char *path)
+{
+	const char *base = cli_basename(path);
+	size_t n = strlen(base), suffix = sizeof BUILD_SIDECAR_SUFFIX - 1, stem = n - suffix;
+	char *dir, *found = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	if (n <= suffix || strcasecmp(base + stem, BUILD_SIDECAR_SUFFIX) != 0 ||
+	    !(dir = strndup(path, (size_t)(base - path))))
+		return NULL;
+	d = opendir(dir[0] ? dir : ".");
+	free(dir);
+	while (d && (e = readdir(d))) {
+		const char *s = e->d_name;
+
+		if (cli_stem_length(s) == stem && strncasecmp(s, base, stem) == 0 && strncmp(s, base, stem) != 0 &&
+		    strcasecmp(s + stem, BUILD_SIDECAR_SUFFIX) != 0 && (!found || strcmp(s, found) < 0)) {
+			free(found);
+			found = strdup(s);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 bool build_sidecar_of(const char *dir, const char *name, const char *const *siblings, size_t count,

@@ -52,6 +52,12 @@ void build_author_release(build_author_options *a);
 /* The sidecar path of a source ("dir/STEM_Anims.xml"), malloc()ed. */
 char *build_sidecar_path(const char *source);
 
+/* The file at `path` is named as the sidecar of a sibling but for letter
+ * case (walker_anims.xml beside Walker.xml), which a file system that
+ * ignores case (Windows, macOS) takes for that sidecar: the sibling's name
+ * (the first in byte order), malloc()ed, or NULL. */
+char *build_sidecar_source_but_case(const char *path);
+
 /* The sibling whose sidecar folder entry `name` is named as (it ends in
  * BUILD_SIDECAR_SUFFIX, the sibling's stem before it), or NULL. */
 const char *build_sidecar_named(const char *name, const char *const *siblings, size_t count);

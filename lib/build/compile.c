@@ -1293,6 +1293,23 @@ static void finish_diagnostics(const build_ctx *ctx, build_result *r)
 	warnings_fail(ctx, r);
 }
 
+/* A sidecar named in another letter case (walker_anims.xml beside
+ * Walker.xml) cuts its source on Windows and macOS, whose file systems
+ * ignore case, and splits nothing here: the same tree gave other outputs,
+ * said under -v alone. */
+static void sidecar_but_case(const build_job *job, animc_diag_sink *sink)
+{
+	char *source = build_sidecar_source_but_case(job->path);
+
+	if (source)
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
+				       "named like the clip-split sidecar of '%s', '%.*s" BUILD_SIDECAR_SUFFIX "', but for "
+				       "letter case, which Windows and macOS ignore: there it cuts its source into "
+				       "parts, here the source's takes are built whole; rename it",
+				       source, (int)cli_stem_length(source), source);
+	free(source);
+}
+
 /* A source that holds no animation: normal for a static model in an art
  * folder, a mistake on the command line. */
 static void holds_no_animation(const build_job *job, const char *what, animc_diag_sink *sink, build_result *r)
@@ -1313,6 +1330,8 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
 				       "named like a clip-split sidecar but holds no AnimationDefinition (%s): its "
 				       "source's takes are built whole", holds);
+	else
+		sidecar_but_case(job, sink);
 	r->status = BUILD_SKIPPED;
 	if (asprintf(&r->skip_reason, "holds %s", holds) < 0)
 		r->skip_reason = NULL;
