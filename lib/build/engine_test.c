@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -466,6 +467,61 @@ static void a_state_from_the_last_two_seconds_is_not_trusted(void **state)
 	s.mtime_ns = now_ns - 3000000000;
 	build_file_state_distrust_recent(&s);
 	assert_true(s.mtime_ns == now_ns - 3000000000);
+}
+
+/* The columns of the terminal on standard output, as the console sink
+ * takes them (a pseudo-terminal `columns` wide stands in for it). */
+static int console_columns(build_ctx *ctx, unsigned short columns)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = columns };
+	int master = posix_openpt(O_RDWR | O_NOCTTY), saved = dup(STDOUT_FILENO), slave;
+	build_status_sink s;
+
+	assert_true(master >= 0 && saved >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(slave >= 0 && ioctl(slave, TIOCSWINSZ, &ws) == 0);
+	fflush(stdout);
+	dup2(slave, STDOUT_FILENO);
+	build_status_console_init(&s, ctx);
+	dup2(saved, STDOUT_FILENO);
+	close(saved), close(slave), close(master);
+	return s.columns;
+}
+
+/* The status line keeps the tail of the name of a source at work for a
+ * second, and fits the terminal, cut between characters: at 50 columns it
+ * began with the last byte of an 'İ', which a terminal shows as U+FFFD;
+ * on a terminal of 20 columns or fewer it was drawn 80 wide, and wrapped,
+ * so that each redraw left a row behind. */
+static void the_status_line_fits_the_terminal_between_characters(void **state)
+{
+	build_options options;
+	build_job job;
+	build_ctx ctx;
+	build_status_sink s;
+	char line[1024];
+
+	(void)state;
+	memset(&options, 0, sizeof options), memset(&job, 0, sizeof job), memset(&ctx, 0, sizeof ctx);
+	memset(&s, 0, sizeof s);
+	job.path = (char *)(uintptr_t)"slow/big_\u65e5\u672c\u8a9e_\u00cd\u0130\u0131I_walk.bvh";
+	job.needs_compile = true;
+	job.started_s = 98;
+	snprintf(job.importer_at_work, sizeof job.importer_at_work, "assimp");
+	ctx.options = &options;
+	ctx.plan.jobs = &job, ctx.plan.count = 1;
+	s.ctx = &ctx, s.total = 1, s.start_s = 98, s.columns = 50;
+	build_status_line(&s, 100, line, sizeof line);
+	assert_string_equal(line, "[0/1] assimp: \u0131I_walk.bvh (2 s)");
+	s.columns = 20;
+	build_status_line(&s, 100, line, sizeof line);
+	assert_string_equal(line, "[0/1] assimp: walk.");
+	job.path = (char *)(uintptr_t)"slow/\u65e5\u672c\u8a9e.bvh";
+	s.columns = 17;
+	build_status_line(&s, 100, line, sizeof line);
+	assert_string_equal(line, "[0/1] assimp: ");
+	assert_int_equal(console_columns(&ctx, 20), 20);
+	assert_int_equal(console_columns(&ctx, 120), 120);
 }
 
 /* The status line's estimate: none before a source is done or after the
@@ -1082,6 +1138,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_records_each_source_and_output),
 	cmocka_unit_test(a_failed_source_writes_nothing_and_is_retried),
 	cmocka_unit_test(the_time_left_is_said_from_a_second),
+	cmocka_unit_test(the_status_line_fits_the_terminal_between_characters),
 	cmocka_unit_test(a_state_from_the_last_two_seconds_is_not_trusted),
 	cmocka_unit_test(outputs_claims_and_writes_nothing),
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),

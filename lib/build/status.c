@@ -35,11 +35,29 @@ void build_status_eta(const build_status_sink *s, double now, char *eta, size_t 
 		snprintf(eta, size, ", %.0f s left", left);
 }
 
-static void status_draw(build_status_sink *s, double now)
+/* The first character of `p` that starts at or after it (UTF-8). */
+static const char *char_start(const char *p)
+{
+	while (((unsigned char)*p & 0xC0) == 0x80)
+		p++;
+	return p;
+}
+
+/* `line` cut to at most `max` bytes, not inside a character. */
+static void cut_between_characters(char *line, size_t max)
+{
+	if (strlen(line) <= max)
+		return;
+	while (max > 0 && ((unsigned char)line[max] & 0xC0) == 0x80)
+		max--;
+	line[max] = '\0';
+}
+
+void build_status_line(const build_status_sink *s, double now, char *line, size_t size)
 {
 	const build_plan *plan = &s->ctx->plan;
 	const build_job *slow = NULL;
-	char line[1024], eta[48] = "";
+	char eta[48] = "";
 	size_t n;
 
 	for (size_t i = 0; i < plan->count; i++) {
@@ -50,8 +68,8 @@ static void status_draw(build_status_sink *s, double now)
 			slow = j;
 	}
 	build_status_eta(s, now, eta, sizeof eta);
-	n = (size_t)snprintf(line, sizeof line, "[%zu/%zu%s]", s->done, s->total, eta);
-	if (slow && n < sizeof line) {
+	n = (size_t)snprintf(line, size, "[%zu/%zu%s]", s->done, s->total, eta);
+	if (slow && n < size) {
 		/* The name's tail is what tells files apart; before it, what is
 		 * at work: the importer, then animc's passes. */
 		const char *name = slow->path;
@@ -59,12 +77,18 @@ static void status_draw(build_status_sink *s, double now)
 		size_t room = (size_t)s->columns > n + 32 ? (size_t)s->columns - n - 32 : 8;
 
 		if (strlen(name) > room)
-			name += strlen(name) - room;
-		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s (%.0f s)", stage, stage[0] ? ": " : "",
-				      name, now - slow->started_s);
+			name = char_start(name + strlen(name) - room);
+		snprintf(line + n, size - n, " %s%s%s (%.0f s)", stage, stage[0] ? ": " : "", name,
+			 now - slow->started_s);
 	}
-	if (n > (size_t)s->columns - 1)
-		line[s->columns - 1] = '\0';
+	cut_between_characters(line, s->columns > 0 ? (size_t)s->columns - 1 : 0);
+}
+
+static void status_draw(build_status_sink *s, double now)
+{
+	char line[1024];
+
+	build_status_line(s, now, line, sizeof line);
 	fputs("\r\033[K", stdout);
 	for (const unsigned char *p = (const unsigned char *)line; *p; p++)
 		fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, stdout);
@@ -359,7 +383,9 @@ void build_status_console_init(build_status_sink *s, build_ctx *ctx)
 	s->ops = o->quiet ? &quiet_ops : is_live(o) ? &terminal_ops : &plain_ops;
 	s->ctx = ctx;
 	s->start_s = build_now_s();
-	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
+	/* A terminal of any width: a line wider than it wraps, and "\r\033[K"
+	 * erases only its last row, so each redraw left a row behind. */
+	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
 }
 
 /* The status line counts the sources of the plan, as the lines of each

@@ -70,6 +70,10 @@ void build_status_begin(build_status_sink *s, size_t to_compile);
  * before one is done, after the last, and under a second (a build of a
  * few milliseconds said "1 s left"). */
 void build_status_eta(const build_status_sink *s, double now, char *eta, size_t size);
+/* The status line at `now` into `line` (`size` bytes): "[3/9, 2 s left]",
+ * then the source at work for a second or more, the tail of its name;
+ * at most s->columns - 1 bytes (so columns), cut between characters. */
+void build_status_line(const build_status_sink *s, double now, char *line, size_t size);
 /* The sink of `animc outputs`. */
 void build_status_outputs_init(build_status_sink *s, build_ctx *ctx);
 
