@@ -638,7 +638,9 @@ static size_t escape_unit(const unsigned char *p, char piece[16], size_t *len)
 
 /* The terminal columns of one piece escape_unit gave: an escape or an
  * ASCII character a column a byte; a character of several bytes one
- * column, two for the wide ones (CJK, Hangul, fullwidth forms, emoji). */
+ * column, two for the wide ones (CJK, Hangul, fullwidth forms, emoji),
+ * none for a mark that combines with the one before (the accent of a
+ * name macOS spells decomposed) or a zero-width one. */
 static size_t piece_columns(const char *piece, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)piece;
@@ -649,6 +651,12 @@ static size_t piece_columns(const char *piece, size_t len)
 	cp = len == 2 ? p[0] & 0x1Fu : len == 3 ? p[0] & 0x0Fu : p[0] & 0x07u;
 	for (size_t i = 1; i < len; i++)
 		cp = cp << 6 | (p[i] & 0x3Fu);
+	bool combining = (cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+			 (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x200B && cp <= 0x200F) ||
+			 (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+			 (cp >= 0xFE20 && cp <= 0xFE2F);
+	if (combining)
+		return 0;
 	bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
 		    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
 		    (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) ||

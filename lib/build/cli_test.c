@@ -1,6 +1,7 @@
 /*
  * cli_test.c - what the commands share (cli.c) on its own: the bone
- * table `animc sample --blend` makes of two clips.
+ * table `animc sample --blend` makes of two clips, the columns a name
+ * takes on a terminal.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,29 @@ static void the_bone_names_of_two_clips_are_linear_in_the_bones(void **state)
 		fail_msg("%lu name comparisons for 1000 bones, %lu for 4000", small, large);
 }
 
+/* A combining mark (macOS tools write the 'e\u0301' of "Caf\u00e9" as 'e' and
+ * U+0301) or a zero-width character takes no column of its own: counted as
+ * one, a bone named so was padded a column short in the tables of dump and
+ * sample, and every column after it moved. */
+static void marks_that_combine_take_no_column(void **state)
+{
+	char buf[64] = "";
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+
+	(void)state;
+	assert_int_equal(cli_escaped_columns("Cafe\u0301"), 4);
+	assert_int_equal(cli_escaped_columns("Caf\u00e9"), 4);
+	assert_int_equal(cli_escaped_columns("a\u200bb\ufe0f"), 2);
+	assert_int_equal(cli_escaped_columns("\u65e5\u672c"), 4);
+	assert_non_null(f);
+	assert_int_equal(cli_print_escaped(f, "Cafe\u0301", 6), 6);
+	fclose(f);
+	assert_string_equal(buf, "Cafe\u0301  ");
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_bone_names_of_two_clips_are_linear_in_the_bones),
+	cmocka_unit_test(marks_that_combine_take_no_column),
 };
 
 ANIMC_TEST_GROUP(tests);
