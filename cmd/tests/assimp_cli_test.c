@@ -387,6 +387,43 @@ static void cli_what_assimp_prints_of_a_skeleton_model_names_it(void **state)
 	free(dir), free(art), free(model), free(mesh), free(out), free(said);
 }
 
+/* What Assimp prints while it loads the --skeleton model is a warning of
+ * the run: it was printed, and nothing else, so the summary said "0
+ * warnings" under it, the report had no word of it, and --allow
+ * importer-output did not quiet it. */
+static void cli_a_skeleton_models_warnings_are_the_runs(void **state)
+{
+	char *dir = test_tmpdir("assimp-skeleton-warnings"), *art = test_format("%s/art", dir);
+	char *model = test_format("%s/model", dir), *mesh = test_format("%s/m.mesh.xml", model);
+	char *out = test_format("%s/out", dir), *report = test_format("%s/report.json", dir);
+	char *said = test_format("{\"severity\": \"warning\", \"path\": \"%s\", \"message\": \"the importer printed: "
+				 "Skeleton", mesh);
+	char *text;
+	test_run r;
+
+	(void)state;
+	mkdir(art, 0755), mkdir(model, 0755);
+	test_sh("cp testdata/authoring/Walker.xml '%s/' && cp testdata/assimp_confine/in/inside.mesh.xml '%s' && "
+		"cp testdata/assimp_confine/in/inside.skeleton.xml '%s/'", art, mesh, model);
+	r = test_animc("build", "--allow", "numbered-bones", "--report", report, "--skeleton", mesh, "-o", out, art,
+		       NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 1 source (2 clips), 0 failed, 0 skipped, 1 warning\n"))
+		fail_msg("%s", r.out);
+	test_run_release(&r);
+	text = (char *)test_read_file(report, NULL);
+	if (!strstr(text, said) || !strstr(text, "\"run_warnings\": 1"))
+		fail_msg("%s", text);
+	free(text);
+	r = test_animc("build", "--rebuild", "--allow", "numbered-bones,importer-output", "--skeleton", mesh, "-o",
+		       out, art, NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "Skeleton"));
+	assert_non_null(strstr(r.out, "0 skipped, 0 warnings\n"));
+	test_run_release(&r);
+	free(dir), free(art), free(model), free(mesh), free(out), free(report), free(said);
+}
+
 /* Without a usable /tmp (read-only or full, where tmpfile() fails), what
  * Assimp prints while it loads the --skeleton model was not taken: a raw
  * line on stderr, and no warning naming the model.  It is taken in
@@ -414,7 +451,7 @@ static void cli_a_skeleton_models_text_is_taken_without_tmp(void **state)
 	unsetenv("LD_PRELOAD");
 	assert_int_equal(r.status, 0);
 	assert_true(r.out[0] == '{');
-	assert_null(strstr(r.out, "Skeleton"));
+	assert_null(strstr(r.out, "\nSkeleton"));
 	assert_non_null(strstr(r.err, said));
 	assert_false(strncmp(r.err, "Skeleton", 8) == 0);
 	assert_null(strstr(r.err, "\nSkeleton"));
@@ -1981,6 +2018,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_a_skeleton_models_side_file_is_a_dependency),
 	cmocka_unit_test(cli_another_assimp_loaded_compiles_again),
 	cmocka_unit_test(cli_what_assimp_prints_of_a_skeleton_model_names_it),
+	cmocka_unit_test(cli_a_skeleton_models_warnings_are_the_runs),
 	cmocka_unit_test(cli_a_skeleton_models_text_is_taken_without_tmp),
 	cmocka_unit_test(cli_a_crash_in_assimp_fails_that_file_alone),
 	cmocka_unit_test(cli_the_line_assimp_names_leads_the_message),

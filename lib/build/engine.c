@@ -431,6 +431,10 @@ static void skeleton_diag(void *user, const animc_diag *d)
 {
 	build_ctx *ctx = user;
 
+	if (d->severity == ANIMC_WARNING && ctx->status) {
+		build_say_at_kind(ctx, d->severity, d->kind, d->path, d->line, "%s", d->message);
+		return;
+	}
 	cli_print_diag(&ctx->printer, d);
 	if (d->severity == ANIMC_ERROR && ctx->status)
 		build_said_add(&ctx->status->said, d->severity, NULL, d->path, d->line, d->message);
