@@ -9,6 +9,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <regex.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -148,6 +149,35 @@ static void a_report_names_the_build(void **state)
 	if (!strstr(text, want))
 		fail_msg("no %s in:\n%s", want, text);
 	free(want), free(text), free(report), free(out), free(dir);
+}
+
+/* -j's default is the CPUs animc may run on, as nproc counts them: in a
+ * container or under taskset given one CPU of a large host, a build
+ * started a worker for every CPU of the host (up to 64 imports at once,
+ * each allowed 4 GB), where make -j$(nproc) starts one. */
+static void jobs_default_to_the_cpus_animc_may_run_on(void **state)
+{
+	char *argv[] = { "build", "-o", "out", "in", NULL };
+	cpu_set_t saved, one;
+	build_options o;
+	int status, first = 0;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof saved, &saved), 0);
+	while (!CPU_ISSET(first, &saved))
+		first++;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	status = build_options_parse(&o, CMD_BUILD, 4, argv);
+	assert_int_equal(sched_setaffinity(0, sizeof saved, &saved), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(o.jobs, 1);
+	build_options_release(&o);
+	status = build_options_parse(&o, CMD_BUILD, 4, argv);
+	assert_int_equal(status, 0);
+	assert_int_equal(o.jobs, CPU_COUNT(&saved) > 64 ? 64 : CPU_COUNT(&saved));
+	build_options_release(&o);
 }
 
 static void usage_errors_exit_2(void **state)
@@ -1547,6 +1577,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_key_names_the_build),
 	cmocka_unit_test(a_report_not_written_is_in_the_others),
 	cmocka_unit_test(a_bad_cache_url_variable_is_a_usage_error),
+	cmocka_unit_test(jobs_default_to_the_cpus_animc_may_run_on),
 	cmocka_unit_test(usage_errors_exit_2),
 	cmocka_unit_test(bad_options_are_named_as_given),
 	cmocka_unit_test(quiet_prints_a_summary_only_when_a_source_fails),

@@ -12,6 +12,7 @@
 #include <float.h>
 #include <getopt.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -721,7 +722,8 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_output },
 	{ { "jobs", 'j', "N", FOR_COMPILE, BUILD_OPTION_RUN,
-	    "compile in N worker processes (default: the number of online CPUs, at most 64); outputs, "
+	    "compile in N worker processes (default: the number of CPUs animc may run on, as nproc "
+	    "counts them, at most 64); outputs, "
 	    "messages and reports are the same for every N",
 	    NULL,
 	    NULL },
@@ -974,10 +976,22 @@ static bool expand_response_files(build_options *o, int argc, char **argv, cli_s
 	return true;
 }
 
+/* The CPUs this process may run on, as nproc counts them: a container or
+ * taskset that gives it one CPU of many is a machine of one CPU, where the
+ * online CPUs (every CPU of the host) started a worker each. */
+static long usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /* What the options are before argv: the defaults the table does not set. */
 static void set_defaults(build_options *o)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = usable_cpus();
 
 	memset(o, 0, sizeof *o);
 	o->import_timeout_s = 120;
