@@ -4,6 +4,8 @@
  * decomposition round trips including the matrices it must refuse.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -234,6 +236,42 @@ static void decompose_refuses_what_has_no_trs(void **state)
 		assert_non_null(animc_decompose_result_string((animc_decompose_result)i));
 }
 
+/* The header is installed for C++ tools too: a C++ program calls its
+ * functions by their C names and links with libanimc.a. */
+static void cxx_program_links_with_the_header(void **state)
+{
+	const char *build = getenv("ANIMC_BUILD");
+
+	(void)state;
+	if (system("command -v c++ >/dev/null 2>&1") != 0) {
+		print_message("skipped: no C++ compiler (c++)\n");
+		skip();
+	}
+	char *dir = test_tmpdir("xform-cxx");
+	char *src = test_format("%s/yaw.cpp", dir), *bin = test_format("%s/yaw", dir);
+	char *lib = test_format("%s/libanimc.a", build ? build : "build");
+	const char *code = "#include <animc/animc_xform.h>\n"
+			   "#include <cstdio>\n"
+			   "int main() {\n"
+			   "\tfloat q[4];\n"
+			   "\tanimc_quat_from_yaw_pitch_roll(0.5f, 0, 0, q);\n"
+			   "\tstd::printf(\"%.6f %s\\n\", q[1], animc_decompose_result_string(ANIMC_DECOMPOSE_OK));\n"
+			   "}\n";
+
+	assert_true(test_write_file(src, code, strlen(code)));
+	test_run r = test_exec("c++", "-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Ilib/animc/include", "-o", bin,
+			       src, lib, "-lm", NULL);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec(bin, NULL);
+	assert_int_equal(r.status, 0);
+	char *want = test_format("%.6f %s\n", sin(0.25), animc_decompose_result_string(ANIMC_DECOMPOSE_OK));
+	assert_string_equal(r.out, want);
+	test_run_release(&r);
+	free(want), free(lib), free(bin), free(src), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(yaw_pitch_roll_known_quaternions),
 	cmocka_unit_test(yaw_pitch_roll_is_z_then_x_then_y),
@@ -242,6 +280,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(decompose_round_trips),
 	cmocka_unit_test(decompose_mirror_gives_negative_x_scale),
 	cmocka_unit_test(decompose_refuses_what_has_no_trs),
+	cmocka_unit_test(cxx_program_links_with_the_header),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -1,5 +1,5 @@
 /*
- * xform.h - the 3D transform maths importers share, in XNA's conventions:
+ * animc_xform.h - the 3D transform maths importers share, in XNA's conventions:
  * row vectors; 4x4 matrices stored M11..M44 row by row, translation in
  * M41..M43 (m[12..14]); quaternions x y z w.  A bone key as the runtime
  * rebuilds it is scale, then rotation, then translation: M = S * R * T.
@@ -11,10 +11,15 @@
  *     if (animc_mat4_decompose(m, t, r, s) != ANIMC_DECOMPOSE_OK) ...
  *
  * Matrices are double so composing and splitting again loses nothing a
- * float key can show.  Pure functions, no allocation.  Not installed.
+ * float key can show.  Pure functions, no allocation.  Installed beside
+ * animc.h (<animc/animc_xform.h>), for C and C++.
  */
 #ifndef ANIMC_XFORM_H
 #define ANIMC_XFORM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /*
  * Quaternion.CreateFromYawPitchRoll as XNA computes it, in float: roll about
@@ -66,5 +71,9 @@ const char *animc_decompose_result_string(animc_decompose_result result);
  */
 animc_decompose_result animc_mat4_decompose(const double m[16], float translation[3],
 					    float rotation[4], float scale[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
