@@ -4,10 +4,12 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_support.h"
 #include <animc/animc.h>
+#include <animc/animc_formats.h>
 #include <animc/animc_xform.h>
 
 /* Root travels along x and y with z up, 3 keys; Arm fixed. */
@@ -139,6 +141,78 @@ static void motion_yaw_is_the_turn_since_the_first_frame(void **state)
 	animc_clip_destroy(motion), animc_clip_destroy(clip);
 }
 
+/* A walk turning a quarter about Y up in 30 keys: its root motion loops. */
+static animc_clip *make_turning_walk(void)
+{
+	float t[31 * 3], q[31 * 4];
+	animc_clip *clip = animc_clip_create("Turn");
+
+	for (int k = 0; k < 31; k++) {
+		double yaw = k / 30.0 * M_PI / 2;
+
+		t[3 * k] = (float)(2 * sin(yaw));
+		t[3 * k + 1] = (float)(1 + 0.1 * sin(k / 30.0 * 2 * M_PI));
+		t[3 * k + 2] = (float)(2 * (1 - cos(yaw)));
+		q[4 * k] = q[4 * k + 2] = 0;
+		q[4 * k + 1] = (float)sin(yaw / 2);
+		q[4 * k + 3] = (float)cos(yaw / 2);
+	}
+	clip->duration_s = 1;
+	uint32_t ch = test_add_channel(clip, "Root", 31, NULL, 1 / 30.0f, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, 31, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, q, 31, NULL);
+	return clip;
+}
+
+/* keep_ends keeps a root motion's end keys as extracted, which the compact
+ * layout's quantised keys cannot: asked for it, the processor writes the
+ * original layout, saying so, and the ends stay (they moved by up to the
+ * tolerance, every loop a game plays). */
+static void motion_kept_ends_decline_the_compact_layout(void **state)
+{
+	animc_root_motion_options o = { "Root", ANIMC_UP_Y, true, 0 };
+	animc_process_options compact = { .layout = ANIMC_LAYOUT_COMPACT, .reduce.keep_ends = true };
+	animc_clip *clip = make_turning_walk(), *motion = NULL;
+	animc_pass_stats stats = { 0 };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "m");
+	float end_t[3], end_q[4];
+
+	(void)state;
+	assert_int_equal(animc_clip_prepare(clip, NULL), ANIMC_OK);
+	assert_int_equal(animc_clip_extract_motion(clip, &o, &motion, NULL), ANIMC_OK);
+	const animc_channel *ch = &motion->channels[0];
+	memcpy(end_t, ch->tracks[ANIMC_TRANSLATION].values + 3 * (ch->key_count - 1), sizeof end_t);
+	memcpy(end_q, ch->tracks[ANIMC_ROTATION].values + 4 * (ch->key_count - 1), sizeof end_q);
+	assert_int_equal(animc_clip_process(motion, &compact, &sink, &stats), ANIMC_OK);
+	assert_null(motion->compact);
+	assert_true(stats.compact_declined);
+	assert_int_equal(test_diags_count(&diags, ANIMC_WARNING), 1);
+	assert_string_equal(diags.items[0].kind, "compact-declined");
+	assert_non_null(strstr(diags.items[0].message, "keep_ends"));
+	/* The last keys as extracted, bit for bit: no travel on the up axis. */
+	ch = &motion->channels[0];
+	assert_memory_equal(ch->tracks[ANIMC_TRANSLATION].values + 3 * (ch->key_count - 1), end_t, sizeof end_t);
+	assert_memory_equal(ch->tracks[ANIMC_ROTATION].values + 4 * (ch->key_count - 1), end_q, sizeof end_q);
+	assert_true(end_t[1] == 0);
+	/* As the runtime plays it: one loop's travel and turn as extracted. */
+	uint8_t *xnb;
+	size_t size;
+	animrt_clip *played;
+	animrt_motion loop;
+	assert_int_equal(animc_xnb_write(motion, NULL, &xnb, &size, NULL), ANIMC_OK);
+	assert_int_equal(animrt_open(xnb, size, &played, NULL), ANIMRT_OK);
+	assert_int_equal(animrt_motion_between(played, 0, 1, ANIMRT_PLAY_ONCE, &loop), ANIMRT_OK);
+	for (int i = 0; i < 3; i++)
+		test_assert_near(loop.translation[i], end_t[i], 1e-6);
+	for (int i = 0; i < 4; i++)
+		test_assert_near(loop.rotation[i], end_q[i], 1e-6);
+	animrt_close(played);
+	free(xnb);
+	test_diags_release(&diags);
+	animc_clip_destroy(motion), animc_clip_destroy(clip);
+}
+
 static void additive_is_the_difference_from_the_bind_pose(void **state)
 {
 	animc_bone bones[2] = {
@@ -208,6 +282,7 @@ static void additive_bind_of_a_mirrored_bone_at_rest_is_identity(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_takes_the_ground_plane_out),
 	cmocka_unit_test(motion_yaw_is_the_turn_since_the_first_frame),
+	cmocka_unit_test(motion_kept_ends_decline_the_compact_layout),
 	cmocka_unit_test(additive_is_the_difference_from_the_bind_pose),
 	cmocka_unit_test(additive_bind_of_a_mirrored_bone_at_rest_is_identity),
 };

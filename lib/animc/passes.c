@@ -991,12 +991,41 @@ static animc_status compact_or_original(animc_clip *clip, const animc_reduce_opt
 	return status;
 }
 
+/*
+ * keep_ends asks for every track's end keys as they are, which no grid of
+ * the compact layout keeps (its keys are quantised): a root motion looped
+ * there moves off by up to the bound each loop.  Such a clip goes to the
+ * original layout, reduced within the tolerance the compact encoder would
+ * have taken, saying so; *declined is the options for that.  Returns the
+ * options to process with.
+ */
+static const animc_process_options *layout_keeping_ends(const animc_clip *clip, const animc_process_options *options,
+							 animc_process_options *declined, animc_diag_sink *sink,
+							 animc_pass_stats *stats)
+{
+	if (options->layout != ANIMC_LAYOUT_COMPACT || !options->reduce.keep_ends)
+		return options;
+	*declined = *options;
+	declined->layout = ANIMC_LAYOUT_ORIGINAL;
+	if (!animc_tolerance_is_set(&declined->reduce.tolerance))
+		declined->reduce.tolerance = (animc_tolerance){ ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+								ANIMC_TOLERANCE_SCALE };
+	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_COMPACT_DECLINED, clip, NULL,
+			       "the compact layout cannot keep its end keys as they are (keep_ends, a root "
+			       "motion); wrote this clip in the original layout (reader version 0) within the "
+			       "same tolerance");
+	if (stats)
+		stats->compact_declined = true;
+	return declined;
+}
+
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats)
 {
 	static const animc_process_options defaults;
 	animc_validate_options strict = { ANIMC_STAGE_WRITABLE, true };
 	animc_validate_options imported = { ANIMC_STAGE_IMPORTED, false };
+	animc_process_options declined;
 	animc_status status = ANIMC_OK;
 
 	if (!options)
@@ -1010,6 +1039,7 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 		return status;
 	}
 
+	options = layout_keeping_ends(clip, options, &declined, sink, stats);
 	status = animc_pass_sort(clip, sink, stats);
 	if (status == ANIMC_OK)
 		status = animc_pass_trim(clip, sink, stats);

@@ -635,7 +635,9 @@ typedef struct animc_reduce_options {
 	/* A root motion (animc_clip_extract_motion), which a game adds once
 	 * per loop: every track keeps its first and last key as they are, and
 	 * a component zero at every key of a track (the up axis of a
-	 * translation; an axis a yaw does not turn about) stays zero. */
+	 * translation; an axis a yaw does not turn about) stays zero.  The
+	 * compact layout's quantised keys cannot: animc_clip_process writes
+	 * such a clip in the original layout (a compact-declined warning). */
 	bool keep_ends;
 } animc_reduce_options;
 
@@ -837,7 +839,9 @@ typedef struct animc_process_options {
 	/* With a tolerance, the lossy pass runs after the lossless ones. */
 	animc_reduce_options reduce;
 	/* ANIMC_LAYOUT_COMPACT: animc_pass_compact runs last (with the default
-	 * tolerance when reduce.tolerance is unset); animc_pass_reduce does not. */
+	 * tolerance when reduce.tolerance is unset); animc_pass_reduce does not.
+	 * With reduce.keep_ends, the original layout instead, reduced within
+	 * that tolerance (stats->compact_declined). */
 	animc_layout layout;
 } animc_process_options;
 
