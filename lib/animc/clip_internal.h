@@ -44,4 +44,9 @@ animc_status animc_compact_encode(animc_clip *clip, const animc_reduce_options *
  * tests bound. */
 uint64_t animc_compact_span_points(void);
 
+/* The lossy passes' bounds, each a number from 0 to ANIMC_TOLERANCE_MAX:
+ * ANIMC_OK; else an error naming the bound (`options` NULL: ANIMC_OK). */
+#define ANIMC_TOLERANCE_MAX 1e30
+animc_status animc_tolerance_check(const animc_reduce_options *options, animc_diag_sink *sink);
+
 #endif

@@ -2176,6 +2176,8 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 {
 	int untried;
 
+	if (animc_tolerance_check(options, sink) != ANIMC_OK)
+		return ANIMC_ERR_ARGUMENT;
 	return animc_compact_encode(clip, options, UINT64_MAX, &untried, sink, stats);
 }
 

@@ -1030,6 +1030,8 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 
 	if (!options)
 		options = &defaults;
+	if (animc_tolerance_check(&options->reduce, sink) != ANIMC_OK)
+		return ANIMC_ERR_ARGUMENT;
 	if (options->exact && clip->is_sequence_source) {
 		/* The original pipeline's bytes: what it would have written
 		 * unplayable is written so, saying so. */

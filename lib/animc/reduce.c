@@ -22,6 +22,25 @@ bool animc_tolerance_is_set(const animc_tolerance *t)
 	return t && (t->translation > 0 || t->rotation_deg > 0 || t->scale > 0);
 }
 
+/* A NaN bound compares false with every error: taken, it let the passes
+ * drop any key, and a clip came out wrong with ANIMC_OK. */
+animc_status animc_tolerance_check(const animc_reduce_options *options, animc_diag_sink *sink)
+{
+	if (!options)
+		return ANIMC_OK;
+	const float bounds[ANIMC_TRACK_COUNT] = { options->tolerance.translation, options->tolerance.rotation_deg,
+						  options->tolerance.scale };
+
+	for (int i = 0; i < ANIMC_TRACK_COUNT; i++)
+		if (!(bounds[i] >= 0 && bounds[i] <= ANIMC_TOLERANCE_MAX)) {
+			animc_diag_report(sink, ANIMC_ERROR, 0, 0,
+					  "the %s tolerance %g is not a number from 0 to %g", animc_track_name[i],
+					  (double)bounds[i], ANIMC_TOLERANCE_MAX);
+			return ANIMC_ERR_ARGUMENT;
+		}
+	return ANIMC_OK;
+}
+
 /* ------------------------------------------------------------- the source */
 
 static const float identity_value[ANIMC_TRACK_COUNT][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
@@ -1584,6 +1603,8 @@ animc_status animc_pass_reduce(animc_clip *clip, const animc_reduce_options *opt
 	animc_clip_error error;
 
 	memset(&error, 0, sizeof error);
+	if (animc_tolerance_check(options, sink) != ANIMC_OK)
+		return ANIMC_ERR_ARGUMENT;
 	if (!options || !animc_tolerance_is_set(&options->tolerance))
 		return ANIMC_OK;
 	if (options->skeleton && options->shell_distance > 0 && options->tolerance.translation > 0) {

@@ -763,6 +763,45 @@ static void no_tolerance_changes_nothing(void **state)
 	animc_clip_destroy(b);
 }
 
+/* A bound that is no distance or angle (NaN from a failed parse, below 0,
+ * infinite) is refused, naming it, before anything changes: a NaN one
+ * compared false with every error, and the clip lost its motion (0.9
+ * units off) with ANIMC_OK. */
+static void a_bound_that_is_no_number_is_refused(void **state)
+{
+	static const animc_tolerance bad[] = { { NAN, 0.1f, 0 }, { 0.001f, -1, 0 }, { 0.001f, 0.05f, INFINITY } };
+	static const char *const named[] = { "translation tolerance nan", "rotation tolerance -1",
+					     "scale tolerance inf" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		for (int layout = ANIMC_LAYOUT_ORIGINAL; layout <= ANIMC_LAYOUT_COMPACT; layout++) {
+			animc_process_options o = { .reduce.tolerance = bad[i], .layout = (animc_layout)layout };
+			test_diags diags = { 0 };
+			animc_diag_sink sink = test_diag_sink(&diags, "t");
+			animc_clip *clip = wavy_clip(false);
+
+			assert_int_equal(animc_clip_process(clip, &o, &sink, NULL), ANIMC_ERR_ARGUMENT);
+			assert_int_equal(sink.error_count, 1);
+			assert_non_null(strstr(diags.items[0].message, named[i]));
+			assert_int_equal(clip->channels[0].key_count, 91);
+			assert_null(clip->compact);
+			test_diags_release(&diags);
+			animc_clip_destroy(clip);
+		}
+		animc_clip *clip = wavy_clip(false);
+		animc_reduce_options r = { .tolerance = bad[i] };
+
+		assert_int_equal(animc_clip_process(clip, NULL, NULL, NULL), ANIMC_OK);
+		uint32_t keys = clip->channels[0].key_count;
+		assert_int_equal(animc_pass_reduce(clip, &r, NULL, NULL), ANIMC_ERR_ARGUMENT);
+		assert_int_equal(animc_pass_compact(clip, &r, NULL, NULL), ANIMC_ERR_ARGUMENT);
+		assert_int_equal(clip->channels[0].key_count, keys);
+		assert_null(clip->compact);
+		animc_clip_destroy(clip);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(bounds_hold_where_the_runtime_samples),
 	cmocka_unit_test(tighter_bounds_keep_more_keys),
@@ -782,6 +821,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_long_hold_is_searched_in_n_log_n),
 	cmocka_unit_test(the_fewest_keys_search_has_a_work_budget),
 	cmocka_unit_test(no_tolerance_changes_nothing),
+	cmocka_unit_test(a_bound_that_is_no_number_is_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

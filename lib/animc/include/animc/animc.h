@@ -577,6 +577,9 @@ animc_status animc_clip_check_playable(const animc_clip *clip, animc_severity se
  * Bounds of the error against the source, per track: translation in model
  * units (distance), rotation in degrees (angle of the relative rotation),
  * scale absolute (largest component difference).  All zero: lossless.
+ * Each a number from 0 to 1e30: animc_clip_process, animc_pass_reduce and
+ * animc_pass_compact refuse a NaN, negative or larger one with
+ * ANIMC_ERR_ARGUMENT, naming it, before changing anything.
  */
 typedef struct animc_tolerance {
 	float translation;
