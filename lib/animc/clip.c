@@ -300,6 +300,8 @@ void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
 {
 	int n = 0;
 
+	if (size == 0)
+		return;
 	buf[0] = '\0';
 	if (clip && clip->name && clip->name[0])
 		n = snprintf(buf, size, "clip '%s': ", clip->name);

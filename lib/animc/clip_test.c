@@ -130,12 +130,34 @@ static void clip_set_names_made_unique(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* The prefix of messages, cut to the buffer as snprintf cuts; a buffer of
+ * no bytes is not written (its first byte was, past its end). */
+static void clip_where_fits_its_buffer(void **state)
+{
+	animc_clip *clip = animc_clip_create("run");
+	char buf[64], small[8], none[2] = { 'x', 'y' };
+
+	(void)state;
+	int64_t ch = test_add_channel(clip, "L Calf", 1, NULL, 1, 1);
+	animc_clip_where(clip, &clip->channels[ch], buf, sizeof buf);
+	assert_string_equal(buf, "clip 'run': bone 'L Calf': ");
+	animc_clip_where(clip, NULL, buf, sizeof buf);
+	assert_string_equal(buf, "clip 'run': ");
+	animc_clip_where(clip, &clip->channels[ch], small, sizeof small);
+	assert_string_equal(small, "clip 'r");
+	animc_clip_where(clip, &clip->channels[ch], none + 1, 0);
+	assert_true(none[0] == 'x' && none[1] == 'y');
+	animc_clip_where(clip, NULL, NULL, 0);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(arena_alignment_zeroing_and_big_blocks),
 	cmocka_unit_test(arena_refuses_overflowing_sizes),
 	cmocka_unit_test(clip_channels_grow_and_keep_names),
 	cmocka_unit_test(clip_set_add_remove_release),
 	cmocka_unit_test(clip_set_names_made_unique),
+	cmocka_unit_test(clip_where_fits_its_buffer),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -338,7 +338,8 @@ float *animc_clip_alloc_values(animc_clip *clip, animc_track_kind kind, size_t c
 float *animc_clip_alloc_floats(animc_clip *clip, size_t count);
 
 /* "clip 'run': bone 'L Calf': " into buf, for messages about a clip or one of
- * its channels (channel may be NULL; parts omitted when empty). */
+ * its channels (channel may be NULL; parts omitted when empty), cut to fit
+ * `size` bytes as snprintf cuts; nothing written when size is 0. */
 void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
 		      char *buf, size_t size);
 /* Report about a clip or one of its channels (channel may be NULL): the
