@@ -169,10 +169,44 @@ static void a_long_take_keeps_the_greedy_keys(void **state)
 		fail_msg("%.0f points a sample on a long take, %.0f on a short one", longer, shorter);
 }
 
+/* The payload of a clip with no compact encoding (processed for the
+ * original layout): an error saying what to run, not a crash. */
+static void writing_a_clip_never_encoded_is_refused(void **state)
+{
+	static const float t[6] = { 0, 0, 0, 1, 2, 3 };
+	animc_clip *clip = animc_clip_create("walk");
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "w");
+	uint8_t *payload = (uint8_t *)&sink;
+	size_t size = 7;
+
+	(void)state;
+	clip->duration_s = 1;
+	uint32_t ch = test_add_channel(clip, "Root", 2, NULL, 1, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, 2, NULL);
+	assert_int_equal(animc_clip_process(clip, NULL, &sink, NULL), ANIMC_OK);
+	assert_null(clip->compact);
+	assert_int_equal(animc_compact_write(clip, &payload, &size, &sink), ANIMC_ERR_ARGUMENT);
+	assert_null(payload);
+	assert_int_equal(size, 0);
+	assert_int_equal(sink.error_count, 1);
+	assert_string_equal(diags.items[0].message, "clip 'walk': has no compact encoding: run animc_pass_compact "
+			    "(or animc_clip_process for ANIMC_LAYOUT_COMPACT) first");
+	/* Encoded, it writes. */
+	assert_int_equal(animc_pass_compact(clip, NULL, &sink, NULL), ANIMC_OK);
+	assert_int_equal(animc_compact_write(clip, &payload, &size, &sink), ANIMC_OK);
+	assert_non_null(payload);
+	assert_true(size > 0);
+	free(payload);
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_long_take_keeps_the_greedy_keys),
 	cmocka_unit_test(a_grid_much_finer_than_the_keys_is_searched_in_few_measures),
 	cmocka_unit_test(keys_searched_on_a_much_finer_grid_hold_the_bounds),
+	cmocka_unit_test(writing_a_clip_never_encoded_is_refused),
 };
 
 ANIMC_TEST_GROUP(tests);

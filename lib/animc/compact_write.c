@@ -112,9 +112,16 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 
 animc_status animc_compact_write(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink)
 {
-	compact_source src = { clip->compact, 0, clip->is_additive };
 	compact_walker w;
 
+	*out = NULL;
+	*out_size = 0;
+	if (!clip->compact) {
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "has no compact encoding: run animc_pass_compact "
+				  "(or animc_clip_process for ANIMC_LAYOUT_COMPACT) first");
+		return ANIMC_ERR_ARGUMENT;
+	}
+	compact_source src = { clip->compact, 0, clip->is_additive };
 	memset(&w, 0, sizeof w);
 	w.mode = COMPACT_WRITE;
 	if (compact_walk(&w, compact_visit, &src) != COMPACT_OK) {

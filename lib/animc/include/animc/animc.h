@@ -814,7 +814,8 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
  * The compact layout's payload of clip->compact (FORMAT.md section 7.1:
  * what follows the XNB container's reader table), malloc'd into *out, which
  * the caller frees.  ANIMC_ERR_INVALID, reported, when the encoding breaks
- * the layout; ANIMC_ERR_NOMEM.
+ * the layout; ANIMC_ERR_ARGUMENT, reported, when the clip has none
+ * (clip->compact NULL); ANIMC_ERR_NOMEM.  On failure *out is NULL.
  */
 animc_status animc_compact_write(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink);
 
