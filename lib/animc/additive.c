@@ -142,6 +142,11 @@ animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_opt
 	bool *at_identity;
 	animc_status status = ANIMC_OK;
 
+	if (!options || (unsigned)options->kind > ANIMC_ADDITIVE_CLIP) {
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "additive: %s", options ? "an unknown reference kind" :
+				  "no options (NULL): say what the layer is the difference from");
+		return ANIMC_ERR_ARGUMENT;
+	}
 	if (!clip->channel_count) {
 		clip->is_additive = true;
 		return ANIMC_OK;

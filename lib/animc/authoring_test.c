@@ -279,10 +279,45 @@ static void additive_bind_of_a_mirrored_bone_at_rest_is_identity(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* What the authoring passes cannot take is an argument error, the clip
+ * left as it was: no options or bone (they crashed on NULL), and a kind
+ * or up axis none of the enum's (they went on as some other one). */
+static void authoring_refuses_what_it_cannot_take(void **state)
+{
+	animc_clip *clip = make_walk(), *motion = (animc_clip *)clip;
+	animc_root_motion_options no_bone = { NULL, ANIMC_UP_Z, false, 0 };
+	animc_root_motion_options bad_up = { "Root", (animc_up_axis)9, false, 0 };
+	animc_additive_options bad_kind = { (animc_additive_kind)7, NULL, NULL, NULL };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "w");
+
+	(void)state;
+	assert_int_equal(animc_clip_extract_motion(clip, NULL, &motion, &sink), ANIMC_ERR_ARGUMENT);
+	assert_null(motion);
+	assert_int_equal(animc_clip_extract_motion(clip, &no_bone, &motion, &sink), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(animc_clip_extract_motion(clip, &bad_up, &motion, &sink), ANIMC_ERR_ARGUMENT);
+	assert_null(motion);
+	motion = clip;
+	assert_int_equal(animc_clip_still_motion(clip, NULL, &motion), ANIMC_ERR_ARGUMENT);
+	assert_null(motion);
+	assert_int_equal(animc_clip_make_additive(clip, NULL, &sink), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(animc_clip_make_additive(clip, &bad_kind, &sink), ANIMC_ERR_ARGUMENT);
+	assert_false(clip->is_additive);
+	assert_int_equal(sink.error_count, 5);
+	assert_string_equal(diags.items[0].message, "clip 'Walk': root motion: no bone named (NULL)");
+	assert_string_equal(diags.items[2].message, "clip 'Walk': root motion: an unknown up axis");
+	assert_string_equal(diags.items[4].message, "clip 'Walk': additive: an unknown reference kind");
+	/* In place as it was: the root still travels. */
+	assert_true(clip->channels[0].tracks[0].values[3] == 3);
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_takes_the_ground_plane_out),
 	cmocka_unit_test(motion_yaw_is_the_turn_since_the_first_frame),
 	cmocka_unit_test(motion_kept_ends_decline_the_compact_layout),
+	cmocka_unit_test(authoring_refuses_what_it_cannot_take),
 	cmocka_unit_test(additive_is_the_difference_from_the_bind_pose),
 	cmocka_unit_test(additive_bind_of_a_mirrored_bone_at_rest_is_identity),
 };

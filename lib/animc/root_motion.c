@@ -294,11 +294,14 @@ static bool travel_is_finite(const animc_channel *ch, int up)
 
 animc_status animc_clip_still_motion(const animc_clip *clip, const char *bone, animc_clip **motion_out)
 {
-	animc_clip *motion = motion_clip_of(clip);
+	animc_clip *motion;
 	animc_channel *m;
 	int64_t index;
 
 	*motion_out = NULL;
+	if (!bone)
+		return ANIMC_ERR_ARGUMENT;
+	motion = motion_clip_of(clip);
 	if (!motion)
 		return ANIMC_ERR_NOMEM;
 	index = animc_clip_add_channel(motion, bone, strlen(bone));
@@ -335,12 +338,18 @@ animc_up_axis animc_clip_up_axis(const animc_clip *clip)
 animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
 				       animc_clip **motion_out, animc_diag_sink *sink)
 {
-	animc_up_axis axis = options->up == ANIMC_UP_DEFAULT ? animc_clip_up_axis(clip) : options->up;
-	int up = axis == ANIMC_UP_X ? 0 : axis == ANIMC_UP_Z ? 2 : 1;
 	animc_status status = ANIMC_ERR_NOT_FOUND;
 	char list[1024];
 
 	*motion_out = NULL;
+	if (!options || !options->bone || (unsigned)options->up > ANIMC_UP_Z) {
+		animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "root motion: %s",
+				  !options || !options->bone ? "no bone named (NULL)" : "an unknown up axis");
+		return ANIMC_ERR_ARGUMENT;
+	}
+	animc_up_axis axis = options->up == ANIMC_UP_DEFAULT ? animc_clip_up_axis(clip) : options->up;
+	int up = axis == ANIMC_UP_X ? 0 : axis == ANIMC_UP_Z ? 2 : 1;
+
 	/* Every sequence of the name in place, the motion the last one's: a
 	 * RobotGame clip may hold two (bone-name-clash), and the runtime
 	 * plays the last one's values; one left travelling would play the

@@ -980,7 +980,8 @@ typedef struct animc_root_motion_options {
  * otherwise), so that motion + in-place recomposes the source.  A clip
  * with two channels of the bone's name has each put in place, and the
  * motion is the last one's, whose values the runtime plays.  An unknown
- * bone is ANIMC_ERR_NOT_FOUND, listing the clip's bones.
+ * bone is ANIMC_ERR_NOT_FOUND, listing the clip's bones; no bone (NULL
+ * options or bone) or an up axis past ANIMC_UP_Z, ANIMC_ERR_ARGUMENT.
  */
 animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion_options *options,
 				       animc_clip **motion, animc_diag_sink *sink);
@@ -990,6 +991,7 @@ animc_status animc_clip_extract_motion(animc_clip *clip, const animc_root_motion
  * clip of the clip's name and duration with one channel, `bone`, holding
  * one key of no translation and no turn, the motion file of a clip that
  * plays in place (an upper-body layer beside the walks of one source).
+ * ANIMC_ERR_ARGUMENT when bone is NULL.
  */
 animc_status animc_clip_still_motion(const animc_clip *clip, const char *bone, animc_clip **motion);
 
@@ -1023,7 +1025,8 @@ typedef struct animc_additive_options {
  * a bone the skeleton lacks is ANIMC_ERR_NOT_FOUND.  CLIP: a bone the
  * reference does not animate is referenced at its rest pose in `rest`,
  * else in `skeleton`; with neither, at identity, and one warning a clip
- * (ANIMC_WARN_REFERENCE_LACKS_BONE) names such bones.
+ * (ANIMC_WARN_REFERENCE_LACKS_BONE) names such bones.  ANIMC_ERR_ARGUMENT,
+ * reported, when options is NULL or its kind none of the three.
  */
 animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_options *options,
 				      animc_diag_sink *sink);
