@@ -18,6 +18,16 @@ static double units_scale(const animc_units *u)
 	return u->scale == 0 ? 1 : u->scale;
 }
 
+/* A scale finite and positive, angles finite: a NaN angle turned every
+ * key NaN, with ANIMC_OK. */
+static bool units_are_numbers(const animc_units *u)
+{
+	double scale = units_scale(u);
+
+	return scale > 0 && isfinite(scale) && isfinite(u->rotation_deg[0]) && isfinite(u->rotation_deg[1]) &&
+	       isfinite(u->rotation_deg[2]);
+}
+
 bool animc_units_is_identity(const animc_units *units)
 {
 	return !units || (units_scale(units) == 1 && units->rotation_deg[0] == 0 &&
@@ -241,9 +251,9 @@ animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, 
 
 	if (animc_units_is_identity(units))
 		return ANIMC_OK;
-	scale = units_scale(units);
-	if (!(scale > 0) || !isfinite(scale))
+	if (!units_are_numbers(units))
 		return ANIMC_ERR_ARGUMENT;
+	scale = units_scale(units);
 	animc_units_rotation(units, rotation);
 	units_matrix(units, m);
 	for (uint32_t c = 0; c < clip->channel_count; c++) {
@@ -285,9 +295,9 @@ animc_status animc_skeleton_apply_units(animc_skeleton *skeleton, const animc_un
 
 	if (animc_units_is_identity(units))
 		return ANIMC_OK;
-	scale = units_scale(units);
-	if (!(scale > 0) || !isfinite(scale))
+	if (!units_are_numbers(units))
 		return ANIMC_ERR_ARGUMENT;
+	scale = units_scale(units);
 	animc_units_rotation(units, rotation);
 	units_matrix(units, r);
 	for (int i = 0; i < 4; i++)

@@ -172,6 +172,18 @@ static void clip_keys_turn_as_monogame_turns_a_model(void **state)
 	assert_key_conjugated(&clip->channels[b], t, q, s, &quarter);
 	assert_key_conjugated(&clip->channels[a], t, id, one, &quarter);
 	assert_int_equal(animc_clip_apply_units(clip, &(animc_units){ .scale = -1 }, NULL), ANIMC_ERR_ARGUMENT);
+	/* An angle that is no number (it turned every key NaN, with ANIMC_OK),
+	 * for a clip and a skeleton: refused, nothing changed. */
+	float before = clip->channels[b].tracks[ANIMC_TRANSLATION].values[0];
+	animc_units nan_turn = { .scale = 1, .rotation_deg = { 0, NAN, 0 } };
+	assert_int_equal(animc_clip_apply_units(clip, &nan_turn, NULL), ANIMC_ERR_ARGUMENT);
+	assert_true(clip->channels[b].tracks[ANIMC_TRANSLATION].values[0] == before);
+	animc_bone bone = { "Root", -1, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 2, 3, 4, 1 }, { 2, 3, 4 }, { 0, 0, 0, 1 },
+			    { 1, 1, 1 } };
+	animc_skeleton skeleton = { .bones = &bone, .bone_count = 1 };
+	nan_turn.rotation_deg[1] = INFINITY;
+	assert_int_equal(animc_skeleton_apply_units(&skeleton, &nan_turn, NULL), ANIMC_ERR_ARGUMENT);
+	assert_true(bone.translation[0] == 2 && bone.local[12] == 2);
 	animc_clip_destroy(clip);
 }
 

@@ -469,7 +469,7 @@ void animc_units_rotation(const animc_units *units, double out[4]);
  * (a rotation track made if need be); another scale keeps its diagonal,
  * the nearest a scale key holds, and an ANIMC_WARN_SHEARED_SCALE warning
  * names the bone.  Absent tracks stay absent.  ANIMC_ERR_ARGUMENT when the scale
- * is not finite and positive.
+ * is not finite and positive or an angle not finite; nothing changes then.
  */
 animc_status animc_clip_apply_units(animc_clip *clip, const animc_units *units, animc_diag_sink *sink);
 /* The same for a model's rest transforms: `local` exactly (inverse(T) *
