@@ -263,9 +263,35 @@ static void round_trip_source_to_loader(void **state)
 	}
 }
 
+/* Options that name no file a reader takes are refused, saying which:
+ * a compression none of animc_compression's (it wrote the file plain) and
+ * an empty reader name (the runtime refuses the file it wrote). */
+static void options_naming_no_readable_file_are_refused(void **state)
+{
+	animc_clip *clip = tiny_clip();
+	animc_xnb_options unknown = { .compression = (animc_compression)5 }, empty = { .reader_name = "" };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	uint8_t *bytes;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(animc_xnb_write(clip, &unknown, &bytes, &size, &sink), ANIMC_ERR_ARGUMENT);
+	assert_null(bytes);
+	assert_int_equal(animc_xnb_write(clip, &empty, &bytes, &size, &sink), ANIMC_ERR_ARGUMENT);
+	assert_null(bytes);
+	assert_int_equal(sink.error_count, 2);
+	assert_string_equal(diags.items[0].message,
+			    "compression 5 is neither ANIMC_COMPRESSION_NONE nor ANIMC_COMPRESSION_ZSTD");
+	assert_string_equal(diags.items[1].message, "the reader name is empty: give one, or NULL for the default");
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(writes_the_original_layout_byte_for_byte),
 	cmocka_unit_test(platform_and_reader_name),
+	cmocka_unit_test(options_naming_no_readable_file_are_refused),
 	cmocka_unit_test(every_monogame_platform_letter),
 	cmocka_unit_test(output_is_deterministic_and_zstd_wraps_it),
 	cmocka_unit_test(refuses_an_unvalidated_clip),

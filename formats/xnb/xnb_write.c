@@ -58,6 +58,37 @@ static uint8_t *put_floats(uint8_t *p, const float *v, size_t n)
 	return p;
 }
 
+/* The options name a file a reader takes: a platform of the format's, a
+ * compression of animc_compression (another one wrote the file plain),
+ * a reader name of UTF-8 and not empty (no runtime takes an asset whose
+ * reader has no name).  Else false, reported. */
+static bool options_are_writable(const animc_xnb_options *options, char platform, const char *reader,
+				 size_t reader_len, animc_diag_sink *sink)
+{
+	size_t bad;
+
+	if (!strchr(XNB_PLATFORMS, platform)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "platform '%c' is not one of '%s'", platform,
+				  XNB_PLATFORMS);
+		return false;
+	}
+	if ((unsigned)options->compression > ANIMC_COMPRESSION_ZSTD) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "compression %d is neither ANIMC_COMPRESSION_NONE nor "
+				  "ANIMC_COMPRESSION_ZSTD", (int)options->compression);
+		return false;
+	}
+	if (reader_len == 0) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the reader name is empty: give one, or NULL for the "
+				  "default");
+		return false;
+	}
+	if (!xnb_utf8_check((const uint8_t *)reader, reader_len, &bad)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the reader name is not UTF-8 (byte %zu)", bad);
+		return false;
+	}
+	return true;
+}
+
 animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *options,
 			     uint8_t **out, size_t *out_size, animc_diag_sink *sink)
 {
@@ -73,20 +104,12 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	if (!options)
 		options = &defaults;
 	platform = options->platform ? options->platform : XNB_DEFAULT_PLATFORM;
-	if (!strchr(XNB_PLATFORMS, platform)) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "platform '%c' is not one of '%s'", platform,
-				  XNB_PLATFORMS);
-		return ANIMC_ERR_ARGUMENT;
-	}
 	reader = options->reader_name ? options->reader_name
 	       : clip->compact	      ? COMPACT_READER_NAME_DEFAULT
 				      : XNB_READER_NAME_DEFAULT;
 	reader_len = strlen(reader);
-	size_t bad;
-	if (!xnb_utf8_check((const uint8_t *)reader, reader_len, &bad)) {
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the reader name is not UTF-8 (byte %zu)", bad);
+	if (!options_are_writable(options, platform, reader, reader_len, sink))
 		return ANIMC_ERR_ARGUMENT;
-	}
 	if (clip->channel_count > INT32_MAX || reader_len > INT32_MAX) {
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "the clip is too large for the format");
 		return ANIMC_ERR_LIMIT;
