@@ -1032,6 +1032,11 @@ animc_status animc_clip_process(animc_clip *clip, const animc_process_options *o
 		options = &defaults;
 	if (animc_tolerance_check(&options->reduce, sink) != ANIMC_OK)
 		return ANIMC_ERR_ARGUMENT;
+	if ((unsigned)options->layout > ANIMC_LAYOUT_COMPACT) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "layout %d is neither ANIMC_LAYOUT_ORIGINAL nor "
+				  "ANIMC_LAYOUT_COMPACT", (int)options->layout);
+		return ANIMC_ERR_ARGUMENT;
+	}
 	if (options->exact && clip->is_sequence_source) {
 		/* The original pipeline's bytes: what it would have written
 		 * unplayable is written so, saying so. */

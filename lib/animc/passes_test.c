@@ -325,6 +325,25 @@ static void trim_leaves_broken_times_alone(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* A layout none of the enum's (it went to the original layout with the
+ * tolerance dropped, ANIMC_OK) is refused before anything changes. */
+static void process_refuses_a_layout_it_does_not_know(void **state)
+{
+	animc_process_options o = { .layout = (animc_layout)9, .reduce.tolerance = { 0.01f, 0, 0 } };
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "t");
+	animc_clip *clip = miscounted_clip();
+
+	(void)state;
+	assert_int_equal(animc_clip_process(clip, &o, &sink, NULL), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(sink.error_count, 1);
+	assert_string_equal(diags.items[0].message, "layout 9 is neither ANIMC_LAYOUT_ORIGINAL nor ANIMC_LAYOUT_COMPACT");
+	assert_int_equal(clip->declared_channel_count, 3);
+	assert_true(clip->channels[0].times_s[0] == 0.5f);
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sort_moves_values_with_times_stably),
 	cmocka_unit_test(sort_of_own_times_keeps_the_last_duplicate),
@@ -334,6 +353,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_only_when_evenly_spaced_from_zero),
 	cmocka_unit_test(process_default_corrects_and_normalises),
 	cmocka_unit_test(process_exact_only_validates),
+	cmocka_unit_test(process_refuses_a_layout_it_does_not_know),
 	cmocka_unit_test(trim_cuts_own_times_to_the_clip),
 	cmocka_unit_test(trim_leaves_broken_times_alone),
 };

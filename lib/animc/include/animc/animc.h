@@ -856,7 +856,9 @@ typedef struct animc_process_options {
  * when options->reduce has a tolerance, the uniform and playable passes;
  * validate the result for writing and check that it is playable (an error
  * if not); for the compact layout, encode it (animc_pass_compact).  Exact
- * mode: see animc_process_options.  `stats` may be NULL.
+ * mode: see animc_process_options.  `stats` may be NULL.  A layout none of
+ * animc_layout's, or a tolerance that is no number, is ANIMC_ERR_ARGUMENT,
+ * reported, before anything changes.
  */
 animc_status animc_clip_process(animc_clip *clip, const animc_process_options *options,
 				animc_diag_sink *sink, animc_pass_stats *stats);
