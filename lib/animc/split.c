@@ -789,6 +789,13 @@ animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits
 					    strcmp(splits[j].parts[a].name, s->parts[b].name) == 0)
 						say(&w, s->parts[b].line, &status, ANIMC_ERR_INVALID,
 						    "two parts are named '%s'", s->parts[b].name);
+		if (takes[i] >= 0 && !s->part_count) {
+			char label[300];
+
+			/* It went, replaced by nothing, with ANIMC_OK. */
+			say(&w, s->take_line, &status, ANIMC_ERR_INVALID, "%s is split into no parts: list its "
+			    "parts, or leave it whole", take_label(set->clips[takes[i]]->name, label, sizeof label));
+		}
 		if (takes[i] < 0 || !s->part_count)
 			continue;
 		starts = calloc(s->part_count, sizeof *starts);

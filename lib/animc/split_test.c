@@ -143,6 +143,24 @@ static void errors_leave_the_set_alone(void **state)
 		assert_int_equal(set.count, 2);
 		animc_clip_set_release(&set);
 	}
+	/* A split of no parts (the take went, replaced by nothing, with
+	 * ANIMC_OK): said at the take's line, as the document's parse says it. */
+	{
+		animc_split none = { "Take", 3, 0, NULL, 0, "x_Anims.xml" };
+		animc_clip_set set = { 0 };
+		test_diags diags = { 0 };
+		animc_diag_sink sink = test_diag_sink(&diags, "x.fbx");
+
+		assert_int_equal(animc_clip_set_add(&set, make_take("Take")), ANIMC_OK);
+		assert_int_equal(animc_clip_set_split(&set, &none, 1, &sink), ANIMC_ERR_INVALID);
+		assert_int_equal(set.count, 1);
+		assert_string_equal(set.clips[0]->name, "Take");
+		assert_int_equal(sink.error_count, 1);
+		assert_int_equal(diags.items[0].line, 3);
+		assert_non_null(strstr(diags.items[0].message, "take 'Take' is split into no parts"));
+		test_diags_release(&diags);
+		animc_clip_set_release(&set);
+	}
 }
 
 /* A take whose key times are NaN (an FBX of a NaN custom frame rate):

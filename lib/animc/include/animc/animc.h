@@ -947,7 +947,8 @@ double animc_frame_rate_of_gaps(double *gaps, size_t count, size_t *off_grid);
  * takes), a part ending past the take's end, END < START or START < 0,
  * two parts of one name, a part named as a take that is not split (it
  * stays, and one of the two would be renamed), frames where the take has
- * no frame rate (ANIMC_ERR_INVALID).  On error the set is unchanged.
+ * no frame rate, a take split into no parts (ANIMC_ERR_INVALID).  On error
+ * the set is unchanged.
  */
 animc_status animc_clip_set_split(animc_clip_set *set, const animc_split *splits, uint32_t split_count,
 				  animc_diag_sink *sink);
