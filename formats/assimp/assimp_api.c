@@ -193,6 +193,37 @@ const animc_assimp_api *animc_assimp(void)
 	return &api;
 }
 
+static pthread_mutex_t reading = PTHREAD_MUTEX_INITIALIZER;
+
+void animc_assimp_lock(void)
+{
+	pthread_mutex_lock(&reading);
+}
+
+void animc_assimp_unlock(void)
+{
+	pthread_mutex_unlock(&reading);
+}
+
+void animc_assimp_release_import(const struct aiScene *scene)
+{
+	const animc_assimp_api *a = animc_assimp();
+
+	pthread_mutex_lock(&reading);
+	a->ReleaseImport(scene);
+	pthread_mutex_unlock(&reading);
+}
+
+aiBool animc_assimp_is_extension_supported(const char *extension)
+{
+	const animc_assimp_api *a = animc_assimp();
+
+	pthread_mutex_lock(&reading);
+	aiBool is_supported = a->IsExtensionSupported(extension);
+	pthread_mutex_unlock(&reading);
+	return is_supported;
+}
+
 const char *animc_assimp_version(void)
 {
 	return ASSIMP_VERSION_TEXT;

@@ -42,9 +42,22 @@ const animc_assimp_api *animc_assimp(void);
 
 #define aiImportFileExWithProperties (animc_assimp()->ImportFileExWithProperties)
 #define aiImportFileFromMemoryWithProperties (animc_assimp()->ImportFileFromMemoryWithProperties)
-#define aiReleaseImport (animc_assimp()->ReleaseImport)
+/*
+ * Assimp's logger (aiAttachLogStream) and its last error (aiGetErrorString)
+ * are one for the whole process: two reads at once on two threads got each
+ * other's messages, and one freed the logger while the other wrote to it.
+ * A read holds this lock from attaching its log stream until it has its
+ * error; releasing a scene and asking for an extension (each a temporary
+ * importer of Assimp's) take it too.
+ */
+void animc_assimp_lock(void);
+void animc_assimp_unlock(void);
+void animc_assimp_release_import(const struct aiScene *scene);
+aiBool animc_assimp_is_extension_supported(const char *extension);
+
+#define aiReleaseImport animc_assimp_release_import
 #define aiGetErrorString (animc_assimp()->GetErrorString)
-#define aiIsExtensionSupported (animc_assimp()->IsExtensionSupported)
+#define aiIsExtensionSupported animc_assimp_is_extension_supported
 #define aiCreatePropertyStore (animc_assimp()->CreatePropertyStore)
 #define aiReleasePropertyStore (animc_assimp()->ReleasePropertyStore)
 #define aiSetImportPropertyInteger (animc_assimp()->SetImportPropertyInteger)

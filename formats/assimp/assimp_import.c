@@ -602,6 +602,8 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
 	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1], ext[EXT_BYTES], *sniffed_name = NULL;
+	/* Assimp's last error, copied while the read holds the lock. */
+	char why_read[4096];
 	const char *why, *name;
 	/* Assimp's SMD reader counts a line for each blank it skips: the
 	 * line it names is not the file's (smd.c checks the lines of keys). */
@@ -648,16 +650,20 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	    (sniffed_name = malloc(strlen(path) + strlen(format) + 2)))
 		sprintf(sniffed_name, "%s.%s", path, format);
 	log.name = name = sniffed_name ? sniffed_name : path ? path : memory_name;
+	animc_assimp_lock();
 	aiAttachLogStream(&stream);
 	scene = aiImportFileExWithProperties(name, 0, &log.io, props);
 	aiDetachLogStream(&stream);
+	why = scene ? NULL : aiGetErrorString();
+	if (why)
+		snprintf(why_read, sizeof why_read, "%s", why), why = why_read;
+	animc_assimp_unlock();
 	aiReleasePropertyStore(props);
 	free(log.folder);
 	free(log.refused);
 	if (!scene) {
 		uint32_t line;
 
-		why = aiGetErrorString();
 		line = why ? line_of(why, name, &why) : 0;
 		if (line && format && strcmp(format, "x") == 0)
 			line = animc_xfile_line(data, size, line);

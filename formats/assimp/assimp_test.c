@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1224,7 +1226,58 @@ static void memory_import_reads_no_file_it_names(void **state)
 	free(data);
 }
 
+/* Two files read again and again on four threads at once: each read gets
+ * its own file's messages.  Assimp's logger and last error are one for the
+ * process; read at once, a good file was failed with a broken one's
+ * error, and one read freed the logger under another (a crash). */
+typedef struct read_on_thread {
+	const char *path;
+	const uint8_t *data;
+	size_t size;
+	atomic_int *wrong;
+} read_on_thread;
+
+static void *read_again_and_again(void *arg)
+{
+	const read_on_thread *t = arg;
+	bool is_broken = strcmp(t->path, BROKEN_X) == 0;
+
+	for (int i = 0; i < 400; i++) {
+		animc_import_request req = { t->path, t->data, t->size, NULL };
+		animc_clip_set set = { 0 };
+		animc_diag_sink sink = { 0 };
+		animc_status status = animc_importer_assimp.import(&req, &set, &sink);
+
+		if (is_broken ? status == ANIMC_OK || sink.error_count != 1 :
+				status != ANIMC_OK || sink.error_count || sink.warning_count)
+			atomic_fetch_add(t->wrong, 1);
+		animc_clip_set_release(&set);
+	}
+	return NULL;
+}
+
+static void reads_on_threads_at_once_keep_their_own_messages(void **state)
+{
+	atomic_int wrong = 0;
+	size_t keys_size, broken_size;
+	uint8_t *keys = test_read_file(KEYS_X, &keys_size), *broken = test_read_file(BROKEN_X, &broken_size);
+	read_on_thread reads[4] = {
+		{ KEYS_X, keys, keys_size, &wrong }, { BROKEN_X, broken, broken_size, &wrong },
+		{ KEYS_X, keys, keys_size, &wrong }, { BROKEN_X, broken, broken_size, &wrong },
+	};
+	pthread_t threads[4];
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&threads[i], NULL, read_again_and_again, &reads[i]), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(threads[i], NULL);
+	assert_int_equal(atomic_load(&wrong), 0);
+	free(keys), free(broken);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(reads_on_threads_at_once_keep_their_own_messages),
 	cmocka_unit_test(probe_prefers_content_and_leaves_other_xml_alone),
 	cmocka_unit_test(x_rotation_keys),
 	cmocka_unit_test(x_scale_keys),

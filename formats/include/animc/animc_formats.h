@@ -181,7 +181,10 @@ extern const animc_importer animc_importer_gltf;
 /* Every file Assimp reads that holds node animation (.x, .fbx, .dae, .bvh,
  * .md5anim, .smd, .ms3d, .b3d, glTF 1.0, ...): one clip per animation,
  * times from ticks to seconds (formats/assimp/NOTES.md).  Reads
- * request->path when given (formats that span files), else the bytes. */
+ * request->path when given (formats that span files), else the bytes.
+ * Threads may import at once, each into its own set; Assimp's own reads
+ * (here and for animc_skeleton_load) take turns, its logger and last
+ * error being one for the whole process. */
 extern const animc_importer animc_importer_assimp;
 
 /*
