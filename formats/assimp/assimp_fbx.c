@@ -86,13 +86,13 @@ static uint32_t neighbour(const animc_track *s, uint32_t i)
 }
 
 /*
- * Assimp turns each FBX key into a matrix and reads rotation and scale
- * back from it: at a scale of 0 on an axis the matrix holds no rotation,
- * and what Assimp reads there (a half turn, for a scale of 0 on every axis)
- * turned the bone on its way to 0.  Such a key takes its neighbour's
- * rotation.
+ * Assimp turns each FBX (and COLLADA) key into a matrix and reads rotation
+ * and scale back from it: at a scale of 0 on an axis the matrix holds no
+ * rotation, and what Assimp reads there (a half turn, for a scale of 0 on
+ * every axis) turned the bone on its way to 0.  Such a key takes its
+ * neighbour's rotation.
  */
-static void mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink)
+void animc_assimp_mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink)
 {
 	animc_channel *c = &clip->channels[ch];
 	const animc_track *s = &c->tracks[ANIMC_SCALE];
@@ -113,7 +113,7 @@ static void mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ZERO_SCALE_KEY, clip, c,
 				       "%u scale key%s 0 on an axis (the first at %g s): Assimp reads a key's rotation "
 				       "back from its matrix, which holds none at a scale of 0; took the rotation of "
-				       "the neighbouring key: to keep the curves' own rotation there, key the scale to "
+				       "the neighbouring key: to keep the file's own rotation there, key the scale to "
 				       "a small value (0.001) rather than 0 in the exporter",
 				       count, count == 1 ? " is" : "s are", (double)first);
 }
@@ -976,7 +976,7 @@ static void check_scale_keys(const fbx_doc *doc, const fbx_stack *st, animc_clip
 		if (st && m && rebuild_channel(tm, i, (uint32_t)(st - doc->stacks), clip, c))
 			rebuilt++;
 		else if (has_zero)
-			mend_zero_scale(clip, c, sink);
+			animc_assimp_mend_zero_scale(clip, c, sink);
 	}
 	if (rebuilt)
 		animc_clip_report(sink, ANIMC_NOTE, clip, NULL, "%u bone%s scaled to 0 or below 0, whose rotation Assimp "

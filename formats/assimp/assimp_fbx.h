@@ -15,6 +15,13 @@
 /* A scale component below this is taken for 0. */
 #define ANIMC_FBX_ZERO_SCALE 1e-6f
 
+/* Give each key of channel `ch` of `clip` whose scale is 0 on an axis the
+ * rotation of its nearest key of another scale, with a `zero-scale-key`
+ * warning: Assimp reads such a key's rotation back from a matrix that
+ * holds none (FBX and COLLADA keys alike).  Its rotation and scale tracks
+ * must have their own times, one rotation key a scale key. */
+void animc_assimp_mend_zero_scale(animc_clip *clip, uint32_t ch, animc_diag_sink *sink);
+
 /* Mend channel `ch` of `clip` (tracks imported from Assimp) for a
  * PostRotation, which Assimp applies without inverting it. */
 void animc_fbx_mend_channel(const fbx_doc *doc, animc_clip *clip, uint32_t ch);

@@ -751,6 +751,7 @@ typedef struct converter {
 	uint32_t not_applied_count; /* clips --ticks-per-second was not applied to */
 	const fbx_doc *fbx;       /* the FBX file's own reading, or NULL */
 	const animc_xfile *xfile; /* an .X file's own reading, or NULL */
+	bool is_dae;              /* COLLADA: Assimp reads every key back from a matrix */
 	unsigned animation;       /* the index of the animation under way */
 } converter;
 
@@ -967,8 +968,9 @@ static animc_status import_vectors(animc_clip *clip, uint32_t ch, animc_track_ki
 	return ANIMC_OK;
 }
 
-/* Whether an FBX scale key is 0 on an axis: Assimp read its rotation
- * back from a matrix that holds none (animc_fbx_mend_channel mends it). */
+/* Whether an FBX or COLLADA scale key is 0 on an axis: Assimp read its
+ * rotation back from a matrix that holds none (animc_assimp_mend_zero_scale
+ * mends it). */
 static bool is_zero_scale(const struct aiVectorKey *scales, unsigned scale_count, unsigned i, double time)
 {
 	return scales && i < scale_count && scales[i].mTime == time &&
@@ -976,7 +978,8 @@ static bool is_zero_scale(const struct aiVectorKey *scales, unsigned scale_count
 		fabsf(scales[i].mValue.z) < ANIMC_FBX_ZERO_SCALE);
 }
 
-/* `scales`: an FBX channel's scale keys (one a rotation key), else NULL. */
+/* `scales`: an FBX or COLLADA channel's scale keys (one a rotation key),
+ * else NULL. */
 static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t ch,
 				     const struct aiQuatKey *keys, unsigned n, double rate,
 				     const struct aiVectorKey *scales, unsigned scale_count)
@@ -1217,10 +1220,13 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 					na->mNumPositionKeys, rate);
 		if (status == ANIMC_OK)
 			status = import_rotations(cv, clip, (uint32_t)ch, na->mRotationKeys, na->mNumRotationKeys,
-						  rate, cv->fbx ? na->mScalingKeys : NULL, na->mNumScalingKeys);
+						  rate, cv->fbx || cv->is_dae ? na->mScalingKeys : NULL,
+						  na->mNumScalingKeys);
 		if (status == ANIMC_OK)
 			status = import_vectors(clip, (uint32_t)ch, ANIMC_SCALE, na->mScalingKeys,
 						na->mNumScalingKeys, rate);
+		if (status == ANIMC_OK && cv->is_dae)
+			animc_assimp_mend_zero_scale(clip, (uint32_t)ch, cv->sink);
 		if (status == ANIMC_OK && cv->fbx)
 			animc_fbx_mend_channel(cv->fbx, clip, (uint32_t)ch);
 		end = fmax(end, unsorted_end(na) / rate);
@@ -1283,7 +1289,8 @@ static animc_status scene_import(const struct aiScene *scene, const char *format
 				 animc_clip_set *out, animc_diag_sink *sink)
 {
 	converter cv = { .format = format, .options = options, .sink = sink, .scene = scene,
-			 .frame_rate = frame_rate, .fbx = fbx, .xfile = xfile };
+			 .frame_rate = frame_rate, .fbx = fbx, .xfile = xfile,
+			 .is_dae = format && strcmp(format, "dae") == 0 };
 	uint32_t first = out->count;
 	animc_status status = ANIMC_OK;
 	const char *why;

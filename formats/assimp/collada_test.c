@@ -573,6 +573,55 @@ static void step_keys_survive_a_lossy_build(void **state)
 	free(text), free(anims), free(xnb), free(out), free(path), free(dir);
 }
 
+/* A bone scaled to 0 (a prop hidden), by its <scale> or by a <matrix> key:
+ * Assimp reads each key's rotation back from its matrix, which holds none
+ * at scale 0, and the bone turned a half turn on its way there (90
+ * degrees at scale 0.5), with a warning blaming the file's quaternions.
+ * The key takes its neighbour's rotation, with a zero-scale-key warning. */
+static void a_bone_scaled_to_zero_keeps_its_rotation(void **state)
+{
+	static const struct {
+		const char *target, *values, *transforms;
+		int stride;
+	} cases[] = {
+		{ "Root/scale", "1 1 1 0 0 0", "        <rotate sid=\"rotationZ\">0 0 1 30</rotate>\n"
+					       "        <scale sid=\"scale\">1 1 1</scale>\n", 3 },
+		{ "Root/transform", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1",
+		  "        <matrix sid=\"transform\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</matrix>\n", 16 },
+	};
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		double want[4];
+
+		f = open_memstream(&anims, &len);
+		add_anim(f, "s", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
+		fclose(f);
+		text = scene_of(anims, cases[c].transforms);
+		import_text(&r, text);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_int_equal(warnings_of(&r, "not-unit-quaternion"), 0);
+		assert_int_equal(warnings_of(&r, "zero-scale-key"), 1);
+		assert_non_null(strstr(warning_of(&r, "zero-scale-key"), "1 scale key is 0 on an axis (the first at 1 s)"));
+		const animc_track *t = &r.set.clips[0]->channels[0].tracks[ANIMC_ROTATION];
+		axis_quat(2, c == 0 ? 30 : 0, want);
+		for (double s = 0; s <= 1; s += 1.0 / 8) {
+			double got[4];
+
+			played(t, s, got);
+			if (degrees_between(want, got) > 1e-3)
+				fail_msg("%s at %g s: %g degrees off", cases[c].target, s, degrees_between(want, got));
+		}
+		release(&r);
+		free(text);
+		free(anims);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -582,6 +631,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(backwards_key_times_fail_at_their_line),
 	cmocka_unit_test(a_nan_angle_is_one_error_at_its_line),
 	cmocka_unit_test(clips_take_the_names_the_file_gives),
+	cmocka_unit_test(a_bone_scaled_to_zero_keeps_its_rotation),
 };
 
 ANIMC_TEST_GROUP(tests);

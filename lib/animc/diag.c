@@ -135,7 +135,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 	[ANIMC_WARN_NIL_CONTENT] = { "nil-content",
 		"a list marked xsi:nil=\"true\" or Null=\"true\" holds elements or text; ignored, the list empty" },
 	[ANIMC_WARN_ZERO_SCALE_KEY] = { "zero-scale-key",
-		"an FBX scale key of 0, whose rotation neither Assimp nor the curves gave: the neighbouring key's taken" },
+		"an FBX or COLLADA scale key of 0, whose rotation Assimp cannot read back: the neighbouring key's taken" },
 	[ANIMC_WARN_KEYS_OUTSIDE_TAKE] = { "keys-outside-take",
 		"an FBX take starts or ends between keys Assimp left out, and the curves could not be read to mend it" },
 	[ANIMC_WARN_ANIMATION_LAYERS] = { "animation-layers",
