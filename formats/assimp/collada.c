@@ -382,6 +382,129 @@ static bool say_not_finite(const dae_channel *ch, animc_diag_sink *sink)
 	return false;
 }
 
+/* ------------------------------------------------------------- no axis */
+
+/* Whether <rotate> values `r` (an axis, then an angle in degrees) turn by
+ * an angle about no axis: Assimp's matrix about an axis of no length is the
+ * cosine of the angle times the identity, a scale that collapses the bone
+ * (to 0 at 90 degrees, mirrored past it), not a turn. */
+static bool turns_about_no_axis(const double r[4])
+{
+	return r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] != 0;
+}
+
+/* The first key of channel `ch` that turns about no axis: a channel of a
+ * whole <rotate> (four values a key), or of its ANGLE (about `axis`);
+ * SIZE_MAX for none. */
+static size_t key_about_no_axis(const dae_channel *ch, const double axis[3])
+{
+	const dae_array *v = &ch->values;
+
+	if (v->stride != 1 && v->stride != 4)
+		return SIZE_MAX;
+	for (size_t k = 0; (k + 1) * v->stride <= v->count; k++) {
+		double r[4] = { axis[0], axis[1], axis[2], v->values[k * v->stride] };
+
+		if (v->stride == 4)
+			memcpy(r, &v->values[k * 4], sizeof r);
+		if (turns_about_no_axis(r))
+			return k;
+	}
+	return SIZE_MAX;
+}
+
+/* The first channel of target `target`, or NULL. */
+static const dae_channel *keyed_by(const animc_collada *dae, const char *target)
+{
+	for (size_t i = 0; i < dae->channel_count; i++)
+		if (strcmp(dae->channels[i].target, target) == 0)
+			return &dae->channels[i];
+	return NULL;
+}
+
+/* Whether a channel keys a transform of node `id`. */
+static bool is_keyed_node(const animc_collada *dae, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (size_t i = 0; i < dae->channel_count; i++)
+		if (strncmp(dae->channels[i].target, id, n) == 0 && dae->channels[i].target[n] == '/')
+			return true;
+	return false;
+}
+
+static void say_key_about_no_axis(const dae_channel *ch, size_t key, animc_diag_sink *sink)
+{
+	char when[48] = "";
+
+	if (key < ch->times.count)
+		snprintf(when, sizeof when, " (at %g s)", ch->times.values[key]);
+	animc_diag_report(sink, ANIMC_ERROR, number_line(&ch->values, key * ch->values.stride), 0,
+			  "channel '%s': key %zu%s turns its <rotate> about the axis 0 0 0, which is no axis: "
+			  "Assimp makes of it a scale of the bone by the cosine of the angle (0 at 90 degrees); "
+			  "give the <rotate> its axis in the exporter", ch->target, key, when);
+}
+
+/* Say <rotate> `e` of keyed node `node` when it, or a key of it, turns
+ * about no axis; true when said. */
+static bool say_no_axis(const animc_collada *dae, const xmlNode *node, const xmlNode *e, animc_diag_sink *sink)
+{
+	const char *id = attribute(node, "id"), *sid = attribute(e, "sid");
+	char *text = (char *)xmlNodeGetContent(e), *p = text, *end, target[512];
+	const dae_channel *keyed = NULL;
+	double r[4] = { 0, 0, 0, 0 };
+	size_t key = SIZE_MAX;
+
+	for (int i = 0; i < 4 && p; i++, p = end)
+		r[i] = strtod(p, &end);
+	xmlFree(text);
+	if (!id || !is_keyed_node(dae, id))
+		return false;
+	for (int whole = 0; sid && whole < 2 && !keyed; whole++) {
+		snprintf(target, sizeof target, whole ? "%s/%s" : "%s/%s.ANGLE", id, sid);
+		keyed = keyed_by(dae, target);
+	}
+	if (keyed && (key = key_about_no_axis(keyed, r)) != SIZE_MAX)
+		say_key_about_no_axis(keyed, key, sink);
+	else if (!keyed && turns_about_no_axis(r))
+		animc_diag_report(sink, ANIMC_ERROR, (uint32_t)xmlGetLineNo(e), 0,
+				  "node '%s': its <rotate>%s%s%s turns by %g degrees about the axis 0 0 0, which is no "
+				  "axis: Assimp makes of it a scale of the bone by the cosine of the angle (0 at 90 "
+				  "degrees); give the <rotate> its axis in the exporter, or remove it",
+				  id, sid ? " '" : "", sid ? sid : "", sid ? "'" : "", r[3]);
+	else
+		return false;
+	return true;
+}
+
+/* Say the first <rotate> of the nodes from `n` on (and their children)
+ * that turns about no axis; true when said. */
+static bool say_no_axes_in(const animc_collada *dae, const xmlNode *n, unsigned depth, animc_diag_sink *sink)
+{
+	for (; n && depth < 256; n = n->next) {
+		if (!is_element(n, "node"))
+			continue;
+		for (const xmlNode *e = n->children; e; e = e->next)
+			if (is_element(e, "rotate") && say_no_axis(dae, n, e, sink))
+				return true;
+		if (say_no_axes_in(dae, n->children, depth + 1, sink))
+			return true;
+	}
+	return false;
+}
+
+/* Say the first <rotate> of a keyed node of the visual scenes that turns
+ * about no axis; true when said. */
+static bool say_no_axes(const animc_collada *dae, animc_diag_sink *sink)
+{
+	for (const xmlNode *lib = xmlDocGetRootElement(dae->doc)->children; lib; lib = lib->next) {
+		for (const xmlNode *vs = is_element(lib, "library_visual_scenes") ? lib->children : NULL; vs; vs = vs->next)
+			if (is_element(vs, "visual_scene") && say_no_axes_in(dae, vs->children, 0, sink))
+				return true;
+	}
+	return false;
+}
+
 bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 {
 	bool is_bad = false;
@@ -396,7 +519,7 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 		if (say_backwards(ch, sink) || say_not_finite(ch, sink))
 			is_bad = true;
 	}
-	return is_bad;
+	return is_bad || (dae && say_no_axes(dae, sink));
 }
 
 /* ------------------------------------------------------------- names */

@@ -622,6 +622,58 @@ static void a_bone_scaled_to_zero_keeps_its_rotation(void **state)
 	}
 }
 
+/* A <rotate> about the axis 0 0 0 (its ANGLE keyed, the whole rotate
+ * keyed, or its own angle on a keyed node): Assimp's matrix about it is
+ * the cosine of the angle times the identity, and the bone was scaled to
+ * -4.4e-8 at 90 degrees, exit 0, without a word.  An error at the line of
+ * the key, or of the <rotate>; an angle of 0 about it turns nothing. */
+static void a_rotate_about_no_axis_fails_at_its_line(void **state)
+{
+	static const struct {
+		const char *target, *times, *values, *rotate, *words, *line;
+		int stride;
+	} cases[] = {
+		{ "Root/spin.ANGLE", "0 1", "0\n90", "0 0 0 0",
+		  "channel 'Root/spin.ANGLE': key 1 (at 1 s) turns its <rotate> about the axis 0 0 0", "90</float_array>", 1 },
+		{ "Root/spin", "0 1", "0 0 1 0\n0 0 0 90", "0 0 1 0",
+		  "channel 'Root/spin': key 1 (at 1 s) turns its <rotate> about the axis 0 0 0", "0 0 0 90</float_array>", 4 },
+		{ "Root/location", "0 1", "0 0 0 1 0 0", "0 0 0 90",
+		  "node 'Root': its <rotate> 'spin' turns by 90 degrees about the axis 0 0 0",
+		  "        <rotate sid=\"spin\">0 0 0 90</rotate>", 3 },
+		{ "Root/location", "0 1", "0 0 0 1 0 0", "0 0 0 0", NULL, NULL, 3 },
+	};
+	char *anims, *text, *transforms;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		f = open_memstream(&anims, &len);
+		add_anim(f, "a", NULL, cases[c].target, cases[c].times, cases[c].values, cases[c].stride, "LINEAR");
+		fclose(f);
+		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+					 "        <rotate sid=\"spin\">%s</rotate>\n", cases[c].rotate);
+		text = scene_of(anims, transforms);
+		import_text(&r, text);
+		if (!cases[c].words) {
+			assert_int_equal(r.status, ANIMC_OK);
+			assert_float_equal(r.set.clips[0]->channels[0].tracks[ANIMC_SCALE].values[0], 1, 1e-6);
+		} else {
+			assert_int_not_equal(r.status, ANIMC_OK);
+			assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+			const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+			if (!strstr(e->message, cases[c].words))
+				fail_msg("case %zu: %s", c, e->message);
+			char *line = line_of(text, e->line);
+			assert_string_equal(line, cases[c].line);
+			free(line);
+		}
+		release(&r);
+		free(text), free(anims), free(transforms);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -632,6 +684,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_nan_angle_is_one_error_at_its_line),
 	cmocka_unit_test(clips_take_the_names_the_file_gives),
 	cmocka_unit_test(a_bone_scaled_to_zero_keeps_its_rotation),
+	cmocka_unit_test(a_rotate_about_no_axis_fails_at_its_line),
 };
 
 ANIMC_TEST_GROUP(tests);
