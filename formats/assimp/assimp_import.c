@@ -1200,7 +1200,10 @@ static animc_status import_animation(converter *cv, const struct aiAnimation *an
 			break;
 		}
 		clip->channels[ch].duration_s = clip->duration_s;
-		animc_xfile_say(cv->xfile, cv->animation, c, clip, &clip->channels[ch], cv->sink);
+		if (animc_xfile_say(cv->xfile, cv->animation, c, clip, &clip->channels[ch], cv->sink)) {
+			status = ANIMC_ERR_INVALID;
+			break;
+		}
 		if (latin1)
 			warn(cv, ANIMC_WARN_NOT_UTF8, clip, &clip->channels[ch], "the bone name is not UTF-8; read it as Latin-1: "
 			     "save the file with UTF-8 names if that is wrong");

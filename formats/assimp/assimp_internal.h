@@ -98,8 +98,10 @@ bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *
  * animc_xfile_open).  `xf` may be NULL. */
 const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, unsigned c,
 					     const struct aiNodeAnim *na);
-/* Say what mending that channel took, about `ch` of `clip`. */
-void animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
+/* Say what mending that channel took, about `ch` of `clip`; true when it
+ * holds a rotation key of no length, said as an error at its line (Assimp
+ * reads it as the identity): the clip is not to be written. */
+bool animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
 		     const animc_channel *ch, animc_diag_sink *sink);
 
 #endif

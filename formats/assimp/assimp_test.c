@@ -333,6 +333,35 @@ static void x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple(void 
 	release(&r);
 }
 
+/* A rotation key of no length (0 0 0 0, or 1e-40 on two axes) is no
+ * rotation: Assimp made a matrix of it, the identity, and the bone stood
+ * unturned at that key, exit 0, without a word.  An error at the key's
+ * line (line 22: X_HEAD is 14 lines), naming clip and bone. */
+static void x_rotation_key_of_no_length_fails_at_its_line(void **state)
+{
+	static const char *const keys[] = { "0.0,0.0,0.0,0.0", "1e-40,1e-40,0.0,0.0" };
+	static const char *const lengths[] = { "has length 0,", "has length 1.41421e-40," };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		char *text = test_format("%sAnimationSet spin {\n Animation {\n  { Arm }\n  AnimationKey {\n   0;\n"
+					 "   3;\n   0;4;1.0,0.0,0.0,0.0;;,\n   50;4;%s;;,\n"
+					 "   100;4;0.7071068,0.0,0.0,0.7071068;;;\n  }\n }\n}\n", X_HEAD, keys[k]);
+		imported r;
+
+		import_text(&r, text);
+		assert_int_not_equal(r.status, ANIMC_OK);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+		const test_diag *d = diag_with(&r, ANIMC_ERROR, NULL,
+					       "clip 'spin': bone 'Arm': the rotation key at tick 50 ");
+		assert_non_null(d);
+		assert_non_null(strstr(d->message, lengths[k]));
+		assert_int_equal(d->line, 22);
+		release(&r);
+		free(text);
+	}
+}
+
 /* The rest matrix of Arm as a type 4 key at ticks 0 and 100. */
 #define X_REST_MATRIX_KEYS                                                              \
 	"  AnimationKey {\n   4;\n   2;\n"                                                     \
@@ -1285,6 +1314,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_matrix_keys_decompose),
 	cmocka_unit_test(x_tracks_with_different_keys_share_one_timeline),
 	cmocka_unit_test(x_rotation_keys_not_of_unit_length_turn_as_their_unit_multiple),
+	cmocka_unit_test(x_rotation_key_of_no_length_fails_at_its_line),
 	cmocka_unit_test(x_rotation_keys_beside_matrix_keys_give_the_rotation),
 	cmocka_unit_test(x_animation_naming_no_frame_is_left_out),
 	cmocka_unit_test(x_mirrored_matrix_key_keeps_its_mirror),

@@ -73,6 +73,9 @@ typedef struct xchannel {
 	const xanim *src;
 	struct aiNodeAnim *mended;   /* replaces Assimp's; NULL: Assimp's is right */
 	uint32_t not_unit;           /* rotation keys off unit length */
+	uint32_t zero;               /* rotation keys of no length (1e-6 or less) */
+	uint32_t zero_line;          /* the first of them */
+	double zero_tick, zero_length;
 	uint32_t sheared;            /* matrix keys that shear */
 	double sheared_tick;         /* the first of them */
 } xchannel;
@@ -551,7 +554,8 @@ static struct aiNodeAnim *channel_copy(const struct aiNodeAnim *na)
 /*
  * Rotation keys off unit length (of more than float rounding): each
  * replaced by what Assimp gives for its unit multiple, which is the
- * rotation the key stands for.
+ * rotation the key stands for.  A key of no length stands for none (Assimp
+ * gives the identity for it): counted, to be said as an error.
  */
 static bool mend_rotation_keys(xchannel *xc, const xkeys *rot, const struct aiNodeAnim *na)
 {
@@ -564,6 +568,11 @@ static bool mend_rotation_keys(xchannel *xc, const xkeys *rot, const struct aiNo
 		double len = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] +
 				  (double)v[3] * v[3]);
 
+		if (isfinite(len) && len <= 1e-6 && xc->zero++ == 0) {
+			xc->zero_line = rot->keys[i].line;
+			xc->zero_tick = rot->keys[i].time;
+			xc->zero_length = len;
+		}
 		if (!isfinite(len) || len <= 1e-6 || fabs(len - 1) <= 1e-5)
 			continue;
 		if (!m && !(m = xc->mended = channel_copy(na)))
@@ -907,13 +916,14 @@ const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, 
 	return xc && xc->mended ? xc->mended : na;
 }
 
-void animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
+bool animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
 		     const animc_channel *ch, animc_diag_sink *sink)
 {
 	const xchannel *xc = channel_at(xf, a, c);
+	char where[4160];   /* room for the longest names Assimp keeps */
 
 	if (!xc || !xc->src)
-		return;
+		return false;
 	if (xc->not_unit)
 		animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_NOT_UNIT_QUATERNION, clip, ch,
 				       "%u rotation key%s not of unit length; read as the rotation of %s unit "
@@ -925,4 +935,12 @@ void animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_
 				       "key holds translation, rotation and scale only; kept its axes' lengths and a "
 				       "rotation close to it: take the shear out of the animation in the exporter",
 				       xc->sheared_tick, xc->sheared > 1 ? " (and more)" : "");
+	if (!xc->zero)
+		return false;
+	animc_clip_where(clip, ch, where, sizeof where);
+	animc_diag_report(sink, ANIMC_ERROR, xc->zero_line, 0,
+			  "%sthe rotation key at tick %.0f has length %g, and a quaternion of no length is no "
+			  "rotation (Assimp reads it as none, the bone unturned): give the key its rotation in the "
+			  "exporter", where, xc->zero_tick, xc->zero_length);
+	return true;
 }
