@@ -3,6 +3,7 @@
  * reference pose, in the convention animrt_pose_add applies with a NULL
  * reference, so that a game adds the layer onto whatever pose it plays.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,19 @@ static void match_decomposition(const animc_channel *ch, float ref[ANIMC_TRACK_C
 			dot += q[k] * r->values[k];
 	for (int k = 0; k < 4; k++)
 		ref[ANIMC_ROTATION][k] = dot < 0 ? -q[k] : q[k];
+}
+
+/* The reference rotation made unit length: a key of length 1.0009 (valid:
+ * within ANIMC_UNIT_QUAT_TOLERANCE) as reference multiplied its length
+ * into every difference, which then failed validation at 1.0018. */
+static void unit_reference(float ref[ANIMC_TRACK_COUNT][4])
+{
+	float *q = ref[ANIMC_ROTATION];
+	double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+
+	if (isfinite(len) && len > 0)
+		for (int k = 0; k < 4; k++)
+			q[k] = (float)(q[k] / len);
 }
 
 /* The reference pose of one bone; false (reported) when there is none.
@@ -158,11 +172,14 @@ animc_status animc_clip_make_additive(animc_clip *clip, const animc_additive_opt
 	at_identity = animc_arena_alloc(&clip->arena, clip->channel_count, sizeof *at_identity);
 	if (!at_identity)
 		return ANIMC_ERR_NOMEM;
-	for (uint32_t c = 0; c < clip->channel_count; c++)
-		if (!reference_of(clip, &clip->channels[c], options, refs[c], &at_identity[c], sink))
+	for (uint32_t c = 0; c < clip->channel_count; c++) {
+		if (!reference_of(clip, &clip->channels[c], options, refs[c], &at_identity[c], sink)) {
 			status = ANIMC_ERR_NOT_FOUND;
-		else
-			match_decomposition(&clip->channels[c], refs[c]);
+			continue;
+		}
+		match_decomposition(&clip->channels[c], refs[c]);
+		unit_reference(refs[c]);
+	}
 	if (status != ANIMC_OK)
 		return status;
 	warn_at_identity(clip, options, at_identity, sink);

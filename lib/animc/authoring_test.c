@@ -313,6 +313,38 @@ static void authoring_refuses_what_it_cannot_take(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Rotation keys of length 1.0009 and 0.9991 are valid (within
+ * ANIMC_UNIT_QUAT_TOLERANCE) and compile in every other mode; as the
+ * first-frame reference, the first multiplied its length into every
+ * difference, and the clip failed validation ("rotation key 0 is not a
+ * unit quaternion (length 1.0018)").  The reference is taken at unit
+ * length: the differences keep the keys' own lengths. */
+static void additive_of_rotations_off_unit_length_stays_valid(void **state)
+{
+	static const float q[8] = { 0, 0, 0, 1.0009f, 0, 0, 0.38268343f * 0.9991f, 0.92387953f * 0.9991f };
+	animc_additive_options o = { ANIMC_ADDITIVE_FIRST_FRAME, NULL, NULL, NULL };
+	animc_clip *clip = animc_clip_create("Nod");
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "n");
+	const float *d;
+	uint32_t ch;
+
+	(void)state;
+	clip->duration_s = 1;
+	ch = test_add_channel(clip, "Head", 2, NULL, 1, 1);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, q, 2, NULL);
+	assert_int_equal(animc_clip_make_additive(clip, &o, &sink), ANIMC_OK);
+	assert_int_equal(animc_clip_validate(clip, &(animc_validate_options){ ANIMC_STAGE_IMPORTED, false }, &sink),
+			 ANIMC_OK);
+	assert_int_equal(diags.count, 0);
+	d = clip->channels[0].tracks[ANIMC_ROTATION].values;
+	test_assert_near(d[3], 1.0009, 1e-6);
+	test_assert_near(d[6], 0.38268343 * 0.9991, 1e-6);
+	test_assert_near(d[7], 0.92387953 * 0.9991, 1e-6);
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(motion_takes_the_ground_plane_out),
 	cmocka_unit_test(motion_yaw_is_the_turn_since_the_first_frame),
@@ -320,6 +352,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(authoring_refuses_what_it_cannot_take),
 	cmocka_unit_test(additive_is_the_difference_from_the_bind_pose),
 	cmocka_unit_test(additive_bind_of_a_mirrored_bone_at_rest_is_identity),
+	cmocka_unit_test(additive_of_rotations_off_unit_length_stays_valid),
 };
 
 ANIMC_TEST_GROUP(tests);
