@@ -274,6 +274,26 @@ static void rotation_and_scale_are_keyed(void **state)
 	assert_false(test_file_exists(sway));
 	free(sway);
 	test_run_release(&r);
+	/* A turn alone takes 3e38 on X and Y past FLT_MAX (4.2e38 on one axis
+	 * at 45 degrees): the message named "--scale 0", an option not given. */
+	char *big = test_format("%s/big.Animation", dir);
+	static const char big_text[] =
+		"<AnimationSequence><KeyFrameSequenceCount>1</KeyFrameSequenceCount><Duration>1</Duration>"
+		"<KeyFrameSequences><KeyFrameSequence><BoneName>Root</BoneName><KeyCount>1</KeyCount>"
+		"<Duration>1</Duration><KeyInterval>1</KeyInterval><HasTranslation>true</HasTranslation>"
+		"<FixedTranslation>true</FixedTranslation><Translation><Vector3><X>3e38</X><Y>3e38</Y><Z>0</Z>"
+		"</Vector3></Translation></KeyFrameSequence></KeyFrameSequences></AnimationSequence>\n";
+	assert_true(test_write_file(big, big_text, sizeof big_text - 1));
+	r = test_animc("build", "-o", dir, "--rotate", "0,0,45", big, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "bone 'Root': the rotation (0, 0, 45 degrees about X, Y, Z) takes its translation past "
+			   "what a float holds"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", dir, "--rotate", "0,0,45", "--scale", "0.5", big, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(big);
 	free(xnb), free(report), free(dir);
 }
 

@@ -934,9 +934,28 @@ static void compile_clips(compile_state *cs, const animc_importer *importer, ani
 	r->output_count = written;
 }
 
-/* A translation --scale (or what `scale_name` names, a .mgcb item's Scale)
- * took past what a float holds: said naming it and the bone, rather than
- * left to validation, which would blame the source's key. */
+/* What took a translation past a float, as given: "--scale 10 takes", "the
+ * rotation (90, 0, 45 degrees about X, Y, Z) takes", or both "take"
+ * (`scale_name` names the scale: --scale, or a .mgcb item's Scale). */
+static void past_float_by(const animc_units *units, const char *scale_name, char *buf, size_t size)
+{
+	bool is_scaled = units->scale != 0 && units->scale != 1, is_turned = animc_units_has_rotation(units);
+	int at = 0;
+
+	buf[0] = '\0';
+	if (is_scaled || !is_turned)
+		at = snprintf(buf, size, "%s %g%s", scale_name ? scale_name : "--scale", units->scale,
+			      is_turned ? " and " : "");
+	if (is_turned && at >= 0 && (size_t)at < size)
+		at += snprintf(buf + at, size - (size_t)at, "the rotation (%g, %g, %g degrees about X, Y, Z)",
+			       units->rotation_deg[0], units->rotation_deg[1], units->rotation_deg[2]);
+	if (at >= 0 && (size_t)at < size)
+		snprintf(buf + at, size - (size_t)at, is_scaled && is_turned ? " take" : " takes");
+}
+
+/* A translation --scale or the rotation (or what `scale_name` names, a
+ * .mgcb item's Scale) took past what a float holds: said naming it and the
+ * bone, rather than left to validation, which would blame the source's key. */
 static bool scaled_within_float(const animc_clip_set *set, const animc_units *units, const char *scale_name,
 				animc_diag_sink *sink)
 {
@@ -947,11 +966,13 @@ static bool scaled_within_float(const animc_clip_set *set, const animc_units *un
 			const animc_track *t = &clip->channels[c].tracks[ANIMC_TRANSLATION];
 
 			for (size_t k = 0; t->is_present && k < (size_t)t->value_count * 3; k++) {
+				char by[256];
+
 				if (isfinite(t->values[k]))
 					continue;
+				past_float_by(units, scale_name, by, sizeof by);
 				animc_clip_report(sink, ANIMC_ERROR, clip, &clip->channels[c],
-						  "%s %g takes its translation past what a float holds",
-						  scale_name ? scale_name : "--scale", units->scale);
+						  "%s its translation past what a float holds", by);
 				return false;
 			}
 		}
