@@ -99,8 +99,9 @@ bool animc_xfile_say_bad_key(const uint8_t *data, size_t size, animc_diag_sink *
 const struct aiNodeAnim *animc_xfile_channel(const animc_xfile *xf, unsigned a, unsigned c,
 					     const struct aiNodeAnim *na);
 /* Say what mending that channel took, about `ch` of `clip`; true when it
- * holds a rotation key of no length, said as an error at its line (Assimp
- * reads it as the identity): the clip is not to be written. */
+ * holds a rotation key of no length (Assimp reads it as the identity) or a
+ * matrix key no split holds (a projection, an axis of scale 0), said as an
+ * error at its line: the clip is not to be written. */
 bool animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_clip *clip,
 		     const animc_channel *ch, animc_diag_sink *sink);
 

@@ -435,6 +435,66 @@ static char *x_matrix_set(const char *name, const double m0[16], const double m1
 	return text;
 }
 
+/* Matrix keys Assimp splits without a word into what they are not: a
+ * projection (its fourth column dropped) compiled, exit 0; an axis of
+ * scale 0 failed as "rotation key 1 is NaN", naming no line; axes of
+ * length 1e20 failed as "scale key 1 is infinite" (Assimp's floats
+ * overflow).  The first two fail at the key's line (line 22: X_HEAD is 14
+ * lines), saying why; the third is split as XNA does. */
+static void x_matrix_keys_no_split_holds_fail_at_their_line(void **state)
+{
+	static const double rest[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1 };
+	static const double huge_scale[3] = { 1e20, 1e20, 1e20 };
+	static const char *const why[2] = { "its fourth column is not 0 0 0 1 (a projection)",
+					     "it scales an axis to zero" };
+	double bad[2][16];
+	imported r;
+
+	(void)state;
+	memcpy(bad[0], rest, sizeof rest);
+	bad[0][3] = 0.5, bad[0][15] = 2;
+	memset(bad[1], 0, sizeof bad[1]);
+	bad[1][13] = 1, bad[1][15] = 1;
+	for (int k = 0; k < 2; k++) {
+		char *text = x_matrix_set("odd", rest, bad[k]);
+
+		import_text(&r, text);
+		assert_int_not_equal(r.status, ANIMC_OK);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+		const test_diag *d = diag_with(&r, ANIMC_ERROR, NULL, "clip 'odd': bone 'Arm': the matrix key at tick "
+					       "100 does not split into scale, rotation and translation: ");
+		assert_non_null(d);
+		assert_non_null(strstr(d->message, why[k]));
+		assert_int_equal(d->line, 22);
+		release(&r);
+		free(text);
+	}
+	char *text = test_format("%sAnimationSet huge {\n Animation {\n  { Arm }\n  AnimationKey {\n   4;\n   2;\n"
+				 "   0;16;1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;,\n"
+				 "   100;16;1e20,0.0,0.0,0.0,0.0,1e20,0.0,0.0,0.0,0.0,1e20,0.0,0.0,1.0,0.0,1.0;;;\n"
+				 "  }\n }\n}\n", X_HEAD);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	const animc_channel *arm = channel_named(clip_named(&r, "huge"), "Arm");
+	assert_floats(&arm->tracks[ANIMC_SCALE].values[3], huge_scale, 3, 1e14);
+	test_assert_near(arm->tracks[ANIMC_ROTATION].values[7], 1, 1e-6);
+	release(&r);
+	free(text);
+	/* An axis of 1e-7 the others' length is no zero to Assimp: its split
+	 * is kept. */
+	static const double flat_scale[3] = { 1, 1e-7, 1 };
+	text = test_format("%sAnimationSet flat {\n Animation {\n  { Arm }\n  AnimationKey {\n   4;\n   2;\n"
+			   "   0;16;1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;,\n"
+			   "   100;16;1.0,0.0,0.0,0.0,0.0,1e-7,0.0,0.0,0.0,0.0,1.0,0.0,0.0,1.0,0.0,1.0;;;\n"
+			   "  }\n }\n}\n", X_HEAD);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	arm = channel_named(clip_named(&r, "flat"), "Arm");
+	assert_floats(&arm->tracks[ANIMC_SCALE].values[3], flat_scale, 3, 1e-12);
+	release(&r);
+	free(text);
+}
+
 /* A mirroring matrix key (negative determinant) kept its turn and lost its
  * mirror: split as XNA does, the mirror in a negative X scale and the
  * rotation the key's own (as Assimp gives it for the key unmirrored). */
@@ -1318,6 +1378,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(x_rotation_keys_beside_matrix_keys_give_the_rotation),
 	cmocka_unit_test(x_animation_naming_no_frame_is_left_out),
 	cmocka_unit_test(x_mirrored_matrix_key_keeps_its_mirror),
+	cmocka_unit_test(x_matrix_keys_no_split_holds_fail_at_their_line),
 	cmocka_unit_test(x_sheared_matrix_key_is_said_as_a_shear),
 	cmocka_unit_test(x_error_lines_are_the_files_whatever_the_line_ends),
 	cmocka_unit_test(x_unreadable_key_values_are_said_at_their_key),

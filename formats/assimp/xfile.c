@@ -76,6 +76,9 @@ typedef struct xchannel {
 	uint32_t zero;               /* rotation keys of no length (1e-6 or less) */
 	uint32_t zero_line;          /* the first of them */
 	double zero_tick, zero_length;
+	animc_decompose_result unsplit; /* the first matrix key no split holds (a projection, */
+	uint32_t unsplit_line;          /* an axis of scale 0): ANIMC_DECOMPOSE_OK for none */
+	double unsplit_tick;
 	uint32_t sheared;            /* matrix keys that shear */
 	double sheared_tick;         /* the first of them */
 } xchannel;
@@ -676,13 +679,30 @@ static void unit_quaternion(struct aiQuaternion *q)
 	}
 }
 
+/* Whether Assimp's rotation and scale of key `i` are finite: its float
+ * arithmetic overflows on axes of a length past 1e19 (1e30: an infinite
+ * scale and a rotation of NaN). */
+static bool assimp_key_is_finite(const struct aiNodeAnim *na, uint32_t i)
+{
+	const struct aiQuaternion *q = &na->mRotationKeys[i].mValue;
+	const struct aiVector3D *s = &na->mScalingKeys[i].mValue;
+
+	return isfinite(q->w) && isfinite(q->x) && isfinite(q->y) && isfinite(q->z) && isfinite(s->x) &&
+	       isfinite(s->y) && isfinite(s->z);
+}
+
 /*
  * Matrix keys Assimp splits wrongly: it takes the scale for the lengths of
  * the axes, always positive, so a mirroring key (negative determinant)
- * lost its mirror and gave a quaternion of no rotation.  Such a key is
- * split as XNA's Matrix.Decompose does, the mirror in a negative X scale.
- * A shearing key no split holds: Assimp's rotation of it is made unit
- * length, and the key is counted, to be said as the shear it is.
+ * lost its mirror and gave a quaternion of no rotation; and its float
+ * arithmetic overflows on long axes.  Such a key is split as XNA's
+ * Matrix.Decompose does, the mirror in a negative X scale.  A shearing key
+ * no split holds: Assimp's rotation of it is made unit length, and the key
+ * is counted, to be said as the shear it is.  A projection (Assimp drops
+ * the fourth column) or an axis of scale 0 (Assimp's rotation of it is
+ * NaN; one of 1e-7 of the others, which animc_mat4_decompose takes for 0,
+ * Assimp splits) holds no split at all: the first is kept, to be said as an
+ * error.
  */
 static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiNodeAnim *na)
 {
@@ -695,7 +715,15 @@ static bool mend_matrix_keys(xchannel *xc, const xkeys *matrix, const struct aiN
 		for (int e = 0; e < 16; e++)
 			m[e] = key_values(matrix, i)[e];
 		result = animc_mat4_decompose(m, t, r, sc);
-		if ((result != ANIMC_DECOMPOSE_OK || sc[0] >= 0) && result != ANIMC_DECOMPOSE_SHEAR)
+		if ((result == ANIMC_DECOMPOSE_NOT_AFFINE ||
+		     (result == ANIMC_DECOMPOSE_ZERO_SCALE && !assimp_key_is_finite(na, i))) &&
+		    xc->unsplit == ANIMC_DECOMPOSE_OK) {
+			xc->unsplit = result;
+			xc->unsplit_line = matrix->keys[i].line;
+			xc->unsplit_tick = matrix->keys[i].time;
+		}
+		if ((result != ANIMC_DECOMPOSE_OK || (sc[0] >= 0 && assimp_key_is_finite(na, i))) &&
+		    result != ANIMC_DECOMPOSE_SHEAR)
 			continue;
 		if (!xc->mended && !(xc->mended = channel_copy(na)))
 			return false;
@@ -935,12 +963,18 @@ bool animc_xfile_say(const animc_xfile *xf, unsigned a, unsigned c, const animc_
 				       "key holds translation, rotation and scale only; kept its axes' lengths and a "
 				       "rotation close to it: take the shear out of the animation in the exporter",
 				       xc->sheared_tick, xc->sheared > 1 ? " (and more)" : "");
-	if (!xc->zero)
+	if (!xc->zero && xc->unsplit == ANIMC_DECOMPOSE_OK)
 		return false;
 	animc_clip_where(clip, ch, where, sizeof where);
-	animc_diag_report(sink, ANIMC_ERROR, xc->zero_line, 0,
-			  "%sthe rotation key at tick %.0f has length %g, and a quaternion of no length is no "
-			  "rotation (Assimp reads it as none, the bone unturned): give the key its rotation in the "
-			  "exporter", where, xc->zero_tick, xc->zero_length);
+	if (xc->zero)
+		animc_diag_report(sink, ANIMC_ERROR, xc->zero_line, 0,
+				  "%sthe rotation key at tick %.0f has length %g, and a quaternion of no length is no "
+				  "rotation (Assimp reads it as none, the bone unturned): give the key its rotation in "
+				  "the exporter", where, xc->zero_tick, xc->zero_length);
+	else
+		animc_diag_report(sink, ANIMC_ERROR, xc->unsplit_line, 0,
+				  "%sthe matrix key at tick %.0f does not split into scale, rotation and translation: "
+				  "%s; a key holds those only: export the animation as rotation, scale and position "
+				  "keys", where, xc->unsplit_tick, animc_decompose_result_string(xc->unsplit));
 	return true;
 }
