@@ -15,6 +15,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include <animc/animc_xform.h>
+
 #include "collada.h"
 
 #define PI_ 3.14159265358979323846
@@ -477,29 +479,79 @@ static bool say_no_axis(const animc_collada *dae, const xmlNode *node, const xml
 	return true;
 }
 
-/* Say the first <rotate> of the nodes from `n` on (and their children)
- * that turns about no axis; true when said. */
-static bool say_no_axes_in(const animc_collada *dae, const xmlNode *n, unsigned depth, animc_diag_sink *sink)
+/* Whether matrix values `m` (COLLADA's, row by row, for column vectors)
+ * project: a last row other than 0 0 0 1, which Assimp drops. */
+static bool is_projection(const double m[16])
+{
+	return fabs(m[12]) > ANIMC_DECOMPOSE_AFFINE_TOLERANCE || fabs(m[13]) > ANIMC_DECOMPOSE_AFFINE_TOLERANCE ||
+	       fabs(m[14]) > ANIMC_DECOMPOSE_AFFINE_TOLERANCE || fabs(m[15] - 1) > ANIMC_DECOMPOSE_AFFINE_TOLERANCE;
+}
+
+/* Say <matrix> `e` of keyed node `node` when it, or a key of it, is a
+ * projection; true when said. */
+static bool say_projection(const animc_collada *dae, const xmlNode *node, const xmlNode *e, animc_diag_sink *sink)
+{
+	const char *id = attribute(node, "id"), *sid = attribute(e, "sid");
+	char *text = (char *)xmlNodeGetContent(e), *p = text, *end, target[512];
+	const dae_channel *keyed = NULL;
+	double m[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+	for (int i = 0; i < 16 && p; i++, p = end)
+		m[i] = strtod(p, &end);
+	xmlFree(text);
+	if (!id || !is_keyed_node(dae, id))
+		return false;
+	if (sid) {
+		snprintf(target, sizeof target, "%s/%s", id, sid);
+		keyed = keyed_by(dae, target);
+	}
+	for (size_t k = 0; keyed && keyed->values.stride == 16 && (k + 1) * 16 <= keyed->values.count; k++) {
+		if (!is_projection(&keyed->values.values[k * 16]))
+			continue;
+		char when[48] = "";
+		if (k < keyed->times.count)
+			snprintf(when, sizeof when, " (at %g s)", keyed->times.values[k]);
+		animc_diag_report(sink, ANIMC_ERROR, number_line(&keyed->values, k * 16 + 12), 0,
+				  "channel '%s': key %zu%s is a matrix whose last row is not 0 0 0 1 (a projection), "
+				  "which Assimp drops, and a key holds translation, rotation and scale only: export "
+				  "the bone's transform without a projection", keyed->target, k, when);
+		return true;
+	}
+	if (keyed || !is_projection(m))
+		return false;
+	animc_diag_report(sink, ANIMC_ERROR, (uint32_t)xmlGetLineNo(e), 0,
+			  "node '%s': its <matrix> has a last row other than 0 0 0 1 (a projection), which Assimp "
+			  "drops, and a key holds translation, rotation and scale only: export the bone's transform "
+			  "without a projection", id);
+	return true;
+}
+
+/* Say the first <rotate> about no axis or <matrix> that projects of the
+ * nodes from `n` on (and their children); true when said. */
+static bool say_odd_transforms_in(const animc_collada *dae, const xmlNode *n, unsigned depth, animc_diag_sink *sink)
 {
 	for (; n && depth < 256; n = n->next) {
 		if (!is_element(n, "node"))
 			continue;
-		for (const xmlNode *e = n->children; e; e = e->next)
+		for (const xmlNode *e = n->children; e; e = e->next) {
 			if (is_element(e, "rotate") && say_no_axis(dae, n, e, sink))
 				return true;
-		if (say_no_axes_in(dae, n->children, depth + 1, sink))
+			if (is_element(e, "matrix") && say_projection(dae, n, e, sink))
+				return true;
+		}
+		if (say_odd_transforms_in(dae, n->children, depth + 1, sink))
 			return true;
 	}
 	return false;
 }
 
-/* Say the first <rotate> of a keyed node of the visual scenes that turns
- * about no axis; true when said. */
-static bool say_no_axes(const animc_collada *dae, animc_diag_sink *sink)
+/* Say the first transform of a keyed node of the visual scenes no key can
+ * hold (a <rotate> about no axis, a <matrix> that projects); true when said. */
+static bool say_odd_transforms(const animc_collada *dae, animc_diag_sink *sink)
 {
 	for (const xmlNode *lib = xmlDocGetRootElement(dae->doc)->children; lib; lib = lib->next) {
 		for (const xmlNode *vs = is_element(lib, "library_visual_scenes") ? lib->children : NULL; vs; vs = vs->next)
-			if (is_element(vs, "visual_scene") && say_no_axes_in(dae, vs->children, 0, sink))
+			if (is_element(vs, "visual_scene") && say_odd_transforms_in(dae, vs->children, 0, sink))
 				return true;
 	}
 	return false;
@@ -519,7 +571,7 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 		if (say_backwards(ch, sink) || say_not_finite(ch, sink))
 			is_bad = true;
 	}
-	return is_bad || (dae && say_no_axes(dae, sink));
+	return is_bad || (dae && say_odd_transforms(dae, sink));
 }
 
 /* ------------------------------------------------------------- names */

@@ -30,9 +30,10 @@ void animc_collada_close(animc_collada *dae);   /* NULL is fine */
 /* Say, as errors at their lines, every channel of a node whose key times
  * go backwards, or whose times or values are not finite (Assimp loses the
  * first, and spreads the second into every track of the bone), or else the
- * first <rotate> of a keyed node that turns about the axis 0 0 0, itself or
- * at a key (Assimp makes of it a scale by the cosine of its angle); true
- * when there is one, and the file is not to be imported. */
+ * first <rotate> of a keyed node that turns about the axis 0 0 0 (Assimp
+ * makes of it a scale by the cosine of its angle) or <matrix> that projects
+ * (Assimp drops the projection), itself or at a key; true when there is
+ * one, and the file is not to be imported. */
 bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink);
 
 /* Name the animations of `scene`, Assimp's reading of the file, as the

@@ -674,6 +674,56 @@ static void a_rotate_about_no_axis_fails_at_its_line(void **state)
 	}
 }
 
+/* A <matrix> whose last row is not 0 0 0 1 (a projection), keyed or on a
+ * keyed node: Assimp dropped the row, and the file compiled, exit 0,
+ * without a word.  An error at the line of the key's last row, or of the
+ * <matrix>; a matrix of last row 0 0 0 1 compiles. */
+static void a_projecting_matrix_fails_at_its_line(void **state)
+{
+	static const struct {
+		const char *target, *values, *matrix, *words, *line;
+		int stride;
+	} cases[] = {
+		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 1 0 0 0 0 1 0 0 0 0 1 0\n0 0 0.5 2", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1",
+		  "channel 'Root/m': key 1 (at 1 s) is a matrix whose last row is not 0 0 0 1 (a projection)",
+		  "0 0 0.5 2</float_array>", 16 },
+		{ "Root/location", "0 0 0 1 0 0", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0.5 2",
+		  "node 'Root': its <matrix> has a last row other than 0 0 0 1 (a projection)",
+		  "        <matrix sid=\"m\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0.5 2</matrix>", 3 },
+		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 1 0 0 5 0 1 0 0 0 0 1 0 0 0 0 1", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1",
+		  NULL, NULL, 16 },
+	};
+	char *anims, *text, *transforms;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		f = open_memstream(&anims, &len);
+		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
+		fclose(f);
+		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+					 "        <matrix sid=\"m\">%s</matrix>\n", cases[c].matrix);
+		text = scene_of(anims, transforms);
+		import_text(&r, text);
+		if (!cases[c].words) {
+			assert_int_equal(r.status, ANIMC_OK);
+		} else {
+			assert_int_not_equal(r.status, ANIMC_OK);
+			assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+			const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+			if (!strstr(e->message, cases[c].words))
+				fail_msg("case %zu: %s", c, e->message);
+			char *line = line_of(text, e->line);
+			assert_string_equal(line, cases[c].line);
+			free(line);
+		}
+		release(&r);
+		free(text), free(anims), free(transforms);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -685,6 +735,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clips_take_the_names_the_file_gives),
 	cmocka_unit_test(a_bone_scaled_to_zero_keeps_its_rotation),
 	cmocka_unit_test(a_rotate_about_no_axis_fails_at_its_line),
+	cmocka_unit_test(a_projecting_matrix_fails_at_its_line),
 };
 
 ANIMC_TEST_GROUP(tests);
