@@ -987,7 +987,7 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 	animc_track *t = &clip->channels[ch].tracks[ANIMC_ROTATION];
 	uint32_t normalised = 0;
 	unsigned first;
-	double last;
+	double last, first_normalised = 0;
 	bool hold;
 	float *v;
 
@@ -1010,8 +1010,8 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 		 * reject naming clip and bone. */
 		if (isfinite(len) && len > 1e-6) {
 			if (fabs(len - 1.0) > ANIMC_UNIT_QUAT_TOLERANCE &&
-			    !is_zero_scale(scales, scale_count, i, keys[i].mTime))
-				normalised++;
+			    !is_zero_scale(scales, scale_count, i, keys[i].mTime) && normalised++ == 0)
+				first_normalised = keys[i].mTime / rate;
 			x /= len;
 			y /= len;
 			z /= len;
@@ -1024,7 +1024,16 @@ static animc_status import_rotations(converter *cv, animc_clip *clip, uint32_t c
 	}
 	if (hold)
 		memcpy(v, &v[((size_t)first + 1) * 4], 4 * sizeof *v);
-	if (normalised)
+	/* A COLLADA key's rotation is Assimp's split of the node's matrix,
+	 * which is off unit length where the matrix shears (a <scale> of
+	 * unequal axes before a <rotate>, a sheared <matrix>). */
+	if (normalised && cv->is_dae)
+		warn(cv, ANIMC_WARN_SHEARED_KEY, clip, &clip->channels[ch],
+		     "the key at %g s%s shears (its axes are not perpendicular), and a key holds translation, "
+		     "rotation and scale only; kept a rotation close to it: take the shear out of the animation "
+		     "in the exporter (a <scale> of unequal axes goes after the <rotate>s)", first_normalised,
+		     normalised > 1 ? " (and more)" : "");
+	else if (normalised)
 		warn(cv, ANIMC_WARN_NOT_UNIT_QUATERNION, clip, &clip->channels[ch],
 		     "%u rotation key%s not of unit length; normalised: check the exporter's rotation output "
 		     "(quaternions)",

@@ -724,6 +724,31 @@ static void a_projecting_matrix_fails_at_its_line(void **state)
 	}
 }
 
+/* A key whose matrix shears (a <scale> of unequal axes before a <rotate>,
+ * composed by Assimp into S * R): its rotation, Assimp's split of it, is
+ * off unit length, and the warning blamed the exporter's quaternions,
+ * which a COLLADA file of angles does not have.  It says the shear. */
+static void a_sheared_key_is_said_as_a_shear(void **state)
+{
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "rz", NULL, "Root/rz.ANGLE", "0 1", "0 45", 1, "LINEAR");
+	fclose(f);
+	text = scene_of(anims, "        <scale sid=\"s\">1 2 1</scale>\n        <rotate sid=\"rz\">0 0 1 0</rotate>\n");
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(warnings_of(&r, "not-unit-quaternion"), 0);
+	assert_int_equal(warnings_of(&r, "sheared-key"), 1);
+	assert_non_null(strstr(warning_of(&r, "sheared-key"), "bone 'Root': the key at 1 s shears"));
+	release(&r);
+	free(text), free(anims);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -736,6 +761,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bone_scaled_to_zero_keeps_its_rotation),
 	cmocka_unit_test(a_rotate_about_no_axis_fails_at_its_line),
 	cmocka_unit_test(a_projecting_matrix_fails_at_its_line),
+	cmocka_unit_test(a_sheared_key_is_said_as_a_shear),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -148,7 +148,7 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an FBX bone's Euler curves (COLLADA <rotate>s) turn about several axes between keys, slerped: "
 		"not read to add keys" },
 	[ANIMC_WARN_SHEARED_KEY] = { "sheared-key",
-		"an .X matrix key shears (its axes are not perpendicular), which no key holds; a key close to it kept" },
+		"an .X or COLLADA matrix key shears (its axes are not perpendicular), which no key holds; a key close to it kept" },
 	[ANIMC_WARN_ROTATION_ACTIVE] = { "rotation-active",
 		"an FBX bone of RotationActive 0 turned in its RotationOrder by Assimp, not XYZ: its curves not read" },
 	[ANIMC_WARN_NUMBERED_BONES] = { "numbered-bones",
