@@ -2490,6 +2490,12 @@ static animc_status check_bytes(const char *format, const animc_import_request *
 	own->is_fbx = is_format(format, "fbx") && animc_fbx_doc_read(req->data, req->size, &own->fbx);
 	if (own->is_fbx && animc_fbx_say_damage(&own->fbx, sink))
 		return ANIMC_ERR_PARSE;
+	/* COLLADA keys Assimp loses, spreads, or runs out of memory on (an
+	 * angle keyed to 1e30 degrees) are said at their line before it reads
+	 * the file. */
+	if (is_format(format, "dae") && (own->dae = animc_collada_open(req->data, req->size)) &&
+	    animc_collada_say_bad_keys(own->dae, sink))
+		return ANIMC_ERR_INVALID;
 	return ANIMC_OK;
 }
 
@@ -2514,11 +2520,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 				scene->mAnimations[a]->mTicksPerSecond = rate;
 		md5_hold_base_frames(req->data, req->size, scene);
 	}
-	if (is_format(format, "dae") && (own->dae = animc_collada_open(req->data, req->size))) {
-		if (animc_collada_say_bad_keys(own->dae, sink))
-			return ANIMC_ERR_INVALID;
+	if (is_format(format, "dae") && own->dae)
 		animc_collada_name_clips(own->dae, scene);
-	}
 	if (is_format(format, "smd"))
 		animc_smd_forget_rates(scene);
 	if (is_format(format, "fbx"))

@@ -557,6 +557,42 @@ static bool say_odd_transforms(const animc_collada *dae, animc_diag_sink *sink)
 	return false;
 }
 
+/* Keys Assimp may make of one <rotate>'s ANGLE channel (it keys the turn
+ * every 90 degrees), as many as animc takes of a glTF curve: an angle keyed
+ * to 1e30 degrees ran the import out of its memory limit (2 GB, 6 s)
+ * with a message blaming a damaged count. */
+#define DAE_MAX_TURN_KEYS ((double)(1u << 20))
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+/* Say the key at which an ANGLE channel's turn passes DAE_MAX_TURN_KEYS
+ * quarter turns; true when said. */
+static bool say_endless_turn(const dae_channel *ch, animc_diag_sink *sink)
+{
+	const dae_array *v = &ch->values;
+	double quarters = 0;
+
+	if (!ends_with(ch->target, ".ANGLE") || v->stride != 1)
+		return false;
+	for (size_t i = 1; i < v->count; i++) {
+		quarters += fabs(v->values[i] - v->values[i - 1]) / 90;
+		if (quarters <= DAE_MAX_TURN_KEYS)
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, number_line(v, i), 0,
+				  "channel '%s': by key %zu (%g degrees) the angle has turned more than %.0f quarter "
+				  "turns, and Assimp keys a <rotate> every quarter turn: more keys than animc takes "
+				  "of a curve (%.0f); check the angle in the exporter (COLLADA angles are degrees)",
+				  ch->target, i, v->values[i], DAE_MAX_TURN_KEYS, DAE_MAX_TURN_KEYS);
+		return true;
+	}
+	return false;
+}
+
 bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 {
 	bool is_bad = false;
@@ -568,7 +604,7 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 		 * weights) is not a bone's, and left out. */
 		if (!strchr(ch->target, '/'))
 			continue;
-		if (say_backwards(ch, sink) || say_not_finite(ch, sink))
+		if (say_backwards(ch, sink) || say_not_finite(ch, sink) || say_endless_turn(ch, sink))
 			is_bad = true;
 	}
 	return is_bad || (dae && say_odd_transforms(dae, sink));

@@ -749,6 +749,41 @@ static void a_sheared_key_is_said_as_a_shear(void **state)
 	free(text), free(anims);
 }
 
+/* An angle keyed to 1e30 degrees: Assimp keys a <rotate> every quarter
+ * turn, and the import ran out of its memory limit (2 GB, 6 s) with a
+ * message blaming a damaged count.  An error at the line of the key past
+ * 2^20 quarter turns, before Assimp reads the file; 100 turns compile. */
+static void an_endless_turn_fails_at_its_line(void **state)
+{
+	char *anims, *text;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 1 2", "0\n36000\n1e30", 1, "LINEAR");
+	fclose(f);
+	text = scene_text(anims);
+	import_text(&r, text);
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_non_null(strstr(e->message, "channel 'Root/rotationZ.ANGLE': by key 2 (1e+30 degrees) the angle has "
+				"turned more than 1048576 quarter turns"));
+	char *line = line_of(text, e->line);
+	assert_string_equal(line, "1e30</float_array>");
+	free(line);
+	release(&r);
+	free(text), free(anims);
+
+	f = open_memstream(&anims, &len);
+	add_anim(f, "rz", NULL, "Root/rotationZ.ANGLE", "0 1", "0 36000", 1, "LINEAR");
+	import_anims(&r, f, &anims);
+	assert_int_equal(r.status, ANIMC_OK);
+	release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -762,6 +797,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_rotate_about_no_axis_fails_at_its_line),
 	cmocka_unit_test(a_projecting_matrix_fails_at_its_line),
 	cmocka_unit_test(a_sheared_key_is_said_as_a_shear),
+	cmocka_unit_test(an_endless_turn_fails_at_its_line),
 };
 
 ANIMC_TEST_GROUP(tests);
