@@ -943,6 +943,37 @@ bool animc_fbx_say_damage(const fbx_doc *doc, animc_diag_sink *sink)
 	return false;
 }
 
+/* Keys Assimp may make of one Lcl Rotation curve (it keys the turn every
+ * half turn an angle moves), as many as animc takes of a glTF curve: a
+ * curve keyed to 1e30 degrees ran the import out of its memory limit with
+ * a message blaming a damaged count. */
+#define FBX_MAX_TURN_KEYS ((double)(1u << 20))
+
+bool animc_fbx_say_endless_turns(const fbx_doc *doc, animc_diag_sink *sink)
+{
+	for (uint32_t i = 0; i < doc->curve_count; i++) {
+		const fbx_curve *c = &doc->curves[i];
+		const fbx_curve_node *n = c->node < doc->node_count ? &doc->nodes[c->node] : NULL;
+		double halves = 0;
+		uint32_t k = 1;
+
+		if (!n || !c->is_read || strcmp(n->property, "Lcl Rotation") != 0)
+			continue;
+		for (; k < c->key_count && halves <= FBX_MAX_TURN_KEYS; k++)
+			halves += fabs(c->values[k] - c->values[k - 1]) / 180;
+		if (halves <= FBX_MAX_TURN_KEYS)
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, c->values_line, 0,
+				  "bone '%s': its Lcl Rotation %c curve has turned more than %.0f half turns by key %u "
+				  "(%g degrees), and Assimp keys a rotation every half turn: more keys than animc takes "
+				  "of a curve (%.0f); check the curve's values in the exporter (FBX angles are degrees)",
+				  n->model < doc->model_count ? doc->models[n->model].name : "", c->axis >= 0 ? "XYZ"[c->axis] : '?',
+				  FBX_MAX_TURN_KEYS, k - 1, c->values[k - 1], FBX_MAX_TURN_KEYS);
+		return true;
+	}
+	return false;
+}
+
 /* The first key time of the take's curves: Assimp's 0 of a take of no
  * range. */
 static double first_key(const fbx_doc *doc, uint32_t stack)

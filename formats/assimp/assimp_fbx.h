@@ -45,6 +45,11 @@ bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_di
  * there is one, and the file is not to be imported. */
 bool animc_fbx_say_damage(const fbx_doc *doc, animc_diag_sink *sink);
 
+/* Report the first Lcl Rotation curve that turns through more than 2^20
+ * half turns, which Assimp keys every half turn (1e30 degrees ran it out
+ * of memory); true when there is one, and the file is not to be imported. */
+bool animc_fbx_say_endless_turns(const fbx_doc *doc, animc_diag_sink *sink);
+
 /* Say each take of the file that keys no bone, which Assimp leaves out
  * (no clip of its name among clips `first` on of `set`). */
 void animc_fbx_check_takes(const fbx_doc *doc, const animc_clip_set *set, uint32_t first, animc_diag_sink *sink);

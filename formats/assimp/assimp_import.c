@@ -2490,6 +2490,8 @@ static animc_status check_bytes(const char *format, const animc_import_request *
 	own->is_fbx = is_format(format, "fbx") && animc_fbx_doc_read(req->data, req->size, &own->fbx);
 	if (own->is_fbx && animc_fbx_say_damage(&own->fbx, sink))
 		return ANIMC_ERR_PARSE;
+	if (own->is_fbx && animc_fbx_say_endless_turns(&own->fbx, sink))
+		return ANIMC_ERR_INVALID;
 	/* COLLADA keys Assimp loses, spreads, or runs out of memory on (an
 	 * angle keyed to 1e30 degrees) are said at their line before it reads
 	 * the file. */

@@ -1270,6 +1270,37 @@ static void an_object_of_no_id_is_left_out(void **state)
 	animc_fbx_doc_release(&doc);
 }
 
+/* A rotation curve keyed to 1e30 degrees: Assimp keys the turn every
+ * half turn, and the import ran out of its memory limit with a message
+ * blaming a damaged count.  An error at the curve's values naming the bone
+ * and the key, before Assimp reads the file; 100 turns compile. */
+static void an_endless_turn_fails_at_its_curve(void **state)
+{
+	static const double frames[2] = { 0, 30 }, endless[][8] = { { 0, 1e30 } }, hundred[][8] = { { 0, 36000 } };
+	imported r;
+
+	(void)state;
+	char *text = take_text(0, 30, "Lcl Rotation", "Z", 2, frames, endless);
+	import_text(&r, text);
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_non_null(strstr(e->message, "bone 'Bone': its Lcl Rotation Z curve has turned more than 1048576 half "
+				"turns by key 1 (1e+30 degrees)"));
+	/* The line of the values: "a: 0,1e+30". */
+	const char *at = text;
+	for (uint32_t line = 1; line < e->line; line++)
+		at = strchr(at, '\n') + 1;
+	assert_true(strncmp(at, "\t\t\ta: 0,1e+30\n", 14) == 0);
+	release(&r);
+	free(text);
+	text = take_text(0, 30, "Lcl Rotation", "Z", 2, frames, hundred);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	release(&r);
+	free(text);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_not_read_are_said),
 	cmocka_unit_test(stepped_rotation_keys_are_held),
@@ -1289,6 +1320,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(keys_outside_the_take_are_read_from_the_curves),
 	cmocka_unit_test(zero_scale_key_keeps_the_rotation),
 	cmocka_unit_test(post_rotation_enters_inverted),
+	cmocka_unit_test(an_endless_turn_fails_at_its_curve),
 };
 
 ANIMC_TEST_GROUP(tests);
