@@ -4,6 +4,7 @@
  */
 #include "assimp_fbx.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -899,6 +900,20 @@ static void check_rotation_order(const fbx_doc *doc, const fbx_stack *st, animc_
 							  first->rotation_order : 0]);
 }
 
+/* Why key k of curve c (of property `property`) is past what Assimp's
+ * float arithmetic holds, or NULL: a scale it squares (past 1.8e19, the
+ * square past FLT_MAX: an infinite scale), or a key whose difference from
+ * the one before passes FLT_MAX (the interpolation of the two: NaN at
+ * every key of the bone). */
+static const char *past_float(const fbx_curve *c, const char *property, uint32_t k)
+{
+	if (strcmp(property, "Lcl Scaling") == 0 && fabs(c->values[k]) > sqrt(FLT_MAX))
+		return "past 1.8e19, whose square Assimp takes in a float";
+	if (k > 0 && !isfinite((float)(c->values[k] - c->values[k - 1])))
+		return "farther from the key before than a float holds (Assimp interpolates the two in floats)";
+	return NULL;
+}
+
 bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_diag_sink *sink)
 {
 	const fbx_stack *st = animc_fbx_doc_stack(doc, clip->name);
@@ -909,14 +924,21 @@ bool animc_fbx_say_bad_keys(const fbx_doc *doc, const animc_clip *clip, animc_di
 		const fbx_curve_node *n = take_curve(doc, c, stack);
 
 		for (uint32_t k = 0; n && k < c->key_count; k++) {
-			if (isfinite(c->values[k]))
+			const char *past = isfinite(c->values[k]) ? past_float(c, n->property, k) : NULL;
+			char what[128];
+
+			if (isfinite(c->values[k]) && !past)
 				continue;
+			if (past)
+				snprintf(what, sizeof what, "%g, %s", c->values[k], past);
+			else
+				snprintf(what, sizeof what, "%s", isnan(c->values[k]) ? "NaN" : "infinite");
 			animc_diag_report(sink, ANIMC_ERROR, c->values_line, 0,
 					  "clip '%s': bone '%s': its %s %c curve's key %u (at %g s of the timeline) "
 					  "is %s: Assimp spreads it into every track of the bone; fix the value in "
 					  "the exporter",
 					  clip->name, doc->models[n->model].name, n->property, "XYZ"[c->axis], k,
-					  c->times[k] / FBX_KTIME_PER_SECOND, isnan(c->values[k]) ? "NaN" : "infinite");
+					  c->times[k] / FBX_KTIME_PER_SECOND, what);
 			return true;
 		}
 	}

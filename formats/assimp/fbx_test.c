@@ -1301,6 +1301,46 @@ static void an_endless_turn_fails_at_its_curve(void **state)
 	free(text);
 }
 
+/* Finite keys past Assimp's float arithmetic: a translation from 3e38 to
+ * -3e38 (their difference, which Assimp interpolates, is infinite) failed
+ * as NaN translation, rotation and scale keys, three errors; a scale of
+ * 1e30 (its square infinite) as an infinite scale key.  One error, at the
+ * curve's values, naming the key and why. */
+static void keys_past_assimp_floats_fail_at_their_curve(void **state)
+{
+	static const double frames[2] = { 0, 30 }, apart[][8] = { { 3e38, -3e38 } }, huge[][8] = { { 1e30, 1 } },
+			    near[][8] = { { 3e38, 2e38 } };
+	static const struct {
+		const char *prop;
+		const double (*values)[8];
+		const char *words;
+	} cases[] = {
+		{ "Lcl Translation", apart, "its Lcl Translation X curve's key 1 (at 1 s of the timeline) is -3e+38, "
+					    "farther from the key before than a float holds" },
+		{ "Lcl Scaling", huge, "its Lcl Scaling X curve's key 0 (at 0 s of the timeline) is 1e+30, past 1.8e19" },
+		{ "Lcl Translation", near, NULL },
+	};
+	imported r;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		char *text = take_text(0, 30, cases[c].prop, "X", 2, frames, cases[c].values);
+
+		import_text(&r, text);
+		if (!cases[c].words) {
+			assert_int_equal(r.status, ANIMC_OK);
+		} else {
+			assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+			const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+			if (!strstr(e->message, cases[c].words))
+				fail_msg("case %zu: %s", c, e->message);
+			assert_true(e->line > 0);
+		}
+		release(&r);
+		free(text);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(stepped_keys_not_read_are_said),
 	cmocka_unit_test(stepped_rotation_keys_are_held),
@@ -1321,6 +1361,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(zero_scale_key_keeps_the_rotation),
 	cmocka_unit_test(post_rotation_enters_inverted),
 	cmocka_unit_test(an_endless_turn_fails_at_its_curve),
+	cmocka_unit_test(keys_past_assimp_floats_fail_at_their_curve),
 };
 
 ANIMC_TEST_GROUP(tests);
