@@ -122,6 +122,27 @@ uint8_t *test_utf16(const char *text, size_t size, bool is_big_endian, bool has_
 	return out;
 }
 
+uint8_t *test_utf32(const char *text, size_t size, bool is_big_endian, bool has_bom, size_t *out_size)
+{
+	iconv_t cd = iconv_open(is_big_endian ? "UTF-32BE" : "UTF-32LE", "UTF-8");
+	size_t room = 4 + size * 4, left = room - 4;
+	uint8_t *out = malloc(room);
+	char *in = malloc(size + 1), *from = in, *to = (char *)out + 4;
+
+	assert_true(cd != (iconv_t)-1 && out && in);
+	memcpy(in, text, size);
+	assert_true(iconv(cd, &from, &size, &to, &left) != (size_t)-1);
+	iconv_close(cd);
+	free(in);
+	memcpy(out, is_big_endian ? "\0\0\xFE\xFF" : "\xFF\xFE\0\0", 4);
+	*out_size = room - 4 - left;
+	if (has_bom)
+		*out_size += 4;
+	else
+		memmove(out, out + 4, *out_size);
+	return out;
+}
+
 char *test_format(const char *fmt, ...)
 {
 	va_list ap;

@@ -78,6 +78,8 @@ char *test_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * `has_bom`, into a new malloc()ed buffer of *out_size bytes: a document as
  * an editor saves it as "Unicode".  Fails the test on bad UTF-8. */
 uint8_t *test_utf16(const char *text, size_t size, bool is_big_endian, bool has_bom, size_t *out_size);
+/* The same in UTF-32 (its mark FF FE 00 00 or 00 00 FE FF). */
+uint8_t *test_utf32(const char *text, size_t size, bool is_big_endian, bool has_bom, size_t *out_size);
 
 /* ------------------------------------------------------------ processes */
 

@@ -341,6 +341,61 @@ static void utf16_documents_compile_as_their_utf8_twins(void **state)
 	free(dir);
 }
 
+/* Saved as UTF-32 (either byte order, with a byte-order mark or with '<'
+ * first), which the XML reader reads: an XnaContent document was "no
+ * importer recognises this file" named .xml and skipped without a word in a
+ * folder (the content sniffer read UTF-16 alone), and named .Animation it
+ * was refused by the RobotGame importer.  Each is recognised by its root
+ * and compiles to the UTF-8 document's bytes, named or in a folder. */
+static void utf32_documents_compile_as_their_utf8_twins(void **state)
+{
+	static const struct { const char *source, *clip, *name; } docs[] = {
+		{ "testdata/golden/xna-sequence.xml", "u32.xnb", "u32.xml" },
+		{ "testdata/golden/xna-sequence.xml", "u32.xnb", "u32.Animation" },
+		{ "testdata/golden/xna-multiline.xml", "u32/Wave.xnb", "u32.xml" },
+		{ "testdata/golden/constant.Animation", "u32.xnb", "u32.xml" },
+	};
+	char *dir = test_tmpdir("xna-utf32");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		char *twin = test_format("%s/twin%zu", dir, i), *want;
+		test_run r = test_animc("build", "-q", "-o", twin, docs[i].source, NULL);
+		size_t size;
+		uint8_t *text = test_read_file(docs[i].source, &size);
+		const char *base = strrchr(docs[i].source, '/') + 1;
+
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		want = test_format("%s/%.*s%s", twin, (int)(strcspn(base, ".")), base,
+				   docs[i].clip + strlen("u32"));
+		for (int form = 0; form < 3; form++) {
+			size_t u32_size;
+			uint8_t *u32 = test_utf32((const char *)text, size, form == 1, form < 2, &u32_size);
+			char *src = test_format("%s/src%zu-%d", dir, i, form), *path = test_format("%s/%s", src, docs[i].name);
+
+			assert_int_equal(mkdir(src, 0755), 0);
+			assert_true(test_write_file(path, u32, u32_size));
+			/* Named, then in a folder (mirrored under out/). */
+			for (int in_folder = 0; in_folder < 2; in_folder++) {
+				char *out = test_format("%s/out%zu-%d-%d", dir, i, form, in_folder);
+				char *got = test_format("%s/%s", out, docs[i].clip);
+
+				r = test_animc("build", "-q", "-o", out, in_folder ? src : path, NULL);
+				if (r.status != 0 || !test_same_bytes(want, got))
+					fail_msg("%s as %s, form %d%s: exit %d, %s: %s", docs[i].source, docs[i].name, form,
+						 in_folder ? " in a folder" : "", r.status,
+						 test_file_exists(got) ? "not the UTF-8 document's bytes" : "not written", r.err);
+				test_run_release(&r);
+				free(got), free(out);
+			}
+			free(path), free(src), free(u32);
+		}
+		free(text), free(want), free(twin);
+	}
+	free(dir);
+}
+
 /* A licence comment longer than the first 4 KiB before the root: a folder
  * build skipped the document as no source (exit 0, nothing written), and a
  * .Animation holding an XnaContent document was refused by the RobotGame
@@ -451,6 +506,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_root_clip_named_like_a_model_clip_is_renamed),
 	cmocka_unit_test(content_folder_builds_its_animation_and_skips_the_rest),
 	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
+	cmocka_unit_test(utf32_documents_compile_as_their_utf8_twins),
 	cmocka_unit_test(documents_after_a_long_licence_comment_compile),
 	cmocka_unit_test(exact_mode_sorts_xna_keys_as_the_notes_say),
 	cmocka_unit_test(numbered_bones_without_a_skeleton_are_warned_of),

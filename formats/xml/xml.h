@@ -23,18 +23,19 @@ const char *animc_xml_version(void);
 /*
  * The first `*size` bytes of an XML document as UTF-8, for the sniffers:
  * `data` itself unless they are UTF-16 (LE or BE by a byte-order mark, or by
- * "<?" as the first characters, as libxml2 detects it), which is transcoded
- * without its mark into a malloc'd copy that *copy then owns (free it; NULL
- * when `data` is returned), *size becoming the copy's length.  A unit or
- * surrogate pair cut by the end is left out, an unpaired surrogate becomes
- * U+FFFD.  NULL when out of memory.
+ * "<?" as the first characters, as libxml2 detects it) or UTF-32 (by its
+ * mark, or by '<' as the first character), which is transcoded without its
+ * mark into a malloc'd copy that *copy then owns (free it; NULL when `data`
+ * is returned), *size becoming the copy's length.  A unit or surrogate pair
+ * cut by the end is left out; an unpaired surrogate, and a UTF-32 unit that
+ * is no character, becomes U+FFFD.  NULL when out of memory.
  */
 const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **copy);
 
 /*
  * The qualified name of the root element of an XML document whose first
- * `size` bytes are `data` (UTF-8 with an optional BOM, or UTF-16 as
- * animc_xml_head_utf8 reads it; declaration, comments, processing
+ * `size` bytes are `data` (UTF-8 with an optional BOM, or UTF-16 or UTF-32
+ * as animc_xml_head_utf8 reads it; declaration, comments, processing
  * instructions and a DOCTYPE are skipped), in UTF-8.  False when no root
  * element starts within those bytes.
  */

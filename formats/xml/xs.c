@@ -131,6 +131,46 @@ static int utf16_order(const uint8_t *p, size_t size, size_t *bom)
 	return 0;
 }
 
+/* The byte order of a UTF-32 head, as utf16_order: by its byte-order mark
+ * (*bom 4), else by '<' as its first character (XML 1.0 appendix F). */
+static int utf32_order(const uint8_t *p, size_t size, size_t *bom)
+{
+	*bom = 4;
+	if (size >= 4 && memcmp(p, "\xFF\xFE\0\0", 4) == 0)
+		return 'L';
+	if (size >= 4 && memcmp(p, "\0\0\xFE\xFF", 4) == 0)
+		return 'B';
+	*bom = 0;
+	if (size >= 4 && memcmp(p, "<\0\0\0", 4) == 0)
+		return 'L';
+	if (size >= 4 && memcmp(p, "\0\0\0<", 4) == 0)
+		return 'B';
+	return 0;
+}
+
+/* The whole units of a UTF-32 head as UTF-8 (a cut unit left out, one
+ * that is no character U+FFFD); NULL when out of memory. */
+static uint8_t *utf32_head_utf8(const uint8_t *data, size_t *size, int order, size_t bom)
+{
+	uint8_t *out = malloc(*size + 1), *q = out;   /* 4 bytes a unit at most */
+
+	if (!out)
+		return NULL;
+	for (size_t at = bom; at + 4 <= *size; at += 4) {
+		const uint8_t *u = data + at;
+		uint32_t c = order == 'L' ? (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
+						    (uint32_t)u[3] << 24
+					  : (uint32_t)u[3] | (uint32_t)u[2] << 8 | (uint32_t)u[1] << 16 |
+						    (uint32_t)u[0] << 24;
+
+		if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c < 0xE000))
+			c = 0xFFFD;
+		q += animc_utf8_put(q, c);
+	}
+	*size = (size_t)(q - out);
+	return out;
+}
+
 const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **copy)
 {
 	size_t bom;
@@ -138,8 +178,13 @@ const uint8_t *animc_xml_head_utf8(const uint8_t *data, size_t *size, uint8_t **
 	uint8_t *out;
 
 	*copy = NULL;
-	if (!order)
-		return data;
+	if (!order) {
+		order = utf32_order(data, *size, &bom);
+		if (!order)
+			return data;
+		*copy = utf32_head_utf8(data, size, order, bom);
+		return *copy;
+	}
 	out = malloc((*size - bom) / 2 * 3 + 1);
 	if (!out)
 		return NULL;

@@ -419,6 +419,43 @@ static uint8_t *utf32_of(const char *text, bool big_endian, bool marked, size_t 
 	return out;
 }
 
+/* A UTF-32 head (either byte order, marked or with '<' first) is read as
+ * its UTF-8 twin, as a UTF-16 one is: the sniffers found no root in it, so
+ * no importer claimed a UTF-32 document by its content.  A unit cut by the
+ * end is left out, one that is no character is U+FFFD. */
+static void root_element_sniffing_in_utf32(void **state)
+{
+	static const char doc[] = "<?xml version=\"1.0\"?><XnaContent a=\"1\">";
+	char name[64];
+
+	(void)state;
+	for (int form = 0; form < 4; form++) {
+		size_t size, head_size;
+		uint8_t *u32 = utf32_of(doc, form & 1, form < 2, &size), *copy;
+		const uint8_t *head;
+
+		assert_true(animc_xml_root_name(u32, size, name, sizeof name));
+		assert_string_equal(name, "XnaContent");
+		head_size = size - 3;   /* the last unit cut */
+		head = animc_xml_head_utf8(u32, &head_size, &copy);
+		assert_non_null(copy);
+		assert_int_equal(head_size, sizeof doc - 2);
+		assert_memory_equal(head, doc, head_size);
+		free(copy);
+		free(u32);
+	}
+	{
+		static const uint8_t bad[] = { '<', 0, 0, 0, 0, 0xD8, 0, 0, 'x', 0, 0, 0, '/', 0, 0, 0, '>', 0, 0, 0 };
+		size_t size = sizeof bad;
+		uint8_t *copy;
+		const uint8_t *head = animc_xml_head_utf8(bad, &size, &copy);
+
+		assert_int_equal(size, 7);
+		assert_memory_equal(head, "<\xEF\xBF\xBDx/>", 7);
+		free(copy);
+	}
+}
+
 /* XML 1.0 section 2.11: a lone CR ends a line as LF and CRLF do.  A file
  * saved with CR line ends had every element and error on line 1 (libxml2
  * counts LF alone); each line end now counts, and the text reads the same
@@ -597,6 +634,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(root_element_sniffing),
 	cmocka_unit_test(a_head_cut_before_the_root_is_told),
 	cmocka_unit_test(root_element_sniffing_in_utf16),
+	cmocka_unit_test(root_element_sniffing_in_utf32),
 	cmocka_unit_test(a_broken_utf16_unit_is_placed),
 	cmocka_unit_test(durations_in_integer_ticks),
 	cmocka_unit_test(lists_split_on_xml_whitespace),
