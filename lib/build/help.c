@@ -121,10 +121,14 @@ static const command_doc command_docs[] = {
 		"stays recorded in the manifest, so that clean can finish later.  A build killed before "
 		"it saved a manifest is cleaned up after too; a folder without OUTDIR/.animc is left as "
 		"it is.  It refuses while a build runs in OUTDIR, and an OUTDIR/.animc that is a "
-		"symbolic link (it reads and removes nothing through it).",
+		"symbolic link (it reads and removes nothing through it).  It removes nothing while "
+		"the manifest cannot be read (damaged, or of another format version) or a journal "
+		"is of another format version, whose outputs it would not know: clean with the "
+		"animc that wrote them.",
 		NULL, NULL,
 		"0 done (a missing OUTDIR has nothing to clean), 1 OUTDIR is not a folder, OUTDIR/.animc is "
-		"a symbolic link or something could not be removed, 2 usage error."
+		"a symbolic link, a build runs there, the manifest or a journal cannot be read (nothing "
+		"removed) or something could not be removed, 2 usage error."
 	},
 };
 
