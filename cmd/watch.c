@@ -2044,7 +2044,11 @@ static void watch_help(FILE *out)
 		"Outputs of a deleted source are removed (--prune).  An input that is gone (moved\n"
 		"away, deleted) is said once and not built until it is back; its outputs stay.\n"
 		"Takes every option of 'animc build', --mgcb too.\n"
-		"Ctrl-C (SIGINT) or SIGTERM ends it with status 0, leaving no temporary file.\n");
+		"Ctrl-C (SIGINT) or SIGTERM ends it with status 0, leaving no temporary file.\n"
+		"\n"
+		"exit status: 0 ended by Ctrl-C or SIGTERM, 1 it could not start (an input not\n"
+		"there, no room for inotify watches) or stopped because its animc file was\n"
+		"replaced, 2 usage error.\n");
 }
 
 const animc_command animc_cmd_watch = {
