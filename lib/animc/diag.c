@@ -96,7 +96,8 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"--additive-reference CLIP: a bone CLIP does not animate has no rest pose in the source or --skeleton; "
 		"referenced at identity" },
 	[ANIMC_WARN_WRONG_FRAME_COUNT] = { "wrong-frame-count",
-		"a BVH holds more frames than its Frames: line says; the rest are not read" },
+		"a BVH or .md5anim holds more frames than its Frames: or numFrames line says (BVH: the rest "
+		"not read; .md5anim: all read)" },
 	[ANIMC_WARN_SHEARED_SCALE] = { "sheared-scale",
 		"--rotate turns a bone's non-uniform scale off its axes; the scale along the axes kept" },
 	[ANIMC_WARN_TICK_RATE_NOT_APPLIED] = { "tick-rate-not-applied",
