@@ -424,7 +424,8 @@ TO = $(call shq,$(DESTDIR)$(PREFIX))
 # them hold).
 DOC_FILES := README.md docs/README.md docs/cli.md docs/build.md docs/warnings.md docs/scaling.md \
 	docs/runtime.md docs/xna.md docs/HACKING.md docs/examples/load.c docs/examples/usage.c \
-	formats/xnb/FORMAT.md lib/build/report.schema.json
+	docs/animc.1 docs/animc.bash-completion formats/xnb/FORMAT.md lib/build/report.schema.json \
+	lib/animrt/include/animc/animrt.h
 DOC_TO = $(call shq,$(DESTDIR)$(PREFIX)/share/doc/animc)
 
 install: all $(INSTALL_RT)
@@ -455,7 +456,7 @@ install: all $(INSTALL_RT)
 	rm -f $(TO)/lib/cmake/animc/*.build
 	printf 'animc %s\n' '$(ANIMC_VERSION) $(BUILD_ID)' \
 		> $(TO)/lib/cmake/animc/animc-$(ANIMC_VERSION)$(if $(BUILD_ID),-$(BUILD_ID)).build
-	install -d $(DOC_TO)/docs/examples $(DOC_TO)/formats/xnb $(DOC_TO)/lib/build
+	install -d $(DOC_TO)/docs/examples $(DOC_TO)/formats/xnb $(DOC_TO)/lib/build $(DOC_TO)/lib/animrt/include/animc
 	$(foreach f,$(DOC_FILES),install -m 0644 $(f) $(DOC_TO)/$(f) &&) true
 
 uninstall:

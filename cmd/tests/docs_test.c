@@ -486,6 +486,42 @@ static void an_install_holds_the_documents_the_help_names(void **state)
 	free(man), free(docs);
 }
 
+/* The manual installed under share/doc/animc keeps the source tree's
+ * layout, so that its relative links hold there too: docs/runtime.md's
+ * link to animrt.h and docs/README.md's to the man page and the bash
+ * completion led nowhere in an install, which held the pages alone. */
+static void an_installed_manual_links_within_itself(void **state)
+{
+	const char *build_dir = getenv("ANIMC_BUILD") ? getenv("ANIMC_BUILD") : "build";
+	char *docs = test_format("%s/cmake-stage/usr/share/doc/animc", build_dir);
+	char *sub = test_format("%s/docs", docs), *readme = test_format("%s/README.md", docs);
+	char *format = test_format("%s/formats/xnb/FORMAT.md", docs);
+	char **pages = test_list_dir(sub, ".md"), *broken;
+	size_t checked = 0;
+
+	(void)state;
+	if (!pages)
+		fail_msg("%s: not installed (make test runs make install DESTDIR=...)", sub);
+	for (int i = 0; i < 2; i++) {
+		broken = broken_links(i ? format : readme);
+		if (broken[0])
+			fail_msg("links of the installed manual that lead nowhere:\n%s", broken);
+		free(broken);
+	}
+	for (char **d = pages; *d; d++, checked++) {
+		char *path = test_format("%s/%s", sub, *d);
+
+		broken = broken_links(path);
+		if (broken[0])
+			fail_msg("links of the installed manual that lead nowhere:\n%s", broken);
+		free(broken);
+		free(path);
+	}
+	assert_true(checked >= 8);
+	test_free_list(pages);
+	free(format), free(readme), free(sub), free(docs);
+}
+
 /* docs/warnings.md gives every kind of warning (animc_warning_kinds) a
  * row, its name in the first column, and names no kind that is not one. */
 /* An installed animc has its man page, not docs/: the page lists every
@@ -645,6 +681,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(warnings_doc_lists_every_kind),
 	cmocka_unit_test(the_man_page_and_completion_know_every_kind),
 	cmocka_unit_test(an_install_holds_the_documents_the_help_names),
+	cmocka_unit_test(an_installed_manual_links_within_itself),
 	cmocka_unit_test(the_runtime_doc_gives_the_context_size),
 	cmocka_unit_test(every_fuzz_target_has_its_seeds_replayed),
 };
