@@ -163,10 +163,11 @@ static void a_sidecar_after_a_long_comment_splits(void **state)
 	free(doc), free(whole), free(part), free(side), free(walker), free(src), free(out), free(dir);
 }
 
-/* A sidecar saved as "Unicode" (UTF-16, either byte order) splits the take
- * as its UTF-8 twin does: it was skipped as unrecognised and the take was
- * written whole, exit 0. */
-static void a_utf16_sidecar_splits_as_its_utf8_twin(void **state)
+/* A sidecar saved as "Unicode" (UTF-16, either byte order) or as UTF-32
+ * splits the take as its UTF-8 twin does: it was skipped as unrecognised
+ * (UTF-32 until the sniffer read it: a sidecar-unused warning) and the take
+ * was written whole, exit 0. */
+static void a_utf16_or_utf32_sidecar_splits_as_its_utf8_twin(void **state)
 {
 	char *dir = test_tmpdir("sidecar-utf16"), *twin = test_format("%s/twin", dir);
 	size_t size;
@@ -178,18 +179,20 @@ static void a_utf16_sidecar_splits_as_its_utf8_twin(void **state)
 	r = test_animc("build", "-q", "-o", twin, "testdata/authoring", NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	for (int big_endian = 0; big_endian < 2; big_endian++) {
-		char *src = test_format("%s/src%d", dir, big_endian), *out = test_format("%s/out%d", dir, big_endian);
+	for (int form = 0; form < 4; form++) {
+		bool big_endian = form & 1;
+		char *src = test_format("%s/src%d", dir, form), *out = test_format("%s/out%d", dir, form);
 		char *walker = test_format("%s/Walker.xml", src), *side = test_format("%s/Walker_Anims.xml", src);
 		size_t u16_size;
-		uint8_t *u16 = test_utf16(doc, size, big_endian, true, &u16_size);
+		uint8_t *u16 = form < 2 ? test_utf16(doc, size, big_endian, true, &u16_size)
+					: test_utf32(doc, size, big_endian, true, &u16_size);
 
 		assert_int_equal(mkdir(src, 0755), 0);
 		copy_file(WALKER, walker);
 		assert_true(test_write_file(side, u16, u16_size));
 		r = test_animc("build", "-q", "-o", out, src, NULL);
-		if (r.status != 0)
-			fail_msg("exit %d: %s", r.status, r.err);
+		if (r.status != 0 || strstr(r.err, "sidecar-unused"))
+			fail_msg("UTF-%d: exit %d: %s", form < 2 ? 16 : 32, r.status, r.err);
 		test_run_release(&r);
 		/* The parts and the other take; the split take is not written. */
 		assert_int_equal(test_count_files(out), 3);
@@ -3700,7 +3703,7 @@ static void a_cut_joins_only_the_keys_of_the_sources_it_cuts(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(sidecar_splits_a_take_at_exact_boundaries),
 	cmocka_unit_test(a_sidecar_after_a_long_comment_splits),
-	cmocka_unit_test(a_utf16_sidecar_splits_as_its_utf8_twin),
+	cmocka_unit_test(a_utf16_or_utf32_sidecar_splits_as_its_utf8_twin),
 	cmocka_unit_test(a_misspelt_sidecar_is_a_warning),
 	cmocka_unit_test(a_sidecar_named_in_another_case_is_a_warning),
 	cmocka_unit_test(a_sidecar_split_nothing_keeps_the_parts),
