@@ -1,18 +1,22 @@
 /*
  * key.c - the source key and the hashes of the build engine.  A source's
  * key is a canonical byte string (docs/build.md, "The source key", gives it
- * exactly), version 2:
+ * exactly), version KEY_VERSION (3):
  *
- *   "animc-source-key 2\n"
- *   "tool animc <version>\n"
+ *   "animc-source-key 3\n"
+ *   "tool animc <version> <build>\n"
  *   "libs <animc_formats_versions()>\n"
  *   "option <name> <length>\n<value>\n"          each byte-changing option,
  *                                                sorted by name, repeats in
  *                                                the order given
  *   "skeleton <size>\n<bytes>\n"                 with --skeleton
  *   "source <length>\n<name>\n<size>\n<bytes>\n" the source, by base name
+ *   "job 0\n\n<size>\n<facts>\n"                  what applies to this source
+ *                                                alone (plan.c), if anything
  *   "file <length>\n<name>\n<size>\n<bytes>\n"   each other file its import
  *                                                read, sorted by name
+ *   "absent <length>\n<name>\n"                   each file a reader looked
+ *                                                for and did not find
  *   "end\n"
  *
  * The manifest keeps its XXH3-128; a remote cache may hash the same bytes
