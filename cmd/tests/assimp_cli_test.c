@@ -431,11 +431,7 @@ static void cli_a_skeleton_models_warnings_are_the_runs(void **state)
 static void cli_a_skeleton_models_text_is_taken_without_tmp(void **state)
 {
 	(void)state;
-#if defined(__SANITIZE_ADDRESS__)
-	print_message("skipped: AddressSanitizer's runtime must come before a preloaded library\n");
-	skip();
-	return;
-#endif
+	TEST_NEEDS_PRELOAD();
 	char *dir = test_tmpdir("assimp-skeleton-no-tmp"), *art = test_format("%s/art", dir);
 	char *model = test_format("%s/model", dir), *mesh = test_format("%s/m.mesh.xml", model);
 	char *out = test_format("%s/out", dir), *shim = test_format("%s/no_tmpfile.so", dir);

@@ -893,11 +893,7 @@ static int wait_briefly(pid_t pid)
 static void a_file_system_that_cannot_lock_is_said(void **state)
 {
 	(void)state;
-#if defined(__SANITIZE_ADDRESS__)
-	print_message("skipped: AddressSanitizer's runtime must come before a preloaded library\n");
-	skip();
-	return;
-#endif
+	TEST_NEEDS_PRELOAD();
 	char *dir = test_tmpdir("no-locks"), *out = test_format("%s/out", dir);
 	char *shim = test_format("%s/no_flock.so", dir), *said = test_format("%s/.animc/lock: error: cannot lock", out);
 	char *turn = test_format("%s/Turn.xnb", out);

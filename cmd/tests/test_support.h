@@ -132,6 +132,19 @@ const char *test_fna_missing(void);
 		}                                                             \
 	} while (0)
 
+/* Skip the current test when it preloads a library of its own (a shim
+ * that makes one C library call fail) under AddressSanitizer, whose
+ * runtime must come first in the preload list. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_NEEDS_PRELOAD()                                                  \
+	do {                                                                  \
+		print_message("skipped: AddressSanitizer's runtime must come before a preloaded library\n"); \
+		skip();                                                       \
+	} while (0)
+#else
+#define TEST_NEEDS_PRELOAD() ((void)0)
+#endif
+
 /* --------------------------------------------------------------- corpus */
 
 /* "../shared/corpus" when present, else NULL. */
