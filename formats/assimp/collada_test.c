@@ -144,6 +144,20 @@ static char *line_of(const char *text, uint32_t line)
 	return test_format("%.*s", (int)(end ? end - at : (ptrdiff_t)strlen(at)), at);
 }
 
+/* The import failed with one error, whose message holds `words`, on the
+ * line of `text` that reads `line`. */
+static void assert_one_error_at(const imported *r, const char *text, const char *words, const char *line)
+{
+	assert_int_not_equal(r->status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r->diags, ANIMC_ERROR), 1);
+	const test_diag *e = test_diags_first(&r->diags, ANIMC_ERROR);
+	if (!strstr(e->message, words))
+		fail_msg("no '%s' in: %s", words, e->message);
+	char *at = line_of(text, e->line);
+	assert_string_equal(at, line);
+	free(at);
+}
+
 /* ------------------------------------------------------------ rotations */
 
 static void axis_quat(int axis, double deg, double q[4])
@@ -271,14 +285,10 @@ static void backwards_key_times_fail_at_their_line(void **state)
 	fclose(f);
 	text = scene_text(anims);
 	import_text(&r, text);
-	assert_int_not_equal(r.status, ANIMC_OK);
-	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
-	assert_non_null(strstr(e->message, "channel 'Root/rotationZ.ANGLE': its key times go backwards (key 1 at 0 s "
-				"comes after key 0 at 1 s)"));
-	char *line = line_of(text, e->line);
-	assert_string_equal(line, "0</float_array>");
-	free(line);
+	assert_one_error_at(&r, text,
+			    "channel 'Root/rotationZ.ANGLE': its key times go backwards (key 1 at 0 s "
+			    "comes after key 0 at 1 s)",
+			    "0</float_array>");
 	release(&r);
 	free(text), free(anims);
 }
@@ -301,13 +311,9 @@ static void a_nan_angle_is_one_error_at_its_line(void **state)
 	fclose(f);
 	text = scene_text(anims);
 	import_text(&r, text);
-	assert_int_not_equal(r.status, ANIMC_OK);
-	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
-	assert_non_null(strstr(e->message, "channel 'Root/rotationZ.ANGLE': key 2 (at 2 s) is NaN"));
-	char *line = line_of(text, e->line);
-	assert_string_equal(line, "NaN</float_array>");
-	free(line);
+	assert_one_error_at(&r, text,
+			    "channel 'Root/rotationZ.ANGLE': key 2 (at 2 s) is NaN",
+			    "NaN</float_array>");
 	release(&r);
 	free(text), free(anims);
 }
@@ -660,14 +666,7 @@ static void a_rotate_about_no_axis_fails_at_its_line(void **state)
 			assert_int_equal(r.status, ANIMC_OK);
 			assert_float_equal(r.set.clips[0]->channels[0].tracks[ANIMC_SCALE].values[0], 1, 1e-6);
 		} else {
-			assert_int_not_equal(r.status, ANIMC_OK);
-			assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-			const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
-			if (!strstr(e->message, cases[c].words))
-				fail_msg("case %zu: %s", c, e->message);
-			char *line = line_of(text, e->line);
-			assert_string_equal(line, cases[c].line);
-			free(line);
+			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
 		}
 		release(&r);
 		free(text), free(anims), free(transforms);
@@ -710,14 +709,7 @@ static void a_projecting_matrix_fails_at_its_line(void **state)
 		if (!cases[c].words) {
 			assert_int_equal(r.status, ANIMC_OK);
 		} else {
-			assert_int_not_equal(r.status, ANIMC_OK);
-			assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-			const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
-			if (!strstr(e->message, cases[c].words))
-				fail_msg("case %zu: %s", c, e->message);
-			char *line = line_of(text, e->line);
-			assert_string_equal(line, cases[c].line);
-			free(line);
+			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
 		}
 		release(&r);
 		free(text), free(anims), free(transforms);
@@ -766,14 +758,10 @@ static void an_endless_turn_fails_at_its_line(void **state)
 	fclose(f);
 	text = scene_text(anims);
 	import_text(&r, text);
-	assert_int_not_equal(r.status, ANIMC_OK);
-	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-	const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
-	assert_non_null(strstr(e->message, "channel 'Root/rotationZ.ANGLE': by key 2 (1e+30 degrees) the angle has "
-				"turned more than 1048576 quarter turns"));
-	char *line = line_of(text, e->line);
-	assert_string_equal(line, "1e30</float_array>");
-	free(line);
+	assert_one_error_at(&r, text,
+			    "channel 'Root/rotationZ.ANGLE': by key 2 (1e+30 degrees) the angle has "
+			    "turned more than 1048576 quarter turns",
+			    "1e30</float_array>");
 	release(&r);
 	free(text), free(anims);
 
