@@ -292,53 +292,66 @@ static void content_folder_builds_its_animation_and_skips_the_rest(void **state)
 	free(out);
 }
 
-/* Saved as "Unicode" (UTF-16 LE or BE, with a byte-order mark or, as libxml2
- * also reads it, without), an XnaContent document is still recognised by
- * its root, named .xml or .Animation, and a RobotGame one named .xml: each
- * compiles to the UTF-8 document's bytes. */
-static void utf16_documents_compile_as_their_utf8_twins(void **state)
+/* Each document saved in UTF-16 or UTF-32 (`width` 16 or 32; little-endian
+ * with a byte-order mark, big-endian with and without one) compiles to the
+ * UTF-8 document's bytes, named and in a folder (mirrored under out/). */
+static void wide_documents_compile_as_their_utf8_twins(int width)
 {
 	static const struct { const char *source, *clip, *name; } docs[] = {
-		{ "testdata/golden/xna-sequence.xml", "u16.xnb", "u16.xml" },
-		{ "testdata/golden/xna-sequence.xml", "u16.xnb", "u16.Animation" },
-		{ "testdata/golden/xna-multiline.xml", "u16/Wave.xnb", "u16.xml" },
-		{ "testdata/golden/constant.Animation", "u16.xnb", "u16.xml" },
+		{ "testdata/golden/xna-sequence.xml", ".xnb", ".xml" },
+		{ "testdata/golden/xna-sequence.xml", ".xnb", ".Animation" },
+		{ "testdata/golden/xna-multiline.xml", "/Wave.xnb", ".xml" },
+		{ "testdata/golden/constant.Animation", ".xnb", ".xml" },
 	};
-	char *dir = test_tmpdir("xna-utf16");
+	char *dir = test_tmpdir(width == 16 ? "xna-utf16" : "xna-utf32");
 
-	(void)state;
 	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
 		char *twin = test_format("%s/twin%zu", dir, i), *want;
 		test_run r = test_animc("build", "-q", "-o", twin, docs[i].source, NULL);
 		size_t size;
 		uint8_t *text = test_read_file(docs[i].source, &size);
 		const char *base = strrchr(docs[i].source, '/') + 1;
+		char *name = test_format("u%d%s", width, docs[i].name), *clip = test_format("u%d%s", width, docs[i].clip);
 
 		assert_int_equal(r.status, 0);
 		test_run_release(&r);
-		want = test_format("%s/%.*s%s", twin, (int)(strcspn(base, ".")), base,
-				   docs[i].clip + strlen("u16"));
+		want = test_format("%s/%.*s%s", twin, (int)(strcspn(base, ".")), base, docs[i].clip);
 		assert_true(test_file_exists(want));
 		for (int form = 0; form < 3; form++) {
-			size_t u16_size;
-			uint8_t *u16 = test_utf16((const char *)text, size, form == 1, form < 2, &u16_size);
-			char *src = test_format("%s/src%zu-%d", dir, i, form), *out = test_format("%s/out%zu-%d", dir, i, form);
-			char *path = test_format("%s/%s", src, docs[i].name), *got = test_format("%s/%s", out, docs[i].clip);
+			size_t wide_size;
+			uint8_t *wide = width == 16 ? test_utf16((const char *)text, size, form == 1, form < 2, &wide_size)
+						    : test_utf32((const char *)text, size, form == 1, form < 2, &wide_size);
+			char *src = test_format("%s/src%zu-%d", dir, i, form), *path = test_format("%s/%s", src, name);
 
 			assert_int_equal(mkdir(src, 0755), 0);
-			assert_true(test_write_file(path, u16, u16_size));
-			r = test_animc("build", "-q", "-o", out, path, NULL);
-			if (r.status != 0)
-				fail_msg("%s as %s, form %d: exit %d: %s", docs[i].source, docs[i].name, form, r.status, r.err);
-			test_run_release(&r);
-			if (!test_same_bytes(want, got))
-				fail_msg("%s as %s, form %d: not the UTF-8 document's bytes", docs[i].source, docs[i].name,
-					 form);
-			free(got), free(path), free(out), free(src), free(u16);
+			assert_true(test_write_file(path, wide, wide_size));
+			for (int in_folder = 0; in_folder < 2; in_folder++) {
+				char *out = test_format("%s/out%zu-%d-%d", dir, i, form, in_folder);
+				char *got = test_format("%s/%s", out, clip);
+
+				r = test_animc("build", "-q", "-o", out, in_folder ? src : path, NULL);
+				if (r.status != 0 || !test_same_bytes(want, got))
+					fail_msg("%s as %s, form %d%s: exit %d, %s: %s", docs[i].source, name, form,
+						 in_folder ? " in a folder" : "", r.status,
+						 test_file_exists(got) ? "not the UTF-8 document's bytes" : "not written", r.err);
+				test_run_release(&r);
+				free(got), free(out);
+			}
+			free(path), free(src), free(wide);
 		}
-		free(text), free(want), free(twin);
+		free(text), free(want), free(twin), free(name), free(clip);
 	}
 	free(dir);
+}
+
+/* Saved as "Unicode" (UTF-16 LE or BE, with a byte-order mark or, as libxml2
+ * also reads it, without), an XnaContent document is still recognised by
+ * its root, named .xml or .Animation, and a RobotGame one named .xml: each
+ * compiles to the UTF-8 document's bytes. */
+static void utf16_documents_compile_as_their_utf8_twins(void **state)
+{
+	(void)state;
+	wide_documents_compile_as_their_utf8_twins(16);
 }
 
 /* Saved as UTF-32 (either byte order, with a byte-order mark or with '<'
@@ -349,51 +362,8 @@ static void utf16_documents_compile_as_their_utf8_twins(void **state)
  * and compiles to the UTF-8 document's bytes, named or in a folder. */
 static void utf32_documents_compile_as_their_utf8_twins(void **state)
 {
-	static const struct { const char *source, *clip, *name; } docs[] = {
-		{ "testdata/golden/xna-sequence.xml", "u32.xnb", "u32.xml" },
-		{ "testdata/golden/xna-sequence.xml", "u32.xnb", "u32.Animation" },
-		{ "testdata/golden/xna-multiline.xml", "u32/Wave.xnb", "u32.xml" },
-		{ "testdata/golden/constant.Animation", "u32.xnb", "u32.xml" },
-	};
-	char *dir = test_tmpdir("xna-utf32");
-
 	(void)state;
-	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
-		char *twin = test_format("%s/twin%zu", dir, i), *want;
-		test_run r = test_animc("build", "-q", "-o", twin, docs[i].source, NULL);
-		size_t size;
-		uint8_t *text = test_read_file(docs[i].source, &size);
-		const char *base = strrchr(docs[i].source, '/') + 1;
-
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
-		want = test_format("%s/%.*s%s", twin, (int)(strcspn(base, ".")), base,
-				   docs[i].clip + strlen("u32"));
-		for (int form = 0; form < 3; form++) {
-			size_t u32_size;
-			uint8_t *u32 = test_utf32((const char *)text, size, form == 1, form < 2, &u32_size);
-			char *src = test_format("%s/src%zu-%d", dir, i, form), *path = test_format("%s/%s", src, docs[i].name);
-
-			assert_int_equal(mkdir(src, 0755), 0);
-			assert_true(test_write_file(path, u32, u32_size));
-			/* Named, then in a folder (mirrored under out/). */
-			for (int in_folder = 0; in_folder < 2; in_folder++) {
-				char *out = test_format("%s/out%zu-%d-%d", dir, i, form, in_folder);
-				char *got = test_format("%s/%s", out, docs[i].clip);
-
-				r = test_animc("build", "-q", "-o", out, in_folder ? src : path, NULL);
-				if (r.status != 0 || !test_same_bytes(want, got))
-					fail_msg("%s as %s, form %d%s: exit %d, %s: %s", docs[i].source, docs[i].name, form,
-						 in_folder ? " in a folder" : "", r.status,
-						 test_file_exists(got) ? "not the UTF-8 document's bytes" : "not written", r.err);
-				test_run_release(&r);
-				free(got), free(out);
-			}
-			free(path), free(src), free(u32);
-		}
-		free(text), free(want), free(twin);
-	}
-	free(dir);
+	wide_documents_compile_as_their_utf8_twins(32);
 }
 
 /* A licence comment longer than the first 4 KiB before the root: a folder
