@@ -112,10 +112,11 @@ static void an_archive_is_built_as_its_commit(void **state)
 		skip();   /* no checkout to archive */
 	}
 	git.out[strcspn(git.out, "\n")] = '\0';
-	/* The make running the tests (SANITIZE=... of the sanitizer build)
-	 * passes its variables on: the archive's make takes none. */
+	/* The make running the tests passes its variables on, in MAKEFLAGS
+	 * and, those of its command line (SANITIZE=... of the sanitizer
+	 * build), in the environment: the archive's make takes none. */
 	r = test_exec("sh", "-c", "git archive HEAD Makefile lib | tar -x -C \"$1\" && "
-		      "env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL "
+		      "env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL -u SANITIZE -u BUILD "
 		      "make -s -C \"$1\" build/gen/build_id.h 2>/dev/null", "sh", dir, NULL);
 	if (r.status != 0)
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);

@@ -240,7 +240,7 @@ static void decompose_refuses_what_has_no_trs(void **state)
  * functions by their C names and links with libanimc.a. */
 static void cxx_program_links_with_the_header(void **state)
 {
-	const char *build = getenv("ANIMC_BUILD");
+	const char *build = getenv("ANIMC_BUILD"), *sanitize = getenv("ANIMC_SANITIZE");
 
 	(void)state;
 	if (system("command -v c++ >/dev/null 2>&1") != 0) {
@@ -250,6 +250,8 @@ static void cxx_program_links_with_the_header(void **state)
 	char *dir = test_tmpdir("xform-cxx");
 	char *src = test_format("%s/yaw.cpp", dir), *bin = test_format("%s/yaw", dir);
 	char *lib = test_format("%s/libanimc.a", build ? build : "build");
+	/* The sanitizer build's library needs the sanitizers' runtime. */
+	char *runtime = sanitize && *sanitize ? test_format("-fsanitize=%s", sanitize) : test_format("-Wall");
 	const char *code = "#include <animc/animc_xform.h>\n"
 			   "#include <cstdio>\n"
 			   "int main() {\n"
@@ -259,8 +261,8 @@ static void cxx_program_links_with_the_header(void **state)
 			   "}\n";
 
 	assert_true(test_write_file(src, code, strlen(code)));
-	test_run r = test_exec("c++", "-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Ilib/animc/include", "-o", bin,
-			       src, lib, "-lm", NULL);
+	test_run r = test_exec("c++", "-std=c++17", "-Wall", "-Wextra", "-pedantic", runtime, "-Ilib/animc/include", "-o",
+			       bin, src, lib, "-lm", NULL);
 	assert_string_equal(r.err, "");
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
@@ -269,7 +271,7 @@ static void cxx_program_links_with_the_header(void **state)
 	char *want = test_format("%.6f %s\n", sin(0.25), animc_decompose_result_string(ANIMC_DECOMPOSE_OK));
 	assert_string_equal(r.out, want);
 	test_run_release(&r);
-	free(want), free(lib), free(bin), free(src), free(dir);
+	free(want), free(runtime), free(lib), free(bin), free(src), free(dir);
 }
 
 static const struct CMUnitTest tests[] = {
