@@ -893,14 +893,22 @@ typedef struct span_test {
 	double tan_half, tan_lo;
 	uint32_t at;
 	bool is_check;
+	/* point_class's limits, squared where it squares them */
+	double hi, lo, hi2, lo2, tan_half2, tan_lo2;
 } span_test;
 
 static span_test span_test_of(const reduce_curve *c)
 {
 	double half = c->bound * (1 - 1e-6) * (3.14159265358979323846 / 360.0);
 	span_test t = { bound_tan_half(c), half < 3.14159265358979323846 / 2 ? tan(half) : INFINITY, UINT32_MAX,
-			false };
+			false, 0, 0, 0, 0, 0, 0 };
 
+	t.hi = c->bound * (1 + 1e-9);
+	t.lo = c->bound * (1 - 1e-6);
+	t.hi2 = t.hi * t.hi;
+	t.lo2 = t.lo * t.lo;
+	t.tan_half2 = t.tan_half * t.tan_half;
+	t.tan_lo2 = t.tan_lo * t.tan_lo;
 	return t;
 }
 
@@ -919,13 +927,11 @@ uint64_t animc_compact_span_points(void)
  * taken), 1 between.  One product for both tests. */
 static int point_class(const reduce_curve *c, const span_test *t, const float *got, const float *want)
 {
-	double hi = c->bound * (1 + 1e-9), lo = c->bound * (1 - 1e-6);
-
 	if (c->kind == ANIMC_TRANSLATION) {
 		double dx = (double)got[0] - want[0], dy = (double)got[1] - want[1], dz = (double)got[2] - want[2];
 		double d2 = dx * dx + dy * dy + dz * dz;
 
-		return d2 > hi * hi ? 2 : d2 < lo * lo ? 0 : 1;
+		return d2 > t->hi2 ? 2 : d2 < t->lo2 ? 0 : 1;
 	}
 	if (c->kind == ANIMC_SCALE) {
 		int worst = 0;
@@ -933,9 +939,9 @@ static int point_class(const reduce_curve *c, const span_test *t, const float *g
 		for (int k = 0; k < 3; k++) {
 			double d = fabs((double)got[k] - want[k]);
 
-			if (d > hi)
+			if (d > t->hi)
 				return 2;
-			if (!(d < lo))
+			if (!(d < t->lo))
 				worst = 1;
 		}
 		return worst;
@@ -944,31 +950,32 @@ static int point_class(const reduce_curve *c, const span_test *t, const float *g
 
 	reduce_conj_product(got, want, d);
 	double v2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], w2 = d[3] * d[3];
-	if (isfinite(t->tan_half) && v2 > t->tan_half * t->tan_half * w2)
+	if (isfinite(t->tan_half) && v2 > t->tan_half2 * w2)
 		return 2;
-	return v2 < t->tan_lo * t->tan_lo * w2 ? 0 : 1;
+	return v2 < t->tan_lo2 * w2 ? 0 : 1;
 }
 
-/* Does the point that last passed the bound (t->at), when it lies within
- * the span a < b (as span_near_by measures it), pass it again? */
-static bool fails_again(const reduce_curve *c, const span_test *t, const reduce_span *span, uint32_t a, uint32_t b)
+/* The point that last passed the bound (t->at), when it lies within the
+ * span a < b (as span_near_by measures it): its point_class there, or -1
+ * when it does not lie within it. */
+static int class_again(const reduce_curve *c, const span_test *t, const reduce_span *span, uint32_t a, uint32_t b)
 {
 	float v[4];
 
 	if (t->at == UINT32_MAX)
-		return false;
+		return -1;
 	if (!t->is_check) {
 		if (t->at <= a || t->at >= b)
-			return false;
+			return -1;
 		reduce_span_at(span, c->pos[t->at], v);
 		span_points++;
-		return point_class(c, t, v, c->value + (size_t)t->at * c->width) == 2;
+		return point_class(c, t, v, c->value + (size_t)t->at * c->width);
 	}
 	if (t->at >= c->check_count || !(c->check_pos[t->at] >= c->pos[a] && c->check_pos[t->at] <= c->pos[b]))
-		return false;
+		return -1;
 	reduce_span_at(span, c->check_pos[t->at], v);
 	span_points++;
-	return point_class(c, t, v, c->check_value + (size_t)t->at * c->width) == 2;
+	return point_class(c, t, v, c->check_value + (size_t)t->at * c->width);
 }
 
 /* Do the span's points between kept keys a and b hold the bound, by
@@ -976,13 +983,14 @@ static bool fails_again(const reduce_curve *c, const span_test *t, const reduce_
  * own values too when with_keys.  *is_near (when not NULL) is set when a
  * point is not clearly within it either: only then does the exact measure
  * (animc_reduce_span_error, an arc tangent a point) need taking.  The
- * point that passed it last is tried first (fails_again), and the one
+ * point that passed it last is tried first (class_again), and the one
  * that passes it now kept in t: the answer is the same in any order. */
 static bool span_near_by(const reduce_curve *c, span_test *t, uint32_t a, uint32_t b, bool with_keys,
 			 bool *is_near)
 {
-	reduce_span span = reduce_span_of(c, a, b);
 	float v[4];
+	/* the point class_again measured, not measured twice */
+	uint32_t seen = UINT32_MAX, seen_check = UINT32_MAX;
 
 #define NEAR_POINT(got, want, index, check)                                            \
 	do {                                                                           \
@@ -1000,13 +1008,23 @@ static bool span_near_by(const reduce_curve *c, span_test *t, uint32_t a, uint32
 		NEAR_POINT(c->stored + (size_t)a * c->width, c->value + (size_t)a * c->width, t->at, t->is_check);
 		NEAR_POINT(c->stored + (size_t)b * c->width, c->value + (size_t)b * c->width, t->at, t->is_check);
 	}
-	if (fails_again(c, t, &span, a, b))
+	reduce_span span = reduce_span_of(c, a, b);
+	int again = class_again(c, t, &span, a, b);
+	if (again == 2)
 		return false;
+	if (again == 1 && is_near)
+		*is_near = true;
+	if (again >= 0)
+		*(t->is_check ? &seen_check : &seen) = t->at;
 	for (uint32_t i = a + 1; i < b; i++) {
+		if (i == seen)
+			continue;
 		reduce_span_at(&span, c->pos[i], v);
 		NEAR_POINT(v, c->value + (size_t)i * c->width, i, false);
 	}
 	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] <= c->pos[b]; k++) {
+		if (k == seen_check)
+			continue;
 		reduce_span_at(&span, c->check_pos[k], v);
 		NEAR_POINT(v, c->check_value + (size_t)k * c->width, k, true);
 	}
