@@ -611,6 +611,7 @@ typedef struct encoder {
 	bool gallops;
 	uint8_t *forced;        /* sample_count: segment starts and the last sample */
 	uint32_t *kept;
+	uint32_t *least;        /* sample_count: least_keys of a track */
 	float *value, *stored, *pos, *comps, *seg_stored;
 	/* Check points between grid samples (and source keys off the grid). */
 	double *check_pos;
@@ -1168,11 +1169,14 @@ static void reach_galloping(code_search *s, uint32_t a, span_reach *r)
  * stored and q (c's candidates, writable) get the chosen codes of the kept
  * keys; with is_last_fixed the last candidate (the next segment's first
  * key) keeps its own.  With gallops, each reach is searched by
- * reach_galloping, else in turn.  0 also as soon as the keys reach `most`
- * (a choice already found costs no more).
+ * reach_galloping, else in turn.  0 also as soon as the keys reach `most`,
+ * or are sure to: the last candidate is one, and least (when not NULL:
+ * searched in turn only) says how many at least follow each candidate (a
+ * choice already found costs no more).
  */
 static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
-			     const uint8_t *forced, bool is_last_fixed, bool gallops, uint32_t most, uint32_t *kept)
+			     const uint8_t *forced, bool is_last_fixed, bool gallops, const uint32_t *least,
+			     uint32_t most, uint32_t *kept)
 {
 	code_search s = { c, stored, q, z, forced, is_last_fixed, span_test_of(c) };
 	uint32_t n = c->n, a = 0, count = 1, w = c->width;
@@ -1181,6 +1185,9 @@ static uint32_t greedy_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 	while (a + 1 < n) {
 		span_reach r;
 
+		/* keys yet to come: the last candidate at least */
+		if (count + (least ? least[a] : 1) >= most)
+			return 0;
 		if (gallops)
 			reach_galloping(&s, a, &r);
 		else
@@ -1221,6 +1228,49 @@ static uint32_t fewest_at_least(uint32_t n)
 	return 1 + (n - 1 + FEWEST_SPAN - 1) / FEWEST_SPAN;
 }
 
+/* Does a span from candidate a, with one of its codes (mask_a), reach
+ * candidate b with code db (span_near)?  The values of a's and b's codes
+ * in vals; stored[a] and stored[b] left as one of them.  *first, the code
+ * of a that reached last, is tried first, and set: which one does, the
+ * answer does not say. */
+static bool code_reached(const reduce_curve *c, span_test *t, float *stored, float (*vals)[FEWEST_CODES][4],
+			 uint32_t a, uint32_t mask_a, uint32_t b, int db, int *first)
+{
+	unsigned w = c->width;
+
+	memcpy(stored + (size_t)b * w, vals[b][db], w * sizeof(float));
+	for (int i = 0; i <= FEWEST_CODES; i++) {
+		int da = i == 0 ? *first : i - 1;
+
+		if ((i > 0 && da == *first) || !(mask_a >> da & 1))
+			continue;
+		memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
+		if (span_near(c, t, a, b, false)) {
+			*first = da;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The codes of candidate b among `want` that a span from candidate a
+ * reaches (code_reached); when none does, the first of `enough` that one
+ * reaches. */
+static uint32_t codes_reached(const reduce_curve *c, span_test *t, float *stored, float (*vals)[FEWEST_CODES][4],
+			      uint32_t a, uint32_t mask_a, uint32_t b, uint32_t want, uint32_t enough)
+{
+	uint32_t reached = 0;
+	int first = 13;
+
+	for (uint32_t left = want; left; left &= left - 1)
+		if (code_reached(c, t, stored, vals, a, mask_a, b, __builtin_ctz(left), &first))
+			reached |= left & -left;
+	for (uint32_t left = enough; left && !reached; left &= left - 1)
+		if (code_reached(c, t, stored, vals, a, mask_a, b, __builtin_ctz(left), &first))
+			reached |= left & -left;
+	return reached;
+}
+
 /*
  * greedy_codes without forced keys, by dynamic programming over the
  * candidates (at most FEWEST_CANDIDATES) for the fewest keys, each kept
@@ -1229,10 +1279,11 @@ static uint32_t fewest_at_least(uint32_t n)
  * the 27) that a path with the fewest keys reaches, and for each code the
  * first predecessor that does.  A span reaches at most FEWEST_SPAN
  * candidates, and stops where no code of b holds.  0 when there is no
- * path, or it takes `most` keys or more.
+ * path, or it takes `most` keys or more (least, when not NULL: as
+ * greedy_codes takes it).
  */
 static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, const quantiser *z,
-			     bool is_last_fixed, uint32_t most, uint32_t *kept)
+			     bool is_last_fixed, const uint32_t *least, uint32_t most, uint32_t *kept)
 {
 	static _Thread_local float vals[FEWEST_CANDIDATES][FEWEST_CODES][4];
 	static _Thread_local uint32_t codes[FEWEST_CANDIDATES][FEWEST_CODES][3];
@@ -1282,7 +1333,12 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 	count[0] = 1;
 	mask[0] = valid[0];
 	for (uint32_t a = 0; a + 1 < n; a++) {
-		if (count[a] == UINT32_MAX || count[a] + 1 >= most)
+		/* no path through a keeps fewer than `most`: its spans reach
+		 * FEWEST_SPAN candidates at most, and least[a] keys follow */
+		uint32_t after = (n - 1 - a + FEWEST_SPAN - 1) / FEWEST_SPAN;
+		if (least && least[a] > after)
+			after = least[a];
+		if (count[a] == UINT32_MAX || count[a] + after >= most)
 			continue;
 		memcpy(save_a, stored + (size_t)a * w, w * sizeof(float));
 		for (uint32_t b = a + 1; b < n && b <= a + FEWEST_SPAN; b++) {
@@ -1292,20 +1348,11 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 			if (b > a + 1 && animc_reduce_span_error(c, a, b, false) > c->bound + reach)
 				break;
 			memcpy(save_b, stored + (size_t)b * w, w * sizeof(float));
-			for (int db = 0; db < FEWEST_CODES; db++) {
-				if (!(valid[b] >> db & 1))
-					continue;
-				memcpy(stored + (size_t)b * w, vals[b][db], w * sizeof(float));
-				for (int da = 0; da < FEWEST_CODES; da++) {
-					if (!(mask[a] >> da & 1))
-						continue;
-					memcpy(stored + (size_t)a * w, vals[a][da], w * sizeof(float));
-					if (span_near(c, &t, a, b, false)) {
-						reached |= 1u << db;
-						break;
-					}
-				}
-			}
+			/* Which codes a reaches matters for the codes b has no
+			 * predecessor for yet with as few keys, and only where a
+			 * gives b as few; else only whether it reaches any. */
+			uint32_t known = count[a] + 1 > count[b] ? valid[b] : count[a] + 1 == count[b] ? mask[b] : 0;
+			reached = codes_reached(c, &t, stored, vals, a, mask[a], b, valid[b] & ~known, valid[b] & known);
 			memcpy(stored + (size_t)b * w, save_b, w * sizeof(float));
 			if (!reached)
 				break;
@@ -1367,11 +1414,110 @@ static uint32_t keys_limit(const track_choice *best, uint64_t fixed_bits, unsign
 	return most < UINT32_MAX ? (uint32_t)most : UINT32_MAX;
 }
 
+/* How much wider than the bound least_keys measures the source's own
+ * spans: a span whose keys each hold the bound holds it only where the
+ * span between the source's values there stays within about twice it;
+ * the rest leaves room for float rounding and the bend of an arc. */
+#define LEAST_SLACK 2.5
+
+/* Does the span a < b between the source's own values (raw) pass raw's
+ * bound?  A rotation's arc of more than about 90 degrees is never said to. */
+static bool raw_span_past(const reduce_curve *raw, span_test *t, uint32_t a, uint32_t b)
+{
+	const float *va = raw->value + (size_t)a * raw->width, *vb = raw->value + (size_t)b * raw->width;
+
+	if (raw->kind == ANIMC_ROTATION && !(fabsf(interp_dot4(va, vb)) >= 0.7f))
+		return false;
+	return !span_near(raw, t, a, b, false);
+}
+
+/* A candidate past a (b > a + 1) that no span from a reaches, whatever
+ * the keys' codes (raw_span_past), or n when none is found: from a + 2,
+ * a + 4, a + 8, ... until one is, then by halving down to the first after
+ * one that is not. */
+static uint32_t raw_reach_end(const reduce_curve *raw, span_test *t, uint32_t a)
+{
+	uint32_t held = a + 1, past = a + 2;
+
+	while (past < raw->n && !raw_span_past(raw, t, a, past)) {
+		held = past;
+		past = a + 2 * (past - a);
+	}
+	if (past >= raw->n) {
+		past = raw->n - 1;
+		if (past <= held || !raw_span_past(raw, t, a, past))
+			return raw->n;
+	}
+	while (past - held > 1) {
+		uint32_t mid = held + (past - held) / 2;
+
+		if (raw_span_past(raw, t, a, mid))
+			past = mid;
+		else
+			held = mid;
+	}
+	return past;
+}
+
+/*
+ * The fewest keys that follow each candidate of [start, end] of c (into
+ * least, end - start + 1 of them), whatever the codes a search gives
+ * them: a search in turn (greedy_codes, fewest_codes) stops at the first
+ * candidate no span reaches, and a span between keys each within the
+ * bound holds it only where the source's own span stays within
+ * LEAST_SLACK times it (and float rounding's part of the largest value).
+ * A choice that would cost more than one already found is so passed over
+ * before its search ends, or begins.
+ */
+static void least_keys(const reduce_curve *c, uint32_t start, uint32_t end, uint32_t *least)
+{
+	reduce_curve raw = *c;
+	uint32_t n = end - start + 1;
+	float largest = 0;
+
+	raw.pos = c->pos + start;
+	raw.value = c->value + (size_t)start * c->width;
+	raw.stored = raw.value;
+	raw.n = n;
+	animc_reduce_checks_within(c, (float)start, (float)end, &raw);
+	for (size_t i = 0; i < (size_t)n * c->width; i++)
+		largest = fmaxf(largest, fabsf(raw.value[i]));
+	raw.bound = LEAST_SLACK * c->bound +
+		    (c->kind == ANIMC_ROTATION ? 1e-3 : 16 * FLT_EPSILON * ((double)largest + c->bound));
+	span_test t = span_test_of(&raw);
+	least[n - 1] = 0;
+	for (uint32_t a = n - 1; a-- > 0;) {
+		uint32_t past = raw_reach_end(&raw, &t, a), fewest = UINT32_MAX;
+
+		for (uint32_t b = a + 1; b < n && b < past; b++)
+			fewest = least[b] < fewest ? least[b] : fewest;
+		least[a] = fewest + 1;
+	}
+}
+
+/* least_keys of the whole track into e->least, for its keys searched in
+ * turn with every segment's first sample forced (try_flat): each
+ * segment's own, and after it those of the segments that follow it. */
+static void track_least(encoder *e, const reduce_curve *c)
+{
+	uint32_t n = c->n, segs = e->g.segment_count;
+
+	for (uint32_t s = segs; s-- > 0;) {
+		uint32_t start = s << COMPACT_SEGMENT_SHIFT;
+		uint32_t end = s + 1 < segs ? start + COMPACT_SEGMENT_SAMPLES : n - 1;
+		uint32_t after = s + 1 < segs ? e->least[end] : 0;
+
+		least_keys(c, start, end, e->least + start);
+		for (uint32_t i = start; i <= end; i++)
+			e->least[i] += after;
+	}
+}
+
 /* One bit rate and range for the whole track; is_quantised when e->try_q
  * and e->stored already hold its samples as z stores them, within the
- * bound (smallest_bits). */
+ * bound (smallest_bits); least as greedy_codes takes it. */
 static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip_range *range, bool is_quantised,
-		     track_choice *best)
+		     const uint32_t *least, track_choice *best)
 {
 	uint32_t n = c->n;
 	double worst = 0;
@@ -1386,7 +1532,7 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 			return;
 	}
 	c->stored = e->stored;
-	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false, e->gallops,
+	uint32_t kept = greedy_codes(c, e->stored, e->try_q, z, e->forced, false, e->gallops, least,
 				     keys_limit(best, (uint64_t)compact_range_size(range->kind) * 8, z->key_bits), e->kept);
 	if (kept == 0)
 		return;
@@ -1449,8 +1595,8 @@ typedef struct range_try {
  * into *seg (and its keys into is_key, try_q, seg_stored) when cheaper
  * than *seg and within `budget` bits. */
 static void try_segment_range(encoder *e, const reduce_curve *c, const clip_range *range, uint32_t start,
-			      uint32_t own_end, uint32_t end, range_try *t, int pass, uint64_t *greedy_best,
-			      uint64_t budget, segment_try *seg)
+			      uint32_t own_end, uint32_t end, const uint32_t *least, range_try *t, int pass,
+			      uint64_t *greedy_best, uint64_t budget, segment_try *seg)
 {
 	unsigned w = c->width;
 	float min[3], extent[3];
@@ -1494,6 +1640,8 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 			most++;
 		if (pass == 1 && fewest_at_least(sub.n) >= most)
 			continue;   /* fewest_codes keeps more keys */
+		if (least && 1 + least[0] >= most)
+			continue;   /* so does any search */
 		/* smallest_bits left the samples quantised at `first` */
 		for (uint32_t i = start; ok && !(pass == 0 && bits == first) && i <= own_end; i++)
 			ok = quantise(&z, c->value + (size_t)i * w, e->q + (size_t)i * 3,
@@ -1502,8 +1650,9 @@ static void try_segment_range(encoder *e, const reduce_curve *c, const clip_rang
 			continue;
 		if (end != own_end)
 			memcpy(e->stored + (size_t)end * w, e->seg_stored + (size_t)end * w, w * sizeof(float));
-		uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, e->gallops, most, e->kept)
-					  : fewest_codes(&sub, stored, q, &z, end != own_end, most, e->kept);
+		uint32_t kept = pass == 0 ? greedy_codes(&sub, stored, q, &z, NULL, end != own_end, e->gallops, least,
+							 most, e->kept)
+					  : fewest_codes(&sub, stored, q, &z, end != own_end, least, most, e->kept);
 		if (kept == 0)
 			continue;
 		uint32_t own = end != own_end ? kept - 1 : kept;
@@ -1663,11 +1812,16 @@ static bool try_segmented(encoder *e, reduce_curve *c, unsigned range_kind, trac
 		range_try tries[SEGMENT_MAX_TRIES];
 		unsigned count = segment_ranges(c, &range, start, own_end, chosen, tries);
 		uint64_t greedy_best = UINT64_MAX;
+		/* a galloping search may pass a candidate no span reaches */
+		uint32_t least[FEWEST_CANDIDATES];
+		bool has_least = !e->gallops && end - start < FEWEST_CANDIDATES;
 
+		for (uint32_t i = start; has_least && i <= end; i++)
+			least[i - start] = e->least[i] - e->least[end];   /* track_least's */
 		for (int pass = 0; pass < (n > FEWEST_MAX_SAMPLES ? 1 : 2); pass++)
 			for (unsigned i = 0; i < count; i++)
-				try_segment_range(e, c, &range, start, own_end, end, &tries[i], pass, &greedy_best, budget,
-						  &seg);
+				try_segment_range(e, c, &range, start, own_end, end, has_least ? least : NULL, &tries[i],
+						  pass, &greedy_best, budget, &seg);
 		if (seg.cost == UINT64_MAX)
 			return true;
 		code[0] = (uint8_t)(seg.bits | seg.dropped << 5);
@@ -1928,6 +2082,10 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 	unsigned dropped = kind == ANIMC_ROTATION ? choose_dropped(e->value, 0, n - 1) : 0, first_dropped = dropped;
 	track_choice best;
 	memset(&best, 0, sizeof best);
+	/* a galloping search may pass a candidate no span reaches */
+	const uint32_t *least = e->gallops ? NULL : e->least;
+	if (least)
+		track_least(e, &c);
 	for (unsigned d = 0; d < (kind == ANIMC_ROTATION ? 5u : 1u); d++) {
 		unsigned drop = d == 0 ? first_dropped : d - 1;
 		float lo[3], hi[3];
@@ -1959,7 +2117,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 			for (unsigned bits = first; first && bits <= first + EXTRA_BITS && bits <= COMPACT_MAX_BITS;
 			     bits++) {
 				quantiser_set(&z, bits, range.min, range.extent);
-				try_flat(e, &c, &z, &range, bits == first, &best);
+				try_flat(e, &c, &z, &range, bits == first, least, &best);
 			}
 			if (best.kept && best.cost_bits < before)
 				dropped = drop;
@@ -1976,7 +2134,7 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		z.kind = kind;
 		quantiser_set(&z, COMPACT_RAW_BITS, none.min, none.extent);
 		z.dropped = dropped;
-		try_flat(e, &c, &z, &none, false, &best);
+		try_flat(e, &c, &z, &none, false, least, &best);
 		if (best.kept == 0 && e->has_finer) {
 			e->is_grid_short = true;
 			return ANIMC_ERR_UNSUPPORTED;
@@ -2041,6 +2199,7 @@ static void encoder_release(encoder *e)
 {
 	free(e->forced);
 	free(e->kept);
+	free(e->least);
 	free(e->value);
 	free(e->stored);
 	free(e->pos);
@@ -2306,6 +2465,7 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 	size_t n = e.g.sample_count, segs = e.g.segment_count;
 	e.forced = calloc(n, 1);
 	e.kept = malloc(n * sizeof *e.kept);
+	e.least = malloc(n * sizeof *e.least);
 	e.value = malloc(n * 4 * sizeof *e.value);
 	e.stored = malloc(n * 4 * sizeof *e.stored);
 	e.seg_stored = malloc(n * 4 * sizeof *e.seg_stored);
@@ -2328,7 +2488,7 @@ static animc_status compact_on_grid(animc_clip *clip, const animc_reduce_options
 		out->tracks = animc_arena_alloc(&clip->arena, clip->channel_count ? clip->channel_count : 1,
 						sizeof *out->tracks);
 	}
-	if (!e.forced || !e.kept || !e.value || !e.stored || !e.seg_stored || !e.comps || !e.pos || !e.sample_t ||
+	if (!e.forced || !e.kept || !e.least || !e.value || !e.stored || !e.seg_stored || !e.comps || !e.pos || !e.sample_t ||
 	    !e.extra || !e.q || !e.is_key || !e.best_is_key || !e.try_q || !e.best_q ||
 	    !e.seg_codes || !e.best_seg_codes || !out || !out->bones || !out->tracks) {
 		encoder_release(&e);

@@ -155,8 +155,24 @@ static double swing_points_per_sample(uint32_t keys)
 	return per;
 }
 
+/* Each segment of a take tries some 50 bit rates and ranges, each searched
+ * for its keys; those that cannot cost less than the cheapest found (the
+ * keys the source's own spans need, at their bit rate) are passed over
+ * before their search ends, or begins: a swing of 600 keys measured 5,400
+ * points a grid sample, and a second of motion capture took a quarter of a
+ * second to encode. */
+static void choices_that_cannot_win_are_passed_over(void **state)
+{
+	(void)state;
+	double per = swing_points_per_sample(600);
+
+	print_message("points per grid sample: %.0f\n", per);
+	if (per > 2500)
+		fail_msg("%.0f points a grid sample", per);
+}
+
 /* A long take (here 2.5 minutes at 60 Hz) keeps the greedy's keys: the
- * search for the fewest keys measured some 50 times as many points, for a
+ * search for the fewest keys measured several times as many points, for a
  * few percent fewer keys, and a five-minute take of 31 bones passed the
  * default --import-timeout.  A shorter one still takes that search. */
 static void a_long_take_keeps_the_greedy_keys(void **state)
@@ -165,7 +181,7 @@ static void a_long_take_keeps_the_greedy_keys(void **state)
 	double longer = swing_points_per_sample(9000), shorter = swing_points_per_sample(600);
 
 	print_message("points per grid sample: %.0f (9000 keys), %.0f (600 keys)\n", longer, shorter);
-	if (longer * 5 > shorter)
+	if (longer * 2 > shorter)
 		fail_msg("%.0f points a sample on a long take, %.0f on a short one", longer, shorter);
 }
 
@@ -203,6 +219,7 @@ static void writing_a_clip_never_encoded_is_refused(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(choices_that_cannot_win_are_passed_over),
 	cmocka_unit_test(a_long_take_keeps_the_greedy_keys),
 	cmocka_unit_test(a_grid_much_finer_than_the_keys_is_searched_in_few_measures),
 	cmocka_unit_test(keys_searched_on_a_much_finer_grid_hold_the_bounds),
