@@ -956,6 +956,25 @@ static int point_class(const reduce_curve *c, const span_test *t, const float *g
 	return v2 < t->tan_lo2 * w2 ? 0 : 1;
 }
 
+/* animc_track_error(c->kind, got, want) <= c->bound, the exact measure
+ * (an arc tangent, for a rotation) taken only where point_class leaves
+ * it open. */
+static bool within_bound(const reduce_curve *c, const span_test *t, const float *got, const float *want)
+{
+	int class = point_class(c, t, got, want);
+
+	return class == 0 || (class == 1 && animc_track_error(c->kind, got, want) <= c->bound);
+}
+
+/* animc_track_error(c->kind, got, want) > c->bound, as within_bound takes
+ * it (not, unlike it, where the measure is not a number). */
+static bool past_bound(const reduce_curve *c, const span_test *t, const float *got, const float *want)
+{
+	int class = point_class(c, t, got, want);
+
+	return class == 2 || (class == 1 && animc_track_error(c->kind, got, want) > c->bound);
+}
+
 /* The point that last passed the bound (t->at), when it lies within the
  * span a < b (as span_near_by measures it): its point_class there, or -1
  * when it does not lie within it. */
@@ -1228,6 +1247,36 @@ static uint32_t fewest_at_least(uint32_t n)
 	return 1 + (n - 1 + FEWEST_SPAN - 1) / FEWEST_SPAN;
 }
 
+/* animc_reduce_span_error(c, a, b, false) > limit, the exact measure taken
+ * only for points point_class leaves open against the limit. */
+static bool span_error_past(const reduce_curve *c, uint32_t a, uint32_t b, double limit)
+{
+	reduce_curve at = *c;
+	reduce_span span = reduce_span_of(c, a, b);
+	float v[4];
+
+	if (!(limit < INFINITY))
+		return false;
+	at.bound = limit;
+	span_test t = span_test_of(&at);
+	for (uint32_t i = a; i <= b; i++) {
+		const float *got = c->stored + (size_t)i * c->width;
+
+		if (i != a && i != b) {
+			reduce_span_at(&span, c->pos[i], v);
+			got = v;
+		}
+		if (past_bound(&at, &t, got, c->value + (size_t)i * c->width))
+			return true;
+	}
+	for (uint32_t k = animc_reduce_check_from(c, c->pos[a]); k < c->check_count && c->check_pos[k] < c->pos[b]; k++) {
+		reduce_span_at(&span, c->check_pos[k], v);
+		if (past_bound(&at, &t, v, c->check_value + (size_t)k * c->width))
+			return true;
+	}
+	return false;
+}
+
 /* Does a span from candidate a, with one of its codes (mask_a), reach
  * candidate b with code db (span_near)?  The values of a's and b's codes
  * in vals; stored[a] and stored[b] left as one of them.  *first, the code
@@ -1345,7 +1394,7 @@ static uint32_t fewest_codes(const reduce_curve *c, float *stored, uint32_t *q, 
 			uint32_t reached = 0;
 
 			memcpy(stored + (size_t)a * w, save_a, w * sizeof(float));
-			if (b > a + 1 && animc_reduce_span_error(c, a, b, false) > c->bound + reach)
+			if (b > a + 1 && span_error_past(c, a, b, c->bound + reach))
 				break;
 			memcpy(save_b, stored + (size_t)b * w, w * sizeof(float));
 			/* Which codes a reaches matters for the codes b has no
@@ -1520,15 +1569,13 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 		     const uint32_t *least, track_choice *best)
 {
 	uint32_t n = c->n;
-	double worst = 0;
+	span_test test = span_test_of(c);
 
 	for (uint32_t i = 0; !is_quantised && i < n; i++) {
 		float *s = e->stored + (size_t)i * c->width;
 
-		if (!quantise(z, c->value + (size_t)i * c->width, e->try_q + (size_t)i * 3, s))
-			return;
-		worst = fmax(worst, animc_track_error(c->kind, s, c->value + (size_t)i * c->width));
-		if (worst > c->bound)
+		if (!quantise(z, c->value + (size_t)i * c->width, e->try_q + (size_t)i * 3, s) ||
+		    past_bound(c, &test, s, c->value + (size_t)i * c->width))
 			return;
 	}
 	c->stored = e->stored;
@@ -1550,7 +1597,7 @@ static void try_flat(encoder *e, reduce_curve *c, const quantiser *z, const clip
 static unsigned smallest_bits(const reduce_curve *c, quantiser *z, const float *min, const float *extent,
 			      uint32_t from, uint32_t to, uint32_t *q, float *stored)
 {
-	double tan_half = bound_tan_half(c);
+	span_test t = span_test_of(c);
 
 	for (unsigned bits = 1; bits <= COMPACT_MAX_BITS; bits++) {
 		bool ok = true;
@@ -1560,8 +1607,7 @@ static unsigned smallest_bits(const reduce_curve *c, quantiser *z, const float *
 			float *s = stored + (size_t)i * c->width;
 			const float *v = c->value + (size_t)i * c->width;
 
-			ok = quantise(z, v, q + (size_t)i * 3, s) && !clearly_past(c, tan_half, s, v) &&
-			     animc_track_error(c->kind, s, v) <= c->bound;
+			ok = quantise(z, v, q + (size_t)i * 3, s) && within_bound(c, &t, s, v);
 		}
 		if (ok)
 			return bits;
