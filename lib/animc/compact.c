@@ -2013,31 +2013,6 @@ static void encoded_value(const void *ctx, uint32_t channel, animc_track_kind ki
 }
 
 /*
- * The bound keys are held to: float steps of the track's largest component
- * kept back too, since between the points measured the runtime's float
- * decoding and lerp round by about a step, which near 1e4 units is the
- * whole default bound (0.00195 was measured there).  Below about 100 units
- * the bound's own 2% margin covers it.  A one-value track needs none: its
- * value is stored, not interpolated.  Into *most the largest component.
- */
-#define KEYED_FLOAT_STEPS 1.5
-static double keyed_bound(const encoder *e, const reduce_curve *c, double *most)
-{
-	double full;
-
-	*most = 0;
-	if (c->kind == ANIMC_ROTATION)
-		return c->bound;
-	full = c->kind == ANIMC_TRANSLATION ? e->tolerance->translation : e->tolerance->scale;
-	for (uint32_t i = 0; i < c->n; i++) {
-		const float *v = c->value + (size_t)i * c->width;
-
-		*most = fmax(*most, fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))));
-	}
-	return fmin(c->bound, full - KEYED_FLOAT_STEPS * FLT_EPSILON * *most);
-}
-
-/*
  * Segments, at the clip range with the smallest header that stores it:
  * U8 for rotations, then f16, then f32.  Segments in the whole [-1, 1] (no
  * clip range) are U8's widest clip range, which a rotation's U8 range only
@@ -2113,12 +2088,13 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 	 * nothing is left no grid holds them (the clip goes to the original
 	 * layout). */
 	double most;
-	c.bound = keyed_bound(e, &c, &most);
+	c.bound = animc_reduce_keyed_bound(&c, kind == ANIMC_TRANSLATION ? e->tolerance->translation : e->tolerance->scale,
+					   &most);
 	if (!(c.bound > 0)) {
 		animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
 				  "%s: values reach %g, where float32 steps (%g) leave nothing of the "
 				  "tolerance's %g between keys", animc_track_name[kind], most,
-				  KEYED_FLOAT_STEPS * FLT_EPSILON * most, kind == ANIMC_TRANSLATION ? (double)e->tolerance->translation
+				  REDUCE_FLOAT_STEPS * FLT_EPSILON * most, kind == ANIMC_TRANSLATION ? (double)e->tolerance->translation
 										   : (double)e->tolerance->scale);
 		return ANIMC_ERR_UNSUPPORTED;
 	}

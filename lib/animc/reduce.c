@@ -110,6 +110,19 @@ double animc_reduce_bound(const animc_tolerance *t, animc_track_kind kind)
 	return b * (1.0 - REDUCE_MARGIN);
 }
 
+double animc_reduce_keyed_bound(const reduce_curve *c, double full, double *most)
+{
+	*most = 0;
+	if (c->kind == ANIMC_ROTATION)
+		return c->bound;
+	for (uint32_t i = 0; i < c->n; i++) {
+		const float *v = c->value + (size_t)i * c->width;
+
+		*most = fmax(*most, fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))));
+	}
+	return fmin(c->bound, full - REDUCE_FLOAT_STEPS * FLT_EPSILON * *most);
+}
+
 /* --------------------------------------------------------------- greedy */
 
 void animc_reduce_interpolate(const reduce_curve *c, uint32_t a, uint32_t b, double p, float *out)
@@ -1333,6 +1346,10 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 			animc_reduce_note_error(error, (animc_track_kind)k, e);
 			continue;
 		}
+		/* Keys: held within what float rounding leaves of the bound;
+		 * where nothing is left, every key stays. */
+		double most;
+		c->bound = fmax(animc_reduce_keyed_bound(c, k == ANIMC_TRANSLATION ? tol->translation : tol->scale, &most), 0);
 		w.kinds[w.count++] = k;
 	}
 	if (w.count == 0) {

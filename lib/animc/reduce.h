@@ -67,6 +67,22 @@ typedef struct reduce_curve {
 	uint8_t zero_axes;
 } reduce_curve;
 
+/* Float steps of a track's largest component kept back from the bound of
+ * its keys, where that is more than REDUCE_MARGIN (animc_reduce_keyed_bound). */
+#define REDUCE_FLOAT_STEPS 1.5
+
+/*
+ * The bound a translation or scale curve c's keys are held to: c->bound, or
+ * less where REDUCE_FLOAT_STEPS float steps of its largest component take
+ * more off `full` (the tolerance without margin).  Between the points
+ * measured the runtime's float time, decoding and lerp round by about a
+ * step of the values, which REDUCE_MARGIN covers only up to about 1e5 times
+ * the bound (0.00195 was measured near 1e4 units with a bound of 0.001).
+ * A rotation's is c->bound.  May be 0 or less: no keys but the source's
+ * hold it.  Into *most the largest component.
+ */
+double animc_reduce_keyed_bound(const reduce_curve *c, double full, double *most);
+
 /* How many check points animc_reduce_check_positions gives for c's candidates
  * (pos, value, n, kind). */
 uint32_t animc_reduce_check_count(const reduce_curve *c);
