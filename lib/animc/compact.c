@@ -2013,6 +2013,62 @@ static void encoded_value(const void *ctx, uint32_t channel, animc_track_kind ki
 }
 
 /*
+ * What the runtime's float position within a segment moves a track by,
+ * beyond the rounding of its values: the position counts grid samples from
+ * the segment's first in a float, below 64 in steps of up to 2^-18 of a
+ * sample, which it rounds by up to half a step; the encoder measures at
+ * positions in double precision.  So the track's largest change between
+ * neighbouring grid samples (a translation's distance, a scale's largest
+ * component) over 2^-19 of a sample: a scale changing by 26 a sample moved
+ * 0.00005, half its bound of 0.0001.  Into *steepest that change.  A
+ * rotation's none: its bound's margin covers it.
+ */
+#define POSITION_ROUNDING 0x1p-19
+static double position_margin(const reduce_curve *c, double *steepest)
+{
+	*steepest = 0;
+	if (c->kind == ANIMC_ROTATION)
+		return 0;
+	for (uint32_t i = 0; i + 1 < c->n; i++) {
+		const float *a = c->value + (size_t)i * c->width;
+
+		*steepest = fmax(*steepest, animc_track_error(c->kind, a, a + c->width));
+	}
+	return POSITION_ROUNDING * *steepest;
+}
+
+/* Keys, held within what float rounding leaves of the bound (c->bound
+ * lowered so).  Where nothing is left a finer grid is tried, when its
+ * samples would change less and one remains (e->is_grid_short); else no
+ * grid holds them (the clip goes to the original layout), an error for ch. */
+static animc_status keyed_bound(encoder *e, reduce_curve *c, const animc_channel *ch, animc_diag_sink *sink)
+{
+	double full = c->kind == ANIMC_TRANSLATION ? e->tolerance->translation : e->tolerance->scale, most;
+	double steepest, position = position_margin(c, &steepest);
+
+	c->bound = animc_reduce_keyed_bound(c, full, position, &most);
+	if (c->bound > 0)
+		return ANIMC_OK;
+	bool is_steep = full - REDUCE_FLOAT_STEPS * FLT_EPSILON * most > 0;
+	if (is_steep && e->has_finer) {
+		/* A finer grid changes less a sample. */
+		e->is_grid_short = true;
+		return ANIMC_ERR_UNSUPPORTED;
+	}
+	if (is_steep)
+		animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
+				  "%s: values change by up to %g a grid sample, where the runtime's float "
+				  "position (%g) leaves nothing of the tolerance's %g between keys",
+				  animc_track_name[c->kind], steepest, position, full);
+	else
+		animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
+				  "%s: values reach %g, where float32 steps (%g) leave nothing of the "
+				  "tolerance's %g between keys", animc_track_name[c->kind], most,
+				  REDUCE_FLOAT_STEPS * FLT_EPSILON * most, full);
+	return ANIMC_ERR_UNSUPPORTED;
+}
+
+/*
  * Segments, at the clip range with the smallest header that stores it:
  * U8 for rotations, then f16, then f32.  Segments in the whole [-1, 1] (no
  * clip range) are U8's widest clip range, which a rotation's U8 range only
@@ -2084,20 +2140,9 @@ static animc_status encode_track(encoder *e, animc_clip *clip, const animc_chann
 		}
 	}
 
-	/* Keys, held within what float rounding leaves of the bound; where
-	 * nothing is left no grid holds them (the clip goes to the original
-	 * layout). */
-	double most;
-	c.bound = animc_reduce_keyed_bound(&c, kind == ANIMC_TRANSLATION ? e->tolerance->translation : e->tolerance->scale,
-					   &most);
-	if (!(c.bound > 0)) {
-		animc_clip_report(sink, ANIMC_ERROR, e->clip, ch,
-				  "%s: values reach %g, where float32 steps (%g) leave nothing of the "
-				  "tolerance's %g between keys", animc_track_name[kind], most,
-				  REDUCE_FLOAT_STEPS * FLT_EPSILON * most, kind == ANIMC_TRANSLATION ? (double)e->tolerance->translation
-										   : (double)e->tolerance->scale);
-		return ANIMC_ERR_UNSUPPORTED;
-	}
+	status = keyed_bound(e, &c, ch, sink);
+	if (status != ANIMC_OK)
+		return status;
 
 	/* Keys.  Rotations leave out one component: first the largest, then
 	 * each other one whose range makes the keys cheaper. */

@@ -110,7 +110,7 @@ double animc_reduce_bound(const animc_tolerance *t, animc_track_kind kind)
 	return b * (1.0 - REDUCE_MARGIN);
 }
 
-double animc_reduce_keyed_bound(const reduce_curve *c, double full, double *most)
+double animc_reduce_keyed_bound(const reduce_curve *c, double full, double more, double *most)
 {
 	*most = 0;
 	if (c->kind == ANIMC_ROTATION)
@@ -120,7 +120,7 @@ double animc_reduce_keyed_bound(const reduce_curve *c, double full, double *most
 
 		*most = fmax(*most, fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))));
 	}
-	return fmin(c->bound, full - REDUCE_FLOAT_STEPS * FLT_EPSILON * *most);
+	return fmin(c->bound, full - more - REDUCE_FLOAT_STEPS * FLT_EPSILON * *most);
 }
 
 /* --------------------------------------------------------------- greedy */
@@ -1349,7 +1349,7 @@ static animc_status reduce_channel(animc_clip *clip, animc_channel *ch, const an
 		/* Keys: held within what float rounding leaves of the bound;
 		 * where nothing is left, every key stays. */
 		double most;
-		c->bound = fmax(animc_reduce_keyed_bound(c, k == ANIMC_TRANSLATION ? tol->translation : tol->scale, &most), 0);
+		c->bound = fmax(animc_reduce_keyed_bound(c, k == ANIMC_TRANSLATION ? tol->translation : tol->scale, 0, &most), 0);
 		w.kinds[w.count++] = k;
 	}
 	if (w.count == 0) {

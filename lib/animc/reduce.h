@@ -74,14 +74,15 @@ typedef struct reduce_curve {
 /*
  * The bound a translation or scale curve c's keys are held to: c->bound, or
  * less where REDUCE_FLOAT_STEPS float steps of its largest component take
- * more off `full` (the tolerance without margin).  Between the points
+ * more off `full` (the tolerance without margin) and `more` (a further
+ * margin of the caller's).  Between the points
  * measured the runtime's float time, decoding and lerp round by about a
  * step of the values, which REDUCE_MARGIN covers only up to about 1e5 times
  * the bound (0.00195 was measured near 1e4 units with a bound of 0.001).
  * A rotation's is c->bound.  May be 0 or less: no keys but the source's
  * hold it.  Into *most the largest component.
  */
-double animc_reduce_keyed_bound(const reduce_curve *c, double full, double *most);
+double animc_reduce_keyed_bound(const reduce_curve *c, double full, double more, double *most);
 
 /* How many check points animc_reduce_check_positions gives for c's candidates
  * (pos, value, n, kind). */
