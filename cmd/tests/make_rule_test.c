@@ -214,6 +214,41 @@ static char *absolute_tmpdir(const char *name)
 	return dir;
 }
 
+/* The documented rule after another animc installed with the old mtimes
+ * its package kept (a package manager, cp -p, a rollback): here an animc
+ * of another --version, older than the outputs.  make runs the rule once,
+ * and then settles.  The rule depended on animc's mtime alone: make had
+ * nothing to do, and the outputs stayed as the animc before wrote them. */
+static void documented_make_rule_runs_after_an_install_keeping_old_mtimes(void **state)
+{
+	(void)state;
+	char *dir = absolute_tmpdir("make-rule-old-mtimes");
+	char *rule = documented_rule();
+	char *makefile = test_format("%s/Makefile", dir), *content = test_format("all: out/Crane/Turn.xnb\n%s", rule);
+	char *copy = test_format("mkdir -p '%s/art/Crane' && cp testdata/sample/Crane/Turn.Animation '%s/art/Crane/'",
+				 dir, dir);
+	char cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	const char *animc = test_animc_path();
+	char *real = animc[0] == '/' ? test_format("%s", animc) : test_format("%s/%s", cwd, animc);
+	/* Another version (the one under test does the work), of 2001. */
+	char *install = test_format("printf '#!/bin/sh\\ncase \"$1\" in --version) echo animc 0.0.1 other;; "
+				    "*) exec %s \"$@\";; esac\\n' > '%s/bin/animc.new' && chmod +x '%s/bin/animc.new' && "
+				    "touch -d @1000000000 '%s/bin/animc.new' && mv -f '%s/bin/animc.new' '%s/bin/animc'",
+				    real, dir, dir, dir, dir, dir);
+
+	assert_true(test_write_file(makefile, content, strlen(content)));
+	assert_int_equal(system(copy), 0);
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_int_equal(make_in(dir, "-q"), 0);
+	assert_int_equal(system(install), 0);
+	assert_int_equal(make_in(dir, "-q"), 1);   /* another animc: run the rule... */
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_int_equal(make_in(dir, "-q"), 0);   /* ...once */
+	free(install), free(real), free(copy), free(content), free(makefile), free(rule), free(dir);
+}
+
 /*
  * File names with ':' and '%' in a depfile (an output's ':' becomes '_',
  * but OUTDIR's stays): make reads a bare ':' as the end of the target (or a
@@ -538,6 +573,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(documented_make_rule_settles_after_one_rebuild),
 	cmocka_unit_test(a_rule_does_not_stat_every_recorded_source),
 	cmocka_unit_test(a_touched_skeleton_settles_after_one_rebuild),
+	cmocka_unit_test(documented_make_rule_runs_after_an_install_keeping_old_mtimes),
 	cmocka_unit_test(an_install_of_animc_settles_after_one_rebuild),
 	cmocka_unit_test(depfiles_escape_colons_and_percents),
 	cmocka_unit_test(depfiles_hold_names_make_and_ninja_both_read),
