@@ -1729,7 +1729,10 @@ static void note_program(watch_state *w)
 }
 
 /* Whether the file the watch was started from is another file now (or
- * gone): said once; the watch then stops. */
+ * gone): said once; the watch then stops.  Another file is another inode:
+ * a running program cannot be written over in place (ETXTBSY), and every
+ * install renames or links a new file there.  Its mtime is no part of it:
+ * the same file touched (touch, a restore of times) runs the same animc. */
 static bool program_is_replaced(watch_state *w)
 {
 	struct stat st;
@@ -1739,9 +1742,8 @@ static bool program_is_replaced(watch_state *w)
 		return false;
 	if (stat(w->program, &st) == 0) {
 		build_file_state_from(&st, &now);
-		/* Compared whole: a file of mtime 0 (a store that sets
-		 * every mtime so) is no "unknown" state here. */
-		if (memcmp(&now, &w->program_state, sizeof now) == 0)
+		if (now.dev == w->program_state.dev && now.ino == w->program_state.ino &&
+		    now.size == w->program_state.size)
 			return false;
 	}
 	cli_report(ANIMC_ERROR, "animc watch", "'%s' was replaced since this watch started (another version "

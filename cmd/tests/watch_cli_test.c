@@ -386,6 +386,42 @@ static void watch_stops_when_its_animc_is_replaced(void **state)
 	free(error), free(turn_xnb), free(turn), free(program), free(w.log), free(out), free(in), free(dir);
 }
 
+/* The animc file a watch runs, touched, its mode changed and linked
+ * under another name: the same file, the same animc.  The watch builds on,
+ * and stops with 0 at SIGINT.  A touch stopped it, saying the file was
+ * replaced. */
+static void watch_goes_on_when_its_animc_is_only_touched(void **state)
+{
+	char *dir = test_tmpdir("watch-program-touched"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *program = test_format("%s/animc", dir);
+	char *turn = test_format("%s/Turn.Animation", in), *turn_xnb = test_format("%s/Turn.xnb", out);
+	const char *argv[] = { "animc", "watch", "-o", out, in, NULL };
+	test_run r;
+	watcher w;
+	int status;
+
+	(void)state;
+	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && cp \"$3\" \"$2\"",
+		      "sh", in, program, test_animc_path(), NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start_program(&w, dir, program, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+	r = test_exec("sh", "-c", "touch -d '+1 minute' \"$1\" && chmod 0700 \"$1\" && ln \"$1\" \"$1.linked\"", "sh",
+		      program, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	save_and_wait(&w, turn, turn_xnb, "2.5");
+	assert_int_equal(lines_with(w.log, "was replaced"), 0);
+	assert_int_equal(kill(w.pid, SIGINT), 0);
+	assert_int_equal(waitpid(w.pid, &status, 0), w.pid);
+	running_watch = 0;
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	free(turn_xnb), free(turn), free(program), free(w.log), free(out), free(in), free(dir);
+}
+
 /* The output folder deleted is built again; the input folder replaced (a
  * checkout swapping it, a rename and back) is watched again: the watch
  * went on running and never built again. */
@@ -2865,6 +2901,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_builds_a_buffer_saved_in_place, stop_watch),
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_stops_when_its_animc_is_replaced, stop_watch),
+	cmocka_unit_test_teardown(watch_goes_on_when_its_animc_is_only_touched, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
