@@ -137,6 +137,10 @@ typedef struct watch_state {
 	char *program;
 	build_file_state program_state;
 	bool is_program_replaced;
+	/* The name it was started by (argv[0], through the PATH) when that
+	 * led to `program` (NULL otherwise): a link re-pointed since (stow,
+	 * update-alternatives, a versioned prefix) starts another animc. */
+	char *started_as;
 } watch_state;
 
 static volatile sig_atomic_t stop_requested;
@@ -1708,6 +1712,73 @@ static void went_with_input(const build_options *o)
 			warnings);
 }
 
+/* `name` in `dir` (`dir_len` bytes; none: `name` alone), in the working
+ * folder when that is not absolute, malloc()ed; NULL when there is no such
+ * executable file. */
+static char *executable_in(const char *dir, size_t dir_len, const char *name)
+{
+	char cwd[4096] = "", *path;
+	struct stat st;
+	size_t size;
+
+	if ((dir_len ? dir[0] : name[0]) != '/' && !getcwd(cwd, sizeof cwd))
+		return NULL;
+	size = strlen(cwd) + dir_len + strlen(name) + 3;
+	path = malloc(size);
+	if (!path)
+		return NULL;
+	snprintf(path, size, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", (int)dir_len, dir, dir_len ? "/" : "", name);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
+/* The file name this process was started by, malloc()ed: argv[0], looked
+ * up on the PATH as the shell does when it holds no '/'; NULL when it
+ * does not lead to `program` (a name of the shell's, an exec with another
+ * argv[0]). */
+static char *started_as(const char *program)
+{
+	const char *name = program_invocation_name, *dirs = getenv("PATH");
+	char *found = NULL, *real;
+
+	if (!name || !name[0])
+		return NULL;
+	if (strchr(name, '/')) {
+		found = executable_in("", 0, name);
+	} else {
+		while (dirs && !found) {
+			size_t len = strcspn(dirs, ":");
+
+			found = executable_in(dirs, len, name);
+			dirs = dirs[len] ? dirs + len + 1 : NULL;
+		}
+	}
+	real = found ? realpath(found, NULL) : NULL;
+	if (!real || strcmp(real, program) != 0) {
+		free(found);
+		found = NULL;
+	}
+	free(real);
+	return found;
+}
+
+/* Whether the name this watch was started by leads to another file now
+ * (or to none). */
+static bool is_started_as_another(const watch_state *w)
+{
+	char *now;
+	bool other;
+
+	if (!w->started_as)
+		return false;
+	now = realpath(w->started_as, NULL);
+	other = !now || strcmp(now, w->program) != 0;
+	free(now);
+	return other;
+}
+
 /* Note the file this process runs (w->program, named by /proc/self/exe)
  * and its state, as a stat of that name gives it (through an overlay file
  * system, /proc/self/exe's own stat may name another device): none when
@@ -1726,6 +1797,7 @@ static void note_program(watch_state *w)
 		return;
 	w->program = strdup(path);
 	build_file_state_from(&st, &w->program_state);
+	w->started_as = started_as(w->program);
 }
 
 /* Whether the file the watch was started from is another file now (or
@@ -1743,12 +1815,12 @@ static bool program_is_replaced(watch_state *w)
 	if (stat(w->program, &st) == 0) {
 		build_file_state_from(&st, &now);
 		if (now.dev == w->program_state.dev && now.ino == w->program_state.ino &&
-		    now.size == w->program_state.size)
+		    now.size == w->program_state.size && !is_started_as_another(w))
 			return false;
 	}
 	cli_report(ANIMC_ERROR, "animc watch", "'%s' was replaced since this watch started (another version "
 		   "installed, or animc built again): stopped, nothing built with the animc it replaced; start the "
-		   "watch again", w->program);
+		   "watch again", w->started_as ? w->started_as : w->program);
 	w->is_program_replaced = true;
 	return true;
 }
@@ -2024,6 +2096,7 @@ static int run_watch(int argc, char **argv)
 	free(w.is_gone);
 	free(w.cwd);
 	free(w.program);
+	free(w.started_as);
 	cli_strings_release(&w.dangling);
 	close(w.fd);
 	build_options_release(&o);

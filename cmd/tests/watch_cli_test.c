@@ -386,6 +386,42 @@ static void watch_stops_when_its_animc_is_replaced(void **state)
 	free(error), free(turn_xnb), free(turn), free(program), free(w.log), free(out), free(in), free(dir);
 }
 
+/* A watch started through a link to animc (stow, update-alternatives, a
+ * versioned prefix), the link then pointed at another animc: the watch
+ * stops before its next rebuild, naming the link, and builds nothing.  The
+ * file it started from was still there, and it built on with it. */
+static void watch_stops_when_the_link_it_started_by_is_repointed(void **state)
+{
+	char *dir = test_tmpdir("watch-program-link"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *link = test_format("%s/animc", dir);
+	char *turn = test_format("%s/Turn.Animation", in), *turn_xnb = test_format("%s/Turn.xnb", out);
+	const char *argv[] = { link, "watch", "-o", out, in, NULL };
+	test_run r;
+	watcher w;
+
+	(void)state;
+	r = test_exec("sh", "-c", "mkdir \"$1\" \"$2/a\" \"$2/b\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+		      "cp \"$3\" \"$2/a/animc\" && cp \"$3\" \"$2/b/animc\" && ln -s a/animc \"$2/animc\"",
+		      "sh", in, dir, test_animc_path(), NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start_program(&w, dir, link, argv);
+	wait_for_builds(&w, 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+	r = test_exec("ln", "-sfn", "b/animc", link, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *longer = turn_with_duration("2.5");
+	save(turn, longer);
+	free(longer);
+	int status = wait_for_end(&w);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 1);
+	assert_int_equal(lines_with(w.log, "watch-program-link/animc' was replaced since this watch started"), 1);
+	assert_true(duration_of(turn_xnb) == 1.5f);
+	free(turn_xnb), free(turn), free(link), free(w.log), free(out), free(in), free(dir);
+}
+
 /* The animc file a watch runs, touched, its mode changed and linked
  * under another name: the same file, the same animc.  The watch builds on,
  * and stops with 0 at SIGINT.  A touch stopped it, saying the file was
@@ -2902,6 +2938,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_ignores_its_own_files, stop_watch),
 	cmocka_unit_test_teardown(watch_stops_when_its_animc_is_replaced, stop_watch),
 	cmocka_unit_test_teardown(watch_goes_on_when_its_animc_is_only_touched, stop_watch),
+	cmocka_unit_test_teardown(watch_stops_when_the_link_it_started_by_is_repointed, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_a_replaced_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_folder, stop_watch),
 	cmocka_unit_test_teardown(watch_follows_its_project, stop_watch),
