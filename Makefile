@@ -281,8 +281,10 @@ $(BUILD)/examples/%: docs/examples/%.c $(LIBANIMRT) $(BUILD)/flags
 # alone (bench_compact reaches the scalar reference samplers in sample.h).
 $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
-$(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(LIBANIMRT)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -o $@
+# bench_compact counts the bytes its clips hold through bench_heap.c.
+BENCH_HEAP_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=aligned_alloc
+$(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(BUILD)/obj/scripts/bench_heap.o $(LIBANIMRT)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(BENCH_HEAP_WRAP) $^ $(RT_LIBS) -o $@
 $(CHECK_BOUNDS): $(BUILD)/obj/scripts/check_bounds.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -lm -o $@
 

@@ -17,8 +17,9 @@
  * optimises them with AnimationOptimizer's defaults (tolerance 1e-3,
  * distance 0.1, a flat skeleton) and builds an Animation.
  *
- * Prints the memory of each (lossless and compact clips loaded, ACL's
- * compressed tracks, ozz's Animation), per-instance state (ACL's
+ * Prints the memory of each (lossless and compact clips loaded, counted by
+ * bench_heap.c as bench_compact.c counts them; ACL's compressed tracks,
+ * ozz's Animation), per-instance state (ACL's
  * decompression contexts, ozz's sampling contexts, animrt contexts), the
  * worst error of each ACL build against the lossless clip (at 60 Hz and
  * at the raw samples), and the time of a bone sample as
@@ -28,7 +29,6 @@
  * ratios to the lossless SIMD sampler and to ACL's default build.  ozz has no sampling without a
  * context: it keeps one per clip in both modes, as a game would.
  */
-#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +41,7 @@
 extern "C" {
 #include <animc/animrt.h>
 }
+#include "bench_heap.h"
 #include "bench_util.h"
 
 #include <acl/compression/compress.h>
@@ -62,11 +63,6 @@ extern "C" {
 
 
 
-static size_t heap_in_use(void)
-{
-	struct mallinfo2 m = mallinfo2();
-	return m.uordblks + m.hblkhd;
-}
 
 /* Writes ACL's output into an animrt pose. */
 struct pose_writer final : public acl::track_writer {
@@ -196,9 +192,9 @@ static bool build_ozz(clip_set *k)
 	k->ozz_anim = oa::offline::AnimationBuilder()(optimised);
 	if (!k->ozz_anim)
 		return false;
-	size_t before = heap_in_use();
+	size_t before = bench_heap_live();
 	k->ozz_ctx = new oa::SamplingJob::Context(k->bones);
-	k->ozz_ctx_bytes = heap_in_use() - before;
+	k->ozz_ctx_bytes = bench_heap_live() - before;
 	k->ozz_out.resize((k->bones + 3) / 4);
 	return true;
 }
@@ -301,14 +297,14 @@ static clip_set *load_pair(char *line, totals *sum)
 	}
 	*tab = '\0';
 	clip_set *k = new clip_set();
-	size_t before = heap_in_use();
+	size_t before = bench_heap_live();
 	if (!open_clip(line, false, &k->lossless))
 		return NULL;
-	sum->lossless += heap_in_use() - before;
-	before = heap_in_use();
+	sum->lossless += bench_heap_live() - before;
+	before = bench_heap_live();
 	if (!open_clip(tab + 1, false, &k->packed))
 		return NULL;
-	sum->packed += heap_in_use() - before;
+	sum->packed += bench_heap_live() - before;
 	k->bones = k->lossless->sequence_count;
 	k->duration = k->lossless->duration_s;
 	k->rate = k->packed->grid_rate_hz > 0 ? k->packed->grid_rate_hz : 60.0f;

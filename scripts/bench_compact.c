@@ -20,7 +20,6 @@
  * start, BENCH_RUNS runs each in thread CPU time (bench_medians); the
  * median in ns per bone.
  */
-#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include <time.h>
 
 #include <animc/animrt.h>
+#include "bench_heap.h"
 #include "bench_util.h"
 #include "sample.h"
 
@@ -48,19 +48,13 @@ typedef struct clip3 {
 
 static clip3 clips[MAX_CLIPS];
 static size_t clip_count, bone_count;
-/* Heap bytes the loaded clips hold, per kind (glibc's count). */
+/* Heap bytes the loaded clips hold, per kind (bench_heap.c). */
 static size_t loaded_bytes[KINDS];
 /* Compact clips in place past 1.05 x their file + 512 bytes, and the
  * largest excess over 1.05 x file (the budget's 512 bytes not counted). */
 static size_t packed_over_budget;
 static double packed_worst_excess = -1e300;
 
-static size_t heap_in_use(void)
-{
-	struct mallinfo2 m = mallinfo2();
-
-	return m.uordblks + m.hblkhd;
-}
 
 /* ------------------------------------------------------------------ error */
 
@@ -182,13 +176,13 @@ int main(void)
 		for (int i = 0; i < KINDS; i++) {
 			animrt_error err;
 			animrt_open_options options = { NULL, 0, false, i == DECODED };
-			size_t before = heap_in_use();
+			size_t before = bench_heap_live();
 
 			if (animrt_open_file_with(paths[i], &options, &k->c[i], &err) != ANIMRT_OK) {
 				fprintf(stderr, "%s: error: %s\n", paths[i], err.message);
 				return 1;
 			}
-			size_t used = heap_in_use() - before;
+			size_t used = bench_heap_live() - before;
 			loaded_bytes[i] += used;
 			if (i == PACKED) {
 				/* Each clip in place against 1.05 x its file + 512 bytes. */
