@@ -2,9 +2,11 @@
  * fuzz_manifest.c - libFuzzer target for the build manifest reader
  * (OUTDIR/.animc/manifest is read back by every build, and a damaged one
  * must mean a full build, never a crash or a wrong skip).  Beyond "no
- * crash": a manifest that loads writes back to bytes that load to the same
- * manifest, written back the same.  Built as a plain function for
- * `make test`, which replays the seeds in testdata/fuzz/manifest.
+ * crash": a manifest that loads formats to bytes that load to the same
+ * manifest, formatted the same; and its records as read, which a save
+ * copies rather than formats (manifest_entry.raw), read as what
+ * formatting them writes.  Built as a plain function for `make test`,
+ * which replays the seeds in testdata/fuzz/manifest.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,28 +19,109 @@
 
 int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size);
 
+static bool same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Output records alike in every field that is exact in text. */
+static bool same_output(const manifest_output *a, const manifest_output *b)
+{
+	return same_string(a->path, b->path) && same_string(a->clip, b->clip) && a->size == b->size &&
+	       memcmp(&a->hash, &b->hash, sizeof a->hash) == 0 && a->state.mtime_ns == b->state.mtime_ns &&
+	       a->state.ino == b->state.ino && a->state.dev == b->state.dev && a->bones == b->bones &&
+	       a->keys == b->keys && a->is_motion == b->is_motion;
+}
+
+static bool same_records(const manifest_entry *a, const manifest_entry *b)
+{
+	bool same = a->dep_count == b->dep_count && a->output_count == b->output_count &&
+		    a->warning_count == b->warning_count;
+
+	for (uint32_t i = 0; same && i < a->dep_count; i++)
+		same = same_string(a->deps[i].path, b->deps[i].path) &&
+		       memcmp(&a->deps[i].state, &b->deps[i].state, sizeof a->deps[i].state) == 0 &&
+		       memcmp(&a->deps[i].hash, &b->deps[i].hash, sizeof a->deps[i].hash) == 0;
+	for (uint32_t i = 0; same && i < a->output_count; i++)
+		same = same_output(&a->outputs[i], &b->outputs[i]);
+	for (uint32_t i = 0; same && i < a->warning_count; i++)
+		same = a->warnings[i].line == b->warnings[i].line && a->warnings[i].column == b->warnings[i].column &&
+		       a->warnings[i].byte_offset == b->warnings[i].byte_offset &&
+		       same_string(a->warnings[i].message, b->warnings[i].message) &&
+		       same_string(a->warnings[i].kind, b->warnings[i].kind);
+	return same;
+}
+
+/* Entries alike in every field that is exact in text (times are read
+ * back rounded as formatted). */
+static bool same_entries(const manifest *a, const manifest *b)
+{
+	bool same = a->count == b->count && a->orphan_count == b->orphan_count;
+
+	for (size_t i = 0; same && i < a->count; i++) {
+		const manifest_entry *x = &a->entries[i], *y = &b->entries[i];
+
+		same = same_string(x->source, y->source) && x->status == y->status &&
+		       strcmp(x->importer, y->importer) == 0 && same_string(x->skip_reason, y->skip_reason) &&
+		       same_string(x->out_base, y->out_base) && memcmp(&x->state, &y->state, sizeof x->state) == 0 &&
+		       memcmp(&x->hash, &y->hash, sizeof x->hash) == 0 && memcmp(&x->key, &y->key, sizeof x->key) == 0 &&
+		       memcmp(&x->run_key, &y->run_key, sizeof x->run_key) == 0 && same_records(x, y);
+	}
+	for (size_t i = 0; same && i < a->orphan_count; i++)
+		same = same_output(&a->orphans[i], &b->orphans[i]);
+	return same;
+}
+
+/* m's text with every record formatted, none copied as read. */
+static bool format_all(manifest *m, char **text, size_t *size)
+{
+	for (size_t i = 0; i < m->count; i++)
+		m->entries[i].raw = NULL;
+	return manifest_format(m, text, size);
+}
+
+/* The text `text` reads as a manifest whose entries are those of `want`,
+ * and that formats to `formatted`. */
+static void check_reads_as(const char *text, size_t size, const manifest *want, const char *formatted,
+			   size_t formatted_size)
+{
+	manifest m;
+	cli_error err;
+	char *again;
+	size_t again_size;
+
+	if (manifest_parse(&m, text, size, &err) != MANIFEST_LOADED || !same_entries(want, &m))
+		abort();
+	if (!format_all(&m, &again, &again_size) || again_size != formatted_size ||
+	    memcmp(again, formatted, formatted_size) != 0)
+		abort();
+	free(again);
+	manifest_release(&m);
+}
+
 int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
-	manifest m, again;
+	manifest m;
 	cli_error err;
-	char *text, *text2;
-	size_t text_size, text2_size;
+	char *as_read, *formatted;
+	size_t as_read_size, formatted_size;
 
 	if (manifest_parse(&m, (const char *)data, size, &err) != MANIFEST_LOADED)
 		return 0;
-	if (!manifest_format(&m, &text, &text_size)) {
+	/* The records as read (what a save copies), then formatted. */
+	if (!manifest_format(&m, &as_read, &as_read_size)) {
 		manifest_release(&m);
 		return 0;
 	}
-	if (manifest_parse(&again, text, text_size, &err) != MANIFEST_LOADED ||
-	    again.count != m.count || again.orphan_count != m.orphan_count)
-		abort();
-	if (!manifest_format(&again, &text2, &text2_size) || text2_size != text_size ||
-	    memcmp(text, text2, text_size) != 0)
-		abort();
-	free(text2);
-	free(text);
-	manifest_release(&again);
+	if (!format_all(&m, &formatted, &formatted_size)) {
+		free(as_read);
+		manifest_release(&m);
+		return 0;
+	}
+	check_reads_as(formatted, formatted_size, &m, formatted, formatted_size);
+	check_reads_as(as_read, as_read_size, &m, formatted, formatted_size);
+	free(formatted);
+	free(as_read);
 	manifest_release(&m);
 	return 0;
 }
