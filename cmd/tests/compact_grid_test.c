@@ -359,17 +359,11 @@ static void long_clips_of_few_keys_stay_within_a_small_memory_limit(void **state
  * `lossless`, at 60 Hz and at every key. */
 static void expect_within_the_bounds(const char *lossless, const char *compiled)
 {
-	uint8_t *data[2];
-	size_t size[2];
-
-	data[0] = test_read_file(lossless, &size[0]);
-	data[1] = test_read_file(compiled, &size[1]);
-	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+	test_error e = test_compare_files(lossless, compiled, 0, false);
 	if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION && e.rotation_deg <= ANIMC_TOLERANCE_ROTATION_DEG &&
 	      e.scale <= ANIMC_TOLERANCE_SCALE))
 		fail_msg("%s: compact error %g units, %g degrees, %g scale", compiled, e.translation, e.rotation_deg,
 			 e.scale);
-	free(data[0]), free(data[1]);
 }
 
 /* Keys at one time (a step), which the playable pass moves a float step
@@ -493,16 +487,12 @@ static void samples_off_their_keys_times_stay_within_the_bound(void **state)
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	char *a = test_format("%s/turn.xnb", lossless), *b = test_format("%s/turn.xnb", compact);
-	uint8_t *data[2];
-	size_t size[2];
 
 	assert_true(loads_compact(b));
-	data[0] = test_read_file(a, &size[0]);
-	data[1] = test_read_file(b, &size[1]);
-	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+	test_error e = test_compare_files(a, b, 0, false);
 	if (!(e.rotation_deg <= 0.005))
 		fail_msg("%s: %g degrees from the lossless file, past 0.005", b, e.rotation_deg);
-	free(data[0]), free(data[1]), free(a), free(b);
+	free(a), free(b);
 	free(src), free(compact), free(lossless), free(dir);
 }
 
@@ -808,16 +798,10 @@ static void steep_tracks_stay_within_the_bound_between_grid_samples(void **state
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	char *a = test_format("%s/steep/Motion.xnb", lossless), *b = test_format("%s/steep/Motion.xnb", compact);
-	uint8_t *data[2];
-	size_t size[2];
-
-	data[0] = test_read_file(a, &size[0]);
-	data[1] = test_read_file(b, &size[1]);
-	assert_true(size[1] < size[0]);
-	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 1000000);
+	test_error e = test_compare_files(a, b, 1000000, true);
 	if (!(e.translation <= ANIMC_TOLERANCE_TRANSLATION))
 		fail_msg("%s: %g units from the lossless file, past %g", b, e.translation, ANIMC_TOLERANCE_TRANSLATION);
-	free(data[0]), free(data[1]), free(a), free(b);
+	free(a), free(b);
 	free(src), free(compact), free(lossless), free(dir);
 }
 

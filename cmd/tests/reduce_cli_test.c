@@ -114,16 +114,10 @@ static void reduced_long_takes_stay_within_the_bound_of_the_lossless_file(void *
 	(void)state;
 	build_twins(src, lossless, reduced, "0.0001,0.005,0.00001", NULL);
 	char *a = test_format("%s/long/Motion.xnb", lossless), *b = test_format("%s/long/Motion.xnb", reduced);
-	uint8_t *data[2];
-	size_t size[2];
-
-	data[0] = test_read_file(a, &size[0]);
-	data[1] = test_read_file(b, &size[1]);
-	assert_true(size[1] < size[0]);
-	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 0);
+	test_error e = test_compare_files(a, b, 0, true);
 	if (!(e.rotation_deg <= 0.005))
 		fail_msg("%s: %g degrees from the lossless file, past 0.005", b, e.rotation_deg);
-	free(data[0]), free(data[1]), free(a), free(b);
+	free(a), free(b);
 	free(src), free(reduced), free(lossless), free(dir);
 }
 
@@ -200,16 +194,11 @@ static void reduced_root_motion_files_stay_within_the_bound_of_their_lossless_tw
 	for (int motion = 0; motion < 2; motion++) {
 		const char *name = motion ? "Motion.motion.xnb" : "Motion.xnb";
 		char *a = test_format("%s/turn/%s", lossless, name), *b = test_format("%s/turn/%s", reduced, name);
-		uint8_t *data[2];
-		size_t size[2];
-
-		data[0] = test_read_file(a, &size[0]);
-		data[1] = test_read_file(b, &size[1]);
-		test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 1000);
+		test_error e = test_compare_files(a, b, 1000, false);
 		if (!(e.rotation_deg <= 0.05 && e.translation <= 0.001))
 			fail_msg("%s: %g degrees, %g units from the lossless file, past 0.05 and 0.001", b, e.rotation_deg,
 				 e.translation);
-		free(data[0]), free(data[1]), free(a), free(b);
+		free(a), free(b);
 	}
 	free(src), free(reduced), free(lossless), free(dir);
 }
@@ -229,16 +218,10 @@ static void reduced_tracks_far_from_the_origin_stay_within_the_bound(void **stat
 	(void)state;
 	build_twins(src, lossless, reduced, "default", NULL);
 	char *a = test_format("%s/far/Motion.xnb", lossless), *b = test_format("%s/far/Motion.xnb", reduced);
-	uint8_t *data[2];
-	size_t size[2];
-
-	data[0] = test_read_file(a, &size[0]);
-	data[1] = test_read_file(b, &size[1]);
-	assert_true(size[1] < size[0]);
-	test_error e = test_compare_compiled(data[0], size[0], data[1], size[1], 20000);
+	test_error e = test_compare_files(a, b, 20000, true);
 	if (!(e.translation <= 0.001))
 		fail_msg("%s: %g units from the lossless file, past 0.001", b, e.translation);
-	free(data[0]), free(data[1]), free(a), free(b);
+	free(a), free(b);
 	free(src), free(reduced), free(lossless), free(dir);
 }
 

@@ -719,6 +719,20 @@ void test_axis_angle(float out[4], double ax, double ay, double az, double angle
 	out[3] = (float)cos(angle_rad / 2);
 }
 
+test_error test_compare_files(const char *source, const char *compiled, double extra_hz, bool is_smaller)
+{
+	size_t na, nb;
+	uint8_t *a = test_read_file(source, &na), *b = test_read_file(compiled, &nb);
+	test_error e;
+
+	if (is_smaller && !(nb < na))
+		fail_msg("%s: %zu bytes, not fewer than %s's %zu", compiled, nb, source, na);
+	e = test_compare_compiled(a, na, b, nb, extra_hz);
+	free(a);
+	free(b);
+	return e;
+}
+
 test_error test_compare_clips(const animc_clip *source, const animc_clip *processed, double extra_hz)
 {
 	uint8_t *a = NULL, *b = NULL;

@@ -256,6 +256,10 @@ typedef struct test_error {
 test_error test_compare_compiled(const uint8_t *source, size_t source_size, const uint8_t *compiled,
 				 size_t compiled_size, double extra_hz);
 
+/* The same for two compiled files; with is_smaller, the compiled one must
+ * also take fewer bytes than the source. */
+test_error test_compare_files(const char *source, const char *compiled, double extra_hz, bool is_smaller);
+
 /* The same for one clip model: written losslessly (the source) and as
  * `processed` is now (animc_xnb_write with default options). */
 test_error test_compare_clips(const animc_clip *source, const animc_clip *processed, double extra_hz);
