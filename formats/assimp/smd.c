@@ -119,6 +119,12 @@ static bool is_number(const smd_line *l, unsigned i)
 	return *stop == '\0' && isfinite(value);
 }
 
+/* A token's length as a message quotes it. */
+static int clip_len(size_t len)
+{
+	return (int)(len > 64 ? 64 : len);
+}
+
 static bool fail(smd_reader *r, const smd_line *l, const char *what)
 {
 	animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "%s", what);
@@ -150,16 +156,32 @@ static bool check_node(smd_reader *r, const smd_line *l, unsigned long long *cou
 	return true;
 }
 
+/* A `time N` line.  Assimp's reader starts the clip at the smallest frame
+ * of the file: a frame below 0 would play at 0 s and every frame after it
+ * late (frame 0 of `time -2` at the third frame's time), so it is refused
+ * at its line. */
+static bool check_time(smd_reader *r, const smd_line *l)
+{
+	unsigned long long frame;
+
+	if (!whole_number(l, 1, true, &frame))
+		return fail(r, l, "this time line holds no frame number (time N, N a whole number)");
+	if (l->at[1][0] != '-' || frame == 0)
+		return true;
+	animc_diag_report(r->sink, ANIMC_ERROR, l->number, 0, "frame %.*s is before frame 0: Assimp's reader "
+			  "starts the clip at the smallest frame of the file, so frame 0 would play at least %.*s "
+			  "frame%s late; number the frames from 0 in the exporter",
+			  clip_len(l->len[1]), l->at[1], clip_len(l->len[1] - 1), l->at[1] + 1, frame == 1 ? "" : "s");
+	return false;
+}
+
 /* A `skeleton` line: `time N`, or `BONE PX PY PZ RX RY RZ`. */
 static bool check_key(smd_reader *r, const smd_line *l, unsigned long long nodes)
 {
 	unsigned long long bone;
 
-	if (token_is(l, 0, "time")) {
-		if (!whole_number(l, 1, true, &bone))
-			return fail(r, l, "this time line holds no frame number (time N, N a whole number)");
-		return true;
-	}
+	if (token_is(l, 0, "time"))
+		return check_time(r, l);
 	if (!whole_number(l, 0, false, &bone))
 		return fail(r, l, "this skeleton line does not start with a bone index (BONE PX PY PZ RX RY RZ)");
 	if (bone >= nodes) {
@@ -196,12 +218,6 @@ typedef struct smd_node {
 	uint8_t state;    /* 0 not reached yet, 1 on the path walked, 2 reaches a root */
 } smd_node;
 #define SMD_ROOT UINT32_MAX
-
-/* A token's length as a message quotes it. */
-static int clip_len(size_t len)
-{
-	return (int)(len > 64 ? 64 : len);
-}
 
 /* Whether `l` ends the nodes section: Assimp takes "end" in any case. */
 static bool is_nodes_end(const smd_line *l)

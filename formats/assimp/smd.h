@@ -28,7 +28,8 @@ bool animc_smd_is_named(const char *path);
  * its parent, a skeleton line of fewer than its 7 values, a bone index the
  * nodes section does not hold) loses that key, and Assimp names a line of
  * its own count, not the file's; a value that is not a number it fails on
- * with no line, quoting the rest of the file.  The first such line is an error to
+ * with no line, quoting the rest of the file; and it starts the clip at
+ * the smallest frame, so a `time` below 0 would move every frame late.  The first such line is an error to
  * `sink` at its line (LF, CR LF or a lone CR end one), and false.
  */
 bool animc_smd_check(const uint8_t *data, size_t size, animc_diag_sink *sink);

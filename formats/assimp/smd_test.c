@@ -58,6 +58,14 @@ static void smd_damaged_lines_fail_at_their_line(void **state)
 		{ SMD_NODES("1 \"arm\" -3\n"), "bone \"arm\" names parent -3, which is no bone", 4 },
 		{ SMD_NODES("1 \"arm\" 1\n"), "bone \"arm\" is its own ancestor", 4 },
 		{ SMD_NODES("1 \"arm\" 2\n2 \"hand\" 1\n"), "bone \"arm\" is its own ancestor", 4 },
+		/* Assimp started the clip at its smallest frame: frame -2 played
+		 * at 0 s and frame 0 two frames late, exit 0. */
+		{ "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\ntime -2\n"
+		  "0 -2 0 0 0 0 0\ntime 10\n0 10 0 0 0 0 0\nend\n",
+		  "frame -2 is before frame 0: Assimp's reader starts the clip at the smallest frame of the file, "
+		  "so frame 0 would play at least 2 frames late", 8 },
+		{ "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime -1\n0 0 0 0 0 0 0\nend\n",
+		  "frame -1 is before frame 0", 6 },
 		/* Assimp made a bone of every index below it: out of memory. */
 		{ SMD_NODES("4000000000 \"arm\" 0\n"), "bone index 4000000000 is past 65535", 4 },
 	};
