@@ -7,6 +7,7 @@
  * together, which Assimp keeps one quaternion a key (keys added from the
  * file).
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -487,8 +488,70 @@ static bool is_projection(const double m[16])
 	       fabs(m[14]) > ANIMC_DECOMPOSE_AFFINE_TOLERANCE || fabs(m[15] - 1) > ANIMC_DECOMPOSE_AFFINE_TOLERANCE;
 }
 
+/*
+ * The index (0 to 11) of the value of matrix `m` (as is_projection takes
+ * it) whose axis scales past what a float holds, or -1: Assimp splits a
+ * matrix in floats, the length of an axis from the squares of its values,
+ * so past 1.8e19 (a square past FLT_MAX) the scale came out infinite and
+ * the rotation NaN.  The value is the axis's largest.
+ */
+static int scale_past_float(const double m[16])
+{
+	for (int axis = 0; axis < 3; axis++) {
+		double squares = 0;
+		int largest = axis;
+
+		for (int row = 0; row < 3; row++) {
+			squares += m[row * 4 + axis] * m[row * 4 + axis];
+			if (fabs(m[row * 4 + axis]) > fabs(m[largest]))
+				largest = row * 4 + axis;
+		}
+		if (!(squares <= FLT_MAX))
+			return largest;
+	}
+	return -1;
+}
+
+/* Say the first key of matrix channel `keyed` whose scale is past what a
+ * float holds; true when said. */
+static bool say_key_scale_past_float(const dae_channel *keyed, animc_diag_sink *sink)
+{
+	for (size_t k = 0; keyed && keyed->values.stride == 16 && (k + 1) * 16 <= keyed->values.count; k++) {
+		int at = scale_past_float(&keyed->values.values[k * 16]);
+
+		if (at < 0)
+			continue;
+		char when[48] = "";
+		if (k < keyed->times.count)
+			snprintf(when, sizeof when, " (at %g s)", keyed->times.values[k]);
+		animc_diag_report(sink, ANIMC_ERROR, number_line(&keyed->values, k * 16 + (size_t)at), 0,
+				  "channel '%s': key %zu%s is a matrix whose %c axis scales by %g, past what a float "
+				  "holds: Assimp splits a matrix in floats, squaring its scale (past 1.8e19 the square "
+				  "is past 3.4e38, the largest float); check the bone's scale in the exporter",
+				  keyed->target, k, when, "XYZ"[at % 4], keyed->values.values[k * 16 + (size_t)at]);
+		return true;
+	}
+	return false;
+}
+
+/* Say <matrix> `e` of node `id` (keyed, its values `m`) when its scale is
+ * past what a float holds; true when said. */
+static bool say_scale_past_float(const char *id, const xmlNode *e, const double m[16], animc_diag_sink *sink)
+{
+	int at = scale_past_float(m);
+
+	if (at < 0)
+		return false;
+	animc_diag_report(sink, ANIMC_ERROR, (uint32_t)xmlGetLineNo(e), 0,
+			  "node '%s': its <matrix> scales its %c axis by %g, past what a float holds: Assimp splits "
+			  "the matrix of a keyed node in floats, squaring its scale (past 1.8e19 the square is past "
+			  "3.4e38, the largest float); check the node's scale in the exporter",
+			  id, "XYZ"[at % 4], m[at]);
+	return true;
+}
+
 /* Say <matrix> `e` of keyed node `node` when it, or a key of it, is a
- * projection; true when said. */
+ * projection or scales past what a float holds; true when said. */
 static bool say_projection(const animc_collada *dae, const xmlNode *node, const xmlNode *e, animc_diag_sink *sink)
 {
 	const char *id = attribute(node, "id"), *sid = attribute(e, "sid");
@@ -517,8 +580,12 @@ static bool say_projection(const animc_collada *dae, const xmlNode *node, const 
 				  "the bone's transform without a projection", keyed->target, k, when);
 		return true;
 	}
-	if (keyed || !is_projection(m))
+	if (say_key_scale_past_float(keyed, sink))
+		return true;
+	if (keyed)
 		return false;
+	if (!is_projection(m))
+		return say_scale_past_float(id, e, m, sink);
 	animc_diag_report(sink, ANIMC_ERROR, (uint32_t)xmlGetLineNo(e), 0,
 			  "node '%s': its <matrix> has a last row other than 0 0 0 1 (a projection), which Assimp "
 			  "drops, and a key holds translation, rotation and scale only: export the bone's transform "

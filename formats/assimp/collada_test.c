@@ -716,6 +716,50 @@ static void a_projecting_matrix_fails_at_its_line(void **state)
 	}
 }
 
+/* A <matrix> (keyed, or on a keyed node) that scales an axis past 1.8e19:
+ * Assimp splits it in floats, and the square of the scale is past the
+ * largest float.  A key failed as "scale key 1 is infinite", naming no line
+ * nor any value of the file (after a sheared-key warning); a node's own
+ * <matrix> failed so at key 0.  An error at the line of the value, naming
+ * it; 1.5e19 compiles. */
+static void a_matrix_scaled_past_a_float_fails_at_its_line(void **state)
+{
+	static const struct {
+		const char *target, *values, *matrix, *words, *line;
+		int stride;
+	} cases[] = {
+		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1\n0 0 0 0 0 1e30 0 0 0 0 1 0 0 0 0 1",
+		  "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1",
+		  "channel 'Root/m': key 1 (at 1 s) is a matrix whose Y axis scales by 1e+30, past what a float holds",
+		  "0 0 0 0 0 1e30 0 0 0 0 1 0 0 0 0 1</float_array>", 16 },
+		{ "Root/location", "0 0 0 1 0 0", "1 0 0 0 0 1 0 0 0 0 -2e19 0 0 0 0 1",
+		  "node 'Root': its <matrix> scales its Z axis by -2e+19, past what a float holds",
+		  "        <matrix sid=\"m\">1 0 0 0 0 1 0 0 0 0 -2e19 0 0 0 0 1</matrix>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "1.5e19 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1", NULL, NULL, 3 },
+	};
+	char *anims, *text, *transforms;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		f = open_memstream(&anims, &len);
+		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
+		fclose(f);
+		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+					 "        <matrix sid=\"m\">%s</matrix>\n", cases[c].matrix);
+		text = scene_of(anims, transforms);
+		import_text(&r, text);
+		if (!cases[c].words)
+			assert_int_equal(r.status, ANIMC_OK);
+		else
+			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
+		release(&r);
+		free(text), free(anims), free(transforms);
+	}
+}
+
 /* A key whose matrix shears (a <scale> of unequal axes before a <rotate>,
  * composed by Assimp into S * R): its rotation, Assimp's split of it, is
  * off unit length, and the warning blamed the exporter's quaternions,
@@ -784,6 +828,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_bone_scaled_to_zero_keeps_its_rotation),
 	cmocka_unit_test(a_rotate_about_no_axis_fails_at_its_line),
 	cmocka_unit_test(a_projecting_matrix_fails_at_its_line),
+	cmocka_unit_test(a_matrix_scaled_past_a_float_fails_at_its_line),
 	cmocka_unit_test(a_sheared_key_is_said_as_a_shear),
 	cmocka_unit_test(an_endless_turn_fails_at_its_line),
 };
