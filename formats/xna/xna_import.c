@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <animc/animc_xform.h>
 #include <animc/animc_formats.h>
@@ -1514,14 +1515,39 @@ static animc_status import_xna(const animc_import_request *req, animc_clip_set *
 	return status;
 }
 
+/* Whether `path` ends in .xml, any case. */
+static bool is_xml_named(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return n > 4 && strcasecmp(path + n - 4, ".xml") == 0;
+}
+
+/* Whether the `size` bytes at `p` are all XML white space. */
+static bool is_space_only(const uint8_t *p, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		if (!animc_xml_is_space((char)p[i]))
+			return false;
+	return true;
+}
+
 static animc_probe probe_xna(const char *path, const uint8_t *head, size_t size)
 {
 	char root[64];
 
-	(void)path;
-	return animc_xml_root_name(head, size, root, sizeof root) && strcmp(root, "XnaContent") == 0
-		       ? ANIMC_PROBE_CONTENT
-		       : ANIMC_PROBE_NO;
+	if (animc_xml_root_name(head, size, root, sizeof root))
+		return strcmp(root, "XnaContent") == 0 ? ANIMC_PROBE_CONTENT : ANIMC_PROBE_NO;
+	/* XML whose root starts past the probe head (a comment of more than
+	 * ANIMC_PROBE_HEAD_MAX_BYTES before it, or white space filling the
+	 * head, which the head does not grow for): no probe can tell, and such
+	 * an .xml file was refused, or skipped in a folder without a word.  It
+	 * is read here by its name, and its root said. */
+	if (!is_xml_named(path))
+		return ANIMC_PROBE_NO;
+	if (size >= ANIMC_PROBE_HEAD_MAX_BYTES && animc_xml_root_is_cut(head, size))
+		return ANIMC_PROBE_EXTENSION;
+	return size >= ANIMC_PROBE_HEAD_BYTES && is_space_only(head, size) ? ANIMC_PROBE_EXTENSION : ANIMC_PROBE_NO;
 }
 
 const animc_importer animc_importer_xna = {

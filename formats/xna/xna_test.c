@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -949,8 +950,82 @@ static void the_root_is_found_after_a_long_licence_comment(void **state)
 			 ANIMC_PROBE_HEAD_MAX_BYTES);
 	assert_int_equal(animc_probe_head_wanted((const uint8_t *)doc, ANIMC_PROBE_HEAD_MAX_BYTES),
 			 ANIMC_PROBE_HEAD_MAX_BYTES);
-	assert_null(animc_importer_find("a.xml", (const uint8_t *)doc, 2 * ANIMC_PROBE_HEAD_MAX_BYTES));
+	/* Undecided at the limit: an .xml file is read by its name. */
+	assert_ptr_equal(animc_importer_find("a.xml", (const uint8_t *)doc, 2 * ANIMC_PROBE_HEAD_MAX_BYTES),
+			 &animc_importer_xna);
+	assert_null(animc_importer_find("a.dat", (const uint8_t *)doc, 2 * ANIMC_PROBE_HEAD_MAX_BYTES));
 	free(doc);
+}
+
+/* The probe head of `doc`, read from a pipe as a build reads a file;
+ * malloc()ed, its size in *size. */
+static uint8_t *head_of(const char *doc, size_t n, size_t *size)
+{
+	uint8_t *head = NULL;
+	int fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	if (fork() == 0) {
+		close(fds[0]);
+		for (size_t at = 0; at < n;) {
+			ssize_t w = write(fds[1], doc + at, n - at);
+
+			if (w <= 0)
+				_exit(1);
+			at += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_true(animc_probe_head_read(fds[0], &head, size));
+	close(fds[0]);
+	wait(NULL);
+	return head;
+}
+
+/*
+ * An XnaContent document whose root starts past the probe head's limit
+ * (1 MiB): after a longer comment, or after more white space than the head
+ * (which it does not grow for).  No probe saw a root: named, the file was
+ * refused ("no importer recognises this file"); in a folder, skipped
+ * without a word.  An .xml file is read by its name now, and compiles; one
+ * of another root fails naming it.
+ */
+static void a_root_past_the_probe_head_is_read_by_its_name(void **state)
+{
+	static const char body[] = "<XnaContent>\n<Asset Type=\"AnimationClassLibrary.AnimationData\">\n"
+				   "<AnimationClips>\n" CLIP("Walk", "PT1S", KEY(0, "PT0S", "0 0 0", "0 0 0", "1 1 1")
+				   KEY(0, "PT1S", "1 0 0", "0 0 0", "1 1 1")) AD_CLOSE;
+	size_t pad = ANIMC_PROBE_HEAD_MAX_BYTES + 4096;
+	char *docs[3];
+
+	(void)state;
+	docs[0] = test_format(XML "<!--%*s-->\n%s", (int)pad, "", body);
+	docs[1] = test_format("%*s%s", (int)(2 * ANIMC_PROBE_HEAD_BYTES), "", body);
+	docs[2] = test_format(XML "<!--%*s-->\n<Other/>\n", (int)pad, "");
+	for (int k = 0; k < 3; k++) {
+		size_t size;
+		uint8_t *head = head_of(docs[k], strlen(docs[k]), &size);
+		imported r;
+
+		assert_true(size < strlen(docs[k]));
+		assert_ptr_equal(animc_importer_find("walk.xml", head, size), &animc_importer_xna);
+		assert_ptr_equal(animc_importer_find("walk.XML", head, size), &animc_importer_xna);
+		assert_null(animc_importer_find("walk.dat", head, size));
+		free(head);
+		r = import_str(docs[k]);
+		if (k < 2) {
+			assert_int_equal(r.status, ANIMC_OK);
+			assert_int_equal(r.set.count, 1);
+			assert_string_equal(r.set.clips[0]->name, "Walk");
+		} else {
+			assert_int_not_equal(r.status, ANIMC_OK);
+			assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_ERROR)->message,
+					       "the root element is <Other>, not <XnaContent>"));
+		}
+		release(&r);
+		free(docs[k]);
+	}
 }
 
 /* IntermediateSerializer's shared resources: a member written "#Resource1",
@@ -1077,6 +1152,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(content_of_a_null_member_is_said_once),
 		cmocka_unit_test(content_beats_the_animation_extension),
 	cmocka_unit_test(the_root_is_found_after_a_long_licence_comment),
+	cmocka_unit_test(a_root_past_the_probe_head_is_read_by_its_name),
 	cmocka_unit_test(shared_resources_are_said_to_be_unsupported),
 };
 
