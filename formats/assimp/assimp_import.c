@@ -1648,6 +1648,46 @@ static bool bvh_frames_are_there(const uint8_t *data, size_t size, animc_diag_si
 	return true;
 }
 
+/*
+ * A BVH's "Frame Time:" that is no length of a frame (0 or below, or a
+ * rate past TICK_RATE_MAX frames a second), said at its line in seconds
+ * and frames, as the file gives it: Assimp's rate is 1 / Frame Time, which
+ * the generic warning gave as "declares inf (not a rate) ticks per second".
+ * Each clip's rate is then the default, so that no other warning follows;
+ * --ticks-per-second, when given, sets it and nothing is said.
+ */
+static void bvh_say_frame_time(const animc_import_request *req, const struct aiScene *scene, animc_diag_sink *sink)
+{
+	const uint8_t *p = req->data, *end = req->data + req->size;
+	const char *t = NULL, *why;
+	uint32_t line = 1;
+	size_t len = 0;
+	char text[48], shorter[80] = ",";
+	double seconds, rate = animc_assimp_default_rate("bvh", &why);
+
+	if (!req->data || (req->options && isfinite(req->options->ticks_per_second) &&
+			   req->options->ticks_per_second > 0))
+		return;
+	while (bvh_token(&p, end, &line, &t, &len) && !bvh_is(t, len, "Frame"))
+		;
+	if (!bvh_token(&p, end, &line, &t, &len) || !bvh_is(t, len, "Time:") || !bvh_token(&p, end, &line, &t, &len))
+		return;
+	snprintf(text, sizeof text, "%.*s", (int)(len < 40 ? len : 40), t);
+	seconds = strtod(text, NULL);
+	if (seconds > 0 && 1 / seconds <= TICK_RATE_MAX)
+		return;
+	if (seconds > 0)
+		snprintf(shorter, sizeof shorter, " (%g frames a second), shorter than a microsecond,", 1 / seconds);
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++)
+		if (scene->mAnimations[a])
+			scene->mAnimations[a]->mTicksPerSecond = rate;
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSUMED_TICK_RATE, line, 0,
+			       "clip '%s': its Frame Time, %s s%s is no length of a frame; assumed %g frames a "
+			       "second (a Frame Time of %g s), %s (--ticks-per-second sets the frames a second)",
+			       scene->mNumAnimations && scene->mAnimations[0] ? scene->mAnimations[0]->mName.data : "",
+			       text, shorter, rate, 1 / rate, why);
+}
+
 /* An .md5anim's "frameRate N" line, or 0 when it gives none (or none
  * above 0).  Assimp 5.2.5 reads the file's frames at 24 a second
  * whatever it says. */
@@ -2530,6 +2570,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		own->frame_rate = fbx_frame_rate(scene, req->data, req->size);
 	if (is_format(format, "x"))
 		own->xf = animc_xfile_open(req->data, req->size, scene, sink);
+	if (is_format(format, "bvh"))
+		bvh_say_frame_time(req, scene, sink);
 	return is_format(format, "bvh") ? animc_bvh_open(req->data, req->size, scene, &own->bvh) : ANIMC_OK;
 }
 

@@ -380,6 +380,59 @@ static void a_deep_skeleton_is_read_whole(void **state)
 	free(text), free(path), free(dir);
 }
 
+/*
+ * A Frame Time that is no length of a frame (0, below 0, shorter than a
+ * microsecond): Assimp's rate is 1 / Frame Time, and the warning said "the
+ * file declares inf (not a rate) ticks per second", naming no line, of a
+ * number the user never wrote.  It says the Frame Time as written, in
+ * seconds, and the frames a second assumed, at its line; with
+ * --ticks-per-second nothing is said.
+ */
+static void a_frame_time_of_no_length_is_said_as_written(void **state)
+{
+	static const struct {
+		const char *time, *words;
+	} cases[] = {
+		{ "0", "clip 'Motion': its Frame Time, 0 s, is no length of a frame; assumed 25 frames a second "
+		       "(a Frame Time of 0.04 s)" },
+		{ "-0.1", "its Frame Time, -0.1 s, is no length of a frame" },
+		{ "1e-9", "its Frame Time, 1e-9 s (1e+09 frames a second), shorter than a microsecond, is no length "
+			  "of a frame; assumed 25 frames a second" },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		char *text = test_format("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition "
+					 "Zposition Zrotation Xrotation Yrotation\n  End Site\n  {\n    OFFSET 0 1 0\n"
+					 "  }\n}\nMOTION\nFrames: 2\nFrame Time: %s\n0 0 0 0 0 0\n1 0 0 0 0 90\n",
+					 cases[c].time);
+		animc_import_options options = { .ticks_per_second = 30 };
+		animc_import_request req = { NULL, (const uint8_t *)text, strlen(text), &options };
+		const test_diag *d;
+		imported r;
+
+		import_text(&r, text);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+		d = test_diags_first(&r.diags, ANIMC_WARNING);
+		assert_string_equal(d->kind, "assumed-tick-rate");
+		if (!strstr(d->message, cases[c].words))
+			fail_msg("no '%s' in: %s", cases[c].words, d->message);
+		assert_null(strstr(d->message, "ticks per second"));
+		assert_int_equal(d->line, 13);
+		assert_true(r.set.clips[0]->duration_s == 0.04f);
+		release(&r);
+		memset(&r, 0, sizeof r);
+		r.sink = test_diag_sink(&r.diags, "mem.bvh");
+		r.status = animc_importer_assimp.import(&req, &r.set, &r.sink);
+		assert_int_equal(r.status, ANIMC_OK);
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+		assert_true(r.set.clips[0]->duration_s == 1.0f / 30);
+		release(&r);
+		free(text);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_deep_skeleton_is_read_whole),
 	cmocka_unit_test(position_channels_of_a_joint_not_of_6_channels_are_read),
@@ -389,6 +442,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(channels_after_a_child_joint_are_refused_at_their_line),
 	cmocka_unit_test(a_byte_order_mark_is_read_past),
 	cmocka_unit_test(a_skeleton_bvh_is_read_as_the_importer_reads_one),
+	cmocka_unit_test(a_frame_time_of_no_length_is_said_as_written),
 };
 
 ANIMC_TEST_GROUP(tests);
