@@ -20,8 +20,9 @@
 const char *animc_assimp_version(void);
 const char *animc_gltf_jansson_version(void);
 /* formats/assimp/assimp_skeleton.c */
-animc_status animc_assimp_skeleton_read(const char *path, const animc_import_options *hooks, animc_skeleton *out,
-					animc_diag_sink *sink);
+animc_status animc_assimp_skeleton_read_bytes(const char *path, const uint8_t *data, size_t size,
+					      const animc_import_options *hooks, animc_skeleton *out,
+					      animc_diag_sink *sink);
 
 const animc_importer *const animc_importers[] = {
 	&animc_importer_robotgame,
@@ -128,6 +129,29 @@ animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_di
 	return animc_skeleton_load_reading(path, NULL, out, sink);
 }
 
+/* The node tree of the model at `path` by `importer` (NULL: none claims
+ * it), from its bytes `data` when not NULL. */
+static animc_status load_skeleton_by(const animc_importer *importer, const char *path, const uint8_t *data,
+				     size_t size, const animc_import_options *hooks, animc_skeleton *out,
+				     animc_diag_sink *sink)
+{
+	animc_status status;
+
+	/* A model no probe claims (or an unreadable path) goes to Assimp,
+	 * which reads the most model formats and says what is wrong. */
+	if (!importer || !importer->load_skeleton)
+		importer = &animc_importer_assimp;
+	if (importer == &animc_importer_assimp)
+		status = animc_assimp_skeleton_read_bytes(path, data, size, hooks, out, sink);
+	else if (data && importer->load_skeleton_bytes)
+		status = importer->load_skeleton_bytes(path, data, size, out, sink);
+	else
+		status = importer->load_skeleton(path, out, sink);
+	if (status == ANIMC_OK && (status = animc_skeleton_index(out)) != ANIMC_OK)
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
+	return status;
+}
+
 animc_status animc_skeleton_load_reading(const char *path, const animc_import_options *hooks, animc_skeleton *out,
 					 animc_diag_sink *sink)
 {
@@ -143,16 +167,14 @@ animc_status animc_skeleton_load_reading(const char *path, const animc_import_op
 		close(fd);
 		free(head);
 	}
-	/* A model no probe claims (or an unreadable path) goes to Assimp,
-	 * which reads the most model formats and says what is wrong. */
-	if (!importer || !importer->load_skeleton)
-		importer = &animc_importer_assimp;
-	animc_status status = importer == &animc_importer_assimp ? animc_assimp_skeleton_read(path, hooks, out, sink) :
-				   importer->load_skeleton(path, out, sink);
+	return load_skeleton_by(importer, path, NULL, 0, hooks, out, sink);
+}
 
-	if (status == ANIMC_OK && (status = animc_skeleton_index(out)) != ANIMC_OK)
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "out of memory");
-	return status;
+animc_status animc_skeleton_load_bytes(const char *path, const uint8_t *data, size_t size,
+				       const animc_import_options *hooks, animc_skeleton *out, animc_diag_sink *sink)
+{
+	memset(out, 0, sizeof *out);
+	return load_skeleton_by(animc_importer_find(path, data, size), path, data, size, hooks, out, sink);
 }
 
 const char *animc_formats_versions(void)

@@ -60,6 +60,11 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
  * and those looked for there and not found, as animc_assimp_scene_read. */
 animc_status animc_assimp_skeleton_read(const char *path, const animc_import_options *hooks, animc_skeleton *out,
 					animc_diag_sink *sink);
+/* The same of the model's bytes `data` (`size`), read of `path` by the
+ * caller (NULL: read here); files it names are read beside `path`. */
+animc_status animc_assimp_skeleton_read_bytes(const char *path, const uint8_t *data, size_t size,
+					      const animc_import_options *hooks, animc_skeleton *out,
+					      animc_diag_sink *sink);
 
 /* The Assimp version animc was built against, "5.2.4" (read without
  * loading Assimp). */

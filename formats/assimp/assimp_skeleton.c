@@ -171,32 +171,35 @@ static uint8_t *read_whole(const char *path, size_t *size)
  * leaves a bone whose parents lead to no root out of the tree).  An FBX
  * model's rest pose is mended as its keys are.
  */
-static const struct aiScene *open_model(const char *path, const animc_import_options *hooks,
-					animc_diag_sink *sink)
+static const struct aiScene *open_model(const char *path, const uint8_t *data, size_t size,
+					const animc_import_options *hooks, animc_diag_sink *sink)
 {
 	const struct aiScene *scene;
-	size_t size = 0, skip;
-	const bool is_smd = animc_smd_is_named(path);
-	uint8_t *data = is_named(path, ".bvh") || is_named(path, ".fbx") || is_smd ? read_whole(path, &size) : NULL;
+	size_t skip;
+	const bool is_smd = animc_smd_is_named(path), is_read = data != NULL;
+	uint8_t *own = !data && (is_named(path, ".bvh") || is_named(path, ".fbx") || is_smd) ? read_whole(path, &size)
+											       : NULL;
 
+	data = data ? data : own;
 	if (data && is_named(path, ".bvh")) {
 		skip = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 		scene = animc_bvh_check(data + skip, size - skip, sink) ?
 				animc_assimp_scene_open(NULL, data + skip, size - skip, "bvh", sink) : NULL;
-		free(data);
+		free(own);
 		return scene;
 	}
 	if (is_smd && data && !animc_smd_check(data, size, sink)) {
-		free(data);
+		free(own);
 		return NULL;
 	}
-	scene = animc_assimp_scene_read(path, NULL, 0, NULL, hooks, sink);
+	/* Bytes the caller read are the model, not the file read again. */
+	scene = animc_assimp_scene_read(path, is_read ? data : NULL, is_read ? size : 0, NULL, hooks, sink);
 	fbx_doc fbx;
-	if (scene && data && animc_fbx_doc_read(data, size, &fbx)) {
+	if (scene && data && is_named(path, ".fbx") && animc_fbx_doc_read(data, size, &fbx)) {
 		animc_fbx_mend_rest(&fbx, scene);
 		animc_fbx_doc_release(&fbx);
 	}
-	free(data);
+	free(own);
 	return scene;
 }
 
@@ -208,11 +211,18 @@ animc_status animc_assimp_skeleton_load(const char *path, animc_skeleton *out, a
 animc_status animc_assimp_skeleton_read(const char *path, const animc_import_options *hooks, animc_skeleton *out,
 					animc_diag_sink *sink)
 {
+	return animc_assimp_skeleton_read_bytes(path, NULL, 0, hooks, out, sink);
+}
+
+animc_status animc_assimp_skeleton_read_bytes(const char *path, const uint8_t *data, size_t size,
+					      const animc_import_options *hooks, animc_skeleton *out,
+					      animc_diag_sink *sink)
+{
 	const struct aiScene *scene;
 	uint32_t count;
 
 	memset(out, 0, sizeof *out);
-	scene = open_model(path, hooks, sink);
+	scene = open_model(path, data, size, hooks, sink);
 	if (!scene)
 		return ANIMC_ERR_PARSE;
 	if (!scene->mRootNode) {

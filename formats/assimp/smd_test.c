@@ -222,8 +222,40 @@ static void smd_skeleton_is_checked_as_the_importer_checks_one(void **state)
 	free(path);
 }
 
+/*
+ * A build reads the --skeleton model once: it hashes those bytes, keys its
+ * outputs by them, and loads the skeleton from them.  The model was read
+ * three times (hashed, keyed, loaded by path), so a model saved during a
+ * build could be loaded in a version other than the one its outputs were
+ * keyed by.  The bytes given are the model, not the file at the path.
+ */
+static void a_model_is_loaded_from_the_bytes_given(void **state)
+{
+	static const char given[] = SMD_NODES("1 \"leg\" 0\n");
+	char *path = smd_write("model.smd", SMD_NODES("1 \"arm\" 0\n"));
+	animc_skeleton skeleton;
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, path);
+
+	(void)state;
+	assert_int_equal(animc_skeleton_load_bytes(path, (const uint8_t *)given, strlen(given), NULL, &skeleton, &sink),
+			 ANIMC_OK);
+	assert_true(animc_skeleton_find(&skeleton, "leg") >= 0);
+	assert_true(animc_skeleton_find(&skeleton, "arm") < 0);
+	assert_int_equal(skeleton.declared_up, ANIMC_UP_Z);
+	animc_skeleton_release(&skeleton);
+	/* A damaged one is checked as the file is. */
+	assert_int_not_equal(animc_skeleton_load_bytes(path, (const uint8_t *)SMD_NODES("1 \"leg\" 7\n"),
+						       strlen(SMD_NODES("1 \"leg\" 7\n")), NULL, &skeleton, &sink),
+			     ANIMC_OK);
+	assert_non_null(strstr(test_diags_first(&diags, ANIMC_ERROR)->message, "bone \"leg\" names parent 7"));
+	test_diags_release(&diags);
+	free(path);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(smd_world_is_z_up),
+	cmocka_unit_test(a_model_is_loaded_from_the_bytes_given),
 	cmocka_unit_test(smd_skeleton_is_checked_as_the_importer_checks_one),
 	cmocka_unit_test(smd_a_clip_list_that_fails_is_named),
 	cmocka_unit_test(smd_rate_is_assumed_with_a_warning),

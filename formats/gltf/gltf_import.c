@@ -1460,12 +1460,31 @@ static animc_status import_gltf(const animc_import_request *req, animc_clip_set 
 	return status;
 }
 
+/* The model's bytes, read by the caller of `path` (its buffers beside it). */
+static animc_status skeleton_gltf_bytes(const char *path, const uint8_t *data, size_t size, animc_skeleton *out,
+					animc_diag_sink *sink)
+{
+	gltf_doc doc;
+	animc_status status;
+
+	memset(out, 0, sizeof *out);
+	if ((uint64_t)size > GLTF_MAX_BUFFER_BYTES) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "is larger than %llu bytes",
+				  (unsigned long long)GLTF_MAX_BUFFER_BYTES);
+		return ANIMC_ERR_IO;
+	}
+	status = animc_gltf_doc_parse(&doc, path, data, size, sink);
+	if (status == ANIMC_OK)
+		status = animc_gltf_doc_skeleton(&doc, out);
+	animc_gltf_doc_release(&doc);
+	return status;
+}
+
 static animc_status skeleton_gltf(const char *path, animc_skeleton *out, animc_diag_sink *sink)
 {
 	uint8_t *data;
 	size_t size;
 	char why[256];
-	gltf_doc doc;
 	animc_status status;
 
 	memset(out, 0, sizeof *out);
@@ -1473,10 +1492,7 @@ static animc_status skeleton_gltf(const char *path, animc_skeleton *out, animc_d
 		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", why);
 		return ANIMC_ERR_IO;
 	}
-	status = animc_gltf_doc_parse(&doc, path, data, size, sink);
-	if (status == ANIMC_OK)
-		status = animc_gltf_doc_skeleton(&doc, out);
-	animc_gltf_doc_release(&doc);
+	status = skeleton_gltf_bytes(path, data, size, out, sink);
 	free(data);
 	return status;
 }
@@ -1487,4 +1503,5 @@ const animc_importer animc_importer_gltf = {
 	.probe = probe_gltf,
 	.import = import_gltf,
 	.load_skeleton = skeleton_gltf,
+	.load_skeleton_bytes = skeleton_gltf_bytes,
 };

@@ -1363,6 +1363,26 @@ static void skeleton_matches_assimp(void **state)
 }
 
 
+/* A --skeleton model a build read once is loaded from those bytes, not
+ * from the file read again (a build read a glTF model twice more). */
+static void skeleton_is_loaded_from_the_bytes_given(void **state)
+{
+	char *dir = test_tmpdir("gltf-model-bytes");
+	char *path = test_format("%s/model.gltf", dir);
+	const char *on_disk = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"arm\"}]}";
+	const char *given = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"leg\"}]}";
+	animc_skeleton skel;
+
+	(void)state;
+	assert_true(test_write_file(path, on_disk, strlen(on_disk)));
+	assert_int_equal(animc_skeleton_load_bytes(path, (const uint8_t *)given, strlen(given), NULL, &skel, NULL),
+			 ANIMC_OK);
+	assert_int_equal(skel.bone_count, 1);
+	assert_string_equal(skel.bones[0].name, "leg");
+	animc_skeleton_release(&skel);
+	free(path), free(dir);
+}
+
 /* A node matrix that scales an axis to zero (a hidden object, as three.js
  * writes it) is a rest like its TRS form: the zero axis a scale of 0, the
  * rotation from the other axes, and the split gives the matrix back. */
@@ -1489,6 +1509,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(names_agree_with_assimp),
 	cmocka_unit_test(skeleton_matches_assimp),
 	cmocka_unit_test(skeleton_splits_zero_scale_matrices),
+	cmocka_unit_test(skeleton_is_loaded_from_the_bytes_given),
 	cmocka_unit_test(repeated_names),
 };
 

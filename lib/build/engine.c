@@ -416,9 +416,12 @@ static bool skeleton_state(build_ctx *ctx)
 	if (ctx->has_old && ctx->old.has_skeleton && strcmp(ctx->old.skeleton.path, path) == 0 &&
 	    build_file_state_equal(&ctx->old.skeleton.state, &ctx->skeleton.state)) {
 		ctx->skeleton.hash = ctx->old.skeleton.hash;
-	} else if (!build_hash_file(path, &ctx->skeleton.hash, &err)) {
+	} else if (!cli_read_file(path, &ctx->skeleton_bytes, &ctx->skeleton_size, &err)) {
 		build_say(ctx, ANIMC_ERROR, path, "%s", err.message);
 		return false;
+	} else {
+		ctx->has_skeleton_bytes = true;
+		build_hash_bytes(ctx->skeleton_bytes, ctx->skeleton_size, &ctx->skeleton.hash);
 	}
 	build_file_state_distrust_recent(&ctx->skeleton.state);
 	ctx->has_skeleton_state = true;
@@ -541,12 +544,14 @@ static void say_held(held_diags *h, animc_diag_sink *sink)
 	free(h->items);
 }
 
-/* Load the --skeleton model.  What its reader prints (Assimp writes some
- * complaints to the standard output) is taken and said as warnings about
- * the model, never a raw line on the output that --report - uses.  Taken
- * in memory, as the workers take theirs: a tmpfile() needs /tmp, and where
- * it was read-only or full the lines went out raw, and no warning said them. */
-static animc_status load_model(build_ctx *ctx, const animc_import_options *hooks, animc_diag_sink *sink)
+/* Load the --skeleton model from its bytes, `model`.  What its reader
+ * prints (Assimp writes some complaints to the standard output) is taken
+ * and said as warnings about the model, never a raw line on the output
+ * that --report - uses.  Taken in memory, as the workers take theirs: a
+ * tmpfile() needs /tmp, and where it was read-only or full the lines went
+ * out raw, and no warning said them. */
+static animc_status load_model(build_ctx *ctx, const uint8_t *model, size_t model_size,
+			       const animc_import_options *hooks, animc_diag_sink *sink)
 {
 	int capture = memfd_create("animc-model-output", MFD_CLOEXEC);
 	int saved[2] = { dup(STDOUT_FILENO), dup(STDERR_FILENO) };
@@ -562,7 +567,8 @@ static animc_status load_model(build_ctx *ctx, const animc_import_options *hooks
 	fflush(stderr);
 	if (is_captured)
 		is_captured = dup2(capture, STDOUT_FILENO) >= 0 && dup2(capture, STDERR_FILENO) >= 0;
-	status = animc_skeleton_load_reading(ctx->options->skeleton_path, hooks, &ctx->skeleton_model, &holding);
+	status = animc_skeleton_load_bytes(ctx->options->skeleton_path, model, model_size, hooks, &ctx->skeleton_model,
+					   &holding);
 	fflush(stdout);
 	fflush(stderr);
 	for (int k = 0; k < 2; k++)
@@ -595,11 +601,16 @@ static bool prepare_compile(build_ctx *ctx)
 					       .on_file_missing = collect_skeleton_absent,
 					       .on_file_read_user = ctx };
 
-		if (!cli_read_file(o->skeleton_path, &model, &model_size, &err)) {
+		/* Read once: the bytes hashed, when its state changed. */
+		model = ctx->skeleton_bytes;
+		model_size = ctx->skeleton_size;
+		ctx->skeleton_bytes = NULL;
+		if (!ctx->has_skeleton_bytes && !cli_read_file(o->skeleton_path, &model, &model_size, &err)) {
 			build_say(ctx, ANIMC_ERROR, o->skeleton_path, "%s", err.message);
 			return false;
 		}
-		if (load_model(ctx, &hooks, &sink) != ANIMC_OK) {
+		ctx->has_skeleton_bytes = false;
+		if (load_model(ctx, model, model_size, &hooks, &sink) != ANIMC_OK) {
 			free(model);
 			return false;
 		}
@@ -633,6 +644,7 @@ static void release_ctx(build_ctx *ctx)
 	if (ctx->has_old)
 		manifest_release(&ctx->old);
 	free(ctx->skeleton.path);
+	free(ctx->skeleton_bytes);
 	for (size_t i = 0; i < ctx->project_dep_count; i++)
 		free(ctx->project_deps[i].path);
 	free(ctx->project_deps);

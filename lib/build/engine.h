@@ -53,6 +53,11 @@ struct build_ctx {
 	build_hash run_key;
 	bool has_skeleton_state;
 	build_dep skeleton;        /* the --skeleton model: path, state, hash */
+	/* The model's bytes when skeleton_state read them to hash them (its
+	 * state changed), for prepare_compile to key and load: read once. */
+	uint8_t *skeleton_bytes;
+	size_t skeleton_size;
+	bool has_skeleton_bytes;
 	/* The --mgcb project's files, which every item depends on, read and
 	 * hashed once before the first compile (those that could be read). */
 	build_dep *project_deps;

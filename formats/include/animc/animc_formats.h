@@ -153,6 +153,11 @@ typedef struct animc_importer {
 	 * that read files differently), loading it; NULL for a format animc
 	 * reads itself.  A build keys the outputs of its sources on it. */
 	const char *(*reader_version)(void);
+	/* load_skeleton of the model's bytes, `data` (`size` of them, what
+	 * the caller read of `path`; files the model names are read beside
+	 * `path`); NULL: load_skeleton reads the file again. */
+	animc_status (*load_skeleton_bytes)(const char *path, const uint8_t *data, size_t size, animc_skeleton *out,
+					    animc_diag_sink *sink);
 } animc_importer;
 
 /* The table, NULL-terminated, in the order probes are tried. */
@@ -201,6 +206,12 @@ animc_status animc_skeleton_load(const char *path, animc_skeleton *out, animc_di
  * and not found: what the skeleton depends on besides `path`. */
 animc_status animc_skeleton_load_reading(const char *path, const animc_import_options *hooks, animc_skeleton *out,
 					 animc_diag_sink *sink);
+/* animc_skeleton_load_reading of the model's bytes, `data` (`size` of
+ * them), which the caller read of `path`: the model is not read again (a
+ * build keys its outputs by the bytes it read, and reads them once); the
+ * files it names beside it are read as before. */
+animc_status animc_skeleton_load_bytes(const char *path, const uint8_t *data, size_t size,
+				       const animc_import_options *hooks, animc_skeleton *out, animc_diag_sink *sink);
 
 /* ------------------------------------------------------- clip splitting */
 
