@@ -265,10 +265,15 @@ static void on_characters(void *ctx, const xmlChar *ch, int len)
 	if (r->status != ANIMC_OK || r->skip_depth || r->depth == 0 || n == 0)
 		return;
 	if (n > MAX_TEXT_BYTES - r->text_len) {
-		animc_diag_report(r->sink, ANIMC_ERROR, line_of(r), column_of(r),
-				  "text inside <%s> is longer than %zu bytes (%zu MiB), the most animc reads "
-				  "in one element: split the take into shorter ones",
-				  r->frames[r->depth - 1].el.name, MAX_TEXT_BYTES, MAX_TEXT_BYTES >> 20);
+		const animc_xml_element *el = &r->frames[r->depth - 1].el;
+
+		/* At the element, where the text starts: libxml2's line is
+		 * where its read has got to, far below in a list written over
+		 * many lines. */
+		animc_diag_report(r->sink, ANIMC_ERROR, el->line, el->column,
+				  "text inside <%s> is longer than %zu bytes (%zu MiB), the most animc reads in one "
+				  "element, a limit of its own that no option raises: split the take into shorter ones",
+				  el->name, MAX_TEXT_BYTES, MAX_TEXT_BYTES >> 20);
 		stop(r, ANIMC_ERR_LIMIT);
 		return;
 	}

@@ -664,7 +664,21 @@ static void a_list_past_the_text_limit_says_the_limit(void **state)
 	assert_int_equal(r.status, ANIMC_ERR_LIMIT);
 	assert_non_null(e);
 	assert_string_equal(e->message, "text inside <Rotation> is longer than 16777216 bytes (16 MiB), the most "
-			    "animc reads in one element: split the take into shorter ones");
+			    "animc reads in one element, a limit of its own that no option raises: split the take "
+			    "into shorter ones");
+	assert_int_equal(e->line, 7);
+	assert_int_equal(e->column, 11);
+	release(&r);
+	/* A list over many lines: said at its element, where it starts, not
+	 * where libxml2's read has got to (line 2200007). */
+	for (size_t k = 0, at = strlen(head); k < keys; k++, at += 8)
+		text[at + 7] = '\n';
+	r = import_str(text);
+	e = test_diags_first(&r.diags, ANIMC_ERROR);
+	assert_int_equal(r.status, ANIMC_ERR_LIMIT);
+	assert_non_null(e);
+	assert_non_null(strstr(e->message, "a limit of its own that no option raises"));
+	assert_int_equal(e->line, 7);
 	release(&r);
 	free(text);
 }
