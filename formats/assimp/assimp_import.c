@@ -592,6 +592,20 @@ static void say_unread(const read_log *log, const char *why, uint32_t line, bool
 			  base ? base : "", list, base ? ")" : "");
 }
 
+/* Assimp's reason `why` of a binary .X file, which names no place, with
+ * the byte its tokens break off at, in `buf`, when they do; else `why`. */
+static const char *x_binary_place(const char *format, const uint8_t *data, size_t size, const char *why,
+				  char *buf, size_t buf_size)
+{
+	char place[200];
+
+	if (!format || strcmp(format, "x") != 0 || !animc_xfile_binary_break(data, size, place, sizeof place))
+		return why;
+	snprintf(buf, buf_size, "%.*s (%s)", (int)(buf_size > 256 ? buf_size - 256 : 0),
+		 why && why[0] ? why : "(it gives no reason)", place);
+	return buf;
+}
+
 const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *data, size_t size,
 					      const char *format, const animc_import_options *options,
 					      animc_diag_sink *sink)
@@ -602,8 +616,9 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
 	char memory_name[sizeof MEMORY_NAME + EXT_BYTES + 1], ext[EXT_BYTES], *sniffed_name = NULL;
-	/* Assimp's last error, copied while the read holds the lock. */
-	char why_read[4096];
+	/* Assimp's last error, copied while the read holds the lock; with
+	 * the place of a binary .X file's damage. */
+	char why_read[4096], why_placed[4352];
 	const char *why, *name;
 	/* Assimp's SMD reader counts a line for each blank it skips: the
 	 * line it names is not the file's (smd.c checks the lines of keys). */
@@ -670,7 +685,8 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		else if (line && format && strcmp(format, "bvh") == 0 && data)
 			line = animc_bvh_line(data, size, line);
 		if (line || !format || strcmp(format, "x") != 0 || !animc_xfile_say_bad_key(data, size, sink))
-			say_unread(&log, why, line, is_smd);
+			say_unread(&log, x_binary_place(format, data, size, why, why_placed, sizeof why_placed), line,
+				   is_smd);
 	} else if (log.lost.count) {
 		/* Read, but without what the error was about: the animation
 		 * would be written without it (or the file taken for one of

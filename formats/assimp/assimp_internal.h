@@ -93,6 +93,12 @@ void animc_xfile_close(animc_xfile *xf);   /* NULL is fine */
  * the file is binary or compressed (its lines are those of text the user
  * never sees) or N is past its end. */
 uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line);
+/* Where the tokens of the binary .X file `data` break off (Assimp gives no
+ * place in a binary file): the first token that runs past the end of the
+ * file, or that is no token of the format, said into `why` as "its binary
+ * tokens break off at byte N: ..." (N from 0); false when they hold
+ * together, or the file is no uncompressed binary .X. */
+bool animc_xfile_binary_break(const uint8_t *data, size_t size, char *why, size_t why_size);
 /* For an .X file Assimp could not read, giving no line: say the first key
  * of the file's animation sets whose values it cannot read (too few or too
  * many of them, or `1,2`, which it reads as the decimal 1.2) as an error

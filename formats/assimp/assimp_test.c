@@ -1365,10 +1365,127 @@ static void reads_on_threads_at_once_keep_their_own_messages(void **state)
 	free(keys), free(broken);
 }
 
+/* A binary .X token (type, then a 32-bit count or length and what it
+ * counts) appended to `b` at *n. */
+static void bin_token(uint8_t *b, size_t *n, uint16_t type, const void *body, uint32_t count, size_t body_bytes)
+{
+	b[(*n)++] = (uint8_t)type;
+	b[(*n)++] = (uint8_t)(type >> 8);
+	if (type > 7)
+		return;
+	for (int i = 0; i < 4; i++)
+		b[(*n)++] = (uint8_t)(count >> (8 * i));
+	memcpy(b + *n, body, body_bytes);
+	*n += body_bytes;
+}
+
+static void bin_name(uint8_t *b, size_t *n, const char *name)
+{
+	bin_token(b, n, 1, name, (uint32_t)strlen(name), strlen(name));
+}
+
+/* A binary .X file: a frame Root, and a set Walk moving it from 0 0 0 to
+ * 1 0 0 in 4800 ticks.  Its size in *size; `b` holds 512 bytes. */
+static void binary_x(uint8_t *b, size_t *size)
+{
+	static const float rest[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+	static const float from[3] = { 0, 0, 0 }, to[3] = { 1, 0, 0 };
+	static const uint32_t rate = 4800, head[4] = { 2, 2, 0, 3 }, second[2] = { 4800, 3 };
+	size_t n = 0;
+
+	memcpy(b, "xof 0303bin 0032", 16);
+	n = 16;
+	bin_name(b, &n, "AnimTicksPerSecond");
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_token(b, &n, 6, &rate, 1, 4);
+	bin_token(b, &n, 0x0b, NULL, 0, 0);
+	bin_name(b, &n, "Frame");
+	bin_name(b, &n, "Root");
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_name(b, &n, "FrameTransformMatrix");
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_token(b, &n, 7, rest, 16, sizeof rest);
+	bin_token(b, &n, 0x0b, NULL, 0, 0);
+	bin_token(b, &n, 0x0b, NULL, 0, 0);
+	bin_name(b, &n, "AnimationSet");
+	bin_name(b, &n, "Walk");
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_name(b, &n, "Animation");
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_name(b, &n, "Root");
+	bin_token(b, &n, 0x0b, NULL, 0, 0);
+	bin_name(b, &n, "AnimationKey");
+	bin_token(b, &n, 0x0a, NULL, 0, 0);
+	bin_token(b, &n, 6, head, 4, sizeof head);
+	bin_token(b, &n, 7, from, 3, sizeof from);
+	bin_token(b, &n, 6, second, 2, sizeof second);
+	bin_token(b, &n, 7, to, 3, sizeof to);
+	for (int i = 0; i < 3; i++)
+		bin_token(b, &n, 0x0b, NULL, 0, 0);
+	*size = n;
+}
+
+/*
+ * Assimp names no place in a binary .X file: its errors had no line and no
+ * byte, where a text .X file's have a line.  Where the file's tokens break
+ * off (one running past the end, a type that is no token) or end with
+ * blocks open, the error says the byte.  A whole file compiles.
+ */
+static void x_binary_errors_name_the_byte(void **state)
+{
+	static const struct {
+		size_t cut;      /* bytes kept; 0: all, with byte 40 damaged */
+		const char *words;
+	} cases[] = {
+		{ 100, "(its binary tokens break off at byte 77: a name of 24 bytes runs past the end of the file, "
+		       "at byte 100: cut short?)" },
+		{ 320, "(its binary tokens break off at byte 314: a list of floats of 16 bytes runs past the end "
+		       "of the file, at byte 320: cut short?)" },
+		{ 300, "(its binary tokens end with the file, at byte 300, inside 3 open blocks: cut short?)" },
+		{ 40, "(its binary tokens end with the file, at byte 40, after a name that opens no block: cut "
+		      "short?)" },
+		{ 0, "(its binary tokens break off at byte 40: 0x0077 is no token of the binary .X format" },
+	};
+	uint8_t b[512];
+	size_t size;
+	imported r;
+
+	(void)state;
+	binary_x(b, &size);
+	assert_int_equal(size, 338);
+	{
+		animc_import_request req = { NULL, b, size, NULL };
+
+		import_request(&r, &req);
+		assert_int_equal(r.status, ANIMC_OK);
+		release(&r);
+	}
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		uint8_t damaged[512];
+		animc_import_request req = { NULL, damaged, cases[c].cut ? cases[c].cut : size, NULL };
+		const test_diag *e;
+
+		memcpy(damaged, b, size);
+		if (!cases[c].cut)
+			damaged[40] = 0x77;
+		import_request(&r, &req);
+		assert_int_not_equal(r.status, ANIMC_OK);
+		e = test_diags_first(&r.diags, ANIMC_ERROR);
+		assert_non_null(e);
+		assert_true(strncmp(e->message, "Assimp cannot read this file: ", 30) == 0);
+		if (!strstr(e->message, cases[c].words))
+			fail_msg("case %zu: no '%s' in: %s", c, cases[c].words, e->message);
+		assert_int_equal(e->line, 0);
+		release(&r);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reads_on_threads_at_once_keep_their_own_messages),
 	cmocka_unit_test(probe_prefers_content_and_leaves_other_xml_alone),
 	cmocka_unit_test(x_rotation_keys),
+	cmocka_unit_test(x_binary_errors_name_the_byte),
 	cmocka_unit_test(x_scale_keys),
 	cmocka_unit_test(x_position_keys_at_uneven_times),
 	cmocka_unit_test(x_matrix_keys_decompose),

@@ -485,6 +485,93 @@ uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line
 	return stop && stop >= from && stop < to ? line_at(data, stop) : 0;
 }
 
+/* ------------------------------------------------------- binary files */
+
+/* The bytes a token of a binary .X takes past its 2-byte type at `p`
+ * (`left` of them there), as Assimp's DirectX reader steps over it; into
+ * *what what it is.  SIZE_MAX for a type that is no token of the format. */
+static size_t binary_token_bytes(uint16_t type, const uint8_t *p, size_t left, size_t float_bytes,
+				 const char **what)
+{
+	uint32_t n = 0;
+
+	if (left >= 4)
+		n = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	switch (type) {
+	case 1:
+		*what = "a name";
+		return 4 + (size_t)n;
+	case 2:
+		*what = "a string";
+		return 4 + (size_t)n + 2;   /* and its ';' or ',' */
+	case 3:
+		*what = "an integer";
+		return 4;
+	case 5:
+		*what = "a GUID";
+		return 16;
+	case 6:
+		*what = "a list of integers";
+		return 4 + (size_t)n * 4;
+	case 7:
+		*what = "a list of floats";
+		return 4 + (size_t)n * float_bytes;
+	}
+	*what = "punctuation or a keyword";
+	/* { } ( ) [ ] < > . , ; template, and the type keywords. */
+	return (type >= 0x0a && type <= 0x14) || type == 0x1f || (type >= 0x28 && type <= 0x34) ? 0 : SIZE_MAX;
+}
+
+/* Say in `why` that the binary tokens of a file of `size` bytes end with
+ * the file, `depth` blocks open, its last token `what` (type `type`); true
+ * when they end so (a file cut short at a token's end). */
+static bool say_binary_end(size_t size, unsigned depth, uint16_t type, const char *what, char *why,
+			   size_t why_size)
+{
+	if (depth > 0)
+		snprintf(why, why_size, "its binary tokens end with the file, at byte %zu, inside %u open block%s: "
+			 "cut short?", size, depth, depth == 1 ? "" : "s");
+	else if (type != 0x0b)
+		snprintf(why, why_size, "its binary tokens end with the file, at byte %zu, after %s that opens "
+			 "no block: cut short?", size, what);
+	return depth > 0 || type != 0x0b;
+}
+
+bool animc_xfile_binary_break(const uint8_t *data, size_t size, char *why, size_t why_size)
+{
+	size_t float_bytes, at = 16;
+	unsigned depth = 0;
+	uint16_t type = 0x0b;
+	const char *what = "";
+
+	if (!data || size < 16 || memcmp(data, "xof ", 4) != 0 || memcmp(data + 8, "bin ", 4) != 0)
+		return false;
+	float_bytes = memcmp(data + 12, "0064", 4) == 0 ? 8 : 4;
+	while (at < size) {
+		size_t left = size - at >= 2 ? size - at - 2 : 0, bytes = SIZE_MAX;
+
+		if (size - at >= 2) {
+			type = (uint16_t)(data[at] | data[at + 1] << 8);
+			bytes = binary_token_bytes(type, data + at + 2, left, float_bytes, &what);
+		}
+		if (size - at < 2)
+			snprintf(why, why_size, "its binary tokens break off at byte %zu: the file ends inside a "
+				 "token's type", at);
+		else if (bytes == SIZE_MAX)
+			snprintf(why, why_size, "its binary tokens break off at byte %zu: 0x%04x is no token of the "
+				 "binary .X format (damaged, or not written as one)", at, type);
+		else if (bytes > left)
+			snprintf(why, why_size, "its binary tokens break off at byte %zu: %s of %zu bytes runs past "
+				 "the end of the file, at byte %zu: cut short?", at, what, bytes, size);
+		if (size - at < 2 || bytes == SIZE_MAX || bytes > left)
+			return true;
+		depth += type == 0x0a;
+		depth -= type == 0x0b && depth > 0;
+		at += 2 + bytes;
+	}
+	return say_binary_end(size, depth, type, what, why, why_size);
+}
+
 /* ------------------------------------------------------------- mending */
 
 /*
