@@ -550,6 +550,59 @@ static bool say_scale_past_float(const char *id, const xmlNode *e, const double 
 	return true;
 }
 
+/* Say the first value of channel `ch` (keying a <scale>, whole or one
+ * axis of it) past sqrt(FLT_MAX): Assimp squares it in a float, and the
+ * scale came out infinite; true when said. */
+static bool say_scale_key_past_float(const dae_channel *ch, animc_diag_sink *sink)
+{
+	for (size_t i = 0; ch && i < ch->values.count; i++) {
+		size_t key = i / (ch->values.stride ? ch->values.stride : 1);
+
+		if (!(fabs(ch->values.values[i]) > sqrt(FLT_MAX)))
+			continue;
+		char when[48] = "";
+		if (key < ch->times.count)
+			snprintf(when, sizeof when, " (at %g s)", ch->times.values[key]);
+		animc_diag_report(sink, ANIMC_ERROR, number_line(&ch->values, i), 0,
+				  "channel '%s': key %zu%s scales by %g, past what a float holds: Assimp squares the "
+				  "scale in a float (past 1.8e19 the square is past 3.4e38, the largest float); check "
+				  "the bone's scale in the exporter", ch->target, key, when, ch->values.values[i]);
+		return true;
+	}
+	return false;
+}
+
+/* Say <scale> `e` of keyed node `node` when it, or a key of it, scales
+ * past what a float holds; true when said. */
+static bool say_scale_past(const animc_collada *dae, const xmlNode *node, const xmlNode *e, animc_diag_sink *sink)
+{
+	static const char *const parts[] = { "", ".X", ".Y", ".Z" };
+	const char *id = attribute(node, "id"), *sid = attribute(e, "sid");
+	char *text = (char *)xmlNodeGetContent(e), *p = text, *end, target[512];
+	double v[3] = { 1, 1, 1 };
+
+	for (int i = 0; i < 3 && p; i++, p = end)
+		v[i] = strtod(p, &end);
+	xmlFree(text);
+	if (!id || !is_keyed_node(dae, id))
+		return false;
+	for (size_t k = 0; sid && k < sizeof parts / sizeof *parts; k++) {
+		snprintf(target, sizeof target, "%s/%s%s", id, sid, parts[k]);
+		if (say_scale_key_past_float(keyed_by(dae, target), sink))
+			return true;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!(fabs(v[i]) > sqrt(FLT_MAX)))
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, (uint32_t)xmlGetLineNo(e), 0,
+				  "node '%s': its <scale> scales its %c axis by %g, past what a float holds: Assimp "
+				  "squares the scale of a keyed node in a float (past 1.8e19 the square is past 3.4e38, "
+				  "the largest float); check the node's scale in the exporter", id, "XYZ"[i], v[i]);
+		return true;
+	}
+	return false;
+}
+
 /* Say <matrix> `e` of keyed node `node` when it, or a key of it, is a
  * projection or scales past what a float holds; true when said. */
 static bool say_projection(const animc_collada *dae, const xmlNode *node, const xmlNode *e, animc_diag_sink *sink)
@@ -604,6 +657,8 @@ static bool say_odd_transforms_in(const animc_collada *dae, const xmlNode *n, un
 			if (is_element(e, "rotate") && say_no_axis(dae, n, e, sink))
 				return true;
 			if (is_element(e, "matrix") && say_projection(dae, n, e, sink))
+				return true;
+			if (is_element(e, "scale") && say_scale_past(dae, n, e, sink))
 				return true;
 		}
 		if (say_odd_transforms_in(dae, n->children, depth + 1, sink))

@@ -760,6 +760,50 @@ static void a_matrix_scaled_past_a_float_fails_at_its_line(void **state)
 	}
 }
 
+/* A <scale> past 1.8e19, keyed (whole or one axis) or on a keyed node:
+ * Assimp composes it into the node's matrix and splits that in floats, so
+ * it failed as "scale key 0 is infinite" (after a sheared-key warning),
+ * naming no line nor any value of the file.  An error at the line of the
+ * value, naming it; 1e19 compiles. */
+static void a_scale_past_a_float_fails_at_its_line(void **state)
+{
+	static const struct {
+		const char *target, *values, *scale, *words, *line;
+		int stride;
+	} cases[] = {
+		{ "Root/s", "1 1 1\n1e30 1 1", "1 1 1",
+		  "channel 'Root/s': key 1 (at 1 s) scales by 1e+30, past what a float holds", "1e30 1 1</float_array>",
+		  3 },
+		{ "Root/s.Y", "1\n-5e19", "1 1 1", "channel 'Root/s.Y': key 1 (at 1 s) scales by -5e+19, past what a "
+		  "float holds", "-5e19</float_array>", 1 },
+		{ "Root/location", "0 0 0 1 0 0", "1 2e19 1",
+		  "node 'Root': its <scale> scales its Y axis by 2e+19, past what a float holds",
+		  "        <scale sid=\"s\">1 2e19 1</scale>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "1e19 2 1", NULL, NULL, 3 },
+	};
+	char *anims, *text, *transforms;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		f = open_memstream(&anims, &len);
+		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
+		fclose(f);
+		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+					 "        <scale sid=\"s\">%s</scale>\n", cases[c].scale);
+		text = scene_of(anims, transforms);
+		import_text(&r, text);
+		if (!cases[c].words)
+			assert_int_equal(r.status, ANIMC_OK);
+		else
+			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
+		release(&r);
+		free(text), free(anims), free(transforms);
+	}
+}
+
 /* A key whose matrix shears (a <scale> of unequal axes before a <rotate>,
  * composed by Assimp into S * R): its rotation, Assimp's split of it, is
  * off unit length, and the warning blamed the exporter's quaternions,
@@ -829,6 +873,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_rotate_about_no_axis_fails_at_its_line),
 	cmocka_unit_test(a_projecting_matrix_fails_at_its_line),
 	cmocka_unit_test(a_matrix_scaled_past_a_float_fails_at_its_line),
+	cmocka_unit_test(a_scale_past_a_float_fails_at_its_line),
 	cmocka_unit_test(a_sheared_key_is_said_as_a_shear),
 	cmocka_unit_test(an_endless_turn_fails_at_its_line),
 };
