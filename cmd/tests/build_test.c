@@ -453,8 +453,8 @@ static void options_skeleton_and_manifest(void **state)
 	r = build(&t, "--skeleton", model, NULL);
 	assert_non_null(strstr(r.err, "manifest: warning: "));
 	expect(&t, r, 0, 4, 0);
-	/* A foreign one, and one cut short. */
-	assert_true(test_write_file(manifest_path, "animc-manifest 9\n", 17));
+	/* One of no version, and one cut short. */
+	assert_true(test_write_file(manifest_path, "animc-manifest x\n", 17));
 	r = build(&t, "--skeleton", model, NULL);
 	assert_non_null(strstr(r.err, "another format version"));
 	expect(&t, r, 0, 4, 0);
@@ -1107,6 +1107,54 @@ static void a_journal_never_removes_outside_the_output_folder(void **state)
 	free(linked);
 	free(out);
 	free(dir);
+}
+
+/* A manifest of another format version (a later animc's, then animc
+ * rolled back): a build refuses, exit 1, and keeps it byte for byte, as
+ * clean does.  A build compiled every source and saved its own manifest
+ * over it, and the outputs only the later animc wrote were then known to
+ * no animc. */
+static void a_manifest_of_another_version_is_kept(void **state)
+{
+	char *dir = test_tmpdir("manifest-other"), *out = test_format("%s/out", dir);
+	char *manifest_path = test_format("%s/.animc/manifest", out), *later = test_format("%s/Later.xnb", out);
+	const char *text = "animc-manifest 2\noptions\tof a later format\noutput\tLater.xnb\t5\n";
+	test_run r;
+	uint8_t *kept;
+	size_t size;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(manifest_path, text, strlen(text)));
+	assert_true(test_write_file(later, "later", 5));
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "/.animc/manifest: error: a manifest of format version 2, which another animc "
+				      "writes (this one writes version 1), whose outputs this one does not know: nothing "
+				      "built, and the manifest is kept; build with the animc that wrote it, build into "
+				      "another folder with -o, or remove the file (its outputs are then left to you) to "
+				      "build here anew\n"));
+	test_run_release(&r);
+	kept = test_read_file(manifest_path, &size);
+	assert_int_equal(size, strlen(text));
+	assert_memory_equal(kept, text, size);
+	free(kept);
+	/* --rebuild too: it keeps what earlier runs wrote tracked. */
+	r = test_animc("build", "-q", "--rebuild", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 1);
+	test_run_release(&r);
+	kept = test_read_file(manifest_path, &size);
+	assert_memory_equal(kept, text, strlen(text));
+	free(kept);
+	/* Removed by hand, as the error says: a build builds. */
+	assert_int_equal(unlink(manifest_path), 0);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_file_exists(later));
+	free(later), free(manifest_path), free(out), free(dir);
 }
 
 /* A journal of another format version (a later animc's, killed, then
@@ -4483,6 +4531,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sidecar_link_leading_nowhere_fails_its_source),
 	cmocka_unit_test(a_build_killed_before_its_manifest_leaves_nothing_unknown),
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
+	cmocka_unit_test(a_manifest_of_another_version_is_kept),
 	cmocka_unit_test(a_journal_of_another_version_is_kept),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),

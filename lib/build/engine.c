@@ -770,19 +770,36 @@ static void make_run_key(build_ctx *ctx)
 	build_hash_bytes(shared, sizeof shared, &ctx->run_key);
 }
 
+/* A build over another animc's manifest would overwrite the records of
+ * the outputs that animc wrote, which no animc would then know (clean and
+ * --prune leave them for good): refused, as clean refuses, and the file
+ * kept for that animc. */
+static bool refuse_other_manifest(build_ctx *ctx, const char *path, const cli_error *err)
+{
+	build_say(ctx, ANIMC_ERROR, path, "%s, whose outputs this one does not know: nothing built, and the manifest "
+		  "is kept; build with the animc that wrote it, build into another folder with -o, or remove the "
+		  "file (its outputs are then left to you) to build here anew", err->message);
+	return false;
+}
+
 /* The plan, checked against the manifest (read on a thread meanwhile), and
  * what compiling needs.  False (said) when the run cannot go on. */
 static bool plan_run(run_state *rs, size_t *to_compile)
 {
 	build_ctx *ctx = rs->ctx;
 	manifest_loader loader = { 0 };
+	manifest_load_status loaded;
 	bool plan_ok;
 
 	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
 	manifest_loader_start(&loader, &ctx->old, rs->manifest_path);
 	options_key(ctx->options, &ctx->options_key);
 	plan_ok = build_plan_make(ctx);
-	switch (manifest_loader_finish(&loader)) {
+	loaded = manifest_loader_finish(&loader);
+	/* A list of outputs writes none: it plans as with no manifest. */
+	if (loaded == MANIFEST_OTHER_VERSION && ctx->command == CMD_BUILD)
+		return refuse_other_manifest(ctx, rs->manifest_path, &loader.err);
+	switch (loaded) {
 	case MANIFEST_LOADED:
 		ctx->has_old = true;
 		break;

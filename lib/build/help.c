@@ -45,7 +45,9 @@ static const command_doc command_docs[] = {
 		"the other files its import read, the options below that change output, by their values "
 		"(--scale 1.0 is --scale 1, a default spelt out is none, an option given twice its last), "
 		"the versions of animc and its libraries) and its outputs.  A source whose key and outputs are "
-		"unchanged is neither imported nor rewritten.",
+		"unchanged is neither imported nor rewritten.  A manifest of another format version, "
+		"which another animc (a later one) wrote, records outputs this one does not know: the "
+		"build refuses, as clean does, and keeps it for that animc.",
 		"A response file (@FILE) is a file or a pipe (@/dev/stdin, @<(git diff --name-only)), read to its end; "
 		"it is UTF-8 (a byte-order mark is skipped; UTF-16 is refused); "
 		"a trailing \\r is dropped and empty lines, and lines of only spaces and tabs, are left out; it is not recursive (a line starting with @ is an argument).  In a folder walk, names "
@@ -97,7 +99,8 @@ static const command_doc command_docs[] = {
 		"schema lib/build/report.schema.json) are in the source tree and, installed, under "
 		"PREFIX/share/doc/animc (/usr/local/share/doc/animc by default).",
 		"0 every source compiled (or was skipped), 1 some source failed or the run itself failed "
-		"(a report not written, OUTDIR/.animc a symbolic link, a --mgcb project that cannot be read; "
+		"(a report not written, OUTDIR/.animc a symbolic link, a manifest of another format version, "
+		"a --mgcb project that cannot be read; "
 		"the summary counts run errors), 2 usage error."
 	},
 	[CMD_OUTPUTS] = {

@@ -939,6 +939,23 @@ static bool parse_status(const char *s, build_status *status)
 	return false;
 }
 
+/* The version line of a manifest not of MANIFEST_VERSION (`rest` follows
+ * the magic and its space): a number is another animc's format version. */
+static manifest_load_status other_version(const char *rest, size_t size, cli_error *err)
+{
+	size_t n = 0;
+
+	while (n < size && n < 16 && rest[n] >= '0' && rest[n] <= '9')
+		n++;
+	if (n == 0 || n == size || rest[n] != '\n') {
+		cli_error_set(err, "it is of another format version than %d", MANIFEST_VERSION);
+		return MANIFEST_FOREIGN;
+	}
+	cli_error_set(err, "a manifest of format version %.*s, which another animc writes (this one writes version "
+		      "%d)", (int)n, rest, MANIFEST_VERSION);
+	return MANIFEST_OTHER_VERSION;
+}
+
 /* What surrounds the records: the magic and version, no NUL byte, and the
  * closing line "end\t<hash>\n" whose hash covers everything before it.
  * MANIFEST_LOADED when they are right, *body then the records' length and
@@ -953,10 +970,8 @@ static manifest_load_status check_envelope(const char *data, size_t size, size_t
 		cli_error_set(err, "it is not an animc manifest");
 		return MANIFEST_FOREIGN;
 	}
-	if (size < 2 + sizeof MANIFEST_MAGIC || memcmp(data + sizeof MANIFEST_MAGIC, "1\n", 2) != 0) {
-		cli_error_set(err, "it is of another format version than %d", MANIFEST_VERSION);
-		return MANIFEST_FOREIGN;
-	}
+	if (size < 2 + sizeof MANIFEST_MAGIC || memcmp(data + sizeof MANIFEST_MAGIC, "1\n", 2) != 0)
+		return other_version(data + sizeof MANIFEST_MAGIC, size - sizeof MANIFEST_MAGIC, err);
 	if (strlen(data) != size) {
 		cli_error_set(err, "it holds a NUL byte");
 		return MANIFEST_DAMAGED;
@@ -1538,8 +1553,17 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	 * case: save ours, the file's bytes hashed, not parsed again.  Not
 	 * when that save took in another build's entries: ours lacks them,
 	 * and saving it alone would drop them. */
-	if ((expected && !ctx->saved_merged && file_hash_is(path, expected)) ||
-	    manifest_load(&latest, path, NULL) != MANIFEST_LOADED) {
+	cli_error other;
+	manifest_load_status found = expected && !ctx->saved_merged && file_hash_is(path, expected) ?
+				     MANIFEST_ABSENT : manifest_load(&latest, path, &other);
+
+	if (found == MANIFEST_OTHER_VERSION) {
+		/* Another animc's build saved it meanwhile: its records stay. */
+		if (fd >= 0)
+			close(fd);
+		return cli_error_set(err, "%s, saved meanwhile: not overwritten", other.message);
+	}
+	if (found != MANIFEST_LOADED) {
 		manifest_release(&latest);
 		ok = manifest_save(ours, path, &ctx->saved, err);
 		ctx->has_saved = ok;

@@ -94,7 +94,10 @@ typedef enum manifest_load_status {
 	MANIFEST_LOADED = 0,
 	MANIFEST_ABSENT,
 	MANIFEST_DAMAGED,   /* *err says how */
-	MANIFEST_FOREIGN    /* another format version, or not a manifest */
+	MANIFEST_FOREIGN,   /* not a manifest, or no version line */
+	/* A manifest of another format version, as another animc (a later
+	 * one) writes: its records are that animc's, never overwritten. */
+	MANIFEST_OTHER_VERSION
 } manifest_load_status;
 
 /* An output record, as a line of the manifest or of the journal holds it. */
