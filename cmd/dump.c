@@ -22,6 +22,8 @@ static void help(FILE *out)
 		"back as the same float32).  Control characters in names are escaped in the\n"
 		"table (\\n, \\x1b, ...).  Compact files (--layout compact, reader version 2)\n"
 		"print each track as absent, constant or its keys, decoded (section 7).\n"
+		"FILE may be a pipe (<(zstd -dc F.xnb.zst), /dev/stdin), read to its end as\n"
+		"a file is; a folder, a socket or an empty file is refused.\n"
 		"\n"
 		"The file's type reader must be an animation reader: one whose type name ends\n"
 		"in AnimationReader (the original RobotGame reader does), or one given with\n"

@@ -26,6 +26,8 @@ static void help(FILE *out)
 		"translation (x y z), rotation (quaternion x y z w) and scale (x y z).\n"
 		"A time past the clip's end holds the end, or with --repeat wraps around;\n"
 		"a negative time holds the start, or with --repeat wraps back from the end.\n"
+		"FILE and OTHER may be pipes (<(zstd -dc F.xnb.zst), /dev/stdin), read to\n"
+		"their end as files are.\n"
 		"\n"
 		"With --blend, print the crossfade from FILE's pose to OTHER's at weight W\n"
 		"(0 is FILE, 1 is OTHER): lerp of translation and scale, slerp of rotation;\n"

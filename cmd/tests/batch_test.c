@@ -301,7 +301,26 @@ static void batch_reads_a_file_again_only_once_it_changed(void **state)
 	free(out), free(many), free(line), free(out_path), free(clip), free(dir);
 }
 
+/* dump and sample read a pipe to its end; under batch, the pipe on
+ * standard input holds the next lines, and a line naming it (dump
+ * /dev/stdin) is refused rather than taking them. */
+static void batch_does_not_read_its_own_lines_as_a_file(void **state)
+{
+	test_run r;
+
+	(void)state;
+	setenv("ANIMC", test_animc_path(), 1);
+	r = test_exec("sh", "-c", "printf 'dump /dev/stdin\\ndump " UNIFORM "\\n' | \"$ANIMC\" batch", NULL);
+	unsetenv("ANIMC");
+	if (r.status != 1 || !strstr(r.out, UNIFORM ": XNB v5") ||
+	    !strstr(r.err, "<stdin>:1: error: dump: /dev/stdin: is the standard input, which holds batch's lines; not "
+			   "read\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(batch_does_not_read_its_own_lines_as_a_file),
 	cmocka_unit_test(batch_reads_a_file_again_only_once_it_changed),
 	cmocka_unit_test(batch_takes_words_separated_by_spaces),
 	cmocka_unit_test(batch_says_fields_are_separated_by_tabs),

@@ -859,6 +859,62 @@ static void dump_says_why_a_file_cannot_be_read_naming_it_once(void **state)
 	free(dir);
 }
 
+/* dump, sample and plot read a compiled file from a pipe or a FIFO to its
+ * end, as a file (`animc dump <(zstd -dc F.xnb.zst)`, `cat F.xnb | animc
+ * dump /dev/stdin`): they refused it as "a FIFO, not a regular file".  The
+ * other inputs that are no file are still refused, each said as what it
+ * is, exit 1: /dev/null is empty, a socket is a socket. */
+static void dump_sample_and_plot_read_a_pipe(void **state)
+{
+	char *tmp = test_tmpdir("cli-dump-pipe"), *dir = realpath(tmp, NULL), *animc = realpath(test_animc_path(), NULL);
+	char *sway = realpath("testdata/compact/sway.Animation", NULL);
+	char *xnb = test_format("%s/sway.xnb", dir), *svg = test_format("%s/sway.svg", dir);
+	char *sock = test_format("%s/sock", dir), *want_sock = test_format("%s: error: is a socket, not a file or a "
+									 "pipe; not read\n", sock);
+	test_run r = test_animc("build", "-q", "-o", dir, "testdata/compact/sway.Animation", NULL), file, piped;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("ANIMC", animc, 1), setenv("XNB", xnb, 1), setenv("SWAY", sway, 1), setenv("DIR", dir, 1);
+	file = test_animc("dump", "--json", xnb, NULL);
+	piped = test_exec("sh", "-c", "cat \"$XNB\" | \"$ANIMC\" dump --json /dev/stdin", NULL);
+	if (piped.status != 0 || file.status != 0 || strcmp(piped.out, file.out) != 0)
+		fail_msg("dump /dev/stdin: exit %d\n%s%s", piped.status, piped.out, piped.err);
+	test_run_release(&piped);
+	piped = test_exec("sh", "-c", "cd \"$DIR\" && mkfifo fifo && { cat \"$XNB\" > fifo & } && \"$ANIMC\" dump "
+			  "--json fifo", NULL);
+	if (piped.status != 0 || strcmp(piped.out, file.out) != 0)
+		fail_msg("dump FIFO: exit %d\n%s%s", piped.status, piped.out, piped.err);
+	test_run_release(&piped), test_run_release(&file);
+	file = test_animc("sample", "--json", "--time", "0.5", xnb, "--blend", xnb, "--weight", "0.5", NULL);
+	piped = test_exec("sh", "-c", "cat \"$XNB\" | \"$ANIMC\" sample --json --time 0.5 /dev/stdin --blend "
+			  "\"$XNB\" --weight 0.5", NULL);
+	if (piped.status != 0 || file.status != 0 || strcmp(piped.out, file.out) != 0)
+		fail_msg("sample /dev/stdin: exit %d\n%s%s", piped.status, piped.out, piped.err);
+	test_run_release(&piped), test_run_release(&file);
+	piped = test_exec("sh", "-c", "cat \"$XNB\" | \"$ANIMC\" plot --bone Spine -o \"$DIR/sway.svg\" /dev/stdin "
+			  "\"$SWAY\"", NULL);
+	if (piped.status != 0 || !test_file_exists(svg))
+		fail_msg("plot /dev/stdin: exit %d\n%s%s", piped.status, piped.out, piped.err);
+	test_run_release(&piped);
+	r = test_animc("dump", "/dev/null", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "/dev/null: error: the file is empty\n");
+	test_run_release(&r);
+	/* Bound from its folder: a socket's path is short. */
+	r = test_exec("sh", "-c", "cd \"$DIR\" && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"sock\")'",
+		      NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("sample", "--time", "0", sock, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want_sock);
+	test_run_release(&r);
+	unsetenv("ANIMC"), unsetenv("XNB"), unsetenv("SWAY"), unsetenv("DIR");
+	free(want_sock), free(sock), free(svg), free(xnb), free(sway), free(animc), free(dir), free(tmp);
+}
+
 /* Two sources of one name in two folders, given as files, land on one
  * output: the second is refused, saying how to keep them apart. */
 static void one_output_of_two_sources_says_what_keeps_them_apart(void **state)
@@ -1609,6 +1665,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_and_outputs_describe_their_own_options),
 	cmocka_unit_test(completion_lists_each_option_once),
 	cmocka_unit_test(dump_says_why_a_file_cannot_be_read_naming_it_once),
+	cmocka_unit_test(dump_sample_and_plot_read_a_pipe),
 	cmocka_unit_test(an_unknown_first_word_says_what_it_may_mean),
 	cmocka_unit_test(an_unknown_topic_is_helps_usage_error),
 	cmocka_unit_test(a_misspelt_option_says_what_it_may_mean),

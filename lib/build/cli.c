@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -516,9 +517,19 @@ uint32_t cli_bone_names(const animrt_clip *const *clips, unsigned count, const c
 	return n;
 }
 
+/* Whether `path` is the pipe (or terminal) on standard input. */
+static bool is_stdin_pipe(const char *path)
+{
+	struct stat in, st;
+
+	return fstat(STDIN_FILENO, &in) == 0 && !S_ISREG(in.st_mode) && stat(path, &st) == 0 &&
+	       st.st_dev == in.st_dev && st.st_ino == in.st_ino;
+}
+
 /* Read here, not by the loader, so that the message leads with the path
  * alone ("path: error: cannot open: ...", "is a folder", "the file is
- * empty"). */
+ * empty").  A pipe is read to its end, as a file is (<(zstd -dc F.xnb.zst),
+ * /dev/stdin). */
 animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
 {
 	animrt_clip *clip;
@@ -533,7 +544,12 @@ animrt_clip *cli_clip_open(const char *path, const cli_readers *readers)
 
 	if (keeps && (clip = kept_find(&file, &options)))
 		return clip;
-	if (!cli_read_file(path, &data, &size, &err) || size == 0) {
+	if (keep_count && is_stdin_pipe(path)) {
+		/* Read to its end, it would take batch's next lines. */
+		cli_report(ANIMC_ERROR, path, "is the standard input, which holds batch's lines; not read");
+		return NULL;
+	}
+	if (!cli_read_file_or_pipe(path, &data, &size, &err) || size == 0) {
 		cli_report(ANIMC_ERROR, path, "%s", size == 0 && data ? "the file is empty" : err.message);
 		free(data);
 		return NULL;

@@ -161,6 +161,8 @@ bool cli_read_file_or_pipe(const char *path, uint8_t **data, size_t *size, cli_e
 	/* Blocking: a FIFO's reader waits for its writer, as a shell's
 	 * <(cmd) needs. */
 	src.fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (src.fd < 0 && errno == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+		return cli_error_set(err, "is a socket, not a file or a pipe; not read");
 	if (src.fd < 0)
 		return cli_error_set(err, "cannot open: %s", strerror(errno));
 	if (fstat(src.fd, &st) != 0)

@@ -47,7 +47,8 @@ void cli_source_close(cli_source *src);
 
 /* The whole file at once: open and read the rest. */
 bool cli_read_file(const char *path, uint8_t **data, size_t *size, cli_error *err);
-/* The same for a file a user names to be read once, a response file: a
+/* The same for a file a user names to be read once, a response file or
+ * the compiled file dump, sample and plot read: a
  * regular file, or a pipe or character device (@/dev/stdin, @<(cmd))
  * read to its end, waiting for a writer; a folder, socket or block device
  * is refused.  At most CLI_MAX_INPUT_BYTES either way. */
