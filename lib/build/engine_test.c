@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -522,6 +523,54 @@ static void the_status_line_fits_the_terminal_between_characters(void **state)
 	assert_string_equal(line, "[0/1] assimp: ");
 	assert_int_equal(console_columns(&ctx, 20), 20);
 	assert_int_equal(console_columns(&ctx, 120), 120);
+}
+
+/* A terminal resized during a build (SIGWINCH) gets lines of its new
+ * width from the next update: the width was read once, so a terminal made
+ * narrower wrapped each line, leaving a row behind each redraw, and one
+ * made wider had the name cut as before. */
+static void the_status_line_follows_a_resized_terminal(void **state)
+{
+	struct winsize narrow = { .ws_row = 24, .ws_col = 30 }, wide = { .ws_row = 24, .ws_col = 100 };
+	int master = posix_openpt(O_RDWR | O_NOCTTY), saved = dup(STDOUT_FILENO), slave;
+	build_options options;
+	build_job job;
+	build_ctx ctx;
+	build_status_sink s;
+	char drawn[4096];
+	ssize_t n;
+
+	(void)state;
+	memset(&options, 0, sizeof options), memset(&job, 0, sizeof job), memset(&ctx, 0, sizeof ctx);
+	options.progress = PROGRESS_ALWAYS;
+	job.path = (char *)(uintptr_t)"slow/a_source_of_a_name_long_enough_to_be_cut_walk.bvh";
+	job.needs_compile = true;
+	job.started_s = build_now_s() - 5;
+	snprintf(job.importer_at_work, sizeof job.importer_at_work, "assimp");
+	ctx.options = &options;
+	ctx.plan.jobs = &job, ctx.plan.count = 1;
+	assert_true(master >= 0 && saved >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(slave >= 0 && ioctl(slave, TIOCSWINSZ, &narrow) == 0);
+	fflush(stdout);
+	dup2(slave, STDOUT_FILENO);
+	build_status_console_init(&s, &ctx);
+	s.total = 1;
+	s.last_draw_s = -10;
+	/* The terminal a user resizes: the kernel sends SIGWINCH to its
+	 * foreground process group; here, raised. */
+	assert_true(ioctl(slave, TIOCSWINSZ, &wide) == 0);
+	raise(SIGWINCH);
+	s.ops->tick(&s);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	n = read(master, drawn, sizeof drawn - 1);
+	close(saved), close(slave), close(master);
+	signal(SIGWINCH, SIG_DFL);
+	assert_true(n > 0);
+	drawn[n] = '\0';
+	assert_int_equal(s.columns, 100);
+	assert_non_null(strstr(drawn, "[0/1] assimp: slow/a_source_of_a_name_long_enough_to_be_cut_walk.bvh (5 s)"));
 }
 
 /* The status line's estimate: none before a source is done or after the
@@ -1139,6 +1188,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_failed_source_writes_nothing_and_is_retried),
 	cmocka_unit_test(the_time_left_is_said_from_a_second),
 	cmocka_unit_test(the_status_line_fits_the_terminal_between_characters),
+	cmocka_unit_test(the_status_line_follows_a_resized_terminal),
 	cmocka_unit_test(a_state_from_the_last_two_seconds_is_not_trusted),
 	cmocka_unit_test(outputs_claims_and_writes_nothing),
 	cmocka_unit_test(a_removed_source_leaves_a_stale_output_until_pruned),

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,10 +85,32 @@ void build_status_line(const build_status_sink *s, double now, char *line, size_
 	cut_between_characters(line, s->columns > 0 ? (size_t)s->columns - 1 : 0);
 }
 
+/* Set by SIGWINCH: the terminal was resized, and the next line drawn
+ * takes its new width (read here, not in the handler). */
+static volatile sig_atomic_t resized;
+
+static void on_resize(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+/* The columns of the terminal on standard output; 80 when it says none. */
+static int terminal_columns(void)
+{
+	struct winsize ws;
+
+	return ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+}
+
 static void status_draw(build_status_sink *s, double now)
 {
 	char line[1024];
 
+	if (resized) {
+		resized = 0;
+		s->columns = terminal_columns();
+	}
 	build_status_line(s, now, line, sizeof line);
 	fputs("\r\033[K", stdout);
 	for (const unsigned char *p = (const unsigned char *)line; *p; p++)
@@ -377,15 +400,25 @@ static bool is_live(const build_options *o)
 void build_status_console_init(build_status_sink *s, build_ctx *ctx)
 {
 	const build_options *o = ctx->options;
-	struct winsize ws;
 
 	memset(s, 0, sizeof *s);
 	s->ops = o->quiet ? &quiet_ops : is_live(o) ? &terminal_ops : &plain_ops;
 	s->ctx = ctx;
 	s->start_s = build_now_s();
 	/* A terminal of any width: a line wider than it wraps, and "\r\033[K"
-	 * erases only its last row, so each redraw left a row behind. */
-	s->columns = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+	 * erases only its last row, so each redraw left a row behind.  So
+	 * too after a resize during a long build: it is watched for. */
+	s->columns = terminal_columns();
+	if (s->ops == &terminal_ops) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_resize;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		resized = 0;
+		sigaction(SIGWINCH, &sa, NULL);
+	}
 }
 
 /* The status line counts the sources of the plan, as the lines of each
