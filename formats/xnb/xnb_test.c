@@ -288,9 +288,35 @@ static void options_naming_no_readable_file_are_refused(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* A NULL clip, out or out_size is an argument error, said; a NULL out
+ * was written through and crashed. */
+static void write_refuses_null_arguments(void **state)
+{
+	animc_clip *clip = tiny_clip();
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	uint8_t *bytes = (uint8_t *)"x";
+	size_t size = 1;
+
+	(void)state;
+	assert_int_equal(animc_xnb_write(clip, NULL, NULL, &size, &sink), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(size, 0);
+	assert_int_equal(animc_xnb_write(clip, NULL, &bytes, NULL, &sink), ANIMC_ERR_ARGUMENT);
+	assert_null(bytes);
+	assert_int_equal(animc_xnb_write(NULL, NULL, &bytes, &size, &sink), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(animc_xnb_write(clip, NULL, NULL, NULL, NULL), ANIMC_ERR_ARGUMENT);
+	assert_int_equal(diags.count, 3);
+	assert_string_equal(diags.items[0].message, "animc_xnb_write: no place for the bytes, out (NULL)");
+	assert_string_equal(diags.items[1].message, "animc_xnb_write: no place for their size, out_size (NULL)");
+	assert_string_equal(diags.items[2].message, "animc_xnb_write: no clip (NULL)");
+	test_diags_release(&diags);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(writes_the_original_layout_byte_for_byte),
 	cmocka_unit_test(platform_and_reader_name),
+	cmocka_unit_test(write_refuses_null_arguments),
 	cmocka_unit_test(options_naming_no_readable_file_are_refused),
 	cmocka_unit_test(every_monogame_platform_letter),
 	cmocka_unit_test(output_is_deterministic_and_zstd_wraps_it),

@@ -99,8 +99,15 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	uint64_t total = XNB_HEADER_SIZE;
 	uint8_t *buf, *p;
 
-	*out = NULL;
-	*out_size = 0;
+	if (out)
+		*out = NULL;
+	if (out_size)
+		*out_size = 0;
+	if (!clip || !out || !out_size) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "animc_xnb_write: no %s (NULL)", !clip ? "clip" : !out ?
+				  "place for the bytes, out" : "place for their size, out_size");
+		return ANIMC_ERR_ARGUMENT;
+	}
 	if (!options)
 		options = &defaults;
 	platform = options->platform ? options->platform : XNB_DEFAULT_PLATFORM;

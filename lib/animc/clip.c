@@ -319,7 +319,8 @@ void animc_clip_vreport_kind(animc_diag_sink *sink, animc_severity severity, ani
 
 	vsnprintf(what, sizeof what, fmt, ap);
 	animc_clip_where(clip, channel, where, sizeof where);
-	animc_diag_report_kind(sink, severity, kind, channel ? channel->line : clip->line, 0, "%s%s", where, what);
+	animc_diag_report_kind(sink, severity, kind, channel ? channel->line : clip ? clip->line : 0, 0, "%s%s", where,
+			       what);
 }
 
 void animc_clip_vreport(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,

@@ -151,6 +151,23 @@ static void clip_where_fits_its_buffer(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* A report about no clip (NULL) is the message alone, at no line: it read
+ * the line of the NULL clip and crashed. */
+static void clip_report_about_no_clip(void **state)
+{
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, "man.mdl");
+
+	(void)state;
+	animc_clip_report(&sink, ANIMC_ERROR, NULL, NULL, "no clip %d", 1);
+	animc_clip_report_kind(&sink, ANIMC_WARNING, ANIMC_WARN_CLIP_NAME_CLASH, NULL, NULL, "no clip %d", 2);
+	assert_int_equal(diags.count, 2);
+	assert_string_equal(diags.items[0].message, "no clip 1");
+	assert_int_equal(diags.items[0].line, 0);
+	assert_string_equal(diags.items[1].message, "no clip 2");
+	test_diags_release(&diags);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(arena_alignment_zeroing_and_big_blocks),
 	cmocka_unit_test(arena_refuses_overflowing_sizes),
@@ -158,6 +175,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clip_set_add_remove_release),
 	cmocka_unit_test(clip_set_names_made_unique),
 	cmocka_unit_test(clip_where_fits_its_buffer),
+	cmocka_unit_test(clip_report_about_no_clip),
 };
 
 ANIMC_TEST_GROUP(tests);

@@ -265,7 +265,7 @@ const char *animc_xnb_reader_name_default(void);
  * on the clip and options alone.  *out is malloc()ed; on failure it is NULL.
  * ANIMC_ERR_ARGUMENT, reported, for a platform not of animc_xnb_platforms(),
  * a compression none of animc_compression's, a zstd level past 1..22, or a
- * reader name empty or not UTF-8.
+ * reader name empty or not UTF-8, and for a NULL clip, out or out_size.
  */
 animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *options,
 			     uint8_t **out, size_t *out_size, animc_diag_sink *sink);

@@ -342,9 +342,9 @@ float *animc_clip_alloc_floats(animc_clip *clip, size_t count);
  * `size` bytes as snprintf cuts; nothing written when size is 0. */
 void animc_clip_where(const animc_clip *clip, const animc_channel *channel,
 		      char *buf, size_t size);
-/* Report about a clip or one of its channels (channel may be NULL): the
- * message behind animc_clip_where's prefix, at the channel's line, else the
- * clip's. */
+/* Report about a clip or one of its channels (channel may be NULL, and
+ * clip too: no prefix then): the message behind animc_clip_where's prefix,
+ * at the channel's line, else the clip's (0 without a clip). */
 void animc_clip_report(animc_diag_sink *sink, animc_severity severity, const animc_clip *clip,
 		       const animc_channel *channel, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
