@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,13 +178,19 @@ animc_status animc_skeleton_load_bytes(const char *path, const uint8_t *data, si
 	return load_skeleton_by(animc_importer_find(path, data, size), path, data, size, hooks, out, sink);
 }
 
+static char versions_line[160];
+static pthread_once_t versions_once = PTHREAD_ONCE_INIT;
+
+static void make_versions_line(void)
+{
+	snprintf(versions_line, sizeof versions_line, "libxml2 %s, assimp %s, jansson %s, zstd %s",
+		 animc_xml_version(), animc_assimp_version(), animc_gltf_jansson_version(), animc_zstd_version());
+}
+
+/* Made once, whatever threads ask at once: two that found it empty both
+ * wrote it while the other read it. */
 const char *animc_formats_versions(void)
 {
-	static char line[160];
-
-	if (!line[0])
-		snprintf(line, sizeof line, "libxml2 %s, assimp %s, jansson %s, zstd %s",
-			 animc_xml_version(), animc_assimp_version(), animc_gltf_jansson_version(),
-			 animc_zstd_version());
-	return line;
+	pthread_once(&versions_once, make_versions_line);
+	return versions_line;
 }
