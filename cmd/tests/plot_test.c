@@ -1346,6 +1346,41 @@ static void panel_names_stand_apart_from_axis_labels(void **state)
 	free(text), free(svg), free(dir);
 }
 
+/* A SOURCE that is no file is said as what it is, exit 1: a socket said
+ * "cannot open: No such device or address". */
+static void plot_says_what_a_source_that_is_no_file_is(void **state)
+{
+	char *dir = test_tmpdir("plot-no-file"), *xnb = test_format("%s/sway.xnb", dir);
+	char *svg = test_format("%s/sway.svg", dir), *sock = test_format("%s/sock", dir);
+	char *want = test_format("%s: error: is a socket, not a regular file; not read\n", sock);
+	test_run r = test_animc("build", "-q", "-o", dir, SWAY, NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("DIR", dir, 1);
+	/* Bound from its folder: a socket's path is short. */
+	r = test_exec("sh", "-c", "cd \"$DIR\" && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"sock\")'",
+		      NULL);
+	unsetenv("DIR");
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Spine", "-o", svg, xnb, sock, NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want);
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Spine", "-o", svg, xnb, "/dev/null", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "/dev/null: error: is a character device, not a regular file; not read\n");
+	test_run_release(&r);
+	r = test_animc("plot", "--bone", "Spine", "-o", svg, xnb, dir, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, ": error: is a folder\n"));
+	test_run_release(&r);
+	assert_false(test_file_exists(svg));
+	free(want), free(sock), free(svg), free(xnb), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_plot_reads_without_a_unit),
 	cmocka_unit_test(a_narrow_panel_has_labels_that_differ),
@@ -1374,6 +1409,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_refuses_a_model_or_clip_document_as_its_output),
 	cmocka_unit_test(plot_to_dash_writes_the_standard_output),
 	cmocka_unit_test(plot_refuses_a_track_that_is_not_finite),
+	cmocka_unit_test(plot_says_what_a_source_that_is_no_file_is),
 };
 
 ANIMC_TEST_GROUP(tests);

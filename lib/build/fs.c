@@ -69,6 +69,11 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 	src->head_size = 0;
 	src->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	src->open_error = src->fd < 0 ? errno : 0;
+	if (src->fd < 0 && src->open_error == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		/* No file to open: said as what it is, as a build says it. */
+		cli_error_set(err, "is a socket, not a regular file; not read");
+		return false;
+	}
 	if (src->fd < 0) {
 		cli_error_set(err, "cannot open: %s", strerror(src->open_error));
 		return false;
