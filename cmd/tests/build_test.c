@@ -1148,6 +1148,14 @@ static void a_manifest_of_another_version_is_kept(void **state)
 	kept = test_read_file(manifest_path, &size);
 	assert_memory_equal(kept, text, strlen(text));
 	free(kept);
+	/* Nor does clean remove what it cannot know to be animc's. */
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "/.animc/manifest: error: a manifest of format version 2, which another animc "
+				      "writes (this one writes version 1), whose outputs this one does not know: nothing "
+				      "removed; clean with the animc that wrote it, or remove the file\n"));
+	test_run_release(&r);
+	assert_true(test_file_exists(later));
 	/* Removed by hand, as the error says: a build builds. */
 	assert_int_equal(unlink(manifest_path), 0);
 	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);

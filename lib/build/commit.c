@@ -2242,6 +2242,10 @@ int build_clean(build_ctx *ctx)
 		 * its state are still animc's to remove. */
 		memset(&m, 0, sizeof m);
 		break;
+	case MANIFEST_OTHER_VERSION:
+		build_say(ctx, ANIMC_ERROR, manifest_path, "%s, whose outputs this one does not know: nothing removed; "
+			  "clean with the animc that wrote it, or remove the file", err.message);
+		goto out;
 	default:
 		build_say(ctx, ANIMC_ERROR, manifest_path, "the manifest cannot be read (%s); nothing removed",
 			  err.message);
