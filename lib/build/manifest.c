@@ -940,7 +940,10 @@ static bool parse_status(const char *s, build_status *status)
 }
 
 /* The version line of a manifest not of MANIFEST_VERSION (`rest` follows
- * the magic and its space): a number is another animc's format version. */
+ * the magic and its space): a number is another animc's format version.
+ * Version 1 is the first, so another is a later animc's, which a build
+ * refuses to save over; an animc that writes a later version reads (or
+ * rebuilds over) the earlier ones instead of refusing them. */
 static manifest_load_status other_version(const char *rest, size_t size, cli_error *err)
 {
 	size_t n = 0;
