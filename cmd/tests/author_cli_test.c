@@ -394,8 +394,9 @@ static void a_part_name_too_long_names_the_sidecar_line(void **state)
 }
 
 /* A sidecar whose type lies past the bytes looked at (a long comment
- * first: in UTF-16, twice the bytes) splits nothing either, and says so:
- * no importer claimed it, and it was skipped without a word. */
+ * first: in UTF-16, twice the bytes) splits nothing either, and says so
+ * (it was skipped without a word), as such, though read whole by its
+ * .xml name it holds an AnimationDefinition. */
 static void a_sidecar_past_the_probe_is_a_warning(void **state)
 {
 	char *dir = test_tmpdir("sidecar-far"), *out = test_format("%s/out", dir);

@@ -1218,6 +1218,15 @@ static void fold_repeats(build_result *r)
 	free(kinds);
 }
 
+/* A file named like a sidecar whose AnimationDefinition is not within the
+ * bytes a build looks at for one: its source is built whole. */
+static void sidecar_past_the_look(animc_diag_sink *sink)
+{
+	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
+			       "named like a clip-split sidecar, but no <XnaContent> holding an AnimationDefinition is "
+			       "in its first 1 MiB: its source's takes are built whole");
+}
+
 /* A file no importer recognises: in a folder, a file of another kind,
  * which is normal (skipped); named on the command line, a mix-up (often
  * an output given as a source), which fails.  So does one whose last
@@ -1249,9 +1258,7 @@ static void no_importer(const build_job *job, const uint8_t *data, size_t size, 
 	/* Named like a sidecar, and no sidecar in the bytes looked at: its
 	 * source is built whole, which a skip listed under -v would hide. */
 	if (job->is_sidecar_name)
-		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
-				       "named like a clip-split sidecar, but no <XnaContent> holding an "
-				       "AnimationDefinition is in its first 1 MiB: its source's takes are built whole");
+		sidecar_past_the_look(sink);
 	r->status = BUILD_SKIPPED;
 	r->skip_reason = strdup(project ? "a MonoGame content project: build it with --mgcb" :
 					  "no importer recognises it");
@@ -1331,9 +1338,18 @@ static void sidecar_but_case(const build_job *job, animc_diag_sink *sink)
 	free(source);
 }
 
+/* Whether a file named like a sidecar, which its importer found no
+ * animation in, holds an AnimationDefinition after all: past the bytes the
+ * plan looks at for one, read whole here (by its .xml name). */
+static bool is_far_definition(const build_job *job, animc_status status, const uint8_t *data, size_t size)
+{
+	return job->is_sidecar_name && status == ANIMC_ERR_NOT_FOUND && animc_split_doc_probe(data, size);
+}
+
 /* A source that holds no animation: normal for a static model in an art
  * folder, a mistake on the command line. */
-static void holds_no_animation(const build_job *job, const char *what, animc_diag_sink *sink, build_result *r)
+static void holds_no_animation(const build_job *job, const char *what, bool is_definition, animc_diag_sink *sink,
+			       build_result *r)
 {
 	const char *holds = what[0] ? what : "no animation";
 
@@ -1347,7 +1363,9 @@ static void holds_no_animation(const build_job *job, const char *what, animc_dia
 	}
 	/* A sidecar whose type is misspelt splits nothing: its source is
 	 * built whole, which a note would hide. */
-	if (job->is_sidecar_name)
+	if (job->is_sidecar_name && is_definition)
+		sidecar_past_the_look(sink);
+	else if (job->is_sidecar_name)
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_SIDECAR_UNUSED, 0, 0,
 				       "named like a clip-split sidecar but holds no AnimationDefinition (%s): its "
 				       "source's takes are built whole", holds);
@@ -1528,6 +1546,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 	}
 	if (ctx->on_imported)
 		ctx->on_imported(ctx->on_probe_user);
+	bool is_definition = is_far_definition(job, status, data, size);
 	free(data);
 	data = NULL;
 	bool sidecar_fails = status == ANIMC_OK && unused_sidecar_fails(&cs, &sink);
@@ -1550,7 +1569,7 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		goto done;
 	}
 	if (status == ANIMC_ERR_NOT_FOUND && sink.error_count == 0) {
-		holds_no_animation(job, set.holds, &sink, r);
+		holds_no_animation(job, set.holds, is_definition, &sink, r);
 		goto done;
 	}
 	if (status != ANIMC_OK) {
