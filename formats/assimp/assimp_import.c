@@ -2541,6 +2541,8 @@ static animc_status check_bytes(const char *format, const animc_import_request *
 		return ANIMC_ERR_INVALID;
 	if (is_format(format, "md5anim") && !animc_md5anim_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
+	if (is_format(format, "md5camera") && !animc_md5camera_check(req->data, req->size, sink))
+		return ANIMC_ERR_INVALID;
 	/* A damaged FBX key array is said at its curve, where Assimp reads
 	 * zeros for it, or fails naming no curve. */
 	own->is_fbx = is_format(format, "fbx") && animc_fbx_doc_read(req->data, req->size, &own->fbx);

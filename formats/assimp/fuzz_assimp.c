@@ -68,9 +68,10 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		}
 	}
 	animc_fbx_doc_release(&doc);
-	/* Its own SMD and .md5anim checks, on any bytes. */
+	/* Its own SMD, .md5anim and .md5camera checks, on any bytes. */
 	(void)animc_smd_check(data, size, &sink);
 	(void)animc_md5anim_check(data, size, &sink);
+	(void)animc_md5camera_check(data, size, &sink);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
 	if (!scene)
 		return 0;

@@ -2,7 +2,8 @@
  * md5anim.c - a Doom 3 .md5anim read from its own bytes, token by token,
  * before Assimp reads it: the layout of its frames (each joint's flags and
  * startIndex against numAnimatedComponents and each frame's values), which
- * Assimp 5.2.5's reader does not check.
+ * Assimp 5.2.5's reader does not check; and a .md5camera's cuts against
+ * its frames, which it does not check either.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -328,5 +329,114 @@ bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink
 	if (!f.is_lost)
 		ok = check_layout(&f, sink) && check_frame_count(&f, sink);
 	free(f.joints);
+	return ok;
+}
+
+/* A .md5camera's cuts and frames, as Assimp 5.2.5's reader takes them:
+ * each line of the `cuts` block one cut (its leading number), each line of
+ * the `camera` block one frame. */
+typedef struct md5_camera {
+	md5_token *cuts;
+	size_t cut_count, cut_capacity;
+	size_t frame_count;
+	bool is_lost;            /* no memory */
+} md5_camera;
+
+/* The lines of a block whose `{` is next: `line` is given the first token
+ * of each. */
+static void read_lines(md5_reader *r, md5_camera *c, void (*line)(md5_camera *, const md5_token *))
+{
+	md5_token t;
+	uint32_t last = 0;
+
+	if (!md5_next(r, &t) || !md5_is(&t, "{"))
+		return;
+	while (!c->is_lost && md5_next(r, &t) && !md5_is(&t, "}"))
+		if (t.line != last)
+			last = t.line, line(c, &t);
+}
+
+static void add_cut(md5_camera *c, const md5_token *t)
+{
+	if (c->cut_count == c->cut_capacity) {
+		size_t capacity = c->cut_capacity ? 2 * c->cut_capacity : 16;
+		md5_token *more = realloc(c->cuts, capacity * sizeof *more);
+
+		if (!more) {
+			c->is_lost = true;
+			return;
+		}
+		c->cuts = more;
+		c->cut_capacity = capacity;
+	}
+	c->cuts[c->cut_count++] = *t;
+}
+
+static void add_frame(md5_camera *c, const md5_token *t)
+{
+	(void)t;
+	c->frame_count++;
+}
+
+/* A cut's frame as Assimp reads it: its leading digits (none: 0). */
+static unsigned long long cut_frame(const md5_token *t)
+{
+	unsigned long long value = 0;
+
+	for (size_t k = 0; k < t->len && t->at[k] >= '0' && t->at[k] <= '9'; k++)
+		if (value <= UINT32_MAX)
+			value = value * 10 + (unsigned long long)(t->at[k] - '0');
+	return value;
+}
+
+/* Each cut after the one before it and within the frames: Assimp makes a
+ * clip from each cut to the next, reading the frames between, and reads
+ * past the frames for a cut beyond them (another pose each run) or
+ * allocates for a count gone negative for one out of order. */
+static bool check_cuts(const md5_camera *c, animc_diag_sink *sink)
+{
+	unsigned long long before = 0;
+
+	for (size_t i = 0; i < c->cut_count; i++) {
+		const md5_token *t = &c->cuts[i];
+		unsigned long long frame = cut_frame(t);
+
+		if (i > 0 && frame <= before) {
+			animc_diag_report(sink, ANIMC_ERROR, t->line, 0, "cut %llu is not after the cut before it "
+					  "(%llu): cuts go in frame order", frame, before);
+			return false;
+		}
+		if (frame >= c->frame_count) {
+			animc_diag_report(sink, ANIMC_ERROR, t->line, 0, "cut %llu lies past the camera's %zu "
+					  "frame%s (0 to %zu): Assimp would read past them", frame, c->frame_count,
+					  c->frame_count == 1 ? "" : "s", c->frame_count - 1);
+			return false;
+		}
+		before = frame;
+	}
+	return true;
+}
+
+bool animc_md5camera_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
+{
+	md5_reader r = { data, data + size, 1 };
+	md5_camera c = { 0 };
+	md5_token t;
+	bool ok = true;
+
+	if (!data)
+		return true;
+	while (!c.is_lost && md5_next(&r, &t)) {
+		if (md5_is(&t, "cuts"))
+			read_lines(&r, &c, add_cut);
+		else if (md5_is(&t, "camera"))
+			read_lines(&r, &c, add_frame);
+		else if (md5_is(&t, "{"))
+			skip_block(&r);
+	}
+	/* No frames: Assimp says so itself. */
+	if (!c.is_lost && c.frame_count > 0)
+		ok = check_cuts(&c, sink);
+	free(c.cuts);
 	return ok;
 }

@@ -26,4 +26,14 @@
  */
 bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
 
+/*
+ * Check the .md5camera `data` before Assimp reads it: each cut (a frame
+ * number, a line of the `cuts` block) lies after the one before it and
+ * within the frames (the lines of the `camera` block).  Assimp 5.2.5 makes
+ * a clip from each cut to the next and reads the frames between with no
+ * check, past the last for a cut beyond it.  The first fault is an error
+ * to `sink` at its line, and false.
+ */
+bool animc_md5camera_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
 #endif

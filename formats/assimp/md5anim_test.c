@@ -156,7 +156,51 @@ static void md5anim_without_a_frame_rate_warns_of_the_rate_assumed(void **state)
 	free(text);
 }
 
+/* A .md5camera of 3 frames (numFrames `frames`), cut at `cuts` (one a
+ * line), imported as `animc build` imports it. */
+static void md5camera_import(assimp_import *r, const char *frames, const char *cuts)
+{
+	char *dir = test_tmpdir("md5camera"), *path = test_format("%s/shot.md5camera", dir);
+	char *text = test_format("MD5Version 10\ncommandline \"\"\n\nnumFrames %s\nframeRate 30\nnumCuts 1\n\n"
+				 "cuts {\n%s\n}\n\ncamera {\n\t( 0 0 0 ) ( 0 0 0 ) 90\n\t( 1 0 0 ) ( 0 0 0 ) 90\n"
+				 "\t( 2 0 0 ) ( 0 0 0 ) 90\n}\n", frames, cuts);
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(r, path, NULL);
+	free(text), free(path), free(dir);
+}
+
+/*
+ * A cut past the camera's frames (cut 8 of 3 frames): Assimp made a clip
+ * from 0 to the cut and read its keys from past the frames, whatever the
+ * memory held (1e30, denormals), other bytes each run, exit 0.  A cut
+ * before the one before it made it allocate for a count gone negative.
+ * Each fails at the cut's line, before Assimp reads the file; cuts within
+ * the frames are read.
+ */
+static void md5camera_cut_past_the_frames_fails_at_its_line(void **state)
+{
+	assimp_import r;
+
+	(void)state;
+	md5camera_import(&r, "3", "8");
+	assimp_assert_error_at(&r, 9, "cut 8 lies past the camera's 3 frames (0 to 2)");
+	assimp_import_release(&r);
+	md5camera_import(&r, "3", "3");
+	assimp_assert_error_at(&r, 9, "cut 3 lies past");
+	assimp_import_release(&r);
+	md5camera_import(&r, "3", "1\n0");
+	assimp_assert_error_at(&r, 10, "cut 0 is not after the cut before it (1)");
+	assimp_import_release(&r);
+	md5camera_import(&r, "3", "1");
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+	assert_true(r.set.count >= 1);
+	assimp_import_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(md5camera_cut_past_the_frames_fails_at_its_line),
 	cmocka_unit_test(md5anim_without_a_frame_rate_warns_of_the_rate_assumed),
 	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
 	cmocka_unit_test(md5anim_faulty_frames_fail_at_their_line),
