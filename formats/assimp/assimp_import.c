@@ -24,6 +24,7 @@
 #include "bvh.h"
 #include "collada.h"
 #include "ms3d.h"
+#include "csm.h"
 #include "md5anim.h"
 #include "smd.h"
 
@@ -2542,6 +2543,8 @@ static animc_status check_bytes(const char *format, const animc_import_request *
 	if (is_format(format, "md5anim") && !animc_md5anim_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
 	if (is_format(format, "md5camera") && !animc_md5camera_check(req->data, req->size, sink))
+		return ANIMC_ERR_INVALID;
+	if (is_format(format, "csm") && !animc_csm_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
 	/* A damaged FBX key array is said at its curve, where Assimp reads
 	 * zeros for it, or fails naming no curve. */

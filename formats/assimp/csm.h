@@ -1,0 +1,28 @@
+/*
+ * csm.h - what the Assimp importer reads of a CharacterStudio motion
+ * capture (.csm) file's own bytes before Assimp 5.2.5's reader does, where
+ * that reader writes its keys past the room it made for them.  Internal to
+ * formats/assimp/.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_CSM_H
+#define ANIMC_FORMATS_ASSIMP_CSM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+/*
+ * Check the .csm `data` before Assimp reads it: its $Points frames fit
+ * the room Assimp makes for each marker's keys, $LastFrame - $FirstFrame
+ * and a quarter more, from a $LastFrame given before $Points.  Assimp
+ * 5.2.5 makes that room and, for any frame past it, writes the key beyond
+ * the array it grows (past an empty one for $LastFrame not after
+ * $FirstFrame, through a null pointer without $LastFrame): keys read back
+ * from other memory, or a crash.  The first fault is an error to `sink` at
+ * its line, and false.
+ */
+bool animc_csm_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * csm_test.c - CharacterStudio motion capture (.csm) files through the
+ * Assimp importer: what animc reads of the file itself before Assimp does
+ * (csm.c).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_test.h"
+
+/* Import a .csm of `range` (its $FirstFrame and $LastFrame lines, from
+ * line 1), one marker and `frames` frames, as `animc build` does. */
+static void csm_import(assimp_import *r, const char *range, unsigned frames)
+{
+	char *dir = test_tmpdir("csm"), *path = test_format("%s/take.csm", dir);
+	char *text = test_format("%s$Rate 30\n$Order\nA\n$Points\n", range);
+
+	for (unsigned i = 0; i < frames; i++) {
+		char *more = test_format("%s%u %u.0 2.0 3.0\n", text, i, i);
+
+		free(text);
+		text = more;
+	}
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(r, path, NULL);
+	free(text), free(path), free(dir);
+}
+
+/*
+ * Assimp 5.2 sizes each marker's keys by $LastFrame - $FirstFrame and a
+ * quarter more, and writes every frame past that room beyond the array
+ * (past an empty one for a range of 0, through a null pointer without
+ * $LastFrame): Assimp's own malformed_zero_framerange.csm was written with
+ * exit 0 from whatever memory it reached, the sanitizer build found animc
+ * reading past the keys, and other files crashed the import.  Each fails
+ * at its line before Assimp reads the file; a range that holds its frames
+ * is read, its keys as the file gives them.
+ */
+static void csm_frames_past_the_room_fail_at_their_line(void **state)
+{
+	assimp_import r;
+
+	(void)state;
+	csm_import(&r, "$FirstFrame 0\n$LastFrame 0\n", 1);
+	assimp_assert_error_at(&r, 2, "$LastFrame 0 is not after $FirstFrame 0");
+	assimp_import_release(&r);
+	csm_import(&r, "$FirstFrame 0\n$LastFrame 2\n", 3);
+	assimp_assert_error_at(&r, 6, "$Points holds 3 frames, more than the 2 Assimp makes room for");
+	assimp_import_release(&r);
+	csm_import(&r, "", 3);
+	assimp_assert_error_at(&r, 4, "$Points of 3 frames without a $LastFrame before it");
+	assimp_import_release(&r);
+	csm_import(&r, "$FirstFrame 0\n$LastFrame 4\n", 5);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+	assert_int_equal(r.set.count, 1);
+	assert_int_equal(r.set.clips[0]->channel_count, 1);
+	{
+		const animc_track *t = &r.set.clips[0]->channels[0].tracks[ANIMC_TRANSLATION];
+
+		assert_int_equal(t->value_count, 5);
+		for (uint32_t i = 0; i < 5; i++)
+			assert_true(t->values[3 * i] == (float)i && t->values[3 * i + 1] == 2.0f);
+	}
+	assimp_import_release(&r);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(csm_frames_past_the_room_fail_at_their_line),
+};
+
+ANIMC_TEST_GROUP(tests);
