@@ -1273,6 +1273,50 @@ static void an_assimp_error_of_no_animation_warns(void **state)
 	free(text), free(out), free(fbx), free(dir);
 }
 
+/*
+ * A static model in an art folder: an OBJ naming a material it does not
+ * have, a LightWave object with a procedural texture, an FBX whose
+ * material assignment Assimp does not read.  Assimp logs these at error
+ * level; taken as errors that may cost keys, each failed the folder's
+ * build (exit 1), where the same model without them is skipped as holding
+ * no animation.  An OBJ holds no animation at all, and a material
+ * assignment no keys: each is an assimp-error warning, the OBJ skipped,
+ * the FBX's take written.
+ */
+static void a_static_model_assimp_logs_an_error_for_is_skipped(void **state)
+{
+	char *dir = test_tmpdir("static-error"), *art = test_format("%s/art", dir), *out = test_format("%s/out", dir);
+	char *obj = test_format("%s/prop.obj", art), *fbx = test_format("%s/walk.fbx", art);
+	char *text = fbx_with_mesh("0,0,0,1,0,0,0,1,0", 9), *at = strstr(text, "\t\tGeometryVersion: 124\n");
+	char *layered;
+	test_run r;
+
+	(void)state;
+	assert_non_null(at);
+	layered = test_format("%.*s\t\tLayerElementMaterial: 0 {\n\t\t\tVersion: 101\n"
+			      "\t\t\tMappingInformationType: \"NoMappingInformation\"\n"
+			      "\t\t\tReferenceInformationType: \"IndexToDirect\"\n\t\t\tMaterials: *1 {\n\t\t\t\ta: 0\n"
+			      "\t\t\t}\n\t\t}\n\t\tLayer: 0 {\n\t\t\tVersion: 100\n\t\t\tLayerElement:  {\n"
+			      "\t\t\t\tType: \"LayerElementMaterial\"\n\t\t\t\tTypedIndex: 0\n\t\t\t}\n\t\t}\n%s",
+			      (int)(at - text), text, at);
+	assert_int_equal(mkdir(art, 0755), 0);
+	assert_true(test_write_file(fbx, layered, strlen(layered)));
+	static const char prop[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Missing\nf 1 2 3\n";
+
+	assert_true(test_write_file(obj, prop, sizeof prop - 1));
+	r = test_animc("build", "--progress", "never", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "prop.obj: warning: Assimp reported an error about a part of this file that holds no "
+			   "animation: OBJ: failed to locate material Missing, creating new material") ||
+	    !strstr(r.err, "walk.fbx: warning: Assimp reported an error about a part of this file that holds no "
+			   "animation: FBX: ignoring material assignments, access type not implemented: "
+			   "NoMappingInformation,IndexToDirect") ||
+	    !strstr(r.out, "compiled 1 source (1 clip), 0 failed, 1 skipped, 2 warnings"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(layered), free(text), free(fbx), free(obj), free(out), free(art), free(dir);
+}
+
 /* A binary FBX whose first compressed KeyValueFloat array (an animation
  * curve) will not inflate: Assimp logs "Failure decompressing this file
  * using gzip." and goes on with other numbers in the curve.  Sorted as an
@@ -1989,6 +2033,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_fbx_time_mode_on_a_cr_line_is_read),
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(an_assimp_error_of_no_animation_warns),
+	cmocka_unit_test(a_static_model_assimp_logs_an_error_for_is_skipped),
 	cmocka_unit_test(a_curve_that_will_not_inflate_fails_the_source),
 	cmocka_unit_test(an_fbx_error_of_a_crlf_file_names_its_line),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),

@@ -491,6 +491,8 @@ static bool costs_animation(const read_log *log, const char *text)
 {
 	static const char *const harmless[] = {
 		"no material assigned to mesh",
+		"ignoring material assignments",
+		"material index out of bounds, setting default material",
 		"Collada: Unexpected effect input mapping",
 		"Collada: Unable to resolve effect texture entry",
 		"Collada: texture format hint is too long",
@@ -577,6 +579,28 @@ static void on_assimp_log(const char *message, char *user)
 }
 
 static bool path_extension(const char *path, char ext[EXT_BYTES]);
+
+/*
+ * Whether a file of `format` (its extension, or what its content says) can
+ * hold node animation at all.  Static models (OBJ, PLY, STL, LightWave
+ * objects, IFC, AC3D, ...) and models of vertex frames only (Quake's MD2
+ * and MD3, Unreal's .3d) hold none: every part of one holds no keys, so an
+ * error Assimp logs about it costs no animation, and the file is one of no
+ * animation, skipped in a folder like the others.  Unknown (NULL): it may.
+ */
+static bool reads_animation(const char *format)
+{
+	static const char *const still[] = {
+		"3d", "3mf", "ac", "ac3d", "acc", "amf", "dxf", "enff", "hmp", "ifc", "ifczip", "irrmesh", "lwo",
+		"lxo", "md2", "md3", "md5mesh", "mdc", "ndo", "nff", "obj", "off", "pk3", "ply", "pmx", "q3o",
+		"q3s", "raw", "sib", "stl", "stp", "ter", "uc", "xgl", "zgl",
+	};
+
+	for (size_t i = 0; format && i < sizeof still / sizeof still[0]; i++)
+		if (strcmp(format, still[i]) == 0)
+			return false;
+	return true;
+}
 
 /* Assimp's reason `why` it read no scene, with the file it read beside the
  * source last, if any: the reason may be that file's.  An SMD's is its
@@ -688,7 +712,7 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		if (line || !format || strcmp(format, "x") != 0 || !animc_xfile_say_bad_key(data, size, sink))
 			say_unread(&log, x_binary_place(format, data, size, why, why_placed, sizeof why_placed), line,
 				   is_smd);
-	} else if (log.lost.count) {
+	} else if (log.lost.count && reads_animation(format)) {
 		/* Read, but without what the error was about: the animation
 		 * would be written without it (or the file taken for one of
 		 * no animation), silently. */
@@ -699,15 +723,18 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 				  log.lost.count + log.other.count > 1 ? " (and more errors)" : "");
 		aiReleaseImport(scene);
 		scene = NULL;
-	} else if (log.other.count) {
-		/* A part that holds no keys (a mesh's material or layers):
-		 * the animation is whole, but the artist may want to know. */
+	} else if (log.lost.count || log.other.count) {
+		/* A part that holds no keys (a mesh's material or layers), or
+		 * any part of a static model: the animation is whole, but the
+		 * artist may want to know. */
+		const assimp_errors *first = log.lost.count ? &log.lost : &log.other;
 		char text[ERROR_BYTES + 16];
-		uint32_t line = error_line(&log, name, log.other.first, text) * !is_smd;
+		uint32_t line = error_line(&log, name, first->first, text) * !is_smd;
 
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ASSIMP_ERROR, line, 0,
 				       "Assimp reported an error about a part of this file that holds no "
-				       "animation: %s%s", text, log.other.count > 1 ? " (and more errors)" : "");
+				       "animation: %s%s", text,
+				       log.lost.count + log.other.count > 1 ? " (and more errors)" : "");
 	}
 	free(log.beside);
 	free(sniffed_name);
