@@ -2589,6 +2589,47 @@ static animc_status check_bytes(const char *format, const animc_import_request *
 	return ANIMC_OK;
 }
 
+/* The latest time of `n` keys of `stride` bytes, each starting with its
+ * double mTime (as aiVectorKey and aiQuatKey do); `last` if later. */
+static double latest_key(const void *keys, size_t stride, unsigned n, double last)
+{
+	const unsigned char *at = keys;
+	double t;
+
+	for (unsigned i = 0; at && i < n; i++) {
+		memcpy(&t, at + (size_t)i * stride, sizeof t);
+		if (t > last)
+			last = t;
+	}
+	return last;
+}
+
+/* Assimp's Half-Life MDL reader states a sequence's duration as its fps
+ * times its frames, in ticks of 1/fps s: a clip of as many seconds as the
+ * sequence has frames (a walk of 26 frames at 30 fps lasted 26 s, the
+ * pose held after 0.83 s).  Its keys, one a frame from tick 0, end at the
+ * last frame, where Half-Life's sequence ends (and a loop starts again):
+ * that is its duration. */
+static void mdl_end_at_last_frame(const struct aiScene *scene)
+{
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++) {
+		struct aiAnimation *anim = scene->mAnimations[a];
+		double last = 0;
+
+		for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; c++) {
+			const struct aiNodeAnim *na = anim->mChannels[c];
+
+			if (!na)
+				continue;
+			last = latest_key(na->mPositionKeys, sizeof *na->mPositionKeys, na->mNumPositionKeys, last);
+			last = latest_key(na->mRotationKeys, sizeof *na->mRotationKeys, na->mNumRotationKeys, last);
+			last = latest_key(na->mScalingKeys, sizeof *na->mScalingKeys, na->mNumScalingKeys, last);
+		}
+		if (anim)
+			anim->mDuration = last;
+	}
+}
+
 /* Assimp's scene mended from the file's own bytes, before its clips are
  * made: what each format's reader gets wrong. */
 static animc_status mend_scene(const char *format, const animc_import_request *req, const struct aiScene *scene,
@@ -2610,6 +2651,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 				scene->mAnimations[a]->mTicksPerSecond = rate;
 		md5_hold_base_frames(req->data, req->size, scene);
 	}
+	if (is_format(format, "mdl") && req->data && has_prefix(req->data, req->size, "IDST"))
+		mdl_end_at_last_frame(scene);
 	if (is_format(format, "dae") && own->dae)
 		animc_collada_name_clips(own->dae, scene);
 	if (is_format(format, "smd"))
