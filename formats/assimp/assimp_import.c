@@ -25,6 +25,7 @@
 #include "collada.h"
 #include "ms3d.h"
 #include "csm.h"
+#include "lws.h"
 #include "md5anim.h"
 #include "smd.h"
 
@@ -2655,6 +2656,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		mdl_end_at_last_frame(scene);
 	if (is_format(format, "dae") && own->dae)
 		animc_collada_name_clips(own->dae, scene);
+	if (is_format(format, "lws"))
+		animc_lws_say_stepped(req->data, req->size, sink);
 	if (is_format(format, "smd"))
 		animc_smd_forget_rates(scene);
 	if (is_format(format, "fbx"))

@@ -18,6 +18,7 @@
 #include "assimp_internal.h"
 #include "fbx_doc.h"
 #include "csm.h"
+#include "lws.h"
 #include "md5anim.h"
 #include "smd.h"
 #include "fuzz_check.h"
@@ -69,11 +70,12 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		}
 	}
 	animc_fbx_doc_release(&doc);
-	/* Its own SMD, .md5anim, .md5camera and .csm checks, on any bytes. */
+	/* Its own SMD, .md5anim, .md5camera, .csm and .lws checks, on any bytes. */
 	(void)animc_smd_check(data, size, &sink);
 	(void)animc_md5anim_check(data, size, &sink);
 	(void)animc_md5camera_check(data, size, &sink);
 	(void)animc_csm_check(data, size, &sink);
+	animc_lws_say_stepped(data, size, &sink);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
 	if (!scene)
 		return 0;

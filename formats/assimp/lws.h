@@ -1,0 +1,23 @@
+/*
+ * lws.h - what the Assimp importer reads of a LightWave scene's (.lws) own
+ * bytes, where Assimp 5.2.5's reader keeps less than the file says.
+ * Internal to formats/assimp/.
+ */
+#ifndef ANIMC_FORMATS_ASSIMP_LWS_H
+#define ANIMC_FORMATS_ASSIMP_LWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <animc/animc.h>
+
+/*
+ * Say, as a stepped-keys warning at the first one's line, the envelope
+ * keys of the scene `data` whose span is stepped (`Key VALUE TIME 4 ...`,
+ * after an envelope's first key): Assimp keeps key times and values only,
+ * so the output moves toward such a key from the one before, where
+ * LightWave holds the earlier value up to it.
+ */
+void animc_lws_say_stepped(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+#endif
