@@ -1317,6 +1317,39 @@ static void a_static_model_assimp_logs_an_error_for_is_skipped(void **state)
 	free(layered), free(text), free(fbx), free(obj), free(out), free(art), free(dir);
 }
 
+/* Assimp 5.2 reads no COLLADA number after spaces in a material's colour
+ * (a valid file: its animation whole) and fails the file quoting the text,
+ * "Cannot parse string \"  0.0 ...\"", with no line: the artist searched
+ * the file for it.  The error names the line the text is on. */
+static void an_unread_number_is_said_at_its_line(void **state)
+{
+	static const char dae[] =
+		"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+		"<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+		"  <asset><up_axis>Y_UP</up_axis></asset>\n"
+		"  <library_effects><effect id=\"fx\"><profile_COMMON><technique sid=\"common\"><phong>\n"
+		"    <emission>\n"
+		"      <color>  0.0 0.0 0.0 1.0  </color>\n"
+		"    </emission>\n"
+		"  </phong></technique></profile_COMMON></effect></library_effects>\n"
+		"  <library_visual_scenes><visual_scene id=\"scene\"><node id=\"Box\" name=\"Box\"/>\n"
+		"  </visual_scene></library_visual_scenes>\n"
+		"  <scene><instance_visual_scene url=\"#scene\"/></scene>\n"
+		"</COLLADA>\n";
+	char *dir = test_tmpdir("dae-number"), *path = test_format("%s/box.dae", dir), *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(path, dae, sizeof dae - 1));
+	r = test_animc("build", "-o", out, path, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "box.dae:6: error: Assimp cannot read this file: Cannot parse string \"  0.0 0.0 0.0 "
+			   "1.0  \" as a real number"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(out), free(path), free(dir);
+}
+
 /* A binary FBX whose first compressed KeyValueFloat array (an animation
  * curve) will not inflate: Assimp logs "Failure decompressing this file
  * using gzip." and goes on with other numbers in the curve.  Sorted as an
@@ -2034,6 +2067,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_fbx_curve_assimp_drops_fails_the_file),
 	cmocka_unit_test(an_assimp_error_of_no_animation_warns),
 	cmocka_unit_test(a_static_model_assimp_logs_an_error_for_is_skipped),
+	cmocka_unit_test(an_unread_number_is_said_at_its_line),
 	cmocka_unit_test(a_curve_that_will_not_inflate_fails_the_source),
 	cmocka_unit_test(an_fbx_error_of_a_crlf_file_names_its_line),
 	cmocka_unit_test(a_bvh_of_no_frames_fails),

@@ -581,6 +581,27 @@ static void on_assimp_log(const char *message, char *user)
 
 static bool path_extension(const char *path, char ext[EXT_BYTES]);
 
+/* The line of the text Assimp's number reader quotes in `why` ("Cannot
+ * parse string \"  0.0 0.0 0.0 1.0  \" as a real number": spaces before a
+ * COLLADA colour's numbers, say), found in the source's bytes: Assimp
+ * names no line for it.  0 when it is not there (a text of fewer than 3
+ * bytes, or one Assimp cut or made printable). */
+static uint32_t quoted_number_line(const char *why, const uint8_t *data, size_t size)
+{
+	static const char lead[] = "Cannot parse string \"";
+	const char *q = why ? strstr(why, lead) : NULL, *end;
+	const uint8_t *at;
+
+	if (!q || !data)
+		return 0;
+	q += sizeof lead - 1;
+	end = strstr(q, "\" as a real number");
+	if (!end || end - q < 3)
+		return 0;
+	at = memmem(data, size, q, (size_t)(end - q));
+	return at ? line_at(data, at) : 0;
+}
+
 /*
  * Whether a file of `format` (its extension, or what its content says) can
  * hold node animation at all.  Static models (OBJ, PLY, STL, LightWave
@@ -706,7 +727,9 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 		uint32_t line;
 
 		line = why ? line_of(why, name, &why) : 0;
-		if (line && format && strcmp(format, "x") == 0)
+		if (!line && !(format && strcmp(format, "x") == 0))
+			line = quoted_number_line(why, data, size);
+		else if (line && format && strcmp(format, "x") == 0)
 			line = animc_xfile_line(data, size, line);
 		else if (line && format && strcmp(format, "bvh") == 0 && data)
 			line = animc_bvh_line(data, size, line);
