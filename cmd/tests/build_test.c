@@ -2078,6 +2078,47 @@ static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 	free(taken), free(journal), free(record), free(lock), free(out), free(dir);
 }
 
+/* A symbolic link in place of OUTDIR/.animc/lock or manifest.lock is not
+ * followed: build and clean make and lock no file at its far end, outside
+ * OUTDIR, and say so. */
+static void no_lock_is_made_through_a_link(void **state)
+{
+	char *dir = test_tmpdir("linked-lock");
+	char *out = test_format("%s/out", dir), *made = test_format("%s/elsewhere/made", dir);
+	char *src = test_format("%s/src", dir), *xnb = test_format("%s/Turn.xnb", out);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s'", src, dir, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("rm '%s/.animc/lock' && ln -s '%s' '%s/.animc/lock'", out, made, out);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "out/.animc/lock: error: is a symbolic link, not the lock animc makes: nothing built, and "
+			   "nothing made or locked through it; remove the link by hand\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(made));
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "out/.animc/lock: error: is a symbolic link, not the lock animc makes: nothing cleaned"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(made));
+	assert_true(test_file_exists(xnb));
+	/* The manifest's lock: the build compiles, and does not save. */
+	test_sh("rm '%s/.animc/lock' '%s/.animc/manifest.lock' && ln -s '%s' '%s/.animc/manifest.lock' && "
+		"touch -d '+1 minute' '%s/Turn.Animation'", out, out, made, out, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	if (!strstr(r.err, "out/.animc/manifest.lock' is a symbolic link, not the lock animc makes: not saved"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(made));
+	free(xnb), free(src), free(made), free(out), free(dir);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -4532,6 +4573,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(a_build_waiting_for_clean_takes_the_new_lock),
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
+	cmocka_unit_test(no_lock_is_made_through_a_link),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),

@@ -248,6 +248,20 @@ static int lock_alone(int fd)
 	return flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno == EAGAIN ? EWOULDBLOCK : errno;
 }
 
+/* The lock could not be opened.  A symbolic link in its place is not
+ * followed: the file at its far end, made or locked, would lie outside
+ * OUTDIR. */
+static void say_lock_unopened(const build_ctx *ctx, const char *path, bool for_clean)
+{
+	struct stat st;
+
+	if (errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		build_say(ctx, ANIMC_ERROR, path, "is a symbolic link, not the lock animc makes: nothing %s, and "
+			  "nothing made or locked through it; remove the link by hand", for_clean ? "cleaned" : "built");
+	else
+		build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
+}
+
 /*
  * OUTDIR/.animc/lock: every build holds it shared for its whole run, so
  * builds (per-file make and ninja rules) run side by side; `clean` needs it
@@ -271,8 +285,8 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 		is_said = true;
 		if (!dir || !path || !cli_mkdir_p(dir, &err)) {
 			build_say(ctx, ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
-		} else if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
-			build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
+		} else if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0) {
+			say_lock_unopened(ctx, path, for_clean);
 		} else if ((held = lock_alone(fd)) != 0 && held != EWOULDBLOCK) {
 			build_say(ctx, ANIMC_ERROR, path, "cannot lock: %s: the output folder's file system cannot lock "
 				  "files, and builds and clean of one folder need the lock to keep apart; build into "

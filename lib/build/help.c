@@ -99,7 +99,7 @@ static const command_doc command_docs[] = {
 		"schema lib/build/report.schema.json) are in the source tree and, installed, under "
 		"PREFIX/share/doc/animc (/usr/local/share/doc/animc by default).",
 		"0 every source compiled (or was skipped), 1 some source failed or the run itself failed "
-		"(a report not written, OUTDIR/.animc a symbolic link, a manifest of another format version, "
+		"(a report not written, OUTDIR/.animc or its lock a symbolic link, a manifest of another format version, "
 		"a --mgcb project that cannot be read; "
 		"the summary counts run errors), 2 usage error."
 	},
@@ -124,13 +124,13 @@ static const command_doc command_docs[] = {
 		"stays recorded in the manifest, so that clean can finish later.  A build killed before "
 		"it saved a manifest is cleaned up after too; a folder without OUTDIR/.animc is left as "
 		"it is.  It refuses while a build runs in OUTDIR, and an OUTDIR/.animc that is a "
-		"symbolic link (it reads and removes nothing through it).  It removes nothing while "
+		"symbolic link, or whose lock is one (it reads, makes and removes nothing through it).  It removes nothing while "
 		"the manifest cannot be read (damaged, or of another format version) or a journal "
 		"is of another format version, whose outputs it would not know: clean with the "
 		"animc that wrote them.",
 		NULL, NULL,
-		"0 done (a missing OUTDIR has nothing to clean), 1 OUTDIR is not a folder, OUTDIR/.animc is "
-		"a symbolic link, a build runs there, the manifest or a journal cannot be read (nothing "
+		"0 done (a missing OUTDIR has nothing to clean), 1 OUTDIR is not a folder, OUTDIR/.animc or "
+		"its lock is a symbolic link, a build runs there, the manifest or a journal cannot be read (nothing "
 		"removed) or something could not be removed, 2 usage error."
 	},
 };

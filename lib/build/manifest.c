@@ -1542,7 +1542,15 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 
 	if (lock_path) {
 		sprintf(lock_path, "%s.lock", path);
-		fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		/* A symbolic link in its place is not followed: the file at
+		 * its far end, made and locked, would lie outside OUTDIR. */
+		fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno == ELOOP) {
+			cli_error_set(err, "'%s' is a symbolic link, not the lock animc makes: not saved, and nothing "
+				      "made through it; remove the link by hand", lock_path);
+			free(lock_path);
+			return false;
+		}
 		free(lock_path);
 	}
 	/* Another build saving holds it a moment; a stop signal while this
