@@ -3326,6 +3326,53 @@ static void the_manifest_keeps_warning_kinds(void **state)
 	manifest_release(&m);
 }
 
+/* A manifest's dep record naming a file outside the folders given (the
+ * manifest edited, or copied with its output folder) is no record of the
+ * source: the file is not read to compare, and the source compiles again,
+ * though the record holds that file's true state and bytes. */
+static void a_dep_record_outside_the_inputs_is_not_read(void **state)
+{
+	char *dir = test_tmpdir("dep-outside");
+	char *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *secret = test_format("%s/elsewhere/secret.txt", dir), *path = test_format("%s/.animc/manifest", out);
+	char *text, *source, *line, *edited, hex[33];
+	struct stat st;
+	build_hash h;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s' && printf 'not yours' > '%s'", src,
+		dir, src, secret);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(stat(secret, &st), 0);
+	build_hash_bytes("not yours", 9, &h);
+	build_hash_hex(&h, hex);
+	text = (char *)test_read_file(path, NULL);
+	assert_non_null(text);
+	source = strstr(text, "\nsource\t");
+	assert_non_null(source);
+	line = strchr(source + 1, '\n');
+	assert_non_null(line);
+	/* mtime 0: compared by content, as a record of a file changed
+	 * within the last moments is. */
+	edited = test_format("%.*s\ndep\t%s\t9\t0\t%llu\t%llu\t%s%s", (int)(line - text), text, secret,
+			     (unsigned long long)st.st_ino, (unsigned long long)st.st_dev, hex, line);
+	reseal_manifest(edited);
+	assert_true(test_write_file(path, edited, strlen(edited)));
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings\n"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	free(text);
+	text = (char *)test_read_file(path, NULL);
+	assert_non_null(text);
+	assert_null(strstr(text, "secret.txt"));
+	free(edited), free(text), free(path), free(secret), free(out), free(src), free(dir);
+}
+
 /* The manifest a build saved, loaded, and formatted again from its fields
  * alone (no record copied as read): the bytes the file holds, whose hash
  * the load took. */
@@ -4611,6 +4658,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_reads_back_every_duration),
 	cmocka_unit_test(the_manifest_reads_numbers_as_strtod_does),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
+	cmocka_unit_test(a_dep_record_outside_the_inputs_is_not_read),
 	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),

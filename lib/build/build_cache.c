@@ -481,64 +481,6 @@ static char *dep_path_here(const char *source, const char *name)
 	return parts_join(&dir, 0, ups, name);
 }
 
-/* Is `path` a file the user gave: --clips, --mgcb or --skeleton, or one
- * under an input (a MonoGame project's folder is its input)? */
-/* `path` resolved, or for a name not there, its folder resolved and the
- * name after it; NULL when neither resolves. */
-static char *real_or_named(const char *path)
-{
-	char *real = realpath(path, NULL), *folder, *joined = NULL;
-	const char *base = cli_basename(path);
-
-	if (real || errno != ENOENT)
-		return real;
-	folder = base > path ? strndup(path, (size_t)(base - path)) : strdup(".");
-	real = folder ? realpath(folder, NULL) : NULL;
-	if (real && base[0] && strcmp(base, "..") != 0 && strcmp(base, ".") != 0)
-		joined = cli_path_join(real, base, NULL);
-	free(folder), free(real);
-	return joined;
-}
-
-static bool is_given_file(const build_options *o, const char *path)
-{
-	const char *named[] = { o->author.clips_path, o->mgcb_path, o->skeleton_path };
-	/* The folders of the project and of the model: what they read lies
-	 * there (a model's .skeleton.xml beside it). */
-	const char *beside[] = { o->mgcb_path, o->skeleton_path };
-	size_t beside_count = sizeof beside / sizeof beside[0];
-	char *real = real_or_named(path);
-	bool is_given = false;
-
-	for (size_t i = 0; real && !is_given && i < sizeof named / sizeof named[0]; i++) {
-		char *other = named[i] ? realpath(named[i], NULL) : NULL;
-
-		is_given = other && strcmp(real, other) == 0;
-		free(other);
-	}
-	for (size_t i = 0; real && !is_given && i < o->inputs.count + beside_count; i++) {
-		char *folder = NULL, *root;
-
-		if (i >= o->inputs.count) {
-			const char *file = beside[i - o->inputs.count];
-			const char *base = file ? cli_basename(file) : NULL;
-
-			if (!base)
-				continue;
-			if (!(folder = base > file ? strndup(file, (size_t)(base - file)) : strdup(".")))
-				break;
-		}
-		root = realpath(folder ? folder : o->inputs.items[i], NULL);
-		free(folder);
-		if (root) {
-			is_given = cli_path_is_within(real, root);
-			free(root);
-		}
-	}
-	free(real);
-	return is_given;
-}
-
 /* Whether `name`, an output the cache's entry names (under the source's
  * folder), is one this source's compile writes: STEM.xnb, STEM.motion.xnb
  * or STEM/CLIP.xnb (CLIP.motion.xnb), with this run's extension.  An entry
@@ -682,7 +624,7 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 		build_hash h;
 		struct stat st;
 
-		if (path && strncmp(d->path, "../", 3) == 0 && !is_given_file(ctx->options, path)) {
+		if (path && strncmp(d->path, "../", 3) == 0 && !build_is_given_file(ctx->options, path)) {
 			free(path);
 			path = NULL;
 		}

@@ -1109,6 +1109,62 @@ bool build_is_project_file(const build_options *o, const char *path)
 	return false;
 }
 
+/* `path` resolved, or for a name not there, its folder resolved and the
+ * name after it; NULL when neither resolves. */
+static char *real_or_named(const char *path)
+{
+	char *real = realpath(path, NULL), *folder, *joined = NULL;
+	const char *base = cli_basename(path);
+
+	if (real || errno != ENOENT)
+		return real;
+	folder = base > path ? strndup(path, (size_t)(base - path)) : strdup(".");
+	real = folder ? realpath(folder, NULL) : NULL;
+	if (real && base[0] && strcmp(base, "..") != 0 && strcmp(base, ".") != 0)
+		joined = cli_path_join(real, base, NULL);
+	free(folder), free(real);
+	return joined;
+}
+
+bool build_is_given_file(const build_options *o, const char *path)
+{
+	const char *named[] = { o->author.clips_path, o->mgcb_path, o->skeleton_path };
+	/* The folders of the project and of the model: what they read lies
+	 * there (a model's .skeleton.xml beside it). */
+	const char *beside[] = { o->mgcb_path, o->skeleton_path };
+	size_t beside_count = sizeof beside / sizeof beside[0];
+	char *real = real_or_named(path);
+	bool is_given = false;
+
+	for (size_t i = 0; real && !is_given && i < sizeof named / sizeof named[0]; i++) {
+		char *other = named[i] ? realpath(named[i], NULL) : NULL;
+
+		is_given = other && strcmp(real, other) == 0;
+		free(other);
+	}
+	for (size_t i = 0; real && !is_given && i < o->inputs.count + beside_count; i++) {
+		char *folder = NULL, *root;
+
+		if (i >= o->inputs.count) {
+			const char *file = beside[i - o->inputs.count];
+			const char *base = file ? cli_basename(file) : NULL;
+
+			if (!base)
+				continue;
+			if (!(folder = base > file ? strndup(file, (size_t)(base - file)) : strdup(".")))
+				break;
+		}
+		root = realpath(folder ? folder : o->inputs.items[i], NULL);
+		free(folder);
+		if (root) {
+			is_given = cli_path_is_within(real, root);
+			free(root);
+		}
+	}
+	free(real);
+	return is_given;
+}
+
 /* The XXH3-128 of what cuts the sources named on the command line
  * (--clips as its document's hash, each --split in the order given), in
  * hexadecimal: it joins only their keys, so an edit of the document
@@ -1295,6 +1351,23 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 	return r->diag_count == e->warning_count;
 }
 
+/* Whether the recorded dependency `dep` of job `j` is a file the check
+ * may read to compare: one that lies in the source's folder or below it,
+ * symbolic links resolved, as every file an importer reads does; the
+ * source's clip-split sidecar (a link there may lead anywhere); or a file
+ * the user gave.  The manifest is read as input: a record naming any other
+ * file is no record of this source, and that file is not read. */
+static bool dep_may_be_read(const build_options *o, const build_job *j, const char *dep)
+{
+	char *folder = dir_of(j->path), *root = folder ? realpath(folder, NULL) : NULL;
+	char *real = root ? real_or_named(dep) : NULL, *sidecar = build_sidecar_path(j->path);
+	bool may = (real && cli_path_is_within(real, root) && strcmp(real, root) != 0) ||
+		   (sidecar && strcmp(dep, sidecar) == 0) || build_is_given_file(o, dep);
+
+	free(folder), free(root), free(real), free(sidecar);
+	return may;
+}
+
 /* Whether job `j` can take its result from manifest entry `e`. */
 static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 {
@@ -1338,7 +1411,8 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 				goto out;
 			continue;
 		}
-		if (!file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
+		if (!dep_may_be_read(ctx->options, j, e->deps[i].path) ||
+		    !file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
 				  true))
 			goto out;
 	}

@@ -132,6 +132,11 @@ void build_job_run_key(const build_ctx *ctx, const build_job *j, build_hash *out
  * an edit elsewhere in them leaves the item up to date. */
 bool build_is_project_file(const build_options *o, const char *path);
 
+/* Is `path` a file the user gave: --clips, --mgcb or --skeleton, or one
+ * under an input or beside the project or the model (what they read lies
+ * there), symbolic links resolved? */
+bool build_is_given_file(const build_options *o, const char *path);
+
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */
 void build_plan_shard(build_ctx *ctx);
 /* Is the source built to out_base (relative to OUTDIR, no extension) this
