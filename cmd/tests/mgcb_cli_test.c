@@ -188,7 +188,9 @@ static void errors_name_the_project_line(void **state)
 		"/build:Turn.Animation;../../evil.xnb\n"    /* 6: leaves the output folder */
 		"/build:Turn.Animation;/tmp/evil\n"         /* 7: so does an absolute one */
 		"/processorParam:Scale=0x10\n"    /* 8: hexadecimal, which MGCB's float parser refuses */
-		"/processorParam:RotationX=-0X5A\n"; /* 9: so */
+		"/processorParam:RotationX=-0X5A\n" /* 9: so */
+		"/build:Turn.Animation;.animc/journal.1\n"   /* 10: into animc's state folder */
+		"/build:Turn.Animation;Sub/../.animc/x\n";   /* 11: so, however spelt */
 	static const char items_text[] =
 		"/platform:Windows\n"
 		"/build:Missing.Animation\n"      /* 2: no such file */
@@ -207,7 +209,10 @@ static void errors_name_the_project_line(void **state)
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, ":7: error: the output of '/tmp/evil' would leave the output folder\n"))
 		fail_msg("%s", r.err);
-	for (int line = 2; line <= 9; line++) {
+	if (!strstr(r.err, ":10: error: the output of '.animc/journal.1' would land in the output folder's .animc/, "
+			   "where animc keeps its own state: give the item a destination outside it (/build:SOURCE;DEST)\n"))
+		fail_msg("%s", r.err);
+	for (int line = 2; line <= 11; line++) {
 		char *where = test_format("%s:%d: error: ", bad, line);
 
 		if (!strstr(r.err, where))

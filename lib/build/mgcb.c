@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "compile.h"
+#include "manifest.h"
 #include "mgcb.h"
 
 /* MonoGame's TargetPlatform names, current and legacy, and their letters. */
@@ -240,6 +241,16 @@ static bool climbs(const char *p)
 static bool stays_below(const char *p)
 {
 	return p[0] && p[0] != '/' && !(isalpha((unsigned char)p[0]) && p[1] == ':') && !climbs(p);
+}
+
+/* Does a path below the output folder, its "." and ".." parts taken out,
+ * lie in OUTDIR/.animc, the state folder (manifest, locks, journals)?
+ * An output there would be read as one of them. */
+static bool is_in_state_folder(const char *p)
+{
+	size_t n = strlen(MANIFEST_DIR);
+
+	return strncmp(p, MANIFEST_DIR, n) == 0 && (p[n] == '/' || p[n] == '\0');
 }
 
 /* `rel` and `p` joined, ".." and "." taken out as spelled ("Sub" and
@@ -732,6 +743,12 @@ static void build_item(reader *rd, char *value, bool is_copy)
 	if (!is_copy && !stays_below(where)) {
 		error_at(rd, "the output of '%s' would leave the output folder%s", where,
 			 dest ? "" : ": give the item a destination below it (/build:SOURCE;DEST)");
+		free(below);
+		return;
+	}
+	if (!is_copy && is_in_state_folder(where)) {
+		error_at(rd, "the output of '%s' would land in the output folder's " MANIFEST_DIR "/, where animc keeps "
+			 "its own state: give the item a destination outside it (/build:SOURCE;DEST)", where);
 		free(below);
 		return;
 	}
