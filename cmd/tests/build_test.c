@@ -2119,6 +2119,48 @@ static void no_lock_is_made_through_a_link(void **state)
 	free(xnb), free(src), free(made), free(out), free(dir);
 }
 
+/* A symbolic link in place of OUTDIR/.animc/manifest or of a journal is
+ * not read through: the file at its far end is no record of this folder,
+ * and may lie anywhere.  The build says so and compiles; clean removes
+ * nothing by it. */
+static void no_state_file_is_read_through_a_link(void **state)
+{
+	char *dir = test_tmpdir("linked-state-file");
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	char *kept = test_format("%s/elsewhere/manifest", dir), *other = test_format("%s/elsewhere/journal", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s' && printf 'x' > '%s'", src, dir, src,
+		other);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* The manifest, moved away and linked: not taken for this folder's. */
+	test_sh("mv '%s/.animc/manifest' '%s' && ln -s ../../elsewhere/manifest '%s/.animc/manifest'", out, kept, out);
+	r = test_animc("clean", "-o", out, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "out/.animc/manifest: error: the manifest cannot be read (it is a symbolic link, not the file "
+			   "animc writes; not read through it); nothing removed\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.err, "out/.animc/manifest: warning: it is a symbolic link, not the file animc writes; not read "
+			   "through it; compiling every source [manifest]\n") ||
+	    !strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 1 warning\n"))
+		fail_msg("%s%s", r.out, r.err);
+	test_run_release(&r);
+	/* A journal linked in: said, not read. */
+	test_sh("ln -s ../../elsewhere/journal '%s/.animc/journal.99'", out);
+	r = test_animc("build", "-o", out, src, NULL);
+	if (!strstr(r.err, "out/.animc/journal.99: warning: a symbolic link, not a journal animc writes; not read "
+			   "through it [journal]\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(other), free(kept), free(src), free(out), free(dir);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -4621,6 +4663,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_waiting_for_clean_takes_the_new_lock),
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
 	cmocka_unit_test(no_lock_is_made_through_a_link),
+	cmocka_unit_test(no_state_file_is_read_through_a_link),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -250,8 +251,15 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 	while (d && (e = readdir(d)))
 		if (strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) == 0) {
 			char *path = cli_path_join(dir, e->d_name, NULL);
+			struct stat st;
 
-			ok = ok && path && cli_strings_push(files, path);
+			/* Not read through a link put in its place: the file at
+			 * its far end is no record of this folder. */
+			if (path && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+				build_say_kind(ctx, ANIMC_WARNING, "journal", path, "a symbolic link, not a journal "
+					       "animc writes; not read through it");
+			else
+				ok = ok && path && cli_strings_push(files, path);
 			free(path);
 		}
 	if (d)

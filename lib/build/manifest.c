@@ -1224,8 +1224,14 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 	struct stat st;
 
 	memset(m, 0, sizeof *m);
-	if (stat(path, &st) != 0 && errno == ENOENT)
+	if (lstat(path, &st) != 0 && errno == ENOENT)
 		return MANIFEST_ABSENT;
+	/* Not read through a link put in its place: the file at its far
+	 * end is no record of this folder, and may lie anywhere. */
+	if (S_ISLNK(st.st_mode)) {
+		cli_error_set(err, "it is a symbolic link, not the file animc writes; not read through it");
+		return MANIFEST_DAMAGED;
+	}
 	if (!cli_read_file(path, &data, &size, err))
 		return MANIFEST_DAMAGED;
 	/* cli_read_file ends the bytes with a NUL.  They stay, for the raw
