@@ -724,6 +724,41 @@ static void edit_entry(const char *cache, const char *name, const char *to)
  * file, or another output's bytes, is refused: the source compiles, its
  * own output is written where it belongs, and nothing the entry names
  * elsewhere (a folder, the state folder) is.  Both were taken, exit 0. */
+/* A file the entry's import read, here a symbolic link in the source's
+ * folder that leads out of it (a glTF buffer), is not read to check the
+ * entry: the compile refuses to read it, so the cache does not stand in
+ * for it with bytes from outside the folders given. */
+static void an_entry_reads_no_dependency_through_a_link_out(void **state)
+{
+	char *dir = test_tmpdir("cache_dep_link"), *cache = test_format("%s/cache", dir);
+	char *first = test_format("%s/out_a", dir), *out = test_format("%s/out_b", dir);
+	char *gltf = test_format("%s/b/external.gltf", dir), *xnb = test_format("%s/external/wag.xnb", out);
+	char *copy = test_format("%s/a/external.gltf", dir);
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/a\" \"$1/b\" \"$1/secret\" && "
+			"cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' \"$1/a\" && "
+			"cp testdata/gltf/external.gltf \"$1/b\" && cp 'testdata/gltf/wag data.bin' \"$1/secret\" && "
+			"ln -s '../secret/wag data.bin' \"$1/b/wag data.bin\"", "sh", dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", first,
+			 copy, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0",
+			 "-o", out, gltf, NULL);
+	assert_int_equal(run.status, 1);
+	if (!strstr(run.err, "b/external.gltf: error: buffers[0].uri: 'wag%20data.bin' resolves to ") ||
+	    !strstr(run.err, "secret/wag data.bin', outside the source's folder: only files beside the source are read\n") ||
+	    !strstr(run.out, "compiled 0 sources (0 clips), 1 failed, 0 skipped, 0 warnings\n"))
+		fail_msg("%s%s", run.out, run.err);
+	test_run_release(&run);
+	assert_false(test_file_exists(xnb));
+	free(copy), free(xnb), free(gltf), free(out), free(first), free(cache), free(dir);
+}
+
 static void an_edited_entry_writes_nothing_it_names(void **state)
 {
 	char *dir = test_tmpdir("an_edited_entry"), *src = test_format("%s/src", dir);
@@ -999,6 +1034,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
+	cmocka_unit_test(an_entry_reads_no_dependency_through_a_link_out),
 	cmocka_unit_test(an_entry_under_another_key_is_not_used),
 	cmocka_unit_test(a_stop_ends_the_wait_for_a_silent_server),
 	cmocka_unit_test(one_source_spelt_two_ways_at_once_is_one_source),

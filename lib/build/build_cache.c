@@ -562,6 +562,61 @@ static bool has_this_reader(const build_result *r)
 	return !importer || !importer->reader_version || strcmp(importer->reader_version(), r->reader_version) == 0;
 }
 
+/* Whether the other files the entry's import read are as they were, each
+ * joining the local `key`, and its records respelled for here.  Named from
+ * the source's folder (dep_entry_name): anything else was another
+ * machine's path, and is not read here.  A name that climbs above the
+ * source's folder is read only where it is a file the user gave, and
+ * any only where the compile would read it (build_dep_may_be_read). */
+static bool deps_as_they_were(const build_ctx *ctx, const build_job *j, build_result *r, XXH3_state_t *key)
+{
+	for (uint32_t i = 0; i < r->dep_count; i++) {
+		build_dep *d = &r->deps[i];
+		char *path = d->path ? dep_path_here(j->path, d->path) : NULL;
+		uint8_t *data;
+		size_t size;
+		cli_error err;
+		build_hash h;
+		struct stat st;
+
+		if (path && strncmp(d->path, "../", 3) == 0 && !build_is_given_file(ctx->options, path)) {
+			free(path);
+			path = NULL;
+		}
+		/* A file the compile looked for and did not find: still not
+		 * there, or the entry is of a source without it. */
+		if (path && build_dep_is_absent(d)) {
+			if (!build_path_is_absent(path)) {
+				free(path);
+				return false;
+			}
+			build_key_absent(path + dep_name_at(j->path, path), build_key_emit_xxh3, key);
+			free(d->path);
+			d->path = path;
+			continue;
+		}
+		/* Read only where the compile would read it: a link in the
+		 * source's folder that leads out of it is not followed. */
+		if (!path || !build_dep_may_be_read(ctx->options, j, path) || !cli_read_file(path, &data, &size, &err)) {
+			free(path);
+			return false;
+		}
+		build_hash_bytes(data, size, &h);
+		if (!build_hash_equal(&h, &d->hash) || stat(path, &st) != 0) {
+			free(data);
+			free(path);
+			return false;
+		}
+		build_key_file("file", path + dep_name_at(j->path, path), data, size, build_key_emit_xxh3, key);
+		free(data);
+		build_source_state_from(&st, &d->state);
+		build_file_state_distrust_recent(&d->state);
+		free(d->path);
+		d->path = path;
+	}
+	return true;
+}
+
 /* A hit as this run's result: outputs from the cache, the rest from the
  * entry's meta (the compile's result, bytes left out).  False when the
  * entry does not fit this source (another layout of outputs, other files
@@ -614,49 +669,8 @@ static bool take_hit(build_ctx *ctx, build_job *j, cli_cache_result *hit)
 	build_job_key(ctx->options, j, build_key_emit_xxh3, key);
 	free(data);
 	data = NULL;
-	/* The other files its import read must be as they were.  Named from
-	 * the source's folder (dep_entry_name): anything else was another
-	 * machine's path, and is not read here.  A name that climbs above the
-	 * source's folder is read only where it is a file the user gave. */
-	for (uint32_t i = 0; i < r.dep_count; i++) {
-		build_dep *d = &r.deps[i];
-		char *path = d->path ? dep_path_here(j->path, d->path) : NULL;
-		build_hash h;
-		struct stat st;
-
-		if (path && strncmp(d->path, "../", 3) == 0 && !build_is_given_file(ctx->options, path)) {
-			free(path);
-			path = NULL;
-		}
-		/* A file the compile looked for and did not find: still not
-		 * there, or the entry is of a source without it. */
-		if (path && build_dep_is_absent(d)) {
-			if (!build_path_is_absent(path)) {
-				free(path);
-				goto out;
-			}
-			build_key_absent(path + dep_name_at(j->path, path), build_key_emit_xxh3, key);
-			free(d->path);
-			d->path = path;
-			continue;
-		}
-		if (!path || !cli_read_file(path, &data, &size, &err)) {
-			free(path);
-			goto out;
-		}
-		build_hash_bytes(data, size, &h);
-		if (!build_hash_equal(&h, &d->hash) || stat(path, &st) != 0) {
-			free(path);
-			goto out;
-		}
-		build_key_file("file", path + dep_name_at(j->path, path), data, size, build_key_emit_xxh3, key);
-		free(data);
-		data = NULL;
-		build_source_state_from(&st, &d->state);
-		build_file_state_distrust_recent(&d->state);
-		free(d->path);
-		d->path = path;
-	}
+	if (!deps_as_they_were(ctx, j, &r, key))
+		goto out;
 	/* A clip-split sidecar that the entry's compile did not read splits
 	 * the source now: the entry is of the unsplit source. */
 	if (!build_plan_knows_sidecar(ctx, j, r.deps, r.dep_count) || !project_deps(ctx, j, &r))

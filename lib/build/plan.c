@@ -1351,13 +1351,7 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 	return r->diag_count == e->warning_count;
 }
 
-/* Whether the recorded dependency `dep` of job `j` is a file the check
- * may read to compare: one that lies in the source's folder or below it,
- * symbolic links resolved, as every file an importer reads does; the
- * source's clip-split sidecar (a link there may lead anywhere); or a file
- * the user gave.  The manifest is read as input: a record naming any other
- * file is no record of this source, and that file is not read. */
-static bool dep_may_be_read(const build_options *o, const build_job *j, const char *dep)
+bool build_dep_may_be_read(const build_options *o, const build_job *j, const char *dep)
 {
 	char *folder = dir_of(j->path), *root = folder ? realpath(folder, NULL) : NULL;
 	char *real = root ? real_or_named(dep) : NULL, *sidecar = build_sidecar_path(j->path);
@@ -1411,7 +1405,7 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 				goto out;
 			continue;
 		}
-		if (!dep_may_be_read(ctx->options, j, e->deps[i].path) ||
+		if (!build_dep_may_be_read(ctx->options, j, e->deps[i].path) ||
 		    !file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
 				  true))
 			goto out;
