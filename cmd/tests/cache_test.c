@@ -1533,6 +1533,47 @@ static void dir_store_replaces_damaged_blob(void **state)
 	free(dir);
 }
 
+/* An entry or a blob that is a symbolic link (to a file outside the cache
+ * folder) is not read through: a miss, said, the file at its far end left
+ * as it was; a store puts a file of its own in the link's place. */
+static void dir_reads_nothing_through_a_link(void **state)
+{
+	char *dir = test_tmpdir("dir_reads_nothing_through_a_link"), *cache_dir = test_format("%s/cache", dir);
+	char *entry = entry_file(cache_dir, 1), *blob = blob_file(cache_dir, 2, 0, 3002);
+	char *away_entry = test_format("%s/entry", dir), *away_blob = test_format("%s/blob", dir);
+	test_diags diags = { 0 };
+	animc_diag_sink sink = test_diag_sink(&diags, NULL);
+	cli_cache_stats stats;
+	cli_cache *cache;
+	struct stat st;
+
+	(void)state;
+	cache = open_cache(NULL, cache_dir, false, 0, &sink);
+	store_seeds(cache, 1, 2, 3, false);
+	cli_cache_close(cache, -1, NULL);
+	assert_int_equal(rename(entry, away_entry), 0);
+	assert_int_equal(symlink(away_entry, entry), 0);
+	assert_int_equal(rename(blob, away_blob), 0);
+	assert_int_equal(symlink(away_blob, blob), 0);
+	cache = open_cache(NULL, cache_dir, true, 0, &sink);
+	assert_int_equal(lookup_seeds(cache, 1, 2, 3, false), 0);
+	cli_cache_close(cache, -1, &stats);
+	assert_int_equal(stats.problems[CLI_CACHE_DIR_READ], 2);
+	assert_int_equal(lstat(entry, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	cache = open_cache(NULL, cache_dir, false, 0, &sink);
+	store_seeds(cache, 1, 2, 3, false);
+	cli_cache_close(cache, -1, NULL);
+	assert_int_equal(lstat(entry, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(lstat(blob, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_true(test_file_exists(away_entry));
+	assert_true(test_file_exists(away_blob));
+	test_diags_release(&diags);
+	free(away_blob), free(away_entry), free(blob), free(entry), free(cache_dir), free(dir);
+}
+
 /* A result equal to seed's, without cmocka (for child processes). */
 static bool is_seed_result(const cli_cache_result *got, unsigned seed)
 {
@@ -1671,6 +1712,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(dir_round_trip),
 	cmocka_unit_test(dir_read_only_changes_nothing),
 	cmocka_unit_test(dir_store_replaces_damaged_blob),
+	cmocka_unit_test(dir_reads_nothing_through_a_link),
 	cmocka_unit_test(dir_concurrent_writers),
 	cmocka_unit_test_teardown(dir_in_front_of_remote, test_nginx_teardown),
 };

@@ -61,10 +61,15 @@ static int dir_read(cache_dir *d, int kind, const char *hex, size_t max_bytes, u
 	*data = NULL;
 	if (!path)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not through a symbolic link: the file at its far end lies
+	 * outside the cache folder, wherever whoever can write there chose. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			rc = 0;
+		else if (errno == ELOOP)
+			cache_warn(d->cache, CLI_CACHE_DIR_READ, "cache folder '%s': '%s' is a symbolic link, not a "
+				   "file animc stores; not read through it", d->path, path);
 		else
 			cache_warn(d->cache, CLI_CACHE_DIR_READ, "cache folder '%s': cannot read '%s': %s",
 				   d->path, path, strerror(errno));
@@ -117,7 +122,7 @@ static bool dir_holds(const char *path, const uint8_t *data, size_t size)
 	uint8_t buffer[16384];
 	size_t done = 0;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	bool is_same;
 
 	if (fd < 0)
