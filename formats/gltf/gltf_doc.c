@@ -387,15 +387,22 @@ static animc_status check_asset(gltf_doc *doc)
  */
 static const char *const known_required[] = {
 	"EXT_meshopt_compression", "KHR_meshopt_compression", "KHR_mesh_quantization",
-	"KHR_animation_pointer", "KHR_draco_mesh_compression", "KHR_texture_transform",
-	"KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif", "MSFT_texture_dds",
+	"KHR_animation_pointer", "KHR_draco_mesh_compression", "KHR_technique_webgl",
 	"KHR_lights_punctual", "EXT_lights_image_based", "EXT_mesh_gpu_instancing", "KHR_xmp_json_ld",
+};
+
+/* Materials and textures, of any vendor (KHR_texture_basisu, EXT_texture_webp,
+ * GOOGLE_texture_basis, MSFT_texture_dds, KHR_texture_ktx, ...): they touch
+ * no node or animation. */
+static const char *const known_required_prefixes[] = {
+	"KHR_materials_", "KHR_texture_", "EXT_texture_", "MSFT_texture_", "GOOGLE_texture_",
 };
 
 static bool is_known_required(const char *name)
 {
-	if (strncmp(name, "KHR_materials_", strlen("KHR_materials_")) == 0)
-		return true;
+	for (size_t i = 0; i < sizeof known_required_prefixes / sizeof known_required_prefixes[0]; i++)
+		if (strncmp(name, known_required_prefixes[i], strlen(known_required_prefixes[i])) == 0)
+			return true;
 	for (size_t i = 0; i < sizeof known_required / sizeof known_required[0]; i++)
 		if (strcmp(name, known_required[i]) == 0)
 			return true;

@@ -958,6 +958,8 @@ static void unknown_required_extensions_are_refused(void **state)
 		{ "[3]", ANIMC_ERR_PARSE, "extensionsRequired[0]:", "expected an extension's name" },
 		{ "[\"KHR_draco_mesh_compression\",\"KHR_materials_unlit\",\"KHR_mesh_quantization\","
 		  "\"EXT_meshopt_compression\",\"KHR_texture_basisu\"]", ANIMC_OK, NULL, NULL },
+		{ "[\"GOOGLE_texture_basis\",\"KHR_texture_ktx\",\"KHR_technique_webgl\",\"EXT_texture_webp\"]",
+		  ANIMC_OK, NULL, NULL },
 		{ "[]", ANIMC_OK, NULL, NULL },
 	};
 
