@@ -633,10 +633,15 @@ static void say_unread(const read_log *log, const char *why, uint32_t line, bool
 	const char *list = is_smd && base && strlen(base) > 14 && strcmp(base + strlen(base) - 14, "_animation.txt") == 0 ?
 				   ", Assimp's list of an SMD's clips, NAME FILE a line, each FILE an SMD beside it" : "";
 
+	/* FBX before 2011 (6.1: the XNA samples' and exporters' of that era). */
+	const char *how = why && strstr(why, "FBX-DOM unsupported, old format version") ?
+				  "; save it again as FBX 2011 or later (Autodesk's FBX Converter converts an FBX 6.1 "
+				  "file)" : "";
+
 	base = base ? base + 1 : log->beside;
-	animc_diag_report(log->sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s%s%s%s%s",
+	animc_diag_report(log->sink, ANIMC_ERROR, line, 0, "Assimp cannot read this file: %s%s%s%s%s%s",
 			  why && why[0] ? why : "(it gives no reason)", base ? " (after reading " : "",
-			  base ? base : "", list, base ? ")" : "");
+			  base ? base : "", list, base ? ")" : "", how);
 }
 
 /* Assimp's reason `why` of a binary .X file, which names no place, with

@@ -547,6 +547,24 @@ static void animation_layers_are_said(void **state)
 	}
 }
 
+/* An FBX 6.1 file (XNA's samples, exporters before 2011), which Assimp
+ * does not read: the error says how to get a file it reads. */
+static void an_fbx_before_2011_says_how_to_convert_it(void **state)
+{
+	static const char text[] = "; FBX 6.1.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n"
+				   "\tFBXVersion: 6100\n}\nObjects:  {\n}\n";
+	imported r;
+
+	(void)state;
+	import_text(&r, text);
+	assert_int_not_equal(r.status, ANIMC_OK);
+	const char *message = test_diags_first(&r.diags, ANIMC_ERROR)->message;
+	if (!strstr(message, "old format version") ||
+	    !strstr(message, "; save it again as FBX 2011 or later (Autodesk's FBX Converter converts an FBX 6.1 file)"))
+		fail_msg("%s", message);
+	release(&r);
+}
+
 /* Assimp leaves out a take that keys no bone (a bind pose): it vanished
  * without a word.  Said, naming it; not for a file of no animation at
  * all, which says so itself. */
@@ -1357,6 +1375,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_pivot_is_named_with_its_bone),
 	cmocka_unit_test(a_take_of_no_curves_is_said),
 	cmocka_unit_test(animation_layers_are_said),
+	cmocka_unit_test(an_fbx_before_2011_says_how_to_convert_it),
 	cmocka_unit_test(keys_outside_the_take_are_read_from_the_curves),
 	cmocka_unit_test(zero_scale_key_keeps_the_rotation),
 	cmocka_unit_test(post_rotation_enters_inverted),
