@@ -1208,6 +1208,59 @@ static void a_journal_of_another_version_is_kept(void **state)
 	free(turn), free(later), free(journal), free(out), free(dir);
 }
 
+/* A journal clean cannot read (a build another user ran under umask 077,
+ * killed before its manifest recorded what it wrote): clean removes nothing
+ * and fails, as with another animc's journal.  It removed what the manifest
+ * recorded, left the journal's outputs, said "0 left", exited 0, and told
+ * to remove the journal by hand, which leaves its outputs known to no one. */
+static void a_journal_clean_cannot_read_keeps_everything(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("journal-unreadable"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/unreadable_journal.so", dir), *later = test_format("%s/Later.xnb", out);
+	char *turn = test_format("%s/Turn.xnb", out);
+	manifest_output o = { 0 };
+	build_journal j;
+	cli_error err;
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/unreadable_journal.c -ldl", shim);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(later, "later", 5));
+	assert_true(build_journal_init(&j, out));
+	o.path = strdup("Later.xnb");
+	o.clip = strdup("");
+	o.size = 5;
+	build_hash_bytes("later", 5, &o.hash);
+	assert_true(build_journal_add(&j, &o, &err));
+	manifest_output_release(&o);
+	char *journal = strdup(j.path);
+	build_journal_close(&j);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("clean", "-o", out, NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 1 || !strstr(r.err, "Permission denied; its outputs are not known [journal]\n") ||
+	    !strstr(r.err, "error: cannot be read, and the outputs it names would be known to no one; nothing "
+			   "removed: clean again once it can be read\n") || strstr(r.err, "did not write"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(journal));
+	assert_true(test_file_exists(turn));
+	assert_true(test_file_exists(later));
+	/* Readable again: clean removes both outputs. */
+	r = test_animc("clean", "-o", out, NULL);
+	if (r.status != 0 || !strstr(r.out, "removed 2 outputs,"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(turn));
+	assert_false(test_file_exists(later));
+	assert_false(test_file_exists(journal));
+	free(journal), free(turn), free(later), free(shim), free(out), free(dir);
+}
+
 /* A folder of OUTDIR the user linked to another disk: builds write through
  * it, but clean and --prune remove nothing there (a record naming a path
  * through a link is no proof the file is animc's to remove); what they
@@ -4673,6 +4726,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_journal_never_removes_outside_the_output_folder),
 	cmocka_unit_test(a_manifest_of_another_version_is_kept),
 	cmocka_unit_test(a_journal_of_another_version_is_kept),
+	cmocka_unit_test(a_journal_clean_cannot_read_keeps_everything),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),

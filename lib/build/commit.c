@@ -2229,7 +2229,7 @@ int build_clean(build_ctx *ctx)
 	sweep_counts swept = { 0, 0 };
 	cli_error err;
 	manifest m, left = { 0 }, journal = { 0 };
-	cli_strings journals = { 0 }, others = { 0 };
+	cli_strings journals = { 0 }, others = { 0 }, unread = { 0 };
 	int status = ANIMC_EXIT_FAILED;
 
 	if (!manifest_path || !dir_path)
@@ -2253,9 +2253,10 @@ int build_clean(build_ctx *ctx)
 	}
 	/* What builds killed before their manifest recorded it wrote.  One
 	 * of another animc's journals names outputs this one cannot read, as
-	 * a manifest of another version does: nothing is removed. */
-	if (!build_journal_read_all(ctx, o->out_dir, &journal, &journals, &others) ||
-	    (!others.count && !clean_outputs(ctx, &m, &journal, &left, &n))) {
+	 * a manifest of another version does, and so does one that cannot be
+	 * read: nothing is removed. */
+	if (!build_journal_read_all(ctx, o->out_dir, &journal, &journals, &others, &unread) ||
+	    (!others.count && !unread.count && !clean_outputs(ctx, &m, &journal, &left, &n))) {
 		build_say(ctx, ANIMC_ERROR, o->out_dir, "out of memory; nothing removed");
 		manifest_release(&m);
 		goto out;
@@ -2263,6 +2264,12 @@ int build_clean(build_ctx *ctx)
 	if (others.count) {
 		build_say(ctx, ANIMC_ERROR, others.items[0], "another animc's journal, naming outputs this one cannot "
 			  "read; nothing removed: clean with the animc that wrote it, or remove the file");
+		manifest_release(&m);
+		goto out;
+	}
+	if (unread.count) {
+		build_say(ctx, ANIMC_ERROR, unread.items[0], "cannot be read, and the outputs it names would be "
+			  "known to no one; nothing removed: clean again once it can be read");
 		manifest_release(&m);
 		goto out;
 	}
@@ -2286,6 +2293,7 @@ out:
 	manifest_release(&journal);
 	cli_strings_release(&journals);
 	cli_strings_release(&others);
+	cli_strings_release(&unread);
 	free(manifest_path);
 	free(dir_path);
 	return status;

@@ -241,7 +241,7 @@ static bool is_other_version(const build_ctx *ctx, const char *name, const char 
 }
 
 bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files,
-			    cli_strings *others)
+			    cli_strings *others, cli_strings *unread)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	DIR *d = dir ? opendir(dir) : NULL;
@@ -275,6 +275,7 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 		if (!cli_read_file(files->items[i], &data, &size, &err)) {
 			/* Not read, not removed: named again next time. */
 			build_say_kind(ctx, ANIMC_WARNING, "journal", files->items[i], "%s; its outputs are not known", err.message);
+			ok = !unread || cli_strings_push(unread, files->items[i]);
 			free(files->items[i]);
 			memmove(&files->items[i], &files->items[i + 1], (files->count - i - 1) * sizeof *files->items);
 			files->count--;
@@ -373,7 +374,7 @@ void build_journal_fold(const build_ctx *ctx, const char *out_dir)
 	size_t adopted = 0;
 	cli_error err;
 
-	if (!path || !build_journal_read_all(ctx, out_dir, &found, &files, NULL) || !files.count)
+	if (!path || !build_journal_read_all(ctx, out_dir, &found, &files, NULL, NULL) || !files.count)
 		goto out;
 	switch (manifest_load(&m, path, NULL)) {
 	case MANIFEST_LOADED:

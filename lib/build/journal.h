@@ -70,12 +70,13 @@ void build_journal_close(build_journal *j);
 bool build_journal_parse(const build_ctx *ctx, const char *name, const char *data, size_t size,
 			 manifest *into);
 /* Read every journal under OUTDIR/.animc into into->orphans, their paths
- * into *files (sorted; a file that cannot be read is said and left out).
- * A journal of another format version (another animc's) is said, neither
- * read nor put in *files, so that it is never removed, and its path goes
- * into *others (may be NULL). */
+ * into *files (sorted).  A file that cannot be read is said and left out,
+ * its path into *unread (may be NULL): the outputs it names are known to
+ * no one until it is read.  A journal of another format version (another
+ * animc's) is said, neither read nor put in *files, so that it is never
+ * removed, and its path goes into *others (may be NULL). */
 bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files,
-			    cli_strings *others);
+			    cli_strings *others, cli_strings *unread);
 /* Remove the journal files named. */
 void build_journal_remove(const cli_strings *files);
 /* With OUTDIR's lock held alone (no run is writing a journal): fold what

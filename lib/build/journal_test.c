@@ -186,7 +186,7 @@ static void a_path_outside_the_folder_is_refused_and_said(void **state)
 			add(&j, inside[i], "y");
 	}
 	build_journal_close(&j);
-	assert_true(build_journal_read_all(&f.ctx, f.out, &m, &files, NULL));
+	assert_true(build_journal_read_all(&f.ctx, f.out, &m, &files, NULL, NULL));
 	assert_int_equal(files.count, 1);
 	assert_int_equal(m.orphan_count, 3);
 	for (size_t i = 0; i < 3; i++)
