@@ -71,6 +71,38 @@ static void a_source_puts_its_outputs_in_place_all_or_none(void **state)
 	free(good), free(wave_dir), free(b), free(a), free(out), free(dir);
 }
 
+/* A source of two outputs whose second cannot be put in place, and whose
+ * first, new, cannot be removed to take it back (a failing disk): the first
+ * stays, said and recorded as this build's, so clean removes it.  It was
+ * left unsaid and recorded nowhere: clean said "0 left" and kept it. */
+static void an_output_that_cannot_be_taken_back_stays_recorded(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("no-take-back"), *out = test_format("%s/out", dir);
+	char *a = test_format("%s/Wave/A.xnb", out), *shim = test_format("%s/no_take_back.so", dir);
+	char *said = test_format("error: '%s' cannot be taken back: Input/output error; it holds this build's bytes",
+				 a);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/no_take_back.c -ldl", shim);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-q", "-o", out, "--split", "A=0:0.2", "--split", "B=0.2:0.4", CRANE "/Wave.Animation",
+		       NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 1 || !strstr(r.err, "Wave/B.xnb': Input/output error") || !strstr(r.err, said))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(a));
+	r = test_animc("clean", "-o", out, NULL);
+	if (r.status != 0 || !strstr(r.out, "removed 1 output,"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_false(test_file_exists(a));
+	assert_int_equal(test_count_files(out), 0);
+	free(said), free(shim), free(a), free(out), free(dir);
+}
+
 /* A journal that cannot take more records (here a file-size limit, as a
  * full disk would): the outputs it cannot record are not put in place, so
  * that, the manifest not saved either, clean still finds every output the
@@ -309,6 +341,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_stop_does_not_count_against_the_import_timeout),
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
+	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
 	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),
 };
 

@@ -442,6 +442,16 @@ static bool stage_here(build_commit *c, build_job *j)
 	return true;
 }
 
+/* Output o, put in place, could not be taken back (errno `error`): it
+ * stays, recorded as this build's, so that clean and --prune know it. */
+static void keep_in_place(build_result *r, build_output *o, const char *path, int error)
+{
+	o->is_written = true;
+	if (path)
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1, "'%s' cannot be taken back: %s; it holds this build's "
+				  "bytes", path, strerror(error));
+}
+
 /* Take back the outputs of job j put in place so far (how[k]), and remove
  * the staged files of the others: the files there are as they were. */
 static void take_back(build_commit *c, build_job *j, const enum placed *how)
@@ -455,11 +465,11 @@ static void take_back(build_commit *c, build_job *j, const enum placed *how)
 		/* One replaced for good stays, recorded as this build's. */
 		if (how[k] == PLACED_FOR_GOOD)
 			o->is_written = true;
-		else if (how[k] == PLACED_NEW && path)
-			unlink(path);
+		else if (how[k] == PLACED_NEW && path && unlink(path) != 0 && errno != ENOENT)
+			keep_in_place(r, o, path, errno);
 		else if (how[k] == PLACED_SWAPPED &&
 			 (!path || renameat2(AT_FDCWD, o->staged, AT_FDCWD, path, RENAME_EXCHANGE) != 0))
-			o->is_written = true;   /* likewise */
+			keep_in_place(r, o, path, errno);   /* likewise */
 		if (o->staged && !o->is_refused)
 			unlink(o->staged);   /* this build's bytes, or (swapped) the old ones */
 		free(path);
