@@ -103,6 +103,34 @@ static void an_output_that_cannot_be_taken_back_stays_recorded(void **state)
 	free(said), free(shim), free(a), free(out), free(dir);
 }
 
+/* The build cannot read its workers' results (a read error, not the end of
+ * a pipe): it stops, saying why, and leaves no temporary file.  It took the
+ * error for a worker gone and waited for it to end, for ever. */
+static void a_read_error_on_the_results_stops_the_build(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("unreadable-results"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/unreadable_results.so", dir), *env = test_format("LD_PRELOAD=%s", shim);
+	char *signals = test_format("%s/Signals", out);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/unreadable_results.c -ldl", shim);
+	r = test_exec("timeout", "-k", "5", "20", "env", env, test_animc_path(), "build", "-q", "-j2", "-o", out, CRANE,
+		      NULL);
+	if (r.status != 1 || !strstr(r.err, "could not go on: a worker's results could not be read (Input/output "
+					    "error)"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_int_equal(hidden_files(out), 1);   /* .animc */
+	assert_int_equal(hidden_files(signals), 0);
+	r = test_animc("build", "-q", "-j2", "-o", out, CRANE, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(signals), free(env), free(shim), free(out), free(dir);
+}
+
 /* A journal that cannot take more records (here a file-size limit, as a
  * full disk would): the outputs it cannot record are not put in place, so
  * that, the manifest not saved either, clean still finds every output the
@@ -342,6 +370,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_the_journal_cannot_record_is_not_put_in_place),
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
 	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
+	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
 	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),
 };
 

@@ -31,6 +31,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -448,9 +449,18 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 typedef enum drain_state {
 	DRAIN_OPEN,     /* it may send more */
 	DRAIN_ENDED,    /* its end of the pipe is closed: it is gone, or going */
-	DRAIN_BROKEN    /* its records cannot be read (out of memory here, or
-			 * what no worker sends): some are lost */
+	DRAIN_BROKEN    /* its records cannot be read (out of memory here, a
+			 * read error, or what no worker sends): some are lost */
 } drain_state;
+
+/* A worker's results cannot be read (errno `error`): the run cannot go on. */
+static void fail_unreadable(pool *p, int error)
+{
+	static char what[160];
+
+	snprintf(what, sizeof what, "a worker's results could not be read (%s)", strerror(error));
+	build_run_fail(p->ctx, what);
+}
 
 /* Take the records a worker has sent. */
 static drain_state drain(pool *p, worker *w)
@@ -477,7 +487,13 @@ static drain_state drain(pool *p, worker *w)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
-		if (n <= 0) {
+		if (n < 0) {
+			/* Not the end of the pipe: the worker lives on, and
+			 * waiting for it to end would wait for ever. */
+			fail_unreadable(p, errno);
+			return DRAIN_BROKEN;
+		}
+		if (n == 0) {
 			state = DRAIN_ENDED;   /* take what came before the end */
 			break;
 		}
