@@ -131,6 +131,35 @@ static void a_read_error_on_the_results_stops_the_build(void **state)
 	free(signals), free(env), free(shim), free(out), free(dir);
 }
 
+/* A source of two outputs replaces both: the file the first replaced, kept
+ * until the second is in place, cannot be removed then (a disk failing a
+ * moment).  It is swept at the end of the run, as a killed worker's
+ * temporary files are: it stayed in OUTDIR, hidden, for good. */
+static void a_replaced_file_not_removed_is_swept(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("keep-replaced"), *out = test_format("%s/out", dir);
+	char *wave_dir = test_format("%s/Wave", out), *shim = test_format("%s/keep_replaced.so", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/keep_replaced.c -ldl", shim);
+	r = test_animc("build", "-q", "-o", out, "--split", "A=0:0.2", "--split", "B=0.2:0.4", CRANE "/Wave.Animation",
+		       NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-q", "--scale", "2", "-o", out, "--split", "A=0:0.2", "--split", "B=0.2:0.4",
+		       CRANE "/Wave.Animation", NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 0)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_int_equal(hidden_files(wave_dir), 0);
+	assert_int_equal(test_count_files(wave_dir), 2);
+	free(shim), free(wave_dir), free(out), free(dir);
+}
+
 /* A journal that cannot take more records (here a file-size limit, as a
  * full disk would): the outputs it cannot record are not put in place, so
  * that, the manifest not saved either, clean still finds every output the
@@ -371,6 +400,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
 	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
 	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
+	cmocka_unit_test(a_replaced_file_not_removed_is_swept),
 	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),
 };
 

@@ -442,6 +442,14 @@ static bool stage_here(build_commit *c, build_job *j)
 	return true;
 }
 
+/* Remove a staged file; one that cannot be is swept at the end of the run
+ * (or by the next build alone here), as a killed worker's are. */
+static void remove_staged(build_commit *c, const char *staged)
+{
+	if (unlink(staged) != 0 && errno != ENOENT)
+		c->ctx->left_temps = true;
+}
+
 /* Output o, put in place, could not be taken back (errno `error`): it
  * stays, recorded as this build's, so that clean and --prune know it. */
 static void keep_in_place(build_result *r, build_output *o, const char *path, int error)
@@ -471,7 +479,7 @@ static void take_back(build_commit *c, build_job *j, const enum placed *how)
 			 (!path || renameat2(AT_FDCWD, o->staged, AT_FDCWD, path, RENAME_EXCHANGE) != 0))
 			keep_in_place(r, o, path, errno);   /* likewise */
 		if (o->staged && !o->is_refused)
-			unlink(o->staged);   /* this build's bytes, or (swapped) the old ones */
+			remove_staged(c, o->staged);   /* this build's bytes, or (swapped) the old ones */
 		free(path);
 	}
 }
@@ -546,7 +554,7 @@ static void put_in_place(build_commit *c, build_job *j)
 		if (!is_to_place(o))
 			continue;
 		if (how[k] == PLACED_SWAPPED)
-			unlink(o->staged);   /* the file it replaced */
+			remove_staged(c, o->staged);   /* the file it replaced */
 		o->is_written = true;
 	}
 	free(how);

@@ -1101,7 +1101,7 @@ static int finish_build(run_state *rs)
 	totals.reports_failed = reports_failed;
 	totals.pruned = rs->commit.pruned;
 	rs->status->ops->summary(rs->status, &totals, rs->commit.stale);
-	if (ctx->lost_workers && !sweep_own(ctx->lock_fd, o->out_dir))
+	if (ctx->left_temps && !sweep_own(ctx->lock_fd, o->out_dir))
 		rs->marked_running = false;   /* left for the next build alone here */
 	return totals.failed || totals.reports_failed || totals.run_errors ? ANIMC_EXIT_FAILED : ANIMC_EXIT_OK;
 }

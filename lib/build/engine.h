@@ -71,7 +71,8 @@ struct build_ctx {
 	double start_wall_s;       /* CLOCK_REALTIME at start, for racy mtimes */
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */
 	int lock_fd;               /* OUTDIR/.animc/lock, held shared for the run; -1 */
-	bool lost_workers;         /* a worker died: it may have left a temporary file */
+	bool left_temps;           /* a worker died, or a file could not be removed: a
+				    * temporary file may be left, to sweep */
 	/* Why the run ends before its jobs are done, a signal aside (a string
 	 * literal: "reading the workers' results"); NULL: it does not.  Once
 	 * set, nothing more is committed and the build fails, saying so. */

@@ -442,7 +442,7 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 	r->time_s = (double)(build_now_ns() - atomic_load(&w->slot->started_ns)) / 1e9;
 	j->is_done = true;
 	p->finished++;
-	p->ctx->lost_workers = true;
+	p->ctx->left_temps = true;
 }
 
 /* What draining a worker's pipe came to. */
@@ -751,7 +751,7 @@ static void discard(pool *p, worker *w)
 	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	close_worker(w);
-	p->ctx->lost_workers = true;   /* it may have been writing a staged file */
+	p->ctx->left_temps = true;   /* it may have been writing a staged file */
 }
 
 static bool pool_wait(build_runner *r, double wait_s, int wake_fd, bool is_all_started)
