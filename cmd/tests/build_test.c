@@ -919,6 +919,44 @@ static void a_file_system_that_cannot_lock_is_said(void **state)
 	free(dir), free(out), free(shim), free(said), free(turn);
 }
 
+/* The lock a build saves the manifest under cannot be opened (EMFILE) or
+ * taken (ENOLCK): the manifest is not saved, as when it cannot be written,
+ * and the journal keeps the outputs known, so clean removes them.  The
+ * manifest was saved unlocked, silently, where another build saving at
+ * once could drop records whose journal then went; and a lock that could
+ * not be taken was told as a build "stopped while waiting". */
+static void a_manifest_lock_that_fails_keeps_the_journal(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("no-manifest-lock"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/no_manifest_lock.so", dir), *turn = test_format("%s/Turn.xnb", out);
+	const char *modes[] = { "open", "flock" };
+	const char *why[] = { "manifest.lock': Too many open files; the state of the folder is not saved",
+			      "manifest.lock': No locks available; the state of the folder is not saved" };
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/no_manifest_lock.c -ldl", shim);
+	for (int k = 0; k < 2; k++) {
+		setenv("NO_MANIFEST_LOCK", modes[k], 1);
+		setenv("LD_PRELOAD", shim, 1);
+		r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+		unsetenv("LD_PRELOAD");
+		unsetenv("NO_MANIFEST_LOCK");
+		if (r.status != 0 || !strstr(r.err, why[k]) || !strstr(r.err, "keeps what it wrote known to clean") ||
+		    strstr(r.err, "stopped while waiting"))
+			fail_msg("%s: exit %d\n%s%s", modes[k], r.status, r.out, r.err);
+		test_run_release(&r);
+		test_sh("ls '%s'/.animc/journal.* > /dev/null", out);
+		r = test_animc("clean", "-o", out, NULL);
+		if (r.status != 0 || !strstr(r.out, "removed 1 output,"))
+			fail_msg("%s: clean: exit %d\n%s%s", modes[k], r.status, r.out, r.err);
+		test_run_release(&r);
+		assert_false(test_file_exists(turn));
+	}
+	free(turn), free(shim), free(out), free(dir);
+}
+
 /* A build waiting for OUTDIR's lock (a clean holds it alone) says once
  * what it waits for and who holds it, and SIGINT or SIGTERM end the wait:
  * the build stops as a stopped build does, having written nothing.  It
@@ -4706,6 +4744,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
+	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
 	cmocka_unit_test(depfiles_outputs_and_clean),

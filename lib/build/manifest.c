@@ -1546,26 +1546,37 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	int fd = -1;
 	bool ok;
 
-	if (lock_path) {
-		sprintf(lock_path, "%s.lock", path);
-		/* A symbolic link in its place is not followed: the file at
-		 * its far end, made and locked, would lie outside OUTDIR. */
-		fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0 && errno == ELOOP) {
+	if (!lock_path)
+		return cli_error_set(err, "out of memory");
+	sprintf(lock_path, "%s.lock", path);
+	/* Saved unlocked, it could drop what another build saves meanwhile,
+	 * whose journal then goes: outputs known to no one.  Not saved, the
+	 * journal keeps them known.  A symbolic link in its place is not
+	 * followed: the file at its far end, made and locked, would lie
+	 * outside OUTDIR. */
+	fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		if (errno == ELOOP)
 			cli_error_set(err, "'%s' is a symbolic link, not the lock animc makes: not saved, and nothing "
 				      "made through it; remove the link by hand", lock_path);
-			free(lock_path);
-			return false;
-		}
+		else
+			cli_error_errno(err, errno, "cannot open '%s'", lock_path);
 		free(lock_path);
+		return false;
 	}
 	/* Another build saving holds it a moment; a stop signal while this
 	 * one waits (a holder stopped, or never letting go) ends the wait. */
-	while (fd >= 0 && flock(fd, LOCK_EX) != 0)
+	while (flock(fd, LOCK_EX) != 0)
 		if (errno != EINTR || (ctx->stop_signal && *ctx->stop_signal)) {
+			if (errno != EINTR)
+				cli_error_errno(err, errno, "cannot lock '%s'", lock_path);
+			else
+				cli_error_set(err, "stopped while waiting for another build to save it");
 			close(fd);
-			return cli_error_set(err, "stopped while waiting for another build to save it");
+			free(lock_path);
+			return false;
 		}
+	free(lock_path);
 	/* Nobody saved since this run read (or last saved) it, the usual
 	 * case: save ours, the file's bytes hashed, not parsed again.  Not
 	 * when that save took in another build's entries: ours lacks them,
