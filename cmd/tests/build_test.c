@@ -1299,6 +1299,54 @@ static void a_journal_clean_cannot_read_keeps_everything(void **state)
 	free(journal), free(turn), free(later), free(shim), free(out), free(dir);
 }
 
+/* clean cannot remove animc's own files of OUTDIR/.animc (a lock, a
+ * journal: a disk failing): it says which and why, and fails.  It said the
+ * folder held a file "animc did not write; remove it by hand", and exited 0. */
+static void clean_says_the_state_files_it_cannot_remove(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("keep-state"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/keep_state.so", dir), *later = test_format("%s/Later.xnb", out);
+	char *state_dir = test_format("%s/.animc", out);
+	manifest_output o = { 0 };
+	build_journal j;
+	cli_error err;
+	test_run r;
+	struct stat st;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/keep_state.c -ldl", shim);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_true(test_write_file(later, "later", 5));
+	assert_true(build_journal_init(&j, out));
+	o.path = strdup("Later.xnb");
+	o.clip = strdup("");
+	o.size = 5;
+	build_hash_bytes("later", 5, &o.hash);
+	assert_true(build_journal_add(&j, &o, &err));
+	manifest_output_release(&o);
+	char *journal_said = test_format("%s: warning: cannot remove: Input/output error; left [output-left]\n",
+					 j.path);
+	build_journal_close(&j);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("clean", "-o", out, NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 1 || !strstr(r.err, "/.animc/manifest.lock: warning: cannot remove: Input/output error; "
+					    "left [output-left]\n") || !strstr(r.err, journal_said) ||
+	    strstr(r.err, "did not write") || !strstr(r.out, "removed 2 outputs,"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("clean", "-o", out, NULL);
+	if (r.status != 0 || r.err[0])
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_int_not_equal(stat(state_dir, &st), 0);
+	assert_int_equal(test_count_files(out), 0);
+	free(journal_said), free(state_dir), free(later), free(shim), free(out), free(dir);
+}
+
 /* A folder of OUTDIR the user linked to another disk: builds write through
  * it, but clean and --prune remove nothing there (a record naming a path
  * through a link is no proof the file is animc's to remove); what they
@@ -4766,6 +4814,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_manifest_of_another_version_is_kept),
 	cmocka_unit_test(a_journal_of_another_version_is_kept),
 	cmocka_unit_test(a_journal_clean_cannot_read_keeps_everything),
+	cmocka_unit_test(clean_says_the_state_files_it_cannot_remove),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),

@@ -2184,6 +2184,30 @@ static bool settle_manifest(const build_ctx *ctx, const char *manifest_path, con
 	return true;
 }
 
+/* Whether `name`, in OUTDIR/.animc, is a state file of builds: a lock,
+ * the marker of a run. */
+static bool is_state_file(const char *name)
+{
+	return strcmp(name, "lock") == 0 || strcmp(name, "manifest.lock") == 0 || strncmp(name, "running.", 8) == 0;
+}
+
+/* Remove the state file `name` of OUTDIR/.animc; one that cannot be is
+ * said, and left: true. */
+static bool remove_own(const build_ctx *ctx, int dir_fd, const char *dir_path, const char *name)
+{
+	char *path;
+	int error;
+
+	if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT)
+		return false;
+	error = errno;
+	path = cli_path_join(dir_path, name, NULL);
+	build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : dir_path, "cannot remove: %s; left",
+		       strerror(error));
+	free(path);
+	return true;
+}
+
 /* The state folder holds what animc did not write (an editor's
  * manifest~, an NFS .nfsXXXX of a file held open), which clean leaves as
  * it leaves every file it did not write: name it.  False when it cannot
@@ -2196,7 +2220,8 @@ static bool say_foreign_state(const build_ctx *ctx, const char *dir_path)
 	size_t count = 0;
 
 	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && count++ == 0)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !is_state_file(e->d_name) &&
+		    strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) != 0 && count++ == 0)
 			snprintf(first, sizeof first, "%s", e->d_name);
 	if (d)
 		closedir(d);
@@ -2207,8 +2232,9 @@ static bool say_foreign_state(const build_ctx *ctx, const char *dir_path)
 }
 
 /* The state files of builds (locks, markers of runs), and their folder;
- * nothing through a link put in its place (opened without following one). */
-static void remove_state(const build_ctx *ctx, const char *dir_path, clean_counts *n)
+ * nothing through a link put in its place (opened without following one).
+ * `own_left`: a journal could not be removed (said). */
+static void remove_state(const build_ctx *ctx, const char *dir_path, bool own_left, clean_counts *n)
 {
 	int fd = open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -2217,11 +2243,11 @@ static void remove_state(const build_ctx *ctx, const char *dir_path, clean_count
 	if (fd >= 0 && !d)
 		close(fd);
 	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, "lock") == 0 || strcmp(e->d_name, "manifest.lock") == 0 ||
-		    strncmp(e->d_name, "running.", 8) == 0)
-			unlinkat(fd, e->d_name, 0);
+		if (is_state_file(e->d_name) && remove_own(ctx, fd, dir_path, e->d_name))
+			own_left = true;
 	if (d)
 		closedir(d);
+	n->is_stuck |= own_left;
 	if (rmdir(dir_path) != 0 && errno != ENOENT) {
 		int error = errno;
 		bool is_full = error == ENOTEMPTY || error == EEXIST;
@@ -2230,12 +2256,28 @@ static void remove_state(const build_ctx *ctx, const char *dir_path, clean_count
 		if (lstat(dir_path, &st) == 0 && S_ISLNK(st.st_mode))
 			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "is a symbolic link, not the folder "
 				       "animc makes; left, with nothing removed through it: remove it by hand");
-		else if (is_full && say_foreign_state(ctx, dir_path))
+		else if (is_full && say_foreign_state(ctx, dir_path) && !own_left)
 			return;   /* a file of someone else's, left as every such file is */
-		else
+		else if (!is_full || !own_left)
 			build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "not removed: %s", strerror(error));
 		n->is_stuck = true;
 	}
+}
+
+/* The journals clean read: each one it cannot remove is said, and left
+ * (true when one is). */
+static bool remove_journals(const build_ctx *ctx, const cli_strings *files, clean_counts *n)
+{
+	bool left = false;
+
+	for (size_t i = 0; i < files->count; i++)
+		if (unlink(files->items[i]) != 0 && errno != ENOENT) {
+			build_say_kind(ctx, ANIMC_WARNING, "output-left", files->items[i], "cannot remove: %s; left",
+				       strerror(errno));
+			left = true;
+		}
+	n->is_stuck |= left;
+	return left;
 }
 
 int build_clean(build_ctx *ctx)
@@ -2298,10 +2340,9 @@ int build_clean(build_ctx *ctx)
 	n.left += swept.left;
 	n.is_stuck |= swept.left > 0;
 	bool keeps_manifest = settle_manifest(ctx, manifest_path, &left, &n);
-	if (!n.keeps_journals)
-		build_journal_remove(&journals);
+	bool journal_left = !n.keeps_journals && remove_journals(ctx, &journals, &n);
 	if (!keeps_manifest)
-		remove_state(ctx, dir_path, &n);
+		remove_state(ctx, dir_path, journal_left, &n);
 	if (!o->quiet)
 		printf("removed %u output%s, %u temporary file%s; %u left\n", n.removed, n.removed == 1 ? "" : "s",
 		       n.temps, n.temps == 1 ? "" : "s", n.left);
