@@ -160,6 +160,32 @@ static void a_replaced_file_not_removed_is_swept(void **state)
 	free(shim), free(wave_dir), free(out), free(dir);
 }
 
+/* No worker process can be started (a process limit): the sources compile
+ * in the build's own process, which is said, since there neither
+ * --import-timeout nor --memory-limit holds.  It was not: a build that
+ * looked as usual could hang on an import for good. */
+static void a_build_that_cannot_start_workers_says_so(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("no-fork"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/no_fork.so", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/no_fork.c", shim);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-q", "-j2", "-o", out, CRANE, NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 0 || !strstr(r.err, "[no-worker]") || strstr(strstr(r.err, "[no-worker]") + 1, "[no-worker]") ||
+	    !strstr(r.err, "animc: warning: cannot start a worker process (Resource temporarily unavailable): "
+			   "compiling in the build process, where --import-timeout and --memory-limit do not "
+			   "hold, and an importer's crash ends the build [no-worker]\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(out), 7);
+	free(shim), free(out), free(dir);
+}
+
 /* A journal that cannot take more records (here a file-size limit, as a
  * full disk would): the outputs it cannot record are not put in place, so
  * that, the manifest not saved either, clean still finds every output the
@@ -401,6 +427,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
 	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
 	cmocka_unit_test(a_replaced_file_not_removed_is_swept),
+	cmocka_unit_test(a_build_that_cannot_start_workers_says_so),
 	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),
 };
 

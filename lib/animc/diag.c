@@ -154,6 +154,9 @@ static const animc_warning_kind_info warning_kinds[ANIMC_WARN_KIND_COUNT] = {
 		"an FBX bone of RotationActive 0 turned in its RotationOrder by Assimp, not XYZ: its curves not read" },
 	[ANIMC_WARN_NUMBERED_BONES] = { "numbered-bones",
 		"an XNA document numbers its bones and no --skeleton names them; named Bone<N>" },
+	[ANIMC_WARN_NO_WORKER] = { "no-worker",
+		"no worker process could be started (a process limit): the sources compiled in the build's "
+		"own process, where --import-timeout and --memory-limit do not hold (the run's own)" },
 };
 
 const animc_warning_kind_info *animc_warning_kind_at(animc_warning_kind kind)

@@ -101,6 +101,8 @@ typedef struct pool {
 	bool appended;           /* jobs appended since the workers were last woken */
 	unsigned resumes;        /* build_clock_resumes() when last seen */
 	int64_t resumed_ns;      /* when the build was last seen continued after a stop */
+	int spawn_error;         /* errno of the last worker that could not be started */
+	bool said_no_worker;     /* compiling here without one: said once */
 } pool;
 
 /* Shared memory between processes: no FUTEX_PRIVATE_FLAG. */
@@ -338,9 +340,12 @@ static bool spawn(pool *p, worker *w)
 	pid_t pid;
 
 	capture = memfd_create("animc-worker-output", MFD_CLOEXEC);
-	if (capture < 0)
+	if (capture < 0) {
+		p->spawn_error = errno;
 		return false;
+	}
 	if (fcntl(capture, F_SETFL, O_APPEND) != 0 || pipe2(result, O_CLOEXEC) != 0) {
+		p->spawn_error = errno;
 		close(capture);
 		return false;
 	}
@@ -354,6 +359,7 @@ static bool spawn(pool *p, worker *w)
 	if (pid != 0 && p->guard.after)
 		p->guard.after(p->guard.user);
 	if (pid < 0) {
+		p->spawn_error = errno;
 		close(capture);
 		close(result[0]);
 		close(result[1]);
@@ -653,12 +659,21 @@ static void stop_all(pool *p)
 }
 
 /* Compile the job at the head of the queue here, in this process: when no
- * worker can be forked at all. */
+ * worker can be forked at all (a process limit reached).  Said once: here
+ * no --import-timeout or --memory-limit holds, and a crash ends the run. */
 static void compile_head_here(pool *p)
 {
 	uint32_t head = atomic_load(&p->queue->head);
 	size_t index = p->positions[head];
 	build_job *j = &p->ctx->plan.jobs[index];
+
+	if (!p->said_no_worker) {
+		p->said_no_worker = true;
+		build_say_kind(p->ctx, ANIMC_WARNING, animc_warning_kind_at(ANIMC_WARN_NO_WORKER)->name, NULL,
+			       "cannot start a worker process (%s): compiling in the build process, where "
+			       "--import-timeout and --memory-limit do not hold, and an importer's crash ends the "
+			       "build", strerror(p->spawn_error));
+	}
 
 	atomic_store(&p->queue->head, head + 1);
 	j->started_s = build_now_s();

@@ -157,6 +157,8 @@ typedef enum animc_warning_kind {
 	ANIMC_WARN_ROTATION_ACTIVE,
 	/* an XNA source's: bones numbered, no --skeleton to name them */
 	ANIMC_WARN_NUMBERED_BONES,
+	/* the run's own: no worker process could be started */
+	ANIMC_WARN_NO_WORKER,
 	ANIMC_WARN_KIND_COUNT
 } animc_warning_kind;
 
