@@ -1534,20 +1534,17 @@ static bool file_hash_is(const char *path, const build_hash *want)
 	return ok && build_hash_equal(&got, want);
 }
 
-bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
-			 const char *path, cli_error *err)
+/* OUTDIR/.animc/manifest.lock, made and held for a save: its descriptor,
+ * or -1 (said in err) when it cannot be. */
+static int take_save_lock(build_ctx *ctx, const char *path, cli_error *err)
 {
-	const build_hash *expected = ctx->has_saved ? &ctx->saved : ctx->old.loaded_hash_known ?
-				     &ctx->old.loaded_hash : NULL;
 	char *lock_path = malloc(strlen(path) + 6);
-	manifest latest = { 0 }, view;
-	manifest_entry *entries = NULL;
-	manifest_output *orphans = NULL;
-	int fd = -1;
-	bool ok;
+	int fd;
 
-	if (!lock_path)
-		return cli_error_set(err, "out of memory");
+	if (!lock_path) {
+		cli_error_set(err, "out of memory");
+		return -1;
+	}
 	sprintf(lock_path, "%s.lock", path);
 	/* Saved unlocked, it could drop what another build saves meanwhile,
 	 * whose journal then goes: outputs known to no one.  Not saved, the
@@ -1562,7 +1559,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		else
 			cli_error_errno(err, errno, "cannot open '%s'", lock_path);
 		free(lock_path);
-		return false;
+		return -1;
 	}
 	/* Another build saving holds it a moment; a stop signal while this
 	 * one waits (a holder stopped, or never letting go) ends the wait. */
@@ -1574,9 +1571,25 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 				cli_error_set(err, "stopped while waiting for another build to save it");
 			close(fd);
 			free(lock_path);
-			return false;
+			return -1;
 		}
 	free(lock_path);
+	return fd;
+}
+
+bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings *pruned,
+			 const char *path, cli_error *err)
+{
+	const build_hash *expected = ctx->has_saved ? &ctx->saved : ctx->old.loaded_hash_known ?
+				     &ctx->old.loaded_hash : NULL;
+	manifest latest = { 0 }, view;
+	manifest_entry *entries = NULL;
+	manifest_output *orphans = NULL;
+	int fd = take_save_lock(ctx, path, err);
+	bool ok;
+
+	if (fd < 0)
+		return false;
 	/* Nobody saved since this run read (or last saved) it, the usual
 	 * case: save ours, the file's bytes hashed, not parsed again.  Not
 	 * when that save took in another build's entries: ours lacks them,
