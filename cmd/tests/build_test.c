@@ -3554,6 +3554,36 @@ static void a_dep_record_outside_the_inputs_is_not_read(void **state)
 	free(edited), free(text), free(path), free(secret), free(out), free(src), free(dir);
 }
 
+/* A clip-split sidecar that is a symbolic link to a shared document (a
+ * file outside the source's folder that a dep record may name) keeps its
+ * source up to date however the source is spelt: relative, absolute (as
+ * CMake and IDEs spell it), its folder or itself.  It compiled again
+ * whenever the spelling changed, the record's name compared as spelt. */
+static void a_linked_sidecar_is_up_to_date_however_its_source_is_spelt(void **state)
+{
+	char *dir = test_tmpdir("linked-sidecar"), *animc = realpath(test_animc_path(), NULL);
+	const char *spellings[] = { "src", "\"$PWD/src\"", "src/Walker.xml", "\"$PWD/src/Walker.xml\"", "src" };
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	test_sh("mkdir -p '%s/src' '%s/defs' && cp testdata/authoring/Walker.xml '%s/src' && "
+		"cp testdata/authoring/Walker_Anims.xml '%s/defs' && ln -s ../defs/Walker_Anims.xml '%s/src/Walker_Anims.xml'",
+		dir, dir, dir, dir, dir);
+	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+		char *command = test_format("cd '%s' && '%s' build -o out %s", dir, animc, spellings[i]);
+
+		r = test_exec("sh", "-c", command, NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, i ? "compiled 0 sources (0 clips), " : "compiled 1 source (3 clips), ") ||
+		    (i && !strstr(r.out, ", 1 up to date\n")))
+			fail_msg("%s: %s%s", spellings[i], r.out, r.err);
+		test_run_release(&r);
+		free(command);
+	}
+	free(animc), free(dir);
+}
+
 /* The manifest a build saved, loaded, and formatted again from its fields
  * alone (no record copied as read): the bytes the file holds, whose hash
  * the load took. */
@@ -4844,6 +4874,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_reads_numbers_as_strtod_does),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
 	cmocka_unit_test(a_dep_record_outside_the_inputs_is_not_read),
+	cmocka_unit_test(a_linked_sidecar_is_up_to_date_however_its_source_is_spelt),
 	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),

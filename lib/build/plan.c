@@ -1351,14 +1351,41 @@ static bool copy_entry_into(build_ctx *ctx, build_job *j, const manifest_entry *
 	return r->diag_count == e->warning_count;
 }
 
+/* `path` with its folder resolved (symbolic links, "." and ".."), its name
+ * as it is: where a link lies, not where it leads.  NULL when the folder
+ * does not resolve. */
+static char *folder_resolved(const char *path)
+{
+	char *folder = dir_of(path), *real = folder ? realpath(folder, NULL) : NULL, *joined = NULL;
+	const char *base = cli_basename(path);
+
+	if (real && base[0])
+		joined = cli_path_join(real, base, NULL);
+	free(folder), free(real);
+	return joined;
+}
+
+/* Whether `dep` names the clip-split sidecar of job `j`, however either is
+ * spelt (a record keeps the spelling of the build that saved it, relative
+ * or absolute): the sidecar beside the source, itself maybe a link. */
+static bool is_sidecar_of(const build_job *j, const char *dep)
+{
+	char *sidecar = build_sidecar_path(j->path);
+	char *here = sidecar ? folder_resolved(sidecar) : NULL, *named = here ? folder_resolved(dep) : NULL;
+	bool is = named && strcmp(here, named) == 0;
+
+	free(sidecar), free(here), free(named);
+	return is;
+}
+
 bool build_dep_may_be_read(const build_options *o, const build_job *j, const char *dep)
 {
 	char *folder = dir_of(j->path), *root = folder ? realpath(folder, NULL) : NULL;
-	char *real = root ? real_or_named(dep) : NULL, *sidecar = build_sidecar_path(j->path);
-	bool may = (real && cli_path_is_within(real, root) && strcmp(real, root) != 0) ||
-		   (sidecar && strcmp(dep, sidecar) == 0) || build_is_given_file(o, dep);
+	char *real = root ? real_or_named(dep) : NULL;
+	bool may = (real && cli_path_is_within(real, root) && strcmp(real, root) != 0) || is_sidecar_of(j, dep) ||
+		   build_is_given_file(o, dep);
 
-	free(folder), free(root), free(real), free(sidecar);
+	free(folder), free(root), free(real);
 	return may;
 }
 
