@@ -422,6 +422,63 @@ static void documents_after_a_long_licence_comment_compile(void **state)
 	free(out), free(src), free(dir);
 }
 
+/* A file of the name and text of `path`, after `pad` bytes of a comment
+ * (or of white space, when `is_space`) that keep its root past the probe
+ * head. */
+static void write_padded(const char *path, const char *text, size_t pad, bool is_space)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	if (!is_space)
+		fputs("<?xml version=\"1.0\"?>\n<!--", f);
+	for (size_t i = 0; i < pad; i++)
+		fputc(is_space ? ' ' : 'x', f);
+	if (!is_space)
+		fputs("-->\n", f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* An .xml whose root lies past the probe head is read by its name: an
+ * XnaContent document compiles, in a folder too.  One of another root (a
+ * data file after a long licence comment, or after white space filling the
+ * head) is, in a folder, a file of another kind, skipped as it is when its
+ * root lies within the head: it failed the folder's build (exit 1), where
+ * it had been skipped.  Named, it still fails, saying its root. */
+static void another_xml_past_the_probe_head_is_skipped_in_a_folder(void **state)
+{
+	char *dir = test_tmpdir("xml-past-head"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
+	char *walk = test_format("%s/walk.xml", src), *data = test_format("%s/data.xml", src);
+	char *blank = test_format("%s/blank.xml", src), *doc = (char *)test_read_file("testdata/golden/xna-sequence.xml", NULL);
+	size_t pad = ANIMC_PROBE_HEAD_MAX_BYTES + 4096;
+	test_run r;
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(mkdir(src, 0755), 0);
+	write_padded(walk, strchr(doc, '\n') + 1, pad, false);
+	write_padded(data, "<config><a>1</a></config>\n", pad, false);
+	write_padded(blank, "<config/>\n", 2 * ANIMC_PROBE_HEAD_BYTES, true);
+	for (int run = 0; run < 2; run++) {
+		r = test_animc("build", "-o", out, src, NULL);
+		if (r.status != 0 || r.err[0] ||
+		    !strstr(r.out, run ? "compiled 0 sources (0 clips), 0 failed, 2 skipped, 0 warnings, 1 up to date\n"
+				       : "compiled 1 source (1 clip), 0 failed, 2 skipped, 0 warnings\n"))
+			fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+		test_run_release(&r);
+	}
+	r = test_animc("outputs", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, data, NULL);
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.err, "data.xml:3:") || !strstr(r.err, ": error: the root element is <config>, not <XnaContent>\n"))
+		fail_msg("%s", r.err);
+	test_run_release(&r);
+	free(doc), free(blank), free(data), free(walk), free(out), free(src), free(dir);
+}
+
 /* formats/xna/NOTES.md said --exact refuses an XNA document's keys out of
  * time order; the build sorts them, warns, and exits 0 (only RobotGame
  * sources are refused so).  The notes say what the build does. */
@@ -478,6 +535,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(utf16_documents_compile_as_their_utf8_twins),
 	cmocka_unit_test(utf32_documents_compile_as_their_utf8_twins),
 	cmocka_unit_test(documents_after_a_long_licence_comment_compile),
+	cmocka_unit_test(another_xml_past_the_probe_head_is_skipped_in_a_folder),
 	cmocka_unit_test(exact_mode_sorts_xna_keys_as_the_notes_say),
 	cmocka_unit_test(numbered_bones_without_a_skeleton_are_warned_of),
 };

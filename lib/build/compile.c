@@ -1477,6 +1477,32 @@ static void not_opened(const build_job *job, const cli_source *src, const cli_er
 	}
 }
 
+/* The whole source after its probe head, in *data.  False when its compile
+ * ends here: it could not be read, or it is an .xml the XNA importer took
+ * by its name (its root past the probe head) whose root, the whole file
+ * read, is not <XnaContent>.  In a folder (or a --base list) that is a file
+ * of another kind, skipped as one whose root the head shows is; named, the
+ * importer says what its root is. */
+static bool read_whole(const build_job *job, const animc_importer *importer, cli_source *src, uint8_t **data,
+		       size_t *size, build_result *r, animc_diag_sink *sink)
+{
+	bool by_name = importer == &animc_importer_xna &&
+		       importer->probe(job->path, src->head, src->head_size) != ANIMC_PROBE_CONTENT;
+	cli_error err;
+
+	if (!cli_source_read_rest(src, data, size, &err)) {
+		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "%s", err.message);
+		return false;
+	}
+	if (!by_name || (job->is_explicit && !job->is_listed) ||
+	    importer->probe(job->path, *data, *size) == ANIMC_PROBE_CONTENT)
+		return true;
+	r->has_source = true;
+	build_hash_bytes(*data, *size, &r->source_hash);
+	no_importer(job, *data, *size, r, sink);
+	return false;
+}
+
 void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 {
 	animc_skeleton converted = { 0 };
@@ -1510,10 +1536,8 @@ void build_compile(const build_ctx *ctx, const build_job *job, build_result *r)
 		unrecognised(job, &src, r, &sink);
 		goto done;
 	}
-	if (!cli_source_read_rest(&src, &data, &size, &err)) {
-		animc_diag_report(&sink, ANIMC_ERROR, 0, 0, "%s", err.message);
+	if (!read_whole(job, importer, &src, &data, &size, r, &sink))
 		goto done;
-	}
 	r->has_source = true;
 	build_hash_bytes(data, size, &r->source_hash);
 	snprintf(r->importer, sizeof r->importer, "%s", importer->name);
