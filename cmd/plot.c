@@ -433,6 +433,28 @@ static bool compile_source(void *user, uint8_t **xnb, size_t *xnb_size)
 	return status == ANIMC_OK && picked;
 }
 
+/* The model's import ends, tried in a child first (build_model_loads): a
+ * model that crashes Assimp fails the plot, said, instead of ending it. */
+static bool model_loads_alone(const char *path, const import_limits *limits)
+{
+	uint8_t *data = NULL;
+	size_t size = 0;
+	char *why = NULL;
+	cli_error err;
+
+	if (!cli_read_file(path, &data, &size, &err)) {
+		cli_report(ANIMC_ERROR, path, "%s", err.message);
+		return false;
+	}
+	bool loads = build_model_loads(path, data, size, limits->timeout_s, limits->memory_bytes, &why);
+
+	if (!loads)
+		cli_report(ANIMC_ERROR, path, "%s", why ? why : "out of memory");
+	free(why);
+	free(data);
+	return loads;
+}
+
 /* The source as libanimrt plays it: a compiled file loaded, or an asset
  * compiled in memory (compile_source) in a child process, which the
  * limits stop where a reader loops or runs out of memory on the file.
@@ -484,6 +506,10 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 	if (a->skeleton_path) {
 		animc_diag_sink sink = { cli_print_diag, printer, a->skeleton_path, 0, 0 };
 
+		if (!model_loads_alone(a->skeleton_path, limits)) {
+			free(data);
+			return NULL;
+		}
 		if (animc_skeleton_load(a->skeleton_path, &model, &sink) != ANIMC_OK) {
 			if (!sink.error_count)
 				cli_report(ANIMC_ERROR, a->skeleton_path, "cannot read the model");

@@ -601,6 +601,22 @@ static animc_status load_model(build_ctx *ctx, const uint8_t *model, size_t mode
 	return status;
 }
 
+/* The model's import ends, tried in a child first where the sources' would
+ * run in workers: a model that crashes Assimp fails the run, said, instead
+ * of ending animc. */
+static bool model_loads_alone(build_ctx *ctx, const uint8_t *model, size_t model_size)
+{
+	const build_options *o = ctx->options;
+	char *why = NULL;
+
+	if (build_model_loads(o->skeleton_path, model, model_size, o->import_timeout_s,
+			      build_memory_cap_of(o->memory_limit_bytes).bytes, &why))
+		return true;
+	build_say(ctx, ANIMC_ERROR, o->skeleton_path, "%s; nothing built", why ? why : "out of memory");
+	free(why);
+	return false;
+}
+
 /* Before the first compile: the model loaded, the key's shared part hashed. */
 static bool prepare_compile(build_ctx *ctx)
 {
@@ -624,7 +640,8 @@ static bool prepare_compile(build_ctx *ctx)
 			return false;
 		}
 		ctx->has_skeleton_bytes = false;
-		if (load_model(ctx, model, model_size, &hooks, &sink) != ANIMC_OK) {
+		if (!model_loads_alone(ctx, model, model_size) ||
+		    load_model(ctx, model, model_size, &hooks, &sink) != ANIMC_OK) {
 			free(model);
 			return false;
 		}

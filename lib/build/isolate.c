@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <animc/animc_formats.h>
+
 #include "clock.h"
 #include "fs.h"
 #include "isolate.h"
@@ -226,4 +228,67 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 	*bytes = buf;
 	*size = (size_t)n;
 	return BUILD_ISOLATED_OK;
+}
+
+typedef struct model_trial {
+	const char *path;
+	const uint8_t *data;
+	size_t size;
+} model_trial;
+
+/* In the child: the model loaded and let go, its messages to nowhere (the
+ * command's own load says them). */
+static bool load_model_alone(void *user, uint8_t **bytes, size_t *size)
+{
+	const model_trial *t = user;
+	animc_skeleton model = { 0 };
+	animc_diag_sink quiet = { 0 };
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+	(void)animc_skeleton_load_bytes(t->path, t->data, t->size, NULL, &model, &quiet);
+	animc_skeleton_release(&model);
+	*bytes = malloc(1);
+	*size = 1;
+	return *bytes != NULL;
+}
+
+bool build_model_loads(const char *path, const uint8_t *data, size_t size, double timeout_s, uint64_t memory_bytes,
+		       char **why)
+{
+	const animc_importer *importer = animc_importer_find(path, data, size);
+	model_trial trial = { path, data, size };
+	uint8_t *bytes = NULL;
+	size_t got = 0;
+	int detail = 0, n = -1;
+
+	*why = NULL;
+	if (!importer || !importer->needs_isolation)
+		return true;
+	switch (build_run_isolated(load_model_alone, &trial, timeout_s, memory_bytes, &bytes, &got, &detail)) {
+	case BUILD_ISOLATED_OK:
+	case BUILD_ISOLATED_FAILED:
+		free(bytes);
+		return true;
+	case BUILD_ISOLATED_TIMED_OUT:
+		n = asprintf(why, "the %s importer did not finish reading the model within %g s (--import-timeout); "
+			     "stopped", importer->name, timeout_s);
+		break;
+	case BUILD_ISOLATED_CRASHED:
+		n = asprintf(why, "the %s importer crashed on this model (%s)", importer->name,
+			     strsignal(detail));
+		break;
+	case BUILD_ISOLATED_SYSTEM:
+		n = errno == EPROTO ? asprintf(why, "the %s importer ended without a result reading this model (exit "
+					       "status %d)", importer->name, detail)
+				    : asprintf(why, "cannot start reading the model: %s", strerror(errno));
+		break;
+	}
+	if (n < 0)
+		*why = NULL;
+	return false;
 }

@@ -58,6 +58,17 @@ typedef struct build_memory_cap {
 
 build_memory_cap build_memory_cap_of(uint64_t option_bytes);
 
+/*
+ * Whether the --skeleton model at `path` (its bytes, `data`) loads to an
+ * end in a child under the limits, when its importer is one a build runs
+ * in worker processes (Assimp, which crashes on some damaged files): the
+ * model is loaded in the command's own process, which such a crash would
+ * end.  A load that fails normally counts as ending (the caller's own load
+ * says why).  False with *why (malloc()ed) saying what happened.
+ */
+bool build_model_loads(const char *path, const uint8_t *data, size_t size, double timeout_s, uint64_t memory_bytes,
+		       char **why);
+
 /* Cap this process's address space (RLIMIT_AS) at `bytes` (0: no cap; no
  * cap under AddressSanitizer, which reserves terabytes). */
 void build_limit_memory(uint64_t bytes);
