@@ -810,6 +810,79 @@ static void additive_weight_zero_keeps_the_base_tracks(void **state)
 	free(m4);
 }
 
+/* An additive layer's scale: base + weight * (layer - reference), per
+ * component of the reference (identity, 1 1 1, without one); a weight
+ * past 1 is 1, as documented, not an extrapolation. */
+static void additive_scale_and_weights_past_one(void **state)
+{
+	(void)state;
+	animrt_pose base, layer, ref, out, at_one;
+	void *m1 = pose_new(&base, 1), *m2 = pose_new(&layer, 1), *m3 = pose_new(&ref, 1);
+	void *m4 = pose_new(&out, 1), *m5 = pose_new(&at_one, 1);
+	const float bt[3] = { 1, 1, 1 }, lt[3] = { 3, 5, 7 }, rt[3] = { 1, 2, 3 };
+	const float bs[3] = { 2, 3, 4 }, ls[3] = { 1.5f, 2.5f, 3.5f }, rs[3] = { 0.5f, 1, 2 };
+
+	memcpy(base.translation, bt, sizeof bt);
+	memcpy(base.scale, bs, sizeof bs);
+	memcpy(layer.translation, lt, sizeof lt);
+	memcpy(layer.scale, ls, sizeof ls);
+	memcpy(ref.translation, rt, sizeof rt);
+	memcpy(ref.scale, rs, sizeof rs);
+	base.tracks[0] = ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_SCALE;
+	layer.tracks[0] = ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_SCALE;
+	ref.tracks[0] = ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_SCALE;
+
+	assert_int_equal(animrt_pose_add(&base, &layer, &ref, 1, &at_one), ANIMRT_OK);
+	assert_floats(at_one.translation, ((const float[]){ 3, 4, 5 }), 3, 0);
+	assert_floats(at_one.scale, ((const float[]){ 3, 4.5f, 5.5f }), 3, 0);
+	assert_int_equal(at_one.tracks[0], ANIMRT_TRACK_TRANSLATION | ANIMRT_TRACK_SCALE);
+	assert_int_equal(animrt_pose_add(&base, &layer, &ref, 0.5f, &out), ANIMRT_OK);
+	assert_floats(out.scale, ((const float[]){ 2.5f, 3.75f, 4.75f }), 3, 0);
+	/* No reference: the layer's difference from unit scale. */
+	assert_int_equal(animrt_pose_add(&base, &layer, NULL, 1, &out), ANIMRT_OK);
+	assert_floats(out.scale, ((const float[]){ 2.5f, 4.5f, 6.5f }), 3, 0);
+	/* Past 1, and infinite: the same as 1, bit for bit. */
+	const float past[2] = { 2, INFINITY };
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(animrt_pose_add(&base, &layer, &ref, past[i], &out), ANIMRT_OK);
+		assert_memory_equal(out.translation, at_one.translation, 3 * sizeof(float));
+		assert_memory_equal(out.rotation, at_one.rotation, 4 * sizeof(float));
+		assert_memory_equal(out.scale, at_one.scale, 3 * sizeof(float));
+	}
+	free(m1);
+	free(m2);
+	free(m3);
+	free(m4);
+	free(m5);
+}
+
+/* A binding samples into a pose of its own bone count only: one bone more
+ * or fewer is ANIMRT_ERR_POSE_SIZE, and the pose is left as it was. */
+static void a_binding_samples_into_a_pose_of_its_bone_count_only(void **state)
+{
+	(void)state;
+	animrt_sequence s = turning_sequence();
+	animrt_clip clip = { .duration_s = 3, .sequence_count = 1, .sequences = &s };
+	const char *names[2] = { "Root", "Other" };
+	animrt_binding *b;
+	animrt_pose pose;
+
+	assert_int_equal(animrt_binding_create(&clip, names, 2, &b, NULL), ANIMRT_OK);
+	for (uint32_t bones = 1; bones <= 3; bones++) {
+		void *mem = pose_new(&pose, bones);
+
+		pose.translation[0] = 123;
+		assert_int_equal(animrt_binding_sample(b, 1.5f, ANIMRT_PLAY_ONCE, NULL, &pose),
+				 bones == 2 ? ANIMRT_OK : ANIMRT_ERR_POSE_SIZE);
+		if (bones == 2)
+			assert_float_equal(pose.translation[0], 15, EPS);
+		else
+			assert_float_equal(pose.translation[0], 123, 0);
+		free(mem);
+	}
+	animrt_binding_destroy(b);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(uniform_key_search_at_every_boundary),
 	cmocka_unit_test(timed_key_search_at_every_boundary),
@@ -829,6 +902,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(null_arguments_are_refused_not_followed),
 	cmocka_unit_test(play_modes_other_than_once_and_repeat_are_refused),
 	cmocka_unit_test(additive_weight_zero_keeps_the_base_tracks),
+	cmocka_unit_test(additive_scale_and_weights_past_one),
+	cmocka_unit_test(a_binding_samples_into_a_pose_of_its_bone_count_only),
 };
 
 ANIMC_TEST_GROUP(tests);
