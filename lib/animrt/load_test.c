@@ -187,6 +187,12 @@ static void header_damage(void **state)
 	DAMAGE(d[5] = 0x40, ANIMRT_ERR_FLAGS, 5);
 	DAMAGE(d[5] = 0x02, ANIMRT_ERR_FLAGS, 5);
 	DAMAGE(xnb_put_u32(d + 6, (uint32_t)size + 1), ANIMRT_ERR_SIZE, 6);
+	DAMAGE(xnb_put_u32(d + 6, (uint32_t)size - 1), ANIMRT_ERR_SIZE, 6);
+	/* One type reader more than the bytes after the count can hold (5
+	 * each at least): a count, said at the count. */
+	size_t readers = (size - AT_READER_COUNT - 1) / 5 + 1;
+	assert_true(readers <= 127 && readers <= (size - AT_READER_COUNT - 1) / 4);
+	DAMAGE(d[AT_READER_COUNT] = (uint8_t)readers, ANIMRT_ERR_COUNT, AT_READER_COUNT);
 	DAMAGE(d[AT_READER_COUNT] = 0, ANIMRT_ERR_READER, AT_READER_COUNT);
 	DAMAGE(put_i32(d + AT_READER_VERSION, 3), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
 	DAMAGE(put_i32(d + AT_READER_VERSION, 1), ANIMRT_ERR_READER_VERSION, AT_READER_VERSION);
@@ -214,6 +220,11 @@ static void header_damage(void **state)
 	animrt_open(d, size, &clip, &err);
 	assert_non_null(strstr(err.message, "7"));
 	assert_non_null(strstr(err.message, "0 and 2"));
+	/* The compressed XNB kinds are named as such. */
+	memcpy(d, data, size);
+	d[5] = 0x40;
+	animrt_open(d, size, &clip, &err);
+	assert_non_null(strstr(err.message, "LZX/LZ4-compressed XNB is not supported"));
 	/* The compact layout of animc 0.1: told to compile again. */
 	memcpy(d, data, size);
 	put_i32(d + AT_READER_VERSION, 1);
