@@ -165,6 +165,15 @@ static void uniform_keys_need_an_interval(void **state)
 	clip = good_clip();
 	clip->channels[0].key_interval_s = 0;
 	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 1), ANIMC_ERR_INVALID);
+	/* Two keys are keys to interpolate between too. */
+	clip = animc_clip_create("walk");
+	uint32_t two = test_add_channel(clip, "Root", 2, NULL, 0, 1);
+	test_set_track(clip, two, ANIMC_TRANSLATION, false, T3, 2, NULL);
+	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 1), ANIMC_ERR_INVALID);
+	/* A negative interval is no interval. */
+	clip = good_clip();
+	clip->channels[0].key_interval_s = -0.5f;
+	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 1), ANIMC_ERR_INVALID);
 	/* Unless nothing moves: every present track fixed. */
 	clip = animc_clip_create("walk");
 	uint32_t ch = test_add_channel(clip, "Root", 5, NULL, 0, 1);
@@ -204,6 +213,13 @@ static void own_key_times_only_before_merge(void **state)
 	ch = test_add_channel(clip, "Root", 0, NULL, 0, 1);
 	test_set_track(clip, ch, ANIMC_TRANSLATION, false, T3, 2, t2);
 	assert_int_equal(check(clip, ANIMC_STAGE_WRITABLE, false, 1), ANIMC_ERR_INVALID);
+
+	/* A fixed track holds one value at all times: no times of its own. */
+	clip = animc_clip_create("walk");
+	ch = test_add_channel(clip, "Root", 0, NULL, 0, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, T3, 2, t2);
+	test_set_track(clip, ch, ANIMC_SCALE, true, (const float[]){ 1, 1, 1 }, 1, (const float[]){ 0 });
+	assert_int_equal(check(clip, ANIMC_STAGE_IMPORTED, false, 1), ANIMC_ERR_INVALID);
 
 	/* Own times must strictly increase (the sort pass dedupes them). */
 	clip = animc_clip_create("walk");
