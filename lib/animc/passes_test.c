@@ -171,6 +171,11 @@ static void uniform_only_when_evenly_spaced_from_zero(void **state)
 	uint32_t b = test_add_channel(clip, "FromOne", 3, from_one, 0, 3);
 	uint32_t c = test_add_channel(clip, "Uneven", 3, uneven, 0, 1);
 	uint32_t d = test_add_channel(clip, "One", 1, (const float[]){ 0.5f }, 0, 1);
+	/* A key 1 microsecond (over a hundred float steps) off the grid is no
+	 * rounding of an even time: the keys keep their times. */
+	float nearly[4] = { 0, 1 / 30.0f, 2 / 30.0f + 1e-6f, 3 / 30.0f };
+	uint32_t e = test_add_channel(clip, "Nearly", 4, nearly, 0, 0.1f);
+	test_set_track(clip, e, ANIMC_TRANSLATION, false, t31, 4, NULL);
 	test_set_track(clip, a, ANIMC_TRANSLATION, false, t31, 31, NULL);
 	test_set_track(clip, b, ANIMC_TRANSLATION, false, t31, 3, NULL);
 	test_set_track(clip, c, ANIMC_TRANSLATION, false, t31, 3, NULL);
@@ -182,6 +187,7 @@ static void uniform_only_when_evenly_spaced_from_zero(void **state)
 	assert_true(clip->channels[b].has_time);
 	assert_true(clip->channels[c].has_time);
 	assert_false(clip->channels[d].has_time);
+	assert_true(clip->channels[e].has_time);
 	assert_int_equal(stats.channels_made_uniform, 2);
 	animc_clip_destroy(clip);
 }
@@ -303,6 +309,40 @@ static void trim_cuts_own_times_to_the_clip(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* Keys exactly at 0 and at the end stay (with their values, counted as
+ * kept); a clip of 0 s takes one key at 0. */
+static void trim_keeps_keys_at_its_ends(void **state)
+{
+	static const float times[5] = { -1, 0, 1, 2, 3 };
+	static const float tx[15] = { -5, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 9, 0, 0 };
+	static const float around[2] = { -1, 1 }, sc[6] = { 1, 1, 1, 3, 3, 3 };
+	animc_pass_stats stats = { 0 };
+	animc_clip *clip = animc_clip_create("take");
+	uint32_t a = test_add_channel(clip, "A", 0, NULL, 0, 2);
+
+	(void)state;
+	clip->duration_s = 2;
+	test_set_track(clip, a, ANIMC_TRANSLATION, false, tx, 5, times);
+	assert_int_equal(animc_pass_trim(clip, NULL, &stats), ANIMC_OK);
+	const animc_track *t = &clip->channels[a].tracks[ANIMC_TRANSLATION];
+	assert_int_equal(t->value_count, 3);
+	assert_true(t->times_s[0] == 0 && t->times_s[1] == 1 && t->times_s[2] == 2);
+	assert_true(t->values[0] == 1 && t->values[3] == 2 && t->values[6] == 3);
+	assert_int_equal(stats.keys_trimmed, 2);
+	animc_clip_destroy(clip);
+
+	clip = animc_clip_create("pose");
+	a = test_add_channel(clip, "A", 0, NULL, 0, 0);
+	clip->duration_s = 0;
+	test_set_track(clip, a, ANIMC_SCALE, false, sc, 2, around);
+	assert_int_equal(animc_pass_trim(clip, NULL, NULL), ANIMC_OK);
+	t = &clip->channels[a].tracks[ANIMC_SCALE];
+	assert_int_equal(t->value_count, 1);
+	assert_true(t->times_s[0] == 0);
+	test_assert_near(t->values[0], 2, 1e-6);
+	animc_clip_destroy(clip);
+}
+
 /* Unsorted or non-finite times are validation's to report. */
 static void trim_leaves_broken_times_alone(void **state)
 {
@@ -356,6 +396,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(process_refuses_a_layout_it_does_not_know),
 	cmocka_unit_test(trim_cuts_own_times_to_the_clip),
 	cmocka_unit_test(trim_leaves_broken_times_alone),
+	cmocka_unit_test(trim_keeps_keys_at_its_ends),
 };
 
 ANIMC_TEST_GROUP(tests);
