@@ -803,6 +803,78 @@ static void an_edited_entry_writes_nothing_it_names(void **state)
 	free(fresh), free(cache), free(src), free(dir);
 }
 
+/* An entry whose blob is another output of the same size (a source one
+ * letter apart) is refused by its bytes, not only by its size. */
+static void an_entry_of_other_bytes_of_one_size_is_not_used(void **state)
+{
+	char *dir = test_tmpdir("an_entry_of_other_bytes"), *src = test_format("%s/src", dir);
+	char *cache = test_format("%s/cache", dir), *fresh = test_format("%s/fresh", dir);
+	char *out = test_format("%s/out", dir), *got = test_format("%s/AAAAA.xnb", out);
+	char *want = test_format("%s/AAAAA.xnb", fresh);
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/sample/Crane/Turn.Animation \"$1/src/AAAAA.Animation\" && "
+			"sed 's/<BoneName>Base</<BoneName>Bass</' testdata/sample/Crane/Turn.Animation > \"$1/src/CCCCC.Animation\"",
+			"sh", dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", fresh, src,
+			 NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	char *c = test_format("%s/CCCCC.xnb", fresh);
+	size_t a_size, c_size;
+	uint8_t *a_bytes = test_read_file(want, &a_size), *c_bytes = test_read_file(c, &c_size);
+	assert_int_equal(a_size, c_size);
+	assert_memory_not_equal(a_bytes, c_bytes, a_size);
+	free(a_bytes), free(c_bytes), free(c);
+	edit_entry(cache, "AAAAA.xnb", "digest:CCCCC.xnb");
+	run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-read-only", "--cache-dir", cache,
+			 "--cache-min-size", "0", "-o", out, src, NULL);
+	expect_ok(&run);
+	if (!strstr(run.err, "AAAAA.Animation: warning: the cache's entry for it holds other bytes for 'AAAAA.xnb' "
+			     "than its compile made; not used, compiling instead [cache]\n"))
+		fail_msg("%s%s", run.out, run.err);
+	test_run_release(&run);
+	assert_true(test_same_bytes(got, want));
+	free(want), free(got), free(out), free(fresh), free(cache), free(src), free(dir);
+}
+
+/* The --skeleton model's bytes are part of the key: the same model edited
+ * (to the same size) compiles again, where the unchanged one came from the
+ * cache. */
+static void a_skeleton_of_other_bytes_is_another_key(void **state)
+{
+	char *dir = test_tmpdir("a_skeleton_of_other_bytes"), *src = test_format("%s/src", dir);
+	char *model = test_format("%s/Crane.x", dir), *cache = test_format("%s/cache", dir);
+	char *outs[3] = { test_format("%s/o1", dir), test_format("%s/o2", dir), test_format("%s/o3", dir) };
+	const char *want[3] = { "compiled 1 source (1 clip), 0 failed", "1 cached", "compiled 1 source (1 clip), 0 failed" };
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/sample/Crane/Turn.Animation \"$1/src/\" && "
+			"cp testdata/sample/Crane/Crane.x \"$1/\"", "sh", dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	for (int i = 0; i < 3; i++) {
+		if (i == 2) {
+			/* One digit of a bone's rest translation: the same size. */
+			run = test_exec("sed", "-i", "15s/0\\.600000/0.700000/", model, NULL);
+			expect_ok(&run);
+			test_run_release(&run);
+		}
+		run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-dir", cache, "--cache-min-size",
+				 "0", "--skeleton", model, "-o", outs[i], src, NULL);
+		expect_ok(&run);
+		if (!strstr(run.out, want[i]) || (i != 1 && strstr(run.out, "cached")))
+			fail_msg("build %d: %s%s", i + 1, run.out, run.err);
+		test_run_release(&run);
+		free(outs[i]);
+	}
+	free(cache), free(model), free(src), free(dir);
+}
+
 static double monotonic_s(void)
 {
 	struct timespec t;
@@ -1036,6 +1108,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
 	cmocka_unit_test(an_entry_reads_no_dependency_through_a_link_out),
 	cmocka_unit_test(an_entry_under_another_key_is_not_used),
+	cmocka_unit_test(an_entry_of_other_bytes_of_one_size_is_not_used),
+	cmocka_unit_test(a_skeleton_of_other_bytes_is_another_key),
 	cmocka_unit_test(a_stop_ends_the_wait_for_a_silent_server),
 	cmocka_unit_test(one_source_spelt_two_ways_at_once_is_one_source),
 	cmocka_unit_test_teardown(two_machines_share_a_remote, test_nginx_teardown),
