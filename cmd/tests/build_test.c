@@ -1444,6 +1444,60 @@ static void builds_side_by_side_share_a_folder(void **state)
 
 /* ------------------------------------------------------------- reports */
 
+/* The number after `key` in `text`. */
+static double number_after(const char *text, const char *key)
+{
+	const char *at = strstr(text, key);
+
+	if (!at)
+		fail_msg("no %s in %s", key, text);
+	return strtod(at + strlen(key), NULL);
+}
+
+/* An output's "error" in the JSON report: each measure under its own
+ * name (within its own bound), the key counts before and after, the
+ * sequences by how they were reduced (one each), and the compact layout's
+ * tracks by kind. */
+static void a_reports_error_says_each_measure_in_its_place(void **state)
+{
+	char *dir = test_tmpdir("report-error"), *report = test_format("%s/r.json", dir);
+	char *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "--tolerance", "default", "--report", report, "-o", out,
+		       "testdata/compact/sway.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(report, NULL), *e = strstr(text, "\"error\": {");
+	assert_non_null(e);
+	double t = number_after(e, "\"translation\": "), rot = number_after(e, "\"rotation_deg\": ");
+	double sc = number_after(e, "\"scale\": ");
+	assert_true(t > 0 && t <= 0.001);
+	assert_true(rot > 0 && rot <= 0.05);
+	assert_true(sc > 0 && sc <= 0.0001);
+	assert_true(number_after(e, "\"keys_before\": ") == 755);   /* the source's */
+	assert_true(number_after(e, "\"keys_after\": ") < 755);
+	assert_true(number_after(e, "\"lossless\": ") + number_after(e, "\"coarser\": ") +
+		    number_after(e, "\"resampled\": ") + number_after(e, "\"timed\": ") == 3);
+	free(text);
+
+	/* Turn: three still tracks, two of them at identity and one not, and
+	 * the Cab's rotation keyed. */
+	r = test_animc("build", "-q", "--layout", "compact", "--report", report, "-o", out,
+		       "testdata/sample/Crane/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(report, NULL);
+	e = strstr(text, "\"compact\": {");
+	assert_non_null(e);
+	assert_true(number_after(e, "\"identity\": ") == 2);
+	assert_true(number_after(e, "\"constant\": ") == 1);
+	assert_true(number_after(e, "\"keyed\": ") == 1);
+	assert_true(number_after(e, "\"segmented\": ") == 0);
+	free(text), free(out), free(report), free(dir);
+}
+
 static void reports_follow_their_schema(void **state)
 {
 	char *dir = test_tmpdir("reports");
@@ -4825,6 +4879,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),
 	cmocka_unit_test(reports_follow_their_schema),
+	cmocka_unit_test(a_reports_error_says_each_measure_in_its_place),
 	cmocka_unit_test(depfiles_outputs_and_clean),
 	cmocka_unit_test(outputs_and_clean_escape_names),
 	cmocka_unit_test(clean_keeps_the_record_of_what_it_cannot_remove),
