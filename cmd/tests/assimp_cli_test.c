@@ -245,6 +245,29 @@ static void cli_an_smd_animation_list_added_later_is_read(void **state)
 	free(fresh_run), free(run);
 }
 
+/* A file the import looked for and did not find (an SMD's animation list)
+ * is a dependency of the manifest's, but no prerequisite of the depfile:
+ * make knows no rule to make it, and ninja would run the rule on every
+ * build. */
+static void cli_a_depfile_leaves_out_the_files_not_found(void **state)
+{
+	char *dir = test_tmpdir("assimp-smd-depfile"), *walk = test_format("%s/walk.smd", dir);
+	char *dep = test_format("%s/out.d", dir), *out = test_format("%s/out", dir);
+	const char *walk_text = "version 1\nnodes\n0 \"root\" -1\nend\nskeleton\ntime 0\n0 0 0 0 0 0 0\n"
+				"time 1\n0 1 0 0 0 0 0\nend\n";
+	test_run r;
+
+	(void)state;
+	assert_true(test_write_file(walk, walk_text, strlen(walk_text)));
+	r = test_animc("build", "-q", "--ticks-per-second", "30", "--depfile", dep, "-o", out, walk, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	char *text = (char *)test_read_file(dep, NULL);
+	if (!strstr(text, "/walk.smd") || strstr(text, "walk_animation.txt"))
+		fail_msg("%s", text);
+	free(text), free(out), free(dep), free(walk), free(dir);
+}
+
 /* An Ogre --skeleton model keeps its bones in the .skeleton.xml Assimp
  * reads beside it.  A bone renamed there left every output "up to date"
  * with the old names, a --cache-dir build into a new folder took the old
@@ -2138,6 +2161,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(cli_static_model_skipped_in_a_folder_fails_given),
 	cmocka_unit_test(cli_unreadable_file_fails_naming_it),
 	cmocka_unit_test(cli_an_smd_animation_list_added_later_is_read),
+	cmocka_unit_test(cli_a_depfile_leaves_out_the_files_not_found),
 	cmocka_unit_test(cli_a_skeleton_models_side_file_is_a_dependency),
 	cmocka_unit_test(cli_another_assimp_loaded_compiles_again),
 	cmocka_unit_test(cli_what_assimp_prints_of_a_skeleton_model_names_it),
