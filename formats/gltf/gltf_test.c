@@ -455,6 +455,41 @@ static void keys_before_zero_are_cut(void **state)
 	assert_int_equal(k.count, 1);
 	assert_true(k.times_s[0] == 0 && k.values[0] == 0);
 	animc_gltf_keys_release(&k);
+	/* A key at 0 itself is kept as it is: one key at 0, not two. */
+	const float at_zero[] = { -1.0f, 0.0f, 1.0f };
+	assert_int_equal(animc_gltf_keys_build(GLTF_LINEAR, false, 3, at_zero, values, 3, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(k.count, 2);
+	assert_int_equal(k.dropped_before_zero, 1);
+	assert_true(k.times_s[0] == 0 && k.times_s[1] == 1.0f);
+	assert_true(k.values[0] == 0 && k.values[3] == 4);
+	animc_gltf_keys_release(&k);
+}
+
+/* A rotation cut at 0 takes its value there as the runtime interpolates:
+ * the shorter arc (the second key given in the other hemisphere), and a
+ * true slerp, not a normalised lerp, for a turn of 40 degrees. */
+static void a_rotation_cut_at_zero_is_slerped_the_short_way(void **state)
+{
+	const float times[] = { -1.0f, 1.0f }, quarter_times[] = { -1.0f, 3.0f };
+	const float s45 = (float)sin(M_PI / 4), c45 = (float)cos(M_PI / 4);
+	const float opposite[] = { 0, 0, 0, 1, 0, 0, -s45, -c45 };   /* a quarter turn about z, negated */
+	const float forty[] = { 0, 0, 0, 1, 0, 0, (float)sin(M_PI / 9), (float)cos(M_PI / 9) };
+	gltf_keys k;
+
+	(void)state;
+	assert_int_equal(animc_gltf_keys_build(GLTF_LINEAR, true, 4, times, opposite, 2, 1e-4, &k), ANIMC_OK);
+	assert_true(k.times_s[0] == 0);
+	/* Halfway: an eighth turn about z, in either sign. */
+	assert_float_equal(fabs(k.values[2]), sin(M_PI / 8), 1e-6);
+	assert_float_equal(fabs(k.values[3]), cos(M_PI / 8), 1e-6);
+	assert_true((k.values[2] > 0) == (k.values[3] > 0));
+	animc_gltf_keys_release(&k);
+	/* A quarter of the way through 40 degrees: 10 degrees. */
+	assert_int_equal(animc_gltf_keys_build(GLTF_LINEAR, true, 4, quarter_times, forty, 2, 1e-4, &k), ANIMC_OK);
+	assert_true(k.times_s[0] == 0);
+	assert_float_equal(k.values[2], sin(M_PI / 36), 1e-6);
+	assert_float_equal(k.values[3], cos(M_PI / 36), 1e-6);
+	animc_gltf_keys_release(&k);
 }
 
 /* CUBICSPLINE: the baked keys stay within the bound everywhere, fewer keys
@@ -1489,6 +1524,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(fixtures_sample_as_the_specification_says),
 	cmocka_unit_test(step_keys_hold_until_the_next),
 	cmocka_unit_test(keys_before_zero_are_cut),
+	cmocka_unit_test(a_rotation_cut_at_zero_is_slerped_the_short_way),
 	cmocka_unit_test(cubic_bake_keeps_its_bound),
 	cmocka_unit_test(cubic_bake_stops_at_float_resolution),
 	cmocka_unit_test(cubic_rotation_bake_keeps_its_bound),
