@@ -203,6 +203,48 @@ static void a_path_outside_the_folder_is_refused_and_said(void **state)
 	fixture_release(&f);
 }
 
+/* A damaged record is refused, each field at its edge: a number past
+ * 64 bits, an mtime past int64_t, a twelfth field that is not the
+ * root-motion mark, a \x00 escape (no name holds a NUL).  The edges
+ * themselves are read. */
+static void damaged_records_are_refused_at_each_edge(void **state)
+{
+	static const struct {
+		const char *clip, *size, *mtime, *extra;
+		manifest_record_status want;
+	} cases[] = {
+		{ "walk", "8", "5", "", MANIFEST_RECORD_OK },
+		{ "walk", "8", "5", "\troot-motion", MANIFEST_RECORD_OK },
+		{ "walk", "18446744073709551615", "5", "", MANIFEST_RECORD_OK },
+		{ "walk", "18446744073709551616", "5", "", MANIFEST_RECORD_BAD },
+		{ "walk", "99999999999999999999", "5", "", MANIFEST_RECORD_BAD },
+		{ "walk", "8", "9223372036854775807", "", MANIFEST_RECORD_OK },
+		{ "walk", "8", "9223372036854775808", "", MANIFEST_RECORD_BAD },
+		{ "walk", "8", "5", "\troot-motions", MANIFEST_RECORD_BAD },
+		{ "walk", "8", "5", "\tclip", MANIFEST_RECORD_BAD },
+		{ "w\\x41lk", "8", "5", "", MANIFEST_RECORD_OK },
+		{ "w\\x00lk", "8", "5", "", MANIFEST_RECORD_BAD },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *line = test_format("output\tWalk.xnb\t%s\t%s\t00112233445566778899aabbccddeeff\t%s\t1\t2\t3\t7\t1.5%s",
+					 cases[i].clip, cases[i].size, cases[i].mtime, cases[i].extra);
+		manifest_output o;
+		manifest_record_status got = manifest_output_parse(line, "output", &o);
+
+		if (got != cases[i].want)
+			fail_msg("case %zu: status %d, not %d", i, (int)got, (int)cases[i].want);
+		if (got == MANIFEST_RECORD_OK) {
+			assert_string_equal(o.path, "Walk.xnb");
+			assert_string_equal(o.clip, i == 9 ? "wAlk" : "walk");
+			assert_int_equal(o.is_motion, i == 1);
+			manifest_output_release(&o);
+		}
+		free(line);
+	}
+}
+
 /* Leftover journals become orphans of the manifest, once each, and go. */
 static void leftovers_are_folded_into_the_manifest_once(void **state)
 {
@@ -272,6 +314,7 @@ static void leftovers_are_folded_into_the_manifest_once(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(records_read_back_and_a_cut_last_line_is_no_record),
 	cmocka_unit_test(a_path_outside_the_folder_is_refused_and_said),
+	cmocka_unit_test(damaged_records_are_refused_at_each_edge),
 	cmocka_unit_test(leftovers_are_folded_into_the_manifest_once),
 };
 
