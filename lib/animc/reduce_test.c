@@ -404,6 +404,51 @@ static void a_smooth_take_goes_to_a_coarser_interval(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* A zigzag turning at every other key of a 120 Hz take: every other key
+ * holds it, uniform at 60 Hz (the coarsest step is the finest there is). */
+static void a_zigzag_of_every_other_key_halves_the_rate(void **state)
+{
+	enum { N = 121 };
+	float t[3 * N];
+	animc_clip *clip = animc_clip_create("mocap");
+	animc_process_options lossy = { 0 };
+	animc_pass_stats stats = { 0 };
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		t[3 * i] = (float)(0.05 * (i % 4 == 3 ? 1 : i % 4));
+		t[3 * i + 1] = (float)(0.001 * i);
+		t[3 * i + 2] = 0;
+	}
+	clip->duration_s = 1;
+	uint32_t ch = test_add_channel(clip, "Hand", N, NULL, 1.0f / 120, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, t, N, NULL);
+	clip->declared_channel_count = 1;
+	lossy.reduce.tolerance = DEFAULT_TOLERANCE;
+	assert_int_equal(animc_clip_process(clip, &lossy, NULL, &stats), ANIMC_OK);
+	const animc_channel *c = &clip->channels[0];
+	assert_false(c->has_time);
+	assert_int_equal(c->key_count, 61);
+	test_assert_near(c->key_interval_s, 1.0 / 60, 1e-6);
+	assert_int_equal(stats.error.sequences_coarser, 1);
+	animc_clip_destroy(clip);
+}
+
+/* A rotation and its negation are one rotation: no error between them,
+ * and a turn measured against the other hemisphere's copy is the turn. */
+static void a_quaternion_and_its_negation_are_one_rotation(void **state)
+{
+	const float q[4] = { 0.1f, 0.2f, 0.3f, 0.9273618f }, minus_q[4] = { -0.1f, -0.2f, -0.3f, -0.9273618f };
+	const float ten[4] = { 0, 0, (float)sin(PI / 36), (float)cos(PI / 36) };
+	const float minus_ten[4] = { 0, 0, -(float)sin(PI / 36), -(float)cos(PI / 36) };
+	const float identity[4] = { 0, 0, 0, 1 };
+
+	(void)state;
+	test_assert_near(animc_track_error(ANIMC_ROTATION, q, minus_q), 0, 1e-4);
+	test_assert_near(animc_track_error(ANIMC_ROTATION, identity, ten), 10, 1e-4);
+	test_assert_near(animc_track_error(ANIMC_ROTATION, identity, minus_ten), 10, 1e-4);
+}
+
 /*
  * The same circle over 113 intervals (a prime: no step of every m-th key
  * up to 16 divides it) and a turn keyed at uneven times: both hold their
@@ -813,6 +858,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(evenly_spaced_times_count_as_free),
 	cmocka_unit_test(timed_keys_must_save_more_than_three_percent),
 	cmocka_unit_test(a_smooth_take_goes_to_a_coarser_interval),
+	cmocka_unit_test(a_zigzag_of_every_other_key_halves_the_rate),
+	cmocka_unit_test(a_quaternion_and_its_negation_are_one_rotation),
 	cmocka_unit_test(a_smooth_take_no_step_divides_is_resampled),
 	cmocka_unit_test(the_fewest_keys_are_not_the_farthest_reach),
 	cmocka_unit_test(a_step_keeps_both_keys),
