@@ -4805,6 +4805,41 @@ static void a_no_op_build_reads_no_output(void **state)
 	free(after), free(bytes), free(xnb), free(out), free(dir);
 }
 
+/* Another file put in an output's place (a copy or a restore that keeps
+ * the mtime: cp -p, rsync -t), of the same size: another inode, so the
+ * output is read, found changed and written again. */
+static void an_output_swapped_for_a_file_of_its_size_and_mtime_is_written_again(void **state)
+{
+	char *dir = test_tmpdir("swapped-output"), *out = test_format("%s/out", dir);
+	char *xnb = test_format("%s/Turn.xnb", out), *other = test_format("%s/other", dir);
+	size_t size, after_size;
+	uint8_t *bytes, *after;
+	struct stat st;
+	struct timespec times[2];
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	bytes = test_read_file(xnb, &size);
+	assert_int_equal(stat(xnb, &st), 0);
+	times[0] = st.st_atim, times[1] = st.st_mtim;
+	bytes[size - 1] ^= 1;
+	assert_true(test_write_file(other, bytes, size));
+	assert_int_equal(utimensat(AT_FDCWD, other, times, 0), 0);
+	assert_int_equal(rename(other, xnb), 0);
+	r = test_animc("build", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compiled 1 source"));
+	test_run_release(&r);
+	after = test_read_file(xnb, &after_size);
+	bytes[size - 1] ^= 1;
+	assert_int_equal(after_size, size);
+	assert_memory_equal(after, bytes, size);   /* what animc wrote */
+	free(after), free(bytes), free(other), free(xnb), free(out), free(dir);
+}
+
 /* A model without animation named alone says what to do: it was exported
  * without its takes, or is meant as the skeleton of other files' clips. */
 static void a_model_without_animation_named_alone_says_what_to_do(void **state)
@@ -4848,6 +4883,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_under_nohup_outlives_its_terminal),
 	cmocka_unit_test(a_dangling_folder_link_keeps_its_outputs),
 	cmocka_unit_test(a_no_op_build_reads_no_output),
+	cmocka_unit_test(an_output_swapped_for_a_file_of_its_size_and_mtime_is_written_again),
 	cmocka_unit_test(another_spelling_of_an_input_is_up_to_date),
 	cmocka_unit_test(a_lost_manifest_leaves_outputs_of_equal_bytes_alone),
 	cmocka_unit_test(an_output_that_is_an_earlier_builds_folder_is_said_so),
