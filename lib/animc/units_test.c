@@ -210,8 +210,14 @@ static void clip_scale_off_the_axes_is_said(void **state)
 	uint32_t mirrored = test_add_channel(clip, "Mirrored", 2, NULL, 1, 1);
 	test_set_track(clip, mirrored, ANIMC_TRANSLATION, true, t, 1, NULL);
 	test_set_track(clip, mirrored, ANIMC_SCALE, false, (const float[]){ -1, 1, 1, -2, 2, 2 }, 2, NULL);
+	/* Two axes negative: a half turn about the third, which the rotation
+	 * takes off the axes too. */
+	uint32_t flipped = test_add_channel(clip, "Flipped", 2, NULL, 1, 1);
+	test_set_track(clip, flipped, ANIMC_TRANSLATION, true, t, 1, NULL);
+	test_set_track(clip, flipped, ANIMC_SCALE, false, (const float[]){ -1, 1, -1, -2, 2, -2 }, 2, NULL);
 	assert_int_equal(animc_clip_apply_units(clip, &u, &sink), ANIMC_OK);
 	assert_key_conjugated(&clip->channels[mirrored], t, q, (const float[]){ -1, 1, 1 }, &u);
+	assert_key_conjugated(&clip->channels[flipped], t, q, (const float[]){ -1, 1, -1 }, &u);
 	assert_true(clip->channels[mirrored].tracks[ANIMC_SCALE].values[3] == -2);
 	/* diag(1, 2, 1) turned 45 degrees about Z: 1.5, 1.5 on the axes, 0.5
 	 * across them. */
