@@ -442,6 +442,26 @@ static void depfiles_refuse_names_make_or_ninja_misreads(void **state)
 		test_run_release(&r);
 		free(why), free(want), free(dep), free(out), free(src), free(sub);
 	}
+	/* Names the content makes a source of, whatever they end in. */
+	static const char *const whole[][2] = {
+		{ "lib(member)", "the form of an archive member to make, NAME(MEMBER)" },
+		{ "ends:", "':' at the end of its name" },
+	};
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		char *src = test_format("%s/%s", dir, whole[i][0]), *dep = test_format("%s/whole%zu.d", dir, i);
+		char *out = test_format("%s/whole%zu", dir, i);
+		char *want = test_format("error: not written: '%s' has %s, which make and ninja", src, whole[i][1]);
+		test_run r;
+
+		assert_true(test_write_file(src, bytes, size));
+		r = test_animc("build", "-q", "--depfile", dep, "-o", out, src, NULL);
+		assert_int_equal(r.status, 1);
+		if (!strstr(r.err, want))
+			fail_msg("%s: %s", whole[i][0], r.err);
+		assert_false(test_file_exists(dep));
+		test_run_release(&r);
+		free(want), free(out), free(dep), free(src);
+	}
 	free(bytes);
 	free(dir);
 }
