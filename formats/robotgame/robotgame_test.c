@@ -415,6 +415,11 @@ static void value_errors_point_at_the_value(void **state)
 		     "<KeyCount>-4</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>"
 		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
 		     ANIMC_ERR_INVALID, 4, 0);
+	/* -1 too, which no other check would catch (a sequence of no lists). */
+	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence><BoneName>B</BoneName>\n"
+		     "<KeyCount>-1</KeyCount><Duration>1</Duration><KeyInterval>0</KeyInterval>"
+		     "</KeyFrameSequence></KeyFrameSequences></AnimationSequence>",
+		     ANIMC_ERR_INVALID, 4, 0);
 	expect_error(HEAD "<Duration>1</Duration><KeyFrameSequences><KeyFrameSequence>\n"
 		     "<KeyCount>1</KeyCount><KeyCount>1</KeyCount></KeyFrameSequence>"
 		     "</KeyFrameSequences></AnimationSequence>", ANIMC_ERR_PARSE, 4, 0);
