@@ -271,6 +271,31 @@ static void spellings_give_one_clip(void **state)
 	free(first);
 }
 
+/* A keyframe time before 0, even by one tick (100 ns), fails at its
+ * <Time>, saying so; -PT0S is 0. */
+static void a_time_before_zero_by_one_tick_fails(void **state)
+{
+	static const char doc[] = XML
+		"<XnaContent><Asset Type=\"AnimationClassLibrary.AnimationData\"><AnimationClips>"
+		"<AnimationDictionary><Key>Turn</Key><Value><Duration>PT1S</Duration><Keyframes>"
+		"<Keyframe><BoneIndex>1</BoneIndex><Time>%s</Time><Position>0.5 1 -2</Position>"
+		"<Rotation>0 0 0</Rotation><Scale>1 1 1</Scale></Keyframe>"
+		"</Keyframes></Value></AnimationDictionary></AnimationClips></Asset></XnaContent>";
+	static const char *const times[] = { "-PT0.0000001S", "-PT1S" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+		char *text = test_format(doc, times[i]), *want = test_format("<Time> is negative (%s)", times[i]);
+		imported r = import_str(text);
+		const test_diag *e = test_diags_first(&r.diags, ANIMC_ERROR);
+
+		if (r.status != ANIMC_ERR_INVALID || !e || !strstr(e->message, want))
+			fail_msg("%s: status %s, error %s", times[i], animc_status_string(r.status), e ? e->message : "none");
+		release(&r);
+		free(want), free(text);
+	}
+}
+
 /* Only the first 64 aliases of <XnaContent> were kept: a Type through a
  * later one was refused as using an alias no xmlns declares.  Every one
  * counts. */
@@ -1143,6 +1168,7 @@ static void other_asset_types_hold_no_animation(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_time_before_zero_by_one_tick_fails),
 	cmocka_unit_test(keyframes_split_into_one_channel_per_bone),
 	cmocka_unit_test(unsorted_keys_are_sorted_with_a_warning_naming_the_bone),
 	cmocka_unit_test(keys_of_one_bone_at_one_time_keep_the_later),
