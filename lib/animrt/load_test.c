@@ -768,7 +768,8 @@ static void timed_sequences_find_keys_through_their_index(void **state)
 {
 	static const struct {
 		uint32_t n;
-		int kind;        /* 0 even, 1 uneven, 2 dense then sparse, 3 bunched, 4 shared end */
+		int kind;        /* 0 even, 1 uneven, 2 dense then sparse, 3 bunched, 4 shared end,
+				  * 5 before 0, ending at 0 */
 		float first;
 		bool is_indexed;
 	} cases[] = {
@@ -780,6 +781,8 @@ static void timed_sequences_find_keys_through_their_index(void **state)
 		/* Keys before 0 share the first bucket: a few, or too many. */
 		{ 200, 0, -0.004f, true }, { 200, 0, -0.5f, false },
 		{ 1000, 0, 0.25f, true }, { 65535, 0, 0, true }, { 65536, 0, 0, false },
+		/* Every key before 0 but the last, at 0: no span to index. */
+		{ RT_TIME_INDEX_MIN_KEYS, 5, 0, false }, { 200, 5, 0, false },
 	};
 	unsigned seed = 11;
 
@@ -802,6 +805,8 @@ static void timed_sequences_find_keys_through_their_index(void **state)
 		}
 		if (cases[c].kind == 4)
 			times[n - 1] = times[n - 2];
+		for (uint32_t i = 0; cases[c].kind == 5 && i < n; i++)
+			times[i] = (float)(((double)i - (n - 1)) / 120);
 		animrt_clip *clip = timed_clip(times, n, (unsigned)c);
 		const animrt_sequence *s = test_sequence_of(clip, "B");
 
