@@ -139,6 +139,28 @@ static void motion_yaw_is_the_turn_since_the_first_frame(void **state)
 		assert_same_rotation(q, tilt);
 	}
 	animc_clip_destroy(motion), animc_clip_destroy(clip);
+
+	/* Rolled far over (150 degrees about X) as it turns: still the turn. */
+	static const float still[3] = { 0 };
+	float keys[12], yaw[4], over[4];
+	clip = animc_clip_create("Over");
+	clip->duration_s = 1;
+	quat_about(over, 0, 150);
+	memcpy(keys, id, sizeof id);
+	for (int i = 1; i < 3; i++) {
+		quat_about(yaw, 1, 40 * i);
+		quat_mul(keys + 4 * i, yaw, over);
+	}
+	uint32_t ch = test_add_channel(clip, "Hips", 3, NULL, 0.5f, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, true, still, 1, NULL);
+	test_set_track(clip, ch, ANIMC_ROTATION, false, keys, 3, NULL);
+	assert_int_equal(animc_clip_extract_motion(clip, &o, &motion, NULL), ANIMC_OK);
+	for (int i = 1; i < 3; i++) {
+		animc_channel_sample(&motion->channels[0], 0.5f * (float)i, t, q, s);
+		quat_about(want, 1, 40 * i);
+		assert_same_rotation(q, want);
+	}
+	animc_clip_destroy(motion), animc_clip_destroy(clip);
 }
 
 /* A walk turning a quarter about Y up in 30 keys: its root motion loops. */
