@@ -430,6 +430,16 @@ static void step_keys_hold_until_the_next(void **state)
 		assert_true(k.values[i * 3] == want_v[i]);
 	}
 	animc_gltf_keys_release(&k);
+	/* A change one float after the last: no float between them to hold
+	 * the old value at, so no holding key (it would repeat a time). */
+	const float close_t[] = { 0.0f, 1.0f, nextafterf(1.0f, 2) };
+	const float close_v[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
+	assert_int_equal(animc_gltf_keys_build(GLTF_STEP, false, 3, close_t, close_v, 3, 1e-4, &k), ANIMC_OK);
+	assert_int_equal(k.count, 4);
+	for (uint32_t i = 1; i < k.count; i++)
+		assert_true(k.times_s[i] > k.times_s[i - 1]);
+	assert_true(k.times_s[3] == close_t[2] && k.values[9] == 3);
+	animc_gltf_keys_release(&k);
 }
 
 /* Keys before 0 are cut, the value at 0 interpolated by the sampler's rule. */
