@@ -602,7 +602,29 @@ static void a_part_of_one_frame_is_a_pose(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* animc_channel_sample plays once over the channel's own duration: a time
+ * past it is the duration, even with keys further on; before 0 is 0. */
+static void channel_sample_stops_at_the_channels_duration(void **state)
+{
+	static const float tx[9] = { 0, 0, 0, 1, 0, 0, 4, 0, 0 };
+	animc_clip *clip = animc_clip_create("c");
+	uint32_t ch = test_add_channel(clip, "Root", 3, NULL, 1, 1);
+	float t[3], r[4], sc[3];
+
+	(void)state;
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, tx, 3, NULL);
+	animc_channel_sample(&clip->channels[ch], 1.5f, t, r, sc);
+	assert_true(t[0] == 1);
+	animc_channel_sample(&clip->channels[ch], 0.5f, t, r, sc);
+	assert_true(t[0] == 0.5f);
+	animc_channel_sample(&clip->channels[ch], -1, t, r, sc);
+	assert_true(t[0] == 0);
+	assert_true(r[3] == 1 && sc[0] == 1);   /* absent tracks: identity */
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(channel_sample_stops_at_the_channels_duration),
 	cmocka_unit_test(parts_are_the_take_shifted),
 	cmocka_unit_test(errors_leave_the_set_alone),
 	cmocka_unit_test(a_take_of_nan_key_times_is_not_cut),
