@@ -59,6 +59,20 @@ static void motion_takes_the_ground_plane_out(void **state)
 	assert_non_null(strstr(diags.items[0].message, "'Root', 'Arm'"));
 	test_diags_release(&diags);
 	animc_clip_destroy(clip);
+
+	/* Up stays in place, so only the ground plane's travel must fit in a
+	 * float: a climb from -3e38 to 3e38 is split. */
+	static const float climb[6] = { 0, 0, -3e38f, 1, 0, 3e38f };
+	clip = animc_clip_create("Climb");
+	clip->duration_s = 1;
+	uint32_t ch = test_add_channel(clip, "Root", 2, NULL, 1, 1);
+	test_set_track(clip, ch, ANIMC_TRANSLATION, false, climb, 2, NULL);
+	o.bone = "Root";
+	assert_int_equal(animc_clip_extract_motion(clip, &o, &motion, NULL), ANIMC_OK);
+	assert_true(motion->channels[0].tracks[ANIMC_TRANSLATION].values[3] == 1);
+	assert_true(clip->channels[0].tracks[ANIMC_TRANSLATION].values[5] == 3e38f);
+	animc_clip_destroy(motion);
+	animc_clip_destroy(clip);
 }
 
 static void quat_about(float q[4], int axis, double degrees)
