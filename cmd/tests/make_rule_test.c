@@ -442,6 +442,22 @@ static void depfiles_refuse_names_make_or_ninja_misreads(void **state)
 		test_run_release(&r);
 		free(why), free(want), free(dep), free(out), free(src), free(sub);
 	}
+	/* An output folder given as ~NAME: make would take the target for a
+	 * home folder.  (Run in the folder, so that the name is as given.) */
+	char cwd[4096], *bin;
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	bin = test_animc_path()[0] == '/' ? test_format("%s", test_animc_path()) :
+					    test_format("%s/%s", cwd, test_animc_path());
+	char *tilde_src = test_format("%s/tilde.Animation", dir);
+	assert_true(test_write_file(tilde_src, bytes, size));
+	free(tilde_src);
+	test_run tilde = test_exec("sh", "-c", "cd \"$1\" && \"$2\" build -q --depfile t.d -o '~out' tilde.Animation",
+				   "sh", dir, bin, NULL);
+	assert_int_equal(tilde.status, 1);
+	if (!strstr(tilde.err, "t.d: error: not written: '~out/tilde.xnb' has '~' at the start of its name"))
+		fail_msg("%s", tilde.err);
+	test_run_release(&tilde);
+	free(bin);
 	/* Names the content makes a source of, whatever they end in. */
 	static const char *const whole[][2] = {
 		{ "lib(member)", "the form of an archive member to make, NAME(MEMBER)" },
