@@ -673,16 +673,46 @@ static void a_rotate_about_no_axis_fails_at_its_line(void **state)
 	}
 }
 
+/* An animation of `target` keyed `values` (`stride` floats a key, at 0 and
+ * 1 s) on a node whose <`element` sid="`sid`"> holds `value`, after its
+ * <translate sid="location">: `words` the one error expected, at the line
+ * holding `line` (NULL: it compiles). */
+typedef struct transform_case {
+	const char *target, *values, *value, *words, *line;
+	int stride;
+} transform_case;
+
+static void import_transform_cases(const transform_case *cases, size_t count, const char *element, const char *sid)
+{
+	char *anims, *text, *transforms;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	for (size_t c = 0; c < count; c++) {
+		f = open_memstream(&anims, &len);
+		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
+		fclose(f);
+		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+					 "        <%s sid=\"%s\">%s</%s>\n", element, sid, cases[c].value, element);
+		text = scene_of(anims, transforms);
+		import_text(&r, text);
+		if (!cases[c].words)
+			assert_int_equal(r.status, ANIMC_OK);
+		else
+			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
+		release(&r);
+		free(text), free(anims), free(transforms);
+	}
+}
+
 /* A <matrix> whose last row is not 0 0 0 1 (a projection), keyed or on a
  * keyed node: Assimp dropped the row, and the file compiled, exit 0,
  * without a word.  An error at the line of the key's last row, or of the
  * <matrix>; a matrix of last row 0 0 0 1 compiles. */
 static void a_projecting_matrix_fails_at_its_line(void **state)
 {
-	static const struct {
-		const char *target, *values, *matrix, *words, *line;
-		int stride;
-	} cases[] = {
+	static const transform_case cases[] = {
 		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 1 0 0 0 0 1 0 0 0 0 1 0\n0 0 0.5 2", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1",
 		  "channel 'Root/m': key 1 (at 1 s) is a matrix whose last row is not 0 0 0 1 (a projection)",
 		  "0 0 0.5 2</float_array>", 16 },
@@ -692,28 +722,8 @@ static void a_projecting_matrix_fails_at_its_line(void **state)
 		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 1 0 0 5 0 1 0 0 0 0 1 0 0 0 0 1", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1",
 		  NULL, NULL, 16 },
 	};
-	char *anims, *text, *transforms;
-	size_t len;
-	imported r;
-	FILE *f;
-
 	(void)state;
-	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-		f = open_memstream(&anims, &len);
-		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
-		fclose(f);
-		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
-					 "        <matrix sid=\"m\">%s</matrix>\n", cases[c].matrix);
-		text = scene_of(anims, transforms);
-		import_text(&r, text);
-		if (!cases[c].words) {
-			assert_int_equal(r.status, ANIMC_OK);
-		} else {
-			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
-		}
-		release(&r);
-		free(text), free(anims), free(transforms);
-	}
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "matrix", "m");
 }
 
 /* A <matrix> (keyed, or on a keyed node) that scales an axis past 1.8e19:
@@ -724,10 +734,7 @@ static void a_projecting_matrix_fails_at_its_line(void **state)
  * it; 1.5e19 compiles. */
 static void a_matrix_scaled_past_a_float_fails_at_its_line(void **state)
 {
-	static const struct {
-		const char *target, *values, *matrix, *words, *line;
-		int stride;
-	} cases[] = {
+	static const transform_case cases[] = {
 		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1\n0 0 0 0 0 1e30 0 0 0 0 1 0 0 0 0 1",
 		  "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1",
 		  "channel 'Root/m': key 1 (at 1 s) is a matrix whose Y axis scales by 1e+30, past what a float holds",
@@ -737,27 +744,8 @@ static void a_matrix_scaled_past_a_float_fails_at_its_line(void **state)
 		  "        <matrix sid=\"m\">1 0 0 0 0 1 0 0 0 0 -2e19 0 0 0 0 1</matrix>", 3 },
 		{ "Root/location", "0 0 0 1 0 0", "1.5e19 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1", NULL, NULL, 3 },
 	};
-	char *anims, *text, *transforms;
-	size_t len;
-	imported r;
-	FILE *f;
-
 	(void)state;
-	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-		f = open_memstream(&anims, &len);
-		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
-		fclose(f);
-		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
-					 "        <matrix sid=\"m\">%s</matrix>\n", cases[c].matrix);
-		text = scene_of(anims, transforms);
-		import_text(&r, text);
-		if (!cases[c].words)
-			assert_int_equal(r.status, ANIMC_OK);
-		else
-			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
-		release(&r);
-		free(text), free(anims), free(transforms);
-	}
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "matrix", "m");
 }
 
 /* A <scale> past 1.8e19, keyed (whole or one axis) or on a keyed node:
@@ -767,10 +755,7 @@ static void a_matrix_scaled_past_a_float_fails_at_its_line(void **state)
  * value, naming it; 1e19 compiles. */
 static void a_scale_past_a_float_fails_at_its_line(void **state)
 {
-	static const struct {
-		const char *target, *values, *scale, *words, *line;
-		int stride;
-	} cases[] = {
+	static const transform_case cases[] = {
 		{ "Root/s", "1 1 1\n1e30 1 1", "1 1 1",
 		  "channel 'Root/s': key 1 (at 1 s) scales by 1e+30, past what a float holds", "1e30 1 1</float_array>",
 		  3 },
@@ -781,27 +766,8 @@ static void a_scale_past_a_float_fails_at_its_line(void **state)
 		  "        <scale sid=\"s\">1 2e19 1</scale>", 3 },
 		{ "Root/location", "0 0 0 1 0 0", "1e19 2 1", NULL, NULL, 3 },
 	};
-	char *anims, *text, *transforms;
-	size_t len;
-	imported r;
-	FILE *f;
-
 	(void)state;
-	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-		f = open_memstream(&anims, &len);
-		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].stride, "LINEAR");
-		fclose(f);
-		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
-					 "        <scale sid=\"s\">%s</scale>\n", cases[c].scale);
-		text = scene_of(anims, transforms);
-		import_text(&r, text);
-		if (!cases[c].words)
-			assert_int_equal(r.status, ANIMC_OK);
-		else
-			assert_one_error_at(&r, text, cases[c].words, cases[c].line);
-		release(&r);
-		free(text), free(anims), free(transforms);
-	}
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "scale", "s");
 }
 
 /* A key whose matrix shears (a <scale> of unequal axes before a <rotate>,
