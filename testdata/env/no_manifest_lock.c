@@ -39,33 +39,7 @@ static int open_as(const char *name, const char *path, int flags, mode_t mode)
 	return real(path, flags, mode);
 }
 
-int open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_as("open", path, flags, mode);
-}
-
-int open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	if (flags & (O_CREAT | O_TMPFILE)) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open_as("open64", path, flags, mode);
-}
+#include "open_shim.h"
 
 int flock(int fd, int operation)
 {
