@@ -30,6 +30,8 @@ typedef struct dae_array {
 	size_t count;
 	uint32_t stride;         /* its accessor's */
 	uint32_t size;           /* the values a key gives, as Assimp counts its accessor's <param>s */
+	size_t keys, offset;     /* its accessor's count (0: none given) and offset */
+	const xmlNode *accessor; /* its <accessor>, for lines; NULL for none */
 	const xmlNode *array;    /* its <float_array>, for lines; NULL for none */
 } dae_array;
 
@@ -171,11 +173,16 @@ static bool read_numbers(const xmlNode *n, dae_array *a)
 static bool read_source(const xmlNode *src, dae_array *a)
 {
 	const xmlNode *accessor = child(child(src, "technique_common"), "accessor");
-	const char *stride = attribute(accessor, "stride");
+	const char *stride = attribute(accessor, "stride"), *count = attribute(accessor, "count");
+	const char *offset = attribute(accessor, "offset");
 
-	*a = (dae_array){ .stride = 1, .array = child(src, "float_array") };
+	*a = (dae_array){ .stride = 1, .accessor = accessor, .array = child(src, "float_array") };
 	if (stride && atoi(stride) > 0)
 		a->stride = (uint32_t)atoi(stride);
+	if (count && atol(count) > 0)
+		a->keys = (size_t)atol(count);
+	if (offset && atol(offset) > 0)
+		a->offset = (size_t)atol(offset);
 	/* Assimp writes a key's first `size` values into the transform: 16
 	 * for a float4x4 <param>, 1 for another of a type, 0 for none. */
 	for (const xmlNode *p = accessor ? accessor->children : NULL; p; p = p->next) {
@@ -692,6 +699,66 @@ static bool ends_with(const char *s, const char *end)
 	return n >= m && strcmp(s + n - m, end) == 0;
 }
 
+/* The first of the 16 values of a transform that `rest`, a target past its
+ * node's "ID/", keys, as Assimp reads it: "SID" 0, "SID.X" (.Y, .Z,
+ * .ANGLE) 0 (1, 2, 3), "SID(I)(J)" I + 4 J. */
+static uint32_t first_component(const char *rest)
+{
+	const char *dot = strchr(rest, '.'), *bracket = strchr(rest, '(');
+
+	if (bracket && strlen(bracket) == 6 && bracket[0] == '(' && bracket[1] >= '0' && bracket[1] <= '3' &&
+	    bracket[2] == ')' && bracket[3] == '(' && bracket[4] >= '0' && bracket[4] <= '3' && bracket[5] == ')')
+		return (uint32_t)(bracket[1] - '0') + 4 * (uint32_t)(bracket[4] - '0');
+	return !dot ? 0 : strcmp(dot + 1, "ANGLE") == 0 ? 3 : strcmp(dot + 1, "Y") == 0 ? 1 : strcmp(dot + 1, "Z") == 0 ? 2 : 0;
+}
+
+static uint32_t accessor_line(const dae_array *a)
+{
+	long line = a->accessor ? xmlGetLineNo(a->accessor) : 0;
+
+	return line > 0 ? (uint32_t)line : 0;
+}
+
+/* Say an <accessor> of channel `ch` that Assimp 5.2.5 reads past its
+ * <float_array>, or whose keys it writes past the node's transform (16
+ * values, from the target's first component): either crashes it.  Assimp
+ * reads `keys` keys (the INPUT accessor's count), each the accessor's
+ * <param>s (a float4x4 16 values, any other 1) from offset + key * stride;
+ * true when said. */
+static bool say_bad_accessor(const dae_channel *ch, animc_diag_sink *sink)
+{
+	const dae_array *t = &ch->times, *v = &ch->values;
+	size_t keys = t->keys ? t->keys : t->count / t->stride;
+	uint32_t sub = first_component(strchr(ch->target, '/') + 1);
+
+	if (v->accessor && v->size + sub > 16) {
+		animc_diag_report(sink, ANIMC_ERROR, accessor_line(v), 0,
+				  "channel '%s': its OUTPUT <accessor>'s <param>s give %u values a key, and from its "
+				  "target's component %u a transform holds %u: Assimp writes past the transform (it "
+				  "crashes); give the accessor one float <param> a value the target keys (a float4x4 "
+				  "only for a whole <matrix>)", ch->target, v->size, sub, 16 - sub);
+		return true;
+	}
+	for (int i = 0; i < 2 && keys; i++) {
+		const dae_array *a = i ? v : t;
+		uint32_t size = i ? v->size : 1;
+		size_t end;
+
+		if (!a->accessor || !a->array ||
+		    (!__builtin_mul_overflow(keys - 1, (size_t)a->stride, &end) &&
+		     !__builtin_add_overflow(end, a->offset + size, &end) && end <= a->count))
+			continue;
+		animc_diag_report(sink, ANIMC_ERROR, accessor_line(a), 0,
+				  "channel '%s': its %s <accessor> reads %u value%s a key (its <param>s: a float4x4 "
+				  "is 16) at a stride of %u, and its %zu keys reach past the %zu numbers of its "
+				  "<float_array>: Assimp reads past the array (it crashes); make the <param>s' sizes "
+				  "add up to the stride, and the array hold every key", ch->target,
+				  i ? "OUTPUT" : "INPUT", size, size == 1 ? "" : "s", a->stride, keys, a->count);
+		return true;
+	}
+	return false;
+}
+
 /* Say the key at which an ANGLE channel's turn passes DAE_MAX_TURN_KEYS
  * quarter turns; true when said. */
 static bool say_endless_turn(const dae_channel *ch, animc_diag_sink *sink)
@@ -726,7 +793,8 @@ bool animc_collada_say_bad_keys(const animc_collada *dae, animc_diag_sink *sink)
 		 * weights) is not a bone's, and left out. */
 		if (!strchr(ch->target, '/'))
 			continue;
-		if (say_backwards(ch, sink) || say_not_finite(ch, sink) || say_endless_turn(ch, sink))
+		if (say_bad_accessor(ch, sink) || say_backwards(ch, sink) || say_not_finite(ch, sink) ||
+		    say_endless_turn(ch, sink))
 			is_bad = true;
 	}
 	return is_bad || (dae && say_odd_transforms(dae, sink));
@@ -1257,14 +1325,10 @@ static bool target_of(const char *target, const char *id, char sid[128], uint32_
 	dot = strchr(rest, '.');
 	if (dot && strchr(dot + 1, '.'))
 		return false;
-	*sub = !dot ? 0 : strcmp(dot + 1, "ANGLE") == 0 ? 3 : strcmp(dot + 1, "Y") == 0 ? 1 : strcmp(dot + 1, "Z") == 0 ? 2 : 0;
+	*sub = first_component(rest);
 	len = dot ? (size_t)(dot - rest) : strlen(rest);
-	if ((bracket = strchr(rest, '('))) {
+	if ((bracket = strchr(rest, '(')))
 		len = (size_t)(bracket - rest);
-		if (strlen(bracket) == 6 && bracket[0] == '(' && bracket[1] >= '0' && bracket[1] <= '3' && bracket[2] == ')' &&
-		    bracket[3] == '(' && bracket[4] >= '0' && bracket[4] <= '3' && bracket[5] == ')')
-			*sub = (uint32_t)(bracket[1] - '0') + 4 * (uint32_t)(bracket[4] - '0');
-	}
 	if (len >= 128)
 		return false;
 	memcpy(sid, rest, len);

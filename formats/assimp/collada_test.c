@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include "assimp_internal.h"
@@ -826,6 +828,102 @@ static void an_endless_turn_fails_at_its_line(void **state)
 	release(&r);
 }
 
+/* `text` with its first `from` replaced by `to` (a new string). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+
+	assert_non_null(at);
+	return test_format("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+/* Whether importing `text` in a child process returns (it does not crash
+ * the program that imports). */
+static bool import_returns(const char *text)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		imported r;
+
+		import_text(&r, text);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The line of `text` that holds `part`, whole (a new string). */
+static char *line_holding(const char *text, const char *part)
+{
+	const char *at = strstr(text, part), *start, *end;
+
+	assert_non_null(at);
+	for (start = at; start > text && start[-1] != '\n'; start--)
+		;
+	end = strchr(at, '\n');
+	return test_format("%.*s", (int)(end ? end - start : (ptrdiff_t)strlen(start)), start);
+}
+
+/* An <accessor> whose keys Assimp reads past its <float_array> (a float4x4
+ * <param> at a stride of 3, an array short of a key, a time accessor
+ * counting more keys than its array holds), or writes past the node's
+ * 16-value transform (a float4x4 from .Z on): Assimp crashed, and with it
+ * a program importing in its own process.  An error at the line of the
+ * accessor, before Assimp reads the file; a fitting one compiles. */
+static void an_accessor_past_its_array_fails_at_its_line(void **state)
+{
+	static const char m16[] = "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1";
+	static const struct {
+		const char *target, *values, *from, *to, *words;
+		int params;
+	} cases[] = {
+		{ "Root/m", "0 0 0 1 0 0", "stride=\"16\"", "stride=\"3\"",
+		  "channel 'Root/m': its OUTPUT <accessor> reads 16 values a key (its <param>s: a float4x4 is 16) at a "
+		  "stride of 3, and its 2 keys reach past the 6 numbers of its <float_array>", 16 },
+		{ "Root/location.Z", m16, "stride=\"16\"", "stride=\"16\"",
+		  "channel 'Root/location.Z': its OUTPUT <accessor>'s <param>s give 16 values a key, and from its "
+		  "target's component 2 a transform holds 14", 16 },
+		{ "Root/location", "0 0 0 1 0", "stride=\"3\"", "stride=\"3\"",
+		  "its OUTPUT <accessor> reads 3 values a key (its <param>s: a float4x4 is 16) at a stride of 3, and "
+		  "its 2 keys reach past the 5 numbers", 3 },
+		{ "Root/location", "0 0 0 1 0 0 2 0 0", "#a-in-a\" count=\"2\"", "#a-in-a\" count=\"3\"",
+		  "its INPUT <accessor> reads 1 value a key (its <param>s: a float4x4 is 16) at a stride of 1, and its "
+		  "3 keys reach past the 2 numbers", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "stride=\"3\"", "stride=\"3\"", NULL, 3 },
+	};
+	char *anims, *text, *transforms, *line;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		f = open_memstream(&anims, &len);
+		add_anim(f, "a", NULL, cases[c].target, "0 1", cases[c].values, cases[c].params, "LINEAR");
+		fclose(f);
+		transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+					 "        <matrix sid=\"m\">%.31s</matrix>\n", m16);
+		line = scene_of(anims, transforms);
+		text = replaced(line, cases[c].from, cases[c].to);
+		free(line);
+		if (!import_returns(text))
+			fail_msg("case %zu: the import crashed", c);
+		import_text(&r, text);
+		if (!cases[c].words) {
+			assert_int_equal(r.status, ANIMC_OK);
+		} else {
+			line = line_holding(text, cases[c].to);
+			assert_one_error_at(&r, text, cases[c].words, line);
+			free(line);
+		}
+		release(&r);
+		free(text), free(anims), free(transforms);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -842,6 +940,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_scale_past_a_float_fails_at_its_line),
 	cmocka_unit_test(a_sheared_key_is_said_as_a_shear),
 	cmocka_unit_test(an_endless_turn_fails_at_its_line),
+	cmocka_unit_test(an_accessor_past_its_array_fails_at_its_line),
 };
 
 ANIMC_TEST_GROUP(tests);
