@@ -934,6 +934,20 @@ static int first_not_finite(const float *sv, const float *cv, unsigned width, bo
 	return -1;
 }
 
+/* How the SVG names the compiled file at `path`: for a pipe the shell
+ * named (/dev/fd/63 of a <(...), /dev/stdin), whose name is nothing the
+ * user wrote or can open again, as a pipe; else its base name, or when
+ * `full` its path. */
+static const char *compiled_name(const char *path, bool full)
+{
+	struct stat st;
+
+	if ((strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0) && stat(path, &st) == 0 &&
+	    S_ISFIFO(st.st_mode))
+		return "the compiled file (a pipe)";
+	return full ? path : cli_basename(path);
+}
+
 /* The SVG's start: its title, the heading, the warning, the legend. */
 static void write_heading(FILE *out, const plot_args *a, const animrt_clip *cmp, const keys *sk, const keys *ck,
 			  double end, const char *warning, double top, double height)
@@ -950,7 +964,7 @@ static void write_heading(FILE *out, const plot_args *a, const animrt_clip *cmp,
 	fprintf(out, "<title>");
 	svg_text(out, a->bone);
 	fprintf(out, " %s: ", track_names[track]);
-	svg_text(out, a->compiled_path);
+	svg_text(out, compiled_name(a->compiled_path, true));
 	fprintf(out, " against ");
 	svg_text(out, a->source_path);
 	fprintf(out, "</title>\n");
@@ -958,7 +972,7 @@ static void write_heading(FILE *out, const plot_args *a, const animrt_clip *cmp,
 	fprintf(out, "<text x=\"8\" y=\"20\" font-size=\"15\" font-weight=\"bold\">");
 	svg_text(out, a->bone);
 	fprintf(out, " %s: ", track_names[track]);
-	svg_text(out, cli_basename(a->compiled_path));
+	svg_text(out, compiled_name(a->compiled_path, false));
 	fprintf(out, " against ");
 	svg_text(out, cli_basename(a->source_path));
 	fprintf(out, "</text>\n<text x=\"8\" y=\"38\" font-size=\"12\">%s layout, %u key%s compiled (%u in the source%s); "

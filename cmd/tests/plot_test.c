@@ -132,6 +132,32 @@ static char *element_text(const char *svg, const char *open)
 	return test_format("%.*s", (int)(strstr(at, "</") - at), at);
 }
 
+/* A compiled file given through a pipe (bash's <(cat F.xnb), /dev/fd/63):
+ * the SVG was titled "63 against sway.Animation", the pipe's number for a
+ * name.  It says the compiled file came through a pipe. */
+static void plot_names_a_piped_compiled_file_as_a_pipe(void **state)
+{
+	char *out = test_tmpdir("plot-pipe");
+	char *xnb = test_format("%s/sway.xnb", out), *svg = test_format("%s/root.svg", out);
+
+	(void)state;
+	test_run r = test_animc("build", "-q", "--layout", "compact", "-o", out, SWAY, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("bash -c \"'%s' plot --bone Root -o '%s' <(cat '%s') " SWAY " >/dev/null\"", test_animc_path(), svg, xnb);
+	char *text = (char *)test_read_file(svg, NULL);
+	char *title = element_text(text, "<title");
+	char *heading = element_text(text, "<text");
+	assert_string_equal(title, "Root rotation: the compiled file (a pipe) against " SWAY);
+	assert_string_equal(heading, "Root rotation: the compiled file (a pipe) against sway.Animation");
+	free(heading);
+	free(title);
+	free(text);
+	free(svg);
+	free(xnb);
+	free(out);
+}
+
 /* The heading holds base names, short enough for the picture; the full
  * paths are in the SVG's <title>; the key counts say why they differ. */
 static void plot_heading_is_short_and_explains_the_key_count(void **state)
@@ -1391,6 +1417,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(plot_draws_tracks_keys_and_the_error_band),
 	cmocka_unit_test(plot_reads_the_original_layout_and_compiled_sources),
 	cmocka_unit_test(plot_heading_is_short_and_explains_the_key_count),
+	cmocka_unit_test(plot_names_a_piped_compiled_file_as_a_pipe),
 	cmocka_unit_test(plot_warns_when_the_source_is_another_clip),
 	cmocka_unit_test(plot_names_what_is_missing),
 	cmocka_unit_test(plot_stops_an_import_that_loops_or_crashes),
