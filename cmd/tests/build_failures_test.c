@@ -131,6 +131,27 @@ static void a_read_error_on_the_results_stops_the_build(void **state)
 	free(signals), free(env), free(shim), free(out), free(dir);
 }
 
+/* A worker cannot send its result to the build (its write to the pipe
+ * fails): the source fails, saying so with the error.  It was said as "the
+ * robotgame importer ended without a result", blaming the importer. */
+static void a_result_not_sent_is_said_with_its_error(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("unsendable-results"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/unsendable_results.so", dir), *env = test_format("LD_PRELOAD=%s", shim);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/unsendable_results.c -ldl", shim);
+	r = test_exec("timeout", "-k", "5", "20", "env", env, test_animc_path(), "build", "-q", "-j2", "-o", out,
+		      CRANE "/Wave.Animation", NULL);
+	if (r.status != 1 || strcmp(r.err, CRANE "/Wave.Animation: error: the worker compiling this file could not "
+					   "send its result to the build (Input/output error); it was not compiled\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(env), free(shim), free(out), free(dir);
+}
+
 /* A source of two outputs replaces both: the file the first replaced, kept
  * until the second is in place, cannot be removed then (a disk failing a
  * moment).  It is swept at the end of the run, as a killed worker's
@@ -426,6 +447,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_source_puts_its_outputs_in_place_all_or_none),
 	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
 	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
+	cmocka_unit_test(a_result_not_sent_is_said_with_its_error),
 	cmocka_unit_test(a_replaced_file_not_removed_is_swept),
 	cmocka_unit_test(a_build_that_cannot_start_workers_says_so),
 	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),

@@ -64,6 +64,7 @@ typedef struct worker_slot {
 	_Atomic uint32_t importer_position;   /* the position `importer` is for; IDLE */
 	_Atomic uint32_t imported_position;   /* the position whose import returned; IDLE */
 	_Atomic int64_t started_ns;           /* CLOCK_MONOTONIC, when it took the position */
+	_Atomic int send_error;               /* errno of the result it could not send; 0 */
 	char importer[32];
 } worker_slot;
 
@@ -127,8 +128,11 @@ static bool send_record(int fd, char kind, uint32_t job, const void *body, size_
 	struct iovec parts[2] = { { head, sizeof head }, { (void *)(uintptr_t)body, size } };
 	ssize_t n;
 
-	if (size >= RECORD_BYTES_MAX)
+	if (size >= RECORD_BYTES_MAX) {
+		errno = EMSGSIZE;
 		return false;
+	}
+	errno = 0;
 	memcpy(head, &length, 4);
 	head[4] = (uint8_t)kind;
 	memcpy(head + 5, &job, 4);
@@ -184,6 +188,7 @@ static bool take(shared_queue *q, worker_slot *slot, uint32_t *position)
 		if (head < atomic_load(&q->tail)) {
 			atomic_store(&slot->importer_position, IDLE);
 			atomic_store(&slot->imported_position, IDLE);
+			atomic_store(&slot->send_error, 0);
 			atomic_store(&slot->started_ns, build_now_ns());
 			atomic_store(&slot->position, head);
 			if (atomic_compare_exchange_strong(&q->head, &head, head + 1)) {
@@ -251,6 +256,14 @@ static void tell_compiled(void *user, build_result *r)
 	take_captured(user, r);
 }
 
+/* The result of the job at hand cannot be sent (errno `error`): the worker
+ * ends, leaving the error in its slot for the build to say. */
+static _Noreturn void fail_send(worker_slot *slot, int error)
+{
+	atomic_store(&slot->send_error, error ? error : EIO);
+	_exit(1);
+}
+
 static _Noreturn void worker_main(pool *p, worker *w)
 {
 	build_ctx *ctx = p->ctx;
@@ -303,10 +316,10 @@ static _Noreturn void worker_main(pool *p, worker *w)
 			build_stage_outputs(ctx, &ctx->plan.jobs[index], &r);
 		take_captured(&self, &r);
 		if (!build_result_encode(&r, &record, &size))
-			_exit(1);
+			fail_send(w->slot, ENOMEM);
 		build_result_release(&r);
 		if (!send_record(w->result_fd, 'R', index, record, size))
-			_exit(1);
+			fail_send(w->slot, errno);
 		free(record);
 	}
 }
@@ -437,6 +450,10 @@ static void fail_job(pool *p, worker *w, uint32_t position, int status, bool tim
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "the %s%simporter crashed on this file (%s); it was not compiled",
 				  importer ? importer : "", importer ? " " : "", strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && atomic_load(&w->slot->send_error))
+		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
+				  "the worker compiling this file could not send its result to the build (%s); "
+				  "it was not compiled", strerror(atomic_load(&w->slot->send_error)));
 	else
 		build_result_diag(r, ANIMC_ERROR, 0, 0, -1,
 				  "the %s%simporter ended without a result (exit status %d)",
