@@ -152,6 +152,33 @@ static void a_result_not_sent_is_said_with_its_error(void **state)
 	free(env), free(shim), free(out), free(dir);
 }
 
+/* A source with no clip-split sidecar, whose look for one fails to open it
+ * once (EMFILE, no word on the file): the source compiles whole.  It was
+ * taken for a sidecar that could not be read, and the read that followed
+ * failed the source: "Wave_Anims.xml: cannot open: No such file or
+ * directory", blaming a file that is not there. */
+static void a_sidecar_look_that_fails_once_finds_none(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("sidecar-open-once"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/sidecar_open_once.so", dir), *env = test_format("LD_PRELOAD=%s", shim);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/sidecar_open_once.c -ldl", shim);
+	for (int nth = 1; nth <= 4; nth++) {
+		char *fails = test_format("SIDECAR_OPEN_FAILS=%d", nth), *to = test_format("%s/%d", out, nth);
+
+		r = test_exec("env", fails, env, test_animc_path(), "build", "-q", "-o", to, CRANE "/Wave.Animation",
+			      NULL);
+		if (r.status != 0 || strcmp(r.err, "") != 0)
+			fail_msg("open %d failing: exit %d\n%s%s", nth, r.status, r.out, r.err);
+		test_run_release(&r);
+		free(fails), free(to);
+	}
+	free(env), free(shim), free(out), free(dir);
+}
+
 /* A source of two outputs replaces both: the file the first replaced, kept
  * until the second is in place, cannot be removed then (a disk failing a
  * moment).  It is swept at the end of the run, as a killed worker's
@@ -448,6 +475,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
 	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
 	cmocka_unit_test(a_result_not_sent_is_said_with_its_error),
+	cmocka_unit_test(a_sidecar_look_that_fails_once_finds_none),
 	cmocka_unit_test(a_replaced_file_not_removed_is_swept),
 	cmocka_unit_test(a_build_that_cannot_start_workers_says_so),
 	cmocka_unit_test(clean_names_a_foreign_file_in_its_state_folder),

@@ -189,7 +189,9 @@ static bool holds_definition(const char *path)
 	bool holds;
 
 	if (fd < 0 || !head || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		holds = fd >= 0 ? head != NULL : (errno != ENOENT && errno != ENOTDIR) || lstat(path, &st) == 0;
+		/* Not opened: there (lstat finds it) or not, whatever open
+		 * said (EMFILE for a moment is no word on the file). */
+		holds = fd >= 0 ? head != NULL : lstat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
 		if (fd >= 0)
 			close(fd);
 		free(head);
