@@ -287,6 +287,18 @@ static const test_diag *diag_with(const imported *r, animc_severity severity, co
 	return NULL;
 }
 
+/* The import failed with one error, which holds `text` and `also` and is
+ * at line `line`. */
+static void assert_one_error(const imported *r, const char *text, const char *also, uint32_t line)
+{
+	assert_int_not_equal(r->status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r->diags, ANIMC_ERROR), 1);
+	const test_diag *d = diag_with(r, ANIMC_ERROR, NULL, text);
+	assert_non_null(d);
+	assert_non_null(strstr(d->message, also));
+	assert_int_equal(d->line, line);
+}
+
 /* Import .X text from memory. */
 static void import_text(imported *r, const char *text)
 {
@@ -350,13 +362,7 @@ static void x_rotation_key_of_no_length_fails_at_its_line(void **state)
 		imported r;
 
 		import_text(&r, text);
-		assert_int_not_equal(r.status, ANIMC_OK);
-		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-		const test_diag *d = diag_with(&r, ANIMC_ERROR, NULL,
-					       "clip 'spin': bone 'Arm': the rotation key at tick 50 ");
-		assert_non_null(d);
-		assert_non_null(strstr(d->message, lengths[k]));
-		assert_int_equal(d->line, 22);
+		assert_one_error(&r, "clip 'spin': bone 'Arm': the rotation key at tick 50 ", lengths[k], 22);
 		release(&r);
 		free(text);
 	}
@@ -459,13 +465,8 @@ static void x_matrix_keys_no_split_holds_fail_at_their_line(void **state)
 		char *text = x_matrix_set("odd", rest, bad[k]);
 
 		import_text(&r, text);
-		assert_int_not_equal(r.status, ANIMC_OK);
-		assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
-		const test_diag *d = diag_with(&r, ANIMC_ERROR, NULL, "clip 'odd': bone 'Arm': the matrix key at tick "
-					       "100 does not split into scale, rotation and translation: ");
-		assert_non_null(d);
-		assert_non_null(strstr(d->message, why[k]));
-		assert_int_equal(d->line, 22);
+		assert_one_error(&r, "clip 'odd': bone 'Arm': the matrix key at tick 100 does not split into scale, "
+				 "rotation and translation: ", why[k], 22);
 		release(&r);
 		free(text);
 	}
