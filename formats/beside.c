@@ -4,8 +4,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "beside.h"
 
@@ -46,6 +48,56 @@ animc_beside animc_beside_check(const char *folder, const char *path, char **rea
 	}
 	free(real_folder);
 	return ANIMC_BESIDE_INSIDE;
+}
+
+/* Open `real`, an absolute path with no symbolic link in it (as realpath()
+ * gives it), for reading with `flags` added, following no link: one put in
+ * place of a folder on its way since fails the open (ELOOP or ENOTDIR)
+ * rather than lead elsewhere. */
+static int open_resolved(const char *real, int flags)
+{
+	char *names = strdup(real), *name = names ? names + 1 : NULL, *slash;
+	int dir = names && real[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1, fd = -1, error;
+
+	while (dir >= 0 && (slash = strchr(name, '/'))) {
+		int next;
+
+		*slash = '\0';
+		next = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		error = errno;
+		close(dir);
+		errno = error;
+		dir = next;
+		name = slash + 1;
+	}
+	if (dir >= 0) {
+		fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | flags);
+		error = errno;
+		close(dir);
+		errno = error;
+	}
+	if (!names)
+		errno = ENOMEM;
+	free(names);
+	return fd;
+}
+
+animc_beside animc_beside_open(const char *folder, const char *path, int flags, char **real, int *fd)
+{
+	animc_beside where;
+
+	/* Checked again when a folder on the way became a link since; a
+	 * few times at most, against one swapping it back and forth. */
+	for (int tries = 0;; tries++) {
+		*fd = -1;
+		where = animc_beside_check(folder, path, real);
+		if (where != ANIMC_BESIDE_INSIDE)
+			return where;
+		*fd = open_resolved(*real, flags);
+		if (*fd >= 0 || (errno != ELOOP && errno != ENOTDIR) || tries == 3)
+			return where;
+		free(*real);
+	}
 }
 
 /* Is the last component of `path` a plain name (not "", "." or "..")? */

@@ -31,6 +31,18 @@ char *animc_beside_folder(const char *source);
  */
 animc_beside animc_beside_check(const char *folder, const char *path, char **real);
 
+/*
+ * animc_beside_check, and for a file INSIDE its open for reading, in *fd,
+ * with `flags` added to O_RDONLY (O_NONBLOCK not to wait for a FIFO's
+ * writer, say): the file found there, whatever happens to the folders on
+ * its way since.  The resolved path is opened following no symbolic link,
+ * so a folder swapped for a link between the check and the open is not
+ * followed: it is checked again, where it leads now (OUTSIDE, say).  For
+ * INSIDE, *fd is -1 (errno says why) when the file cannot be opened; for
+ * the other answers, always -1.
+ */
+animc_beside animc_beside_open(const char *folder, const char *path, int flags, char **real, int *fd);
+
 /* Whether `path`, which is not there, would lie in `folder` or below it
  * once made: its own folder (or, while that is not there yet, the nearest
  * one above it that is, the names between plain names) resolves inside

@@ -786,7 +786,40 @@ static void a_reduced_cubic_stays_within_the_bound_of_the_lossless_file(void **s
 	free(a), free(lossless), free(dir);
 }
 
+/* A folder of the source's swapped for a symbolic link that leads out of
+ * it between the check of where a buffer lies and its open (another
+ * process writing the folder; the stand-in swaps it right after the
+ * check): the buffer is not read through the link.  It was, and the keys
+ * of a file outside the folders given were written as the clip. */
+static void a_buffer_folder_swapped_for_a_link_is_not_read_through_it(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("buffer-swap"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
+	char *gltf = test_format("%s/g/external.gltf", real), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/g/sub", real), *to = test_format("%s/secret/sub", real), *said;
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s' && sed 's|\"wag%%20data.bin\"|\"sub/wag%%20data.bin\"|' "
+		"testdata/gltf/external.gltf > '%s' && cp 'testdata/gltf/wag data.bin' '%s' && "
+		"cp 'testdata/gltf/wag data.bin' '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, gltf, sub, to, shim);
+	said = test_format("error: buffers[0].uri: 'sub/wag%%20data.bin' resolves to '%s/wag data.bin', outside the "
+			   "source's folder: only files beside the source are read\n", to);
+	r = test_animc("build", "-q", "-o", out, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-q", "--rebuild", "-o", out, gltf, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+	if (r.status != 1 || !strstr(r.err, said))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(shim), free(real), free(sub), free(to), free(said), free(gltf), free(out);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_buffer_folder_swapped_for_a_link_is_not_read_through_it),
 	cmocka_unit_test(a_reduced_cubic_stays_within_the_bound_of_the_lossless_file),
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_gltf_of_empty_animations_says_so),

@@ -582,13 +582,13 @@ static int hex_value(char c)
 	return -1;
 }
 
-bool animc_gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
-		    char *why, size_t why_size)
+/* animc_gltf_read_file of the file open as `fd` (closed here; -1, with
+ * errno, when the open failed). */
+static bool read_opened(int fd, uint64_t max_bytes, uint8_t **data, size_t *size, char *why, size_t why_size)
 {
 	struct stat st;
 	uint8_t *buf;
 	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	*data = NULL;
 	if (fd < 0) {
@@ -634,18 +634,28 @@ bool animc_gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, 
 	return true;
 }
 
+bool animc_gltf_read_file(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
+		    char *why, size_t why_size)
+{
+	return read_opened(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), max_bytes, data, size, why, why_size);
+}
+
 /*
  * A relative URI reference to a file beside the source: percent-decoded,
  * no scheme, not absolute, no '..' that climbs out of the source's folder,
  * and (symbolic links resolved) inside that folder.  The file's path in
- * a new string, or NULL (reported).
+ * a new string, and the file open in *fd (animc_beside_open: the file
+ * checked, not one a folder swapped for a link since leads to; -1, with
+ * errno, when it cannot be opened), or NULL (reported).
  */
-static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
+static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path, int *fd)
 {
 	size_t n = strlen(uri), o = 0;
 	char *decoded = malloc(n + 1), *dir = NULL, *joined = NULL, *real = NULL;
 	long depth = 0;
+	int open_error;
 
+	*fd = -1;
 	if (!decoded) {
 		animc_gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
 		return NULL;
@@ -726,7 +736,7 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 		animc_gltf_fail(doc, ANIMC_ERR_NOMEM, path, "out of memory");
 		goto fail;
 	}
-	switch (animc_beside_check(dir, joined, &real)) {
+	switch (animc_beside_open(dir, joined, O_NONBLOCK, &real, fd)) {
 	case ANIMC_BESIDE_INSIDE:
 		break;
 	case ANIMC_BESIDE_MISSING: {
@@ -749,9 +759,11 @@ static char *resolve_uri_path(gltf_doc *doc, const char *uri, const char *path)
 			  "file: only files beside the source are read", uri, real);
 		goto fail;
 	}
+	open_error = errno;
 	free(decoded);
 	free(dir);
 	free(real);
+	errno = open_error;
 	return joined;
 fail:
 	free(decoded);
@@ -832,17 +844,20 @@ static bool load_buffer(gltf_doc *doc, uint64_t index)
 		b->owned = decoded;
 		b->data = decoded;
 	} else {
-		char *file = resolve_uri_path(doc, uri, uri_path), why[256];
+		int fd, error;
+		char *file = resolve_uri_path(doc, uri, uri_path, &fd), why[256];
 		uint8_t *bytes;
 		size_t size;
 
 		if (!file)
 			return false;
+		error = errno;
 		/* Said before it is read: one the read fails on (out of
 		 * memory, say) is still one the import needed. */
 		if (doc->on_file_read)
 			doc->on_file_read(doc->on_file_read_user, file);
-		if (!animc_gltf_read_file(file, GLTF_MAX_BUFFER_BYTES, &bytes, &size, why, sizeof why)) {
+		errno = error;
+		if (!read_opened(fd, GLTF_MAX_BUFFER_BYTES, &bytes, &size, why, sizeof why)) {
 			animc_gltf_fail(doc, ANIMC_ERR_IO, uri_path, "'%s' %s", file, why);
 			free(file);
 			return false;
