@@ -2123,7 +2123,43 @@ static void collada_samplers_sharing_a_source_build_as_fast(void **state)
 	free(shared_text), free(own_text), free(out), free(shared), free(own), free(dir);
 }
 
+/* A folder of the source's swapped for a symbolic link that leads out of
+ * it between the check of where a file the source names lies and its
+ * open (another process writing the folder; the stand-in swaps it right
+ * after each check and puts it back after each open): the Ogre skeleton
+ * is not read through the link.  It was: the clip of the skeleton outside
+ * the folders given was compiled. */
+static void cli_a_folder_swapped_for_a_link_is_not_read_through_it(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("assimp-swap"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
+	char *mesh = test_format("%s/m/in.mesh.xml", real), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/m/sub", real), *to = test_format("%s/secret/sub", real);
+	char *said = test_format("warning: '%s/inside.skeleton.xml' resolves to '%s/inside.skeleton.xml', outside the "
+				 "source's folder: not read", sub, to);
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s' && sed 's|name=\"inside.skeleton\"|name=\"sub/inside.skeleton\"|' "
+		"testdata/assimp_confine/in/inside.mesh.xml > '%s' && "
+		"cp testdata/assimp_confine/in/inside.skeleton.xml '%s/' && "
+		"cp testdata/assimp_confine/outside.skeleton.xml '%s/inside.skeleton.xml' && "
+		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, mesh, sub, to, shim);
+	r = test_animc("build", "-o", out, mesh, NULL);
+	if (r.status != 0 || !strstr(r.out, "[InsideTake]"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "--rebuild", "-o", out, mesh, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+	if (r.status != 1 || strstr(r.out, "OutsideTake") || !strstr(r.err, said))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(real), free(shim), free(mesh), free(out), free(sub), free(to), free(said);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(cli_a_folder_swapped_for_a_link_is_not_read_through_it),
 	cmocka_unit_test(a_collada_jump_is_said),
 	cmocka_unit_test(collada_samplers_sharing_a_source_build_as_fast),
 	cmocka_unit_test(an_x_key_before_0_fails),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -129,14 +130,18 @@ static void refuse(read_log *log, const char *path, char *real, bool is_folder)
 }
 
 /*
- * The file to open for `path`, a new string: the source itself, or a file
- * it names that resolves inside the source's folder.  NULL for a file that
- * is not there (Assimp's readers try several names) and for one outside the
- * folder, or the folder itself, which is reported: it is never read.
+ * The file `path` open for reading: the source itself, or a file it names
+ * that resolves inside the source's folder (animc_beside_open: the file
+ * checked, not one a folder swapped for a link since leads to).  NULL for
+ * a file that is not there (Assimp's readers try several names) and for
+ * one outside the folder, or the folder itself, which is reported: it is
+ * never read.
  */
-static char *confined_path(read_log *log, const char *path)
+static FILE *confined_open(read_log *log, const char *path)
 {
 	char *real;
+	FILE *fp;
+	int fd;
 
 	if (!log->path) {
 		real = realpath(path, NULL);
@@ -145,11 +150,17 @@ static char *confined_path(read_log *log, const char *path)
 		return NULL;
 	}
 	if (strcmp(path, log->path) == 0)
-		return strdup(path);
-	animc_beside where = animc_beside_check(log->folder, path, &real);
+		return fopen(path, "rb");
+	/* Blocking, as fopen() opens: a FIFO there is read once it has a
+	 * writer. */
+	animc_beside where = animc_beside_open(log->folder, path, 0, &real, &fd);
 	switch (where) {
 	case ANIMC_BESIDE_INSIDE:
-		return real;
+		free(real);
+		fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
+		if (!fp && fd >= 0)
+			close(fd);
+		return fp;
 	case ANIMC_BESIDE_OUTSIDE:
 	case ANIMC_BESIDE_FOLDER:
 		refuse(log, path, real, where == ANIMC_BESIDE_FOLDER);
@@ -169,7 +180,6 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	read_log *log = (read_log *)(void *)io;
 	struct aiFile *f;
 	FILE *fp = NULL;
-	char *open_path;
 
 	if (!path || !mode || strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+'))
 		return NULL;
@@ -178,16 +188,16 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *path, const cha
 	 * replaced it since, and its output would be the other version's. */
 	if (log->path ? log->data && log->size && (strcmp(path, log->path) == 0 || strcmp(path, log->name) == 0)
 		      : strncmp(path, MEMORY_NAME, strlen(MEMORY_NAME)) == 0) {
-		open_path = NULL;
 		f = calloc(1, sizeof *f);
 		if (f)
 			fp = fmemopen((void *)(uintptr_t)log->data, log->size, "rb");
 	} else {
-		open_path = confined_path(log, path);
-		f = open_path ? calloc(1, sizeof *f) : NULL;
-		if (f)
-			fp = fopen(open_path, "rb");
-		free(open_path);
+		fp = confined_open(log, path);
+		f = fp ? calloc(1, sizeof *f) : NULL;
+		if (!f && fp)
+			fclose(fp);
+		if (!f)
+			fp = NULL;
 	}
 	if (!fp) {
 		free(f);
