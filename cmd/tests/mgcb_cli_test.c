@@ -1792,7 +1792,41 @@ static void an_empty_output_dir_is_the_projects_folder(void **state)
 	free(listed), free(animc), free(wave), free(project), free(dir);
 }
 
+/* A folder of the project's swapped for a symbolic link that leads out of
+ * it between the check of where a response file lies and its open
+ * (another process writing the folder; the stand-in swaps it right after
+ * the check): the file outside is not read.  It was, and each of its
+ * lines was quoted in an error. */
+static void a_response_file_is_not_read_through_a_folder_swapped_for_a_link(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("mgcb-swap"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
+	char *project = test_format("%s/p/Content.mgcb", real), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/p/sub", real), *to = test_format("%s/secret/sub", real);
+	char *said = test_format("Content.mgcb:2: error: /@:sub/Anims.mgcb: it is outside the project's folder (it is "
+				 "'%s/Anims.mgcb')", to);
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s' && printf '/outputDir:bin\\n/@:sub/Anims.mgcb\\n' > '%s' && "
+		"printf '/build:Turn.Animation\\n' > '%s/Anims.mgcb' && cp testdata/sample/Crane/Turn.Animation '%s/' && "
+		"printf 'a line of a file outside\\n' > '%s/Anims.mgcb' && "
+		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, project, sub, sub, to, shim);
+	r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+	if (r.status != 0)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-q", "--rebuild", "--mgcb", project, "-o", out, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+	if (r.status != 1 || strstr(r.err, "a line of a file outside") || !strstr(r.err, said))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(real), free(shim), free(project), free(out), free(sub), free(to), free(said);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(a_response_file_is_not_read_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
 	cmocka_unit_test(a_project_error_is_in_the_reports_at_its_line),

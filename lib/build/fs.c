@@ -59,15 +59,42 @@ const char *cli_file_kind(unsigned mode)
 	       S_ISBLK(mode) ? "a block device" : "not a regular file";
 }
 
-bool cli_source_open(cli_source *src, const char *path, cli_error *err)
+int cli_open_resolved(const char *real)
+{
+	char *names = strdup(real), *name = names ? names + 1 : NULL, *slash;
+	int dir = names && real[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1, fd = -1, error;
+
+	while (dir >= 0 && (slash = strchr(name, '/'))) {
+		int next;
+
+		*slash = '\0';
+		next = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		error = errno;
+		close(dir);
+		errno = error;
+		dir = next;
+		name = slash + 1;
+	}
+	if (dir >= 0) {
+		fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		error = errno;
+		close(dir);
+		errno = error;
+	}
+	if (!names)
+		errno = ENOMEM;
+	free(names);
+	return fd;
+}
+
+/* cli_source_open once `fd` (-1: errno says why) is opened for `path`. */
+static bool source_take(cli_source *src, int fd, const char *path, cli_error *err)
 {
 	struct stat st;
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
-	 * refused below, as is every file that is not a regular one. */
 	src->head = NULL;
 	src->head_size = 0;
-	src->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	src->fd = fd;
 	src->open_error = src->fd < 0 ? errno : 0;
 	if (src->fd < 0 && src->open_error == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
 		/* No file to open: said as what it is, as a build says it. */
@@ -93,6 +120,18 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 	}
 	cli_source_close(src);
 	return false;
+}
+
+bool cli_source_open(cli_source *src, const char *path, cli_error *err)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
+	 * refused, as is every file that is not a regular one. */
+	return source_take(src, open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), path, err);
+}
+
+bool cli_source_open_resolved(cli_source *src, const char *real, cli_error *err)
+{
+	return source_take(src, cli_open_resolved(real), real, err);
 }
 
 void cli_source_close(cli_source *src)

@@ -32,6 +32,13 @@ typedef struct cli_source {
 } cli_source;
 
 bool cli_source_open(cli_source *src, const char *path, cli_error *err);
+/* Open `real`, an absolute path with no symbolic link in it (as realpath()
+ * gives it), for reading, following no link: a folder on its way replaced
+ * by a link since the path was resolved fails the open (ELOOP or ENOTDIR)
+ * rather than lead elsewhere.  The descriptor, or -1 (errno says why). */
+int cli_open_resolved(const char *real);
+/* cli_source_open of `real` opened so (src->open_error says why not). */
+bool cli_source_open_resolved(cli_source *src, const char *real, cli_error *err);
 /* stat() of an input the user named: a folder deleted while it is still
  * held (".", the working folder of a shell whose folder was removed or
  * cloned again) stats with no links; it is not there either (ENOENT). */

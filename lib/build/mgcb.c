@@ -1120,6 +1120,41 @@ static const char *include_refusal(reader *rd, const char *real, char *why, size
 }
 
 /*
+ * The response file `path` of /@:`value` opened in *src, when it lies in
+ * the project's folder and may be read (include_refusal): its resolved
+ * path, or NULL (said).  The file opened is the one checked: its resolved
+ * path is opened following no symbolic link, and a folder on its way
+ * replaced by a link since is checked again, where it leads now.
+ */
+static char *include_open(reader *rd, const char *path, const char *value, cli_source *src)
+{
+	char why[PATH_MAX + 200];
+	const char *refused;
+	cli_error err = { "" };
+
+	for (int tries = 0;; tries++) {
+		char *real = realpath(path, NULL);
+
+		if (!real) {
+			error_at(rd, "/@:%s: cannot open: %s", value, strerror(errno));
+			return NULL;
+		}
+		if ((refused = include_refusal(rd, real, why, sizeof why))) {
+			error_at(rd, "/@:%s: %s", value, refused);
+		} else if (cli_source_open_resolved(src, real, &err)) {
+			return real;
+		} else if ((src->open_error != ELOOP && src->open_error != ENOTDIR) || tries == 3) {
+			error_at(rd, "/@:%s: %s", value, err.message);
+		} else {
+			free(real);
+			continue;
+		}
+		free(real);
+		return NULL;
+	}
+}
+
+/*
  * /@:FILE: another response file read in place, as MGCB reads it: with its
  * own name and line numbers in messages, its paths relative to its own
  * folder, its $set, $if and /define: lines shared with the project.  Every
@@ -1127,12 +1162,13 @@ static const char *include_refusal(reader *rd, const char *real, char *why, size
  */
 static void include(reader *rd, char *value)
 {
-	char *path, *real, why[PATH_MAX + 200];
-	const char *refused, *stored, *why_not;
+	char *path, *real = NULL;
+	const char *stored, *why_not;
 	uint8_t *data = NULL;
 	char *text = NULL;
 	size_t size = 0, text_size = 0;
 	cli_error err = { "" };
+	cli_source src;
 
 	normalise(value);
 	if (!value[0]) {
@@ -1140,12 +1176,11 @@ static void include(reader *rd, char *value)
 		return;
 	}
 	path = value[0] == '/' ? strdup(value) : cli_path_join(rd->dir, value, NULL);
-	real = path ? realpath(path, NULL) : NULL;
-	if (!path || !real) {
-		error_at(rd, "/@:%s: cannot open: %s", value, path ? strerror(errno) : "out of memory");
-	} else if ((refused = include_refusal(rd, real, why, sizeof why))) {
-		error_at(rd, "/@:%s: %s", value, refused);
-	} else if (!cli_read_file(path, &data, &size, &err)) {
+	if (!path) {
+		error_at(rd, "/@:%s: cannot open: out of memory", value);
+	} else if (!(real = include_open(rd, path, value, &src))) {
+		/* said */
+	} else if (!cli_source_read_rest(&src, &data, &size, &err)) {
 		error_at(rd, "/@:%s: %s", value, err.message);
 	} else if (!(text = project_text(data, size, &text_size, &why_not))) {
 		error_at(rd, "/@:%s: %s", value, strcmp(why_not, "holds a NUL byte") == 0 ?
