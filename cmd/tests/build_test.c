@@ -3609,6 +3609,38 @@ static void a_dep_record_outside_the_inputs_is_not_read(void **state)
 	free(edited), free(text), free(path), free(secret), free(out), free(src), free(dir);
 }
 
+/* A folder of the source's swapped for a symbolic link that leads out of
+ * it between the check that a file a manifest records as read lies inside
+ * it and the read (another process writing the folder; the stand-in swaps
+ * it right after the check): the file outside is not read.  It was, and
+ * its bytes, equal to the record's, called the source up to date, where
+ * the compile refuses the buffer as outside. */
+static void a_dep_is_not_read_through_a_folder_swapped_for_a_link(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("dep-swap"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
+	char *gltf = test_format("%s/g/external.gltf", real), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/g/sub", real), *to = test_format("%s/secret/sub", real);
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s' && sed 's|\"wag%%20data.bin\"|\"sub/wag%%20data.bin\"|' "
+		"testdata/gltf/external.gltf > '%s' && cp 'testdata/gltf/wag data.bin' '%s' && "
+		"cp 'testdata/gltf/wag data.bin' '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, gltf, sub, to, shim);
+	r = test_animc("build", "-q", "-o", out, gltf, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-o", out, gltf, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+	if (r.status != 1 || strstr(r.out, "up to date") || !strstr(r.err, "/secret/sub/wag data.bin', outside the "
+								       "source's folder"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(real), free(shim), free(gltf), free(out), free(sub), free(to);
+}
+
 /* A clip-split sidecar that is a symbolic link to a shared document (a
  * file outside the source's folder that a dep record may name) keeps its
  * source up to date however the source is spelt: relative, absolute (as
@@ -4966,6 +4998,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_reads_numbers_as_strtod_does),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
 	cmocka_unit_test(a_dep_record_outside_the_inputs_is_not_read),
+	cmocka_unit_test(a_dep_is_not_read_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(a_linked_sidecar_is_up_to_date_however_its_source_is_spelt),
 	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),

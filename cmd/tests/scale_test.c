@@ -759,6 +759,44 @@ static void an_entry_reads_no_dependency_through_a_link_out(void **state)
 	free(copy), free(xnb), free(gltf), free(out), free(first), free(cache), free(dir);
 }
 
+/* The same, with the folder swapped for the link between the hit's check
+ * of where the file lies and its read (another process writing the
+ * folder; the stand-in swaps it right after the check): the hit reads
+ * nothing through the link.  It did, and was taken. */
+static void an_entry_reads_no_dependency_through_a_folder_swapped_for_a_link(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("cache_dep_swap"), *real = realpath(dir, NULL), *cache = test_format("%s/cache", dir);
+	char *shim = test_format("%s/swap.so", dir), *sub = test_format("%s/b/sub", real);
+	char *to = test_format("%s/secret/sub", real), *gltf = test_format("%s/b/external.gltf", real);
+	char *copy = test_format("%s/a/external.gltf", real), *out_a = test_format("%s/out_a", dir);
+	char *out_b = test_format("%s/out_b", dir);
+	test_run run;
+
+	run = test_exec("sh", "-c", "mkdir -p \"$1/a/sub\" \"$1/b/sub\" \"$1/secret/sub\" && "
+			"sed 's|\"wag%20data.bin\"|\"sub/wag%20data.bin\"|' testdata/gltf/external.gltf > \"$1/a/external.gltf\" && "
+			"cp \"$1/a/external.gltf\" \"$1/b\" && for d in a/sub b/sub secret/sub; do "
+			"cp 'testdata/gltf/wag data.bin' \"$1/$d\"; done && "
+			"cc -shared -fPIC -o \"$2\" testdata/env/swap_after_realpath.c -ldl", "sh", real, shim, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", out_a,
+			 copy, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
+	run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0",
+			 "-o", out_b, gltf, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+	if (run.status != 1 || strstr(run.out, "cached") ||
+	    !strstr(run.err, "secret/sub/wag data.bin', outside the source's folder: only files beside the source are read\n"))
+		fail_msg("exit %d\n%s%s", run.status, run.out, run.err);
+	test_run_release(&run);
+	free(dir), free(real), free(cache), free(shim), free(sub), free(to), free(gltf), free(copy);
+	free(out_a), free(out_b);
+}
+
 static void an_edited_entry_writes_nothing_it_names(void **state)
 {
 	char *dir = test_tmpdir("an_edited_entry"), *src = test_format("%s/src", dir);
@@ -1148,6 +1186,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
 	cmocka_unit_test(an_entry_reads_no_dependency_through_a_link_out),
+	cmocka_unit_test(an_entry_reads_no_dependency_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(an_edited_clip_entry_writes_nothing_it_names),
 	cmocka_unit_test(an_entry_under_another_key_is_not_used),
 	cmocka_unit_test(an_entry_of_other_bytes_of_one_size_is_not_used),

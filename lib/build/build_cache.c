@@ -567,7 +567,7 @@ static bool has_this_reader(const build_result *r)
  * the source's folder (dep_entry_name): anything else was another
  * machine's path, and is not read here.  A name that climbs above the
  * source's folder is read only where it is a file the user gave, and
- * any only where the compile would read it (build_dep_may_be_read). */
+ * any only where the compile would read it (build_dep_open). */
 static bool deps_as_they_were(const build_ctx *ctx, const build_job *j, build_result *r, XXH3_state_t *key)
 {
 	for (uint32_t i = 0; i < r->dep_count; i++) {
@@ -578,6 +578,7 @@ static bool deps_as_they_were(const build_ctx *ctx, const build_job *j, build_re
 		cli_error err;
 		build_hash h;
 		struct stat st;
+		int fd;
 
 		if (path && strncmp(d->path, "../", 3) == 0 && !build_is_given_file(ctx->options, path)) {
 			free(path);
@@ -596,13 +597,19 @@ static bool deps_as_they_were(const build_ctx *ctx, const build_job *j, build_re
 			continue;
 		}
 		/* Read only where the compile would read it: a link in the
-		 * source's folder that leads out of it is not followed. */
-		if (!path || !build_dep_may_be_read(ctx->options, j, path) || !cli_read_file(path, &data, &size, &err)) {
+		 * source's folder that leads out of it is not followed, nor
+		 * one put in place of a folder since it was checked. */
+		fd = path ? build_dep_open(ctx->options, j, path) : -1;
+		if (fd >= 0 && fstat(fd, &st) != 0) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0 || !cli_read_opened(fd, &data, &size, &err)) {
 			free(path);
 			return false;
 		}
 		build_hash_bytes(data, size, &h);
-		if (!build_hash_equal(&h, &d->hash) || stat(path, &st) != 0) {
+		if (!build_hash_equal(&h, &d->hash)) {
 			free(data);
 			free(path);
 			return false;

@@ -1126,14 +1126,14 @@ static char *real_or_named(const char *path)
 	return joined;
 }
 
-bool build_is_given_file(const build_options *o, const char *path)
+/* build_is_given_file of a path `real` resolved (real_or_named). */
+static bool is_given_real(const build_options *o, const char *real)
 {
 	const char *named[] = { o->author.clips_path, o->mgcb_path, o->skeleton_path };
 	/* The folders of the project and of the model: what they read lies
 	 * there (a model's .skeleton.xml beside it). */
 	const char *beside[] = { o->mgcb_path, o->skeleton_path };
 	size_t beside_count = sizeof beside / sizeof beside[0];
-	char *real = real_or_named(path);
 	bool is_given = false;
 
 	for (size_t i = 0; real && !is_given && i < sizeof named / sizeof named[0]; i++) {
@@ -1161,6 +1161,14 @@ bool build_is_given_file(const build_options *o, const char *path)
 			free(root);
 		}
 	}
+	return is_given;
+}
+
+bool build_is_given_file(const build_options *o, const char *path)
+{
+	char *real = real_or_named(path);
+	bool is_given = real && is_given_real(o, real);
+
 	free(real);
 	return is_given;
 }
@@ -1378,15 +1386,79 @@ static bool is_sidecar_of(const build_job *j, const char *dep)
 	return is;
 }
 
-bool build_dep_may_be_read(const build_options *o, const build_job *j, const char *dep)
+/* Where dependency `dep` of job `j` may be read from (build_dep_open),
+ * a new string: its resolved path, or for the sidecar reached through a
+ * link that leads out of the folders given, its name (*by_name).  NULL
+ * when it may not be read. */
+static char *dep_read_path(const build_options *o, const build_job *j, const char *dep, bool *by_name)
 {
 	char *folder = dir_of(j->path), *root = folder ? realpath(folder, NULL) : NULL;
 	char *real = root ? real_or_named(dep) : NULL;
-	bool may = (real && cli_path_is_within(real, root) && strcmp(real, root) != 0) || is_sidecar_of(j, dep) ||
-		   build_is_given_file(o, dep);
 
-	free(folder), free(root), free(real);
-	return may;
+	*by_name = false;
+	if (real && !((cli_path_is_within(real, root) && strcmp(real, root) != 0) || is_given_real(o, real))) {
+		free(real);
+		real = NULL;
+		if (is_sidecar_of(j, dep)) {
+			*by_name = true;
+			real = strdup(dep);
+		}
+	}
+	free(folder), free(root);
+	return real;
+}
+
+int build_dep_open(const build_options *o, const build_job *j, const char *dep)
+{
+	/* Checked again when a folder on the way became a link since; a few
+	 * times at most, against one swapping it back and forth. */
+	for (int tries = 0;; tries++) {
+		bool by_name;
+		char *from = dep_read_path(o, j, dep, &by_name);
+		int fd = !from ? -1 : by_name ? open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+					     : cli_open_resolved(from);
+		int error = errno;
+		bool again = from && !by_name && (error == ELOOP || error == ENOTDIR) && tries < 3;
+
+		free(from);
+		errno = error;
+		if (fd >= 0 || !again)
+			return fd;
+	}
+}
+
+/* file_matches of a recorded dependency, read only where it may be
+ * (build_dep_open): the state and bytes of the file checked. */
+static bool dep_matches(const build_options *o, const build_job *j, const build_dep *d, build_file_state *fresh)
+{
+	int fd = build_dep_open(o, j, d->path);
+	struct stat st;
+	build_file_state now;
+	build_hash h;
+	uint8_t *data;
+	size_t size;
+	cli_error err;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	build_source_state_from(&st, &now);
+	*fresh = now;
+	build_file_state_distrust_recent(fresh);
+	bool same = build_file_state_equal(&d->state, &now);
+
+	if (same || d->state.size != now.size) {
+		close(fd);
+		return same;
+	}
+	if (!cli_read_opened(fd, &data, &size, &err))
+		return false;
+	build_hash_bytes(data, size, &h);
+	free(data);
+	return build_hash_equal(&h, &d->hash);
 }
 
 /* Whether job `j` can take its result from manifest entry `e`. */
@@ -1432,9 +1504,7 @@ static bool is_current(build_ctx *ctx, build_job *j, const manifest_entry *e)
 				goto out;
 			continue;
 		}
-		if (!build_dep_may_be_read(ctx->options, j, e->deps[i].path) ||
-		    !file_matches(e->deps[i].path, &e->deps[i].state, &e->deps[i].hash, NULL, &dep_states[i],
-				  true))
+		if (!dep_matches(ctx->options, j, &e->deps[i], &dep_states[i]))
 			goto out;
 	}
 	/* A clip-split sidecar that came since splits the source now. */

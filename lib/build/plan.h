@@ -137,13 +137,17 @@ bool build_is_project_file(const build_options *o, const char *path);
  * there), symbolic links resolved? */
 bool build_is_given_file(const build_options *o, const char *path);
 
-/* Whether a recorded dependency `dep` of job `j` (a manifest's record, a
- * cache entry's) is a file an up-to-date check may read to compare: one
- * that lies in the source's folder or below it, symbolic links resolved,
- * as every file an importer reads does; the source's clip-split sidecar (a
- * link there may lead anywhere); or a file the user gave.  A record naming
- * any other file is no record of this source, and that file is not read. */
-bool build_dep_may_be_read(const build_options *o, const build_job *j, const char *dep);
+/* A recorded dependency `dep` of job `j` (a manifest's record, a cache
+ * entry's) open for reading when an up-to-date check may read it to
+ * compare, else -1: one that lies in the source's folder or below it,
+ * symbolic links resolved, as every file an importer reads does; the
+ * source's clip-split sidecar (a link there may lead anywhere); or a file
+ * the user gave.  A record naming any other file is no record of this
+ * source, and that file is not read.  The file opened is the one checked:
+ * one found by where it resolves is opened there following no symbolic
+ * link, and a folder on its way replaced by a link since is checked again,
+ * where it leads now (the sidecar reached through a link, by its name). */
+int build_dep_open(const build_options *o, const build_job *j, const char *dep);
 
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */
 void build_plan_shard(build_ctx *ctx);
