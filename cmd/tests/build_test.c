@@ -2355,6 +2355,45 @@ static void no_state_file_is_read_through_a_link(void **state)
 	free(other), free(kept), free(src), free(out), free(dir);
 }
 
+/* The manifest, or a journal, replaced by a symbolic link between a check
+ * that it is no link and its read (another process writing OUTDIR/.animc;
+ * the stand-in swaps it right after an lstat() of it): what the link
+ * leads to is not read.  It was: a file elsewhere taken for the manifest
+ * ("not an animc manifest", every source compiled again), another for a
+ * journal. */
+static void no_state_file_is_read_through_a_link_put_in_place_after_a_check(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("swapped-state-file"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
+	char *src = test_format("%s/src", real), *out = test_format("%s/out", real);
+	char *record = test_format("%s/.animc/manifest", out), *journal = test_format("%s/.animc/journal.99", out);
+	char *record_to = test_format("%s/elsewhere/manifest", real), *journal_to = test_format("%s/elsewhere/journal", real);
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s' && printf 'not a manifest\\n' > '%s' && "
+		"printf 'animc-journal 7\\n' > '%s' && cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl",
+		src, real, src, record_to, journal_to, shim);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("SWAP_FOLDER", record, 1), setenv("SWAP_TO", record_to, 1), setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-o", out, src, NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 0 || strstr(r.err, "not an animc manifest") || !strstr(r.out, ", 1 up to date\n"))
+		fail_msg("manifest: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	test_sh("printf 'x\\n' > '%s'", journal);
+	setenv("SWAP_FOLDER", journal, 1), setenv("SWAP_TO", journal_to, 1), setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-o", out, src, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+	if (r.status != 0 || strstr(r.err, "format version 7") || !strstr(r.err, "not an animc journal of this version"))
+		fail_msg("journal: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(real), free(shim), free(src), free(out), free(record), free(journal), free(record_to);
+	free(journal_to);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -4958,6 +4997,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
 	cmocka_unit_test(no_lock_is_made_through_a_link),
 	cmocka_unit_test(no_state_file_is_read_through_a_link),
+	cmocka_unit_test(no_state_file_is_read_through_a_link_put_in_place_after_a_check),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),

@@ -251,15 +251,8 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 	while (d && (e = readdir(d)))
 		if (strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) == 0) {
 			char *path = cli_path_join(dir, e->d_name, NULL);
-			struct stat st;
 
-			/* Not read through a link put in its place: the file at
-			 * its far end is no record of this folder. */
-			if (path && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-				build_say_kind(ctx, ANIMC_WARNING, "journal", path, "a symbolic link, not a journal "
-					       "animc writes; not read through it");
-			else
-				ok = ok && path && cli_strings_push(files, path);
+			ok = ok && path && cli_strings_push(files, path);
 			free(path);
 		}
 	if (d)
@@ -271,8 +264,20 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 		uint8_t *data;
 		size_t size;
 		cli_error err;
+		/* Not read through a link put in its place (opened so, not
+		 * checked and then opened): the file at its far end is no
+		 * record of this folder. */
+		int fd = open(files->items[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
-		if (!cli_read_file(files->items[i], &data, &size, &err)) {
+		if (fd < 0 && errno == ELOOP) {
+			build_say_kind(ctx, ANIMC_WARNING, "journal", files->items[i], "a symbolic link, not a journal "
+				       "animc writes; not read through it");
+			free(files->items[i]);
+			memmove(&files->items[i], &files->items[i + 1], (files->count - i - 1) * sizeof *files->items);
+			files->count--;
+			continue;
+		}
+		if (!cli_read_opened(fd, &data, &size, &err)) {
 			/* Not read, not removed: named again next time. */
 			build_say_kind(ctx, ANIMC_WARNING, "journal", files->items[i], "%s; its outputs are not known", err.message);
 			ok = !unread || cli_strings_push(unread, files->items[i]);

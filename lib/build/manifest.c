@@ -1221,18 +1221,19 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 	size_t size;
 	manifest_load_status status;
 
-	struct stat st;
+	/* Not read through a link put in its place (opened so, not checked
+	 * and then opened): the file at its far end is no record of this
+	 * folder, and may lie anywhere. */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 	memset(m, 0, sizeof *m);
-	if (lstat(path, &st) != 0 && errno == ENOENT)
+	if (fd < 0 && errno == ENOENT)
 		return MANIFEST_ABSENT;
-	/* Not read through a link put in its place: the file at its far
-	 * end is no record of this folder, and may lie anywhere. */
-	if (S_ISLNK(st.st_mode)) {
+	if (fd < 0 && errno == ELOOP) {
 		cli_error_set(err, "it is a symbolic link, not the file animc writes; not read through it");
 		return MANIFEST_DAMAGED;
 	}
-	if (!cli_read_file(path, &data, &size, err))
+	if (!cli_read_opened(fd, &data, &size, err))
 		return MANIFEST_DAMAGED;
 	/* cli_read_file ends the bytes with a NUL.  They stay, for the raw
 	 * records. */

@@ -1,27 +1,31 @@
 /*
  * A stand-in for the tests, preloaded: another process that swaps a folder
- * of the input for a symbolic link between animc's check of where a file
- * lies and its open.  Right after a realpath() that resolves a name below
- * SWAP_FOLDER (a resolved path), the folder is moved to SWAP_FOLDER.was
- * and a link to SWAP_TO put in its place; right after an open() or
- * fopen() of a name below it, the folder is put back: each check finds
- * the folder, each open by name the link.
+ * of the input (or a file) for a symbolic link between animc's check of
+ * where a file lies, or of what it is, and its open.  Right after a
+ * realpath() that resolves a name below SWAP_FOLDER (a resolved path), or
+ * an lstat() of SWAP_FOLDER itself, it is moved to SWAP_FOLDER.was and a
+ * link to SWAP_TO put in its place; right after an open() or fopen() of
+ * it or a name below it, it is put back: each check finds the folder (or
+ * file), each open by name the link.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int is_below(const char *path)
+/* Whether `path` is SWAP_FOLDER (`itself`) or a name below it. */
+static int is_below(const char *path, int itself)
 {
 	const char *folder = getenv("SWAP_FOLDER");
 	size_t n = folder ? strlen(folder) : 0;
 
-	return path && n && getenv("SWAP_TO") && strncmp(path, folder, n) == 0 && path[n] == '/';
+	return path && n && getenv("SWAP_TO") && strncmp(path, folder, n) == 0 &&
+	       (path[n] == '/' || (itself && path[n] == '\0'));
 }
 
 static void swap(int to_link)
@@ -32,7 +36,7 @@ static void swap(int to_link)
 	int saved = errno;
 
 	snprintf(aside, sizeof aside, "%s.was", folder);
-	if (lstat(folder, &st) == 0 && S_ISDIR(st.st_mode) == to_link) {
+	if (fstatat(AT_FDCWD, folder, &st, AT_SYMLINK_NOFOLLOW) == 0 && (!S_ISLNK(st.st_mode)) == to_link) {
 		if (to_link && rename(folder, aside) == 0)
 			symlink(getenv("SWAP_TO"), folder);
 		else if (!to_link && unlink(folder) == 0)
@@ -46,7 +50,17 @@ char *realpath(const char *path, char *resolved)
 	char *(*real)(const char *, char *) = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
 	char *got = real(path, resolved);
 
-	if (is_below(got))
+	if (is_below(got, 0))
+		swap(1);
+	return got;
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	int (*real)(const char *, struct stat *) = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "lstat");
+	int got = real(path, st);
+
+	if (got == 0 && !S_ISLNK(st->st_mode) && is_below(path, 1) && !is_below(path, 0))
 		swap(1);
 	return got;
 }
@@ -56,7 +70,7 @@ FILE *fopen(const char *path, const char *mode)
 	FILE *(*real)(const char *, const char *) = (FILE * (*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
 	FILE *got = real(path, mode);
 
-	if (is_below(path))
+	if (is_below(path, 1))
 		swap(0);
 	return got;
 }
@@ -66,7 +80,7 @@ static int open_as(const char *name, const char *path, int flags, mode_t mode)
 	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
 	int got = real(path, flags, mode);
 
-	if (is_below(path))
+	if (is_below(path, 1))
 		swap(0);
 	return got;
 }
