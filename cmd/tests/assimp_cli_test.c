@@ -2123,6 +2123,32 @@ static void collada_samplers_sharing_a_source_build_as_fast(void **state)
 	free(shared_text), free(own_text), free(out), free(shared), free(own), free(dir);
 }
 
+/* Run from a folder that holds, by chance, a file of the relative name a
+ * source writes (sub/inside.skeleton.xml), where Assimp's reader looks
+ * first: nothing is said of it.  It was warned of as a file outside the
+ * source's folder, and --warnings-as-errors failed the build there and
+ * not elsewhere; the skeleton beside the source was read all along. */
+static void cli_a_file_of_the_working_folder_is_not_said(void **state)
+{
+	char *dir = test_tmpdir("assimp-cwd"), *real = realpath(dir, NULL), *animc = realpath(test_animc_path(), NULL);
+	char *mesh = test_format("%s/m/in.mesh.xml", real), *sub = test_format("%s/m/sub", real);
+	char *command = test_format("cd '%s/cwd' && '%s' build --warnings-as-errors --allow importer-output -o out '%s'",
+				    real, animc, mesh);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' '%s/cwd/sub' && sed 's|name=\"inside.skeleton\"|name=\"sub/inside.skeleton\"|' "
+		"testdata/assimp_confine/in/inside.mesh.xml > '%s' && "
+		"cp testdata/assimp_confine/in/inside.skeleton.xml '%s/' && "
+		"cp testdata/assimp_confine/outside.skeleton.xml '%s/cwd/sub/inside.skeleton.xml'", sub, real, mesh, sub,
+		real);
+	r = test_exec("sh", "-c", command, NULL);
+	if (r.status != 0 || strstr(r.err, "file-not-read") || !strstr(r.out, "[InsideTake]"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(real), free(animc), free(mesh), free(sub), free(command);
+}
+
 /* A folder of the source's swapped for a symbolic link that leads out of
  * it between the check of where a file the source names lies and its
  * open (another process writing the folder; the stand-in swaps it right
@@ -2159,6 +2185,7 @@ static void cli_a_folder_swapped_for_a_link_is_not_read_through_it(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(cli_a_file_of_the_working_folder_is_not_said),
 	cmocka_unit_test(cli_a_folder_swapped_for_a_link_is_not_read_through_it),
 	cmocka_unit_test(a_collada_jump_is_said),
 	cmocka_unit_test(collada_samplers_sharing_a_source_build_as_fast),

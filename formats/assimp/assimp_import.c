@@ -129,6 +129,19 @@ static void refuse(read_log *log, const char *path, char *real, bool is_folder)
 	log->refused = real;
 }
 
+/* Whether `path` is a name Assimp made from the source's folder as given
+ * (or an absolute one, or any when that folder is the working one): a
+ * relative name of another form is one of its readers' guesses from the
+ * working folder, the name as the source writes it, which is the source's
+ * folder only when the build runs there. */
+static bool is_named_from_folder(const char *folder, const char *path)
+{
+	size_t n = strlen(folder);
+
+	return path[0] == '/' || strcmp(folder, ".") == 0 ||
+	       (strncmp(path, folder, n) == 0 && (path[n] == '/' || (n && folder[n - 1] == '/')));
+}
+
 /*
  * The file `path` open for reading: the source itself, or a file it names
  * that resolves inside the source's folder (animc_beside_open: the file
@@ -163,7 +176,14 @@ static FILE *confined_open(read_log *log, const char *path)
 		return fp;
 	case ANIMC_BESIDE_OUTSIDE:
 	case ANIMC_BESIDE_FOLDER:
-		refuse(log, path, real, where == ANIMC_BESIDE_FOLDER);
+		/* Not read either way; said only of a name from the source's
+		 * folder: a file of that name where the build happens to run
+		 * is none the source names, and warned of, it would fail
+		 * --warnings-as-errors there and not elsewhere. */
+		if (is_named_from_folder(log->folder, path))
+			refuse(log, path, real, where == ANIMC_BESIDE_FOLDER);
+		else
+			free(real);
 		return NULL;
 	case ANIMC_BESIDE_MISSING:
 		/* Not there (yet): a file made under that name later is read. */
