@@ -2714,8 +2714,11 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		mdl_end_at_last_frame(scene);
 	if (is_format(format, "dae") && own->dae)
 		animc_collada_name_clips(own->dae, scene);
-	if (is_format(format, "lws"))
+	if (is_format(format, "lws")) {
 		animc_lws_say_stepped(req->data, req->size, sink);
+		if (!animc_lws_check_envelopes(req->data, req->size, sink))
+			return ANIMC_ERR_UNSUPPORTED;
+	}
 	if (is_format(format, "smd"))
 		animc_smd_forget_rates(scene);
 	if (is_format(format, "fbx"))

@@ -76,6 +76,7 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 	(void)animc_md5camera_check(data, size, &sink);
 	(void)animc_csm_check(data, size, &sink);
 	animc_lws_say_stepped(data, size, &sink);
+	(void)animc_lws_check_envelopes(data, size, &sink);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
 	if (!scene)
 		return 0;

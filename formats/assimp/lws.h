@@ -6,6 +6,7 @@
 #ifndef ANIMC_FORMATS_ASSIMP_LWS_H
 #define ANIMC_FORMATS_ASSIMP_LWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,5 +20,16 @@
  * LightWave holds the earlier value up to it.
  */
 void animc_lws_say_stepped(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+/*
+ * Check the motions of the scene `data` against the keys Assimp 5.2 makes
+ * of them (lws_envelopes.c): where the three envelopes of a position,
+ * rotation or scale are keyed at different times, its reader loses keys
+ * and runs values on past them.  An envelope it reads wrongly is an error
+ * at its `Channel` line (the first such; false then), every span read as
+ * linear as the importer reads them.  Motions of other behaviours than
+ * Constant, or keys out of time order, are not checked.
+ */
+bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink *sink);
 
 #endif

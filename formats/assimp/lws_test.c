@@ -53,8 +53,54 @@ static void lws_stepped_keys_warn_at_their_line(void **state)
 	}
 }
 
+/* Import a scene of one null whose X and Z envelopes (channels 0 and 2)
+ * are keyed linearly at `x_times` and `z_times` (three keys each). */
+static void lws_import_xz(assimp_import *r, const double x_times[3], const double z_times[3])
+{
+	char *dir = test_tmpdir("lws"), *path = test_format("%s/xz.lws", dir);
+	char *text = test_format("LWSC\n3\n\nFirstFrame 0\nLastFrame 120\nFramesPerSecond 30\n\n"
+				 "AddNullObject Mover\nObjectMotion\nNumChannels 3\n"
+				 "Channel 0\n{ Envelope\n  3\n  Key 0 %g 3 0 0 0 0 0 0\n  Key 1.925 %g 3 0 0 0 0 0 0\n"
+				 "  Key -0.523 %g 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
+				 "Channel 1\n{ Envelope\n  1\n  Key 0 0 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
+				 "Channel 2\n{ Envelope\n  3\n  Key 0 %g 3 0 0 0 0 0 0\n  Key -2.656 %g 3 0 0 0 0 0 0\n"
+				 "  Key -0.0958 %g 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n",
+				 x_times[0], x_times[1], x_times[2], z_times[0], z_times[1], z_times[2]);
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(r, path, NULL);
+	free(text), free(path), free(dir);
+}
+
+/*
+ * X keyed at 0, 2/3 and 2 s, Z at 0, 4/3 and 89/30 s (Assimp's own
+ * move_xz_linear.lws): Assimp 5.2's reader lost Z's key at 4/3 s and ran
+ * Z's first span on to 2 s (-3.98 there, where the envelope gives -1.61),
+ * and the clip was written without a word.  The source fails at Z's
+ * Channel line, naming the time and both values.  Keyed at the same
+ * times, the three envelopes read right and compile.
+ */
+static void lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly(void **state)
+{
+	const double x_times[3] = { 0, 0.6666666666666666, 2 }, z_times[3] = { 0, 1.3333333333333333, 2.9666666666666668 };
+	assimp_import r;
+
+	(void)state;
+	lws_import_xz(&r, x_times, z_times);
+	assimp_assert_error_at(&r, 25, "Assimp reads this position envelope wrongly");
+	assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_ERROR)->message,
+			       "it comes out -3.98401 at 2 s where the envelope gives -1.61102"));
+	assimp_import_release(&r);
+	lws_import_xz(&r, x_times, x_times);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
+	assert_int_equal(r.set.count, 1);
+	assimp_import_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lws_stepped_keys_warn_at_their_line),
+	cmocka_unit_test(lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly),
 };
 
 ANIMC_TEST_GROUP(tests);
