@@ -27,8 +27,11 @@ void animc_lws_say_stepped(const uint8_t *data, size_t size, animc_diag_sink *si
  * rotation or scale are keyed at different times, its reader loses keys
  * and runs values on past them.  An envelope it reads wrongly is an error
  * at its `Channel` line (the first such; false then), every span read as
- * linear as the importer reads them.  Motions of other behaviours than
- * Constant, or keys out of time order, are not checked.
+ * linear as the importer reads them.  A rotation read right whose keys,
+ * slerped, leave the heading, pitch and bank envelopes' turn by more than
+ * half a degree is counted for one euler-between-keys warning, naming the
+ * largest.  Motions of other behaviours than Constant and Reset, or keys
+ * out of time order, are not checked.
  */
 bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink *sink);
 

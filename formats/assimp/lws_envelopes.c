@@ -12,6 +12,7 @@
  * reads them); a motion whose walk gives other values than its envelopes
  * fails the source, at the envelope it gets wrong.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,9 @@ typedef struct lws_motion {
 	int channel;            /* the `Channel N` open, or -1 */
 	bool in_envelope;
 	uint32_t failures;      /* envelope groups read wrongly so far */
+	uint32_t turns;         /* rotations slerped off their envelopes' turn */
+	uint32_t turn_line;     /* the first one's heading `Channel` line */
+	double turn_degrees, turn_time;
 } lws_motion;
 
 /* A key Assimp gives: its time and the three values. */
@@ -312,6 +316,91 @@ static bool first_wrong(const lws_walk *w, int *c, double *time, double *got, do
 	return false;
 }
 
+/* Quaternions are (x, y, z, w). */
+static void quat_mul(const double a[4], const double b[4], double out[4])
+{
+	out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+	out[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+	out[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+	out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+/* The turn of heading `h`, pitch `p` and bank `b` (radians), as Assimp
+ * makes it of them: about Y by h, then X by p, then Z by b. */
+static void hpb_quat(double h, double p, double b, double q[4])
+{
+	const double qy[4] = { 0, sin(h / 2), 0, cos(h / 2) }, qx[4] = { sin(p / 2), 0, 0, cos(p / 2) };
+	const double qz[4] = { 0, 0, sin(b / 2), cos(b / 2) };
+	double yx[4];
+
+	quat_mul(qy, qx, yx);
+	quat_mul(yx, qz, q);
+}
+
+/* The angle between two turns, in degrees. */
+static double quat_degrees(const double a[4], const double b[4])
+{
+	double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+
+	return 2 * acos(fmin(1.0, d)) * 180 / M_PI;
+}
+
+/* The runtime's slerp (the shorter arc) from `a` to `b` at `u`. */
+static void quat_slerp(const double a[4], const double b[4], double u, double out[4])
+{
+	double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sign = d < 0 ? -1 : 1, wa, wb;
+	double angle = acos(fmin(1.0, fabs(d)));
+
+	if (sin(angle) < 1e-9) {
+		wa = 1 - u, wb = u;
+	} else {
+		wa = sin((1 - u) * angle) / sin(angle), wb = sin(u * angle) / sin(angle);
+	}
+	for (int i = 0; i < 4; i++)
+		out[i] = wa * a[i] + sign * wb * b[i];
+}
+
+/* How far (degrees) the runtime's slerp between the rotation keys Assimp
+ * made strays from the envelopes' own turn, angle by angle, at most;
+ * *at the time of the most, measured at eighths of each span. */
+static double turn_off(const lws_walk *w, double *at)
+{
+	double most = 0;
+
+	for (uint32_t i = 0; i + 1 < w->count; i++) {
+		const lws_key *k0 = &w->out[i], *k1 = &w->out[i + 1];
+		double q0[4], q1[4];
+
+		hpb_quat(k0->v[0], k0->v[1], k0->v[2], q0);
+		hpb_quat(k1->v[0], k1->v[1], k1->v[2], q1);
+		for (int e = 1; e < 8; e++) {
+			double t = k0->time + (k1->time - k0->time) * e / 8, slerped[4], turn[4], off;
+
+			quat_slerp(q0, q1, e / 8.0, slerped);
+			hpb_quat(env_at(w->env[0], t), env_at(w->env[1], t), env_at(w->env[2], t), turn);
+			if ((off = quat_degrees(slerped, turn)) > most)
+				most = off, *at = t;
+		}
+	}
+	return most;
+}
+
+/* A rotation Assimp reads right, whose slerped keys leave the envelopes'
+ * turn by more than half a degree (two or three angles moving at once,
+ * or one by 180 degrees or more), counted for the one warning at the end,
+ * which names the largest. */
+static void check_turn(lws_motion *m, const lws_walk *w)
+{
+	double at = 0, off = turn_off(w, &at);
+
+	if (off <= 0.5)
+		return;
+	if (m->turns++ == 0 || off > m->turn_degrees) {
+		m->turn_line = w->env[0]->line ? w->env[0]->line : w->env[1]->line ? w->env[1]->line : w->env[2]->line;
+		m->turn_degrees = off, m->turn_time = at;
+	}
+}
+
 /* Whether the replay walks these envelopes as Assimp does: every one's
  * keys in time order, its behaviours Constant or Reset (others Assimp
  * turns into more keys first, or reads otherwise). */
@@ -351,6 +440,8 @@ static void check_group(lws_motion *m, int group, animc_diag_sink *sink)
 	}
 	sort_keys(&w);
 	if (!first_wrong(&w, &c, &t, &got, &want)) {
+		if (group == 1)
+			check_turn(m, &w);
 		free(w.out);
 		return;
 	}
@@ -443,5 +534,12 @@ bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink
 			p++;
 	}
 	end_motion(&m, sink);
+	if (m.turns)
+		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EULER_BETWEEN_KEYS, m.turn_line, 0,
+				       "LightWave turns heading, pitch and bank angle by angle, but Assimp keeps one "
+				       "quaternion a key, which the runtime slerps: where two or three angles move at once "
+				       "between keys, or one turns 180 degrees or more, that leaves the envelopes' turn, here "
+				       "by up to %.3g degrees (at %.6g s)%s; bake the motion (a key every frame)",
+				       m.turn_degrees, m.turn_time, m.turns > 1 ? " (and more like it)" : "");
 	return m.failures == 0;
 }

@@ -98,9 +98,55 @@ static void lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly(void **state)
 	assimp_import_release(&r);
 }
 
+/* Import a scene of one null turned over 1 s, linearly, from no turn to
+ * heading `h`, pitch `p` and bank `b` (radians: channels 3 to 5). */
+static void lws_import_turn(assimp_import *r, double h, double p, double b)
+{
+	char *dir = test_tmpdir("lws"), *path = test_format("%s/turn.lws", dir);
+	char *text = test_format("LWSC\n3\n\nFirstFrame 0\nLastFrame 30\nFramesPerSecond 30\n\n"
+				 "AddNullObject Turner\nObjectMotion\nNumChannels 6\n"
+				 "Channel 3\n{ Envelope\n  2\n  Key 0 0 3 0 0 0 0 0 0\n  Key %g 1 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
+				 "Channel 4\n{ Envelope\n  2\n  Key 0 0 3 0 0 0 0 0 0\n  Key %g 1 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
+				 "Channel 5\n{ Envelope\n  2\n  Key 0 0 3 0 0 0 0 0 0\n  Key %g 1 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n",
+				 h, p, b);
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(r, path, NULL);
+	free(text), free(path), free(dir);
+}
+
+/*
+ * Heading and pitch 1.5 rad and bank 0.7 rad, keyed at 0 and 1 s:
+ * LightWave turns each angle on its own envelope, but Assimp keeps one
+ * quaternion a key, which the runtime slerps, so the clip played 23.2
+ * degrees off the scene's pose at 0.5 s without a word.  That is an
+ * euler-between-keys warning at the heading's Channel line, naming the
+ * most and its time.  A heading alone slerps along its own turn: not said.
+ */
+static void lws_angles_moving_together_warn_euler_between_keys(void **state)
+{
+	const test_diag *d;
+	assimp_import r;
+
+	(void)state;
+	lws_import_turn(&r, 1.5, 1.5, 0.7);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	d = test_diags_first(&r.diags, ANIMC_WARNING);
+	assert_string_equal(d->kind, "euler-between-keys");
+	assert_int_equal(d->line, 11);
+	assert_non_null(strstr(d->message, "by up to 23.2 degrees (at 0.5 s)"));
+	assimp_import_release(&r);
+	lws_import_turn(&r, 1.5, 0, 0);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assimp_import_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lws_stepped_keys_warn_at_their_line),
 	cmocka_unit_test(lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly),
+	cmocka_unit_test(lws_angles_moving_together_warn_euler_between_keys),
 };
 
 ANIMC_TEST_GROUP(tests);
