@@ -31,7 +31,9 @@ void animc_lws_say_stepped(const uint8_t *data, size_t size, animc_diag_sink *si
  * slerped, leave the heading, pitch and bank envelopes' turn by more than
  * half a degree is counted for one euler-between-keys warning, naming the
  * largest.  Motions of other behaviours than Constant and Reset, or keys
- * out of time order, are not checked.
+ * out of time order, are not checked.  A scene of bones (`AddBone`), which
+ * Assimp does not read, is an error at the first, and its motions are not
+ * checked.
  */
 bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink *sink);
 

@@ -37,6 +37,7 @@ typedef struct lws_motion {
 	int channel;            /* the `Channel N` open, or -1 */
 	bool in_envelope;
 	uint32_t failures;      /* envelope groups read wrongly so far */
+	uint32_t bone_line;     /* the first `AddBone` line, or 0 */
 	uint32_t turns;         /* rotations slerped off their envelopes' turn */
 	uint32_t turn_line;     /* the first one's heading `Channel` line */
 	double turn_degrees, turn_time;
@@ -71,6 +72,16 @@ static bool is_word(const char *p, const char *end, const char *word)
 	size_t n = strlen(word);
 
 	return (size_t)(end - p) > n && memcmp(p, word, n) == 0 && (p[n] == ' ' || p[n] == '\t');
+}
+
+/* A line of `word` alone, or `word` and more (an item's number). */
+static bool is_keyword(const char *p, const char *end, const char *word)
+{
+	const char *q = end;
+
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	return ((size_t)(q - p) == strlen(word) && memcmp(p, word, strlen(word)) == 0) || is_word(p, end, word);
 }
 
 /* The number at `*p` (to `end`), `*p` moved past it; false for none. */
@@ -456,10 +467,12 @@ static void check_group(lws_motion *m, int group, animc_diag_sink *sink)
 	free(w.out);
 }
 
-/* The motion read so far checked, and cleared for the next. */
+/* The motion read so far checked, and cleared for the next.  Once a bone
+ * is added, Assimp mixes its envelopes into the object before it: no
+ * motion is checked (the bones fail the scene). */
 static void end_motion(lws_motion *m, animc_diag_sink *sink)
 {
-	for (int group = 0; group < 3; group++)
+	for (int group = 0; !m->bone_line && group < 3; group++)
 		check_group(m, group, sink);
 	for (int c = 0; c < 9; c++)
 		env_clear(&m->env[c]);
@@ -502,6 +515,9 @@ static void take_line(lws_motion *m, const char *p, const char *end, uint32_t nu
 		envelope_line(m, p, end);
 	} else if (is_word(p, end, "NumChannels")) {
 		end_motion(m, sink);
+	} else if (is_keyword(p, end, "AddBone")) {
+		if (!m->bone_line)
+			m->bone_line = number;
 	} else if (is_word(p, end, "Channel")) {
 		p += 7;
 		m->channel = read_number(&p, end, &n) && n >= 0 && n < 9 && n == floor(n) ? (int)n : -1;
@@ -534,6 +550,12 @@ bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink
 			p++;
 	}
 	end_motion(&m, sink);
+	if (m.bone_line)
+		animc_diag_report(sink, ANIMC_ERROR, m.bone_line, 0,
+				  "LightWave bones are not read: Assimp 5.2 reads no AddBone and gives each bone's "
+				  "envelopes to the object before it, whose motion they replace (the last bone's "
+				  "wins), so the clip would move that object as one bone and the skeleton not at all; "
+				  "export the skeleton's animation as FBX, COLLADA or glTF");
 	if (m.turns)
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EULER_BETWEEN_KEYS, m.turn_line, 0,
 				       "LightWave turns heading, pitch and bank angle by angle, but Assimp keeps one "
@@ -541,5 +563,5 @@ bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink
 				       "between keys, or one turns 180 degrees or more, that leaves the envelopes' turn, here "
 				       "by up to %.3g degrees (at %.6g s)%s; bake the motion (a key every frame)",
 				       m.turn_degrees, m.turn_time, m.turns > 1 ? " (and more like it)" : "");
-	return m.failures == 0;
+	return m.failures == 0 && !m.bone_line;
 }

@@ -143,10 +143,36 @@ static void lws_angles_moving_together_warn_euler_between_keys(void **state)
 	assimp_import_release(&r);
 }
 
+/*
+ * A null moving along X, then a bone turning about Y: Assimp 5.2 reads no
+ * AddBone and gave the bone's envelopes to the null, replacing its own,
+ * so the clip held one bone, the null, turning as the bone and no longer
+ * moving, without a word.  The scene fails at the AddBone line.
+ */
+static void lws_bones_fail_at_add_bone(void **state)
+{
+	char *dir = test_tmpdir("lws"), *path = test_format("%s/bones.lws", dir);
+	const char *text = "LWSC\n3\n\nFirstFrame 0\nLastFrame 30\nFramesPerSecond 30\n\n"
+			   "AddNullObject Body\nObjectMotion\nNumChannels 1\n"
+			   "Channel 0\n{ Envelope\n  2\n  Key 0 0 3 0 0 0 0 0 0\n  Key 5 1 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
+			   "AddBone\nBoneName Upper\nBoneMotion\nNumChannels 4\n"
+			   "Channel 0\n{ Envelope\n  1\n  Key 0 0 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
+			   "Channel 3\n{ Envelope\n  2\n  Key 0 0 3 0 0 0 0 0 0\n  Key 1 1 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n";
+	assimp_import r;
+
+	(void)state;
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(&r, path, NULL);
+	assimp_assert_error_at(&r, 18, "LightWave bones are not read: Assimp 5.2 reads no AddBone");
+	assimp_import_release(&r);
+	free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lws_stepped_keys_warn_at_their_line),
 	cmocka_unit_test(lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly),
 	cmocka_unit_test(lws_angles_moving_together_warn_euler_between_keys),
+	cmocka_unit_test(lws_bones_fail_at_add_bone),
 };
 
 ANIMC_TEST_GROUP(tests);
