@@ -27,6 +27,7 @@
 #include "ms3d.h"
 #include "csm.h"
 #include "lws.h"
+#include "ogre.h"
 #include "md5anim.h"
 #include "smd.h"
 
@@ -2719,6 +2720,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		if (!animc_lws_check_envelopes(req->data, req->size, sink))
 			return ANIMC_ERR_UNSUPPORTED;
 	}
+	if (is_format(format, "xml") || is_format(format, "mesh"))
+		animc_ogre_unturn_position_keys(scene);
 	if (is_format(format, "smd"))
 		animc_smd_forget_rates(scene);
 	if (is_format(format, "fbx"))
