@@ -521,8 +521,11 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 			   &a->units,
 			   a->skeleton_path ? &model : NULL, a->relative_to_bind, size, limits->memory_bytes, printer };
 
-	switch (build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes, &xnb, &xnb_size,
-				   &detail)) {
+	build_isolated_status ran = build_run_isolated(compile_source, &job, limits->timeout_s, limits->memory_bytes,
+						       &xnb, &xnb_size, &detail);
+	char *said;
+
+	switch (ran) {
 	case BUILD_ISOLATED_OK:
 		if (animrt_open(xnb, xnb_size, &clip, &err) != ANIMRT_OK)
 			cli_report(ANIMC_ERROR, path, "%s", err.message);
@@ -538,11 +541,15 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 			   strsignal(detail));
 		break;
 	case BUILD_ISOLATED_SYSTEM:
-		if (errno == EPROTO)
-			cli_report(ANIMC_ERROR, path, "the %s importer ended without a result (exit status %d)",
-				   importer->name, detail);
-		else
+		if (errno != EPROTO) {
 			cli_report(ANIMC_ERROR, path, "cannot start the import: %s", strerror(errno));
+			break;
+		}
+		/* fall through */
+	case BUILD_ISOLATED_UNSENT:
+		said = build_isolated_end_said(ran, detail, importer->name, "importing this file");
+		cli_report(ANIMC_ERROR, path, "%s", said ? said : "out of memory");
+		free(said);
 		break;
 	}
 	animc_skeleton_release(&model);

@@ -179,6 +179,38 @@ static void a_sidecar_look_that_fails_once_finds_none(void **state)
 	free(env), free(shim), free(out), free(dir);
 }
 
+/* The child a --skeleton model's trial load, or animc plot's import, runs
+ * in cannot send its result (its write to the pipe fails): the command
+ * fails, saying so with the error.  It was said as "the assimp importer
+ * ended without a result", blaming the importer. */
+static void a_child_result_not_sent_is_said_with_its_error(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("unsendable-child"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/unsendable_results.so", dir), *env = test_format("LD_PRELOAD=%s", shim);
+	char *svg = test_format("%s/raise.svg", dir), *xnb = test_format("%s/Crane/Raise.xnb", out);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/unsendable_results.c -ldl", shim);
+	r = test_exec("timeout", "-k", "5", "20", "env", env, test_animc_path(), "build", "-q", "--skeleton",
+		      CRANE "/Crane.x", "-o", out, CRANE "/Crane.x", NULL);
+	if (r.status != 1 || strcmp(r.err, CRANE "/Crane.x: error: the process reading this model could not send "
+					   "its result (Input/output error); nothing built\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Crane.x", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("timeout", "-k", "5", "20", "env", env, test_animc_path(), "plot", "--bone", "Boom", "-o", svg,
+		      xnb, CRANE "/Crane.x", NULL);
+	if (r.status != 1 || strcmp(r.err, CRANE "/Crane.x: error: the process importing this file could not send "
+					   "its result (Input/output error)\n") || test_file_exists(svg))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(svg), free(xnb), free(env), free(shim), free(out), free(dir);
+}
+
 /* A source of two outputs replaces both: the file the first replaced, kept
  * until the second is in place, cannot be removed then (a disk failing a
  * moment).  It is swept at the end of the run, as a killed worker's
@@ -475,6 +507,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_output_that_cannot_be_taken_back_stays_recorded),
 	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
 	cmocka_unit_test(a_result_not_sent_is_said_with_its_error),
+	cmocka_unit_test(a_child_result_not_sent_is_said_with_its_error),
 	cmocka_unit_test(a_sidecar_look_that_fails_once_finds_none),
 	cmocka_unit_test(a_replaced_file_not_removed_is_swept),
 	cmocka_unit_test(a_build_that_cannot_start_workers_says_so),

@@ -3,6 +3,8 @@
  * (little endian) on a pipe, the length of the bytes that follow, or
  * FAILED_MARK when the function failed, and exits 0; any other end (a
  * signal, a sanitizer's exit status, no record) is not the function's.
+ * A child whose write to the pipe fails leaves the error in a word of
+ * memory it shares with the parent, and exits 1.
  * The parent reads the pipe as it fills, against the deadline, and kills
  * a child past it.
  */
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,7 +94,8 @@ char *build_memory_message(const char *message, uint64_t memory_bytes, uint64_t 
 	return said;
 }
 
-static _Noreturn void child_main(int fd, pid_t parent, build_isolated_fn fn, void *user, uint64_t memory_bytes)
+static _Noreturn void child_main(int fd, pid_t parent, build_isolated_fn fn, void *user, uint64_t memory_bytes,
+				 int *send_error)
 {
 	uint8_t *bytes = NULL, head[8];
 	size_t size = 0;
@@ -109,7 +113,12 @@ static _Noreturn void child_main(int fd, pid_t parent, build_isolated_fn fn, voi
 
 	for (int i = 0; i < 8; i++)
 		head[i] = (uint8_t)(mark >> (8 * i));
-	_exit(cli_write_all(fd, head, sizeof head) && (!ok || cli_write_all(fd, bytes, size)) ? 0 : 1);
+	errno = 0;
+	if (cli_write_all(fd, head, sizeof head) && (!ok || cli_write_all(fd, bytes, size)))
+		_exit(0);
+	if (send_error)
+		*send_error = errno ? errno : EIO;   /* a write of nothing: no errno */
+	_exit(1);
 }
 
 /* Append what fd has to *buf; false at end of file or on an error. */
@@ -134,39 +143,51 @@ static bool read_some(int fd, uint8_t **buf, size_t *len, size_t *cap)
 	return true;
 }
 
-build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, double timeout_s, uint64_t memory_bytes,
-					 uint8_t **bytes, size_t *size, int *detail)
+/* What the child's end (`status`, the `len` bytes it sent in `buf`,
+ * `send_error` its failed write's errno or 0) came to; takes buf. */
+static build_isolated_status child_outcome(int status, uint8_t *buf, size_t len, int send_error, uint8_t **bytes,
+					   size_t *size, int *detail)
 {
-	int fds[2], status = 0;
-	pid_t parent = getpid(), pid;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	bool timed_out = false;
-	int poll_error = 0;
+	uint64_t n = 0;
+
+	if (WIFSIGNALED(status)) {
+		free(buf);
+		*detail = WTERMSIG(status);
+		return BUILD_ISOLATED_CRASHED;
+	}
+	for (int i = 0; i < 8 && len >= 8; i++)
+		n |= (uint64_t)buf[i] << (8 * i);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && len == 8 && n == FAILED_MARK) {
+		free(buf);
+		return BUILD_ISOLATED_FAILED;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || len < 8 || n != len - 8) {
+		free(buf);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && send_error) {
+			*detail = send_error;
+			return BUILD_ISOLATED_UNSENT;
+		}
+		*detail = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		errno = EPROTO;
+		return BUILD_ISOLATED_SYSTEM;
+	}
+	memmove(buf, buf + 8, (size_t)n);
+	*bytes = buf;
+	*size = (size_t)n;
+	return BUILD_ISOLATED_OK;
+}
+
+/* Read the child's pipe `fd` into *buf until it ends, or the deadline
+ * passes (true in *timed_out), or poll fails (its errno in *poll_error;
+ * the child then killed). */
+static void read_child(int fd, pid_t pid, double timeout_s, uint8_t **buf, size_t *len, bool *timed_out,
+		       int *poll_error)
+{
 	double deadline = build_now_s() + timeout_s;
+	size_t cap = 0;
 
-	*bytes = NULL;
-	*size = 0;
-	*detail = 0;
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return BUILD_ISOLATED_SYSTEM;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		errno = e;
-		return BUILD_ISOLATED_SYSTEM;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_main(fds[1], parent, fn, user, memory_bytes);
-	}
-	close(fds[1]);
 	for (unsigned resumes = build_clock_resumes();;) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		struct pollfd pfd = { fd, POLLIN, 0 };
 		int wait_ms = -1;
 
 		if (resumes != build_clock_resumes()) {
@@ -177,7 +198,7 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 			double left = deadline - build_now_s();
 
 			if (left <= 0) {
-				timed_out = true;
+				*timed_out = true;
 				break;
 			}
 			wait_ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
@@ -188,46 +209,94 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 			continue;
 		if (ready < 0) {
 			/* No way left to wait for the deadline: stop the child rather than hang on it. */
-			poll_error = errno;
+			*poll_error = errno;
 			kill(pid, SIGKILL);
 			break;
 		}
-		if (ready > 0 && !read_some(fds[0], &buf, &len, &cap))
+		if (ready > 0 && !read_some(fd, buf, len, &cap))
 			break;
 	}
+}
+
+build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, double timeout_s, uint64_t memory_bytes,
+					 uint8_t **bytes, size_t *size, int *detail)
+{
+	int fds[2], status = 0, poll_error = 0, send_error = 0;
+	pid_t parent = getpid(), pid;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	bool timed_out = false;
+	/* Where the child leaves the error of a result it could not send:
+	 * without it (no memory), that end is said as one without a result. */
+	int *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	*bytes = NULL;
+	*size = 0;
+	*detail = 0;
+	if (shared == MAP_FAILED)
+		shared = NULL;
+	else
+		*shared = 0;
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		int e = errno;
+
+		if (shared)
+			munmap(shared, sizeof *shared);
+		errno = e;
+		return BUILD_ISOLATED_SYSTEM;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		if (shared)
+			munmap(shared, sizeof *shared);
+		errno = e;
+		return BUILD_ISOLATED_SYSTEM;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(fds[1], parent, fn, user, memory_bytes, shared);
+	}
+	close(fds[1]);
+	read_child(fds[0], pid, timeout_s, &buf, &len, &timed_out, &poll_error);
 	close(fds[0]);
 	if (timed_out)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (shared) {
+		send_error = *shared;
+		munmap(shared, sizeof *shared);
+	}
 	if (timed_out || poll_error) {
 		free(buf);
 		errno = poll_error;
 		return timed_out ? BUILD_ISOLATED_TIMED_OUT : BUILD_ISOLATED_SYSTEM;
 	}
-	if (WIFSIGNALED(status)) {
-		free(buf);
-		*detail = WTERMSIG(status);
-		return BUILD_ISOLATED_CRASHED;
-	}
-	uint64_t n = 0;
+	return child_outcome(status, buf, len, send_error, bytes, size, detail);
+}
 
-	for (int i = 0; i < 8 && len >= 8; i++)
-		n |= (uint64_t)buf[i] << (8 * i);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && len == 8 && n == FAILED_MARK) {
-		free(buf);
-		return BUILD_ISOLATED_FAILED;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || len < 8 || n != len - 8) {
-		free(buf);
-		*detail = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-		errno = EPROTO;
-		return BUILD_ISOLATED_SYSTEM;
-	}
-	memmove(buf, buf + 8, (size_t)n);
-	*bytes = buf;
-	*size = (size_t)n;
-	return BUILD_ISOLATED_OK;
+char *build_isolated_end_said(build_isolated_status status, int detail, const char *importer, const char *doing)
+{
+	char *said = NULL;
+	int n;
+
+	if (status == BUILD_ISOLATED_UNSENT)
+		n = asprintf(&said, "the process %s could not send its result (%s)", doing, strerror(detail));
+	else
+#ifdef UNDER_ASAN
+		n = asprintf(&said, "the %s importer failed %s: its process ended with exit status %d and no "
+			     "result, as AddressSanitizer (in this build) ends a process it finds an error in",
+			     importer, doing, detail);
+#else
+		n = asprintf(&said, "the %s importer ended without a result %s (exit status %d)", importer, doing,
+			     detail);
+#endif
+	return n < 0 ? NULL : said;
 }
 
 typedef struct model_trial {
@@ -269,7 +338,10 @@ bool build_model_loads(const char *path, const uint8_t *data, size_t size, doubl
 	*why = NULL;
 	if (!importer || !importer->needs_isolation)
 		return true;
-	switch (build_run_isolated(load_model_alone, &trial, timeout_s, memory_bytes, &bytes, &got, &detail)) {
+	build_isolated_status ran = build_run_isolated(load_model_alone, &trial, timeout_s, memory_bytes, &bytes, &got,
+						       &detail);
+
+	switch (ran) {
 	case BUILD_ISOLATED_OK:
 	case BUILD_ISOLATED_FAILED:
 		free(bytes);
@@ -283,10 +355,14 @@ bool build_model_loads(const char *path, const uint8_t *data, size_t size, doubl
 			     strsignal(detail));
 		break;
 	case BUILD_ISOLATED_SYSTEM:
-		n = errno == EPROTO ? asprintf(why, "the %s importer ended without a result reading this model (exit "
-					       "status %d)", importer->name, detail)
-				    : asprintf(why, "cannot start reading the model: %s", strerror(errno));
-		break;
+		if (errno != EPROTO) {
+			n = asprintf(why, "cannot start reading the model: %s", strerror(errno));
+			break;
+		}
+		/* fall through */
+	case BUILD_ISOLATED_UNSENT:
+		*why = build_isolated_end_said(ran, detail, importer->name, "reading this model");
+		return false;
 	}
 	if (n < 0)
 		*why = NULL;

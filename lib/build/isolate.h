@@ -18,9 +18,10 @@ typedef enum build_isolated_status {
 	BUILD_ISOLATED_FAILED,     /* it returned false (it said why, on stderr) */
 	BUILD_ISOLATED_TIMED_OUT,  /* it ran past the time limit and was stopped */
 	BUILD_ISOLATED_CRASHED,    /* the child died of a signal (*detail) */
-	BUILD_ISOLATED_SYSTEM      /* no child could be started (errno), or it ended
+	BUILD_ISOLATED_SYSTEM,     /* no child could be started (errno), or it ended
 				    * without a result (errno EPROTO, *detail its exit
 				    * status: a sanitizer's report, say) */
+	BUILD_ISOLATED_UNSENT      /* its write of the result failed (*detail the errno) */
 } build_isolated_status;
 
 /* Runs in the child: true with *bytes (malloc'd, *size of them), or false
@@ -35,6 +36,16 @@ typedef bool (*build_isolated_fn)(void *user, uint8_t **bytes, size_t *size);
  */
 build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, double timeout_s, uint64_t memory_bytes,
 					 uint8_t **bytes, size_t *size, int *detail);
+
+/*
+ * What a child that ended without a result is said as, `importer` the
+ * reader at work and `doing` what the child did ("importing this file"):
+ * for BUILD_ISOLATED_UNSENT that it could not send its result, with the
+ * error; for BUILD_ISOLATED_SYSTEM with errno EPROTO its exit status (in
+ * a build under AddressSanitizer, whose report of an error ends a process
+ * so, that it failed).  malloc()ed; NULL when out of memory.
+ */
+char *build_isolated_end_said(build_isolated_status status, int detail, const char *importer, const char *doing);
 
 /* An error an import gave when it ran out of memory (a C++ reader's
  * std::bad_alloc, "out of memory", the dynamic loader unable to map the
