@@ -1347,6 +1347,35 @@ static void clean_says_the_state_files_it_cannot_remove(void **state)
 	free(journal_said), free(state_dir), free(later), free(shim), free(out), free(dir);
 }
 
+/* clean empties an output folder it cannot remove (a mount point, a folder
+ * above it that cannot be written): a warning says so, and the folder
+ * stays; nothing of animc's is left in it.  It was not said. */
+static void clean_says_an_emptied_folder_it_cannot_remove(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("keep-folders"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/keep_folders.so", dir), *crane = test_format("%s/Crane", out);
+	char *said = test_format("%s: warning: emptied, but cannot be removed: Device or resource busy; left "
+				 "[output-left]\n", crane);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/keep_folders.c -ldl", shim);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Crane.x", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(test_count_files(crane), 2);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("clean", "-o", out, NULL);
+	unsetenv("LD_PRELOAD");
+	if (r.status != 0 || strcmp(r.err, said) || strcmp(r.out, "removed 2 outputs, 0 temporary files; 0 left\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	assert_true(test_file_exists(crane));
+	assert_int_equal(test_count_files(out), 0);
+	free(said), free(crane), free(shim), free(out), free(dir);
+}
+
 /* A folder of OUTDIR the user linked to another disk: builds write through
  * it, but clean and --prune remove nothing there (a record naming a path
  * through a link is no proof the file is animc's to remove); what they
@@ -5009,6 +5038,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_journal_of_another_version_is_kept),
 	cmocka_unit_test(a_journal_clean_cannot_read_keeps_everything),
 	cmocka_unit_test(clean_says_the_state_files_it_cannot_remove),
+	cmocka_unit_test(clean_says_an_emptied_folder_it_cannot_remove),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),
 	cmocka_unit_test(prune_clears_stale_outputs_in_an_outputs_way),
 	cmocka_unit_test(prune_keeps_the_record_of_what_it_cannot_remove),

@@ -1453,17 +1453,55 @@ static int output_folders_open(output_folders *w, const char *out_dir, const cha
 	return w->fd[w->count - 1] < 0 ? errno : 0;
 }
 
-/* Remove the folders left empty between the output and OUTDIR. */
-static void remove_empty_folders(const output_folders *w)
+/* Whether the folder open at `fd` holds nothing (false when it cannot be read). */
+static bool folder_is_empty(int fd)
 {
-	for (size_t i = w->count - 1; i > 0; i--)
-		if (unlinkat(w->fd[i - 1], w->name[i - 1], AT_REMOVEDIR) != 0)
+	int copy = dup(fd);
+	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+	struct dirent *e;
+	bool is_empty = d != NULL;
+
+	if (copy >= 0 && !d)
+		close(copy);
+	while (d && is_empty && (e = readdir(d)))
+		is_empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+	if (d)
+		closedir(d);
+	return is_empty;
+}
+
+/* Remove the folders left empty between the output `rel` and OUTDIR.  One
+ * left empty that cannot be removed (a mount point, a folder above it that
+ * cannot be written) is said when ctx is given: it holds nothing of
+ * animc's, but clean and --prune remove such folders. */
+static void remove_empty_folders(const build_ctx *ctx, const output_folders *w, const char *rel)
+{
+	for (size_t i = w->count - 1; i > 0; i--) {
+		if (unlinkat(w->fd[i - 1], w->name[i - 1], AT_REMOVEDIR) == 0)
+			continue;
+		int error = errno;
+		size_t len = 0;
+
+		/* A mount point, or a folder in one that cannot be written,
+		 * fails before its files are counted. */
+		if (!ctx || error == ENOTEMPTY || error == EEXIST || error == ENOENT || !folder_is_empty(w->fd[i]))
 			break;
+		for (size_t k = 0; k < i; k++)
+			len += strlen(w->name[k]) + (k > 0);
+		char *part = strndup(rel, len), *path = part ? cli_path_join(ctx->options->out_dir, part, NULL) : NULL;
+
+		build_say_kind(ctx, ANIMC_WARNING, "output-left", path ? path : rel, "emptied, but cannot be "
+			       "removed: %s; left", strerror(error));
+		free(path), free(part);
+		break;
+	}
 }
 
 /* Remove an output animc wrote, when it is still what animc wrote and
- * where it wrote it. */
-static enum output_fate output_remove(const char *out_dir, const manifest_output *o, int *error)
+ * where it wrote it; a folder it leaves empty that cannot be removed is
+ * said when ctx is given. */
+static enum output_fate output_remove(const build_ctx *ctx, const char *out_dir, const manifest_output *o,
+				      int *error)
 {
 	char *path = cli_path_join(out_dir, o->path, NULL);
 	output_folders folders;
@@ -1486,7 +1524,7 @@ static enum output_fate output_remove(const char *out_dir, const manifest_output
 		fate = lstat(path, &st) == 0 ? OUTPUT_CHANGED : OUTPUT_GONE;
 	} else if (unlinkat(folders.fd[folders.count - 1], folders.name[folders.count - 1], 0) == 0) {
 		fate = OUTPUT_REMOVED;
-		remove_empty_folders(&folders);
+		remove_empty_folders(ctx, &folders, o->path);
 	} else {
 		*error = errno;
 		fate = errno == ENOENT ? OUTPUT_GONE : OUTPUT_STUCK;
@@ -1582,7 +1620,7 @@ static void clear_stale_output(build_commit *c, const manifest_output *o, const 
 
 	if (strncmp(o->path, name, len) != 0 || o->path[len] != '/' || claim_find(c, o->path))
 		return;
-	if (output_remove(c->ctx->options->out_dir, o, &error) == OUTPUT_REMOVED && claim(c, o->path))
+	if (output_remove(NULL, c->ctx->options->out_dir, o, &error) == OUTPUT_REMOVED && claim(c, o->path))
 		c->pruned++;
 }
 
@@ -1692,7 +1730,7 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 	}
 	if (c->ctx->options->prune) {
 		int error;
-		enum output_fate fate = output_remove(c->ctx->options->out_dir, o, &error);
+		enum output_fate fate = output_remove(c->ctx, c->ctx->options->out_dir, o, &error);
 
 		if (fate == OUTPUT_REMOVED)
 			c->pruned++;
@@ -2105,7 +2143,7 @@ static void clean_output(const build_ctx *ctx, const clean_record *records, size
 
 	for (size_t k = 0; k < count && fate == OUTPUT_CHANGED; k++) {
 		out = records[k].out;
-		fate = output_remove(out_dir, out, &error);
+		fate = output_remove(ctx, out_dir, out, &error);
 	}
 	if (fate == OUTPUT_GONE)
 		return;
