@@ -721,7 +721,9 @@ static uint32_t accessor_line(const dae_array *a)
 
 /* Say an <accessor> of channel `ch` that Assimp 5.2.5 reads past its
  * <float_array>, or whose keys it writes past the node's transform (16
- * values, from the target's first component): either crashes it.  Assimp
+ * values, from the target's first component): either crashes it; or whose
+ * <param>s give more values than its stride, which Assimp reads into the
+ * next key's.  Assimp
  * reads `keys` keys (the INPUT accessor's count), each the accessor's
  * <param>s (a float4x4 16 values, any other 1) from offset + key * stride;
  * true when said. */
@@ -754,6 +756,13 @@ static bool say_bad_accessor(const dae_channel *ch, animc_diag_sink *sink)
 				  "<float_array>: Assimp reads past the array (it crashes); make the <param>s' sizes "
 				  "add up to the stride, and the array hold every key", ch->target,
 				  i ? "OUTPUT" : "INPUT", size, size == 1 ? "" : "s", a->stride, keys, a->count);
+		return true;
+	}
+	if (v->accessor && v->size > v->stride) {
+		animc_diag_report(sink, ANIMC_ERROR, accessor_line(v), 0,
+				  "channel '%s': its OUTPUT <accessor>'s <param>s give %u values a key (a float4x4 is "
+				  "16), more than its stride of %u: Assimp reads each key over the values of the next; "
+				  "make the <param>s' sizes add up to the stride", ch->target, v->size, v->stride);
 		return true;
 	}
 	return false;

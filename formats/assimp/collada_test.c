@@ -871,7 +871,9 @@ static char *line_holding(const char *text, const char *part)
  * <param> at a stride of 3, an array short of a key, a time accessor
  * counting more keys than its array holds), or writes past the node's
  * 16-value transform (a float4x4 from .Z on): Assimp crashed, and with it
- * a program importing in its own process.  An error at the line of the
+ * a program importing in its own process.  One whose <param>s give more
+ * values than its stride, over an array long enough, made Assimp read
+ * each key over the next one's values, and compiled.  An error at the line of the
  * accessor, before Assimp reads the file; a fitting one compiles. */
 static void an_accessor_past_its_array_fails_at_its_line(void **state)
 {
@@ -892,6 +894,12 @@ static void an_accessor_past_its_array_fails_at_its_line(void **state)
 		{ "Root/location", "0 0 0 1 0 0 2 0 0", "#a-in-a\" count=\"2\"", "#a-in-a\" count=\"3\"",
 		  "its INPUT <accessor> reads 1 value a key (its <param>s: a float4x4 is 16) at a stride of 1, and its "
 		  "3 keys reach past the 2 numbers", 3 },
+		{ "Root/m", "1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1 0 0 1", "stride=\"16\"", "stride=\"3\"",
+		  "channel 'Root/m': its OUTPUT <accessor>'s <param>s give 16 values a key (a float4x4 is 16), more "
+		  "than its stride of 3: Assimp reads each key over the values of the next", 16 },
+		{ "Root/location", "0 0 0 1 0 0", "stride=\"3\"", "stride=\"2\"",
+		  "its OUTPUT <accessor>'s <param>s give 3 values a key (a float4x4 is 16), more than its stride of 2",
+		  3 },
 		{ "Root/location", "0 0 0 1 0 0", "stride=\"3\"", "stride=\"3\"", NULL, 3 },
 	};
 	char *anims, *text, *transforms, *line;
