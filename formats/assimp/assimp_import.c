@@ -2690,6 +2690,49 @@ static void mdl_end_at_last_frame(const struct aiScene *scene)
 	}
 }
 
+/* The whole number after the first `*NAME` of an ASE file's bytes (a word
+ * of its own, as `*SCENE_LASTFRAME 300`), `fallback` when there is none. */
+static long ase_scene_number(const uint8_t *data, size_t size, const char *name, long fallback)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; data && n + 1 < size && i < size - n - 1; i++) {
+		char number[32], *stop;
+		size_t len = 0;
+
+		if (data[i] != '*' || memcmp(data + i + 1, name, n) != 0 || (data[i + n + 1] != ' ' &&
+									data[i + n + 1] != '\t'))
+			continue;
+		for (i += n + 1; i < size && (data[i] == ' ' || data[i] == '\t'); i++)
+			;
+		while (i + len < size && len + 1 < sizeof number && data[i + len] > ' ')
+			number[len] = (char)data[i + len], len++;
+		number[len] = '\0';
+		long value = strtol(number, &stop, 10);
+
+		return len && *stop == '\0' ? value : fallback;
+	}
+	return fallback;
+}
+
+/* Assimp's ASE reader gives its animation no duration (animc's clip then
+ * ended at its last key: a camera keyed for 4 s of a 10 s scene lasted
+ * 4 s).  The scene's range is the take's, as 3ds Max exports it: it ends at
+ * *SCENE_LASTFRAME, in ticks of *SCENE_TICKSPERFRAME a frame (Assimp's
+ * ticks, 1 a frame when the file gives none).  Keys past it keep theirs. */
+static void ase_end_at_scene_end(const uint8_t *data, size_t size, const struct aiScene *scene)
+{
+	long last = ase_scene_number(data, size, "SCENE_LASTFRAME", 0);
+	long ticks = ase_scene_number(data, size, "SCENE_TICKSPERFRAME", 1);
+
+	if (last <= 0 || ticks <= 0)
+		return;
+	for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++)
+		if (scene->mAnimations[a])
+			scene->mAnimations[a]->mDuration = fmax(scene->mAnimations[a]->mDuration,
+								(double)last * (double)ticks);
+}
+
 /* Assimp's scene mended from the file's own bytes, before its clips are
  * made: what each format's reader gets wrong. */
 static animc_status mend_scene(const char *format, const animc_import_request *req, const struct aiScene *scene,
@@ -2713,6 +2756,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 	}
 	if (is_format(format, "mdl") && req->data && has_prefix(req->data, req->size, "IDST"))
 		mdl_end_at_last_frame(scene);
+	if (is_format(format, "ase") || is_format(format, "ask"))
+		ase_end_at_scene_end(req->data, req->size, scene);
 	if (is_format(format, "dae") && own->dae)
 		animc_collada_name_clips(own->dae, scene);
 	if (is_format(format, "lws")) {
