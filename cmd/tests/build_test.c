@@ -3440,6 +3440,69 @@ static void a_later_animcs_record_is_named(void **state)
 	free(damaged), free(later);
 }
 
+/* A skeleton or dependency record whose mtime is past what an int64_t
+ * holds is refused as damaged, its neighbour INT64_MAX read; the edge was
+ * checked for output records alone. */
+static void a_state_mtime_past_int64_is_refused(void **state)
+{
+	static const struct {
+		const char *was, *record;
+		int line;
+	} cases[] = { { "\t1111111\t", "skeleton", 3 }, { "\t2222222\t", "dependency", 5 } };
+	manifest m = { 0 }, back;
+	manifest_entry e = { 0 };
+	build_dep d = { 0 };
+	char *text;
+	size_t size;
+	cli_error err;
+
+	(void)state;
+	m.has_skeleton = true;
+	m.skeleton.path = strdup("model.x");
+	m.skeleton.state = (build_file_state){ 11, 1111111, 12, 13 };
+	e.source = strdup("Walk.x");
+	e.out_base = strdup("Walk");
+	e.status = BUILD_COMPILED;
+	strcpy(e.importer, "assimp");
+	e.state = (build_file_state){ 21, 3333333, 22, 23 };
+	d.path = strdup("Walk.mtl");
+	d.state = (build_file_state){ 31, 2222222, 32, 33 };
+	e.deps = malloc(sizeof d);
+	e.deps[0] = d;
+	e.dep_count = 1;
+	assert_non_null(manifest_add(&m, &e));
+	assert_true(manifest_format(&m, &text, &size));
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		for (int past = 0; past < 2; past++) {
+			const char *at = strstr(text, cases[c].was), *end = strstr(text, "end\t");
+			char *body, *closed;
+
+			assert_non_null(at);
+			body = test_format("%.*s\t%s\t%.*s", (int)(at - text), text,
+					   past ? "9223372036854775808" : "9223372036854775807",
+					   (int)(end - at - strlen(cases[c].was)), at + strlen(cases[c].was));
+			closed = closed_manifest(body);
+			manifest_load_status got = manifest_parse(&back, closed, strlen(closed), &err);
+
+			if (past) {
+				char *want = test_format("line %d: a bad %s record", cases[c].line, cases[c].record);
+
+				assert_int_not_equal(got, MANIFEST_LOADED);
+				assert_string_equal(err.message, want);
+				free(want);
+			} else {
+				assert_int_equal(got, MANIFEST_LOADED);
+				assert_true((c ? back.entries[0].deps[0].state.mtime_ns : back.skeleton.state.mtime_ns) ==
+					    INT64_MAX);
+			}
+			manifest_release(&back);
+			free(closed), free(body);
+		}
+	}
+	free(text);
+	manifest_release(&m);
+}
+
 /* The manifest reads back every duration it records: any float a clip
  * may last (a clip of 1e13 s made a record the reader refused, so every
  * build compiled everything and clean removed nothing). */
@@ -5064,6 +5127,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(workers_die_with_their_build),
 	cmocka_unit_test(manifest_damage_is_never_loaded),
 	cmocka_unit_test(a_later_animcs_record_is_named),
+	cmocka_unit_test(a_state_mtime_past_int64_is_refused),
 	cmocka_unit_test(the_manifest_reads_back_every_duration),
 	cmocka_unit_test(the_manifest_reads_numbers_as_strtod_does),
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
