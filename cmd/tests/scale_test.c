@@ -914,18 +914,25 @@ static void a_skeleton_of_other_bytes_is_another_key(void **state)
 }
 
 /* The same for an output of a clip (STEM/CLIP.xnb): an entry naming a
- * folder below it, or a name with a leading dot, is refused. */
+ * folder below it, a name with a leading dot, or a root motion's name with
+ * more after .motion (STEM.motionXY.xnb, a file no compile writes), is
+ * refused. */
 static void an_edited_clip_entry_writes_nothing_it_names(void **state)
 {
 	char *dir = test_tmpdir("an_edited_clip_entry"), *src = test_format("%s/src", dir);
 	char *cache = test_format("%s/cache", dir), *fresh = test_format("%s/fresh", dir);
-	char *want = test_format("%s/Walker/Start.xnb", fresh);
-	static const char *const names[] = { "Walker/a/bcd.xnb", "Walker/.tart.xnb" };
+	/* The clip Start renamed Starting: a name as long as the last's. */
+	static const char *const names[][2] = {
+		{ "Walker/Starting.xnb", "Walker/a/bcdefg.xnb" },
+		{ "Walker/Starting.xnb", "Walker/.tarting.xnb" },
+		{ "Walker/Starting.xnb", "Walker.motionXY.xnb" },
+	};
 	test_run run;
 
 	(void)state;
-	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml "
-			"\"$1/src/\"", "sh", dir, NULL);
+	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/authoring/Walker.xml \"$1/src/\" && "
+			"sed 's/<ClipName>Start</<ClipName>Starting</' testdata/authoring/Walker_Anims.xml > \"$1/src/Walker_Anims.xml\"",
+			"sh", dir, NULL);
 	expect_ok(&run);
 	test_run_release(&run);
 	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", fresh, src,
@@ -934,24 +941,24 @@ static void an_edited_clip_entry_writes_nothing_it_names(void **state)
 	test_run_release(&run);
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char *copy = test_format("%s/cache%zu", dir, i), *out = test_format("%s/out%zu", dir, i);
-		char *got = test_format("%s/Walker/Start.xnb", out);
+		char *got = test_format("%s/%s", out, names[i][0]), *want = test_format("%s/%s", fresh, names[i][0]);
 		char *said = test_format("names an output '%s' that it does not write; not used, compiling instead",
-					 names[i]);
+					 names[i][1]);
 
 		run = test_exec("cp", "-a", cache, copy, NULL);
 		expect_ok(&run);
 		test_run_release(&run);
-		edit_entry(copy, "Walker/Start.xnb", names[i]);
+		edit_entry(copy, names[i][0], names[i][1]);
 		run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-read-only", "--cache-dir", copy,
 				 "--cache-min-size", "0", "-o", out, src, NULL);
 		expect_ok(&run);
 		if (!strstr(run.err, said))
-			fail_msg("%s: %s%s", names[i], run.out, run.err);
+			fail_msg("%s: %s%s", names[i][1], run.out, run.err);
 		test_run_release(&run);
 		assert_true(test_same_bytes(got, want));
-		free(said), free(got), free(out), free(copy);
+		free(said), free(got), free(want), free(out), free(copy);
 	}
-	free(want), free(fresh), free(cache), free(src), free(dir);
+	free(fresh), free(cache), free(src), free(dir);
 }
 
 static double monotonic_s(void)
