@@ -664,9 +664,10 @@ static void an_entry_under_another_key_is_not_used(void **state)
 
 /* Rewrites the action entry in cache folder $1 whose output is named $2:
  * its output named $3 instead (the same length, in the entry and in animc's
- * record of it), or, with $3 "digest:NAME", its digest that of NAME's entry.
- * An entry is a protobuf: field 2, the output, holds its path (1) and
- * digest (2). */
+ * record of it), or, with $3 "digest:NAME", its digest that of NAME's entry,
+ * or, with $3 "status:N", the status of animc's record (its first byte,
+ * after the header line) N.  An entry is a protobuf: field 2, the output,
+ * holds its path (1) and digest (2). */
 static const char edit_entry_py[] =
 	"import os, sys\n"
 	"def varint(b, i):\n"
@@ -706,6 +707,10 @@ static const char edit_entry_py[] =
 	"    other = [v for f, w, v in ents[sys.argv[3][7:]][2] if f == 2][0]\n"
 	"    fs = [(f, w, enc([o[0], (2, 2, other)]) if f == 2 else v) for f, w, v in fs]\n"
 	"    open(os.path.join(d, e), 'wb').write(enc(fs))\n"
+	"elif sys.argv[3].startswith('status:'):\n"
+	"    b = bytearray(open(os.path.join(d, e), 'rb').read())\n"
+	"    b[b.index(b'\\n', b.index(b'animc-cache 1 outputs=')) + 1] = int(sys.argv[3][7:])\n"
+	"    open(os.path.join(d, e), 'wb').write(b)\n"
 	"else:\n"
 	"    b = open(os.path.join(d, e), 'rb').read()\n"
 	"    assert len(sys.argv[3]) == len(sys.argv[2])\n"
@@ -837,6 +842,45 @@ static void an_edited_entry_writes_nothing_it_names(void **state)
 		assert_true(test_same_bytes(got, want));
 		assert_int_equal(test_count_files(out), 2);
 		free(got), free(want), free(out), free(copy);
+	}
+	free(fresh), free(cache), free(src), free(dir);
+}
+
+/* An entry whose record says the compile did not succeed (skipped, or
+ * failed: what no build stores) is not used; the source compiles. */
+static void an_entry_not_compiled_is_not_used(void **state)
+{
+	char *dir = test_tmpdir("an_entry_not_compiled"), *src = test_format("%s/src", dir);
+	char *cache = test_format("%s/cache", dir), *fresh = test_format("%s/fresh", dir);
+	test_run run;
+
+	(void)state;
+	run = test_exec("sh", "-c", "mkdir -p \"$1/src\" && cp testdata/sample/Crane/Turn.Animation \"$1/src/AAAAA.Animation\"",
+			"sh", dir, NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	run = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", fresh, src,
+			 NULL);
+	expect_ok(&run);
+	test_run_release(&run);
+	for (int status = 1; status <= 2; status++) {
+		char *copy = test_format("%s/cache%d", dir, status), *out = test_format("%s/out%d", dir, status);
+		char *got = test_format("%s/AAAAA.xnb", out), *want = test_format("%s/AAAAA.xnb", fresh);
+		char *edit = test_format("status:%d", status);
+
+		run = test_exec("cp", "-a", cache, copy, NULL);
+		expect_ok(&run);
+		test_run_release(&run);
+		edit_entry(copy, "AAAAA.xnb", edit);
+		run = test_animc("build", "--progress", "never", "--cache-wait", "--cache-read-only", "--cache-dir", copy,
+				 "--cache-min-size", "0", "-o", out, src, NULL);
+		expect_ok(&run);
+		if (!strstr(run.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings\n") ||
+		    strstr(run.out, "cached"))
+			fail_msg("status %d: %s%s", status, run.out, run.err);
+		test_run_release(&run);
+		assert_true(test_same_bytes(got, want));
+		free(edit), free(got), free(want), free(out), free(copy);
 	}
 	free(fresh), free(cache), free(src), free(dir);
 }
@@ -1192,6 +1236,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_silent_server_is_said),
 	cmocka_unit_test(an_entry_of_another_source_is_not_used),
 	cmocka_unit_test(an_edited_entry_writes_nothing_it_names),
+	cmocka_unit_test(an_entry_not_compiled_is_not_used),
 	cmocka_unit_test(an_entry_reads_no_dependency_through_a_link_out),
 	cmocka_unit_test(an_entry_reads_no_dependency_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(an_edited_clip_entry_writes_nothing_it_names),
