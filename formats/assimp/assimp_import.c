@@ -676,13 +676,21 @@ static void say_unread(const read_log *log, const char *why, uint32_t line, bool
 }
 
 /* Assimp's reason `why` of a binary .X file, which names no place, with
- * the byte its tokens break off at, in `buf`, when they do; else `why`. */
+ * the byte its tokens break off at, or else that of the AnimationKey whose
+ * read fails, in `buf`, when there is one; else `why`. */
 static const char *x_binary_place(const char *format, const uint8_t *data, size_t size, const char *why,
 				  char *buf, size_t buf_size)
 {
 	char place[200];
 
-	if (!format || strcmp(format, "x") != 0 || !animc_xfile_binary_break(data, size, place, sizeof place))
+	/* Assimp's errors of an AnimationKey (a key type, a value count, a
+	 * brace after the keys): the place is the first key read so failing. */
+	bool of_keys = why && (strstr(why, "key type") || strstr(why, "key in animation") ||
+			       strstr(why, "Closing brace expected"));
+
+	if (!format || strcmp(format, "x") != 0 || (!animc_xfile_binary_break(data, size, place, sizeof place) &&
+						     (!of_keys || !animc_xfile_binary_bad_key(data, size, place,
+											   sizeof place))))
 		return why;
 	snprintf(buf, buf_size, "%.*s (%s)", (int)(buf_size > 256 ? buf_size - 256 : 0),
 		 why && why[0] ? why : "(it gives no reason)", place);

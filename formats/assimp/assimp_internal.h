@@ -99,6 +99,12 @@ uint32_t animc_xfile_line(const uint8_t *data, size_t size, uint32_t assimp_line
  * tokens break off at byte N: ..." (N from 0); false when they hold
  * together, or the file is no uncompressed binary .X. */
 bool animc_xfile_binary_break(const uint8_t *data, size_t size, char *why, size_t why_size);
+/* Where Assimp's read of an AnimationKey of the binary .X file `data`,
+ * whose tokens hold together, fails (a key type it does not know, a key's
+ * value count not its type's, numbers left before the closing brace),
+ * said into `why` as "in the AnimationKey at byte N: ..."; false when none
+ * fails so. */
+bool animc_xfile_binary_bad_key(const uint8_t *data, size_t size, char *why, size_t why_size);
 /* For an .X file Assimp could not read, giving no line: say the first key
  * of the file's animation sets whose values it cannot read (too few or too
  * many of them, or `1,2`, which it reads as the decimal 1.2) as an error

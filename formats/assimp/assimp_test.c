@@ -1482,11 +1482,62 @@ static void x_binary_errors_name_the_byte(void **state)
 	}
 }
 
+/*
+ * A binary .X file whose tokens hold together but whose AnimationKey
+ * Assimp cannot read (a key type it does not know, a value count not the
+ * key type's, keys past the closing brace, numbers left before it) got
+ * Assimp's message alone, with no place.  The error says the byte of the
+ * AnimationKey, and of the number at fault.
+ */
+static void x_binary_key_errors_name_the_byte(void **state)
+{
+	static const struct {
+		uint32_t field, value;   /* which number of the key's head list, made what */
+		const char *words;
+	} cases[] = {
+		{ 0, 7, "Unknown key type 7 in animation. (in the AnimationKey at byte 240: its key type, at byte 266, "
+			"is 7, where 0 is rotation, 1 scale, 2 position, 3 and 4 matrix)" },
+		{ 3, 2, "Invalid number of arguments for vector key in animation (in the AnimationKey at byte 240: key "
+			"1's value count, read at byte 278, is 2, where a position key has 3)" },
+		{ 1, 3, "(in the AnimationKey at byte 240: it says 3 keys, and its numbers end within key 3, at its "
+			"closing brace (byte 332))" },
+		{ 1, 1, "Closing brace expected. (in the AnimationKey at byte 240: its 1 key ends at byte 300, and "
+			"numbers are left before its closing brace)" },
+	};
+	static const uint8_t head[] = { 6, 0, 4, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0 };
+	uint8_t b[512];
+	size_t size;
+	imported r;
+
+	(void)state;
+	binary_x(b, &size);
+	const uint8_t *at = memmem(b, size, head, sizeof head);
+
+	assert_non_null(at);
+	assert_int_equal(at - b, 260);
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		uint8_t damaged[512];
+		animc_import_request req = { NULL, damaged, size, NULL };
+		const test_diag *e;
+
+		memcpy(damaged, b, size);
+		damaged[(at - b) + 6 + 4 * cases[c].field] = (uint8_t)cases[c].value;
+		import_request(&r, &req);
+		assert_int_not_equal(r.status, ANIMC_OK);
+		e = test_diags_first(&r.diags, ANIMC_ERROR);
+		assert_non_null(e);
+		if (strncmp(e->message, "Assimp cannot read this file: ", 30) != 0 || !strstr(e->message, cases[c].words))
+			fail_msg("case %zu: no '%s' in: %s", c, cases[c].words, e->message);
+		release(&r);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(reads_on_threads_at_once_keep_their_own_messages),
 	cmocka_unit_test(probe_prefers_content_and_leaves_other_xml_alone),
 	cmocka_unit_test(x_rotation_keys),
 	cmocka_unit_test(x_binary_errors_name_the_byte),
+	cmocka_unit_test(x_binary_key_errors_name_the_byte),
 	cmocka_unit_test(x_scale_keys),
 	cmocka_unit_test(x_position_keys_at_uneven_times),
 	cmocka_unit_test(x_matrix_keys_decompose),

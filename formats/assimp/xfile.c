@@ -572,6 +572,167 @@ bool animc_xfile_binary_break(const uint8_t *data, size_t size, char *why, size_
 	return say_binary_end(size, depth, type, what, why, why_size);
 }
 
+/* Assimp's reads of a binary .X file's numbers: each from a list token
+ * (0x06 integers, 0x07 floats) while one lasts, a token's type read when
+ * none does (any other type counting as a single number after it), the
+ * number's bytes taken whatever the list held. */
+typedef struct xbin {
+	const uint8_t *data;
+	size_t size, at, float_bytes;
+	uint32_t left;        /* numbers left of the list being read */
+} xbin;
+
+static uint32_t bin_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The next number, `list` the type of the list Assimp reads it from (6 an
+ * integer, 7 a float); at *at where its bytes start; false past the end. */
+static bool bin_number(xbin *b, uint16_t list, uint32_t *value, size_t *at)
+{
+	size_t bytes = list == 7 ? b->float_bytes : 4;
+
+	if (b->left == 0) {
+		if (b->size - b->at < 2)
+			return false;
+		uint16_t type = (uint16_t)(b->data[b->at] | b->data[b->at + 1] << 8);
+
+		b->at += 2;
+		b->left = 1;
+		if (type == list) {
+			if (b->size - b->at < 4)
+				return false;
+			b->left = bin_u32(b->data + b->at);
+			b->at += 4;
+		}
+	}
+	b->left--;
+	if (b->size - b->at < bytes)
+		return false;
+	*value = bin_u32(b->data + b->at);
+	*at = b->at;
+	b->at += bytes;
+	return true;
+}
+
+/* The byte of the first brace after `at`, where the data of an
+ * AnimationKey (which holds no block) starts: its closing one; `size`
+ * when there is none.  (Stopping at any brace keeps the walks of many
+ * AnimationKeys linear in the file.) */
+static size_t bin_block_end(const uint8_t *data, size_t size, size_t at, size_t float_bytes)
+{
+	const char *what;
+
+	while (size - at >= 2) {
+		uint16_t type = (uint16_t)(data[at] | data[at + 1] << 8);
+		size_t bytes = binary_token_bytes(type, data + at + 2, size - at - 2, float_bytes, &what);
+
+		if (type == 0x0a || type == 0x0b)
+			return at;
+		if (bytes == SIZE_MAX || bytes > size - at - 2)
+			break;
+		at += 2 + bytes;
+	}
+	return size;
+}
+
+/* The next number of the AnimationKey at `key_at`, which key `k` (from 0)
+ * reads: false, said in `why`, when it lies at or past the block's closing
+ * brace at `end`. */
+static bool key_number(xbin *b, uint16_t list, size_t key_at, size_t end, uint32_t k, uint32_t count, uint32_t *value,
+		       size_t *at, char *why, size_t why_size)
+{
+	if (bin_number(b, list, value, at) && *at < end)
+		return true;
+	snprintf(why, why_size, "in the AnimationKey at byte %zu: it says %u key%s, and its numbers end within key "
+		 "%u, at its closing brace (byte %zu)", key_at, count, count == 1 ? "" : "s", k + 1, end);
+	return false;
+}
+
+/* Read the AnimationKey whose data starts at b->at (its name at `key_at`)
+ * as Assimp does: its type, its count, and each key's time, value count
+ * and values.  False, said in `why`, where Assimp's read fails. */
+static bool bin_animation_key(xbin *b, size_t key_at, char *why, size_t why_size)
+{
+	static const uint32_t widths[5] = { 4, 3, 3, 16, 16 };
+	static const char *const kinds[5] = { "rotation", "scale", "position", "matrix", "matrix" };
+	size_t end = bin_block_end(b->data, b->size, b->at, b->float_bytes), type_at, at;
+	uint32_t type, count, v;
+
+	if (!bin_number(b, 6, &type, &type_at) || !bin_number(b, 6, &count, &at) || at >= end)
+		return true;   /* said as Assimp says it: no key */
+	if (type > 4) {
+		snprintf(why, why_size, "in the AnimationKey at byte %zu: its key type, at byte %zu, is %u, where "
+			 "0 is rotation, 1 scale, 2 position, 3 and 4 matrix", key_at, type_at, type);
+		return false;
+	}
+	for (uint32_t k = 0; k < count; k++) {
+		if (!key_number(b, 6, key_at, end, k, count, &v, &at, why, why_size) ||
+		    !key_number(b, 6, key_at, end, k, count, &v, &at, why, why_size))
+			return false;
+		if (v != widths[type]) {
+			snprintf(why, why_size, "in the AnimationKey at byte %zu: key %u's value count, read at byte %zu, "
+				 "is %u, where a %s key has %u%s", key_at, k + 1, at, v, kinds[type], widths[type],
+				 k ? " (a value too many or too few in a key before it moves the count)" : "");
+			return false;
+		}
+		for (uint32_t i = 0; i < widths[type]; i++)
+			if (!key_number(b, 7, key_at, end, k, count, &v, &at, why, why_size))
+				return false;
+	}
+	if (b->left == 0 && b->at == end)
+		return true;
+	snprintf(why, why_size, "in the AnimationKey at byte %zu: its %u key%s at byte %zu, and numbers are "
+		 "left before its closing brace", key_at, count, count == 1 ? " ends" : "s end", b->at);
+	return false;
+}
+
+/* The start of the data of the object whose name token is at `at`, a
+ * whole token (after an optional name of its own and its '{'); 0 for
+ * none. */
+static size_t bin_object_data(const uint8_t *data, size_t size, size_t at)
+{
+	at += 6 + bin_u32(data + at + 2);   /* a whole token: the caller's walk checked it */
+	if (size - at >= 6 && data[at] == 1 && data[at + 1] == 0) {
+		uint32_t n = bin_u32(data + at + 2);
+
+		if (n > size - at - 6)
+			return 0;
+		at += 6 + n;
+	}
+	return size - at >= 2 && data[at] == 0x0a && data[at + 1] == 0 ? at + 2 : 0;
+}
+
+bool animc_xfile_binary_bad_key(const uint8_t *data, size_t size, char *why, size_t why_size)
+{
+	size_t at = 16;
+	uint16_t type = 0, before = 0;
+	const char *what;
+
+	if (!data || size < 16 || memcmp(data, "xof ", 4) != 0 || memcmp(data + 8, "bin ", 4) != 0)
+		return false;
+	xbin b = { data, size, 0, memcmp(data + 12, "0064", 4) == 0 ? 8 : 4, 0 };
+
+	while (size - at >= 2) {
+		before = type;
+		type = (uint16_t)(data[at] | data[at + 1] << 8);
+		size_t bytes = binary_token_bytes(type, data + at + 2, size - at - 2, b.float_bytes, &what);
+
+		if (bytes == SIZE_MAX || bytes > size - at - 2)
+			return false;
+		/* A template's definition (0x1f before its name) holds no keys. */
+		if (type == 1 && before != 0x1f && bytes == 4 + 12 && memcmp(data + at + 6, "AnimationKey", 12) == 0 &&
+		    (b.at = bin_object_data(data, size, at)) != 0) {
+			b.left = 0;
+			if (!bin_animation_key(&b, at, why, why_size))
+				return true;
+		}
+		at += 2 + bytes;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------- mending */
 
 /*
