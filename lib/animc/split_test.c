@@ -519,6 +519,42 @@ static void the_last_frame_is_not_past_the_end(void **state)
 	animc_clip_set_release(&set);
 }
 
+/* Bone B keys the part's ends, 1 s and 2 s, exactly; bone A keys a hair
+ * before each (0.99996 s, within the snap distance of that key's wide
+ * gaps: A's part starts there; 1.99998 s, too close to its neighbours to
+ * snap to).  Shifted by A's start, A's key before the end lands past the
+ * part's end (1.00002 s of 1 s): it is held at the end, and no key of the
+ * part lies past its duration. */
+static void a_key_shifted_past_the_end_stays_at_it(void **state)
+{
+	static const animc_split_part part = { "P", { 1, false }, { 2, false }, 0 };
+	static const float times[6] = { 0, 0.99996f, 1.5f, 1.99998f, 2.1f, 3 };
+	float tx[21] = { 0 };
+	animc_split split = { "Take", 0, 0, &part, 1, NULL };
+	animc_clip_set set = { 0 };
+	animc_clip *take = animc_clip_create("Take");
+
+	(void)state;
+	for (int i = 0; i < 7; i++)
+		tx[3 * i] = (float)i;
+	take->duration_s = 3;
+	test_set_track(take, test_add_channel(take, "A", 6, times, 0, 3), ANIMC_TRANSLATION, false, tx, 6, NULL);
+	test_set_track(take, test_add_channel(take, "B", 7, NULL, 0.5f, 3), ANIMC_TRANSLATION, false, tx, 7, NULL);
+	assert_int_equal(animc_clip_set_add(&set, take), ANIMC_OK);
+	assert_int_equal(animc_clip_set_split(&set, &split, 1, NULL), ANIMC_OK);
+	const animc_clip *p = set.clips[0];
+	const animc_channel *ch = &p->channels[0];
+
+	assert_true(p->duration_s == 1.0f);
+	assert_int_equal(ch->key_count, 4);
+	for (uint32_t i = 0; i < ch->key_count; i++)
+		if (ch->times_s[i] < 0 || ch->times_s[i] > p->duration_s || (i && ch->times_s[i] < ch->times_s[i - 1]))
+			fail_msg("key %u at %.9g s of a part of %.9g s", i, ch->times_s[i], p->duration_s);
+	assert_true(ch->times_s[2] == p->duration_s && ch->times_s[3] == p->duration_s);
+	assert_int_equal(animc_clip_validate(p, &(animc_validate_options){ 0 }, NULL), ANIMC_OK);
+	animc_clip_set_release(&set);
+}
+
 /* A hand-keyed take that states no rate: bone H keyed on frames 0 to 5 at
  * 30 fps, bone S on frames 0, 10, 20 and 30 with x the frame number.  A
  * whole frame snaps to a key within a quarter of a frame, not of S's own
@@ -636,6 +672,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(fractional_frames_keep_their_time),
 	cmocka_unit_test(cuts_that_mean_keys_take_them),
 	cmocka_unit_test(the_last_frame_is_not_past_the_end),
+	cmocka_unit_test(a_key_shifted_past_the_end_stays_at_it),
 	cmocka_unit_test(frames_snap_within_a_quarter_frame),
 	cmocka_unit_test(a_part_of_one_frame_is_a_pose),
 };
