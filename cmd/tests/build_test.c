@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -3872,6 +3873,333 @@ static void a_rule_carries_the_other_records_as_written(void **state)
 	free(text), free(path), free(a), free(out), free(dir);
 }
 
+/* A manifest's text with what differs between two output folders built
+ * alike blanked: the mtime and inode of each output, the compile time of
+ * each source, the closing hash. */
+static char *manifest_alike(const char *path)
+{
+	char *text = (char *)test_read_file(path, NULL), *end;
+	cli_bytes out = { 0 };
+
+	assert_non_null(text);
+	for (char *line = text; *line; line = end + 1) {
+		char *fields[16];
+		int n = 0;
+
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		for (char *f = line; n < 16; f = strchr(f, '\t') + 1) {
+			fields[n++] = f;
+			if (!strchr(f, '\t'))
+				break;
+		}
+		for (int i = 0; i < n; i++) {
+			size_t size = i + 1 < n ? (size_t)(fields[i + 1] - 1 - fields[i]) : strlen(fields[i]);
+			bool blank = ((!strncmp(line, "output\t", 7) || !strncmp(line, "orphan\t", 7)) && (i == 5 || i == 6)) ||
+				     (!strncmp(line, "source\t", 7) && i == 13) || (!strncmp(line, "end\t", 4) && i == 1);
+
+			if (i)
+				cli_bytes_put(&out, "\t", 1);
+			cli_bytes_put(&out, blank ? "-" : fields[i], blank ? 1 : size);
+		}
+		cli_bytes_put(&out, "\n", 1);
+	}
+	cli_bytes_put(&out, "", 1);
+	free(text);
+	return (char *)out.data;
+}
+
+/* `animc build ARGS... -o OUT` into out (lazily, given files alone) and
+ * the same with an empty folder given too into ref (every record read):
+ * the same exit status, messages and manifest (but for what two folders
+ * built alike differ in).  The summary line (the stale count) is left
+ * out: a rule given files reports on them alone. */
+static void build_both(const char *dir, const char *const *args)
+{
+	const char *argv[24];
+	char *outs[2], *manifests[2], *texts[2];
+	test_run runs[2];
+	char *animc = realpath(test_animc_path(), NULL);
+	size_t n;
+
+	assert_non_null(animc);
+	for (int k = 0; k < 2; k++) {
+		char *cwd = test_format("cd '%s' && exec \"$0\" \"$@\"", dir);
+
+		n = 0;
+		argv[n++] = "sh";
+		argv[n++] = "-c";
+		argv[n++] = cwd;
+		argv[n++] = animc;
+		for (size_t i = 0; args[i]; i++)
+			argv[n++] = args[i];
+		argv[n++] = "-o";
+		argv[n++] = k ? "ref" : "out";
+		if (k)
+			argv[n++] = "art/empty";
+		argv[n] = NULL;
+		runs[k] = test_execv(argv);
+		free(cwd);
+		outs[k] = test_format("%s/%s", dir, k ? "ref" : "out");
+		manifests[k] = test_format("%s/.animc/manifest", outs[k]);
+		texts[k] = manifest_alike(manifests[k]);
+		/* Messages name their folder. */
+		for (char *at; (at = strstr(runs[k].err, k ? "ref/" : "out/"));)
+			memcpy(at, "xxx/", 4);
+	}
+	if (runs[0].status != runs[1].status || strcmp(runs[0].err, runs[1].err) != 0 || strcmp(texts[0], texts[1]) != 0 ||
+	    runs[0].status > 1)
+		fail_msg("%s: exit %d and %d\n%s---\n%s---\n%s---\n%s", args[1], runs[0].status, runs[1].status,
+			 runs[0].err, runs[1].err, texts[0], texts[1]);
+	free(animc);
+	for (int k = 0; k < 2; k++) {
+		test_run_release(&runs[k]);
+		free(outs[k]), free(manifests[k]), free(texts[k]);
+	}
+}
+
+/* A rule given files alone reads the records of those files (and of the
+ * sources that write their outputs, or a name alike but for case) and
+ * carries the others over as read: after a sequence of rules and folder
+ * builds, its manifest is the one a build that reads every record saves,
+ * and it says the same (an output another source wrote before, one whose
+ * name differs only in case, a takeover refused under
+ * --warnings-as-errors). */
+static void a_rule_saves_what_a_build_reading_every_record_saves(void **state)
+{
+	char *dir = test_tmpdir("rule-reads-its-own");
+	static const char *const steps[][8] = {
+		{ "build", "--base", "art", "art/d0/a.Animation", NULL },
+		{ "build", "--base", "art", "art/d0/new.Animation", NULL },
+		{ "build", "--base", "art", "art/d0/c.Animation", NULL },
+		{ "build", "art/d0/w.Animation", NULL },
+		{ "build", "art/d1/w.Animation", NULL },
+		{ "build", "art/d0/w.Animation", NULL },
+		{ "build", "art/d0/a.Animation", NULL },
+		{ "build", "art/d1/A.Animation", NULL },
+		{ "build", "--warnings-as-errors", "art/d1/w.Animation", NULL },
+		{ "build", "--base", "art", "art/d0/a.Animation", "art/d1/c.Animation", NULL },
+		{ "build", "--base", "art", "art/d0/a.Animation", NULL },
+		{ "build", "--base", "art", "art", NULL },
+		{ "build", "--base", "art", "art/d1/b.Animation", NULL },
+	};
+	char *animc = realpath(test_animc_path(), NULL);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/art/d0' '%s/art/d1' '%s/art/empty' && for s in a b c w 'we\\ird'; do for d in d0 d1; do "
+		"cp " CRANE "/Turn.Animation '%s/art/'$d/\"$s\".Animation; done; done", dir, dir, dir, dir);
+	/* Built from the folder the rules run in: no path is spelt anew. */
+	for (int k = 0; k < 2; k++) {
+		char *cmd = test_format("cd '%s' && exec \"$0\" build -q -o %s art", dir, k ? "ref" : "out");
+
+		r = test_exec("sh", "-c", cmd, animc, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		free(cmd);
+	}
+	free(animc);
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		if (i == 0 || i == 9)
+			test_sh("cd '%s' && echo '<!-- %zu -->' >> art/d0/a.Animation && echo '<!-- %zu -->' >> "
+				"art/d1/c.Animation", dir, i, i);
+		if (i == 1)
+			test_sh("cd '%s' && cp art/d0/a.Animation art/d0/new.Animation", dir);
+		if (i == 2)
+			test_sh("rm '%s/art/d0/b.Animation'", dir);
+		if (i == 7)
+			test_sh("cd '%s' && cp art/d0/a.Animation art/d1/A.Animation", dir);
+		build_both(dir, steps[i]);
+	}
+	free(dir);
+}
+
+/* Of a gone source's outputs, a rule given other files says nothing (it
+ * reports on its files alone); a build of the folder counts them stale. */
+static void a_rule_reports_on_its_files_alone(void **state)
+{
+	char *dir = test_tmpdir("rule-reports-alone"), *out = test_format("%s/out", dir);
+	char *art = test_format("%s/art", dir), *a = test_format("%s/a.Animation", art);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && for s in a b; do cp " CRANE "/Turn.Animation '%s/'$s.Animation; done", art, art);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("rm '%s/b.Animation' && echo '<!-- edit -->' >> '%s'", art, a);
+	r = test_animc("build", "-o", out, a, NULL);
+	if (r.status != 0 || strstr(r.out, "stale"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, art, NULL);
+	if (r.status != 0 || !strstr(r.out, "1 stale output"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(a), free(art), free(out), free(dir);
+}
+
+/* A manifest read lazily reads each source's source and destination
+ * alone; the records of one are read whole when asked for (by source,
+ * by destination, by an output's name or one alike but for case), and
+ * saved as read, it gives the bytes it was read from; read whole, it is
+ * what manifest_load reads. */
+static void a_manifest_read_lazily_reads_what_is_asked(void **state)
+{
+	char *dir = test_tmpdir("lazy-manifest"), *out = test_format("%s/out", dir);
+	char *art = test_format("%s/art", dir), *path = test_format("%s/.animc/manifest", out), *text, *saved;
+	manifest lazy, whole;
+	cli_error err;
+	size_t size;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/d' && for s in a b c 'we\\ird' Walk; do cp " CRANE "/Turn.Animation '%s/d/'\"$s\".Animation; "
+		"done", art, art);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	saved = (char *)test_read_file(path, NULL);
+	assert_int_equal(manifest_load(&whole, path, &err), MANIFEST_LOADED);
+	assert_int_equal(manifest_load_lazy(&lazy, path, &err), MANIFEST_LOADED);
+	assert_int_equal(lazy.count, 5);
+	assert_int_equal(lazy.lazy_count, 5);
+	for (size_t i = 0; i < lazy.count; i++) {
+		assert_true(lazy.entries[i].is_lazy);
+		assert_string_equal(lazy.entries[i].source, whole.entries[i].source);
+		assert_string_equal(lazy.entries[i].out_base, whole.entries[i].out_base);
+		assert_int_equal(lazy.entries[i].output_count, 0);
+	}
+	assert_true(manifest_format(&lazy, &text, &size));
+	assert_int_equal(size, strlen(saved));
+	assert_memory_equal(text, saved, size);
+	free(text);
+
+	/* By source, by destination, by output name (the escaped one too),
+	 * and alike but for case. */
+	char *a = test_format("%s/d/a.Animation", art);
+	assert_true(manifest_take_source(&lazy, a, NULL));
+	assert_int_equal(lazy.lazy_count, 4);
+	assert_true(manifest_take_source(&lazy, "nothing", "d/b"));
+	assert_int_equal(lazy.lazy_count, 3);
+	char *weird = test_format("%s/d/we\\ird.Animation", art);
+	assert_true(manifest_take_source(&lazy, weird, NULL));
+	assert_int_equal(lazy.lazy_count, 2);
+	const char *c = "d/c.xnb";
+	assert_int_equal(manifest_take_named(&lazy, "output", &c, 1), 1);
+	assert_int_equal(manifest_take_named(&lazy, "output", &c, 1), 0);
+	assert_int_equal(manifest_take_alike(&lazy, "d/cc.xnb"), 0);
+	assert_int_equal(manifest_take_alike(&lazy, "d/Wal.xnb"), 0);
+	assert_int_equal(manifest_take_alike(&lazy, "d/WALK.xnb"), 1);
+	assert_int_equal(lazy.lazy_count, 0);
+	assert_true(manifest_take_all(&lazy));
+	free(weird);
+	assert_int_equal(lazy.lazy_count, 0);
+	for (size_t i = 0; i < lazy.count; i++) {
+		const manifest_entry *x = &lazy.entries[i], *y = &whole.entries[i];
+
+		assert_false(x->is_lazy);
+		assert_string_equal(x->source, y->source);
+		assert_int_equal(x->output_count, y->output_count);
+		assert_string_equal(x->outputs[0].path, y->outputs[0].path);
+		assert_memory_equal(&x->outputs[0].hash, &y->outputs[0].hash, sizeof x->outputs[0].hash);
+		assert_memory_equal(&x->state, &y->state, sizeof x->state);
+		assert_memory_equal(&x->key, &y->key, sizeof x->key);
+		assert_true(x->time_s == y->time_s);
+	}
+	assert_true(manifest_format(&lazy, &text, &size));
+	assert_int_equal(size, strlen(saved));
+	assert_memory_equal(text, saved, size);
+	free(text);
+	for (size_t i = 0; i < lazy.count; i++)
+		lazy.entries[i].raw = NULL;
+	assert_true(manifest_format(&lazy, &text, &size));
+	assert_memory_equal(text, saved, size);
+	free(text);
+	manifest_release(&lazy);
+	manifest_release(&whole);
+	free(a), free(saved), free(path), free(art), free(out), free(dir);
+}
+
+/* The temporary files of manifests under OUT/.animc. */
+static size_t manifest_temps(const char *out)
+{
+	char *state = test_format("%s/.animc", out);
+	DIR *d = opendir(state);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strncmp(e->d_name, ".manifest.", 10) == 0;
+	closedir(d);
+	free(state);
+	return n;
+}
+
+/* A build killed while it writes the manifest (here by SIGXFSZ, past a
+ * file size limit, in the middle of the temporary file) leaves the
+ * manifest it read, whole and readable; the next build removes the
+ * temporary file, and saves. */
+static void a_build_killed_while_saving_leaves_the_manifest_readable(void **state)
+{
+	char *dir = test_tmpdir("killed-saving"), *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *path = test_format("%s/.animc/manifest", out), *a = test_format("%s/d0/t0.Animation", art);
+	char *before, *after;
+	manifest m;
+	cli_error err;
+	size_t size;
+	int status;
+	pid_t pid;
+	test_run r;
+
+	(void)state;
+	test_sh("for i in $(seq 0 59); do mkdir -p '%s/d'$((i / 20)); cp " CRANE "/Turn.Animation "
+		"'%s/d'$((i / 20))/t$i.Animation; done", art, art);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	before = (char *)test_read_file(path, &size);
+	assert_true(size > 8192);
+	assert_int_equal(manifest_load_lazy(&m, path, &err), MANIFEST_LOADED);
+	assert_true(manifest_take_source(&m, a, NULL));
+	m.entries[0].raw = NULL;
+	m.entries[0].time_s += 1;   /* other bytes, saved */
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit limit = { 4096, 4096 };
+
+		signal(SIGXFSZ, SIG_DFL);
+		setrlimit(RLIMIT_FSIZE, &limit);
+		manifest_save(&m, path, NULL, &err);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ);
+	manifest_release(&m);
+	after = (char *)test_read_file(path, NULL);
+	assert_string_equal(after, before);
+	free(after);
+	assert_int_equal(manifest_temps(out), 1);
+	assert_int_equal(manifest_load(&m, path, &err), MANIFEST_LOADED);
+	manifest_release(&m);
+
+	/* The mark a build leaves while it runs, which a build killed does
+	 * not remove: the next build alone sweeps. */
+	test_sh("touch '%s/.animc/running.1.0000000000000001' && echo '<!-- edit -->' >> '%s'", out, a);
+	r = test_animc("build", "-q", "-o", out, a, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(manifest_temps(out), 0);
+	after = (char *)test_read_file(path, NULL);
+	assert_string_not_equal(after, before);
+	assert_manifest_formats_as_saved(path);
+	free(after), free(before), free(a), free(path), free(art), free(out), free(dir);
+}
+
 static void results_survive_the_pipe_and_damage(void **state)
 {
 	build_result r = { 0 }, back;
@@ -5135,6 +5463,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_dep_is_not_read_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(a_linked_sidecar_is_up_to_date_however_its_source_is_spelt),
 	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
+	cmocka_unit_test(a_rule_saves_what_a_build_reading_every_record_saves),
+	cmocka_unit_test(a_rule_reports_on_its_files_alone),
+	cmocka_unit_test(a_manifest_read_lazily_reads_what_is_asked),
+	cmocka_unit_test(a_build_killed_while_saving_leaves_the_manifest_readable),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),
 	cmocka_unit_test(a_model_without_animation_named_alone_says_what_to_do),

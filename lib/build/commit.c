@@ -152,6 +152,7 @@ void build_commit_release(build_commit *c)
 	manifest_release(&c->next);
 	cli_strings_release(&c->pruned_sources);
 	cli_strings_release(&c->claims);
+	cli_strings_release(&c->writers_taken);
 	free(c->claim_slots);
 }
 
@@ -847,6 +848,41 @@ static int compare_owned_folded(const void *a, const void *b)
 	return build_fold_compare(((const owned *)a)->path, ((const owned *)b)->path);
 }
 
+static void forget_owned(build_commit *c)
+{
+	free(c->owned);
+	free(c->others);
+	c->owned = c->others = NULL;
+	c->owned_count = c->other_count = 0;
+	c->has_owned = c->has_others = c->is_owned_sorted = c->is_others_sorted = false;
+	c->owned_lookups = c->other_lookups = 0;
+}
+
+/* Whether take_writers searched for the writers of `path`. */
+static bool was_searched(const build_commit *c, const char *path)
+{
+	for (size_t i = 0; i < c->writers_taken.count; i++)
+		if (strcmp(c->writers_taken.items[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* The entries of a manifest read lazily that record an output named
+ * `name`, or so but for case, read whole (once a name), so that
+ * earlier_owner and earlier_alike find them. */
+static void take_writers(build_commit *c, const char *name)
+{
+	manifest *old = &c->ctx->old;
+
+	if (!old->lazy_count)
+		return;
+	if (was_searched(c, name))
+		return;
+	cli_strings_push(&c->writers_taken, name);
+	if (manifest_take_alike(old, name))
+		forget_owned(c);   /* made again with theirs */
+}
+
 /* Whether manifest entry `e` is another build's source, still there and
  * not a source of this run (whose claims decide). */
 static bool is_other_build(const build_commit *c, const build_job *j, const manifest_entry *e)
@@ -879,6 +915,7 @@ static const char *earlier_owner(build_commit *c, const build_job *j, const char
 
 	if (!c->ctx->has_old)
 		return NULL;
+	take_writers(c, name);
 	if (!c->has_owned) {
 		size_t n = 0;
 
@@ -945,6 +982,7 @@ static const char *earlier_alike(build_commit *c, const build_job *j, const char
 
 	if (!c->ctx->has_old)
 		return NULL;
+	take_writers(c, name);
 	index_others(c);
 	/* The first name not before `name` folded: those alike start there
 	 * (unsorted: anywhere). */
@@ -1600,9 +1638,15 @@ static unsigned char *old_source_kinds(const build_ctx *ctx)
 	unsigned char *kinds = malloc(ctx->old.count + 1);
 
 	if (paths && kinds) {
+		size_t n = 0;
+
+		/* Not those read lazily: the run reports on its sources alone. */
 		for (size_t i = 0; i < ctx->old.count; i++)
-			paths[i] = ctx->old.entries[i].source;
-		cli_kinds_by_listing(paths, ctx->old.count, kinds);
+			if (!ctx->old.entries[i].is_lazy)
+				paths[n++] = ctx->old.entries[i].source;
+		cli_kinds_by_listing(paths, n, kinds);
+		for (size_t i = ctx->old.count; n < ctx->old.count && i-- > 0;)
+			kinds[i] = ctx->old.entries[i].is_lazy ? DT_UNKNOWN : kinds[--n];
 	} else {
 		free(kinds);
 		kinds = NULL;
@@ -1895,10 +1939,17 @@ static void keep_last_good(build_commit *c)
  */
 static void carry_entry(build_commit *c, const manifest_entry *e, bool is_gone)
 {
-	bool few[16], *taken = e->output_count <= 16 ? few : malloc(e->output_count * sizeof *taken);
+	bool few[16], *taken;
 	uint32_t kept = 0;
 	manifest_entry copy;
 
+	if (e->is_lazy) {
+		/* No output of its is this run's (those were read whole): it
+		 * stays as read, in its place (c->next.carries). */
+		c->lazy_carried++;
+		return;
+	}
+	taken = e->output_count <= 16 ? few : malloc(e->output_count * sizeof *taken);
 	if (!taken)
 		return;
 	for (uint32_t k = 0; k < e->output_count; k++)
@@ -1927,6 +1978,7 @@ static void carry_entry(build_commit *c, const manifest_entry *e, bool is_gone)
 		free(taken);
 	if (kept == UINT32_MAX)
 		return;
+	copy.carried_from = (size_t)(e - c->ctx->old.entries) + 1;
 	/* Stale: what --prune would remove, those still as animc wrote them. */
 	for (uint32_t k = 0; is_gone && k < kept; k++) {
 		char *path = cli_path_join(c->ctx->options->out_dir, copy.outputs[k].path, NULL);
@@ -1938,6 +1990,35 @@ static void carry_entry(build_commit *c, const manifest_entry *e, bool is_gone)
 		manifest_entry_release(&copy);
 }
 
+/* Of a manifest read lazily, the entries that record an output this run
+ * claimed (written by one of its sources now, or a folder it writes into)
+ * or one the manifest holds as an orphan, read whole: they lose it, as
+ * when read whole.  take_writers read those of most claims already. */
+static void take_claimed(build_commit *c)
+{
+	const manifest *old = &c->ctx->old;
+	const char **names;
+	size_t n = 0;
+
+	if (!old->lazy_count)
+		return;
+	names = malloc((c->claims.count + old->orphan_count + 1) * sizeof *names);
+	if (!names) {
+		manifest_take_all(&c->ctx->old);
+		return;
+	}
+	for (size_t i = 0; i < c->claims.count; i++)
+		if (!was_searched(c, c->claims.items[i]))
+			names[n++] = c->claims.items[i];
+	for (size_t i = 0; i < old->orphan_count; i++)
+		names[n++] = old->orphans[i].path;
+	if (n > 64)
+		manifest_take_all(&c->ctx->old);   /* a walk for each costs more */
+	else if (n)
+		manifest_take_named(&c->ctx->old, "output", names, n);
+	free(names);
+}
+
 void build_commit_finish(build_commit *c)
 {
 	build_ctx *ctx = c->ctx;
@@ -1947,10 +2028,16 @@ void build_commit_finish(build_commit *c)
 		return;
 	}
 	keep_last_good(c);
+	take_claimed(c);
 	/* Sources this run did not name: kept as they were, unless the
 	 * source is gone and --prune asks to clean up after it. */
 	const build_mgcb_item **items;
 	size_t item_count = project_items(ctx->options, &items);
+	manifest_reserve(&c->next, ctx->old.count - ctx->old.lazy_count);   /* most are carried */
+	if (ctx->old.lazy_count) {
+		c->next.carries = &ctx->old;
+		c->next.carry_at = c->next.count;
+	}
 	unsigned char *kinds = old_source_kinds(ctx);
 	for (size_t i = 0; i < ctx->old.count; i++) {
 		const manifest_entry *e = &ctx->old.entries[i];
@@ -1960,7 +2047,13 @@ void build_commit_finish(build_commit *c)
 		 * dropped it, which leaves these outputs to the orphans below.
 		 * A source this run did not build keeps every record, one per
 		 * destination; so does a source of two destinations, one of
-		 * them another shard's. */
+		 * them another shard's.  One read lazily is of no source of
+		 * this run (those were read whole), and not this run's to
+		 * report on. */
+		if (e->is_lazy) {
+			carry_entry(c, e, false);
+			continue;
+		}
 		if (e->is_seen || manifest_find_output(&c->next, e->source, e->out_base) ||
 		    (manifest_find_ours(&c->next, e->source) && !project_holds(items, item_count, e)) ||
 		    dropped_from_project(ctx->options, items, item_count, e))
@@ -1983,8 +2076,9 @@ void build_commit_finish(build_commit *c)
 			settle_orphan(c, &ctx->old.entries[i].outputs[k]);
 	for (size_t i = 0; i < ctx->old.orphan_count; i++)
 		settle_orphan(c, &ctx->old.orphans[i]);
-	if (c->next.count + c->deferred != ctx->old.count || c->next.orphan_count != ctx->old.orphan_count ||
-	    c->pruned || !build_hash_equal(&c->next.options, &ctx->old.options) ||
+	if (c->next.count + c->lazy_carried + c->deferred != ctx->old.count ||
+	    c->next.orphan_count != ctx->old.orphan_count || c->pruned ||
+	    !build_hash_equal(&c->next.options, &ctx->old.options) ||
 	    c->next.has_skeleton != ctx->old.has_skeleton ||
 	    (c->next.has_skeleton &&
 	     (!build_hash_equal(&c->next.skeleton.hash, &ctx->old.skeleton.hash) ||

@@ -30,6 +30,7 @@ typedef struct build_commit {
 	unsigned stale;            /* outputs of sources or clips gone, kept */
 	bool dirty;                /* the manifest differs from the one loaded */
 	size_t deferred;           /* jobs whose records are left in the old manifest */
+	size_t lazy_carried;       /* entries carried as read lazily (next.carries) */
 	cli_strings pruned_sources; /* entries --prune dropped with their outputs */
 	/* The files the run's sources are (device, inode, job), sorted, made
 	 * when the first output is written: no output replaces one. */
@@ -50,6 +51,9 @@ typedef struct build_commit {
 	size_t other_count;
 	bool has_others, is_others_sorted;
 	unsigned other_lookups;
+	/* Output names whose writers a manifest read lazily was searched for
+	 * (take_writers). */
+	cli_strings writers_taken;
 	/* The mtime of the animc running (0: unknown): CMake's rules depend
 	 * on it, and an install of animc gives it a new one. */
 	int64_t program_mtime_ns;

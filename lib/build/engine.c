@@ -108,6 +108,7 @@ static void save_checkpoint(run_state *rs)
 	}
 	view.entries = entries;
 	view.count = n;
+	view.carries = NULL;   /* entries holds them */
 	view.orphans = orphans;
 	view.orphan_count = lost;
 	(void)data, (void)size;
@@ -372,14 +373,14 @@ typedef struct manifest_loader {
 	manifest_load_status status;
 	cli_error err;
 	pthread_t thread;
-	bool is_threaded;
+	bool is_threaded, is_lazy;
 } manifest_loader;
 
 static void *load_manifest(void *arg)
 {
 	manifest_loader *l = arg;
 
-	l->status = manifest_load(l->m, l->path, &l->err);
+	l->status = l->is_lazy ? manifest_load_lazy(l->m, l->path, &l->err) : manifest_load(l->m, l->path, &l->err);
 	return NULL;
 }
 
@@ -813,6 +814,65 @@ static bool refuse_other_manifest(build_ctx *ctx, const char *path, const cli_er
 	return false;
 }
 
+/* Whether the manifest is read lazily (manifest_load_lazy): a build given
+ * files alone, as a per-file rule is, reads the records of those files
+ * and saves the others as they were read, and reports on its files alone
+ * (no stale count of sources it was not given).  Not with --prune or a
+ * project, whose runs settle every source recorded. */
+static bool reads_lazily(const build_ctx *ctx)
+{
+	const build_options *o = ctx->options;
+	struct stat st;
+
+	if (ctx->command != CMD_BUILD || o->prune || o->has_project || !o->inputs.count)
+		return false;
+	for (size_t i = 0; i < o->inputs.count; i++)
+		if (stat(o->inputs.items[i], &st) != 0 || !S_ISREG(st.st_mode))
+			return false;
+	return true;
+}
+
+/* A run of more jobs than this reads a lazily read manifest whole. */
+#define LAZY_JOBS_MAX 32
+
+static bool is_listed_leaf(const char *path, void *plan_arg)
+{
+	const build_plan *plan = plan_arg;
+	const char *leaf = cli_basename(path);
+
+	for (size_t i = 0; i < plan->count; i++)
+		if (plan->jobs[i].is_listed && strcmp(cli_basename(plan->jobs[i].path), leaf) == 0)
+			return true;
+	return false;
+}
+
+/* Of a manifest read lazily, the records this run's plan looks at read
+ * whole: before build_plan_add_readers (readers, false) those of the
+ * sources that read a file of the same name as one it is given; then
+ * (readers, true) those of its sources and of their destinations.  False
+ * (said) when one is not well-formed: then the run compiles every
+ * source, as over a damaged manifest. */
+static bool take_records(build_ctx *ctx, const char *manifest_path, bool readers)
+{
+	bool ok = true;
+
+	if (!ctx->has_old || !ctx->old.lazy_count)
+		return true;
+	if (ctx->plan.count > LAZY_JOBS_MAX)
+		ok = manifest_take_all(&ctx->old);
+	else if (!readers && ctx->options->base_dir)
+		manifest_take_if(&ctx->old, "dep", is_listed_leaf, &ctx->plan);
+	for (size_t i = 0; ok && readers && i < ctx->plan.count; i++)
+		ok = manifest_take_source(&ctx->old, ctx->plan.jobs[i].path, ctx->plan.jobs[i].out_base);
+	if (ok)
+		return true;
+	build_say_kind(ctx, ANIMC_WARNING, "manifest", manifest_path, "a record is not well-formed; compiling every "
+		       "source");
+	manifest_release(&ctx->old);
+	ctx->has_old = false;
+	return false;
+}
+
 /* The plan, checked against the manifest (read on a thread meanwhile), and
  * what compiling needs.  False (said) when the run cannot go on. */
 static bool plan_run(run_state *rs, size_t *to_compile)
@@ -823,6 +883,7 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 	bool plan_ok;
 
 	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
+	loader.is_lazy = reads_lazily(ctx);
 	manifest_loader_start(&loader, &ctx->old, rs->manifest_path);
 	options_key(ctx->options, &ctx->options_key);
 	plan_ok = build_plan_make(ctx);
@@ -840,8 +901,10 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 		build_say_kind(ctx, ANIMC_WARNING, "manifest", rs->manifest_path, "%s; compiling every source", loader.err.message);
 		break;
 	}
+	take_records(ctx, rs->manifest_path, false);
 	if (plan_ok)
 		plan_ok = build_plan_add_readers(ctx);
+	take_records(ctx, rs->manifest_path, true);
 	if (!plan_ok || (ctx->options->skeleton_path && !skeleton_state(ctx)))
 		return false;
 	make_run_key(ctx);

@@ -396,8 +396,9 @@ bool cli_write_all(int fd, const void *data, size_t size)
 	return true;
 }
 
-bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
-		    cli_error *err)
+/* cli_write_temp of pieces[0, count), one after the other. */
+static bool write_temp_pieces(const char *path, const cli_piece *pieces, size_t count, char **temp,
+			      struct stat *st, cli_error *err)
 {
 	char name[TEMP_PATH_BYTES];
 	int fd, saved;
@@ -418,7 +419,11 @@ bool cli_write_temp(const char *path, const void *data, size_t size, char **temp
 			cli_error_set(err, "cannot create a temporary file beside '%s': %s", path, strerror(errno));
 		return false;
 	}
-	if (!cli_write_all(fd, data, size) || (st && fstat(fd, st) != 0)) {
+	bool written = true;
+
+	for (size_t i = 0; written && i < count; i++)
+		written = cli_write_all(fd, pieces[i].data, pieces[i].size);
+	if (!written || (st && fstat(fd, st) != 0)) {
 		saved = errno;
 		close(fd);
 		unlink(name);
@@ -440,12 +445,27 @@ bool cli_write_temp(const char *path, const void *data, size_t size, char **temp
 	return true;
 }
 
+bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
+		    cli_error *err)
+{
+	cli_piece whole = { data, size };
+
+	return write_temp_pieces(path, &whole, 1, temp, st, err);
+}
+
 bool cli_write_atomic(const char *path, const void *data, size_t size, cli_error *err)
+{
+	cli_piece whole = { data, size };
+
+	return cli_write_atomic_pieces(path, &whole, 1, err);
+}
+
+bool cli_write_atomic_pieces(const char *path, const cli_piece *pieces, size_t count, cli_error *err)
 {
 	char *temp;
 	int saved;
 
-	if (!cli_write_temp(path, data, size, &temp, NULL, err))
+	if (!write_temp_pieces(path, pieces, count, &temp, NULL, err))
 		return false;
 	if (rename(temp, path) != 0) {
 		saved = errno;

@@ -96,6 +96,14 @@ bool cli_write_named(const char *path, const void *data, size_t size, cli_error 
 struct stat;
 bool cli_write_temp(const char *path, const void *data, size_t size, char **temp, struct stat *st,
 		    cli_error *err);
+/* Bytes in pieces, written one after the other. */
+typedef struct cli_piece {
+	const void *data;
+	size_t size;
+} cli_piece;
+/* cli_write_atomic of the pieces' bytes, one after the other: not copied
+ * into one buffer first. */
+bool cli_write_atomic_pieces(const char *path, const cli_piece *pieces, size_t count, cli_error *err);
 
 
 /* Bytes appended at the end, in a buffer that grows; is_broken once memory

@@ -8,7 +8,9 @@
  * formatting them writes.  Built as a plain function for `make test`,
  * which replays the seeds in testdata/fuzz/manifest.  Each input is also
  * tried with its checksum made right, so that the fuzzer's changes to
- * the records are read rather than refused as damage.
+ * the records are read rather than refused as damage.  Read lazily (as a
+ * build given files alone reads it), a text loads, once each record is
+ * read, when read whole it does, to the same entries, and saves as read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +103,42 @@ static void check_reads_as(const char *text, size_t size, const manifest *want, 
 	manifest_release(&m);
 }
 
-/* The checks of one text: none when it does not load. */
+/* Read lazily (as a build given files reads it), the text loads when
+ * read whole loads it (`whole`, NULL when it does not), once every record
+ * is read; saved before that, it is the bytes `as_read`; read whole, its
+ * entries are those of `whole`. */
+static void check_lazily(const char *data, size_t size, const manifest *whole, const char *as_read,
+			 size_t as_read_size)
+{
+	manifest m;
+	cli_error err;
+	char *text;
+	size_t text_size;
+	bool loaded = manifest_parse_lazy(&m, data, size, &err) == MANIFEST_LOADED;
+
+	if (!whole) {
+		if (loaded && manifest_take_all(&m))
+			abort();
+		if (loaded)
+			manifest_release(&m);
+		return;
+	}
+	if (!loaded || m.lazy_count != m.count)
+		abort();
+	if (manifest_format(&m, &text, &text_size)) {
+		if (text_size != as_read_size || memcmp(text, as_read, as_read_size) != 0)
+			abort();
+		free(text);
+	}
+	if (m.count && (!manifest_take(&m, &m.entries[m.count - 1]) || m.lazy_count != m.count - 1))
+		abort();
+	if (!manifest_take_all(&m) || m.lazy_count || !same_entries(whole, &m))
+		abort();
+	manifest_release(&m);
+}
+
+/* The checks of one text: none when it does not load (but that read
+ * lazily, it does not either). */
 static void check(const char *data, size_t size)
 {
 	manifest m;
@@ -109,8 +146,10 @@ static void check(const char *data, size_t size)
 	char *as_read, *formatted;
 	size_t as_read_size, formatted_size;
 
-	if (manifest_parse(&m, data, size, &err) != MANIFEST_LOADED)
+	if (manifest_parse(&m, data, size, &err) != MANIFEST_LOADED) {
+		check_lazily(data, size, NULL, NULL, 0);
 		return;
+	}
 	/* The records as read (what a save copies), then formatted. */
 	if (!manifest_format(&m, &as_read, &as_read_size)) {
 		manifest_release(&m);
@@ -123,6 +162,7 @@ static void check(const char *data, size_t size)
 	}
 	check_reads_as(formatted, formatted_size, &m, formatted, formatted_size);
 	check_reads_as(as_read, as_read_size, &m, formatted, formatted_size);
+	check_lazily(data, size, &m, as_read, as_read_size);
 	free(formatted);
 	free(as_read);
 	manifest_release(&m);

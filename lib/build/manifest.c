@@ -28,18 +28,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <sys/file.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "manifest.h"
 #include "engine.h"
+#include "fold.h"
 
 #define MANIFEST_MAGIC "animc-manifest"
 #define MANIFEST_VERSION 1
+
+/* The path of a dependency or output record of a lazy entry, as read. */
+struct manifest_lazy_path {
+	const char *at;     /* in the manifest's text, escaped */
+	size_t size;
+	size_t entry;       /* the index of its entry */
+	bool is_output;     /* else a dependency */
+};
 
 /* ------------------------------------------------------------- memory */
 
@@ -53,8 +64,8 @@ void manifest_output_release(manifest_output *o)
 /* What entry e owns, freed; the entry itself is left as it was. */
 static void entry_free(manifest_entry *e)
 {
-	if (e->is_borrowed)
-		return;
+	if (e->is_borrowed || e->is_lazy)
+		return;   /* its strings are another's, or the arena's */
 	free(e->source);
 	free(e->skip_reason);
 	free(e->out_base);
@@ -89,7 +100,12 @@ void manifest_release(manifest *m)
 	free(m->orphans);
 	free(m->skeleton.path);
 	free(m->cwd);
-	free(m->text);
+	if (m->text_mapped)
+		munmap(m->text, m->text_mapped);
+	else
+		free(m->text);
+	free(m->arena);
+	free(m->lazy_paths);
 	memset(m, 0, sizeof *m);
 }
 
@@ -210,7 +226,7 @@ manifest_entry *manifest_find_same_file(manifest *m, const char *source, const c
 		char *copy;
 
 		if (strcmp(e->out_base, out_base) != 0 || strcmp(e->source, source) == 0 ||
-		    !same_file_and_folder(source, &now, e->source))
+		    !same_file_and_folder(source, &now, e->source) || !manifest_take(m, e))
 			continue;
 		/* Known by this spelling from now on: on another probe sequence. */
 		copy = strdup(source);
@@ -223,6 +239,22 @@ manifest_entry *manifest_find_same_file(manifest *m, const char *source, const c
 		return index_build(m, m->index_size ? m->index_size : 256) ? e : NULL;
 	}
 	return NULL;
+}
+
+bool manifest_reserve(manifest *m, size_t more)
+{
+	size_t size = m->index_size ? m->index_size : 256;
+	manifest_entry *grown;
+
+	if (m->count + more > m->capacity) {
+		if (!(grown = realloc(m->entries, (m->count + more) * sizeof *grown)))
+			return false;
+		m->entries = grown;
+		m->capacity = m->count + more;
+	}
+	while ((m->count + more + 1) * 2 >= size)
+		size *= 2;
+	return size == m->index_size || index_build(m, size);
 }
 
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
@@ -246,6 +278,34 @@ manifest_entry *manifest_add(manifest *m, const manifest_entry *e)
 		;
 	m->index[i] = ++m->count;
 	free(m->base_index);   /* made again when asked */
+	m->base_index = NULL;
+	m->base_index_size = 0;
+	return &m->entries[m->count - 1];
+}
+
+/* manifest_add of an entry no other has the source and out base of (as
+ * manifest_find_output finds them, but hashing the source once); NULL
+ * with *is_repeat when one has, or when out of memory. */
+static manifest_entry *add_unless_repeated(manifest *m, const manifest_entry *e, bool *is_repeat)
+{
+	size_t mask = m->index_size - 1, i;
+
+	*is_repeat = false;
+	if (m->count == m->capacity || (m->count + 1) * 2 >= m->index_size) {
+		*is_repeat = manifest_find_output(m, e->source, e->out_base) != NULL;
+		return *is_repeat ? NULL : manifest_add(m, e);
+	}
+	for (i = string_hash(e->source) & mask; m->index[i]; i = (i + 1) & mask) {
+		const manifest_entry *o = &m->entries[m->index[i] - 1];
+
+		if (strcmp(o->source, e->source) == 0 && strcmp(o->out_base, e->out_base) == 0) {
+			*is_repeat = true;
+			return NULL;
+		}
+	}
+	m->entries[m->count] = *e;
+	m->index[i] = ++m->count;
+	free(m->base_index);
 	m->base_index = NULL;
 	m->base_index_size = 0;
 	return &m->entries[m->count - 1];
@@ -407,70 +467,190 @@ static void put_entry(text *t, const manifest_entry *e)
 	}
 }
 
-/* The closing line, "end" and the hash of the records before it; *whole
- * the hash of all the text with it, from the same pass over the records. */
-static void put_closing(text *t, build_hash *whole)
-{
-	XXH3_state_t *state = XXH3_createState();
-	size_t body = t->size;
-	build_hash closing;
-	bool streamed = state && XXH3_128bits_reset(state) == XXH_OK &&
-			XXH3_128bits_update(state, t->data, body) == XXH_OK;
+/* The text of a manifest in pieces: those formatted, in `t`, and the
+ * records carried as read, in the text they were read from (not copied:
+ * a per-file rule carries thousands). */
+typedef struct pieces {
+	text t;
+	cli_piece *items;   /* a formatted piece's data is its offset in t */
+	bool *is_formatted;
+	size_t count, capacity, formatted_end;
+	bool is_broken;
+} pieces;
 
-	if (streamed)
-		build_hash_from_state(state, &closing);
-	else
-		build_hash_bytes(t->data, body, &closing);
-	put_s(t, "end");
-	put_hash(t, &closing);
-	put(t, "\n", 1);
-	if (!t->is_broken && streamed && XXH3_128bits_update(state, t->data + body, t->size - body) == XXH_OK)
-		build_hash_from_state(state, whole);
-	else if (!t->is_broken)
-		build_hash_bytes(t->data, t->size, whole);
-	XXH3_freeState(state);
+static void piece_add(pieces *p, const void *data, size_t size, bool is_formatted)
+{
+	if (p->is_broken || !size)
+		return;
+	if (p->count && !is_formatted && !p->is_formatted[p->count - 1] &&
+	    (const char *)p->items[p->count - 1].data + p->items[p->count - 1].size == data) {
+		p->items[p->count - 1].size += size;   /* carried records one after the other */
+		return;
+	}
+	if (p->count == p->capacity) {
+		size_t capacity = p->capacity ? 2 * p->capacity : 16;
+		cli_piece *items = realloc(p->items, capacity * sizeof *items);
+		bool *flags = items ? realloc(p->is_formatted, capacity * sizeof *flags) : NULL;
+
+		if (items)
+			p->items = items;
+		if (!flags) {
+			p->is_broken = true;
+			return;
+		}
+		p->is_formatted = flags;
+		p->capacity = capacity;
+	}
+	p->is_formatted[p->count] = is_formatted;
+	p->items[p->count++] = (cli_piece){ data, size };
 }
 
-/* The text form, and the hash of all of it. */
-static bool format_text(const manifest *m, char **out, size_t *size, build_hash *whole)
+/* What was formatted into t since the last piece, as a piece. */
+static void piece_close(pieces *p)
 {
-	text t = { 0 };
+	piece_add(p, (const void *)(uintptr_t)p->formatted_end, p->t.size - p->formatted_end, true);
+	p->formatted_end = p->t.size;
+}
+
+/* Records carried as read. */
+static void piece_raw(pieces *p, const char *raw, size_t size)
+{
+	piece_close(p);
+	piece_add(p, raw, size, false);
+}
+
+/* Piece i's bytes (a formatted one's, where t holds them now). */
+static const void *piece_data(const pieces *p, size_t i)
+{
+	return p->is_formatted[i] ? p->t.data + (uintptr_t)p->items[i].data : p->items[i].data;
+}
+
+/* The pieces' data pointers, once t grows no more. */
+static void pieces_settle(pieces *p)
+{
+	for (size_t i = 0; i < p->count; i++)
+		if (p->is_formatted[i]) {
+			p->items[i].data = piece_data(p, i);
+			p->is_formatted[i] = false;
+		}
+}
+
+static void pieces_release(pieces *p)
+{
+	free(p->t.data);
+	free(p->items);
+	free(p->is_formatted);
+	memset(p, 0, sizeof *p);
+}
+
+/* The closing line, "end" and the hash of the records before it; *whole
+ * the hash of all the text with it, from the same pass over the records.
+ * The pieces are settled. */
+static bool put_closing(pieces *p, build_hash *whole)
+{
+	XXH3_state_t *state = XXH3_createState();
+	build_hash closing;
+	size_t body;
+	bool ok = state && XXH3_128bits_reset(state) == XXH_OK;
+
+	piece_close(p);
+	body = p->count;
+	for (size_t i = 0; ok && i < body; i++)
+		ok = XXH3_128bits_update(state, piece_data(p, i), p->items[i].size) == XXH_OK;
+	if (ok) {
+		build_hash_from_state(state, &closing);
+		put_s(&p->t, "end");
+		put_hash(&p->t, &closing);
+		put(&p->t, "\n", 1);
+		piece_close(p);
+		ok = !p->t.is_broken && !p->is_broken && p->count == body + 1 &&
+		     XXH3_128bits_update(state, piece_data(p, body), p->items[body].size) == XXH_OK;
+	}
+	if (ok)
+		build_hash_from_state(state, whole);
+	XXH3_freeState(state);
+	if (ok)
+		pieces_settle(p);
+	return ok;
+}
+
+static void put_one(pieces *p, const manifest_entry *e)
+{
+	if (e->raw)
+		piece_raw(p, e->raw, e->raw_size);
+	else
+		put_entry(&p->t, e);
+}
+
+/* m's entries, and those it carries in their place. */
+static void put_entries(pieces *p, const manifest *m)
+{
+	size_t k = m->carries ? m->carry_at : m->count;
+
+	for (size_t i = 0; i < k; i++)
+		put_one(p, &m->entries[i]);
+	for (size_t i = 0; m->carries && i < m->carries->count; i++) {
+		const manifest_entry *e = &m->carries->entries[i];
+
+		if (e->is_lazy)
+			piece_raw(p, e->raw, e->raw_size);
+		else if (k < m->count && m->entries[k].carried_from == i + 1)
+			put_one(p, &m->entries[k++]);
+	}
+	for (; k < m->count; k++)
+		put_one(p, &m->entries[k]);
+}
+
+/* The text form in pieces, and the hash of all of it. */
+static bool format_pieces(const manifest *m, pieces *p, build_hash *whole)
+{
 	char buf[64];
-	size_t guess = 4096 + 512 * m->orphan_count;
+	size_t formatted = 0;
 
-	/* Room for it all at once (records carried as read are most of it):
-	 * a text grown by doubling was copied as it grew. */
+	/* The records of the entries carried as read, not counted: not
+	 * copied. */
+	memset(p, 0, sizeof *p);
 	for (size_t i = 0; i < m->count; i++)
-		guess += m->entries[i].raw ? m->entries[i].raw_size : 512;
-	t.data = malloc(guess);
-	t.capacity = t.data ? guess : 0;
-
+		formatted += m->entries[i].raw ? 0 : 512;
+	p->t.data = malloc(4096 + 512 * m->orphan_count + formatted);
+	p->t.capacity = p->t.data ? 4096 + 512 * m->orphan_count + formatted : 0;
 	snprintf(buf, sizeof buf, "%s %d\noptions", MANIFEST_MAGIC, MANIFEST_VERSION);
-	put_s(&t, buf);
-	put_hash(&t, &m->options);
-	put(&t, "\n", 1);
+	put_s(&p->t, buf);
+	put_hash(&p->t, &m->options);
+	put(&p->t, "\n", 1);
 	if (m->cwd) {
-		put_s(&t, "cwd");
-		put_field(&t, m->cwd);
-		put(&t, "\n", 1);
+		put_s(&p->t, "cwd");
+		put_field(&p->t, m->cwd);
+		put(&p->t, "\n", 1);
 	}
 	if (m->has_skeleton) {
-		put_s(&t, "skeleton");
-		put_field(&t, m->skeleton.path);
-		put_state(&t, &m->skeleton.state);
-		put_hash(&t, &m->skeleton.hash);
-		put(&t, "\n", 1);
+		put_s(&p->t, "skeleton");
+		put_field(&p->t, m->skeleton.path);
+		put_state(&p->t, &m->skeleton.state);
+		put_hash(&p->t, &m->skeleton.hash);
+		put(&p->t, "\n", 1);
 	}
-	for (size_t i = 0; i < m->count; i++) {
-		if (m->entries[i].raw)
-			put(&t, m->entries[i].raw, m->entries[i].raw_size);
-		else
-			put_entry(&t, &m->entries[i]);
-	}
+	put_entries(p, m);
 	for (size_t i = 0; i < m->orphan_count; i++)
-		manifest_output_put(&t, "orphan", &m->orphans[i]);
-	if (!t.is_broken)
-		put_closing(&t, whole);
+		manifest_output_put(&p->t, "orphan", &m->orphans[i]);
+	if (p->t.is_broken || p->is_broken || !put_closing(p, whole)) {
+		pieces_release(p);
+		return false;
+	}
+	return true;
+}
+
+/* The text form, and the hash of all of it, in one buffer. */
+static bool format_text(const manifest *m, char **out, size_t *size, build_hash *whole)
+{
+	pieces p;
+	text t = { 0 };
+
+	if (!format_pieces(m, &p, whole))
+		return false;
+	for (size_t i = 0; i < p.count; i++)
+		put(&t, p.items[i].data, p.items[i].size);
+	pieces_release(&p);
 	if (t.is_broken) {
 		free(t.data);
 		return false;
@@ -624,6 +804,7 @@ static bool rebase(manifest *m, const char *path)
 		struct stat st;
 		bool is_there = stat(from, &st) == 0 && S_ISDIR(st.st_mode);
 
+		ok = manifest_take_all(m);   /* every path spelt anew */
 		for (size_t i = 0; ok && i < m->count; i++) {
 			manifest_entry *e = &m->entries[i];
 
@@ -646,14 +827,14 @@ static bool rebase(manifest *m, const char *path)
 bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err)
 {
 	manifest with_cwd = *m;
-	char *data;
-	size_t size;
+	pieces p;
+	size_t size = 0;
 	build_hash h;
 	bool ok;
 
 	/* The working folder of this process, which the paths start from. */
 	with_cwd.cwd = cwd_record(path);
-	if (!format_text(&with_cwd, &data, &size, &h)) {
+	if (!format_pieces(&with_cwd, &p, &h)) {
 		free(with_cwd.cwd);
 		cli_error_set(err, "out of memory");
 		return false;
@@ -661,13 +842,15 @@ bool manifest_save(const manifest *m, const char *path, build_hash *written, cli
 	free(with_cwd.cwd);
 	if (written)
 		*written = h;
+	for (size_t i = 0; i < p.count; i++)
+		size += p.items[i].size;
 	/* What is there already stays, untouched (a no-op build writes nothing). */
 	if (m->loaded_hash_known && size == m->loaded_size && build_hash_equal(&h, &m->loaded_hash)) {
-		free(data);
+		pieces_release(&p);
 		return true;
 	}
-	ok = cli_write_atomic(path, data, size, err);
-	free(data);
+	ok = cli_write_atomic_pieces(path, p.items, p.count, err);
+	pieces_release(&p);
 	return ok;
 }
 
@@ -975,7 +1158,7 @@ static manifest_load_status check_envelope(const char *data, size_t size, size_t
 	}
 	if (size < 2 + sizeof MANIFEST_MAGIC || memcmp(data + sizeof MANIFEST_MAGIC, "1\n", 2) != 0)
 		return other_version(data + sizeof MANIFEST_MAGIC, size - sizeof MANIFEST_MAGIC, err);
-	if (strlen(data) != size) {
+	if (memchr(data, '\0', size)) {
 		cli_error_set(err, "it holds a NUL byte");
 		return MANIFEST_DAMAGED;
 	}
@@ -1011,6 +1194,23 @@ static void reserve_entries(manifest *m, const char *records)
 		if (m->entries)
 			m->capacity = sources;
 	}
+}
+
+/* Room for the entries of `size` bytes, guessed from their size: the
+ * records of a source with an output take about 280 bytes.  (More entries
+ * than that grow the arrays; an index too large costs a page each of its
+ * slots filled lands in.) */
+static void reserve_lazily(manifest *m, size_t size)
+{
+	size_t sources = size / 256 + 16;
+
+	m->lazy_paths = malloc(sources * sizeof *m->lazy_paths);
+	m->lazy_path_capacity = m->lazy_paths ? sources : 0;
+
+	m->entries = malloc(sources * sizeof *m->entries);
+	if (m->entries)
+		m->capacity = sources;
+	manifest_reserve(m, sources);
 }
 
 static bool parse_source(manifest *m, line *l, int line_no, manifest_entry **current, cli_error *err)
@@ -1148,11 +1348,112 @@ static bool split_copy(const char *at, size_t size, char **scratch, size_t *cap,
 	return true;
 }
 
+
+/* The field [at, end), unescaped, NUL-terminated, in m's arena; NULL on
+ * a bad escape. */
+static char *arena_copy(manifest *m, const char *at, const char *end)
+{
+	size_t size = (size_t)(end - at);
+	char *out = m->arena + m->arena_used;
+	line l;
+
+	memcpy(out, at, size);
+	out[size] = '\0';
+	m->arena_used += size + 1;
+	if (memchr(out, '\\', size) && (!split(out, &l) || l.count != 1))
+		return NULL;
+	return out;
+}
+
+/* The source and out base of the source line [at, end) into e, in m's
+ * arena; false when it has no such fields, or a bad escape. */
+static bool source_fields(manifest *m, const char *at, const char *end, manifest_entry *e)
+{
+	const char *field = at + sizeof "source", *tab = memchr(field, '\t', (size_t)(end - field));
+
+	if (!tab || !(e->source = arena_copy(m, field, tab)))
+		return false;
+	/* Past the status, importer and skip reason. */
+	for (int i = 0; i < 3; i++)
+		if (!(tab = memchr(tab + 1, '\t', (size_t)(end - tab - 1))))
+			return false;
+	field = tab + 1;
+	tab = memchr(field, '\t', (size_t)(end - field));
+	return (e->out_base = arena_copy(m, field, tab ? tab : end)) != NULL;
+}
+
+static bool starts_word(const char *at, const char *end, const char *word, size_t n)
+{
+	return (size_t)(end - at) > n && memcmp(at, word, n) == 0 && at[n] == '\t';
+}
+
+/* The path of the record at [at, end), n bytes into it, noted for the
+ * last entry; false when memory runs out. */
+static bool note_path(manifest *m, const char *at, const char *end, size_t n, bool is_output)
+{
+	const char *field = at + n + 1, *field_end = memchr(field, '\t', (size_t)(end - field));
+
+	if (m->lazy_path_count == m->lazy_path_capacity) {
+		size_t capacity = m->lazy_path_capacity ? 2 * m->lazy_path_capacity : 1024;
+		struct manifest_lazy_path *grown = realloc(m->lazy_paths, capacity * sizeof *grown);
+
+		if (!grown)
+			return false;
+		m->lazy_paths = grown;
+		m->lazy_path_capacity = capacity;
+	}
+	m->lazy_paths[m->lazy_path_count++] = (struct manifest_lazy_path){
+		field, (size_t)((field_end ? field_end : end) - field), m->count - 1, is_output };
+	return true;
+}
+
+/* A line read lazily: a source line starts a lazy entry (its source and
+ * destination read, and checked not to repeat another's, as parse_source
+ * does), a dependency, output or warning line of it is kept as it is.  1
+ * when so, 0 for a line parse_record reads, -1 (*err set) on damage. */
+static int lazy_record(manifest *m, const char *at, const char *end, int line_no, manifest_entry **current,
+		       cli_error *err)
+{
+	manifest_entry e = { 0 };
+	bool is_dep = starts_word(at, end, "dep", 3), is_output = !is_dep && starts_word(at, end, "output", 6);
+
+	if (*current && (is_dep || is_output) && !note_path(m, at, end, is_dep ? 3 : 6, is_output)) {
+		cli_error_set(err, "out of memory");
+		return -1;
+	}
+	if (*current && (is_dep || is_output || starts_word(at, end, "warning", 7)))
+		return 1;
+	if (!starts_word(at, end, "source", 6))
+		return 0;
+	bool is_repeat = false;
+
+	if (!source_fields(m, at, end, &e) || !e.source[0] ||
+	    (e.is_lazy = true, !(*current = add_unless_repeated(m, &e, &is_repeat)) && is_repeat)) {
+		cli_error_set(err, "line %d: a bad source record", line_no);
+		return -1;
+	}
+	if (!*current) {
+		cli_error_set(err, "out of memory");
+		return -1;
+	}
+	m->lazy_count++;
+	return 1;
+}
+
+/* Room for the arena of a lazy read of `size` bytes: a source line is
+ * over 100 bytes long, and gives two fields and their NULs. */
+static bool arena_make(manifest *m, size_t size)
+{
+	m->arena = malloc(size + size / 32 + 16);
+	return m->arena != NULL;
+}
+
 /* The parser proper: `bytes` (size + 1 bytes, the last one a NUL the
  * caller put there) is read a line at a time, each cut into fields in a
  * copy, so that it stays as it is: each entry's raw records point into
  * it.  *whole gets the hash of its `size` bytes. */
-static manifest_load_status parse(manifest *m, const char *bytes, size_t size, build_hash *whole, cli_error *err)
+static manifest_load_status parse(manifest *m, const char *bytes, size_t size, bool lazy, build_hash *whole,
+				  cli_error *err)
 {
 	manifest_entry *current = NULL;
 	manifest_load_status status;
@@ -1165,9 +1466,17 @@ static manifest_load_status parse(manifest *m, const char *bytes, size_t size, b
 	status = check_envelope(bytes, size, &body, whole, err);
 	if (status != MANIFEST_LOADED)
 		return status;
-	reserve_entries(m, bytes);
+	if (lazy && !arena_make(m, size)) {
+		cli_error_set(err, "out of memory");
+		goto damaged;
+	}
+	if (lazy)
+		reserve_lazily(m, size);
+	else
+		reserve_entries(m, bytes);
 	for (at = bytes, end = bytes + body; at < end; at = end_line + 1) {
 		line l;
+		int read = 0;
 
 		end_line = memchr(at, '\n', (size_t)(end - at));
 		if (!end_line) {
@@ -1176,8 +1485,10 @@ static manifest_load_status parse(manifest *m, const char *bytes, size_t size, b
 		}
 		if (++line_no == 1)
 			continue;   /* the magic, checked above */
-		if (!split_copy(at, (size_t)(end_line - at), &scratch, &cap, &l, line_no, err) ||
-		    !parse_record(m, &l, line_no, &current, err))
+		if (lazy && line_no > 2 && (read = lazy_record(m, at, end_line, line_no, &current, err)) < 0)
+			goto damaged;
+		if (!read && (!split_copy(at, (size_t)(end_line - at), &scratch, &cap, &l, line_no, err) ||
+			      !parse_record(m, &l, line_no, &current, err)))
 			goto damaged;
 		if (current)
 			extend_raw(current, bytes, (size_t)(at - bytes), (size_t)(end_line + 1 - bytes));
@@ -1194,7 +1505,7 @@ damaged:
 	return MANIFEST_DAMAGED;
 }
 
-manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err)
+static manifest_load_status parse_copy(manifest *m, const char *data, size_t size, bool lazy, cli_error *err)
 {
 	char *copy = malloc(size + 1);
 	manifest_load_status status;
@@ -1207,7 +1518,7 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 	}
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	status = parse(m, copy, size, &whole, err);
+	status = parse(m, copy, size, lazy, &whole, err);
 	if (status == MANIFEST_LOADED)
 		m->text = copy;   /* the raw records point into it */
 	else
@@ -1215,11 +1526,96 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 	return status;
 }
 
-manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err)
+manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err)
+{
+	return parse_copy(m, data, size, false, err);
+}
+
+manifest_load_status manifest_parse_lazy(manifest *m, const char *data, size_t size, cli_error *err)
+{
+	return parse_copy(m, data, size, true, err);
+}
+
+/* Whether the run that wrote m worked in another folder than this one
+ * (rebase spells its paths anew). */
+static bool written_elsewhere(const manifest *m, const char *path)
+{
+	char *here, *folder, *from;
+	bool elsewhere;
+
+	if (!m->cwd)
+		return false;
+	here = getcwd(NULL, 0);
+	folder = manifest_folder(path);
+	from = here && folder ? absolute_of(m->cwd, folder) : NULL;
+	elsewhere = !from || strcmp(from, here) != 0;
+	free(from);
+	free(folder);
+	free(here);
+	return elsewhere;
+}
+
+/* The manifest open at `fd` (a regular file of st's size > 0), mapped:
+ * read lazily, its records are not all read, and saving carries most of
+ * them over as they are, so they are not copied (as read() would, which
+ * costs more than the rest of such a build at thousands of sources).
+ * The mapping keeps its inode from being another file's while it lives.
+ * animc replaces a manifest by renaming a new one over it, never
+ * writing it in place, so the mapped bytes stay as read. */
+static char *map_opened(int fd, const struct stat *st)
+{
+	void *map = MAP_FAILED;
+
+	if ((uint64_t)st->st_size < SIZE_MAX / 2)
+		map = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	return map == MAP_FAILED ? NULL : map;
+}
+
+/* Parse a manifest read lazily from the file open at `fd` into *status;
+ * false, nothing done, when it cannot be mapped (it is read). */
+static bool load_mapped(manifest *m, int fd, const struct stat *st, build_hash *whole, manifest_load_status *status,
+			cli_error *err)
+{
+	size_t size = (size_t)st->st_size;
+	char *map = map_opened(fd, st);
+
+	if (!map)
+		return false;
+	*status = parse(m, map, size, true, whole, err);
+	if (*status != MANIFEST_LOADED) {
+		munmap(map, size);
+		return true;
+	}
+	m->text = map;
+	m->text_mapped = size;
+	m->loaded_size = size;
+	m->loaded_id_known = true;
+	m->loaded_id = (build_file_state){ (uint64_t)st->st_size, (int64_t)st->st_mtim.tv_sec * 1000000000 +
+					   st->st_mtim.tv_nsec, st->st_ino, st->st_dev };
+	m->loaded_ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+	return true;
+}
+
+bool manifest_is_unchanged(const manifest *m, const char *path)
+{
+	struct stat st;
+
+	/* The file m maps is not reused while m maps it: one of its inode
+	 * is it, unless written in place (then its times moved). */
+	return m->loaded_id_known && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_dev == m->loaded_id.dev && st.st_ino == m->loaded_id.ino &&
+	       (uint64_t)st.st_size == m->loaded_id.size &&
+	       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == m->loaded_id.mtime_ns &&
+	       (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec == m->loaded_ctime_ns;
+}
+
+static manifest_load_status load(manifest *m, const char *path, bool lazy, cli_error *err)
 {
 	uint8_t *data;
 	size_t size;
 	manifest_load_status status;
+	build_hash whole;
+	struct stat st;
 
 	/* Not read through a link put in its place (opened so, not checked
 	 * and then opened): the file at its far end is no record of this
@@ -1233,28 +1629,36 @@ manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err
 		cli_error_set(err, "it is a symbolic link, not the file animc writes; not read through it");
 		return MANIFEST_DAMAGED;
 	}
-	if (!cli_read_opened(fd, &data, &size, err))
-		return MANIFEST_DAMAGED;
-	/* cli_read_file ends the bytes with a NUL.  They stay, for the raw
-	 * records. */
-	{
-		build_hash whole;
-
-		status = parse(m, (const char *)data, size, &whole, err);
+	if (lazy && fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    load_mapped(m, fd, &st, &whole, &status, err)) {
+		close(fd);
+		size = m->loaded_size;
+		data = NULL;
+	} else {
+		if (!cli_read_opened(fd, &data, &size, err))
+			return MANIFEST_DAMAGED;
+		/* cli_read_opened ends the bytes with a NUL.  They stay, for
+		 * the raw records. */
+		status = parse(m, (const char *)data, size, lazy, &whole, err);
 		if (status == MANIFEST_LOADED) {
 			m->text = (char *)data;
 			data = NULL;
 		}
-		if (status == MANIFEST_LOADED && !rebase(m, path)) {
-			manifest_release(m);
-			cli_error_set(err, "out of memory");
-			status = MANIFEST_DAMAGED;
-		}
-		if (status == MANIFEST_LOADED) {
-			m->loaded_hash_known = true;
-			m->loaded_size = size;
-			m->loaded_hash = whole;
-		}
+	}
+	if (status == MANIFEST_LOADED && lazy && written_elsewhere(m, path) && !manifest_take_all(m)) {
+		manifest_release(m);
+		cli_error_set(err, "a record is not well-formed");
+		status = MANIFEST_DAMAGED;
+	}
+	if (status == MANIFEST_LOADED && !rebase(m, path)) {
+		manifest_release(m);
+		cli_error_set(err, "out of memory");
+		status = MANIFEST_DAMAGED;
+	}
+	if (status == MANIFEST_LOADED) {
+		m->loaded_hash_known = true;
+		m->loaded_size = size;
+		m->loaded_hash = whole;
 	}
 	free(data);
 	return status;
@@ -1596,8 +2000,9 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	 * when that save took in another build's entries: ours lacks them,
 	 * and saving it alone would drop them. */
 	cli_error other;
-	manifest_load_status found = expected && !ctx->saved_merged && file_hash_is(path, expected) ?
-				     MANIFEST_ABSENT : manifest_load(&latest, path, &other);
+	bool unchanged = expected && !ctx->saved_merged &&
+			 ((!ctx->has_saved && manifest_is_unchanged(&ctx->old, path)) || file_hash_is(path, expected));
+	manifest_load_status found = unchanged ? MANIFEST_ABSENT : manifest_load(&latest, path, &other);
 
 	if (found == MANIFEST_OTHER_VERSION) {
 		/* Another animc's build saved it meanwhile: its records stay. */
@@ -1628,6 +2033,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 		return false;
 	}
 	view = *ours;
+	view.carries = NULL;   /* the latest holds the others */
 	view.count = 0;
 	view.orphan_count = 0;
 	view.index = NULL;
@@ -1670,4 +2076,197 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	if (fd >= 0)
 		close(fd);
 	return ok;
+}
+
+manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err)
+{
+	return load(m, path, false, err);
+}
+
+manifest_load_status manifest_load_lazy(manifest *m, const char *path, cli_error *err)
+{
+	return load(m, path, true, err);
+}
+
+/* ------------------------------------------------------- lazy entries */
+
+bool manifest_take(manifest *m, manifest_entry *e)
+{
+	manifest one = { 0 };
+	manifest_entry *current = NULL;
+	const char *at, *end, *end_line;
+	char *scratch = NULL;
+	size_t cap = 0;
+	cli_error err;
+	bool ok = true;
+
+	if (!e->is_lazy)
+		return true;
+	for (at = e->raw, end = e->raw + e->raw_size; ok && at < end; at = end_line + 1) {
+		line l;
+
+		end_line = memchr(at, '\n', (size_t)(end - at));
+		ok = end_line && split_copy(at, (size_t)(end_line - at), &scratch, &cap, &l, 0, &err) &&
+		     parse_record(&one, &l, INT_MAX, &current, &err);
+	}
+	free(scratch);
+	ok = ok && one.count == 1 && !one.orphan_count && strcmp(one.entries[0].source, e->source) == 0 &&
+	     strcmp(one.entries[0].out_base, e->out_base) == 0;
+	if (ok) {
+		const char *raw = e->raw;
+		size_t raw_size = e->raw_size;
+
+		/* Its source spelt alike: its place in the index holds. */
+		*e = one.entries[0];
+		e->raw = raw;
+		e->raw_size = raw_size;
+		one.count = 0;
+		m->lazy_count--;
+	}
+	manifest_release(&one);
+	return ok;
+}
+
+bool manifest_take_all(manifest *m)
+{
+	bool ok = true;
+
+	for (size_t i = 0; ok && m->lazy_count && i < m->count; i++)
+		ok = manifest_take(m, &m->entries[i]);
+	return ok;
+}
+
+bool manifest_take_source(manifest *m, const char *source, const char *out_base)
+{
+	size_t mask;
+	bool ok = true;
+
+	if (!m->lazy_count || !m->index_size)
+		return true;
+	mask = m->index_size - 1;
+	for (size_t i = string_hash(source) & mask; ok && m->index[i]; i = (i + 1) & mask) {
+		manifest_entry *e = &m->entries[m->index[i] - 1];
+
+		if (e->is_lazy && strcmp(e->source, source) == 0)
+			ok = manifest_take(m, e);
+	}
+	/* A walk rather than an index by destination: a build reads a
+	 * manifest lazily for a few sources. */
+	for (size_t i = 0; ok && out_base && m->lazy_count && i < m->count; i++)
+		if (m->entries[i].is_lazy && strcmp(m->entries[i].out_base, out_base) == 0)
+			ok = manifest_take(m, &m->entries[i]);
+	return ok;
+}
+
+/* Path p, unescaped into *scratch; NULL when it is not well-formed or
+ * memory runs out. */
+static const char *lazy_path(const struct manifest_lazy_path *p, char **scratch, size_t *cap)
+{
+	line l;
+
+	if (memchr(p->at, '\\', p->size)) {
+		if (!split_copy(p->at, p->size, scratch, cap, &l, 0, &(cli_error){ 0 }))
+			return NULL;
+		return l.count == 1 ? l.fields[0] : NULL;
+	}
+	if (p->size + 1 > *cap) {
+		char *grown = realloc(*scratch, p->size + 256);
+
+		if (!grown)
+			return NULL;
+		*scratch = grown;
+		*cap = p->size + 256;
+	}
+	memcpy(*scratch, p->at, p->size);
+	(*scratch)[p->size] = '\0';
+	return *scratch;
+}
+
+size_t manifest_take_if(manifest *m, const char *word, bool (*want)(const char *path, void *user), void *user)
+{
+	bool is_output = strcmp(word, "output") == 0;
+	size_t taken = 0, cap = 0;
+	char *scratch = NULL;
+
+	for (size_t i = 0; m->lazy_count && i < m->lazy_path_count; i++) {
+		const struct manifest_lazy_path *p = &m->lazy_paths[i];
+		manifest_entry *e = &m->entries[p->entry];
+		const char *path;
+
+		if (p->is_output == is_output && e->is_lazy && (path = lazy_path(p, &scratch, &cap)) &&
+		    want(path, user) && manifest_take(m, e))
+			taken++;
+	}
+	free(scratch);
+	return taken;
+}
+
+size_t manifest_take_named(manifest *m, const char *word, const char *const *names, size_t count)
+{
+	bool is_output = strcmp(word, "output") == 0;
+	size_t *starts = malloc((count + 1) * sizeof *starts), taken = 0;
+	cli_bytes spelt = { 0 };
+
+	/* Each spelt as a record spells it, after the tab put_field puts
+	 * first: the records' bytes are compared with it as they are. */
+	for (size_t i = 0; starts && i < count; i++) {
+		starts[i] = spelt.size + 1;
+		put_field(&spelt, names[i]);
+	}
+	if (!starts || spelt.is_broken) {
+		free(starts);
+		free(spelt.data);
+		return manifest_take_all(m) ? m->count : 0;
+	}
+	starts[count] = spelt.size + 1;
+	for (size_t i = 0; m->lazy_count && i < m->lazy_path_count; i++) {
+		const struct manifest_lazy_path *p = &m->lazy_paths[i];
+		manifest_entry *e = &m->entries[p->entry];
+
+		for (size_t k = 0; p->is_output == is_output && e->is_lazy && k < count; k++) {
+			size_t size = starts[k + 1] - 1 - starts[k];
+
+			if (p->size == size && memcmp(p->at, spelt.data + starts[k], size) == 0) {
+				taken += manifest_take(m, e);
+				break;
+			}
+		}
+	}
+	free(starts);
+	free(spelt.data);
+	return taken;
+}
+
+/* Whether the escaped path p may name `name` but for case: not when,
+ * before any byte that is not ASCII (or an escape), the two hold ASCII
+ * bytes that differ but for case, or one ends before the other. */
+static bool may_be_alike(const struct manifest_lazy_path *p, const char *name)
+{
+	for (size_t i = 0; i < p->size; i++) {
+		unsigned char a = (unsigned char)p->at[i], b = (unsigned char)name[i];
+
+		if (a >= 0x80 || b >= 0x80 || a == '\\')
+			return true;
+		if (!b || (a | ((unsigned)(a - 'A') < 26u ? 0x20 : 0)) != (b | ((unsigned)(b - 'A') < 26u ? 0x20 : 0)))
+			return false;
+	}
+	return !name[p->size] || (unsigned char)name[p->size] >= 0x80;
+}
+
+size_t manifest_take_alike(manifest *m, const char *name)
+{
+	size_t taken = 0, cap = 0;
+	char *scratch = NULL;
+
+	for (size_t i = 0; m->lazy_count && i < m->lazy_path_count; i++) {
+		const struct manifest_lazy_path *p = &m->lazy_paths[i];
+		manifest_entry *e = &m->entries[p->entry];
+		const char *path;
+
+		if (p->is_output && e->is_lazy && may_be_alike(p, name) &&
+		    (path = lazy_path(p, &scratch, &cap)) && build_fold_compare(path, name) == 0 && manifest_take(m, e))
+			taken++;
+	}
+	free(scratch);
+	return taken;
 }

@@ -58,6 +58,13 @@ typedef struct manifest_entry {
 	 * field they record changes (or for an entry made by this run). */
 	const char *raw;
 	size_t raw_size;
+	/* Read lazily (manifest_load_lazy): its source and out_base alone,
+	 * in the manifest's `arena`, and its raw records; the rest of it is
+	 * read by manifest_take. */
+	bool is_lazy;
+	/* A copy of entry carried_from - 1 of the manifest that `carries`
+	 * names (0: none). */
+	size_t carried_from;
 } manifest_entry;
 
 typedef struct manifest {
@@ -80,10 +87,31 @@ typedef struct manifest {
 	bool loaded_hash_known;
 	size_t loaded_size;
 	build_hash loaded_hash;
+	/* Read lazily: the file it was read from (mapped, which keeps that
+	 * file from being reused while it is), as stat() tells it then. */
+	bool loaded_id_known;
+	build_file_state loaded_id;
+	int64_t loaded_ctime_ns;
+	size_t text_mapped;        /* the size `text` is mapped with; 0: malloc()ed */
 	/* The bytes it was read from (NULL: made by this run), which the
 	 * raw records of its entries, and of their copies, point into: it
 	 * outlives every manifest saved from them. */
 	char *text;
+	/* Read lazily: the source and out_base strings of its lazy entries,
+	 * and how many entries are lazy. */
+	char *arena;
+	size_t arena_used, lazy_count;
+	/* The paths of the dependency and output records of its lazy
+	 * entries, as read (manifest_take_if looks through them). */
+	struct manifest_lazy_path *lazy_paths;
+	size_t lazy_path_count, lazy_path_capacity;
+	/* The manifest a run read lazily, whose entries it carries over after
+	 * its first carry_at entries (NULL: none): those still lazy as they
+	 * were read, with the copies (carried_from) of the others, in its
+	 * order.  Not copied into `entries`: a per-file rule carries
+	 * thousands. */
+	const struct manifest *carries;
+	size_t carry_at;
 } manifest;
 
 /* The manifest's file under OUTDIR, and the folder holding it. */
@@ -124,6 +152,34 @@ bool manifest_path_is_inside(const char *path);
 manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err);
 /* Parse manifest bytes (the loader's core; exposed for tests). */
 manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, cli_error *err);
+/* manifest_load, reading of each source's records its source and
+ * destination alone: those of the sources a build is given are read by
+ * manifest_take, the others saved as they were read.  The other records
+ * (options, cwd, skeleton, orphans) are read whole, and every line is
+ * checked to start a record this animc knows, as manifest_load does. */
+manifest_load_status manifest_load_lazy(manifest *m, const char *path, cli_error *err);
+manifest_load_status manifest_parse_lazy(manifest *m, const char *data, size_t size, cli_error *err);
+/* Read a lazy entry whole; false (the entry left lazy) when its records
+ * are not well-formed or memory runs out. */
+bool manifest_take(manifest *m, manifest_entry *e);
+/* Whether the file at `path` is still the one m was read lazily from, as
+ * it was then: none saved over it since (saves rename a new file into
+ * place). */
+bool manifest_is_unchanged(const manifest *m, const char *path);
+/* Every lazy entry read whole: what manifest_load reads. */
+bool manifest_take_all(manifest *m);
+/* The entries of `source` (any destination) and those built to out_base
+ * (what manifest_find_same_file looks through), read whole. */
+bool manifest_take_source(manifest *m, const char *source, const char *out_base);
+/* The lazy entries holding a record of `word` ("dep", "output") whose
+ * path `want` is true of, read whole; how many. */
+size_t manifest_take_if(manifest *m, const char *word, bool (*want)(const char *path, void *user), void *user);
+/* The lazy entries holding an output record whose path is `name` but
+ * for case (build_fold_compare), or `name` itself, read whole; how many. */
+size_t manifest_take_alike(manifest *m, const char *name);
+/* The lazy entries holding a record of `word` whose path is one of
+ * names[0, count), read whole; how many. */
+size_t manifest_take_named(manifest *m, const char *word, const char *const *names, size_t count);
 /* Write it atomically (not when it equals what it was loaded from);
  * *written (may be NULL) gets the hash of its bytes. */
 bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err);
@@ -146,6 +202,8 @@ manifest_entry *manifest_find_output(const manifest *m, const char *source, cons
  * manifest_find_output does not know. */
 manifest_entry *manifest_find_same_file(manifest *m, const char *source, const char *out_base);
 manifest_entry *manifest_add(manifest *m, const manifest_entry *e);
+/* Room for `more` entries, added without growing anything. */
+bool manifest_reserve(manifest *m, size_t more);
 bool manifest_add_orphan(manifest *m, const manifest_output *o);
 
 /* How many output records m holds: its sources' outputs and its orphans. */
