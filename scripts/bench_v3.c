@@ -39,6 +39,7 @@ static clip2 clips[MAX_CLIPS];
 static size_t clip_count, bone_count;
 static size_t b_data, b_memory, b_masks, b_file, b_memory_full, v2_tail_of, compact_size_of;
 static double b_budget;
+static size_t b_constants, b_image, b_head, b_groups, b_half_clips;
 static size_t bytes_lossless, bytes_compact, bytes_v3, memory_v3, v2_tail, v3_tail, records, dense_records;
 
 typedef struct err3 {
@@ -230,13 +231,25 @@ static int open_pair(char *line)
 		size_t head = compact_size_of - v2_tail_of;   /* container, names, descriptors, constants */
 
 		/* A file: version 2's sections but masks and keys, which go per
-		 * record (32 bytes of masks, the keys byte aligned). */
-		b_file += compact_size_of - v2_masks_keys + recs * 32 + (k->v3b.data_bytes - recs * V3B_KEYS);
+		 * record (its masks, segment ranges and keys byte aligned; the
+		 * 21 bytes a loader can derive left out). */
+		size_t with_codes = 0, constants = pk->formats_at - pk->constants_at;
+
+		for (uint32_t g = 0; g < k->v3b.group_count; g++)
+			with_codes += k->v3b.groups[g].has_codes ? (size_t)k->v3b.segment_count * 24 : 0;
+		b_file += compact_size_of - v2_masks_keys + (k->v3b.data_bytes - recs * 21 - with_codes);
+		b_constants += constants;
+		b_image += k->v3b.half_image ? k->v3b.half_image_bytes : k->v3b.image_bytes;
+		b_half_clips += k->v3b.half_image != NULL;
+		b_head += head;
+		b_groups += k->v3b.group_count * sizeof(v3b_group) + 4 * recs;
 		/* In memory: the file's head (names, for the API), the records as
 		 * built, per group its ranges as floats and slots, a record
 		 * offset each, the still pose. */
-		b_memory_full += head + k->v3b.data_bytes + k->v3b.group_count * sizeof(v3b_group) + 4 * recs +
-				 k->v3b.image_bytes + sizeof(v3b_clip);
+		/* The still pose stands for the constants: they are not kept. */
+		b_memory_full += head - (pk->formats_at - pk->constants_at) + k->v3b.data_bytes +
+				 k->v3b.group_count * sizeof(v3b_group) + 4 * recs +
+				 (k->v3b.half_image ? k->v3b.half_image_bytes : k->v3b.image_bytes) + sizeof(v3b_clip);
 		b_budget += 1.05 * (double)compact_size_of + 512;
 	}
 	size_t compact = (size_t)file_size(paths[1], NULL), tail = v2_animated_bytes(paths[1], k->c[PACKED]);
@@ -293,6 +306,9 @@ int main(void)
 	printf("error_v2 %.9g %.9g %.9g\n", e2.t, e2.r, e2.s);
 	printf("v3b_records %zu masks %zu memory %zu\n", b_data, b_masks, b_memory);
 	printf("v3b_file %zu\nv3b_memory %zu budget %.0f\n", b_file, b_memory_full, b_budget);
+	printf("v3b_memory_parts head %zu (constants %zu, not kept) records %zu groups+offsets %zu still pose %zu "
+	       "(%zu clips of %zu with f16 translations and scales)\n", b_head, b_constants, b_data, b_groups, b_image,
+	       b_half_clips, clip_count);
 	fflush(stdout);
 	if (getenv("V3_NO_TIMING"))
 		return 0;

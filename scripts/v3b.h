@@ -2,15 +2,21 @@
  * v3b.h - the second prototype (B): version 2's keys exactly as the writer
  * chose them (per-track bits and masks, per-segment ranges), regrouped for
  * random access.  Animated tracks four of one kind to a group (the
- * loader's groups); per group its tracks' ranges as float32 by component
- * and lane; per group and segment one record, byte aligned:
- *   0   the four lanes' key masks, u64[4] (unused lanes: bit 0)
- *   32  each lane's first key bit in the record's keys, u16[4]
- *   40  each lane's bits per component, u8[3][4] (component, then lane)
- *   52  the component each rotation lane leaves out, 2 bits a lane
- *   56  the segment's part of each lane's range: u8 m[3][4], u8 x[3][4]
- *       (m 0, x 255 where the track has one range: the same floats)
- *   80  the lanes' keys, lane after lane, each key as version 2 packs it
+ * loader's groups).  Per group its tracks' ranges as f16 by component and
+ * lane (version 2's f16, u8 and unit ranges are all exact in f16), the
+ * lanes used, and whether any lane has per-segment ranges; per group and
+ * segment one record, byte aligned:
+ *   0   each lane's first key bit in the record's keys, u16[4]
+ *   8   each lane's bits per component, u8[3][4] (component, then lane)
+ *   20  the component each rotation lane leaves out, 2 bits a lane
+ *   21  the used lanes' key masks, ceil(rows / 8) bytes each (rows: the
+ *       segment's grid samples, 64 but in the last)
+ *   then, for a group with per-segment ranges, the segment's part of each
+ *       lane's range: u8 m[3][4], u8 x[3][4] (m 0, x 255 where a track has
+ *       one range: the same floats)
+ *   then the lanes' keys, lane after lane, each key as version 2 packs it.
+ * The first three fields a loader can derive (from version 2's segment
+ * codes and masks); a file need not hold them.
  * So the sampler reads one record per group: no descriptor walk, no
  * format or range decoding per track, no component bits worked out.
  */
@@ -28,12 +34,12 @@
 #include "simd.h"
 #include "v3_sample.h"
 
-#define V3B_KEYS 80
+#define V3B_MASKS 21
 
 typedef struct v3b_group {
-	float min[3][4], ext[3][4];   /* the tracks' ranges: [component][lane] */
-	uint32_t kind;
+	uint16_t range[2][3][4];      /* f16 min, extent: [component][lane] */
 	uint16_t slot[4];
+	uint8_t kind, used, has_codes, reserved;
 } v3b_group;
 
 typedef struct v3b_clip {
@@ -43,7 +49,12 @@ typedef struct v3b_clip {
 	uint32_t *record_at;
 	uint8_t *data;
 	size_t data_bytes, image_bytes, pad_bytes;
-	float *image;
+	float *image;                 /* the still pose as floats (rotation, translation, scale, tracks) */
+	/* Or, where every translation and scale of the still pose is exact in
+	 * f16: its rotations as floats, translations and scales as f16, the
+	 * track bits (half_image_bytes in all); image then unused. */
+	uint8_t *half_image;
+	size_t half_image_bytes;
 	int unsupported;              /* a track of float32 keys */
 } v3b_clip;
 
@@ -141,14 +152,16 @@ static void v3b_put(uint8_t *p, size_t bit, uint64_t v, unsigned n)
 			p[bit >> 3] |= (uint8_t)(1u << (bit & 7));
 }
 
-static void v3b_record(const rt_packed *pk, const struct animrt_compact *c, const v3b_track *tracks,
-		       const int32_t *lane_track, uint32_t gi, uint32_t s, v3_buf *out)
+static void v3b_record(const rt_packed *pk, const v3b_track *tracks, const int32_t *lane_track, const v3b_group *g,
+		       uint32_t gi, uint32_t s, v3_buf *out)
 {
-	uint8_t head[V3B_KEYS] = { 0 };
+	uint8_t head[V3B_MASKS + 4 * 8 + 8] = { 0 }, codes[24];
 	uint8_t keys[4 * 64 * 8] = { 0 };
+	uint32_t rows = pk->sample_count - (s << 6), mb;
 	size_t bit = 0;
-	(void)c;
 
+	rows = rows < 64 ? rows : 64;
+	mb = (rows + 7) / 8;
 	for (uint32_t lane = 0; lane < 4; lane++) {
 		uint64_t mask = 1;
 		unsigned cb[3] = { 0, 0, 0 }, kb = 0;
@@ -156,22 +169,18 @@ static void v3b_record(const rt_packed *pk, const struct animrt_compact *c, cons
 		int32_t a = lane_track[gi * 4 + lane];
 
 		if (a >= 0) {
-			const uint8_t *mb = pk->p + pk->masks_at;
-			uint64_t at = (uint64_t)a * pk->sample_count + ((uint64_t)s << 6);
-			uint32_t rows = pk->sample_count - (s << 6);
-
-			mask = v3b_bits_at(mb, at, rows < 64 ? rows : 64);
+			mask = v3b_bits_at(pk->p + pk->masks_at, (uint64_t)a * pk->sample_count + ((uint64_t)s << 6), rows);
 			kb = v3b_segment(pk, &tracks[a], s, &dropped, m, x, cb);
+			memcpy(head + V3B_MASKS + mb * lane, &mask, mb);
 		}
-		memcpy(head + 8 * lane, &mask, 8);
 		uint16_t base = (uint16_t)bit;
-		memcpy(head + 32 + 2 * lane, &base, 2);
+		memcpy(head + 2 * lane, &base, 2);
 		for (int k = 0; k < 3; k++) {
-			head[40 + 4 * k + lane] = (uint8_t)cb[k];
-			head[56 + 4 * k + lane] = m[k];
-			head[68 + 4 * k + lane] = x[k];
+			head[8 + 4 * k + lane] = (uint8_t)cb[k];
+			codes[4 * k + lane] = m[k];
+			codes[12 + 4 * k + lane] = x[k];
 		}
-		head[52] |= (uint8_t)(dropped << (2 * lane));
+		head[20] |= (uint8_t)(dropped << (2 * lane));
 		if (a < 0)
 			continue;
 		uint32_t n = (uint32_t)__builtin_popcountll(mask);
@@ -179,8 +188,37 @@ static void v3b_record(const rt_packed *pk, const struct animrt_compact *c, cons
 		for (uint32_t j = 0; j < n; j++, bit += kb)
 			v3b_put(keys, bit, v3b_bits_at(pk->p + pk->keys_at, from + (uint64_t)j * kb, kb), kb);
 	}
-	v3_put(out, head, V3B_KEYS);
+	v3_put(out, head, V3B_MASKS + mb * g->used);
+	if (g->has_codes)
+		v3_put(out, codes, sizeof codes);
 	v3_put(out, keys, (bit + 7) / 8);
+}
+
+/* The still pose with its translations and scales in f16, when exact. */
+static void v3b_halves(v3b_clip *v)
+{
+	uint32_t n = v->bone_count;
+	const float *ts = v->image + 4 * (size_t)n;
+	size_t bytes = 16 * (size_t)n + 12 * (size_t)n + n;
+	uint8_t *h = aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+
+	memcpy(h, v->image, 16 * (size_t)n);
+	for (size_t i = 0; i < 6 * (size_t)n; i++) {
+		uint16_t q = compact_f16_nearest(ts[i]);
+
+		if (compact_f16_to_f32(q) != ts[i] || fabsf(ts[i]) > 65504.0f) {
+			free(h);
+			return;
+		}
+		memcpy(h + 16 * (size_t)n + 2 * i, &q, 2);
+	}
+	memcpy(h + 28 * (size_t)n, v->image + 10 * (size_t)n, n);
+	if (getenv("V3B_FLOAT_IMAGE")) {
+		free(h);
+		return;
+	}
+	v->half_image = h;
+	v->half_image_bytes = bytes;
 }
 
 /* Version 2's clip in place (`packed`) regrouped as the loader groups the
@@ -217,22 +255,26 @@ static int v3b_encode(const animrt_clip *packed, const animrt_clip *decoded, v3b
 	for (uint32_t gi = 0; gi < c->group_count; gi++) {
 		v3b_group *g = &v->groups[gi];
 
-		g->kind = c->groups[gi].kind;
+		g->kind = (uint8_t)c->groups[gi].kind;
+		g->used = (uint8_t)c->groups[gi].used;
 		for (uint32_t lane = 0; lane < 4; lane++) {
 			int32_t a = lane_track[gi * 4 + lane];
 
 			g->slot[lane] = a >= 0 ? (uint16_t)tracks[a].bone : V3_NO_SLOT;
+			if (a >= 0 && COMPACT_FORMAT_BITS(tracks[a].format) == COMPACT_SEGMENTED)
+				g->has_codes = 1;
 			for (int k = 0; k < 3; k++) {
-				g->min[k][lane] = a >= 0 ? tracks[a].min[k] : 0.0f;
-				g->ext[k][lane] = a >= 0 ? tracks[a].ext[k] : 0.0f;
+				float mn = a >= 0 ? tracks[a].min[k] : 0.0f, ex = a >= 0 ? tracks[a].ext[k] : 0.0f;
+
+				g->range[0][k][lane] = compact_f16_nearest(mn);
+				g->range[1][k][lane] = compact_f16_nearest(ex);
+				if (compact_f16_to_f32(g->range[0][k][lane]) != mn || compact_f16_to_f32(g->range[1][k][lane]) != ex)
+					v->unsupported = 2;   /* a float32 range */
 			}
 		}
 		for (uint32_t s = 0; s < c->segment_count; s++) {
-			size_t before = out.size;
-
 			v->record_at[(size_t)gi * c->segment_count + s] = (uint32_t)out.size;
-			v3b_record(pk, c, tracks, lane_track, gi, s, &out);
-			(void)before;
+			v3b_record(pk, tracks, lane_track, g, gi, s, &out);
 		}
 	}
 	v->data = out.p;
@@ -240,6 +282,7 @@ static int v3b_encode(const animrt_clip *packed, const animrt_clip *decoded, v3b
 	v->image_bytes = (size_t)v->bone_count * (10 * sizeof(float) + 1);
 	v->image = aligned_alloc(64, (v->image_bytes + 63) / 64 * 64 + 64);
 	memcpy(v->image, c->image_rotation, v->image_bytes);
+	v3b_halves(v);
 	free(tracks);
 	free(lane_track);
 	return !v->unsupported;
@@ -255,26 +298,49 @@ typedef struct v3b_dec {
 	uint32_t dropped;
 } v3b_dec;
 
-V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, v3b_dec *d)
+/* Where the parts of a record lie, by its group and segment. */
+typedef struct v3b_at {
+	uint32_t rows, mask_bytes, codes, keys;
+} v3b_at;
+
+V3_TARGET void v3b_where(const v3b_clip *v, const v3b_group *g, uint32_t s, v3b_at *at)
+{
+	uint32_t rows = v->sample_count - (s << 6);
+
+	at->rows = rows < 64 ? rows : 64;
+	at->mask_bytes = (at->rows + 7) / 8;
+	at->codes = V3B_MASKS + at->mask_bytes * g->used;
+	at->keys = at->codes + (g->has_codes ? 24 : 0);
+}
+
+V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, const v3b_at *at, v3b_dec *d)
 {
 	for (int c = 0; c < 3; c++) {
-		int32_t cb4, m4, x4;
+		int32_t cb4;
 
-		memcpy(&cb4, rec + 40 + 4 * c, 4);
-		memcpy(&m4, rec + 56 + 4 * c, 4);
-		memcpy(&x4, rec + 68 + 4 * c, 4);
+		memcpy(&cb4, rec + 8 + 4 * c, 4);
 		__m128i cbi = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(cb4));
-		rt_f4 k = rt_set1(1.0f / 256), tmin = rt_load(g->min[c]), text = rt_load(g->ext[c]);
-		rt_f4 m = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(m4)));
-		rt_f4 x = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(x4)));
-		rt_f4 ext = rt_mul(text, rt_mul(rt_add(x, rt_set1(1.0f)), k));
+		rt_f4 tmin = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[0][c]));
+		rt_f4 text = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[1][c]));
 
-		d->min[c] = rt_add(tmin, rt_mul(text, rt_mul(m, k)));
-		d->step[c] = rt_mul(ext, _mm_i32gather_ps(v3_inv_levels, cbi, 4));
+		if (g->has_codes) {
+			int32_t m4, x4;
+
+			memcpy(&m4, rec + at->codes + 4 * c, 4);
+			memcpy(&x4, rec + at->codes + 12 + 4 * c, 4);
+			rt_f4 k = rt_set1(1.0f / 256);
+			rt_f4 m = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(m4)));
+			rt_f4 x = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(x4)));
+
+			tmin = rt_add(tmin, rt_mul(text, rt_mul(m, k)));
+			text = rt_mul(text, rt_mul(rt_add(x, rt_set1(1.0f)), k));
+		}
+		d->min[c] = tmin;
+		d->step[c] = rt_mul(text, _mm_i32gather_ps(v3_inv_levels, cbi, 4));
 		d->cb[c] = _mm256_cvtepu32_epi64(cbi);
 	}
-	d->dropped = rec[52];
-	d->keys = rec + V3B_KEYS;
+	d->dropped = rec[20];
+	d->keys = rec + at->keys;
 }
 
 /* The keys at bit offsets off[4] (from d->keys), dequantised: x y z rows. */
@@ -325,13 +391,17 @@ V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float 
 
 	i = i < 63 ? i : 63;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
-	v3b_dec_of(g, rec, &d);
-	for (int l = 0; l < 4; l++) {
-		uint64_t m = v3_load64(rec + 8 * l), below = m & upto, above = m & ~upto;
+	v3b_at at;
+	v3b_where(v, g, s, &at);
+	uint64_t rowmask = at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at.rows) - 1;
+	v3b_dec_of(g, rec, &at, &d);
+	for (uint32_t l = 0; l < 4; l++) {
+		uint64_t m = l < g->used ? v3_load64(rec + V3B_MASKS + at.mask_bytes * l) & rowmask : 1;
+		uint64_t below = m & upto, above = m & ~upto;
 		uint16_t base;
-		uint32_t kb = rec[40 + l] + rec[44 + l] + rec[48 + l];
+		uint32_t kb = rec[8 + l] + rec[12 + l] + rec[16 + l];
 
-		memcpy(&base, rec + 32 + 2 * l, 2);
+		memcpy(&base, rec + 2 * l, 2);
 		offa[l] = base + ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
 		k0[l] = 63 - (uint32_t)_lzcnt_u64(below);
 		k1[l] = above ? (uint32_t)_tzcnt_u64(above) : 64;
@@ -345,9 +415,12 @@ V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float 
 	if (next && s + 1 < v->segment_count) {
 		/* Lanes whose next key is the next segment's first. */
 		static const uint32_t zero[4] = { 0, 0, 0, 0 };
-		v3b_dec_of(g, v->data + v->record_at[(size_t)gi * v->segment_count + s + 1], &dn);
+		const uint8_t *rn = v->data + v->record_at[(size_t)gi * v->segment_count + s + 1];
+		v3b_at an;
+		v3b_where(v, g, s + 1, &an);
+		v3b_dec_of(g, rn, &an, &dn);
 		for (int l = 0; l < 4; l++)
-			memcpy(&offb[l], (const uint8_t *)dn.keys - V3B_KEYS + 32 + 2 * l, 2), offb[l] &= 0xFFFFu;
+			offb[l] = (uint32_t)(rn[2 * l] | rn[2 * l + 1] << 8);
 		v3b_keys4(&dn, offb, kn);
 		(void)zero;
 		__m128i nm = _mm_set_epi32(-(int)(next >> 3 & 1), -(int)(next >> 2 & 1), -(int)(next >> 1 & 1), -(int)(next & 1));
@@ -480,6 +553,22 @@ V3_TARGET void v3b_slerp_pair(const v3b_clip *v, uint32_t g0, uint32_t g1, const
 	v3b_out(&v->groups[g1], out[1], pose);
 }
 
+/* The still pose from the half image: rotations copied, translations and
+ * scales (one run of 6n halves, as the pose lays them out) converted. */
+V3_TARGET void v3b_still_halves(const v3b_clip *v, animrt_pose *pose)
+{
+	size_t n = v->bone_count, m = 6 * n, i = 0;
+	const uint8_t *h = v->half_image + 16 * n;
+	float *to = pose->translation;
+
+	memcpy(pose->rotation, v->half_image, 16 * n);
+	for (; i + 8 <= m; i += 8)
+		_mm256_storeu_ps(to + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(h + 2 * i))));
+	for (; i < m; i++)
+		to[i] = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(h[2 * i] | h[2 * i + 1] << 8)));
+	memcpy(pose->tracks, v->half_image + 28 * n, n);
+}
+
 __attribute__((target("popcnt,sse4.1,avx,avx2,bmi,bmi2,lzcnt,f16c"), noinline)) static void
 v3b_sample(const v3b_clip *v, float local_s, animrt_pose *pose)
 {
@@ -487,7 +576,10 @@ v3b_sample(const v3b_clip *v, float local_s, animrt_pose *pose)
 	uint32_t s;
 
 #ifndef V3B_ABLATE_IMAGE
-	memcpy(pose->rotation, v->image, v->image_bytes);
+	if (v->half_image)
+		v3b_still_halves(v, pose);
+	else
+		memcpy(pose->rotation, v->image, v->image_bytes);
 #endif
 	p = p > 0 ? (p < last ? p : last) : 0;
 	s = (uint32_t)(p / 64);
