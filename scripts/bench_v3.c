@@ -231,13 +231,13 @@ static int open_pair(char *line)
 		size_t head = compact_size_of - v2_tail_of;   /* container, names, descriptors, constants */
 
 		/* A file: version 2's sections but masks and keys, which go per
-		 * record (its masks, segment ranges and keys byte aligned; the
-		 * 21 bytes a loader can derive left out). */
+		 * record (its masks and keys byte aligned; the codes stay in
+		 * version 2's segment codes). */
 		size_t with_codes = 0, constants = pk->formats_at - pk->constants_at;
 
 		for (uint32_t g = 0; g < k->v3b.group_count; g++)
 			with_codes += k->v3b.groups[g].has_codes ? (size_t)k->v3b.segment_count * 24 : 0;
-		b_file += compact_size_of - v2_masks_keys + (k->v3b.data_bytes - recs * 21 - with_codes);
+		b_file += compact_size_of - v2_masks_keys + (k->v3b.data_bytes - recs * V3B_MASKS - with_codes);
 		b_constants += constants;
 		b_image += k->v3b.half_image ? k->v3b.half_image_bytes : k->v3b.image_bytes;
 		b_half_clips += k->v3b.half_image != NULL;

@@ -6,17 +6,18 @@
  * lane (version 2's f16, u8 and unit ranges are all exact in f16), the
  * lanes used, and whether any lane has per-segment ranges; per group and
  * segment one record, byte aligned:
- *   0   each lane's first key bit in the record's keys, u16[4]
- *   8   each lane's bits per component, u8[3][4] (component, then lane)
- *   20  the component each rotation lane leaves out, 2 bits a lane
- *   21  the used lanes' key masks, ceil(rows / 8) bytes each (rows: the
+ *   0   each lane's code byte as version 2 writes it per segment: bits
+ *       per component (low 5 bits), the component a rotation leaves out
+ *       (bits 5-6); 0 for an unused lane
+ *   4   the used lanes' key masks, ceil(rows / 8) bytes each (rows: the
  *       segment's grid samples, 64 but in the last)
  *   then, for a group with per-segment ranges, the segment's part of each
  *       lane's range: u8 m[3][4], u8 x[3][4] (m 0, x 255 where a track has
  *       one range: the same floats)
  *   then the lanes' keys, lane after lane, each key as version 2 packs it.
- * The first three fields a loader can derive (from version 2's segment
- * codes and masks); a file need not hold them.
+ * The sampler works out each component's bits from the bits and the
+ * extents (compact_component_bits, four lanes at once) and each lane's
+ * first key from the masks before it.
  * So the sampler reads one record per group: no descriptor walk, no
  * format or range decoding per track, no component bits worked out.
  */
@@ -34,7 +35,7 @@
 #include "simd.h"
 #include "v3_sample.h"
 
-#define V3B_MASKS 21
+#define V3B_MASKS 4
 
 typedef struct v3b_group {
 	uint16_t range[2][3][4];      /* f16 min, extent: [component][lane] */
@@ -145,6 +146,17 @@ static uint64_t v3b_bits_at(const uint8_t *base, uint64_t bit, unsigned n)
 	return v;
 }
 
+/* Track t's bits per component in segment s (its format's, or the segment's). */
+static unsigned v3b_bits_of(const rt_packed *pk, const v3b_track *t, uint32_t s)
+{
+	unsigned bits = COMPACT_FORMAT_BITS(t->format);
+
+	if (bits == COMPACT_SEGMENTED)
+		bits = pk->p[pk->segments_at + ((size_t)t->ordinal * pk->segment_count + s) * COMPACT_SEGMENT_CODE_SIZE] &
+		       31u;
+	return bits;
+}
+
 static void v3b_put(uint8_t *p, size_t bit, uint64_t v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++, bit++)
@@ -173,14 +185,11 @@ static void v3b_record(const rt_packed *pk, const v3b_track *tracks, const int32
 			kb = v3b_segment(pk, &tracks[a], s, &dropped, m, x, cb);
 			memcpy(head + V3B_MASKS + mb * lane, &mask, mb);
 		}
-		uint16_t base = (uint16_t)bit;
-		memcpy(head + 2 * lane, &base, 2);
+		head[lane] = a >= 0 ? (uint8_t)(v3b_bits_of(pk, &tracks[a], s) | dropped << 5) : 0;
 		for (int k = 0; k < 3; k++) {
-			head[8 + 4 * k + lane] = (uint8_t)cb[k];
 			codes[4 * k + lane] = m[k];
 			codes[12 + 4 * k + lane] = x[k];
 		}
-		head[20] |= (uint8_t)(dropped << (2 * lane));
 		if (a < 0)
 			continue;
 		uint32_t n = (uint32_t)__builtin_popcountll(mask);
@@ -296,6 +305,7 @@ typedef struct v3b_dec {
 	__m256i cb[3];                 /* bits per component, 64-bit lanes */
 	const uint8_t *keys;
 	uint32_t dropped;
+	uint32_t kb[4];                /* each lane's key bits */
 } v3b_dec;
 
 /* Where the parts of a record lie, by its group and segment. */
@@ -313,13 +323,32 @@ V3_TARGET void v3b_where(const v3b_clip *v, const v3b_group *g, uint32_t s, v3b_
 	at->keys = at->codes + (g->has_codes ? 24 : 0);
 }
 
+/* compact_component_bits four lanes wide: bits b (the lanes' own), the
+ * extents' float bits u[3]. */
+V3_TARGET void v3b_cbits(__m128i b, const __m128i u[3], __m128i out[3])
+{
+	__m128i top = _mm_max_epu32(_mm_max_epu32(u[0], u[1]), u[2]), man = _mm_set1_epi32(0x7FFFFF);
+	__m128i cap = _mm_sub_epi32(b, _mm_set1_epi32(1)), zero = _mm_setzero_si128();
+
+	for (int c = 0; c < 3; c++) {
+		__m128i d = _mm_sub_epi32(_mm_srli_epi32(top, 23), _mm_srli_epi32(u[c], 23));
+
+		d = _mm_add_epi32(d, _mm_cmpgt_epi32(_mm_and_si128(u[c], man), _mm_and_si128(top, man)));
+		d = _mm_min_epi32(_mm_max_epi32(d, zero), cap);
+		out[c] = _mm_sub_epi32(b, d);
+	}
+}
+
 V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, const v3b_at *at, v3b_dec *d)
 {
-	for (int c = 0; c < 3; c++) {
-		int32_t cb4;
+	int32_t code4;
+	rt_f4 ext[3];
+	__m128i u[3], cb[3];
 
-		memcpy(&cb4, rec + 8 + 4 * c, 4);
-		__m128i cbi = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(cb4));
+	memcpy(&code4, rec, 4);
+	__m128i code = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(code4));
+	__m128i b = _mm_and_si128(code, _mm_set1_epi32(31));
+	for (int c = 0; c < 3; c++) {
 		rt_f4 tmin = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[0][c]));
 		rt_f4 text = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[1][c]));
 
@@ -336,10 +365,33 @@ V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, const v3b_at *
 			text = rt_mul(text, rt_mul(rt_add(x, rt_set1(1.0f)), k));
 		}
 		d->min[c] = tmin;
-		d->step[c] = rt_mul(text, _mm_i32gather_ps(v3_inv_levels, cbi, 4));
-		d->cb[c] = _mm256_cvtepu32_epi64(cbi);
+		ext[c] = text;
+		u[c] = _mm_castps_si128(text);
 	}
-	d->dropped = rec[20];
+	v3b_cbits(b, u, cb);
+	/* Unused lanes (bits 0) take no bits. */
+	__m128i used = _mm_cmpgt_epi32(b, _mm_setzero_si128());
+	for (int c = 0; c < 3; c++) {
+		cb[c] = _mm_and_si128(cb[c], used);
+#ifdef V3B_GATHER
+		d->step[c] = rt_mul(ext[c], _mm_i32gather_ps(v3_inv_levels, cb[c], 4));
+#else
+		/* 1 / (2^bits - 1): 2^bits from its exponent field, less 1 (exact),
+		 * divided; the same floats as the table for bits 1 to 19 (checked
+		 * for each).  Bits 0 (unused lanes) give 1 / 0: their extent is 0
+		 * and the step is not read. */
+		rt_f4 levels = rt_sub(_mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(cb[c], _mm_set1_epi32(127)), 23)),
+				      rt_set1(1.0f));
+		d->step[c] = rt_mul(ext[c], rt_div(rt_set1(1.0f), levels));
+#endif
+		d->cb[c] = _mm256_cvtepu32_epi64(cb[c]);
+	}
+	__m128i kb = _mm_add_epi32(_mm_add_epi32(cb[0], cb[1]), cb[2]);
+	d->kb[0] = (uint32_t)_mm_cvtsi128_si32(kb);
+	d->kb[1] = (uint32_t)_mm_extract_epi32(kb, 1);
+	d->kb[2] = (uint32_t)_mm_extract_epi32(kb, 2);
+	d->kb[3] = (uint32_t)_mm_extract_epi32(kb, 3);
+	d->dropped = (uint32_t)(rec[0] >> 5 | (rec[1] >> 5) << 2 | (rec[2] >> 5) << 4 | (rec[3] >> 5) << 6);
 	d->keys = rec + at->keys;
 }
 
@@ -395,14 +447,14 @@ V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float 
 	v3b_where(v, g, s, &at);
 	uint64_t rowmask = at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at.rows) - 1;
 	v3b_dec_of(g, rec, &at, &d);
+	uint32_t base = 0;
 	for (uint32_t l = 0; l < 4; l++) {
 		uint64_t m = l < g->used ? v3_load64(rec + V3B_MASKS + at.mask_bytes * l) & rowmask : 1;
 		uint64_t below = m & upto, above = m & ~upto;
-		uint16_t base;
-		uint32_t kb = rec[8 + l] + rec[12 + l] + rec[16 + l];
+		uint32_t kb = d.kb[l];
 
-		memcpy(&base, rec + 2 * l, 2);
 		offa[l] = base + ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
+		base += (uint32_t)_mm_popcnt_u64(m) * kb;
 		k0[l] = 63 - (uint32_t)_lzcnt_u64(below);
 		k1[l] = above ? (uint32_t)_tzcnt_u64(above) : 64;
 		offb[l] = above ? offa[l] + kb : offa[l];
@@ -419,8 +471,13 @@ V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float 
 		v3b_at an;
 		v3b_where(v, g, s + 1, &an);
 		v3b_dec_of(g, rn, &an, &dn);
-		for (int l = 0; l < 4; l++)
-			offb[l] = (uint32_t)(rn[2 * l] | rn[2 * l + 1] << 8);
+		uint32_t nb = 0;
+		for (uint32_t l = 0; l < 4; l++) {
+			uint64_t m = l < g->used ? v3_load64(rn + V3B_MASKS + an.mask_bytes * l) : 1;
+
+			offb[l] = nb;
+			nb += (uint32_t)_mm_popcnt_u64(l < g->used ? m & (an.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << an.rows) - 1) : 1) * dn.kb[l];
+		}
 		v3b_keys4(&dn, offb, kn);
 		(void)zero;
 		__m128i nm = _mm_set_epi32(-(int)(next >> 3 & 1), -(int)(next >> 2 & 1), -(int)(next >> 1 & 1), -(int)(next & 1));
@@ -553,6 +610,76 @@ V3_TARGET void v3b_slerp_pair(const v3b_clip *v, uint32_t g0, uint32_t g1, const
 	v3b_out(&v->groups[g1], out[1], pose);
 }
 
+/* Lane 0's dequantisation in a record, in scalar code (compact_layout.h). */
+static inline unsigned v3b_one_dec(const v3b_group *g, const uint8_t *rec, const v3b_at *at, float min[3],
+				   float step[3], unsigned cb[3])
+{
+	float ext[3];
+
+	for (int c = 0; c < 3; c++) {
+		min[c] = compact_f16_to_f32(g->range[0][c][0]);
+		ext[c] = compact_f16_to_f32(g->range[1][c][0]);
+		if (g->has_codes)
+			compact_subrange(min[c], ext[c], rec[at->codes + 4 * c], rec[at->codes + 12 + 4 * c], &min[c], &ext[c]);
+	}
+	unsigned kb = compact_component_bits(rec[0] & 31u, ext, cb);
+	for (int c = 0; c < 3; c++)
+		step[c] = compact_step(ext[c], cb[c]);
+	return kb;
+}
+
+static inline void v3b_one_key(const uint8_t *keys, uint32_t bit, const float min[3], const float step[3],
+			       const unsigned cb[3], float out[3])
+{
+	uint64_t v = v3_load64(keys + (bit >> 3)) >> (bit & 7);
+
+	out[0] = compact_dequantize(min[0], step[0], (uint32_t)v & ((1u << cb[0]) - 1));
+	out[1] = compact_dequantize(min[1], step[1], (uint32_t)(v >> cb[0]) & ((1u << cb[1]) - 1));
+	out[2] = compact_dequantize(min[2], step[2], (uint32_t)(v >> (cb[0] + cb[1])) & ((1u << cb[2]) - 1));
+}
+
+/* A group of one translation or scale track, in scalar code: a group of
+ * four costs four lanes' work for one (most clips move one root bone). */
+V3_TARGET void v3b_lerp_one(const v3b_clip *v, uint32_t gi, uint32_t s, float local, animrt_pose *pose)
+{
+	const v3b_group *g = &v->groups[gi];
+	const uint8_t *rec = v->data + v->record_at[(size_t)gi * v->segment_count + s];
+	uint32_t i = (uint32_t)local;
+	float min[3], step[3], a[3], b[3] = { 0, 0, 0 }, u = 0;
+	unsigned cb[3];
+	v3b_at at;
+
+	i = i < 63 ? i : 63;
+	v3b_where(v, g, s, &at);
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
+	uint64_t m = v3_load64(rec + V3B_MASKS) & (at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at.rows) - 1);
+	uint64_t below = m & upto, above = m & ~upto;
+	unsigned kb = v3b_one_dec(g, rec, &at, min, step, cb);
+	uint32_t k0 = 63 - (uint32_t)_lzcnt_u64(below), bit = ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
+
+	v3b_one_key(rec + at.keys, bit, min, step, cb, a);
+	if (above) {
+		uint32_t k1 = (uint32_t)_tzcnt_u64(above);
+
+		v3b_one_key(rec + at.keys, bit + kb, min, step, cb, b);
+		u = (local - (float)k0) / (float)(k1 - k0);
+	} else if (s + 1 < v->segment_count) {
+		const uint8_t *rn = v->data + v->record_at[(size_t)gi * v->segment_count + s + 1];
+		v3b_at an;
+
+		v3b_where(v, g, s + 1, &an);
+		v3b_one_dec(g, rn, &an, min, step, cb);
+		v3b_one_key(rn + an.keys, 0, min, step, cb, b);
+		u = (local - (float)k0) / (float)(64 - k0);
+	}
+	float *out = (g->kind == ANIMRT_TRANSLATION ? pose->translation : pose->scale) + 3 * (size_t)g->slot[0];
+	if (!(u > 0))
+		memcpy(out, a, sizeof a);
+	else
+		for (int c = 0; c < 3; c++)
+			out[c] = a[c] + (b[c] - a[c]) * u;
+}
+
 /* The still pose from the half image: rotations copied, translations and
  * scales (one run of 6n halves, as the pose lays them out) converted. */
 V3_TARGET void v3b_still_halves(const v3b_clip *v, animrt_pose *pose)
@@ -593,7 +720,14 @@ v3b_sample(const v3b_clip *v, float local_s, animrt_pose *pose)
 	for (uint32_t gi = 0; gi < v->group_count; gi++) {
 		int is_rotation = v->groups[gi].kind == ANIMRT_ROTATION;
 
+		if (!is_rotation && v->groups[gi].used == 1) {
+			v3b_lerp_one(v, gi, s, local, pose);
+			continue;
+		}
 		v3b_group_keys(v, gi, s, local, a[waiting], b[waiting], &u[waiting]);
+#ifdef V3B_ABLATE_SLERP
+		is_rotation = 0;   /* a measure of the slerps' share: rotations lerped (wrong) */
+#endif
 		if (!is_rotation) {
 			v3b_lerp(a[waiting], b[waiting], u[waiting], out);
 			v3b_out(&v->groups[gi], out, pose);
