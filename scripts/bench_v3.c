@@ -281,6 +281,13 @@ int main(void)
 {
 	char line[8192];
 
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2") || !__builtin_cpu_supports("popcnt") ||
+	    !__builtin_cpu_supports("f16c")) {
+		fprintf(stderr, "bench_v3: the prototypes need AVX2, BMI2, POPCNT and F16C\n");
+		return 2;
+	}
+
 	while (fgets(line, sizeof line, stdin) && clip_count < MAX_CLIPS)
 		if (!open_pair(line))
 			return 1;
