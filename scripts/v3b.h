@@ -434,72 +434,95 @@ V3_TARGET void v3b_out(const v3b_group *g, rt_f4 out[4], animrt_pose *pose)
 	}
 }
 
-V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float local, rt_f4 a[4], rt_f4 b[4], rt_f4 *pu)
+/* A group's sampling in three steps (v3b_group_keys), so that two groups'
+ * steps can interleave: their chains of dependent operations overlap. */
+typedef struct v3b_work {
+	const v3b_group *g;
+	const uint8_t *rec;
+	uint32_t gi, offa[4], offb[4], k0[4], k1[4], next;
+	v3b_at at;
+	v3b_dec d;
+} v3b_work;
+
+V3_TARGET void v3b_step1(const v3b_clip *v, uint32_t gi, uint32_t s, v3b_work *w)
 {
-	const v3b_group *g = &v->groups[gi];
-	const uint8_t *rec = v->data + v->record_at[(size_t)gi * v->segment_count + s];
-	uint32_t i = (uint32_t)local, offa[4], offb[4], k0[4], k1[4], next = 0;
-	v3b_dec d, dn;
+	w->gi = gi;
+	w->g = &v->groups[gi];
+	w->rec = v->data + v->record_at[(size_t)gi * v->segment_count + s];
+	v3b_where(v, w->g, s, &w->at);
+	v3b_dec_of(w->g, w->rec, &w->at, &w->d);
+}
+
+/* The keys around the time in each lane's mask: where they are, their samples. */
+V3_TARGET void v3b_step2(float local, v3b_work *w)
+{
+	uint32_t i = (uint32_t)local, base = 0;
 
 	i = i < 63 ? i : 63;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
-	v3b_at at;
-	v3b_where(v, g, s, &at);
-	uint64_t rowmask = at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at.rows) - 1;
-	v3b_dec_of(g, rec, &at, &d);
-	uint32_t base = 0;
+	uint64_t rowmask = w->at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w->at.rows) - 1;
+	w->next = 0;
 	for (uint32_t l = 0; l < 4; l++) {
-		uint64_t m = l < g->used ? v3_load64(rec + V3B_MASKS + at.mask_bytes * l) & rowmask : 1;
+		uint64_t m = l < w->g->used ? v3_load64(w->rec + V3B_MASKS + w->at.mask_bytes * l) & rowmask : 1;
 		uint64_t below = m & upto, above = m & ~upto;
-		uint32_t kb = d.kb[l];
+		uint32_t kb = w->d.kb[l];
 
-		offa[l] = base + ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
+		w->offa[l] = base + ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
 		base += (uint32_t)_mm_popcnt_u64(m) * kb;
-		k0[l] = 63 - (uint32_t)_lzcnt_u64(below);
-		k1[l] = above ? (uint32_t)_tzcnt_u64(above) : 64;
-		offb[l] = above ? offa[l] + kb : offa[l];
-		next |= (uint32_t)(!above) << l;
+		w->k0[l] = 63 - (uint32_t)_lzcnt_u64(below);
+		w->k1[l] = above ? (uint32_t)_tzcnt_u64(above) : 64;
+		w->offb[l] = above ? w->offa[l] + kb : w->offa[l];
+		w->next |= (uint32_t)(!above) << l;
 	}
+}
+
+/* The keys unpacked (the next segment's first where a lane needs it), the
+ * weights, W rebuilt. */
+V3_TARGET void v3b_step3(const v3b_clip *v, uint32_t s, float local, v3b_work *w, rt_f4 a[4], rt_f4 b[4], rt_f4 *pu)
+{
+	const v3b_group *g = w->g;
 	rt_f4 ka[3], kb3[3], kn[3];
-	v3b_keys4(&d, offa, ka);
-	v3b_keys4(&d, offb, kb3);
-	uint32_t dropped_b = d.dropped;
-	if (next && s + 1 < v->segment_count) {
+	v3b_dec dn;
+
+	v3b_keys4(&w->d, w->offa, ka);
+	v3b_keys4(&w->d, w->offb, kb3);
+	uint32_t dropped_b = w->d.dropped;
+	if (w->next && s + 1 < v->segment_count) {
 		/* Lanes whose next key is the next segment's first. */
-		static const uint32_t zero[4] = { 0, 0, 0, 0 };
-		const uint8_t *rn = v->data + v->record_at[(size_t)gi * v->segment_count + s + 1];
+		const uint8_t *rn = v->data + v->record_at[(size_t)w->gi * v->segment_count + s + 1];
+		uint32_t offn[4], nb = 0, next = w->next;
 		v3b_at an;
+
 		v3b_where(v, g, s + 1, &an);
 		v3b_dec_of(g, rn, &an, &dn);
-		uint32_t nb = 0;
 		for (uint32_t l = 0; l < 4; l++) {
-			uint64_t m = l < g->used ? v3_load64(rn + V3B_MASKS + an.mask_bytes * l) : 1;
+			uint64_t rm = an.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << an.rows) - 1;
+			uint64_t m = l < g->used ? v3_load64(rn + V3B_MASKS + an.mask_bytes * l) & rm : 1;
 
-			offb[l] = nb;
-			nb += (uint32_t)_mm_popcnt_u64(l < g->used ? m & (an.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << an.rows) - 1) : 1) * dn.kb[l];
+			offn[l] = nb;
+			nb += (uint32_t)_mm_popcnt_u64(m) * dn.kb[l];
 		}
-		v3b_keys4(&dn, offb, kn);
-		(void)zero;
-		__m128i nm = _mm_set_epi32(-(int)(next >> 3 & 1), -(int)(next >> 2 & 1), -(int)(next >> 1 & 1), -(int)(next & 1));
+		v3b_keys4(&dn, offn, kn);
+		__m128i nm = _mm_set_epi32(-(int)(next >> 3 & 1), -(int)(next >> 2 & 1), -(int)(next >> 1 & 1),
+					   -(int)(next & 1));
 		for (int c = 0; c < 3; c++)
 			kb3[c] = rt_select(_mm_castsi128_ps(nm), kn[c], kb3[c]);
 		uint32_t lanes2 = 0;
 		for (int l = 0; l < 4; l++)
 			lanes2 |= ((next >> l & 1) ? 3u : 0u) << (2 * l);
-		dropped_b = (d.dropped & ~lanes2) | (dn.dropped & lanes2);
+		dropped_b = (w->d.dropped & ~lanes2) | (dn.dropped & lanes2);
 	} else {
 		for (int l = 0; l < 4; l++)
-			if (next >> l & 1)
-				k1[l] = k0[l];   /* the last key holds */
+			if (w->next >> l & 1)
+				w->k1[l] = w->k0[l];   /* the last key holds */
 	}
-	__m128i k0i = _mm_set_epi32((int)k0[3], (int)k0[2], (int)k0[1], (int)k0[0]);
-	__m128i k1i = _mm_set_epi32((int)k1[3], (int)k1[2], (int)k1[1], (int)k1[0]);
+	__m128i k0i = _mm_set_epi32((int)w->k0[3], (int)w->k0[2], (int)w->k0[1], (int)w->k0[0]);
+	__m128i k1i = _mm_set_epi32((int)w->k1[3], (int)w->k1[2], (int)w->k1[1], (int)w->k1[0]);
 	rt_f4 fk0 = _mm_cvtepi32_ps(k0i), fk1 = _mm_cvtepi32_ps(k1i);
-	rt_f4 u = rt_select(_mm_castsi128_ps(_mm_cmpeq_epi32(k0i, k1i)), rt_set1(0.0f),
-			    rt_div(rt_sub(rt_set1(local), fk0), rt_sub(fk1, fk0)));
-	*pu = u;
+	*pu = rt_select(_mm_castsi128_ps(_mm_cmpeq_epi32(k0i, k1i)), rt_set1(0.0f),
+			rt_div(rt_sub(rt_set1(local), fk0), rt_sub(fk1, fk0)));
 	if (g->kind == ANIMRT_ROTATION) {
-		v3_rebuild(ka, d.dropped, a);
+		v3_rebuild(ka, w->d.dropped, a);
 		v3_rebuild(kb3, dropped_b, b);
 	} else {
 		for (int c = 0; c < 3; c++) {
@@ -508,6 +531,30 @@ V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float 
 		}
 		a[3] = b[3] = rt_set1(0.0f);
 	}
+}
+
+V3_TARGET void v3b_group_keys(const v3b_clip *v, uint32_t gi, uint32_t s, float local, rt_f4 a[4], rt_f4 b[4],
+			      rt_f4 *pu)
+{
+	v3b_work w;
+
+	v3b_step1(v, gi, s, &w);
+	v3b_step2(local, &w);
+	v3b_step3(v, s, local, &w, a, b, pu);
+}
+
+/* Two groups' keys, their steps interleaved. */
+V3_TARGET void v3b_groups_keys2(const v3b_clip *v, uint32_t g0, uint32_t g1, uint32_t s, float local, rt_f4 a[2][4],
+				rt_f4 b[2][4], rt_f4 u[2])
+{
+	v3b_work w0, w1;
+
+	v3b_step1(v, g0, s, &w0);
+	v3b_step1(v, g1, s, &w1);
+	v3b_step2(local, &w0);
+	v3b_step2(local, &w1);
+	v3b_step3(v, s, local, &w0, a[0], b[0], &u[0]);
+	v3b_step3(v, s, local, &w1, a[1], b[1], &u[1]);
 }
 
 /* Four lanes' lerp, key a kept where u is not above 0. */
@@ -718,20 +765,23 @@ v3b_sample(const v3b_clip *v, float local_s, animrt_pose *pose)
 	rt_f4 a[2][4], b[2][4], u[2], out[4];
 	uint32_t waiting = 0, first = 0;
 	for (uint32_t gi = 0; gi < v->group_count; gi++) {
-		int is_rotation = v->groups[gi].kind == ANIMRT_ROTATION;
+		const v3b_group *g = &v->groups[gi];
 
-		if (!is_rotation && v->groups[gi].used == 1) {
-			v3b_lerp_one(v, gi, s, local, pose);
-			continue;
-		}
-		v3b_group_keys(v, gi, s, local, a[waiting], b[waiting], &u[waiting]);
-#ifdef V3B_ABLATE_SLERP
-		is_rotation = 0;   /* a measure of the slerps' share: rotations lerped (wrong) */
-#endif
-		if (!is_rotation) {
-			v3b_lerp(a[waiting], b[waiting], u[waiting], out);
-			v3b_out(&v->groups[gi], out, pose);
+		if (g->kind != ANIMRT_ROTATION) {
+			if (g->used == 1) {
+				v3b_lerp_one(v, gi, s, local, pose);
+				continue;
+			}
+			v3b_group_keys(v, gi, s, local, a[0], b[0], &u[0]);
+			v3b_lerp(a[0], b[0], u[0], out);
+			v3b_out(g, out, pose);
 		} else if (waiting) {
+#ifdef V3B_SERIAL
+			v3b_group_keys(v, first, s, local, a[0], b[0], &u[0]);
+			v3b_group_keys(v, gi, s, local, a[1], b[1], &u[1]);
+#else
+			v3b_groups_keys2(v, first, gi, s, local, a, b, u);
+#endif
 			v3b_slerp_pair(v, first, gi, a, b, u, pose);
 			waiting = 0;
 		} else {
@@ -740,6 +790,7 @@ v3b_sample(const v3b_clip *v, float local_s, animrt_pose *pose)
 		}
 	}
 	if (waiting) {
+		v3b_group_keys(v, first, s, local, a[0], b[0], &u[0]);
 		v3b_slerp_keep(a[0], b[0], u[0], out);
 		v3b_out(&v->groups[first], out, pose);
 	}
