@@ -8,9 +8,10 @@
  * segment one record, byte aligned:
  *   0   each lane's code byte as version 2 writes it per segment: bits
  *       per component (low 5 bits), the component a rotation leaves out
- *       (bits 5-6); 0 for an unused lane
- *   4   the used lanes' key masks, ceil(rows / 8) bytes each (rows: the
- *       segment's grid samples, 64 but in the last)
+ *       (bits 5-6), and bit 7 set where every sample of the segment is a
+ *       key (the lane stores no mask); 0 for an unused lane
+ *   4   the other used lanes' key masks, ceil(rows / 8) bytes each (rows:
+ *       the segment's grid samples, 64 but in the last)
  *   then, for a group with per-segment ranges, the segment's part of each
  *       lane's range: u8 m[3][4], u8 x[3][4] (m 0, x 255 where a track has
  *       one range: the same floats)
@@ -39,8 +40,12 @@
 
 typedef struct v3b_group {
 	uint16_t range[2][3][4];      /* f16 min, extent: [component][lane] */
+	/* Or, where every lane's range is a unit range of version 2 (u8 codes:
+	 * min -1 + m / 128, extent (x + 1) / 128; "none" is m 0, x 255): the
+	 * codes m[3][4], x[3][4], and range unused.  A loader keeps one form. */
+	uint8_t unit[2][3][4];
 	uint16_t slot[4];
-	uint8_t kind, used, has_codes, reserved;
+	uint8_t kind, used, has_codes, is_unit;
 } v3b_group;
 
 typedef struct v3b_clip {
@@ -65,6 +70,8 @@ typedef struct v3b_clip {
 typedef struct v3b_track {
 	uint32_t bone, kind, format, ordinal, dropped;
 	float min[3], ext[3];
+	uint8_t unit[2][3];           /* the u8 codes of a unit range (or none: 0, 255) */
+	int is_unit;
 } v3b_track;
 
 static void v3b_tracks(const rt_packed *pk, v3b_track *t)
@@ -88,7 +95,10 @@ static void v3b_tracks(const rt_packed *pk, v3b_track *t)
 			x->format = f;
 			x->ordinal = seg;
 			x->dropped = k == ANIMRT_ROTATION ? COMPACT_DESC_DROPPED(desc) : 0;
+			x->is_unit = COMPACT_FORMAT_RANGE(f) == COMPACT_RANGE_NONE || COMPACT_FORMAT_RANGE(f) == 3;
 			for (int c = 0; c < 3; c++) {
+				x->unit[0][c] = COMPACT_FORMAT_RANGE(f) == 3 ? r[c] : 0;
+				x->unit[1][c] = COMPACT_FORMAT_RANGE(f) == 3 ? r[3 + c] : 255;
 				switch (COMPACT_FORMAT_RANGE(f)) {
 				case COMPACT_RANGE_NONE: x->min[c] = -1.0f; x->ext[c] = 2.0f; break;
 				case COMPACT_RANGE_F16:
@@ -169,7 +179,7 @@ static void v3b_record(const rt_packed *pk, const v3b_track *tracks, const int32
 {
 	uint8_t head[V3B_MASKS + 4 * 8 + 8] = { 0 }, codes[24];
 	uint8_t keys[4 * 64 * 8] = { 0 };
-	uint32_t rows = pk->sample_count - (s << 6), mb;
+	uint32_t rows = pk->sample_count - (s << 6), mb, sparse = 0;
 	size_t bit = 0;
 
 	rows = rows < 64 ? rows : 64;
@@ -183,9 +193,12 @@ static void v3b_record(const rt_packed *pk, const v3b_track *tracks, const int32
 		if (a >= 0) {
 			mask = v3b_bits_at(pk->p + pk->masks_at, (uint64_t)a * pk->sample_count + ((uint64_t)s << 6), rows);
 			kb = v3b_segment(pk, &tracks[a], s, &dropped, m, x, cb);
-			memcpy(head + V3B_MASKS + mb * lane, &mask, mb);
 		}
-		head[lane] = a >= 0 ? (uint8_t)(v3b_bits_of(pk, &tracks[a], s) | dropped << 5) : 0;
+		int dense = a >= 0 && mask == (rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << rows) - 1) &&
+			    !getenv("V3B_NO_DENSE");
+		if (a >= 0 && !dense)
+			memcpy(head + V3B_MASKS + mb * sparse++, &mask, mb);
+		head[lane] = a >= 0 ? (uint8_t)(v3b_bits_of(pk, &tracks[a], s) | dropped << 5 | (dense ? 0x80 : 0)) : 0;
 		for (int k = 0; k < 3; k++) {
 			codes[4 * k + lane] = m[k];
 			codes[12 + 4 * k + lane] = x[k];
@@ -197,7 +210,7 @@ static void v3b_record(const rt_packed *pk, const v3b_track *tracks, const int32
 		for (uint32_t j = 0; j < n; j++, bit += kb)
 			v3b_put(keys, bit, v3b_bits_at(pk->p + pk->keys_at, from + (uint64_t)j * kb, kb), kb);
 	}
-	v3_put(out, head, V3B_MASKS + mb * g->used);
+	v3_put(out, head, V3B_MASKS + mb * sparse);
 	if (g->has_codes)
 		v3_put(out, codes, sizeof codes);
 	v3_put(out, keys, (bit + 7) / 8);
@@ -273,6 +286,10 @@ static int v3b_encode(const animrt_clip *packed, const animrt_clip *decoded, v3b
 			if (a >= 0 && COMPACT_FORMAT_BITS(tracks[a].format) == COMPACT_SEGMENTED)
 				g->has_codes = 1;
 			for (int k = 0; k < 3; k++) {
+				g->unit[0][k][lane] = a >= 0 ? tracks[a].unit[0][k] : 0;
+				g->unit[1][k][lane] = a >= 0 ? tracks[a].unit[1][k] : 0;
+			}
+			for (int k = 0; k < 3; k++) {
 				float mn = a >= 0 ? tracks[a].min[k] : 0.0f, ex = a >= 0 ? tracks[a].ext[k] : 0.0f;
 
 				g->range[0][k][lane] = compact_f16_nearest(mn);
@@ -281,6 +298,9 @@ static int v3b_encode(const animrt_clip *packed, const animrt_clip *decoded, v3b
 					v->unsupported = 2;   /* a float32 range */
 			}
 		}
+		g->is_unit = !getenv("V3B_NO_UNIT");
+		for (uint32_t lane = 0; lane < g->used; lane++)
+			g->is_unit &= tracks[lane_track[gi * 4 + lane]].is_unit;
 		for (uint32_t s = 0; s < c->segment_count; s++) {
 			v->record_at[(size_t)gi * c->segment_count + s] = (uint32_t)out.size;
 			v3b_record(pk, tracks, lane_track, g, gi, s, &out);
@@ -311,16 +331,33 @@ typedef struct v3b_dec {
 /* Where the parts of a record lie, by its group and segment. */
 typedef struct v3b_at {
 	uint32_t rows, mask_bytes, codes, keys;
+	uint32_t sparse;              /* bit l: lane l stores a mask */
+	uint64_t rowmask;             /* the segment's samples */
 } v3b_at;
 
-V3_TARGET void v3b_where(const v3b_clip *v, const v3b_group *g, uint32_t s, v3b_at *at)
+V3_TARGET void v3b_where(const v3b_clip *v, const v3b_group *g, const uint8_t *rec, uint32_t s, v3b_at *at)
 {
-	uint32_t rows = v->sample_count - (s << 6);
+	uint32_t rows = v->sample_count - (s << 6), code4;
 
+	memcpy(&code4, rec, 4);
 	at->rows = rows < 64 ? rows : 64;
+	at->rowmask = at->rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at->rows) - 1;
 	at->mask_bytes = (at->rows + 7) / 8;
-	at->codes = V3B_MASKS + at->mask_bytes * g->used;
+	/* Used lanes without bit 7 (unused lanes' code bytes are 0). */
+	at->sparse = (uint32_t)_pext_u32(~code4 & 0x80808080u, 0x80808080u) & ((1u << g->used) - 1);
+	at->codes = V3B_MASKS + at->mask_bytes * (uint32_t)_mm_popcnt_u32(at->sparse);
 	at->keys = at->codes + (g->has_codes ? 24 : 0);
+}
+
+/* Lane l's key mask in a record. */
+V3_TARGET uint64_t v3b_mask(const v3b_group *g, const uint8_t *rec, const v3b_at *at, uint32_t l)
+{
+	if (l >= g->used)
+		return 1;
+	if (!(at->sparse >> l & 1))
+		return at->rowmask;
+	return v3_load64(rec + V3B_MASKS + at->mask_bytes * (uint32_t)_mm_popcnt_u32(at->sparse & ((1u << l) - 1))) &
+	       at->rowmask;
 }
 
 /* compact_component_bits four lanes wide: bits b (the lanes' own), the
@@ -349,9 +386,22 @@ V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, const v3b_at *
 	__m128i code = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(code4));
 	__m128i b = _mm_and_si128(code, _mm_set1_epi32(31));
 	for (int c = 0; c < 3; c++) {
-		rt_f4 tmin = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[0][c]));
-		rt_f4 text = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[1][c]));
+		rt_f4 tmin, text;
 
+		if (g->is_unit) {
+			int32_t m4, x4;
+
+			memcpy(&m4, g->unit[0][c], 4);
+			memcpy(&x4, g->unit[1][c], 4);
+			rt_f4 m = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(m4)));
+			rt_f4 x = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(x4)));
+
+			tmin = rt_add(rt_set1(-1.0f), rt_mul(m, rt_set1(1.0f / 128.0f)));
+			text = rt_mul(rt_add(x, rt_set1(1.0f)), rt_set1(1.0f / 128.0f));
+		} else {
+			tmin = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[0][c]));
+			text = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[1][c]));
+		}
 		if (g->has_codes) {
 			int32_t m4, x4;
 
@@ -391,7 +441,7 @@ V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, const v3b_at *
 	d->kb[1] = (uint32_t)_mm_extract_epi32(kb, 1);
 	d->kb[2] = (uint32_t)_mm_extract_epi32(kb, 2);
 	d->kb[3] = (uint32_t)_mm_extract_epi32(kb, 3);
-	d->dropped = (uint32_t)(rec[0] >> 5 | (rec[1] >> 5) << 2 | (rec[2] >> 5) << 4 | (rec[3] >> 5) << 6);
+	d->dropped = (uint32_t)(_pext_u32(code4, 0x60606060u));
 	d->keys = rec + at->keys;
 }
 
@@ -449,7 +499,7 @@ V3_TARGET void v3b_step1(const v3b_clip *v, uint32_t gi, uint32_t s, v3b_work *w
 	w->gi = gi;
 	w->g = &v->groups[gi];
 	w->rec = v->data + v->record_at[(size_t)gi * v->segment_count + s];
-	v3b_where(v, w->g, s, &w->at);
+	v3b_where(v, w->g, w->rec, s, &w->at);
 	v3b_dec_of(w->g, w->rec, &w->at, &w->d);
 }
 
@@ -460,10 +510,9 @@ V3_TARGET void v3b_step2(float local, v3b_work *w)
 
 	i = i < 63 ? i : 63;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
-	uint64_t rowmask = w->at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w->at.rows) - 1;
 	w->next = 0;
 	for (uint32_t l = 0; l < 4; l++) {
-		uint64_t m = l < w->g->used ? v3_load64(w->rec + V3B_MASKS + w->at.mask_bytes * l) & rowmask : 1;
+		uint64_t m = v3b_mask(w->g, w->rec, &w->at, l);
 		uint64_t below = m & upto, above = m & ~upto;
 		uint32_t kb = w->d.kb[l];
 
@@ -493,11 +542,10 @@ V3_TARGET void v3b_step3(const v3b_clip *v, uint32_t s, float local, v3b_work *w
 		uint32_t offn[4], nb = 0, next = w->next;
 		v3b_at an;
 
-		v3b_where(v, g, s + 1, &an);
+		v3b_where(v, g, rn, s + 1, &an);
 		v3b_dec_of(g, rn, &an, &dn);
 		for (uint32_t l = 0; l < 4; l++) {
-			uint64_t rm = an.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << an.rows) - 1;
-			uint64_t m = l < g->used ? v3_load64(rn + V3B_MASKS + an.mask_bytes * l) & rm : 1;
+			uint64_t m = v3b_mask(g, rn, &an, l);
 
 			offn[l] = nb;
 			nb += (uint32_t)_mm_popcnt_u64(m) * dn.kb[l];
@@ -664,8 +712,12 @@ static inline unsigned v3b_one_dec(const v3b_group *g, const uint8_t *rec, const
 	float ext[3];
 
 	for (int c = 0; c < 3; c++) {
-		min[c] = compact_f16_to_f32(g->range[0][c][0]);
-		ext[c] = compact_f16_to_f32(g->range[1][c][0]);
+		if (g->is_unit) {
+			compact_unit_range(g->unit[0][c][0], g->unit[1][c][0], &min[c], &ext[c]);
+		} else {
+			min[c] = compact_f16_to_f32(g->range[0][c][0]);
+			ext[c] = compact_f16_to_f32(g->range[1][c][0]);
+		}
 		if (g->has_codes)
 			compact_subrange(min[c], ext[c], rec[at->codes + 4 * c], rec[at->codes + 12 + 4 * c], &min[c], &ext[c]);
 	}
@@ -697,9 +749,9 @@ V3_TARGET void v3b_lerp_one(const v3b_clip *v, uint32_t gi, uint32_t s, float lo
 	v3b_at at;
 
 	i = i < 63 ? i : 63;
-	v3b_where(v, g, s, &at);
+	v3b_where(v, g, rec, s, &at);
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
-	uint64_t m = v3_load64(rec + V3B_MASKS) & (at.rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at.rows) - 1);
+	uint64_t m = v3b_mask(g, rec, &at, 0);
 	uint64_t below = m & upto, above = m & ~upto;
 	unsigned kb = v3b_one_dec(g, rec, &at, min, step, cb);
 	uint32_t k0 = 63 - (uint32_t)_lzcnt_u64(below), bit = ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
@@ -714,7 +766,7 @@ V3_TARGET void v3b_lerp_one(const v3b_clip *v, uint32_t gi, uint32_t s, float lo
 		const uint8_t *rn = v->data + v->record_at[(size_t)gi * v->segment_count + s + 1];
 		v3b_at an;
 
-		v3b_where(v, g, s + 1, &an);
+		v3b_where(v, g, rn, s + 1, &an);
 		v3b_one_dec(g, rn, &an, min, step, cb);
 		v3b_one_key(rn + an.keys, 0, min, step, cb, b);
 		u = (local - (float)k0) / (float)(64 - k0);
