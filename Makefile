@@ -287,8 +287,8 @@ BENCH_HEAP_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--
 $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(BUILD)/obj/scripts/bench_heap.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(BENCH_HEAP_WRAP) $^ $(RT_LIBS) -o $@
 # bench_v3: random-access layouts of compact clips, prototyped beside version 2.
-$(BENCH_V3): $(BUILD)/obj/scripts/bench_v3.o $(LIBANIMRT)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -lm -o $@
+$(BENCH_V3): $(BUILD)/obj/scripts/bench_v3.o $(BUILD)/obj/scripts/bench_heap.o $(LIBANIMRT)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(BENCH_HEAP_WRAP) $^ $(RT_LIBS) -lm -o $@
 $(CHECK_BOUNDS): $(BUILD)/obj/scripts/check_bounds.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -lm -o $@
 

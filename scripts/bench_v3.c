@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "bench_heap.h"
 #include "bench_util.h"
 #include "sample.h"
 #include "v3_sample.h"
@@ -42,8 +43,9 @@ static double b_budget;
 static size_t b_constants, b_image, b_head, b_groups, b_half_clips, b_containers;
 static size_t bytes_lossless, bytes_compact, bytes_v3, memory_v3, v2_tail, v3_tail, records, dense_records;
 
-/* The XNB container's bytes before the payload, of the last file measured. */
-static size_t container_of;
+/* The XNB container's bytes before the payload, of the last file measured;
+ * the heap bytes of the last clip loaded in place (version 2). */
+static size_t container_of, packed_heap_of, packed_heap;
 
 typedef struct err3 {
 	double t, r, s;
@@ -153,14 +155,15 @@ static void pass(int who, int playback, size_t rounds)
 	}
 }
 
-/* A group in memory: its slots, kind and flags (12 bytes), and its ranges
- * in the one form it keeps (u8 codes 24 bytes, f16 48). */
+/* A group in memory: its slots, kind and flags (12 bytes), and its used
+ * lanes' ranges in the one form it keeps (u8 codes 6 bytes a lane, f16
+ * 12), and 8 bytes that a load of four lanes may read past them. */
 static size_t v3b_group_bytes(const v3b_clip *v)
 {
 	size_t n = 0;
 
 	for (uint32_t g = 0; g < v->group_count; g++)
-		n += 12 + (v->groups[g].is_unit ? 24 : 48);
+		n += 12 + (size_t)v->groups[g].used * (v->groups[g].is_unit ? 6 : 12) + 8;
 	return n;
 }
 
@@ -218,11 +221,14 @@ static int open_pair(char *line)
 	for (int i = 0; i < KINDS; i++) {
 		animrt_error err;
 		animrt_open_options options = { NULL, 0, false, i == DECODED };
+		size_t before = bench_heap_live();
 
 		if (animrt_open_file_with(paths[i ? 1 : 0], &options, &k->c[i], &err) != ANIMRT_OK) {
 			fprintf(stderr, "%s: error: %s\n", paths[i ? 1 : 0], err.message);
 			return 0;
 		}
+		if (i == PACKED)
+			packed_heap_of = bench_heap_live() - before;
 	}
 	if (!k->c[PACKED]->compact || !k->c[PACKED]->compact->is_packed) {
 		fprintf(stderr, "%s: not a compact clip in place (declined?): skipped\n", paths[1]);
@@ -261,14 +267,18 @@ static int open_pair(char *line)
 		/* In memory: the file's head (names, for the API), the records as
 		 * built, per group its ranges as floats and slots, a record
 		 * offset each, the still pose. */
-		/* The payload's head without the container, which no loader keeps,
-		 * and without the constants, for which the still pose stands; the
-		 * fixed part today's loader allocates per clip in place (clip,
-		 * compact header, padding) and the prototype's own fields. */
-		b_memory_full += head - container_of - (pk->formats_at - pk->constants_at) + k->v3b.data_bytes +
-				 v3b_group_bytes(&k->v3b) + 4 * recs +
-				 (k->v3b.half_image ? k->v3b.half_image_bytes : k->v3b.image_bytes) + sizeof(animrt_clip) +
-				 RT_PACKED_COMPACT_SIZE + RT_PACKED_PAD + sizeof(v3b_clip);
+		/* Version 2 in place as loaded (heap bytes), less what B replaces:
+		 * its per-track key offsets and the payload from the constants
+		 * on (constants, formats, ranges, segment codes, masks, keys);
+		 * plus B's records, groups, record offsets and still pose.  B's
+		 * own fields in the clip's header (four pointers and a count)
+		 * take the place of the section offsets and key offset pointer
+		 * of version 2's (eight u32 and a pointer). */
+		size_t replaced = 4 * (size_t)pk->animated_count * pk->segment_count +
+				  (compact_size_of - container_of - pk->constants_at);
+		b_memory_full += packed_heap_of - replaced + k->v3b.data_bytes + v3b_group_bytes(&k->v3b) + 4 * recs +
+				 (k->v3b.half_image ? k->v3b.half_image_bytes : k->v3b.image_bytes);
+		packed_heap += packed_heap_of;
 		b_containers += container_of;
 		b_budget += 1.05 * (double)compact_size_of + 512;
 	}
@@ -333,6 +343,7 @@ int main(void)
 	printf("error_v2 %.9g %.9g %.9g\n", e2.t, e2.r, e2.s);
 	printf("v3b_records %zu masks %zu memory %zu\n", b_data, b_masks, b_memory);
 	printf("v3b_file %zu\nv3b_memory %zu budget %.0f\n", b_file, b_memory_full, b_budget);
+	printf("v2_in_place_memory %zu\n", packed_heap);
 	printf("v3b_memory_parts head %zu (container %zu and constants %zu not kept) records %zu groups+offsets %zu still pose %zu "
 	       "(%zu clips of %zu with f16 translations and scales)\n", b_head, b_containers, b_constants, b_data, b_groups, b_image,
 	       b_half_clips, clip_count);

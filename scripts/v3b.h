@@ -8,10 +8,9 @@
  * segment one record, byte aligned:
  *   0   each lane's code byte as version 2 writes it per segment: bits
  *       per component (low 5 bits), the component a rotation leaves out
- *       (bits 5-6), and bit 7 set where every sample of the segment is a
- *       key (the lane stores no mask); 0 for an unused lane
- *   4   the other used lanes' key masks, ceil(rows / 8) bytes each (rows:
- *       the segment's grid samples, 64 but in the last)
+ *       (bits 5-6); 0 for an unused lane
+ *   4   the used lanes' key masks, ceil(rows / 8) bytes each (rows: the
+ *       segment's grid samples, 64 but in the last)
  *   then, for a group with per-segment ranges, the segment's part of each
  *       lane's range: u8 m[3][4], u8 x[3][4] (m 0, x 255 where a track has
  *       one range: the same floats)
@@ -39,11 +38,15 @@
 #define V3B_MASKS 4
 
 typedef struct v3b_group {
-	uint16_t range[2][3][4];      /* f16 min, extent: [component][lane] */
+	/* f16 min, extent of the used lanes, component after component: the
+	 * used lanes' values of component c at [c * used] (a load of four
+	 * reads on past them, harmlessly). */
+	uint16_t range[2][12 + 4];
 	/* Or, where every lane's range is a unit range of version 2 (u8 codes:
 	 * min -1 + m / 128, extent (x + 1) / 128; "none" is m 0, x 255): the
-	 * codes m[3][4], x[3][4], and range unused.  A loader keeps one form. */
-	uint8_t unit[2][3][4];
+	 * codes m, x so, and range unused.  A loader keeps one form, for the
+	 * used lanes only. */
+	uint8_t unit[2][12 + 4];
 	uint16_t slot[4];
 	uint8_t kind, used, has_codes, is_unit;
 } v3b_group;
@@ -194,11 +197,9 @@ static void v3b_record(const rt_packed *pk, const v3b_track *tracks, const int32
 			mask = v3b_bits_at(pk->p + pk->masks_at, (uint64_t)a * pk->sample_count + ((uint64_t)s << 6), rows);
 			kb = v3b_segment(pk, &tracks[a], s, &dropped, m, x, cb);
 		}
-		int dense = a >= 0 && mask == (rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << rows) - 1) &&
-			    !getenv("V3B_NO_DENSE");
-		if (a >= 0 && !dense)
+		if (a >= 0)
 			memcpy(head + V3B_MASKS + mb * sparse++, &mask, mb);
-		head[lane] = a >= 0 ? (uint8_t)(v3b_bits_of(pk, &tracks[a], s) | dropped << 5 | (dense ? 0x80 : 0)) : 0;
+		head[lane] = a >= 0 ? (uint8_t)(v3b_bits_of(pk, &tracks[a], s) | dropped << 5) : 0;
 		for (int k = 0; k < 3; k++) {
 			codes[4 * k + lane] = m[k];
 			codes[12 + 4 * k + lane] = x[k];
@@ -286,15 +287,21 @@ static int v3b_encode(const animrt_clip *packed, const animrt_clip *decoded, v3b
 			if (a >= 0 && COMPACT_FORMAT_BITS(tracks[a].format) == COMPACT_SEGMENTED)
 				g->has_codes = 1;
 			for (int k = 0; k < 3; k++) {
-				g->unit[0][k][lane] = a >= 0 ? tracks[a].unit[0][k] : 0;
-				g->unit[1][k][lane] = a >= 0 ? tracks[a].unit[1][k] : 0;
+				if (lane < g->used) {
+					g->unit[0][k * g->used + lane] = tracks[a].unit[0][k];
+					g->unit[1][k * g->used + lane] = tracks[a].unit[1][k];
+				}
 			}
 			for (int k = 0; k < 3; k++) {
 				float mn = a >= 0 ? tracks[a].min[k] : 0.0f, ex = a >= 0 ? tracks[a].ext[k] : 0.0f;
 
-				g->range[0][k][lane] = compact_f16_nearest(mn);
-				g->range[1][k][lane] = compact_f16_nearest(ex);
-				if (compact_f16_to_f32(g->range[0][k][lane]) != mn || compact_f16_to_f32(g->range[1][k][lane]) != ex)
+				if (lane >= g->used)
+					continue;
+				uint16_t hm = compact_f16_nearest(mn), hx = compact_f16_nearest(ex);
+
+				g->range[0][k * g->used + lane] = hm;
+				g->range[1][k * g->used + lane] = hx;
+				if (compact_f16_to_f32(hm) != mn || compact_f16_to_f32(hx) != ex)
 					v->unsupported = 2;   /* a float32 range */
 			}
 		}
@@ -331,33 +338,25 @@ typedef struct v3b_dec {
 /* Where the parts of a record lie, by its group and segment. */
 typedef struct v3b_at {
 	uint32_t rows, mask_bytes, codes, keys;
-	uint32_t sparse;              /* bit l: lane l stores a mask */
 	uint64_t rowmask;             /* the segment's samples */
 } v3b_at;
 
 V3_TARGET void v3b_where(const v3b_clip *v, const v3b_group *g, const uint8_t *rec, uint32_t s, v3b_at *at)
 {
-	uint32_t rows = v->sample_count - (s << 6), code4;
+	uint32_t rows = v->sample_count - (s << 6);
 
-	memcpy(&code4, rec, 4);
+	(void)rec;
 	at->rows = rows < 64 ? rows : 64;
 	at->rowmask = at->rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << at->rows) - 1;
 	at->mask_bytes = (at->rows + 7) / 8;
-	/* Used lanes without bit 7 (unused lanes' code bytes are 0). */
-	at->sparse = (uint32_t)_pext_u32(~code4 & 0x80808080u, 0x80808080u) & ((1u << g->used) - 1);
-	at->codes = V3B_MASKS + at->mask_bytes * (uint32_t)_mm_popcnt_u32(at->sparse);
+	at->codes = V3B_MASKS + at->mask_bytes * g->used;
 	at->keys = at->codes + (g->has_codes ? 24 : 0);
 }
 
 /* Lane l's key mask in a record. */
 V3_TARGET uint64_t v3b_mask(const v3b_group *g, const uint8_t *rec, const v3b_at *at, uint32_t l)
 {
-	if (l >= g->used)
-		return 1;
-	if (!(at->sparse >> l & 1))
-		return at->rowmask;
-	return v3_load64(rec + V3B_MASKS + at->mask_bytes * (uint32_t)_mm_popcnt_u32(at->sparse & ((1u << l) - 1))) &
-	       at->rowmask;
+	return l < g->used ? v3_load64(rec + V3B_MASKS + at->mask_bytes * l) & at->rowmask : 1;
 }
 
 /* compact_component_bits four lanes wide: bits b (the lanes' own), the
@@ -391,16 +390,16 @@ V3_TARGET void v3b_dec_of(const v3b_group *g, const uint8_t *rec, const v3b_at *
 		if (g->is_unit) {
 			int32_t m4, x4;
 
-			memcpy(&m4, g->unit[0][c], 4);
-			memcpy(&x4, g->unit[1][c], 4);
+			memcpy(&m4, g->unit[0] + c * g->used, 4);
+			memcpy(&x4, g->unit[1] + c * g->used, 4);
 			rt_f4 m = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(m4)));
 			rt_f4 x = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(x4)));
 
 			tmin = rt_add(rt_set1(-1.0f), rt_mul(m, rt_set1(1.0f / 128.0f)));
 			text = rt_mul(rt_add(x, rt_set1(1.0f)), rt_set1(1.0f / 128.0f));
 		} else {
-			tmin = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[0][c]));
-			text = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)g->range[1][c]));
+			tmin = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(g->range[0] + c * g->used)));
+			text = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(g->range[1] + c * g->used)));
 		}
 		if (g->has_codes) {
 			int32_t m4, x4;
@@ -713,10 +712,10 @@ static inline unsigned v3b_one_dec(const v3b_group *g, const uint8_t *rec, const
 
 	for (int c = 0; c < 3; c++) {
 		if (g->is_unit) {
-			compact_unit_range(g->unit[0][c][0], g->unit[1][c][0], &min[c], &ext[c]);
+			compact_unit_range(g->unit[0][c], g->unit[1][c], &min[c], &ext[c]);
 		} else {
-			min[c] = compact_f16_to_f32(g->range[0][c][0]);
-			ext[c] = compact_f16_to_f32(g->range[1][c][0]);
+			min[c] = compact_f16_to_f32(g->range[0][c]);
+			ext[c] = compact_f16_to_f32(g->range[1][c]);
 		}
 		if (g->has_codes)
 			compact_subrange(min[c], ext[c], rec[at->codes + 4 * c], rec[at->codes + 12 + 4 * c], &min[c], &ext[c]);
