@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <dirent.h>
@@ -1224,10 +1225,21 @@ static bool watch_project(watch_state *w, const build_options *o)
 	return ok;
 }
 
+/* In a rebuild's process: end with the watch, even one killed with SIGKILL
+ * (no handler of its runs then), as a build's workers end with the build;
+ * a rebuild left running would go on writing OUTDIR after the watch was
+ * stopped, and keep a clean out of it. */
+static void end_with_watch(pid_t watch)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != watch)
+		_exit(ANIMC_EXIT_FAILED);
+}
+
 static pid_t start_build(build_options *o, int fds[2])
 {
 	int pipe_fds[2], err_fds[2];
-	pid_t pid;
+	pid_t pid, watch = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -1246,6 +1258,7 @@ static pid_t start_build(build_options *o, int fds[2])
 		watch_sink sink;
 		build_engine_deps deps;
 
+		end_with_watch(watch);
 		dup2(pipe_fds[1], STDOUT_FILENO);
 		dup2(err_fds[1], STDERR_FILENO);
 		signal(SIGINT, SIG_DFL);

@@ -1362,6 +1362,61 @@ static void watch_tells_a_build_that_died(void **state)
 	free(turn_xnb), free(smd), free(w.log), free(out), free(in), free(dir);
 }
 
+/* Whether process `pid` is running (a zombie, ended and not yet reaped, is
+ * not). */
+static bool is_running(pid_t pid)
+{
+	char *path = test_format("/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	char line[512] = "";
+	bool running = false;
+
+	free(path);
+	if (f) {
+		char *end = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+
+		running = end && end[1] == ' ' && end[2] != 'Z';
+		fclose(f);
+	}
+	return running;
+}
+
+/* A watch killed with SIGKILL (none of its handlers runs) takes its rebuild
+ * along, as a build takes its workers: the rebuild went on without it,
+ * writing OUTDIR after the watch was stopped, and `animc clean` run then was
+ * refused ("a build is writing this folder"). */
+static void a_killed_watch_takes_its_build_along(void **state)
+{
+	char *dir = test_tmpdir("watch-killed"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
+	test_run r;
+	watcher w;
+	pid_t build;
+
+	(void)state;
+	/* An import that loops holds the rebuild until its process dies. */
+	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+		      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	start(&w, dir, out, in);
+	build = build_of(w.pid, 0);
+	assert_true(build > 0);
+	assert_int_equal(kill(w.pid, SIGKILL), 0);
+	assert_int_equal(waitpid(w.pid, NULL, 0), w.pid);
+	running_watch = 0;
+	for (int i = 0; i < 500 && is_running(build); i++)
+		usleep(10000);
+	if (is_running(build)) {
+		kill(build, SIGKILL);
+		fail_msg("the rebuild (process %d) outlived its watch, killed with SIGKILL", (int)build);
+	}
+	r = test_animc("clean", "-o", out, NULL);
+	if (r.status != 0)
+		fail_msg("clean after the watch was killed: exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(w.log), free(out), free(in), free(dir);
+}
+
 /* A rebuild during which a file that is no source was written prints its
  * line (it printed nothing, and the next build, finding everything up to
  * date, did not tell what this one compiled). */
@@ -2945,6 +3000,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_teardown(watch_follows_the_projects_response_files, stop_watch),
 	cmocka_unit_test_teardown(sigint_during_a_build, stop_watch),
 	cmocka_unit_test_teardown(sigterm_during_a_build_is_told, stop_watch),
+	cmocka_unit_test_teardown(a_killed_watch_takes_its_build_along, stop_watch),
 	cmocka_unit_test_teardown(watch_tells_a_build_that_died, stop_watch),
 };
 
