@@ -5,10 +5,15 @@
  * and depfiles naming files make and ninja read specially.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -31,8 +36,9 @@ static char *documented_rule(void)
 	return text;
 }
 
-/* A shell command run in `dir` with animc on the PATH; its run. */
-static test_run run_in(const char *dir, const char *command)
+/* A shell script running `command` in `dir` with animc on the PATH,
+ * malloc()ed. */
+static char *script_in(const char *dir, const char *command)
 {
 	char cwd[4096];
 	const char *animc = test_animc_path();
@@ -46,10 +52,18 @@ static test_run run_in(const char *dir, const char *command)
 	char *script = test_format("mkdir -p '%s/bin' && { test -e '%s/bin/animc' || ln -sf '%s/%s' '%s/bin/animc'; } && "
 				   "PATH='%s/bin':\"$PATH\" && cd '%s' && %s",
 				   dir, dir, bin, slash + 1, dir, dir, dir, command);
+
+	free(bin);
+	return script;
+}
+
+/* A shell command run in `dir` with animc on the PATH; its run. */
+static test_run run_in(const char *dir, const char *command)
+{
+	char *script = script_in(dir, command);
 	test_run r = test_exec("sh", "-c", script, NULL);
 
 	free(script);
-	free(bin);
 	return r;
 }
 
@@ -126,6 +140,85 @@ static void documented_make_rule_settles_after_one_rebuild(void **state)
 	free(rule);
 	free(dir);
 	free(rel);
+}
+
+/* The process of the build writing into `out`, from its journal
+ * (journal.PID) once it holds a line: the build has put an output in
+ * place.  0 when none is seen within 20 s. */
+static pid_t build_with_a_journal(const char *out)
+{
+	char *state = test_format("%s/.animc", out);
+	pid_t pid = 0;
+
+	for (int i = 0; i < 2000 && !pid; i++) {
+		DIR *d = opendir(state);
+		struct dirent *e;
+
+		while (d && !pid && (e = readdir(d))) {
+			char *path = test_format("%s/%s", state, e->d_name);
+			struct stat st;
+
+			if (strncmp(e->d_name, "journal.", 8) == 0 && stat(path, &st) == 0 && st.st_size > 0)
+				pid = (pid_t)atol(e->d_name + 8);
+			free(path);
+		}
+		if (d)
+			closedir(d);
+		if (!pid)
+			usleep(10000);
+	}
+	free(state);
+	return pid;
+}
+
+/* The rule killed (a CI job's timeout, the OOM killer) after animc put the
+ * output in place, before it recorded the source and wrote the depfile: the
+ * next make runs it again.  make kept the output and took it for up to
+ * date, with no depfile, so that a file its import read, changed later,
+ * never built it again. */
+static void a_killed_rule_runs_again(void **state)
+{
+	(void)state;
+	char *rel = test_tmpdir("make-killed"), cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	char *dir = rel[0] == '/' ? test_format("%s", rel) : test_format("%s/%s", cwd, rel);
+	char *rule = documented_rule(), *content = test_format("all: out/Crane/Turn.xnb\n%s", rule);
+	char *makefile = test_format("%s/Makefile", dir), *out = test_format("%s/out", dir);
+	char *mk = test_format("mkdir -p '%s/art/Crane' '%s/.animc' && cp testdata/sample/Crane/Turn.Animation '%s/art/Crane'",
+			       dir, out, dir);
+	char *lock = test_format("%s/.animc/manifest.lock", out), *script = script_in(dir, "make -s");
+	char *depfile = test_format("%s/Crane/Turn.xnb.d", out), *manifest = test_format("%s/.animc/manifest", out);
+
+	assert_true(test_write_file(makefile, content, strlen(content)));
+	assert_int_equal(system(mk), 0);
+	/* The manifest's lock held: the build waits there to record the
+	 * source, its output in place. */
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	pid_t make = fork();
+	assert_true(make >= 0);
+	if (make == 0) {
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(127);
+	}
+	pid_t build = build_with_a_journal(out);
+	int status;
+
+	assert_true(build > 0);
+	assert_int_equal(kill(build, SIGKILL), 0);
+	assert_int_equal(waitpid(make, &status, 0), make);
+	assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+	assert_int_equal(make_in(dir, ""), 0);
+	assert_true(test_file_exists(depfile));
+	char *text = (char *)test_read_file(manifest, NULL);
+	if (!strstr(text, "\nsource\tart/Crane/Turn.Animation\t"))
+		fail_msg("the manifest does not record the source:\n%s", text);
+	assert_int_equal(make_in(dir, "-q"), 0);
+	free(text), free(manifest), free(depfile), free(script), free(lock), free(mk), free(out), free(makefile);
+	free(content), free(rule), free(dir), free(rel);
 }
 
 /* The same rule with --skeleton: the model is in every depfile, so a
@@ -616,6 +709,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_depfile_on_a_full_disk_says_why),
 	cmocka_unit_test(depfiles_refuse_names_make_or_ninja_misreads),
 	cmocka_unit_test(a_renamed_dependency_does_not_stop_make),
+	cmocka_unit_test(a_killed_rule_runs_again),
 };
 
 ANIMC_TEST_GROUP(tests);
