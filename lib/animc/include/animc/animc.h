@@ -22,6 +22,12 @@
  *
  * The library never prints and never exits: problems are returned as an
  * animc_status and described through the caller's animc_diag_sink.
+ *
+ * Threads: the library keeps no state between calls (Assimp's reads take
+ * turns, see animc_importer_assimp), so threads may run it at once, each
+ * with its own clips, sets and sink; what a call takes as const (a
+ * skeleton, a split, a reference clip, options) may be shared while
+ * nothing changes it (animc_skeleton_index does).
  */
 #ifndef ANIMC_H
 #define ANIMC_H
