@@ -822,7 +822,7 @@ double animc_assimp_default_rate(const char *format, const char **why)
 		       "it at the .qc's fps, 30 by default";
 		return 25.0;
 	}
-	if (format && strcmp(format, "md5anim") == 0) {
+	if (format && (strcmp(format, "md5anim") == 0 || strcmp(format, "md5camera") == 0)) {
 		*why = "Assimp's MD5 reader's default (the file gives its rate in a frameRate line)";
 		return 24.0;
 	}
@@ -842,7 +842,7 @@ double animc_assimp_default_rate(const char *format, const char **why)
  */
 static bool ticks_are_frames(const char *format)
 {
-	static const char *const framed[] = { "fbx", "bvh", "md5anim" };
+	static const char *const framed[] = { "fbx", "bvh", "md5anim", "md5camera" };
 
 	for (size_t i = 0; format && i < sizeof framed / sizeof framed[0]; i++)
 		if (strcmp(format, framed[i]) == 0)
@@ -1800,9 +1800,9 @@ static void bvh_say_frame_time(const animc_import_request *req, const struct aiS
 			       text, shorter, rate, 1 / rate, why);
 }
 
-/* An .md5anim's "frameRate N" line, or 0 when it gives none (or none
- * above 0).  Assimp 5.2.5 reads the file's frames at 24 a second
- * whatever it says. */
+/* An .md5anim's or .md5camera's "frameRate N" line, or 0 when it gives
+ * none (or none above 0).  Assimp 5.2.5 reads the file's frames at 24 a
+ * second whatever it says. */
 static double md5_frame_rate(const uint8_t *data, size_t size)
 {
 	const uint8_t *end = data + size, *p = data;
@@ -2752,16 +2752,18 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		animc_ms3d_turn_position_keys(req->data, req->size, scene);
 		animc_ms3d_unname_clip(scene);
 	}
-	if (is_format(format, "md5anim")) {
-		/* Its frames at the rate the file says; when it says none above 0
-		 * (Assimp's 24 then), a rate assumed, with a warning. */
+	if (is_format(format, "md5anim") || is_format(format, "md5camera")) {
+		/* Its frames at the rate the file says (Assimp's reader gives 24
+		 * whatever it says); when it says none above 0, a rate assumed,
+		 * with a warning. */
 		double rate = md5_frame_rate(req->data, req->size);
 
 		for (unsigned a = 0; scene->mAnimations && a < scene->mNumAnimations; a++)
 			if (scene->mAnimations[a])
 				scene->mAnimations[a]->mTicksPerSecond = rate;
-		md5_hold_base_frames(req->data, req->size, scene);
 	}
+	if (is_format(format, "md5anim"))
+		md5_hold_base_frames(req->data, req->size, scene);
 	if (is_format(format, "mdl") && req->data && has_prefix(req->data, req->size, "IDST"))
 		mdl_end_at_last_frame(scene);
 	if (is_format(format, "ase") || is_format(format, "ask"))

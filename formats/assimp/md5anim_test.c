@@ -171,6 +171,26 @@ static void md5camera_import(assimp_import *r, const char *frames, const char *c
 }
 
 /*
+ * A .md5camera's frameRate (30 here): Assimp 5.2.5 gives 24 ticks a second
+ * whatever the file says, so the camera played at 24 frames a second,
+ * without a word.  Its frames are at the file's rate, as an .md5anim's are.
+ */
+static void md5camera_plays_at_its_frame_rate(void **state)
+{
+	assimp_import r;
+
+	(void)state;
+	md5camera_import(&r, "3", "1");
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 0);
+	assert_true(r.set.count >= 1);
+	assert_true(r.set.clips[0]->ticks_per_second == 30);
+	assert_true(r.set.clips[0]->frame_rate == 30);
+	assert_float_equal(r.set.clips[0]->duration_s, 1.0 / 30, 1e-6);
+	assimp_import_release(&r);
+}
+
+/*
  * A cut past the camera's frames (cut 8 of 3 frames): Assimp made a clip
  * from 0 to the cut and read its keys from past the frames, whatever the
  * memory held (1e30, denormals), other bytes each run, exit 0.  A cut
@@ -201,6 +221,7 @@ static void md5camera_cut_past_the_frames_fails_at_its_line(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(md5camera_cut_past_the_frames_fails_at_its_line),
+	cmocka_unit_test(md5camera_plays_at_its_frame_rate),
 	cmocka_unit_test(md5anim_without_a_frame_rate_warns_of_the_rate_assumed),
 	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
 	cmocka_unit_test(md5anim_faulty_frames_fail_at_their_line),

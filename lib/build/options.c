@@ -656,7 +656,7 @@ static const option_def option_table[] = {
 	    "the rate of tick-based key times (Assimp sources), for every input keyed in ticks, instead "
 	    "of what each file declares (sources keyed in seconds, such as COLLADA and glTF 1.0, keep their "
 	    "times, with a warning); without it a file that declares none is read at its format's "
-	    "default (.X 4800, .md5anim 24, others 25), with a warning",
+	    "default (.X 4800, .md5anim and .md5camera 24, others 25), with a warning",
 	    "N is a number above 0.",
 	    NULL },
 	  set_ticks },
