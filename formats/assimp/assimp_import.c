@@ -19,6 +19,7 @@
 #include <assimp/config.h>
 
 #include "beside.h"
+#include "b3d.h"
 #include "xml/xml.h"
 #include "assimp_internal.h"
 #include "assimp_fbx.h"
@@ -2641,6 +2642,8 @@ static animc_status check_bytes(const char *format, const animc_import_request *
 		return ANIMC_ERR_INVALID;
 	if (is_format(format, "csm") && !animc_csm_check(req->data, req->size, sink))
 		return ANIMC_ERR_INVALID;
+	if (is_format(format, "b3d") && !animc_b3d_check(req->data, req->size, sink))
+		return ANIMC_ERR_UNSUPPORTED;
 	/* A damaged FBX key array is said at its curve, where Assimp reads
 	 * zeros for it, or fails naming no curve. */
 	own->is_fbx = is_format(format, "fbx") && animc_fbx_doc_read(req->data, req->size, &own->fbx);

@@ -17,6 +17,7 @@
 
 #include "assimp_internal.h"
 #include "fbx_doc.h"
+#include "b3d.h"
 #include "csm.h"
 #include "lws.h"
 #include "md5anim.h"
@@ -70,11 +71,12 @@ int ANIMC_FUZZ_ENTRY(const uint8_t *data, size_t size)
 		}
 	}
 	animc_fbx_doc_release(&doc);
-	/* Its own SMD, .md5anim, .md5camera, .csm and .lws checks, on any bytes. */
+	/* Its own SMD, .md5anim, .md5camera, .csm, .b3d and .lws checks, on any bytes. */
 	(void)animc_smd_check(data, size, &sink);
 	(void)animc_md5anim_check(data, size, &sink);
 	(void)animc_md5camera_check(data, size, &sink);
 	(void)animc_csm_check(data, size, &sink);
+	(void)animc_b3d_check(data, size, &sink);
 	animc_lws_say_stepped(data, size, &sink);
 	(void)animc_lws_check_envelopes(data, size, &sink);
 	scene = animc_assimp_scene_open(NULL, data, size, format, &sink);
