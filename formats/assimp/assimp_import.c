@@ -2780,6 +2780,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 	}
 	if (is_format(format, "xml") || is_format(format, "mesh"))
 		animc_ogre_unturn_position_keys(scene);
+	if (is_format(format, "xml"))
+		animc_ogre_mend_turns(req->path, req->data, req->size, scene);
 	if (is_format(format, "smd"))
 		animc_smd_forget_rates(scene);
 	if (is_format(format, "fbx"))

@@ -6,6 +6,9 @@
 #ifndef ANIMC_FORMATS_ASSIMP_OGRE_H
 #define ANIMC_FORMATS_ASSIMP_OGRE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <assimp/scene.h>
 
 /*
@@ -21,5 +24,22 @@
  * not invert, is left as it is.
  */
 void animc_ogre_unturn_position_keys(const struct aiScene *scene);
+
+/*
+ * Make the rotation and scale keys of `scene` (Assimp's reading of the
+ * Ogre .mesh.xml at `path`, its bytes `data`) Ogre's, from the XML
+ * skeleton the mesh links (read here from the mesh's folder, as Assimp
+ * read it).  Ogre turns a bone's binding orientation by a keyframe's
+ * rotate and multiplies its binding scale by the keyframe's scale, axis by
+ * axis (Node::rotate, Node::scale); Assimp builds each keyframe's matrix
+ * scale after turn (aiMatrix4x4(scaling, rotation, position) scales its
+ * rows) and splits bind x key, so a key of unequal scales and a turn that
+ * mixes their axes came out sheared: other scales and a rotation that is
+ * none.  Each channel with a key Assimp gives otherwise gets bind x rotate
+ * and bind scale x scale at every key.  A mesh read from memory, a binary
+ * skeleton, and a track whose keyframes are not the channel's keys one for
+ * one are left as they are.
+ */
+void animc_ogre_mend_turns(const char *path, const uint8_t *data, size_t size, const struct aiScene *scene);
 
 #endif
