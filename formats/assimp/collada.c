@@ -655,6 +655,19 @@ static bool say_projection(const animc_collada *dae, const xmlNode *node, const 
 
 /* Say the first <rotate> about no axis or <matrix> that projects of the
  * nodes from `n` on (and their children); true when said. */
+/* Say <skew> `e` of node `n`: Assimp 5.2 reads it and then stops on it
+ * (an assertion, "TODO", where it composes a node's transforms), the
+ * worker aborted, and the file failed as a crash naming nothing. */
+static void say_skew(const xmlNode *n, const xmlNode *e, animc_diag_sink *sink)
+{
+	const char *id = attribute(n, "id"), *name = attribute(n, "name");
+
+	animc_diag_report(sink, ANIMC_ERROR, (uint32_t)xmlGetLineNo(e), 0,
+			  "node '%s': a <skew>, which Assimp cannot read (it stops on it, and the file would fail "
+			  "as a crash): bake the skew into a <matrix> in the exporter, or remove it",
+			  id ? id : name ? name : "");
+}
+
 static bool say_odd_transforms_in(const animc_collada *dae, const xmlNode *n, unsigned depth, animc_diag_sink *sink)
 {
 	for (; n && depth < 256; n = n->next) {
@@ -667,6 +680,10 @@ static bool say_odd_transforms_in(const animc_collada *dae, const xmlNode *n, un
 				return true;
 			if (is_element(e, "scale") && say_scale_past(dae, n, e, sink))
 				return true;
+			if (is_element(e, "skew")) {
+				say_skew(n, e, sink);
+				return true;
+			}
 		}
 		if (say_odd_transforms_in(dae, n->children, depth + 1, sink))
 			return true;
@@ -675,7 +692,8 @@ static bool say_odd_transforms_in(const animc_collada *dae, const xmlNode *n, un
 }
 
 /* Say the first transform of a keyed node of the visual scenes no key can
- * hold (a <rotate> about no axis, a <matrix> that projects); true when said. */
+ * hold (a <rotate> about no axis, a <matrix> that projects), or of any node
+ * that Assimp cannot read (a <skew>); true when said. */
 static bool say_odd_transforms(const animc_collada *dae, animc_diag_sink *sink)
 {
 	for (const xmlNode *lib = xmlDocGetRootElement(dae->doc)->children; lib; lib = lib->next) {

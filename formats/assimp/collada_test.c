@@ -932,6 +932,22 @@ static void an_accessor_past_its_array_fails_at_its_line(void **state)
 	}
 }
 
+/* A <skew> on a node: Assimp 5.2 reads it and then stops on it (an
+ * assertion where it composes the node's transforms), so the build lost
+ * its worker and the file failed as "the assimp importer crashed",
+ * naming nothing (a program importing in its own process died).  An error
+ * at the line of the <skew>, before Assimp reads the file. */
+static void a_skew_fails_at_its_line(void **state)
+{
+	static const transform_case cases[] = {
+		{ "Root/location", "0 0 0 1 0 0", "45 0 1 0 1 0 0",
+		  "node 'Root': a <skew>, which Assimp cannot read (it stops on it",
+		  "        <skew sid=\"k\">45 0 1 0 1 0 0</skew>", 3 },
+	};
+	(void)state;
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "skew", "k");
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -949,6 +965,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_sheared_key_is_said_as_a_shear),
 	cmocka_unit_test(an_endless_turn_fails_at_its_line),
 	cmocka_unit_test(an_accessor_past_its_array_fails_at_its_line),
+	cmocka_unit_test(a_skew_fails_at_its_line),
 };
 
 ANIMC_TEST_GROUP(tests);
