@@ -2767,6 +2767,8 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 	}
 	if (is_format(format, "md5anim"))
 		md5_hold_base_frames(req->data, req->size, scene);
+	if (is_format(format, "md5camera"))
+		animc_md5camera_start_shots_at_zero(scene);
 	if (is_format(format, "mdl") && req->data && has_prefix(req->data, req->size, "IDST"))
 		mdl_end_at_last_frame(scene);
 	if (is_format(format, "ase") || is_format(format, "ask"))

@@ -440,3 +440,33 @@ bool animc_md5camera_check(const uint8_t *data, size_t size, animc_diag_sink *si
 	free(c.cuts);
 	return ok;
 }
+
+/* ------------------------------------------------------- camera shots */
+
+void animc_md5camera_start_shots_at_zero(const struct aiScene *scene)
+{
+	for (unsigned a = 0; scene && scene->mAnimations && a < scene->mNumAnimations; a++) {
+		struct aiAnimation *anim = scene->mAnimations[a];
+		double start = INFINITY;
+
+		for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; c++) {
+			const struct aiNodeAnim *na = anim->mChannels[c];
+
+			if (na && na->mPositionKeys && na->mNumPositionKeys)
+				start = fmin(start, na->mPositionKeys[0].mTime);
+			if (na && na->mRotationKeys && na->mNumRotationKeys)
+				start = fmin(start, na->mRotationKeys[0].mTime);
+		}
+		if (!(start > 0) || !isfinite(start))
+			continue;
+		for (unsigned c = 0; c < anim->mNumChannels; c++) {
+			struct aiNodeAnim *na = anim->mChannels[c];
+
+			for (unsigned k = 0; na && na->mPositionKeys && k < na->mNumPositionKeys; k++)
+				na->mPositionKeys[k].mTime -= start;
+			for (unsigned k = 0; na && na->mRotationKeys && k < na->mNumRotationKeys; k++)
+				na->mRotationKeys[k].mTime -= start;
+		}
+		anim->mDuration = fmax(0, anim->mDuration - start);
+	}
+}

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <assimp/scene.h>
+
 #include <animc/animc.h>
 
 /*
@@ -35,5 +37,13 @@ bool animc_md5anim_check(const uint8_t *data, size_t size, animc_diag_sink *sink
  * to `sink` at its line, and false.
  */
 bool animc_md5camera_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+/*
+ * Assimp 5.2.5 keys each clip of an .md5camera (a shot, from one cut to
+ * the next) at the file's frame numbers, so every shot after the first
+ * held its first frame from 0 until its frame number came.  Each
+ * animation of `scene` is shifted to start at its first key.
+ */
+void animc_md5camera_start_shots_at_zero(const struct aiScene *scene);
 
 #endif

@@ -190,6 +190,57 @@ static void md5camera_plays_at_its_frame_rate(void **state)
 	assimp_import_release(&r);
 }
 
+/* The clip of `set` named `name`, or a failure. */
+static const animc_clip *clip_named(const animc_clip_set *set, const char *name)
+{
+	for (uint32_t i = 0; i < set->count; i++)
+		if (strcmp(set->clips[i]->name, name) == 0)
+			return set->clips[i];
+	fail_msg("no clip %s", name);
+	return NULL;
+}
+
+/* A camera of 6 frames at 30 a second (frame k at x = k, the last turned
+ * about Y), cut after frame 2: two shots, frames 0 to 2 and 3 to 5. */
+static void md5camera_import_shots(assimp_import *r)
+{
+	char *dir = test_tmpdir("md5camera-shots"), *path = test_format("%s/shot.md5camera", dir);
+	static const char text[] =
+		"MD5Version 10\ncommandline \"\"\n\nnumFrames 6\nframeRate 30\nnumCuts 1\n\ncuts {\n\t2\n}\n\n"
+		"camera {\n\t( 0 0 0 ) ( 0 0 0 ) 90\n\t( 1 0 0 ) ( 0 0 0 ) 90\n\t( 2 0 0 ) ( 0 0 0 ) 90\n"
+		"\t( 3 0 0 ) ( 0 0 0 ) 90\n\t( 4 0 0 ) ( 0 0 0 ) 90\n\t( 5 0 0 ) ( 0 0.6 0 ) 90\n}\n";
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(r, path, NULL);
+	assert_int_equal(r->status, ANIMC_OK);
+	assert_int_equal(r->set.count, 2);
+	free(path), free(dir);
+}
+
+/*
+ * Assimp keyed each shot at the file's frame numbers, so the second held
+ * frame 3 from 0 s until 0.1 s, when its frame number came.  Each shot
+ * starts at 0.
+ */
+static void md5camera_later_shots_start_at_0(void **state)
+{
+	const animc_track *t;
+	assimp_import r;
+
+	(void)state;
+	md5camera_import_shots(&r);
+	t = &clip_named(&r.set, "anim0_from_0_to_3")->channels[0].tracks[ANIMC_TRANSLATION];
+	assert_int_equal(t->value_count, 3);
+	assert_float_equal(t->times_s[0], 0, 1e-6);
+	assert_float_equal(t->values[2 * 3], 2, 1e-6);
+	t = &clip_named(&r.set, "anim1_from_3_to_5")->channels[0].tracks[ANIMC_TRANSLATION];
+	for (uint32_t k = 0; k < 2; k++) {
+		assert_float_equal(t->times_s[k], k / 30.0, 1e-6);
+		assert_float_equal(t->values[k * 3], 3 + k, 1e-6);
+	}
+	assimp_import_release(&r);
+}
+
 /*
  * A cut past the camera's frames (cut 8 of 3 frames): Assimp made a clip
  * from 0 to the cut and read its keys from past the frames, whatever the
@@ -222,6 +273,7 @@ static void md5camera_cut_past_the_frames_fails_at_its_line(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(md5camera_cut_past_the_frames_fails_at_its_line),
 	cmocka_unit_test(md5camera_plays_at_its_frame_rate),
+	cmocka_unit_test(md5camera_later_shots_start_at_0),
 	cmocka_unit_test(md5anim_without_a_frame_rate_warns_of_the_rate_assumed),
 	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
 	cmocka_unit_test(md5anim_faulty_frames_fail_at_their_line),
