@@ -2861,6 +2861,8 @@ static animc_status import_assimp(const animc_import_request *req, animc_clip_se
 			      sink);
 	if (status == ANIMC_OK)
 		animc_collada_check_clips(own.dae, out, first, sink);
+	if (status == ANIMC_OK && is_format(format, "md5camera"))
+		animc_md5camera_end_at_last_frame(req->data, req->size, out, first);
 	if (is_format(format, "dae"))
 		status = say_collada(req, scene, &own, status, sink);
 	animc_up_axis up = declared_up(format ? format : "", scene);

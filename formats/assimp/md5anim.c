@@ -6,6 +6,7 @@
  * its frames, which it does not check either.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,6 +340,7 @@ typedef struct md5_camera {
 	md5_token *cuts;
 	size_t cut_count, cut_capacity;
 	size_t frame_count;
+	md5_token last_frame;    /* the first token of the camera block's last line */
 	bool is_lost;            /* no memory */
 } md5_camera;
 
@@ -469,4 +471,123 @@ void animc_md5camera_start_shots_at_zero(const struct aiScene *scene)
 		}
 		anim->mDuration = fmax(0, anim->mDuration - start);
 	}
+}
+
+/* The first token of the camera block's last line, and the lines' count. */
+static void note_frame(md5_camera *c, const md5_token *t)
+{
+	c->last_frame = *t;
+	c->frame_count++;
+}
+
+/* The camera's last frame, `( x y z ) ( qx qy qz ) fov`, from its first
+ * token on: position and rotation's x y z into v; false when it is not
+ * that. */
+static bool read_camera_frame(const md5_camera *c, const uint8_t *end, double v[6])
+{
+	md5_reader r = { (const uint8_t *)c->last_frame.at, end, c->last_frame.line };
+	md5_token t;
+	char number[64];
+
+	for (int i = 0; i < 6; i++) {
+		if ((i == 0 || i == 3) && (!md5_next(&r, &t) || !md5_is(&t, "(")))
+			return false;
+		if (!md5_next(&r, &t) || !md5_number(&t) || t.line != c->last_frame.line)
+			return false;
+		memcpy(number, t.at, t.len);
+		number[t.len] = '\0';
+		v[i] = strtod(number, NULL);
+		if ((i == 2 || i == 5) && (!md5_next(&r, &t) || !md5_is(&t, ")")))
+			return false;
+	}
+	return true;
+}
+
+/* The .md5camera's frame count and last frame, when the last frame ends
+ * a shot of more than itself: no cut at the frame before it (then Assimp's
+ * last clip ends at that cut, the last frame a shot of its own, and it
+ * belongs to no clip).  False when it cannot be read, or is not that. */
+static bool camera_last_frame(const uint8_t *data, size_t size, size_t *count, double v[6])
+{
+	md5_reader r = { data, data + size, 1 };
+	md5_camera c = { 0 };
+	md5_token t;
+	bool ok;
+
+	while (data && !c.is_lost && md5_next(&r, &t)) {
+		if (md5_is(&t, "cuts"))
+			read_lines(&r, &c, add_cut);
+		else if (md5_is(&t, "camera"))
+			read_lines(&r, &c, note_frame);
+		else if (md5_is(&t, "{"))
+			skip_block(&r);
+	}
+	*count = c.frame_count;
+	ok = !c.is_lost && c.frame_count > 0 && read_camera_frame(&c, data + size, v);
+	for (size_t i = 0; ok && i < c.cut_count; i++)
+		ok = cut_frame(&c.cuts[i]) + 2 != c.frame_count;
+	free(c.cuts);
+	return ok;
+}
+
+/* Track `kind` of channel 0 of `clip` with one more key, at `time`, of
+ * `value`; false (the track unchanged) without memory. */
+static bool add_key(animc_clip *clip, animc_track_kind kind, float time, const float *value)
+{
+	animc_track *t = &clip->channels[0].tracks[kind];
+	size_t width = kind == ANIMC_ROTATION ? 4 : 3, n = t->value_count;
+	float *times = animc_clip_alloc_floats(clip, n + 1), *values = animc_clip_alloc_values(clip, kind, n + 1);
+
+	if (!times || !values)
+		return false;
+	memcpy(times, t->times_s, n * sizeof *times);
+	memcpy(values, t->values, n * width * sizeof *values);
+	times[n] = time;
+	memcpy(&values[n * width], value, width * sizeof *values);
+	t->times_s = times, t->values = values, t->value_count = (uint32_t)(n + 1);
+	return true;
+}
+
+/* Whether `clip` is Assimp's last shot of a camera of `frames` frames,
+ * every key of its one channel where Assimp puts it (one a frame, from 0
+ * on, the last frame left out); its keys in *keys. */
+static bool is_last_shot(const animc_clip *clip, size_t frames, uint32_t *keys)
+{
+	unsigned index, from, to;
+	int end = 0;
+	const animc_track *t = clip->channel_count == 1 ? clip->channels[0].tracks : NULL;
+
+	if (!clip->name || sscanf(clip->name, "anim%u_from_%u_to_%u%n", &index, &from, &to, &end) != 3 ||
+	    clip->name[end] != '\0' || (size_t)to + 1 != frames || from >= to || !t || !(clip->ticks_per_second > 0))
+		return false;
+	*keys = to - from;
+	for (int k = ANIMC_TRANSLATION; k <= ANIMC_ROTATION; k++)
+		if (!t[k].is_present || t[k].value_count != *keys || !t[k].times_s ||
+		    fabsf(t[k].times_s[*keys - 1] - (float)((*keys - 1) / clip->ticks_per_second)) > 1e-5f)
+			return false;
+	return true;
+}
+
+void animc_md5camera_end_at_last_frame(const uint8_t *data, size_t size, animc_clip_set *set, uint32_t first)
+{
+	animc_clip *clip = set && set->count > first ? set->clips[set->count - 1] : NULL;
+	size_t frames;
+	uint32_t keys;
+	double v[6], w;
+
+	if (!clip || !camera_last_frame(data, size, &frames, v) || !is_last_shot(clip, frames, &keys))
+		return;
+	/* Its rotation as Assimp rebuilds a frame's, w = -sqrt(1 - x² - y² - z²). */
+	w = 1 - v[3] * v[3] - v[4] * v[4] - v[5] * v[5];
+	w = w > 0 ? -sqrt(w) : 0;
+	double len = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + w * w);
+	const float position[3] = { (float)v[0], (float)v[1], (float)v[2] };
+	const float rotation[4] = { (float)(v[3] / len), (float)(v[4] / len), (float)(v[5] / len), (float)(w / len) };
+	float time = (float)(keys / clip->ticks_per_second);
+
+	if (!(len > 0) || !add_key(clip, ANIMC_TRANSLATION, time, position) ||
+	    !add_key(clip, ANIMC_ROTATION, time, rotation))
+		return;
+	clip->duration_s = time;
+	clip->channels[0].duration_s = time;
 }

@@ -46,4 +46,15 @@ bool animc_md5camera_check(const uint8_t *data, size_t size, animc_diag_sink *si
  */
 void animc_md5camera_start_shots_at_zero(const struct aiScene *scene);
 
+/*
+ * Assimp 5.2.5 keys the last shot of an .md5camera to the frame before the
+ * camera's last (it takes a shot's frames up to its end, but not the end,
+ * and the last shot ends at the last frame): the camera stopped a frame
+ * early.  The last frame of `data` is added to the last clip of `set`
+ * (those from `first` on: the file's), one frame after its last key, when
+ * that clip is Assimp's shot up to it.  A file this cannot follow is left
+ * as it is.
+ */
+void animc_md5camera_end_at_last_frame(const uint8_t *data, size_t size, animc_clip_set *set, uint32_t first);
+
 #endif

@@ -242,6 +242,32 @@ static void md5camera_later_shots_start_at_0(void **state)
 }
 
 /*
+ * Assimp took a shot's frames up to its end, but not the end, and the last
+ * shot ends at the camera's last frame: it was left out, and the camera
+ * stopped at x = 4.  The last shot ends at the last frame, turned as the
+ * file turns it.
+ */
+static void md5camera_the_last_shot_ends_at_the_last_frame(void **state)
+{
+	const animc_clip *last;
+	const animc_track *t;
+	assimp_import r;
+
+	(void)state;
+	md5camera_import_shots(&r);
+	last = clip_named(&r.set, "anim1_from_3_to_5");
+	t = &last->channels[0].tracks[ANIMC_TRANSLATION];
+	assert_int_equal(t->value_count, 3);
+	assert_float_equal(t->times_s[2], 2 / 30.0, 1e-6);
+	assert_float_equal(t->values[2 * 3], 5, 1e-6);
+	t = &last->channels[0].tracks[ANIMC_ROTATION];
+	assert_int_equal(t->value_count, 3);
+	assert_float_equal(fabs(t->values[2 * 4 + 1]), 0.6, 1e-6);
+	assert_float_equal(last->duration_s, 2 / 30.0, 1e-6);
+	assimp_import_release(&r);
+}
+
+/*
  * A cut past the camera's frames (cut 8 of 3 frames): Assimp made a clip
  * from 0 to the cut and read its keys from past the frames, whatever the
  * memory held (1e30, denormals), other bytes each run, exit 0.  A cut
@@ -274,6 +300,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(md5camera_cut_past_the_frames_fails_at_its_line),
 	cmocka_unit_test(md5camera_plays_at_its_frame_rate),
 	cmocka_unit_test(md5camera_later_shots_start_at_0),
+	cmocka_unit_test(md5camera_the_last_shot_ends_at_the_last_frame),
 	cmocka_unit_test(md5anim_without_a_frame_rate_warns_of_the_rate_assumed),
 	cmocka_unit_test(md5anim_num_frames_past_the_frames_fails),
 	cmocka_unit_test(md5anim_faulty_frames_fail_at_their_line),
