@@ -141,3 +141,14 @@ bool animc_csm_check(const uint8_t *data, size_t size, animc_diag_sink *sink)
 	say_no_room(&f, room, sink);
 	return false;
 }
+
+void animc_csm_unname_clip(const struct aiScene *scene)
+{
+	static const char placeholder[] = "$CSM_MasterAnim";
+	struct aiAnimation *anim = scene->mNumAnimations == 1 && scene->mAnimations ? scene->mAnimations[0] : NULL;
+
+	if (anim && anim->mName.length == sizeof placeholder - 1 && strcmp(anim->mName.data, placeholder) == 0) {
+		anim->mName.length = 0;
+		anim->mName.data[0] = '\0';
+	}
+}

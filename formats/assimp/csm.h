@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <assimp/scene.h>
+
 #include <animc/animc.h>
 
 /*
@@ -24,5 +26,14 @@
  * its line, and false.
  */
 bool animc_csm_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
+
+/*
+ * A .csm file holds one take and no name for it; Assimp's reader names it
+ * "$CSM_MasterAnim", which made the output `$CSM_MasterAnim.xnb`, a `$` in
+ * a name a game loads it by and a shell or a makefile expands.  The clip
+ * is made unnamed, as a MilkShape 3D file's and an SMD's are
+ * (`clip0.xnb`).
+ */
+void animc_csm_unname_clip(const struct aiScene *scene);
 
 #endif

@@ -67,8 +67,24 @@ static void csm_frames_past_the_room_fail_at_their_line(void **state)
 	assimp_import_release(&r);
 }
 
+/* A .csm names no take; Assimp names it "$CSM_MasterAnim", and the output
+ * was $CSM_MasterAnim.xnb.  The clip is unnamed (clip0.xnb), as a
+ * MilkShape 3D file's is. */
+static void csm_take_is_unnamed(void **state)
+{
+	assimp_import r;
+
+	(void)state;
+	csm_import(&r, "$FirstFrame 0\n$LastFrame 4\n", 5);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	assert_string_equal(r.set.clips[0]->name, "");
+	assimp_import_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(csm_frames_past_the_room_fail_at_their_line),
+	cmocka_unit_test(csm_take_is_unnamed),
 };
 
 ANIMC_TEST_GROUP(tests);
