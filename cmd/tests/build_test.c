@@ -2424,6 +2424,43 @@ static void no_state_file_is_read_through_a_link_put_in_place_after_a_check(void
 	free(journal_to);
 }
 
+/* OUTDIR/.animc replaced by a symbolic link after the check that it is no
+ * link (another process writing OUTDIR; the stand-in swaps it right after
+ * an lstat() of it, and back after the next open below it): no state
+ * file is made, renamed or removed in the folder the link leads to.  A
+ * build made its lock there, and a clean too. */
+static void no_state_file_is_made_through_a_state_folder_swapped_for_a_link(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("swapped-state-folder"), *real = realpath(dir, NULL);
+	char *shim = test_format("%s/swap.so", dir), *src = test_format("%s/src", real);
+	char *out = test_format("%s/out", real), *folder = test_format("%s/.animc", out);
+	char *to = test_format("%s/elsewhere", real);
+	const char *const commands[][2] = { { "build", "--rebuild" }, { "clean", "-q" } };
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s' && cp " CRANE "/Turn.Animation '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", src, to, src, shim);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (size_t i = 0; i < 2; i++) {
+		setenv("SWAP_FOLDER", folder, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
+		r = i == 0 ? test_animc(commands[i][0], commands[i][1], "-o", out, src, NULL)
+			   : test_animc(commands[i][0], commands[i][1], "-o", out, NULL);
+		unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
+		if (r.status != 0 || test_count_files(to) != 0)
+			fail_msg("%s: exit %d, %zu files made through the link\n%s%s", commands[i][0], r.status,
+				 test_count_files(to), r.out, r.err);
+		test_run_release(&r);
+	}
+	/* The clean cleaned the folder itself. */
+	assert_false(test_file_exists(folder));
+	assert_int_equal(test_count_files(out), 0);
+	free(dir), free(real), free(shim), free(src), free(out), free(folder), free(to);
+}
+
 static void response_files_and_base(void **state)
 {
 	char *dir = test_tmpdir("base");
@@ -5418,6 +5455,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(no_lock_is_made_through_a_link),
 	cmocka_unit_test(no_state_file_is_read_through_a_link),
 	cmocka_unit_test(no_state_file_is_read_through_a_link_put_in_place_after_a_check),
+	cmocka_unit_test(no_state_file_is_made_through_a_state_folder_swapped_for_a_link),
 	cmocka_unit_test(prune_says_it_leaves_a_changed_output),
 	cmocka_unit_test(an_unreadable_source_keeps_its_outputs),
 	cmocka_unit_test(a_file_or_folder_without_permission_is_skipped),

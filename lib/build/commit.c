@@ -123,9 +123,12 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 	if (stat("/proc/self/exe", &program) == 0)
 		c->program_mtime_ns = (int64_t)program.st_mtim.tv_sec * 1000000000 + program.st_mtim.tv_nsec;
 	c->journal.fd = -1;
+	c->journal.dir_fd = -1;
 	c->journal.spare_fd = -1;
 	if (!is_dry && !build_journal_init(&c->journal, ctx->options->out_dir))
 		return false;
+	if (!is_dry && ctx->has_state_dir)
+		c->journal.dir_fd = ctx->state_fd;
 	c->next.options = ctx->options_key;
 	if (ctx->has_old) {
 		c->next.loaded_hash_known = ctx->old.loaded_hash_known;
@@ -2302,14 +2305,17 @@ static bool settle_manifest(const build_ctx *ctx, const char *manifest_path, con
 	cli_error err;
 
 	if (left->orphan_count) {
-		if (!manifest_save(left, manifest_path, NULL, &err)) {
+		if (!build_manifest_save_as(ctx, left, manifest_path, NULL, &err)) {
 			build_say(ctx, ANIMC_ERROR, manifest_path, "%s; the manifest is kept as it was",
 				  err.message);
 			n->keeps_journals = true;
 		}
 		return true;
 	}
-	if (unlink(manifest_path) == 0 || errno == ENOENT)
+	const char *name;
+	int at = build_state_at(ctx, manifest_path, &name);
+
+	if (unlinkat(at, name, 0) == 0 || errno == ENOENT)
 		return false;
 	build_say(ctx, ANIMC_ERROR, manifest_path, "cannot remove: %s", strerror(errno));
 	n->is_stuck = true;
@@ -2340,13 +2346,22 @@ static bool remove_own(const build_ctx *ctx, int dir_fd, const char *dir_path, c
 	return true;
 }
 
+/* A new descriptor of the state folder at dir_path, as the run opened it
+ * (or opened now without following a link); -1 when it cannot be. */
+static int state_dir_open(const build_ctx *ctx, const char *dir_path)
+{
+	return ctx->has_state_dir ? openat(ctx->state_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+	       : open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 /* The state folder holds what animc did not write (an editor's
  * manifest~, an NFS .nfsXXXX of a file held open), which clean leaves as
  * it leaves every file it did not write: name it.  False when it cannot
  * tell what is there. */
 static bool say_foreign_state(const build_ctx *ctx, const char *dir_path)
 {
-	DIR *d = opendir(dir_path);
+	int fd = state_dir_open(ctx, dir_path);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 	char first[256] = "";
 	size_t count = 0;
@@ -2357,6 +2372,8 @@ static bool say_foreign_state(const build_ctx *ctx, const char *dir_path)
 			snprintf(first, sizeof first, "%s", e->d_name);
 	if (d)
 		closedir(d);
+	else if (fd >= 0)
+		close(fd);
 	if (count)
 		build_say_kind(ctx, ANIMC_WARNING, "output-left", dir_path, "not removed: it holds '%s'%s, which animc "
 			       "did not write; remove it by hand", first, count > 1 ? " and more" : "");
@@ -2368,7 +2385,7 @@ static bool say_foreign_state(const build_ctx *ctx, const char *dir_path)
  * `own_left`: a journal could not be removed (said). */
 static void remove_state(const build_ctx *ctx, const char *dir_path, bool own_left, clean_counts *n)
 {
-	int fd = open(dir_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = state_dir_open(ctx, dir_path);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 
@@ -2396,6 +2413,16 @@ static void remove_state(const build_ctx *ctx, const char *dir_path, bool own_le
 	}
 }
 
+/* unlink() of the state file at `path`, in the state folder as the run
+ * opened it. */
+static int unlink_state_file(const build_ctx *ctx, const char *path)
+{
+	const char *name;
+	int at = build_state_at(ctx, path, &name);
+
+	return unlinkat(at, name, 0);
+}
+
 /* The journals clean read: each one it cannot remove is said, and left
  * (true when one is). */
 static bool remove_journals(const build_ctx *ctx, const cli_strings *files, clean_counts *n)
@@ -2403,7 +2430,7 @@ static bool remove_journals(const build_ctx *ctx, const cli_strings *files, clea
 	bool left = false;
 
 	for (size_t i = 0; i < files->count; i++)
-		if (unlink(files->items[i]) != 0 && errno != ENOENT) {
+		if (unlink_state_file(ctx, files->items[i]) != 0 && errno != ENOENT) {
 			build_say_kind(ctx, ANIMC_WARNING, "output-left", files->items[i], "cannot remove: %s; left",
 				       strerror(errno));
 			left = true;
@@ -2426,7 +2453,7 @@ int build_clean(build_ctx *ctx)
 
 	if (!manifest_path || !dir_path)
 		goto out;
-	switch (manifest_load(&m, manifest_path, &err)) {
+	switch (build_manifest_load(ctx, &m, manifest_path, false, &err)) {
 	case MANIFEST_LOADED:
 		break;
 	case MANIFEST_ABSENT:

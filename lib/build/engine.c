@@ -172,16 +172,72 @@ static void hook_tick(void *user)
 	rs->status->ops->tick(rs->status);
 }
 
-/* Is the file open at fd still the one at `path`?  A clean that held the
- * lock while this run waited for it removed the file (and .animc with it),
- * and a later build may have made another: a lock on the old one shuts out
- * neither. */
-static bool is_at_path(int fd, const char *path)
+int build_state_at(const build_ctx *ctx, const char *path, const char **name)
 {
-	struct stat held, named;
+	if (ctx && ctx->has_state_dir) {
+		*name = cli_basename(path);
+		return ctx->state_fd;
+	}
+	*name = path;
+	return AT_FDCWD;
+}
 
-	return fstat(fd, &held) == 0 && stat(path, &named) == 0 && held.st_dev == named.st_dev &&
-	       held.st_ino == named.st_ino;
+/* unlink() of the state file `path`, through the state folder's descriptor. */
+static int unlink_state(const build_ctx *ctx, const char *path)
+{
+	const char *name;
+	int at = build_state_at(ctx, path, &name);
+
+	return unlinkat(at, name, 0);
+}
+
+static bool is_same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Are the lock open at fd and the folder open at state_fd still those at
+ * `dir` (OUTDIR/.animc) and in it?  A clean that held the lock while this
+ * run waited for it removed the file (and .animc with it), and a later
+ * build may have made another: a lock on the old one shuts out neither. */
+static bool is_in_place(int state_fd, const char *dir, int fd)
+{
+	struct stat held, named, opened, there;
+
+	return fstat(fd, &held) == 0 && fstatat(state_fd, "lock", &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       is_same_inode(&held, &named) && fstat(state_fd, &opened) == 0 &&
+	       fstatat(AT_FDCWD, dir, &there, AT_SYMLINK_NOFOLLOW) == 0 && is_same_inode(&opened, &there);
+}
+
+/* OUTDIR/.animc, made when missing and opened without following a
+ * symbolic link in its place: its descriptor, or -1, said, or with *again
+ * when a link that was there as it was opened is gone (to open again). */
+static int open_state_dir(const build_ctx *ctx, const char *dir, bool for_clean, bool *again)
+{
+	cli_error err;
+	struct stat st;
+	int fd, error;
+
+	*again = false;
+	if (!cli_mkdir_p(dir, &err)) {
+		build_say(ctx, ANIMC_ERROR, dir, "%s", err.message);
+		return -1;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	error = errno;
+	bool is_there = fstatat(AT_FDCWD, dir, &st, AT_SYMLINK_NOFOLLOW) == 0;
+
+	if ((error == ELOOP || error == ENOTDIR) && is_there && S_ISDIR(st.st_mode))
+		*again = true;
+	else if (is_there && S_ISLNK(st.st_mode))
+		build_say(ctx, ANIMC_ERROR, dir, "is a symbolic link, not the folder animc makes: nothing %s, and "
+			  "nothing made, read or removed through it; remove the link by hand",
+			  for_clean ? "cleaned" : "built");
+	else
+		build_say(ctx, ANIMC_ERROR, dir, "cannot open: %s", strerror(error));
+	return -1;
 }
 
 /* Who holds the lock on the file open at fd alone, from /proc/locks: "pid
@@ -252,11 +308,11 @@ static int lock_alone(int fd)
 /* The lock could not be opened.  A symbolic link in its place is not
  * followed: the file at its far end, made or locked, would lie outside
  * OUTDIR. */
-static void say_lock_unopened(const build_ctx *ctx, const char *path, bool for_clean)
+static void say_lock_unopened(const build_ctx *ctx, int state_fd, const char *path, bool for_clean)
 {
 	struct stat st;
 
-	if (errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+	if (errno == ELOOP && fstatat(state_fd, "lock", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
 		build_say(ctx, ANIMC_ERROR, path, "is a symbolic link, not the lock animc makes: nothing %s, and "
 			  "nothing made or locked through it; remove the link by hand", for_clean ? "cleaned" : "built");
 	else
@@ -273,21 +329,26 @@ static void say_lock_unopened(const build_ctx *ctx, const char *path, bool for_c
  * and the folder and the lock are made and taken again.  Returns the descriptor,
  * or -1 (said); *alone says whether no other build runs.
  */
-static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, bool *alone)
+static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, bool *alone, int *state_fd)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
-	cli_error err;
-	bool is_said = false;
+	bool is_said = false, again;
 	int fd = -1, held;
 
+	*state_fd = -1;
 	for (int tries = 0; tries < 100 && !is_said && fd < 0; tries++) {
 		*alone = false;
 		is_said = true;
-		if (!dir || !path || !cli_mkdir_p(dir, &err)) {
-			build_say(ctx, ANIMC_ERROR, dir ? dir : out_dir, "%s", dir && path ? err.message : "out of memory");
-		} else if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0) {
-			say_lock_unopened(ctx, path, for_clean);
+		if (*state_fd >= 0)
+			close(*state_fd);
+		if (!dir || !path) {
+			*state_fd = -1;
+			build_say(ctx, ANIMC_ERROR, out_dir, "out of memory");
+		} else if ((*state_fd = open_state_dir(ctx, dir, for_clean, &again)) < 0) {
+			is_said = !again;
+		} else if ((fd = openat(*state_fd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0) {
+			say_lock_unopened(ctx, *state_fd, path, for_clean);
 		} else if ((held = lock_alone(fd)) != 0 && held != EWOULDBLOCK) {
 			build_say(ctx, ANIMC_ERROR, path, "cannot lock: %s: the output folder's file system cannot lock "
 				  "files, and builds and clean of one folder need the lock to keep apart; build into "
@@ -307,7 +368,7 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 				is_said = true;
 				break;
 			}
-			if (!is_at_path(fd, path)) {
+			if (!is_in_place(*state_fd, dir, fd)) {
 				close(fd);
 				fd = -1;
 			}
@@ -316,32 +377,42 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 	if (fd < 0 && !is_said)
 		build_say(ctx, ANIMC_ERROR, path, "cannot take the lock: the file was removed each time it was taken "
 			  "(by animc clean, run again and again?)");
+	if (fd < 0 && *state_fd >= 0) {
+		close(*state_fd);
+		*state_fd = -1;
+	}
 	free(dir);
 	free(path);
 	return fd;
 }
 
+/* take_lock into ctx: the lock and the state folder's descriptor. */
+static bool take_ctx_lock(build_ctx *ctx, const char *out_dir, bool for_clean, bool *alone)
+{
+	ctx->lock_fd = take_lock(ctx, out_dir, for_clean, alone, &ctx->state_fd);
+	ctx->has_state_dir = ctx->lock_fd >= 0;
+	return ctx->has_state_dir;
+}
+
 /* With the lock alone: the markers of runs that did not end cleanly mean
  * temporary files may be left; remove those and the markers. */
-static void sweep_if_interrupted(const char *out_dir, bool verbose, build_status_sink *status)
+static void sweep_if_interrupted(const build_ctx *ctx, const char *out_dir, bool verbose,
+				 build_status_sink *status)
 {
-	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
-	DIR *d = dir ? opendir(dir) : NULL;
+	int fd = openat(ctx->state_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 	bool any = false;
 
+	if (fd >= 0 && !d)
+		close(fd);
 	while (d && (e = readdir(d)))
 		if (strncmp(e->d_name, "running", 7) == 0) {
-			char *marker = cli_path_join(dir, e->d_name, NULL);
-
-			if (marker)
-				unlink(marker);
-			free(marker);
+			unlinkat(ctx->state_fd, e->d_name, 0);
 			any = true;
 		}
 	if (d)
 		closedir(d);
-	free(dir);
 	if (any) {
 		unsigned swept = build_sweep_temps(out_dir);
 		char line[96];
@@ -368,6 +439,7 @@ static bool sweep_own(int lock_fd, const char *out_dir)
 /* The manifest is read and parsed on a thread of its own while the plan
  * walks the inputs: neither needs the other until the check. */
 typedef struct manifest_loader {
+	const build_ctx *ctx;
 	manifest *m;
 	const char *path;
 	manifest_load_status status;
@@ -380,12 +452,13 @@ static void *load_manifest(void *arg)
 {
 	manifest_loader *l = arg;
 
-	l->status = l->is_lazy ? manifest_load_lazy(l->m, l->path, &l->err) : manifest_load(l->m, l->path, &l->err);
+	l->status = build_manifest_load(l->ctx, l->m, l->path, l->is_lazy, &l->err);
 	return NULL;
 }
 
-static void manifest_loader_start(manifest_loader *l, manifest *m, const char *path)
+static void manifest_loader_start(manifest_loader *l, const build_ctx *ctx, manifest *m, const char *path)
 {
+	l->ctx = ctx;
 	l->m = m;
 	l->path = path;
 	l->is_threaded = pthread_create(&l->thread, NULL, load_manifest, l) == 0;
@@ -687,6 +760,9 @@ static void release_ctx(build_ctx *ctx)
 		XXH3_freeState(ctx->key_prefix);
 	if (ctx->lock_fd >= 0)
 		close(ctx->lock_fd);
+	if (ctx->has_state_dir)
+		close(ctx->state_fd);
+	ctx->has_state_dir = false;
 }
 
 
@@ -721,8 +797,7 @@ static int run_clean(build_ctx *ctx)
 			       "clean");
 		return ANIMC_EXIT_OK;
 	}
-	ctx->lock_fd = take_lock(ctx, out_dir, true, &alone);
-	return ctx->lock_fd < 0 ? ANIMC_EXIT_FAILED : build_clean(ctx);
+	return take_ctx_lock(ctx, out_dir, true, &alone) ? build_clean(ctx) : ANIMC_EXIT_FAILED;
 }
 
 /* Before a build plans: the cache (a URL or folder that cannot be used is
@@ -765,17 +840,19 @@ static bool open_out_dir(run_state *rs)
 		build_say(ctx, ANIMC_ERROR, o->out_dir, "%s", err.message);
 		return false;
 	}
-	ctx->lock_fd = take_lock(ctx, o->out_dir, false, &alone);
-	if (ctx->lock_fd < 0)
+	if (!take_ctx_lock(ctx, o->out_dir, false, &alone))
 		return false;
 	if (alone) {
-		sweep_if_interrupted(o->out_dir, o->verbose, rs->status);
+		sweep_if_interrupted(ctx, o->out_dir, o->verbose, rs->status);
 		/* Outputs of killed runs their manifest never recorded: known
 		 * before the plan reads it. */
 		build_journal_fold(ctx, o->out_dir);
 		flock(ctx->lock_fd, LOCK_SH);
 	}
-	fd = open(rs->running, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	const char *marker;
+	int at = build_state_at(ctx, rs->running, &marker);
+
+	fd = openat(at, marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		/* What a build writes is recorded there (the journal, the
 		 * manifest): outputs it could not record would be unknown to
@@ -884,7 +961,7 @@ static bool plan_run(run_state *rs, size_t *to_compile)
 
 	/* Loaded with --rebuild too: what earlier runs wrote stays tracked. */
 	loader.is_lazy = reads_lazily(ctx);
-	manifest_loader_start(&loader, &ctx->old, rs->manifest_path);
+	manifest_loader_start(&loader, ctx, &ctx->old, rs->manifest_path);
 	options_key(ctx->options, &ctx->options_key);
 	plan_ok = build_plan_make(ctx);
 	loaded = manifest_loader_finish(&loader);
@@ -1141,7 +1218,7 @@ static int stop_run(run_state *rs)
 			save_checkpoint(rs);
 		report_stopped(rs, rs->commit.committed);
 		if (sweep_own(ctx->lock_fd, ctx->options->out_dir))
-			unlink(rs->running);
+			unlink_state(ctx, rs->running);
 	} else if (is_failed) {
 		report_stopped(rs, rs->commit.committed);
 	}
@@ -1214,13 +1291,13 @@ static void forget_out_dir(run_state *rs)
 	if (rs->had_state_dir || ctx->options->keeps_state || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
 	    rs->commit.journal.pending || wrote_any(ctx) || ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
 		return;
-	if (rs->marked_running && unlink(rs->running) == 0)
+	if (rs->marked_running && unlink_state(ctx, rs->running) == 0)
 		rs->marked_running = false;
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char *path = cli_path_join(out_dir, files[i], NULL);
 
 		if (path)
-			unlink(path);
+			unlink_state(ctx, path);
 		free(path);
 	}
 	char *state = cli_path_join(out_dir, MANIFEST_DIR, NULL);
@@ -1554,7 +1631,7 @@ int build_engine_run_with(build_command command, build_options *o, const build_e
 		cli_stdout_sync();
 	/* Ending here, the run left no temporary file behind. */
 	if (rs.marked_running)
-		unlink(rs.running);
+		unlink_state(&ctx, rs.running);
 	release_ctx(&ctx);
 	build_said_release(&rs.status->said);
 	free(rs.manifest_path);

@@ -71,6 +71,13 @@ struct build_ctx {
 	double start_wall_s;       /* CLOCK_REALTIME at start, for racy mtimes */
 	volatile int *stop_signal; /* set by SIGINT/SIGTERM/SIGHUP handlers */
 	int lock_fd;               /* OUTDIR/.animc/lock, held shared for the run; -1 */
+	/* OUTDIR/.animc, opened without following a symbolic link in its
+	 * place, when has_state_dir: each state file (the lock, the markers,
+	 * the journal, the manifest) is made, read, renamed and removed in
+	 * it through this descriptor (build_state_at), so that a link put
+	 * in the folder's place after a check leads nowhere. */
+	int state_fd;
+	bool has_state_dir;
 	bool left_temps;           /* a worker died, or a file could not be removed: a
 				    * temporary file may be left, to sweep */
 	/* Why the run ends before its jobs are done, a signal aside (a string
@@ -137,5 +144,10 @@ const build_dep *build_project_dep(const build_ctx *ctx, const char *path);
  * source animc's own readers read, else the worker pool (behind the
  * cache's fork guard). */
 build_runner *build_engine_runner(void *user, build_ctx *ctx, size_t count, const build_run_hooks *hooks);
+/* Where the state file `path` (OUTDIR/.animc/NAME) is reached: the
+ * folder's descriptor, with *name its NAME, once the run opened it
+ * (ctx->has_state_dir); else AT_FDCWD, with *name `path`.  For the *at()
+ * calls: openat(build_state_at(ctx, path, &name), name, ...). */
+int build_state_at(const build_ctx *ctx, const char *path, const char **name);
 
 #endif

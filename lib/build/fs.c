@@ -326,13 +326,28 @@ static bool ensure_dir(const char *dir, cli_error *err)
 	return true;
 }
 
+/* Six random letters and digits of a temporary file's name, and a NUL. */
+static void temp_tail(char tail[7])
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64_t state;
+
+	if (!state)
+		state = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&state;
+	for (int i = 0; i < 6; i++) {
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		tail[i] = digits[state % (sizeof digits - 1)];
+	}
+	tail[6] = '\0';
+}
+
 /* Create ".BASE.XXXXXX" beside `path` (its folder made when missing), mode
  * 0666 less the umask, into `name`.  Returns the descriptor or -1 (errno
  * set; err filled when the folder could not be made). */
 static int open_temp(const char *path, char *name, size_t name_size, cli_error *err)
 {
-	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	static uint64_t state;
 	const char *base = cli_basename(path);
 	size_t dir_len = (size_t)(base - path);
 
@@ -346,19 +361,11 @@ static int open_temp(const char *path, char *name, size_t name_size, cli_error *
 			return -1;
 		}
 	}
-	if (!state)
-		state = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&state;
 	for (int attempt = 0; attempt < 100; attempt++) {
 		char tail[7];
 		int fd;
 
-		for (int i = 0; i < 6; i++) {
-			state ^= state << 13;
-			state ^= state >> 7;
-			state ^= state << 17;
-			tail[i] = digits[state % (sizeof digits - 1)];
-		}
-		tail[6] = '\0';
+		temp_tail(tail);
 		/* ".BASE.XXXXXX" within a file name's 255 bytes: a long base
 		 * gives up the end of its stem, keeping its extension (.xnb,
 		 * .xnb.zst: a sweep after a killed build knows it by that). */
@@ -475,6 +482,51 @@ bool cli_write_atomic_pieces(const char *path, const cli_piece *pieces, size_t c
 		return false;
 	}
 	free(temp);
+	return true;
+}
+
+/* Write the pieces into ".NAME.XXXXXX" in the folder open at dir_fd: the
+ * descriptor (-1, errno set, on failure), the name in `temp`. */
+static int write_temp_at(int dir_fd, const char *name, const cli_piece *pieces, size_t count, char *temp,
+			 size_t temp_size)
+{
+	int fd = -1, error = EEXIST;
+
+	for (int attempt = 0; attempt < 100 && fd < 0 && error == EEXIST; attempt++) {
+		char tail[7];
+
+		temp_tail(tail);
+		snprintf(temp, temp_size, ".%.240s.%s", name, tail);
+		fd = openat(dir_fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		error = fd < 0 ? errno : 0;
+	}
+	for (size_t i = 0; fd >= 0 && i < count; i++)
+		if (!cli_write_all(fd, pieces[i].data, pieces[i].size)) {
+			error = errno ? errno : EIO;
+			close(fd);
+			unlinkat(dir_fd, temp, 0);
+			fd = -1;
+		}
+	errno = error;
+	return fd;
+}
+
+bool cli_write_atomic_pieces_at(int dir_fd, const char *name, const char *path, const cli_piece *pieces,
+				size_t count, cli_error *err)
+{
+	char temp[256];
+	int fd, error;
+
+	if (dir_fd == AT_FDCWD)
+		return cli_write_atomic_pieces(path, pieces, count, err);
+	fd = write_temp_at(dir_fd, name, pieces, count, temp, sizeof temp);
+	if (fd < 0)
+		return cli_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+	error = close(fd) != 0 ? errno : renameat(dir_fd, temp, dir_fd, name) != 0 ? errno : 0;
+	if (error) {
+		unlinkat(dir_fd, temp, 0);
+		return cli_error_set(err, "cannot write '%s': %s", path, strerror(error));
+	}
 	return true;
 }
 

@@ -104,6 +104,12 @@ typedef struct cli_piece {
 /* cli_write_atomic of the pieces' bytes, one after the other: not copied
  * into one buffer first. */
 bool cli_write_atomic_pieces(const char *path, const cli_piece *pieces, size_t count, cli_error *err);
+/* The same in the folder open at dir_fd, as `name` there, the temporary
+ * file made and renamed in it: a folder on the way swapped for a symbolic
+ * link leads nowhere.  `path` names the file in messages.  dir_fd
+ * AT_FDCWD: cli_write_atomic_pieces of `path`. */
+bool cli_write_atomic_pieces_at(int dir_fd, const char *name, const char *path, const cli_piece *pieces,
+				size_t count, cli_error *err);
 
 
 /* Bytes appended at the end, in a buffer that grows; is_broken once memory

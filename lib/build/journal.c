@@ -25,6 +25,7 @@ bool build_journal_init(build_journal *j, const char *out_dir)
 {
 	memset(j, 0, sizeof *j);
 	j->fd = -1;
+	j->dir_fd = -1;
 	j->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	j->dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	return j->dir != NULL;
@@ -56,7 +57,8 @@ static bool journal_open(build_journal *j, cli_error *err)
 		j->path = cli_path_join(j->dir, name, NULL);
 		if (!j->path)
 			return cli_error_set(err, "out of memory");
-		j->fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
+		j->fd = openat(j->dir_fd >= 0 ? j->dir_fd : AT_FDCWD, j->dir_fd >= 0 ? name : j->path,
+			       O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (j->fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -125,7 +127,8 @@ void build_journal_close(build_journal *j)
 	if (j->fd >= 0) {
 		close(j->fd);
 		if (!j->pending)
-			unlink(j->path);
+			unlinkat(j->dir_fd >= 0 ? j->dir_fd : AT_FDCWD,
+				 j->dir_fd >= 0 ? cli_basename(j->path) : j->path, 0);
 	}
 	if (j->spare_fd >= 0)
 		close(j->spare_fd);
@@ -134,6 +137,7 @@ void build_journal_close(build_journal *j)
 	free(j->line.data);
 	memset(j, 0, sizeof *j);
 	j->fd = -1;
+	j->dir_fd = -1;
 	j->spare_fd = -1;
 }
 
@@ -244,10 +248,18 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 			    cli_strings *others, cli_strings *unread)
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
-	DIR *d = dir ? opendir(dir) : NULL;
+	const char *name;
+	int at = dir ? build_state_at(ctx, dir, &name) : AT_FDCWD;
+	/* Another description of the folder than the run's: a listing moves
+	 * its offset. */
+	int listed = !dir ? -1 : openat(at, at == AT_FDCWD ? dir : ".",
+					O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = listed >= 0 ? fdopendir(listed) : NULL;
 	struct dirent *e;
 	bool ok = dir != NULL;
 
+	if (listed >= 0 && !d)
+		close(listed);
 	while (d && (e = readdir(d)))
 		if (strncmp(e->d_name, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)) == 0) {
 			char *path = cli_path_join(dir, e->d_name, NULL);
@@ -267,7 +279,8 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 		/* Not read through a link put in its place (opened so, not
 		 * checked and then opened): the file at its far end is no
 		 * record of this folder. */
-		int fd = open(files->items[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		int at_dir = build_state_at(ctx, files->items[i], &name);
+		int fd = openat(at_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 		if (fd < 0 && errno == ELOOP) {
 			build_say_kind(ctx, ANIMC_WARNING, "journal", files->items[i], "a symbolic link, not a journal "
@@ -302,10 +315,14 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 	return ok;
 }
 
-void build_journal_remove(const cli_strings *files)
+void build_journal_remove(const build_ctx *ctx, const cli_strings *files)
 {
-	for (size_t i = 0; i < files->count; i++)
-		unlink(files->items[i]);
+	for (size_t i = 0; i < files->count; i++) {
+		const char *name;
+		int at = build_state_at(ctx, files->items[i], &name);
+
+		unlinkat(at, name, 0);
+	}
 }
 
 /* ------------------------------------------------------------- folding */
@@ -381,7 +398,7 @@ void build_journal_fold(const build_ctx *ctx, const char *out_dir)
 
 	if (!path || !build_journal_read_all(ctx, out_dir, &found, &files, NULL, NULL) || !files.count)
 		goto out;
-	switch (manifest_load(&m, path, NULL)) {
+	switch (build_manifest_load(ctx, &m, path, false, NULL)) {
 	case MANIFEST_LOADED:
 		break;
 	case MANIFEST_ABSENT:
@@ -394,13 +411,13 @@ void build_journal_fold(const build_ctx *ctx, const char *out_dir)
 		manifest_release(&m);
 		goto out;
 	}
-	if (adopted && !manifest_save(&m, path, NULL, &err)) {
+	if (adopted && !build_manifest_save_as(ctx, &m, path, NULL, &err)) {
 		build_say_kind(ctx, ANIMC_WARNING, "journal", path, "%s; the journals of interrupted builds are kept", err.message);
 		manifest_release(&m);
 		goto out;
 	}
 	manifest_release(&m);
-	build_journal_remove(&files);
+	build_journal_remove(ctx, &files);
 out:
 	manifest_release(&found);
 	cli_strings_release(&files);

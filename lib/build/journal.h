@@ -36,6 +36,9 @@ typedef struct build_ctx build_ctx;
 typedef struct build_journal {
 	char *dir;          /* OUTDIR/.animc; NULL: this run keeps none (`animc outputs`) */
 	char *path;         /* the run's file, made with the first record */
+	/* OUTDIR/.animc as the run opened it (ctx->state_fd, not owned): the
+	 * file is made and removed in it; -1 (as init leaves it): by path. */
+	int dir_fd;
 	int fd;             /* -1 until then */
 	cli_bytes line;     /* the record being written */
 	size_t pending;     /* records no saved manifest holds yet */
@@ -77,8 +80,8 @@ bool build_journal_parse(const build_ctx *ctx, const char *name, const char *dat
  * removed, and its path goes into *others (may be NULL). */
 bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest *into, cli_strings *files,
 			    cli_strings *others, cli_strings *unread);
-/* Remove the journal files named. */
-void build_journal_remove(const cli_strings *files);
+/* Remove the journal files named (in the run's state folder, ctx's). */
+void build_journal_remove(const build_ctx *ctx, const cli_strings *files);
 /* With OUTDIR's lock held alone (no run is writing a journal): fold what
  * killed runs left into OUTDIR/.animc/manifest, their outputs the
  * manifest does not record as they are becoming orphans, and remove those

@@ -824,7 +824,9 @@ static bool rebase(manifest *m, const char *path)
 	return ok;
 }
 
-bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err)
+/* manifest_save as `name` in the folder open at `at`. */
+static bool save_at(const manifest *m, int at, const char *name, const char *path, build_hash *written,
+		    cli_error *err)
 {
 	manifest with_cwd = *m;
 	pieces p;
@@ -849,9 +851,23 @@ bool manifest_save(const manifest *m, const char *path, build_hash *written, cli
 		pieces_release(&p);
 		return true;
 	}
-	ok = cli_write_atomic_pieces(path, p.items, p.count, err);
+	ok = cli_write_atomic_pieces_at(at, name, path, p.items, p.count, err);
 	pieces_release(&p);
 	return ok;
+}
+
+bool manifest_save(const manifest *m, const char *path, build_hash *written, cli_error *err)
+{
+	return save_at(m, AT_FDCWD, path, path, written, err);
+}
+
+bool build_manifest_save_as(const build_ctx *ctx, const manifest *m, const char *path, build_hash *written,
+			    cli_error *err)
+{
+	const char *name;
+	int at = build_state_at(ctx, path, &name);
+
+	return save_at(m, at, name, path, written, err);
 }
 
 /* -------------------------------------------------------------- reading */
@@ -1596,20 +1612,29 @@ static bool load_mapped(manifest *m, int fd, const struct stat *st, build_hash *
 	return true;
 }
 
-bool manifest_is_unchanged(const manifest *m, const char *path)
+/* manifest_is_unchanged of the file `name` in the folder open at `at`. */
+static bool is_unchanged_at(const manifest *m, int at, const char *name)
 {
 	struct stat st;
 
 	/* The file m maps is not reused while m maps it: one of its inode
 	 * is it, unless written in place (then its times moved). */
-	return m->loaded_id_known && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	return m->loaded_id_known && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
 	       st.st_dev == m->loaded_id.dev && st.st_ino == m->loaded_id.ino &&
 	       (uint64_t)st.st_size == m->loaded_id.size &&
 	       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == m->loaded_id.mtime_ns &&
 	       (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec == m->loaded_ctime_ns;
 }
 
-static manifest_load_status load(manifest *m, const char *path, bool lazy, cli_error *err)
+bool manifest_is_unchanged(const manifest *m, const char *path)
+{
+	return is_unchanged_at(m, AT_FDCWD, path);
+}
+
+/* The manifest at `path`, reached as `name` in the folder open at `at`
+ * (AT_FDCWD: `name` is `path`). */
+static manifest_load_status load(manifest *m, int at, const char *name, const char *path, bool lazy,
+				 cli_error *err)
 {
 	uint8_t *data;
 	size_t size;
@@ -1620,7 +1645,7 @@ static manifest_load_status load(manifest *m, const char *path, bool lazy, cli_e
 	/* Not read through a link put in its place (opened so, not checked
 	 * and then opened): the file at its far end is no record of this
 	 * folder, and may lie anywhere. */
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 	memset(m, 0, sizeof *m);
 	if (fd < 0 && errno == ENOENT)
@@ -1915,10 +1940,10 @@ static bool one_owner_an_output(build_ctx *ctx, manifest_entry *entries, size_t 
 
 /* Does the file at `path` hold the bytes whose hash is `want`?  Read a
  * piece at a time: the whole of it is not kept. */
-static bool file_hash_is(const char *path, const build_hash *want)
+static bool file_hash_is(int at, const char *name, const build_hash *want)
 {
 	enum { PIECE = 64 * 1024 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	uint8_t *piece = fd >= 0 ? malloc(PIECE) : NULL;
 	XXH3_state_t *state = piece ? XXH3_createState() : NULL;
 	bool ok = state && XXH3_128bits_reset(state) == XXH_OK;
@@ -1956,7 +1981,10 @@ static int take_save_lock(build_ctx *ctx, const char *path, cli_error *err)
 	 * journal keeps them known.  A symbolic link in its place is not
 	 * followed: the file at its far end, made and locked, would lie
 	 * outside OUTDIR. */
-	fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	const char *name;
+	int at = build_state_at(ctx, lock_path, &name);
+
+	fd = openat(at, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			cli_error_set(err, "'%s' is a symbolic link, not the lock animc makes: not saved, and nothing "
@@ -2000,9 +2028,11 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	 * when that save took in another build's entries: ours lacks them,
 	 * and saving it alone would drop them. */
 	cli_error other;
+	const char *name;
+	int at = build_state_at(ctx, path, &name);
 	bool unchanged = expected && !ctx->saved_merged &&
-			 ((!ctx->has_saved && manifest_is_unchanged(&ctx->old, path)) || file_hash_is(path, expected));
-	manifest_load_status found = unchanged ? MANIFEST_ABSENT : manifest_load(&latest, path, &other);
+			 ((!ctx->has_saved && is_unchanged_at(&ctx->old, at, name)) || file_hash_is(at, name, expected));
+	manifest_load_status found = unchanged ? MANIFEST_ABSENT : load(&latest, at, name, path, false, &other);
 
 	if (found == MANIFEST_OTHER_VERSION) {
 		/* Another animc's build saved it meanwhile: its records stay. */
@@ -2012,7 +2042,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	}
 	if (found != MANIFEST_LOADED) {
 		manifest_release(&latest);
-		ok = manifest_save(ours, path, &ctx->saved, err);
+		ok = save_at(ours, at, name, path, &ctx->saved, err);
 		ctx->has_saved = ok;
 		ctx->saved_merged = false;
 		if (fd >= 0)
@@ -2060,7 +2090,7 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 	bool owned = !ctx->options || one_owner_an_output(ctx, entries, mine, view.count, &copies);
 	view.entries = entries;
 	view.orphans = orphans;
-	ok = owned ? manifest_save(&view, path, &ctx->saved, err) : cli_error_set(err, "out of memory");
+	ok = owned ? save_at(&view, at, name, path, &ctx->saved, err) : cli_error_set(err, "out of memory");
 	ctx->has_saved = ok;
 	ctx->saved_merged = ok;
 	for (size_t i = 0; i + sizeof(void *) <= copies.size; i += sizeof(void *)) {
@@ -2080,12 +2110,21 @@ bool build_manifest_save(build_ctx *ctx, const manifest *ours, const cli_strings
 
 manifest_load_status manifest_load(manifest *m, const char *path, cli_error *err)
 {
-	return load(m, path, false, err);
+	return load(m, AT_FDCWD, path, path, false, err);
 }
 
 manifest_load_status manifest_load_lazy(manifest *m, const char *path, cli_error *err)
 {
-	return load(m, path, true, err);
+	return load(m, AT_FDCWD, path, path, true, err);
+}
+
+manifest_load_status build_manifest_load(const build_ctx *ctx, manifest *m, const char *path, bool lazy,
+					 cli_error *err)
+{
+	const char *name;
+	int at = build_state_at(ctx, path, &name);
+
+	return load(m, at, name, path, lazy, err);
 }
 
 /* ------------------------------------------------------- lazy entries */

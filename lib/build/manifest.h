@@ -211,6 +211,14 @@ size_t manifest_output_total(const manifest *m);
 void manifest_entry_release(manifest_entry *e);
 void manifest_output_release(manifest_output *o);
 
+/* manifest_load (lazy: manifest_load_lazy) and manifest_save of the
+ * manifest at `path`, OUTDIR/.animc/manifest, reached through the run's
+ * descriptor of that folder once it opened it (build_state_at). */
+manifest_load_status build_manifest_load(const build_ctx *ctx, manifest *m, const char *path, bool lazy,
+					 cli_error *err);
+bool build_manifest_save_as(const build_ctx *ctx, const manifest *m, const char *path, build_hash *written,
+			    cli_error *err);
+
 /* Save the manifest a run made, merged with what builds running at the
  * same time saved since this one read it: entries of this run replace
  * theirs, theirs stay otherwise.  Under OUTDIR/.animc/manifest.lock. */

@@ -39,6 +39,19 @@ static int open_as(const char *name, const char *path, int flags, mode_t mode)
 	return real(path, flags, mode);
 }
 
+/* The lock is made in the folder animc opened: openat(). */
+static int open_at_as(const char *name, int dir_fd, const char *path, const char *full, int flags, mode_t mode)
+{
+	int (*real)(int, const char *, int, ...) = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, name);
+
+	if (fails("open") && is_lock(full)) {
+		errno = EMFILE;
+		return -1;
+	}
+	return real(dir_fd, path, flags, mode);
+}
+
+#define OPEN_SHIM_AT
 #include "open_shim.h"
 
 int flock(int fd, int operation)
