@@ -3810,6 +3810,39 @@ static void a_dep_is_not_read_through_a_folder_swapped_for_a_link(void **state)
 	free(dir), free(real), free(shim), free(gltf), free(out), free(sub), free(to);
 }
 
+/* A folder of a file the import read, swapped for a link to another
+ * folder after the import and before the file is read again to record
+ * it (the stand-in swaps it before each open by a name below it): what
+ * is recorded is the file the import read, so the next build is up to
+ * date.  The file the link led to was hashed into the record (the next
+ * build compiled again), a file outside the folders given. */
+static void a_dep_is_recorded_as_read_not_through_a_folder_swapped_for_a_link(void **state)
+{
+	(void)state;
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("dep-swap-after"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
+	char *gltf = test_format("%s/g/external.gltf", real), *out = test_format("%s/out", dir);
+	char *sub = test_format("%s/g/sub", real), *to = test_format("%s/secret/sub", real);
+	test_run r;
+
+	test_sh("mkdir -p '%s' '%s' && sed 's|\"wag%%20data.bin\"|\"sub/wag%%20data.bin\"|' "
+		"testdata/gltf/external.gltf > '%s' && cp 'testdata/gltf/wag data.bin' '%s' && "
+		"printf 'not the buffer' > '%s/wag data.bin' && "
+		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, gltf, sub, to, shim);
+	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("SWAP_BEFORE_OPEN", "1", 1);
+	setenv("LD_PRELOAD", shim, 1);
+	r = test_animc("build", "-q", "-o", out, gltf, NULL);
+	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO"), unsetenv("SWAP_BEFORE_OPEN");
+	if (r.status != 0)
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("build", "-o", out, gltf, NULL);
+	if (r.status != 0 || !strstr(r.out, ", 1 up to date\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(dir), free(real), free(shim), free(gltf), free(out), free(sub), free(to);
+}
+
 /* A clip-split sidecar that is a symbolic link to a shared document (a
  * file outside the source's folder that a dep record may name) keeps its
  * source up to date however the source is spelt: relative, absolute (as
@@ -5499,6 +5532,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(the_manifest_keeps_warning_kinds),
 	cmocka_unit_test(a_dep_record_outside_the_inputs_is_not_read),
 	cmocka_unit_test(a_dep_is_not_read_through_a_folder_swapped_for_a_link),
+	cmocka_unit_test(a_dep_is_recorded_as_read_not_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(a_linked_sidecar_is_up_to_date_however_its_source_is_spelt),
 	cmocka_unit_test(a_rule_carries_the_other_records_as_written),
 	cmocka_unit_test(a_rule_saves_what_a_build_reading_every_record_saves),

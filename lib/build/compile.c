@@ -469,11 +469,20 @@ static void add_deps(compile_state *cs, XXH3_state_t *key)
 			r->dep_count += d->path != NULL;
 			continue;
 		}
-		if (!cli_source_open(&src, cs->reads.items[i], &err)) {
+		/* Read where the import may have read it, as the checks of a
+		 * record read it: not through a folder swapped for a link since. */
+		int fd = build_dep_open(cs->ctx->options, cs->job, cs->reads.items[i]);
+
+		if (!cli_source_take(&src, fd, cs->reads.items[i], &err)) {
 			/* Missing (the import failed on it), or gone since:
-			 * the next run sees the change. */
+			 * the next run sees the change.  One that now lies
+			 * where it may not be read is not what the import
+			 * read: as a file changed meanwhile, nothing is
+			 * recorded of it, nor written. */
 			if (src.open_error == ENOENT || src.open_error == ENOTDIR)
 				cli_strings_push(&cs->missing, cs->reads.items[i]);
+			else if (src.open_error == EPERM && !cs->changed)
+				cs->changed = cs->reads.items[i];
 			continue;
 		}
 		if (fstat(src.fd, &st) != 0 || !cli_source_read_rest(&src, &data, &size, &err)) {

@@ -129,6 +129,11 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err)
 	return source_take(src, open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), path, err);
 }
 
+bool cli_source_take(cli_source *src, int fd, const char *path, cli_error *err)
+{
+	return source_take(src, fd, path, err);
+}
+
 bool cli_source_open_resolved(cli_source *src, const char *real, cli_error *err)
 {
 	return source_take(src, cli_open_resolved(real), real, err);

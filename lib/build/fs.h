@@ -39,6 +39,9 @@ bool cli_source_open(cli_source *src, const char *path, cli_error *err);
 int cli_open_resolved(const char *real);
 /* cli_source_open of `real` opened so (src->open_error says why not). */
 bool cli_source_open_resolved(cli_source *src, const char *real, cli_error *err);
+/* cli_source_open of the file open at fd (-1: errno says why it is not),
+ * `path` naming it; src takes fd. */
+bool cli_source_take(cli_source *src, int fd, const char *path, cli_error *err);
 /* cli_read_file of the file open as `fd` (closed here; -1, with errno,
  * when its open failed). */
 bool cli_read_opened(int fd, uint8_t **data, size_t *size, cli_error *err);

@@ -1402,9 +1402,14 @@ static char *dep_read_path(const build_options *o, const build_job *j, const cha
 		if (is_sidecar_of(j, dep)) {
 			*by_name = true;
 			real = strdup(dep);
+		} else {
+			errno = EPERM;
 		}
 	}
+	int error = errno;
+
 	free(folder), free(root);
+	errno = error;
 	return real;
 }
 

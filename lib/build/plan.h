@@ -146,7 +146,8 @@ bool build_is_given_file(const build_options *o, const char *path);
  * source, and that file is not read.  The file opened is the one checked:
  * one found by where it resolves is opened there following no symbolic
  * link, and a folder on its way replaced by a link since is checked again,
- * where it leads now (the sidecar reached through a link, by its name). */
+ * where it leads now (the sidecar reached through a link, by its name).
+ * -1 with errno EPERM: `dep` lies where it may not be read. */
 int build_dep_open(const build_options *o, const build_job *j, const char *dep);
 
 /* Drop the jobs outside --shard K/N (their manifest entries stay). */

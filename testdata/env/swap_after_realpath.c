@@ -6,7 +6,11 @@
  * an lstat() of SWAP_FOLDER itself, it is moved to SWAP_FOLDER.was and a
  * link to SWAP_TO put in its place; right after an open() or fopen() of
  * it or a name below it, it is put back: each check finds the folder (or
- * file), each open by name the link.
+ * file), each open by name the link.  With SWAP_BEFORE_OPEN set, checks
+ * swap nothing: the folder is swapped right before an open() or fopen()
+ * by a name below it (and put back after), as if another process swapped
+ * it at any moment before: a file opened by name is read through the
+ * link, one opened by where it was found to lie is not.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,6 +30,12 @@ static int is_below(const char *path, int itself)
 
 	return path && n && getenv("SWAP_TO") && strncmp(path, folder, n) == 0 &&
 	       (path[n] == '/' || (itself && path[n] == '\0'));
+}
+
+/* Whether a check swaps (1), or an open by name (0). */
+static int swaps_on_check(void)
+{
+	return !getenv("SWAP_BEFORE_OPEN");
 }
 
 static void swap(int to_link)
@@ -50,7 +60,7 @@ char *realpath(const char *path, char *resolved)
 	char *(*real)(const char *, char *) = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
 	char *got = real(path, resolved);
 
-	if (is_below(got, 0))
+	if (swaps_on_check() && is_below(got, 0))
 		swap(1);
 	return got;
 }
@@ -60,7 +70,7 @@ int lstat(const char *path, struct stat *st)
 	int (*real)(const char *, struct stat *) = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "lstat");
 	int got = real(path, st);
 
-	if (got == 0 && !S_ISLNK(st->st_mode) && is_below(path, 1) && !is_below(path, 0))
+	if (swaps_on_check() && got == 0 && !S_ISLNK(st->st_mode) && is_below(path, 1) && !is_below(path, 0))
 		swap(1);
 	return got;
 }
@@ -68,7 +78,11 @@ int lstat(const char *path, struct stat *st)
 FILE *fopen(const char *path, const char *mode)
 {
 	FILE *(*real)(const char *, const char *) = (FILE * (*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
-	FILE *got = real(path, mode);
+	FILE *got;
+
+	if (!swaps_on_check() && is_below(path, 0))
+		swap(1);
+	got = real(path, mode);
 
 	if (is_below(path, 1))
 		swap(0);
@@ -78,7 +92,11 @@ FILE *fopen(const char *path, const char *mode)
 static int open_as(const char *name, const char *path, int flags, mode_t mode)
 {
 	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
-	int got = real(path, flags, mode);
+	int got;
+
+	if (!swaps_on_check() && is_below(path, 0))
+		swap(1);
+	got = real(path, flags, mode);
 
 	if (is_below(path, 1))
 		swap(0);
