@@ -1010,6 +1010,90 @@ static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
 	free(holder), free(output), free(err), free(lock), free(out), free(in), free(dir);
 }
 
+/* A build waiting for OUTDIR's lock names the build that holds it alone
+ * (here a build letting go of it slowly), though /proc/locks cannot tell
+ * it (hidden; as when the holder let go as it was looked up, or runs in
+ * another PID namespace): the holder writes who it is into the lock.  It
+ * said "locked by another process". */
+static void a_build_waiting_for_the_lock_names_the_build_holding_it(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("waiting-named"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	char *err = test_format("%s/err", dir), *shim = test_format("%s/slow_lock.so", dir);
+	char *text = NULL, *holder;
+	test_run r;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	setenv("LD_PRELOAD", shim, 1), setenv("SLOW_LOCK_S", "2", 1);
+	pid = start_build(out, in, "1");
+	unsetenv("SLOW_LOCK_S");
+	holder = test_format("process %ld (", (long)pid);
+	for (int i = 0; i < 1000 && !(text && strncmp(text, holder, strlen(holder)) == 0); i++) {
+		usleep(10000);
+		free(text);
+		text = (char *)test_read_file(lock, NULL);
+	}
+	free(text);
+	setenv("HIDE_PROC_LOCKS", "1", 1);
+	r = test_animc("build", "-o", out, in, NULL);
+	unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
+	status = wait_briefly(pid);
+	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = test_format("animc: waiting for '%s', locked by %s", lock, holder);
+	if (r.status != 0 || !strstr(r.err, text) || !strstr(r.out, ", 1 up to date\n"))
+		fail_msg("exit %d, want '%s'\n%s%s", r.status, text, r.out, r.err);
+	test_run_release(&r);
+	free(text), free(holder), free(shim), free(err), free(lock), free(out), free(in), free(dir);
+}
+
+/* A build waiting for OUTDIR's lock says so once, though the lock it waited
+ * for was removed meanwhile and the one made in its place is held too (a
+ * clean, then another): it said so again for each. */
+static void a_build_waiting_for_the_lock_says_so_once(void **state)
+{
+	char *dir = test_tmpdir("waiting-once"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	char *err = test_format("%s/err", dir), *text = NULL;
+	test_run r;
+	pid_t pid;
+	int fd, again, status;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
+	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+		usleep(10000);
+		free(text);
+		text = (char *)test_read_file(err, NULL);
+	}
+	free(text);
+	assert_int_equal(unlink(lock), 0);
+	again = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	assert_true(again >= 0 && flock(again, LOCK_EX) == 0);
+	close(fd);
+	usleep(300000);
+	close(again);
+	status = wait_briefly(pid);
+	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = (char *)test_read_file(err, NULL);
+	if (!strstr(text, "animc: waiting for '") || strstr(strstr(text, "waiting for") + 1, "waiting for"))
+		fail_msg("stderr: %s", text);
+	free(text), free(err), free(lock), free(out), free(in), free(dir);
+}
+
 /* Start a build of a101..a130 (compiled, put in place), b.smd (whose
  * import loops, holding the commits behind it) and c101..c130 (staged),
  * and kill it with SIGKILL, workers and all, once the a* are in place:
@@ -5473,6 +5557,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_killed_run_of_the_same_pid_is_still_swept),
 	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
+	cmocka_unit_test(a_build_waiting_for_the_lock_names_the_build_holding_it),
+	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_once),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),

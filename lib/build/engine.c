@@ -240,14 +240,35 @@ static int open_state_dir(const build_ctx *ctx, const char *dir, bool for_clean,
 	return -1;
 }
 
+/* The command line of process `pid` (0: this one), its arguments joined
+ * by spaces, cut to `size`; empty when it cannot be read. */
+static void read_command(long pid, char *comm, size_t size)
+{
+	char name[64];
+	FILE *f;
+
+	comm[0] = '\0';
+	if (pid)
+		snprintf(name, sizeof name, "/proc/%ld/cmdline", pid);
+	f = fopen(pid ? name : "/proc/self/cmdline", "re");
+	if (f) {
+		size_t n = fread(comm, 1, size - 1, f);
+
+		for (size_t i = 0; i + 1 < n; i++)
+			comm[i] = comm[i] ? comm[i] : ' ';
+		comm[n] = '\0';
+		fclose(f);
+	}
+}
+
 /* Who holds the lock on the file open at fd alone, from /proc/locks: "pid
  * N (command)" into `who`; empty when it cannot be told (another PID
- * namespace, no /proc). */
+ * namespace, no /proc, a holder that let go meanwhile). */
 static void lock_holder(int fd, char *who, size_t size)
 {
 	struct stat st;
 	FILE *locks = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
-	char line[256], want[64], comm[64] = "";
+	char line[256], want[64], comm[64];
 	long pid = 0;
 
 	who[0] = '\0';
@@ -264,33 +285,50 @@ static void lock_holder(int fd, char *who, size_t size)
 	fclose(locks);
 	if (pid <= 0)
 		return;
-	snprintf(line, sizeof line, "/proc/%ld/cmdline", pid);
-	locks = fopen(line, "re");
-	if (locks) {
-		size_t n = fread(comm, 1, sizeof comm - 1, locks);
-
-		for (size_t i = 0; i + 1 < n; i++)
-			comm[i] = comm[i] ? comm[i] : ' ';
-		comm[n] = '\0';
-		fclose(locks);
-	}
+	read_command(pid, comm, sizeof comm);
 	snprintf(who, size, comm[0] ? "process %ld (%s)" : "process %ld", pid, comm);
 }
 
+/* Who holds the lock alone, as the holder wrote it in the file (lock_alone):
+ * what /proc/locks cannot tell (a holder that let go meanwhile, one in
+ * another PID namespace, no /proc).  Empty when it holds no such line. */
+static void lock_holder_written(int fd, char *who, size_t size)
+{
+	char line[128];
+	ssize_t n = pread(fd, line, sizeof line - 1, 0);
+
+	who[0] = '\0';
+	if (n <= 0)
+		return;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	for (char *c = line; *c; c++)
+		*c = (unsigned char)*c < ' ' || *c == 0x7f ? '?' : *c;
+	if (strncmp(line, "process ", 8) == 0)
+		snprintf(who, size, "%s", line);
+}
+
 /* Take the lock at fd shared, waiting for the one who holds it alone (a
- * clean, or a build removing what killed runs left), said once on stderr,
- * -q or not: a run that seems to hang says why.  A stop signal ends the
- * wait: false. */
-static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path)
+ * clean, or a build removing what killed runs left), said on stderr, -q
+ * or not, once a run (*said): a run that seems to hang says why.  One who
+ * let go as it was looked up is not waited for, nor said.  A stop signal
+ * ends the wait: false. */
+static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path, bool *said)
 {
 	char who[128];
 
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
 		return true;
 	lock_holder(fd, who, sizeof who);
-	fprintf(stderr, "animc: waiting for '%s', locked by %s: a clean or another build of this folder\n", path,
-		who[0] ? who : "another process");
+	if (!who[0])
+		lock_holder_written(fd, who, sizeof who);
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+		return true;
+	if (!*said)
+		fprintf(stderr, "animc: waiting for '%s', locked by %s: a clean or another build of this folder\n",
+			path, who[0] ? who : "another process");
 	fflush(stderr);
+	*said = true;
 	while (flock(fd, LOCK_SH) != 0)
 		if (errno != EINTR || *ctx->stop_signal)
 			return false;
@@ -299,10 +337,22 @@ static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path)
 
 /* Take the lock at fd alone, not waiting: 0, EWOULDBLOCK when another
  * holds it, or the errno of a file system that cannot lock files (ENOLCK
- * on an NFS mount whose lock daemon is not reachable, EOPNOTSUPP...). */
+ * on an NFS mount whose lock daemon is not reachable, EOPNOTSUPP...).
+ * Taken, this process writes into it who it is ("process N (command)"),
+ * for a run that waits for it to name it. */
 static int lock_alone(int fd)
 {
-	return flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno == EAGAIN ? EWOULDBLOCK : errno;
+	char comm[64], line[128];
+	int n;
+
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+		return errno == EAGAIN ? EWOULDBLOCK : errno;
+	read_command(0, comm, sizeof comm);
+	n = snprintf(line, sizeof line, "process %ld (%s)\n", (long)getpid(),
+		     comm[0] ? comm : program_invocation_short_name);
+	if (n > 0 && ftruncate(fd, 0) == 0 && pwrite(fd, line, (size_t)n, 0) < 0)
+		(void)ftruncate(fd, 0);
+	return 0;
 }
 
 /* The lock could not be opened.  A symbolic link in its place is not
@@ -333,7 +383,7 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 {
 	char *dir = cli_path_join(out_dir, MANIFEST_DIR, NULL);
 	char *path = cli_path_join(out_dir, MANIFEST_DIR "/lock", NULL);
-	bool is_said = false, again;
+	bool is_said = false, again, said_wait = false;
 	int fd = -1, held;
 
 	*state_fd = -1;
@@ -362,7 +412,7 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 		} else {
 			is_said = false;
 			*alone = !held;
-			if (!*alone && !wait_for_lock(ctx, fd, path)) {
+			if (!*alone && !wait_for_lock(ctx, fd, path, &said_wait)) {
 				close(fd);   /* stopped: said by the caller */
 				fd = -1;
 				is_said = true;
@@ -429,7 +479,7 @@ static void sweep_if_interrupted(const build_ctx *ctx, const char *out_dir, bool
  * other build runs; otherwise leave the marker for the next one alone. */
 static bool sweep_own(int lock_fd, const char *out_dir)
 {
-	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0)
+	if (lock_fd < 0 || lock_alone(lock_fd) != 0)
 		return false;
 	build_sweep_temps(out_dir);
 	flock(lock_fd, LOCK_SH);
@@ -1289,7 +1339,7 @@ static void forget_out_dir(run_state *rs)
 
 	build_totals_count(ctx, &totals);
 	if (rs->had_state_dir || ctx->options->keeps_state || totals.compiled || totals.cached || totals.up_to_date || rs->commit.pruned ||
-	    rs->commit.journal.pending || wrote_any(ctx) || ctx->lock_fd < 0 || flock(ctx->lock_fd, LOCK_EX | LOCK_NB) != 0)
+	    rs->commit.journal.pending || wrote_any(ctx) || ctx->lock_fd < 0 || lock_alone(ctx->lock_fd) != 0)
 		return;
 	if (rs->marked_running && unlink_state(ctx, rs->running) == 0)
 		rs->marked_running = false;
