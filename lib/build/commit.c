@@ -1658,6 +1658,123 @@ static unsigned char *old_source_kinds(const build_ctx *ctx)
 	return kinds;
 }
 
+/* Whether `folder` holds a file (no folder, no output) a build names
+ * `stem` (build_safe_name of its stem). */
+static bool folder_holds_stem(const char *folder, const char *stem)
+{
+	DIR *d = opendir(folder);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (e->d_type == DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    (len > 4 && strcmp(e->d_name + len - 4, ".xnb") == 0) ||
+		    (len > 8 && strcmp(e->d_name + len - 8, ".xnb.zst") == 0))
+			continue;
+		char *raw = strndup(e->d_name, cli_stem_length(e->d_name));
+		char *safe = raw ? build_safe_name(raw, 0) : NULL;
+
+		found = safe && strcmp(safe, stem) == 0;
+		free(raw), free(safe);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* The folder of `path` ("." for a bare name). */
+static char *folder_of(const char *path)
+{
+	const char *base = cli_basename(path);
+	size_t n = (size_t)(base - path);
+
+	return !n ? strdup(".") : n == 1 ? strdup("/") : strndup(path, n - 1);
+}
+
+/* Whether `root`/FOLDER holds a file a build from `root` lands at the
+ * out_base `out_base` (FOLDER/STEM, relative to OUTDIR). */
+static bool root_lands_at(const char *root, const char *out_base)
+{
+	const char *stem = cli_basename(out_base);
+	char *rel = strndup(out_base, (size_t)(stem - out_base));
+	char *folder = rel ? cli_path_join(root, rel[0] ? rel : ".", NULL) : NULL;
+	bool found = folder && folder_holds_stem(folder, stem);
+
+	free(rel), free(folder);
+	return found;
+}
+
+/* The out_bases an output at `o` may have been written to: its path less
+ * its extension (and .motion: a clip written whole), and its folder (a
+ * clip of a source of many). */
+static size_t orphan_out_bases(const manifest_output *o, char *bases[2])
+{
+	size_t len = strlen(o->path), n = 0;
+	const char *slash = strrchr(o->path, '/');
+
+	if (len > 8 && strcmp(o->path + len - 8, ".xnb.zst") == 0)
+		len -= 8;
+	else if (len > 4 && strcmp(o->path + len - 4, ".xnb") == 0)
+		len -= 4;
+	if (o->is_motion && len > 7 && strncmp(o->path + len - 7, ".motion", 7) == 0)
+		len -= 7;
+	if ((bases[n] = strndup(o->path, len)))
+		n++;
+	if (slash && (bases[n] = strndup(o->path, (size_t)(slash - o->path))))
+		n++;
+	return n;
+}
+
+/* Whether the last run's manifest records a source built to `out_base`. */
+static bool is_recorded_out_base(const build_ctx *ctx, const char *out_base)
+{
+	for (size_t i = 0; i < ctx->old.count; i++)
+		if (strcmp(ctx->old.entries[i].out_base, out_base) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the source of orphan `o` may be there, unrecorded: a file that a
+ * build from one of this run's roots (--base; else each folder given, and
+ * the folder of each file given) writes where `o` lies, and of which the
+ * manifest holds no record.  A run of it killed before its manifest
+ * recorded it leaves such an orphan, which that source's next build
+ * claims: --prune, which removes the outputs of sources gone, keeps it.
+ * A recorded source's record says what it writes (an orphan beside it is
+ * a clip it no longer holds); a source under another run's root is not
+ * known here.
+ */
+static bool orphan_source_is_there(const build_ctx *ctx, const manifest_output *o)
+{
+	const build_options *opts = ctx->options;
+	char *bases[2];
+	size_t all = orphan_out_bases(o, bases), count = 0;
+	bool found = false;
+
+	for (size_t b = 0; b < all; b++)
+		if (is_recorded_out_base(ctx, bases[b]))
+			free(bases[b]);
+		else
+			bases[count++] = bases[b];
+
+	for (size_t r = 0; !found && r < (opts->base_dir ? 1 : opts->inputs.count); r++) {
+		const char *input = opts->base_dir ? opts->base_dir : opts->inputs.items[r];
+		struct stat st;
+		char *root = opts->base_dir || (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) ? strdup(input)
+			     : folder_of(input);
+
+		for (size_t b = 0; root && !found && b < count; b++)
+			found = root_lands_at(root, bases[b]);
+		free(root);
+	}
+	for (size_t b = 0; b < count; b++)
+		free(bases[b]);
+	return found;
+}
+
 /* A recorded output under the folder `name` (relative to OUTDIR): removed
  * when --prune would remove it at the end of the run, and settled. */
 static void clear_stale_output(build_commit *c, const manifest_output *o, const char *name)
@@ -1694,7 +1811,8 @@ static bool clear_stale_folder(build_commit *c, const char *name, const char *pa
 				clear_stale_output(c, &e->outputs[k], name);
 	}
 	for (size_t i = 0; i < ctx->old.orphan_count; i++)
-		clear_stale_output(c, &ctx->old.orphans[i], name);
+		if (!orphan_source_is_there(ctx, &ctx->old.orphans[i]))
+			clear_stale_output(c, &ctx->old.orphans[i], name);
 	return lstat(path, &st) != 0 && errno == ENOENT;
 }
 
@@ -1773,6 +1891,13 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		if (c->ctx->options->prune && lstat(path, &st) == 0)
 			build_say_kind(c->ctx, ANIMC_WARNING, "output-left", path, CHANGED_ADVICE);
 		free(path);
+		return;
+	}
+	if (c->ctx->options->prune && orphan_source_is_there(c->ctx, o)) {
+		/* Not stale: its source's next build claims it. */
+		free(path);
+		if (copy_output(&copy, o) && !manifest_add_orphan(&c->next, &copy))
+			manifest_output_release(&copy);
 		return;
 	}
 	if (c->ctx->options->prune) {
