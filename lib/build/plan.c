@@ -1424,7 +1424,15 @@ int build_dep_open(const build_options *o, const build_job *j, const char *dep)
 					     : cli_open_resolved(from);
 		int error = errno;
 		bool again = from && !by_name && (error == ELOOP || error == ENOTDIR) && tries < 3;
+		struct stat st;
 
+		/* A name found by its folder (real_or_named) because it is a
+		 * link that leads nowhere yet: a file not there, as open()
+		 * by its name says. */
+		if (fd < 0 && from && error == ELOOP && stat(from, &st) != 0 && errno == ENOENT) {
+			error = ENOENT;
+			again = false;
+		}
 		free(from);
 		errno = error;
 		if (fd >= 0 || !again)
