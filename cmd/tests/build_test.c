@@ -1428,6 +1428,40 @@ static void prune_keeps_the_orphan_of_a_source_still_there(void **state)
 	free(made), free(two), free(one), free(out), free(art), free(dir);
 }
 
+/* A socket in place of the manifest or of a journal is said as what it is,
+ * as a source is: it was "cannot open: No such device or address". */
+static void a_socket_in_place_of_the_manifest_or_a_journal_is_said_as_one(void **state)
+{
+	char *dir = test_tmpdir("state-socket"), *out = test_format("%s/out", dir);
+	char *state_dir = test_format("%s/.animc", out), *manifest_path = test_format("%s/manifest", state_dir);
+	char *manifest_said = test_format("%s: warning: is a socket, not a regular file; not read; compiling every "
+					  "source [manifest]\n", manifest_path);
+	char *journal_said = test_format("%s/journal.1: warning: is a socket, not a regular file; not read; its "
+					 "outputs are not known [journal]\n", state_dir);
+	test_run r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(unlink(manifest_path), 0);
+	/* Bound from its folder: a socket's path is short. */
+	setenv("DIR", state_dir, 1);
+	r = test_exec("sh", "-c", "cd \"$DIR\" && python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); "
+		      "s.bind(\"manifest\"); t = socket.socket(socket.AF_UNIX); t.bind(\"journal.1\")'", NULL);
+	unsetenv("DIR");
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	if (!strstr(r.err, manifest_said) || !strstr(r.err, journal_said) || strstr(r.err, "No such device"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	r = test_animc("clean", "-o", out, NULL);
+	if (r.status != 1 || !strstr(r.err, journal_said) || strstr(r.err, "No such device"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(journal_said), free(manifest_said), free(manifest_path), free(state_dir), free(out), free(dir);
+}
+
 /* clean cannot remove animc's own files of OUTDIR/.animc (a lock, a
  * journal: a disk failing): it says which and why, and fails.  It said the
  * folder held a file "animc did not write; remove it by hand", and exited 0. */
@@ -5666,6 +5700,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_journal_of_another_version_is_kept),
 	cmocka_unit_test(a_journal_clean_cannot_read_keeps_everything),
 	cmocka_unit_test(prune_keeps_the_orphan_of_a_source_still_there),
+	cmocka_unit_test(a_socket_in_place_of_the_manifest_or_a_journal_is_said_as_one),
 	cmocka_unit_test(clean_says_the_state_files_it_cannot_remove),
 	cmocka_unit_test(clean_says_an_emptied_folder_it_cannot_remove),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

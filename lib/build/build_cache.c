@@ -604,7 +604,7 @@ static bool deps_as_they_were(const build_ctx *ctx, const build_job *j, build_re
 			close(fd);
 			fd = -1;
 		}
-		if (fd < 0 || !cli_read_opened(fd, &data, &size, &err)) {
+		if (fd < 0 || !cli_read_opened(fd, path, &data, &size, &err)) {
 			free(path);
 			return false;
 		}

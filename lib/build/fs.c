@@ -139,12 +139,12 @@ bool cli_source_open_resolved(cli_source *src, const char *real, cli_error *err)
 	return source_take(src, cli_open_resolved(real), real, err);
 }
 
-bool cli_read_opened(int fd, uint8_t **data, size_t *size, cli_error *err)
+bool cli_read_opened(int fd, const char *path, uint8_t **data, size_t *size, cli_error *err)
 {
 	cli_source src;
 
 	*data = NULL;
-	return source_take(&src, fd, "", err) && cli_source_read_rest(&src, data, size, err);
+	return source_take(&src, fd, path, err) && cli_source_read_rest(&src, data, size, err);
 }
 
 void cli_source_close(cli_source *src)

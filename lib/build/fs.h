@@ -43,8 +43,9 @@ bool cli_source_open_resolved(cli_source *src, const char *real, cli_error *err)
  * `path` naming it; src takes fd. */
 bool cli_source_take(cli_source *src, int fd, const char *path, cli_error *err);
 /* cli_read_file of the file open as `fd` (closed here; -1, with errno,
- * when its open failed). */
-bool cli_read_opened(int fd, uint8_t **data, size_t *size, cli_error *err);
+ * when its open failed), opened by the name `path` (what a failed open
+ * found there, a socket, is said as cli_read_file says it). */
+bool cli_read_opened(int fd, const char *path, uint8_t **data, size_t *size, cli_error *err);
 /* stat() of an input the user named: a folder deleted while it is still
  * held (".", the working folder of a shell whose folder was removed or
  * cloned again) stats with no links; it is not there either (ENOENT). */

@@ -290,7 +290,7 @@ bool build_journal_read_all(const build_ctx *ctx, const char *out_dir, manifest 
 			files->count--;
 			continue;
 		}
-		if (!cli_read_opened(fd, &data, &size, &err)) {
+		if (!cli_read_opened(fd, files->items[i], &data, &size, &err)) {
 			/* Not read, not removed: named again next time. */
 			build_say_kind(ctx, ANIMC_WARNING, "journal", files->items[i], "%s; its outputs are not known", err.message);
 			ok = !unread || cli_strings_push(unread, files->items[i]);

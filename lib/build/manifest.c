@@ -1660,7 +1660,7 @@ static manifest_load_status load(manifest *m, int at, const char *name, const ch
 		size = m->loaded_size;
 		data = NULL;
 	} else {
-		if (!cli_read_opened(fd, &data, &size, err))
+		if (!cli_read_opened(fd, path, &data, &size, err))
 			return MANIFEST_DAMAGED;
 		/* cli_read_opened ends the bytes with a NUL.  They stay, for
 		 * the raw records. */

@@ -1467,7 +1467,7 @@ static bool dep_matches(const build_options *o, const build_job *j, const build_
 		close(fd);
 		return same;
 	}
-	if (!cli_read_opened(fd, &data, &size, &err))
+	if (!cli_read_opened(fd, d->path, &data, &size, &err))
 		return false;
 	build_hash_bytes(data, size, &h);
 	free(data);
