@@ -4390,6 +4390,50 @@ static void a_manifest_read_lazily_reads_what_is_asked(void **state)
 	free(a), free(saved), free(path), free(art), free(out), free(dir);
 }
 
+/* A record of a file a per-file rule is given that is not well-formed
+ * (its checksum right: an animc that wrote it wrong) is said by its line
+ * and what is wrong in it, as a read of every record says it, from the
+ * folder the manifest was written from and from another: it was "a record
+ * is not well-formed". */
+static void a_bad_record_of_a_file_given_is_said_by_its_line(void **state)
+{
+	/* Absolute: the second run is from another folder. */
+	char *tmp = test_tmpdir("lazy-bad-record"), *dir = realpath(tmp, NULL);
+	char *out = test_format("%s/out", dir), *art = test_format("%s/art", dir);
+	char *path = test_format("%s/.animc/manifest", out), *b = test_format("%s/b.Animation", art);
+	char *animc = realpath(test_animc_path(), NULL), *text, *at;
+	int line_no = 1;
+	test_run r;
+
+	(void)state;
+	assert_non_null(animc);
+	assert_non_null(dir);
+	test_sh("mkdir -p '%s' && for s in a b c; do cp " CRANE "/Turn.Animation '%s/'$s.Animation; done", art, art);
+	r = test_animc("build", "-q", "-o", out, art, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	text = (char *)test_read_file(path, NULL);
+	assert_non_null(at = strstr(text, "\noutput\tb.xnb\t\t"));
+	for (const char *c = text; c <= at; c++)
+		line_no += *c == '\n';
+	at[strlen("\noutput\tb.xnb\t\t")] = 'z';   /* its size */
+	reseal_manifest(text);
+	char *said = test_format("%s: warning: line %d: a bad output record; compiling every source [manifest]\n", path,
+				 line_no);
+	/* From the folder it was written from, and from another. */
+	for (int i = 0; i < 2; i++) {
+		assert_true(test_write_file(path, text, strlen(text)));
+		const char *const argv[] = { "sh", "-c", "cd \"$1\" && exec \"$2\" build -q -o \"$3\" \"$4\"", "sh",
+					     i ? art : ".", animc, out, b, NULL };
+
+		r = test_execv(argv);
+		if (r.status != 0 || !strstr(r.err, said))
+			fail_msg("run %d: exit %d\n%s%s", i, r.status, r.out, r.err);
+		test_run_release(&r);
+	}
+	free(said), free(text), free(animc), free(b), free(path), free(art), free(out), free(dir), free(tmp);
+}
+
 /* The temporary files of manifests under OUT/.animc. */
 static size_t manifest_temps(const char *out)
 {
@@ -5740,6 +5784,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_rule_saves_what_a_build_reading_every_record_saves),
 	cmocka_unit_test(a_rule_reports_on_its_files_alone),
 	cmocka_unit_test(a_manifest_read_lazily_reads_what_is_asked),
+	cmocka_unit_test(a_bad_record_of_a_file_given_is_said_by_its_line),
 	cmocka_unit_test(a_build_killed_while_saving_leaves_the_manifest_readable),
 	cmocka_unit_test(results_survive_the_pipe_and_damage),
 	cmocka_unit_test(safe_names),

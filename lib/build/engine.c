@@ -993,8 +993,9 @@ static bool take_records(build_ctx *ctx, const char *manifest_path, bool readers
 		ok = manifest_take_source(&ctx->old, ctx->plan.jobs[i].path, ctx->plan.jobs[i].out_base);
 	if (ok)
 		return true;
-	build_say_kind(ctx, ANIMC_WARNING, "manifest", manifest_path, "a record is not well-formed; compiling every "
-		       "source");
+	/* Said as a read of every record says it. */
+	build_say_kind(ctx, ANIMC_WARNING, "manifest", manifest_path, "%s; compiling every source",
+		       ctx->old.take_error ? ctx->old.take_error : "a record is not well-formed");
 	manifest_release(&ctx->old);
 	ctx->has_old = false;
 	return false;

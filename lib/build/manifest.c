@@ -106,6 +106,7 @@ void manifest_release(manifest *m)
 		free(m->text);
 	free(m->arena);
 	free(m->lazy_paths);
+	free(m->take_error);
 	memset(m, 0, sizeof *m);
 }
 
@@ -1671,8 +1672,8 @@ static manifest_load_status load(manifest *m, int at, const char *name, const ch
 		}
 	}
 	if (status == MANIFEST_LOADED && lazy && written_elsewhere(m, path) && !manifest_take_all(m)) {
+		cli_error_set(err, "%s", m->take_error ? m->take_error : "a record is not well-formed");
 		manifest_release(m);
-		cli_error_set(err, "a record is not well-formed");
 		status = MANIFEST_DAMAGED;
 	}
 	if (status == MANIFEST_LOADED && !rebase(m, path)) {
@@ -2129,26 +2130,56 @@ manifest_load_status build_manifest_load(const build_ctx *ctx, manifest *m, cons
 
 /* ------------------------------------------------------- lazy entries */
 
-bool manifest_take(manifest *m, manifest_entry *e)
+/* The records of lazy entry e parsed into `one`; `first_line` the line
+ * number of its first, or 0 when not known (then INT_MAX in what *err
+ * says: counting lines costs a pass over the text before it). */
+static bool parse_lazy(const manifest_entry *e, int first_line, manifest *one, cli_error *err)
 {
-	manifest one = { 0 };
 	manifest_entry *current = NULL;
 	const char *at, *end, *end_line;
 	char *scratch = NULL;
 	size_t cap = 0;
-	cli_error err;
 	bool ok = true;
+
+	for (at = e->raw, end = e->raw + e->raw_size; ok && at < end; at = end_line + 1) {
+		line l;
+		int line_no = first_line ? first_line++ : INT_MAX;
+
+		end_line = memchr(at, '\n', (size_t)(end - at));
+		ok = end_line && split_copy(at, (size_t)(end_line - at), &scratch, &cap, &l, line_no, err) &&
+		     parse_record(one, &l, line_no, &current, err);
+	}
+	free(scratch);
+	return ok;
+}
+
+/* The first failed take's error in m->take_error, its line counted now:
+ * what manifest_load says of the same record. */
+static void note_take_error(manifest *m, const manifest_entry *e)
+{
+	manifest again = { 0 };
+	cli_error err = { "" };
+	int first_line = 1;
+
+	if (m->take_error || !m->text)
+		return;
+	for (const char *at = m->text; (at = memchr(at, '\n', (size_t)(e->raw - at))) != NULL; at++)
+		first_line++;
+	if (parse_lazy(e, first_line, &again, &err) || !err.message[0])
+		cli_error_set(&err, "a record is not well-formed");
+	manifest_release(&again);
+	m->take_error = strdup(err.message);
+}
+
+bool manifest_take(manifest *m, manifest_entry *e)
+{
+	manifest one = { 0 };
+	cli_error err;
+	bool ok;
 
 	if (!e->is_lazy)
 		return true;
-	for (at = e->raw, end = e->raw + e->raw_size; ok && at < end; at = end_line + 1) {
-		line l;
-
-		end_line = memchr(at, '\n', (size_t)(end - at));
-		ok = end_line && split_copy(at, (size_t)(end_line - at), &scratch, &cap, &l, 0, &err) &&
-		     parse_record(&one, &l, INT_MAX, &current, &err);
-	}
-	free(scratch);
+	ok = parse_lazy(e, 0, &one, &err);
 	ok = ok && one.count == 1 && !one.orphan_count && strcmp(one.entries[0].source, e->source) == 0 &&
 	     strcmp(one.entries[0].out_base, e->out_base) == 0;
 	if (ok) {
@@ -2161,6 +2192,8 @@ bool manifest_take(manifest *m, manifest_entry *e)
 		e->raw_size = raw_size;
 		one.count = 0;
 		m->lazy_count--;
+	} else {
+		note_take_error(m, e);
 	}
 	manifest_release(&one);
 	return ok;

@@ -105,6 +105,10 @@ typedef struct manifest {
 	 * entries, as read (manifest_take_if looks through them). */
 	struct manifest_lazy_path *lazy_paths;
 	size_t lazy_path_count, lazy_path_capacity;
+	/* What the first manifest_take that failed found wrong, as a read
+	 * of every record says it ("line 9: a bad output record"); NULL:
+	 * none failed. */
+	char *take_error;
 	/* The manifest a run read lazily, whose entries it carries over after
 	 * its first carry_at entries (NULL: none): those still lazy as they
 	 * were read, with the copies (carried_from) of the others, in its
@@ -160,7 +164,8 @@ manifest_load_status manifest_parse(manifest *m, const char *data, size_t size, 
 manifest_load_status manifest_load_lazy(manifest *m, const char *path, cli_error *err);
 manifest_load_status manifest_parse_lazy(manifest *m, const char *data, size_t size, cli_error *err);
 /* Read a lazy entry whole; false (the entry left lazy) when its records
- * are not well-formed or memory runs out. */
+ * are not well-formed or memory runs out (m->take_error says which, when
+ * it is the first that failed). */
 bool manifest_take(manifest *m, manifest_entry *e);
 /* Whether the file at `path` is still the one m was read lazily from, as
  * it was then: none saved over it since (saves rename a new file into
