@@ -547,7 +547,10 @@ static animrt_clip *load_source(const plot_args *a, const import_limits *limits,
 		}
 		/* fall through */
 	case BUILD_ISOLATED_UNSENT:
-		said = build_isolated_end_said(ran, detail, importer->name, "importing this file");
+		/* An end without a result is said as it was, with no
+		 * phrase of what the process did. */
+		said = build_isolated_end_said(ran, detail, importer->name,
+					       ran == BUILD_ISOLATED_UNSENT ? "importing this file" : NULL);
 		cli_report(ANIMC_ERROR, path, "%s", said ? said : "out of memory");
 		free(said);
 		break;

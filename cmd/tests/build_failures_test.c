@@ -211,6 +211,32 @@ static void a_child_result_not_sent_is_said_with_its_error(void **state)
 	free(svg), free(xnb), free(env), free(shim), free(out), free(dir);
 }
 
+/* The child of animc plot's import ends without its result (exit status
+ * 1, no error of a write): said as it was, the importer's end and its
+ * exit status.  It gained "importing this file" when the unsent result
+ * came to be said. */
+static void a_plot_child_without_a_result_is_said_as_it_was(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("resultless-child"), *out = test_format("%s/out", dir);
+	char *shim = test_format("%s/unsendable_results.so", dir), *env = test_format("LD_PRELOAD=%s", shim);
+	char *svg = test_format("%s/raise.svg", dir), *xnb = test_format("%s/Crane/Raise.xnb", out);
+	test_run r;
+
+	(void)state;
+	test_sh("cc -shared -fPIC -o '%s' testdata/env/unsendable_results.c -ldl", shim);
+	r = test_animc("build", "-q", "-o", out, CRANE "/Crane.x", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	r = test_exec("timeout", "-k", "5", "20", "env", env, "UNSENDABLE_EXITS=1", test_animc_path(), "plot", "--bone",
+		      "Boom", "-o", svg, xnb, CRANE "/Crane.x", NULL);
+	if (r.status != 1 || strcmp(r.err, CRANE "/Crane.x: error: the assimp importer ended without a result (exit "
+					   "status 1)\n") || test_file_exists(svg))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(svg), free(xnb), free(env), free(shim), free(out), free(dir);
+}
+
 /* A source of two outputs replaces both: the file the first replaced, kept
  * until the second is in place, cannot be removed then (a disk failing a
  * moment).  It is swept at the end of the run, as a killed worker's
@@ -508,6 +534,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_read_error_on_the_results_stops_the_build),
 	cmocka_unit_test(a_result_not_sent_is_said_with_its_error),
 	cmocka_unit_test(a_child_result_not_sent_is_said_with_its_error),
+	cmocka_unit_test(a_plot_child_without_a_result_is_said_as_it_was),
 	cmocka_unit_test(a_sidecar_look_that_fails_once_finds_none),
 	cmocka_unit_test(a_replaced_file_not_removed_is_swept),
 	cmocka_unit_test(a_build_that_cannot_start_workers_says_so),

@@ -283,18 +283,20 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
 char *build_isolated_end_said(build_isolated_status status, int detail, const char *importer, const char *doing)
 {
 	char *said = NULL;
+	const char *space = doing ? " " : "";
 	int n;
 
 	if (status == BUILD_ISOLATED_UNSENT)
-		n = asprintf(&said, "the process %s could not send its result (%s)", doing, strerror(detail));
+		n = asprintf(&said, "the process %s could not send its result (%s)", doing ? doing : "of the import",
+			     strerror(detail));
 	else
 #ifdef UNDER_ASAN
-		n = asprintf(&said, "the %s importer failed %s: its process ended with exit status %d and no "
+		n = asprintf(&said, "the %s importer failed%s%s: its process ended with exit status %d and no "
 			     "result, as AddressSanitizer (in this build) ends a process it finds an error in",
-			     importer, doing, detail);
+			     importer, space, doing ? doing : "", detail);
 #else
-		n = asprintf(&said, "the %s importer ended without a result %s (exit status %d)", importer, doing,
-			     detail);
+		n = asprintf(&said, "the %s importer ended without a result%s%s (exit status %d)", importer, space,
+			     doing ? doing : "", detail);
 #endif
 	return n < 0 ? NULL : said;
 }

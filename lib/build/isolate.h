@@ -43,7 +43,8 @@ build_isolated_status build_run_isolated(build_isolated_fn fn, void *user, doubl
  * for BUILD_ISOLATED_UNSENT that it could not send its result, with the
  * error; for BUILD_ISOLATED_SYSTEM with errno EPROTO its exit status (in
  * a build under AddressSanitizer, whose report of an error ends a process
- * so, that it failed).  malloc()ed; NULL when out of memory.
+ * so, that it failed), `doing` said there too unless NULL.  malloc()ed;
+ * NULL when out of memory.
  */
 char *build_isolated_end_said(build_isolated_status status, int detail, const char *importer, const char *doing);
 
