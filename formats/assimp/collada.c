@@ -776,7 +776,8 @@ static bool say_bad_accessor(const dae_channel *ch, animc_diag_sink *sink)
 				  i ? "OUTPUT" : "INPUT", size, size == 1 ? "" : "s", a->stride, keys, a->count);
 		return true;
 	}
-	if (v->accessor && v->size > v->stride) {
+	/* One key has no next to read over. */
+	if (v->accessor && v->size > v->stride && keys > 1) {
 		animc_diag_report(sink, ANIMC_ERROR, accessor_line(v), 0,
 				  "channel '%s': its OUTPUT <accessor>'s <param>s give %u values a key (a float4x4 is "
 				  "16), more than its stride of %u: Assimp reads each key over the values of the next; "

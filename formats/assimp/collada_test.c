@@ -948,6 +948,32 @@ static void a_skew_fails_at_its_line(void **state)
 	import_transform_cases(cases, sizeof cases / sizeof *cases, "skew", "k");
 }
 
+/* An accessor of one key whose <param>s give more values than its stride
+ * (one that states none: 1) has no next key to read over: Assimp reads the
+ * key's values as the file gives them, and it compiles, as it did.  It was
+ * refused as one that "reads each key over the values of the next". */
+static void a_one_key_accessor_under_its_params_compiles(void **state)
+{
+	char *anims, *text, *transforms, *line;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "a", NULL, "Root/location", "0", "0 0 1", 3, "LINEAR");
+	fclose(f);
+	transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n");
+	line = scene_of(anims, transforms);
+	text = replaced(line, "stride=\"3\"", "stride=\"1\"");
+	free(line);
+	import_text(&r, text);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	release(&r);
+	free(text), free(anims), free(transforms);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(step_matrix_keys_are_held),
 	cmocka_unit_test(step_keys_not_read_are_said),
@@ -966,6 +992,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_endless_turn_fails_at_its_line),
 	cmocka_unit_test(an_accessor_past_its_array_fails_at_its_line),
 	cmocka_unit_test(a_skew_fails_at_its_line),
+	cmocka_unit_test(a_one_key_accessor_under_its_params_compiles),
 };
 
 ANIMC_TEST_GROUP(tests);
