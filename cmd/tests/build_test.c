@@ -1462,6 +1462,47 @@ static void a_socket_in_place_of_the_manifest_or_a_journal_is_said_as_one(void *
 	free(journal_said), free(manifest_said), free(manifest_path), free(state_dir), free(out), free(dir);
 }
 
+/* The orphan of a source gone is removed by a --prune run of another source
+ * (a per-file rule) though a file of its stem that is no source (its
+ * texture, s2.png) is left beside where it was.  It was kept, as if its
+ * source were there, for good when only per-file rules ran. */
+static void prune_removes_the_orphan_of_a_source_gone_beside_a_texture(void **state)
+{
+	char *dir = test_tmpdir("orphan-source-gone"), *art = test_format("%s/art", dir);
+	char *out = test_format("%s/out", dir), *one = test_format("%s/s1.Animation", art);
+	char *two = test_format("%s/s2.Animation", art), *made = test_format("%s/s2.xnb", out);
+	char *texture = test_format("%s/s2.png", art);
+	manifest_output o = { 0 };
+	build_journal j;
+	cli_error err;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", art, one,
+		two);
+	assert_true(test_write_file(texture, "\x89PNG\r\n\x1a\n", 8));
+	r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* What a run of s2 killed before its first checkpoint leaves. */
+	assert_true(test_write_file(made, "s2 out", 6));
+	assert_true(build_journal_init(&j, out));
+	o.path = strdup("s2.xnb");
+	o.clip = strdup("");
+	o.size = 6;
+	build_hash_bytes("s2 out", 6, &o.hash);
+	assert_true(build_journal_add(&j, &o, &err));
+	manifest_output_release(&o);
+	build_journal_close(&j);
+	assert_int_equal(unlink(two), 0);
+	r = test_animc("build", "--prune", "--base", art, "-o", out, one, NULL);
+	if (r.status != 0 || !strstr(r.out, ", 1 output pruned\n") || test_file_exists(made) ||
+	    !test_file_exists(texture))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(texture), free(made), free(two), free(one), free(out), free(art), free(dir);
+}
+
 /* clean cannot remove animc's own files of OUTDIR/.animc (a lock, a
  * journal: a disk failing): it says which and why, and fails.  It said the
  * folder held a file "animc did not write; remove it by hand", and exited 0. */
@@ -5725,6 +5766,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_journal_clean_cannot_read_keeps_everything),
 	cmocka_unit_test(prune_keeps_the_orphan_of_a_source_still_there),
 	cmocka_unit_test(a_socket_in_place_of_the_manifest_or_a_journal_is_said_as_one),
+	cmocka_unit_test(prune_removes_the_orphan_of_a_source_gone_beside_a_texture),
 	cmocka_unit_test(clean_says_the_state_files_it_cannot_remove),
 	cmocka_unit_test(clean_says_an_emptied_folder_it_cannot_remove),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

@@ -1658,7 +1658,25 @@ static unsigned char *old_source_kinds(const build_ctx *ctx)
 	return kinds;
 }
 
-/* Whether `folder` holds a file (no folder, no output) a build names
+/* Whether the file `name` of `folder` is a source: one an importer
+ * recognises.  A build skips the others (a texture beside its model, a
+ * note), which claim no output. */
+static bool is_source_file(const char *folder, const char *name)
+{
+	char *path = cli_path_join(folder, name, NULL);
+	cli_source src;
+	cli_error err;
+	bool is = path && cli_source_open(&src, path, &err);
+
+	if (is) {
+		is = animc_importer_find(path, src.head, src.head_size) != NULL;
+		cli_source_close(&src);
+	}
+	free(path);
+	return is;
+}
+
+/* Whether `folder` holds a source (no folder, no output) a build names
  * `stem` (build_safe_name of its stem). */
 static bool folder_holds_stem(const char *folder, const char *stem)
 {
@@ -1676,7 +1694,7 @@ static bool folder_holds_stem(const char *folder, const char *stem)
 		char *raw = strndup(e->d_name, cli_stem_length(e->d_name));
 		char *safe = raw ? build_safe_name(raw, 0) : NULL;
 
-		found = safe && strcmp(safe, stem) == 0;
+		found = safe && strcmp(safe, stem) == 0 && is_source_file(folder, e->d_name);
 		free(raw), free(safe);
 	}
 	if (d)
