@@ -1054,6 +1054,48 @@ static void a_build_waiting_for_the_lock_names_the_build_holding_it(void **state
 	free(text), free(holder), free(shim), free(err), free(lock), free(out), free(in), free(dir);
 }
 
+/* A build waiting for OUTDIR's lock, which /proc/locks cannot tell the
+ * holder of (hidden), names no process when the holder wrote none in it
+ * (an animc before the line was written; here this test): the builds that
+ * held it before took their lines out as they let go.  It named the last
+ * build that had held it alone, ended long before. */
+static void a_build_waiting_for_the_lock_names_no_build_that_let_go(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("waiting-let-go"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	char *err = test_format("%s/err", dir), *shim = test_format("%s/slow_lock.so", dir);
+	char *text = NULL;
+	test_run r;
+	pid_t pid;
+	int fd, status;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
+	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
+	unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
+	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+		usleep(10000);
+		free(text);
+		text = (char *)test_read_file(err, NULL);
+	}
+	free(text);
+	close(fd);
+	status = wait_briefly(pid);
+	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = (char *)test_read_file(err, NULL);
+	if (!text || !strstr(text, "', locked by another process: ") || strstr(text, "locked by process"))
+		fail_msg("stderr: %s", text ? text : "(none)");
+	free(text), free(shim), free(err), free(lock), free(out), free(in), free(dir);
+}
+
 /* A build waiting for OUTDIR's lock says so once, though the lock it waited
  * for was removed meanwhile and the one made in its place is held too (a
  * clean, then another): it said so again for each. */
@@ -5737,6 +5779,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_the_build_holding_it),
+	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_build_that_let_go),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_once),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),

@@ -355,6 +355,28 @@ static int lock_alone(int fd)
 	return 0;
 }
 
+/* Let go of the lock held alone (lock_alone), keeping it shared; and of
+ * the line naming this process in it: a waiter that cannot tell the holder
+ * from /proc/locks reads that line, which would name this process while
+ * another holds the lock alone (an animc that writes none), or once it
+ * has ended. */
+static void lock_share(int fd)
+{
+	flock(fd, LOCK_SH);
+	(void)ftruncate(fd, 0);
+}
+
+/* Close the lock; held alone with this process's line in it (a clean, or
+ * a build that ended before it let go), the line goes first. */
+static void lock_close(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+		(void)ftruncate(fd, 0);
+	close(fd);
+}
+
 /* The lock could not be opened.  A symbolic link in its place is not
  * followed: the file at its far end, made or locked, would lie outside
  * OUTDIR. */
@@ -482,7 +504,7 @@ static bool sweep_own(int lock_fd, const char *out_dir)
 	if (lock_fd < 0 || lock_alone(lock_fd) != 0)
 		return false;
 	build_sweep_temps(out_dir);
-	flock(lock_fd, LOCK_SH);
+	lock_share(lock_fd);
 	return true;
 }
 
@@ -809,7 +831,7 @@ static void release_ctx(build_ctx *ctx)
 	if (ctx->key_prefix)
 		XXH3_freeState(ctx->key_prefix);
 	if (ctx->lock_fd >= 0)
-		close(ctx->lock_fd);
+		lock_close(ctx->lock_fd);
 	if (ctx->has_state_dir)
 		close(ctx->state_fd);
 	ctx->has_state_dir = false;
@@ -897,7 +919,7 @@ static bool open_out_dir(run_state *rs)
 		/* Outputs of killed runs their manifest never recorded: known
 		 * before the plan reads it. */
 		build_journal_fold(ctx, o->out_dir);
-		flock(ctx->lock_fd, LOCK_SH);
+		lock_share(ctx->lock_fd);
 	}
 	const char *marker;
 	int at = build_state_at(ctx, rs->running, &marker);
