@@ -1545,6 +1545,49 @@ static void prune_removes_the_orphan_of_a_source_gone_beside_a_texture(void **st
 	free(texture), free(made), free(two), free(one), free(out), free(art), free(dir);
 }
 
+/* A --prune run of one source (a per-file rule) after a killed run of many
+ * lists the folder of their orphans once, not once per orphan (it took
+ * seconds a run with thousands): with the folder listable a few times only,
+ * the orphans of the sources there are kept, none pruned. */
+static void prune_lists_the_folder_of_many_orphans_once(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("orphans-listed-once"), *art = test_format("%s/art", dir);
+	char *out = test_format("%s/out", dir), *one = test_format("%s/s1.Animation", art);
+	char *shim = test_format("%s/few_listings.so", dir);
+	build_journal j;
+	cli_error err;
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && for i in $(seq 2 101); do "
+		"cp " CRANE "/Wave.Animation '%s/s'$i.Animation; done && "
+		"cc -shared -fPIC -o '%s' testdata/env/few_listings.c -ldl", art, one, art, shim);
+	r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	/* What a run of s2..s101 killed before its first checkpoint leaves. */
+	assert_true(build_journal_init(&j, out));
+	for (int i = 2; i <= 101; i++) {
+		char *name = test_format("s%d.xnb", i), *made = test_format("%s/%s", out, name);
+		manifest_output o = { .path = name, .clip = strdup(""), .size = 6 };
+
+		assert_true(test_write_file(made, "sN out", 6));
+		build_hash_bytes("sN out", 6, &o.hash);
+		assert_true(build_journal_add(&j, &o, &err));
+		manifest_output_release(&o);
+		free(made);
+	}
+	build_journal_close(&j);
+	setenv("LD_PRELOAD", shim, 1), setenv("LISTINGS_MAX", "10", 1), setenv("LISTINGS_UNDER", art, 1);
+	r = test_animc("build", "--prune", "--base", art, "-o", out, one, NULL);
+	unsetenv("LISTINGS_UNDER"), unsetenv("LISTINGS_MAX"), unsetenv("LD_PRELOAD");
+	if (r.status != 0 || strstr(r.out, "pruned") || count_xnb(out) != 101)
+		fail_msg("exit %d, %zu outputs\n%s%s", r.status, count_xnb(out), r.out, r.err);
+	test_run_release(&r);
+	free(shim), free(one), free(out), free(art), free(dir);
+}
+
 /* clean cannot remove animc's own files of OUTDIR/.animc (a lock, a
  * journal: a disk failing): it says which and why, and fails.  It said the
  * folder held a file "animc did not write; remove it by hand", and exited 0. */
@@ -5810,6 +5853,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(prune_keeps_the_orphan_of_a_source_still_there),
 	cmocka_unit_test(a_socket_in_place_of_the_manifest_or_a_journal_is_said_as_one),
 	cmocka_unit_test(prune_removes_the_orphan_of_a_source_gone_beside_a_texture),
+	cmocka_unit_test(prune_lists_the_folder_of_many_orphans_once),
 	cmocka_unit_test(clean_says_the_state_files_it_cannot_remove),
 	cmocka_unit_test(clean_says_an_emptied_folder_it_cannot_remove),
 	cmocka_unit_test(outputs_through_a_link_out_of_outdir_stay_recorded),

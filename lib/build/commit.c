@@ -145,6 +145,8 @@ bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry)
 	return true;
 }
 
+static void orphan_lookup_release(struct orphan_lookup *l);
+
 void build_commit_release(build_commit *c)
 {
 	build_journal_close(&c->journal);
@@ -157,6 +159,7 @@ void build_commit_release(build_commit *c)
 	cli_strings_release(&c->claims);
 	cli_strings_release(&c->writers_taken);
 	free(c->claim_slots);
+	orphan_lookup_release(c->orphan_lookup);
 }
 
 /* ----------------------------------------------------------------- writes */
@@ -1676,30 +1679,127 @@ static bool is_source_file(const char *folder, const char *name)
 	return is;
 }
 
-/* Whether `folder` holds a source (no folder, no output) a build names
- * `stem` (build_safe_name of its stem). */
-static bool folder_holds_stem(const char *folder, const char *stem)
-{
-	DIR *d = opendir(folder);
-	struct dirent *e;
-	bool found = false;
+/* A file of a folder, by the name a build gives its outputs. */
+typedef struct stem_file {
+	char *stem;   /* build_safe_name of its stem */
+	char *name;
+} stem_file;
 
-	while (d && !found && (e = readdir(d))) {
+/* The files of a folder (no folder, no output), sorted by stem. */
+typedef struct stem_folder {
+	char *path;
+	stem_file *files;
+	size_t count;
+} stem_folder;
+
+/*
+ * What tells a --prune run whether an orphan's source is there
+ * (orphan_source_is_there), made once a run: looked up for each orphan, a
+ * listing or a walk of the manifest each time made a run of per-file
+ * rules after a killed run of thousands of sources take seconds each.
+ */
+struct orphan_lookup {
+	char **roots;              /* where the run's sources are written from */
+	size_t root_count;
+	const char **recorded;     /* the out_bases the loaded manifest records, sorted */
+	size_t recorded_count;
+	stem_folder *folders;      /* those listed so far */
+	size_t folder_count;
+};
+
+static int compare_string_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int compare_stem_file(const void *a, const void *b)
+{
+	return strcmp(((const stem_file *)a)->stem, ((const stem_file *)b)->stem);
+}
+
+/* Add the file `name` to f (false: out of memory). */
+static bool stem_folder_add(stem_folder *f, const char *name, size_t *cap)
+{
+	char *raw = strndup(name, cli_stem_length(name));
+	char *safe = raw ? build_safe_name(raw, 0) : NULL;
+	char *copy = safe ? strdup(name) : NULL;
+	stem_file *more = copy && f->count == *cap ? realloc(f->files, (*cap = *cap * 2 + 16) * sizeof *more)
+			   : f->files;
+
+	free(raw);
+	if (!copy || !more) {
+		free(safe), free(copy);
+		return false;
+	}
+	f->files = more;
+	f->files[f->count++] = (stem_file){ safe, copy };
+	return true;
+}
+
+/* List the folder `path` into f: its files, no folder, no output. */
+static void stem_folder_list(stem_folder *f, const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	size_t cap = 0;
+
+	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
 		if (e->d_type == DT_DIR || strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
 		    (len > 4 && strcmp(e->d_name + len - 4, ".xnb") == 0) ||
 		    (len > 8 && strcmp(e->d_name + len - 8, ".xnb.zst") == 0))
 			continue;
-		char *raw = strndup(e->d_name, cli_stem_length(e->d_name));
-		char *safe = raw ? build_safe_name(raw, 0) : NULL;
-
-		found = safe && strcmp(safe, stem) == 0 && is_source_file(folder, e->d_name);
-		free(raw), free(safe);
+		if (!stem_folder_add(f, e->d_name, &cap))
+			break;
 	}
 	if (d)
 		closedir(d);
-	return found;
+	if (f->count)
+		qsort(f->files, f->count, sizeof *f->files, compare_stem_file);
+}
+
+/* The listing of the folder `path`, listed when first asked for; NULL
+ * when out of memory. */
+static const stem_folder *stem_folder_get(struct orphan_lookup *l, const char *path)
+{
+	stem_folder *more;
+
+	for (size_t i = 0; i < l->folder_count; i++)
+		if (strcmp(l->folders[i].path, path) == 0)
+			return &l->folders[i];
+	more = realloc(l->folders, (l->folder_count + 1) * sizeof *more);
+	if (!more)
+		return NULL;
+	l->folders = more;
+	more = &l->folders[l->folder_count];
+	*more = (stem_folder){ strdup(path), NULL, 0 };
+	if (!more->path)
+		return NULL;
+	stem_folder_list(more, path);
+	l->folder_count++;
+	return more;
+}
+
+/* Whether `folder` holds a source (no folder, no output) a build names
+ * `stem` (build_safe_name of its stem). */
+static bool folder_holds_stem(struct orphan_lookup *l, const char *folder, const char *stem)
+{
+	const stem_folder *f = stem_folder_get(l, folder);
+	size_t lo = 0, hi = f ? f->count : 0;
+
+	while (lo < hi) {   /* the first file of that stem, or past them */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(f->files[mid].stem, stem) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; f && i < f->count && strcmp(f->files[i].stem, stem) == 0; i++)
+		if (is_source_file(folder, f->files[i].name))
+			return true;
+	return false;
 }
 
 /* The folder of `path` ("." for a bare name). */
@@ -1713,12 +1813,12 @@ static char *folder_of(const char *path)
 
 /* Whether `root`/FOLDER holds a file a build from `root` lands at the
  * out_base `out_base` (FOLDER/STEM, relative to OUTDIR). */
-static bool root_lands_at(const char *root, const char *out_base)
+static bool root_lands_at(struct orphan_lookup *l, const char *root, const char *out_base)
 {
 	const char *stem = cli_basename(out_base);
 	char *rel = strndup(out_base, (size_t)(stem - out_base));
 	char *folder = rel ? cli_path_join(root, rel[0] ? rel : ".", NULL) : NULL;
-	bool found = folder && folder_holds_stem(folder, stem);
+	bool found = folder && folder_holds_stem(l, folder, stem);
 
 	free(rel), free(folder);
 	return found;
@@ -1746,12 +1846,67 @@ static size_t orphan_out_bases(const manifest_output *o, char *bases[2])
 }
 
 /* Whether the last run's manifest records a source built to `out_base`. */
-static bool is_recorded_out_base(const build_ctx *ctx, const char *out_base)
+static bool is_recorded_out_base(const struct orphan_lookup *l, const char *out_base)
 {
-	for (size_t i = 0; i < ctx->old.count; i++)
-		if (strcmp(ctx->old.entries[i].out_base, out_base) == 0)
-			return true;
-	return false;
+	return l->recorded_count &&
+	       bsearch(&out_base, l->recorded, l->recorded_count, sizeof *l->recorded, compare_string_ptr);
+}
+
+/* The roots of orphan_source_is_there: --base; else each folder given,
+ * and the folder of each file given. */
+static void orphan_roots_make(struct orphan_lookup *l, const build_options *opts)
+{
+	size_t count = opts->base_dir ? 1 : opts->inputs.count;
+
+	l->roots = count ? calloc(count, sizeof *l->roots) : NULL;
+	for (size_t r = 0; l->roots && r < count; r++) {
+		const char *input = opts->base_dir ? opts->base_dir : opts->inputs.items[r];
+		struct stat st;
+		char *root = opts->base_dir || (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) ? strdup(input)
+			     : folder_of(input);
+
+		if (root)
+			l->roots[l->root_count++] = root;
+	}
+}
+
+/* c's orphan lookup, made when first needed; NULL when out of memory. */
+static struct orphan_lookup *orphan_lookup_get(build_commit *c)
+{
+	const build_ctx *ctx = c->ctx;
+	struct orphan_lookup *l = c->orphan_lookup;
+
+	if (l)
+		return l;
+	l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	orphan_roots_make(l, ctx->options);
+	l->recorded = ctx->old.count ? malloc(ctx->old.count * sizeof *l->recorded) : NULL;
+	for (size_t i = 0; l->recorded && i < ctx->old.count; i++)
+		l->recorded[l->recorded_count++] = ctx->old.entries[i].out_base;
+	if (l->recorded_count)
+		qsort(l->recorded, l->recorded_count, sizeof *l->recorded, compare_string_ptr);
+	c->orphan_lookup = l;
+	return l;
+}
+
+static void orphan_lookup_release(struct orphan_lookup *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->root_count; i++)
+		free(l->roots[i]);
+	for (size_t i = 0; i < l->folder_count; i++) {
+		for (size_t k = 0; k < l->folders[i].count; k++)
+			free(l->folders[i].files[k].stem), free(l->folders[i].files[k].name);
+		free(l->folders[i].files);
+		free(l->folders[i].path);
+	}
+	free(l->roots);
+	free(l->recorded);
+	free(l->folders);
+	free(l);
 }
 
 /*
@@ -1765,29 +1920,21 @@ static bool is_recorded_out_base(const build_ctx *ctx, const char *out_base)
  * a clip it no longer holds); a source under another run's root is not
  * known here.
  */
-static bool orphan_source_is_there(const build_ctx *ctx, const manifest_output *o)
+static bool orphan_source_is_there(build_commit *c, const manifest_output *o)
 {
-	const build_options *opts = ctx->options;
+	struct orphan_lookup *l = orphan_lookup_get(c);
 	char *bases[2];
-	size_t all = orphan_out_bases(o, bases), count = 0;
+	size_t all = l ? orphan_out_bases(o, bases) : 0, count = 0;
 	bool found = false;
 
 	for (size_t b = 0; b < all; b++)
-		if (is_recorded_out_base(ctx, bases[b]))
+		if (is_recorded_out_base(l, bases[b]))
 			free(bases[b]);
 		else
 			bases[count++] = bases[b];
-
-	for (size_t r = 0; !found && r < (opts->base_dir ? 1 : opts->inputs.count); r++) {
-		const char *input = opts->base_dir ? opts->base_dir : opts->inputs.items[r];
-		struct stat st;
-		char *root = opts->base_dir || (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) ? strdup(input)
-			     : folder_of(input);
-
-		for (size_t b = 0; root && !found && b < count; b++)
-			found = root_lands_at(root, bases[b]);
-		free(root);
-	}
+	for (size_t r = 0; !found && l && r < l->root_count; r++)
+		for (size_t b = 0; !found && b < count; b++)
+			found = root_lands_at(l, l->roots[r], bases[b]);
 	for (size_t b = 0; b < count; b++)
 		free(bases[b]);
 	return found;
@@ -1829,7 +1976,7 @@ static bool clear_stale_folder(build_commit *c, const char *name, const char *pa
 				clear_stale_output(c, &e->outputs[k], name);
 	}
 	for (size_t i = 0; i < ctx->old.orphan_count; i++)
-		if (!orphan_source_is_there(ctx, &ctx->old.orphans[i]))
+		if (!orphan_source_is_there(c, &ctx->old.orphans[i]))
 			clear_stale_output(c, &ctx->old.orphans[i], name);
 	return lstat(path, &st) != 0 && errno == ENOENT;
 }
@@ -1911,7 +2058,7 @@ static void settle_orphan(build_commit *c, const manifest_output *o)
 		free(path);
 		return;
 	}
-	if (c->ctx->options->prune && orphan_source_is_there(c->ctx, o)) {
+	if (c->ctx->options->prune && orphan_source_is_there(c, o)) {
 		/* Not stale: its source's next build claims it. */
 		free(path);
 		if (copy_output(&copy, o) && !manifest_add_orphan(&c->next, &copy))

@@ -57,6 +57,9 @@ typedef struct build_commit {
 	/* The mtime of the animc running (0: unknown): CMake's rules depend
 	 * on it, and an install of animc gives it a new one. */
 	int64_t program_mtime_ns;
+	/* What tells --prune whether an orphan's source is there, made when
+	 * first needed. */
+	struct orphan_lookup *orphan_lookup;
 } build_commit;
 
 bool build_commit_init(build_commit *c, build_ctx *ctx, bool is_dry);
