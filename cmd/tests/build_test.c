@@ -4066,6 +4066,33 @@ static void a_dep_record_outside_the_inputs_is_not_read(void **state)
 	free(edited), free(text), free(path), free(secret), free(out), free(src), free(dir);
 }
 
+/* A glTF whose buffer lies in its subfolder g/sub, a folder secret/sub
+ * outside its folder holding a file of the buffer's name (made by
+ * `outside`, a command given the name last: a copy of the buffer, or
+ * other bytes), and the stand-in that swaps g/sub for a link to it. */
+typedef struct swap_fixture {
+	char *dir, *real, *shim, *gltf, *out, *sub, *to;
+} swap_fixture;
+
+static swap_fixture swap_fixture_make(const char *name, const char *outside)
+{
+	swap_fixture f;
+
+	f.dir = test_tmpdir(name), f.real = realpath(f.dir, NULL), f.shim = test_format("%s/swap.so", f.dir);
+	f.gltf = test_format("%s/g/external.gltf", f.real), f.out = test_format("%s/out", f.dir);
+	f.sub = test_format("%s/g/sub", f.real), f.to = test_format("%s/secret/sub", f.real);
+	test_sh("mkdir -p '%s' '%s' && sed 's|\"wag%%20data.bin\"|\"sub/wag%%20data.bin\"|' "
+		"testdata/gltf/external.gltf > '%s' && cp 'testdata/gltf/wag data.bin' '%s' && "
+		"%s '%s/wag data.bin' && cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", f.sub, f.to,
+		f.gltf, f.sub, outside, f.to, f.shim);
+	return f;
+}
+
+static void swap_fixture_release(swap_fixture *f)
+{
+	free(f->dir), free(f->real), free(f->shim), free(f->gltf), free(f->out), free(f->sub), free(f->to);
+}
+
 /* A folder of the source's swapped for a symbolic link that leads out of
  * it between the check that a file a manifest records as read lies inside
  * it and the read (another process writing the folder; the stand-in swaps
@@ -4076,26 +4103,19 @@ static void a_dep_is_not_read_through_a_folder_swapped_for_a_link(void **state)
 {
 	(void)state;
 	TEST_NEEDS_PRELOAD();
-	char *dir = test_tmpdir("dep-swap"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
-	char *gltf = test_format("%s/g/external.gltf", real), *out = test_format("%s/out", dir);
-	char *sub = test_format("%s/g/sub", real), *to = test_format("%s/secret/sub", real);
-	test_run r;
+	swap_fixture f = swap_fixture_make("dep-swap", "cp 'testdata/gltf/wag data.bin'");
+	test_run r = test_animc("build", "-q", "-o", f.out, f.gltf, NULL);
 
-	test_sh("mkdir -p '%s' '%s' && sed 's|\"wag%%20data.bin\"|\"sub/wag%%20data.bin\"|' "
-		"testdata/gltf/external.gltf > '%s' && cp 'testdata/gltf/wag data.bin' '%s' && "
-		"cp 'testdata/gltf/wag data.bin' '%s' && "
-		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, gltf, sub, to, shim);
-	r = test_animc("build", "-q", "-o", out, gltf, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
-	r = test_animc("build", "-o", out, gltf, NULL);
+	setenv("SWAP_FOLDER", f.sub, 1), setenv("SWAP_TO", f.to, 1), setenv("LD_PRELOAD", f.shim, 1);
+	r = test_animc("build", "-o", f.out, f.gltf, NULL);
 	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO");
 	if (r.status != 1 || strstr(r.out, "up to date") || !strstr(r.err, "/secret/sub/wag data.bin', outside the "
 								       "source's folder"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	free(dir), free(real), free(shim), free(gltf), free(out), free(sub), free(to);
+	swap_fixture_release(&f);
 }
 
 /* A folder of a file the import read, swapped for a link to another
@@ -4108,27 +4128,21 @@ static void a_dep_is_recorded_as_read_not_through_a_folder_swapped_for_a_link(vo
 {
 	(void)state;
 	TEST_NEEDS_PRELOAD();
-	char *dir = test_tmpdir("dep-swap-after"), *real = realpath(dir, NULL), *shim = test_format("%s/swap.so", dir);
-	char *gltf = test_format("%s/g/external.gltf", real), *out = test_format("%s/out", dir);
-	char *sub = test_format("%s/g/sub", real), *to = test_format("%s/secret/sub", real);
+	swap_fixture f = swap_fixture_make("dep-swap-after", "printf 'not the buffer' >");
 	test_run r;
 
-	test_sh("mkdir -p '%s' '%s' && sed 's|\"wag%%20data.bin\"|\"sub/wag%%20data.bin\"|' "
-		"testdata/gltf/external.gltf > '%s' && cp 'testdata/gltf/wag data.bin' '%s' && "
-		"printf 'not the buffer' > '%s/wag data.bin' && "
-		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", sub, to, gltf, sub, to, shim);
-	setenv("SWAP_FOLDER", sub, 1), setenv("SWAP_TO", to, 1), setenv("SWAP_BEFORE_OPEN", "1", 1);
-	setenv("LD_PRELOAD", shim, 1);
-	r = test_animc("build", "-q", "-o", out, gltf, NULL);
+	setenv("SWAP_FOLDER", f.sub, 1), setenv("SWAP_TO", f.to, 1), setenv("SWAP_BEFORE_OPEN", "1", 1);
+	setenv("LD_PRELOAD", f.shim, 1);
+	r = test_animc("build", "-q", "-o", f.out, f.gltf, NULL);
 	unsetenv("LD_PRELOAD"), unsetenv("SWAP_FOLDER"), unsetenv("SWAP_TO"), unsetenv("SWAP_BEFORE_OPEN");
 	if (r.status != 0)
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-o", out, gltf, NULL);
+	r = test_animc("build", "-o", f.out, f.gltf, NULL);
 	if (r.status != 0 || !strstr(r.out, ", 1 up to date\n"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	free(dir), free(real), free(shim), free(gltf), free(out), free(sub), free(to);
+	swap_fixture_release(&f);
 }
 
 /* A clip-split sidecar that is a symbolic link to a shared document (a
