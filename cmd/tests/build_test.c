@@ -1426,27 +1426,18 @@ static void a_journal_clean_cannot_read_keeps_everything(void **state)
 	free(journal), free(turn), free(later), free(shim), free(out), free(dir);
 }
 
-/* An output a killed run of a source put in place, recorded by its
- * journal alone (an orphan once folded), is kept by a --prune run of
- * another source (a per-file rule) while its source is there, and removed
- * once the source is gone.  It was removed with the source still there. */
-static void prune_keeps_the_orphan_of_a_source_still_there(void **state)
+/* Source `one` under `art` built into `out`, and beside it what a run of
+ * s2 killed before its first checkpoint leaves: its output `made` in
+ * place, recorded by its journal alone (an orphan once folded). */
+static void build_beside_a_killed_run(const char *art, const char *out, const char *one, const char *made)
 {
-	char *dir = test_tmpdir("orphan-source-there"), *art = test_format("%s/art", dir);
-	char *out = test_format("%s/out", dir), *one = test_format("%s/s1.Animation", art);
-	char *two = test_format("%s/s2.Animation", art), *made = test_format("%s/s2.xnb", out);
 	manifest_output o = { 0 };
 	build_journal j;
 	cli_error err;
-	test_run r;
+	test_run r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
 
-	(void)state;
-	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", art, one,
-		two);
-	r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	/* What a run of s2 killed before its first checkpoint leaves. */
 	assert_true(test_write_file(made, "s2 out", 6));
 	assert_true(build_journal_init(&j, out));
 	o.path = strdup("s2.xnb");
@@ -1456,6 +1447,23 @@ static void prune_keeps_the_orphan_of_a_source_still_there(void **state)
 	assert_true(build_journal_add(&j, &o, &err));
 	manifest_output_release(&o);
 	build_journal_close(&j);
+}
+
+/* An output a killed run of a source put in place, recorded by its
+ * journal alone (an orphan once folded), is kept by a --prune run of
+ * another source (a per-file rule) while its source is there, and removed
+ * once the source is gone.  It was removed with the source still there. */
+static void prune_keeps_the_orphan_of_a_source_still_there(void **state)
+{
+	char *dir = test_tmpdir("orphan-source-there"), *art = test_format("%s/art", dir);
+	char *out = test_format("%s/out", dir), *one = test_format("%s/s1.Animation", art);
+	char *two = test_format("%s/s2.Animation", art), *made = test_format("%s/s2.xnb", out);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", art, one,
+		two);
+	build_beside_a_killed_run(art, out, one, made);
 	for (int k = 0; k < 2; k++) {
 		r = test_animc("build", "--prune", "--base", art, "-o", out, one, NULL);
 		if (r.status != 0 || strstr(r.out, "pruned") || !test_file_exists(made))
@@ -1514,28 +1522,13 @@ static void prune_removes_the_orphan_of_a_source_gone_beside_a_texture(void **st
 	char *out = test_format("%s/out", dir), *one = test_format("%s/s1.Animation", art);
 	char *two = test_format("%s/s2.Animation", art), *made = test_format("%s/s2.xnb", out);
 	char *texture = test_format("%s/s2.png", art);
-	manifest_output o = { 0 };
-	build_journal j;
-	cli_error err;
 	test_run r;
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", art, one,
 		two);
 	assert_true(test_write_file(texture, "\x89PNG\r\n\x1a\n", 8));
-	r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	/* What a run of s2 killed before its first checkpoint leaves. */
-	assert_true(test_write_file(made, "s2 out", 6));
-	assert_true(build_journal_init(&j, out));
-	o.path = strdup("s2.xnb");
-	o.clip = strdup("");
-	o.size = 6;
-	build_hash_bytes("s2 out", 6, &o.hash);
-	assert_true(build_journal_add(&j, &o, &err));
-	manifest_output_release(&o);
-	build_journal_close(&j);
+	build_beside_a_killed_run(art, out, one, made);
 	assert_int_equal(unlink(two), 0);
 	r = test_animc("build", "--prune", "--base", art, "-o", out, one, NULL);
 	if (r.status != 0 || !strstr(r.out, ", 1 output pruned\n") || test_file_exists(made) ||
