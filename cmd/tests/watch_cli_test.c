@@ -584,23 +584,31 @@ static void sigint_during_a_build(void **state)
 	free(src), free(w.log), free(out), free(dir);
 }
 
+/* Folder `in` made with a source that builds and one whose import loops
+ * (Assimp's SMD reader on this file), holding a build until it is
+ * stopped. */
+static void make_looping_folder(const char *in)
+{
+	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+			       "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
+
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+}
+
 /* SIGTERM (a CI job's timeout) while a build runs: the build is stopped
  * by that signal, and says so, as `animc build` does (the watch dropped
  * what the stopped build printed, and stopped it with SIGINT). */
 static void sigterm_during_a_build_is_told(void **state)
 {
 	char *dir = test_tmpdir("watch-term"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
-	test_run r;
 	watcher w;
 	int status;
 
 	(void)state;
 	/* An import that loops (Assimp's SMD reader on this file) holds the
 	 * build until it is stopped. */
-	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
-		      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	make_looping_folder(in);
 	start(&w, dir, out, in);
 	for (int i = 0; i < 10000 && !test_has_running_marker(out); i++)
 		usleep(1000);
@@ -1331,16 +1339,12 @@ static void watch_tells_a_build_that_died(void **state)
 	char *smd = test_format("%s/b.smd", in), *turn_xnb = test_format("%s/Turn.xnb", out);
 	const char *line = " not built: the build process was killed by SIGKILL, in ";
 	const char *error = "animc watch: error: the build process was killed by SIGKILL ";
-	test_run r;
 	watcher w;
 	pid_t first, second;
 
 	(void)state;
 	/* An import that loops holds each build until its process dies. */
-	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
-		      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	make_looping_folder(in);
 	start(&w, dir, out, in);
 	first = build_of(w.pid, 0);
 	assert_true(first > 0);
@@ -1394,10 +1398,7 @@ static void a_killed_watch_takes_its_build_along(void **state)
 
 	(void)state;
 	/* An import that loops holds the rebuild until its process dies. */
-	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
-		      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	make_looping_folder(in);
 	start(&w, dir, out, in);
 	build = build_of(w.pid, 0);
 	assert_true(build > 0);
