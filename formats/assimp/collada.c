@@ -653,6 +653,90 @@ static bool say_projection(const animc_collada *dae, const xmlNode *node, const 
 	return true;
 }
 
+/*
+ * A <lookat>'s eye, interest and up `v` (9 values): gluLookAt, and the
+ * COLLADA viewers after it, take the view f = interest - eye and make the
+ * up perpendicular to it (side = f x up, up' = side x f).  Assimp 5.2
+ * puts the up as written in the matrix: one not perpendicular to the view
+ * makes a sheared matrix, whose rotation is not the view's (0.4 rad off
+ * for an up of 45 degrees).  Into `up` the perpendicular one, unit long;
+ * the reason the values make no rotation, or NULL when they make the same
+ * with Assimp as with gluLookAt.
+ */
+#define DAE_LOOKAT_TOLERANCE 1e-4
+
+static const char *lookat_why(const double v[9], double up[3])
+{
+	double f[3] = { v[3] - v[0], v[4] - v[1], v[5] - v[2] }, u[3] = { v[6], v[7], v[8] }, s[3];
+	double fl = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]), ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+
+	if (!(fl > 0) || !isfinite(fl))
+		return "has its eye and interest at one point (no view direction)";
+	if (!(ul > 0) || !isfinite(ul))
+		return "has an up of 0 0 0";
+	for (int i = 0; i < 3; i++)
+		f[i] /= fl, u[i] /= ul;
+	s[0] = f[1] * u[2] - f[2] * u[1], s[1] = f[2] * u[0] - f[0] * u[2], s[2] = f[0] * u[1] - f[1] * u[0];
+	double sl = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	if (!(sl > DAE_LOOKAT_TOLERANCE))
+		return "has an up along its view direction";
+	for (int i = 0; i < 3; i++)
+		s[i] /= sl;
+	up[0] = s[1] * f[2] - s[2] * f[1], up[1] = s[2] * f[0] - s[0] * f[2], up[2] = s[0] * f[1] - s[1] * f[0];
+	return fabs(f[0] * u[0] + f[1] * u[1] + f[2] * u[2]) > DAE_LOOKAT_TOLERANCE ? "" : NULL;
+}
+
+/* Say <lookat> `e` of keyed node `node` (`v`: its values, or a key's, at
+ * `line`; `what` names which) when Assimp would not make the view's
+ * rotation of it; true when said. */
+static bool say_lookat_values(const char *id, const char *what, const double v[9], uint32_t line,
+			      animc_diag_sink *sink)
+{
+	double up[3];
+	const char *why = lookat_why(v, up);
+
+	if (!why)
+		return false;
+	if (why[0])
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "node '%s': %s %s, which makes no rotation (Assimp "
+				  "makes of it a scale of 0 on an axis); give it an eye, an interest apart from it and an "
+				  "up across the view",
+				  id, what, why);
+	else
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "node '%s': %s has an up (%g %g %g) that is not "
+				  "perpendicular to its view (eye to interest): COLLADA viewers make it so, as gluLookAt "
+				  "does, and Assimp does not (it builds a sheared matrix, whose rotation is not the "
+				  "view's); write the up they use, %.6g %.6g %.6g", id, what, v[6], v[7], v[8],
+				  up[0] + 0.0, up[1] + 0.0, up[2] + 0.0);
+	return true;
+}
+
+/* Say <lookat> `e` of keyed node `node`, or a key of it, that does not
+ * make the rotation COLLADA viewers make (lookat_why); true when said. */
+static bool say_lookat(const animc_collada *dae, const xmlNode *node, const xmlNode *e, animc_diag_sink *sink)
+{
+	const char *id = attribute(node, "id"), *sid = attribute(e, "sid");
+	char *text = (char *)xmlNodeGetContent(e), *p = text, *end, target[512], what[64];
+	const dae_channel *keyed = NULL;
+	double v[9] = { 0, 0, 0, 0, 0, -1, 0, 1, 0 };
+
+	for (int i = 0; i < 9 && p; i++, p = end)
+		v[i] = strtod(p, &end);
+	xmlFree(text);
+	if (!id || !is_keyed_node(dae, id))
+		return false;
+	if (sid) {
+		snprintf(target, sizeof target, "%s/%s", id, sid);
+		keyed = keyed_by(dae, target);
+	}
+	for (size_t k = 0; keyed && keyed->values.stride == 9 && (k + 1) * 9 <= keyed->values.count; k++) {
+		snprintf(what, sizeof what, "key %zu of its <lookat>", k);
+		if (say_lookat_values(id, what, &keyed->values.values[k * 9], number_line(&keyed->values, k * 9), sink))
+			return true;
+	}
+	return !keyed && say_lookat_values(id, "its <lookat>", v, (uint32_t)xmlGetLineNo(e), sink);
+}
+
 /* Say the first <rotate> about no axis or <matrix> that projects of the
  * nodes from `n` on (and their children); true when said. */
 /* Say <skew> `e` of node `n`: Assimp 5.2 reads it and then stops on it
@@ -677,6 +761,8 @@ static bool say_odd_transforms_in(const animc_collada *dae, const xmlNode *n, un
 			if (is_element(e, "rotate") && say_no_axis(dae, n, e, sink))
 				return true;
 			if (is_element(e, "matrix") && say_projection(dae, n, e, sink))
+				return true;
+			if (is_element(e, "lookat") && say_lookat(dae, n, e, sink))
 				return true;
 			if (is_element(e, "scale") && say_scale_past(dae, n, e, sink))
 				return true;

@@ -948,6 +948,37 @@ static void a_skew_fails_at_its_line(void **state)
 	import_transform_cases(cases, sizeof cases / sizeof *cases, "skew", "k");
 }
 
+/* A <lookat> (on a keyed node, or keyed) whose up is not perpendicular to
+ * its view: COLLADA viewers make it so, as gluLookAt does; Assimp put the
+ * up as written in the matrix, and the bone compiled turned 0.4 rad from
+ * the view (up 0 1 0 looking along 1 1 0), under a sheared-key warning
+ * that asked to move a <scale> the node did not have.  An error at the
+ * line of the values, giving the up the viewers use; one with no view
+ * (eye at the interest, up along the view) too; a perpendicular up, as
+ * written to six digits, compiles. */
+static void a_lookat_of_a_slanted_up_fails_at_its_line(void **state)
+{
+	static const transform_case cases[] = {
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 1 0 0 1 0",
+		  "node 'Root': its <lookat> has an up (0 1 0) that is not perpendicular to its view (eye to "
+		  "interest): COLLADA viewers make it so, as gluLookAt does, and Assimp does not (it builds a sheared "
+		  "matrix, whose rotation is not the view's); write the up they use, -0.707107 0.707107 0",
+		  "        <lookat sid=\"l\">0 0 0 1 1 0 0 1 0</lookat>", 3 },
+		{ "Root/l", "0 0 0 0 0 -1 0 1 0\n0 0 0 0 1 1 0 1 0", "0 0 0 0 0 -1 0 1 0",
+		  "node 'Root': key 1 of its <lookat> has an up (0 1 0) that is not perpendicular to its view",
+		  "0 0 0 0 1 1 0 1 0</float_array>", 9 },
+		{ "Root/location", "0 0 0 1 0 0", "1 2 3 1 2 3 0 1 0",
+		  "node 'Root': its <lookat> has its eye and interest at one point (no view direction), which makes "
+		  "no rotation", "        <lookat sid=\"l\">1 2 3 1 2 3 0 1 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 0 2 0 0 1 0",
+		  "node 'Root': its <lookat> has an up along its view direction, which makes no rotation",
+		  "        <lookat sid=\"l\">0 0 0 0 2 0 0 1 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 2 0 -0.894427 0.447214 0", NULL, NULL, 3 },
+	};
+	(void)state;
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "lookat", "l");
+}
+
 /* An accessor of one key whose <param>s give more values than its stride
  * (one that states none: 1) has no next key to read over: Assimp reads the
  * key's values as the file gives them, and it compiles, as it did.  It was
@@ -992,6 +1023,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_endless_turn_fails_at_its_line),
 	cmocka_unit_test(an_accessor_past_its_array_fails_at_its_line),
 	cmocka_unit_test(a_skew_fails_at_its_line),
+	cmocka_unit_test(a_lookat_of_a_slanted_up_fails_at_its_line),
 	cmocka_unit_test(a_one_key_accessor_under_its_params_compiles),
 };
 
