@@ -2769,8 +2769,10 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 		md5_hold_base_frames(req->data, req->size, scene);
 	if (is_format(format, "md5camera"))
 		animc_md5camera_start_shots_at_zero(scene);
-	if (is_format(format, "csm"))
+	if (is_format(format, "csm")) {
+		animc_csm_start_at_first_frame(scene);
 		animc_csm_unname_clip(scene);
+	}
 	if (is_format(format, "mdl") && req->data && has_prefix(req->data, req->size, "IDST"))
 		mdl_end_at_last_frame(scene);
 	if (is_format(format, "ase") || is_format(format, "ask"))

@@ -3,6 +3,7 @@
  * frame count read from its own bytes, line by line, before Assimp reads
  * it (see csm.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -151,4 +152,26 @@ void animc_csm_unname_clip(const struct aiScene *scene)
 		anim->mName.length = 0;
 		anim->mName.data[0] = '\0';
 	}
+}
+
+void animc_csm_start_at_first_frame(const struct aiScene *scene)
+{
+	struct aiAnimation *anim = scene && scene->mNumAnimations == 1 && scene->mAnimations ? scene->mAnimations[0] : NULL;
+	double start = INFINITY;
+
+	for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; c++) {
+		const struct aiNodeAnim *na = anim->mChannels[c];
+
+		if (na && na->mPositionKeys && na->mNumPositionKeys)
+			start = fmin(start, na->mPositionKeys[0].mTime);
+	}
+	if (!(start > 0) || !isfinite(start))
+		return;
+	for (unsigned c = 0; c < anim->mNumChannels; c++) {
+		struct aiNodeAnim *na = anim->mChannels[c];
+
+		for (unsigned k = 0; na && na->mPositionKeys && k < na->mNumPositionKeys; k++)
+			na->mPositionKeys[k].mTime -= start;
+	}
+	anim->mDuration = fmax(0, anim->mDuration - start);
 }

@@ -36,4 +36,15 @@ bool animc_csm_check(const uint8_t *data, size_t size, animc_diag_sink *sink);
  */
 void animc_csm_unname_clip(const struct aiScene *scene);
 
+/*
+ * A .csm numbers its frames from $FirstFrame (Character Studio plays the
+ * take from there; Assimp's own ThomasFechten.csm starts at 1), and
+ * Assimp 5.2.5 keys each at its number: the clip held its first frame
+ * from 0 until then, and lasted as much longer.  The take's position keys
+ * (a .csm holds no others; Assimp gives each marker one rotation and one
+ * scale at 0) are shifted to start at its first frame, its duration with
+ * them.
+ */
+void animc_csm_start_at_first_frame(const struct aiScene *scene);
+
 #endif

@@ -11,14 +11,15 @@
 #include "import_test.h"
 
 /* Import a .csm of `range` (its $FirstFrame and $LastFrame lines, from
- * line 1), one marker and `frames` frames, as `animc build` does. */
-static void csm_import(assimp_import *r, const char *range, unsigned frames)
+ * line 1), one marker and `frames` frames numbered from `first` (the
+ * marker's x the frame's count from the first), as `animc build` does. */
+static void csm_import_from(assimp_import *r, const char *range, unsigned first, unsigned frames)
 {
 	char *dir = test_tmpdir("csm"), *path = test_format("%s/take.csm", dir);
 	char *text = test_format("%s$Rate 30\n$Order\nA\n$Points\n", range);
 
 	for (unsigned i = 0; i < frames; i++) {
-		char *more = test_format("%s%u %u.0 2.0 3.0\n", text, i, i);
+		char *more = test_format("%s%u %u.0 2.0 3.0\n", text, first + i, i);
 
 		free(text);
 		text = more;
@@ -26,6 +27,11 @@ static void csm_import(assimp_import *r, const char *range, unsigned frames)
 	assert_true(test_write_file(path, text, strlen(text)));
 	assimp_import_path(r, path, NULL);
 	free(text), free(path), free(dir);
+}
+
+static void csm_import(assimp_import *r, const char *range, unsigned frames)
+{
+	csm_import_from(r, range, 0, frames);
 }
 
 /*
@@ -82,7 +88,38 @@ static void csm_take_is_unnamed(void **state)
 	assimp_import_release(&r);
 }
 
+/* A .csm numbers its frames from $FirstFrame (Assimp's ThomasFechten.csm
+ * from 1), and Character Studio plays the take from there.  Assimp keys
+ * each frame at its number: the clip held frame 1 from 0 to one frame
+ * (a key more), and lasted a frame longer (ThomasFechten.csm 20.325 s,
+ * not 20.317).  It starts at its first frame: frame 1 at 0 s, frame 2
+ * at 1/30 s, 4 frames long. */
+static void csm_starts_at_its_first_frame(void **state)
+{
+	assimp_import r;
+
+	(void)state;
+	csm_import_from(&r, "$FirstFrame 1\n$LastFrame 5\n", 1, 5);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	assert_float_equal(r.set.clips[0]->duration_s, 4 / 30.0, 1e-6);
+	{
+		const animc_channel *ch = &r.set.clips[0]->channels[0];
+		const animc_track *t = &ch->tracks[ANIMC_TRANSLATION];
+
+		assert_int_equal(t->value_count, 5);
+		for (uint32_t i = 0; i < 5; i++) {
+			float time = t->times_s ? t->times_s[i] : ch->has_time ? ch->times_s[i] : i * ch->key_interval_s;
+
+			assert_float_equal(time, i / 30.0, 1e-6);
+			assert_true(t->values[3 * i] == (float)i);
+		}
+	}
+	assimp_import_release(&r);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(csm_starts_at_its_first_frame),
 	cmocka_unit_test(csm_frames_past_the_room_fail_at_their_line),
 	cmocka_unit_test(csm_take_is_unnamed),
 };
