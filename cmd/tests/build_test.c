@@ -1096,6 +1096,58 @@ static void a_build_waiting_for_the_lock_names_no_build_that_let_go(void **state
 	free(text), free(shim), free(err), free(lock), free(out), free(in), free(dir);
 }
 
+/* A build waiting for OUTDIR's lock, which /proc/locks cannot tell the
+ * holder of (hidden), names no process from a line the holder did not
+ * write (an animc before the line was written; here this test): one of a
+ * build killed before it took its line out, whose process is gone, or
+ * whose number another process now has (here this test's own, under
+ * another command).  It named the killed build. */
+static void a_build_waiting_for_the_lock_names_no_process_gone(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	char *dir = test_tmpdir("waiting-gone"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	char *err = test_format("%s/err", dir), *shim = test_format("%s/slow_lock.so", dir);
+	test_run r;
+	pid_t gone = fork();
+
+	(void)state;
+	if (gone == 0)
+		_exit(0);
+	assert_true(gone > 0 && waitpid(gone, NULL, 0) == gone);
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		char *line = test_format("process %ld (animc build -q -o %s %s)\n", k ? (long)getpid() : (long)gone,
+					 out, in), *text = NULL;
+		int fd = open(lock, O_RDWR | O_CLOEXEC), status;
+		pid_t pid;
+
+		assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
+		assert_true(ftruncate(fd, 0) == 0 && pwrite(fd, line, strlen(line), 0) == (ssize_t)strlen(line));
+		setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
+		pid = start_build_reporting(out, in, "1", NULL, NULL, err);
+		unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
+		for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+			usleep(10000);
+			free(text);
+			text = (char *)test_read_file(err, NULL);
+		}
+		free(text);
+		close(fd);
+		status = wait_briefly(pid);
+		assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		text = (char *)test_read_file(err, NULL);
+		if (!text || !strstr(text, "', locked by another process: ") || strstr(text, "locked by process"))
+			fail_msg("%s: stderr: %s", k ? "a number taken" : "a process gone", text ? text : "(none)");
+		free(text), free(line);
+	}
+	free(shim), free(err), free(lock), free(out), free(in), free(dir);
+}
+
 /* A build waiting for OUTDIR's lock says so once, though the lock it waited
  * for was removed meanwhile and the one made in its place is held too (a
  * clean, then another): it said so again for each. */
@@ -5830,6 +5882,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_the_build_holding_it),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_build_that_let_go),
+	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_process_gone),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_once),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),

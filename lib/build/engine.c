@@ -289,9 +289,35 @@ static void lock_holder(int fd, char *who, size_t size)
 	snprintf(who, size, comm[0] ? "process %ld (%s)" : "process %ld", pid, comm);
 }
 
+/* `text` with its control characters as '?', to be said on one line. */
+static void printable(char *text)
+{
+	for (char *c = text; *c; c++)
+		*c = (unsigned char)*c < ' ' || *c == 0x7f ? '?' : *c;
+}
+
+/* Whether the holder's line `line` names a process that runs now with the
+ * command it wrote: one killed before it took its line out is gone, or
+ * its number taken by another process (a waiter would name it while
+ * another holds the lock, an animc that writes no line). */
+static bool names_a_running_holder(const char *line)
+{
+	char comm[64], now[128];
+	long pid = strncmp(line, "process ", 8) == 0 ? strtol(line + 8, NULL, 10) : 0;
+
+	if (pid <= 0)
+		return false;
+	read_command(pid, comm, sizeof comm);
+	printable(comm);
+	snprintf(now, sizeof now, "process %ld (%s)", pid, comm);
+	return comm[0] && strcmp(line, now) == 0;
+}
+
 /* Who holds the lock alone, as the holder wrote it in the file (lock_alone):
- * what /proc/locks cannot tell (a holder that let go meanwhile, one in
- * another PID namespace, no /proc).  Empty when it holds no such line. */
+ * what /proc/locks cannot tell (no /proc to read it from, a holder that let
+ * go meanwhile).  Empty when it holds no such line, or one of a process
+ * not running it now (names_a_running_holder; nor one of another PID
+ * namespace, whose number means another process here). */
 static void lock_holder_written(int fd, char *who, size_t size)
 {
 	char line[128];
@@ -302,9 +328,8 @@ static void lock_holder_written(int fd, char *who, size_t size)
 		return;
 	line[n] = '\0';
 	line[strcspn(line, "\n")] = '\0';
-	for (char *c = line; *c; c++)
-		*c = (unsigned char)*c < ' ' || *c == 0x7f ? '?' : *c;
-	if (strncmp(line, "process ", 8) == 0)
+	printable(line);
+	if (names_a_running_holder(line))
 		snprintf(who, size, "%s", line);
 }
 
