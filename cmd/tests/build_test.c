@@ -1806,6 +1806,39 @@ static void builds_side_by_side_share_a_folder(void **state)
 	free(dir);
 }
 
+/* clean refused while builds hold OUTDIR's lock names them, as a build
+ * waiting for the lock names its holder: every build holds it shared, and
+ * /proc/locks lists each (here this test, holding it as one build, then as
+ * two).  It said "a build is writing this folder", naming none. */
+static void clean_refused_by_builds_names_them(void **state)
+{
+	char *dir = test_tmpdir("clean-names"), *out = test_format("%s/out", dir);
+	char *lock = test_format("%s/.animc/lock", out);
+	char *one = test_format("%s: error: a build is writing this folder (process %ld (", out, (long)getpid());
+	char *two = test_format("%s: error: 2 builds are writing this folder (process %ld (", out, (long)getpid());
+	int fd[2];
+	test_run r;
+
+	(void)state;
+	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		fd[k] = open(lock, O_RDWR | O_CLOEXEC);
+		assert_true(fd[k] >= 0 && flock(fd[k], LOCK_SH) == 0);
+		r = test_animc("clean", "-o", out, NULL);
+		if (r.status != 1 || !strstr(r.err, k ? two : one) ||
+		    !strstr(r.err, k ? " and 1 more); clean it when they end\n" : "); clean it when it ends\n"))
+			fail_msg("%d held: exit %d\n%s", k + 1, r.status, r.err);
+		test_run_release(&r);
+	}
+	close(fd[0]), close(fd[1]);
+	r = test_animc("clean", "-q", "-o", out, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	free(two), free(one), free(lock), free(out), free(dir);
+}
+
 /* ------------------------------------------------------------- reports */
 
 /* The number after `key` in `text`. */
@@ -5883,6 +5916,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_the_build_holding_it),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_build_that_let_go),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_process_gone),
+	cmocka_unit_test(clean_refused_by_builds_names_them),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_once),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),

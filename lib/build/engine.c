@@ -261,32 +261,57 @@ static void read_command(long pid, char *comm, size_t size)
 	}
 }
 
-/* Who holds the lock on the file open at fd alone, from /proc/locks: "pid
- * N (command)" into `who`; empty when it cannot be told (another PID
- * namespace, no /proc, a holder that let go meanwhile). */
-static void lock_holder(int fd, char *who, size_t size)
+/* The process holding a lock on the file open at fd (alone, or `shared`
+ * too) that /proc/locks lists first, and into *count how many hold one;
+ * 0 when it cannot tell (another PID namespace, no /proc, a holder that
+ * let go meanwhile). */
+static long lock_holder_pid(int fd, bool shared, unsigned *count)
 {
 	struct stat st;
 	FILE *locks = fstat(fd, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
-	char line[256], want[64], comm[64];
+	char line[256], want[64];
 	long pid = 0;
 
-	who[0] = '\0';
+	*count = 0;
 	if (!locks)
-		return;
+		return 0;
 	snprintf(want, sizeof want, " %02x:%02x:%llu ", major(st.st_dev), minor(st.st_dev),
 		 (unsigned long long)st.st_ino);
-	while (!pid && fgets(line, sizeof line, locks)) {
-		char *at = strstr(line, want);
+	while (fgets(line, sizeof line, locks)) {
+		const char *alone = strstr(line, " WRITE "), *with = shared ? strstr(line, " READ ") : NULL;
+		const char *after = alone ? alone + 7 : with ? with + 6 : NULL;
 
-		if (at && !strstr(line, "->") && strstr(line, " WRITE "))
-			pid = strtol(strstr(line, " WRITE ") + 7, NULL, 10);
+		if (!after || !strstr(line, want) || strstr(line, "->"))
+			continue;
+		long holder = strtol(after, NULL, 10);
+		if (holder <= 0)
+			continue;
+		*count += 1;
+		pid = pid ? pid : holder;
 	}
 	fclose(locks);
-	if (pid <= 0)
-		return;
+	return pid;
+}
+
+/* "process N (command)" of process `pid` into `who`. */
+static void name_process(long pid, char *who, size_t size)
+{
+	char comm[64];
+
 	read_command(pid, comm, sizeof comm);
 	snprintf(who, size, comm[0] ? "process %ld (%s)" : "process %ld", pid, comm);
+}
+
+/* Who holds the lock on the file open at fd alone, from /proc/locks: "pid
+ * N (command)" into `who`; empty when it cannot be told (lock_holder_pid). */
+static void lock_holder(int fd, char *who, size_t size)
+{
+	unsigned count;
+	long pid = lock_holder_pid(fd, false, &count);
+
+	who[0] = '\0';
+	if (pid > 0)
+		name_process(pid, who, size);
 }
 
 /* `text` with its control characters as '?', to be said on one line. */
@@ -416,6 +441,27 @@ static void say_lock_unopened(const build_ctx *ctx, int state_fd, const char *pa
 		build_say(ctx, ANIMC_ERROR, path, "cannot open: %s", strerror(errno));
 }
 
+/* A clean refused: the lock at fd is held, said with who holds it, as a
+ * build waiting for it says (every build holds it shared, so /proc/locks
+ * lists them; else the line of one holding it alone). */
+static void say_build_writing(const build_ctx *ctx, const char *out_dir, int fd)
+{
+	char who[160] = "";
+	unsigned count;
+	long pid = lock_holder_pid(fd, true, &count);
+
+	if (pid > 0)
+		name_process(pid, who, sizeof who);
+	else
+		lock_holder_written(fd, who, sizeof who);
+	if (count > 1)
+		build_say(ctx, ANIMC_ERROR, out_dir, "%u builds are writing this folder (%s and %u more); clean it when "
+			  "they end", count, who, count - 1);
+	else
+		build_say(ctx, ANIMC_ERROR, out_dir, "a build is writing this folder%s%s%s; clean it when it ends",
+			  who[0] ? " (" : "", who, who[0] ? ")" : "");
+}
+
 /*
  * OUTDIR/.animc/lock: every build holds it shared for its whole run, so
  * builds (per-file make and ninja rules) run side by side; `clean` needs it
@@ -453,7 +499,7 @@ static int take_lock(const build_ctx *ctx, const char *out_dir, bool for_clean, 
 			close(fd);
 			fd = -1;
 		} else if (for_clean && held) {
-			build_say(ctx, ANIMC_ERROR, out_dir, "a build is writing this folder; clean it when it ends");
+			say_build_writing(ctx, out_dir, fd);
 			close(fd);
 			fd = -1;
 		} else {
