@@ -20,9 +20,12 @@
 
 #include "lws.h"
 
-/* One envelope: its keys (time, value) in the file's order. */
+/* One envelope: its keys (time, value, and the span type of the curve
+ * into each: 0 TCB, 1 Hermite, 2 1D Bezier, 3 linear, 4 stepped, 5 2D
+ * Bezier; -1 unread) in the file's order. */
 typedef struct lws_env {
 	double *time, *value;
+	int *span;
 	uint32_t count, capacity;
 	uint32_t line;          /* its `Channel N` line */
 	int pre, post;          /* behaviours: 1 Constant (the default), 0 Reset */
@@ -102,24 +105,29 @@ static bool read_number(const char **p, const char *end, double *x)
 
 static void env_clear(lws_env *e)
 {
-	free(e->time), free(e->value);
+	free(e->time), free(e->value), free(e->span);
 	memset(e, 0, sizeof *e);
 }
 
-static bool env_add(lws_env *e, double time, double value)
+static bool env_add(lws_env *e, double time, double value, int span)
 {
 	if (e->count == e->capacity) {
 		uint32_t cap = e->capacity ? e->capacity * 2 : 8;
 		double *t, *v;
+		int *s;
 
 		if (cap > (1u << 24) || !(t = realloc(e->time, cap * sizeof *t)))
 			return false;
 		e->time = t;
 		if (!(v = realloc(e->value, cap * sizeof *v)))
 			return false;
-		e->value = v, e->capacity = cap;
+		e->value = v;
+		if (!(s = realloc(e->span, cap * sizeof *s)))
+			return false;
+		e->span = s, e->capacity = cap;
 	}
 	e->time[e->count] = time;
+	e->span[e->count] = span;
 	e->value[e->count++] = value;
 	return true;
 }
@@ -147,6 +155,58 @@ static double env_at(const lws_env *e, double time)
 			hi = mid;
 	}
 	return e->value[lo] + (e->value[hi] - e->value[lo]) * ((time - e->time[lo]) / (e->time[hi] - e->time[lo]));
+}
+
+/* The span type of the curve envelope `e` plays at `time` (the span into
+ * the key after it), or -2 where it plays none: at a key, before the
+ * first or past the last, where every span type gives one value. */
+static int span_at(const lws_env *e, double time)
+{
+	if (e->count < 2 || !e->span || time <= e->time[0] || time >= e->time[e->count - 1])
+		return -2;
+	for (uint32_t i = 1; i < e->count; i++) {
+		if (time == e->time[i])
+			return -2;
+		if (time < e->time[i])
+			return e->span[i];
+	}
+	return -2;
+}
+
+/* Envelope `e`'s value at `time` as LightWave plays it, into *v: known
+ * where it plays a linear span, a stepped one (the key before held) or
+ * none; false on a curve (TCB, Hermite, Bezier), which LightWave bends
+ * where Assimp joins the keys by a straight line. */
+static bool own_value(const lws_env *e, double time, double *v)
+{
+	int span = span_at(e, time);
+	uint32_t i = 1;
+
+	*v = env_at(e, time);
+	if (span != 4)
+		return span == -2 || span == 3;
+	while (e->time[i] <= time)
+		i++;
+	*v = e->value[i - 1];
+	return true;
+}
+
+/* Into `out`, what envelope `e` gives at `time` (whose straight reading is
+ * `straight`), as said of a value Assimp misreads. */
+static void say_envelope_value(const lws_env *e, double time, double straight, char *out, size_t size)
+{
+	static const char *const curves[6] = { "TCB", "Hermite", "Bezier", NULL, NULL, "Bezier" };
+	int span = span_at(e, time);
+	double own;
+
+	if (own_value(e, time, &own))
+		snprintf(out, size, "where the envelope gives %.6g", own);
+	else if (span >= 0 && curves[span])
+		snprintf(out, size, "where its keys joined by straight lines, as Assimp joins them, give %.6g, on a span "
+			 "LightWave bends as a %s curve", straight, curves[span]);
+	else
+		snprintf(out, size, "where its keys joined by straight lines, as Assimp joins them, give %.6g",
+			 straight);
 }
 
 /* DoInterpolation: the value of envelope `c` at `time`, its cursor taken
@@ -456,14 +516,17 @@ static void check_group(lws_motion *m, int group, animc_diag_sink *sink)
 		free(w.out);
 		return;
 	}
-	if (m->failures++ == 0)
+	if (m->failures++ == 0) {
+		char gives[256];
+
+		say_envelope_value(w.env[c], t, want, gives, sizeof gives);
 		animc_diag_report(sink, ANIMC_ERROR, w.env[c]->line, 0,
 				  "Assimp reads this %s envelope wrongly: keyed at other times than the other %s "
-				  "envelopes of its motion, it comes out %.6g at %.6g s where the envelope gives %.6g "
-				  "(Assimp 5.2 loses keys and runs values on past them when the three envelopes of a "
-				  "position, rotation or scale are keyed at different times); key the three channels at "
-				  "the same frames, or bake the motion (a key every frame)",
-				  what[group], what[group], got, t, want);
+				  "envelopes of its motion, it comes out %.6g at %.6g s %s (Assimp 5.2 loses keys and "
+				  "runs values on past them when the three envelopes of a position, rotation or scale "
+				  "are keyed at different times); key the three channels at the same frames, or bake "
+				  "the motion (a key every frame)", what[group], what[group], got, t, gives);
+	}
 	free(w.out);
 }
 
@@ -483,7 +546,7 @@ static void end_motion(lws_motion *m, animc_diag_sink *sink)
 static void envelope_line(lws_motion *m, const char *p, const char *end)
 {
 	lws_env *e = m->channel >= 0 ? &m->env[m->channel] : NULL;
-	double value, time, pre, post;
+	double value, time, span, pre, post;
 
 	if (p < end && *p == '}') {
 		/* An envelope of no `Channel N` after it (a light's intensity)
@@ -493,7 +556,8 @@ static void envelope_line(lws_motion *m, const char *p, const char *end)
 	} else if (e && is_word(p, end, "Key")) {
 		p += 3;
 		/* A key of no number, or no memory for it: not replayed. */
-		if (!read_number(&p, end, &value) || !read_number(&p, end, &time) || !env_add(e, time, value))
+		if (!read_number(&p, end, &value) || !read_number(&p, end, &time) ||
+		    !env_add(e, time, value, read_number(&p, end, &span) && span >= 0 && span <= 5 ? (int)span : -1))
 			e->is_replayable = false;
 	} else if (e && is_word(p, end, "Behaviors")) {
 		p += 9;
@@ -560,8 +624,9 @@ bool animc_lws_check_envelopes(const uint8_t *data, size_t size, animc_diag_sink
 		animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_EULER_BETWEEN_KEYS, m.turn_line, 0,
 				       "LightWave turns heading, pitch and bank angle by angle, but Assimp keeps one "
 				       "quaternion a key, which the runtime slerps: where two or three angles move at once "
-				       "between keys, or one turns 180 degrees or more, that leaves the envelopes' turn, here "
-				       "by up to %.3g degrees (at %.6g s)%s; bake the motion (a key every frame)",
+				       "between keys, or one turns 180 degrees or more, that leaves the turn the angles make "
+				       "joined by straight lines between their keys, here by up to %.3g degrees (at %.6g s)%s; "
+				       "bake the motion (a key every frame)",
 				       m.turn_degrees, m.turn_time, m.turns > 1 ? " (and more like it)" : "");
 	return m.failures == 0 && !m.bone_line;
 }

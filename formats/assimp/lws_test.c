@@ -54,8 +54,9 @@ static void lws_stepped_keys_warn_at_their_line(void **state)
 }
 
 /* Import a scene of one null whose X and Z envelopes (channels 0 and 2)
- * are keyed linearly at `x_times` and `z_times` (three keys each). */
-static void lws_import_xz(assimp_import *r, const double x_times[3], const double z_times[3])
+ * are keyed at `x_times` and `z_times` (three keys each), X's spans
+ * linear, Z's of span type `z_span`. */
+static void lws_import_xz(assimp_import *r, const double x_times[3], const double z_times[3], int z_span)
 {
 	char *dir = test_tmpdir("lws"), *path = test_format("%s/xz.lws", dir);
 	char *text = test_format("LWSC\n3\n\nFirstFrame 0\nLastFrame 120\nFramesPerSecond 30\n\n"
@@ -63,9 +64,9 @@ static void lws_import_xz(assimp_import *r, const double x_times[3], const doubl
 				 "Channel 0\n{ Envelope\n  3\n  Key 0 %g 3 0 0 0 0 0 0\n  Key 1.925 %g 3 0 0 0 0 0 0\n"
 				 "  Key -0.523 %g 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
 				 "Channel 1\n{ Envelope\n  1\n  Key 0 0 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n"
-				 "Channel 2\n{ Envelope\n  3\n  Key 0 %g 3 0 0 0 0 0 0\n  Key -2.656 %g 3 0 0 0 0 0 0\n"
-				 "  Key -0.0958 %g 3 0 0 0 0 0 0\n  Behaviors 1 1\n}\n",
-				 x_times[0], x_times[1], x_times[2], z_times[0], z_times[1], z_times[2]);
+				 "Channel 2\n{ Envelope\n  3\n  Key 0 %g 3 0 0 0 0 0 0\n  Key -2.656 %g %d 0 0 0 0 0 0\n"
+				 "  Key -0.0958 %g %d 0 0 0 0 0 0\n  Behaviors 1 1\n}\n",
+				 x_times[0], x_times[1], x_times[2], z_times[0], z_times[1], z_span, z_times[2], z_span);
 
 	assert_true(test_write_file(path, text, strlen(text)));
 	assimp_import_path(r, path, NULL);
@@ -86,16 +87,48 @@ static void lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly(void **state)
 	assimp_import r;
 
 	(void)state;
-	lws_import_xz(&r, x_times, z_times);
+	lws_import_xz(&r, x_times, z_times, 3);
 	assimp_assert_error_at(&r, 25, "Assimp reads this position envelope wrongly");
 	assert_non_null(strstr(test_diags_first(&r.diags, ANIMC_ERROR)->message,
 			       "it comes out -3.98401 at 2 s where the envelope gives -1.61102"));
 	assimp_import_release(&r);
-	lws_import_xz(&r, x_times, x_times);
+	lws_import_xz(&r, x_times, x_times, 3);
 	assert_int_equal(r.status, ANIMC_OK);
 	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 0);
 	assert_int_equal(r.set.count, 1);
 	assimp_import_release(&r);
+}
+
+/*
+ * The same Z of stepped and curved spans (Assimp's move_xz_stepped.lws and
+ * move_xz_bezier.lws): the error quoted the straight reading as what the
+ * envelope gives (-1.61 at 2 s), where LightWave holds a stepped Z at
+ * -2.656 from 4/3 s and bends a Bezier one.  It says the held value, and
+ * of a curve, what its keys joined by straight lines give, on what span.
+ */
+static void lws_misread_envelopes_say_what_their_spans_give(void **state)
+{
+	static const struct {
+		int span;
+		const char *says;
+	} cases[] = {
+		{ 4, "it comes out -3.98401 at 2 s where the envelope gives -2.656 (Assimp 5.2 loses keys" },
+		{ 2, "it comes out -3.98401 at 2 s where its keys joined by straight lines, as Assimp joins them, give "
+		     "-1.61102, on a span LightWave bends as a Bezier curve (Assimp 5.2 loses keys" },
+		{ 0, "give -1.61102, on a span LightWave bends as a TCB curve (" },
+		{ 1, "give -1.61102, on a span LightWave bends as a Hermite curve (" },
+	};
+	const double x_times[3] = { 0, 0.6666666666666666, 2 }, z_times[3] = { 0, 1.3333333333333333, 2.9666666666666668 };
+	assimp_import r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		lws_import_xz(&r, x_times, z_times, cases[i].span);
+		assimp_assert_error_at(&r, 25, "Assimp reads this position envelope wrongly");
+		if (!strstr(test_diags_first(&r.diags, ANIMC_ERROR)->message, cases[i].says))
+			fail_msg("span %d: %s", cases[i].span, test_diags_first(&r.diags, ANIMC_ERROR)->message);
+		assimp_import_release(&r);
+	}
 }
 
 /* Import a scene of one null turned over 1 s, linearly, from no turn to
@@ -171,6 +204,7 @@ static void lws_bones_fail_at_add_bone(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(lws_stepped_keys_warn_at_their_line),
 	cmocka_unit_test(lws_envelopes_keyed_apart_fail_at_the_one_read_wrongly),
+	cmocka_unit_test(lws_misread_envelopes_say_what_their_spans_give),
 	cmocka_unit_test(lws_angles_moving_together_warn_euler_between_keys),
 	cmocka_unit_test(lws_bones_fail_at_add_bone),
 };
