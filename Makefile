@@ -357,7 +357,15 @@ fuzz_obj = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
 FUZZ_LIBS := $(FUZZ_DIR)/libanimbuild.a $(FUZZ_DIR)/libanimc.a $(FUZZ_DIR)/libanimrt.a
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 
-$(FUZZ_DIR)/obj/%.o: %.c | $(LAYOUT_OK)
+# What the fuzz objects are compiled with: one changed (FUZZ_FLAGS=...,
+# another FUZZ_CC, an include path) compiles them all again, as
+# $(BUILD)/flags does the others.  Their headers are in their .d files.
+FUZZ_FLAGS_LINE = $(FUZZ_CC) $(FUZZ_FLAGS) $(foreach layer,RT PIPELINE FORMATS ENGINE CHECK,$($(layer)_CPPFLAGS))
+$(FUZZ_DIR)/flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(FUZZ_FLAGS_LINE)' | cmp -s - $@ || echo '$(FUZZ_FLAGS_LINE)' > $@
+
+$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_DIR)/flags | $(LAYOUT_OK)
 	$(call say,FUZZCC,$@)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(call cppflags_for,$<) -MMD -MP -c $< -o $@
 $(FUZZ_DIR)/libanimbuild.a: $(call fuzz_obj,$(ENGINE_SRC))

@@ -641,6 +641,37 @@ static void every_fuzz_target_has_its_seeds_replayed(void **state)
 	free(replay);
 }
 
+/* The fuzz objects are compiled again when what they are compiled with
+ * changes (FUZZ_FLAGS, FUZZ_CC, an include path), as the other builds'
+ * objects are: an object of other flags was kept, and linked with the
+ * others.  Here a stand-in compiler logs each call into a build folder of
+ * the test's; run twice with the same flags, then with others. */
+static void fuzz_objects_are_compiled_again_when_their_flags_change(void **state)
+{
+	char *dir = test_tmpdir("fuzz-flags"), *cc = test_format("%s/cc", dir), *log = test_format("%s/log", dir);
+	char *obj = test_format("%s/b/fuzz/obj/lib/animrt/error.o", dir);
+	const char *const flags[] = { "", "", "FUZZ_FLAGS=-O0" };
+	const size_t calls[] = { 1, 1, 2 };
+	char *text;
+
+	(void)state;
+	test_sh("printf '#!/bin/sh\\necho \"$*\" >> %s\\nwhile [ $# -gt 1 ]; do [ \"$1\" = -o ] && : > \"$2\"; "
+		"shift; done\\n' > '%s' && chmod +x '%s'", log, cc, cc);
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		size_t n = 0;
+
+		test_sh("env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL -u SANITIZE -u BUILD "
+			"make -s BUILD='%s/b' FUZZ_CC='%s' %s '%s' > /dev/null", dir, cc, flags[i], obj);
+		text = (char *)test_read_file(log, NULL);
+		for (const char *at = text; at && (at = strchr(at, '\n')); at++)
+			n++;
+		if (n != calls[i])
+			fail_msg("run %zu (%s): %zu compiles, not %zu:\n%s", i + 1, flags[i], n, calls[i], text);
+		free(text);
+	}
+	free(obj), free(log), free(cc), free(dir);
+}
+
 static void warnings_doc_lists_every_kind(void **state)
 {
 	char *doc = (char *)test_read_file("docs/warnings.md", NULL);
@@ -684,6 +715,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_installed_manual_links_within_itself),
 	cmocka_unit_test(the_runtime_doc_gives_the_context_size),
 	cmocka_unit_test(every_fuzz_target_has_its_seeds_replayed),
+	cmocka_unit_test(fuzz_objects_are_compiled_again_when_their_flags_change),
 };
 
 ANIMC_TEST_GROUP(tests);
