@@ -786,6 +786,51 @@ static void a_reduced_cubic_stays_within_the_bound_of_the_lossless_file(void **s
 	free(a), free(lossless), free(dir);
 }
 
+/* A buffer reached through absolute links that stay inside the source's
+ * folder (a link to the file, a folder link in its URI, each also spelt
+ * through a link to the folder) is up to date on the next build, by either
+ * spelling of the source; edited, it compiles again. */
+static void a_buffer_through_absolute_links_inside_is_up_to_date(void **state)
+{
+	static const char *const uris[] = { "link.bin", "b/c.bin", "viaalias.bin", "bb/c.bin" };
+	char *dir = test_tmpdir("gltf-abs-links"), *real = realpath(dir, NULL), *g = test_format("%s/g", real);
+	char *out = test_format("%s/out", dir), *data = test_format("%s/a/c.bin", g);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/a' && cp 'testdata/gltf/wag data.bin' '%s' && ln -s '%s' '%s/link.bin' && "
+		"ln -s '%s/a' '%s/b' && ln -s '%s' '%s/alias' && ln -s '%s/alias/a/c.bin' '%s/viaalias.bin' && "
+		"ln -s '%s/alias/a' '%s/bb'", g, data, data, g, g, g, g, real, real, g, real, g);
+	for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++) {
+		char *gltf = test_format("%s/m%zu.gltf", g, i), *abs = test_format("%s/alias/m%zu.gltf", real, i);
+
+		test_sh("sed 's|\"wag%%20data.bin\"|\"%s\"|' testdata/gltf/external.gltf > '%s'", uris[i], gltf);
+		r = test_animc("build", "-q", "-o", out, gltf, NULL);
+		assert_int_equal(r.status, 0);
+		test_run_release(&r);
+		for (int k = 0; k < 2; k++) {
+			r = test_animc("build", "-o", out, k ? abs : gltf, NULL);
+			if (r.status != 0 || !strstr(r.out, "compiled 0 sources (0 clips), 0 failed, 0 skipped, 0 warnings, "
+							    "1 up to date\n"))
+				fail_msg("%s, %s: exit %d\n%s%s", uris[i], k ? "through the folder's link" : "as built",
+					 r.status, r.out, r.err);
+			test_run_release(&r);
+		}
+		free(abs), free(gltf);
+	}
+	test_sh("printf x >> '%s'", data);
+	for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++) {
+		char *gltf = test_format("%s/m%zu.gltf", g, i);
+
+		r = test_animc("build", "-o", out, gltf, NULL);
+		if (r.status != 0 || !strstr(r.out, "compiled 1 source (1 clip), 0 failed"))
+			fail_msg("%s edited: exit %d\n%s%s", uris[i], r.status, r.out, r.err);
+		test_run_release(&r);
+		free(gltf);
+	}
+	free(data), free(out), free(g), free(real), free(dir);
+}
+
 /* A folder of the source's swapped for a symbolic link that leads out of
  * it between the check of where a buffer lies and its open (another
  * process writing the folder; the stand-in swaps it right after the
@@ -820,6 +865,7 @@ static void a_buffer_folder_swapped_for_a_link_is_not_read_through_it(void **sta
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_buffer_folder_swapped_for_a_link_is_not_read_through_it),
+	cmocka_unit_test(a_buffer_through_absolute_links_inside_is_up_to_date),
 	cmocka_unit_test(a_reduced_cubic_stays_within_the_bound_of_the_lossless_file),
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),
 	cmocka_unit_test(a_gltf_of_empty_animations_says_so),
