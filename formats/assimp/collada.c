@@ -718,10 +718,15 @@ static bool say_lookat(const animc_collada *dae, const xmlNode *node, const xmlN
 	const char *id = attribute(node, "id"), *sid = attribute(e, "sid");
 	char *text = (char *)xmlNodeGetContent(e), *p = text, *end, target[512], what[64];
 	const dae_channel *keyed = NULL;
-	double v[9] = { 0, 0, 0, 0, 0, -1, 0, 1, 0 };
+	double v[9] = { 0 };
+	int n = 0;
 
-	for (int i = 0; i < 9 && p; i++, p = end)
-		v[i] = strtod(p, &end);
+	/* Fewer than 9 numbers: no view to judge (Assimp refuses the file). */
+	for (; n < 9 && p; n++, p = end) {
+		v[n] = strtod(p, &end);
+		if (end == p)
+			break;
+	}
 	xmlFree(text);
 	if (!id || !is_keyed_node(dae, id))
 		return false;
@@ -734,7 +739,7 @@ static bool say_lookat(const animc_collada *dae, const xmlNode *node, const xmlN
 		if (say_lookat_values(id, what, &keyed->values.values[k * 9], number_line(&keyed->values, k * 9), sink))
 			return true;
 	}
-	return !keyed && say_lookat_values(id, "its <lookat>", v, (uint32_t)xmlGetLineNo(e), sink);
+	return !keyed && n == 9 && say_lookat_values(id, "its <lookat>", v, (uint32_t)xmlGetLineNo(e), sink);
 }
 
 /* Say the first <rotate> about no axis or <matrix> that projects of the

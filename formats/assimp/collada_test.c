@@ -979,6 +979,33 @@ static void a_lookat_of_a_slanted_up_fails_at_its_line(void **state)
 	import_transform_cases(cases, sizeof cases / sizeof *cases, "lookat", "l");
 }
 
+/* A <lookat> of fewer than 9 numbers gives no up to judge, and Assimp
+ * refuses it (it cannot read the numbers it lacks): the error is Assimp's.
+ * It was said to have "an up of 0 0 0", which the file does not give. */
+static void a_lookat_short_of_numbers_is_refused_by_assimp(void **state)
+{
+	char *anims, *text, *transforms;
+	size_t len;
+	imported r;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&anims, &len);
+	add_anim(f, "a", NULL, "Root/location", "0 1", "0 0 0 1 0 0", 3, "LINEAR");
+	fclose(f);
+	transforms = test_format("        <translate sid=\"location\">0 0 0</translate>\n"
+				 "        <lookat sid=\"l\">0 0 0 1 0 0</lookat>\n");
+	text = scene_of(anims, transforms);
+	import_text(&r, text);
+	assert_int_not_equal(r.status, ANIMC_OK);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_ERROR), 1);
+	const char *said = test_diags_first(&r.diags, ANIMC_ERROR)->message;
+	if (strncmp(said, "Assimp cannot read this file: ", 30) != 0 || strstr(said, "<lookat>"))
+		fail_msg("said: %s", said);
+	release(&r);
+	free(text), free(anims), free(transforms);
+}
+
 /* An accessor of one key whose <param>s give more values than its stride
  * (one that states none: 1) has no next key to read over: Assimp reads the
  * key's values as the file gives them, and it compiles, as it did.  It was
@@ -1024,6 +1051,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_accessor_past_its_array_fails_at_its_line),
 	cmocka_unit_test(a_skew_fails_at_its_line),
 	cmocka_unit_test(a_lookat_of_a_slanted_up_fails_at_its_line),
+	cmocka_unit_test(a_lookat_short_of_numbers_is_refused_by_assimp),
 	cmocka_unit_test(a_one_key_accessor_under_its_params_compiles),
 };
 
