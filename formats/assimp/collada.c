@@ -661,7 +661,10 @@ static bool say_projection(const animc_collada *dae, const xmlNode *node, const 
  * makes a sheared matrix, whose rotation is not the view's (0.4 rad off
  * for an up of 45 degrees).  Into `up` the perpendicular one, unit long;
  * the reason the values make no rotation, or NULL when they make the same
- * with Assimp as with gluLookAt.
+ * with Assimp as with gluLookAt: an up within ANIMC_DECOMPOSE_SHEAR_TOLERANCE
+ * of perpendicular (|cos| of the angle between the two, as between the
+ * axes of a matrix that does not shear) is, as an exporter rounds it (2e-4
+ * to 9e-4 off to 3 decimals).
  */
 #define DAE_LOOKAT_TOLERANCE 1e-4
 
@@ -683,7 +686,7 @@ static const char *lookat_why(const double v[9], double up[3])
 	for (int i = 0; i < 3; i++)
 		s[i] /= sl;
 	up[0] = s[1] * f[2] - s[2] * f[1], up[1] = s[2] * f[0] - s[0] * f[2], up[2] = s[0] * f[1] - s[1] * f[0];
-	return fabs(f[0] * u[0] + f[1] * u[1] + f[2] * u[2]) > DAE_LOOKAT_TOLERANCE ? "" : NULL;
+	return fabs(f[0] * u[0] + f[1] * u[1] + f[2] * u[2]) > ANIMC_DECOMPOSE_SHEAR_TOLERANCE ? "" : NULL;
 }
 
 /* Say <lookat> `e` of keyed node `node` (`v`: its values, or a key's, at

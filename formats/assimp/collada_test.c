@@ -979,6 +979,29 @@ static void a_lookat_of_a_slanted_up_fails_at_its_line(void **state)
 	import_transform_cases(cases, sizeof cases / sizeof *cases, "lookat", "l");
 }
 
+/* A <lookat> whose up is perpendicular to its view as an exporter rounds
+ * it compiles, as it did, on a keyed node or in a key: to 3 decimals
+ * (2.4e-4 off, as the |cos| of the angle between up and view), or 0.0009
+ * off, within what animc takes for no shear between a matrix's axes
+ * (ANIMC_DECOMPOSE_SHEAR_TOLERANCE).  They failed past 1e-4; 0.002 off
+ * fails. */
+static void a_lookat_of_an_up_rounded_by_its_exporter_compiles(void **state)
+{
+	static const transform_case cases[] = {
+		{ "Root/location", "0 0 0 1 0 0", "1 2 3 -2.3 0.7 5.1 -0.266 0.949 0.169", NULL, NULL, 3 },
+		{ "Root/l", "0 0 0 0 0 -1 0 1 0\n1 2 3 -2.3 0.7 5.1 -0.266 0.949 0.169", "0 0 0 0 0 -1 0 1 0", NULL,
+		  NULL, 9 },
+		{ "Root/location", "0 0 0 1 0 0", "0 10 0 0 0 0 0 0.0009 -1", NULL, NULL, 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 10 0 0 0 0 0 0.002 -1",
+		  "node 'Root': its <lookat> has an up (0 0.002 -1) that is not perpendicular to its view (eye to "
+		  "interest): COLLADA viewers make it so, as gluLookAt does, and Assimp does not (it builds a sheared "
+		  "matrix, whose rotation is not the view's); write the up they use, 0 0 -1",
+		  "        <lookat sid=\"l\">0 10 0 0 0 0 0 0.002 -1</lookat>", 3 },
+	};
+	(void)state;
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "lookat", "l");
+}
+
 /* A <lookat> of fewer than 9 numbers gives no up to judge, and Assimp
  * refuses it (it cannot read the numbers it lacks): the error is Assimp's.
  * It was said to have "an up of 0 0 0", which the file does not give. */
@@ -1052,6 +1075,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_skew_fails_at_its_line),
 	cmocka_unit_test(a_lookat_of_a_slanted_up_fails_at_its_line),
 	cmocka_unit_test(a_lookat_short_of_numbers_is_refused_by_assimp),
+	cmocka_unit_test(a_lookat_of_an_up_rounded_by_its_exporter_compiles),
 	cmocka_unit_test(a_one_key_accessor_under_its_params_compiles),
 };
 
