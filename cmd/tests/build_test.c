@@ -1012,12 +1012,12 @@ static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
 
 /* A build waiting for OUTDIR's lock names the build that holds it alone
  * (here a build letting go of it slowly), though /proc/locks cannot tell
- * it (hidden; as when the holder let go as it was looked up, or runs in
- * another PID namespace): the holder writes who it is into the lock.  It
- * said "locked by another process". */
-static void a_build_waiting_for_the_lock_names_the_build_holding_it(void **state)
+ * it (`hide`: HIDE_PROC_LOCKS hides it, as when the holder let go as it
+ * was looked up, or runs in another PID namespace; HIDE_PROC hides all of
+ * /proc, as where none is mounted): the holder writes who it is into the
+ * lock. */
+static void waiting_build_names_the_build_holding_it(const char *hide)
 {
-	TEST_NEEDS_PRELOAD();
 	char *dir = test_tmpdir("waiting-named"), *in = test_format("%s/in", dir);
 	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
 	char *err = test_format("%s/err", dir), *shim = test_format("%s/slow_lock.so", dir);
@@ -1026,7 +1026,6 @@ static void a_build_waiting_for_the_lock_names_the_build_holding_it(void **state
 	pid_t pid;
 	int status;
 
-	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
 		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
 	r = test_animc("build", "-q", "-o", out, in, NULL);
@@ -1042,16 +1041,35 @@ static void a_build_waiting_for_the_lock_names_the_build_holding_it(void **state
 		text = (char *)test_read_file(lock, NULL);
 	}
 	free(text);
-	setenv("HIDE_PROC_LOCKS", "1", 1);
+	setenv(hide, "1", 1);
 	r = test_animc("build", "-o", out, in, NULL);
-	unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
+	unsetenv(hide), unsetenv("LD_PRELOAD");
 	status = wait_briefly(pid);
 	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	text = test_format("animc: waiting for '%s', locked by %s", lock, holder);
 	if (r.status != 0 || !strstr(r.err, text) || !strstr(r.out, ", 1 up to date\n"))
-		fail_msg("exit %d, want '%s'\n%s%s", r.status, text, r.out, r.err);
+		fail_msg("%s: exit %d, want '%s'\n%s%s", hide, r.status, text, r.out, r.err);
 	test_run_release(&r);
 	free(text), free(holder), free(shim), free(err), free(lock), free(out), free(in), free(dir);
+}
+
+/* The holder named, /proc/locks hidden.  It said "locked by another
+ * process". */
+static void a_build_waiting_for_the_lock_names_the_build_holding_it(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	(void)state;
+	waiting_build_names_the_build_holding_it("HIDE_PROC_LOCKS");
+}
+
+/* The holder named with no /proc at all: the line the holder wrote is
+ * taken, as nothing can tell whether its process runs.  It said "locked by another process",
+ * taking no line of a process it could not find running. */
+static void a_build_waiting_for_the_lock_without_proc_names_the_build_holding_it(void **state)
+{
+	TEST_NEEDS_PRELOAD();
+	(void)state;
+	waiting_build_names_the_build_holding_it("HIDE_PROC");
 }
 
 /* A build waiting for OUTDIR's lock, which /proc/locks cannot tell the
@@ -5914,6 +5932,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_stopped_with_its_workers_blames_no_source),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_and_stops),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_the_build_holding_it),
+	cmocka_unit_test(a_build_waiting_for_the_lock_without_proc_names_the_build_holding_it),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_build_that_let_go),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_process_gone),
 	cmocka_unit_test(clean_refused_by_builds_names_them),

@@ -324,7 +324,8 @@ static void printable(char *text)
 /* Whether the holder's line `line` names a process that runs now with the
  * command it wrote: one killed before it took its line out is gone, or
  * its number taken by another process (a waiter would name it while
- * another holds the lock, an animc that writes no line). */
+ * another holds the lock, an animc that writes no line).  With no /proc
+ * to tell, the line is taken, as the one thing that names the holder. */
 static bool names_a_running_holder(const char *line)
 {
 	char comm[64], now[128];
@@ -333,9 +334,15 @@ static bool names_a_running_holder(const char *line)
 	if (pid <= 0)
 		return false;
 	read_command(pid, comm, sizeof comm);
+	if (!comm[0]) {
+		/* None read: with no /proc to ask (this process's own command
+		 * unread too), the line is all there is to name the holder by. */
+		read_command(0, comm, sizeof comm);
+		return !comm[0];
+	}
 	printable(comm);
 	snprintf(now, sizeof now, "process %ld (%s)", pid, comm);
-	return comm[0] && strcmp(line, now) == 0;
+	return strcmp(line, now) == 0;
 }
 
 /* Who holds the lock alone, as the holder wrote it in the file (lock_alone):

@@ -4,7 +4,8 @@
  * OUTDIR's lock, which it held alone) first sleeps N seconds, so that the
  * build holds the lock alone that long.  With HIDE_PROC_LOCKS set,
  * /proc/locks cannot be opened (ENOENT, as without /proc), so a build
- * waiting for the lock cannot tell its holder from it.
+ * waiting for the lock cannot tell its holder from it; with HIDE_PROC
+ * set, nothing under /proc can be opened, as without /proc.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -29,7 +30,8 @@ FILE *fopen(const char *path, const char *mode)
 {
 	FILE *(*real)(const char *, const char *) = (FILE * (*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
 
-	if (getenv("HIDE_PROC_LOCKS") && strcmp(path, "/proc/locks") == 0) {
+	if ((getenv("HIDE_PROC_LOCKS") && strcmp(path, "/proc/locks") == 0) ||
+	    (getenv("HIDE_PROC") && strncmp(path, "/proc/", 6) == 0)) {
 		errno = ENOENT;
 		return NULL;
 	}
