@@ -2770,7 +2770,7 @@ static animc_status mend_scene(const char *format, const animc_import_request *r
 	if (is_format(format, "md5camera"))
 		animc_md5camera_start_shots_at_zero(scene);
 	if (is_format(format, "csm")) {
-		animc_csm_start_at_first_frame(scene);
+		animc_csm_start_at_first_frame(scene, req->data, req->size);
 		animc_csm_unname_clip(scene);
 	}
 	if (is_format(format, "mdl") && req->data && has_prefix(req->data, req->size, "IDST"))

@@ -20,6 +20,7 @@ typedef struct csm_file {
 	uint32_t last_line;      /* $LastFrame's line */
 	uint32_t points_line;    /* the first $Points's line; 0 for none */
 	unsigned long long frames;
+	long long first_frame;   /* the number of its first frame (frames > 0) */
 } csm_file;
 
 /* Whether the section line `p` (past its `$`, to `end`) is the section
@@ -66,7 +67,9 @@ static void csm_take_line(csm_file *f, const char *p, const char *end, uint32_t 
 	if (p == end) {
 		return;
 	} else if (*p != '$') {
-		f->frames += *in_points;
+		/* A frame's number as Assimp's strtoul10 reads it (digits; none: 0). */
+		if (*in_points && f->frames++ == 0)
+			f->first_frame = *p >= '0' && *p <= '9' ? csm_number(p, end) : 0;
 		return;
 	}
 	*in_points = false;
@@ -154,11 +157,16 @@ void animc_csm_unname_clip(const struct aiScene *scene)
 	}
 }
 
-void animc_csm_start_at_first_frame(const struct aiScene *scene)
+void animc_csm_start_at_first_frame(const struct aiScene *scene, const uint8_t *data, size_t size)
 {
 	struct aiAnimation *anim = scene && scene->mNumAnimations == 1 && scene->mAnimations ? scene->mAnimations[0] : NULL;
 	double start = INFINITY;
+	csm_file f = { 0 };
 
+	if (data)
+		csm_read(data, size, &f);
+	if (f.frames)
+		start = (double)f.first_frame;
 	for (unsigned c = 0; anim && anim->mChannels && c < anim->mNumChannels; c++) {
 		const struct aiNodeAnim *na = anim->mChannels[c];
 

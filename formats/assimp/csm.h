@@ -42,9 +42,11 @@ void animc_csm_unname_clip(const struct aiScene *scene);
  * Assimp 5.2.5 keys each at its number: the clip held its first frame
  * from 0 until then, and lasted as much longer.  The take's position keys
  * (a .csm holds no others; Assimp gives each marker one rotation and one
- * scale at 0) are shifted to start at its first frame, its duration with
- * them.
+ * scale at 0) are shifted to start at its first frame (that of the first
+ * line of its $Points in the file's `data`, which may give no marker a
+ * key: each a DROPOUT; or the earliest key, if earlier or without
+ * `data`), its duration with them.
  */
-void animc_csm_start_at_first_frame(const struct aiScene *scene);
+void animc_csm_start_at_first_frame(const struct aiScene *scene, const uint8_t *data, size_t size);
 
 #endif

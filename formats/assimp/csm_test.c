@@ -118,8 +118,46 @@ static void csm_starts_at_its_first_frame(void **state)
 	assimp_import_release(&r);
 }
 
+/* A take whose first frame gives no marker a key (each a DROPOUT,
+ * which Assimp skips) starts at that frame all the same, as Character
+ * Studio plays it: frame 2, the first keyed, at 1/30 s, 5 frames (1 to
+ * 6) long.  It started at frame 2, a frame early and short. */
+static void csm_starts_at_its_first_frame_of_dropouts(void **state)
+{
+	char *dir = test_tmpdir("csm"), *path = test_format("%s/take.csm", dir);
+	const char *text = "$FirstFrame 1\n$LastFrame 6\n$Rate 30\n$Order\nA\n$Points\n1 DROPOUT\n"
+			   "2 2.0 2.0 3.0\n3 3.0 2.0 3.0\n4 4.0 2.0 3.0\n5 5.0 2.0 3.0\n6 6.0 2.0 3.0\n";
+	assimp_import r;
+
+	(void)state;
+	assert_true(test_write_file(path, text, strlen(text)));
+	assimp_import_path(&r, path, NULL);
+	assert_int_equal(r.status, ANIMC_OK);
+	assert_int_equal(r.set.count, 1);
+	assert_float_equal(r.set.clips[0]->duration_s, 5 / 30.0, 1e-6);
+	{
+		const animc_channel *ch = &r.set.clips[0]->channels[0];
+		const animc_track *t = &ch->tracks[ANIMC_TRANSLATION];
+		uint32_t n = t->value_count;
+
+		assert_true(n >= 5);
+		for (uint32_t i = 0; i < n; i++) {
+			float time = t->times_s ? t->times_s[i] : ch->has_time ? ch->times_s[i] : i * ch->key_interval_s;
+			float x = t->values[3 * i];
+
+			/* frame x (2 to 6) at (x - 1) / 30 s; frame 2 held before it */
+			if (x > 2.0f || time > 0)
+				assert_float_equal(time, (x - 1) / 30.0, 1e-6);
+		}
+		assert_true(t->values[3 * (n - 1)] == 6.0f);
+	}
+	assimp_import_release(&r);
+	free(path), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(csm_starts_at_its_first_frame),
+	cmocka_unit_test(csm_starts_at_its_first_frame_of_dropouts),
 	cmocka_unit_test(csm_frames_past_the_room_fail_at_their_line),
 	cmocka_unit_test(csm_take_is_unnamed),
 };
