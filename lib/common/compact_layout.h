@@ -22,6 +22,9 @@
 #include "xnb_layout.h"
 
 #define COMPACT_READER_VERSION 2
+/* Reader version 3 (FORMAT.md 7.7): version 2's clip regrouped into one
+ * record per four tracks of a kind and segment. */
+#define COMPACT3_READER_VERSION 3
 /* The compact layout of animc 0.1 (libanimrt 0.3): same reader name, keys
  * packed otherwise.  Refused by name, never misread. */
 #define COMPACT_READER_VERSION_OLD 1
@@ -285,8 +288,13 @@ enum compact_section {
 	COMPACT_SEGMENTS,
 	COMPACT_MASKS,
 	COMPACT_KEYS,
-	COMPACT_SECTION_COUNT
+	COMPACT_SECTION_COUNT,
+	/* Reader version 3's own sections, after version 2's first seven. */
+	COMPACT_GROUP_FORMATS = COMPACT_SECTION_COUNT,
+	COMPACT_GROUP_RANGES,
+	COMPACT_RECORDS
 };
+#define COMPACT3_SECTION_COUNT 10
 
 /* How an element is coded. */
 enum compact_codec {
@@ -299,7 +307,10 @@ enum compact_codec {
 	COMPACT_RANGE_VALUE,    /* by its format byte: nothing, f16 x6, f32 x6, u8 x6 */
 	COMPACT_SEGMENT_CODES,  /* segmented tracks: 7 bytes per segment */
 	COMPACT_MASK_BITS, /* N bits per animated track */
-	COMPACT_KEY_BITS   /* keys of each animated track, 3 x bits each */
+	COMPACT_KEY_BITS,  /* keys of each animated track, 3 x bits each */
+	COMPACT_GROUP_FORMAT,  /* version 3: uint8 per group */
+	COMPACT_GROUP_RANGE,   /* version 3: by the group format, for the used lanes */
+	COMPACT_RECORD         /* version 3: codes, masks, sub-ranges, keys */
 };
 
 /* How many elements a section has. */
@@ -310,7 +321,9 @@ enum compact_count {
 	COMPACT_PER_ANIMATED,   /* tracks of kind COMPACT_ANIMATED, bone order, T R S */
 	COMPACT_PER_SEGMENT,    /* segmented animated tracks x segments */
 	COMPACT_PER_SAMPLE,     /* animated tracks x grid samples (bits) */
-	COMPACT_PER_KEY         /* the set bits of the masks (keys) */
+	COMPACT_PER_KEY,        /* the set bits of the masks (keys) */
+	COMPACT_PER_GROUP,      /* version 3: groups of four animated tracks of a kind */
+	COMPACT_PER_RECORD      /* version 3: segments x groups */
 };
 
 /* The layout, in file order.  `what` names the field in messages. */
@@ -333,6 +346,156 @@ static const struct compact_section_desc {
 	{ COMPACT_MASKS, "the key masks", COMPACT_MASK_BITS, COMPACT_PER_SAMPLE },
 	{ COMPACT_KEYS, "the keys", COMPACT_KEY_BITS, COMPACT_PER_KEY },
 };
+
+/* Reader version 3 (FORMAT.md 7.7): version 2's first seven sections, then
+ * the groups' formats and ranges and the records. */
+static const struct compact_section_desc compact3_sections[COMPACT3_SECTION_COUNT] = {
+	{ COMPACT_SEQUENCE_COUNT, "the sequence count", COMPACT_U32, COMPACT_ONE },
+	{ COMPACT_DURATION, "the clip duration", COMPACT_F32, COMPACT_ONE },
+	{ COMPACT_RATE, "the grid rate", COMPACT_F32, COMPACT_ONE },
+	{ COMPACT_SAMPLE_COUNT, "the grid sample count", COMPACT_U32, COMPACT_ONE },
+	{ COMPACT_NAMES, "a bone name", COMPACT_STRING, COMPACT_PER_BONE },
+	{ COMPACT_DESCRIPTORS, "a track descriptor", COMPACT_U16, COMPACT_PER_BONE },
+	{ COMPACT_CONSTANTS, "a constant track value", COMPACT_CONSTANT_VALUE, COMPACT_PER_CONSTANT },
+	{ COMPACT_GROUP_FORMATS, "a group format", COMPACT_GROUP_FORMAT, COMPACT_PER_GROUP },
+	{ COMPACT_GROUP_RANGES, "a group's ranges", COMPACT_GROUP_RANGE, COMPACT_PER_GROUP },
+	{ COMPACT_RECORDS, "a record", COMPACT_RECORD, COMPACT_PER_RECORD },
+};
+
+/* ------------------------------------------------- version 3: groups */
+
+#define COMPACT3_LANES 4
+/* Group format: bits 0-1 the range kind, bit 2 records carry sub-ranges. */
+enum compact3_range { COMPACT3_RANGE_U8 = 0, COMPACT3_RANGE_F16 = 1, COMPACT3_RANGE_F32 = 2 };
+#define COMPACT3_FORMAT_RANGE(f) ((unsigned)(f) & 3u)
+#define COMPACT3_FORMAT_SUB 4u
+#define COMPACT3_FORMAT_RESERVED 0xF8u
+/* A record's sub-ranges: u8 m[3][4], x[3][4]. */
+#define COMPACT3_SUB_SIZE 24
+/* A record's code bytes: bits (low 5 bits), a rotation's left-out
+ * component (bits 5-6). */
+#define COMPACT3_CODE_BITS(b) ((unsigned)(b) & 31u)
+#define COMPACT3_CODE_DROPPED(b) (((unsigned)(b) >> 5) & 3u)
+
+/* The kinds in group order: rotations, translations, scales. */
+static const unsigned compact3_kind_order[COMPACT_TRACKS] = { 1, 0, 2 };
+
+/* Groups of animated tracks, count[kind] of each kind (T R S). */
+static inline uint32_t compact3_group_count(const uint32_t count[COMPACT_TRACKS])
+{
+	return (count[0] + 3) / 4 + (count[1] + 3) / 4 + (count[2] + 3) / 4;
+}
+
+/* Group g's kind, its used lanes, and its lane 0's index among the tracks
+ * of its kind (bone order); g < compact3_group_count(count). */
+static inline unsigned compact3_group(const uint32_t count[COMPACT_TRACKS], uint32_t g, uint32_t *used,
+				      uint32_t *first)
+{
+	for (int i = 0; i < COMPACT_TRACKS; i++) {
+		unsigned k = compact3_kind_order[i];
+		uint32_t n = (count[k] + 3) / 4;
+
+		if (g < n) {
+			*first = 4 * g;
+			*used = count[k] - 4 * g < 4 ? count[k] - 4 * g : 4;
+			return k;
+		}
+		g -= n;
+	}
+	*used = *first = 0;
+	return 0;
+}
+
+/* Bytes of a group's ranges of format f with `used` lanes. */
+static inline size_t compact3_range_size(unsigned f, uint32_t used)
+{
+	static const unsigned per_lane[4] = { 6, 12, 24, 0 };
+
+	return (size_t)per_lane[COMPACT3_FORMAT_RANGE(f)] * used;
+}
+
+/* Lane l's range (min[3], extent[3]) from its group's ranges at r. */
+static inline void compact3_lane_range(const uint8_t *r, unsigned f, uint32_t used, uint32_t l, float min[3],
+				       float extent[3])
+{
+	for (uint32_t c = 0; c < 3; c++) {
+		size_t i = (size_t)c * used + l, n = (size_t)3 * used;
+
+		switch (COMPACT3_FORMAT_RANGE(f)) {
+		case COMPACT3_RANGE_U8:
+			compact_unit_range(r[i], r[n + i], &min[c], &extent[c]);
+			break;
+		case COMPACT3_RANGE_F16:
+			min[c] = compact_f16_to_f32((uint16_t)(r[2 * i] | r[2 * i + 1] << 8));
+			extent[c] = compact_f16_to_f32((uint16_t)(r[2 * (n + i)] | r[2 * (n + i) + 1] << 8));
+			break;
+		default:
+			min[c] = xnb_get_f32(r + 4 * i);
+			extent[c] = xnb_get_f32(r + 4 * (n + i));
+			break;
+		}
+	}
+}
+
+/* ------------------------------------------------ version 3: records */
+
+/* Rows of segment s of a grid of n samples. */
+static inline uint32_t compact3_rows(uint32_t n, uint32_t s)
+{
+	uint32_t left = n - (s << COMPACT_SEGMENT_SHIFT);
+
+	return left < COMPACT_SEGMENT_SAMPLES ? left : COMPACT_SEGMENT_SAMPLES;
+}
+
+/* Where the parts of a record lie (byte offsets from its start). */
+typedef struct compact3_shape {
+	uint32_t rows, mask_bytes, sub_at, keys_at;
+} compact3_shape;
+
+static inline compact3_shape compact3_shape_of(uint32_t rows, uint32_t used, unsigned f)
+{
+	compact3_shape sh;
+
+	sh.rows = rows;
+	sh.mask_bytes = (rows + 7) / 8;
+	sh.sub_at = 4 + sh.mask_bytes * used;
+	sh.keys_at = sh.sub_at + ((f & COMPACT3_FORMAT_SUB) ? COMPACT3_SUB_SIZE : 0);
+	return sh;
+}
+
+/* Lane l's key mask in a record (l < used). */
+static inline uint64_t compact3_mask(const uint8_t *rec, const compact3_shape *sh, uint32_t l)
+{
+	uint64_t m = 0;
+
+	for (uint32_t i = 0; i < sh->mask_bytes; i++)
+		m |= (uint64_t)rec[4 + sh->mask_bytes * l + i] << (8 * i);
+	return m;
+}
+
+/*
+ * How lane l's keys decode in a record: its range in the segment (the
+ * group's, or its sub-range), bits per component (cbits), min and step per
+ * component; returns the key's bits (96 for float32 keys, whose min and
+ * step are unused).  `range` the group's ranges, rec the record.
+ */
+static inline unsigned compact3_lane_decode(const uint8_t *range, unsigned f, uint32_t used, uint32_t l,
+					    const uint8_t *rec, const compact3_shape *sh, unsigned cbits[3],
+					    float min[3], float step[3])
+{
+	unsigned bits = COMPACT3_CODE_BITS(rec[l]), kb;
+	float extent[3];
+
+	compact3_lane_range(range, f, used, l, min, extent);
+	if (f & COMPACT3_FORMAT_SUB)
+		for (uint32_t c = 0; c < 3; c++)
+			compact_subrange(min[c], extent[c], rec[sh->sub_at + 4 * c + l],
+					 rec[sh->sub_at + 12 + 4 * c + l], &min[c], &extent[c]);
+	kb = compact_component_bits(bits, extent, cbits);
+	for (int c = 0; c < 3; c++)
+		step[c] = bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], cbits[c]);
+	return kb;
+}
 
 /* --------------------------------------------------------------- walker */
 
@@ -375,6 +538,22 @@ typedef struct compact_value {
 			       * extent[3] (decoded); raw keys (3) */
 	const char *str;      /* NAMES (read: points into the input, not terminated) */
 	uint32_t str_size;
+	/* Version 3.  GROUP_FORMATS, GROUP_RANGES, RECORDS: group `index` has
+	 * `used` lanes of kind `track`, lane 0 the track `animated` of its kind
+	 * (bone order); `format` its group format. */
+	uint32_t used;
+	/* GROUP_RANGES: each used lane's range (min[3], extent[3]) and, for
+	 * the u8 kind, its codes (m[3], x[3]). */
+	float lane_range[COMPACT3_LANES][6];
+	uint8_t lane_codes[COMPACT3_LANES][6];
+	/* RECORDS, of segment `segment`: code bytes, masks, sub-ranges (m[3][4]
+	 * then x[3][4]); write: each used lane's keys in the record, 3 codes a
+	 * key (float32 bits at 31 bits); read: where the record lies. */
+	uint8_t code[COMPACT3_LANES];
+	uint64_t mask[COMPACT3_LANES];
+	uint8_t sub[COMPACT3_SUB_SIZE];
+	const uint32_t *lane_q[COMPACT3_LANES];
+	size_t record_at, record_size;
 } compact_value;
 
 /* Returns false to stop the walk; it may set w->message first. */
@@ -396,6 +575,14 @@ typedef struct compact_walker {
 	size_t descriptors_at, formats_at, segments_at, masks_at;
 	uint32_t segment_count, segmented_count;
 	uint64_t key_count, key_bits;
+	/* Version 3: animated tracks of each kind (T R S), groups, where the
+	 * sections start, and each group's ranges (the walk's own, freed when
+	 * it returns). */
+	bool is_v3;
+	uint32_t kind_count[COMPACT_TRACKS];
+	uint32_t group_count;
+	size_t group_formats_at, group_ranges_at, records_at;
+	size_t *group_range_at;
 	/* The failure: status, file offset, message. */
 	compact_result result;
 	int64_t error_offset;
@@ -731,8 +918,9 @@ static inline bool compact_walk_descriptors(compact_walker *w, compact_visit_fn 
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
 					    "track descriptor 0x%04x of bone %u sets reserved bits", v.u, i);
 		unsigned rkind = COMPACT_DESC_KIND(v.u, 1);
-		if (COMPACT_DESC_DROPPED(v.u) &&
-		    !(rkind == COMPACT_ANIMATED || (rkind == COMPACT_CONSTANT && !(v.u & COMPACT_DESC_F32(1)))))
+		/* Version 3 names an animated rotation's left-out component per record. */
+		if (COMPACT_DESC_DROPPED(v.u) && !((rkind == COMPACT_ANIMATED && !w->is_v3) ||
+						   (rkind == COMPACT_CONSTANT && !(v.u & COMPACT_DESC_F32(1)))))
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
 					    "track descriptor 0x%04x of bone %u leaves out a component of a "
 					    "rotation that stores all four", v.u, i);
@@ -750,6 +938,7 @@ static inline bool compact_walk_descriptors(compact_walker *w, compact_visit_fn 
 						    "track that is not constant", v.u, i);
 			w->constant_count += kind == COMPACT_CONSTANT;
 			w->animated_count += kind == COMPACT_ANIMATED;
+			w->kind_count[k] += kind == COMPACT_ANIMATED;
 		}
 	}
 	return true;
@@ -1174,6 +1363,397 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
 	return compact_end_bits(w, "the keys");
 }
 
+/* ------------------------------------------- version 3: groups, records */
+
+/* The bone of track `index` of kind `kind` (bone order), for messages. */
+static inline uint32_t compact3_bone_of(const compact_walker *w, unsigned kind, uint32_t index)
+{
+	for (uint32_t b = 0; b < w->bone_count; b++)
+		if (COMPACT_DESC_KIND(compact_descriptor(w, b), kind) == COMPACT_ANIMATED && index-- == 0)
+			return b;
+	return 0;
+}
+
+static inline const char *compact3_kind_name(unsigned kind)
+{
+	return kind == 0 ? "translation" : kind == 1 ? "rotation" : "scale";
+}
+
+static inline bool compact3_walk_group_formats(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	w->group_count = compact3_group_count(w->kind_count);
+	w->group_formats_at = w->pos;
+	if (w->mode == COMPACT_READ && w->group_count > w->size - w->pos)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the data ends inside the group formats");
+	for (uint32_t g = 0; g < w->group_count; g++) {
+		compact_value v;
+		size_t at = w->pos;
+		uint8_t b;
+
+		memset(&v, 0, sizeof v);
+		v.section = COMPACT_GROUP_FORMATS;
+		v.index = g;
+		v.track = compact3_group(w->kind_count, g, &v.used, &v.animated);
+		if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+			return compact_visitor_failed(w, at);
+		b = (uint8_t)v.u;
+		if (!compact_io_bytes(w, &b, 1, "a group format"))
+			return false;
+		v.u = v.format = b;
+		if ((b & COMPACT3_FORMAT_RESERVED) || COMPACT3_FORMAT_RANGE(b) == 3 ||
+		    (COMPACT3_FORMAT_RANGE(b) == COMPACT3_RANGE_U8 && v.track != 1))
+			return compact_fail(w, COMPACT_ERR_VALUE, at,
+					    "group format 0x%02x of the %s of bone %u is not valid", b,
+					    compact3_kind_name(v.track), compact3_bone_of(w, v.track, v.animated));
+		if (w->mode == COMPACT_READ && !visit(user, w, &v))
+			return compact_visitor_failed(w, at);
+	}
+	return true;
+}
+
+/* A group's ranges of format f in bytes r, from the lanes' values (write)
+ * or to them (read). */
+static inline void compact3_range_io(compact_value *v, bool is_write, uint8_t *r)
+{
+	size_t n = (size_t)3 * v->used;
+
+	for (uint32_t l = 0; l < v->used; l++) {
+		for (uint32_t c = 0; c < 3; c++) {
+			size_t i = (size_t)c * v->used + l;
+			uint16_t h[2];
+
+			if (!is_write)
+				continue;
+			switch (COMPACT3_FORMAT_RANGE(v->format)) {
+			case COMPACT3_RANGE_U8:
+				r[i] = v->lane_codes[l][c];
+				r[n + i] = v->lane_codes[l][3 + c];
+				break;
+			case COMPACT3_RANGE_F16:
+				h[0] = compact_f16_nearest(v->lane_range[l][c]);
+				h[1] = compact_f16_nearest(v->lane_range[l][3 + c]);
+				r[2 * i] = (uint8_t)h[0];
+				r[2 * i + 1] = (uint8_t)(h[0] >> 8);
+				r[2 * (n + i)] = (uint8_t)h[1];
+				r[2 * (n + i) + 1] = (uint8_t)(h[1] >> 8);
+				break;
+			default:
+				xnb_put_f32(r + 4 * i, v->lane_range[l][c]);
+				xnb_put_f32(r + 4 * (n + i), v->lane_range[l][3 + c]);
+				break;
+			}
+		}
+	}
+}
+
+/* Checks lane l's range as read back (or written); false with the failure. */
+static inline bool compact3_range_check(compact_walker *w, compact_value *v, const uint8_t *r, uint32_t l, size_t at)
+{
+	float min[3], extent[3];
+	size_t n = (size_t)3 * v->used;
+	uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
+
+	compact3_lane_range(r, v->format, v->used, l, min, extent);
+	for (uint32_t c = 0; c < 3; c++) {
+		size_t i = (size_t)c * v->used + l;
+		bool is_u8 = COMPACT3_FORMAT_RANGE(v->format) == COMPACT3_RANGE_U8;
+
+		if (is_u8 && r[i] + r[n + i] > 255)
+			return compact_fail(w, COMPACT_ERR_VALUE, at + i, "the rotation range of bone %u passes 1", bone);
+		if (!isfinite(min[c]) || !isfinite(extent[c]) || extent[c] < 0 || !isfinite(min[c] + 2 * extent[c]))
+			return compact_fail(w, COMPACT_ERR_VALUE, at,
+					    "the %s range of bone %u is not finite, or its extent is negative or "
+					    "overflows", compact3_kind_name(v->track), bone);
+		if (w->mode == COMPACT_WRITE && !is_u8 &&
+		    (min[c] != v->lane_range[l][c] || extent[c] != v->lane_range[l][3 + c]))
+			return compact_fail(w, COMPACT_ERR_VALUE, at, "the %s range of bone %u does not fit its group "
+					    "format 0x%02x", compact3_kind_name(v->track), bone, v->format);
+		v->lane_range[l][c] = min[c];
+		v->lane_range[l][3 + c] = extent[c];
+		if (is_u8) {
+			v->lane_codes[l][c] = r[i];
+			v->lane_codes[l][3 + c] = r[n + i];
+		}
+	}
+	return true;
+}
+
+static inline bool compact3_walk_group_ranges(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	w->group_ranges_at = w->pos;
+	w->group_range_at = (size_t *)malloc(((size_t)w->group_count + 1) * sizeof(size_t));
+	if (!w->group_range_at)
+		return compact_fail(w, COMPACT_ERR_NOMEM, w->pos, "out of memory");
+	for (uint32_t g = 0; g < w->group_count; g++) {
+		compact_value v;
+		size_t at = w->pos, n;
+		uint8_t r[COMPACT3_LANES * 24];
+
+		memset(&v, 0, sizeof v);
+		memset(r, 0, sizeof r);
+		v.section = COMPACT_GROUP_RANGES;
+		v.index = g;
+		v.track = compact3_group(w->kind_count, g, &v.used, &v.animated);
+		v.format = compact_bytes(w)[w->group_formats_at + g];
+		n = compact3_range_size(v.format, v.used);
+		w->group_range_at[g] = at;
+		if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+			return compact_visitor_failed(w, at);
+		compact3_range_io(&v, w->mode == COMPACT_WRITE, r);
+		if (!compact_io_bytes(w, r, n, "a group's ranges"))
+			return false;
+		for (uint32_t l = 0; l < v.used; l++)
+			if (!compact3_range_check(w, &v, r, l, at))
+				return false;
+		if (w->mode == COMPACT_READ && !visit(user, w, &v))
+			return compact_visitor_failed(w, at);
+	}
+	return true;
+}
+
+/* The head of a record (code bytes, masks, sub-ranges) from v (write) or
+ * into it (read). */
+static inline void compact3_head_io(compact_value *v, const compact3_shape *sh, bool is_write, uint8_t *head)
+{
+	for (uint32_t l = 0; l < COMPACT3_LANES; l++) {
+		if (is_write)
+			head[l] = v->code[l];
+		v->code[l] = head[l];
+		if (l >= v->used)
+			continue;
+		uint8_t *m = head + 4 + (size_t)sh->mask_bytes * l;
+		if (is_write)
+			for (uint32_t i = 0; i < sh->mask_bytes; i++)
+				m[i] = (uint8_t)(v->mask[l] >> (8 * i));
+		v->mask[l] = compact3_mask(head, sh, l);
+	}
+	if (!(v->format & COMPACT3_FORMAT_SUB))
+		return;
+	if (is_write)
+		memcpy(head + sh->sub_at, v->sub, COMPACT3_SUB_SIZE);
+	memcpy(v->sub, head + sh->sub_at, COMPACT3_SUB_SIZE);
+}
+
+/* The checks of a record's head; false with the failure. */
+static inline bool compact3_head_check(compact_walker *w, const compact_value *v, const compact3_shape *sh, size_t at)
+{
+	uint64_t rows = sh->rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sh->rows) - 1;
+	bool is_last = v->segment + 1 == w->segment_count;
+
+	for (uint32_t l = 0; l < COMPACT3_LANES; l++) {
+		unsigned b = v->code[l], bits = COMPACT3_CODE_BITS(b);
+		uint32_t bone = l < v->used ? compact3_bone_of(w, v->track, v->animated + l) : 0;
+
+		if (l >= v->used) {
+			if (b)
+				return compact_fail(w, COMPACT_ERR_VALUE, at + l, "segment %u of a %s group: the code "
+						    "byte 0x%02x of unused lane %u is not 0", v->segment,
+						    compact3_kind_name(v->track), b, l);
+			continue;
+		}
+		if ((b & 0x80u) || bits < 1 || (bits > COMPACT_MAX_BITS && bits != COMPACT_RAW_BITS) ||
+		    (v->track != 1 && COMPACT3_CODE_DROPPED(b)))
+			return compact_fail(w, COMPACT_ERR_VALUE, at + l,
+					    "segment %u of the %s of bone %u: code byte 0x%02x is not 1 to %u bits or "
+					    "%u (and for a rotation the component left out)", v->segment,
+					    compact3_kind_name(v->track), bone, b, COMPACT_MAX_BITS, COMPACT_RAW_BITS);
+		if (!(v->mask[l] & 1u) || (is_last && !(v->mask[l] >> (sh->rows - 1) & 1u)) || (v->mask[l] & ~rows))
+			return compact_fail(w, COMPACT_ERR_VALUE, at + 4 + (size_t)sh->mask_bytes * l,
+					    "the key mask of the %s of bone %u in segment %u misses its first or last "
+					    "row, or sets bits past its %u rows", compact3_kind_name(v->track), bone,
+					    v->segment, sh->rows);
+	}
+	if (!(v->format & COMPACT3_FORMAT_SUB))
+		return true;
+	for (uint32_t i = 0; i < 12; i++) {
+		uint32_t l = i % 4;
+
+		if (l >= v->used ? v->sub[i] || v->sub[12 + i] : v->sub[i] + v->sub[12 + i] > 255)
+			return compact_fail(w, COMPACT_ERR_VALUE, at + sh->sub_at + i,
+					    "segment %u of a %s group: the sub-range of lane %u passes its track's "
+					    "range (or an unused lane's is not 0)", v->segment,
+					    compact3_kind_name(v->track), l);
+	}
+	return true;
+}
+
+/* How each used lane's keys decode in the record whose head is `head`. */
+typedef struct compact3_lanes {
+	unsigned cbits[COMPACT3_LANES][3], key_bits[COMPACT3_LANES], keys[COMPACT3_LANES];
+	float min[COMPACT3_LANES][3], step[COMPACT3_LANES][3];
+	uint64_t bits;
+} compact3_lanes;
+
+static inline void compact3_lanes_of(const compact_walker *w, uint32_t g, const compact_value *v,
+				     const uint8_t *head, const compact3_shape *sh, compact3_lanes *k)
+{
+	const uint8_t *range = compact_bytes(w) + w->group_range_at[g];
+
+	k->bits = 0;
+	for (uint32_t l = 0; l < v->used; l++) {
+		k->key_bits[l] = compact3_lane_decode(range, v->format, v->used, l, head, sh, k->cbits[l], k->min[l],
+						      k->step[l]);
+		k->keys[l] = (unsigned)__builtin_popcountll(v->mask[l]);
+		k->bits += (uint64_t)k->keys[l] * k->key_bits[l];
+	}
+}
+
+/* One key of lane l: its codes from v (write) or checked (read). */
+static inline bool compact3_key_io(compact_walker *w, const compact_value *v, const compact3_lanes *k, uint32_t l,
+				   uint32_t j, size_t at)
+{
+	bool is_raw = COMPACT3_CODE_BITS(v->code[l]) == COMPACT_RAW_BITS;
+	uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
+	float x[3];
+
+	for (uint32_t c = 0; c < 3; c++) {
+		uint32_t q = w->mode == COMPACT_WRITE ? v->lane_q[l][3 * (size_t)j + c] : 0;
+		unsigned n = is_raw ? 32 : k->cbits[l][c];
+
+		if (w->mode == COMPACT_WRITE && n < 32 && q >> n)
+			return compact_fail(w, COMPACT_ERR_VALUE, at, "key %u of the %s of bone %u in segment %u does "
+					    "not fit %u bits", j, compact3_kind_name(v->track), bone, v->segment, n);
+		if (!compact_io_bits(w, &q, n, "the keys"))
+			return false;
+		if (is_raw)
+			memcpy(&x[c], &q, 4);
+		else
+			x[c] = compact_dequantize(k->min[l][c], k->step[l][c], q);
+		if (is_raw && !compact_finite(w, x[c], at, "a raw key"))
+			return false;
+	}
+	if (v->track == 1 && x[0] * x[0] + x[1] * x[1] + x[2] * x[2] > 1.0f + COMPACT_ROTATION_SLACK)
+		return compact_fail(w, COMPACT_ERR_VALUE, at, "key %u of the rotation of bone %u in segment %u is "
+				    "longer than a unit quaternion", j, bone, v->segment);
+	return true;
+}
+
+static inline bool compact3_walk_record(compact_walker *w, compact_visit_fn visit, void *user, uint32_t s, uint32_t g)
+{
+	compact_value v;
+	compact3_lanes k;
+	size_t at = w->pos;
+	uint8_t head[4 + 4 * 8 + COMPACT3_SUB_SIZE];
+
+	memset(&v, 0, sizeof v);
+	memset(head, 0, sizeof head);
+	v.section = COMPACT_RECORDS;
+	v.index = g;
+	v.segment = s;
+	v.track = compact3_group(w->kind_count, g, &v.used, &v.animated);
+	v.format = compact_bytes(w)[w->group_formats_at + g];
+	compact3_shape sh = compact3_shape_of(compact3_rows(w->sample_count, s), v.used, v.format);
+	if (w->mode == COMPACT_WRITE && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	if (w->mode == COMPACT_WRITE)
+		compact3_head_io(&v, &sh, true, head);
+	if (!compact_io_bytes(w, head, sh.keys_at, "a record"))
+		return false;
+	if (w->mode == COMPACT_READ)
+		compact3_head_io(&v, &sh, false, head);
+	if (!compact3_head_check(w, &v, &sh, at))
+		return false;
+	compact3_lanes_of(w, g, &v, head, &sh, &k);
+	if (w->mode == COMPACT_READ && (k.bits + 7) / 8 > w->size - w->pos)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the keys of a record need %llu bytes, %zu "
+				    "are left", (unsigned long long)((k.bits + 7) / 8), w->size - w->pos);
+	for (uint32_t l = 0; l < v.used; l++)
+		for (uint32_t j = 0; j < k.keys[l]; j++)
+			if (!compact3_key_io(w, &v, &k, l, j, w->pos + (size_t)(w->bit / 8)))
+				return false;
+	if (!compact_end_bits(w, "a record's keys"))
+		return false;
+	v.record_at = at;
+	v.record_size = w->pos - at;
+	w->key_count += k.keys[0] + k.keys[1] + k.keys[2] + k.keys[3];
+	w->key_bits += k.bits;
+	if (w->mode == COMPACT_READ && !visit(user, w, &v))
+		return compact_visitor_failed(w, at);
+	return true;
+}
+
+static inline bool compact3_walk_records(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	w->records_at = w->pos;
+	for (uint32_t s = 0; s < w->segment_count; s++)
+		for (uint32_t g = 0; g < w->group_count; g++)
+			if (!compact3_walk_record(w, visit, user, s, g))
+				return false;
+	return true;
+}
+
+/* One section of either version's table. */
+static inline bool compact_walk_section(compact_walker *w, const struct compact_section_desc *s,
+					compact_visit_fn visit, void *user)
+{
+	bool ok = true;
+
+	switch (s->codec) {
+	case COMPACT_U32:
+	case COMPACT_F32:
+		ok = compact_walk_scalar(w, s, visit, user);
+		w->segment_count = (w->sample_count + COMPACT_SEGMENT_SAMPLES - 1) >> COMPACT_SEGMENT_SHIFT;
+		break;
+	case COMPACT_STRING:
+		ok = compact_walk_names(w, visit, user);
+		break;
+	case COMPACT_U16:
+		ok = compact_walk_descriptors(w, visit, user);
+		break;
+	case COMPACT_CONSTANT_VALUE:
+		COMPACT_EACH_TRACK(w, COMPACT_CONSTANT, {
+			if (!compact_walk_constant(w, visit, user, bone_, track_, index_, desc_))
+				return false;
+		});
+		break;
+	case COMPACT_U8:
+		w->formats_at = w->pos;
+		COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+			if (!compact_walk_format(w, visit, user, bone_, track_, index_))
+				return false;
+		});
+		break;
+	case COMPACT_RANGE_VALUE:
+		COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
+			if (!compact_walk_range(w, visit, user, bone_, track_, index_))
+				return false;
+		});
+		break;
+	case COMPACT_SEGMENT_CODES:
+		ok = compact_walk_segments(w, visit, user);
+		break;
+	case COMPACT_MASK_BITS:
+		ok = compact_walk_masks(w, visit, user);
+		break;
+	case COMPACT_KEY_BITS:
+		ok = compact_walk_keys(w, visit, user);
+		break;
+	case COMPACT_GROUP_FORMAT:
+		ok = compact3_walk_group_formats(w, visit, user);
+		break;
+	case COMPACT_GROUP_RANGE:
+		ok = compact3_walk_group_ranges(w, visit, user);
+		break;
+	case COMPACT_RECORD:
+		ok = compact3_walk_records(w, visit, user);
+		break;
+	}
+	return ok;
+}
+
+static inline compact_result compact_walk_table(compact_walker *w, const struct compact_section_desc *table, int n,
+						compact_visit_fn visit, void *user)
+{
+	for (int i = 0; i < n; i++)
+		if (!compact_walk_section(w, &table[i], visit, user))
+			return w->result != COMPACT_OK ? w->result : COMPACT_ERR_VALUE;
+	if (w->mode == COMPACT_READ && w->pos != w->size) {
+		compact_fail(w, COMPACT_ERR_TRAILING, w->pos, "%zu bytes are left after the keys", w->size - w->pos);
+		return w->result;
+	}
+	return COMPACT_OK;
+}
+
 /*
  * Walk the payload of a reader version 2 clip (what follows the XNB body
  * header), section after section of compact_sections[].  Read mode: w->in,
@@ -1185,59 +1765,21 @@ static inline bool compact_walk_keys(compact_walker *w, compact_visit_fn visit, 
  */
 static inline compact_result compact_walk(compact_walker *w, compact_visit_fn visit, void *user)
 {
-	for (int i = 0; i < COMPACT_SECTION_COUNT; i++) {
-		const struct compact_section_desc *s = &compact_sections[i];
-		bool ok = true;
+	return compact_walk_table(w, compact_sections, COMPACT_SECTION_COUNT, visit, user);
+}
 
-		switch (s->codec) {
-		case COMPACT_U32:
-		case COMPACT_F32:
-			ok = compact_walk_scalar(w, s, visit, user);
-			w->segment_count = (w->sample_count + COMPACT_SEGMENT_SAMPLES - 1) >> COMPACT_SEGMENT_SHIFT;
-			break;
-		case COMPACT_STRING:
-			ok = compact_walk_names(w, visit, user);
-			break;
-		case COMPACT_U16:
-			ok = compact_walk_descriptors(w, visit, user);
-			break;
-		case COMPACT_CONSTANT_VALUE:
-			COMPACT_EACH_TRACK(w, COMPACT_CONSTANT, {
-				if (!compact_walk_constant(w, visit, user, bone_, track_, index_, desc_))
-					return w->result;
-			});
-			break;
-		case COMPACT_U8:
-			w->formats_at = w->pos;
-			COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
-				if (!compact_walk_format(w, visit, user, bone_, track_, index_))
-					return w->result;
-			});
-			break;
-		case COMPACT_RANGE_VALUE:
-			COMPACT_EACH_TRACK(w, COMPACT_ANIMATED, {
-				if (!compact_walk_range(w, visit, user, bone_, track_, index_))
-					return w->result;
-			});
-			break;
-		case COMPACT_SEGMENT_CODES:
-			ok = compact_walk_segments(w, visit, user);
-			break;
-		case COMPACT_MASK_BITS:
-			ok = compact_walk_masks(w, visit, user);
-			break;
-		case COMPACT_KEY_BITS:
-			ok = compact_walk_keys(w, visit, user);
-			break;
-		}
-		if (!ok)
-			return w->result != COMPACT_OK ? w->result : COMPACT_ERR_VALUE;
-	}
-	if (w->mode == COMPACT_READ && w->pos != w->size) {
-		compact_fail(w, COMPACT_ERR_TRAILING, w->pos, "%zu bytes are left after the keys", w->size - w->pos);
-		return w->result;
-	}
-	return COMPACT_OK;
+/* compact_walk for reader version 3 (compact3_sections[]): the records
+ * are checked byte by byte, the rotation keys' lengths and float32 keys
+ * included; a record goes to `visit` after its keys. */
+static inline compact_result compact3_walk(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	compact_result r;
+
+	w->is_v3 = true;
+	r = compact_walk_table(w, compact3_sections, COMPACT3_SECTION_COUNT, visit, user);
+	free(w->group_range_at);
+	w->group_range_at = NULL;
+	return r;
 }
 
 #endif /* ANIMC_COMPACT_LAYOUT_H */
