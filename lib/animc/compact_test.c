@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "clip_internal.h"
+#include "compact_fixtures.h"
+#include "compact_layout.h"
 #include "test_support.h"
 #include <animc/animc.h>
 
@@ -218,7 +220,318 @@ static void writing_a_clip_never_encoded_is_refused(void **state)
 	animc_clip_destroy(clip);
 }
 
+
+/* Every key of a compact payload as it decodes: per bone, track and grid
+ * sample its stored components and the component a rotation leaves out
+ * (sample_count samples; `has` marks the keys). */
+typedef struct decoded_keys {
+	uint32_t bones, samples;
+	float *value;                 /* bones x 3 x samples x 3 */
+	uint8_t *dropped, *has;       /* bones x 3 x samples */
+	float range[64][6];           /* version 2: each animated track's range */
+	uint8_t code[64][16][7];      /* version 2: each segmented track's segment codes */
+	uint32_t ordinal[64];
+	uint32_t segmented;
+} decoded_keys;
+
+static size_t key_slot(const decoded_keys *k, uint32_t bone, uint32_t track, uint32_t sample)
+{
+	return ((size_t)bone * 3 + track) * k->samples + sample;
+}
+
+static void decoded_put(decoded_keys *k, uint32_t bone, uint32_t track, uint32_t sample, const float x[3],
+			unsigned dropped)
+{
+	size_t i = key_slot(k, bone, track, sample);
+
+	if (!k->value) {
+		k->value = calloc((size_t)k->bones * 3 * k->samples * 3, sizeof(float));
+		k->dropped = calloc((size_t)k->bones * 3 * k->samples, 1);
+		k->has = calloc((size_t)k->bones * 3 * k->samples, 1);
+	}
+	assert_int_equal(k->has[i], 0);
+	memcpy(k->value + 3 * i, x, 3 * sizeof(float));
+	k->dropped[i] = (uint8_t)dropped;
+	k->has[i] = 1;
+}
+
+static bool v2_keys_visit(void *user, compact_walker *w, compact_value *v)
+{
+	decoded_keys *k = user;
+	float min[3], ext[3], x[3];
+
+	k->bones = w->bone_count;
+	k->samples = w->sample_count;
+	if (v->section == COMPACT_RANGES)
+		memcpy(k->range[v->animated], v->f, sizeof k->range[0]);
+	if (v->section == COMPACT_FORMATS) {
+		k->ordinal[v->animated] = k->segmented;
+		k->segmented += COMPACT_FORMAT_BITS(v->u) == COMPACT_SEGMENTED;
+	}
+	if (v->section == COMPACT_SEGMENTS)
+		memcpy(k->code[k->ordinal[v->animated]][v->segment], compact_bytes(w) + w->pos - 7, 7);
+	if (v->section != COMPACT_KEYS)
+		return true;
+	unsigned dropped = COMPACT_DESC_DROPPED(compact_descriptor(w, v->bone));
+	for (int c = 0; c < 3; c++) {
+		min[c] = k->range[v->animated][c];
+		ext[c] = k->range[v->animated][3 + c];
+	}
+	if (COMPACT_FORMAT_BITS(v->format) == COMPACT_SEGMENTED) {
+		const uint8_t *code = k->code[k->ordinal[v->animated]][v->segment];
+
+		dropped = code[0] >> 5;
+		for (int c = 0; c < 3; c++)
+			compact_subrange(min[c], ext[c], code[1 + c], code[4 + c], &min[c], &ext[c]);
+	}
+	for (int c = 0; c < 3; c++)
+		x[c] = v->bits == COMPACT_RAW_BITS ? v->f[c]
+						   : compact_dequantize(min[c], compact_step(ext[c], v->cbits[c]), v->q[c]);
+	decoded_put(k, v->bone, v->track, v->sample, x, v->track == 1 ? dropped : 0);
+	return true;
+}
+
+static uint32_t bits_at(const uint8_t *p, uint64_t bit, unsigned n)
+{
+	uint32_t r = 0;
+
+	for (unsigned i = 0; i < n; i++, bit++)
+		r |= (uint32_t)(p[bit >> 3] >> (bit & 7) & 1u) << i;
+	return r;
+}
+
+static bool v3_keys_visit(void *user, compact_walker *w, compact_value *v)
+{
+	decoded_keys *k = user;
+
+	k->bones = w->bone_count;
+	k->samples = w->sample_count;
+	if (v->section != COMPACT_RECORDS)
+		return true;
+	const uint8_t *rec = compact_bytes(w) + v->record_at, *range = compact_bytes(w) + w->group_range_at[v->index];
+	compact3_shape sh = compact3_shape_of(compact3_rows(w->sample_count, v->segment), v->used, v->format);
+	uint64_t bit = 0;
+	for (uint32_t l = 0; l < v->used; l++) {
+		unsigned cb[3], kb;
+		float min[3], step[3], x[3];
+		uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
+
+		kb = compact3_lane_decode(range, v->format, v->used, l, rec, &sh, cb, min, step);
+		for (uint32_t i = 0; i < sh.rows; i++) {
+			if (!(v->mask[l] >> i & 1u))
+				continue;
+			for (int c = 0, at = 0; c < 3; at += (int)cb[c], c++) {
+				uint32_t q = bits_at(rec + sh.keys_at, bit + (unsigned)at, cb[c]);
+
+				if (cb[c] == 32)
+					memcpy(&x[c], &q, 4);
+				else
+					x[c] = compact_dequantize(min[c], step[c], q);
+			}
+			bit += kb;
+			decoded_put(k, bone, v->track, 64 * v->segment + i, x, COMPACT3_CODE_DROPPED(rec[l]));
+		}
+	}
+	return true;
+}
+
+static void decode_payload(const uint8_t *p, size_t size, bool is_v3, decoded_keys *k)
+{
+	compact_walker w;
+
+	memset(&w, 0, sizeof w);
+	w.mode = COMPACT_READ;
+	w.in = p;
+	w.size = size;
+	compact_result r = is_v3 ? compact3_walk(&w, v3_keys_visit, k) : compact_walk(&w, v2_keys_visit, k);
+	if (r != COMPACT_OK)
+		fail_msg("%s", w.message);
+}
+
+/* Reader version 3 regroups version 2's clip: every key of every track,
+ * at a default and a tight tolerance (per-segment bits and ranges, wide
+ * codes), decodes to the same bits, the component a rotation leaves out
+ * included; a payload no longer than version 2's but for its records'
+ * heads. */
+static void version_3_holds_version_2s_keys_bit_for_bit(void **state)
+{
+	static const animc_tolerance tight = { 1e-4f, 0.01f, 1e-5f };
+
+	(void)state;
+	for (int pass = 0; pass < 2; pass++) {
+		animc_clip *clip = varied_clip();
+		animc_process_options o = { 0 };
+		uint8_t *p2 = NULL, *p3 = NULL;
+		size_t n2 = 0, n3 = 0;
+		decoded_keys k2, k3;
+
+		o.layout = ANIMC_LAYOUT_COMPACT;
+		if (pass)
+			o.reduce.tolerance = tight;
+		assert_int_equal(animc_clip_process(clip, &o, NULL, NULL), ANIMC_OK);
+		assert_non_null(clip->compact);
+		assert_int_equal(animc_compact_write(clip, &p2, &n2, NULL), ANIMC_OK);
+		assert_int_equal(animc_compact_write_v3(clip, &p3, &n3, NULL), ANIMC_OK);
+		memset(&k2, 0, sizeof k2);
+		memset(&k3, 0, sizeof k3);
+		decode_payload(p2, n2, false, &k2);
+		decode_payload(p3, n3, true, &k3);
+		print_message("version 2: %zu bytes, version 3: %zu bytes, %u segmented tracks\n", n2, n3,
+			      k2.segmented);
+		if (pass)
+			assert_true(k2.segmented > 0);
+		size_t n = (size_t)k2.bones * 3 * k2.samples;
+		assert_int_equal(k3.bones, k2.bones);
+		assert_int_equal(k3.samples, k2.samples);
+		assert_memory_equal(k3.has, k2.has, n);
+		assert_memory_equal(k3.dropped, k2.dropped, n);
+		assert_memory_equal(k3.value, k2.value, n * 3 * sizeof(float));
+		assert_true(n3 < n2 + n2 / 10);
+		free(k2.value), free(k2.dropped), free(k2.has);
+		free(k3.value), free(k3.dropped), free(k3.has);
+		free(p2);
+		free(p3);
+		animc_clip_destroy(clip);
+	}
+}
+
+/* Where a version 3 payload's records lie: each record's offset, group
+ * format, kind, lanes and rows, segment after segment. */
+typedef struct record_list {
+	size_t formats_at, count;
+	struct {
+		size_t at, size;
+		uint32_t segment, group, used, kind, rows;
+		uint8_t format;
+		uint64_t mask0;
+	} r[512];
+} record_list;
+
+static bool list_visit(void *user, compact_walker *w, compact_value *v)
+{
+	record_list *l = user;
+
+	l->formats_at = w->group_formats_at;
+	if (v->section != COMPACT_RECORDS || l->count == 512)
+		return true;
+	l->r[l->count].at = v->record_at;
+	l->r[l->count].size = v->record_size;
+	l->r[l->count].segment = v->segment;
+	l->r[l->count].group = v->index;
+	l->r[l->count].used = v->used;
+	l->r[l->count].kind = v->track;
+	l->r[l->count].rows = compact3_rows(w->sample_count, v->segment);
+	l->r[l->count].format = v->format;
+	l->r[l->count].mask0 = v->mask[0];
+	l->count++;
+	return true;
+}
+
+/* The walk of `p` with byte `at` set to `value` (or the payload cut to
+ * `size`): its result, offset and message. */
+static compact_result walk_damaged(const uint8_t *p, size_t size, size_t at, uint8_t value, compact_walker *w)
+{
+	uint8_t *d = malloc(size + 1);
+	compact_result r;
+
+	memcpy(d, p, size);
+	if (at < size)
+		d[at] = value;
+	memset(w, 0, sizeof *w);
+	w->mode = COMPACT_READ;
+	w->in = d;
+	w->size = size;
+	r = compact3_walk(w, list_visit, &(record_list){ 0 });
+	free(d);
+	return r;
+}
+
+static void expect_refused(const uint8_t *p, size_t size, size_t at, uint8_t value, compact_result result,
+			   size_t offset, const char *words)
+{
+	compact_walker w;
+	compact_result r = walk_damaged(p, size, at, value, &w);
+
+	if (r != result || (size_t)w.error_offset != offset || !strstr(w.message, words))
+		fail_msg("byte %zu set to 0x%02x: result %d at %lld (%s), expected %d at %zu naming '%s'", at, value,
+			 (int)r, (long long)w.error_offset, w.message, (int)result, offset, words);
+}
+
+/* A version 3 payload refuses, at the byte, every record field out of
+ * its range: group formats, code bytes, masks, sub-ranges, rotation keys,
+ * padding, and records that do not end where the payload does. */
+static void version_3_records_are_checked_byte_by_byte(void **state)
+{
+	animc_clip *clip = varied_clip();
+	animc_process_options o = { 0 };
+	uint8_t *p = NULL;
+	size_t n = 0;
+	record_list *l = calloc(1, sizeof *l);
+	compact_walker w;
+
+	(void)state;
+	o.layout = ANIMC_LAYOUT_COMPACT;
+	assert_int_equal(animc_clip_process(clip, &o, NULL, NULL), ANIMC_OK);
+	assert_int_equal(animc_compact_write_v3(clip, &p, &n, NULL), ANIMC_OK);
+	memset(&w, 0, sizeof w);
+	w.mode = COMPACT_READ;
+	w.in = p;
+	w.size = n;
+	assert_int_equal(compact3_walk(&w, list_visit, l), COMPACT_OK);
+	assert_true(l->count > 6);
+	/* Group 0 holds rotations: reserved bits, kind 3. */
+	expect_refused(p, n, l->formats_at, (uint8_t)(p[l->formats_at] | 0x08), COMPACT_ERR_VALUE, l->formats_at,
+		       "group format");
+	expect_refused(p, n, l->formats_at, 3, COMPACT_ERR_VALUE, l->formats_at, "group format 0x03");
+	size_t rot = SIZE_MAX, part = SIZE_MAX, last = l->count - 1;
+	for (size_t i = 0; i < l->count; i++) {
+		if (l->r[i].kind == 1 && rot == SIZE_MAX)
+			rot = i;
+		if (l->r[i].used < 4 && part == SIZE_MAX)
+			part = i;
+	}
+	assert_true(rot != SIZE_MAX && part != SIZE_MAX && l->r[last].rows < 64);
+	size_t at = l->r[rot].at;
+	/* Code bytes: 0 bits, 20 bits, bit 7; an unused lane's not 0. */
+	expect_refused(p, n, at, (uint8_t)(p[at] & 0xE0), COMPACT_ERR_VALUE, at, "code byte");
+	expect_refused(p, n, at, (uint8_t)((p[at] & 0x60) | 20), COMPACT_ERR_VALUE, at, "code byte");
+	expect_refused(p, n, at, (uint8_t)(p[at] | 0x80), COMPACT_ERR_VALUE, at, "code byte");
+	expect_refused(p, n, l->r[part].at + 3, 5, COMPACT_ERR_VALUE, l->r[part].at + 3, "unused lane 3");
+	/* A mask without its first row; the last segment's without its last
+	 * row, or with a bit past it. */
+	expect_refused(p, n, at + 4, (uint8_t)(p[at + 4] & 0xFE), COMPACT_ERR_VALUE, at + 4, "misses its first");
+	size_t end = l->r[last].at + 4 + (l->r[last].rows - 1) / 8;
+	uint8_t bit = (uint8_t)(1u << ((l->r[last].rows - 1) % 8));
+	expect_refused(p, n, end, (uint8_t)(p[end] & ~bit), COMPACT_ERR_VALUE, l->r[last].at + 4, "last row");
+	if (l->r[last].rows % 8)
+		expect_refused(p, n, end, (uint8_t)(p[end] | bit << 1), COMPACT_ERR_VALUE, l->r[last].at + 4,
+			       "past its");
+	/* A sub-range past its track's range. */
+	bool has_sub = false;
+	for (size_t i = 0; !has_sub && i < l->count; i++) {
+		if (!(l->r[i].format & COMPACT3_FORMAT_SUB))
+			continue;
+		size_t sub = l->r[i].at + 4 + (size_t)((l->r[i].rows + 7) / 8) * l->r[i].used;
+		if (!p[sub + 12])
+			continue;
+		expect_refused(p, n, sub, 0xFF, COMPACT_ERR_VALUE, sub, "sub-range");
+		has_sub = true;
+	}
+	assert_true(has_sub);
+	/* Cut short, or a byte after the records. */
+	assert_int_equal(walk_damaged(p, n - 1, n, 0, &w), COMPACT_ERR_TRUNCATED);
+	uint8_t *longer = calloc(n + 1, 1);
+	memcpy(longer, p, n);
+	assert_int_equal(walk_damaged(longer, n + 1, n + 1, 0, &w), COMPACT_ERR_TRAILING);
+	free(longer);
+	free(l);
+	free(p);
+	animc_clip_destroy(clip);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(version_3_records_are_checked_byte_by_byte),
+	cmocka_unit_test(version_3_holds_version_2s_keys_bit_for_bit),
 	cmocka_unit_test(choices_that_cannot_win_are_passed_over),
 	cmocka_unit_test(a_long_take_keeps_the_greedy_keys),
 	cmocka_unit_test(a_grid_much_finer_than_the_keys_is_searched_in_few_measures),
