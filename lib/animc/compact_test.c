@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clip_internal.h"
+#include "compact.h"
 #include "compact_fixtures.h"
 #include "compact_layout.h"
 #include "test_support.h"
@@ -529,7 +530,135 @@ static void version_3_records_are_checked_byte_by_byte(void **state)
 	animc_clip_destroy(clip);
 }
 
+/* The clip's compact file with its payload in reader version 3 (the
+ * container the XNB writer gives version 2's, its version and size set). */
+static uint8_t *xnb_v3(animc_clip *clip, const uint8_t *v2, size_t v2_size, size_t *size)
+{
+	size_t at = XNB_HEADER_SIZE + 1 + 1 + strlen(COMPACT_READER_NAME_DEFAULT) + 4 + 1 + 1, n = 0;
+	uint8_t *p3 = NULL, *out;
+
+	assert_true(v2_size > at);
+	assert_int_equal(animc_compact_write_v3(clip, &p3, &n, NULL), ANIMC_OK);
+	out = malloc(at + n);
+	memcpy(out, v2, at);
+	memcpy(out + at, p3, n);
+	xnb_put_u32(out + at - 6, COMPACT3_READER_VERSION);
+	xnb_put_u32(out + 6, (uint32_t)(at + n));
+	*size = at + n;
+	free(p3);
+	return out;
+}
+
+static void expect_same_bits(const void *a, const void *b, size_t n, const char *what, float t)
+{
+	if (memcmp(a, b, n))
+		fail_msg("%s differ at %.9g s", what, (double)t);
+}
+
+/* Version 3 in place gives version 2's poses bit for bit: whole poses at
+ * grid samples, between them, past the end (both play modes), one bone
+ * at a time, and every track's keys and times read back. */
+static void version_3_samples_version_2s_poses_bit_for_bit(void **state)
+{
+	static const animc_tolerance tight = { 1e-4f, 0.01f, 1e-5f };
+
+	(void)state;
+	for (int pass = 0; pass < 2; pass++) {
+		animc_clip *source = varied_clip();
+		size_t n2, n3;
+		uint8_t *x2 = compile(source, true, pass ? &tight : NULL, &n2, NULL);
+		uint8_t *x3 = xnb_v3(source, x2, n2, &n3);
+		animrt_clip *c2 = open_packed(x2, n2), *c3 = open_packed(x3, n3);
+		uint32_t bones = c2->sequence_count;
+		size_t bytes = animrt_pose_size_bytes(bones);
+		void *m2 = malloc(bytes), *m3 = malloc(bytes);
+		animrt_pose p2, p3;
+
+		assert_int_equal(c3->sequence_count, bones);
+		assert_int_equal(c3->compact->version, 3);
+		assert_int_equal(c2->compact->version, 2);
+		animrt_pose_init(&p2, m2, bones);
+		animrt_pose_init(&p3, m3, bones);
+		for (int i = 0; i < 800; i++) {
+			float t = (float)i * (i % 3 ? 0.00731f : 1.0f / 60);
+			animrt_play_mode mode = i % 2 ? ANIMRT_PLAY_ONCE : ANIMRT_PLAY_REPEAT;
+
+			assert_int_equal(animrt_clip_sample(c2, t, mode, NULL, &p2), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample(c3, t, mode, NULL, &p3), ANIMRT_OK);
+			expect_same_bits(m2, m3, bytes, "poses", t);
+			uint32_t b = (uint32_t)i % bones;
+			float t2[3], r2[4], s2[3], t3[3], r3[4], s3[3];
+			assert_int_equal(animrt_clip_sample_bone(c2, b, t, mode, NULL, t2, r2, s2), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample_bone(c3, b, t, mode, NULL, t3, r3, s3), ANIMRT_OK);
+			expect_same_bits(t2, t3, sizeof t2, "one bone's translations", t);
+			expect_same_bits(r2, r3, sizeof r2, "one bone's rotations", t);
+			expect_same_bits(s2, s3, sizeof s2, "one bone's scales", t);
+		}
+		for (uint32_t b = 0; b < bones; b++)
+			for (unsigned k = 0; k < 3; k++) {
+				uint32_t keys = animrt_track_keys(c2, b, k, 0, 0, NULL, NULL);
+				float *tv = calloc(5 * (size_t)keys + 1, sizeof(float)), *tw = calloc(5 * (size_t)keys + 1, sizeof(float));
+
+				assert_int_equal(animrt_track_keys(c3, b, k, 0, 0, NULL, NULL), keys);
+				assert_int_equal(animrt_track_keys(c2, b, k, 1, keys, tv, tv + keys), keys);
+				assert_int_equal(animrt_track_keys(c3, b, k, 1, keys, tw, tw + keys), keys);
+				expect_same_bits(tv, tw, 5 * (size_t)keys * sizeof(float), "keys read back", (float)b);
+				free(tv);
+				free(tw);
+			}
+		free(m2);
+		free(m3);
+		animrt_close(c2);
+		animrt_close(c3);
+		free(x2);
+		free(x3);
+		animc_clip_destroy(source);
+	}
+}
+
+/* The loader runs the same checks: a version 3 file with a bad group
+ * format, code byte or mask is refused with the byte's offset in the
+ * file, and a version 2 payload labelled version 3 is refused. */
+static void version_3_files_are_refused_where_they_break(void **state)
+{
+	animc_clip *source = varied_clip();
+	size_t n2, n3, at = XNB_HEADER_SIZE + 1 + 1 + strlen(COMPACT_READER_NAME_DEFAULT) + 4 + 1 + 1;
+	uint8_t *x2 = compile(source, true, NULL, &n2, NULL);
+	uint8_t *x3 = xnb_v3(source, x2, n2, &n3);
+	record_list *l = calloc(1, sizeof *l);
+	compact_walker w;
+	animrt_clip *clip = NULL;
+	animrt_error err;
+
+	(void)state;
+	memset(&w, 0, sizeof w);
+	w.mode = COMPACT_READ;
+	w.in = x3 + at;
+	w.size = n3 - at;
+	assert_int_equal(compact3_walk(&w, list_visit, l), COMPACT_OK);
+	size_t bad[3] = { at + l->formats_at, at + l->r[0].at, at + l->r[0].at + 4 };
+	uint8_t value[3] = { 0x0B, 0x00, 0x00 };
+	for (int i = 0; i < 3; i++) {
+		uint8_t keep = x3[bad[i]];
+
+		x3[bad[i]] = value[i];
+		assert_int_equal(animrt_open(x3, n3, &clip, &err), ANIMRT_ERR_VALUE);
+		assert_int_equal(err.byte_offset, (int64_t)bad[i]);
+		x3[bad[i]] = keep;
+	}
+	assert_int_equal(animrt_open(x3, n3, &clip, &err), ANIMRT_OK);
+	animrt_close(clip);
+	xnb_put_u32(x2 + at - 6, COMPACT3_READER_VERSION);
+	assert_int_not_equal(animrt_open(x2, n2, &clip, &err), ANIMRT_OK);
+	free(l);
+	free(x2);
+	free(x3);
+	animc_clip_destroy(source);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(version_3_files_are_refused_where_they_break),
+	cmocka_unit_test(version_3_samples_version_2s_poses_bit_for_bit),
 	cmocka_unit_test(version_3_records_are_checked_byte_by_byte),
 	cmocka_unit_test(version_3_holds_version_2s_keys_bit_for_bit),
 	cmocka_unit_test(choices_that_cannot_win_are_passed_over),

@@ -81,11 +81,29 @@ typedef struct rt_packed {
 	uint64_t serial;                /* animrt_rt_new_serial(): tells this clip from one loaded where it was */
 } rt_packed;
 
+/*
+ * A clip of reader version 3 sampled in place (load_v3.c, sample_v3.c):
+ * the payload kept as rt_packed keeps version 2's (names NUL-terminated,
+ * RT_PACKED_PAD zero bytes after); struct animrt_compact's groups (by the
+ * layout's rule), image and bone count are filled, its blocks, spans,
+ * keys and arcs are not.  Per group its format and its ranges' offset in
+ * the copy, per segment and group its record's offset from the records.
+ */
+typedef struct rt_v3 {
+	uint32_t records_at;
+	const uint8_t *format;          /* group_count */
+	const uint32_t *range_at;       /* group_count */
+	const uint32_t *record_at;      /* segment_count * group_count, segment after segment */
+} rt_v3;
+
 struct animrt_compact {
 	/* Set for a clip sampled in place: the fields from group_count on are
-	 * then not there (RT_PACKED_COMPACT_SIZE), and never read. */
+	 * then not there (RT_PACKED_COMPACT_SIZE), and never read, but for a
+	 * clip of reader version 3 (version 3). */
 	bool is_packed;
+	uint8_t version;                /* in place: the reader version, 2 or 3 */
 	rt_packed packed;
+	rt_v3 v3;
 	float rate_hz;
 	uint32_t sample_count;
 	uint32_t segment_count;
@@ -222,6 +240,29 @@ const char *animrt_rt_simd_name(void);
  * identity).  Constants and identity come from the image first. */
 void animrt_rt_sample_compact_reference(const animrt_clip *clip, float local_s, const uint32_t *map,
 				 animrt_pose *pose);
+
+/* Reader version 3 in place (load_v3.c): same contract as
+ * animrt_rt_load_compact. */
+animrt_status animrt_rt_load_v3(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+			 const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err);
+
+/* A clip of reader version 3? */
+static inline bool rt_is_v3(const animrt_clip *clip)
+{
+	return clip->compact && clip->compact->is_packed && clip->compact->version == 3;
+}
+
+/* The plain C sampler of a clip of reader version 3 (sample_v3.c): every
+ * track at local time t into `pose` slots through `map` (as
+ * animrt_rt_sample_compact_reference). */
+void animrt_rt_sample_v3(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+
+/* One bone of a clip of reader version 3 (animrt_rt_packed_sample_bone). */
+uint8_t animrt_rt_v3_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, float *const out[3]);
+
+/* animrt_track_keys on a clip of reader version 3. */
+uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
+			  uint32_t capacity, float *times_s, float *values);
 
 /* Reader version 2 in place (load_packed.c): same contract as
  * animrt_rt_load_compact. */

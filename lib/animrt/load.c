@@ -522,14 +522,15 @@ static bool parse(parser *ps)
 			    "reader version %d is the compact layout of animc 0.1, which this loader no longer "
 			    "reads; compile the source again (animc 0.2 writes reader version %d)",
 			    c.reader_version, COMPACT_READER_VERSION);
-	if (c.reader_version != XNB_READER_VERSION && c.reader_version != COMPACT_READER_VERSION)
+	if (c.reader_version != XNB_READER_VERSION && c.reader_version != COMPACT_READER_VERSION &&
+	    c.reader_version != COMPACT3_READER_VERSION)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
-			    "reader version %d is not known; this loader reads versions %d and %d",
-			    c.reader_version, XNB_READER_VERSION, COMPACT_READER_VERSION);
+			    "reader version %d is not known; this loader reads versions %d, %d and %d",
+			    c.reader_version, XNB_READER_VERSION, COMPACT_READER_VERSION, COMPACT3_READER_VERSION);
 	if (c.shared_resources != XNB_SHARED_RESOURCES)
 		return FAIL(ps, ANIMRT_ERR_SHARED, shared_at, "%u shared resources are declared; clips have none",
 			    c.shared_resources);
-	if (c.reader_version == COMPACT_READER_VERSION) {
+	if (c.reader_version == COMPACT_READER_VERSION || c.reader_version == COMPACT3_READER_VERSION) {
 		/* The compact layout: load_compact.c reads the payload. */
 		ps->is_compact = true;
 		ps->payload_at = after_readers;
@@ -587,6 +588,9 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 		return ps.status;
 	if (ps.is_compact) {
 		ps.container.is_zstd = is_zstd;
+		if (ps.container.reader_version == COMPACT3_READER_VERSION)
+			return animrt_rt_load_v3(data, size, ps.payload_at, &ps.container, ps.reader_name,
+						 ps.reader_name_size, out, err);
 		if (options && options->is_decoded)
 			return animrt_rt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
 						   ps.reader_name_size, out, err);

@@ -206,6 +206,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	struct animrt_compact *c = (struct animrt_compact *)(block + o_compact);
 	rt_packed *pk = &c->packed;
 	c->is_packed = true;
+	c->version = 2;
 	c->bone_count = bones;
 	c->rate_hz = w.rate_hz;
 	c->sample_count = w.sample_count;

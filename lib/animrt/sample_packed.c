@@ -1013,7 +1013,8 @@ bool animrt_rt_context_follow(animrt_context *ctx, const animrt_clip *clip, cons
 	if (!ctx || rt_context_is_on(ctx, clip, map, map_serial))
 		return true;
 	animrt_context_reset(ctx);
-	if (clip->compact && clip->compact->is_packed && !context_plan(ctx, clip, map)) {
+	/* Reader version 3 keeps nothing in a context yet. */
+	if (clip->compact && clip->compact->is_packed && !rt_is_v3(clip) && !context_plan(ctx, clip, map)) {
 		animrt_context_reset(ctx);
 		return false;
 	}
@@ -1144,6 +1145,10 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference)
 {
+	if (rt_is_v3(clip)) {
+		animrt_rt_sample_v3(clip, local_s, map, pose);
+		return;
+	}
 	sample_packed(clip, local_s, map, ctx, pose, is_reference, false);
 }
 
@@ -1186,7 +1191,7 @@ void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint3
 		      animrt_pose *pose, bool is_reference)
 {
 #if RT_NEWER_DISPATCH
-	if (cpu_is_newer()) {
+	if (cpu_is_newer() && !rt_is_v3(clip)) {
 		sample_packed_newer(clip, local_s, map, ctx, pose, is_reference);
 		return;
 	}
@@ -1257,6 +1262,8 @@ uint8_t animrt_rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence,
 	const rt_packed *pk = &clip->compact->packed;
 	rt_where at = animrt_rt_grid_locate(clip->compact, local_s);
 
+	if (rt_is_v3(clip))
+		return animrt_rt_v3_sample_bone(clip, sequence, local_s, out);
 	if (ctx)
 		return bone_with_context(pk, sequence, at, ctx, out);
 	walk wk = walk_to(pk, sequence);
@@ -1283,6 +1290,8 @@ uint32_t animrt_rt_packed_track_keys(const animrt_clip *clip, uint32_t sequence,
 {
 	const rt_packed *pk = &clip->compact->packed;
 
+	if (rt_is_v3(clip))
+		return animrt_rt_v3_track_keys(clip, sequence, track, first, capacity, times_s, values);
 	if (sequence >= pk->bone_count || track > ANIMRT_SCALE)
 		return 0;
 	const uint8_t *p = pk->p;

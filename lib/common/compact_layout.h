@@ -1675,6 +1675,10 @@ static inline bool compact3_walk_record(compact_walker *w, compact_visit_fn visi
 static inline bool compact3_walk_records(compact_walker *w, compact_visit_fn visit, void *user)
 {
 	w->records_at = w->pos;
+	/* Each record takes at least its 4 code bytes. */
+	if (w->mode == COMPACT_READ && (uint64_t)w->segment_count * w->group_count > (w->size - w->pos) / 4)
+		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the data ends inside the records (%u segments "
+				    "of %u groups)", w->segment_count, w->group_count);
 	for (uint32_t s = 0; s < w->segment_count; s++)
 		for (uint32_t g = 0; g < w->group_count; g++)
 			if (!compact3_walk_record(w, visit, user, s, g))

@@ -1,0 +1,290 @@
+/*
+ * load_v3.c - the loader of reader version 3 (FORMAT.md 7.7), sampled in
+ * place: runs the layout's one walker (lib/common/compact_layout.h) over
+ * the payload once, checking every byte (every record's code bytes, masks,
+ * sub-ranges and keys), and keeps the payload as it is (bone names
+ * NUL-terminated) with a fixed header, the groups by the layout's rule,
+ * each record's offset and the still pose (compact.h, rt_v3).  Standard C
+ * only.
+ */
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <animc/animrt.h>
+
+#include "compact.h"
+#include "compact_layout.h"
+#include "error.h"
+
+/* What the walk gathers: scratch, released when the loader returns. */
+typedef struct scan3 {
+	size_t name_bytes;                    /* names NUL-terminated */
+	float *image;                         /* bones * 10 floats + bones bytes, the still pose */
+	size_t *record_at;                    /* segments * groups, from the payload's start */
+	size_t *range_at;                     /* groups: their ranges, from the payload's start */
+	bool is_out_of_memory;
+} scan3;
+
+static bool out_of_memory(scan3 *sc, compact_walker *w)
+{
+	sc->is_out_of_memory = true;
+	snprintf(w->message, sizeof w->message, "out of memory");
+	return false;
+}
+
+static const float identity_value[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
+
+/* The still pose's part of a track: rotation 4n floats, translation 3n,
+ * scale 3n, then the track bits (the layout of animrt_pose_init). */
+static float *image_of(float *image, uint32_t bones, uint32_t bone, uint32_t track)
+{
+	return track == 1 ? image + 4 * (size_t)bone
+	       : track == 0 ? image + 4 * (size_t)bones + 3 * (size_t)bone : image + 7 * (size_t)bones + 3 * (size_t)bone;
+}
+
+static bool scan_descriptor(scan3 *sc, compact_walker *w, const compact_value *v)
+{
+	uint32_t n = w->bone_count;
+	uint8_t tracks = 0;
+
+	if (!sc->image) {
+		sc->image = malloc((size_t)n * (10 * sizeof(float) + 1) + 1);
+		if (!sc->image)
+			return out_of_memory(sc, w);
+	}
+	for (uint32_t k = 0; k < COMPACT_TRACKS; k++) {
+		memcpy(image_of(sc->image, n, v->bone, k), identity_value[k], (k == 1 ? 4 : 3) * sizeof(float));
+		if (COMPACT_DESC_KIND(v->u, k) != COMPACT_ABSENT)
+			tracks |= (uint8_t)(1u << k);
+	}
+	((uint8_t *)(sc->image + 10 * (size_t)n))[v->bone] = tracks;
+	return true;
+}
+
+static bool scan_visit(void *user, compact_walker *w, compact_value *v)
+{
+	scan3 *sc = user;
+
+	switch (v->section) {
+	case COMPACT_NAMES:
+		sc->name_bytes += (size_t)v->str_size + 1;
+		break;
+	case COMPACT_DESCRIPTORS:
+		return scan_descriptor(sc, w, v);
+	case COMPACT_CONSTANTS:
+		memcpy(image_of(sc->image, w->bone_count, v->bone, v->track), v->f,
+		       (v->track == 1 ? 4 : 3) * sizeof(float));
+		break;
+	case COMPACT_GROUP_RANGES:
+		if (!sc->range_at) {
+			sc->range_at = malloc(((size_t)w->group_count + 1) * sizeof *sc->range_at);
+			if (!sc->range_at)
+				return out_of_memory(sc, w);
+		}
+		sc->range_at[v->index] = w->group_range_at[v->index];
+		break;
+	case COMPACT_RECORDS:
+		if (!sc->record_at) {
+			/* Each record takes at least 4 bytes of the input. */
+			sc->record_at = malloc(((size_t)w->segment_count * w->group_count + 1) * sizeof *sc->record_at);
+			if (!sc->record_at)
+				return out_of_memory(sc, w);
+		}
+		sc->record_at[(size_t)v->segment * w->group_count + v->index] = v->record_at;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+static size_t align_up(size_t n, size_t a)
+{
+	return (n + a - 1) & ~(a - 1);
+}
+
+/* The header fields before the names: count, duration, rate, samples. */
+#define NAMES_AT 16
+
+/* Where the parts of the clip's one block lie. */
+typedef struct layout3 {
+	size_t compact, groups, formats, range_at, record_at, image, payload, reader, total;
+} layout3;
+
+static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_size, bool is_default_reader)
+{
+	layout3 o;
+	size_t g = w->group_count, records = (size_t)w->segment_count * g;
+
+	o.compact = align_up(sizeof(animrt_clip), alignof(struct animrt_compact));
+	o.groups = align_up(o.compact + sizeof(struct animrt_compact), alignof(rt_group));
+	o.range_at = align_up(o.groups + g * sizeof(rt_group), alignof(uint32_t));
+	o.record_at = o.range_at + g * sizeof(uint32_t);
+	o.formats = o.record_at + records * sizeof(uint32_t);
+	o.image = align_up(o.formats + g, 16);
+	o.payload = align_up(o.image + (size_t)w->bone_count * (10 * sizeof(float) + 1), 16);
+	o.reader = o.payload + payload + RT_PACKED_PAD;
+	o.total = o.reader + (is_default_reader ? 0 : (size_t)reader_size + 1);
+	return o;
+}
+
+/* The payload with its names NUL-terminated (never longer than with their
+ * 7-bit lengths), the rest as it is, shifted back, and zero bytes after. */
+static void copy_payload(const compact_walker *w, uint8_t *p, size_t payload)
+{
+	const uint8_t *in = w->in;
+	size_t from = NAMES_AT, to = NAMES_AT;
+
+	memcpy(p, in, NAMES_AT);
+	for (uint32_t b = 0; b < w->bone_count; b++) {
+		uint32_t n = 0;
+		size_t used = xnb_7bit_get(in + from, w->size - from, &n);
+
+		memcpy(p + to, in + from + used, n);
+		p[to + n] = '\0';
+		from += used + n;
+		to += (size_t)n + 1;
+	}
+	memcpy(p + to, in + from, w->size - from);
+	memset(p + payload, 0, RT_PACKED_PAD);
+}
+
+/* The groups by the layout's rule: kind, lanes, each lane's bone. */
+static void fill_groups(const compact_walker *w, rt_group *groups)
+{
+	uint32_t next[COMPACT_TRACKS] = { 0, 0, 0 }, base[COMPACT_TRACKS], g = 0;
+
+	for (int i = 0; i < COMPACT_TRACKS; i++) {
+		unsigned k = compact3_kind_order[i];
+
+		base[k] = g;
+		g += (w->kind_count[k] + 3) / 4;
+	}
+	for (uint32_t i = 0; i < w->group_count; i++) {
+		uint32_t first;
+
+		groups[i].kind = compact3_group(w->kind_count, i, &groups[i].used, &first);
+		for (int l = 0; l < RT_LANES; l++)
+			groups[i].bone[l] = RT_NO_BONE;
+	}
+	for (uint32_t b = 0; b < w->bone_count; b++) {
+		uint16_t desc = compact_descriptor(w, b);
+
+		for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
+			if (COMPACT_DESC_KIND(desc, k) != COMPACT_ANIMATED)
+				continue;
+			groups[base[k] + next[k] / 4].bone[next[k] % 4] = b;
+			next[k]++;
+		}
+	}
+}
+
+static void fill_header(const compact_walker *w, const scan3 *sc, unsigned char *block, const layout3 *o, size_t shift)
+{
+	struct animrt_compact *c = (struct animrt_compact *)(block + o->compact);
+	rt_packed *pk = &c->packed;
+	uint32_t g = w->group_count, *range_at = (uint32_t *)(void *)(block + o->range_at);
+	uint32_t *record_at = (uint32_t *)(void *)(block + o->record_at);
+	size_t records = (size_t)w->segment_count * g;
+	float *image = (float *)(void *)(block + o->image);
+
+	memset(c, 0, sizeof *c);
+	c->is_packed = true;
+	c->version = COMPACT3_READER_VERSION;
+	c->bone_count = pk->bone_count = w->bone_count;
+	c->rate_hz = pk->rate_hz = w->rate_hz;
+	c->sample_count = pk->sample_count = w->sample_count;
+	c->segment_count = pk->segment_count = w->segment_count;
+	pk->animated_count = w->animated_count;
+	pk->duration_s = w->duration_s;
+	pk->p = block + o->payload;
+	pk->names_at = NAMES_AT;
+	pk->descriptors_at = (uint32_t)(w->descriptors_at - shift);
+	pk->constants_at = (uint32_t)(pk->descriptors_at + 2 * (size_t)w->bone_count);
+	pk->serial = animrt_rt_new_serial();
+	c->v3.records_at = (uint32_t)(w->records_at - shift);
+	for (uint32_t i = 0; i < g; i++)
+		range_at[i] = (uint32_t)(sc->range_at[i] - shift);
+	for (size_t i = 0; i < records; i++)
+		record_at[i] = (uint32_t)(sc->record_at[i] - w->records_at);
+	memcpy(block + o->formats, w->in + w->group_formats_at, g);
+	c->v3.format = block + o->formats;
+	c->v3.range_at = range_at;
+	c->v3.record_at = record_at;
+	c->group_count = g;
+	c->groups = (const rt_group *)(const void *)(block + o->groups);
+	fill_groups(w, (rt_group *)(void *)(block + o->groups));
+	memcpy(image, sc->image, (size_t)w->bone_count * (10 * sizeof(float) + 1));
+	c->image_rotation = image;
+	c->image_translation = image + 4 * (size_t)w->bone_count;
+	c->image_scale = image + 7 * (size_t)w->bone_count;
+	c->image_tracks = (const uint8_t *)(image + 10 * (size_t)w->bone_count);
+}
+
+static animrt_status load(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+			  const char *reader, uint32_t reader_size, scan3 *sc, animrt_clip **out, animrt_error *err)
+{
+	compact_walker w;
+
+	memset(&w, 0, sizeof w);
+	w.mode = COMPACT_READ;
+	w.in = data + at;
+	w.size = size - at;
+	w.base_offset = (int64_t)at;
+	if (compact3_walk(&w, scan_visit, sc) != COMPACT_OK) {
+		if (sc->is_out_of_memory || w.result == COMPACT_ERR_NOMEM)
+			return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
+		return animrt_rt_walk_error(&w, err);
+	}
+	size_t shift = (w.descriptors_at - NAMES_AT) - sc->name_bytes, payload = w.size - shift;
+	if (payload > UINT32_MAX - RT_PACKED_PAD)
+		return animrt_rt_error_set(err, ANIMRT_ERR_COUNT, (int64_t)at,
+					   "a compact payload of %zu bytes is more than this loader indexes", payload);
+	bool is_default_reader = reader_size == sizeof COMPACT_READER_NAME_DEFAULT - 1 &&
+				 memcmp(reader, COMPACT_READER_NAME_DEFAULT, reader_size) == 0;
+	layout3 o = place(&w, payload, reader_size, is_default_reader);
+	unsigned char *block = malloc(o.total);
+	if (!block)
+		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", o.total);
+	memset(block, 0, o.compact);
+	copy_payload(&w, block + o.payload, payload);
+	fill_header(&w, sc, block, &o, shift);
+
+	animrt_clip *clip = (animrt_clip *)block;
+	clip->container = *container;
+	if (is_default_reader) {
+		clip->container.reader = COMPACT_READER_NAME_DEFAULT;
+	} else {
+		char *name = (char *)block + o.reader;
+
+		memcpy(name, reader, reader_size);
+		name[reader_size] = '\0';
+		clip->container.reader = name;
+	}
+	clip->duration_s = w.duration_s;
+	clip->sequence_count = w.bone_count;
+	clip->sequences = NULL;
+	clip->compact = (struct animrt_compact *)(block + o.compact);
+	clip->grid_rate_hz = w.rate_hz;
+	clip->grid_sample_count = w.sample_count;
+	clip->is_additive = compact_is_additive(&w);
+	clip->has_time_index = false;
+	*out = clip;
+	return ANIMRT_OK;
+}
+
+animrt_status animrt_rt_load_v3(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
+			 const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err)
+{
+	scan3 sc;
+	animrt_status status;
+
+	memset(&sc, 0, sizeof sc);
+	status = load(data, size, at, container, reader, reader_size, &sc, out, err);
+	free(sc.image);
+	free(sc.record_at);
+	free(sc.range_at);
+	return status;
+}
