@@ -20,7 +20,7 @@ static void help(FILE *out)
 		"a table by default (per bone: keys, flags, duration), or with --json the JSON\n"
 		"view of FORMAT.md section 4 (floats print as the shortest text that reads\n"
 		"back as the same float32).  Control characters in names are escaped in the\n"
-		"table (\\n, \\x1b, ...).  Compact files (--layout compact, reader version 2)\n"
+		"table (\\n, \\x1b, ...).  Compact files (--layout compact, reader version 3)\n"
 		"print each track as absent, constant or its keys, decoded (section 7).\n"
 		"FILE may be a pipe (<(zstd -dc F.xnb.zst), /dev/stdin), read to its end as\n"
 		"a file is; a folder, a socket or an empty file is refused.\n"

@@ -1415,7 +1415,7 @@ static void a_compact_builds_motion_ends_as_the_lossless_one(void **state)
 	animrt_clip *clip = open_xnb(packed, clip_name), *lossless = open_xnb(exact, motion_name);
 	animrt_clip *motion = open_xnb(packed, motion_name);
 
-	assert_int_equal(clip->container.reader_version, 2);
+	assert_int_equal(clip->container.reader_version, 3);
 	assert_int_equal(motion->container.reader_version, 0);
 	for (int end = 0; end < 2; end++) {
 		assert_true(bone_at(lossless, "Bone0", end ? lossless->duration_s : 0, t0, r0, s0));

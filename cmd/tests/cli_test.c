@@ -1619,7 +1619,7 @@ static void frames_past_a_mib_read_back_in_both_layouts(void **state)
 			fail_msg("%s: exit %d: %s", layouts[l], from_frame.status, from_frame.err);
 		assert_int_equal(from_plain.status, 0);
 		assert_non_null(strstr(from_frame.out, "\"compression\": \"zstd\""));
-		assert_non_null(strstr(from_frame.out, l ? "\"reader_version\": 2," : "\"reader_version\": 0,"));
+		assert_non_null(strstr(from_frame.out, l ? "\"reader_version\": 3," : "\"reader_version\": 0,"));
 		assert_int_equal(strlen(from_frame.out), strlen(from_plain.out));
 		test_run_release(&from_frame), test_run_release(&from_plain);
 		free(plain), free(zst), free(out);

@@ -1,7 +1,7 @@
 /*
  * xnb_write.c - serialises a clip as an XNB v5 file: the original
  * AnimationWriter payload (reader version 0), or the compact layout (reader
- * version 2, its payload from animc_compact_write) when the pipeline
+ * version 3, its payload from animc_compact_write) when the pipeline
  * encoded the clip for it.  The layouts come from lib/common/ (xnb_layout.h,
  * and compact_layout.h's table and walker), the descriptions the loader
  * reads with, so the two cannot drift apart.
@@ -177,7 +177,7 @@ animc_status animc_xnb_write(const animc_clip *clip, const animc_xnb_options *op
 	p = buf + XNB_HEADER_SIZE;
 	p += xnb_7bit_put(p, XNB_READER_COUNT);
 	p = put_string(p, reader, reader_len);
-	xnb_put_u32(p, clip->compact ? COMPACT_READER_VERSION : XNB_READER_VERSION);
+	xnb_put_u32(p, clip->compact ? COMPACT3_READER_VERSION : XNB_READER_VERSION);
 	p += 4;
 	p += xnb_7bit_put(p, XNB_SHARED_RESOURCES);
 	p += xnb_7bit_put(p, XNB_PRIMARY_READER_INDEX);

@@ -46,11 +46,6 @@ uint64_t animc_compact_span_points(void);
 
 /* The lossy passes' bounds, each a number from 0 to ANIMC_TOLERANCE_MAX:
  * ANIMC_OK; else an error naming the bound (`options` NULL: ANIMC_OK). */
-/* animc_compact_write for reader version 3 (FORMAT.md 7.7): the same
- * clip, its animated tracks regrouped into one record per four tracks of a
- * kind and segment. */
-animc_status animc_compact_write_v3(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink);
-
 #define ANIMC_TOLERANCE_MAX 1e30
 animc_status animc_tolerance_check(const animc_reduce_options *options, animc_diag_sink *sink);
 

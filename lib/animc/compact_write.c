@@ -1,6 +1,6 @@
 /*
- * compact_write.c - the compact layout's payload (reader version 2,
- * FORMAT.md section 7.1) of an encoded clip, through the walker of
+ * compact_write.c - the compact layout's payload (reader version 3,
+ * FORMAT.md section 7.7) of an encoded clip, through the walker of
  * lib/common/compact_layout.h that the loader reads with: the XNB writer
  * puts it in its container, and the pipeline weighs it against the original
  * layout (animc_clip_process).
@@ -15,18 +15,17 @@
 
 typedef struct compact_source {
 	const animc_compact *c;
-	uint32_t cursor;     /* MASKS: the next key of the track being walked */
 	bool is_additive;    /* the clip's tracks are differences: every descriptor says so */
+	uint32_t *lane_bone; /* 4 per group: the bone of each lane (UINT32_MAX: unused) */
 } compact_source;
 
-/* The walker asks for each element of the layout in turn: give it. */
-static bool compact_visit(void *user, compact_walker *w, compact_value *v)
+/* The walker asks for each element of the sections before the groups in
+ * turn: give it. */
+static bool header_visit(const compact_source *src, compact_value *v)
 {
-	compact_source *src = user;
 	const animc_compact *c = src->c;
 	const animc_compact_track *t = v->section >= COMPACT_CONSTANTS ? &c->tracks[v->bone][v->track] : NULL;
 
-	(void)w;
 	switch (v->section) {
 	case COMPACT_SEQUENCE_COUNT:
 		v->u = c->bone_count;
@@ -61,9 +60,8 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 			for (int k = 0; k < 3; k++)
 				if (t0->value[k] == 0)
 					v->u |= COMPACT_DESC_ZERO(k);
-		/* Segmented rotations name their dropped component per segment. */
-		if ((r->kind == ANIMC_COMPACT_CONSTANT && !r->is_f32) ||
-		    (r->kind == ANIMC_COMPACT_ANIMATED && r->bits != COMPACT_SEGMENTED))
+		/* Animated rotations name their left-out component per record. */
+		if (r->kind == ANIMC_COMPACT_CONSTANT && !r->is_f32)
 			v->u |= COMPACT_DESC_DROP(r->dropped);
 		if (src->is_additive)
 			v->u |= COMPACT_DESC_ADDITIVE;
@@ -72,82 +70,14 @@ static bool compact_visit(void *user, compact_walker *w, compact_value *v)
 	case COMPACT_CONSTANTS:
 		memcpy(v->f, t->value, sizeof t->value);
 		break;
-	case COMPACT_FORMATS:
-		v->u = COMPACT_FORMAT(t->bits, t->range);
-		break;
-	case COMPACT_RANGES:
-		memcpy(v->f, t->range_values, sizeof t->range_values);
-		for (int k = 0; k < 3; k++) {
-			v->q[k] = t->range_codes[k];
-			v->x[k] = t->range_codes[3 + k];
-		}
-		break;
-	case COMPACT_SEGMENTS: {
-		const uint8_t *code = t->segment_codes + (size_t)v->segment * COMPACT_SEGMENT_CODE_SIZE;
-
-		v->u = code[0];
-		for (int k = 0; k < 3; k++) {
-			v->q[k] = code[1 + k];
-			v->x[k] = code[4 + k];
-		}
-		break;
-	}
-	case COMPACT_MASKS:
-		if (v->sample == 0)
-			src->cursor = 0;
-		v->u = src->cursor < t->key_count && t->samples[src->cursor] == v->sample;
-		src->cursor += v->u;
-		break;
-	case COMPACT_KEYS:
-		if (v->index >= t->key_count)
-			return false;
-		memcpy(v->q, t->q + 3 * (size_t)v->index, sizeof v->q);
-		if (v->bits == COMPACT_RAW_BITS)
-			memcpy(v->f, v->q, sizeof v->f[0] * 3);
-		break;
 	default:
 		break;
 	}
 	return true;
 }
 
-animc_status animc_compact_write(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink)
-{
-	compact_walker w;
-
-	*out = NULL;
-	*out_size = 0;
-	if (!clip->compact) {
-		animc_clip_report(sink, ANIMC_ERROR, clip, NULL, "has no compact encoding: run animc_pass_compact "
-				  "(or animc_clip_process for ANIMC_LAYOUT_COMPACT) first");
-		return ANIMC_ERR_ARGUMENT;
-	}
-	compact_source src = { clip->compact, 0, clip->is_additive };
-	memset(&w, 0, sizeof w);
-	w.mode = COMPACT_WRITE;
-	if (compact_walk(&w, compact_visit, &src) != COMPACT_OK) {
-		free(w.out);
-		if (w.result == COMPACT_ERR_NOMEM)
-			return ANIMC_ERR_NOMEM;
-		animc_diag_report(sink, ANIMC_ERROR, 0, 0, "internal error: the compact encoding breaks its "
-				  "layout: %s", w.message);
-		return ANIMC_ERR_INVALID;
-	}
-	*out = w.out;
-	*out_size = w.size;
-	return ANIMC_OK;
-}
-
-/* ------------------------------------------------------ reader version 3 */
-
-typedef struct compact3_source {
-	const animc_compact *c;
-	bool is_additive;
-	uint32_t *lane_bone;         /* 4 per group: the bone of each lane (UINT32_MAX: unused) */
-} compact3_source;
-
 /* Lane l of group g's track, or NULL for an unused lane. */
-static const animc_compact_track *lane_track(const compact3_source *src, uint32_t g, uint32_t l, unsigned kind)
+static const animc_compact_track *lane_track(const compact_source *src, uint32_t g, uint32_t l, unsigned kind)
 {
 	uint32_t b = src->lane_bone[4 * (size_t)g + l];
 
@@ -179,9 +109,10 @@ static bool fits_f16(float v)
 
 /* The smallest range kind that holds every lane's range exactly, and
  * whether a lane has its bits and range per segment. */
-static uint8_t group_format(const compact3_source *src, uint32_t g, unsigned kind, uint32_t used)
+static uint8_t group_format(const compact_source *src, uint32_t g, unsigned kind, uint32_t used)
 {
 	unsigned range = kind == ANIMC_ROTATION ? COMPACT3_RANGE_U8 : COMPACT3_RANGE_F16;
+	bool is_none = kind == ANIMC_ROTATION;
 	uint8_t sub = 0;
 
 	for (uint32_t l = 0; l < used; l++) {
@@ -197,8 +128,9 @@ static uint8_t group_format(const compact3_source *src, uint32_t g, unsigned kin
 				range = COMPACT3_RANGE_F32;
 		if (t->bits == COMPACT_SEGMENTED)
 			sub = COMPACT3_FORMAT_SUB;
+		is_none &= t->range == COMPACT_RANGE_NONE;
 	}
-	return (uint8_t)(range | sub);
+	return (uint8_t)((is_none ? COMPACT3_RANGE_NONE : range) | sub);
 }
 
 /* The first key of track t at or after grid sample `sample`. */
@@ -245,18 +177,10 @@ static void lane_record(const compact_walker *w, const animc_compact_track *t, c
 /* The walker asks for each element of version 3's layout in turn. */
 static bool compact3_visit(void *user, compact_walker *w, compact_value *v)
 {
-	compact3_source *src = user;
+	compact_source *src = user;
 
-	if (v->section < COMPACT_FORMATS) {
-		compact_source v2 = { src->c, 0, src->is_additive };
-
-		if (!compact_visit(&v2, w, v))
-			return false;
-		if (v->section == COMPACT_DESCRIPTORS &&
-		    src->c->tracks[v->bone][ANIMC_ROTATION].kind == ANIMC_COMPACT_ANIMATED)
-			v->u &= ~COMPACT_DESC_DROP(3);
-		return true;
-	}
+	if (v->section < COMPACT_FORMATS)
+		return header_visit(src, v);
 	switch (v->section) {
 	case COMPACT_GROUP_FORMATS:
 		v->u = group_format(src, v->index, v->track, v->used);
@@ -311,7 +235,7 @@ static uint32_t *lane_bones(const animc_compact *c)
 	return lanes;
 }
 
-animc_status animc_compact_write_v3(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink)
+animc_status animc_compact_write(const animc_clip *clip, uint8_t **out, size_t *out_size, animc_diag_sink *sink)
 {
 	compact_walker w;
 
@@ -322,7 +246,7 @@ animc_status animc_compact_write_v3(const animc_clip *clip, uint8_t **out, size_
 				  "(or animc_clip_process for ANIMC_LAYOUT_COMPACT) first");
 		return ANIMC_ERR_ARGUMENT;
 	}
-	compact3_source src = { clip->compact, clip->is_additive, lane_bones(clip->compact) };
+	compact_source src = { clip->compact, clip->is_additive, lane_bones(clip->compact) };
 	if (!src.lane_bone)
 		return ANIMC_ERR_NOMEM;
 	memset(&w, 0, sizeof w);

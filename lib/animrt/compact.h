@@ -264,10 +264,6 @@ uint8_t animrt_rt_v3_sample_bone(const animrt_clip *clip, uint32_t sequence, flo
 uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,
 			  uint32_t capacity, float *times_s, float *values);
 
-/* Reader version 2 in place (load_packed.c): same contract as
- * animrt_rt_load_compact. */
-animrt_status animrt_rt_load_packed(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
-			     const char *reader, uint32_t reader_size, animrt_clip **out, animrt_error *err);
 
 /* The per-bone part of a context (animrt.h): the cursor of the original
  * layout and, for a compact clip in place, what the sampler needs of each

@@ -58,7 +58,7 @@ static void keys_read_back_as_encoded(void **state)
 	const animc_compact *c = clip->compact;
 
 	(void)state;
-	assert_int_equal(rt->container.reader_version, COMPACT_READER_VERSION);
+	assert_int_equal(rt->container.reader_version, COMPACT3_READER_VERSION);
 	assert_string_equal(rt->container.reader, COMPACT_READER_NAME_DEFAULT);
 	assert_non_null(rt->compact);
 	test_assert_near(rt->grid_rate_hz, 60, 1e-3);
@@ -282,7 +282,7 @@ static void every_damaged_byte_is_refused_or_whole(void **state)
 
 /* Where each section of a payload starts (read mode, recording visitor). */
 typedef struct section_at {
-	size_t at[COMPACT_SECTION_COUNT];
+	size_t at[COMPACT_RECORDS + 1];
 	size_t payload;
 } section_at;
 
@@ -327,27 +327,29 @@ static void damage_is_named_with_its_offset(void **state)
 	w.mode = COMPACT_READ;
 	w.in = good + payload;
 	w.size = size - payload;
-	assert_int_equal(compact_walk(&w, record_visit, &s), COMPACT_OK);
-	assert_true(w.segment_count == 3 && w.segmented_count > 0);
+	assert_int_equal(compact3_walk(&w, record_visit, &s), COMPACT_OK);
+	assert_true(w.segment_count == 3 && w.group_count > 1);
 
 	/* Header: a negative grid rate, a sample count past its duration. */
 	expect_damage(good, size, payload + 8 + 3, 0xC1, ANIMRT_ERR_VALUE, (int64_t)payload + 8);
 	expect_damage(good, size, payload + 12 + 3, 0x10, ANIMRT_ERR_COUNT, (int64_t)payload + 12);
-	/* A descriptor with a reserved bit; a float32 flag on a track that is
-	 * not constant. */
+	/* A descriptor with a reserved bit. */
 	size_t desc = s.at[COMPACT_DESCRIPTORS];
 	expect_damage(good, size, desc + 1, good[desc + 1] | 0x80, ANIMRT_ERR_VALUE, (int64_t)desc);
-	/* A format byte with bit 7, or 20 bits. */
-	size_t fmt = s.at[COMPACT_FORMATS];
+	/* A group format with a reserved bit; the last group's (no rotations)
+	 * with range kind none. */
+	size_t fmt = payload + w.group_formats_at, last = fmt + w.group_count - 1;
 	expect_damage(good, size, fmt, good[fmt] | 0x80, ANIMRT_ERR_VALUE, (int64_t)fmt);
-	expect_damage(good, size, fmt, (uint8_t)((good[fmt] & 0x60) | 20), ANIMRT_ERR_VALUE, (int64_t)fmt);
-	/* A segment with 0 bits, or a range past its track's. */
-	size_t seg = s.at[COMPACT_SEGMENTS];
-	expect_damage(good, size, seg, (uint8_t)(good[seg] & 0xE0), ANIMRT_ERR_VALUE, (int64_t)seg);
-	expect_damage(good, size, seg + 1, 0xFF, ANIMRT_ERR_VALUE, -1);
-	/* The first mask bit of a track (a segment's first key) cleared. */
-	size_t masks = s.at[COMPACT_MASKS];
-	expect_damage(good, size, masks, (uint8_t)(good[masks] & 0xFE), ANIMRT_ERR_VALUE, (int64_t)masks);
+	expect_damage(good, size, last, (uint8_t)(good[last] | 3), ANIMRT_ERR_VALUE, (int64_t)last);
+	/* A record's code byte with 0 bits, or 20. */
+	size_t rec = payload + w.records_at;
+	expect_damage(good, size, rec, (uint8_t)(good[rec] & 0xE0), ANIMRT_ERR_VALUE, (int64_t)rec);
+	expect_damage(good, size, rec, (uint8_t)((good[rec] & 0x60) | 20), ANIMRT_ERR_VALUE, (int64_t)rec);
+	/* The first mask bit of a lane (a segment's first key) cleared. */
+	uint32_t used, first;
+	compact3_group(w.kind_count, 0, &used, &first);
+	expect_damage(good, size, rec + used, (uint8_t)(good[rec + used] & 0xFE), ANIMRT_ERR_VALUE,
+		      (int64_t)(rec + used));
 	/* A byte after the keys. */
 	uint8_t *longer = malloc(size + 1);
 	animrt_clip *clip;
@@ -413,17 +415,17 @@ static void a_constant_translation_stores_its_nonzero_components(void **state)
 	w.mode = COMPACT_READ;
 	w.in = bytes + payload;
 	w.size = size - payload;
-	assert_int_equal(compact_walk(&w, record_visit, &s), COMPACT_OK);
+	assert_int_equal(compact3_walk(&w, record_visit, &s), COMPACT_OK);
 	/* The visitor sees each field once read: the first descriptor ends
-	 * at s.at[COMPACT_DESCRIPTORS], the first format byte at
-	 * s.at[COMPACT_FORMATS]. */
+	 * at s.at[COMPACT_DESCRIPTORS], the first group format byte at
+	 * s.at[COMPACT_GROUP_FORMATS]. */
 	size_t desc = s.at[COMPACT_DESCRIPTORS] - 2, d_spine = desc + 2 * spine, d_hip = desc + 2 * hip;
 	size_t d_root = desc + 2 * root;
 	uint16_t spine_desc = (uint16_t)(bytes[d_spine] | bytes[d_spine + 1] << 8);
 	assert_int_equal(spine_desc & COMPACT_DESC_ZEROS, COMPACT_DESC_ZERO(0) | COMPACT_DESC_ZERO(2));
 	assert_int_equal(bytes[d_hip + 1] & 0x70, 0);
-	/* Spine's one f16 and Hip's three, then the formats. */
-	assert_int_equal(s.at[COMPACT_FORMATS] - 1 - (desc + 2 * 3), 2 + 6);
+	/* Spine's one f16 and Hip's three, then the group formats. */
+	assert_int_equal(s.at[COMPACT_GROUP_FORMATS] - 1 - (desc + 2 * 3), 2 + 6);
 	/* The bits on Root's animated translation; on all three of Spine's. */
 	expect_damage(bytes, size, d_root + 1, bytes[d_root + 1] | 0x10, ANIMRT_ERR_VALUE, (int64_t)d_root);
 	expect_damage(bytes, size, d_spine + 1, bytes[d_spine + 1] | 0x70, ANIMRT_ERR_VALUE, (int64_t)d_spine);
@@ -461,8 +463,9 @@ static void components_take_the_bits_their_extents_need(void **state)
 	}
 }
 
-/* A rotation key whose three codes pass unit length: the walker lets the
- * codes through (each fits its bits); the loader refuses the value. */
+/* A rotation key whose three codes pass unit length: written as (128,
+ * 128, 128), its bytes then set to (255, 255, 255); the loader refuses
+ * the value. */
 typedef struct bad_rotation {
 	int unused;
 } bad_rotation;
@@ -491,17 +494,21 @@ static bool bad_rotation_visit(void *user, compact_walker *w, compact_value *v)
 	case COMPACT_DESCRIPTORS:
 		v->u = COMPACT_ANIMATED << 2;   /* rotation animated, the rest absent */
 		break;
-	case COMPACT_FORMATS:
-		v->u = COMPACT_FORMAT(8, COMPACT_RANGE_NONE);
+	case COMPACT_GROUP_FORMATS:
+		v->u = COMPACT3_RANGE_U8;
 		break;
-	case COMPACT_MASKS:
-		v->u = 1;
-		break;
-	case COMPACT_KEYS:
-		/* (255, 255, 255) decodes as (1, 1, 1). */
+	case COMPACT_GROUP_RANGES:
 		for (int c = 0; c < 3; c++)
-			v->q[c] = v->index == 1 ? 255 : 128;
+			v->lane_codes[0][3 + c] = 255;   /* -1, extent 2 */
 		break;
+	case COMPACT_RECORDS: {
+		static const uint32_t keys[6] = { 128, 128, 128, 128, 128, 128 };
+
+		v->code[0] = 8;
+		v->mask[0] = 3;
+		v->lane_q[0] = keys;
+		break;
+	}
 	default:
 		break;
 	}
@@ -518,7 +525,9 @@ static void a_rotation_key_past_unit_length_is_refused(void **state)
 	(void)state;
 	memset(&w, 0, sizeof w);
 	w.mode = COMPACT_WRITE;
-	assert_int_equal(compact_walk(&w, bad_rotation_visit, &br), COMPACT_OK);
+	assert_int_equal(compact3_walk(&w, bad_rotation_visit, &br), COMPACT_OK);
+	/* (255, 255, 255), the second key's 24 bits, decodes as (1, 1, 1). */
+	memset(w.out + w.size - 3, 0xFF, 3);
 	memcpy(file, XNB_MAGIC, 3);
 	file[3] = 'w';
 	file[4] = XNB_FORMAT_VERSION;
@@ -528,7 +537,7 @@ static void a_rotation_key_past_unit_length_is_refused(void **state)
 	file[at++] = (uint8_t)name;
 	memcpy(file + at, COMPACT_READER_NAME_DEFAULT, name);
 	at += name;
-	xnb_put_u32(file + at, COMPACT_READER_VERSION);
+	xnb_put_u32(file + at, COMPACT3_READER_VERSION);
 	at += 4;
 	file[at++] = 0;
 	file[at++] = 1;

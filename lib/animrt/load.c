@@ -517,21 +517,23 @@ static bool parse(parser *ps)
 			return false;
 		c.reader_version = version;
 	}
-	if (c.reader_version == COMPACT_READER_VERSION_OLD)
+	if (c.reader_version == COMPACT_READER_VERSION_OLD || c.reader_version == COMPACT_READER_VERSION)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
-			    "reader version %d is the compact layout of animc 0.1, which this loader no longer "
-			    "reads; compile the source again (animc 0.2 writes reader version %d)",
-			    c.reader_version, COMPACT_READER_VERSION);
-	if (c.reader_version != XNB_READER_VERSION && c.reader_version != COMPACT_READER_VERSION &&
-	    c.reader_version != COMPACT3_READER_VERSION)
+			    "reader version %d is the compact layout of an earlier animc (%s), which this loader "
+			    "no longer reads; compile the source again: rebuild with this animc, which writes "
+			    "reader version %d", c.reader_version,
+			    c.reader_version == COMPACT_READER_VERSION_OLD ? "0.1" : "0.2 to 0.4",
+			    COMPACT3_READER_VERSION);
+	if (c.reader_version != XNB_READER_VERSION && c.reader_version != COMPACT3_READER_VERSION)
 		return FAIL(ps, ANIMRT_ERR_READER_VERSION, at,
-			    "reader version %d is not known; this loader reads versions %d, %d and %d",
-			    c.reader_version, XNB_READER_VERSION, COMPACT_READER_VERSION, COMPACT3_READER_VERSION);
+			    "reader version %d is not known; this loader reads versions %d and %d",
+			    c.reader_version, XNB_READER_VERSION, COMPACT3_READER_VERSION);
 	if (c.shared_resources != XNB_SHARED_RESOURCES)
 		return FAIL(ps, ANIMRT_ERR_SHARED, shared_at, "%u shared resources are declared; clips have none",
 			    c.shared_resources);
-	if (c.reader_version == COMPACT_READER_VERSION || c.reader_version == COMPACT3_READER_VERSION) {
-		/* The compact layout: load_compact.c reads the payload. */
+	if (c.reader_version == COMPACT3_READER_VERSION) {
+		/* The compact layout: load_v3.c (in place) or load_compact.c
+		 * (decoded) reads the payload. */
 		ps->is_compact = true;
 		ps->payload_at = after_readers;
 		ps->container = c;
@@ -588,14 +590,11 @@ static animrt_status load_xnb(const uint8_t *data, size_t size, bool is_zstd,
 		return ps.status;
 	if (ps.is_compact) {
 		ps.container.is_zstd = is_zstd;
-		if (ps.container.reader_version == COMPACT3_READER_VERSION)
-			return animrt_rt_load_v3(data, size, ps.payload_at, &ps.container, ps.reader_name,
-						 ps.reader_name_size, out, err);
 		if (options && options->is_decoded)
 			return animrt_rt_load_compact(data, size, ps.payload_at, &ps.container, ps.reader_name,
 						   ps.reader_name_size, out, err);
-		return animrt_rt_load_packed(data, size, ps.payload_at, &ps.container, ps.reader_name, ps.reader_name_size,
-				      out, err);
+		return animrt_rt_load_v3(data, size, ps.payload_at, &ps.container, ps.reader_name,
+					 ps.reader_name_size, out, err);
 	}
 
 	seq_bytes = (size_t)ps.sequence_count * sizeof(animrt_sequence);
@@ -672,8 +671,8 @@ static bool fails_early(const uint8_t *xnb, size_t used, size_t declared, const 
 	if (!ps.is_compact)
 		return false;   /* whole: nothing is left after it (parse said so) */
 	/* Inconclusive leaves *status as it was: the caller goes on. */
-	animrt_status packed = animrt_rt_load_packed(xnb, used, ps.payload_at, &ps.container, ps.reader_name,
-						     ps.reader_name_size, &clip, &probe_err);
+	animrt_status packed = animrt_rt_load_v3(xnb, used, ps.payload_at, &ps.container, ps.reader_name,
+						 ps.reader_name_size, &clip, &probe_err);
 	animrt_close(clip);
 	if (packed == ANIMRT_OK)
 		probe_err.byte_offset = (int64_t)used;

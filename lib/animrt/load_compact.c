@@ -1,6 +1,8 @@
 /*
- * load_compact.c - the loader of reader version 2: runs the layout's one
- * walker (lib/common/compact_layout.h) over the payload twice, first to
+ * load_compact.c - the loader that decodes a compact clip's keys at load
+ * (animrt_open_options.is_decoded): runs the layout's one walker
+ * (lib/common/compact_layout.h, reader version 3 read as version 2's
+ * elements: compact3_walk_as_v2) over the payload twice, first to
  * check every byte and measure, then to fill one allocation with the
  * structures the samplers read (compact.h): the keys decoded to floats a
  * track after another, per group of four tracks and segment a block of
@@ -325,8 +327,8 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	w.in = data + at;
 	w.size = size - at;
 	w.base_offset = (int64_t)at;
-	if (compact_walk(&w, measure_visit, m) != COMPACT_OK) {
-		if (m->is_out_of_memory)
+	if (compact3_walk_as_v2(&w, measure_visit, m) != COMPACT_OK) {
+		if (m->is_out_of_memory || w.result == COMPACT_ERR_NOMEM)
 			return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
 		return animrt_rt_walk_error(&w, err);
 	}
@@ -467,7 +469,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	w2.in = data + at;
 	w2.size = size - at;
 	w2.base_offset = (int64_t)at;
-	if (compact_walk(&w2, fill_visit, f) != COMPACT_OK) {
+	if (compact3_walk_as_v2(&w2, fill_visit, f) != COMPACT_OK) {
 		animrt_status status = animrt_rt_walk_error(&w2, err);
 
 		free(block);

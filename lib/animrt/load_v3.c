@@ -87,7 +87,7 @@ static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 		break;
 	case COMPACT_RECORDS:
 		if (!sc->record_at) {
-			/* Each record takes at least 4 bytes of the input. */
+			/* Each record takes at least 2 bytes of the input. */
 			sc->record_at = malloc(((size_t)w->segment_count * w->group_count + 1) * sizeof *sc->record_at);
 			if (!sc->record_at)
 				return out_of_memory(sc, w);
@@ -216,7 +216,8 @@ static void fill_header(const compact_walker *w, const scan3 *sc, unsigned char 
 	c->group_count = g;
 	c->groups = (const rt_group *)(const void *)(block + o->groups);
 	fill_groups(w, (rt_group *)(void *)(block + o->groups));
-	memcpy(image, sc->image, (size_t)w->bone_count * (10 * sizeof(float) + 1));
+	if (w->bone_count)
+		memcpy(image, sc->image, (size_t)w->bone_count * (10 * sizeof(float) + 1));
 	c->image_rotation = image;
 	c->image_translation = image + 4 * (size_t)w->bone_count;
 	c->image_scale = image + 7 * (size_t)w->bone_count;

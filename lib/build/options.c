@@ -670,7 +670,7 @@ static const option_def option_table[] = {
 	    NULL },
 	  set_tolerance },
 	{ { "layout", 0, "KIND", FOR_COMPILE, BUILD_OPTION_OUTPUT,
-	    "original (default): the RobotGame layout, reader version 0; compact: reader version 2, "
+	    "original (default): the RobotGame layout, reader version 0; compact: reader version 3, "
 	    "quantised keys on a grid, about a fifth of the size or less, read by the animc loader only (XNA,"
 	    " FNA and MonoGame cannot read it); implies --tolerance default (and refuses 0,0,0: quantised "
 	    "keys are never lossless); a clip no grid holds (a jump "

@@ -1,7 +1,7 @@
 /*
- * compact_layout.h - reader version 2, the compact layout (FORMAT.md section
- * 7): its sections in one table, the codecs of its fields, its checks, and
- * one walker that both the writer (formats/xnb, write mode) and the loader
+ * compact_layout.h - the compact layout (FORMAT.md section 7): reader
+ * version 2's sections and version 3's records on them (7.7) in tables,
+ * the codecs of their fields, their checks, and one walker that both the writer (formats/xnb, write mode) and the loader
  * (lib/animrt, read mode) run over that table.  Neither side has a walk of
  * its own: the writer's visitor supplies values, the loader's receives them
  * checked.  Header-only, standard C only, not installed; little-endian, bit
@@ -366,11 +366,16 @@ static const struct compact_section_desc compact3_sections[COMPACT3_SECTION_COUN
 
 #define COMPACT3_LANES 4
 /* Group format: bits 0-1 the range kind, bit 2 records carry sub-ranges. */
-enum compact3_range { COMPACT3_RANGE_U8 = 0, COMPACT3_RANGE_F16 = 1, COMPACT3_RANGE_F32 = 2 };
+enum compact3_range {
+	COMPACT3_RANGE_U8 = 0,    /* rotation groups: u8 codes on [-1, 1] */
+	COMPACT3_RANGE_F16 = 1,
+	COMPACT3_RANGE_F32 = 2,
+	COMPACT3_RANGE_NONE = 3   /* rotation groups: every lane -1, extent 2; no bytes */
+};
 #define COMPACT3_FORMAT_RANGE(f) ((unsigned)(f) & 3u)
 #define COMPACT3_FORMAT_SUB 4u
 #define COMPACT3_FORMAT_RESERVED 0xF8u
-/* A record's sub-ranges: u8 m[3][4], x[3][4]. */
+/* A record's sub-ranges, at most: u8 m[3][4], x[3][4] (6 bytes a used lane). */
 #define COMPACT3_SUB_SIZE 24
 /* A record's code bytes: bits (low 5 bits), a rotation's left-out
  * component (bits 5-6). */
@@ -409,7 +414,7 @@ static inline unsigned compact3_group(const uint32_t count[COMPACT_TRACKS], uint
 /* Bytes of a group's ranges of format f with `used` lanes. */
 static inline size_t compact3_range_size(unsigned f, uint32_t used)
 {
-	static const unsigned per_lane[4] = { 6, 12, 24, 0 };
+	static const unsigned per_lane[4] = { 6, 12, 24, 0 };   /* kind NONE: none */
 
 	return (size_t)per_lane[COMPACT3_FORMAT_RANGE(f)] * used;
 }
@@ -424,6 +429,10 @@ static inline void compact3_lane_range(const uint8_t *r, unsigned f, uint32_t us
 		switch (COMPACT3_FORMAT_RANGE(f)) {
 		case COMPACT3_RANGE_U8:
 			compact_unit_range(r[i], r[n + i], &min[c], &extent[c]);
+			break;
+		case COMPACT3_RANGE_NONE:
+			min[c] = -1.0f;
+			extent[c] = 2.0f;
 			break;
 		case COMPACT3_RANGE_F16:
 			min[c] = compact_f16_to_f32((uint16_t)(r[2 * i] | r[2 * i + 1] << 8));
@@ -447,9 +456,11 @@ static inline uint32_t compact3_rows(uint32_t n, uint32_t s)
 	return left < COMPACT_SEGMENT_SAMPLES ? left : COMPACT_SEGMENT_SAMPLES;
 }
 
-/* Where the parts of a record lie (byte offsets from its start). */
+/* Where the parts of a record lie (byte offsets from its start): a code
+ * byte per used lane, the used lanes' masks, their sub-ranges (m[3][used]
+ * then x[3][used]) when the group has them, the keys. */
 typedef struct compact3_shape {
-	uint32_t rows, mask_bytes, sub_at, keys_at;
+	uint32_t rows, used, mask_bytes, masks_at, sub_at, keys_at;
 } compact3_shape;
 
 static inline compact3_shape compact3_shape_of(uint32_t rows, uint32_t used, unsigned f)
@@ -457,9 +468,11 @@ static inline compact3_shape compact3_shape_of(uint32_t rows, uint32_t used, uns
 	compact3_shape sh;
 
 	sh.rows = rows;
+	sh.used = used;
 	sh.mask_bytes = (rows + 7) / 8;
-	sh.sub_at = 4 + sh.mask_bytes * used;
-	sh.keys_at = sh.sub_at + ((f & COMPACT3_FORMAT_SUB) ? COMPACT3_SUB_SIZE : 0);
+	sh.masks_at = used;
+	sh.sub_at = sh.masks_at + sh.mask_bytes * used;
+	sh.keys_at = sh.sub_at + ((f & COMPACT3_FORMAT_SUB) ? 6 * used : 0);
 	return sh;
 }
 
@@ -469,8 +482,19 @@ static inline uint64_t compact3_mask(const uint8_t *rec, const compact3_shape *s
 	uint64_t m = 0;
 
 	for (uint32_t i = 0; i < sh->mask_bytes; i++)
-		m |= (uint64_t)rec[4 + sh->mask_bytes * l + i] << (8 * i);
+		m |= (uint64_t)rec[sh->masks_at + sh->mask_bytes * l + i] << (8 * i);
 	return m;
+}
+
+/* Lane l's sub-range codes m and x of component c in a record. */
+static inline uint32_t compact3_sub_m(const uint8_t *rec, const compact3_shape *sh, uint32_t c, uint32_t l)
+{
+	return rec[sh->sub_at + c * sh->used + l];
+}
+
+static inline uint32_t compact3_sub_x(const uint8_t *rec, const compact3_shape *sh, uint32_t c, uint32_t l)
+{
+	return rec[sh->sub_at + (3 + c) * sh->used + l];
 }
 
 /*
@@ -489,8 +513,8 @@ static inline unsigned compact3_lane_decode(const uint8_t *range, unsigned f, ui
 	compact3_lane_range(range, f, used, l, min, extent);
 	if (f & COMPACT3_FORMAT_SUB)
 		for (uint32_t c = 0; c < 3; c++)
-			compact_subrange(min[c], extent[c], rec[sh->sub_at + 4 * c + l],
-					 rec[sh->sub_at + 12 + 4 * c + l], &min[c], &extent[c]);
+			compact_subrange(min[c], extent[c], compact3_sub_m(rec, sh, c, l), compact3_sub_x(rec, sh, c, l),
+					 &min[c], &extent[c]);
 	kb = compact_component_bits(bits, extent, cbits);
 	for (int c = 0; c < 3; c++)
 		step[c] = bits == COMPACT_RAW_BITS ? 0 : compact_step(extent[c], cbits[c]);
@@ -1400,8 +1424,9 @@ static inline bool compact3_walk_group_formats(compact_walker *w, compact_visit_
 		if (!compact_io_bytes(w, &b, 1, "a group format"))
 			return false;
 		v.u = v.format = b;
-		if ((b & COMPACT3_FORMAT_RESERVED) || COMPACT3_FORMAT_RANGE(b) == 3 ||
-		    (COMPACT3_FORMAT_RANGE(b) == COMPACT3_RANGE_U8 && v.track != 1))
+		unsigned range = COMPACT3_FORMAT_RANGE(b);
+		if ((b & COMPACT3_FORMAT_RESERVED) ||
+		    ((range == COMPACT3_RANGE_U8 || range == COMPACT3_RANGE_NONE) && v.track != 1))
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
 					    "group format 0x%02x of the %s of bone %u is not valid", b,
 					    compact3_kind_name(v.track), compact3_bone_of(w, v.track, v.animated));
@@ -1425,6 +1450,8 @@ static inline void compact3_range_io(compact_value *v, bool is_write, uint8_t *r
 			if (!is_write)
 				continue;
 			switch (COMPACT3_FORMAT_RANGE(v->format)) {
+			case COMPACT3_RANGE_NONE:
+				break;
 			case COMPACT3_RANGE_U8:
 				r[i] = v->lane_codes[l][c];
 				r[n + i] = v->lane_codes[l][3 + c];
@@ -1515,23 +1542,29 @@ static inline bool compact3_walk_group_ranges(compact_walker *w, compact_visit_f
  * into it (read). */
 static inline void compact3_head_io(compact_value *v, const compact3_shape *sh, bool is_write, uint8_t *head)
 {
-	for (uint32_t l = 0; l < COMPACT3_LANES; l++) {
-		if (is_write)
+	for (uint32_t l = 0; l < v->used; l++) {
+		uint8_t *m = head + sh->masks_at + (size_t)sh->mask_bytes * l;
+
+		if (is_write) {
 			head[l] = v->code[l];
-		v->code[l] = head[l];
-		if (l >= v->used)
-			continue;
-		uint8_t *m = head + 4 + (size_t)sh->mask_bytes * l;
-		if (is_write)
 			for (uint32_t i = 0; i < sh->mask_bytes; i++)
 				m[i] = (uint8_t)(v->mask[l] >> (8 * i));
+		}
+		v->code[l] = head[l];
 		v->mask[l] = compact3_mask(head, sh, l);
+		for (uint32_t c = 0; is_write && (v->format & COMPACT3_FORMAT_SUB) && c < 3; c++) {
+			head[sh->sub_at + c * v->used + l] = v->sub[4 * c + l];
+			head[sh->sub_at + (3 + c) * v->used + l] = v->sub[12 + 4 * c + l];
+		}
+		for (uint32_t c = 0; (v->format & COMPACT3_FORMAT_SUB) && c < 3; c++) {
+			v->sub[4 * c + l] = (uint8_t)compact3_sub_m(head, sh, c, l);
+			v->sub[12 + 4 * c + l] = (uint8_t)compact3_sub_x(head, sh, c, l);
+		}
 	}
-	if (!(v->format & COMPACT3_FORMAT_SUB))
-		return;
-	if (is_write)
-		memcpy(head + sh->sub_at, v->sub, COMPACT3_SUB_SIZE);
-	memcpy(v->sub, head + sh->sub_at, COMPACT3_SUB_SIZE);
+	for (uint32_t l = v->used; l < COMPACT3_LANES; l++) {
+		v->code[l] = 0;
+		v->mask[l] = 0;
+	}
 }
 
 /* The checks of a record's head; false with the failure. */
@@ -1540,17 +1573,10 @@ static inline bool compact3_head_check(compact_walker *w, const compact_value *v
 	uint64_t rows = sh->rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sh->rows) - 1;
 	bool is_last = v->segment + 1 == w->segment_count;
 
-	for (uint32_t l = 0; l < COMPACT3_LANES; l++) {
+	for (uint32_t l = 0; l < v->used; l++) {
 		unsigned b = v->code[l], bits = COMPACT3_CODE_BITS(b);
-		uint32_t bone = l < v->used ? compact3_bone_of(w, v->track, v->animated + l) : 0;
+		uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
 
-		if (l >= v->used) {
-			if (b)
-				return compact_fail(w, COMPACT_ERR_VALUE, at + l, "segment %u of a %s group: the code "
-						    "byte 0x%02x of unused lane %u is not 0", v->segment,
-						    compact3_kind_name(v->track), b, l);
-			continue;
-		}
 		if ((b & 0x80u) || bits < 1 || (bits > COMPACT_MAX_BITS && bits != COMPACT_RAW_BITS) ||
 		    (v->track != 1 && COMPACT3_CODE_DROPPED(b)))
 			return compact_fail(w, COMPACT_ERR_VALUE, at + l,
@@ -1558,22 +1584,20 @@ static inline bool compact3_head_check(compact_walker *w, const compact_value *v
 					    "%u (and for a rotation the component left out)", v->segment,
 					    compact3_kind_name(v->track), bone, b, COMPACT_MAX_BITS, COMPACT_RAW_BITS);
 		if (!(v->mask[l] & 1u) || (is_last && !(v->mask[l] >> (sh->rows - 1) & 1u)) || (v->mask[l] & ~rows))
-			return compact_fail(w, COMPACT_ERR_VALUE, at + 4 + (size_t)sh->mask_bytes * l,
+			return compact_fail(w, COMPACT_ERR_VALUE, at + sh->masks_at + (size_t)sh->mask_bytes * l,
 					    "the key mask of the %s of bone %u in segment %u misses its first or last "
 					    "row, or sets bits past its %u rows", compact3_kind_name(v->track), bone,
 					    v->segment, sh->rows);
 	}
 	if (!(v->format & COMPACT3_FORMAT_SUB))
 		return true;
-	for (uint32_t i = 0; i < 12; i++) {
-		uint32_t l = i % 4;
-
-		if (l >= v->used ? v->sub[i] || v->sub[12 + i] : v->sub[i] + v->sub[12 + i] > 255)
-			return compact_fail(w, COMPACT_ERR_VALUE, at + sh->sub_at + i,
-					    "segment %u of a %s group: the sub-range of lane %u passes its track's "
-					    "range (or an unused lane's is not 0)", v->segment,
-					    compact3_kind_name(v->track), l);
-	}
+	for (uint32_t c = 0; c < 3; c++)
+		for (uint32_t l = 0; l < v->used; l++)
+			if (v->sub[4 * c + l] + v->sub[12 + 4 * c + l] > 255)
+				return compact_fail(w, COMPACT_ERR_VALUE, at + sh->sub_at + c * v->used + l,
+						    "segment %u of the %s of bone %u: its sub-range passes its "
+						    "track's range", v->segment, compact3_kind_name(v->track),
+						    compact3_bone_of(w, v->track, v->animated + l));
 	return true;
 }
 
@@ -1675,8 +1699,8 @@ static inline bool compact3_walk_record(compact_walker *w, compact_visit_fn visi
 static inline bool compact3_walk_records(compact_walker *w, compact_visit_fn visit, void *user)
 {
 	w->records_at = w->pos;
-	/* Each record takes at least its 4 code bytes. */
-	if (w->mode == COMPACT_READ && (uint64_t)w->segment_count * w->group_count > (w->size - w->pos) / 4)
+	/* Each record takes at least a code byte and a mask byte. */
+	if (w->mode == COMPACT_READ && (uint64_t)w->segment_count * w->group_count > (w->size - w->pos) / 2)
 		return compact_fail(w, COMPACT_ERR_TRUNCATED, w->pos, "the data ends inside the records (%u segments "
 				    "of %u groups)", w->segment_count, w->group_count);
 	for (uint32_t s = 0; s < w->segment_count; s++)
@@ -1784,6 +1808,202 @@ static inline compact_result compact3_walk(compact_walker *w, compact_visit_fn v
 	free(w->group_range_at);
 	w->group_range_at = NULL;
 	return r;
+}
+
+
+/* ------------------------------- version 3 read as version 2's elements */
+
+/* What compact3_walk_as_v2 keeps of the walk: each record's offset and
+ * each group's ranges (from the payload's start). */
+typedef struct compact3_replay {
+	compact_visit_fn visit;
+	void *user;
+	size_t *record_at;       /* segments x groups */
+	size_t *range_at;        /* groups */
+	bool is_out_of_memory;
+} compact3_replay;
+
+static inline bool compact3_replay_visit(void *user, compact_walker *w, compact_value *v)
+{
+	compact3_replay *r = (compact3_replay *)user;
+
+	if (v->section < COMPACT_FORMATS)
+		return r->visit(r->user, w, v);
+	if (v->section == COMPACT_GROUP_RANGES) {
+		if (!r->range_at)
+			r->range_at = (size_t *)malloc(((size_t)w->group_count + 1) * sizeof(size_t));
+		if (r->range_at)
+			r->range_at[v->index] = w->group_range_at[v->index];
+	} else if (v->section == COMPACT_RECORDS) {
+		if (!r->record_at)
+			r->record_at = (size_t *)malloc(((size_t)w->segment_count * w->group_count + 1) * sizeof(size_t));
+		if (r->record_at)
+			r->record_at[(size_t)v->segment * w->group_count + v->index] = v->record_at;
+	} else {
+		return true;
+	}
+	r->is_out_of_memory = !(v->section == COMPACT_RECORDS ? r->record_at : r->range_at);
+	return !r->is_out_of_memory;
+}
+
+/* Animated track `a` (version 2's order: bone order, T R S) as a group and lane. */
+typedef struct compact3_lane_at {
+	uint32_t bone, track, group, lane, used;
+	uint8_t format;
+} compact3_lane_at;
+
+static inline compact3_lane_at compact3_lane_of(const compact_walker *w, uint32_t bone, uint32_t track,
+						uint32_t index_in_kind)
+{
+	compact3_lane_at at;
+	uint32_t g = 0, first;
+
+	for (int i = 0; i < COMPACT_TRACKS && compact3_kind_order[i] != track; i++)
+		g += (w->kind_count[compact3_kind_order[i]] + 3) / 4;
+	at.bone = bone;
+	at.track = track;
+	at.group = g + index_in_kind / 4;
+	at.lane = index_in_kind % 4;
+	compact3_group(w->kind_count, at.group, &at.used, &first);
+	at.format = w->in[w->group_formats_at + at.group];
+	return at;
+}
+
+/* The record of a lane's group in segment s, its shape, and how the lane's
+ * keys decode there; returns its first key's bit from the record's keys. */
+static inline uint64_t compact3_lane_record(const compact_walker *w, const compact3_replay *r,
+					    const compact3_lane_at *at, uint32_t s, const uint8_t **rec,
+					    compact3_shape *sh, unsigned cbits[3], float min[3], float step[3],
+					    unsigned *key_bits)
+{
+	const uint8_t *range = w->in + r->range_at[at->group];
+	uint64_t first = 0;
+
+	*rec = w->in + r->record_at[(size_t)s * w->group_count + at->group];
+	*sh = compact3_shape_of(compact3_rows(w->sample_count, s), at->used, at->format);
+	for (uint32_t l = 0; l <= at->lane; l++) {
+		unsigned kb = compact3_lane_decode(range, at->format, at->used, l, *rec, sh, cbits, min, step);
+
+		if (l < at->lane)
+			first += (uint64_t)__builtin_popcountll(compact3_mask(*rec, sh, l)) * kb;
+		else
+			*key_bits = kb;
+	}
+	return first;
+}
+
+static inline uint32_t compact3_bits_at(const uint8_t *p, uint64_t bit, unsigned n)
+{
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < n; i++, bit++)
+		v |= (uint32_t)(p[bit >> 3] >> (bit & 7) & 1u) << i;
+	return v;
+}
+
+/* One track's elements of version 2's section `section` (FORMATS to KEYS):
+ * every track is given with its bits per segment (format bits 0), so that
+ * each segment names its bits and the component a rotation leaves out. */
+static inline bool compact3_replay_track(compact_walker *w, const compact3_replay *r, enum compact_section section,
+					 const compact3_lane_at *at, uint32_t a)
+{
+	static const uint8_t range_kind[4] = { COMPACT_RANGE_U8, COMPACT_RANGE_F16, COMPACT_RANGE_F32,
+						COMPACT_RANGE_NONE };
+	compact_value v;
+	uint32_t key = 0;
+
+	memset(&v, 0, sizeof v);
+	v.section = section;
+	v.animated = v.index = a;
+	v.bone = at->bone;
+	v.track = at->track;
+	v.format = COMPACT_FORMAT(COMPACT_SEGMENTED, range_kind[COMPACT3_FORMAT_RANGE(at->format)]);
+	if (section == COMPACT_FORMATS || section == COMPACT_RANGES) {
+		v.u = v.format;
+		compact3_lane_range(w->in + r->range_at[at->group], at->format, at->used, at->lane, v.f, v.f + 3);
+		return r->visit(r->user, w, &v);
+	}
+	for (uint32_t s = 0; s < w->segment_count; s++) {
+		const uint8_t *rec;
+		compact3_shape sh;
+		unsigned kb = 0;
+		float min[3], step[3];
+		uint64_t bit = compact3_lane_record(w, r, at, s, &rec, &sh, v.cbits, min, step, &kb);
+		uint64_t mask = compact3_mask(rec, &sh, at->lane);
+
+		v.segment = s;
+		if (section == COMPACT_SEGMENTS) {
+			bool has_sub = at->format & COMPACT3_FORMAT_SUB;
+
+			v.index = s;
+			v.u = rec[at->lane];
+			for (int c = 0; c < 3; c++) {
+				v.q[c] = has_sub ? compact3_sub_m(rec, &sh, (uint32_t)c, at->lane) : 0;
+				v.x[c] = has_sub ? compact3_sub_x(rec, &sh, (uint32_t)c, at->lane) : 255;
+			}
+			if (!r->visit(r->user, w, &v))
+				return false;
+			continue;
+		}
+		for (uint32_t i = 0; i < sh.rows; i++) {
+			v.sample = (s << COMPACT_SEGMENT_SHIFT) + i;
+			v.u = (uint32_t)(mask >> i & 1u);
+			v.key_size = kb;
+			if (section == COMPACT_MASKS && !r->visit(r->user, w, &v))
+				return false;
+			if (section != COMPACT_KEYS || !v.u)
+				continue;
+			v.index = key++;
+			v.bits = COMPACT3_CODE_BITS(rec[at->lane]);
+			for (unsigned c = 0, o = 0; c < 3; o += v.cbits[c], c++) {
+				v.q[c] = compact3_bits_at(rec + sh.keys_at, bit + o, v.cbits[c]);
+				memcpy(&v.f[c], &v.q[c], 4);
+			}
+			bit += kb;
+			if (!r->visit(r->user, w, &v))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Walk a reader version 3 payload (every byte checked, as compact3_walk),
+ * giving `visit` the elements version 2's walk gives (compact_walk): the
+ * sections before the groups as they come, then per animated track in
+ * version 2's order its format (bits per segment, the range kind its
+ * group's), range, segment codes (bits and left-out component, sub-range:
+ * 0, 255 where the group has none), mask bits and keys.  For a reader of
+ * version 2's elements (the loader that decodes keys at load).
+ */
+static inline compact_result compact3_walk_as_v2(compact_walker *w, compact_visit_fn visit, void *user)
+{
+	compact3_replay r = { visit, user, NULL, NULL, false };
+	compact_result result = compact3_walk(w, compact3_replay_visit, &r);
+	static const enum compact_section sections[] = { COMPACT_FORMATS, COMPACT_RANGES, COMPACT_SEGMENTS,
+							 COMPACT_MASKS, COMPACT_KEYS };
+
+	if (r.is_out_of_memory) {
+		w->result = result = COMPACT_ERR_NOMEM;
+		snprintf(w->message, sizeof w->message, "out of memory");
+	}
+	for (int i = 0; result == COMPACT_OK && i < 5; i++) {
+		uint32_t a = 0, index[COMPACT_TRACKS] = { 0, 0, 0 };
+
+		for (uint32_t b = 0; result == COMPACT_OK && b < w->bone_count; b++)
+			for (uint32_t k = 0; result == COMPACT_OK && k < COMPACT_TRACKS; k++) {
+				if (COMPACT_DESC_KIND(compact_descriptor(w, b), k) != COMPACT_ANIMATED)
+					continue;
+				compact3_lane_at at = compact3_lane_of(w, b, k, index[k]++);
+				if (!compact3_replay_track(w, &r, sections[i], &at, a++)) {
+					compact_visitor_failed(w, w->pos);
+					result = w->result;
+				}
+			}
+	}
+	free(r.record_at);
+	free(r.range_at);
+	return w->result != COMPACT_OK ? w->result : result;
 }
 
 #endif /* ANIMC_COMPACT_LAYOUT_H */

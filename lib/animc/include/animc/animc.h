@@ -317,7 +317,7 @@ typedef struct animc_clip {
 	 * rest).  A part keeps its take's. */
 	animc_up_axis declared_up;
 	/* The compact layout's encoding of the clip, set by animc_pass_compact
-	 * (in the clip's arena); the writer writes reader version 2 when it is
+	 * (in the clip's arena); the writer writes reader version 3 when it is
 	 * there.  NULL otherwise. */
 	const struct animc_compact *compact;
 	/* Stored as its difference from a reference pose (animc_clip_make_additive):
@@ -819,8 +819,9 @@ animc_status animc_pass_compact(animc_clip *clip, const animc_reduce_options *op
 				animc_diag_sink *sink, animc_pass_stats *stats);
 
 /*
- * The compact layout's payload of clip->compact (FORMAT.md section 7.1:
- * what follows the XNB container's reader table), malloc'd into *out, which
+ * The compact layout's payload of clip->compact (reader version 3,
+ * FORMAT.md section 7.7: what follows the XNB container's reader table),
+ * malloc'd into *out, which
  * the caller frees.  ANIMC_ERR_INVALID, reported, when the encoding breaks
  * the layout; ANIMC_ERR_ARGUMENT, reported, when the clip has none
  * (clip->compact NULL); ANIMC_ERR_NOMEM.  On failure *out is NULL.
@@ -830,7 +831,7 @@ animc_status animc_compact_write(const animc_clip *clip, uint8_t **out, size_t *
 /* Which binary layout the pipeline prepares and the writer writes. */
 typedef enum animc_layout {
 	ANIMC_LAYOUT_ORIGINAL = 0,   /* reader version 0: XNA, FNA, MonoGame and libanimrt */
-	ANIMC_LAYOUT_COMPACT         /* reader version 2: libanimrt only */
+	ANIMC_LAYOUT_COMPACT         /* reader version 3: libanimrt only */
 } animc_layout;
 
 /* Options of animc_clip_process; zeroed = the lossless default pipeline. */

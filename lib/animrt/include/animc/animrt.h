@@ -148,7 +148,7 @@ typedef struct animrt_error {
 	char message[256];
 } animrt_error;
 
-/* A compact clip's keys and grid (reader version 2); opaque. */
+/* A compact clip's keys and grid (reader version 3); opaque. */
 typedef struct animrt_compact animrt_compact;
 /* The loader's index of a timed sequence's key times; opaque. */
 typedef struct animrt_time_index animrt_time_index;
@@ -156,7 +156,7 @@ typedef struct animrt_time_index animrt_time_index;
 /*
  * One KeyFrameSequence: one bone's keys, as in FORMAT.md section 2.
  *
- * Compact clips (reader version 2, clip->compact set) are sampled in place
+ * Compact clips (reader version 3, clip->compact set) are sampled in place
  * by default: the clip keeps the file's payload packed, and has no
  * sequence list (clip->sequences is NULL).  What a caller reads directly
  * then: the container, duration_s, sequence_count, grid_rate_hz and
