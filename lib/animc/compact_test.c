@@ -3,6 +3,7 @@
  * samples finer than the keys (a part cut between keys) it measures each
  * sample a few times, and the bounds hold through the runtime.
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,7 +458,40 @@ static void version_3_files_are_refused_where_they_break(void **state)
 	animc_clip_destroy(source);
 }
 
+/* A clip loaded in place takes its one block: at most 1.05 times its file
+ * plus 512 bytes (the header, the groups, each record's offset), for the
+ * varied clip at both tolerances and for a clip of one still bone. */
+static void version_3_in_place_takes_its_file_and_a_small_header(void **state)
+{
+	static const animc_tolerance tight = { 1e-4f, 0.01f, 1e-5f };
+
+	(void)state;
+	for (int pass = 0; pass < 3; pass++) {
+		animc_clip *source = pass < 2 ? varied_clip() : animc_clip_create("still");
+		size_t n;
+
+		if (pass == 2) {
+			static const float t[3] = { 0, 1, 2 };
+
+			source->duration_s = 1;
+			uint32_t ch = test_add_channel(source, "Root", 1, NULL, 1, 1);
+			test_set_track(source, ch, ANIMC_TRANSLATION, true, t, 1, NULL);
+		}
+		uint8_t *x = compile(source, true, pass == 1 ? &tight : NULL, &n, NULL);
+		animrt_clip *clip = open_packed(x, n);
+		size_t used = malloc_usable_size(clip);
+
+		print_message("file %zu bytes, in place %zu bytes\n", n, used);
+		if ((double)used > 1.05 * (double)n + 512)
+			fail_msg("a clip of %zu bytes takes %zu in place", n, used);
+		animrt_close(clip);
+		free(x);
+		animc_clip_destroy(source);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(version_3_in_place_takes_its_file_and_a_small_header),
 	cmocka_unit_test(version_3_files_are_refused_where_they_break),
 	cmocka_unit_test(version_3_samples_version_2s_poses_bit_for_bit),
 	cmocka_unit_test(version_3_records_are_checked_byte_by_byte),

@@ -85,9 +85,10 @@ typedef struct rt_packed {
  * A clip of reader version 3 sampled in place (load_v3.c, sample_v3.c):
  * the payload kept as rt_packed keeps version 2's (names NUL-terminated,
  * RT_PACKED_PAD zero bytes after); struct animrt_compact's groups (by the
- * layout's rule), image and bone count are filled, its blocks, spans,
- * keys and arcs are not.  Per group its format and its ranges' offset in
- * the copy, per segment and group its record's offset from the records.
+ * layout's rule) and bone count are filled, the rest (from `blocks` on) is
+ * not there: the still pose is decoded from the payload's descriptors and
+ * constants.  Per group its format and its ranges' offset in the copy, per
+ * segment and group its record's offset from the records.
  */
 typedef struct rt_v3 {
 	uint32_t records_at;
@@ -97,9 +98,8 @@ typedef struct rt_v3 {
 } rt_v3;
 
 struct animrt_compact {
-	/* Set for a clip sampled in place: the fields from group_count on are
-	 * then not there (RT_PACKED_COMPACT_SIZE), and never read, but for a
-	 * clip of reader version 3 (version 3). */
+	/* Set for a clip sampled in place: the fields from `blocks` on are
+	 * then not there (RT_V3_COMPACT_SIZE), and never read. */
 	bool is_packed;
 	uint8_t version;                /* in place: the reader version, 2 or 3 */
 	rt_packed packed;
@@ -131,7 +131,7 @@ struct animrt_compact {
 	const uint32_t *key_count;      /* bone_count * 3: keys of animated tracks */
 };
 /* The part of struct animrt_compact a clip in place has. */
-#define RT_PACKED_COMPACT_SIZE offsetof(struct animrt_compact, group_count)
+#define RT_V3_COMPACT_SIZE offsetof(struct animrt_compact, blocks)
 
 /* Key j (counted from block b's segment's first) of a lane. */
 static inline const float *rt_key(const struct animrt_compact *c, const rt_block *b, uint32_t lane, uint32_t j)

@@ -3,9 +3,8 @@
  * place: runs the layout's one walker (lib/common/compact_layout.h) over
  * the payload once, checking every byte (every record's code bytes, masks,
  * sub-ranges and keys), and keeps the payload as it is (bone names
- * NUL-terminated) with a fixed header, the groups by the layout's rule,
- * each record's offset and the still pose (compact.h, rt_v3).  Standard C
- * only.
+ * NUL-terminated) with a fixed header, the groups by the layout's rule
+ * and each record's offset (compact.h, rt_v3).  Standard C only.
  */
 #include <stdalign.h>
 #include <stdio.h>
@@ -21,7 +20,6 @@
 /* What the walk gathers: scratch, released when the loader returns. */
 typedef struct scan3 {
 	size_t name_bytes;                    /* names NUL-terminated */
-	float *image;                         /* bones * 10 floats + bones bytes, the still pose */
 	size_t *record_at;                    /* segments * groups, from the payload's start */
 	size_t *range_at;                     /* groups: their ranges, from the payload's start */
 	bool is_out_of_memory;
@@ -34,35 +32,6 @@ static bool out_of_memory(scan3 *sc, compact_walker *w)
 	return false;
 }
 
-static const float identity_value[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
-
-/* The still pose's part of a track: rotation 4n floats, translation 3n,
- * scale 3n, then the track bits (the layout of animrt_pose_init). */
-static float *image_of(float *image, uint32_t bones, uint32_t bone, uint32_t track)
-{
-	return track == 1 ? image + 4 * (size_t)bone
-	       : track == 0 ? image + 4 * (size_t)bones + 3 * (size_t)bone : image + 7 * (size_t)bones + 3 * (size_t)bone;
-}
-
-static bool scan_descriptor(scan3 *sc, compact_walker *w, const compact_value *v)
-{
-	uint32_t n = w->bone_count;
-	uint8_t tracks = 0;
-
-	if (!sc->image) {
-		sc->image = malloc((size_t)n * (10 * sizeof(float) + 1) + 1);
-		if (!sc->image)
-			return out_of_memory(sc, w);
-	}
-	for (uint32_t k = 0; k < COMPACT_TRACKS; k++) {
-		memcpy(image_of(sc->image, n, v->bone, k), identity_value[k], (k == 1 ? 4 : 3) * sizeof(float));
-		if (COMPACT_DESC_KIND(v->u, k) != COMPACT_ABSENT)
-			tracks |= (uint8_t)(1u << k);
-	}
-	((uint8_t *)(sc->image + 10 * (size_t)n))[v->bone] = tracks;
-	return true;
-}
-
 static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 {
 	scan3 *sc = user;
@@ -70,12 +39,6 @@ static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 	switch (v->section) {
 	case COMPACT_NAMES:
 		sc->name_bytes += (size_t)v->str_size + 1;
-		break;
-	case COMPACT_DESCRIPTORS:
-		return scan_descriptor(sc, w, v);
-	case COMPACT_CONSTANTS:
-		memcpy(image_of(sc->image, w->bone_count, v->bone, v->track), v->f,
-		       (v->track == 1 ? 4 : 3) * sizeof(float));
 		break;
 	case COMPACT_GROUP_RANGES:
 		if (!sc->range_at) {
@@ -110,7 +73,7 @@ static size_t align_up(size_t n, size_t a)
 
 /* Where the parts of the clip's one block lie. */
 typedef struct layout3 {
-	size_t compact, groups, formats, range_at, record_at, image, payload, reader, total;
+	size_t compact, groups, formats, range_at, record_at, payload, reader, total;
 } layout3;
 
 static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_size, bool is_default_reader)
@@ -119,12 +82,11 @@ static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_si
 	size_t g = w->group_count, records = (size_t)w->segment_count * g;
 
 	o.compact = align_up(sizeof(animrt_clip), alignof(struct animrt_compact));
-	o.groups = align_up(o.compact + sizeof(struct animrt_compact), alignof(rt_group));
+	o.groups = align_up(o.compact + RT_V3_COMPACT_SIZE, alignof(rt_group));
 	o.range_at = align_up(o.groups + g * sizeof(rt_group), alignof(uint32_t));
 	o.record_at = o.range_at + g * sizeof(uint32_t);
 	o.formats = o.record_at + records * sizeof(uint32_t);
-	o.image = align_up(o.formats + g, 16);
-	o.payload = align_up(o.image + (size_t)w->bone_count * (10 * sizeof(float) + 1), 16);
+	o.payload = align_up(o.formats + g, 16);
 	o.reader = o.payload + payload + RT_PACKED_PAD;
 	o.total = o.reader + (is_default_reader ? 0 : (size_t)reader_size + 1);
 	return o;
@@ -188,9 +150,8 @@ static void fill_header(const compact_walker *w, const scan3 *sc, unsigned char 
 	uint32_t g = w->group_count, *range_at = (uint32_t *)(void *)(block + o->range_at);
 	uint32_t *record_at = (uint32_t *)(void *)(block + o->record_at);
 	size_t records = (size_t)w->segment_count * g;
-	float *image = (float *)(void *)(block + o->image);
 
-	memset(c, 0, sizeof *c);
+	memset(c, 0, RT_V3_COMPACT_SIZE);
 	c->is_packed = true;
 	c->version = COMPACT3_READER_VERSION;
 	c->bone_count = pk->bone_count = w->bone_count;
@@ -216,12 +177,6 @@ static void fill_header(const compact_walker *w, const scan3 *sc, unsigned char 
 	c->group_count = g;
 	c->groups = (const rt_group *)(const void *)(block + o->groups);
 	fill_groups(w, (rt_group *)(void *)(block + o->groups));
-	if (w->bone_count)
-		memcpy(image, sc->image, (size_t)w->bone_count * (10 * sizeof(float) + 1));
-	c->image_rotation = image;
-	c->image_translation = image + 4 * (size_t)w->bone_count;
-	c->image_scale = image + 7 * (size_t)w->bone_count;
-	c->image_tracks = (const uint8_t *)(image + 10 * (size_t)w->bone_count);
 }
 
 static animrt_status load(const uint8_t *data, size_t size, size_t at, const animrt_container *container,
@@ -284,7 +239,6 @@ animrt_status animrt_rt_load_v3(const uint8_t *data, size_t size, size_t at, con
 
 	memset(&sc, 0, sizeof sc);
 	status = load(data, size, at, container, reader, reader_size, &sc, out, err);
-	free(sc.image);
 	free(sc.record_at);
 	free(sc.range_at);
 	return status;

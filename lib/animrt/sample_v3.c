@@ -2,8 +2,10 @@
  * sample_v3.c - clips of reader version 3 (FORMAT.md 7.7) sampled in
  * place, in plain C: per group and segment one record; per lane its code
  * byte, mask and keys found from the record alone, the two keys around
- * the time unpacked and interpolated as FORMAT.md 7.5 says.  The reference
- * the vector samplers are held to.
+ * the time unpacked and interpolated as FORMAT.md 7.5 says; the tracks
+ * that do not move from the descriptors and constants of the payload, as
+ * the layout's walker decodes them.  The reference the vector samplers are
+ * held to.
  */
 #include <string.h>
 
@@ -30,6 +32,89 @@ static uint64_t load_le64(const uint8_t *p)
 	for (int i = 7; i >= 0; i--)
 		v = v << 8 | p[i];
 	return v;
+}
+
+static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
+
+static uint16_t u16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* A constant of track k at p (FORMAT.md 7.2) into out (NULL: skipped, its
+ * bytes counted); returns its bytes. */
+static size_t constant_at(const uint8_t *p, uint16_t desc, unsigned k, float *out)
+{
+	bool is_f32 = desc & COMPACT_DESC_F32(k);
+	size_t n = 0;
+	float v[4] = { 0, 0, 0, 0 };
+
+	if (k == ANIMRT_ROTATION && !is_f32) {
+		float kept[3];
+
+		for (int c = 0; c < 3; c++, n += 2)
+			kept[c] = compact_u16_to_unit(u16_at(p + n));
+		compact_rotation_rebuild(kept, COMPACT_DESC_DROPPED(desc), v);
+	} else {
+		for (unsigned c = 0; c < (k == ANIMRT_ROTATION ? 4u : 3u); c++) {
+			if (k == ANIMRT_TRANSLATION && (desc & COMPACT_DESC_ZERO(c)))
+				continue;
+			v[c] = is_f32 ? xnb_get_f32(p + n) : compact_f16_to_f32(u16_at(p + n));
+			n += is_f32 ? 4 : 2;
+		}
+	}
+	if (out)
+		memcpy(out, v, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+	return n;
+}
+
+static uint16_t descriptor_of(const rt_packed *pk, uint32_t bone)
+{
+	return u16_at(pk->p + pk->descriptors_at + 2 * (size_t)bone);
+}
+
+/* Bone b's tracks that do not move into out[k] (NULL: not written), its
+ * constants from *at on (moved past them); returns its ANIMRT_TRACK_* bits. */
+static uint8_t still_bone(const rt_packed *pk, uint32_t b, size_t *at, float *const out[3])
+{
+	uint16_t desc = descriptor_of(pk, b);
+	uint8_t tracks = 0;
+
+	for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
+		unsigned kind = COMPACT_DESC_KIND(desc, k);
+
+		tracks |= (uint8_t)((kind != COMPACT_ABSENT) << k);
+		if (kind == COMPACT_CONSTANT)
+			*at += constant_at(pk->p + *at, desc, k, out[k]);
+		else if (out[k] && kind != COMPACT_ANIMATED)
+			memcpy(out[k], identity_value[k], (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+	}
+	return tracks;
+}
+
+static float *lane_out(animrt_pose *pose, unsigned track, uint32_t slot)
+{
+	return track == ANIMRT_TRANSLATION ? pose->translation + 3 * (size_t)slot
+	       : track == ANIMRT_ROTATION ? pose->rotation + 4 * (size_t)slot : pose->scale + 3 * (size_t)slot;
+}
+
+/* The still pose (every track that does not move, and the track bits)
+ * into `pose` slots through `map`. */
+static void still_pose(const rt_packed *pk, const uint32_t *map, animrt_pose *pose)
+{
+	size_t at = pk->constants_at;
+
+	for (uint32_t b = 0; b < pk->bone_count; b++) {
+		uint32_t slot = map ? map[b] : b;
+		float *none[3] = { NULL, NULL, NULL };
+
+		if (slot == RT_NO_BONE) {
+			still_bone(pk, b, &at, none);
+			continue;
+		}
+		float *out[3] = { lane_out(pose, 0, slot), lane_out(pose, 1, slot), lane_out(pose, 2, slot) };
+		pose->tracks[slot] = still_bone(pk, b, &at, out);
+	}
 }
 
 /* Lane l of group g in segment s. */
@@ -122,18 +207,12 @@ static void lane_sample(const struct animrt_compact *c, uint32_t g, uint32_t l, 
 		interp_slerp(out, a, b, u);
 }
 
-static float *lane_out(animrt_pose *pose, unsigned track, uint32_t slot)
-{
-	return track == ANIMRT_TRANSLATION ? pose->translation + 3 * (size_t)slot
-	       : track == ANIMRT_ROTATION ? pose->rotation + 4 * (size_t)slot : pose->scale + 3 * (size_t)slot;
-}
-
 void animrt_rt_sample_v3(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
 {
 	const struct animrt_compact *c = clip->compact;
 	rt_where at = animrt_rt_grid_locate(c, local_s);
 
-	animrt_rt_write_image(c, map, pose);
+	still_pose(&c->packed, map, pose);
 	for (uint32_t g = 0; g < c->group_count; g++)
 		for (uint32_t l = 0; l < c->groups[g].used; l++) {
 			uint32_t bone = c->groups[g].bone[l], slot = map ? map[bone] : bone;
@@ -162,21 +241,20 @@ static bool lane_of(const struct animrt_compact *c, uint32_t sequence, unsigned 
 uint8_t animrt_rt_v3_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, float *const out[3])
 {
 	const struct animrt_compact *c = clip->compact;
-	const float *still[3] = { c->image_translation + 3 * (size_t)sequence, c->image_rotation + 4 * (size_t)sequence,
-				  c->image_scale + 3 * (size_t)sequence };
 	rt_where at = animrt_rt_grid_locate(c, local_s);
+	size_t constants = c->packed.constants_at;
+	float *none[3] = { NULL, NULL, NULL };
 
+	for (uint32_t b = 0; b < sequence; b++)
+		still_bone(&c->packed, b, &constants, none);
+	uint8_t tracks = still_bone(&c->packed, sequence, &constants, out);
 	for (unsigned k = 0; k < COMPACT_TRACKS; k++) {
 		uint32_t g, l;
 
-		if (!out[k])
-			continue;
-		if (lane_of(c, sequence, k, &g, &l))
+		if (out[k] && lane_of(c, sequence, k, &g, &l))
 			lane_sample(c, g, l, at, out[k]);
-		else
-			memcpy(out[k], still[k], (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
 	}
-	return c->image_tracks[sequence];
+	return tracks;
 }
 
 uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, unsigned track, uint32_t first,

@@ -170,17 +170,18 @@ typedef struct animrt_time_index animrt_time_index;
  *
  * Memory of a loaded compact clip.  In place (the default): its payload
  * (bone names NUL-terminated instead of length-prefixed, never longer), a
- * fixed header of about 300 bytes, and 4 bytes per animated track and 64
- * grid samples.  The bound to budget by: the file (the .xnb; for a
- * .xnb.zst, what it decompresses to), plus 4 bytes per animated track
- * (animrt_clip_context_tracks) and 64 grid samples (grid_sample_count
- * rounded up to 64), plus 512 bytes.  Lossless clips keyed about every
- * grid sample come within 1.05 times the file plus 512 bytes, as every clip
- * of the shared RobotGame and Assimp corpora does (47 KB for 61 clips in 37
- * KB of files; 171 KB for 7 clips in 165 KB); a long clip of few keys a
- * track does not (1000 s of 10 bones' steady motion at 30 Hz: 1.38 times
- * its file).  Measured on those corpora, ratios and not bounds: 0.19 (RobotGame)
- * and 0.13 (Assimp) of the same clips loaded in the original layout.
+ * fixed header of about 250 bytes, 29 bytes per group of four animated
+ * tracks of a kind, and 4 bytes per group and 64 grid samples.  The bound
+ * to budget by: the file (the .xnb; for a .xnb.zst, what it decompresses
+ * to), plus 8 bytes per animated track (animrt_clip_context_tracks), plus
+ * 4 bytes per group (at most a quarter of the animated tracks, plus 3) and
+ * 64 grid samples (grid_sample_count rounded up to 64), plus 512 bytes.
+ * Clips keyed about every grid sample come within 1.05 times the file plus
+ * 512 bytes, as every clip of the shared RobotGame and Assimp corpora does
+ * (55 KB for 61 clips in 38 KB of files; 170 KB for 7 clips in 166 KB); a
+ * long clip of few keys a track need not.  Measured on those corpora,
+ * ratios and not bounds: 0.22 (RobotGame) and 0.13 (Assimp) of the same
+ * clips loaded in the original layout.
  * Decoded (is_decoded): 16 bytes per key plus per-bone and per-row tables,
  * measured at 1.43 and 1.34 times the original layout's memory, 7.5 and
  * 10.4 times the in-place clip.  The context of a playing instance adds
