@@ -257,6 +257,18 @@ static inline bool rt_is_v3(const animrt_clip *clip)
  * animrt_rt_sample_compact_reference). */
 void animrt_rt_sample_v3(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
 
+/* The still pose of a clip of reader version 3 (every track that does
+ * not move, and the track bits) into `pose` slots through `map`. */
+void animrt_rt_v3_still(const rt_packed *pk, const uint32_t *map, animrt_pose *pose);
+
+/* The lanes of group g at `at` in plain C, into `pose` slots through `map`. */
+void animrt_rt_v3_group_plain(const struct animrt_compact *c, uint32_t g, rt_where at, const uint32_t *map,
+			      animrt_pose *pose);
+
+/* animrt_rt_sample_v3 built for processors with AVX2, BMI1/2, LZCNT,
+ * POPCNT and F16C (sample_v3_simd.c, x86-64 only): the same bits. */
+void animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+
 /* One bone of a clip of reader version 3 (animrt_rt_packed_sample_bone). */
 uint8_t animrt_rt_v3_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, float *const out[3]);
 

@@ -1208,6 +1208,12 @@ static bool cpu_is_newer(void)
 void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 		      animrt_pose *pose, bool is_reference)
 {
+#if RT_NEWER_DISPATCH && RT_SIMD_SSE2
+	if (rt_is_v3(clip) && !is_reference && cpu_is_newer()) {
+		animrt_rt_sample_v3_newer(clip, local_s, map, pose);
+		return;
+	}
+#endif
 #if RT_NEWER_DISPATCH
 	if (cpu_is_newer() && !rt_is_v3(clip)) {
 		sample_packed_newer(clip, local_s, map, ctx, pose, is_reference);

@@ -98,9 +98,7 @@ static float *lane_out(animrt_pose *pose, unsigned track, uint32_t slot)
 	       : track == ANIMRT_ROTATION ? pose->rotation + 4 * (size_t)slot : pose->scale + 3 * (size_t)slot;
 }
 
-/* The still pose (every track that does not move, and the track bits)
- * into `pose` slots through `map`. */
-static void still_pose(const rt_packed *pk, const uint32_t *map, animrt_pose *pose)
+void animrt_rt_v3_still(const rt_packed *pk, const uint32_t *map, animrt_pose *pose)
 {
 	size_t at = pk->constants_at;
 
@@ -212,14 +210,20 @@ void animrt_rt_sample_v3(const animrt_clip *clip, float local_s, const uint32_t 
 	const struct animrt_compact *c = clip->compact;
 	rt_where at = animrt_rt_grid_locate(c, local_s);
 
-	still_pose(&c->packed, map, pose);
+	animrt_rt_v3_still(&c->packed, map, pose);
 	for (uint32_t g = 0; g < c->group_count; g++)
-		for (uint32_t l = 0; l < c->groups[g].used; l++) {
-			uint32_t bone = c->groups[g].bone[l], slot = map ? map[bone] : bone;
+		animrt_rt_v3_group_plain(c, g, at, map, pose);
+}
 
-			if (slot != RT_NO_BONE)
-				lane_sample(c, g, l, at, lane_out(pose, c->groups[g].kind, slot));
-		}
+void animrt_rt_v3_group_plain(const struct animrt_compact *c, uint32_t g, rt_where at, const uint32_t *map,
+			      animrt_pose *pose)
+{
+	for (uint32_t l = 0; l < c->groups[g].used; l++) {
+		uint32_t bone = c->groups[g].bone[l], slot = map ? map[bone] : bone;
+
+		if (slot != RT_NO_BONE)
+			lane_sample(c, g, l, at, lane_out(pose, c->groups[g].kind, slot));
+	}
 }
 
 /* The group and lane of a bone's animated track (false: not animated). */

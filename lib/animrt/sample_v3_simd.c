@@ -1,0 +1,470 @@
+/*
+ * sample_v3_simd.c - clips of reader version 3 sampled in place on x86-64
+ * processors with AVX2, BMI1/2, LZCNT, POPCNT and F16C (chosen at run time,
+ * as sample_packed.c chooses its build for them): per group of four tracks
+ * one record, its lanes' bits, ranges and key offsets worked out four wide,
+ * the keys around the time unpacked with one 8-byte load each, two rotation
+ * groups slerped eight wide.  Every operation is the one the plain C
+ * sampler (sample_v3.c) performs lane by lane, in the same order, so both
+ * give the same bits.  Groups with float32 keys, and translation or scale
+ * groups of one track, go to the plain C lanes.
+ */
+#include <string.h>
+
+#include <animc/animrt.h>
+
+#include "compact.h"
+#include "compact_layout.h"
+#include "simd.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && RT_SIMD_SSE2
+#include <immintrin.h>
+
+#define V3_TARGET __attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"), always_inline)) static inline
+
+static inline uint64_t v3_load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline int32_t v3_load32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* How a record's keys decode: per component, the lanes' min, step, bits. */
+typedef struct v3_dec {
+	rt_f4 min[3], step[3];
+	__m256i cb[3];                /* bits per component, 64-bit lanes */
+	const uint8_t *keys;
+	uint32_t dropped;             /* 2 bits a lane */
+	uint32_t kb[4];               /* each lane's key bits */
+} v3_dec;
+
+/* u8 codes of four lanes at p as floats. */
+V3_TARGET rt_f4 v3_bytes(const uint8_t *p)
+{
+	return _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(v3_load32(p))));
+}
+
+/* The group range of component c, four lanes (lanes past `used` hold
+ * what follows, never used): compact3_lane_range's operations. */
+V3_TARGET void v3_range(const uint8_t *r, unsigned f, uint32_t used, uint32_t c, rt_f4 *min, rt_f4 *ext)
+{
+	size_t i = (size_t)c * used, n = (size_t)3 * used;
+
+	switch (COMPACT3_FORMAT_RANGE(f)) {
+	case COMPACT3_RANGE_NONE:
+		*min = rt_set1(-1.0f);
+		*ext = rt_set1(2.0f);
+		break;
+	case COMPACT3_RANGE_U8:
+		*min = rt_add(rt_set1(-1.0f), rt_mul(v3_bytes(r + i), rt_set1(1.0f / 128.0f)));
+		*ext = rt_mul(rt_add(v3_bytes(r + n + i), rt_set1(1.0f)), rt_set1(1.0f / 128.0f));
+		break;
+	case COMPACT3_RANGE_F16:
+		*min = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(r + 2 * i)));
+		*ext = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(r + 2 * (n + i))));
+		break;
+	default:
+		*min = _mm_loadu_ps((const float *)(const void *)(r + 4 * i));
+		*ext = _mm_loadu_ps((const float *)(const void *)(r + 4 * (n + i)));
+		break;
+	}
+}
+
+/* compact_component_bits four lanes wide: bits b, the extents' float bits u[3]. */
+V3_TARGET void v3_cbits(__m128i b, const __m128i u[3], __m128i out[3])
+{
+	__m128i top = _mm_max_epu32(_mm_max_epu32(u[0], u[1]), u[2]), man = _mm_set1_epi32(0x7FFFFF);
+	__m128i cap = _mm_sub_epi32(b, _mm_set1_epi32(1)), zero = _mm_setzero_si128();
+
+	for (int c = 0; c < 3; c++) {
+		__m128i d = _mm_sub_epi32(_mm_srli_epi32(top, 23), _mm_srli_epi32(u[c], 23));
+
+		d = _mm_add_epi32(d, _mm_cmpgt_epi32(_mm_and_si128(u[c], man), _mm_and_si128(top, man)));
+		d = _mm_min_epi32(_mm_max_epi32(d, zero), cap);
+		out[c] = _mm_sub_epi32(b, d);
+	}
+}
+
+/* How the record `rec` of group g decodes (compact3_lane_decode, four lanes). */
+V3_TARGET void v3_dec_of(const struct animrt_compact *c, uint32_t g, const uint8_t *rec, const compact3_shape *sh,
+			 v3_dec *d)
+{
+	unsigned f = c->v3.format[g];
+	const uint8_t *range = c->packed.p + c->v3.range_at[g];
+	int32_t code4 = v3_load32(rec);
+	__m128i ok = _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)sh->used));
+	__m128i b = _mm_and_si128(_mm_and_si128(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(code4)), _mm_set1_epi32(31)), ok);
+	__m128i u[3], cb[3];
+	rt_f4 ext[3];
+
+	for (uint32_t k = 0; k < 3; k++) {
+		v3_range(range, f, sh->used, k, &d->min[k], &ext[k]);
+		if (f & COMPACT3_FORMAT_SUB) {
+			rt_f4 q = rt_set1(1.0f / 256.0f), m = v3_bytes(rec + sh->sub_at + k * sh->used);
+			rt_f4 x = v3_bytes(rec + sh->sub_at + (3 + k) * sh->used);
+
+			d->min[k] = rt_add(d->min[k], rt_mul(ext[k], rt_mul(m, q)));
+			ext[k] = rt_mul(ext[k], rt_mul(rt_add(x, rt_set1(1.0f)), q));
+		}
+		u[k] = _mm_castps_si128(ext[k]);
+	}
+	v3_cbits(b, u, cb);
+	for (int k = 0; k < 3; k++) {
+		/* 1 / (2^bits - 1) from 2^bits' exponent field (exact), less 1,
+		 * divided: the floats of compact_step's table for bits 1 to 19.
+		 * Unused lanes (bits 0) are never read. */
+		cb[k] = _mm_and_si128(cb[k], ok);
+		rt_f4 levels = rt_sub(_mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(cb[k], _mm_set1_epi32(127)), 23)),
+				      rt_set1(1.0f));
+		d->step[k] = rt_mul(ext[k], rt_div(rt_set1(1.0f), levels));
+		d->cb[k] = _mm256_cvtepu32_epi64(cb[k]);
+	}
+	__m128i kb = _mm_add_epi32(_mm_add_epi32(cb[0], cb[1]), cb[2]);
+	_mm_storeu_si128((__m128i *)(void *)d->kb, kb);
+	d->dropped = (uint32_t)_pext_u32((uint32_t)code4, 0x60606060u);
+	d->keys = rec + sh->keys_at;
+}
+
+/* The keys at bit offsets off[4] (from d->keys), dequantised: x y z rows. */
+V3_TARGET void v3_keys4(const v3_dec *d, const uint32_t off[4], rt_f4 out[3])
+{
+	__m256i v = _mm256_set_epi64x((long long)(v3_load64(d->keys + (off[3] >> 3)) >> (off[3] & 7)),
+				      (long long)(v3_load64(d->keys + (off[2] >> 3)) >> (off[2] & 7)),
+				      (long long)(v3_load64(d->keys + (off[1] >> 3)) >> (off[1] & 7)),
+				      (long long)(v3_load64(d->keys + (off[0] >> 3)) >> (off[0] & 7)));
+	__m256i one = _mm256_set1_epi64x(1), at = _mm256_setzero_si256(), pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+
+	for (int c = 0; c < 3; c++) {
+		__m256i q = _mm256_and_si256(_mm256_srlv_epi64(v, at), _mm256_sub_epi64(_mm256_sllv_epi64(one, d->cb[c]), one));
+		__m128i q32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(q, pick));
+
+		out[c] = rt_add(d->min[c], rt_mul(_mm_cvtepi32_ps(q32), d->step[c]));
+		at = _mm256_add_epi64(at, d->cb[c]);
+	}
+}
+
+/* W rebuilt four wide (compact_rotation_rebuild), the left-out component
+ * of each lane (2 bits a lane in `dropped`, lane 0 lowest) placed back. */
+V3_TARGET void v3_rebuild(const rt_f4 k[3], uint32_t dropped, rt_f4 q[4])
+{
+	rt_f4 one = rt_set1(1.0f);
+	rt_f4 n = rt_add(rt_add(rt_mul(k[0], k[0]), rt_mul(k[1], k[1])), rt_mul(k[2], k[2]));
+	rt_f4 r = rt_select(rt_lt(n, one), rt_sqrt(rt_sub(one, n)), rt_set1(0.0f));
+	__m128i dv = _mm_set_epi32((int)(dropped >> 6 & 3), (int)(dropped >> 4 & 3), (int)(dropped >> 2 & 3),
+				   (int)(dropped & 3));
+	rt_f4 is0 = _mm_castsi128_ps(_mm_cmpeq_epi32(dv, _mm_set1_epi32(0)));
+	rt_f4 upto1 = _mm_castsi128_ps(_mm_cmplt_epi32(dv, _mm_set1_epi32(2)));
+	rt_f4 upto2 = _mm_castsi128_ps(_mm_cmplt_epi32(dv, _mm_set1_epi32(3)));
+
+	q[0] = rt_select(is0, r, k[0]);
+	q[1] = rt_select(is0, k[0], rt_select(upto1, r, k[1]));
+	q[2] = rt_select(upto1, k[1], rt_select(upto2, r, k[2]));
+	q[3] = rt_select(upto2, k[2], r);
+}
+
+/* One group's sampling in steps, so that two groups' steps interleave. */
+typedef struct v3_work {
+	const uint8_t *rec;
+	compact3_shape sh;
+	uint32_t g, offa[4], offb[4], k0[4], k1[4], next;
+	v3_dec d;
+} v3_work;
+
+V3_TARGET const uint8_t *v3_record(const struct animrt_compact *c, uint32_t g, uint32_t s, compact3_shape *sh)
+{
+	*sh = compact3_shape_of(compact3_rows(c->sample_count, s), c->groups[g].used, c->v3.format[g]);
+	return c->packed.p + c->v3.records_at + c->v3.record_at[(size_t)s * c->group_count + g];
+}
+
+/* Lane l's key mask in a record (1 for an unused lane). */
+V3_TARGET uint64_t v3_mask(const uint8_t *rec, const compact3_shape *sh, uint32_t l)
+{
+	uint64_t rows = sh->rows == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sh->rows) - 1;
+
+	return l < sh->used ? v3_load64(rec + sh->masks_at + sh->mask_bytes * l) & rows : 1;
+}
+
+V3_TARGET void v3_step1(const struct animrt_compact *c, uint32_t g, uint32_t s, v3_work *w)
+{
+	w->g = g;
+	w->rec = v3_record(c, g, s, &w->sh);
+	v3_dec_of(c, g, w->rec, &w->sh, &w->d);
+}
+
+/* The keys around the time in each lane's mask: where they are, their rows. */
+V3_TARGET void v3_step2(float local, v3_work *w)
+{
+	uint32_t i = (uint32_t)local, base = 0;
+
+	i = i < 63 ? i : 63;
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
+	w->next = 0;
+	for (uint32_t l = 0; l < 4; l++) {
+		uint64_t m = v3_mask(w->rec, &w->sh, l), below = m & upto, above = m & ~upto;
+		uint32_t kb = l < w->sh.used ? w->d.kb[l] : 0;
+
+		w->offa[l] = base + ((uint32_t)_mm_popcnt_u64(below) - 1) * kb;
+		base += (uint32_t)_mm_popcnt_u64(m) * kb;
+		w->k0[l] = 63 - (uint32_t)_lzcnt_u64(below);
+		w->k1[l] = above ? (uint32_t)_tzcnt_u64(above) : 64;
+		w->offb[l] = above ? w->offa[l] + kb : w->offa[l];
+		w->next |= (uint32_t)(!above) << l;
+	}
+}
+
+/* Key b of the lanes whose next key is the next segment's first. */
+V3_TARGET void v3_next_keys(const struct animrt_compact *c, uint32_t s, v3_work *w, rt_f4 kb3[3], uint32_t *dropped_b)
+{
+	compact3_shape sh;
+	const uint8_t *rn = v3_record(c, w->g, s + 1, &sh);
+	uint32_t offn[4], nb = 0, next = w->next, lanes2 = 0;
+	v3_dec dn;
+	rt_f4 kn[3];
+
+	v3_dec_of(c, w->g, rn, &sh, &dn);
+	for (uint32_t l = 0; l < 4; l++) {
+		offn[l] = nb;
+		nb += l < sh.used ? (uint32_t)_mm_popcnt_u64(v3_mask(rn, &sh, l)) * dn.kb[l] : 0;
+	}
+	v3_keys4(&dn, offn, kn);
+	__m128i nm = _mm_set_epi32(-(int)(next >> 3 & 1), -(int)(next >> 2 & 1), -(int)(next >> 1 & 1), -(int)(next & 1));
+	for (int k = 0; k < 3; k++)
+		kb3[k] = rt_select(_mm_castsi128_ps(nm), kn[k], kb3[k]);
+	for (int l = 0; l < 4; l++)
+		lanes2 |= ((next >> l & 1) ? 3u : 0u) << (2 * l);
+	*dropped_b = (w->d.dropped & ~lanes2) | (dn.dropped & lanes2);
+}
+
+/* The keys unpacked (the next segment's first where a lane needs it), the
+ * weights, W rebuilt. */
+V3_TARGET void v3_step3(const struct animrt_compact *c, uint32_t s, float local, v3_work *w, rt_f4 a[4], rt_f4 b[4],
+			rt_f4 *pu)
+{
+	rt_f4 ka[3], kb3[3];
+	uint32_t dropped_b = w->d.dropped;
+
+	v3_keys4(&w->d, w->offa, ka);
+	v3_keys4(&w->d, w->offb, kb3);
+	if (w->next && s + 1 < c->segment_count) {
+		v3_next_keys(c, s, w, kb3, &dropped_b);
+	} else {
+		for (int l = 0; l < 4; l++)
+			if (w->next >> l & 1)
+				w->k1[l] = w->k0[l];   /* the last key holds */
+	}
+	__m128i k0i = _mm_loadu_si128((const __m128i *)(const void *)w->k0);
+	__m128i k1i = _mm_loadu_si128((const __m128i *)(const void *)w->k1);
+	rt_f4 fk0 = _mm_cvtepi32_ps(k0i), fk1 = _mm_cvtepi32_ps(k1i);
+	*pu = rt_select(_mm_castsi128_ps(_mm_cmpeq_epi32(k0i, k1i)), rt_set1(0.0f),
+			rt_div(rt_sub(rt_set1(local), fk0), rt_sub(fk1, fk0)));
+	if (c->groups[w->g].kind == ANIMRT_ROTATION) {
+		v3_rebuild(ka, w->d.dropped, a);
+		v3_rebuild(kb3, dropped_b, b);
+		return;
+	}
+	for (int k = 0; k < 3; k++) {
+		a[k] = ka[k];
+		b[k] = kb3[k];
+	}
+	a[3] = b[3] = rt_set1(0.0f);
+}
+
+/* Four lanes' lerp (interp_lerp3), key a where u is not above 0. */
+V3_TARGET void v3_lerp(const rt_f4 a[4], const rt_f4 b[4], rt_f4 u, rt_f4 out[4])
+{
+	rt_f4 keep = rt_not(rt_gt(u, rt_set1(0.0f)));
+
+	for (int k = 0; k < 3; k++)
+		out[k] = rt_select(keep, a[k], rt_add(a[k], rt_mul(rt_sub(b[k], a[k]), u)));
+	out[3] = a[3];
+}
+
+/* The lanes' results into the pose through `map`. */
+V3_TARGET void v3_out(const struct animrt_compact *c, uint32_t g, rt_f4 out[4], const uint32_t *map, animrt_pose *pose)
+{
+	const rt_group *gr = &c->groups[g];
+
+	rt_transpose(&out[0], &out[1], &out[2], &out[3]);
+	for (uint32_t l = 0; l < gr->used; l++) {
+		uint32_t slot = map ? map[gr->bone[l]] : gr->bone[l];
+		float v[4];
+
+		if (slot == RT_NO_BONE)
+			continue;
+		if (gr->kind == ANIMRT_ROTATION) {
+			rt_store(pose->rotation + 4 * (size_t)slot, out[l]);
+			continue;
+		}
+		rt_store(v, out[l]);
+		memcpy((gr->kind == ANIMRT_TRANSLATION ? pose->translation : pose->scale) + 3 * (size_t)slot, v,
+		       3 * sizeof(float));
+	}
+}
+
+/* ------------------------------------------------------ the slerps */
+
+typedef __m256 v3_f8;
+#define V8(x) _mm256_set1_ps(x)
+
+V3_TARGET v3_f8 v8_sel(v3_f8 m, v3_f8 a, v3_f8 b)
+{
+	return _mm256_blendv_ps(b, a, m);
+}
+
+/* rt_acos_unit's operations on eight lanes. */
+V3_TARGET v3_f8 v8_acos_unit(v3_f8 x)
+{
+	v3_f8 x2 = _mm256_mul_ps(x, x), x4 = _mm256_mul_ps(x2, x2);
+	v3_f8 p01 = _mm256_sub_ps(V8(1.5707963050f), _mm256_mul_ps(V8(0.2145988016f), x));
+	v3_f8 p23 = _mm256_sub_ps(V8(0.0889789874f), _mm256_mul_ps(V8(0.0501743046f), x));
+	v3_f8 p45 = _mm256_sub_ps(V8(0.0308918810f), _mm256_mul_ps(V8(0.0170881256f), x));
+	v3_f8 p67 = _mm256_sub_ps(V8(0.0066700901f), _mm256_mul_ps(V8(0.0012624911f), x));
+	v3_f8 p = _mm256_add_ps(_mm256_add_ps(p01, _mm256_mul_ps(p23, x2)),
+				_mm256_mul_ps(_mm256_add_ps(p45, _mm256_mul_ps(p67, x2)), x4));
+
+	return _mm256_mul_ps(_mm256_sqrt_ps(_mm256_sub_ps(V8(1.0f), x)), p);
+}
+
+/* rt_sin_short (full: rt_sin_quadrant, whose reduction is the identity
+ * on [0, pi / 2], where every weight's angle lies) on eight lanes. */
+V3_TARGET v3_f8 v8_sin(v3_f8 x, int full)
+{
+	v3_f8 y = _mm256_mul_ps(x, x), y2 = _mm256_mul_ps(y, y);
+	v3_f8 q01 = _mm256_sub_ps(V8(1.0f / 6.0f), _mm256_mul_ps(y, V8(1.0f / 120.0f)));
+	v3_f8 q23 = _mm256_sub_ps(V8(1.0f / 5040.0f), _mm256_mul_ps(y, V8(1.0f / 362880.0f)));
+	v3_f8 q = _mm256_add_ps(q01, _mm256_mul_ps(q23, y2));
+
+	if (full)
+		q = _mm256_add_ps(q, _mm256_mul_ps(V8(1.0f / 39916800.0f), _mm256_mul_ps(y2, y2)));
+	return _mm256_sub_ps(x, _mm256_mul_ps(_mm256_mul_ps(x, y), q));
+}
+
+/* The slerp of eight lanes (rt_slerp_finish's normalised lerp where keys
+ * are near), key a where u is not above 0. */
+V3_TARGET void v3_slerp8(const v3_f8 a[4], const v3_f8 b[4], v3_f8 u, v3_f8 out[4])
+{
+	v3_f8 dot = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
+						_mm256_mul_ps(a[2], b[2])), _mm256_mul_ps(a[3], b[3]));
+	v3_f8 one = V8(1.0f), near_dot = V8(0.999999f), sgn = V8(-0.0f), d = _mm256_andnot_ps(sgn, dot);
+	v3_f8 c = v8_sel(_mm256_cmp_ps(d, near_dot, _CMP_LT_OQ), d, near_dot);
+	v3_f8 angle = v8_acos_unit(c);
+	v3_f8 inv_sin = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_mul_ps(_mm256_sub_ps(one, c), _mm256_add_ps(one, c))));
+	v3_f8 x0 = _mm256_mul_ps(_mm256_sub_ps(one, u), angle), x1 = _mm256_mul_ps(u, angle);
+	int full = _mm256_movemask_ps(_mm256_cmp_ps(angle, V8(RT_SHORT_SINE), _CMP_GT_OQ)) != 0;
+	v3_f8 s0 = v8_sin(x0, full), s1 = v8_sin(x1, full);
+	v3_f8 is_near = _mm256_cmp_ps(d, near_dot, _CMP_NLE_UQ);
+	v3_f8 w0 = v8_sel(is_near, _mm256_sub_ps(one, u), _mm256_mul_ps(s0, inv_sin));
+	v3_f8 w1 = _mm256_xor_ps(_mm256_and_ps(dot, sgn), v8_sel(is_near, u, _mm256_mul_ps(s1, inv_sin)));
+
+	for (int k = 0; k < 4; k++)
+		out[k] = _mm256_add_ps(_mm256_mul_ps(w0, a[k]), _mm256_mul_ps(w1, b[k]));
+	if (_mm256_movemask_ps(is_near)) {
+		v3_f8 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(out[0], out[0]),
+								     _mm256_mul_ps(out[1], out[1])),
+						       _mm256_mul_ps(out[2], out[2])), _mm256_mul_ps(out[3], out[3]));
+		v3_f8 sc = v8_sel(_mm256_and_ps(is_near, _mm256_cmp_ps(len2, V8(0.0f), _CMP_GT_OQ)),
+				  _mm256_div_ps(one, _mm256_sqrt_ps(len2)), one);
+
+		for (int k = 0; k < 4; k++)
+			out[k] = _mm256_mul_ps(out[k], sc);
+	}
+	v3_f8 keep = _mm256_cmp_ps(u, V8(0.0f), _CMP_NGT_UQ);
+	for (int k = 0; k < 4; k++)
+		out[k] = v8_sel(keep, a[k], out[k]);
+}
+
+/* Two rotation groups' keys (their steps interleaved), slerped eight wide;
+ * g1 == g0 for one group alone (its lanes twice). */
+V3_TARGET void v3_rotations(const struct animrt_compact *c, uint32_t g0, uint32_t g1, rt_where at, const uint32_t *map,
+			    animrt_pose *pose)
+{
+	v3_work w0, w1;
+	rt_f4 a[2][4], b[2][4], u[2], out[2][4];
+	v3_f8 a8[4], b8[4], o8[4];
+
+	v3_step1(c, g0, at.segment, &w0);
+	v3_step1(c, g1, at.segment, &w1);
+	v3_step2(at.local, &w0);
+	v3_step2(at.local, &w1);
+	v3_step3(c, at.segment, at.local, &w0, a[0], b[0], &u[0]);
+	v3_step3(c, at.segment, at.local, &w1, a[1], b[1], &u[1]);
+	for (int k = 0; k < 4; k++) {
+		a8[k] = _mm256_set_m128(a[1][k], a[0][k]);
+		b8[k] = _mm256_set_m128(b[1][k], b[0][k]);
+	}
+	v3_slerp8(a8, b8, _mm256_set_m128(u[1], u[0]), o8);
+	for (int k = 0; k < 4; k++) {
+		out[0][k] = _mm256_castps256_ps128(o8[k]);
+		out[1][k] = _mm256_extractf128_ps(o8[k], 1);
+	}
+	v3_out(c, g0, out[0], map, pose);
+	if (g1 != g0)
+		v3_out(c, g1, out[1], map, pose);
+}
+
+V3_TARGET void v3_lerps(const struct animrt_compact *c, uint32_t g, rt_where at, const uint32_t *map,
+			animrt_pose *pose)
+{
+	v3_work w;
+	rt_f4 a[4], b[4], u, out[4];
+
+	v3_step1(c, g, at.segment, &w);
+	v3_step2(at.local, &w);
+	v3_step3(c, at.segment, at.local, &w, a, b, &u);
+	v3_lerp(a, b, u, out);
+	v3_out(c, g, out, map, pose);
+}
+
+/* Does group g take the plain C lanes (a lane of float32 keys in segment
+ * s or the next, or one translation or scale)? */
+V3_TARGET bool v3_is_plain(const struct animrt_compact *c, uint32_t g, uint32_t s)
+{
+	const rt_group *gr = &c->groups[g];
+	compact3_shape sh;
+
+	if (gr->kind != ANIMRT_ROTATION && gr->used == 1)
+		return true;
+	for (uint32_t t = s; t < s + 2 && t < c->segment_count; t++) {
+		const uint8_t *rec = v3_record(c, g, t, &sh);
+
+		for (uint32_t l = 0; l < gr->used; l++)
+			if (COMPACT3_CODE_BITS(rec[l]) == COMPACT_RAW_BITS)
+				return true;
+	}
+	return false;
+}
+
+__attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void
+animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
+{
+	const struct animrt_compact *c = clip->compact;
+	rt_where at = animrt_rt_grid_locate(c, local_s);
+	uint32_t waiting = UINT32_MAX;
+
+	animrt_rt_v3_still(&c->packed, map, pose);
+	for (uint32_t g = 0; g < c->group_count; g++) {
+		if (v3_is_plain(c, g, at.segment)) {
+			animrt_rt_v3_group_plain(c, g, at, map, pose);
+		} else if (c->groups[g].kind != ANIMRT_ROTATION) {
+			v3_lerps(c, g, at, map, pose);
+		} else if (waiting != UINT32_MAX) {
+			v3_rotations(c, waiting, g, at, map, pose);
+			waiting = UINT32_MAX;
+		} else {
+			waiting = g;
+		}
+	}
+	if (waiting != UINT32_MAX)
+		v3_rotations(c, waiting, waiting, at, map, pose);
+}
+
+#endif
