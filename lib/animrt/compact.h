@@ -93,6 +93,7 @@ typedef struct rt_packed {
 typedef struct rt_v3 {
 	uint32_t records_at;
 	const uint8_t *format;          /* group_count */
+	const uint8_t *has_raw;         /* group_count: 1 where a lane has float32 keys in a segment */
 	const uint32_t *range_at;       /* group_count */
 	const uint32_t *record_at;      /* segment_count * group_count, segment after segment */
 } rt_v3;

@@ -22,6 +22,7 @@ typedef struct scan3 {
 	size_t name_bytes;                    /* names NUL-terminated */
 	size_t *record_at;                    /* segments * groups, from the payload's start */
 	size_t *range_at;                     /* groups: their ranges, from the payload's start */
+	uint8_t *has_raw;                     /* groups: a lane with float32 keys in a segment */
 	bool is_out_of_memory;
 } scan3;
 
@@ -56,6 +57,10 @@ static bool scan_visit(void *user, compact_walker *w, compact_value *v)
 				return out_of_memory(sc, w);
 		}
 		sc->record_at[(size_t)v->segment * w->group_count + v->index] = v->record_at;
+		if (!sc->has_raw && !(sc->has_raw = calloc((size_t)w->group_count + 1, 1)))
+			return out_of_memory(sc, w);
+		for (uint32_t l = 0; l < v->used; l++)
+			sc->has_raw[v->index] |= COMPACT3_CODE_BITS(v->code[l]) == COMPACT_RAW_BITS;
 		break;
 	default:
 		break;
@@ -73,7 +78,7 @@ static size_t align_up(size_t n, size_t a)
 
 /* Where the parts of the clip's one block lie. */
 typedef struct layout3 {
-	size_t compact, groups, formats, range_at, record_at, payload, reader, total;
+	size_t compact, groups, formats, has_raw, range_at, record_at, payload, reader, total;
 } layout3;
 
 static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_size, bool is_default_reader)
@@ -86,7 +91,8 @@ static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_si
 	o.range_at = align_up(o.groups + g * sizeof(rt_group), alignof(uint32_t));
 	o.record_at = o.range_at + g * sizeof(uint32_t);
 	o.formats = o.record_at + records * sizeof(uint32_t);
-	o.payload = align_up(o.formats + g, 16);
+	o.has_raw = o.formats + g;
+	o.payload = align_up(o.has_raw + g, 16);
 	o.reader = o.payload + payload + RT_PACKED_PAD;
 	o.total = o.reader + (is_default_reader ? 0 : (size_t)reader_size + 1);
 	return o;
@@ -171,6 +177,9 @@ static void fill_header(const compact_walker *w, const scan3 *sc, unsigned char 
 	for (size_t i = 0; i < records; i++)
 		record_at[i] = (uint32_t)(sc->record_at[i] - w->records_at);
 	memcpy(block + o->formats, w->in + w->group_formats_at, g);
+	if (g)
+		memcpy(block + o->has_raw, sc->has_raw, g);
+	c->v3.has_raw = block + o->has_raw;
 	c->v3.format = block + o->formats;
 	c->v3.range_at = range_at;
 	c->v3.record_at = record_at;
@@ -240,6 +249,7 @@ animrt_status animrt_rt_load_v3(const uint8_t *data, size_t size, size_t at, con
 	memset(&sc, 0, sizeof sc);
 	status = load(data, size, at, container, reader, reader_size, &sc, out, err);
 	free(sc.record_at);
+	free(sc.has_raw);
 	free(sc.range_at);
 	return status;
 }

@@ -6,8 +6,7 @@
  * the keys around the time unpacked with one 8-byte load each, two rotation
  * groups slerped eight wide.  Every operation is the one the plain C
  * sampler (sample_v3.c) performs lane by lane, in the same order, so both
- * give the same bits.  Groups with float32 keys, and translation or scale
- * groups of one track, go to the plain C lanes.
+ * give the same bits.  Groups with float32 keys go to the plain C lanes.
  */
 #include <string.h>
 
@@ -424,23 +423,73 @@ V3_TARGET void v3_lerps(const struct animrt_compact *c, uint32_t g, rt_where at,
 	v3_out(c, g, out, map, pose);
 }
 
-/* Does group g take the plain C lanes (a lane of float32 keys in segment
- * s or the next, or one translation or scale)? */
-V3_TARGET bool v3_is_plain(const struct animrt_compact *c, uint32_t g, uint32_t s)
+
+/* ---------------------------------------------------- the still pose */
+
+/* A half float of the payload (compact_f16_to_f32: exact either way). */
+V3_TARGET float v3_f16(const uint8_t *p)
 {
-	const rt_group *gr = &c->groups[g];
-	compact3_shape sh;
+	return _cvtsh_ss((unsigned short)(p[0] | p[1] << 8));
+}
 
-	if (gr->kind != ANIMRT_ROTATION && gr->used == 1)
-		return true;
-	for (uint32_t t = s; t < s + 2 && t < c->segment_count; t++) {
-		const uint8_t *rec = v3_record(c, g, t, &sh);
+/* Bone b's constant of track k at p into out (the walker's decoding, as
+ * sample_v3.c's constant_at); returns its bytes. */
+V3_TARGET size_t v3_constant(const uint8_t *p, uint16_t desc, unsigned k, float *out)
+{
+	bool is_f32 = desc & COMPACT_DESC_F32(k);
+	size_t n = 0;
 
-		for (uint32_t l = 0; l < gr->used; l++)
-			if (COMPACT3_CODE_BITS(rec[l]) == COMPACT_RAW_BITS)
-				return true;
+	if (k == ANIMRT_ROTATION && !is_f32) {
+		float kept[3];
+
+		for (int c = 0; c < 3; c++, n += 2)
+			kept[c] = compact_u16_to_unit((uint16_t)(p[n] | p[n + 1] << 8));
+		compact_rotation_rebuild(kept, COMPACT_DESC_DROPPED(desc), out);
+		return n;
 	}
-	return false;
+	for (unsigned c = 0; c < (k == ANIMRT_ROTATION ? 4u : 3u); c++) {
+		if (k == ANIMRT_TRANSLATION && (desc & COMPACT_DESC_ZERO(c))) {
+			out[c] = 0;
+			continue;
+		}
+		if (is_f32)
+			memcpy(&out[c], p + n, 4);
+		else
+			out[c] = v3_f16(p + n);
+		n += is_f32 ? 4 : 2;
+	}
+	return n;
+}
+
+/* The still pose without a map: identity by wide stores, then each
+ * bone's track bits and constants from the descriptors. */
+V3_TARGET void v3_still(const rt_packed *pk, animrt_pose *pose)
+{
+	uint32_t n = pk->bone_count;
+	size_t i = 0, at = pk->constants_at;
+
+	if (!n)
+		return;
+	memset(pose->translation, 0, 3 * (size_t)n * sizeof(float));
+	for (; i + 8 <= 3 * (size_t)n; i += 8)
+		_mm256_storeu_ps(pose->scale + i, V8(1.0f));
+	for (; i < 3 * (size_t)n; i++)
+		pose->scale[i] = 1.0f;
+	for (uint32_t b = 0; b < n; b++)
+		_mm_storeu_ps(pose->rotation + 4 * (size_t)b, _mm_setr_ps(0, 0, 0, 1));
+	for (uint32_t b = 0; b < n; b++) {
+		const uint8_t *d = pk->p + pk->descriptors_at + 2 * (size_t)b;
+		uint16_t desc = (uint16_t)(d[0] | d[1] << 8);
+		unsigned t = desc | desc >> 1, constant = desc & 0x2Au & ~((unsigned)desc << 1);
+
+		pose->tracks[b] = (uint8_t)((t & 1u) | (t >> 1 & 2u) | (t >> 2 & 4u));
+		if (constant & 0x02u)
+			at += v3_constant(pk->p + at, desc, 0, pose->translation + 3 * (size_t)b);
+		if (constant & 0x08u)
+			at += v3_constant(pk->p + at, desc, 1, pose->rotation + 4 * (size_t)b);
+		if (constant & 0x20u)
+			at += v3_constant(pk->p + at, desc, 2, pose->scale + 3 * (size_t)b);
+	}
 }
 
 __attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void
@@ -450,9 +499,12 @@ animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t
 	rt_where at = animrt_rt_grid_locate(c, local_s);
 	uint32_t waiting = UINT32_MAX;
 
-	animrt_rt_v3_still(&c->packed, map, pose);
+	if (map)
+		animrt_rt_v3_still(&c->packed, map, pose);
+	else
+		v3_still(&c->packed, pose);
 	for (uint32_t g = 0; g < c->group_count; g++) {
-		if (v3_is_plain(c, g, at.segment)) {
+		if (c->v3.has_raw[g]) {
 			animrt_rt_v3_group_plain(c, g, at, map, pose);
 		} else if (c->groups[g].kind != ANIMRT_ROTATION) {
 			v3_lerps(c, g, at, map, pose);
