@@ -1,10 +1,10 @@
 /*
  * compact_layout.h - the compact layout (FORMAT.md section 7): reader
  * version 2's sections and version 3's records on them (7.7) in tables,
- * the codecs of their fields, their checks, and one walker that both the writer (formats/xnb, write mode) and the loader
- * (lib/animrt, read mode) run over that table.  Neither side has a walk of
- * its own: the writer's visitor supplies values, the loader's receives them
- * checked.  Header-only, standard C only, not installed; little-endian, bit
+ * the codecs of their fields, their checks, and one walker that both the
+ * writer (formats/xnb, write mode) and the loader (lib/animrt, read mode)
+ * run over those tables.  Neither side has a walk of its own: the writer's
+ * visitor supplies values, the loader's receives them checked.  Header-only, standard C only, not installed; little-endian, bit
  * fields LSB first.
  */
 #ifndef ANIMC_COMPACT_LAYOUT_H
@@ -1398,6 +1398,12 @@ static inline uint32_t compact3_bone_of(const compact_walker *w, unsigned kind, 
 	return 0;
 }
 
+/* The bone of lane l of the group v names, for messages. */
+static inline uint32_t compact3_lane_bone(const compact_walker *w, const compact_value *v, uint32_t l)
+{
+	return compact3_bone_of(w, v->track, v->animated + l);
+}
+
 static inline const char *compact3_kind_name(unsigned kind)
 {
 	return kind == 0 ? "translation" : kind == 1 ? "rotation" : "scale";
@@ -1478,7 +1484,6 @@ static inline bool compact3_range_check(compact_walker *w, compact_value *v, con
 {
 	float min[3], extent[3];
 	size_t n = (size_t)3 * v->used;
-	uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
 
 	compact3_lane_range(r, v->format, v->used, l, min, extent);
 	for (uint32_t c = 0; c < 3; c++) {
@@ -1486,15 +1491,17 @@ static inline bool compact3_range_check(compact_walker *w, compact_value *v, con
 		bool is_u8 = COMPACT3_FORMAT_RANGE(v->format) == COMPACT3_RANGE_U8;
 
 		if (is_u8 && r[i] + r[n + i] > 255)
-			return compact_fail(w, COMPACT_ERR_VALUE, at + i, "the rotation range of bone %u passes 1", bone);
+			return compact_fail(w, COMPACT_ERR_VALUE, at + i, "the rotation range of bone %u passes 1",
+					    compact3_lane_bone(w, v, l));
 		if (!isfinite(min[c]) || !isfinite(extent[c]) || extent[c] < 0 || !isfinite(min[c] + 2 * extent[c]))
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
 					    "the %s range of bone %u is not finite, or its extent is negative or "
-					    "overflows", compact3_kind_name(v->track), bone);
+					    "overflows", compact3_kind_name(v->track), compact3_lane_bone(w, v, l));
 		if (w->mode == COMPACT_WRITE && !is_u8 &&
 		    (min[c] != v->lane_range[l][c] || extent[c] != v->lane_range[l][3 + c]))
 			return compact_fail(w, COMPACT_ERR_VALUE, at, "the %s range of bone %u does not fit its group "
-					    "format 0x%02x", compact3_kind_name(v->track), bone, v->format);
+					    "format 0x%02x", compact3_kind_name(v->track), compact3_lane_bone(w, v, l),
+					    v->format);
 		v->lane_range[l][c] = min[c];
 		v->lane_range[l][3 + c] = extent[c];
 		if (is_u8) {
@@ -1575,18 +1582,19 @@ static inline bool compact3_head_check(compact_walker *w, const compact_value *v
 
 	for (uint32_t l = 0; l < v->used; l++) {
 		unsigned b = v->code[l], bits = COMPACT3_CODE_BITS(b);
-		uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
 
 		if ((b & 0x80u) || bits < 1 || (bits > COMPACT_MAX_BITS && bits != COMPACT_RAW_BITS) ||
 		    (v->track != 1 && COMPACT3_CODE_DROPPED(b)))
 			return compact_fail(w, COMPACT_ERR_VALUE, at + l,
 					    "segment %u of the %s of bone %u: code byte 0x%02x is not 1 to %u bits or "
 					    "%u (and for a rotation the component left out)", v->segment,
-					    compact3_kind_name(v->track), bone, b, COMPACT_MAX_BITS, COMPACT_RAW_BITS);
+					    compact3_kind_name(v->track), compact3_lane_bone(w, v, l), b,
+					    COMPACT_MAX_BITS, COMPACT_RAW_BITS);
 		if (!(v->mask[l] & 1u) || (is_last && !(v->mask[l] >> (sh->rows - 1) & 1u)) || (v->mask[l] & ~rows))
 			return compact_fail(w, COMPACT_ERR_VALUE, at + sh->masks_at + (size_t)sh->mask_bytes * l,
 					    "the key mask of the %s of bone %u in segment %u misses its first or last "
-					    "row, or sets bits past its %u rows", compact3_kind_name(v->track), bone,
+					    "row, or sets bits past its %u rows", compact3_kind_name(v->track),
+					    compact3_lane_bone(w, v, l),
 					    v->segment, sh->rows);
 	}
 	if (!(v->format & COMPACT3_FORMAT_SUB))
@@ -1597,7 +1605,7 @@ static inline bool compact3_head_check(compact_walker *w, const compact_value *v
 				return compact_fail(w, COMPACT_ERR_VALUE, at + sh->sub_at + c * v->used + l,
 						    "segment %u of the %s of bone %u: its sub-range passes its "
 						    "track's range", v->segment, compact3_kind_name(v->track),
-						    compact3_bone_of(w, v->track, v->animated + l));
+						    compact3_lane_bone(w, v, l));
 	return true;
 }
 
@@ -1627,7 +1635,6 @@ static inline bool compact3_key_io(compact_walker *w, const compact_value *v, co
 				   uint32_t j, size_t at)
 {
 	bool is_raw = COMPACT3_CODE_BITS(v->code[l]) == COMPACT_RAW_BITS;
-	uint32_t bone = compact3_bone_of(w, v->track, v->animated + l);
 	float x[3];
 
 	for (uint32_t c = 0; c < 3; c++) {
@@ -1636,7 +1643,8 @@ static inline bool compact3_key_io(compact_walker *w, const compact_value *v, co
 
 		if (w->mode == COMPACT_WRITE && n < 32 && q >> n)
 			return compact_fail(w, COMPACT_ERR_VALUE, at, "key %u of the %s of bone %u in segment %u does "
-					    "not fit %u bits", j, compact3_kind_name(v->track), bone, v->segment, n);
+					    "not fit %u bits", j, compact3_kind_name(v->track), compact3_lane_bone(w, v, l),
+					    v->segment, n);
 		if (!compact_io_bits(w, &q, n, "the keys"))
 			return false;
 		if (is_raw)
@@ -1648,7 +1656,7 @@ static inline bool compact3_key_io(compact_walker *w, const compact_value *v, co
 	}
 	if (v->track == 1 && x[0] * x[0] + x[1] * x[1] + x[2] * x[2] > 1.0f + COMPACT_ROTATION_SLACK)
 		return compact_fail(w, COMPACT_ERR_VALUE, at, "key %u of the rotation of bone %u in segment %u is "
-				    "longer than a unit quaternion", j, bone, v->segment);
+				    "longer than a unit quaternion", j, compact3_lane_bone(w, v, l), v->segment);
 	return true;
 }
 
