@@ -37,6 +37,16 @@ static inline int32_t v3_load32(const uint8_t *p)
 	return v;
 }
 
+/* compact_step's table: 1 / (2^bits - 1) rounded to float, bits 0 to 19
+ * (0 for the unused lanes' bits 0). */
+static const float v3_inv_levels[COMPACT_MAX_BITS + 1] = {
+	0, COMPACT_INV_LEVELS(1), COMPACT_INV_LEVELS(2), COMPACT_INV_LEVELS(3), COMPACT_INV_LEVELS(4),
+	COMPACT_INV_LEVELS(5), COMPACT_INV_LEVELS(6), COMPACT_INV_LEVELS(7), COMPACT_INV_LEVELS(8),
+	COMPACT_INV_LEVELS(9), COMPACT_INV_LEVELS(10), COMPACT_INV_LEVELS(11), COMPACT_INV_LEVELS(12),
+	COMPACT_INV_LEVELS(13), COMPACT_INV_LEVELS(14), COMPACT_INV_LEVELS(15), COMPACT_INV_LEVELS(16),
+	COMPACT_INV_LEVELS(17), COMPACT_INV_LEVELS(18), COMPACT_INV_LEVELS(19),
+};
+
 /* How a record's keys decode: per component, the lanes' min, step, bits. */
 typedef struct v3_dec {
 	rt_f4 min[3], step[3];
@@ -122,9 +132,7 @@ V3_TARGET void v3_dec_of(const struct animrt_compact *c, uint32_t g, const uint8
 		 * divided: the floats of compact_step's table for bits 1 to 19.
 		 * Unused lanes (bits 0) are never read. */
 		cb[k] = _mm_and_si128(cb[k], ok);
-		rt_f4 levels = rt_sub(_mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(cb[k], _mm_set1_epi32(127)), 23)),
-				      rt_set1(1.0f));
-		d->step[k] = rt_mul(ext[k], rt_div(rt_set1(1.0f), levels));
+		d->step[k] = rt_mul(ext[k], _mm_i32gather_ps(v3_inv_levels, cb[k], 4));
 		d->cb[k] = _mm256_cvtepu32_epi64(cb[k]);
 	}
 	__m128i kb = _mm_add_epi32(_mm_add_epi32(cb[0], cb[1]), cb[2]);
