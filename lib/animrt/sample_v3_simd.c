@@ -268,8 +268,10 @@ V3_TARGET void v3_step3(const struct animrt_compact *c, uint32_t s, float local,
 			if (w->next >> l & 1)
 				w->k1[l] = w->k0[l];   /* the last key holds */
 	}
-	__m128i k0i = _mm_loadu_si128((const __m128i *)(const void *)w->k0);
-	__m128i k1i = _mm_loadu_si128((const __m128i *)(const void *)w->k1);
+	/* Built in registers: a wide load of four fresh scalar stores would
+	 * wait for them (no store forwarding). */
+	__m128i k0i = _mm_set_epi32((int)w->k0[3], (int)w->k0[2], (int)w->k0[1], (int)w->k0[0]);
+	__m128i k1i = _mm_set_epi32((int)w->k1[3], (int)w->k1[2], (int)w->k1[1], (int)w->k1[0]);
 	rt_f4 fk0 = _mm_cvtepi32_ps(k0i), fk1 = _mm_cvtepi32_ps(k1i);
 	*pu = rt_select(_mm_castsi128_ps(_mm_cmpeq_epi32(k0i, k1i)), rt_set1(0.0f),
 			rt_div(rt_sub(rt_set1(local), fk0), rt_sub(fk1, fk0)));
