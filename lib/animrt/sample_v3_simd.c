@@ -62,28 +62,37 @@ V3_TARGET rt_f4 v3_bytes(const uint8_t *p)
 	return _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(v3_load32(p))));
 }
 
-/* The group range of component c, four lanes (lanes past `used` hold
- * what follows, never used): compact3_lane_range's operations. */
-V3_TARGET void v3_range(const uint8_t *r, unsigned f, uint32_t used, uint32_t c, rt_f4 *min, rt_f4 *ext)
+/* The group ranges of the three components, four lanes each (lanes past
+ * `used` hold what follows, never used): compact3_lane_range's operations,
+ * one branch on the range's kind. */
+V3_TARGET void v3_ranges(const uint8_t *r, unsigned f, uint32_t used, rt_f4 min[3], rt_f4 ext[3])
 {
-	size_t i = (size_t)c * used, n = (size_t)3 * used;
+	size_t n = (size_t)3 * used;
 
 	switch (COMPACT3_FORMAT_RANGE(f)) {
 	case COMPACT3_RANGE_NONE:
-		*min = rt_set1(-1.0f);
-		*ext = rt_set1(2.0f);
+		for (int c = 0; c < 3; c++) {
+			min[c] = rt_set1(-1.0f);
+			ext[c] = rt_set1(2.0f);
+		}
 		break;
 	case COMPACT3_RANGE_U8:
-		*min = rt_add(rt_set1(-1.0f), rt_mul(v3_bytes(r + i), rt_set1(1.0f / 128.0f)));
-		*ext = rt_mul(rt_add(v3_bytes(r + n + i), rt_set1(1.0f)), rt_set1(1.0f / 128.0f));
+		for (size_t c = 0, i = 0; c < 3; c++, i += used) {
+			min[c] = rt_add(rt_set1(-1.0f), rt_mul(v3_bytes(r + i), rt_set1(1.0f / 128.0f)));
+			ext[c] = rt_mul(rt_add(v3_bytes(r + n + i), rt_set1(1.0f)), rt_set1(1.0f / 128.0f));
+		}
 		break;
 	case COMPACT3_RANGE_F16:
-		*min = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(r + 2 * i)));
-		*ext = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(r + 2 * (n + i))));
+		for (size_t c = 0, i = 0; c < 3; c++, i += used) {
+			min[c] = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(r + 2 * i)));
+			ext[c] = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(r + 2 * (n + i))));
+		}
 		break;
 	default:
-		*min = _mm_loadu_ps((const float *)(const void *)(r + 4 * i));
-		*ext = _mm_loadu_ps((const float *)(const void *)(r + 4 * (n + i)));
+		for (size_t c = 0, i = 0; c < 3; c++, i += used) {
+			min[c] = _mm_loadu_ps((const float *)(const void *)(r + 4 * i));
+			ext[c] = _mm_loadu_ps((const float *)(const void *)(r + 4 * (n + i)));
+		}
 		break;
 	}
 }
@@ -115,8 +124,8 @@ V3_TARGET void v3_dec_of(const struct animrt_compact *c, uint32_t g, const uint8
 	__m128i u[3], cb[3];
 	rt_f4 ext[3];
 
+	v3_ranges(range, f, sh->used, d->min, ext);
 	for (uint32_t k = 0; k < 3; k++) {
-		v3_range(range, f, sh->used, k, &d->min[k], &ext[k]);
 		if (f & COMPACT3_FORMAT_SUB) {
 			rt_f4 q = rt_set1(1.0f / 256.0f), m = v3_bytes(rec + sh->sub_at + k * sh->used);
 			rt_f4 x = v3_bytes(rec + sh->sub_at + (3 + k) * sh->used);
