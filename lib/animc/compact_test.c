@@ -12,6 +12,7 @@
 #include "compact.h"
 #include "compact_fixtures.h"
 #include "compact_layout.h"
+#include "sample.h"
 #include "test_support.h"
 #include <animc/animc.h>
 
@@ -398,6 +399,8 @@ static void version_3_samples_version_2s_poses_bit_for_bit(void **state)
 		uint64_t hash = 14695981039346656037u;
 
 		assert_int_equal(c3->compact->version, 3);
+		/* Room in its bound: the still pose prebuilt (what the hash holds). */
+		assert_non_null(c3->compact->v3.still);
 		animrt_pose_init(&p3, m3, bones);
 		for (int i = 0; i < 800; i++) {
 			float t = (float)i * (i % 3 ? 0.00731f : 1.0f / 60);
@@ -490,7 +493,48 @@ static void version_3_in_place_takes_its_file_and_a_small_header(void **state)
 	}
 }
 
+/* A clip in place prebuilds its still pose where its memory bound has room
+ * and nothing keeps it from it (a constant scale does): either way the
+ * vector sampler's poses are the plain C sampler's, bit for bit. */
+static void version_3_prebuilds_its_still_pose_only_where_it_may(void **state)
+{
+	(void)state;
+	for (int pass = 0; pass < 2; pass++) {
+		animc_clip *source = varied_clip();
+
+		if (pass) {
+			static const float doubled[3] = { 2, 2, 2 };
+
+			test_set_track(source, 3, ANIMC_SCALE, true, doubled, 1, NULL);
+		}
+		size_t n;
+		uint8_t *x = compile(source, true, NULL, &n, NULL);
+		animrt_clip *clip = open_packed(x, n);
+		uint32_t bones = clip->sequence_count;
+		size_t bytes = animrt_pose_size_bytes(bones);
+		void *ma = calloc(1, bytes), *mb = calloc(1, bytes);
+		animrt_pose a, b;
+
+		assert_true((clip->compact->v3.still != NULL) == !pass);
+		animrt_pose_init(&a, ma, bones);
+		animrt_pose_init(&b, mb, bones);
+		for (int i = 0; i < 400; i++) {
+			float t = (float)i * 0.0173f;
+
+			assert_int_equal(animrt_clip_sample(clip, t, ANIMRT_PLAY_ONCE, NULL, &a), ANIMRT_OK);
+			assert_int_equal(animrt_rt_clip_sample_reference(clip, t, ANIMRT_PLAY_ONCE, NULL, &b), ANIMRT_OK);
+			expect_same_bits(ma, mb, bytes, "the poses", t);
+		}
+		free(ma);
+		free(mb);
+		animrt_close(clip);
+		free(x);
+		animc_clip_destroy(source);
+	}
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(version_3_prebuilds_its_still_pose_only_where_it_may),
 	cmocka_unit_test(version_3_in_place_takes_its_file_and_a_small_header),
 	cmocka_unit_test(version_3_files_are_refused_where_they_break),
 	cmocka_unit_test(version_3_samples_version_2s_poses_bit_for_bit),

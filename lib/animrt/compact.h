@@ -87,7 +87,7 @@ typedef struct rt_packed {
  * RT_PACKED_PAD zero bytes after); struct animrt_compact's groups (by the
  * layout's rule) and bone count are filled, the rest (from `blocks` on) is
  * not there: the still pose is decoded from the payload's descriptors and
- * constants.  Per group its format and its ranges' offset in the copy, per
+ * constants, or copied from a prebuilt one (`still`).  Per group its format and its ranges' offset in the copy, per
  * segment and group its record's offset from the records.
  */
 typedef struct rt_v3 {
@@ -96,6 +96,16 @@ typedef struct rt_v3 {
 	const uint8_t *has_raw;         /* group_count: 1 where a lane has float32 keys in a segment */
 	const uint32_t *range_at;       /* group_count */
 	const uint32_t *record_at;      /* segment_count * group_count, segment after segment */
+	/* The still pose prebuilt (load_v3.c), where the clip's memory bound
+	 * leaves room for it, else NULL (then decoded on every sample): the
+	 * constant rotations as floats (16-byte aligned, still_rotations of
+	 * them), every bone's translation (0 where it is not constant) as
+	 * three halves, or three floats where a constant is float32
+	 * (still_floats), the rotations' bones (u16 each), every bone's track
+	 * bits. */
+	const uint8_t *still;
+	uint32_t still_rotations;
+	bool still_floats;
 } rt_v3;
 
 struct animrt_compact {

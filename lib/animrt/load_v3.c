@@ -78,8 +78,50 @@ static size_t align_up(size_t n, size_t a)
 
 /* Where the parts of the clip's one block lie. */
 typedef struct layout3 {
-	size_t compact, groups, formats, has_raw, range_at, record_at, payload, reader, total;
+	size_t compact, groups, formats, has_raw, range_at, record_at, payload, reader, still, total;
+	uint32_t still_rotations;
+	bool still_floats;
 } layout3;
+
+/* The prebuilt still pose's bytes (rt_v3.still): 18 a constant rotation,
+ * 7 a bone (13 where a constant translation is float32); 0 where a bone
+ * has a constant scale (the sampler decodes those clips), or where a bone
+ * is not a u16. */
+static size_t still_size(const compact_walker *w, uint32_t *rotations, bool *floats)
+{
+	*rotations = 0;
+	*floats = false;
+	if (w->bone_count > UINT16_MAX)
+		return 0;
+	for (uint32_t b = 0; b < w->bone_count; b++) {
+		uint16_t desc = compact_descriptor(w, b);
+
+		if (COMPACT_DESC_KIND(desc, 2) == COMPACT_CONSTANT)
+			return 0;
+		*rotations += COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT;
+		*floats |= COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT && (desc & COMPACT_DESC_F32(0));
+	}
+	return 18 * (size_t)*rotations + (*floats ? 13 : 7) * (size_t)w->bone_count;
+}
+
+/* The still pose is prebuilt where the block stays within 1.05 x the
+ * input's bytes + 512 (less 32 for the allocator's rounding); a
+ * compressed input's bytes are not the file's: never. */
+static void place_still(const compact_walker *w, size_t input, bool is_zstd, layout3 *o)
+{
+	uint32_t rotations;
+	bool floats;
+	size_t bytes = is_zstd ? 0 : still_size(w, &rotations, &floats), at = align_up(o->total, 16);
+
+	o->still = 0;
+	o->still_rotations = 0;
+	if (!bytes || (double)(at + bytes) > 1.05 * (double)input + 512 - 32)
+		return;
+	o->still = at;
+	o->still_rotations = rotations;
+	o->still_floats = floats;
+	o->total = at + bytes;
+}
 
 static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_size, bool is_default_reader)
 {
@@ -96,6 +138,60 @@ static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_si
 	o.reader = o.payload + payload + RT_PACKED_PAD;
 	o.total = o.reader + (is_default_reader ? 0 : (size_t)reader_size + 1);
 	return o;
+}
+
+/* Bone b's translation t (0 where not constant) into the prebuilt still
+ * pose's translations at `to`: floats, or halves where exact (false
+ * where not). */
+static bool still_translation(const float *t, uint16_t desc, bool floats, uint8_t *to, uint32_t b)
+{
+	bool ok = true;
+
+	for (int k = 0; k < 3; k++) {
+		float v = COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT ? t[k] : 0.0f;
+		uint16_t h = compact_f16_nearest(v);
+		float back = compact_f16_to_f32(h);
+
+		if (floats) {
+			memcpy(to + 4 * (3 * (size_t)b + k), &v, 4);
+			continue;
+		}
+		ok = ok && memcmp(&back, &v, sizeof v) == 0;
+		memcpy(to + 2 * (3 * (size_t)b + k), &h, 2);
+	}
+	return ok;
+}
+
+/* The still pose prebuilt at o->still from the clip's own decoding
+ * (animrt_rt_v3_still): false where a translation is not exact in f16
+ * (the clip then decodes it on every sample) or out of memory. */
+static bool build_still(const animrt_clip *clip, unsigned char *block, const layout3 *o)
+{
+	const struct animrt_compact *c = clip->compact;
+	uint32_t n = c->bone_count, r = 0;
+	void *mem = malloc(animrt_pose_size_bytes(n ? n : 1));
+	uint8_t *still = block + o->still, *tr = still + 16 * (size_t)o->still_rotations;
+	uint8_t *slots = tr + (o->still_floats ? 12 : 6) * (size_t)n, *tracks = slots + 2 * (size_t)o->still_rotations;
+	animrt_pose pose;
+	bool ok = mem != NULL;
+
+	animrt_pose_init(&pose, mem, n);
+	if (ok)
+		animrt_rt_v3_still(&c->packed, NULL, &pose);
+	for (uint32_t b = 0; ok && b < n; b++) {
+		uint16_t desc = (uint16_t)(c->packed.p[c->packed.descriptors_at + 2 * (size_t)b] |
+					   c->packed.p[c->packed.descriptors_at + 2 * (size_t)b + 1] << 8);
+		uint16_t slot = (uint16_t)b;
+
+		ok = still_translation(pose.translation + 3 * (size_t)b, desc, o->still_floats, tr, b);
+		if (COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT) {
+			memcpy(still + 16 * (size_t)r, pose.rotation + 4 * (size_t)b, 16);
+			memcpy(slots + 2 * (size_t)r++, &slot, 2);
+		}
+		tracks[b] = pose.tracks[b];
+	}
+	free(mem);
+	return ok;
 }
 
 /* The payload with its names NUL-terminated (never longer than with their
@@ -210,6 +306,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	bool is_default_reader = reader_size == sizeof COMPACT_READER_NAME_DEFAULT - 1 &&
 				 memcmp(reader, COMPACT_READER_NAME_DEFAULT, reader_size) == 0;
 	layout3 o = place(&w, payload, reader_size, is_default_reader);
+	place_still(&w, size, container->is_zstd, &o);
 	unsigned char *block = malloc(o.total);
 	if (!block)
 		return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "cannot allocate %zu bytes", o.total);
@@ -236,6 +333,13 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	clip->grid_sample_count = w.sample_count;
 	clip->is_additive = compact_is_additive(&w);
 	clip->has_time_index = false;
+	if (o.still && build_still(clip, block, &o)) {
+		struct animrt_compact *c = (struct animrt_compact *)(block + o.compact);
+
+		c->v3.still = block + o.still;
+		c->v3.still_rotations = o.still_rotations;
+		c->v3.still_floats = o.still_floats;
+	}
 	*out = clip;
 	return ANIMRT_OK;
 }
