@@ -511,6 +511,40 @@ V3_TARGET void v3_still(const rt_packed *pk, animrt_pose *pose)
 	}
 }
 
+/* The still pose without a map from its prebuilt form (rt_v3.still):
+ * identity rotations and scales by wide stores, the translations copied
+ * (or their halves converted eight at a time), the constant rotations
+ * and track bits copied. */
+V3_TARGET void v3_still_prebuilt(const struct animrt_compact *c, animrt_pose *pose)
+{
+	uint32_t n = c->bone_count, r = c->v3.still_rotations;
+	const uint8_t *still = c->v3.still, *tr = still + 16 * (size_t)r;
+	const uint8_t *slots = tr + (c->v3.still_floats ? 12 : 6) * (size_t)n;
+	size_t i = 0;
+
+	for (uint32_t b = 0; b < n; b++)
+		_mm_storeu_ps(pose->rotation + 4 * (size_t)b, _mm_setr_ps(0, 0, 0, 1));
+	if (c->v3.still_floats)
+		memcpy(pose->translation, tr, 12 * (size_t)n);
+	for (; i + 8 <= 3 * (size_t)n; i += 8) {
+		if (!c->v3.still_floats)
+			_mm256_storeu_ps(pose->translation + i,
+					 _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(tr + 2 * i))));
+		_mm256_storeu_ps(pose->scale + i, V8(1.0f));
+	}
+	for (; i < 3 * (size_t)n; i++) {
+		if (!c->v3.still_floats)
+			pose->translation[i] = v3_f16(tr + 2 * i);
+		pose->scale[i] = 1.0f;
+	}
+	for (uint32_t k = 0; k < r; k++) {
+		uint16_t slot = (uint16_t)(slots[2 * k] | slots[2 * k + 1] << 8);
+
+		_mm_storeu_ps(pose->rotation + 4 * (size_t)slot, _mm_load_ps((const float *)(const void *)(still + 16 * (size_t)k)));
+	}
+	memcpy(pose->tracks, slots + 2 * (size_t)r, n);
+}
+
 __attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void
 animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose)
 {
@@ -520,6 +554,8 @@ animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t
 
 	if (map)
 		animrt_rt_v3_still(&c->packed, map, pose);
+	else if (c->v3.still)
+		v3_still_prebuilt(c, pose);
 	else
 		v3_still(&c->packed, pose);
 	for (uint32_t g = 0; g < c->group_count; g++) {
