@@ -96,13 +96,14 @@ typedef struct rt_v3 {
 	const uint8_t *has_raw;         /* group_count: 1 where a lane has float32 keys in a segment */
 	const uint32_t *range_at;       /* group_count */
 	const uint32_t *record_at;      /* segment_count * group_count, segment after segment */
-	/* The still pose prebuilt (load_v3.c), where the clip's memory bound
-	 * leaves room for it, else NULL (then decoded on every sample): the
-	 * constant rotations as floats (16-byte aligned, still_rotations of
-	 * them), every bone's translation (0 where it is not constant) as
-	 * three halves, or three floats where a constant is float32
-	 * (still_floats), the rotations' bones (u16 each), every bone's track
-	 * bits. */
+	/* The still pose half prebuilt (load_v3.c), where the clip's memory
+	 * bound leaves room for it, else NULL (then decoded on every sample):
+	 * every bone's translation (0 where it is not constant) as three
+	 * halves, or three floats where a constant is float32 (still_floats);
+	 * then, 4-byte aligned, the payload offset (u32) of each of the
+	 * still_rotations constant rotations of u16 codes and their bones
+	 * (u16 each); every bone's track bits.  The rotations are decoded on
+	 * every sample: as floats they would not fit small clips' bound. */
 	const uint8_t *still;
 	uint32_t still_rotations;
 	bool still_floats;

@@ -83,10 +83,10 @@ typedef struct layout3 {
 	bool still_floats;
 } layout3;
 
-/* The prebuilt still pose's bytes (rt_v3.still): 18 a constant rotation,
- * 7 a bone (13 where a constant translation is float32); 0 where a bone
- * has a constant scale (the sampler decodes those clips), or where a bone
- * is not a u16. */
+/* The prebuilt still pose's bytes (rt_v3.still): 6 a constant rotation,
+ * 7 a bone (13 where a constant translation is float32), 3 for alignment;
+ * 0 where a bone has a constant scale or a float32 rotation (the sampler
+ * decodes those clips), or where a bone is not a u16. */
 static size_t still_size(const compact_walker *w, uint32_t *rotations, bool *floats)
 {
 	*rotations = 0;
@@ -96,12 +96,13 @@ static size_t still_size(const compact_walker *w, uint32_t *rotations, bool *flo
 	for (uint32_t b = 0; b < w->bone_count; b++) {
 		uint16_t desc = compact_descriptor(w, b);
 
-		if (COMPACT_DESC_KIND(desc, 2) == COMPACT_CONSTANT)
+		if (COMPACT_DESC_KIND(desc, 2) == COMPACT_CONSTANT ||
+		    (COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT && (desc & COMPACT_DESC_F32(1))))
 			return 0;
 		*rotations += COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT;
 		*floats |= COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT && (desc & COMPACT_DESC_F32(0));
 	}
-	return 18 * (size_t)*rotations + (*floats ? 13 : 7) * (size_t)w->bone_count;
+	return 6 * (size_t)*rotations + (*floats ? 13 : 7) * (size_t)w->bone_count + 3;
 }
 
 /* The still pose is prebuilt where the block stays within 1.05 x the
@@ -140,6 +141,19 @@ static layout3 place(const compact_walker *w, size_t payload, uint32_t reader_si
 	return o;
 }
 
+/* The bytes of a bone's constant of track k (FORMAT.md 7.2). */
+static size_t constant_bytes(uint16_t desc, unsigned k)
+{
+	size_t each = (desc & COMPACT_DESC_F32(k)) ? 4 : 2;
+
+	if (k == ANIMRT_ROTATION)
+		return each == 4 ? 16 : 6;
+	if (k == ANIMRT_SCALE)
+		return 3 * each;
+	return each * (3 - (size_t)!!(desc & COMPACT_DESC_ZERO(0)) - !!(desc & COMPACT_DESC_ZERO(1)) -
+		       !!(desc & COMPACT_DESC_ZERO(2)));
+}
+
 /* Bone b's translation t (0 where not constant) into the prebuilt still
  * pose's translations at `to`: floats, or halves where exact (false
  * where not). */
@@ -162,31 +176,38 @@ static bool still_translation(const float *t, uint16_t desc, bool floats, uint8_
 	return ok;
 }
 
-/* The still pose prebuilt at o->still from the clip's own decoding
- * (animrt_rt_v3_still): false where a translation is not exact in f16
- * (the clip then decodes it on every sample) or out of memory. */
+/* The still pose half prebuilt at o->still from the clip's own decoding
+ * (animrt_rt_v3_still) and its constants' offsets: false where a
+ * translation is not exact in f16 (the clip then decodes it on every
+ * sample) or out of memory. */
 static bool build_still(const animrt_clip *clip, unsigned char *block, const layout3 *o)
 {
 	const struct animrt_compact *c = clip->compact;
+	const rt_packed *pk = &c->packed;
 	uint32_t n = c->bone_count, r = 0;
 	void *mem = malloc(animrt_pose_size_bytes(n ? n : 1));
-	uint8_t *still = block + o->still, *tr = still + 16 * (size_t)o->still_rotations;
-	uint8_t *slots = tr + (o->still_floats ? 12 : 6) * (size_t)n, *tracks = slots + 2 * (size_t)o->still_rotations;
+	uint8_t *tr = block + o->still, *offs = tr + align_up((o->still_floats ? 12 : 6) * (size_t)n, 4);
+	uint8_t *slots = offs + 4 * (size_t)o->still_rotations, *tracks = slots + 2 * (size_t)o->still_rotations;
+	size_t at = pk->constants_at;
 	animrt_pose pose;
 	bool ok = mem != NULL;
 
 	animrt_pose_init(&pose, mem, n);
 	if (ok)
-		animrt_rt_v3_still(&c->packed, NULL, &pose);
+		animrt_rt_v3_still(pk, NULL, &pose);
 	for (uint32_t b = 0; ok && b < n; b++) {
-		uint16_t desc = (uint16_t)(c->packed.p[c->packed.descriptors_at + 2 * (size_t)b] |
-					   c->packed.p[c->packed.descriptors_at + 2 * (size_t)b + 1] << 8);
+		uint16_t desc = (uint16_t)(pk->p[pk->descriptors_at + 2 * (size_t)b] |
+					   pk->p[pk->descriptors_at + 2 * (size_t)b + 1] << 8);
 		uint16_t slot = (uint16_t)b;
+		uint32_t off;
 
 		ok = still_translation(pose.translation + 3 * (size_t)b, desc, o->still_floats, tr, b);
+		at += COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT ? constant_bytes(desc, 0) : 0;
 		if (COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT) {
-			memcpy(still + 16 * (size_t)r, pose.rotation + 4 * (size_t)b, 16);
+			off = (uint32_t)at;
+			memcpy(offs + 4 * (size_t)r, &off, 4);
 			memcpy(slots + 2 * (size_t)r++, &slot, 2);
+			at += constant_bytes(desc, 1);
 		}
 		tracks[b] = pose.tracks[b];
 	}

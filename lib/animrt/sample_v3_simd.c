@@ -19,7 +19,7 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && RT_SIMD_SSE2
 #include <immintrin.h>
 
-#define V3_TARGET __attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"), always_inline)) static inline
+#define V3_TARGET __attribute__((target("popcnt,sse4.1,avx,avx2,bmi,bmi2,lzcnt,f16c"), always_inline)) static inline
 
 static inline uint64_t v3_load64(const uint8_t *p)
 {
@@ -511,21 +511,38 @@ V3_TARGET void v3_still(const rt_packed *pk, animrt_pose *pose)
 	}
 }
 
-/* The still pose without a map from its prebuilt form (rt_v3.still):
+/* Where kept x y z and the rebuilt component go by the one left out. */
+static const int32_t v3_drop_order[4][4] = { { 3, 0, 1, 2 }, { 0, 3, 1, 2 }, { 0, 1, 3, 2 }, { 0, 1, 2, 3 } };
+
+/* A constant rotation of u16 codes at p: compact_u16_to_unit and
+ * compact_rotation_rebuild, their operations in their order. */
+V3_TARGET rt_f4 v3_still_rotation(const uint8_t *p, unsigned dropped)
+{
+	__m128i q = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
+	rt_f4 k = rt_sub(rt_mul(_mm_cvtepi32_ps(q), rt_set1(2.0f / 65535.0f)), rt_set1(1.0f));
+	rt_f4 k2 = rt_mul(k, k);
+	rt_f4 n = _mm_add_ss(_mm_add_ss(k2, _mm_movehdup_ps(k2)), _mm_movehl_ps(k2, k2));
+	rt_f4 r = _mm_and_ps(_mm_sqrt_ss(_mm_sub_ss(rt_set1(1.0f), n)), _mm_cmplt_ss(n, rt_set1(1.0f)));
+
+	return _mm_permutevar_ps(_mm_insert_ps(k, r, 0x30),
+				 _mm_loadu_si128((const __m128i *)(const void *)v3_drop_order[dropped]));
+}
+
+/* The still pose without a map from its half prebuilt form (rt_v3.still):
  * identity rotations and scales by wide stores, the translations copied
  * (or their halves converted eight at a time), the constant rotations
- * and track bits copied. */
+ * decoded from their offsets, the track bits copied. */
 V3_TARGET void v3_still_prebuilt(const struct animrt_compact *c, animrt_pose *pose)
 {
+	const rt_packed *pk = &c->packed;
 	uint32_t n = c->bone_count, r = c->v3.still_rotations;
-	const uint8_t *still = c->v3.still, *tr = still + 16 * (size_t)r;
-	const uint8_t *slots = tr + (c->v3.still_floats ? 12 : 6) * (size_t)n;
-	size_t i = 0;
+	size_t tb = (c->v3.still_floats ? 12 : 6) * (size_t)n, i = 0;
+	const uint8_t *tr = c->v3.still, *offs = tr + ((tb + 3) & ~(size_t)3), *slots = offs + 4 * (size_t)r;
 
 	for (uint32_t b = 0; b < n; b++)
 		_mm_storeu_ps(pose->rotation + 4 * (size_t)b, _mm_setr_ps(0, 0, 0, 1));
 	if (c->v3.still_floats)
-		memcpy(pose->translation, tr, 12 * (size_t)n);
+		memcpy(pose->translation, tr, tb);
 	for (; i + 8 <= 3 * (size_t)n; i += 8) {
 		if (!c->v3.still_floats)
 			_mm256_storeu_ps(pose->translation + i,
@@ -538,9 +555,12 @@ V3_TARGET void v3_still_prebuilt(const struct animrt_compact *c, animrt_pose *po
 		pose->scale[i] = 1.0f;
 	}
 	for (uint32_t k = 0; k < r; k++) {
-		uint16_t slot = (uint16_t)(slots[2 * k] | slots[2 * k + 1] << 8);
+		uint32_t slot = (uint32_t)(slots[2 * k] | slots[2 * k + 1] << 8), off;
+		const uint8_t *d = pk->p + pk->descriptors_at + 2 * (size_t)slot;
 
-		_mm_storeu_ps(pose->rotation + 4 * (size_t)slot, _mm_load_ps((const float *)(const void *)(still + 16 * (size_t)k)));
+		memcpy(&off, offs + 4 * (size_t)k, 4);
+		_mm_storeu_ps(pose->rotation + 4 * (size_t)slot,
+			      v3_still_rotation(pk->p + off, COMPACT_DESC_DROPPED((uint16_t)(d[0] | d[1] << 8))));
 	}
 	memcpy(pose->tracks, slots + 2 * (size_t)r, n);
 }
