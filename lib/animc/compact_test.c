@@ -493,16 +493,36 @@ static void version_3_in_place_takes_its_file_and_a_small_header(void **state)
 	}
 }
 
+/* A bind pose of 40 bones, each a constant rotation and translation: a
+ * small file whose bound has no room for a prebuilt still pose. */
+static animc_clip *bind_pose(void)
+{
+	animc_clip *clip = animc_clip_create("bind");
+
+	clip->duration_s = 1;
+	for (int b = 0; b < 40; b++) {
+		char name[16];
+		float t[3] = { 0.1f * (float)b, 1, -2 }, r[4];
+
+		snprintf(name, sizeof name, "bone%d", b);
+		test_axis_angle(r, 1, 0.5, 0.25, 0.05 * b);
+		uint32_t ch = test_add_channel(clip, name, 1, NULL, 1, 1);
+		test_set_track(clip, ch, ANIMC_TRANSLATION, true, t, 1, NULL);
+		test_set_track(clip, ch, ANIMC_ROTATION, true, r, 1, NULL);
+	}
+	return clip;
+}
+
 /* A clip in place prebuilds its still pose where its memory bound has room
- * and nothing keeps it from it (a constant scale does): either way the
- * vector sampler's poses are the plain C sampler's, bit for bit. */
+ * (constant scales too), and decodes it on every sample where not: either
+ * way the vector sampler's poses are the plain C sampler's, bit for bit. */
 static void version_3_prebuilds_its_still_pose_only_where_it_may(void **state)
 {
 	(void)state;
-	for (int pass = 0; pass < 2; pass++) {
-		animc_clip *source = varied_clip();
+	for (int pass = 0; pass < 3; pass++) {
+		animc_clip *source = pass < 2 ? varied_clip() : bind_pose();
 
-		if (pass) {
+		if (pass == 1) {
 			static const float doubled[3] = { 2, 2, 2 };
 
 			test_set_track(source, 3, ANIMC_SCALE, true, doubled, 1, NULL);
@@ -515,7 +535,8 @@ static void version_3_prebuilds_its_still_pose_only_where_it_may(void **state)
 		void *ma = calloc(1, bytes), *mb = calloc(1, bytes);
 		animrt_pose a, b;
 
-		assert_true((clip->compact->v3.still != NULL) == !pass);
+		assert_true((clip->compact->v3.still != NULL) == (pass < 2));
+		assert_true(clip->compact->v3.still_scales == (pass == 1));
 		animrt_pose_init(&a, ma, bones);
 		animrt_pose_init(&b, mb, bones);
 		for (int i = 0; i < 400; i++) {

@@ -100,13 +100,14 @@ typedef struct rt_v3 {
 	 * bound leaves room for it, else NULL (then decoded on every sample):
 	 * every bone's translation (0 where it is not constant) as three
 	 * halves, or three floats where a constant is float32 (still_floats);
-	 * then, 4-byte aligned, the payload offset (u32) of each of the
+	 * where a scale is constant (still_scales), every bone's scale as
+	 * three halves (1 where it is not constant); then, 4-byte aligned, the payload offset (u32) of each of the
 	 * still_rotations constant rotations of u16 codes and their bones
 	 * (u16 each); every bone's track bits.  The rotations are decoded on
 	 * every sample: as floats they would not fit small clips' bound. */
 	const uint8_t *still;
 	uint32_t still_rotations;
-	bool still_floats;
+	bool still_floats, still_scales;
 } rt_v3;
 
 struct animrt_compact {

@@ -80,29 +80,32 @@ static size_t align_up(size_t n, size_t a)
 typedef struct layout3 {
 	size_t compact, groups, formats, has_raw, range_at, record_at, payload, reader, still, total;
 	uint32_t still_rotations;
-	bool still_floats;
+	bool still_floats, still_scales;
 } layout3;
 
 /* The prebuilt still pose's bytes (rt_v3.still): 6 a constant rotation,
- * 7 a bone (13 where a constant translation is float32), 3 for alignment;
- * 0 where a bone has a constant scale or a float32 rotation (the sampler
- * decodes those clips), or where a bone is not a u16. */
-static size_t still_size(const compact_walker *w, uint32_t *rotations, bool *floats)
+ * 7 a bone (13 where a constant translation is float32), 6 more a bone
+ * where a scale is constant, 3 for alignment; 0 where a rotation or scale
+ * constant is float32 (the sampler decodes those clips), or where a bone
+ * is not a u16. */
+static size_t still_size(const compact_walker *w, layout3 *o)
 {
-	*rotations = 0;
-	*floats = false;
+	o->still_rotations = 0;
+	o->still_floats = o->still_scales = false;
 	if (w->bone_count > UINT16_MAX)
 		return 0;
 	for (uint32_t b = 0; b < w->bone_count; b++) {
 		uint16_t desc = compact_descriptor(w, b);
+		bool r = COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT, s = COMPACT_DESC_KIND(desc, 2) == COMPACT_CONSTANT;
 
-		if (COMPACT_DESC_KIND(desc, 2) == COMPACT_CONSTANT ||
-		    (COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT && (desc & COMPACT_DESC_F32(1))))
+		if ((r && (desc & COMPACT_DESC_F32(1))) || (s && (desc & COMPACT_DESC_F32(2))))
 			return 0;
-		*rotations += COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT;
-		*floats |= COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT && (desc & COMPACT_DESC_F32(0));
+		o->still_rotations += r;
+		o->still_scales |= s;
+		o->still_floats |= COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT && (desc & COMPACT_DESC_F32(0));
 	}
-	return 6 * (size_t)*rotations + (*floats ? 13 : 7) * (size_t)w->bone_count + 3;
+	return 6 * (size_t)o->still_rotations + (o->still_floats ? 13 : 7) * (size_t)w->bone_count +
+	       (o->still_scales ? 6 * (size_t)w->bone_count : 0) + 3;
 }
 
 /* The still pose is prebuilt where the block stays within 1.05 x the
@@ -110,17 +113,12 @@ static size_t still_size(const compact_walker *w, uint32_t *rotations, bool *flo
  * compressed input's bytes are not the file's: never. */
 static void place_still(const compact_walker *w, size_t input, bool is_zstd, layout3 *o)
 {
-	uint32_t rotations;
-	bool floats;
-	size_t bytes = is_zstd ? 0 : still_size(w, &rotations, &floats), at = align_up(o->total, 16);
+	size_t bytes = is_zstd ? 0 : still_size(w, o), at = align_up(o->total, 16);
 
 	o->still = 0;
-	o->still_rotations = 0;
 	if (!bytes || (double)(at + bytes) > 1.05 * (double)input + 512 - 32)
 		return;
 	o->still = at;
-	o->still_rotations = rotations;
-	o->still_floats = floats;
 	o->total = at + bytes;
 }
 
@@ -154,24 +152,24 @@ static size_t constant_bytes(uint16_t desc, unsigned k)
 		       !!(desc & COMPACT_DESC_ZERO(2)));
 }
 
-/* Bone b's translation t (0 where not constant) into the prebuilt still
- * pose's translations at `to`: floats, or halves where exact (false
- * where not). */
-static bool still_translation(const float *t, uint16_t desc, bool floats, uint8_t *to, uint32_t b)
+/* Bone b's translation or scale v (`other` where not constant, k its
+ * track) into the prebuilt still pose at `to`: floats, or halves where
+ * exact (false where not). */
+static bool still_vec3(const float *v, uint16_t desc, unsigned k, float other, bool floats, uint8_t *to, uint32_t b)
 {
 	bool ok = true;
 
-	for (int k = 0; k < 3; k++) {
-		float v = COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT ? t[k] : 0.0f;
-		uint16_t h = compact_f16_nearest(v);
+	for (int c = 0; c < 3; c++) {
+		float x = COMPACT_DESC_KIND(desc, k) == COMPACT_CONSTANT ? v[c] : other;
+		uint16_t h = compact_f16_nearest(x);
 		float back = compact_f16_to_f32(h);
 
 		if (floats) {
-			memcpy(to + 4 * (3 * (size_t)b + k), &v, 4);
+			memcpy(to + 4 * (3 * (size_t)b + c), &x, 4);
 			continue;
 		}
-		ok = ok && memcmp(&back, &v, sizeof v) == 0;
-		memcpy(to + 2 * (3 * (size_t)b + k), &h, 2);
+		ok = ok && memcmp(&back, &x, sizeof x) == 0;
+		memcpy(to + 2 * (3 * (size_t)b + c), &h, 2);
 	}
 	return ok;
 }
@@ -186,7 +184,8 @@ static bool build_still(const animrt_clip *clip, unsigned char *block, const lay
 	const rt_packed *pk = &c->packed;
 	uint32_t n = c->bone_count, r = 0;
 	void *mem = malloc(animrt_pose_size_bytes(n ? n : 1));
-	uint8_t *tr = block + o->still, *offs = tr + align_up((o->still_floats ? 12 : 6) * (size_t)n, 4);
+	uint8_t *tr = block + o->still, *sc = tr + (o->still_floats ? 12 : 6) * (size_t)n;
+	uint8_t *offs = block + o->still + align_up((size_t)(sc - tr) + (o->still_scales ? 6 * (size_t)n : 0), 4);
 	uint8_t *slots = offs + 4 * (size_t)o->still_rotations, *tracks = slots + 2 * (size_t)o->still_rotations;
 	size_t at = pk->constants_at;
 	animrt_pose pose;
@@ -201,7 +200,8 @@ static bool build_still(const animrt_clip *clip, unsigned char *block, const lay
 		uint16_t slot = (uint16_t)b;
 		uint32_t off;
 
-		ok = still_translation(pose.translation + 3 * (size_t)b, desc, o->still_floats, tr, b);
+		ok = still_vec3(pose.translation + 3 * (size_t)b, desc, 0, 0.0f, o->still_floats, tr, b);
+		ok = ok && (!o->still_scales || still_vec3(pose.scale + 3 * (size_t)b, desc, 2, 1.0f, false, sc, b));
 		at += COMPACT_DESC_KIND(desc, 0) == COMPACT_CONSTANT ? constant_bytes(desc, 0) : 0;
 		if (COMPACT_DESC_KIND(desc, 1) == COMPACT_CONSTANT) {
 			off = (uint32_t)at;
@@ -209,6 +209,7 @@ static bool build_still(const animrt_clip *clip, unsigned char *block, const lay
 			memcpy(slots + 2 * (size_t)r++, &slot, 2);
 			at += constant_bytes(desc, 1);
 		}
+		at += COMPACT_DESC_KIND(desc, 2) == COMPACT_CONSTANT ? constant_bytes(desc, 2) : 0;
 		tracks[b] = pose.tracks[b];
 	}
 	free(mem);
@@ -360,6 +361,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 		c->v3.still = block + o.still;
 		c->v3.still_rotations = o.still_rotations;
 		c->v3.still_floats = o.still_floats;
+		c->v3.still_scales = o.still_scales;
 	}
 	*out = clip;
 	return ANIMRT_OK;

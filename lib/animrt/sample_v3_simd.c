@@ -529,30 +529,34 @@ V3_TARGET rt_f4 v3_still_rotation(const uint8_t *p, unsigned dropped)
 }
 
 /* The still pose without a map from its half prebuilt form (rt_v3.still):
- * identity rotations and scales by wide stores, the translations copied
- * (or their halves converted eight at a time), the constant rotations
- * decoded from their offsets, the track bits copied. */
+ * identity rotations by wide stores, the translations copied (or their
+ * halves converted eight at a time), the scales' halves converted (or
+ * identity), the constant rotations decoded from their offsets, the
+ * track bits copied. */
 V3_TARGET void v3_still_prebuilt(const struct animrt_compact *c, animrt_pose *pose)
 {
 	const rt_packed *pk = &c->packed;
 	uint32_t n = c->bone_count, r = c->v3.still_rotations;
-	size_t tb = (c->v3.still_floats ? 12 : 6) * (size_t)n, i = 0;
-	const uint8_t *tr = c->v3.still, *offs = tr + ((tb + 3) & ~(size_t)3), *slots = offs + 4 * (size_t)r;
+	size_t tb = (c->v3.still_floats ? 12 : 6) * (size_t)n, sb = c->v3.still_scales ? 6 * (size_t)n : 0, i = 0;
+	const uint8_t *tr = c->v3.still, *sc = tr + tb, *offs = tr + ((tb + sb + 3) & ~(size_t)3);
+	const uint8_t *slots = offs + 4 * (size_t)r;
+	bool halves = !c->v3.still_floats, scales = c->v3.still_scales;
 
 	for (uint32_t b = 0; b < n; b++)
 		_mm_storeu_ps(pose->rotation + 4 * (size_t)b, _mm_setr_ps(0, 0, 0, 1));
 	if (c->v3.still_floats)
 		memcpy(pose->translation, tr, tb);
 	for (; i + 8 <= 3 * (size_t)n; i += 8) {
-		if (!c->v3.still_floats)
+		if (halves)
 			_mm256_storeu_ps(pose->translation + i,
 					 _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(tr + 2 * i))));
-		_mm256_storeu_ps(pose->scale + i, V8(1.0f));
+		_mm256_storeu_ps(pose->scale + i, scales ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(sc + 2 * i)))
+						       : V8(1.0f));
 	}
 	for (; i < 3 * (size_t)n; i++) {
-		if (!c->v3.still_floats)
+		if (halves)
 			pose->translation[i] = v3_f16(tr + 2 * i);
-		pose->scale[i] = 1.0f;
+		pose->scale[i] = scales ? v3_f16(sc + 2 * i) : 1.0f;
 	}
 	for (uint32_t k = 0; k < r; k++) {
 		uint32_t slot = (uint32_t)(slots[2 * k] | slots[2 * k + 1] << 8), off;
