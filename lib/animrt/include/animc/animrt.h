@@ -171,15 +171,20 @@ typedef struct animrt_time_index animrt_time_index;
  * Memory of a loaded compact clip.  In place (the default): its payload
  * (bone names NUL-terminated instead of length-prefixed, never longer), a
  * fixed header of about 250 bytes, 29 bytes per group of four animated
- * tracks of a kind, and 4 bytes per group and 64 grid samples.  The bound
- * to budget by: the file (the .xnb; for a .xnb.zst, what it decompresses
- * to), plus 8 bytes per animated track (animrt_clip_context_tracks), plus
- * 4 bytes per group (at most a quarter of the animated tracks, plus 3) and
- * 64 grid samples (grid_sample_count rounded up to 64), plus 512 bytes.
- * Clips keyed about every grid sample come within 1.05 times the file plus
- * 512 bytes, as every clip of the shared RobotGame and Assimp corpora does
- * (55 KB for 61 clips in 38 KB of files; 170 KB for 7 clips in 166 KB); a
- * long clip of few keys a track need not.  Measured on those corpora,
+ * tracks of a kind, and 4 bytes per group and 64 grid samples; and, only
+ * where the whole stays within 1.05 times the file plus 512 bytes (a .xnb,
+ * not a .xnb.zst), its still pose half built for the sampler: 7 bytes a
+ * bone (13 where a constant translation is float32), 6 more a bone where a
+ * scale is constant, 6 per constant rotation.  The bound to budget by: the
+ * larger of 1.05 times the file plus 512 bytes and the file (the .xnb; for
+ * a .xnb.zst, what it decompresses to), plus 8 bytes per animated track
+ * (animrt_clip_context_tracks), plus 4 bytes per group (at most a quarter
+ * of the animated tracks, plus 3) and 64 grid samples (grid_sample_count
+ * rounded up to 64), plus 512 bytes.  Clips keyed about every grid sample
+ * come within 1.05 times the file plus 512 bytes, as every clip of the
+ * shared RobotGame and Assimp corpora does (64 KB for 61 clips in 38 KB of
+ * files; 171 KB for 7 clips in 166 KB); a long clip of few keys a track
+ * need not.  Measured on those corpora,
  * ratios and not bounds: 0.22 (RobotGame) and 0.13 (Assimp) of the same
  * clips loaded in the original layout.
  * Decoded (is_decoded): 16 bytes per key plus per-bone and per-row tables,
