@@ -282,6 +282,11 @@ void animrt_rt_v3_group_plain(const struct animrt_compact *c, uint32_t g, rt_whe
  * POPCNT and F16C (sample_v3_simd.c, x86-64 only): the same bits. */
 void animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
 
+/* animrt_rt_sample_v3 four tracks at a time with the vector instructions
+ * every processor of the architecture has (sample_v3_vec.c: SSE2 on
+ * x86-64, NEON on AArch64): the same bits. */
+void animrt_rt_sample_v3_four(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+
 /* One bone of a clip of reader version 3 (animrt_rt_packed_sample_bone). */
 uint8_t animrt_rt_v3_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, float *const out[3]);
 

@@ -1164,7 +1164,7 @@ void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, co
 			       animrt_pose *pose, bool is_reference)
 {
 	if (rt_is_v3(clip)) {
-		animrt_rt_sample_v3(clip, local_s, map, pose);
+		(is_reference ? animrt_rt_sample_v3 : animrt_rt_sample_v3_four)(clip, local_s, map, pose);
 		return;
 	}
 	sample_packed(clip, local_s, map, ctx, pose, is_reference, false);
