@@ -415,8 +415,9 @@ bench-anchors: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) all $(LIBANIMRT)
 	scripts/bench-anchors $(ANIMC) $(LIBANIMRT) "$(ACL_DIR)" "$(RTM_DIR)" "$(OZZ_DIR)"
 
-check-simd:
-	scripts/check-simd
+check-simd: deps
+	@$(MAKE) $(SUBMAKE_FLAGS) $(ANIMC)
+	scripts/check-simd $(ANIMC)
 
 check-bounds: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) $(ANIMC) $(CHECK_BOUNDS)
@@ -512,8 +513,8 @@ help:
 	@echo '                 on the bench-compact outputs: speed ratios, bytes, memory, worst errors'
 	@echo '  bench-anchors  compact and lossless clips beside ACL 2.1 and ozz 0.16 on the corpus:'
 	@echo '                 memory and sampling time (ACL_DIR, RTM_DIR, OZZ_DIR: their source trees)'
-	@echo '  check-simd     the plain C and (cross-compiled, under qemu) NEON samplers against'
-	@echo '                 the scalar references'
+	@echo '  check-simd     the plain C, SSE2 and (cross-compiled, under qemu) NEON samplers against'
+	@echo '                 the scalar references, on the fixtures and the corpus compiled compact'
 	@echo '  check-bounds   every lossy mode against the lossless outputs on the corpus, as'
 	@echo '                 libanimrt plays them: worst errors against the --tolerance bounds'
 	@echo '  bench-cache    builds with a shared cache (nginx on the loopback) against builds without'
