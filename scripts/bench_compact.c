@@ -4,7 +4,9 @@
  * sampler of the original layout (the baseline, animrt_rt_clip_sample_reference),
  * the SIMD sampler on the same files, on the reduced original layout, on
  * the compact layout decoded at load, and on the compact layout in place
- * (without a context, and with one per clip).  Driven by scripts/bench-compact; built by
+ * (without a context, and with one per clip; and without one by the
+ * sampler for processors without AVX2, animrt_rt_sample_packed_baseline:
+ * SSE2 on x86-64, whatever this one has).  Driven by scripts/bench-compact; built by
  * `make bench-compact` (not part of the libraries).
  *
  * usage: bench_compact < TRIPLES
@@ -29,6 +31,7 @@
 #include <animc/animrt.h>
 #include "bench_heap.h"
 #include "bench_util.h"
+#include "compact.h"
 #include "sample.h"
 
 #define TIMES 4096
@@ -128,10 +131,10 @@ static error3 worst_error(int which)
 
 /* ----------------------------------------------------------------- timing */
 
-enum { BASELINE, SIMD_V0, SIMD_REDUCED, SIMD_DECODED, IN_PLACE, IN_PLACE_CONTEXT, CONTENDERS };
+enum { BASELINE, SIMD_V0, SIMD_REDUCED, SIMD_DECODED, IN_PLACE, IN_PLACE_CONTEXT, IN_PLACE_BASELINE, CONTENDERS };
 static const char *const names[CONTENDERS] = { "baseline_scalar_v0", "simd_v0", "simd_reduced", "simd_decoded",
-					       "packed", "packed_context" };
-static const int file_of[CONTENDERS] = { LOSSLESS, LOSSLESS, REDUCED, DECODED, PACKED, PACKED };
+					       "packed", "packed_context", "packed_baseline" };
+static const int file_of[CONTENDERS] = { LOSSLESS, LOSSLESS, REDUCED, DECODED, PACKED, PACKED, PACKED };
 
 static void pass(int who, int playback, size_t rounds)
 {
@@ -150,6 +153,9 @@ static void pass(int who, int playback, size_t rounds)
 				animrt_clip_sample_with(c, t, mode, k->context, &k->pose);
 			else if (who == IN_PLACE)
 				animrt_clip_sample(c, t, mode, NULL, &k->pose);
+			else if (who == IN_PLACE_BASELINE)
+				animrt_rt_sample_packed_baseline(c, animrt_rt_time_local(t, c->duration_s, mode), NULL,
+								 NULL, &k->pose, false);
 			else
 				animrt_clip_sample(c, t, mode, k->cursors, &k->pose);
 		}
