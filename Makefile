@@ -136,7 +136,7 @@ FLAGS_TABLE = \
 	$(addsuffix :CHECK,$(FUZZ_SRC)) \
 	lib/animc/%:PIPELINE formats/%:FORMATS \
 	lib/build/%:ENGINE cmd/%:CMD \
-	scripts/bench_compact.c:BENCH_COMPACT scripts/bench_v3.c:BENCH_COMPACT scripts/%:BENCH
+	scripts/bench_compact.c:BENCH_COMPACT scripts/%:BENCH
 flags_row = $(firstword $(foreach row,$(FLAGS_TABLE),$(if $(filter $(firstword $(subst :, ,$(row))),$1),$(row))))
 cppflags_for = $($(lastword $(subst :, ,$(call flags_row,$1)))_CPPFLAGS)
 
@@ -179,12 +179,11 @@ LIBC_RT := $(LIBC_BUILD)/libanimrt.a
 LIBC_RT_OBJ := $(patsubst %.c,$(LIBC_BUILD)/obj/%.o,$(RT_SRC))
 BENCH_SAMPLE := $(BUILD)/bench_sample
 BENCH_COMPACT := $(BUILD)/bench_compact
-BENCH_V3 := $(BUILD)/bench_v3
 CHECK_BOUNDS := $(BUILD)/check_bounds
 LAYOUT_OK := $(BUILD)/layout-ok
 
 .PHONY: all deps run test check check-function-length units golden docs fuzz fuzz-build fuzz-bins bench bench-compile bench-build bench-per-file bench-sample bench-anchors \
-	bench-compact bench-v3 check-simd check-bounds bench-cache measure-watch \
+	bench-compact check-simd check-bounds bench-cache measure-watch \
 	install uninstall clean help
 all: $(ANIMC) $(LIBANIMC) $(LIBANIMRT) $(if $(filter 0,$(ANIMRT_ZSTD)),$(LIBC_RT))
 
@@ -228,7 +227,7 @@ $(LAYOUT_OK): $(C_FILES)
 # read 8.0 to 9.3 ns a bone on the same sources, text shifted by 0 to 48
 # bytes).  HOT_OPT= builds them like everything else.
 HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c lib/animrt/sample_packed.c lib/animrt/sample_v3.c \
-	lib/animrt/sample_v3_simd.c lib/animrt/sample_v3_vec.c scripts/bench_v3.c
+	lib/animrt/sample_v3_simd.c lib/animrt/sample_v3_vec.c
 HOT_OPT ?= -O3 -falign-functions=64
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	$(call say,CC,$@)mkdir -p $(@D)
@@ -287,9 +286,6 @@ $(BENCH_SAMPLE): $(BUILD)/obj/scripts/bench_sample.o $(LIBANIMRT)
 BENCH_HEAP_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=aligned_alloc
 $(BENCH_COMPACT): $(BUILD)/obj/scripts/bench_compact.o $(BUILD)/obj/scripts/bench_heap.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(BENCH_HEAP_WRAP) $^ $(RT_LIBS) -o $@
-# bench_v3: random-access layouts of compact clips, prototyped beside version 2.
-$(BENCH_V3): $(BUILD)/obj/scripts/bench_v3.o $(BUILD)/obj/scripts/bench_heap.o $(LIBANIMRT)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $(BENCH_HEAP_WRAP) $^ $(RT_LIBS) -lm -o $@
 $(CHECK_BOUNDS): $(BUILD)/obj/scripts/check_bounds.o $(LIBANIMRT)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS_ALL) $^ $(RT_LIBS) -lm -o $@
 
@@ -406,10 +402,6 @@ bench-compact: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) all $(BENCH_COMPACT)
 	scripts/bench-compact $(ANIMC) $(BENCH_COMPACT)
 
-bench-v3: deps
-	@$(MAKE) $(SUBMAKE_FLAGS) all $(BENCH_V3)
-	scripts/bench-v3 $(ANIMC) $(BENCH_V3)
-
 # Source trees of ACL 2.1, its rtm and ozz-animation 0.16, which the caller provides.
 bench-anchors: deps
 	@$(MAKE) $(SUBMAKE_FLAGS) all $(LIBANIMRT)
@@ -509,8 +501,6 @@ help:
 	@echo '  bench-sample   ns per bone sample on the corpus, next to a memcpy of the pose data'
 	@echo '  bench-compact  the lossy outputs on the corpus: size and speed ratios against the'
 	@echo '                 lossless files and today'"'"'s scalar sampler, worst errors'
-	@echo '  bench-v3       prototypes of a compact layout for random access beside today'"'"'s,'
-	@echo '                 on the bench-compact outputs: speed ratios, bytes, memory, worst errors'
 	@echo '  bench-anchors  compact and lossless clips beside ACL 2.1 and ozz 0.16 on the corpus:'
 	@echo '                 memory and sampling time (ACL_DIR, RTM_DIR, OZZ_DIR: their source trees)'
 	@echo '  check-simd     the plain C, SSE2 and (cross-compiled, under qemu) NEON samplers against'
