@@ -52,15 +52,6 @@ static rt_f4 v4_u8(const uint8_t *p)
 	return rt_to_float(rt_bytes(p));
 }
 
-/* Four lanes' floats from memory in any alignment. */
-static rt_f4 v4_f32(const uint8_t *p)
-{
-	float v[4];
-
-	memcpy(v, p, sizeof v);
-	return rt_load(v);
-}
-
 /* Four lanes from scalars (in registers: no store and reload). */
 static inline rt_f4 v4_setf(float a, float b, float c, float d)
 {
@@ -70,6 +61,19 @@ static inline rt_f4 v4_setf(float a, float b, float c, float d)
 	float v[RT_LANES] = { a, b, c, d };
 
 	return rt_load(v);
+#endif
+}
+
+/* Four lanes' little-endian floats from memory in any alignment. */
+static rt_f4 v4_f32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	float v[4];
+
+	memcpy(v, p, sizeof v);
+	return rt_load(v);
+#else
+	return v4_setf(xnb_get_f32(p), xnb_get_f32(p + 4), xnb_get_f32(p + 8), xnb_get_f32(p + 12));
 #endif
 }
 
@@ -428,7 +432,7 @@ static size_t v4_constant(const uint8_t *p, uint16_t desc, unsigned k, float *ou
 		if (k == ANIMRT_TRANSLATION && (desc & COMPACT_DESC_ZERO(c)))
 			continue;
 		if (is_f32)
-			memcpy(&out[c], p + n, 4);
+			out[c] = xnb_get_f32(p + n);
 		else
 			out[c] = compact_f16_to_f32((uint16_t)(p[n] | p[n + 1] << 8));
 		n += is_f32 ? 4 : 2;
