@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <animc/animrt.h>
+#include "compact.h"
+#include "sample.h"
 
 #ifndef ANIMC_FUZZ_ENTRY
 #define ANIMC_FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -61,6 +63,12 @@ static float evaluate(const animrt_clip *clip)
 		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_REPEAT, cursors, &pose[1]);
 		animrt_clip_sample_with(clip, times[i], ANIMRT_PLAY_REPEAT, ctx, &pose[2]);
 		sum += pose_sum(&pose[2]);
+		/* In place, the sampler of processors without AVX2 too. */
+		if (rt_is_v3(clip)) {
+			animrt_rt_sample_packed_baseline(clip, animrt_rt_time_local(times[i], d, ANIMRT_PLAY_REPEAT), NULL,
+							 NULL, &pose[1], false);
+			sum += pose_sum(&pose[1]);
+		}
 		animrt_pose_blend(&pose[0], &pose[1], 0.5f, &pose[2]);
 		animrt_pose_add(&pose[0], &pose[1], &pose[2], 0.5f, &pose[2]);
 		sum += pose_sum(&pose[2]);
