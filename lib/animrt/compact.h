@@ -278,6 +278,23 @@ void animrt_rt_v3_still(const rt_packed *pk, const uint32_t *map, animrt_pose *p
 void animrt_rt_v3_group_plain(const struct animrt_compact *c, uint32_t g, rt_where at, const uint32_t *map,
 			      animrt_pose *pose);
 
+/* How one lane's keys decode in one record of a clip of reader version 3. */
+typedef struct rt_v3_lane {
+	const uint8_t *keys;          /* the record's keys */
+	uint64_t mask;
+	uint64_t first;               /* the lane's first key's bit, from `keys` */
+	unsigned cbits[3], key_bits, dropped;
+	float min[3], step[3];
+	bool is_raw;
+} rt_v3_lane;
+
+/* Lane l of group g in segment s. */
+rt_v3_lane animrt_rt_v3_lane_in(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l);
+
+/* Key j of a lane: x y z (w 0), or a rotation with its left-out component
+ * rebuilt (FORMAT.md 7.5, as the samplers decode it). */
+void animrt_rt_v3_lane_key(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4]);
+
 /* animrt_rt_sample_v3 built for processors with AVX2, BMI1/2, LZCNT,
  * POPCNT and F16C (sample_v3_simd.c, x86-64 only): the same bits. */
 void animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
@@ -334,6 +351,33 @@ typedef struct rt_track_cache {
 _Static_assert(sizeof(rt_track_cache) == 112, "a track cache is 112 bytes");
 
 /*
+ * A context's cache of one animated track of a clip of reader version 3
+ * (context_v3.c): the keys a and b (x y z w; w 0 for translation and
+ * scale) around the playhead, in segment `segment` at samples k0 and k1
+ * (RT_NEXT_SEGMENT: key b is the next segment's first; RT_HOLD: the last
+ * key holds, b is a), key a's index j in the segment, for rotations the
+ * arc from a to b (RT_NO_ARC until the slerps compute it), and how the
+ * lane's keys decode in `segment`'s record (rt_v3_lane, its keys as an
+ * offset in the payload copy), so that the playhead moving on unpacks one
+ * key.
+ */
+typedef struct rt_v3_cache {
+	float a[4], b[4];
+	rt_arc arc;
+	float min[3], step[3];
+	uint64_t mask;
+	uint32_t keys_at;               /* the record's keys: byte offset in the payload copy */
+	uint32_t first;                 /* the lane's first key's bit, from there */
+	uint32_t segment;               /* RT_NO_SEGMENT: no keys yet */
+	uint32_t slot;                  /* the pose slot it feeds */
+	uint32_t group;
+	uint8_t lane, track, k0, k1, j, dropped, is_raw, key_bits;
+	uint8_t cbits[3];
+	uint8_t reserved[9];
+} rt_v3_cache;
+_Static_assert(sizeof(rt_v3_cache) == 112, "a track cache is 112 bytes");
+
+/*
  * A context (animrt.h) in its caller's memory: the header; the key cursors
  * of the original layout (one per pose bone); for a compact clip in place,
  * found once when the context starts to follow the clip, the pose where
@@ -368,6 +412,23 @@ static inline rt_track_cache *rt_context_caches(animrt_context *ctx)
 {
 	return (rt_track_cache *)(void *)((unsigned char *)ctx + ctx->caches_at);
 }
+
+static inline rt_v3_cache *rt_context_v3_caches(animrt_context *ctx)
+{
+	return (rt_v3_cache *)(void *)((unsigned char *)ctx + ctx->caches_at);
+}
+
+/* What `ctx` needs to play a clip of reader version 3 through `map`
+ * (context_v3.c): the still pose in its image, and a cache per animated
+ * track the pose takes, rotations first.  False when they do not fit. */
+bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map);
+
+/* A clip of reader version 3 at local time t into `pose` with `ctx`
+ * (following the clip): the image copied, then each cache's keys
+ * interpolated (is_reference: one at a time, interp_slerp; else the
+ * rotations four wide), the same bits as without a context. */
+void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_context *ctx, animrt_pose *pose,
+				 bool is_reference);
 
 /* Make `ctx` (NULL: nothing) follow `clip` sampled through `map` (a
  * binding's sample_map, or NULL): another clip or map empties its caches.

@@ -1008,31 +1008,13 @@ static bool context_plan(animrt_context *ctx, const animrt_clip *clip, const uin
 	return true;
 }
 
-/* Whether a context has a cache for each animated track of a clip of
- * reader version 3 the pose takes through `map` (it keeps none yet, but
- * takes such a clip as it will). */
-static bool v3_context_fits(const animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
-{
-	const struct animrt_compact *c = clip->compact;
-	uint32_t need = 0;
-
-	for (uint32_t g = 0; g < c->group_count; g++)
-		for (uint32_t l = 0; l < c->groups[g].used; l++) {
-			uint32_t bone = c->groups[g].bone[l], slot = map ? map[bone] : bone;
-
-			need += slot < ctx->bone_count;
-		}
-	return need <= ctx->track_capacity;
-}
-
 bool animrt_rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial)
 {
 	if (!ctx || rt_context_is_on(ctx, clip, map, map_serial))
 		return true;
 	animrt_context_reset(ctx);
-	/* Reader version 3 keeps nothing in a context yet. */
 	if (clip->compact && clip->compact->is_packed &&
-	    (rt_is_v3(clip) ? !v3_context_fits(ctx, clip, map) : !context_plan(ctx, clip, map))) {
+	    (rt_is_v3(clip) ? !animrt_rt_v3_context_plan(ctx, clip, map) : !context_plan(ctx, clip, map))) {
 		animrt_context_reset(ctx);
 		return false;
 	}
@@ -1163,6 +1145,10 @@ RT_INLINE void sample_packed(const animrt_clip *clip, float local_s, const uint3
 void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference)
 {
+	if (rt_is_v3(clip) && ctx) {
+		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference);
+		return;
+	}
 	if (rt_is_v3(clip)) {
 		(is_reference ? animrt_rt_sample_v3 : animrt_rt_sample_v3_four)(clip, local_s, map, pose);
 		return;
@@ -1209,7 +1195,7 @@ void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint3
 		      animrt_pose *pose, bool is_reference)
 {
 #if RT_NEWER_DISPATCH && RT_SIMD_SSE2
-	if (rt_is_v3(clip) && !is_reference && cpu_is_newer()) {
+	if (rt_is_v3(clip) && !ctx && !is_reference && cpu_is_newer()) {
 		animrt_rt_sample_v3_newer(clip, local_s, map, pose);
 		return;
 	}

@@ -15,15 +15,7 @@
 #include "compact_layout.h"
 #include "interp.h"
 
-/* How one lane's keys decode in one record. */
-typedef struct lane_view {
-	const uint8_t *keys;          /* the record's keys */
-	uint64_t mask;
-	uint64_t first;               /* the lane's first key's bit, from `keys` */
-	unsigned cbits[3], key_bits, dropped;
-	float min[3], step[3];
-	bool is_raw;
-} lane_view;
+typedef rt_v3_lane lane_view;
 
 static uint64_t load_le64(const uint8_t *p)
 {
@@ -115,8 +107,7 @@ void animrt_rt_v3_still(const rt_packed *pk, const uint32_t *map, animrt_pose *p
 	}
 }
 
-/* Lane l of group g in segment s. */
-static lane_view lane_in(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l)
+lane_view animrt_rt_v3_lane_in(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l)
 {
 	const uint8_t *p = c->packed.p, *range = p + c->v3.range_at[g];
 	const uint8_t *rec = p + c->v3.records_at + c->v3.record_at[(size_t)s * c->group_count + g];
@@ -148,8 +139,7 @@ static lane_view lane_in(const struct animrt_compact *c, uint32_t g, uint32_t s,
 	return v;
 }
 
-/* Key j of a lane: x y z (w 0), or a rotation with its left-out component rebuilt. */
-static void lane_key(const lane_view *v, uint32_t j, unsigned track, float out[4])
+void animrt_rt_v3_lane_key(const lane_view *v, uint32_t j, unsigned track, float out[4])
 {
 	uint64_t bit = v->first + (uint64_t)j * v->key_bits;
 	float k[3];
@@ -178,23 +168,23 @@ static void lane_sample(const struct animrt_compact *c, uint32_t g, uint32_t l, 
 {
 	unsigned track = c->groups[g].kind;
 	uint32_t s = at.segment, i = (uint32_t)at.local;
-	lane_view v = lane_in(c, g, s, l);
+	lane_view v = animrt_rt_v3_lane_in(c, g, s, l);
 	float a[4], b[4], u = 0;
 
 	i = i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = v.mask & upto, above = v.mask & ~upto;
 	uint32_t j = rt_popcount64(below) - 1, k0 = 63 - rt_clz64(below);
 
-	lane_key(&v, j, track, a);
+	animrt_rt_v3_lane_key(&v, j, track, a);
 	if (above) {
 		uint32_t k1 = rt_ctz64(above);
 
-		lane_key(&v, j + 1, track, b);
+		animrt_rt_v3_lane_key(&v, j + 1, track, b);
 		u = (at.local - (float)k0) / (float)(k1 - k0);
 	} else if (s + 1 < c->segment_count) {
-		lane_view n = lane_in(c, g, s + 1, l);
+		lane_view n = animrt_rt_v3_lane_in(c, g, s + 1, l);
 
-		lane_key(&n, 0, track, b);
+		animrt_rt_v3_lane_key(&n, 0, track, b);
 		u = (at.local - (float)k0) / (float)(COMPACT_SEGMENT_SAMPLES - k0);
 	}
 	if (!(u > 0))
@@ -271,11 +261,11 @@ uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, uns
 	if (sequence >= c->bone_count || track > ANIMRT_SCALE || !lane_of(c, sequence, track, &g, &l))
 		return 0;
 	for (uint32_t s = 0; s < c->segment_count; s++)
-		total += rt_popcount64(lane_in(c, g, s, l).mask);
+		total += rt_popcount64(animrt_rt_v3_lane_in(c, g, s, l).mask);
 	if (!times_s && !values)
 		return total;
 	for (uint32_t s = 0; s < c->segment_count && written < capacity; s++) {
-		lane_view v = lane_in(c, g, s, l);
+		lane_view v = animrt_rt_v3_lane_in(c, g, s, l);
 		uint64_t m = v.mask;
 
 		for (uint32_t j = 0; m && written < capacity; key++, j++) {
@@ -288,7 +278,7 @@ uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, uns
 			if (times_s)
 				times_s[written] = (float)((double)((s << COMPACT_SEGMENT_SHIFT) + i) / c->rate_hz);
 			if (values) {
-				lane_key(&v, j, track, k);
+				animrt_rt_v3_lane_key(&v, j, track, k);
 				memcpy(values + (size_t)written * width, k, width * sizeof(float));
 			}
 			written++;

@@ -1,0 +1,420 @@
+/*
+ * context_v3.c - a context (animrt.h) playing a clip of reader version 3
+ * in place.  When the context starts to follow the clip it decodes the
+ * still pose (constants, identity, track bits) once into its image, and
+ * makes one cache per animated track the pose takes (rotations first).
+ * Each sample then copies the image, and per cache interpolates the two
+ * keys it holds; a cache goes back to the record (the plain C lane
+ * decode, sample_v3.c) only when the playhead leaves its keys' span, and
+ * forward playback then mostly unpacks key b alone.  The keys are those
+ * the samplers without a context decode, and the interpolation takes the
+ * same operations, so a context changes no bit.  Rotations slerp four at
+ * a time (simd.h), with the arc between their keys computed once.
+ */
+#include <string.h>
+
+#include <animc/animrt.h>
+
+#include "compact.h"
+#include "compact_layout.h"
+#include "interp.h"
+#include "simd.h"
+
+/* ------------------------------------------------------------ the plan */
+
+static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
+
+/* The context's image as a pose of its bone count. */
+static animrt_pose image_pose(animrt_context *ctx)
+{
+	float *image = rt_context_image(ctx);
+	size_t n = ctx->bone_count;
+	animrt_pose pose;
+
+	memset(&pose, 0, sizeof pose);
+	pose.bone_count = ctx->bone_count;
+	pose.translation = image;
+	pose.rotation = image + 3 * n;
+	pose.scale = image + 7 * n;
+	pose.tracks = (uint8_t *)(image + 10 * n);
+	return pose;
+}
+
+/* The still pose into the image: identity in every slot, then the clip's
+ * through `map`.  False when a bone would go past the context's bones. */
+static bool plan_image(animrt_context *ctx, const struct animrt_compact *c, const uint32_t *map)
+{
+	animrt_pose pose = image_pose(ctx);
+
+	for (uint32_t b = 0; b < c->bone_count; b++) {
+		uint32_t slot = map ? map[b] : b;
+
+		if (slot != RT_NO_BONE && slot >= ctx->bone_count)
+			return false;
+	}
+	for (uint32_t slot = 0; slot < ctx->bone_count; slot++) {
+		memcpy(pose.translation + 3 * (size_t)slot, identity_value[ANIMRT_TRANSLATION], 3 * sizeof(float));
+		memcpy(pose.rotation + 4 * (size_t)slot, identity_value[ANIMRT_ROTATION], 4 * sizeof(float));
+		memcpy(pose.scale + 3 * (size_t)slot, identity_value[ANIMRT_SCALE], 3 * sizeof(float));
+		pose.tracks[slot] = 0;
+	}
+	animrt_rt_v3_still(&c->packed, map, &pose);
+	return true;
+}
+
+/* The caches of the groups of one kind (rotations, or the others); false
+ * when they do not fit. */
+static bool plan_caches(animrt_context *ctx, const struct animrt_compact *c, const uint32_t *map, bool rotations)
+{
+	rt_v3_cache *caches = rt_context_v3_caches(ctx);
+
+	for (uint32_t g = 0; g < c->group_count; g++) {
+		const rt_group *gr = &c->groups[g];
+
+		if ((gr->kind == ANIMRT_ROTATION) != rotations)
+			continue;
+		for (uint32_t l = 0; l < gr->used; l++) {
+			uint32_t slot = map ? map[gr->bone[l]] : gr->bone[l];
+
+			if (slot == RT_NO_BONE)
+				continue;
+			if (ctx->track_count == ctx->track_capacity)
+				return false;
+			rt_v3_cache *tc = &caches[ctx->track_count++];
+
+			memset(tc, 0, sizeof *tc);
+			tc->segment = RT_NO_SEGMENT;
+			tc->k1 = RT_HOLD;
+			tc->slot = slot;
+			tc->group = g;
+			tc->lane = (uint8_t)l;
+			tc->track = (uint8_t)gr->kind;
+		}
+	}
+	return true;
+}
+
+bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map)
+{
+	const struct animrt_compact *c = clip->compact;
+
+	ctx->track_count = 0;
+	if (!plan_image(ctx, c, map) || !plan_caches(ctx, c, map, true))
+		return false;
+	ctx->rotation_count = ctx->track_count;
+	return plan_caches(ctx, c, map, false);
+}
+
+/* ------------------------------------------------------------- refills */
+
+/* The lane's decoding in segment s into its cache. */
+static void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t s)
+{
+	rt_v3_lane v = animrt_rt_v3_lane_in(c, tc->group, s, tc->lane);
+
+	memcpy(tc->min, v.min, sizeof tc->min);
+	memcpy(tc->step, v.step, sizeof tc->step);
+	tc->mask = v.mask;
+	tc->keys_at = (uint32_t)(v.keys - c->packed.p);
+	tc->first = (uint32_t)v.first;
+	for (int k = 0; k < 3; k++)
+		tc->cbits[k] = (uint8_t)v.cbits[k];
+	tc->key_bits = (uint8_t)v.key_bits;
+	tc->dropped = (uint8_t)v.dropped;
+	tc->is_raw = v.is_raw;
+	tc->segment = s;
+}
+
+/* The lane's decoding the cache holds. */
+static rt_v3_lane cache_view(const struct animrt_compact *c, const rt_v3_cache *tc)
+{
+	rt_v3_lane v;
+
+	v.keys = c->packed.p + tc->keys_at;
+	v.mask = tc->mask;
+	v.first = tc->first;
+	for (int k = 0; k < 3; k++)
+		v.cbits[k] = tc->cbits[k];
+	v.key_bits = tc->key_bits;
+	v.dropped = tc->dropped;
+	memcpy(v.min, tc->min, sizeof v.min);
+	memcpy(v.step, tc->step, sizeof v.step);
+	v.is_raw = tc->is_raw;
+	return v;
+}
+
+/* The grid sample of a position in a segment, as the samplers take it. */
+static inline uint32_t sample_of(rt_where at)
+{
+	uint32_t i = (uint32_t)at.local;
+
+	return i < COMPACT_SEGMENT_SAMPLES - 1 ? i : COMPACT_SEGMENT_SAMPLES - 1;
+}
+
+/* Does the cache hold the keys around `at`? */
+static inline bool cache_holds(const rt_v3_cache *tc, rt_where at)
+{
+	uint32_t i = sample_of(at);
+
+	return tc->segment == at.segment && tc->k0 <= i && (tc->k1 == RT_HOLD || i < tc->k1);
+}
+
+/* Key a of the playhead's span is the cache's key b: the playhead moved
+ * on by one key, in the segment or into the next one. */
+static inline bool b_becomes_a(const rt_v3_cache *tc, uint32_t s, uint32_t j)
+{
+	if (tc->k1 == RT_HOLD)
+		return false;
+	if (tc->k1 == RT_NEXT_SEGMENT)
+		return tc->segment + 1 == s && j == 0;
+	return tc->segment == s && j == tc->j + 1u;
+}
+
+/*
+ * The keys around `at` into the cache (sample_v3.c's lane_sample, with the
+ * lane's decoding kept): key a at or before the playhead, key b after it
+ * (the next segment's first when the segment has none; key a again where
+ * the last key holds).  Key a is the old key b when the playhead moved on
+ * by one key.
+ */
+static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at)
+{
+	uint32_t s = at.segment, i = sample_of(at);
+	rt_v3_cache old;
+
+	memcpy(old.b, tc->b, sizeof old.b);
+	old.segment = tc->segment;
+	old.k1 = tc->k1;
+	old.j = tc->j;
+	if (tc->segment != s)
+		cache_lane(c, tc, s);
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = tc->mask & upto;
+	uint64_t above = tc->mask & ~upto;
+	uint32_t j = rt_popcount64(below) - 1;
+	rt_v3_lane v = cache_view(c, tc);
+
+	if (b_becomes_a(&old, s, j))
+		memcpy(tc->a, old.b, sizeof tc->a);
+	else
+		animrt_rt_v3_lane_key(&v, j, tc->track, tc->a);
+	tc->j = (uint8_t)j;
+	tc->k0 = (uint8_t)(63 - rt_clz64(below));
+	if (above) {
+		tc->k1 = (uint8_t)rt_ctz64(above);
+		animrt_rt_v3_lane_key(&v, j + 1, tc->track, tc->b);
+	} else if (s + 1 < c->segment_count) {
+		rt_v3_lane n = animrt_rt_v3_lane_in(c, tc->group, s + 1, tc->lane);
+
+		tc->k1 = RT_NEXT_SEGMENT;
+		animrt_rt_v3_lane_key(&n, 0, tc->track, tc->b);
+	} else {
+		tc->k1 = RT_HOLD;
+		memcpy(tc->b, tc->a, sizeof tc->b);
+	}
+	tc->arc.angle = RT_NO_ARC;
+}
+
+/* The weight between keys a and b (FORMAT.md 7.5): 0 where the last key
+ * holds. */
+static inline float cache_weight(const rt_v3_cache *tc, float local)
+{
+	if (tc->k1 == RT_HOLD)
+		return 0;
+	return (local - (float)tc->k0) / (float)(tc->k1 - tc->k0);
+}
+
+/* -------------------------------------------------------------- slerps */
+
+/* Rotations waiting in groups of four for the slerp. */
+typedef struct slerps {
+	uint32_t count;
+	rt_v3_cache *tc[4];
+	float u[4];
+	float *out[4];
+} slerps;
+
+/* The arcs between keys a and b four wide, in interp_arc_of's operations:
+ * the angle (-1 where the keys are near, and the normalised lerp applies)
+ * and 1 / sin(angle) with the sign of their dot product. */
+static inline void arcs4(const rt_f4 a[4], const rt_f4 b[4], rt_f4 *angle, rt_f4 *signed_inv_sin)
+{
+	rt_f4 one = rt_set1(1.0f);
+	rt_f4 dot = rt_add(rt_add(rt_add(rt_mul(a[0], b[0]), rt_mul(a[1], b[1])), rt_mul(a[2], b[2])),
+			   rt_mul(a[3], b[3]));
+	rt_f4 near_dot = rt_set1(INTERP_NLERP_DOT), d = rt_abs(dot);
+	rt_f4 c = rt_select(rt_lt(d, near_dot), d, near_dot);
+
+	*angle = rt_select(rt_le(d, near_dot), rt_acos_unit(c), rt_set1(-1.0f));
+	*signed_inv_sin = rt_xor(rt_sign_bit(dot), rt_div(one, rt_sqrt(rt_mul(rt_sub(one, c), rt_add(one, c)))));
+}
+
+/* The arcs of the waiting rotations: kept in their caches, or computed
+ * once for keys unpacked since (and kept). */
+static inline void slerps_arcs(slerps *sl, const rt_f4 a[4], const rt_f4 b[4], rt_f4 *angle, rt_f4 *signed_inv_sin)
+{
+	uint32_t n = sl->count;
+
+	rt_arcs(&sl->tc[0]->arc.angle, &sl->tc[n > 1 ? 1 : 0]->arc.angle, &sl->tc[n > 2 ? 2 : 0]->arc.angle,
+		&sl->tc[n > 3 ? 3 : 0]->arc.angle, angle, signed_inv_sin);
+	rt_f4 is_new = rt_lt(*angle, rt_set1(-1.5f));
+	if (!rt_any(is_new))
+		return;
+	rt_f4 new_angle, new_inv;
+	float fa[4], fi[4];
+
+	arcs4(a, b, &new_angle, &new_inv);
+	*angle = rt_select(is_new, new_angle, *angle);
+	*signed_inv_sin = rt_select(is_new, new_inv, *signed_inv_sin);
+	rt_store(fa, *angle);
+	rt_store(fi, *signed_inv_sin);
+	for (uint32_t lane = 0; lane < n; lane++) {
+		sl->tc[lane]->arc.angle = fa[lane];
+		sl->tc[lane]->arc.signed_inv_sin = fi[lane];
+	}
+}
+
+/*
+ * The rotations waiting in `sl`, four wide: interp_slerp's operations on
+ * their arcs (the short sine series where every arc is short, which gives
+ * the full series' bits there; the full one otherwise), key a where u is
+ * not above 0.
+ */
+static inline void slerps_flush(slerps *sl)
+{
+	uint32_t n = sl->count;
+	rt_f4 a[4], b[4], out[4], angle, signed_inv_sin, one = rt_set1(1.0f);
+	float u[4];
+
+	if (!n)
+		return;
+	for (uint32_t lane = 0; lane < 4; lane++) {
+		const rt_v3_cache *tc = sl->tc[lane < n ? lane : 0];
+
+		a[lane] = rt_load(tc->a);
+		b[lane] = rt_load(tc->b);
+		u[lane] = sl->u[lane < n ? lane : 0];
+	}
+	rt_transpose(&a[0], &a[1], &a[2], &a[3]);
+	rt_transpose(&b[0], &b[1], &b[2], &b[3]);
+	rt_f4 vu = rt_load(u);
+	slerps_arcs(sl, a, b, &angle, &signed_inv_sin);
+	rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
+	rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
+	if (!rt_any(rt_gt(angle, rt_set1(RT_SHORT_SINE)))) {
+		s0 = rt_sin_short(x0);
+		s1 = rt_sin_short(x1);
+	} else {
+		s0 = rt_sin_quadrant(x0);
+		s1 = rt_sin_quadrant(x1);
+	}
+	rt_f4 is_near = rt_lt(angle, rt_set1(0.0f));
+	rt_f4 w0 = rt_select(is_near, rt_sub(one, vu), rt_mul(s0, inv_sin));
+	rt_f4 w1 = rt_xor(sign, rt_select(is_near, vu, rt_mul(s1, inv_sin)));
+
+	rt_slerp_finish(a, b, w0, w1, is_near, out);
+	rt_f4 keep = rt_not(rt_gt(vu, rt_set1(0.0f)));
+	for (int k = 0; k < 4; k++)
+		out[k] = rt_select(keep, a[k], out[k]);
+	rt_transpose(&out[0], &out[1], &out[2], &out[3]);
+	for (uint32_t lane = 0; lane < n; lane++)
+		rt_store(sl->out[lane], out[lane]);
+	sl->count = 0;
+}
+
+/* ------------------------------------------------------------ sampling */
+
+static inline float *track_out(animrt_pose *pose, unsigned track, uint32_t slot)
+{
+	return track == ANIMRT_TRANSLATION ? pose->translation + 3 * (size_t)slot
+	       : track == ANIMRT_ROTATION  ? pose->rotation + 4 * (size_t)slot
+					   : pose->scale + 3 * (size_t)slot;
+}
+
+/* The image into the pose's n bones. */
+static inline void copy_image(animrt_context *ctx, animrt_pose *pose)
+{
+	uint32_t n = pose->bone_count, stride = ctx->bone_count;
+	const float *image = rt_context_image(ctx);
+
+	memcpy(pose->translation, image, (size_t)n * 3 * sizeof(float));
+	memcpy(pose->rotation, image + 3 * (size_t)stride, (size_t)n * 4 * sizeof(float));
+	memcpy(pose->scale, image + 7 * (size_t)stride, (size_t)n * 3 * sizeof(float));
+	memcpy(pose->tracks, image + 10 * (size_t)stride, n);
+}
+
+/* The rotation caches four at a time: their weights as one division, the
+ * slerps as one. */
+static void rotations_wide(const struct animrt_compact *c, rt_where at, animrt_context *ctx, animrt_pose *pose)
+{
+	rt_v3_cache *caches = rt_context_v3_caches(ctx);
+	uint32_t rotations = ctx->rotation_count, n = pose->bone_count;
+	rt_f4 vlocal = rt_set1(at.local);
+	slerps sl;
+
+	sl.count = 0;
+	for (uint32_t e = 0; e < rotations; e++) {
+		rt_v3_cache *tc = &caches[e];
+
+		if (tc->slot < n) {
+			if (!cache_holds(tc, at))
+				cache_refill(c, tc, at);
+			sl.tc[sl.count] = tc;
+			sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
+			sl.count++;
+		}
+		if (!sl.count || (sl.count < 4 && e + 1 < rotations))
+			continue;
+		uint8_t k0[4], k1[4];
+		for (uint32_t lane = 0; lane < 4; lane++) {
+			const rt_v3_cache *g = sl.tc[lane < sl.count ? lane : 0];
+
+			k0[lane] = g->k0;
+			k1[lane] = g->k1;
+		}
+		rt_i4 k1i = rt_bytes(k1);
+		rt_f4 fk0 = rt_to_float(rt_bytes(k0)), fk1 = rt_to_float(k1i);
+		rt_store(sl.u, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f), rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));
+		slerps_flush(&sl);
+	}
+}
+
+/* Caches [from, to) one at a time (rotations only for the reference). */
+static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animrt_context *ctx, animrt_pose *pose,
+			      uint32_t from, uint32_t to)
+{
+	rt_v3_cache *caches = rt_context_v3_caches(ctx);
+
+	for (uint32_t e = from; e < to; e++) {
+		rt_v3_cache *tc = &caches[e];
+		unsigned k = tc->track;
+
+		if (tc->slot >= pose->bone_count)
+			continue;
+		if (!cache_holds(tc, at))
+			cache_refill(c, tc, at);
+		float *out = track_out(pose, k, tc->slot), u = cache_weight(tc, at.local);
+		if (!(u > 0))
+			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		else if (k != ANIMRT_ROTATION)
+			interp_lerp3(out, tc->a, tc->b, u);
+		else
+			interp_slerp(out, tc->a, tc->b, u);
+	}
+}
+
+void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_context *ctx, animrt_pose *pose,
+				 bool is_reference)
+{
+	const struct animrt_compact *c = clip->compact;
+	rt_where at = animrt_rt_grid_locate(c, local_s);
+
+	if (!pose->bone_count)
+		return;   /* a pose of no bones has no arrays (animrt_pose_init) */
+	copy_image(ctx, pose);
+	if (is_reference) {
+		tracks_one_by_one(c, at, ctx, pose, 0, ctx->track_count);
+		return;
+	}
+	rotations_wide(c, at, ctx, pose);
+	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count);
+}
