@@ -278,22 +278,20 @@ void animrt_rt_v3_still(const rt_packed *pk, const uint32_t *map, animrt_pose *p
 void animrt_rt_v3_group_plain(const struct animrt_compact *c, uint32_t g, rt_where at, const uint32_t *map,
 			      animrt_pose *pose);
 
-/* How one lane's keys decode in one record of a clip of reader version 3. */
+/* How one lane's keys decode in one record of a clip of reader version 3
+ * (lane_v3.h decodes its keys). */
 typedef struct rt_v3_lane {
 	const uint8_t *keys;          /* the record's keys */
 	uint64_t mask;
-	uint64_t first;               /* the lane's first key's bit, from `keys` */
-	unsigned cbits[3], key_bits, dropped;
 	float min[3], step[3];
+	uint32_t first;               /* the lane's first key's bit, from `keys` */
+	uint8_t cbits[3], key_bits, dropped;
 	bool is_raw;
 } rt_v3_lane;
+_Static_assert(sizeof(rt_v3_lane) <= 56, "a lane's decoding fits a context's track cache");
 
 /* Lane l of group g in segment s. */
 rt_v3_lane animrt_rt_v3_lane_in(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l);
-
-/* Key j of a lane: x y z (w 0), or a rotation with its left-out component
- * rebuilt (FORMAT.md 7.5, as the samplers decode it). */
-void animrt_rt_v3_lane_key(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4]);
 
 /* animrt_rt_sample_v3 built for processors with AVX2, BMI1/2, LZCNT,
  * POPCNT and F16C (sample_v3_simd.c, x86-64 only): the same bits. */
@@ -357,23 +355,17 @@ _Static_assert(sizeof(rt_track_cache) == 112, "a track cache is 112 bytes");
  * (RT_NEXT_SEGMENT: key b is the next segment's first; RT_HOLD: the last
  * key holds, b is a), key a's index j in the segment, for rotations the
  * arc from a to b (RT_NO_ARC until the slerps compute it), and how the
- * lane's keys decode in `segment`'s record (rt_v3_lane, its keys as an
- * offset in the payload copy), so that the playhead moving on unpacks one
- * key.
+ * lane's keys decode in `segment`'s record, so that the playhead moving
+ * on unpacks one key.
  */
 typedef struct rt_v3_cache {
 	float a[4], b[4];
 	rt_arc arc;
-	float min[3], step[3];
-	uint64_t mask;
-	uint32_t keys_at;               /* the record's keys: byte offset in the payload copy */
-	uint32_t first;                 /* the lane's first key's bit, from there */
+	rt_v3_lane lane;
 	uint32_t segment;               /* RT_NO_SEGMENT: no keys yet */
 	uint32_t slot;                  /* the pose slot it feeds */
-	uint32_t group;
-	uint8_t lane, track, k0, k1, j, dropped, is_raw, key_bits;
-	uint8_t cbits[3];
-	uint8_t reserved[9];
+	uint32_t at;                    /* group * RT_LANES + lane */
+	uint8_t track, k0, k1, j;
 } rt_v3_cache;
 _Static_assert(sizeof(rt_v3_cache) == 112, "a track cache is 112 bytes");
 

@@ -18,6 +18,7 @@
 #include "compact.h"
 #include "compact_layout.h"
 #include "interp.h"
+#include "lane_v3.h"
 #include "simd.h"
 
 /* ------------------------------------------------------------ the plan */
@@ -86,8 +87,7 @@ static bool plan_caches(animrt_context *ctx, const struct animrt_compact *c, con
 			tc->segment = RT_NO_SEGMENT;
 			tc->k1 = RT_HOLD;
 			tc->slot = slot;
-			tc->group = g;
-			tc->lane = (uint8_t)l;
+			tc->at = g * RT_LANES + l;
 			tc->track = (uint8_t)gr->kind;
 		}
 	}
@@ -107,42 +107,6 @@ bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, con
 
 /* ------------------------------------------------------------- refills */
 
-/* The lane's decoding in segment s into its cache. */
-static void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t s)
-{
-	rt_v3_lane v = animrt_rt_v3_lane_in(c, tc->group, s, tc->lane);
-
-	memcpy(tc->min, v.min, sizeof tc->min);
-	memcpy(tc->step, v.step, sizeof tc->step);
-	tc->mask = v.mask;
-	tc->keys_at = (uint32_t)(v.keys - c->packed.p);
-	tc->first = (uint32_t)v.first;
-	for (int k = 0; k < 3; k++)
-		tc->cbits[k] = (uint8_t)v.cbits[k];
-	tc->key_bits = (uint8_t)v.key_bits;
-	tc->dropped = (uint8_t)v.dropped;
-	tc->is_raw = v.is_raw;
-	tc->segment = s;
-}
-
-/* The lane's decoding the cache holds. */
-static rt_v3_lane cache_view(const struct animrt_compact *c, const rt_v3_cache *tc)
-{
-	rt_v3_lane v;
-
-	v.keys = c->packed.p + tc->keys_at;
-	v.mask = tc->mask;
-	v.first = tc->first;
-	for (int k = 0; k < 3; k++)
-		v.cbits[k] = tc->cbits[k];
-	v.key_bits = tc->key_bits;
-	v.dropped = tc->dropped;
-	memcpy(v.min, tc->min, sizeof v.min);
-	memcpy(v.step, tc->step, sizeof v.step);
-	v.is_raw = tc->is_raw;
-	return v;
-}
-
 /* The grid sample of a position in a segment, as the samplers take it. */
 static inline uint32_t sample_of(rt_where at)
 {
@@ -159,59 +123,78 @@ static inline bool cache_holds(const rt_v3_cache *tc, rt_where at)
 	return tc->segment == at.segment && tc->k0 <= i && (tc->k1 == RT_HOLD || i < tc->k1);
 }
 
-/* Key a of the playhead's span is the cache's key b: the playhead moved
- * on by one key, in the segment or into the next one. */
-static inline bool b_becomes_a(const rt_v3_cache *tc, uint32_t s, uint32_t j)
+/* The lane's decoding in segment s into its cache. */
+static inline void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t s)
 {
-	if (tc->k1 == RT_HOLD)
-		return false;
-	if (tc->k1 == RT_NEXT_SEGMENT)
-		return tc->segment + 1 == s && j == 0;
-	return tc->segment == s && j == tc->j + 1u;
+	tc->lane = animrt_rt_v3_lane_in(c, tc->at / RT_LANES, s, tc->at % RT_LANES);
+	tc->segment = s;
 }
 
 /*
- * The keys around `at` into the cache (sample_v3.c's lane_sample, with the
- * lane's decoding kept): key a at or before the playhead, key b after it
- * (the next segment's first when the segment has none; key a again where
- * the last key holds).  Key a is the old key b when the playhead moved on
- * by one key.
+ * Key j of the cache's segment (the old key b when b_is_a) as key a, at
+ * sample k0, and the key after it as key b: the next in the segment
+ * (`above`: the mask past k0), else the next segment's first, else key a
+ * again (the last key holds).  sample_v3.c's lane_sample, with the lane's
+ * decoding kept.
  */
-static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at)
+static void cache_keys(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t j, uint32_t k0, uint64_t above,
+		       bool b_is_a)
 {
-	uint32_t s = at.segment, i = sample_of(at);
-	rt_v3_cache old;
+	unsigned track = tc->track;
 
-	memcpy(old.b, tc->b, sizeof old.b);
-	old.segment = tc->segment;
-	old.k1 = tc->k1;
-	old.j = tc->j;
-	if (tc->segment != s)
-		cache_lane(c, tc, s);
-	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = tc->mask & upto;
-	uint64_t above = tc->mask & ~upto;
-	uint32_t j = rt_popcount64(below) - 1;
-	rt_v3_lane v = cache_view(c, tc);
-
-	if (b_becomes_a(&old, s, j))
-		memcpy(tc->a, old.b, sizeof tc->a);
+	if (b_is_a)
+		memcpy(tc->a, tc->b, sizeof tc->a);
 	else
-		animrt_rt_v3_lane_key(&v, j, tc->track, tc->a);
+		rt_v3_lane_key(&tc->lane, j, track, tc->a);
 	tc->j = (uint8_t)j;
-	tc->k0 = (uint8_t)(63 - rt_clz64(below));
+	tc->k0 = (uint8_t)k0;
 	if (above) {
 		tc->k1 = (uint8_t)rt_ctz64(above);
-		animrt_rt_v3_lane_key(&v, j + 1, tc->track, tc->b);
-	} else if (s + 1 < c->segment_count) {
-		rt_v3_lane n = animrt_rt_v3_lane_in(c, tc->group, s + 1, tc->lane);
+		rt_v3_lane_key(&tc->lane, j + 1, track, tc->b);
+	} else if (tc->segment + 1 < c->segment_count) {
+		rt_v3_lane next = animrt_rt_v3_lane_in(c, tc->at / RT_LANES, tc->segment + 1, tc->at % RT_LANES);
 
 		tc->k1 = RT_NEXT_SEGMENT;
-		animrt_rt_v3_lane_key(&n, 0, tc->track, tc->b);
+		rt_v3_lane_key(&next, 0, track, tc->b);
 	} else {
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	}
 	tc->arc.angle = RT_NO_ARC;
+}
+
+/* The mask's keys after sample k (k <= 63). */
+static inline uint64_t keys_after(uint64_t mask, uint32_t k)
+{
+	return k == 63 ? 0 : mask & ~(((uint64_t)2 << k) - 1);
+}
+
+/*
+ * The keys around `at` into the cache.  Forward playback mostly passes
+ * key b only: key b becomes key a, and only the key after it is unpacked
+ * (no rank of the mask needed); anything else finds key a by the mask,
+ * and key b becomes key a only where the playhead entered the next
+ * segment at its first key.
+ */
+static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at)
+{
+	uint32_t s = at.segment, i = sample_of(at);
+
+	if (tc->segment == s && tc->k1 < RT_NEXT_SEGMENT && i >= tc->k1) {
+		uint64_t above = keys_after(tc->lane.mask, tc->k1);
+
+		if (!above || i < rt_ctz64(above)) {
+			cache_keys(c, tc, tc->j + 1u, tc->k1, above, true);
+			return;
+		}
+	}
+	bool was_next = tc->segment + 1 == s && tc->k1 == RT_NEXT_SEGMENT;
+	if (tc->segment != s)
+		cache_lane(c, tc, s);
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = tc->lane.mask & upto;
+	uint32_t j = rt_popcount64(below) - 1;
+
+	cache_keys(c, tc, j, 63 - rt_clz64(below), tc->lane.mask & ~upto, was_next && j == 0);
 }
 
 /* The weight between keys a and b (FORMAT.md 7.5): 0 where the last key
@@ -364,13 +347,18 @@ static void rotations_wide(const struct animrt_compact *c, rt_where at, animrt_c
 		}
 		if (!sl.count || (sl.count < 4 && e + 1 < rotations))
 			continue;
+		/* The samples as words in registers (bytes stored one by one
+		 * and read back as one word would wait for the stores). */
+		uint32_t w0 = 0, w1 = 0;
 		uint8_t k0[4], k1[4];
 		for (uint32_t lane = 0; lane < 4; lane++) {
 			const rt_v3_cache *g = sl.tc[lane < sl.count ? lane : 0];
 
-			k0[lane] = g->k0;
-			k1[lane] = g->k1;
+			w0 |= (uint32_t)g->k0 << 8 * lane;
+			w1 |= (uint32_t)g->k1 << 8 * lane;
 		}
+		memcpy(k0, &w0, 4);
+		memcpy(k1, &w1, 4);
 		rt_i4 k1i = rt_bytes(k1);
 		rt_f4 fk0 = rt_to_float(rt_bytes(k0)), fk1 = rt_to_float(k1i);
 		rt_store(sl.u, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f), rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));

@@ -14,17 +14,9 @@
 #include "compact.h"
 #include "compact_layout.h"
 #include "interp.h"
+#include "lane_v3.h"
 
 typedef rt_v3_lane lane_view;
-
-static uint64_t load_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
 
@@ -125,42 +117,19 @@ lane_view animrt_rt_v3_lane_in(const struct animrt_compact *c, uint32_t g, uint3
 		uint64_t m = compact3_mask(rec, &sh, i);
 
 		if (i < l) {
-			v.first += (uint64_t)rt_popcount64(m) * kb;
+			v.first += rt_popcount64(m) * kb;
 			continue;
 		}
 		v.mask = m;
-		v.key_bits = kb;
-		memcpy(v.cbits, cb, sizeof cb);
+		v.key_bits = (uint8_t)kb;
+		for (int k = 0; k < 3; k++)
+			v.cbits[k] = (uint8_t)cb[k];
 		memcpy(v.min, min, sizeof min);
 		memcpy(v.step, step, sizeof step);
 	}
-	v.dropped = COMPACT3_CODE_DROPPED(rec[l]);
+	v.dropped = (uint8_t)COMPACT3_CODE_DROPPED(rec[l]);
 	v.is_raw = COMPACT3_CODE_BITS(rec[l]) == COMPACT_RAW_BITS;
 	return v;
-}
-
-void animrt_rt_v3_lane_key(const lane_view *v, uint32_t j, unsigned track, float out[4])
-{
-	uint64_t bit = v->first + (uint64_t)j * v->key_bits;
-	float k[3];
-
-	for (unsigned c = 0, at = 0; c < 3; at += v->cbits[c], c++) {
-		uint64_t b = bit + at, q = load_le64(v->keys + (size_t)(b >> 3)) >> (b & 7);
-
-		if (v->is_raw) {
-			uint32_t u = (uint32_t)q;
-
-			memcpy(&k[c], &u, 4);
-		} else {
-			k[c] = compact_dequantize(v->min[c], v->step[c], (uint32_t)q & ((1u << v->cbits[c]) - 1));
-		}
-	}
-	if (track == ANIMRT_ROTATION) {
-		compact_rotation_rebuild(k, v->dropped, out);
-	} else {
-		memcpy(out, k, sizeof k);
-		out[3] = 0;
-	}
 }
 
 /* Lane l of group g at `at` into out (FORMAT.md 7.5). */
@@ -175,16 +144,16 @@ static void lane_sample(const struct animrt_compact *c, uint32_t g, uint32_t l, 
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = v.mask & upto, above = v.mask & ~upto;
 	uint32_t j = rt_popcount64(below) - 1, k0 = 63 - rt_clz64(below);
 
-	animrt_rt_v3_lane_key(&v, j, track, a);
+	rt_v3_lane_key(&v, j, track, a);
 	if (above) {
 		uint32_t k1 = rt_ctz64(above);
 
-		animrt_rt_v3_lane_key(&v, j + 1, track, b);
+		rt_v3_lane_key(&v, j + 1, track, b);
 		u = (at.local - (float)k0) / (float)(k1 - k0);
 	} else if (s + 1 < c->segment_count) {
 		lane_view n = animrt_rt_v3_lane_in(c, g, s + 1, l);
 
-		animrt_rt_v3_lane_key(&n, 0, track, b);
+		rt_v3_lane_key(&n, 0, track, b);
 		u = (at.local - (float)k0) / (float)(COMPACT_SEGMENT_SAMPLES - k0);
 	}
 	if (!(u > 0))
@@ -278,7 +247,7 @@ uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, uns
 			if (times_s)
 				times_s[written] = (float)((double)((s << COMPACT_SEGMENT_SHIFT) + i) / c->rate_hz);
 			if (values) {
-				animrt_rt_v3_lane_key(&v, j, track, k);
+				rt_v3_lane_key(&v, j, track, k);
 				memcpy(values + (size_t)written * width, k, width * sizeof(float));
 			}
 			written++;
