@@ -285,6 +285,7 @@ typedef struct rt_v3_lane {
 	uint64_t mask;
 	float min[3], step[3];
 	uint32_t first;               /* the lane's first key's bit, from `keys` */
+	uint32_t segment;             /* the record's */
 	uint8_t cbits[3], key_bits, dropped;
 	bool is_raw;
 } rt_v3_lane;
@@ -355,17 +356,21 @@ _Static_assert(sizeof(rt_track_cache) == 112, "a track cache is 112 bytes");
  * (RT_NEXT_SEGMENT: key b is the next segment's first; RT_HOLD: the last
  * key holds, b is a), key a's index j in the segment, for rotations the
  * arc from a to b (RT_NO_ARC until the slerps compute it), and how the
- * lane's keys decode in `segment`'s record, so that the playhead moving
- * on unpacks one key.
+ * lane's keys decode in a record, so that the playhead moving on unpacks
+ * one key.
  */
 typedef struct rt_v3_cache {
+	/* What each sample reads, first. */
 	float a[4], b[4];
 	rt_arc arc;
-	rt_v3_lane lane;
 	uint32_t segment;               /* RT_NO_SEGMENT: no keys yet */
 	uint32_t slot;                  /* the pose slot it feeds */
 	uint32_t at;                    /* group * RT_LANES + lane */
 	uint8_t track, k0, k1, j;
+	/* The lane's decoding in `segment`, or in the next one where key b
+	 * is its first (the next refill is there, unless the playhead jumps
+	 * back). */
+	rt_v3_lane lane;
 } rt_v3_cache;
 _Static_assert(sizeof(rt_v3_cache) == 112, "a track cache is 112 bytes");
 

@@ -123,11 +123,12 @@ static inline bool cache_holds(const rt_v3_cache *tc, rt_where at)
 	return tc->segment == at.segment && tc->k0 <= i && (tc->k1 == RT_HOLD || i < tc->k1);
 }
 
-/* The lane's decoding in segment s into its cache. */
+/* The lane's decoding in segment s (kept from an earlier refill, or
+ * found in the record). */
 static inline void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t s)
 {
-	tc->lane = animrt_rt_v3_lane_in(c, tc->at / RT_LANES, s, tc->at % RT_LANES);
-	tc->segment = s;
+	if (tc->lane.segment != s || tc->segment == RT_NO_SEGMENT)
+		tc->lane = animrt_rt_v3_lane_in(c, tc->at / RT_LANES, s, tc->at % RT_LANES);
 }
 
 /*
@@ -152,10 +153,11 @@ static void cache_keys(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t
 		tc->k1 = (uint8_t)rt_ctz64(above);
 		rt_v3_lane_key(&tc->lane, j + 1, track, tc->b);
 	} else if (tc->segment + 1 < c->segment_count) {
-		rt_v3_lane next = animrt_rt_v3_lane_in(c, tc->at / RT_LANES, tc->segment + 1, tc->at % RT_LANES);
-
+		/* Key a is the segment's last: the next refill is in the next
+		 * segment, which keeps the lane's decoding there. */
+		cache_lane(c, tc, tc->segment + 1);
 		tc->k1 = RT_NEXT_SEGMENT;
-		rt_v3_lane_key(&next, 0, track, tc->b);
+		rt_v3_lane_key(&tc->lane, 0, track, tc->b);
 	} else {
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
@@ -189,8 +191,8 @@ static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_whe
 		}
 	}
 	bool was_next = tc->segment + 1 == s && tc->k1 == RT_NEXT_SEGMENT;
-	if (tc->segment != s)
-		cache_lane(c, tc, s);
+	cache_lane(c, tc, s);
+	tc->segment = s;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = tc->lane.mask & upto;
 	uint32_t j = rt_popcount64(below) - 1;
 
@@ -212,7 +214,6 @@ static inline float cache_weight(const rt_v3_cache *tc, float local)
 typedef struct slerps {
 	uint32_t count;
 	rt_v3_cache *tc[4];
-	float u[4];
 	float *out[4];
 } slerps;
 
@@ -257,16 +258,16 @@ static inline void slerps_arcs(slerps *sl, const rt_f4 a[4], const rt_f4 b[4], r
 }
 
 /*
- * The rotations waiting in `sl`, four wide: interp_slerp's operations on
+ * The rotations waiting in `sl` at weights vu (lanes past the count: the
+ * first's), four wide: interp_slerp's operations on
  * their arcs (the short sine series where every arc is short, which gives
  * the full series' bits there; the full one otherwise), key a where u is
  * not above 0.
  */
-static inline void slerps_flush(slerps *sl)
+static inline void slerps_flush(slerps *sl, rt_f4 vu)
 {
 	uint32_t n = sl->count;
 	rt_f4 a[4], b[4], out[4], angle, signed_inv_sin, one = rt_set1(1.0f);
-	float u[4];
 
 	if (!n)
 		return;
@@ -275,11 +276,9 @@ static inline void slerps_flush(slerps *sl)
 
 		a[lane] = rt_load(tc->a);
 		b[lane] = rt_load(tc->b);
-		u[lane] = sl->u[lane < n ? lane : 0];
 	}
 	rt_transpose(&a[0], &a[1], &a[2], &a[3]);
 	rt_transpose(&b[0], &b[1], &b[2], &b[3]);
-	rt_f4 vu = rt_load(u);
 	slerps_arcs(sl, a, b, &angle, &signed_inv_sin);
 	rt_f4 sign = rt_sign_bit(signed_inv_sin), inv_sin = rt_abs(signed_inv_sin);
 	rt_f4 x0 = rt_mul(rt_sub(one, vu), angle), x1 = rt_mul(vu, angle), s0, s1;
@@ -361,8 +360,7 @@ static void rotations_wide(const struct animrt_compact *c, rt_where at, animrt_c
 		memcpy(k1, &w1, 4);
 		rt_i4 k1i = rt_bytes(k1);
 		rt_f4 fk0 = rt_to_float(rt_bytes(k0)), fk1 = rt_to_float(k1i);
-		rt_store(sl.u, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f), rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));
-		slerps_flush(&sl);
+		slerps_flush(&sl, rt_select(rt_eq_i(k1i, RT_HOLD), rt_set1(0.0f), rt_div(rt_sub(vlocal, fk0), rt_sub(fk1, fk0))));
 	}
 }
 

@@ -110,6 +110,7 @@ lane_view animrt_rt_v3_lane_in(const struct animrt_compact *c, uint32_t g, uint3
 
 	v.keys = rec + sh.keys_at;
 	v.first = 0;
+	v.segment = s;
 	for (uint32_t i = 0; i <= l; i++) {
 		unsigned cb[3];
 		float min[3], step[3];
