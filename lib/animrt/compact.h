@@ -62,13 +62,11 @@ typedef struct rt_arc {
 } rt_arc;
 
 /*
- * A compact clip sampled in place (load_packed.c, sample_packed.c): the
- * file's payload kept packed, with its bone names NUL-terminated in place
- * of their length prefixes (which only shifts what follows back), 16 zero
- * bytes after it so that any field may be read with one 8-byte load, the
- * sections' offsets in that copy, and per animated track and segment the
- * bit offset of the segment's first key in the keys section.  Everything
- * else is found while a sampler walks the bones in order.
+ * A compact clip sampled in place (load_v3.c): the file's payload kept
+ * packed, with its bone names NUL-terminated in place of their length
+ * prefixes (which only shifts what follows back), 16 zero bytes after it
+ * so that any field may be read with one 8-byte load, and the offsets in
+ * that copy of the sections the still pose is read from.
  */
 #define RT_PACKED_PAD 16
 typedef struct rt_packed {
@@ -76,8 +74,7 @@ typedef struct rt_packed {
 	uint32_t bone_count, sample_count, segment_count, animated_count;
 	float rate_hz, duration_s;
 	/* Byte offsets in the copy (the loader refuses payloads past 4 GiB). */
-	uint32_t names_at, descriptors_at, constants_at, formats_at, ranges_at, segments_at, masks_at, keys_at;
-	const uint32_t *key_at;         /* animated_count * segment_count */
+	uint32_t names_at, descriptors_at, constants_at;
 	uint64_t serial;                /* animrt_rt_new_serial(): tells this clip from one loaded where it was */
 } rt_packed;
 
@@ -311,43 +308,9 @@ uint32_t animrt_rt_v3_track_keys(const animrt_clip *clip, uint32_t sequence, uns
 			  uint32_t capacity, float *times_s, float *values);
 
 
-/* The per-bone part of a context (animrt.h): the cursor of the original
- * layout and, for a compact clip in place, what the sampler needs of each
- * of the bone's tracks, found once when the context starts to follow the
- * clip (so that sampling walks pose slots, not the payload): a constant
- * (identity included) in `a`; for an animated track where it is in the
- * payload, and the keys a and b (x y z w; w unused for translation and
- * scale) around the playhead, in segment `segment` at samples k0 and k1
- * (RT_NEXT_SEGMENT, RT_HOLD as in rt_span), and for rotations the arc from
- * a to b (rt_arc). */
-typedef struct rt_track_cache {
-	float a[4], b[4];
-	uint64_t mask;                  /* the key mask of `segment` */
-	rt_arc arc;
-	/* How the keys of segment dq_segment decode (a track with one format
-	 * decodes every segment so). */
-	float min[3], step[3];
-	uint32_t segment;               /* RT_NO_SEGMENT: no keys yet */
-	uint32_t dq_segment;            /* RT_NO_SEGMENT: none yet */
-	uint32_t animated;              /* animated: the track's index among the animated ones */
-	uint32_t ordinal;               /* animated: its index among the segmented ones */
-	uint32_t range_at;              /* animated: its range's offset in the payload copy */
-	uint8_t k0, k1;
-	uint8_t j;                      /* key a's index in its segment */
-	uint8_t format;                 /* animated: the track's format byte */
-	uint8_t dropped;                /* animated rotation: the component its descriptor leaves out */
-	uint8_t dq_bits, dq_dropped;    /* bits and component left out in dq_segment */
-	uint8_t track;                  /* ANIMRT_TRANSLATION, ROTATION or SCALE */
-	uint8_t dq_cbits[3];            /* the bits of each component in dq_segment */
-	uint8_t reserved;
-	uint32_t slot;                  /* the pose slot it feeds */
-	uint32_t first;                 /* the first bit of key 0 of `segment` */
-} rt_track_cache;
 #define RT_NO_SEGMENT UINT32_MAX
 /* arc.angle of keys whose arc is not computed yet. */
 #define RT_NO_ARC (-2.0f)
-/* animrt.h (animrt_context_init_for) gives this size to callers. */
-_Static_assert(sizeof(rt_track_cache) == 112, "a track cache is 112 bytes");
 
 /*
  * A context's cache of one animated track of a clip of reader version 3
@@ -372,6 +335,7 @@ typedef struct rt_v3_cache {
 	 * back). */
 	rt_v3_lane lane;
 } rt_v3_cache;
+/* animrt.h (animrt_context_init_for) gives this size to callers. */
 _Static_assert(sizeof(rt_v3_cache) == 112, "a track cache is 112 bytes");
 
 /*
@@ -397,17 +361,12 @@ struct animrt_context {
  * alignments to 16 bytes on the way, then track_capacity caches (three per
  * bone from animrt_context_init). */
 _Static_assert(sizeof(struct animrt_context) + 32 <= ANIMRT_CONTEXT_HEADER_BYTES, "context header bytes");
-_Static_assert(ANIMRT_CONTEXT_BYTES_PER_BONE >= 4 + 41 + 3 * sizeof(rt_track_cache), "context bytes per bone");
+_Static_assert(ANIMRT_CONTEXT_BYTES_PER_BONE >= 4 + 41 + 3 * sizeof(rt_v3_cache), "context bytes per bone");
 
 /* The image: translation, rotation, scale, tracks of bone_count bones. */
 static inline float *rt_context_image(animrt_context *ctx)
 {
 	return (float *)(void *)((unsigned char *)ctx + ctx->image_at);
-}
-
-static inline rt_track_cache *rt_context_caches(animrt_context *ctx)
-{
-	return (rt_track_cache *)(void *)((unsigned char *)ctx + ctx->caches_at);
 }
 
 static inline rt_v3_cache *rt_context_v3_caches(animrt_context *ctx)

@@ -105,6 +105,27 @@ bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, con
 	return plan_caches(ctx, c, map, false);
 }
 
+bool animrt_rt_context_follow(animrt_context *ctx, const animrt_clip *clip, const uint32_t *map, uint64_t map_serial)
+{
+	if (!ctx || rt_context_is_on(ctx, clip, map, map_serial))
+		return true;
+	animrt_context_reset(ctx);
+	if (rt_is_v3(clip) && !animrt_rt_v3_context_plan(ctx, clip, map)) {
+		animrt_context_reset(ctx);
+		return false;
+	}
+	ctx->clip = clip;
+	ctx->map = map;
+	ctx->clip_serial = rt_clip_serial(clip);
+	ctx->map_serial = map_serial;
+	return true;
+}
+
+uint32_t animrt_clip_context_tracks(const animrt_clip *clip)
+{
+	return clip && clip->compact && clip->compact->is_packed ? clip->compact->packed.animated_count : 0;
+}
+
 /* ------------------------------------------------------------- refills */
 
 /* The grid sample of a position in a segment, as the samplers take it. */

@@ -780,7 +780,7 @@ size_t animrt_context_size_bytes_for(uint32_t bone_count, uint32_t track_count)
 	 * takes it, and contexts carved one after another from a block stay
 	 * aligned. */
 	uint64_t bytes = (ANIMRT_CONTEXT_HEADER_BYTES + (uint64_t)bone_count * (4 + 41) +
-			  (uint64_t)track_count * sizeof(rt_track_cache) + 15) & ~(uint64_t)15;
+			  (uint64_t)track_count * sizeof(rt_v3_cache) + 15) & ~(uint64_t)15;
 
 	return bytes > (uint64_t)SIZE_MAX ? 0 : (size_t)bytes;
 }
