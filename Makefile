@@ -227,7 +227,7 @@ $(LAYOUT_OK): $(C_FILES)
 # read 8.0 to 9.3 ns a bone on the same sources, text shifted by 0 to 48
 # bytes).  HOT_OPT= builds them like everything else.
 HOT_SRC := lib/animrt/sample.c lib/animrt/sample_simd.c lib/animrt/sample_packed.c lib/animrt/sample_v3.c \
-	lib/animrt/sample_v3_simd.c lib/animrt/sample_v3_vec.c
+	lib/animrt/sample_v3_simd.c lib/animrt/sample_v3_vec.c lib/animrt/context_v3.c
 HOT_OPT ?= -O3 -falign-functions=64
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags | $(LAYOUT_OK)
 	$(call say,CC,$@)mkdir -p $(@D)
