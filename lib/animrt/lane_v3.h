@@ -23,25 +23,44 @@ static inline uint64_t rt_v3_load64(const uint8_t *p)
 	return v;
 }
 
-/* Key j of a lane: x y z (w 0), or a rotation with its left-out component rebuilt. */
+/* A rotation from its three stored components and the one left out, as
+ * compact_rotation_rebuild, the component placed by selects rather than
+ * a loop (its branches follow the tracks, which vary). */
+static inline void rt_v3_rebuild(const float kept[3], unsigned dropped, float out[4])
+{
+	float r = compact_rotation_w(kept[0], kept[1], kept[2]);
+
+	out[0] = dropped == 0 ? r : kept[0];
+	out[1] = dropped == 0 ? kept[0] : dropped == 1 ? r : kept[1];
+	out[2] = dropped <= 1 ? kept[1] : dropped == 2 ? r : kept[2];
+	out[3] = dropped == 3 ? r : kept[2];
+}
+
+/* Key j of a lane: x y z (w 0), or a rotation with its left-out component
+ * rebuilt.  A quantised key is at most 57 bits (19 a component), so one
+ * 8-byte load from its first byte holds it whole. */
 static inline void rt_v3_lane_key(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4])
 {
 	uint64_t bit = v->first + (uint64_t)j * v->key_bits;
 	float k[3];
 
-	for (unsigned c = 0, at = 0; c < 3; at += v->cbits[c], c++) {
-		uint64_t b = bit + at, q = rt_v3_load64(v->keys + (size_t)(b >> 3)) >> (b & 7);
-
-		if (v->is_raw) {
-			uint32_t u = (uint32_t)q;
+	if (v->is_raw) {
+		for (unsigned c = 0; c < 3; c++) {
+			uint64_t b = bit + 32 * c;
+			uint32_t u = (uint32_t)(rt_v3_load64(v->keys + (size_t)(b >> 3)) >> (b & 7));
 
 			memcpy(&k[c], &u, 4);
-		} else {
-			k[c] = compact_dequantize(v->min[c], v->step[c], (uint32_t)q & ((1u << v->cbits[c]) - 1));
 		}
+	} else {
+		uint64_t q = rt_v3_load64(v->keys + (size_t)(bit >> 3)) >> (bit & 7);
+		unsigned c0 = v->cbits[0], c1 = v->cbits[1], c2 = v->cbits[2];
+
+		k[0] = compact_dequantize(v->min[0], v->step[0], (uint32_t)q & ((1u << c0) - 1));
+		k[1] = compact_dequantize(v->min[1], v->step[1], (uint32_t)(q >> c0) & ((1u << c1) - 1));
+		k[2] = compact_dequantize(v->min[2], v->step[2], (uint32_t)(q >> (c0 + c1)) & ((1u << c2) - 1));
 	}
 	if (track == ANIMRT_ROTATION) {
-		compact_rotation_rebuild(k, v->dropped, out);
+		rt_v3_rebuild(k, v->dropped, out);
 	} else {
 		memcpy(out, k, sizeof k);
 		out[3] = 0;
