@@ -386,6 +386,11 @@ bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, con
 void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_context *ctx, animrt_pose *pose,
 				 bool is_reference);
 
+/* One bone (sequence) of a clip of reader version 3 with `ctx`, which
+ * follows the clip without a map (animrt_rt_packed_sample_bone). */
+uint8_t animrt_rt_v3_bone_context(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
+				  float *const out[3]);
+
 /* Make `ctx` (NULL: nothing) follow `clip` sampled through `map` (a
  * binding's sample_map, or NULL): another clip or map empties its caches.
  * False when the clip has more animated tracks for the pose than the

@@ -425,3 +425,36 @@ void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_
 	rotations_wide(c, at, ctx, pose);
 	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count);
 }
+
+/* One bone from a context following the clip without a map: its still
+ * values from the image, then its animated tracks from their caches, one
+ * at a time (interp_slerp, as the plain C sampler of one bone). */
+uint8_t animrt_rt_v3_bone_context(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
+				  float *const out[3])
+{
+	const struct animrt_compact *c = clip->compact;
+	rt_where at = animrt_rt_grid_locate(c, local_s);
+	animrt_pose image = image_pose(ctx);
+	rt_v3_cache *caches = rt_context_v3_caches(ctx);
+
+	for (unsigned k = 0; k < COMPACT_TRACKS; k++)
+		if (out[k])
+			memcpy(out[k], track_out(&image, k, sequence), (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+	for (uint32_t e = 0; e < ctx->track_count; e++) {
+		rt_v3_cache *tc = &caches[e];
+		unsigned k = tc->track;
+
+		if (tc->slot != sequence || !out[k])
+			continue;
+		if (!cache_holds(tc, at))
+			cache_refill(c, tc, at);
+		float u = cache_weight(tc, at.local);
+		if (!(u > 0))
+			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
+		else if (k != ANIMRT_ROTATION)
+			interp_lerp3(out[k], tc->a, tc->b, u);
+		else
+			interp_slerp(out[k], tc->a, tc->b, u);
+	}
+	return image.tracks[sequence];
+}

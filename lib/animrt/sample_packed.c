@@ -72,13 +72,11 @@ void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint3
 	animrt_rt_sample_packed_baseline(clip, local_s, map, ctx, pose, is_reference);
 }
 
-/* One bone: a context keeps nothing for it (its caches are in pose slot
- * order of tracks, not bones), and the clip's walk to the bone is the
- * same bits either way. */
 uint8_t animrt_rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,
 			      float *const out[3])
 {
-	(void)ctx;
+	if (ctx)
+		return animrt_rt_v3_bone_context(clip, sequence, local_s, ctx, out);
 	return animrt_rt_v3_sample_bone(clip, sequence, local_s, out);
 }
 
