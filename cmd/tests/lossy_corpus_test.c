@@ -5,7 +5,8 @@
  * bounds of its lossless twin through libanimrt at 60 Hz, every key and
  * 1 kHz; the SIMD samplers equal to the scalar references on every output;
  * the compact clips sampled in place equal to the same decoded at load,
- * bit for bit; the reduced original-layout clips played by the original
+ * bit for bit, and with a context (playing two clips in turn) equal to
+ * the plain C sampler; the reduced original-layout clips played by the original
  * runtime (FNA on Mono, when there); with --skeleton, the Grund clips
  * within T in model space on the rigid shell.  Skipped, saying so, without
  * the corpus.
@@ -170,6 +171,68 @@ static void in_place_equals_decoded(const uint8_t *data, size_t size, const char
 	animrt_close(dec);
 }
 
+/* Where context_plays_like_plain_c's step i plays: forward at 60 Hz, then
+ * backward, then at random jumps, past the duration too. */
+static float play_time(int i, float duration, uint64_t *seed)
+{
+	int phase = i % 300;
+
+	if (phase < 150)
+		return (float)(i / 60.0);
+	if (phase < 225)
+		return (float)((i - 2 * (phase - 150)) / 60.0);
+	*seed = *seed * 6364136223846793005u + 1442695040888963407u;
+	return (float)((double)(*seed >> 11) / 9007199254740992.0 * 2.5 * duration);
+}
+
+/*
+ * One context playing two compact clips in place in turn (switching clips
+ * every 100 samples, so that it starts over each time), forward, backward
+ * and at random jumps, in Repeat (looping) and Once: the same poses as
+ * the plain C sampler without a context, bit for bit; and every bone
+ * alone, with a second context, the same as the pose.
+ */
+static void context_plays_like_plain_c(const animrt_clip *a, const animrt_clip *b, const char *name)
+{
+	uint32_t n = a->sequence_count > b->sequence_count ? a->sequence_count : b->sequence_count;
+	void *m[2], *mc[2];
+	animrt_pose p[2];
+	animrt_context *ctx[2];
+	uint64_t seed = 5;
+
+	for (int j = 0; j < 2; j++) {
+		m[j] = malloc(animrt_pose_size_bytes(n ? n : 1));
+		mc[j] = malloc(animrt_context_size_bytes(n ? n : 1));
+		ctx[j] = animrt_context_init(mc[j], n);
+	}
+	for (int i = 0; i < 1200; i++) {
+		const animrt_clip *c = (i / 100) % 2 ? b : a;
+		float t = play_time(i, c->duration_s, &seed);
+		animrt_play_mode mode = i % 7 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+		uint32_t bones = c->sequence_count;
+
+		for (int j = 0; j < 2; j++)
+			animrt_pose_init(&p[j], m[j], bones);
+		assert_int_equal(animrt_rt_clip_sample_reference(c, t, mode, NULL, &p[0]), ANIMRT_OK);
+		assert_int_equal(animrt_clip_sample_with(c, t, mode, ctx[0], &p[1]), ANIMRT_OK);
+		for (uint32_t k = 0; k < bones; k++) {
+			float T[3], R[4], S[3];
+
+			if (!same_bone(&p[0], &p[1], k) || p[0].tracks[k] != p[1].tracks[k])
+				fail_msg("%s: with a context at %.9g s (step %d), bone %u differs from the plain C sampler",
+					 name, (double)t, i, k);
+			assert_int_equal(animrt_clip_sample_bone(c, k, t, mode, ctx[1], T, R, S), ANIMRT_OK);
+			if (memcmp(T, p[0].translation + 3 * k, sizeof T) || memcmp(R, p[0].rotation + 4 * k, sizeof R) ||
+			    memcmp(S, p[0].scale + 3 * k, sizeof S))
+				fail_msg("%s: bone %u alone with a context at %.9g s (step %d) differs", name, k, (double)t, i);
+		}
+	}
+	for (int j = 0; j < 2; j++) {
+		free(m[j]);
+		free(mc[j]);
+	}
+}
+
 static void lossy_outputs_stay_within_the_default_bounds(void **state)
 {
 	static const char *const reduced_opts[] = { "--tolerance", "default", NULL };
@@ -184,6 +247,7 @@ static void lossy_outputs_stay_within_the_default_bounds(void **state)
 		char **files = NULL;
 		size_t bytes[3] = { 0, 0, 0 };
 		test_error worst[2] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+		animrt_clip *previous = NULL;   /* the compact clip before, for a context switching clips */
 
 		build(lossless, NULL, src);
 		build(reduced, reduced_opts, src);
@@ -209,6 +273,13 @@ static void lossy_outputs_stay_within_the_default_bounds(void **state)
 				free(path);
 			}
 			in_place_equals_decoded(data[2], size[2], files[i]);
+			animrt_clip *in_place;
+			animrt_error err;
+			if (animrt_open(data[2], size[2], &in_place, &err) != ANIMRT_OK)
+				fail_msg("%s: %s", files[i], err.message);
+			context_plays_like_plain_c(in_place, previous ? previous : in_place, files[i]);
+			animrt_close(previous);
+			previous = in_place;
 			for (int k = 0; k < 2; k++) {
 				test_error e = test_compare_compiled(data[0], size[0], data[k + 1], size[k + 1], 1000);
 
@@ -229,6 +300,7 @@ static void lossy_outputs_stay_within_the_default_bounds(void **state)
 			      (double)bytes[1] / bytes[0], worst[0].translation, worst[0].rotation_deg, worst[0].scale,
 			      (double)bytes[2] / bytes[0], worst[1].translation, worst[1].rotation_deg, worst[1].scale);
 		assert_true(bytes[2] < bytes[1] && bytes[1] < bytes[0]);
+		animrt_close(previous);
 		free(files);
 		free(src);
 		free(lossless);
