@@ -301,6 +301,11 @@ static void in_place_agrees_with_decoded(void **state)
 			double d = fmax(fmax(max_diff(&p[1], &p[2]), max_diff(&p[1], &p[3])), max_diff(&p[1], &p[4]));
 			assert_int_equal(animrt_rt_binding_sample_reference(binding, t, mode, NULL, &p[2]), ANIMRT_OK);
 			assert_int_equal(animrt_binding_sample_with(binding, t, mode, ctx[2], &p[5]), ANIMRT_OK);
+			/* Through a binding too, a context changes no bit. */
+			assert_memory_equal(p[5].translation, p[2].translation, 3 * table * sizeof(float));
+			assert_memory_equal(p[5].rotation, p[2].rotation, 4 * table * sizeof(float));
+			assert_memory_equal(p[5].scale, p[2].scale, 3 * table * sizeof(float));
+			assert_memory_equal(p[5].tracks, p[2].tracks, table);
 			d = fmax(d, max_diff(&p[2], &p[5]));
 			if (!(d <= 1e-6))
 				fail_msg("in-place samplers differ by %g at %g s", d, (double)t);
