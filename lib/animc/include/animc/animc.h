@@ -42,9 +42,9 @@ extern "C" {
 #endif
 
 #define ANIMC_VERSION_MAJOR 0
-#define ANIMC_VERSION_MINOR 4
+#define ANIMC_VERSION_MINOR 5
 #define ANIMC_VERSION_PATCH 0
-#define ANIMC_VERSION_STRING "0.4.0"
+#define ANIMC_VERSION_STRING "0.5.0"
 
 /* ------------------------------------------------------------------ status */
 
