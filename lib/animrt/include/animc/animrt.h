@@ -86,8 +86,8 @@ extern "C" {
 #endif
 
 #define ANIMRT_VERSION_MAJOR 0
-#define ANIMRT_VERSION_MINOR 6
-#define ANIMRT_VERSION_PATCH 2
+#define ANIMRT_VERSION_MINOR 7
+#define ANIMRT_VERSION_PATCH 0
 
 /* A new version adds statuses at the end, before ANIMRT_STATUS_COUNT (0.6
  * added ANIMRT_ERR_POSE_SIZE to ANIMRT_ERR_NOT_MOTION): a switch over
@@ -225,7 +225,7 @@ typedef struct animrt_container {
 	uint8_t flags;               /* 0, or 0x01 (HiDef) */
 	uint32_t file_size_bytes;    /* of the .xnb, as the header states */
 	const char *reader;          /* type reader name of the asset */
-	int32_t reader_version;      /* 0 (original layout) or 2 (compact layout) */
+	int32_t reader_version;      /* 0 (original layout) or 3 (compact layout) */
 	uint32_t shared_resources;   /* 0 */
 	bool is_zstd;                /* the file was a .xnb.zst */
 } animrt_container;
@@ -239,7 +239,7 @@ typedef struct animrt_clip {
 	 * animrt_clip_sample_bone(clip, i, ...), not
 	 * animrt_sequence_sample(&clip->sequences[i], ...). */
 	const animrt_sequence *sequences;
-	/* Reader version 2: keys quantised on one grid of grid_sample_count
+	/* Reader version 3: keys quantised on one grid of grid_sample_count
 	 * samples, sample i at i / grid_rate_hz seconds (FORMAT.md section 7).
 	 * NULL and 0 for the original layout. */
 	const animrt_compact *compact;
