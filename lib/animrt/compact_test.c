@@ -559,17 +559,20 @@ static void a_rotation_key_past_unit_length_is_refused(void **state)
 }
 
 /* A compact clip of no sequences, decoded at load or in place, sampled
- * into a pose of no bones and no arrays (animrt_pose_init(&p, NULL, 0)):
- * the decoded sampler copied 0 bytes to a NULL pose array, undefined
- * behaviour the sanitizer build stops at. */
+ * into a pose of no bones and no arrays (animrt_pose_init(&p, NULL, 0)),
+ * with a context and without: the samplers copied 0 bytes to a NULL pose
+ * array, undefined behaviour the sanitizer build stops at. */
 static void an_empty_compact_clip_samples_into_a_pose_of_no_arrays(void **state)
 {
 	animc_clip *empty = animc_clip_create("empty");
 	size_t size;
 	uint8_t *bytes;
 	animrt_pose pose;
+	_Alignas(16) uint8_t memory[1024];
+	animrt_context *ctx;
 
 	(void)state;
+	assert_true(animrt_context_size_bytes(0) <= sizeof memory);
 	assert_non_null(empty);
 	empty->duration_s = 1;
 	bytes = compile(empty, true, NULL, &size, NULL);
@@ -579,6 +582,9 @@ static void an_empty_compact_clip_samples_into_a_pose_of_no_arrays(void **state)
 
 		assert_int_equal(clip->sequence_count, 0);
 		assert_int_equal(animrt_clip_sample(clip, 0.5f, ANIMRT_PLAY_ONCE, NULL, &pose), ANIMRT_OK);
+		ctx = animrt_context_init(memory, 0);
+		assert_non_null(ctx);
+		assert_int_equal(animrt_clip_sample_with(clip, 0.5f, ANIMRT_PLAY_ONCE, ctx, &pose), ANIMRT_OK);
 		animrt_close(clip);
 	}
 	free(bytes);

@@ -339,6 +339,8 @@ static inline void copy_image(animrt_context *ctx, animrt_pose *pose)
 	uint32_t n = pose->bone_count, stride = ctx->bone_count;
 	const float *image = rt_context_image(ctx);
 
+	if (!n)   /* a pose of no bones may have no arrays */
+		return;
 	memcpy(pose->translation, image, (size_t)n * 3 * sizeof(float));
 	memcpy(pose->rotation, image + 3 * (size_t)stride, (size_t)n * 4 * sizeof(float));
 	memcpy(pose->scale, image + 7 * (size_t)stride, (size_t)n * 3 * sizeof(float));

@@ -566,7 +566,8 @@ V3_TARGET void v3_still_prebuilt(const struct animrt_compact *c, animrt_pose *po
 		_mm_storeu_ps(pose->rotation + 4 * (size_t)slot,
 			      v3_still_rotation(pk->p + off, COMPACT_DESC_DROPPED((uint16_t)(d[0] | d[1] << 8))));
 	}
-	memcpy(pose->tracks, slots + 2 * (size_t)r, n);
+	if (n)   /* a pose of no bones may have no arrays */
+		memcpy(pose->tracks, slots + 2 * (size_t)r, n);
 }
 
 __attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void
