@@ -233,6 +233,55 @@ static void context_plays_like_plain_c(const animrt_clip *a, const animrt_clip *
 	}
 }
 
+/*
+ * A context that jumps, then plays: per round a random time (past the
+ * duration too), then 60 Hz playback from there, steps of a few grid
+ * samples either way (either side of the context's jump bound), and a
+ * return near where an earlier round played (its caches hold keys of
+ * that span).  A jump and the sample after it go to the sampler without a
+ * context and leave the caches as they were; the samples after those
+ * refill them.  Every pose the plain C sampler's without a context, bit
+ * for bit.
+ */
+static void context_jumps_then_plays(const animrt_clip *c, const char *name)
+{
+	uint32_t n = c->sequence_count;
+	void *m[2], *mc = malloc(animrt_context_size_bytes(n ? n : 1));
+	animrt_context *ctx = animrt_context_init(mc, n);
+	animrt_pose p[2];
+	uint64_t seed = 11;
+	float step = c->grid_rate_hz > 0 ? (float)(1.0 / c->grid_rate_hz) : 0.1f, before = 0;
+
+	for (int j = 0; j < 2; j++) {
+		m[j] = malloc(animrt_pose_size_bytes(n ? n : 1));
+		animrt_pose_init(&p[j], m[j], n);
+	}
+	for (int round = 0; round < 40; round++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		float t0 = (float)((double)(seed >> 11) / 9007199254740992.0 * 1.3 * c->duration_s);
+		animrt_play_mode mode = round % 3 ? ANIMRT_PLAY_REPEAT : ANIMRT_PLAY_ONCE;
+
+		if (round % 4 == 3)
+			t0 = before + 0.02f;   /* back near an earlier round's span */
+		for (int i = 0; i < 16; i++) {
+			/* 60 Hz, then steps of 2 to 10 grid samples either way. */
+			float t = i < 10 ? t0 + (float)i / 60 : t0 + (float)((i % 2 ? 1 : -1) * (i - 8)) * step;
+
+			assert_int_equal(animrt_rt_clip_sample_reference(c, t, mode, NULL, &p[0]), ANIMRT_OK);
+			assert_int_equal(animrt_clip_sample_with(c, t, mode, ctx, &p[1]), ANIMRT_OK);
+			for (uint32_t k = 0; k < n; k++)
+				if (!same_bone(&p[0], &p[1], k) || p[0].tracks[k] != p[1].tracks[k])
+					fail_msg("%s: a context at %.9g s (round %d, step %d after a jump to %.9g s), bone %u "
+						 "differs from the plain C sampler", name, (double)t, round, i, (double)t0, k);
+		}
+		if (round % 4 == 1)
+			before = t0;
+	}
+	for (int j = 0; j < 2; j++)
+		free(m[j]);
+	free(mc);
+}
+
 static void lossy_outputs_stay_within_the_default_bounds(void **state)
 {
 	static const char *const reduced_opts[] = { "--tolerance", "default", NULL };
@@ -278,6 +327,7 @@ static void lossy_outputs_stay_within_the_default_bounds(void **state)
 			if (animrt_open(data[2], size[2], &in_place, &err) != ANIMRT_OK)
 				fail_msg("%s: %s", files[i], err.message);
 			context_plays_like_plain_c(in_place, previous ? previous : in_place, files[i]);
+			context_jumps_then_plays(in_place, files[i]);
 			animrt_close(previous);
 			previous = in_place;
 			for (int k = 0; k < 2; k++) {

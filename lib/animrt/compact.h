@@ -354,6 +354,9 @@ struct animrt_context {
 	uint32_t image_at, caches_at;   /* byte offsets from the context's start */
 	uint32_t rotation_count;        /* the first caches in use that are rotations */
 	uint32_t track_capacity;        /* caches there is room for */
+	float playhead;                 /* the last sample's local time (sample_packed.c) */
+	uint32_t near_run;              /* steps in a row up to it not past `near` */
+	float near, period;             /* seconds a step may take, and the clip's (context_v3.c) */
 	uint64_t clip_serial, map_serial; /* of the clip in place and the binding (0: none) */
 	uint32_t cursor[];              /* bone_count */
 };
@@ -382,7 +385,14 @@ bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, con
 /* A clip of reader version 3 at local time t into `pose` with `ctx`
  * (following the clip): the image copied, then each cache's keys
  * interpolated (is_reference: one at a time, interp_slerp; else the
- * rotations four wide), the same bits as without a context. */
+ * rotations four wide), the same bits as without a context.  The
+ * dispatcher (sample_packed.c) calls it only near the context's last
+ * sample (ctx->near); a jump goes to the samplers without a context, and
+ * leaves the caches as they were. */
+/* The steps in a row, each within ctx->near, after which a context takes
+ * a sample (sample_packed.c): a jump and the two samples after it go
+ * without the context. */
+#define RT_CONTEXT_SETTLE 3u
 void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_context *ctx, animrt_pose *pose,
 				 bool is_reference);
 

@@ -23,6 +23,26 @@
 
 /* ------------------------------------------------------------ the plan */
 
+/*
+ * A step further than RT_JUMP_SAMPLES grid samples, RT_JUMP_SECONDS, or
+ * an eighth of the clip from the context's last sample (either way round
+ * the clip: a loop's wrap is near) is a jump: a seek, a scrub, a blend's
+ * new clip time.  The caches would then mostly go back to the records one
+ * track at a time, which costs about twice the sampler without a context
+ * (AVX2 or four wide, a group of tracks at once, sample_packed.c); that
+ * one takes the call, and the caches stay as they are (each still holds
+ * keys of its own span, checked per sample).  So do the two samples after
+ * a jump: random times often fall near the last one in a short clip, but
+ * seldom three times in a row (RT_CONTEXT_SETTLE), which says the clip
+ * plays from there, and the caches refill.  Playback moves 1/60 s a frame
+ * at 60 Hz (0.1 to 2 grid samples on 6 to 120 Hz grids), 0.1 s at 10 Hz;
+ * in a clip of a few grid samples, where random times are all within
+ * 0.125 s, it may go without the context.
+ */
+#define RT_JUMP_SAMPLES 8.0f
+#define RT_JUMP_SECONDS 0.125f
+#define RT_JUMP_OF_CLIP 0.125f
+
 static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
 
 /* The context's image as a pose of its bone count. */
@@ -99,6 +119,14 @@ bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, con
 	const struct animrt_compact *c = clip->compact;
 
 	ctx->track_count = 0;
+	ctx->playhead = 0;
+	ctx->near_run = 0;
+	ctx->period = c->packed.duration_s;
+	/* In grid samples, then seconds (a grid of one sample: none moves). */
+	float seconds = RT_JUMP_SECONDS * c->packed.rate_hz, of_clip = RT_JUMP_OF_CLIP * (float)c->packed.sample_count;
+	float near = seconds < RT_JUMP_SAMPLES ? seconds : RT_JUMP_SAMPLES;
+	near = of_clip < near ? of_clip : near;
+	ctx->near = c->packed.rate_hz > 0 ? near / c->packed.rate_hz : 0;
 	if (!plan_image(ctx, c, map) || !plan_caches(ctx, c, map, true))
 		return false;
 	ctx->rotation_count = ctx->track_count;

@@ -4,8 +4,11 @@
  * context's caches (context_v3.c); without one, the build for processors
  * with AVX2, BMI1/2, LZCNT, POPCNT and F16C where the processor has them
  * (sample_v3_simd.c), else the plain C sampler (sample_v3.c), which is
- * also the scalar reference.  All of them give the same bits.
+ * also the scalar reference.  A context takes only samples near its last
+ * one; a jump from it goes to the sampler without one.  All of them give
+ * the same bits.
  */
+#include <math.h>
 #include <string.h>
 
 #include <animc/animrt.h>
@@ -23,13 +26,32 @@
 #include "compact.h"
 #include "simd.h"
 
+/* Does the context take the sample at local_s: near its last one (within
+ * ctx->near seconds either way round the clip, context_v3.c), and that
+ * one and the one before near theirs (RT_CONTEXT_SETTLE)?  A jump, and the samples just after
+ * it, go to the samplers without a context (a group of tracks at once;
+ * the caches would go back to the records one track at a time).  Seconds,
+ * not grid samples: the check comes before the grid position. */
+static inline bool context_takes(animrt_context *ctx, float local_s)
+{
+	/* Without branches: at random times they would go either way. */
+	float step = fabsf(local_s - ctx->playhead), round = ctx->period - step;
+	uint32_t run = ctx->near_run, near = (uint32_t)(step <= ctx->near) | (uint32_t)(round <= ctx->near);
+
+	run = (run + (run < RT_CONTEXT_SETTLE)) * near;
+	ctx->playhead = local_s;
+	ctx->near_run = run;
+	return run >= RT_CONTEXT_SETTLE;
+}
+
 void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 			       animrt_pose *pose, bool is_reference)
 {
-	if (ctx)
+	if (ctx && context_takes(ctx, local_s)) {
 		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference);
-	else
-		(is_reference ? animrt_rt_sample_v3 : animrt_rt_sample_v3_four)(clip, local_s, map, pose);
+		return;
+	}
+	(is_reference ? animrt_rt_sample_v3 : animrt_rt_sample_v3_four)(clip, local_s, map, pose);
 }
 
 #if RT_NEWER_DISPATCH
@@ -63,13 +85,17 @@ static bool cpu_is_newer(void)
 void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
 		      animrt_pose *pose, bool is_reference)
 {
+	if (ctx && context_takes(ctx, local_s)) {
+		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference);
+		return;
+	}
 #if RT_NEWER_DISPATCH && RT_SIMD_SSE2
-	if (!ctx && !is_reference && cpu_is_newer()) {
+	if (!is_reference && cpu_is_newer()) {
 		animrt_rt_sample_v3_newer(clip, local_s, map, pose);
 		return;
 	}
 #endif
-	animrt_rt_sample_packed_baseline(clip, local_s, map, ctx, pose, is_reference);
+	animrt_rt_sample_packed_baseline(clip, local_s, map, NULL, pose, is_reference);
 }
 
 uint8_t animrt_rt_packed_sample_bone(const animrt_clip *clip, uint32_t sequence, float local_s, animrt_context *ctx,

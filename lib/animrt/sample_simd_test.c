@@ -390,6 +390,92 @@ static void context_sized_for_the_clip(void **state)
 	free(bytes);
 }
 
+/* `ctx` at `t` (Repeat) gives the plain C sampler's bits without one
+ * (into p[1], p[0]); it took `t` (the caches in use) or not, and its
+ * caches are after as they were before (same 1) or changed (0; -1:
+ * either). */
+static void jump_step(const animrt_clip *pk, animrt_context *ctx, animrt_pose p[2], float t, bool taken, int same)
+{
+	uint32_t n = pk->sequence_count;
+	size_t bytes = ctx->track_count * sizeof(rt_v3_cache);
+	void *was = malloc(bytes ? bytes : 1);
+
+	memcpy(was, rt_context_v3_caches(ctx), bytes);
+	assert_int_equal(animrt_rt_clip_sample_reference(pk, t, ANIMRT_PLAY_REPEAT, NULL, &p[0]), ANIMRT_OK);
+	assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, ctx, &p[1]), ANIMRT_OK);
+	assert_memory_equal(p[0].translation, p[1].translation, 3 * n * sizeof(float));
+	assert_memory_equal(p[0].rotation, p[1].rotation, 4 * n * sizeof(float));
+	assert_memory_equal(p[0].scale, p[1].scale, 3 * n * sizeof(float));
+	assert_memory_equal(p[0].tracks, p[1].tracks, n);
+	assert_int_equal(ctx->near_run >= RT_CONTEXT_SETTLE, taken);
+	if (same >= 0)
+		assert_int_equal(memcmp(was, rt_context_v3_caches(ctx), bytes) == 0, same);
+	free(was);
+}
+
+/*
+ * A context leaves a jump, and the two samples after it, to the sampler
+ * without one, and its caches as they were; the third sample near a jump
+ * fills them (sample_packed.c, context_v3.c).  Near: within 8 grid
+ * samples, 0.125 s and an eighth of the clip's grid samples, either way
+ * round the clip.  Every pose the plain C sampler's.
+ */
+static void a_context_leaves_jumps_to_the_sampler_without_one(void **state)
+{
+	static const animc_tolerance tolerance = { ANIMC_TOLERANCE_TRANSLATION, ANIMC_TOLERANCE_ROTATION_DEG,
+						   ANIMC_TOLERANCE_SCALE };
+
+	(void)state;
+	animc_clip *clip = varied_clip();
+	size_t size;
+	uint8_t *bytes = compile(clip, true, &tolerance, &size, NULL);
+	animrt_clip *pk = open_packed(bytes, size);
+	uint32_t n = pk->sequence_count;
+	float step = (float)(1.0 / pk->grid_rate_hz), bound = 8 * step < 0.125f ? 8 * step : 0.125f;
+	bound = (float)pk->grid_sample_count / 8 * step < bound ? (float)pk->grid_sample_count / 8 * step : bound;
+	float near = 0.75f * bound, past = 1.25f * bound, d = pk->duration_s;
+	void *cm = malloc(animrt_context_size_bytes(n)), *pm[2];
+	animrt_context *ctx = animrt_context_init(cm, n);
+	animrt_pose p[2];
+
+	for (int j = 0; j < 2; j++) {
+		pm[j] = malloc(animrt_pose_size_bytes(n));
+		animrt_pose_init(&p[j], pm[j], n);
+	}
+	assert_true(d > 0.5f);
+	/* The first two samples go without (the first is a step from 0). */
+	jump_step(pk, ctx, p, 0.0f, false, 1);
+	assert_true(ctx->track_count > 0);
+	jump_step(pk, ctx, p, 0.01f, false, 1);
+	jump_step(pk, ctx, p, 0.015f, true, 0);
+	jump_step(pk, ctx, p, 0.015f + near, true, -1);
+	/* Far: a jump, and the two samples after it near, leave the caches. */
+	float far = d / 2;
+	jump_step(pk, ctx, p, far, false, 1);
+	jump_step(pk, ctx, p, far + 0.01f, false, 1);
+	jump_step(pk, ctx, p, far - 0.01f, false, 1);
+	jump_step(pk, ctx, p, far - near, true, 0);
+	/* Back to the first span: its keys are not in the caches any more
+	 * for every track; the context refills what it must. */
+	jump_step(pk, ctx, p, 0.03f, false, 1);
+	jump_step(pk, ctx, p, 0.03f + near, false, 1);
+	jump_step(pk, ctx, p, 0.03f, false, 1);
+	jump_step(pk, ctx, p, 0.03f + near / 2, true, 0);
+	/* A step past the bound is a jump, either way; round the clip's end
+	 * (a loop's wrap) is near. */
+	jump_step(pk, ctx, p, 0.03f + near / 2 + past, false, 1);
+	jump_step(pk, ctx, p, 0.03f + near / 2, false, 1);
+	jump_step(pk, ctx, p, 0.0f, false, 1);
+	jump_step(pk, ctx, p, d - near / 4, false, 1);
+	jump_step(pk, ctx, p, near / 4, true, -1);
+	for (int j = 0; j < 2; j++)
+		free(pm[j]);
+	free(cm);
+	animrt_close(pk);
+	animc_clip_destroy(clip);
+	free(bytes);
+}
+
 /* Samples of `b` at 10 times, with the context and without, are the same
  * bits. */
 static void context_agrees_through(const animrt_binding *b, animrt_context *ctx, animrt_pose *with,
@@ -840,6 +926,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(simd_agrees_with_the_reference_original),
 	cmocka_unit_test(in_place_agrees_with_decoded),
 	cmocka_unit_test(context_sized_for_the_clip),
+	cmocka_unit_test(a_context_leaves_jumps_to_the_sampler_without_one),
 	cmocka_unit_test(a_context_tells_a_new_binding_from_the_old),
 	cmocka_unit_test(a_pose_of_no_bones_samples_with_a_context),
 	cmocka_unit_test(one_bone_samples_on_every_layout),
