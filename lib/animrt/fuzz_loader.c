@@ -61,7 +61,11 @@ static float evaluate(const animrt_clip *clip)
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
 		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_ONCE, cursors, &pose[0]);
 		animrt_clip_sample(clip, times[i], ANIMRT_PLAY_REPEAT, cursors, &pose[1]);
-		animrt_clip_sample_with(clip, times[i], ANIMRT_PLAY_REPEAT, ctx, &pose[2]);
+		/* Then three steps near: the context takes the last (a jump and
+		 * the two samples after it go without it, sample_packed.c). */
+		for (int k = 0; k < 4; k++)
+			animrt_clip_sample_with(clip, k ? nextafterf(times[i], INFINITY) : times[i], ANIMRT_PLAY_REPEAT,
+						ctx, &pose[2]);
 		sum += pose_sum(&pose[2]);
 		/* In place, the sampler of processors without AVX2 too. */
 		if (rt_is_v3(clip)) {
