@@ -322,11 +322,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 {
 	compact_walker w;
 
-	memset(&w, 0, sizeof w);
-	w.mode = COMPACT_READ;
-	w.in = data + at;
-	w.size = size - at;
-	w.base_offset = (int64_t)at;
+	compact_walker_read_at(&w, data, size, at);
 	if (compact3_walk_as_v2(&w, measure_visit, m) != COMPACT_OK) {
 		if (m->is_out_of_memory || w.result == COMPACT_ERR_NOMEM)
 			return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");
@@ -464,11 +460,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 	c->key_count = f->key_count;
 
 	compact_walker w2;
-	memset(&w2, 0, sizeof w2);
-	w2.mode = COMPACT_READ;
-	w2.in = data + at;
-	w2.size = size - at;
-	w2.base_offset = (int64_t)at;
+	compact_walker_read_at(&w2, data, size, at);
 	if (compact3_walk_as_v2(&w2, fill_visit, f) != COMPACT_OK) {
 		animrt_status status = animrt_rt_walk_error(&w2, err);
 

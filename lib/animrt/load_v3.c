@@ -311,11 +311,7 @@ static animrt_status load(const uint8_t *data, size_t size, size_t at, const ani
 {
 	compact_walker w;
 
-	memset(&w, 0, sizeof w);
-	w.mode = COMPACT_READ;
-	w.in = data + at;
-	w.size = size - at;
-	w.base_offset = (int64_t)at;
+	compact_walker_read_at(&w, data, size, at);
 	if (compact3_walk(&w, scan_visit, sc) != COMPACT_OK) {
 		if (sc->is_out_of_memory || w.result == COMPACT_ERR_NOMEM)
 			return animrt_rt_error_set(err, ANIMRT_ERR_NOMEM, -1, "out of memory");

@@ -613,6 +613,17 @@ typedef struct compact_walker {
 	char message[200];
 } compact_walker;
 
+/* A walker that reads the payload of the `size`-byte file `data` from
+ * byte `at` on, its offsets counted from the file's start. */
+static inline void compact_walker_read_at(compact_walker *w, const uint8_t *data, size_t size, size_t at)
+{
+	memset(w, 0, sizeof *w);
+	w->mode = COMPACT_READ;
+	w->in = data + at;
+	w->size = size - at;
+	w->base_offset = (int64_t)at;
+}
+
 static inline bool compact_fail(compact_walker *w, compact_result r, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
