@@ -170,7 +170,7 @@ typedef struct animrt_time_index animrt_time_index;
  *
  * Memory of a loaded compact clip.  In place (the default): its payload
  * (bone names NUL-terminated instead of length-prefixed, never longer), a
- * fixed header of about 250 bytes, 29 bytes per group of four animated
+ * fixed header of about 250 bytes, 30 bytes per group of four animated
  * tracks of a kind, and 4 bytes per group and 64 grid samples; and, only
  * where the whole stays within 1.05 times the file plus 512 bytes (a .xnb,
  * not a .xnb.zst), its still pose half built for the sampler: 7 bytes a
