@@ -180,12 +180,14 @@ typedef struct animrt_time_index animrt_time_index;
  * .xnb; for a .xnb.zst, what it decompresses to) plus 8 bytes per animated
  * track (animrt_clip_context_tracks), 4 bytes per group (at most a quarter
  * of the animated tracks, plus 3) and 64 grid samples (grid_sample_count
- * rounded up to 64), and 512 bytes.  Clips keyed about every grid sample
- * come within the first, as every clip of the shared RobotGame and Assimp
- * corpora does (63 KB for 61 clips in 38 KB of files; 171 KB for 7 clips
- * in 166 KB); a long clip of few keys a track need not.  Measured on those
- * corpora, ratios and not bounds: 0.25 (RobotGame) and 0.13 (Assimp) of
- * the same clips loaded in the original layout.
+ * rounded up to 64), and 512 bytes.  Both bounds count the bytes the
+ * loader asks malloc for; glibc's gives a block past its mmap threshold
+ * (128 KiB at first) in whole pages, up to 4 KiB more.  Clips keyed about
+ * every grid sample come within the first, as every clip of the shared
+ * RobotGame and Assimp corpora does (63 KB for 61 clips in 38 KB of files;
+ * 171 KB for 7 clips in 166 KB); a long clip of few keys a track need not.
+ * Measured on those corpora, ratios and not bounds: 0.25 (RobotGame) and
+ * 0.13 (Assimp) of the same clips loaded in the original layout.
  * Decoded (is_decoded): 16 bytes per key plus per-bone and per-row tables,
  * measured at 1.43 and 1.34 times the original layout's memory, 7.5 and
  * 10.4 times the in-place clip.  The context of a playing instance adds
