@@ -1,9 +1,11 @@
 /*
- * compact.h - a loaded compact clip (reader version 2) as the samplers read
- * it: the keys decoded once, to floats; animated tracks in groups of four
- * of one kind; per group and segment one block of their masks and key
- * offsets; for rotations the arcs between keys.  Built by load_compact.c,
- * read by sample_compact.c and sample_simd.c.  Private to the runtime.
+ * compact.h - a loaded compact clip (reader version 3) as the samplers read
+ * it.  Decoded at load (is_decoded): the keys decoded once, to floats;
+ * animated tracks in groups of four of one kind; per group and segment one
+ * block of their masks and key offsets; for rotations the arcs between
+ * keys.  Built by load_compact.c, read by sample_compact.c and
+ * sample_simd.c.  In place: rt_packed and rt_v3 below (load_v3.c).
+ * Private to the runtime.
  */
 #ifndef ANIMRT_COMPACT_H
 #define ANIMRT_COMPACT_H
@@ -206,14 +208,15 @@ static inline uint32_t rt_popcount64(uint64_t v)
 #endif
 
 /* Load the payload at `at` of an XNB whose container says reader version
- * 1 (load.c has read the container into *container, and found the reader
- * name at reader[0..reader_size) of the input). */
+ * 3, decoding its keys (is_decoded; load.c has read the container into
+ * *container, and found the reader name at reader[0..reader_size) of the
+ * input). */
 animrt_status animrt_rt_load_compact(const uint8_t *data, size_t size, size_t at,
 				  const animrt_container *container, const char *reader, uint32_t reader_size,
 				  animrt_clip **out, animrt_error *err);
 
 /* The layout walker's failure as the loader's error: its status, byte
- * offset and message (both loaders, load_compact.c and load_packed.c). */
+ * offset and message (both loaders, load_compact.c and load_v3.c). */
 struct compact_walker;
 animrt_status animrt_rt_walk_error(const struct compact_walker *w, animrt_error *err);
 

@@ -60,7 +60,8 @@ typedef struct parser {
 	unsigned char *indexes;
 	bool has_time_index;
 	char *strings;
-	/* Reader version 2: the compact loader takes over at payload_at. */
+	/* Reader version 3: a compact loader (load_v3.c in place, load_compact.c
+	 * decoding) takes over at payload_at. */
 	bool is_compact;
 	size_t payload_at;
 	animrt_container container;

@@ -1,5 +1,5 @@
 /*
- * sample_compact.c - a compact clip (reader version 2) sampled in plain C,
+ * sample_compact.c - a compact clip decoded at load sampled in plain C,
  * one track at a time: the reference the SIMD sampler is tested against,
  * and what reads keys back (animrt_track_keys).  The rule is FORMAT.md
  * section 7; the arithmetic is lib/common's (interp.h).  It finds the keys

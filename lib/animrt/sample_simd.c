@@ -1,5 +1,5 @@
 /*
- * sample_simd.c - the SIMD sampler of compact clips (reader version 2):
+ * sample_simd.c - the SIMD sampler of compact clips decoded at load:
  * four tracks of one kind at a time.  The group's row for the grid sample
  * says which two keys surround the time in each lane; their floats are
  * loaded and turned into rows (simd.h), then the interpolation weight and
