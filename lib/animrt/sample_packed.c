@@ -54,7 +54,7 @@ void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, co
 	(is_reference ? animrt_rt_sample_v3 : animrt_rt_sample_v3_four)(clip, local_s, map, pose);
 }
 
-#if RT_NEWER_DISPATCH
+#if RT_NEWER_DISPATCH && RT_SIMD_SSE2
 /* Does the processor have what sample_v3_simd.c is built for, and does the system
  * keep the AVX registers (XCR0 bits 1 and 2)?  Asked once; racing first
  * callers store the same answer. */
