@@ -454,6 +454,16 @@ static void version_3_files_are_refused_where_they_break(void **state)
 		assert_int_equal(err.byte_offset, (int64_t)bad[i]);
 		x3[bad[i]] = keep;
 	}
+	/* An animated rotation's descriptor naming a left-out component. */
+	uint32_t b = 0;
+	size_t desc_at = at + w.descriptors_at;
+	while (COMPACT_DESC_KIND((uint16_t)(x3[desc_at + 2 * b] | x3[desc_at + 2 * b + 1] << 8), 1) != COMPACT_ANIMATED)
+		b++;
+	x3[desc_at + 2 * b + 1] ^= 0x02;
+	assert_int_equal(animrt_open(x3, n3, &clip, &err), ANIMRT_ERR_VALUE);
+	assert_int_equal(err.byte_offset, (int64_t)(desc_at + 2 * b));
+	assert_non_null(strstr(err.message, "leaves out a component of an animated rotation, which each of its records"));
+	x3[desc_at + 2 * b + 1] ^= 0x02;
 	assert_int_equal(animrt_open(x3, n3, &clip, &err), ANIMRT_OK);
 	animrt_close(clip);
 	free(l);

@@ -957,8 +957,10 @@ static inline bool compact_walk_descriptors(compact_walker *w, compact_visit_fn 
 		if (COMPACT_DESC_DROPPED(v.u) && !((rkind == COMPACT_ANIMATED && !w->is_v3) ||
 						   (rkind == COMPACT_CONSTANT && !(v.u & COMPACT_DESC_F32(1)))))
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
-					    "track descriptor 0x%04x of bone %u leaves out a component of a "
-					    "rotation that stores all four", v.u, i);
+					    "track descriptor 0x%04x of bone %u leaves out a component of %s", v.u, i,
+					    rkind == COMPACT_ANIMATED ? "an animated rotation, which each of its records "
+									"names in reader version 3"
+								      : "a rotation that stores all four");
 		if ((v.u & COMPACT_DESC_ZEROS) && (COMPACT_DESC_KIND(v.u, 0) != COMPACT_CONSTANT ||
 						    (v.u & COMPACT_DESC_ZEROS) == COMPACT_DESC_ZEROS))
 			return compact_fail(w, COMPACT_ERR_VALUE, at,
