@@ -1010,6 +1010,43 @@ static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
 	free(holder), free(output), free(err), free(lock), free(out), free(in), free(dir);
 }
 
+/* A source folder `in` of one clip built into `out`, and the lock shim
+ * (testdata/env/slow_lock.c) compiled to `shim`. */
+static void lock_fixture(const char *in, const char *out, const char *shim)
+{
+	test_run r;
+
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
+		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+}
+
+/* The standard error of a build of `in` into `out` that waits for the lock
+ * this test holds at fd (/proc/locks hidden from it), then gets it when fd
+ * is closed and ends well. */
+static char *stderr_of_a_build_waiting_on(int fd, const char *out, const char *in, const char *shim, const char *err)
+{
+	char *text = NULL;
+	pid_t pid;
+	int status;
+
+	setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
+	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
+	unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
+	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+		usleep(10000);
+		free(text);
+		text = (char *)test_read_file(err, NULL);
+	}
+	free(text);
+	close(fd);
+	status = wait_briefly(pid);
+	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return (char *)test_read_file(err, NULL);
+}
+
 /* A build waiting for OUTDIR's lock names the build that holds it alone
  * (here a build letting go of it slowly), though /proc/locks cannot tell
  * it (`hide`: HIDE_PROC_LOCKS hides it, as when the holder let go as it
@@ -1026,11 +1063,7 @@ static void waiting_build_names_the_build_holding_it(const char *hide)
 	pid_t pid;
 	int status;
 
-	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
-		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	lock_fixture(in, out, shim);
 	setenv("LD_PRELOAD", shim, 1), setenv("SLOW_LOCK_S", "2", 1);
 	pid = start_build(out, in, "1");
 	unsetenv("SLOW_LOCK_S");
@@ -1083,32 +1116,14 @@ static void a_build_waiting_for_the_lock_names_no_build_that_let_go(void **state
 	char *dir = test_tmpdir("waiting-let-go"), *in = test_format("%s/in", dir);
 	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
 	char *err = test_format("%s/err", dir), *shim = test_format("%s/slow_lock.so", dir);
-	char *text = NULL;
-	test_run r;
-	pid_t pid;
-	int fd, status;
+	char *text;
+	int fd;
 
 	(void)state;
-	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
-		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	lock_fixture(in, out, shim);
 	fd = open(lock, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
-	setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
-	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
-	unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
-	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
-		usleep(10000);
-		free(text);
-		text = (char *)test_read_file(err, NULL);
-	}
-	free(text);
-	close(fd);
-	status = wait_briefly(pid);
-	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	text = (char *)test_read_file(err, NULL);
+	text = stderr_of_a_build_waiting_on(fd, out, in, shim, err);
 	if (!text || !strstr(text, "', locked by another process: ") || strstr(text, "locked by process"))
 		fail_msg("stderr: %s", text ? text : "(none)");
 	free(text), free(shim), free(err), free(lock), free(out), free(in), free(dir);
@@ -1126,39 +1141,21 @@ static void a_build_waiting_for_the_lock_names_no_process_gone(void **state)
 	char *dir = test_tmpdir("waiting-gone"), *in = test_format("%s/in", dir);
 	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
 	char *err = test_format("%s/err", dir), *shim = test_format("%s/slow_lock.so", dir);
-	test_run r;
 	pid_t gone = fork();
 
 	(void)state;
 	if (gone == 0)
 		_exit(0);
 	assert_true(gone > 0 && waitpid(gone, NULL, 0) == gone);
-	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
-		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	lock_fixture(in, out, shim);
 	for (int k = 0; k < 2; k++) {
 		char *line = test_format("process %ld (animc build -q -o %s %s)\n", k ? (long)getpid() : (long)gone,
-					 out, in), *text = NULL;
-		int fd = open(lock, O_RDWR | O_CLOEXEC), status;
-		pid_t pid;
+					 out, in), *text;
+		int fd = open(lock, O_RDWR | O_CLOEXEC);
 
 		assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
 		assert_true(ftruncate(fd, 0) == 0 && pwrite(fd, line, strlen(line), 0) == (ssize_t)strlen(line));
-		setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
-		pid = start_build_reporting(out, in, "1", NULL, NULL, err);
-		unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
-		for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
-			usleep(10000);
-			free(text);
-			text = (char *)test_read_file(err, NULL);
-		}
-		free(text);
-		close(fd);
-		status = wait_briefly(pid);
-		assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-		text = (char *)test_read_file(err, NULL);
+		text = stderr_of_a_build_waiting_on(fd, out, in, shim, err);
 		if (!text || !strstr(text, "', locked by another process: ") || strstr(text, "locked by process"))
 			fail_msg("%s: stderr: %s", k ? "a number taken" : "a process gone", text ? text : "(none)");
 		free(text), free(line);
