@@ -475,6 +475,21 @@ BONE_INLINE void batch_keys(const animrt_clip *clip, uint32_t first, uint32_t n,
 	}
 }
 
+/* A compact clip at time_s, through `map` when bound: the sampler of a clip
+ * packed at load, or the reference or SIMD one of a clip decoded at load. */
+static inline void sample_compact(const animrt_clip *clip, float time_s, animrt_play_mode mode, const uint32_t *map,
+				  animrt_context *ctx, animrt_pose *pose, bool is_reference)
+{
+	float local_s = animrt_rt_time_local(time_s, clip->duration_s, mode);
+
+	if (clip->compact->is_packed)
+		animrt_rt_sample_packed(clip, local_s, map, ctx, pose, is_reference);
+	else if (is_reference)
+		animrt_rt_sample_compact_reference(clip, local_s, map, pose);
+	else
+		animrt_rt_sample_compact_simd(clip, local_s, map, pose);
+}
+
 static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, animrt_play_mode mode,
 					uint32_t *cursors, animrt_context *ctx, animrt_pose *pose, bool is_reference)
 {
@@ -491,14 +506,7 @@ static inline animrt_status clip_sample(const animrt_clip *clip, float time_s, a
 	slerps.is_reference = is_reference;
 
 	if (clip->compact) {
-		float local_s = animrt_rt_time_local(time_s, clip->duration_s, mode);
-
-		if (clip->compact->is_packed)
-			animrt_rt_sample_packed(clip, local_s, NULL, ctx, pose, is_reference);
-		else if (is_reference)
-			animrt_rt_sample_compact_reference(clip, local_s, NULL, pose);
-		else
-			animrt_rt_sample_compact_simd(clip, local_s, NULL, pose);
+		sample_compact(clip, time_s, mode, NULL, ctx, pose, is_reference);
 		for (uint32_t i = clip->sequence_count; i < pose->bone_count; i++)
 			set_identity(pose, i);
 		return ANIMRT_OK;
@@ -541,14 +549,7 @@ static inline animrt_status binding_sample(const animrt_binding *binding, float 
 	slerps.is_reference = is_reference;
 
 	if (clip->compact) {
-		float local_s = animrt_rt_time_local(time_s, clip->duration_s, mode);
-
-		if (clip->compact->is_packed)
-			animrt_rt_sample_packed(clip, local_s, binding->sample_map, ctx, pose, is_reference);
-		else if (is_reference)
-			animrt_rt_sample_compact_reference(clip, local_s, binding->sample_map, pose);
-		else
-			animrt_rt_sample_compact_simd(clip, local_s, binding->sample_map, pose);
+		sample_compact(clip, time_s, mode, binding->sample_map, ctx, pose, is_reference);
 		for (uint32_t i = 0; i < binding->unanimated_count; i++)
 			set_identity(pose, binding->unanimated[i]);
 		return ANIMRT_OK;
