@@ -326,6 +326,17 @@ enum compact_count {
 	COMPACT_PER_RECORD      /* version 3: segments x groups */
 };
 
+/* The sections both reader versions open with: the counts, the grid,
+ * the bones' names and descriptors, the constant tracks' values. */
+#define COMPACT_HEAD_SECTIONS                                                                            \
+	{ COMPACT_SEQUENCE_COUNT, "the sequence count", COMPACT_U32, COMPACT_ONE },                       \
+	{ COMPACT_DURATION, "the clip duration", COMPACT_F32, COMPACT_ONE },                              \
+	{ COMPACT_RATE, "the grid rate", COMPACT_F32, COMPACT_ONE },                                      \
+	{ COMPACT_SAMPLE_COUNT, "the grid sample count", COMPACT_U32, COMPACT_ONE },                      \
+	{ COMPACT_NAMES, "a bone name", COMPACT_STRING, COMPACT_PER_BONE },                               \
+	{ COMPACT_DESCRIPTORS, "a track descriptor", COMPACT_U16, COMPACT_PER_BONE },                     \
+	{ COMPACT_CONSTANTS, "a constant track value", COMPACT_CONSTANT_VALUE, COMPACT_PER_CONSTANT }
+
 /* The layout, in file order.  `what` names the field in messages. */
 static const struct compact_section_desc {
 	enum compact_section id;
@@ -333,13 +344,7 @@ static const struct compact_section_desc {
 	enum compact_codec codec;
 	enum compact_count count;
 } compact_sections[COMPACT_SECTION_COUNT] = {
-	{ COMPACT_SEQUENCE_COUNT, "the sequence count", COMPACT_U32, COMPACT_ONE },
-	{ COMPACT_DURATION, "the clip duration", COMPACT_F32, COMPACT_ONE },
-	{ COMPACT_RATE, "the grid rate", COMPACT_F32, COMPACT_ONE },
-	{ COMPACT_SAMPLE_COUNT, "the grid sample count", COMPACT_U32, COMPACT_ONE },
-	{ COMPACT_NAMES, "a bone name", COMPACT_STRING, COMPACT_PER_BONE },
-	{ COMPACT_DESCRIPTORS, "a track descriptor", COMPACT_U16, COMPACT_PER_BONE },
-	{ COMPACT_CONSTANTS, "a constant track value", COMPACT_CONSTANT_VALUE, COMPACT_PER_CONSTANT },
+	COMPACT_HEAD_SECTIONS,
 	{ COMPACT_FORMATS, "a track format", COMPACT_U8, COMPACT_PER_ANIMATED },
 	{ COMPACT_RANGES, "a track range", COMPACT_RANGE_VALUE, COMPACT_PER_ANIMATED },
 	{ COMPACT_SEGMENTS, "a segment's bits and range", COMPACT_SEGMENT_CODES, COMPACT_PER_SEGMENT },
@@ -347,16 +352,10 @@ static const struct compact_section_desc {
 	{ COMPACT_KEYS, "the keys", COMPACT_KEY_BITS, COMPACT_PER_KEY },
 };
 
-/* Reader version 3 (FORMAT.md 7.7): version 2's first seven sections, then
- * the groups' formats and ranges and the records. */
+/* Reader version 3 (FORMAT.md 7.7): version 2's head sections, then the
+ * groups' formats and ranges and the records. */
 static const struct compact_section_desc compact3_sections[COMPACT3_SECTION_COUNT] = {
-	{ COMPACT_SEQUENCE_COUNT, "the sequence count", COMPACT_U32, COMPACT_ONE },
-	{ COMPACT_DURATION, "the clip duration", COMPACT_F32, COMPACT_ONE },
-	{ COMPACT_RATE, "the grid rate", COMPACT_F32, COMPACT_ONE },
-	{ COMPACT_SAMPLE_COUNT, "the grid sample count", COMPACT_U32, COMPACT_ONE },
-	{ COMPACT_NAMES, "a bone name", COMPACT_STRING, COMPACT_PER_BONE },
-	{ COMPACT_DESCRIPTORS, "a track descriptor", COMPACT_U16, COMPACT_PER_BONE },
-	{ COMPACT_CONSTANTS, "a constant track value", COMPACT_CONSTANT_VALUE, COMPACT_PER_CONSTANT },
+	COMPACT_HEAD_SECTIONS,
 	{ COMPACT_GROUP_FORMATS, "a group format", COMPACT_GROUP_FORMAT, COMPACT_PER_GROUP },
 	{ COMPACT_GROUP_RANGES, "a group's ranges", COMPACT_GROUP_RANGE, COMPACT_PER_GROUP },
 	{ COMPACT_RECORDS, "a record", COMPACT_RECORD, COMPACT_PER_RECORD },
@@ -731,6 +730,13 @@ static inline bool compact_io_f32(compact_walker *w, float *v, const char *what)
 	return true;
 }
 
+static inline bool compact_finite(compact_walker *w, float v, size_t at, const char *what)
+{
+	if (!isfinite(v))
+		return compact_fail(w, COMPACT_ERR_VALUE, at, "%s is %s", what, isnan(v) ? "NaN" : "infinite");
+	return true;
+}
+
 /* A finite f16; write mode rounds to nearest (the visitor gives values that
  * are f16 already when it needs exactness). */
 static inline bool compact_io_f16(compact_walker *w, float *v, const char *what)
@@ -745,16 +751,7 @@ static inline bool compact_io_f16(compact_walker *w, float *v, const char *what)
 	if (!compact_io_u16(w, &u, what))
 		return false;
 	*v = compact_f16_to_f32((uint16_t)u);
-	if (!isfinite(*v))
-		return compact_fail(w, COMPACT_ERR_VALUE, at, "%s is %s", what, isnan(*v) ? "NaN" : "infinite");
-	return true;
-}
-
-static inline bool compact_finite(compact_walker *w, float v, size_t at, const char *what)
-{
-	if (!isfinite(v))
-		return compact_fail(w, COMPACT_ERR_VALUE, at, "%s is %s", what, isnan(v) ? "NaN" : "infinite");
-	return true;
+	return compact_finite(w, *v, at, what);
 }
 
 /* n bits (<= 32), LSB first, at w->bit from the section start w->pos. */
