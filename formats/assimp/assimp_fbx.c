@@ -505,14 +505,22 @@ static bool end_differs(const fbx_doc *doc, const fbx_curve *c, const fbx_curve_
 	return false;
 }
 
+/* What a message naming the first of `count` things adds for the others:
+ * " (and 2 more curves)", or "" when the first is alone. */
+static void and_more(char *out, size_t size, uint32_t count, const char *noun)
+{
+	out[0] = '\0';
+	if (count > 1)
+		snprintf(out, size, " (and %u more %s%s)", count - 1, noun, count > 2 ? "s" : "");
+}
+
 static void say_take_range(const fbx_doc *doc, const fbx_stack *st, const animc_clip *clip, const fbx_curve *first,
 			   uint32_t count, const double got_want[2], int at, animc_diag_sink *sink)
 {
 	const fbx_curve_node *n = &doc->nodes[first->node];
-	char more[64] = "";
+	char more[64];
 
-	if (count > 1)
-		snprintf(more, sizeof more, " (and %u more curve%s)", count - 1, count > 2 ? "s" : "");
+	and_more(more, sizeof more, count, "curve");
 	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_KEYS_OUTSIDE_TAKE, clip, NULL,
 			       "bone '%s': its %s %c curve has keys outside the take (%g s to %g s of the "
 			       "timeline: LocalStart, LocalStop), which Assimp leaves out: at the take's %s the "
@@ -657,9 +665,8 @@ static void check_inherit_type(const fbx_doc *doc, const fbx_stack *st, const an
 	}
 	if (!count)
 		return;
-	char more[64] = "";
-	if (count > 1)
-		snprintf(more, sizeof more, " (and %u more bone%s)", count - 1, count > 2 ? "s" : "");
+	char more[64];
+	and_more(more, sizeof more, count, "bone");
 	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_INHERIT_TYPE, clip, NULL,
 			       "bone '%s'%s has InheritType 2 (Rrs, segment scale compensate: it does not take "
 			       "its parent's scale), and its parent '%s' is scaled: Assimp ignores the inherit "
@@ -888,9 +895,8 @@ static void check_rotation_order(const fbx_doc *doc, const fbx_stack *st, animc_
 				  rebuilt == 1 ? "" : "s");
 	if (!count)
 		return;
-	char more[64] = "";
-	if (count > 1)
-		snprintf(more, sizeof more, " (and %u more bone%s)", count - 1, count > 2 ? "s" : "");
+	char more[64];
+	and_more(more, sizeof more, count, "bone");
 	animc_clip_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_ROTATION_ACTIVE, clip, NULL,
 			       "bone '%s'%s has RotationActive 0, so the FBX SDK turns it in XYZ order and ignores "
 			       "its RotationOrder (%s); Assimp turns it in that order, and its curves cannot be read "
@@ -1067,10 +1073,9 @@ static void say_steps(const fbx_doc *doc, const animc_clip *clip, const fbx_curv
 		      animc_diag_sink *sink)
 {
 	const fbx_curve_node *n = &doc->nodes[first->node];
-	char more[64] = "";
+	char more[64];
 
-	if (count > 1)
-		snprintf(more, sizeof more, " (and %u more curve%s)", count - 1, count > 2 ? "s" : "");
+	and_more(more, sizeof more, count, "curve");
 	animc_diag_report_kind(sink, ANIMC_WARNING, ANIMC_WARN_STEPPED_KEYS, first->flags_line, 0,
 			       "clip '%s': bone '%s': its %s %c curve has constant (stepped) keys%s, which are "
 			       "read as linear: %s, so the output moves between keys where the source holds each "
